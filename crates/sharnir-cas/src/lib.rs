@@ -1,0 +1,1 @@
+//! Hash-consed expression DAG.

@@ -1,0 +1,1 @@
+//! Mechanism graph: spanning tree, regular numbering, incidence and path matrices.

@@ -1,0 +1,3 @@
+//! Mechanism graph and derivations.
+
+pub mod graph;
