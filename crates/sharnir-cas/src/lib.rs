@@ -1,1 +1,26 @@
-//! Hash-consed expression DAG.
+//! The computer-algebra core of sharnir: a hash-consed expression DAG.
+//!
+//! Equations of motion are built here as expressions over named symbols
+//! (parameters, coordinates, velocities, accelerations). The pool keeps every
+//! expression in a canonical form as it is built, so the simplifications that
+//! matter most for generated dynamics code — dropping multiplications by 0
+//! and 1, collecting like terms, exact trigonometry at multiples of π/2,
+//! `sin² + cos² = 1` — happen by construction, and every common
+//! subexpression is one shared node.
+//!
+//! - [`coeff`]: exact rational / float coefficients;
+//! - [`pool`]: nodes, ids and the canonicalising constructors;
+//! - `rewrite`: differentiation and substitution (methods on [`Pool`]);
+//! - `eval`: numeric evaluation (methods on [`Pool`]);
+//! - [`program`]: lowering to straight-line code and operation counts.
+
+pub mod coeff;
+mod eval;
+pub mod pool;
+pub mod program;
+mod rewrite;
+
+pub use coeff::Coeff;
+pub use eval::UnboundSymbol;
+pub use pool::{Id, Node, Pool};
+pub use program::{Local, OpCount, Program, Term};

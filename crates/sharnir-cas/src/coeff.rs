@@ -1,0 +1,271 @@
+//! Numeric coefficients: exact rationals while they fit, IEEE doubles after.
+//!
+//! Structural numbers (the 2 in `2·ω×v`, the ½ of a mid-point) stay exact, so
+//! `1 − c + c` cancels to exactly 1 and zeros propagate. Parameter values folded
+//! in with `--fold` are decimal literals and usually stay exact too; a product
+//! whose numerator or denominator would overflow `i128` degrades to a float
+//! rather than failing, so construction never panics.
+
+use std::cmp::Ordering;
+use std::hash::{Hash, Hasher};
+
+/// A numeric coefficient of a sum term, a constant, or a folded parameter.
+#[derive(Clone, Copy, Debug)]
+pub enum Coeff {
+    /// `num / den` in lowest terms with `den > 0`.
+    Rational(i128, i128),
+    /// An inexact value; never NaN-compared for identity (bits are used).
+    Float(f64),
+}
+
+impl Coeff {
+    /// Exact zero.
+    pub const ZERO: Coeff = Coeff::Rational(0, 1);
+    /// Exact one.
+    pub const ONE: Coeff = Coeff::Rational(1, 1);
+    /// Exact minus one.
+    pub const MINUS_ONE: Coeff = Coeff::Rational(-1, 1);
+
+    /// An exact integer.
+    pub fn int(n: i64) -> Coeff {
+        Coeff::Rational(i128::from(n), 1)
+    }
+
+    /// An exact fraction, reduced; a zero denominator gives an infinite float.
+    pub fn ratio(num: i128, den: i128) -> Coeff {
+        if den == 0 {
+            return Coeff::Float(if num == 0 { f64::NAN } else { f64::INFINITY });
+        }
+        let g = gcd(num.unsigned_abs(), den.unsigned_abs());
+        let (mut n, mut d) = (num / g as i128, den / g as i128);
+        if d < 0 {
+            match (n.checked_neg(), d.checked_neg()) {
+                (Some(nn), Some(dd)) => {
+                    n = nn;
+                    d = dd;
+                }
+                _ => return Coeff::Float(num as f64 / den as f64),
+            }
+        }
+        Coeff::Rational(n, d)
+    }
+
+    /// The exact value of a double's shortest round-trip decimal text
+    /// (`0.6` becomes 3/5, not 5404319552844595/9007199254740992), because
+    /// spec authors mean the decimal they wrote.
+    pub fn from_decimal_f64(x: f64) -> Coeff {
+        if !x.is_finite() {
+            return Coeff::Float(x);
+        }
+        parse_decimal(&format!("{x:e}")).unwrap_or(Coeff::Float(x))
+    }
+
+    /// The value as a double.
+    pub fn to_f64(self) -> f64 {
+        match self {
+            Coeff::Rational(n, d) => n as f64 / d as f64,
+            Coeff::Float(x) => x,
+        }
+    }
+
+    /// True for an exact or floating zero.
+    pub fn is_zero(self) -> bool {
+        match self {
+            Coeff::Rational(n, _) => n == 0,
+            Coeff::Float(x) => x == 0.0,
+        }
+    }
+
+    /// True for exactly one.
+    pub fn is_one(self) -> bool {
+        matches!(self, Coeff::Rational(1, 1))
+    }
+
+    /// True for exactly minus one.
+    pub fn is_minus_one(self) -> bool {
+        matches!(self, Coeff::Rational(-1, 1))
+    }
+
+    /// True if the value is negative (used to choose `a − b` over `a + (−1)·b`).
+    pub fn is_negative(self) -> bool {
+        match self {
+            Coeff::Rational(n, _) => n < 0,
+            Coeff::Float(x) => x < 0.0,
+        }
+    }
+
+    /// The exact integer value, if this is one.
+    pub fn as_integer(self) -> Option<i128> {
+        match self {
+            Coeff::Rational(n, 1) => Some(n),
+            _ => None,
+        }
+    }
+
+    /// Sum, exact when both are exact and nothing overflows.
+    pub fn add(self, other: Coeff) -> Coeff {
+        match (self, other) {
+            (Coeff::Rational(a, b), Coeff::Rational(c, d)) => {
+                let exact = (|| {
+                    let num = a.checked_mul(d)?.checked_add(c.checked_mul(b)?)?;
+                    Some(Coeff::ratio(num, b.checked_mul(d)?))
+                })();
+                exact.unwrap_or(Coeff::Float(self.to_f64() + other.to_f64()))
+            }
+            _ => Coeff::float(self.to_f64() + other.to_f64()),
+        }
+    }
+
+    /// Product, exact when both are exact and nothing overflows.
+    pub fn mul(self, other: Coeff) -> Coeff {
+        match (self, other) {
+            (Coeff::Rational(a, b), Coeff::Rational(c, d)) => {
+                let exact = (|| {
+                    let g1 = gcd(a.unsigned_abs(), d.unsigned_abs()) as i128;
+                    let g2 = gcd(c.unsigned_abs(), b.unsigned_abs()) as i128;
+                    let num = (a / g1).checked_mul(c / g2)?;
+                    let den = (b / g2).checked_mul(d / g1)?;
+                    Some(Coeff::ratio(num, den))
+                })();
+                exact.unwrap_or(Coeff::Float(self.to_f64() * other.to_f64()))
+            }
+            _ if self.is_zero() || other.is_zero() => Coeff::ZERO,
+            _ => Coeff::float(self.to_f64() * other.to_f64()),
+        }
+    }
+
+    /// Negation.
+    pub fn neg(self) -> Coeff {
+        self.mul(Coeff::MINUS_ONE)
+    }
+
+    /// Reciprocal; the reciprocal of zero is an infinite float.
+    pub fn recip(self) -> Coeff {
+        match self {
+            Coeff::Rational(n, d) => Coeff::ratio(d, n),
+            Coeff::Float(x) => Coeff::Float(1.0 / x),
+        }
+    }
+
+    /// Integer power by repeated squaring.
+    pub fn powi(self, exp: i32) -> Coeff {
+        let base = if exp < 0 { self.recip() } else { self };
+        let mut result = Coeff::ONE;
+        let mut square = base;
+        let mut e = exp.unsigned_abs();
+        while e > 0 {
+            if e & 1 == 1 {
+                result = result.mul(square);
+            }
+            square = square.mul(square);
+            e >>= 1;
+        }
+        result
+    }
+
+    /// A float, normalising −0.0 to exact zero so identity is stable.
+    fn float(x: f64) -> Coeff {
+        if x == 0.0 {
+            Coeff::ZERO
+        } else {
+            Coeff::Float(x)
+        }
+    }
+
+    /// A total order used to sort terms deterministically.
+    pub fn total_cmp(self, other: Coeff) -> Ordering {
+        self.to_f64().total_cmp(&other.to_f64())
+    }
+}
+
+impl PartialEq for Coeff {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Coeff::Rational(a, b), Coeff::Rational(c, d)) => a == c && b == d,
+            (Coeff::Float(x), Coeff::Float(y)) => x.to_bits() == y.to_bits(),
+            _ => false,
+        }
+    }
+}
+
+impl Eq for Coeff {}
+
+impl Hash for Coeff {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        match self {
+            Coeff::Rational(n, d) => {
+                0u8.hash(state);
+                n.hash(state);
+                d.hash(state);
+            }
+            Coeff::Float(x) => {
+                1u8.hash(state);
+                x.to_bits().hash(state);
+            }
+        }
+    }
+}
+
+fn gcd(mut a: u128, mut b: u128) -> u128 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a.max(1)
+}
+
+/// Parses `d.ddde±x` (Rust's `{:e}` form) into an exact rational.
+fn parse_decimal(text: &str) -> Option<Coeff> {
+    let (mantissa, exponent) = text.split_once('e')?;
+    let exponent: i32 = exponent.parse().ok()?;
+    let negative = mantissa.starts_with('-');
+    let digits_part = mantissa.trim_start_matches('-');
+    let (int_part, frac_part) = digits_part.split_once('.').unwrap_or((digits_part, ""));
+    let digits: i128 = format!("{int_part}{frac_part}").parse().ok()?;
+    let scale = exponent - frac_part.len() as i32;
+    let ten = Coeff::int(10);
+    let magnitude = Coeff::Rational(digits, 1).mul(ten.powi(scale));
+    if matches!(magnitude, Coeff::Float(_)) {
+        return None;
+    }
+    Some(if negative { magnitude.neg() } else { magnitude })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decimals_become_exact_fractions() {
+        assert_eq!(Coeff::from_decimal_f64(0.6), Coeff::Rational(3, 5));
+        assert_eq!(Coeff::from_decimal_f64(-9.81), Coeff::Rational(-981, 100));
+        assert_eq!(Coeff::from_decimal_f64(1e-3), Coeff::Rational(1, 1000));
+        assert_eq!(Coeff::from_decimal_f64(2.0), Coeff::Rational(2, 1));
+        assert_eq!(
+            Coeff::from_decimal_f64(1.5e20),
+            Coeff::Rational(150_000_000_000_000_000_000, 1)
+        );
+    }
+
+    #[test]
+    fn arithmetic_is_exact_and_reduced() {
+        let third = Coeff::ratio(1, 3);
+        assert_eq!(third.add(third).add(third), Coeff::ONE);
+        assert_eq!(Coeff::ratio(2, -4), Coeff::Rational(-1, 2));
+        assert_eq!(Coeff::ratio(3, 5).powi(-2), Coeff::Rational(25, 9));
+        assert_eq!(Coeff::int(7).mul(Coeff::ratio(1, 7)), Coeff::ONE);
+    }
+
+    #[test]
+    fn overflow_degrades_to_float() {
+        let big = Coeff::Rational(i128::MAX / 2, 1);
+        let product = big.mul(big);
+        assert!(matches!(product, Coeff::Float(_)));
+        let expected = (i128::MAX / 2) as f64;
+        assert!((product.to_f64() / (expected * expected) - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn float_zero_is_exact_zero() {
+        assert_eq!(Coeff::Float(0.5).add(Coeff::Float(-0.5)), Coeff::ZERO);
+    }
+}

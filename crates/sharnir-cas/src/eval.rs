@@ -1,0 +1,76 @@
+//! Numeric evaluation of expressions, the reference every rewrite and every
+//! emitted program is tested against.
+
+use crate::pool::{Id, Node, Pool};
+
+/// Why an expression could not be evaluated.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnboundSymbol(pub String);
+
+impl std::fmt::Display for UnboundSymbol {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "no value for symbol `{}`", self.0)
+    }
+}
+
+impl std::error::Error for UnboundSymbol {}
+
+impl Pool {
+    /// Evaluates `roots` with symbol values from `env`, visiting each needed
+    /// node once in creation (hence topological) order.
+    pub fn eval(
+        &self,
+        roots: &[Id],
+        env: &dyn Fn(&str) -> Option<f64>,
+    ) -> Result<Vec<f64>, UnboundSymbol> {
+        let Some(max) = roots.iter().max() else {
+            return Ok(Vec::new());
+        };
+        let needed = self.reachable(roots);
+        let mut value = vec![0.0_f64; max.index() + 1];
+        for i in 0..=max.index() {
+            if !needed[i] {
+                continue;
+            }
+            value[i] = match self.node(Id::from_index(i)) {
+                Node::Num(c) => c.to_f64(),
+                Node::Pi => std::f64::consts::PI,
+                Node::Symbol(name) => env(name).ok_or_else(|| UnboundSymbol(name.clone()))?,
+                Node::Add(terms, c0) => terms.iter().fold(c0.to_f64(), |acc, &(t, c)| {
+                    acc + c.to_f64() * value[t.index()]
+                }),
+                Node::Mul(factors) => factors
+                    .iter()
+                    .fold(1.0, |acc, &(b, e)| acc * value[b.index()].powi(e)),
+                Node::Sin(u) => value[u.index()].sin(),
+                Node::Cos(u) => value[u.index()].cos(),
+                Node::Sqrt(u) => value[u.index()].sqrt(),
+            };
+        }
+        Ok(roots.iter().map(|r| value[r.index()]).collect())
+    }
+
+    /// Marks every node reachable from `roots` (indexed by `Id::index`).
+    pub fn reachable(&self, roots: &[Id]) -> Vec<bool> {
+        let size = roots.iter().max().map_or(0, |m| m.index() + 1);
+        let mut seen = vec![false; size];
+        let mut stack: Vec<Id> = roots.to_vec();
+        while let Some(id) = stack.pop() {
+            if std::mem::replace(&mut seen[id.index()], true) {
+                continue;
+            }
+            stack.extend(self.children(id));
+        }
+        seen
+    }
+
+    /// The direct operands of a node.
+    pub fn children(&self, id: Id) -> Vec<Id> {
+        match self.node(id) {
+            Node::Num(_) | Node::Pi | Node::Symbol(_) => Vec::new(),
+            Node::Add(terms, _) => terms.iter().map(|&(t, _)| t).collect(),
+            Node::Mul(factors) => factors.iter().map(|&(b, _)| b).collect(),
+            Node::Sin(u) | Node::Cos(u) | Node::Sqrt(u) => vec![*u],
+        }
+    }
+}

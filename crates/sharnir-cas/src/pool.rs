@@ -1,0 +1,489 @@
+//! The hash-consed expression DAG.
+//!
+//! Every expression lives in a [`Pool`] and is named by an [`Id`]. Building the
+//! same expression twice returns the same `Id`, so common subexpressions are
+//! shared by construction, equality is an integer comparison, and the DAG can
+//! be walked in `Id` order because children are always created before parents.
+//!
+//! Constructors keep a canonical form:
+//! - sums are n-ary, `Σ cᵢ·tᵢ + c₀`, with terms sorted by `Id`, like terms
+//!   merged, zero coefficients dropped, and no term that is a number or a sum;
+//! - products are n-ary, `Π bᵢ^eᵢ`, with integer exponents, factors sorted by
+//!   `Id`, equal bases merged, no numeric factor (numbers move into the
+//!   coefficient of an enclosing one-term sum) and no factor that is a product;
+//! - `0·x = 0`, `1·x = x`, `x + 0 = x`, `x⁰ = 1`, numbers fold;
+//! - `sin` and `cos` of exact multiples of π/2 are exact, `sin(−x) = −sin(x)`,
+//!   `cos(−x) = cos(x)`, and `sin²x + cos²x` is contracted when both squares
+//!   appear in one sum with the same coefficient.
+
+use crate::coeff::Coeff;
+use std::collections::HashMap;
+
+/// The name of an expression in a [`Pool`]; ordered by creation, so a child's
+/// `Id` is always smaller than its parents'.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Id(u32);
+
+impl Id {
+    /// The position of this node in the pool's creation order.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    pub(crate) fn from_index(index: usize) -> Id {
+        Id(u32::try_from(index).unwrap_or(u32::MAX))
+    }
+}
+
+/// One node of the DAG. Read-only for users: build nodes with [`Pool`]'s
+/// constructors, which maintain the canonical form.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Node {
+    /// A number.
+    Num(Coeff),
+    /// The constant π, kept symbolic so that `sin(π/2)` is exactly 1.
+    Pi,
+    /// A named input: a parameter, a joint coordinate, a velocity, …
+    Symbol(String),
+    /// `Σ cᵢ·tᵢ + c₀`.
+    Add(Box<[(Id, Coeff)]>, Coeff),
+    /// `Π bᵢ^eᵢ` with nonzero integer exponents.
+    Mul(Box<[(Id, i32)]>),
+    /// Sine.
+    Sin(Id),
+    /// Cosine.
+    Cos(Id),
+    /// Principal square root.
+    Sqrt(Id),
+}
+
+/// Owner of all expression nodes; see the module documentation.
+#[derive(Default, Debug)]
+pub struct Pool {
+    nodes: Vec<Node>,
+    index: HashMap<Node, Id>,
+}
+
+impl Pool {
+    /// An empty pool.
+    pub fn new() -> Pool {
+        Pool::default()
+    }
+
+    /// The node behind an id.
+    pub fn node(&self, id: Id) -> &Node {
+        &self.nodes[id.index()]
+    }
+
+    /// Number of distinct nodes built so far.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// True before the first node is built.
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    fn intern(&mut self, node: Node) -> Id {
+        if let Some(&id) = self.index.get(&node) {
+            return id;
+        }
+        let id = Id(u32::try_from(self.nodes.len()).unwrap_or(u32::MAX));
+        self.nodes.push(node.clone());
+        self.index.insert(node, id);
+        id
+    }
+
+    /// A number.
+    pub fn num(&mut self, c: Coeff) -> Id {
+        self.intern(Node::Num(c))
+    }
+
+    /// An exact integer.
+    pub fn int(&mut self, n: i64) -> Id {
+        self.num(Coeff::int(n))
+    }
+
+    /// Exact zero.
+    pub fn zero(&mut self) -> Id {
+        self.num(Coeff::ZERO)
+    }
+
+    /// Exact one.
+    pub fn one(&mut self) -> Id {
+        self.num(Coeff::ONE)
+    }
+
+    /// The constant π.
+    pub fn pi(&mut self) -> Id {
+        self.intern(Node::Pi)
+    }
+
+    /// A named input; the same name always gives the same id.
+    pub fn symbol(&mut self, name: &str) -> Id {
+        self.intern(Node::Symbol(name.to_owned()))
+    }
+
+    /// The numeric value if the node is a number.
+    pub fn as_num(&self, id: Id) -> Option<Coeff> {
+        match self.node(id) {
+            Node::Num(c) => Some(*c),
+            _ => None,
+        }
+    }
+
+    /// True if the node is exactly zero.
+    pub fn is_zero(&self, id: Id) -> bool {
+        self.as_num(id).is_some_and(Coeff::is_zero)
+    }
+
+    /// `a + b`.
+    pub fn add(&mut self, a: Id, b: Id) -> Id {
+        self.sum(&[a, b])
+    }
+
+    /// `a − b`.
+    pub fn sub(&mut self, a: Id, b: Id) -> Id {
+        let nb = self.neg(b);
+        self.sum(&[a, nb])
+    }
+
+    /// `−a`.
+    pub fn neg(&mut self, a: Id) -> Id {
+        self.scale(Coeff::MINUS_ONE, a)
+    }
+
+    /// `c·a`, distributing over sums so that sums stay flat.
+    pub fn scale(&mut self, c: Coeff, a: Id) -> Id {
+        self.linear(&[(a, c)], Coeff::ZERO)
+    }
+
+    /// The sum of several expressions.
+    pub fn sum(&mut self, items: &[Id]) -> Id {
+        let terms: Vec<(Id, Coeff)> = items.iter().map(|&id| (id, Coeff::ONE)).collect();
+        self.linear(&terms, Coeff::ZERO)
+    }
+
+    /// `Σ cᵢ·xᵢ + c₀` for arbitrary expressions `xᵢ`: the canonical sum builder.
+    pub fn linear(&mut self, items: &[(Id, Coeff)], constant: Coeff) -> Id {
+        let mut merged: Vec<(Id, Coeff)> = Vec::with_capacity(items.len() * 2);
+        let mut c0 = constant;
+        for &(id, c) in items {
+            if c.is_zero() {
+                continue;
+            }
+            match self.node(id) {
+                Node::Num(v) => c0 = c0.add(c.mul(*v)),
+                Node::Add(terms, k) => {
+                    c0 = c0.add(c.mul(*k));
+                    merged.extend(terms.iter().map(|&(t, tc)| (t, tc.mul(c))));
+                }
+                _ => merged.push((id, c)),
+            }
+        }
+        merged.sort_by_key(|&(id, _)| id);
+        let mut terms: Vec<(Id, Coeff)> = Vec::with_capacity(merged.len());
+        for (id, c) in merged {
+            match terms.last_mut() {
+                Some((last, lc)) if *last == id => *lc = lc.add(c),
+                _ => terms.push((id, c)),
+            }
+        }
+        terms.retain(|(_, c)| !c.is_zero());
+        let (terms, c0) = self.contract_pythagorean(terms, c0);
+        match terms.as_slice() {
+            [] => self.num(c0),
+            [(id, c)] if c.is_one() && c0.is_zero() => *id,
+            _ => self.intern(Node::Add(terms.into_boxed_slice(), c0)),
+        }
+    }
+
+    /// Replaces `k·sin²x + k·cos²x` by `k` wherever both squares appear.
+    fn contract_pythagorean(
+        &mut self,
+        mut terms: Vec<(Id, Coeff)>,
+        mut c0: Coeff,
+    ) -> (Vec<(Id, Coeff)>, Coeff) {
+        let squares: Vec<(usize, Id, bool)> = terms
+            .iter()
+            .enumerate()
+            .filter_map(|(i, &(t, _))| match self.node(t) {
+                Node::Mul(f) if f.len() == 1 && f[0].1 == 2 => match self.node(f[0].0) {
+                    Node::Sin(x) => Some((i, *x, true)),
+                    Node::Cos(x) => Some((i, *x, false)),
+                    _ => None,
+                },
+                _ => None,
+            })
+            .collect();
+        let mut remove = Vec::new();
+        for &(i, x, is_sin) in &squares {
+            if !is_sin {
+                continue;
+            }
+            let partner = squares
+                .iter()
+                .find(|&&(j, y, s)| !s && y == x && terms[j].1 == terms[i].1);
+            if let Some(&(j, _, _)) = partner {
+                c0 = c0.add(terms[i].1);
+                remove.push(i);
+                remove.push(j);
+            }
+        }
+        if !remove.is_empty() {
+            let mut index = 0;
+            terms.retain(|_| {
+                let keep = !remove.contains(&index);
+                index += 1;
+                keep
+            });
+        }
+        (terms, c0)
+    }
+
+    /// `a·b`.
+    pub fn mul(&mut self, a: Id, b: Id) -> Id {
+        self.product(&[(a, 1), (b, 1)])
+    }
+
+    /// The product of several expressions.
+    pub fn mul_all(&mut self, items: &[Id]) -> Id {
+        let factors: Vec<(Id, i32)> = items.iter().map(|&id| (id, 1)).collect();
+        self.product(&factors)
+    }
+
+    /// `a / b`.
+    pub fn div(&mut self, a: Id, b: Id) -> Id {
+        self.product(&[(a, 1), (b, -1)])
+    }
+
+    /// `a^n` for an integer `n`.
+    pub fn powi(&mut self, a: Id, n: i32) -> Id {
+        self.product(&[(a, n)])
+    }
+
+    /// `Π xᵢ^eᵢ` for arbitrary expressions: the canonical product builder.
+    pub fn product(&mut self, items: &[(Id, i32)]) -> Id {
+        let mut coeff = Coeff::ONE;
+        let mut merged: Vec<(Id, i32)> = Vec::with_capacity(items.len() * 2);
+        for &(id, e) in items {
+            if e == 0 {
+                continue;
+            }
+            self.split_coefficient(id, e, &mut coeff, &mut merged);
+        }
+        if coeff.is_zero() {
+            return self.zero();
+        }
+        merged.sort_by_key(|&(id, _)| id);
+        let mut factors: Vec<(Id, i32)> = Vec::with_capacity(merged.len());
+        for (id, e) in merged {
+            match factors.last_mut() {
+                Some((last, le)) if *last == id => *le = le.saturating_add(e),
+                _ => factors.push((id, e)),
+            }
+        }
+        factors.retain(|&(_, e)| e != 0);
+        let body = match factors.as_slice() {
+            [] => return self.num(coeff),
+            [(id, 1)] => *id,
+            _ => self.intern(Node::Mul(factors.into_boxed_slice())),
+        };
+        self.scale(coeff, body)
+    }
+
+    /// Pulls numeric coefficients out of `id^e` and pushes its factors.
+    fn split_coefficient(&mut self, id: Id, e: i32, coeff: &mut Coeff, out: &mut Vec<(Id, i32)>) {
+        match self.node(id).clone() {
+            Node::Num(v) => *coeff = coeff.mul(v.powi(e)),
+            Node::Mul(fs) => out.extend(fs.iter().map(|&(b, be)| (b, be.saturating_mul(e)))),
+            Node::Add(terms, c0) if terms.len() == 1 && c0.is_zero() => {
+                let (t, c) = terms[0];
+                *coeff = coeff.mul(c.powi(e));
+                self.split_coefficient(t, e, coeff, out);
+            }
+            _ => out.push((id, e)),
+        }
+    }
+
+    /// Splits an expression into `c · rest` with `rest` free of a numeric factor.
+    fn coefficient_and_rest(&mut self, id: Id) -> (Coeff, Id) {
+        match self.node(id) {
+            Node::Add(terms, c0) if terms.len() == 1 && c0.is_zero() => (terms[0].1, terms[0].0),
+            Node::Num(c) => {
+                let c = *c;
+                let one = self.one();
+                (c, one)
+            }
+            _ => (Coeff::ONE, id),
+        }
+    }
+
+    /// True if the canonical form of `id` "looks negative" (its leading
+    /// coefficient is negative), so `sin` and `cos` can use their parity.
+    fn leading_negative(&self, id: Id) -> bool {
+        match self.node(id) {
+            Node::Num(c) => c.is_negative(),
+            Node::Add(terms, c0) => terms
+                .first()
+                .map_or(c0.is_negative(), |(_, c)| c.is_negative()),
+            _ => false,
+        }
+    }
+
+    /// The exact value of `sin`/`cos` at `k·π/2`, if `x` is such a multiple.
+    fn quarter_turns(&mut self, x: Id) -> Option<i128> {
+        if self.is_zero(x) {
+            return Some(0);
+        }
+        let (c, rest) = self.coefficient_and_rest(x);
+        if *self.node(rest) != Node::Pi {
+            return None;
+        }
+        c.mul(Coeff::int(2)).as_integer().map(|k| k.rem_euclid(4))
+    }
+
+    /// `sin(x)`.
+    pub fn sin(&mut self, x: Id) -> Id {
+        if let Some(k) = self.quarter_turns(x) {
+            return self.int([0, 1, 0, -1][k as usize]);
+        }
+        if let Some(c) = self.as_num(x) {
+            return self.num(Coeff::Float(c.to_f64().sin()));
+        }
+        if self.leading_negative(x) {
+            let nx = self.neg(x);
+            let s = self.intern(Node::Sin(nx));
+            return self.neg(s);
+        }
+        self.intern(Node::Sin(x))
+    }
+
+    /// `cos(x)`.
+    pub fn cos(&mut self, x: Id) -> Id {
+        if let Some(k) = self.quarter_turns(x) {
+            return self.int([1, 0, -1, 0][k as usize]);
+        }
+        if let Some(c) = self.as_num(x) {
+            return self.num(Coeff::Float(c.to_f64().cos()));
+        }
+        if self.leading_negative(x) {
+            let nx = self.neg(x);
+            return self.intern(Node::Cos(nx));
+        }
+        self.intern(Node::Cos(x))
+    }
+
+    /// `√x`; exact for perfect-square rationals.
+    pub fn sqrt(&mut self, x: Id) -> Id {
+        if let Some(c) = self.as_num(x) {
+            if let Coeff::Rational(n, d) = c {
+                if let (Some(rn), Some(rd)) = (exact_isqrt(n), exact_isqrt(d)) {
+                    return self.num(Coeff::ratio(rn, rd));
+                }
+            }
+            return self.num(Coeff::Float(c.to_f64().sqrt()));
+        }
+        self.intern(Node::Sqrt(x))
+    }
+}
+
+fn exact_isqrt(n: i128) -> Option<i128> {
+    if n < 0 {
+        return None;
+    }
+    let r = (n as f64).sqrt().round() as i128;
+    (r.checked_mul(r) == Some(n)).then_some(r)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn identical_expressions_share_one_node() {
+        let mut p = Pool::new();
+        let (x, y) = (p.symbol("x"), p.symbol("y"));
+        let a = p.mul(x, y);
+        let b = p.mul(y, x);
+        assert_eq!(a, b);
+        let s1 = p.add(a, x);
+        let s2 = p.add(x, b);
+        assert_eq!(s1, s2);
+    }
+
+    #[test]
+    fn zeros_and_ones_propagate() {
+        let mut p = Pool::new();
+        let x = p.symbol("x");
+        let (zero, one) = (p.zero(), p.one());
+        assert_eq!(p.mul(x, zero), zero);
+        assert_eq!(p.mul(x, one), x);
+        assert_eq!(p.add(x, zero), x);
+        let nx = p.neg(x);
+        assert_eq!(p.add(x, nx), zero);
+        assert_eq!(p.powi(x, 0), one);
+        assert_eq!(p.div(x, x), one);
+    }
+
+    #[test]
+    fn coefficients_collect_and_scale_through_products() {
+        let mut p = Pool::new();
+        let (x, y) = (p.symbol("x"), p.symbol("y"));
+        let two = p.int(2);
+        let three = p.int(3);
+        let tx = p.mul(two, x);
+        let thy = p.mul(three, y);
+        let prod = p.mul(tx, thy);
+        let xy = p.mul(x, y);
+        let six_xy = p.scale(Coeff::int(6), xy);
+        assert_eq!(prod, six_xy);
+        let sum = p.sum(&[x, x, x]);
+        assert_eq!(sum, p.scale(Coeff::int(3), x));
+    }
+
+    #[test]
+    fn trig_of_quarter_turns_is_exact() {
+        let mut p = Pool::new();
+        let pi = p.pi();
+        let half_pi = p.scale(Coeff::ratio(1, 2), pi);
+        assert_eq!(p.sin(half_pi), p.one());
+        let c = p.cos(half_pi);
+        assert!(p.is_zero(c));
+        let minus_pi = p.neg(pi);
+        let s = p.sin(minus_pi);
+        assert!(p.is_zero(s));
+        let m1 = p.int(-1);
+        assert_eq!(p.cos(minus_pi), m1);
+    }
+
+    #[test]
+    fn trig_parity_and_pythagoras() {
+        let mut p = Pool::new();
+        let x = p.symbol("x");
+        let nx = p.neg(x);
+        let s = p.sin(x);
+        let sn = p.sin(nx);
+        assert_eq!(sn, p.neg(s));
+        assert_eq!(p.cos(nx), p.cos(x));
+        let c = p.cos(x);
+        let s2 = p.powi(s, 2);
+        let c2 = p.powi(c, 2);
+        let y = p.symbol("y");
+        let total = p.sum(&[s2, c2, y]);
+        let one = p.one();
+        assert_eq!(total, p.add(y, one));
+    }
+
+    #[test]
+    fn one_minus_cos_plus_cos_is_one() {
+        let mut p = Pool::new();
+        let x = p.symbol("x");
+        let c = p.cos(x);
+        let one = p.one();
+        let omc = p.sub(one, c);
+        let back = p.add(omc, c);
+        assert_eq!(back, one);
+    }
+}

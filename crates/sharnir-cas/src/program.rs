@@ -1,0 +1,377 @@
+//! Lowering of expression DAGs to straight-line programs, and their
+//! operation counts.
+//!
+//! A [`Program`] is what the emitter prints, statement for statement, so the
+//! operation count of a program is the operation count of the emitted Rust
+//! function: the report cannot drift from the code. A node becomes a named
+//! local when it is used more than once (or is raised to a power, so the power
+//! can multiply the local by itself); a node used once is inlined into its
+//! user.
+
+use crate::coeff::Coeff;
+use crate::pool::{Id, Node, Pool};
+use std::collections::HashMap;
+use std::fmt;
+
+/// Arithmetic operations in one program, as published operation counts
+/// report them: subtraction and negation count as additions.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OpCount {
+    /// Multiplications.
+    pub mul: u32,
+    /// Additions, subtractions and negations.
+    pub add: u32,
+    /// Divisions.
+    pub div: u32,
+    /// Square roots.
+    pub sqrt: u32,
+    /// Sines.
+    pub sin: u32,
+    /// Cosines.
+    pub cos: u32,
+}
+
+impl std::ops::Add for OpCount {
+    type Output = OpCount;
+    fn add(self, o: OpCount) -> OpCount {
+        OpCount {
+            mul: self.mul + o.mul,
+            add: self.add + o.add,
+            div: self.div + o.div,
+            sqrt: self.sqrt + o.sqrt,
+            sin: self.sin + o.sin,
+            cos: self.cos + o.cos,
+        }
+    }
+}
+
+impl fmt::Display for OpCount {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} mul, {} add, {} div, {} sqrt, {} sin, {} cos",
+            self.mul, self.add, self.div, self.sqrt, self.sin, self.cos
+        )
+    }
+}
+
+/// An expression of the emitted program: binary arithmetic over constants,
+/// inputs and earlier locals.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Term {
+    /// A numeric literal (never negative: signs become `Sub`/`Neg`).
+    Const(f64),
+    /// π.
+    Pi,
+    /// A named input (parameter, coordinate, velocity, …).
+    Input(String),
+    /// An earlier local, by index into [`Program::locals`].
+    Local(usize),
+    /// `−a`.
+    Neg(Box<Term>),
+    /// `a + b`.
+    Add(Box<Term>, Box<Term>),
+    /// `a − b`.
+    Sub(Box<Term>, Box<Term>),
+    /// `a · b`.
+    Mul(Box<Term>, Box<Term>),
+    /// `a / b`.
+    Div(Box<Term>, Box<Term>),
+    /// `sin a`.
+    Sin(Box<Term>),
+    /// `cos a`.
+    Cos(Box<Term>),
+    /// `√a`.
+    Sqrt(Box<Term>),
+}
+
+impl Term {
+    fn count(&self, ops: &mut OpCount) {
+        match self {
+            Term::Const(_) | Term::Pi | Term::Input(_) | Term::Local(_) => {}
+            Term::Neg(a) => {
+                ops.add += 1;
+                a.count(ops);
+            }
+            Term::Add(a, b) | Term::Sub(a, b) => {
+                ops.add += 1;
+                a.count(ops);
+                b.count(ops);
+            }
+            Term::Mul(a, b) => {
+                ops.mul += 1;
+                a.count(ops);
+                b.count(ops);
+            }
+            Term::Div(a, b) => {
+                ops.div += 1;
+                a.count(ops);
+                b.count(ops);
+            }
+            Term::Sin(a) => {
+                ops.sin += 1;
+                a.count(ops);
+            }
+            Term::Cos(a) => {
+                ops.cos += 1;
+                a.count(ops);
+            }
+            Term::Sqrt(a) => {
+                ops.sqrt += 1;
+                a.count(ops);
+            }
+        }
+    }
+
+    fn eval(&self, locals: &[f64], env: &dyn Fn(&str) -> Option<f64>) -> Option<f64> {
+        Some(match self {
+            Term::Const(c) => *c,
+            Term::Pi => std::f64::consts::PI,
+            Term::Input(name) => env(name)?,
+            Term::Local(i) => *locals.get(*i)?,
+            Term::Neg(a) => -a.eval(locals, env)?,
+            Term::Add(a, b) => a.eval(locals, env)? + b.eval(locals, env)?,
+            Term::Sub(a, b) => a.eval(locals, env)? - b.eval(locals, env)?,
+            Term::Mul(a, b) => a.eval(locals, env)? * b.eval(locals, env)?,
+            Term::Div(a, b) => a.eval(locals, env)? / b.eval(locals, env)?,
+            Term::Sin(a) => a.eval(locals, env)?.sin(),
+            Term::Cos(a) => a.eval(locals, env)?.cos(),
+            Term::Sqrt(a) => a.eval(locals, env)?.sqrt(),
+        })
+    }
+}
+
+/// A named intermediate value of a program.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Local {
+    /// Identifier for the emitted `let` (`s_q1`, `c_q1`, `t12`, …).
+    pub name: String,
+    /// Its defining expression.
+    pub value: Term,
+}
+
+/// A straight-line program computing several outputs.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Program {
+    /// Locals in evaluation order.
+    pub locals: Vec<Local>,
+    /// One expression per requested root.
+    pub outputs: Vec<Term>,
+}
+
+impl Program {
+    /// Lowers `roots` to a program sharing every subexpression used twice.
+    pub fn lower(pool: &Pool, roots: &[Id]) -> Program {
+        Lowering::new(pool, roots).run(roots)
+    }
+
+    /// Operation count of the whole program.
+    pub fn op_count(&self) -> OpCount {
+        let mut ops = OpCount::default();
+        for local in &self.locals {
+            local.value.count(&mut ops);
+        }
+        for out in &self.outputs {
+            out.count(&mut ops);
+        }
+        ops
+    }
+
+    /// Runs the program; `None` if an input has no value.
+    pub fn eval(&self, env: &dyn Fn(&str) -> Option<f64>) -> Option<Vec<f64>> {
+        let mut locals = Vec::with_capacity(self.locals.len());
+        for local in &self.locals {
+            let v = local.value.eval(&locals, env)?;
+            locals.push(v);
+        }
+        self.outputs.iter().map(|o| o.eval(&locals, env)).collect()
+    }
+}
+
+struct Lowering<'p> {
+    pool: &'p Pool,
+    uses: HashMap<Id, u32>,
+    local_of: HashMap<Id, usize>,
+    program: Program,
+}
+
+impl<'p> Lowering<'p> {
+    fn new(pool: &'p Pool, roots: &[Id]) -> Lowering<'p> {
+        let reachable = pool.reachable(roots);
+        let mut uses: HashMap<Id, u32> = HashMap::new();
+        for &r in roots {
+            *uses.entry(r).or_default() += 1;
+        }
+        for (i, &seen) in reachable.iter().enumerate() {
+            if !seen {
+                continue;
+            }
+            let id = Id::from_index(i);
+            match pool.node(id) {
+                Node::Mul(factors) => {
+                    for &(b, e) in factors.iter() {
+                        *uses.entry(b).or_default() += if e.unsigned_abs() >= 2 { 2 } else { 1 };
+                    }
+                }
+                _ => {
+                    for c in pool.children(id) {
+                        *uses.entry(c).or_default() += 1;
+                    }
+                }
+            }
+        }
+        Lowering {
+            pool,
+            uses,
+            local_of: HashMap::new(),
+            program: Program::default(),
+        }
+    }
+
+    fn run(mut self, roots: &[Id]) -> Program {
+        let reachable = self.pool.reachable(roots);
+        for (i, &seen) in reachable.iter().enumerate() {
+            let id = Id::from_index(i);
+            if seen && self.needs_local(id) {
+                let value = self.expand(id);
+                let name = self.local_name(id);
+                self.local_of.insert(id, self.program.locals.len());
+                self.program.locals.push(Local { name, value });
+            }
+        }
+        self.program.outputs = roots.iter().map(|&r| self.term(r)).collect();
+        self.program
+    }
+
+    fn needs_local(&self, id: Id) -> bool {
+        let leaf = matches!(
+            self.pool.node(id),
+            Node::Num(_) | Node::Pi | Node::Symbol(_)
+        );
+        !leaf && (self.uses.get(&id).copied().unwrap_or(0) >= 2 || self.is_trig(id))
+    }
+
+    fn is_trig(&self, id: Id) -> bool {
+        matches!(self.pool.node(id), Node::Sin(_) | Node::Cos(_))
+    }
+
+    fn local_name(&self, id: Id) -> String {
+        let prefix = match self.pool.node(id) {
+            Node::Sin(u) => Some(("s", *u)),
+            Node::Cos(u) => Some(("c", *u)),
+            _ => None,
+        };
+        if let Some((p, u)) = prefix {
+            if let Node::Symbol(name) = self.pool.node(u) {
+                return format!("{p}_{name}");
+            }
+        }
+        format!("t{}", self.program.locals.len())
+    }
+
+    /// The term that refers to `id` from a user: its local, or its inlined expansion.
+    fn term(&self, id: Id) -> Term {
+        if let Some(&i) = self.local_of.get(&id) {
+            return Term::Local(i);
+        }
+        match self.pool.node(id) {
+            Node::Num(c) => signed_const(*c),
+            Node::Pi => Term::Pi,
+            Node::Symbol(name) => Term::Input(name.clone()),
+            _ => self.expand(id),
+        }
+    }
+
+    /// The defining expression of `id`.
+    fn expand(&self, id: Id) -> Term {
+        match self.pool.node(id) {
+            Node::Add(terms, c0) => self.expand_sum(terms, *c0),
+            Node::Mul(factors) => self.expand_product(factors),
+            Node::Sin(u) => Term::Sin(Box::new(self.term(*u))),
+            Node::Cos(u) => Term::Cos(Box::new(self.term(*u))),
+            Node::Sqrt(u) => Term::Sqrt(Box::new(self.term(*u))),
+            Node::Num(_) | Node::Pi | Node::Symbol(_) => self.term(id),
+        }
+    }
+
+    fn expand_sum(&self, terms: &[(Id, Coeff)], c0: Coeff) -> Term {
+        let mut items: Vec<(Term, bool)> = terms
+            .iter()
+            .map(|&(t, c)| {
+                let base = self.term(t);
+                let magnitude = if c.is_negative() { c.neg() } else { c };
+                let value = if magnitude.is_one() {
+                    base
+                } else {
+                    Term::Mul(Box::new(Term::Const(magnitude.to_f64())), Box::new(base))
+                };
+                (value, c.is_negative())
+            })
+            .collect();
+        if !c0.is_zero() {
+            items.push((Term::Const(c0.to_f64().abs()), c0.is_negative()));
+        }
+        let (positive, negative): (Vec<_>, Vec<_>) = items.into_iter().partition(|(_, neg)| !neg);
+        let mut ordered = positive
+            .into_iter()
+            .chain(negative)
+            .map(|(t, neg)| (t, neg));
+        let Some((first, first_negative)) = ordered.next() else {
+            return Term::Const(0.0);
+        };
+        let start = if first_negative {
+            Term::Neg(Box::new(first))
+        } else {
+            first
+        };
+        ordered.fold(start, |acc, (t, neg)| {
+            if neg {
+                Term::Sub(Box::new(acc), Box::new(t))
+            } else {
+                Term::Add(Box::new(acc), Box::new(t))
+            }
+        })
+    }
+
+    fn expand_product(&self, factors: &[(Id, i32)]) -> Term {
+        let power = |b: Id, e: u32| -> Term {
+            let base = self.term(b);
+            (1..e).fold(base.clone(), |acc, _| {
+                Term::Mul(Box::new(acc), Box::new(base.clone()))
+            })
+        };
+        let product = |list: Vec<Term>| -> Option<Term> {
+            list.into_iter()
+                .reduce(|acc, t| Term::Mul(Box::new(acc), Box::new(t)))
+        };
+        let numerator = product(
+            factors
+                .iter()
+                .filter(|f| f.1 > 0)
+                .map(|&(b, e)| power(b, e.unsigned_abs()))
+                .collect(),
+        );
+        let denominator = product(
+            factors
+                .iter()
+                .filter(|f| f.1 < 0)
+                .map(|&(b, e)| power(b, e.unsigned_abs()))
+                .collect(),
+        );
+        match (numerator, denominator) {
+            (Some(n), None) => n,
+            (Some(n), Some(d)) => Term::Div(Box::new(n), Box::new(d)),
+            (None, Some(d)) => Term::Div(Box::new(Term::Const(1.0)), Box::new(d)),
+            (None, None) => Term::Const(1.0),
+        }
+    }
+}
+
+fn signed_const(c: Coeff) -> Term {
+    let v = c.to_f64();
+    if v < 0.0 {
+        Term::Neg(Box::new(Term::Const(-v)))
+    } else {
+        Term::Const(v)
+    }
+}

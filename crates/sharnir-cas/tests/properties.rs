@@ -1,0 +1,220 @@
+//! Property tests: every canonicalising construction, every rewrite and the
+//! lowering to straight-line code keep the numeric value of an expression.
+
+use proptest::prelude::*;
+use sharnir_cas::{Coeff, Id, Pool, Program};
+use std::collections::HashMap;
+
+/// An expression recipe evaluated two ways: naively in f64, and through the pool.
+#[derive(Clone, Debug)]
+enum Recipe {
+    Var(usize),
+    Const(i32, i32),
+    Add(Box<Recipe>, Box<Recipe>),
+    Sub(Box<Recipe>, Box<Recipe>),
+    Mul(Box<Recipe>, Box<Recipe>),
+    /// a / (b² + 1): never divides by zero.
+    SafeDiv(Box<Recipe>, Box<Recipe>),
+    Pow(Box<Recipe>, i32),
+    Sin(Box<Recipe>),
+    Cos(Box<Recipe>),
+    /// √(a² + 1): always defined.
+    SafeSqrt(Box<Recipe>),
+}
+
+const VARS: [&str; 3] = ["x", "y", "z"];
+
+fn recipe() -> impl Strategy<Value = Recipe> {
+    let leaf = prop_oneof![
+        (0..VARS.len()).prop_map(Recipe::Var),
+        (-4..5i32, 1..4i32).prop_map(|(n, d)| Recipe::Const(n, d)),
+    ];
+    leaf.prop_recursive(5, 40, 2, |inner| {
+        prop_oneof![
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| Recipe::Add(Box::new(a), Box::new(b))),
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| Recipe::Sub(Box::new(a), Box::new(b))),
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| Recipe::Mul(Box::new(a), Box::new(b))),
+            (inner.clone(), inner.clone())
+                .prop_map(|(a, b)| Recipe::SafeDiv(Box::new(a), Box::new(b))),
+            (inner.clone(), 0..4i32).prop_map(|(a, n)| Recipe::Pow(Box::new(a), n)),
+            inner.clone().prop_map(|a| Recipe::Sin(Box::new(a))),
+            inner.clone().prop_map(|a| Recipe::Cos(Box::new(a))),
+            inner.prop_map(|a| Recipe::SafeSqrt(Box::new(a))),
+        ]
+    })
+}
+
+fn naive(r: &Recipe, at: &[f64; 3]) -> f64 {
+    match r {
+        Recipe::Var(i) => at[*i],
+        Recipe::Const(n, d) => f64::from(*n) / f64::from(*d),
+        Recipe::Add(a, b) => naive(a, at) + naive(b, at),
+        Recipe::Sub(a, b) => naive(a, at) - naive(b, at),
+        Recipe::Mul(a, b) => naive(a, at) * naive(b, at),
+        Recipe::SafeDiv(a, b) => naive(a, at) / (naive(b, at).powi(2) + 1.0),
+        Recipe::Pow(a, n) => naive(a, at).powi(*n),
+        Recipe::Sin(a) => naive(a, at).sin(),
+        Recipe::Cos(a) => naive(a, at).cos(),
+        Recipe::SafeSqrt(a) => (naive(a, at).powi(2) + 1.0).sqrt(),
+    }
+}
+
+fn build(p: &mut Pool, r: &Recipe) -> Id {
+    match r {
+        Recipe::Var(i) => p.symbol(VARS[*i]),
+        Recipe::Const(n, d) => p.num(Coeff::ratio(i128::from(*n), i128::from(*d))),
+        Recipe::Add(a, b) => {
+            let (a, b) = (build(p, a), build(p, b));
+            p.add(a, b)
+        }
+        Recipe::Sub(a, b) => {
+            let (a, b) = (build(p, a), build(p, b));
+            p.sub(a, b)
+        }
+        Recipe::Mul(a, b) => {
+            let (a, b) = (build(p, a), build(p, b));
+            p.mul(a, b)
+        }
+        Recipe::SafeDiv(a, b) => {
+            let (a, b) = (build(p, a), build(p, b));
+            let b2 = p.powi(b, 2);
+            let one = p.one();
+            let den = p.add(b2, one);
+            p.div(a, den)
+        }
+        Recipe::Pow(a, n) => {
+            let a = build(p, a);
+            p.powi(a, *n)
+        }
+        Recipe::Sin(a) => {
+            let a = build(p, a);
+            p.sin(a)
+        }
+        Recipe::Cos(a) => {
+            let a = build(p, a);
+            p.cos(a)
+        }
+        Recipe::SafeSqrt(a) => {
+            let a = build(p, a);
+            let a2 = p.powi(a, 2);
+            let one = p.one();
+            let s = p.add(a2, one);
+            p.sqrt(s)
+        }
+    }
+}
+
+fn env(at: [f64; 3]) -> impl Fn(&str) -> Option<f64> {
+    move |name| VARS.iter().position(|v| *v == name).map(|i| at[i])
+}
+
+fn close(a: f64, b: f64, rel: f64) -> bool {
+    (a - b).abs() <= rel * a.abs().max(b.abs()).max(1.0)
+}
+
+fn point() -> impl Strategy<Value = [f64; 3]> {
+    [-1.5..1.5f64, -1.5..1.5f64, -1.5..1.5f64]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    #[test]
+    fn canonical_construction_keeps_the_value(r in recipe(), at in point()) {
+        let mut p = Pool::new();
+        let e = build(&mut p, &r);
+        let got = p.eval(&[e], &env(at)).unwrap()[0];
+        let want = naive(&r, &at);
+        prop_assume!(want.is_finite() && want.abs() < 1e6);
+        prop_assert!(close(got, want, 1e-9), "pool {got} vs naive {want}");
+    }
+
+    #[test]
+    fn lowered_program_computes_the_same_value(r in recipe(), s in recipe(), at in point()) {
+        let mut p = Pool::new();
+        let roots = [build(&mut p, &r), build(&mut p, &s)];
+        let want = p.eval(&roots, &env(at)).unwrap();
+        let got = Program::lower(&p, &roots).eval(&env(at)).unwrap();
+        for (g, w) in got.iter().zip(&want) {
+            prop_assume!(w.is_finite() && w.abs() < 1e6);
+            prop_assert!(close(*g, *w, 1e-9), "program {g} vs pool {w}");
+        }
+    }
+
+    #[test]
+    fn substitution_equals_evaluation_at_the_substituted_value(r in recipe(), at in point(), k in -3..4i32) {
+        let mut p = Pool::new();
+        let e = build(&mut p, &r);
+        // x ↦ y + k/2
+        let (x, y) = (p.symbol("x"), p.symbol("y"));
+        let shift = p.num(Coeff::ratio(i128::from(k), 2));
+        let replacement = p.add(y, shift);
+        let map = HashMap::from([(x, replacement)]);
+        let substituted = p.substitute(&[e], &map)[0];
+        let got = p.eval(&[substituted], &env(at)).unwrap()[0];
+        let moved = [at[1] + f64::from(k) / 2.0, at[1], at[2]];
+        let want = naive(&r, &moved);
+        prop_assume!(want.is_finite() && want.abs() < 1e6);
+        prop_assert!(close(got, want, 1e-9), "substituted {got} vs {want}");
+    }
+
+    #[test]
+    fn derivative_matches_central_differences(r in recipe(), at in point()) {
+        let mut p = Pool::new();
+        let e = build(&mut p, &r);
+        let x = p.symbol("x");
+        let d = p.diff(e, x);
+        let got = p.eval(&[d], &env(at)).unwrap()[0];
+        let h = 1e-5;
+        let f = |dx: f64| naive(&r, &[at[0] + dx, at[1], at[2]]);
+        let fd = (f(h) - f(-h)) / (2.0 * h);
+        let fd2 = (f(h / 2.0) - f(-h / 2.0)) / h;
+        prop_assume!(fd.is_finite() && fd.abs() < 1e4);
+        // Richardson-style sanity: skip points where the difference quotient itself is unstable.
+        prop_assume!((fd - fd2).abs() <= 1e-6 * fd.abs().max(1.0));
+        prop_assert!(close(got, fd, 1e-6), "symbolic {got} vs finite difference {fd}");
+    }
+}
+
+#[test]
+fn operation_counts_match_hand_counts() {
+    let mut p = Pool::new();
+    let (x, y, z) = (p.symbol("x"), p.symbol("y"), p.symbol("z"));
+    // 2·x·y − z/y + sin(x)·cos(x) + 3
+    let xy = p.mul(x, y);
+    let two_xy = p.scale(Coeff::int(2), xy);
+    let z_over_y = p.div(z, y);
+    let (s, c) = (p.sin(x), p.cos(x));
+    let sc = p.mul(s, c);
+    let three = p.int(3);
+    let neg = p.neg(z_over_y);
+    let e = p.sum(&[two_xy, neg, sc, three]);
+    let program = Program::lower(&p, &[e]);
+    let ops = program.op_count();
+    // mul: 2·(x·y) = 2, s·c = 1; div: z/y = 1; add: three + and one −
+    assert_eq!(
+        (ops.mul, ops.add, ops.div, ops.sin, ops.cos, ops.sqrt),
+        (3, 3, 1, 1, 1, 0)
+    );
+
+    // x² shares x once: one mul; x³: two; 1/(y²) : one mul, one div
+    let x2 = p.powi(x, 2);
+    let x3 = p.powi(x, 3);
+    let inv_y2 = p.powi(y, -2);
+    let ops = Program::lower(&p, &[x2, x3, inv_y2]).op_count();
+    assert_eq!((ops.mul, ops.div, ops.add), (1 + 2 + 1, 1, 0));
+}
+
+#[test]
+fn shared_subexpressions_are_computed_once() {
+    let mut p = Pool::new();
+    let (x, y) = (p.symbol("x"), p.symbol("y"));
+    let s = p.add(x, y);
+    let a = p.mul(s, x);
+    let b = p.mul(s, y);
+    let program = Program::lower(&p, &[a, b]);
+    // (x + y) once, then two multiplications
+    assert_eq!(program.op_count().add, 1);
+    assert_eq!(program.op_count().mul, 2);
+    assert_eq!(program.locals.len(), 1);
+}
