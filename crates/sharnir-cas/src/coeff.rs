@@ -8,6 +8,7 @@
 
 use std::cmp::Ordering;
 use std::hash::{Hash, Hasher};
+use std::ops::{Mul, Neg};
 
 /// A numeric coefficient of a sum term, a constant, or a folded parameter.
 #[derive(Clone, Copy, Debug)]
@@ -103,7 +104,7 @@ impl Coeff {
     }
 
     /// Sum, exact when both are exact and nothing overflows.
-    pub fn add(self, other: Coeff) -> Coeff {
+    fn sum(self, other: Coeff) -> Coeff {
         match (self, other) {
             (Coeff::Rational(a, b), Coeff::Rational(c, d)) => {
                 let exact = (|| {
@@ -117,7 +118,7 @@ impl Coeff {
     }
 
     /// Product, exact when both are exact and nothing overflows.
-    pub fn mul(self, other: Coeff) -> Coeff {
+    fn product(self, other: Coeff) -> Coeff {
         match (self, other) {
             (Coeff::Rational(a, b), Coeff::Rational(c, d)) => {
                 let exact = (|| {
@@ -132,11 +133,6 @@ impl Coeff {
             _ if self.is_zero() || other.is_zero() => Coeff::ZERO,
             _ => Coeff::float(self.to_f64() * other.to_f64()),
         }
-    }
-
-    /// Negation.
-    pub fn neg(self) -> Coeff {
-        self.mul(Coeff::MINUS_ONE)
     }
 
     /// Reciprocal; the reciprocal of zero is an infinite float.
@@ -175,6 +171,27 @@ impl Coeff {
     /// A total order used to sort terms deterministically.
     pub fn total_cmp(self, other: Coeff) -> Ordering {
         self.to_f64().total_cmp(&other.to_f64())
+    }
+}
+
+impl std::ops::Add for Coeff {
+    type Output = Coeff;
+    fn add(self, other: Coeff) -> Coeff {
+        self.sum(other)
+    }
+}
+
+impl std::ops::Mul for Coeff {
+    type Output = Coeff;
+    fn mul(self, other: Coeff) -> Coeff {
+        self.product(other)
+    }
+}
+
+impl std::ops::Neg for Coeff {
+    type Output = Coeff;
+    fn neg(self) -> Coeff {
+        self.product(Coeff::MINUS_ONE)
     }
 }
 

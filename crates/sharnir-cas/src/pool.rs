@@ -18,6 +18,7 @@
 
 use crate::coeff::Coeff;
 use std::collections::HashMap;
+use std::ops::{Add, Mul};
 
 /// The name of an expression in a [`Pool`]; ordered by creation, so a child's
 /// `Id` is always smaller than its parents'.

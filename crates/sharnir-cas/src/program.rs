@@ -12,6 +12,7 @@ use crate::coeff::Coeff;
 use crate::pool::{Id, Node, Pool};
 use std::collections::HashMap;
 use std::fmt;
+use std::ops::Neg;
 
 /// Arithmetic operations in one program, as published operation counts
 /// report them: subtraction and negation count as additions.
@@ -312,10 +313,7 @@ impl<'p> Lowering<'p> {
             items.push((Term::Const(c0.to_f64().abs()), c0.is_negative()));
         }
         let (positive, negative): (Vec<_>, Vec<_>) = items.into_iter().partition(|(_, neg)| !neg);
-        let mut ordered = positive
-            .into_iter()
-            .chain(negative)
-            .map(|(t, neg)| (t, neg));
+        let mut ordered = positive.into_iter().chain(negative);
         let Some((first, first_negative)) = ordered.next() else {
             return Term::Const(0.0);
         };
