@@ -266,7 +266,7 @@ mod tests {
     #[test]
     fn arithmetic_is_exact_and_reduced() {
         let third = Coeff::ratio(1, 3);
-        assert_eq!(third.add(third).add(third), Coeff::ONE);
+        assert_eq!(third + third + third, Coeff::ONE);
         assert_eq!(Coeff::ratio(2, -4), Coeff::Rational(-1, 2));
         assert_eq!(Coeff::ratio(3, 5).powi(-2), Coeff::Rational(25, 9));
         assert_eq!(Coeff::int(7).mul(Coeff::ratio(1, 7)), Coeff::ONE);
@@ -283,6 +283,6 @@ mod tests {
 
     #[test]
     fn float_zero_is_exact_zero() {
-        assert_eq!(Coeff::Float(0.5).add(Coeff::Float(-0.5)), Coeff::ZERO);
+        assert_eq!(Coeff::Float(0.5) + Coeff::Float(-0.5), Coeff::ZERO);
     }
 }
