@@ -12,7 +12,6 @@ use crate::coeff::Coeff;
 use crate::pool::{Id, Node, Pool};
 use std::collections::HashMap;
 use std::fmt;
-use std::ops::Neg;
 
 /// Arithmetic operations in one program, as published operation counts
 /// report them: subtraction and negation count as additions.
@@ -296,11 +295,17 @@ impl<'p> Lowering<'p> {
     }
 
     fn expand_sum(&self, terms: &[(Id, Coeff)], c0: Coeff) -> Term {
+        let common = common_magnitude(terms, c0);
+        let unit = |c: Coeff| match common {
+            Some(m) => c * m.recip(),
+            None => c,
+        };
         let mut items: Vec<(Term, bool)> = terms
             .iter()
             .map(|&(t, c)| {
+                let c = unit(c);
                 let base = self.term(t);
-                let magnitude = if c.is_negative() { c.neg() } else { c };
+                let magnitude = if c.is_negative() { -c } else { c };
                 let value = if magnitude.is_one() {
                     base
                 } else {
@@ -310,6 +315,7 @@ impl<'p> Lowering<'p> {
             })
             .collect();
         if !c0.is_zero() {
+            let c0 = unit(c0);
             items.push((Term::Const(c0.to_f64().abs()), c0.is_negative()));
         }
         let (positive, negative): (Vec<_>, Vec<_>) = items.into_iter().partition(|(_, neg)| !neg);
@@ -322,13 +328,17 @@ impl<'p> Lowering<'p> {
         } else {
             first
         };
-        ordered.fold(start, |acc, (t, neg)| {
+        let sum = ordered.fold(start, |acc, (t, neg)| {
             if neg {
                 Term::Sub(Box::new(acc), Box::new(t))
             } else {
                 Term::Add(Box::new(acc), Box::new(t))
             }
-        })
+        });
+        match common {
+            Some(m) => Term::Mul(Box::new(Term::Const(m.to_f64())), Box::new(sum)),
+            None => sum,
+        }
     }
 
     fn expand_product(&self, factors: &[(Id, i32)]) -> Term {
@@ -363,6 +373,26 @@ impl<'p> Lowering<'p> {
             (None, None) => Term::Const(1.0),
         }
     }
+}
+
+/// The magnitude shared by every coefficient of a sum of two or more items,
+/// if it is not one: `2a − 2b + 2` is emitted as `2·(a − b + 1)`, one
+/// multiplication instead of two.
+fn common_magnitude(terms: &[(Id, Coeff)], c0: Coeff) -> Option<Coeff> {
+    let magnitude = |c: Coeff| if c.is_negative() { -c } else { c };
+    let mut all = terms
+        .iter()
+        .map(|&(_, c)| c)
+        .chain((!c0.is_zero()).then_some(c0));
+    let first = magnitude(all.next()?);
+    let mut count = 1;
+    for c in all {
+        if magnitude(c) != first {
+            return None;
+        }
+        count += 1;
+    }
+    (count >= 2 && !first.is_one()).then_some(first)
 }
 
 fn signed_const(c: Coeff) -> Term {

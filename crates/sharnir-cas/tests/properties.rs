@@ -218,3 +218,18 @@ fn shared_subexpressions_are_computed_once() {
     assert_eq!(program.op_count().mul, 2);
     assert_eq!(program.locals.len(), 1);
 }
+
+#[test]
+fn common_coefficients_are_factored_out_of_sums() {
+    let mut p = Pool::new();
+    let (x, y) = (p.symbol("x"), p.symbol("y"));
+    // 2x − 2y + 2 costs one multiplication, not three
+    let e = p.linear(&[(x, Coeff::int(2)), (y, Coeff::int(-2))], Coeff::int(2));
+    let program = Program::lower(&p, &[e]);
+    assert_eq!(program.op_count().mul, 1);
+    assert_eq!(program.op_count().add, 2);
+    let value = program
+        .eval(&|n| if n == "x" { Some(3.0) } else { Some(5.0) })
+        .unwrap()[0];
+    assert_eq!(value, 2.0 * 3.0 - 2.0 * 5.0 + 2.0);
+}
