@@ -1,1 +1,185 @@
-fn main() {}
+//! `cargo xtask`: the command line of sharnir.
+//!
+//! A thin shell over the library crates: parse arguments, load specs,
+//! derive, emit, and write files atomically. Nothing is written unless every
+//! requested module was generated, so a bad spec never leaves a half-updated
+//! `generated/` behind.
+
+use clap::{Parser, Subcommand};
+use sharnir_codegen::GeneratedModule;
+use sharnir_mech::{Mechanism, ParameterMode};
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "cargo xtask", about = "sharnir: compile mechanism specs into Rust equations of motion")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Generate the Rust module of one or more specs.
+    Gen(GenArgs),
+}
+
+#[derive(clap::Args)]
+struct GenArgs {
+    /// Spec files to compile.
+    #[arg(required_unless_present = "all", conflicts_with = "all")]
+    specs: Vec<PathBuf>,
+    /// Regenerate every spec under specs/ into generated/ (runtime and folded variants).
+    #[arg(long)]
+    all: bool,
+    /// Output directory (default: generated/src of the workspace).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Fold parameter values into constants instead of reading them from `Params`.
+    #[arg(long, conflicts_with = "all")]
+    fold: bool,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Gen(args) => gen(args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(report) => {
+            eprintln!("{report:?}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The workspace root: xtask lives one level below it.
+fn workspace_root() -> PathBuf {
+    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    manifest.parent().map(Path::to_path_buf).unwrap_or(manifest)
+}
+
+fn gen(args: GenArgs) -> miette::Result<()> {
+    let root = workspace_root();
+    let default_out = root.join("generated").join("src");
+    let out = args.out.clone().unwrap_or_else(|| default_out.clone());
+    let jobs: Vec<(PathBuf, ParameterMode)> = if args.all {
+        let specs = spec_files(&root.join("specs"))?;
+        specs
+            .into_iter()
+            .flat_map(|s| [(s.clone(), ParameterMode::Runtime), (s, ParameterMode::Folded)])
+            .collect()
+    } else {
+        let mode = if args.fold { ParameterMode::Folded } else { ParameterMode::Runtime };
+        args.specs.iter().map(|s| (s.clone(), mode)).collect()
+    };
+    let mut modules = Vec::with_capacity(jobs.len());
+    for (path, mode) in &jobs {
+        modules.push(generate_one(&root, path, *mode)?);
+    }
+    std::fs::create_dir_all(&out).map_err(|e| miette::miette!("cannot create {}: {e}", out.display()))?;
+    for module in &modules {
+        write_atomically(&out.join(format!("{}.rs", module.name)), &module.source)?;
+    }
+    if out == default_out {
+        if args.all {
+            remove_stale_modules(&out, &modules)?;
+        }
+        write_atomically(&out.join("lib.rs"), &crate_root(&out)?)?;
+    }
+    print!("{}", op_count_table(&modules));
+    Ok(())
+}
+
+/// Loads, derives and emits one module, entirely in memory.
+fn generate_one(root: &Path, path: &Path, mode: ParameterMode) -> miette::Result<GeneratedModule> {
+    let display = path.strip_prefix(root).unwrap_or(path);
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| miette::miette!(help = "check the path", "cannot read {}: {e}", path.display()))?;
+    let source = sharnir_spec::Source { name: display.display().to_string(), text };
+    let spec = sharnir_spec::parse(source)?;
+    let mut mechanism = Mechanism::from_spec(&spec, mode)?;
+    sharnir_codegen::generate(&mut mechanism).map_err(|e| miette::miette!("{e}"))
+}
+
+/// Every `*.spec` under `dir`, sorted so generation order is deterministic.
+fn spec_files(dir: &Path) -> miette::Result<Vec<PathBuf>> {
+    let entries = std::fs::read_dir(dir).map_err(|e| miette::miette!("cannot list {}: {e}", dir.display()))?;
+    let mut specs: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "spec"))
+        .collect();
+    specs.sort();
+    Ok(specs)
+}
+
+/// Writes through a temporary file in the same directory and renames it into
+/// place, so readers never see a partial file.
+fn write_atomically(path: &Path, contents: &str) -> miette::Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let failure = |e: std::io::Error| miette::miette!("cannot write {}: {e}", path.display());
+    let mut file = tempfile::NamedTempFile::new_in(dir).map_err(failure)?;
+    file.write_all(contents.as_bytes()).map_err(failure)?;
+    file.persist(path).map_err(|e| failure(e.error))?;
+    Ok(())
+}
+
+/// Marker that identifies files this tool wrote.
+const GENERATED_MARKER: &str = "equations of motion generated by sharnir";
+
+/// Deletes generated modules whose spec no longer exists.
+fn remove_stale_modules(dir: &Path, kept: &[GeneratedModule]) -> miette::Result<()> {
+    for path in module_files(dir)? {
+        let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or_default().to_owned();
+        let generated = std::fs::read_to_string(&path).is_ok_and(|t| t.contains(GENERATED_MARKER));
+        if generated && !kept.iter().any(|m| m.name == stem) {
+            std::fs::remove_file(&path).map_err(|e| miette::miette!("cannot remove {}: {e}", path.display()))?;
+        }
+    }
+    Ok(())
+}
+
+fn module_files(dir: &Path) -> miette::Result<Vec<PathBuf>> {
+    let entries = std::fs::read_dir(dir).map_err(|e| miette::miette!("cannot list {}: {e}", dir.display()))?;
+    let mut files: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "rs") && p.file_name().is_some_and(|n| n != "lib.rs"))
+        .collect();
+    files.sort();
+    Ok(files)
+}
+
+/// `lib.rs` of the generated crate: every module file in the directory.
+fn crate_root(dir: &Path) -> miette::Result<String> {
+    let mut text = String::from(
+        "//! Every module generated from `specs/`, compiled together as one `no_std` crate.\n\
+         //! Do not edit: `cargo xtask gen --all` rewrites this file.\n\n#![no_std]\n\n",
+    );
+    for path in module_files(dir)? {
+        if let Some(stem) = path.file_stem().and_then(|s| s.to_str()) {
+            let _ = writeln!(text, "pub mod {stem};");
+        }
+    }
+    Ok(text)
+}
+
+/// The per-function operation counts as a plain-text table.
+fn op_count_table(modules: &[GeneratedModule]) -> String {
+    let mut table = String::new();
+    let _ = writeln!(table, "{:<28} {:<20} {:>6} {:>6} {:>5} {:>5} {:>5} {:>5}", "module", "function", "mul", "add", "div", "sqrt", "sin", "cos");
+    for module in modules {
+        for (function, o) in &module.op_counts {
+            let _ = writeln!(
+                table,
+                "{:<28} {:<20} {:>6} {:>6} {:>5} {:>5} {:>5} {:>5}",
+                module.name, function, o.mul, o.add, o.div, o.sqrt, o.sin, o.cos
+            );
+        }
+    }
+    table
+}

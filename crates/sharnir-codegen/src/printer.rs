@@ -1,0 +1,149 @@
+//! Printing of lowered program terms as Rust expressions.
+//!
+//! Parentheses are emitted only where precedence requires them, so the
+//! generated code reads like the formulas it came from, and the operations
+//! in the text are exactly the operations counted in the program.
+
+use proc_macro2::{Ident, Literal, Span, TokenStream};
+use quote::quote;
+use sharnir_cas::Term;
+use sharnir_mech::Input;
+
+/// Binding strength of a printed expression.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Precedence {
+    Sum = 1,
+    Product = 2,
+    Unary = 3,
+    Atom = 4,
+}
+
+/// Turns terms into tokens, naming locals by their program index.
+pub struct Printer<'a> {
+    /// Names of the program's locals, by index.
+    pub locals: &'a [String],
+}
+
+impl Printer<'_> {
+    /// The tokens of `term` as a complete expression.
+    pub fn expr(&self, term: &Term) -> TokenStream {
+        self.print(term).0
+    }
+
+    fn print(&self, term: &Term) -> (TokenStream, Precedence) {
+        match term {
+            Term::Const(c) => (float_literal(*c), Precedence::Atom),
+            Term::Pi => (quote!(core::f64::consts::PI), Precedence::Atom),
+            Term::Input(name) => (input(name), Precedence::Atom),
+            Term::Local(i) => {
+                let name = self.locals.get(*i).map_or("missing_local", String::as_str);
+                let ident = Ident::new(name, Span::call_site());
+                (quote!(#ident), Precedence::Atom)
+            }
+            Term::Neg(a) => {
+                let a = self.operand(a, Precedence::Unary);
+                (quote!(-#a), Precedence::Unary)
+            }
+            Term::Add(a, b) => self.binary(a, b, quote!(+), Precedence::Sum),
+            Term::Sub(a, b) => self.binary(a, b, quote!(-), Precedence::Sum),
+            Term::Mul(a, b) => self.binary(a, b, quote!(*), Precedence::Product),
+            Term::Div(a, b) => self.binary(a, b, quote!(/), Precedence::Product),
+            Term::Sin(a) => self.call(quote!(libm::sin), a),
+            Term::Cos(a) => self.call(quote!(libm::cos), a),
+            Term::Sqrt(a) => self.call(quote!(libm::sqrt), a),
+        }
+    }
+
+    /// Left-associative binary operator: the right operand needs parentheses
+    /// at equal precedence (`a - (b + c)`), the left one only below it.
+    fn binary(&self, a: &Term, b: &Term, op: TokenStream, level: Precedence) -> (TokenStream, Precedence) {
+        let left = self.operand(a, level);
+        let right = self.operand_strict(b, level);
+        (quote!(#left #op #right), level)
+    }
+
+    fn call(&self, function: TokenStream, a: &Term) -> (TokenStream, Precedence) {
+        let a = self.expr(a);
+        (quote!(#function(#a)), Precedence::Atom)
+    }
+
+    fn operand(&self, term: &Term, level: Precedence) -> TokenStream {
+        let (tokens, own) = self.print(term);
+        if own < level {
+            quote!((#tokens))
+        } else {
+            tokens
+        }
+    }
+
+    fn operand_strict(&self, term: &Term, level: Precedence) -> TokenStream {
+        let (tokens, own) = self.print(term);
+        if own <= level {
+            quote!((#tokens))
+        } else {
+            tokens
+        }
+    }
+}
+
+/// A float literal in its shortest round-trip form, always with a decimal
+/// point or exponent so it types as a float.
+pub fn float_literal(value: f64) -> TokenStream {
+    let literal = Literal::f64_unsuffixed(value);
+    quote!(#literal)
+}
+
+/// The Rust expression reading an input.
+fn input(symbol: &str) -> TokenStream {
+    match Input::parse(symbol) {
+        Some(Input::Parameter(name)) => {
+            let field = Ident::new(&name, Span::call_site());
+            quote!(p.#field)
+        }
+        Some(Input::Position(i)) => index("q", i),
+        Some(Input::Velocity(i)) => index("qd", i),
+        Some(Input::Acceleration(i)) => index("qdd", i),
+        None => {
+            let ident = Ident::new("unknown_input", Span::call_site());
+            quote!(#ident)
+        }
+    }
+}
+
+fn index(array: &str, i: usize) -> TokenStream {
+    let array = Ident::new(array, Span::call_site());
+    let i = Literal::usize_unsuffixed(i);
+    quote!(#array[#i])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn show(term: &Term) -> String {
+        Printer { locals: &["t0".to_owned()] }.expr(term).to_string()
+    }
+
+    fn b(t: Term) -> Box<Term> {
+        Box::new(t)
+    }
+
+    #[test]
+    fn parentheses_only_where_needed() {
+        let x = || Term::Input("q[0]".into());
+        let y = || Term::Local(0);
+        let sum = Term::Add(b(x()), b(y()));
+        assert_eq!(show(&Term::Mul(b(sum.clone()), b(y()))), "(q [0] + t0) * t0");
+        assert_eq!(show(&Term::Sub(b(y()), b(sum.clone()))), "t0 - (q [0] + t0)");
+        assert_eq!(show(&Term::Add(b(sum.clone()), b(y()))), "q [0] + t0 + t0");
+        assert_eq!(show(&Term::Div(b(y()), b(Term::Mul(b(y()), b(y()))))), "t0 / (t0 * t0)");
+        assert_eq!(show(&Term::Neg(b(sum))), "- (q [0] + t0)");
+    }
+
+    #[test]
+    fn inputs_and_functions() {
+        assert_eq!(show(&Term::Sin(b(Term::Input("p.m1".into())))), "libm :: sin (p . m1)");
+        assert_eq!(show(&Term::Const(0.5)), "0.5");
+        assert_eq!(show(&Term::Const(2.0)), "2.0");
+    }
+}

@@ -1,0 +1,94 @@
+//! Symbolic 3-vectors and 3×3 matrices over the expression pool.
+//!
+//! The Newton–Euler recursions are written with these helpers so they read
+//! like the textbook formulas; every zero and one in a vector or matrix
+//! disappears as the pool canonicalises each product and sum.
+
+use sharnir_cas::{Coeff, Id, Pool};
+
+/// A column vector of three expressions.
+pub type Vec3 = [Id; 3];
+/// A 3×3 matrix of expressions, row-major.
+pub type Mat3 = [[Id; 3]; 3];
+
+/// Vector and matrix arithmetic on a [`Pool`].
+pub trait Vec3Ops {
+    /// The zero vector.
+    fn zero3(&mut self) -> Vec3;
+    /// The identity matrix.
+    fn identity3(&mut self) -> Mat3;
+    /// `a + b`.
+    fn add3(&mut self, a: Vec3, b: Vec3) -> Vec3;
+    /// `s · a` for a scalar expression `s`.
+    fn scale3(&mut self, s: Id, a: Vec3) -> Vec3;
+    /// `c · a` for a numeric coefficient `c`.
+    fn scale3c(&mut self, c: Coeff, a: Vec3) -> Vec3;
+    /// `a · b`.
+    fn dot3(&mut self, a: Vec3, b: Vec3) -> Id;
+    /// `a × b`.
+    fn cross3(&mut self, a: Vec3, b: Vec3) -> Vec3;
+    /// `M a`.
+    fn mat_vec(&mut self, m: &Mat3, a: Vec3) -> Vec3;
+    /// `Mᵀ a`.
+    fn mat_t_vec(&mut self, m: &Mat3, a: Vec3) -> Vec3;
+    /// `A B`.
+    fn mat_mul(&mut self, a: &Mat3, b: &Mat3) -> Mat3;
+}
+
+impl Vec3Ops for Pool {
+    fn zero3(&mut self) -> Vec3 {
+        let z = self.zero();
+        [z; 3]
+    }
+
+    fn identity3(&mut self) -> Mat3 {
+        let (z, o) = (self.zero(), self.one());
+        [[o, z, z], [z, o, z], [z, z, o]]
+    }
+
+    fn add3(&mut self, a: Vec3, b: Vec3) -> Vec3 {
+        [self.add(a[0], b[0]), self.add(a[1], b[1]), self.add(a[2], b[2])]
+    }
+
+    fn scale3(&mut self, s: Id, a: Vec3) -> Vec3 {
+        [self.mul(s, a[0]), self.mul(s, a[1]), self.mul(s, a[2])]
+    }
+
+    fn scale3c(&mut self, c: Coeff, a: Vec3) -> Vec3 {
+        [self.scale(c, a[0]), self.scale(c, a[1]), self.scale(c, a[2])]
+    }
+
+    fn dot3(&mut self, a: Vec3, b: Vec3) -> Id {
+        let terms = [self.mul(a[0], b[0]), self.mul(a[1], b[1]), self.mul(a[2], b[2])];
+        self.sum(&terms)
+    }
+
+    fn cross3(&mut self, a: Vec3, b: Vec3) -> Vec3 {
+        let mut component = |i: usize, j: usize| {
+            let p = self.mul(a[i], b[j]);
+            let q = self.mul(a[j], b[i]);
+            self.sub(p, q)
+        };
+        [component(1, 2), component(2, 0), component(0, 1)]
+    }
+
+    fn mat_vec(&mut self, m: &Mat3, a: Vec3) -> Vec3 {
+        [self.dot3(m[0], a), self.dot3(m[1], a), self.dot3(m[2], a)]
+    }
+
+    fn mat_t_vec(&mut self, m: &Mat3, a: Vec3) -> Vec3 {
+        let column = |j: usize| [m[0][j], m[1][j], m[2][j]];
+        [self.dot3(column(0), a), self.dot3(column(1), a), self.dot3(column(2), a)]
+    }
+
+    fn mat_mul(&mut self, a: &Mat3, b: &Mat3) -> Mat3 {
+        let column = |j: usize| [b[0][j], b[1][j], b[2][j]];
+        let mut out = [[a[0][0]; 3]; 3];
+        for (i, row) in out.iter_mut().enumerate() {
+            for (j, entry) in row.iter_mut().enumerate() {
+                *entry = self.dot3(a[i], column(j));
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,160 @@
+//! The command line on good and bad specs: bad input gives `file:line:col`,
+//! a hint and a non-zero exit, never a panic, and writes nothing.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+const VALID: &str = r#"[mechanism]
+name = "arm"
+gravity = [0, 0, "-g"]
+
+[parameters]
+g = 9.81
+m = 2.0
+
+[[body]]
+name = "link1"
+mass = "m"
+com = [0.5, 0, 0]
+inertia = [0.01, 0.2, 0.2]
+
+[[joint]]
+name = "q1"
+type = "revolute"
+parent = "ground"
+child = "link1"
+axis = [0, 0, 1]
+"#;
+
+const SECOND_LINK: &str = r#"
+[[body]]
+name = "link2"
+mass = 1.0
+com = [0.5, 0, 0]
+inertia = [0.01, 0.1, 0.1]
+"#;
+
+fn run(spec: &str, extra: &[&str]) -> (Output, tempfile::TempDir) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("arm.spec");
+    std::fs::write(&path, spec).expect("write spec");
+    let out = dir.path().join("out");
+    let output = Command::new(env!("CARGO_BIN_EXE_xtask"))
+        .arg("gen")
+        .arg(&path)
+        .arg("--out")
+        .arg(&out)
+        .args(extra)
+        .output()
+        .expect("xtask runs");
+    (output, dir)
+}
+
+fn written(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir.join("out"))
+        .map(|entries| entries.filter_map(Result::ok).map(|e| e.file_name().to_string_lossy().into_owned()).collect())
+        .unwrap_or_default()
+}
+
+/// Runs a bad spec and checks the error contract; returns stderr.
+fn rejects(spec: &str, location: &str, message: &str) -> String {
+    let (output, dir) = run(spec, &[]);
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert!(!output.status.success(), "accepted a bad spec; stderr: {stderr}");
+    assert_eq!(output.status.code(), Some(1), "exit code (a panic exits with 101): {stderr}");
+    assert!(stderr.contains(&format!("arm.spec:{location}")), "no `arm.spec:{location}` in:\n{stderr}");
+    assert!(stderr.contains(message), "no `{message}` in:\n{stderr}");
+    assert!(stderr.to_lowercase().contains("help"), "no hint in:\n{stderr}");
+    assert!(written(dir.path()).is_empty(), "wrote {:?} for a bad spec", written(dir.path()));
+    stderr
+}
+
+#[test]
+fn valid_spec_writes_module_and_prints_op_counts() {
+    let (output, dir) = run(VALID, &[]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(stdout.contains("inverse_dynamics"), "{stdout}");
+    assert_eq!(written(dir.path()), vec!["arm.rs".to_owned()]);
+    let text = std::fs::read_to_string(dir.path().join("out").join("arm.rs")).expect("module");
+    assert!(text.contains("pub fn inverse_dynamics(p: &Params"), "{text}");
+    assert!(text.contains("pub const COORDINATE_NAMES: [&str; NV] = [\"q1\"]"), "{text}");
+}
+
+#[test]
+fn fold_writes_a_folded_module() {
+    let (output, dir) = run(VALID, &["--fold"]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let text = std::fs::read_to_string(dir.path().join("out").join("arm_folded.rs")).expect("module");
+    assert!(!text.contains("p.m"), "folded module still reads parameters:\n{text}");
+}
+
+#[test]
+fn syntax_error() {
+    rejects(&VALID.replace("mass = \"m\"", "mass = \"m"), "11:", "");
+}
+
+#[test]
+fn unknown_parameter_points_inside_the_expression() {
+    rejects(&VALID.replace("mass = \"m\"", "mass = \"m + mx\""), "11:13", "unknown parameter");
+}
+
+#[test]
+fn unknown_body() {
+    rejects(&VALID.replace("child = \"link1\"", "child = \"link9\""), "19:", "link9");
+}
+
+#[test]
+fn duplicate_name() {
+    let spec = format!("{VALID}{}", SECOND_LINK.replace("link2", "link1"));
+    rejects(&spec, "24:", "duplicate");
+}
+
+#[test]
+fn body_not_connected_to_ground() {
+    rejects(&format!("{VALID}{SECOND_LINK}"), "23:", "not connected to ground");
+}
+
+#[test]
+fn kinematic_loop_is_named() {
+    let joints = r#"
+[[joint]]
+name = "q2"
+type = "revolute"
+parent = "link1"
+child = "link2"
+axis = [0, 0, 1]
+origin = { xyz = [1, 0, 0] }
+
+[[joint]]
+name = "q3"
+type = "revolute"
+parent = "ground"
+child = "link2"
+axis = [0, 0, 1]
+"#;
+    let stderr = rejects(&format!("{VALID}{SECOND_LINK}{joints}"), "", "loop");
+    for joint in ["q1", "q2", "q3"] {
+        assert!(stderr.contains(joint), "loop error does not name {joint}:\n{stderr}");
+    }
+}
+
+#[test]
+fn non_positive_mass() {
+    rejects(&VALID.replace("m = 2.0", "m = -2.0"), "11:", "mass");
+}
+
+#[test]
+fn inertia_not_positive_definite() {
+    rejects(&VALID.replace("[0.01, 0.2, 0.2]", "[0.01, -0.2, 0.2]"), "13:", "inertia");
+}
+
+#[test]
+fn inertia_violating_triangle_inequality() {
+    rejects(&VALID.replace("[0.01, 0.2, 0.2]", "[0.01, 0.2, 0.5]"), "13:", "triangle");
+}
+
+#[test]
+fn zero_axis() {
+    rejects(&VALID.replace("axis = [0, 0, 1]", "axis = [0, 0, 0]"), "20:", "axis");
+}
