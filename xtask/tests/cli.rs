@@ -107,7 +107,7 @@ fn unknown_body() {
 #[test]
 fn duplicate_name() {
     let spec = format!("{VALID}{}", SECOND_LINK.replace("link2", "link1"));
-    rejects(&spec, "24:", "duplicate");
+    rejects(&spec, "23:", "duplicate");
 }
 
 #[test]

@@ -263,7 +263,7 @@ impl<'p> Lowering<'p> {
         };
         if let Some((p, u)) = prefix {
             if let Node::Symbol(name) = self.pool.node(u) {
-                return format!("{p}_{name}");
+                return format!("{p}_{}", identifier_part(name));
             }
         }
         format!("t{}", self.program.locals.len())
@@ -393,6 +393,15 @@ fn common_magnitude(terms: &[(Id, Coeff)], c0: Coeff) -> Option<Coeff> {
         count += 1;
     }
     (count >= 2 && !first.is_one()).then_some(first)
+}
+
+/// The letters, digits and underscores of a symbol name, so that `q[2]`
+/// names its sine `s_q2` and `p.th` its cosine `c_pth`: always a valid
+/// identifier suffix.
+fn identifier_part(name: &str) -> String {
+    name.chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect()
 }
 
 fn signed_const(c: Coeff) -> Term {
