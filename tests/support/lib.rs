@@ -1,3 +1,5 @@
-//! Test support.
+//! Test support: independent numeric oracles and reimplementations of
+//! published formulas, shared by the end-to-end tests.
 
+pub mod oracle;
 pub mod telegin;

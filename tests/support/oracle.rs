@@ -81,7 +81,10 @@ impl Oracle {
     /// Inverse dynamics in coordinate order.
     pub fn inverse_dynamics(&self, q: &[f64], qd: &[f64], qdd: &[f64]) -> Vec<f64> {
         let to_tree = |x: &[f64]| self.coordinate_of.iter().map(|&c| x[c]).collect::<Vec<f64>>();
-        let tau_tree = self.tree.inverse_dynamics(&to_tree(q), &to_tree(qd), &to_tree(qdd));
+        let tau_tree = self
+            .tree
+            .inverse_dynamics(&to_tree(q), &to_tree(qd), &to_tree(qdd))
+            .unwrap_or_else(|e| panic!("{e}"));
         let mut tau = vec![0.0; q.len()];
         for (k, &c) in self.coordinate_of.iter().enumerate() {
             tau[c] = tau_tree[k];

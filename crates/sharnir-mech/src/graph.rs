@@ -7,7 +7,8 @@
 //! compiler only ever walks trees in *regular numbering* (parents before children, the
 //! inboard arc of body `k` has number `k`), because then every recursion over the tree
 //! is a plain loop over increasing or decreasing indices. [`spanning_tree`] finds such a
-//! numbering for user input and keeps the mapping back to the user's indices.
+//! numbering for user input and keeps the mapping back to the user's indices; joints
+//! left out of the tree are cut joints, each listed with the closed loop it makes.
 //!
 //! Conventions used throughout:
 //! * original indices are 0-based: bodies `0..body_count` (0 = ground), arcs `0..arcs.len()`;
@@ -26,6 +27,6 @@ mod tests;
 
 pub use arc::Arc;
 pub use error::GraphError;
-pub use incidence::{incidence_of, path_matrix_of, trace_path};
+pub use incidence::{ground_incidence_of, incidence_of, path_matrix_of, trace_path};
 pub use matrix::Matrix;
 pub use spanning::{spanning_tree, SpanningTree};

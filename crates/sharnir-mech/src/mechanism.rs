@@ -12,7 +12,8 @@ use crate::inputs::Input;
 use crate::vec3::{Mat3, Vec3, Vec3Ops};
 use sharnir_cas::{Coeff, Id, Pool};
 use sharnir_spec::{
-    ElementaryRotation, Expr, ExprKind, Function, JointKind as SpecJointKind, ParameterValue, Spec, SpecError,
+    ElementaryRotation, Expr, ExprKind, Function, JointKind as SpecJointKind, ParameterValue, Span, Spec,
+    SpecError,
 };
 use std::collections::HashMap;
 
@@ -184,6 +185,9 @@ fn spanning_tree(spec: &Spec) -> Result<graph::SpanningTree, SpecError> {
         arcs.push(graph::Arc { from: end(&joint.parent, joint.parent_span)?, to: end(&joint.child, joint.child_span)? });
     }
     let tree = graph::spanning_tree(spec.bodies.len() + 1, &arcs).map_err(|e| graph_error(spec, e))?;
+    if let Some(&cut) = tree.cut_arcs().first() {
+        return Err(loop_error(spec, tree.fundamental_loop(cut).unwrap_or(&[])));
+    }
     for k in 1..=tree.bodies() {
         if tree.arc_reversed(k) {
             let joint = &spec.joints[tree.inboard_arc(k)];
@@ -201,29 +205,45 @@ fn spanning_tree(spec: &Spec) -> Result<graph::SpanningTree, SpecError> {
 fn graph_error(spec: &Spec, error: GraphError) -> SpecError {
     match error {
         GraphError::Disconnected { bodies } => {
-            let names: Vec<&str> = bodies.iter().filter_map(|&b| spec.bodies.get(b.wrapping_sub(1))).map(|b| b.name.as_str()).collect();
-            let span = bodies.first().and_then(|&b| spec.bodies.get(b.wrapping_sub(1))).map(|b| b.span);
-            let message = format!("not connected to ground: {}", names.join(", "));
-            match span {
-                Some(span) => spec.error_at(span, message, "this body has no path of joints to ground", "add a joint that connects it to ground or to a connected body"),
-                None => spec.error_at(Default::default(), message, "", "add a joint that connects it to ground"),
-            }
-        }
-        GraphError::Loop { arcs } => {
-            let names: Vec<&str> = arcs.iter().filter_map(|&a| spec.joints.get(a)).map(|j| j.name.as_str()).collect();
-            let span = arcs.last().and_then(|&a| spec.joints.get(a)).map(|j| j.span).unwrap_or_default();
+            let body = |b: usize| b.checked_sub(1).and_then(|i| spec.bodies.get(i));
+            let names: Vec<&str> = bodies.iter().filter_map(|&b| body(b)).map(|b| b.name.as_str()).collect();
+            let span = bodies.first().and_then(|&b| body(b)).map(|b| b.span).unwrap_or_default();
             spec.error_at(
                 span,
-                format!("kinematic loop through joints {}", names.join(" → ")),
-                "this joint closes the loop",
-                "closed loops (cut joints) are not supported yet: remove one joint of the loop",
+                format!("not connected to ground: {}", names.join(", ")),
+                "this body has no path of joints to ground",
+                "add a joint that connects it to ground or to a connected body",
             )
         }
         GraphError::SelfLoop { arc } => {
-            let joint = &spec.joints[arc.min(spec.joints.len().saturating_sub(1))];
-            spec.error_at(joint.span, format!("joint `{}` connects a body to itself", joint.name), "parent and child are the same body", "a joint must connect two different bodies")
+            let joint = spec.joints.get(arc);
+            spec.error_at(
+                joint.map(|j| j.span).unwrap_or_default(),
+                format!("joint `{}` connects a body to itself", joint.map_or("?", |j| j.name.as_str())),
+                "parent and child are the same body",
+                "a joint must connect two different bodies",
+            )
         }
+        other @ (GraphError::NoGround | GraphError::UnknownBody { .. }) => spec.error_at(
+            Span::default(),
+            other.to_string(),
+            "",
+            "this is a bug in sharnir: the spec was validated; please report it",
+        ),
     }
+}
+
+/// The error for a closed kinematic loop, naming its joints in order around
+/// the loop; the first one is the joint that would be cut.
+fn loop_error(spec: &Spec, arcs: &[usize]) -> SpecError {
+    let names: Vec<&str> = arcs.iter().filter_map(|&a| spec.joints.get(a)).map(|j| j.name.as_str()).collect();
+    let span = arcs.first().and_then(|&a| spec.joints.get(a)).map(|j| j.span).unwrap_or_default();
+    spec.error_at(
+        span,
+        format!("kinematic loop through joints {}", names.join(" → ")),
+        "this joint closes the loop",
+        "closed loops (cut joints) are not supported yet: remove one joint of the loop",
+    )
 }
 
 /// Turns spec expressions into pool expressions under one parameter mode.

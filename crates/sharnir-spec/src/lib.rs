@@ -1,1 +1,40 @@
-//! Spec parsing.
+//! The `.spec` mechanism description: parsing, validation and diagnostics.
+//!
+//! A spec is a TOML file (format reference: `docs/spec-format.md`) naming
+//! parameters, bodies and joints. [`parse`] turns it into a typed [`Spec`]
+//! whose every name and expression keeps its source [`Span`], after checking
+//! everything that does not need the mechanism graph. Problems come back as
+//! a [`SpecError`]: a miette diagnostic whose message starts with
+//! `file:line:col`, with the offending characters labelled and a hint.
+//!
+//! The crate knows no algebra: expressions are a small AST ([`Expr`]) that
+//! `sharnir-mech` lowers into its expression pool.
+
+mod document;
+mod error;
+mod expr;
+mod model;
+mod source;
+mod suggest;
+mod toml_tree;
+mod validate;
+
+pub use error::SpecError;
+pub use expr::{Expr, ExprKind, Function};
+pub use model::{Body, ElementaryRotation, Inertia, Joint, JointKind, Origin, Parameter, ParameterValue, Spec};
+pub use source::{Source, Span};
+
+/// Parses and validates a spec: structure, expression syntax, names,
+/// references between tables and numeric values, everything checkable
+/// without building the mechanism graph. The first problem found is
+/// returned.
+pub fn parse(source: Source) -> Result<Spec, SpecError> {
+    let checked = document::read(&source.text).and_then(|document| {
+        validate::check(&document, &source.text)?;
+        Ok(document)
+    });
+    match checked {
+        Ok(document) => Ok(document.into_spec(source)),
+        Err(problem) => Err(problem.into_error(&source)),
+    }
+}

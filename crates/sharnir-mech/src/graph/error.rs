@@ -1,11 +1,12 @@
-//! Why a set of joints does not form a spanning tree rooted at the ground.
+//! Why a set of joints has no spanning tree rooted at the ground.
 
 use std::fmt;
 
 /// Reasons [`spanning_tree`](super::spanning_tree) rejects a mechanism graph.
 ///
 /// Each variant names the offending bodies or arcs by their original indices, so that
-/// the front end can point the user at the exact joints of the input file.
+/// the front end can point the user at the exact joints of the input file. Closed loops
+/// are not an error at this level: they become cut joints of the tree.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum GraphError {
     /// The graph has no vertices at all, so there is no ground to root the tree at.
@@ -28,14 +29,6 @@ pub enum GraphError {
         /// Original indices of the unreachable bodies, sorted ascending.
         bodies: Vec<usize>,
     },
-    /// The joints contain a closed kinematic loop. Loops need cut joints and
-    /// constraint equations, which are not supported yet, so one loop is reported.
-    Loop {
-        /// Original indices of the arcs of one closed loop, in the order they are
-        /// traversed going around it (consecutive arcs share a body, and so do the
-        /// last and the first).
-        arcs: Vec<usize>,
-    },
 }
 
 impl fmt::Display for GraphError {
@@ -49,10 +42,6 @@ impl fmt::Display for GraphError {
             Self::Disconnected { bodies } => {
                 write!(f, "bodies {bodies:?} are not connected to the ground")
             }
-            Self::Loop { arcs } => write!(
-                f,
-                "joints {arcs:?} form a closed kinematic loop, which is not supported yet"
-            ),
         }
     }
 }

@@ -1,0 +1,140 @@
+//! `[[joint]]` tables: type, bodies, axis, coordinate and placement.
+
+use super::fields::{array, string, unit_axis, wrong_type, zeros, Expressions, Fields};
+use crate::error::Problem;
+use crate::model::{ElementaryRotation, Joint, JointKind, Origin};
+use crate::suggest::did_you_mean;
+use crate::toml_tree::{Node, Value};
+
+/// Joint types the format names but this version cannot derive yet.
+const LATER_TYPES: [&str; 6] = ["cylindrical", "universal", "spherical", "planar", "free", "fixed"];
+
+/// The keys of `origin` that give its rotation; at most one may appear.
+const ROTATION_KEYS: [&str; 4] = ["rpy", "axis_angle", "matrix", "rotations"];
+
+/// Reads one `[[joint]]` table.
+pub(super) fn read(node: &Node, exprs: Expressions) -> Result<Joint, Problem> {
+    let fields =
+        Fields::of(node, "[[joint]]", &["name", "type", "parent", "child", "axis", "coordinate", "origin"])?;
+    let name_node = fields.required("name")?;
+    let name = string(name_node, "`name`")?.to_owned();
+    let kind = kind(fields.required("type")?)?;
+    let parent = fields.required("parent")?;
+    let child = fields.required("child")?;
+    let axis = fields.required("axis")?;
+    Ok(Joint {
+        span: name_node.span,
+        coordinate: match fields.optional("coordinate") {
+            Some(c) => string(c, "`coordinate`")?.to_owned(),
+            None => name.clone(),
+        },
+        coordinate_span: fields.optional("coordinate").map_or(name_node.span, |c| c.span),
+        name,
+        kind,
+        parent: string(parent, "`parent`")?.to_owned(),
+        parent_span: parent.span,
+        child: string(child, "`child`")?.to_owned(),
+        child_span: child.span,
+        axis: unit_axis(axis, "joint axis")?,
+        axis_span: axis.span,
+        origin: match fields.optional("origin") {
+            Some(origin) => self::origin(origin, exprs)?,
+            None => Origin { translation: zeros(name_node.span), rotation: Vec::new() },
+        },
+    })
+}
+
+fn kind(node: &Node) -> Result<JointKind, Problem> {
+    match string(node, "`type`")? {
+        "revolute" => Ok(JointKind::Revolute),
+        "prismatic" => Ok(JointKind::Prismatic),
+        later if LATER_TYPES.contains(&later) => Err(Problem::new(
+            node.span,
+            format!("joint type `{later}` is not supported yet"),
+            "not supported yet",
+            "this version supports `revolute` and `prismatic` joints",
+        )),
+        other => Err(Problem::new(
+            node.span,
+            format!("unknown joint type `{other}`{}", did_you_mean(other, ["revolute", "prismatic"])),
+            "unknown joint type",
+            "the joint types are `revolute` and `prismatic`",
+        )),
+    }
+}
+
+/// `origin = { xyz = [...], <at most one rotation key> }`.
+fn origin(node: &Node, exprs: Expressions) -> Result<Origin, Problem> {
+    let mut allowed = vec!["xyz"];
+    allowed.extend(ROTATION_KEYS);
+    let fields = Fields::of(node, "`origin`", &allowed)?;
+    let translation = match fields.optional("xyz") {
+        Some(xyz) => exprs.exprs(xyz, "`origin.xyz`")?,
+        None => zeros(node.span),
+    };
+    let mut given = fields.entries().filter(|e| ROTATION_KEYS.contains(&e.key.as_str()));
+    let Some(rotation) = given.next() else {
+        return Ok(Origin { translation, rotation: Vec::new() });
+    };
+    if let Some(second) = given.next() {
+        return Err(Problem::new(
+            second.key_span,
+            format!("`origin` has more than one rotation: `{}` and `{}`", rotation.key, second.key),
+            format!("`{}` already gives the rotation", rotation.key),
+            format!(
+                "keep only one of {}; to chain rotations use `rotations = [[\"z\", a], [\"x\", b]]`",
+                ROTATION_KEYS.join(", ")
+            ),
+        ));
+    }
+    let value = &rotation.value;
+    let rotation = match rotation.key.as_str() {
+        "rpy" => {
+            let [roll, pitch, yaw] = exprs.exprs(value, "`origin.rpy`")?;
+            vec![ElementaryRotation::Z(yaw), ElementaryRotation::Y(pitch), ElementaryRotation::X(roll)]
+        }
+        "axis_angle" => {
+            let fields = Fields::of(value, "`origin.axis_angle`", &["axis", "angle"])?;
+            let axis = unit_axis(fields.required("axis")?, "rotation axis")?;
+            let angle = exprs.expr(fields.required("angle")?, "`angle`")?;
+            vec![ElementaryRotation::AxisAngle { axis, angle }]
+        }
+        "matrix" => {
+            let rows = array::<3>(value, "`origin.matrix`")?;
+            let [r1, r2, r3] = rows.each_ref().map(|row| exprs.exprs(row, "each row of `origin.matrix`"));
+            vec![ElementaryRotation::Matrix([r1?, r2?, r3?])]
+        }
+        _ => rotations(value, exprs)?,
+    };
+    Ok(Origin { translation, rotation })
+}
+
+/// `rotations = [["x", angle], ...]`: successive rotations about the moving
+/// axes.
+fn rotations(node: &Node, exprs: Expressions) -> Result<Vec<ElementaryRotation>, Problem> {
+    let Value::Array(items) = &node.value else {
+        return Err(wrong_type(node, "`origin.rotations`", "an array of [axis, angle] pairs"));
+    };
+    let mut rotations = Vec::with_capacity(items.len());
+    for item in items {
+        let [letter, angle] = array::<2>(item, "each rotation").map_err(|mut p| {
+            p.help = "each rotation is a pair [axis, angle], e.g. [\"z\", \"pi/2\"]".into();
+            p
+        })?;
+        let angle = exprs.expr(angle, "the rotation angle")?;
+        rotations.push(match string(letter, "the rotation axis")? {
+            "x" => ElementaryRotation::X(angle),
+            "y" => ElementaryRotation::Y(angle),
+            "z" => ElementaryRotation::Z(angle),
+            other => {
+                return Err(Problem::new(
+                    letter.span,
+                    format!("unknown rotation axis `{other}`"),
+                    "not an axis",
+                    "the axes are \"x\", \"y\" and \"z\" (the current, moving axes)",
+                ))
+            }
+        });
+    }
+    Ok(rotations)
+}

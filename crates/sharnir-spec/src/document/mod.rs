@@ -1,0 +1,133 @@
+//! TOML → model: the structure of the format (tables, keys, value types,
+//! expression syntax). Cross-references and values are checked afterwards
+//! by [`validate`](crate::validate).
+
+mod body;
+mod fields;
+mod joint;
+
+use crate::error::Problem;
+use crate::expr::Expr;
+use crate::model::{Body, Joint, Parameter, ParameterValue, Spec};
+use crate::source::{Source, Span};
+use crate::toml_tree::{read_document, Node, Value};
+use fields::{number, string, wrong_type, Expressions, Fields};
+
+/// Everything of a [`Spec`] read from the text, before validation.
+#[derive(Clone, Debug)]
+pub(crate) struct Document {
+    pub name: String,
+    pub name_span: Span,
+    pub description: Option<String>,
+    pub gravity: [Expr; 3],
+    pub parameters: Vec<Parameter>,
+    pub bodies: Vec<Body>,
+    pub joints: Vec<Joint>,
+}
+
+impl Document {
+    /// The spec, once validation has passed.
+    pub fn into_spec(self, source: Source) -> Spec {
+        Spec {
+            name: self.name,
+            description: self.description,
+            source,
+            gravity: self.gravity,
+            parameters: self.parameters,
+            bodies: self.bodies,
+            joints: self.joints,
+        }
+    }
+}
+
+/// Reads the document structure of `text`.
+pub(crate) fn read(text: &str) -> Result<Document, Problem> {
+    let root = read_document(text)?;
+    let root = Fields::new(&root, Span::default(), "the file", &["mechanism", "parameters", "body", "joint"])?;
+    let exprs = Expressions { text };
+    let Some(mechanism) = root.optional("mechanism") else {
+        return Err(Problem::new(
+            Span::default(),
+            "missing table [mechanism]",
+            "the file has no [mechanism] table",
+            "start the file with [mechanism], `name = \"...\"` and `gravity = [...]`",
+        ));
+    };
+    let mechanism = Fields::of(mechanism, "[mechanism]", &["name", "description", "gravity"])?;
+    let name_node = mechanism.required("name")?;
+    let name = string(name_node, "`name`")?.to_owned();
+    let description = mechanism.optional("description").map(|d| string(d, "`description`")).transpose()?;
+    let gravity = exprs.exprs(mechanism.required("gravity")?, "`gravity`")?;
+    let parameters = match root.optional("parameters") {
+        Some(node) => parameters(node, exprs)?,
+        None => Vec::new(),
+    };
+    let bodies = tables(root.optional("body"), "body")?
+        .into_iter()
+        .map(|node| body::read(node, exprs))
+        .collect::<Result<Vec<_>, _>>()?;
+    if bodies.is_empty() {
+        return Err(Problem::new(
+            mechanism.span(),
+            "the mechanism has no bodies",
+            "no [[body]] table in this file",
+            "describe each moving body in a [[body]] table",
+        ));
+    }
+    let joints = tables(root.optional("joint"), "joint")?
+        .into_iter()
+        .map(|node| joint::read(node, exprs))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Document {
+        name,
+        name_span: name_node.span,
+        description: description.map(str::to_owned),
+        gravity,
+        parameters,
+        bodies,
+        joints,
+    })
+}
+
+/// The elements of an array of tables (`[[body]]`), empty when absent.
+fn tables<'a>(node: Option<&'a Node>, key: &str) -> Result<Vec<&'a Node>, Problem> {
+    let Some(node) = node else { return Ok(Vec::new()) };
+    let Value::Array(items) = &node.value else {
+        return Err(Problem::new(
+            node.span,
+            format!("`{key}` must be an array of tables, found {}", node.value.description()),
+            "expected [[...]] tables",
+            format!("write each {key} as its own [[{key}]] table"),
+        ));
+    };
+    Ok(items.iter().collect())
+}
+
+/// `[parameters]`: each key a name, each value a number or a definition.
+fn parameters(node: &Node, exprs: Expressions) -> Result<Vec<Parameter>, Problem> {
+    let Value::Table(table) = &node.value else {
+        return Err(wrong_type(node, "[parameters]", "a table"));
+    };
+    let mut parameters = Vec::with_capacity(table.entries.len());
+    for entry in &table.entries {
+        let what = format!("parameter `{}`", entry.key);
+        let value = match &entry.value.value {
+            Value::String(_) => ParameterValue::Derived(exprs.expr(&entry.value, &what)?),
+            Value::Integer(_) | Value::Float(_) => {
+                let x = number(&entry.value, &what)?;
+                if !x.is_finite() {
+                    return Err(Problem::new(
+                        entry.value.span,
+                        format!("{what} must be a finite number, found {x}"),
+                        "not finite",
+                        "give a finite default value",
+                    ));
+                }
+                ParameterValue::Number(x)
+            }
+            _ => return Err(wrong_type(&entry.value, &what, "a number or an expression string")),
+        };
+        parameters.push(Parameter { name: entry.key.clone(), span: entry.key_span, value });
+    }
+    Ok(parameters)
+}

@@ -1,0 +1,106 @@
+//! Expressions of the spec: a small spanned AST, its parser and a numeric
+//! evaluator.
+//!
+//! The AST deliberately has no algebra: `sharnir-mech` lowers it into the
+//! symbolic pool, and the evaluator here exists only to validate values
+//! (masses, inertias, rotations) and to report parameter values.
+
+mod eval;
+mod lexer;
+mod parser;
+
+use crate::source::Span;
+
+pub(crate) use eval::{evaluate, evaluate_parameters};
+pub(crate) use parser::{parse_expression, Placement};
+
+/// An expression from the spec with the span of its own characters, so that
+/// a problem in any sub-expression is reported exactly where it is written.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Expr {
+    /// What the expression is.
+    pub kind: ExprKind,
+    /// Where it is written in the source.
+    pub span: Span,
+}
+
+/// The forms an expression can take: exactly the grammar of the format, so
+/// consumers can match exhaustively.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExprKind {
+    /// A decimal number (or a plain TOML number).
+    Number(f64),
+    /// The constant π.
+    Pi,
+    /// A reference to a parameter by name.
+    Parameter(String),
+    /// `-a`.
+    Neg(Box<Expr>),
+    /// `a + b`.
+    Add(Box<Expr>, Box<Expr>),
+    /// `a - b`.
+    Sub(Box<Expr>, Box<Expr>),
+    /// `a * b`.
+    Mul(Box<Expr>, Box<Expr>),
+    /// `a / b`.
+    Div(Box<Expr>, Box<Expr>),
+    /// `a ^ n` with an integer exponent.
+    Pow(Box<Expr>, i32),
+    /// `f(a)`.
+    Call(Function, Box<Expr>),
+}
+
+/// The functions an expression may call; the emitted code has a `libm`
+/// counterpart for each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Function {
+    /// Sine of an angle in radians.
+    Sin,
+    /// Cosine of an angle in radians.
+    Cos,
+    /// Non-negative square root.
+    Sqrt,
+}
+
+impl Function {
+    /// Every function, for lookups and hints.
+    pub const ALL: [Function; 3] = [Function::Sin, Function::Cos, Function::Sqrt];
+
+    /// The name used in expressions.
+    pub fn name(self) -> &'static str {
+        match self {
+            Function::Sin => "sin",
+            Function::Cos => "cos",
+            Function::Sqrt => "sqrt",
+        }
+    }
+}
+
+impl Expr {
+    /// A number at `span`, the form a plain TOML number takes.
+    pub fn number(value: f64, span: Span) -> Expr {
+        Expr { kind: ExprKind::Number(value), span }
+    }
+
+    /// Every parameter reference, in the order written, so that validation
+    /// can check names and dependencies without walking the tree itself.
+    pub fn parameters(&self) -> Vec<(&str, Span)> {
+        let mut found = Vec::new();
+        self.collect_parameters(&mut found);
+        found
+    }
+
+    fn collect_parameters<'a>(&'a self, found: &mut Vec<(&'a str, Span)>) {
+        match &self.kind {
+            ExprKind::Number(_) | ExprKind::Pi => {}
+            ExprKind::Parameter(name) => found.push((name, self.span)),
+            ExprKind::Neg(a) | ExprKind::Pow(a, _) | ExprKind::Call(_, a) => {
+                a.collect_parameters(found);
+            }
+            ExprKind::Add(a, b) | ExprKind::Sub(a, b) | ExprKind::Mul(a, b) | ExprKind::Div(a, b) => {
+                a.collect_parameters(found);
+                b.collect_parameters(found);
+            }
+        }
+    }
+}

@@ -1,0 +1,179 @@
+//! The typed, spanned description of a mechanism that [`parse`](crate::parse)
+//! produces: what later stages consume instead of TOML.
+
+use crate::error::SpecError;
+use crate::expr::{evaluate_parameters, Expr};
+use crate::source::{Source, Span};
+use std::collections::BTreeMap;
+
+/// A parsed and validated mechanism: everything that can be checked without
+/// building the mechanism graph has been checked.
+#[derive(Clone, Debug)]
+pub struct Spec {
+    /// Module name of the generated code (a lower snake case Rust identifier).
+    pub name: String,
+    /// Free text copied into the generated module's header.
+    pub description: Option<String>,
+    /// The text the spec was parsed from, so later stages can report errors
+    /// against it.
+    pub source: Source,
+    /// Gravitational acceleration in the ground frame, m/s².
+    pub gravity: [Expr; 3],
+    /// Parameters in spec order, which is the field order of the generated
+    /// `Params`.
+    pub parameters: Vec<Parameter>,
+    /// Moving bodies in spec order (`ground` is implicit).
+    pub bodies: Vec<Body>,
+    /// Joints in spec order, which is the order of the coordinates.
+    pub joints: Vec<Joint>,
+}
+
+impl Spec {
+    /// A diagnostic at `span` of this spec's source: message, label at the
+    /// span, help text. Lets later stages (the mechanism graph) report
+    /// problems in the same form as the parser.
+    pub fn error_at(
+        &self,
+        span: Span,
+        message: impl Into<String>,
+        label: impl Into<String>,
+        help: impl Into<String>,
+    ) -> SpecError {
+        SpecError::new(&self.source, span, message, label, help)
+    }
+
+    /// Every parameter (numbers and derived ones) evaluated, by name: the
+    /// values numeric oracles and reports use. For a spec returned by
+    /// [`parse`](crate::parse) every parameter is present; a hand-built spec
+    /// whose definitions cannot be evaluated gets only those evaluated before
+    /// the first failure.
+    pub fn parameter_values(&self) -> BTreeMap<String, f64> {
+        evaluate_parameters(&self.parameters).0
+    }
+}
+
+/// A named value the generated code can read at run time (or fold).
+#[derive(Clone, Debug)]
+pub struct Parameter {
+    /// Its name: a field of the generated `Params`.
+    pub name: String,
+    /// The span of the name (the TOML key).
+    pub span: Span,
+    /// A number or a definition in terms of other parameters.
+    pub value: ParameterValue,
+}
+
+/// What a parameter is: a runtime input or a shorthand for an expression.
+#[derive(Clone, Debug)]
+pub enum ParameterValue {
+    /// A runtime parameter with this default.
+    Number(f64),
+    /// A derived parameter: an expression over other parameters.
+    Derived(Expr),
+}
+
+/// A moving rigid body with its mass properties.
+#[derive(Clone, Debug)]
+pub struct Body {
+    /// Its name, referenced by joints.
+    pub name: String,
+    /// The span of the name value.
+    pub span: Span,
+    /// Mass, kg.
+    pub mass: Expr,
+    /// Centre of mass in the body frame, m.
+    pub com: [Expr; 3],
+    /// Inertia tensor about the centre of mass in body axes, kg·m².
+    pub inertia: Inertia,
+}
+
+/// The six independent entries of a symmetric inertia tensor; the products
+/// are the off-diagonal tensor entries themselves (URDF convention).
+#[derive(Clone, Debug)]
+pub struct Inertia {
+    /// Moment about x.
+    pub xx: Expr,
+    /// Moment about y.
+    pub yy: Expr,
+    /// Moment about z.
+    pub zz: Expr,
+    /// Tensor entry (x, y).
+    pub xy: Expr,
+    /// Tensor entry (x, z).
+    pub xz: Expr,
+    /// Tensor entry (y, z).
+    pub yz: Expr,
+    /// The span of the whole inertia value, where tensor-level problems are
+    /// reported.
+    pub span: Span,
+}
+
+/// A joint between a parent and a child body, carrying one coordinate.
+#[derive(Clone, Debug)]
+pub struct Joint {
+    /// Its name.
+    pub name: String,
+    /// The span of the name value.
+    pub span: Span,
+    /// The name of its coordinate (the joint name unless given).
+    pub coordinate: String,
+    /// The span of the coordinate value (the name's span when defaulted).
+    pub coordinate_span: Span,
+    /// The motion it allows.
+    pub kind: JointKind,
+    /// Parent body name, or `ground`.
+    pub parent: String,
+    /// The span of the parent value.
+    pub parent_span: Span,
+    /// Child body name.
+    pub child: String,
+    /// The span of the child value.
+    pub child_span: Span,
+    /// Unit joint axis in the joint frame.
+    pub axis: [f64; 3],
+    /// The span of the axis value.
+    pub axis_span: Span,
+    /// Placement of the joint frame in the parent frame.
+    pub origin: Origin,
+}
+
+/// The joint types of this version of the format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum JointKind {
+    /// The body frame is the joint frame rotated by q about the axis.
+    Revolute,
+    /// The body frame is the joint frame translated by q along the axis.
+    Prismatic,
+}
+
+/// Placement of a joint frame in its parent frame:
+/// `p_parent = translation + R · p_joint`, `R` the product of `rotation`.
+#[derive(Clone, Debug)]
+pub struct Origin {
+    /// Joint-frame origin in the parent frame, m.
+    pub translation: [Expr; 3],
+    /// Rotations multiplied in order (about the moving axes); empty is the
+    /// identity.
+    pub rotation: Vec<ElementaryRotation>,
+}
+
+/// One factor of a placement rotation, kept in the form the user wrote so
+/// that exact angles (`pi/2`) stay exact downstream.
+#[derive(Clone, Debug)]
+pub enum ElementaryRotation {
+    /// Rotation about x by the angle, radians.
+    X(Expr),
+    /// Rotation about y by the angle, radians.
+    Y(Expr),
+    /// Rotation about z by the angle, radians.
+    Z(Expr),
+    /// Rotation by `angle` about a unit axis.
+    AxisAngle {
+        /// Unit axis.
+        axis: [f64; 3],
+        /// Angle, radians.
+        angle: Expr,
+    },
+    /// A rotation matrix given by rows (validated to be a rotation).
+    Matrix([[Expr; 3]; 3]),
+}

@@ -1,0 +1,59 @@
+//! "Did you mean" hints for misspelt keys and names.
+
+/// The candidate closest to `word` by edit distance, if it is close enough
+/// to be a plausible typo (at most a third of the word, and at least one).
+pub(crate) fn closest<'c>(word: &str, candidates: impl IntoIterator<Item = &'c str>) -> Option<&'c str> {
+    let limit = (word.chars().count() / 3).max(1);
+    candidates
+        .into_iter()
+        .map(|c| (edit_distance(word, c), c))
+        .filter(|&(d, _)| d <= limit)
+        .min_by_key(|&(d, _)| d)
+        .map(|(_, c)| c)
+}
+
+/// `" (did you mean `x`?)"` when a close candidate exists, else nothing.
+pub(crate) fn did_you_mean<'c>(word: &str, candidates: impl IntoIterator<Item = &'c str>) -> String {
+    closest(word, candidates).map(|c| format!(" (did you mean `{c}`?)")).unwrap_or_default()
+}
+
+/// Levenshtein distance over characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut current = Vec::with_capacity(b.len() + 1);
+        current.push(i + 1);
+        for (j, cb) in b.iter().enumerate() {
+            let substitute = previous.get(j).copied().unwrap_or(usize::MAX).saturating_add(usize::from(ca != *cb));
+            let delete = previous.get(j + 1).copied().unwrap_or(usize::MAX).saturating_add(1);
+            let insert = current.get(j).copied().unwrap_or(usize::MAX).saturating_add(1);
+            current.push(substitute.min(delete).min(insert));
+        }
+        previous = current;
+    }
+    previous.last().copied().unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn distances() {
+        assert_eq!(edit_distance("mass", "mass"), 0);
+        assert_eq!(edit_distance("mas", "mass"), 1);
+        assert_eq!(edit_distance("inertia", "intertia"), 1);
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+        assert_eq!(edit_distance("", "abc"), 3);
+    }
+
+    #[test]
+    fn only_plausible_typos_are_suggested() {
+        let keys = ["name", "mass", "com", "inertia"];
+        assert_eq!(closest("mas", keys), Some("mass"));
+        assert_eq!(closest("intertia", keys), Some("inertia"));
+        assert_eq!(closest("colour", keys), None);
+        assert_eq!(did_you_mean("coM", keys), " (did you mean `com`?)");
+    }
+}

@@ -1,0 +1,155 @@
+//! Numeric checks at the parameters' values: everything is finite, masses
+//! are positive, inertias are physical and placement matrices are rotations.
+
+use super::inertia::{principal_moments, transpose};
+use crate::document::Document;
+use crate::error::Problem;
+use crate::expr::{evaluate, evaluate_parameters, Expr};
+use crate::model::{Body, ElementaryRotation, Joint};
+use std::collections::BTreeMap;
+
+/// Tolerance of the rotation-matrix and triangle-inequality checks.
+const TOLERANCE: f64 = 1e-9;
+
+pub(super) fn check(document: &Document) -> Result<(), Problem> {
+    let (values, problem) = evaluate_parameters(&document.parameters);
+    if let Some(problem) = problem {
+        return Err(problem);
+    }
+    for expr in expressions(document) {
+        evaluate(expr, &values)?;
+    }
+    for body in &document.bodies {
+        mass(body, &values)?;
+        inertia(body, &values)?;
+    }
+    for joint in &document.joints {
+        rotations(joint, &values)?;
+    }
+    Ok(())
+}
+
+/// Every expression outside `[parameters]`, in document order.
+fn expressions(document: &Document) -> Vec<&Expr> {
+    let mut all: Vec<&Expr> = document.gravity.iter().collect();
+    for body in &document.bodies {
+        let i = &body.inertia;
+        all.push(&body.mass);
+        all.extend(&body.com);
+        all.extend([&i.xx, &i.yy, &i.zz, &i.xy, &i.xz, &i.yz]);
+    }
+    for joint in &document.joints {
+        all.extend(&joint.origin.translation);
+        for rotation in &joint.origin.rotation {
+            match rotation {
+                ElementaryRotation::X(angle)
+                | ElementaryRotation::Y(angle)
+                | ElementaryRotation::Z(angle)
+                | ElementaryRotation::AxisAngle { angle, .. } => all.push(angle),
+                ElementaryRotation::Matrix(rows) => all.extend(rows.iter().flatten()),
+            }
+        }
+    }
+    all
+}
+
+fn mass(body: &Body, values: &BTreeMap<String, f64>) -> Result<(), Problem> {
+    let m = evaluate(&body.mass, values)?;
+    if m > 0.0 {
+        return Ok(());
+    }
+    Err(Problem::new(
+        body.mass.span,
+        format!("mass of body `{}` must be positive, found {}", body.name, short(m)),
+        format!("evaluates to {}", short(m)),
+        "masses are in kg and greater than zero; check the expression and the parameter values it uses",
+    ))
+}
+
+/// Symmetric positive definite, with principal moments that satisfy the
+/// triangle inequality (as every real mass distribution does).
+fn inertia(body: &Body, values: &BTreeMap<String, f64>) -> Result<(), Problem> {
+    let i = &body.inertia;
+    let mut entries = [0.0; 6];
+    for (value, expr) in entries.iter_mut().zip([&i.xx, &i.yy, &i.zz, &i.xy, &i.xz, &i.yz]) {
+        *value = evaluate(expr, values)?;
+    }
+    let [xx, yy, zz, xy, xz, yz] = entries;
+    let moments = principal_moments([[xx, xy, xz], [xy, yy, yz], [xz, yz, zz]]);
+    let listed = moments.map(short).join(", ");
+    let [smallest, middle, largest] = moments;
+    if smallest <= 0.0 {
+        return Err(Problem::new(
+            i.span,
+            format!("inertia of body `{}` is not positive definite: principal moments {listed}", body.name),
+            "not positive definite",
+            "moments of inertia (kg·m²) are positive and the products of inertia are small against them; \
+             check signs and units",
+        ));
+    }
+    if largest - (smallest + middle) > TOLERANCE * largest {
+        return Err(Problem::new(
+            i.span,
+            format!(
+                "inertia of body `{}` violates the triangle inequality: principal moments {} + {} < {}",
+                body.name,
+                short(smallest),
+                short(middle),
+                short(largest)
+            ),
+            "no rigid body has these moments",
+            "every rigid body has I₁ + I₂ ≥ I₃; check that the inertia is about the centre of mass, in body axes",
+        ));
+    }
+    Ok(())
+}
+
+/// Placement matrices must be rotations: orthonormal with determinant +1.
+fn rotations(joint: &Joint, values: &BTreeMap<String, f64>) -> Result<(), Problem> {
+    for rotation in &joint.origin.rotation {
+        let ElementaryRotation::Matrix(rows) = rotation else { continue };
+        let mut r = [[0.0; 3]; 3];
+        for (row, exprs) in r.iter_mut().zip(rows) {
+            for (value, expr) in row.iter_mut().zip(exprs) {
+                *value = evaluate(expr, values)?;
+            }
+        }
+        let span = rows[0][0].span.to(rows[2][2].span);
+        let rt = transpose(&r);
+        let mut deviation = 0.0_f64;
+        for (i, row) in r.iter().enumerate() {
+            for (k, column) in rt.iter().enumerate() {
+                let dot: f64 = row.iter().zip(column).map(|(a, b)| a * b).sum();
+                deviation = deviation.max((dot - if i == k { 1.0 } else { 0.0 }).abs());
+            }
+        }
+        let determinant = r[0][0] * (r[1][1] * r[2][2] - r[1][2] * r[2][1])
+            - r[0][1] * (r[1][0] * r[2][2] - r[1][2] * r[2][0])
+            + r[0][2] * (r[1][0] * r[2][1] - r[1][1] * r[2][0]);
+        let problem = if deviation > TOLERANCE {
+            format!("rows are not orthonormal (R·Rᵀ differs from I by {})", short(deviation))
+        } else if (determinant - 1.0).abs() > TOLERANCE {
+            format!("its determinant is {} (a reflection, not a rotation)", short(determinant))
+        } else {
+            continue;
+        };
+        return Err(Problem::new(
+            span,
+            format!("`origin.matrix` of joint `{}` is not a rotation: {problem}", joint.name),
+            "not a rotation matrix",
+            "give an exact rotation (entries like \"sqrt(2)/2\" are exact enough), or use rpy, axis_angle or rotations",
+        ));
+    }
+    Ok(())
+}
+
+/// A number for messages: six significant decimals, no trailing zeros.
+fn short(x: f64) -> String {
+    let fixed = format!("{x:.6}");
+    let trimmed = fixed.trim_end_matches('0').trim_end_matches('.');
+    if x != 0.0 && (trimmed == "0" || trimmed == "-0" || x.abs() >= 1e9) {
+        format!("{x:.3e}")
+    } else {
+        trimmed.to_owned()
+    }
+}
