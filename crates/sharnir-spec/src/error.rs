@@ -12,8 +12,14 @@ use std::fmt;
 /// A problem in a spec, located at one span of its source, with a hint on
 /// how to fix it.
 #[derive(Clone, Debug, thiserror::Error)]
-#[error("{location}: {message}")]
+#[error("{}: {}", .details.location, .details.message)]
 pub struct SpecError {
+    /// Boxed so that `Result<_, SpecError>` stays one pointer wide.
+    details: Box<Details>,
+}
+
+#[derive(Clone, Debug)]
+struct Details {
     location: String,
     message: String,
     label: String,
@@ -36,7 +42,7 @@ impl SpecError {
     ) -> SpecError {
         let span = span.clamped(&source.text);
         let (line, column) = source.line_column(span.offset);
-        SpecError {
+        let details = Details {
             location: format!("{}:{line}:{column}", source.name),
             message: message.into(),
             label: label.into(),
@@ -45,52 +51,57 @@ impl SpecError {
             line,
             column,
             source_code: NamedSource::new(source.name.clone(), source.text.clone()),
+        };
+        SpecError {
+            details: Box::new(details),
         }
     }
 
     /// What is wrong, without the location prefix.
     pub fn message(&self) -> &str {
-        &self.message
+        &self.details.message
     }
 
     /// The text shown at the underlined span.
     pub fn label(&self) -> &str {
-        &self.label
+        &self.details.label
     }
 
     /// How to fix it.
     pub fn hint(&self) -> &str {
-        &self.help
+        &self.details.help
     }
 
     /// Where the problem is.
     pub fn span(&self) -> Span {
-        self.span
+        self.details.span
     }
 
     /// 1-based line of the span's start.
     pub fn line(&self) -> usize {
-        self.line
+        self.details.line
     }
 
     /// 1-based column, in characters, of the span's start.
     pub fn column(&self) -> usize {
-        self.column
+        self.details.column
     }
 }
 
 impl Diagnostic for SpecError {
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        (!self.help.is_empty()).then(|| Box::new(&self.help) as Box<dyn fmt::Display + 'a>)
+        (!self.details.help.is_empty())
+            .then(|| Box::new(&self.details.help) as Box<dyn fmt::Display + 'a>)
     }
 
     fn source_code(&self) -> Option<&dyn SourceCode> {
-        Some(&self.source_code)
+        Some(&self.details.source_code)
     }
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
-        let label = (!self.label.is_empty()).then(|| self.label.clone());
-        let span = LabeledSpan::new_primary_with_span(label, (self.span.offset, self.span.len));
+        let d = &self.details;
+        let label = (!d.label.is_empty()).then(|| d.label.clone());
+        let span = LabeledSpan::new_primary_with_span(label, (d.span.offset, d.span.len));
         Some(Box::new(std::iter::once(span)))
     }
 }
@@ -113,7 +124,12 @@ impl Problem {
         label: impl Into<String>,
         help: impl Into<String>,
     ) -> Problem {
-        Problem { span, message: message.into(), label: label.into(), help: help.into() }
+        Problem {
+            span,
+            message: message.into(),
+            label: label.into(),
+            help: help.into(),
+        }
     }
 
     pub fn into_error(self, source: &Source) -> SpecError {
@@ -126,13 +142,25 @@ mod tests {
     use super::*;
 
     fn sample() -> SpecError {
-        let source = Source { name: "dir/arm.spec".into(), text: "a = 1\nmass = \"m + mx\"\n".into() };
-        SpecError::new(&source, Span::new(19, 2), "unknown parameter `mx`", "not declared", "declare it")
+        let source = Source {
+            name: "dir/arm.spec".into(),
+            text: "a = 1\nmass = \"m + mx\"\n".into(),
+        };
+        SpecError::new(
+            &source,
+            Span::new(18, 2),
+            "unknown parameter `mx`",
+            "not declared",
+            "declare it",
+        )
     }
 
     #[test]
     fn display_starts_with_the_location() {
-        assert_eq!(sample().to_string(), "dir/arm.spec:2:13: unknown parameter `mx`");
+        assert_eq!(
+            sample().to_string(),
+            "dir/arm.spec:2:13: unknown parameter `mx`"
+        );
         assert_eq!((sample().line(), sample().column()), (2, 13));
     }
 
@@ -147,7 +175,10 @@ mod tests {
 
     #[test]
     fn spans_outside_the_text_are_clamped() {
-        let source = Source { name: "x".into(), text: "ab".into() };
+        let source = Source {
+            name: "x".into(),
+            text: "ab".into(),
+        };
         let error = SpecError::new(&source, Span::new(10, 5), "m", "", "");
         assert_eq!(error.span(), Span::new(2, 0));
         assert_eq!(error.to_string(), "x:1:3: m");

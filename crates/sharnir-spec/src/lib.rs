@@ -21,7 +21,9 @@ mod validate;
 
 pub use error::SpecError;
 pub use expr::{Expr, ExprKind, Function};
-pub use model::{Body, ElementaryRotation, Inertia, Joint, JointKind, Origin, Parameter, ParameterValue, Spec};
+pub use model::{
+    Body, ElementaryRotation, Inertia, Joint, JointKind, Origin, Parameter, ParameterValue, Spec,
+};
 pub use source::{Source, Span};
 
 /// Parses and validates a spec: structure, expression syntax, names,

@@ -159,6 +159,9 @@ pub struct Origin {
 
 /// One factor of a placement rotation, kept in the form the user wrote so
 /// that exact angles (`pi/2`) stay exact downstream.
+// The matrix variant is large, but rotations are few and the unboxed form
+// is the documented API that consumers match on.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 pub enum ElementaryRotation {
     /// Rotation about x by the angle, radians.

@@ -33,7 +33,10 @@ impl Span {
     pub fn to(self, other: Span) -> Span {
         let start = self.offset.min(other.offset);
         let end = self.end().max(other.end());
-        Span { offset: start, len: end - start }
+        Span {
+            offset: start,
+            len: end - start,
+        }
     }
 
     /// One past the last byte.
@@ -53,7 +56,10 @@ impl Span {
         while !text.is_char_boundary(end) {
             end += 1;
         }
-        Span { offset: start, len: end - start }
+        Span {
+            offset: start,
+            len: end - start,
+        }
     }
 }
 
@@ -81,7 +87,10 @@ mod tests {
     use super::*;
 
     fn source(text: &str) -> Source {
-        Source { name: "t.spec".into(), text: text.into() }
+        Source {
+            name: "t.spec".into(),
+            text: text.into(),
+        }
     }
 
     #[test]
@@ -97,7 +106,8 @@ mod tests {
     #[test]
     fn clamping_respects_character_boundaries() {
         let text = "aπb";
-        assert_eq!(Span::new(2, 0).clamped(text), Span::new(1, 0));
+        assert_eq!(Span::new(2, 0).clamped(text), Span::new(1, 2));
+        assert_eq!(Span::new(1, 2).clamped(text), Span::new(1, 2));
         assert_eq!(Span::new(0, 2).clamped(text), Span::new(0, 3));
         assert_eq!(Span::new(9, 4).clamped(text), Span::new(4, 0));
     }

@@ -1,20 +1,37 @@
 //! "Did you mean" hints for misspelt keys and names.
 
 /// The candidate closest to `word` by edit distance, if it is close enough
-/// to be a plausible typo (at most a third of the word, and at least one).
-pub(crate) fn closest<'c>(word: &str, candidates: impl IntoIterator<Item = &'c str>) -> Option<&'c str> {
+/// to be a plausible typo (at most a third of the word, and at least one)
+/// or a plural or abbreviation of it (`bodies`, `desc`).
+pub(crate) fn closest<'c>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'c str>,
+) -> Option<&'c str> {
     let limit = (word.chars().count() / 3).max(1);
+    let stem = |c: &str| {
+        let shared = word
+            .chars()
+            .zip(c.chars())
+            .take_while(|(a, b)| a == b)
+            .count();
+        shared >= 3.max(word.chars().count().min(c.chars().count()) / 2)
+    };
     candidates
         .into_iter()
         .map(|c| (edit_distance(word, c), c))
-        .filter(|&(d, _)| d <= limit)
+        .filter(|&(d, c)| d <= limit || stem(c))
         .min_by_key(|&(d, _)| d)
         .map(|(_, c)| c)
 }
 
 /// `" (did you mean `x`?)"` when a close candidate exists, else nothing.
-pub(crate) fn did_you_mean<'c>(word: &str, candidates: impl IntoIterator<Item = &'c str>) -> String {
-    closest(word, candidates).map(|c| format!(" (did you mean `{c}`?)")).unwrap_or_default()
+pub(crate) fn did_you_mean<'c>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'c str>,
+) -> String {
+    closest(word, candidates)
+        .map(|c| format!(" (did you mean `{c}`?)"))
+        .unwrap_or_default()
 }
 
 /// Levenshtein distance over characters.
@@ -25,9 +42,21 @@ fn edit_distance(a: &str, b: &str) -> usize {
         let mut current = Vec::with_capacity(b.len() + 1);
         current.push(i + 1);
         for (j, cb) in b.iter().enumerate() {
-            let substitute = previous.get(j).copied().unwrap_or(usize::MAX).saturating_add(usize::from(ca != *cb));
-            let delete = previous.get(j + 1).copied().unwrap_or(usize::MAX).saturating_add(1);
-            let insert = current.get(j).copied().unwrap_or(usize::MAX).saturating_add(1);
+            let substitute = previous
+                .get(j)
+                .copied()
+                .unwrap_or(usize::MAX)
+                .saturating_add(usize::from(ca != *cb));
+            let delete = previous
+                .get(j + 1)
+                .copied()
+                .unwrap_or(usize::MAX)
+                .saturating_add(1);
+            let insert = current
+                .get(j)
+                .copied()
+                .unwrap_or(usize::MAX)
+                .saturating_add(1);
             current.push(substitute.min(delete).min(insert));
         }
         previous = current;
@@ -55,5 +84,14 @@ mod tests {
         assert_eq!(closest("intertia", keys), Some("inertia"));
         assert_eq!(closest("colour", keys), None);
         assert_eq!(did_you_mean("coM", keys), " (did you mean `com`?)");
+        assert_eq!(
+            closest("bodies", ["mechanism", "parameters", "body", "joint"]),
+            Some("body")
+        );
+        assert_eq!(
+            closest("params", ["mechanism", "parameters", "body", "joint"]),
+            Some("parameters")
+        );
+        assert_eq!(closest("bo", ["body"]), None);
     }
 }

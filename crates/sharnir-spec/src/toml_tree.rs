@@ -72,7 +72,9 @@ pub(crate) fn read_document(text: &str) -> Result<Table, Problem> {
     match toml::from_str::<Table>(text) {
         Ok(table) => Ok(table),
         Err(error) => {
-            let span = error.span().map_or(Span::default(), |r| Span::new(r.start, r.end.saturating_sub(r.start)));
+            let span = error.span().map_or(Span::default(), |r| {
+                Span::new(r.start, r.end.saturating_sub(r.start))
+            });
             if toml::from_str::<toml::Table>(text).is_ok() {
                 return Err(Problem::new(
                     span,
@@ -84,7 +86,15 @@ pub(crate) fn read_document(text: &str) -> Result<Table, Problem> {
             }
             Err(Problem::new(
                 span,
-                format!("TOML syntax error: {}", error.message().trim()),
+                format!(
+                    "TOML syntax error: {}",
+                    error
+                        .message()
+                        .trim()
+                        .lines()
+                        .collect::<Vec<_>>()
+                        .join(": ")
+                ),
                 "here",
                 "the file must be valid TOML; see docs/spec-format.md for the layout",
             ))
@@ -101,7 +111,10 @@ impl<'de> Deserialize<'de> for Node {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Node, D::Error> {
         let spanned = Spanned::<Value>::deserialize(deserializer)?;
         let span = span_of(&spanned);
-        Ok(Node { value: spanned.into_inner(), span })
+        Ok(Node {
+            value: spanned.into_inner(),
+            span,
+        })
     }
 }
 
@@ -113,10 +126,15 @@ impl<'de> Deserialize<'de> for Value {
 
 impl<'de> Deserialize<'de> for Table {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Table, D::Error> {
-        deserializer.deserialize_map(ValueVisitor).and_then(|value| match value {
-            Value::Table(table) => Ok(table),
-            other => Err(serde::de::Error::custom(format!("expected a table, found {}", other.description()))),
-        })
+        deserializer
+            .deserialize_map(ValueVisitor)
+            .and_then(|value| match value {
+                Value::Table(table) => Ok(table),
+                other => Err(serde::de::Error::custom(format!(
+                    "expected a table, found {}",
+                    other.description()
+                ))),
+            })
     }
 }
 
@@ -138,7 +156,9 @@ impl<'de> Visitor<'de> for ValueVisitor {
     }
 
     fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Value, E> {
-        i64::try_from(v).map(Value::Integer).map_err(|_| E::custom("integer out of range"))
+        i64::try_from(v)
+            .map(Value::Integer)
+            .map_err(|_| E::custom("integer out of range"))
     }
 
     fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
@@ -166,7 +186,11 @@ impl<'de> Visitor<'de> for ValueVisitor {
         while let Some(key) = map.next_key::<Spanned<String>>()? {
             let key_span = span_of(&key);
             let value = map.next_value::<Node>()?;
-            entries.push(Entry { key: key.into_inner(), key_span, value });
+            entries.push(Entry {
+                key: key.into_inner(),
+                key_span,
+                value,
+            });
         }
         Ok(Value::Table(Table { entries }))
     }
@@ -186,35 +210,86 @@ mod tests {
         let table = read(text);
         let keys: Vec<&str> = table.entries.iter().map(|e| e.key.as_str()).collect();
         assert_eq!(keys, ["p", "q"]);
-        let Some(Entry { value: Node { value: Value::Table(p), .. }, .. }) = table.get("p") else {
+        let Some(Entry {
+            value: Node {
+                value: Value::Table(p),
+                ..
+            },
+            ..
+        }) = table.get("p")
+        else {
             panic!("no table p in {table:?}");
         };
-        let inner: Vec<(&str, Span, Span)> = p.entries.iter().map(|e| (e.key.as_str(), e.key_span, e.value.span)).collect();
-        assert_eq!(inner, [("b", Span::new(4, 1), Span::new(8, 1)), ("a", Span::new(10, 1), Span::new(14, 3))]);
-        let Some(Entry { value: Node { value: Value::Array(q), .. }, .. }) = table.get("q") else {
+        let inner: Vec<(&str, Span, Span)> = p
+            .entries
+            .iter()
+            .map(|e| (e.key.as_str(), e.key_span, e.value.span))
+            .collect();
+        assert_eq!(
+            inner,
+            [
+                ("b", Span::new(4, 1), Span::new(8, 1)),
+                ("a", Span::new(10, 1), Span::new(14, 3))
+            ]
+        );
+        let Some(Entry {
+            value: Node {
+                value: Value::Array(q),
+                ..
+            },
+            ..
+        }) = table.get("q")
+        else {
             panic!("no array q in {table:?}");
         };
-        let Some(Node { value: Value::Table(element), .. }) = q.first() else { panic!("{q:?}") };
+        let Some(Node {
+            value: Value::Table(element),
+            ..
+        }) = q.first()
+        else {
+            panic!("{q:?}")
+        };
         let c = element.get("c").map(|e| e.value.clone());
         let expected = Value::Array(vec![
-            Node { value: Value::Float(1.5), span: Span::new(31, 3) },
-            Node { value: Value::Boolean(true), span: Span::new(36, 4) },
+            Node {
+                value: Value::Float(1.5),
+                span: Span::new(29, 3),
+            },
+            Node {
+                value: Value::Boolean(true),
+                span: Span::new(34, 4),
+            },
         ]);
-        assert_eq!(c, Some(Node { value: expected, span: Span::new(30, 11) }));
+        assert_eq!(
+            c,
+            Some(Node {
+                value: expected,
+                span: Span::new(28, 11)
+            })
+        );
     }
 
     #[test]
     fn syntax_errors_carry_the_toml_span() {
         let problem = read_document("a = 1\nb = \"x\n").err();
-        assert_eq!(problem.as_ref().map(|p| p.span.offset), Some(13));
+        assert_eq!(problem.as_ref().map(|p| p.span.offset), Some(12));
         assert!(problem.is_some_and(|p| p.message.starts_with("TOML syntax error: ")));
     }
 
     #[test]
     fn implicit_tables_and_dates_get_a_format_message() {
-        for text in ["[j]\norigin.xyz = [1, 0, 0]\n", "[a.b]\nc = 1\n", "d = 1979-05-27\n"] {
+        for text in [
+            "[j]\norigin.xyz = [1, 0, 0]\n",
+            "[a.b]\nc = 1\n",
+            "d = 1979-05-27\n",
+        ] {
             let problem = read_document(text).err().map(|p| p.message);
-            assert!(problem.as_deref().is_some_and(|m| m.contains("not part of the .spec format")), "{text}: {problem:?}");
+            assert!(
+                problem
+                    .as_deref()
+                    .is_some_and(|m| m.contains("not part of the .spec format")),
+                "{text}: {problem:?}"
+            );
         }
     }
 }

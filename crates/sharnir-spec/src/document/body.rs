@@ -16,7 +16,13 @@ pub(super) fn read(node: &Node, exprs: Expressions) -> Result<Body, Problem> {
         None => zeros(name.span),
     };
     let inertia = inertia(fields.required("inertia")?, exprs)?;
-    Ok(Body { name: string(name, "`name`")?.to_owned(), span: name.span, mass, com, inertia })
+    Ok(Body {
+        name: string(name, "`name`")?.to_owned(),
+        span: name.span,
+        mass,
+        com,
+        inertia,
+    })
 }
 
 /// `[xx, yy, zz]`, `[xx, yy, zz, xy, xz, yz]` or a table of those keys.
@@ -28,24 +34,44 @@ fn inertia(node: &Node, exprs: Expressions) -> Result<Inertia, Problem> {
             [xx, yy, zz, zero(), zero(), zero()]
         }
         Value::Array(items) if items.len() == 6 => exprs.exprs(node, "`inertia`")?,
-        Value::Array(items) => {
-            return Err(Problem::new(
-                node.span,
-                format!("`inertia` must have 3 or 6 elements, found {}", items.len()),
-                "expected [xx, yy, zz] or [xx, yy, zz, xy, xz, yz]",
-                "give the diagonal, all six entries, or a table { xx = .., yy = .., zz = .., xy = .. }",
-            ))
-        }
+        Value::Array(items) => return Err(Problem::new(
+            node.span,
+            format!("`inertia` must have 3 or 6 elements, found {}", items.len()),
+            "expected [xx, yy, zz] or [xx, yy, zz, xy, xz, yz]",
+            "give the diagonal, all six entries, or a table { xx = .., yy = .., zz = .., xy = .. }",
+        )),
         Value::Table(_) => {
             let table = Fields::of(node, "`inertia`", &["xx", "yy", "zz", "xy", "xz", "yz"])?;
-            let diagonal = |key: &str| exprs.expr(table.required(key)?, &format!("`inertia.{key}`"));
+            let diagonal =
+                |key: &str| exprs.expr(table.required(key)?, &format!("`inertia.{key}`"));
             let product = |key: &str| match table.optional(key) {
                 Some(value) => exprs.expr(value, &format!("`inertia.{key}`")),
                 None => Ok(zero()),
             };
-            [diagonal("xx")?, diagonal("yy")?, diagonal("zz")?, product("xy")?, product("xz")?, product("yz")?]
+            [
+                diagonal("xx")?,
+                diagonal("yy")?,
+                diagonal("zz")?,
+                product("xy")?,
+                product("xz")?,
+                product("yz")?,
+            ]
         }
-        _ => return Err(wrong_type(node, "`inertia`", "an array of 3 or 6 or a table")),
+        _ => {
+            return Err(wrong_type(
+                node,
+                "`inertia`",
+                "an array of 3 or 6 or a table",
+            ))
+        }
     };
-    Ok(Inertia { xx, yy, zz, xy, xz, yz, span: node.span })
+    Ok(Inertia {
+        xx,
+        yy,
+        zz,
+        xy,
+        xz,
+        yz,
+        span: node.span,
+    })
 }

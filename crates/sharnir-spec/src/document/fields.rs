@@ -25,11 +25,24 @@ impl<'a> Fields<'a> {
     }
 
     /// Like [`Fields::of`] for a table already unwrapped (the document root).
-    pub fn new(table: &'a Table, span: Span, what: &'a str, allowed: &[&str]) -> Result<Fields<'a>, Problem> {
-        if let Some(entry) = table.entries.iter().find(|e| !allowed.contains(&e.key.as_str())) {
+    pub fn new(
+        table: &'a Table,
+        span: Span,
+        what: &'a str,
+        allowed: &[&str],
+    ) -> Result<Fields<'a>, Problem> {
+        if let Some(entry) = table
+            .entries
+            .iter()
+            .find(|e| !allowed.contains(&e.key.as_str()))
+        {
             return Err(Problem::new(
                 entry.key_span,
-                format!("unknown key `{}` in {what}{}", entry.key, did_you_mean(&entry.key, allowed.iter().copied())),
+                format!(
+                    "unknown key `{}` in {what}{}",
+                    entry.key,
+                    did_you_mean(&entry.key, allowed.iter().copied())
+                ),
                 "unknown key",
                 format!("the keys of {what} are: {}", allowed.join(", ")),
             ));
@@ -54,12 +67,15 @@ impl<'a> Fields<'a> {
                 self.span,
                 format!("missing key `{key}` in {}", self.what),
                 format!("this table needs `{key}`"),
-                format!("add `{key} = ...` to this {}; see docs/spec-format.md", self.what),
+                format!(
+                    "add `{key} = ...` to this {}; see docs/spec-format.md",
+                    self.what
+                ),
             )
         })
     }
 
-    /// Every entry in document order, for tables whose keys are names.
+    /// Every entry in document order.
     pub fn entries(&self) -> impl Iterator<Item = &'a crate::toml_tree::Entry> {
         self.table.entries.iter()
     }
@@ -69,7 +85,10 @@ impl<'a> Fields<'a> {
 pub(crate) fn wrong_type(node: &Node, what: &str, expected: &str) -> Problem {
     Problem::new(
         node.span,
-        format!("{what} must be {expected}, found {}", node.value.description()),
+        format!(
+            "{what} must be {expected}, found {}",
+            node.value.description()
+        ),
         format!("expected {expected}"),
         "see docs/spec-format.md for the type of each key",
     )
@@ -84,7 +103,10 @@ pub(crate) fn string<'a>(node: &'a Node, what: &str) -> Result<&'a str, Problem>
 }
 
 /// An array value with exactly `N` elements.
-pub(crate) fn array<'a, const N: usize>(node: &'a Node, what: &str) -> Result<&'a [Node; N], Problem> {
+pub(crate) fn array<'a, const N: usize>(
+    node: &'a Node,
+    what: &str,
+) -> Result<&'a [Node; N], Problem> {
     let Value::Array(items) = &node.value else {
         return Err(wrong_type(node, what, &format!("an array of {N}")));
     };
@@ -128,8 +150,13 @@ impl Expressions<'_> {
     /// `N` numbers or expression strings.
     pub fn exprs<const N: usize>(&self, node: &Node, what: &str) -> Result<[Expr; N], Problem> {
         let items = array::<N>(node, what)?;
-        let exprs = items.iter().map(|item| self.expr(item, &format!("each element of {what}"))).collect::<Result<Vec<_>, _>>()?;
-        exprs.try_into().map_err(|_| wrong_type(node, what, &format!("an array of {N}")))
+        let exprs = items
+            .iter()
+            .map(|item| self.expr(item, &format!("each element of {what}")))
+            .collect::<Result<Vec<_>, _>>()?;
+        exprs
+            .try_into()
+            .map_err(|_| wrong_type(node, what, &format!("an array of {N}")))
     }
 
     /// Where the characters of the string value `decoded`, written at `span`,
@@ -137,10 +164,19 @@ impl Expressions<'_> {
     /// no escapes, otherwise only the whole value can be pointed at.
     fn placement(&self, span: Span, decoded: &str) -> Placement {
         let raw = self.text.get(span.offset..span.end()).unwrap_or_default();
-        let delimiter = if raw.starts_with("\"\"\"") || raw.starts_with("'''") { 3 } else { 1 };
-        let inner = raw.get(delimiter..raw.len().saturating_sub(delimiter)).unwrap_or_default();
+        let delimiter = if raw.starts_with("\"\"\"") || raw.starts_with("'''") {
+            3
+        } else {
+            1
+        };
+        let inner = raw
+            .get(delimiter..raw.len().saturating_sub(delimiter))
+            .unwrap_or_default();
         let newline = if delimiter == 3 {
-            [("\r\n", 2), ("\n", 1)].into_iter().find(|(nl, _)| inner.starts_with(nl)).map_or(0, |(_, n)| n)
+            [("\r\n", 2), ("\n", 1)]
+                .into_iter()
+                .find(|(nl, _)| inner.starts_with(nl))
+                .map_or(0, |(_, n)| n)
         } else {
             0
         };
@@ -175,12 +211,22 @@ pub(crate) fn unit_axis(node: &Node, what: &str) -> Result<[f64; 3], Problem> {
             }
         };
     }
-    let largest = axis.iter().fold(0.0_f64, |m, a| m.max(a.abs()));
     if axis.iter().any(|a| !a.is_finite()) {
-        return Err(Problem::new(node.span, format!("{what} is not finite"), "not finite", "give a direction with finite components, e.g. [0, 0, 1]"));
+        return Err(Problem::new(
+            node.span,
+            format!("{what} is not finite"),
+            "not finite",
+            "give a direction with finite components, e.g. [0, 0, 1]",
+        ));
     }
+    let largest = axis.iter().fold(0.0_f64, |m, a| m.max(a.abs()));
     if largest == 0.0 {
-        return Err(Problem::new(node.span, format!("{what} is zero"), "zero vector", "give a non-zero direction, e.g. [0, 0, 1]; it is normalised"));
+        return Err(Problem::new(
+            node.span,
+            format!("{what} is zero"),
+            "zero vector",
+            "give a non-zero direction, e.g. [0, 0, 1]; it is normalised",
+        ));
     }
     let scaled = axis.map(|a| a / largest);
     let length = scaled.iter().map(|a| a * a).sum::<f64>().sqrt();

@@ -7,15 +7,33 @@ use crate::suggest::did_you_mean;
 use crate::toml_tree::{Node, Value};
 
 /// Joint types the format names but this version cannot derive yet.
-const LATER_TYPES: [&str; 6] = ["cylindrical", "universal", "spherical", "planar", "free", "fixed"];
+const LATER_TYPES: [&str; 6] = [
+    "cylindrical",
+    "universal",
+    "spherical",
+    "planar",
+    "free",
+    "fixed",
+];
 
 /// The keys of `origin` that give its rotation; at most one may appear.
 const ROTATION_KEYS: [&str; 4] = ["rpy", "axis_angle", "matrix", "rotations"];
 
 /// Reads one `[[joint]]` table.
 pub(super) fn read(node: &Node, exprs: Expressions) -> Result<Joint, Problem> {
-    let fields =
-        Fields::of(node, "[[joint]]", &["name", "type", "parent", "child", "axis", "coordinate", "origin"])?;
+    let fields = Fields::of(
+        node,
+        "[[joint]]",
+        &[
+            "name",
+            "type",
+            "parent",
+            "child",
+            "axis",
+            "coordinate",
+            "origin",
+        ],
+    )?;
     let name_node = fields.required("name")?;
     let name = string(name_node, "`name`")?.to_owned();
     let kind = kind(fields.required("type")?)?;
@@ -28,7 +46,9 @@ pub(super) fn read(node: &Node, exprs: Expressions) -> Result<Joint, Problem> {
             Some(c) => string(c, "`coordinate`")?.to_owned(),
             None => name.clone(),
         },
-        coordinate_span: fields.optional("coordinate").map_or(name_node.span, |c| c.span),
+        coordinate_span: fields
+            .optional("coordinate")
+            .map_or(name_node.span, |c| c.span),
         name,
         kind,
         parent: string(parent, "`parent`")?.to_owned(),
@@ -39,7 +59,10 @@ pub(super) fn read(node: &Node, exprs: Expressions) -> Result<Joint, Problem> {
         axis_span: axis.span,
         origin: match fields.optional("origin") {
             Some(origin) => self::origin(origin, exprs)?,
-            None => Origin { translation: zeros(name_node.span), rotation: Vec::new() },
+            None => Origin {
+                translation: zeros(name_node.span),
+                rotation: Vec::new(),
+            },
         },
     })
 }
@@ -56,7 +79,10 @@ fn kind(node: &Node) -> Result<JointKind, Problem> {
         )),
         other => Err(Problem::new(
             node.span,
-            format!("unknown joint type `{other}`{}", did_you_mean(other, ["revolute", "prismatic"])),
+            format!(
+                "unknown joint type `{other}`{}",
+                did_you_mean(other, ["revolute", "prismatic"])
+            ),
             "unknown joint type",
             "the joint types are `revolute` and `prismatic`",
         )),
@@ -72,9 +98,14 @@ fn origin(node: &Node, exprs: Expressions) -> Result<Origin, Problem> {
         Some(xyz) => exprs.exprs(xyz, "`origin.xyz`")?,
         None => zeros(node.span),
     };
-    let mut given = fields.entries().filter(|e| ROTATION_KEYS.contains(&e.key.as_str()));
+    let mut given = fields
+        .entries()
+        .filter(|e| ROTATION_KEYS.contains(&e.key.as_str()));
     let Some(rotation) = given.next() else {
-        return Ok(Origin { translation, rotation: Vec::new() });
+        return Ok(Origin {
+            translation,
+            rotation: Vec::new(),
+        });
     };
     if let Some(second) = given.next() {
         return Err(Problem::new(
@@ -91,7 +122,11 @@ fn origin(node: &Node, exprs: Expressions) -> Result<Origin, Problem> {
     let rotation = match rotation.key.as_str() {
         "rpy" => {
             let [roll, pitch, yaw] = exprs.exprs(value, "`origin.rpy`")?;
-            vec![ElementaryRotation::Z(yaw), ElementaryRotation::Y(pitch), ElementaryRotation::X(roll)]
+            vec![
+                ElementaryRotation::Z(yaw),
+                ElementaryRotation::Y(pitch),
+                ElementaryRotation::X(roll),
+            ]
         }
         "axis_angle" => {
             let fields = Fields::of(value, "`origin.axis_angle`", &["axis", "angle"])?;
@@ -101,19 +136,28 @@ fn origin(node: &Node, exprs: Expressions) -> Result<Origin, Problem> {
         }
         "matrix" => {
             let rows = array::<3>(value, "`origin.matrix`")?;
-            let [r1, r2, r3] = rows.each_ref().map(|row| exprs.exprs(row, "each row of `origin.matrix`"));
+            let [r1, r2, r3] = rows
+                .each_ref()
+                .map(|row| exprs.exprs(row, "each row of `origin.matrix`"));
             vec![ElementaryRotation::Matrix([r1?, r2?, r3?])]
         }
         _ => rotations(value, exprs)?,
     };
-    Ok(Origin { translation, rotation })
+    Ok(Origin {
+        translation,
+        rotation,
+    })
 }
 
 /// `rotations = [["x", angle], ...]`: successive rotations about the moving
 /// axes.
 fn rotations(node: &Node, exprs: Expressions) -> Result<Vec<ElementaryRotation>, Problem> {
     let Value::Array(items) = &node.value else {
-        return Err(wrong_type(node, "`origin.rotations`", "an array of [axis, angle] pairs"));
+        return Err(wrong_type(
+            node,
+            "`origin.rotations`",
+            "an array of [axis, angle] pairs",
+        ));
     };
     let mut rotations = Vec::with_capacity(items.len());
     for item in items {

@@ -43,7 +43,12 @@ impl Document {
 /// Reads the document structure of `text`.
 pub(crate) fn read(text: &str) -> Result<Document, Problem> {
     let root = read_document(text)?;
-    let root = Fields::new(&root, Span::default(), "the file", &["mechanism", "parameters", "body", "joint"])?;
+    let root = Fields::new(
+        &root,
+        Span::default(),
+        "the file",
+        &["mechanism", "parameters", "body", "joint"],
+    )?;
     let exprs = Expressions { text };
     let Some(mechanism) = root.optional("mechanism") else {
         return Err(Problem::new(
@@ -53,10 +58,17 @@ pub(crate) fn read(text: &str) -> Result<Document, Problem> {
             "start the file with [mechanism], `name = \"...\"` and `gravity = [...]`",
         ));
     };
-    let mechanism = Fields::of(mechanism, "[mechanism]", &["name", "description", "gravity"])?;
+    let mechanism = Fields::of(
+        mechanism,
+        "[mechanism]",
+        &["name", "description", "gravity"],
+    )?;
     let name_node = mechanism.required("name")?;
     let name = string(name_node, "`name`")?.to_owned();
-    let description = mechanism.optional("description").map(|d| string(d, "`description`")).transpose()?;
+    let description = mechanism
+        .optional("description")
+        .map(|d| string(d, "`description`"))
+        .transpose()?;
     let gravity = exprs.exprs(mechanism.required("gravity")?, "`gravity`")?;
     let parameters = match root.optional("parameters") {
         Some(node) => parameters(node, exprs)?,
@@ -91,11 +103,16 @@ pub(crate) fn read(text: &str) -> Result<Document, Problem> {
 
 /// The elements of an array of tables (`[[body]]`), empty when absent.
 fn tables<'a>(node: Option<&'a Node>, key: &str) -> Result<Vec<&'a Node>, Problem> {
-    let Some(node) = node else { return Ok(Vec::new()) };
+    let Some(node) = node else {
+        return Ok(Vec::new());
+    };
     let Value::Array(items) = &node.value else {
         return Err(Problem::new(
             node.span,
-            format!("`{key}` must be an array of tables, found {}", node.value.description()),
+            format!(
+                "`{key}` must be an array of tables, found {}",
+                node.value.description()
+            ),
             "expected [[...]] tables",
             format!("write each {key} as its own [[{key}]] table"),
         ));
@@ -125,9 +142,19 @@ fn parameters(node: &Node, exprs: Expressions) -> Result<Vec<Parameter>, Problem
                 }
                 ParameterValue::Number(x)
             }
-            _ => return Err(wrong_type(&entry.value, &what, "a number or an expression string")),
+            _ => {
+                return Err(wrong_type(
+                    &entry.value,
+                    &what,
+                    "a number or an expression string",
+                ))
+            }
         };
-        parameters.push(Parameter { name: entry.key.clone(), span: entry.key_span, value });
+        parameters.push(Parameter {
+            name: entry.key.clone(),
+            span: entry.key_span,
+            value,
+        });
     }
     Ok(parameters)
 }

@@ -15,9 +15,9 @@ pub(crate) fn evaluate(expr: &Expr, values: &BTreeMap<String, f64>) -> Result<f6
     let value = match &expr.kind {
         ExprKind::Number(x) => *x,
         ExprKind::Pi => std::f64::consts::PI,
-        ExprKind::Parameter(name) => {
-            *values.get(name).ok_or_else(|| unknown_parameter(name, expr.span, values.keys().map(String::as_str)))?
-        }
+        ExprKind::Parameter(name) => *values
+            .get(name)
+            .ok_or_else(|| unknown_parameter(name, expr.span, values.keys().map(String::as_str)))?,
         ExprKind::Neg(a) => -evaluate(a, values)?,
         ExprKind::Add(a, b) => evaluate(a, values)? + evaluate(b, values)?,
         ExprKind::Sub(a, b) => evaluate(a, values)? - evaluate(b, values)?,
@@ -51,13 +51,21 @@ pub(crate) fn evaluate(expr: &Expr, values: &BTreeMap<String, f64>) -> Result<f6
     if value.is_finite() {
         Ok(value)
     } else {
-        Err(not_finite(expr, "the value overflows or is not a number", values))
+        Err(not_finite(
+            expr,
+            "the value overflows or is not a number",
+            values,
+        ))
     }
 }
 
 /// A reference to a name that is not a parameter, with a hint from the
 /// names that are.
-fn unknown_parameter<'n>(name: &str, at: Span, known: impl IntoIterator<Item = &'n str>) -> Problem {
+fn unknown_parameter<'n>(
+    name: &str,
+    at: Span,
+    known: impl IntoIterator<Item = &'n str>,
+) -> Problem {
     Problem::new(
         at,
         format!("unknown parameter `{name}`{}", did_you_mean(name, known)),
@@ -77,15 +85,25 @@ fn not_finite(expr: &Expr, reason: &str, values: &BTreeMap<String, f64>) -> Prob
     let help = if used.is_empty() {
         "every value must be a finite number".to_owned()
     } else {
-        format!("evaluated with {}; check these parameter values", used.join(", "))
+        format!(
+            "evaluated with {}; check these parameter values",
+            used.join(", ")
+        )
     };
-    Problem::new(expr.span, format!("value is not finite: {reason}"), reason, help)
+    Problem::new(
+        expr.span,
+        format!("value is not finite: {reason}"),
+        reason,
+        help,
+    )
 }
 
 /// Every parameter's value, derived ones after the parameters they use,
 /// together with the first problem met (an unknown name, a cycle, a value
 /// that is not finite). Evaluation stops at that problem.
-pub(crate) fn evaluate_parameters(parameters: &[Parameter]) -> (BTreeMap<String, f64>, Option<Problem>) {
+pub(crate) fn evaluate_parameters(
+    parameters: &[Parameter],
+) -> (BTreeMap<String, f64>, Option<Problem>) {
     let mut values = BTreeMap::new();
     let order = match dependency_order(parameters) {
         Ok(order) => order,
@@ -108,14 +126,27 @@ pub(crate) fn evaluate_parameters(parameters: &[Parameter]) -> (BTreeMap<String,
 /// parameters its definition uses; fails on unknown names and on cycles.
 /// Iterative, so long chains of derived parameters cannot overflow the stack.
 fn dependency_order(parameters: &[Parameter]) -> Result<Vec<usize>, Problem> {
-    let index: HashMap<&str, usize> = parameters.iter().enumerate().map(|(i, p)| (p.name.as_str(), i)).collect();
+    let index: HashMap<&str, usize> = parameters
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (p.name.as_str(), i))
+        .collect();
     let dependencies = |i: usize| -> Result<Vec<(usize, Span)>, Problem> {
-        let Some(Parameter { value: ParameterValue::Derived(expr), .. }) = parameters.get(i) else {
+        let Some(Parameter {
+            value: ParameterValue::Derived(expr),
+            ..
+        }) = parameters.get(i)
+        else {
             return Ok(Vec::new());
         };
         expr.parameters()
             .into_iter()
-            .map(|(name, span)| index.get(name).map(|&j| (j, span)).ok_or_else(|| unknown_parameter(name, span, index.keys().copied())))
+            .map(|(name, span)| {
+                index
+                    .get(name)
+                    .map(|&j| (j, span))
+                    .ok_or_else(|| unknown_parameter(name, span, index.keys().copied()))
+            })
             .collect()
     };
     #[derive(Clone, Copy, PartialEq)]
@@ -147,12 +178,22 @@ fn dependency_order(parameters: &[Parameter]) -> Result<Vec<usize>, Problem> {
                 }
                 Some(State::Visiting) => {
                     let start = stack.iter().position(|(n, ..)| *n == j).unwrap_or(0);
-                    let cycle = stack.iter().skip(start).map(|(n, ..)| *n).chain(std::iter::once(j));
-                    let names: Vec<&str> = cycle.filter_map(|n| parameters.get(n)).map(|p| p.name.as_str()).collect();
+                    let cycle = stack
+                        .iter()
+                        .skip(start)
+                        .map(|(n, ..)| *n)
+                        .chain(std::iter::once(j));
+                    let names: Vec<&str> = cycle
+                        .filter_map(|n| parameters.get(n))
+                        .map(|p| p.name.as_str())
+                        .collect();
                     let name = names.first().copied().unwrap_or_default();
                     return Err(Problem::new(
                         reference,
-                        format!("parameter `{name}` is defined in terms of itself: {}", names.join(" → ")),
+                        format!(
+                            "parameter `{name}` is defined in terms of itself: {}",
+                            names.join(" → ")
+                        ),
                         format!("`{name}` is used here"),
                         "break the cycle: give one of these parameters a number",
                     ));
@@ -162,4 +203,59 @@ fn dependency_order(parameters: &[Parameter]) -> Result<Vec<usize>, Problem> {
         }
     }
     Ok(order)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::expr::{parse_expression, Placement};
+
+    fn value(text: &str, values: &[(&str, f64)]) -> Result<f64, String> {
+        let values: BTreeMap<String, f64> =
+            values.iter().map(|&(n, v)| (n.to_owned(), v)).collect();
+        let expr = parse_expression(text, Placement::At(0)).map_err(|p| p.message)?;
+        evaluate(&expr, &values).map_err(|p| format!("{} at {}", p.message, p.span.offset))
+    }
+
+    #[test]
+    fn arithmetic_follows_the_grammar() {
+        let close = |text: &str, want: f64| {
+            let got = value(text, &[("x", 3.0), ("L", 0.5)]).unwrap_or(f64::NAN);
+            assert!(
+                (got - want).abs() <= 1e-15 * want.abs().max(1.0),
+                "{text}: {got} vs {want}"
+            );
+        };
+        close("-x^2", -9.0);
+        close("x^-2", 1.0 / 9.0);
+        close("2 * pi * L", std::f64::consts::PI);
+        close("sqrt(x^2 + 16)", 5.0);
+        close("sin(pi/6) + cos(pi/3)", 1.0);
+        close("x - 1 - 1", 1.0);
+        close("12 / x / 2", 2.0);
+    }
+
+    #[test]
+    fn failures_name_the_innermost_culprit() {
+        assert_eq!(
+            value("1 + x / (L - 0.5)", &[("x", 1.0), ("L", 0.5)]),
+            Err("value is not finite: division by zero at 4".into())
+        );
+        assert_eq!(
+            value("2 * sqrt(-x)", &[("x", 1.0)]),
+            Err("value is not finite: square root of a negative number at 4".into())
+        );
+        assert_eq!(
+            value("(x - 1)^-2", &[("x", 1.0)]),
+            Err("value is not finite: zero to a negative power at 0".into())
+        );
+        assert_eq!(
+            value("1e200 * 1e200", &[]),
+            Err("value is not finite: the value overflows or is not a number at 0".into())
+        );
+        assert_eq!(
+            value("y + 1", &[("y0", 1.0)]),
+            Err("unknown parameter `y` (did you mean `y0`?) at 0".into())
+        );
+    }
 }

@@ -8,7 +8,10 @@ use crate::error::Problem;
 pub(super) enum TokenKind {
     /// A decimal number; `integer` tells whether it was written with digits
     /// only (the only form allowed as an exponent).
-    Number { value: f64, integer: bool },
+    Number {
+        value: f64,
+        integer: bool,
+    },
     Ident,
     Plus,
     Minus,
@@ -31,7 +34,8 @@ pub(super) struct Token {
 impl Token {
     /// The token's characters, for messages.
     pub fn text<'t>(&self, text: &'t str) -> &'t str {
-        text.get(self.start..self.start + self.len).unwrap_or_default()
+        text.get(self.start..self.start + self.len)
+            .unwrap_or_default()
     }
 }
 
@@ -52,7 +56,11 @@ pub(super) fn tokenize(text: &str, placement: &Placement) -> Result<Vec<Token>, 
         };
         if let Some(kind) = single {
             chars.next();
-            tokens.push(Token { kind, start, len: 1 });
+            tokens.push(Token {
+                kind,
+                start,
+                len: 1,
+            });
         } else if c.is_whitespace() {
             chars.next();
         } else if c.is_ascii_digit() || c == '.' {
@@ -64,11 +72,18 @@ pub(super) fn tokenize(text: &str, placement: &Placement) -> Result<Vec<Token>, 
             }
         } else if c.is_ascii_alphabetic() || c == '_' {
             let mut len = 0;
-            while let Some(&(_, c)) = chars.peek().filter(|(_, c)| c.is_ascii_alphanumeric() || *c == '_') {
+            while let Some(&(_, c)) = chars
+                .peek()
+                .filter(|(_, c)| c.is_ascii_alphanumeric() || *c == '_')
+            {
                 len += c.len_utf8();
                 chars.next();
             }
-            tokens.push(Token { kind: TokenKind::Ident, start, len });
+            tokens.push(Token {
+                kind: TokenKind::Ident,
+                start,
+                len,
+            });
         } else {
             return Err(Problem::new(
                 placement.span(start, c.len_utf8()),
@@ -79,7 +94,11 @@ pub(super) fn tokenize(text: &str, placement: &Placement) -> Result<Vec<Token>, 
             ));
         }
     }
-    tokens.push(Token { kind: TokenKind::End, start: text.len(), len: 0 });
+    tokens.push(Token {
+        kind: TokenKind::End,
+        start: text.len(),
+        len: 0,
+    });
     Ok(tokens)
 }
 
@@ -111,7 +130,12 @@ fn number_length(text: &str) -> usize {
 fn number_token(literal: &str, start: usize, placement: &Placement) -> Result<Token, Problem> {
     let span = placement.span(start, literal.len());
     let value: f64 = literal.parse().map_err(|_| {
-        Problem::new(span, format!("malformed number `{literal}`"), "not a number", "write numbers like `2`, `0.5` or `1e-3`")
+        Problem::new(
+            span,
+            format!("malformed number `{literal}`"),
+            "not a number",
+            "write numbers like `2`, `0.5` or `1e-3`",
+        )
     })?;
     if !value.is_finite() {
         return Err(Problem::new(
@@ -122,7 +146,11 @@ fn number_token(literal: &str, start: usize, placement: &Placement) -> Result<To
         ));
     }
     let integer = literal.bytes().all(|b| b.is_ascii_digit());
-    Ok(Token { kind: TokenKind::Number { value, integer }, start, len: literal.len() })
+    Ok(Token {
+        kind: TokenKind::Number { value, integer },
+        start,
+        len: literal.len(),
+    })
 }
 
 #[cfg(test)]
@@ -130,7 +158,9 @@ mod tests {
     use super::*;
 
     fn kinds(text: &str) -> Vec<TokenKind> {
-        tokenize(text, &Placement::At(0)).map(|t| t.into_iter().map(|t| t.kind).collect()).unwrap_or_default()
+        tokenize(text, &Placement::At(0))
+            .map(|t| t.into_iter().map(|t| t.kind).collect())
+            .unwrap_or_default()
     }
 
     #[test]
@@ -145,23 +175,45 @@ mod tests {
 
     #[test]
     fn an_exponent_marker_without_digits_is_not_part_of_the_number() {
-        assert_eq!(kinds("2e"), vec![TokenKind::Number { value: 2.0, integer: true }, TokenKind::Ident, TokenKind::End]);
+        assert_eq!(
+            kinds("2e"),
+            vec![
+                TokenKind::Number {
+                    value: 2.0,
+                    integer: true
+                },
+                TokenKind::Ident,
+                TokenKind::End
+            ]
+        );
     }
 
     #[test]
     fn token_ranges_are_byte_ranges() {
         let tokens = tokenize("a1 +\tsin(x)", &Placement::At(0)).unwrap_or_default();
         let ranges: Vec<(usize, usize)> = tokens.iter().map(|t| (t.start, t.len)).collect();
-        assert_eq!(ranges, vec![(0, 2), (3, 1), (5, 3), (8, 1), (9, 1), (10, 1), (11, 0)]);
+        assert_eq!(
+            ranges,
+            vec![(0, 2), (3, 1), (5, 3), (8, 1), (9, 1), (10, 1), (11, 0)]
+        );
     }
 
     #[test]
     fn stray_characters_are_reported_where_they_are() {
         let problem = tokenize("m # 2", &Placement::At(100)).err();
-        assert_eq!(problem.map(|p| (p.span.offset, p.message)), Some((102, "unexpected character `#` in expression".into())));
+        assert_eq!(
+            problem.map(|p| (p.span.offset, p.message)),
+            Some((102, "unexpected character `#` in expression".into()))
+        );
         let problem = tokenize("1e999", &Placement::At(0)).err();
-        assert_eq!(problem.map(|p| p.message), Some("number `1e999` is too large".into()));
+        assert_eq!(
+            problem.map(|p| p.message),
+            Some("number `1e999` is too large".into())
+        );
         let problem = tokenize(".", &Placement::At(0)).err();
-        assert_eq!(problem.map(|p| p.message), Some("malformed number `.`".into()));
+        assert_eq!(
+            problem.map(|p| p.message),
+            Some("malformed number `.`".into())
+        );
     }
 }

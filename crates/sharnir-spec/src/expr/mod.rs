@@ -79,7 +79,10 @@ impl Function {
 impl Expr {
     /// A number at `span`, the form a plain TOML number takes.
     pub fn number(value: f64, span: Span) -> Expr {
-        Expr { kind: ExprKind::Number(value), span }
+        Expr {
+            kind: ExprKind::Number(value),
+            span,
+        }
     }
 
     /// Every parameter reference, in the order written, so that validation
@@ -97,7 +100,10 @@ impl Expr {
             ExprKind::Neg(a) | ExprKind::Pow(a, _) | ExprKind::Call(_, a) => {
                 a.collect_parameters(found);
             }
-            ExprKind::Add(a, b) | ExprKind::Sub(a, b) | ExprKind::Mul(a, b) | ExprKind::Div(a, b) => {
+            ExprKind::Add(a, b)
+            | ExprKind::Sub(a, b)
+            | ExprKind::Mul(a, b)
+            | ExprKind::Div(a, b) => {
                 a.collect_parameters(found);
                 b.collect_parameters(found);
             }

@@ -46,7 +46,13 @@ impl Placement {
 /// Parses `text` (the contents of a TOML string placed as `placement` says).
 pub(crate) fn parse_expression(text: &str, placement: Placement) -> Result<Expr, Problem> {
     let tokens = tokenize(text, &placement)?;
-    let mut parser = Parser { text, tokens, position: 0, placement, nesting: 0 };
+    let mut parser = Parser {
+        text,
+        tokens,
+        position: 0,
+        placement,
+        nesting: 0,
+    };
     if parser.peek().kind == TokenKind::End {
         return Err(Problem::new(
             placement.span(0, text.len()),
@@ -59,7 +65,12 @@ pub(crate) fn parse_expression(text: &str, placement: Placement) -> Result<Expr,
     let next = parser.peek().clone();
     match next.kind {
         TokenKind::End => Ok(expr),
-        TokenKind::Close => Err(parser.problem(&next, "unmatched `)`", "no `(` opens this", "remove it or add the missing `(`")),
+        TokenKind::Close => Err(parser.problem(
+            &next,
+            "unmatched `)`",
+            "no `(` opens this",
+            "remove it or add the missing `(`",
+        )),
         _ => Err(parser.problem(
             &next,
             format!("expected an operator, found `{}`", next.text(text)),
@@ -83,8 +94,15 @@ struct Parser<'t> {
 
 impl Parser<'_> {
     fn peek(&self) -> &Token {
-        const END: Token = Token { kind: TokenKind::End, start: 0, len: 0 };
-        self.tokens.get(self.position).or(self.tokens.last()).unwrap_or(&END)
+        const END: Token = Token {
+            kind: TokenKind::End,
+            start: 0,
+            len: 0,
+        };
+        self.tokens
+            .get(self.position)
+            .or(self.tokens.last())
+            .unwrap_or(&END)
     }
 
     fn advance(&mut self) -> Token {
@@ -99,7 +117,13 @@ impl Parser<'_> {
         self.placement.span(token.start, token.len)
     }
 
-    fn problem(&self, token: &Token, message: impl Into<String>, label: &str, help: &str) -> Problem {
+    fn problem(
+        &self,
+        token: &Token,
+        message: impl Into<String>,
+        label: &str,
+        help: &str,
+    ) -> Problem {
         Problem::new(self.span_of(token), message, label, help)
     }
 
@@ -142,7 +166,11 @@ impl Parser<'_> {
             self.advance();
             let (right, right_depth) = self.product()?;
             let span = left.span.to(right.span);
-            (left, depth) = self.node(build(Box::new(left), Box::new(right)), span, depth.max(right_depth))?;
+            (left, depth) = self.node(
+                build(Box::new(left), Box::new(right)),
+                span,
+                depth.max(right_depth),
+            )?;
         }
     }
 
@@ -157,7 +185,11 @@ impl Parser<'_> {
             self.advance();
             let (right, right_depth) = self.unary()?;
             let span = left.span.to(right.span);
-            (left, depth) = self.node(build(Box::new(left), Box::new(right)), span, depth.max(right_depth))?;
+            (left, depth) = self.node(
+                build(Box::new(left), Box::new(right)),
+                span,
+                depth.max(right_depth),
+            )?;
         }
     }
 
@@ -208,21 +240,34 @@ impl Parser<'_> {
         let TokenKind::Number { integer: true, .. } = token.kind else {
             return Err(self.problem(
                 &token,
-                format!("exponent must be an integer, found `{}`", token.text(self.text)),
+                format!(
+                    "exponent must be an integer, found `{}`",
+                    token.text(self.text)
+                ),
                 "not an integer",
                 "exponents are integers such as `2` or `-1`; write sqrt( ) for square roots",
             ));
         };
         let digits = token.text(self.text);
         let magnitude: i32 = digits.parse().map_err(|_| {
-            self.problem(&token, format!("exponent `{digits}` is too large"), "too large", "use an exponent below 2^31")
+            self.problem(
+                &token,
+                format!("exponent `{digits}` is too large"),
+                "too large",
+                "use an exponent below 2^31",
+            )
         })?;
         let exponent = if negative { -magnitude } else { magnitude };
         let mut end = self.span_of(&token);
         if parenthesised {
             let close = self.advance();
             if close.kind != TokenKind::Close {
-                return Err(self.problem(&close, "expected `)` after the exponent", "expected `)`", "write `x^(-1)`"));
+                return Err(self.problem(
+                    &close,
+                    "expected `)` after the exponent",
+                    "expected `)`",
+                    "write `x^(-1)`",
+                ));
             }
             end = self.span_of(&close);
         }
@@ -240,7 +285,13 @@ impl Parser<'_> {
                 let (inner, depth) = self.sum()?;
                 self.close(&token)?;
                 self.nesting -= 1;
-                Ok((Expr { kind: inner.kind, span: span.to(self.previous_span()) }, depth))
+                Ok((
+                    Expr {
+                        kind: inner.kind,
+                        span: span.to(self.previous_span()),
+                    },
+                    depth,
+                ))
             }
             TokenKind::End => Err(self.problem(
                 &token,
@@ -250,7 +301,10 @@ impl Parser<'_> {
             )),
             _ => Err(self.problem(
                 &token,
-                format!("expected a number, a parameter or `(`, found `{}`", token.text(self.text)),
+                format!(
+                    "expected a number, a parameter or `(`, found `{}`",
+                    token.text(self.text)
+                ),
                 "expected an operand",
                 "check for a doubled or missing operator",
             )),
@@ -294,11 +348,19 @@ impl Parser<'_> {
             self.advance();
             return Ok(());
         }
-        Err(self.problem(open, "unclosed `(`", "this `(` is never closed", "add the missing `)`"))
+        Err(self.problem(
+            open,
+            "unclosed `(`",
+            "this `(` is never closed",
+            "add the missing `)`",
+        ))
     }
 
     fn previous_span(&self) -> Span {
-        let previous = self.position.checked_sub(1).and_then(|i| self.tokens.get(i));
+        let previous = self
+            .position
+            .checked_sub(1)
+            .and_then(|i| self.tokens.get(i));
         previous.map(|t| self.span_of(t)).unwrap_or_default()
     }
 }
@@ -328,7 +390,9 @@ mod tests {
     }
 
     fn shape_of(text: &str) -> String {
-        parse(text).map(|e| shape(&e)).unwrap_or_else(|p| format!("error: {}", p.message))
+        parse(text)
+            .map(|e| shape(&e))
+            .unwrap_or_else(|p| format!("error: {}", p.message))
     }
 
     fn failure(text: &str) -> (usize, String) {
@@ -348,7 +412,10 @@ mod tests {
         assert_eq!(shape_of("x^(-2)"), "(x^-2)");
         assert_eq!(shape_of("-(a + b) * 2"), "((-(a + b)) * 2)");
         assert_eq!(shape_of("2 * -a"), "(2 * (-a))");
-        assert_eq!(shape_of("sqrt(L1^2 + L2^2) / 2"), "(sqrt(((L1^2) + (L2^2))) / 2)");
+        assert_eq!(
+            shape_of("sqrt(L1^2 + L2^2) / 2"),
+            "(sqrt(((L1^2) + (L2^2))) / 2)"
+        );
         assert_eq!(shape_of("pi/2"), "(pi / 2)");
         assert_eq!(shape_of("(x^2)^3"), "((x^2)^3)");
     }
@@ -357,34 +424,66 @@ mod tests {
     fn spans_are_the_characters_of_each_node() {
         let e = parse("m + mx").unwrap_or_else(|p| panic!("{p:?}"));
         assert_eq!(e.span, Span::new(0, 6));
-        assert_eq!(e.parameters(), vec![("m", Span::new(0, 1)), ("mx", Span::new(4, 2))]);
+        assert_eq!(
+            e.parameters(),
+            vec![("m", Span::new(0, 1)), ("mx", Span::new(4, 2))]
+        );
         let e = parse_expression(" (a)", Placement::At(10)).unwrap_or_else(|p| panic!("{p:?}"));
         assert_eq!(e.span, Span::new(11, 3));
-        let e = parse_expression("a + b", Placement::Within(Span::new(3, 9))).unwrap_or_else(|p| panic!("{p:?}"));
-        assert_eq!(e.parameters(), vec![("a", Span::new(3, 9)), ("b", Span::new(3, 9))]);
+        let e = parse_expression("a + b", Placement::Within(Span::new(3, 9)))
+            .unwrap_or_else(|p| panic!("{p:?}"));
+        assert_eq!(
+            e.parameters(),
+            vec![("a", Span::new(3, 9)), ("b", Span::new(3, 9))]
+        );
     }
 
     #[test]
     fn malformed_expressions_point_at_the_offending_character() {
         assert_eq!(failure("m +"), (3, "expression ends too early".into()));
-        assert_eq!(failure("2 ** x"), (3, "expected a number, a parameter or `(`, found `*`".into()));
-        assert_eq!(failure("2 x"), (2, "expected an operator, found `x`".into()));
+        assert_eq!(
+            failure("2 ** x"),
+            (3, "expected a number, a parameter or `(`, found `*`".into())
+        );
+        assert_eq!(
+            failure("2 x"),
+            (2, "expected an operator, found `x`".into())
+        );
         assert_eq!(failure("(a + b"), (0, "unclosed `(`".into()));
         assert_eq!(failure("a + b)"), (5, "unmatched `)`".into()));
-        assert_eq!(failure("x^0.5"), (2, "exponent must be an integer, found `0.5`".into()));
-        assert_eq!(failure("x^n"), (2, "exponent must be an integer, found `n`".into()));
+        assert_eq!(
+            failure("x^0.5"),
+            (2, "exponent must be an integer, found `0.5`".into())
+        );
+        assert_eq!(
+            failure("x^n"),
+            (2, "exponent must be an integer, found `n`".into())
+        );
         assert_eq!(failure("x^2^3"), (3, "chained `^` is ambiguous".into()));
-        assert_eq!(failure("x^99999999999"), (2, "exponent `99999999999` is too large".into()));
-        assert_eq!(failure("x^(-1"), (5, "expected `)` after the exponent".into()));
+        assert_eq!(
+            failure("x^99999999999"),
+            (2, "exponent `99999999999` is too large".into())
+        );
+        assert_eq!(
+            failure("x^(-1"),
+            (5, "expected `)` after the exponent".into())
+        );
         assert_eq!(failure("tan(x)"), (0, "unknown function `tan`".into()));
         assert_eq!(failure("1 + sin x"), (4, "expected `(` after `sin`".into()));
         assert_eq!(failure("  "), (0, "empty expression".into()));
-        assert_eq!(failure("+x"), (0, "expected a number, a parameter or `(`, found `+`".into()));
+        assert_eq!(
+            failure("+x"),
+            (0, "expected a number, a parameter or `(`, found `+`".into())
+        );
     }
 
     #[test]
     fn depth_is_limited_in_both_directions() {
-        let nested = format!("{}x{}", "(".repeat(MAX_DEPTH + 1), ")".repeat(MAX_DEPTH + 1));
+        let nested = format!(
+            "{}x{}",
+            "(".repeat(MAX_DEPTH + 1),
+            ")".repeat(MAX_DEPTH + 1)
+        );
         assert!(failure(&nested).1.contains("too deeply nested"));
         let negated = format!("{}x", "-".repeat(MAX_DEPTH + 1));
         assert!(failure(&negated).1.contains("too deeply nested"));

@@ -35,16 +35,12 @@ fn rotate(a: &mut [[f64; 3]; 3], p: usize, q: usize) {
     j[q][q] = c;
     j[p][q] = s;
     j[q][p] = -s;
-    let aj = multiply(a, &j);
-    *a = multiply(&transpose(&j), &aj);
+    let jt = std::array::from_fn(|i| std::array::from_fn(|k| j[k][i]));
+    *a = multiply(&jt, &multiply(a, &j));
 }
 
 fn multiply(x: &[[f64; 3]; 3], y: &[[f64; 3]; 3]) -> [[f64; 3]; 3] {
     std::array::from_fn(|i| std::array::from_fn(|k| (0..3).map(|j| x[i][j] * y[j][k]).sum()))
-}
-
-pub(super) fn transpose(x: &[[f64; 3]; 3]) -> [[f64; 3]; 3] {
-    std::array::from_fn(|i| std::array::from_fn(|k| x[k][i]))
 }
 
 #[cfg(test)]
@@ -53,7 +49,10 @@ mod tests {
 
     #[test]
     fn diagonal_tensors_give_their_diagonal() {
-        assert_eq!(principal_moments([[3.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 2.0]]), [1.0, 2.0, 3.0]);
+        assert_eq!(
+            principal_moments([[3.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 2.0]]),
+            [1.0, 2.0, 3.0]
+        );
     }
 
     #[test]
@@ -75,7 +74,8 @@ mod tests {
         let rx = [[1.0, 0.0, 0.0], [0.0, c, -s], [0.0, s, c]];
         let r = multiply(&rz, &rx);
         let d = [[1.0, 0.0, 0.0], [0.0, 2.0, 0.0], [0.0, 0.0, 4.0]];
-        let tensor = multiply(&multiply(&r, &d), &transpose(&r));
+        let rt = std::array::from_fn(|i| std::array::from_fn(|k| r[k][i]));
+        let tensor = multiply(&multiply(&r, &d), &rt);
         let moments = principal_moments(tensor);
         for (got, want) in moments.iter().zip([1.0, 2.0, 4.0]) {
             assert!((got - want).abs() < 1e-13, "{moments:?}");

@@ -9,11 +9,11 @@ use std::collections::HashMap;
 /// Rust's strict and reserved keywords (2021 edition and the `gen` of 2024):
 /// none can be a module or a field name.
 const KEYWORDS: [&str; 52] = [
-    "as", "break", "const", "continue", "crate", "else", "enum", "extern", "false", "fn", "for", "if",
-    "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub", "ref", "return", "self", "Self",
-    "static", "struct", "super", "trait", "true", "type", "unsafe", "use", "where", "while", "async",
-    "await", "dyn", "abstract", "become", "box", "do", "final", "macro", "override", "priv", "typeof",
-    "unsized", "virtual", "yield", "try", "gen",
+    "as", "break", "const", "continue", "crate", "else", "enum", "extern", "false", "fn", "for",
+    "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub", "ref", "return",
+    "self", "Self", "static", "struct", "super", "trait", "true", "type", "unsafe", "use", "where",
+    "while", "async", "await", "dyn", "abstract", "become", "box", "do", "final", "macro",
+    "override", "priv", "typeof", "unsized", "virtual", "yield", "try", "gen",
 ];
 
 /// Names the expression grammar gives a meaning of its own.
@@ -33,8 +33,18 @@ pub(super) fn check(document: &Document, text: &str) -> Result<(), Problem> {
             "every spec has the fixed body `ground` already; give this body another name",
         ));
     }
-    unique(text, "body name", document.bodies.iter().map(|b| (b.name.as_str(), b.span)), "rename one of the bodies")?;
-    unique(text, "joint name", document.joints.iter().map(|j| (j.name.as_str(), j.span)), "rename one of the joints")?;
+    unique(
+        text,
+        "body name",
+        document.bodies.iter().map(|b| (b.name.as_str(), b.span)),
+        "rename one of the bodies",
+    )?;
+    unique(
+        text,
+        "joint name",
+        document.joints.iter().map(|j| (j.name.as_str(), j.span)),
+        "rename one of the joints",
+    )?;
     unique(
         text,
         "coordinate",
@@ -46,7 +56,9 @@ pub(super) fn check(document: &Document, text: &str) -> Result<(), Problem> {
 /// The mechanism name becomes a module and a file name: a lower snake case
 /// identifier.
 fn module_name(name: &str, span: Span) -> Result<(), Problem> {
-    let lower = name.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
+    let lower = name
+        .bytes()
+        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
     if is_identifier(name) && lower {
         return keyword(name, span, "mechanism name");
     }
@@ -100,7 +112,9 @@ fn keyword(name: &str, span: Span, what: &str) -> Result<(), Problem> {
 /// `[A-Za-z_][A-Za-z0-9_]*`, but not `_` alone.
 fn is_identifier(name: &str) -> bool {
     let mut chars = name.chars();
-    let first = chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_');
+    let first = chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_');
     first && chars.all(|c| c.is_ascii_alphanumeric() || c == '_') && name != "_"
 }
 
@@ -114,7 +128,11 @@ fn snake_case(name: &str, prefix: &str) -> String {
             out.push('_');
         }
         previous_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
-        out.push(if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '_' });
+        out.push(if c.is_ascii_alphanumeric() {
+            c.to_ascii_lowercase()
+        } else {
+            '_'
+        });
     }
     if out.is_empty() || out.starts_with(|c: char| c.is_ascii_digit()) || out == "_" {
         out.insert_str(0, &format!("{prefix}_"));
@@ -126,7 +144,12 @@ fn snake_case(name: &str, prefix: &str) -> String {
 }
 
 /// Rejects the second occurrence of any name, mentioning the first one's line.
-fn unique<'a>(text: &str, what: &str, names: impl Iterator<Item = (&'a str, Span)>, help: &str) -> Result<(), Problem> {
+fn unique<'a>(
+    text: &str,
+    what: &str,
+    names: impl Iterator<Item = (&'a str, Span)>,
+    help: &str,
+) -> Result<(), Problem> {
     let mut seen: HashMap<&str, Span> = HashMap::new();
     for (name, span) in names {
         if let Some(first) = seen.get(name) {

@@ -1,7 +1,7 @@
 //! Numeric checks at the parameters' values: everything is finite, masses
 //! are positive, inertias are physical and placement matrices are rotations.
 
-use super::inertia::{principal_moments, transpose};
+use super::inertia::principal_moments;
 use crate::document::Document;
 use crate::error::Problem;
 use crate::expr::{evaluate, evaluate_parameters, Expr};
@@ -71,7 +71,10 @@ fn mass(body: &Body, values: &BTreeMap<String, f64>) -> Result<(), Problem> {
 fn inertia(body: &Body, values: &BTreeMap<String, f64>) -> Result<(), Problem> {
     let i = &body.inertia;
     let mut entries = [0.0; 6];
-    for (value, expr) in entries.iter_mut().zip([&i.xx, &i.yy, &i.zz, &i.xy, &i.xz, &i.yz]) {
+    for (value, expr) in entries
+        .iter_mut()
+        .zip([&i.xx, &i.yy, &i.zz, &i.xy, &i.xz, &i.yz])
+    {
         *value = evaluate(expr, values)?;
     }
     let [xx, yy, zz, xy, xz, yz] = entries;
@@ -107,7 +110,9 @@ fn inertia(body: &Body, values: &BTreeMap<String, f64>) -> Result<(), Problem> {
 /// Placement matrices must be rotations: orthonormal with determinant +1.
 fn rotations(joint: &Joint, values: &BTreeMap<String, f64>) -> Result<(), Problem> {
     for rotation in &joint.origin.rotation {
-        let ElementaryRotation::Matrix(rows) = rotation else { continue };
+        let ElementaryRotation::Matrix(rows) = rotation else {
+            continue;
+        };
         let mut r = [[0.0; 3]; 3];
         for (row, exprs) in r.iter_mut().zip(rows) {
             for (value, expr) in row.iter_mut().zip(exprs) {
@@ -115,11 +120,10 @@ fn rotations(joint: &Joint, values: &BTreeMap<String, f64>) -> Result<(), Proble
             }
         }
         let span = rows[0][0].span.to(rows[2][2].span);
-        let rt = transpose(&r);
         let mut deviation = 0.0_f64;
         for (i, row) in r.iter().enumerate() {
-            for (k, column) in rt.iter().enumerate() {
-                let dot: f64 = row.iter().zip(column).map(|(a, b)| a * b).sum();
+            for (k, other) in r.iter().enumerate() {
+                let dot: f64 = row.iter().zip(other).map(|(a, b)| a * b).sum();
                 deviation = deviation.max((dot - if i == k { 1.0 } else { 0.0 }).abs());
             }
         }
@@ -127,9 +131,15 @@ fn rotations(joint: &Joint, values: &BTreeMap<String, f64>) -> Result<(), Proble
             - r[0][1] * (r[1][0] * r[2][2] - r[1][2] * r[2][0])
             + r[0][2] * (r[1][0] * r[2][1] - r[1][1] * r[2][0]);
         let problem = if deviation > TOLERANCE {
-            format!("rows are not orthonormal (R·Rᵀ differs from I by {})", short(deviation))
+            format!(
+                "rows are not orthonormal (R·Rᵀ differs from I by {})",
+                short(deviation)
+            )
         } else if (determinant - 1.0).abs() > TOLERANCE {
-            format!("its determinant is {} (a reflection, not a rotation)", short(determinant))
+            format!(
+                "its determinant is {} (a reflection, not a rotation)",
+                short(determinant)
+            )
         } else {
             continue;
         };

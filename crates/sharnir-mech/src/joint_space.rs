@@ -1,0 +1,51 @@
+//! The joint-space form of the equations of motion, `M(q) q̈ + b(q, q̇) = τ`,
+//! read off a symbolic inverse dynamics.
+//!
+//! Inverse dynamics is affine in q̈, so the mass matrix is its exact Jacobian
+//! with respect to q̈, the bias is its value at q̈ = 0 and the gravity term its
+//! value at q̇ = q̈ = 0. Derived this way the three share every subexpression
+//! with the inverse dynamics they come from, and an entry `M[i][j]` is exactly
+//! zero when joints `i` and `j` are on different branches of the tree (the
+//! torque of one does not depend on the acceleration of the other).
+
+use crate::inputs::Input;
+use sharnir_cas::{Id, Pool};
+use std::collections::HashMap;
+
+/// `M(q)`, `b(q, q̇)` and `g(q)` as expressions in the pool of the inverse
+/// dynamics they were read from.
+#[derive(Clone, Debug)]
+pub struct JointSpace {
+    /// The mass matrix, symmetric, row-major, in coordinate order.
+    pub mass_matrix: Vec<Vec<Id>>,
+    /// `C(q, q̇) q̇ + g(q)`: the joint forces needed for zero acceleration.
+    pub bias: Vec<Id>,
+    /// `g(q)`: the joint forces needed to hold the mechanism still.
+    pub gravity: Vec<Id>,
+}
+
+/// Splits `tau`, the inverse dynamics of a mechanism with `tau.len()`
+/// coordinates, into its joint-space terms.
+pub fn joint_space(pool: &mut Pool, tau: &[Id]) -> JointSpace {
+    let n = tau.len();
+    let zero = pool.zero();
+    let symbol = |pool: &mut Pool, input: Input| pool.symbol(&input.symbol_name());
+    let mut mass_matrix = vec![vec![zero; n]; n];
+    for j in 0..n {
+        let qdd = symbol(pool, Input::Acceleration(j));
+        let column = pool.diff_all(tau, qdd);
+        for i in j..n {
+            mass_matrix[i][j] = column[i];
+            mass_matrix[j][i] = column[i];
+        }
+    }
+    let at_rest_acceleration: HashMap<Id, Id> = (0..n)
+        .map(|j| (symbol(pool, Input::Acceleration(j)), zero))
+        .collect();
+    let bias = pool.substitute(tau, &at_rest_acceleration);
+    let at_rest: HashMap<Id, Id> = (0..n)
+        .map(|j| (symbol(pool, Input::Velocity(j)), zero))
+        .collect();
+    let gravity = pool.substitute(&bias, &at_rest);
+    JointSpace { mass_matrix, bias, gravity }
+}
