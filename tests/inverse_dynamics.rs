@@ -33,9 +33,24 @@ macro_rules! agrees_with_numeric_rnea {
 }
 
 agrees_with_numeric_rnea!(telegin6, telegin6, telegin6_folded, "telegin6");
-agrees_with_numeric_rnea!(telegin3_cartesian, telegin3_cartesian, telegin3_cartesian_folded, "telegin3_cartesian");
-agrees_with_numeric_rnea!(telegin3_cylindrical, telegin3_cylindrical, telegin3_cylindrical_folded, "telegin3_cylindrical");
-agrees_with_numeric_rnea!(triple_pendulum, triple_pendulum, triple_pendulum_folded, "triple_pendulum");
+agrees_with_numeric_rnea!(
+    telegin3_cartesian,
+    telegin3_cartesian,
+    telegin3_cartesian_folded,
+    "telegin3_cartesian"
+);
+agrees_with_numeric_rnea!(
+    telegin3_cylindrical,
+    telegin3_cylindrical,
+    telegin3_cylindrical_folded,
+    "telegin3_cylindrical"
+);
+agrees_with_numeric_rnea!(
+    triple_pendulum,
+    triple_pendulum,
+    triple_pendulum_folded,
+    "triple_pendulum"
+);
 agrees_with_numeric_rnea!(chain10, chain10, chain10_folded, "chain10");
 agrees_with_numeric_rnea!(puma560, puma560, puma560_folded, "puma560");
 
@@ -46,11 +61,19 @@ agrees_with_numeric_rnea!(puma560, puma560, puma560_folded, "puma560");
 fn runtime_parameters_are_live() {
     use sharnir_generated::telegin6 as m;
     let base = m::Params::default();
-    let heavier = m::Params { m06: base.m06 + 1.0, ..base };
+    let heavier = m::Params {
+        m06: base.m06 + 1.0,
+        ..base
+    };
     let q = [0.1, 0.2, 0.3, 0.1, 0.5, 0.6];
     let zero = [0.0; 6];
     let light = m::inverse_dynamics(&base, &q, &zero, &zero);
     let heavy = m::inverse_dynamics(&heavier, &q, &zero, &zero);
     // q4 slides along −y: its static force grows by exactly 1 kg · g.
-    assert!((heavy[3] - light[3] + base.g).abs() < 1e-12, "{} vs {}", heavy[3], light[3]);
+    assert!(
+        (heavy[3] - light[3] + base.g).abs() < 1e-12,
+        "{} vs {}",
+        heavy[3],
+        light[3]
+    );
 }

@@ -25,9 +25,15 @@ fn generate(stem: &str, mode: ParameterMode) -> sharnir_codegen::GeneratedModule
 
 #[test]
 fn generated_modules_match_the_specs() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..").join("generated").join("src");
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join("generated")
+        .join("src");
     let stems = bundled_specs();
-    assert!(stems.len() >= 6, "expected the bundled specs, found {stems:?}");
+    assert!(
+        stems.len() >= 6,
+        "expected the bundled specs, found {stems:?}"
+    );
     for stem in stems {
         for mode in [ParameterMode::Runtime, ParameterMode::Folded] {
             let module = generate(&stem, mode);

@@ -14,14 +14,19 @@ use std::path::PathBuf;
 
 /// The `specs/` directory of the workspace.
 pub fn specs_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..").join("specs")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join("specs")
 }
 
 /// Loads and validates a bundled spec by file stem (`"telegin6"`).
 pub fn load_spec(stem: &str) -> sharnir_spec::Spec {
     let path = specs_dir().join(format!("{stem}.spec"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let source = sharnir_spec::Source { name: format!("specs/{stem}.spec"), text };
+    let source = sharnir_spec::Source {
+        name: format!("specs/{stem}.spec"),
+        text,
+    };
     sharnir_spec::parse(source).unwrap_or_else(|e| panic!("{e:?}"))
 }
 
@@ -41,7 +46,8 @@ impl Oracle {
     pub fn for_spec(stem: &str) -> Oracle {
         let spec = load_spec(stem);
         let values: BTreeMap<String, f64> = spec.parameter_values();
-        let mechanism = Mechanism::from_spec(&spec, ParameterMode::Runtime).unwrap_or_else(|e| panic!("{e:?}"));
+        let mechanism =
+            Mechanism::from_spec(&spec, ParameterMode::Runtime).unwrap_or_else(|e| panic!("{e:?}"));
         let env = |symbol: &str| match sharnir_mech::Input::parse(symbol) {
             Some(sharnir_mech::Input::Parameter(name)) => values.get(&name).copied(),
             _ => None,
@@ -72,7 +78,10 @@ impl Oracle {
             prismatic[b.coordinate] = b.kind == JointKind::Prismatic;
         }
         Oracle {
-            tree: Tree { bodies, gravity: vec3(mechanism.gravity) },
+            tree: Tree {
+                bodies,
+                gravity: vec3(mechanism.gravity),
+            },
             coordinate_of: mechanism.bodies.iter().map(|b| b.coordinate).collect(),
             prismatic,
         }
@@ -80,7 +89,12 @@ impl Oracle {
 
     /// Inverse dynamics in coordinate order.
     pub fn inverse_dynamics(&self, q: &[f64], qd: &[f64], qdd: &[f64]) -> Vec<f64> {
-        let to_tree = |x: &[f64]| self.coordinate_of.iter().map(|&c| x[c]).collect::<Vec<f64>>();
+        let to_tree = |x: &[f64]| {
+            self.coordinate_of
+                .iter()
+                .map(|&c| x[c])
+                .collect::<Vec<f64>>()
+        };
         let tau_tree = self
             .tree
             .inverse_dynamics(&to_tree(q), &to_tree(qd), &to_tree(qdd))
@@ -101,7 +115,9 @@ pub struct States {
 impl States {
     /// A state stream from a fixed seed.
     pub fn seeded(seed: u64) -> States {
-        States { rng: SmallRng::seed_from_u64(seed) }
+        States {
+            rng: SmallRng::seed_from_u64(seed),
+        }
     }
 
     /// Positions (angles in ±π, slides in ±0.5 m), velocities in ±2 and
@@ -109,7 +125,11 @@ impl States {
     pub fn next<const N: usize>(&mut self, prismatic: &[bool]) -> ([f64; N], [f64; N], [f64; N]) {
         let mut q = [0.0; N];
         for (i, x) in q.iter_mut().enumerate() {
-            let range = if prismatic.get(i).copied().unwrap_or(false) { 0.5 } else { std::f64::consts::PI };
+            let range = if prismatic.get(i).copied().unwrap_or(false) {
+                0.5
+            } else {
+                std::f64::consts::PI
+            };
             *x = self.rng.gen_range(-range..range);
         }
         let qd = [(); N].map(|_| self.rng.gen_range(-2.0..2.0));
@@ -121,5 +141,9 @@ impl States {
 /// Largest entry-wise difference, relative to `max(1, ‖expected‖∞)`.
 pub fn relative_error(got: &[f64], expected: &[f64]) -> f64 {
     let scale = expected.iter().fold(1.0_f64, |m, x| m.max(x.abs()));
-    got.iter().zip(expected).map(|(g, e)| (g - e).abs()).fold(0.0, f64::max) / scale
+    got.iter()
+        .zip(expected)
+        .map(|(g, e)| (g - e).abs())
+        .fold(0.0, f64::max)
+        / scale
 }

@@ -183,7 +183,20 @@ fn derived(p: &TeleginParams) -> Derived {
     let iy56 = p.icy5 + p.icy6;
     let ie = ix56 - iy56 - d5 - d6;
     let if_ = d6 + ix6;
-    Derived { m4, a, b, ic34, ix56, iy56, id1, id2, d, id, ie, if_ }
+    Derived {
+        m4,
+        a,
+        b,
+        ic34,
+        ix56,
+        iy56,
+        id1,
+        id2,
+        d,
+        id,
+        ie,
+        if_,
+    }
 }
 
 /// Listing 2's formulas with the link-1 and link-2 lengths that multiply the
@@ -320,7 +333,11 @@ fn sub(a: &V3, b: &V3) -> V3 {
 }
 
 fn cross(a: &V3, b: &V3) -> V3 {
-    [a[1] * b[2] - b[1] * a[2], a[2] * b[0] - b[2] * a[0], a[0] * b[1] - b[0] * a[1]]
+    [
+        a[1] * b[2] - b[1] * a[2],
+        a[2] * b[0] - b[2] * a[0],
+        a[0] * b[1] - b[0] * a[1],
+    ]
 }
 
 fn dot(a: &V3, b: &V3) -> f64 {
@@ -364,9 +381,21 @@ fn sfstov<const N: usize>(
             let (sn, c) = ok[i].sin_cos();
             let c1 = 1.0 - c;
             [
-                [qx * qx * c1 + c, qx * qy * c1 - qz * sn, qx * qz * c1 + qy * sn],
-                [qx * qy * c1 + qz * sn, qy * qy * c1 + c, qy * qz * c1 - qx * sn],
-                [qx * qz * c1 - qy * sn, qy * qz * c1 + qx * sn, qz * qz * c1 + c],
+                [
+                    qx * qx * c1 + c,
+                    qx * qy * c1 - qz * sn,
+                    qx * qz * c1 + qy * sn,
+                ],
+                [
+                    qx * qy * c1 + qz * sn,
+                    qy * qy * c1 + c,
+                    qy * qz * c1 - qx * sn,
+                ],
+                [
+                    qx * qz * c1 - qy * sn,
+                    qy * qz * c1 + qx * sn,
+                    qz * qz * c1 + c,
+                ],
             ]
         } else {
             [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]
@@ -382,7 +411,10 @@ fn sfstov<const N: usize>(
     auc[0] = sv(kp(0) * oc[0], &s.nkokp[0]);
     auu[0] = sv(kp(0) * oy[0], &s.nkokp[0]);
     aup[0] = sv((1.0 - kp(0)) * oy[0], &s.nkokp[0]);
-    aucm[0] = add(&[cross(&auu[0], &s.cm[0]), cross(&auc[0], &cross(&auc[0], &s.cm[0]))]);
+    aucm[0] = add(&[
+        cross(&auu[0], &s.cm[0]),
+        cross(&auc[0], &cross(&auc[0], &s.cm[0])),
+    ]);
     mp0[0] = mpt[0];
     for i in 1..N {
         let ax = &s.nkokp[i];
@@ -404,10 +436,16 @@ fn sfstov<const N: usize>(
             &mpt[i],
             &add(&[
                 auu[i - 1],
-                sv(kp(i), &add(&[sv(oy[i], ax), sv(oc[i], &cross(&auc[i - 1], ax))])),
+                sv(
+                    kp(i),
+                    &add(&[sv(oy[i], ax), sv(oc[i], &cross(&auc[i - 1], ax))]),
+                ),
             ]),
         );
-        aucm[i] = add(&[cross(&auu[i], &s.cm[i]), cross(&auc[i], &cross(&auc[i], &s.cm[i]))]);
+        aucm[i] = add(&[
+            cross(&auu[i], &s.cm[i]),
+            cross(&auc[i], &cross(&auc[i], &s.cm[i])),
+        ]);
         mp0[i] = mm(&mpt[i], &mp0[i - 1]);
     }
     let gw = [0.0, -g, 0.0];
@@ -415,7 +453,10 @@ fn sfstov<const N: usize>(
     let mut m = [[0.0; 3]; N];
     for i in (0..N).rev() {
         let own = sv(s.mt[i], &add(&[aup[i], sub(&aucm[i], &mv(&mp0[i], &gw))]));
-        let euler = add(&[mv(&s.tit[i], &auu[i]), cross(&auc[i], &mv(&s.tit[i], &auc[i]))]);
+        let euler = add(&[
+            mv(&s.tit[i], &auu[i]),
+            cross(&auc[i], &mv(&s.tit[i], &auc[i])),
+        ]);
         if i + 1 == N {
             f[i] = own;
             m[i] = add(&[euler, cross(&s.cm[i], &f[i])]);
@@ -432,7 +473,11 @@ fn sfstov<const N: usize>(
     }
     let mut ods = [0.0; N];
     for i in 0..N {
-        ods[i] = if s.kp[i] { dot(&s.nkokp[i], &m[i]) } else { dot(&s.nkokp[i], &f[i]) };
+        ods[i] = if s.kp[i] {
+            dot(&s.nkokp[i], &m[i])
+        } else {
+            dot(&s.nkokp[i], &f[i])
+        };
     }
     ods
 }
@@ -484,7 +529,14 @@ pub fn listing1_routine(
         diag(p.icx5, p.icy5, p.icx5),
         diag(p.icx6, p.icy6, p.icx6),
     ];
-    let s = Sfstov { kp: &kp, nkokp: &nkokp, kbpt: &kbpt, mt: &mt, cm: &cm, tit: &tit };
+    let s = Sfstov {
+        kp: &kp,
+        nkokp: &nkokp,
+        kbpt: &kbpt,
+        mt: &mt,
+        cm: &cm,
+        tit: &tit,
+    };
     sfstov(&s, q, qd, qdd, p.g)
 }
 
@@ -495,7 +547,10 @@ mod tests {
     use rand::{Rng, SeedableRng};
 
     fn rel_err(a: &[f64; 6], b: &[f64; 6]) -> f64 {
-        a.iter().zip(b).map(|(x, y)| (x - y).abs() / x.abs().max(1.0)).fold(0.0, f64::max)
+        a.iter()
+            .zip(b)
+            .map(|(x, y)| (x - y).abs() / x.abs().max(1.0))
+            .fold(0.0, f64::max)
     }
 
     fn random6(rng: &mut SmallRng, r: f64) -> [f64; 6] {
@@ -537,7 +592,10 @@ mod tests {
             let qdd = random6(&mut rng, 4.0);
             let c = closed_form(&p, &q, &qd, &qdd);
             let r = listing1_routine(&p, &q, &qd, &qdd);
-            assert!(rel_err(&r, &c) < 1e-12, "q={q:?} qd={qd:?} qdd={qdd:?}: {c:?} vs {r:?}");
+            assert!(
+                rel_err(&r, &c) < 1e-12,
+                "q={q:?} qd={qd:?} qdd={qdd:?}: {c:?} vs {r:?}"
+            );
         }
     }
 
@@ -597,7 +655,10 @@ mod tests {
     /// The paper's closed forms really need L1 = L2: documents the restriction.
     #[test]
     fn closed_form_needs_equal_links() {
-        let p = TeleginParams { l2: 0.8, ..TeleginParams::default() };
+        let p = TeleginParams {
+            l2: 0.8,
+            ..TeleginParams::default()
+        };
         let r = listing1_routine(&p, &LISTING2_Q, &LISTING2_QD, &LISTING2_QDD);
         let c = closed_form(&p, &LISTING2_Q, &LISTING2_QD, &LISTING2_QDD);
         assert!(rel_err(&r, &c) > 1e-3);
@@ -608,7 +669,10 @@ mod tests {
     /// symmetric and positive definite on the diagonal.
     #[test]
     fn routine_mass_matrix_symmetric() {
-        let p = TeleginParams { g: 0.0, ..TeleginParams::default() };
+        let p = TeleginParams {
+            g: 0.0,
+            ..TeleginParams::default()
+        };
         let mut rng = SmallRng::seed_from_u64(3);
         for _ in 0..20 {
             let q = random6(&mut rng, 4.0);

@@ -52,7 +52,12 @@ fn run(spec: &str, extra: &[&str]) -> (Output, tempfile::TempDir) {
 
 fn written(dir: &Path) -> Vec<String> {
     std::fs::read_dir(dir.join("out"))
-        .map(|entries| entries.filter_map(Result::ok).map(|e| e.file_name().to_string_lossy().into_owned()).collect())
+        .map(|entries| {
+            entries
+                .filter_map(Result::ok)
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
         .unwrap_or_default()
 }
 
@@ -60,12 +65,29 @@ fn written(dir: &Path) -> Vec<String> {
 fn rejects(spec: &str, location: &str, message: &str) -> String {
     let (output, dir) = run(spec, &[]);
     let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
-    assert!(!output.status.success(), "accepted a bad spec; stderr: {stderr}");
-    assert_eq!(output.status.code(), Some(1), "exit code (a panic exits with 101): {stderr}");
-    assert!(stderr.contains(&format!("arm.spec:{location}")), "no `arm.spec:{location}` in:\n{stderr}");
+    assert!(
+        !output.status.success(),
+        "accepted a bad spec; stderr: {stderr}"
+    );
+    assert_eq!(
+        output.status.code(),
+        Some(1),
+        "exit code (a panic exits with 101): {stderr}"
+    );
+    assert!(
+        stderr.contains(&format!("arm.spec:{location}")),
+        "no `arm.spec:{location}` in:\n{stderr}"
+    );
     assert!(stderr.contains(message), "no `{message}` in:\n{stderr}");
-    assert!(stderr.to_lowercase().contains("help"), "no hint in:\n{stderr}");
-    assert!(written(dir.path()).is_empty(), "wrote {:?} for a bad spec", written(dir.path()));
+    assert!(
+        stderr.to_lowercase().contains("help"),
+        "no hint in:\n{stderr}"
+    );
+    assert!(
+        written(dir.path()).is_empty(),
+        "wrote {:?} for a bad spec",
+        written(dir.path())
+    );
     stderr
 }
 
@@ -73,20 +95,38 @@ fn rejects(spec: &str, location: &str, message: &str) -> String {
 fn valid_spec_writes_module_and_prints_op_counts() {
     let (output, dir) = run(VALID, &[]);
     let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     assert!(stdout.contains("inverse_dynamics"), "{stdout}");
     assert_eq!(written(dir.path()), vec!["arm.rs".to_owned()]);
     let text = std::fs::read_to_string(dir.path().join("out").join("arm.rs")).expect("module");
-    assert!(text.contains("pub fn inverse_dynamics(p: &Params"), "{text}");
-    assert!(text.contains("pub const COORDINATE_NAMES: [&str; NV] = [\"q1\"]"), "{text}");
+    assert!(
+        text.contains("pub fn inverse_dynamics(\n    p: &Params,"),
+        "{text}"
+    );
+    assert!(
+        text.contains("pub const COORDINATE_NAMES: [&str; NV] = [\"q1\"]"),
+        "{text}"
+    );
 }
 
 #[test]
 fn fold_writes_a_folded_module() {
     let (output, dir) = run(VALID, &["--fold"]);
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-    let text = std::fs::read_to_string(dir.path().join("out").join("arm_folded.rs")).expect("module");
-    assert!(!text.contains("p.m"), "folded module still reads parameters:\n{text}");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let text =
+        std::fs::read_to_string(dir.path().join("out").join("arm_folded.rs")).expect("module");
+    assert!(
+        !text.contains("p.m"),
+        "folded module still reads parameters:\n{text}"
+    );
 }
 
 #[test]
@@ -96,12 +136,20 @@ fn syntax_error() {
 
 #[test]
 fn unknown_parameter_points_inside_the_expression() {
-    rejects(&VALID.replace("mass = \"m\"", "mass = \"m + mx\""), "11:13", "unknown parameter");
+    rejects(
+        &VALID.replace("mass = \"m\"", "mass = \"m + mx\""),
+        "11:13",
+        "unknown parameter",
+    );
 }
 
 #[test]
 fn unknown_body() {
-    rejects(&VALID.replace("child = \"link1\"", "child = \"link9\""), "19:", "link9");
+    rejects(
+        &VALID.replace("child = \"link1\"", "child = \"link9\""),
+        "19:",
+        "link9",
+    );
 }
 
 #[test]
@@ -112,7 +160,11 @@ fn duplicate_name() {
 
 #[test]
 fn body_not_connected_to_ground() {
-    rejects(&format!("{VALID}{SECOND_LINK}"), "23:", "not connected to ground");
+    rejects(
+        &format!("{VALID}{SECOND_LINK}"),
+        "23:",
+        "not connected to ground",
+    );
 }
 
 #[test]
@@ -135,7 +187,10 @@ axis = [0, 0, 1]
 "#;
     let stderr = rejects(&format!("{VALID}{SECOND_LINK}{joints}"), "", "loop");
     for joint in ["q1", "q2", "q3"] {
-        assert!(stderr.contains(joint), "loop error does not name {joint}:\n{stderr}");
+        assert!(
+            stderr.contains(joint),
+            "loop error does not name {joint}:\n{stderr}"
+        );
     }
 }
 
@@ -146,15 +201,27 @@ fn non_positive_mass() {
 
 #[test]
 fn inertia_not_positive_definite() {
-    rejects(&VALID.replace("[0.01, 0.2, 0.2]", "[0.01, -0.2, 0.2]"), "13:", "inertia");
+    rejects(
+        &VALID.replace("[0.01, 0.2, 0.2]", "[0.01, -0.2, 0.2]"),
+        "13:",
+        "inertia",
+    );
 }
 
 #[test]
 fn inertia_violating_triangle_inequality() {
-    rejects(&VALID.replace("[0.01, 0.2, 0.2]", "[0.01, 0.2, 0.5]"), "13:", "triangle");
+    rejects(
+        &VALID.replace("[0.01, 0.2, 0.2]", "[0.01, 0.2, 0.5]"),
+        "13:",
+        "triangle",
+    );
 }
 
 #[test]
 fn zero_axis() {
-    rejects(&VALID.replace("axis = [0, 0, 1]", "axis = [0, 0, 0]"), "20:", "axis");
+    rejects(
+        &VALID.replace("axis = [0, 0, 1]", "axis = [0, 0, 0]"),
+        "20:",
+        "axis",
+    );
 }

@@ -56,7 +56,13 @@ impl Printer<'_> {
 
     /// Left-associative binary operator: the right operand needs parentheses
     /// at equal precedence (`a - (b + c)`), the left one only below it.
-    fn binary(&self, a: &Term, b: &Term, op: TokenStream, level: Precedence) -> (TokenStream, Precedence) {
+    fn binary(
+        &self,
+        a: &Term,
+        b: &Term,
+        op: TokenStream,
+        level: Precedence,
+    ) -> (TokenStream, Precedence) {
         let left = self.operand(a, level);
         let right = self.operand_strict(b, level);
         (quote!(#left #op #right), level)
@@ -121,7 +127,11 @@ mod tests {
     use super::*;
 
     fn show(term: &Term) -> String {
-        Printer { locals: &["t0".to_owned()] }.expr(term).to_string()
+        Printer {
+            locals: &["t0".to_owned()],
+        }
+        .expr(term)
+        .to_string()
     }
 
     fn b(t: Term) -> Box<Term> {
@@ -133,16 +143,28 @@ mod tests {
         let x = || Term::Input("q[0]".into());
         let y = || Term::Local(0);
         let sum = Term::Add(b(x()), b(y()));
-        assert_eq!(show(&Term::Mul(b(sum.clone()), b(y()))), "(q [0] + t0) * t0");
-        assert_eq!(show(&Term::Sub(b(y()), b(sum.clone()))), "t0 - (q [0] + t0)");
+        assert_eq!(
+            show(&Term::Mul(b(sum.clone()), b(y()))),
+            "(q [0] + t0) * t0"
+        );
+        assert_eq!(
+            show(&Term::Sub(b(y()), b(sum.clone()))),
+            "t0 - (q [0] + t0)"
+        );
         assert_eq!(show(&Term::Add(b(sum.clone()), b(y()))), "q [0] + t0 + t0");
-        assert_eq!(show(&Term::Div(b(y()), b(Term::Mul(b(y()), b(y()))))), "t0 / (t0 * t0)");
+        assert_eq!(
+            show(&Term::Div(b(y()), b(Term::Mul(b(y()), b(y()))))),
+            "t0 / (t0 * t0)"
+        );
         assert_eq!(show(&Term::Neg(b(sum))), "- (q [0] + t0)");
     }
 
     #[test]
     fn inputs_and_functions() {
-        assert_eq!(show(&Term::Sin(b(Term::Input("p.m1".into())))), "libm :: sin (p . m1)");
+        assert_eq!(
+            show(&Term::Sin(b(Term::Input("p.m1".into())))),
+            "libm :: sin (p . m1)"
+        );
         assert_eq!(show(&Term::Const(0.5)), "0.5");
         assert_eq!(show(&Term::Const(2.0)), "2.0");
     }

@@ -12,8 +12,8 @@ use crate::inputs::Input;
 use crate::vec3::{Mat3, Vec3, Vec3Ops};
 use sharnir_cas::{Coeff, Id, Pool};
 use sharnir_spec::{
-    ElementaryRotation, Expr, ExprKind, Function, JointKind as SpecJointKind, ParameterValue, Span, Spec,
-    SpecError,
+    ElementaryRotation, Expr, ExprKind, Function, JointKind as SpecJointKind, ParameterValue, Span,
+    Spec, SpecError,
 };
 use std::collections::HashMap;
 
@@ -114,14 +114,24 @@ impl Mechanism {
                 SpecJointKind::Revolute => JointKind::Revolute,
                 SpecJointKind::Prismatic => JointKind::Prismatic,
             };
-            let axis = joint.axis.map(|a| lowering.pool.num(Coeff::from_decimal_f64(a)));
+            let axis = joint
+                .axis
+                .map(|a| lowering.pool.num(Coeff::from_decimal_f64(a)));
             let translation = lowering.vec3(spec, &joint.origin.translation)?;
             let rotation = lowering.rotation(spec, &joint.origin.rotation)?;
             let mass = lowering.expr(spec, &body.mass)?;
             let com = lowering.vec3(spec, &body.com)?;
             let i = &body.inertia;
-            let (xx, yy, zz) = (lowering.expr(spec, &i.xx)?, lowering.expr(spec, &i.yy)?, lowering.expr(spec, &i.zz)?);
-            let (xy, xz, yz) = (lowering.expr(spec, &i.xy)?, lowering.expr(spec, &i.xz)?, lowering.expr(spec, &i.yz)?);
+            let (xx, yy, zz) = (
+                lowering.expr(spec, &i.xx)?,
+                lowering.expr(spec, &i.yy)?,
+                lowering.expr(spec, &i.zz)?,
+            );
+            let (xy, xz, yz) = (
+                lowering.expr(spec, &i.xy)?,
+                lowering.expr(spec, &i.xz)?,
+                lowering.expr(spec, &i.yz)?,
+            );
             bodies.push(TreeBody {
                 name: body.name.clone(),
                 joint: joint.name.clone(),
@@ -142,7 +152,10 @@ impl Mechanism {
                 .parameters
                 .iter()
                 .filter_map(|p| match p.value {
-                    ParameterValue::Number(default) => Some(RuntimeParameter { name: p.name.clone(), default }),
+                    ParameterValue::Number(default) => Some(RuntimeParameter {
+                        name: p.name.clone(),
+                        default,
+                    }),
                     ParameterValue::Derived(_) => None,
                 })
                 .collect(),
@@ -169,8 +182,12 @@ impl Mechanism {
 
 /// Checks the graph and numbers it, translating graph errors to spec errors.
 fn spanning_tree(spec: &Spec) -> Result<graph::SpanningTree, SpecError> {
-    let index: HashMap<&str, usize> =
-        spec.bodies.iter().enumerate().map(|(i, b)| (b.name.as_str(), i + 1)).collect();
+    let index: HashMap<&str, usize> = spec
+        .bodies
+        .iter()
+        .enumerate()
+        .map(|(i, b)| (b.name.as_str(), i + 1))
+        .collect();
     let mut arcs = Vec::with_capacity(spec.joints.len());
     for joint in &spec.joints {
         let end = |name: &str, span| {
@@ -178,13 +195,22 @@ fn spanning_tree(spec: &Spec) -> Result<graph::SpanningTree, SpecError> {
                 Ok(0)
             } else {
                 index.get(name).copied().ok_or_else(|| {
-                    spec.error_at(span, format!("unknown body `{name}`"), "not a body", "declare it with [[body]]")
+                    spec.error_at(
+                        span,
+                        format!("unknown body `{name}`"),
+                        "not a body",
+                        "declare it with [[body]]",
+                    )
                 })
             }
         };
-        arcs.push(graph::Arc { from: end(&joint.parent, joint.parent_span)?, to: end(&joint.child, joint.child_span)? });
+        arcs.push(graph::Arc {
+            from: end(&joint.parent, joint.parent_span)?,
+            to: end(&joint.child, joint.child_span)?,
+        });
     }
-    let tree = graph::spanning_tree(spec.bodies.len() + 1, &arcs).map_err(|e| graph_error(spec, e))?;
+    let tree =
+        graph::spanning_tree(spec.bodies.len() + 1, &arcs).map_err(|e| graph_error(spec, e))?;
     if let Some(&cut) = tree.cut_arcs().first() {
         return Err(loop_error(spec, tree.fundamental_loop(cut).unwrap_or(&[])));
     }
@@ -193,7 +219,10 @@ fn spanning_tree(spec: &Spec) -> Result<graph::SpanningTree, SpecError> {
             let joint = &spec.joints[tree.inboard_arc(k)];
             return Err(spec.error_at(
                 joint.parent_span,
-                format!("joint `{}` points towards ground: `{}` is nearer to ground than `{}`", joint.name, joint.child, joint.parent),
+                format!(
+                    "joint `{}` points towards ground: `{}` is nearer to ground than `{}`",
+                    joint.name, joint.child, joint.parent
+                ),
                 "this parent is the outboard body",
                 "swap `parent` and `child` so that every joint points away from ground",
             ));
@@ -206,8 +235,16 @@ fn graph_error(spec: &Spec, error: GraphError) -> SpecError {
     match error {
         GraphError::Disconnected { bodies } => {
             let body = |b: usize| b.checked_sub(1).and_then(|i| spec.bodies.get(i));
-            let names: Vec<&str> = bodies.iter().filter_map(|&b| body(b)).map(|b| b.name.as_str()).collect();
-            let span = bodies.first().and_then(|&b| body(b)).map(|b| b.span).unwrap_or_default();
+            let names: Vec<&str> = bodies
+                .iter()
+                .filter_map(|&b| body(b))
+                .map(|b| b.name.as_str())
+                .collect();
+            let span = bodies
+                .first()
+                .and_then(|&b| body(b))
+                .map(|b| b.span)
+                .unwrap_or_default();
             spec.error_at(
                 span,
                 format!("not connected to ground: {}", names.join(", ")),
@@ -219,7 +256,10 @@ fn graph_error(spec: &Spec, error: GraphError) -> SpecError {
             let joint = spec.joints.get(arc);
             spec.error_at(
                 joint.map(|j| j.span).unwrap_or_default(),
-                format!("joint `{}` connects a body to itself", joint.map_or("?", |j| j.name.as_str())),
+                format!(
+                    "joint `{}` connects a body to itself",
+                    joint.map_or("?", |j| j.name.as_str())
+                ),
                 "parent and child are the same body",
                 "a joint must connect two different bodies",
             )
@@ -236,8 +276,16 @@ fn graph_error(spec: &Spec, error: GraphError) -> SpecError {
 /// The error for a closed kinematic loop, naming its joints in order around
 /// the loop; the first one is the joint that would be cut.
 fn loop_error(spec: &Spec, arcs: &[usize]) -> SpecError {
-    let names: Vec<&str> = arcs.iter().filter_map(|&a| spec.joints.get(a)).map(|j| j.name.as_str()).collect();
-    let span = arcs.first().and_then(|&a| spec.joints.get(a)).map(|j| j.span).unwrap_or_default();
+    let names: Vec<&str> = arcs
+        .iter()
+        .filter_map(|&a| spec.joints.get(a))
+        .map(|j| j.name.as_str())
+        .collect();
+    let span = arcs
+        .first()
+        .and_then(|&a| spec.joints.get(a))
+        .map(|j| j.span)
+        .unwrap_or_default();
     spec.error_at(
         span,
         format!("kinematic loop through joints {}", names.join(" → ")),
@@ -259,7 +307,9 @@ impl ExprLowering {
         for p in &spec.parameters {
             if let ParameterValue::Number(value) = p.value {
                 let id = match mode {
-                    ParameterMode::Runtime => pool.symbol(&Input::Parameter(p.name.clone()).symbol_name()),
+                    ParameterMode::Runtime => {
+                        pool.symbol(&Input::Parameter(p.name.clone()).symbol_name())
+                    }
                     ParameterMode::Folded => pool.num(Coeff::from_decimal_f64(value)),
                 };
                 parameters.insert(p.name.clone(), id);
@@ -272,7 +322,12 @@ impl ExprLowering {
         self.expr_guarded(spec, e, &mut Vec::new())
     }
 
-    fn expr_guarded(&mut self, spec: &Spec, e: &Expr, visiting: &mut Vec<String>) -> Result<Id, SpecError> {
+    fn expr_guarded(
+        &mut self,
+        spec: &Spec,
+        e: &Expr,
+        visiting: &mut Vec<String>,
+    ) -> Result<Id, SpecError> {
         Ok(match &e.kind {
             ExprKind::Number(x) => self.pool.num(Coeff::from_decimal_f64(*x)),
             ExprKind::Pi => self.pool.pi(),
@@ -281,8 +336,14 @@ impl ExprLowering {
                 let a = self.expr_guarded(spec, a, visiting)?;
                 self.pool.neg(a)
             }
-            ExprKind::Add(a, b) | ExprKind::Sub(a, b) | ExprKind::Mul(a, b) | ExprKind::Div(a, b) => {
-                let (x, y) = (self.expr_guarded(spec, a, visiting)?, self.expr_guarded(spec, b, visiting)?);
+            ExprKind::Add(a, b)
+            | ExprKind::Sub(a, b)
+            | ExprKind::Mul(a, b)
+            | ExprKind::Div(a, b) => {
+                let (x, y) = (
+                    self.expr_guarded(spec, a, visiting)?,
+                    self.expr_guarded(spec, b, visiting)?,
+                );
                 match &e.kind {
                     ExprKind::Add(..) => self.pool.add(x, y),
                     ExprKind::Sub(..) => self.pool.sub(x, y),
@@ -307,16 +368,36 @@ impl ExprLowering {
 
     /// A parameter's expression: its symbol (or folded value), or the lowered
     /// definition of a derived parameter.
-    fn parameter(&mut self, spec: &Spec, name: &str, at: &Expr, visiting: &mut Vec<String>) -> Result<Id, SpecError> {
+    fn parameter(
+        &mut self,
+        spec: &Spec,
+        name: &str,
+        at: &Expr,
+        visiting: &mut Vec<String>,
+    ) -> Result<Id, SpecError> {
         if let Some(&id) = self.parameters.get(name) {
             return Ok(id);
         }
         let definition = spec.parameters.iter().find(|p| p.name == name);
-        let Some(sharnir_spec::Parameter { value: ParameterValue::Derived(expr), .. }) = definition else {
-            return Err(spec.error_at(at.span, format!("unknown parameter `{name}`"), "not a parameter", "declare it in [parameters]"));
+        let Some(sharnir_spec::Parameter {
+            value: ParameterValue::Derived(expr),
+            ..
+        }) = definition
+        else {
+            return Err(spec.error_at(
+                at.span,
+                format!("unknown parameter `{name}`"),
+                "not a parameter",
+                "declare it in [parameters]",
+            ));
         };
         if visiting.iter().any(|v| v == name) {
-            return Err(spec.error_at(at.span, format!("parameter `{name}` is defined in terms of itself"), "cycle", "break the cycle of derived parameters"));
+            return Err(spec.error_at(
+                at.span,
+                format!("parameter `{name}` is defined in terms of itself"),
+                "cycle",
+                "break the cycle of derived parameters",
+            ));
         }
         visiting.push(name.to_owned());
         let id = self.expr_guarded(spec, expr, visiting)?;
@@ -326,11 +407,19 @@ impl ExprLowering {
     }
 
     fn vec3(&mut self, spec: &Spec, v: &[Expr; 3]) -> Result<Vec3, SpecError> {
-        Ok([self.expr(spec, &v[0])?, self.expr(spec, &v[1])?, self.expr(spec, &v[2])?])
+        Ok([
+            self.expr(spec, &v[0])?,
+            self.expr(spec, &v[1])?,
+            self.expr(spec, &v[2])?,
+        ])
     }
 
     /// The product of the elementary rotations, in order.
-    fn rotation(&mut self, spec: &Spec, rotations: &[ElementaryRotation]) -> Result<Mat3, SpecError> {
+    fn rotation(
+        &mut self,
+        spec: &Spec,
+        rotations: &[ElementaryRotation],
+    ) -> Result<Mat3, SpecError> {
         let mut r = self.pool.identity3();
         for rotation in rotations {
             let m = match rotation {

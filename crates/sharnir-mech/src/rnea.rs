@@ -43,7 +43,13 @@ struct Motion {
 /// Joint torques (forces for prismatic joints) `τ(q, q̇, q̈)`, in coordinate
 /// order, as expressions in `mechanism.pool`.
 pub fn inverse_dynamics(mechanism: &mut Mechanism) -> Vec<Id> {
-    let Mechanism { pool, bodies, gravity, coordinates, .. } = mechanism;
+    let Mechanism {
+        pool,
+        bodies,
+        gravity,
+        coordinates,
+        ..
+    } = mechanism;
     let motions = forward_pass(pool, bodies, *gravity);
     let mut force: Vec<Vec3> = Vec::with_capacity(bodies.len());
     let mut moment: Vec<Vec3> = Vec::with_capacity(bodies.len());
@@ -104,14 +110,26 @@ fn forward_pass(pool: &mut Pool, bodies: &[TreeBody], gravity: Vec3) -> Vec<Moti
                 let coriolis = pool.cross3(omega_carried, axis_rate);
                 let w = pool.add3(omega_dot_carried, axis_accel);
                 let omega_dot = pool.add3(w, coriolis);
-                Motion { to_parent, origin, omega, omega_dot, accel: accel_carried }
+                Motion {
+                    to_parent,
+                    origin,
+                    omega,
+                    omega_dot,
+                    accel: accel_carried,
+                }
             }
             JointKind::Prismatic => {
                 let coriolis = pool.cross3(omega_carried, axis_rate);
                 let coriolis2 = pool.scale3c(Coeff::int(2), coriolis);
                 let a = pool.add3(accel_carried, axis_accel);
                 let accel = pool.add3(a, coriolis2);
-                Motion { to_parent, origin, omega: omega_carried, omega_dot: omega_dot_carried, accel }
+                Motion {
+                    to_parent,
+                    origin,
+                    omega: omega_carried,
+                    omega_dot: omega_dot_carried,
+                    accel,
+                }
             }
         };
         motions.push(motion);

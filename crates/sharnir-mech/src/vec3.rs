@@ -47,7 +47,11 @@ impl Vec3Ops for Pool {
     }
 
     fn add3(&mut self, a: Vec3, b: Vec3) -> Vec3 {
-        [self.add(a[0], b[0]), self.add(a[1], b[1]), self.add(a[2], b[2])]
+        [
+            self.add(a[0], b[0]),
+            self.add(a[1], b[1]),
+            self.add(a[2], b[2]),
+        ]
     }
 
     fn scale3(&mut self, s: Id, a: Vec3) -> Vec3 {
@@ -55,11 +59,19 @@ impl Vec3Ops for Pool {
     }
 
     fn scale3c(&mut self, c: Coeff, a: Vec3) -> Vec3 {
-        [self.scale(c, a[0]), self.scale(c, a[1]), self.scale(c, a[2])]
+        [
+            self.scale(c, a[0]),
+            self.scale(c, a[1]),
+            self.scale(c, a[2]),
+        ]
     }
 
     fn dot3(&mut self, a: Vec3, b: Vec3) -> Id {
-        let terms = [self.mul(a[0], b[0]), self.mul(a[1], b[1]), self.mul(a[2], b[2])];
+        let terms = [
+            self.mul(a[0], b[0]),
+            self.mul(a[1], b[1]),
+            self.mul(a[2], b[2]),
+        ];
         self.sum(&terms)
     }
 
@@ -78,7 +90,11 @@ impl Vec3Ops for Pool {
 
     fn mat_t_vec(&mut self, m: &Mat3, a: Vec3) -> Vec3 {
         let column = |j: usize| [m[0][j], m[1][j], m[2][j]];
-        [self.dot3(column(0), a), self.dot3(column(1), a), self.dot3(column(2), a)]
+        [
+            self.dot3(column(0), a),
+            self.dot3(column(1), a),
+            self.dot3(column(2), a),
+        ]
     }
 
     fn mat_mul(&mut self, a: &Mat3, b: &Mat3) -> Mat3 {

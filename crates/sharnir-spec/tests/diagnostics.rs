@@ -331,6 +331,12 @@ fn mechanism_name_must_be_a_module_name() {
         "mechanism name `mod` is a Rust keyword",
     );
     assert!(e.hint().contains("`mod_`"), "{}", e.hint());
+    rejects(
+        &edited("name = \"arm\"", "name = \"lib\""),
+        2,
+        8,
+        "mechanism name `lib` is reserved",
+    );
 }
 
 #[test]

@@ -59,6 +59,14 @@ fn module_name(name: &str, span: Span) -> Result<(), Problem> {
     let lower = name
         .bytes()
         .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
+    if name == "lib" {
+        return Err(Problem::new(
+            span,
+            "mechanism name `lib` is reserved",
+            "the generated crate's root file is `lib.rs`",
+            "choose another name, e.g. `lib_arm`",
+        ));
+    }
     if is_identifier(name) && lower {
         return keyword(name, span, "mechanism name");
     }
