@@ -1,17 +1,31 @@
 //! Every module generated from `specs/`, compiled together as one `no_std` crate.
 //! Do not edit: `cargo xtask gen --all` rewrites this file.
+//! The modules are laid out by prettyplease and exempt from rustfmt, so that
+//! `cargo fmt` never makes them differ from a fresh generation.
 
 #![no_std]
 
+#[rustfmt::skip]
 pub mod chain10;
+#[rustfmt::skip]
 pub mod chain10_folded;
+#[rustfmt::skip]
 pub mod puma560;
+#[rustfmt::skip]
 pub mod puma560_folded;
+#[rustfmt::skip]
 pub mod telegin3_cartesian;
+#[rustfmt::skip]
 pub mod telegin3_cartesian_folded;
+#[rustfmt::skip]
 pub mod telegin3_cylindrical;
+#[rustfmt::skip]
 pub mod telegin3_cylindrical_folded;
+#[rustfmt::skip]
 pub mod telegin6;
+#[rustfmt::skip]
 pub mod telegin6_folded;
+#[rustfmt::skip]
 pub mod triple_pendulum;
+#[rustfmt::skip]
 pub mod triple_pendulum_folded;

@@ -188,11 +188,13 @@ fn module_files(dir: &Path) -> miette::Result<Vec<PathBuf>> {
 fn crate_root(dir: &Path) -> miette::Result<String> {
     let mut text = String::from(
         "//! Every module generated from `specs/`, compiled together as one `no_std` crate.\n\
-         //! Do not edit: `cargo xtask gen --all` rewrites this file.\n\n#![no_std]\n\n",
+         //! Do not edit: `cargo xtask gen --all` rewrites this file.\n\
+         //! The modules are laid out by prettyplease and exempt from rustfmt, so that\n\
+         //! `cargo fmt` never makes them differ from a fresh generation.\n\n#![no_std]\n\n",
     );
     for path in module_files(dir)? {
         if let Some(stem) = path.file_stem().and_then(|s| s.to_str()) {
-            let _ = writeln!(text, "pub mod {stem};");
+            let _ = writeln!(text, "#[rustfmt::skip]\npub mod {stem};");
         }
     }
     Ok(text)
