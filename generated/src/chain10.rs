@@ -11,6 +11,9 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `inverse_dynamics` | 310 | 347 | 0 | 0 | 10 | 10 |
+//! | `mass_matrix` | 892 | 745 | 0 | 0 | 9 | 9 |
+//! | `bias` | 207 | 220 | 0 | 0 | 10 | 10 |
+//! | `gravity` | 179 | 149 | 0 | 0 | 10 | 10 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 /// Number of position coordinates `q`.
@@ -71,8 +74,8 @@ pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
     sin: 10,
     cos: 10,
 };
-/// Joint forces τ(q, q̇, q̈) by the recursive Newton–Euler method: torques for
-/// revolute joints, forces for prismatic ones, in coordinate order.
+///Joint forces τ(q, q̇, q̈) by the recursive Newton–Euler method: torques for
+///revolute joints, forces for prismatic ones, in coordinate order.
 pub fn inverse_dynamics(
     p: &Params,
     q: &[f64; NQ],
@@ -301,5 +304,917 @@ pub fn inverse_dynamics(
         0.08333333333333333 * t128 + 0.5 * t129 + 0.08333333333333333 * t132 + 0.5 * t133
             + t136,
         0.08333333333333333 * t132 + 0.5 * t133,
+    ]
+}
+/// Operation count of [`mass_matrix`].
+pub const OPS_MASS_MATRIX: OpCount = OpCount {
+    mul: 892,
+    add: 745,
+    div: 0,
+    sqrt: 0,
+    sin: 9,
+    cos: 9,
+};
+///The joint-space mass matrix M(q), symmetric positive definite, so that
+///`M(q) q̈ + bias(q, q̇) = τ`. Entries of joints on different branches are zero.
+pub fn mass_matrix(p: &Params, q: &[f64; NQ]) -> [[f64; NV]; NV] {
+    let t0 = p.m * (p.l * p.l);
+    let s_q1 = libm::sin(q[1]);
+    let c_q1 = libm::cos(q[1]);
+    let s_q2 = libm::sin(q[2]);
+    let c_q2 = libm::cos(q[2]);
+    let s_q3 = libm::sin(q[3]);
+    let c_q3 = libm::cos(q[3]);
+    let s_q4 = libm::sin(q[4]);
+    let c_q4 = libm::cos(q[4]);
+    let s_q5 = libm::sin(q[5]);
+    let c_q5 = libm::cos(q[5]);
+    let s_q6 = libm::sin(q[6]);
+    let c_q6 = libm::cos(q[6]);
+    let s_q7 = libm::sin(q[7]);
+    let c_q7 = libm::cos(q[7]);
+    let s_q8 = libm::sin(q[8]);
+    let c_q8 = libm::cos(q[8]);
+    let s_q9 = libm::sin(q[9]);
+    let c_q9 = libm::cos(q[9]);
+    let t19 = p.l * c_q1;
+    let t20 = 0.5 * p.l + t19;
+    let t21 = p.m * p.l * t20;
+    let t22 = p.l * s_q1 * s_q2;
+    let t23 = p.l + t19;
+    let t24 = c_q2 * t23;
+    let t25 = 0.5 * p.l + t24 - t22;
+    let t26 = p.m * p.l * t25;
+    let t27 = p.l * s_q1 * c_q2 + s_q2 * t23;
+    let t28 = s_q3 * t27;
+    let t29 = p.l + t24 - t22;
+    let t30 = c_q3 * t29;
+    let t31 = 0.5 * p.l + t30 - t28;
+    let t32 = p.m * p.l * t31;
+    let t33 = c_q3 * t27 + s_q3 * t29;
+    let t34 = s_q4 * t33;
+    let t35 = p.l + t30 - t28;
+    let t36 = c_q4 * t35;
+    let t37 = 0.5 * p.l + t36 - t34;
+    let t38 = p.m * p.l * t37;
+    let t39 = c_q4 * t33 + s_q4 * t35;
+    let t40 = s_q5 * t39;
+    let t41 = p.l + t36 - t34;
+    let t42 = c_q5 * t41;
+    let t43 = 0.5 * p.l + t42 - t40;
+    let t44 = p.m * p.l * t43;
+    let t45 = c_q5 * t39 + s_q5 * t41;
+    let t46 = s_q6 * t45;
+    let t47 = p.l + t42 - t40;
+    let t48 = c_q6 * t47;
+    let t49 = 0.5 * p.l + t48 - t46;
+    let t50 = p.m * p.l * t49;
+    let t51 = c_q6 * t45 + s_q6 * t47;
+    let t52 = s_q7 * t51;
+    let t53 = p.l + t48 - t46;
+    let t54 = c_q7 * t53;
+    let t55 = 0.5 * p.l + t54 - t52;
+    let t56 = p.m * p.l * t55;
+    let t57 = c_q7 * t51 + s_q7 * t53;
+    let t58 = s_q8 * t57;
+    let t59 = p.l + t54 - t52;
+    let t60 = c_q8 * t59;
+    let t61 = 0.5 * p.l + t60 - t58;
+    let t62 = p.m * p.l * t61;
+    let t63 = c_q8 * t57 + s_q8 * t59;
+    let t64 = p.l + t60 - t58;
+    let t65 = 0.5 * p.l + c_q9 * t64 - s_q9 * t63;
+    let t66 = p.m * p.l * t65;
+    let t67 = c_q9 * t63 + s_q9 * t64;
+    let t68 = p.m * s_q9 * t67;
+    let t69 = p.m * c_q9 * t65;
+    let t70 = p.l * (t68 + t69);
+    let t71 = p.m * t63 + p.m * c_q9 * t67 - p.m * s_q9 * t65;
+    let t72 = s_q8 * t71;
+    let t73 = t68 + t69 + p.m * t61;
+    let t74 = c_q8 * t73;
+    let t75 = p.l * (t72 + t74);
+    let t76 = p.m * t57 + c_q8 * t71 - s_q8 * t73;
+    let t77 = s_q7 * t76;
+    let t78 = t72 + t74 + p.m * t55;
+    let t79 = c_q7 * t78;
+    let t80 = p.l * (t77 + t79);
+    let t81 = p.m * t51 + c_q7 * t76 - s_q7 * t78;
+    let t82 = s_q6 * t81;
+    let t83 = t77 + t79 + p.m * t49;
+    let t84 = c_q6 * t83;
+    let t85 = p.l * (t82 + t84);
+    let t86 = p.m * t45 + c_q6 * t81 - s_q6 * t83;
+    let t87 = s_q5 * t86;
+    let t88 = t82 + t84 + p.m * t43;
+    let t89 = c_q5 * t88;
+    let t90 = p.l * (t87 + t89);
+    let t91 = p.m * t39 + c_q5 * t86 - s_q5 * t88;
+    let t92 = s_q4 * t91;
+    let t93 = t87 + t89 + p.m * t37;
+    let t94 = c_q4 * t93;
+    let t95 = p.l * (t92 + t94);
+    let t96 = p.m * t33 + c_q4 * t91 - s_q4 * t93;
+    let t97 = s_q3 * t96;
+    let t98 = t92 + t94 + p.m * t31;
+    let t99 = c_q3 * t98;
+    let t100 = p.l * (t97 + t99);
+    let t101 = p.m * t27 + c_q3 * t96 - s_q3 * t98;
+    let t102 = s_q2 * t101;
+    let t103 = t97 + t99 + p.m * t25;
+    let t104 = c_q2 * t103;
+    let t105 = p.l * (t102 + t104);
+    let t106 = 0.75 * t0 + 0.5 * t21 + 0.5 * t26 + 0.5 * t32 + 0.5 * t38 + 0.5 * t44
+        + 0.5 * t50 + 0.5 * t56 + 0.5 * t62 + 0.5 * t66 + t70 + t75 + t80 + t85 + t90
+        + t95 + t100 + t105;
+    let t107 = 0.6666666666666666 * t0 + 0.5 * t26 + 0.5 * t32 + 0.5 * t38 + 0.5 * t44
+        + 0.5 * t50 + 0.5 * t56 + 0.5 * t62 + 0.5 * t66 + t70 + t75 + t80 + t85 + t90
+        + t95 + t100;
+    let t108 = 0.5833333333333334 * t0 + 0.5 * t32 + 0.5 * t38 + 0.5 * t44 + 0.5 * t50
+        + 0.5 * t56 + 0.5 * t62 + 0.5 * t66 + t70 + t75 + t80 + t85 + t90 + t95;
+    let t109 = 0.5 * t0 + 0.5 * t38 + 0.5 * t44 + 0.5 * t50 + 0.5 * t56 + 0.5 * t62
+        + 0.5 * t66 + t70 + t75 + t80 + t85 + t90;
+    let t110 = 0.4166666666666667 * t0 + 0.5 * t44 + 0.5 * t50 + 0.5 * t56 + 0.5 * t62
+        + 0.5 * t66 + t70 + t75 + t80 + t85;
+    let t111 = 0.3333333333333333 * t0 + 0.5 * t50 + 0.5 * t56 + 0.5 * t62 + 0.5 * t66
+        + t70 + t75 + t80;
+    let t112 = 0.25 * t0 + 0.5 * t56 + 0.5 * t62 + 0.5 * t66 + t70 + t75;
+    let t113 = 0.16666666666666666 * t0 + 0.5 * t62 + 0.5 * t66 + t70;
+    let t114 = 0.08333333333333333 * t0 + 0.5 * t66;
+    let t115 = p.l * c_q2;
+    let t116 = 0.5 * p.l + t115;
+    let t117 = p.m * p.l * t116;
+    let t118 = p.l * s_q2 * s_q3;
+    let t119 = p.l + t115;
+    let t120 = c_q3 * t119;
+    let t121 = 0.5 * p.l + t120 - t118;
+    let t122 = p.m * p.l * t121;
+    let t123 = p.l * s_q2 * c_q3 + s_q3 * t119;
+    let t124 = s_q4 * t123;
+    let t125 = p.l + t120 - t118;
+    let t126 = c_q4 * t125;
+    let t127 = 0.5 * p.l + t126 - t124;
+    let t128 = p.m * p.l * t127;
+    let t129 = c_q4 * t123 + s_q4 * t125;
+    let t130 = s_q5 * t129;
+    let t131 = p.l + t126 - t124;
+    let t132 = c_q5 * t131;
+    let t133 = 0.5 * p.l + t132 - t130;
+    let t134 = p.m * p.l * t133;
+    let t135 = c_q5 * t129 + s_q5 * t131;
+    let t136 = s_q6 * t135;
+    let t137 = p.l + t132 - t130;
+    let t138 = c_q6 * t137;
+    let t139 = 0.5 * p.l + t138 - t136;
+    let t140 = p.m * p.l * t139;
+    let t141 = c_q6 * t135 + s_q6 * t137;
+    let t142 = s_q7 * t141;
+    let t143 = p.l + t138 - t136;
+    let t144 = c_q7 * t143;
+    let t145 = 0.5 * p.l + t144 - t142;
+    let t146 = p.m * p.l * t145;
+    let t147 = c_q7 * t141 + s_q7 * t143;
+    let t148 = s_q8 * t147;
+    let t149 = p.l + t144 - t142;
+    let t150 = c_q8 * t149;
+    let t151 = 0.5 * p.l + t150 - t148;
+    let t152 = p.m * p.l * t151;
+    let t153 = c_q8 * t147 + s_q8 * t149;
+    let t154 = p.l + t150 - t148;
+    let t155 = 0.5 * p.l + c_q9 * t154 - s_q9 * t153;
+    let t156 = p.m * p.l * t155;
+    let t157 = c_q9 * t153 + s_q9 * t154;
+    let t158 = p.m * s_q9 * t157;
+    let t159 = p.m * c_q9 * t155;
+    let t160 = p.l * (t158 + t159);
+    let t161 = p.m * t153 + p.m * c_q9 * t157 - p.m * s_q9 * t155;
+    let t162 = s_q8 * t161;
+    let t163 = t158 + t159 + p.m * t151;
+    let t164 = c_q8 * t163;
+    let t165 = p.l * (t162 + t164);
+    let t166 = p.m * t147 + c_q8 * t161 - s_q8 * t163;
+    let t167 = s_q7 * t166;
+    let t168 = t162 + t164 + p.m * t145;
+    let t169 = c_q7 * t168;
+    let t170 = p.l * (t167 + t169);
+    let t171 = p.m * t141 + c_q7 * t166 - s_q7 * t168;
+    let t172 = s_q6 * t171;
+    let t173 = t167 + t169 + p.m * t139;
+    let t174 = c_q6 * t173;
+    let t175 = p.l * (t172 + t174);
+    let t176 = p.m * t135 + c_q6 * t171 - s_q6 * t173;
+    let t177 = s_q5 * t176;
+    let t178 = t172 + t174 + p.m * t133;
+    let t179 = c_q5 * t178;
+    let t180 = p.l * (t177 + t179);
+    let t181 = p.m * t129 + c_q5 * t176 - s_q5 * t178;
+    let t182 = s_q4 * t181;
+    let t183 = t177 + t179 + p.m * t127;
+    let t184 = c_q4 * t183;
+    let t185 = p.l * (t182 + t184);
+    let t186 = p.m * t123 + c_q4 * t181 - s_q4 * t183;
+    let t187 = s_q3 * t186;
+    let t188 = t182 + t184 + p.m * t121;
+    let t189 = c_q3 * t188;
+    let t190 = p.l * (t187 + t189);
+    let t191 = 0.6666666666666666 * t0 + 0.5 * t117 + 0.5 * t122 + 0.5 * t128
+        + 0.5 * t134 + 0.5 * t140 + 0.5 * t146 + 0.5 * t152 + 0.5 * t156 + t160 + t165
+        + t170 + t175 + t180 + t185 + t190;
+    let t192 = 0.5833333333333334 * t0 + 0.5 * t122 + 0.5 * t128 + 0.5 * t134
+        + 0.5 * t140 + 0.5 * t146 + 0.5 * t152 + 0.5 * t156 + t160 + t165 + t170 + t175
+        + t180 + t185;
+    let t193 = 0.5 * t0 + 0.5 * t128 + 0.5 * t134 + 0.5 * t140 + 0.5 * t146 + 0.5 * t152
+        + 0.5 * t156 + t160 + t165 + t170 + t175 + t180;
+    let t194 = 0.4166666666666667 * t0 + 0.5 * t134 + 0.5 * t140 + 0.5 * t146
+        + 0.5 * t152 + 0.5 * t156 + t160 + t165 + t170 + t175;
+    let t195 = 0.3333333333333333 * t0 + 0.5 * t140 + 0.5 * t146 + 0.5 * t152
+        + 0.5 * t156 + t160 + t165 + t170;
+    let t196 = 0.25 * t0 + 0.5 * t146 + 0.5 * t152 + 0.5 * t156 + t160 + t165;
+    let t197 = 0.16666666666666666 * t0 + 0.5 * t152 + 0.5 * t156 + t160;
+    let t198 = 0.08333333333333333 * t0 + 0.5 * t156;
+    let t199 = p.l * c_q3;
+    let t200 = 0.5 * p.l + t199;
+    let t201 = p.m * p.l * t200;
+    let t202 = p.l * s_q3 * s_q4;
+    let t203 = p.l + t199;
+    let t204 = c_q4 * t203;
+    let t205 = 0.5 * p.l + t204 - t202;
+    let t206 = p.m * p.l * t205;
+    let t207 = p.l * s_q3 * c_q4 + s_q4 * t203;
+    let t208 = s_q5 * t207;
+    let t209 = p.l + t204 - t202;
+    let t210 = c_q5 * t209;
+    let t211 = 0.5 * p.l + t210 - t208;
+    let t212 = p.m * p.l * t211;
+    let t213 = c_q5 * t207 + s_q5 * t209;
+    let t214 = s_q6 * t213;
+    let t215 = p.l + t210 - t208;
+    let t216 = c_q6 * t215;
+    let t217 = 0.5 * p.l + t216 - t214;
+    let t218 = p.m * p.l * t217;
+    let t219 = c_q6 * t213 + s_q6 * t215;
+    let t220 = s_q7 * t219;
+    let t221 = p.l + t216 - t214;
+    let t222 = c_q7 * t221;
+    let t223 = 0.5 * p.l + t222 - t220;
+    let t224 = p.m * p.l * t223;
+    let t225 = c_q7 * t219 + s_q7 * t221;
+    let t226 = s_q8 * t225;
+    let t227 = p.l + t222 - t220;
+    let t228 = c_q8 * t227;
+    let t229 = 0.5 * p.l + t228 - t226;
+    let t230 = p.m * p.l * t229;
+    let t231 = c_q8 * t225 + s_q8 * t227;
+    let t232 = p.l + t228 - t226;
+    let t233 = 0.5 * p.l + c_q9 * t232 - s_q9 * t231;
+    let t234 = p.m * p.l * t233;
+    let t235 = c_q9 * t231 + s_q9 * t232;
+    let t236 = p.m * s_q9 * t235;
+    let t237 = p.m * c_q9 * t233;
+    let t238 = p.l * (t236 + t237);
+    let t239 = p.m * t231 + p.m * c_q9 * t235 - p.m * s_q9 * t233;
+    let t240 = s_q8 * t239;
+    let t241 = t236 + t237 + p.m * t229;
+    let t242 = c_q8 * t241;
+    let t243 = p.l * (t240 + t242);
+    let t244 = p.m * t225 + c_q8 * t239 - s_q8 * t241;
+    let t245 = s_q7 * t244;
+    let t246 = t240 + t242 + p.m * t223;
+    let t247 = c_q7 * t246;
+    let t248 = p.l * (t245 + t247);
+    let t249 = p.m * t219 + c_q7 * t244 - s_q7 * t246;
+    let t250 = s_q6 * t249;
+    let t251 = t245 + t247 + p.m * t217;
+    let t252 = c_q6 * t251;
+    let t253 = p.l * (t250 + t252);
+    let t254 = p.m * t213 + c_q6 * t249 - s_q6 * t251;
+    let t255 = s_q5 * t254;
+    let t256 = t250 + t252 + p.m * t211;
+    let t257 = c_q5 * t256;
+    let t258 = p.l * (t255 + t257);
+    let t259 = p.m * t207 + c_q5 * t254 - s_q5 * t256;
+    let t260 = s_q4 * t259;
+    let t261 = t255 + t257 + p.m * t205;
+    let t262 = c_q4 * t261;
+    let t263 = p.l * (t260 + t262);
+    let t264 = 0.5833333333333334 * t0 + 0.5 * t201 + 0.5 * t206 + 0.5 * t212
+        + 0.5 * t218 + 0.5 * t224 + 0.5 * t230 + 0.5 * t234 + t238 + t243 + t248 + t253
+        + t258 + t263;
+    let t265 = 0.5 * t0 + 0.5 * t206 + 0.5 * t212 + 0.5 * t218 + 0.5 * t224 + 0.5 * t230
+        + 0.5 * t234 + t238 + t243 + t248 + t253 + t258;
+    let t266 = 0.4166666666666667 * t0 + 0.5 * t212 + 0.5 * t218 + 0.5 * t224
+        + 0.5 * t230 + 0.5 * t234 + t238 + t243 + t248 + t253;
+    let t267 = 0.3333333333333333 * t0 + 0.5 * t218 + 0.5 * t224 + 0.5 * t230
+        + 0.5 * t234 + t238 + t243 + t248;
+    let t268 = 0.25 * t0 + 0.5 * t224 + 0.5 * t230 + 0.5 * t234 + t238 + t243;
+    let t269 = 0.16666666666666666 * t0 + 0.5 * t230 + 0.5 * t234 + t238;
+    let t270 = 0.08333333333333333 * t0 + 0.5 * t234;
+    let t271 = p.l * c_q4;
+    let t272 = 0.5 * p.l + t271;
+    let t273 = p.m * p.l * t272;
+    let t274 = p.l * s_q4 * s_q5;
+    let t275 = p.l + t271;
+    let t276 = c_q5 * t275;
+    let t277 = 0.5 * p.l + t276 - t274;
+    let t278 = p.m * p.l * t277;
+    let t279 = p.l * s_q4 * c_q5 + s_q5 * t275;
+    let t280 = s_q6 * t279;
+    let t281 = p.l + t276 - t274;
+    let t282 = c_q6 * t281;
+    let t283 = 0.5 * p.l + t282 - t280;
+    let t284 = p.m * p.l * t283;
+    let t285 = c_q6 * t279 + s_q6 * t281;
+    let t286 = s_q7 * t285;
+    let t287 = p.l + t282 - t280;
+    let t288 = c_q7 * t287;
+    let t289 = 0.5 * p.l + t288 - t286;
+    let t290 = p.m * p.l * t289;
+    let t291 = c_q7 * t285 + s_q7 * t287;
+    let t292 = s_q8 * t291;
+    let t293 = p.l + t288 - t286;
+    let t294 = c_q8 * t293;
+    let t295 = 0.5 * p.l + t294 - t292;
+    let t296 = p.m * p.l * t295;
+    let t297 = c_q8 * t291 + s_q8 * t293;
+    let t298 = p.l + t294 - t292;
+    let t299 = 0.5 * p.l + c_q9 * t298 - s_q9 * t297;
+    let t300 = p.m * p.l * t299;
+    let t301 = c_q9 * t297 + s_q9 * t298;
+    let t302 = p.m * s_q9 * t301;
+    let t303 = p.m * c_q9 * t299;
+    let t304 = p.l * (t302 + t303);
+    let t305 = p.m * t297 + p.m * c_q9 * t301 - p.m * s_q9 * t299;
+    let t306 = s_q8 * t305;
+    let t307 = t302 + t303 + p.m * t295;
+    let t308 = c_q8 * t307;
+    let t309 = p.l * (t306 + t308);
+    let t310 = p.m * t291 + c_q8 * t305 - s_q8 * t307;
+    let t311 = s_q7 * t310;
+    let t312 = t306 + t308 + p.m * t289;
+    let t313 = c_q7 * t312;
+    let t314 = p.l * (t311 + t313);
+    let t315 = p.m * t285 + c_q7 * t310 - s_q7 * t312;
+    let t316 = s_q6 * t315;
+    let t317 = t311 + t313 + p.m * t283;
+    let t318 = c_q6 * t317;
+    let t319 = p.l * (t316 + t318);
+    let t320 = p.m * t279 + c_q6 * t315 - s_q6 * t317;
+    let t321 = s_q5 * t320;
+    let t322 = t316 + t318 + p.m * t277;
+    let t323 = c_q5 * t322;
+    let t324 = p.l * (t321 + t323);
+    let t325 = 0.5 * t0 + 0.5 * t273 + 0.5 * t278 + 0.5 * t284 + 0.5 * t290 + 0.5 * t296
+        + 0.5 * t300 + t304 + t309 + t314 + t319 + t324;
+    let t326 = 0.4166666666666667 * t0 + 0.5 * t278 + 0.5 * t284 + 0.5 * t290
+        + 0.5 * t296 + 0.5 * t300 + t304 + t309 + t314 + t319;
+    let t327 = 0.3333333333333333 * t0 + 0.5 * t284 + 0.5 * t290 + 0.5 * t296
+        + 0.5 * t300 + t304 + t309 + t314;
+    let t328 = 0.25 * t0 + 0.5 * t290 + 0.5 * t296 + 0.5 * t300 + t304 + t309;
+    let t329 = 0.16666666666666666 * t0 + 0.5 * t296 + 0.5 * t300 + t304;
+    let t330 = 0.08333333333333333 * t0 + 0.5 * t300;
+    let t331 = p.l * c_q5;
+    let t332 = 0.5 * p.l + t331;
+    let t333 = p.m * p.l * t332;
+    let t334 = p.l * s_q5 * s_q6;
+    let t335 = p.l + t331;
+    let t336 = c_q6 * t335;
+    let t337 = 0.5 * p.l + t336 - t334;
+    let t338 = p.m * p.l * t337;
+    let t339 = p.l * s_q5 * c_q6 + s_q6 * t335;
+    let t340 = s_q7 * t339;
+    let t341 = p.l + t336 - t334;
+    let t342 = c_q7 * t341;
+    let t343 = 0.5 * p.l + t342 - t340;
+    let t344 = p.m * p.l * t343;
+    let t345 = c_q7 * t339 + s_q7 * t341;
+    let t346 = s_q8 * t345;
+    let t347 = p.l + t342 - t340;
+    let t348 = c_q8 * t347;
+    let t349 = 0.5 * p.l + t348 - t346;
+    let t350 = p.m * p.l * t349;
+    let t351 = c_q8 * t345 + s_q8 * t347;
+    let t352 = p.l + t348 - t346;
+    let t353 = 0.5 * p.l + c_q9 * t352 - s_q9 * t351;
+    let t354 = p.m * p.l * t353;
+    let t355 = c_q9 * t351 + s_q9 * t352;
+    let t356 = p.m * s_q9 * t355;
+    let t357 = p.m * c_q9 * t353;
+    let t358 = p.l * (t356 + t357);
+    let t359 = p.m * t351 + p.m * c_q9 * t355 - p.m * s_q9 * t353;
+    let t360 = s_q8 * t359;
+    let t361 = t356 + t357 + p.m * t349;
+    let t362 = c_q8 * t361;
+    let t363 = p.l * (t360 + t362);
+    let t364 = p.m * t345 + c_q8 * t359 - s_q8 * t361;
+    let t365 = s_q7 * t364;
+    let t366 = t360 + t362 + p.m * t343;
+    let t367 = c_q7 * t366;
+    let t368 = p.l * (t365 + t367);
+    let t369 = p.m * t339 + c_q7 * t364 - s_q7 * t366;
+    let t370 = s_q6 * t369;
+    let t371 = t365 + t367 + p.m * t337;
+    let t372 = c_q6 * t371;
+    let t373 = p.l * (t370 + t372);
+    let t374 = 0.4166666666666667 * t0 + 0.5 * t333 + 0.5 * t338 + 0.5 * t344
+        + 0.5 * t350 + 0.5 * t354 + t358 + t363 + t368 + t373;
+    let t375 = 0.3333333333333333 * t0 + 0.5 * t338 + 0.5 * t344 + 0.5 * t350
+        + 0.5 * t354 + t358 + t363 + t368;
+    let t376 = 0.25 * t0 + 0.5 * t344 + 0.5 * t350 + 0.5 * t354 + t358 + t363;
+    let t377 = 0.16666666666666666 * t0 + 0.5 * t350 + 0.5 * t354 + t358;
+    let t378 = 0.08333333333333333 * t0 + 0.5 * t354;
+    let t379 = p.l * c_q6;
+    let t380 = 0.5 * p.l + t379;
+    let t381 = p.m * p.l * t380;
+    let t382 = p.l * s_q6 * s_q7;
+    let t383 = p.l + t379;
+    let t384 = c_q7 * t383;
+    let t385 = 0.5 * p.l + t384 - t382;
+    let t386 = p.m * p.l * t385;
+    let t387 = p.l * s_q6 * c_q7 + s_q7 * t383;
+    let t388 = s_q8 * t387;
+    let t389 = p.l + t384 - t382;
+    let t390 = c_q8 * t389;
+    let t391 = 0.5 * p.l + t390 - t388;
+    let t392 = p.m * p.l * t391;
+    let t393 = c_q8 * t387 + s_q8 * t389;
+    let t394 = p.l + t390 - t388;
+    let t395 = 0.5 * p.l + c_q9 * t394 - s_q9 * t393;
+    let t396 = p.m * p.l * t395;
+    let t397 = c_q9 * t393 + s_q9 * t394;
+    let t398 = p.m * s_q9 * t397;
+    let t399 = p.m * c_q9 * t395;
+    let t400 = p.l * (t398 + t399);
+    let t401 = p.m * t393 + p.m * c_q9 * t397 - p.m * s_q9 * t395;
+    let t402 = s_q8 * t401;
+    let t403 = t398 + t399 + p.m * t391;
+    let t404 = c_q8 * t403;
+    let t405 = p.l * (t402 + t404);
+    let t406 = p.m * t387 + c_q8 * t401 - s_q8 * t403;
+    let t407 = s_q7 * t406;
+    let t408 = t402 + t404 + p.m * t385;
+    let t409 = c_q7 * t408;
+    let t410 = p.l * (t407 + t409);
+    let t411 = 0.3333333333333333 * t0 + 0.5 * t381 + 0.5 * t386 + 0.5 * t392
+        + 0.5 * t396 + t400 + t405 + t410;
+    let t412 = 0.25 * t0 + 0.5 * t386 + 0.5 * t392 + 0.5 * t396 + t400 + t405;
+    let t413 = 0.16666666666666666 * t0 + 0.5 * t392 + 0.5 * t396 + t400;
+    let t414 = 0.08333333333333333 * t0 + 0.5 * t396;
+    let t415 = p.l * c_q7;
+    let t416 = 0.5 * p.l + t415;
+    let t417 = p.m * p.l * t416;
+    let t418 = p.l * s_q7 * s_q8;
+    let t419 = p.l + t415;
+    let t420 = c_q8 * t419;
+    let t421 = 0.5 * p.l + t420 - t418;
+    let t422 = p.m * p.l * t421;
+    let t423 = p.l * s_q7 * c_q8 + s_q8 * t419;
+    let t424 = p.l + t420 - t418;
+    let t425 = 0.5 * p.l + c_q9 * t424 - s_q9 * t423;
+    let t426 = p.m * p.l * t425;
+    let t427 = c_q9 * t423 + s_q9 * t424;
+    let t428 = p.m * s_q9 * t427;
+    let t429 = p.m * c_q9 * t425;
+    let t430 = p.l * (t428 + t429);
+    let t431 = p.m * t423 + p.m * c_q9 * t427 - p.m * s_q9 * t425;
+    let t432 = s_q8 * t431;
+    let t433 = t428 + t429 + p.m * t421;
+    let t434 = c_q8 * t433;
+    let t435 = p.l * (t432 + t434);
+    let t436 = 0.25 * t0 + 0.5 * t417 + 0.5 * t422 + 0.5 * t426 + t430 + t435;
+    let t437 = 0.16666666666666666 * t0 + 0.5 * t422 + 0.5 * t426 + t430;
+    let t438 = 0.08333333333333333 * t0 + 0.5 * t426;
+    let t439 = p.l * c_q8;
+    let t440 = 0.5 * p.l + t439;
+    let t441 = p.m * p.l * t440;
+    let t442 = p.l + t439;
+    let t443 = 0.5 * p.l + c_q9 * t442 - p.l * s_q8 * s_q9;
+    let t444 = p.m * p.l * t443;
+    let t445 = p.l * s_q8 * c_q9 + s_q9 * t442;
+    let t446 = p.m * s_q9 * t445;
+    let t447 = p.m * c_q9 * t443;
+    let t448 = p.l * (t446 + t447);
+    let t449 = 0.16666666666666666 * t0 + 0.5 * t441 + 0.5 * t444 + t448;
+    let t450 = 0.08333333333333333 * t0 + 0.5 * t444;
+    let t451 = 0.5 * p.l + p.l * c_q9;
+    let t452 = p.m * p.l * t451;
+    let t453 = 0.08333333333333333 * t0 + 0.5 * t452;
+    [
+        [
+            1.0833333333333333 * t0 + 0.5 * t21 + 0.5 * t26 + 0.5 * t32 + 0.5 * t38
+                + 0.5 * t44 + 0.5 * t50 + 0.5 * t56 + 0.5 * t62 + 0.5 * t66 + t70 + t75
+                + t80 + t85 + t90 + t95 + t100 + t105
+                + p.l
+                    * (s_q1 * (p.m * p.l * s_q1 + c_q2 * t101 - s_q2 * t103)
+                        + c_q1 * (t102 + t104 + p.m * t20)),
+            t106,
+            t107,
+            t108,
+            t109,
+            t110,
+            t111,
+            t112,
+            t113,
+            t114,
+        ],
+        [
+            t106,
+            t0 + 0.5 * t117 + 0.5 * t122 + 0.5 * t128 + 0.5 * t134 + 0.5 * t140
+                + 0.5 * t146 + 0.5 * t152 + 0.5 * t156 + t160 + t165 + t170 + t175 + t180
+                + t185 + t190
+                + p.l
+                    * (s_q2 * (p.m * p.l * s_q2 + c_q3 * t186 - s_q3 * t188)
+                        + c_q2 * (t187 + t189 + p.m * t116)),
+            t191,
+            t192,
+            t193,
+            t194,
+            t195,
+            t196,
+            t197,
+            t198,
+        ],
+        [
+            t107,
+            t191,
+            0.9166666666666666 * t0 + 0.5 * t201 + 0.5 * t206 + 0.5 * t212 + 0.5 * t218
+                + 0.5 * t224 + 0.5 * t230 + 0.5 * t234 + t238 + t243 + t248 + t253 + t258
+                + t263
+                + p.l
+                    * (s_q3 * (p.m * p.l * s_q3 + c_q4 * t259 - s_q4 * t261)
+                        + c_q3 * (t260 + t262 + p.m * t200)),
+            t264,
+            t265,
+            t266,
+            t267,
+            t268,
+            t269,
+            t270,
+        ],
+        [
+            t108,
+            t192,
+            t264,
+            0.8333333333333334 * t0 + 0.5 * t273 + 0.5 * t278 + 0.5 * t284 + 0.5 * t290
+                + 0.5 * t296 + 0.5 * t300 + t304 + t309 + t314 + t319 + t324
+                + p.l
+                    * (s_q4 * (p.m * p.l * s_q4 + c_q5 * t320 - s_q5 * t322)
+                        + c_q4 * (t321 + t323 + p.m * t272)),
+            t325,
+            t326,
+            t327,
+            t328,
+            t329,
+            t330,
+        ],
+        [
+            t109,
+            t193,
+            t265,
+            t325,
+            0.75 * t0 + 0.5 * t333 + 0.5 * t338 + 0.5 * t344 + 0.5 * t350 + 0.5 * t354
+                + t358 + t363 + t368 + t373
+                + p.l
+                    * (s_q5 * (p.m * p.l * s_q5 + c_q6 * t369 - s_q6 * t371)
+                        + c_q5 * (t370 + t372 + p.m * t332)),
+            t374,
+            t375,
+            t376,
+            t377,
+            t378,
+        ],
+        [
+            t110,
+            t194,
+            t266,
+            t326,
+            t374,
+            0.6666666666666666 * t0 + 0.5 * t381 + 0.5 * t386 + 0.5 * t392 + 0.5 * t396
+                + t400 + t405 + t410
+                + p.l
+                    * (s_q6 * (p.m * p.l * s_q6 + c_q7 * t406 - s_q7 * t408)
+                        + c_q6 * (t407 + t409 + p.m * t380)),
+            t411,
+            t412,
+            t413,
+            t414,
+        ],
+        [
+            t111,
+            t195,
+            t267,
+            t327,
+            t375,
+            t411,
+            0.5833333333333334 * t0 + 0.5 * t417 + 0.5 * t422 + 0.5 * t426 + t430 + t435
+                + p.l
+                    * (s_q7 * (p.m * p.l * s_q7 + c_q8 * t431 - s_q8 * t433)
+                        + c_q7 * (t432 + t434 + p.m * t416)),
+            t436,
+            t437,
+            t438,
+        ],
+        [
+            t112,
+            t196,
+            t268,
+            t328,
+            t376,
+            t412,
+            t436,
+            0.5 * t0 + 0.5 * t441 + 0.5 * t444 + t448
+                + p.l
+                    * (s_q8 * (p.m * p.l * s_q8 + p.m * c_q9 * t445 - p.m * s_q9 * t443)
+                        + c_q8 * (t446 + t447 + p.m * t440)),
+            t449,
+            t450,
+        ],
+        [
+            t113,
+            t197,
+            t269,
+            t329,
+            t377,
+            t413,
+            t437,
+            t449,
+            0.4166666666666667 * t0 + 0.5 * t452
+                + p.l * (p.m * p.l * (s_q9 * s_q9) + p.m * c_q9 * t451),
+            t453,
+        ],
+        [t114, t198, t270, t330, t378, t414, t438, t450, t453, 0.3333333333333333 * t0],
+    ]
+}
+/// Operation count of [`bias`].
+pub const OPS_BIAS: OpCount = OpCount {
+    mul: 207,
+    add: 220,
+    div: 0,
+    sqrt: 0,
+    sin: 10,
+    cos: 10,
+};
+///The bias forces C(q, q̇) q̇ + g(q): the joint forces that keep every
+///acceleration zero.
+pub fn bias(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
+    let s_q0 = libm::sin(q[0]);
+    let c_q0 = libm::cos(q[0]);
+    let s_q1 = libm::sin(q[1]);
+    let c_q1 = libm::cos(q[1]);
+    let t4 = p.g * s_q0 - p.l * (qd[0] * qd[0]);
+    let t5 = c_q1 * t4;
+    let t6 = qd[0] + qd[1];
+    let s_q2 = libm::sin(q[2]);
+    let c_q2 = libm::cos(q[2]);
+    let t9 = p.l * (t6 * t6);
+    let t10 = qd[0] + qd[1] + qd[2];
+    let s_q3 = libm::sin(q[3]);
+    let c_q3 = libm::cos(q[3]);
+    let t13 = p.l * (t10 * t10);
+    let t14 = qd[0] + qd[1] + qd[2] + qd[3];
+    let s_q4 = libm::sin(q[4]);
+    let c_q4 = libm::cos(q[4]);
+    let t17 = p.l * (t14 * t14);
+    let t18 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4];
+    let s_q5 = libm::sin(q[5]);
+    let c_q5 = libm::cos(q[5]);
+    let t21 = p.l * (t18 * t18);
+    let t22 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5];
+    let s_q6 = libm::sin(q[6]);
+    let c_q6 = libm::cos(q[6]);
+    let t25 = p.l * (t22 * t22);
+    let t26 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6];
+    let s_q7 = libm::sin(q[7]);
+    let c_q7 = libm::cos(q[7]);
+    let t29 = p.l * (t26 * t26);
+    let t30 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6] + qd[7];
+    let s_q8 = libm::sin(q[8]);
+    let c_q8 = libm::cos(q[8]);
+    let t33 = p.l * (t30 * t30);
+    let t34 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6] + qd[7] + qd[8];
+    let s_q9 = libm::sin(q[9]);
+    let c_q9 = libm::cos(q[9]);
+    let t37 = p.l * (t34 * t34);
+    let t38 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6] + qd[7] + qd[8]
+        + qd[9];
+    let t39 = p.g * c_q0 * c_q1 - s_q1 * t4;
+    let t40 = p.m * p.l * t39;
+    let t41 = p.g * c_q0 * s_q1;
+    let t42 = t5 + t41 - t9;
+    let t43 = c_q2 * t39 - s_q2 * t42;
+    let t44 = p.m * p.l * t43;
+    let t45 = c_q2 * t42;
+    let t46 = s_q2 * t39;
+    let t47 = t45 + t46 - t13;
+    let t48 = c_q3 * t43 - s_q3 * t47;
+    let t49 = p.m * p.l * t48;
+    let t50 = c_q3 * t47;
+    let t51 = s_q3 * t43;
+    let t52 = t50 + t51 - t17;
+    let t53 = c_q4 * t48 - s_q4 * t52;
+    let t54 = p.m * p.l * t53;
+    let t55 = c_q4 * t52;
+    let t56 = s_q4 * t48;
+    let t57 = t55 + t56 - t21;
+    let t58 = c_q5 * t53 - s_q5 * t57;
+    let t59 = p.m * p.l * t58;
+    let t60 = c_q5 * t57;
+    let t61 = s_q5 * t53;
+    let t62 = t60 + t61 - t25;
+    let t63 = c_q6 * t58 - s_q6 * t62;
+    let t64 = p.m * p.l * t63;
+    let t65 = c_q6 * t62;
+    let t66 = s_q6 * t58;
+    let t67 = t65 + t66 - t29;
+    let t68 = c_q7 * t63 - s_q7 * t67;
+    let t69 = p.m * p.l * t68;
+    let t70 = c_q7 * t67;
+    let t71 = s_q7 * t63;
+    let t72 = t70 + t71 - t33;
+    let t73 = c_q8 * t68 - s_q8 * t72;
+    let t74 = p.m * p.l * t73;
+    let t75 = c_q8 * t72;
+    let t76 = s_q8 * t68;
+    let t77 = t75 + t76 - t37;
+    let t78 = c_q9 * t73 - s_q9 * t77;
+    let t79 = p.m * p.l * t78;
+    let t80 = c_q9 * t77 + s_q9 * t73 - 0.5 * (p.l * (t38 * t38));
+    let t81 = p.m * s_q9 * t80;
+    let t82 = p.m * c_q9 * t78;
+    let t83 = p.l * (t81 + t82);
+    let t84 = p.m * (t75 + t76 - 0.5 * t37) + p.m * c_q9 * t80 - p.m * s_q9 * t78;
+    let t85 = s_q8 * t84;
+    let t86 = t81 + t82 + p.m * t73;
+    let t87 = c_q8 * t86;
+    let t88 = p.l * (t85 + t87);
+    let t89 = p.m * (t70 + t71 - 0.5 * t33) + c_q8 * t84 - s_q8 * t86;
+    let t90 = s_q7 * t89;
+    let t91 = t85 + t87 + p.m * t68;
+    let t92 = c_q7 * t91;
+    let t93 = p.l * (t90 + t92);
+    let t94 = p.m * (t65 + t66 - 0.5 * t29) + c_q7 * t89 - s_q7 * t91;
+    let t95 = s_q6 * t94;
+    let t96 = t90 + t92 + p.m * t63;
+    let t97 = c_q6 * t96;
+    let t98 = p.l * (t95 + t97);
+    let t99 = p.m * (t60 + t61 - 0.5 * t25) + c_q6 * t94 - s_q6 * t96;
+    let t100 = s_q5 * t99;
+    let t101 = t95 + t97 + p.m * t58;
+    let t102 = c_q5 * t101;
+    let t103 = p.l * (t100 + t102);
+    let t104 = p.m * (t55 + t56 - 0.5 * t21) + c_q5 * t99 - s_q5 * t101;
+    let t105 = s_q4 * t104;
+    let t106 = t100 + t102 + p.m * t53;
+    let t107 = c_q4 * t106;
+    let t108 = p.l * (t105 + t107);
+    let t109 = p.m * (t50 + t51 - 0.5 * t17) + c_q4 * t104 - s_q4 * t106;
+    let t110 = s_q3 * t109;
+    let t111 = t105 + t107 + p.m * t48;
+    let t112 = c_q3 * t111;
+    let t113 = p.l * (t110 + t112);
+    let t114 = p.m * (t45 + t46 - 0.5 * t13) + c_q3 * t109 - s_q3 * t111;
+    let t115 = s_q2 * t114;
+    let t116 = t110 + t112 + p.m * t43;
+    let t117 = c_q2 * t116;
+    let t118 = p.l * (t115 + t117);
+    [
+        0.5 * (p.m * p.l * p.g * c_q0) + 0.5 * t40 + 0.5 * t44 + 0.5 * t49 + 0.5 * t54
+            + 0.5 * t59 + 0.5 * t64 + 0.5 * t69 + 0.5 * t74 + 0.5 * t79 + t83 + t88 + t93
+            + t98 + t103 + t108 + t113 + t118
+            + p.l
+                * (s_q1 * (p.m * (t5 + t41 - 0.5 * t9) + c_q2 * t114 - s_q2 * t116)
+                    + c_q1 * (t115 + t117 + p.m * t39)),
+        0.5 * t40 + 0.5 * t44 + 0.5 * t49 + 0.5 * t54 + 0.5 * t59 + 0.5 * t64 + 0.5 * t69
+            + 0.5 * t74 + 0.5 * t79 + t83 + t88 + t93 + t98 + t103 + t108 + t113 + t118,
+        0.5 * t44 + 0.5 * t49 + 0.5 * t54 + 0.5 * t59 + 0.5 * t64 + 0.5 * t69 + 0.5 * t74
+            + 0.5 * t79 + t83 + t88 + t93 + t98 + t103 + t108 + t113,
+        0.5 * t49 + 0.5 * t54 + 0.5 * t59 + 0.5 * t64 + 0.5 * t69 + 0.5 * t74 + 0.5 * t79
+            + t83 + t88 + t93 + t98 + t103 + t108,
+        0.5 * t54 + 0.5 * t59 + 0.5 * t64 + 0.5 * t69 + 0.5 * t74 + 0.5 * t79 + t83 + t88
+            + t93 + t98 + t103,
+        0.5 * t59 + 0.5 * t64 + 0.5 * t69 + 0.5 * t74 + 0.5 * t79 + t83 + t88 + t93
+            + t98,
+        0.5 * t64 + 0.5 * t69 + 0.5 * t74 + 0.5 * t79 + t83 + t88 + t93,
+        0.5 * t69 + 0.5 * t74 + 0.5 * t79 + t83 + t88,
+        0.5 * t74 + 0.5 * t79 + t83,
+        0.5 * t79,
+    ]
+}
+/// Operation count of [`gravity`].
+pub const OPS_GRAVITY: OpCount = OpCount {
+    mul: 179,
+    add: 149,
+    div: 0,
+    sqrt: 0,
+    sin: 10,
+    cos: 10,
+};
+///The gravity forces g(q): the joint forces that hold the mechanism at rest.
+pub fn gravity(p: &Params, q: &[f64; NQ]) -> [f64; NV] {
+    let s_q0 = libm::sin(q[0]);
+    let c_q0 = libm::cos(q[0]);
+    let s_q1 = libm::sin(q[1]);
+    let c_q1 = libm::cos(q[1]);
+    let s_q2 = libm::sin(q[2]);
+    let c_q2 = libm::cos(q[2]);
+    let s_q3 = libm::sin(q[3]);
+    let c_q3 = libm::cos(q[3]);
+    let s_q4 = libm::sin(q[4]);
+    let c_q4 = libm::cos(q[4]);
+    let s_q5 = libm::sin(q[5]);
+    let c_q5 = libm::cos(q[5]);
+    let s_q6 = libm::sin(q[6]);
+    let c_q6 = libm::cos(q[6]);
+    let s_q7 = libm::sin(q[7]);
+    let c_q7 = libm::cos(q[7]);
+    let s_q8 = libm::sin(q[8]);
+    let c_q8 = libm::cos(q[8]);
+    let s_q9 = libm::sin(q[9]);
+    let c_q9 = libm::cos(q[9]);
+    let t20 = p.g * c_q0 * c_q1 - p.g * s_q0 * s_q1;
+    let t21 = p.m * p.l * t20;
+    let t22 = p.g * c_q0 * s_q1 + p.g * s_q0 * c_q1;
+    let t23 = c_q2 * t20 - s_q2 * t22;
+    let t24 = p.m * p.l * t23;
+    let t25 = c_q2 * t22 + s_q2 * t20;
+    let t26 = c_q3 * t23 - s_q3 * t25;
+    let t27 = p.m * p.l * t26;
+    let t28 = c_q3 * t25 + s_q3 * t23;
+    let t29 = c_q4 * t26 - s_q4 * t28;
+    let t30 = p.m * p.l * t29;
+    let t31 = c_q4 * t28 + s_q4 * t26;
+    let t32 = c_q5 * t29 - s_q5 * t31;
+    let t33 = p.m * p.l * t32;
+    let t34 = c_q5 * t31 + s_q5 * t29;
+    let t35 = c_q6 * t32 - s_q6 * t34;
+    let t36 = p.m * p.l * t35;
+    let t37 = c_q6 * t34 + s_q6 * t32;
+    let t38 = c_q7 * t35 - s_q7 * t37;
+    let t39 = p.m * p.l * t38;
+    let t40 = c_q7 * t37 + s_q7 * t35;
+    let t41 = c_q8 * t38 - s_q8 * t40;
+    let t42 = p.m * p.l * t41;
+    let t43 = c_q8 * t40 + s_q8 * t38;
+    let t44 = c_q9 * t41 - s_q9 * t43;
+    let t45 = p.m * p.l * t44;
+    let t46 = c_q9 * t43 + s_q9 * t41;
+    let t47 = p.m * s_q9 * t46;
+    let t48 = p.m * c_q9 * t44;
+    let t49 = p.l * (t47 + t48);
+    let t50 = p.m * t43 + p.m * c_q9 * t46 - p.m * s_q9 * t44;
+    let t51 = s_q8 * t50;
+    let t52 = t47 + t48 + p.m * t41;
+    let t53 = c_q8 * t52;
+    let t54 = p.l * (t51 + t53);
+    let t55 = p.m * t40 + c_q8 * t50 - s_q8 * t52;
+    let t56 = s_q7 * t55;
+    let t57 = t51 + t53 + p.m * t38;
+    let t58 = c_q7 * t57;
+    let t59 = p.l * (t56 + t58);
+    let t60 = p.m * t37 + c_q7 * t55 - s_q7 * t57;
+    let t61 = s_q6 * t60;
+    let t62 = t56 + t58 + p.m * t35;
+    let t63 = c_q6 * t62;
+    let t64 = p.l * (t61 + t63);
+    let t65 = p.m * t34 + c_q6 * t60 - s_q6 * t62;
+    let t66 = s_q5 * t65;
+    let t67 = t61 + t63 + p.m * t32;
+    let t68 = c_q5 * t67;
+    let t69 = p.l * (t66 + t68);
+    let t70 = p.m * t31 + c_q5 * t65 - s_q5 * t67;
+    let t71 = s_q4 * t70;
+    let t72 = t66 + t68 + p.m * t29;
+    let t73 = c_q4 * t72;
+    let t74 = p.l * (t71 + t73);
+    let t75 = p.m * t28 + c_q4 * t70 - s_q4 * t72;
+    let t76 = s_q3 * t75;
+    let t77 = t71 + t73 + p.m * t26;
+    let t78 = c_q3 * t77;
+    let t79 = p.l * (t76 + t78);
+    let t80 = p.m * t25 + c_q3 * t75 - s_q3 * t77;
+    let t81 = s_q2 * t80;
+    let t82 = t76 + t78 + p.m * t23;
+    let t83 = c_q2 * t82;
+    let t84 = p.l * (t81 + t83);
+    [
+        0.5 * (p.m * p.l * p.g * c_q0) + 0.5 * t21 + 0.5 * t24 + 0.5 * t27 + 0.5 * t30
+            + 0.5 * t33 + 0.5 * t36 + 0.5 * t39 + 0.5 * t42 + 0.5 * t45 + t49 + t54 + t59
+            + t64 + t69 + t74 + t79 + t84
+            + p.l
+                * (s_q1 * (p.m * t22 + c_q2 * t80 - s_q2 * t82)
+                    + c_q1 * (t81 + t83 + p.m * t20)),
+        0.5 * t21 + 0.5 * t24 + 0.5 * t27 + 0.5 * t30 + 0.5 * t33 + 0.5 * t36 + 0.5 * t39
+            + 0.5 * t42 + 0.5 * t45 + t49 + t54 + t59 + t64 + t69 + t74 + t79 + t84,
+        0.5 * t24 + 0.5 * t27 + 0.5 * t30 + 0.5 * t33 + 0.5 * t36 + 0.5 * t39 + 0.5 * t42
+            + 0.5 * t45 + t49 + t54 + t59 + t64 + t69 + t74 + t79,
+        0.5 * t27 + 0.5 * t30 + 0.5 * t33 + 0.5 * t36 + 0.5 * t39 + 0.5 * t42 + 0.5 * t45
+            + t49 + t54 + t59 + t64 + t69 + t74,
+        0.5 * t30 + 0.5 * t33 + 0.5 * t36 + 0.5 * t39 + 0.5 * t42 + 0.5 * t45 + t49 + t54
+            + t59 + t64 + t69,
+        0.5 * t33 + 0.5 * t36 + 0.5 * t39 + 0.5 * t42 + 0.5 * t45 + t49 + t54 + t59
+            + t64,
+        0.5 * t36 + 0.5 * t39 + 0.5 * t42 + 0.5 * t45 + t49 + t54 + t59,
+        0.5 * t39 + 0.5 * t42 + 0.5 * t45 + t49 + t54,
+        0.5 * t42 + 0.5 * t45 + t49,
+        0.5 * t45,
     ]
 }

@@ -11,6 +11,9 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `inverse_dynamics` | 348 | 294 | 0 | 0 | 5 | 5 |
+//! | `mass_matrix` | 338 | 226 | 0 | 0 | 5 | 5 |
+//! | `bias` | 323 | 254 | 0 | 0 | 5 | 5 |
+//! | `gravity` | 90 | 57 | 0 | 0 | 5 | 5 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 /// Number of position coordinates `q`.
@@ -85,8 +88,8 @@ pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
     sin: 5,
     cos: 5,
 };
-/// Joint forces τ(q, q̇, q̈) by the recursive Newton–Euler method: torques for
-/// revolute joints, forces for prismatic ones, in coordinate order.
+///Joint forces τ(q, q̇, q̈) by the recursive Newton–Euler method: torques for
+///revolute joints, forces for prismatic ones, in coordinate order.
 pub fn inverse_dynamics(
     p: &Params,
     q: &[f64; NQ],
@@ -311,5 +314,512 @@ pub fn inverse_dynamics(
         0.0004 * t49 + 0.0004 * t50 + 0.0004 * t65 + 0.0004 * qdd[4] + t134 - t135 - t147
             - t148,
         0.00004 * t79 + 0.00004 * qdd[5] + t143 - 0.00004 * t78 - 0.00004 * t86 - t144,
+    ]
+}
+/// Operation count of [`mass_matrix`].
+pub const OPS_MASS_MATRIX: OpCount = OpCount {
+    mul: 338,
+    add: 226,
+    div: 0,
+    sqrt: 0,
+    sin: 5,
+    cos: 5,
+};
+///The joint-space mass matrix M(q), symmetric positive definite, so that
+///`M(q) q̈ + bias(q, q̇) = τ`. Entries of joints on different branches are zero.
+pub fn mass_matrix(p: &Params, q: &[f64; NQ]) -> [[f64; NV]; NV] {
+    let s_q1 = libm::sin(q[1]);
+    let c_q1 = libm::cos(q[1]);
+    let s_q2 = libm::sin(q[2]);
+    let c_q2 = libm::cos(q[2]);
+    let s_q3 = libm::sin(q[3]);
+    let c_q3 = libm::cos(q[3]);
+    let s_q4 = libm::sin(q[4]);
+    let c_q4 = libm::cos(q[4]);
+    let s_q5 = libm::sin(q[5]);
+    let c_q5 = libm::cos(q[5]);
+    let t10 = p.m2 * s_q1;
+    let t11 = p.m2 * (0.006 * s_q1 - 0.068 * c_q1);
+    let t12 = s_q1 * c_q2;
+    let t13 = c_q1 * s_q2;
+    let t14 = p.d3 * c_q1 * s_q2;
+    let t15 = p.d3 * s_q1 * c_q2;
+    let t16 = p.m3 * (-(0.0141 * t12) - 0.0141 * t13 - t14 - t15);
+    let t17 = p.a2 * c_q1;
+    let t18 = p.m3 * (0.07 * t12 + 0.07 * t13 - t17);
+    let t19 = t12 + t13;
+    let t20 = c_q3 * t19;
+    let t21 = p.d3 * c_q1 * c_q2;
+    let t22 = p.d3 * s_q1 * s_q2;
+    let t23 = t21 - t22;
+    let t24 = s_q3 * t23;
+    let t25 = s_q1 * s_q2;
+    let t26 = c_q1 * c_q2;
+    let t27 = t26 - t25;
+    let t28 = p.d4 * t19 - t17 - p.a3 * t27;
+    let t29 = c_q3 * t28;
+    let t30 = p.m4 * (-(0.019 * t20) - t24 - t29);
+    let t31 = c_q3 * c_q4 * t19;
+    let t32 = s_q4 * t27;
+    let t33 = t31 + t32;
+    let t34 = c_q5 * t33;
+    let t35 = s_q3 * t19;
+    let t36 = s_q3 * s_q5 * t19;
+    let t37 = c_q3 * t23;
+    let t38 = s_q3 * t28;
+    let t39 = t37 - t38;
+    let t40 = -t14 - t15;
+    let t41 = c_q4 * t39 + s_q4 * t40;
+    let t42 = t24 + t29;
+    let t43 = 0.032 * t36 - 0.032 * t34 - s_q5 * t41 - c_q5 * t42;
+    let t44 = 0.00015 * t34 - 0.00015 * t36 - 0.032 * (p.m6 * t43);
+    let t45 = s_q5 * t33;
+    let t46 = s_q3 * c_q5 * t19;
+    let t47 = c_q5 * t41 - 0.032 * t45 - 0.032 * t46 - s_q5 * t42;
+    let t48 = 0.032 * (p.m6 * t47) - 0.00015 * t45 - 0.00015 * t46;
+    let t49 = 0.0003 * t31 + 0.0003 * t32 + c_q5 * t44 - s_q5 * t48;
+    let t50 = c_q3 * s_q4 * t19;
+    let t51 = c_q4 * t27;
+    let t52 = 0.00034 * (t51 - t50);
+    let t53 = 0.0018 * t20 + c_q4 * t49 - 0.019 * t30 - s_q4 * t52;
+    let t54 = p.m4 * (t37 - 0.019 * t35 - t38);
+    let t55 = s_q5 * t44;
+    let t56 = c_q5 * t48;
+    let t57 = 0.019 * t54 + t55 + t56 - 0.0022 * t35;
+    let t58 = p.m5 * t41 + p.m6 * c_q5 * t47 - p.m6 * s_q5 * t43;
+    let t59 = c_q4 * t40 - s_q4 * t39;
+    let t60 = p.m5 * t59 + p.m6 * t59;
+    let t61 = t54 + c_q4 * t58 - s_q4 * t60;
+    let t62 = s_q3 * t61;
+    let t63 = t30 + p.m6 * s_q5 * t47 + p.m6 * c_q5 * t43 - p.m5 * t42;
+    let t64 = c_q3 * t63;
+    let t65 = -t62 - t64;
+    let t66 = 0.076 * t12 + 0.076 * t13 + 0.07 * t18 + c_q3 * t53 + p.d4 * t65
+        - 0.0141 * t16 - s_q3 * t57;
+    let t67 = p.m3 * (t21 + 0.0141 * t26 - t22 - 0.0141 * t25);
+    let t68 = s_q4 * t49;
+    let t69 = c_q4 * t52;
+    let t70 = 0.0238 * t26 + 0.0141 * t67 + t68 + t69 - 0.0238 * t25 - p.a3 * t65;
+    let t71 = c_q3 * t61;
+    let t72 = s_q3 * t63;
+    let t73 = t67 + t71 - t72;
+    let t74 = p.m4 * t40;
+    let t75 = s_q4 * t58;
+    let t76 = c_q4 * t60;
+    let t77 = t16 + t74 + t75 + t76;
+    let t78 = s_q2 * t73 + c_q2 * t77;
+    let t79 = p.m2 * c_q1;
+    let t80 = s_q3 * t53;
+    let t81 = c_q3 * t57;
+    let t82 = p.a3 * (t74 + t75 + t76);
+    let t83 = p.d4 * (t71 - t72);
+    let t84 = t82 + p.a2 * t78 - 0.01547 * t10 - 0.07 * t67 - 0.001365 * t79 - t80 - t81
+        - t83;
+    let t85 = t82 - 0.07 * t67 - t80 - t81 - t83;
+    let t86 = 0.0013 * t26 + t68 + t69 - 0.0013 * t25;
+    let t87 = 0.0004 * t35 - t55 - t56;
+    let t88 = 0.00004 * (t51 - t50);
+    let t89 = p.a2 * s_q2;
+    let t90 = t89 - p.d4;
+    let t91 = p.m4 * (0.019 * s_q3 - s_q3 * t90);
+    let t92 = s_q3 * c_q4;
+    let t93 = s_q3 * c_q4 * c_q5;
+    let t94 = c_q3 * s_q5;
+    let t95 = p.a3 + p.a2 * c_q2;
+    let t96 = c_q3 * c_q4 * t90 + s_q4 * t95;
+    let t97 = 0.032 * t93 + 0.032 * t94 - s_q5 * t96 - s_q3 * c_q5 * t90;
+    let t98 = -(0.00015 * t93) - 0.00015 * t94 - 0.032 * (p.m6 * t97);
+    let t99 = s_q3 * c_q4 * s_q5;
+    let t100 = c_q3 * c_q5;
+    let t101 = 0.032 * t99 + c_q5 * t96 - 0.032 * t100 - s_q3 * s_q5 * t90;
+    let t102 = 0.00015 * t99 + 0.032 * (p.m6 * t101) - 0.00015 * t100;
+    let t103 = c_q5 * t98 - 0.0003 * t92 - s_q5 * t102;
+    let t104 = s_q3 * (s_q4 * s_q4);
+    let t105 = p.m4 * (c_q3 * t90 - 0.019 * c_q3);
+    let t106 = s_q5 * t98;
+    let t107 = c_q5 * t102;
+    let t108 = p.m5 * t96 + p.m6 * c_q5 * t101 - p.m6 * s_q5 * t97;
+    let t109 = c_q4 * t95 - c_q3 * s_q4 * t90;
+    let t110 = p.m5 * t109 + p.m6 * t109;
+    let t111 = p.m3 * (t89 - 0.07);
+    let t112 = s_q3 * s_q4 * c_q4;
+    let t113 = c_q3 * (t105 + c_q4 * t108 - s_q4 * t110);
+    let t114 = s_q3 * (t91 + p.m6 * s_q5 * t101 + p.m6 * c_q5 * t97 - p.m5 * s_q3 * t90);
+    let t115 = p.m4 * t95;
+    let t116 = s_q4 * t108;
+    let t117 = c_q4 * t110;
+    let t118 = s_q3 * (c_q4 * t103 - 0.0018 * s_q3 - 0.019 * t91 - 0.00034 * t104);
+    let t119 = c_q3 * (0.019 * t105 + t106 + t107 - 0.0022 * c_q3);
+    let t120 = p.a3 * (t115 + t116 + t117);
+    let t121 = p.d4 * (t113 - t114);
+    let t122 = t120 + 0.086 - 0.07 * t111 - t118 - t119 - t121;
+    let t123 = s_q4 * t103 + 0.00034 * t112;
+    let t124 = 0.0004 * c_q3 - t106 - t107;
+    let t125 = 0.00004 * (s_q3 * s_q4);
+    let t126 = p.m4 * (0.019 * s_q3 + p.d4 * s_q3);
+    let t127 = p.a3 * s_q4 - p.d4 * c_q3 * c_q4;
+    let t128 = 0.032 * t93 + 0.032 * t94 + p.d4 * s_q3 * c_q5 - s_q5 * t127;
+    let t129 = -(0.00015 * t93) - 0.00015 * t94 - 0.032 * (p.m6 * t128);
+    let t130 = 0.032 * t99 + c_q5 * t127 + p.d4 * s_q3 * s_q5 - 0.032 * t100;
+    let t131 = 0.00015 * t99 + 0.032 * (p.m6 * t130) - 0.00015 * t100;
+    let t132 = c_q5 * t129 - 0.0003 * t92 - s_q5 * t131;
+    let t133 = p.m4 * (-(0.019 * c_q3) - p.d4 * c_q3);
+    let t134 = s_q5 * t129;
+    let t135 = c_q5 * t131;
+    let t136 = p.m5 * t127 + p.m6 * c_q5 * t130 - p.m6 * s_q5 * t128;
+    let t137 = p.d4 * c_q3 * s_q4 + p.a3 * c_q4;
+    let t138 = p.m5 * t137 + p.m6 * t137;
+    let t139 = 0.00034 * t112 + s_q4 * t132;
+    let t140 = 0.0004 * c_q3 - t134 - t135;
+    let t141 = 0.00015 * (s_q4 * c_q5) + 0.001024 * (p.m6 * s_q4 * c_q5);
+    let t142 = -(0.00015 * (s_q4 * s_q5)) - 0.001024 * (p.m6 * s_q4 * s_q5);
+    let t143 = -(s_q5 * t141) - c_q5 * t142;
+    let t144 = 0.00004 * c_q4;
+    [
+        [
+            s_q1
+                * (0.12 * s_q1 + 0.05175625 * t10 + 0.006 * t11 + c_q2 * t66 - s_q2 * t70
+                    - p.d3 * t78)
+                + c_q1
+                    * (0.514 * c_q1 + 0.05175625 * t79 + s_q2 * t66 + c_q2 * t70
+                        + p.d3 * (c_q2 * t73 - s_q2 * t77) - 0.068 * t11
+                        - p.a2 * (t18 - t62 - t64)) + 0.35,
+            t84,
+            t85,
+            t86,
+            t87,
+            t88,
+        ],
+        [
+            t84,
+            0.00466 * p.m2 + t120
+                + p.a2
+                    * (s_q2 * (t111 + t113 - t114)
+                        + c_q2 * (p.a2 * p.m3 * c_q2 + t115 + t116 + t117)) + 0.625
+                - 0.07 * t111 - t118 - t119 - t121,
+            t122,
+            t123,
+            t124,
+            t125,
+        ],
+        [
+            t85,
+            t122,
+            0.0049 * p.m3 + p.a3 * (p.a3 * p.m4 + s_q4 * t136 + c_q4 * t138) + 0.086
+                - s_q3 * (c_q4 * t132 - 0.0018 * s_q3 - 0.00034 * t104 - 0.019 * t126)
+                - c_q3 * (0.019 * t133 + t134 + t135 - 0.0022 * c_q3)
+                - p.d4
+                    * (c_q3 * (t133 + c_q4 * t136 - s_q4 * t138)
+                        - s_q3
+                            * (t126 + p.d4 * p.m5 * s_q3 + p.m6 * s_q5 * t130
+                                + p.m6 * c_q5 * t128)),
+            t139,
+            t140,
+            t125,
+        ],
+        [
+            t86,
+            t123,
+            t139,
+            s_q4 * (0.0003 * s_q4 + c_q5 * t141 - s_q5 * t142) + 0.00034 * (c_q4 * c_q4)
+                + 0.0013,
+            t143,
+            t144,
+        ],
+        [
+            t87,
+            t124,
+            t140,
+            t143,
+            0.0004 - s_q5 * (-(0.00015 * s_q5) - 0.001024 * (p.m6 * s_q5))
+                - c_q5 * (-(0.00015 * c_q5) - 0.001024 * (p.m6 * c_q5)),
+            0.0,
+        ],
+        [t88, t125, t125, t144, 0.0, 0.00004],
+    ]
+}
+/// Operation count of [`bias`].
+pub const OPS_BIAS: OpCount = OpCount {
+    mul: 323,
+    add: 254,
+    div: 0,
+    sqrt: 0,
+    sin: 5,
+    cos: 5,
+};
+///The bias forces C(q, q̇) q̇ + g(q): the joint forces that keep every
+///acceleration zero.
+pub fn bias(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
+    let s_q1 = libm::sin(q[1]);
+    let c_q1 = libm::cos(q[1]);
+    let t2 = qd[0] * s_q1;
+    let t3 = qd[0] * c_q1;
+    let t4 = p.g * s_q1;
+    let t5 = p.g * c_q1;
+    let t6 = qd[0] * qd[1] * c_q1;
+    let t7 = qd[0] * qd[1] * s_q1;
+    let s_q2 = libm::sin(q[2]);
+    let c_q2 = libm::cos(q[2]);
+    let t10 = qd[0] * s_q1 * c_q2;
+    let t11 = qd[0] * c_q1 * s_q2;
+    let t12 = t10 + t11;
+    let t13 = qd[0] * s_q1 * s_q2;
+    let t14 = qd[0] * c_q1 * c_q2;
+    let t15 = t14 - t13;
+    let t16 = p.a2 * qd[1] - p.d3 * qd[0] * s_q1;
+    let t17 = qd[0] * s_q1 * t16;
+    let t18 = p.d3 * (qd[0] * qd[0]) * (c_q1 * c_q1);
+    let t19 = qd[1] + qd[2];
+    let t20 = qd[2] * t15;
+    let t21 = qd[2] * t12;
+    let s_q3 = libm::sin(q[3]);
+    let c_q3 = libm::cos(q[3]);
+    let t24 = t12 * c_q3;
+    let t25 = t19 * s_q3;
+    let t26 = t24 - t25;
+    let t27 = t12 * s_q3;
+    let t28 = t19 * c_q3;
+    let t29 = -t27 - t28;
+    let t30 = p.d4 * t12 - p.a3 * t15;
+    let t31 = p.d4 * (t19 * t19);
+    let t32 = t12 * t30;
+    let t33 = t14 + qd[3] - t13;
+    let t34 = qd[3] * t29;
+    let t35 = qd[3] * t26;
+    let s_q4 = libm::sin(q[4]);
+    let c_q4 = libm::cos(q[4]);
+    let t38 = t26 * c_q4;
+    let t39 = t33 * s_q4;
+    let t40 = t38 + t39;
+    let t41 = t26 * s_q4;
+    let t42 = t33 * c_q4;
+    let t43 = t42 - t41;
+    let t44 = t27 + t28 + qd[4];
+    let t45 = qd[4] * t43;
+    let t46 = qd[4] * t40;
+    let s_q5 = libm::sin(q[5]);
+    let c_q5 = libm::cos(q[5]);
+    let t49 = t40 * c_q5;
+    let t50 = t44 * s_q5;
+    let t51 = t49 - t50;
+    let t52 = t40 * s_q5;
+    let t53 = t44 * c_q5;
+    let t54 = -t52 - t53;
+    let t55 = t42 + qd[5] - t41;
+    let t56 = qd[5] * t54;
+    let t57 = qd[5] * t51;
+    let t58 = 0.2275 * t3 - 0.006 * qd[1];
+    let t59 = 0.068 * qd[1] - 0.2275 * t2;
+    let t60 = 0.006 * t2 - 0.068 * t3;
+    let t61 = 0.0141 * t14 - 0.07 * qd[1] - 0.07 * qd[2] - 0.0141 * t13;
+    let t62 = 0.0141 * (-t10 - t11);
+    let t63 = 0.07 * (t10 + t11);
+    let t64 = 0.076 * (t10 + t11);
+    let t65 = 0.0225 * (t14 - t13);
+    let t66 = 0.086 * (qd[1] + qd[2]);
+    let t67 = t12 * t65;
+    let t68 = t15 * t64;
+    let t69 = 0.019 * (-t27 - t28);
+    let t70 = 0.019 * (t25 - t24);
+    let t71 = 0.0018 * (t24 - t25);
+    let t72 = 0.0018 * (-t27 - t28);
+    let t73 = 0.0013 * (t14 + qd[3] - t13);
+    let t74 = t26 * t72;
+    let t75 = t29 * t71;
+    let t76 = 0.0003 * (t38 + t39);
+    let t77 = 0.0003 * (t42 - t41);
+    let t78 = 0.0004 * (t27 + t28 + qd[4]);
+    let t79 = t40 * t77;
+    let t80 = t43 * t76;
+    let t81 = 0.032 * (-t52 - t53);
+    let t82 = 0.032 * (t50 - t49);
+    let t83 = 0.00015 * (t49 - t50);
+    let t84 = 0.00015 * (-t52 - t53);
+    let t85 = 0.00004 * (t42 + qd[5] - t41);
+    let t86 = t51 * t84;
+    let t87 = t54 * t83;
+    let t88 = p.m2 * (t5 + qd[1] * t58 - 0.2275 * t6 - qd[0] * s_q1 * t60);
+    let t89 = p.m2 * (0.006 * t6 + 0.068 * t7 + qd[0] * s_q1 * t59 - qd[0] * c_q1 * t58);
+    let t90 = qd[0] * qd[1] * c_q1 * c_q2;
+    let t91 = qd[0] * qd[1] * s_q1 * s_q2;
+    let t92 = t4 - p.a2 * (qd[0] * qd[0]) * (c_q1 * c_q1) - qd[1] * t16
+        - p.d3 * qd[0] * qd[1] * s_q1;
+    let t93 = s_q2 * t92;
+    let t94 = t5 + p.a2 * (qd[0] * qd[0]) * s_q1 * c_q1;
+    let t95 = c_q2 * t94;
+    let t96 = p.m3
+        * (t19 * t61 + 0.0141 * t91 + t95 - 0.0141 * t20 - t12 * t63 - 0.0141 * t90
+            - t93);
+    let t97 = p.a2 * qd[0] * qd[1] * s_q1;
+    let t98 = p.m3
+        * (t17 + 0.07 * t20 + t12 * t62 + 0.07 * t90 + t97 - t18 - t15 * t61
+            - 0.07 * t91);
+    let t99 = t20 + t90 - t91;
+    let t100 = c_q3 * t99;
+    let t101 = c_q2 * t92;
+    let t102 = s_q2 * t94;
+    let t103 = t15 * t30 + t101 + t102 - p.a3 * (t19 * t19);
+    let t104 = s_q3 * t103;
+    let t105 = qd[0] * qd[1] * c_q1 * s_q2;
+    let t106 = qd[0] * qd[1] * s_q1 * c_q2;
+    let t107 = -t21 - t105 - t106;
+    let t108 = t17 + p.a3 * t12 * t19 + p.d4 * t15 * t19 + t97 + p.d4 * t99 - t18
+        - p.a3 * t107;
+    let t109 = c_q3 * t108;
+    let t110 = p.m4 * (t33 * t69 - 0.019 * t34 - 0.019 * t100 - t104 - t109);
+    let t111 = t34 + t100;
+    let t112 = c_q4 * t111;
+    let t113 = s_q4 * t107;
+    let t114 = t45 + t112 + t113;
+    let t115 = c_q5 * t114;
+    let t116 = s_q3 * t99;
+    let t117 = t35 + t116;
+    let t118 = s_q5 * t117;
+    let t119 = c_q3 * t103;
+    let t120 = s_q3 * t108;
+    let t121 = t119 - t120;
+    let t122 = t95 - t31 - t32 - t93;
+    let t123 = c_q4 * t121 + s_q4 * t122;
+    let t124 = t104 + t109;
+    let t125 = t55 * t81 + 0.032 * t118 - 0.032 * t56 - 0.032 * t115 - s_q5 * t123
+        - c_q5 * t124;
+    let t126 = 0.00015 * t56 + t54 * t85 + 0.00015 * t115 - t55 * t84 - 0.00015 * t118
+        - 0.032 * (p.m6 * t125);
+    let t127 = s_q5 * t114;
+    let t128 = c_q5 * t117;
+    let t129 = c_q5 * t123 - 0.032 * t57 - t55 * t82 - 0.032 * t127 - 0.032 * t128
+        - s_q5 * t124;
+    let t130 = t55 * t83 + 0.032 * (p.m6 * t129) - 0.00015 * t57 - t51 * t85
+        - 0.00015 * t127 - 0.00015 * t128;
+    let t131 = 0.0003 * t45 + t43 * t78 + 0.0003 * t112 + 0.0003 * t113 + c_q5 * t126
+        - t44 * t77 - s_q5 * t130;
+    let t132 = s_q4 * t111;
+    let t133 = c_q4 * t107;
+    let t134 = t44 * t76 + t86 + 0.00034 * t133 - 0.00034 * t46 - t40 * t78 - t87
+        - 0.00034 * t132;
+    let t135 = 0.0018 * t34 + t29 * t73 + 0.0018 * t100 + c_q4 * t131 - t33 * t72
+        - 0.019 * t110 - s_q4 * t134;
+    let t136 = p.m4 * (t119 - 0.019 * t35 - t33 * t70 - 0.019 * t116 - t120);
+    let t137 = s_q5 * t126;
+    let t138 = c_q5 * t130;
+    let t139 = t33 * t71 + t80 + 0.019 * t136 + t137 + t138 - 0.0022 * t35 - t26 * t73
+        - t79 - 0.0022 * t116;
+    let t140 = p.m5 * t123 + p.m6 * c_q5 * t129 - p.m6 * s_q5 * t125;
+    let t141 = s_q4 * t121;
+    let t142 = c_q4 * t122;
+    let t143 = p.m5 * (t142 - t141) + p.m6 * (t51 * t82 + t142 - t54 * t81 - t141);
+    let t144 = t136 + c_q4 * t140 - s_q4 * t143;
+    let t145 = s_q3 * t144;
+    let t146 = t110 + p.m6 * s_q5 * t129 + p.m6 * c_q5 * t125 - p.m5 * t124;
+    let t147 = c_q3 * t146;
+    let t148 = -t145 - t147;
+    let t149 = 0.076 * t20 + t15 * t66 + 0.076 * t90 + 0.07 * t98 + c_q3 * t135
+        + p.d4 * t148 - t19 * t65 - 0.076 * t91 - 0.0141 * t96 - s_q3 * t139;
+    let t150 = p.m3
+        * (t15 * t63 + t101 + t102 - 0.0141 * t21 - t19 * t62 - 0.0141 * t105
+            - 0.0141 * t106);
+    let t151 = s_q4 * t131;
+    let t152 = c_q4 * t134;
+    let t153 = t19 * t64 + t74 + 0.0141 * t150 + t151 + t152 - 0.0238 * t21 - t12 * t66
+        - t75 - 0.0238 * t105 - 0.0238 * t106 - p.a3 * t148;
+    let t154 = c_q3 * t144;
+    let t155 = s_q3 * t146;
+    let t156 = t150 + t154 - t155;
+    let t157 = p.m4 * (t26 * t70 + t95 - t31 - t32 - t29 * t69 - t93);
+    let t158 = s_q4 * t140;
+    let t159 = c_q4 * t143;
+    let t160 = t96 + t157 + t158 + t159;
+    let t161 = s_q2 * t156 + c_q2 * t160;
+    let t162 = p.m2 * (t4 + qd[0] * c_q1 * t60 - 0.2275 * t7 - qd[1] * t59);
+    let t163 = s_q3 * t135;
+    let t164 = c_q3 * t139;
+    let t165 = p.a3 * (t157 + t158 + t159);
+    let t166 = p.d4 * (t154 - t155);
+    [
+        s_q1
+            * (0.145 * t6 + 0.006 * t89 + c_q2 * t149 - 0.2275 * t88 - s_q2 * t153
+                - p.d3 * t161)
+            + c_q1
+                * (0.2275 * t162 + s_q2 * t149 + c_q2 * t153
+                    + p.d3 * (c_q2 * t156 - s_q2 * t160) - 0.933 * t7 - 0.068 * t89
+                    - p.a2 * (t98 - t145 - t147)),
+        0.394 * (qd[0] * qd[0] * s_q1 * c_q1) + t67 + 0.068 * t88 + t165 + p.a2 * t161
+            - t68 - 0.07 * t150 - 0.006 * t162 - t163 - t164 - t166,
+        t67 + t165 - t68 - 0.07 * t150 - t163 - t164 - t166,
+        t74 + t151 + t152 - 0.0013 * t21 - t75 - 0.0013 * t105 - 0.0013 * t106,
+        0.0004 * t35 + t79 + 0.0004 * t116 - t80 - t137 - t138,
+        t86 + 0.00004 * t133 - 0.00004 * t46 - t87 - 0.00004 * t132,
+    ]
+}
+/// Operation count of [`gravity`].
+pub const OPS_GRAVITY: OpCount = OpCount {
+    mul: 90,
+    add: 57,
+    div: 0,
+    sqrt: 0,
+    sin: 5,
+    cos: 5,
+};
+///The gravity forces g(q): the joint forces that hold the mechanism at rest.
+pub fn gravity(p: &Params, q: &[f64; NQ]) -> [f64; NV] {
+    let s_q1 = libm::sin(q[1]);
+    let c_q1 = libm::cos(q[1]);
+    let s_q2 = libm::sin(q[2]);
+    let c_q2 = libm::cos(q[2]);
+    let s_q3 = libm::sin(q[3]);
+    let c_q3 = libm::cos(q[3]);
+    let s_q4 = libm::sin(q[4]);
+    let c_q4 = libm::cos(q[4]);
+    let s_q5 = libm::sin(q[5]);
+    let c_q5 = libm::cos(q[5]);
+    let t10 = p.m2 * p.g * c_q1;
+    let t11 = p.g * c_q1 * c_q2 - p.g * s_q1 * s_q2;
+    let t12 = p.m3 * t11;
+    let t13 = p.g * s_q1 * c_q2 + p.g * c_q1 * s_q2;
+    let t14 = p.m4 * s_q3 * t13;
+    let t15 = c_q3 * c_q4 * t13 + s_q4 * t11;
+    let t16 = -(s_q5 * t15) - s_q3 * c_q5 * t13;
+    let t17 = p.m6 * c_q5 * t16;
+    let t18 = c_q5 * t15 - s_q3 * s_q5 * t13;
+    let t19 = p.m6 * s_q5 * t18;
+    let t20 = 0.032 * (-t17 - t19);
+    let t21 = 0.019 * t14 + c_q4 * t20;
+    let t22 = p.m4 * c_q3 * t13;
+    let t23 = p.m6 * s_q5 * t16;
+    let t24 = p.m6 * c_q5 * t18;
+    let t25 = 0.019 * t22 + 0.032 * t24 - 0.032 * t23;
+    let t26 = t24 + p.m5 * t15 - t23;
+    let t27 = c_q4 * t11 - c_q3 * s_q4 * t13;
+    let t28 = p.m5 * t27 + p.m6 * t27;
+    let t29 = t22 + c_q4 * t26 - s_q4 * t28;
+    let t30 = t17 + t19 - t14 - p.m5 * s_q3 * t13;
+    let t31 = -(s_q3 * t29) - c_q3 * t30;
+    let t32 = c_q3 * t21 + p.d4 * t31 - 0.0141 * t12 - s_q3 * t25;
+    let t33 = p.m3 * t13;
+    let t34 = s_q4 * t20;
+    let t35 = 0.0141 * t33 + t34 - p.a3 * t31;
+    let t36 = c_q3 * t29;
+    let t37 = s_q3 * t30;
+    let t38 = t33 + t36 - t37;
+    let t39 = p.m4 * t11;
+    let t40 = s_q4 * t26;
+    let t41 = c_q4 * t28;
+    let t42 = t12 + t39 + t40 + t41;
+    let t43 = s_q2 * t38 + c_q2 * t42;
+    let t44 = p.m2 * p.g * s_q1;
+    let t45 = s_q3 * t21;
+    let t46 = c_q3 * t25;
+    let t47 = p.a3 * (t39 + t40 + t41);
+    let t48 = p.d4 * (t36 - t37);
+    [
+        s_q1 * (c_q2 * t32 - 0.2275 * t10 - s_q2 * t35 - p.d3 * t43)
+            + c_q1
+                * (0.2275 * t44 + s_q2 * t32 + c_q2 * t35
+                    + p.d3 * (c_q2 * t38 - s_q2 * t42) - p.a2 * t31),
+        0.068 * t10 + t47 + p.a2 * t43 - 0.07 * t33 - 0.006 * t44 - t45 - t46 - t48,
+        t47 - 0.07 * t33 - t45 - t46 - t48,
+        t34,
+        0.032 * (t23 - t24),
+        0.0,
     ]
 }

@@ -11,6 +11,9 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `inverse_dynamics` | 21 | 11 | 0 | 0 | 1 | 1 |
+//! | `mass_matrix` | 10 | 7 | 0 | 0 | 1 | 1 |
+//! | `bias` | 18 | 5 | 0 | 0 | 1 | 1 |
+//! | `gravity` | 11 | 3 | 0 | 0 | 1 | 1 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 /// Number of position coordinates `q`.
@@ -79,8 +82,8 @@ pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
     sin: 1,
     cos: 1,
 };
-/// Joint forces τ(q, q̇, q̈) by the recursive Newton–Euler method: torques for
-/// revolute joints, forces for prismatic ones, in coordinate order.
+///Joint forces τ(q, q̇, q̈) by the recursive Newton–Euler method: torques for
+///revolute joints, forces for prismatic ones, in coordinate order.
 pub fn inverse_dynamics(
     p: &Params,
     q: &[f64; NQ],
@@ -96,5 +99,70 @@ pub fn inverse_dynamics(
         p.m01 * t0 + p.m02 * t0 + p.m03 * s_q2 * t4 + p.m03 * c_q2 * t3,
         p.m02 * qdd[1] + p.m03 * c_q2 * t4 - p.m03 * s_q2 * t3,
         p.icz3 * qdd[2] + p.m03 * p.d3 * t3,
+    ]
+}
+/// Operation count of [`mass_matrix`].
+pub const OPS_MASS_MATRIX: OpCount = OpCount {
+    mul: 10,
+    add: 7,
+    div: 0,
+    sqrt: 0,
+    sin: 1,
+    cos: 1,
+};
+///The joint-space mass matrix M(q), symmetric positive definite, so that
+///`M(q) q̈ + bias(q, q̇) = τ`. Entries of joints on different branches are zero.
+pub fn mass_matrix(p: &Params, q: &[f64; NQ]) -> [[f64; NV]; NV] {
+    let s_q2 = libm::sin(q[2]);
+    let c_q2 = libm::cos(q[2]);
+    let t2 = p.m03 * (s_q2 * s_q2);
+    let t3 = p.m03 * (c_q2 * c_q2);
+    let t4 = p.m03 * p.d3 * c_q2;
+    let t5 = -(p.m03 * p.d3 * s_q2);
+    [
+        [p.m01 + p.m02 + t2 + t3, 0.0, t4],
+        [0.0, p.m02 + t2 + t3, t5],
+        [t4, t5, p.icz3 + p.m03 * (p.d3 * p.d3)],
+    ]
+}
+/// Operation count of [`bias`].
+pub const OPS_BIAS: OpCount = OpCount {
+    mul: 18,
+    add: 5,
+    div: 0,
+    sqrt: 0,
+    sin: 1,
+    cos: 1,
+};
+///The bias forces C(q, q̇) q̇ + g(q): the joint forces that keep every
+///acceleration zero.
+pub fn bias(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
+    let s_q2 = libm::sin(q[2]);
+    let c_q2 = libm::cos(q[2]);
+    let t2 = p.g * s_q2 - p.d3 * (qd[2] * qd[2]);
+    [
+        p.m01 * p.g + p.m02 * p.g + p.m03 * s_q2 * t2 + p.m03 * p.g * (c_q2 * c_q2),
+        p.m03 * c_q2 * t2 - p.m03 * p.g * s_q2 * c_q2,
+        p.m03 * p.d3 * p.g * c_q2,
+    ]
+}
+/// Operation count of [`gravity`].
+pub const OPS_GRAVITY: OpCount = OpCount {
+    mul: 11,
+    add: 3,
+    div: 0,
+    sqrt: 0,
+    sin: 1,
+    cos: 1,
+};
+///The gravity forces g(q): the joint forces that hold the mechanism at rest.
+pub fn gravity(p: &Params, q: &[f64; NQ]) -> [f64; NV] {
+    let s_q2 = libm::sin(q[2]);
+    let c_q2 = libm::cos(q[2]);
+    [
+        p.m01 * p.g + p.m02 * p.g + p.m03 * p.g * (c_q2 * c_q2)
+            + p.m03 * p.g * (s_q2 * s_q2),
+        0.0,
+        p.m03 * p.d3 * p.g * c_q2,
     ]
 }

@@ -11,6 +11,9 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `inverse_dynamics` | 16 | 12 | 0 | 0 | 1 | 1 |
+//! | `mass_matrix` | 0 | 1 | 0 | 0 | 1 | 1 |
+//! | `bias` | 9 | 4 | 0 | 0 | 1 | 1 |
+//! | `gravity` | 1 | 0 | 0 | 0 | 0 | 1 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 /// Number of position coordinates `q`.
@@ -53,8 +56,8 @@ pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
     sin: 1,
     cos: 1,
 };
-/// Joint forces τ(q, q̇, q̈) by the recursive Newton–Euler method: torques for
-/// revolute joints, forces for prismatic ones, in coordinate order.
+///Joint forces τ(q, q̇, q̈) by the recursive Newton–Euler method: torques for
+///revolute joints, forces for prismatic ones, in coordinate order.
 pub fn inverse_dynamics(
     p: &Params,
     q: &[f64; NQ],
@@ -73,4 +76,56 @@ pub fn inverse_dynamics(
         10.0 * qdd[1] + c_q2 * t5 - s_q2 * t6,
         0.333 * qdd[2] + t4 - t3,
     ]
+}
+/// Operation count of [`mass_matrix`].
+pub const OPS_MASS_MATRIX: OpCount = OpCount {
+    mul: 0,
+    add: 1,
+    div: 0,
+    sqrt: 0,
+    sin: 1,
+    cos: 1,
+};
+///The joint-space mass matrix M(q), symmetric positive definite, so that
+///`M(q) q̈ + bias(q, q̇) = τ`. Entries of joints on different branches are zero.
+pub fn mass_matrix(p: &Params, q: &[f64; NQ]) -> [[f64; NV]; NV] {
+    let s_q2 = libm::sin(q[2]);
+    let c_q2 = libm::cos(q[2]);
+    let t2 = -s_q2;
+    [[34.0, 0.0, c_q2], [0.0, 14.0, t2], [c_q2, t2, 0.333]]
+}
+/// Operation count of [`bias`].
+pub const OPS_BIAS: OpCount = OpCount {
+    mul: 9,
+    add: 4,
+    div: 0,
+    sqrt: 0,
+    sin: 1,
+    cos: 1,
+};
+///The bias forces C(q, q̇) q̇ + g(q): the joint forces that keep every
+///acceleration zero.
+pub fn bias(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
+    let s_q2 = libm::sin(q[2]);
+    let c_q2 = libm::cos(q[2]);
+    let t2 = 39.24 * s_q2 - qd[2] * qd[2];
+    [
+        39.24 * (c_q2 * c_q2) + s_q2 * t2 + 294.3,
+        c_q2 * t2 - 39.24 * (s_q2 * c_q2),
+        9.81 * c_q2,
+    ]
+}
+/// Operation count of [`gravity`].
+pub const OPS_GRAVITY: OpCount = OpCount {
+    mul: 1,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 1,
+};
+///The gravity forces g(q): the joint forces that hold the mechanism at rest.
+pub fn gravity(p: &Params, q: &[f64; NQ]) -> [f64; NV] {
+    let c_q2 = libm::cos(q[2]);
+    [333.54, 0.0, 9.81 * c_q2]
 }

@@ -11,6 +11,9 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `inverse_dynamics` | 20 | 15 | 0 | 0 | 0 | 0 |
+//! | `mass_matrix` | 5 | 7 | 0 | 0 | 0 | 0 |
+//! | `bias` | 19 | 7 | 0 | 0 | 0 | 0 |
+//! | `gravity` | 1 | 1 | 0 | 0 | 0 | 0 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 /// Number of position coordinates `q`.
@@ -82,8 +85,8 @@ pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
     sin: 0,
     cos: 0,
 };
-/// Joint forces τ(q, q̇, q̈) by the recursive Newton–Euler method: torques for
-/// revolute joints, forces for prismatic ones, in coordinate order.
+///Joint forces τ(q, q̇, q̈) by the recursive Newton–Euler method: torques for
+///revolute joints, forces for prismatic ones, in coordinate order.
 pub fn inverse_dynamics(
     p: &Params,
     q: &[f64; NQ],
@@ -100,4 +103,61 @@ pub fn inverse_dynamics(
         p.m02 * (qdd[1] + p.d2 * (qd[0] * qd[0]) - t1) + p.m03 * (qdd[1] - t1),
         -(p.m03 * (p.g - qdd[2])),
     ]
+}
+/// Operation count of [`mass_matrix`].
+pub const OPS_MASS_MATRIX: OpCount = OpCount {
+    mul: 5,
+    add: 7,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+};
+///The joint-space mass matrix M(q), symmetric positive definite, so that
+///`M(q) q̈ + bias(q, q̇) = τ`. Entries of joints on different branches are zero.
+pub fn mass_matrix(p: &Params, q: &[f64; NQ]) -> [[f64; NV]; NV] {
+    let t0 = p.d2 - q[1];
+    [
+        [
+            p.icy1 + p.icy2 + p.icy3 + p.m02 * p.d2 * t0
+                - q[1] * (p.m02 * t0 - p.m03 * q[1]),
+            0.0,
+            0.0,
+        ],
+        [0.0, p.m02 + p.m03, 0.0],
+        [0.0, 0.0, p.m03],
+    ]
+}
+/// Operation count of [`bias`].
+pub const OPS_BIAS: OpCount = OpCount {
+    mul: 19,
+    add: 7,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+};
+///The bias forces C(q, q̇) q̇ + g(q): the joint forces that keep every
+///acceleration zero.
+pub fn bias(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
+    [
+        -(2.0 * (p.m02 * p.d2 * qd[0] * qd[1]))
+            - q[1] * (2.0 * (-(p.m02 * qd[0] * qd[1]) - p.m03 * qd[0] * qd[1])),
+        p.m02 * (p.d2 * (qd[0] * qd[0]) - qd[0] * qd[0] * q[1])
+            - p.m03 * (qd[0] * qd[0]) * q[1],
+        -(p.m03 * p.g),
+    ]
+}
+/// Operation count of [`gravity`].
+pub const OPS_GRAVITY: OpCount = OpCount {
+    mul: 1,
+    add: 1,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+};
+///The gravity forces g(q): the joint forces that hold the mechanism at rest.
+pub fn gravity(p: &Params, q: &[f64; NQ]) -> [f64; NV] {
+    [0.0, 0.0, -(p.m03 * p.g)]
 }

@@ -11,6 +11,9 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `inverse_dynamics` | 16 | 8 | 0 | 0 | 0 | 0 |
+//! | `mass_matrix` | 3 | 3 | 0 | 0 | 0 | 0 |
+//! | `bias` | 10 | 3 | 0 | 0 | 0 | 0 |
+//! | `gravity` | 0 | 1 | 0 | 0 | 0 | 0 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 /// Number of position coordinates `q`.
@@ -53,8 +56,8 @@ pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
     sin: 0,
     cos: 0,
 };
-/// Joint forces τ(q, q̇, q̈) by the recursive Newton–Euler method: torques for
-/// revolute joints, forces for prismatic ones, in coordinate order.
+///Joint forces τ(q, q̇, q̈) by the recursive Newton–Euler method: torques for
+///revolute joints, forces for prismatic ones, in coordinate order.
 pub fn inverse_dynamics(
     p: &Params,
     q: &[f64; NQ],
@@ -69,4 +72,53 @@ pub fn inverse_dynamics(
         11.0 * qdd[1] + 2.4 * (qd[0] * qd[0]) - 11.0 * (qd[0] * qd[0] * q[1]),
         3.0 * qdd[2] - 29.43,
     ]
+}
+/// Operation count of [`mass_matrix`].
+pub const OPS_MASS_MATRIX: OpCount = OpCount {
+    mul: 3,
+    add: 3,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+};
+///The joint-space mass matrix M(q), symmetric positive definite, so that
+///`M(q) q̈ + bias(q, q̇) = τ`. Entries of joints on different branches are zero.
+pub fn mass_matrix(p: &Params, q: &[f64; NQ]) -> [[f64; NV]; NV] {
+    [
+        [1.495 - 2.4 * q[1] - q[1] * (2.4 - 11.0 * q[1]), 0.0, 0.0],
+        [0.0, 11.0, 0.0],
+        [0.0, 0.0, 3.0],
+    ]
+}
+/// Operation count of [`bias`].
+pub const OPS_BIAS: OpCount = OpCount {
+    mul: 10,
+    add: 3,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+};
+///The bias forces C(q, q̇) q̇ + g(q): the joint forces that keep every
+///acceleration zero.
+pub fn bias(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
+    [
+        22.0 * (qd[0] * q[1] * qd[1]) - 4.8 * (qd[0] * qd[1]),
+        2.4 * (qd[0] * qd[0]) - 11.0 * (qd[0] * qd[0] * q[1]),
+        -29.43,
+    ]
+}
+/// Operation count of [`gravity`].
+pub const OPS_GRAVITY: OpCount = OpCount {
+    mul: 0,
+    add: 1,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+};
+///The gravity forces g(q): the joint forces that hold the mechanism at rest.
+pub fn gravity(p: &Params, q: &[f64; NQ]) -> [f64; NV] {
+    [0.0, 0.0, -29.43]
 }

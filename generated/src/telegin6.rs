@@ -11,6 +11,9 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `inverse_dynamics` | 154 | 103 | 0 | 0 | 4 | 4 |
+//! | `mass_matrix` | 188 | 118 | 0 | 0 | 4 | 4 |
+//! | `bias` | 148 | 75 | 0 | 0 | 4 | 4 |
+//! | `gravity` | 39 | 12 | 0 | 0 | 4 | 4 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 /// Number of position coordinates `q`.
@@ -136,8 +139,8 @@ pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
     sin: 4,
     cos: 4,
 };
-/// Joint forces τ(q, q̇, q̈) by the recursive Newton–Euler method: torques for
-/// revolute joints, forces for prismatic ones, in coordinate order.
+///Joint forces τ(q, q̇, q̈) by the recursive Newton–Euler method: torques for
+///revolute joints, forces for prismatic ones, in coordinate order.
 pub fn inverse_dynamics(
     p: &Params,
     q: &[f64; NQ],
@@ -222,5 +225,247 @@ pub fn inverse_dynamics(
         p.icx5 * qdd[4] + p.icy5 * (t16 * t16) * s_q4 * c_q4 + p.m05 * p.b5 * t41
             + c_q5 * t47 - p.icx5 * (t16 * t16) * s_q4 * c_q4 - s_q5 * t46,
         t45,
+    ]
+}
+/// Operation count of [`mass_matrix`].
+pub const OPS_MASS_MATRIX: OpCount = OpCount {
+    mul: 188,
+    add: 118,
+    div: 0,
+    sqrt: 0,
+    sin: 4,
+    cos: 4,
+};
+///The joint-space mass matrix M(q), symmetric positive definite, so that
+///`M(q) q̈ + bias(q, q̇) = τ`. Entries of joints on different branches are zero.
+pub fn mass_matrix(p: &Params, q: &[f64; NQ]) -> [[f64; NV]; NV] {
+    let s_q1 = libm::sin(q[1]);
+    let c_q1 = libm::cos(q[1]);
+    let s_q2 = libm::sin(q[2]);
+    let c_q2 = libm::cos(q[2]);
+    let s_q4 = libm::sin(q[4]);
+    let c_q4 = libm::cos(q[4]);
+    let s_q5 = libm::sin(q[5]);
+    let c_q5 = libm::cos(q[5]);
+    let t8 = p.l1 * c_q1;
+    let t9 = -p.a2 - t8;
+    let t10 = p.m02 * p.a2 * t9;
+    let t11 = p.icx5 * s_q4;
+    let t12 = p.l1 * s_q1 * s_q2;
+    let t13 = -p.l2 - t8;
+    let t14 = c_q2 * t13;
+    let t15 = p.b5 * s_q4;
+    let t16 = t12 + t14 - t15;
+    let t17 = p.icx6 * s_q4 * c_q5;
+    let t18 = p.l1 * s_q1 * c_q2 - s_q2 * t13;
+    let t19 = t12 + t14;
+    let t20 = p.b6 * s_q4 * c_q5;
+    let t21 = c_q4 * s_q5 * t18 + c_q5 * t19 - t20;
+    let t22 = t17 - p.m06 * p.b6 * t21;
+    let t23 = p.icx6 * s_q4 * s_q5;
+    let t24 = p.b6 * s_q4 * s_q5;
+    let t25 = c_q4 * c_q5 * t18 + t24 - s_q5 * t19;
+    let t26 = t23 + p.m06 * p.b6 * t25;
+    let t27 = s_q4 * (t11 + c_q5 * t22 + s_q5 * t26 - p.m05 * p.b5 * t16);
+    let t28 = p.icy6 * c_q4;
+    let t29 = c_q4 * (p.icy5 * c_q4 + t28);
+    let t30 = p.m05 * c_q4 * t18 + p.m06 * c_q5 * t25 + p.m06 * s_q5 * t21;
+    let t31 = -(p.m05 * s_q4 * t18) - p.m06 * s_q4 * t18;
+    let t32 = p.m03 * t18 + p.m04 * t18 + c_q4 * t30 - s_q4 * t31;
+    let t33 = s_q2 * t32;
+    let t34 = p.m03 * t19 + p.m04 * t19 + p.m05 * t16 + p.m06 * c_q5 * t21
+        - p.m06 * s_q5 * t25;
+    let t35 = c_q2 * t34;
+    let t36 = p.l2 * (t35 - t33);
+    let t37 = p.icy2 + p.icy3 + p.icy4 + t27 + t29 - t10 - t36;
+    let t38 = p.icy3 + p.icy4 + t27 + t29;
+    let t39 = -(s_q4 * t30) - c_q4 * t31;
+    let t40 = p.m05 * p.b5 * c_q4 * t18 + c_q5 * t26 - s_q5 * t22;
+    let t41 = -t15 - p.l2 * c_q2;
+    let t42 = p.l2 * s_q2 * c_q4 * s_q5 - t20 - p.l2 * c_q2 * c_q5;
+    let t43 = t17 - p.m06 * p.b6 * t42;
+    let t44 = t24 + p.l2 * s_q2 * c_q4 * c_q5 + p.l2 * c_q2 * s_q5;
+    let t45 = t23 + p.m06 * p.b6 * t44;
+    let t46 = s_q4 * (t11 + c_q5 * t43 + s_q5 * t45 - p.m05 * p.b5 * t41);
+    let t47 = p.m05 * p.l2 * s_q2 * c_q4 + p.m06 * c_q5 * t44 + p.m06 * s_q5 * t42;
+    let t48 = -(p.m05 * p.l2 * s_q2 * s_q4) - p.m06 * p.l2 * s_q2 * s_q4;
+    let t49 = p.icy3 + p.icy4 + t29 + t46;
+    let t50 = -(s_q4 * t47) - c_q4 * t48;
+    let t51 = p.m05 * p.b5 * p.l2 * s_q2 * c_q4 + c_q5 * t45 - s_q5 * t43;
+    let t52 = t17 + p.m06 * (p.b6 * p.b6) * s_q4 * c_q5;
+    let t53 = t23 + p.m06 * (p.b6 * p.b6) * s_q4 * s_q5;
+    let t54 = -(p.m05 * p.b5 * s_q4) - p.m06 * p.b6 * s_q4 * (s_q5 * s_q5)
+        - p.m06 * p.b6 * s_q4 * (c_q5 * c_q5);
+    let t55 = c_q5 * t53 - s_q5 * t52;
+    [
+        [
+            p.icy1 + p.icy2 + p.icy3 + p.icy4 + p.m01 * (p.a1 * p.a1) + t27 + t29 - t10
+                - t36
+                - p.l1
+                    * (c_q1 * (t35 + p.m02 * t9 - t33)
+                        - s_q1 * (p.m02 * p.l1 * s_q1 + c_q2 * t32 + s_q2 * t34)),
+            t37,
+            t38,
+            t39,
+            t40,
+            t28,
+        ],
+        [
+            t37,
+            p.icy2 + p.icy3 + p.icy4 + t29 + p.m02 * (p.a2 * p.a2) + t46
+                - p.l2
+                    * (c_q2
+                        * (p.m05 * t41 + p.m06 * c_q5 * t42 - p.m03 * p.l2 * c_q2
+                            - p.m04 * p.l2 * c_q2 - p.m06 * s_q5 * t44)
+                        - s_q2
+                            * (p.m03 * p.l2 * s_q2 + p.m04 * p.l2 * s_q2 + c_q4 * t47
+                                - s_q4 * t48)),
+            t49,
+            t50,
+            t51,
+            t28,
+        ],
+        [
+            t38,
+            t49,
+            p.icy3 + p.icy4 + t29
+                + s_q4 * (t11 + p.m05 * (p.b5 * p.b5) * s_q4 + c_q5 * t52 + s_q5 * t53),
+            0.0,
+            t55,
+            t28,
+        ],
+        [
+            t39,
+            t50,
+            0.0,
+            p.m04
+                - s_q4
+                    * (-(p.m05 * s_q4) - p.m06 * s_q4 * (c_q5 * c_q5)
+                        - p.m06 * s_q4 * (s_q5 * s_q5))
+                - c_q4 * (-(p.m05 * c_q4) - p.m06 * c_q4),
+            t54,
+            0.0,
+        ],
+        [
+            t40,
+            t51,
+            t55,
+            t54,
+            p.icx5 + p.m05 * (p.b5 * p.b5)
+                + c_q5 * (p.icx6 * c_q5 + p.m06 * (p.b6 * p.b6) * c_q5)
+                - s_q5 * (-(p.icx6 * s_q5) - p.m06 * (p.b6 * p.b6) * s_q5),
+            0.0,
+        ],
+        [t28, t28, t28, 0.0, 0.0, p.icy6],
+    ]
+}
+/// Operation count of [`bias`].
+pub const OPS_BIAS: OpCount = OpCount {
+    mul: 148,
+    add: 75,
+    div: 0,
+    sqrt: 0,
+    sin: 4,
+    cos: 4,
+};
+///The bias forces C(q, q̇) q̇ + g(q): the joint forces that keep every
+///acceleration zero.
+pub fn bias(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
+    let s_q1 = libm::sin(q[1]);
+    let c_q1 = libm::cos(q[1]);
+    let t2 = p.l1 * (qd[0] * qd[0]) * c_q1;
+    let t3 = qd[0] + qd[1];
+    let s_q2 = libm::sin(q[2]);
+    let c_q2 = libm::cos(q[2]);
+    let t6 = qd[0] + qd[1] + qd[2];
+    let s_q4 = libm::sin(q[4]);
+    let c_q4 = libm::cos(q[4]);
+    let s_q5 = libm::sin(q[5]);
+    let c_q5 = libm::cos(q[5]);
+    let t11 = t6 * s_q4 * c_q5 - qd[4] * s_q5;
+    let t12 = t6 * s_q4 * s_q5 + qd[4] * c_q5;
+    let t13 = t6 * c_q4 + qd[5];
+    let t14 = p.m02 * p.a2 * p.l1 * (qd[0] * qd[0]) * s_q1;
+    let t15 = -t2 - p.l2 * (t3 * t3);
+    let t16 = s_q2 * t15;
+    let t17 = p.l1 * (qd[0] * qd[0]) * s_q1 * c_q2;
+    let t18 = t16 - 2.0 * (p.b5 * t6 * qd[4] * c_q4) - t17;
+    let t19 = t6 * qd[4] * c_q4 * c_q5 - qd[5] * t12;
+    let t20 = c_q2 * t15 + p.l1 * (qd[0] * qd[0]) * s_q1 * s_q2;
+    let t21 = c_q4 * t20;
+    let t22 = p.g * s_q4;
+    let t23 = t21 + t22;
+    let t24 = t16 - t17;
+    let t25 = s_q5 * t23 + c_q5 * t24 - p.b6 * t12 * t13 - p.b6 * t19;
+    let t26 = p.icx6 * t12 * t13 + p.icx6 * t19 - p.icy6 * t12 * t13
+        - p.m06 * p.b6 * t25;
+    let t27 = qd[5] * t11 + t6 * qd[4] * c_q4 * s_q5;
+    let t28 = c_q5 * t23 + p.b6 * t27 - p.b6 * t11 * t13 - s_q5 * t24;
+    let t29 = p.icy6 * t11 * t13 + p.icx6 * t27 + p.m06 * p.b6 * t28
+        - p.icx6 * t11 * t13;
+    let t30 = s_q4
+        * (2.0 * (p.icx5 * t6 * qd[4] * c_q4) + c_q5 * t26 + s_q5 * t29
+            - p.icy5 * t6 * qd[4] * c_q4 - p.m05 * p.b5 * t18);
+    let t31 = p.icy6 * t6 * qd[4] * s_q4;
+    let t32 = c_q4 * (-(p.icy5 * t6 * qd[4] * s_q4) - t31);
+    let t33 = t21 + t22 - p.b5 * (t6 * t6) * s_q4 * c_q4;
+    let t34 = p.m05 * t33 + p.m06 * c_q5 * t28 + p.m06 * s_q5 * t25;
+    let t35 = s_q4 * t20;
+    let t36 = p.g * c_q4;
+    let t37 = p.m05
+        * (p.b5 * (qd[4] * qd[4]) + p.b5 * (t6 * t6) * (s_q4 * s_q4) + t36 - t35)
+        + p.m06 * (p.b6 * (t12 * t12) + p.b6 * (t11 * t11) + t36 - t35);
+    let t38 = p.m03 * t20 + p.m04 * t20 + c_q4 * t34 - s_q4 * t37;
+    let t39 = s_q2 * t38;
+    let t40 = p.m03 * t24 + p.m04 * t24 + p.m05 * t18 + p.m06 * c_q5 * t25
+        - p.m06 * s_q5 * t28;
+    let t41 = c_q2 * t40;
+    let t42 = p.l2 * (t41 - t39);
+    [
+        t14 + t30 + t32 - t42
+            - p.l1
+                * (c_q1 * (t41 - t39 - p.m02 * p.l1 * (qd[0] * qd[0]) * s_q1)
+                    - s_q1
+                        * (p.m02 * (-t2 - p.a2 * (t3 * t3)) + c_q2 * t38 + s_q2 * t40)),
+        t14 + t30 + t32 - t42,
+        t30 + t32,
+        -(p.m04 * p.g) - s_q4 * t34 - c_q4 * t37,
+        p.icy5 * (t6 * t6) * s_q4 * c_q4 + p.m05 * p.b5 * t33 + c_q5 * t29
+            - p.icx5 * (t6 * t6) * s_q4 * c_q4 - s_q5 * t26,
+        -t31,
+    ]
+}
+/// Operation count of [`gravity`].
+pub const OPS_GRAVITY: OpCount = OpCount {
+    mul: 39,
+    add: 12,
+    div: 0,
+    sqrt: 0,
+    sin: 4,
+    cos: 4,
+};
+///The gravity forces g(q): the joint forces that hold the mechanism at rest.
+pub fn gravity(p: &Params, q: &[f64; NQ]) -> [f64; NV] {
+    let s_q1 = libm::sin(q[1]);
+    let c_q1 = libm::cos(q[1]);
+    let s_q2 = libm::sin(q[2]);
+    let c_q2 = libm::cos(q[2]);
+    let s_q4 = libm::sin(q[4]);
+    let c_q4 = libm::cos(q[4]);
+    let s_q5 = libm::sin(q[5]);
+    let c_q5 = libm::cos(q[5]);
+    let t8 = p.m05 * p.g * s_q4 + p.m06 * p.g * s_q4 * (c_q5 * c_q5)
+        + p.m06 * p.g * s_q4 * (s_q5 * s_q5);
+    let t9 = p.m05 * p.g * c_q4 + p.m06 * p.g * c_q4;
+    let t10 = c_q4 * t8 - s_q4 * t9;
+    let t11 = p.l2 * s_q2 * t10;
+    [
+        t11 - p.l1 * (-(s_q1 * c_q2 * t10) - c_q1 * s_q2 * t10),
+        t11,
+        0.0,
+        -(p.m04 * p.g) - s_q4 * t8 - c_q4 * t9,
+        p.m05 * p.b5 * p.g * s_q4 + p.m06 * p.b6 * p.g * s_q4 * (s_q5 * s_q5)
+            + p.m06 * p.b6 * p.g * s_q4 * (c_q5 * c_q5),
+        0.0,
     ]
 }

@@ -11,6 +11,9 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `inverse_dynamics` | 159 | 122 | 0 | 0 | 4 | 4 |
+//! | `mass_matrix` | 135 | 86 | 0 | 0 | 4 | 4 |
+//! | `bias` | 132 | 86 | 0 | 0 | 4 | 4 |
+//! | `gravity` | 23 | 10 | 0 | 0 | 4 | 4 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 /// Number of position coordinates `q`.
@@ -53,8 +56,8 @@ pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
     sin: 4,
     cos: 4,
 };
-/// Joint forces τ(q, q̇, q̈) by the recursive Newton–Euler method: torques for
-/// revolute joints, forces for prismatic ones, in coordinate order.
+///Joint forces τ(q, q̇, q̈) by the recursive Newton–Euler method: torques for
+///revolute joints, forces for prismatic ones, in coordinate order.
 pub fn inverse_dynamics(
     p: &Params,
     q: &[f64; NQ],
@@ -153,5 +156,229 @@ pub fn inverse_dynamics(
         3.0 * qdd[3] - s_q4 * t64 - c_q4 * t65 - 29.43,
         0.42 * qdd[4] + 0.2 * t25 + 0.2 * t26 + c_q5 * t63 - 0.32 * t50 - s_q5 * t62,
         0.1 * t24 + 0.1 * qdd[5] + t60 - 0.1 * t29 - t61,
+    ]
+}
+/// Operation count of [`mass_matrix`].
+pub const OPS_MASS_MATRIX: OpCount = OpCount {
+    mul: 135,
+    add: 86,
+    div: 0,
+    sqrt: 0,
+    sin: 4,
+    cos: 4,
+};
+///The joint-space mass matrix M(q), symmetric positive definite, so that
+///`M(q) q̈ + bias(q, q̇) = τ`. Entries of joints on different branches are zero.
+pub fn mass_matrix(p: &Params, q: &[f64; NQ]) -> [[f64; NV]; NV] {
+    let s_q1 = libm::sin(q[1]);
+    let c_q1 = libm::cos(q[1]);
+    let s_q2 = libm::sin(q[2]);
+    let c_q2 = libm::cos(q[2]);
+    let s_q4 = libm::sin(q[4]);
+    let c_q4 = libm::cos(q[4]);
+    let s_q5 = libm::sin(q[5]);
+    let c_q5 = libm::cos(q[5]);
+    let t8 = s_q1 * s_q2;
+    let t9 = 0.5 * (-c_q1 - 1.0);
+    let t10 = c_q2 * t9;
+    let t11 = s_q4 * c_q5;
+    let t12 = s_q1 * c_q2;
+    let t13 = s_q2 * t9;
+    let t14 = 0.5 * t12 - t13;
+    let t15 = c_q4 * t14;
+    let t16 = c_q4 * s_q5 * t14;
+    let t17 = 0.5 * t8 + t10;
+    let t18 = c_q5 * t17;
+    let t19 = 0.3049 * t11 - 0.07 * t16 - 0.07 * t18;
+    let t20 = s_q4 * s_q5;
+    let t21 = c_q4 * c_q5 * t14;
+    let t22 = s_q5 * t17;
+    let t23 = 0.3049 * t20 + 0.07 * t21 - 0.07 * t22;
+    let t24 = s_q4 * (0.42 * s_q4 + c_q5 * t19 + s_q5 * t23 - 0.1 * t8 - 0.2 * t10);
+    let t25 = c_q4 * c_q4;
+    let t26 = 0.07 * t20 + t21 - t22;
+    let t27 = t16 + t18 - 0.07 * t11;
+    let t28 = 2.0 * t15 + c_q5 * t26 + s_q5 * t27;
+    let t29 = 4.0 * t12 + c_q4 * t28 + 3.0 * (s_q4 * s_q4 * t14) - 8.0 * t13;
+    let t30 = s_q2 * t29;
+    let t31 = 5.0 * t8 + 10.0 * t10 + c_q5 * t27 - 0.2 * s_q4 - s_q5 * t26;
+    let t32 = c_q2 * t31;
+    let t33 = 1.2 * c_q1 + t24 + 0.2 * t25 + 0.5 * t30 + 2.02 - 0.5 * t32;
+    let t34 = t24 + 0.2 * t25 + 0.5;
+    let t35 = 3.0 * (s_q4 * c_q4 * t14) - s_q4 * t28;
+    let t36 = 0.2 * t15 + c_q5 * t23 - s_q5 * t19;
+    let t37 = 0.1 * c_q4;
+    let t38 = s_q2 * c_q4;
+    let t39 = s_q2 * c_q4 * s_q5;
+    let t40 = c_q2 * c_q5;
+    let t41 = 0.3049 * t11 + 0.035 * t40 - 0.035 * t39;
+    let t42 = s_q2 * c_q4 * c_q5;
+    let t43 = c_q2 * s_q5;
+    let t44 = 0.3049 * t20 + 0.035 * t42 + 0.035 * t43;
+    let t45 = s_q4 * (0.1 * c_q2 + 0.42 * s_q4 + c_q5 * t41 + s_q5 * t44);
+    let t46 = 0.07 * t20 + 0.5 * t42 + 0.5 * t43;
+    let t47 = 0.5 * t39 - 0.07 * t11 - 0.5 * t40;
+    let t48 = t38 + c_q5 * t46 + s_q5 * t47;
+    let t49 = 0.2 * t25 + t45 + 0.5;
+    let t50 = 1.5 * (s_q2 * s_q4 * c_q4) - s_q4 * t48;
+    let t51 = 0.1 * t38 + c_q5 * t44 - s_q5 * t41;
+    let t52 = s_q4 * (c_q5 * c_q5);
+    let t53 = s_q4 * (s_q5 * s_q5);
+    let t54 = -(0.2 * s_q4) - 0.07 * t52 - 0.07 * t53;
+    [
+        [
+            1.2 * c_q1 + t24 + 0.2 * t25 + 0.5 * t30
+                + 0.5 * (s_q1 * (4.0 * s_q1 + c_q2 * t29 + s_q2 * t31)) + 3.32
+                - 0.5 * t32 - 0.5 * (c_q1 * (t32 - 4.0 * c_q1 - t30 - 2.4)),
+            t33,
+            t34,
+            t35,
+            t36,
+            t37,
+        ],
+        [
+            t33,
+            0.2 * t25 + t45
+                + 0.5 * (s_q2 * (4.0 * s_q2 + c_q4 * t48 + 1.5 * (s_q2 * (s_q4 * s_q4))))
+                + 2.02
+                - 0.5 * (c_q2 * (c_q5 * t47 - 5.0 * c_q2 - 0.2 * s_q4 - s_q5 * t46)),
+            t49,
+            t50,
+            t51,
+            t37,
+        ],
+        [
+            t34,
+            t49,
+            0.2 * t25 + s_q4 * (0.42 * s_q4 + 0.3049 * t52 + 0.3049 * t53) + 0.5,
+            0.0,
+            0.0,
+            t37,
+        ],
+        [t35, t50, 0.0, 3.0 * t25 + 3.0 - s_q4 * (-(2.0 * s_q4) - t52 - t53), t54, 0.0],
+        [t36, t51, 0.0, t54, 0.7249, 0.0],
+        [t37, t37, t37, 0.0, 0.0, 0.1],
+    ]
+}
+/// Operation count of [`bias`].
+pub const OPS_BIAS: OpCount = OpCount {
+    mul: 132,
+    add: 86,
+    div: 0,
+    sqrt: 0,
+    sin: 4,
+    cos: 4,
+};
+///The bias forces C(q, q̇) q̇ + g(q): the joint forces that keep every
+///acceleration zero.
+pub fn bias(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
+    let s_q1 = libm::sin(q[1]);
+    let c_q1 = libm::cos(q[1]);
+    let t2 = qd[0] * qd[0] * c_q1;
+    let t3 = qd[0] * qd[0] * s_q1;
+    let t4 = qd[0] + qd[1];
+    let s_q2 = libm::sin(q[2]);
+    let c_q2 = libm::cos(q[2]);
+    let t7 = qd[0] + qd[1] + qd[2];
+    let s_q4 = libm::sin(q[4]);
+    let c_q4 = libm::cos(q[4]);
+    let t10 = t7 * c_q4;
+    let t11 = t7 * qd[4] * c_q4;
+    let t12 = t7 * qd[4] * s_q4;
+    let s_q5 = libm::sin(q[5]);
+    let c_q5 = libm::cos(q[5]);
+    let t15 = t7 * s_q4 * c_q5;
+    let t16 = qd[4] * s_q5;
+    let t17 = t15 - t16;
+    let t18 = t7 * s_q4 * s_q5;
+    let t19 = qd[4] * c_q5;
+    let t20 = t18 + t19;
+    let t21 = t10 + qd[5];
+    let t22 = qd[5] * t20;
+    let t23 = qd[5] * t17;
+    let t24 = t7 * t7 * s_q4 * c_q4;
+    let t25 = 0.07 * (t18 + t19);
+    let t26 = 0.07 * (t16 - t15);
+    let t27 = t21 * t26;
+    let t28 = t21 * t25;
+    let t29 = 0.3 * (t15 - t16);
+    let t30 = 0.1 * (t10 + qd[5]);
+    let t31 = 0.3 * (t18 + t19);
+    let t32 = t20 * t29;
+    let t33 = t17 * t31;
+    let t34 = t4 * (0.5 * (-qd[0] - qd[1])) - 0.5 * t2;
+    let t35 = s_q2 * t34;
+    let t36 = qd[0] * qd[0] * s_q1 * c_q2;
+    let t37 = t7 * qd[4] * c_q4 * c_q5;
+    let t38 = c_q2 * t34;
+    let t39 = qd[0] * qd[0] * s_q1 * s_q2;
+    let t40 = t38 + 0.5 * t39;
+    let t41 = c_q4 * t40;
+    let t42 = 9.81 * s_q4 + t41;
+    let t43 = s_q5 * t42;
+    let t44 = t35 - 0.5 * t36;
+    let t45 = c_q5 * t44;
+    let t46 = 0.07 * t28 + t21 * t31 + 0.3049 * t37 - 0.3049 * t22 - t20 * t30
+        - 0.07 * t43 - 0.07 * t45;
+    let t47 = t7 * qd[4] * c_q4 * s_q5;
+    let t48 = c_q5 * t42;
+    let t49 = s_q5 * t44;
+    let t50 = 0.3049 * t23 + 0.07 * t27 + t17 * t30 + 0.3049 * t47 + 0.07 * t48
+        - t21 * t29 - 0.07 * t49;
+    let t51 = s_q4 * (0.74 * t11 + 0.1 * t36 + c_q5 * t46 + s_q5 * t50 - 0.2 * t35);
+    let t52 = c_q4 * (t32 - 0.2 * t12 - t33);
+    let t53 = 0.07 * t23 + t27 + 0.07 * t47 + t48 - t49;
+    let t54 = 0.07 * t22 + t43 + t45 - t28 - 0.07 * t37;
+    let t55 = 19.62 * s_q4 + 2.0 * t41 + c_q5 * t53 + s_q5 * t54 - 0.2 * t24;
+    let t56 = 29.43 * c_q4 + 0.2 * (qd[4] * qd[4]) + 0.2 * (t7 * t7 * (s_q4 * s_q4))
+        + t20 * t25 - t17 * t26 - 3.0 * (s_q4 * t40);
+    let t57 = 8.0 * t38 + 4.0 * t39 + c_q4 * t55 - s_q4 * t56;
+    let t58 = s_q2 * t57;
+    let t59 = 10.0 * t35 + c_q5 * t54 - 0.4 * t11 - 5.0 * t36 - s_q5 * t53;
+    let t60 = c_q2 * t59;
+    [
+        1.2 * t3 + t51 + t52 + 0.5 * t58
+            + 0.5
+                * (s_q1
+                    * (8.0 * (t4 * (0.3 * (-qd[0] - qd[1]))) + c_q2 * t57 + s_q2 * t59
+                        - 4.0 * t2)) - 0.5 * t60 - 0.5 * (c_q1 * (t60 - 4.0 * t3 - t58)),
+        1.2 * t3 + t51 + t52 + 0.5 * t58 - 0.5 * t60,
+        t51 + t52,
+        -(s_q4 * t55) - c_q4 * t56 - 29.43,
+        1.962 * s_q4 + 0.2 * t41 + c_q5 * t50 - 0.32 * t24 - s_q5 * t46,
+        t32 - 0.1 * t12 - t33,
+    ]
+}
+/// Operation count of [`gravity`].
+pub const OPS_GRAVITY: OpCount = OpCount {
+    mul: 23,
+    add: 10,
+    div: 0,
+    sqrt: 0,
+    sin: 4,
+    cos: 4,
+};
+///The gravity forces g(q): the joint forces that hold the mechanism at rest.
+pub fn gravity(p: &Params, q: &[f64; NQ]) -> [f64; NV] {
+    let s_q1 = libm::sin(q[1]);
+    let c_q1 = libm::cos(q[1]);
+    let s_q2 = libm::sin(q[2]);
+    let c_q2 = libm::cos(q[2]);
+    let s_q4 = libm::sin(q[4]);
+    let c_q4 = libm::cos(q[4]);
+    let s_q5 = libm::sin(q[5]);
+    let c_q5 = libm::cos(q[5]);
+    let t8 = s_q4 * (c_q5 * c_q5);
+    let t9 = s_q4 * (s_q5 * s_q5);
+    let t10 = 19.62 * s_q4 + 9.81 * t8 + 9.81 * t9;
+    let t11 = c_q4 * t10 - 29.43 * (s_q4 * c_q4);
+    let t12 = s_q2 * t11;
+    [
+        0.5 * (t12 + s_q1 * c_q2 * t11 + c_q1 * s_q2 * t11),
+        0.5 * t12,
+        0.0,
+        -(29.43 * (c_q4 * c_q4)) - s_q4 * t10 - 29.43,
+        1.962 * s_q4 + 0.6867 * t8 + 0.6867 * t9,
+        0.0,
     ]
 }

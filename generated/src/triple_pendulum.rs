@@ -11,6 +11,9 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `inverse_dynamics` | 53 | 39 | 0 | 0 | 3 | 3 |
+//! | `mass_matrix` | 53 | 27 | 0 | 0 | 2 | 2 |
+//! | `bias` | 46 | 24 | 0 | 0 | 3 | 3 |
+//! | `gravity` | 39 | 16 | 0 | 0 | 3 | 3 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 /// Number of position coordinates `q`.
@@ -67,8 +70,8 @@ pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
     sin: 3,
     cos: 3,
 };
-/// Joint forces τ(q, q̇, q̈) by the recursive Newton–Euler method: torques for
-/// revolute joints, forces for prismatic ones, in coordinate order.
+///Joint forces τ(q, q̇, q̈) by the recursive Newton–Euler method: torques for
+///revolute joints, forces for prismatic ones, in coordinate order.
 pub fn inverse_dynamics(
     p: &Params,
     q: &[f64; NQ],
@@ -116,5 +119,133 @@ pub fn inverse_dynamics(
                     + c_q1 * (p.m * t22 + t29 + t30)),
         t23 + 0.5 * t24 + t27 + 0.5 * t28 + t31,
         t27 + 0.5 * t28,
+    ]
+}
+/// Operation count of [`mass_matrix`].
+pub const OPS_MASS_MATRIX: OpCount = OpCount {
+    mul: 53,
+    add: 27,
+    div: 0,
+    sqrt: 0,
+    sin: 2,
+    cos: 2,
+};
+///The joint-space mass matrix M(q), symmetric positive definite, so that
+///`M(q) q̈ + bias(q, q̇) = τ`. Entries of joints on different branches are zero.
+pub fn mass_matrix(p: &Params, q: &[f64; NQ]) -> [[f64; NV]; NV] {
+    let s_q1 = libm::sin(q[1]);
+    let c_q1 = libm::cos(q[1]);
+    let s_q2 = libm::sin(q[2]);
+    let c_q2 = libm::cos(q[2]);
+    let t4 = p.m * (p.l * p.l);
+    let t5 = p.l * c_q1;
+    let t6 = 0.5 * p.l + t5;
+    let t7 = p.m * p.l * t6;
+    let t8 = p.l + t5;
+    let t9 = 0.5 * p.l + c_q2 * t8 - p.l * s_q1 * s_q2;
+    let t10 = p.m * p.l * t9;
+    let t11 = p.l * s_q1 * c_q2 + s_q2 * t8;
+    let t12 = p.m * s_q2 * t11;
+    let t13 = p.m * c_q2 * t9;
+    let t14 = p.l * (t12 + t13);
+    let t15 = 2.0 * p.jz + 0.5 * t7 + 0.5 * t10 + t14;
+    let t16 = p.jz + 0.5 * t10;
+    let t17 = 0.5 * p.l + p.l * c_q2;
+    let t18 = p.m * p.l * t17;
+    let t19 = p.jz + 0.5 * t18;
+    [
+        [
+            3.0 * p.jz + 0.25 * t4 + 0.5 * t7 + 0.5 * t10 + t14
+                + p.l
+                    * (s_q1 * (p.m * p.l * s_q1 + p.m * c_q2 * t11 - p.m * s_q2 * t9)
+                        + c_q1 * (t12 + t13 + p.m * t6)),
+            t15,
+            t16,
+        ],
+        [
+            t15,
+            2.0 * p.jz + 0.25 * t4 + 0.5 * t18
+                + p.l * (p.m * p.l * (s_q2 * s_q2) + p.m * c_q2 * t17),
+            t19,
+        ],
+        [t16, t19, p.jz + 0.25 * t4],
+    ]
+}
+/// Operation count of [`bias`].
+pub const OPS_BIAS: OpCount = OpCount {
+    mul: 46,
+    add: 24,
+    div: 0,
+    sqrt: 0,
+    sin: 3,
+    cos: 3,
+};
+///The bias forces C(q, q̇) q̇ + g(q): the joint forces that keep every
+///acceleration zero.
+pub fn bias(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
+    let s_q0 = libm::sin(q[0]);
+    let c_q0 = libm::cos(q[0]);
+    let s_q1 = libm::sin(q[1]);
+    let c_q1 = libm::cos(q[1]);
+    let t4 = p.g * s_q0 - p.l * (qd[0] * qd[0]);
+    let t5 = c_q1 * t4;
+    let t6 = qd[0] + qd[1];
+    let s_q2 = libm::sin(q[2]);
+    let c_q2 = libm::cos(q[2]);
+    let t9 = p.l * (t6 * t6);
+    let t10 = qd[0] + qd[1] + qd[2];
+    let t11 = p.g * c_q0 * c_q1 - s_q1 * t4;
+    let t12 = p.m * p.l * t11;
+    let t13 = p.g * c_q0 * s_q1;
+    let t14 = t5 + t13 - t9;
+    let t15 = c_q2 * t11 - s_q2 * t14;
+    let t16 = p.m * p.l * t15;
+    let t17 = c_q2 * t14 + s_q2 * t11 - 0.5 * (p.l * (t10 * t10));
+    let t18 = p.m * s_q2 * t17;
+    let t19 = p.m * c_q2 * t15;
+    let t20 = p.l * (t18 + t19);
+    [
+        0.5 * (p.m * p.l * p.g * c_q0) + 0.5 * t12 + 0.5 * t16 + t20
+            + p.l
+                * (s_q1
+                    * (p.m * (t5 + t13 - 0.5 * t9) + p.m * c_q2 * t17 - p.m * s_q2 * t15)
+                    + c_q1 * (t18 + t19 + p.m * t11)),
+        0.5 * t12 + 0.5 * t16 + t20,
+        0.5 * t16,
+    ]
+}
+/// Operation count of [`gravity`].
+pub const OPS_GRAVITY: OpCount = OpCount {
+    mul: 39,
+    add: 16,
+    div: 0,
+    sqrt: 0,
+    sin: 3,
+    cos: 3,
+};
+///The gravity forces g(q): the joint forces that hold the mechanism at rest.
+pub fn gravity(p: &Params, q: &[f64; NQ]) -> [f64; NV] {
+    let s_q0 = libm::sin(q[0]);
+    let c_q0 = libm::cos(q[0]);
+    let s_q1 = libm::sin(q[1]);
+    let c_q1 = libm::cos(q[1]);
+    let s_q2 = libm::sin(q[2]);
+    let c_q2 = libm::cos(q[2]);
+    let t6 = p.g * c_q0 * c_q1 - p.g * s_q0 * s_q1;
+    let t7 = p.m * p.l * t6;
+    let t8 = p.g * c_q0 * s_q1 + p.g * s_q0 * c_q1;
+    let t9 = c_q2 * t6 - s_q2 * t8;
+    let t10 = p.m * p.l * t9;
+    let t11 = c_q2 * t8 + s_q2 * t6;
+    let t12 = p.m * s_q2 * t11;
+    let t13 = p.m * c_q2 * t9;
+    let t14 = p.l * (t12 + t13);
+    [
+        0.5 * (p.m * p.l * p.g * c_q0) + 0.5 * t7 + 0.5 * t10 + t14
+            + p.l
+                * (s_q1 * (p.m * t8 + p.m * c_q2 * t11 - p.m * s_q2 * t9)
+                    + c_q1 * (t12 + t13 + p.m * t6)),
+        0.5 * t7 + 0.5 * t10 + t14,
+        0.5 * t10,
     ]
 }

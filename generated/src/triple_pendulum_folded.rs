@@ -11,6 +11,9 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `inverse_dynamics` | 38 | 49 | 0 | 0 | 3 | 3 |
+//! | `mass_matrix` | 33 | 28 | 0 | 0 | 2 | 2 |
+//! | `bias` | 26 | 31 | 0 | 0 | 3 | 3 |
+//! | `gravity` | 20 | 23 | 0 | 0 | 3 | 3 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 /// Number of position coordinates `q`.
@@ -53,8 +56,8 @@ pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
     sin: 3,
     cos: 3,
 };
-/// Joint forces τ(q, q̇, q̈) by the recursive Newton–Euler method: torques for
-/// revolute joints, forces for prismatic ones, in coordinate order.
+///Joint forces τ(q, q̇, q̈) by the recursive Newton–Euler method: torques for
+///revolute joints, forces for prismatic ones, in coordinate order.
 pub fn inverse_dynamics(
     p: &Params,
     q: &[f64; NQ],
@@ -90,5 +93,125 @@ pub fn inverse_dynamics(
         4.0 * qdd[0] + 4.0 * qdd[1] + t9 + 2.0 * qdd[2] + t16 + 2.0 * t20 + 2.0 * t21
             - t8 - t15,
         2.0 * qdd[0] + 2.0 * qdd[1] + 2.0 * qdd[2] + t16 - t15,
+    ]
+}
+/// Operation count of [`mass_matrix`].
+pub const OPS_MASS_MATRIX: OpCount = OpCount {
+    mul: 33,
+    add: 28,
+    div: 0,
+    sqrt: 0,
+    sin: 2,
+    cos: 2,
+};
+///The joint-space mass matrix M(q), symmetric positive definite, so that
+///`M(q) q̈ + bias(q, q̇) = τ`. Entries of joints on different branches are zero.
+pub fn mass_matrix(p: &Params, q: &[f64; NQ]) -> [[f64; NV]; NV] {
+    let s_q1 = libm::sin(q[1]);
+    let c_q1 = libm::cos(q[1]);
+    let s_q2 = libm::sin(q[2]);
+    let c_q2 = libm::cos(q[2]);
+    let t4 = s_q1 * s_q2;
+    let t5 = 2.0 * (c_q1 + 1.0);
+    let t6 = c_q2 * t5;
+    let t7 = 2.0 * (s_q1 * c_q2) + s_q2 * t5;
+    let t8 = s_q2 * t7;
+    let t9 = t6 + 1.0 - 2.0 * t4;
+    let t10 = c_q2 * t9;
+    let t11 = 2.0 * c_q1 + t6 + 2.0 * t8 + 2.0 * t10 + 4.0 - 2.0 * t4;
+    let t12 = t6 + 2.0 - 2.0 * t4;
+    let t13 = 2.0 * (c_q2 + 1.0);
+    [
+        [
+            2.0 * c_q1 + t6 + 2.0 * t8 + 2.0 * t10
+                + 2.0 * (s_q1 * (2.0 * s_q1 + c_q2 * t7 - s_q2 * t9))
+                + 2.0 * (c_q1 * (2.0 * c_q1 + t8 + t10 + 1.0)) + 6.0 - 2.0 * t4,
+            t11,
+            t12,
+        ],
+        [
+            t11,
+            2.0 * c_q2 + 4.0 * (s_q2 * s_q2) + 2.0 * (c_q2 * (2.0 * c_q2 + 1.0)) + 4.0,
+            t13,
+        ],
+        [t12, t13, 2.0],
+    ]
+}
+/// Operation count of [`bias`].
+pub const OPS_BIAS: OpCount = OpCount {
+    mul: 26,
+    add: 31,
+    div: 0,
+    sqrt: 0,
+    sin: 3,
+    cos: 3,
+};
+///The bias forces C(q, q̇) q̇ + g(q): the joint forces that keep every
+///acceleration zero.
+pub fn bias(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
+    let s_q0 = libm::sin(q[0]);
+    let c_q0 = libm::cos(q[0]);
+    let s_q1 = libm::sin(q[1]);
+    let c_q1 = libm::cos(q[1]);
+    let t4 = s_q0 - 2.0 * (qd[0] * qd[0]);
+    let t5 = c_q1 * t4;
+    let t6 = s_q1 * t4;
+    let t7 = qd[0] + qd[1];
+    let s_q2 = libm::sin(q[2]);
+    let c_q2 = libm::cos(q[2]);
+    let t10 = qd[0] + qd[1] + qd[2];
+    let t11 = c_q0 * c_q1;
+    let t12 = c_q0 * s_q1;
+    let t13 = t5 + t12 - t7 * (2.0 * (qd[0] + qd[1]));
+    let t14 = s_q2 * t13;
+    let t15 = t11 - t6;
+    let t16 = c_q2 * t15;
+    let t17 = c_q2 * t13 + s_q2 * t15 - t10 * t10;
+    let t18 = s_q2 * t17;
+    let t19 = t16 - t14;
+    let t20 = c_q2 * t19;
+    [
+        c_q0 + t11 + t16 + 2.0 * t18 + 2.0 * t20
+            + 2.0 * (s_q1 * (t5 + t12 + c_q2 * t17 - t7 * t7 - s_q2 * t19))
+            + 2.0 * (c_q1 * (t11 + t18 + t20 - t6)) - t6 - t14,
+        t11 + t16 + 2.0 * t18 + 2.0 * t20 - t6 - t14,
+        t19,
+    ]
+}
+/// Operation count of [`gravity`].
+pub const OPS_GRAVITY: OpCount = OpCount {
+    mul: 20,
+    add: 23,
+    div: 0,
+    sqrt: 0,
+    sin: 3,
+    cos: 3,
+};
+///The gravity forces g(q): the joint forces that hold the mechanism at rest.
+pub fn gravity(p: &Params, q: &[f64; NQ]) -> [f64; NV] {
+    let s_q0 = libm::sin(q[0]);
+    let c_q0 = libm::cos(q[0]);
+    let s_q1 = libm::sin(q[1]);
+    let c_q1 = libm::cos(q[1]);
+    let s_q2 = libm::sin(q[2]);
+    let c_q2 = libm::cos(q[2]);
+    let t6 = c_q0 * c_q1;
+    let t7 = c_q0 * s_q1;
+    let t8 = s_q0 * s_q1;
+    let t9 = s_q0 * c_q1;
+    let t10 = t7 + t9;
+    let t11 = s_q2 * t10;
+    let t12 = t6 - t8;
+    let t13 = c_q2 * t12;
+    let t14 = c_q2 * t10 + s_q2 * t12;
+    let t15 = s_q2 * t14;
+    let t16 = t13 - t11;
+    let t17 = c_q2 * t16;
+    [
+        c_q0 + t6 + t13 + 2.0 * t15 + 2.0 * t17
+            + 2.0 * (s_q1 * (t7 + t9 + c_q2 * t14 - s_q2 * t16))
+            + 2.0 * (c_q1 * (t6 + t15 + t17 - t8)) - t8 - t11,
+        t6 + t13 + 2.0 * t15 + 2.0 * t17 - t8 - t11,
+        t16,
     ]
 }

@@ -89,21 +89,46 @@ impl Oracle {
 
     /// Inverse dynamics in coordinate order.
     pub fn inverse_dynamics(&self, q: &[f64], qd: &[f64], qdd: &[f64]) -> Vec<f64> {
-        let to_tree = |x: &[f64]| {
-            self.coordinate_of
-                .iter()
-                .map(|&c| x[c])
-                .collect::<Vec<f64>>()
-        };
-        let tau_tree = self
+        let tau =
+            self.tree
+                .inverse_dynamics(&self.to_tree(q), &self.to_tree(qd), &self.to_tree(qdd));
+        self.from_tree(&tau.unwrap_or_else(|e| panic!("{e}")))
+    }
+
+    /// Bias forces C(q, q̇) q̇ + g(q) in coordinate order.
+    pub fn bias(&self, q: &[f64], qd: &[f64]) -> Vec<f64> {
+        let bias = self.tree.bias(&self.to_tree(q), &self.to_tree(qd));
+        self.from_tree(&bias.unwrap_or_else(|e| panic!("{e}")))
+    }
+
+    /// The mass matrix in coordinate order, by the composite-rigid-body algorithm.
+    pub fn mass_matrix(&self, q: &[f64]) -> Vec<Vec<f64>> {
+        let m = self
             .tree
-            .inverse_dynamics(&to_tree(q), &to_tree(qd), &to_tree(qdd))
+            .mass_matrix(&self.to_tree(q))
             .unwrap_or_else(|e| panic!("{e}"));
-        let mut tau = vec![0.0; q.len()];
-        for (k, &c) in self.coordinate_of.iter().enumerate() {
-            tau[c] = tau_tree[k];
+        let n = self.coordinate_of.len();
+        let mut out = vec![vec![0.0; n]; n];
+        for (i, &ci) in self.coordinate_of.iter().enumerate() {
+            for (j, &cj) in self.coordinate_of.iter().enumerate() {
+                out[ci][cj] = m[i][j];
+            }
         }
-        tau
+        out
+    }
+
+    /// A coordinate-ordered vector permuted into tree order.
+    fn to_tree(&self, x: &[f64]) -> Vec<f64> {
+        self.coordinate_of.iter().map(|&c| x[c]).collect()
+    }
+
+    /// A tree-ordered vector permuted into coordinate order.
+    fn from_tree(&self, x: &[f64]) -> Vec<f64> {
+        let mut out = vec![0.0; x.len()];
+        for (k, &c) in self.coordinate_of.iter().enumerate() {
+            out[c] = x[k];
+        }
+        out
     }
 }
 

@@ -10,4 +10,4 @@ pub mod module;
 pub mod printer;
 
 pub use generate::generate;
-pub use module::{emit_module, EmitError, FunctionSpec, GeneratedModule, Signature};
+pub use module::{emit_module, Argument, EmitError, FunctionSpec, GeneratedModule, Shape};

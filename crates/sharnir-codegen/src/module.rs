@@ -12,23 +12,44 @@ use quote::quote;
 use sharnir_cas::{Id, OpCount, Program};
 use sharnir_mech::{Mechanism, ParameterMode};
 
-/// Which arguments a generated function takes after `p: &Params`.
+/// An argument of a generated function after `p: &Params`; each is a
+/// fixed-size array read by constant indices.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Signature {
-    /// `(q, qd, qdd) -> [f64; NV]`.
-    PositionVelocityAcceleration,
+pub enum Argument {
+    /// `q: &[f64; NQ]`, joint positions.
+    Position,
+    /// `qd: &[f64; NV]`, joint velocities.
+    Velocity,
+    /// `qdd: &[f64; NV]`, joint accelerations.
+    Acceleration,
+    /// `tau: &[f64; NV]`, joint forces.
+    Force,
 }
 
-/// A function to emit: its name, signature, doc text and outputs.
+/// The Rust type a function returns, filled from its outputs in order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    /// `[f64; NV]`: one entry per velocity coordinate.
+    JointVector,
+    /// `[[f64; NV]; NV]`, row-major.
+    JointMatrix,
+    /// `(f64, f64)`.
+    Pair,
+}
+
+/// A function to emit: its name, arguments, doc text and outputs.
 #[derive(Clone, Debug)]
 pub struct FunctionSpec {
     /// Rust name, e.g. `inverse_dynamics`.
     pub name: String,
     /// Doc comment for the emitted function.
     pub doc: String,
-    /// Arguments.
-    pub signature: Signature,
-    /// One expression per output entry, in `mechanism.pool`.
+    /// Arguments after `p: &Params`, in order.
+    pub arguments: Vec<Argument>,
+    /// The returned type.
+    pub shape: Shape,
+    /// Every entry of the result in order (row-major for matrices), as
+    /// expressions in `mechanism.pool`.
     pub outputs: Vec<Id>,
 }
 
@@ -66,7 +87,7 @@ pub fn emit_module(
     for function in functions {
         let program = Program::lower(&mechanism.pool, &function.outputs);
         let ops = program.op_count();
-        items.push(emit_function(function, &program, ops));
+        items.push(emit_function(function, &program, ops, mechanism.dof()));
         op_counts.push((function.name.clone(), ops));
     }
     let preamble = preamble(mechanism);
@@ -190,7 +211,14 @@ fn preamble(mechanism: &Mechanism) -> TokenStream {
     }
 }
 
-fn emit_function(function: &FunctionSpec, program: &Program, ops: OpCount) -> TokenStream {
+/// One `OPS_*` constant and one function; `dof` is the row length of
+/// matrix results.
+fn emit_function(
+    function: &FunctionSpec,
+    program: &Program,
+    ops: OpCount,
+    dof: usize,
+) -> TokenStream {
     let locals: Vec<String> = program.locals.iter().map(|l| l.name.clone()).collect();
     let printer = Printer { locals: &locals };
     let statements = program.locals.iter().map(|local| {
@@ -198,7 +226,7 @@ fn emit_function(function: &FunctionSpec, program: &Program, ops: OpCount) -> To
         let value = printer.expr(&local.value);
         quote!(let #name = #value;)
     });
-    let outputs = program.outputs.iter().map(|o| printer.expr(o));
+    let outputs: Vec<TokenStream> = program.outputs.iter().map(|o| printer.expr(o)).collect();
     let name = Ident::new(&function.name, Span::call_site());
     let ops_name = Ident::new(
         &format!("OPS_{}", function.name.to_uppercase()),
@@ -208,19 +236,28 @@ fn emit_function(function: &FunctionSpec, program: &Program, ops: OpCount) -> To
     let ops_doc = format!(" Operation count of [`{}`].", function.name);
     let [mul, add, div, sqrt, sin, cos] =
         [ops.mul, ops.add, ops.div, ops.sqrt, ops.sin, ops.cos].map(Literal::u32_unsuffixed);
-    let arguments = match function.signature {
-        Signature::PositionVelocityAcceleration => {
-            quote!(q: &[f64; NQ], qd: &[f64; NV], qdd: &[f64; NV])
+    let arguments = function.arguments.iter().map(|argument| match argument {
+        Argument::Position => quote!(q: &[f64; NQ]),
+        Argument::Velocity => quote!(qd: &[f64; NV]),
+        Argument::Acceleration => quote!(qdd: &[f64; NV]),
+        Argument::Force => quote!(tau: &[f64; NV]),
+    });
+    let (returns, value) = match function.shape {
+        Shape::JointVector => (quote!([f64; NV]), quote!([#(#outputs),*])),
+        Shape::JointMatrix => {
+            let rows = outputs.chunks(dof.max(1)).map(|row| quote!([#(#row),*]));
+            (quote!([[f64; NV]; NV]), quote!([#(#rows),*]))
         }
+        Shape::Pair => (quote!((f64, f64)), quote!((#(#outputs),*))),
     };
     quote! {
         #[doc = #ops_doc]
         pub const #ops_name: OpCount = OpCount { mul: #mul, add: #add, div: #div, sqrt: #sqrt, sin: #sin, cos: #cos };
 
         #doc
-        pub fn #name(p: &Params, #arguments) -> [f64; NV] {
+        pub fn #name(p: &Params, #(#arguments),*) -> #returns {
             #(#statements)*
-            [#(#outputs),*]
+            #value
         }
     }
 }

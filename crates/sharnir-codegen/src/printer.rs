@@ -109,6 +109,7 @@ fn input(symbol: &str) -> TokenStream {
         Some(Input::Position(i)) => index("q", i),
         Some(Input::Velocity(i)) => index("qd", i),
         Some(Input::Acceleration(i)) => index("qdd", i),
+        Some(Input::Force(i)) => index("tau", i),
         None => {
             let ident = Ident::new("unknown_input", Span::call_site());
             quote!(#ident)

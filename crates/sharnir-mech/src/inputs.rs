@@ -15,6 +15,8 @@ pub enum Input {
     Velocity(usize),
     /// Joint acceleration `qdd[i]`.
     Acceleration(usize),
+    /// Joint force `tau[i]` (torque for a revolute joint).
+    Force(usize),
 }
 
 impl Input {
@@ -25,6 +27,7 @@ impl Input {
             Input::Position(i) => format!("q[{i}]"),
             Input::Velocity(i) => format!("qd[{i}]"),
             Input::Acceleration(i) => format!("qdd[{i}]"),
+            Input::Force(i) => format!("tau[{i}]"),
         }
     }
 
@@ -39,6 +42,7 @@ impl Input {
             "q" => Some(Input::Position(index)),
             "qd" => Some(Input::Velocity(index)),
             "qdd" => Some(Input::Acceleration(index)),
+            "tau" => Some(Input::Force(index)),
             _ => None,
         }
     }
@@ -55,6 +59,7 @@ mod tests {
             Input::Position(3),
             Input::Velocity(0),
             Input::Acceleration(11),
+            Input::Force(2),
         ] {
             assert_eq!(Input::parse(&input.symbol_name()), Some(input));
         }

@@ -47,5 +47,9 @@ pub fn joint_space(pool: &mut Pool, tau: &[Id]) -> JointSpace {
         .map(|j| (symbol(pool, Input::Velocity(j)), zero))
         .collect();
     let gravity = pool.substitute(&bias, &at_rest);
-    JointSpace { mass_matrix, bias, gravity }
+    JointSpace {
+        mass_matrix,
+        bias,
+        gravity,
+    }
 }

@@ -6,10 +6,13 @@
 //! - [`mechanism`]: the spec assembled into a regularly numbered tree of
 //!   symbolic bodies;
 //! - [`rnea`]: the recursive Newton–Euler inverse dynamics;
+//! - [`joint_space`]: mass matrix, bias and gravity read off the inverse
+//!   dynamics;
 //! - [`inputs`]: the names of the symbols derived expressions read.
 
 pub mod graph;
 pub mod inputs;
+pub mod joint_space;
 pub mod mechanism;
 pub mod rnea;
 mod rotation;
