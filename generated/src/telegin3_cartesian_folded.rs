@@ -10,7 +10,7 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `inverse_dynamics` | 16 | 12 | 0 | 0 | 1 | 1 |
+//! | `inverse_dynamics` | 14 | 12 | 0 | 0 | 1 | 1 |
 //! | `mass_matrix` | 0 | 1 | 0 | 0 | 1 | 1 |
 //! | `bias` | 9 | 4 | 0 | 0 | 1 | 1 |
 //! | `gravity` | 1 | 0 | 0 | 0 | 0 | 1 |
@@ -49,7 +49,7 @@ impl Default for Params {
 }
 /// Operation count of [`inverse_dynamics`].
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 16,
+    mul: 14,
     add: 12,
     div: 0,
     sqrt: 0,
@@ -69,8 +69,8 @@ pub fn inverse_dynamics(
     let c_q2 = libm::cos(q[2]);
     let t3 = qdd[1] * s_q2;
     let t4 = t0 * c_q2;
-    let t5 = 4.0 * (qdd[1] * c_q2) + 4.0 * (t0 * s_q2) - qd[2] * qd[2];
-    let t6 = qdd[2] + 4.0 * t4 - 4.0 * t3;
+    let t5 = 4.0 * (qdd[1] * c_q2 + t0 * s_q2) - qd[2] * qd[2];
+    let t6 = qdd[2] + 4.0 * (t4 - t3);
     [
         30.0 * qdd[0] + s_q2 * t5 + c_q2 * t6 + 294.3,
         10.0 * qdd[1] + c_q2 * t5 - s_q2 * t6,

@@ -142,7 +142,7 @@ pub const OPS_BIAS: OpCount = OpCount {
 pub fn bias(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     [
         -(2.0 * (p.m02 * p.d2 * qd[0] * qd[1]))
-            - q[1] * (2.0 * (-(p.m02 * qd[0] * qd[1]) - p.m03 * qd[0] * qd[1])),
+            - q[1] * -(2.0 * (p.m02 * qd[0] * qd[1] + p.m03 * qd[0] * qd[1])),
         p.m02 * (p.d2 * (qd[0] * qd[0]) - qd[0] * qd[0] * q[1])
             - p.m03 * (qd[0] * qd[0]) * q[1],
         -(p.m03 * p.g),

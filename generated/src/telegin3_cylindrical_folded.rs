@@ -10,7 +10,7 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `inverse_dynamics` | 16 | 8 | 0 | 0 | 0 | 0 |
+//! | `inverse_dynamics` | 15 | 8 | 0 | 0 | 0 | 0 |
 //! | `mass_matrix` | 3 | 3 | 0 | 0 | 0 | 0 |
 //! | `bias` | 10 | 3 | 0 | 0 | 0 | 0 |
 //! | `gravity` | 0 | 1 | 0 | 0 | 0 | 0 |
@@ -49,7 +49,7 @@ impl Default for Params {
 }
 /// Operation count of [`inverse_dynamics`].
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 16,
+    mul: 15,
     add: 8,
     div: 0,
     sqrt: 0,
@@ -69,7 +69,7 @@ pub fn inverse_dynamics(
     [
         1.495 * qdd[0] - 2.4 * t0 - 4.8 * t1
             - q[1] * (2.4 * qdd[0] - 11.0 * t0 - 22.0 * t1),
-        11.0 * qdd[1] + 2.4 * (qd[0] * qd[0]) - 11.0 * (qd[0] * qd[0] * q[1]),
+        11.0 * (qdd[1] - qd[0] * qd[0] * q[1]) + 2.4 * (qd[0] * qd[0]),
         3.0 * qdd[2] - 29.43,
     ]
 }

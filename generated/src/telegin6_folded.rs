@@ -10,10 +10,10 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `inverse_dynamics` | 159 | 122 | 0 | 0 | 4 | 4 |
-//! | `mass_matrix` | 135 | 86 | 0 | 0 | 4 | 4 |
-//! | `bias` | 132 | 86 | 0 | 0 | 4 | 4 |
-//! | `gravity` | 23 | 10 | 0 | 0 | 4 | 4 |
+//! | `inverse_dynamics` | 121 | 122 | 0 | 0 | 4 | 4 |
+//! | `mass_matrix` | 122 | 86 | 0 | 0 | 4 | 4 |
+//! | `bias` | 119 | 86 | 0 | 0 | 4 | 4 |
+//! | `gravity` | 21 | 10 | 0 | 0 | 4 | 4 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 /// Number of position coordinates `q`.
@@ -49,7 +49,7 @@ impl Default for Params {
 }
 /// Operation count of [`inverse_dynamics`].
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 159,
+    mul: 121,
     add: 122,
     div: 0,
     sqrt: 0,
@@ -73,8 +73,8 @@ pub fn inverse_dynamics(
     let t6 = qd[0] + qd[1];
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
-    let t9 = 0.5 * (-qdd[0] - qdd[1] - t4 - t5);
-    let t10 = 0.5 * t3 + t6 * (0.5 * (-qd[0] - qd[1])) - 0.5 * t2;
+    let t9 = -(0.5 * (qdd[0] + qdd[1] + t4 + t5));
+    let t10 = 0.5 * (t3 - t2) + t6 * -(0.5 * (qd[0] + qd[1]));
     let t11 = c_q2 * t10;
     let t12 = s_q2 * t9;
     let t13 = t11 - t12;
@@ -119,48 +119,47 @@ pub fn inverse_dynamics(
     let t52 = 0.07 * (t34 - t33);
     let t53 = t47 * t52;
     let t54 = t47 * t51;
-    let t55 = 0.07 * t41 + 0.07 * t42 + t43 + 0.07 * t49 + t53 - t44;
-    let t56 = 0.07 * t40 + t45 + t46 + 0.07 * t48 - 0.07 * t39 - t54;
+    let t55 = 0.07 * (t41 + t42 + t49) + t43 + t53 - t44;
+    let t56 = 0.07 * (t40 + t48 - t39) + t45 + t46 - t54;
     let t57 = 0.3 * (t33 - t34);
     let t58 = 0.1 * (t22 + qd[5]);
     let t59 = 0.3 * (t36 + t37);
     let t60 = t38 * t57;
     let t61 = t35 * t59;
-    let t62 = 0.3049 * t39 + 0.07 * t54 + t47 * t59 - 0.3049 * t40 - 0.07 * t45
-        - 0.07 * t46 - 0.3049 * t48 - t38 * t58;
-    let t63 = 0.3049 * t41 + 0.3049 * t42 + 0.07 * t43 + 0.3049 * t49 + 0.07 * t53
-        + t35 * t58 - 0.07 * t44 - t47 * t57;
-    let t64 = 0.2 * qdd[4] + 2.0 * t25 + 2.0 * t26 + c_q5 * t55 + s_q5 * t56 - 0.2 * t50;
-    let t65 = 3.0 * (t19 * c_q4) + 0.2 * (qd[4] * qd[4])
-        + 0.2 * (t17 * t17 * (s_q4 * s_q4)) + t38 * t51 - 3.0 * (t13 * s_q4) - t35 * t52;
+    let t62 = 0.3049 * (t39 - t40 - t48) + 0.07 * (t54 - t45 - t46) + t47 * t59
+        - t38 * t58;
+    let t63 = 0.3049 * (t41 + t42 + t49) + 0.07 * (t43 + t53 - t44) + t35 * t58
+        - t47 * t57;
+    let t64 = 0.2 * (qdd[4] - t50) + 2.0 * (t25 + t26) + c_q5 * t55 + s_q5 * t56;
+    let t65 = 3.0 * (t19 * c_q4 - t13 * s_q4)
+        + 0.2 * (qd[4] * qd[4] + t17 * t17 * (s_q4 * s_q4)) + t38 * t51 - t35 * t52;
     let t66 = s_q4
-        * (0.42 * t23 + 0.74 * t28 + c_q5 * t62 + s_q5 * t63 - 0.2 * t14 - 0.2 * t15);
-    let t67 = c_q4 * (0.2 * t24 + 0.1 * qdd[5] + t60 - 0.2 * t29 - t61);
-    let t68 = 8.0 * t11 + c_q4 * t64 - 8.0 * t12 - s_q4 * t65;
-    let t69 = 10.0 * t14 + 10.0 * t15 + c_q5 * t56 - 0.2 * t23 - 0.4 * t28 - s_q5 * t55;
+        * (0.42 * t23 + 0.74 * t28 + c_q5 * t62 + s_q5 * t63 - 0.2 * (t14 + t15));
+    let t67 = c_q4 * (0.2 * (t24 - t29) + 0.1 * qdd[5] + t60 - t61);
+    let t68 = 8.0 * (t11 - t12) + c_q4 * t64 - s_q4 * t65;
+    let t69 = 10.0 * (t14 + t15) + c_q5 * t56 - 0.2 * t23 - 0.4 * t28 - s_q5 * t55;
     let t70 = s_q2 * t68;
     let t71 = c_q2 * t69;
     [
-        3.32 * qdd[0] + 2.02 * qdd[1] + 1.2 * t4 + 1.2 * t5 + 0.5 * qdd[2] + t66 + t67
-            + 0.5 * t70
+        3.32 * qdd[0] + 2.02 * qdd[1] + 1.2 * (t4 + t5)
             + 0.5
-                * (s_q1
-                    * (4.0 * t3 + 8.0 * (t6 * (0.3 * (-qd[0] - qd[1]))) + c_q2 * t68
-                        + s_q2 * t69 - 4.0 * t2)) - 0.5 * t71
-            - 0.5
-                * (c_q1
-                    * (t71 - 2.4 * qdd[0] - 2.4 * qdd[1] - 4.0 * t4 - 4.0 * t5 - t70)),
-        2.02 * qdd[0] + 2.02 * qdd[1] + 1.2 * t4 + 1.2 * t5 + 0.5 * qdd[2] + t66 + t67
-            + 0.5 * t70 - 0.5 * t71,
-        0.5 * qdd[0] + 0.5 * qdd[1] + 0.5 * qdd[2] + t66 + t67,
+                * (qdd[2] + t70
+                    + s_q1
+                        * (4.0 * (t3 - t2) + 8.0 * (t6 * -(0.3 * (qd[0] + qd[1])))
+                            + c_q2 * t68 + s_q2 * t69) - t71
+                    - c_q1 * (t71 - 2.4 * (qdd[0] + qdd[1]) - 4.0 * (t4 + t5) - t70))
+            + t66 + t67,
+        2.02 * (qdd[0] + qdd[1]) + 1.2 * (t4 + t5) + 0.5 * (qdd[2] + t70 - t71) + t66
+            + t67,
+        0.5 * (qdd[0] + qdd[1] + qdd[2]) + t66 + t67,
         3.0 * qdd[3] - s_q4 * t64 - c_q4 * t65 - 29.43,
-        0.42 * qdd[4] + 0.2 * t25 + 0.2 * t26 + c_q5 * t63 - 0.32 * t50 - s_q5 * t62,
-        0.1 * t24 + 0.1 * qdd[5] + t60 - 0.1 * t29 - t61,
+        0.42 * qdd[4] + 0.2 * (t25 + t26) + c_q5 * t63 - 0.32 * t50 - s_q5 * t62,
+        0.1 * (t24 + qdd[5] - t29) + t60 - t61,
     ]
 }
 /// Operation count of [`mass_matrix`].
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 135,
+    mul: 122,
     add: 86,
     div: 0,
     sqrt: 0,
@@ -179,7 +178,7 @@ pub fn mass_matrix(p: &Params, q: &[f64; NQ]) -> [[f64; NV]; NV] {
     let s_q5 = libm::sin(q[5]);
     let c_q5 = libm::cos(q[5]);
     let t8 = s_q1 * s_q2;
-    let t9 = 0.5 * (-c_q1 - 1.0);
+    let t9 = -(0.5 * c_q1) - 0.5;
     let t10 = c_q2 * t9;
     let t11 = s_q4 * c_q5;
     let t12 = s_q1 * c_q2;
@@ -189,11 +188,11 @@ pub fn mass_matrix(p: &Params, q: &[f64; NQ]) -> [[f64; NV]; NV] {
     let t16 = c_q4 * s_q5 * t14;
     let t17 = 0.5 * t8 + t10;
     let t18 = c_q5 * t17;
-    let t19 = 0.3049 * t11 - 0.07 * t16 - 0.07 * t18;
+    let t19 = 0.3049 * t11 - 0.07 * (t16 + t18);
     let t20 = s_q4 * s_q5;
     let t21 = c_q4 * c_q5 * t14;
     let t22 = s_q5 * t17;
-    let t23 = 0.3049 * t20 + 0.07 * t21 - 0.07 * t22;
+    let t23 = 0.3049 * t20 + 0.07 * (t21 - t22);
     let t24 = s_q4 * (0.42 * s_q4 + c_q5 * t19 + s_q5 * t23 - 0.1 * t8 - 0.2 * t10);
     let t25 = c_q4 * c_q4;
     let t26 = 0.07 * t20 + t21 - t22;
@@ -203,7 +202,7 @@ pub fn mass_matrix(p: &Params, q: &[f64; NQ]) -> [[f64; NV]; NV] {
     let t30 = s_q2 * t29;
     let t31 = 5.0 * t8 + 10.0 * t10 + c_q5 * t27 - 0.2 * s_q4 - s_q5 * t26;
     let t32 = c_q2 * t31;
-    let t33 = 1.2 * c_q1 + t24 + 0.2 * t25 + 0.5 * t30 + 2.02 - 0.5 * t32;
+    let t33 = 1.2 * c_q1 + t24 + 0.2 * t25 + 0.5 * (t30 - t32) + 2.02;
     let t34 = t24 + 0.2 * t25 + 0.5;
     let t35 = 3.0 * (s_q4 * c_q4 * t14) - s_q4 * t28;
     let t36 = 0.2 * t15 + c_q5 * t23 - s_q5 * t19;
@@ -211,25 +210,26 @@ pub fn mass_matrix(p: &Params, q: &[f64; NQ]) -> [[f64; NV]; NV] {
     let t38 = s_q2 * c_q4;
     let t39 = s_q2 * c_q4 * s_q5;
     let t40 = c_q2 * c_q5;
-    let t41 = 0.3049 * t11 + 0.035 * t40 - 0.035 * t39;
+    let t41 = 0.3049 * t11 + 0.035 * (t40 - t39);
     let t42 = s_q2 * c_q4 * c_q5;
     let t43 = c_q2 * s_q5;
-    let t44 = 0.3049 * t20 + 0.035 * t42 + 0.035 * t43;
+    let t44 = 0.3049 * t20 + 0.035 * (t42 + t43);
     let t45 = s_q4 * (0.1 * c_q2 + 0.42 * s_q4 + c_q5 * t41 + s_q5 * t44);
-    let t46 = 0.07 * t20 + 0.5 * t42 + 0.5 * t43;
-    let t47 = 0.5 * t39 - 0.07 * t11 - 0.5 * t40;
+    let t46 = 0.07 * t20 + 0.5 * (t42 + t43);
+    let t47 = 0.5 * (t39 - t40) - 0.07 * t11;
     let t48 = t38 + c_q5 * t46 + s_q5 * t47;
     let t49 = 0.2 * t25 + t45 + 0.5;
     let t50 = 1.5 * (s_q2 * s_q4 * c_q4) - s_q4 * t48;
     let t51 = 0.1 * t38 + c_q5 * t44 - s_q5 * t41;
     let t52 = s_q4 * (c_q5 * c_q5);
     let t53 = s_q4 * (s_q5 * s_q5);
-    let t54 = -(0.2 * s_q4) - 0.07 * t52 - 0.07 * t53;
+    let t54 = -(0.2 * s_q4) - 0.07 * (t52 + t53);
     [
         [
-            1.2 * c_q1 + t24 + 0.2 * t25 + 0.5 * t30
-                + 0.5 * (s_q1 * (4.0 * s_q1 + c_q2 * t29 + s_q2 * t31)) + 3.32
-                - 0.5 * t32 - 0.5 * (c_q1 * (t32 - 4.0 * c_q1 - t30 - 2.4)),
+            1.2 * c_q1 + t24 + 0.2 * t25
+                + 0.5
+                    * (t30 + s_q1 * (4.0 * s_q1 + c_q2 * t29 + s_q2 * t31) - t32
+                        - c_q1 * (t32 - 4.0 * c_q1 - t30 - 2.4)) + 3.32,
             t33,
             t34,
             t35,
@@ -239,9 +239,10 @@ pub fn mass_matrix(p: &Params, q: &[f64; NQ]) -> [[f64; NV]; NV] {
         [
             t33,
             0.2 * t25 + t45
-                + 0.5 * (s_q2 * (4.0 * s_q2 + c_q4 * t48 + 1.5 * (s_q2 * (s_q4 * s_q4))))
-                + 2.02
-                - 0.5 * (c_q2 * (c_q5 * t47 - 5.0 * c_q2 - 0.2 * s_q4 - s_q5 * t46)),
+                + 0.5
+                    * (s_q2 * (4.0 * s_q2 + c_q4 * t48 + 1.5 * (s_q2 * (s_q4 * s_q4)))
+                        - c_q2 * (c_q5 * t47 - 5.0 * c_q2 - 0.2 * s_q4 - s_q5 * t46))
+                + 2.02,
             t49,
             t50,
             t51,
@@ -250,7 +251,7 @@ pub fn mass_matrix(p: &Params, q: &[f64; NQ]) -> [[f64; NV]; NV] {
         [
             t34,
             t49,
-            0.2 * t25 + s_q4 * (0.42 * s_q4 + 0.3049 * t52 + 0.3049 * t53) + 0.5,
+            0.2 * t25 + s_q4 * (0.42 * s_q4 + 0.3049 * (t52 + t53)) + 0.5,
             0.0,
             0.0,
             t37,
@@ -262,7 +263,7 @@ pub fn mass_matrix(p: &Params, q: &[f64; NQ]) -> [[f64; NV]; NV] {
 }
 /// Operation count of [`bias`].
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 132,
+    mul: 119,
     add: 86,
     div: 0,
     sqrt: 0,
@@ -306,7 +307,7 @@ pub fn bias(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let t31 = 0.3 * (t18 + t19);
     let t32 = t20 * t29;
     let t33 = t17 * t31;
-    let t34 = t4 * (0.5 * (-qd[0] - qd[1])) - 0.5 * t2;
+    let t34 = t4 * -(0.5 * (qd[0] + qd[1])) - 0.5 * t2;
     let t35 = s_q2 * t34;
     let t36 = qd[0] * qd[0] * s_q1 * c_q2;
     let t37 = t7 * qd[4] * c_q4 * c_q5;
@@ -318,31 +319,31 @@ pub fn bias(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let t43 = s_q5 * t42;
     let t44 = t35 - 0.5 * t36;
     let t45 = c_q5 * t44;
-    let t46 = 0.07 * t28 + t21 * t31 + 0.3049 * t37 - 0.3049 * t22 - t20 * t30
-        - 0.07 * t43 - 0.07 * t45;
+    let t46 = 0.3049 * (t37 - t22) + 0.07 * (t28 - t43 - t45) + t21 * t31 - t20 * t30;
     let t47 = t7 * qd[4] * c_q4 * s_q5;
     let t48 = c_q5 * t42;
     let t49 = s_q5 * t44;
-    let t50 = 0.3049 * t23 + 0.07 * t27 + t17 * t30 + 0.3049 * t47 + 0.07 * t48
-        - t21 * t29 - 0.07 * t49;
+    let t50 = 0.3049 * (t23 + t47) + 0.07 * (t27 + t48 - t49) + t17 * t30 - t21 * t29;
     let t51 = s_q4 * (0.74 * t11 + 0.1 * t36 + c_q5 * t46 + s_q5 * t50 - 0.2 * t35);
     let t52 = c_q4 * (t32 - 0.2 * t12 - t33);
-    let t53 = 0.07 * t23 + t27 + 0.07 * t47 + t48 - t49;
-    let t54 = 0.07 * t22 + t43 + t45 - t28 - 0.07 * t37;
+    let t53 = 0.07 * (t23 + t47) + t27 + t48 - t49;
+    let t54 = 0.07 * (t22 - t37) + t43 + t45 - t28;
     let t55 = 19.62 * s_q4 + 2.0 * t41 + c_q5 * t53 + s_q5 * t54 - 0.2 * t24;
-    let t56 = 29.43 * c_q4 + 0.2 * (qd[4] * qd[4]) + 0.2 * (t7 * t7 * (s_q4 * s_q4))
-        + t20 * t25 - t17 * t26 - 3.0 * (s_q4 * t40);
+    let t56 = 29.43 * c_q4 + 0.2 * (qd[4] * qd[4] + t7 * t7 * (s_q4 * s_q4)) + t20 * t25
+        - t17 * t26 - 3.0 * (s_q4 * t40);
     let t57 = 8.0 * t38 + 4.0 * t39 + c_q4 * t55 - s_q4 * t56;
     let t58 = s_q2 * t57;
     let t59 = 10.0 * t35 + c_q5 * t54 - 0.4 * t11 - 5.0 * t36 - s_q5 * t53;
     let t60 = c_q2 * t59;
     [
-        1.2 * t3 + t51 + t52 + 0.5 * t58
+        1.2 * t3 + t51 + t52
             + 0.5
-                * (s_q1
-                    * (8.0 * (t4 * (0.3 * (-qd[0] - qd[1]))) + c_q2 * t57 + s_q2 * t59
-                        - 4.0 * t2)) - 0.5 * t60 - 0.5 * (c_q1 * (t60 - 4.0 * t3 - t58)),
-        1.2 * t3 + t51 + t52 + 0.5 * t58 - 0.5 * t60,
+                * (t58
+                    + s_q1
+                        * (8.0 * (t4 * -(0.3 * (qd[0] + qd[1]))) + c_q2 * t57
+                            + s_q2 * t59 - 4.0 * t2) - t60
+                    - c_q1 * (t60 - 4.0 * t3 - t58)),
+        1.2 * t3 + t51 + t52 + 0.5 * (t58 - t60),
         t51 + t52,
         -(s_q4 * t55) - c_q4 * t56 - 29.43,
         1.962 * s_q4 + 0.2 * t41 + c_q5 * t50 - 0.32 * t24 - s_q5 * t46,
@@ -351,7 +352,7 @@ pub fn bias(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
 }
 /// Operation count of [`gravity`].
 pub const OPS_GRAVITY: OpCount = OpCount {
-    mul: 23,
+    mul: 21,
     add: 10,
     div: 0,
     sqrt: 0,
@@ -370,7 +371,7 @@ pub fn gravity(p: &Params, q: &[f64; NQ]) -> [f64; NV] {
     let c_q5 = libm::cos(q[5]);
     let t8 = s_q4 * (c_q5 * c_q5);
     let t9 = s_q4 * (s_q5 * s_q5);
-    let t10 = 19.62 * s_q4 + 9.81 * t8 + 9.81 * t9;
+    let t10 = 19.62 * s_q4 + 9.81 * (t8 + t9);
     let t11 = c_q4 * t10 - 29.43 * (s_q4 * c_q4);
     let t12 = s_q2 * t11;
     [
@@ -378,7 +379,7 @@ pub fn gravity(p: &Params, q: &[f64; NQ]) -> [f64; NV] {
         0.5 * t12,
         0.0,
         -(29.43 * (c_q4 * c_q4)) - s_q4 * t10 - 29.43,
-        1.962 * s_q4 + 0.6867 * t8 + 0.6867 * t9,
+        1.962 * s_q4 + 0.6867 * (t8 + t9),
         0.0,
     ]
 }

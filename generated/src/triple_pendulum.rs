@@ -10,10 +10,10 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `inverse_dynamics` | 53 | 39 | 0 | 0 | 3 | 3 |
-//! | `mass_matrix` | 53 | 27 | 0 | 0 | 2 | 2 |
-//! | `bias` | 46 | 24 | 0 | 0 | 3 | 3 |
-//! | `gravity` | 39 | 16 | 0 | 0 | 3 | 3 |
+//! | `inverse_dynamics` | 50 | 39 | 0 | 0 | 3 | 3 |
+//! | `mass_matrix` | 51 | 27 | 0 | 0 | 2 | 2 |
+//! | `bias` | 43 | 24 | 0 | 0 | 3 | 3 |
+//! | `gravity` | 36 | 16 | 0 | 0 | 3 | 3 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 /// Number of position coordinates `q`.
@@ -63,7 +63,7 @@ impl Default for Params {
 }
 /// Operation count of [`inverse_dynamics`].
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 53,
+    mul: 50,
     add: 39,
     div: 0,
     sqrt: 0,
@@ -111,19 +111,19 @@ pub fn inverse_dynamics(
     let t30 = p.m * c_q2 * t25;
     let t31 = p.l * (t29 + t30);
     [
-        p.jz * qdd[0] + 0.5 * (p.m * p.l * (t2 + 0.5 * t5)) + t23 + 0.5 * t24 + t27
-            + 0.5 * t28 + t31
+        p.jz * qdd[0] + t23 + t27 + t31
             + p.l
                 * (s_q1
                     * (p.m * (t8 + t9 - 0.5 * t17) + p.m * c_q2 * t26 - p.m * s_q2 * t25)
-                    + c_q1 * (p.m * t22 + t29 + t30)),
-        t23 + 0.5 * t24 + t27 + 0.5 * t28 + t31,
+                    + c_q1 * (p.m * t22 + t29 + t30))
+            + 0.5 * (p.m * p.l * (t2 + 0.5 * t5) + t24 + t28),
+        t23 + t27 + t31 + 0.5 * (t24 + t28),
         t27 + 0.5 * t28,
     ]
 }
 /// Operation count of [`mass_matrix`].
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 53,
+    mul: 51,
     add: 27,
     div: 0,
     sqrt: 0,
@@ -148,14 +148,14 @@ pub fn mass_matrix(p: &Params, q: &[f64; NQ]) -> [[f64; NV]; NV] {
     let t12 = p.m * s_q2 * t11;
     let t13 = p.m * c_q2 * t9;
     let t14 = p.l * (t12 + t13);
-    let t15 = 2.0 * p.jz + 0.5 * t7 + 0.5 * t10 + t14;
+    let t15 = 2.0 * p.jz + 0.5 * (t7 + t10) + t14;
     let t16 = p.jz + 0.5 * t10;
     let t17 = 0.5 * p.l + p.l * c_q2;
     let t18 = p.m * p.l * t17;
     let t19 = p.jz + 0.5 * t18;
     [
         [
-            3.0 * p.jz + 0.25 * t4 + 0.5 * t7 + 0.5 * t10 + t14
+            3.0 * p.jz + 0.25 * t4 + 0.5 * (t7 + t10) + t14
                 + p.l
                     * (s_q1 * (p.m * p.l * s_q1 + p.m * c_q2 * t11 - p.m * s_q2 * t9)
                         + c_q1 * (t12 + t13 + p.m * t6)),
@@ -173,7 +173,7 @@ pub fn mass_matrix(p: &Params, q: &[f64; NQ]) -> [[f64; NV]; NV] {
 }
 /// Operation count of [`bias`].
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 46,
+    mul: 43,
     add: 24,
     div: 0,
     sqrt: 0,
@@ -205,18 +205,18 @@ pub fn bias(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let t19 = p.m * c_q2 * t15;
     let t20 = p.l * (t18 + t19);
     [
-        0.5 * (p.m * p.l * p.g * c_q0) + 0.5 * t12 + 0.5 * t16 + t20
+        0.5 * (p.m * p.l * p.g * c_q0 + t12 + t16) + t20
             + p.l
                 * (s_q1
                     * (p.m * (t5 + t13 - 0.5 * t9) + p.m * c_q2 * t17 - p.m * s_q2 * t15)
                     + c_q1 * (t18 + t19 + p.m * t11)),
-        0.5 * t12 + 0.5 * t16 + t20,
+        0.5 * (t12 + t16) + t20,
         0.5 * t16,
     ]
 }
 /// Operation count of [`gravity`].
 pub const OPS_GRAVITY: OpCount = OpCount {
-    mul: 39,
+    mul: 36,
     add: 16,
     div: 0,
     sqrt: 0,
@@ -241,11 +241,11 @@ pub fn gravity(p: &Params, q: &[f64; NQ]) -> [f64; NV] {
     let t13 = p.m * c_q2 * t9;
     let t14 = p.l * (t12 + t13);
     [
-        0.5 * (p.m * p.l * p.g * c_q0) + 0.5 * t7 + 0.5 * t10 + t14
+        0.5 * (p.m * p.l * p.g * c_q0 + t7 + t10) + t14
             + p.l
                 * (s_q1 * (p.m * t8 + p.m * c_q2 * t11 - p.m * s_q2 * t9)
                     + c_q1 * (t12 + t13 + p.m * t6)),
-        0.5 * t7 + 0.5 * t10 + t14,
+        0.5 * (t7 + t10) + t14,
         0.5 * t10,
     ]
 }

@@ -10,10 +10,10 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `inverse_dynamics` | 38 | 49 | 0 | 0 | 3 | 3 |
-//! | `mass_matrix` | 33 | 28 | 0 | 0 | 2 | 2 |
-//! | `bias` | 26 | 31 | 0 | 0 | 3 | 3 |
-//! | `gravity` | 20 | 23 | 0 | 0 | 3 | 3 |
+//! | `inverse_dynamics` | 28 | 49 | 0 | 0 | 3 | 3 |
+//! | `mass_matrix` | 24 | 28 | 0 | 0 | 2 | 2 |
+//! | `bias` | 22 | 31 | 0 | 0 | 3 | 3 |
+//! | `gravity` | 16 | 23 | 0 | 0 | 3 | 3 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 /// Number of position coordinates `q`.
@@ -49,7 +49,7 @@ impl Default for Params {
 }
 /// Operation count of [`inverse_dynamics`].
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 38,
+    mul: 28,
     add: 49,
     div: 0,
     sqrt: 0,
@@ -77,7 +77,7 @@ pub fn inverse_dynamics(
     let t10 = qd[0] + qd[1];
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
-    let t13 = 2.0 * qdd[0] + 2.0 * qdd[1] + t9 - t8;
+    let t13 = 2.0 * (qdd[0] + qdd[1]) + t9 - t8;
     let t14 = t6 + t7 - t10 * (2.0 * (qd[0] + qd[1]));
     let t15 = s_q2 * t14;
     let t16 = c_q2 * t13;
@@ -87,17 +87,18 @@ pub fn inverse_dynamics(
     let t20 = s_q2 * t19;
     let t21 = c_q2 * t18;
     [
-        6.0 * qdd[0] + c_q0 + 4.0 * qdd[1] + t9 + 2.0 * qdd[2] + t16 + 2.0 * t20
-            + 2.0 * t21 + 2.0 * (s_q1 * (t6 + t7 + c_q2 * t19 - t10 * t10 - s_q2 * t18))
-            + 2.0 * (c_q1 * (qdd[0] + qdd[1] + t9 + t20 + t21 - t8)) - t8 - t15,
-        4.0 * qdd[0] + 4.0 * qdd[1] + t9 + 2.0 * qdd[2] + t16 + 2.0 * t20 + 2.0 * t21
-            - t8 - t15,
-        2.0 * qdd[0] + 2.0 * qdd[1] + 2.0 * qdd[2] + t16 - t15,
+        6.0 * qdd[0] + c_q0 + t9 + t16 + 4.0 * qdd[1]
+            + 2.0
+                * (qdd[2] + t20 + t21
+                    + s_q1 * (t6 + t7 + c_q2 * t19 - t10 * t10 - s_q2 * t18)
+                    + c_q1 * (qdd[0] + qdd[1] + t9 + t20 + t21 - t8)) - t8 - t15,
+        4.0 * (qdd[0] + qdd[1]) + t9 + t16 + 2.0 * (qdd[2] + t20 + t21) - t8 - t15,
+        2.0 * (qdd[0] + qdd[1] + qdd[2]) + t16 - t15,
     ]
 }
 /// Operation count of [`mass_matrix`].
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 33,
+    mul: 24,
     add: 28,
     div: 0,
     sqrt: 0,
@@ -112,34 +113,30 @@ pub fn mass_matrix(p: &Params, q: &[f64; NQ]) -> [[f64; NV]; NV] {
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
     let t4 = s_q1 * s_q2;
-    let t5 = 2.0 * (c_q1 + 1.0);
+    let t5 = 2.0 * c_q1 + 2.0;
     let t6 = c_q2 * t5;
     let t7 = 2.0 * (s_q1 * c_q2) + s_q2 * t5;
     let t8 = s_q2 * t7;
     let t9 = t6 + 1.0 - 2.0 * t4;
     let t10 = c_q2 * t9;
-    let t11 = 2.0 * c_q1 + t6 + 2.0 * t8 + 2.0 * t10 + 4.0 - 2.0 * t4;
+    let t11 = 2.0 * (c_q1 + t8 + t10 - t4) + t6 + 4.0;
     let t12 = t6 + 2.0 - 2.0 * t4;
-    let t13 = 2.0 * (c_q2 + 1.0);
+    let t13 = 2.0 * c_q2 + 2.0;
     [
         [
-            2.0 * c_q1 + t6 + 2.0 * t8 + 2.0 * t10
-                + 2.0 * (s_q1 * (2.0 * s_q1 + c_q2 * t7 - s_q2 * t9))
-                + 2.0 * (c_q1 * (2.0 * c_q1 + t8 + t10 + 1.0)) + 6.0 - 2.0 * t4,
+            2.0
+                * (c_q1 + t8 + t10 + s_q1 * (2.0 * s_q1 + c_q2 * t7 - s_q2 * t9)
+                    + c_q1 * (2.0 * c_q1 + t8 + t10 + 1.0) - t4) + t6 + 6.0,
             t11,
             t12,
         ],
-        [
-            t11,
-            2.0 * c_q2 + 4.0 * (s_q2 * s_q2) + 2.0 * (c_q2 * (2.0 * c_q2 + 1.0)) + 4.0,
-            t13,
-        ],
+        [t11, 2.0 * (c_q2 + c_q2 * (2.0 * c_q2 + 1.0)) + 4.0 * (s_q2 * s_q2) + 4.0, t13],
         [t12, t13, 2.0],
     ]
 }
 /// Operation count of [`bias`].
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 26,
+    mul: 22,
     add: 31,
     div: 0,
     sqrt: 0,
@@ -171,16 +168,17 @@ pub fn bias(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let t19 = t16 - t14;
     let t20 = c_q2 * t19;
     [
-        c_q0 + t11 + t16 + 2.0 * t18 + 2.0 * t20
-            + 2.0 * (s_q1 * (t5 + t12 + c_q2 * t17 - t7 * t7 - s_q2 * t19))
-            + 2.0 * (c_q1 * (t11 + t18 + t20 - t6)) - t6 - t14,
-        t11 + t16 + 2.0 * t18 + 2.0 * t20 - t6 - t14,
+        c_q0 + t11 + t16
+            + 2.0
+                * (t18 + t20 + s_q1 * (t5 + t12 + c_q2 * t17 - t7 * t7 - s_q2 * t19)
+                    + c_q1 * (t11 + t18 + t20 - t6)) - t6 - t14,
+        t11 + t16 + 2.0 * (t18 + t20) - t6 - t14,
         t19,
     ]
 }
 /// Operation count of [`gravity`].
 pub const OPS_GRAVITY: OpCount = OpCount {
-    mul: 20,
+    mul: 16,
     add: 23,
     div: 0,
     sqrt: 0,
@@ -208,10 +206,11 @@ pub fn gravity(p: &Params, q: &[f64; NQ]) -> [f64; NV] {
     let t16 = t13 - t11;
     let t17 = c_q2 * t16;
     [
-        c_q0 + t6 + t13 + 2.0 * t15 + 2.0 * t17
-            + 2.0 * (s_q1 * (t7 + t9 + c_q2 * t14 - s_q2 * t16))
-            + 2.0 * (c_q1 * (t6 + t15 + t17 - t8)) - t8 - t11,
-        t6 + t13 + 2.0 * t15 + 2.0 * t17 - t8 - t11,
+        c_q0 + t6 + t13
+            + 2.0
+                * (t15 + t17 + s_q1 * (t7 + t9 + c_q2 * t14 - s_q2 * t16)
+                    + c_q1 * (t6 + t15 + t17 - t8)) - t8 - t11,
+        t6 + t13 + 2.0 * (t15 + t17) - t8 - t11,
         t16,
     ]
 }

@@ -294,51 +294,39 @@ impl<'p> Lowering<'p> {
         }
     }
 
+    /// `Σ cᵢ·tᵢ + c₀` with terms that share a coefficient magnitude grouped:
+    /// `0.5a − 0.5b + 2c + 2d` is emitted as `0.5·(a − b) + 2·(c + d)`, one
+    /// multiplication per distinct magnitude rather than one per term.
     fn expand_sum(&self, terms: &[(Id, Coeff)], c0: Coeff) -> Term {
-        let common = common_magnitude(terms, c0);
-        let unit = |c: Coeff| match common {
-            Some(m) => c * m.recip(),
-            None => c,
-        };
-        let mut items: Vec<(Term, bool)> = terms
-            .iter()
-            .map(|&(t, c)| {
-                let c = unit(c);
-                let base = self.term(t);
-                let magnitude = if c.is_negative() { -c } else { c };
-                let value = if magnitude.is_one() {
-                    base
-                } else {
-                    Term::Mul(Box::new(Term::Const(magnitude.to_f64())), Box::new(base))
-                };
-                (value, c.is_negative())
-            })
-            .collect();
+        let mut groups: Vec<(Coeff, Vec<(Term, bool)>)> = Vec::new();
+        for &(t, c) in terms {
+            let magnitude = if c.is_negative() { -c } else { c };
+            let item = (self.term(t), c.is_negative());
+            match groups.iter_mut().find(|(m, _)| *m == magnitude) {
+                Some((_, items)) => items.push(item),
+                None => groups.push((magnitude, vec![item])),
+            }
+        }
+        let mut items: Vec<(Term, bool)> = Vec::with_capacity(groups.len() + 1);
+        for (magnitude, group) in groups {
+            if magnitude.is_one() {
+                items.extend(group);
+                continue;
+            }
+            let factor = Term::Const(magnitude.to_f64());
+            let all_negative = group.iter().all(|(_, negative)| *negative);
+            let inner = signed_sum(
+                group
+                    .into_iter()
+                    .map(|(t, negative)| (t, negative && !all_negative))
+                    .collect(),
+            );
+            items.push((Term::Mul(Box::new(factor), Box::new(inner)), all_negative));
+        }
         if !c0.is_zero() {
-            let c0 = unit(c0);
             items.push((Term::Const(c0.to_f64().abs()), c0.is_negative()));
         }
-        let (positive, negative): (Vec<_>, Vec<_>) = items.into_iter().partition(|(_, neg)| !neg);
-        let mut ordered = positive.into_iter().chain(negative);
-        let Some((first, first_negative)) = ordered.next() else {
-            return Term::Const(0.0);
-        };
-        let start = if first_negative {
-            Term::Neg(Box::new(first))
-        } else {
-            first
-        };
-        let sum = ordered.fold(start, |acc, (t, neg)| {
-            if neg {
-                Term::Sub(Box::new(acc), Box::new(t))
-            } else {
-                Term::Add(Box::new(acc), Box::new(t))
-            }
-        });
-        match common {
-            Some(m) => Term::Mul(Box::new(Term::Const(m.to_f64())), Box::new(sum)),
-            None => sum,
-        }
+        signed_sum(items)
     }
 
     fn expand_product(&self, factors: &[(Id, i32)]) -> Term {
@@ -375,24 +363,27 @@ impl<'p> Lowering<'p> {
     }
 }
 
-/// The magnitude shared by every coefficient of a sum of two or more items,
-/// if it is not one: `2a − 2b + 2` is emitted as `2·(a − b + 1)`, one
-/// multiplication instead of two.
-fn common_magnitude(terms: &[(Id, Coeff)], c0: Coeff) -> Option<Coeff> {
-    let magnitude = |c: Coeff| if c.is_negative() { -c } else { c };
-    let mut all = terms
-        .iter()
-        .map(|&(_, c)| c)
-        .chain((!c0.is_zero()).then_some(c0));
-    let first = magnitude(all.next()?);
-    let mut count = 1;
-    for c in all {
-        if magnitude(c) != first {
-            return None;
+/// `±a ± b ± …` with the positive items first, so that a sum starts with a
+/// plain operand whenever it can and a negation is emitted only when every
+/// item is negative.
+fn signed_sum(items: Vec<(Term, bool)>) -> Term {
+    let (positive, negative): (Vec<_>, Vec<_>) = items.into_iter().partition(|(_, neg)| !neg);
+    let mut ordered = positive.into_iter().chain(negative);
+    let Some((first, first_negative)) = ordered.next() else {
+        return Term::Const(0.0);
+    };
+    let start = if first_negative {
+        Term::Neg(Box::new(first))
+    } else {
+        first
+    };
+    ordered.fold(start, |acc, (t, neg)| {
+        if neg {
+            Term::Sub(Box::new(acc), Box::new(t))
+        } else {
+            Term::Add(Box::new(acc), Box::new(t))
         }
-        count += 1;
-    }
-    (count >= 2 && !first.is_one()).then_some(first)
+    })
 }
 
 /// The letters, digits and underscores of a symbol name, so that `q[2]`
