@@ -10,9 +10,9 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `inverse_dynamics` | 301 | 294 | 0 | 0 | 5 | 5 |
-//! | `mass_matrix` | 319 | 226 | 0 | 0 | 5 | 5 |
-//! | `bias` | 290 | 254 | 0 | 0 | 5 | 5 |
+//! | `inverse_dynamics` | 275 | 212 | 0 | 0 | 5 | 5 |
+//! | `mass_matrix` | 321 | 212 | 0 | 0 | 5 | 5 |
+//! | `bias` | 266 | 183 | 0 | 0 | 5 | 5 |
 //! | `gravity` | 89 | 57 | 0 | 0 | 5 | 5 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
@@ -81,8 +81,8 @@ impl Default for Params {
 }
 /// Operation count of [`inverse_dynamics`].
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 301,
-    add: 294,
+    mul: 275,
+    add: 212,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -100,219 +100,164 @@ pub fn inverse_dynamics(
     let c_q1 = libm::cos(q[1]);
     let t2 = qd[0] * s_q1;
     let t3 = qd[0] * c_q1;
-    let t4 = qdd[0] * s_q1;
-    let t5 = qdd[0] * c_q1;
-    let t6 = p.g * s_q1;
-    let t7 = p.g * c_q1;
-    let t8 = qd[0] * qd[1] * c_q1;
-    let t9 = qd[0] * qd[1] * s_q1;
-    let t10 = t4 + t8;
-    let t11 = t5 - t9;
+    let t4 = p.g * s_q1;
+    let t5 = p.g * c_q1;
+    let t6 = qd[0] * qd[1] * c_q1;
+    let t7 = qd[0] * qd[1] * s_q1;
+    let t8 = qdd[0] * s_q1 + t6;
+    let t9 = qdd[0] * c_q1 - t7;
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
-    let t14 = qd[0] * s_q1 * c_q2;
-    let t15 = qd[0] * c_q1 * s_q2;
-    let t16 = t14 + t15;
-    let t17 = qd[0] * s_q1 * s_q2;
-    let t18 = qd[0] * c_q1 * c_q2;
-    let t19 = t18 - t17;
-    let t20 = t10 * c_q2;
-    let t21 = t11 * s_q2;
-    let t22 = t10 * s_q2;
-    let t23 = t11 * c_q2;
-    let t24 = p.a2 * t11;
-    let t25 = p.a2 * qd[1] - p.d3 * qd[0] * s_q1;
-    let t26 = qd[0] * s_q1 * t25;
-    let t27 = p.d3 * (qd[0] * qd[0]) * (c_q1 * c_q1);
-    let t28 = t6 + p.d3 * t11 - p.a2 * (qd[0] * qd[0]) * (c_q1 * c_q1) - qd[1] * t25;
-    let t29 = t7 + p.a2 * qdd[1] + p.d3 * qd[0] * qd[1] * c_q1
-        + p.a2 * (qd[0] * qd[0]) * s_q1 * c_q1 - p.d3 * t10;
-    let t30 = c_q2 * t28;
-    let t31 = s_q2 * t29;
-    let t32 = s_q2 * t28;
-    let t33 = c_q2 * t29;
-    let t34 = qd[1] + qd[2];
-    let t35 = qd[2] * t19;
-    let t36 = qd[2] * t16;
-    let t37 = qdd[1] + qdd[2];
-    let t38 = t20 + t21 + t35;
+    let t12 = qd[0] * s_q1 * c_q2 + qd[0] * c_q1 * s_q2;
+    let t13 = qd[0] * s_q1 * s_q2;
+    let t14 = qd[0] * c_q1 * c_q2;
+    let t15 = t14 - t13;
+    let t16 = t8 * s_q2;
+    let t17 = t9 * c_q2;
+    let t18 = p.a2 * t9;
+    let t19 = p.a2 * qd[1] - p.d3 * qd[0] * s_q1;
+    let t20 = qd[0] * s_q1 * t19;
+    let t21 = p.d3 * (qd[0] * qd[0]) * (c_q1 * c_q1);
+    let t22 = t4 + p.d3 * t9 - p.a2 * (qd[0] * qd[0]) * (c_q1 * c_q1) - qd[1] * t19;
+    let t23 = t5 + p.a2 * qdd[1] + p.d3 * qd[0] * qd[1] * c_q1
+        + p.a2 * (qd[0] * qd[0]) * s_q1 * c_q1 - p.d3 * t8;
+    let t24 = c_q2 * t22;
+    let t25 = s_q2 * t23;
+    let t26 = s_q2 * t22;
+    let t27 = c_q2 * t23;
+    let t28 = qd[1] + qd[2];
+    let t29 = qd[2] * t12;
+    let t30 = qdd[1] + qdd[2];
+    let t31 = t8 * c_q2 + t9 * s_q2 + qd[2] * t15;
+    let t32 = t17 - t16 - t29;
     let s_q3 = libm::sin(q[3]);
     let c_q3 = libm::cos(q[3]);
-    let t41 = t16 * c_q3;
-    let t42 = t34 * s_q3;
-    let t43 = t41 - t42;
-    let t44 = t16 * s_q3;
-    let t45 = t34 * c_q3;
-    let t46 = -t44 - t45;
-    let t47 = t38 * c_q3;
-    let t48 = t37 * s_q3;
-    let t49 = t38 * s_q3;
-    let t50 = t37 * c_q3;
-    let t51 = p.a3 * t37;
-    let t52 = p.d4 * t16 - p.a3 * t19;
-    let t53 = p.d4 * (t34 * t34);
-    let t54 = t16 * t52;
-    let t55 = t30 + t31 + t19 * t52 - p.d4 * t37 - p.a3 * (t34 * t34);
-    let t56 = t33 + t51 - t32 - t53 - t54;
-    let t57 = t26 + p.d4 * t38 + p.a3 * t16 * t34 + p.d4 * t19 * t34 - t24 - t27
-        - p.a3 * (t23 - t22 - t36);
-    let t58 = c_q3 * t55;
-    let t59 = s_q3 * t57;
-    let t60 = t58 - t59;
-    let t61 = s_q3 * t55;
-    let t62 = c_q3 * t57;
-    let t63 = t18 + qd[3] - t17;
-    let t64 = qd[3] * t46;
-    let t65 = qd[3] * t43;
-    let t66 = t23 + qdd[3] - t22 - t36;
-    let t67 = t47 + t64 - t48;
+    let t35 = t12 * c_q3 - t28 * s_q3;
+    let t36 = t12 * s_q3;
+    let t37 = t28 * c_q3;
+    let t38 = -t36 - t37;
+    let t39 = t31 * s_q3;
+    let t40 = t30 * c_q3;
+    let t41 = p.a3 * t30;
+    let t42 = p.d4 * t12 - p.a3 * t15;
+    let t43 = p.d4 * (t28 * t28);
+    let t44 = t12 * t42;
+    let t45 = t24 + t25 + t15 * t42 - p.d4 * t30 - p.a3 * (t28 * t28);
+    let t46 = t27 + t41 - t26 - t43 - t44;
+    let t47 = t20 + p.d4 * t31 + p.a3 * t12 * t28 + p.d4 * t15 * t28 - t18 - t21
+        - p.a3 * t32;
+    let t48 = c_q3 * t45;
+    let t49 = s_q3 * t47;
+    let t50 = t48 - t49;
+    let t51 = s_q3 * t45;
+    let t52 = c_q3 * t47;
+    let t53 = t14 + qd[3] - t13;
+    let t54 = qd[3] * t35;
+    let t55 = t17 + qdd[3] - t16 - t29;
+    let t56 = t31 * c_q3 + qd[3] * t38 - t30 * s_q3;
+    let t57 = -t39 - t40 - t54;
     let s_q4 = libm::sin(q[4]);
     let c_q4 = libm::cos(q[4]);
-    let t70 = t43 * c_q4;
-    let t71 = t63 * s_q4;
-    let t72 = t70 + t71;
-    let t73 = t43 * s_q4;
-    let t74 = t63 * c_q4;
-    let t75 = t74 - t73;
-    let t76 = t67 * c_q4;
-    let t77 = t66 * s_q4;
-    let t78 = t67 * s_q4;
-    let t79 = t66 * c_q4;
-    let t80 = t60 * c_q4 + t56 * s_q4;
-    let t81 = t60 * s_q4;
-    let t82 = t56 * c_q4;
-    let t83 = t61 + t62;
-    let t84 = t44 + t45 + qd[4];
-    let t85 = qd[4] * t75;
-    let t86 = qd[4] * t72;
-    let t87 = t49 + t50 + t65 + qdd[4];
-    let t88 = t76 + t77 + t85;
+    let t60 = t35 * c_q4 + t53 * s_q4;
+    let t61 = t35 * s_q4;
+    let t62 = t53 * c_q4;
+    let t63 = t62 - t61;
+    let t64 = t56 * s_q4;
+    let t65 = t55 * c_q4;
+    let t66 = t50 * c_q4 + t46 * s_q4;
+    let t67 = t50 * s_q4;
+    let t68 = t46 * c_q4;
+    let t69 = t51 + t52;
+    let t70 = t36 + t37 + qd[4];
+    let t71 = qd[4] * t60;
+    let t72 = t39 + t40 + t54 + qdd[4];
+    let t73 = t56 * c_q4 + t55 * s_q4 + qd[4] * t63;
     let s_q5 = libm::sin(q[5]);
     let c_q5 = libm::cos(q[5]);
-    let t91 = t72 * c_q5;
-    let t92 = t84 * s_q5;
-    let t93 = t91 - t92;
-    let t94 = t72 * s_q5;
-    let t95 = t84 * c_q5;
-    let t96 = -t94 - t95;
-    let t97 = t88 * c_q5;
-    let t98 = t87 * s_q5;
-    let t99 = t88 * s_q5;
-    let t100 = t87 * c_q5;
-    let t101 = t74 + qd[5] - t73;
-    let t102 = qd[5] * t96;
-    let t103 = qd[5] * t93;
-    let t104 = 0.2275 * t3 - 0.006 * qd[1];
-    let t105 = 0.068 * qd[1] - 0.2275 * t2;
-    let t106 = 0.006 * t2 - 0.068 * t3;
-    let t107 = p.m2
-        * (0.2275 * (t5 - t9) + t6 + qd[0] * c_q1 * t106 - 0.006 * qdd[1]
-            - qd[1] * t105);
-    let t108 = p.m2
-        * (0.068 * qdd[1] + t7 + qd[1] * t104 - 0.2275 * (t4 + t8)
-            - qd[0] * s_q1 * t106);
-    let t109 = p.m2
-        * (0.006 * (t4 + t8) + 0.068 * (t9 - t5) + qd[0] * s_q1 * t105
-            - qd[0] * c_q1 * t104);
-    let t110 = 0.0141 * (t18 - t17) - 0.07 * (qd[1] + qd[2]);
-    let t111 = -(0.0141 * (t14 + t15));
-    let t112 = 0.07 * (t14 + t15);
-    let t113 = p.m3
-        * (0.0141 * (t23 - t22 - t36) + t30 + t31 + t19 * t112 - 0.07 * (qdd[1] + qdd[2])
-            - t34 * t111);
-    let t114 = p.m3 * (t33 + t34 * t110 - 0.0141 * (t20 + t21 + t35) - t32 - t16 * t112);
-    let t115 = p.m3
-        * (0.07 * (t20 + t21 + t35) + t26 + t16 * t111 - t24 - t27 - t19 * t110);
-    let t116 = 0.076 * (t14 + t15);
-    let t117 = 0.0225 * (t18 - t17);
-    let t118 = 0.086 * (qd[1] + qd[2]);
-    let t119 = t16 * t117;
-    let t120 = t19 * t116;
-    let t121 = -(0.019 * (t44 + t45));
-    let t122 = 0.019 * (t42 - t41);
-    let t123 = p.m4 * (t58 - 0.019 * (t49 + t50 + t65) - t59 - t63 * t122);
-    let t124 = p.m4 * (0.019 * (t48 - t47 - t64) + t63 * t121 - t61 - t62);
-    let t125 = p.m4 * (t33 + t51 + t43 * t122 - t32 - t53 - t54 - t46 * t121);
-    let t126 = 0.0018 * (t41 - t42);
-    let t127 = -(0.0018 * (t44 + t45));
-    let t128 = 0.0013 * (t18 + qd[3] - t17);
-    let t129 = t43 * t127;
-    let t130 = t46 * t126;
-    let t131 = 0.0003 * (t70 + t71);
-    let t132 = 0.0003 * (t74 - t73);
-    let t133 = 0.0004 * (t44 + t45 + qd[4]);
-    let t134 = t72 * t132;
-    let t135 = t75 * t131;
-    let t136 = -(0.032 * (t94 + t95));
-    let t137 = 0.032 * (t92 - t91);
-    let t138 = t80 * c_q5 - 0.032 * (t99 + t100 + t103) - t83 * s_q5 - t101 * t137;
-    let t139 = 0.032 * (t98 - t97 - t102) + t101 * t136 - t80 * s_q5 - t83 * c_q5;
-    let t140 = 0.00015 * (t91 - t92);
-    let t141 = -(0.00015 * (t94 + t95));
-    let t142 = 0.00004 * (t74 + qd[5] - t73);
-    let t143 = t93 * t141;
-    let t144 = t96 * t140;
-    let t145 = 0.00015 * (t97 + t102 - t98) + t96 * t142 - 0.032 * (p.m6 * t139)
-        - t101 * t141;
-    let t146 = 0.032 * (p.m6 * t138) + t101 * t140 - 0.00015 * (t99 + t100 + t103)
-        - t93 * t142;
-    let t147 = s_q5 * t145;
-    let t148 = c_q5 * t146;
-    let t149 = p.m5 * t80 + p.m6 * c_q5 * t138 - p.m6 * s_q5 * t139;
-    let t150 = p.m5 * (t82 - t81) + p.m6 * (t82 + t93 * t137 - t81 - t96 * t136);
-    let t151 = 0.0003 * (t76 + t77 + t85) + t75 * t133 + c_q5 * t145 - t84 * t132
-        - s_q5 * t146;
-    let t152 = 0.00034 * (t79 - t78 - t86) + 0.00004 * qdd[5] + t84 * t131 + t143
-        - t72 * t133 - t144;
-    let t153 = s_q4 * t149;
-    let t154 = c_q4 * t150;
-    let t155 = s_q4 * t151;
-    let t156 = c_q4 * t152;
-    let t157 = t123 + c_q4 * t149 - s_q4 * t150;
-    let t158 = t124 + p.m6 * s_q5 * t138 + p.m6 * c_q5 * t139 - p.m5 * t83;
-    let t159 = 0.0018 * (t47 + t64 - t48) + t46 * t128 + c_q4 * t151 - 0.019 * t124
-        - t63 * t127 - s_q4 * t152;
-    let t160 = 0.019 * t123 + t63 * t126 + t135 + t147 + t148
-        - 0.0022 * (t49 + t50 + t65) - 0.0004 * qdd[4] - t43 * t128 - t134;
-    let t161 = c_q3 * t157;
-    let t162 = s_q3 * t158;
-    let t163 = s_q3 * t157;
-    let t164 = c_q3 * t158;
-    let t165 = -t163 - t164;
-    let t166 = s_q3 * t159;
-    let t167 = c_q3 * t160;
-    let t168 = p.a3 * (t125 + t153 + t154);
-    let t169 = p.d4 * (t161 - t162);
-    let t170 = t113 + t161 - t162;
-    let t171 = t114 + t125 + t153 + t154;
-    let t172 = 0.076 * (t20 + t21 + t35) + 0.07 * t115 + t19 * t118 + c_q3 * t159
-        + p.d4 * t165 - 0.0141 * t114 - t34 * t117 - s_q3 * t160;
-    let t173 = 0.0238 * (t23 - t22 - t36) + 0.0013 * qdd[3] + 0.0141 * t113 + t34 * t116
-        + t129 + t155 + t156 - t16 * t118 - t130 - p.a3 * t165;
-    let t174 = s_q2 * t170 + c_q2 * t171;
+    let t76 = t60 * c_q5 - t70 * s_q5;
+    let t77 = -(t60 * s_q5) - t70 * c_q5;
+    let t78 = t62 + qd[5] - t61;
+    let t79 = t65 + qdd[5] - t64 - t71;
+    let t80 = t73 * c_q5 + qd[5] * t77 - t72 * s_q5;
+    let t81 = -(t73 * s_q5) - t72 * c_q5 - qd[5] * t76;
+    let t82 = 0.2275 * t3 - 0.006 * qd[1];
+    let t83 = 0.068 * qd[1] - 0.2275 * t2;
+    let t84 = 0.006 * t2 - 0.068 * t3;
+    let t85 = p.m2
+        * (t4 + qd[0] * c_q1 * t84 + 0.2275 * t9 - 0.006 * qdd[1] - qd[1] * t83);
+    let t86 = p.m2
+        * (0.068 * qdd[1] + t5 + qd[1] * t82 - qd[0] * s_q1 * t84 - 0.2275 * t8);
+    let t87 = p.m2 * (0.006 * t8 + qd[0] * s_q1 * t83 - 0.068 * t9 - qd[0] * c_q1 * t82);
+    let t88 = 0.0141 * t15 - 0.07 * t28;
+    let t89 = t12 * t15;
+    let t90 = t12 * t28;
+    let t91 = t12 * t12;
+    let t92 = p.m3 * (t24 + t25 + 0.07 * (t89 - t30) + 0.0141 * (t32 + t90));
+    let t93 = p.m3 * (t27 + t28 * t88 - t26 - 0.0141 * t31 - 0.07 * t91);
+    let t94 = p.m3 * (t20 + 0.07 * t31 - t18 - t21 - t15 * t88 - 0.0141 * t91);
+    let t95 = t35 * t53;
+    let t96 = t38 * t53;
+    let t97 = p.m4 * (t48 + 0.019 * (t57 + t95) - t49);
+    let t98 = p.m4 * (0.019 * (t96 - t56) - t51 - t52);
+    let t99 = p.m4 * (t27 + t41 - t26 - t43 - t44 - 0.019 * (t35 * t35 + t38 * t38));
+    let t100 = t76 * t78;
+    let t101 = t77 * t78;
+    let t102 = t66 * c_q5 + 0.032 * (t81 + t100) - t69 * s_q5;
+    let t103 = 0.032 * (t101 - t80) - t66 * s_q5 - t69 * c_q5;
+    let t104 = 0.00015 * t80 - 0.00011 * t101 - 0.032 * (p.m6 * t103);
+    let t105 = 0.00015 * t81 + 0.00011 * t100 + 0.032 * (p.m6 * t102);
+    let t106 = s_q5 * t104;
+    let t107 = c_q5 * t105;
+    let t108 = p.m5 * t66 + p.m6 * c_q5 * t102 - p.m6 * s_q5 * t103;
+    let t109 = p.m5 * (t68 - t67) + p.m6 * (t68 - t67 - 0.032 * (t76 * t76 + t77 * t77));
+    let t110 = 0.0003 * t73 + 0.0001 * (t63 * t70) + c_q5 * t104 - s_q5 * t105;
+    let t111 = 0.0003 * (t65 - t64 - t71) + 0.00004 * t79 - 0.0001 * (t60 * t70);
+    let t112 = s_q4 * t108;
+    let t113 = c_q4 * t109;
+    let t114 = s_q4 * t110;
+    let t115 = c_q4 * t111;
+    let t116 = t97 + c_q4 * t108 - s_q4 * t109;
+    let t117 = t98 + p.m6 * s_q5 * t102 + p.m6 * c_q5 * t103 - p.m5 * t69;
+    let t118 = 0.0018 * t56 + c_q4 * t110 - 0.0005 * t96 - 0.019 * t98 - s_q4 * t111;
+    let t119 = 0.0018 * t57 + 0.0005 * t95 + 0.019 * t97 + t106 + t107 - 0.0004 * t72;
+    let t120 = c_q3 * t116;
+    let t121 = s_q3 * t117;
+    let t122 = s_q3 * t116;
+    let t123 = c_q3 * t117;
+    let t124 = -t122 - t123;
+    let t125 = s_q3 * t118;
+    let t126 = c_q3 * t119;
+    let t127 = p.a3 * (t99 + t112 + t113);
+    let t128 = p.d4 * (t120 - t121);
+    let t129 = t92 + t120 - t121;
+    let t130 = t93 + t99 + t112 + t113;
+    let t131 = 0.076 * t31 + 0.07 * t94 + 0.0635 * (t15 * t28) + c_q3 * t118
+        + p.d4 * t124 - 0.0141 * t93 - s_q3 * t119;
+    let t132 = 0.0225 * t32 + 0.0013 * t55 + 0.0141 * t92 + t114 + t115 - 0.01 * t90
+        - p.a3 * t124;
+    let t133 = s_q2 * t129 + c_q2 * t130;
     [
         0.35 * qdd[0]
             + s_q1
-                * (0.12 * t4 + 0.145 * t8 + 0.006 * t109 + c_q2 * t172 - 0.2275 * t108
-                    - s_q2 * t173 - p.d3 * t174)
+                * (0.025 * t6 + 0.12 * t8 + 0.006 * t87 + c_q2 * t131 - 0.2275 * t86
+                    - s_q2 * t132 - p.d3 * t133)
             + c_q1
-                * (0.514 * t5 + 0.2275 * t107 + s_q2 * t172 + c_q2 * t173
-                    + p.d3 * (c_q2 * t170 - s_q2 * t171) - 0.933 * t9 - 0.068 * t109
-                    - p.a2 * (t115 - t163 - t164)),
-        0.625 * qdd[1] + 0.086 * qdd[2] + 0.068 * t108
-            + 0.394 * (qd[0] * qd[0] * s_q1 * c_q1) + t119 + t168 + p.a2 * t174
-            - 0.006 * t107 - 0.07 * t113 - t120 - t166 - t167 - t169,
-        0.086 * (qdd[1] + qdd[2]) + t119 + t168 - 0.07 * t113 - t120 - t166 - t167
-            - t169,
-        0.0013 * (t23 + qdd[3] - t22 - t36) + t129 + t155 + t156 - t130,
-        0.0004 * (t49 + t50 + t65 + qdd[4]) + t134 - t135 - t147 - t148,
-        0.00004 * (t79 + qdd[5] - t78 - t86) + t143 - t144,
+                * (0.514 * t9 + 0.2275 * t85 + s_q2 * t131 + c_q2 * t132
+                    + p.d3 * (c_q2 * t129 - s_q2 * t130) - 0.419 * t7 - 0.068 * t87
+                    - p.a2 * (t94 - t122 - t123)),
+        0.539 * qdd[1] + 0.086 * t30 + 0.068 * t86
+            + 0.394 * (qd[0] * qd[0] * s_q1 * c_q1) + t127 + p.a2 * t133 - 0.006 * t85
+            - 0.0535 * t89 - 0.07 * t92 - t125 - t126 - t128,
+        0.086 * t30 + t127 - 0.0535 * t89 - 0.07 * t92 - t125 - t126 - t128,
+        0.0013 * t55 + t114 + t115,
+        0.0004 * t72 - t106 - t107,
+        0.00004 * t79,
     ]
 }
 /// Operation count of [`mass_matrix`].
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 319,
-    add: 226,
+    mul: 321,
+    add: 212,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -333,208 +278,196 @@ pub fn mass_matrix(p: &Params, q: &[f64; NQ]) -> [[f64; NV]; NV] {
     let c_q5 = libm::cos(q[5]);
     let t10 = p.m2 * s_q1;
     let t11 = p.m2 * (0.006 * s_q1 - 0.068 * c_q1);
-    let t12 = s_q1 * c_q2;
-    let t13 = c_q1 * s_q2;
-    let t14 = p.d3 * c_q1 * s_q2;
-    let t15 = p.d3 * s_q1 * c_q2;
-    let t16 = p.m3 * (-(0.0141 * (t12 + t13)) - t14 - t15);
-    let t17 = p.a2 * c_q1;
-    let t18 = p.m3 * (0.07 * (t12 + t13) - t17);
-    let t19 = t12 + t13;
-    let t20 = c_q3 * t19;
-    let t21 = p.d3 * c_q1 * c_q2;
-    let t22 = p.d3 * s_q1 * s_q2;
-    let t23 = t21 - t22;
-    let t24 = s_q3 * t23;
-    let t25 = s_q1 * s_q2;
-    let t26 = c_q1 * c_q2;
-    let t27 = t26 - t25;
-    let t28 = p.d4 * t19 - t17 - p.a3 * t27;
-    let t29 = c_q3 * t28;
-    let t30 = p.m4 * (-(0.019 * t20) - t24 - t29);
-    let t31 = c_q3 * c_q4 * t19;
-    let t32 = s_q4 * t27;
-    let t33 = t31 + t32;
-    let t34 = c_q5 * t33;
-    let t35 = s_q3 * t19;
-    let t36 = s_q3 * s_q5 * t19;
-    let t37 = c_q3 * t23;
-    let t38 = s_q3 * t28;
-    let t39 = t37 - t38;
-    let t40 = -t14 - t15;
-    let t41 = c_q4 * t39 + s_q4 * t40;
-    let t42 = t24 + t29;
-    let t43 = 0.032 * (t36 - t34) - s_q5 * t41 - c_q5 * t42;
-    let t44 = 0.00015 * (t34 - t36) - 0.032 * (p.m6 * t43);
-    let t45 = s_q5 * t33;
-    let t46 = s_q3 * c_q5 * t19;
-    let t47 = c_q5 * t41 - 0.032 * (t45 + t46) - s_q5 * t42;
-    let t48 = 0.032 * (p.m6 * t47) - 0.00015 * (t45 + t46);
-    let t49 = 0.0003 * (t31 + t32) + c_q5 * t44 - s_q5 * t48;
-    let t50 = c_q3 * s_q4 * t19;
-    let t51 = c_q4 * t27;
-    let t52 = 0.00034 * (t51 - t50);
-    let t53 = 0.0018 * t20 + c_q4 * t49 - 0.019 * t30 - s_q4 * t52;
-    let t54 = p.m4 * (t37 - 0.019 * t35 - t38);
-    let t55 = s_q5 * t44;
-    let t56 = c_q5 * t48;
-    let t57 = 0.019 * t54 + t55 + t56 - 0.0022 * t35;
-    let t58 = p.m5 * t41 + p.m6 * c_q5 * t47 - p.m6 * s_q5 * t43;
-    let t59 = c_q4 * t40 - s_q4 * t39;
-    let t60 = p.m5 * t59 + p.m6 * t59;
-    let t61 = t54 + c_q4 * t58 - s_q4 * t60;
-    let t62 = s_q3 * t61;
-    let t63 = t30 + p.m6 * s_q5 * t47 + p.m6 * c_q5 * t43 - p.m5 * t42;
-    let t64 = c_q3 * t63;
-    let t65 = -t62 - t64;
-    let t66 = 0.076 * (t12 + t13) + 0.07 * t18 + c_q3 * t53 + p.d4 * t65 - 0.0141 * t16
-        - s_q3 * t57;
-    let t67 = p.m3 * (t21 + 0.0141 * (t26 - t25) - t22);
-    let t68 = s_q4 * t49;
-    let t69 = c_q4 * t52;
-    let t70 = 0.0238 * (t26 - t25) + 0.0141 * t67 + t68 + t69 - p.a3 * t65;
-    let t71 = c_q3 * t61;
-    let t72 = s_q3 * t63;
-    let t73 = t67 + t71 - t72;
-    let t74 = p.m4 * t40;
-    let t75 = s_q4 * t58;
-    let t76 = c_q4 * t60;
-    let t77 = t16 + t74 + t75 + t76;
-    let t78 = s_q2 * t73 + c_q2 * t77;
-    let t79 = p.m2 * c_q1;
-    let t80 = s_q3 * t53;
-    let t81 = c_q3 * t57;
-    let t82 = p.a3 * (t74 + t75 + t76);
-    let t83 = p.d4 * (t71 - t72);
-    let t84 = t82 + p.a2 * t78 - 0.01547 * t10 - 0.07 * t67 - 0.001365 * t79 - t80 - t81
-        - t83;
-    let t85 = t82 - 0.07 * t67 - t80 - t81 - t83;
-    let t86 = 0.0013 * (t26 - t25) + t68 + t69;
-    let t87 = 0.0004 * t35 - t55 - t56;
-    let t88 = 0.00004 * (t51 - t50);
-    let t89 = p.a2 * s_q2;
-    let t90 = t89 - p.d4;
-    let t91 = p.m4 * (0.019 * s_q3 - s_q3 * t90);
-    let t92 = s_q3 * c_q4;
-    let t93 = s_q3 * c_q4 * c_q5;
-    let t94 = c_q3 * s_q5;
-    let t95 = p.a3 + p.a2 * c_q2;
-    let t96 = c_q3 * c_q4 * t90 + s_q4 * t95;
-    let t97 = 0.032 * (t93 + t94) - s_q5 * t96 - s_q3 * c_q5 * t90;
-    let t98 = -(0.00015 * (t93 + t94)) - 0.032 * (p.m6 * t97);
-    let t99 = s_q3 * c_q4 * s_q5;
-    let t100 = c_q3 * c_q5;
-    let t101 = 0.032 * (t99 - t100) + c_q5 * t96 - s_q3 * s_q5 * t90;
-    let t102 = 0.00015 * (t99 - t100) + 0.032 * (p.m6 * t101);
-    let t103 = c_q5 * t98 - 0.0003 * t92 - s_q5 * t102;
-    let t104 = s_q3 * (s_q4 * s_q4);
-    let t105 = p.m4 * (c_q3 * t90 - 0.019 * c_q3);
-    let t106 = s_q5 * t98;
-    let t107 = c_q5 * t102;
-    let t108 = p.m5 * t96 + p.m6 * c_q5 * t101 - p.m6 * s_q5 * t97;
-    let t109 = c_q4 * t95 - c_q3 * s_q4 * t90;
-    let t110 = p.m5 * t109 + p.m6 * t109;
-    let t111 = p.m3 * (t89 - 0.07);
-    let t112 = s_q3 * s_q4 * c_q4;
-    let t113 = c_q3 * (t105 + c_q4 * t108 - s_q4 * t110);
-    let t114 = s_q3 * (t91 + p.m6 * s_q5 * t101 + p.m6 * c_q5 * t97 - p.m5 * s_q3 * t90);
-    let t115 = p.m4 * t95;
-    let t116 = s_q4 * t108;
-    let t117 = c_q4 * t110;
-    let t118 = s_q3 * (c_q4 * t103 - 0.0018 * s_q3 - 0.019 * t91 - 0.00034 * t104);
-    let t119 = c_q3 * (0.019 * t105 + t106 + t107 - 0.0022 * c_q3);
-    let t120 = p.a3 * (t115 + t116 + t117);
-    let t121 = p.d4 * (t113 - t114);
-    let t122 = t120 + 0.086 - 0.07 * t111 - t118 - t119 - t121;
-    let t123 = s_q4 * t103 + 0.00034 * t112;
-    let t124 = 0.0004 * c_q3 - t106 - t107;
-    let t125 = 0.00004 * (s_q3 * s_q4);
-    let t126 = p.m4 * (0.019 * s_q3 + p.d4 * s_q3);
-    let t127 = p.a3 * s_q4 - p.d4 * c_q3 * c_q4;
-    let t128 = 0.032 * (t93 + t94) + p.d4 * s_q3 * c_q5 - s_q5 * t127;
-    let t129 = -(0.00015 * (t93 + t94)) - 0.032 * (p.m6 * t128);
-    let t130 = 0.032 * (t99 - t100) + c_q5 * t127 + p.d4 * s_q3 * s_q5;
-    let t131 = 0.00015 * (t99 - t100) + 0.032 * (p.m6 * t130);
-    let t132 = c_q5 * t129 - 0.0003 * t92 - s_q5 * t131;
-    let t133 = p.m4 * (-(0.019 * c_q3) - p.d4 * c_q3);
-    let t134 = s_q5 * t129;
-    let t135 = c_q5 * t131;
-    let t136 = p.m5 * t127 + p.m6 * c_q5 * t130 - p.m6 * s_q5 * t128;
-    let t137 = p.d4 * c_q3 * s_q4 + p.a3 * c_q4;
-    let t138 = p.m5 * t137 + p.m6 * t137;
-    let t139 = 0.00034 * t112 + s_q4 * t132;
-    let t140 = 0.0004 * c_q3 - t134 - t135;
-    let t141 = 0.00015 * (s_q4 * c_q5) + 0.001024 * (p.m6 * s_q4 * c_q5);
-    let t142 = -(0.00015 * (s_q4 * s_q5)) - 0.001024 * (p.m6 * s_q4 * s_q5);
-    let t143 = -(s_q5 * t141) - c_q5 * t142;
-    let t144 = 0.00004 * c_q4;
+    let t12 = s_q1 * c_q2 + c_q1 * s_q2;
+    let t13 = p.d3 * c_q1 * s_q2;
+    let t14 = p.d3 * s_q1 * c_q2;
+    let t15 = p.m3 * (-(0.0141 * t12) - t13 - t14);
+    let t16 = p.a2 * c_q1;
+    let t17 = p.m3 * (0.07 * t12 - t16);
+    let t18 = c_q3 * t12;
+    let t19 = p.d3 * c_q1 * c_q2;
+    let t20 = p.d3 * s_q1 * s_q2;
+    let t21 = t19 - t20;
+    let t22 = s_q3 * t21;
+    let t23 = c_q1 * c_q2 - s_q1 * s_q2;
+    let t24 = p.d4 * t12 - t16 - p.a3 * t23;
+    let t25 = c_q3 * t24;
+    let t26 = p.m4 * (-(0.019 * t18) - t22 - t25);
+    let t27 = c_q3 * c_q4 * t12 + s_q4 * t23;
+    let t28 = s_q3 * t12;
+    let t29 = c_q5 * t27 - s_q3 * s_q5 * t12;
+    let t30 = c_q3 * t21;
+    let t31 = s_q3 * t24;
+    let t32 = t30 - t31;
+    let t33 = -t13 - t14;
+    let t34 = c_q4 * t32 + s_q4 * t33;
+    let t35 = t22 + t25;
+    let t36 = -(0.032 * t29) - s_q5 * t34 - c_q5 * t35;
+    let t37 = 0.00015 * t29 - 0.032 * (p.m6 * t36);
+    let t38 = -(s_q5 * t27) - s_q3 * c_q5 * t12;
+    let t39 = 0.032 * t38 + c_q5 * t34 - s_q5 * t35;
+    let t40 = 0.00015 * t38 + 0.032 * (p.m6 * t39);
+    let t41 = 0.0003 * t27 + c_q5 * t37 - s_q5 * t40;
+    let t42 = c_q4 * t23 - c_q3 * s_q4 * t12;
+    let t43 = 0.0018 * t18 + c_q4 * t41 - 0.019 * t26 - 0.00034 * (s_q4 * t42);
+    let t44 = p.m4 * (t30 - 0.019 * t28 - t31);
+    let t45 = s_q5 * t37;
+    let t46 = c_q5 * t40;
+    let t47 = 0.019 * t44 + t45 + t46 - 0.0022 * t28;
+    let t48 = p.m5 * t34 + p.m6 * c_q5 * t39 - p.m6 * s_q5 * t36;
+    let t49 = c_q4 * t33 - s_q4 * t32;
+    let t50 = p.m5 * t49 + p.m6 * t49;
+    let t51 = t44 + c_q4 * t48 - s_q4 * t50;
+    let t52 = s_q3 * t51;
+    let t53 = t26 + p.m6 * s_q5 * t39 + p.m6 * c_q5 * t36 - p.m5 * t35;
+    let t54 = c_q3 * t53;
+    let t55 = -t52 - t54;
+    let t56 = 0.076 * t12 + 0.07 * t17 + c_q3 * t43 + p.d4 * t55 - 0.0141 * t15
+        - s_q3 * t47;
+    let t57 = p.m3 * (t19 + 0.0141 * t23 - t20);
+    let t58 = s_q4 * t41;
+    let t59 = c_q4 * t42;
+    let t60 = 0.0238 * t23 + 0.0141 * t57 + t58 + 0.00034 * t59 - p.a3 * t55;
+    let t61 = c_q3 * t51;
+    let t62 = s_q3 * t53;
+    let t63 = t57 + t61 - t62;
+    let t64 = p.m4 * t33;
+    let t65 = s_q4 * t48;
+    let t66 = c_q4 * t50;
+    let t67 = t15 + t64 + t65 + t66;
+    let t68 = s_q2 * t63 + c_q2 * t67;
+    let t69 = p.m2 * c_q1;
+    let t70 = s_q3 * t43;
+    let t71 = c_q3 * t47;
+    let t72 = p.a3 * (t64 + t65 + t66);
+    let t73 = p.d4 * (t61 - t62);
+    let t74 = t72 + p.a2 * t68 - 0.01547 * t10 - 0.07 * t57 - 0.001365 * t69 - t70 - t71
+        - t73;
+    let t75 = t72 - 0.07 * t57 - t70 - t71 - t73;
+    let t76 = 0.0013 * t23 + t58 + 0.00034 * t59;
+    let t77 = 0.0004 * t28 - t45 - t46;
+    let t78 = 0.00004 * t42;
+    let t79 = p.a2 * s_q2;
+    let t80 = t79 - p.d4;
+    let t81 = p.m4 * (0.019 * s_q3 - s_q3 * t80);
+    let t82 = s_q3 * c_q4;
+    let t83 = -(s_q3 * c_q4 * c_q5) - c_q3 * s_q5;
+    let t84 = p.a3 + p.a2 * c_q2;
+    let t85 = c_q3 * c_q4 * t80 + s_q4 * t84;
+    let t86 = -(0.032 * t83) - s_q5 * t85 - s_q3 * c_q5 * t80;
+    let t87 = 0.00015 * t83 - 0.032 * (p.m6 * t86);
+    let t88 = s_q3 * c_q4 * s_q5 - c_q3 * c_q5;
+    let t89 = 0.032 * t88 + c_q5 * t85 - s_q3 * s_q5 * t80;
+    let t90 = 0.00015 * t88 + 0.032 * (p.m6 * t89);
+    let t91 = c_q5 * t87 - 0.0003 * t82 - s_q5 * t90;
+    let t92 = s_q3 * (s_q4 * s_q4);
+    let t93 = p.m4 * (c_q3 * t80 - 0.019 * c_q3);
+    let t94 = s_q5 * t87;
+    let t95 = c_q5 * t90;
+    let t96 = p.m5 * t85 + p.m6 * c_q5 * t89 - p.m6 * s_q5 * t86;
+    let t97 = c_q4 * t84 - c_q3 * s_q4 * t80;
+    let t98 = p.m5 * t97 + p.m6 * t97;
+    let t99 = p.m3 * (t79 - 0.07);
+    let t100 = s_q3 * s_q4 * c_q4;
+    let t101 = c_q3 * (t93 + c_q4 * t96 - s_q4 * t98);
+    let t102 = s_q3 * (t81 + p.m6 * s_q5 * t89 + p.m6 * c_q5 * t86 - p.m5 * s_q3 * t80);
+    let t103 = p.m4 * t84;
+    let t104 = s_q4 * t96;
+    let t105 = c_q4 * t98;
+    let t106 = s_q3 * (c_q4 * t91 - 0.0018 * s_q3 - 0.019 * t81 - 0.00034 * t92);
+    let t107 = c_q3 * (0.019 * t93 + t94 + t95 - 0.0022 * c_q3);
+    let t108 = p.a3 * (t103 + t104 + t105);
+    let t109 = p.d4 * (t101 - t102);
+    let t110 = t108 + 0.086 - 0.07 * t99 - t106 - t107 - t109;
+    let t111 = s_q4 * t91 + 0.00034 * t100;
+    let t112 = 0.0004 * c_q3 - t94 - t95;
+    let t113 = 0.00004 * (s_q3 * s_q4);
+    let t114 = p.m4 * (0.019 * s_q3 + p.d4 * s_q3);
+    let t115 = p.a3 * s_q4 - p.d4 * c_q3 * c_q4;
+    let t116 = p.d4 * s_q3 * c_q5 - 0.032 * t83 - s_q5 * t115;
+    let t117 = 0.00015 * t83 - 0.032 * (p.m6 * t116);
+    let t118 = 0.032 * t88 + c_q5 * t115 + p.d4 * s_q3 * s_q5;
+    let t119 = 0.00015 * t88 + 0.032 * (p.m6 * t118);
+    let t120 = c_q5 * t117 - 0.0003 * t82 - s_q5 * t119;
+    let t121 = p.m4 * (-(0.019 * c_q3) - p.d4 * c_q3);
+    let t122 = s_q5 * t117;
+    let t123 = c_q5 * t119;
+    let t124 = p.m5 * t115 + p.m6 * c_q5 * t118 - p.m6 * s_q5 * t116;
+    let t125 = p.d4 * c_q3 * s_q4 + p.a3 * c_q4;
+    let t126 = p.m5 * t125 + p.m6 * t125;
+    let t127 = 0.00034 * t100 + s_q4 * t120;
+    let t128 = 0.0004 * c_q3 - t122 - t123;
+    let t129 = 0.00015 * (s_q4 * c_q5) + 0.001024 * (p.m6 * s_q4 * c_q5);
+    let t130 = -(0.00015 * (s_q4 * s_q5)) - 0.001024 * (p.m6 * s_q4 * s_q5);
+    let t131 = -(s_q5 * t129) - c_q5 * t130;
+    let t132 = 0.00004 * c_q4;
     [
         [
             s_q1
-                * (0.12 * s_q1 + 0.05175625 * t10 + 0.006 * t11 + c_q2 * t66 - s_q2 * t70
-                    - p.d3 * t78)
+                * (0.12 * s_q1 + 0.05175625 * t10 + 0.006 * t11 + c_q2 * t56 - s_q2 * t60
+                    - p.d3 * t68)
                 + c_q1
-                    * (0.514 * c_q1 + 0.05175625 * t79 + s_q2 * t66 + c_q2 * t70
-                        + p.d3 * (c_q2 * t73 - s_q2 * t77) - 0.068 * t11
-                        - p.a2 * (t18 - t62 - t64)) + 0.35,
-            t84,
-            t85,
-            t86,
-            t87,
-            t88,
+                    * (0.514 * c_q1 + 0.05175625 * t69 + s_q2 * t56 + c_q2 * t60
+                        + p.d3 * (c_q2 * t63 - s_q2 * t67) - 0.068 * t11
+                        - p.a2 * (t17 - t52 - t54)) + 0.35,
+            t74,
+            t75,
+            t76,
+            t77,
+            t78,
         ],
         [
-            t84,
-            0.00466 * p.m2 + t120
+            t74,
+            0.00466 * p.m2 + t108
                 + p.a2
-                    * (s_q2 * (t111 + t113 - t114)
-                        + c_q2 * (p.a2 * p.m3 * c_q2 + t115 + t116 + t117)) + 0.625
-                - 0.07 * t111 - t118 - t119 - t121,
-            t122,
-            t123,
-            t124,
-            t125,
+                    * (s_q2 * (t99 + t101 - t102)
+                        + c_q2 * (p.a2 * p.m3 * c_q2 + t103 + t104 + t105)) + 0.625
+                - 0.07 * t99 - t106 - t107 - t109,
+            t110,
+            t111,
+            t112,
+            t113,
         ],
         [
-            t85,
-            t122,
-            0.0049 * p.m3 + p.a3 * (p.a3 * p.m4 + s_q4 * t136 + c_q4 * t138) + 0.086
-                - s_q3 * (c_q4 * t132 - 0.0018 * s_q3 - 0.00034 * t104 - 0.019 * t126)
-                - c_q3 * (0.019 * t133 + t134 + t135 - 0.0022 * c_q3)
+            t75,
+            t110,
+            0.0049 * p.m3 + p.a3 * (p.a3 * p.m4 + s_q4 * t124 + c_q4 * t126) + 0.086
+                - s_q3 * (c_q4 * t120 - 0.0018 * s_q3 - 0.00034 * t92 - 0.019 * t114)
+                - c_q3 * (0.019 * t121 + t122 + t123 - 0.0022 * c_q3)
                 - p.d4
-                    * (c_q3 * (t133 + c_q4 * t136 - s_q4 * t138)
+                    * (c_q3 * (t121 + c_q4 * t124 - s_q4 * t126)
                         - s_q3
-                            * (t126 + p.d4 * p.m5 * s_q3 + p.m6 * s_q5 * t130
-                                + p.m6 * c_q5 * t128)),
-            t139,
-            t140,
-            t125,
+                            * (t114 + p.d4 * p.m5 * s_q3 + p.m6 * s_q5 * t118
+                                + p.m6 * c_q5 * t116)),
+            t127,
+            t128,
+            t113,
         ],
         [
-            t86,
-            t123,
-            t139,
-            s_q4 * (0.0003 * s_q4 + c_q5 * t141 - s_q5 * t142) + 0.00034 * (c_q4 * c_q4)
+            t76,
+            t111,
+            t127,
+            s_q4 * (0.0003 * s_q4 + c_q5 * t129 - s_q5 * t130) + 0.00034 * (c_q4 * c_q4)
                 + 0.0013,
-            t143,
-            t144,
+            t131,
+            t132,
         ],
         [
-            t87,
-            t124,
-            t140,
-            t143,
+            t77,
+            t112,
+            t128,
+            t131,
             0.0004 - s_q5 * (-(0.00015 * s_q5) - 0.001024 * (p.m6 * s_q5))
                 - c_q5 * (-(0.00015 * c_q5) - 0.001024 * (p.m6 * c_q5)),
             0.0,
         ],
-        [t88, t125, t125, t144, 0.0, 0.00004],
+        [t78, t113, t113, t132, 0.0, 0.00004],
     ]
 }
 /// Operation count of [`bias`].
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 290,
-    add: 254,
+    mul: 266,
+    add: 183,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -553,188 +486,135 @@ pub fn bias(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let t7 = qd[0] * qd[1] * s_q1;
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
-    let t10 = qd[0] * s_q1 * c_q2;
-    let t11 = qd[0] * c_q1 * s_q2;
-    let t12 = t10 + t11;
-    let t13 = qd[0] * s_q1 * s_q2;
-    let t14 = qd[0] * c_q1 * c_q2;
-    let t15 = t14 - t13;
-    let t16 = p.a2 * qd[1] - p.d3 * qd[0] * s_q1;
-    let t17 = qd[0] * s_q1 * t16;
-    let t18 = p.d3 * (qd[0] * qd[0]) * (c_q1 * c_q1);
-    let t19 = qd[1] + qd[2];
-    let t20 = qd[2] * t15;
-    let t21 = qd[2] * t12;
+    let t10 = qd[0] * s_q1 * c_q2 + qd[0] * c_q1 * s_q2;
+    let t11 = qd[0] * s_q1 * s_q2;
+    let t12 = qd[0] * c_q1 * c_q2;
+    let t13 = t12 - t11;
+    let t14 = p.a2 * qd[1] - p.d3 * qd[0] * s_q1;
+    let t15 = qd[0] * s_q1 * t14;
+    let t16 = p.d3 * (qd[0] * qd[0]) * (c_q1 * c_q1);
+    let t17 = qd[1] + qd[2];
     let s_q3 = libm::sin(q[3]);
     let c_q3 = libm::cos(q[3]);
-    let t24 = t12 * c_q3;
-    let t25 = t19 * s_q3;
-    let t26 = t24 - t25;
-    let t27 = t12 * s_q3;
-    let t28 = t19 * c_q3;
-    let t29 = -t27 - t28;
-    let t30 = p.d4 * t12 - p.a3 * t15;
-    let t31 = p.d4 * (t19 * t19);
-    let t32 = t12 * t30;
-    let t33 = t14 + qd[3] - t13;
-    let t34 = qd[3] * t29;
-    let t35 = qd[3] * t26;
+    let t20 = t10 * c_q3 - t17 * s_q3;
+    let t21 = t10 * s_q3;
+    let t22 = t17 * c_q3;
+    let t23 = -t21 - t22;
+    let t24 = p.d4 * t10 - p.a3 * t13;
+    let t25 = p.d4 * (t17 * t17);
+    let t26 = t10 * t24;
+    let t27 = t12 + qd[3] - t11;
+    let t28 = qd[3] * t20;
     let s_q4 = libm::sin(q[4]);
     let c_q4 = libm::cos(q[4]);
-    let t38 = t26 * c_q4;
-    let t39 = t33 * s_q4;
-    let t40 = t38 + t39;
-    let t41 = t26 * s_q4;
-    let t42 = t33 * c_q4;
-    let t43 = t42 - t41;
-    let t44 = t27 + t28 + qd[4];
-    let t45 = qd[4] * t43;
-    let t46 = qd[4] * t40;
+    let t31 = t20 * c_q4 + t27 * s_q4;
+    let t32 = t20 * s_q4;
+    let t33 = t27 * c_q4;
+    let t34 = t33 - t32;
+    let t35 = t21 + t22 + qd[4];
     let s_q5 = libm::sin(q[5]);
     let c_q5 = libm::cos(q[5]);
-    let t49 = t40 * c_q5;
-    let t50 = t44 * s_q5;
-    let t51 = t49 - t50;
-    let t52 = t40 * s_q5;
-    let t53 = t44 * c_q5;
-    let t54 = -t52 - t53;
-    let t55 = t42 + qd[5] - t41;
-    let t56 = qd[5] * t54;
-    let t57 = qd[5] * t51;
-    let t58 = 0.2275 * t3 - 0.006 * qd[1];
-    let t59 = 0.068 * qd[1] - 0.2275 * t2;
-    let t60 = 0.006 * t2 - 0.068 * t3;
-    let t61 = 0.0141 * (t14 - t13) - 0.07 * (qd[1] + qd[2]);
-    let t62 = -(0.0141 * (t10 + t11));
-    let t63 = 0.07 * (t10 + t11);
-    let t64 = 0.076 * (t10 + t11);
-    let t65 = 0.0225 * (t14 - t13);
-    let t66 = 0.086 * (qd[1] + qd[2]);
-    let t67 = t12 * t65;
-    let t68 = t15 * t64;
-    let t69 = -(0.019 * (t27 + t28));
-    let t70 = 0.019 * (t25 - t24);
-    let t71 = 0.0018 * (t24 - t25);
-    let t72 = -(0.0018 * (t27 + t28));
-    let t73 = 0.0013 * (t14 + qd[3] - t13);
-    let t74 = t26 * t72;
-    let t75 = t29 * t71;
-    let t76 = 0.0003 * (t38 + t39);
-    let t77 = 0.0003 * (t42 - t41);
-    let t78 = 0.0004 * (t27 + t28 + qd[4]);
-    let t79 = t40 * t77;
-    let t80 = t43 * t76;
-    let t81 = -(0.032 * (t52 + t53));
-    let t82 = 0.032 * (t50 - t49);
-    let t83 = 0.00015 * (t49 - t50);
-    let t84 = -(0.00015 * (t52 + t53));
-    let t85 = 0.00004 * (t42 + qd[5] - t41);
-    let t86 = t51 * t84;
-    let t87 = t54 * t83;
-    let t88 = p.m2 * (t5 + qd[1] * t58 - qd[0] * s_q1 * t60 - 0.2275 * t6);
-    let t89 = p.m2 * (0.006 * t6 + 0.068 * t7 + qd[0] * s_q1 * t59 - qd[0] * c_q1 * t58);
-    let t90 = qd[0] * qd[1] * c_q1 * c_q2;
-    let t91 = qd[0] * qd[1] * s_q1 * s_q2;
-    let t92 = t4 - p.a2 * (qd[0] * qd[0]) * (c_q1 * c_q1) - qd[1] * t16
+    let t38 = t31 * c_q5 - t35 * s_q5;
+    let t39 = -(t31 * s_q5) - t35 * c_q5;
+    let t40 = t33 + qd[5] - t32;
+    let t41 = 0.2275 * t3 - 0.006 * qd[1];
+    let t42 = 0.068 * qd[1] - 0.2275 * t2;
+    let t43 = 0.006 * t2 - 0.068 * t3;
+    let t44 = 0.0141 * t13 - 0.07 * t17;
+    let t45 = t10 * t13;
+    let t46 = t10 * t17;
+    let t47 = t10 * t10;
+    let t48 = t20 * t27;
+    let t49 = t23 * t27;
+    let t50 = t38 * t40;
+    let t51 = t39 * t40;
+    let t52 = p.m2 * (t5 + qd[1] * t41 - qd[0] * s_q1 * t43 - 0.2275 * t6);
+    let t53 = p.m2 * (0.006 * t6 + 0.068 * t7 + qd[0] * s_q1 * t42 - qd[0] * c_q1 * t41);
+    let t54 = qd[2] * t13 + qd[0] * qd[1] * c_q1 * c_q2 - qd[0] * qd[1] * s_q1 * s_q2;
+    let t55 = t4 - p.a2 * (qd[0] * qd[0]) * (c_q1 * c_q1) - qd[1] * t14
         - p.d3 * qd[0] * qd[1] * s_q1;
-    let t93 = s_q2 * t92;
-    let t94 = t5 + p.a2 * (qd[0] * qd[0]) * s_q1 * c_q1;
-    let t95 = c_q2 * t94;
-    let t96 = p.m3 * (0.0141 * (t91 - t20 - t90) + t19 * t61 + t95 - t12 * t63 - t93);
-    let t97 = p.a2 * qd[0] * qd[1] * s_q1;
-    let t98 = p.m3
-        * (t17 + t12 * t62 + t97 + 0.07 * (t20 + t90 - t91) - t18 - t15 * t61);
-    let t99 = t20 + t90 - t91;
-    let t100 = c_q3 * t99;
-    let t101 = c_q2 * t92;
-    let t102 = s_q2 * t94;
-    let t103 = t15 * t30 + t101 + t102 - p.a3 * (t19 * t19);
-    let t104 = s_q3 * t103;
-    let t105 = qd[0] * qd[1] * c_q1 * s_q2;
-    let t106 = qd[0] * qd[1] * s_q1 * c_q2;
-    let t107 = -t21 - t105 - t106;
-    let t108 = t17 + p.a3 * t12 * t19 + p.d4 * t15 * t19 + t97 + p.d4 * t99 - t18
-        - p.a3 * t107;
-    let t109 = c_q3 * t108;
-    let t110 = p.m4 * (t33 * t69 - 0.019 * (t34 + t100) - t104 - t109);
-    let t111 = t34 + t100;
-    let t112 = c_q4 * t111;
-    let t113 = s_q4 * t107;
-    let t114 = t45 + t112 + t113;
-    let t115 = c_q5 * t114;
-    let t116 = s_q3 * t99;
-    let t117 = t35 + t116;
-    let t118 = s_q5 * t117;
-    let t119 = c_q3 * t103;
-    let t120 = s_q3 * t108;
-    let t121 = t119 - t120;
-    let t122 = t95 - t31 - t32 - t93;
-    let t123 = c_q4 * t121 + s_q4 * t122;
-    let t124 = t104 + t109;
-    let t125 = 0.032 * (t118 - t56 - t115) + t55 * t81 - s_q5 * t123 - c_q5 * t124;
-    let t126 = 0.00015 * (t56 + t115 - t118) + t54 * t85 - t55 * t84
-        - 0.032 * (p.m6 * t125);
-    let t127 = s_q5 * t114;
-    let t128 = c_q5 * t117;
-    let t129 = c_q5 * t123 - 0.032 * (t57 + t127 + t128) - t55 * t82 - s_q5 * t124;
-    let t130 = t55 * t83 + 0.032 * (p.m6 * t129) - 0.00015 * (t57 + t127 + t128)
-        - t51 * t85;
-    let t131 = 0.0003 * (t45 + t112 + t113) + t43 * t78 + c_q5 * t126 - t44 * t77
-        - s_q5 * t130;
-    let t132 = s_q4 * t111;
-    let t133 = c_q4 * t107;
-    let t134 = 0.00034 * (t133 - t46 - t132) + t44 * t76 + t86 - t40 * t78 - t87;
-    let t135 = 0.0018 * (t34 + t100) + t29 * t73 + c_q4 * t131 - t33 * t72 - s_q4 * t134
-        - 0.019 * t110;
-    let t136 = p.m4 * (t119 - 0.019 * (t35 + t116) - t33 * t70 - t120);
-    let t137 = s_q5 * t126;
-    let t138 = c_q5 * t130;
-    let t139 = t33 * t71 + t80 + t137 + t138 + 0.019 * t136 - 0.0022 * (t35 + t116)
-        - t26 * t73 - t79;
-    let t140 = p.m5 * t123 + p.m6 * c_q5 * t129 - p.m6 * s_q5 * t125;
-    let t141 = s_q4 * t121;
-    let t142 = c_q4 * t122;
-    let t143 = p.m5 * (t142 - t141) + p.m6 * (t51 * t82 + t142 - t54 * t81 - t141);
-    let t144 = t136 + c_q4 * t140 - s_q4 * t143;
-    let t145 = s_q3 * t144;
-    let t146 = t110 + p.m6 * s_q5 * t129 + p.m6 * c_q5 * t125 - p.m5 * t124;
-    let t147 = c_q3 * t146;
-    let t148 = -t145 - t147;
-    let t149 = 0.076 * (t20 + t90 - t91) + t15 * t66 + c_q3 * t135 + p.d4 * t148
-        + 0.07 * t98 - t19 * t65 - s_q3 * t139 - 0.0141 * t96;
-    let t150 = p.m3
-        * (t15 * t63 + t101 + t102 - 0.0141 * (t21 + t105 + t106) - t19 * t62);
-    let t151 = s_q4 * t131;
-    let t152 = c_q4 * t134;
-    let t153 = t19 * t64 + t74 + t151 + t152 + 0.0141 * t150
-        - 0.0238 * (t21 + t105 + t106) - t12 * t66 - t75 - p.a3 * t148;
-    let t154 = c_q3 * t144;
-    let t155 = s_q3 * t146;
-    let t156 = t150 + t154 - t155;
-    let t157 = p.m4 * (t26 * t70 + t95 - t31 - t32 - t29 * t69 - t93);
-    let t158 = s_q4 * t140;
-    let t159 = c_q4 * t143;
-    let t160 = t96 + t157 + t158 + t159;
-    let t161 = s_q2 * t156 + c_q2 * t160;
-    let t162 = p.m2 * (t4 + qd[0] * c_q1 * t60 - qd[1] * t59 - 0.2275 * t7);
-    let t163 = s_q3 * t135;
-    let t164 = c_q3 * t139;
-    let t165 = p.a3 * (t157 + t158 + t159);
-    let t166 = p.d4 * (t154 - t155);
+    let t56 = s_q2 * t55;
+    let t57 = t5 + p.a2 * (qd[0] * qd[0]) * s_q1 * c_q1;
+    let t58 = c_q2 * t57;
+    let t59 = p.m3 * (t17 * t44 + t58 - t56 - 0.07 * t47 - 0.0141 * t54);
+    let t60 = p.a2 * qd[0] * qd[1] * s_q1;
+    let t61 = p.m3 * (t15 + t60 + 0.07 * t54 - t16 - t13 * t44 - 0.0141 * t47);
+    let t62 = qd[3] * t23 + c_q3 * t54;
+    let t63 = c_q2 * t55;
+    let t64 = s_q2 * t57;
+    let t65 = t13 * t24 + t63 + t64 - p.a3 * (t17 * t17);
+    let t66 = s_q3 * t65;
+    let t67 = -(qd[2] * t10) - qd[0] * qd[1] * c_q1 * s_q2 - qd[0] * qd[1] * s_q1 * c_q2;
+    let t68 = t15 + p.a3 * t10 * t17 + p.d4 * t13 * t17 + t60 + p.d4 * t54 - t16
+        - p.a3 * t67;
+    let t69 = c_q3 * t68;
+    let t70 = p.m4 * (0.019 * (t49 - t62) - t66 - t69);
+    let t71 = qd[4] * t34 + c_q4 * t62 + s_q4 * t67;
+    let t72 = s_q3 * t54;
+    let t73 = t28 + t72;
+    let t74 = qd[5] * t39 + c_q5 * t71 - s_q5 * t73;
+    let t75 = c_q3 * t65;
+    let t76 = s_q3 * t68;
+    let t77 = t75 - t76;
+    let t78 = t58 - t25 - t26 - t56;
+    let t79 = c_q4 * t77 + s_q4 * t78;
+    let t80 = t66 + t69;
+    let t81 = 0.032 * (t51 - t74) - s_q5 * t79 - c_q5 * t80;
+    let t82 = 0.00015 * t74 - 0.00011 * t51 - 0.032 * (p.m6 * t81);
+    let t83 = -(qd[5] * t38) - s_q5 * t71 - c_q5 * t73;
+    let t84 = 0.032 * (t50 + t83) + c_q5 * t79 - s_q5 * t80;
+    let t85 = 0.00011 * t50 + 0.00015 * t83 + 0.032 * (p.m6 * t84);
+    let t86 = 0.0001 * (t34 * t35) + 0.0003 * t71 + c_q5 * t82 - s_q5 * t85;
+    let t87 = c_q4 * t67 - qd[4] * t31 - s_q4 * t62;
+    let t88 = 0.00034 * t87 - 0.0001 * (t31 * t35);
+    let t89 = 0.0018 * t62 + c_q4 * t86 - 0.0005 * t49 - 0.019 * t70 - s_q4 * t88;
+    let t90 = -t28 - t72;
+    let t91 = p.m4 * (0.019 * (t48 + t90) + t75 - t76);
+    let t92 = s_q5 * t82;
+    let t93 = c_q5 * t85;
+    let t94 = 0.0005 * t48 + 0.0018 * t90 + 0.019 * t91 + t92 + t93 - 0.0004 * t73;
+    let t95 = p.m5 * t79 + p.m6 * c_q5 * t84 - p.m6 * s_q5 * t81;
+    let t96 = s_q4 * t77;
+    let t97 = c_q4 * t78;
+    let t98 = p.m5 * (t97 - t96) + p.m6 * (t97 - 0.032 * (t38 * t38 + t39 * t39) - t96);
+    let t99 = t91 + c_q4 * t95 - s_q4 * t98;
+    let t100 = s_q3 * t99;
+    let t101 = t70 + p.m6 * s_q5 * t84 + p.m6 * c_q5 * t81 - p.m5 * t80;
+    let t102 = c_q3 * t101;
+    let t103 = -t100 - t102;
+    let t104 = 0.0635 * (t13 * t17) + 0.076 * t54 + 0.07 * t61 + c_q3 * t89 + p.d4 * t103
+        - 0.0141 * t59 - s_q3 * t94;
+    let t105 = p.m3 * (0.07 * t45 + 0.0141 * (t46 + t67) + t63 + t64);
+    let t106 = s_q4 * t86;
+    let t107 = c_q4 * t88;
+    let t108 = 0.0238 * t67 + 0.0141 * t105 + t106 + t107 - 0.01 * t46 - p.a3 * t103;
+    let t109 = c_q3 * t99;
+    let t110 = s_q3 * t101;
+    let t111 = t105 + t109 - t110;
+    let t112 = p.m4 * (t58 - t25 - t26 - t56 - 0.019 * (t20 * t20 + t23 * t23));
+    let t113 = s_q4 * t95;
+    let t114 = c_q4 * t98;
+    let t115 = t59 + t112 + t113 + t114;
+    let t116 = s_q2 * t111 + c_q2 * t115;
+    let t117 = p.m2 * (t4 + qd[0] * c_q1 * t43 - qd[1] * t42 - 0.2275 * t7);
+    let t118 = s_q3 * t89;
+    let t119 = c_q3 * t94;
+    let t120 = p.a3 * (t112 + t113 + t114);
+    let t121 = p.d4 * (t109 - t110);
     [
         s_q1
-            * (0.145 * t6 + 0.006 * t89 + c_q2 * t149 - 0.2275 * t88 - s_q2 * t153
-                - p.d3 * t161)
+            * (0.145 * t6 + 0.006 * t53 + c_q2 * t104 - 0.2275 * t52 - s_q2 * t108
+                - p.d3 * t116)
             + c_q1
-                * (0.2275 * t162 + s_q2 * t149 + c_q2 * t153
-                    + p.d3 * (c_q2 * t156 - s_q2 * t160) - 0.933 * t7 - 0.068 * t89
-                    - p.a2 * (t98 - t145 - t147)),
-        0.394 * (qd[0] * qd[0] * s_q1 * c_q1) + t67 + t165 + p.a2 * t161 + 0.068 * t88
-            - t68 - t163 - t164 - t166 - 0.07 * t150 - 0.006 * t162,
-        t67 + t165 - t68 - t163 - t164 - t166 - 0.07 * t150,
-        t74 + t151 + t152 - 0.0013 * (t21 + t105 + t106) - t75,
-        0.0004 * (t35 + t116) + t79 - t80 - t137 - t138,
-        0.00004 * (t133 - t46 - t132) + t86 - t87,
+                * (0.2275 * t117 + s_q2 * t104 + c_q2 * t108
+                    + p.d3 * (c_q2 * t111 - s_q2 * t115) - 0.933 * t7 - 0.068 * t53
+                    - p.a2 * (t61 - t100 - t102)),
+        0.394 * (qd[0] * qd[0] * s_q1 * c_q1) + 0.068 * t52 + t120 + p.a2 * t116
+            - 0.0535 * t45 - 0.07 * t105 - 0.006 * t117 - t118 - t119 - t121,
+        t120 - 0.0535 * t45 - 0.07 * t105 - t118 - t119 - t121,
+        0.0013 * t67 + t106 + t107,
+        0.0004 * t73 - t92 - t93,
+        0.00004 * t87,
     ]
 }
 /// Operation count of [`gravity`].

@@ -10,9 +10,9 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `inverse_dynamics` | 14 | 12 | 0 | 0 | 1 | 1 |
+//! | `inverse_dynamics` | 16 | 11 | 0 | 0 | 1 | 1 |
 //! | `mass_matrix` | 0 | 1 | 0 | 0 | 1 | 1 |
-//! | `bias` | 9 | 4 | 0 | 0 | 1 | 1 |
+//! | `bias` | 12 | 4 | 0 | 0 | 1 | 1 |
 //! | `gravity` | 1 | 0 | 0 | 0 | 0 | 1 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
@@ -49,8 +49,8 @@ impl Default for Params {
 }
 /// Operation count of [`inverse_dynamics`].
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 14,
-    add: 12,
+    mul: 16,
+    add: 11,
     div: 0,
     sqrt: 0,
     sin: 1,
@@ -69,11 +69,11 @@ pub fn inverse_dynamics(
     let c_q2 = libm::cos(q[2]);
     let t3 = qdd[1] * s_q2;
     let t4 = t0 * c_q2;
-    let t5 = 4.0 * (qdd[1] * c_q2 + t0 * s_q2) - qd[2] * qd[2];
-    let t6 = qdd[2] + 4.0 * (t4 - t3);
+    let t5 = 0.25 * qdd[2] + t4 - t3;
+    let t6 = qdd[1] * c_q2 + t0 * s_q2 - 0.25 * (qd[2] * qd[2]);
     [
-        30.0 * qdd[0] + s_q2 * t5 + c_q2 * t6 + 294.3,
-        10.0 * qdd[1] + c_q2 * t5 - s_q2 * t6,
+        30.0 * t0 + 4.0 * (s_q2 * t6 + c_q2 * t5),
+        10.0 * qdd[1] + 4.0 * (c_q2 * t6 - s_q2 * t5),
         0.333 * qdd[2] + t4 - t3,
     ]
 }
@@ -96,7 +96,7 @@ pub fn mass_matrix(p: &Params, q: &[f64; NQ]) -> [[f64; NV]; NV] {
 }
 /// Operation count of [`bias`].
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 9,
+    mul: 12,
     add: 4,
     div: 0,
     sqrt: 0,
@@ -108,10 +108,10 @@ pub const OPS_BIAS: OpCount = OpCount {
 pub fn bias(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
-    let t2 = 39.24 * s_q2 - qd[2] * qd[2];
+    let t2 = 9.81 * s_q2 - 0.25 * (qd[2] * qd[2]);
     [
-        39.24 * (c_q2 * c_q2) + s_q2 * t2 + 294.3,
-        c_q2 * t2 - 39.24 * (s_q2 * c_q2),
+        39.24 * (c_q2 * c_q2) + 4.0 * (s_q2 * t2) + 294.3,
+        4.0 * (c_q2 * t2) - 39.24 * (s_q2 * c_q2),
         9.81 * c_q2,
     ]
 }

@@ -10,9 +10,9 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `inverse_dynamics` | 15 | 8 | 0 | 0 | 0 | 0 |
-//! | `mass_matrix` | 3 | 3 | 0 | 0 | 0 | 0 |
-//! | `bias` | 10 | 3 | 0 | 0 | 0 | 0 |
+//! | `inverse_dynamics` | 17 | 13 | 0 | 0 | 0 | 0 |
+//! | `mass_matrix` | 4 | 4 | 0 | 0 | 0 | 0 |
+//! | `bias` | 11 | 4 | 0 | 0 | 0 | 0 |
 //! | `gravity` | 0 | 1 | 0 | 0 | 0 | 0 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
@@ -49,8 +49,8 @@ impl Default for Params {
 }
 /// Operation count of [`inverse_dynamics`].
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 15,
-    add: 8,
+    mul: 17,
+    add: 13,
     div: 0,
     sqrt: 0,
     sin: 0,
@@ -65,18 +65,19 @@ pub fn inverse_dynamics(
     qdd: &[f64; NV],
 ) -> [f64; NV] {
     let t0 = qdd[0] * q[1];
-    let t1 = qd[0] * qd[1];
+    let t1 = qd[0] * qd[0] * q[1];
+    let t2 = qd[0] * qd[1];
+    let t3 = 0.3 * qdd[0] - t0 - 2.0 * t2;
     [
-        1.495 * qdd[0] - 2.4 * t0 - 4.8 * t1
-            - q[1] * (2.4 * qdd[0] - 11.0 * t0 - 22.0 * t1),
-        11.0 * (qdd[1] - qd[0] * qd[0] * q[1]) + 2.4 * (qd[0] * qd[0]),
-        3.0 * qdd[2] - 29.43,
+        0.775 * qdd[0] + 2.4 * t3 - q[1] * (3.0 * (-t0 - 2.0 * t2) + 8.0 * t3),
+        3.0 * (qdd[1] - t1) + 8.0 * (qdd[1] + 0.3 * (qd[0] * qd[0]) - t1),
+        -(3.0 * (9.81 - qdd[2])),
     ]
 }
 /// Operation count of [`mass_matrix`].
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 3,
-    add: 3,
+    mul: 4,
+    add: 4,
     div: 0,
     sqrt: 0,
     sin: 0,
@@ -85,16 +86,17 @@ pub const OPS_MASS_MATRIX: OpCount = OpCount {
 ///The joint-space mass matrix M(q), symmetric positive definite, so that
 ///`M(q) q̈ + bias(q, q̇) = τ`. Entries of joints on different branches are zero.
 pub fn mass_matrix(p: &Params, q: &[f64; NQ]) -> [[f64; NV]; NV] {
+    let t0 = 0.3 - q[1];
     [
-        [1.495 - 2.4 * q[1] - q[1] * (2.4 - 11.0 * q[1]), 0.0, 0.0],
+        [2.4 * t0 + 0.775 - q[1] * (8.0 * t0 - 3.0 * q[1]), 0.0, 0.0],
         [0.0, 11.0, 0.0],
         [0.0, 0.0, 3.0],
     ]
 }
 /// Operation count of [`bias`].
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 10,
-    add: 3,
+    mul: 11,
+    add: 4,
     div: 0,
     sqrt: 0,
     sin: 0,
@@ -103,9 +105,10 @@ pub const OPS_BIAS: OpCount = OpCount {
 ///The bias forces C(q, q̇) q̇ + g(q): the joint forces that keep every
 ///acceleration zero.
 pub fn bias(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
+    let t0 = qd[0] * qd[0] * q[1];
     [
         22.0 * (qd[0] * q[1] * qd[1]) - 4.8 * (qd[0] * qd[1]),
-        2.4 * (qd[0] * qd[0]) - 11.0 * (qd[0] * qd[0] * q[1]),
+        8.0 * (0.3 * (qd[0] * qd[0]) - t0) - 3.0 * t0,
         -29.43,
     ]
 }

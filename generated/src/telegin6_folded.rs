@@ -10,10 +10,10 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `inverse_dynamics` | 121 | 122 | 0 | 0 | 4 | 4 |
-//! | `mass_matrix` | 122 | 86 | 0 | 0 | 4 | 4 |
-//! | `bias` | 119 | 86 | 0 | 0 | 4 | 4 |
-//! | `gravity` | 21 | 10 | 0 | 0 | 4 | 4 |
+//! | `inverse_dynamics` | 111 | 93 | 0 | 0 | 4 | 4 |
+//! | `mass_matrix` | 124 | 83 | 0 | 0 | 4 | 4 |
+//! | `bias` | 112 | 67 | 0 | 0 | 4 | 4 |
+//! | `gravity` | 21 | 11 | 0 | 0 | 4 | 4 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 /// Number of position coordinates `q`.
@@ -49,8 +49,8 @@ impl Default for Params {
 }
 /// Operation count of [`inverse_dynamics`].
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 121,
-    add: 122,
+    mul: 111,
+    add: 93,
     div: 0,
     sqrt: 0,
     sin: 4,
@@ -71,96 +71,77 @@ pub fn inverse_dynamics(
     let t4 = qd[0] * qd[0] * s_q1;
     let t5 = qdd[0] * c_q1;
     let t6 = qd[0] + qd[1];
+    let t7 = qdd[0] + qdd[1];
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
-    let t9 = -(0.5 * (qdd[0] + qdd[1] + t4 + t5));
-    let t10 = 0.5 * (t3 - t2) + t6 * -(0.5 * (qd[0] + qd[1]));
-    let t11 = c_q2 * t10;
-    let t12 = s_q2 * t9;
-    let t13 = t11 - t12;
-    let t14 = s_q2 * t10;
-    let t15 = c_q2 * t9;
+    let t10 = t6 * t6;
+    let t11 = -(0.5 * (t4 + t5 + t7));
+    let t12 = 0.5 * (t3 - t2 - t10);
+    let t13 = c_q2 * t12 - s_q2 * t11;
+    let t14 = s_q2 * t12;
+    let t15 = c_q2 * t11;
     let t16 = t14 + t15;
     let t17 = qd[0] + qd[1] + qd[2];
     let t18 = qdd[0] + qdd[1] + qdd[2];
     let t19 = 9.81 - qdd[3];
     let s_q4 = libm::sin(q[4]);
     let c_q4 = libm::cos(q[4]);
-    let t22 = t17 * c_q4;
-    let t23 = t18 * s_q4;
-    let t24 = t18 * c_q4;
-    let t25 = t13 * c_q4;
-    let t26 = t19 * s_q4;
-    let t27 = t25 + t26;
+    let t22 = t18 * c_q4;
+    let t23 = t13 * c_q4;
+    let t24 = t19 * s_q4;
+    let t25 = t23 + t24;
+    let t26 = t13 * s_q4;
+    let t27 = t19 * c_q4;
     let t28 = t17 * qd[4] * c_q4;
     let t29 = t17 * qd[4] * s_q4;
-    let t30 = t23 + t28;
+    let t30 = t18 * s_q4 + t28;
     let s_q5 = libm::sin(q[5]);
     let c_q5 = libm::cos(q[5]);
-    let t33 = t17 * s_q4 * c_q5;
-    let t34 = qd[4] * s_q5;
-    let t35 = t33 - t34;
-    let t36 = t17 * s_q4 * s_q5;
-    let t37 = qd[4] * c_q5;
-    let t38 = t36 + t37;
-    let t39 = t30 * c_q5;
-    let t40 = qdd[4] * s_q5;
-    let t41 = t30 * s_q5;
-    let t42 = qdd[4] * c_q5;
-    let t43 = t27 * c_q5;
-    let t44 = t16 * s_q5;
-    let t45 = t27 * s_q5;
-    let t46 = t16 * c_q5;
-    let t47 = t22 + qd[5];
-    let t48 = qd[5] * t38;
-    let t49 = qd[5] * t35;
-    let t50 = t17 * t17 * s_q4 * c_q4;
-    let t51 = 0.07 * (t36 + t37);
-    let t52 = 0.07 * (t34 - t33);
-    let t53 = t47 * t52;
-    let t54 = t47 * t51;
-    let t55 = 0.07 * (t41 + t42 + t49) + t43 + t53 - t44;
-    let t56 = 0.07 * (t40 + t48 - t39) + t45 + t46 - t54;
-    let t57 = 0.3 * (t33 - t34);
-    let t58 = 0.1 * (t22 + qd[5]);
-    let t59 = 0.3 * (t36 + t37);
-    let t60 = t38 * t57;
-    let t61 = t35 * t59;
-    let t62 = 0.3049 * (t39 - t40 - t48) + 0.07 * (t54 - t45 - t46) + t47 * t59
-        - t38 * t58;
-    let t63 = 0.3049 * (t41 + t42 + t49) + 0.07 * (t43 + t53 - t44) + t35 * t58
-        - t47 * t57;
-    let t64 = 0.2 * (qdd[4] - t50) + 2.0 * (t25 + t26) + c_q5 * t55 + s_q5 * t56;
-    let t65 = 3.0 * (t19 * c_q4 - t13 * s_q4)
-        + 0.2 * (qd[4] * qd[4] + t17 * t17 * (s_q4 * s_q4)) + t38 * t51 - t35 * t52;
-    let t66 = s_q4
-        * (0.42 * t23 + 0.74 * t28 + c_q5 * t62 + s_q5 * t63 - 0.2 * (t14 + t15));
-    let t67 = c_q4 * (0.2 * (t24 - t29) + 0.1 * qdd[5] + t60 - t61);
-    let t68 = 8.0 * (t11 - t12) + c_q4 * t64 - s_q4 * t65;
-    let t69 = 10.0 * (t14 + t15) + c_q5 * t56 - 0.2 * t23 - 0.4 * t28 - s_q5 * t55;
-    let t70 = s_q2 * t68;
-    let t71 = c_q2 * t69;
+    let t33 = t17 * s_q4 * c_q5 - qd[4] * s_q5;
+    let t34 = t17 * s_q4 * s_q5 + qd[4] * c_q5;
+    let t35 = t17 * c_q4 + qd[5];
+    let t36 = t22 + qdd[5] - t29;
+    let t37 = t30 * c_q5 - qdd[4] * s_q5 - qd[5] * t34;
+    let t38 = t30 * s_q5 + qdd[4] * c_q5 + qd[5] * t33;
+    let t39 = -(0.5 * (t4 + t5)) - 0.3 * t7;
+    let t40 = t17 * t17 * s_q4 * c_q4;
+    let t41 = 0.1 * (qdd[4] - t40) + t23 + t24;
+    let t42 = t14 + t15 - 0.1 * (t28 + t30);
+    let t43 = t33 * t35;
+    let t44 = t34 * t35;
+    let t45 = t25 * c_q5 + 0.07 * (t38 - t43) - t16 * s_q5;
+    let t46 = t25 * s_q5 + t16 * c_q5 - 0.07 * (t37 + t44);
+    let t47 = 0.3 * t37 + 0.2 * t44 - 0.07 * t46;
+    let t48 = 0.3 * t38 + 0.07 * t45 - 0.2 * t43;
+    let t49 = 2.0 * t41 + c_q5 * t45 + s_q5 * t46;
+    let t50 = t27 + 2.0 * (t27 + 0.1 * (qd[4] * qd[4] + t17 * t17 * (s_q4 * s_q4)) - t26)
+        + 0.07 * (t34 * t34 + t33 * t33) - t26;
+    let t51 = s_q4 * (0.3 * t28 + 0.4 * t30 + c_q5 * t47 + s_q5 * t48 - 0.2 * t42);
+    let t52 = c_q4 * (0.1 * (t22 - t29 + t36));
+    let t53 = 8.0 * t13 + c_q4 * t49 - s_q4 * t50;
+    let t54 = 8.0 * t16 + 2.0 * t42 + c_q5 * t46 - s_q5 * t45;
+    let t55 = s_q2 * t53;
+    let t56 = c_q2 * t54;
+    let t57 = t56 - t55;
     [
-        3.32 * qdd[0] + 2.02 * qdd[1] + 1.2 * (t4 + t5)
+        1.3 * qdd[0] + 0.8 * t7
             + 0.5
-                * (qdd[2] + t70
-                    + s_q1
-                        * (4.0 * (t3 - t2) + 8.0 * (t6 * -(0.3 * (qd[0] + qd[1])))
-                            + c_q2 * t68 + s_q2 * t69) - t71
-                    - c_q1 * (t71 - 2.4 * (qdd[0] + qdd[1]) - 4.0 * (t4 + t5) - t70))
-            + t66 + t67,
-        2.02 * (qdd[0] + qdd[1]) + 1.2 * (t4 + t5) + 0.5 * (qdd[2] + t70 - t71) + t66
-            + t67,
-        0.5 * (qdd[0] + qdd[1] + qdd[2]) + t66 + t67,
-        3.0 * qdd[3] - s_q4 * t64 - c_q4 * t65 - 29.43,
-        0.42 * qdd[4] + 0.2 * (t25 + t26) + c_q5 * t63 - 0.32 * t50 - s_q5 * t62,
-        0.1 * (t24 + qdd[5] - t29) + t60 - t61,
+                * (t18 - t57
+                    - (c_q1 * (8.0 * t39 + t56 - t55)
+                        - s_q1
+                            * (8.0 * (0.5 * (t3 - t2) - 0.3 * t10) + c_q2 * t53
+                                + s_q2 * t54))) + t51 + t52 - 2.4 * t39,
+        0.8 * t7 + 0.5 * (t18 - t57) + t51 + t52 - 2.4 * t39,
+        0.5 * t18 + t51 + t52,
+        -(3.0 * t19) - s_q4 * t49 - c_q4 * t50,
+        0.4 * qdd[4] + 0.2 * t41 + c_q5 * t48 - 0.3 * t40 - s_q5 * t47,
+        0.1 * t36,
     ]
 }
 /// Operation count of [`mass_matrix`].
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 122,
-    add: 86,
+    mul: 124,
+    add: 83,
     div: 0,
     sqrt: 0,
     sin: 4,
@@ -177,94 +158,89 @@ pub fn mass_matrix(p: &Params, q: &[f64; NQ]) -> [[f64; NV]; NV] {
     let c_q4 = libm::cos(q[4]);
     let s_q5 = libm::sin(q[5]);
     let c_q5 = libm::cos(q[5]);
-    let t8 = s_q1 * s_q2;
-    let t9 = -(0.5 * c_q1) - 0.5;
-    let t10 = c_q2 * t9;
-    let t11 = s_q4 * c_q5;
-    let t12 = s_q1 * c_q2;
-    let t13 = s_q2 * t9;
-    let t14 = 0.5 * t12 - t13;
+    let t8 = -(0.5 * c_q1) - 0.3;
+    let t9 = s_q1 * s_q2;
+    let t10 = -(0.5 * c_q1) - 0.5;
+    let t11 = c_q2 * t10;
+    let t12 = 0.5 * t9 + t11 - 0.1 * s_q4;
+    let t13 = s_q4 * c_q5;
+    let t14 = 0.5 * (s_q1 * c_q2) - s_q2 * t10;
     let t15 = c_q4 * t14;
-    let t16 = c_q4 * s_q5 * t14;
-    let t17 = 0.5 * t8 + t10;
-    let t18 = c_q5 * t17;
-    let t19 = 0.3049 * t11 - 0.07 * (t16 + t18);
-    let t20 = s_q4 * s_q5;
-    let t21 = c_q4 * c_q5 * t14;
-    let t22 = s_q5 * t17;
-    let t23 = 0.3049 * t20 + 0.07 * (t21 - t22);
-    let t24 = s_q4 * (0.42 * s_q4 + c_q5 * t19 + s_q5 * t23 - 0.1 * t8 - 0.2 * t10);
-    let t25 = c_q4 * c_q4;
-    let t26 = 0.07 * t20 + t21 - t22;
-    let t27 = t16 + t18 - 0.07 * t11;
-    let t28 = 2.0 * t15 + c_q5 * t26 + s_q5 * t27;
-    let t29 = 4.0 * t12 + c_q4 * t28 + 3.0 * (s_q4 * s_q4 * t14) - 8.0 * t13;
-    let t30 = s_q2 * t29;
-    let t31 = 5.0 * t8 + 10.0 * t10 + c_q5 * t27 - 0.2 * s_q4 - s_q5 * t26;
-    let t32 = c_q2 * t31;
-    let t33 = 1.2 * c_q1 + t24 + 0.2 * t25 + 0.5 * (t30 - t32) + 2.02;
-    let t34 = t24 + 0.2 * t25 + 0.5;
-    let t35 = 3.0 * (s_q4 * c_q4 * t14) - s_q4 * t28;
-    let t36 = 0.2 * t15 + c_q5 * t23 - s_q5 * t19;
-    let t37 = 0.1 * c_q4;
-    let t38 = s_q2 * c_q4;
-    let t39 = s_q2 * c_q4 * s_q5;
-    let t40 = c_q2 * c_q5;
-    let t41 = 0.3049 * t11 + 0.035 * (t40 - t39);
-    let t42 = s_q2 * c_q4 * c_q5;
-    let t43 = c_q2 * s_q5;
-    let t44 = 0.3049 * t20 + 0.035 * (t42 + t43);
-    let t45 = s_q4 * (0.1 * c_q2 + 0.42 * s_q4 + c_q5 * t41 + s_q5 * t44);
-    let t46 = 0.07 * t20 + 0.5 * (t42 + t43);
-    let t47 = 0.5 * (t39 - t40) - 0.07 * t11;
-    let t48 = t38 + c_q5 * t46 + s_q5 * t47;
-    let t49 = 0.2 * t25 + t45 + 0.5;
-    let t50 = 1.5 * (s_q2 * s_q4 * c_q4) - s_q4 * t48;
-    let t51 = 0.1 * t38 + c_q5 * t44 - s_q5 * t41;
-    let t52 = s_q4 * (c_q5 * c_q5);
-    let t53 = s_q4 * (s_q5 * s_q5);
-    let t54 = -(0.2 * s_q4) - 0.07 * (t52 + t53);
+    let t16 = 0.5 * t9 + t11;
+    let t17 = c_q4 * s_q5 * t14 + c_q5 * t16 - 0.07 * t13;
+    let t18 = 0.3 * t13 - 0.07 * t17;
+    let t19 = s_q4 * s_q5;
+    let t20 = 0.07 * t19 + c_q4 * c_q5 * t14 - s_q5 * t16;
+    let t21 = 0.3 * t19 + 0.07 * t20;
+    let t22 = s_q4 * (0.4 * s_q4 + c_q5 * t18 + s_q5 * t21 - 0.2 * t12);
+    let t23 = c_q4 * c_q4;
+    let t24 = 2.0 * t15 + c_q5 * t20 + s_q5 * t17;
+    let t25 = 8.0 * t14 + c_q4 * t24 + 3.0 * (s_q4 * s_q4 * t14);
+    let t26 = s_q2 * t25;
+    let t27 = 2.0 * t12 + 8.0 * t16 + c_q5 * t17 - s_q5 * t20;
+    let t28 = c_q2 * t27;
+    let t29 = t28 - t26;
+    let t30 = t22 + 0.2 * t23 + 1.3 - 2.4 * t8 - 0.5 * t29;
+    let t31 = t22 + 0.2 * t23 + 0.5;
+    let t32 = 3.0 * (s_q4 * c_q4 * t14) - s_q4 * t24;
+    let t33 = 0.2 * t15 + c_q5 * t21 - s_q5 * t18;
+    let t34 = 0.1 * c_q4;
+    let t35 = -(0.5 * c_q2) - 0.1 * s_q4;
+    let t36 = s_q2 * c_q4;
+    let t37 = 0.5 * (s_q2 * c_q4 * s_q5 - c_q2 * c_q5) - 0.07 * t13;
+    let t38 = 0.3 * t13 - 0.07 * t37;
+    let t39 = 0.07 * t19 + 0.5 * (s_q2 * c_q4 * c_q5 + c_q2 * s_q5);
+    let t40 = 0.3 * t19 + 0.07 * t39;
+    let t41 = s_q4 * (0.4 * s_q4 + c_q5 * t38 + s_q5 * t40 - 0.2 * t35);
+    let t42 = t36 + c_q5 * t39 + s_q5 * t37;
+    let t43 = 0.2 * t23 + t41 + 0.5;
+    let t44 = 1.5 * (s_q2 * s_q4 * c_q4) - s_q4 * t42;
+    let t45 = 0.1 * t36 + c_q5 * t40 - s_q5 * t38;
+    let t46 = s_q4 * (c_q5 * c_q5);
+    let t47 = s_q4 * (s_q5 * s_q5);
+    let t48 = -(0.2 * s_q4) - 0.07 * (t46 + t47);
     [
         [
-            1.2 * c_q1 + t24 + 0.2 * t25
-                + 0.5
-                    * (t30 + s_q1 * (4.0 * s_q1 + c_q2 * t29 + s_q2 * t31) - t32
-                        - c_q1 * (t32 - 4.0 * c_q1 - t30 - 2.4)) + 3.32,
+            t22 + 0.2 * t23 + 2.6 - 2.4 * t8
+                - 0.5
+                    * (t29
+                        + (c_q1 * (8.0 * t8 + t28 - t26)
+                            - s_q1 * (4.0 * s_q1 + c_q2 * t25 + s_q2 * t27))),
+            t30,
+            t31,
+            t32,
             t33,
             t34,
-            t35,
-            t36,
-            t37,
         ],
         [
-            t33,
-            0.2 * t25 + t45
-                + 0.5
-                    * (s_q2 * (4.0 * s_q2 + c_q4 * t48 + 1.5 * (s_q2 * (s_q4 * s_q4)))
-                        - c_q2 * (c_q5 * t47 - 5.0 * c_q2 - 0.2 * s_q4 - s_q5 * t46))
-                + 2.02,
-            t49,
-            t50,
-            t51,
-            t37,
-        ],
-        [
+            t30,
+            0.2 * t23 + t41 + 2.02
+                - 0.5
+                    * (c_q2 * (2.0 * t35 + c_q5 * t37 - 4.0 * c_q2 - s_q5 * t39)
+                        - s_q2
+                            * (4.0 * s_q2 + c_q4 * t42 + 1.5 * (s_q2 * (s_q4 * s_q4)))),
+            t43,
+            t44,
+            t45,
             t34,
-            t49,
-            0.2 * t25 + s_q4 * (0.42 * s_q4 + 0.3049 * (t52 + t53)) + 0.5,
-            0.0,
-            0.0,
-            t37,
         ],
-        [t35, t50, 0.0, 3.0 * t25 + 3.0 - s_q4 * (-(2.0 * s_q4) - t52 - t53), t54, 0.0],
-        [t36, t51, 0.0, t54, 0.7249, 0.0],
-        [t37, t37, t37, 0.0, 0.0, 0.1],
+        [
+            t31,
+            t43,
+            0.2 * t23 + s_q4 * (0.42 * s_q4 + 0.3049 * (t46 + t47)) + 0.5,
+            0.0,
+            0.0,
+            t34,
+        ],
+        [t32, t44, 0.0, 3.0 * t23 + 3.0 - s_q4 * (-(2.0 * s_q4) - t46 - t47), t48, 0.0],
+        [t33, t45, 0.0, t48, 0.7249, 0.0],
+        [t34, t34, t34, 0.0, 0.0, 0.1],
     ]
 }
 /// Operation count of [`bias`].
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 119,
-    add: 86,
+    mul: 112,
+    add: 67,
     div: 0,
     sqrt: 0,
     sin: 4,
@@ -280,80 +256,65 @@ pub fn bias(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let t4 = qd[0] + qd[1];
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
-    let t7 = qd[0] + qd[1] + qd[2];
+    let t7 = t4 * t4;
+    let t8 = qd[0] + qd[1] + qd[2];
     let s_q4 = libm::sin(q[4]);
     let c_q4 = libm::cos(q[4]);
-    let t10 = t7 * c_q4;
-    let t11 = t7 * qd[4] * c_q4;
-    let t12 = t7 * qd[4] * s_q4;
+    let t11 = t8 * qd[4] * c_q4;
     let s_q5 = libm::sin(q[5]);
     let c_q5 = libm::cos(q[5]);
-    let t15 = t7 * s_q4 * c_q5;
-    let t16 = qd[4] * s_q5;
-    let t17 = t15 - t16;
-    let t18 = t7 * s_q4 * s_q5;
-    let t19 = qd[4] * c_q5;
-    let t20 = t18 + t19;
-    let t21 = t10 + qd[5];
-    let t22 = qd[5] * t20;
-    let t23 = qd[5] * t17;
-    let t24 = t7 * t7 * s_q4 * c_q4;
-    let t25 = 0.07 * (t18 + t19);
-    let t26 = 0.07 * (t16 - t15);
-    let t27 = t21 * t26;
-    let t28 = t21 * t25;
-    let t29 = 0.3 * (t15 - t16);
-    let t30 = 0.1 * (t10 + qd[5]);
-    let t31 = 0.3 * (t18 + t19);
-    let t32 = t20 * t29;
-    let t33 = t17 * t31;
-    let t34 = t4 * -(0.5 * (qd[0] + qd[1])) - 0.5 * t2;
-    let t35 = s_q2 * t34;
-    let t36 = qd[0] * qd[0] * s_q1 * c_q2;
-    let t37 = t7 * qd[4] * c_q4 * c_q5;
-    let t38 = c_q2 * t34;
-    let t39 = qd[0] * qd[0] * s_q1 * s_q2;
-    let t40 = t38 + 0.5 * t39;
-    let t41 = c_q4 * t40;
-    let t42 = 9.81 * s_q4 + t41;
-    let t43 = s_q5 * t42;
-    let t44 = t35 - 0.5 * t36;
-    let t45 = c_q5 * t44;
-    let t46 = 0.3049 * (t37 - t22) + 0.07 * (t28 - t43 - t45) + t21 * t31 - t20 * t30;
-    let t47 = t7 * qd[4] * c_q4 * s_q5;
-    let t48 = c_q5 * t42;
-    let t49 = s_q5 * t44;
-    let t50 = 0.3049 * (t23 + t47) + 0.07 * (t27 + t48 - t49) + t17 * t30 - t21 * t29;
-    let t51 = s_q4 * (0.74 * t11 + 0.1 * t36 + c_q5 * t46 + s_q5 * t50 - 0.2 * t35);
-    let t52 = c_q4 * (t32 - 0.2 * t12 - t33);
-    let t53 = 0.07 * (t23 + t47) + t27 + t48 - t49;
-    let t54 = 0.07 * (t22 - t37) + t43 + t45 - t28;
-    let t55 = 19.62 * s_q4 + 2.0 * t41 + c_q5 * t53 + s_q5 * t54 - 0.2 * t24;
-    let t56 = 29.43 * c_q4 + 0.2 * (qd[4] * qd[4] + t7 * t7 * (s_q4 * s_q4)) + t20 * t25
-        - t17 * t26 - 3.0 * (s_q4 * t40);
-    let t57 = 8.0 * t38 + 4.0 * t39 + c_q4 * t55 - s_q4 * t56;
-    let t58 = s_q2 * t57;
-    let t59 = 10.0 * t35 + c_q5 * t54 - 0.4 * t11 - 5.0 * t36 - s_q5 * t53;
-    let t60 = c_q2 * t59;
+    let t14 = t8 * s_q4 * c_q5 - qd[4] * s_q5;
+    let t15 = t8 * s_q4 * s_q5 + qd[4] * c_q5;
+    let t16 = t8 * c_q4 + qd[5];
+    let t17 = t8 * t8 * s_q4 * c_q4;
+    let t18 = t14 * t16;
+    let t19 = t15 * t16;
+    let t20 = -(0.5 * (t2 + t7));
+    let t21 = s_q2 * t20;
+    let t22 = qd[0] * qd[0] * s_q1 * c_q2;
+    let t23 = t21 - 0.2 * t11 - 0.5 * t22;
+    let t24 = t8 * qd[4] * c_q4 * c_q5 - qd[5] * t15;
+    let t25 = c_q2 * t20 + 0.5 * (qd[0] * qd[0] * s_q1 * s_q2);
+    let t26 = c_q4 * t25;
+    let t27 = 9.81 * s_q4 + t26;
+    let t28 = t21 - 0.5 * t22;
+    let t29 = s_q5 * t27 + c_q5 * t28 - 0.07 * (t19 + t24);
+    let t30 = 0.2 * t19 + 0.3 * t24 - 0.07 * t29;
+    let t31 = qd[5] * t14 + t8 * qd[4] * c_q4 * s_q5;
+    let t32 = 0.07 * (t31 - t18) + c_q5 * t27 - s_q5 * t28;
+    let t33 = 0.3 * t31 + 0.07 * t32 - 0.2 * t18;
+    let t34 = s_q4 * (0.7 * t11 + c_q5 * t30 + s_q5 * t33 - 0.2 * t23);
+    let t35 = t8 * qd[4] * s_q4 * c_q4;
+    let t36 = 9.81 * s_q4 + t26 - 0.1 * t17;
+    let t37 = 2.0 * t36 + c_q5 * t32 + s_q5 * t29;
+    let t38 = s_q4 * t25;
+    let t39 = 9.81 * c_q4 + 0.07 * (t15 * t15 + t14 * t14)
+        + 2.0 * (9.81 * c_q4 + 0.1 * (qd[4] * qd[4] + t8 * t8 * (s_q4 * s_q4)) - t38)
+        - t38;
+    let t40 = 8.0 * t25 + c_q4 * t37 - s_q4 * t39;
+    let t41 = s_q2 * t40;
+    let t42 = 2.0 * t23 + 8.0 * t28 + c_q5 * t29 - s_q5 * t32;
+    let t43 = c_q2 * t42;
+    let t44 = t43 - t41;
     [
-        1.2 * t3 + t51 + t52
-            + 0.5
-                * (t58
-                    + s_q1
-                        * (8.0 * (t4 * -(0.3 * (qd[0] + qd[1]))) + c_q2 * t57
-                            + s_q2 * t59 - 4.0 * t2) - t60
-                    - c_q1 * (t60 - 4.0 * t3 - t58)),
-        1.2 * t3 + t51 + t52 + 0.5 * (t58 - t60),
-        t51 + t52,
-        -(s_q4 * t55) - c_q4 * t56 - 29.43,
-        1.962 * s_q4 + 0.2 * t41 + c_q5 * t50 - 0.32 * t24 - s_q5 * t46,
-        t32 - 0.1 * t12 - t33,
+        1.2 * t3 + t34 - 0.2 * t35
+            - 0.5
+                * (t44
+                    + (c_q1 * (t43 - 4.0 * t3 - t41)
+                        - s_q1
+                            * (8.0 * (-(0.5 * t2) - 0.3 * t7) + c_q2 * t40
+                                + s_q2 * t42))),
+        1.2 * t3 + t34 - 0.2 * t35 - 0.5 * t44,
+        t34 - 0.2 * t35,
+        -(s_q4 * t37) - c_q4 * t39 - 29.43,
+        0.2 * t36 + c_q5 * t33 - 0.3 * t17 - s_q5 * t30,
+        -(0.1 * (t8 * qd[4] * s_q4)),
     ]
 }
 /// Operation count of [`gravity`].
 pub const OPS_GRAVITY: OpCount = OpCount {
     mul: 21,
-    add: 10,
+    add: 11,
     div: 0,
     sqrt: 0,
     sin: 4,
@@ -375,7 +336,7 @@ pub fn gravity(p: &Params, q: &[f64; NQ]) -> [f64; NV] {
     let t11 = c_q4 * t10 - 29.43 * (s_q4 * c_q4);
     let t12 = s_q2 * t11;
     [
-        0.5 * (t12 + s_q1 * c_q2 * t11 + c_q1 * s_q2 * t11),
+        0.5 * (t12 - (-(s_q1 * c_q2 * t11) - c_q1 * s_q2 * t11)),
         0.5 * t12,
         0.0,
         -(29.43 * (c_q4 * c_q4)) - s_q4 * t10 - 29.43,

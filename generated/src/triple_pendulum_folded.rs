@@ -10,10 +10,10 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `inverse_dynamics` | 28 | 49 | 0 | 0 | 3 | 3 |
-//! | `mass_matrix` | 24 | 28 | 0 | 0 | 2 | 2 |
-//! | `bias` | 22 | 31 | 0 | 0 | 3 | 3 |
-//! | `gravity` | 16 | 23 | 0 | 0 | 3 | 3 |
+//! | `inverse_dynamics` | 27 | 47 | 0 | 0 | 3 | 3 |
+//! | `mass_matrix` | 24 | 27 | 0 | 0 | 2 | 2 |
+//! | `bias` | 21 | 29 | 0 | 0 | 3 | 3 |
+//! | `gravity` | 16 | 22 | 0 | 0 | 3 | 3 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 /// Number of position coordinates `q`.
@@ -49,8 +49,8 @@ impl Default for Params {
 }
 /// Operation count of [`inverse_dynamics`].
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 28,
-    add: 49,
+    mul: 27,
+    add: 47,
     div: 0,
     sqrt: 0,
     sin: 3,
@@ -77,29 +77,31 @@ pub fn inverse_dynamics(
     let t10 = qd[0] + qd[1];
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
-    let t13 = 2.0 * (qdd[0] + qdd[1]) + t9 - t8;
-    let t14 = t6 + t7 - t10 * (2.0 * (qd[0] + qd[1]));
-    let t15 = s_q2 * t14;
-    let t16 = c_q2 * t13;
-    let t17 = qd[0] + qd[1] + qd[2];
-    let t18 = qdd[0] + qdd[1] + qdd[2] + t16 - t15;
-    let t19 = c_q2 * t14 + s_q2 * t13 - t17 * t17;
-    let t20 = s_q2 * t19;
-    let t21 = c_q2 * t18;
+    let t13 = t10 * t10;
+    let t14 = t9 + 2.0 * (qdd[0] + qdd[1]) - t8;
+    let t15 = t6 + t7 - 2.0 * t13;
+    let t16 = s_q2 * t15;
+    let t17 = c_q2 * t14;
+    let t18 = qd[0] + qd[1] + qd[2];
+    let t19 = qdd[0] + qdd[1] + qdd[2] + t17 - t16;
+    let t20 = c_q2 * t15 + s_q2 * t14 - t18 * t18;
+    let t21 = s_q2 * t20;
+    let t22 = c_q2 * t19;
+    let t23 = t21 + t22;
     [
-        6.0 * qdd[0] + c_q0 + t9 + t16 + 4.0 * qdd[1]
+        6.0 * qdd[0] + c_q0 + t9 + t17 + 4.0 * qdd[1]
             + 2.0
-                * (qdd[2] + t20 + t21
-                    + s_q1 * (t6 + t7 + c_q2 * t19 - t10 * t10 - s_q2 * t18)
-                    + c_q1 * (qdd[0] + qdd[1] + t9 + t20 + t21 - t8)) - t8 - t15,
-        4.0 * (qdd[0] + qdd[1]) + t9 + t16 + 2.0 * (qdd[2] + t20 + t21) - t8 - t15,
-        2.0 * (qdd[0] + qdd[1] + qdd[2]) + t16 - t15,
+                * (qdd[2] + t23
+                    + (s_q1 * (t6 + t7 + c_q2 * t20 - t13 - s_q2 * t19)
+                        + c_q1 * (qdd[0] + qdd[1] + t9 + t21 + t22 - t8))) - t8 - t16,
+        4.0 * (qdd[0] + qdd[1]) + t9 + t17 + 2.0 * (qdd[2] + t23) - t8 - t16,
+        2.0 * (qdd[0] + qdd[1] + qdd[2]) + t17 - t16,
     ]
 }
 /// Operation count of [`mass_matrix`].
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
     mul: 24,
-    add: 28,
+    add: 27,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -119,25 +121,31 @@ pub fn mass_matrix(p: &Params, q: &[f64; NQ]) -> [[f64; NV]; NV] {
     let t8 = s_q2 * t7;
     let t9 = t6 + 1.0 - 2.0 * t4;
     let t10 = c_q2 * t9;
-    let t11 = 2.0 * (c_q1 + t8 + t10 - t4) + t6 + 4.0;
-    let t12 = t6 + 2.0 - 2.0 * t4;
-    let t13 = 2.0 * c_q2 + 2.0;
+    let t11 = t8 + t10;
+    let t12 = 2.0 * (c_q1 + t11 - t4) + t6 + 4.0;
+    let t13 = t6 + 2.0 - 2.0 * t4;
+    let t14 = 2.0 * c_q2 + 2.0;
     [
         [
             2.0
-                * (c_q1 + t8 + t10 + s_q1 * (2.0 * s_q1 + c_q2 * t7 - s_q2 * t9)
-                    + c_q1 * (2.0 * c_q1 + t8 + t10 + 1.0) - t4) + t6 + 6.0,
-            t11,
+                * (c_q1 + t11
+                    + (s_q1 * (2.0 * s_q1 + c_q2 * t7 - s_q2 * t9)
+                        + c_q1 * (2.0 * c_q1 + t8 + t10 + 1.0)) - t4) + t6 + 6.0,
             t12,
+            t13,
         ],
-        [t11, 2.0 * (c_q2 + c_q2 * (2.0 * c_q2 + 1.0)) + 4.0 * (s_q2 * s_q2) + 4.0, t13],
-        [t12, t13, 2.0],
+        [
+            t12,
+            2.0 * (c_q2 + (2.0 * (s_q2 * s_q2) + c_q2 * (2.0 * c_q2 + 1.0))) + 4.0,
+            t14,
+        ],
+        [t13, t14, 2.0],
     ]
 }
 /// Operation count of [`bias`].
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 22,
-    add: 31,
+    mul: 21,
+    add: 29,
     div: 0,
     sqrt: 0,
     sin: 3,
@@ -156,30 +164,33 @@ pub fn bias(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let t7 = qd[0] + qd[1];
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
-    let t10 = qd[0] + qd[1] + qd[2];
-    let t11 = c_q0 * c_q1;
-    let t12 = c_q0 * s_q1;
-    let t13 = t5 + t12 - t7 * (2.0 * (qd[0] + qd[1]));
-    let t14 = s_q2 * t13;
-    let t15 = t11 - t6;
-    let t16 = c_q2 * t15;
-    let t17 = c_q2 * t13 + s_q2 * t15 - t10 * t10;
-    let t18 = s_q2 * t17;
-    let t19 = t16 - t14;
-    let t20 = c_q2 * t19;
+    let t10 = t7 * t7;
+    let t11 = qd[0] + qd[1] + qd[2];
+    let t12 = c_q0 * c_q1;
+    let t13 = c_q0 * s_q1;
+    let t14 = t5 + t13 - 2.0 * t10;
+    let t15 = s_q2 * t14;
+    let t16 = t12 - t6;
+    let t17 = c_q2 * t16;
+    let t18 = c_q2 * t14 + s_q2 * t16 - t11 * t11;
+    let t19 = s_q2 * t18;
+    let t20 = t17 - t15;
+    let t21 = c_q2 * t20;
+    let t22 = t19 + t21;
     [
-        c_q0 + t11 + t16
+        c_q0 + t12 + t17
             + 2.0
-                * (t18 + t20 + s_q1 * (t5 + t12 + c_q2 * t17 - t7 * t7 - s_q2 * t19)
-                    + c_q1 * (t11 + t18 + t20 - t6)) - t6 - t14,
-        t11 + t16 + 2.0 * (t18 + t20) - t6 - t14,
-        t19,
+                * (t22
+                    + (s_q1 * (t5 + t13 + c_q2 * t18 - t10 - s_q2 * t20)
+                        + c_q1 * (t12 + t19 + t21 - t6))) - t6 - t15,
+        t12 + t17 + 2.0 * t22 - t6 - t15,
+        t20,
     ]
 }
 /// Operation count of [`gravity`].
 pub const OPS_GRAVITY: OpCount = OpCount {
     mul: 16,
-    add: 23,
+    add: 22,
     div: 0,
     sqrt: 0,
     sin: 3,
@@ -205,12 +216,14 @@ pub fn gravity(p: &Params, q: &[f64; NQ]) -> [f64; NV] {
     let t15 = s_q2 * t14;
     let t16 = t13 - t11;
     let t17 = c_q2 * t16;
+    let t18 = t15 + t17;
     [
         c_q0 + t6 + t13
             + 2.0
-                * (t15 + t17 + s_q1 * (t7 + t9 + c_q2 * t14 - s_q2 * t16)
-                    + c_q1 * (t6 + t15 + t17 - t8)) - t8 - t11,
-        t6 + t13 + 2.0 * (t15 + t17) - t8 - t11,
+                * (t18
+                    + (s_q1 * (t7 + t9 + c_q2 * t14 - s_q2 * t16)
+                        + c_q1 * (t6 + t15 + t17 - t8))) - t8 - t11,
+        t6 + t13 + 2.0 * t18 - t8 - t11,
         t16,
     ]
 }

@@ -7,7 +7,9 @@
 //!
 //! Constructors keep a canonical form:
 //! - sums are n-ary, `Σ cᵢ·tᵢ + c₀`, with terms sorted by `Id`, like terms
-//!   merged, zero coefficients dropped, and no term that is a number or a sum;
+//!   merged, zero coefficients dropped, and no term that is a number; a sum
+//!   appears as a term only scaled by a number other than ±1 (`0.3·(a + b)`
+//!   stays one shared term; `a − (a + b)` is flattened and cancels);
 //! - products are n-ary, `Π bᵢ^eᵢ`, with integer exponents, factors sorted by
 //!   `Id`, equal bases merged, no numeric factor (numbers move into the
 //!   coefficient of an enclosing one-term sum) and no factor that is a product;
@@ -176,7 +178,7 @@ impl Pool {
             }
             match self.node(id) {
                 Node::Num(v) => c0 = c0.add(c.mul(*v)),
-                Node::Add(terms, k) => {
+                Node::Add(terms, k) if distributes(c, terms, *k) => {
                     c0 = c0.add(c.mul(*k));
                     merged.extend(terms.iter().map(|&(t, tc)| (t, tc.mul(c))));
                 }
@@ -390,6 +392,17 @@ impl Pool {
     }
 }
 
+/// Whether `c·(Σ tᵢ + k)` is flattened into the enclosing sum. Unit and
+/// minus-unit scalings always are, so that sums cancel (`a + b − (a + b) = 0`),
+/// and so is a scaled single term (`2·(3x) = 6x`). A sum scaled by any other
+/// number stays one shared term: distributing `0.3·(a + b)` would cost a
+/// multiplication per term and break the sharing of `a + b` with its other
+/// users — exactly what folding numeric parameters into a model does
+/// everywhere.
+fn distributes(c: Coeff, terms: &[(Id, Coeff)], k: Coeff) -> bool {
+    c.is_one() || (-c).is_one() || (terms.len() == 1 && k.is_zero())
+}
+
 fn exact_isqrt(n: i128) -> Option<i128> {
     if n < 0 {
         return None;
@@ -486,5 +499,30 @@ mod tests {
         let omc = p.sub(one, c);
         let back = p.add(omc, c);
         assert_eq!(back, one);
+    }
+
+    #[test]
+    fn numeric_scaling_keeps_a_sum_shared() {
+        let mut p = Pool::new();
+        let (a, b, c) = (p.symbol("a"), p.symbol("b"), p.symbol("c"));
+        let ab = p.add(a, b);
+        let scaled = p.scale(Coeff::ratio(3, 10), ab);
+        assert_eq!(
+            p.node(scaled),
+            &Node::Add(vec![(ab, Coeff::ratio(3, 10))].into(), Coeff::ZERO)
+        );
+        let with_c = p.add(scaled, c);
+        assert_eq!(
+            p.node(with_c),
+            &Node::Add(
+                vec![(c, Coeff::ONE), (ab, Coeff::ratio(3, 10))].into(),
+                Coeff::ZERO
+            )
+        );
+        let minus = p.neg(ab);
+        let back = p.add(ab, minus);
+        assert!(p.is_zero(back), "a + b − (a + b) must cancel");
+        let a3 = p.scale(Coeff::int(3), a);
+        assert_eq!(p.scale(Coeff::int(2), a3), p.scale(Coeff::int(6), a));
     }
 }
