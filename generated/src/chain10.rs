@@ -14,6 +14,11 @@
 //! | `mass_matrix` | 731 | 745 | 0 | 0 | 9 | 9 |
 //! | `bias` | 162 | 220 | 0 | 0 | 10 | 10 |
 //! | `gravity` | 134 | 149 | 0 | 0 | 10 | 10 |
+//! | `forward_dynamics` | 596 | 414 | 53 | 0 | 10 | 10 |
+//! | `coriolis_matrix` | 1138 | 1210 | 0 | 0 | 9 | 9 |
+//! | `energy` | 213 | 183 | 0 | 0 | 10 | 10 |
+//! | `body_poses` | 84 | 109 | 0 | 0 | 10 | 10 |
+//! | `body_jacobians` | 450 | 262 | 0 | 0 | 10 | 10 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 /// Number of position coordinates `q`.
@@ -33,6 +38,30 @@ pub const COORDINATE_NAMES: [&str; NV] = [
     "q9",
     "q10",
 ];
+/// Number of moving bodies.
+pub const NB: usize = 10;
+/// Body names in the order of `body_poses` and `body_jacobians`:
+/// every body after its parent.
+pub const BODY_NAMES: [&str; NB] = [
+    "link1",
+    "link2",
+    "link3",
+    "link4",
+    "link5",
+    "link6",
+    "link7",
+    "link8",
+    "link9",
+    "link10",
+];
+/// Where a body is: `p_ground = position + rotation · p_body`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Pose {
+    /// Rotation from body to ground coordinates, row-major.
+    pub rotation: [[f64; 3]; 3],
+    /// Body-frame origin in ground coordinates.
+    pub position: [f64; 3],
+}
 /// Arithmetic operations of one generated function (subtractions and
 /// negations count as additions).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -1194,5 +1223,1900 @@ pub fn gravity(p: &Params, q: &[f64; NQ]) -> [f64; NV] {
         0.5 * (t39 + t42 + t45) + t49 + t54,
         0.5 * (t42 + t45) + t49,
         0.5 * t45,
+    ]
+}
+/// Operation count of [`forward_dynamics`].
+pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
+    mul: 596,
+    add: 414,
+    div: 53,
+    sqrt: 0,
+    sin: 10,
+    cos: 10,
+};
+///Joint accelerations q̈(q, q̇, τ) by Vereshchagin's separate-bodies
+///(articulated-body) method, in O(n) and without forming M(q); they satisfy
+///`M(q) q̈ + bias(q, q̇) = τ`.
+pub fn forward_dynamics(
+    p: &Params,
+    q: &[f64; NQ],
+    qd: &[f64; NV],
+    tau: &[f64; NV],
+) -> [f64; NV] {
+    let t0 = p.m * (p.l * p.l);
+    let s_q0 = libm::sin(q[0]);
+    let c_q0 = libm::cos(q[0]);
+    let s_q1 = libm::sin(q[1]);
+    let c_q1 = libm::cos(q[1]);
+    let t5 = qd[0] + qd[1];
+    let s_q2 = libm::sin(q[2]);
+    let c_q2 = libm::cos(q[2]);
+    let t8 = qd[0] + qd[1] + qd[2];
+    let s_q3 = libm::sin(q[3]);
+    let c_q3 = libm::cos(q[3]);
+    let t11 = qd[0] + qd[1] + qd[2] + qd[3];
+    let s_q4 = libm::sin(q[4]);
+    let c_q4 = libm::cos(q[4]);
+    let t14 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4];
+    let s_q5 = libm::sin(q[5]);
+    let c_q5 = libm::cos(q[5]);
+    let t17 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5];
+    let s_q6 = libm::sin(q[6]);
+    let c_q6 = libm::cos(q[6]);
+    let t20 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6];
+    let s_q7 = libm::sin(q[7]);
+    let c_q7 = libm::cos(q[7]);
+    let t23 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6] + qd[7];
+    let s_q8 = libm::sin(q[8]);
+    let c_q8 = libm::cos(q[8]);
+    let t26 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6] + qd[7] + qd[8];
+    let s_q9 = libm::sin(q[9]);
+    let c_q9 = libm::cos(q[9]);
+    let t29 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6] + qd[7] + qd[8]
+        + qd[9];
+    let t30 = p.m * p.l;
+    let t31 = p.g * s_q0 * s_q1;
+    let t32 = p.l * (qd[0] * qd[0]) * s_q1;
+    let t33 = p.l * (t5 * t5) * s_q2;
+    let t34 = p.l * (t8 * t8) * s_q3;
+    let t35 = p.l * (t11 * t11) * s_q4;
+    let t36 = p.l * (t14 * t14) * s_q5;
+    let t37 = p.l * (t17 * t17) * s_q6;
+    let t38 = p.l * (t20 * t20) * s_q7;
+    let t39 = p.l * (t23 * t23) * s_q8;
+    let t40 = 0.5 * (p.m * p.l * (t29 * t29)) + p.m * p.l * (t26 * t26) * c_q9;
+    let t41 = -(0.25 * (p.m * p.l * (t26 * t26) * s_q9)) - 1.5 * (tau[9] / p.l);
+    let t42 = p.m * (c_q9 * c_q9);
+    let t43 = p.m * (s_q9 * s_q9);
+    let t44 = 0.25 * t42 + t43;
+    let t45 = 0.5 * t30 + p.l * t44;
+    let t46 = 0.3333333333333333 * t0 + p.l * p.l * t44;
+    let t47 = s_q9 * t40;
+    let t48 = c_q9 * t41;
+    let t49 = p.l * (t47 + t48);
+    let t50 = t49 + tau[8] - tau[9];
+    let t51 = p.m + t42 + 0.25 * t43
+        - 0.5625 * (p.m * p.m * (p.l * p.l) * (s_q9 * s_q9) * (c_q9 * c_q9) / t46);
+    let t52 = 0.75 * (p.m * s_q9 * c_q9 - p.m * p.l * s_q9 * c_q9 * t45 / t46);
+    let t53 = p.m + t43 + 0.25 * t42 - t45 * t45 / t46;
+    let t54 = 0.5 * (p.m * p.l * (t26 * t26)) + c_q9 * t40
+        + p.l * (t23 * t23) * c_q8 * t51 - s_q9 * t41 - p.l * (t23 * t23) * s_q8 * t52
+        - 0.75 * (p.m * p.l * s_q9 * c_q9 * t50 / t46);
+    let t55 = t47 + t48 + p.l * (t23 * t23) * c_q8 * t52 - p.l * (t23 * t23) * s_q8 * t53
+        - t45 * t50 / t46;
+    let t56 = s_q8 * t52;
+    let t57 = c_q8 * t52;
+    let t58 = s_q8 * t51 + t57;
+    let t59 = t56 + c_q8 * t53;
+    let t60 = c_q8 * t58;
+    let t61 = s_q8 * t59;
+    let t62 = t60 - t61;
+    let t63 = s_q8 * t58;
+    let t64 = c_q8 * t59;
+    let t65 = t63 + t64;
+    let t66 = 0.5 * t30 + p.l * t65;
+    let t67 = 0.3333333333333333 * t0 + p.l * p.l * t65;
+    let t68 = s_q8 * t54;
+    let t69 = c_q8 * t55;
+    let t70 = p.l * (t68 + t69);
+    let t71 = t70 + tau[7] - tau[8];
+    let t72 = p.m + c_q8 * (c_q8 * t51 - t56) - s_q8 * (t57 - s_q8 * t53)
+        - p.l * p.l * (t62 * t62) / t67;
+    let t73 = t60 - t61 - p.l * t62 * t66 / t67;
+    let t74 = p.m + t63 + t64 - t66 * t66 / t67;
+    let t75 = 0.5 * (p.m * p.l * (t23 * t23)) + c_q8 * t54
+        + p.l * (t20 * t20) * c_q7 * t72 - s_q8 * t55 - p.l * (t20 * t20) * s_q7 * t73
+        - p.l * t62 * t71 / t67;
+    let t76 = t68 + t69 + p.l * (t20 * t20) * c_q7 * t73 - p.l * (t20 * t20) * s_q7 * t74
+        - t66 * t71 / t67;
+    let t77 = s_q7 * t73;
+    let t78 = c_q7 * t73;
+    let t79 = s_q7 * t72 + t78;
+    let t80 = t77 + c_q7 * t74;
+    let t81 = c_q7 * t79;
+    let t82 = s_q7 * t80;
+    let t83 = t81 - t82;
+    let t84 = s_q7 * t79;
+    let t85 = c_q7 * t80;
+    let t86 = t84 + t85;
+    let t87 = 0.5 * t30 + p.l * t86;
+    let t88 = 0.3333333333333333 * t0 + p.l * p.l * t86;
+    let t89 = s_q7 * t75;
+    let t90 = c_q7 * t76;
+    let t91 = p.l * (t89 + t90);
+    let t92 = t91 + tau[6] - tau[7];
+    let t93 = p.m + c_q7 * (c_q7 * t72 - t77) - s_q7 * (t78 - s_q7 * t74)
+        - p.l * p.l * (t83 * t83) / t88;
+    let t94 = t81 - t82 - p.l * t83 * t87 / t88;
+    let t95 = p.m + t84 + t85 - t87 * t87 / t88;
+    let t96 = 0.5 * (p.m * p.l * (t20 * t20)) + c_q7 * t75
+        + p.l * (t17 * t17) * c_q6 * t93 - s_q7 * t76 - p.l * (t17 * t17) * s_q6 * t94
+        - p.l * t83 * t92 / t88;
+    let t97 = t89 + t90 + p.l * (t17 * t17) * c_q6 * t94 - p.l * (t17 * t17) * s_q6 * t95
+        - t87 * t92 / t88;
+    let t98 = s_q6 * t94;
+    let t99 = c_q6 * t94;
+    let t100 = s_q6 * t93 + t99;
+    let t101 = t98 + c_q6 * t95;
+    let t102 = c_q6 * t100;
+    let t103 = s_q6 * t101;
+    let t104 = t102 - t103;
+    let t105 = s_q6 * t100;
+    let t106 = c_q6 * t101;
+    let t107 = t105 + t106;
+    let t108 = 0.5 * t30 + p.l * t107;
+    let t109 = 0.3333333333333333 * t0 + p.l * p.l * t107;
+    let t110 = s_q6 * t96;
+    let t111 = c_q6 * t97;
+    let t112 = p.l * (t110 + t111);
+    let t113 = t112 + tau[5] - tau[6];
+    let t114 = p.m + c_q6 * (c_q6 * t93 - t98) - s_q6 * (t99 - s_q6 * t95)
+        - p.l * p.l * (t104 * t104) / t109;
+    let t115 = t102 - t103 - p.l * t104 * t108 / t109;
+    let t116 = p.m + t105 + t106 - t108 * t108 / t109;
+    let t117 = 0.5 * (p.m * p.l * (t17 * t17)) + c_q6 * t96
+        + p.l * (t14 * t14) * c_q5 * t114 - s_q6 * t97 - p.l * (t14 * t14) * s_q5 * t115
+        - p.l * t104 * t113 / t109;
+    let t118 = t110 + t111 + p.l * (t14 * t14) * c_q5 * t115
+        - p.l * (t14 * t14) * s_q5 * t116 - t108 * t113 / t109;
+    let t119 = s_q5 * t115;
+    let t120 = c_q5 * t115;
+    let t121 = s_q5 * t114 + t120;
+    let t122 = t119 + c_q5 * t116;
+    let t123 = c_q5 * t121;
+    let t124 = s_q5 * t122;
+    let t125 = t123 - t124;
+    let t126 = s_q5 * t121;
+    let t127 = c_q5 * t122;
+    let t128 = t126 + t127;
+    let t129 = 0.5 * t30 + p.l * t128;
+    let t130 = 0.3333333333333333 * t0 + p.l * p.l * t128;
+    let t131 = s_q5 * t117;
+    let t132 = c_q5 * t118;
+    let t133 = p.l * (t131 + t132);
+    let t134 = t133 + tau[4] - tau[5];
+    let t135 = p.m + c_q5 * (c_q5 * t114 - t119) - s_q5 * (t120 - s_q5 * t116)
+        - p.l * p.l * (t125 * t125) / t130;
+    let t136 = t123 - t124 - p.l * t125 * t129 / t130;
+    let t137 = p.m + t126 + t127 - t129 * t129 / t130;
+    let t138 = 0.5 * (p.m * p.l * (t14 * t14)) + c_q5 * t117
+        + p.l * (t11 * t11) * c_q4 * t135 - s_q5 * t118 - p.l * (t11 * t11) * s_q4 * t136
+        - p.l * t125 * t134 / t130;
+    let t139 = t131 + t132 + p.l * (t11 * t11) * c_q4 * t136
+        - p.l * (t11 * t11) * s_q4 * t137 - t129 * t134 / t130;
+    let t140 = s_q4 * t136;
+    let t141 = c_q4 * t136;
+    let t142 = s_q4 * t135 + t141;
+    let t143 = t140 + c_q4 * t137;
+    let t144 = c_q4 * t142;
+    let t145 = s_q4 * t143;
+    let t146 = t144 - t145;
+    let t147 = s_q4 * t142;
+    let t148 = c_q4 * t143;
+    let t149 = t147 + t148;
+    let t150 = 0.5 * t30 + p.l * t149;
+    let t151 = 0.3333333333333333 * t0 + p.l * p.l * t149;
+    let t152 = s_q4 * t138;
+    let t153 = c_q4 * t139;
+    let t154 = p.l * (t152 + t153);
+    let t155 = t154 + tau[3] - tau[4];
+    let t156 = p.m + c_q4 * (c_q4 * t135 - t140) - s_q4 * (t141 - s_q4 * t137)
+        - p.l * p.l * (t146 * t146) / t151;
+    let t157 = t144 - t145 - p.l * t146 * t150 / t151;
+    let t158 = p.m + t147 + t148 - t150 * t150 / t151;
+    let t159 = 0.5 * (p.m * p.l * (t11 * t11)) + c_q4 * t138
+        + p.l * (t8 * t8) * c_q3 * t156 - s_q4 * t139 - p.l * (t8 * t8) * s_q3 * t157
+        - p.l * t146 * t155 / t151;
+    let t160 = t152 + t153 + p.l * (t8 * t8) * c_q3 * t157
+        - p.l * (t8 * t8) * s_q3 * t158 - t150 * t155 / t151;
+    let t161 = s_q3 * t157;
+    let t162 = c_q3 * t157;
+    let t163 = s_q3 * t156 + t162;
+    let t164 = t161 + c_q3 * t158;
+    let t165 = c_q3 * t163;
+    let t166 = s_q3 * t164;
+    let t167 = t165 - t166;
+    let t168 = s_q3 * t163;
+    let t169 = c_q3 * t164;
+    let t170 = t168 + t169;
+    let t171 = 0.5 * t30 + p.l * t170;
+    let t172 = 0.3333333333333333 * t0 + p.l * p.l * t170;
+    let t173 = s_q3 * t159;
+    let t174 = c_q3 * t160;
+    let t175 = p.l * (t173 + t174);
+    let t176 = t175 + tau[2] - tau[3];
+    let t177 = p.m + c_q3 * (c_q3 * t156 - t161) - s_q3 * (t162 - s_q3 * t158)
+        - p.l * p.l * (t167 * t167) / t172;
+    let t178 = t165 - t166 - p.l * t167 * t171 / t172;
+    let t179 = p.m + t168 + t169 - t171 * t171 / t172;
+    let t180 = 0.5 * (p.m * p.l * (t8 * t8)) + c_q3 * t159
+        + p.l * (t5 * t5) * c_q2 * t177 - s_q3 * t160 - p.l * (t5 * t5) * s_q2 * t178
+        - p.l * t167 * t176 / t172;
+    let t181 = t173 + t174 + p.l * (t5 * t5) * c_q2 * t178
+        - p.l * (t5 * t5) * s_q2 * t179 - t171 * t176 / t172;
+    let t182 = s_q2 * t178;
+    let t183 = c_q2 * t178;
+    let t184 = s_q2 * t177 + t183;
+    let t185 = t182 + c_q2 * t179;
+    let t186 = c_q2 * t184;
+    let t187 = s_q2 * t185;
+    let t188 = t186 - t187;
+    let t189 = s_q2 * t184;
+    let t190 = c_q2 * t185;
+    let t191 = t189 + t190;
+    let t192 = 0.5 * t30 + p.l * t191;
+    let t193 = 0.3333333333333333 * t0 + p.l * p.l * t191;
+    let t194 = s_q2 * t180;
+    let t195 = c_q2 * t181;
+    let t196 = p.l * (t194 + t195);
+    let t197 = t196 + tau[1] - tau[2];
+    let t198 = p.m + c_q2 * (c_q2 * t177 - t182) - s_q2 * (t183 - s_q2 * t179)
+        - p.l * p.l * (t188 * t188) / t193;
+    let t199 = t186 - t187 - p.l * t188 * t192 / t193;
+    let t200 = p.m + t189 + t190 - t192 * t192 / t193;
+    let t201 = s_q1 * t198 + c_q1 * t199;
+    let t202 = s_q1 * t199 + c_q1 * t200;
+    let t203 = s_q1 * t201 + c_q1 * t202;
+    let t204 = 0.3333333333333333 * t0 + p.l * p.l * t203;
+    let t205 = p.l
+        * (s_q1
+            * (0.5 * (p.m * p.l * (t5 * t5)) + c_q2 * t180
+                + p.l * (qd[0] * qd[0]) * c_q1 * t198 - s_q2 * t181
+                - p.l * (qd[0] * qd[0]) * s_q1 * t199 - p.l * t188 * t197 / t193)
+            + c_q1
+                * (t194 + t195 + p.l * (qd[0] * qd[0]) * c_q1 * t199
+                    - p.l * (qd[0] * qd[0]) * s_q1 * t200 - t192 * t197 / t193)) + tau[0]
+        - tau[1] - p.l * p.g * s_q0 * (c_q1 * t201 - s_q1 * t202)
+        - p.g * c_q0 * (0.5 * t30 + p.l * t203);
+    let t206 = t205 / t204;
+    let t207 = p.g * c_q0 + p.l * t205 / t204;
+    let t208 = c_q1 * t207;
+    let t209 = p.g * s_q0 * c_q1 + s_q1 * t207 - p.l * (qd[0] * qd[0]) * c_q1;
+    let t210 = (t196 + tau[1] - tau[2] - p.l * t188 * t209 - t192 * (t32 + t208 - t31)
+        - t193 * t205 / t204) / t193;
+    let t211 = t206 + t210;
+    let t212 = t32 + t208 + p.l * t211 - t31;
+    let t213 = s_q2 * t209;
+    let t214 = c_q2 * t212;
+    let t215 = c_q2 * t209 + s_q2 * t212 - p.l * (t5 * t5) * c_q2;
+    let t216 = (t175 + tau[2] - tau[3] - p.l * t167 * t215 - t171 * (t33 + t214 - t213)
+        - t172 * t211) / t172;
+    let t217 = t206 + t210 + t216;
+    let t218 = t33 + t214 + p.l * t217 - t213;
+    let t219 = s_q3 * t215;
+    let t220 = c_q3 * t218;
+    let t221 = c_q3 * t215 + s_q3 * t218 - p.l * (t8 * t8) * c_q3;
+    let t222 = (t154 + tau[3] - tau[4] - p.l * t146 * t221 - t150 * (t34 + t220 - t219)
+        - t151 * t217) / t151;
+    let t223 = t206 + t210 + t216 + t222;
+    let t224 = t34 + t220 + p.l * t223 - t219;
+    let t225 = s_q4 * t221;
+    let t226 = c_q4 * t224;
+    let t227 = c_q4 * t221 + s_q4 * t224 - p.l * (t11 * t11) * c_q4;
+    let t228 = (t133 + tau[4] - tau[5] - p.l * t125 * t227 - t129 * (t35 + t226 - t225)
+        - t130 * t223) / t130;
+    let t229 = t206 + t210 + t216 + t222 + t228;
+    let t230 = t35 + t226 + p.l * t229 - t225;
+    let t231 = s_q5 * t227;
+    let t232 = c_q5 * t230;
+    let t233 = c_q5 * t227 + s_q5 * t230 - p.l * (t14 * t14) * c_q5;
+    let t234 = (t112 + tau[5] - tau[6] - p.l * t104 * t233 - t108 * (t36 + t232 - t231)
+        - t109 * t229) / t109;
+    let t235 = t206 + t210 + t216 + t222 + t228 + t234;
+    let t236 = t36 + t232 + p.l * t235 - t231;
+    let t237 = s_q6 * t233;
+    let t238 = c_q6 * t236;
+    let t239 = c_q6 * t233 + s_q6 * t236 - p.l * (t17 * t17) * c_q6;
+    let t240 = (t91 + tau[6] - tau[7] - p.l * t83 * t239 - t87 * (t37 + t238 - t237)
+        - t88 * t235) / t88;
+    let t241 = t206 + t210 + t216 + t222 + t228 + t234 + t240;
+    let t242 = t37 + t238 + p.l * t241 - t237;
+    let t243 = s_q7 * t239;
+    let t244 = c_q7 * t242;
+    let t245 = c_q7 * t239 + s_q7 * t242 - p.l * (t20 * t20) * c_q7;
+    let t246 = (t70 + tau[7] - tau[8] - p.l * t62 * t245 - t66 * (t38 + t244 - t243)
+        - t67 * t241) / t67;
+    let t247 = t206 + t210 + t216 + t222 + t228 + t234 + t240 + t246;
+    let t248 = t38 + t244 + p.l * t247 - t243;
+    let t249 = s_q8 * t245;
+    let t250 = c_q8 * t248;
+    let t251 = c_q8 * t245 + s_q8 * t248 - p.l * (t23 * t23) * c_q8;
+    let t252 = (t49 + tau[8] - tau[9] - t45 * (t39 + t250 - t249) - t46 * t247
+        - 0.75 * (p.m * p.l * s_q9 * c_q9 * t251)) / t46;
+    let t253 = t206 + t210 + t216 + t222 + t228 + t234 + t240 + t246 + t252;
+    [
+        t206,
+        t210,
+        t216,
+        t222,
+        t228,
+        t234,
+        t240,
+        t246,
+        t252,
+        3.0
+            * ((tau[9]
+                - 0.5
+                    * (p.m * p.l
+                        * (p.l * (t26 * t26) * s_q9
+                            + c_q9 * (t39 + t250 + p.l * t253 - t249) - s_q9 * t251))
+                - 0.3333333333333333 * (p.m * (p.l * p.l) * t253)) / (p.m * (p.l * p.l))),
+    ]
+}
+/// Operation count of [`coriolis_matrix`].
+pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
+    mul: 1138,
+    add: 1210,
+    div: 0,
+    sqrt: 0,
+    sin: 9,
+    cos: 9,
+};
+///The Coriolis matrix C(q, q̇) from the Christoffel symbols of M: `C q̇ + g = bias`
+///and `Ṁ − 2C` is skew-symmetric, as passivity-based controllers need.
+pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV]; NV] {
+    let s_q1 = libm::sin(q[1]);
+    let c_q1 = libm::cos(q[1]);
+    let t2 = qd[0] + qd[1];
+    let s_q2 = libm::sin(q[2]);
+    let c_q2 = libm::cos(q[2]);
+    let t5 = p.l * t2;
+    let t6 = qd[0] + qd[1] + qd[2];
+    let s_q3 = libm::sin(q[3]);
+    let c_q3 = libm::cos(q[3]);
+    let t9 = p.l * t6;
+    let t10 = qd[0] + qd[1] + qd[2] + qd[3];
+    let s_q4 = libm::sin(q[4]);
+    let c_q4 = libm::cos(q[4]);
+    let t13 = p.l * t10;
+    let t14 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4];
+    let s_q5 = libm::sin(q[5]);
+    let c_q5 = libm::cos(q[5]);
+    let t17 = p.l * t14;
+    let t18 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5];
+    let s_q6 = libm::sin(q[6]);
+    let c_q6 = libm::cos(q[6]);
+    let t21 = p.l * t18;
+    let t22 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6];
+    let s_q7 = libm::sin(q[7]);
+    let c_q7 = libm::cos(q[7]);
+    let t25 = p.l * t22;
+    let t26 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6] + qd[7];
+    let s_q8 = libm::sin(q[8]);
+    let c_q8 = libm::cos(q[8]);
+    let t29 = p.l * t26;
+    let t30 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6] + qd[7] + qd[8];
+    let s_q9 = libm::sin(q[9]);
+    let c_q9 = libm::cos(q[9]);
+    let t33 = p.l * t30;
+    let t34 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6] + qd[7] + qd[8]
+        + qd[9];
+    let t35 = p.l * t34;
+    let t36 = p.m * (p.l * p.l) * qd[0] * s_q1;
+    let t37 = p.l * qd[0] * c_q1;
+    let t38 = -(2.0 * (t5 + t37));
+    let t39 = 2.0 * (p.l * qd[0] * s_q1 * c_q2) - s_q2 * t38;
+    let t40 = p.m * p.l * t39;
+    let t41 = c_q2 * t38;
+    let t42 = p.l * qd[0] * s_q1 * s_q2;
+    let t43 = 2.0 * (t42 - t9) + t41;
+    let t44 = c_q3 * t39 - s_q3 * t43;
+    let t45 = p.m * p.l * t44;
+    let t46 = c_q3 * t43;
+    let t47 = s_q3 * t39;
+    let t48 = t46 + t47 - 2.0 * t13;
+    let t49 = c_q4 * t44 - s_q4 * t48;
+    let t50 = p.m * p.l * t49;
+    let t51 = c_q4 * t48;
+    let t52 = s_q4 * t44;
+    let t53 = t51 + t52 - 2.0 * t17;
+    let t54 = c_q5 * t49 - s_q5 * t53;
+    let t55 = p.m * p.l * t54;
+    let t56 = c_q5 * t53;
+    let t57 = s_q5 * t49;
+    let t58 = t56 + t57 - 2.0 * t21;
+    let t59 = c_q6 * t54 - s_q6 * t58;
+    let t60 = p.m * p.l * t59;
+    let t61 = c_q6 * t58;
+    let t62 = s_q6 * t54;
+    let t63 = t61 + t62 - 2.0 * t25;
+    let t64 = c_q7 * t59 - s_q7 * t63;
+    let t65 = p.m * p.l * t64;
+    let t66 = c_q7 * t63;
+    let t67 = s_q7 * t59;
+    let t68 = t66 + t67 - 2.0 * t29;
+    let t69 = c_q8 * t64 - s_q8 * t68;
+    let t70 = p.m * p.l * t69;
+    let t71 = c_q8 * t68;
+    let t72 = s_q8 * t64;
+    let t73 = t71 + t72 - 2.0 * t33;
+    let t74 = c_q9 * t69 - s_q9 * t73;
+    let t75 = p.m * p.l * t74;
+    let t76 = c_q9 * t73 + s_q9 * t69 - t35;
+    let t77 = p.m * s_q9 * t76;
+    let t78 = p.m * c_q9 * t74;
+    let t79 = p.l * (t77 + t78);
+    let t80 = p.m * (t71 + t72 - t33) + p.m * c_q9 * t76 - p.m * s_q9 * t74;
+    let t81 = s_q8 * t80;
+    let t82 = t77 + t78 + p.m * t69;
+    let t83 = c_q8 * t82;
+    let t84 = p.l * (t81 + t83);
+    let t85 = p.m * (t66 + t67 - t29) + c_q8 * t80 - s_q8 * t82;
+    let t86 = s_q7 * t85;
+    let t87 = t81 + t83 + p.m * t64;
+    let t88 = c_q7 * t87;
+    let t89 = p.l * (t86 + t88);
+    let t90 = p.m * (t61 + t62 - t25) + c_q7 * t85 - s_q7 * t87;
+    let t91 = s_q6 * t90;
+    let t92 = t86 + t88 + p.m * t59;
+    let t93 = c_q6 * t92;
+    let t94 = p.l * (t91 + t93);
+    let t95 = p.m * (t56 + t57 - t21) + c_q6 * t90 - s_q6 * t92;
+    let t96 = s_q5 * t95;
+    let t97 = t91 + t93 + p.m * t54;
+    let t98 = c_q5 * t97;
+    let t99 = p.l * (t96 + t98);
+    let t100 = p.m * (t51 + t52 - t17) + c_q5 * t95 - s_q5 * t97;
+    let t101 = s_q4 * t100;
+    let t102 = t96 + t98 + p.m * t49;
+    let t103 = c_q4 * t102;
+    let t104 = p.l * (t101 + t103);
+    let t105 = p.m * (t46 + t47 - t13) + c_q4 * t100 - s_q4 * t102;
+    let t106 = s_q3 * t105;
+    let t107 = t101 + t103 + p.m * t44;
+    let t108 = c_q3 * t107;
+    let t109 = p.l * (t106 + t108);
+    let t110 = p.m * (t41 + 2.0 * t42 - t9) + c_q3 * t105 - s_q3 * t107;
+    let t111 = s_q2 * t110;
+    let t112 = t106 + t108 + p.m * t39;
+    let t113 = c_q2 * t112;
+    let t114 = p.l * (t111 + t113);
+    let t115 = p.m * (p.l * p.l) * t2 * s_q2;
+    let t116 = p.l * t2 * c_q2;
+    let t117 = -(2.0 * (t9 + t116));
+    let t118 = 2.0 * (p.l * t2 * s_q2 * c_q3) - s_q3 * t117;
+    let t119 = p.m * p.l * t118;
+    let t120 = c_q3 * t117;
+    let t121 = p.l * t2 * s_q2 * s_q3;
+    let t122 = 2.0 * (t121 - t13) + t120;
+    let t123 = c_q4 * t118 - s_q4 * t122;
+    let t124 = p.m * p.l * t123;
+    let t125 = c_q4 * t122;
+    let t126 = s_q4 * t118;
+    let t127 = t125 + t126 - 2.0 * t17;
+    let t128 = c_q5 * t123 - s_q5 * t127;
+    let t129 = p.m * p.l * t128;
+    let t130 = c_q5 * t127;
+    let t131 = s_q5 * t123;
+    let t132 = t130 + t131 - 2.0 * t21;
+    let t133 = c_q6 * t128 - s_q6 * t132;
+    let t134 = p.m * p.l * t133;
+    let t135 = c_q6 * t132;
+    let t136 = s_q6 * t128;
+    let t137 = t135 + t136 - 2.0 * t25;
+    let t138 = c_q7 * t133 - s_q7 * t137;
+    let t139 = p.m * p.l * t138;
+    let t140 = c_q7 * t137;
+    let t141 = s_q7 * t133;
+    let t142 = t140 + t141 - 2.0 * t29;
+    let t143 = c_q8 * t138 - s_q8 * t142;
+    let t144 = p.m * p.l * t143;
+    let t145 = c_q8 * t142;
+    let t146 = s_q8 * t138;
+    let t147 = t145 + t146 - 2.0 * t33;
+    let t148 = c_q9 * t143 - s_q9 * t147;
+    let t149 = p.m * p.l * t148;
+    let t150 = c_q9 * t147 + s_q9 * t143 - t35;
+    let t151 = p.m * s_q9 * t150;
+    let t152 = p.m * c_q9 * t148;
+    let t153 = p.l * (t151 + t152);
+    let t154 = p.m * (t145 + t146 - t33) + p.m * c_q9 * t150 - p.m * s_q9 * t148;
+    let t155 = s_q8 * t154;
+    let t156 = t151 + t152 + p.m * t143;
+    let t157 = c_q8 * t156;
+    let t158 = p.l * (t155 + t157);
+    let t159 = p.m * (t140 + t141 - t29) + c_q8 * t154 - s_q8 * t156;
+    let t160 = s_q7 * t159;
+    let t161 = t155 + t157 + p.m * t138;
+    let t162 = c_q7 * t161;
+    let t163 = p.l * (t160 + t162);
+    let t164 = p.m * (t135 + t136 - t25) + c_q7 * t159 - s_q7 * t161;
+    let t165 = s_q6 * t164;
+    let t166 = t160 + t162 + p.m * t133;
+    let t167 = c_q6 * t166;
+    let t168 = p.l * (t165 + t167);
+    let t169 = p.m * (t130 + t131 - t21) + c_q6 * t164 - s_q6 * t166;
+    let t170 = s_q5 * t169;
+    let t171 = t165 + t167 + p.m * t128;
+    let t172 = c_q5 * t171;
+    let t173 = p.l * (t170 + t172);
+    let t174 = p.m * (t125 + t126 - t17) + c_q5 * t169 - s_q5 * t171;
+    let t175 = s_q4 * t174;
+    let t176 = t170 + t172 + p.m * t123;
+    let t177 = c_q4 * t176;
+    let t178 = p.l * (t175 + t177);
+    let t179 = p.m * (t120 + 2.0 * t121 - t13) + c_q4 * t174 - s_q4 * t176;
+    let t180 = s_q3 * t179;
+    let t181 = t175 + t177 + p.m * t118;
+    let t182 = c_q3 * t181;
+    let t183 = p.l * (t180 + t182);
+    let t184 = p.m * (-t9 - 2.0 * t116) + c_q3 * t179 - s_q3 * t181;
+    let t185 = t180 + t182 + 2.0 * (p.m * p.l * t2 * s_q2);
+    let t186 = s_q2 * t184 + c_q2 * t185;
+    let t187 = p.l * t186;
+    let t188 = p.m * (p.l * p.l) * t6 * s_q3;
+    let t189 = p.l * t6 * c_q3;
+    let t190 = -(2.0 * (t13 + t189));
+    let t191 = 2.0 * (p.l * t6 * s_q3 * c_q4) - s_q4 * t190;
+    let t192 = p.m * p.l * t191;
+    let t193 = c_q4 * t190;
+    let t194 = p.l * t6 * s_q3 * s_q4;
+    let t195 = 2.0 * (t194 - t17) + t193;
+    let t196 = c_q5 * t191 - s_q5 * t195;
+    let t197 = p.m * p.l * t196;
+    let t198 = c_q5 * t195;
+    let t199 = s_q5 * t191;
+    let t200 = t198 + t199 - 2.0 * t21;
+    let t201 = c_q6 * t196 - s_q6 * t200;
+    let t202 = p.m * p.l * t201;
+    let t203 = c_q6 * t200;
+    let t204 = s_q6 * t196;
+    let t205 = t203 + t204 - 2.0 * t25;
+    let t206 = c_q7 * t201 - s_q7 * t205;
+    let t207 = p.m * p.l * t206;
+    let t208 = c_q7 * t205;
+    let t209 = s_q7 * t201;
+    let t210 = t208 + t209 - 2.0 * t29;
+    let t211 = c_q8 * t206 - s_q8 * t210;
+    let t212 = p.m * p.l * t211;
+    let t213 = c_q8 * t210;
+    let t214 = s_q8 * t206;
+    let t215 = t213 + t214 - 2.0 * t33;
+    let t216 = c_q9 * t211 - s_q9 * t215;
+    let t217 = p.m * p.l * t216;
+    let t218 = c_q9 * t215 + s_q9 * t211 - t35;
+    let t219 = p.m * s_q9 * t218;
+    let t220 = p.m * c_q9 * t216;
+    let t221 = p.l * (t219 + t220);
+    let t222 = p.m * (t213 + t214 - t33) + p.m * c_q9 * t218 - p.m * s_q9 * t216;
+    let t223 = s_q8 * t222;
+    let t224 = t219 + t220 + p.m * t211;
+    let t225 = c_q8 * t224;
+    let t226 = p.l * (t223 + t225);
+    let t227 = p.m * (t208 + t209 - t29) + c_q8 * t222 - s_q8 * t224;
+    let t228 = s_q7 * t227;
+    let t229 = t223 + t225 + p.m * t206;
+    let t230 = c_q7 * t229;
+    let t231 = p.l * (t228 + t230);
+    let t232 = p.m * (t203 + t204 - t25) + c_q7 * t227 - s_q7 * t229;
+    let t233 = s_q6 * t232;
+    let t234 = t228 + t230 + p.m * t201;
+    let t235 = c_q6 * t234;
+    let t236 = p.l * (t233 + t235);
+    let t237 = p.m * (t198 + t199 - t21) + c_q6 * t232 - s_q6 * t234;
+    let t238 = s_q5 * t237;
+    let t239 = t233 + t235 + p.m * t196;
+    let t240 = c_q5 * t239;
+    let t241 = p.l * (t238 + t240);
+    let t242 = p.m * (t193 + 2.0 * t194 - t17) + c_q5 * t237 - s_q5 * t239;
+    let t243 = s_q4 * t242;
+    let t244 = t238 + t240 + p.m * t191;
+    let t245 = c_q4 * t244;
+    let t246 = p.l * (t243 + t245);
+    let t247 = p.m * (-t13 - 2.0 * t189) + c_q4 * t242 - s_q4 * t244;
+    let t248 = t243 + t245 + 2.0 * (p.m * p.l * t6 * s_q3);
+    let t249 = s_q3 * t247 + c_q3 * t248;
+    let t250 = p.l * t249;
+    let t251 = c_q3 * t247 - p.m * p.l * t6 - s_q3 * t248;
+    let t252 = s_q2 * t251 + c_q2 * t249;
+    let t253 = p.l * t252;
+    let t254 = p.m * (p.l * p.l) * t10 * s_q4;
+    let t255 = p.l * t10 * c_q4;
+    let t256 = -(2.0 * (t17 + t255));
+    let t257 = 2.0 * (p.l * t10 * s_q4 * c_q5) - s_q5 * t256;
+    let t258 = p.m * p.l * t257;
+    let t259 = c_q5 * t256;
+    let t260 = p.l * t10 * s_q4 * s_q5;
+    let t261 = 2.0 * (t260 - t21) + t259;
+    let t262 = c_q6 * t257 - s_q6 * t261;
+    let t263 = p.m * p.l * t262;
+    let t264 = c_q6 * t261;
+    let t265 = s_q6 * t257;
+    let t266 = t264 + t265 - 2.0 * t25;
+    let t267 = c_q7 * t262 - s_q7 * t266;
+    let t268 = p.m * p.l * t267;
+    let t269 = c_q7 * t266;
+    let t270 = s_q7 * t262;
+    let t271 = t269 + t270 - 2.0 * t29;
+    let t272 = c_q8 * t267 - s_q8 * t271;
+    let t273 = p.m * p.l * t272;
+    let t274 = c_q8 * t271;
+    let t275 = s_q8 * t267;
+    let t276 = t274 + t275 - 2.0 * t33;
+    let t277 = c_q9 * t272 - s_q9 * t276;
+    let t278 = p.m * p.l * t277;
+    let t279 = c_q9 * t276 + s_q9 * t272 - t35;
+    let t280 = p.m * s_q9 * t279;
+    let t281 = p.m * c_q9 * t277;
+    let t282 = p.l * (t280 + t281);
+    let t283 = p.m * (t274 + t275 - t33) + p.m * c_q9 * t279 - p.m * s_q9 * t277;
+    let t284 = s_q8 * t283;
+    let t285 = t280 + t281 + p.m * t272;
+    let t286 = c_q8 * t285;
+    let t287 = p.l * (t284 + t286);
+    let t288 = p.m * (t269 + t270 - t29) + c_q8 * t283 - s_q8 * t285;
+    let t289 = s_q7 * t288;
+    let t290 = t284 + t286 + p.m * t267;
+    let t291 = c_q7 * t290;
+    let t292 = p.l * (t289 + t291);
+    let t293 = p.m * (t264 + t265 - t25) + c_q7 * t288 - s_q7 * t290;
+    let t294 = s_q6 * t293;
+    let t295 = t289 + t291 + p.m * t262;
+    let t296 = c_q6 * t295;
+    let t297 = p.l * (t294 + t296);
+    let t298 = p.m * (t259 + 2.0 * t260 - t21) + c_q6 * t293 - s_q6 * t295;
+    let t299 = s_q5 * t298;
+    let t300 = t294 + t296 + p.m * t257;
+    let t301 = c_q5 * t300;
+    let t302 = p.l * (t299 + t301);
+    let t303 = p.m * (-t17 - 2.0 * t255) + c_q5 * t298 - s_q5 * t300;
+    let t304 = t299 + t301 + 2.0 * (p.m * p.l * t10 * s_q4);
+    let t305 = s_q4 * t303 + c_q4 * t304;
+    let t306 = p.l * t305;
+    let t307 = c_q4 * t303 - p.m * p.l * t10 - s_q4 * t304;
+    let t308 = s_q3 * t307 + c_q3 * t305;
+    let t309 = p.l * t308;
+    let t310 = c_q3 * t307 - s_q3 * t305;
+    let t311 = s_q2 * t310 + c_q2 * t308;
+    let t312 = p.l * t311;
+    let t313 = p.m * (p.l * p.l) * t14 * s_q5;
+    let t314 = p.l * t14 * c_q5;
+    let t315 = -(2.0 * (t21 + t314));
+    let t316 = 2.0 * (p.l * t14 * s_q5 * c_q6) - s_q6 * t315;
+    let t317 = p.m * p.l * t316;
+    let t318 = c_q6 * t315;
+    let t319 = p.l * t14 * s_q5 * s_q6;
+    let t320 = 2.0 * (t319 - t25) + t318;
+    let t321 = c_q7 * t316 - s_q7 * t320;
+    let t322 = p.m * p.l * t321;
+    let t323 = c_q7 * t320;
+    let t324 = s_q7 * t316;
+    let t325 = t323 + t324 - 2.0 * t29;
+    let t326 = c_q8 * t321 - s_q8 * t325;
+    let t327 = p.m * p.l * t326;
+    let t328 = c_q8 * t325;
+    let t329 = s_q8 * t321;
+    let t330 = t328 + t329 - 2.0 * t33;
+    let t331 = c_q9 * t326 - s_q9 * t330;
+    let t332 = p.m * p.l * t331;
+    let t333 = c_q9 * t330 + s_q9 * t326 - t35;
+    let t334 = p.m * s_q9 * t333;
+    let t335 = p.m * c_q9 * t331;
+    let t336 = p.l * (t334 + t335);
+    let t337 = p.m * (t328 + t329 - t33) + p.m * c_q9 * t333 - p.m * s_q9 * t331;
+    let t338 = s_q8 * t337;
+    let t339 = t334 + t335 + p.m * t326;
+    let t340 = c_q8 * t339;
+    let t341 = p.l * (t338 + t340);
+    let t342 = p.m * (t323 + t324 - t29) + c_q8 * t337 - s_q8 * t339;
+    let t343 = s_q7 * t342;
+    let t344 = t338 + t340 + p.m * t321;
+    let t345 = c_q7 * t344;
+    let t346 = p.l * (t343 + t345);
+    let t347 = p.m * (t318 + 2.0 * t319 - t25) + c_q7 * t342 - s_q7 * t344;
+    let t348 = s_q6 * t347;
+    let t349 = t343 + t345 + p.m * t316;
+    let t350 = c_q6 * t349;
+    let t351 = p.l * (t348 + t350);
+    let t352 = p.m * (-t21 - 2.0 * t314) + c_q6 * t347 - s_q6 * t349;
+    let t353 = t348 + t350 + 2.0 * (p.m * p.l * t14 * s_q5);
+    let t354 = s_q5 * t352 + c_q5 * t353;
+    let t355 = p.l * t354;
+    let t356 = c_q5 * t352 - p.m * p.l * t14 - s_q5 * t353;
+    let t357 = s_q4 * t356 + c_q4 * t354;
+    let t358 = p.l * t357;
+    let t359 = c_q4 * t356 - s_q4 * t354;
+    let t360 = s_q3 * t359 + c_q3 * t357;
+    let t361 = p.l * t360;
+    let t362 = c_q3 * t359 - s_q3 * t357;
+    let t363 = s_q2 * t362 + c_q2 * t360;
+    let t364 = p.l * t363;
+    let t365 = p.m * (p.l * p.l) * t18 * s_q6;
+    let t366 = p.l * t18 * c_q6;
+    let t367 = -(2.0 * (t25 + t366));
+    let t368 = 2.0 * (p.l * t18 * s_q6 * c_q7) - s_q7 * t367;
+    let t369 = p.m * p.l * t368;
+    let t370 = c_q7 * t367;
+    let t371 = p.l * t18 * s_q6 * s_q7;
+    let t372 = 2.0 * (t371 - t29) + t370;
+    let t373 = c_q8 * t368 - s_q8 * t372;
+    let t374 = p.m * p.l * t373;
+    let t375 = c_q8 * t372;
+    let t376 = s_q8 * t368;
+    let t377 = t375 + t376 - 2.0 * t33;
+    let t378 = c_q9 * t373 - s_q9 * t377;
+    let t379 = p.m * p.l * t378;
+    let t380 = c_q9 * t377 + s_q9 * t373 - t35;
+    let t381 = p.m * s_q9 * t380;
+    let t382 = p.m * c_q9 * t378;
+    let t383 = p.l * (t381 + t382);
+    let t384 = p.m * (t375 + t376 - t33) + p.m * c_q9 * t380 - p.m * s_q9 * t378;
+    let t385 = s_q8 * t384;
+    let t386 = t381 + t382 + p.m * t373;
+    let t387 = c_q8 * t386;
+    let t388 = p.l * (t385 + t387);
+    let t389 = p.m * (t370 + 2.0 * t371 - t29) + c_q8 * t384 - s_q8 * t386;
+    let t390 = s_q7 * t389;
+    let t391 = t385 + t387 + p.m * t368;
+    let t392 = c_q7 * t391;
+    let t393 = p.l * (t390 + t392);
+    let t394 = p.m * (-t25 - 2.0 * t366) + c_q7 * t389 - s_q7 * t391;
+    let t395 = t390 + t392 + 2.0 * (p.m * p.l * t18 * s_q6);
+    let t396 = s_q6 * t394 + c_q6 * t395;
+    let t397 = p.l * t396;
+    let t398 = c_q6 * t394 - p.m * p.l * t18 - s_q6 * t395;
+    let t399 = s_q5 * t398 + c_q5 * t396;
+    let t400 = p.l * t399;
+    let t401 = c_q5 * t398 - s_q5 * t396;
+    let t402 = s_q4 * t401 + c_q4 * t399;
+    let t403 = p.l * t402;
+    let t404 = c_q4 * t401 - s_q4 * t399;
+    let t405 = s_q3 * t404 + c_q3 * t402;
+    let t406 = p.l * t405;
+    let t407 = c_q3 * t404 - s_q3 * t402;
+    let t408 = s_q2 * t407 + c_q2 * t405;
+    let t409 = p.l * t408;
+    let t410 = p.m * (p.l * p.l) * t22 * s_q7;
+    let t411 = p.l * t22 * c_q7;
+    let t412 = -(2.0 * (t29 + t411));
+    let t413 = 2.0 * (p.l * t22 * s_q7 * c_q8) - s_q8 * t412;
+    let t414 = p.m * p.l * t413;
+    let t415 = c_q8 * t412;
+    let t416 = p.l * t22 * s_q7 * s_q8;
+    let t417 = 2.0 * (t416 - t33) + t415;
+    let t418 = c_q9 * t413 - s_q9 * t417;
+    let t419 = p.m * p.l * t418;
+    let t420 = c_q9 * t417 + s_q9 * t413 - t35;
+    let t421 = p.m * s_q9 * t420;
+    let t422 = p.m * c_q9 * t418;
+    let t423 = p.l * (t421 + t422);
+    let t424 = p.m * (t415 + 2.0 * t416 - t33) + p.m * c_q9 * t420 - p.m * s_q9 * t418;
+    let t425 = s_q8 * t424;
+    let t426 = t421 + t422 + p.m * t413;
+    let t427 = c_q8 * t426;
+    let t428 = p.l * (t425 + t427);
+    let t429 = p.m * (-t29 - 2.0 * t411) + c_q8 * t424 - s_q8 * t426;
+    let t430 = t425 + t427 + 2.0 * (p.m * p.l * t22 * s_q7);
+    let t431 = s_q7 * t429 + c_q7 * t430;
+    let t432 = p.l * t431;
+    let t433 = c_q7 * t429 - p.m * p.l * t22 - s_q7 * t430;
+    let t434 = s_q6 * t433 + c_q6 * t431;
+    let t435 = p.l * t434;
+    let t436 = c_q6 * t433 - s_q6 * t431;
+    let t437 = s_q5 * t436 + c_q5 * t434;
+    let t438 = p.l * t437;
+    let t439 = c_q5 * t436 - s_q5 * t434;
+    let t440 = s_q4 * t439 + c_q4 * t437;
+    let t441 = p.l * t440;
+    let t442 = c_q4 * t439 - s_q4 * t437;
+    let t443 = s_q3 * t442 + c_q3 * t440;
+    let t444 = p.l * t443;
+    let t445 = c_q3 * t442 - s_q3 * t440;
+    let t446 = s_q2 * t445 + c_q2 * t443;
+    let t447 = p.l * t446;
+    let t448 = p.m * (p.l * p.l) * t26 * s_q8;
+    let t449 = p.l * t26 * c_q8;
+    let t450 = -(2.0 * (t33 + t449));
+    let t451 = 2.0 * (p.l * t26 * s_q8 * c_q9) - s_q9 * t450;
+    let t452 = p.m * p.l * t451;
+    let t453 = c_q9 * t450 + 2.0 * (p.l * t26 * s_q8 * s_q9) - t35;
+    let t454 = p.m * s_q9 * t453;
+    let t455 = p.m * c_q9 * t451;
+    let t456 = p.l * (t454 + t455);
+    let t457 = p.m * (-t33 - 2.0 * t449) + p.m * c_q9 * t453 - p.m * s_q9 * t451;
+    let t458 = t454 + t455 + 2.0 * (p.m * p.l * t26 * s_q8);
+    let t459 = s_q8 * t457 + c_q8 * t458;
+    let t460 = p.l * t459;
+    let t461 = c_q8 * t457 - p.m * p.l * t26 - s_q8 * t458;
+    let t462 = s_q7 * t461 + c_q7 * t459;
+    let t463 = p.l * t462;
+    let t464 = c_q7 * t461 - s_q7 * t459;
+    let t465 = s_q6 * t464 + c_q6 * t462;
+    let t466 = p.l * t465;
+    let t467 = c_q6 * t464 - s_q6 * t462;
+    let t468 = s_q5 * t467 + c_q5 * t465;
+    let t469 = p.l * t468;
+    let t470 = c_q5 * t467 - s_q5 * t465;
+    let t471 = s_q4 * t470 + c_q4 * t468;
+    let t472 = p.l * t471;
+    let t473 = c_q4 * t470 - s_q4 * t468;
+    let t474 = s_q3 * t473 + c_q3 * t471;
+    let t475 = p.l * t474;
+    let t476 = c_q3 * t473 - s_q3 * t471;
+    let t477 = s_q2 * t476 + c_q2 * t474;
+    let t478 = p.l * t477;
+    let t479 = p.m * (p.l * p.l) * t30 * s_q9;
+    let t480 = -t35 - 2.0 * (p.l * t30 * c_q9);
+    let t481 = p.m * s_q9 * t480 + 2.0 * (p.m * p.l * t30 * s_q9 * c_q9);
+    let t482 = p.l * t481;
+    let t483 = p.m * c_q9 * t480 - p.m * p.l * t30
+        - 2.0 * (p.m * p.l * t30 * (s_q9 * s_q9));
+    let t484 = s_q8 * t483 + c_q8 * t481;
+    let t485 = p.l * t484;
+    let t486 = c_q8 * t483 - s_q8 * t481;
+    let t487 = s_q7 * t486 + c_q7 * t484;
+    let t488 = p.l * t487;
+    let t489 = c_q7 * t486 - s_q7 * t484;
+    let t490 = s_q6 * t489 + c_q6 * t487;
+    let t491 = p.l * t490;
+    let t492 = c_q6 * t489 - s_q6 * t487;
+    let t493 = s_q5 * t492 + c_q5 * t490;
+    let t494 = p.l * t493;
+    let t495 = c_q5 * t492 - s_q5 * t490;
+    let t496 = s_q4 * t495 + c_q4 * t493;
+    let t497 = p.l * t496;
+    let t498 = c_q4 * t495 - s_q4 * t493;
+    let t499 = s_q3 * t498 + c_q3 * t496;
+    let t500 = p.l * t499;
+    let t501 = c_q3 * t498 - s_q3 * t496;
+    let t502 = s_q2 * t501 + c_q2 * t499;
+    let t503 = p.l * t502;
+    let t504 = p.m * (p.l * p.l) * s_q9 * t34;
+    let t505 = -(p.m * p.l * s_q8 * c_q9 * t34) - p.m * p.l * c_q8 * s_q9 * t34;
+    let t506 = p.l * t505;
+    let t507 = p.m * p.l * s_q8 * s_q9 * t34 - p.m * p.l * c_q8 * c_q9 * t34;
+    let t508 = s_q7 * t507 + c_q7 * t505;
+    let t509 = p.l * t508;
+    let t510 = c_q7 * t507 - s_q7 * t505;
+    let t511 = s_q6 * t510 + c_q6 * t508;
+    let t512 = p.l * t511;
+    let t513 = c_q6 * t510 - s_q6 * t508;
+    let t514 = s_q5 * t513 + c_q5 * t511;
+    let t515 = p.l * t514;
+    let t516 = c_q5 * t513 - s_q5 * t511;
+    let t517 = s_q4 * t516 + c_q4 * t514;
+    let t518 = p.l * t517;
+    let t519 = c_q4 * t516 - s_q4 * t514;
+    let t520 = s_q3 * t519 + c_q3 * t517;
+    let t521 = p.l * t520;
+    let t522 = c_q3 * t519 - s_q3 * t517;
+    let t523 = s_q2 * t522 + c_q2 * t520;
+    let t524 = p.l * t523;
+    [
+        [
+            0.5
+                * (t36 + t79 + t84 + t89 + t94 + t99 + t104 + t109 + t114
+                    + p.l
+                        * (s_q1 * (p.m * (-t5 - 2.0 * t37) + c_q2 * t110 - s_q2 * t112)
+                            + c_q1 * (t111 + t113 + 2.0 * (p.m * p.l * qd[0] * s_q1)))
+                    + 0.5 * (t40 + t45 + t50 + t55 + t60 + t65 + t70 + t75)),
+            0.5
+                * (t115 + t153 + t158 + t163 + t168 + t173 + t178 + t183 + t187
+                    + p.l
+                        * (s_q1 * (c_q2 * t184 - p.m * p.l * t2 - s_q2 * t185)
+                            + c_q1 * t186)
+                    + 0.5 * (t119 + t124 + t129 + t134 + t139 + t144 + t149)),
+            0.5
+                * (t188 + t221 + t226 + t231 + t236 + t241 + t246 + t250 + t253
+                    + p.l * (s_q1 * (c_q2 * t251 - s_q2 * t249) + c_q1 * t252)
+                    + 0.5 * (t192 + t197 + t202 + t207 + t212 + t217)),
+            0.5
+                * (t254 + t282 + t287 + t292 + t297 + t302 + t306 + t309 + t312
+                    + p.l * (s_q1 * (c_q2 * t310 - s_q2 * t308) + c_q1 * t311)
+                    + 0.5 * (t258 + t263 + t268 + t273 + t278)),
+            0.5
+                * (t313 + t336 + t341 + t346 + t351 + t355 + t358 + t361 + t364
+                    + p.l * (s_q1 * (c_q2 * t362 - s_q2 * t360) + c_q1 * t363)
+                    + 0.5 * (t317 + t322 + t327 + t332)),
+            0.5
+                * (t365 + t383 + t388 + t393 + t397 + t400 + t403 + t406 + t409
+                    + p.l * (s_q1 * (c_q2 * t407 - s_q2 * t405) + c_q1 * t408)
+                    + 0.5 * (t369 + t374 + t379)),
+            0.5
+                * (t410 + t423 + t428 + t432 + t435 + t438 + t441 + t444 + t447
+                    + p.l * (s_q1 * (c_q2 * t445 - s_q2 * t443) + c_q1 * t446)
+                    + 0.5 * (t414 + t419)),
+            0.5
+                * (t448 + t456 + t460 + t463 + t466 + t469 + t472 + t475 + t478
+                    + p.l * (s_q1 * (c_q2 * t476 - s_q2 * t474) + c_q1 * t477)
+                    + 0.5 * t452),
+            0.5
+                * (t479 + t482 + t485 + t488 + t491 + t494 + t497 + t500 + t503
+                    + p.l * (s_q1 * (c_q2 * t501 - s_q2 * t499) + c_q1 * t502)),
+            0.5
+                * (t506 + t509 + t512 + t515 + t518 + t521 + t524
+                    + p.l * (s_q1 * (c_q2 * t522 - s_q2 * t520) + c_q1 * t523) - t504),
+        ],
+        [
+            0.5
+                * (t36 + t79 + t84 + t89 + t94 + t99 + t104 + t109 + t114
+                    + 0.5 * (t40 + t45 + t50 + t55 + t60 + t65 + t70 + t75)),
+            0.5
+                * (t115 + t153 + t158 + t163 + t168 + t173 + t178 + t183 + t187
+                    + 0.5 * (t119 + t124 + t129 + t134 + t139 + t144 + t149)),
+            0.5
+                * (t188 + t221 + t226 + t231 + t236 + t241 + t246 + t250 + t253
+                    + 0.5 * (t192 + t197 + t202 + t207 + t212 + t217)),
+            0.5
+                * (t254 + t282 + t287 + t292 + t297 + t302 + t306 + t309 + t312
+                    + 0.5 * (t258 + t263 + t268 + t273 + t278)),
+            0.5
+                * (t313 + t336 + t341 + t346 + t351 + t355 + t358 + t361 + t364
+                    + 0.5 * (t317 + t322 + t327 + t332)),
+            0.5
+                * (t365 + t383 + t388 + t393 + t397 + t400 + t403 + t406 + t409
+                    + 0.5 * (t369 + t374 + t379)),
+            0.5
+                * (t410 + t423 + t428 + t432 + t435 + t438 + t441 + t444 + t447
+                    + 0.5 * (t414 + t419)),
+            0.5
+                * (t448 + t456 + t460 + t463 + t466 + t469 + t472 + t475 + t478
+                    + 0.5 * t452),
+            0.5 * (t479 + t482 + t485 + t488 + t491 + t494 + t497 + t500 + t503),
+            0.5 * (t506 + t509 + t512 + t515 + t518 + t521 + t524 - t504),
+        ],
+        [
+            0.5
+                * (0.5 * (t40 + t45 + t50 + t55 + t60 + t65 + t70 + t75) + t79 + t84
+                    + t89 + t94 + t99 + t104 + t109),
+            0.5
+                * (t115 + t153 + t158 + t163 + t168 + t173 + t178 + t183
+                    + 0.5 * (t119 + t124 + t129 + t134 + t139 + t144 + t149)),
+            0.5
+                * (t188 + t221 + t226 + t231 + t236 + t241 + t246 + t250
+                    + 0.5 * (t192 + t197 + t202 + t207 + t212 + t217)),
+            0.5
+                * (t254 + t282 + t287 + t292 + t297 + t302 + t306 + t309
+                    + 0.5 * (t258 + t263 + t268 + t273 + t278)),
+            0.5
+                * (t313 + t336 + t341 + t346 + t351 + t355 + t358 + t361
+                    + 0.5 * (t317 + t322 + t327 + t332)),
+            0.5
+                * (t365 + t383 + t388 + t393 + t397 + t400 + t403 + t406
+                    + 0.5 * (t369 + t374 + t379)),
+            0.5
+                * (t410 + t423 + t428 + t432 + t435 + t438 + t441 + t444
+                    + 0.5 * (t414 + t419)),
+            0.5 * (t448 + t456 + t460 + t463 + t466 + t469 + t472 + t475 + 0.5 * t452),
+            0.5 * (t479 + t482 + t485 + t488 + t491 + t494 + t497 + t500),
+            0.5 * (t506 + t509 + t512 + t515 + t518 + t521 - t504),
+        ],
+        [
+            0.5
+                * (0.5 * (t45 + t50 + t55 + t60 + t65 + t70 + t75) + t79 + t84 + t89
+                    + t94 + t99 + t104),
+            0.5
+                * (0.5 * (t119 + t124 + t129 + t134 + t139 + t144 + t149) + t153 + t158
+                    + t163 + t168 + t173 + t178),
+            0.5
+                * (t188 + t221 + t226 + t231 + t236 + t241 + t246
+                    + 0.5 * (t192 + t197 + t202 + t207 + t212 + t217)),
+            0.5
+                * (t254 + t282 + t287 + t292 + t297 + t302 + t306
+                    + 0.5 * (t258 + t263 + t268 + t273 + t278)),
+            0.5
+                * (t313 + t336 + t341 + t346 + t351 + t355 + t358
+                    + 0.5 * (t317 + t322 + t327 + t332)),
+            0.5
+                * (t365 + t383 + t388 + t393 + t397 + t400 + t403
+                    + 0.5 * (t369 + t374 + t379)),
+            0.5 * (t410 + t423 + t428 + t432 + t435 + t438 + t441 + 0.5 * (t414 + t419)),
+            0.5 * (t448 + t456 + t460 + t463 + t466 + t469 + t472 + 0.5 * t452),
+            0.5 * (t479 + t482 + t485 + t488 + t491 + t494 + t497),
+            0.5 * (t506 + t509 + t512 + t515 + t518 - t504),
+        ],
+        [
+            0.5
+                * (0.5 * (t50 + t55 + t60 + t65 + t70 + t75) + t79 + t84 + t89 + t94
+                    + t99),
+            0.5
+                * (0.5 * (t124 + t129 + t134 + t139 + t144 + t149) + t153 + t158 + t163
+                    + t168 + t173),
+            0.5
+                * (0.5 * (t192 + t197 + t202 + t207 + t212 + t217) + t221 + t226 + t231
+                    + t236 + t241),
+            0.5
+                * (t254 + t282 + t287 + t292 + t297 + t302
+                    + 0.5 * (t258 + t263 + t268 + t273 + t278)),
+            0.5
+                * (t313 + t336 + t341 + t346 + t351 + t355
+                    + 0.5 * (t317 + t322 + t327 + t332)),
+            0.5 * (t365 + t383 + t388 + t393 + t397 + t400 + 0.5 * (t369 + t374 + t379)),
+            0.5 * (t410 + t423 + t428 + t432 + t435 + t438 + 0.5 * (t414 + t419)),
+            0.5 * (t448 + t456 + t460 + t463 + t466 + t469 + 0.5 * t452),
+            0.5 * (t479 + t482 + t485 + t488 + t491 + t494),
+            0.5 * (t506 + t509 + t512 + t515 - t504),
+        ],
+        [
+            0.5 * (0.5 * (t55 + t60 + t65 + t70 + t75) + t79 + t84 + t89 + t94),
+            0.5 * (0.5 * (t129 + t134 + t139 + t144 + t149) + t153 + t158 + t163 + t168),
+            0.5 * (0.5 * (t197 + t202 + t207 + t212 + t217) + t221 + t226 + t231 + t236),
+            0.5 * (0.5 * (t258 + t263 + t268 + t273 + t278) + t282 + t287 + t292 + t297),
+            0.5 * (t313 + t336 + t341 + t346 + t351 + 0.5 * (t317 + t322 + t327 + t332)),
+            0.5 * (t365 + t383 + t388 + t393 + t397 + 0.5 * (t369 + t374 + t379)),
+            0.5 * (t410 + t423 + t428 + t432 + t435 + 0.5 * (t414 + t419)),
+            0.5 * (t448 + t456 + t460 + t463 + t466 + 0.5 * t452),
+            0.5 * (t479 + t482 + t485 + t488 + t491),
+            0.5 * (t506 + t509 + t512 - t504),
+        ],
+        [
+            0.5 * (0.5 * (t60 + t65 + t70 + t75) + t79 + t84 + t89),
+            0.5 * (0.5 * (t134 + t139 + t144 + t149) + t153 + t158 + t163),
+            0.5 * (0.5 * (t202 + t207 + t212 + t217) + t221 + t226 + t231),
+            0.5 * (0.5 * (t263 + t268 + t273 + t278) + t282 + t287 + t292),
+            0.5 * (0.5 * (t317 + t322 + t327 + t332) + t336 + t341 + t346),
+            0.5 * (t365 + t383 + t388 + t393 + 0.5 * (t369 + t374 + t379)),
+            0.5 * (t410 + t423 + t428 + t432 + 0.5 * (t414 + t419)),
+            0.5 * (t448 + t456 + t460 + t463 + 0.5 * t452),
+            0.5 * (t479 + t482 + t485 + t488),
+            0.5 * (t506 + t509 - t504),
+        ],
+        [
+            0.5 * (0.5 * (t65 + t70 + t75) + t79 + t84),
+            0.5 * (0.5 * (t139 + t144 + t149) + t153 + t158),
+            0.5 * (0.5 * (t207 + t212 + t217) + t221 + t226),
+            0.5 * (0.5 * (t268 + t273 + t278) + t282 + t287),
+            0.5 * (0.5 * (t322 + t327 + t332) + t336 + t341),
+            0.5 * (0.5 * (t369 + t374 + t379) + t383 + t388),
+            0.5 * (t410 + t423 + t428 + 0.5 * (t414 + t419)),
+            0.5 * (t448 + t456 + t460 + 0.5 * t452),
+            0.5 * (t479 + t482 + t485),
+            0.5 * (t506 - t504),
+        ],
+        [
+            0.5 * (0.5 * (t70 + t75) + t79),
+            0.5 * (0.5 * (t144 + t149) + t153),
+            0.5 * (0.5 * (t212 + t217) + t221),
+            0.5 * (0.5 * (t273 + t278) + t282),
+            0.5 * (0.5 * (t327 + t332) + t336),
+            0.5 * (0.5 * (t374 + t379) + t383),
+            0.5 * (0.5 * (t414 + t419) + t423),
+            0.5 * (t448 + t456 + 0.5 * t452),
+            0.5 * (t479 + t482),
+            -(0.5 * t504),
+        ],
+        [
+            0.25 * t75,
+            0.25 * t149,
+            0.25 * t217,
+            0.25 * t278,
+            0.25 * t332,
+            0.25 * t379,
+            0.25 * t419,
+            0.25 * t452,
+            0.5 * t479,
+            0.0,
+        ],
+    ]
+}
+/// Operation count of [`energy`].
+pub const OPS_ENERGY: OpCount = OpCount {
+    mul: 213,
+    add: 183,
+    div: 0,
+    sqrt: 0,
+    sin: 10,
+    cos: 10,
+};
+///Kinetic and potential energy `(T, V)`; `V = −Σ m g·c` is zero where every
+///centre of mass is at the ground origin's height.
+pub fn energy(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
+    let s_q0 = libm::sin(q[0]);
+    let c_q0 = libm::cos(q[0]);
+    let s_q1 = libm::sin(q[1]);
+    let c_q1 = libm::cos(q[1]);
+    let t4 = qd[0] + qd[1];
+    let s_q2 = libm::sin(q[2]);
+    let c_q2 = libm::cos(q[2]);
+    let t7 = p.l * t4;
+    let t8 = qd[0] + qd[1] + qd[2];
+    let s_q3 = libm::sin(q[3]);
+    let c_q3 = libm::cos(q[3]);
+    let t11 = p.l * t8;
+    let t12 = qd[0] + qd[1] + qd[2] + qd[3];
+    let s_q4 = libm::sin(q[4]);
+    let c_q4 = libm::cos(q[4]);
+    let t15 = p.l * t12;
+    let t16 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4];
+    let s_q5 = libm::sin(q[5]);
+    let c_q5 = libm::cos(q[5]);
+    let t19 = p.l * t16;
+    let t20 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5];
+    let s_q6 = libm::sin(q[6]);
+    let c_q6 = libm::cos(q[6]);
+    let t23 = p.l * t20;
+    let t24 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6];
+    let s_q7 = libm::sin(q[7]);
+    let c_q7 = libm::cos(q[7]);
+    let t27 = p.l * t24;
+    let t28 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6] + qd[7];
+    let s_q8 = libm::sin(q[8]);
+    let c_q8 = libm::cos(q[8]);
+    let t31 = p.l * t28;
+    let t32 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6] + qd[7] + qd[8];
+    let s_q9 = libm::sin(q[9]);
+    let c_q9 = libm::cos(q[9]);
+    let t35 = p.l * t32;
+    let t36 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6] + qd[7] + qd[8]
+        + qd[9];
+    let t37 = p.l * qd[0] * c_q1;
+    let t38 = p.l * qd[0] * s_q1 * s_q2;
+    let t39 = p.l * s_q0;
+    let t40 = c_q0 * c_q1 - s_q0 * s_q1;
+    let t41 = c_q0 * s_q1 + s_q0 * c_q1;
+    let t42 = p.l * t41;
+    let t43 = s_q2 * t40 + c_q2 * t41;
+    let t44 = c_q2 * t40 - s_q2 * t41;
+    let t45 = p.l * t43;
+    let t46 = c_q3 * t43 + s_q3 * t44;
+    let t47 = c_q3 * t44 - s_q3 * t43;
+    let t48 = p.l * t46;
+    let t49 = c_q4 * t46 + s_q4 * t47;
+    let t50 = c_q4 * t47 - s_q4 * t46;
+    let t51 = p.l * t49;
+    let t52 = c_q5 * t49 + s_q5 * t50;
+    let t53 = c_q5 * t50 - s_q5 * t49;
+    let t54 = p.l * t52;
+    let t55 = c_q6 * t52 + s_q6 * t53;
+    let t56 = c_q6 * t53 - s_q6 * t52;
+    let t57 = p.l * t55;
+    let t58 = c_q7 * t55 + s_q7 * t56;
+    let t59 = c_q7 * t56 - s_q7 * t55;
+    let t60 = p.l * t58;
+    let t61 = c_q8 * t58 + s_q8 * t59;
+    let t62 = p.l * t61;
+    let t63 = t7 + t37;
+    let t64 = p.l * qd[0] * s_q1 * c_q2 + s_q2 * t63;
+    let t65 = c_q2 * t63;
+    let t66 = t11 + t65 - t38;
+    let t67 = c_q3 * t64 + s_q3 * t66;
+    let t68 = s_q3 * t64;
+    let t69 = c_q3 * t66;
+    let t70 = t15 + t69 - t68;
+    let t71 = c_q4 * t67 + s_q4 * t70;
+    let t72 = s_q4 * t67;
+    let t73 = c_q4 * t70;
+    let t74 = t19 + t73 - t72;
+    let t75 = c_q5 * t71 + s_q5 * t74;
+    let t76 = s_q5 * t71;
+    let t77 = c_q5 * t74;
+    let t78 = t23 + t77 - t76;
+    let t79 = c_q6 * t75 + s_q6 * t78;
+    let t80 = s_q6 * t75;
+    let t81 = c_q6 * t78;
+    let t82 = t27 + t81 - t80;
+    let t83 = c_q7 * t79 + s_q7 * t82;
+    let t84 = s_q7 * t79;
+    let t85 = c_q7 * t82;
+    let t86 = t31 + t85 - t84;
+    let t87 = c_q8 * t83 + s_q8 * t86;
+    let t88 = s_q8 * t83;
+    let t89 = c_q8 * t86;
+    let t90 = t35 + t89 - t88;
+    let t91 = c_q9 * t87 + s_q9 * t90;
+    let t92 = 0.5 * t7 + t37;
+    let t93 = 0.5 * t11 + t65 - t38;
+    let t94 = 0.5 * t15 + t69 - t68;
+    let t95 = 0.5 * t19 + t73 - t72;
+    let t96 = 0.5 * t23 + t77 - t76;
+    let t97 = 0.5 * t27 + t81 - t80;
+    let t98 = 0.5 * t31 + t85 - t84;
+    let t99 = 0.5 * t35 + t89 - t88;
+    let t100 = 0.5 * (p.l * t36) + c_q9 * t90 - s_q9 * t87;
+    (
+        0.16666666666666666 * (p.m * (p.l * p.l) * (qd[0] * qd[0]))
+            + 0.5
+                * (p.m * (p.l * p.l * (qd[0] * qd[0]) * (s_q1 * s_q1) + t92 * t92)
+                    + 0.08333333333333333 * (p.m * (p.l * p.l) * (t4 * t4))
+                    + (p.m * (t64 * t64 + t93 * t93)
+                        + 0.08333333333333333 * (p.m * (p.l * p.l) * (t8 * t8)))
+                    + (p.m * (t67 * t67 + t94 * t94)
+                        + 0.08333333333333333 * (p.m * (p.l * p.l) * (t12 * t12)))
+                    + (p.m * (t71 * t71 + t95 * t95)
+                        + 0.08333333333333333 * (p.m * (p.l * p.l) * (t16 * t16)))
+                    + (p.m * (t75 * t75 + t96 * t96)
+                        + 0.08333333333333333 * (p.m * (p.l * p.l) * (t20 * t20)))
+                    + (p.m * (t79 * t79 + t97 * t97)
+                        + 0.08333333333333333 * (p.m * (p.l * p.l) * (t24 * t24)))
+                    + (p.m * (t83 * t83 + t98 * t98)
+                        + 0.08333333333333333 * (p.m * (p.l * p.l) * (t28 * t28)))
+                    + (p.m * (t87 * t87 + t99 * t99)
+                        + 0.08333333333333333 * (p.m * (p.l * p.l) * (t32 * t32)))
+                    + (p.m * (t91 * t91 + t100 * t100)
+                        + 0.08333333333333333 * (p.m * (p.l * p.l) * (t36 * t36)))),
+        0.5 * (p.m * p.l * p.g * s_q0) + p.m * p.g * (t39 + 0.5 * t42)
+            + p.m * p.g * (t39 + t42 + 0.5 * t45)
+            + p.m * p.g * (t39 + t42 + t45 + 0.5 * t48)
+            + p.m * p.g * (t39 + t42 + t45 + t48 + 0.5 * t51)
+            + p.m * p.g * (t39 + t42 + t45 + t48 + t51 + 0.5 * t54)
+            + p.m * p.g * (t39 + t42 + t45 + t48 + t51 + t54 + 0.5 * t57)
+            + p.m * p.g * (t39 + t42 + t45 + t48 + t51 + t54 + t57 + 0.5 * t60)
+            + p.m * p.g * (t39 + t42 + t45 + t48 + t51 + t54 + t57 + t60 + 0.5 * t62)
+            + p.m * p.g
+                * (t39 + t42 + t45 + t48 + t51 + t54 + t57 + t60 + t62
+                    + 0.5 * (p.l * (c_q9 * t61 + s_q9 * (c_q8 * t59 - s_q8 * t58)))),
+    )
+}
+/// Operation count of [`body_poses`].
+pub const OPS_BODY_POSES: OpCount = OpCount {
+    mul: 84,
+    add: 109,
+    div: 0,
+    sqrt: 0,
+    sin: 10,
+    cos: 10,
+};
+///The pose of every body in the ground frame, in the order of `BODY_NAMES`.
+pub fn body_poses(p: &Params, q: &[f64; NQ]) -> [Pose; NB] {
+    let s_q0 = libm::sin(q[0]);
+    let c_q0 = libm::cos(q[0]);
+    let s_q1 = libm::sin(q[1]);
+    let c_q1 = libm::cos(q[1]);
+    let s_q2 = libm::sin(q[2]);
+    let c_q2 = libm::cos(q[2]);
+    let s_q3 = libm::sin(q[3]);
+    let c_q3 = libm::cos(q[3]);
+    let s_q4 = libm::sin(q[4]);
+    let c_q4 = libm::cos(q[4]);
+    let s_q5 = libm::sin(q[5]);
+    let c_q5 = libm::cos(q[5]);
+    let s_q6 = libm::sin(q[6]);
+    let c_q6 = libm::cos(q[6]);
+    let s_q7 = libm::sin(q[7]);
+    let c_q7 = libm::cos(q[7]);
+    let s_q8 = libm::sin(q[8]);
+    let c_q8 = libm::cos(q[8]);
+    let s_q9 = libm::sin(q[9]);
+    let c_q9 = libm::cos(q[9]);
+    let t20 = p.l * c_q0;
+    let t21 = p.l * s_q0;
+    let t22 = c_q0 * c_q1 - s_q0 * s_q1;
+    let t23 = c_q0 * s_q1;
+    let t24 = s_q0 * c_q1;
+    let t25 = -t23 - t24;
+    let t26 = t23 + t24;
+    let t27 = p.l * t22;
+    let t28 = p.l * t26;
+    let t29 = c_q2 * t22;
+    let t30 = t29 + s_q2 * t25;
+    let t31 = s_q2 * t22;
+    let t32 = c_q2 * t25 - t31;
+    let t33 = t31 + c_q2 * t26;
+    let t34 = t29 - s_q2 * t26;
+    let t35 = p.l * t30;
+    let t36 = p.l * t33;
+    let t37 = c_q3 * t30 + s_q3 * t32;
+    let t38 = c_q3 * t32 - s_q3 * t30;
+    let t39 = c_q3 * t33 + s_q3 * t34;
+    let t40 = c_q3 * t34 - s_q3 * t33;
+    let t41 = p.l * t37;
+    let t42 = p.l * t39;
+    let t43 = c_q4 * t37 + s_q4 * t38;
+    let t44 = c_q4 * t38 - s_q4 * t37;
+    let t45 = c_q4 * t39 + s_q4 * t40;
+    let t46 = c_q4 * t40 - s_q4 * t39;
+    let t47 = p.l * t43;
+    let t48 = p.l * t45;
+    let t49 = c_q5 * t43 + s_q5 * t44;
+    let t50 = c_q5 * t44 - s_q5 * t43;
+    let t51 = c_q5 * t45 + s_q5 * t46;
+    let t52 = c_q5 * t46 - s_q5 * t45;
+    let t53 = p.l * t49;
+    let t54 = p.l * t51;
+    let t55 = c_q6 * t49 + s_q6 * t50;
+    let t56 = c_q6 * t50 - s_q6 * t49;
+    let t57 = c_q6 * t51 + s_q6 * t52;
+    let t58 = c_q6 * t52 - s_q6 * t51;
+    let t59 = p.l * t55;
+    let t60 = p.l * t57;
+    let t61 = c_q7 * t55 + s_q7 * t56;
+    let t62 = c_q7 * t56 - s_q7 * t55;
+    let t63 = c_q7 * t57 + s_q7 * t58;
+    let t64 = c_q7 * t58 - s_q7 * t57;
+    let t65 = p.l * t61;
+    let t66 = p.l * t63;
+    let t67 = c_q8 * t61 + s_q8 * t62;
+    let t68 = c_q8 * t62 - s_q8 * t61;
+    let t69 = c_q8 * t63 + s_q8 * t64;
+    let t70 = c_q8 * t64 - s_q8 * t63;
+    [
+        Pose {
+            rotation: [[c_q0, -s_q0, 0.0], [s_q0, c_q0, 0.0], [0.0, 0.0, 1.0]],
+            position: [0.0, 0.0, 0.0],
+        },
+        Pose {
+            rotation: [[t22, t25, 0.0], [t26, t22, 0.0], [0.0, 0.0, 1.0]],
+            position: [t20, t21, 0.0],
+        },
+        Pose {
+            rotation: [[t30, t32, 0.0], [t33, t34, 0.0], [0.0, 0.0, 1.0]],
+            position: [t20 + t27, t21 + t28, 0.0],
+        },
+        Pose {
+            rotation: [[t37, t38, 0.0], [t39, t40, 0.0], [0.0, 0.0, 1.0]],
+            position: [t20 + t27 + t35, t21 + t28 + t36, 0.0],
+        },
+        Pose {
+            rotation: [[t43, t44, 0.0], [t45, t46, 0.0], [0.0, 0.0, 1.0]],
+            position: [t20 + t27 + t35 + t41, t21 + t28 + t36 + t42, 0.0],
+        },
+        Pose {
+            rotation: [[t49, t50, 0.0], [t51, t52, 0.0], [0.0, 0.0, 1.0]],
+            position: [t20 + t27 + t35 + t41 + t47, t21 + t28 + t36 + t42 + t48, 0.0],
+        },
+        Pose {
+            rotation: [[t55, t56, 0.0], [t57, t58, 0.0], [0.0, 0.0, 1.0]],
+            position: [
+                t20 + t27 + t35 + t41 + t47 + t53,
+                t21 + t28 + t36 + t42 + t48 + t54,
+                0.0,
+            ],
+        },
+        Pose {
+            rotation: [[t61, t62, 0.0], [t63, t64, 0.0], [0.0, 0.0, 1.0]],
+            position: [
+                t20 + t27 + t35 + t41 + t47 + t53 + t59,
+                t21 + t28 + t36 + t42 + t48 + t54 + t60,
+                0.0,
+            ],
+        },
+        Pose {
+            rotation: [[t67, t68, 0.0], [t69, t70, 0.0], [0.0, 0.0, 1.0]],
+            position: [
+                t20 + t27 + t35 + t41 + t47 + t53 + t59 + t65,
+                t21 + t28 + t36 + t42 + t48 + t54 + t60 + t66,
+                0.0,
+            ],
+        },
+        Pose {
+            rotation: [
+                [c_q9 * t67 + s_q9 * t68, c_q9 * t68 - s_q9 * t67, 0.0],
+                [c_q9 * t69 + s_q9 * t70, c_q9 * t70 - s_q9 * t69, 0.0],
+                [0.0, 0.0, 1.0],
+            ],
+            position: [
+                t20 + t27 + t35 + t41 + t47 + t53 + t59 + t65 + p.l * t67,
+                t21 + t28 + t36 + t42 + t48 + t54 + t60 + t66 + p.l * t69,
+                0.0,
+            ],
+        },
+    ]
+}
+/// Operation count of [`body_jacobians`].
+pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
+    mul: 450,
+    add: 262,
+    div: 0,
+    sqrt: 0,
+    sin: 10,
+    cos: 10,
+};
+///For every body (order of `BODY_NAMES`), the geometric Jacobian: rows 0–2 map
+///q̇ to the velocity of the body-frame origin, rows 3–5 to the angular velocity,
+///all in ground coordinates. A point `p` of the body (ground coordinates,
+///relative to the origin) moves with `v + ω × p`.
+pub fn body_jacobians(p: &Params, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
+    let s_q0 = libm::sin(q[0]);
+    let c_q0 = libm::cos(q[0]);
+    let s_q1 = libm::sin(q[1]);
+    let c_q1 = libm::cos(q[1]);
+    let s_q2 = libm::sin(q[2]);
+    let c_q2 = libm::cos(q[2]);
+    let s_q3 = libm::sin(q[3]);
+    let c_q3 = libm::cos(q[3]);
+    let s_q4 = libm::sin(q[4]);
+    let c_q4 = libm::cos(q[4]);
+    let s_q5 = libm::sin(q[5]);
+    let c_q5 = libm::cos(q[5]);
+    let s_q6 = libm::sin(q[6]);
+    let c_q6 = libm::cos(q[6]);
+    let s_q7 = libm::sin(q[7]);
+    let c_q7 = libm::cos(q[7]);
+    let s_q8 = libm::sin(q[8]);
+    let c_q8 = libm::cos(q[8]);
+    let s_q9 = libm::sin(q[9]);
+    let c_q9 = libm::cos(q[9]);
+    let t20 = p.l * s_q1 * s_q2;
+    let t21 = p.l + p.l * c_q1;
+    let t22 = c_q2 * t21;
+    let t23 = p.l * s_q1 * c_q2 + s_q2 * t21;
+    let t24 = s_q3 * t23;
+    let t25 = p.l + t22 - t20;
+    let t26 = c_q3 * t25;
+    let t27 = c_q3 * t23 + s_q3 * t25;
+    let t28 = s_q4 * t27;
+    let t29 = p.l + t26 - t24;
+    let t30 = c_q4 * t29;
+    let t31 = c_q4 * t27 + s_q4 * t29;
+    let t32 = s_q5 * t31;
+    let t33 = p.l + t30 - t28;
+    let t34 = c_q5 * t33;
+    let t35 = c_q5 * t31 + s_q5 * t33;
+    let t36 = s_q6 * t35;
+    let t37 = p.l + t34 - t32;
+    let t38 = c_q6 * t37;
+    let t39 = c_q6 * t35 + s_q6 * t37;
+    let t40 = s_q7 * t39;
+    let t41 = p.l + t38 - t36;
+    let t42 = c_q7 * t41;
+    let t43 = c_q7 * t39 + s_q7 * t41;
+    let t44 = s_q8 * t43;
+    let t45 = p.l + t42 - t40;
+    let t46 = c_q8 * t45;
+    let t47 = c_q8 * t43 + s_q8 * t45;
+    let t48 = p.l + t46 - t44;
+    let t49 = c_q9 * t47 + s_q9 * t48;
+    let t50 = p.l * s_q2 * s_q3;
+    let t51 = p.l + p.l * c_q2;
+    let t52 = c_q3 * t51;
+    let t53 = p.l * s_q2 * c_q3 + s_q3 * t51;
+    let t54 = s_q4 * t53;
+    let t55 = p.l + t52 - t50;
+    let t56 = c_q4 * t55;
+    let t57 = c_q4 * t53 + s_q4 * t55;
+    let t58 = s_q5 * t57;
+    let t59 = p.l + t56 - t54;
+    let t60 = c_q5 * t59;
+    let t61 = c_q5 * t57 + s_q5 * t59;
+    let t62 = s_q6 * t61;
+    let t63 = p.l + t60 - t58;
+    let t64 = c_q6 * t63;
+    let t65 = c_q6 * t61 + s_q6 * t63;
+    let t66 = s_q7 * t65;
+    let t67 = p.l + t64 - t62;
+    let t68 = c_q7 * t67;
+    let t69 = c_q7 * t65 + s_q7 * t67;
+    let t70 = s_q8 * t69;
+    let t71 = p.l + t68 - t66;
+    let t72 = c_q8 * t71;
+    let t73 = c_q8 * t69 + s_q8 * t71;
+    let t74 = p.l + t72 - t70;
+    let t75 = c_q9 * t73 + s_q9 * t74;
+    let t76 = p.l * s_q3 * s_q4;
+    let t77 = p.l + p.l * c_q3;
+    let t78 = c_q4 * t77;
+    let t79 = p.l * s_q3 * c_q4 + s_q4 * t77;
+    let t80 = s_q5 * t79;
+    let t81 = p.l + t78 - t76;
+    let t82 = c_q5 * t81;
+    let t83 = c_q5 * t79 + s_q5 * t81;
+    let t84 = s_q6 * t83;
+    let t85 = p.l + t82 - t80;
+    let t86 = c_q6 * t85;
+    let t87 = c_q6 * t83 + s_q6 * t85;
+    let t88 = s_q7 * t87;
+    let t89 = p.l + t86 - t84;
+    let t90 = c_q7 * t89;
+    let t91 = c_q7 * t87 + s_q7 * t89;
+    let t92 = s_q8 * t91;
+    let t93 = p.l + t90 - t88;
+    let t94 = c_q8 * t93;
+    let t95 = c_q8 * t91 + s_q8 * t93;
+    let t96 = p.l + t94 - t92;
+    let t97 = c_q9 * t95 + s_q9 * t96;
+    let t98 = p.l * s_q4 * s_q5;
+    let t99 = p.l + p.l * c_q4;
+    let t100 = c_q5 * t99;
+    let t101 = p.l * s_q4 * c_q5 + s_q5 * t99;
+    let t102 = s_q6 * t101;
+    let t103 = p.l + t100 - t98;
+    let t104 = c_q6 * t103;
+    let t105 = c_q6 * t101 + s_q6 * t103;
+    let t106 = s_q7 * t105;
+    let t107 = p.l + t104 - t102;
+    let t108 = c_q7 * t107;
+    let t109 = c_q7 * t105 + s_q7 * t107;
+    let t110 = s_q8 * t109;
+    let t111 = p.l + t108 - t106;
+    let t112 = c_q8 * t111;
+    let t113 = c_q8 * t109 + s_q8 * t111;
+    let t114 = p.l + t112 - t110;
+    let t115 = c_q9 * t113 + s_q9 * t114;
+    let t116 = p.l * s_q5 * s_q6;
+    let t117 = p.l + p.l * c_q5;
+    let t118 = c_q6 * t117;
+    let t119 = p.l * s_q5 * c_q6 + s_q6 * t117;
+    let t120 = s_q7 * t119;
+    let t121 = p.l + t118 - t116;
+    let t122 = c_q7 * t121;
+    let t123 = c_q7 * t119 + s_q7 * t121;
+    let t124 = s_q8 * t123;
+    let t125 = p.l + t122 - t120;
+    let t126 = c_q8 * t125;
+    let t127 = c_q8 * t123 + s_q8 * t125;
+    let t128 = p.l + t126 - t124;
+    let t129 = c_q9 * t127 + s_q9 * t128;
+    let t130 = p.l * s_q6 * s_q7;
+    let t131 = p.l + p.l * c_q6;
+    let t132 = c_q7 * t131;
+    let t133 = p.l * s_q6 * c_q7 + s_q7 * t131;
+    let t134 = s_q8 * t133;
+    let t135 = p.l + t132 - t130;
+    let t136 = c_q8 * t135;
+    let t137 = c_q8 * t133 + s_q8 * t135;
+    let t138 = p.l + t136 - t134;
+    let t139 = c_q9 * t137 + s_q9 * t138;
+    let t140 = p.l * s_q7 * s_q8;
+    let t141 = p.l + p.l * c_q7;
+    let t142 = c_q8 * t141;
+    let t143 = p.l * s_q7 * c_q8 + s_q8 * t141;
+    let t144 = p.l + t142 - t140;
+    let t145 = c_q9 * t143 + s_q9 * t144;
+    let t146 = p.l + p.l * c_q8;
+    let t147 = p.l * s_q8 * c_q9 + s_q9 * t146;
+    let t148 = c_q0 * c_q1 - s_q0 * s_q1;
+    let t149 = c_q0 * s_q1;
+    let t150 = s_q0 * c_q1;
+    let t151 = -t149 - t150;
+    let t152 = t149 + t150;
+    let t153 = c_q2 * t148;
+    let t154 = t153 + s_q2 * t151;
+    let t155 = s_q2 * t148;
+    let t156 = c_q2 * t151 - t155;
+    let t157 = t155 + c_q2 * t152;
+    let t158 = t153 - s_q2 * t152;
+    let t159 = c_q3 * t154 + s_q3 * t156;
+    let t160 = c_q3 * t156 - s_q3 * t154;
+    let t161 = c_q3 * t157 + s_q3 * t158;
+    let t162 = c_q3 * t158 - s_q3 * t157;
+    let t163 = c_q4 * t159 + s_q4 * t160;
+    let t164 = c_q4 * t160 - s_q4 * t159;
+    let t165 = c_q4 * t161 + s_q4 * t162;
+    let t166 = c_q4 * t162 - s_q4 * t161;
+    let t167 = c_q5 * t163 + s_q5 * t164;
+    let t168 = c_q5 * t164 - s_q5 * t163;
+    let t169 = c_q5 * t165 + s_q5 * t166;
+    let t170 = c_q5 * t166 - s_q5 * t165;
+    let t171 = c_q6 * t167 + s_q6 * t168;
+    let t172 = c_q6 * t168 - s_q6 * t167;
+    let t173 = c_q6 * t169 + s_q6 * t170;
+    let t174 = c_q6 * t170 - s_q6 * t169;
+    let t175 = c_q7 * t171 + s_q7 * t172;
+    let t176 = c_q7 * t172 - s_q7 * t171;
+    let t177 = c_q7 * t173 + s_q7 * t174;
+    let t178 = c_q7 * t174 - s_q7 * t173;
+    let t179 = c_q8 * t175 + s_q8 * t176;
+    let t180 = c_q8 * t176 - s_q8 * t175;
+    let t181 = c_q8 * t177 + s_q8 * t178;
+    let t182 = c_q8 * t178 - s_q8 * t177;
+    let t183 = c_q9 * t179 + s_q9 * t180;
+    let t184 = c_q9 * t180 - s_q9 * t179;
+    let t185 = c_q9 * t181 + s_q9 * t182;
+    let t186 = c_q9 * t182 - s_q9 * t181;
+    let t187 = t22 - t20;
+    let t188 = t26 - t24;
+    let t189 = t52 - t50;
+    let t190 = t30 - t28;
+    let t191 = t56 - t54;
+    let t192 = t78 - t76;
+    let t193 = t34 - t32;
+    let t194 = t60 - t58;
+    let t195 = t82 - t80;
+    let t196 = t100 - t98;
+    let t197 = t38 - t36;
+    let t198 = t64 - t62;
+    let t199 = t86 - t84;
+    let t200 = t104 - t102;
+    let t201 = t118 - t116;
+    let t202 = t42 - t40;
+    let t203 = t68 - t66;
+    let t204 = t90 - t88;
+    let t205 = t108 - t106;
+    let t206 = t122 - t120;
+    let t207 = t132 - t130;
+    let t208 = t46 - t44;
+    let t209 = t72 - t70;
+    let t210 = t94 - t92;
+    let t211 = t112 - t110;
+    let t212 = t126 - t124;
+    let t213 = t136 - t134;
+    let t214 = t142 - t140;
+    let t215 = c_q9 * t48 - s_q9 * t47;
+    let t216 = c_q9 * t74 - s_q9 * t73;
+    let t217 = c_q9 * t96 - s_q9 * t95;
+    let t218 = c_q9 * t114 - s_q9 * t113;
+    let t219 = c_q9 * t128 - s_q9 * t127;
+    let t220 = c_q9 * t138 - s_q9 * t137;
+    let t221 = c_q9 * t144 - s_q9 * t143;
+    let t222 = c_q9 * t146 - p.l * s_q8 * s_q9;
+    [
+        [
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [
+                p.l * s_q1 * t148 + p.l * c_q1 * t151,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                p.l * s_q1 * t152 + p.l * c_q1 * t148,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [
+                t23 * t154 + t156 * t187,
+                p.l * s_q2 * t154 + p.l * c_q2 * t156,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                t23 * t157 + t158 * t187,
+                p.l * s_q2 * t157 + p.l * c_q2 * t158,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [1.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [
+                t27 * t159 + t160 * t188,
+                t53 * t159 + t160 * t189,
+                p.l * s_q3 * t159 + p.l * c_q3 * t160,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                t27 * t161 + t162 * t188,
+                t53 * t161 + t162 * t189,
+                p.l * s_q3 * t161 + p.l * c_q3 * t162,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [1.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [
+                t31 * t163 + t164 * t190,
+                t57 * t163 + t164 * t191,
+                t79 * t163 + t164 * t192,
+                p.l * s_q4 * t163 + p.l * c_q4 * t164,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                t31 * t165 + t166 * t190,
+                t57 * t165 + t166 * t191,
+                t79 * t165 + t166 * t192,
+                p.l * s_q4 * t165 + p.l * c_q4 * t166,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [1.0, 1.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [
+                t35 * t167 + t168 * t193,
+                t61 * t167 + t168 * t194,
+                t83 * t167 + t168 * t195,
+                t101 * t167 + t168 * t196,
+                p.l * s_q5 * t167 + p.l * c_q5 * t168,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                t35 * t169 + t170 * t193,
+                t61 * t169 + t170 * t194,
+                t83 * t169 + t170 * t195,
+                t101 * t169 + t170 * t196,
+                p.l * s_q5 * t169 + p.l * c_q5 * t170,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [
+                t39 * t171 + t172 * t197,
+                t65 * t171 + t172 * t198,
+                t87 * t171 + t172 * t199,
+                t105 * t171 + t172 * t200,
+                t119 * t171 + t172 * t201,
+                p.l * s_q6 * t171 + p.l * c_q6 * t172,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                t39 * t173 + t174 * t197,
+                t65 * t173 + t174 * t198,
+                t87 * t173 + t174 * t199,
+                t105 * t173 + t174 * t200,
+                t119 * t173 + t174 * t201,
+                p.l * s_q6 * t173 + p.l * c_q6 * t174,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [
+                t43 * t175 + t176 * t202,
+                t69 * t175 + t176 * t203,
+                t91 * t175 + t176 * t204,
+                t109 * t175 + t176 * t205,
+                t123 * t175 + t176 * t206,
+                t133 * t175 + t176 * t207,
+                p.l * s_q7 * t175 + p.l * c_q7 * t176,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                t43 * t177 + t178 * t202,
+                t69 * t177 + t178 * t203,
+                t91 * t177 + t178 * t204,
+                t109 * t177 + t178 * t205,
+                t123 * t177 + t178 * t206,
+                t133 * t177 + t178 * t207,
+                p.l * s_q7 * t177 + p.l * c_q7 * t178,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0, 0.0],
+        ],
+        [
+            [
+                t47 * t179 + t180 * t208,
+                t73 * t179 + t180 * t209,
+                t95 * t179 + t180 * t210,
+                t113 * t179 + t180 * t211,
+                t127 * t179 + t180 * t212,
+                t137 * t179 + t180 * t213,
+                t143 * t179 + t180 * t214,
+                p.l * s_q8 * t179 + p.l * c_q8 * t180,
+                0.0,
+                0.0,
+            ],
+            [
+                t47 * t181 + t182 * t208,
+                t73 * t181 + t182 * t209,
+                t95 * t181 + t182 * t210,
+                t113 * t181 + t182 * t211,
+                t127 * t181 + t182 * t212,
+                t137 * t181 + t182 * t213,
+                t143 * t181 + t182 * t214,
+                p.l * s_q8 * t181 + p.l * c_q8 * t182,
+                0.0,
+                0.0,
+            ],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0],
+        ],
+        [
+            [
+                t49 * t183 + t184 * t215,
+                t75 * t183 + t184 * t216,
+                t97 * t183 + t184 * t217,
+                t115 * t183 + t184 * t218,
+                t129 * t183 + t184 * t219,
+                t139 * t183 + t184 * t220,
+                t145 * t183 + t184 * t221,
+                t147 * t183 + t184 * t222,
+                p.l * s_q9 * t183 + p.l * c_q9 * t184,
+                0.0,
+            ],
+            [
+                t49 * t185 + t186 * t215,
+                t75 * t185 + t186 * t216,
+                t97 * t185 + t186 * t217,
+                t115 * t185 + t186 * t218,
+                t129 * t185 + t186 * t219,
+                t139 * t185 + t186 * t220,
+                t145 * t185 + t186 * t221,
+                t147 * t185 + t186 * t222,
+                p.l * s_q9 * t185 + p.l * c_q9 * t186,
+                0.0,
+            ],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0],
+        ],
     ]
 }

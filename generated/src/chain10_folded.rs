@@ -14,6 +14,11 @@
 //! | `mass_matrix` | 476 | 837 | 0 | 0 | 9 | 9 |
 //! | `bias` | 123 | 228 | 0 | 0 | 10 | 10 |
 //! | `gravity` | 94 | 165 | 0 | 0 | 10 | 10 |
+//! | `forward_dynamics` | 495 | 414 | 50 | 0 | 10 | 10 |
+//! | `coriolis_matrix` | 975 | 1230 | 0 | 0 | 9 | 9 |
+//! | `energy` | 151 | 183 | 0 | 0 | 10 | 10 |
+//! | `body_poses` | 84 | 109 | 0 | 0 | 10 | 10 |
+//! | `body_jacobians` | 439 | 262 | 0 | 0 | 10 | 10 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 /// Number of position coordinates `q`.
@@ -33,6 +38,30 @@ pub const COORDINATE_NAMES: [&str; NV] = [
     "q9",
     "q10",
 ];
+/// Number of moving bodies.
+pub const NB: usize = 10;
+/// Body names in the order of `body_poses` and `body_jacobians`:
+/// every body after its parent.
+pub const BODY_NAMES: [&str; NB] = [
+    "link1",
+    "link2",
+    "link3",
+    "link4",
+    "link5",
+    "link6",
+    "link7",
+    "link8",
+    "link9",
+    "link10",
+];
+/// Where a body is: `p_ground = position + rotation · p_body`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Pose {
+    /// Rotation from body to ground coordinates, row-major.
+    pub rotation: [[f64; 3]; 3],
+    /// Body-frame origin in ground coordinates.
+    pub position: [f64; 3],
+}
 /// Arithmetic operations of one generated function (subtractions and
 /// negations count as additions).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -1191,5 +1220,1871 @@ pub fn gravity(p: &Params, q: &[f64; NQ]) -> [f64; NV] {
         0.05 * (t58 + t64 + t68) + 0.1 * (t72 + t77),
         0.05 * (t64 + t68) + 0.1 * t72,
         0.05 * t68,
+    ]
+}
+/// Operation count of [`forward_dynamics`].
+pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
+    mul: 495,
+    add: 414,
+    div: 50,
+    sqrt: 0,
+    sin: 10,
+    cos: 10,
+};
+///Joint accelerations q̈(q, q̇, τ) by Vereshchagin's separate-bodies
+///(articulated-body) method, in O(n) and without forming M(q); they satisfy
+///`M(q) q̈ + bias(q, q̇) = τ`.
+pub fn forward_dynamics(
+    p: &Params,
+    q: &[f64; NQ],
+    qd: &[f64; NV],
+    tau: &[f64; NV],
+) -> [f64; NV] {
+    let s_q0 = libm::sin(q[0]);
+    let c_q0 = libm::cos(q[0]);
+    let s_q1 = libm::sin(q[1]);
+    let c_q1 = libm::cos(q[1]);
+    let t4 = qd[0] + qd[1];
+    let s_q2 = libm::sin(q[2]);
+    let c_q2 = libm::cos(q[2]);
+    let t7 = qd[0] + qd[1] + qd[2];
+    let s_q3 = libm::sin(q[3]);
+    let c_q3 = libm::cos(q[3]);
+    let t10 = qd[0] + qd[1] + qd[2] + qd[3];
+    let s_q4 = libm::sin(q[4]);
+    let c_q4 = libm::cos(q[4]);
+    let t13 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4];
+    let s_q5 = libm::sin(q[5]);
+    let c_q5 = libm::cos(q[5]);
+    let t16 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5];
+    let s_q6 = libm::sin(q[6]);
+    let c_q6 = libm::cos(q[6]);
+    let t19 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6];
+    let s_q7 = libm::sin(q[7]);
+    let c_q7 = libm::cos(q[7]);
+    let t22 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6] + qd[7];
+    let s_q8 = libm::sin(q[8]);
+    let c_q8 = libm::cos(q[8]);
+    let t25 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6] + qd[7] + qd[8];
+    let s_q9 = libm::sin(q[9]);
+    let c_q9 = libm::cos(q[9]);
+    let t28 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6] + qd[7] + qd[8]
+        + qd[9];
+    let t29 = s_q9 * s_q9;
+    let t30 = s_q0 * s_q1;
+    let t31 = qd[0] * qd[0] * s_q1;
+    let t32 = t4 * t4 * s_q2;
+    let t33 = t7 * t7 * s_q3;
+    let t34 = t10 * t10 * s_q4;
+    let t35 = t13 * t13 * s_q5;
+    let t36 = t16 * t16 * s_q6;
+    let t37 = t19 * t19 * s_q7;
+    let t38 = t22 * t22 * s_q8;
+    let t39 = t25 * t25 * s_q9;
+    let t40 = 0.05 * (t28 * t28) + 0.1 * (t25 * t25 * c_q9);
+    let t41 = -(0.025 * t39) - 15.0 * tau[9];
+    let t42 = c_q9 * c_q9;
+    let t43 = t29 + 0.25 * t42;
+    let t44 = 0.1 * t43 + 0.05;
+    let t45 = 0.01 * t43 + 0.0033333333333333335;
+    let t46 = s_q9 * t40;
+    let t47 = c_q9 * t41;
+    let t48 = t46 + t47;
+    let t49 = tau[8] + 0.1 * t48 - tau[9];
+    let t50 = 0.25 * t29 + t42 + 1.0 - 0.005625 * (s_q9 * s_q9 * (c_q9 * c_q9) / t45);
+    let t51 = 0.75 * (s_q9 * c_q9) - 0.075 * (s_q9 * c_q9 * t44 / t45);
+    let t52 = t29 + 0.25 * t42 + 1.0 - t44 * t44 / t45;
+    let t53 = 0.05 * (t25 * t25) + c_q9 * t40
+        + 0.1 * (t22 * t22 * c_q8 * t50 - t22 * t22 * s_q8 * t51) - s_q9 * t41
+        - 0.075 * (s_q9 * c_q9 * t49 / t45);
+    let t54 = t46 + t47 + 0.1 * (t22 * t22 * c_q8 * t51 - t22 * t22 * s_q8 * t52)
+        - t44 * t49 / t45;
+    let t55 = s_q8 * t51;
+    let t56 = c_q8 * t51;
+    let t57 = s_q8 * t50 + t56;
+    let t58 = t55 + c_q8 * t52;
+    let t59 = c_q8 * t57;
+    let t60 = s_q8 * t58;
+    let t61 = t59 - t60;
+    let t62 = s_q8 * t57;
+    let t63 = c_q8 * t58;
+    let t64 = t62 + t63;
+    let t65 = 0.1 * t64 + 0.05;
+    let t66 = 0.01 * t64 + 0.0033333333333333335;
+    let t67 = s_q8 * t53;
+    let t68 = c_q8 * t54;
+    let t69 = t67 + t68;
+    let t70 = tau[7] + 0.1 * t69 - tau[8];
+    let t71 = c_q8 * (c_q8 * t50 - t55) + 1.0 - s_q8 * (t56 - s_q8 * t52)
+        - 0.01 * (t61 * t61 / t66);
+    let t72 = t59 - t60 - 0.1 * (t61 * t65 / t66);
+    let t73 = t62 + t63 + 1.0 - t65 * t65 / t66;
+    let t74 = 0.05 * (t22 * t22) + c_q8 * t53
+        + 0.1 * (t19 * t19 * c_q7 * t71 - t19 * t19 * s_q7 * t72 - t61 * t70 / t66)
+        - s_q8 * t54;
+    let t75 = t67 + t68 + 0.1 * (t19 * t19 * c_q7 * t72 - t19 * t19 * s_q7 * t73)
+        - t65 * t70 / t66;
+    let t76 = s_q7 * t72;
+    let t77 = c_q7 * t72;
+    let t78 = s_q7 * t71 + t77;
+    let t79 = t76 + c_q7 * t73;
+    let t80 = c_q7 * t78;
+    let t81 = s_q7 * t79;
+    let t82 = t80 - t81;
+    let t83 = s_q7 * t78;
+    let t84 = c_q7 * t79;
+    let t85 = t83 + t84;
+    let t86 = 0.1 * t85 + 0.05;
+    let t87 = 0.01 * t85 + 0.0033333333333333335;
+    let t88 = s_q7 * t74;
+    let t89 = c_q7 * t75;
+    let t90 = t88 + t89;
+    let t91 = tau[6] + 0.1 * t90 - tau[7];
+    let t92 = c_q7 * (c_q7 * t71 - t76) + 1.0 - s_q7 * (t77 - s_q7 * t73)
+        - 0.01 * (t82 * t82 / t87);
+    let t93 = t80 - t81 - 0.1 * (t82 * t86 / t87);
+    let t94 = t83 + t84 + 1.0 - t86 * t86 / t87;
+    let t95 = 0.05 * (t19 * t19) + c_q7 * t74
+        + 0.1 * (t16 * t16 * c_q6 * t92 - t16 * t16 * s_q6 * t93 - t82 * t91 / t87)
+        - s_q7 * t75;
+    let t96 = t88 + t89 + 0.1 * (t16 * t16 * c_q6 * t93 - t16 * t16 * s_q6 * t94)
+        - t86 * t91 / t87;
+    let t97 = s_q6 * t93;
+    let t98 = c_q6 * t93;
+    let t99 = s_q6 * t92 + t98;
+    let t100 = t97 + c_q6 * t94;
+    let t101 = c_q6 * t99;
+    let t102 = s_q6 * t100;
+    let t103 = t101 - t102;
+    let t104 = s_q6 * t99;
+    let t105 = c_q6 * t100;
+    let t106 = t104 + t105;
+    let t107 = 0.1 * t106 + 0.05;
+    let t108 = 0.01 * t106 + 0.0033333333333333335;
+    let t109 = s_q6 * t95;
+    let t110 = c_q6 * t96;
+    let t111 = t109 + t110;
+    let t112 = tau[5] + 0.1 * t111 - tau[6];
+    let t113 = c_q6 * (c_q6 * t92 - t97) + 1.0 - s_q6 * (t98 - s_q6 * t94)
+        - 0.01 * (t103 * t103 / t108);
+    let t114 = t101 - t102 - 0.1 * (t103 * t107 / t108);
+    let t115 = t104 + t105 + 1.0 - t107 * t107 / t108;
+    let t116 = 0.05 * (t16 * t16) + c_q6 * t95
+        + 0.1 * (t13 * t13 * c_q5 * t113 - t13 * t13 * s_q5 * t114 - t103 * t112 / t108)
+        - s_q6 * t96;
+    let t117 = t109 + t110 + 0.1 * (t13 * t13 * c_q5 * t114 - t13 * t13 * s_q5 * t115)
+        - t107 * t112 / t108;
+    let t118 = s_q5 * t114;
+    let t119 = c_q5 * t114;
+    let t120 = s_q5 * t113 + t119;
+    let t121 = t118 + c_q5 * t115;
+    let t122 = c_q5 * t120;
+    let t123 = s_q5 * t121;
+    let t124 = t122 - t123;
+    let t125 = s_q5 * t120;
+    let t126 = c_q5 * t121;
+    let t127 = t125 + t126;
+    let t128 = 0.1 * t127 + 0.05;
+    let t129 = 0.01 * t127 + 0.0033333333333333335;
+    let t130 = s_q5 * t116;
+    let t131 = c_q5 * t117;
+    let t132 = t130 + t131;
+    let t133 = tau[4] + 0.1 * t132 - tau[5];
+    let t134 = c_q5 * (c_q5 * t113 - t118) + 1.0 - s_q5 * (t119 - s_q5 * t115)
+        - 0.01 * (t124 * t124 / t129);
+    let t135 = t122 - t123 - 0.1 * (t124 * t128 / t129);
+    let t136 = t125 + t126 + 1.0 - t128 * t128 / t129;
+    let t137 = 0.05 * (t13 * t13) + c_q5 * t116
+        + 0.1 * (t10 * t10 * c_q4 * t134 - t10 * t10 * s_q4 * t135 - t124 * t133 / t129)
+        - s_q5 * t117;
+    let t138 = t130 + t131 + 0.1 * (t10 * t10 * c_q4 * t135 - t10 * t10 * s_q4 * t136)
+        - t128 * t133 / t129;
+    let t139 = s_q4 * t135;
+    let t140 = c_q4 * t135;
+    let t141 = s_q4 * t134 + t140;
+    let t142 = t139 + c_q4 * t136;
+    let t143 = c_q4 * t141;
+    let t144 = s_q4 * t142;
+    let t145 = t143 - t144;
+    let t146 = s_q4 * t141;
+    let t147 = c_q4 * t142;
+    let t148 = t146 + t147;
+    let t149 = 0.1 * t148 + 0.05;
+    let t150 = 0.01 * t148 + 0.0033333333333333335;
+    let t151 = s_q4 * t137;
+    let t152 = c_q4 * t138;
+    let t153 = t151 + t152;
+    let t154 = tau[3] + 0.1 * t153 - tau[4];
+    let t155 = c_q4 * (c_q4 * t134 - t139) + 1.0 - s_q4 * (t140 - s_q4 * t136)
+        - 0.01 * (t145 * t145 / t150);
+    let t156 = t143 - t144 - 0.1 * (t145 * t149 / t150);
+    let t157 = t146 + t147 + 1.0 - t149 * t149 / t150;
+    let t158 = 0.05 * (t10 * t10) + c_q4 * t137
+        + 0.1 * (t7 * t7 * c_q3 * t155 - t7 * t7 * s_q3 * t156 - t145 * t154 / t150)
+        - s_q4 * t138;
+    let t159 = t151 + t152 + 0.1 * (t7 * t7 * c_q3 * t156 - t7 * t7 * s_q3 * t157)
+        - t149 * t154 / t150;
+    let t160 = s_q3 * t156;
+    let t161 = c_q3 * t156;
+    let t162 = s_q3 * t155 + t161;
+    let t163 = t160 + c_q3 * t157;
+    let t164 = c_q3 * t162;
+    let t165 = s_q3 * t163;
+    let t166 = t164 - t165;
+    let t167 = s_q3 * t162;
+    let t168 = c_q3 * t163;
+    let t169 = t167 + t168;
+    let t170 = 0.1 * t169 + 0.05;
+    let t171 = 0.01 * t169 + 0.0033333333333333335;
+    let t172 = s_q3 * t158;
+    let t173 = c_q3 * t159;
+    let t174 = t172 + t173;
+    let t175 = tau[2] + 0.1 * t174 - tau[3];
+    let t176 = c_q3 * (c_q3 * t155 - t160) + 1.0 - s_q3 * (t161 - s_q3 * t157)
+        - 0.01 * (t166 * t166 / t171);
+    let t177 = t164 - t165 - 0.1 * (t166 * t170 / t171);
+    let t178 = t167 + t168 + 1.0 - t170 * t170 / t171;
+    let t179 = 0.05 * (t7 * t7) + c_q3 * t158
+        + 0.1 * (t4 * t4 * c_q2 * t176 - t4 * t4 * s_q2 * t177 - t166 * t175 / t171)
+        - s_q3 * t159;
+    let t180 = t172 + t173 + 0.1 * (t4 * t4 * c_q2 * t177 - t4 * t4 * s_q2 * t178)
+        - t170 * t175 / t171;
+    let t181 = s_q2 * t177;
+    let t182 = c_q2 * t177;
+    let t183 = s_q2 * t176 + t182;
+    let t184 = t181 + c_q2 * t178;
+    let t185 = c_q2 * t183;
+    let t186 = s_q2 * t184;
+    let t187 = t185 - t186;
+    let t188 = s_q2 * t183;
+    let t189 = c_q2 * t184;
+    let t190 = t188 + t189;
+    let t191 = 0.1 * t190 + 0.05;
+    let t192 = 0.01 * t190 + 0.0033333333333333335;
+    let t193 = s_q2 * t179;
+    let t194 = c_q2 * t180;
+    let t195 = t193 + t194;
+    let t196 = tau[1] + 0.1 * t195 - tau[2];
+    let t197 = c_q2 * (c_q2 * t176 - t181) + 1.0 - s_q2 * (t182 - s_q2 * t178)
+        - 0.01 * (t187 * t187 / t192);
+    let t198 = t185 - t186 - 0.1 * (t187 * t191 / t192);
+    let t199 = t188 + t189 + 1.0 - t191 * t191 / t192;
+    let t200 = s_q1 * t197 + c_q1 * t198;
+    let t201 = s_q1 * t198 + c_q1 * t199;
+    let t202 = s_q1 * t200 + c_q1 * t201;
+    let t203 = 0.01 * t202 + 0.0033333333333333335;
+    let t204 = tau[0]
+        + 0.1
+            * (s_q1
+                * (0.05 * (t4 * t4) + c_q2 * t179
+                    + 0.1
+                        * (qd[0] * qd[0] * c_q1 * t197 - qd[0] * qd[0] * s_q1 * t198
+                            - t187 * t196 / t192) - s_q2 * t180)
+                + c_q1
+                    * (t193 + t194
+                        + 0.1
+                            * (qd[0] * qd[0] * c_q1 * t198 - qd[0] * qd[0] * s_q1 * t199)
+                        - t191 * t196 / t192)) - tau[1]
+        - 0.981 * (s_q0 * (c_q1 * t200 - s_q1 * t201))
+        - 9.81 * (c_q0 * (0.1 * t202 + 0.05));
+    let t205 = t204 / t203;
+    let t206 = 9.81 * c_q0 + 0.1 * t205;
+    let t207 = c_q1 * t206;
+    let t208 = 9.81 * (s_q0 * c_q1) + s_q1 * t206 - 0.1 * (qd[0] * qd[0] * c_q1);
+    let t209 = (tau[1] + 0.1 * (t195 - t187 * t208) - tau[2]
+        - t191 * (0.1 * t31 + t207 - 9.81 * t30) - t192 * t204 / t203) / t192;
+    let t210 = t205 + t209;
+    let t211 = 0.1 * (t31 + t210) + t207 - 9.81 * t30;
+    let t212 = s_q2 * t208;
+    let t213 = c_q2 * t211;
+    let t214 = c_q2 * t208 + s_q2 * t211 - 0.1 * (t4 * t4 * c_q2);
+    let t215 = (tau[2] + 0.1 * (t174 - t166 * t214) - tau[3]
+        - t170 * (0.1 * t32 + t213 - t212) - t171 * t210) / t171;
+    let t216 = t205 + t209 + t215;
+    let t217 = 0.1 * (t32 + t216) + t213 - t212;
+    let t218 = s_q3 * t214;
+    let t219 = c_q3 * t217;
+    let t220 = c_q3 * t214 + s_q3 * t217 - 0.1 * (t7 * t7 * c_q3);
+    let t221 = (tau[3] + 0.1 * (t153 - t145 * t220) - tau[4]
+        - t149 * (0.1 * t33 + t219 - t218) - t150 * t216) / t150;
+    let t222 = t205 + t209 + t215 + t221;
+    let t223 = 0.1 * (t33 + t222) + t219 - t218;
+    let t224 = s_q4 * t220;
+    let t225 = c_q4 * t223;
+    let t226 = c_q4 * t220 + s_q4 * t223 - 0.1 * (t10 * t10 * c_q4);
+    let t227 = (tau[4] + 0.1 * (t132 - t124 * t226) - tau[5]
+        - t128 * (0.1 * t34 + t225 - t224) - t129 * t222) / t129;
+    let t228 = t205 + t209 + t215 + t221 + t227;
+    let t229 = 0.1 * (t34 + t228) + t225 - t224;
+    let t230 = s_q5 * t226;
+    let t231 = c_q5 * t229;
+    let t232 = c_q5 * t226 + s_q5 * t229 - 0.1 * (t13 * t13 * c_q5);
+    let t233 = (tau[5] + 0.1 * (t111 - t103 * t232) - tau[6]
+        - t107 * (0.1 * t35 + t231 - t230) - t108 * t228) / t108;
+    let t234 = t205 + t209 + t215 + t221 + t227 + t233;
+    let t235 = 0.1 * (t35 + t234) + t231 - t230;
+    let t236 = s_q6 * t232;
+    let t237 = c_q6 * t235;
+    let t238 = c_q6 * t232 + s_q6 * t235 - 0.1 * (t16 * t16 * c_q6);
+    let t239 = (tau[6] + 0.1 * (t90 - t82 * t238) - tau[7]
+        - t86 * (0.1 * t36 + t237 - t236) - t87 * t234) / t87;
+    let t240 = t205 + t209 + t215 + t221 + t227 + t233 + t239;
+    let t241 = 0.1 * (t36 + t240) + t237 - t236;
+    let t242 = s_q7 * t238;
+    let t243 = c_q7 * t241;
+    let t244 = c_q7 * t238 + s_q7 * t241 - 0.1 * (t19 * t19 * c_q7);
+    let t245 = (tau[7] + 0.1 * (t69 - t61 * t244) - tau[8]
+        - t65 * (0.1 * t37 + t243 - t242) - t66 * t240) / t66;
+    let t246 = t205 + t209 + t215 + t221 + t227 + t233 + t239 + t245;
+    let t247 = 0.1 * (t37 + t246) + t243 - t242;
+    let t248 = s_q8 * t244;
+    let t249 = c_q8 * t247;
+    let t250 = c_q8 * t244 + s_q8 * t247 - 0.1 * (t22 * t22 * c_q8);
+    let t251 = (tau[8] + 0.1 * t48 - tau[9] - t44 * (0.1 * t38 + t249 - t248)
+        - t45 * t246 - 0.075 * (s_q9 * c_q9 * t250)) / t45;
+    let t252 = t205 + t209 + t215 + t221 + t227 + t233 + t239 + t245 + t251;
+    [
+        t205,
+        t209,
+        t215,
+        t221,
+        t227,
+        t233,
+        t239,
+        t245,
+        t251,
+        300.0
+            * (tau[9] - 0.0033333333333333335 * t252
+                - 0.05
+                    * (0.1 * t39 + c_q9 * (0.1 * (t38 + t252) + t249 - t248)
+                        - s_q9 * t250)),
+    ]
+}
+/// Operation count of [`coriolis_matrix`].
+pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
+    mul: 975,
+    add: 1230,
+    div: 0,
+    sqrt: 0,
+    sin: 9,
+    cos: 9,
+};
+///The Coriolis matrix C(q, q̇) from the Christoffel symbols of M: `C q̇ + g = bias`
+///and `Ṁ − 2C` is skew-symmetric, as passivity-based controllers need.
+pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV]; NV] {
+    let s_q1 = libm::sin(q[1]);
+    let c_q1 = libm::cos(q[1]);
+    let t2 = qd[0] + qd[1];
+    let s_q2 = libm::sin(q[2]);
+    let c_q2 = libm::cos(q[2]);
+    let t5 = qd[0] + qd[1] + qd[2];
+    let s_q3 = libm::sin(q[3]);
+    let c_q3 = libm::cos(q[3]);
+    let t8 = qd[0] + qd[1] + qd[2] + qd[3];
+    let s_q4 = libm::sin(q[4]);
+    let c_q4 = libm::cos(q[4]);
+    let t11 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4];
+    let s_q5 = libm::sin(q[5]);
+    let c_q5 = libm::cos(q[5]);
+    let t14 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5];
+    let s_q6 = libm::sin(q[6]);
+    let c_q6 = libm::cos(q[6]);
+    let t17 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6];
+    let s_q7 = libm::sin(q[7]);
+    let c_q7 = libm::cos(q[7]);
+    let t20 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6] + qd[7];
+    let s_q8 = libm::sin(q[8]);
+    let c_q8 = libm::cos(q[8]);
+    let t23 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6] + qd[7] + qd[8];
+    let s_q9 = libm::sin(q[9]);
+    let c_q9 = libm::cos(q[9]);
+    let t26 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6] + qd[7] + qd[8]
+        + qd[9];
+    let t27 = qd[0] * s_q1;
+    let t28 = qd[0] * c_q1;
+    let t29 = -(0.2 * (t2 + t28));
+    let t30 = s_q2 * t29;
+    let t31 = qd[0] * s_q1 * c_q2;
+    let t32 = 0.2 * t31 - t30;
+    let t33 = c_q2 * t29;
+    let t34 = qd[0] * s_q1 * s_q2;
+    let t35 = 0.2 * (t34 - t5) + t33;
+    let t36 = s_q3 * t35;
+    let t37 = c_q3 * t32;
+    let t38 = t37 - t36;
+    let t39 = c_q3 * t35;
+    let t40 = s_q3 * t32;
+    let t41 = t39 + t40 - 0.2 * t8;
+    let t42 = s_q4 * t41;
+    let t43 = c_q4 * t38;
+    let t44 = t43 - t42;
+    let t45 = c_q4 * t41;
+    let t46 = s_q4 * t38;
+    let t47 = t45 + t46 - 0.2 * t11;
+    let t48 = s_q5 * t47;
+    let t49 = c_q5 * t44;
+    let t50 = t49 - t48;
+    let t51 = c_q5 * t47;
+    let t52 = s_q5 * t44;
+    let t53 = t51 + t52 - 0.2 * t14;
+    let t54 = s_q6 * t53;
+    let t55 = c_q6 * t50;
+    let t56 = t55 - t54;
+    let t57 = c_q6 * t53;
+    let t58 = s_q6 * t50;
+    let t59 = t57 + t58 - 0.2 * t17;
+    let t60 = s_q7 * t59;
+    let t61 = c_q7 * t56;
+    let t62 = t61 - t60;
+    let t63 = c_q7 * t59;
+    let t64 = s_q7 * t56;
+    let t65 = t63 + t64 - 0.2 * t20;
+    let t66 = s_q8 * t65;
+    let t67 = c_q8 * t62;
+    let t68 = t67 - t66;
+    let t69 = c_q8 * t65;
+    let t70 = s_q8 * t62;
+    let t71 = t69 + t70 - 0.2 * t23;
+    let t72 = c_q9 * t68 - s_q9 * t71;
+    let t73 = c_q9 * t71 + s_q9 * t68 - 0.1 * t26;
+    let t74 = s_q9 * t73;
+    let t75 = c_q9 * t72;
+    let t76 = t74 + t75;
+    let t77 = t69 + t70 + c_q9 * t73 - 0.1 * t23 - s_q9 * t72;
+    let t78 = s_q8 * t77;
+    let t79 = t67 + t74 + t75 - t66;
+    let t80 = c_q8 * t79;
+    let t81 = t78 + t80;
+    let t82 = t63 + t64 + c_q8 * t77 - 0.1 * t20 - s_q8 * t79;
+    let t83 = s_q7 * t82;
+    let t84 = t61 + t78 + t80 - t60;
+    let t85 = c_q7 * t84;
+    let t86 = t83 + t85;
+    let t87 = t57 + t58 + c_q7 * t82 - 0.1 * t17 - s_q7 * t84;
+    let t88 = s_q6 * t87;
+    let t89 = t55 + t83 + t85 - t54;
+    let t90 = c_q6 * t89;
+    let t91 = t88 + t90;
+    let t92 = t51 + t52 + c_q6 * t87 - 0.1 * t14 - s_q6 * t89;
+    let t93 = s_q5 * t92;
+    let t94 = t49 + t88 + t90 - t48;
+    let t95 = c_q5 * t94;
+    let t96 = t93 + t95;
+    let t97 = t45 + t46 + c_q5 * t92 - 0.1 * t11 - s_q5 * t94;
+    let t98 = s_q4 * t97;
+    let t99 = t43 + t93 + t95 - t42;
+    let t100 = c_q4 * t99;
+    let t101 = t98 + t100;
+    let t102 = t39 + t40 + c_q4 * t97 - 0.1 * t8 - s_q4 * t99;
+    let t103 = s_q3 * t102;
+    let t104 = t37 + t98 + t100 - t36;
+    let t105 = c_q3 * t104;
+    let t106 = t103 + t105;
+    let t107 = t33 + c_q3 * t102 + 0.2 * t34 - 0.1 * t5 - s_q3 * t104;
+    let t108 = s_q2 * t107;
+    let t109 = t103 + t105 + 0.2 * t31 - t30;
+    let t110 = c_q2 * t109;
+    let t111 = t108 + t110;
+    let t112 = t2 * s_q2;
+    let t113 = t2 * c_q2;
+    let t114 = -(0.2 * (t5 + t113));
+    let t115 = s_q3 * t114;
+    let t116 = t2 * s_q2 * c_q3;
+    let t117 = 0.2 * t116 - t115;
+    let t118 = c_q3 * t114;
+    let t119 = t2 * s_q2 * s_q3;
+    let t120 = 0.2 * (t119 - t8) + t118;
+    let t121 = s_q4 * t120;
+    let t122 = c_q4 * t117;
+    let t123 = t122 - t121;
+    let t124 = c_q4 * t120;
+    let t125 = s_q4 * t117;
+    let t126 = t124 + t125 - 0.2 * t11;
+    let t127 = s_q5 * t126;
+    let t128 = c_q5 * t123;
+    let t129 = t128 - t127;
+    let t130 = c_q5 * t126;
+    let t131 = s_q5 * t123;
+    let t132 = t130 + t131 - 0.2 * t14;
+    let t133 = s_q6 * t132;
+    let t134 = c_q6 * t129;
+    let t135 = t134 - t133;
+    let t136 = c_q6 * t132;
+    let t137 = s_q6 * t129;
+    let t138 = t136 + t137 - 0.2 * t17;
+    let t139 = s_q7 * t138;
+    let t140 = c_q7 * t135;
+    let t141 = t140 - t139;
+    let t142 = c_q7 * t138;
+    let t143 = s_q7 * t135;
+    let t144 = t142 + t143 - 0.2 * t20;
+    let t145 = s_q8 * t144;
+    let t146 = c_q8 * t141;
+    let t147 = t146 - t145;
+    let t148 = c_q8 * t144;
+    let t149 = s_q8 * t141;
+    let t150 = t148 + t149 - 0.2 * t23;
+    let t151 = c_q9 * t147 - s_q9 * t150;
+    let t152 = c_q9 * t150 + s_q9 * t147 - 0.1 * t26;
+    let t153 = s_q9 * t152;
+    let t154 = c_q9 * t151;
+    let t155 = t153 + t154;
+    let t156 = t148 + t149 + c_q9 * t152 - 0.1 * t23 - s_q9 * t151;
+    let t157 = s_q8 * t156;
+    let t158 = t146 + t153 + t154 - t145;
+    let t159 = c_q8 * t158;
+    let t160 = t157 + t159;
+    let t161 = t142 + t143 + c_q8 * t156 - 0.1 * t20 - s_q8 * t158;
+    let t162 = s_q7 * t161;
+    let t163 = t140 + t157 + t159 - t139;
+    let t164 = c_q7 * t163;
+    let t165 = t162 + t164;
+    let t166 = t136 + t137 + c_q7 * t161 - 0.1 * t17 - s_q7 * t163;
+    let t167 = s_q6 * t166;
+    let t168 = t134 + t162 + t164 - t133;
+    let t169 = c_q6 * t168;
+    let t170 = t167 + t169;
+    let t171 = t130 + t131 + c_q6 * t166 - 0.1 * t14 - s_q6 * t168;
+    let t172 = s_q5 * t171;
+    let t173 = t128 + t167 + t169 - t127;
+    let t174 = c_q5 * t173;
+    let t175 = t172 + t174;
+    let t176 = t124 + t125 + c_q5 * t171 - 0.1 * t11 - s_q5 * t173;
+    let t177 = s_q4 * t176;
+    let t178 = t122 + t172 + t174 - t121;
+    let t179 = c_q4 * t178;
+    let t180 = t177 + t179;
+    let t181 = t118 + c_q4 * t176 + 0.2 * t119 - 0.1 * t8 - s_q4 * t178;
+    let t182 = s_q3 * t181;
+    let t183 = t177 + t179 + 0.2 * t116 - t115;
+    let t184 = c_q3 * t183;
+    let t185 = t182 + t184;
+    let t186 = c_q3 * t181 - 0.1 * t5 - 0.2 * t113 - s_q3 * t183;
+    let t187 = 0.2 * t112 + t182 + t184;
+    let t188 = s_q2 * t186 + c_q2 * t187;
+    let t189 = t5 * s_q3;
+    let t190 = t5 * c_q3;
+    let t191 = -(0.2 * (t8 + t190));
+    let t192 = s_q4 * t191;
+    let t193 = t5 * s_q3 * c_q4;
+    let t194 = 0.2 * t193 - t192;
+    let t195 = c_q4 * t191;
+    let t196 = t5 * s_q3 * s_q4;
+    let t197 = 0.2 * (t196 - t11) + t195;
+    let t198 = s_q5 * t197;
+    let t199 = c_q5 * t194;
+    let t200 = t199 - t198;
+    let t201 = c_q5 * t197;
+    let t202 = s_q5 * t194;
+    let t203 = t201 + t202 - 0.2 * t14;
+    let t204 = s_q6 * t203;
+    let t205 = c_q6 * t200;
+    let t206 = t205 - t204;
+    let t207 = c_q6 * t203;
+    let t208 = s_q6 * t200;
+    let t209 = t207 + t208 - 0.2 * t17;
+    let t210 = s_q7 * t209;
+    let t211 = c_q7 * t206;
+    let t212 = t211 - t210;
+    let t213 = c_q7 * t209;
+    let t214 = s_q7 * t206;
+    let t215 = t213 + t214 - 0.2 * t20;
+    let t216 = s_q8 * t215;
+    let t217 = c_q8 * t212;
+    let t218 = t217 - t216;
+    let t219 = c_q8 * t215;
+    let t220 = s_q8 * t212;
+    let t221 = t219 + t220 - 0.2 * t23;
+    let t222 = c_q9 * t218 - s_q9 * t221;
+    let t223 = c_q9 * t221 + s_q9 * t218 - 0.1 * t26;
+    let t224 = s_q9 * t223;
+    let t225 = c_q9 * t222;
+    let t226 = t224 + t225;
+    let t227 = t219 + t220 + c_q9 * t223 - 0.1 * t23 - s_q9 * t222;
+    let t228 = s_q8 * t227;
+    let t229 = t217 + t224 + t225 - t216;
+    let t230 = c_q8 * t229;
+    let t231 = t228 + t230;
+    let t232 = t213 + t214 + c_q8 * t227 - 0.1 * t20 - s_q8 * t229;
+    let t233 = s_q7 * t232;
+    let t234 = t211 + t228 + t230 - t210;
+    let t235 = c_q7 * t234;
+    let t236 = t233 + t235;
+    let t237 = t207 + t208 + c_q7 * t232 - 0.1 * t17 - s_q7 * t234;
+    let t238 = s_q6 * t237;
+    let t239 = t205 + t233 + t235 - t204;
+    let t240 = c_q6 * t239;
+    let t241 = t238 + t240;
+    let t242 = t201 + t202 + c_q6 * t237 - 0.1 * t14 - s_q6 * t239;
+    let t243 = s_q5 * t242;
+    let t244 = t199 + t238 + t240 - t198;
+    let t245 = c_q5 * t244;
+    let t246 = t243 + t245;
+    let t247 = t195 + c_q5 * t242 + 0.2 * t196 - 0.1 * t11 - s_q5 * t244;
+    let t248 = s_q4 * t247;
+    let t249 = t243 + t245 + 0.2 * t193 - t192;
+    let t250 = c_q4 * t249;
+    let t251 = t248 + t250;
+    let t252 = c_q4 * t247 - 0.1 * t8 - 0.2 * t190 - s_q4 * t249;
+    let t253 = 0.2 * t189 + t248 + t250;
+    let t254 = s_q3 * t252 + c_q3 * t253;
+    let t255 = c_q3 * t252 - 0.1 * t5 - s_q3 * t253;
+    let t256 = s_q2 * t255 + c_q2 * t254;
+    let t257 = t8 * s_q4;
+    let t258 = t8 * c_q4;
+    let t259 = -(0.2 * (t11 + t258));
+    let t260 = s_q5 * t259;
+    let t261 = t8 * s_q4 * c_q5;
+    let t262 = 0.2 * t261 - t260;
+    let t263 = c_q5 * t259;
+    let t264 = t8 * s_q4 * s_q5;
+    let t265 = 0.2 * (t264 - t14) + t263;
+    let t266 = s_q6 * t265;
+    let t267 = c_q6 * t262;
+    let t268 = t267 - t266;
+    let t269 = c_q6 * t265;
+    let t270 = s_q6 * t262;
+    let t271 = t269 + t270 - 0.2 * t17;
+    let t272 = s_q7 * t271;
+    let t273 = c_q7 * t268;
+    let t274 = t273 - t272;
+    let t275 = c_q7 * t271;
+    let t276 = s_q7 * t268;
+    let t277 = t275 + t276 - 0.2 * t20;
+    let t278 = s_q8 * t277;
+    let t279 = c_q8 * t274;
+    let t280 = t279 - t278;
+    let t281 = c_q8 * t277;
+    let t282 = s_q8 * t274;
+    let t283 = t281 + t282 - 0.2 * t23;
+    let t284 = c_q9 * t280 - s_q9 * t283;
+    let t285 = c_q9 * t283 + s_q9 * t280 - 0.1 * t26;
+    let t286 = s_q9 * t285;
+    let t287 = c_q9 * t284;
+    let t288 = t286 + t287;
+    let t289 = t281 + t282 + c_q9 * t285 - 0.1 * t23 - s_q9 * t284;
+    let t290 = s_q8 * t289;
+    let t291 = t279 + t286 + t287 - t278;
+    let t292 = c_q8 * t291;
+    let t293 = t290 + t292;
+    let t294 = t275 + t276 + c_q8 * t289 - 0.1 * t20 - s_q8 * t291;
+    let t295 = s_q7 * t294;
+    let t296 = t273 + t290 + t292 - t272;
+    let t297 = c_q7 * t296;
+    let t298 = t295 + t297;
+    let t299 = t269 + t270 + c_q7 * t294 - 0.1 * t17 - s_q7 * t296;
+    let t300 = s_q6 * t299;
+    let t301 = t267 + t295 + t297 - t266;
+    let t302 = c_q6 * t301;
+    let t303 = t300 + t302;
+    let t304 = t263 + c_q6 * t299 + 0.2 * t264 - 0.1 * t14 - s_q6 * t301;
+    let t305 = s_q5 * t304;
+    let t306 = t300 + t302 + 0.2 * t261 - t260;
+    let t307 = c_q5 * t306;
+    let t308 = t305 + t307;
+    let t309 = c_q5 * t304 - 0.1 * t11 - 0.2 * t258 - s_q5 * t306;
+    let t310 = 0.2 * t257 + t305 + t307;
+    let t311 = s_q4 * t309 + c_q4 * t310;
+    let t312 = c_q4 * t309 - 0.1 * t8 - s_q4 * t310;
+    let t313 = s_q3 * t312 + c_q3 * t311;
+    let t314 = c_q3 * t312 - s_q3 * t311;
+    let t315 = s_q2 * t314 + c_q2 * t313;
+    let t316 = t11 * s_q5;
+    let t317 = t11 * c_q5;
+    let t318 = -(0.2 * (t14 + t317));
+    let t319 = s_q6 * t318;
+    let t320 = t11 * s_q5 * c_q6;
+    let t321 = 0.2 * t320 - t319;
+    let t322 = c_q6 * t318;
+    let t323 = t11 * s_q5 * s_q6;
+    let t324 = 0.2 * (t323 - t17) + t322;
+    let t325 = s_q7 * t324;
+    let t326 = c_q7 * t321;
+    let t327 = t326 - t325;
+    let t328 = c_q7 * t324;
+    let t329 = s_q7 * t321;
+    let t330 = t328 + t329 - 0.2 * t20;
+    let t331 = s_q8 * t330;
+    let t332 = c_q8 * t327;
+    let t333 = t332 - t331;
+    let t334 = c_q8 * t330;
+    let t335 = s_q8 * t327;
+    let t336 = t334 + t335 - 0.2 * t23;
+    let t337 = c_q9 * t333 - s_q9 * t336;
+    let t338 = c_q9 * t336 + s_q9 * t333 - 0.1 * t26;
+    let t339 = s_q9 * t338;
+    let t340 = c_q9 * t337;
+    let t341 = t339 + t340;
+    let t342 = t334 + t335 + c_q9 * t338 - 0.1 * t23 - s_q9 * t337;
+    let t343 = s_q8 * t342;
+    let t344 = t332 + t339 + t340 - t331;
+    let t345 = c_q8 * t344;
+    let t346 = t343 + t345;
+    let t347 = t328 + t329 + c_q8 * t342 - 0.1 * t20 - s_q8 * t344;
+    let t348 = s_q7 * t347;
+    let t349 = t326 + t343 + t345 - t325;
+    let t350 = c_q7 * t349;
+    let t351 = t348 + t350;
+    let t352 = t322 + c_q7 * t347 + 0.2 * t323 - 0.1 * t17 - s_q7 * t349;
+    let t353 = s_q6 * t352;
+    let t354 = t348 + t350 + 0.2 * t320 - t319;
+    let t355 = c_q6 * t354;
+    let t356 = t353 + t355;
+    let t357 = c_q6 * t352 - 0.1 * t14 - 0.2 * t317 - s_q6 * t354;
+    let t358 = 0.2 * t316 + t353 + t355;
+    let t359 = s_q5 * t357 + c_q5 * t358;
+    let t360 = c_q5 * t357 - 0.1 * t11 - s_q5 * t358;
+    let t361 = s_q4 * t360 + c_q4 * t359;
+    let t362 = c_q4 * t360 - s_q4 * t359;
+    let t363 = s_q3 * t362 + c_q3 * t361;
+    let t364 = c_q3 * t362 - s_q3 * t361;
+    let t365 = s_q2 * t364 + c_q2 * t363;
+    let t366 = t14 * s_q6;
+    let t367 = t14 * c_q6;
+    let t368 = -(0.2 * (t17 + t367));
+    let t369 = s_q7 * t368;
+    let t370 = t14 * s_q6 * c_q7;
+    let t371 = 0.2 * t370 - t369;
+    let t372 = c_q7 * t368;
+    let t373 = t14 * s_q6 * s_q7;
+    let t374 = 0.2 * (t373 - t20) + t372;
+    let t375 = s_q8 * t374;
+    let t376 = c_q8 * t371;
+    let t377 = t376 - t375;
+    let t378 = c_q8 * t374;
+    let t379 = s_q8 * t371;
+    let t380 = t378 + t379 - 0.2 * t23;
+    let t381 = c_q9 * t377 - s_q9 * t380;
+    let t382 = c_q9 * t380 + s_q9 * t377 - 0.1 * t26;
+    let t383 = s_q9 * t382;
+    let t384 = c_q9 * t381;
+    let t385 = t383 + t384;
+    let t386 = t378 + t379 + c_q9 * t382 - 0.1 * t23 - s_q9 * t381;
+    let t387 = s_q8 * t386;
+    let t388 = t376 + t383 + t384 - t375;
+    let t389 = c_q8 * t388;
+    let t390 = t387 + t389;
+    let t391 = t372 + c_q8 * t386 + 0.2 * t373 - 0.1 * t20 - s_q8 * t388;
+    let t392 = s_q7 * t391;
+    let t393 = t387 + t389 + 0.2 * t370 - t369;
+    let t394 = c_q7 * t393;
+    let t395 = t392 + t394;
+    let t396 = c_q7 * t391 - 0.1 * t17 - 0.2 * t367 - s_q7 * t393;
+    let t397 = 0.2 * t366 + t392 + t394;
+    let t398 = s_q6 * t396 + c_q6 * t397;
+    let t399 = c_q6 * t396 - 0.1 * t14 - s_q6 * t397;
+    let t400 = s_q5 * t399 + c_q5 * t398;
+    let t401 = c_q5 * t399 - s_q5 * t398;
+    let t402 = s_q4 * t401 + c_q4 * t400;
+    let t403 = c_q4 * t401 - s_q4 * t400;
+    let t404 = s_q3 * t403 + c_q3 * t402;
+    let t405 = c_q3 * t403 - s_q3 * t402;
+    let t406 = s_q2 * t405 + c_q2 * t404;
+    let t407 = t17 * s_q7;
+    let t408 = t17 * c_q7;
+    let t409 = -(0.2 * (t20 + t408));
+    let t410 = s_q8 * t409;
+    let t411 = t17 * s_q7 * c_q8;
+    let t412 = 0.2 * t411 - t410;
+    let t413 = c_q8 * t409;
+    let t414 = t17 * s_q7 * s_q8;
+    let t415 = 0.2 * (t414 - t23) + t413;
+    let t416 = c_q9 * t412 - s_q9 * t415;
+    let t417 = c_q9 * t415 + s_q9 * t412 - 0.1 * t26;
+    let t418 = s_q9 * t417;
+    let t419 = c_q9 * t416;
+    let t420 = t418 + t419;
+    let t421 = t413 + c_q9 * t417 + 0.2 * t414 - 0.1 * t23 - s_q9 * t416;
+    let t422 = s_q8 * t421;
+    let t423 = t418 + t419 + 0.2 * t411 - t410;
+    let t424 = c_q8 * t423;
+    let t425 = t422 + t424;
+    let t426 = c_q8 * t421 - 0.1 * t20 - 0.2 * t408 - s_q8 * t423;
+    let t427 = 0.2 * t407 + t422 + t424;
+    let t428 = s_q7 * t426 + c_q7 * t427;
+    let t429 = c_q7 * t426 - 0.1 * t17 - s_q7 * t427;
+    let t430 = s_q6 * t429 + c_q6 * t428;
+    let t431 = c_q6 * t429 - s_q6 * t428;
+    let t432 = s_q5 * t431 + c_q5 * t430;
+    let t433 = c_q5 * t431 - s_q5 * t430;
+    let t434 = s_q4 * t433 + c_q4 * t432;
+    let t435 = c_q4 * t433 - s_q4 * t432;
+    let t436 = s_q3 * t435 + c_q3 * t434;
+    let t437 = c_q3 * t435 - s_q3 * t434;
+    let t438 = s_q2 * t437 + c_q2 * t436;
+    let t439 = t20 * s_q8;
+    let t440 = t20 * c_q8;
+    let t441 = -(0.2 * (t23 + t440));
+    let t442 = 0.2 * (t20 * s_q8 * c_q9) - s_q9 * t441;
+    let t443 = c_q9 * t441 + 0.2 * (t20 * s_q8 * s_q9) - 0.1 * t26;
+    let t444 = s_q9 * t443;
+    let t445 = c_q9 * t442;
+    let t446 = t444 + t445;
+    let t447 = c_q9 * t443 - 0.1 * t23 - 0.2 * t440 - s_q9 * t442;
+    let t448 = 0.2 * t439 + t444 + t445;
+    let t449 = s_q8 * t447 + c_q8 * t448;
+    let t450 = c_q8 * t447 - 0.1 * t20 - s_q8 * t448;
+    let t451 = s_q7 * t450 + c_q7 * t449;
+    let t452 = c_q7 * t450 - s_q7 * t449;
+    let t453 = s_q6 * t452 + c_q6 * t451;
+    let t454 = c_q6 * t452 - s_q6 * t451;
+    let t455 = s_q5 * t454 + c_q5 * t453;
+    let t456 = c_q5 * t454 - s_q5 * t453;
+    let t457 = s_q4 * t456 + c_q4 * t455;
+    let t458 = c_q4 * t456 - s_q4 * t455;
+    let t459 = s_q3 * t458 + c_q3 * t457;
+    let t460 = c_q3 * t458 - s_q3 * t457;
+    let t461 = s_q2 * t460 + c_q2 * t459;
+    let t462 = t23 * s_q9;
+    let t463 = -(0.1 * t26) - 0.2 * (t23 * c_q9);
+    let t464 = s_q9 * t463 + 0.2 * (t23 * s_q9 * c_q9);
+    let t465 = c_q9 * t463 - 0.1 * t23 - 0.2 * (t23 * (s_q9 * s_q9));
+    let t466 = s_q8 * t465 + c_q8 * t464;
+    let t467 = c_q8 * t465 - s_q8 * t464;
+    let t468 = s_q7 * t467 + c_q7 * t466;
+    let t469 = c_q7 * t467 - s_q7 * t466;
+    let t470 = s_q6 * t469 + c_q6 * t468;
+    let t471 = c_q6 * t469 - s_q6 * t468;
+    let t472 = s_q5 * t471 + c_q5 * t470;
+    let t473 = c_q5 * t471 - s_q5 * t470;
+    let t474 = s_q4 * t473 + c_q4 * t472;
+    let t475 = c_q4 * t473 - s_q4 * t472;
+    let t476 = s_q3 * t475 + c_q3 * t474;
+    let t477 = c_q3 * t475 - s_q3 * t474;
+    let t478 = s_q2 * t477 + c_q2 * t476;
+    let t479 = s_q9 * t26;
+    let t480 = -(0.1 * (s_q8 * c_q9 * t26 + c_q8 * s_q9 * t26));
+    let t481 = 0.1 * (s_q8 * s_q9 * t26 - c_q8 * c_q9 * t26);
+    let t482 = s_q7 * t481 + c_q7 * t480;
+    let t483 = c_q7 * t481 - s_q7 * t480;
+    let t484 = s_q6 * t483 + c_q6 * t482;
+    let t485 = c_q6 * t483 - s_q6 * t482;
+    let t486 = s_q5 * t485 + c_q5 * t484;
+    let t487 = c_q5 * t485 - s_q5 * t484;
+    let t488 = s_q4 * t487 + c_q4 * t486;
+    let t489 = c_q4 * t487 - s_q4 * t486;
+    let t490 = s_q3 * t489 + c_q3 * t488;
+    let t491 = c_q3 * t489 - s_q3 * t488;
+    let t492 = s_q2 * t491 + c_q2 * t490;
+    [
+        [
+            0.5
+                * (0.01 * t27 + 0.05 * (t32 + t38 + t44 + t50 + t56 + t62 + t68 + t72)
+                    + 0.1
+                        * (t76 + t81 + t86 + t91 + t96 + t101 + t106 + t111
+                            + (s_q1 * (c_q2 * t107 - 0.1 * t2 - 0.2 * t28 - s_q2 * t109)
+                                + c_q1 * (0.2 * t27 + t108 + t110)))),
+            0.5
+                * (0.01 * t112 + 0.05 * (t117 + t123 + t129 + t135 + t141 + t147 + t151)
+                    + 0.1
+                        * (t155 + t160 + t165 + t170 + t175 + t180 + t185 + t188
+                            + (s_q1 * (c_q2 * t186 - 0.1 * t2 - s_q2 * t187)
+                                + c_q1 * t188))),
+            0.5
+                * (0.01 * t189 + 0.05 * (t194 + t200 + t206 + t212 + t218 + t222)
+                    + 0.1
+                        * (t226 + t231 + t236 + t241 + t246 + t251 + t254 + t256
+                            + (s_q1 * (c_q2 * t255 - s_q2 * t254) + c_q1 * t256))),
+            0.5
+                * (0.01 * t257 + 0.05 * (t262 + t268 + t274 + t280 + t284)
+                    + 0.1
+                        * (t288 + t293 + t298 + t303 + t308 + t311 + t313 + t315
+                            + (s_q1 * (c_q2 * t314 - s_q2 * t313) + c_q1 * t315))),
+            0.5
+                * (0.01 * t316 + 0.05 * (t321 + t327 + t333 + t337)
+                    + 0.1
+                        * (t341 + t346 + t351 + t356 + t359 + t361 + t363 + t365
+                            + (s_q1 * (c_q2 * t364 - s_q2 * t363) + c_q1 * t365))),
+            0.5
+                * (0.01 * t366 + 0.05 * (t371 + t377 + t381)
+                    + 0.1
+                        * (t385 + t390 + t395 + t398 + t400 + t402 + t404 + t406
+                            + (s_q1 * (c_q2 * t405 - s_q2 * t404) + c_q1 * t406))),
+            0.5
+                * (0.01 * t407 + 0.05 * (t412 + t416)
+                    + 0.1
+                        * (t420 + t425 + t428 + t430 + t432 + t434 + t436 + t438
+                            + (s_q1 * (c_q2 * t437 - s_q2 * t436) + c_q1 * t438))),
+            0.5
+                * (0.01 * t439 + 0.05 * t442
+                    + 0.1
+                        * (t446 + t449 + t451 + t453 + t455 + t457 + t459 + t461
+                            + (s_q1 * (c_q2 * t460 - s_q2 * t459) + c_q1 * t461))),
+            0.5
+                * (0.01 * t462
+                    + 0.1
+                        * (t464 + t466 + t468 + t470 + t472 + t474 + t476 + t478
+                            + (s_q1 * (c_q2 * t477 - s_q2 * t476) + c_q1 * t478))),
+            0.5
+                * (0.1
+                    * (t480 + t482 + t484 + t486 + t488 + t490 + t492
+                        + (s_q1 * (c_q2 * t491 - s_q2 * t490) + c_q1 * t492))
+                    - 0.01 * t479),
+        ],
+        [
+            0.5
+                * (0.01 * t27 + 0.05 * (t32 + t38 + t44 + t50 + t56 + t62 + t68 + t72)
+                    + 0.1 * (t76 + t81 + t86 + t91 + t96 + t101 + t106 + t111)),
+            0.5
+                * (0.01 * t112 + 0.05 * (t117 + t123 + t129 + t135 + t141 + t147 + t151)
+                    + 0.1 * (t155 + t160 + t165 + t170 + t175 + t180 + t185 + t188)),
+            0.5
+                * (0.01 * t189 + 0.05 * (t194 + t200 + t206 + t212 + t218 + t222)
+                    + 0.1 * (t226 + t231 + t236 + t241 + t246 + t251 + t254 + t256)),
+            0.5
+                * (0.01 * t257 + 0.05 * (t262 + t268 + t274 + t280 + t284)
+                    + 0.1 * (t288 + t293 + t298 + t303 + t308 + t311 + t313 + t315)),
+            0.5
+                * (0.01 * t316 + 0.05 * (t321 + t327 + t333 + t337)
+                    + 0.1 * (t341 + t346 + t351 + t356 + t359 + t361 + t363 + t365)),
+            0.5
+                * (0.01 * t366 + 0.05 * (t371 + t377 + t381)
+                    + 0.1 * (t385 + t390 + t395 + t398 + t400 + t402 + t404 + t406)),
+            0.5
+                * (0.01 * t407 + 0.05 * (t412 + t416)
+                    + 0.1 * (t420 + t425 + t428 + t430 + t432 + t434 + t436 + t438)),
+            0.5
+                * (0.01 * t439 + 0.05 * t442
+                    + 0.1 * (t446 + t449 + t451 + t453 + t455 + t457 + t459 + t461)),
+            0.5
+                * (0.01 * t462
+                    + 0.1 * (t464 + t466 + t468 + t470 + t472 + t474 + t476 + t478)),
+            0.5 * (0.1 * (t480 + t482 + t484 + t486 + t488 + t490 + t492) - 0.01 * t479),
+        ],
+        [
+            0.5
+                * (0.05 * (t32 + t38 + t44 + t50 + t56 + t62 + t68 + t72)
+                    + 0.1 * (t76 + t81 + t86 + t91 + t96 + t101 + t106)),
+            0.5
+                * (0.01 * t112 + 0.05 * (t117 + t123 + t129 + t135 + t141 + t147 + t151)
+                    + 0.1 * (t155 + t160 + t165 + t170 + t175 + t180 + t185)),
+            0.5
+                * (0.01 * t189 + 0.05 * (t194 + t200 + t206 + t212 + t218 + t222)
+                    + 0.1 * (t226 + t231 + t236 + t241 + t246 + t251 + t254)),
+            0.5
+                * (0.01 * t257 + 0.05 * (t262 + t268 + t274 + t280 + t284)
+                    + 0.1 * (t288 + t293 + t298 + t303 + t308 + t311 + t313)),
+            0.5
+                * (0.01 * t316 + 0.05 * (t321 + t327 + t333 + t337)
+                    + 0.1 * (t341 + t346 + t351 + t356 + t359 + t361 + t363)),
+            0.5
+                * (0.01 * t366 + 0.05 * (t371 + t377 + t381)
+                    + 0.1 * (t385 + t390 + t395 + t398 + t400 + t402 + t404)),
+            0.5
+                * (0.01 * t407 + 0.05 * (t412 + t416)
+                    + 0.1 * (t420 + t425 + t428 + t430 + t432 + t434 + t436)),
+            0.5
+                * (0.01 * t439 + 0.05 * t442
+                    + 0.1 * (t446 + t449 + t451 + t453 + t455 + t457 + t459)),
+            0.5 * (0.01 * t462 + 0.1 * (t464 + t466 + t468 + t470 + t472 + t474 + t476)),
+            0.5 * (0.1 * (t480 + t482 + t484 + t486 + t488 + t490) - 0.01 * t479),
+        ],
+        [
+            0.5
+                * (0.05 * (t38 + t44 + t50 + t56 + t62 + t68 + t72)
+                    + 0.1 * (t76 + t81 + t86 + t91 + t96 + t101)),
+            0.5
+                * (0.05 * (t117 + t123 + t129 + t135 + t141 + t147 + t151)
+                    + 0.1 * (t155 + t160 + t165 + t170 + t175 + t180)),
+            0.5
+                * (0.01 * t189 + 0.05 * (t194 + t200 + t206 + t212 + t218 + t222)
+                    + 0.1 * (t226 + t231 + t236 + t241 + t246 + t251)),
+            0.5
+                * (0.01 * t257 + 0.05 * (t262 + t268 + t274 + t280 + t284)
+                    + 0.1 * (t288 + t293 + t298 + t303 + t308 + t311)),
+            0.5
+                * (0.01 * t316 + 0.05 * (t321 + t327 + t333 + t337)
+                    + 0.1 * (t341 + t346 + t351 + t356 + t359 + t361)),
+            0.5
+                * (0.01 * t366 + 0.05 * (t371 + t377 + t381)
+                    + 0.1 * (t385 + t390 + t395 + t398 + t400 + t402)),
+            0.5
+                * (0.01 * t407 + 0.05 * (t412 + t416)
+                    + 0.1 * (t420 + t425 + t428 + t430 + t432 + t434)),
+            0.5
+                * (0.01 * t439 + 0.05 * t442
+                    + 0.1 * (t446 + t449 + t451 + t453 + t455 + t457)),
+            0.5 * (0.01 * t462 + 0.1 * (t464 + t466 + t468 + t470 + t472 + t474)),
+            0.5 * (0.1 * (t480 + t482 + t484 + t486 + t488) - 0.01 * t479),
+        ],
+        [
+            0.5
+                * (0.05 * (t44 + t50 + t56 + t62 + t68 + t72)
+                    + 0.1 * (t76 + t81 + t86 + t91 + t96)),
+            0.5
+                * (0.05 * (t123 + t129 + t135 + t141 + t147 + t151)
+                    + 0.1 * (t155 + t160 + t165 + t170 + t175)),
+            0.5
+                * (0.05 * (t194 + t200 + t206 + t212 + t218 + t222)
+                    + 0.1 * (t226 + t231 + t236 + t241 + t246)),
+            0.5
+                * (0.01 * t257 + 0.05 * (t262 + t268 + t274 + t280 + t284)
+                    + 0.1 * (t288 + t293 + t298 + t303 + t308)),
+            0.5
+                * (0.01 * t316 + 0.05 * (t321 + t327 + t333 + t337)
+                    + 0.1 * (t341 + t346 + t351 + t356 + t359)),
+            0.5
+                * (0.01 * t366 + 0.05 * (t371 + t377 + t381)
+                    + 0.1 * (t385 + t390 + t395 + t398 + t400)),
+            0.5
+                * (0.01 * t407 + 0.05 * (t412 + t416)
+                    + 0.1 * (t420 + t425 + t428 + t430 + t432)),
+            0.5 * (0.01 * t439 + 0.05 * t442 + 0.1 * (t446 + t449 + t451 + t453 + t455)),
+            0.5 * (0.01 * t462 + 0.1 * (t464 + t466 + t468 + t470 + t472)),
+            0.5 * (0.1 * (t480 + t482 + t484 + t486) - 0.01 * t479),
+        ],
+        [
+            0.5 * (0.05 * (t50 + t56 + t62 + t68 + t72) + 0.1 * (t76 + t81 + t86 + t91)),
+            0.5
+                * (0.05 * (t129 + t135 + t141 + t147 + t151)
+                    + 0.1 * (t155 + t160 + t165 + t170)),
+            0.5
+                * (0.05 * (t200 + t206 + t212 + t218 + t222)
+                    + 0.1 * (t226 + t231 + t236 + t241)),
+            0.5
+                * (0.05 * (t262 + t268 + t274 + t280 + t284)
+                    + 0.1 * (t288 + t293 + t298 + t303)),
+            0.5
+                * (0.01 * t316 + 0.05 * (t321 + t327 + t333 + t337)
+                    + 0.1 * (t341 + t346 + t351 + t356)),
+            0.5
+                * (0.01 * t366 + 0.05 * (t371 + t377 + t381)
+                    + 0.1 * (t385 + t390 + t395 + t398)),
+            0.5
+                * (0.01 * t407 + 0.05 * (t412 + t416)
+                    + 0.1 * (t420 + t425 + t428 + t430)),
+            0.5 * (0.01 * t439 + 0.05 * t442 + 0.1 * (t446 + t449 + t451 + t453)),
+            0.5 * (0.01 * t462 + 0.1 * (t464 + t466 + t468 + t470)),
+            0.5 * (0.1 * (t480 + t482 + t484) - 0.01 * t479),
+        ],
+        [
+            0.5 * (0.05 * (t56 + t62 + t68 + t72) + 0.1 * (t76 + t81 + t86)),
+            0.5 * (0.05 * (t135 + t141 + t147 + t151) + 0.1 * (t155 + t160 + t165)),
+            0.5 * (0.05 * (t206 + t212 + t218 + t222) + 0.1 * (t226 + t231 + t236)),
+            0.5 * (0.05 * (t268 + t274 + t280 + t284) + 0.1 * (t288 + t293 + t298)),
+            0.5 * (0.05 * (t321 + t327 + t333 + t337) + 0.1 * (t341 + t346 + t351)),
+            0.5
+                * (0.01 * t366 + 0.05 * (t371 + t377 + t381)
+                    + 0.1 * (t385 + t390 + t395)),
+            0.5 * (0.01 * t407 + 0.05 * (t412 + t416) + 0.1 * (t420 + t425 + t428)),
+            0.5 * (0.01 * t439 + 0.05 * t442 + 0.1 * (t446 + t449 + t451)),
+            0.5 * (0.01 * t462 + 0.1 * (t464 + t466 + t468)),
+            0.5 * (0.1 * (t480 + t482) - 0.01 * t479),
+        ],
+        [
+            0.5 * (0.05 * (t62 + t68 + t72) + 0.1 * (t76 + t81)),
+            0.5 * (0.05 * (t141 + t147 + t151) + 0.1 * (t155 + t160)),
+            0.5 * (0.05 * (t212 + t218 + t222) + 0.1 * (t226 + t231)),
+            0.5 * (0.05 * (t274 + t280 + t284) + 0.1 * (t288 + t293)),
+            0.5 * (0.05 * (t327 + t333 + t337) + 0.1 * (t341 + t346)),
+            0.5 * (0.05 * (t371 + t377 + t381) + 0.1 * (t385 + t390)),
+            0.5 * (0.01 * t407 + 0.05 * (t412 + t416) + 0.1 * (t420 + t425)),
+            0.5 * (0.01 * t439 + 0.05 * t442 + 0.1 * (t446 + t449)),
+            0.5 * (0.01 * t462 + 0.1 * (t464 + t466)),
+            0.5 * (0.1 * t480 - 0.01 * t479),
+        ],
+        [
+            0.5 * (0.05 * (t68 + t72) + 0.1 * t76),
+            0.5 * (0.05 * (t147 + t151) + 0.1 * t155),
+            0.5 * (0.05 * (t218 + t222) + 0.1 * t226),
+            0.5 * (0.05 * (t280 + t284) + 0.1 * t288),
+            0.5 * (0.05 * (t333 + t337) + 0.1 * t341),
+            0.5 * (0.05 * (t377 + t381) + 0.1 * t385),
+            0.5 * (0.05 * (t412 + t416) + 0.1 * t420),
+            0.5 * (0.01 * t439 + 0.05 * t442 + 0.1 * t446),
+            0.5 * (0.01 * t462 + 0.1 * t464),
+            -(0.005 * t479),
+        ],
+        [
+            0.025 * t72,
+            0.025 * t151,
+            0.025 * t222,
+            0.025 * t284,
+            0.025 * t337,
+            0.025 * t381,
+            0.025 * t416,
+            0.025 * t442,
+            0.005 * t462,
+            0.0,
+        ],
+    ]
+}
+/// Operation count of [`energy`].
+pub const OPS_ENERGY: OpCount = OpCount {
+    mul: 151,
+    add: 183,
+    div: 0,
+    sqrt: 0,
+    sin: 10,
+    cos: 10,
+};
+///Kinetic and potential energy `(T, V)`; `V = −Σ m g·c` is zero where every
+///centre of mass is at the ground origin's height.
+pub fn energy(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
+    let s_q0 = libm::sin(q[0]);
+    let c_q0 = libm::cos(q[0]);
+    let s_q1 = libm::sin(q[1]);
+    let c_q1 = libm::cos(q[1]);
+    let t4 = qd[0] + qd[1];
+    let s_q2 = libm::sin(q[2]);
+    let c_q2 = libm::cos(q[2]);
+    let t7 = qd[0] + qd[1] + qd[2];
+    let s_q3 = libm::sin(q[3]);
+    let c_q3 = libm::cos(q[3]);
+    let t10 = qd[0] + qd[1] + qd[2] + qd[3];
+    let s_q4 = libm::sin(q[4]);
+    let c_q4 = libm::cos(q[4]);
+    let t13 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4];
+    let s_q5 = libm::sin(q[5]);
+    let c_q5 = libm::cos(q[5]);
+    let t16 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5];
+    let s_q6 = libm::sin(q[6]);
+    let c_q6 = libm::cos(q[6]);
+    let t19 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6];
+    let s_q7 = libm::sin(q[7]);
+    let c_q7 = libm::cos(q[7]);
+    let t22 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6] + qd[7];
+    let s_q8 = libm::sin(q[8]);
+    let c_q8 = libm::cos(q[8]);
+    let t25 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6] + qd[7] + qd[8];
+    let s_q9 = libm::sin(q[9]);
+    let c_q9 = libm::cos(q[9]);
+    let t28 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6] + qd[7] + qd[8]
+        + qd[9];
+    let t29 = qd[0] * c_q1;
+    let t30 = qd[0] * s_q1 * s_q2;
+    let t31 = c_q0 * c_q1 - s_q0 * s_q1;
+    let t32 = c_q0 * s_q1 + s_q0 * c_q1;
+    let t33 = s_q2 * t31 + c_q2 * t32;
+    let t34 = c_q2 * t31 - s_q2 * t32;
+    let t35 = c_q3 * t33 + s_q3 * t34;
+    let t36 = c_q3 * t34 - s_q3 * t33;
+    let t37 = c_q4 * t35 + s_q4 * t36;
+    let t38 = c_q4 * t36 - s_q4 * t35;
+    let t39 = c_q5 * t37 + s_q5 * t38;
+    let t40 = c_q5 * t38 - s_q5 * t37;
+    let t41 = c_q6 * t39 + s_q6 * t40;
+    let t42 = c_q6 * t40 - s_q6 * t39;
+    let t43 = c_q7 * t41 + s_q7 * t42;
+    let t44 = c_q7 * t42 - s_q7 * t41;
+    let t45 = c_q8 * t43 + s_q8 * t44;
+    let t46 = 0.1 * (t4 + t29);
+    let t47 = 0.1 * (qd[0] * s_q1 * c_q2) + s_q2 * t46;
+    let t48 = c_q2 * t46;
+    let t49 = 0.1 * (t7 - t30) + t48;
+    let t50 = c_q3 * t47 + s_q3 * t49;
+    let t51 = s_q3 * t47;
+    let t52 = c_q3 * t49;
+    let t53 = 0.1 * t10 + t52 - t51;
+    let t54 = c_q4 * t50 + s_q4 * t53;
+    let t55 = s_q4 * t50;
+    let t56 = c_q4 * t53;
+    let t57 = 0.1 * t13 + t56 - t55;
+    let t58 = c_q5 * t54 + s_q5 * t57;
+    let t59 = s_q5 * t54;
+    let t60 = c_q5 * t57;
+    let t61 = 0.1 * t16 + t60 - t59;
+    let t62 = c_q6 * t58 + s_q6 * t61;
+    let t63 = s_q6 * t58;
+    let t64 = c_q6 * t61;
+    let t65 = 0.1 * t19 + t64 - t63;
+    let t66 = c_q7 * t62 + s_q7 * t65;
+    let t67 = s_q7 * t62;
+    let t68 = c_q7 * t65;
+    let t69 = 0.1 * t22 + t68 - t67;
+    let t70 = c_q8 * t66 + s_q8 * t69;
+    let t71 = s_q8 * t66;
+    let t72 = c_q8 * t69;
+    let t73 = 0.1 * t25 + t72 - t71;
+    let t74 = c_q9 * t70 + s_q9 * t73;
+    let t75 = 0.05 * t4 + 0.1 * t29;
+    let t76 = 0.05 * t7 + t48 - 0.1 * t30;
+    let t77 = 0.05 * t10 + t52 - t51;
+    let t78 = 0.05 * t13 + t56 - t55;
+    let t79 = 0.05 * t16 + t60 - t59;
+    let t80 = 0.05 * t19 + t64 - t63;
+    let t81 = 0.05 * t22 + t68 - t67;
+    let t82 = 0.05 * t25 + t72 - t71;
+    let t83 = 0.05 * t28 + c_q9 * t73 - s_q9 * t70;
+    (
+        0.0016666666666666668 * (qd[0] * qd[0])
+            + 0.5
+                * (0.0008333333333333334 * (t4 * t4)
+                    + 0.01 * (qd[0] * qd[0] * (s_q1 * s_q1)) + t75 * t75
+                    + (0.0008333333333333334 * (t7 * t7) + t47 * t47 + t76 * t76)
+                    + (0.0008333333333333334 * (t10 * t10) + t50 * t50 + t77 * t77)
+                    + (0.0008333333333333334 * (t13 * t13) + t54 * t54 + t78 * t78)
+                    + (0.0008333333333333334 * (t16 * t16) + t58 * t58 + t79 * t79)
+                    + (0.0008333333333333334 * (t19 * t19) + t62 * t62 + t80 * t80)
+                    + (0.0008333333333333334 * (t22 * t22) + t66 * t66 + t81 * t81)
+                    + (0.0008333333333333334 * (t25 * t25) + t70 * t70 + t82 * t82)
+                    + (0.0008333333333333334 * (t28 * t28) + t74 * t74 + t83 * t83)),
+        0.4905 * s_q0
+            + 9.81
+                * (0.1 * s_q0 + 0.05 * t32 + (0.1 * (s_q0 + t32) + 0.05 * t33)
+                    + (0.1 * (s_q0 + t32 + t33) + 0.05 * t35)
+                    + (0.1 * (s_q0 + t32 + t33 + t35) + 0.05 * t37)
+                    + (0.1 * (s_q0 + t32 + t33 + t35 + t37) + 0.05 * t39)
+                    + (0.1 * (s_q0 + t32 + t33 + t35 + t37 + t39) + 0.05 * t41)
+                    + (0.1 * (s_q0 + t32 + t33 + t35 + t37 + t39 + t41) + 0.05 * t43)
+                    + (0.1 * (s_q0 + t32 + t33 + t35 + t37 + t39 + t41 + t43)
+                        + 0.05 * t45)
+                    + (0.1 * (s_q0 + t32 + t33 + t35 + t37 + t39 + t41 + t43 + t45)
+                        + 0.05 * (c_q9 * t45 + s_q9 * (c_q8 * t44 - s_q8 * t43)))),
+    )
+}
+/// Operation count of [`body_poses`].
+pub const OPS_BODY_POSES: OpCount = OpCount {
+    mul: 84,
+    add: 109,
+    div: 0,
+    sqrt: 0,
+    sin: 10,
+    cos: 10,
+};
+///The pose of every body in the ground frame, in the order of `BODY_NAMES`.
+pub fn body_poses(p: &Params, q: &[f64; NQ]) -> [Pose; NB] {
+    let s_q0 = libm::sin(q[0]);
+    let c_q0 = libm::cos(q[0]);
+    let s_q1 = libm::sin(q[1]);
+    let c_q1 = libm::cos(q[1]);
+    let s_q2 = libm::sin(q[2]);
+    let c_q2 = libm::cos(q[2]);
+    let s_q3 = libm::sin(q[3]);
+    let c_q3 = libm::cos(q[3]);
+    let s_q4 = libm::sin(q[4]);
+    let c_q4 = libm::cos(q[4]);
+    let s_q5 = libm::sin(q[5]);
+    let c_q5 = libm::cos(q[5]);
+    let s_q6 = libm::sin(q[6]);
+    let c_q6 = libm::cos(q[6]);
+    let s_q7 = libm::sin(q[7]);
+    let c_q7 = libm::cos(q[7]);
+    let s_q8 = libm::sin(q[8]);
+    let c_q8 = libm::cos(q[8]);
+    let s_q9 = libm::sin(q[9]);
+    let c_q9 = libm::cos(q[9]);
+    let t20 = c_q0 * s_q1;
+    let t21 = s_q0 * c_q1;
+    let t22 = c_q0 * c_q1 - s_q0 * s_q1;
+    let t23 = -t20 - t21;
+    let t24 = t20 + t21;
+    let t25 = c_q2 * t22;
+    let t26 = t25 + s_q2 * t23;
+    let t27 = s_q2 * t22;
+    let t28 = c_q2 * t23 - t27;
+    let t29 = t27 + c_q2 * t24;
+    let t30 = t25 - s_q2 * t24;
+    let t31 = c_q3 * t26 + s_q3 * t28;
+    let t32 = c_q3 * t28 - s_q3 * t26;
+    let t33 = c_q3 * t29 + s_q3 * t30;
+    let t34 = c_q3 * t30 - s_q3 * t29;
+    let t35 = c_q4 * t31 + s_q4 * t32;
+    let t36 = c_q4 * t32 - s_q4 * t31;
+    let t37 = c_q4 * t33 + s_q4 * t34;
+    let t38 = c_q4 * t34 - s_q4 * t33;
+    let t39 = c_q5 * t35 + s_q5 * t36;
+    let t40 = c_q5 * t36 - s_q5 * t35;
+    let t41 = c_q5 * t37 + s_q5 * t38;
+    let t42 = c_q5 * t38 - s_q5 * t37;
+    let t43 = c_q6 * t39 + s_q6 * t40;
+    let t44 = c_q6 * t40 - s_q6 * t39;
+    let t45 = c_q6 * t41 + s_q6 * t42;
+    let t46 = c_q6 * t42 - s_q6 * t41;
+    let t47 = c_q7 * t43 + s_q7 * t44;
+    let t48 = c_q7 * t44 - s_q7 * t43;
+    let t49 = c_q7 * t45 + s_q7 * t46;
+    let t50 = c_q7 * t46 - s_q7 * t45;
+    let t51 = c_q8 * t47 + s_q8 * t48;
+    let t52 = c_q8 * t48 - s_q8 * t47;
+    let t53 = c_q8 * t49 + s_q8 * t50;
+    let t54 = c_q8 * t50 - s_q8 * t49;
+    [
+        Pose {
+            rotation: [[c_q0, -s_q0, 0.0], [s_q0, c_q0, 0.0], [0.0, 0.0, 1.0]],
+            position: [0.0, 0.0, 0.0],
+        },
+        Pose {
+            rotation: [[t22, t23, 0.0], [t24, t22, 0.0], [0.0, 0.0, 1.0]],
+            position: [0.1 * c_q0, 0.1 * s_q0, 0.0],
+        },
+        Pose {
+            rotation: [[t26, t28, 0.0], [t29, t30, 0.0], [0.0, 0.0, 1.0]],
+            position: [0.1 * (c_q0 + t22), 0.1 * (s_q0 + t24), 0.0],
+        },
+        Pose {
+            rotation: [[t31, t32, 0.0], [t33, t34, 0.0], [0.0, 0.0, 1.0]],
+            position: [0.1 * (c_q0 + t22 + t26), 0.1 * (s_q0 + t24 + t29), 0.0],
+        },
+        Pose {
+            rotation: [[t35, t36, 0.0], [t37, t38, 0.0], [0.0, 0.0, 1.0]],
+            position: [
+                0.1 * (c_q0 + t22 + t26 + t31),
+                0.1 * (s_q0 + t24 + t29 + t33),
+                0.0,
+            ],
+        },
+        Pose {
+            rotation: [[t39, t40, 0.0], [t41, t42, 0.0], [0.0, 0.0, 1.0]],
+            position: [
+                0.1 * (c_q0 + t22 + t26 + t31 + t35),
+                0.1 * (s_q0 + t24 + t29 + t33 + t37),
+                0.0,
+            ],
+        },
+        Pose {
+            rotation: [[t43, t44, 0.0], [t45, t46, 0.0], [0.0, 0.0, 1.0]],
+            position: [
+                0.1 * (c_q0 + t22 + t26 + t31 + t35 + t39),
+                0.1 * (s_q0 + t24 + t29 + t33 + t37 + t41),
+                0.0,
+            ],
+        },
+        Pose {
+            rotation: [[t47, t48, 0.0], [t49, t50, 0.0], [0.0, 0.0, 1.0]],
+            position: [
+                0.1 * (c_q0 + t22 + t26 + t31 + t35 + t39 + t43),
+                0.1 * (s_q0 + t24 + t29 + t33 + t37 + t41 + t45),
+                0.0,
+            ],
+        },
+        Pose {
+            rotation: [[t51, t52, 0.0], [t53, t54, 0.0], [0.0, 0.0, 1.0]],
+            position: [
+                0.1 * (c_q0 + t22 + t26 + t31 + t35 + t39 + t43 + t47),
+                0.1 * (s_q0 + t24 + t29 + t33 + t37 + t41 + t45 + t49),
+                0.0,
+            ],
+        },
+        Pose {
+            rotation: [
+                [c_q9 * t51 + s_q9 * t52, c_q9 * t52 - s_q9 * t51, 0.0],
+                [c_q9 * t53 + s_q9 * t54, c_q9 * t54 - s_q9 * t53, 0.0],
+                [0.0, 0.0, 1.0],
+            ],
+            position: [
+                0.1 * (c_q0 + t22 + t26 + t31 + t35 + t39 + t43 + t47 + t51),
+                0.1 * (s_q0 + t24 + t29 + t33 + t37 + t41 + t45 + t49 + t53),
+                0.0,
+            ],
+        },
+    ]
+}
+/// Operation count of [`body_jacobians`].
+pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
+    mul: 439,
+    add: 262,
+    div: 0,
+    sqrt: 0,
+    sin: 10,
+    cos: 10,
+};
+///For every body (order of `BODY_NAMES`), the geometric Jacobian: rows 0–2 map
+///q̇ to the velocity of the body-frame origin, rows 3–5 to the angular velocity,
+///all in ground coordinates. A point `p` of the body (ground coordinates,
+///relative to the origin) moves with `v + ω × p`.
+pub fn body_jacobians(p: &Params, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
+    let s_q0 = libm::sin(q[0]);
+    let c_q0 = libm::cos(q[0]);
+    let s_q1 = libm::sin(q[1]);
+    let c_q1 = libm::cos(q[1]);
+    let s_q2 = libm::sin(q[2]);
+    let c_q2 = libm::cos(q[2]);
+    let s_q3 = libm::sin(q[3]);
+    let c_q3 = libm::cos(q[3]);
+    let s_q4 = libm::sin(q[4]);
+    let c_q4 = libm::cos(q[4]);
+    let s_q5 = libm::sin(q[5]);
+    let c_q5 = libm::cos(q[5]);
+    let s_q6 = libm::sin(q[6]);
+    let c_q6 = libm::cos(q[6]);
+    let s_q7 = libm::sin(q[7]);
+    let c_q7 = libm::cos(q[7]);
+    let s_q8 = libm::sin(q[8]);
+    let c_q8 = libm::cos(q[8]);
+    let s_q9 = libm::sin(q[9]);
+    let c_q9 = libm::cos(q[9]);
+    let t20 = s_q1 * s_q2;
+    let t21 = 0.1 * c_q1 + 0.1;
+    let t22 = c_q2 * t21;
+    let t23 = 0.1 * (s_q1 * c_q2) + s_q2 * t21;
+    let t24 = s_q3 * t23;
+    let t25 = t22 + 0.1 - 0.1 * t20;
+    let t26 = c_q3 * t25;
+    let t27 = c_q3 * t23 + s_q3 * t25;
+    let t28 = s_q4 * t27;
+    let t29 = t26 + 0.1 - t24;
+    let t30 = c_q4 * t29;
+    let t31 = c_q4 * t27 + s_q4 * t29;
+    let t32 = s_q5 * t31;
+    let t33 = t30 + 0.1 - t28;
+    let t34 = c_q5 * t33;
+    let t35 = c_q5 * t31 + s_q5 * t33;
+    let t36 = s_q6 * t35;
+    let t37 = t34 + 0.1 - t32;
+    let t38 = c_q6 * t37;
+    let t39 = c_q6 * t35 + s_q6 * t37;
+    let t40 = s_q7 * t39;
+    let t41 = t38 + 0.1 - t36;
+    let t42 = c_q7 * t41;
+    let t43 = c_q7 * t39 + s_q7 * t41;
+    let t44 = s_q8 * t43;
+    let t45 = t42 + 0.1 - t40;
+    let t46 = c_q8 * t45;
+    let t47 = c_q8 * t43 + s_q8 * t45;
+    let t48 = t46 + 0.1 - t44;
+    let t49 = c_q9 * t47 + s_q9 * t48;
+    let t50 = s_q2 * s_q3;
+    let t51 = 0.1 * c_q2 + 0.1;
+    let t52 = c_q3 * t51;
+    let t53 = 0.1 * (s_q2 * c_q3) + s_q3 * t51;
+    let t54 = s_q4 * t53;
+    let t55 = t52 + 0.1 - 0.1 * t50;
+    let t56 = c_q4 * t55;
+    let t57 = c_q4 * t53 + s_q4 * t55;
+    let t58 = s_q5 * t57;
+    let t59 = t56 + 0.1 - t54;
+    let t60 = c_q5 * t59;
+    let t61 = c_q5 * t57 + s_q5 * t59;
+    let t62 = s_q6 * t61;
+    let t63 = t60 + 0.1 - t58;
+    let t64 = c_q6 * t63;
+    let t65 = c_q6 * t61 + s_q6 * t63;
+    let t66 = s_q7 * t65;
+    let t67 = t64 + 0.1 - t62;
+    let t68 = c_q7 * t67;
+    let t69 = c_q7 * t65 + s_q7 * t67;
+    let t70 = s_q8 * t69;
+    let t71 = t68 + 0.1 - t66;
+    let t72 = c_q8 * t71;
+    let t73 = c_q8 * t69 + s_q8 * t71;
+    let t74 = t72 + 0.1 - t70;
+    let t75 = c_q9 * t73 + s_q9 * t74;
+    let t76 = s_q3 * s_q4;
+    let t77 = 0.1 * c_q3 + 0.1;
+    let t78 = c_q4 * t77;
+    let t79 = 0.1 * (s_q3 * c_q4) + s_q4 * t77;
+    let t80 = s_q5 * t79;
+    let t81 = t78 + 0.1 - 0.1 * t76;
+    let t82 = c_q5 * t81;
+    let t83 = c_q5 * t79 + s_q5 * t81;
+    let t84 = s_q6 * t83;
+    let t85 = t82 + 0.1 - t80;
+    let t86 = c_q6 * t85;
+    let t87 = c_q6 * t83 + s_q6 * t85;
+    let t88 = s_q7 * t87;
+    let t89 = t86 + 0.1 - t84;
+    let t90 = c_q7 * t89;
+    let t91 = c_q7 * t87 + s_q7 * t89;
+    let t92 = s_q8 * t91;
+    let t93 = t90 + 0.1 - t88;
+    let t94 = c_q8 * t93;
+    let t95 = c_q8 * t91 + s_q8 * t93;
+    let t96 = t94 + 0.1 - t92;
+    let t97 = c_q9 * t95 + s_q9 * t96;
+    let t98 = s_q4 * s_q5;
+    let t99 = 0.1 * c_q4 + 0.1;
+    let t100 = c_q5 * t99;
+    let t101 = 0.1 * (s_q4 * c_q5) + s_q5 * t99;
+    let t102 = s_q6 * t101;
+    let t103 = t100 + 0.1 - 0.1 * t98;
+    let t104 = c_q6 * t103;
+    let t105 = c_q6 * t101 + s_q6 * t103;
+    let t106 = s_q7 * t105;
+    let t107 = t104 + 0.1 - t102;
+    let t108 = c_q7 * t107;
+    let t109 = c_q7 * t105 + s_q7 * t107;
+    let t110 = s_q8 * t109;
+    let t111 = t108 + 0.1 - t106;
+    let t112 = c_q8 * t111;
+    let t113 = c_q8 * t109 + s_q8 * t111;
+    let t114 = t112 + 0.1 - t110;
+    let t115 = c_q9 * t113 + s_q9 * t114;
+    let t116 = s_q5 * s_q6;
+    let t117 = 0.1 * c_q5 + 0.1;
+    let t118 = c_q6 * t117;
+    let t119 = 0.1 * (s_q5 * c_q6) + s_q6 * t117;
+    let t120 = s_q7 * t119;
+    let t121 = t118 + 0.1 - 0.1 * t116;
+    let t122 = c_q7 * t121;
+    let t123 = c_q7 * t119 + s_q7 * t121;
+    let t124 = s_q8 * t123;
+    let t125 = t122 + 0.1 - t120;
+    let t126 = c_q8 * t125;
+    let t127 = c_q8 * t123 + s_q8 * t125;
+    let t128 = t126 + 0.1 - t124;
+    let t129 = c_q9 * t127 + s_q9 * t128;
+    let t130 = s_q6 * s_q7;
+    let t131 = 0.1 * c_q6 + 0.1;
+    let t132 = c_q7 * t131;
+    let t133 = 0.1 * (s_q6 * c_q7) + s_q7 * t131;
+    let t134 = s_q8 * t133;
+    let t135 = t132 + 0.1 - 0.1 * t130;
+    let t136 = c_q8 * t135;
+    let t137 = c_q8 * t133 + s_q8 * t135;
+    let t138 = t136 + 0.1 - t134;
+    let t139 = c_q9 * t137 + s_q9 * t138;
+    let t140 = s_q7 * s_q8;
+    let t141 = 0.1 * c_q7 + 0.1;
+    let t142 = c_q8 * t141;
+    let t143 = 0.1 * (s_q7 * c_q8) + s_q8 * t141;
+    let t144 = t142 + 0.1 - 0.1 * t140;
+    let t145 = c_q9 * t143 + s_q9 * t144;
+    let t146 = 0.1 * c_q8 + 0.1;
+    let t147 = 0.1 * (s_q8 * c_q9) + s_q9 * t146;
+    let t148 = c_q0 * s_q1;
+    let t149 = s_q0 * c_q1;
+    let t150 = c_q0 * c_q1 - s_q0 * s_q1;
+    let t151 = -t148 - t149;
+    let t152 = t148 + t149;
+    let t153 = c_q2 * t150;
+    let t154 = t153 + s_q2 * t151;
+    let t155 = s_q2 * t150;
+    let t156 = c_q2 * t151 - t155;
+    let t157 = t155 + c_q2 * t152;
+    let t158 = t153 - s_q2 * t152;
+    let t159 = c_q3 * t154 + s_q3 * t156;
+    let t160 = c_q3 * t156 - s_q3 * t154;
+    let t161 = c_q3 * t157 + s_q3 * t158;
+    let t162 = c_q3 * t158 - s_q3 * t157;
+    let t163 = c_q4 * t159 + s_q4 * t160;
+    let t164 = c_q4 * t160 - s_q4 * t159;
+    let t165 = c_q4 * t161 + s_q4 * t162;
+    let t166 = c_q4 * t162 - s_q4 * t161;
+    let t167 = c_q5 * t163 + s_q5 * t164;
+    let t168 = c_q5 * t164 - s_q5 * t163;
+    let t169 = c_q5 * t165 + s_q5 * t166;
+    let t170 = c_q5 * t166 - s_q5 * t165;
+    let t171 = c_q6 * t167 + s_q6 * t168;
+    let t172 = c_q6 * t168 - s_q6 * t167;
+    let t173 = c_q6 * t169 + s_q6 * t170;
+    let t174 = c_q6 * t170 - s_q6 * t169;
+    let t175 = c_q7 * t171 + s_q7 * t172;
+    let t176 = c_q7 * t172 - s_q7 * t171;
+    let t177 = c_q7 * t173 + s_q7 * t174;
+    let t178 = c_q7 * t174 - s_q7 * t173;
+    let t179 = c_q8 * t175 + s_q8 * t176;
+    let t180 = c_q8 * t176 - s_q8 * t175;
+    let t181 = c_q8 * t177 + s_q8 * t178;
+    let t182 = c_q8 * t178 - s_q8 * t177;
+    let t183 = c_q9 * t179 + s_q9 * t180;
+    let t184 = c_q9 * t180 - s_q9 * t179;
+    let t185 = c_q9 * t181 + s_q9 * t182;
+    let t186 = c_q9 * t182 - s_q9 * t181;
+    let t187 = t22 - 0.1 * t20;
+    let t188 = t26 - t24;
+    let t189 = t52 - 0.1 * t50;
+    let t190 = t30 - t28;
+    let t191 = t56 - t54;
+    let t192 = t78 - 0.1 * t76;
+    let t193 = t34 - t32;
+    let t194 = t60 - t58;
+    let t195 = t82 - t80;
+    let t196 = t100 - 0.1 * t98;
+    let t197 = t38 - t36;
+    let t198 = t64 - t62;
+    let t199 = t86 - t84;
+    let t200 = t104 - t102;
+    let t201 = t118 - 0.1 * t116;
+    let t202 = t42 - t40;
+    let t203 = t68 - t66;
+    let t204 = t90 - t88;
+    let t205 = t108 - t106;
+    let t206 = t122 - t120;
+    let t207 = t132 - 0.1 * t130;
+    let t208 = t46 - t44;
+    let t209 = t72 - t70;
+    let t210 = t94 - t92;
+    let t211 = t112 - t110;
+    let t212 = t126 - t124;
+    let t213 = t136 - t134;
+    let t214 = t142 - 0.1 * t140;
+    let t215 = c_q9 * t48 - s_q9 * t47;
+    let t216 = c_q9 * t74 - s_q9 * t73;
+    let t217 = c_q9 * t96 - s_q9 * t95;
+    let t218 = c_q9 * t114 - s_q9 * t113;
+    let t219 = c_q9 * t128 - s_q9 * t127;
+    let t220 = c_q9 * t138 - s_q9 * t137;
+    let t221 = c_q9 * t144 - s_q9 * t143;
+    let t222 = c_q9 * t146 - 0.1 * (s_q8 * s_q9);
+    [
+        [
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [
+                0.1 * (s_q1 * t150 + c_q1 * t151),
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                0.1 * (s_q1 * t152 + c_q1 * t150),
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [
+                t23 * t154 + t156 * t187,
+                0.1 * (s_q2 * t154 + c_q2 * t156),
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                t23 * t157 + t158 * t187,
+                0.1 * (s_q2 * t157 + c_q2 * t158),
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [1.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [
+                t27 * t159 + t160 * t188,
+                t53 * t159 + t160 * t189,
+                0.1 * (s_q3 * t159 + c_q3 * t160),
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                t27 * t161 + t162 * t188,
+                t53 * t161 + t162 * t189,
+                0.1 * (s_q3 * t161 + c_q3 * t162),
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [1.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [
+                t31 * t163 + t164 * t190,
+                t57 * t163 + t164 * t191,
+                t79 * t163 + t164 * t192,
+                0.1 * (s_q4 * t163 + c_q4 * t164),
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                t31 * t165 + t166 * t190,
+                t57 * t165 + t166 * t191,
+                t79 * t165 + t166 * t192,
+                0.1 * (s_q4 * t165 + c_q4 * t166),
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [1.0, 1.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [
+                t35 * t167 + t168 * t193,
+                t61 * t167 + t168 * t194,
+                t83 * t167 + t168 * t195,
+                t101 * t167 + t168 * t196,
+                0.1 * (s_q5 * t167 + c_q5 * t168),
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                t35 * t169 + t170 * t193,
+                t61 * t169 + t170 * t194,
+                t83 * t169 + t170 * t195,
+                t101 * t169 + t170 * t196,
+                0.1 * (s_q5 * t169 + c_q5 * t170),
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [
+                t39 * t171 + t172 * t197,
+                t65 * t171 + t172 * t198,
+                t87 * t171 + t172 * t199,
+                t105 * t171 + t172 * t200,
+                t119 * t171 + t172 * t201,
+                0.1 * (s_q6 * t171 + c_q6 * t172),
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                t39 * t173 + t174 * t197,
+                t65 * t173 + t174 * t198,
+                t87 * t173 + t174 * t199,
+                t105 * t173 + t174 * t200,
+                t119 * t173 + t174 * t201,
+                0.1 * (s_q6 * t173 + c_q6 * t174),
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [
+                t43 * t175 + t176 * t202,
+                t69 * t175 + t176 * t203,
+                t91 * t175 + t176 * t204,
+                t109 * t175 + t176 * t205,
+                t123 * t175 + t176 * t206,
+                t133 * t175 + t176 * t207,
+                0.1 * (s_q7 * t175 + c_q7 * t176),
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                t43 * t177 + t178 * t202,
+                t69 * t177 + t178 * t203,
+                t91 * t177 + t178 * t204,
+                t109 * t177 + t178 * t205,
+                t123 * t177 + t178 * t206,
+                t133 * t177 + t178 * t207,
+                0.1 * (s_q7 * t177 + c_q7 * t178),
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0, 0.0],
+        ],
+        [
+            [
+                t47 * t179 + t180 * t208,
+                t73 * t179 + t180 * t209,
+                t95 * t179 + t180 * t210,
+                t113 * t179 + t180 * t211,
+                t127 * t179 + t180 * t212,
+                t137 * t179 + t180 * t213,
+                t143 * t179 + t180 * t214,
+                0.1 * (s_q8 * t179 + c_q8 * t180),
+                0.0,
+                0.0,
+            ],
+            [
+                t47 * t181 + t182 * t208,
+                t73 * t181 + t182 * t209,
+                t95 * t181 + t182 * t210,
+                t113 * t181 + t182 * t211,
+                t127 * t181 + t182 * t212,
+                t137 * t181 + t182 * t213,
+                t143 * t181 + t182 * t214,
+                0.1 * (s_q8 * t181 + c_q8 * t182),
+                0.0,
+                0.0,
+            ],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0],
+        ],
+        [
+            [
+                t49 * t183 + t184 * t215,
+                t75 * t183 + t184 * t216,
+                t97 * t183 + t184 * t217,
+                t115 * t183 + t184 * t218,
+                t129 * t183 + t184 * t219,
+                t139 * t183 + t184 * t220,
+                t145 * t183 + t184 * t221,
+                t147 * t183 + t184 * t222,
+                0.1 * (s_q9 * t183 + c_q9 * t184),
+                0.0,
+            ],
+            [
+                t49 * t185 + t186 * t215,
+                t75 * t185 + t186 * t216,
+                t97 * t185 + t186 * t217,
+                t115 * t185 + t186 * t218,
+                t129 * t185 + t186 * t219,
+                t139 * t185 + t186 * t220,
+                t145 * t185 + t186 * t221,
+                t147 * t185 + t186 * t222,
+                0.1 * (s_q9 * t185 + c_q9 * t186),
+                0.0,
+            ],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0],
+        ],
     ]
 }

@@ -10,6 +10,14 @@ pub mod chain10;
 #[rustfmt::skip]
 pub mod chain10_folded;
 #[rustfmt::skip]
+pub mod double_pendulum;
+#[rustfmt::skip]
+pub mod double_pendulum_folded;
+#[rustfmt::skip]
+pub mod panda;
+#[rustfmt::skip]
+pub mod panda_folded;
+#[rustfmt::skip]
 pub mod puma560;
 #[rustfmt::skip]
 pub mod puma560_folded;
@@ -29,3 +37,7 @@ pub mod telegin6_folded;
 pub mod triple_pendulum;
 #[rustfmt::skip]
 pub mod triple_pendulum_folded;
+#[rustfmt::skip]
+pub mod ur5;
+#[rustfmt::skip]
+pub mod ur5_folded;

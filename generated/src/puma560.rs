@@ -14,6 +14,11 @@
 //! | `mass_matrix` | 321 | 212 | 0 | 0 | 5 | 5 |
 //! | `bias` | 266 | 183 | 0 | 0 | 5 | 5 |
 //! | `gravity` | 89 | 57 | 0 | 0 | 5 | 5 |
+//! | `forward_dynamics` | 605 | 435 | 45 | 0 | 5 | 5 |
+//! | `coriolis_matrix` | 846 | 554 | 0 | 0 | 5 | 5 |
+//! | `energy` | 143 | 94 | 0 | 0 | 5 | 5 |
+//! | `body_poses` | 75 | 45 | 0 | 0 | 6 | 6 |
+//! | `body_jacobians` | 309 | 173 | 0 | 0 | 6 | 6 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 /// Number of position coordinates `q`.
@@ -22,6 +27,26 @@ pub const NQ: usize = 6;
 pub const NV: usize = 6;
 /// Coordinate names in the order of `q`, `qd`, `qdd` and the outputs.
 pub const COORDINATE_NAMES: [&str; NV] = ["q1", "q2", "q3", "q4", "q5", "q6"];
+/// Number of moving bodies.
+pub const NB: usize = 6;
+/// Body names in the order of `body_poses` and `body_jacobians`:
+/// every body after its parent.
+pub const BODY_NAMES: [&str; NB] = [
+    "link1",
+    "link2",
+    "link3",
+    "link4",
+    "link5",
+    "link6",
+];
+/// Where a body is: `p_ground = position + rotation · p_body`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Pose {
+    /// Rotation from body to ground coordinates, row-major.
+    pub rotation: [[f64; 3]; 3],
+    /// Body-frame origin in ground coordinates.
+    pub position: [f64; 3],
+}
 /// Arithmetic operations of one generated function (subtractions and
 /// negations count as additions).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -687,5 +712,1229 @@ pub fn gravity(p: &Params, q: &[f64; NQ]) -> [f64; NV] {
         t34,
         0.032 * (t23 - t24),
         0.0,
+    ]
+}
+/// Operation count of [`forward_dynamics`].
+pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
+    mul: 605,
+    add: 435,
+    div: 45,
+    sqrt: 0,
+    sin: 5,
+    cos: 5,
+};
+///Joint accelerations q̈(q, q̇, τ) by Vereshchagin's separate-bodies
+///(articulated-body) method, in O(n) and without forming M(q); they satisfy
+///`M(q) q̈ + bias(q, q̇) = τ`.
+pub fn forward_dynamics(
+    p: &Params,
+    q: &[f64; NQ],
+    qd: &[f64; NV],
+    tau: &[f64; NV],
+) -> [f64; NV] {
+    let s_q1 = libm::sin(q[1]);
+    let c_q1 = libm::cos(q[1]);
+    let t2 = qd[0] * s_q1;
+    let t3 = qd[0] * c_q1;
+    let t4 = qd[0] * qd[1] * c_q1;
+    let t5 = qd[0] * qd[1] * s_q1;
+    let s_q2 = libm::sin(q[2]);
+    let c_q2 = libm::cos(q[2]);
+    let t8 = qd[0] * s_q1 * c_q2 + qd[0] * c_q1 * s_q2;
+    let t9 = qd[0] * s_q1 * s_q2;
+    let t10 = qd[0] * c_q1 * c_q2;
+    let t11 = t10 - t9;
+    let t12 = p.a2 * qd[1] - p.d3 * qd[0] * s_q1;
+    let t13 = -(p.a2 * (qd[0] * qd[0]) * (c_q1 * c_q1)) - qd[1] * t12;
+    let t14 = p.d3 * qd[0] * qd[1] * c_q1 + p.a2 * (qd[0] * qd[0]) * s_q1 * c_q1;
+    let t15 = qd[0] * s_q1 * t12;
+    let t16 = p.d3 * (qd[0] * qd[0]) * (c_q1 * c_q1);
+    let t17 = t15 - t16;
+    let t18 = qd[1] + qd[2];
+    let t19 = qd[2] * t8;
+    let s_q3 = libm::sin(q[3]);
+    let c_q3 = libm::cos(q[3]);
+    let t22 = t8 * c_q3 - t18 * s_q3;
+    let t23 = t8 * s_q3;
+    let t24 = t18 * c_q3;
+    let t25 = -t23 - t24;
+    let t26 = p.d4 * t8 - p.a3 * t11;
+    let t27 = t11 * t26 - p.a3 * (t18 * t18);
+    let t28 = p.d4 * (t18 * t18);
+    let t29 = t8 * t26;
+    let t30 = -t28 - t29;
+    let t31 = p.a3 * t8 * t18 + p.d4 * t11 * t18;
+    let t32 = t10 + qd[3] - t9;
+    let s_q4 = libm::sin(q[4]);
+    let c_q4 = libm::cos(q[4]);
+    let t35 = t22 * c_q4 + t32 * s_q4;
+    let t36 = t22 * s_q4;
+    let t37 = t32 * c_q4;
+    let t38 = t37 - t36;
+    let t39 = t23 + t24 + qd[4];
+    let t40 = qd[4] * t35;
+    let s_q5 = libm::sin(q[5]);
+    let c_q5 = libm::cos(q[5]);
+    let t43 = t35 * c_q5 - t39 * s_q5;
+    let t44 = -(t35 * s_q5) - t39 * c_q5;
+    let t45 = t37 + qd[5] - t36;
+    let t46 = 0.2275 * t3 - 0.006 * qd[1];
+    let t47 = 0.068 * qd[1] - 0.2275 * t2;
+    let t48 = 0.006 * t2 - 0.068 * t3;
+    let t49 = qd[0] * qd[0] * s_q1 * c_q1;
+    let t50 = 0.0141 * t11 - 0.07 * t18;
+    let t51 = t8 * t11;
+    let t52 = t8 * t18;
+    let t53 = t8 * t8;
+    let t54 = -(0.032 * (t43 * t43 + t44 * t44));
+    let t55 = p.m6 * (c_q5 * c_q5);
+    let t56 = p.m6 * (s_q5 * s_q5);
+    let t57 = -(0.032 * (t55 + t56));
+    let t58 = c_q2 * t13;
+    let t59 = s_q2 * t14;
+    let t60 = t58 + t59;
+    let t61 = s_q2 * t13;
+    let t62 = c_q2 * t14;
+    let t63 = t62 - t61;
+    let t64 = c_q3 * t27;
+    let t65 = s_q3 * t31;
+    let t66 = t64 - t65;
+    let t67 = s_q3 * t27;
+    let t68 = c_q3 * t31;
+    let t69 = -t67 - t68;
+    let t70 = 0.000361 * p.m4 + 0.0018;
+    let t71 = 0.001024 * p.m6 + 0.00015;
+    let t72 = p.m2 * (qd[0] * c_q1 * t48 - qd[1] * t47);
+    let t73 = p.m2 * (qd[1] * t46 - qd[0] * s_q1 * t48);
+    let t74 = p.m2 * (qd[0] * s_q1 * t47 - qd[0] * c_q1 * t46);
+    let t75 = p.m3 * (0.07 * t51 + 0.0141 * t52);
+    let t76 = p.m3 * (t18 * t50 - 0.07 * t53);
+    let t77 = p.m3 * (-(0.0141 * t53) - t11 * t50);
+    let t78 = p.m4 * t22 * t32;
+    let t79 = p.m4 * t25 * t32;
+    let t80 = p.m4 * -(0.019 * (t22 * t22 + t25 * t25));
+    let t81 = p.m6 * t43 * t45;
+    let t82 = p.m6 * t44 * t45;
+    let t83 = 0.032 * (p.m6 * qd[5] * t43 - t81);
+    let t84 = 0.032 * (p.m6 * qd[5] * t44 - t82);
+    let t85 = 0.00011 * (t44 * t45) + 0.001024 * t82 - qd[5] * t44 * t71;
+    let t86 = qd[5] * t43 * t71 - 0.00011 * (t43 * t45) - 0.001024 * t81;
+    let t87 = 0.032 * (t55 + t56);
+    let t88 = c_q5 * c_q5 * t71;
+    let t89 = s_q5 * s_q5 * t71;
+    let t90 = p.m5 + p.m6;
+    let t91 = t88 + t89 + 0.0003;
+    let t92 = t88 + t89 + 0.0004;
+    let t93 = s_q5 * t85;
+    let t94 = c_q5 * t86;
+    let t95 = p.m5 + t55 + t56 - t57 * t57 / t92;
+    let t96 = c_q5 * t85 - 0.0001 * (t38 * t39) - s_q5 * t86 - qd[4] * t38 * t91;
+    let t97 = 0.0003 * t40 + 0.0001 * (t35 * t39) - tau[5];
+    let t98 = c_q5 * t83 - s_q5 * t84 - t57 * (tau[4] - t93 - t94) / t92;
+    let t99 = s_q4 * c_q4 * t95 - s_q4 * c_q4 * t90;
+    let t100 = s_q4 * s_q4 * t95;
+    let t101 = c_q4 * c_q4 * t90;
+    let t102 = s_q4 * c_q4 * t91 - 0.0003 * (s_q4 * c_q4);
+    let t103 = p.m4 + c_q4 * c_q4 * t95 + s_q4 * s_q4 * t90;
+    let t104 = p.m4 + t100 + t101;
+    let t105 = 0.0003 * (c_q4 * c_q4) + s_q4 * s_q4 * t91 + 0.0013;
+    let t106 = s_q4 * t98;
+    let t107 = p.m6 * c_q4 * t54;
+    let t108 = s_q4 * t96;
+    let t109 = c_q4 * t97;
+    let t110 = t108 + t109 + tau[3];
+    let t111 = p.m4 + p.m5 + t55 + t56 - s_q4 * s_q4 * (t87 * t87) / t105;
+    let t112 = s_q4 * t87 * t102 / t105 - 0.019 * p.m4 - c_q4 * t87;
+    let t113 = 0.000361 * p.m4 + c_q4 * c_q4 * t91 + 0.0003 * (s_q4 * s_q4) + 0.0018
+        - t102 * t102 / t105;
+    let t114 = t66 * t99;
+    let t115 = t30 * t104;
+    let t116 = 0.019 * (p.m4 * qd[3] * t22 - t78) + c_q4 * t98 + p.m6 * s_q4 * t54
+        - t66 * t103 - t30 * t99;
+    let t117 = tau[4] + qd[3] * t22 * t70 - 0.0005 * (t22 * t32) - 0.000361 * t78
+        - 0.019 * (p.m4 * t66);
+    let t118 = s_q5 * t83 + c_q5 * t84 + qd[4] * t38 * t87 + s_q4 * t87 * t110 / t105
+        - 0.019 * t79 - t69 * t111 - qd[3] * t25 * t112;
+    let t119 = 0.0005 * (t25 * t32) + 0.000361 * t79 + c_q4 * t96 - s_q4 * t97
+        - t69 * t112 - qd[3] * t25 * t113 - t102 * t110 / t105;
+    let t120 = c_q3 * c_q3 * t103;
+    let t121 = s_q3 * s_q3 * t111;
+    let t122 = s_q3 * c_q3 * t103;
+    let t123 = s_q3 * c_q3 * t111;
+    let t124 = t123 - t122;
+    let t125 = s_q3 * s_q3 * t103;
+    let t126 = c_q3 * c_q3 * t111;
+    let t127 = t125 + t126;
+    let t128 = p.m4 * s_q3 * c_q3;
+    let t129 = s_q3 * c_q3 * t112;
+    let t130 = p.m4 * (c_q3 * c_q3);
+    let t131 = s_q3 * s_q3 * t112;
+    let t132 = p.m4 * (s_q3 * s_q3);
+    let t133 = c_q3 * c_q3 * t112;
+    let t134 = 0.019 * t132 - t133;
+    let t135 = 0.019 * t128 + t129;
+    let t136 = p.d4 * t124;
+    let t137 = p.d4 * (t120 + t121);
+    let t138 = p.a3 * c_q3 * t99;
+    let t139 = p.a3 * s_q3 * t99;
+    let t140 = p.d4 * c_q3 * t99;
+    let t141 = p.a3 * t104;
+    let t142 = t136 + t139;
+    let t143 = t141 - t140;
+    let t144 = 0.019 * t128 + t129 - t136 - t139;
+    let t145 = s_q3 * c_q3 * t70 + p.d4 * t135 - s_q3 * c_q3 * t113
+        - p.d4 * (-(0.019 * t128) - t129) - p.d4 * t142;
+    let t146 = t131 + t138 - 0.07 * p.m3 - 0.019 * t130 - t137;
+    let t147 = p.a3 * t142 - 0.000987 * p.m3 - p.a3 * t135;
+    let t148 = 0.0049 * p.m3 + s_q3 * s_q3 * t113 + c_q3 * c_q3 * t70
+        + p.d4 * (t137 - t138) + 0.086 - p.a3 * (t140 - t141)
+        - 2.0 * (p.d4 * (t131 - 0.019 * t130));
+    let t149 = c_q3 * t116;
+    let t150 = s_q3 * t118;
+    let t151 = s_q3 * t116;
+    let t152 = c_q3 * t118;
+    let t153 = -t151 - t152;
+    let t154 = s_q3 * t119;
+    let t155 = c_q3 * t117;
+    let t156 = p.a3 * (t106 - t80 - t107 - t114 - t115);
+    let t157 = p.d4 * (t149 - t150);
+    let t158 = 0.0535 * t51 + 0.07 * t75 + t156 + tau[2] - t154 - t155 - t157;
+    let t159 = p.m3 + t120 + t121 - t146 * t146 / t148;
+    let t160 = c_q3 * t99 - t143 * t146 / t148;
+    let t161 = t123 - t122 - t144 * t146 / t148;
+    let t162 = p.m3 + p.m4 + t100 + t101 - t143 * t143 / t148;
+    let t163 = -(s_q3 * t99) - t143 * t144 / t148;
+    let t164 = p.m3 + t125 + t126 - t144 * t144 / t148;
+    let t165 = t136 - 0.019 * t128 - t129 - t145 * t146 / t148;
+    let t166 = 0.0141 * p.m3 - p.a3 * t124 - t146 * t147 / t148;
+    let t167 = -(0.0141 * p.m3) - p.d4 * s_q3 * t99 - t143 * t145 / t148;
+    let t168 = t139 - t143 * t147 / t148;
+    let t169 = 0.07 * p.m3 + 0.019 * t132 + p.d4 * t127 - t133 - t144 * t145 / t148;
+    let t170 = -(p.a3 * t127) - t144 * t147 / t148;
+    let t171 = 0.00509881 * p.m3 + c_q3 * c_q3 * t113 + s_q3 * s_q3 * t70
+        + p.d4 * p.d4 * t127 + 2.0 * (p.d4 * t134) + 0.076 - t145 * t145 / t148;
+    let t172 = -(p.a3 * t134) - p.a3 * p.d4 * t127 - t145 * t147 / t148;
+    let t173 = 0.00019881 * p.m3 + p.a3 * p.a3 * t127 + 0.0225 - t147 * t147 / t148;
+    let t174 = t149 + qd[2] * t8 * t166 - t75 - t150 - t60 * t159 - t63 * t160
+        - t17 * t161 - qd[2] * t11 * t165 - t146 * t158 / t148;
+    let t175 = t106 + qd[2] * t8 * t168 - t76 - t80 - t107 - t114 - t115 - t60 * t160
+        - t63 * t162 - t17 * t163 - qd[2] * t11 * t167 - t143 * t158 / t148;
+    let t176 = 0.0141 * t76 + c_q3 * t119 + p.d4 * t153 + qd[2] * t8 * t172
+        - 0.0635 * (t11 * t18) - 0.07 * t77 - s_q3 * t117 - t60 * t165 - t63 * t167
+        - t17 * t169 - qd[2] * t11 * t171 - t145 * t158 / t148;
+    let t177 = 0.01 * t52 + qd[2] * t8 * t173 - 0.0141 * t75 - tau[3] - p.a3 * t153
+        - t60 * t166 - t63 * t168 - t17 * t170 - qd[2] * t11 * t172 - t147 * t158 / t148;
+    let t178 = s_q2 * t160;
+    let t179 = c_q2 * t160;
+    let t180 = s_q2 * t159 + t179;
+    let t181 = t178 + c_q2 * t162;
+    let t182 = c_q2 * t161 - s_q2 * t163;
+    let t183 = s_q2 * t161 + c_q2 * t163;
+    let t184 = c_q2 * t180 - s_q2 * t181;
+    let t185 = s_q2 * t180 + c_q2 * t181;
+    let t186 = c_q2 * t165 - s_q2 * t166;
+    let t187 = s_q2 * t165 + c_q2 * t166;
+    let t188 = c_q2 * t167 - s_q2 * t168;
+    let t189 = s_q2 * t167 + c_q2 * t168;
+    let t190 = c_q2 * t186;
+    let t191 = s_q2 * t188;
+    let t192 = c_q2 * t187;
+    let t193 = s_q2 * t189;
+    let t194 = s_q2 * t186;
+    let t195 = c_q2 * t188;
+    let t196 = t194 + t195;
+    let t197 = s_q2 * t187;
+    let t198 = c_q2 * t189;
+    let t199 = t197 + t198;
+    let t200 = s_q2 * t172;
+    let t201 = c_q2 * t172;
+    let t202 = s_q2 * t171 + t201;
+    let t203 = t200 + c_q2 * t173;
+    let t204 = p.d3 * t184;
+    let t205 = p.a2 * t182;
+    let t206 = p.d3 * (c_q2 * (c_q2 * t159 - t178) - s_q2 * (t179 - s_q2 * t162));
+    let t207 = p.a2 * t183;
+    let t208 = p.a2 * t184 - 0.006 * p.m2;
+    let t209 = 0.068 * p.m2 + p.a2 * t185;
+    let t210 = p.a2 * t196 - 0.01547 * p.m2 - p.a2 * p.d3 * t185;
+    let t211 = p.a2 * t199 + p.a2 * p.d3 * t184 - 0.001365 * p.m2 - p.a2 * p.a2 * t183;
+    let t212 = 0.00466 * p.m2 + p.a2 * p.a2 * t185 + 0.539;
+    let t213 = s_q2 * t174 + c_q2 * t175;
+    let t214 = p.a2 * t213;
+    let t215 = 0.006 * t72 + t214 + tau[1] - 0.394 * t49 - 0.068 * t73 - tau[2];
+    let t216 = 0.05179225 * p.m2 + c_q2 * (c_q2 * t171 - t200) + p.d3 * p.d3 * t185
+        + 0.12 - s_q2 * (t201 - s_q2 * t173) - t210 * t210 / t212 - 2.0 * (p.d3 * t196);
+    let t217 = c_q2 * t202 + p.d3 * (t190 - t191) + p.d3 * (t207 - t204)
+        - 0.000408 * p.m2 - s_q2 * t203 - p.a2 * (c_q2 * t169 - s_q2 * t170)
+        - p.d3 * t199 - t210 * t211 / t212;
+    let t218 = 0.05638025 * p.m2 + s_q2 * t202 + c_q2 * t203
+        + p.a2 * (p.a2 * t164 - p.d3 * t182)
+        + 2.0 * (p.d3 * (t192 - t193) - p.a2 * (s_q2 * t169 + c_q2 * t170)) + 0.514
+        - p.d3 * (t205 - t206) - t211 * t211 / t212;
+    let t219 = s_q1 * (s_q1 * t216 + c_q1 * t217) + c_q1 * (s_q1 * t217 + c_q1 * t218)
+        + 0.35;
+    let t220 = s_q1
+        * (0.2275 * t73 + c_q2 * t176 + qd[0] * qd[1] * s_q1 * t217 - 0.025 * t4
+            - 0.006 * t74 - s_q2 * t177 - p.d3 * t213 - qd[0] * qd[1] * c_q1 * t216
+            - t210 * t215 / t212)
+        + c_q1
+            * (0.419 * t5 + 0.068 * t74 + s_q2 * t176 + c_q2 * t177
+                + p.d3 * (c_q2 * t174 - s_q2 * t175) + qd[0] * qd[1] * s_q1 * t218
+                - 0.2275 * t72
+                - p.a2
+                    * (qd[2] * t8 * t170 - t77 - t151 - t152 - t60 * t161 - t63 * t163
+                        - t17 * t164 - qd[2] * t11 * t169 - t144 * t158 / t148)
+                - qd[0] * qd[1] * c_q1 * t217 - t211 * t215 / t212) + tau[0]
+        - p.g
+            * (s_q1
+                * (s_q1 * (t190 - t191 - t204 - t208 * t210 / t212)
+                    + c_q1
+                        * (0.2275 * p.m2 + t192 + t206 - t193 - t205
+                            - t208 * t211 / t212))
+                + c_q1
+                    * (s_q1
+                        * (t194 + t195 - 0.2275 * p.m2 - p.d3 * t185
+                            - t209 * t210 / t212)
+                        + c_q1 * (t197 + t198 + t204 - t207 - t209 * t211 / t212)));
+    let t221 = t4 + s_q1 * t220 / t219;
+    let t222 = c_q1 * t220 / t219 - t5;
+    let t223 = 0.006 * t72 + t214 + tau[1] - 0.394 * t49 - 0.068 * t73 - tau[2]
+        - p.g * s_q1 * t208 - p.g * c_q1 * t209 - t210 * t221 - t211 * t222;
+    let t224 = t223 / t212;
+    let t225 = p.a2 * t222;
+    let t226 = p.g * s_q1 + p.d3 * t222;
+    let t227 = p.g * c_q1 + p.a2 * t223 / t212 - p.d3 * t221;
+    let t228 = c_q2 * t226;
+    let t229 = s_q2 * t227;
+    let t230 = s_q2 * t226;
+    let t231 = c_q2 * t227;
+    let t232 = s_q2 * t221;
+    let t233 = c_q2 * t222;
+    let t234 = qd[2] * t11 + c_q2 * t221 + s_q2 * t222;
+    let t235 = t233 - t19 - t232;
+    let t236 = (0.0535 * t51 + 0.07 * t75 + t156 + tau[2] - t154 - t155 - t157
+        - t146 * (t58 + t59 + t228 + t229) - t143 * (t62 + t231 - t61 - t230)
+        - t144 * (t15 - t16 - t225) - t145 * t234 - t147 * t235 - t148 * t223 / t212)
+        / t148;
+    let t237 = t224 + t236;
+    let t238 = t58 + t59 + t228 + t229 - p.d4 * t237;
+    let t239 = t15 + p.d4 * t234 - t16 - t225 - p.a3 * t235;
+    let t240 = qd[3] * t25 + c_q3 * t234 - s_q3 * t237;
+    let t241 = (t108 + t109 + tau[3]
+        + s_q4 * t87 * (-t67 - t68 - s_q3 * t238 - c_q3 * t239) - t102 * t240
+        - t105 * t235) / t105;
+    [
+        t220 / t219,
+        t224,
+        t236,
+        t241,
+        (tau[4] - t93 - t94
+            - t57
+                * (c_q4 * (t64 + c_q3 * t238 - t65 - s_q3 * t239)
+                    + s_q4 * (t62 + t231 + p.a3 * t237 - t28 - t29 - t61 - t230))
+            - t92 * (qd[3] * t22 + s_q3 * t234 + c_q3 * t237)) / t92,
+        25000.0
+            * (tau[5]
+                - 0.00004 * (c_q4 * (t233 + t241 - t19 - t232) - t40 - s_q4 * t240)),
+    ]
+}
+/// Operation count of [`coriolis_matrix`].
+pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
+    mul: 846,
+    add: 554,
+    div: 0,
+    sqrt: 0,
+    sin: 5,
+    cos: 5,
+};
+///The Coriolis matrix C(q, q̇) from the Christoffel symbols of M: `C q̇ + g = bias`
+///and `Ṁ − 2C` is skew-symmetric, as passivity-based controllers need.
+pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV]; NV] {
+    let s_q1 = libm::sin(q[1]);
+    let c_q1 = libm::cos(q[1]);
+    let t2 = qd[0] * s_q1;
+    let t3 = qd[0] * c_q1;
+    let s_q2 = libm::sin(q[2]);
+    let c_q2 = libm::cos(q[2]);
+    let t6 = qd[0] * s_q1 * c_q2;
+    let t7 = qd[0] * c_q1 * s_q2;
+    let t8 = t6 + t7;
+    let t9 = qd[0] * s_q1 * s_q2;
+    let t10 = qd[0] * c_q1 * c_q2;
+    let t11 = t10 - t9;
+    let t12 = qd[1] + qd[2];
+    let s_q3 = libm::sin(q[3]);
+    let c_q3 = libm::cos(q[3]);
+    let t15 = t8 * c_q3;
+    let t16 = t12 * s_q3;
+    let t17 = t15 - t16;
+    let t18 = t8 * s_q3;
+    let t19 = t12 * c_q3;
+    let t20 = -t18 - t19;
+    let t21 = p.d4 * t12;
+    let t22 = p.d4 * t8 - p.a3 * t11;
+    let t23 = t10 + qd[3] - t9;
+    let s_q4 = libm::sin(q[4]);
+    let c_q4 = libm::cos(q[4]);
+    let t26 = t17 * c_q4;
+    let t27 = t23 * s_q4;
+    let t28 = t26 + t27;
+    let t29 = t17 * s_q4;
+    let t30 = t23 * c_q4;
+    let t31 = t30 - t29;
+    let t32 = t18 + t19 + qd[4];
+    let s_q5 = libm::sin(q[5]);
+    let c_q5 = libm::cos(q[5]);
+    let t35 = t28 * c_q5;
+    let t36 = t32 * s_q5;
+    let t37 = t35 - t36;
+    let t38 = -(t28 * s_q5) - t32 * c_q5;
+    let t39 = t30 + qd[5] - t29;
+    let t40 = 0.006 * t2 - 0.068 * t3;
+    let t41 = 0.006 * s_q1 - 0.068 * c_q1;
+    let t42 = s_q1 * c_q2 + c_q1 * s_q2;
+    let t43 = c_q1 * c_q2 - s_q1 * s_q2;
+    let t44 = c_q3 * c_q4 * t42 + s_q4 * t43;
+    let t45 = c_q5 * t44 - s_q3 * s_q5 * t42;
+    let t46 = -(s_q5 * t44) - s_q3 * c_q5 * t42;
+    let t47 = c_q4 * t43 - c_q3 * s_q4 * t42;
+    let t48 = -(s_q3 * c_q4 * c_q5) - c_q3 * s_q5;
+    let t49 = s_q3 * c_q4 * s_q5 - c_q3 * c_q5;
+    let t50 = qd[1] * c_q1;
+    let t51 = p.m2 * (-(s_q1 * t40) - qd[0] * s_q1 * t41);
+    let t52 = qd[1] * s_q1;
+    let t53 = p.m2
+        * (0.006 * t50 + 0.068 * t52 + s_q1 * (0.068 * qd[1] - 0.2275 * t2)
+            - c_q1 * (0.2275 * t3 - 0.006 * qd[1])
+            - 0.2275 * (qd[0] * (s_q1 * s_q1) + qd[0] * (c_q1 * c_q1)));
+    let t54 = t12 * t43;
+    let t55 = qd[2] * t43 + qd[1] * c_q1 * c_q2 - qd[1] * s_q1 * s_q2;
+    let t56 = t8 * t42;
+    let t57 = p.a2 * qd[0] * (c_q1 * c_q1) * s_q2;
+    let t58 = p.a2 * qd[0] * s_q1 * c_q1 * c_q2;
+    let t59 = p.m3 * (0.0141 * (t54 - t55) + 2.0 * (t57 + t58) - 0.14 * t56);
+    let t60 = s_q1 * (p.a2 * qd[1] - p.d3 * qd[0] * s_q1);
+    let t61 = p.d3 * qd[0] * (s_q1 * s_q1);
+    let t62 = p.d3 * qd[0] * (c_q1 * c_q1);
+    let t63 = p.a2 * qd[1] * s_q1;
+    let t64 = p.m3
+        * (0.07 * t55 + t60 + t63 - 0.0282 * t56 - t61
+            - (0.0141 * t11 - 0.07 * t12) * t43 - 2.0 * t62 - 0.0141 * (t11 * t43));
+    let t65 = t20 * t43 - s_q3 * t23 * t42;
+    let t66 = c_q3 * t55 - qd[3] * s_q3 * t42;
+    let t67 = p.d4 * t42 - p.a3 * t43;
+    let t68 = p.a2 * qd[0] * (c_q1 * c_q1) * c_q2;
+    let t69 = p.a2 * qd[0] * s_q1 * c_q1 * s_q2;
+    let t70 = t22 * t43 + t11 * t67 + 2.0 * (t69 - t68);
+    let t71 = s_q3 * t70;
+    let t72 = -(qd[2] * t42) - qd[1] * c_q1 * s_q2 - qd[1] * s_q1 * c_q2;
+    let t73 = t60 + t63 + p.a3 * t12 * t42 + p.d4 * t12 * t43 + p.d4 * t55 - t61
+        - p.a3 * t72 - 2.0 * t62;
+    let t74 = c_q3 * t73;
+    let t75 = p.m4 * (0.019 * (t65 - t66) - t71 - t74);
+    let t76 = qd[4] * t47 + c_q4 * t66 + s_q4 * t72;
+    let t77 = t39 * t46 + t38 * t47;
+    let t78 = qd[3] * c_q3 * t42;
+    let t79 = s_q3 * t55;
+    let t80 = t78 + t79;
+    let t81 = qd[5] * t46 + c_q5 * t76 - s_q5 * t80;
+    let t82 = c_q3 * t70;
+    let t83 = s_q3 * t73;
+    let t84 = t82 - t83;
+    let t85 = t22 * t42;
+    let t86 = t8 * t67;
+    let t87 = 2.0 * (t57 + t58) - t85 - t86;
+    let t88 = c_q4 * t84 + s_q4 * t87;
+    let t89 = t71 + t74;
+    let t90 = 0.032 * (t77 - t81) - s_q5 * t88 - c_q5 * t89;
+    let t91 = 0.00015 * t81 - 0.00011 * t77 - 0.032 * (p.m6 * t90);
+    let t92 = t39 * t45 + t37 * t47;
+    let t93 = -(qd[5] * t45) - s_q5 * t76 - c_q5 * t80;
+    let t94 = 0.032 * (t92 + t93) + c_q5 * t88 - s_q5 * t89;
+    let t95 = 0.00011 * t92 + 0.00015 * t93 + 0.032 * (p.m6 * t94);
+    let t96 = 0.0001 * (t32 * t47 + s_q3 * t31 * t42) + 0.0003 * t76 + c_q5 * t91
+        - s_q5 * t95;
+    let t97 = c_q4 * t72 - qd[4] * t44 - s_q4 * t66;
+    let t98 = 0.00034 * t97 - 0.0001 * (t32 * t44 + s_q3 * t28 * t42);
+    let t99 = 0.0018 * t66 + c_q4 * t96 - 0.0005 * t65 - 0.019 * t75 - s_q4 * t98;
+    let t100 = c_q3 * t23 * t42 + t17 * t43;
+    let t101 = -t78 - t79;
+    let t102 = p.m4 * (t82 + 0.019 * (t100 + t101) - t83);
+    let t103 = s_q5 * t91;
+    let t104 = c_q5 * t95;
+    let t105 = 0.0005 * t100 + 0.0018 * t101 + 0.019 * t102 + t103 + t104 - 0.0004 * t80;
+    let t106 = p.m5 * t88 + p.m6 * c_q5 * t94 - p.m6 * s_q5 * t90;
+    let t107 = s_q4 * t84;
+    let t108 = c_q4 * t87;
+    let t109 = p.m5 * (t108 - t107)
+        + p.m6 * (t108 - t107 - 0.064 * (t37 * t45 + t38 * t46));
+    let t110 = t102 + c_q4 * t106 - s_q4 * t109;
+    let t111 = s_q3 * t110;
+    let t112 = t75 + p.m6 * s_q5 * t94 + p.m6 * c_q5 * t90 - p.m5 * t89;
+    let t113 = c_q3 * t112;
+    let t114 = -t111 - t113;
+    let t115 = 0.0635 * t54 + 0.076 * t55 + 0.07 * t64 + c_q3 * t99 + p.d4 * t114
+        - 0.0141 * t59 - s_q3 * t105;
+    let t116 = t12 * t42;
+    let t117 = t11 * t42 + t8 * t43;
+    let t118 = p.m3 * (2.0 * (t69 - t68) + 0.0141 * (t72 + t116) + 0.07 * t117);
+    let t119 = s_q4 * t96;
+    let t120 = c_q4 * t98;
+    let t121 = 0.0238 * t72 + 0.0141 * t118 + t119 + t120 - 0.01 * t116 - p.a3 * t114;
+    let t122 = c_q3 * t110;
+    let t123 = s_q3 * t112;
+    let t124 = t118 + t122 - t123;
+    let t125 = p.m4
+        * (2.0 * (t57 + t58) + 0.038 * (s_q3 * t20 * t42 - c_q3 * t17 * t42) - t85
+            - t86);
+    let t126 = s_q4 * t106;
+    let t127 = c_q4 * t109;
+    let t128 = t59 + t125 + t126 + t127;
+    let t129 = s_q2 * t124 + c_q2 * t128;
+    let t130 = p.m2 * (c_q1 * t40 + qd[0] * c_q1 * t41);
+    let t131 = s_q3 * t99;
+    let t132 = c_q3 * t105;
+    let t133 = p.a3 * (t125 + t126 + t127);
+    let t134 = p.d4 * (t122 - t123);
+    let t135 = p.m2 * qd[1];
+    let t136 = p.m2 * (0.136 * t2 + 0.012 * t3);
+    let t137 = p.a2 * qd[1] * s_q2;
+    let t138 = p.m3 * (2.0 * t137 - 0.14 * t12);
+    let t139 = p.a2 * qd[0] * s_q1;
+    let t140 = p.m3 * (0.14 * t11 + 2.0 * t139);
+    let t141 = c_q3 * t23;
+    let t142 = t11 * c_q3 - qd[3] * c_q3;
+    let t143 = p.a2 * qd[1] * c_q2;
+    let t144 = -(2.0 * (p.a3 * t12 + t143));
+    let t145 = s_q3 * t144;
+    let t146 = p.a3 * t8;
+    let t147 = p.d4 * t11;
+    let t148 = -t6 - t7;
+    let t149 = p.a3 * t148;
+    let t150 = 2.0 * (t139 + t147) + t146 - t149;
+    let t151 = c_q3 * t150;
+    let t152 = p.m4 * (-(0.019 * (t141 + t142)) - t145 - t151);
+    let t153 = s_q3 * s_q4 * t32 + c_q3 * t31;
+    let t154 = s_q3 * qd[4] * s_q4 + c_q4 * t142 + s_q4 * t148;
+    let t155 = t39 * t49 + s_q3 * s_q4 * t38;
+    let t156 = qd[3] * s_q3;
+    let t157 = t11 * s_q3;
+    let t158 = t157 - t156;
+    let t159 = qd[5] * t49 + c_q5 * t154 - s_q5 * t158;
+    let t160 = c_q3 * t144;
+    let t161 = s_q3 * t150;
+    let t162 = t160 - t161;
+    let t163 = 2.0 * (t137 - t21);
+    let t164 = c_q4 * t162 + s_q4 * t163;
+    let t165 = t145 + t151;
+    let t166 = 0.032 * (t155 - t159) - s_q5 * t164 - c_q5 * t165;
+    let t167 = 0.00015 * t159 - 0.00011 * t155 - 0.032 * (p.m6 * t166);
+    let t168 = t39 * t48 + s_q3 * s_q4 * t37;
+    let t169 = -(qd[5] * t48) - s_q5 * t154 - c_q5 * t158;
+    let t170 = 0.032 * (t168 + t169) + c_q5 * t164 - s_q5 * t165;
+    let t171 = 0.00011 * t168 + 0.00015 * t169 + 0.032 * (p.m6 * t170);
+    let t172 = 0.0001 * t153 + 0.0003 * t154 + c_q5 * t167 - s_q5 * t171;
+    let t173 = s_q3 * qd[4] * c_q4 + c_q4 * t148 - s_q4 * t142;
+    let t174 = 0.00034 * t173 - 0.0001 * (c_q3 * t28 - s_q3 * c_q4 * t32);
+    let t175 = s_q4 * t174;
+    let t176 = 0.0005 * t141 + 0.0018 * t142 + c_q4 * t172 - 0.019 * t152 - t175;
+    let t177 = s_q3 * t23;
+    let t178 = t156 - t157;
+    let t179 = p.m4 * (t160 + 0.019 * (t178 - t177) - t161);
+    let t180 = s_q5 * t167;
+    let t181 = c_q5 * t171;
+    let t182 = 0.0018 * t178 + 0.019 * t179 + t180 + t181 - 0.0004 * t158
+        - 0.0005 * t177;
+    let t183 = p.m5 * t164 + p.m6 * c_q5 * t170 - p.m6 * s_q5 * t166;
+    let t184 = s_q4 * t162;
+    let t185 = c_q4 * t163;
+    let t186 = t37 * t48;
+    let t187 = t38 * t49;
+    let t188 = p.m5 * (t185 - t184) + p.m6 * (t185 - t184 - 0.064 * (t186 + t187));
+    let t189 = t179 + c_q4 * t183 - s_q4 * t188;
+    let t190 = s_q3 * t189;
+    let t191 = t152 + p.m6 * s_q5 * t170 + p.m6 * c_q5 * t166 - p.m5 * t165;
+    let t192 = c_q3 * t191;
+    let t193 = -t190 - t192;
+    let t194 = 0.1395 * t11 + 0.07 * t140 + c_q3 * t176 + p.d4 * t193 - 0.0141 * t138
+        - s_q3 * t182;
+    let t195 = p.m3 * (0.0141 * (t8 + t148) - 2.0 * t143);
+    let t196 = s_q4 * t172;
+    let t197 = c_q4 * t174;
+    let t198 = 0.0238 * t148 + 0.0141 * t195 + t196 + t197 - 0.01 * t8 - p.a3 * t193;
+    let t199 = c_q3 * t189;
+    let t200 = s_q3 * t191;
+    let t201 = t195 + t199 - t200;
+    let t202 = s_q3 * t17;
+    let t203 = c_q3 * t20;
+    let t204 = p.m4 * (2.0 * (t137 - t21) + 0.038 * (t202 + t203));
+    let t205 = s_q4 * t183;
+    let t206 = c_q4 * t188;
+    let t207 = t138 + t204 + t205 + t206;
+    let t208 = s_q2 * t201 + c_q2 * t207;
+    let t209 = s_q3 * t176;
+    let t210 = c_q3 * t182;
+    let t211 = p.a3 * (t204 + t205 + t206);
+    let t212 = p.d4 * (t199 - t200);
+    let t213 = 0.00002 * t173;
+    let t214 = p.m3 * t12;
+    let t215 = p.m3 * t11;
+    let t216 = p.a3 * t12 * s_q3;
+    let t217 = t146 + 2.0 * t147 - t149;
+    let t218 = c_q3 * t217;
+    let t219 = p.m4 * (2.0 * t216 - 0.019 * (t141 + t142) - t218);
+    let t220 = p.a3 * t12 * c_q3;
+    let t221 = s_q3 * t217;
+    let t222 = -(2.0 * t220) - t221;
+    let t223 = c_q4 * t222 - 2.0 * (p.d4 * t12 * s_q4);
+    let t224 = t218 - 2.0 * t216;
+    let t225 = 0.032 * (t155 - t159) - s_q5 * t223 - c_q5 * t224;
+    let t226 = 0.00015 * t159 - 0.00011 * t155 - 0.032 * (p.m6 * t225);
+    let t227 = 0.032 * (t168 + t169) + c_q5 * t223 - s_q5 * t224;
+    let t228 = 0.00011 * t168 + 0.00015 * t169 + 0.032 * (p.m6 * t227);
+    let t229 = 0.0001 * t153 + 0.0003 * t154 + c_q5 * t226 - s_q5 * t228;
+    let t230 = 0.0005 * t141 + 0.0018 * t142 + c_q4 * t229 - t175 - 0.019 * t219;
+    let t231 = p.m4 * (0.019 * (t178 - t177) - 2.0 * t220 - t221);
+    let t232 = s_q5 * t226;
+    let t233 = c_q5 * t228;
+    let t234 = 0.0018 * t178 + 0.019 * t231 + t232 + t233 - 0.0004 * t158
+        - 0.0005 * t177;
+    let t235 = p.m5 * t223 + p.m6 * c_q5 * t227 - p.m6 * s_q5 * t225;
+    let t236 = s_q4 * t222;
+    let t237 = p.d4 * t12 * c_q4;
+    let t238 = p.m5 * (-t236 - 2.0 * t237)
+        + p.m6 * (-(0.064 * (t186 + t187)) - t236 - 2.0 * t237);
+    let t239 = t231 + c_q4 * t235 - s_q4 * t238;
+    let t240 = s_q3 * t239;
+    let t241 = t219 + p.m6 * s_q5 * t227 + p.m6 * c_q5 * t225 - p.m5 * t224;
+    let t242 = c_q3 * t241;
+    let t243 = -t240 - t242;
+    let t244 = 0.1395 * t11 + 0.001974 * t214 + 0.0098 * t215 + c_q3 * t230 + p.d4 * t243
+        - s_q3 * t234;
+    let t245 = p.m3 * (0.0141 * (t8 + t148));
+    let t246 = s_q4 * t229;
+    let t247 = 0.0238 * t148 + t197 + t246 + 0.0141 * t245 - 0.01 * t8 - p.a3 * t243;
+    let t248 = c_q3 * t239;
+    let t249 = s_q3 * t241;
+    let t250 = t245 + t248 - t249;
+    let t251 = p.m4 * (0.038 * (t202 + t203) - 2.0 * t21);
+    let t252 = s_q4 * t235;
+    let t253 = c_q4 * t238;
+    let t254 = t251 + t252 + t253 - 0.14 * t214;
+    let t255 = s_q2 * t250 + c_q2 * t254;
+    let t256 = s_q3 * t230;
+    let t257 = c_q3 * t234;
+    let t258 = p.a3 * (t251 + t252 + t253);
+    let t259 = p.d4 * (t248 - t249);
+    let t260 = qd[4] * c_q4 + t20 * c_q4;
+    let t261 = c_q4 * t38 - s_q4 * s_q5 * t39;
+    let t262 = c_q5 * t260 - s_q4 * qd[5] * s_q5 - t17 * s_q5;
+    let t263 = 0.032 * (t261 - t262);
+    let t264 = 0.00015 * t262 - 0.00011 * t261 - 0.032 * (p.m6 * t263);
+    let t265 = s_q4 * c_q5 * t39 + c_q4 * t37;
+    let t266 = -(s_q4 * qd[5] * c_q5) - s_q5 * t260 - t17 * c_q5;
+    let t267 = 0.032 * (t265 + t266);
+    let t268 = 0.00011 * t265 + 0.00015 * t266 + 0.032 * (p.m6 * t267);
+    let t269 = 0.0001 * (c_q4 * t32) + 0.0003 * t260 + c_q5 * t264 - s_q5 * t268;
+    let t270 = -(qd[4] * s_q4) - t20 * s_q4;
+    let t271 = 0.00034 * t270 - 0.0001 * (s_q4 * t32);
+    let t272 = 0.0013 * t20 + c_q4 * t269 - s_q4 * t271;
+    let t273 = t16 - t15;
+    let t274 = p.m4 * (0.019 * (t17 + t273));
+    let t275 = s_q5 * t264;
+    let t276 = c_q5 * t268;
+    let t277 = 0.0001 * t17 + 0.0018 * t273 + 0.019 * t274 + t275 + t276;
+    let t278 = p.m6 * c_q5 * t267 - p.m6 * s_q5 * t263;
+    let t279 = 0.064 * (s_q4 * s_q5 * t38 - s_q4 * c_q5 * t37);
+    let t280 = t274 + c_q4 * t278 - p.m6 * s_q4 * t279;
+    let t281 = p.m6 * s_q5 * t267 + p.m6 * c_q5 * t263;
+    let t282 = -(s_q3 * t280) - c_q3 * t281;
+    let t283 = c_q3 * t272 + p.d4 * t282 - s_q3 * t277;
+    let t284 = s_q4 * t269;
+    let t285 = c_q4 * t271;
+    let t286 = t284 + t285 - p.a3 * t282;
+    let t287 = c_q3 * t280 - s_q3 * t281;
+    let t288 = s_q4 * t278 + p.m6 * c_q4 * t279;
+    let t289 = s_q2 * t287 + c_q2 * t288;
+    let t290 = s_q3 * t272;
+    let t291 = c_q3 * t277;
+    let t292 = p.a3 * t288;
+    let t293 = p.d4 * t287;
+    let t294 = c_q5 * t39;
+    let t295 = t31 * c_q5 - qd[5] * c_q5;
+    let t296 = -(0.032 * (t294 + t295));
+    let t297 = 0.00011 * t294 + 0.00015 * t295 - 0.032 * (p.m6 * t296);
+    let t298 = s_q5 * t39;
+    let t299 = qd[5] * s_q5 - t31 * s_q5;
+    let t300 = 0.032 * (t299 - t298);
+    let t301 = 0.00015 * t299 + 0.032 * (p.m6 * t300) - 0.00011 * t298;
+    let t302 = 0.0004 * t31 + c_q5 * t297 - s_q5 * t301;
+    let t303 = -t26 - t27;
+    let t304 = 0.00034 * t303 - 0.0001 * t28;
+    let t305 = c_q4 * t302 - s_q4 * t304;
+    let t306 = s_q5 * t297;
+    let t307 = c_q5 * t301;
+    let t308 = t306 + t307;
+    let t309 = p.m6 * c_q5 * t300 - p.m6 * s_q5 * t296;
+    let t310 = c_q5 * t38;
+    let t311 = 0.064 * (s_q5 * t37 + t310);
+    let t312 = c_q4 * t309 - p.m6 * s_q4 * t311;
+    let t313 = p.m6 * s_q5 * t300 + p.m6 * c_q5 * t296;
+    let t314 = -(s_q3 * t312) - c_q3 * t313;
+    let t315 = c_q3 * t305 + p.d4 * t314 - s_q3 * t308;
+    let t316 = s_q4 * t302;
+    let t317 = c_q4 * t304;
+    let t318 = t316 + t317 - p.a3 * t314;
+    let t319 = c_q3 * t312 - s_q3 * t313;
+    let t320 = s_q4 * t309 + p.m6 * c_q4 * t311;
+    let t321 = s_q2 * t319 + c_q2 * t320;
+    let t322 = s_q3 * t305;
+    let t323 = c_q3 * t308;
+    let t324 = p.a3 * t320;
+    let t325 = p.d4 * t319;
+    let t326 = t36 - t35;
+    let t327 = 0.032 * (t37 + t326);
+    let t328 = 0.00011 * t37 + 0.00015 * t326 + 0.032 * (p.m6 * t327);
+    let t329 = 0.00004 * t310 - s_q5 * t328;
+    let t330 = s_q5 * t38;
+    let t331 = c_q5 * t328;
+    let t332 = 0.00004 * t330 + t331;
+    let t333 = -(p.m6 * s_q3 * c_q4 * c_q5 * t327) - p.m6 * c_q3 * s_q5 * t327;
+    let t334 = c_q3 * c_q4 * t329 + p.d4 * t333 - s_q3 * t332;
+    let t335 = s_q4 * t329;
+    let t336 = t335 - p.a3 * t333;
+    let t337 = p.m6 * c_q3 * c_q4 * c_q5 * t327 - p.m6 * s_q3 * s_q5 * t327;
+    let t338 = s_q2 * t337 + p.m6 * c_q2 * s_q4 * c_q5 * t327;
+    let t339 = s_q3 * c_q4 * t329;
+    let t340 = c_q3 * t332;
+    let t341 = p.a3 * p.m6 * s_q4 * c_q5 * t327;
+    let t342 = p.d4 * t337;
+    [
+        [
+            0.5
+                * (s_q1
+                    * (0.145 * t50 + 0.006 * t53 + c_q2 * t115 - 0.2275 * t51
+                        - s_q2 * t121 - p.d3 * t129)
+                    + c_q1
+                        * (0.2275 * t130 + s_q2 * t115 + c_q2 * t121
+                            + p.d3 * (c_q2 * t124 - s_q2 * t128) - 0.933 * t52
+                            - 0.068 * t53 - p.a2 * (t64 - t111 - t113))),
+            0.5
+                * (s_q1
+                    * (0.145 * t3 + 0.00273 * t135 + 0.006 * t136 + c_q2 * t194
+                        - s_q2 * t198 - p.d3 * t208)
+                    + c_q1
+                        * (s_q2 * t194 + c_q2 * t198 + p.d3 * (c_q2 * t201 - s_q2 * t207)
+                            - 0.933 * t2 - 0.03094 * t135 - 0.068 * t136
+                            - p.a2 * (t140 - t190 - t192))),
+            0.5
+                * (s_q1 * (c_q2 * t244 - s_q2 * t247 - p.d3 * t255)
+                    + c_q1
+                        * (s_q2 * t244 + c_q2 * t247 + p.d3 * (c_q2 * t250 - s_q2 * t254)
+                            - p.a2 * (0.14 * t215 - t240 - t242))),
+            0.5
+                * (s_q1 * (c_q2 * t283 - s_q2 * t286 - p.d3 * t289)
+                    + c_q1
+                        * (s_q2 * t283 + c_q2 * t286 + p.d3 * (c_q2 * t287 - s_q2 * t288)
+                            - p.a2 * t282)),
+            0.5
+                * (s_q1 * (c_q2 * t315 - s_q2 * t318 - p.d3 * t321)
+                    + c_q1
+                        * (s_q2 * t315 + c_q2 * t318 + p.d3 * (c_q2 * t319 - s_q2 * t320)
+                            - p.a2 * t314)),
+            0.5
+                * (s_q1 * (c_q2 * t334 - s_q2 * t336 - p.d3 * t338)
+                    + c_q1
+                        * (s_q2 * t334 + c_q2 * t336
+                            + p.d3 * (c_q2 * t337 - p.m6 * s_q2 * s_q4 * c_q5 * t327)
+                            - p.a2 * t333)),
+        ],
+        [
+            0.5
+                * (0.068 * t51 + 0.788 * (qd[0] * s_q1 * c_q1) + t133 + p.a2 * t129
+                    - 0.0535 * t117 - 0.07 * t118 - 0.006 * t130 - t131 - t132 - t134),
+            0.5 * (t211 + p.a2 * t208 - 0.07 * t195 - t209 - t210 - t212),
+            0.5 * (t258 + p.a2 * t255 - 0.07 * t245 - t256 - t257 - t259),
+            0.5 * (t292 + p.a2 * t289 - t290 - t291 - t293),
+            0.5 * (t324 + p.a2 * t321 - t322 - t323 - t325),
+            0.5 * (t341 + p.a2 * t338 - t339 - t340 - t342),
+        ],
+        [
+            0.5 * (t133 - 0.0535 * t117 - 0.07 * t118 - t131 - t132 - t134),
+            0.5 * (t211 - 0.07 * t195 - t209 - t210 - t212),
+            0.5 * (t258 - 0.07 * t245 - t256 - t257 - t259),
+            0.5 * (t292 - t290 - t291 - t293),
+            0.5 * (t324 - t322 - t323 - t325),
+            0.5 * (t341 - t339 - t340 - t342),
+        ],
+        [
+            0.5 * (0.0013 * t72 + t119 + t120),
+            0.5 * (0.0013 * t148 + t196 + t197),
+            0.5 * (0.0013 * t148 + t197 + t246),
+            0.5 * (t284 + t285),
+            0.5 * (t316 + t317),
+            0.5 * t335,
+        ],
+        [
+            0.5 * (0.0004 * t80 - t103 - t104),
+            0.5 * (0.0004 * t158 - t180 - t181),
+            0.5 * (0.0004 * t158 - t232 - t233),
+            0.5 * (0.0004 * t17 - t275 - t276),
+            0.5 * (-t306 - t307),
+            0.5 * (-(0.00004 * t330) - t331),
+        ],
+        [0.00002 * t97, t213, t213, 0.00002 * t270, 0.00002 * t303, 0.0],
+    ]
+}
+/// Operation count of [`energy`].
+pub const OPS_ENERGY: OpCount = OpCount {
+    mul: 143,
+    add: 94,
+    div: 0,
+    sqrt: 0,
+    sin: 5,
+    cos: 5,
+};
+///Kinetic and potential energy `(T, V)`; `V = −Σ m g·c` is zero where every
+///centre of mass is at the ground origin's height.
+pub fn energy(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
+    let s_q1 = libm::sin(q[1]);
+    let c_q1 = libm::cos(q[1]);
+    let t2 = qd[0] * s_q1;
+    let t3 = qd[0] * c_q1;
+    let s_q2 = libm::sin(q[2]);
+    let c_q2 = libm::cos(q[2]);
+    let t6 = qd[0] * s_q1 * c_q2 + qd[0] * c_q1 * s_q2;
+    let t7 = qd[0] * s_q1 * s_q2;
+    let t8 = qd[0] * c_q1 * c_q2;
+    let t9 = t8 - t7;
+    let t10 = p.a2 * qd[1] - p.d3 * qd[0] * s_q1;
+    let t11 = p.a2 * qd[0] * c_q1;
+    let t12 = qd[1] + qd[2];
+    let s_q3 = libm::sin(q[3]);
+    let c_q3 = libm::cos(q[3]);
+    let t15 = t6 * c_q3 - t12 * s_q3;
+    let t16 = t6 * s_q3;
+    let t17 = t12 * c_q3;
+    let t18 = -t16 - t17;
+    let t19 = t8 + qd[3] - t7;
+    let s_q4 = libm::sin(q[4]);
+    let c_q4 = libm::cos(q[4]);
+    let t22 = t15 * c_q4 + t19 * s_q4;
+    let t23 = t15 * s_q4;
+    let t24 = t19 * c_q4;
+    let t25 = t24 - t23;
+    let t26 = t16 + t17 + qd[4];
+    let s_q5 = libm::sin(q[5]);
+    let c_q5 = libm::cos(q[5]);
+    let t29 = t22 * c_q5 - t26 * s_q5;
+    let t30 = -(t22 * s_q5) - t26 * c_q5;
+    let t31 = t24 + qd[5] - t23;
+    let t32 = 0.2275 * t3 - 0.006 * qd[1];
+    let t33 = 0.068 * qd[1] - 0.2275 * t2;
+    let t34 = 0.006 * t2 - 0.068 * t3;
+    let t35 = s_q1 * c_q2 + c_q1 * s_q2;
+    let t36 = c_q1 * c_q2 - s_q1 * s_q2;
+    let t37 = p.a2 * s_q1;
+    let t38 = p.a3 * t35;
+    let t39 = p.d4 * t36;
+    let t40 = p.d3 * qd[0] * c_q1 * c_q2;
+    let t41 = s_q2 * t10;
+    let t42 = p.d3 * qd[0] * c_q1 * s_q2;
+    let t43 = c_q2 * t10;
+    let t44 = t40 + t41 - p.d4 * t12;
+    let t45 = p.a3 * t12 + t43 - t42;
+    let t46 = p.d4 * t6 - t11 - p.a3 * t9;
+    let t47 = c_q3 * t44;
+    let t48 = s_q3 * t46;
+    let t49 = t47 - t48;
+    let t50 = s_q3 * t44;
+    let t51 = c_q3 * t46;
+    let t52 = c_q4 * t49 + s_q4 * t45;
+    let t53 = c_q4 * t45 - s_q4 * t49;
+    let t54 = t50 + t51;
+    let t55 = 0.0141 * t9 + t40 + t41 - 0.07 * t12;
+    let t56 = t43 - 0.0141 * t6 - t42;
+    let t57 = 0.07 * t6 - t11;
+    let t58 = 0.019 * t18 + t47 - t48;
+    let t59 = -(0.019 * t15) - t50 - t51;
+    let t60 = t53 * t53;
+    let t61 = 0.032 * t30 + c_q5 * t52 - s_q5 * t54;
+    let t62 = -(0.032 * t29) - s_q5 * t52 - c_q5 * t54;
+    (
+        0.175 * (qd[0] * qd[0])
+            + 0.5
+                * (p.m2 * (t32 * t32 + t33 * t33 + t34 * t34)
+                    + 0.12 * (qd[0] * qd[0] * (s_q1 * s_q1))
+                    + 0.514 * (qd[0] * qd[0] * (c_q1 * c_q1)) + 0.539 * (qd[1] * qd[1])
+                    + (0.076 * (t6 * t6) + p.m3 * (t55 * t55 + t56 * t56 + t57 * t57)
+                        + 0.0225 * (t9 * t9) + 0.086 * (t12 * t12))
+                    + (0.0018 * (t15 * t15 + t18 * t18)
+                        + p.m4 * (t58 * t58 + t59 * t59 + t45 * t45)
+                        + 0.0013 * (t19 * t19))
+                    + (p.m5 * (t52 * t52 + t60 + t54 * t54)
+                        + 0.0003 * (t22 * t22 + t25 * t25) + 0.0004 * (t26 * t26))
+                    + (0.00015 * (t29 * t29 + t30 * t30)
+                        + p.m6 * (t60 + t61 * t61 + t62 * t62) + 0.00004 * (t31 * t31))),
+        p.m2 * p.g * (0.068 * s_q1 + 0.006 * c_q1) + p.m3 * p.g * (0.07 * t36 + t37)
+            + p.m4 * p.g * (0.019 * t36 + t37 + t38 + t39)
+            + p.m5 * p.g * (t37 + t38 + t39)
+            + p.m6 * p.g * (0.032 * (c_q4 * t36 - c_q3 * s_q4 * t35) + t37 + t38 + t39),
+    )
+}
+/// Operation count of [`body_poses`].
+pub const OPS_BODY_POSES: OpCount = OpCount {
+    mul: 75,
+    add: 45,
+    div: 0,
+    sqrt: 0,
+    sin: 6,
+    cos: 6,
+};
+///The pose of every body in the ground frame, in the order of `BODY_NAMES`.
+pub fn body_poses(p: &Params, q: &[f64; NQ]) -> [Pose; NB] {
+    let s_q0 = libm::sin(q[0]);
+    let c_q0 = libm::cos(q[0]);
+    let t2 = -c_q0;
+    let s_q1 = libm::sin(q[1]);
+    let c_q1 = libm::cos(q[1]);
+    let s_q2 = libm::sin(q[2]);
+    let c_q2 = libm::cos(q[2]);
+    let s_q3 = libm::sin(q[3]);
+    let c_q3 = libm::cos(q[3]);
+    let s_q4 = libm::sin(q[4]);
+    let c_q4 = libm::cos(q[4]);
+    let s_q5 = libm::sin(q[5]);
+    let c_q5 = libm::cos(q[5]);
+    let t13 = s_q1 * c_q2 + c_q1 * s_q2;
+    let t14 = c_q1 * c_q2 - s_q1 * s_q2;
+    let t15 = c_q3 * c_q4 * t13 + s_q4 * t14;
+    let t16 = s_q3 * t13;
+    let t17 = c_q4 * t14 - c_q3 * s_q4 * t13;
+    let t18 = p.a2 * c_q0 * c_q1;
+    let t19 = p.d3 * s_q0;
+    let t20 = p.a2 * s_q0 * c_q1;
+    let t21 = p.d3 * c_q0;
+    let t22 = p.a2 * s_q1;
+    let t23 = c_q0 * c_q1 * c_q2 - c_q0 * s_q1 * s_q2;
+    let t24 = -(c_q0 * c_q1 * s_q2) - c_q0 * s_q1 * c_q2;
+    let t25 = s_q0 * c_q1 * c_q2 - s_q0 * s_q1 * s_q2;
+    let t26 = -(s_q0 * c_q1 * s_q2) - s_q0 * s_q1 * c_q2;
+    let t27 = c_q3 * t23 - s_q0 * s_q3;
+    let t28 = s_q3 * t23;
+    let t29 = s_q0 * c_q3;
+    let t30 = c_q3 * t25 + c_q0 * s_q3;
+    let t31 = s_q3 * t25;
+    let t32 = c_q0 * c_q3;
+    let t33 = t18 + t19 + p.a3 * t23 + p.d4 * t24;
+    let t34 = t20 + p.a3 * t25 + p.d4 * t26 - t21;
+    let t35 = t22 + p.a3 * t13 + p.d4 * t14;
+    let t36 = c_q4 * t27 + s_q4 * t24;
+    let t37 = c_q4 * t24 - s_q4 * t27;
+    let t38 = t28 + t29;
+    let t39 = c_q4 * t30 + s_q4 * t26;
+    let t40 = c_q4 * t26 - s_q4 * t30;
+    let t41 = t31 - t32;
+    [
+        Pose {
+            rotation: [[c_q0, -s_q0, 0.0], [s_q0, c_q0, 0.0], [0.0, 0.0, 1.0]],
+            position: [0.0, 0.0, 0.0],
+        },
+        Pose {
+            rotation: [
+                [c_q0 * c_q1, -(c_q0 * s_q1), s_q0],
+                [s_q0 * c_q1, -(s_q0 * s_q1), t2],
+                [s_q1, c_q1, 0.0],
+            ],
+            position: [0.0, 0.0, 0.0],
+        },
+        Pose {
+            rotation: [[t23, t24, s_q0], [t25, t26, t2], [t13, t14, 0.0]],
+            position: [t18 + t19, t20 - t21, t22],
+        },
+        Pose {
+            rotation: [
+                [t27, -t28 - t29, t24],
+                [t30, t32 - t31, t26],
+                [c_q3 * t13, -t16, t14],
+            ],
+            position: [t33, t34, t35],
+        },
+        Pose {
+            rotation: [[t36, t37, t38], [t39, t40, t41], [t15, t17, t16]],
+            position: [t33, t34, t35],
+        },
+        Pose {
+            rotation: [
+                [c_q5 * t36 - s_q5 * t38, -(s_q5 * t36) - c_q5 * t38, t37],
+                [c_q5 * t39 - s_q5 * t41, -(s_q5 * t39) - c_q5 * t41, t40],
+                [c_q5 * t15 - s_q3 * s_q5 * t13, -(s_q5 * t15) - s_q3 * c_q5 * t13, t17],
+            ],
+            position: [t33, t34, t35],
+        },
+    ]
+}
+/// Operation count of [`body_jacobians`].
+pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
+    mul: 309,
+    add: 173,
+    div: 0,
+    sqrt: 0,
+    sin: 6,
+    cos: 6,
+};
+///For every body (order of `BODY_NAMES`), the geometric Jacobian: rows 0–2 map
+///q̇ to the velocity of the body-frame origin, rows 3–5 to the angular velocity,
+///all in ground coordinates. A point `p` of the body (ground coordinates,
+///relative to the origin) moves with `v + ω × p`.
+pub fn body_jacobians(p: &Params, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
+    let s_q0 = libm::sin(q[0]);
+    let c_q0 = libm::cos(q[0]);
+    let t2 = -c_q0;
+    let s_q1 = libm::sin(q[1]);
+    let c_q1 = libm::cos(q[1]);
+    let s_q2 = libm::sin(q[2]);
+    let c_q2 = libm::cos(q[2]);
+    let s_q3 = libm::sin(q[3]);
+    let c_q3 = libm::cos(q[3]);
+    let s_q4 = libm::sin(q[4]);
+    let c_q4 = libm::cos(q[4]);
+    let s_q5 = libm::sin(q[5]);
+    let c_q5 = libm::cos(q[5]);
+    let t13 = s_q1 * c_q2 + c_q1 * s_q2;
+    let t14 = p.d3 * c_q1 * c_q2 - p.d3 * s_q1 * s_q2;
+    let t15 = s_q3 * t14;
+    let t16 = c_q1 * c_q2 - s_q1 * s_q2;
+    let t17 = p.a3 * t16;
+    let t18 = p.d4 * t13 - p.a2 * c_q1 - t17;
+    let t19 = c_q3 * t18;
+    let t20 = c_q3 * c_q4 * t13 + s_q4 * t16;
+    let t21 = c_q5 * t20 - s_q3 * s_q5 * t13;
+    let t22 = c_q3 * t14 - s_q3 * t18;
+    let t23 = -(p.d3 * c_q1 * s_q2) - p.d3 * s_q1 * c_q2;
+    let t24 = c_q4 * t22 + s_q4 * t23;
+    let t25 = t15 + t19;
+    let t26 = -(s_q5 * t20) - s_q3 * c_q5 * t13;
+    let t27 = c_q4 * t16 - c_q3 * s_q4 * t13;
+    let t28 = c_q4 * t23 - s_q4 * t22;
+    let t29 = c_q4 * t27;
+    let t30 = p.a2 * s_q2 - p.d4;
+    let t31 = -(s_q3 * c_q4 * c_q5) - c_q3 * s_q5;
+    let t32 = p.a3 + p.a2 * c_q2;
+    let t33 = c_q3 * c_q4 * t30 + s_q4 * t32;
+    let t34 = s_q3 * c_q4 * s_q5 - c_q3 * c_q5;
+    let t35 = c_q4 * t32 - c_q3 * s_q4 * t30;
+    let t36 = p.a3 * s_q4 - p.d4 * c_q3 * c_q4;
+    let t37 = p.d4 * c_q3 * s_q4 + p.a3 * c_q4;
+    let t38 = c_q0 * c_q1 * c_q2 - c_q0 * s_q1 * s_q2;
+    let t39 = -(c_q0 * c_q1 * s_q2) - c_q0 * s_q1 * c_q2;
+    let t40 = s_q0 * c_q1 * c_q2 - s_q0 * s_q1 * s_q2;
+    let t41 = -(s_q0 * c_q1 * s_q2) - s_q0 * s_q1 * c_q2;
+    let t42 = c_q3 * t38 - s_q0 * s_q3;
+    let t43 = s_q3 * t38;
+    let t44 = s_q0 * c_q3;
+    let t45 = -t43 - t44;
+    let t46 = c_q3 * t40 + c_q0 * s_q3;
+    let t47 = s_q3 * t40;
+    let t48 = c_q0 * c_q3;
+    let t49 = t48 - t47;
+    let t50 = c_q4 * t42 + s_q4 * t39;
+    let t51 = c_q4 * t39 - s_q4 * t42;
+    let t52 = t43 + t44;
+    let t53 = c_q4 * t46 + s_q4 * t41;
+    let t54 = c_q4 * t41 - s_q4 * t46;
+    let t55 = t47 - t48;
+    let t56 = c_q5 * t50 - s_q5 * t52;
+    let t57 = -(s_q5 * t50) - c_q5 * t52;
+    let t58 = c_q5 * t53 - s_q5 * t55;
+    let t59 = -(s_q5 * t53) - c_q5 * t55;
+    let t60 = t23 * t39;
+    let t61 = t23 * t41;
+    let t62 = t16 * t23;
+    let t63 = t16 * t39;
+    let t64 = t16 * t41;
+    let t65 = t16 * t16;
+    let t66 = -t15 - t19;
+    let t67 = s_q3 * s_q3 * t13 * t30;
+    let t68 = p.d4 * (s_q3 * s_q3) * t13;
+    let t69 = -(s_q3 * t42) - c_q3 * t45;
+    let t70 = -(s_q3 * t46) - c_q3 * t49;
+    let t71 = s_q3 * s_q3 * (t13 * t13);
+    let t72 = t28 * t51;
+    let t73 = t35 * t51;
+    let t74 = t37 * t51;
+    let t75 = t28 * t54;
+    let t76 = t35 * t54;
+    let t77 = t37 * t54;
+    let t78 = t27 * t28;
+    let t79 = t27 * t35;
+    let t80 = t27 * t37;
+    let t81 = t27 * t51;
+    let t82 = s_q3 * s_q4 * t51;
+    let t83 = t82 + c_q3 * t52 - s_q3 * c_q4 * t50;
+    let t84 = c_q4 * t51;
+    let t85 = t27 * t54;
+    let t86 = s_q3 * s_q4 * t54;
+    let t87 = t86 + c_q3 * t55 - s_q3 * c_q4 * t53;
+    let t88 = c_q4 * t54;
+    let t89 = t27 * t27;
+    let t90 = s_q3 * s_q4 * t27;
+    let t91 = s_q3 * c_q3 * t13 + t90 - s_q3 * c_q4 * t20;
+    let t92 = c_q5 * t24 - s_q5 * t25;
+    let t93 = -(s_q5 * t24) - c_q5 * t25;
+    let t94 = c_q5 * t33 - s_q3 * s_q5 * t30;
+    let t95 = -(s_q5 * t33) - s_q3 * c_q5 * t30;
+    let t96 = c_q5 * t36 + p.d4 * s_q3 * s_q5;
+    let t97 = p.d4 * s_q3 * c_q5 - s_q5 * t36;
+    let t98 = t82 + t31 * t56 + t34 * t57;
+    let t99 = t86 + t31 * t58 + t34 * t59;
+    let t100 = t90 + t21 * t31 + t26 * t34;
+    [
+        [
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [1.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, s_q0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, t2, 0.0, 0.0, 0.0, 0.0],
+            [1.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [
+                t14 * t38 + t60 - p.a2 * s_q0 * c_q1,
+                p.a2 * s_q2 * t38 + p.a2 * c_q2 * t39,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                p.a2 * c_q0 * c_q1 + t14 * t40 + t61,
+                p.a2 * s_q2 * t40 + p.a2 * c_q2 * t41,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [t13 * t14 + t62, p.a2 * s_q2 * t13 + p.a2 * c_q2 * t16, 0.0, 0.0, 0.0, 0.0],
+            [t13 * t38 + t63, s_q0, s_q0, 0.0, 0.0, 0.0],
+            [t13 * t40 + t64, t2, t2, 0.0, 0.0, 0.0],
+            [t13 * t13 + t65, 0.0, 0.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [
+                t60 + t22 * t42 + t45 * t66,
+                c_q3 * t30 * t42 + t32 * t39 - s_q3 * t30 * t45,
+                p.d4 * s_q3 * t45 + p.a3 * t39 - p.d4 * c_q3 * t42,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                t61 + t22 * t46 + t49 * t66,
+                c_q3 * t30 * t46 + t32 * t41 - s_q3 * t30 * t49,
+                p.d4 * s_q3 * t49 + p.a3 * t41 - p.d4 * c_q3 * t46,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                t62 + c_q3 * t13 * t22 - s_q3 * t13 * t66,
+                c_q3 * c_q3 * t13 * t30 + t67 + t16 * t32,
+                t17 - p.d4 * (c_q3 * c_q3) * t13 - t68,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [t63 + c_q3 * t13 * t42 - s_q3 * t13 * t45, t69, t69, t39, 0.0, 0.0],
+            [t64 + c_q3 * t13 * t46 - s_q3 * t13 * t49, t70, t70, t41, 0.0, 0.0],
+            [t65 + c_q3 * c_q3 * (t13 * t13) + t71, 0.0, 0.0, t16, 0.0, 0.0],
+        ],
+        [
+            [
+                t24 * t50 + t72 + t25 * t52,
+                t33 * t50 + t73 + s_q3 * t30 * t52,
+                t36 * t50 + t74 - p.d4 * s_q3 * t52,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                t24 * t53 + t75 + t25 * t55,
+                t33 * t53 + t76 + s_q3 * t30 * t55,
+                t36 * t53 + t77 - p.d4 * s_q3 * t55,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                t20 * t24 + t78 + s_q3 * t13 * t25,
+                t67 + t20 * t33 + t79,
+                t20 * t36 + t80 - t68,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [t20 * t50 + t81 + s_q3 * t13 * t52, t83, t83, s_q4 * t50 + t84, t52, 0.0],
+            [t20 * t53 + t85 + s_q3 * t13 * t55, t87, t87, s_q4 * t53 + t88, t55, 0.0],
+            [t71 + t20 * t20 + t89, t91, t91, t29 + s_q4 * t20, s_q3 * t13, 0.0],
+        ],
+        [
+            [
+                t72 + t56 * t92 + t57 * t93,
+                t73 + t56 * t94 + t57 * t95,
+                t74 + t56 * t96 + t57 * t97,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                t75 + t58 * t92 + t59 * t93,
+                t76 + t58 * t94 + t59 * t95,
+                t77 + t58 * t96 + t59 * t97,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                t78 + t21 * t92 + t26 * t93,
+                t79 + t21 * t94 + t26 * t95,
+                t80 + t21 * t96 + t26 * t97,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                t81 + t21 * t56 + t26 * t57,
+                t98,
+                t98,
+                t84 + s_q4 * c_q5 * t56 - s_q4 * s_q5 * t57,
+                -(s_q5 * t56) - c_q5 * t57,
+                t51,
+            ],
+            [
+                t85 + t21 * t58 + t26 * t59,
+                t99,
+                t99,
+                t88 + s_q4 * c_q5 * t58 - s_q4 * s_q5 * t59,
+                -(s_q5 * t58) - c_q5 * t59,
+                t54,
+            ],
+            [
+                t89 + t21 * t21 + t26 * t26,
+                t100,
+                t100,
+                t29 + s_q4 * c_q5 * t21 - s_q4 * s_q5 * t26,
+                -(s_q5 * t21) - c_q5 * t26,
+                t27,
+            ],
+        ],
     ]
 }

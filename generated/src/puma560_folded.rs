@@ -14,6 +14,11 @@
 //! | `mass_matrix` | 277 | 188 | 0 | 0 | 5 | 5 |
 //! | `bias` | 249 | 183 | 0 | 0 | 5 | 5 |
 //! | `gravity` | 81 | 54 | 0 | 0 | 5 | 5 |
+//! | `forward_dynamics` | 533 | 406 | 41 | 0 | 5 | 5 |
+//! | `coriolis_matrix` | 797 | 553 | 0 | 0 | 5 | 5 |
+//! | `energy` | 138 | 93 | 0 | 0 | 5 | 5 |
+//! | `body_poses` | 75 | 45 | 0 | 0 | 6 | 6 |
+//! | `body_jacobians` | 298 | 173 | 0 | 0 | 6 | 6 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 /// Number of position coordinates `q`.
@@ -22,6 +27,26 @@ pub const NQ: usize = 6;
 pub const NV: usize = 6;
 /// Coordinate names in the order of `q`, `qd`, `qdd` and the outputs.
 pub const COORDINATE_NAMES: [&str; NV] = ["q1", "q2", "q3", "q4", "q5", "q6"];
+/// Number of moving bodies.
+pub const NB: usize = 6;
+/// Body names in the order of `body_poses` and `body_jacobians`:
+/// every body after its parent.
+pub const BODY_NAMES: [&str; NB] = [
+    "link1",
+    "link2",
+    "link3",
+    "link4",
+    "link5",
+    "link6",
+];
+/// Where a body is: `p_ground = position + rotation · p_body`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Pose {
+    /// Rotation from body to ground coordinates, row-major.
+    pub rotation: [[f64; 3]; 3],
+    /// Body-frame origin in ground coordinates.
+    pub position: [f64; 3],
+}
 /// Arithmetic operations of one generated function (subtractions and
 /// negations count as additions).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -623,5 +648,1205 @@ pub fn gravity(p: &Params, q: &[f64; NQ]) -> [f64; NV] {
         t37,
         0.00288 * (t18 - t16),
         0.0,
+    ]
+}
+/// Operation count of [`forward_dynamics`].
+pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
+    mul: 533,
+    add: 406,
+    div: 41,
+    sqrt: 0,
+    sin: 5,
+    cos: 5,
+};
+///Joint accelerations q̈(q, q̇, τ) by Vereshchagin's separate-bodies
+///(articulated-body) method, in O(n) and without forming M(q); they satisfy
+///`M(q) q̈ + bias(q, q̇) = τ`.
+pub fn forward_dynamics(
+    p: &Params,
+    q: &[f64; NQ],
+    qd: &[f64; NV],
+    tau: &[f64; NV],
+) -> [f64; NV] {
+    let s_q1 = libm::sin(q[1]);
+    let c_q1 = libm::cos(q[1]);
+    let t2 = qd[0] * s_q1;
+    let t3 = qd[0] * c_q1;
+    let t4 = qd[0] * qd[1] * c_q1;
+    let t5 = qd[0] * qd[1] * s_q1;
+    let s_q2 = libm::sin(q[2]);
+    let c_q2 = libm::cos(q[2]);
+    let t8 = qd[0] * s_q1 * c_q2 + qd[0] * c_q1 * s_q2;
+    let t9 = qd[0] * s_q1 * s_q2;
+    let t10 = qd[0] * c_q1 * c_q2;
+    let t11 = t10 - t9;
+    let t12 = 0.4318 * qd[1] - 0.15005 * t2;
+    let t13 = qd[0] * qd[0] * (c_q1 * c_q1);
+    let t14 = -(0.4318 * t13) - qd[1] * t12;
+    let t15 = qd[0] * qd[0] * s_q1 * c_q1;
+    let t16 = 0.15005 * t4 + 0.4318 * t15;
+    let t17 = qd[0] * s_q1 * t12;
+    let t18 = t17 - 0.15005 * t13;
+    let t19 = qd[1] + qd[2];
+    let t20 = qd[2] * t8;
+    let s_q3 = libm::sin(q[3]);
+    let c_q3 = libm::cos(q[3]);
+    let t23 = t8 * c_q3 - t19 * s_q3;
+    let t24 = t8 * s_q3;
+    let t25 = t19 * c_q3;
+    let t26 = -t24 - t25;
+    let t27 = 0.4318 * t8 - 0.0203 * t11;
+    let t28 = t19 * t19;
+    let t29 = t11 * t27 - 0.0203 * t28;
+    let t30 = t8 * t27;
+    let t31 = -(0.4318 * t28) - t30;
+    let t32 = t8 * t19;
+    let t33 = t11 * t19;
+    let t34 = 0.0203 * t32 + 0.4318 * t33;
+    let t35 = t10 + qd[3] - t9;
+    let t36 = qd[3] * t23;
+    let s_q4 = libm::sin(q[4]);
+    let c_q4 = libm::cos(q[4]);
+    let t39 = t23 * c_q4 + t35 * s_q4;
+    let t40 = t23 * s_q4;
+    let t41 = t35 * c_q4;
+    let t42 = t41 - t40;
+    let t43 = t24 + t25 + qd[4];
+    let t44 = qd[4] * t42;
+    let t45 = qd[4] * t39;
+    let s_q5 = libm::sin(q[5]);
+    let c_q5 = libm::cos(q[5]);
+    let t48 = t39 * c_q5 - t43 * s_q5;
+    let t49 = -(t39 * s_q5) - t43 * c_q5;
+    let t50 = t41 + qd[5] - t40;
+    let t51 = qd[5] * t49;
+    let t52 = qd[5] * t48;
+    let t53 = 0.2275 * t3 - 0.006 * qd[1];
+    let t54 = 0.068 * qd[1] - 0.2275 * t2;
+    let t55 = 0.006 * t2 - 0.068 * t3;
+    let t56 = qd[0] * c_q1 * t55 - qd[1] * t54;
+    let t57 = qd[1] * t53 - qd[0] * s_q1 * t55;
+    let t58 = qd[0] * s_q1 * t54 - qd[0] * c_q1 * t53;
+    let t59 = 0.0141 * t11 - 0.07 * t19;
+    let t60 = t8 * t11;
+    let t61 = 0.0141 * t32 + 0.07 * t60;
+    let t62 = t8 * t8;
+    let t63 = t19 * t59 - 0.07 * t62;
+    let t64 = -(0.0141 * t62) - t11 * t59;
+    let t65 = t23 * t35;
+    let t66 = t26 * t35;
+    let t67 = -(0.019 * (t23 * t23 + t26 * t26));
+    let t68 = t48 * t50;
+    let t69 = t49 * t50;
+    let t70 = -(0.032 * (t48 * t48 + t49 * t49));
+    let t71 = s_q3 * s_q4 * c_q4;
+    let t72 = c_q4 * c_q4;
+    let t73 = c_q2 * t14;
+    let t74 = s_q2 * t16;
+    let t75 = t73 + t74;
+    let t76 = s_q2 * t14;
+    let t77 = c_q2 * t16;
+    let t78 = t77 - t76;
+    let t79 = c_q3 * t29;
+    let t80 = s_q3 * t34;
+    let t81 = t79 - t80;
+    let t82 = s_q3 * t29;
+    let t83 = c_q3 * t34;
+    let t84 = -t82 - t83;
+    let t85 = 0.00288 * (t52 - t68);
+    let t86 = 0.00288 * (t51 - t69);
+    let t87 = 0.00020216 * t69 - 0.00024216 * t51;
+    let t88 = 0.00024216 * t52 - 0.00020216 * t68;
+    let t89 = s_q5 * t87;
+    let t90 = c_q5 * t88;
+    let t91 = c_q5 * t87 - 0.00054216 * t44 - 0.0001 * (t42 * t43) - s_q5 * t88;
+    let t92 = 0.0003 * t45 + 0.0001 * (t39 * t43) - tau[5];
+    let t93 = c_q5 * t85 + 4.484863585399277 * (tau[4] - t89 - t90) - s_q5 * t86;
+    let t94 = s_q4 * s_q4;
+    let t95 = 0.41708359287405006 * t72 + 0.43 * t94 + 0.82;
+    let t96 = 0.43 * t72 + 0.41708359287405006 * t94 + 0.82;
+    let t97 = 0.0003 * t72 + 0.00054216 * t94 + 0.0013;
+    let t98 = s_q4 * t93;
+    let t99 = c_q4 * t70;
+    let t100 = s_q4 * t91;
+    let t101 = c_q4 * t92;
+    let t102 = t100 + t101 + tau[3];
+    let t103 = 1.25 - 0.0000082944 * (s_q4 * s_q4 / t97);
+    let t104 = 0.0000006974208 * (s_q4 * s_q4 * c_q4 / t97) - 0.00288 * c_q4 - 0.01558;
+    let t105 = 0.00054216 * t72 + 0.0003 * t94 + 0.00209602
+        - 0.0000000586414656 * (s_q4 * s_q4 * (c_q4 * c_q4) / t97);
+    let t106 = s_q4 * c_q4 * t81;
+    let t107 = t31 * t96;
+    let t108 = 0.01558 * (t36 - t65) + c_q4 * t93 + 0.09 * (s_q4 * t70)
+        + 0.012916407125949918 * (t31 * s_q4 * c_q4) - t81 * t95;
+    let t109 = t98 + 0.012916407125949918 * t106 - 0.82 * t67 - t107 - 0.09 * t99;
+    let t110 = 0.00209602 * t36 + tau[4] - 0.00079602 * t65 - 0.01558 * t81;
+    let t111 = 0.00288 * (t44 + s_q4 * t102 / t97) + s_q5 * t85 + c_q5 * t86
+        - 0.01558 * t66 - t84 * t103 - qd[3] * t26 * t104;
+    let t112 = 0.00079602 * t66 + c_q4 * t91 - s_q4 * t92 - t84 * t104
+        - qd[3] * t26 * t105 - 0.00024216 * (s_q4 * c_q4 * t102 / t97);
+    let t113 = c_q3 * s_q4 * c_q4;
+    let t114 = c_q3 * c_q3 * t95;
+    let t115 = s_q3 * s_q3 * t103;
+    let t116 = t114 + t115;
+    let t117 = s_q3 * c_q3 * t95;
+    let t118 = s_q3 * c_q3 * t103;
+    let t119 = t118 - t117;
+    let t120 = s_q3 * s_q3 * t95;
+    let t121 = c_q3 * c_q3 * t103;
+    let t122 = t120 + t121;
+    let t123 = s_q3 * c_q3;
+    let t124 = s_q3 * c_q3 * t104;
+    let t125 = c_q3 * c_q3;
+    let t126 = s_q3 * s_q3 * t104;
+    let t127 = s_q3 * s_q3;
+    let t128 = c_q3 * c_q3 * t104;
+    let t129 = 0.01558 * t127 - t128;
+    let t130 = 0.01558 * t123 + t124;
+    let t131 = 0.4318 * t119 - 0.00026220306465678337 * t71;
+    let t132 = 0.0203 * t96 + 0.005577304596985175 * t113;
+    let t133 = 0.00026220306465678337 * t71 + 0.01558 * t123 + t124 - 0.4318 * t119;
+    let t134 = 0.00209602 * t123 + 0.4318 * (t130 - (-(0.01558 * t123) - t124) - t131)
+        - s_q3 * c_q3 * t105;
+    let t135 = t126 - 0.00026220306465678337 * t113 - 0.4318 * t116 - 0.01558 * t125
+        - 0.336;
+    let t136 = 0.0203 * (t131 - t130) - 0.0047376;
+    let t137 = 0.00209602 * t125 + s_q3 * s_q3 * t105
+        + 0.4318 * (0.00026220306465678337 * t113 + 0.4318 * t116) + 0.10952
+        - 0.8636 * (t126 - 0.01558 * t125)
+        - 0.0203 * (-(0.0203 * t96) - 0.005577304596985175 * t113);
+    let t138 = c_q3 * t108;
+    let t139 = s_q3 * t111;
+    let t140 = t138 - t139;
+    let t141 = s_q3 * t108;
+    let t142 = c_q3 * t111;
+    let t143 = -t141 - t142;
+    let t144 = s_q3 * t112;
+    let t145 = c_q3 * t110;
+    let t146 = 0.0535 * t60 + 0.336 * t61 + 0.0203 * t109 + tau[2] - 0.4318 * t140 - t144
+        - t145;
+    let t147 = t114 + t115 + 4.8 - t135 * t135 / t137;
+    let t148 = -(0.012916407125949918 * t113) - t132 * t135 / t137;
+    let t149 = t118 - t117 - t133 * t135 / t137;
+    let t150 = 0.43 * t72 + 0.41708359287405006 * t94 + 5.62 - t132 * t132 / t137;
+    let t151 = 0.012916407125949918 * t71 - t132 * t133 / t137;
+    let t152 = t120 + t121 + 4.8 - t133 * t133 / t137;
+    let t153 = 0.4318 * t119 - 0.01558 * t123 - t124 - t134 * t135 / t137;
+    let t154 = 0.06768 - 0.0203 * t119 - t135 * t136 / t137;
+    let t155 = 0.005577304596985175 * t71 - t132 * t134 / t137 - 0.06768;
+    let t156 = -(0.00026220306465678337 * t71) - t132 * t136 / t137;
+    let t157 = 0.4318 * t122 + 0.01558 * t127 + 0.336 - t128 - t133 * t134 / t137;
+    let t158 = -(0.0203 * t122) - t133 * t136 / t137;
+    let t159 = 0.18645124 * t122 + 0.00209602 * t127 + 0.8636 * t129 + c_q3 * c_q3 * t105
+        + 0.100474288 - t134 * t134 / t137;
+    let t160 = -(0.00876554 * t122) - 0.0203 * t129 - t134 * t136 / t137;
+    let t161 = 0.00041209 * t122 + 0.023454288 - t136 * t136 / t137;
+    let t162 = t138 + qd[2] * t8 * t154 - 4.8 * t61 - t139 - t75 * t147 - t78 * t148
+        - t18 * t149 - qd[2] * t11 * t153 - t135 * t146 / t137;
+    let t163 = t98 + qd[2] * t8 * t156 + 0.012916407125949918 * t106 - 4.8 * t63
+        - 0.82 * t67 - t107 - t75 * t148 - t78 * t150 - t18 * t151 - qd[2] * t11 * t155
+        - t132 * t146 / t137 - 0.09 * t99;
+    let t164 = 0.06768 * t63 + 0.4318 * t143 + c_q3 * t112 + qd[2] * t8 * t160
+        - 0.0635 * t33 - 0.336 * t64 - s_q3 * t110 - t75 * t153 - t78 * t155 - t18 * t157
+        - qd[2] * t11 * t159 - t134 * t146 / t137;
+    let t165 = 0.01 * t32 + qd[2] * t8 * t161 - 0.06768 * t61 - tau[3] - t75 * t154
+        - t78 * t156 - t18 * t158 - qd[2] * t11 * t160 - t136 * t146 / t137
+        - 0.0203 * t143;
+    let t166 = s_q2 * t148;
+    let t167 = c_q2 * t148;
+    let t168 = s_q2 * t147 + t167;
+    let t169 = t166 + c_q2 * t150;
+    let t170 = c_q2 * t149 - s_q2 * t151;
+    let t171 = s_q2 * t149 + c_q2 * t151;
+    let t172 = c_q2 * (c_q2 * t147 - t166) - s_q2 * (t167 - s_q2 * t150);
+    let t173 = c_q2 * t168 - s_q2 * t169;
+    let t174 = s_q2 * t168 + c_q2 * t169;
+    let t175 = c_q2 * t153 - s_q2 * t154;
+    let t176 = s_q2 * t153 + c_q2 * t154;
+    let t177 = c_q2 * t155 - s_q2 * t156;
+    let t178 = s_q2 * t155 + c_q2 * t156;
+    let t179 = c_q2 * t175;
+    let t180 = s_q2 * t177;
+    let t181 = c_q2 * t176;
+    let t182 = s_q2 * t178;
+    let t183 = s_q2 * t175;
+    let t184 = c_q2 * t177;
+    let t185 = t183 + t184;
+    let t186 = s_q2 * t176;
+    let t187 = c_q2 * t178;
+    let t188 = t186 + t187;
+    let t189 = s_q2 * t160;
+    let t190 = c_q2 * t160;
+    let t191 = s_q2 * t159 + t190;
+    let t192 = t189 + c_q2 * t161;
+    let t193 = 0.4318 * t173 - 0.1044;
+    let t194 = 0.4318 * t174 + 1.1832;
+    let t195 = 0.4318 * t185 - 0.06479159 * t174 - 0.269178;
+    let t196 = 0.06479159 * t173 + 0.4318 * t188 - 0.18645124 * t171 - 0.023751;
+    let t197 = 0.18645124 * t174 + 0.620084;
+    let t198 = s_q2 * t162 + c_q2 * t163;
+    let t199 = 0.1044 * t56 + tau[1] + 0.4318 * t198 - 0.394 * t15 - 1.1832 * t57
+        - tau[2];
+    let t200 = 0.0225150025 * t174 + c_q2 * (c_q2 * t159 - t189) + 1.02118515
+        - 0.3001 * t185 - s_q2 * (t190 - s_q2 * t161) - t195 * t195 / t197;
+    let t201 = 0.15005 * (t179 - t180 + (0.4318 * t171 - 0.15005 * t173) - t188)
+        + c_q2 * t191 - 0.4318 * (c_q2 * t157 - s_q2 * t158) - s_q2 * t192
+        - t195 * t196 / t197 - 0.0070992;
+    let t202 = 0.3001 * (t181 - t182) + s_q2 * t191 + c_q2 * t192
+        + 0.4318 * (0.4318 * t152 - 0.15005 * t170) + 1.49501635
+        - 0.8636 * (s_q2 * t157 + c_q2 * t158) - t196 * t196 / t197
+        - 0.15005 * (0.4318 * t170 - 0.15005 * t172);
+    let t203 = s_q1 * (s_q1 * t200 + c_q1 * t201) + c_q1 * (s_q1 * t201 + c_q1 * t202)
+        + 0.35;
+    let t204 = s_q1
+        * (3.9585 * t57 + c_q2 * t164 + qd[0] * qd[1] * s_q1 * t201 - 0.025 * t4
+            - 0.1044 * t58 - 0.15005 * t198 - s_q2 * t165 - qd[0] * qd[1] * c_q1 * t200
+            - t195 * t199 / t197)
+        + c_q1
+            * (0.419 * t5 + 1.1832 * t58 + 0.15005 * (c_q2 * t162 - s_q2 * t163)
+                + s_q2 * t164 + c_q2 * t165 + qd[0] * qd[1] * s_q1 * t202 - 3.9585 * t56
+                - 0.4318
+                    * (qd[2] * t8 * t158 - 4.8 * t64 - t141 - t142 - t75 * t149
+                        - t78 * t151 - t18 * t152 - qd[2] * t11 * t157
+                        - t133 * t146 / t137) - qd[0] * qd[1] * c_q1 * t201
+                - t196 * t199 / t197) + tau[0]
+        - 9.81
+            * (s_q1
+                * (s_q1 * (t179 - 0.15005 * t173 - t180 - t193 * t195 / t197)
+                    + c_q1
+                        * (0.15005 * t172 + t181 + 3.9585 - 0.4318 * t170 - t182
+                            - t193 * t196 / t197))
+                + c_q1
+                    * (s_q1
+                        * (t183 + t184 - 0.15005 * t174 - t194 * t195 / t197 - 3.9585)
+                        + c_q1
+                            * (0.15005 * t173 + t186 + t187 - 0.4318 * t171
+                                - t194 * t196 / t197)));
+    let t205 = t4 + s_q1 * t204 / t203;
+    let t206 = c_q1 * t204 / t203 - t5;
+    let t207 = 0.1044 * t56 + tau[1] + 0.4318 * t198 - 0.394 * t15 - 1.1832 * t57
+        - tau[2] - t195 * t205 - t196 * t206 - 9.81 * (s_q1 * t193 + c_q1 * t194);
+    let t208 = t207 / t197;
+    let t209 = 9.81 * s_q1 + 0.15005 * t206;
+    let t210 = 9.81 * c_q1 + 0.4318 * t208 - 0.15005 * t205;
+    let t211 = c_q2 * t209;
+    let t212 = s_q2 * t210;
+    let t213 = s_q2 * t209;
+    let t214 = c_q2 * t210;
+    let t215 = s_q2 * t205;
+    let t216 = c_q2 * t206;
+    let t217 = qd[2] * t11 + c_q2 * t205 + s_q2 * t206;
+    let t218 = t216 - t20 - t215;
+    let t219 = (0.0535 * t60 + 0.336 * t61 + 0.0203 * t109 + tau[2] - 0.4318 * t140
+        - t144 - t145 - t135 * (t73 + t74 + t211 + t212)
+        - t132 * (t77 + t214 - t76 - t213) - t133 * (t17 - 0.15005 * t13 - 0.4318 * t206)
+        - t134 * t217 - t136 * t218 - t137 * t207 / t197) / t137;
+    let t220 = t208 + t219;
+    let t221 = t73 + t74 + t211 + t212 - 0.4318 * t220;
+    let t222 = t17 + 0.4318 * (t217 - t206) - 0.15005 * t13 - 0.0203 * t218;
+    let t223 = qd[3] * t26 + c_q3 * t217 - s_q3 * t220;
+    let t224 = (t100 + t101 + tau[3]
+        + 0.00288 * (s_q4 * (-t82 - t83 - s_q3 * t221 - c_q3 * t222)) - t97 * t218
+        - 0.00024216 * (s_q4 * c_q4 * t223)) / t97;
+    [
+        t204 / t203,
+        t208,
+        t219,
+        t224,
+        1557.2443004858603
+            * (tau[4]
+                + 0.00288
+                    * (c_q4 * (t79 + c_q3 * t221 - t80 - s_q3 * t222)
+                        + s_q4
+                            * (t77 + t214 + 0.0203 * t220 - 0.4318 * t28 - t30 - t76
+                                - t213)) - t89 - t90
+                - 0.00064216 * (t36 + s_q3 * t217 + c_q3 * t220)),
+        25000.0
+            * (tau[5]
+                - 0.00004 * (c_q4 * (t216 + t224 - t20 - t215) - t45 - s_q4 * t223)),
+    ]
+}
+/// Operation count of [`coriolis_matrix`].
+pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
+    mul: 797,
+    add: 553,
+    div: 0,
+    sqrt: 0,
+    sin: 5,
+    cos: 5,
+};
+///The Coriolis matrix C(q, q̇) from the Christoffel symbols of M: `C q̇ + g = bias`
+///and `Ṁ − 2C` is skew-symmetric, as passivity-based controllers need.
+pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV]; NV] {
+    let s_q1 = libm::sin(q[1]);
+    let c_q1 = libm::cos(q[1]);
+    let t2 = qd[0] * s_q1;
+    let t3 = qd[0] * c_q1;
+    let s_q2 = libm::sin(q[2]);
+    let c_q2 = libm::cos(q[2]);
+    let t6 = qd[0] * s_q1 * c_q2;
+    let t7 = qd[0] * c_q1 * s_q2;
+    let t8 = t6 + t7;
+    let t9 = qd[0] * s_q1 * s_q2;
+    let t10 = qd[0] * c_q1 * c_q2;
+    let t11 = t10 - t9;
+    let t12 = qd[1] + qd[2];
+    let s_q3 = libm::sin(q[3]);
+    let c_q3 = libm::cos(q[3]);
+    let t15 = t8 * c_q3;
+    let t16 = t12 * s_q3;
+    let t17 = t15 - t16;
+    let t18 = t8 * s_q3;
+    let t19 = t12 * c_q3;
+    let t20 = -t18 - t19;
+    let t21 = 0.4318 * t8 - 0.0203 * t11;
+    let t22 = t10 + qd[3] - t9;
+    let s_q4 = libm::sin(q[4]);
+    let c_q4 = libm::cos(q[4]);
+    let t25 = t17 * c_q4;
+    let t26 = t22 * s_q4;
+    let t27 = t25 + t26;
+    let t28 = t17 * s_q4;
+    let t29 = t22 * c_q4;
+    let t30 = t29 - t28;
+    let t31 = t18 + t19 + qd[4];
+    let s_q5 = libm::sin(q[5]);
+    let c_q5 = libm::cos(q[5]);
+    let t34 = t27 * c_q5;
+    let t35 = t31 * s_q5;
+    let t36 = t34 - t35;
+    let t37 = -(t27 * s_q5) - t31 * c_q5;
+    let t38 = t29 + qd[5] - t28;
+    let t39 = 0.006 * t2 - 0.068 * t3;
+    let t40 = 0.006 * s_q1 - 0.068 * c_q1;
+    let t41 = c_q1 * c_q2 - s_q1 * s_q2;
+    let t42 = s_q1 * c_q2 + c_q1 * s_q2;
+    let t43 = c_q3 * c_q4 * t42 + s_q4 * t41;
+    let t44 = -(s_q5 * t43) - s_q3 * c_q5 * t42;
+    let t45 = c_q5 * t43 - s_q3 * s_q5 * t42;
+    let t46 = c_q4 * t41 - c_q3 * s_q4 * t42;
+    let t47 = s_q3 * c_q4 * s_q5 - c_q3 * c_q5;
+    let t48 = -(s_q3 * c_q4 * c_q5) - c_q3 * s_q5;
+    let t49 = qd[1] * c_q1;
+    let t50 = -(s_q1 * t39) - qd[0] * s_q1 * t40;
+    let t51 = qd[1] * s_q1;
+    let t52 = qd[0] * (s_q1 * s_q1);
+    let t53 = qd[0] * (c_q1 * c_q1);
+    let t54 = 0.006 * t49 + 0.068 * t51 + s_q1 * (0.068 * qd[1] - 0.2275 * t2)
+        - c_q1 * (0.2275 * t3 - 0.006 * qd[1]) - 0.2275 * (t52 + t53);
+    let t55 = t12 * t42;
+    let t56 = t11 * t42 + t8 * t41;
+    let t57 = qd[0] * (c_q1 * c_q1) * c_q2;
+    let t58 = qd[0] * s_q1 * c_q1 * s_q2;
+    let t59 = -(qd[2] * t42) - qd[1] * c_q1 * s_q2 - qd[1] * s_q1 * c_q2;
+    let t60 = 0.0141 * (t55 + t59) + 0.07 * t56 + 0.8636 * (t58 - t57);
+    let t61 = c_q3 * t22 * t42 + t17 * t41;
+    let t62 = 0.4318 * t42 - 0.0203 * t41;
+    let t63 = 0.8636 * (t58 - t57) + t21 * t41 + t11 * t62;
+    let t64 = c_q3 * t63;
+    let t65 = s_q1 * (0.4318 * qd[1] - 0.15005 * t2);
+    let t66 = t12 * t41;
+    let t67 = qd[2] * t41 + qd[1] * c_q1 * c_q2 - qd[1] * s_q1 * s_q2;
+    let t68 = 0.4318 * (t51 + t66 + t67) + 0.0203 * (t55 - t59) + t65 - 0.15005 * t52
+        - 0.3001 * t53;
+    let t69 = s_q3 * t68;
+    let t70 = qd[3] * c_q3 * t42;
+    let t71 = s_q3 * t67;
+    let t72 = -t70 - t71;
+    let t73 = 0.019 * (t61 + t72) + t64 - t69;
+    let t74 = t64 - t69;
+    let t75 = t21 * t42;
+    let t76 = t8 * t62;
+    let t77 = qd[0] * (c_q1 * c_q1) * s_q2;
+    let t78 = qd[0] * s_q1 * c_q1 * c_q2;
+    let t79 = 0.8636 * (t77 + t78) - t75 - t76;
+    let t80 = c_q4 * t74 + s_q4 * t79;
+    let t81 = t38 * t45 + t36 * t46;
+    let t82 = s_q3 * t63;
+    let t83 = c_q3 * t68;
+    let t84 = t82 + t83;
+    let t85 = c_q3 * t67 - qd[3] * s_q3 * t42;
+    let t86 = qd[4] * t46 + c_q4 * t85 + s_q4 * t59;
+    let t87 = t70 + t71;
+    let t88 = -(qd[5] * t45) - s_q5 * t86 - c_q5 * t87;
+    let t89 = 0.032 * (t81 + t88) + c_q5 * t80 - s_q5 * t84;
+    let t90 = t38 * t44 + t37 * t46;
+    let t91 = qd[5] * t44 + c_q5 * t86 - s_q5 * t87;
+    let t92 = 0.032 * (t90 - t91) - s_q5 * t80 - c_q5 * t84;
+    let t93 = 0.34 * t80 + 0.09 * (c_q5 * t89 - s_q5 * t92);
+    let t94 = s_q4 * t74;
+    let t95 = c_q4 * t79;
+    let t96 = 0.34 * (t95 - t94) + 0.09 * (t95 - t94 - 0.064 * (t36 * t45 + t37 * t44));
+    let t97 = 0.82 * t73 + c_q4 * t93 - s_q4 * t96;
+    let t98 = c_q3 * t97;
+    let t99 = t20 * t41 - s_q3 * t22 * t42;
+    let t100 = 0.019 * (t99 - t85) - t82 - t83;
+    let t101 = 0.82 * t100 + 0.09 * (s_q5 * t89 + c_q5 * t92) - 0.34 * t84;
+    let t102 = s_q3 * t101;
+    let t103 = 4.8 * t60 + t98 - t102;
+    let t104 = t8 * t42;
+    let t105 = 0.0141 * (t66 - t67) + 0.8636 * (t77 + t78) - 0.14 * t104;
+    let t106 = 0.8636 * (t77 + t78) + 0.038 * (s_q3 * t20 * t42 - c_q3 * t17 * t42) - t75
+        - t76;
+    let t107 = s_q4 * t93;
+    let t108 = c_q4 * t96;
+    let t109 = 4.8 * t105 + 0.82 * t106 + t107 + t108;
+    let t110 = s_q2 * t103 + c_q2 * t109;
+    let t111 = 0.4318 * t51 + t65 + 0.07 * t67 - 0.15005 * t52 - 0.3001 * t53
+        - (0.0141 * t11 - 0.07 * t12) * t41 - 0.0282 * t104 - 0.0141 * (t11 * t41);
+    let t112 = s_q3 * t97;
+    let t113 = c_q3 * t101;
+    let t114 = -t112 - t113;
+    let t115 = 0.00015 * t91 - 0.00011 * t90 - 0.00288 * t92;
+    let t116 = 0.00011 * t81 + 0.00015 * t88 + 0.00288 * t89;
+    let t117 = 0.0003 * t86 + 0.0001 * (t31 * t46 + s_q3 * t30 * t42) + c_q5 * t115
+        - s_q5 * t116;
+    let t118 = c_q4 * t59 - qd[4] * t43 - s_q4 * t85;
+    let t119 = 0.00034 * t118 - 0.0001 * (t31 * t43 + s_q3 * t27 * t42);
+    let t120 = 0.0018 * t85 + c_q4 * t117 - 0.0005 * t99 - 0.01558 * t100 - s_q4 * t119;
+    let t121 = s_q5 * t115;
+    let t122 = c_q5 * t116;
+    let t123 = 0.0005 * t61 + 0.0018 * t72 + 0.01558 * t73 + t121 + t122 - 0.0004 * t87;
+    let t124 = 0.0635 * t66 + 0.076 * t67 + 0.336 * t111 + 0.4318 * t114 + c_q3 * t120
+        - 0.06768 * t105 - s_q3 * t123;
+    let t125 = s_q4 * t117;
+    let t126 = c_q4 * t119;
+    let t127 = 0.0238 * t59 + 0.06768 * t60 + t125 + t126 - 0.01 * t55 - 0.0203 * t114;
+    let t128 = c_q1 * t39 + qd[0] * c_q1 * t40;
+    let t129 = 0.82 * t106 + t107 + t108;
+    let t130 = t98 - t102;
+    let t131 = s_q3 * t120;
+    let t132 = c_q3 * t123;
+    let t133 = 0.136 * t2 + 0.012 * t3;
+    let t134 = qd[1] * c_q2;
+    let t135 = -t6 - t7;
+    let t136 = 0.0141 * (t8 + t135) - 0.8636 * t134;
+    let t137 = s_q3 * t22;
+    let t138 = -(0.0406 * t12) - 0.8636 * t134;
+    let t139 = c_q3 * t138;
+    let t140 = 0.8636 * (t2 + t11) + 0.0203 * (t8 - t135);
+    let t141 = s_q3 * t140;
+    let t142 = qd[3] * s_q3;
+    let t143 = t11 * s_q3;
+    let t144 = t142 - t143;
+    let t145 = 0.019 * (t144 - t137) + t139 - t141;
+    let t146 = t139 - t141;
+    let t147 = qd[1] * s_q2;
+    let t148 = 0.8636 * (t147 - t12);
+    let t149 = c_q4 * t146 + s_q4 * t148;
+    let t150 = t38 * t48 + s_q3 * s_q4 * t36;
+    let t151 = s_q3 * t138;
+    let t152 = c_q3 * t140;
+    let t153 = t151 + t152;
+    let t154 = t11 * c_q3 - qd[3] * c_q3;
+    let t155 = s_q3 * qd[4] * s_q4 + c_q4 * t154 + s_q4 * t135;
+    let t156 = t143 - t142;
+    let t157 = -(qd[5] * t48) - s_q5 * t155 - c_q5 * t156;
+    let t158 = 0.032 * (t150 + t157) + c_q5 * t149 - s_q5 * t153;
+    let t159 = t38 * t47 + s_q3 * s_q4 * t37;
+    let t160 = qd[5] * t47 + c_q5 * t155 - s_q5 * t156;
+    let t161 = 0.032 * (t159 - t160) - s_q5 * t149 - c_q5 * t153;
+    let t162 = 0.34 * t149 + 0.09 * (c_q5 * t158 - s_q5 * t161);
+    let t163 = s_q4 * t146;
+    let t164 = c_q4 * t148;
+    let t165 = t36 * t48;
+    let t166 = t37 * t47;
+    let t167 = 0.34 * (t164 - t163) + 0.09 * (t164 - t163 - 0.064 * (t165 + t166));
+    let t168 = 0.82 * t145 + c_q4 * t162 - s_q4 * t167;
+    let t169 = c_q3 * t168;
+    let t170 = c_q3 * t22;
+    let t171 = -t151 - t152 - 0.019 * (t154 + t170);
+    let t172 = 0.82 * t171 + 0.09 * (s_q5 * t158 + c_q5 * t161) - 0.34 * t153;
+    let t173 = s_q3 * t172;
+    let t174 = 4.8 * t136 + t169 - t173;
+    let t175 = 0.8636 * t147 - 0.14 * t12;
+    let t176 = s_q3 * t17;
+    let t177 = c_q3 * t20;
+    let t178 = 0.8636 * (t147 - t12) + 0.038 * (t176 + t177);
+    let t179 = s_q4 * t162;
+    let t180 = c_q4 * t167;
+    let t181 = 4.8 * t175 + 0.82 * t178 + t179 + t180;
+    let t182 = s_q2 * t174 + c_q2 * t181;
+    let t183 = 0.8636 * t2 + 0.14 * t11;
+    let t184 = s_q3 * t168;
+    let t185 = c_q3 * t172;
+    let t186 = -t184 - t185;
+    let t187 = s_q3 * s_q4 * t31 + c_q3 * t30;
+    let t188 = 0.00015 * t160 - 0.00011 * t159 - 0.00288 * t161;
+    let t189 = 0.00011 * t150 + 0.00015 * t157 + 0.00288 * t158;
+    let t190 = 0.0003 * t155 + 0.0001 * t187 + c_q5 * t188 - s_q5 * t189;
+    let t191 = s_q3 * qd[4] * c_q4 + c_q4 * t135 - s_q4 * t154;
+    let t192 = 0.00034 * t191 - 0.0001 * (c_q3 * t27 - s_q3 * c_q4 * t31);
+    let t193 = s_q4 * t192;
+    let t194 = 0.0018 * t154 + 0.0005 * t170 + c_q4 * t190 - 0.01558 * t171 - t193;
+    let t195 = s_q5 * t188;
+    let t196 = c_q5 * t189;
+    let t197 = 0.0018 * t144 + 0.01558 * t145 + t195 + t196 - 0.0005 * t137
+        - 0.0004 * t156;
+    let t198 = 0.1395 * t11 + 0.336 * t183 + 0.4318 * t186 + c_q3 * t194 - 0.06768 * t175
+        - s_q3 * t197;
+    let t199 = s_q4 * t190;
+    let t200 = c_q4 * t192;
+    let t201 = 0.0238 * t135 + 0.06768 * t136 + t199 + t200 - 0.01 * t8 - 0.0203 * t186;
+    let t202 = 0.82 * t178 + t179 + t180;
+    let t203 = t169 - t173;
+    let t204 = s_q3 * t194;
+    let t205 = c_q3 * t197;
+    let t206 = 0.00002 * t191;
+    let t207 = 0.0141 * (t8 + t135);
+    let t208 = 0.0203 * (t8 - t135) + 0.8636 * t11;
+    let t209 = s_q3 * t208;
+    let t210 = 0.019 * (t144 - t137) - 0.0406 * t19 - t209;
+    let t211 = -(0.0406 * t19) - t209;
+    let t212 = c_q4 * t211 - 0.8636 * (t12 * s_q4);
+    let t213 = c_q3 * t208;
+    let t214 = t213 - 0.0406 * t16;
+    let t215 = 0.032 * (t150 + t157) + c_q5 * t212 - s_q5 * t214;
+    let t216 = 0.032 * (t159 - t160) - s_q5 * t212 - c_q5 * t214;
+    let t217 = 0.34 * t212 + 0.09 * (c_q5 * t215 - s_q5 * t216);
+    let t218 = s_q4 * t211;
+    let t219 = t12 * c_q4;
+    let t220 = 0.34 * (-t218 - 0.8636 * t219)
+        + 0.09 * (-(0.064 * (t165 + t166)) - t218 - 0.8636 * t219);
+    let t221 = 0.82 * t210 + c_q4 * t217 - s_q4 * t220;
+    let t222 = c_q3 * t221;
+    let t223 = 0.0406 * t16 - 0.019 * (t154 + t170) - t213;
+    let t224 = 0.82 * t223 + 0.09 * (s_q5 * t215 + c_q5 * t216) - 0.34 * t214;
+    let t225 = s_q3 * t224;
+    let t226 = 4.8 * t207 + t222 - t225;
+    let t227 = 0.038 * (t176 + t177) - 0.8636 * t12;
+    let t228 = s_q4 * t217;
+    let t229 = c_q4 * t220;
+    let t230 = 0.82 * t227 + t228 + t229 - 0.672 * t12;
+    let t231 = s_q2 * t226 + c_q2 * t230;
+    let t232 = s_q3 * t221;
+    let t233 = c_q3 * t224;
+    let t234 = -t232 - t233;
+    let t235 = 0.00015 * t160 - 0.00011 * t159 - 0.00288 * t216;
+    let t236 = 0.00011 * t150 + 0.00015 * t157 + 0.00288 * t215;
+    let t237 = 0.0003 * t155 + 0.0001 * t187 + c_q5 * t235 - s_q5 * t236;
+    let t238 = 0.0018 * t154 + 0.0005 * t170 + c_q4 * t237 - t193 - 0.01558 * t223;
+    let t239 = s_q5 * t235;
+    let t240 = c_q5 * t236;
+    let t241 = 0.0018 * t144 + 0.01558 * t210 + t239 + t240 - 0.0005 * t137
+        - 0.0004 * t156;
+    let t242 = 0.18654 * t11 + 0.0094752 * t12 + 0.4318 * t234 + c_q3 * t238
+        - s_q3 * t241;
+    let t243 = s_q4 * t237;
+    let t244 = 0.0238 * t135 + t200 + t243 + 0.06768 * t207 - 0.01 * t8 - 0.0203 * t234;
+    let t245 = 0.82 * t227 + t228 + t229;
+    let t246 = t222 - t225;
+    let t247 = s_q3 * t238;
+    let t248 = c_q3 * t241;
+    let t249 = t16 - t15;
+    let t250 = 0.019 * (t17 + t249);
+    let t251 = s_q4 * c_q5 * t38 + c_q4 * t36;
+    let t252 = qd[4] * c_q4 + t20 * c_q4;
+    let t253 = -(s_q4 * qd[5] * c_q5) - s_q5 * t252 - t17 * c_q5;
+    let t254 = 0.032 * (t251 + t253);
+    let t255 = c_q4 * t37 - s_q4 * s_q5 * t38;
+    let t256 = c_q5 * t252 - s_q4 * qd[5] * s_q5 - t17 * s_q5;
+    let t257 = 0.032 * (t255 - t256);
+    let t258 = 0.09 * (c_q5 * t254 - s_q5 * t257);
+    let t259 = 0.064 * (s_q4 * s_q5 * t37 - s_q4 * c_q5 * t36);
+    let t260 = 0.82 * t250 + c_q4 * t258 - 0.09 * (s_q4 * t259);
+    let t261 = 0.09 * (s_q5 * t254 + c_q5 * t257);
+    let t262 = c_q3 * t260 - s_q3 * t261;
+    let t263 = s_q4 * t258 + 0.09 * (c_q4 * t259);
+    let t264 = s_q2 * t262 + c_q2 * t263;
+    let t265 = -(s_q3 * t260) - c_q3 * t261;
+    let t266 = 0.00015 * t256 - 0.00011 * t255 - 0.00288 * t257;
+    let t267 = 0.00011 * t251 + 0.00015 * t253 + 0.00288 * t254;
+    let t268 = 0.0003 * t252 + 0.0001 * (c_q4 * t31) + c_q5 * t266 - s_q5 * t267;
+    let t269 = -(qd[4] * s_q4) - t20 * s_q4;
+    let t270 = 0.00034 * t269 - 0.0001 * (s_q4 * t31);
+    let t271 = 0.0013 * t20 + c_q4 * t268 - s_q4 * t270;
+    let t272 = s_q5 * t266;
+    let t273 = c_q5 * t267;
+    let t274 = 0.0001 * t17 + 0.0018 * t249 + 0.01558 * t250 + t272 + t273;
+    let t275 = 0.4318 * t265 + c_q3 * t271 - s_q3 * t274;
+    let t276 = s_q4 * t268;
+    let t277 = c_q4 * t270;
+    let t278 = t276 + t277 - 0.0203 * t265;
+    let t279 = s_q3 * t271;
+    let t280 = c_q3 * t274;
+    let t281 = s_q5 * t38;
+    let t282 = qd[5] * s_q5 - t30 * s_q5;
+    let t283 = 0.032 * (t282 - t281);
+    let t284 = c_q5 * t38;
+    let t285 = t30 * c_q5 - qd[5] * c_q5;
+    let t286 = -(0.032 * (t284 + t285));
+    let t287 = 0.09 * (c_q5 * t283 - s_q5 * t286);
+    let t288 = c_q5 * t37;
+    let t289 = 0.064 * (s_q5 * t36 + t288);
+    let t290 = c_q4 * t287 - 0.09 * (s_q4 * t289);
+    let t291 = 0.09 * (s_q5 * t283 + c_q5 * t286);
+    let t292 = c_q3 * t290 - s_q3 * t291;
+    let t293 = s_q4 * t287 + 0.09 * (c_q4 * t289);
+    let t294 = s_q2 * t292 + c_q2 * t293;
+    let t295 = -(s_q3 * t290) - c_q3 * t291;
+    let t296 = 0.00011 * t284 + 0.00015 * t285 - 0.00288 * t286;
+    let t297 = 0.00015 * t282 + 0.00288 * t283 - 0.00011 * t281;
+    let t298 = 0.0004 * t30 + c_q5 * t296 - s_q5 * t297;
+    let t299 = -t25 - t26;
+    let t300 = 0.00034 * t299 - 0.0001 * t27;
+    let t301 = c_q4 * t298 - s_q4 * t300;
+    let t302 = s_q5 * t296;
+    let t303 = c_q5 * t297;
+    let t304 = t302 + t303;
+    let t305 = 0.4318 * t295 + c_q3 * t301 - s_q3 * t304;
+    let t306 = s_q4 * t298;
+    let t307 = c_q4 * t300;
+    let t308 = t306 + t307 - 0.0203 * t295;
+    let t309 = s_q3 * t301;
+    let t310 = c_q3 * t304;
+    let t311 = t35 - t34;
+    let t312 = 0.032 * (t36 + t311);
+    let t313 = 0.09 * (c_q3 * c_q4 * c_q5 * t312 - s_q3 * s_q5 * t312);
+    let t314 = s_q4 * c_q5 * t312;
+    let t315 = s_q2 * t313 + 0.09 * (c_q2 * s_q4 * c_q5 * t312);
+    let t316 = -(0.09 * (s_q3 * c_q4 * c_q5 * t312 + c_q3 * s_q5 * t312));
+    let t317 = 0.00011 * t36 + 0.00015 * t311 + 0.00288 * t312;
+    let t318 = 0.00004 * t288 - s_q5 * t317;
+    let t319 = s_q5 * t37;
+    let t320 = c_q5 * t317;
+    let t321 = 0.00004 * t319 + t320;
+    let t322 = 0.4318 * t316 + c_q3 * c_q4 * t318 - s_q3 * t321;
+    let t323 = s_q4 * t318;
+    let t324 = t323 - 0.0203 * t316;
+    let t325 = s_q3 * c_q4 * t318;
+    let t326 = c_q3 * t321;
+    [
+        [
+            0.5
+                * (s_q1
+                    * (0.145 * t49 + 0.1044 * t54 + c_q2 * t124 - 3.9585 * t50
+                        - 0.15005 * t110 - s_q2 * t127)
+                    + c_q1
+                        * (3.9585 * t128 + 0.15005 * (c_q2 * t103 - s_q2 * t109)
+                            + s_q2 * t124 + c_q2 * t127 - 0.933 * t51 - 1.1832 * t54
+                            - 0.4318 * (4.8 * t111 - t112 - t113))),
+            0.5
+                * (s_q1
+                    * (0.047502 * qd[1] + 0.145 * t3 + 0.1044 * t133 + c_q2 * t198
+                        - 0.15005 * t182 - s_q2 * t201)
+                    + c_q1
+                        * (0.15005 * (c_q2 * t174 - s_q2 * t181) + s_q2 * t198
+                            + c_q2 * t201 - 0.538356 * qd[1] - 0.933 * t2 - 1.1832 * t133
+                            - 0.4318 * (4.8 * t183 - t184 - t185))),
+            0.5
+                * (s_q1 * (c_q2 * t242 - 0.15005 * t231 - s_q2 * t244)
+                    + c_q1
+                        * (0.15005 * (c_q2 * t226 - s_q2 * t230) + s_q2 * t242
+                            + c_q2 * t244 - 0.4318 * (0.672 * t11 - t232 - t233))),
+            0.5
+                * (s_q1 * (c_q2 * t275 - 0.15005 * t264 - s_q2 * t278)
+                    + c_q1
+                        * (0.15005 * (c_q2 * t262 - s_q2 * t263) + s_q2 * t275
+                            + c_q2 * t278 - 0.4318 * t265)),
+            0.5
+                * (s_q1 * (c_q2 * t305 - 0.15005 * t294 - s_q2 * t308)
+                    + c_q1
+                        * (0.15005 * (c_q2 * t292 - s_q2 * t293) + s_q2 * t305
+                            + c_q2 * t308 - 0.4318 * t295)),
+            0.5
+                * (s_q1 * (c_q2 * t322 - 0.15005 * t315 - s_q2 * t324)
+                    + c_q1
+                        * (0.15005 * (c_q2 * t313 - 0.09 * (s_q2 * s_q4 * c_q5 * t312))
+                            + s_q2 * t322 + c_q2 * t324 - 0.4318 * t316)),
+        ],
+        [
+            0.5
+                * (1.1832 * t50 + 0.788 * (qd[0] * s_q1 * c_q1) + 0.4318 * (t110 - t130)
+                    + 0.0203 * t129 - 0.0535 * t56 - 0.336 * t60 - 0.1044 * t128 - t131
+                    - t132),
+            0.5 * (0.4318 * (t182 - t203) + 0.0203 * t202 - 0.336 * t136 - t204 - t205),
+            0.5 * (0.4318 * (t231 - t246) + 0.0203 * t245 - 0.336 * t207 - t247 - t248),
+            0.5 * (0.4318 * (t264 - t262) + 0.0203 * t263 - t279 - t280),
+            0.5 * (0.4318 * (t294 - t292) + 0.0203 * t293 - t309 - t310),
+            0.5 * (0.4318 * (t315 - t313) + 0.001827 * t314 - t325 - t326),
+        ],
+        [
+            0.5
+                * (0.0203 * t129 - 0.0535 * t56 - 0.336 * t60 - 0.4318 * t130 - t131
+                    - t132),
+            0.5 * (0.0203 * t202 - 0.336 * t136 - 0.4318 * t203 - t204 - t205),
+            0.5 * (0.0203 * t245 - 0.336 * t207 - 0.4318 * t246 - t247 - t248),
+            0.5 * (0.0203 * t263 - 0.4318 * t262 - t279 - t280),
+            0.5 * (0.0203 * t293 - 0.4318 * t292 - t309 - t310),
+            0.5 * (0.001827 * t314 - 0.4318 * t313 - t325 - t326),
+        ],
+        [
+            0.5 * (0.0013 * t59 + t125 + t126),
+            0.5 * (0.0013 * t135 + t199 + t200),
+            0.5 * (0.0013 * t135 + t200 + t243),
+            0.5 * (t276 + t277),
+            0.5 * (t306 + t307),
+            0.5 * t323,
+        ],
+        [
+            0.5 * (0.0004 * t87 - t121 - t122),
+            0.5 * (0.0004 * t156 - t195 - t196),
+            0.5 * (0.0004 * t156 - t239 - t240),
+            0.5 * (0.0004 * t17 - t272 - t273),
+            0.5 * (-t302 - t303),
+            0.5 * (-(0.00004 * t319) - t320),
+        ],
+        [0.00002 * t118, t206, t206, 0.00002 * t269, 0.00002 * t299, 0.0],
+    ]
+}
+/// Operation count of [`energy`].
+pub const OPS_ENERGY: OpCount = OpCount {
+    mul: 138,
+    add: 93,
+    div: 0,
+    sqrt: 0,
+    sin: 5,
+    cos: 5,
+};
+///Kinetic and potential energy `(T, V)`; `V = −Σ m g·c` is zero where every
+///centre of mass is at the ground origin's height.
+pub fn energy(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
+    let s_q1 = libm::sin(q[1]);
+    let c_q1 = libm::cos(q[1]);
+    let t2 = qd[0] * s_q1;
+    let t3 = qd[0] * c_q1;
+    let s_q2 = libm::sin(q[2]);
+    let c_q2 = libm::cos(q[2]);
+    let t6 = qd[0] * c_q1 * s_q2;
+    let t7 = qd[0] * s_q1 * c_q2 + t6;
+    let t8 = qd[0] * s_q1 * s_q2;
+    let t9 = qd[0] * c_q1 * c_q2;
+    let t10 = t9 - t8;
+    let t11 = 0.4318 * qd[1] - 0.15005 * t2;
+    let t12 = qd[1] + qd[2];
+    let s_q3 = libm::sin(q[3]);
+    let c_q3 = libm::cos(q[3]);
+    let t15 = t7 * c_q3 - t12 * s_q3;
+    let t16 = t7 * s_q3;
+    let t17 = t12 * c_q3;
+    let t18 = -t16 - t17;
+    let t19 = t9 + qd[3] - t8;
+    let s_q4 = libm::sin(q[4]);
+    let c_q4 = libm::cos(q[4]);
+    let t22 = t15 * c_q4 + t19 * s_q4;
+    let t23 = t15 * s_q4;
+    let t24 = t19 * c_q4;
+    let t25 = t24 - t23;
+    let t26 = t16 + t17 + qd[4];
+    let s_q5 = libm::sin(q[5]);
+    let c_q5 = libm::cos(q[5]);
+    let t29 = t22 * c_q5 - t26 * s_q5;
+    let t30 = -(t22 * s_q5) - t26 * c_q5;
+    let t31 = t24 + qd[5] - t23;
+    let t32 = 0.2275 * t3 - 0.006 * qd[1];
+    let t33 = 0.068 * qd[1] - 0.2275 * t2;
+    let t34 = 0.006 * t2 - 0.068 * t3;
+    let t35 = c_q1 * c_q2 - s_q1 * s_q2;
+    let t36 = s_q1 * c_q2 + c_q1 * s_q2;
+    let t37 = s_q2 * t11;
+    let t38 = c_q2 * t11;
+    let t39 = 0.15005 * t9 + t37 - 0.4318 * t12;
+    let t40 = 0.0203 * t12 + t38 - 0.15005 * t6;
+    let t41 = 0.4318 * (t7 - t3) - 0.0203 * t10;
+    let t42 = c_q3 * t39;
+    let t43 = s_q3 * t41;
+    let t44 = t42 - t43;
+    let t45 = s_q3 * t39;
+    let t46 = c_q3 * t41;
+    let t47 = c_q4 * t44 + s_q4 * t40;
+    let t48 = c_q4 * t40 - s_q4 * t44;
+    let t49 = t45 + t46;
+    let t50 = 0.15005 * t9 + 0.0141 * t10 + t37 - 0.07 * t12;
+    let t51 = t38 - 0.15005 * t6 - 0.0141 * t7;
+    let t52 = 0.07 * t7 - 0.4318 * t3;
+    let t53 = 0.019 * t18 + t42 - t43;
+    let t54 = -(0.019 * t15) - t45 - t46;
+    let t55 = t48 * t48;
+    let t56 = 0.032 * t30 + c_q5 * t47 - s_q5 * t49;
+    let t57 = -(0.032 * t29) - s_q5 * t47 - c_q5 * t49;
+    (
+        0.175 * (qd[0] * qd[0])
+            + 0.5
+                * (0.514 * (qd[0] * qd[0] * (c_q1 * c_q1))
+                    + 17.4 * (t32 * t32 + t33 * t33 + t34 * t34)
+                    + 0.12 * (qd[0] * qd[0] * (s_q1 * s_q1)) + 0.539 * (qd[1] * qd[1])
+                    + (0.086 * (t12 * t12) + 0.076 * (t7 * t7)
+                        + 4.8 * (t50 * t50 + t51 * t51 + t52 * t52)
+                        + 0.0225 * (t10 * t10))
+                    + (0.0018 * (t15 * t15 + t18 * t18)
+                        + 0.82 * (t53 * t53 + t54 * t54 + t40 * t40)
+                        + 0.0013 * (t19 * t19))
+                    + (0.34 * (t47 * t47 + t55 + t49 * t49)
+                        + 0.0003 * (t22 * t22 + t25 * t25) + 0.0004 * (t26 * t26))
+                    + (0.00015 * (t29 * t29 + t30 * t30)
+                        + 0.09 * (t55 + t56 * t56 + t57 * t57) + 0.00004 * (t31 * t31))),
+        3.3354 * (0.4318 * (s_q1 + t35) + 0.0203 * t36)
+            + 170.694 * (0.068 * s_q1 + 0.006 * c_q1)
+            + 47.088 * (0.4318 * s_q1 + 0.07 * t35)
+            + 8.0442 * (0.4318 * s_q1 + 0.4508 * t35 + 0.0203 * t36)
+            + 0.8829
+                * (0.4318 * (s_q1 + t35) + 0.0203 * t36
+                    + 0.032 * (c_q4 * t35 - c_q3 * s_q4 * t36)),
+    )
+}
+/// Operation count of [`body_poses`].
+pub const OPS_BODY_POSES: OpCount = OpCount {
+    mul: 75,
+    add: 45,
+    div: 0,
+    sqrt: 0,
+    sin: 6,
+    cos: 6,
+};
+///The pose of every body in the ground frame, in the order of `BODY_NAMES`.
+pub fn body_poses(p: &Params, q: &[f64; NQ]) -> [Pose; NB] {
+    let s_q0 = libm::sin(q[0]);
+    let c_q0 = libm::cos(q[0]);
+    let t2 = -c_q0;
+    let s_q1 = libm::sin(q[1]);
+    let c_q1 = libm::cos(q[1]);
+    let s_q2 = libm::sin(q[2]);
+    let c_q2 = libm::cos(q[2]);
+    let s_q3 = libm::sin(q[3]);
+    let c_q3 = libm::cos(q[3]);
+    let s_q4 = libm::sin(q[4]);
+    let c_q4 = libm::cos(q[4]);
+    let s_q5 = libm::sin(q[5]);
+    let c_q5 = libm::cos(q[5]);
+    let t13 = c_q1 * c_q2 - s_q1 * s_q2;
+    let t14 = s_q1 * c_q2 + c_q1 * s_q2;
+    let t15 = s_q3 * t14;
+    let t16 = c_q3 * c_q4 * t14 + s_q4 * t13;
+    let t17 = c_q4 * t13 - c_q3 * s_q4 * t14;
+    let t18 = c_q0 * c_q1;
+    let t19 = s_q0 * c_q1;
+    let t20 = c_q0 * c_q1 * c_q2 - c_q0 * s_q1 * s_q2;
+    let t21 = -(c_q0 * c_q1 * s_q2) - c_q0 * s_q1 * c_q2;
+    let t22 = s_q0 * c_q1 * c_q2 - s_q0 * s_q1 * s_q2;
+    let t23 = -(s_q0 * c_q1 * s_q2) - s_q0 * s_q1 * c_q2;
+    let t24 = c_q3 * t20 - s_q0 * s_q3;
+    let t25 = s_q3 * t20;
+    let t26 = s_q0 * c_q3;
+    let t27 = c_q3 * t22 + c_q0 * s_q3;
+    let t28 = s_q3 * t22;
+    let t29 = c_q0 * c_q3;
+    let t30 = 0.15005 * s_q0 + 0.4318 * (t18 + t21) + 0.0203 * t20;
+    let t31 = 0.4318 * (t19 + t23) + 0.0203 * t22 - 0.15005 * c_q0;
+    let t32 = 0.4318 * (s_q1 + t13) + 0.0203 * t14;
+    let t33 = c_q4 * t24 + s_q4 * t21;
+    let t34 = c_q4 * t21 - s_q4 * t24;
+    let t35 = t25 + t26;
+    let t36 = c_q4 * t27 + s_q4 * t23;
+    let t37 = c_q4 * t23 - s_q4 * t27;
+    let t38 = t28 - t29;
+    [
+        Pose {
+            rotation: [[c_q0, -s_q0, 0.0], [s_q0, c_q0, 0.0], [0.0, 0.0, 1.0]],
+            position: [0.0, 0.0, 0.0],
+        },
+        Pose {
+            rotation: [
+                [t18, -(c_q0 * s_q1), s_q0],
+                [t19, -(s_q0 * s_q1), t2],
+                [s_q1, c_q1, 0.0],
+            ],
+            position: [0.0, 0.0, 0.0],
+        },
+        Pose {
+            rotation: [[t20, t21, s_q0], [t22, t23, t2], [t14, t13, 0.0]],
+            position: [
+                0.15005 * s_q0 + 0.4318 * t18,
+                0.4318 * t19 - 0.15005 * c_q0,
+                0.4318 * s_q1,
+            ],
+        },
+        Pose {
+            rotation: [
+                [t24, -t25 - t26, t21],
+                [t27, t29 - t28, t23],
+                [c_q3 * t14, -t15, t13],
+            ],
+            position: [t30, t31, t32],
+        },
+        Pose {
+            rotation: [[t33, t34, t35], [t36, t37, t38], [t16, t17, t15]],
+            position: [t30, t31, t32],
+        },
+        Pose {
+            rotation: [
+                [c_q5 * t33 - s_q5 * t35, -(s_q5 * t33) - c_q5 * t35, t34],
+                [c_q5 * t36 - s_q5 * t38, -(s_q5 * t36) - c_q5 * t38, t37],
+                [c_q5 * t16 - s_q3 * s_q5 * t14, -(s_q5 * t16) - s_q3 * c_q5 * t14, t17],
+            ],
+            position: [t30, t31, t32],
+        },
+    ]
+}
+/// Operation count of [`body_jacobians`].
+pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
+    mul: 298,
+    add: 173,
+    div: 0,
+    sqrt: 0,
+    sin: 6,
+    cos: 6,
+};
+///For every body (order of `BODY_NAMES`), the geometric Jacobian: rows 0–2 map
+///q̇ to the velocity of the body-frame origin, rows 3–5 to the angular velocity,
+///all in ground coordinates. A point `p` of the body (ground coordinates,
+///relative to the origin) moves with `v + ω × p`.
+pub fn body_jacobians(p: &Params, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
+    let s_q0 = libm::sin(q[0]);
+    let c_q0 = libm::cos(q[0]);
+    let t2 = -c_q0;
+    let s_q1 = libm::sin(q[1]);
+    let c_q1 = libm::cos(q[1]);
+    let s_q2 = libm::sin(q[2]);
+    let c_q2 = libm::cos(q[2]);
+    let s_q3 = libm::sin(q[3]);
+    let c_q3 = libm::cos(q[3]);
+    let s_q4 = libm::sin(q[4]);
+    let c_q4 = libm::cos(q[4]);
+    let s_q5 = libm::sin(q[5]);
+    let c_q5 = libm::cos(q[5]);
+    let t13 = c_q1 * c_q2;
+    let t14 = s_q1 * s_q2;
+    let t15 = t13 - t14;
+    let t16 = 0.15005 * (t13 - t14);
+    let t17 = s_q1 * c_q2;
+    let t18 = c_q1 * s_q2;
+    let t19 = t17 + t18;
+    let t20 = 0.4318 * (t19 - c_q1) - 0.0203 * t15;
+    let t21 = c_q3 * t16 - s_q3 * t20;
+    let t22 = -(0.15005 * (t17 + t18));
+    let t23 = c_q4 * t21 + s_q4 * t22;
+    let t24 = s_q3 * t16;
+    let t25 = c_q3 * t20;
+    let t26 = t24 + t25;
+    let t27 = c_q3 * c_q4 * t19 + s_q4 * t15;
+    let t28 = -(s_q5 * t27) - s_q3 * c_q5 * t19;
+    let t29 = c_q5 * t27 - s_q3 * s_q5 * t19;
+    let t30 = c_q4 * t22 - s_q4 * t21;
+    let t31 = c_q4 * t15 - c_q3 * s_q4 * t19;
+    let t32 = c_q4 * t31;
+    let t33 = 0.4318 * s_q2 - 0.4318;
+    let t34 = 0.4318 * c_q2 + 0.0203;
+    let t35 = c_q3 * c_q4 * t33 + s_q4 * t34;
+    let t36 = s_q3 * c_q4 * s_q5 - c_q3 * c_q5;
+    let t37 = -(s_q3 * c_q4 * c_q5) - c_q3 * s_q5;
+    let t38 = c_q4 * t34 - c_q3 * s_q4 * t33;
+    let t39 = 0.0203 * s_q4 - 0.4318 * (c_q3 * c_q4);
+    let t40 = 0.0203 * c_q4 + 0.4318 * (c_q3 * s_q4);
+    let t41 = c_q0 * c_q1 * c_q2 - c_q0 * s_q1 * s_q2;
+    let t42 = -(c_q0 * c_q1 * s_q2) - c_q0 * s_q1 * c_q2;
+    let t43 = s_q0 * c_q1 * c_q2 - s_q0 * s_q1 * s_q2;
+    let t44 = -(s_q0 * c_q1 * s_q2) - s_q0 * s_q1 * c_q2;
+    let t45 = c_q3 * t41 - s_q0 * s_q3;
+    let t46 = s_q3 * t41;
+    let t47 = s_q0 * c_q3;
+    let t48 = -t46 - t47;
+    let t49 = c_q3 * t43 + c_q0 * s_q3;
+    let t50 = s_q3 * t43;
+    let t51 = c_q0 * c_q3;
+    let t52 = t51 - t50;
+    let t53 = c_q4 * t45 + s_q4 * t42;
+    let t54 = c_q4 * t42 - s_q4 * t45;
+    let t55 = t46 + t47;
+    let t56 = c_q4 * t49 + s_q4 * t44;
+    let t57 = c_q4 * t44 - s_q4 * t49;
+    let t58 = t50 - t51;
+    let t59 = c_q5 * t53 - s_q5 * t55;
+    let t60 = -(s_q5 * t53) - c_q5 * t55;
+    let t61 = c_q5 * t56 - s_q5 * t58;
+    let t62 = -(s_q5 * t56) - c_q5 * t58;
+    let t63 = t22 * t42;
+    let t64 = t22 * t44;
+    let t65 = t15 * t22;
+    let t66 = t15 * t42;
+    let t67 = t15 * t44;
+    let t68 = t15 * t15;
+    let t69 = -t24 - t25;
+    let t70 = s_q3 * s_q3 * t19 * t33;
+    let t71 = s_q3 * s_q3 * t19;
+    let t72 = -(s_q3 * t45) - c_q3 * t48;
+    let t73 = -(s_q3 * t49) - c_q3 * t52;
+    let t74 = s_q3 * s_q3 * (t19 * t19);
+    let t75 = t30 * t54;
+    let t76 = t38 * t54;
+    let t77 = t40 * t54;
+    let t78 = t30 * t57;
+    let t79 = t38 * t57;
+    let t80 = t40 * t57;
+    let t81 = t30 * t31;
+    let t82 = t31 * t38;
+    let t83 = t31 * t40;
+    let t84 = t31 * t54;
+    let t85 = s_q3 * s_q4 * t54;
+    let t86 = t85 + c_q3 * t55 - s_q3 * c_q4 * t53;
+    let t87 = c_q4 * t54;
+    let t88 = t31 * t57;
+    let t89 = s_q3 * s_q4 * t57;
+    let t90 = t89 + c_q3 * t58 - s_q3 * c_q4 * t56;
+    let t91 = c_q4 * t57;
+    let t92 = t31 * t31;
+    let t93 = s_q3 * s_q4 * t31;
+    let t94 = s_q3 * c_q3 * t19 + t93 - s_q3 * c_q4 * t27;
+    let t95 = c_q5 * t23 - s_q5 * t26;
+    let t96 = -(s_q5 * t23) - c_q5 * t26;
+    let t97 = c_q5 * t35 - s_q3 * s_q5 * t33;
+    let t98 = -(s_q5 * t35) - s_q3 * c_q5 * t33;
+    let t99 = c_q5 * t39 + 0.4318 * (s_q3 * s_q5);
+    let t100 = 0.4318 * (s_q3 * c_q5) - s_q5 * t39;
+    let t101 = t85 + t37 * t59 + t36 * t60;
+    let t102 = t89 + t37 * t61 + t36 * t62;
+    let t103 = t93 + t29 * t37 + t28 * t36;
+    [
+        [
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [1.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, s_q0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, t2, 0.0, 0.0, 0.0, 0.0],
+            [1.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [
+                t16 * t41 + t63 - 0.4318 * (s_q0 * c_q1),
+                0.4318 * (s_q2 * t41 + c_q2 * t42),
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                0.4318 * (c_q0 * c_q1) + t16 * t43 + t64,
+                0.4318 * (s_q2 * t43 + c_q2 * t44),
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [t16 * t19 + t65, 0.4318 * (s_q2 * t19 + c_q2 * t15), 0.0, 0.0, 0.0, 0.0],
+            [t19 * t41 + t66, s_q0, s_q0, 0.0, 0.0, 0.0],
+            [t19 * t43 + t67, t2, t2, 0.0, 0.0, 0.0],
+            [t19 * t19 + t68, 0.0, 0.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [
+                t63 + t21 * t45 + t48 * t69,
+                c_q3 * t33 * t45 + t34 * t42 - s_q3 * t33 * t48,
+                0.0203 * t42 + 0.4318 * (s_q3 * t48 - c_q3 * t45),
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                t64 + t21 * t49 + t52 * t69,
+                c_q3 * t33 * t49 + t34 * t44 - s_q3 * t33 * t52,
+                0.0203 * t44 + 0.4318 * (s_q3 * t52 - c_q3 * t49),
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                t65 + c_q3 * t19 * t21 - s_q3 * t19 * t69,
+                c_q3 * c_q3 * t19 * t33 + t70 + t15 * t34,
+                0.0203 * t15 - 0.4318 * (c_q3 * c_q3 * t19 + t71),
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [t66 + c_q3 * t19 * t45 - s_q3 * t19 * t48, t72, t72, t42, 0.0, 0.0],
+            [t67 + c_q3 * t19 * t49 - s_q3 * t19 * t52, t73, t73, t44, 0.0, 0.0],
+            [t68 + c_q3 * c_q3 * (t19 * t19) + t74, 0.0, 0.0, t15, 0.0, 0.0],
+        ],
+        [
+            [
+                t23 * t53 + t75 + t26 * t55,
+                t35 * t53 + t76 + s_q3 * t33 * t55,
+                t39 * t53 + t77 - 0.4318 * (s_q3 * t55),
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                t23 * t56 + t78 + t26 * t58,
+                t35 * t56 + t79 + s_q3 * t33 * t58,
+                t39 * t56 + t80 - 0.4318 * (s_q3 * t58),
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                t23 * t27 + t81 + s_q3 * t19 * t26,
+                t70 + t27 * t35 + t82,
+                t27 * t39 + t83 - 0.4318 * t71,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [t27 * t53 + t84 + s_q3 * t19 * t55, t86, t86, s_q4 * t53 + t87, t55, 0.0],
+            [t27 * t56 + t88 + s_q3 * t19 * t58, t90, t90, s_q4 * t56 + t91, t58, 0.0],
+            [t74 + t27 * t27 + t92, t94, t94, t32 + s_q4 * t27, s_q3 * t19, 0.0],
+        ],
+        [
+            [
+                t75 + t59 * t95 + t60 * t96,
+                t76 + t59 * t97 + t60 * t98,
+                t77 + t59 * t99 + t60 * t100,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                t78 + t61 * t95 + t62 * t96,
+                t79 + t61 * t97 + t62 * t98,
+                t80 + t61 * t99 + t62 * t100,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                t81 + t29 * t95 + t28 * t96,
+                t82 + t29 * t97 + t28 * t98,
+                t83 + t29 * t99 + t28 * t100,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                t84 + t29 * t59 + t28 * t60,
+                t101,
+                t101,
+                t87 + s_q4 * c_q5 * t59 - s_q4 * s_q5 * t60,
+                -(s_q5 * t59) - c_q5 * t60,
+                t54,
+            ],
+            [
+                t88 + t29 * t61 + t28 * t62,
+                t102,
+                t102,
+                t91 + s_q4 * c_q5 * t61 - s_q4 * s_q5 * t62,
+                -(s_q5 * t61) - c_q5 * t62,
+                t57,
+            ],
+            [
+                t92 + t29 * t29 + t28 * t28,
+                t103,
+                t103,
+                t32 + s_q4 * c_q5 * t29 - s_q4 * s_q5 * t28,
+                -(s_q5 * t29) - c_q5 * t28,
+                t31,
+            ],
+        ],
     ]
 }

@@ -14,6 +14,11 @@
 //! | `mass_matrix` | 0 | 1 | 0 | 0 | 1 | 1 |
 //! | `bias` | 12 | 4 | 0 | 0 | 1 | 1 |
 //! | `gravity` | 1 | 0 | 0 | 0 | 0 | 1 |
+//! | `forward_dynamics` | 27 | 17 | 5 | 0 | 1 | 1 |
+//! | `coriolis_matrix` | 2 | 2 | 0 | 0 | 1 | 1 |
+//! | `energy` | 19 | 12 | 0 | 0 | 1 | 1 |
+//! | `body_poses` | 0 | 1 | 0 | 0 | 1 | 1 |
+//! | `body_jacobians` | 0 | 0 | 0 | 0 | 0 | 0 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 /// Number of position coordinates `q`.
@@ -22,6 +27,19 @@ pub const NQ: usize = 3;
 pub const NV: usize = 3;
 /// Coordinate names in the order of `q`, `qd`, `qdd` and the outputs.
 pub const COORDINATE_NAMES: [&str; NV] = ["q1", "q2", "q3"];
+/// Number of moving bodies.
+pub const NB: usize = 3;
+/// Body names in the order of `body_poses` and `body_jacobians`:
+/// every body after its parent.
+pub const BODY_NAMES: [&str; NB] = ["body1", "body2", "body3"];
+/// Where a body is: `p_ground = position + rotation · p_body`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Pose {
+    /// Rotation from body to ground coordinates, row-major.
+    pub rotation: [[f64; 3]; 3],
+    /// Body-frame origin in ground coordinates.
+    pub position: [f64; 3],
+}
 /// Arithmetic operations of one generated function (subtractions and
 /// negations count as additions).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -128,4 +146,147 @@ pub const OPS_GRAVITY: OpCount = OpCount {
 pub fn gravity(p: &Params, q: &[f64; NQ]) -> [f64; NV] {
     let c_q2 = libm::cos(q[2]);
     [333.54, 0.0, 9.81 * c_q2]
+}
+/// Operation count of [`forward_dynamics`].
+pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
+    mul: 27,
+    add: 17,
+    div: 5,
+    sqrt: 0,
+    sin: 1,
+    cos: 1,
+};
+///Joint accelerations q̈(q, q̇, τ) by Vereshchagin's separate-bodies
+///(articulated-body) method, in O(n) and without forming M(q); they satisfy
+///`M(q) q̈ + bias(q, q̇) = τ`.
+pub fn forward_dynamics(
+    p: &Params,
+    q: &[f64; NQ],
+    qd: &[f64; NV],
+    tau: &[f64; NV],
+) -> [f64; NV] {
+    let s_q2 = libm::sin(q[2]);
+    let c_q2 = libm::cos(q[2]);
+    let t2 = s_q2 * s_q2;
+    let t3 = c_q2 * c_q2;
+    let t4 = 0.996996996996997 * t2 + 4.0 * t3 + 10.0;
+    let t5 = qd[2] * qd[2] * c_q2;
+    let t6 = s_q2 * tau[2];
+    let t7 = 4.0 * t2 + 0.996996996996997 * t3 + 30.0
+        - 9.018027036045053 * (s_q2 * s_q2 * (c_q2 * c_q2) / t4);
+    let t8 = (qd[2] * qd[2] * s_q2 + tau[0]
+        - 3.003003003003003
+            * (c_q2 * tau[2] + s_q2 * c_q2 * (t5 + tau[1] + 3.003003003003003 * t6) / t4)
+        - 9.81 * t7) / t7;
+    let t9 = t8 + 9.81;
+    let t10 = t5 + tau[1] + 3.003003003003003 * (t6 - s_q2 * c_q2 * t9);
+    [t8, t10 / t4, 3.003003003003003 * (tau[2] + s_q2 * t10 / t4 - c_q2 * t9)]
+}
+/// Operation count of [`coriolis_matrix`].
+pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
+    mul: 2,
+    add: 2,
+    div: 0,
+    sqrt: 0,
+    sin: 1,
+    cos: 1,
+};
+///The Coriolis matrix C(q, q̇) from the Christoffel symbols of M: `C q̇ + g = bias`
+///and `Ṁ − 2C` is skew-symmetric, as passivity-based controllers need.
+pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV]; NV] {
+    let s_q2 = libm::sin(q[2]);
+    let c_q2 = libm::cos(q[2]);
+    [[0.0, 0.0, -(qd[2] * s_q2)], [0.0, 0.0, -(qd[2] * c_q2)], [0.0, 0.0, 0.0]]
+}
+/// Operation count of [`energy`].
+pub const OPS_ENERGY: OpCount = OpCount {
+    mul: 19,
+    add: 12,
+    div: 0,
+    sqrt: 0,
+    sin: 1,
+    cos: 1,
+};
+///Kinetic and potential energy `(T, V)`; `V = −Σ m g·c` is zero where every
+///centre of mass is at the ground origin's height.
+pub fn energy(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
+    let s_q2 = libm::sin(q[2]);
+    let c_q2 = libm::cos(q[2]);
+    let t2 = qd[1] * c_q2 + qd[0] * s_q2;
+    let t3 = qd[0] * qd[0];
+    let t4 = 0.25 * qd[2] + qd[0] * c_q2 - qd[1] * s_q2;
+    (
+        10.0 * t3 + 5.0 * (t3 + qd[1] * qd[1])
+            + 0.5 * (0.083 * (qd[2] * qd[2]) + 4.0 * (t2 * t2 + t4 * t4)),
+        98.1 * q[0] + 196.2 * (q[0] - 0.2) + 39.24 * (q[0] + 0.25 * s_q2),
+    )
+}
+/// Operation count of [`body_poses`].
+pub const OPS_BODY_POSES: OpCount = OpCount {
+    mul: 0,
+    add: 1,
+    div: 0,
+    sqrt: 0,
+    sin: 1,
+    cos: 1,
+};
+///The pose of every body in the ground frame, in the order of `BODY_NAMES`.
+pub fn body_poses(p: &Params, q: &[f64; NQ]) -> [Pose; NB] {
+    let s_q2 = libm::sin(q[2]);
+    let c_q2 = libm::cos(q[2]);
+    [
+        Pose {
+            rotation: [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]],
+            position: [0.0, q[0], 0.0],
+        },
+        Pose {
+            rotation: [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]],
+            position: [q[1], q[0], 0.0],
+        },
+        Pose {
+            rotation: [[c_q2, -s_q2, 0.0], [s_q2, c_q2, 0.0], [0.0, 0.0, 1.0]],
+            position: [q[1], q[0], 0.0],
+        },
+    ]
+}
+/// Operation count of [`body_jacobians`].
+pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+};
+///For every body (order of `BODY_NAMES`), the geometric Jacobian: rows 0–2 map
+///q̇ to the velocity of the body-frame origin, rows 3–5 to the angular velocity,
+///all in ground coordinates. A point `p` of the body (ground coordinates,
+///relative to the origin) moves with `v + ω × p`.
+pub fn body_jacobians(p: &Params, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
+    [
+        [
+            [0.0, 0.0, 0.0],
+            [1.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0],
+        ],
+        [
+            [0.0, 1.0, 0.0],
+            [1.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0],
+        ],
+        [
+            [0.0, 1.0, 0.0],
+            [1.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0],
+            [0.0, 0.0, 1.0],
+        ],
+    ]
 }

@@ -14,6 +14,11 @@
 //! | `mass_matrix` | 4 | 4 | 0 | 0 | 0 | 0 |
 //! | `bias` | 11 | 4 | 0 | 0 | 0 | 0 |
 //! | `gravity` | 0 | 1 | 0 | 0 | 0 | 0 |
+//! | `forward_dynamics` | 15 | 7 | 1 | 0 | 0 | 0 |
+//! | `coriolis_matrix` | 13 | 4 | 0 | 0 | 0 | 0 |
+//! | `energy` | 16 | 9 | 0 | 0 | 0 | 0 |
+//! | `body_poses` | 2 | 3 | 0 | 0 | 1 | 1 |
+//! | `body_jacobians` | 2 | 4 | 0 | 0 | 1 | 1 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 /// Number of position coordinates `q`.
@@ -22,6 +27,19 @@ pub const NQ: usize = 3;
 pub const NV: usize = 3;
 /// Coordinate names in the order of `q`, `qd`, `qdd` and the outputs.
 pub const COORDINATE_NAMES: [&str; NV] = ["q1", "q2", "q3"];
+/// Number of moving bodies.
+pub const NB: usize = 3;
+/// Body names in the order of `body_poses` and `body_jacobians`:
+/// every body after its parent.
+pub const BODY_NAMES: [&str; NB] = ["body1", "body2", "body3"];
+/// Where a body is: `p_ground = position + rotation · p_body`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Pose {
+    /// Rotation from body to ground coordinates, row-major.
+    pub rotation: [[f64; 3]; 3],
+    /// Body-frame origin in ground coordinates.
+    pub position: [f64; 3],
+}
 /// Arithmetic operations of one generated function (subtractions and
 /// negations count as additions).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -124,4 +142,154 @@ pub const OPS_GRAVITY: OpCount = OpCount {
 ///The gravity forces g(q): the joint forces that hold the mechanism at rest.
 pub fn gravity(p: &Params, q: &[f64; NQ]) -> [f64; NV] {
     [0.0, 0.0, -29.43]
+}
+/// Operation count of [`forward_dynamics`].
+pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
+    mul: 15,
+    add: 7,
+    div: 1,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+};
+///Joint accelerations q̈(q, q̇, τ) by Vereshchagin's separate-bodies
+///(articulated-body) method, in O(n) and without forming M(q); they satisfy
+///`M(q) q̈ + bias(q, q̇) = τ`.
+pub fn forward_dynamics(
+    p: &Params,
+    q: &[f64; NQ],
+    qd: &[f64; NV],
+    tau: &[f64; NV],
+) -> [f64; NV] {
+    [
+        (4.8 * (qd[0] * qd[1]) + tau[0] - 22.0 * (qd[0] * q[1] * qd[1]))
+            / (11.0 * (q[1] * q[1]) + 1.495 - 4.8 * q[1]),
+        0.09090909090909091
+            * (11.0 * (qd[0] * qd[0] * q[1]) + tau[1] - 2.4 * (qd[0] * qd[0])),
+        0.3333333333333333 * (tau[2] + 29.43),
+    ]
+}
+/// Operation count of [`coriolis_matrix`].
+pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
+    mul: 13,
+    add: 4,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+};
+///The Coriolis matrix C(q, q̇) from the Christoffel symbols of M: `C q̇ + g = bias`
+///and `Ṁ − 2C` is skew-symmetric, as passivity-based controllers need.
+pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV]; NV] {
+    let t0 = qd[0] * q[1];
+    [
+        [
+            0.5 * (22.0 * (q[1] * qd[1]) - 4.8 * qd[1]),
+            0.5 * (22.0 * t0 - 4.8 * qd[0]),
+            0.0,
+        ],
+        [0.5 * (8.0 * (0.6 * qd[0] - 2.0 * t0) - 6.0 * t0), 0.0, 0.0],
+        [0.0, 0.0, 0.0],
+    ]
+}
+/// Operation count of [`energy`].
+pub const OPS_ENERGY: OpCount = OpCount {
+    mul: 16,
+    add: 9,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+};
+///Kinetic and potential energy `(T, V)`; `V = −Σ m g·c` is zero where every
+///centre of mass is at the ground origin's height.
+pub fn energy(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
+    let t0 = qd[0] * qd[0];
+    let t1 = 0.3 * qd[0] - qd[0] * q[1];
+    let t2 = qd[1] * qd[1];
+    (
+        0.085 * t0
+            + 0.5
+                * (0.6 * t0 + 8.0 * (t2 + t1 * t1)
+                    + (0.005 * t0
+                        + 3.0 * (t2 + qd[2] * qd[2] + qd[0] * qd[0] * (q[1] * q[1])))),
+        29.43 * (0.2 - q[2]),
+    )
+}
+/// Operation count of [`body_poses`].
+pub const OPS_BODY_POSES: OpCount = OpCount {
+    mul: 2,
+    add: 3,
+    div: 0,
+    sqrt: 0,
+    sin: 1,
+    cos: 1,
+};
+///The pose of every body in the ground frame, in the order of `BODY_NAMES`.
+pub fn body_poses(p: &Params, q: &[f64; NQ]) -> [Pose; NB] {
+    let s_q0 = libm::sin(q[0]);
+    let c_q0 = libm::cos(q[0]);
+    let t2 = -s_q0;
+    let t3 = c_q0 * q[1];
+    let t4 = -(s_q0 * q[1]);
+    [
+        Pose {
+            rotation: [[c_q0, 0.0, s_q0], [0.0, 1.0, 0.0], [t2, 0.0, c_q0]],
+            position: [0.0, 0.0, 0.0],
+        },
+        Pose {
+            rotation: [[c_q0, 0.0, s_q0], [0.0, 1.0, 0.0], [t2, 0.0, c_q0]],
+            position: [t3, 0.0, t4],
+        },
+        Pose {
+            rotation: [[c_q0, 0.0, s_q0], [0.0, 1.0, 0.0], [t2, 0.0, c_q0]],
+            position: [t3, -q[2], t4],
+        },
+    ]
+}
+/// Operation count of [`body_jacobians`].
+pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
+    mul: 2,
+    add: 4,
+    div: 0,
+    sqrt: 0,
+    sin: 1,
+    cos: 1,
+};
+///For every body (order of `BODY_NAMES`), the geometric Jacobian: rows 0–2 map
+///q̇ to the velocity of the body-frame origin, rows 3–5 to the angular velocity,
+///all in ground coordinates. A point `p` of the body (ground coordinates,
+///relative to the origin) moves with `v + ω × p`.
+pub fn body_jacobians(p: &Params, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
+    let s_q0 = libm::sin(q[0]);
+    let c_q0 = libm::cos(q[0]);
+    let t2 = -s_q0;
+    let t3 = -(s_q0 * q[1]);
+    let t4 = -(c_q0 * q[1]);
+    [
+        [
+            [0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0],
+            [1.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0],
+        ],
+        [
+            [t3, c_q0, 0.0],
+            [0.0, 0.0, 0.0],
+            [t4, t2, 0.0],
+            [0.0, 0.0, 0.0],
+            [1.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0],
+        ],
+        [
+            [t3, c_q0, 0.0],
+            [0.0, 0.0, -1.0],
+            [t4, t2, 0.0],
+            [0.0, 0.0, 0.0],
+            [1.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0],
+        ],
+    ]
 }

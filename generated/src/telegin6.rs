@@ -14,6 +14,11 @@
 //! | `mass_matrix` | 188 | 118 | 0 | 0 | 4 | 4 |
 //! | `bias` | 148 | 75 | 0 | 0 | 4 | 4 |
 //! | `gravity` | 39 | 12 | 0 | 0 | 4 | 4 |
+//! | `forward_dynamics` | 278 | 153 | 23 | 0 | 4 | 4 |
+//! | `coriolis_matrix` | 440 | 224 | 0 | 0 | 4 | 4 |
+//! | `energy` | 90 | 54 | 0 | 0 | 4 | 4 |
+//! | `body_poses` | 32 | 19 | 0 | 0 | 5 | 5 |
+//! | `body_jacobians` | 139 | 65 | 0 | 0 | 5 | 5 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 /// Number of position coordinates `q`.
@@ -22,6 +27,26 @@ pub const NQ: usize = 6;
 pub const NV: usize = 6;
 /// Coordinate names in the order of `q`, `qd`, `qdd` and the outputs.
 pub const COORDINATE_NAMES: [&str; NV] = ["q1", "q2", "q3", "q4", "q5", "q6"];
+/// Number of moving bodies.
+pub const NB: usize = 6;
+/// Body names in the order of `body_poses` and `body_jacobians`:
+/// every body after its parent.
+pub const BODY_NAMES: [&str; NB] = [
+    "body1",
+    "body2",
+    "body3",
+    "body4",
+    "body5",
+    "body6",
+];
+/// Where a body is: `p_ground = position + rotation · p_body`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Pose {
+    /// Rotation from body to ground coordinates, row-major.
+    pub rotation: [[f64; 3]; 3],
+    /// Body-frame origin in ground coordinates.
+    pub position: [f64; 3],
+}
 /// Arithmetic operations of one generated function (subtractions and
 /// negations count as additions).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -467,5 +492,636 @@ pub fn gravity(p: &Params, q: &[f64; NQ]) -> [f64; NV] {
         p.m05 * p.b5 * p.g * s_q4 + p.m06 * p.b6 * p.g * s_q4 * (s_q5 * s_q5)
             + p.m06 * p.b6 * p.g * s_q4 * (c_q5 * c_q5),
         0.0,
+    ]
+}
+/// Operation count of [`forward_dynamics`].
+pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
+    mul: 278,
+    add: 153,
+    div: 23,
+    sqrt: 0,
+    sin: 4,
+    cos: 4,
+};
+///Joint accelerations q̈(q, q̇, τ) by Vereshchagin's separate-bodies
+///(articulated-body) method, in O(n) and without forming M(q); they satisfy
+///`M(q) q̈ + bias(q, q̇) = τ`.
+pub fn forward_dynamics(
+    p: &Params,
+    q: &[f64; NQ],
+    qd: &[f64; NV],
+    tau: &[f64; NV],
+) -> [f64; NV] {
+    let s_q1 = libm::sin(q[1]);
+    let c_q1 = libm::cos(q[1]);
+    let t2 = p.l1 * (qd[0] * qd[0]) * s_q1;
+    let t3 = qd[0] + qd[1];
+    let s_q2 = libm::sin(q[2]);
+    let c_q2 = libm::cos(q[2]);
+    let t6 = qd[0] + qd[1] + qd[2];
+    let s_q4 = libm::sin(q[4]);
+    let c_q4 = libm::cos(q[4]);
+    let s_q5 = libm::sin(q[5]);
+    let c_q5 = libm::cos(q[5]);
+    let t11 = t6 * s_q4 * c_q5 - qd[4] * s_q5;
+    let t12 = t6 * s_q4 * s_q5 + qd[4] * c_q5;
+    let t13 = t6 * c_q4 + qd[5];
+    let t14 = p.icy5 * (t6 * t6) * s_q4 * c_q4;
+    let t15 = p.icx5 * (t6 * t6) * s_q4 * c_q4;
+    let t16 = p.m05 * p.b5;
+    let t17 = p.m06 * p.b6 * (c_q5 * c_q5);
+    let t18 = p.m06 * p.b6 * (s_q5 * s_q5);
+    let t19 = t16 + t17 + t18;
+    let t20 = p.icx6 + p.m06 * (p.b6 * p.b6);
+    let t21 = p.m05 * (p.b5 * p.b5) * (t6 * t6) * s_q4 * c_q4;
+    let t22 = p.m06 * p.b6 * t11 * t13 - p.m06 * p.b6 * qd[5] * t11;
+    let t23 = p.m06 * p.b6 * t12 * t13 - p.m06 * p.b6 * qd[5] * t12;
+    let t24 = p.icy6 * t12 * t13 + qd[5] * t12 * t20 - p.icx6 * t12 * t13
+        - p.m06 * (p.b6 * p.b6) * t12 * t13;
+    let t25 = p.icx6 * t11 * t13 + p.m06 * (p.b6 * p.b6) * t11 * t13 - p.icy6 * t11 * t13
+        - qd[5] * t11 * t20;
+    let t26 = p.m06 * (c_q5 * c_q5);
+    let t27 = p.m06 * (s_q5 * s_q5);
+    let t28 = p.m05 + p.m06;
+    let t29 = -t16 - t17 - t18;
+    let t30 = p.icx5 + p.m05 * (p.b5 * p.b5) + c_q5 * c_q5 * t20 + s_q5 * s_q5 * t20;
+    let t31 = s_q5 * t24;
+    let t32 = c_q5 * t25;
+    let t33 = -(p.m05 * (p.b5 * (qd[4] * qd[4]) + p.b5 * (t6 * t6) * (s_q4 * s_q4)))
+        - p.m06 * (p.b6 * (t12 * t12) + p.b6 * (t11 * t11));
+    let t34 = p.m05 + t26 + t27 - t19 * t19 / t30;
+    let t35 = p.m05 * p.b5 * (t6 * t6) * s_q4 * c_q4 + c_q5 * t22 + s_q5 * t23
+        - t19 * (t15 + t21 + t32 + tau[4] - t14 - t31) / t30;
+    let t36 = s_q4 * c_q4 * t34;
+    let t37 = s_q4 * c_q4 * t28;
+    let t38 = s_q4 * s_q4 * t34;
+    let t39 = c_q4 * c_q4 * t28;
+    let t40 = p.m04 + t38 + t39;
+    let t41 = s_q4 * t35;
+    let t42 = c_q4 * t33;
+    let t43 = s_q4
+        * (p.icy5 * t6 * qd[4] * c_q4 + c_q5 * t24 + s_q5 * t25
+            - p.icx5 * t6 * qd[4] * c_q4 - p.m05 * (p.b5 * p.b5) * t6 * qd[4] * c_q4
+            - t6 * qd[4] * c_q4 * t30);
+    let t44 = c_q4 * (p.icy5 * t6 * qd[4] * s_q4 - tau[5]);
+    let t45 = t37 - t36;
+    let t46 = -p.m04 - t38 - t39;
+    let t47 = t36 - t37 - t45 * t46 / t40;
+    let t48 = p.m03 + p.m04 + c_q4 * c_q4 * t34 + s_q4 * s_q4 * t28 - t45 * t45 / t40;
+    let t49 = p.icy3 + p.icy4 + s_q4 * s_q4 * t30 + p.icy5 * (c_q4 * c_q4);
+    let t50 = p.m03 + p.m04 + p.m05 + t26 + t27 - s_q4 * s_q4 * (t29 * t29) / t49;
+    let t51 = c_q4 * t35 + p.l2 * (t3 * t3) * c_q2 * t48 - s_q4 * t33
+        - t45 * (tau[3] - t41 - t42) / t40;
+    let t52 = p.m05 * p.b5 * t6 * qd[4] * c_q4 + c_q5 * t23
+        + p.l2 * (t3 * t3) * s_q2 * t50 - s_q5 * t22 - t6 * qd[4] * c_q4 * t29
+        - s_q4 * t29 * (t43 + t44 + tau[2]) / t49;
+    let t53 = s_q2 * c_q2 * t48;
+    let t54 = s_q2 * c_q2 * t50;
+    let t55 = t54 - t53;
+    let t56 = s_q2 * s_q2 * t48;
+    let t57 = c_q2 * c_q2 * t50;
+    let t58 = t56 + t57;
+    let t59 = -(p.m02 * p.a2) - p.l2 * t58;
+    let t60 = p.icy2 + p.m02 * (p.a2 * p.a2) + p.l2 * p.l2 * t58;
+    let t61 = s_q2 * t51;
+    let t62 = c_q2 * t52;
+    let t63 = p.l2 * (t62 - t61);
+    let t64 = tau[1] - tau[2] - t63;
+    let t65 = p.m02 + c_q2 * c_q2 * t48 + s_q2 * s_q2 * t50
+        - p.l2 * p.l2 * (t55 * t55) / t60;
+    let t66 = t54 + p.l2 * t55 * t59 / t60 - t53;
+    let t67 = p.m02 + t56 + t57 - t59 * t59 / t60;
+    let t68 = p.icy1 + p.m01 * (p.a1 * p.a1)
+        + p.l1 * p.l1
+            * (c_q1 * (c_q1 * t67 - s_q1 * t66) - s_q1 * (c_q1 * t66 - s_q1 * t65));
+    let t69 = tau[0]
+        + p.l1 * p.g
+            * (c_q1 * (-(s_q2 * t47) - p.l2 * s_q2 * t47 * t59 / t60)
+                - s_q1 * (c_q2 * t47 + p.l2 * p.l2 * s_q2 * t47 * t55 / t60)) - tau[1]
+        - p.l1
+            * (c_q1
+                * (t62 + p.l1 * (qd[0] * qd[0]) * c_q1 * t66
+                    + p.l1 * (qd[0] * qd[0]) * s_q1 * t67 - t61 - t59 * t64 / t60)
+                - s_q1
+                    * (p.m02 * p.a2 * (t3 * t3) + c_q2 * t51 + s_q2 * t52
+                        + p.l1 * (qd[0] * qd[0]) * c_q1 * t65
+                        + p.l1 * (qd[0] * qd[0]) * s_q1 * t66 + p.l2 * t55 * t64 / t60));
+    let t70 = t69 / t68;
+    let t71 = p.l1 * c_q1 * t69 / t68;
+    let t72 = p.l1 * s_q1 * t69 / t68 - p.l1 * (qd[0] * qd[0]) * c_q1;
+    let t73 = (tau[1] + p.l2 * t55 * t72 - tau[2] - t63 - p.l2 * p.g * s_q2 * t47
+        - t59 * (-t2 - t71) - t60 * t69 / t68) / t60;
+    let t74 = t70 + t73;
+    let t75 = -t2 - t71 - p.l2 * t74;
+    let t76 = c_q2 * t72 - p.l2 * (t3 * t3) * c_q2 - s_q2 * t75;
+    let t77 = (t43 + t44 + tau[2]
+        - s_q4 * t29 * (s_q2 * t72 + c_q2 * t75 - p.l2 * (t3 * t3) * s_q2) - t49 * t74)
+        / t49;
+    let t78 = (tau[3] - t41 - t42 - t45 * t76 - p.g * t46) / t40;
+    [
+        t70,
+        t73,
+        t77,
+        t78,
+        (t15 + t21 + t32 + tau[4] - t14 - t31 - t19 * (c_q4 * t76 + s_q4 * (p.g - t78)))
+            / t30,
+        (tau[5] - p.icy6 * (c_q4 * (t70 + t73 + t77) - t6 * qd[4] * s_q4)) / p.icy6,
+    ]
+}
+/// Operation count of [`coriolis_matrix`].
+pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
+    mul: 440,
+    add: 224,
+    div: 0,
+    sqrt: 0,
+    sin: 4,
+    cos: 4,
+};
+///The Coriolis matrix C(q, q̇) from the Christoffel symbols of M: `C q̇ + g = bias`
+///and `Ṁ − 2C` is skew-symmetric, as passivity-based controllers need.
+pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV]; NV] {
+    let s_q1 = libm::sin(q[1]);
+    let c_q1 = libm::cos(q[1]);
+    let t2 = qd[0] + qd[1];
+    let s_q2 = libm::sin(q[2]);
+    let c_q2 = libm::cos(q[2]);
+    let t5 = qd[0] + qd[1] + qd[2];
+    let s_q4 = libm::sin(q[4]);
+    let c_q4 = libm::cos(q[4]);
+    let s_q5 = libm::sin(q[5]);
+    let c_q5 = libm::cos(q[5]);
+    let t10 = t5 * s_q4 * c_q5 - qd[4] * s_q5;
+    let t11 = t5 * s_q4 * s_q5;
+    let t12 = qd[4] * c_q5;
+    let t13 = t11 + t12;
+    let t14 = t5 * c_q4 + qd[5];
+    let t15 = p.m02 * p.a2 * p.l1 * qd[0] * s_q1;
+    let t16 = p.icx5 * qd[4] * c_q4;
+    let t17 = p.icy5 * qd[4] * c_q4;
+    let t18 = p.b5 * qd[4] * c_q4;
+    let t19 = p.l1 * qd[0] * c_q1;
+    let t20 = -(2.0 * (p.l2 * t2 + t19));
+    let t21 = s_q2 * t20;
+    let t22 = p.l1 * qd[0] * s_q1 * c_q2;
+    let t23 = t21 - 2.0 * (t18 + t22);
+    let t24 = p.icx6 * s_q4 * s_q5 * t14;
+    let t25 = p.icx6 * c_q4 * t13;
+    let t26 = p.icy6 * s_q4 * s_q5 * t14;
+    let t27 = p.icy6 * c_q4 * t13;
+    let t28 = qd[4] * c_q4 * c_q5 - s_q4 * qd[5] * s_q5;
+    let t29 = p.icx6 * t28;
+    let t30 = p.b6 * s_q4 * s_q5 * t14;
+    let t31 = p.b6 * c_q4 * t13;
+    let t32 = c_q2 * t20 + 2.0 * (p.l1 * qd[0] * s_q1 * s_q2);
+    let t33 = t21 - 2.0 * t22;
+    let t34 = p.b6 * t28;
+    let t35 = c_q4 * s_q5 * t32 + c_q5 * t33 - t30 - t31 - t34;
+    let t36 = t24 + t25 + t29 - t26 - t27 - p.m06 * p.b6 * t35;
+    let t37 = p.icy6 * s_q4 * c_q5 * t14;
+    let t38 = p.icy6 * c_q4 * t10;
+    let t39 = p.icx6 * s_q4 * c_q5 * t14;
+    let t40 = p.icx6 * c_q4 * t10;
+    let t41 = s_q4 * qd[5] * c_q5 + qd[4] * c_q4 * s_q5;
+    let t42 = p.icx6 * t41;
+    let t43 = p.b6 * s_q4 * c_q5 * t14;
+    let t44 = p.b6 * c_q4 * t10;
+    let t45 = p.b6 * t41;
+    let t46 = c_q4 * c_q5 * t32 + t45 - t43 - t44 - s_q5 * t33;
+    let t47 = t37 + t38 + t42 + p.m06 * p.b6 * t46 - t39 - t40;
+    let t48 = s_q4 * (2.0 * t16 + c_q5 * t36 + s_q5 * t47 - t17 - p.m05 * p.b5 * t23);
+    let t49 = p.icy6 * qd[4] * s_q4;
+    let t50 = c_q4 * (-(p.icy5 * qd[4] * s_q4) - t49);
+    let t51 = p.b5 * t5 * s_q4 * c_q4;
+    let t52 = c_q4 * t32 - 2.0 * t51;
+    let t53 = p.m05 * t52 + p.m06 * c_q5 * t46 + p.m06 * s_q5 * t35;
+    let t54 = p.b5 * t5 * (s_q4 * s_q4);
+    let t55 = s_q4 * t32;
+    let t56 = p.b6 * s_q4 * s_q5 * t13;
+    let t57 = p.b6 * s_q4 * c_q5 * t10;
+    let t58 = p.m05 * (2.0 * t54 - t55) + p.m06 * (2.0 * (t56 + t57) - t55);
+    let t59 = p.m03 * t32 + p.m04 * t32 + c_q4 * t53 - s_q4 * t58;
+    let t60 = s_q2 * t59;
+    let t61 = p.m03 * t33 + p.m04 * t33 + p.m05 * t23 + p.m06 * c_q5 * t35
+        - p.m06 * s_q5 * t46;
+    let t62 = c_q2 * t61;
+    let t63 = p.l2 * (t62 - t60);
+    let t64 = p.icy5 * t5 * s_q4 * c_q4;
+    let t65 = p.icx5 * t5 * s_q4 * c_q4;
+    let t66 = -(0.5 * t49);
+    let t67 = -(2.0 * (t18 + p.l2 * t2 * s_q2));
+    let t68 = -t30 - t31 - t34
+        - 2.0 * (p.l2 * t2 * c_q2 * c_q4 * s_q5 + p.l2 * t2 * s_q2 * c_q5);
+    let t69 = t24 + t25 + t29 - t26 - t27 - p.m06 * p.b6 * t68;
+    let t70 = t45 + 2.0 * (p.l2 * t2 * s_q2 * s_q5 - p.l2 * t2 * c_q2 * c_q4 * c_q5)
+        - t43 - t44;
+    let t71 = t37 + t38 + t42 + p.m06 * p.b6 * t70 - t39 - t40;
+    let t72 = s_q4 * (2.0 * t16 + c_q5 * t69 + s_q5 * t71 - t17 - p.m05 * p.b5 * t67);
+    let t73 = -(2.0 * (t51 + p.l2 * t2 * c_q2 * c_q4));
+    let t74 = p.m05 * t73 + p.m06 * c_q5 * t70 + p.m06 * s_q5 * t68;
+    let t75 = p.l2 * t2 * c_q2 * s_q4;
+    let t76 = p.m05 * (2.0 * (t54 + t75)) + p.m06 * (2.0 * (t56 + t57 + t75));
+    let t77 = c_q4 * t74 - 2.0 * (p.m03 * p.l2 * t2 * c_q2 + p.m04 * p.l2 * t2 * c_q2)
+        - s_q4 * t76;
+    let t78 = p.m05 * t67 + p.m06 * c_q5 * t68
+        - 2.0 * (p.m03 * p.l2 * t2 * s_q2 + p.m04 * p.l2 * t2 * s_q2)
+        - p.m06 * s_q5 * t70;
+    let t79 = c_q2 * t78 - s_q2 * t77;
+    let t80 = p.l2 * t79;
+    let t81 = -t30 - t31 - t34;
+    let t82 = t24 + t25 + t29 - t26 - t27 - p.m06 * p.b6 * t81;
+    let t83 = t45 - t43 - t44;
+    let t84 = t37 + t38 + t42 + p.m06 * p.b6 * t83 - t39 - t40;
+    let t85 = s_q4
+        * (2.0 * (t16 + p.m05 * (p.b5 * p.b5) * qd[4] * c_q4) + c_q5 * t82 + s_q5 * t84
+            - t17);
+    let t86 = p.m06 * c_q5 * t83 + p.m06 * s_q5 * t81
+        - 2.0 * (p.m05 * p.b5 * t5 * s_q4 * c_q4);
+    let t87 = 2.0 * (p.m05 * p.b5 * t5 * (s_q4 * s_q4)) + p.m06 * (2.0 * (t56 + t57));
+    let t88 = c_q4 * t86 - s_q4 * t87;
+    let t89 = p.m06 * c_q5 * t81 - 2.0 * (p.m05 * p.b5 * qd[4] * c_q4)
+        - p.m06 * s_q5 * t83;
+    let t90 = c_q2 * t89 - s_q2 * t88;
+    let t91 = p.l2 * t90;
+    let t92 = t5 * c_q4 * c_q5 - qd[5] * c_q5;
+    let t93 = -(p.b6 * c_q5 * t14) - p.b6 * t92;
+    let t94 = p.icx6 * c_q5 * t14 + p.icx6 * t92 - p.icy6 * c_q5 * t14
+        - p.m06 * p.b6 * t93;
+    let t95 = t5 * c_q4 * s_q5 - qd[5] * s_q5;
+    let t96 = p.b6 * s_q5 * t14 + p.b6 * t95;
+    let t97 = p.icx6 * s_q5 * t14 + p.icx6 * t95 + p.m06 * p.b6 * t96
+        - p.icy6 * s_q5 * t14;
+    let t98 = s_q4
+        * (c_q5 * t94 + s_q5 * t97
+            + 2.0 * (p.icx5 * t5 * c_q4 + p.m05 * (p.b5 * p.b5) * t5 * c_q4)
+            - p.icy5 * t5 * c_q4);
+    let t99 = p.icy6 * t5 * s_q4;
+    let t100 = c_q4 * (-(p.icy5 * t5 * s_q4) - t99);
+    let t101 = p.m06 * c_q5 * t96 + p.m06 * s_q5 * t93;
+    let t102 = 2.0 * (p.m05 * p.b5 * qd[4])
+        + p.m06 * (2.0 * (p.b6 * c_q5 * t13 - p.b6 * s_q5 * t10));
+    let t103 = c_q4 * t101 - s_q4 * t102;
+    let t104 = p.m06 * c_q5 * t93 - 2.0 * (p.m05 * p.b5 * t5 * c_q4)
+        - p.m06 * s_q5 * t96;
+    let t105 = c_q2 * t104 - s_q2 * t103;
+    let t106 = p.l2 * t105;
+    let t107 = -t11 - t12;
+    let t108 = -(p.b6 * t13) - p.b6 * t107;
+    let t109 = p.icx6 * t13 + p.icx6 * t107 - p.icy6 * t13 - p.m06 * p.b6 * t108;
+    let t110 = s_q4 * (c_q5 * t109 + p.icy6 * s_q5 * t10);
+    let t111 = p.m06 * c_q2 * c_q5 * t108 - p.m06 * s_q2 * c_q4 * s_q5 * t108;
+    let t112 = p.l2 * t111;
+    [
+        [
+            0.5
+                * (2.0 * t15 + t48 + t50 - t63
+                    - p.l1
+                        * (c_q1 * (t62 - t60 - 2.0 * (p.m02 * p.l1 * qd[0] * s_q1))
+                            - s_q1
+                                * (p.m02 * -(2.0 * (p.a2 * t2 + t19)) + c_q2 * t59
+                                    + s_q2 * t61))),
+            0.5
+                * (t50 + t72 - t80
+                    - p.l1
+                        * (c_q1 * t79
+                            - s_q1
+                                * (c_q2 * t77 + s_q2 * t78 - 2.0 * (p.m02 * p.a2 * t2)))),
+            0.5
+                * (t50 + t85 - t91
+                    - p.l1 * (c_q1 * t90 - s_q1 * (c_q2 * t88 + s_q2 * t89))),
+            0.0,
+            0.5
+                * (t98 + t100 - t106
+                    - p.l1 * (c_q1 * t105 - s_q1 * (c_q2 * t103 + s_q2 * t104))),
+            0.5
+                * (t110 - t112
+                    - p.l1
+                        * (c_q1 * t111
+                            - s_q1
+                                * (p.m06 * c_q2 * c_q4 * s_q5 * t108
+                                    + p.m06 * s_q2 * c_q5 * t108))),
+        ],
+        [
+            0.5 * (2.0 * t15 + t48 + t50 - t63),
+            0.5 * (t50 + t72 - t80),
+            0.5 * (t50 + t85 - t91),
+            0.0,
+            0.5 * (t98 + t100 - t106),
+            0.5 * (t110 - t112),
+        ],
+        [
+            0.5 * (t48 + t50),
+            0.5 * (t50 + t72),
+            0.5 * (t50 + t85),
+            0.0,
+            0.5 * (t98 + t100),
+            0.5 * t110,
+        ],
+        [
+            0.5 * (-(s_q4 * t53) - c_q4 * t58),
+            0.5 * (-(s_q4 * t74) - c_q4 * t76),
+            0.5 * (-(s_q4 * t86) - c_q4 * t87),
+            0.0,
+            0.5 * (-(s_q4 * t101) - c_q4 * t102),
+            -(0.5 * (p.m06 * s_q4 * s_q5 * t108)),
+        ],
+        [
+            0.5 * (2.0 * (t64 - t65) + p.m05 * p.b5 * t52 + c_q5 * t47 - s_q5 * t36),
+            0.5 * (2.0 * (t64 - t65) + p.m05 * p.b5 * t73 + c_q5 * t71 - s_q5 * t69),
+            0.5
+                * (2.0 * (t64 - t65 - p.m05 * (p.b5 * p.b5) * t5 * s_q4 * c_q4)
+                    + c_q5 * t84 - s_q5 * t82),
+            0.0,
+            0.5 * (c_q5 * t97 - s_q5 * t94),
+            0.5 * (p.icy6 * c_q5 * t10 - s_q5 * t109),
+        ],
+        [t66, t66, t66, 0.0, -(0.5 * t99), 0.0],
+    ]
+}
+/// Operation count of [`energy`].
+pub const OPS_ENERGY: OpCount = OpCount {
+    mul: 90,
+    add: 54,
+    div: 0,
+    sqrt: 0,
+    sin: 4,
+    cos: 4,
+};
+///Kinetic and potential energy `(T, V)`; `V = −Σ m g·c` is zero where every
+///centre of mass is at the ground origin's height.
+pub fn energy(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
+    let s_q1 = libm::sin(q[1]);
+    let c_q1 = libm::cos(q[1]);
+    let t2 = qd[0] + qd[1];
+    let s_q2 = libm::sin(q[2]);
+    let c_q2 = libm::cos(q[2]);
+    let t5 = qd[0] + qd[1] + qd[2];
+    let s_q4 = libm::sin(q[4]);
+    let c_q4 = libm::cos(q[4]);
+    let s_q5 = libm::sin(q[5]);
+    let c_q5 = libm::cos(q[5]);
+    let t10 = t5 * s_q4 * c_q5 - qd[4] * s_q5;
+    let t11 = t5 * s_q4 * s_q5 + qd[4] * c_q5;
+    let t12 = t5 * c_q4 + qd[5];
+    let t13 = p.l1 * qd[0] * c_q1;
+    let t14 = p.l1 * qd[0] * s_q1 * s_q2;
+    let t15 = -(p.l2 * t2) - t13;
+    let t16 = p.l1 * qd[0] * s_q1 * c_q2 - s_q2 * t15;
+    let t17 = c_q2 * t15;
+    let t18 = t14 + t17;
+    let t19 = c_q4 * t16;
+    let t20 = qd[3] * s_q4;
+    let t21 = t19 - t20;
+    let t22 = -(s_q4 * t16) - qd[3] * c_q4;
+    let t23 = -(p.a2 * t2) - t13;
+    let t24 = t16 * t16;
+    let t25 = t18 * t18;
+    let t26 = p.b5 * qd[4] + t19 - t20;
+    let t27 = t14 + t17 - p.b5 * t5 * s_q4;
+    let t28 = t22 * t22;
+    let t29 = p.b6 * t11 + c_q5 * t21 - s_q5 * t18;
+    let t30 = s_q5 * t21 + c_q5 * t18 - p.b6 * t10;
+    (
+        0.5
+            * (p.m01 * (p.a1 * p.a1) * (qd[0] * qd[0]) + p.icy1 * (qd[0] * qd[0])
+                + (p.m02 * (p.l1 * p.l1 * (qd[0] * qd[0]) * (s_q1 * s_q1) + t23 * t23)
+                    + p.icy2 * (t2 * t2)) + (p.m03 * (t24 + t25) + p.icy3 * (t5 * t5))
+                + (p.m04 * (t24 + t25 + qd[3] * qd[3]) + p.icy4 * (t5 * t5))
+                + (p.m05 * (t26 * t26 + t28 + t27 * t27)
+                    + p.icx5 * (t5 * t5) * (s_q4 * s_q4)
+                    + p.icy5 * (t5 * t5) * (c_q4 * c_q4) + p.icx5 * (qd[4] * qd[4]))
+                + (p.m06 * (t28 + t29 * t29 + t30 * t30) + p.icx6 * (t10 * t10)
+                    + p.icy6 * (t12 * t12) + p.icx6 * (t11 * t11))),
+        p.m04 * p.g * (p.b4 - q[3]) + p.m05 * p.g * (-q[3] - p.b5 * c_q4)
+            + p.m06 * p.g * (-q[3] - p.b6 * c_q4) - p.m03 * p.b3 * p.g,
+    )
+}
+/// Operation count of [`body_poses`].
+pub const OPS_BODY_POSES: OpCount = OpCount {
+    mul: 32,
+    add: 19,
+    div: 0,
+    sqrt: 0,
+    sin: 5,
+    cos: 5,
+};
+///The pose of every body in the ground frame, in the order of `BODY_NAMES`.
+pub fn body_poses(p: &Params, q: &[f64; NQ]) -> [Pose; NB] {
+    let s_q0 = libm::sin(q[0]);
+    let c_q0 = libm::cos(q[0]);
+    let s_q1 = libm::sin(q[1]);
+    let c_q1 = libm::cos(q[1]);
+    let s_q2 = libm::sin(q[2]);
+    let c_q2 = libm::cos(q[2]);
+    let t6 = -q[3];
+    let s_q4 = libm::sin(q[4]);
+    let c_q4 = libm::cos(q[4]);
+    let s_q5 = libm::sin(q[5]);
+    let c_q5 = libm::cos(q[5]);
+    let t11 = p.l1 * c_q0;
+    let t12 = p.l1 * s_q0;
+    let t13 = c_q0 * c_q1 - s_q0 * s_q1;
+    let t14 = c_q0 * s_q1;
+    let t15 = s_q0 * c_q1;
+    let t16 = t14 + t15;
+    let t17 = -t14 - t15;
+    let t18 = c_q2 * t13;
+    let t19 = t18 - s_q2 * t16;
+    let t20 = s_q2 * t13;
+    let t21 = t20 + c_q2 * t16;
+    let t22 = c_q2 * t17 - t20;
+    let t23 = t18 + s_q2 * t17;
+    let t24 = t11 + p.l2 * t13;
+    let t25 = p.l2 * t17 - t12;
+    let t26 = -(s_q4 * t19);
+    let t27 = -(s_q4 * t22);
+    [
+        Pose {
+            rotation: [[c_q0, 0.0, s_q0], [0.0, 1.0, 0.0], [-s_q0, 0.0, c_q0]],
+            position: [0.0, 0.0, 0.0],
+        },
+        Pose {
+            rotation: [[t13, 0.0, t16], [0.0, 1.0, 0.0], [t17, 0.0, t13]],
+            position: [t11, 0.0, -t12],
+        },
+        Pose {
+            rotation: [[t19, 0.0, t21], [0.0, 1.0, 0.0], [t22, 0.0, t23]],
+            position: [t24, 0.0, t25],
+        },
+        Pose {
+            rotation: [[t19, 0.0, t21], [0.0, 1.0, 0.0], [t22, 0.0, t23]],
+            position: [t24, t6, t25],
+        },
+        Pose {
+            rotation: [
+                [c_q4 * t19, t26, t21],
+                [s_q4, c_q4, 0.0],
+                [c_q4 * t22, t27, t23],
+            ],
+            position: [t24, t6, t25],
+        },
+        Pose {
+            rotation: [
+                [c_q4 * c_q5 * t19 - s_q5 * t21, t26, c_q4 * s_q5 * t19 + c_q5 * t21],
+                [s_q4 * c_q5, c_q4, s_q4 * s_q5],
+                [c_q4 * c_q5 * t22 - s_q5 * t23, t27, c_q4 * s_q5 * t22 + c_q5 * t23],
+            ],
+            position: [t24, t6, t25],
+        },
+    ]
+}
+/// Operation count of [`body_jacobians`].
+pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
+    mul: 139,
+    add: 65,
+    div: 0,
+    sqrt: 0,
+    sin: 5,
+    cos: 5,
+};
+///For every body (order of `BODY_NAMES`), the geometric Jacobian: rows 0–2 map
+///q̇ to the velocity of the body-frame origin, rows 3–5 to the angular velocity,
+///all in ground coordinates. A point `p` of the body (ground coordinates,
+///relative to the origin) moves with `v + ω × p`.
+pub fn body_jacobians(p: &Params, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
+    let s_q0 = libm::sin(q[0]);
+    let c_q0 = libm::cos(q[0]);
+    let s_q1 = libm::sin(q[1]);
+    let c_q1 = libm::cos(q[1]);
+    let s_q2 = libm::sin(q[2]);
+    let c_q2 = libm::cos(q[2]);
+    let s_q4 = libm::sin(q[4]);
+    let c_q4 = libm::cos(q[4]);
+    let s_q5 = libm::sin(q[5]);
+    let c_q5 = libm::cos(q[5]);
+    let t10 = -p.l2 - p.l1 * c_q1;
+    let t11 = p.l1 * s_q1 * c_q2 - s_q2 * t10;
+    let t12 = p.l1 * s_q1 * s_q2 + c_q2 * t10;
+    let t13 = c_q0 * c_q1 - s_q0 * s_q1;
+    let t14 = c_q0 * s_q1;
+    let t15 = s_q0 * c_q1;
+    let t16 = t14 + t15;
+    let t17 = -t14 - t15;
+    let t18 = c_q2 * t13;
+    let t19 = t18 - s_q2 * t16;
+    let t20 = s_q2 * t13;
+    let t21 = t20 + c_q2 * t16;
+    let t22 = c_q2 * t17 - t20;
+    let t23 = t18 + s_q2 * t17;
+    let t24 = c_q4 * c_q5 * t19 - s_q5 * t21;
+    let t25 = c_q4 * s_q5 * t19 + c_q5 * t21;
+    let t26 = c_q4 * c_q5 * t22 - s_q5 * t23;
+    let t27 = c_q4 * s_q5 * t22 + c_q5 * t23;
+    let t28 = t12 * t21;
+    let t29 = t11 * t19 + t28;
+    let t30 = p.l2 * c_q2 * t21;
+    let t31 = p.l2 * s_q2 * t19 - t30;
+    let t32 = t12 * t23;
+    let t33 = t11 * t22 + t32;
+    let t34 = p.l2 * c_q2 * t23;
+    let t35 = p.l2 * s_q2 * t22 - t34;
+    let t36 = s_q4 * s_q4 * t11 * t19;
+    let t37 = p.l2 * s_q2 * (s_q4 * s_q4) * t19;
+    let t38 = s_q4 * c_q4 * t19;
+    let t39 = c_q4 * c_q4;
+    let t40 = s_q4 * s_q4 * t11 * t22;
+    let t41 = p.l2 * s_q2 * (s_q4 * s_q4) * t22;
+    let t42 = s_q4 * c_q4 * t22;
+    let t43 = c_q4 * c_q5 * t11 - s_q5 * t12;
+    let t44 = c_q4 * s_q5 * t11 + c_q5 * t12;
+    let t45 = p.l2 * s_q2 * c_q4 * c_q5 + p.l2 * c_q2 * s_q5;
+    let t46 = p.l2 * s_q2 * c_q4 * s_q5 - p.l2 * c_q2 * c_q5;
+    let t47 = s_q4 * c_q5 * t24;
+    let t48 = s_q4 * s_q5 * t25;
+    let t49 = s_q4 * s_q4 * (c_q5 * c_q5);
+    let t50 = s_q4 * s_q4 * (s_q5 * s_q5);
+    let t51 = s_q4 * c_q5 * t26;
+    let t52 = s_q4 * s_q5 * t27;
+    let t53 = t47 + t48 - t38;
+    let t54 = t39 + t49 + t50;
+    let t55 = t51 + t52 - t42;
+    [
+        [
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [1.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [p.l1 * s_q1 * t13 - p.l1 * c_q1 * t16, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [p.l1 * s_q1 * t17 - p.l1 * c_q1 * t13, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [1.0, 1.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [t29, t31, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [t33, t35, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [1.0, 1.0, 1.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [t29, t31, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, -1.0, 0.0, 0.0],
+            [t33, t35, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [1.0, 1.0, 1.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [
+                t28 + c_q4 * c_q4 * t11 * t19 + t36,
+                p.l2 * s_q2 * (c_q4 * c_q4) * t19 + t37 - t30,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [0.0, 0.0, 0.0, -1.0, 0.0, 0.0],
+            [
+                t32 + c_q4 * c_q4 * t11 * t22 + t40,
+                p.l2 * s_q2 * (c_q4 * c_q4) * t22 + t41 - t34,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [0.0, 0.0, 0.0, 0.0, t21, 0.0],
+            [1.0, 1.0, 1.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, t23, 0.0],
+        ],
+        [
+            [
+                t36 + t24 * t43 + t25 * t44,
+                t37 + t24 * t45 + t25 * t46,
+                0.0,
+                t38 - t47 - t48,
+                0.0,
+                0.0,
+            ],
+            [
+                s_q4 * c_q5 * t43 + s_q4 * s_q5 * t44 - s_q4 * c_q4 * t11,
+                s_q4 * c_q5 * t45 + s_q4 * s_q5 * t46 - p.l2 * s_q2 * s_q4 * c_q4,
+                0.0,
+                -t39 - t49 - t50,
+                0.0,
+                0.0,
+            ],
+            [
+                t40 + t26 * t43 + t27 * t44,
+                t41 + t26 * t45 + t27 * t46,
+                0.0,
+                t42 - t51 - t52,
+                0.0,
+                0.0,
+            ],
+            [t53, t53, t53, 0.0, c_q5 * t25 - s_q5 * t24, -(s_q4 * t19)],
+            [t54, t54, t54, 0.0, 0.0, c_q4],
+            [t55, t55, t55, 0.0, c_q5 * t27 - s_q5 * t26, -(s_q4 * t22)],
+        ],
     ]
 }

@@ -14,6 +14,11 @@
 //! | `mass_matrix` | 124 | 83 | 0 | 0 | 4 | 4 |
 //! | `bias` | 112 | 67 | 0 | 0 | 4 | 4 |
 //! | `gravity` | 21 | 11 | 0 | 0 | 4 | 4 |
+//! | `forward_dynamics` | 188 | 119 | 19 | 0 | 4 | 4 |
+//! | `coriolis_matrix` | 299 | 181 | 0 | 0 | 4 | 4 |
+//! | `energy` | 77 | 53 | 0 | 0 | 4 | 4 |
+//! | `body_poses` | 32 | 19 | 0 | 0 | 5 | 5 |
+//! | `body_jacobians` | 133 | 65 | 0 | 0 | 5 | 5 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 /// Number of position coordinates `q`.
@@ -22,6 +27,26 @@ pub const NQ: usize = 6;
 pub const NV: usize = 6;
 /// Coordinate names in the order of `q`, `qd`, `qdd` and the outputs.
 pub const COORDINATE_NAMES: [&str; NV] = ["q1", "q2", "q3", "q4", "q5", "q6"];
+/// Number of moving bodies.
+pub const NB: usize = 6;
+/// Body names in the order of `body_poses` and `body_jacobians`:
+/// every body after its parent.
+pub const BODY_NAMES: [&str; NB] = [
+    "body1",
+    "body2",
+    "body3",
+    "body4",
+    "body5",
+    "body6",
+];
+/// Where a body is: `p_ground = position + rotation · p_body`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Pose {
+    /// Rotation from body to ground coordinates, row-major.
+    pub rotation: [[f64; 3]; 3],
+    /// Body-frame origin in ground coordinates.
+    pub position: [f64; 3],
+}
 /// Arithmetic operations of one generated function (subtractions and
 /// negations count as additions).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -342,5 +367,583 @@ pub fn gravity(p: &Params, q: &[f64; NQ]) -> [f64; NV] {
         -(29.43 * (c_q4 * c_q4)) - s_q4 * t10 - 29.43,
         1.962 * s_q4 + 0.6867 * (t8 + t9),
         0.0,
+    ]
+}
+/// Operation count of [`forward_dynamics`].
+pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
+    mul: 188,
+    add: 119,
+    div: 19,
+    sqrt: 0,
+    sin: 4,
+    cos: 4,
+};
+///Joint accelerations q̈(q, q̇, τ) by Vereshchagin's separate-bodies
+///(articulated-body) method, in O(n) and without forming M(q); they satisfy
+///`M(q) q̈ + bias(q, q̇) = τ`.
+pub fn forward_dynamics(
+    p: &Params,
+    q: &[f64; NQ],
+    qd: &[f64; NV],
+    tau: &[f64; NV],
+) -> [f64; NV] {
+    let s_q1 = libm::sin(q[1]);
+    let c_q1 = libm::cos(q[1]);
+    let t2 = qd[0] * qd[0] * s_q1;
+    let t3 = qd[0] + qd[1];
+    let s_q2 = libm::sin(q[2]);
+    let c_q2 = libm::cos(q[2]);
+    let t6 = qd[0] + qd[1] + qd[2];
+    let s_q4 = libm::sin(q[4]);
+    let c_q4 = libm::cos(q[4]);
+    let t9 = t6 * qd[4] * c_q4;
+    let t10 = t6 * qd[4] * s_q4;
+    let s_q5 = libm::sin(q[5]);
+    let c_q5 = libm::cos(q[5]);
+    let t13 = t6 * s_q4 * c_q5 - qd[4] * s_q5;
+    let t14 = t6 * s_q4 * s_q5 + qd[4] * c_q5;
+    let t15 = t6 * c_q4 + qd[5];
+    let t16 = qd[5] * t14;
+    let t17 = qd[5] * t13;
+    let t18 = t6 * t6 * s_q4 * c_q4;
+    let t19 = t13 * t15;
+    let t20 = t14 * t15;
+    let t21 = c_q4 * c_q4;
+    let t22 = s_q4 * s_q4;
+    let t23 = 0.07 * (t19 - t17);
+    let t24 = 0.07 * (t20 - t16);
+    let t25 = 0.3049 * t16 - 0.2049 * t20;
+    let t26 = 0.2049 * t19 - 0.3049 * t17;
+    let t27 = s_q5 * t25;
+    let t28 = c_q5 * t26;
+    let t29 = -(2.0 * (0.1 * (qd[4] * qd[4] + t6 * t6 * (s_q4 * s_q4))))
+        - 0.07 * (t14 * t14 + t13 * t13);
+    let t30 = 0.2 * t18 + c_q5 * t23 + s_q5 * t24
+        - 0.3724651676093254 * (0.32 * t18 + t28 + tau[4] - t27);
+    let t31 = 3.0 * t21 + 2.8994344047454823 * t22 + 3.0;
+    let t32 = s_q4 * t30;
+    let t33 = c_q4 * t29;
+    let t34 = s_q4 * (c_q5 * t25 + s_q5 * t26 - 1.0449 * t9);
+    let t35 = c_q4 * (0.1 * t10 - tau[5]);
+    let t36 = -(3.0 * t21) - 2.8994344047454823 * t22 - 3.0;
+    let t37 = -(0.10056559525451786 * (s_q4 * c_q4 + s_q4 * c_q4 * t36 / t31));
+    let t38 = 2.8994344047454823 * t21 + 3.0 * t22 + 8.0
+        - 0.010113438948895506 * (s_q4 * s_q4 * (c_q4 * c_q4) / t31);
+    let t39 = 0.1 * t21 + 0.7249 * t22 + 0.5;
+    let t40 = 11.0 - 0.0729 * (s_q4 * s_q4 / t39);
+    let t41 = c_q4 * t30 + 0.5 * (t3 * t3 * c_q2 * t38) - s_q4 * t29
+        - 0.10056559525451786 * (s_q4 * c_q4 * (tau[3] - t32 - t33) / t31);
+    let t42 = 0.47 * t9 + c_q5 * t24 + 0.5 * (t3 * t3 * s_q2 * t40)
+        + 0.27 * (s_q4 * (t34 + t35 + tau[2]) / t39) - s_q5 * t23;
+    let t43 = s_q2 * t37;
+    let t44 = s_q2 * c_q2 * t38;
+    let t45 = s_q2 * c_q2 * t40;
+    let t46 = t45 - t44;
+    let t47 = s_q2 * s_q2 * t38;
+    let t48 = c_q2 * c_q2 * t40;
+    let t49 = t47 + t48;
+    let t50 = -(0.5 * t49) - 2.4;
+    let t51 = 0.25 * t49 + 1.52;
+    let t52 = s_q2 * t41;
+    let t53 = c_q2 * t42;
+    let t54 = t53 - t52;
+    let t55 = tau[1] - tau[2] - 0.5 * t54;
+    let t56 = c_q2 * c_q2 * t38 + s_q2 * s_q2 * t40 + 8.0 - 0.25 * (t46 * t46 / t51);
+    let t57 = t45 + 0.5 * (t46 * t50 / t51) - t44;
+    let t58 = t47 + t48 + 8.0 - t50 * t50 / t51;
+    let t59 = 0.25
+        * (c_q1 * (c_q1 * t58 - s_q1 * t57) - s_q1 * (c_q1 * t57 - s_q1 * t56)) + 1.3;
+    let t60 = tau[0]
+        + 4.905
+            * (c_q1 * (-t43 - 0.5 * (s_q2 * t37 * t50 / t51))
+                - s_q1 * (c_q2 * t37 + 0.25 * (s_q2 * t37 * t46 / t51))) - tau[1]
+        - 0.5
+            * (c_q1
+                * (t53 + 0.5 * (qd[0] * qd[0] * c_q1 * t57 + qd[0] * qd[0] * s_q1 * t58)
+                    - t52 - t50 * t55 / t51)
+                - s_q1
+                    * (2.4 * (t3 * t3) + c_q2 * t41 + s_q2 * t42
+                        + 0.5
+                            * (qd[0] * qd[0] * c_q1 * t56 + qd[0] * qd[0] * s_q1 * t57
+                                + t46 * t55 / t51)));
+    let t61 = t60 / t59;
+    let t62 = c_q1 * t60 / t59;
+    let t63 = 0.5 * (s_q1 * t60 / t59 - qd[0] * qd[0] * c_q1);
+    let t64 = (tau[1] + 0.5 * (t46 * t63 - t54) - tau[2] - t50 * -(0.5 * (t2 + t62))
+        - t51 * t60 / t59 - 4.905 * t43) / t51;
+    let t65 = t61 + t64;
+    let t66 = -(0.5 * (t2 + t62 + t65));
+    let t67 = c_q2 * t63 - 0.5 * (t3 * t3 * c_q2) - s_q2 * t66;
+    let t68 = (t34 + t35 + tau[2]
+        + 0.27 * (s_q4 * (s_q2 * t63 + c_q2 * t66 - 0.5 * (t3 * t3 * s_q2))) - t39 * t65)
+        / t39;
+    let t69 = (tau[3] - t32 - t33 - 9.81 * t36
+        - 0.10056559525451786 * (s_q4 * c_q4 * t67)) / t31;
+    [
+        t61,
+        t64,
+        t68,
+        t69,
+        1.3795006207752794
+            * (0.32 * t18 + t28 + tau[4] - t27
+                - 0.27 * (c_q4 * t67 + s_q4 * (9.81 - t69))),
+        10.0 * (tau[5] - 0.1 * (c_q4 * (t61 + t64 + t68) - t10)),
+    ]
+}
+/// Operation count of [`coriolis_matrix`].
+pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
+    mul: 299,
+    add: 181,
+    div: 0,
+    sqrt: 0,
+    sin: 4,
+    cos: 4,
+};
+///The Coriolis matrix C(q, q̇) from the Christoffel symbols of M: `C q̇ + g = bias`
+///and `Ṁ − 2C` is skew-symmetric, as passivity-based controllers need.
+pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV]; NV] {
+    let s_q1 = libm::sin(q[1]);
+    let c_q1 = libm::cos(q[1]);
+    let t2 = qd[0] + qd[1];
+    let s_q2 = libm::sin(q[2]);
+    let c_q2 = libm::cos(q[2]);
+    let t5 = qd[0] + qd[1] + qd[2];
+    let s_q4 = libm::sin(q[4]);
+    let c_q4 = libm::cos(q[4]);
+    let t8 = t5 * c_q4;
+    let s_q5 = libm::sin(q[5]);
+    let c_q5 = libm::cos(q[5]);
+    let t11 = t5 * s_q4 * c_q5 - qd[4] * s_q5;
+    let t12 = t5 * s_q4 * s_q5;
+    let t13 = qd[4] * c_q5;
+    let t14 = t12 + t13;
+    let t15 = t8 + qd[5];
+    let t16 = qd[0] * s_q1;
+    let t17 = qd[4] * c_q4;
+    let t18 = qd[0] * c_q1;
+    let t19 = -t2 - t18;
+    let t20 = s_q2 * t19;
+    let t21 = qd[0] * s_q1 * c_q2;
+    let t22 = t20 - 0.2 * t17 - t21;
+    let t23 = s_q4 * s_q5 * t15 + c_q4 * t14;
+    let t24 = qd[4] * c_q4 * c_q5 - s_q4 * qd[5] * s_q5;
+    let t25 = c_q2 * t19 + qd[0] * s_q1 * s_q2;
+    let t26 = t20 - t21;
+    let t27 = c_q4 * s_q5 * t25 + c_q5 * t26 - 0.07 * (t23 + t24);
+    let t28 = 0.2 * t23 + 0.3 * t24 - 0.07 * t27;
+    let t29 = s_q4 * c_q5 * t15 + c_q4 * t11;
+    let t30 = s_q4 * qd[5] * c_q5 + qd[4] * c_q4 * s_q5;
+    let t31 = 0.07 * (t30 - t29) + c_q4 * c_q5 * t25 - s_q5 * t26;
+    let t32 = 0.3 * t30 + 0.07 * t31 - 0.2 * t29;
+    let t33 = s_q4 * (0.7 * t17 + c_q5 * t28 + s_q5 * t32 - 0.2 * t22);
+    let t34 = qd[4] * s_q4 * c_q4;
+    let t35 = t5 * s_q4 * c_q4;
+    let t36 = c_q4 * t25 - 0.2 * t35;
+    let t37 = 2.0 * t36 + c_q5 * t31 + s_q5 * t27;
+    let t38 = s_q4 * s_q5 * t14;
+    let t39 = s_q4 * c_q5 * t11;
+    let t40 = s_q4 * t25;
+    let t41 = t5 * (s_q4 * s_q4);
+    let t42 = 0.14 * (t38 + t39) + 2.0 * (0.2 * t41 - t40) - t40;
+    let t43 = 8.0 * t25 + c_q4 * t37 - s_q4 * t42;
+    let t44 = s_q2 * t43;
+    let t45 = 2.0 * t22 + 8.0 * t26 + c_q5 * t27 - s_q5 * t31;
+    let t46 = c_q2 * t45;
+    let t47 = t46 - t44;
+    let t48 = -(0.05 * (qd[4] * s_q4));
+    let t49 = t2 * s_q2;
+    let t50 = -(0.2 * t17) - t49;
+    let t51 = -(0.07 * (t23 + t24)) - t2 * c_q2 * c_q4 * s_q5 - t2 * s_q2 * c_q5;
+    let t52 = 0.2 * t23 + 0.3 * t24 - 0.07 * t51;
+    let t53 = 0.07 * (t30 - t29) + t2 * s_q2 * s_q5 - t2 * c_q2 * c_q4 * c_q5;
+    let t54 = 0.3 * t30 + 0.07 * t53 - 0.2 * t29;
+    let t55 = s_q4 * (0.7 * t17 + c_q5 * t52 + s_q5 * t54 - 0.2 * t50);
+    let t56 = -(0.2 * t35) - t2 * c_q2 * c_q4;
+    let t57 = 2.0 * t56 + c_q5 * t53 + s_q5 * t51;
+    let t58 = t2 * c_q2 * s_q4;
+    let t59 = 0.14 * (t38 + t39) + t58 + 2.0 * (0.2 * t41 + t58);
+    let t60 = c_q4 * t57 - 8.0 * (t2 * c_q2) - s_q4 * t59;
+    let t61 = 2.0 * t50 + c_q5 * t51 - 8.0 * t49 - s_q5 * t53;
+    let t62 = c_q2 * t61 - s_q2 * t60;
+    let t63 = -(0.07 * (t23 + t24));
+    let t64 = 0.2 * t23 + 0.3 * t24 - 0.07 * t63;
+    let t65 = 0.07 * (t30 - t29);
+    let t66 = 0.3 * t30 + 0.07 * t65 - 0.2 * t29;
+    let t67 = s_q4 * (0.74 * t17 + c_q5 * t64 + s_q5 * t66);
+    let t68 = c_q5 * t65 + s_q5 * t63 - 0.4 * t35;
+    let t69 = 0.14 * (t38 + t39) + 0.4 * t41;
+    let t70 = c_q4 * t68 - s_q4 * t69;
+    let t71 = c_q5 * t63 - 0.4 * t17 - s_q5 * t65;
+    let t72 = c_q2 * t71 - s_q2 * t70;
+    let t73 = c_q5 * t15;
+    let t74 = t5 * c_q4 * c_q5 - qd[5] * c_q5;
+    let t75 = -(0.07 * (t73 + t74));
+    let t76 = 0.2 * t73 + 0.3 * t74 - 0.07 * t75;
+    let t77 = s_q5 * t15;
+    let t78 = t5 * c_q4 * s_q5 - qd[5] * s_q5;
+    let t79 = 0.07 * (t77 + t78);
+    let t80 = 0.2 * t77 + 0.3 * t78 + 0.07 * t79;
+    let t81 = s_q4 * (0.74 * t8 + c_q5 * t76 + s_q5 * t80);
+    let t82 = c_q5 * t79 + s_q5 * t75;
+    let t83 = s_q5 * t11;
+    let t84 = 0.4 * qd[4] + 0.14 * (c_q5 * t14 - t83);
+    let t85 = c_q4 * t82 - s_q4 * t84;
+    let t86 = c_q5 * t75 - 0.4 * t8 - s_q5 * t79;
+    let t87 = c_q2 * t86 - s_q2 * t85;
+    let t88 = -t12 - t13;
+    let t89 = -(0.07 * (t14 + t88));
+    let t90 = 0.2 * t14 + 0.3 * t88 - 0.07 * t89;
+    let t91 = s_q4 * (0.1 * t83 + c_q5 * t90);
+    let t92 = c_q2 * c_q5 * t89 - s_q2 * c_q4 * s_q5 * t89;
+    [
+        [
+            0.5
+                * (2.4 * t16 + t33 - 0.2 * t34
+                    - 0.5
+                        * (t47
+                            + (c_q1 * (t46 - 8.0 * t16 - t44)
+                                - s_q1
+                                    * (8.0 * (-(0.6 * t2) - t18) + c_q2 * t43 + s_q2 * t45)))),
+            0.5
+                * (t55 - 0.2 * t34
+                    - 0.5
+                        * (t62
+                            + (c_q1 * t62
+                                - s_q1 * (c_q2 * t60 + s_q2 * t61 - 4.8 * t2)))),
+            0.5
+                * (t67 - 0.2 * t34
+                    - 0.5 * (t72 + (c_q1 * t72 - s_q1 * (c_q2 * t70 + s_q2 * t71)))),
+            0.0,
+            0.5
+                * (t81 - 0.2 * t35
+                    - 0.5 * (t87 + (c_q1 * t87 - s_q1 * (c_q2 * t85 + s_q2 * t86)))),
+            0.5
+                * (t91
+                    - 0.5
+                        * (t92
+                            + (c_q1 * t92
+                                - s_q1 * (c_q2 * c_q4 * s_q5 * t89 + s_q2 * c_q5 * t89)))),
+        ],
+        [
+            0.5 * (2.4 * t16 + t33 - 0.2 * t34 - 0.5 * t47),
+            0.5 * (t55 - 0.2 * t34 - 0.5 * t62),
+            0.5 * (t67 - 0.2 * t34 - 0.5 * t72),
+            0.0,
+            0.5 * (t81 - 0.2 * t35 - 0.5 * t87),
+            0.5 * (t91 - 0.5 * t92),
+        ],
+        [
+            0.5 * (t33 - 0.2 * t34),
+            0.5 * (t55 - 0.2 * t34),
+            0.5 * (t67 - 0.2 * t34),
+            0.0,
+            0.5 * (t81 - 0.2 * t35),
+            0.5 * t91,
+        ],
+        [
+            0.5 * (-(s_q4 * t37) - c_q4 * t42),
+            0.5 * (-(s_q4 * t57) - c_q4 * t59),
+            0.5 * (-(s_q4 * t68) - c_q4 * t69),
+            0.0,
+            0.5 * (-(s_q4 * t82) - c_q4 * t84),
+            -(0.5 * (s_q4 * s_q5 * t89)),
+        ],
+        [
+            0.5 * (0.2 * t36 + c_q5 * t32 - 0.6 * t35 - s_q5 * t28),
+            0.5 * (0.2 * t56 + c_q5 * t54 - 0.6 * t35 - s_q5 * t52),
+            0.5 * (c_q5 * t66 - 0.64 * t35 - s_q5 * t64),
+            0.0,
+            0.5 * (c_q5 * t80 - s_q5 * t76),
+            0.5 * (0.1 * (c_q5 * t11) - s_q5 * t90),
+        ],
+        [t48, t48, t48, 0.0, -(0.05 * (t5 * s_q4)), 0.0],
+    ]
+}
+/// Operation count of [`energy`].
+pub const OPS_ENERGY: OpCount = OpCount {
+    mul: 77,
+    add: 53,
+    div: 0,
+    sqrt: 0,
+    sin: 4,
+    cos: 4,
+};
+///Kinetic and potential energy `(T, V)`; `V = −Σ m g·c` is zero where every
+///centre of mass is at the ground origin's height.
+pub fn energy(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
+    let s_q1 = libm::sin(q[1]);
+    let c_q1 = libm::cos(q[1]);
+    let t2 = qd[0] + qd[1];
+    let s_q2 = libm::sin(q[2]);
+    let c_q2 = libm::cos(q[2]);
+    let t5 = qd[0] + qd[1] + qd[2];
+    let s_q4 = libm::sin(q[4]);
+    let c_q4 = libm::cos(q[4]);
+    let s_q5 = libm::sin(q[5]);
+    let c_q5 = libm::cos(q[5]);
+    let t10 = t5 * s_q4 * c_q5 - qd[4] * s_q5;
+    let t11 = t5 * s_q4 * s_q5 + qd[4] * c_q5;
+    let t12 = t5 * c_q4 + qd[5];
+    let t13 = qd[0] * c_q1;
+    let t14 = qd[0] * s_q1 * s_q2;
+    let t15 = -(0.5 * (t2 + t13));
+    let t16 = 0.5 * (qd[0] * s_q1 * c_q2) - s_q2 * t15;
+    let t17 = c_q2 * t15;
+    let t18 = 0.5 * t14 + t17;
+    let t19 = c_q4 * t16;
+    let t20 = qd[3] * s_q4;
+    let t21 = t19 - t20;
+    let t22 = -(s_q4 * t16) - qd[3] * c_q4;
+    let t23 = -(0.3 * t2) - 0.5 * t13;
+    let t24 = t16 * t16;
+    let t25 = t18 * t18;
+    let t26 = t5 * t5;
+    let t27 = 0.1 * qd[4] + t19 - t20;
+    let t28 = 0.5 * t14 + t17 - 0.1 * (t5 * s_q4);
+    let t29 = t22 * t22;
+    let t30 = 0.07 * t11 + c_q5 * t21 - s_q5 * t18;
+    let t31 = s_q5 * t21 + c_q5 * t18 - 0.07 * t10;
+    (
+        0.65 * (qd[0] * qd[0])
+            + 0.5
+                * (0.8 * (t2 * t2)
+                    + 8.0 * (0.25 * (qd[0] * qd[0] * (s_q1 * s_q1)) + t23 * t23)
+                    + (5.0 * (t24 + t25) + 0.3 * t26)
+                    + (0.2 * t26 + 3.0 * (t24 + t25 + qd[3] * qd[3]))
+                    + (0.4 * (qd[4] * qd[4] + t5 * t5 * (s_q4 * s_q4))
+                        + 2.0 * (t27 * t27 + t29 + t28 * t28)
+                        + 0.1 * (t5 * t5 * (c_q4 * c_q4)))
+                    + (0.3 * (t11 * t11 + t10 * t10) + t29 + t30 * t30 + t31 * t31
+                        + 0.1 * (t12 * t12))),
+        29.43 * (0.2 - q[3]) + 19.62 * (-q[3] - 0.1 * c_q4)
+            + 9.81 * (-q[3] - 0.07 * c_q4) - 19.62,
+    )
+}
+/// Operation count of [`body_poses`].
+pub const OPS_BODY_POSES: OpCount = OpCount {
+    mul: 32,
+    add: 19,
+    div: 0,
+    sqrt: 0,
+    sin: 5,
+    cos: 5,
+};
+///The pose of every body in the ground frame, in the order of `BODY_NAMES`.
+pub fn body_poses(p: &Params, q: &[f64; NQ]) -> [Pose; NB] {
+    let s_q0 = libm::sin(q[0]);
+    let c_q0 = libm::cos(q[0]);
+    let s_q1 = libm::sin(q[1]);
+    let c_q1 = libm::cos(q[1]);
+    let s_q2 = libm::sin(q[2]);
+    let c_q2 = libm::cos(q[2]);
+    let t6 = -q[3];
+    let s_q4 = libm::sin(q[4]);
+    let c_q4 = libm::cos(q[4]);
+    let s_q5 = libm::sin(q[5]);
+    let c_q5 = libm::cos(q[5]);
+    let t11 = c_q0 * c_q1 - s_q0 * s_q1;
+    let t12 = c_q0 * s_q1;
+    let t13 = s_q0 * c_q1;
+    let t14 = t12 + t13;
+    let t15 = -t12 - t13;
+    let t16 = c_q2 * t11;
+    let t17 = t16 - s_q2 * t14;
+    let t18 = s_q2 * t11;
+    let t19 = t18 + c_q2 * t14;
+    let t20 = c_q2 * t15 - t18;
+    let t21 = t16 + s_q2 * t15;
+    let t22 = 0.5 * (c_q0 + t11);
+    let t23 = 0.5 * (t15 - s_q0);
+    let t24 = -(s_q4 * t17);
+    let t25 = -(s_q4 * t20);
+    [
+        Pose {
+            rotation: [[c_q0, 0.0, s_q0], [0.0, 1.0, 0.0], [-s_q0, 0.0, c_q0]],
+            position: [0.0, 0.0, 0.0],
+        },
+        Pose {
+            rotation: [[t11, 0.0, t14], [0.0, 1.0, 0.0], [t15, 0.0, t11]],
+            position: [0.5 * c_q0, 0.0, -(0.5 * s_q0)],
+        },
+        Pose {
+            rotation: [[t17, 0.0, t19], [0.0, 1.0, 0.0], [t20, 0.0, t21]],
+            position: [t22, 0.0, t23],
+        },
+        Pose {
+            rotation: [[t17, 0.0, t19], [0.0, 1.0, 0.0], [t20, 0.0, t21]],
+            position: [t22, t6, t23],
+        },
+        Pose {
+            rotation: [
+                [c_q4 * t17, t24, t19],
+                [s_q4, c_q4, 0.0],
+                [c_q4 * t20, t25, t21],
+            ],
+            position: [t22, t6, t23],
+        },
+        Pose {
+            rotation: [
+                [c_q4 * c_q5 * t17 - s_q5 * t19, t24, c_q4 * s_q5 * t17 + c_q5 * t19],
+                [s_q4 * c_q5, c_q4, s_q4 * s_q5],
+                [c_q4 * c_q5 * t20 - s_q5 * t21, t25, c_q4 * s_q5 * t20 + c_q5 * t21],
+            ],
+            position: [t22, t6, t23],
+        },
+    ]
+}
+/// Operation count of [`body_jacobians`].
+pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
+    mul: 133,
+    add: 65,
+    div: 0,
+    sqrt: 0,
+    sin: 5,
+    cos: 5,
+};
+///For every body (order of `BODY_NAMES`), the geometric Jacobian: rows 0–2 map
+///q̇ to the velocity of the body-frame origin, rows 3–5 to the angular velocity,
+///all in ground coordinates. A point `p` of the body (ground coordinates,
+///relative to the origin) moves with `v + ω × p`.
+pub fn body_jacobians(p: &Params, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
+    let s_q0 = libm::sin(q[0]);
+    let c_q0 = libm::cos(q[0]);
+    let s_q1 = libm::sin(q[1]);
+    let c_q1 = libm::cos(q[1]);
+    let s_q2 = libm::sin(q[2]);
+    let c_q2 = libm::cos(q[2]);
+    let s_q4 = libm::sin(q[4]);
+    let c_q4 = libm::cos(q[4]);
+    let s_q5 = libm::sin(q[5]);
+    let c_q5 = libm::cos(q[5]);
+    let t10 = -(0.5 * c_q1) - 0.5;
+    let t11 = 0.5 * (s_q1 * c_q2) - s_q2 * t10;
+    let t12 = 0.5 * (s_q1 * s_q2) + c_q2 * t10;
+    let t13 = c_q4 * c_q4;
+    let t14 = c_q0 * c_q1 - s_q0 * s_q1;
+    let t15 = c_q0 * s_q1;
+    let t16 = s_q0 * c_q1;
+    let t17 = t15 + t16;
+    let t18 = -t15 - t16;
+    let t19 = c_q2 * t14;
+    let t20 = t19 - s_q2 * t17;
+    let t21 = s_q2 * t14;
+    let t22 = t21 + c_q2 * t17;
+    let t23 = c_q2 * t18 - t21;
+    let t24 = t19 + s_q2 * t18;
+    let t25 = c_q4 * c_q5 * t20 - s_q5 * t22;
+    let t26 = c_q4 * s_q5 * t20 + c_q5 * t22;
+    let t27 = c_q4 * c_q5 * t23 - s_q5 * t24;
+    let t28 = c_q4 * s_q5 * t23 + c_q5 * t24;
+    let t29 = t12 * t22;
+    let t30 = t11 * t20 + t29;
+    let t31 = c_q2 * t22;
+    let t32 = 0.5 * (s_q2 * t20 - t31);
+    let t33 = t12 * t24;
+    let t34 = t11 * t23 + t33;
+    let t35 = c_q2 * t24;
+    let t36 = 0.5 * (s_q2 * t23 - t35);
+    let t37 = s_q4 * s_q4 * t11 * t20;
+    let t38 = s_q2 * (s_q4 * s_q4) * t20;
+    let t39 = s_q4 * c_q4 * t20;
+    let t40 = s_q4 * s_q4 * t11 * t23;
+    let t41 = s_q2 * (s_q4 * s_q4) * t23;
+    let t42 = s_q4 * c_q4 * t23;
+    let t43 = c_q4 * c_q5 * t11 - s_q5 * t12;
+    let t44 = c_q4 * s_q5 * t11 + c_q5 * t12;
+    let t45 = 0.5 * (s_q2 * c_q4 * c_q5 + c_q2 * s_q5);
+    let t46 = 0.5 * (s_q2 * c_q4 * s_q5 - c_q2 * c_q5);
+    let t47 = s_q4 * c_q5 * t25;
+    let t48 = s_q4 * s_q5 * t26;
+    let t49 = s_q4 * s_q4 * (c_q5 * c_q5);
+    let t50 = s_q4 * s_q4 * (s_q5 * s_q5);
+    let t51 = s_q4 * c_q5 * t27;
+    let t52 = s_q4 * s_q5 * t28;
+    let t53 = t47 + t48 - t39;
+    let t54 = t13 + t49 + t50;
+    let t55 = t51 + t52 - t42;
+    [
+        [
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [1.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [0.5 * (s_q1 * t14 - c_q1 * t17), 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.5 * (s_q1 * t18 - c_q1 * t14), 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [1.0, 1.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [t30, t32, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [t34, t36, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [1.0, 1.0, 1.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [t30, t32, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, -1.0, 0.0, 0.0],
+            [t34, t36, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [1.0, 1.0, 1.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [
+                t29 + c_q4 * c_q4 * t11 * t20 + t37,
+                0.5 * (s_q2 * (c_q4 * c_q4) * t20 + t38 - t31),
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [0.0, 0.0, 0.0, -1.0, 0.0, 0.0],
+            [
+                t33 + c_q4 * c_q4 * t11 * t23 + t40,
+                0.5 * (s_q2 * (c_q4 * c_q4) * t23 + t41 - t35),
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [0.0, 0.0, 0.0, 0.0, t22, 0.0],
+            [1.0, 1.0, 1.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, t24, 0.0],
+        ],
+        [
+            [
+                t37 + t25 * t43 + t26 * t44,
+                0.5 * t38 + t25 * t45 + t26 * t46,
+                0.0,
+                t39 - t47 - t48,
+                0.0,
+                0.0,
+            ],
+            [
+                s_q4 * c_q5 * t43 + s_q4 * s_q5 * t44 - s_q4 * c_q4 * t11,
+                s_q4 * c_q5 * t45 + s_q4 * s_q5 * t46 - 0.5 * (s_q2 * s_q4 * c_q4),
+                0.0,
+                -t13 - t49 - t50,
+                0.0,
+                0.0,
+            ],
+            [
+                t40 + t27 * t43 + t28 * t44,
+                0.5 * t41 + t27 * t45 + t28 * t46,
+                0.0,
+                t42 - t51 - t52,
+                0.0,
+                0.0,
+            ],
+            [t53, t53, t53, 0.0, c_q5 * t26 - s_q5 * t25, -(s_q4 * t20)],
+            [t54, t54, t54, 0.0, 0.0, c_q4],
+            [t55, t55, t55, 0.0, c_q5 * t28 - s_q5 * t27, -(s_q4 * t23)],
+        ],
     ]
 }

@@ -14,6 +14,11 @@
 //! | `mass_matrix` | 51 | 27 | 0 | 0 | 2 | 2 |
 //! | `bias` | 43 | 24 | 0 | 0 | 3 | 3 |
 //! | `gravity` | 36 | 16 | 0 | 0 | 3 | 3 |
+//! | `forward_dynamics` | 123 | 63 | 12 | 0 | 3 | 3 |
+//! | `coriolis_matrix` | 89 | 34 | 0 | 0 | 2 | 2 |
+//! | `energy` | 55 | 23 | 0 | 0 | 3 | 3 |
+//! | `body_poses` | 14 | 11 | 0 | 0 | 3 | 3 |
+//! | `body_jacobians` | 37 | 17 | 0 | 0 | 3 | 3 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 /// Number of position coordinates `q`.
@@ -22,6 +27,19 @@ pub const NQ: usize = 3;
 pub const NV: usize = 3;
 /// Coordinate names in the order of `q`, `qd`, `qdd` and the outputs.
 pub const COORDINATE_NAMES: [&str; NV] = ["theta1", "theta2", "theta3"];
+/// Number of moving bodies.
+pub const NB: usize = 3;
+/// Body names in the order of `body_poses` and `body_jacobians`:
+/// every body after its parent.
+pub const BODY_NAMES: [&str; NB] = ["rod1", "rod2", "rod3"];
+/// Where a body is: `p_ground = position + rotation · p_body`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Pose {
+    /// Rotation from body to ground coordinates, row-major.
+    pub rotation: [[f64; 3]; 3],
+    /// Body-frame origin in ground coordinates.
+    pub position: [f64; 3],
+}
 /// Arithmetic operations of one generated function (subtractions and
 /// negations count as additions).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -247,5 +265,291 @@ pub fn gravity(p: &Params, q: &[f64; NQ]) -> [f64; NV] {
                     + c_q1 * (t12 + t13 + p.m * t6)),
         0.5 * (t7 + t10) + t14,
         0.5 * t10,
+    ]
+}
+/// Operation count of [`forward_dynamics`].
+pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
+    mul: 123,
+    add: 63,
+    div: 12,
+    sqrt: 0,
+    sin: 3,
+    cos: 3,
+};
+///Joint accelerations q̈(q, q̇, τ) by Vereshchagin's separate-bodies
+///(articulated-body) method, in O(n) and without forming M(q); they satisfy
+///`M(q) q̈ + bias(q, q̇) = τ`.
+pub fn forward_dynamics(
+    p: &Params,
+    q: &[f64; NQ],
+    qd: &[f64; NV],
+    tau: &[f64; NV],
+) -> [f64; NV] {
+    let s_q0 = libm::sin(q[0]);
+    let c_q0 = libm::cos(q[0]);
+    let s_q1 = libm::sin(q[1]);
+    let c_q1 = libm::cos(q[1]);
+    let t4 = qd[0] + qd[1];
+    let s_q2 = libm::sin(q[2]);
+    let c_q2 = libm::cos(q[2]);
+    let t7 = qd[0] + qd[1] + qd[2];
+    let t8 = p.m * (p.l * p.l);
+    let t9 = p.m * p.l;
+    let t10 = p.jz + 0.25 * t8;
+    let t11 = p.g * s_q0 * s_q1;
+    let t12 = p.l * (qd[0] * qd[0]) * s_q1;
+    let t13 = p.m - 0.25 * (p.m * p.m * (p.l * p.l) / t10);
+    let t14 = 0.5 * (p.m * p.l * (t7 * t7)) + p.m * p.l * (t4 * t4) * c_q2;
+    let t15 = -(p.l * (t4 * t4) * s_q2 * t13) - 0.5 * (p.m * p.l * tau[2] / t10);
+    let t16 = p.m * s_q2 * c_q2;
+    let t17 = s_q2 * c_q2 * t13;
+    let t18 = t16 - t17;
+    let t19 = p.m * (s_q2 * s_q2);
+    let t20 = c_q2 * c_q2 * t13;
+    let t21 = t19 + t20;
+    let t22 = 0.5 * t9 + p.l * t21;
+    let t23 = p.jz + p.l * p.l * t21 + 0.25 * t8;
+    let t24 = s_q2 * t14;
+    let t25 = c_q2 * t15;
+    let t26 = p.l * (t24 + t25);
+    let t27 = t26 + tau[1] - tau[2];
+    let t28 = p.m + p.m * (c_q2 * c_q2) + s_q2 * s_q2 * t13
+        - p.l * p.l * (t18 * t18) / t23;
+    let t29 = t16 - t17 - p.l * t18 * t22 / t23;
+    let t30 = p.m + t19 + t20 - t22 * t22 / t23;
+    let t31 = s_q1 * t28 + c_q1 * t29;
+    let t32 = s_q1 * t29 + c_q1 * t30;
+    let t33 = s_q1 * t31 + c_q1 * t32;
+    let t34 = p.jz + p.l * p.l * t33 + 0.25 * t8;
+    let t35 = p.l
+        * (s_q1
+            * (0.5 * (p.m * p.l * (t4 * t4)) + c_q2 * t14
+                + p.l * (qd[0] * qd[0]) * c_q1 * t28 - s_q2 * t15
+                - p.l * (qd[0] * qd[0]) * s_q1 * t29 - p.l * t18 * t27 / t23)
+            + c_q1
+                * (t24 + t25 + p.l * (qd[0] * qd[0]) * c_q1 * t29
+                    - p.l * (qd[0] * qd[0]) * s_q1 * t30 - t22 * t27 / t23)) + tau[0]
+        - tau[1] - p.l * p.g * s_q0 * (c_q1 * t31 - s_q1 * t32)
+        - p.g * c_q0 * (0.5 * t9 + p.l * t33);
+    let t36 = t35 / t34;
+    let t37 = p.g * c_q0 + p.l * t35 / t34;
+    let t38 = c_q1 * t37;
+    let t39 = p.g * s_q0 * c_q1 + s_q1 * t37 - p.l * (qd[0] * qd[0]) * c_q1;
+    let t40 = (t26 + tau[1] - tau[2] - p.l * t18 * t39 - t22 * (t12 + t38 - t11)
+        - t23 * t35 / t34) / t23;
+    let t41 = t36 + t40;
+    [
+        t36,
+        t40,
+        (tau[2] - t10 * t41
+            - 0.5
+                * (p.m * p.l
+                    * (p.l * (t4 * t4) * s_q2 + c_q2 * (t12 + t38 + p.l * t41 - t11)
+                        - s_q2 * t39))) / t10,
+    ]
+}
+/// Operation count of [`coriolis_matrix`].
+pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
+    mul: 89,
+    add: 34,
+    div: 0,
+    sqrt: 0,
+    sin: 2,
+    cos: 2,
+};
+///The Coriolis matrix C(q, q̇) from the Christoffel symbols of M: `C q̇ + g = bias`
+///and `Ṁ − 2C` is skew-symmetric, as passivity-based controllers need.
+pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV]; NV] {
+    let s_q1 = libm::sin(q[1]);
+    let c_q1 = libm::cos(q[1]);
+    let t2 = qd[0] + qd[1];
+    let s_q2 = libm::sin(q[2]);
+    let c_q2 = libm::cos(q[2]);
+    let t5 = p.l * t2;
+    let t6 = qd[0] + qd[1] + qd[2];
+    let t7 = p.l * t6;
+    let t8 = p.m * (p.l * p.l) * qd[0] * s_q1;
+    let t9 = p.l * qd[0] * c_q1;
+    let t10 = -(2.0 * (t5 + t9));
+    let t11 = 2.0 * (p.l * qd[0] * s_q1 * c_q2) - s_q2 * t10;
+    let t12 = p.m * p.l * t11;
+    let t13 = c_q2 * t10 + 2.0 * (p.l * qd[0] * s_q1 * s_q2) - t7;
+    let t14 = p.m * s_q2 * t13;
+    let t15 = p.m * c_q2 * t11;
+    let t16 = p.l * (t14 + t15);
+    let t17 = p.m * (p.l * p.l) * t2 * s_q2;
+    let t18 = -t7 - 2.0 * (p.l * t2 * c_q2);
+    let t19 = p.m * s_q2 * t18 + 2.0 * (p.m * p.l * t2 * s_q2 * c_q2);
+    let t20 = p.l * t19;
+    let t21 = p.m * (p.l * p.l) * s_q2 * t6;
+    [
+        [
+            0.5
+                * (t8 + t16
+                    + p.l
+                        * (s_q1
+                            * (p.m * (-t5 - 2.0 * t9) + p.m * c_q2 * t13
+                                - p.m * s_q2 * t11)
+                            + c_q1 * (t14 + t15 + 2.0 * (p.m * p.l * qd[0] * s_q1)))
+                    + 0.5 * t12),
+            0.5
+                * (t17 + t20
+                    + p.l
+                        * (s_q1
+                            * (p.m * c_q2 * t18 - p.m * p.l * t2
+                                - 2.0 * (p.m * p.l * t2 * (s_q2 * s_q2))) + c_q1 * t19)),
+            0.5
+                * (p.l * (-(p.m * p.l * s_q1 * c_q2 * t6) - p.m * p.l * c_q1 * s_q2 * t6)
+                    - t21),
+        ],
+        [0.5 * (t8 + t16 + 0.5 * t12), 0.5 * (t17 + t20), -(0.5 * t21)],
+        [0.25 * t12, 0.5 * t17, 0.0],
+    ]
+}
+/// Operation count of [`energy`].
+pub const OPS_ENERGY: OpCount = OpCount {
+    mul: 55,
+    add: 23,
+    div: 0,
+    sqrt: 0,
+    sin: 3,
+    cos: 3,
+};
+///Kinetic and potential energy `(T, V)`; `V = −Σ m g·c` is zero where every
+///centre of mass is at the ground origin's height.
+pub fn energy(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
+    let s_q0 = libm::sin(q[0]);
+    let c_q0 = libm::cos(q[0]);
+    let s_q1 = libm::sin(q[1]);
+    let c_q1 = libm::cos(q[1]);
+    let t4 = qd[0] + qd[1];
+    let s_q2 = libm::sin(q[2]);
+    let c_q2 = libm::cos(q[2]);
+    let t7 = p.l * t4;
+    let t8 = qd[0] + qd[1] + qd[2];
+    let t9 = p.l * qd[0] * c_q1;
+    let t10 = p.l * s_q0;
+    let t11 = c_q0 * s_q1 + s_q0 * c_q1;
+    let t12 = p.l * t11;
+    let t13 = t7 + t9;
+    let t14 = p.l * qd[0] * s_q1 * c_q2 + s_q2 * t13;
+    let t15 = 0.5 * t7 + t9;
+    let t16 = 0.5 * (p.l * t8) + c_q2 * t13 - p.l * qd[0] * s_q1 * s_q2;
+    (
+        0.5
+            * (0.25 * (p.m * (p.l * p.l) * (qd[0] * qd[0])) + p.jz * (qd[0] * qd[0])
+                + (p.m * (p.l * p.l * (qd[0] * qd[0]) * (s_q1 * s_q1) + t15 * t15)
+                    + p.jz * (t4 * t4))
+                + (p.m * (t14 * t14 + t16 * t16) + p.jz * (t8 * t8))),
+        0.5 * (p.m * p.l * p.g * s_q0) + p.m * p.g * (t10 + 0.5 * t12)
+            + p.m * p.g
+                * (t10 + t12
+                    + 0.5 * (p.l * (s_q2 * (c_q0 * c_q1 - s_q0 * s_q1) + c_q2 * t11))),
+    )
+}
+/// Operation count of [`body_poses`].
+pub const OPS_BODY_POSES: OpCount = OpCount {
+    mul: 14,
+    add: 11,
+    div: 0,
+    sqrt: 0,
+    sin: 3,
+    cos: 3,
+};
+///The pose of every body in the ground frame, in the order of `BODY_NAMES`.
+pub fn body_poses(p: &Params, q: &[f64; NQ]) -> [Pose; NB] {
+    let s_q0 = libm::sin(q[0]);
+    let c_q0 = libm::cos(q[0]);
+    let s_q1 = libm::sin(q[1]);
+    let c_q1 = libm::cos(q[1]);
+    let s_q2 = libm::sin(q[2]);
+    let c_q2 = libm::cos(q[2]);
+    let t6 = p.l * c_q0;
+    let t7 = p.l * s_q0;
+    let t8 = c_q0 * c_q1 - s_q0 * s_q1;
+    let t9 = c_q0 * s_q1;
+    let t10 = s_q0 * c_q1;
+    let t11 = -t9 - t10;
+    let t12 = t9 + t10;
+    let t13 = c_q2 * t8;
+    let t14 = s_q2 * t8;
+    [
+        Pose {
+            rotation: [[c_q0, -s_q0, 0.0], [s_q0, c_q0, 0.0], [0.0, 0.0, 1.0]],
+            position: [0.0, 0.0, 0.0],
+        },
+        Pose {
+            rotation: [[t8, t11, 0.0], [t12, t8, 0.0], [0.0, 0.0, 1.0]],
+            position: [t6, t7, 0.0],
+        },
+        Pose {
+            rotation: [
+                [t13 + s_q2 * t11, c_q2 * t11 - t14, 0.0],
+                [t14 + c_q2 * t12, t13 - s_q2 * t12, 0.0],
+                [0.0, 0.0, 1.0],
+            ],
+            position: [t6 + p.l * t8, t7 + p.l * t12, 0.0],
+        },
+    ]
+}
+/// Operation count of [`body_jacobians`].
+pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
+    mul: 37,
+    add: 17,
+    div: 0,
+    sqrt: 0,
+    sin: 3,
+    cos: 3,
+};
+///For every body (order of `BODY_NAMES`), the geometric Jacobian: rows 0–2 map
+///q̇ to the velocity of the body-frame origin, rows 3–5 to the angular velocity,
+///all in ground coordinates. A point `p` of the body (ground coordinates,
+///relative to the origin) moves with `v + ω × p`.
+pub fn body_jacobians(p: &Params, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
+    let s_q0 = libm::sin(q[0]);
+    let c_q0 = libm::cos(q[0]);
+    let s_q1 = libm::sin(q[1]);
+    let c_q1 = libm::cos(q[1]);
+    let s_q2 = libm::sin(q[2]);
+    let c_q2 = libm::cos(q[2]);
+    let t6 = p.l + p.l * c_q1;
+    let t7 = p.l * s_q1 * c_q2 + s_q2 * t6;
+    let t8 = c_q0 * c_q1 - s_q0 * s_q1;
+    let t9 = c_q0 * s_q1;
+    let t10 = s_q0 * c_q1;
+    let t11 = -t9 - t10;
+    let t12 = t9 + t10;
+    let t13 = c_q2 * t8;
+    let t14 = t13 + s_q2 * t11;
+    let t15 = s_q2 * t8;
+    let t16 = c_q2 * t11 - t15;
+    let t17 = t15 + c_q2 * t12;
+    let t18 = t13 - s_q2 * t12;
+    let t19 = c_q2 * t6 - p.l * s_q1 * s_q2;
+    [
+        [
+            [0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0],
+            [1.0, 0.0, 0.0],
+        ],
+        [
+            [p.l * s_q1 * t8 + p.l * c_q1 * t11, 0.0, 0.0],
+            [p.l * s_q1 * t12 + p.l * c_q1 * t8, 0.0, 0.0],
+            [0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0],
+            [1.0, 1.0, 0.0],
+        ],
+        [
+            [t7 * t14 + t16 * t19, p.l * s_q2 * t14 + p.l * c_q2 * t16, 0.0],
+            [t7 * t17 + t18 * t19, p.l * s_q2 * t17 + p.l * c_q2 * t18, 0.0],
+            [0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0],
+            [1.0, 1.0, 1.0],
+        ],
     ]
 }

@@ -14,6 +14,11 @@
 //! | `mass_matrix` | 24 | 27 | 0 | 0 | 2 | 2 |
 //! | `bias` | 21 | 29 | 0 | 0 | 3 | 3 |
 //! | `gravity` | 16 | 22 | 0 | 0 | 3 | 3 |
+//! | `forward_dynamics` | 81 | 57 | 8 | 0 | 3 | 3 |
+//! | `coriolis_matrix` | 60 | 35 | 0 | 0 | 2 | 2 |
+//! | `energy` | 30 | 24 | 0 | 0 | 3 | 3 |
+//! | `body_poses` | 14 | 11 | 0 | 0 | 3 | 3 |
+//! | `body_jacobians` | 33 | 17 | 0 | 0 | 3 | 3 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 /// Number of position coordinates `q`.
@@ -22,6 +27,19 @@ pub const NQ: usize = 3;
 pub const NV: usize = 3;
 /// Coordinate names in the order of `q`, `qd`, `qdd` and the outputs.
 pub const COORDINATE_NAMES: [&str; NV] = ["theta1", "theta2", "theta3"];
+/// Number of moving bodies.
+pub const NB: usize = 3;
+/// Body names in the order of `body_poses` and `body_jacobians`:
+/// every body after its parent.
+pub const BODY_NAMES: [&str; NB] = ["rod1", "rod2", "rod3"];
+/// Where a body is: `p_ground = position + rotation · p_body`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Pose {
+    /// Rotation from body to ground coordinates, row-major.
+    pub rotation: [[f64; 3]; 3],
+    /// Body-frame origin in ground coordinates.
+    pub position: [f64; 3],
+}
 /// Arithmetic operations of one generated function (subtractions and
 /// negations count as additions).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -225,5 +243,276 @@ pub fn gravity(p: &Params, q: &[f64; NQ]) -> [f64; NV] {
                         + c_q1 * (t6 + t15 + t17 - t8))) - t8 - t11,
         t6 + t13 + 2.0 * t18 - t8 - t11,
         t16,
+    ]
+}
+/// Operation count of [`forward_dynamics`].
+pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
+    mul: 81,
+    add: 57,
+    div: 8,
+    sqrt: 0,
+    sin: 3,
+    cos: 3,
+};
+///Joint accelerations q̈(q, q̇, τ) by Vereshchagin's separate-bodies
+///(articulated-body) method, in O(n) and without forming M(q); they satisfy
+///`M(q) q̈ + bias(q, q̇) = τ`.
+pub fn forward_dynamics(
+    p: &Params,
+    q: &[f64; NQ],
+    qd: &[f64; NV],
+    tau: &[f64; NV],
+) -> [f64; NV] {
+    let s_q0 = libm::sin(q[0]);
+    let c_q0 = libm::cos(q[0]);
+    let s_q1 = libm::sin(q[1]);
+    let c_q1 = libm::cos(q[1]);
+    let t4 = qd[0] + qd[1];
+    let s_q2 = libm::sin(q[2]);
+    let c_q2 = libm::cos(q[2]);
+    let t7 = qd[0] + qd[1] + qd[2];
+    let t8 = s_q2 * s_q2;
+    let t9 = s_q0 * s_q1;
+    let t10 = qd[0] * qd[0] * s_q1;
+    let t11 = t4 * t4 * s_q2;
+    let t12 = t7 * t7 + 2.0 * (t4 * t4 * c_q2);
+    let t13 = -t11 - 0.5 * tau[2];
+    let t14 = c_q2 * c_q2;
+    let t15 = t8 + 0.5 * t14;
+    let t16 = 2.0 * t15 + 1.0;
+    let t17 = 4.0 * t15 + 2.0;
+    let t18 = s_q2 * t12;
+    let t19 = c_q2 * t13;
+    let t20 = t18 + t19;
+    let t21 = tau[1] + 2.0 * t20 - tau[2];
+    let t22 = 0.5 * t8 + t14 + 1.0 - s_q2 * s_q2 * (c_q2 * c_q2) / t17;
+    let t23 = 0.5 * (s_q2 * c_q2) - s_q2 * c_q2 * t16 / t17;
+    let t24 = t8 + 0.5 * t14 + 1.0 - t16 * t16 / t17;
+    let t25 = s_q1 * t22 + c_q1 * t23;
+    let t26 = s_q1 * t23 + c_q1 * t24;
+    let t27 = s_q1 * t25 + c_q1 * t26;
+    let t28 = 4.0 * t27 + 2.0;
+    let t29 = tau[0]
+        + 2.0
+            * (s_q1
+                * (t4 * t4 + c_q2 * t12
+                    + 2.0 * (qd[0] * qd[0] * c_q1 * t22 - qd[0] * qd[0] * s_q1 * t23)
+                    - s_q2 * t13 - s_q2 * c_q2 * t21 / t17)
+                + c_q1
+                    * (t18 + t19
+                        + 2.0 * (qd[0] * qd[0] * c_q1 * t23 - qd[0] * qd[0] * s_q1 * t24)
+                        - t16 * t21 / t17) - s_q0 * (c_q1 * t25 - s_q1 * t26)) - tau[1]
+        - c_q0 * (2.0 * t27 + 1.0);
+    let t30 = t29 / t28;
+    let t31 = c_q0 + 2.0 * t30;
+    let t32 = c_q1 * t31;
+    let t33 = s_q0 * c_q1 + s_q1 * t31 - 2.0 * (qd[0] * qd[0] * c_q1);
+    let t34 = (tau[1] + 2.0 * t20 - tau[2] - s_q2 * c_q2 * t33
+        - t16 * (t32 + 2.0 * t10 - t9) - t17 * t29 / t28) / t17;
+    let t35 = t30 + t34;
+    [
+        t30,
+        t34,
+        0.5
+            * (tau[2] + s_q2 * t33 - 2.0 * (t11 + t35)
+                - c_q2 * (t32 + 2.0 * (t10 + t35) - t9)),
+    ]
+}
+/// Operation count of [`coriolis_matrix`].
+pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
+    mul: 60,
+    add: 35,
+    div: 0,
+    sqrt: 0,
+    sin: 2,
+    cos: 2,
+};
+///The Coriolis matrix C(q, q̇) from the Christoffel symbols of M: `C q̇ + g = bias`
+///and `Ṁ − 2C` is skew-symmetric, as passivity-based controllers need.
+pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV]; NV] {
+    let s_q1 = libm::sin(q[1]);
+    let c_q1 = libm::cos(q[1]);
+    let t2 = qd[0] + qd[1];
+    let s_q2 = libm::sin(q[2]);
+    let c_q2 = libm::cos(q[2]);
+    let t5 = qd[0] + qd[1] + qd[2];
+    let t6 = qd[0] * s_q1;
+    let t7 = qd[0] * c_q1;
+    let t8 = -(4.0 * (t2 + t7));
+    let t9 = s_q2 * t8;
+    let t10 = qd[0] * s_q1 * c_q2;
+    let t11 = c_q2 * t8 + 4.0 * (qd[0] * s_q1 * s_q2) - 2.0 * t5;
+    let t12 = s_q2 * t11;
+    let t13 = 4.0 * t10 - t9;
+    let t14 = c_q2 * t13;
+    let t15 = t12 + t14;
+    let t16 = t2 * s_q2;
+    let t17 = -(2.0 * t5) - 4.0 * (t2 * c_q2);
+    let t18 = s_q2 * t17 + 4.0 * (t2 * s_q2 * c_q2);
+    let t19 = s_q2 * t5;
+    [
+        [
+            0.5
+                * (4.0 * (t6 + t10)
+                    + 2.0
+                        * (t15
+                            + (s_q1 * (c_q2 * t11 - 2.0 * t2 - 4.0 * t7 - s_q2 * t13)
+                                + c_q1 * (4.0 * t6 + t12 + t14))) - t9),
+            0.5
+                * (4.0 * t16
+                    + 2.0
+                        * (t18
+                            + (s_q1
+                                * (c_q2 * t17 - 2.0 * t2 - 4.0 * (t2 * (s_q2 * s_q2)))
+                                + c_q1 * t18))),
+            0.5 * (2.0 * -(2.0 * (s_q1 * c_q2 * t5 + c_q1 * s_q2 * t5)) - 4.0 * t19),
+        ],
+        [
+            0.5 * (4.0 * (t6 + t10) + 2.0 * t15 - t9),
+            0.5 * (4.0 * t16 + 2.0 * t18),
+            -(2.0 * t19),
+        ],
+        [0.5 * t13, 2.0 * t16, 0.0],
+    ]
+}
+/// Operation count of [`energy`].
+pub const OPS_ENERGY: OpCount = OpCount {
+    mul: 30,
+    add: 24,
+    div: 0,
+    sqrt: 0,
+    sin: 3,
+    cos: 3,
+};
+///Kinetic and potential energy `(T, V)`; `V = −Σ m g·c` is zero where every
+///centre of mass is at the ground origin's height.
+pub fn energy(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
+    let s_q0 = libm::sin(q[0]);
+    let c_q0 = libm::cos(q[0]);
+    let s_q1 = libm::sin(q[1]);
+    let c_q1 = libm::cos(q[1]);
+    let t4 = qd[0] + qd[1];
+    let s_q2 = libm::sin(q[2]);
+    let c_q2 = libm::cos(q[2]);
+    let t7 = qd[0] + qd[1] + qd[2];
+    let t8 = c_q0 * s_q1;
+    let t9 = s_q0 * c_q1;
+    let t10 = t8 + t9;
+    let t11 = qd[0] * c_q1;
+    let t12 = 2.0 * (t4 + t11);
+    let t13 = 2.0 * (qd[0] * s_q1 * c_q2) + s_q2 * t12;
+    let t14 = qd[0] + qd[1] + 2.0 * t11;
+    let t15 = qd[0] + qd[1] + qd[2] + c_q2 * t12 - 2.0 * (qd[0] * s_q1 * s_q2);
+    (
+        qd[0] * qd[0]
+            + 0.5
+                * (t4 * t4 + t14 * t14 + 4.0 * (qd[0] * qd[0] * (s_q1 * s_q1))
+                    + (t7 * t7 + t13 * t13 + t15 * t15)),
+        5.0 * s_q0 + t8 + t9 + c_q2 * t10 + s_q2 * (c_q0 * c_q1 - s_q0 * s_q1)
+            + 2.0 * t10,
+    )
+}
+/// Operation count of [`body_poses`].
+pub const OPS_BODY_POSES: OpCount = OpCount {
+    mul: 14,
+    add: 11,
+    div: 0,
+    sqrt: 0,
+    sin: 3,
+    cos: 3,
+};
+///The pose of every body in the ground frame, in the order of `BODY_NAMES`.
+pub fn body_poses(p: &Params, q: &[f64; NQ]) -> [Pose; NB] {
+    let s_q0 = libm::sin(q[0]);
+    let c_q0 = libm::cos(q[0]);
+    let s_q1 = libm::sin(q[1]);
+    let c_q1 = libm::cos(q[1]);
+    let s_q2 = libm::sin(q[2]);
+    let c_q2 = libm::cos(q[2]);
+    let t6 = c_q0 * s_q1;
+    let t7 = s_q0 * c_q1;
+    let t8 = t6 + t7;
+    let t9 = c_q0 * c_q1 - s_q0 * s_q1;
+    let t10 = c_q2 * t9;
+    let t11 = s_q2 * t9;
+    let t12 = -t6 - t7;
+    [
+        Pose {
+            rotation: [[c_q0, -s_q0, 0.0], [s_q0, c_q0, 0.0], [0.0, 0.0, 1.0]],
+            position: [0.0, 0.0, 0.0],
+        },
+        Pose {
+            rotation: [[t9, t12, 0.0], [t8, t9, 0.0], [0.0, 0.0, 1.0]],
+            position: [2.0 * c_q0, 2.0 * s_q0, 0.0],
+        },
+        Pose {
+            rotation: [
+                [t10 + s_q2 * t12, c_q2 * t12 - t11, 0.0],
+                [c_q2 * t8 + t11, t10 - s_q2 * t8, 0.0],
+                [0.0, 0.0, 1.0],
+            ],
+            position: [2.0 * (c_q0 + t9), 2.0 * (s_q0 + t8), 0.0],
+        },
+    ]
+}
+/// Operation count of [`body_jacobians`].
+pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
+    mul: 33,
+    add: 17,
+    div: 0,
+    sqrt: 0,
+    sin: 3,
+    cos: 3,
+};
+///For every body (order of `BODY_NAMES`), the geometric Jacobian: rows 0–2 map
+///q̇ to the velocity of the body-frame origin, rows 3–5 to the angular velocity,
+///all in ground coordinates. A point `p` of the body (ground coordinates,
+///relative to the origin) moves with `v + ω × p`.
+pub fn body_jacobians(p: &Params, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
+    let s_q0 = libm::sin(q[0]);
+    let c_q0 = libm::cos(q[0]);
+    let s_q1 = libm::sin(q[1]);
+    let c_q1 = libm::cos(q[1]);
+    let s_q2 = libm::sin(q[2]);
+    let c_q2 = libm::cos(q[2]);
+    let t6 = 2.0 * c_q1 + 2.0;
+    let t7 = 2.0 * (s_q1 * c_q2) + s_q2 * t6;
+    let t8 = c_q0 * s_q1;
+    let t9 = s_q0 * c_q1;
+    let t10 = t8 + t9;
+    let t11 = c_q0 * c_q1 - s_q0 * s_q1;
+    let t12 = c_q2 * t11;
+    let t13 = s_q2 * t11;
+    let t14 = c_q2 * t10 + t13;
+    let t15 = t12 - s_q2 * t10;
+    let t16 = -t8 - t9;
+    let t17 = t12 + s_q2 * t16;
+    let t18 = c_q2 * t16 - t13;
+    let t19 = c_q2 * t6 - 2.0 * (s_q1 * s_q2);
+    [
+        [
+            [0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0],
+            [1.0, 0.0, 0.0],
+        ],
+        [
+            [2.0 * (s_q1 * t11 + c_q1 * t16), 0.0, 0.0],
+            [2.0 * (s_q1 * t10 + c_q1 * t11), 0.0, 0.0],
+            [0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0],
+            [1.0, 1.0, 0.0],
+        ],
+        [
+            [t7 * t17 + t18 * t19, 2.0 * (s_q2 * t17 + c_q2 * t18), 0.0],
+            [t7 * t14 + t15 * t19, 2.0 * (s_q2 * t14 + c_q2 * t15), 0.0],
+            [0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0],
+            [1.0, 1.0, 1.0],
+        ],
     ]
 }

@@ -101,6 +101,14 @@ impl Oracle {
         self.from_tree(&bias.unwrap_or_else(|e| panic!("{e}")))
     }
 
+    /// Accelerations q̈(q, q̇, τ) in coordinate order, by the articulated-body algorithm.
+    pub fn forward_dynamics(&self, q: &[f64], qd: &[f64], tau: &[f64]) -> Vec<f64> {
+        let qdd =
+            self.tree
+                .forward_dynamics(&self.to_tree(q), &self.to_tree(qd), &self.to_tree(tau));
+        self.from_tree(&qdd.unwrap_or_else(|e| panic!("{e}")))
+    }
+
     /// The mass matrix in coordinate order, by the composite-rigid-body algorithm.
     pub fn mass_matrix(&self, q: &[f64]) -> Vec<Vec<f64>> {
         let m = self
@@ -115,6 +123,20 @@ impl Oracle {
             }
         }
         out
+    }
+
+    /// Kinetic and potential energy.
+    pub fn energy(&self, q: &[f64], qd: &[f64]) -> (f64, f64) {
+        let energy = self.tree.energy(&self.to_tree(q), &self.to_tree(qd));
+        energy.unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// Every body's pose (rotation body → ground, origin in ground), in the
+    /// mechanism's body order, which is the tree's.
+    pub fn body_poses(&self, q: &[f64]) -> Vec<sharnir_runtime::Pose> {
+        self.tree
+            .body_poses(&self.to_tree(q))
+            .unwrap_or_else(|e| panic!("{e}"))
     }
 
     /// A coordinate-ordered vector permuted into tree order.

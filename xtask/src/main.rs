@@ -1,13 +1,15 @@
 //! `cargo xtask`: the command line of sharnir.
 //!
-//! A thin shell over the library crates: parse arguments, load specs,
-//! derive, emit, and write files atomically. Nothing is written unless every
-//! requested module was generated, so a bad spec never leaves a half-updated
-//! `generated/` behind.
+//! A thin shell over the library crates: parse arguments, load specs (or
+//! convert URDFs to specs in memory), derive, emit, and write files
+//! atomically. Nothing is written unless every requested module was
+//! generated, so a bad input never leaves a half-updated `generated/`
+//! behind.
 
 use clap::{Parser, Subcommand};
 use sharnir_codegen::GeneratedModule;
 use sharnir_mech::{Mechanism, ParameterMode};
+use sharnir_spec::Spec;
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -25,13 +27,15 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Generate the Rust module of one or more specs.
+    /// Generate the Rust module of one or more specs (or URDFs, converted in memory).
     Gen(GenArgs),
+    /// Convert a URDF to a spec and print it on stdout.
+    Urdf2spec(Urdf2specArgs),
 }
 
 #[derive(clap::Args)]
 struct GenArgs {
-    /// Spec files to compile.
+    /// Spec files (`.spec`) or URDF files (`.urdf`) to compile.
     #[arg(required_unless_present = "all", conflicts_with = "all")]
     specs: Vec<PathBuf>,
     /// Regenerate every spec under specs/ into generated/ (runtime and folded variants).
@@ -43,12 +47,51 @@ struct GenArgs {
     /// Fold parameter values into constants instead of reading them from `Params`.
     #[arg(long, conflicts_with = "all")]
     fold: bool,
+    #[command(flatten)]
+    urdf: UrdfArgs,
+}
+
+#[derive(clap::Args)]
+struct Urdf2specArgs {
+    /// The URDF file to convert.
+    urdf: PathBuf,
+    #[command(flatten)]
+    options: UrdfArgs,
+}
+
+/// The conversion choices of URDF inputs (see docs/urdf.md).
+#[derive(clap::Args)]
+struct UrdfArgs {
+    /// Mechanism and module name (URDF inputs; default: the robot name in snake case).
+    #[arg(long)]
+    name: Option<String>,
+    /// Make the root link a floating base (URDF inputs; not supported yet).
+    #[arg(long)]
+    floating: bool,
+    /// Replace unphysical inertias by the nearest physical ones (URDF inputs).
+    #[arg(long)]
+    fix_inertia: bool,
+}
+
+impl UrdfArgs {
+    fn options(&self) -> sharnir_urdf::Options {
+        sharnir_urdf::Options {
+            name: self.name.clone(),
+            floating: self.floating,
+            fix_inertia: self.fix_inertia,
+        }
+    }
+
+    fn any(&self) -> bool {
+        self.name.is_some() || self.floating || self.fix_inertia
+    }
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Gen(args) => gen(args),
+        Command::Urdf2spec(args) => urdf2spec(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -67,6 +110,20 @@ fn workspace_root() -> PathBuf {
 
 fn gen(args: GenArgs) -> miette::Result<()> {
     let root = workspace_root();
+    let urdfs = args.specs.iter().filter(|p| is_urdf(p)).count();
+    if args.urdf.any() && urdfs == 0 {
+        miette::bail!(
+            help = "drop --name, --floating and --fix-inertia, or give a .urdf file",
+            "--name, --floating and --fix-inertia apply to URDF inputs only"
+        );
+    }
+    if args.urdf.name.is_some() && args.specs.len() > 1 {
+        miette::bail!(
+            help = "generate the URDF on its own to name its module",
+            "--name names one module, but {} inputs were given",
+            args.specs.len()
+        );
+    }
     let default_out = root.join("generated").join("src");
     let out = args.out.clone().unwrap_or_else(|| default_out.clone());
     let jobs: Vec<(PathBuf, ParameterMode)> = if args.all {
@@ -88,9 +145,11 @@ fn gen(args: GenArgs) -> miette::Result<()> {
         };
         args.specs.iter().map(|s| (s.clone(), mode)).collect()
     };
+    let options = args.urdf.options();
     let mut modules = Vec::with_capacity(jobs.len());
     for (path, mode) in &jobs {
-        modules.push(generate_one(&root, path, *mode)?);
+        let spec = load(&root, path, &options)?;
+        modules.push(generate_one(&spec, *mode)?);
     }
     std::fs::create_dir_all(&out)
         .map_err(|e| miette::miette!("cannot create {}: {e}", out.display()))?;
@@ -107,8 +166,19 @@ fn gen(args: GenArgs) -> miette::Result<()> {
     Ok(())
 }
 
-/// Loads, derives and emits one module, entirely in memory.
-fn generate_one(root: &Path, path: &Path, mode: ParameterMode) -> miette::Result<GeneratedModule> {
+/// `cargo xtask urdf2spec`: the converted spec on stdout, warnings on stderr.
+fn urdf2spec(args: Urdf2specArgs) -> miette::Result<()> {
+    let conversion = convert(&workspace_root(), &args.urdf, &args.options.options())?;
+    print!("{}", conversion.text);
+    Ok(())
+}
+
+fn is_urdf(path: &Path) -> bool {
+    path.extension().is_some_and(|x| x == "urdf")
+}
+
+/// Reads a file, naming it relative to the workspace root in messages.
+fn read_source(root: &Path, path: &Path) -> miette::Result<sharnir_spec::Source> {
     let display = path.strip_prefix(root).unwrap_or(path);
     let text = std::fs::read_to_string(path).map_err(|e| {
         miette::miette!(
@@ -117,12 +187,37 @@ fn generate_one(root: &Path, path: &Path, mode: ParameterMode) -> miette::Result
             path.display()
         )
     })?;
-    let source = sharnir_spec::Source {
+    Ok(sharnir_spec::Source {
         name: display.display().to_string(),
         text,
-    };
-    let spec = sharnir_spec::parse(source)?;
-    let mut mechanism = Mechanism::from_spec(&spec, mode)?;
+    })
+}
+
+/// Converts a URDF, reporting its warnings on stderr.
+fn convert(
+    root: &Path,
+    path: &Path,
+    options: &sharnir_urdf::Options,
+) -> miette::Result<sharnir_urdf::Conversion> {
+    let conversion = sharnir_urdf::convert(&read_source(root, path)?, options)?;
+    for warning in &conversion.warnings {
+        eprintln!("warning: {warning}");
+    }
+    Ok(conversion)
+}
+
+/// A validated spec from a `.spec` file, or converted from a `.urdf` file.
+fn load(root: &Path, path: &Path, options: &sharnir_urdf::Options) -> miette::Result<Spec> {
+    if is_urdf(path) {
+        Ok(convert(root, path, options)?.spec)
+    } else {
+        Ok(sharnir_spec::parse(read_source(root, path)?)?)
+    }
+}
+
+/// Derives and emits one module, entirely in memory.
+fn generate_one(spec: &Spec, mode: ParameterMode) -> miette::Result<GeneratedModule> {
+    let mut mechanism = Mechanism::from_spec(spec, mode)?;
     sharnir_codegen::generate(&mut mechanism).map_err(|e| miette::miette!("{e}"))
 }
 

@@ -35,6 +35,11 @@ pub enum Shape {
     JointMatrix,
     /// `(f64, f64)`.
     Pair,
+    /// `[Pose; NB]`: per body, 9 rotation entries (row-major) then 3
+    /// position entries.
+    Poses,
+    /// `[[[f64; NV]; 6]; NB]`: per body, six rows of NV entries.
+    BodyJacobians,
 }
 
 /// A function to emit: its name, arguments, doc text and outputs.
@@ -154,6 +159,8 @@ fn header(mechanism: &Mechanism, module_name: &str, op_counts: &[(String, OpCoun
 fn preamble(mechanism: &Mechanism) -> TokenStream {
     let n = Literal::usize_unsuffixed(mechanism.dof());
     let names = &mechanism.coordinates;
+    let nb = Literal::usize_unsuffixed(mechanism.bodies.len());
+    let body_names: Vec<&str> = mechanism.bodies.iter().map(|b| b.name.as_str()).collect();
     let fields: Vec<Ident> = mechanism
         .parameters
         .iter()
@@ -178,6 +185,20 @@ fn preamble(mechanism: &Mechanism) -> TokenStream {
         pub const NV: usize = #n;
         /// Coordinate names in the order of `q`, `qd`, `qdd` and the outputs.
         pub const COORDINATE_NAMES: [&str; NV] = [#(#names),*];
+        /// Number of moving bodies.
+        pub const NB: usize = #nb;
+        /// Body names in the order of `body_poses` and `body_jacobians`:
+        /// every body after its parent.
+        pub const BODY_NAMES: [&str; NB] = [#(#body_names),*];
+
+        /// Where a body is: `p_ground = position + rotation · p_body`.
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        pub struct Pose {
+            /// Rotation from body to ground coordinates, row-major.
+            pub rotation: [[f64; 3]; 3],
+            /// Body-frame origin in ground coordinates.
+            pub position: [f64; 3],
+        }
 
         /// Arithmetic operations of one generated function (subtractions and
         /// negations count as additions).
@@ -249,6 +270,21 @@ fn emit_function(
             (quote!([[f64; NV]; NV]), quote!([#(#rows),*]))
         }
         Shape::Pair => (quote!((f64, f64)), quote!((#(#outputs),*))),
+        Shape::Poses => {
+            let poses = outputs.chunks(12).map(|pose| {
+                let (rotation, position) = pose.split_at(9.min(pose.len()));
+                let rows = rotation.chunks(3).map(|row| quote!([#(#row),*]));
+                quote!(Pose { rotation: [#(#rows),*], position: [#(#position),*] })
+            });
+            (quote!([Pose; NB]), quote!([#(#poses),*]))
+        }
+        Shape::BodyJacobians => {
+            let bodies = outputs.chunks((6 * dof).max(1)).map(|body| {
+                let rows = body.chunks(dof.max(1)).map(|row| quote!([#(#row),*]));
+                quote!([#(#rows),*])
+            });
+            (quote!([[[f64; NV]; 6]; NB]), quote!([#(#bodies),*]))
+        }
     };
     quote! {
         #[doc = #ops_doc]

@@ -8,15 +8,27 @@
 //! - [`rnea`]: the recursive Newton–Euler inverse dynamics;
 //! - [`joint_space`]: mass matrix, bias and gravity read off the inverse
 //!   dynamics;
+//! - [`vereshchagin`]: forward dynamics by Vereshchagin's separate-bodies
+//!   (articulated-body) method;
+//! - [`kinematics`]: body placements, poses and twists, shared by every
+//!   formalism;
+//! - [`energy`]: kinetic and potential energy;
+//! - [`coriolis`]: the Coriolis matrix with `Ṁ − 2C` skew-symmetric;
+//! - [`jacobian`]: geometric Jacobians of the body frames;
 //! - [`inputs`]: the names of the symbols derived expressions read.
 
+pub mod coriolis;
+pub mod energy;
 pub mod graph;
 pub mod inputs;
+pub mod jacobian;
 pub mod joint_space;
+pub mod kinematics;
 pub mod mechanism;
 pub mod rnea;
 mod rotation;
 mod vec3;
+pub mod vereshchagin;
 
 pub use inputs::Input;
 pub use mechanism::{JointKind, Mechanism, ParameterMode, RuntimeParameter, TreeBody};

@@ -24,8 +24,8 @@
 //! ```
 
 use crate::inputs::Input;
+use crate::kinematics::placement;
 use crate::mechanism::{JointKind, Mechanism, TreeBody};
-use crate::rotation::joint_rotation;
 use crate::vec3::{Mat3, Vec3, Vec3Ops};
 use sharnir_cas::{Coeff, Id, Pool};
 
@@ -135,21 +135,6 @@ fn forward_pass(pool: &mut Pool, bodies: &[TreeBody], gravity: Vec3) -> Vec<Moti
         motions.push(motion);
     }
     motions
-}
-
-/// Body-to-parent rotation and body origin in the parent, at coordinate `q`.
-fn placement(pool: &mut Pool, body: &TreeBody, q: Id) -> (Mat3, Vec3) {
-    match body.kind {
-        JointKind::Revolute => {
-            let joint = joint_rotation(pool, body.axis, q);
-            (pool.mat_mul(&body.rotation, &joint), body.translation)
-        }
-        JointKind::Prismatic => {
-            let slide = pool.scale3(q, body.axis);
-            let offset = pool.mat_vec(&body.rotation, slide);
-            (body.rotation, pool.add3(body.translation, offset))
-        }
-    }
 }
 
 /// The inertial force at the centre of mass and the moment about the body

@@ -135,6 +135,32 @@ pub struct Joint {
     pub axis_span: Span,
     /// Placement of the joint frame in the parent frame.
     pub origin: Origin,
+    /// Position, force and speed limits, stored for the runtime (simulation
+    /// and control clamp against them); the equations of motion ignore them.
+    pub limits: Option<Limits>,
+    /// Viscous damping coefficient (N·m·s/rad or N·s/m), stored for the
+    /// runtime; the equations of motion ignore it.
+    pub damping: Option<Expr>,
+    /// Dry (Coulomb) friction (N·m or N), stored for the runtime; the
+    /// equations of motion ignore it.
+    pub friction: Option<Expr>,
+}
+
+/// A joint's limits as URDF states them, each optional, so that models
+/// imported from URDF keep what the runtime will need to clamp commands and
+/// states.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Lowest coordinate value (rad or m).
+    pub lower: Option<Expr>,
+    /// Highest coordinate value (rad or m); not below `lower`.
+    pub upper: Option<Expr>,
+    /// Largest joint force magnitude (N·m or N); not negative.
+    pub effort: Option<Expr>,
+    /// Largest coordinate rate magnitude (rad/s or m/s); not negative.
+    pub velocity: Option<Expr>,
+    /// The span of the whole `limits` value.
+    pub span: Span,
 }
 
 /// The joint types of this version of the format.

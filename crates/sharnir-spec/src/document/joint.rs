@@ -2,7 +2,8 @@
 
 use super::fields::{array, string, unit_axis, wrong_type, zeros, Expressions, Fields};
 use crate::error::Problem;
-use crate::model::{ElementaryRotation, Joint, JointKind, Origin};
+use crate::expr::Expr;
+use crate::model::{ElementaryRotation, Joint, JointKind, Limits, Origin};
 use crate::suggest::did_you_mean;
 use crate::toml_tree::{Node, Value};
 
@@ -32,6 +33,9 @@ pub(super) fn read(node: &Node, exprs: Expressions) -> Result<Joint, Problem> {
             "axis",
             "coordinate",
             "origin",
+            "limits",
+            "damping",
+            "friction",
         ],
     )?;
     let name_node = fields.required("name")?;
@@ -40,6 +44,12 @@ pub(super) fn read(node: &Node, exprs: Expressions) -> Result<Joint, Problem> {
     let parent = fields.required("parent")?;
     let child = fields.required("child")?;
     let axis = fields.required("axis")?;
+    let optional_expr = |key: &str| {
+        fields
+            .optional(key)
+            .map(|value| exprs.expr(value, &format!("`{key}`")))
+            .transpose()
+    };
     Ok(Joint {
         span: name_node.span,
         coordinate: match fields.optional("coordinate") {
@@ -64,6 +74,40 @@ pub(super) fn read(node: &Node, exprs: Expressions) -> Result<Joint, Problem> {
                 rotation: Vec::new(),
             },
         },
+        limits: fields
+            .optional("limits")
+            .map(|node| limits(node, exprs))
+            .transpose()?,
+        damping: optional_expr("damping")?,
+        friction: optional_expr("friction")?,
+    })
+}
+
+/// `limits = { lower = .., upper = .., effort = .., velocity = .. }`, each
+/// key optional but at least one given.
+fn limits(node: &Node, exprs: Expressions) -> Result<Limits, Problem> {
+    const KEYS: [&str; 4] = ["lower", "upper", "effort", "velocity"];
+    let fields = Fields::of(node, "`limits`", &KEYS)?;
+    if fields.entries().next().is_none() {
+        return Err(Problem::new(
+            node.span,
+            "`limits` is empty",
+            "no limit given",
+            "give at least one of lower, upper, effort, velocity, or remove `limits`",
+        ));
+    }
+    let limit = |key: &str| -> Result<Option<Expr>, Problem> {
+        fields
+            .optional(key)
+            .map(|value| exprs.expr(value, &format!("`limits.{key}`")))
+            .transpose()
+    };
+    Ok(Limits {
+        lower: limit("lower")?,
+        upper: limit("upper")?,
+        effort: limit("effort")?,
+        velocity: limit("velocity")?,
+        span: node.span,
     })
 }
 

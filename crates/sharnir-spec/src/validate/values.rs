@@ -1,11 +1,12 @@
 //! Numeric checks at the parameters' values: everything is finite, masses
-//! are positive, inertias are physical and placement matrices are rotations.
+//! are positive, inertias are physical, placement matrices are rotations and
+//! joint limits, damping and friction make sense.
 
 use super::inertia::principal_moments;
 use crate::document::Document;
 use crate::error::Problem;
 use crate::expr::{evaluate, evaluate_parameters, Expr};
-use crate::model::{Body, ElementaryRotation, Joint};
+use crate::model::{Body, ElementaryRotation, Joint, Limits};
 use std::collections::BTreeMap;
 
 /// Tolerance of the rotation-matrix and triangle-inequality checks.
@@ -25,6 +26,7 @@ pub(super) fn check(document: &Document) -> Result<(), Problem> {
     }
     for joint in &document.joints {
         rotations(joint, &values)?;
+        joint_limits(joint, &values)?;
     }
     Ok(())
 }
@@ -49,8 +51,22 @@ fn expressions(document: &Document) -> Vec<&Expr> {
                 ElementaryRotation::Matrix(rows) => all.extend(rows.iter().flatten()),
             }
         }
+        if let Some(limits) = &joint.limits {
+            all.extend(limit_values(limits).into_iter().flatten());
+        }
+        all.extend(joint.damping.iter().chain(&joint.friction));
     }
     all
+}
+
+/// The four limits in the order of the format.
+fn limit_values(limits: &Limits) -> [Option<&Expr>; 4] {
+    [
+        limits.lower.as_ref(),
+        limits.upper.as_ref(),
+        limits.effort.as_ref(),
+        limits.velocity.as_ref(),
+    ]
 }
 
 fn mass(body: &Body, values: &BTreeMap<String, f64>) -> Result<(), Problem> {
@@ -149,6 +165,56 @@ fn rotations(joint: &Joint, values: &BTreeMap<String, f64>) -> Result<(), Proble
             "not a rotation matrix",
             "give an exact rotation (entries like \"sqrt(2)/2\" are exact enough), or use rpy, axis_angle or rotations",
         ));
+    }
+    Ok(())
+}
+
+/// `lower ≤ upper`, and the magnitudes (effort, velocity, damping,
+/// friction) are not negative.
+fn joint_limits(joint: &Joint, values: &BTreeMap<String, f64>) -> Result<(), Problem> {
+    if let Some(Limits {
+        lower: Some(lower),
+        upper: Some(upper),
+        ..
+    }) = &joint.limits
+    {
+        let (low, high) = (evaluate(lower, values)?, evaluate(upper, values)?);
+        if low > high {
+            return Err(Problem::new(
+                upper.span,
+                format!(
+                    "upper limit of joint `{}` is below its lower limit: {} < {}",
+                    joint.name,
+                    short(high),
+                    short(low)
+                ),
+                format!("evaluates to {}", short(high)),
+                "limits are `lower ≤ upper`; check their order and signs",
+            ));
+        }
+    }
+    let limits = joint.limits.as_ref();
+    let magnitudes = [
+        ("effort limit", limits.and_then(|l| l.effort.as_ref())),
+        ("velocity limit", limits.and_then(|l| l.velocity.as_ref())),
+        ("damping", joint.damping.as_ref()),
+        ("friction", joint.friction.as_ref()),
+    ];
+    for (what, expr) in magnitudes {
+        let Some(expr) = expr else { continue };
+        let value = evaluate(expr, values)?;
+        if value < 0.0 {
+            return Err(Problem::new(
+                expr.span,
+                format!(
+                    "{what} of joint `{}` is negative: {}",
+                    joint.name,
+                    short(value)
+                ),
+                format!("evaluates to {}", short(value)),
+                format!("the {what} is a magnitude: give a value ≥ 0"),
+            ));
+        }
     }
     Ok(())
 }

@@ -1,0 +1,344 @@
+//! [`Model`] → spec text: a readable `.spec` file whose header says where it
+//! came from and which conversion choices were made, with the URDF's numbers
+//! written inline.
+
+use crate::geometry::Placement;
+use crate::merge::{Body, Model};
+use crate::read::{JointType, Robot};
+use crate::tree::Tree;
+use std::fmt::Write as _;
+
+/// What the header needs besides the model.
+pub(crate) struct Context<'a> {
+    pub robot: &'a Robot,
+    pub tree: &'a Tree,
+    pub model: &'a Model,
+    /// The URDF as the user named it.
+    pub source_name: &'a str,
+    /// The mechanism name.
+    pub name: &'a str,
+    /// The command-line flags that reproduce this conversion.
+    pub flags: &'a str,
+}
+
+/// The whole spec file.
+pub(crate) fn spec_text(context: &Context) -> String {
+    let mut out = String::new();
+    header(&mut out, context);
+    let robot = context.robot;
+    let _ = writeln!(out, "[mechanism]");
+    let _ = writeln!(out, "name = {}", string(context.name));
+    let _ = writeln!(
+        out,
+        "description = {}",
+        string(&format!(
+            "URDF robot `{}` from {}, converted by sharnir-urdf",
+            robot.name, context.source_name
+        ))
+    );
+    let _ = writeln!(out, "gravity = [0, 0, \"-g\"]");
+    let _ = writeln!(out, "\n[parameters]\ng = 9.81  # m/s²");
+    for body in &context.model.bodies {
+        body_table(&mut out, context, body);
+    }
+    for body in &context.model.bodies {
+        joint_table(&mut out, context, body);
+    }
+    out
+}
+
+fn header(out: &mut String, context: &Context) {
+    let robot = context.robot;
+    let model = context.model;
+    let link = |l: usize| format!("`{}`", robot.links[l].name);
+    let joint = |j: usize| format!("`{}`", robot.joints[j].name);
+    let child_of = |j: usize| context.tree.ends[j].1;
+    let mut lines = vec![
+        format!(
+            "`{}`: the URDF robot `{}` of {}, converted by",
+            context.name, robot.name, context.source_name
+        ),
+        format!(
+            "`cargo xtask urdf2spec {}{}`.",
+            context.source_name, context.flags
+        ),
+        "Edit the URDF and convert again rather than editing this file.".into(),
+        String::new(),
+        "Conversion choices (docs/urdf.md):".into(),
+        format!(
+            "* fixed base: the root link {} is the ground; its mass does not matter.",
+            link(context.tree.root)
+        ),
+        "* gravity is (0, 0, -g), g = 9.81 m/s², as URDF tools assume.".into(),
+        "* numbers are the URDF's, written inline; inertias are turned from each".into(),
+        "  <inertial> frame into the link frame (I = R I Rᵀ).".into(),
+        "* coordinates are the moving joints' names, in Pinocchio's order: depth first".into(),
+        "  from the root, each link's children in joint-name order.".into(),
+        "* continuous joints are revolute joints without position limits; limits,".into(),
+        "  damping and friction are kept for the runtime, the dynamics ignore them.".into(),
+    ];
+    let mut merged: Vec<String> = model
+        .ground_merged
+        .iter()
+        .map(|&j| format!("{} ({} into the ground)", joint(j), link(child_of(j))))
+        .collect();
+    for body in &model.bodies {
+        merged.extend(body.merged.iter().map(|&j| {
+            format!(
+                "{} ({} into {})",
+                joint(j),
+                link(child_of(j)),
+                link(body.link)
+            )
+        }));
+    }
+    if !merged.is_empty() {
+        lines.push("* fixed joints merged, masses lumped by the parallel-axis theorem:".into());
+        lines.extend(merged.iter().map(|m| format!("  {m}")));
+    }
+    if !model.dropped.is_empty() {
+        lines.push("* massless leaf links dropped with their joints:".into());
+        lines.extend(
+            model
+                .dropped
+                .iter()
+                .map(|&j| format!("  {} (joint {})", link(child_of(j)), joint(j))),
+        );
+    }
+    for fix in &model.fixes {
+        lines.push(format!(
+            "* --fix-inertia: inertia of link {} replaced by the nearest physical one,",
+            link(fix.link)
+        ));
+        lines.push(format!(
+            "  principal moments {} -> {}.",
+            moments(&fix.before),
+            moments(&fix.after)
+        ));
+    }
+    for line in lines {
+        let _ = writeln!(out, "{}", format!("# {line}").trim_end());
+    }
+    out.push('\n');
+}
+
+/// Principal moments for the header.
+pub(crate) fn moments(m: &[f64; 3]) -> String {
+    format!("({:e}, {:e}, {:e})", m[0], m[1], m[2])
+}
+
+fn body_table(out: &mut String, context: &Context, body: &Body) {
+    let robot = context.robot;
+    let link = &robot.links[body.link];
+    let _ = writeln!(out);
+    if !body.merged.is_empty() {
+        let lumped: Vec<String> = body
+            .merged
+            .iter()
+            .map(|&j| format!("`{}`", robot.joints[j].child))
+            .collect();
+        let _ = writeln!(
+            out,
+            "# link `{}` with {} lumped in",
+            link.name,
+            lumped.join(", ")
+        );
+    }
+    let m = &body.mass;
+    let i = &m.inertia;
+    let _ = writeln!(out, "[[body]]");
+    let _ = writeln!(out, "name = {}", string(&link.name));
+    let _ = writeln!(out, "mass = {}", number(m.mass));
+    let _ = writeln!(out, "com = {}", vector(m.com));
+    let diagonal = [i[0][0], i[1][1], i[2][2]];
+    let products = [i[0][1], i[0][2], i[1][2]];
+    if products.iter().all(|&p| p == 0.0) {
+        let _ = writeln!(out, "inertia = {}", vector(diagonal));
+    } else {
+        let _ = writeln!(
+            out,
+            "inertia = {{ xx = {}, yy = {}, zz = {}, xy = {}, xz = {}, yz = {} }}",
+            number(diagonal[0]),
+            number(diagonal[1]),
+            number(diagonal[2]),
+            number(products[0]),
+            number(products[1]),
+            number(products[2])
+        );
+    }
+}
+
+fn joint_table(out: &mut String, context: &Context, body: &Body) {
+    let robot = context.robot;
+    let joint = &robot.joints[body.joint];
+    let parent = match body.parent {
+        Some(p) => context
+            .model
+            .bodies
+            .get(p)
+            .map_or("ground", |b| robot.links[b.link].name.as_str()),
+        None => "ground",
+    };
+    let _ = writeln!(out);
+    if joint.parent != parent {
+        let _ = writeln!(
+            out,
+            "# URDF parent link `{}` is merged into `{parent}`",
+            joint.parent
+        );
+    }
+    let Some(kind) = joint.kind.spec_type() else {
+        return;
+    };
+    if joint.kind == JointType::Continuous {
+        let _ = writeln!(out, "# URDF type `continuous`");
+    }
+    let _ = writeln!(out, "[[joint]]");
+    let _ = writeln!(out, "name = {}", string(&joint.name));
+    let _ = writeln!(out, "type = \"{kind}\"");
+    let _ = writeln!(out, "parent = {}", string(parent));
+    let _ = writeln!(out, "child = {}", string(&joint.child));
+    let _ = writeln!(out, "axis = {}", vector(joint.axis));
+    if let Some(origin) = origin(&body.origin) {
+        let _ = writeln!(out, "origin = {origin}");
+    }
+    if let Some(limit) = &joint.limit {
+        let position = joint.kind != JointType::Continuous;
+        let entries: Vec<String> = [
+            ("lower", limit.lower.filter(|_| position)),
+            ("upper", limit.upper.filter(|_| position)),
+            ("effort", limit.effort),
+            ("velocity", limit.velocity),
+        ]
+        .into_iter()
+        .filter_map(|(key, value)| value.map(|v| format!("{key} = {}", number(v))))
+        .collect();
+        if !entries.is_empty() {
+            let _ = writeln!(out, "limits = {{ {} }}", entries.join(", "));
+        }
+    }
+    if let Some(damping) = joint.damping {
+        let _ = writeln!(out, "damping = {}", number(damping));
+    }
+    if let Some(friction) = joint.friction {
+        let _ = writeln!(out, "friction = {}", number(friction));
+    }
+}
+
+/// `{ xyz = [..], rpy = [..] }` (or `rotations = [..]` for a composed
+/// rotation), `None` for the identity.
+fn origin(placement: &Placement) -> Option<String> {
+    let mut keys = Vec::new();
+    if placement.translation.iter().any(|&x| x != 0.0) {
+        keys.push(format!("xyz = {}", vector(placement.translation)));
+    }
+    if !placement.rotations.is_empty() {
+        match placement.as_rpy() {
+            Some(rpy) => keys.push(format!("rpy = [{}]", rpy.map(angle).join(", "))),
+            None => {
+                let chain: Vec<String> = placement
+                    .rotations
+                    .iter()
+                    .map(|&(axis, a)| format!("[\"{}\", {}]", axis.letter(), angle(a)))
+                    .collect();
+                keys.push(format!("rotations = [{}]", chain.join(", ")));
+            }
+        }
+    }
+    (!keys.is_empty()).then(|| format!("{{ {} }}", keys.join(", ")))
+}
+
+/// A number as TOML: whole numbers as integers (`0`, `150`), others as
+/// the shortest text that reads back as the same `f64`.
+fn number(x: f64) -> String {
+    /// Below 2⁵³ every whole `f64` is exactly an `i64`.
+    const EXACT_INTEGERS: f64 = 9_007_199_254_740_992.0;
+    if x.fract() == 0.0 && x.abs() < EXACT_INTEGERS {
+        format!("{}", x as i64)
+    } else {
+        format!("{x:?}")
+    }
+}
+
+/// An angle: the doubles nearest to ±π/2 and ±π as exact expressions, so
+/// that the compiler's exact trigonometry turns their sines and cosines
+/// into 0 and ±1 (the URDF value is the same double, so nothing changes but
+/// the rounding of cos(π/2) ≈ 6e-17 to 0); other angles as numbers.
+fn angle(x: f64) -> String {
+    use std::f64::consts::{FRAC_PI_2, PI};
+    match x {
+        _ if x == FRAC_PI_2 => "\"pi/2\"".into(),
+        _ if x == -FRAC_PI_2 => "\"-pi/2\"".into(),
+        _ if x == PI => "\"pi\"".into(),
+        _ if x == -PI => "\"-pi\"".into(),
+        _ => number(x),
+    }
+}
+
+fn vector(v: [f64; 3]) -> String {
+    format!("[{}, {}, {}]", number(v[0]), number(v[1]), number(v[2]))
+}
+
+/// A TOML basic string.
+pub(crate) fn string(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if c.is_control() => {
+                let _ = write!(out, "\\u{:04X}", u32::from(c));
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_read_back_exactly() {
+        for x in [0.089159, -6.28318530718, 2.6279e-13, 4.0, 1e16, 0.1 + 0.2] {
+            let text = number(x);
+            assert_eq!(text.parse::<f64>().ok(), Some(x), "{text}");
+        }
+        assert_eq!(number(-0.0), "0");
+        assert_eq!(number(4.0), "4");
+        assert_eq!(number(-150.0), "-150");
+        assert_eq!(number(2.6279e-13), "2.6279e-13");
+    }
+
+    #[test]
+    fn exact_right_angles_become_expressions() {
+        assert_eq!(angle(1.5707963267948966), "\"pi/2\"");
+        assert_eq!(angle(-std::f64::consts::PI), "\"-pi\"");
+        // The usual 11-digit rounding is a different angle: kept as written.
+        assert_eq!(angle(1.57079632679), "1.57079632679");
+        assert_eq!(angle(0.0), "0");
+    }
+
+    #[test]
+    fn strings_are_escaped() {
+        assert_eq!(string("a\"b\\c\td"), "\"a\\\"b\\\\c\\u0009d\"");
+    }
+
+    #[test]
+    fn origins_use_rpy_when_they_can() {
+        assert_eq!(origin(&Placement::identity()), None);
+        let rpy = Placement::from_xyz_rpy([0.0, 0.0, 0.5], [0.25, 0.0, 0.0]);
+        assert_eq!(
+            origin(&rpy).as_deref(),
+            Some("{ xyz = [0, 0, 0.5], rpy = [0.25, 0, 0] }")
+        );
+        let chain = rpy.then(&Placement::from_xyz_rpy([0.0; 3], [0.0, 0.0, 1.0]));
+        assert_eq!(
+            origin(&chain).as_deref(),
+            Some("{ xyz = [0, 0, 0.5], rotations = [[\"x\", 0.25], [\"z\", 1]] }")
+        );
+    }
+}

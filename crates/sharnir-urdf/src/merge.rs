@@ -1,0 +1,418 @@
+//! From links and joints to the bodies of a spec: every link attached by a
+//! fixed joint is merged into its parent (its mass lumped in, its children's
+//! placements composed through), the root becomes the ground, massless leaf
+//! links are dropped, and every body's mass properties are checked (or, on
+//! request, projected to physical values).
+
+use crate::error::Problem;
+use crate::geometry::Placement;
+use crate::inertia::{defect, project, rotate, Defect, MassProperties};
+use crate::read::{JointType, Robot};
+use crate::tree::Tree;
+
+/// A moving body of the spec: a link attached by a moving joint, with every
+/// link fixed to it lumped in.
+#[derive(Clone, Debug)]
+pub(crate) struct Body {
+    /// The link whose frame is the body frame.
+    pub link: usize,
+    /// Its moving joint.
+    pub joint: usize,
+    /// The body the joint's parent link belongs to (`None`: the ground).
+    pub parent: Option<usize>,
+    /// The joint frame in the parent body's frame (URDF origin composed
+    /// through any fixed joints between the two).
+    pub origin: Placement,
+    /// Lumped mass properties in the body frame.
+    pub mass: MassProperties,
+    /// The fixed joints merged into this body, in depth-first order.
+    pub merged: Vec<usize>,
+}
+
+/// Where a link ended up: in which body (`None`: the ground) and where.
+#[derive(Clone, Debug)]
+pub(crate) struct Owner {
+    pub body: Option<usize>,
+    pub placement: Placement,
+}
+
+/// An inertia that `--fix-inertia` replaced.
+#[derive(Clone, Debug)]
+pub(crate) struct InertiaFix {
+    pub link: usize,
+    /// Principal moments before and after, ascending.
+    pub before: [f64; 3],
+    pub after: [f64; 3],
+}
+
+/// The robot as spec bodies, in the depth-first joint order.
+#[derive(Clone, Debug)]
+pub(crate) struct Model {
+    /// Kept bodies, parents before children.
+    pub bodies: Vec<Body>,
+    /// The fixed joints merged into the ground.
+    pub ground_merged: Vec<usize>,
+    /// For every link, where it ended up (`None` for dropped links).
+    pub owners: Vec<Option<Owner>>,
+    /// Moving joints dropped with their massless leaf links.
+    pub dropped: Vec<usize>,
+    /// Inertias replaced by `--fix-inertia`.
+    pub fixes: Vec<InertiaFix>,
+}
+
+/// Builds the bodies; with `fix_inertia`, unphysical inertias are projected
+/// instead of rejected.
+pub(crate) fn merge(robot: &Robot, tree: &Tree, fix_inertia: bool) -> Result<Model, Problem> {
+    let mut owners: Vec<Option<Owner>> = vec![None; robot.links.len()];
+    let ground = Owner {
+        body: None,
+        placement: Placement::identity(),
+    };
+    if let Some(root) = owners.get_mut(tree.root) {
+        *root = Some(ground);
+    }
+    let mut bodies: Vec<Body> = Vec::new();
+    let mut ground_merged = Vec::new();
+    for &j in &tree.order {
+        let joint = &robot.joints[j];
+        let (parent, child) = tree.ends[j];
+        // Depth-first order visits a joint's parent link before the joint.
+        let Some(Some(outer)) = owners.get(parent).cloned() else {
+            continue;
+        };
+        let placement = outer.placement.then(&joint.origin);
+        if joint.kind == JointType::Fixed {
+            match outer.body.and_then(|b| bodies.get_mut(b)) {
+                Some(body) => body.merged.push(j),
+                None => ground_merged.push(j),
+            }
+            owners[child] = Some(Owner {
+                body: outer.body,
+                placement,
+            });
+        } else {
+            if robot.links[child].name == "ground" {
+                return Err(Problem::new(
+                    robot.links[child].span,
+                    "link name `ground` is reserved",
+                    "a moving link called `ground`",
+                    "the spec format calls the fixed base `ground`; rename this link",
+                ));
+            }
+            owners[child] = Some(Owner {
+                body: Some(bodies.len()),
+                placement: Placement::identity(),
+            });
+            bodies.push(Body {
+                link: child,
+                joint: j,
+                parent: outer.body,
+                origin: placement,
+                mass: MassProperties::zero(),
+                merged: Vec::new(),
+            });
+        }
+    }
+    let fixes = lump_masses(robot, tree, &owners, &mut bodies, fix_inertia)?;
+    let dropped = drop_massless(robot, &mut owners, &mut bodies)?;
+    Ok(Model {
+        bodies,
+        ground_merged,
+        owners,
+        dropped,
+        fixes,
+    })
+}
+
+/// Adds every link's inertial to its body, in the link order of the
+/// depth-first walk (so rounding is reproducible), checking each link's own
+/// mass and inertia first. Links merged into the ground are not checked:
+/// their mass never matters for a fixed base.
+fn lump_masses(
+    robot: &Robot,
+    tree: &Tree,
+    owners: &[Option<Owner>],
+    bodies: &mut [Body],
+    fix_inertia: bool,
+) -> Result<Vec<InertiaFix>, Problem> {
+    let mut fixes = Vec::new();
+    let links = tree.order.iter().map(|&j| tree.ends[j].1);
+    for link in links {
+        let Some(Some(owner)) = owners.get(link) else {
+            continue;
+        };
+        let Some(body) = owner.body.and_then(|b| bodies.get_mut(b)) else {
+            continue;
+        };
+        let Some(inertial) = &robot.links[link].inertial else {
+            continue;
+        };
+        let name = &robot.links[link].name;
+        if inertial.mass < 0.0 {
+            return Err(Problem::new(
+                inertial.mass_span,
+                format!("mass of link `{name}` is negative: {}", inertial.mass),
+                "negative mass",
+                "masses are in kg and not negative; check the sign",
+            ));
+        }
+        let mut tensor = inertial.inertia;
+        if inertial.mass > 0.0 {
+            if let Some(found) = defect(&tensor) {
+                if !fix_inertia {
+                    return Err(inertia_problem(name, inertial.inertia_span, &found));
+                }
+                let (fixed, after) = project(&tensor);
+                let before = match found {
+                    Defect::NotPositiveDefinite(m) | Defect::Triangle(m) => m,
+                };
+                fixes.push(InertiaFix {
+                    link,
+                    before,
+                    after,
+                });
+                tensor = fixed;
+            }
+        }
+        let in_link = MassProperties {
+            mass: inertial.mass,
+            com: inertial.origin.translation,
+            inertia: rotate(&inertial.origin.matrix, &tensor),
+        };
+        let placement = &owner.placement;
+        body.mass = body
+            .mass
+            .lump(&in_link.placed(&placement.matrix, placement.translation));
+    }
+    Ok(fixes)
+}
+
+fn inertia_problem(link: &str, span: sharnir_spec::Span, found: &Defect) -> Problem {
+    let list = |m: &[f64; 3]| format!("{:e}, {:e}, {:e}", m[0], m[1], m[2]);
+    let (message, label) = match found {
+        Defect::NotPositiveDefinite(m) => (
+            format!(
+                "inertia of link `{link}` is not positive definite: principal moments {}",
+                list(m)
+            ),
+            "not positive definite",
+        ),
+        Defect::Triangle(m) => (
+            format!(
+                "inertia of link `{link}` violates the triangle inequality: principal moments {} \
+                 (I₁ + I₂ < I₃)",
+                list(m)
+            ),
+            "no rigid body has these moments",
+        ),
+    };
+    Problem::new(
+        span,
+        message,
+        label,
+        "the inertia is about the centre of mass, in the <inertial> frame's axes, kg·m²; fix the \
+         values, or convert with --fix-inertia to use the nearest physical tensor",
+    )
+}
+
+/// Drops massless bodies that carry nothing (leaves, after their own
+/// massless leaves are gone) and rejects massless bodies that carry others
+/// or that declare a zero mass. Returns the dropped joints.
+fn drop_massless(
+    robot: &Robot,
+    owners: &mut [Option<Owner>],
+    bodies: &mut Vec<Body>,
+) -> Result<Vec<usize>, Problem> {
+    let mut keep = vec![true; bodies.len()];
+    // Bodies are in depth-first order: walking backwards sees children first.
+    for b in (0..bodies.len()).rev() {
+        let body = &bodies[b];
+        if body.mass.mass > 0.0 {
+            continue;
+        }
+        let link = &robot.links[body.link];
+        if let Some(inertial) = &link.inertial {
+            return Err(Problem::new(
+                inertial.mass_span,
+                format!("mass of moving link `{}` is zero", link.name),
+                "zero mass",
+                "every moving body needs a mass > 0: give the link its mass, or delete its \
+                 <inertial> if it is a massless frame (a massless leaf link is dropped)",
+            ));
+        }
+        let carried = (b + 1..bodies.len()).find(|&c| keep[c] && bodies[c].parent == Some(b));
+        if let Some(c) = carried {
+            let joint = &robot.joints[bodies[c].joint];
+            return Err(Problem::new(
+                link.span,
+                format!(
+                    "link `{}` has no mass but carries `{}` through the moving joint `{}`",
+                    link.name, robot.links[bodies[c].link].name, joint.name
+                ),
+                "massless link",
+                "every moving body needs a mass > 0: give this link an <inertial> with its mass, \
+                 or attach it to a massive link with a fixed joint",
+            ));
+        }
+        keep[b] = false;
+    }
+    let mut renumbered = vec![None; bodies.len()];
+    let mut kept = Vec::with_capacity(bodies.len());
+    let mut dropped = Vec::new();
+    for (b, body) in std::mem::take(bodies).into_iter().enumerate() {
+        if keep[b] {
+            renumbered[b] = Some(kept.len());
+            kept.push(body);
+        } else {
+            dropped.push(body.joint);
+        }
+    }
+    for body in &mut kept {
+        body.parent = body.parent.and_then(|p| renumbered[p]);
+    }
+    for owner in owners.iter_mut() {
+        if let Some(Owner { body: Some(b), .. }) = owner {
+            match renumbered[*b] {
+                Some(new) => *b = new,
+                None => *owner = None,
+            }
+        }
+    }
+    *bodies = kept;
+    Ok(dropped)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::read::read;
+    use crate::tree::build;
+
+    fn model(text: &str) -> (Robot, Model) {
+        let robot = read(text).unwrap_or_else(|p| panic!("{p:?}"));
+        let tree = build(&robot).unwrap_or_else(|p| panic!("{p:?}"));
+        let model = merge(&robot, &tree, false).unwrap_or_else(|p| panic!("{p:?}"));
+        (robot, model)
+    }
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() <= 1e-12 * (1.0 + b.abs())
+    }
+
+    /// An arm whose tool is bolted on by a fixed joint that is itself
+    /// rotated, checked against the lumped values worked out by hand.
+    #[test]
+    fn fixed_joint_lumping_by_hand() {
+        // `arm`: 2 kg at (0.5, 0, 0), I = diag(0.01, 0.1, 0.1).
+        // `tool`: 1 kg, fixed at (1, 0, 0) turned +90° about z, its centre at
+        // (0, 0.2, 0) in its own frame, I = diag(0.02, 0.03, 0.04) in its own
+        // axes. In the arm frame the tool's centre is (1 − 0.2, 0, 0) = (0.8, 0, 0)
+        // and its tensor is diag(0.03, 0.02, 0.04) (x and y swap).
+        // Lumped: m = 3, c = (2·0.5 + 1·0.8)/3 = 0.6 along x; offsets −0.1 and
+        // +0.2 along x give yy and zz the extra 2·0.01 + 1·0.04 = 0.06:
+        // I = diag(0.04, 0.18, 0.20).
+        let text = r#"<robot name="r">
+  <link name="base"/>
+  <link name="arm">
+    <inertial><origin xyz="0.5 0 0"/><mass value="2"/>
+      <inertia ixx="0.01" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1"/></inertial>
+  </link>
+  <link name="tool">
+    <inertial><origin xyz="0 0.2 0"/><mass value="1"/>
+      <inertia ixx="0.02" ixy="0" ixz="0" iyy="0.03" iyz="0" izz="0.04"/></inertial>
+  </link>
+  <link name="tip"/>
+  <joint name="shoulder" type="revolute"><parent link="base"/><child link="arm"/>
+    <axis xyz="0 0 1"/></joint>
+  <joint name="bolt" type="fixed"><parent link="arm"/><child link="tool"/>
+    <origin xyz="1 0 0" rpy="0 0 1.5707963267948966"/></joint>
+  <joint name="tcp" type="fixed"><parent link="tool"/><child link="tip"/>
+    <origin xyz="0 0.3 0"/></joint>
+</robot>"#;
+        let (robot, model) = model(text);
+        assert_eq!(model.bodies.len(), 1);
+        let body = &model.bodies[0];
+        assert_eq!(robot.links[body.link].name, "arm");
+        assert_eq!(body.merged.len(), 2);
+        assert!(close(body.mass.mass, 3.0));
+        for (got, want) in body.mass.com.iter().zip([0.6, 0.0, 0.0]) {
+            assert!(close(*got, want), "{:?}", body.mass.com);
+        }
+        let want = [[0.04, 0.0, 0.0], [0.0, 0.18, 0.0], [0.0, 0.0, 0.20]];
+        for (got, want) in body
+            .mass
+            .inertia
+            .iter()
+            .flatten()
+            .zip(want.iter().flatten())
+        {
+            assert!(close(*got, *want), "{:?}", body.mass.inertia);
+        }
+        // The tip frame sits 0.3 along the tool's y, which is the arm's −x.
+        let tip = robot.links.iter().position(|l| l.name == "tip");
+        let owner = tip.and_then(|t| model.owners[t].clone()).expect("tip kept");
+        assert_eq!(owner.body, Some(0));
+        for (got, want) in owner.placement.translation.iter().zip([0.7, 0.0, 0.0]) {
+            assert!(close(*got, want), "{:?}", owner.placement.translation);
+        }
+    }
+
+    #[test]
+    fn placements_compose_through_fixed_joints() {
+        let text = r#"<robot name="r">
+  <link name="world"/>
+  <link name="base"/>
+  <link name="arm"><inertial><mass value="1"/>
+    <inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>
+  <joint name="mount" type="fixed"><parent link="world"/><child link="base"/>
+    <origin xyz="0 0 1" rpy="0 0 0.5"/></joint>
+  <joint name="j" type="revolute"><parent link="base"/><child link="arm"/>
+    <origin xyz="1 0 0" rpy="0.25 0 0"/></joint>
+</robot>"#;
+        let (_, model) = model(text);
+        assert_eq!(model.ground_merged.len(), 1);
+        let origin = &model.bodies[0].origin;
+        assert_eq!(model.bodies[0].parent, None);
+        let (s, c) = 0.5_f64.sin_cos();
+        for (got, want) in origin.translation.iter().zip([c, s, 1.0]) {
+            assert!(close(*got, want), "{:?}", origin.translation);
+        }
+        assert_eq!(origin.rotations.len(), 2, "{:?}", origin.rotations);
+    }
+
+    #[test]
+    fn massless_leaves_are_dropped_and_massless_carriers_rejected() {
+        let leaf = r#"<robot name="r">
+  <link name="base"/>
+  <link name="arm"><inertial><mass value="1"/>
+    <inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>
+  <link name="sensor"/>
+  <link name="probe"/>
+  <joint name="j1" type="revolute"><parent link="base"/><child link="arm"/></joint>
+  <joint name="j2" type="revolute"><parent link="arm"/><child link="sensor"/></joint>
+  <joint name="j3" type="prismatic"><parent link="sensor"/><child link="probe"/></joint>
+</robot>"#;
+        let (robot, model) = model(leaf);
+        assert_eq!(model.bodies.len(), 1);
+        let dropped: Vec<&str> = model
+            .dropped
+            .iter()
+            .map(|&j| robot.joints[j].name.as_str())
+            .collect();
+        assert_eq!(dropped, ["j2", "j3"]);
+        assert!(model.owners[2].is_none() && model.owners[3].is_none());
+
+        let carrier = leaf.replace(
+            "<link name=\"probe\"/>",
+            "<link name=\"probe\"><inertial><mass value=\"1\"/>\
+             <inertia ixx=\"1\" ixy=\"0\" ixz=\"0\" iyy=\"1\" iyz=\"0\" izz=\"1\"/></inertial></link>",
+        );
+        let robot = read(&carrier).unwrap_or_else(|p| panic!("{p:?}"));
+        let tree = build(&robot).unwrap_or_else(|p| panic!("{p:?}"));
+        let problem = merge(&robot, &tree, false).err().expect("rejected");
+        assert_eq!(
+            problem.message,
+            "link `sensor` has no mass but carries `probe` through the moving joint `j3`"
+        );
+    }
+}

@@ -1,0 +1,515 @@
+//! XML → [`Robot`]: the links and joints of a URDF with the positions they
+//! were read from, checked element by element (required attributes,
+//! numbers, joint types, limits, duplicates). Meshes, visuals, collisions,
+//! transmissions, Gazebo tags and anything else unknown are skipped.
+
+use crate::error::Problem;
+use crate::geometry::{Mat3, Placement, Vec3};
+use roxmltree::Node;
+use sharnir_spec::Span;
+use std::collections::HashMap;
+
+/// A URDF robot as written: links and joints in document order.
+#[derive(Clone, Debug)]
+pub(crate) struct Robot {
+    pub name: String,
+    /// The `name` attribute's value (or the `<robot` tag if it has none).
+    pub name_span: Span,
+    pub links: Vec<Link>,
+    pub joints: Vec<Joint>,
+}
+
+/// A `<link>`.
+#[derive(Clone, Debug)]
+pub(crate) struct Link {
+    pub name: String,
+    /// The `<link` tag.
+    pub span: Span,
+    pub inertial: Option<Inertial>,
+}
+
+/// A link's `<inertial>`: mass properties in the inertial frame.
+#[derive(Clone, Debug)]
+pub(crate) struct Inertial {
+    /// The inertial frame in the link frame (centre of mass and principal
+    /// axes, usually).
+    pub origin: Placement,
+    pub mass: f64,
+    /// The `value` of `<mass>`.
+    pub mass_span: Span,
+    /// Inertia about the centre of mass in the inertial frame's axes.
+    pub inertia: Mat3,
+    /// The `<inertia` tag.
+    pub inertia_span: Span,
+}
+
+/// The joint types the converter understands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum JointType {
+    Revolute,
+    /// A revolute joint without position limits.
+    Continuous,
+    Prismatic,
+    Fixed,
+}
+
+impl JointType {
+    /// The spec's joint type, `None` for a fixed joint (which the spec
+    /// cannot express: it is merged away).
+    pub fn spec_type(self) -> Option<&'static str> {
+        match self {
+            JointType::Revolute | JointType::Continuous => Some("revolute"),
+            JointType::Prismatic => Some("prismatic"),
+            JointType::Fixed => None,
+        }
+    }
+}
+
+/// A `<joint>`.
+#[derive(Clone, Debug)]
+pub(crate) struct Joint {
+    pub name: String,
+    /// The `name` attribute's value.
+    pub span: Span,
+    pub kind: JointType,
+    pub parent: String,
+    pub parent_span: Span,
+    pub child: String,
+    pub child_span: Span,
+    /// The joint frame (and child link frame at q = 0) in the parent link
+    /// frame.
+    pub origin: Placement,
+    /// The axis in the joint frame as written (not normalised).
+    pub axis: Vec3,
+    pub limit: Option<Limit>,
+    pub damping: Option<f64>,
+    pub friction: Option<f64>,
+}
+
+/// `<limit>`, every attribute optional.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct Limit {
+    pub lower: Option<f64>,
+    pub upper: Option<f64>,
+    pub effort: Option<f64>,
+    pub velocity: Option<f64>,
+}
+
+/// Parses the XML and reads the robot, returning the first problem.
+pub(crate) fn read(text: &str) -> Result<Robot, Problem> {
+    let document = roxmltree::Document::parse(text).map_err(|e| {
+        let position = e.pos();
+        Problem::new(
+            Span::new(offset_of(text, position.row, position.col), 0),
+            format!("XML syntax error: {e}"),
+            "here",
+            "a URDF is an XML document; fix the XML syntax (unclosed tags, quotes, stray `<` or `&`)",
+        )
+    })?;
+    let robot = document.root_element();
+    if robot.tag_name().name() != "robot" {
+        return Err(Problem::new(
+            tag(robot),
+            format!(
+                "not a URDF: the root element is <{}>, not <robot>",
+                robot.tag_name().name()
+            ),
+            "expected <robot>",
+            "a URDF file has one <robot name=\"...\"> element holding its <link>s and <joint>s",
+        ));
+    }
+    let (name, name_span) = required(robot, "name", "the robot")?;
+    let mut links = Vec::new();
+    let mut joints = Vec::new();
+    for element in robot.children().filter(Node::is_element) {
+        match element.tag_name().name() {
+            "link" => links.push(link(element)?),
+            "joint" => joints.push(joint(element)?),
+            _ => {}
+        }
+    }
+    unique(
+        text,
+        "link",
+        links.iter().map(|l| (l.name.as_str(), l.span)),
+    )?;
+    unique(
+        text,
+        "joint",
+        joints.iter().map(|j| (j.name.as_str(), j.span)),
+    )?;
+    Ok(Robot {
+        name: name.to_owned(),
+        name_span,
+        links,
+        joints,
+    })
+}
+
+fn link(element: Node) -> Result<Link, Problem> {
+    let (name, _) = required(element, "name", "a <link>")?;
+    let inertial = match child(element, "inertial") {
+        Some(inertial) => Some(self::inertial(inertial, name)?),
+        None => None,
+    };
+    Ok(Link {
+        name: name.to_owned(),
+        span: tag(element),
+        inertial,
+    })
+}
+
+fn inertial(element: Node, link: &str) -> Result<Inertial, Problem> {
+    let what = format!("the <inertial> of link `{link}`");
+    let origin = origin(element)?;
+    let mass = child(element, "mass").ok_or_else(|| missing_element(element, "mass", &what))?;
+    let (mass_text, mass_span) = required(mass, "value", "<mass>")?;
+    let mass_value = number(mass_text, mass_span, "the mass")?;
+    let inertia =
+        child(element, "inertia").ok_or_else(|| missing_element(element, "inertia", &what))?;
+    let mut entries = [0.0; 6];
+    for (value, key) in entries
+        .iter_mut()
+        .zip(["ixx", "ixy", "ixz", "iyy", "iyz", "izz"])
+    {
+        let (text, span) = required(inertia, key, "<inertia>")?;
+        *value = number(text, span, key)?;
+    }
+    let [xx, xy, xz, yy, yz, zz] = entries;
+    Ok(Inertial {
+        origin,
+        mass: mass_value,
+        mass_span,
+        inertia: [[xx, xy, xz], [xy, yy, yz], [xz, yz, zz]],
+        inertia_span: tag(inertia),
+    })
+}
+
+fn joint(element: Node) -> Result<Joint, Problem> {
+    let (name, span) = required(element, "name", "a <joint>")?;
+    let what = format!("joint `{name}`");
+    let (kind_text, kind_span) = required(element, "type", &what)?;
+    let kind = joint_type(kind_text, kind_span, name)?;
+    if let Some(mimic) = child(element, "mimic") {
+        return Err(Problem::new(
+            tag(mimic),
+            format!("joint `{name}` mimics another joint: coupled joints are not supported yet"),
+            "not supported yet",
+            "sharnir gives every moving joint its own coordinate; remove the <mimic> to treat the \
+             joint as independent, or make it `fixed` at a chosen position",
+        ));
+    }
+    let parent =
+        child(element, "parent").ok_or_else(|| missing_element(element, "parent", &what))?;
+    let (parent_name, parent_span) = required(parent, "link", "<parent>")?;
+    let child_element =
+        child(element, "child").ok_or_else(|| missing_element(element, "child", &what))?;
+    let (child_name, child_span) = required(child_element, "link", "<child>")?;
+    let axis = match child(element, "axis") {
+        Some(axis) => {
+            let (text, span) = required(axis, "xyz", "<axis>")?;
+            let axis = vector(text, span, "the axis")?;
+            if kind != JointType::Fixed && axis.iter().all(|&a| a == 0.0) {
+                return Err(Problem::new(
+                    span,
+                    format!("the axis of joint `{name}` is zero"),
+                    "zero vector",
+                    "give the joint's direction in the joint frame, e.g. xyz=\"0 0 1\"",
+                ));
+            }
+            axis
+        }
+        None => [1.0, 0.0, 0.0],
+    };
+    let limit = match child(element, "limit") {
+        Some(limit) => Some(self::limit(limit, name)?),
+        None => None,
+    };
+    let (damping, friction) = match child(element, "dynamics") {
+        Some(dynamics) => (
+            magnitude(dynamics, "damping", name)?,
+            magnitude(dynamics, "friction", name)?,
+        ),
+        None => (None, None),
+    };
+    Ok(Joint {
+        name: name.to_owned(),
+        span,
+        kind,
+        parent: parent_name.to_owned(),
+        parent_span,
+        child: child_name.to_owned(),
+        child_span,
+        origin: origin(element)?,
+        axis,
+        limit,
+        damping,
+        friction,
+    })
+}
+
+fn joint_type(text: &str, span: Span, joint: &str) -> Result<JointType, Problem> {
+    match text {
+        "revolute" => Ok(JointType::Revolute),
+        "continuous" => Ok(JointType::Continuous),
+        "prismatic" => Ok(JointType::Prismatic),
+        "fixed" => Ok(JointType::Fixed),
+        "floating" | "planar" => Err(Problem::new(
+            span,
+            format!("joint `{joint}` is `{text}`: this joint type is not supported yet"),
+            "not supported yet",
+            "sharnir converts revolute, continuous, prismatic and fixed joints; a floating base \
+             will come with the free joint (see docs/urdf.md)",
+        )),
+        other => Err(Problem::new(
+            span,
+            format!("unknown joint type `{other}` of joint `{joint}`"),
+            "unknown joint type",
+            "URDF joint types are revolute, continuous, prismatic, fixed, floating and planar",
+        )),
+    }
+}
+
+fn limit(element: Node, joint: &str) -> Result<Limit, Problem> {
+    let mut limit = Limit::default();
+    let mut upper_span = tag(element);
+    for (slot, key) in [(&mut limit.lower, "lower"), (&mut limit.upper, "upper")] {
+        if let Some((text, span)) = attribute(element, key) {
+            *slot = Some(number(text, span, key)?);
+            if key == "upper" {
+                upper_span = span;
+            }
+        }
+    }
+    if let (Some(lower), Some(upper)) = (limit.lower, limit.upper) {
+        if lower > upper {
+            return Err(Problem::new(
+                upper_span,
+                format!(
+                    "upper limit of joint `{joint}` is below its lower limit: {upper} < {lower}"
+                ),
+                "below `lower`",
+                "limits are lower ≤ upper; check their order and signs",
+            ));
+        }
+    }
+    limit.effort = magnitude(element, "effort", joint)?;
+    limit.velocity = magnitude(element, "velocity", joint)?;
+    Ok(limit)
+}
+
+/// An optional non-negative attribute (effort, velocity, damping, friction).
+fn magnitude(element: Node, key: &str, joint: &str) -> Result<Option<f64>, Problem> {
+    let Some((text, span)) = attribute(element, key) else {
+        return Ok(None);
+    };
+    let value = number(text, span, key)?;
+    if value < 0.0 {
+        return Err(Problem::new(
+            span,
+            format!("{key} of joint `{joint}` is negative: {value}"),
+            "negative",
+            format!("the {key} is a magnitude: give a value ≥ 0"),
+        ));
+    }
+    Ok(Some(value))
+}
+
+/// An optional `<origin xyz rpy>` child; identity when absent.
+fn origin(element: Node) -> Result<Placement, Problem> {
+    let Some(origin) = child(element, "origin") else {
+        return Ok(Placement::identity());
+    };
+    let read = |key: &str| match attribute(origin, key) {
+        Some((text, span)) => vector(text, span, key),
+        None => Ok([0.0; 3]),
+    };
+    Ok(Placement::from_xyz_rpy(read("xyz")?, read("rpy")?))
+}
+
+/// The first child element called `name`.
+fn child<'a, 'input>(element: Node<'a, 'input>, name: &str) -> Option<Node<'a, 'input>> {
+    element
+        .children()
+        .find(|c| c.is_element() && c.tag_name().name() == name)
+}
+
+/// An attribute's value and the span of the value.
+fn attribute<'a>(element: Node<'a, '_>, key: &str) -> Option<(&'a str, Span)> {
+    element.attributes().find(|a| a.name() == key).map(|a| {
+        let range = a.range_value();
+        (a.value(), Span::new(range.start, range.end - range.start))
+    })
+}
+
+fn required<'a>(element: Node<'a, '_>, key: &str, what: &str) -> Result<(&'a str, Span), Problem> {
+    attribute(element, key).ok_or_else(|| {
+        let name = element.tag_name().name();
+        Problem::new(
+            tag(element),
+            format!("<{name}> has no `{key}` attribute"),
+            format!("needs {key}=\"...\""),
+            format!("add {key}=\"...\" to {what}"),
+        )
+    })
+}
+
+fn missing_element(element: Node, name: &str, what: &str) -> Problem {
+    Problem::new(
+        tag(element),
+        format!("{what} has no <{name}>"),
+        format!("needs a <{name}> element"),
+        format!(
+            "add the <{name}> element (see the URDF specification of <{}>)",
+            element.tag_name().name()
+        ),
+    )
+}
+
+/// The `<name` of an element's start tag: where element-level problems are
+/// underlined (the whole element may span many lines).
+fn tag(element: Node) -> Span {
+    Span::new(element.range().start, 1 + element.tag_name().name().len())
+}
+
+/// One finite number.
+fn number(text: &str, span: Span, what: &str) -> Result<f64, Problem> {
+    let value: f64 = text.trim().parse().map_err(|_| {
+        Problem::new(
+            span,
+            format!("{what} must be a number, found `{text}`"),
+            "not a number",
+            "write a decimal number such as 0.25 or 1e-3",
+        )
+    })?;
+    if value.is_finite() {
+        Ok(value)
+    } else {
+        Err(Problem::new(
+            span,
+            format!("{what} must be finite, found `{text}`"),
+            "not finite",
+            "write a finite decimal number",
+        ))
+    }
+}
+
+/// Three numbers separated by spaces (`xyz`, `rpy`).
+fn vector(text: &str, span: Span, what: &str) -> Result<Vec3, Problem> {
+    let parts: Vec<&str> = text.split_whitespace().collect();
+    let [x, y, z] = parts.as_slice() else {
+        return Err(Problem::new(
+            span,
+            format!("{what} must be three numbers, found {}", parts.len()),
+            "expected \"x y z\"",
+            "write three numbers separated by spaces, e.g. \"0 0 1\"",
+        ));
+    };
+    Ok([
+        number(x, span, what)?,
+        number(y, span, what)?,
+        number(z, span, what)?,
+    ])
+}
+
+/// Rejects the second of two links (or joints) with the same name.
+fn unique<'a>(
+    text: &str,
+    what: &str,
+    names: impl Iterator<Item = (&'a str, Span)>,
+) -> Result<(), Problem> {
+    let mut seen: HashMap<&str, Span> = HashMap::new();
+    for (name, span) in names {
+        if let Some(first) = seen.insert(name, span) {
+            let line = text
+                .get(..first.offset)
+                .map_or(0, |before| before.matches('\n').count() + 1);
+            return Err(Problem::new(
+                span,
+                format!("duplicate {what} name `{name}`"),
+                format!("`{name}` is already a {what} on line {line}"),
+                format!("every {what} needs its own name; rename one of them"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The byte offset of a 1-based (row, column in characters) position.
+fn offset_of(text: &str, row: u32, column: u32) -> usize {
+    let line_start: usize = text
+        .split_inclusive('\n')
+        .take(row.saturating_sub(1) as usize)
+        .map(str::len)
+        .sum();
+    let line = text.get(line_start..).unwrap_or_default();
+    line_start
+        + line
+            .char_indices()
+            .nth(column.saturating_sub(1) as usize)
+            .map_or(line.len(), |(i, _)| i)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_convert_to_offsets() {
+        let text = "ab\nπcd\n";
+        assert_eq!(offset_of(text, 1, 1), 0);
+        assert_eq!(offset_of(text, 2, 1), 3);
+        assert_eq!(offset_of(text, 2, 2), 5);
+        assert_eq!(offset_of(text, 9, 9), text.len());
+    }
+
+    #[test]
+    fn reads_links_joints_and_defaults() {
+        let text = r#"<robot name="r">
+  <link name="a"/>
+  <link name="b">
+    <inertial>
+      <origin xyz="0 0 0.5" rpy="0 0 1"/>
+      <mass value="2"/>
+      <inertia ixx="1" ixy="0.1" ixz="0.2" iyy="3" iyz="0.3" izz="4"/>
+    </inertial>
+    <visual><geometry><mesh filename="x.stl"/></geometry></visual>
+  </link>
+  <joint name="j" type="continuous">
+    <parent link="a"/><child link="b"/>
+    <limit effort="5" velocity="2"/>
+  </joint>
+  <transmission name="t"><joint name="j"/></transmission>
+</robot>"#;
+        let robot = read(text).unwrap_or_else(|p| panic!("{p:?}"));
+        assert_eq!(robot.name, "r");
+        assert_eq!(robot.links.len(), 2);
+        assert!(robot.links[0].inertial.is_none());
+        let inertial = robot.links[1].inertial.as_ref().expect("inertial");
+        assert_eq!(inertial.mass, 2.0);
+        assert_eq!(inertial.origin.translation, [0.0, 0.0, 0.5]);
+        assert_eq!(inertial.inertia[0], [1.0, 0.1, 0.2]);
+        assert_eq!(inertial.inertia[2], [0.2, 0.3, 4.0]);
+        assert_eq!(
+            robot.joints.len(),
+            1,
+            "the transmission's <joint> is not a joint"
+        );
+        let joint = &robot.joints[0];
+        assert_eq!(joint.kind, JointType::Continuous);
+        assert_eq!(joint.axis, [1.0, 0.0, 0.0]);
+        assert_eq!(joint.origin, Placement::identity());
+        assert_eq!(
+            joint.limit,
+            Some(Limit {
+                effort: Some(5.0),
+                velocity: Some(2.0),
+                ..Limit::default()
+            })
+        );
+        assert_eq!(
+            &text[joint.parent_span.offset..joint.parent_span.end()],
+            "a"
+        );
+    }
+}
