@@ -113,6 +113,14 @@ impl Mechanism {
             let kind = match joint.kind {
                 SpecJointKind::Revolute => JointKind::Revolute,
                 SpecJointKind::Prismatic => JointKind::Prismatic,
+                other => {
+                    return Err(spec.error_at(
+                        joint.span,
+                        format!("{} joints are not derived yet", other.name()),
+                        "this joint",
+                        "use revolute and prismatic joints for now",
+                    ))
+                }
             };
             let axis = joint
                 .axis

@@ -108,14 +108,16 @@ pub struct Inertia {
     pub span: Span,
 }
 
-/// A joint between a parent and a child body, carrying one coordinate.
+/// A joint between a parent and a child body and the coordinates it adds.
 #[derive(Clone, Debug)]
 pub struct Joint {
     /// Its name.
     pub name: String,
     /// The span of the name value.
     pub span: Span,
-    /// The name of its coordinate (the joint name unless given).
+    /// The name of its coordinate (the joint name unless given); a joint with
+    /// several coordinates names them with suffixes (see
+    /// [`Joint::velocity_names`]).
     pub coordinate: String,
     /// The span of the coordinate value (the name's span when defaulted).
     pub coordinate_span: Span,
@@ -129,8 +131,12 @@ pub struct Joint {
     pub child: String,
     /// The span of the child value.
     pub child_span: Span,
-    /// Unit joint axis in the joint frame.
+    /// Unit joint axis in the joint frame; `[0, 0, 1]` for the types without
+    /// one (see [`JointKind::has_axis`]).
     pub axis: [f64; 3],
+    /// The universal joint's second unit axis, in the frame after the first
+    /// rotation; `None` for every other type.
+    pub axis2: Option<[f64; 3]>,
     /// The span of the axis value.
     pub axis_span: Span,
     /// Placement of the joint frame in the parent frame.
@@ -163,13 +169,117 @@ pub struct Limits {
     pub span: Span,
 }
 
-/// The joint types of this version of the format.
+/// The joint types of the format. Each moves the body frame relative to the
+/// joint frame; [`JointKind::nq`] and [`JointKind::nv`] give its numbers of
+/// position and velocity coordinates.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum JointKind {
-    /// The body frame is the joint frame rotated by q about the axis.
+    /// Rotation by q about `axis`.
     Revolute,
-    /// The body frame is the joint frame translated by q along the axis.
+    /// Translation by q along `axis`.
     Prismatic,
+    /// Translation along and rotation about the same `axis`:
+    /// q = [slide, angle].
+    Cylindrical,
+    /// Rotation by q₁ about `axis`, then by q₂ about `axis2` (given in the
+    /// frame after the first rotation); the axes intersect at the origin.
+    Universal,
+    /// Any rotation about the origin: q a unit quaternion `[x, y, z, w]`,
+    /// velocity the angular velocity in the body frame.
+    Spherical,
+    /// Motion in the joint frame's x–y plane: q = [x, y, angle about z].
+    Planar,
+    /// Unconstrained motion (a floating base): q = [x, y, z] of the body
+    /// origin in the joint frame and a unit quaternion `[x, y, z, w]`;
+    /// velocity = [linear, angular], both in the body frame (Pinocchio's
+    /// convention).
+    Free,
+    /// No motion: the child is rigidly attached to the parent.
+    Fixed,
+}
+
+impl JointKind {
+    /// Every type with its spelling in a spec.
+    pub const ALL: [(JointKind, &'static str); 8] = [
+        (JointKind::Revolute, "revolute"),
+        (JointKind::Prismatic, "prismatic"),
+        (JointKind::Cylindrical, "cylindrical"),
+        (JointKind::Universal, "universal"),
+        (JointKind::Spherical, "spherical"),
+        (JointKind::Planar, "planar"),
+        (JointKind::Free, "free"),
+        (JointKind::Fixed, "fixed"),
+    ];
+
+    /// The spelling in a spec.
+    pub fn name(self) -> &'static str {
+        JointKind::ALL
+            .iter()
+            .find(|(kind, _)| *kind == self)
+            .map_or("revolute", |(_, name)| name)
+    }
+
+    /// Number of position coordinates.
+    pub fn nq(self) -> usize {
+        self.position_suffixes().len()
+    }
+
+    /// Number of velocity coordinates.
+    pub fn nv(self) -> usize {
+        self.velocity_suffixes().len()
+    }
+
+    /// Whether the type needs `axis`.
+    pub fn has_axis(self) -> bool {
+        matches!(
+            self,
+            JointKind::Revolute | JointKind::Prismatic | JointKind::Cylindrical | JointKind::Universal
+        )
+    }
+
+    /// Suffixes appended to the coordinate name to name the position
+    /// coordinates; `""` means the bare name.
+    pub fn position_suffixes(self) -> &'static [&'static str] {
+        match self {
+            JointKind::Spherical => &["_qx", "_qy", "_qz", "_qw"],
+            JointKind::Free => &["_x", "_y", "_z", "_qx", "_qy", "_qz", "_qw"],
+            other => other.velocity_suffixes(),
+        }
+    }
+
+    /// Suffixes appended to the coordinate name to name the velocity
+    /// coordinates; `""` means the bare name.
+    pub fn velocity_suffixes(self) -> &'static [&'static str] {
+        match self {
+            JointKind::Revolute | JointKind::Prismatic => &[""],
+            JointKind::Cylindrical => &["_slide", "_angle"],
+            JointKind::Universal => &["_1", "_2"],
+            JointKind::Spherical => &["_wx", "_wy", "_wz"],
+            JointKind::Planar => &["_x", "_y", "_angle"],
+            JointKind::Free => &["_vx", "_vy", "_vz", "_wx", "_wy", "_wz"],
+            JointKind::Fixed => &[],
+        }
+    }
+}
+
+impl Joint {
+    /// Names of this joint's position coordinates, in order.
+    pub fn position_names(&self) -> Vec<String> {
+        self.kind
+            .position_suffixes()
+            .iter()
+            .map(|suffix| format!("{}{suffix}", self.coordinate))
+            .collect()
+    }
+
+    /// Names of this joint's velocity coordinates, in order.
+    pub fn velocity_names(&self) -> Vec<String> {
+        self.kind
+            .velocity_suffixes()
+            .iter()
+            .map(|suffix| format!("{}{suffix}", self.coordinate))
+            .collect()
+    }
 }
 
 /// Placement of a joint frame in its parent frame:

@@ -397,29 +397,43 @@ fn parent_equal_to_child() {
 }
 
 #[test]
-fn unsupported_joint_types() {
-    for later in [
-        "cylindrical",
-        "universal",
-        "spherical",
-        "planar",
-        "free",
-        "fixed",
-    ] {
-        let text = edited("type = \"revolute\"", &format!("type = \"{later}\""));
-        rejects(
-            &text,
-            25,
-            8,
-            &format!("joint type `{later}` is not supported yet"),
-        );
-    }
+fn joint_types_and_their_axes() {
     rejects(
         &edited("type = \"revolute\"", "type = \"revolut\""),
         25,
         8,
         "unknown joint type `revolut` (did you mean `revolute`?)",
     );
+    for kind in ["spherical", "planar", "free", "fixed"] {
+        rejects(
+            &edited("type = \"revolute\"", &format!("type = \"{kind}\"")),
+            28,
+            8,
+            &format!("a {kind} joint has no `axis`"),
+        );
+    }
+    let universal = edited("type = \"revolute\"", "type = \"universal\"");
+    rejects(&universal, 23, 1, "missing key `axis2`");
+    rejects(
+        &universal.replace("axis = [0, 0, 1]", "axis = [0, 0, 1]\naxis2 = [0, 0, -2]"),
+        29,
+        9,
+        "the universal joint's axes are parallel",
+    );
+    rejects(
+        &edited("axis = [0, 0, 1]", "axis = [0, 0, 1]\naxis2 = [1, 0, 0]"),
+        29,
+        9,
+        "a revolute joint has no `axis2`",
+    );
+}
+
+#[test]
+fn coordinates_of_multi_dof_joints_are_suffixed_and_unique() {
+    let text = edited("type = \"revolute\"", "type = \"planar\"")
+        .replace("axis = [0, 0, 1]\n", "")
+        .replace("name = \"q2\"", "name = \"q2\"\ncoordinate = \"q1_x\"");
+    rejects(&text, 31, 14, "duplicate coordinate `q1_x`");
 }
 
 #[test]

@@ -7,16 +7,6 @@ use crate::model::{ElementaryRotation, Joint, JointKind, Limits, Origin};
 use crate::suggest::did_you_mean;
 use crate::toml_tree::{Node, Value};
 
-/// Joint types the format names but this version cannot derive yet.
-const LATER_TYPES: [&str; 6] = [
-    "cylindrical",
-    "universal",
-    "spherical",
-    "planar",
-    "free",
-    "fixed",
-];
-
 /// The keys of `origin` that give its rotation; at most one may appear.
 const ROTATION_KEYS: [&str; 4] = ["rpy", "axis_angle", "matrix", "rotations"];
 
@@ -31,6 +21,7 @@ pub(super) fn read(node: &Node, exprs: Expressions) -> Result<Joint, Problem> {
             "parent",
             "child",
             "axis",
+            "axis2",
             "coordinate",
             "origin",
             "limits",
@@ -43,7 +34,50 @@ pub(super) fn read(node: &Node, exprs: Expressions) -> Result<Joint, Problem> {
     let kind = kind(fields.required("type")?)?;
     let parent = fields.required("parent")?;
     let child = fields.required("child")?;
-    let axis = fields.required("axis")?;
+    let (axis, axis_span) = match (kind.has_axis(), fields.optional("axis")) {
+        (true, _) => {
+            let node = fields.required("axis")?;
+            (unit_axis(node, "joint axis")?, node.span)
+        }
+        (false, None) => ([0.0, 0.0, 1.0], name_node.span),
+        (false, Some(node)) => {
+            return Err(Problem::new(
+                node.span,
+                format!("a {} joint has no `axis`", kind.name()),
+                "not used by this joint type",
+                "remove `axis`; orient the joint frame with `origin` instead",
+            ))
+        }
+    };
+    let axis2 = match (kind, fields.optional("axis2")) {
+        (JointKind::Universal, _) => {
+            let node = fields.required("axis2")?;
+            let second = unit_axis(node, "second joint axis")?;
+            let cross = [
+                axis[1] * second[2] - axis[2] * second[1],
+                axis[2] * second[0] - axis[0] * second[2],
+                axis[0] * second[1] - axis[1] * second[0],
+            ];
+            if cross.iter().map(|c| c * c).sum::<f64>() < 1e-12 {
+                return Err(Problem::new(
+                    node.span,
+                    "the universal joint's axes are parallel",
+                    "parallel to `axis`",
+                    "a universal joint needs two different directions, e.g. axis = [1, 0, 0], axis2 = [0, 1, 0]",
+                ));
+            }
+            Some(second)
+        }
+        (_, None) => None,
+        (_, Some(node)) => {
+            return Err(Problem::new(
+                node.span,
+                format!("a {} joint has no `axis2`", kind.name()),
+                "only universal joints have a second axis",
+                "remove `axis2`",
+            ))
+        }
+    };
     let optional_expr = |key: &str| {
         fields
             .optional(key)
@@ -65,8 +99,9 @@ pub(super) fn read(node: &Node, exprs: Expressions) -> Result<Joint, Problem> {
         parent_span: parent.span,
         child: string(child, "`child`")?.to_owned(),
         child_span: child.span,
-        axis: unit_axis(axis, "joint axis")?,
-        axis_span: axis.span,
+        axis,
+        axis2,
+        axis_span,
         origin: match fields.optional("origin") {
             Some(origin) => self::origin(origin, exprs)?,
             None => Origin {
@@ -112,25 +147,20 @@ fn limits(node: &Node, exprs: Expressions) -> Result<Limits, Problem> {
 }
 
 fn kind(node: &Node) -> Result<JointKind, Problem> {
-    match string(node, "`type`")? {
-        "revolute" => Ok(JointKind::Revolute),
-        "prismatic" => Ok(JointKind::Prismatic),
-        later if LATER_TYPES.contains(&later) => Err(Problem::new(
-            node.span,
-            format!("joint type `{later}` is not supported yet"),
-            "not supported yet",
-            "this version supports `revolute` and `prismatic` joints",
-        )),
-        other => Err(Problem::new(
-            node.span,
-            format!(
-                "unknown joint type `{other}`{}",
-                did_you_mean(other, ["revolute", "prismatic"])
-            ),
-            "unknown joint type",
-            "the joint types are `revolute` and `prismatic`",
-        )),
-    }
+    let name = string(node, "`type`")?;
+    let names = JointKind::ALL.map(|(_, name)| name);
+    JointKind::ALL
+        .iter()
+        .find(|(_, spelling)| *spelling == name)
+        .map(|(kind, _)| *kind)
+        .ok_or_else(|| {
+            Problem::new(
+                node.span,
+                format!("unknown joint type `{name}`{}", did_you_mean(name, names)),
+                "unknown joint type",
+                format!("the joint types are {}", names.map(|n| format!("`{n}`")).join(", ")),
+            )
+        })
 }
 
 /// `origin = { xyz = [...], <at most one rotation key> }`.

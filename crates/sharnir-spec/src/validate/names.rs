@@ -3,6 +3,7 @@
 
 use crate::document::Document;
 use crate::error::Problem;
+use crate::model::Joint;
 use crate::source::{line_column, Span};
 use std::collections::HashMap;
 
@@ -45,12 +46,21 @@ pub(super) fn check(document: &Document, text: &str) -> Result<(), Problem> {
         document.joints.iter().map(|j| (j.name.as_str(), j.span)),
         "rename one of the joints",
     )?;
-    unique(
-        text,
-        "coordinate",
-        document.joints.iter().map(|j| (j.coordinate.as_str(), j.coordinate_span)),
-        "a coordinate is named after its joint unless `coordinate = \"...\"` is given; rename one of them",
-    )
+    for names in [Joint::velocity_names, Joint::position_names] {
+        let coordinates: Vec<(String, Span)> = document
+            .joints
+            .iter()
+            .flat_map(|j| names(j).into_iter().map(|name| (name, j.coordinate_span)))
+            .collect();
+        unique(
+            text,
+            "coordinate",
+            coordinates.iter().map(|(name, span)| (name.as_str(), *span)),
+            "a coordinate is named after its joint unless `coordinate = \"...\"` is given \
+             (joints with several coordinates add suffixes such as `_x`); rename one of them",
+        )?;
+    }
+    Ok(())
 }
 
 /// The mechanism name becomes a module and a file name: a lower snake case
