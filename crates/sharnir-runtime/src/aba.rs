@@ -1,17 +1,130 @@
 //! Forward dynamics by the articulated-body algorithm (ABA) in O(n).
 
+use crate::cholesky::Cholesky;
 use crate::error::TreeError;
+use crate::joint::{self, Subspace};
 use crate::spatial::{ArticulatedInertia, Force, Motion};
 use crate::tree::Tree;
 
-/// What the inward pass leaves at a joint for the final outward pass.
-struct JointProjection {
-    /// `U = Aᵢ Sᵢ`.
-    u_vector: Force,
-    /// `D = Sᵢᵀ Aᵢ Sᵢ`, positive.
-    d: f64,
-    /// `u = τᵢ − Sᵢᵀ pᵢ`.
-    u: f64,
+/// What the inward pass leaves at an N-degree-of-freedom joint for the
+/// outward pass, with `U = Aᵢ Sᵢ`, `D = Sᵢᵀ Aᵢ Sᵢ = L Lᵀ` and
+/// `u = τᵢ − Sᵢᵀ pᵢ`.
+struct Projection<const N: usize> {
+    /// The columns of `S`.
+    columns: [Motion; N],
+    /// The columns of `W = U L⁻ᵀ` (so that `U D⁻¹ Uᵀ = W Wᵀ`), found by
+    /// forward substitution in `L Wᵀ = Uᵀ`.
+    whitened: [Force; N],
+    /// `L⁻¹ u`.
+    whitened_u: [f64; N],
+    /// The Cholesky factor `L` of `D`.
+    factor: Cholesky<N>,
+}
+
+impl<const N: usize> Projection<N> {
+    /// The projection of the articulated inertia `inertia` with bias force
+    /// `bias` onto the joint with subspace `columns` and joint forces `tau`;
+    /// `None` if `D` is not positive definite.
+    fn new(
+        columns: [Motion; N],
+        inertia: &ArticulatedInertia,
+        bias: Force,
+        tau: &[f64],
+    ) -> Option<Projection<N>> {
+        let u_columns = columns.map(|s| inertia.apply(s));
+        let d = u_columns.map(|uk| columns.map(|sl| sl.dot(uk)));
+        let factor = Cholesky::factor(&d)?;
+        let u = std::array::from_fn(|k| tau.get(k).copied().unwrap_or(0.0) - columns[k].dot(bias));
+        Some(Projection {
+            columns,
+            whitened: factor.forward(u_columns),
+            whitened_u: factor.forward(u),
+            factor,
+        })
+    }
+
+    /// Removes the joint's free directions from `inertia`
+    /// (`Iᵃ = Iᴬ − U D⁻¹ Uᵀ`) and returns `U D⁻¹ u`, the part of the bias
+    /// force the joint forces transmit.
+    fn project_out(&self, inertia: &mut ArticulatedInertia) -> Force {
+        let mut transmitted = Force::default();
+        for (&w, &y) in self.whitened.iter().zip(&self.whitened_u) {
+            inertia.subtract_outer(w);
+            transmitted += w.scaled(y);
+        }
+        transmitted
+    }
+
+    /// Appends the joint accelerations
+    /// `q̈ᵢ = D⁻¹ (u − Uᵀ a) = L⁻ᵀ (L⁻¹ u − Wᵀ a)` to `qdd`, given the body's
+    /// acceleration `a` before the joint moves, and returns the relative
+    /// acceleration `S q̈ᵢ` they add.
+    fn accelerations(&self, a: Motion, qdd: &mut Vec<f64>) -> Motion {
+        let rhs = std::array::from_fn(|k| self.whitened_u[k] - a.dot(self.whitened[k]));
+        let joint = self.factor.backward(rhs);
+        qdd.extend(joint);
+        self.columns
+            .iter()
+            .zip(joint)
+            .fold(Motion::default(), |sum, (&s, x)| sum + s.scaled(x))
+    }
+}
+
+/// A [`Projection`] of the size of the joint's subspace: one, three or six
+/// free directions. The larger two are boxed so that trees of revolute and
+/// prismatic joints (the common case, and the benchmarked one) store a small
+/// record per body and allocate nothing per body.
+enum JointProjection {
+    /// A revolute or prismatic joint.
+    One(Projection<1>),
+    /// A spherical joint.
+    Three(Box<Projection<3>>),
+    /// A free joint.
+    Six(Box<Projection<6>>),
+}
+
+impl JointProjection {
+    /// [`Projection::new`] for the joint with subspace `subspace`.
+    fn new(
+        subspace: Subspace,
+        inertia: &ArticulatedInertia,
+        bias: Force,
+        tau: &[f64],
+    ) -> Option<JointProjection> {
+        Some(match subspace {
+            Subspace::Column(s) => JointProjection::One(Projection::new([s], inertia, bias, tau)?),
+            Subspace::Angular => JointProjection::Three(Box::new(Projection::new(
+                joint::spherical_columns(),
+                inertia,
+                bias,
+                tau,
+            )?)),
+            Subspace::Free => JointProjection::Six(Box::new(Projection::new(
+                joint::free_columns(),
+                inertia,
+                bias,
+                tau,
+            )?)),
+        })
+    }
+
+    /// [`Projection::project_out`].
+    fn project_out(&self, inertia: &mut ArticulatedInertia) -> Force {
+        match self {
+            JointProjection::One(p) => p.project_out(inertia),
+            JointProjection::Three(p) => p.project_out(inertia),
+            JointProjection::Six(p) => p.project_out(inertia),
+        }
+    }
+
+    /// [`Projection::accelerations`].
+    fn accelerations(&self, a: Motion, qdd: &mut Vec<f64>) -> Motion {
+        match self {
+            JointProjection::One(p) => p.accelerations(a, qdd),
+            JointProjection::Three(p) => p.accelerations(a, qdd),
+            JointProjection::Six(p) => p.accelerations(a, qdd),
+        }
+    }
 }
 
 impl Tree {
@@ -21,66 +134,65 @@ impl Tree {
     /// Exists as the O(n) baseline simulations and benchmarks compare
     /// against, and to close the loop `ABA(RNEA(q̈)) = q̈` in tests. Fails
     /// with [`TreeError::SingularJoint`] if some joint has no inertia to
-    /// accelerate.
+    /// accelerate in one of its free directions.
     pub fn forward_dynamics(
         &self,
         q: &[f64],
         qd: &[f64],
         tau: &[f64],
     ) -> Result<Vec<f64>, TreeError> {
-        self.check(&[("q", q), ("qd", qd), ("tau", tau)])?;
+        self.check(q, &[("qd", qd), ("tau", tau)])?;
         let transforms = self.joint_transforms(q);
         let velocities = self.velocities(&transforms, qd);
         // Outward: velocity-product accelerations c, rigid articulated
         // inertias and bias forces.
-        let mut bias_accelerations = Vec::with_capacity(self.dof());
-        let mut inertias = Vec::with_capacity(self.dof());
-        let mut bias_forces = Vec::with_capacity(self.dof());
-        for ((body, &v), &qdi) in self.bodies.iter().zip(&velocities).zip(qd) {
+        let mut bias_accelerations = Vec::with_capacity(self.bodies.len());
+        let mut inertias = Vec::with_capacity(self.bodies.len());
+        let mut bias_forces = Vec::with_capacity(self.bodies.len());
+        for ((body, &v), qdi) in self.bodies.iter().zip(&velocities).zip(self.v_chunks(qd)) {
             let inertia = body.spatial_inertia();
-            bias_accelerations.push(v.cross_motion(body.motion_subspace().scaled(qdi)));
+            bias_accelerations.push(v.cross_motion(body.motion_subspace().motion(qdi)));
             inertias.push(ArticulatedInertia::from(&inertia));
             bias_forces.push(v.cross_force(inertia.apply(v)));
         }
-        // Inward: project each joint's free direction out of its articulated
-        // inertia and hand the rest to the parent. `check` guarantees p < i.
-        let mut projections = Vec::with_capacity(self.dof());
+        // Inward: project each joint's free directions out of its articulated
+        // inertia and hand the rest to the parent. `check` guarantees p < i
+        // and one chunk of `tau` per body. The projections are stored in
+        // reverse body order.
+        let tau_chunks: Vec<&[f64]> = self.v_chunks(tau).collect();
+        let mut projections = Vec::with_capacity(self.bodies.len());
         for (i, body) in self.bodies.iter().enumerate().rev() {
-            let s = body.motion_subspace();
-            let inertia = inertias[i];
-            let u_vector = inertia.apply(s);
-            let d = s.dot(u_vector);
-            if d.is_nan() || d <= 0.0 {
-                return Err(TreeError::SingularJoint { body: i });
-            }
-            let u = tau[i] - s.dot(bias_forces[i]);
+            let projection = JointProjection::new(
+                body.motion_subspace(),
+                &inertias[i],
+                bias_forces[i],
+                tau_chunks[i],
+            )
+            .ok_or(TreeError::SingularJoint { body: i })?;
             if let Some(p) = body.parent {
-                let projected = inertia.minus_outer(u_vector, 1.0 / d);
-                let force = bias_forces[i]
-                    + projected.apply(bias_accelerations[i])
-                    + u_vector.scaled(u / d);
+                let mut projected = inertias[i];
+                let transmitted = projection.project_out(&mut projected);
+                let force = bias_forces[i] + transmitted + projected.apply(bias_accelerations[i]);
                 inertias[p] += transforms[i].transpose_articulated(&projected);
                 bias_forces[p] += transforms[i].transpose_force(force);
             }
-            projections.push(JointProjection { u_vector, d, u });
+            projections.push(projection);
         }
-        projections.reverse();
         // Outward: accelerations.
         let ground = self.ground_acceleration();
-        let mut accelerations: Vec<Motion> = Vec::with_capacity(self.dof());
-        let mut qdd = Vec::with_capacity(self.dof());
+        let mut accelerations: Vec<Motion> = Vec::with_capacity(self.bodies.len());
+        let mut qdd = Vec::with_capacity(qd.len());
         let outward = self
             .bodies
             .iter()
             .zip(&transforms)
             .zip(&bias_accelerations)
-            .zip(&projections);
+            .zip(projections.iter().rev());
         for (((body, transform), &c), projection) in outward {
             let parent = body.parent.map_or(ground, |p| accelerations[p]);
             let a = transform.apply_motion(parent) + c;
-            let qddi = (projection.u - a.dot(projection.u_vector)) / projection.d;
-            qdd.push(qddi);
-            accelerations.push(a + body.motion_subspace().scaled(qddi));
+            let relative = projection.accelerations(a, &mut qdd);
+            accelerations.push(a + relative);
         }
         Ok(qdd)
     }

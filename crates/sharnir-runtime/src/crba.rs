@@ -4,14 +4,14 @@ use crate::error::TreeError;
 use crate::tree::Tree;
 
 impl Tree {
-    /// The symmetric positive-definite joint-space inertia matrix `M(q)`, as
-    /// rows, in O(n·d) for tree depth d.
+    /// The symmetric positive-definite joint-space inertia matrix `M(q)`
+    /// ([`Tree::nv`] × [`Tree::nv`]), as rows, in O(n·d) for tree depth d.
     ///
     /// Exists next to the O(n) algorithms because the generated mass-matrix
-    /// code is checked against it and because `½ q̇ᵀ M q̇` ties it to the
+    /// code is checked against it and because `½ vᵀ M v` ties it to the
     /// kinetic energy.
     pub fn mass_matrix(&self, q: &[f64]) -> Result<Vec<Vec<f64>>, TreeError> {
-        self.check(&[("q", q)])?;
+        self.check(q, &[])?;
         let transforms = self.joint_transforms(q);
         // Composite inertias: each body plus everything outboard of it.
         let mut composite: Vec<_> = self.bodies.iter().map(|b| b.spatial_inertia()).collect();
@@ -22,20 +22,33 @@ impl Tree {
                 composite[p] += carried;
             }
         }
-        let n = self.dof();
+        let offsets = self.v_offsets();
+        let n = self.nv();
         let mut m = vec![vec![0.0; n]; n];
+        // Every index below is an offset plus a column number of that body's
+        // subspace, so it is smaller than `n` by construction of `offsets`.
         for (i, body) in self.bodies.iter().enumerate() {
-            // The force that accelerating joint i alone exerts across joint i,
-            // carried inward to every ancestor joint j: M[i][j] = Sⱼ · F.
-            let mut f = composite[i].apply(body.motion_subspace());
-            m[i][i] = body.motion_subspace().dot(f);
-            let mut j = i;
-            while let Some(p) = self.bodies[j].parent {
-                f = transforms[j].transpose_force(f);
-                j = p;
-                let entry = self.bodies[j].motion_subspace().dot(f);
-                m[i][j] = entry;
-                m[j][i] = entry;
+            let subspace = body.motion_subspace();
+            for (k, &s) in subspace.columns().iter().enumerate() {
+                let row = offsets[i] + k;
+                // The force that accelerating coordinate `row` alone exerts
+                // across joint i, carried inward to every ancestor joint j:
+                // M[row][col] = S_col · F for each column of joint j.
+                let mut f = composite[i].apply(s);
+                for (l, value) in subspace.project(f).iter().enumerate() {
+                    m[row][offsets[i] + l] = *value;
+                }
+                let mut j = i;
+                while let Some(p) = self.bodies[j].parent {
+                    f = transforms[j].transpose_force(f);
+                    j = p;
+                    let entries = self.bodies[j].motion_subspace().project(f);
+                    for (l, &entry) in entries.iter().enumerate() {
+                        let col = offsets[j] + l;
+                        m[row][col] = entry;
+                        m[col][row] = entry;
+                    }
+                }
             }
         }
         Ok(m)

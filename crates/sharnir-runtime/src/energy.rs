@@ -9,10 +9,10 @@ impl Tree {
     /// potential energy `−Σ mᵢ g · cᵢ` (centres of mass in the ground frame,
     /// zero at the ground origin), in joules.
     ///
-    /// Exists for the power-balance check `d(T + V)/dt = q̇ᵀ τ`, which tests
+    /// Exists for the power-balance check `d(T + V)/dt = vᵀ τ`, which tests
     /// every dynamics routine against a quantity computed without them.
     pub fn energy(&self, q: &[f64], qd: &[f64]) -> Result<(f64, f64), TreeError> {
-        self.check(&[("q", q), ("qd", qd)])?;
+        self.check(q, &[("qd", qd)])?;
         let velocities = self.velocities(&self.joint_transforms(q), qd);
         let kinetic = self
             .bodies

@@ -10,11 +10,13 @@ use std::fmt;
 /// fail instead of inheriting a panic.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TreeError {
-    /// A joint-space argument does not have one entry per body.
+    /// A joint-space argument does not have the tree's number of position
+    /// coordinates (`q`) or velocity coordinates (every other argument).
     WrongLength {
-        /// The argument's name (`"q"`, `"qd"`, `"qdd"`, `"tau"`).
+        /// The argument's name (`"q"`, `"qd"`, `"qdd"`, `"tau"`, `"v"`).
         argument: &'static str,
-        /// The number of bodies of the tree.
+        /// The length the tree requires: [`crate::Tree::nq`] for `q`,
+        /// [`crate::Tree::nv`] otherwise.
         expected: usize,
         /// The argument's length.
         found: usize,
@@ -27,9 +29,9 @@ pub enum TreeError {
         /// Its parent index.
         parent: usize,
     },
-    /// The articulated inertia of a body about its joint's free direction is
-    /// not positive (e.g. a massless body with nothing outboard), so the
-    /// forward dynamics is undefined.
+    /// The articulated inertia of a body about its joint's free directions
+    /// (`Sᵀ Iᴬ S`) is not positive definite (e.g. a massless body with
+    /// nothing outboard), so the forward dynamics is undefined.
     SingularJoint {
         /// The body whose joint cannot be accelerated by a finite force.
         body: usize,
@@ -45,7 +47,7 @@ impl fmt::Display for TreeError {
                 found,
             } => write!(
                 f,
-                "`{argument}` has length {found}, not the tree's number of joints, {expected}"
+                "`{argument}` has length {found}, but the tree's joints need {expected}"
             ),
             TreeError::ParentOrder { body, parent } => write!(
                 f,
@@ -53,7 +55,7 @@ impl fmt::Display for TreeError {
             ),
             TreeError::SingularJoint { body } => write!(
                 f,
-                "the articulated inertia of body {body} about its joint is not positive"
+                "the articulated inertia of body {body} about its joint is not positive definite"
             ),
         }
     }

@@ -16,7 +16,7 @@ impl Tree {
         qd: &[f64],
         qdd: &[f64],
     ) -> Result<Vec<f64>, TreeError> {
-        self.check(&[("q", q), ("qd", qd), ("qdd", qdd)])?;
+        self.check(q, &[("qd", qd), ("qdd", qdd)])?;
         Ok(self.rnea_unchecked(q, qd, qdd))
     }
 
@@ -24,8 +24,8 @@ impl Tree {
     /// acceleration, so that `M q̈ + bias = τ`. Forward dynamics by
     /// `M⁻¹ (τ − bias)` starts from here.
     pub fn bias(&self, q: &[f64], qd: &[f64]) -> Result<Vec<f64>, TreeError> {
-        self.check(&[("q", q), ("qd", qd)])?;
-        Ok(self.rnea_unchecked(q, qd, &vec![0.0; self.dof()]))
+        self.check(q, &[("qd", qd)])?;
+        Ok(self.rnea_unchecked(q, qd, &vec![0.0; self.nv()]))
     }
 
     /// RNEA after [`Tree::check`].
@@ -33,30 +33,34 @@ impl Tree {
         let transforms = self.joint_transforms(q);
         let velocities = self.velocities(&transforms, qd);
         let ground = self.ground_acceleration();
-        let mut accelerations = Vec::with_capacity(self.dof());
-        let mut forces: Vec<Force> = Vec::with_capacity(self.dof());
+        let mut accelerations = Vec::with_capacity(self.bodies.len());
+        let mut forces: Vec<Force> = Vec::with_capacity(self.bodies.len());
         let outward = self
             .bodies
             .iter()
             .zip(&transforms)
             .zip(&velocities)
-            .zip(qd.iter().zip(qdd));
-        for (((body, transform), &v), (&qdi, &qddi)) in outward {
+            .zip(self.v_chunks(qd).zip(self.v_chunks(qdd)));
+        for (((body, transform), &v), (qdi, qddi)) in outward {
             let s = body.motion_subspace();
             // `check` guarantees p < this body's index, so `accelerations[p]` exists.
             let parent = body.parent.map_or(ground, |p| accelerations[p]);
-            let a = transform.apply_motion(parent) + s.scaled(qddi) + v.cross_motion(s.scaled(qdi));
+            let a = transform.apply_motion(parent) + s.motion(qddi) + v.cross_motion(s.motion(qdi));
             accelerations.push(a);
             let inertia = body.spatial_inertia();
             forces.push(inertia.apply(a) + v.cross_force(inertia.apply(v)));
         }
-        let mut tau = vec![0.0; self.dof()];
+        // Inward: children come after their parents, so walking backwards
+        // completes each body's force before it is carried to the parent.
         for (i, body) in self.bodies.iter().enumerate().rev() {
-            let f = forces[i];
-            tau[i] = body.motion_subspace().dot(f);
             if let Some(p) = body.parent {
-                forces[p] += transforms[i].transpose_force(f);
+                let carried = transforms[i].transpose_force(forces[i]);
+                forces[p] += carried;
             }
+        }
+        let mut tau = Vec::with_capacity(qd.len());
+        for (body, &f) in self.bodies.iter().zip(&forces) {
+            tau.extend_from_slice(&body.motion_subspace().project(f));
         }
         tau
     }

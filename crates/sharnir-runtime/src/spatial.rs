@@ -12,7 +12,7 @@ use crate::linalg::{self, Mat3, Vec3};
 use std::ops::{Add, AddAssign};
 
 /// A spatial motion vector (velocity, acceleration, joint motion subspace).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub(crate) struct Motion {
     /// Angular part ω.
     pub angular: Vec3,
@@ -21,7 +21,7 @@ pub(crate) struct Motion {
 }
 
 /// A spatial force vector (momentum, force, articulated bias force).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub(crate) struct Force {
     /// Moment about the frame origin.
     pub moment: Vec3,
@@ -74,7 +74,7 @@ impl Motion {
     }
 
     /// The `k`-th unit motion vector (`k` in `0..6`, angular parts first).
-    fn unit(k: usize) -> Motion {
+    pub fn unit(k: usize) -> Motion {
         let e = |i: usize| if i == k { 1.0 } else { 0.0 };
         Motion {
             angular: [e(0), e(1), e(2)],
@@ -299,16 +299,17 @@ impl ArticulatedInertia {
         }
     }
 
-    /// `self − s · u uᵀ`: removes the stiffness of a joint's free direction
-    /// (`u = A S`, `s = 1 / (Sᵀ A S)`) from an articulated inertia.
-    pub fn minus_outer(mut self, u: Force, s: f64) -> ArticulatedInertia {
-        let u = u.to_array();
-        for (row, ui) in self.0.iter_mut().zip(u) {
-            for (a, uj) in row.iter_mut().zip(u) {
-                *a -= s * ui * uj;
+    /// `self ← self − w wᵀ`: removes one whitened free direction of a joint from an
+    /// articulated inertia. Subtracting every column `w` of `W = U L⁻ᵀ`
+    /// (`U = A S`, `Sᵀ A S = L Lᵀ`) removes `U (Sᵀ A S)⁻¹ Uᵀ`, the stiffness
+    /// the joint does not transmit.
+    pub fn subtract_outer(&mut self, w: Force) {
+        let w = w.to_array();
+        for (row, wi) in self.0.iter_mut().zip(w) {
+            for (a, wj) in row.iter_mut().zip(w) {
+                *a -= wi * wj;
             }
         }
-        self
     }
 }
 

@@ -1,24 +1,69 @@
-//! The numeric kinematic tree: the data every algorithm of the crate reads.
+//! The numeric kinematic tree: the data every algorithm of the crate reads,
+//! and how its joint coordinates are laid out in joint-space vectors.
 
 use crate::error::TreeError;
 
-/// The kind of a body's inboard joint, which decides how its coordinate moves
+/// The kind of a body's inboard joint, which decides how its coordinates move
 /// the body relative to the joint frame.
+///
+/// Conventions are Pinocchio's, so that the oracle can be compared with it
+/// entry by entry. Quaternions are stored scalar last, `[qx, qy, qz, qw]`,
+/// and are assumed to have unit length: callers normalise them (for example
+/// with [`Tree::integrate`]); the algorithms never divide by their norm.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum JointKind {
     /// Rotation by `q` radians about the joint axis (right-hand rule); `τ` is a
-    /// torque in N·m.
+    /// torque in N·m. One position and one velocity coordinate.
     Revolute,
-    /// Translation by `q` metres along the joint axis; `τ` is a force in N.
+    /// Translation by `q` metres along the joint axis; `τ` is a force in N. One
+    /// position and one velocity coordinate.
     Prismatic,
+    /// A ball joint: `q` is the unit quaternion of the rotation body → joint
+    /// frame (4 entries); the velocity is the angular velocity of the body
+    /// relative to its parent in body coordinates (3 entries), and `τ` is the
+    /// moment about the body origin in body coordinates, N·m.
+    Spherical,
+    /// Six degrees of freedom: `q = [x, y, z, qx, qy, qz, qw]` places the
+    /// body origin at `(x, y, z)` in the joint frame and orients the body by
+    /// the quaternion (7 entries). The velocity `[v_lin, ω]` holds the
+    /// velocity of the body origin and the angular velocity relative to the
+    /// parent, both in body coordinates (6 entries), so `ṗ = R(quat) v_lin`;
+    /// the acceleration is the rate of those body components. `τ = [f; n]`
+    /// is the force and the moment about the body origin, body coordinates.
+    Free,
+}
+
+impl JointKind {
+    /// Number of position coordinates the joint occupies in `q`: what a
+    /// caller needs to cut a configuration vector into joints.
+    pub fn nq(self) -> usize {
+        match self {
+            JointKind::Revolute | JointKind::Prismatic => 1,
+            JointKind::Spherical => 4,
+            JointKind::Free => 7,
+        }
+    }
+
+    /// Number of velocity coordinates (degrees of freedom) the joint
+    /// occupies in velocities, accelerations, joint forces and the mass
+    /// matrix.
+    pub fn nv(self) -> usize {
+        match self {
+            JointKind::Revolute | JointKind::Prismatic => 1,
+            JointKind::Spherical => 3,
+            JointKind::Free => 6,
+        }
+    }
 }
 
 /// One moving body together with its inboard joint.
 ///
-/// A body's frame is its joint frame moved by the joint coordinate, so for a
+/// A body's frame is its joint frame moved by the joint coordinates, so for a
 /// point with body coordinates `p_body`:
 /// - revolute: `p_parent = translation + rotation · Rot(axis, q) · p_body`;
-/// - prismatic: `p_parent = translation + rotation · (q · axis + p_body)`.
+/// - prismatic: `p_parent = translation + rotation · (q · axis + p_body)`;
+/// - spherical: `p_parent = translation + rotation · R(quat) · p_body`;
+/// - free: `p_parent = translation + rotation · ((x, y, z) + R(quat) · p_body)`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Body {
     /// Index of the parent body in [`Tree::bodies`], always smaller than this
@@ -26,8 +71,9 @@ pub struct Body {
     pub parent: Option<usize>,
     /// The inboard joint's kind.
     pub joint: JointKind,
-    /// Unit joint axis in the joint frame (which, for both joint kinds, equals
-    /// its coordinates in the body frame). Precondition: unit length.
+    /// Unit joint axis in the joint frame (which, for revolute and prismatic
+    /// joints, equals its coordinates in the body frame). Precondition: unit
+    /// length. Ignored by spherical and free joints.
     pub axis: [f64; 3],
     /// Orientation of the joint frame in the parent frame, row-major:
     /// `p_parent = translation + rotation · p_joint`. Precondition: a proper
@@ -45,13 +91,17 @@ pub struct Body {
 }
 
 /// A kinematic tree of rigid bodies over the ground, numbered so that parents
-/// come before children; body `i`'s joint has coordinate `i`.
+/// come before children.
 ///
-/// Joint-space arguments and results (`q`, `qd`, `qdd`, `tau`) have one entry
-/// per body, in body order. Every algorithm checks the lengths of its
+/// Joint-space vectors concatenate the bodies' joint coordinates in body
+/// order: `q` has [`Tree::nq`] entries (body `k`'s from
+/// `q_offsets()[k]`), and the velocity-like vectors (`qd`, `qdd`, `tau`, the
+/// rows and columns of the mass matrix) have [`Tree::nv`] entries (body `k`'s
+/// from `v_offsets()[k]`). Every algorithm checks the lengths of its
 /// arguments and the parent numbering first and reports a [`TreeError`]
 /// instead of panicking; the geometric preconditions documented on [`Body`]
-/// are not checked.
+/// and [`JointKind`] (unit axes and quaternions, proper rotations) are not
+/// checked.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Tree {
     /// The moving bodies, parents before children.
@@ -62,15 +112,46 @@ pub struct Tree {
 }
 
 impl Tree {
-    /// Number of bodies, which is also the number of joint coordinates.
+    /// Number of degrees of freedom, the same as [`Tree::nv`]: kept under
+    /// this name for callers that predate multi-coordinate joints, for whom
+    /// it was the length of every joint-space vector.
     pub fn dof(&self) -> usize {
-        self.bodies.len()
+        self.nv()
     }
 
-    /// Checks that every parent index precedes its child and that each named
-    /// joint-space argument has one entry per body: the conditions under
-    /// which the recursions cannot index out of bounds.
-    pub(crate) fn check(&self, arguments: &[(&'static str, &[f64])]) -> Result<(), TreeError> {
+    /// Number of position coordinates: the length of `q`.
+    pub fn nq(&self) -> usize {
+        self.bodies.iter().map(|b| b.joint.nq()).sum()
+    }
+
+    /// Number of velocity coordinates: the length of velocities,
+    /// accelerations and joint forces, and the size of the mass matrix.
+    pub fn nv(&self) -> usize {
+        self.bodies.iter().map(|b| b.joint.nv()).sum()
+    }
+
+    /// Where each body's position coordinates start in `q`, so that callers
+    /// can read or set one joint's coordinates without re-deriving the
+    /// layout.
+    pub fn q_offsets(&self) -> Vec<usize> {
+        offsets(self.bodies.iter().map(|b| b.joint.nq()))
+    }
+
+    /// Where each body's velocity coordinates start in velocity-like vectors
+    /// and in the rows and columns of the mass matrix.
+    pub fn v_offsets(&self) -> Vec<usize> {
+        offsets(self.bodies.iter().map(|b| b.joint.nv()))
+    }
+
+    /// Checks that every parent index precedes its child, that `q` has
+    /// [`Tree::nq`] entries and that each named velocity-like argument has
+    /// [`Tree::nv`]: the conditions under which the recursions cannot index
+    /// out of bounds.
+    pub(crate) fn check(
+        &self,
+        q: &[f64],
+        velocity_like: &[(&'static str, &[f64])],
+    ) -> Result<(), TreeError> {
         for (body, b) in self.bodies.iter().enumerate() {
             if let Some(parent) = b.parent {
                 if parent >= body {
@@ -78,15 +159,54 @@ impl Tree {
                 }
             }
         }
-        for &(argument, values) in arguments {
-            if values.len() != self.dof() {
+        let lengths = std::iter::once(("q", q, self.nq()))
+            .chain(velocity_like.iter().map(|&(name, x)| (name, x, self.nv())));
+        for (argument, values, expected) in lengths {
+            if values.len() != expected {
                 return Err(TreeError::WrongLength {
                     argument,
-                    expected: self.dof(),
+                    expected,
                     found: values.len(),
                 });
             }
         }
         Ok(())
     }
+
+    /// Each body's chunk of the configuration `q`, in body order.
+    pub(crate) fn q_chunks<'a>(&'a self, q: &'a [f64]) -> impl Iterator<Item = &'a [f64]> + 'a {
+        self.chunks(q, JointKind::nq)
+    }
+
+    /// Each body's chunk of a velocity-like vector, in body order.
+    pub(crate) fn v_chunks<'a>(&'a self, v: &'a [f64]) -> impl Iterator<Item = &'a [f64]> + 'a {
+        self.chunks(v, JointKind::nv)
+    }
+
+    /// Cuts `x` into consecutive chunks of `width(joint)` entries, one per
+    /// body. A short `x` yields short (or empty) chunks rather than a panic;
+    /// after [`Tree::check`] every chunk has its full width.
+    fn chunks<'a>(
+        &'a self,
+        x: &'a [f64],
+        width: fn(JointKind) -> usize,
+    ) -> impl Iterator<Item = &'a [f64]> + 'a {
+        let mut rest = x;
+        self.bodies.iter().map(move |body| {
+            let (chunk, tail) = rest.split_at(width(body.joint).min(rest.len()));
+            rest = tail;
+            chunk
+        })
+    }
+}
+
+/// The running sums `0, w₀, w₀ + w₁, …` of the widths, one per width.
+fn offsets(widths: impl Iterator<Item = usize>) -> Vec<usize> {
+    widths
+        .scan(0, |start, width| {
+            let offset = *start;
+            *start += width;
+            Some(offset)
+        })
+        .collect()
 }
