@@ -80,6 +80,14 @@ forward_dynamics_agrees!(
 );
 forward_dynamics_agrees!(chain10, chain10, chain10_folded, "chain10");
 forward_dynamics_agrees!(puma560, puma560, puma560_folded, "puma560");
+forward_dynamics_agrees!(
+    double_pendulum,
+    double_pendulum,
+    double_pendulum_folded,
+    "double_pendulum"
+);
+forward_dynamics_agrees!(ur5, ur5, ur5_folded, "ur5");
+forward_dynamics_agrees!(panda, panda, panda_folded, "panda");
 
 /// The triple pendulum at rest with all rods along +x, where the textbook's
 /// closed-form Lagrange equations in absolute angles q (digest §3.7) reduce

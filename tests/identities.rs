@@ -55,7 +55,7 @@ macro_rules! identities_hold {
                         (m_dot[i * N + j] - 2.0 * c[i][j]) + (m_dot[j * N + i] - 2.0 * c[j][i])
                     })
                     .collect();
-                let err = relative_error(&skew, &vec![0.0; N * N]);
+                let err = relative_error(&skew, &[0.0; N * N]);
                 assert!(
                     err < 1e-6,
                     "{stem}: Ṁ − 2C not skew, symmetric part {err:e}"

@@ -30,7 +30,7 @@ mod workload;
 
 pub use comparison::{compare_all, Case, Comparison, Disagreement};
 pub use table::{markdown, Row};
-pub use timing::{median, median_ns, time_batch};
+pub use timing::{interleaved_medians_ns, median, time_batch};
 
 #[cfg(test)]
 mod tests {

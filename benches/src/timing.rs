@@ -1,19 +1,20 @@
 //! A plain stopwatch: the measured loop shared with the criterion bench, and
-//! the median per-call time the speed table reports.
+//! the median per-call times the speed table reports.
 
 use std::time::{Duration, Instant};
 
-/// How long a case runs before it is timed, so that caches, branch
-/// predictors and the clock frequency have settled.
+/// How long the contestants of a case run before they are timed, so that
+/// caches, branch predictors and the clock frequency have settled.
 const WARM_UP: Duration = Duration::from_millis(100);
 
 /// Shortest timed batch: long against the resolution and the cost of reading
-/// `Instant` (tens of nanoseconds), short enough for many batches per case.
-const BATCH: Duration = Duration::from_millis(2);
+/// `Instant` (tens of nanoseconds), short against a scheduler time slice, so
+/// that most batches run undisturbed by the other processes of the machine.
+const BATCH: Duration = Duration::from_micros(200);
 
-/// Batches timed per case; the median of their per-call times is reported,
-/// which a few batches disturbed by other processes do not move.
-const BATCHES: usize = 101;
+/// Batches timed per contestant; the median of their per-call times is
+/// reported, which the batches that other processes disturbed do not move.
+const BATCHES: usize = 501;
 
 /// Runs `call` `iterations` times back to back and returns the elapsed time.
 ///
@@ -27,21 +28,63 @@ pub fn time_batch(call: &mut impl FnMut(), iterations: u64) -> Duration {
     start.elapsed()
 }
 
-/// The median time of one call of `call`, in nanoseconds, over [`BATCHES`]
-/// batches of at least [`BATCH`] each, after a [`WARM_UP`].
-pub fn median_ns(mut call: impl FnMut()) -> f64 {
-    let mut iterations: u64 = 1;
-    while time_batch(&mut call, iterations) < BATCH && iterations < 1 << 40 {
-        iterations *= 2;
-    }
+/// The median time of one call of each of three closures, in nanoseconds.
+///
+/// Batches of the three alternate (after a common [`WARM_UP`]), so that a
+/// slow spell of the machine falls on all three alike and their ratios stay
+/// meaningful on a busy machine.
+pub fn interleaved_medians_ns(a: impl FnMut(), b: impl FnMut(), c: impl FnMut()) -> [f64; 3] {
+    let (mut a, mut b, mut c) = (Stopwatch::new(a), Stopwatch::new(b), Stopwatch::new(c));
     let warm_up = Instant::now();
     while warm_up.elapsed() < WARM_UP {
-        time_batch(&mut call, iterations);
+        a.run();
+        b.run();
+        c.run();
     }
-    let mut per_call: Vec<f64> = (0..BATCHES)
-        .map(|_| time_batch(&mut call, iterations).as_secs_f64() * 1e9 / iterations as f64)
-        .collect();
-    median(&mut per_call).unwrap_or(f64::NAN)
+    for _ in 0..BATCHES {
+        a.record();
+        b.record();
+        c.record();
+    }
+    [a.median_ns(), b.median_ns(), c.median_ns()]
+}
+
+/// One closure, its batch length and the per-call times of its batches.
+struct Stopwatch<F> {
+    call: F,
+    iterations: u64,
+    per_call_ns: Vec<f64>,
+}
+
+impl<F: FnMut()> Stopwatch<F> {
+    /// Finds the number of calls that makes a batch last at least [`BATCH`].
+    fn new(mut call: F) -> Stopwatch<F> {
+        let mut iterations: u64 = 1;
+        while time_batch(&mut call, iterations) < BATCH && iterations < 1 << 40 {
+            iterations *= 2;
+        }
+        Stopwatch {
+            call,
+            iterations,
+            per_call_ns: Vec::with_capacity(BATCHES),
+        }
+    }
+
+    /// Runs one batch and returns its time.
+    fn run(&mut self) -> Duration {
+        time_batch(&mut self.call, self.iterations)
+    }
+
+    /// Runs one batch and keeps its time per call.
+    fn record(&mut self) {
+        let per_call = self.run().as_secs_f64() * 1e9 / self.iterations as f64;
+        self.per_call_ns.push(per_call);
+    }
+
+    /// The median of the recorded times per call.
+    fn median_ns(&mut self) -> f64 {
+        median(&mut self.per_call_ns).unwrap_or(f64::NAN)
+    }
 }
 
 /// The median of `values` (the mean of the middle two for an even count),

@@ -2,4 +2,5 @@
 //! published formulas, shared by the end-to-end tests.
 
 pub mod oracle;
+pub mod pinocchio;
 pub mod telegin;

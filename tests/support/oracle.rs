@@ -92,13 +92,13 @@ impl Oracle {
         let tau =
             self.tree
                 .inverse_dynamics(&self.to_tree(q), &self.to_tree(qd), &self.to_tree(qdd));
-        self.from_tree(&tau.unwrap_or_else(|e| panic!("{e}")))
+        self.to_coordinates(&tau.unwrap_or_else(|e| panic!("{e}")))
     }
 
     /// Bias forces C(q, q̇) q̇ + g(q) in coordinate order.
     pub fn bias(&self, q: &[f64], qd: &[f64]) -> Vec<f64> {
         let bias = self.tree.bias(&self.to_tree(q), &self.to_tree(qd));
-        self.from_tree(&bias.unwrap_or_else(|e| panic!("{e}")))
+        self.to_coordinates(&bias.unwrap_or_else(|e| panic!("{e}")))
     }
 
     /// Accelerations q̈(q, q̇, τ) in coordinate order, by the articulated-body algorithm.
@@ -106,7 +106,7 @@ impl Oracle {
         let qdd =
             self.tree
                 .forward_dynamics(&self.to_tree(q), &self.to_tree(qd), &self.to_tree(tau));
-        self.from_tree(&qdd.unwrap_or_else(|e| panic!("{e}")))
+        self.to_coordinates(&qdd.unwrap_or_else(|e| panic!("{e}")))
     }
 
     /// The mass matrix in coordinate order, by the composite-rigid-body algorithm.
@@ -145,7 +145,7 @@ impl Oracle {
     }
 
     /// A tree-ordered vector permuted into coordinate order.
-    fn from_tree(&self, x: &[f64]) -> Vec<f64> {
+    fn to_coordinates(&self, x: &[f64]) -> Vec<f64> {
         let mut out = vec![0.0; x.len()];
         for (k, &c) in self.coordinate_of.iter().enumerate() {
             out[c] = x[k];

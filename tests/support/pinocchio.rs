@@ -126,7 +126,11 @@ impl Robot {
             "specs/{stem}.spec is stale: run `cargo xtask urdf2spec tests/fixtures/{urdf} \
              --name {stem} > specs/{stem}.spec`"
         );
-        let names: Vec<String> = bundled.joints.iter().map(|j| j.coordinate.clone()).collect();
+        let names: Vec<String> = bundled
+            .joints
+            .iter()
+            .map(|j| j.coordinate.clone())
+            .collect();
         let pinocchio_index = names
             .iter()
             .map(|name| {
@@ -220,7 +224,10 @@ impl Robot {
         };
         Placement {
             translation: std::array::from_fn(|i| {
-                origin[i] + (0..3).map(|j| rotation[i][j] * frame.translation[j]).sum::<f64>()
+                origin[i]
+                    + (0..3)
+                        .map(|j| rotation[i][j] * frame.translation[j])
+                        .sum::<f64>()
             }),
             rotation: std::array::from_fn(|i| {
                 std::array::from_fn(|k| (0..3).map(|j| rotation[i][j] * frame.rotation[j][k]).sum())

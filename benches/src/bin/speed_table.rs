@@ -7,10 +7,11 @@
 //! ```
 //!
 //! Progress goes to stderr, the table to stdout. Each time is the median of
-//! many batches timed with `std::time::Instant`; criterion's statistics are
-//! in `cargo bench -p sharnir-benches`.
+//! many short batches timed with `std::time::Instant`, the batches of a
+//! case's three contestants interleaved; criterion's statistics are in
+//! `cargo bench -p sharnir-benches`.
 
-use sharnir_benches::{compare_all, markdown, median_ns, Case, Comparison, Row};
+use sharnir_benches::{compare_all, interleaved_medians_ns, markdown, Case, Comparison, Row};
 use std::process::ExitCode;
 
 /// Collects one [`Row`] per case.
@@ -25,11 +26,13 @@ impl Comparison for SpeedTable {
         generic: impl FnMut(),
     ) {
         eprintln!("timing {case}");
+        let [generated_ns, folded_ns, generic_ns] =
+            interleaved_medians_ns(generated, folded, generic);
         self.0.push(Row {
             case,
-            generated_ns: median_ns(generated),
-            folded_ns: median_ns(folded),
-            generic_ns: median_ns(generic),
+            generated_ns,
+            folded_ns,
+            generic_ns,
         });
     }
 }

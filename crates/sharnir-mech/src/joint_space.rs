@@ -30,15 +30,17 @@ pub fn joint_space(pool: &mut Pool, tau: &[Id]) -> JointSpace {
     let n = tau.len();
     let zero = pool.zero();
     let symbol = |pool: &mut Pool, input: Input| pool.symbol(&input.symbol_name());
-    let mut mass_matrix = vec![vec![zero; n]; n];
-    for j in 0..n {
-        let qdd = symbol(pool, Input::Acceleration(j));
-        let column = pool.diff_all(tau, qdd);
-        for i in j..n {
-            mass_matrix[i][j] = column[i];
-            mass_matrix[j][i] = column[i];
-        }
-    }
+    // Column j is ∂τ/∂q̈_j; the lower triangle is mirrored so that M is
+    // symmetric to the bit.
+    let columns: Vec<Vec<Id>> = (0..n)
+        .map(|j| {
+            let qdd = symbol(pool, Input::Acceleration(j));
+            pool.diff_all(tau, qdd)
+        })
+        .collect();
+    let mass_matrix: Vec<Vec<Id>> = (0..n)
+        .map(|i| (0..n).map(|j| columns[i.min(j)][i.max(j)]).collect())
+        .collect();
     let at_rest_acceleration: HashMap<Id, Id> = (0..n)
         .map(|j| (symbol(pool, Input::Acceleration(j)), zero))
         .collect();

@@ -18,7 +18,8 @@
 //! and the angular acceleration; a load is `(f; n)`, a force and a moment
 //! about the body origin. With `E_k` the rotation from body `k` to its parent
 //! `p`, `o_k` the body origin in parent coordinates, `e` the joint axis, `c`
-//! the centre of mass, `J_c` the central inertia and `ω` the angular velocity:
+//! the centre of mass, `J_c` the central inertia, `ω` the angular velocity,
+//! `1` the 3×3 identity and `x̃` the cross-product matrix of `x`:
 //!
 //! ```text
 //! w_k  = C_k w_p + S_k q̈_k + w'_k                                   (3.172)
@@ -26,8 +27,8 @@
 //! S_k  = (0; e) revolute,  (e; 0) prismatic
 //! w'_k = (Eᵀ(ω_p × (ω_p × o)); Eᵀω_p × e q̇)                         (revolute)
 //!        (Eᵀ(ω_p × (ω_p × o)) + 2 Eᵀω_p × e q̇; 0)                  (prismatic)
-//! M_k  = [m E  −m c̃; m c̃  J_c − m c̃c̃]     the rigid body about its origin
-//! Q_k  = −(m ω × (ω × c); ω × J_c ω + c × m ω × (ω × c))    velocity loads
+//! M_k  = [m 1  −m c̃; m c̃  J_c − m c̃c̃]     the rigid body about its origin
+//! Q_k  = −(m ω × (ω × c); ω × J_c ω + c × m ω × (ω × c))    velocity loads (3.170)
 //! ```
 //!
 //! Gravity enters as the fictitious acceleration of the ground, `w_0 = (−g; 0)`,
@@ -37,7 +38,7 @@
 //!
 //! ```text
 //! U_k  = M*_k S_k                       (the column M*_k S_k)
-//! D_k  = S_kᵀ U_k                       (the book's scalar U_k = S_kᵀ M*_k S_k, (3.176))
+//! D_k  = S_kᵀ U_k                       (the book's scalar U_k = S_kᵀ M*_k S_k, (3.174))
 //! ν_k  = τ_k + S_kᵀ Q*_k
 //! P_k  = M*_k − U_k D_k⁻¹ U_kᵀ
 //! M*_p += C_kᵀ P_k C_k                                               (3.176)
@@ -59,15 +60,18 @@
 //! M*_k w'_k) + τ_k) + w'_k) − Q*_k)`. **The sign in front of `C_kᵀ` is a
 //! minus**, as in the book's MATLAB function `GetQk`; the printed (3.177),
 //! and formula (18) of the lecture slides, have a plus, which gives wrong
-//! accelerations (for the book's triple pendulum released from rest,
-//! `(0, 0, −0.5)` instead of `(−0.5, 0, 0)`).
+//! accelerations (in the book's formulation, where gravity is part of `Q_k`,
+//! the triple pendulum released from rest gets `(0, 0, −0.5)` instead of
+//! `(−0.5, 0, 0)`).
 //!
-//! The only division is by `D_k`, whose reciprocal is built once per joint;
-//! `D_k > 0` whenever the joint moves some mass or inertia.
+//! The only divisor is `D_k`, which is positive whenever the joint moves
+//! some mass or inertia. Its reciprocal is built once per joint, but the
+//! pool's canonical products fold `x · D_k⁻¹` into `x / D_k`, so the emitted
+//! code divides once per distinct product with `D_k⁻¹` (a few per joint).
 
 use crate::inputs::Input;
+use crate::kinematics::placement;
 use crate::mechanism::{JointKind, Mechanism, TreeBody};
-use crate::rotation::joint_rotation;
 use crate::vec3::{Mat3, Vec3, Vec3Ops};
 use sharnir_cas::{Coeff, Id, Pool};
 
@@ -180,7 +184,7 @@ struct Inertia {
 }
 
 impl Inertia {
-    /// `M_k`: the rigid body about its origin, `[m E, −m c̃; m c̃, J_c − m c̃c̃]`.
+    /// `M_k`: the rigid body about its origin, `[m 1, −m c̃; m c̃, J_c − m c̃c̃]`.
     fn rigid(pool: &mut Pool, body: &TreeBody) -> Inertia {
         let (m, c, j) = (body.mass, body.com, body.inertia);
         let zero = pool.zero();
@@ -191,7 +195,7 @@ impl Inertia {
         let [nx, ny, nz] = mc.map(|v| pool.neg(v));
         let la = [[zero, z, ny], [nz, zero, x], [y, nx, zero]];
         let mut aa = j;
-        // J_c − m c̃c̃ = J_c + m(|c|² E − c cᵀ).
+        // J_c − m c̃c̃ = J_c + m(|c|² 1 − c cᵀ).
         for i in 0..3 {
             for k in i..3 {
                 let shift = if i == k {
@@ -491,22 +495,6 @@ fn velocity_load(pool: &mut Pool, body: &TreeBody, omega: Vec3) -> Wrench {
     Wrench {
         force: pool.scale3c(Coeff::MINUS_ONE, force),
         moment: pool.scale3c(Coeff::MINUS_ONE, moment),
-    }
-}
-
-/// Body-to-parent rotation and body origin in the parent, at coordinate `q`
-/// (the same placement [`crate::rnea`] uses).
-fn placement(pool: &mut Pool, body: &TreeBody, q: Id) -> (Mat3, Vec3) {
-    match body.kind {
-        JointKind::Revolute => {
-            let joint = joint_rotation(pool, body.axis, q);
-            (pool.mat_mul(&body.rotation, &joint), body.translation)
-        }
-        JointKind::Prismatic => {
-            let slide = pool.scale3(q, body.axis);
-            let offset = pool.mat_vec(&body.rotation, slide);
-            (body.rotation, pool.add3(body.translation, offset))
-        }
     }
 }
 

@@ -233,7 +233,10 @@ impl JointKind {
     pub fn has_axis(self) -> bool {
         matches!(
             self,
-            JointKind::Revolute | JointKind::Prismatic | JointKind::Cylindrical | JointKind::Universal
+            JointKind::Revolute
+                | JointKind::Prismatic
+                | JointKind::Cylindrical
+                | JointKind::Universal
         )
     }
 

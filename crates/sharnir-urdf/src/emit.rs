@@ -55,11 +55,11 @@ fn header(out: &mut String, context: &Context) {
     let child_of = |j: usize| context.tree.ends[j].1;
     let mut lines = vec![
         format!(
-            "`{}`: the URDF robot `{}` of {}, converted by",
+            "`{}`, converted from the URDF robot `{}` ({})",
             context.name, robot.name, context.source_name
         ),
         format!(
-            "`cargo xtask urdf2spec {}{}`.",
+            "by `cargo xtask urdf2spec {}{}`.",
             context.source_name, context.flags
         ),
         "Edit the URDF and convert again rather than editing this file.".into(),
@@ -301,9 +301,21 @@ pub(crate) fn string(s: &str) -> String {
 mod tests {
     use super::*;
 
+    /// A number as a URDF file writes it.
+    fn urdf(text: &str) -> f64 {
+        text.parse().unwrap_or(f64::NAN)
+    }
+
     #[test]
     fn numbers_read_back_exactly() {
-        for x in [0.089159, -6.28318530718, 2.6279e-13, 4.0, 1e16, 0.1 + 0.2] {
+        for x in [
+            0.089159,
+            urdf("-6.28318530718"),
+            2.6279e-13,
+            4.0,
+            1e16,
+            0.1 + 0.2,
+        ] {
             let text = number(x);
             assert_eq!(text.parse::<f64>().ok(), Some(x), "{text}");
         }
@@ -315,10 +327,10 @@ mod tests {
 
     #[test]
     fn exact_right_angles_become_expressions() {
-        assert_eq!(angle(1.5707963267948966), "\"pi/2\"");
+        assert_eq!(angle(urdf("1.5707963267948966")), "\"pi/2\"");
         assert_eq!(angle(-std::f64::consts::PI), "\"-pi\"");
         // The usual 11-digit rounding is a different angle: kept as written.
-        assert_eq!(angle(1.57079632679), "1.57079632679");
+        assert_eq!(angle(urdf("1.57079632679")), "1.57079632679");
         assert_eq!(angle(0.0), "0");
     }
 

@@ -409,7 +409,7 @@ mod tests {
         );
         let robot = read(&carrier).unwrap_or_else(|p| panic!("{p:?}"));
         let tree = build(&robot).unwrap_or_else(|p| panic!("{p:?}"));
-        let problem = merge(&robot, &tree, false).err().expect("rejected");
+        let problem = merge(&robot, &tree, false).expect_err("rejected");
         assert_eq!(
             problem.message,
             "link `sensor` has no mass but carries `probe` through the moving joint `j3`"

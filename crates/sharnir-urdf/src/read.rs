@@ -394,9 +394,10 @@ fn number(text: &str, span: Span, what: &str) -> Result<f64, Problem> {
     }
 }
 
-/// Three numbers separated by spaces (`xyz`, `rpy`).
+/// Three numbers separated by spaces (`xyz`, `rpy`); a bad component is
+/// reported at its own characters.
 fn vector(text: &str, span: Span, what: &str) -> Result<Vec3, Problem> {
-    let parts: Vec<&str> = text.split_whitespace().collect();
+    let parts = words(text);
     let [x, y, z] = parts.as_slice() else {
         return Err(Problem::new(
             span,
@@ -405,11 +406,40 @@ fn vector(text: &str, span: Span, what: &str) -> Result<Vec3, Problem> {
             "write three numbers separated by spaces, e.g. \"0 0 1\"",
         ));
     };
+    // Offsets into the decoded value are offsets into the file only if no
+    // entity (`&#32;`) was decoded.
+    let at = |(offset, word): (usize, &str)| {
+        if text.len() == span.len {
+            Span::new(span.offset + offset, word.len())
+        } else {
+            span
+        }
+    };
     Ok([
-        number(x, span, what)?,
-        number(y, span, what)?,
-        number(z, span, what)?,
+        number(x.1, at(*x), what)?,
+        number(y.1, at(*y), what)?,
+        number(z.1, at(*z), what)?,
     ])
+}
+
+/// The whitespace-separated words of `text` with their byte offsets.
+fn words(text: &str) -> Vec<(usize, &str)> {
+    let mut found = Vec::new();
+    let mut start = None;
+    for (i, c) in text
+        .char_indices()
+        .chain(std::iter::once((text.len(), ' ')))
+    {
+        match (c.is_whitespace(), start) {
+            (true, Some(s)) => {
+                found.push((s, text.get(s..i).unwrap_or_default()));
+                start = None;
+            }
+            (false, None) => start = Some(i),
+            _ => {}
+        }
+    }
+    found
 }
 
 /// Rejects the second of two links (or joints) with the same name.
@@ -461,6 +491,12 @@ mod tests {
         assert_eq!(offset_of(text, 2, 1), 3);
         assert_eq!(offset_of(text, 2, 2), 5);
         assert_eq!(offset_of(text, 9, 9), text.len());
+    }
+
+    #[test]
+    fn words_keep_their_offsets() {
+        assert_eq!(words(" 0  1.5\tx "), [(1, "0"), (4, "1.5"), (8, "x")]);
+        assert_eq!(words(""), []);
     }
 
     #[test]

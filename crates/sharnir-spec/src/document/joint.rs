@@ -158,7 +158,10 @@ fn kind(node: &Node) -> Result<JointKind, Problem> {
                 node.span,
                 format!("unknown joint type `{name}`{}", did_you_mean(name, names)),
                 "unknown joint type",
-                format!("the joint types are {}", names.map(|n| format!("`{n}`")).join(", ")),
+                format!(
+                    "the joint types are {}",
+                    names.map(|n| format!("`{n}`")).join(", ")
+                ),
             )
         })
 }

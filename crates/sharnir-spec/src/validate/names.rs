@@ -55,7 +55,9 @@ pub(super) fn check(document: &Document, text: &str) -> Result<(), Problem> {
         unique(
             text,
             "coordinate",
-            coordinates.iter().map(|(name, span)| (name.as_str(), *span)),
+            coordinates
+                .iter()
+                .map(|(name, span)| (name.as_str(), *span)),
             "a coordinate is named after its joint unless `coordinate = \"...\"` is given \
              (joints with several coordinates add suffixes such as `_x`); rename one of them",
         )?;
