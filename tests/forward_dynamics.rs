@@ -16,12 +16,13 @@ macro_rules! forward_dynamics_agrees {
         fn $test() {
             use sharnir_generated::{$folded as folded, $runtime as generated};
             const N: usize = generated::NV;
+            const NQ: usize = generated::NQ;
             let oracle = Oracle::for_spec($stem);
             let p = generated::Params::default();
             let pf = folded::Params::default();
             let mut states = States::seeded(0x0F0D_0000 + N as u64);
             for _ in 0..50 {
-                let (q, qd, qdd) = states.next::<N>(&oracle.prismatic);
+                let (q, qd, qdd) = oracle.sample::<NQ, N>(&mut states);
                 let tau = generated::inverse_dynamics(&p, &q, &qd, &qdd);
                 let got = generated::forward_dynamics(&p, &q, &qd, &tau);
                 let err = relative_error(&got, &qdd);

@@ -34,11 +34,12 @@ macro_rules! identities_hold {
         fn $test() {
             use sharnir_generated::$module as m;
             const N: usize = m::NV;
+            const NQ: usize = m::NQ;
             let oracle = Oracle::for_spec($stem);
             let p = m::Params::default();
             let mut states = States::seeded(0x1DE7_0000 + N as u64);
             for _ in 0..20 {
-                let (q, qd, qdd) = states.next::<N>(&oracle.prismatic);
+                let (q, qd, qdd) = oracle.sample::<NQ, N>(&mut states);
                 let stem = $stem;
 
                 let c = m::coriolis_matrix(&p, &q, &qd);

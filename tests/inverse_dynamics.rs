@@ -15,11 +15,11 @@ macro_rules! agrees_with_numeric_rnea {
             use sharnir_generated::{$folded as folded, $runtime as generated};
             let oracle = Oracle::for_spec($stem);
             assert_eq!(generated::COORDINATE_NAMES.len(), generated::NV);
-            assert_eq!(oracle.coordinate_of.len(), generated::NV);
+            assert_eq!(oracle.tree.dof(), generated::NV);
             let p = generated::Params::default();
             let mut states = States::seeded(0x5EED_0000 + generated::NV as u64);
             for _ in 0..100 {
-                let (q, qd, qdd) = states.next::<{ generated::NV }>(&oracle.prismatic);
+                let (q, qd, qdd) = oracle.sample::<{ generated::NQ }, { generated::NV }>(&mut states);
                 let want = oracle.inverse_dynamics(&q, &qd, &qdd);
                 let got = generated::inverse_dynamics(&p, &q, &qd, &qdd);
                 let err = relative_error(&got, &want);

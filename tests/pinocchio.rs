@@ -149,8 +149,8 @@ fn numeric_oracle_agrees(stem: &str, urdf: &str) {
             &pin(&oracle.forward_dynamics(&q, &v, &tau)),
             &sample.aba,
         );
-        let q_tree: Vec<f64> = oracle.coordinate_of.iter().map(|&c| q[c]).collect();
-        let v_tree: Vec<f64> = oracle.coordinate_of.iter().map(|&c| v[c]).collect();
+        let q_tree: Vec<f64> = oracle.q_to_tree(&q);
+        let v_tree: Vec<f64> = oracle.v_to_tree(&v);
         let (kinetic, potential) = oracle
             .tree
             .energy(&q_tree, &v_tree)

@@ -20,7 +20,7 @@
 //!   the eight decimals they are pinned to.
 
 use sharnir_generated::{telegin6, telegin6_folded};
-use sharnir_tests::oracle::{relative_error, States};
+use sharnir_tests::oracle::{relative_error, Sampling, States};
 use sharnir_tests::telegin::{
     closed_form, closed_form_unequal_links, TeleginParams, LISTING2_Q, LISTING2_QD, LISTING2_QDD,
 };
@@ -28,7 +28,14 @@ use sharnir_tests::telegin::{
 const TOLERANCE: f64 = 1e-12;
 
 /// Which coordinates slide (q4), so random states sample them on a shorter range.
-const PRISMATIC: [bool; 6] = [false, false, false, true, false, false];
+const SAMPLING: [Sampling; 6] = [
+    Sampling::Angle,
+    Sampling::Angle,
+    Sampling::Angle,
+    Sampling::Slide,
+    Sampling::Angle,
+    Sampling::Angle,
+];
 
 /// Random states per comparison.
 const STATES: usize = 100;
@@ -186,7 +193,7 @@ fn random_states_match_closed_form() {
     let tp = telegin_params(&p);
     let mut states = States::seeded(0x7E1E_6000);
     for _ in 0..STATES {
-        let (q, qd, qdd) = states.next::<6>(&PRISMATIC);
+        let (q, qd, qdd) = states.next::<6, 6>(&SAMPLING);
         let want = closed_form(&tp, &q, &qd, &qdd);
         let got = telegin6::inverse_dynamics(&p, &q, &qd, &qdd);
         assert_agrees("runtime-parameter module", &got, &want, (&q, &qd, &qdd));
@@ -206,7 +213,7 @@ fn unequal_links_match_corrected_closed_form() {
     let mut states = States::seeded(0x7E1E_6001);
     let listing2 = (LISTING2_Q, LISTING2_QD, LISTING2_QDD);
     for (q, qd, qdd) in
-        std::iter::once(listing2).chain((0..STATES).map(|_| states.next::<6>(&PRISMATIC)))
+        std::iter::once(listing2).chain((0..STATES).map(|_| states.next::<6, 6>(&SAMPLING)))
     {
         let want = closed_form_unequal_links(&tp, &q, &qd, &qdd);
         let got = telegin6::inverse_dynamics(&p, &q, &qd, &qdd);

@@ -52,22 +52,15 @@ impl<const N: usize> Workload<N> {
         let mut draw = States::seeded(SEED);
         let states = (0..POOL_SIZE)
             .map(|_| {
-                let (q, qd, qdd) = draw.next::<N>(&oracle.prismatic);
+                let (q, qd, qdd) = oracle.sample::<N, N>(&mut draw);
                 let generic_tau = oracle.inverse_dynamics(&q, &qd, &qdd);
                 // NaN for a missing entry fails the agreement check.
                 let tau = std::array::from_fn(|i| generic_tau.get(i).copied().unwrap_or(f64::NAN));
-                let tree_order = |x: &[f64; N]| -> Vec<f64> {
-                    oracle
-                        .coordinate_of
-                        .iter()
-                        .filter_map(|&c| x.get(c).copied())
-                        .collect()
-                };
                 State {
-                    tree_q: tree_order(&q),
-                    tree_qd: tree_order(&qd),
-                    tree_qdd: tree_order(&qdd),
-                    tree_tau: tree_order(&tau),
+                    tree_q: oracle.q_to_tree(&q),
+                    tree_qd: oracle.v_to_tree(&qd),
+                    tree_qdd: oracle.v_to_tree(&qdd),
+                    tree_tau: oracle.v_to_tree(&tau),
                     q,
                     qd,
                     qdd,

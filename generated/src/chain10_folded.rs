@@ -18,15 +18,32 @@
 //! | `coriolis_matrix` | 975 | 1230 | 0 | 0 | 9 | 9 |
 //! | `energy` | 151 | 183 | 0 | 0 | 10 | 10 |
 //! | `body_poses` | 84 | 109 | 0 | 0 | 10 | 10 |
+//! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `body_jacobians` | 439 | 262 | 0 | 0 | 10 | 10 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
-/// Number of position coordinates `q`.
+/// Number of position coordinates `q` (larger than `NV` when a
+/// spherical or free joint stores a quaternion).
 pub const NQ: usize = 10;
 /// Number of velocity coordinates `qd` (and of accelerations and forces).
 pub const NV: usize = 10;
-/// Coordinate names in the order of `q`, `qd`, `qdd` and the outputs.
+/// Velocity coordinate names, in the order of `qd`, `qdd`, `tau` and
+/// the outputs.
 pub const COORDINATE_NAMES: [&str; NV] = [
+    "q1",
+    "q2",
+    "q3",
+    "q4",
+    "q5",
+    "q6",
+    "q7",
+    "q8",
+    "q9",
+    "q10",
+];
+/// Position coordinate names, in the order of `q`; the same as
+/// `COORDINATE_NAMES` unless a joint stores a quaternion.
+pub const POSITION_NAMES: [&str; NQ] = [
     "q1",
     "q2",
     "q3",
@@ -108,7 +125,7 @@ pub fn inverse_dynamics(
     let c_q0 = libm::cos(q[0]);
     let s_q1 = libm::sin(q[1]);
     let c_q1 = libm::cos(q[1]);
-    let t4 = 0.1 * qdd[0] + 9.81 * c_q0;
+    let t4 = 9.81 * c_q0 + 0.1 * qdd[0];
     let t5 = 9.81 * s_q0 - 0.1 * (qd[0] * qd[0]);
     let t6 = c_q1 * t5;
     let t7 = s_q1 * t4;
@@ -255,7 +272,7 @@ pub fn inverse_dynamics(
         0.0008333333333333334
             * (qdd[0] + t11 + t22 + t33 + t44 + t55 + t66 + t77 + t88 + t95)
             + 0.05
-                * (0.05 * qdd[0] + 9.81 * c_q0 + t96 + t97 + t98 + t99 + t100 + t101
+                * (9.81 * c_q0 + 0.05 * qdd[0] + t96 + t97 + t98 + t99 + t100 + t101
                     + t102 + t103 + t104)
             + 0.1
                 * (t108 + t113 + t118 + t123 + t128 + t133 + t138 + t143
@@ -2569,6 +2586,22 @@ pub fn body_poses(p: &Params, q: &[f64; NQ]) -> [Pose; NB] {
             ],
         },
     ]
+}
+/// Operation count of [`coordinate_rates`].
+pub const OPS_COORDINATE_RATES: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+};
+///The rates q̇ of the position coordinates for velocities `qd`: equal to `qd`
+///for revolute and prismatic joints, the quaternion kinematics ½ q ⊗ (ω, 0)
+///for spherical and free joints. Integrate `q` with them and renormalise
+///the quaternions.
+pub fn coordinate_rates(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NQ] {
+    [qd[0], qd[1], qd[2], qd[3], qd[4], qd[5], qd[6], qd[7], qd[8], qd[9]]
 }
 /// Operation count of [`body_jacobians`].
 pub const OPS_BODY_JACOBIANS: OpCount = OpCount {

@@ -18,15 +18,29 @@
 //! | `coriolis_matrix` | 2513 | 2114 | 0 | 0 | 6 | 6 |
 //! | `energy` | 256 | 203 | 0 | 0 | 6 | 6 |
 //! | `body_poses` | 104 | 74 | 0 | 0 | 7 | 7 |
+//! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `body_jacobians` | 591 | 326 | 0 | 0 | 7 | 7 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
-/// Number of position coordinates `q`.
+/// Number of position coordinates `q` (larger than `NV` when a
+/// spherical or free joint stores a quaternion).
 pub const NQ: usize = 7;
 /// Number of velocity coordinates `qd` (and of accelerations and forces).
 pub const NV: usize = 7;
-/// Coordinate names in the order of `q`, `qd`, `qdd` and the outputs.
+/// Velocity coordinate names, in the order of `qd`, `qdd`, `tau` and
+/// the outputs.
 pub const COORDINATE_NAMES: [&str; NV] = [
+    "panda_joint1",
+    "panda_joint2",
+    "panda_joint3",
+    "panda_joint4",
+    "panda_joint5",
+    "panda_joint6",
+    "panda_joint7",
+];
+/// Position coordinate names, in the order of `q`; the same as
+/// `COORDINATE_NAMES` unless a joint stores a quaternion.
+pub const POSITION_NAMES: [&str; NQ] = [
     "panda_joint1",
     "panda_joint2",
     "panda_joint3",
@@ -108,8 +122,8 @@ pub fn inverse_dynamics(
     let t4 = qdd[0] * c_q1;
     let t5 = p.g * s_q1;
     let t6 = p.g * c_q1;
-    let t7 = qd[0] * qd[1] * c_q1;
-    let t8 = qd[0] * qd[1] * s_q1;
+    let t7 = qd[0] * c_q1 * qd[1];
+    let t8 = qd[0] * s_q1 * qd[1];
     let t9 = -(qdd[0] * s_q1) - t7;
     let t10 = t8 - t4;
     let s_q2 = libm::sin(q[2]);
@@ -895,8 +909,8 @@ pub fn bias(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let t3 = qd[0] * c_q1;
     let t4 = p.g * s_q1;
     let t5 = p.g * c_q1;
-    let t6 = qd[0] * qd[1] * c_q1;
-    let t7 = qd[0] * qd[1] * s_q1;
+    let t6 = qd[0] * c_q1 * qd[1];
+    let t7 = qd[0] * s_q1 * qd[1];
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
     let t10 = qd[1] * s_q2 - qd[0] * s_q1 * c_q2;
@@ -992,7 +1006,7 @@ pub fn bias(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let t97 = 0.02872 * t6 + 0.003141 * t7 + qd[0] * c_q1 * t50 - qd[0] * s_q1 * t51;
     let t98 = -t4 - 0.316 * (qd[0] * qd[0] * s_q1 * c_q1);
     let t99 = c_q2 * t98;
-    let t100 = qd[0] * qd[1] * c_q1 * s_q2;
+    let t100 = qd[0] * c_q1 * qd[1] * s_q2;
     let t101 = t100 - t17;
     let t102 = 0.039252 * t7 + t13 * t58 + t99 + 0.632 * t100 - t16 * t57
         - 0.066502 * t101;
@@ -1001,14 +1015,14 @@ pub fn bias(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let t105 = t5 + 0.0825 * (t10 * t16 - t101) - 0.316 * (t14 + t15);
     let t106 = s_q3 * t105;
     let t107 = t17 - t100;
-    let t108 = qd[0] * qd[1] * c_q1 * c_q2;
+    let t108 = qd[0] * c_q1 * qd[1] * c_q2;
     let t109 = qd[2] * t13 - t108;
-    let t110 = -(qd[3] * t20) - s_q3 * t109 - qd[0] * qd[1] * s_q1 * c_q3;
+    let t110 = -(qd[3] * t20) - s_q3 * t109 - qd[0] * s_q1 * qd[1] * c_q3;
     let t111 = t23 * t66 + t104 + t106 + 0.027454 * t110 - t25 * t65 - 0.104419 * t107;
     let t112 = t23 * t32 + t104 + t106 + 0.0825 * t33 - 0.384 * t107;
     let t113 = c_q4 * t112;
     let t114 = s_q2 * t98;
-    let t115 = qd[3] * t23 + c_q3 * t109 - qd[0] * qd[1] * s_q1 * s_q3;
+    let t115 = qd[3] * t23 + c_q3 * t109 - qd[0] * s_q1 * qd[1] * s_q3;
     let t116 = 0.0825 * (t7 + t110 - t24 - t20 * t25) + 0.384 * (t23 * t25 + t115) + t114
         - 0.632 * t108;
     let t117 = s_q4 * t116;
@@ -1274,7 +1288,7 @@ pub fn forward_dynamics(
     let t2 = qd[0] * s_q1;
     let t3 = qd[0] * c_q1;
     let t4 = p.g * c_q1;
-    let t5 = qd[0] * qd[1] * s_q1;
+    let t5 = qd[0] * s_q1 * qd[1];
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
     let t8 = qd[1] * s_q2 - qd[0] * s_q1 * c_q2;
@@ -1395,8 +1409,8 @@ pub fn forward_dynamics(
         - 0.0010511053270467075 * t51;
     let t121 = t50 * t119;
     let t122 = t51 * t118;
-    let t123 = qd[0] * qd[1] * c_q1 * s_q2;
-    let t124 = qd[0] * qd[1] * c_q1 * c_q2;
+    let t123 = qd[0] * c_q1 * qd[1] * s_q2;
+    let t124 = qd[0] * c_q1 * qd[1] * c_q2;
     let t125 = qd[0] * qd[0] * s_q1 * c_q1 * c_q2;
     let t126 = 0.316 * (t123 - t125);
     let t127 = qd[0] * qd[0] * s_q1 * c_q1 * s_q2;
@@ -1770,13 +1784,13 @@ pub fn forward_dynamics(
     let t418 = tau[0]
         - s_q1
             * (0.00226100637 * t61 + 0.01857971472 * t62 + qd[0] * c_q1 * t65
-                + qd[1] * t64 + c_q2 * t386 + qd[0] * qd[1] * c_q1 * t414 - s_q2 * t387
-                - qd[0] * qd[1] * s_q1 * t415 - t408 * t413 / t409
+                + qd[1] * t64 + c_q2 * t386 + qd[0] * c_q1 * qd[1] * t414 - s_q2 * t387
+                - qd[0] * s_q1 * qd[1] * t415 - t408 * t413 / t409
                 - 0.316 * (s_q2 * t384 + c_q2 * t385))
         - c_q1
-            * (tau[2] + qd[0] * qd[1] * c_q1 * t415 - 0.00226100637 * t60
+            * (tau[2] + qd[0] * c_q1 * qd[1] * t415 - 0.00226100637 * t60
                 - 0.002031994566 * t62 - qd[1] * t63 - qd[0] * s_q1 * t65
-                - qd[0] * qd[1] * s_q1 * t416 - 0.0007689361029464 * (t413 / t409))
+                - qd[0] * s_q1 * qd[1] * t416 - 0.0007689361029464 * (t413 / t409))
         - p.g
             * (-(s_q1
                 * (-(s_q1 * (t398 - 0.316 * t393 - t399 - t406 * t408 / t409))
@@ -1787,7 +1801,7 @@ pub fn forward_dynamics(
                             * (s_q2 * t380 - 0.316 * (-(s_q2 * t371) - c_q2 * t374)
                                 - c_q2 * t379 - t407 * t408 / t409 - 0.00226100637)));
     let t419 = c_q1 * t418 / t417;
-    let t420 = -(qd[0] * qd[1] * c_q1) - s_q1 * t418 / t417;
+    let t420 = -(qd[0] * c_q1 * qd[1]) - s_q1 * t418 / t417;
     let t421 = 0.002031994566 * t61 + t66 + t411 + t412 + tau[1] + p.g * s_q1 * t406
         + p.g * c_q1 * t407 + 0.316 * t410 - 0.01857971472 * t60 - t67 - t408 * t420
         - 0.0007689361029464 * (t5 - t419);
@@ -2011,8 +2025,8 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
     let t129 = s_q5 * c_q6;
     let t130 = 0.0017208742976286555 * t128 + 0.0013603544171612296 * t129;
     let t131 = -(0.014117 * s_q5) - 0.060149 * c_q5;
-    let t132 = qd[1] * c_q1;
-    let t133 = qd[1] * s_q1;
+    let t132 = c_q1 * qd[1];
+    let t133 = s_q1 * qd[1];
     let t134 = -(0.010254 * s_q1) - 0.000704 * c_q1;
     let t135 = 0.003925 * s_q1 - 0.02811 * c_q1;
     let t136 = s_q1 * t49 + qd[0] * s_q1 * t81;
@@ -2023,8 +2037,8 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
         - 0.003495 * (t137 + qd[0] * (c_q1 * c_q1));
     let t139 = 0.027518 * c_q1 - 0.066502 * t83;
     let t140 = qd[0] * s_q1 * c_q1 * c_q2;
-    let t141 = qd[1] * c_q1 * s_q2;
-    let t142 = s_q1 * qd[2] * c_q2;
+    let t141 = c_q1 * qd[1] * s_q2;
+    let t142 = s_q1 * c_q2 * qd[2];
     let t143 = t141 + t142;
     let t144 = 0.039252 * t133 + s_q1 * s_q2 * t53 + t11 * t98 + 0.632 * (t141 - t140)
         - c_q1 * t52 - t12 * t139 - 0.066502 * t143;
@@ -2035,9 +2049,9 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
     let t149 = 0.0825 * (c_q1 * t8 - s_q1 * c_q2 * t12 - t143) - 0.632 * t137;
     let t150 = s_q3 * t149;
     let t151 = -t141 - t142;
-    let t152 = qd[1] * c_q1 * c_q2;
-    let t153 = s_q1 * qd[2] * s_q2 - t152;
-    let t154 = -(qd[3] * t85) - s_q3 * t153 - qd[1] * s_q1 * c_q3;
+    let t152 = c_q1 * qd[1] * c_q2;
+    let t153 = s_q1 * s_q2 * qd[2] - t152;
+    let t154 = -(qd[3] * t85) - s_q3 * t153 - s_q1 * qd[1] * c_q3;
     let t155 = t59 * t84 + t20 * t145 + s_q1 * s_q2 * t58 + t148 + t150 + 0.027454 * t154
         - t21 * t146 - 0.104419 * t151;
     let t156 = 0.011953 * t88 + 0.041065 * t90;
@@ -2048,7 +2062,7 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
     let t161 = c_q4 * t160;
     let t162 = s_q1 * s_q2 * t8 - s_q1 * c_q2 * t11;
     let t163 = qd[0] * s_q1 * c_q1 * s_q2;
-    let t164 = qd[3] * t84 + c_q3 * t153 - qd[1] * s_q1 * s_q3;
+    let t164 = qd[3] * t84 + c_q3 * t153 - s_q1 * qd[1] * s_q3;
     let t165 = 0.0825 * (t133 + t154 - t162 - (t21 * t85 - s_q1 * s_q2 * t17))
         + 0.384 * (t21 * t84 - s_q1 * s_q2 * t20 + t164) - 0.632 * (t152 + t163);
     let t166 = s_q4 * t165;
@@ -2230,7 +2244,7 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
     let t292 = 0.006282 * t2 + 0.05744 * t3;
     let t293 = s_q2 * t12;
     let t294 = qd[0] * c_q1 * s_q2;
-    let t295 = qd[2] * s_q2;
+    let t295 = s_q2 * qd[2];
     let t296 = t294 - t295;
     let t297 = 0.039252 * t2 + c_q2 * t53 + t11 * t113 + 0.632 * t294
         - 0.066502 * (t293 + t296);
@@ -2243,8 +2257,8 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
     let t304 = s_q3 * t303;
     let t305 = t295 - t294;
     let t306 = qd[0] * c_q1 * c_q2;
-    let t307 = qd[2] * c_q2 - t306;
-    let t308 = -(s_q2 * qd[3] * c_q3) - s_q3 * t307 - qd[0] * s_q1 * c_q3;
+    let t307 = c_q2 * qd[2] - t306;
+    let t308 = -(s_q2 * c_q3 * qd[3]) - s_q3 * t307 - qd[0] * s_q1 * c_q3;
     let t309 = t20 * t298 + c_q2 * t58 + t302 + t304 + 0.027454 * t308
         - s_q2 * s_q3 * t59 - t21 * t299 - 0.104419 * t305;
     let t310 = 0.011953 * t103 + 0.041065 * t105;
@@ -2255,7 +2269,7 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
         - 0.165 * t313;
     let t315 = c_q4 * t314;
     let t316 = s_q2 * t11 + c_q2 * t8;
-    let t317 = c_q3 * t307 - s_q2 * qd[3] * s_q3 - qd[0] * s_q1 * s_q3;
+    let t317 = c_q3 * t307 - s_q2 * s_q3 * qd[3] - qd[0] * s_q1 * s_q3;
     let t318 = 0.0825 * (t2 + t308 - t316 - (s_q2 * c_q3 * t21 - c_q2 * t17))
         + 0.384 * (-(s_q2 * s_q3 * t21) - c_q2 * t20 + t317) - 0.632 * t306;
     let t319 = s_q4 * t318;
@@ -2436,7 +2450,7 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
     let t445 = s_q3 * t21;
     let t446 = 0.0825 * (t8 - t442);
     let t447 = s_q3 * t446;
-    let t448 = -(qd[3] * s_q3) - t11 * s_q3;
+    let t448 = -(s_q3 * qd[3]) - t11 * s_q3;
     let t449 = c_q3 * t59 + t20 * t444 + t447 + 0.027454 * (t445 + t448) - 0.104419 * t8
         - 0.165 * t19;
     let t450 = 0.038437 * t115 - 0.011953 * c_q3;
@@ -2444,10 +2458,10 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
     let t452 = t447 + c_q3 * t30 + t20 * t451 - 0.384 * t8 - 0.165 * t19;
     let t453 = c_q4 * t452;
     let t454 = c_q3 * t21;
-    let t455 = qd[3] * c_q3 + t11 * c_q3;
+    let t455 = c_q3 * qd[3] + t11 * c_q3;
     let t456 = 0.0825 * (t448 - t445) + 0.384 * (t454 + t455);
     let t457 = s_q4 * t456;
-    let t458 = s_q3 * qd[4] * c_q4;
+    let t458 = s_q3 * c_q4 * qd[4];
     let t459 = s_q4 * t455;
     let t460 = t8 * c_q4;
     let t461 = -t458 - t459 - t460;
@@ -2464,7 +2478,7 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
     let t471 = s_q5 * t470;
     let t472 = t458 + t459 + t460;
     let t473 = qd[5] * t120;
-    let t474 = c_q4 * t455 - s_q3 * qd[4] * s_q4 - t8 * s_q4;
+    let t474 = c_q4 * t455 - s_q3 * s_q4 * qd[4] - t8 * s_q4;
     let t475 = s_q5 * t474;
     let t476 = c_q5 * t448;
     let t477 = t476 - t473 - t475;
@@ -2609,7 +2623,7 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
     let t572 = -(0.041065 * s_q4) - 0.011953 * c_q4;
     let t573 = 0.0825 * (t570 - t17) + 0.768 * t20;
     let t574 = s_q4 * t573;
-    let t575 = qd[4] * s_q4;
+    let t575 = s_q4 * qd[4];
     let t576 = t20 * s_q4;
     let t577 = t575 - t576;
     let t578 = 0.165 * t28 + t29 * t572 + 0.038437 * (s_q4 * t31 - t577)
@@ -2620,8 +2634,8 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
     let t582 = c_q5 * t581;
     let t583 = t21 * s_q5;
     let t584 = t576 - t575;
-    let t585 = s_q4 * qd[5] * c_q5;
-    let t586 = t20 * c_q4 - qd[4] * c_q4;
+    let t585 = s_q4 * c_q5 * qd[5];
+    let t586 = t20 * c_q4 - c_q4 * qd[4];
     let t587 = s_q5 * t586;
     let t588 = c_q5 * t570;
     let t589 = t585 + t588 - t587;
@@ -2633,7 +2647,7 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
     let t594 = c_q4 * t573;
     let t595 = 0.165 * t25 + 0.088 * (c_q4 * t36 - s_q4 * c_q5 * t40 - t589) + t594;
     let t596 = t587 - t585 - t588;
-    let t597 = s_q4 * qd[5] * s_q5 + c_q5 * t586 + s_q5 * t570;
+    let t597 = s_q4 * s_q5 * qd[5] + c_q5 * t586 + s_q5 * t570;
     let t598 = c_q6 * t584 - qd[6] * t127 - s_q6 * t597;
     let t599 = t77 * t126 + t47 * t591 + s_q4 * s_q5 * t76 + c_q6 * t593 + s_q6 * t595
         + 0.1004852811486558 * t598 - t48 * t592 - 0.0013603544171612296 * t596;
@@ -2744,20 +2758,20 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
     let t670 = t25 - t24;
     let t671 = 0.023906 * t31 - 0.038437 * (t26 + t670);
     let t672 = s_q5 * t40;
-    let t673 = qd[5] * s_q5;
+    let t673 = s_q5 * qd[5];
     let t674 = t29 * s_q5;
     let t675 = -t673 - t674;
     let t676 = 0.014117 * t26 + c_q5 * t71 + t39 * t131 - 0.010517 * (t672 + t675);
     let t677 = -(0.0017208742976286555 * c_q5) - 0.1004852811486558 * t129;
     let t678 = 0.088 * (t672 - t675);
     let t679 = t673 + t674;
-    let t680 = qd[5] * c_q5 + t29 * c_q5;
-    let t681 = t26 * c_q6 - s_q5 * qd[6] * c_q6 - s_q6 * t680;
+    let t680 = c_q5 * qd[5] + t29 * c_q5;
+    let t681 = t26 * c_q6 - s_q5 * c_q6 * qd[6] - s_q6 * t680;
     let t682 = t47 * t130 + c_q5 * t76 + s_q6 * t678 + 0.1004852811486558 * t681
         - s_q5 * s_q6 * t77 - t48 * t677 - 0.176 * (c_q5 * t39 * c_q6)
         - 0.0013603544171612296 * t679;
     let t683 = 0.0013603544171612296 * c_q5 - 0.1004852811486558 * t128;
-    let t684 = c_q6 * t680 + t26 * s_q6 - s_q5 * qd[6] * s_q6;
+    let t684 = c_q6 * t680 + t26 * s_q6 - s_q5 * s_q6 * qd[6];
     let t685 = 0.0017208742976286555 * t679 + t48 * t683 + c_q6 * t678
         + 0.176 * (c_q5 * t39 * s_q6) - c_q5 * t75 - s_q5 * c_q6 * t77 - t45 * t130
         - 0.1004852811486558 * t684;
@@ -2840,11 +2854,11 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
     let t737 = 0.0013603544171612296 * s_q6 - 0.0017208742976286555 * c_q6;
     let t738 = s_q6 * t48;
     let t739 = 0.088 * (t36 - t735);
-    let t740 = -(qd[6] * s_q6) - t39 * s_q6;
+    let t740 = -(s_q6 * qd[6]) - t39 * s_q6;
     let t741 = c_q6 * t77 + t47 * t737 + s_q6 * t739 + 0.1004852811486558 * (t738 + t740)
         - 0.0013603544171612296 * t36 - 0.176 * t46;
     let t742 = c_q6 * t48;
-    let t743 = qd[6] * c_q6 + t39 * c_q6;
+    let t743 = c_q6 * qd[6] + t39 * c_q6;
     let t744 = 0.0017208742976286555 * t36 + 0.176 * t44
         + 0.1004852811486558 * (t742 - t743) + c_q6 * t739 - s_q6 * t77 - t45 * t737;
     let t745 = 1.666555 * t736 + 1.4955219999999998 * (c_q6 * t741 - s_q6 * t744);
@@ -3401,6 +3415,22 @@ pub fn body_poses(p: &Params, q: &[f64; NQ]) -> [Pose; NB] {
             ],
         },
     ]
+}
+/// Operation count of [`coordinate_rates`].
+pub const OPS_COORDINATE_RATES: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+};
+///The rates q̇ of the position coordinates for velocities `qd`: equal to `qd`
+///for revolute and prismatic joints, the quaternion kinematics ½ q ⊗ (ω, 0)
+///for spherical and free joints. Integrate `q` with them and renormalise
+///the quaternions.
+pub fn coordinate_rates(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NQ] {
+    [qd[0], qd[1], qd[2], qd[3], qd[4], qd[5], qd[6]]
 }
 /// Operation count of [`body_jacobians`].
 pub const OPS_BODY_JACOBIANS: OpCount = OpCount {

@@ -18,15 +18,29 @@
 //! | `coriolis_matrix` | 2513 | 2114 | 0 | 0 | 6 | 6 |
 //! | `energy` | 249 | 203 | 0 | 0 | 6 | 6 |
 //! | `body_poses` | 104 | 74 | 0 | 0 | 7 | 7 |
+//! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `body_jacobians` | 591 | 326 | 0 | 0 | 7 | 7 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
-/// Number of position coordinates `q`.
+/// Number of position coordinates `q` (larger than `NV` when a
+/// spherical or free joint stores a quaternion).
 pub const NQ: usize = 7;
 /// Number of velocity coordinates `qd` (and of accelerations and forces).
 pub const NV: usize = 7;
-/// Coordinate names in the order of `q`, `qd`, `qdd` and the outputs.
+/// Velocity coordinate names, in the order of `qd`, `qdd`, `tau` and
+/// the outputs.
 pub const COORDINATE_NAMES: [&str; NV] = [
+    "panda_joint1",
+    "panda_joint2",
+    "panda_joint3",
+    "panda_joint4",
+    "panda_joint5",
+    "panda_joint6",
+    "panda_joint7",
+];
+/// Position coordinate names, in the order of `q`; the same as
+/// `COORDINATE_NAMES` unless a joint stores a quaternion.
+pub const POSITION_NAMES: [&str; NQ] = [
     "panda_joint1",
     "panda_joint2",
     "panda_joint3",
@@ -103,8 +117,8 @@ pub fn inverse_dynamics(
     let t2 = qd[0] * s_q1;
     let t3 = qd[0] * c_q1;
     let t4 = qdd[0] * c_q1;
-    let t5 = qd[0] * qd[1] * c_q1;
-    let t6 = qd[0] * qd[1] * s_q1;
+    let t5 = qd[0] * c_q1 * qd[1];
+    let t6 = qd[0] * s_q1 * qd[1];
     let t7 = -(qdd[0] * s_q1) - t5;
     let t8 = t6 - t4;
     let s_q2 = libm::sin(q[2]);
@@ -206,7 +220,7 @@ pub fn inverse_dynamics(
     let t104 = 0.02872 * t2 - 0.003141 * t3;
     let t105 = 0.02872 * qdd[1] + 0.003495 * t8 - 9.81 * s_q1 - qd[0] * c_q1 * t104
         - qd[1] * t103;
-    let t106 = qd[1] * t102 + qd[0] * s_q1 * t104 - 0.003141 * qdd[1] - 9.81 * c_q1
+    let t106 = qd[1] * t102 + qd[0] * s_q1 * t104 - 9.81 * c_q1 - 0.003141 * qdd[1]
         - 0.003495 * t7;
     let t107 = 0.003141 * t8 + qd[0] * c_q1 * t102 - 0.02872 * t7 - qd[0] * s_q1 * t103;
     let t108 = 0.010254 * qd[1] + 0.003925 * t3 - 0.007962 * t2;
@@ -888,8 +902,8 @@ pub fn bias(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let c_q1 = libm::cos(q[1]);
     let t2 = qd[0] * s_q1;
     let t3 = qd[0] * c_q1;
-    let t4 = qd[0] * qd[1] * c_q1;
-    let t5 = qd[0] * qd[1] * s_q1;
+    let t4 = qd[0] * c_q1 * qd[1];
+    let t5 = qd[0] * s_q1 * qd[1];
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
     let t8 = qd[1] * s_q2 - qd[0] * s_q1 * c_q2;
@@ -985,7 +999,7 @@ pub fn bias(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let t95 = 0.02872 * t4 + 0.003141 * t5 + qd[0] * c_q1 * t48 - qd[0] * s_q1 * t49;
     let t96 = -(9.81 * s_q1) - 0.316 * (qd[0] * qd[0] * s_q1 * c_q1);
     let t97 = c_q2 * t96;
-    let t98 = qd[0] * qd[1] * c_q1 * s_q2;
+    let t98 = qd[0] * c_q1 * qd[1] * s_q2;
     let t99 = t98 - t15;
     let t100 = 0.039252 * t5 + t11 * t56 + t97 + 0.632 * t98 - t14 * t55
         - 0.066502 * t99;
@@ -994,14 +1008,14 @@ pub fn bias(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let t103 = 9.81 * c_q1 + 0.0825 * (t8 * t14 - t99) - 0.316 * (t12 + t13);
     let t104 = s_q3 * t103;
     let t105 = t15 - t98;
-    let t106 = qd[0] * qd[1] * c_q1 * c_q2;
+    let t106 = qd[0] * c_q1 * qd[1] * c_q2;
     let t107 = qd[2] * t11 - t106;
-    let t108 = -(qd[3] * t18) - s_q3 * t107 - qd[0] * qd[1] * s_q1 * c_q3;
+    let t108 = -(qd[3] * t18) - s_q3 * t107 - qd[0] * s_q1 * qd[1] * c_q3;
     let t109 = t21 * t64 + t102 + t104 + 0.027454 * t108 - t23 * t63 - 0.104419 * t105;
     let t110 = t21 * t30 + t102 + t104 + 0.0825 * t31 - 0.384 * t105;
     let t111 = c_q4 * t110;
     let t112 = s_q2 * t96;
-    let t113 = qd[3] * t21 + c_q3 * t107 - qd[0] * qd[1] * s_q1 * s_q3;
+    let t113 = qd[3] * t21 + c_q3 * t107 - qd[0] * s_q1 * qd[1] * s_q3;
     let t114 = 0.0825 * (t5 + t108 - t22 - t18 * t23) + 0.384 * (t21 * t23 + t113) + t112
         - 0.632 * t106;
     let t115 = s_q4 * t114;
@@ -1264,7 +1278,7 @@ pub fn forward_dynamics(
     let c_q1 = libm::cos(q[1]);
     let t2 = qd[0] * s_q1;
     let t3 = qd[0] * c_q1;
-    let t4 = qd[0] * qd[1] * s_q1;
+    let t4 = qd[0] * s_q1 * qd[1];
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
     let t7 = qd[1] * s_q2 - qd[0] * s_q1 * c_q2;
@@ -1385,8 +1399,8 @@ pub fn forward_dynamics(
         - 0.0010511053270467075 * t50;
     let t120 = t49 * t118;
     let t121 = t50 * t117;
-    let t122 = qd[0] * qd[1] * c_q1 * s_q2;
-    let t123 = qd[0] * qd[1] * c_q1 * c_q2;
+    let t122 = qd[0] * c_q1 * qd[1] * s_q2;
+    let t123 = qd[0] * c_q1 * qd[1] * c_q2;
     let t124 = qd[0] * qd[0] * s_q1 * c_q1 * c_q2;
     let t125 = 0.316 * (t122 - t124);
     let t126 = qd[0] * qd[0] * s_q1 * c_q1 * s_q2;
@@ -1769,15 +1783,15 @@ pub fn forward_dynamics(
                                 - c_q2 * t378 - t406 * t407 / t408 - 0.00226100637)))
         - s_q1
             * (0.00226100637 * t60 + 0.01857971472 * t61 + qd[0] * c_q1 * t64
-                + qd[1] * t63 + c_q2 * t385 + qd[0] * qd[1] * c_q1 * t413 - s_q2 * t386
-                - qd[0] * qd[1] * s_q1 * t414 - t407 * t412 / t408
+                + qd[1] * t63 + c_q2 * t385 + qd[0] * c_q1 * qd[1] * t413 - s_q2 * t386
+                - qd[0] * s_q1 * qd[1] * t414 - t407 * t412 / t408
                 - 0.316 * (s_q2 * t383 + c_q2 * t384))
         - c_q1
-            * (tau[2] + qd[0] * qd[1] * c_q1 * t414 - 0.00226100637 * t59
+            * (tau[2] + qd[0] * c_q1 * qd[1] * t414 - 0.00226100637 * t59
                 - 0.002031994566 * t61 - qd[1] * t62 - qd[0] * s_q1 * t64
-                - qd[0] * qd[1] * s_q1 * t415 - 0.0007689361029464 * (t412 / t408));
+                - qd[0] * s_q1 * qd[1] * t415 - 0.0007689361029464 * (t412 / t408));
     let t418 = c_q1 * t417 / t416;
-    let t419 = -(qd[0] * qd[1] * c_q1) - s_q1 * t417 / t416;
+    let t419 = -(qd[0] * c_q1 * qd[1]) - s_q1 * t417 / t416;
     let t420 = 0.002031994566 * t60 + t65 + t410 + t411 + tau[1] + 0.316 * t409
         + 9.81 * (s_q1 * t405 + c_q1 * t406) - 0.01857971472 * t59 - t66 - t407 * t419
         - 0.0007689361029464 * (t4 - t418);
@@ -2001,8 +2015,8 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
     let t129 = s_q5 * c_q6;
     let t130 = 0.0017208742976286555 * t128 + 0.0013603544171612296 * t129;
     let t131 = -(0.014117 * s_q5) - 0.060149 * c_q5;
-    let t132 = qd[1] * c_q1;
-    let t133 = qd[1] * s_q1;
+    let t132 = c_q1 * qd[1];
+    let t133 = s_q1 * qd[1];
     let t134 = -(0.010254 * s_q1) - 0.000704 * c_q1;
     let t135 = 0.003925 * s_q1 - 0.02811 * c_q1;
     let t136 = s_q1 * t49 + qd[0] * s_q1 * t81;
@@ -2013,8 +2027,8 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
         - 0.003495 * (t137 + qd[0] * (c_q1 * c_q1));
     let t139 = 0.027518 * c_q1 - 0.066502 * t83;
     let t140 = qd[0] * s_q1 * c_q1 * c_q2;
-    let t141 = qd[1] * c_q1 * s_q2;
-    let t142 = s_q1 * qd[2] * c_q2;
+    let t141 = c_q1 * qd[1] * s_q2;
+    let t142 = s_q1 * c_q2 * qd[2];
     let t143 = t141 + t142;
     let t144 = 0.039252 * t133 + s_q1 * s_q2 * t53 + t11 * t98 + 0.632 * (t141 - t140)
         - c_q1 * t52 - t12 * t139 - 0.066502 * t143;
@@ -2025,9 +2039,9 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
     let t149 = 0.0825 * (c_q1 * t8 - s_q1 * c_q2 * t12 - t143) - 0.632 * t137;
     let t150 = s_q3 * t149;
     let t151 = -t141 - t142;
-    let t152 = qd[1] * c_q1 * c_q2;
-    let t153 = s_q1 * qd[2] * s_q2 - t152;
-    let t154 = -(qd[3] * t85) - s_q3 * t153 - qd[1] * s_q1 * c_q3;
+    let t152 = c_q1 * qd[1] * c_q2;
+    let t153 = s_q1 * s_q2 * qd[2] - t152;
+    let t154 = -(qd[3] * t85) - s_q3 * t153 - s_q1 * qd[1] * c_q3;
     let t155 = t59 * t84 + t20 * t145 + s_q1 * s_q2 * t58 + t148 + t150 + 0.027454 * t154
         - t21 * t146 - 0.104419 * t151;
     let t156 = 0.011953 * t88 + 0.041065 * t90;
@@ -2038,7 +2052,7 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
     let t161 = c_q4 * t160;
     let t162 = s_q1 * s_q2 * t8 - s_q1 * c_q2 * t11;
     let t163 = qd[0] * s_q1 * c_q1 * s_q2;
-    let t164 = qd[3] * t84 + c_q3 * t153 - qd[1] * s_q1 * s_q3;
+    let t164 = qd[3] * t84 + c_q3 * t153 - s_q1 * qd[1] * s_q3;
     let t165 = 0.0825 * (t133 + t154 - t162 - (t21 * t85 - s_q1 * s_q2 * t17))
         + 0.384 * (t21 * t84 - s_q1 * s_q2 * t20 + t164) - 0.632 * (t152 + t163);
     let t166 = s_q4 * t165;
@@ -2220,7 +2234,7 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
     let t292 = 0.006282 * t2 + 0.05744 * t3;
     let t293 = s_q2 * t12;
     let t294 = qd[0] * c_q1 * s_q2;
-    let t295 = qd[2] * s_q2;
+    let t295 = s_q2 * qd[2];
     let t296 = t294 - t295;
     let t297 = 0.039252 * t2 + c_q2 * t53 + t11 * t113 + 0.632 * t294
         - 0.066502 * (t293 + t296);
@@ -2233,8 +2247,8 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
     let t304 = s_q3 * t303;
     let t305 = t295 - t294;
     let t306 = qd[0] * c_q1 * c_q2;
-    let t307 = qd[2] * c_q2 - t306;
-    let t308 = -(s_q2 * qd[3] * c_q3) - s_q3 * t307 - qd[0] * s_q1 * c_q3;
+    let t307 = c_q2 * qd[2] - t306;
+    let t308 = -(s_q2 * c_q3 * qd[3]) - s_q3 * t307 - qd[0] * s_q1 * c_q3;
     let t309 = t20 * t298 + c_q2 * t58 + t302 + t304 + 0.027454 * t308
         - s_q2 * s_q3 * t59 - t21 * t299 - 0.104419 * t305;
     let t310 = 0.011953 * t103 + 0.041065 * t105;
@@ -2245,7 +2259,7 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
         - 0.165 * t313;
     let t315 = c_q4 * t314;
     let t316 = s_q2 * t11 + c_q2 * t8;
-    let t317 = c_q3 * t307 - s_q2 * qd[3] * s_q3 - qd[0] * s_q1 * s_q3;
+    let t317 = c_q3 * t307 - s_q2 * s_q3 * qd[3] - qd[0] * s_q1 * s_q3;
     let t318 = 0.0825 * (t2 + t308 - t316 - (s_q2 * c_q3 * t21 - c_q2 * t17))
         + 0.384 * (-(s_q2 * s_q3 * t21) - c_q2 * t20 + t317) - 0.632 * t306;
     let t319 = s_q4 * t318;
@@ -2426,7 +2440,7 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
     let t445 = s_q3 * t21;
     let t446 = 0.0825 * (t8 - t442);
     let t447 = s_q3 * t446;
-    let t448 = -(qd[3] * s_q3) - t11 * s_q3;
+    let t448 = -(s_q3 * qd[3]) - t11 * s_q3;
     let t449 = c_q3 * t59 + t20 * t444 + t447 + 0.027454 * (t445 + t448) - 0.104419 * t8
         - 0.165 * t19;
     let t450 = 0.038437 * t115 - 0.011953 * c_q3;
@@ -2434,10 +2448,10 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
     let t452 = t447 + c_q3 * t30 + t20 * t451 - 0.384 * t8 - 0.165 * t19;
     let t453 = c_q4 * t452;
     let t454 = c_q3 * t21;
-    let t455 = qd[3] * c_q3 + t11 * c_q3;
+    let t455 = c_q3 * qd[3] + t11 * c_q3;
     let t456 = 0.0825 * (t448 - t445) + 0.384 * (t454 + t455);
     let t457 = s_q4 * t456;
-    let t458 = s_q3 * qd[4] * c_q4;
+    let t458 = s_q3 * c_q4 * qd[4];
     let t459 = s_q4 * t455;
     let t460 = t8 * c_q4;
     let t461 = -t458 - t459 - t460;
@@ -2454,7 +2468,7 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
     let t471 = s_q5 * t470;
     let t472 = t458 + t459 + t460;
     let t473 = qd[5] * t120;
-    let t474 = c_q4 * t455 - s_q3 * qd[4] * s_q4 - t8 * s_q4;
+    let t474 = c_q4 * t455 - s_q3 * s_q4 * qd[4] - t8 * s_q4;
     let t475 = s_q5 * t474;
     let t476 = c_q5 * t448;
     let t477 = t476 - t473 - t475;
@@ -2599,7 +2613,7 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
     let t572 = -(0.041065 * s_q4) - 0.011953 * c_q4;
     let t573 = 0.0825 * (t570 - t17) + 0.768 * t20;
     let t574 = s_q4 * t573;
-    let t575 = qd[4] * s_q4;
+    let t575 = s_q4 * qd[4];
     let t576 = t20 * s_q4;
     let t577 = t575 - t576;
     let t578 = 0.165 * t28 + t29 * t572 + 0.038437 * (s_q4 * t31 - t577)
@@ -2610,8 +2624,8 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
     let t582 = c_q5 * t581;
     let t583 = t21 * s_q5;
     let t584 = t576 - t575;
-    let t585 = s_q4 * qd[5] * c_q5;
-    let t586 = t20 * c_q4 - qd[4] * c_q4;
+    let t585 = s_q4 * c_q5 * qd[5];
+    let t586 = t20 * c_q4 - c_q4 * qd[4];
     let t587 = s_q5 * t586;
     let t588 = c_q5 * t570;
     let t589 = t585 + t588 - t587;
@@ -2623,7 +2637,7 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
     let t594 = c_q4 * t573;
     let t595 = 0.165 * t25 + 0.088 * (c_q4 * t36 - s_q4 * c_q5 * t40 - t589) + t594;
     let t596 = t587 - t585 - t588;
-    let t597 = s_q4 * qd[5] * s_q5 + c_q5 * t586 + s_q5 * t570;
+    let t597 = s_q4 * s_q5 * qd[5] + c_q5 * t586 + s_q5 * t570;
     let t598 = c_q6 * t584 - qd[6] * t127 - s_q6 * t597;
     let t599 = t77 * t126 + t47 * t591 + s_q4 * s_q5 * t76 + c_q6 * t593 + s_q6 * t595
         + 0.1004852811486558 * t598 - t48 * t592 - 0.0013603544171612296 * t596;
@@ -2734,20 +2748,20 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
     let t670 = t25 - t24;
     let t671 = 0.023906 * t31 - 0.038437 * (t26 + t670);
     let t672 = s_q5 * t40;
-    let t673 = qd[5] * s_q5;
+    let t673 = s_q5 * qd[5];
     let t674 = t29 * s_q5;
     let t675 = -t673 - t674;
     let t676 = 0.014117 * t26 + c_q5 * t71 + t39 * t131 - 0.010517 * (t672 + t675);
     let t677 = -(0.0017208742976286555 * c_q5) - 0.1004852811486558 * t129;
     let t678 = 0.088 * (t672 - t675);
     let t679 = t673 + t674;
-    let t680 = qd[5] * c_q5 + t29 * c_q5;
-    let t681 = t26 * c_q6 - s_q5 * qd[6] * c_q6 - s_q6 * t680;
+    let t680 = c_q5 * qd[5] + t29 * c_q5;
+    let t681 = t26 * c_q6 - s_q5 * c_q6 * qd[6] - s_q6 * t680;
     let t682 = t47 * t130 + c_q5 * t76 + s_q6 * t678 + 0.1004852811486558 * t681
         - s_q5 * s_q6 * t77 - t48 * t677 - 0.176 * (c_q5 * t39 * c_q6)
         - 0.0013603544171612296 * t679;
     let t683 = 0.0013603544171612296 * c_q5 - 0.1004852811486558 * t128;
-    let t684 = c_q6 * t680 + t26 * s_q6 - s_q5 * qd[6] * s_q6;
+    let t684 = c_q6 * t680 + t26 * s_q6 - s_q5 * s_q6 * qd[6];
     let t685 = 0.0017208742976286555 * t679 + t48 * t683 + c_q6 * t678
         + 0.176 * (c_q5 * t39 * s_q6) - c_q5 * t75 - s_q5 * c_q6 * t77 - t45 * t130
         - 0.1004852811486558 * t684;
@@ -2830,11 +2844,11 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
     let t737 = 0.0013603544171612296 * s_q6 - 0.0017208742976286555 * c_q6;
     let t738 = s_q6 * t48;
     let t739 = 0.088 * (t36 - t735);
-    let t740 = -(qd[6] * s_q6) - t39 * s_q6;
+    let t740 = -(s_q6 * qd[6]) - t39 * s_q6;
     let t741 = c_q6 * t77 + t47 * t737 + s_q6 * t739 + 0.1004852811486558 * (t738 + t740)
         - 0.0013603544171612296 * t36 - 0.176 * t46;
     let t742 = c_q6 * t48;
-    let t743 = qd[6] * c_q6 + t39 * c_q6;
+    let t743 = c_q6 * qd[6] + t39 * c_q6;
     let t744 = 0.0017208742976286555 * t36 + 0.176 * t44
         + 0.1004852811486558 * (t742 - t743) + c_q6 * t739 - s_q6 * t77 - t45 * t737;
     let t745 = 1.666555 * t736 + 1.4955219999999998 * (c_q6 * t741 - s_q6 * t744);
@@ -3384,6 +3398,22 @@ pub fn body_poses(p: &Params, q: &[f64; NQ]) -> [Pose; NB] {
             ],
         },
     ]
+}
+/// Operation count of [`coordinate_rates`].
+pub const OPS_COORDINATE_RATES: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+};
+///The rates q̇ of the position coordinates for velocities `qd`: equal to `qd`
+///for revolute and prismatic joints, the quaternion kinematics ½ q ⊗ (ω, 0)
+///for spherical and free joints. Integrate `q` with them and renormalise
+///the quaternions.
+pub fn coordinate_rates(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NQ] {
+    [qd[0], qd[1], qd[2], qd[3], qd[4], qd[5], qd[6]]
 }
 /// Operation count of [`body_jacobians`].
 pub const OPS_BODY_JACOBIANS: OpCount = OpCount {

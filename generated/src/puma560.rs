@@ -18,15 +18,21 @@
 //! | `coriolis_matrix` | 846 | 554 | 0 | 0 | 5 | 5 |
 //! | `energy` | 143 | 94 | 0 | 0 | 5 | 5 |
 //! | `body_poses` | 75 | 45 | 0 | 0 | 6 | 6 |
+//! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `body_jacobians` | 309 | 173 | 0 | 0 | 6 | 6 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
-/// Number of position coordinates `q`.
+/// Number of position coordinates `q` (larger than `NV` when a
+/// spherical or free joint stores a quaternion).
 pub const NQ: usize = 6;
 /// Number of velocity coordinates `qd` (and of accelerations and forces).
 pub const NV: usize = 6;
-/// Coordinate names in the order of `q`, `qd`, `qdd` and the outputs.
+/// Velocity coordinate names, in the order of `qd`, `qdd`, `tau` and
+/// the outputs.
 pub const COORDINATE_NAMES: [&str; NV] = ["q1", "q2", "q3", "q4", "q5", "q6"];
+/// Position coordinate names, in the order of `q`; the same as
+/// `COORDINATE_NAMES` unless a joint stores a quaternion.
+pub const POSITION_NAMES: [&str; NQ] = ["q1", "q2", "q3", "q4", "q5", "q6"];
 /// Number of moving bodies.
 pub const NB: usize = 6;
 /// Body names in the order of `body_poses` and `body_jacobians`:
@@ -127,8 +133,8 @@ pub fn inverse_dynamics(
     let t3 = qd[0] * c_q1;
     let t4 = p.g * s_q1;
     let t5 = p.g * c_q1;
-    let t6 = qd[0] * qd[1] * c_q1;
-    let t7 = qd[0] * qd[1] * s_q1;
+    let t6 = qd[0] * c_q1 * qd[1];
+    let t7 = qd[0] * s_q1 * qd[1];
     let t8 = qdd[0] * s_q1 + t6;
     let t9 = qdd[0] * c_q1 - t7;
     let s_q2 = libm::sin(q[2]);
@@ -144,7 +150,7 @@ pub fn inverse_dynamics(
     let t20 = qd[0] * s_q1 * t19;
     let t21 = p.d3 * (qd[0] * qd[0]) * (c_q1 * c_q1);
     let t22 = t4 + p.d3 * t9 - p.a2 * (qd[0] * qd[0]) * (c_q1 * c_q1) - qd[1] * t19;
-    let t23 = t5 + p.a2 * qdd[1] + p.d3 * qd[0] * qd[1] * c_q1
+    let t23 = t5 + p.a2 * qdd[1] + p.d3 * qd[0] * c_q1 * qd[1]
         + p.a2 * (qd[0] * qd[0]) * s_q1 * c_q1 - p.d3 * t8;
     let t24 = c_q2 * t22;
     let t25 = s_q2 * t23;
@@ -507,8 +513,8 @@ pub fn bias(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let t3 = qd[0] * c_q1;
     let t4 = p.g * s_q1;
     let t5 = p.g * c_q1;
-    let t6 = qd[0] * qd[1] * c_q1;
-    let t7 = qd[0] * qd[1] * s_q1;
+    let t6 = qd[0] * c_q1 * qd[1];
+    let t7 = qd[0] * s_q1 * qd[1];
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
     let t10 = qd[0] * s_q1 * c_q2 + qd[0] * c_q1 * s_q2;
@@ -555,21 +561,21 @@ pub fn bias(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let t51 = t39 * t40;
     let t52 = p.m2 * (t5 + qd[1] * t41 - qd[0] * s_q1 * t43 - 0.2275 * t6);
     let t53 = p.m2 * (0.006 * t6 + 0.068 * t7 + qd[0] * s_q1 * t42 - qd[0] * c_q1 * t41);
-    let t54 = qd[2] * t13 + qd[0] * qd[1] * c_q1 * c_q2 - qd[0] * qd[1] * s_q1 * s_q2;
+    let t54 = qd[2] * t13 + qd[0] * c_q1 * qd[1] * c_q2 - qd[0] * s_q1 * qd[1] * s_q2;
     let t55 = t4 - p.a2 * (qd[0] * qd[0]) * (c_q1 * c_q1) - qd[1] * t14
-        - p.d3 * qd[0] * qd[1] * s_q1;
+        - p.d3 * qd[0] * s_q1 * qd[1];
     let t56 = s_q2 * t55;
     let t57 = t5 + p.a2 * (qd[0] * qd[0]) * s_q1 * c_q1;
     let t58 = c_q2 * t57;
     let t59 = p.m3 * (t17 * t44 + t58 - t56 - 0.07 * t47 - 0.0141 * t54);
-    let t60 = p.a2 * qd[0] * qd[1] * s_q1;
+    let t60 = p.a2 * qd[0] * s_q1 * qd[1];
     let t61 = p.m3 * (t15 + t60 + 0.07 * t54 - t16 - t13 * t44 - 0.0141 * t47);
     let t62 = qd[3] * t23 + c_q3 * t54;
     let t63 = c_q2 * t55;
     let t64 = s_q2 * t57;
     let t65 = t13 * t24 + t63 + t64 - p.a3 * (t17 * t17);
     let t66 = s_q3 * t65;
-    let t67 = -(qd[2] * t10) - qd[0] * qd[1] * c_q1 * s_q2 - qd[0] * qd[1] * s_q1 * c_q2;
+    let t67 = -(qd[2] * t10) - qd[0] * c_q1 * qd[1] * s_q2 - qd[0] * s_q1 * qd[1] * c_q2;
     let t68 = t15 + p.a3 * t10 * t17 + p.d4 * t13 * t17 + t60 + p.d4 * t54 - t16
         - p.a3 * t67;
     let t69 = c_q3 * t68;
@@ -736,8 +742,8 @@ pub fn forward_dynamics(
     let c_q1 = libm::cos(q[1]);
     let t2 = qd[0] * s_q1;
     let t3 = qd[0] * c_q1;
-    let t4 = qd[0] * qd[1] * c_q1;
-    let t5 = qd[0] * qd[1] * s_q1;
+    let t4 = qd[0] * c_q1 * qd[1];
+    let t5 = qd[0] * s_q1 * qd[1];
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
     let t8 = qd[0] * s_q1 * c_q2 + qd[0] * c_q1 * s_q2;
@@ -746,7 +752,7 @@ pub fn forward_dynamics(
     let t11 = t10 - t9;
     let t12 = p.a2 * qd[1] - p.d3 * qd[0] * s_q1;
     let t13 = -(p.a2 * (qd[0] * qd[0]) * (c_q1 * c_q1)) - qd[1] * t12;
-    let t14 = p.d3 * qd[0] * qd[1] * c_q1 + p.a2 * (qd[0] * qd[0]) * s_q1 * c_q1;
+    let t14 = p.d3 * qd[0] * c_q1 * qd[1] + p.a2 * (qd[0] * qd[0]) * s_q1 * c_q1;
     let t15 = qd[0] * s_q1 * t12;
     let t16 = p.d3 * (qd[0] * qd[0]) * (c_q1 * c_q1);
     let t17 = t15 - t16;
@@ -974,17 +980,17 @@ pub fn forward_dynamics(
     let t219 = s_q1 * (s_q1 * t216 + c_q1 * t217) + c_q1 * (s_q1 * t217 + c_q1 * t218)
         + 0.35;
     let t220 = s_q1
-        * (0.2275 * t73 + c_q2 * t176 + qd[0] * qd[1] * s_q1 * t217 - 0.025 * t4
-            - 0.006 * t74 - s_q2 * t177 - p.d3 * t213 - qd[0] * qd[1] * c_q1 * t216
+        * (0.2275 * t73 + c_q2 * t176 + qd[0] * s_q1 * qd[1] * t217 - 0.025 * t4
+            - 0.006 * t74 - s_q2 * t177 - p.d3 * t213 - qd[0] * c_q1 * qd[1] * t216
             - t210 * t215 / t212)
         + c_q1
             * (0.419 * t5 + 0.068 * t74 + s_q2 * t176 + c_q2 * t177
-                + p.d3 * (c_q2 * t174 - s_q2 * t175) + qd[0] * qd[1] * s_q1 * t218
+                + p.d3 * (c_q2 * t174 - s_q2 * t175) + qd[0] * s_q1 * qd[1] * t218
                 - 0.2275 * t72
                 - p.a2
                     * (qd[2] * t8 * t170 - t77 - t151 - t152 - t60 * t161 - t63 * t163
                         - t17 * t164 - qd[2] * t11 * t169 - t144 * t158 / t148)
-                - qd[0] * qd[1] * c_q1 * t217 - t211 * t215 / t212) + tau[0]
+                - qd[0] * c_q1 * qd[1] * t217 - t211 * t215 / t212) + tau[0]
         - p.g
             * (s_q1
                 * (s_q1 * (t190 - t191 - t204 - t208 * t210 / t212)
@@ -1100,15 +1106,15 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
     let t47 = c_q4 * t43 - c_q3 * s_q4 * t42;
     let t48 = -(s_q3 * c_q4 * c_q5) - c_q3 * s_q5;
     let t49 = s_q3 * c_q4 * s_q5 - c_q3 * c_q5;
-    let t50 = qd[1] * c_q1;
+    let t50 = c_q1 * qd[1];
     let t51 = p.m2 * (-(s_q1 * t40) - qd[0] * s_q1 * t41);
-    let t52 = qd[1] * s_q1;
+    let t52 = s_q1 * qd[1];
     let t53 = p.m2
         * (0.006 * t50 + 0.068 * t52 + s_q1 * (0.068 * qd[1] - 0.2275 * t2)
             - c_q1 * (0.2275 * t3 - 0.006 * qd[1])
             - 0.2275 * (qd[0] * (s_q1 * s_q1) + qd[0] * (c_q1 * c_q1)));
     let t54 = t12 * t43;
-    let t55 = qd[2] * t43 + qd[1] * c_q1 * c_q2 - qd[1] * s_q1 * s_q2;
+    let t55 = qd[2] * t43 + c_q1 * qd[1] * c_q2 - s_q1 * qd[1] * s_q2;
     let t56 = t8 * t42;
     let t57 = p.a2 * qd[0] * (c_q1 * c_q1) * s_q2;
     let t58 = p.a2 * qd[0] * s_q1 * c_q1 * c_q2;
@@ -1116,25 +1122,25 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
     let t60 = s_q1 * (p.a2 * qd[1] - p.d3 * qd[0] * s_q1);
     let t61 = p.d3 * qd[0] * (s_q1 * s_q1);
     let t62 = p.d3 * qd[0] * (c_q1 * c_q1);
-    let t63 = p.a2 * qd[1] * s_q1;
+    let t63 = p.a2 * s_q1 * qd[1];
     let t64 = p.m3
         * (0.07 * t55 + t60 + t63 - 0.0282 * t56 - t61
             - (0.0141 * t11 - 0.07 * t12) * t43 - 2.0 * t62 - 0.0141 * (t11 * t43));
     let t65 = t20 * t43 - s_q3 * t23 * t42;
-    let t66 = c_q3 * t55 - qd[3] * s_q3 * t42;
+    let t66 = c_q3 * t55 - s_q3 * qd[3] * t42;
     let t67 = p.d4 * t42 - p.a3 * t43;
     let t68 = p.a2 * qd[0] * (c_q1 * c_q1) * c_q2;
     let t69 = p.a2 * qd[0] * s_q1 * c_q1 * s_q2;
     let t70 = t22 * t43 + t11 * t67 + 2.0 * (t69 - t68);
     let t71 = s_q3 * t70;
-    let t72 = -(qd[2] * t42) - qd[1] * c_q1 * s_q2 - qd[1] * s_q1 * c_q2;
+    let t72 = -(qd[2] * t42) - c_q1 * qd[1] * s_q2 - s_q1 * qd[1] * c_q2;
     let t73 = t60 + t63 + p.a3 * t12 * t42 + p.d4 * t12 * t43 + p.d4 * t55 - t61
         - p.a3 * t72 - 2.0 * t62;
     let t74 = c_q3 * t73;
     let t75 = p.m4 * (0.019 * (t65 - t66) - t71 - t74);
     let t76 = qd[4] * t47 + c_q4 * t66 + s_q4 * t72;
     let t77 = t39 * t46 + t38 * t47;
-    let t78 = qd[3] * c_q3 * t42;
+    let t78 = c_q3 * qd[3] * t42;
     let t79 = s_q3 * t55;
     let t80 = t78 + t79;
     let t81 = qd[5] * t46 + c_q5 * t76 - s_q5 * t80;
@@ -1203,7 +1209,7 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
     let t139 = p.a2 * qd[0] * s_q1;
     let t140 = p.m3 * (0.14 * t11 + 2.0 * t139);
     let t141 = c_q3 * t23;
-    let t142 = t11 * c_q3 - qd[3] * c_q3;
+    let t142 = t11 * c_q3 - c_q3 * qd[3];
     let t143 = p.a2 * qd[1] * c_q2;
     let t144 = -(2.0 * (p.a3 * t12 + t143));
     let t145 = s_q3 * t144;
@@ -1215,9 +1221,9 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
     let t151 = c_q3 * t150;
     let t152 = p.m4 * (-(0.019 * (t141 + t142)) - t145 - t151);
     let t153 = s_q3 * s_q4 * t32 + c_q3 * t31;
-    let t154 = s_q3 * qd[4] * s_q4 + c_q4 * t142 + s_q4 * t148;
+    let t154 = s_q3 * s_q4 * qd[4] + c_q4 * t142 + s_q4 * t148;
     let t155 = t39 * t49 + s_q3 * s_q4 * t38;
-    let t156 = qd[3] * s_q3;
+    let t156 = s_q3 * qd[3];
     let t157 = t11 * s_q3;
     let t158 = t157 - t156;
     let t159 = qd[5] * t49 + c_q5 * t154 - s_q5 * t158;
@@ -1234,7 +1240,7 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
     let t170 = 0.032 * (t168 + t169) + c_q5 * t164 - s_q5 * t165;
     let t171 = 0.00011 * t168 + 0.00015 * t169 + 0.032 * (p.m6 * t170);
     let t172 = 0.0001 * t153 + 0.0003 * t154 + c_q5 * t167 - s_q5 * t171;
-    let t173 = s_q3 * qd[4] * c_q4 + c_q4 * t148 - s_q4 * t142;
+    let t173 = s_q3 * c_q4 * qd[4] + c_q4 * t148 - s_q4 * t142;
     let t174 = 0.00034 * t173 - 0.0001 * (c_q3 * t28 - s_q3 * c_q4 * t32);
     let t175 = s_q4 * t174;
     let t176 = 0.0005 * t141 + 0.0018 * t142 + c_q4 * t172 - 0.019 * t152 - t175;
@@ -1326,17 +1332,17 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
     let t257 = c_q3 * t234;
     let t258 = p.a3 * (t251 + t252 + t253);
     let t259 = p.d4 * (t248 - t249);
-    let t260 = qd[4] * c_q4 + t20 * c_q4;
+    let t260 = c_q4 * qd[4] + t20 * c_q4;
     let t261 = c_q4 * t38 - s_q4 * s_q5 * t39;
-    let t262 = c_q5 * t260 - s_q4 * qd[5] * s_q5 - t17 * s_q5;
+    let t262 = c_q5 * t260 - s_q4 * s_q5 * qd[5] - t17 * s_q5;
     let t263 = 0.032 * (t261 - t262);
     let t264 = 0.00015 * t262 - 0.00011 * t261 - 0.032 * (p.m6 * t263);
     let t265 = s_q4 * c_q5 * t39 + c_q4 * t37;
-    let t266 = -(s_q4 * qd[5] * c_q5) - s_q5 * t260 - t17 * c_q5;
+    let t266 = -(s_q4 * c_q5 * qd[5]) - s_q5 * t260 - t17 * c_q5;
     let t267 = 0.032 * (t265 + t266);
     let t268 = 0.00011 * t265 + 0.00015 * t266 + 0.032 * (p.m6 * t267);
     let t269 = 0.0001 * (c_q4 * t32) + 0.0003 * t260 + c_q5 * t264 - s_q5 * t268;
-    let t270 = -(qd[4] * s_q4) - t20 * s_q4;
+    let t270 = -(s_q4 * qd[4]) - t20 * s_q4;
     let t271 = 0.00034 * t270 - 0.0001 * (s_q4 * t32);
     let t272 = 0.0013 * t20 + c_q4 * t269 - s_q4 * t271;
     let t273 = t16 - t15;
@@ -1361,11 +1367,11 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
     let t292 = p.a3 * t288;
     let t293 = p.d4 * t287;
     let t294 = c_q5 * t39;
-    let t295 = t31 * c_q5 - qd[5] * c_q5;
+    let t295 = t31 * c_q5 - c_q5 * qd[5];
     let t296 = -(0.032 * (t294 + t295));
     let t297 = 0.00011 * t294 + 0.00015 * t295 - 0.032 * (p.m6 * t296);
     let t298 = s_q5 * t39;
-    let t299 = qd[5] * s_q5 - t31 * s_q5;
+    let t299 = s_q5 * qd[5] - t31 * s_q5;
     let t300 = 0.032 * (t299 - t298);
     let t301 = 0.00015 * t299 + 0.032 * (p.m6 * t300) - 0.00011 * t298;
     let t302 = 0.0004 * t31 + c_q5 * t297 - s_q5 * t301;
@@ -1673,6 +1679,22 @@ pub fn body_poses(p: &Params, q: &[f64; NQ]) -> [Pose; NB] {
             position: [t33, t34, t35],
         },
     ]
+}
+/// Operation count of [`coordinate_rates`].
+pub const OPS_COORDINATE_RATES: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+};
+///The rates q̇ of the position coordinates for velocities `qd`: equal to `qd`
+///for revolute and prismatic joints, the quaternion kinematics ½ q ⊗ (ω, 0)
+///for spherical and free joints. Integrate `q` with them and renormalise
+///the quaternions.
+pub fn coordinate_rates(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NQ] {
+    [qd[0], qd[1], qd[2], qd[3], qd[4], qd[5]]
 }
 /// Operation count of [`body_jacobians`].
 pub const OPS_BODY_JACOBIANS: OpCount = OpCount {

@@ -18,15 +18,21 @@
 //! | `coriolis_matrix` | 797 | 553 | 0 | 0 | 5 | 5 |
 //! | `energy` | 138 | 93 | 0 | 0 | 5 | 5 |
 //! | `body_poses` | 75 | 45 | 0 | 0 | 6 | 6 |
+//! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `body_jacobians` | 298 | 173 | 0 | 0 | 6 | 6 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
-/// Number of position coordinates `q`.
+/// Number of position coordinates `q` (larger than `NV` when a
+/// spherical or free joint stores a quaternion).
 pub const NQ: usize = 6;
 /// Number of velocity coordinates `qd` (and of accelerations and forces).
 pub const NV: usize = 6;
-/// Coordinate names in the order of `q`, `qd`, `qdd` and the outputs.
+/// Velocity coordinate names, in the order of `qd`, `qdd`, `tau` and
+/// the outputs.
 pub const COORDINATE_NAMES: [&str; NV] = ["q1", "q2", "q3", "q4", "q5", "q6"];
+/// Position coordinate names, in the order of `q`; the same as
+/// `COORDINATE_NAMES` unless a joint stores a quaternion.
+pub const POSITION_NAMES: [&str; NQ] = ["q1", "q2", "q3", "q4", "q5", "q6"];
 /// Number of moving bodies.
 pub const NB: usize = 6;
 /// Body names in the order of `body_poses` and `body_jacobians`:
@@ -93,8 +99,8 @@ pub fn inverse_dynamics(
     let c_q1 = libm::cos(q[1]);
     let t2 = qd[0] * s_q1;
     let t3 = qd[0] * c_q1;
-    let t4 = qd[0] * qd[1] * c_q1;
-    let t5 = qd[0] * qd[1] * s_q1;
+    let t4 = qd[0] * c_q1 * qd[1];
+    let t5 = qd[0] * s_q1 * qd[1];
     let t6 = qdd[0] * s_q1 + t4;
     let t7 = qdd[0] * c_q1 - t5;
     let s_q2 = libm::sin(q[2]);
@@ -110,7 +116,7 @@ pub fn inverse_dynamics(
     let t18 = qd[0] * qd[0] * s_q1 * c_q1;
     let t19 = qd[0] * s_q1 * t16;
     let t20 = 9.81 * s_q1 + 0.15005 * t7 - 0.4318 * t17 - qd[1] * t16;
-    let t21 = 0.4318 * (qdd[1] + t18) + 9.81 * c_q1 + 0.15005 * (t4 - t6);
+    let t21 = 9.81 * c_q1 + 0.4318 * (qdd[1] + t18) + 0.15005 * (t4 - t6);
     let t22 = c_q2 * t20;
     let t23 = s_q2 * t21;
     let t24 = s_q2 * t20;
@@ -175,7 +181,7 @@ pub fn inverse_dynamics(
     let t83 = 0.006 * t2 - 0.068 * t3;
     let t84 = 9.81 * s_q1 + 0.2275 * t7 + qd[0] * c_q1 * t83 - 0.006 * qdd[1]
         - qd[1] * t82;
-    let t85 = 0.068 * qdd[1] + 9.81 * c_q1 + qd[1] * t81 - 0.2275 * t6
+    let t85 = 9.81 * c_q1 + 0.068 * qdd[1] + qd[1] * t81 - 0.2275 * t6
         - qd[0] * s_q1 * t83;
     let t86 = 0.006 * t6 + qd[0] * s_q1 * t82 - 0.068 * t7 - qd[0] * c_q1 * t81;
     let t87 = 0.0141 * t13 - 0.07 * t26;
@@ -449,8 +455,8 @@ pub fn bias(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let c_q1 = libm::cos(q[1]);
     let t2 = qd[0] * s_q1;
     let t3 = qd[0] * c_q1;
-    let t4 = qd[0] * qd[1] * c_q1;
-    let t5 = qd[0] * qd[1] * s_q1;
+    let t4 = qd[0] * c_q1 * qd[1];
+    let t5 = qd[0] * s_q1 * qd[1];
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
     let t8 = qd[0] * s_q1 * c_q2 + qd[0] * c_q1 * s_q2;
@@ -503,11 +509,11 @@ pub fn bias(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let t55 = c_q2 * t54;
     let t56 = 9.81 * c_q1 + 0.4318 * t14;
     let t57 = s_q2 * t56;
-    let t58 = -(qd[2] * t8) - qd[0] * qd[1] * c_q1 * s_q2 - qd[0] * qd[1] * s_q1 * c_q2;
+    let t58 = -(qd[2] * t8) - qd[0] * c_q1 * qd[1] * s_q2 - qd[0] * s_q1 * qd[1] * c_q2;
     let t59 = 0.0141 * (t26 + t58) + 0.07 * t46 + t55 + t57;
     let t60 = t11 * t23 + t55 + t57 - 0.0203 * t24;
     let t61 = c_q3 * t60;
-    let t62 = qd[2] * t11 + qd[0] * qd[1] * c_q1 * c_q2 - qd[0] * qd[1] * s_q1 * s_q2;
+    let t62 = qd[2] * t11 + qd[0] * c_q1 * qd[1] * c_q2 - qd[0] * s_q1 * qd[1] * s_q2;
     let t63 = 0.4318 * (t5 + t27 + t62) + t15 + 0.0203 * (t26 - t58) - 0.15005 * t13;
     let t64 = s_q3 * t63;
     let t65 = s_q3 * t62;
@@ -672,8 +678,8 @@ pub fn forward_dynamics(
     let c_q1 = libm::cos(q[1]);
     let t2 = qd[0] * s_q1;
     let t3 = qd[0] * c_q1;
-    let t4 = qd[0] * qd[1] * c_q1;
-    let t5 = qd[0] * qd[1] * s_q1;
+    let t4 = qd[0] * c_q1 * qd[1];
+    let t5 = qd[0] * s_q1 * qd[1];
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
     let t8 = qd[0] * s_q1 * c_q2 + qd[0] * c_q1 * s_q2;
@@ -899,16 +905,16 @@ pub fn forward_dynamics(
     let t203 = s_q1 * (s_q1 * t200 + c_q1 * t201) + c_q1 * (s_q1 * t201 + c_q1 * t202)
         + 0.35;
     let t204 = s_q1
-        * (3.9585 * t57 + c_q2 * t164 + qd[0] * qd[1] * s_q1 * t201 - 0.025 * t4
-            - 0.1044 * t58 - 0.15005 * t198 - s_q2 * t165 - qd[0] * qd[1] * c_q1 * t200
+        * (3.9585 * t57 + c_q2 * t164 + qd[0] * s_q1 * qd[1] * t201 - 0.025 * t4
+            - 0.1044 * t58 - 0.15005 * t198 - s_q2 * t165 - qd[0] * c_q1 * qd[1] * t200
             - t195 * t199 / t197)
         + c_q1
             * (0.419 * t5 + 1.1832 * t58 + 0.15005 * (c_q2 * t162 - s_q2 * t163)
-                + s_q2 * t164 + c_q2 * t165 + qd[0] * qd[1] * s_q1 * t202 - 3.9585 * t56
+                + s_q2 * t164 + c_q2 * t165 + qd[0] * s_q1 * qd[1] * t202 - 3.9585 * t56
                 - 0.4318
                     * (qd[2] * t8 * t158 - 4.8 * t64 - t141 - t142 - t75 * t149
                         - t78 * t151 - t18 * t152 - qd[2] * t11 * t157
-                        - t133 * t146 / t137) - qd[0] * qd[1] * c_q1 * t201
+                        - t133 * t146 / t137) - qd[0] * c_q1 * qd[1] * t201
                 - t196 * t199 / t197) + tau[0]
         - 9.81
             * (s_q1
@@ -1027,9 +1033,9 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
     let t46 = c_q4 * t41 - c_q3 * s_q4 * t42;
     let t47 = s_q3 * c_q4 * s_q5 - c_q3 * c_q5;
     let t48 = -(s_q3 * c_q4 * c_q5) - c_q3 * s_q5;
-    let t49 = qd[1] * c_q1;
+    let t49 = c_q1 * qd[1];
     let t50 = -(s_q1 * t39) - qd[0] * s_q1 * t40;
-    let t51 = qd[1] * s_q1;
+    let t51 = s_q1 * qd[1];
     let t52 = qd[0] * (s_q1 * s_q1);
     let t53 = qd[0] * (c_q1 * c_q1);
     let t54 = 0.006 * t49 + 0.068 * t51 + s_q1 * (0.068 * qd[1] - 0.2275 * t2)
@@ -1038,7 +1044,7 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
     let t56 = t11 * t42 + t8 * t41;
     let t57 = qd[0] * (c_q1 * c_q1) * c_q2;
     let t58 = qd[0] * s_q1 * c_q1 * s_q2;
-    let t59 = -(qd[2] * t42) - qd[1] * c_q1 * s_q2 - qd[1] * s_q1 * c_q2;
+    let t59 = -(qd[2] * t42) - c_q1 * qd[1] * s_q2 - s_q1 * qd[1] * c_q2;
     let t60 = 0.0141 * (t55 + t59) + 0.07 * t56 + 0.8636 * (t58 - t57);
     let t61 = c_q3 * t22 * t42 + t17 * t41;
     let t62 = 0.4318 * t42 - 0.0203 * t41;
@@ -1046,11 +1052,11 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
     let t64 = c_q3 * t63;
     let t65 = s_q1 * (0.4318 * qd[1] - 0.15005 * t2);
     let t66 = t12 * t41;
-    let t67 = qd[2] * t41 + qd[1] * c_q1 * c_q2 - qd[1] * s_q1 * s_q2;
+    let t67 = qd[2] * t41 + c_q1 * qd[1] * c_q2 - s_q1 * qd[1] * s_q2;
     let t68 = 0.4318 * (t51 + t66 + t67) + 0.0203 * (t55 - t59) + t65 - 0.15005 * t52
         - 0.3001 * t53;
     let t69 = s_q3 * t68;
-    let t70 = qd[3] * c_q3 * t42;
+    let t70 = c_q3 * qd[3] * t42;
     let t71 = s_q3 * t67;
     let t72 = -t70 - t71;
     let t73 = 0.019 * (t61 + t72) + t64 - t69;
@@ -1065,7 +1071,7 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
     let t82 = s_q3 * t63;
     let t83 = c_q3 * t68;
     let t84 = t82 + t83;
-    let t85 = c_q3 * t67 - qd[3] * s_q3 * t42;
+    let t85 = c_q3 * t67 - s_q3 * qd[3] * t42;
     let t86 = qd[4] * t46 + c_q4 * t85 + s_q4 * t59;
     let t87 = t70 + t71;
     let t88 = -(qd[5] * t45) - s_q5 * t86 - c_q5 * t87;
@@ -1126,7 +1132,7 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
     let t139 = c_q3 * t138;
     let t140 = 0.8636 * (t2 + t11) + 0.0203 * (t8 - t135);
     let t141 = s_q3 * t140;
-    let t142 = qd[3] * s_q3;
+    let t142 = s_q3 * qd[3];
     let t143 = t11 * s_q3;
     let t144 = t142 - t143;
     let t145 = 0.019 * (t144 - t137) + t139 - t141;
@@ -1138,8 +1144,8 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
     let t151 = s_q3 * t138;
     let t152 = c_q3 * t140;
     let t153 = t151 + t152;
-    let t154 = t11 * c_q3 - qd[3] * c_q3;
-    let t155 = s_q3 * qd[4] * s_q4 + c_q4 * t154 + s_q4 * t135;
+    let t154 = t11 * c_q3 - c_q3 * qd[3];
+    let t155 = s_q3 * s_q4 * qd[4] + c_q4 * t154 + s_q4 * t135;
     let t156 = t143 - t142;
     let t157 = -(qd[5] * t48) - s_q5 * t155 - c_q5 * t156;
     let t158 = 0.032 * (t150 + t157) + c_q5 * t149 - s_q5 * t153;
@@ -1175,7 +1181,7 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
     let t188 = 0.00015 * t160 - 0.00011 * t159 - 0.00288 * t161;
     let t189 = 0.00011 * t150 + 0.00015 * t157 + 0.00288 * t158;
     let t190 = 0.0003 * t155 + 0.0001 * t187 + c_q5 * t188 - s_q5 * t189;
-    let t191 = s_q3 * qd[4] * c_q4 + c_q4 * t135 - s_q4 * t154;
+    let t191 = s_q3 * c_q4 * qd[4] + c_q4 * t135 - s_q4 * t154;
     let t192 = 0.00034 * t191 - 0.0001 * (c_q3 * t27 - s_q3 * c_q4 * t31);
     let t193 = s_q4 * t192;
     let t194 = 0.0018 * t154 + 0.0005 * t170 + c_q4 * t190 - 0.01558 * t171 - t193;
@@ -1241,11 +1247,11 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
     let t249 = t16 - t15;
     let t250 = 0.019 * (t17 + t249);
     let t251 = s_q4 * c_q5 * t38 + c_q4 * t36;
-    let t252 = qd[4] * c_q4 + t20 * c_q4;
-    let t253 = -(s_q4 * qd[5] * c_q5) - s_q5 * t252 - t17 * c_q5;
+    let t252 = c_q4 * qd[4] + t20 * c_q4;
+    let t253 = -(s_q4 * c_q5 * qd[5]) - s_q5 * t252 - t17 * c_q5;
     let t254 = 0.032 * (t251 + t253);
     let t255 = c_q4 * t37 - s_q4 * s_q5 * t38;
-    let t256 = c_q5 * t252 - s_q4 * qd[5] * s_q5 - t17 * s_q5;
+    let t256 = c_q5 * t252 - s_q4 * s_q5 * qd[5] - t17 * s_q5;
     let t257 = 0.032 * (t255 - t256);
     let t258 = 0.09 * (c_q5 * t254 - s_q5 * t257);
     let t259 = 0.064 * (s_q4 * s_q5 * t37 - s_q4 * c_q5 * t36);
@@ -1258,7 +1264,7 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
     let t266 = 0.00015 * t256 - 0.00011 * t255 - 0.00288 * t257;
     let t267 = 0.00011 * t251 + 0.00015 * t253 + 0.00288 * t254;
     let t268 = 0.0003 * t252 + 0.0001 * (c_q4 * t31) + c_q5 * t266 - s_q5 * t267;
-    let t269 = -(qd[4] * s_q4) - t20 * s_q4;
+    let t269 = -(s_q4 * qd[4]) - t20 * s_q4;
     let t270 = 0.00034 * t269 - 0.0001 * (s_q4 * t31);
     let t271 = 0.0013 * t20 + c_q4 * t268 - s_q4 * t270;
     let t272 = s_q5 * t266;
@@ -1271,10 +1277,10 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
     let t279 = s_q3 * t271;
     let t280 = c_q3 * t274;
     let t281 = s_q5 * t38;
-    let t282 = qd[5] * s_q5 - t30 * s_q5;
+    let t282 = s_q5 * qd[5] - t30 * s_q5;
     let t283 = 0.032 * (t282 - t281);
     let t284 = c_q5 * t38;
-    let t285 = t30 * c_q5 - qd[5] * c_q5;
+    let t285 = t30 * c_q5 - c_q5 * qd[5];
     let t286 = -(0.032 * (t284 + t285));
     let t287 = 0.09 * (c_q5 * t283 - s_q5 * t286);
     let t288 = c_q5 * t37;
@@ -1582,6 +1588,22 @@ pub fn body_poses(p: &Params, q: &[f64; NQ]) -> [Pose; NB] {
             position: [t30, t31, t32],
         },
     ]
+}
+/// Operation count of [`coordinate_rates`].
+pub const OPS_COORDINATE_RATES: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+};
+///The rates q̇ of the position coordinates for velocities `qd`: equal to `qd`
+///for revolute and prismatic joints, the quaternion kinematics ½ q ⊗ (ω, 0)
+///for spherical and free joints. Integrate `q` with them and renormalise
+///the quaternions.
+pub fn coordinate_rates(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NQ] {
+    [qd[0], qd[1], qd[2], qd[3], qd[4], qd[5]]
 }
 /// Operation count of [`body_jacobians`].
 pub const OPS_BODY_JACOBIANS: OpCount = OpCount {

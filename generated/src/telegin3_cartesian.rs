@@ -18,15 +18,21 @@
 //! | `coriolis_matrix` | 6 | 2 | 0 | 0 | 1 | 1 |
 //! | `energy` | 23 | 12 | 0 | 0 | 1 | 1 |
 //! | `body_poses` | 0 | 1 | 0 | 0 | 1 | 1 |
+//! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `body_jacobians` | 0 | 0 | 0 | 0 | 0 | 0 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
-/// Number of position coordinates `q`.
+/// Number of position coordinates `q` (larger than `NV` when a
+/// spherical or free joint stores a quaternion).
 pub const NQ: usize = 3;
 /// Number of velocity coordinates `qd` (and of accelerations and forces).
 pub const NV: usize = 3;
-/// Coordinate names in the order of `q`, `qd`, `qdd` and the outputs.
+/// Velocity coordinate names, in the order of `qd`, `qdd`, `tau` and
+/// the outputs.
 pub const COORDINATE_NAMES: [&str; NV] = ["q1", "q2", "q3"];
+/// Position coordinate names, in the order of `q`; the same as
+/// `COORDINATE_NAMES` unless a joint stores a quaternion.
+pub const POSITION_NAMES: [&str; NQ] = ["q1", "q2", "q3"];
 /// Number of moving bodies.
 pub const NB: usize = 3;
 /// Body names in the order of `body_poses` and `body_jacobians`:
@@ -208,10 +214,10 @@ pub fn forward_dynamics(
     let t3 = p.m03 - p.m03 * p.m03 * (p.d3 * p.d3) / t2;
     let t4 = p.m03 * s_q2 * c_q2 - s_q2 * c_q2 * t3;
     let t5 = p.m02 + p.m03 * (c_q2 * c_q2) + s_q2 * s_q2 * t3;
-    let t6 = p.m03 * p.d3 * (qd[2] * qd[2]) * c_q2;
+    let t6 = p.m03 * p.d3 * c_q2 * (qd[2] * qd[2]);
     let t7 = p.m03 * p.d3 * s_q2 * tau[2] / t2;
     let t8 = p.m01 + p.m02 + p.m03 * (s_q2 * s_q2) + c_q2 * c_q2 * t3 - t4 * t4 / t5;
-    let t9 = (p.m03 * p.d3 * (qd[2] * qd[2]) * s_q2 + tau[0]
+    let t9 = (p.m03 * p.d3 * s_q2 * (qd[2] * qd[2]) + tau[0]
         - p.m03 * p.d3 * c_q2 * tau[2] / t2 - t4 * (t6 + t7 + tau[1]) / t5 - p.g * t8)
         / t8;
     let t10 = p.g + t9;
@@ -233,8 +239,8 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
     [
-        [0.0, 0.0, -(p.m03 * p.d3 * qd[2] * s_q2)],
-        [0.0, 0.0, -(p.m03 * p.d3 * qd[2] * c_q2)],
+        [0.0, 0.0, -(p.m03 * p.d3 * s_q2 * qd[2])],
+        [0.0, 0.0, -(p.m03 * p.d3 * c_q2 * qd[2])],
         [0.0, 0.0, 0.0],
     ]
 }
@@ -289,6 +295,22 @@ pub fn body_poses(p: &Params, q: &[f64; NQ]) -> [Pose; NB] {
             position: [q[1], q[0], 0.0],
         },
     ]
+}
+/// Operation count of [`coordinate_rates`].
+pub const OPS_COORDINATE_RATES: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+};
+///The rates q̇ of the position coordinates for velocities `qd`: equal to `qd`
+///for revolute and prismatic joints, the quaternion kinematics ½ q ⊗ (ω, 0)
+///for spherical and free joints. Integrate `q` with them and renormalise
+///the quaternions.
+pub fn coordinate_rates(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NQ] {
+    [qd[0], qd[1], qd[2]]
 }
 /// Operation count of [`body_jacobians`].
 pub const OPS_BODY_JACOBIANS: OpCount = OpCount {

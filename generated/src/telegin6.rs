@@ -18,15 +18,21 @@
 //! | `coriolis_matrix` | 440 | 224 | 0 | 0 | 4 | 4 |
 //! | `energy` | 90 | 54 | 0 | 0 | 4 | 4 |
 //! | `body_poses` | 32 | 19 | 0 | 0 | 5 | 5 |
+//! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `body_jacobians` | 139 | 65 | 0 | 0 | 5 | 5 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
-/// Number of position coordinates `q`.
+/// Number of position coordinates `q` (larger than `NV` when a
+/// spherical or free joint stores a quaternion).
 pub const NQ: usize = 6;
 /// Number of velocity coordinates `qd` (and of accelerations and forces).
 pub const NV: usize = 6;
-/// Coordinate names in the order of `q`, `qd`, `qdd` and the outputs.
+/// Velocity coordinate names, in the order of `qd`, `qdd`, `tau` and
+/// the outputs.
 pub const COORDINATE_NAMES: [&str; NV] = ["q1", "q2", "q3", "q4", "q5", "q6"];
+/// Position coordinate names, in the order of `q`; the same as
+/// `COORDINATE_NAMES` unless a joint stores a quaternion.
+pub const POSITION_NAMES: [&str; NQ] = ["q1", "q2", "q3", "q4", "q5", "q6"];
 /// Number of moving bodies.
 pub const NB: usize = 6;
 /// Body names in the order of `body_poses` and `body_jacobians`:
@@ -199,8 +205,8 @@ pub fn inverse_dynamics(
     let t24 = t22 + t23;
     let t25 = t12 * s_q4;
     let t26 = t18 * c_q4;
-    let t27 = t16 * qd[4] * s_q4;
-    let t28 = t17 * s_q4 + t16 * qd[4] * c_q4;
+    let t27 = t16 * s_q4 * qd[4];
+    let t28 = t17 * s_q4 + t16 * c_q4 * qd[4];
     let s_q5 = libm::sin(q[5]);
     let c_q5 = libm::cos(q[5]);
     let t31 = t16 * s_q4 * c_q5 - qd[4] * s_q5;
@@ -214,7 +220,7 @@ pub fn inverse_dynamics(
     let t39 = p.icy3 * t17;
     let t40 = p.icy4 * t17;
     let t41 = t22 + t23 + p.b5 * qdd[4] - p.b5 * (t16 * t16) * s_q4 * c_q4;
-    let t42 = t13 + t14 - p.b5 * t28 - p.b5 * t16 * qd[4] * c_q4;
+    let t42 = t13 + t14 - p.b5 * t28 - p.b5 * t16 * c_q4 * qd[4];
     let t43 = t24 * c_q5 + p.b6 * t35 - t15 * s_q5 - p.b6 * t31 * t33;
     let t44 = t24 * s_q5 + t15 * c_q5 - p.b6 * t34 - p.b6 * t32 * t33;
     let t45 = p.icy6 * (t21 + qdd[5] - t27);
@@ -227,8 +233,8 @@ pub fn inverse_dynamics(
         * (t26 + p.b5 * (qd[4] * qd[4]) + p.b5 * (t16 * t16) * (s_q4 * s_q4) - t25)
         + p.m06 * (t26 + p.b6 * (t32 * t32) + p.b6 * (t31 * t31) - t25);
     let t50 = s_q4
-        * (p.icx5 * t28 + p.icx5 * t16 * qd[4] * c_q4 + c_q5 * t46 + s_q5 * t47
-            - p.icy5 * t16 * qd[4] * c_q4 - p.m05 * p.b5 * t42);
+        * (p.icx5 * t28 + p.icx5 * t16 * c_q4 * qd[4] + c_q5 * t46 + s_q5 * t47
+            - p.icy5 * t16 * c_q4 * qd[4] - p.m05 * p.b5 * t42);
     let t51 = c_q4 * (p.icy5 * (t21 - t27) + t45);
     let t52 = p.m03 * t12 + p.m04 * t12 + c_q4 * t48 - s_q4 * t49;
     let t53 = p.m03 * t15 + p.m04 * t15 + p.m05 * t42 + p.m06 * c_q5 * t44
@@ -414,8 +420,8 @@ pub fn bias(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let t15 = -t2 - p.l2 * (t3 * t3);
     let t16 = s_q2 * t15;
     let t17 = p.l1 * (qd[0] * qd[0]) * s_q1 * c_q2;
-    let t18 = t16 - 2.0 * (p.b5 * t6 * qd[4] * c_q4) - t17;
-    let t19 = t6 * qd[4] * c_q4 * c_q5 - qd[5] * t12;
+    let t18 = t16 - 2.0 * (p.b5 * t6 * c_q4 * qd[4]) - t17;
+    let t19 = t6 * c_q4 * qd[4] * c_q5 - qd[5] * t12;
     let t20 = c_q2 * t15 + p.l1 * (qd[0] * qd[0]) * s_q1 * s_q2;
     let t21 = c_q4 * t20;
     let t22 = p.g * s_q4;
@@ -424,15 +430,15 @@ pub fn bias(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let t25 = s_q5 * t23 + c_q5 * t24 - p.b6 * t12 * t13 - p.b6 * t19;
     let t26 = p.icx6 * t12 * t13 + p.icx6 * t19 - p.icy6 * t12 * t13
         - p.m06 * p.b6 * t25;
-    let t27 = qd[5] * t11 + t6 * qd[4] * c_q4 * s_q5;
+    let t27 = qd[5] * t11 + t6 * c_q4 * qd[4] * s_q5;
     let t28 = c_q5 * t23 + p.b6 * t27 - p.b6 * t11 * t13 - s_q5 * t24;
     let t29 = p.icy6 * t11 * t13 + p.icx6 * t27 + p.m06 * p.b6 * t28
         - p.icx6 * t11 * t13;
     let t30 = s_q4
-        * (2.0 * (p.icx5 * t6 * qd[4] * c_q4) + c_q5 * t26 + s_q5 * t29
-            - p.icy5 * t6 * qd[4] * c_q4 - p.m05 * p.b5 * t18);
-    let t31 = p.icy6 * t6 * qd[4] * s_q4;
-    let t32 = c_q4 * (-(p.icy5 * t6 * qd[4] * s_q4) - t31);
+        * (2.0 * (p.icx5 * t6 * c_q4 * qd[4]) + c_q5 * t26 + s_q5 * t29
+            - p.icy5 * t6 * c_q4 * qd[4] - p.m05 * p.b5 * t18);
+    let t31 = p.icy6 * t6 * s_q4 * qd[4];
+    let t32 = c_q4 * (-(p.icy5 * t6 * s_q4 * qd[4]) - t31);
     let t33 = t21 + t22 - p.b5 * (t6 * t6) * s_q4 * c_q4;
     let t34 = p.m05 * t33 + p.m06 * c_q5 * t28 + p.m06 * s_q5 * t25;
     let t35 = s_q4 * t20;
@@ -560,10 +566,10 @@ pub fn forward_dynamics(
     let t41 = s_q4 * t35;
     let t42 = c_q4 * t33;
     let t43 = s_q4
-        * (p.icy5 * t6 * qd[4] * c_q4 + c_q5 * t24 + s_q5 * t25
-            - p.icx5 * t6 * qd[4] * c_q4 - p.m05 * (p.b5 * p.b5) * t6 * qd[4] * c_q4
-            - t6 * qd[4] * c_q4 * t30);
-    let t44 = c_q4 * (p.icy5 * t6 * qd[4] * s_q4 - tau[5]);
+        * (p.icy5 * t6 * c_q4 * qd[4] + c_q5 * t24 + s_q5 * t25
+            - p.icx5 * t6 * c_q4 * qd[4] - p.m05 * (p.b5 * p.b5) * t6 * c_q4 * qd[4]
+            - t6 * c_q4 * qd[4] * t30);
+    let t44 = c_q4 * (p.icy5 * t6 * s_q4 * qd[4] - tau[5]);
     let t45 = t37 - t36;
     let t46 = -p.m04 - t38 - t39;
     let t47 = t36 - t37 - t45 * t46 / t40;
@@ -572,8 +578,8 @@ pub fn forward_dynamics(
     let t50 = p.m03 + p.m04 + p.m05 + t26 + t27 - s_q4 * s_q4 * (t29 * t29) / t49;
     let t51 = c_q4 * t35 + p.l2 * (t3 * t3) * c_q2 * t48 - s_q4 * t33
         - t45 * (tau[3] - t41 - t42) / t40;
-    let t52 = p.m05 * p.b5 * t6 * qd[4] * c_q4 + c_q5 * t23
-        + p.l2 * (t3 * t3) * s_q2 * t50 - s_q5 * t22 - t6 * qd[4] * c_q4 * t29
+    let t52 = p.m05 * p.b5 * t6 * c_q4 * qd[4] + c_q5 * t23
+        + p.l2 * (t3 * t3) * s_q2 * t50 - s_q5 * t22 - t6 * c_q4 * qd[4] * t29
         - s_q4 * t29 * (t43 + t44 + tau[2]) / t49;
     let t53 = s_q2 * c_q2 * t48;
     let t54 = s_q2 * c_q2 * t50;
@@ -625,7 +631,7 @@ pub fn forward_dynamics(
         t78,
         (t15 + t21 + t32 + tau[4] - t14 - t31 - t19 * (c_q4 * t76 + s_q4 * (p.g - t78)))
             / t30,
-        (tau[5] - p.icy6 * (c_q4 * (t70 + t73 + t77) - t6 * qd[4] * s_q4)) / p.icy6,
+        (tau[5] - p.icy6 * (c_q4 * (t70 + t73 + t77) - t6 * s_q4 * qd[4])) / p.icy6,
     ]
 }
 /// Operation count of [`coriolis_matrix`].
@@ -656,9 +662,9 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
     let t13 = t11 + t12;
     let t14 = t5 * c_q4 + qd[5];
     let t15 = p.m02 * p.a2 * p.l1 * qd[0] * s_q1;
-    let t16 = p.icx5 * qd[4] * c_q4;
-    let t17 = p.icy5 * qd[4] * c_q4;
-    let t18 = p.b5 * qd[4] * c_q4;
+    let t16 = p.icx5 * c_q4 * qd[4];
+    let t17 = p.icy5 * c_q4 * qd[4];
+    let t18 = p.b5 * c_q4 * qd[4];
     let t19 = p.l1 * qd[0] * c_q1;
     let t20 = -(2.0 * (p.l2 * t2 + t19));
     let t21 = s_q2 * t20;
@@ -668,7 +674,7 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
     let t25 = p.icx6 * c_q4 * t13;
     let t26 = p.icy6 * s_q4 * s_q5 * t14;
     let t27 = p.icy6 * c_q4 * t13;
-    let t28 = qd[4] * c_q4 * c_q5 - s_q4 * qd[5] * s_q5;
+    let t28 = c_q4 * qd[4] * c_q5 - s_q4 * s_q5 * qd[5];
     let t29 = p.icx6 * t28;
     let t30 = p.b6 * s_q4 * s_q5 * t14;
     let t31 = p.b6 * c_q4 * t13;
@@ -681,7 +687,7 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
     let t38 = p.icy6 * c_q4 * t10;
     let t39 = p.icx6 * s_q4 * c_q5 * t14;
     let t40 = p.icx6 * c_q4 * t10;
-    let t41 = s_q4 * qd[5] * c_q5 + qd[4] * c_q4 * s_q5;
+    let t41 = s_q4 * c_q5 * qd[5] + c_q4 * qd[4] * s_q5;
     let t42 = p.icx6 * t41;
     let t43 = p.b6 * s_q4 * c_q5 * t14;
     let t44 = p.b6 * c_q4 * t10;
@@ -689,8 +695,8 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
     let t46 = c_q4 * c_q5 * t32 + t45 - t43 - t44 - s_q5 * t33;
     let t47 = t37 + t38 + t42 + p.m06 * p.b6 * t46 - t39 - t40;
     let t48 = s_q4 * (2.0 * t16 + c_q5 * t36 + s_q5 * t47 - t17 - p.m05 * p.b5 * t23);
-    let t49 = p.icy6 * qd[4] * s_q4;
-    let t50 = c_q4 * (-(p.icy5 * qd[4] * s_q4) - t49);
+    let t49 = p.icy6 * s_q4 * qd[4];
+    let t50 = c_q4 * (-(p.icy5 * s_q4 * qd[4]) - t49);
     let t51 = p.b5 * t5 * s_q4 * c_q4;
     let t52 = c_q4 * t32 - 2.0 * t51;
     let t53 = p.m05 * t52 + p.m06 * c_q5 * t46 + p.m06 * s_q5 * t35;
@@ -732,21 +738,21 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
     let t83 = t45 - t43 - t44;
     let t84 = t37 + t38 + t42 + p.m06 * p.b6 * t83 - t39 - t40;
     let t85 = s_q4
-        * (2.0 * (t16 + p.m05 * (p.b5 * p.b5) * qd[4] * c_q4) + c_q5 * t82 + s_q5 * t84
+        * (2.0 * (t16 + p.m05 * (p.b5 * p.b5) * c_q4 * qd[4]) + c_q5 * t82 + s_q5 * t84
             - t17);
     let t86 = p.m06 * c_q5 * t83 + p.m06 * s_q5 * t81
         - 2.0 * (p.m05 * p.b5 * t5 * s_q4 * c_q4);
     let t87 = 2.0 * (p.m05 * p.b5 * t5 * (s_q4 * s_q4)) + p.m06 * (2.0 * (t56 + t57));
     let t88 = c_q4 * t86 - s_q4 * t87;
-    let t89 = p.m06 * c_q5 * t81 - 2.0 * (p.m05 * p.b5 * qd[4] * c_q4)
+    let t89 = p.m06 * c_q5 * t81 - 2.0 * (p.m05 * p.b5 * c_q4 * qd[4])
         - p.m06 * s_q5 * t83;
     let t90 = c_q2 * t89 - s_q2 * t88;
     let t91 = p.l2 * t90;
-    let t92 = t5 * c_q4 * c_q5 - qd[5] * c_q5;
+    let t92 = t5 * c_q4 * c_q5 - c_q5 * qd[5];
     let t93 = -(p.b6 * c_q5 * t14) - p.b6 * t92;
     let t94 = p.icx6 * c_q5 * t14 + p.icx6 * t92 - p.icy6 * c_q5 * t14
         - p.m06 * p.b6 * t93;
-    let t95 = t5 * c_q4 * s_q5 - qd[5] * s_q5;
+    let t95 = t5 * c_q4 * s_q5 - s_q5 * qd[5];
     let t96 = p.b6 * s_q5 * t14 + p.b6 * t95;
     let t97 = p.icx6 * s_q5 * t14 + p.icx6 * t95 + p.m06 * p.b6 * t96
         - p.icy6 * s_q5 * t14;
@@ -968,6 +974,22 @@ pub fn body_poses(p: &Params, q: &[f64; NQ]) -> [Pose; NB] {
             position: [t24, t6, t25],
         },
     ]
+}
+/// Operation count of [`coordinate_rates`].
+pub const OPS_COORDINATE_RATES: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+};
+///The rates q̇ of the position coordinates for velocities `qd`: equal to `qd`
+///for revolute and prismatic joints, the quaternion kinematics ½ q ⊗ (ω, 0)
+///for spherical and free joints. Integrate `q` with them and renormalise
+///the quaternions.
+pub fn coordinate_rates(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NQ] {
+    [qd[0], qd[1], qd[2], qd[3], qd[4], qd[5]]
 }
 /// Operation count of [`body_jacobians`].
 pub const OPS_BODY_JACOBIANS: OpCount = OpCount {

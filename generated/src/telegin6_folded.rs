@@ -18,15 +18,21 @@
 //! | `coriolis_matrix` | 299 | 181 | 0 | 0 | 4 | 4 |
 //! | `energy` | 77 | 53 | 0 | 0 | 4 | 4 |
 //! | `body_poses` | 32 | 19 | 0 | 0 | 5 | 5 |
+//! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `body_jacobians` | 133 | 65 | 0 | 0 | 5 | 5 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
-/// Number of position coordinates `q`.
+/// Number of position coordinates `q` (larger than `NV` when a
+/// spherical or free joint stores a quaternion).
 pub const NQ: usize = 6;
 /// Number of velocity coordinates `qd` (and of accelerations and forces).
 pub const NV: usize = 6;
-/// Coordinate names in the order of `q`, `qd`, `qdd` and the outputs.
+/// Velocity coordinate names, in the order of `qd`, `qdd`, `tau` and
+/// the outputs.
 pub const COORDINATE_NAMES: [&str; NV] = ["q1", "q2", "q3", "q4", "q5", "q6"];
+/// Position coordinate names, in the order of `q`; the same as
+/// `COORDINATE_NAMES` unless a joint stores a quaternion.
+pub const POSITION_NAMES: [&str; NQ] = ["q1", "q2", "q3", "q4", "q5", "q6"];
 /// Number of moving bodies.
 pub const NB: usize = 6;
 /// Body names in the order of `body_poses` and `body_jacobians`:
@@ -117,8 +123,8 @@ pub fn inverse_dynamics(
     let t25 = t23 + t24;
     let t26 = t13 * s_q4;
     let t27 = t19 * c_q4;
-    let t28 = t17 * qd[4] * c_q4;
-    let t29 = t17 * qd[4] * s_q4;
+    let t28 = t17 * c_q4 * qd[4];
+    let t29 = t17 * s_q4 * qd[4];
     let t30 = t18 * s_q4 + t28;
     let s_q5 = libm::sin(q[5]);
     let c_q5 = libm::cos(q[5]);
@@ -285,7 +291,7 @@ pub fn bias(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let t8 = qd[0] + qd[1] + qd[2];
     let s_q4 = libm::sin(q[4]);
     let c_q4 = libm::cos(q[4]);
-    let t11 = t8 * qd[4] * c_q4;
+    let t11 = t8 * c_q4 * qd[4];
     let s_q5 = libm::sin(q[5]);
     let c_q5 = libm::cos(q[5]);
     let t14 = t8 * s_q4 * c_q5 - qd[4] * s_q5;
@@ -298,18 +304,18 @@ pub fn bias(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let t21 = s_q2 * t20;
     let t22 = qd[0] * qd[0] * s_q1 * c_q2;
     let t23 = t21 - 0.2 * t11 - 0.5 * t22;
-    let t24 = t8 * qd[4] * c_q4 * c_q5 - qd[5] * t15;
+    let t24 = t8 * c_q4 * qd[4] * c_q5 - qd[5] * t15;
     let t25 = c_q2 * t20 + 0.5 * (qd[0] * qd[0] * s_q1 * s_q2);
     let t26 = c_q4 * t25;
     let t27 = 9.81 * s_q4 + t26;
     let t28 = t21 - 0.5 * t22;
     let t29 = s_q5 * t27 + c_q5 * t28 - 0.07 * (t19 + t24);
     let t30 = 0.2 * t19 + 0.3 * t24 - 0.07 * t29;
-    let t31 = qd[5] * t14 + t8 * qd[4] * c_q4 * s_q5;
+    let t31 = qd[5] * t14 + t8 * c_q4 * qd[4] * s_q5;
     let t32 = 0.07 * (t31 - t18) + c_q5 * t27 - s_q5 * t28;
     let t33 = 0.3 * t31 + 0.07 * t32 - 0.2 * t18;
     let t34 = s_q4 * (0.7 * t11 + c_q5 * t30 + s_q5 * t33 - 0.2 * t23);
-    let t35 = t8 * qd[4] * s_q4 * c_q4;
+    let t35 = t8 * s_q4 * c_q4 * qd[4];
     let t36 = 9.81 * s_q4 + t26 - 0.1 * t17;
     let t37 = 2.0 * t36 + c_q5 * t32 + s_q5 * t29;
     let t38 = s_q4 * t25;
@@ -333,7 +339,7 @@ pub fn bias(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
         t34 - 0.2 * t35,
         -(s_q4 * t37) - c_q4 * t39 - 29.43,
         0.2 * t36 + c_q5 * t33 - 0.3 * t17 - s_q5 * t30,
-        -(0.1 * (t8 * qd[4] * s_q4)),
+        -(0.1 * (t8 * s_q4 * qd[4])),
     ]
 }
 /// Operation count of [`gravity`].
@@ -396,8 +402,8 @@ pub fn forward_dynamics(
     let t6 = qd[0] + qd[1] + qd[2];
     let s_q4 = libm::sin(q[4]);
     let c_q4 = libm::cos(q[4]);
-    let t9 = t6 * qd[4] * c_q4;
-    let t10 = t6 * qd[4] * s_q4;
+    let t9 = t6 * c_q4 * qd[4];
+    let t10 = t6 * s_q4 * qd[4];
     let s_q5 = libm::sin(q[5]);
     let c_q5 = libm::cos(q[5]);
     let t13 = t6 * s_q4 * c_q5 - qd[4] * s_q5;
@@ -519,24 +525,24 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
     let t14 = t12 + t13;
     let t15 = t8 + qd[5];
     let t16 = qd[0] * s_q1;
-    let t17 = qd[4] * c_q4;
+    let t17 = c_q4 * qd[4];
     let t18 = qd[0] * c_q1;
     let t19 = -t2 - t18;
     let t20 = s_q2 * t19;
     let t21 = qd[0] * s_q1 * c_q2;
     let t22 = t20 - 0.2 * t17 - t21;
     let t23 = s_q4 * s_q5 * t15 + c_q4 * t14;
-    let t24 = qd[4] * c_q4 * c_q5 - s_q4 * qd[5] * s_q5;
+    let t24 = c_q4 * qd[4] * c_q5 - s_q4 * s_q5 * qd[5];
     let t25 = c_q2 * t19 + qd[0] * s_q1 * s_q2;
     let t26 = t20 - t21;
     let t27 = c_q4 * s_q5 * t25 + c_q5 * t26 - 0.07 * (t23 + t24);
     let t28 = 0.2 * t23 + 0.3 * t24 - 0.07 * t27;
     let t29 = s_q4 * c_q5 * t15 + c_q4 * t11;
-    let t30 = s_q4 * qd[5] * c_q5 + qd[4] * c_q4 * s_q5;
+    let t30 = s_q4 * c_q5 * qd[5] + c_q4 * qd[4] * s_q5;
     let t31 = 0.07 * (t30 - t29) + c_q4 * c_q5 * t25 - s_q5 * t26;
     let t32 = 0.3 * t30 + 0.07 * t31 - 0.2 * t29;
     let t33 = s_q4 * (0.7 * t17 + c_q5 * t28 + s_q5 * t32 - 0.2 * t22);
-    let t34 = qd[4] * s_q4 * c_q4;
+    let t34 = s_q4 * c_q4 * qd[4];
     let t35 = t5 * s_q4 * c_q4;
     let t36 = c_q4 * t25 - 0.2 * t35;
     let t37 = 2.0 * t36 + c_q5 * t31 + s_q5 * t27;
@@ -550,7 +556,7 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
     let t45 = 2.0 * t22 + 8.0 * t26 + c_q5 * t27 - s_q5 * t31;
     let t46 = c_q2 * t45;
     let t47 = t46 - t44;
-    let t48 = -(0.05 * (qd[4] * s_q4));
+    let t48 = -(0.05 * (s_q4 * qd[4]));
     let t49 = t2 * s_q2;
     let t50 = -(0.2 * t17) - t49;
     let t51 = -(0.07 * (t23 + t24)) - t2 * c_q2 * c_q4 * s_q5 - t2 * s_q2 * c_q5;
@@ -576,11 +582,11 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
     let t71 = c_q5 * t63 - 0.4 * t17 - s_q5 * t65;
     let t72 = c_q2 * t71 - s_q2 * t70;
     let t73 = c_q5 * t15;
-    let t74 = t5 * c_q4 * c_q5 - qd[5] * c_q5;
+    let t74 = t5 * c_q4 * c_q5 - c_q5 * qd[5];
     let t75 = -(0.07 * (t73 + t74));
     let t76 = 0.2 * t73 + 0.3 * t74 - 0.07 * t75;
     let t77 = s_q5 * t15;
-    let t78 = t5 * c_q4 * s_q5 - qd[5] * s_q5;
+    let t78 = t5 * c_q4 * s_q5 - s_q5 * qd[5];
     let t79 = 0.07 * (t77 + t78);
     let t80 = 0.2 * t77 + 0.3 * t78 + 0.07 * t79;
     let t81 = s_q4 * (0.74 * t8 + c_q5 * t76 + s_q5 * t80);
@@ -790,6 +796,22 @@ pub fn body_poses(p: &Params, q: &[f64; NQ]) -> [Pose; NB] {
             position: [t22, t6, t23],
         },
     ]
+}
+/// Operation count of [`coordinate_rates`].
+pub const OPS_COORDINATE_RATES: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+};
+///The rates q̇ of the position coordinates for velocities `qd`: equal to `qd`
+///for revolute and prismatic joints, the quaternion kinematics ½ q ⊗ (ω, 0)
+///for spherical and free joints. Integrate `q` with them and renormalise
+///the quaternions.
+pub fn coordinate_rates(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NQ] {
+    [qd[0], qd[1], qd[2], qd[3], qd[4], qd[5]]
 }
 /// Operation count of [`body_jacobians`].
 pub const OPS_BODY_JACOBIANS: OpCount = OpCount {

@@ -18,15 +18,21 @@
 //! | `coriolis_matrix` | 60 | 35 | 0 | 0 | 2 | 2 |
 //! | `energy` | 30 | 24 | 0 | 0 | 3 | 3 |
 //! | `body_poses` | 14 | 11 | 0 | 0 | 3 | 3 |
+//! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `body_jacobians` | 33 | 17 | 0 | 0 | 3 | 3 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
-/// Number of position coordinates `q`.
+/// Number of position coordinates `q` (larger than `NV` when a
+/// spherical or free joint stores a quaternion).
 pub const NQ: usize = 3;
 /// Number of velocity coordinates `qd` (and of accelerations and forces).
 pub const NV: usize = 3;
-/// Coordinate names in the order of `q`, `qd`, `qdd` and the outputs.
+/// Velocity coordinate names, in the order of `qd`, `qdd`, `tau` and
+/// the outputs.
 pub const COORDINATE_NAMES: [&str; NV] = ["theta1", "theta2", "theta3"];
+/// Position coordinate names, in the order of `q`; the same as
+/// `COORDINATE_NAMES` unless a joint stores a quaternion.
+pub const POSITION_NAMES: [&str; NQ] = ["theta1", "theta2", "theta3"];
 /// Number of moving bodies.
 pub const NB: usize = 3;
 /// Body names in the order of `body_poses` and `body_jacobians`:
@@ -86,7 +92,7 @@ pub fn inverse_dynamics(
     let c_q0 = libm::cos(q[0]);
     let s_q1 = libm::sin(q[1]);
     let c_q1 = libm::cos(q[1]);
-    let t4 = 2.0 * qdd[0] + c_q0;
+    let t4 = c_q0 + 2.0 * qdd[0];
     let t5 = s_q0 - 2.0 * (qd[0] * qd[0]);
     let t6 = c_q1 * t5;
     let t7 = s_q1 * t4;
@@ -107,7 +113,7 @@ pub fn inverse_dynamics(
     let t22 = c_q2 * t19;
     let t23 = t21 + t22;
     [
-        6.0 * qdd[0] + c_q0 + t9 + t17 + 4.0 * qdd[1]
+        c_q0 + t9 + t17 + 6.0 * qdd[0] + 4.0 * qdd[1]
             + 2.0
                 * (qdd[2] + t23
                     + (s_q1 * (t6 + t7 + c_q2 * t20 - t13 - s_q2 * t19)
@@ -454,6 +460,22 @@ pub fn body_poses(p: &Params, q: &[f64; NQ]) -> [Pose; NB] {
             position: [2.0 * (c_q0 + t9), 2.0 * (s_q0 + t8), 0.0],
         },
     ]
+}
+/// Operation count of [`coordinate_rates`].
+pub const OPS_COORDINATE_RATES: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+};
+///The rates q̇ of the position coordinates for velocities `qd`: equal to `qd`
+///for revolute and prismatic joints, the quaternion kinematics ½ q ⊗ (ω, 0)
+///for spherical and free joints. Integrate `q` with them and renormalise
+///the quaternions.
+pub fn coordinate_rates(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NQ] {
+    [qd[0], qd[1], qd[2]]
 }
 /// Operation count of [`body_jacobians`].
 pub const OPS_BODY_JACOBIANS: OpCount = OpCount {

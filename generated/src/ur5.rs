@@ -18,15 +18,28 @@
 //! | `coriolis_matrix` | 712 | 480 | 0 | 0 | 5 | 5 |
 //! | `energy` | 145 | 95 | 0 | 0 | 5 | 5 |
 //! | `body_poses` | 104 | 56 | 0 | 0 | 6 | 6 |
+//! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `body_jacobians` | 331 | 166 | 0 | 0 | 6 | 6 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
-/// Number of position coordinates `q`.
+/// Number of position coordinates `q` (larger than `NV` when a
+/// spherical or free joint stores a quaternion).
 pub const NQ: usize = 6;
 /// Number of velocity coordinates `qd` (and of accelerations and forces).
 pub const NV: usize = 6;
-/// Coordinate names in the order of `q`, `qd`, `qdd` and the outputs.
+/// Velocity coordinate names, in the order of `qd`, `qdd`, `tau` and
+/// the outputs.
 pub const COORDINATE_NAMES: [&str; NV] = [
+    "shoulder_pan_joint",
+    "shoulder_lift_joint",
+    "elbow_joint",
+    "wrist_1_joint",
+    "wrist_2_joint",
+    "wrist_3_joint",
+];
+/// Position coordinate names, in the order of `q`; the same as
+/// `COORDINATE_NAMES` unless a joint stores a quaternion.
+pub const POSITION_NAMES: [&str; NQ] = [
     "shoulder_pan_joint",
     "shoulder_lift_joint",
     "elbow_joint",
@@ -109,8 +122,8 @@ pub fn inverse_dynamics(
     let t7 = p.g * t4;
     let t8 = qdd[0] * t3;
     let t9 = p.g * t2;
-    let t10 = qd[0] * qd[1] * t2;
-    let t11 = qd[0] * qd[1] * t4;
+    let t10 = qd[0] * t2 * qd[1];
+    let t11 = qd[0] * t4 * qd[1];
     let t12 = qdd[0] * t4 - t10;
     let t13 = t5 + t11;
     let s_q2 = libm::sin(q[2]);
@@ -487,7 +500,7 @@ pub fn bias(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let t4 = qd[0] * qd[0];
     let t5 = p.g * t3;
     let t6 = p.g * t2;
-    let t7 = qd[0] * qd[1] * t2;
+    let t7 = qd[0] * t2 * qd[1];
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
     let t10 = qd[0] * t3 * c_q2 - qd[0] * t2 * s_q2;
@@ -539,8 +552,8 @@ pub fn bias(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let t56 = c_q2 * t50;
     let t57 = t55 + t56 - 0.39225 * (t28 + t29);
     let t58 = t21 * t57;
-    let t59 = -(qd[2] * t11) - qd[0] * qd[1] * t2 * c_q2 - qd[0] * qd[1] * t3 * s_q2;
-    let t60 = qd[2] * t10 + qd[0] * qd[1] * t3 * c_q2 - qd[0] * qd[1] * t2 * s_q2;
+    let t59 = -(qd[2] * t11) - qd[0] * t2 * qd[1] * c_q2 - qd[0] * t3 * qd[1] * s_q2;
+    let t60 = qd[2] * t10 + qd[0] * t3 * qd[1] * c_q2 - qd[0] * t2 * qd[1] * s_q2;
     let t61 = qd[3] * t22 + t20 * t59 + t19 * t60;
     let t62 = 0.093 * (t22 * t30 - t61) + t54 + t58;
     let t63 = c_q4 * t62;
@@ -608,7 +621,7 @@ pub fn bias(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
                 - 0.425 * (1.219 * t97 + 2.275 * t98 + t99 + t100)
                 - 0.1197 * (t96 - t95))
             + t2
-                * (0.0151074 * (qd[0] * qd[1] * t3) + 0.1197 * t111 + c_q2 * t110
+                * (0.0151074 * (qd[0] * t3 * qd[1]) + 0.1197 * t111 + c_q2 * t110
                     - s_q2 * t109)
             - 0.13585
                 * (t2 * (8.393 * t47 + t92 + t94)
@@ -724,8 +737,8 @@ pub fn forward_dynamics(
     let t4 = -(0.000000000004896638650109253 * s_q1) - 1.0 * c_q1;
     let t5 = p.g * t4;
     let t6 = p.g * t2;
-    let t7 = qd[0] * qd[1] * t2;
-    let t8 = qd[0] * qd[1] * t4;
+    let t7 = qd[0] * t2 * qd[1];
+    let t8 = qd[0] * t4 * qd[1];
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
     let t11 = qd[0] * t4 * c_q2 - qd[0] * t2 * s_q2;
@@ -796,7 +809,7 @@ pub fn forward_dynamics(
     let t75 = s_q5 * t70;
     let t76 = c_q5 * t71;
     let t77 = s_q5 * t72;
-    let t78 = qd[5] * c_q5 * t49;
+    let t78 = c_q5 * qd[5] * t49;
     let t79 = 0.033822 * t55 + 0.0171364731454 * t56 + 0.11285608069875
         - 0.0002784068064155778 * (s_q5 * s_q5 * (c_q5 * c_q5) / t57);
     let t80 = 0.017784735 * t46 - 1.4069 * t68 - 0.1879 * (t73 + t74);
@@ -804,7 +817,7 @@ pub fn forward_dynamics(
     let t82 = 0.11285608069875 * t46 + 0.108247244469 * (t38 * t44)
         + 0.09465 * -(0.1879 * (t73 + t74)) - 0.017784735 * t68 - tau[5];
     let t83 = 0.017784735 * t69 + c_q5 * t72 - 0.10656391930125 * t51 - qd[4] * t41 * t79
-        - 0.033822 * (qd[5] * s_q5 * t49)
+        - 0.033822 * (s_q5 * qd[5] * t49)
         - 0.0166855268546 * (s_q5 * c_q5 * (tau[4] - t77 - 0.033822 * t78) / t57);
     let t84 = s_q4 * c_q4 * t79 - 0.11285608069875 * (s_q4 * c_q4);
     let t85 = 0.11285608069875 * (c_q4 * c_q4) + s_q4 * s_q4 * t79 + 0.111172755531;
@@ -822,14 +835,14 @@ pub fn forward_dynamics(
         - t84 * t84 / t85;
     let t97 = 0.2315882781 - 0.000002735651014725926 * t92;
     let t98 = qd[3] * t28 * t84 / t85;
-    let t99 = t93 / t85;
-    let t100 = 0.1308417 * (t35 - t43) + 0.1879 * (t75 - t76) - 2.6259 * t67;
-    let t101 = t86 - t87 - t66 * t94 - qd[3] * t25 * t95 - 0.017784735 * (t98 + t99);
+    let t99 = 0.1308417 * (t35 - t43) + 0.1879 * (t75 - t76) - 2.6259 * t67;
+    let t100 = t93 / t85;
+    let t101 = t86 - t87 - t66 * t94 - qd[3] * t25 * t95 - 0.017784735 * (t98 + t100);
     let t102 = 0.00697606230375 * t30 + 0.093 * (0.1879 * (t75 - t76) - 0.1308417 * t43)
         + c_q4 * t83 + qd[3] * t28 * t96 + 0.017784735 * (t66 * t84 / t85)
         - 0.108247244469 * t43 - 0.1308417 * t67 - s_q4 * t82 - t84 * t93 / t85
         - 0.001653980355 * (qd[3] * t25 * t84 / t85);
-    let t103 = 0.001653980355 * (t98 + t99) - tau[4] - t66 * t95 - qd[3] * t25 * t97
+    let t103 = 0.001653980355 * (t98 + t100) - tau[4] - t66 * t95 - qd[3] * t25 * t97
         - 0.093 * (t86 - t87);
     let t104 = t22 * t22 * t94;
     let t105 = t23 * t23;
@@ -853,7 +866,7 @@ pub fn forward_dynamics(
     let t123 = -(0.017784735 * t22) - 1.598759275;
     let t124 = 0.1538600625 * t106 + 0.191630813556;
     let t125 = t22 * t101;
-    let t126 = t23 * t100;
+    let t126 = t23 * t99;
     let t127 = t125 + t126;
     let t128 = tau[2] + 0.39225 * t127 - 0.187535813556 * t29 - tau[3];
     let t129 = t104 + 2.6259 * t105 + 2.275 - t122 * t122 / t124;
@@ -874,7 +887,7 @@ pub fn forward_dynamics(
     let t138 = t24 * t120 + t22 * t121 + 0.004095 - 0.1538600625 * (t119 * t119 / t124);
     let t139 = t125 + t126 + qd[2] * t12 * t132 - 0.56875 * t29 - t60 * t129 - t63 * t130
         - qd[2] * t11 * t133 - t122 * t128 / t124;
-    let t140 = t24 * t101 + t22 * t100 + qd[2] * t12 * t134
+    let t140 = t24 * t101 + t22 * t99 + qd[2] * t12 * t134
         - 2.275 * -(0.25 * (t31 + t32)) - t60 * t130 - t63 * t131 - qd[2] * t11 * t135
         - 0.39225 * (t109 * t128 / t124);
     let t141 = 0.187535813556 * t30 + t22 * t102 + t23 * t103 + qd[2] * t12 * t136
@@ -947,24 +960,24 @@ pub fn forward_dynamics(
         + t4 * (t4 * t193 + t2 * t194) + t2 * (t4 * t194 + t2 * t195) + 0.00666
         - 0.2717 * (t2 * t197 + t3 * t198);
     let t200 = t4
-        * (0.86979447591 * t7 + c_q2 * t141 + s_q2 * t142 + qd[0] * qd[1] * t2 * t193
+        * (0.86979447591 * t7 + c_q2 * t141 + s_q2 * t142 + qd[0] * t2 * qd[1] * t193
             + 0.13585 * (qd[0] * qd[0] * (t158 - 0.017784735 * t54 - 4.4329225))
             - 0.425
                 * (0.017784735 * (qd[2] * t11 * t24 - t35) + t88 + t89
                     + qd[2] * t12 * t123 - 4.9009 * t17 - 1.598759275 * t30)
-            - 0.1197 * (t184 - t183) - qd[0] * qd[1] * t4 * t194 - t176 * t185 / t179)
+            - 0.1197 * (t184 - t183) - qd[0] * t4 * qd[1] * t194 - t176 * t185 / t179)
         + t2
-            * (0.1197 * t182 + c_q2 * t142 + qd[0] * qd[1] * t2 * t194
+            * (0.1197 * t182 + c_q2 * t142 + qd[0] * t2 * qd[1] * t194
                 + 0.13585 * (qd[0] * qd[0] * t159) - s_q2 * t141
-                - qd[0] * qd[1] * t4 * t195 - t177 * t185 / t179) + tau[0]
+                - qd[0] * t4 * qd[1] * t195 - t177 * t185 / t179) + tau[0]
         - 0.13585
             * (t2
-                * (t180 + t181 + qd[0] * qd[1] * t2 * t189 - 2.35004 * t14
-                    - qd[0] * qd[1] * t4 * t190 - t178 * t185 / t179)
+                * (t180 + t181 + qd[0] * t2 * qd[1] * t189 - 2.35004 * t14
+                    - qd[0] * t4 * qd[1] * t190 - t178 * t185 / t179)
                 + t3
-                    * (t184 + qd[0] * qd[1] * t2 * t191
+                    * (t184 + qd[0] * t2 * qd[1] * t191
                         - 8.393 * -(0.28 * (t16 + qd[1] * qd[1])) - t183
-                        - qd[0] * qd[1] * t4 * t192 - 0.425 * (t152 * t185 / t179)))
+                        - qd[0] * t4 * qd[1] * t192 - 0.425 * (t152 * t185 / t179)))
         - p.g
             * (t4 * t197 + t2 * t198
                 - 0.13585 * (t2 * (t4 * t186 + t196) + t3 * (t4 * t187 + t2 * t188)));
@@ -1068,7 +1081,7 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
     let t46 = qd[0] * t2 * t4;
     let t47 = t11 * t40 + t8 * t41;
     let t48 = qd[0] * t2 * t4 * c_q2;
-    let t49 = qd[1] * t2;
+    let t49 = t2 * qd[1];
     let t50 = qd[0] * (t4 * t4);
     let t51 = qd[0] * (t4 * t4) * s_q2;
     let t52 = 0.25 * t47 + 0.85 * (t48 + t51);
@@ -1079,8 +1092,8 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
     let t57 = qd[0] * (t4 * t4) * c_q2;
     let t58 = 0.85 * (t56 - t57) - 0.7845 * t55;
     let t59 = t17 * t58;
-    let t60 = -(qd[2] * t41) - qd[1] * t2 * c_q2 - qd[1] * t4 * s_q2;
-    let t61 = qd[2] * t40 + qd[1] * t4 * c_q2 - qd[1] * t2 * s_q2;
+    let t60 = -(qd[2] * t41) - t2 * qd[1] * c_q2 - t4 * qd[1] * s_q2;
+    let t61 = qd[2] * t40 + t4 * qd[1] * c_q2 - t2 * qd[1] * s_q2;
     let t62 = qd[3] * t43 + t16 * t60 + t15 * t61;
     let t63 = t54 + t59 + 0.093 * (t23 * t43 - t62);
     let t64 = c_q4 * t63;
@@ -1092,7 +1105,7 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
     let t69 = s_q4 * t68;
     let t70 = c_q4 * t32 * t43 + t28 * t42;
     let t71 = t15 * t60 + t17 * t61 - qd[3] * t42;
-    let t72 = -(qd[4] * c_q4 * t43) - s_q4 * t71;
+    let t72 = -(c_q4 * qd[4] * t43) - s_q4 * t71;
     let t73 = t64 + t69 + 0.09465 * (t70 + t72);
     let t74 = t23 * t42;
     let t75 = t16 * t53;
@@ -1108,7 +1121,7 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
     let t84 = s_q4 * t63;
     let t85 = c_q4 * t68;
     let t86 = t31 * t42 - s_q4 * t32 * t43;
-    let t87 = c_q4 * t71 - qd[4] * s_q4 * t43;
+    let t87 = c_q4 * t71 - s_q4 * qd[4] * t43;
     let t88 = t85 + 0.09465 * (t86 - t87) - t84;
     let t89 = 1.219 * (t85 - t84) + 0.1879 * t88;
     let t90 = s_q4 * t89;
@@ -1164,7 +1177,7 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
     let t133 = 0.85 * t5 + 0.39225 * (t11 - t129);
     let t134 = s_q4 * t133;
     let t135 = s_q4 * t32;
-    let t136 = qd[4] * s_q4;
+    let t136 = s_q4 * qd[4];
     let t137 = t15 * t129 + t8 * t17;
     let t138 = -t136 - s_q4 * t137;
     let t139 = t132 + t134 + 0.09465 * (t135 + t138);
@@ -1182,7 +1195,7 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
     let t151 = s_q4 * t131;
     let t152 = c_q4 * t133;
     let t153 = c_q4 * t32;
-    let t154 = qd[4] * c_q4;
+    let t154 = c_q4 * qd[4];
     let t155 = t154 + c_q4 * t137;
     let t156 = t152 + 0.09465 * (t153 - t155) - t151;
     let t157 = 1.219 * (t152 - t151) + 0.1879 * t156;
@@ -1203,11 +1216,11 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
     let t172 = s_q4 * t149;
     let t173 = c_q4 * t157;
     let t174 = s_q4 * s_q5 * t39 + c_q4 * t38;
-    let t175 = s_q4 * qd[5] * s_q5;
+    let t175 = s_q4 * s_q5 * qd[5];
     let t176 = 0.0166855268546 * t174
         + 0.0171364731454 * (c_q5 * t155 - t175 - s_q5 * t130);
     let t177 = c_q5 * t176;
-    let t178 = s_q4 * qd[5] * c_q5;
+    let t178 = s_q4 * c_q5 * qd[5];
     let t179 = t178 + s_q5 * t155 + c_q5 * t130;
     let t180 = s_q5 * t179;
     let t181 = 0.108247244469 * t153 + 0.111172755531 * t155 + t177 + 0.033822 * t180
@@ -1311,8 +1324,8 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
     let t267 = c_q2 * t17 * c_q4 * t264 - s_q2 * t15 * c_q4 * t264;
     let t268 = s_q4 * t264;
     let t269 = 0.0166855268546 * (c_q5 * t39)
-        + 0.0171364731454 * (t31 * c_q5 - qd[5] * c_q5);
-    let t270 = t31 * s_q5 - qd[5] * s_q5;
+        + 0.0171364731454 * (t31 * c_q5 - c_q5 * qd[5]);
+    let t270 = t31 * s_q5 - s_q5 * qd[5];
     let t271 = 0.21942 * t31 + c_q5 * t269 + 0.033822 * (s_q5 * t270);
     let t272 = c_q5 * t35;
     let t273 = t272 - s_q5 * t38;
@@ -1341,7 +1354,7 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
                         - 0.425 * (1.219 * t104 + 2.275 * t105 + t106 + t107)
                         - 0.1197 * (t103 - t102))
                     + t2
-                        * (0.0151074 * (qd[1] * t4) + 0.1197 * t119 + c_q2 * t118
+                        * (0.0151074 * (t4 * qd[1]) + 0.1197 * t119 + c_q2 * t118
                             - s_q2 * t117)
                     - 0.13585
                         * (t2 * (4.70008 * t46 + t99 + t101)
@@ -1619,6 +1632,22 @@ pub fn body_poses(p: &Params, q: &[f64; NQ]) -> [Pose; NB] {
             ],
         },
     ]
+}
+/// Operation count of [`coordinate_rates`].
+pub const OPS_COORDINATE_RATES: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+};
+///The rates q̇ of the position coordinates for velocities `qd`: equal to `qd`
+///for revolute and prismatic joints, the quaternion kinematics ½ q ⊗ (ω, 0)
+///for spherical and free joints. Integrate `q` with them and renormalise
+///the quaternions.
+pub fn coordinate_rates(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NQ] {
+    [qd[0], qd[1], qd[2], qd[3], qd[4], qd[5]]
 }
 /// Operation count of [`body_jacobians`].
 pub const OPS_BODY_JACOBIANS: OpCount = OpCount {

@@ -18,15 +18,28 @@
 //! | `coriolis_matrix` | 712 | 480 | 0 | 0 | 5 | 5 |
 //! | `energy` | 140 | 95 | 0 | 0 | 5 | 5 |
 //! | `body_poses` | 104 | 56 | 0 | 0 | 6 | 6 |
+//! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `body_jacobians` | 331 | 166 | 0 | 0 | 6 | 6 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
-/// Number of position coordinates `q`.
+/// Number of position coordinates `q` (larger than `NV` when a
+/// spherical or free joint stores a quaternion).
 pub const NQ: usize = 6;
 /// Number of velocity coordinates `qd` (and of accelerations and forces).
 pub const NV: usize = 6;
-/// Coordinate names in the order of `q`, `qd`, `qdd` and the outputs.
+/// Velocity coordinate names, in the order of `qd`, `qdd`, `tau` and
+/// the outputs.
 pub const COORDINATE_NAMES: [&str; NV] = [
+    "shoulder_pan_joint",
+    "shoulder_lift_joint",
+    "elbow_joint",
+    "wrist_1_joint",
+    "wrist_2_joint",
+    "wrist_3_joint",
+];
+/// Position coordinate names, in the order of `q`; the same as
+/// `COORDINATE_NAMES` unless a joint stores a quaternion.
+pub const POSITION_NAMES: [&str; NQ] = [
     "shoulder_pan_joint",
     "shoulder_lift_joint",
     "elbow_joint",
@@ -104,8 +117,8 @@ pub fn inverse_dynamics(
     let t5 = qdd[0] * t2;
     let t6 = qd[0] * qd[0];
     let t7 = qdd[0] * t3;
-    let t8 = qd[0] * qd[1] * t2;
-    let t9 = qd[0] * qd[1] * t4;
+    let t8 = qd[0] * t2 * qd[1];
+    let t9 = qd[0] * t4 * qd[1];
     let t10 = qdd[0] * t4 - t8;
     let t11 = t5 + t9;
     let s_q2 = libm::sin(q[2]);
@@ -116,7 +129,7 @@ pub fn inverse_dynamics(
     let t17 = qd[0] * qd[0] * t2 * t4;
     let t18 = qd[0] * t2 * t16;
     let t19 = qd[0] * qd[0] * (t4 * t4);
-    let t20 = 0.425 * (qdd[1] + t17) + 9.81 * t4 + 0.1197 * (t11 - t9) - 0.13585 * t5;
+    let t20 = 9.81 * t4 + 0.425 * (qdd[1] + t17) + 0.1197 * (t11 - t9) - 0.13585 * t5;
     let t21 = 9.81 * t2 - 0.13585 * t7 - 0.1197 * t10 - 0.425 * t19 - qd[1] * t16;
     let t22 = c_q2 * t20;
     let t23 = s_q2 * t21;
@@ -188,7 +201,7 @@ pub fn inverse_dynamics(
     let t88 = s_q5 * t84 + c_q5 * t86;
     let t89 = t64 + qdd[5] - t63 - t74;
     let t90 = t76 * s_q5 + t75 * c_q5 + qd[5] * t80;
-    let t91 = 0.28 * (qdd[1] + t17) + 9.81 * t4 - 0.13585 * t5;
+    let t91 = 9.81 * t4 + 0.28 * (qdd[1] + t17) - 0.13585 * t5;
     let t92 = t22 + 0.25 * (t27 + t41) - t23;
     let t93 = t18 + 0.1197 * t19 + 0.25 * (t42 - t28) - 0.13585 * t6 - 0.425 * t10;
     let t94 = t35 * t38;
@@ -481,7 +494,7 @@ pub fn bias(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let t2 = 0.000000000004896638650109253 * c_q1 - 1.0 * s_q1;
     let t3 = -(0.000000000004896638650109253 * s_q1) - 1.0 * c_q1;
     let t4 = qd[0] * qd[0];
-    let t5 = qd[0] * qd[1] * t2;
+    let t5 = qd[0] * t2 * qd[1];
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
     let t8 = qd[0] * t3 * c_q2 - qd[0] * t2 * s_q2;
@@ -533,8 +546,8 @@ pub fn bias(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let t54 = c_q2 * t48;
     let t55 = t53 + t54 - 0.39225 * (t26 + t27);
     let t56 = t19 * t55;
-    let t57 = -(qd[2] * t9) - qd[0] * qd[1] * t2 * c_q2 - qd[0] * qd[1] * t3 * s_q2;
-    let t58 = qd[2] * t8 + qd[0] * qd[1] * t3 * c_q2 - qd[0] * qd[1] * t2 * s_q2;
+    let t57 = -(qd[2] * t9) - qd[0] * t2 * qd[1] * c_q2 - qd[0] * t3 * qd[1] * s_q2;
+    let t58 = qd[2] * t8 + qd[0] * t3 * qd[1] * c_q2 - qd[0] * t2 * qd[1] * s_q2;
     let t59 = qd[3] * t20 + t18 * t57 + t17 * t58;
     let t60 = 0.093 * (t20 * t28 - t59) + t52 + t56;
     let t61 = c_q4 * t60;
@@ -601,7 +614,7 @@ pub fn bias(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
                 - 2.35004 * (0.56 * t5 - 0.13585 * t4)
                 - 0.425 * (1.219 * t95 + 2.275 * t96 + t97 + t98) - 0.1197 * (t94 - t93))
             + t2
-                * (0.0151074 * (qd[0] * qd[1] * t3) + 0.1197 * t109 + c_q2 * t108
+                * (0.0151074 * (qd[0] * t3 * qd[1]) + 0.1197 * t109 + c_q2 * t108
                     - s_q2 * t107)
             - 0.13585
                 * (t2 * (8.393 * t45 + t90 + t92)
@@ -715,8 +728,8 @@ pub fn forward_dynamics(
     let t2 = 0.000000000004896638650109253 * c_q1 - 1.0 * s_q1;
     let t3 = 0.000000000004896638650109253 * s_q1 + 1.0 * c_q1;
     let t4 = -(0.000000000004896638650109253 * s_q1) - 1.0 * c_q1;
-    let t5 = qd[0] * qd[1] * t2;
-    let t6 = qd[0] * qd[1] * t4;
+    let t5 = qd[0] * t2 * qd[1];
+    let t6 = qd[0] * t4 * qd[1];
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
     let t9 = qd[0] * t4 * c_q2 - qd[0] * t2 * s_q2;
@@ -787,7 +800,7 @@ pub fn forward_dynamics(
     let t73 = s_q5 * t68;
     let t74 = c_q5 * t69;
     let t75 = s_q5 * t70;
-    let t76 = qd[5] * c_q5 * t47;
+    let t76 = c_q5 * qd[5] * t47;
     let t77 = 0.033822 * t53 + 0.0171364731454 * t54 + 0.11285608069875
         - 0.0002784068064155778 * (s_q5 * s_q5 * (c_q5 * c_q5) / t55);
     let t78 = 0.017784735 * t44 - 1.4069 * t66 - 0.1879 * (t71 + t72);
@@ -795,7 +808,7 @@ pub fn forward_dynamics(
     let t80 = 0.11285608069875 * t44 + 0.108247244469 * (t36 * t42)
         + 0.09465 * -(0.1879 * (t71 + t72)) - 0.017784735 * t66 - tau[5];
     let t81 = 0.017784735 * t67 + c_q5 * t70 - 0.10656391930125 * t49 - qd[4] * t39 * t77
-        - 0.033822 * (qd[5] * s_q5 * t47)
+        - 0.033822 * (s_q5 * qd[5] * t47)
         - 0.0166855268546 * (s_q5 * c_q5 * (tau[4] - t75 - 0.033822 * t76) / t55);
     let t82 = s_q4 * c_q4 * t77 - 0.11285608069875 * (s_q4 * c_q4);
     let t83 = 0.11285608069875 * (c_q4 * c_q4) + s_q4 * s_q4 * t77 + 0.111172755531;
@@ -813,14 +826,14 @@ pub fn forward_dynamics(
         - t82 * t82 / t83;
     let t95 = 0.2315882781 - 0.000002735651014725926 * t90;
     let t96 = qd[3] * t26 * t82 / t83;
-    let t97 = t91 / t83;
-    let t98 = 0.1308417 * (t33 - t41) + 0.1879 * (t73 - t74) - 2.6259 * t65;
-    let t99 = t84 - t85 - t64 * t92 - qd[3] * t23 * t93 - 0.017784735 * (t96 + t97);
+    let t97 = 0.1308417 * (t33 - t41) + 0.1879 * (t73 - t74) - 2.6259 * t65;
+    let t98 = t91 / t83;
+    let t99 = t84 - t85 - t64 * t92 - qd[3] * t23 * t93 - 0.017784735 * (t96 + t98);
     let t100 = 0.00697606230375 * t28 + 0.093 * (0.1879 * (t73 - t74) - 0.1308417 * t41)
         + c_q4 * t81 + qd[3] * t26 * t94 + 0.017784735 * (t64 * t82 / t83)
         - 0.108247244469 * t41 - 0.1308417 * t65 - s_q4 * t80 - t82 * t91 / t83
         - 0.001653980355 * (qd[3] * t23 * t82 / t83);
-    let t101 = 0.001653980355 * (t96 + t97) - tau[4] - t64 * t93 - qd[3] * t23 * t95
+    let t101 = 0.001653980355 * (t96 + t98) - tau[4] - t64 * t93 - qd[3] * t23 * t95
         - 0.093 * (t84 - t85);
     let t102 = t20 * t20 * t92;
     let t103 = t21 * t21;
@@ -844,7 +857,7 @@ pub fn forward_dynamics(
     let t121 = -(0.017784735 * t20) - 1.598759275;
     let t122 = 0.1538600625 * t104 + 0.191630813556;
     let t123 = t20 * t99;
-    let t124 = t21 * t98;
+    let t124 = t21 * t97;
     let t125 = t123 + t124;
     let t126 = tau[2] + 0.39225 * t125 - 0.187535813556 * t27 - tau[3];
     let t127 = t102 + 2.6259 * t103 + 2.275 - t120 * t120 / t122;
@@ -865,7 +878,7 @@ pub fn forward_dynamics(
     let t136 = t22 * t118 + t20 * t119 + 0.004095 - 0.1538600625 * (t117 * t117 / t122);
     let t137 = t123 + t124 + qd[2] * t10 * t130 - 0.56875 * t27 - t58 * t127 - t61 * t128
         - qd[2] * t9 * t131 - t120 * t126 / t122;
-    let t138 = t22 * t99 + t20 * t98 + qd[2] * t10 * t132 - 2.275 * -(0.25 * (t29 + t30))
+    let t138 = t22 * t99 + t20 * t97 + qd[2] * t10 * t132 - 2.275 * -(0.25 * (t29 + t30))
         - t58 * t128 - t61 * t129 - qd[2] * t9 * t133 - 0.39225 * (t107 * t126 / t122);
     let t139 = 0.187535813556 * t28 + t20 * t100 + t21 * t101 + qd[2] * t10 * t134
         - 0.39225
@@ -937,27 +950,27 @@ pub fn forward_dynamics(
         + t4 * (t4 * t191 + t2 * t192) + t2 * (t4 * t192 + t2 * t193) + 0.00666
         - 0.2717 * (t2 * t195 + t3 * t196);
     let t198 = t4
-        * (0.86979447591 * t5 + c_q2 * t139 + s_q2 * t140 + qd[0] * qd[1] * t2 * t191
+        * (0.86979447591 * t5 + c_q2 * t139 + s_q2 * t140 + qd[0] * t2 * qd[1] * t191
             + 0.13585 * (qd[0] * qd[0] * (t156 - 0.017784735 * t52 - 4.4329225))
             - 0.425
                 * (0.017784735 * (qd[2] * t9 * t22 - t33) + t86 + t87
                     + qd[2] * t10 * t121 - 4.9009 * t15 - 1.598759275 * t28)
-            - 0.1197 * (t182 - t181) - qd[0] * qd[1] * t4 * t192 - t174 * t183 / t177)
+            - 0.1197 * (t182 - t181) - qd[0] * t4 * qd[1] * t192 - t174 * t183 / t177)
         + t2
-            * (0.1197 * t180 + c_q2 * t140 + qd[0] * qd[1] * t2 * t192
+            * (0.1197 * t180 + c_q2 * t140 + qd[0] * t2 * qd[1] * t192
                 + 0.13585 * (qd[0] * qd[0] * t157) - s_q2 * t139
-                - qd[0] * qd[1] * t4 * t193 - t175 * t183 / t177) + tau[0]
+                - qd[0] * t4 * qd[1] * t193 - t175 * t183 / t177) + tau[0]
         - 9.81
             * (t4 * t195 + t2 * t196
                 - 0.13585 * (t2 * (t4 * t184 + t194) + t3 * (t4 * t185 + t2 * t186)))
         - 0.13585
             * (t2
-                * (t178 + t179 + qd[0] * qd[1] * t2 * t187 - 2.35004 * t12
-                    - qd[0] * qd[1] * t4 * t188 - t176 * t183 / t177)
+                * (t178 + t179 + qd[0] * t2 * qd[1] * t187 - 2.35004 * t12
+                    - qd[0] * t4 * qd[1] * t188 - t176 * t183 / t177)
                 + t3
-                    * (t182 + qd[0] * qd[1] * t2 * t189
+                    * (t182 + qd[0] * t2 * qd[1] * t189
                         - 8.393 * -(0.28 * (t14 + qd[1] * qd[1])) - t181
-                        - qd[0] * qd[1] * t4 * t190 - 0.425 * (t150 * t183 / t177)));
+                        - qd[0] * t4 * qd[1] * t190 - 0.425 * (t150 * t183 / t177)));
     let t199 = t2 * t198 / t197;
     let t200 = t3 * t198 / t197;
     let t201 = t4 * t198 / t197 - t5;
@@ -1058,7 +1071,7 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
     let t46 = qd[0] * t2 * t4;
     let t47 = t11 * t40 + t8 * t41;
     let t48 = qd[0] * t2 * t4 * c_q2;
-    let t49 = qd[1] * t2;
+    let t49 = t2 * qd[1];
     let t50 = qd[0] * (t4 * t4);
     let t51 = qd[0] * (t4 * t4) * s_q2;
     let t52 = 0.25 * t47 + 0.85 * (t48 + t51);
@@ -1069,8 +1082,8 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
     let t57 = qd[0] * (t4 * t4) * c_q2;
     let t58 = 0.85 * (t56 - t57) - 0.7845 * t55;
     let t59 = t17 * t58;
-    let t60 = -(qd[2] * t41) - qd[1] * t2 * c_q2 - qd[1] * t4 * s_q2;
-    let t61 = qd[2] * t40 + qd[1] * t4 * c_q2 - qd[1] * t2 * s_q2;
+    let t60 = -(qd[2] * t41) - t2 * qd[1] * c_q2 - t4 * qd[1] * s_q2;
+    let t61 = qd[2] * t40 + t4 * qd[1] * c_q2 - t2 * qd[1] * s_q2;
     let t62 = qd[3] * t43 + t16 * t60 + t15 * t61;
     let t63 = t54 + t59 + 0.093 * (t23 * t43 - t62);
     let t64 = c_q4 * t63;
@@ -1082,7 +1095,7 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
     let t69 = s_q4 * t68;
     let t70 = c_q4 * t32 * t43 + t28 * t42;
     let t71 = t15 * t60 + t17 * t61 - qd[3] * t42;
-    let t72 = -(qd[4] * c_q4 * t43) - s_q4 * t71;
+    let t72 = -(c_q4 * qd[4] * t43) - s_q4 * t71;
     let t73 = t64 + t69 + 0.09465 * (t70 + t72);
     let t74 = t23 * t42;
     let t75 = t16 * t53;
@@ -1098,7 +1111,7 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
     let t84 = s_q4 * t63;
     let t85 = c_q4 * t68;
     let t86 = t31 * t42 - s_q4 * t32 * t43;
-    let t87 = c_q4 * t71 - qd[4] * s_q4 * t43;
+    let t87 = c_q4 * t71 - s_q4 * qd[4] * t43;
     let t88 = t85 + 0.09465 * (t86 - t87) - t84;
     let t89 = 1.219 * (t85 - t84) + 0.1879 * t88;
     let t90 = s_q4 * t89;
@@ -1154,7 +1167,7 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
     let t133 = 0.85 * t5 + 0.39225 * (t11 - t129);
     let t134 = s_q4 * t133;
     let t135 = s_q4 * t32;
-    let t136 = qd[4] * s_q4;
+    let t136 = s_q4 * qd[4];
     let t137 = t15 * t129 + t8 * t17;
     let t138 = -t136 - s_q4 * t137;
     let t139 = t132 + t134 + 0.09465 * (t135 + t138);
@@ -1172,7 +1185,7 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
     let t151 = s_q4 * t131;
     let t152 = c_q4 * t133;
     let t153 = c_q4 * t32;
-    let t154 = qd[4] * c_q4;
+    let t154 = c_q4 * qd[4];
     let t155 = t154 + c_q4 * t137;
     let t156 = t152 + 0.09465 * (t153 - t155) - t151;
     let t157 = 1.219 * (t152 - t151) + 0.1879 * t156;
@@ -1193,11 +1206,11 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
     let t172 = s_q4 * t149;
     let t173 = c_q4 * t157;
     let t174 = s_q4 * s_q5 * t39 + c_q4 * t38;
-    let t175 = s_q4 * qd[5] * s_q5;
+    let t175 = s_q4 * s_q5 * qd[5];
     let t176 = 0.0166855268546 * t174
         + 0.0171364731454 * (c_q5 * t155 - t175 - s_q5 * t130);
     let t177 = c_q5 * t176;
-    let t178 = s_q4 * qd[5] * c_q5;
+    let t178 = s_q4 * c_q5 * qd[5];
     let t179 = t178 + s_q5 * t155 + c_q5 * t130;
     let t180 = s_q5 * t179;
     let t181 = 0.108247244469 * t153 + 0.111172755531 * t155 + t177 + 0.033822 * t180
@@ -1301,8 +1314,8 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
     let t267 = c_q2 * t17 * c_q4 * t264 - s_q2 * t15 * c_q4 * t264;
     let t268 = s_q4 * t264;
     let t269 = 0.0166855268546 * (c_q5 * t39)
-        + 0.0171364731454 * (t31 * c_q5 - qd[5] * c_q5);
-    let t270 = t31 * s_q5 - qd[5] * s_q5;
+        + 0.0171364731454 * (t31 * c_q5 - c_q5 * qd[5]);
+    let t270 = t31 * s_q5 - s_q5 * qd[5];
     let t271 = 0.21942 * t31 + c_q5 * t269 + 0.033822 * (s_q5 * t270);
     let t272 = c_q5 * t35;
     let t273 = t272 - s_q5 * t38;
@@ -1331,7 +1344,7 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
                         - 0.425 * (1.219 * t104 + 2.275 * t105 + t106 + t107)
                         - 0.1197 * (t103 - t102))
                     + t2
-                        * (0.0151074 * (qd[1] * t4) + 0.1197 * t119 + c_q2 * t118
+                        * (0.0151074 * (t4 * qd[1]) + 0.1197 * t119 + c_q2 * t118
                             - s_q2 * t117)
                     - 0.13585
                         * (t2 * (4.70008 * t46 + t99 + t101)
@@ -1607,6 +1620,22 @@ pub fn body_poses(p: &Params, q: &[f64; NQ]) -> [Pose; NB] {
             ],
         },
     ]
+}
+/// Operation count of [`coordinate_rates`].
+pub const OPS_COORDINATE_RATES: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+};
+///The rates q̇ of the position coordinates for velocities `qd`: equal to `qd`
+///for revolute and prismatic joints, the quaternion kinematics ½ q ⊗ (ω, 0)
+///for spherical and free joints. Integrate `q` with them and renormalise
+///the quaternions.
+pub fn coordinate_rates(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NQ] {
+    [qd[0], qd[1], qd[2], qd[3], qd[4], qd[5]]
 }
 /// Operation count of [`body_jacobians`].
 pub const OPS_BODY_JACOBIANS: OpCount = OpCount {

@@ -30,24 +30,48 @@ pub fn load_spec(stem: &str) -> sharnir_spec::Spec {
     sharnir_spec::parse(source).unwrap_or_else(|e| panic!("{e:?}"))
 }
 
+/// How a position coordinate is drawn for random states.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sampling {
+    /// An angle, in ±π.
+    Angle,
+    /// A translation, in ±0.5 m.
+    Slide,
+    /// One component of a unit quaternion; four in a row are drawn together.
+    Quaternion,
+}
+
+/// Where one tree body's joint coordinates sit in `q` and in `qd`.
+#[derive(Clone, Copy, Debug)]
+struct Slots {
+    auxiliary: bool,
+    position: usize,
+    nq: usize,
+    velocity: usize,
+    nv: usize,
+}
+
 /// A bundled mechanism and the numeric tree equivalent to it at the spec's
-/// parameter values, with the map from tree bodies to coordinates.
+/// parameter values, with the map between tree bodies and coordinates.
 pub struct Oracle {
-    /// The numeric tree (bodies in regular order).
+    /// The numeric tree (bodies in regular order, auxiliary bodies included).
     pub tree: Tree,
-    /// `coordinate_of[k]` is the coordinate of tree body `k`.
-    pub coordinate_of: Vec<usize>,
-    /// Which coordinates are prismatic (sampled on a shorter range).
-    pub prismatic: Vec<bool>,
+    /// How to draw each position coordinate.
+    pub sampling: Vec<Sampling>,
+    slots: Vec<Slots>,
 }
 
 impl Oracle {
     /// Builds the oracle for a bundled spec.
     pub fn for_spec(stem: &str) -> Oracle {
-        let spec = load_spec(stem);
+        Oracle::for_parsed_spec(&load_spec(stem))
+    }
+
+    /// Builds the oracle for any valid spec.
+    pub fn for_parsed_spec(spec: &sharnir_spec::Spec) -> Oracle {
         let values: BTreeMap<String, f64> = spec.parameter_values();
         let mechanism =
-            Mechanism::from_spec(&spec, ParameterMode::Runtime).unwrap_or_else(|e| panic!("{e:?}"));
+            Mechanism::from_spec(spec, ParameterMode::Runtime).unwrap_or_else(|e| panic!("{e:?}"));
         let env = |symbol: &str| match sharnir_mech::Input::parse(symbol) {
             Some(sharnir_mech::Input::Parameter(name)) => values.get(&name).copied(),
             _ => None,
@@ -64,6 +88,8 @@ impl Oracle {
                 joint: match b.kind {
                     JointKind::Revolute => NumericJoint::Revolute,
                     JointKind::Prismatic => NumericJoint::Prismatic,
+                    JointKind::Spherical => NumericJoint::Spherical,
+                    JointKind::Free => NumericJoint::Free,
                 },
                 axis: vec3(b.axis),
                 rotation: mat3(b.rotation),
@@ -73,52 +99,90 @@ impl Oracle {
                 inertia: mat3(b.inertia),
             })
             .collect();
-        let mut prismatic = vec![false; mechanism.dof()];
+        let mut sampling = vec![Sampling::Angle; mechanism.nq()];
         for b in &mechanism.bodies {
-            prismatic[b.coordinate] = b.kind == JointKind::Prismatic;
+            let kinds: &[Sampling] = match b.kind {
+                JointKind::Revolute => &[Sampling::Angle],
+                JointKind::Prismatic => &[Sampling::Slide],
+                JointKind::Spherical => &[Sampling::Quaternion; 4],
+                JointKind::Free => &[
+                    Sampling::Slide,
+                    Sampling::Slide,
+                    Sampling::Slide,
+                    Sampling::Quaternion,
+                    Sampling::Quaternion,
+                    Sampling::Quaternion,
+                    Sampling::Quaternion,
+                ],
+            };
+            sampling[b.position..b.position + kinds.len()].copy_from_slice(kinds);
         }
+        let slots = mechanism
+            .bodies
+            .iter()
+            .map(|b| Slots {
+                auxiliary: b.auxiliary,
+                position: b.position,
+                nq: b.kind.nq(),
+                velocity: b.velocity,
+                nv: b.kind.nv(),
+            })
+            .collect();
         Oracle {
             tree: Tree {
                 bodies,
                 gravity: vec3(mechanism.gravity),
             },
-            coordinate_of: mechanism.bodies.iter().map(|b| b.coordinate).collect(),
-            prismatic,
+            sampling,
+            slots,
         }
+    }
+
+    /// A random state `(q, qd, qdd)` of this mechanism: see [`States::next`].
+    pub fn sample<const NQ: usize, const NV: usize>(
+        &self,
+        states: &mut States,
+    ) -> ([f64; NQ], [f64; NV], [f64; NV]) {
+        states.next::<NQ, NV>(&self.sampling)
     }
 
     /// Inverse dynamics in coordinate order.
     pub fn inverse_dynamics(&self, q: &[f64], qd: &[f64], qdd: &[f64]) -> Vec<f64> {
-        let tau =
-            self.tree
-                .inverse_dynamics(&self.to_tree(q), &self.to_tree(qd), &self.to_tree(qdd));
-        self.to_coordinates(&tau.unwrap_or_else(|e| panic!("{e}")))
+        let tau = self.tree.inverse_dynamics(
+            &self.q_to_tree(q),
+            &self.v_to_tree(qd),
+            &self.v_to_tree(qdd),
+        );
+        self.v_to_coordinates(&tau.unwrap_or_else(|e| panic!("{e}")))
     }
 
     /// Bias forces C(q, q̇) q̇ + g(q) in coordinate order.
     pub fn bias(&self, q: &[f64], qd: &[f64]) -> Vec<f64> {
-        let bias = self.tree.bias(&self.to_tree(q), &self.to_tree(qd));
-        self.to_coordinates(&bias.unwrap_or_else(|e| panic!("{e}")))
+        let bias = self.tree.bias(&self.q_to_tree(q), &self.v_to_tree(qd));
+        self.v_to_coordinates(&bias.unwrap_or_else(|e| panic!("{e}")))
     }
 
-    /// Accelerations q̈(q, q̇, τ) in coordinate order, by the articulated-body algorithm.
+    /// Forward dynamics by the articulated-body algorithm, in coordinate order.
     pub fn forward_dynamics(&self, q: &[f64], qd: &[f64], tau: &[f64]) -> Vec<f64> {
-        let qdd =
-            self.tree
-                .forward_dynamics(&self.to_tree(q), &self.to_tree(qd), &self.to_tree(tau));
-        self.to_coordinates(&qdd.unwrap_or_else(|e| panic!("{e}")))
+        let qdd = self.tree.forward_dynamics(
+            &self.q_to_tree(q),
+            &self.v_to_tree(qd),
+            &self.v_to_tree(tau),
+        );
+        self.v_to_coordinates(&qdd.unwrap_or_else(|e| panic!("{e}")))
     }
 
     /// The mass matrix in coordinate order, by the composite-rigid-body algorithm.
     pub fn mass_matrix(&self, q: &[f64]) -> Vec<Vec<f64>> {
         let m = self
             .tree
-            .mass_matrix(&self.to_tree(q))
+            .mass_matrix(&self.q_to_tree(q))
             .unwrap_or_else(|e| panic!("{e}"));
-        let n = self.coordinate_of.len();
+        let coordinate = self.velocity_permutation();
+        let n = coordinate.len();
         let mut out = vec![vec![0.0; n]; n];
-        for (i, &ci) in self.coordinate_of.iter().enumerate() {
-            for (j, &cj) in self.coordinate_of.iter().enumerate() {
+        for (i, &ci) in coordinate.iter().enumerate() {
+            for (j, &cj) in coordinate.iter().enumerate() {
                 out[ci][cj] = m[i][j];
             }
         }
@@ -127,27 +191,95 @@ impl Oracle {
 
     /// Kinetic and potential energy.
     pub fn energy(&self, q: &[f64], qd: &[f64]) -> (f64, f64) {
-        let energy = self.tree.energy(&self.to_tree(q), &self.to_tree(qd));
+        let energy = self.tree.energy(&self.q_to_tree(q), &self.v_to_tree(qd));
         energy.unwrap_or_else(|e| panic!("{e}"))
     }
 
-    /// Every body's pose (rotation body → ground, origin in ground), in the
-    /// mechanism's body order, which is the tree's.
+    /// The pose (rotation body → ground, origin in ground) of every body of
+    /// the spec, in the order of the generated `BODY_NAMES` (tree order
+    /// without auxiliary bodies).
     pub fn body_poses(&self, q: &[f64]) -> Vec<sharnir_runtime::Pose> {
+        let poses = self
+            .tree
+            .body_poses(&self.q_to_tree(q))
+            .unwrap_or_else(|e| panic!("{e}"));
+        poses
+            .into_iter()
+            .zip(&self.slots)
+            .filter(|(_, s)| !s.auxiliary)
+            .map(|(p, _)| p)
+            .collect()
+    }
+
+    /// The pose of every tree body (auxiliary ones included), in tree order.
+    pub fn tree_poses(&self, q: &[f64]) -> Vec<sharnir_runtime::Pose> {
         self.tree
-            .body_poses(&self.to_tree(q))
+            .body_poses(&self.q_to_tree(q))
             .unwrap_or_else(|e| panic!("{e}"))
     }
 
-    /// A coordinate-ordered vector permuted into tree order.
-    fn to_tree(&self, x: &[f64]) -> Vec<f64> {
-        self.coordinate_of.iter().map(|&c| x[c]).collect()
+    /// The tree body whose joint owns velocity coordinate `coordinate`.
+    pub fn body_of_velocity(&self, coordinate: usize) -> Option<usize> {
+        self.slots
+            .iter()
+            .position(|s| (s.velocity..s.velocity + s.nv).contains(&coordinate))
     }
 
-    /// A tree-ordered vector permuted into coordinate order.
-    fn to_coordinates(&self, x: &[f64]) -> Vec<f64> {
+    /// `q̇` for velocities `qd`, in position-coordinate order.
+    pub fn coordinate_rates(&self, q: &[f64], qd: &[f64]) -> Vec<f64> {
+        let rates = self
+            .tree
+            .coordinate_rates(&self.q_to_tree(q), &self.v_to_tree(qd));
+        let rates = rates.unwrap_or_else(|e| panic!("{e}"));
+        let mut out = vec![0.0; rates.len()];
+        let mut k = 0;
+        for slot in &self.slots {
+            out[slot.position..slot.position + slot.nq].copy_from_slice(&rates[k..k + slot.nq]);
+            k += slot.nq;
+        }
+        out
+    }
+
+    /// `q ⊕ qd·dt`: a step along the configuration manifold, in
+    /// position-coordinate order.
+    pub fn integrate(&self, q: &[f64], qd: &[f64], dt: f64) -> Vec<f64> {
+        let next = self
+            .tree
+            .integrate(&self.q_to_tree(q), &self.v_to_tree(qd), dt);
+        let next = next.unwrap_or_else(|e| panic!("{e}"));
+        let mut out = vec![0.0; next.len()];
+        let mut k = 0;
+        for slot in &self.slots {
+            out[slot.position..slot.position + slot.nq].copy_from_slice(&next[k..k + slot.nq]);
+            k += slot.nq;
+        }
+        out
+    }
+
+    /// For each tree velocity coordinate, its coordinate index.
+    fn velocity_permutation(&self) -> Vec<usize> {
+        self.slots
+            .iter()
+            .flat_map(|s| s.velocity..s.velocity + s.nv)
+            .collect()
+    }
+
+    /// `q` in the numeric tree's order (each body's joint slice in turn).
+    pub fn q_to_tree(&self, q: &[f64]) -> Vec<f64> {
+        self.slots
+            .iter()
+            .flat_map(|s| q[s.position..s.position + s.nq].iter().copied())
+            .collect()
+    }
+
+    /// A velocity-ordered vector (`qd`, `qdd`, `tau`) in the tree's order.
+    pub fn v_to_tree(&self, v: &[f64]) -> Vec<f64> {
+        self.velocity_permutation().iter().map(|&c| v[c]).collect()
+    }
+
+    fn v_to_coordinates(&self, x: &[f64]) -> Vec<f64> {
         let mut out = vec![0.0; x.len()];
-        for (k, &c) in self.coordinate_of.iter().enumerate() {
+        for (k, c) in self.velocity_permutation().into_iter().enumerate() {
             out[c] = x[k];
         }
         out
@@ -167,20 +299,43 @@ impl States {
         }
     }
 
-    /// Positions (angles in ±π, slides in ±0.5 m), velocities in ±2 and
+    /// Positions drawn as `sampling` says (angles in ±π, slides in ±0.5 m,
+    /// quaternions uniform on the unit sphere), velocities in ±2 and
     /// accelerations in ±5.
-    pub fn next<const N: usize>(&mut self, prismatic: &[bool]) -> ([f64; N], [f64; N], [f64; N]) {
-        let mut q = [0.0; N];
-        for (i, x) in q.iter_mut().enumerate() {
-            let range = if prismatic.get(i).copied().unwrap_or(false) {
-                0.5
-            } else {
-                std::f64::consts::PI
-            };
-            *x = self.rng.gen_range(-range..range);
+    pub fn next<const NQ: usize, const NV: usize>(
+        &mut self,
+        sampling: &[Sampling],
+    ) -> ([f64; NQ], [f64; NV], [f64; NV]) {
+        let mut q = [0.0; NQ];
+        let mut i = 0;
+        while i < NQ {
+            match sampling.get(i).copied().unwrap_or(Sampling::Angle) {
+                Sampling::Angle => {
+                    q[i] = self
+                        .rng
+                        .gen_range(-std::f64::consts::PI..std::f64::consts::PI)
+                }
+                Sampling::Slide => q[i] = self.rng.gen_range(-0.5..0.5),
+                Sampling::Quaternion => {
+                    let end = (i + 4).min(NQ);
+                    let mut norm = 0.0;
+                    while norm < 1e-3 {
+                        for x in &mut q[i..end] {
+                            *x = self.rng.gen_range(-1.0..1.0);
+                        }
+                        norm = q[i..end].iter().map(|x| x * x).sum::<f64>().sqrt();
+                    }
+                    for x in &mut q[i..end] {
+                        *x /= norm;
+                    }
+                    i = end;
+                    continue;
+                }
+            }
+            i += 1;
         }
-        let qd = [(); N].map(|_| self.rng.gen_range(-2.0..2.0));
-        let qdd = [(); N].map(|_| self.rng.gen_range(-5.0..5.0));
+        let qd = [(); NV].map(|_| self.rng.gen_range(-2.0..2.0));
+        let qdd = [(); NV].map(|_| self.rng.gen_range(-5.0..5.0));
         (q, qd, qdd)
     }
 }

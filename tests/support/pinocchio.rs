@@ -198,9 +198,7 @@ impl Robot {
             .position(|n| n == joint)
             .unwrap_or_else(|| panic!("no coordinate `{joint}`"));
         self.oracle
-            .coordinate_of
-            .iter()
-            .position(|&c| c == coordinate)
+            .body_of_velocity(coordinate)
             .unwrap_or_else(|| panic!("no body for coordinate {coordinate}"))
     }
 
@@ -211,12 +209,7 @@ impl Robot {
         let (rotation, origin) = if frame.body == "ground" {
             (identity(), [0.0; 3])
         } else {
-            let q_tree: Vec<f64> = self.oracle.coordinate_of.iter().map(|&c| q[c]).collect();
-            let poses = self
-                .oracle
-                .tree
-                .body_poses(&q_tree)
-                .unwrap_or_else(|e| panic!("{e}"));
+            let poses = self.oracle.tree_poses(q);
             let joint = self
                 .oracle_joint_of_body(&frame.body)
                 .unwrap_or_else(|| panic!("no joint moves body `{}`", frame.body));

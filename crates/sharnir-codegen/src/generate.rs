@@ -15,14 +15,20 @@ pub fn generate(mechanism: &mut Mechanism) -> Result<GeneratedModule, EmitError>
     let terms = joint_space::joint_space(&mut mechanism.pool, &inverse_dynamics);
     let coriolis = coriolis::coriolis_matrix(&mut mechanism.pool, &terms.bias);
     let (kinetic, potential) = energy::energy(mechanism);
+    let spec_body: Vec<bool> = mechanism.bodies.iter().map(|b| !b.auxiliary).collect();
     let poses: Vec<_> = kinematics::poses(mechanism)
         .iter()
-        .flat_map(|pose| pose.rotation.concat().into_iter().chain(pose.position))
+        .zip(&spec_body)
+        .filter(|(_, keep)| **keep)
+        .flat_map(|(pose, _)| pose.rotation.concat().into_iter().chain(pose.position))
         .collect();
     let jacobians: Vec<_> = jacobian::body_jacobians(mechanism)
         .into_iter()
-        .flat_map(|rows| rows.concat())
+        .zip(&spec_body)
+        .filter(|(_, keep)| **keep)
+        .flat_map(|(rows, _)| rows.concat())
         .collect();
+    let rates = kinematics::coordinate_rates(mechanism);
     let functions = [
         FunctionSpec {
             name: "inverse_dynamics".to_owned(),
@@ -95,6 +101,17 @@ pub fn generate(mechanism: &mut Mechanism) -> Result<GeneratedModule, EmitError>
             arguments: vec![Position],
             shape: Shape::Poses,
             outputs: poses,
+        },
+        FunctionSpec {
+            name: "coordinate_rates".to_owned(),
+            doc: "The rates q̇ of the position coordinates for velocities `qd`: equal to `qd`\n\
+                  for revolute and prismatic joints, the quaternion kinematics ½ q ⊗ (ω, 0)\n\
+                  for spherical and free joints. Integrate `q` with them and renormalise\n\
+                  the quaternions."
+                .to_owned(),
+            arguments: vec![Position, Velocity],
+            shape: Shape::PositionVector,
+            outputs: rates,
         },
         FunctionSpec {
             name: "body_jacobians".to_owned(),

@@ -31,6 +31,8 @@ pub enum Argument {
 pub enum Shape {
     /// `[f64; NV]`: one entry per velocity coordinate.
     JointVector,
+    /// `[f64; NQ]`: one entry per position coordinate.
+    PositionVector,
     /// `[[f64; NV]; NV]`, row-major.
     JointMatrix,
     /// `(f64, f64)`.
@@ -158,9 +160,14 @@ fn header(mechanism: &Mechanism, module_name: &str, op_counts: &[(String, OpCoun
 /// Constants, `OpCount` and `Params`.
 fn preamble(mechanism: &Mechanism) -> TokenStream {
     let n = Literal::usize_unsuffixed(mechanism.dof());
+    let nq = Literal::usize_unsuffixed(mechanism.nq());
     let names = &mechanism.coordinates;
-    let nb = Literal::usize_unsuffixed(mechanism.bodies.len());
-    let body_names: Vec<&str> = mechanism.bodies.iter().map(|b| b.name.as_str()).collect();
+    let positions = &mechanism.positions;
+    let body_names: Vec<&str> = mechanism
+        .spec_bodies()
+        .map(|(_, b)| b.name.as_str())
+        .collect();
+    let nb = Literal::usize_unsuffixed(body_names.len());
     let fields: Vec<Ident> = mechanism
         .parameters
         .iter()
@@ -179,12 +186,17 @@ fn preamble(mechanism: &Mechanism) -> TokenStream {
     quote! {
         #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 
-        /// Number of position coordinates `q`.
-        pub const NQ: usize = #n;
+        /// Number of position coordinates `q` (larger than `NV` when a
+        /// spherical or free joint stores a quaternion).
+        pub const NQ: usize = #nq;
         /// Number of velocity coordinates `qd` (and of accelerations and forces).
         pub const NV: usize = #n;
-        /// Coordinate names in the order of `q`, `qd`, `qdd` and the outputs.
+        /// Velocity coordinate names, in the order of `qd`, `qdd`, `tau` and
+        /// the outputs.
         pub const COORDINATE_NAMES: [&str; NV] = [#(#names),*];
+        /// Position coordinate names, in the order of `q`; the same as
+        /// `COORDINATE_NAMES` unless a joint stores a quaternion.
+        pub const POSITION_NAMES: [&str; NQ] = [#(#positions),*];
         /// Number of moving bodies.
         pub const NB: usize = #nb;
         /// Body names in the order of `body_poses` and `body_jacobians`:
@@ -265,6 +277,7 @@ fn emit_function(
     });
     let (returns, value) = match function.shape {
         Shape::JointVector => (quote!([f64; NV]), quote!([#(#outputs),*])),
+        Shape::PositionVector => (quote!([f64; NQ]), quote!([#(#outputs),*])),
         Shape::JointMatrix => {
             let rows = outputs.chunks(dof.max(1)).map(|row| quote!([#(#row),*]));
             (quote!([[f64; NV]; NV]), quote!([#(#rows),*]))

@@ -10,30 +10,98 @@
 //! coordinates and `a` the joint axis (body coordinates):
 //! ```text
 //! R = R_p E,   r = r_p + R_p o                       (pose in the ground frame)
-//! ω = Eᵀω_p + a q̇   (revolute),   ω = Eᵀω_p           (prismatic)
-//! v = Eᵀ(v_p + ω_p × o) (+ a q̇ for a prismatic joint) (body-origin velocity, body frame)
+//! ω = Eᵀω_p + ω_j,   v = Eᵀ(v_p + ω_p × o) + v_j        (body coordinates)
+//! (v_j; ω_j) = S q̇                                     (the joint's relative motion)
 //! ```
 
 use crate::inputs::Input;
 use crate::mechanism::{JointKind, Mechanism, TreeBody};
-use crate::rotation::joint_rotation;
+use crate::rotation::{quaternion_rotation, rodrigues};
 use crate::vec3::{Mat3, Vec3, Vec3Ops};
 use sharnir_cas::{Id, Pool};
 
+/// The symbols of a body's joint coordinates of one kind (`Input::Velocity`,
+/// `Input::Acceleration`, `Input::Force`), `nv` of them from its first
+/// velocity index.
+pub(crate) fn joint_symbols(
+    pool: &mut Pool,
+    body: &TreeBody,
+    input: fn(usize) -> Input,
+) -> Vec<Id> {
+    (body.velocity..body.velocity + body.kind.nv())
+        .map(|i| pool.symbol(&input(i).symbol_name()))
+        .collect()
+}
+
+/// The body's position coordinates as symbols.
+fn position_symbols(pool: &mut Pool, body: &TreeBody) -> Vec<Id> {
+    (body.position..body.position + body.kind.nq())
+        .map(|i| pool.symbol(&Input::Position(i).symbol_name()))
+        .collect()
+}
+
 /// Body-to-parent rotation `E` and body origin `o` in the parent frame, at
-/// the body's coordinate `q`.
-pub(crate) fn placement(pool: &mut Pool, body: &TreeBody, q: Id) -> (Mat3, Vec3) {
+/// the body's position coordinates.
+pub(crate) fn placement(pool: &mut Pool, body: &TreeBody) -> (Mat3, Vec3) {
+    let q = position_symbols(pool, body);
+    let zero = pool.zero();
+    let at = |i: usize| q.get(i).copied().unwrap_or(zero);
     match body.kind {
         JointKind::Revolute => {
-            let joint = joint_rotation(pool, body.axis, q);
+            let joint = rodrigues(pool, body.axis, at(0));
             (pool.mat_mul(&body.rotation, &joint), body.translation)
         }
         JointKind::Prismatic => {
-            let slide = pool.scale3(q, body.axis);
+            let slide = pool.scale3(at(0), body.axis);
             let offset = pool.mat_vec(&body.rotation, slide);
             (body.rotation, pool.add3(body.translation, offset))
         }
+        JointKind::Spherical => {
+            let joint = quaternion_rotation(pool, [at(0), at(1), at(2), at(3)]);
+            (pool.mat_mul(&body.rotation, &joint), body.translation)
+        }
+        JointKind::Free => {
+            let joint = quaternion_rotation(pool, [at(3), at(4), at(5), at(6)]);
+            let offset = pool.mat_vec(&body.rotation, [at(0), at(1), at(2)]);
+            (
+                pool.mat_mul(&body.rotation, &joint),
+                pool.add3(body.translation, offset),
+            )
+        }
     }
+}
+
+/// The joint's motion subspace in body coordinates: for each velocity
+/// coordinate, the (linear, angular) velocity of the body origin relative to
+/// the parent that a unit rate produces. Constant for every primitive joint,
+/// so the same columns map accelerations to relative accelerations.
+pub(crate) fn subspace(pool: &mut Pool, body: &TreeBody) -> Vec<(Vec3, Vec3)> {
+    let zero = pool.zero3();
+    let (z, o) = (pool.zero(), pool.one());
+    let units = [[o, z, z], [z, o, z], [z, z, o]];
+    match body.kind {
+        JointKind::Revolute => vec![(zero, body.axis)],
+        JointKind::Prismatic => vec![(body.axis, zero)],
+        JointKind::Spherical => units.iter().map(|&u| (zero, u)).collect(),
+        JointKind::Free => units
+            .iter()
+            .map(|&u| (u, zero))
+            .chain(units.iter().map(|&u| (zero, u)))
+            .collect(),
+    }
+}
+
+/// `Σ Sᵢ xᵢ`: the relative (linear, angular) motion for joint rates or
+/// accelerations `x`.
+pub(crate) fn relative_motion(pool: &mut Pool, body: &TreeBody, x: &[Id]) -> (Vec3, Vec3) {
+    let columns = subspace(pool, body);
+    let (mut linear, mut angular) = (pool.zero3(), pool.zero3());
+    for ((l, a), &xi) in columns.into_iter().zip(x) {
+        let (dl, da) = (pool.scale3(xi, l), pool.scale3(xi, a));
+        linear = pool.add3(linear, dl);
+        angular = pool.add3(angular, da);
+    }
+    (linear, angular)
 }
 
 /// Where a body is: its orientation and origin in the ground frame.
@@ -60,8 +128,7 @@ pub fn poses(mechanism: &mut Mechanism) -> Vec<Pose> {
     let Mechanism { pool, bodies, .. } = mechanism;
     let mut poses: Vec<Pose> = Vec::with_capacity(bodies.len());
     for body in bodies.iter() {
-        let q = pool.symbol(&Input::Position(body.coordinate).symbol_name());
-        let (to_parent, origin) = placement(pool, body, q);
+        let (to_parent, origin) = placement(pool, body);
         let pose = match body.parent.and_then(|p| poses.get(p)) {
             Some(parent) => {
                 let offset = pool.mat_vec(&parent.rotation, origin);
@@ -85,9 +152,7 @@ pub fn twists(mechanism: &mut Mechanism) -> Vec<Twist> {
     let Mechanism { pool, bodies, .. } = mechanism;
     let mut twists: Vec<Twist> = Vec::with_capacity(bodies.len());
     for body in bodies.iter() {
-        let q = pool.symbol(&Input::Position(body.coordinate).symbol_name());
-        let qd = pool.symbol(&Input::Velocity(body.coordinate).symbol_name());
-        let (to_parent, origin) = placement(pool, body, q);
+        let (to_parent, origin) = placement(pool, body);
         let (omega_p, v_p) = match body.parent.and_then(|p| twists.get(p)) {
             Some(parent) => (parent.angular, parent.linear),
             None => (pool.zero3(), pool.zero3()),
@@ -96,18 +161,70 @@ pub fn twists(mechanism: &mut Mechanism) -> Vec<Twist> {
         let lever = pool.cross3(omega_p, origin);
         let v_at_origin = pool.add3(v_p, lever);
         let v_carried = pool.mat_t_vec(&to_parent, v_at_origin);
-        let joint_rate = pool.scale3(qd, body.axis);
-        let twist = match body.kind {
-            JointKind::Revolute => Twist {
-                angular: pool.add3(omega_carried, joint_rate),
-                linear: v_carried,
-            },
-            JointKind::Prismatic => Twist {
-                angular: omega_carried,
-                linear: pool.add3(v_carried, joint_rate),
-            },
+        let rates = joint_symbols(pool, body, Input::Velocity);
+        let (v_joint, omega_joint) = relative_motion(pool, body, &rates);
+        let twist = Twist {
+            angular: pool.add3(omega_carried, omega_joint),
+            linear: pool.add3(v_carried, v_joint),
         };
         twists.push(twist);
     }
     twists
+}
+
+/// `q̇(q, v)`: the rates of the position coordinates, in `q` order. Equal to
+/// the velocities for revolute and prismatic joints; for a quaternion
+/// `q = (u, w)` and a body-frame angular velocity ω it is
+/// `q̇ = ½ q ⊗ (ω, 0) = (½(w ω + u × ω), −½ u·ω)`, and a free joint's
+/// position moves with `ṗ = R(q) v_linear`. An integrator steps `q` with
+/// these and renormalises the quaternions.
+pub fn coordinate_rates(mechanism: &mut Mechanism) -> Vec<Id> {
+    let Mechanism {
+        pool,
+        bodies,
+        positions,
+        ..
+    } = mechanism;
+    let zero = pool.zero();
+    let mut rates = vec![zero; positions.len()];
+    for body in bodies.iter() {
+        let q = position_symbols(pool, body);
+        let v = joint_symbols(pool, body, Input::Velocity);
+        let at = |x: &[Id], i: usize| x.get(i).copied().unwrap_or(zero);
+        let body_rates: Vec<Id> = match body.kind {
+            JointKind::Revolute | JointKind::Prismatic => v.clone(),
+            JointKind::Spherical => quaternion_rate(
+                pool,
+                [at(&q, 0), at(&q, 1), at(&q, 2), at(&q, 3)],
+                [at(&v, 0), at(&v, 1), at(&v, 2)],
+            )
+            .to_vec(),
+            JointKind::Free => {
+                let quaternion = [at(&q, 3), at(&q, 4), at(&q, 5), at(&q, 6)];
+                let rotation = quaternion_rotation(pool, quaternion);
+                let linear = pool.mat_vec(&rotation, [at(&v, 0), at(&v, 1), at(&v, 2)]);
+                let spin = quaternion_rate(pool, quaternion, [at(&v, 3), at(&v, 4), at(&v, 5)]);
+                linear.into_iter().chain(spin).collect()
+            }
+        };
+        for (i, rate) in body_rates.into_iter().enumerate() {
+            if let Some(slot) = rates.get_mut(body.position + i) {
+                *slot = rate;
+            }
+        }
+    }
+    rates
+}
+
+/// `½ q ⊗ (ω, 0)` for `q = [x, y, z, w]` and ω in the rotated (body) frame.
+fn quaternion_rate(pool: &mut Pool, q: [Id; 4], omega: Vec3) -> [Id; 4] {
+    let [x, y, z, w] = q;
+    let u = [x, y, z];
+    let scaled = pool.scale3(w, omega);
+    let turn = pool.cross3(u, omega);
+    let vector = pool.add3(scaled, turn);
+    let half = sharnir_cas::Coeff::ratio(1, 2);
+    let [a, b, c] = vector.map(|e| pool.scale(half, e));
+    let dot = pool.dot3(u, omega);
+    [a, b, c, pool.scale(-half, dot)]
 }

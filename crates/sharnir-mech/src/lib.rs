@@ -23,10 +23,15 @@ pub mod graph;
 pub mod inputs;
 pub mod jacobian;
 pub mod joint_space;
+mod joints;
 pub mod kinematics;
+mod lowering;
+mod lumping;
 pub mod mechanism;
 pub mod rnea;
 mod rotation;
+mod spd;
+mod topology;
 mod vec3;
 pub mod vereshchagin;
 

@@ -4,28 +4,32 @@
 //! and the linear acceleration v̇ of each body-frame origin from ground to
 //! the leaves; gravity enters as the fictitious ground acceleration −g. The
 //! backward pass accumulates the force f and the moment n (about the body
-//! origin) that each inboard joint transmits, and projects them on the joint
-//! axis. All vectors are in body coordinates, so the numeric zeros of axes,
-//! placements and centres of mass remove most products as the pool
-//! canonicalises them — the "customised" form of Newton–Euler.
+//! origin) that each inboard joint transmits, and projects them on the
+//! joint's motion subspace. All vectors are in body coordinates, so the
+//! numeric zeros of axes, placements and centres of mass remove most products
+//! as the pool canonicalises them — the "customised" form of Newton–Euler.
 //!
 //! With `E` the rotation from body to parent coordinates (placement times
-//! joint rotation), `o` the body origin in parent coordinates and `a` the
-//! joint axis:
+//! joint rotation), `o` the body origin in parent coordinates, `(v_j; ω_j) =
+//! S q̇` and `(v̇_j; ω̇_j) = S q̈` the joint's relative velocity and
+//! acceleration in body coordinates (`S` constant, see
+//! [`crate::kinematics`]):
 //! ```text
-//! ω  = Eᵀω_p + a q̇                                   (revolute)
-//! ω̇  = Eᵀω̇_p + a q̈ + (Eᵀω_p) × a q̇                  (revolute)
-//! v̇  = Eᵀ(v̇_p + ω̇_p × o + ω_p × (ω_p × o))
-//!      + a q̈ + 2 ω × a q̇                              (prismatic)
+//! ω  = Eᵀω_p + ω_j
+//! ω̇  = Eᵀω̇_p + ω̇_j + (Eᵀω_p) × ω_j
+//! v̇  = Eᵀ(v̇_p + ω̇_p × o + ω_p × (ω_p × o)) + v̇_j + ω_j × v_j + 2 (Eᵀω_p) × v_j
 //! F  = m (v̇ + ω̇ × c + ω × (ω × c))
 //! f  = F + Σ_children E_ch f_ch
 //! n  = I_c ω̇ + ω × I_c ω + c × F + Σ_children (E_ch n_ch + o_ch × E_ch f_ch)
-//! τ  = a · n (revolute),  a · f (prismatic)
+//! τ  = Sᵀ (f; n)
 //! ```
+//! (`v̇` is the classical acceleration of the body origin; `v̇_j` the time
+//! derivative of the body-frame components of `v_j`, which for a free joint
+//! is Pinocchio's `a`.)
 
 use crate::inputs::Input;
-use crate::kinematics::placement;
-use crate::mechanism::{JointKind, Mechanism, TreeBody};
+use crate::kinematics::{joint_symbols, placement, relative_motion, subspace};
+use crate::mechanism::{Mechanism, TreeBody};
 use crate::vec3::{Mat3, Vec3, Vec3Ops};
 use sharnir_cas::{Coeff, Id, Pool};
 
@@ -40,8 +44,8 @@ struct Motion {
     accel: Vec3,
 }
 
-/// Joint torques (forces for prismatic joints) `τ(q, q̇, q̈)`, in coordinate
-/// order, as expressions in `mechanism.pool`.
+/// Joint forces `τ(q, q̇, q̈)` in velocity-coordinate order (torques for
+/// rotations, forces for translations), as expressions in `mechanism.pool`.
 pub fn inverse_dynamics(mechanism: &mut Mechanism) -> Vec<Id> {
     let Mechanism {
         pool,
@@ -62,10 +66,14 @@ pub fn inverse_dynamics(mechanism: &mut Mechanism) -> Vec<Id> {
     let mut tau = vec![zero; coordinates.len()];
     for k in (0..bodies.len()).rev() {
         let body = &bodies[k];
-        tau[body.coordinate] = match body.kind {
-            JointKind::Revolute => pool.dot3(body.axis, moment[k]),
-            JointKind::Prismatic => pool.dot3(body.axis, force[k]),
-        };
+        let columns = subspace(pool, body);
+        for (i, (linear, angular)) in columns.into_iter().enumerate() {
+            let along = pool.dot3(linear, force[k]);
+            let about = pool.dot3(angular, moment[k]);
+            if let Some(slot) = tau.get_mut(body.velocity + i) {
+                *slot = pool.add(along, about);
+            }
+        }
         if let Some(parent) = body.parent {
             let e = &motions[k].to_parent;
             let f_in_parent = pool.mat_vec(e, force[k]);
@@ -83,15 +91,15 @@ fn forward_pass(pool: &mut Pool, bodies: &[TreeBody], gravity: Vec3) -> Vec<Moti
     let mut motions: Vec<Motion> = Vec::with_capacity(bodies.len());
     let ground_accel = pool.scale3c(Coeff::MINUS_ONE, gravity);
     for body in bodies {
-        let i = body.coordinate;
-        let q = pool.symbol(&Input::Position(i).symbol_name());
-        let qd = pool.symbol(&Input::Velocity(i).symbol_name());
-        let qdd = pool.symbol(&Input::Acceleration(i).symbol_name());
-        let (omega_p, omega_dot_p, accel_p) = match body.parent {
-            Some(p) => (motions[p].omega, motions[p].omega_dot, motions[p].accel),
+        let (omega_p, omega_dot_p, accel_p) = match body.parent.and_then(|p| motions.get(p)) {
+            Some(parent) => (parent.omega, parent.omega_dot, parent.accel),
             None => (pool.zero3(), pool.zero3(), ground_accel),
         };
-        let (to_parent, origin) = placement(pool, body, q);
+        let (to_parent, origin) = placement(pool, body);
+        let rates = joint_symbols(pool, body, Input::Velocity);
+        let accelerations = joint_symbols(pool, body, Input::Acceleration);
+        let (v_joint, omega_joint) = relative_motion(pool, body, &rates);
+        let (a_joint, omega_dot_joint) = relative_motion(pool, body, &accelerations);
         let omega_carried = pool.mat_t_vec(&to_parent, omega_p);
         let omega_dot_carried = pool.mat_t_vec(&to_parent, omega_dot_p);
         let transport = {
@@ -102,37 +110,27 @@ fn forward_pass(pool: &mut Pool, bodies: &[TreeBody], gravity: Vec3) -> Vec<Moti
             pool.add3(sum, centripetal)
         };
         let accel_carried = pool.mat_t_vec(&to_parent, transport);
-        let axis_rate = pool.scale3(qd, body.axis);
-        let axis_accel = pool.scale3(qdd, body.axis);
-        let motion = match body.kind {
-            JointKind::Revolute => {
-                let omega = pool.add3(omega_carried, axis_rate);
-                let coriolis = pool.cross3(omega_carried, axis_rate);
-                let w = pool.add3(omega_dot_carried, axis_accel);
-                let omega_dot = pool.add3(w, coriolis);
-                Motion {
-                    to_parent,
-                    origin,
-                    omega,
-                    omega_dot,
-                    accel: accel_carried,
-                }
-            }
-            JointKind::Prismatic => {
-                let coriolis = pool.cross3(omega_carried, axis_rate);
-                let coriolis2 = pool.scale3c(Coeff::int(2), coriolis);
-                let a = pool.add3(accel_carried, axis_accel);
-                let accel = pool.add3(a, coriolis2);
-                Motion {
-                    to_parent,
-                    origin,
-                    omega: omega_carried,
-                    omega_dot: omega_dot_carried,
-                    accel,
-                }
-            }
+        let omega = pool.add3(omega_carried, omega_joint);
+        let spin = pool.cross3(omega_carried, omega_joint);
+        let omega_dot = {
+            let w = pool.add3(omega_dot_carried, omega_dot_joint);
+            pool.add3(w, spin)
         };
-        motions.push(motion);
+        let accel = {
+            let own = pool.cross3(omega_joint, v_joint);
+            let coriolis = pool.cross3(omega_carried, v_joint);
+            let twice = pool.scale3c(Coeff::int(2), coriolis);
+            let a = pool.add3(accel_carried, a_joint);
+            let b = pool.add3(own, twice);
+            pool.add3(a, b)
+        };
+        motions.push(Motion {
+            to_parent,
+            origin,
+            omega,
+            omega_dot,
+            accel,
+        });
     }
     motions
 }

@@ -70,8 +70,9 @@
 //! code divides once per distinct product with `D_k⁻¹` (a few per joint).
 
 use crate::inputs::Input;
-use crate::kinematics::placement;
-use crate::mechanism::{JointKind, Mechanism, TreeBody};
+use crate::kinematics::{joint_symbols, placement, relative_motion, subspace};
+use crate::mechanism::{Mechanism, TreeBody};
+use crate::spd::spd_inverse;
 use crate::vec3::{Mat3, Vec3, Vec3Ops};
 use sharnir_cas::{Coeff, Id, Pool};
 
@@ -102,12 +103,32 @@ pub fn forward_dynamics(mechanism: &mut Mechanism) -> Vec<Id> {
         let parent = body.parent.map_or(ground, |p| accelerations[p]);
         let carried = joint.carry_accel(pool, parent);
         let without_joint = carried.add(pool, joint.bias_accel);
-        let power = projection.u.power(pool, without_joint);
-        let free = pool.sub(projection.nu, power);
-        let acceleration = pool.mul(free, projection.inv_d);
-        qdd[body.coordinate] = acceleration;
-        let along_joint = joint.subspace.scale(pool, acceleration);
-        accelerations.push(without_joint.add(pool, along_joint));
+        let free: Vec<Id> = projection
+            .u
+            .iter()
+            .zip(&projection.nu)
+            .map(|(u, &nu)| {
+                let power = u.power(pool, without_joint);
+                pool.sub(nu, power)
+            })
+            .collect();
+        let mut acceleration = without_joint;
+        for (i, row) in projection.inv_d.iter().enumerate() {
+            let terms: Vec<Id> = row
+                .iter()
+                .zip(&free)
+                .map(|(&k, &f)| pool.mul(k, f))
+                .collect();
+            let qdd_i = pool.sum(&terms);
+            if let Some(slot) = qdd.get_mut(body.velocity + i) {
+                *slot = qdd_i;
+            }
+            if let Some(&column) = joint.subspace.get(i) {
+                let along_joint = column.scale(pool, qdd_i);
+                acceleration = acceleration.add(pool, along_joint);
+            }
+        }
+        accelerations.push(acceleration);
     }
     qdd
 }
@@ -226,22 +247,36 @@ impl Inertia {
     }
 
     /// `P = M* − U D⁻¹ Uᵀ`, the inertia left after the joint's free
-    /// direction is projected out.
-    fn project_out(&self, pool: &mut Pool, u: Wrench, inv_d: Id) -> Inertia {
-        let minus_outer = |pool: &mut Pool, m: &Mat3, x: Vec3, y: Vec3| {
+    /// directions are projected out.
+    fn project_out(&self, pool: &mut Pool, u: &[Wrench], inv_d: &[Vec<Id>]) -> Inertia {
+        let minus_outer = |pool: &mut Pool,
+                           m: &Mat3,
+                           x: &dyn Fn(&Wrench) -> Vec3,
+                           y: &dyn Fn(&Wrench) -> Vec3| {
             let mut out = *m;
             for (i, row) in out.iter_mut().enumerate() {
                 for (k, entry) in row.iter_mut().enumerate() {
-                    let p = pool.mul_all(&[x[i], y[k], inv_d]);
-                    *entry = pool.sub(*entry, p);
+                    let mut terms = Vec::with_capacity(u.len() * u.len());
+                    for (a, ua) in u.iter().enumerate() {
+                        for (b, ub) in u.iter().enumerate() {
+                            let kab = inv_d.get(a).and_then(|r| r.get(b)).copied();
+                            if let Some(kab) = kab {
+                                terms.push(pool.mul_all(&[x(ua)[i], y(ub)[k], kab]));
+                            }
+                        }
+                    }
+                    let projected = pool.sum(&terms);
+                    *entry = pool.sub(*entry, projected);
                 }
             }
             out
         };
+        let force = |w: &Wrench| w.force;
+        let moment = |w: &Wrench| w.moment;
         Inertia {
-            ll: minus_outer(pool, &self.ll, u.force, u.force),
-            la: minus_outer(pool, &self.la, u.force, u.moment),
-            aa: minus_outer(pool, &self.aa, u.moment, u.moment),
+            ll: minus_outer(pool, &self.ll, &force, &force),
+            la: minus_outer(pool, &self.la, &force, &moment),
+            aa: minus_outer(pool, &self.aa, &moment, &moment),
         }
     }
 
@@ -263,12 +298,12 @@ impl Inertia {
 
 /// What the backward pass leaves at a joint for the forward pass.
 struct Projection {
-    /// `U_k = M*_k S_k`.
-    u: Wrench,
-    /// `1 / D_k`, with `D_k = S_kᵀ M*_k S_k`.
-    inv_d: Id,
+    /// `U_k = M*_k S_k`, one load per joint velocity coordinate.
+    u: Vec<Wrench>,
+    /// `D_k⁻¹`, with `D_k = S_kᵀ M*_k S_k`.
+    inv_d: Vec<Vec<Id>>,
     /// `ν_k = τ_k + S_kᵀ Q*_k`.
-    nu: Id,
+    nu: Vec<Id>,
 }
 
 /// A body's placement, velocity and velocity-product terms from the
@@ -280,8 +315,9 @@ struct JointMotion {
     origin: Vec3,
     /// Angular velocity, body coordinates.
     omega: Vec3,
-    /// `S_k`, the acceleration a unit `q̈_k` produces.
-    subspace: Accel,
+    /// `S_k`, the accelerations unit joint accelerations produce, one per
+    /// velocity coordinate.
+    subspace: Vec<Accel>,
     /// `w'_k`, the acceleration at `q̈ = 0` and zero parent acceleration.
     bias_accel: Accel,
 }
@@ -393,54 +429,37 @@ fn sub_mat(pool: &mut Pool, a: &Mat3, b: &Mat3) -> Mat3 {
 fn velocity_pass(pool: &mut Pool, bodies: &[TreeBody]) -> Vec<JointMotion> {
     let mut joints: Vec<JointMotion> = Vec::with_capacity(bodies.len());
     for body in bodies {
-        let i = body.coordinate;
-        let q = pool.symbol(&Input::Position(i).symbol_name());
-        let qd = pool.symbol(&Input::Velocity(i).symbol_name());
-        let omega_p = match body.parent {
-            Some(p) => joints[p].omega,
+        let omega_p = match body.parent.and_then(|p| joints.get(p)) {
+            Some(parent) => parent.omega,
             None => pool.zero3(),
         };
-        let (to_parent, origin) = placement(pool, body, q);
+        let (to_parent, origin) = placement(pool, body);
         let omega_carried = pool.mat_t_vec(&to_parent, omega_p);
         let inner = pool.cross3(omega_p, origin);
         let centripetal = pool.cross3(omega_p, inner);
         let centripetal = pool.mat_t_vec(&to_parent, centripetal);
-        let axis_rate = pool.scale3(qd, body.axis);
-        let coriolis = pool.cross3(omega_carried, axis_rate);
-        let zero = pool.zero3();
-        let (omega, subspace, bias_accel) = match body.kind {
-            JointKind::Revolute => (
-                pool.add3(omega_carried, axis_rate),
-                Accel {
-                    linear: zero,
-                    angular: body.axis,
-                },
-                Accel {
-                    linear: centripetal,
-                    angular: coriolis,
-                },
-            ),
-            JointKind::Prismatic => {
-                let twice = pool.scale3c(Coeff::int(2), coriolis);
-                (
-                    omega_carried,
-                    Accel {
-                        linear: body.axis,
-                        angular: zero,
-                    },
-                    Accel {
-                        linear: pool.add3(centripetal, twice),
-                        angular: zero,
-                    },
-                )
-            }
+        let rates = joint_symbols(pool, body, Input::Velocity);
+        let (v_joint, omega_joint) = relative_motion(pool, body, &rates);
+        let own = pool.cross3(omega_joint, v_joint);
+        let coriolis = pool.cross3(omega_carried, v_joint);
+        let twice = pool.scale3c(Coeff::int(2), coriolis);
+        let linear = {
+            let a = pool.add3(centripetal, own);
+            pool.add3(a, twice)
         };
+        let subspace = subspace(pool, body)
+            .into_iter()
+            .map(|(linear, angular)| Accel { linear, angular })
+            .collect();
         joints.push(JointMotion {
             to_parent,
             origin,
-            omega,
+            omega: pool.add3(omega_carried, omega_joint),
             subspace,
-            bias_accel,
+            bias_accel: Accel {
+                linear,
+                angular: pool.cross3(omega_carried, omega_joint),
+            },
         });
     }
     joints
@@ -457,20 +476,39 @@ fn backward_pass(pool: &mut Pool, bodies: &[TreeBody], joints: &[JointMotion]) -
         .collect();
     let mut projections = Vec::with_capacity(bodies.len());
     for (k, (body, joint)) in bodies.iter().zip(joints).enumerate().rev() {
-        let tau = pool.symbol(&Input::Force(body.coordinate).symbol_name());
+        let taus = joint_symbols(pool, body, Input::Force);
         let inertia = inertias[k];
         let load = loads[k];
-        let u = inertia.apply(pool, joint.subspace);
-        let d = u.power(pool, joint.subspace);
-        let inv_d = pool.powi(d, -1);
-        let driving = load.power(pool, joint.subspace);
-        let nu = pool.add(tau, driving);
+        let u: Vec<Wrench> = joint
+            .subspace
+            .iter()
+            .map(|&s| inertia.apply(pool, s))
+            .collect();
+        let d: Vec<Vec<Id>> = joint
+            .subspace
+            .iter()
+            .map(|&s| u.iter().map(|uj| uj.power(pool, s)).collect())
+            .collect();
+        let inv_d = spd_inverse(pool, &d);
+        let nu: Vec<Id> = joint
+            .subspace
+            .iter()
+            .zip(&taus)
+            .map(|(&s, &tau)| {
+                let driving = load.power(pool, s);
+                pool.add(tau, driving)
+            })
+            .collect();
         if let Some(p) = body.parent {
-            let articulated = inertia.project_out(pool, u, inv_d);
+            let articulated = inertia.project_out(pool, &u, &inv_d);
             let bias = articulated.apply(pool, joint.bias_accel);
-            let nu_over_d = pool.mul(nu, inv_d);
-            let joint_share = u.scale(pool, nu_over_d);
-            let passed = load.sub(pool, bias).sub(pool, joint_share);
+            let mut passed = load.sub(pool, bias);
+            for (row, ui) in inv_d.iter().zip(&u) {
+                let terms: Vec<Id> = row.iter().zip(&nu).map(|(&k, &n)| pool.mul(k, n)).collect();
+                let weight = pool.sum(&terms);
+                let share = ui.scale(pool, weight);
+                passed = passed.sub(pool, share);
+            }
             let carried = joint.carry_inertia(pool, &articulated);
             inertias[p] = inertias[p].add(pool, &carried);
             let carried_load = joint.carry_wrench(pool, passed);

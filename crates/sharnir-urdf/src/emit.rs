@@ -122,9 +122,31 @@ fn header(out: &mut String, context: &Context) {
     out.push('\n');
 }
 
-/// Principal moments for the header.
+/// Principal moments for messages and the header, six significant digits.
 pub(crate) fn moments(m: &[f64; 3]) -> String {
-    format!("({:e}, {:e}, {:e})", m[0], m[1], m[2])
+    format!("({}, {}, {})", short(m[0]), short(m[1]), short(m[2]))
+}
+
+/// A number for people: six significant digits, no trailing zeros.
+fn short(x: f64) -> String {
+    let text = format!("{x:.5e}");
+    let Some((mantissa, exponent)) = text.split_once('e') else {
+        return text;
+    };
+    let mantissa = mantissa.trim_end_matches('0').trim_end_matches('.');
+    match exponent.parse::<i32>() {
+        Ok(0) => mantissa.to_owned(),
+        Ok(e) if (-3..6).contains(&e) => {
+            let decimals = usize::try_from(5 - e).unwrap_or(0);
+            let fixed = format!("{x:.decimals$}");
+            if fixed.contains('.') {
+                fixed.trim_end_matches('0').trim_end_matches('.').to_owned()
+            } else {
+                fixed
+            }
+        }
+        _ => format!("{mantissa}e{exponent}"),
+    }
 }
 
 fn body_table(out: &mut String, context: &Context, body: &Body) {
@@ -181,11 +203,16 @@ fn joint_table(out: &mut String, context: &Context, body: &Body) {
     };
     let _ = writeln!(out);
     if joint.parent != parent {
-        let _ = writeln!(
-            out,
-            "# URDF parent link `{}` is merged into `{parent}`",
-            joint.parent
-        );
+        let root = &robot.links[context.tree.root].name;
+        let _ = if &joint.parent == root {
+            writeln!(out, "# URDF parent link `{root}` is the ground")
+        } else {
+            writeln!(
+                out,
+                "# URDF parent link `{}` is merged into `{parent}`",
+                joint.parent
+            )
+        };
     }
     let Some(kind) = joint.kind.spec_type() else {
         return;
@@ -332,6 +359,15 @@ mod tests {
         // The usual 11-digit rounding is a different angle: kept as written.
         assert_eq!(angle(urdf("1.57079632679")), "1.57079632679");
         assert_eq!(angle(0.0), "0");
+    }
+
+    #[test]
+    fn moments_read_well() {
+        assert_eq!(
+            moments(&[0.05, 1.0 / 12.0, 2.5e-7]),
+            "(0.05, 0.0833333, 2.5e-7)"
+        );
+        assert_eq!(moments(&[-0.01, 123456.7, 0.0]), "(-0.01, 123457, 0)");
     }
 
     #[test]

@@ -188,7 +188,7 @@ fn lump_masses(
 }
 
 fn inertia_problem(link: &str, span: sharnir_spec::Span, found: &Defect) -> Problem {
-    let list = |m: &[f64; 3]| format!("{:e}, {:e}, {:e}", m[0], m[1], m[2]);
+    let list = crate::emit::moments;
     let (message, label) = match found {
         Defect::NotPositiveDefinite(m) => (
             format!(

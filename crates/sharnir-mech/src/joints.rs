@@ -1,0 +1,156 @@
+//! Spec joints as chains of primitive joints.
+//!
+//! The derivations know four primitive joints (revolute, prismatic,
+//! spherical, free). Every other joint type of the format is a chain of them
+//! through massless auxiliary bodies, which changes no dynamics and lets
+//! every formalism handle every type:
+//!
+//! | spec type | primitive chain (coordinates in this order) |
+//! |---|---|
+//! | cylindrical | prismatic along `axis`, revolute about `axis` |
+//! | universal | revolute about `axis`, revolute about `axis2` |
+//! | planar | prismatic along x, prismatic along y, revolute about z |
+//! | fixed | none: the child is lumped into its parent |
+//!
+//! Bodies are visited in regular order, so a parent is always assembled (and
+//! has received its fixed children's inertia) before its children.
+
+use crate::graph::SpanningTree;
+use crate::lowering::ExprLowering;
+use crate::lumping::{lump, Frame};
+use crate::mechanism::{JointKind, TreeBody};
+use crate::vec3::{Vec3, Vec3Ops};
+use sharnir_cas::Coeff;
+use sharnir_spec::{JointKind as SpecJointKind, Spec, SpecError};
+
+/// The primitive joints a spec joint type is made of, with their axes.
+fn primitives(
+    kind: SpecJointKind,
+    axis: [f64; 3],
+    axis2: Option<[f64; 3]>,
+) -> Vec<(JointKind, [f64; 3])> {
+    let (x, y, z) = ([1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]);
+    match kind {
+        SpecJointKind::Revolute => vec![(JointKind::Revolute, axis)],
+        SpecJointKind::Prismatic => vec![(JointKind::Prismatic, axis)],
+        SpecJointKind::Cylindrical => {
+            vec![(JointKind::Prismatic, axis), (JointKind::Revolute, axis)]
+        }
+        SpecJointKind::Universal => vec![
+            (JointKind::Revolute, axis),
+            (JointKind::Revolute, axis2.unwrap_or(y)),
+        ],
+        SpecJointKind::Planar => vec![
+            (JointKind::Prismatic, x),
+            (JointKind::Prismatic, y),
+            (JointKind::Revolute, z),
+        ],
+        SpecJointKind::Spherical => vec![(JointKind::Spherical, z)],
+        SpecJointKind::Free => vec![(JointKind::Free, z)],
+        SpecJointKind::Fixed => Vec::new(),
+    }
+}
+
+/// The tree bodies of `spec`, in regular order.
+pub(crate) fn assemble(
+    spec: &Spec,
+    tree: &SpanningTree,
+    lowering: &mut ExprLowering,
+) -> Result<Vec<TreeBody>, SpecError> {
+    let mut position_offsets = Vec::with_capacity(spec.joints.len());
+    let mut velocity_offsets = Vec::with_capacity(spec.joints.len());
+    let (mut nq, mut nv) = (0, 0);
+    for joint in &spec.joints {
+        position_offsets.push(nq);
+        velocity_offsets.push(nv);
+        nq += joint.kind.nq();
+        nv += joint.kind.nv();
+    }
+    let ground = Frame::ground(&mut lowering.pool);
+    // frames[k]: where spec body number k (regular numbering) is attached.
+    let mut frames: Vec<Frame> = vec![ground; tree.bodies() + 1];
+    let mut bodies: Vec<TreeBody> = Vec::with_capacity(tree.bodies());
+    for k in 1..=tree.bodies() {
+        let arc = tree.inboard_arc(k);
+        let (Some(joint), Some(body)) = (
+            spec.joints.get(arc),
+            tree.body_of_number(k)
+                .checked_sub(1)
+                .and_then(|b| spec.bodies.get(b)),
+        ) else {
+            continue;
+        };
+        let parent_frame = frames[tree.parent_number(k)];
+        let origin_rotation = lowering.rotation(spec, &joint.origin.rotation)?;
+        let origin_translation = lowering.vec3(spec, &joint.origin.translation)?;
+        let pool = &mut lowering.pool;
+        let rotation = pool.mat_mul(&parent_frame.rotation, &origin_rotation);
+        let shift = pool.mat_vec(&parent_frame.rotation, origin_translation);
+        let translation = pool.add3(parent_frame.translation, shift);
+        let mass = lowering.expr(spec, &body.mass)?;
+        let com = lowering.vec3(spec, &body.com)?;
+        let i = &body.inertia;
+        let (xx, yy, zz) = (
+            lowering.expr(spec, &i.xx)?,
+            lowering.expr(spec, &i.yy)?,
+            lowering.expr(spec, &i.zz)?,
+        );
+        let (xy, xz, yz) = (
+            lowering.expr(spec, &i.xy)?,
+            lowering.expr(spec, &i.xz)?,
+            lowering.expr(spec, &i.yz)?,
+        );
+        let inertia = [[xx, xy, xz], [xy, yy, yz], [xz, yz, zz]];
+        let pool = &mut lowering.pool;
+        let chain = primitives(joint.kind, joint.axis, joint.axis2);
+        if chain.is_empty() {
+            let frame = Frame {
+                host: parent_frame.host,
+                rotation,
+                translation,
+            };
+            if let Some(host) = frame.host.and_then(|h| bodies.get_mut(h)) {
+                lump(pool, host, &frame, mass, com, inertia);
+            }
+            frames[k] = frame;
+            continue;
+        }
+        let zero3 = pool.zero3();
+        let zero = pool.zero();
+        let identity = pool.identity3();
+        let (mut position, mut velocity) = (position_offsets[arc], velocity_offsets[arc]);
+        let last = chain.len() - 1;
+        for (step, (kind, axis)) in chain.into_iter().enumerate() {
+            let axis: Vec3 = axis.map(|a| pool.num(Coeff::from_decimal_f64(a)));
+            let first = step == 0;
+            let real = step == last;
+            bodies.push(TreeBody {
+                name: if real {
+                    body.name.clone()
+                } else {
+                    format!("{}.{}", body.name, step + 1)
+                },
+                joint: joint.name.clone(),
+                parent: if first {
+                    parent_frame.host
+                } else {
+                    Some(bodies.len() - 1)
+                },
+                position,
+                velocity,
+                kind,
+                axis,
+                rotation: if first { rotation } else { identity },
+                translation: if first { translation } else { zero3 },
+                mass: if real { mass } else { zero },
+                com: if real { com } else { zero3 },
+                inertia: if real { inertia } else { [zero3; 3] },
+                auxiliary: !real,
+            });
+            position += kind.nq();
+            velocity += kind.nv();
+        }
+        frames[k] = Frame::of_body(pool, bodies.len() - 1);
+    }
+    Ok(bodies)
+}
