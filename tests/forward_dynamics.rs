@@ -89,6 +89,13 @@ forward_dynamics_agrees!(
 );
 forward_dynamics_agrees!(ur5, ur5, ur5_folded, "ur5");
 forward_dynamics_agrees!(panda, panda, panda_folded, "panda");
+forward_dynamics_agrees!(joint_zoo, joint_zoo, joint_zoo_folded, "joint_zoo");
+forward_dynamics_agrees!(
+    floating_chain,
+    floating_chain,
+    floating_chain_folded,
+    "floating_chain"
+);
 
 /// The triple pendulum at rest with all rods along +x, where the textbook's
 /// closed-form Lagrange equations in absolute angles q (digest §3.7) reduce

@@ -53,6 +53,21 @@ agrees_with_numeric_rnea!(
 );
 agrees_with_numeric_rnea!(chain10, chain10, chain10_folded, "chain10");
 agrees_with_numeric_rnea!(puma560, puma560, puma560_folded, "puma560");
+agrees_with_numeric_rnea!(
+    double_pendulum,
+    double_pendulum,
+    double_pendulum_folded,
+    "double_pendulum"
+);
+agrees_with_numeric_rnea!(ur5, ur5, ur5_folded, "ur5");
+agrees_with_numeric_rnea!(panda, panda, panda_folded, "panda");
+agrees_with_numeric_rnea!(joint_zoo, joint_zoo, joint_zoo_folded, "joint_zoo");
+agrees_with_numeric_rnea!(
+    floating_chain,
+    floating_chain,
+    floating_chain_folded,
+    "floating_chain"
+);
 
 /// Runtime parameters really are read at run time: a kilogram added to the
 /// last body of telegin6 changes the static force of the vertical slide q4 by

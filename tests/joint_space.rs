@@ -86,3 +86,18 @@ joint_space_agrees!(
 );
 joint_space_agrees!(chain10, chain10, chain10_folded, "chain10");
 joint_space_agrees!(puma560, puma560, puma560_folded, "puma560");
+joint_space_agrees!(
+    double_pendulum,
+    double_pendulum,
+    double_pendulum_folded,
+    "double_pendulum"
+);
+joint_space_agrees!(ur5, ur5, ur5_folded, "ur5");
+joint_space_agrees!(panda, panda, panda_folded, "panda");
+joint_space_agrees!(joint_zoo, joint_zoo, joint_zoo_folded, "joint_zoo");
+joint_space_agrees!(
+    floating_chain,
+    floating_chain,
+    floating_chain_folded,
+    "floating_chain"
+);

@@ -89,7 +89,7 @@ impl<F: FnMut()> Stopwatch<F> {
 
 /// The median of `values` (the mean of the middle two for an even count),
 /// `None` when there are none. Sorts `values`.
-pub fn median(values: &mut [f64]) -> Option<f64> {
+fn median(values: &mut [f64]) -> Option<f64> {
     values.sort_by(f64::total_cmp);
     let middle = values.len() / 2;
     let upper = *values.get(middle)?;

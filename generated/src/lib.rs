@@ -14,6 +14,14 @@ pub mod double_pendulum;
 #[rustfmt::skip]
 pub mod double_pendulum_folded;
 #[rustfmt::skip]
+pub mod floating_chain;
+#[rustfmt::skip]
+pub mod floating_chain_folded;
+#[rustfmt::skip]
+pub mod joint_zoo;
+#[rustfmt::skip]
+pub mod joint_zoo_folded;
+#[rustfmt::skip]
 pub mod panda;
 #[rustfmt::skip]
 pub mod panda_folded;

@@ -3,4 +3,5 @@
 
 pub mod oracle;
 pub mod pinocchio;
+pub mod random_spec;
 pub mod telegin;

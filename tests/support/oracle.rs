@@ -340,8 +340,13 @@ impl States {
     }
 }
 
-/// Largest entry-wise difference, relative to `max(1, ‖expected‖∞)`.
+/// Largest entry-wise difference, relative to `max(1, ‖expected‖∞)`;
+/// infinite when a value is NaN or the lengths differ, so that a broken
+/// output can never pass a tolerance.
 pub fn relative_error(got: &[f64], expected: &[f64]) -> f64 {
+    if got.len() != expected.len() || got.iter().chain(expected).any(|x| x.is_nan()) {
+        return f64::INFINITY;
+    }
     let scale = expected.iter().fold(1.0_f64, |m, x| m.max(x.abs()));
     got.iter()
         .zip(expected)

@@ -13,7 +13,7 @@ pub fn generate(mechanism: &mut Mechanism) -> Result<GeneratedModule, EmitError>
     use Argument::{Acceleration, Position, Velocity};
     let inverse_dynamics = rnea::inverse_dynamics(mechanism);
     let terms = joint_space::joint_space(&mut mechanism.pool, &inverse_dynamics);
-    let coriolis = coriolis::coriolis_matrix(&mut mechanism.pool, &terms.bias);
+    let coriolis = coriolis::coriolis_matrix(mechanism, &terms.bias);
     let (kinetic, potential) = energy::energy(mechanism);
     let spec_body: Vec<bool> = mechanism.bodies.iter().map(|b| !b.auxiliary).collect();
     let poses: Vec<_> = kinematics::poses(mechanism)

@@ -32,37 +32,39 @@ pub(crate) fn spd_inverse(pool: &mut Pool, a: &[Vec<Id>]) -> Vec<Vec<Id>> {
         }
     }
     // Column c of the inverse: L y = e_c, z = Δ⁻¹ y, Lᵀ x = z.
-    let mut inverse = vec![vec![zero; n]; n];
-    for c in 0..n {
-        let mut y = vec![zero; n];
-        for i in 0..n {
-            let mut v = if i == c { pool.one() } else { zero };
-            for k in 0..i {
-                let t = pool.mul(l[i][k], y[k]);
-                v = pool.sub(v, t);
+    let columns: Vec<Vec<Id>> = (0..n)
+        .map(|c| {
+            let mut y = vec![zero; n];
+            for i in 0..n {
+                let mut v = if i == c { pool.one() } else { zero };
+                for k in 0..i {
+                    let t = pool.mul(l[i][k], y[k]);
+                    v = pool.sub(v, t);
+                }
+                y[i] = v;
             }
-            y[i] = v;
-        }
-        let z: Vec<Id> = y
-            .iter()
-            .zip(&reciprocals)
-            .map(|(&yi, &r)| pool.mul(yi, r))
-            .collect();
-        let mut x = vec![zero; n];
-        for i in (0..n).rev() {
-            let mut v = z[i];
-            for k in i + 1..n {
-                let t = pool.mul(l[k][i], x[k]);
-                v = pool.sub(v, t);
+            let z: Vec<Id> = y
+                .iter()
+                .zip(&reciprocals)
+                .map(|(&yi, &r)| pool.mul(yi, r))
+                .collect();
+            let mut x = vec![zero; n];
+            for i in (0..n).rev() {
+                let mut v = z[i];
+                for k in i + 1..n {
+                    let t = pool.mul(l[k][i], x[k]);
+                    v = pool.sub(v, t);
+                }
+                x[i] = v;
             }
-            x[i] = v;
-        }
-        for r in c..n {
-            inverse[r][c] = x[r];
-            inverse[c][r] = x[r];
-        }
-    }
-    inverse
+            x
+        })
+        .collect();
+    // The lower triangle (column c, rows r ≥ c) mirrored, so the inverse is
+    // symmetric entry for entry.
+    (0..n)
+        .map(|r| (0..n).map(|c| columns[r.min(c)][r.max(c)]).collect())
+        .collect()
 }
 
 #[cfg(test)]
@@ -88,9 +90,9 @@ mod tests {
         };
         let flat: Vec<Id> = inverse.concat();
         let inv = pool.eval(&flat, &env).expect("all bound");
-        for i in 0..3 {
+        for (i, row) in values.iter().enumerate() {
             for j in 0..3 {
-                let product: f64 = (0..3).map(|k| values[i][k] * inv[k * 3 + j]).sum();
+                let product: f64 = (0..3).map(|k| row[k] * inv[k * 3 + j]).sum();
                 let expected = if i == j { 1.0 } else { 0.0 };
                 assert!((product - expected).abs() < 1e-14, "({i},{j}): {product}");
             }

@@ -1,0 +1,446 @@
+//! 200 seeded random mechanisms (`support/random_spec.rs`) through the whole
+//! symbolic pipeline: spec text → parser → `Mechanism` → inverse dynamics,
+//! joint-space terms, forward dynamics, energy and coordinate rates →
+//! lowered straight-line programs (the emitter's input) → numbers.
+//!
+//! At 3 random states per mechanism every output is compared with the
+//! numeric spatial-vector oracle of `sharnir-runtime` to 1e-10 relative
+//! (`relative_error`, relative to `max(1, ‖expected‖∞)`), and the outputs
+//! are checked against each other: `M q̈ + bias = τ` and
+//! `forward(inverse(q̈)) = q̈` to 1e-9, `M` symmetric to 1e-12 and positive
+//! definite (its Cholesky factorisation succeeds). Runtime-parameter
+//! mechanisms are evaluated through `sharnir_cas::Program`, as emitted code
+//! would be; every fourth mechanism is also derived with folded parameters
+//! and evaluated with `Pool::eval`.
+//!
+//! A failure prints the spec text and the state, so it can be reproduced
+//! with `cargo xtask gen` on the printed spec.
+
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use sharnir_cas::{Id, Program};
+use sharnir_mech::{energy, joint_space, kinematics, rnea, vereshchagin};
+use sharnir_mech::{Input, Mechanism, ParameterMode};
+use sharnir_spec::{JointKind, ParameterValue, Spec};
+use sharnir_tests::oracle::{relative_error, Oracle, Sampling};
+use sharnir_tests::random_spec::{random_spec, MAX_BODIES};
+use std::collections::BTreeMap;
+
+/// How many random mechanisms are checked.
+const MECHANISMS: u64 = 200;
+/// The mechanisms are split into this many tests, so both cores work.
+const SHARDS: u64 = 4;
+/// Random states per mechanism.
+const STATES: usize = 3;
+/// Every `FOLDED_EVERY`-th mechanism is also checked with folded parameters.
+const FOLDED_EVERY: u64 = 4;
+/// Outputs against the numeric oracle.
+const ORACLE_TOLERANCE: f64 = 1e-10;
+/// Outputs against each other (one solve or product away from exact).
+const IDENTITY_TOLERANCE: f64 = 1e-9;
+/// `M` against its transpose.
+const SYMMETRY_TOLERANCE: f64 = 1e-12;
+
+/// The derived outputs of one mechanism and how to evaluate them.
+struct Pipeline {
+    mechanism: Mechanism,
+    /// `τ`, `M` row by row, `bias`, `T`, `V`, `q̇`: over `q`, `q̇`, `q̈`.
+    dynamics: Vec<Id>,
+    /// `q̈`: over `q`, `q̇`, `τ`.
+    forward: Vec<Id>,
+    /// The two root lists lowered to straight-line programs (runtime mode);
+    /// `None` evaluates the pool directly (folded mode).
+    programs: Option<(Program, Program)>,
+}
+
+/// The values of `Pipeline::dynamics` at one state.
+struct Dynamics {
+    tau: Vec<f64>,
+    mass: Vec<Vec<f64>>,
+    bias: Vec<f64>,
+    energy: [f64; 2],
+    rates: Vec<f64>,
+}
+
+/// One random state; `tau` is an independent joint-force vector.
+#[derive(Debug)]
+struct State {
+    q: Vec<f64>,
+    qd: Vec<f64>,
+    qdd: Vec<f64>,
+    tau: Vec<f64>,
+}
+
+impl Pipeline {
+    fn derive(spec: &Spec, mode: ParameterMode) -> Result<Pipeline, String> {
+        let mut mechanism = Mechanism::from_spec(spec, mode).map_err(|e| format!("{e:?}"))?;
+        let tau = rnea::inverse_dynamics(&mut mechanism);
+        let terms = joint_space::joint_space(&mut mechanism.pool, &tau);
+        let forward = vereshchagin::forward_dynamics(&mut mechanism);
+        let (kinetic, potential) = energy::energy(&mut mechanism);
+        let rates = kinematics::coordinate_rates(&mut mechanism);
+        let mut dynamics = tau;
+        dynamics.extend(terms.mass_matrix.concat());
+        dynamics.extend(terms.bias);
+        dynamics.extend([kinetic, potential]);
+        dynamics.extend(rates);
+        let programs = (mode == ParameterMode::Runtime).then(|| {
+            (
+                Program::lower(&mechanism.pool, &dynamics),
+                Program::lower(&mechanism.pool, &forward),
+            )
+        });
+        Ok(Pipeline {
+            mechanism,
+            dynamics,
+            forward,
+            programs,
+        })
+    }
+
+    fn evaluate(
+        &self,
+        lowered: Option<&Program>,
+        roots: &[Id],
+        env: &dyn Fn(&str) -> Option<f64>,
+    ) -> Result<Vec<f64>, String> {
+        match lowered {
+            Some(program) => program
+                .eval(env)
+                .ok_or_else(|| "the lowered program reads an unbound input".to_owned()),
+            None => self
+                .mechanism
+                .pool
+                .eval(roots, env)
+                .map_err(|e| e.to_string()),
+        }
+    }
+
+    fn dynamics(&self, values: &BTreeMap<String, f64>, state: &State) -> Result<Dynamics, String> {
+        let env = environment(values, &state.q, &state.qd, &state.qdd, &[]);
+        let program = self.programs.as_ref().map(|(p, _)| p);
+        let all = self.evaluate(program, &self.dynamics, &env)?;
+        let (nv, nq) = (self.mechanism.dof(), self.mechanism.nq());
+        let mut rest = all.as_slice();
+        let mut take = |n: usize| {
+            let (head, tail) = rest.split_at(n.min(rest.len()));
+            rest = tail;
+            head.to_vec()
+        };
+        let tau = take(nv);
+        let mass = (0..nv).map(|_| take(nv)).collect();
+        let bias = take(nv);
+        let energy = take(2);
+        let rates = take(nq);
+        Ok(Dynamics {
+            tau,
+            mass,
+            bias,
+            energy: [
+                energy.first().copied().unwrap_or(f64::NAN),
+                energy.get(1).copied().unwrap_or(f64::NAN),
+            ],
+            rates,
+        })
+    }
+
+    fn forward(
+        &self,
+        values: &BTreeMap<String, f64>,
+        state: &State,
+        tau: &[f64],
+    ) -> Result<Vec<f64>, String> {
+        let env = environment(values, &state.q, &state.qd, &[], tau);
+        let program = self.programs.as_ref().map(|(_, p)| p);
+        self.evaluate(program, &self.forward, &env)
+    }
+}
+
+/// Symbol values: parameters by name, the state's arrays by index. An input
+/// a derivation should not read (`qdd` in forward dynamics, `tau` in inverse
+/// dynamics) is given as an empty slice, so reading it fails the evaluation.
+fn environment<'a>(
+    values: &'a BTreeMap<String, f64>,
+    q: &'a [f64],
+    qd: &'a [f64],
+    qdd: &'a [f64],
+    tau: &'a [f64],
+) -> impl Fn(&str) -> Option<f64> + 'a {
+    move |symbol| match Input::parse(symbol)? {
+        Input::Parameter(name) => values.get(&name).copied(),
+        Input::Position(i) => q.get(i).copied(),
+        Input::Velocity(i) => qd.get(i).copied(),
+        Input::Acceleration(i) => qdd.get(i).copied(),
+        Input::Force(i) => tau.get(i).copied(),
+    }
+}
+
+/// A random state with positions drawn as `sampling` says (angles in ±π,
+/// slides in ±0.5 m, quaternions uniform on the unit sphere), velocities in
+/// ±2, accelerations and forces in ±5: the ranges of `oracle::States`, for
+/// sizes known only at run time.
+fn sample(rng: &mut SmallRng, sampling: &[Sampling], nv: usize) -> State {
+    let mut q = Vec::with_capacity(sampling.len());
+    while q.len() < sampling.len() {
+        match sampling.get(q.len()) {
+            Some(Sampling::Quaternion) => {
+                let quaternion = loop {
+                    let x = [0; 4].map(|_| rng.gen_range(-1.0_f64..1.0));
+                    let norm = x.iter().map(|c| c * c).sum::<f64>().sqrt();
+                    if norm > 1e-3 {
+                        break x.map(|c| c / norm);
+                    }
+                };
+                q.extend(quaternion);
+            }
+            Some(Sampling::Slide) => q.push(rng.gen_range(-0.5..0.5)),
+            _ => q.push(rng.gen_range(-std::f64::consts::PI..std::f64::consts::PI)),
+        }
+    }
+    let mut draw = |range: f64| (0..nv).map(|_| rng.gen_range(-range..range)).collect();
+    State {
+        q,
+        qd: draw(2.0),
+        qdd: draw(5.0),
+        tau: draw(5.0),
+    }
+}
+
+/// `got ≈ want` to `tolerance` relative to `max(1, ‖want‖∞)`, with every
+/// entry finite (a NaN would otherwise compare as no error at all).
+fn expect(what: &str, got: &[f64], want: &[f64], tolerance: f64) -> Result<(), String> {
+    let err = relative_error(got, want);
+    let finite = got.iter().chain(want).all(|x| x.is_finite());
+    if finite && got.len() == want.len() && err <= tolerance {
+        Ok(())
+    } else {
+        Err(format!(
+            "{what}: off by {err:e} (tolerance {tolerance:e})\n  got  {got:?}\n  want {want:?}"
+        ))
+    }
+}
+
+/// Whether the Cholesky factorisation of the symmetric `m` succeeds, that
+/// is whether `m` is positive definite.
+fn cholesky_succeeds(m: &[Vec<f64>]) -> bool {
+    let n = m.len();
+    let mut l = vec![vec![0.0; n]; n];
+    for j in 0..n {
+        let pivot = m[j][j] - (0..j).map(|k| l[j][k] * l[j][k]).sum::<f64>();
+        if !(pivot > 0.0) {
+            return false;
+        }
+        l[j][j] = pivot.sqrt();
+        for i in j + 1..n {
+            let dot: f64 = (0..j).map(|k| l[i][k] * l[j][k]).sum();
+            l[i][j] = (m[i][j] - dot) / l[j][j];
+        }
+    }
+    true
+}
+
+/// Every check of one pipeline at one state.
+fn check_state(
+    pipeline: &Pipeline,
+    oracle: &Oracle,
+    values: &BTreeMap<String, f64>,
+    state: &State,
+) -> Result<(), String> {
+    let State { q, qd, qdd, tau } = state;
+    let got = pipeline.dynamics(values, state)?;
+    expect(
+        "inverse dynamics vs oracle RNEA",
+        &got.tau,
+        &oracle.inverse_dynamics(q, qd, qdd),
+        ORACLE_TOLERANCE,
+    )?;
+    expect(
+        "mass matrix vs oracle CRBA",
+        &got.mass.concat(),
+        &oracle.mass_matrix(q).concat(),
+        ORACLE_TOLERANCE,
+    )?;
+    expect(
+        "bias vs oracle",
+        &got.bias,
+        &oracle.bias(q, qd),
+        ORACLE_TOLERANCE,
+    )?;
+    let (kinetic, potential) = oracle.energy(q, qd);
+    expect(
+        "energy (T, V) vs oracle",
+        &got.energy,
+        &[kinetic, potential],
+        ORACLE_TOLERANCE,
+    )?;
+    expect(
+        "coordinate rates vs oracle",
+        &got.rates,
+        &oracle.coordinate_rates(q, qd),
+        ORACLE_TOLERANCE,
+    )?;
+    expect(
+        "forward dynamics vs oracle ABA",
+        &pipeline.forward(values, state, tau)?,
+        &oracle.forward_dynamics(q, qd, tau),
+        ORACLE_TOLERANCE,
+    )?;
+    let m_qdd_bias: Vec<f64> = got
+        .mass
+        .iter()
+        .zip(&got.bias)
+        .map(|(row, b)| row.iter().zip(qdd).map(|(m, a)| m * a).sum::<f64>() + b)
+        .collect();
+    expect("M q̈ + bias vs τ", &m_qdd_bias, &got.tau, IDENTITY_TOLERANCE)?;
+    expect(
+        "forward(inverse(q̈)) vs q̈",
+        &pipeline.forward(values, state, &got.tau)?,
+        qdd,
+        IDENTITY_TOLERANCE,
+    )?;
+    let transpose: Vec<f64> = (0..got.mass.len())
+        .flat_map(|j| got.mass.iter().map(move |row| row[j]))
+        .collect();
+    expect(
+        "M vs Mᵀ",
+        &got.mass.concat(),
+        &transpose,
+        SYMMETRY_TOLERANCE,
+    )?;
+    if !cholesky_succeeds(&got.mass) {
+        return Err(format!("M is not positive definite: {:?}", got.mass));
+    }
+    Ok(())
+}
+
+fn parse(seed: u64, text: String) -> Spec {
+    let source = sharnir_spec::Source {
+        name: format!("random_{seed}.spec"),
+        text: text.clone(),
+    };
+    sharnir_spec::parse(source)
+        .unwrap_or_else(|e| panic!("random spec {seed} is rejected: {e:?}\n--- spec ---\n{text}"))
+}
+
+/// Runs mechanism `seed` through the pipeline in runtime mode (and folded
+/// mode for every `FOLDED_EVERY`-th), panicking with the spec and the state
+/// on the first mismatch.
+fn check_mechanism(seed: u64) {
+    let text = random_spec(seed);
+    let spec = parse(seed, text.clone());
+    let report = |mode: &str, state: Option<&State>, problem: String| -> ! {
+        panic!("random mechanism {seed} ({mode}): {problem}\n--- state ---\n{state:#?}\n--- spec ---\n{text}")
+    };
+    let oracle = Oracle::for_parsed_spec(&spec);
+    eprintln!("SEED {seed} bodies {} tree {} nq {} nv {}", spec.bodies.len(), oracle.tree.bodies.len(), oracle.sampling.len(), Mechanism::from_spec(&spec, ParameterMode::Runtime).unwrap().dof());
+    if seed == 7 || seed == 13 { eprintln!("{text}"); }
+    let values = spec.parameter_values();
+    let mut modes = vec![("runtime", ParameterMode::Runtime)];
+    if seed % FOLDED_EVERY == 0 {
+        modes.push(("folded", ParameterMode::Folded));
+    }
+    for (name, mode) in modes {
+        let pipeline =
+            Pipeline::derive(&spec, mode).unwrap_or_else(|problem| report(name, None, problem));
+        let mut rng = SmallRng::seed_from_u64(0x5EED_0000 ^ seed);
+        for _ in 0..STATES {
+            let state = sample(&mut rng, &oracle.sampling, pipeline.mechanism.dof());
+            if let Err(problem) = check_state(&pipeline, &oracle, &values, &state) {
+                report(name, Some(&state), problem);
+            }
+        }
+    }
+}
+
+fn check_shard(shard: u64) {
+    for seed in (shard..MECHANISMS).step_by(SHARDS as usize) {
+        check_mechanism(seed);
+    }
+}
+
+#[test]
+fn random_mechanisms_shard_0() {
+    check_shard(0);
+}
+
+#[test]
+fn random_mechanisms_shard_1() {
+    check_shard(1);
+}
+
+#[test]
+fn random_mechanisms_shard_2() {
+    check_shard(2);
+}
+
+#[test]
+fn random_mechanisms_shard_3() {
+    check_shard(3);
+}
+
+/// The generator is deterministic and covers what the pipeline must see:
+/// every joint type many times, floating bases, fixed chains of two, runtime
+/// and derived parameters, and every tree size from 1 to `MAX_BODIES`.
+#[test]
+fn random_specs_cover_the_format() {
+    let mut joints: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut sizes = vec![0_usize; MAX_BODIES + 1];
+    let (mut floating, mut fixed_chains, mut runtime, mut derived) = (0, 0, 0, 0);
+    for seed in 0..MECHANISMS {
+        let text = random_spec(seed);
+        assert_eq!(text, random_spec(seed), "spec {seed} is not deterministic");
+        let spec = parse(seed, text);
+        for joint in &spec.joints {
+            *joints.entry(joint.kind.name()).or_default() += 1;
+        }
+        if let Some(count) = sizes.get_mut(spec.bodies.len()) {
+            *count += 1;
+        }
+        let fixed_children: Vec<&str> = spec
+            .joints
+            .iter()
+            .filter(|j| j.kind == JointKind::Fixed)
+            .map(|j| j.child.as_str())
+            .collect();
+        let chained = spec
+            .joints
+            .iter()
+            .any(|j| j.kind == JointKind::Fixed && fixed_children.contains(&j.parent.as_str()));
+        fixed_chains += usize::from(chained);
+        floating += usize::from(
+            spec.joints
+                .iter()
+                .any(|j| j.kind == JointKind::Free && j.parent == "ground"),
+        );
+        let is_derived =
+            |p: &&sharnir_spec::Parameter| matches!(p.value, ParameterValue::Derived(_));
+        derived += usize::from(spec.parameters.iter().any(|p| is_derived(&p)));
+        runtime += usize::from(spec.parameters.iter().any(|p| !is_derived(&p)));
+    }
+    for (kind, _) in JointKind::ALL {
+        let count = joints.get(kind.name()).copied().unwrap_or(0);
+        assert!(
+            count >= 25,
+            "joint type {} appears {count} times",
+            kind.name()
+        );
+    }
+    for kind in ["revolute", "prismatic"] {
+        let count = joints.get(kind).copied().unwrap_or(0);
+        assert!(count >= 100, "{kind} appears only {count} times");
+    }
+    assert!(
+        sizes.iter().skip(1).all(|&n| n >= 10),
+        "tree sizes 1..={MAX_BODIES}: {sizes:?}"
+    );
+    assert!(floating >= 30, "{floating} floating bases");
+    assert!(fixed_chains >= 5, "{fixed_chains} fixed chains of two");
+    assert!(
+        runtime >= 150,
+        "{runtime} mechanisms with runtime parameters"
+    );
+    assert!(
+        derived >= 50,
+        "{derived} mechanisms with derived parameters"
+    );
+}
