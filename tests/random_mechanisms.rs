@@ -332,8 +332,6 @@ fn check_mechanism(seed: u64) {
         panic!("random mechanism {seed} ({mode}): {problem}\n--- state ---\n{state:#?}\n--- spec ---\n{text}")
     };
     let oracle = Oracle::for_parsed_spec(&spec);
-    eprintln!("SEED {seed} bodies {} tree {} nq {} nv {}", spec.bodies.len(), oracle.tree.bodies.len(), oracle.sampling.len(), Mechanism::from_spec(&spec, ParameterMode::Runtime).unwrap().dof());
-    if seed == 7 || seed == 13 { eprintln!("{text}"); }
     let values = spec.parameter_values();
     let mut modes = vec![("runtime", ParameterMode::Runtime)];
     if seed % FOLDED_EVERY == 0 {

@@ -10,6 +10,8 @@
 //!   dynamics;
 //! - [`vereshchagin`]: forward dynamics by Vereshchagin's separate-bodies
 //!   (articulated-body) method;
+//! - [`lagrange`]: the joint-coordinate (Lagrange) formalism of seed 002,
+//!   `M = Σ BᵀMB` and `bias = Bᵀ(M Ḃ q̇ − g)`, with an `L D Lᵀ` forward dynamics;
 //! - [`kinematics`]: body placements, poses and twists, shared by every
 //!   formalism;
 //! - [`energy`]: kinetic and potential energy;
@@ -25,6 +27,7 @@ pub mod jacobian;
 pub mod joint_space;
 mod joints;
 pub mod kinematics;
+pub mod lagrange;
 mod lowering;
 mod lumping;
 pub mod mechanism;
