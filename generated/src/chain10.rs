@@ -14,7 +14,7 @@
 //! | `mass_matrix` | 731 | 745 | 0 | 0 | 9 | 9 |
 //! | `bias` | 162 | 220 | 0 | 0 | 10 | 10 |
 //! | `gravity` | 134 | 149 | 0 | 0 | 10 | 10 |
-//! | `forward_dynamics` | 596 | 414 | 53 | 0 | 10 | 10 |
+//! | `forward_dynamics` | 648 | 414 | 11 | 0 | 10 | 10 |
 //! | `coriolis_matrix` | 1138 | 1210 | 0 | 0 | 9 | 9 |
 //! | `energy` | 213 | 183 | 0 | 0 | 10 | 10 |
 //! | `body_poses` | 84 | 109 | 0 | 0 | 10 | 10 |
@@ -1244,9 +1244,9 @@ pub fn gravity(p: &Params, q: &[f64; NQ]) -> [f64; NV] {
 }
 /// Operation count of [`forward_dynamics`].
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 596,
+    mul: 648,
     add: 414,
-    div: 53,
+    div: 11,
     sqrt: 0,
     sin: 10,
     cos: 10,
@@ -1260,324 +1260,343 @@ pub fn forward_dynamics(
     qd: &[f64; NV],
     tau: &[f64; NV],
 ) -> [f64; NV] {
-    let t0 = p.m * (p.l * p.l);
+    let inv0 = 1.0 / p.l;
+    let t1 = p.m * (p.l * p.l);
     let s_q0 = libm::sin(q[0]);
     let c_q0 = libm::cos(q[0]);
     let s_q1 = libm::sin(q[1]);
     let c_q1 = libm::cos(q[1]);
-    let t5 = qd[0] + qd[1];
+    let t6 = qd[0] + qd[1];
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
-    let t8 = qd[0] + qd[1] + qd[2];
+    let t9 = qd[0] + qd[1] + qd[2];
     let s_q3 = libm::sin(q[3]);
     let c_q3 = libm::cos(q[3]);
-    let t11 = qd[0] + qd[1] + qd[2] + qd[3];
+    let t12 = qd[0] + qd[1] + qd[2] + qd[3];
     let s_q4 = libm::sin(q[4]);
     let c_q4 = libm::cos(q[4]);
-    let t14 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4];
+    let t15 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4];
     let s_q5 = libm::sin(q[5]);
     let c_q5 = libm::cos(q[5]);
-    let t17 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5];
+    let t18 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5];
     let s_q6 = libm::sin(q[6]);
     let c_q6 = libm::cos(q[6]);
-    let t20 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6];
+    let t21 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6];
     let s_q7 = libm::sin(q[7]);
     let c_q7 = libm::cos(q[7]);
-    let t23 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6] + qd[7];
+    let t24 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6] + qd[7];
     let s_q8 = libm::sin(q[8]);
     let c_q8 = libm::cos(q[8]);
-    let t26 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6] + qd[7] + qd[8];
+    let t27 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6] + qd[7] + qd[8];
     let s_q9 = libm::sin(q[9]);
     let c_q9 = libm::cos(q[9]);
-    let t29 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6] + qd[7] + qd[8]
+    let t30 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6] + qd[7] + qd[8]
         + qd[9];
-    let t30 = p.m * p.l;
-    let t31 = p.g * s_q0 * s_q1;
-    let t32 = p.l * (qd[0] * qd[0]) * s_q1;
-    let t33 = p.l * (t5 * t5) * s_q2;
-    let t34 = p.l * (t8 * t8) * s_q3;
-    let t35 = p.l * (t11 * t11) * s_q4;
-    let t36 = p.l * (t14 * t14) * s_q5;
-    let t37 = p.l * (t17 * t17) * s_q6;
-    let t38 = p.l * (t20 * t20) * s_q7;
-    let t39 = p.l * (t23 * t23) * s_q8;
-    let t40 = 0.5 * (p.m * p.l * (t29 * t29)) + p.m * p.l * (t26 * t26) * c_q9;
-    let t41 = -(0.25 * (p.m * p.l * (t26 * t26) * s_q9)) - 1.5 * (tau[9] / p.l);
-    let t42 = p.m * (c_q9 * c_q9);
-    let t43 = p.m * (s_q9 * s_q9);
-    let t44 = 0.25 * t42 + t43;
-    let t45 = 0.5 * t30 + p.l * t44;
-    let t46 = 0.3333333333333333 * t0 + p.l * p.l * t44;
-    let t47 = s_q9 * t40;
-    let t48 = c_q9 * t41;
-    let t49 = p.l * (t47 + t48);
-    let t50 = t49 + tau[8] - tau[9];
-    let t51 = p.m + t42 + 0.25 * t43
-        - 0.5625 * (p.m * p.m * (p.l * p.l) * (s_q9 * s_q9) * (c_q9 * c_q9) / t46);
-    let t52 = 0.75 * (p.m * s_q9 * c_q9 - p.m * p.l * s_q9 * c_q9 * t45 / t46);
-    let t53 = p.m + t43 + 0.25 * t42 - t45 * t45 / t46;
-    let t54 = 0.5 * (p.m * p.l * (t26 * t26)) + c_q9 * t40
-        + p.l * (t23 * t23) * c_q8 * t51 - s_q9 * t41 - p.l * (t23 * t23) * s_q8 * t52
-        - 0.75 * (p.m * p.l * s_q9 * c_q9 * t50 / t46);
-    let t55 = t47 + t48 + p.l * (t23 * t23) * c_q8 * t52 - p.l * (t23 * t23) * s_q8 * t53
-        - t45 * t50 / t46;
-    let t56 = s_q8 * t52;
-    let t57 = c_q8 * t52;
-    let t58 = s_q8 * t51 + t57;
-    let t59 = t56 + c_q8 * t53;
-    let t60 = c_q8 * t58;
-    let t61 = s_q8 * t59;
-    let t62 = t60 - t61;
-    let t63 = s_q8 * t58;
-    let t64 = c_q8 * t59;
-    let t65 = t63 + t64;
-    let t66 = 0.5 * t30 + p.l * t65;
-    let t67 = 0.3333333333333333 * t0 + p.l * p.l * t65;
-    let t68 = s_q8 * t54;
-    let t69 = c_q8 * t55;
-    let t70 = p.l * (t68 + t69);
-    let t71 = t70 + tau[7] - tau[8];
-    let t72 = p.m + c_q8 * (c_q8 * t51 - t56) - s_q8 * (t57 - s_q8 * t53)
-        - p.l * p.l * (t62 * t62) / t67;
-    let t73 = t60 - t61 - p.l * t62 * t66 / t67;
-    let t74 = p.m + t63 + t64 - t66 * t66 / t67;
-    let t75 = 0.5 * (p.m * p.l * (t23 * t23)) + c_q8 * t54
-        + p.l * (t20 * t20) * c_q7 * t72 - s_q8 * t55 - p.l * (t20 * t20) * s_q7 * t73
-        - p.l * t62 * t71 / t67;
-    let t76 = t68 + t69 + p.l * (t20 * t20) * c_q7 * t73 - p.l * (t20 * t20) * s_q7 * t74
-        - t66 * t71 / t67;
-    let t77 = s_q7 * t73;
-    let t78 = c_q7 * t73;
-    let t79 = s_q7 * t72 + t78;
-    let t80 = t77 + c_q7 * t74;
-    let t81 = c_q7 * t79;
-    let t82 = s_q7 * t80;
-    let t83 = t81 - t82;
-    let t84 = s_q7 * t79;
-    let t85 = c_q7 * t80;
-    let t86 = t84 + t85;
-    let t87 = 0.5 * t30 + p.l * t86;
-    let t88 = 0.3333333333333333 * t0 + p.l * p.l * t86;
-    let t89 = s_q7 * t75;
-    let t90 = c_q7 * t76;
-    let t91 = p.l * (t89 + t90);
-    let t92 = t91 + tau[6] - tau[7];
-    let t93 = p.m + c_q7 * (c_q7 * t72 - t77) - s_q7 * (t78 - s_q7 * t74)
-        - p.l * p.l * (t83 * t83) / t88;
-    let t94 = t81 - t82 - p.l * t83 * t87 / t88;
-    let t95 = p.m + t84 + t85 - t87 * t87 / t88;
-    let t96 = 0.5 * (p.m * p.l * (t20 * t20)) + c_q7 * t75
-        + p.l * (t17 * t17) * c_q6 * t93 - s_q7 * t76 - p.l * (t17 * t17) * s_q6 * t94
-        - p.l * t83 * t92 / t88;
-    let t97 = t89 + t90 + p.l * (t17 * t17) * c_q6 * t94 - p.l * (t17 * t17) * s_q6 * t95
-        - t87 * t92 / t88;
-    let t98 = s_q6 * t94;
-    let t99 = c_q6 * t94;
-    let t100 = s_q6 * t93 + t99;
-    let t101 = t98 + c_q6 * t95;
-    let t102 = c_q6 * t100;
-    let t103 = s_q6 * t101;
-    let t104 = t102 - t103;
-    let t105 = s_q6 * t100;
-    let t106 = c_q6 * t101;
-    let t107 = t105 + t106;
-    let t108 = 0.5 * t30 + p.l * t107;
-    let t109 = 0.3333333333333333 * t0 + p.l * p.l * t107;
-    let t110 = s_q6 * t96;
-    let t111 = c_q6 * t97;
-    let t112 = p.l * (t110 + t111);
-    let t113 = t112 + tau[5] - tau[6];
-    let t114 = p.m + c_q6 * (c_q6 * t93 - t98) - s_q6 * (t99 - s_q6 * t95)
-        - p.l * p.l * (t104 * t104) / t109;
-    let t115 = t102 - t103 - p.l * t104 * t108 / t109;
-    let t116 = p.m + t105 + t106 - t108 * t108 / t109;
-    let t117 = 0.5 * (p.m * p.l * (t17 * t17)) + c_q6 * t96
-        + p.l * (t14 * t14) * c_q5 * t114 - s_q6 * t97 - p.l * (t14 * t14) * s_q5 * t115
-        - p.l * t104 * t113 / t109;
-    let t118 = t110 + t111 + p.l * (t14 * t14) * c_q5 * t115
-        - p.l * (t14 * t14) * s_q5 * t116 - t108 * t113 / t109;
-    let t119 = s_q5 * t115;
-    let t120 = c_q5 * t115;
-    let t121 = s_q5 * t114 + t120;
-    let t122 = t119 + c_q5 * t116;
-    let t123 = c_q5 * t121;
-    let t124 = s_q5 * t122;
-    let t125 = t123 - t124;
-    let t126 = s_q5 * t121;
-    let t127 = c_q5 * t122;
-    let t128 = t126 + t127;
-    let t129 = 0.5 * t30 + p.l * t128;
-    let t130 = 0.3333333333333333 * t0 + p.l * p.l * t128;
-    let t131 = s_q5 * t117;
-    let t132 = c_q5 * t118;
-    let t133 = p.l * (t131 + t132);
-    let t134 = t133 + tau[4] - tau[5];
-    let t135 = p.m + c_q5 * (c_q5 * t114 - t119) - s_q5 * (t120 - s_q5 * t116)
-        - p.l * p.l * (t125 * t125) / t130;
-    let t136 = t123 - t124 - p.l * t125 * t129 / t130;
-    let t137 = p.m + t126 + t127 - t129 * t129 / t130;
-    let t138 = 0.5 * (p.m * p.l * (t14 * t14)) + c_q5 * t117
-        + p.l * (t11 * t11) * c_q4 * t135 - s_q5 * t118 - p.l * (t11 * t11) * s_q4 * t136
-        - p.l * t125 * t134 / t130;
-    let t139 = t131 + t132 + p.l * (t11 * t11) * c_q4 * t136
-        - p.l * (t11 * t11) * s_q4 * t137 - t129 * t134 / t130;
-    let t140 = s_q4 * t136;
-    let t141 = c_q4 * t136;
-    let t142 = s_q4 * t135 + t141;
-    let t143 = t140 + c_q4 * t137;
-    let t144 = c_q4 * t142;
-    let t145 = s_q4 * t143;
-    let t146 = t144 - t145;
-    let t147 = s_q4 * t142;
-    let t148 = c_q4 * t143;
-    let t149 = t147 + t148;
-    let t150 = 0.5 * t30 + p.l * t149;
-    let t151 = 0.3333333333333333 * t0 + p.l * p.l * t149;
-    let t152 = s_q4 * t138;
-    let t153 = c_q4 * t139;
-    let t154 = p.l * (t152 + t153);
-    let t155 = t154 + tau[3] - tau[4];
-    let t156 = p.m + c_q4 * (c_q4 * t135 - t140) - s_q4 * (t141 - s_q4 * t137)
-        - p.l * p.l * (t146 * t146) / t151;
-    let t157 = t144 - t145 - p.l * t146 * t150 / t151;
-    let t158 = p.m + t147 + t148 - t150 * t150 / t151;
-    let t159 = 0.5 * (p.m * p.l * (t11 * t11)) + c_q4 * t138
-        + p.l * (t8 * t8) * c_q3 * t156 - s_q4 * t139 - p.l * (t8 * t8) * s_q3 * t157
-        - p.l * t146 * t155 / t151;
-    let t160 = t152 + t153 + p.l * (t8 * t8) * c_q3 * t157
-        - p.l * (t8 * t8) * s_q3 * t158 - t150 * t155 / t151;
-    let t161 = s_q3 * t157;
-    let t162 = c_q3 * t157;
-    let t163 = s_q3 * t156 + t162;
-    let t164 = t161 + c_q3 * t158;
-    let t165 = c_q3 * t163;
-    let t166 = s_q3 * t164;
-    let t167 = t165 - t166;
-    let t168 = s_q3 * t163;
+    let t31 = p.m * p.l;
+    let t32 = p.g * s_q0 * s_q1;
+    let t33 = p.l * (qd[0] * qd[0]) * s_q1;
+    let t34 = p.l * (t6 * t6) * s_q2;
+    let t35 = p.l * (t9 * t9) * s_q3;
+    let t36 = p.l * (t12 * t12) * s_q4;
+    let t37 = p.l * (t15 * t15) * s_q5;
+    let t38 = p.l * (t18 * t18) * s_q6;
+    let t39 = p.l * (t21 * t21) * s_q7;
+    let t40 = p.l * (t24 * t24) * s_q8;
+    let t41 = 0.5 * (p.m * p.l * (t30 * t30)) + p.m * p.l * (t27 * t27) * c_q9;
+    let t42 = -(0.25 * (p.m * p.l * (t27 * t27) * s_q9)) - 1.5 * (inv0 * tau[9]);
+    let t43 = p.m * (c_q9 * c_q9);
+    let t44 = p.m * (s_q9 * s_q9);
+    let t45 = 0.25 * t43 + t44;
+    let t46 = 0.5 * t31 + p.l * t45;
+    let t47 = 0.3333333333333333 * t1 + p.l * p.l * t45;
+    let inv48 = 1.0 / t47;
+    let t49 = s_q9 * t41;
+    let t50 = c_q9 * t42;
+    let t51 = p.l * (t49 + t50);
+    let t52 = t51 + tau[8] - tau[9];
+    let t53 = p.m + t43 + 0.25 * t44
+        - 0.5625 * (p.m * p.m * (p.l * p.l) * (s_q9 * s_q9) * (c_q9 * c_q9) * inv48);
+    let t54 = 0.75 * (p.m * s_q9 * c_q9 - p.m * p.l * s_q9 * c_q9 * t46 * inv48);
+    let t55 = p.m + t44 + 0.25 * t43 - t46 * t46 * inv48;
+    let t56 = 0.5 * (p.m * p.l * (t27 * t27)) + c_q9 * t41
+        + p.l * (t24 * t24) * c_q8 * t53 - s_q9 * t42 - p.l * (t24 * t24) * s_q8 * t54
+        - 0.75 * (p.m * p.l * s_q9 * c_q9 * inv48 * t52);
+    let t57 = t49 + t50 + p.l * (t24 * t24) * c_q8 * t54 - p.l * (t24 * t24) * s_q8 * t55
+        - t46 * inv48 * t52;
+    let t58 = s_q8 * t54;
+    let t59 = c_q8 * t54;
+    let t60 = s_q8 * t53 + t59;
+    let t61 = t58 + c_q8 * t55;
+    let t62 = c_q8 * t60;
+    let t63 = s_q8 * t61;
+    let t64 = t62 - t63;
+    let t65 = s_q8 * t60;
+    let t66 = c_q8 * t61;
+    let t67 = t65 + t66;
+    let t68 = 0.5 * t31 + p.l * t67;
+    let t69 = 0.3333333333333333 * t1 + p.l * p.l * t67;
+    let inv70 = 1.0 / t69;
+    let t71 = s_q8 * t56;
+    let t72 = c_q8 * t57;
+    let t73 = p.l * (t71 + t72);
+    let t74 = t73 + tau[7] - tau[8];
+    let t75 = p.m + c_q8 * (c_q8 * t53 - t58) - s_q8 * (t59 - s_q8 * t55)
+        - p.l * p.l * (t64 * t64) * inv70;
+    let t76 = t62 - t63 - p.l * t64 * t68 * inv70;
+    let t77 = p.m + t65 + t66 - t68 * t68 * inv70;
+    let t78 = 0.5 * (p.m * p.l * (t24 * t24)) + c_q8 * t56
+        + p.l * (t21 * t21) * c_q7 * t75 - s_q8 * t57 - p.l * (t21 * t21) * s_q7 * t76
+        - p.l * t64 * inv70 * t74;
+    let t79 = t71 + t72 + p.l * (t21 * t21) * c_q7 * t76 - p.l * (t21 * t21) * s_q7 * t77
+        - t68 * inv70 * t74;
+    let t80 = s_q7 * t76;
+    let t81 = c_q7 * t76;
+    let t82 = s_q7 * t75 + t81;
+    let t83 = t80 + c_q7 * t77;
+    let t84 = c_q7 * t82;
+    let t85 = s_q7 * t83;
+    let t86 = t84 - t85;
+    let t87 = s_q7 * t82;
+    let t88 = c_q7 * t83;
+    let t89 = t87 + t88;
+    let t90 = 0.5 * t31 + p.l * t89;
+    let t91 = 0.3333333333333333 * t1 + p.l * p.l * t89;
+    let inv92 = 1.0 / t91;
+    let t93 = s_q7 * t78;
+    let t94 = c_q7 * t79;
+    let t95 = p.l * (t93 + t94);
+    let t96 = t95 + tau[6] - tau[7];
+    let t97 = p.m + c_q7 * (c_q7 * t75 - t80) - s_q7 * (t81 - s_q7 * t77)
+        - p.l * p.l * (t86 * t86) * inv92;
+    let t98 = t84 - t85 - p.l * t86 * t90 * inv92;
+    let t99 = p.m + t87 + t88 - t90 * t90 * inv92;
+    let t100 = 0.5 * (p.m * p.l * (t21 * t21)) + c_q7 * t78
+        + p.l * (t18 * t18) * c_q6 * t97 - s_q7 * t79 - p.l * (t18 * t18) * s_q6 * t98
+        - p.l * t86 * inv92 * t96;
+    let t101 = t93 + t94 + p.l * (t18 * t18) * c_q6 * t98
+        - p.l * (t18 * t18) * s_q6 * t99 - t90 * inv92 * t96;
+    let t102 = s_q6 * t98;
+    let t103 = c_q6 * t98;
+    let t104 = s_q6 * t97 + t103;
+    let t105 = t102 + c_q6 * t99;
+    let t106 = c_q6 * t104;
+    let t107 = s_q6 * t105;
+    let t108 = t106 - t107;
+    let t109 = s_q6 * t104;
+    let t110 = c_q6 * t105;
+    let t111 = t109 + t110;
+    let t112 = 0.5 * t31 + p.l * t111;
+    let t113 = 0.3333333333333333 * t1 + p.l * p.l * t111;
+    let inv114 = 1.0 / t113;
+    let t115 = s_q6 * t100;
+    let t116 = c_q6 * t101;
+    let t117 = p.l * (t115 + t116);
+    let t118 = t117 + tau[5] - tau[6];
+    let t119 = p.m + c_q6 * (c_q6 * t97 - t102) - s_q6 * (t103 - s_q6 * t99)
+        - p.l * p.l * (t108 * t108) * inv114;
+    let t120 = t106 - t107 - p.l * t108 * t112 * inv114;
+    let t121 = p.m + t109 + t110 - t112 * t112 * inv114;
+    let t122 = 0.5 * (p.m * p.l * (t18 * t18)) + c_q6 * t100
+        + p.l * (t15 * t15) * c_q5 * t119 - s_q6 * t101 - p.l * (t15 * t15) * s_q5 * t120
+        - p.l * t108 * inv114 * t118;
+    let t123 = t115 + t116 + p.l * (t15 * t15) * c_q5 * t120
+        - p.l * (t15 * t15) * s_q5 * t121 - t112 * inv114 * t118;
+    let t124 = s_q5 * t120;
+    let t125 = c_q5 * t120;
+    let t126 = s_q5 * t119 + t125;
+    let t127 = t124 + c_q5 * t121;
+    let t128 = c_q5 * t126;
+    let t129 = s_q5 * t127;
+    let t130 = t128 - t129;
+    let t131 = s_q5 * t126;
+    let t132 = c_q5 * t127;
+    let t133 = t131 + t132;
+    let t134 = 0.5 * t31 + p.l * t133;
+    let t135 = 0.3333333333333333 * t1 + p.l * p.l * t133;
+    let inv136 = 1.0 / t135;
+    let t137 = s_q5 * t122;
+    let t138 = c_q5 * t123;
+    let t139 = p.l * (t137 + t138);
+    let t140 = t139 + tau[4] - tau[5];
+    let t141 = p.m + c_q5 * (c_q5 * t119 - t124) - s_q5 * (t125 - s_q5 * t121)
+        - p.l * p.l * (t130 * t130) * inv136;
+    let t142 = t128 - t129 - p.l * t130 * t134 * inv136;
+    let t143 = p.m + t131 + t132 - t134 * t134 * inv136;
+    let t144 = 0.5 * (p.m * p.l * (t15 * t15)) + c_q5 * t122
+        + p.l * (t12 * t12) * c_q4 * t141 - s_q5 * t123 - p.l * (t12 * t12) * s_q4 * t142
+        - p.l * t130 * inv136 * t140;
+    let t145 = t137 + t138 + p.l * (t12 * t12) * c_q4 * t142
+        - p.l * (t12 * t12) * s_q4 * t143 - t134 * inv136 * t140;
+    let t146 = s_q4 * t142;
+    let t147 = c_q4 * t142;
+    let t148 = s_q4 * t141 + t147;
+    let t149 = t146 + c_q4 * t143;
+    let t150 = c_q4 * t148;
+    let t151 = s_q4 * t149;
+    let t152 = t150 - t151;
+    let t153 = s_q4 * t148;
+    let t154 = c_q4 * t149;
+    let t155 = t153 + t154;
+    let t156 = 0.5 * t31 + p.l * t155;
+    let t157 = 0.3333333333333333 * t1 + p.l * p.l * t155;
+    let inv158 = 1.0 / t157;
+    let t159 = s_q4 * t144;
+    let t160 = c_q4 * t145;
+    let t161 = p.l * (t159 + t160);
+    let t162 = t161 + tau[3] - tau[4];
+    let t163 = p.m + c_q4 * (c_q4 * t141 - t146) - s_q4 * (t147 - s_q4 * t143)
+        - p.l * p.l * (t152 * t152) * inv158;
+    let t164 = t150 - t151 - p.l * t152 * t156 * inv158;
+    let t165 = p.m + t153 + t154 - t156 * t156 * inv158;
+    let t166 = 0.5 * (p.m * p.l * (t12 * t12)) + c_q4 * t144
+        + p.l * (t9 * t9) * c_q3 * t163 - s_q4 * t145 - p.l * (t9 * t9) * s_q3 * t164
+        - p.l * t152 * inv158 * t162;
+    let t167 = t159 + t160 + p.l * (t9 * t9) * c_q3 * t164
+        - p.l * (t9 * t9) * s_q3 * t165 - t156 * inv158 * t162;
+    let t168 = s_q3 * t164;
     let t169 = c_q3 * t164;
-    let t170 = t168 + t169;
-    let t171 = 0.5 * t30 + p.l * t170;
-    let t172 = 0.3333333333333333 * t0 + p.l * p.l * t170;
-    let t173 = s_q3 * t159;
-    let t174 = c_q3 * t160;
-    let t175 = p.l * (t173 + t174);
-    let t176 = t175 + tau[2] - tau[3];
-    let t177 = p.m + c_q3 * (c_q3 * t156 - t161) - s_q3 * (t162 - s_q3 * t158)
-        - p.l * p.l * (t167 * t167) / t172;
-    let t178 = t165 - t166 - p.l * t167 * t171 / t172;
-    let t179 = p.m + t168 + t169 - t171 * t171 / t172;
-    let t180 = 0.5 * (p.m * p.l * (t8 * t8)) + c_q3 * t159
-        + p.l * (t5 * t5) * c_q2 * t177 - s_q3 * t160 - p.l * (t5 * t5) * s_q2 * t178
-        - p.l * t167 * t176 / t172;
-    let t181 = t173 + t174 + p.l * (t5 * t5) * c_q2 * t178
-        - p.l * (t5 * t5) * s_q2 * t179 - t171 * t176 / t172;
-    let t182 = s_q2 * t178;
-    let t183 = c_q2 * t178;
-    let t184 = s_q2 * t177 + t183;
-    let t185 = t182 + c_q2 * t179;
-    let t186 = c_q2 * t184;
-    let t187 = s_q2 * t185;
-    let t188 = t186 - t187;
-    let t189 = s_q2 * t184;
-    let t190 = c_q2 * t185;
-    let t191 = t189 + t190;
-    let t192 = 0.5 * t30 + p.l * t191;
-    let t193 = 0.3333333333333333 * t0 + p.l * p.l * t191;
-    let t194 = s_q2 * t180;
-    let t195 = c_q2 * t181;
-    let t196 = p.l * (t194 + t195);
-    let t197 = t196 + tau[1] - tau[2];
-    let t198 = p.m + c_q2 * (c_q2 * t177 - t182) - s_q2 * (t183 - s_q2 * t179)
-        - p.l * p.l * (t188 * t188) / t193;
-    let t199 = t186 - t187 - p.l * t188 * t192 / t193;
-    let t200 = p.m + t189 + t190 - t192 * t192 / t193;
-    let t201 = s_q1 * t198 + c_q1 * t199;
-    let t202 = s_q1 * t199 + c_q1 * t200;
-    let t203 = s_q1 * t201 + c_q1 * t202;
-    let t204 = 0.3333333333333333 * t0 + p.l * p.l * t203;
-    let t205 = p.l
+    let t170 = s_q3 * t163 + t169;
+    let t171 = t168 + c_q3 * t165;
+    let t172 = c_q3 * t170;
+    let t173 = s_q3 * t171;
+    let t174 = t172 - t173;
+    let t175 = s_q3 * t170;
+    let t176 = c_q3 * t171;
+    let t177 = t175 + t176;
+    let t178 = 0.5 * t31 + p.l * t177;
+    let t179 = 0.3333333333333333 * t1 + p.l * p.l * t177;
+    let inv180 = 1.0 / t179;
+    let t181 = s_q3 * t166;
+    let t182 = c_q3 * t167;
+    let t183 = p.l * (t181 + t182);
+    let t184 = t183 + tau[2] - tau[3];
+    let t185 = p.m + c_q3 * (c_q3 * t163 - t168) - s_q3 * (t169 - s_q3 * t165)
+        - p.l * p.l * (t174 * t174) * inv180;
+    let t186 = t172 - t173 - p.l * t174 * t178 * inv180;
+    let t187 = p.m + t175 + t176 - t178 * t178 * inv180;
+    let t188 = 0.5 * (p.m * p.l * (t9 * t9)) + c_q3 * t166
+        + p.l * (t6 * t6) * c_q2 * t185 - s_q3 * t167 - p.l * (t6 * t6) * s_q2 * t186
+        - p.l * t174 * inv180 * t184;
+    let t189 = t181 + t182 + p.l * (t6 * t6) * c_q2 * t186
+        - p.l * (t6 * t6) * s_q2 * t187 - t178 * inv180 * t184;
+    let t190 = s_q2 * t186;
+    let t191 = c_q2 * t186;
+    let t192 = s_q2 * t185 + t191;
+    let t193 = t190 + c_q2 * t187;
+    let t194 = c_q2 * t192;
+    let t195 = s_q2 * t193;
+    let t196 = t194 - t195;
+    let t197 = s_q2 * t192;
+    let t198 = c_q2 * t193;
+    let t199 = t197 + t198;
+    let t200 = 0.5 * t31 + p.l * t199;
+    let t201 = 0.3333333333333333 * t1 + p.l * p.l * t199;
+    let inv202 = 1.0 / t201;
+    let t203 = s_q2 * t188;
+    let t204 = c_q2 * t189;
+    let t205 = p.l * (t203 + t204);
+    let t206 = t205 + tau[1] - tau[2];
+    let t207 = p.m + c_q2 * (c_q2 * t185 - t190) - s_q2 * (t191 - s_q2 * t187)
+        - p.l * p.l * (t196 * t196) * inv202;
+    let t208 = t194 - t195 - p.l * t196 * t200 * inv202;
+    let t209 = p.m + t197 + t198 - t200 * t200 * inv202;
+    let t210 = s_q1 * t207 + c_q1 * t208;
+    let t211 = s_q1 * t208 + c_q1 * t209;
+    let t212 = s_q1 * t210 + c_q1 * t211;
+    let t213 = 0.3333333333333333 * t1 + p.l * p.l * t212;
+    let inv214 = 1.0 / t213;
+    let t215 = p.l
         * (s_q1
-            * (0.5 * (p.m * p.l * (t5 * t5)) + c_q2 * t180
-                + p.l * (qd[0] * qd[0]) * c_q1 * t198 - s_q2 * t181
-                - p.l * (qd[0] * qd[0]) * s_q1 * t199 - p.l * t188 * t197 / t193)
+            * (0.5 * (p.m * p.l * (t6 * t6)) + c_q2 * t188
+                + p.l * (qd[0] * qd[0]) * c_q1 * t207 - s_q2 * t189
+                - p.l * (qd[0] * qd[0]) * s_q1 * t208 - p.l * t196 * inv202 * t206)
             + c_q1
-                * (t194 + t195 + p.l * (qd[0] * qd[0]) * c_q1 * t199
-                    - p.l * (qd[0] * qd[0]) * s_q1 * t200 - t192 * t197 / t193)) + tau[0]
-        - tau[1] - p.l * p.g * s_q0 * (c_q1 * t201 - s_q1 * t202)
-        - p.g * c_q0 * (0.5 * t30 + p.l * t203);
-    let t206 = t205 / t204;
-    let t207 = p.g * c_q0 + p.l * t205 / t204;
-    let t208 = c_q1 * t207;
-    let t209 = p.g * s_q0 * c_q1 + s_q1 * t207 - p.l * (qd[0] * qd[0]) * c_q1;
-    let t210 = (t196 + tau[1] - tau[2] - p.l * t188 * t209 - t192 * (t32 + t208 - t31)
-        - t193 * t205 / t204) / t193;
-    let t211 = t206 + t210;
-    let t212 = t32 + t208 + p.l * t211 - t31;
-    let t213 = s_q2 * t209;
-    let t214 = c_q2 * t212;
-    let t215 = c_q2 * t209 + s_q2 * t212 - p.l * (t5 * t5) * c_q2;
-    let t216 = (t175 + tau[2] - tau[3] - p.l * t167 * t215 - t171 * (t33 + t214 - t213)
-        - t172 * t211) / t172;
-    let t217 = t206 + t210 + t216;
-    let t218 = t33 + t214 + p.l * t217 - t213;
-    let t219 = s_q3 * t215;
-    let t220 = c_q3 * t218;
-    let t221 = c_q3 * t215 + s_q3 * t218 - p.l * (t8 * t8) * c_q3;
-    let t222 = (t154 + tau[3] - tau[4] - p.l * t146 * t221 - t150 * (t34 + t220 - t219)
-        - t151 * t217) / t151;
-    let t223 = t206 + t210 + t216 + t222;
-    let t224 = t34 + t220 + p.l * t223 - t219;
-    let t225 = s_q4 * t221;
-    let t226 = c_q4 * t224;
-    let t227 = c_q4 * t221 + s_q4 * t224 - p.l * (t11 * t11) * c_q4;
-    let t228 = (t133 + tau[4] - tau[5] - p.l * t125 * t227 - t129 * (t35 + t226 - t225)
-        - t130 * t223) / t130;
-    let t229 = t206 + t210 + t216 + t222 + t228;
-    let t230 = t35 + t226 + p.l * t229 - t225;
-    let t231 = s_q5 * t227;
-    let t232 = c_q5 * t230;
-    let t233 = c_q5 * t227 + s_q5 * t230 - p.l * (t14 * t14) * c_q5;
-    let t234 = (t112 + tau[5] - tau[6] - p.l * t104 * t233 - t108 * (t36 + t232 - t231)
-        - t109 * t229) / t109;
-    let t235 = t206 + t210 + t216 + t222 + t228 + t234;
-    let t236 = t36 + t232 + p.l * t235 - t231;
-    let t237 = s_q6 * t233;
-    let t238 = c_q6 * t236;
-    let t239 = c_q6 * t233 + s_q6 * t236 - p.l * (t17 * t17) * c_q6;
-    let t240 = (t91 + tau[6] - tau[7] - p.l * t83 * t239 - t87 * (t37 + t238 - t237)
-        - t88 * t235) / t88;
-    let t241 = t206 + t210 + t216 + t222 + t228 + t234 + t240;
-    let t242 = t37 + t238 + p.l * t241 - t237;
-    let t243 = s_q7 * t239;
-    let t244 = c_q7 * t242;
-    let t245 = c_q7 * t239 + s_q7 * t242 - p.l * (t20 * t20) * c_q7;
-    let t246 = (t70 + tau[7] - tau[8] - p.l * t62 * t245 - t66 * (t38 + t244 - t243)
-        - t67 * t241) / t67;
-    let t247 = t206 + t210 + t216 + t222 + t228 + t234 + t240 + t246;
-    let t248 = t38 + t244 + p.l * t247 - t243;
-    let t249 = s_q8 * t245;
-    let t250 = c_q8 * t248;
-    let t251 = c_q8 * t245 + s_q8 * t248 - p.l * (t23 * t23) * c_q8;
-    let t252 = (t49 + tau[8] - tau[9] - t45 * (t39 + t250 - t249) - t46 * t247
-        - 0.75 * (p.m * p.l * s_q9 * c_q9 * t251)) / t46;
-    let t253 = t206 + t210 + t216 + t222 + t228 + t234 + t240 + t246 + t252;
+                * (t203 + t204 + p.l * (qd[0] * qd[0]) * c_q1 * t208
+                    - p.l * (qd[0] * qd[0]) * s_q1 * t209 - t200 * inv202 * t206))
+        + tau[0] - tau[1] - p.l * p.g * s_q0 * (c_q1 * t210 - s_q1 * t211)
+        - p.g * c_q0 * (0.5 * t31 + p.l * t212);
+    let t216 = inv214 * t215;
+    let t217 = p.g * c_q0 + p.l * inv214 * t215;
+    let t218 = c_q1 * t217;
+    let t219 = p.g * s_q0 * c_q1 + s_q1 * t217 - p.l * (qd[0] * qd[0]) * c_q1;
+    let t220 = inv202
+        * (t205 + tau[1] - tau[2] - p.l * t196 * t219 - t200 * (t33 + t218 - t32)
+            - t201 * inv214 * t215);
+    let t221 = t216 + t220;
+    let t222 = t33 + t218 + p.l * t221 - t32;
+    let t223 = s_q2 * t219;
+    let t224 = c_q2 * t222;
+    let t225 = c_q2 * t219 + s_q2 * t222 - p.l * (t6 * t6) * c_q2;
+    let t226 = inv180
+        * (t183 + tau[2] - tau[3] - p.l * t174 * t225 - t178 * (t34 + t224 - t223)
+            - t179 * t221);
+    let t227 = t216 + t220 + t226;
+    let t228 = t34 + t224 + p.l * t227 - t223;
+    let t229 = s_q3 * t225;
+    let t230 = c_q3 * t228;
+    let t231 = c_q3 * t225 + s_q3 * t228 - p.l * (t9 * t9) * c_q3;
+    let t232 = inv158
+        * (t161 + tau[3] - tau[4] - p.l * t152 * t231 - t156 * (t35 + t230 - t229)
+            - t157 * t227);
+    let t233 = t216 + t220 + t226 + t232;
+    let t234 = t35 + t230 + p.l * t233 - t229;
+    let t235 = s_q4 * t231;
+    let t236 = c_q4 * t234;
+    let t237 = c_q4 * t231 + s_q4 * t234 - p.l * (t12 * t12) * c_q4;
+    let t238 = inv136
+        * (t139 + tau[4] - tau[5] - p.l * t130 * t237 - t134 * (t36 + t236 - t235)
+            - t135 * t233);
+    let t239 = t216 + t220 + t226 + t232 + t238;
+    let t240 = t36 + t236 + p.l * t239 - t235;
+    let t241 = s_q5 * t237;
+    let t242 = c_q5 * t240;
+    let t243 = c_q5 * t237 + s_q5 * t240 - p.l * (t15 * t15) * c_q5;
+    let t244 = inv114
+        * (t117 + tau[5] - tau[6] - p.l * t108 * t243 - t112 * (t37 + t242 - t241)
+            - t113 * t239);
+    let t245 = t216 + t220 + t226 + t232 + t238 + t244;
+    let t246 = t37 + t242 + p.l * t245 - t241;
+    let t247 = s_q6 * t243;
+    let t248 = c_q6 * t246;
+    let t249 = c_q6 * t243 + s_q6 * t246 - p.l * (t18 * t18) * c_q6;
+    let t250 = inv92
+        * (t95 + tau[6] - tau[7] - p.l * t86 * t249 - t90 * (t38 + t248 - t247)
+            - t91 * t245);
+    let t251 = t216 + t220 + t226 + t232 + t238 + t244 + t250;
+    let t252 = t38 + t248 + p.l * t251 - t247;
+    let t253 = s_q7 * t249;
+    let t254 = c_q7 * t252;
+    let t255 = c_q7 * t249 + s_q7 * t252 - p.l * (t21 * t21) * c_q7;
+    let t256 = inv70
+        * (t73 + tau[7] - tau[8] - p.l * t64 * t255 - t68 * (t39 + t254 - t253)
+            - t69 * t251);
+    let t257 = t216 + t220 + t226 + t232 + t238 + t244 + t250 + t256;
+    let t258 = t39 + t254 + p.l * t257 - t253;
+    let t259 = s_q8 * t255;
+    let t260 = c_q8 * t258;
+    let t261 = c_q8 * t255 + s_q8 * t258 - p.l * (t24 * t24) * c_q8;
+    let t262 = inv48
+        * (t51 + tau[8] - tau[9] - t46 * (t40 + t260 - t259) - t47 * t257
+            - 0.75 * (p.m * p.l * s_q9 * c_q9 * t261));
+    let t263 = t216 + t220 + t226 + t232 + t238 + t244 + t250 + t256 + t262;
     [
-        t206,
-        t210,
         t216,
-        t222,
-        t228,
-        t234,
-        t240,
-        t246,
-        t252,
+        t220,
+        t226,
+        t232,
+        t238,
+        t244,
+        t250,
+        t256,
+        t262,
         3.0
-            * ((tau[9]
-                - 0.5
-                    * (p.m * p.l
-                        * (p.l * (t26 * t26) * s_q9
-                            + c_q9 * (t39 + t250 + p.l * t253 - t249) - s_q9 * t251))
-                - 0.3333333333333333 * (p.m * (p.l * p.l) * t253)) / (p.m * (p.l * p.l))),
+            * (inv0 * inv0
+                * (tau[9]
+                    - 0.5
+                        * (p.m * p.l
+                            * (p.l * (t27 * t27) * s_q9
+                                + c_q9 * (t40 + t260 + p.l * t263 - t259) - s_q9 * t261))
+                    - 0.3333333333333333 * (p.m * (p.l * p.l) * t263)) / p.m),
     ]
 }
 /// Operation count of [`coriolis_matrix`].

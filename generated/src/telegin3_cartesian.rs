@@ -14,7 +14,7 @@
 //! | `mass_matrix` | 10 | 7 | 0 | 0 | 1 | 1 |
 //! | `bias` | 18 | 5 | 0 | 0 | 1 | 1 |
 //! | `gravity` | 11 | 3 | 0 | 0 | 1 | 1 |
-//! | `forward_dynamics` | 39 | 21 | 9 | 0 | 1 | 1 |
+//! | `forward_dynamics` | 47 | 21 | 3 | 0 | 1 | 1 |
 //! | `coriolis_matrix` | 6 | 2 | 0 | 0 | 1 | 1 |
 //! | `energy` | 23 | 12 | 0 | 0 | 1 | 1 |
 //! | `body_poses` | 0 | 1 | 0 | 0 | 1 | 1 |
@@ -192,9 +192,9 @@ pub fn gravity(p: &Params, q: &[f64; NQ]) -> [f64; NV] {
 }
 /// Operation count of [`forward_dynamics`].
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 39,
+    mul: 47,
     add: 21,
-    div: 9,
+    div: 3,
     sqrt: 0,
     sin: 1,
     cos: 1,
@@ -211,18 +211,20 @@ pub fn forward_dynamics(
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
     let t2 = p.icz3 + p.m03 * (p.d3 * p.d3);
-    let t3 = p.m03 - p.m03 * p.m03 * (p.d3 * p.d3) / t2;
-    let t4 = p.m03 * s_q2 * c_q2 - s_q2 * c_q2 * t3;
-    let t5 = p.m02 + p.m03 * (c_q2 * c_q2) + s_q2 * s_q2 * t3;
-    let t6 = p.m03 * p.d3 * c_q2 * (qd[2] * qd[2]);
-    let t7 = p.m03 * p.d3 * s_q2 * tau[2] / t2;
-    let t8 = p.m01 + p.m02 + p.m03 * (s_q2 * s_q2) + c_q2 * c_q2 * t3 - t4 * t4 / t5;
-    let t9 = (p.m03 * p.d3 * s_q2 * (qd[2] * qd[2]) + tau[0]
-        - p.m03 * p.d3 * c_q2 * tau[2] / t2 - t4 * (t6 + t7 + tau[1]) / t5 - p.g * t8)
-        / t8;
-    let t10 = p.g + t9;
-    let t11 = t6 + t7 + tau[1] - t4 * t10;
-    [t9, t11 / t5, (tau[2] - p.m03 * p.d3 * (c_q2 * t10 - s_q2 * t11 / t5)) / t2]
+    let inv3 = 1.0 / t2;
+    let t4 = p.m03 - p.m03 * p.m03 * (p.d3 * p.d3) * inv3;
+    let t5 = p.m03 * s_q2 * c_q2 - s_q2 * c_q2 * t4;
+    let t6 = p.m02 + p.m03 * (c_q2 * c_q2) + s_q2 * s_q2 * t4;
+    let inv7 = 1.0 / t6;
+    let t8 = p.m03 * p.d3 * c_q2 * (qd[2] * qd[2]);
+    let t9 = p.m03 * p.d3 * s_q2 * inv3 * tau[2];
+    let t10 = p.m01 + p.m02 + p.m03 * (s_q2 * s_q2) + c_q2 * c_q2 * t4 - t5 * t5 * inv7;
+    let t11 = (p.m03 * p.d3 * s_q2 * (qd[2] * qd[2]) + tau[0]
+        - p.m03 * p.d3 * c_q2 * inv3 * tau[2] - t5 * inv7 * (t8 + t9 + tau[1])
+        - p.g * t10) / t10;
+    let t12 = p.g + t11;
+    let t13 = t8 + t9 + tau[1] - t5 * t12;
+    [t11, inv7 * t13, inv3 * (tau[2] - p.m03 * p.d3 * (c_q2 * t12 - s_q2 * inv7 * t13))]
 }
 /// Operation count of [`coriolis_matrix`].
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {

@@ -14,7 +14,7 @@
 //! | `mass_matrix` | 0 | 1 | 0 | 0 | 1 | 1 |
 //! | `bias` | 12 | 4 | 0 | 0 | 1 | 1 |
 //! | `gravity` | 1 | 0 | 0 | 0 | 0 | 1 |
-//! | `forward_dynamics` | 27 | 17 | 5 | 0 | 1 | 1 |
+//! | `forward_dynamics` | 31 | 17 | 2 | 0 | 1 | 1 |
 //! | `coriolis_matrix` | 2 | 2 | 0 | 0 | 1 | 1 |
 //! | `energy` | 19 | 12 | 0 | 0 | 1 | 1 |
 //! | `body_poses` | 0 | 1 | 0 | 0 | 1 | 1 |
@@ -155,9 +155,9 @@ pub fn gravity(p: &Params, q: &[f64; NQ]) -> [f64; NV] {
 }
 /// Operation count of [`forward_dynamics`].
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 27,
+    mul: 31,
     add: 17,
-    div: 5,
+    div: 2,
     sqrt: 0,
     sin: 1,
     cos: 1,
@@ -176,17 +176,19 @@ pub fn forward_dynamics(
     let t2 = s_q2 * s_q2;
     let t3 = c_q2 * c_q2;
     let t4 = 0.996996996996997 * t2 + 4.0 * t3 + 10.0;
-    let t5 = c_q2 * (qd[2] * qd[2]);
-    let t6 = s_q2 * tau[2];
-    let t7 = 4.0 * t2 + 0.996996996996997 * t3 + 30.0
-        - 9.018027036045053 * (s_q2 * s_q2 * (c_q2 * c_q2) / t4);
-    let t8 = (s_q2 * (qd[2] * qd[2]) + tau[0]
+    let inv5 = 1.0 / t4;
+    let t6 = c_q2 * (qd[2] * qd[2]);
+    let t7 = s_q2 * tau[2];
+    let t8 = 4.0 * t2 + 0.996996996996997 * t3 + 30.0
+        - 9.018027036045053 * (s_q2 * s_q2 * (c_q2 * c_q2) * inv5);
+    let t9 = (s_q2 * (qd[2] * qd[2]) + tau[0]
         - 3.003003003003003
-            * (c_q2 * tau[2] + s_q2 * c_q2 * (t5 + tau[1] + 3.003003003003003 * t6) / t4)
-        - 9.81 * t7) / t7;
-    let t9 = t8 + 9.81;
-    let t10 = t5 + tau[1] + 3.003003003003003 * (t6 - s_q2 * c_q2 * t9);
-    [t8, t10 / t4, 3.003003003003003 * (tau[2] + s_q2 * t10 / t4 - c_q2 * t9)]
+            * (c_q2 * tau[2]
+                + s_q2 * c_q2 * inv5 * (t6 + tau[1] + 3.003003003003003 * t7))
+        - 9.81 * t8) / t8;
+    let t10 = t9 + 9.81;
+    let t11 = t6 + tau[1] + 3.003003003003003 * (t7 - s_q2 * c_q2 * t10);
+    [t9, inv5 * t11, 3.003003003003003 * (tau[2] + s_q2 * inv5 * t11 - c_q2 * t10)]
 }
 /// Operation count of [`coriolis_matrix`].
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {

@@ -14,7 +14,7 @@
 //! | `mass_matrix` | 188 | 118 | 0 | 0 | 4 | 4 |
 //! | `bias` | 148 | 75 | 0 | 0 | 4 | 4 |
 //! | `gravity` | 39 | 12 | 0 | 0 | 4 | 4 |
-//! | `forward_dynamics` | 278 | 153 | 23 | 0 | 4 | 4 |
+//! | `forward_dynamics` | 300 | 153 | 6 | 0 | 4 | 4 |
 //! | `coriolis_matrix` | 440 | 224 | 0 | 0 | 4 | 4 |
 //! | `energy` | 90 | 54 | 0 | 0 | 4 | 4 |
 //! | `body_poses` | 32 | 19 | 0 | 0 | 5 | 5 |
@@ -502,9 +502,9 @@ pub fn gravity(p: &Params, q: &[f64; NQ]) -> [f64; NV] {
 }
 /// Operation count of [`forward_dynamics`].
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 278,
+    mul: 300,
     add: 153,
-    div: 23,
+    div: 6,
     sqrt: 0,
     sin: 4,
     cos: 4,
@@ -551,87 +551,97 @@ pub fn forward_dynamics(
     let t28 = p.m05 + p.m06;
     let t29 = -t16 - t17 - t18;
     let t30 = p.icx5 + p.m05 * (p.b5 * p.b5) + c_q5 * c_q5 * t20 + s_q5 * s_q5 * t20;
-    let t31 = s_q5 * t24;
-    let t32 = c_q5 * t25;
-    let t33 = -(p.m05 * (p.b5 * (qd[4] * qd[4]) + p.b5 * (t6 * t6) * (s_q4 * s_q4)))
+    let inv31 = 1.0 / t30;
+    let t32 = s_q5 * t24;
+    let t33 = c_q5 * t25;
+    let t34 = -(p.m05 * (p.b5 * (qd[4] * qd[4]) + p.b5 * (t6 * t6) * (s_q4 * s_q4)))
         - p.m06 * (p.b6 * (t12 * t12) + p.b6 * (t11 * t11));
-    let t34 = p.m05 + t26 + t27 - t19 * t19 / t30;
-    let t35 = p.m05 * p.b5 * (t6 * t6) * s_q4 * c_q4 + c_q5 * t22 + s_q5 * t23
-        - t19 * (t15 + t21 + t32 + tau[4] - t14 - t31) / t30;
-    let t36 = s_q4 * c_q4 * t34;
-    let t37 = s_q4 * c_q4 * t28;
-    let t38 = s_q4 * s_q4 * t34;
-    let t39 = c_q4 * c_q4 * t28;
-    let t40 = p.m04 + t38 + t39;
-    let t41 = s_q4 * t35;
-    let t42 = c_q4 * t33;
-    let t43 = s_q4
+    let t35 = p.m05 + t26 + t27 - t19 * t19 * inv31;
+    let t36 = p.m05 * p.b5 * (t6 * t6) * s_q4 * c_q4 + c_q5 * t22 + s_q5 * t23
+        - t19 * inv31 * (t15 + t21 + t33 + tau[4] - t14 - t32);
+    let t37 = s_q4 * c_q4 * t35;
+    let t38 = s_q4 * c_q4 * t28;
+    let t39 = s_q4 * s_q4 * t35;
+    let t40 = c_q4 * c_q4 * t28;
+    let t41 = p.m04 + t39 + t40;
+    let inv42 = 1.0 / t41;
+    let t43 = s_q4 * t36;
+    let t44 = c_q4 * t34;
+    let t45 = s_q4
         * (p.icy5 * t6 * c_q4 * qd[4] + c_q5 * t24 + s_q5 * t25
             - p.icx5 * t6 * c_q4 * qd[4] - p.m05 * (p.b5 * p.b5) * t6 * c_q4 * qd[4]
             - t6 * c_q4 * qd[4] * t30);
-    let t44 = c_q4 * (p.icy5 * t6 * s_q4 * qd[4] - tau[5]);
-    let t45 = t37 - t36;
-    let t46 = -p.m04 - t38 - t39;
-    let t47 = t36 - t37 - t45 * t46 / t40;
-    let t48 = p.m03 + p.m04 + c_q4 * c_q4 * t34 + s_q4 * s_q4 * t28 - t45 * t45 / t40;
-    let t49 = p.icy3 + p.icy4 + s_q4 * s_q4 * t30 + p.icy5 * (c_q4 * c_q4);
-    let t50 = p.m03 + p.m04 + p.m05 + t26 + t27 - s_q4 * s_q4 * (t29 * t29) / t49;
-    let t51 = c_q4 * t35 + p.l2 * (t3 * t3) * c_q2 * t48 - s_q4 * t33
-        - t45 * (tau[3] - t41 - t42) / t40;
-    let t52 = p.m05 * p.b5 * t6 * c_q4 * qd[4] + c_q5 * t23
-        + p.l2 * (t3 * t3) * s_q2 * t50 - s_q5 * t22 - t6 * c_q4 * qd[4] * t29
-        - s_q4 * t29 * (t43 + t44 + tau[2]) / t49;
-    let t53 = s_q2 * c_q2 * t48;
-    let t54 = s_q2 * c_q2 * t50;
-    let t55 = t54 - t53;
-    let t56 = s_q2 * s_q2 * t48;
-    let t57 = c_q2 * c_q2 * t50;
-    let t58 = t56 + t57;
-    let t59 = -(p.m02 * p.a2) - p.l2 * t58;
-    let t60 = p.icy2 + p.m02 * (p.a2 * p.a2) + p.l2 * p.l2 * t58;
-    let t61 = s_q2 * t51;
-    let t62 = c_q2 * t52;
-    let t63 = p.l2 * (t62 - t61);
-    let t64 = tau[1] - tau[2] - t63;
-    let t65 = p.m02 + c_q2 * c_q2 * t48 + s_q2 * s_q2 * t50
-        - p.l2 * p.l2 * (t55 * t55) / t60;
-    let t66 = t54 + p.l2 * t55 * t59 / t60 - t53;
-    let t67 = p.m02 + t56 + t57 - t59 * t59 / t60;
-    let t68 = p.icy1 + p.m01 * (p.a1 * p.a1)
+    let t46 = c_q4 * (p.icy5 * t6 * s_q4 * qd[4] - tau[5]);
+    let t47 = t38 - t37;
+    let t48 = -p.m04 - t39 - t40;
+    let t49 = t37 - t38 - inv42 * t47 * t48;
+    let t50 = p.m03 + p.m04 + c_q4 * c_q4 * t35 + s_q4 * s_q4 * t28
+        - inv42 * (t47 * t47);
+    let t51 = p.icy3 + p.icy4 + s_q4 * s_q4 * t30 + p.icy5 * (c_q4 * c_q4);
+    let inv52 = 1.0 / t51;
+    let t53 = p.m03 + p.m04 + p.m05 + t26 + t27 - s_q4 * s_q4 * (t29 * t29) * inv52;
+    let t54 = c_q4 * t36 + p.l2 * (t3 * t3) * c_q2 * t50 - s_q4 * t34
+        - inv42 * t47 * (tau[3] - t43 - t44);
+    let t55 = p.m05 * p.b5 * t6 * c_q4 * qd[4] + c_q5 * t23
+        + p.l2 * (t3 * t3) * s_q2 * t53 - s_q5 * t22 - t6 * c_q4 * qd[4] * t29
+        - s_q4 * t29 * inv52 * (t45 + t46 + tau[2]);
+    let t56 = s_q2 * c_q2 * t50;
+    let t57 = s_q2 * c_q2 * t53;
+    let t58 = t57 - t56;
+    let t59 = s_q2 * s_q2 * t50;
+    let t60 = c_q2 * c_q2 * t53;
+    let t61 = t59 + t60;
+    let t62 = -(p.m02 * p.a2) - p.l2 * t61;
+    let t63 = p.icy2 + p.m02 * (p.a2 * p.a2) + p.l2 * p.l2 * t61;
+    let inv64 = 1.0 / t63;
+    let t65 = s_q2 * t54;
+    let t66 = c_q2 * t55;
+    let t67 = p.l2 * (t66 - t65);
+    let t68 = tau[1] - tau[2] - t67;
+    let t69 = p.m02 + c_q2 * c_q2 * t50 + s_q2 * s_q2 * t53
+        - p.l2 * p.l2 * (t58 * t58) * inv64;
+    let t70 = t57 + p.l2 * t58 * t62 * inv64 - t56;
+    let t71 = p.m02 + t59 + t60 - t62 * t62 * inv64;
+    let t72 = p.icy1 + p.m01 * (p.a1 * p.a1)
         + p.l1 * p.l1
-            * (c_q1 * (c_q1 * t67 - s_q1 * t66) - s_q1 * (c_q1 * t66 - s_q1 * t65));
-    let t69 = tau[0]
+            * (c_q1 * (c_q1 * t71 - s_q1 * t70) - s_q1 * (c_q1 * t70 - s_q1 * t69));
+    let inv73 = 1.0 / t72;
+    let t74 = tau[0]
         + p.l1 * p.g
-            * (c_q1 * (-(s_q2 * t47) - p.l2 * s_q2 * t47 * t59 / t60)
-                - s_q1 * (c_q2 * t47 + p.l2 * p.l2 * s_q2 * t47 * t55 / t60)) - tau[1]
+            * (c_q1 * (-(s_q2 * t49) - p.l2 * s_q2 * t49 * t62 * inv64)
+                - s_q1 * (c_q2 * t49 + p.l2 * p.l2 * s_q2 * t49 * t58 * inv64)) - tau[1]
         - p.l1
             * (c_q1
-                * (t62 + p.l1 * (qd[0] * qd[0]) * c_q1 * t66
-                    + p.l1 * (qd[0] * qd[0]) * s_q1 * t67 - t61 - t59 * t64 / t60)
+                * (t66 + p.l1 * (qd[0] * qd[0]) * c_q1 * t70
+                    + p.l1 * (qd[0] * qd[0]) * s_q1 * t71 - t65 - t62 * inv64 * t68)
                 - s_q1
-                    * (p.m02 * p.a2 * (t3 * t3) + c_q2 * t51 + s_q2 * t52
-                        + p.l1 * (qd[0] * qd[0]) * c_q1 * t65
-                        + p.l1 * (qd[0] * qd[0]) * s_q1 * t66 + p.l2 * t55 * t64 / t60));
-    let t70 = t69 / t68;
-    let t71 = p.l1 * c_q1 * t69 / t68;
-    let t72 = p.l1 * s_q1 * t69 / t68 - p.l1 * (qd[0] * qd[0]) * c_q1;
-    let t73 = (tau[1] + p.l2 * t55 * t72 - tau[2] - t63 - p.l2 * p.g * s_q2 * t47
-        - t59 * (-t2 - t71) - t60 * t69 / t68) / t60;
-    let t74 = t70 + t73;
-    let t75 = -t2 - t71 - p.l2 * t74;
-    let t76 = c_q2 * t72 - p.l2 * (t3 * t3) * c_q2 - s_q2 * t75;
-    let t77 = (t43 + t44 + tau[2]
-        - s_q4 * t29 * (s_q2 * t72 + c_q2 * t75 - p.l2 * (t3 * t3) * s_q2) - t49 * t74)
-        / t49;
-    let t78 = (tau[3] - t41 - t42 - t45 * t76 - p.g * t46) / t40;
+                    * (p.m02 * p.a2 * (t3 * t3) + c_q2 * t54 + s_q2 * t55
+                        + p.l1 * (qd[0] * qd[0]) * c_q1 * t69
+                        + p.l1 * (qd[0] * qd[0]) * s_q1 * t70
+                        + p.l2 * t58 * inv64 * t68));
+    let t75 = inv73 * t74;
+    let t76 = p.l1 * c_q1 * inv73 * t74;
+    let t77 = p.l1 * s_q1 * inv73 * t74 - p.l1 * (qd[0] * qd[0]) * c_q1;
+    let t78 = inv64
+        * (tau[1] + p.l2 * t58 * t77 - tau[2] - t67 - p.l2 * p.g * s_q2 * t49
+            - t62 * (-t2 - t76) - t63 * inv73 * t74);
+    let t79 = t75 + t78;
+    let t80 = -t2 - t76 - p.l2 * t79;
+    let t81 = c_q2 * t77 - p.l2 * (t3 * t3) * c_q2 - s_q2 * t80;
+    let t82 = inv52
+        * (t45 + t46 + tau[2]
+            - s_q4 * t29 * (s_q2 * t77 + c_q2 * t80 - p.l2 * (t3 * t3) * s_q2)
+            - t51 * t79);
+    let t83 = inv42 * (tau[3] - t43 - t44 - t47 * t81 - p.g * t48);
     [
-        t70,
-        t73,
-        t77,
+        t75,
         t78,
-        (t15 + t21 + t32 + tau[4] - t14 - t31 - t19 * (c_q4 * t76 + s_q4 * (p.g - t78)))
-            / t30,
-        (tau[5] - p.icy6 * (c_q4 * (t70 + t73 + t77) - t6 * s_q4 * qd[4])) / p.icy6,
+        t82,
+        t83,
+        inv31
+            * (t15 + t21 + t33 + tau[4] - t14 - t32
+                - t19 * (c_q4 * t81 + s_q4 * (p.g - t83))),
+        (tau[5] - p.icy6 * (c_q4 * (t75 + t78 + t82) - t6 * s_q4 * qd[4])) / p.icy6,
     ]
 }
 /// Operation count of [`coriolis_matrix`].

@@ -14,7 +14,7 @@
 //! | `mass_matrix` | 51 | 27 | 0 | 0 | 2 | 2 |
 //! | `bias` | 43 | 24 | 0 | 0 | 3 | 3 |
 //! | `gravity` | 36 | 16 | 0 | 0 | 3 | 3 |
-//! | `forward_dynamics` | 123 | 63 | 12 | 0 | 3 | 3 |
+//! | `forward_dynamics` | 135 | 63 | 3 | 0 | 3 | 3 |
 //! | `coriolis_matrix` | 89 | 34 | 0 | 0 | 2 | 2 |
 //! | `energy` | 55 | 23 | 0 | 0 | 3 | 3 |
 //! | `body_poses` | 14 | 11 | 0 | 0 | 3 | 3 |
@@ -275,9 +275,9 @@ pub fn gravity(p: &Params, q: &[f64; NQ]) -> [f64; NV] {
 }
 /// Operation count of [`forward_dynamics`].
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 123,
+    mul: 135,
     add: 63,
-    div: 12,
+    div: 3,
     sqrt: 0,
     sin: 3,
     cos: 3,
@@ -302,56 +302,61 @@ pub fn forward_dynamics(
     let t8 = p.m * (p.l * p.l);
     let t9 = p.m * p.l;
     let t10 = p.jz + 0.25 * t8;
-    let t11 = p.g * s_q0 * s_q1;
-    let t12 = p.l * (qd[0] * qd[0]) * s_q1;
-    let t13 = p.m - 0.25 * (p.m * p.m * (p.l * p.l) / t10);
-    let t14 = 0.5 * (p.m * p.l * (t7 * t7)) + p.m * p.l * (t4 * t4) * c_q2;
-    let t15 = -(p.l * (t4 * t4) * s_q2 * t13) - 0.5 * (p.m * p.l * tau[2] / t10);
-    let t16 = p.m * s_q2 * c_q2;
-    let t17 = s_q2 * c_q2 * t13;
-    let t18 = t16 - t17;
-    let t19 = p.m * (s_q2 * s_q2);
-    let t20 = c_q2 * c_q2 * t13;
-    let t21 = t19 + t20;
-    let t22 = 0.5 * t9 + p.l * t21;
-    let t23 = p.jz + p.l * p.l * t21 + 0.25 * t8;
-    let t24 = s_q2 * t14;
-    let t25 = c_q2 * t15;
-    let t26 = p.l * (t24 + t25);
-    let t27 = t26 + tau[1] - tau[2];
-    let t28 = p.m + p.m * (c_q2 * c_q2) + s_q2 * s_q2 * t13
-        - p.l * p.l * (t18 * t18) / t23;
-    let t29 = t16 - t17 - p.l * t18 * t22 / t23;
-    let t30 = p.m + t19 + t20 - t22 * t22 / t23;
-    let t31 = s_q1 * t28 + c_q1 * t29;
-    let t32 = s_q1 * t29 + c_q1 * t30;
-    let t33 = s_q1 * t31 + c_q1 * t32;
-    let t34 = p.jz + p.l * p.l * t33 + 0.25 * t8;
-    let t35 = p.l
+    let inv11 = 1.0 / t10;
+    let t12 = p.g * s_q0 * s_q1;
+    let t13 = p.l * (qd[0] * qd[0]) * s_q1;
+    let t14 = p.m - 0.25 * (p.m * p.m * (p.l * p.l) * inv11);
+    let t15 = 0.5 * (p.m * p.l * (t7 * t7)) + p.m * p.l * (t4 * t4) * c_q2;
+    let t16 = -(p.l * (t4 * t4) * s_q2 * t14) - 0.5 * (p.m * p.l * inv11 * tau[2]);
+    let t17 = p.m * s_q2 * c_q2;
+    let t18 = s_q2 * c_q2 * t14;
+    let t19 = t17 - t18;
+    let t20 = p.m * (s_q2 * s_q2);
+    let t21 = c_q2 * c_q2 * t14;
+    let t22 = t20 + t21;
+    let t23 = 0.5 * t9 + p.l * t22;
+    let t24 = p.jz + p.l * p.l * t22 + 0.25 * t8;
+    let inv25 = 1.0 / t24;
+    let t26 = s_q2 * t15;
+    let t27 = c_q2 * t16;
+    let t28 = p.l * (t26 + t27);
+    let t29 = t28 + tau[1] - tau[2];
+    let t30 = p.m + p.m * (c_q2 * c_q2) + s_q2 * s_q2 * t14
+        - p.l * p.l * (t19 * t19) * inv25;
+    let t31 = t17 - t18 - p.l * t19 * t23 * inv25;
+    let t32 = p.m + t20 + t21 - t23 * t23 * inv25;
+    let t33 = s_q1 * t30 + c_q1 * t31;
+    let t34 = s_q1 * t31 + c_q1 * t32;
+    let t35 = s_q1 * t33 + c_q1 * t34;
+    let t36 = p.jz + p.l * p.l * t35 + 0.25 * t8;
+    let inv37 = 1.0 / t36;
+    let t38 = p.l
         * (s_q1
-            * (0.5 * (p.m * p.l * (t4 * t4)) + c_q2 * t14
-                + p.l * (qd[0] * qd[0]) * c_q1 * t28 - s_q2 * t15
-                - p.l * (qd[0] * qd[0]) * s_q1 * t29 - p.l * t18 * t27 / t23)
+            * (0.5 * (p.m * p.l * (t4 * t4)) + c_q2 * t15
+                + p.l * (qd[0] * qd[0]) * c_q1 * t30 - s_q2 * t16
+                - p.l * (qd[0] * qd[0]) * s_q1 * t31 - p.l * t19 * inv25 * t29)
             + c_q1
-                * (t24 + t25 + p.l * (qd[0] * qd[0]) * c_q1 * t29
-                    - p.l * (qd[0] * qd[0]) * s_q1 * t30 - t22 * t27 / t23)) + tau[0]
-        - tau[1] - p.l * p.g * s_q0 * (c_q1 * t31 - s_q1 * t32)
-        - p.g * c_q0 * (0.5 * t9 + p.l * t33);
-    let t36 = t35 / t34;
-    let t37 = p.g * c_q0 + p.l * t35 / t34;
-    let t38 = c_q1 * t37;
-    let t39 = p.g * s_q0 * c_q1 + s_q1 * t37 - p.l * (qd[0] * qd[0]) * c_q1;
-    let t40 = (t26 + tau[1] - tau[2] - p.l * t18 * t39 - t22 * (t12 + t38 - t11)
-        - t23 * t35 / t34) / t23;
-    let t41 = t36 + t40;
+                * (t26 + t27 + p.l * (qd[0] * qd[0]) * c_q1 * t31
+                    - p.l * (qd[0] * qd[0]) * s_q1 * t32 - t23 * inv25 * t29)) + tau[0]
+        - tau[1] - p.l * p.g * s_q0 * (c_q1 * t33 - s_q1 * t34)
+        - p.g * c_q0 * (0.5 * t9 + p.l * t35);
+    let t39 = inv37 * t38;
+    let t40 = p.g * c_q0 + p.l * inv37 * t38;
+    let t41 = c_q1 * t40;
+    let t42 = p.g * s_q0 * c_q1 + s_q1 * t40 - p.l * (qd[0] * qd[0]) * c_q1;
+    let t43 = inv25
+        * (t28 + tau[1] - tau[2] - p.l * t19 * t42 - t23 * (t13 + t41 - t12)
+            - t24 * inv37 * t38);
+    let t44 = t39 + t43;
     [
-        t36,
-        t40,
-        (tau[2] - t10 * t41
-            - 0.5
-                * (p.m * p.l
-                    * (p.l * (t4 * t4) * s_q2 + c_q2 * (t12 + t38 + p.l * t41 - t11)
-                        - s_q2 * t39))) / t10,
+        t39,
+        t43,
+        inv11
+            * (tau[2] - t10 * t44
+                - 0.5
+                    * (p.m * p.l
+                        * (p.l * (t4 * t4) * s_q2 + c_q2 * (t13 + t41 + p.l * t44 - t12)
+                            - s_q2 * t42))),
     ]
 }
 /// Operation count of [`coriolis_matrix`].

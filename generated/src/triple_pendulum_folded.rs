@@ -14,7 +14,7 @@
 //! | `mass_matrix` | 24 | 27 | 0 | 0 | 2 | 2 |
 //! | `bias` | 21 | 29 | 0 | 0 | 3 | 3 |
 //! | `gravity` | 16 | 22 | 0 | 0 | 3 | 3 |
-//! | `forward_dynamics` | 81 | 57 | 8 | 0 | 3 | 3 |
+//! | `forward_dynamics` | 89 | 57 | 2 | 0 | 3 | 3 |
 //! | `coriolis_matrix` | 60 | 35 | 0 | 0 | 2 | 2 |
 //! | `energy` | 30 | 24 | 0 | 0 | 3 | 3 |
 //! | `body_poses` | 14 | 11 | 0 | 0 | 3 | 3 |
@@ -253,9 +253,9 @@ pub fn gravity(p: &Params, q: &[f64; NQ]) -> [f64; NV] {
 }
 /// Operation count of [`forward_dynamics`].
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 81,
+    mul: 89,
     add: 57,
-    div: 8,
+    div: 2,
     sqrt: 0,
     sin: 3,
     cos: 3,
@@ -287,41 +287,44 @@ pub fn forward_dynamics(
     let t15 = t8 + 0.5 * t14;
     let t16 = 2.0 * t15 + 1.0;
     let t17 = 4.0 * t15 + 2.0;
-    let t18 = s_q2 * t12;
-    let t19 = c_q2 * t13;
-    let t20 = t18 + t19;
-    let t21 = tau[1] + 2.0 * t20 - tau[2];
-    let t22 = 0.5 * t8 + t14 + 1.0 - s_q2 * s_q2 * (c_q2 * c_q2) / t17;
-    let t23 = 0.5 * (s_q2 * c_q2) - s_q2 * c_q2 * t16 / t17;
-    let t24 = t8 + 0.5 * t14 + 1.0 - t16 * t16 / t17;
-    let t25 = s_q1 * t22 + c_q1 * t23;
+    let inv18 = 1.0 / t17;
+    let t19 = s_q2 * t12;
+    let t20 = c_q2 * t13;
+    let t21 = t19 + t20;
+    let t22 = tau[1] + 2.0 * t21 - tau[2];
+    let t23 = 0.5 * t8 + t14 + 1.0 - s_q2 * s_q2 * (c_q2 * c_q2) * inv18;
+    let t24 = 0.5 * (s_q2 * c_q2) - s_q2 * c_q2 * t16 * inv18;
+    let t25 = t8 + 0.5 * t14 + 1.0 - t16 * t16 * inv18;
     let t26 = s_q1 * t23 + c_q1 * t24;
-    let t27 = s_q1 * t25 + c_q1 * t26;
-    let t28 = 4.0 * t27 + 2.0;
-    let t29 = tau[0]
+    let t27 = s_q1 * t24 + c_q1 * t25;
+    let t28 = s_q1 * t26 + c_q1 * t27;
+    let t29 = 4.0 * t28 + 2.0;
+    let inv30 = 1.0 / t29;
+    let t31 = tau[0]
         + 2.0
             * (s_q1
                 * (t4 * t4 + c_q2 * t12
-                    + 2.0 * (qd[0] * qd[0] * c_q1 * t22 - qd[0] * qd[0] * s_q1 * t23)
-                    - s_q2 * t13 - s_q2 * c_q2 * t21 / t17)
+                    + 2.0 * (qd[0] * qd[0] * c_q1 * t23 - qd[0] * qd[0] * s_q1 * t24)
+                    - s_q2 * t13 - s_q2 * c_q2 * inv18 * t22)
                 + c_q1
-                    * (t18 + t19
-                        + 2.0 * (qd[0] * qd[0] * c_q1 * t23 - qd[0] * qd[0] * s_q1 * t24)
-                        - t16 * t21 / t17) - s_q0 * (c_q1 * t25 - s_q1 * t26)) - tau[1]
-        - c_q0 * (2.0 * t27 + 1.0);
-    let t30 = t29 / t28;
-    let t31 = c_q0 + 2.0 * t30;
-    let t32 = c_q1 * t31;
-    let t33 = s_q0 * c_q1 + s_q1 * t31 - 2.0 * (qd[0] * qd[0] * c_q1);
-    let t34 = (tau[1] + 2.0 * t20 - tau[2] - s_q2 * c_q2 * t33
-        - t16 * (t32 + 2.0 * t10 - t9) - t17 * t29 / t28) / t17;
-    let t35 = t30 + t34;
+                    * (t19 + t20
+                        + 2.0 * (qd[0] * qd[0] * c_q1 * t24 - qd[0] * qd[0] * s_q1 * t25)
+                        - t16 * inv18 * t22) - s_q0 * (c_q1 * t26 - s_q1 * t27)) - tau[1]
+        - c_q0 * (2.0 * t28 + 1.0);
+    let t32 = inv30 * t31;
+    let t33 = c_q0 + 2.0 * t32;
+    let t34 = c_q1 * t33;
+    let t35 = s_q0 * c_q1 + s_q1 * t33 - 2.0 * (qd[0] * qd[0] * c_q1);
+    let t36 = inv18
+        * (tau[1] + 2.0 * t21 - tau[2] - s_q2 * c_q2 * t35 - t16 * (t34 + 2.0 * t10 - t9)
+            - t17 * inv30 * t31);
+    let t37 = t32 + t36;
     [
-        t30,
-        t34,
+        t32,
+        t36,
         0.5
-            * (tau[2] + s_q2 * t33 - 2.0 * (t11 + t35)
-                - c_q2 * (t32 + 2.0 * (t10 + t35) - t9)),
+            * (tau[2] + s_q2 * t35 - 2.0 * (t11 + t37)
+                - c_q2 * (t34 + 2.0 * (t10 + t37) - t9)),
     ]
 }
 /// Operation count of [`coriolis_matrix`].

@@ -6,8 +6,8 @@
 //! generated, so a bad input never leaves a half-updated `generated/`
 //! behind.
 
-use clap::{Parser, Subcommand};
-use sharnir_codegen::GeneratedModule;
+use clap::{Parser, Subcommand, ValueEnum};
+use sharnir_codegen::{GeneratedModule, Method};
 use sharnir_mech::{Mechanism, ParameterMode};
 use sharnir_spec::Spec;
 use std::fmt::Write as _;
@@ -47,8 +47,33 @@ struct GenArgs {
     /// Fold parameter values into constants instead of reading them from `Params`.
     #[arg(long, conflicts_with = "all")]
     fold: bool,
+    /// Formalism of the dynamics outputs (default: Newton–Euler, and Vereshchagin's
+    /// method for forward dynamics; `--all` always uses the default).
+    #[arg(long, value_enum, conflicts_with = "all")]
+    method: Option<MethodArg>,
     #[command(flatten)]
     urdf: UrdfArgs,
+}
+
+/// The values of `--method`, one per [`Method`] (clap needs its own enum).
+#[derive(Clone, Copy, ValueEnum)]
+enum MethodArg {
+    /// Recursive Newton–Euler inverse dynamics; M, bias and gravity read off it.
+    NewtonEuler,
+    /// Vereshchagin's separate-bodies forward dynamics; the rest by Newton–Euler.
+    Vereshchagin,
+    /// The joint-coordinate formalism: M = Σ BᵀMB, bias, and an L D Lᵀ forward dynamics.
+    Lagrange,
+}
+
+impl From<MethodArg> for Method {
+    fn from(arg: MethodArg) -> Method {
+        match arg {
+            MethodArg::NewtonEuler => Method::NewtonEuler,
+            MethodArg::Vereshchagin => Method::Vereshchagin,
+            MethodArg::Lagrange => Method::Lagrange,
+        }
+    }
 }
 
 #[derive(clap::Args)]
@@ -146,10 +171,11 @@ fn gen(args: GenArgs) -> miette::Result<()> {
         args.specs.iter().map(|s| (s.clone(), mode)).collect()
     };
     let options = args.urdf.options();
+    let method = args.method.map(Method::from).unwrap_or_default();
     let mut modules = Vec::with_capacity(jobs.len());
     for (path, mode) in &jobs {
         let spec = load(&root, path, &options)?;
-        modules.push(generate_one(&spec, *mode)?);
+        modules.push(generate_one(&spec, *mode, method)?);
     }
     std::fs::create_dir_all(&out)
         .map_err(|e| miette::miette!("cannot create {}: {e}", out.display()))?;
@@ -216,9 +242,13 @@ fn load(root: &Path, path: &Path, options: &sharnir_urdf::Options) -> miette::Re
 }
 
 /// Derives and emits one module, entirely in memory.
-fn generate_one(spec: &Spec, mode: ParameterMode) -> miette::Result<GeneratedModule> {
+fn generate_one(
+    spec: &Spec,
+    mode: ParameterMode,
+    method: Method,
+) -> miette::Result<GeneratedModule> {
     let mut mechanism = Mechanism::from_spec(spec, mode)?;
-    sharnir_codegen::generate(&mut mechanism).map_err(|e| miette::miette!("{e}"))
+    sharnir_codegen::generate_with(&mut mechanism, method).map_err(|e| miette::miette!("{e}"))
 }
 
 /// Every `*.spec` under `dir`, sorted so generation order is deterministic.

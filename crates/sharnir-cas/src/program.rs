@@ -191,7 +191,12 @@ impl Program {
 struct Lowering<'p> {
     pool: &'p Pool,
     uses: HashMap<Id, u32>,
+    /// How many products divide by each node.
+    divisions: HashMap<Id, u32>,
     local_of: HashMap<Id, usize>,
+    /// The local holding `1 / node`, for nodes that two or more products
+    /// divide by: one division, then multiplications.
+    reciprocal_of: HashMap<Id, usize>,
     program: Program,
 }
 
@@ -199,6 +204,7 @@ impl<'p> Lowering<'p> {
     fn new(pool: &'p Pool, roots: &[Id]) -> Lowering<'p> {
         let reachable = pool.reachable(roots);
         let mut uses: HashMap<Id, u32> = HashMap::new();
+        let mut divisions: HashMap<Id, u32> = HashMap::new();
         for &r in roots {
             *uses.entry(r).or_default() += 1;
         }
@@ -211,6 +217,9 @@ impl<'p> Lowering<'p> {
                 Node::Mul(factors) => {
                     for &(b, e) in factors.iter() {
                         *uses.entry(b).or_default() += if e.unsigned_abs() >= 2 { 2 } else { 1 };
+                        if e < 0 {
+                            *divisions.entry(b).or_default() += 1;
+                        }
                     }
                 }
                 _ => {
@@ -223,7 +232,9 @@ impl<'p> Lowering<'p> {
         Lowering {
             pool,
             uses,
+            divisions,
             local_of: HashMap::new(),
+            reciprocal_of: HashMap::new(),
             program: Program::default(),
         }
     }
@@ -236,6 +247,12 @@ impl<'p> Lowering<'p> {
                 let value = self.expand(id);
                 let name = self.local_name(id);
                 self.local_of.insert(id, self.program.locals.len());
+                self.program.locals.push(Local { name, value });
+            }
+            if seen && self.divisions.get(&id).copied().unwrap_or(0) >= 2 {
+                let value = Term::Div(Box::new(Term::Const(1.0)), Box::new(self.term(id)));
+                let name = format!("inv{}", self.program.locals.len());
+                self.reciprocal_of.insert(id, self.program.locals.len());
                 self.program.locals.push(Local { name, value });
             }
         }
@@ -340,17 +357,25 @@ impl<'p> Lowering<'p> {
             list.into_iter()
                 .reduce(|acc, t| Term::Mul(Box::new(acc), Box::new(t)))
         };
+        let reciprocal = |b: Id, e: u32| -> Option<Term> {
+            let local = Term::Local(*self.reciprocal_of.get(&b)?);
+            Some((1..e).fold(local.clone(), |acc, _| {
+                Term::Mul(Box::new(acc), Box::new(local.clone()))
+            }))
+        };
         let numerator = product(
             factors
                 .iter()
-                .filter(|f| f.1 > 0)
-                .map(|&(b, e)| power(b, e.unsigned_abs()))
+                .filter_map(|&(b, e)| match e {
+                    e if e > 0 => Some(power(b, e.unsigned_abs())),
+                    e => reciprocal(b, e.unsigned_abs()),
+                })
                 .collect(),
         );
         let denominator = product(
             factors
                 .iter()
-                .filter(|f| f.1 < 0)
+                .filter(|&&(b, e)| e < 0 && !self.reciprocal_of.contains_key(&b))
                 .map(|&(b, e)| power(b, e.unsigned_abs()))
                 .collect(),
         );

@@ -203,6 +203,24 @@ fn operation_counts_match_hand_counts() {
     let inv_y2 = p.powi(y, -2);
     let ops = Program::lower(&p, &[x2, x3, inv_y2]).op_count();
     assert_eq!((ops.mul, ops.div, ops.add), (1 + 2 + 1, 1, 0));
+
+    // x/d, y/d and z/d² divide by d once: 1/d, then x·r, y·r and z·r·r.
+    let d = p.add(x, y);
+    let (a, b, c) = (p.div(x, d), p.div(y, d), p.product(&[(z, 1), (d, -2)]));
+    let program = Program::lower(&p, &[a, b, c]);
+    let ops = program.op_count();
+    assert_eq!((ops.mul, ops.div, ops.add), (4, 1, 1));
+    let env = |name: &str| match name {
+        "x" => Some(0.3),
+        "y" => Some(1.1),
+        "z" => Some(-0.7),
+        _ => None,
+    };
+    let got = program.eval(&env).expect("all inputs bound");
+    let want = [0.3 / 1.4, 1.1 / 1.4, -0.7 / (1.4 * 1.4)];
+    for (g, w) in got.iter().zip(want) {
+        assert!((g - w).abs() < 1e-15, "{g} vs {w}");
+    }
 }
 
 #[test]

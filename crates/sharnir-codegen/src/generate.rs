@@ -3,13 +3,27 @@
 //! One place decides which functions a module contains and what their docs
 //! say, so `cargo xtask gen`, the tests and the benchmarks agree.
 
+use crate::method::{Method, Output};
 use crate::module::{emit_module, Argument, EmitError, FunctionSpec, GeneratedModule, Shape};
-use sharnir_mech::{coriolis, energy, jacobian, joint_space, kinematics, rnea};
+use sharnir_cas::Id;
+use sharnir_mech::joint_space::JointSpace;
+use sharnir_mech::{coriolis, energy, jacobian, joint_space, kinematics, lagrange, rnea};
 use sharnir_mech::{Mechanism, ParameterMode};
 
-/// Derives and emits every function of the module for `mechanism`. Folded
-/// modules get the suffix `_folded` so both variants can live side by side.
+/// Derives and emits every function of the module for `mechanism` with the
+/// default formalisms. Folded modules get the suffix `_folded` so both
+/// variants can live side by side.
 pub fn generate(mechanism: &mut Mechanism) -> Result<GeneratedModule, EmitError> {
+    generate_with(mechanism, Method::default())
+}
+
+/// [`generate`] with the dynamics outputs derived by `method` (see
+/// [`crate::method`] for which outputs each method produces); the header of a
+/// module whose method is not the default says which formalism made what.
+pub fn generate_with(
+    mechanism: &mut Mechanism,
+    method: Method,
+) -> Result<GeneratedModule, EmitError> {
     use Argument::{Acceleration, Position, Velocity};
     let inverse_dynamics = rnea::inverse_dynamics(mechanism);
     let terms = joint_space::joint_space(&mut mechanism.pool, &inverse_dynamics);
@@ -29,15 +43,14 @@ pub fn generate(mechanism: &mut Mechanism) -> Result<GeneratedModule, EmitError>
         .flat_map(|(rows, _)| rows.concat())
         .collect();
     let rates = kinematics::coordinate_rates(mechanism);
+    let dynamics = Dynamics::derive(mechanism, method, inverse_dynamics, terms);
     let functions = [
         FunctionSpec {
             name: "inverse_dynamics".to_owned(),
-            doc: "Joint forces τ(q, q̇, q̈) by the recursive Newton–Euler method: torques for\n\
-                  revolute joints, forces for prismatic ones, in coordinate order."
-                .to_owned(),
+            doc: dynamics.inverse_doc.to_owned(),
             arguments: vec![Position, Velocity, Acceleration],
             shape: Shape::JointVector,
-            outputs: inverse_dynamics,
+            outputs: dynamics.inverse,
         },
         FunctionSpec {
             name: "mass_matrix".to_owned(),
@@ -46,7 +59,7 @@ pub fn generate(mechanism: &mut Mechanism) -> Result<GeneratedModule, EmitError>
                 .to_owned(),
             arguments: vec![Position],
             shape: Shape::JointMatrix,
-            outputs: terms.mass_matrix.concat(),
+            outputs: dynamics.terms.mass_matrix.concat(),
         },
         FunctionSpec {
             name: "bias".to_owned(),
@@ -55,7 +68,7 @@ pub fn generate(mechanism: &mut Mechanism) -> Result<GeneratedModule, EmitError>
                 .to_owned(),
             arguments: vec![Position, Velocity],
             shape: Shape::JointVector,
-            outputs: terms.bias,
+            outputs: dynamics.terms.bias,
         },
         FunctionSpec {
             name: "gravity".to_owned(),
@@ -63,17 +76,14 @@ pub fn generate(mechanism: &mut Mechanism) -> Result<GeneratedModule, EmitError>
                 .to_owned(),
             arguments: vec![Position],
             shape: Shape::JointVector,
-            outputs: terms.gravity,
+            outputs: dynamics.terms.gravity,
         },
         FunctionSpec {
             name: "forward_dynamics".to_owned(),
-            doc: "Joint accelerations q̈(q, q̇, τ) by Vereshchagin's separate-bodies\n\
-                  (articulated-body) method, in O(n) and without forming M(q); they satisfy\n\
-                  `M(q) q̈ + bias(q, q̇) = τ`."
-                .to_owned(),
+            doc: dynamics.forward_doc.to_owned(),
             arguments: vec![Position, Velocity, Argument::Force],
             shape: Shape::JointVector,
-            outputs: sharnir_mech::vereshchagin::forward_dynamics(mechanism),
+            outputs: dynamics.forward,
         },
         FunctionSpec {
             name: "coriolis_matrix".to_owned(),
@@ -129,5 +139,76 @@ pub fn generate(mechanism: &mut Mechanism) -> Result<GeneratedModule, EmitError>
         ParameterMode::Runtime => mechanism.name.clone(),
         ParameterMode::Folded => format!("{}_folded", mechanism.name),
     };
-    emit_module(mechanism, &module_name, &functions)
+    let mut module = emit_module(mechanism, &module_name, &functions)?;
+    if method != Method::default() {
+        module.source = with_header_note(&module.source, &method.header_note());
+    }
+    Ok(module)
+}
+
+/// The outputs whose formalism the method chooses, with their docs.
+struct Dynamics {
+    inverse: Vec<Id>,
+    inverse_doc: &'static str,
+    terms: JointSpace,
+    forward: Vec<Id>,
+    forward_doc: &'static str,
+}
+
+impl Dynamics {
+    /// Derives what `method` produces and takes the rest from the default
+    /// producers; `newton_euler` and its `terms` are already derived because
+    /// the Coriolis matrix reads them whatever the method.
+    fn derive(
+        mechanism: &mut Mechanism,
+        method: Method,
+        newton_euler: Vec<Id>,
+        terms: JointSpace,
+    ) -> Dynamics {
+        let terms = match method.producer(Output::JointSpace) {
+            Method::Lagrange => lagrange::joint_space(mechanism),
+            Method::NewtonEuler | Method::Vereshchagin => terms,
+        };
+        let (inverse, inverse_doc) = match method.producer(Output::InverseDynamics) {
+            Method::Lagrange => (
+                lagrange::inverse_dynamics(&mut mechanism.pool, &terms),
+                "Joint forces τ(q, q̇, q̈) = M(q) q̈ + bias(q, q̇) by the joint-coordinate\n\
+                 (Lagrange) formalism: torques for revolute joints, forces for prismatic ones,\n\
+                 in coordinate order.",
+            ),
+            Method::NewtonEuler | Method::Vereshchagin => (
+                newton_euler,
+                "Joint forces τ(q, q̇, q̈) by the recursive Newton–Euler method: torques for\n\
+                 revolute joints, forces for prismatic ones, in coordinate order.",
+            ),
+        };
+        let (forward, forward_doc) = match method.producer(Output::ForwardDynamics) {
+            Method::Lagrange => (
+                lagrange::forward_dynamics(&mut mechanism.pool, &terms),
+                "Joint accelerations q̈(q, q̇, τ) by an L D Lᵀ factorisation of M(q) in\n\
+                 `M(q) q̈ = τ − bias(q, q̇)` (joint-coordinate formalism), in O(n³).",
+            ),
+            Method::NewtonEuler | Method::Vereshchagin => (
+                sharnir_mech::vereshchagin::forward_dynamics(mechanism),
+                "Joint accelerations q̈(q, q̇, τ) by Vereshchagin's separate-bodies\n\
+                 (articulated-body) method, in O(n) and without forming M(q); they satisfy\n\
+                 `M(q) q̈ + bias(q, q̇) = τ`.",
+            ),
+        };
+        Dynamics {
+            inverse,
+            inverse_doc,
+            terms,
+            forward,
+            forward_doc,
+        }
+    }
+}
+
+/// `source` with `note` (`//!` lines) as a paragraph of its own after the
+/// first paragraph of the header (the module's provenance).
+fn with_header_note(source: &str, note: &str) -> String {
+    let at = source.find("\n//!\n").map_or(0, |i| i + 1);
+    let (head, tail) = source.split_at(at);
+    format!("{head}//!\n{note}{tail}")
 }

@@ -3,11 +3,14 @@
 //! - [`printer`]: lowered terms → Rust expressions with minimal parentheses;
 //! - [`module`]: the module file — constants, `Params`, functions, header
 //!   and operation counts;
-//! - [`generate`]: the standard set of functions for a mechanism.
+//! - [`generate`]: the standard set of functions for a mechanism;
+//! - [`method`]: which formalism derives the dynamics outputs (`--method`).
 
 pub mod generate;
+pub mod method;
 pub mod module;
 pub mod printer;
 
-pub use generate::generate;
+pub use generate::{generate, generate_with};
+pub use method::{Method, UnknownMethod};
 pub use module::{emit_module, Argument, EmitError, FunctionSpec, GeneratedModule, Shape};

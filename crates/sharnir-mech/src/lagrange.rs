@@ -364,13 +364,7 @@ child = "brick"
         for r in 0..6 {
             for c in 0..6 {
                 let expected = match (r, c) {
-                    (r, c) if r < 3 && c < 3 => {
-                        if r == c {
-                            mass
-                        } else {
-                            0.0
-                        }
-                    }
+                    (r, c) if r < 3 && r == c => mass,
                     (r, c) if r >= 3 && c >= 3 => j[r - 3][c - 3],
                     _ => 0.0,
                 };

@@ -89,16 +89,54 @@ impl Placement {
     /// URDF's `<origin xyz rpy>`: fixed-axis roll, pitch, yaw, that is
     /// `R = Rz(yaw) · Ry(pitch) · Rx(roll)`.
     pub fn from_xyz_rpy(xyz: Vec3, [roll, pitch, yaw]: Vec3) -> Placement {
-        let rotations: Vec<(Axis, f64)> = [(Axis::Z, yaw), (Axis::Y, pitch), (Axis::X, roll)]
-            .into_iter()
+        Placement::from_rotations(xyz, &[(Axis::Z, yaw), (Axis::Y, pitch), (Axis::X, roll)])
+    }
+
+    /// Elementary rotations about the moving axes, multiplied in order;
+    /// zero angles are left out.
+    fn from_rotations(translation: Vec3, rotations: &[(Axis, f64)]) -> Placement {
+        let rotations: Vec<(Axis, f64)> = rotations
+            .iter()
+            .copied()
             .filter(|&(_, angle)| angle != 0.0)
             .collect();
         let matrix = rotations.iter().fold(IDENTITY, |r, &(axis, angle)| {
             mul(&r, &elementary(axis, angle))
         });
         Placement {
-            translation: xyz,
+            translation,
             rotations,
+            matrix,
+        }
+    }
+
+    /// A pure rotation `Rz(φ) · Ry(θ)` that turns the z axis onto the
+    /// direction of `axis` (non-zero; its length does not matter): `θ` is
+    /// the angle between z and the axis, `φ` the azimuth of the axis. The
+    /// spec's planar joint moves in its frame's x–y plane, URDF's in the
+    /// plane normal to the axis; this is the turn between the two. The
+    /// coordinate axes come out with exact angles (`x`: `Ry(π/2)`, `−z`:
+    /// `Ry(π)`, `z`: the identity).
+    pub fn z_onto(axis: Vec3) -> Placement {
+        let [x, y, z] = axis;
+        let across = x.hypot(y);
+        let tilt = across.atan2(z);
+        let azimuth = if across == 0.0 { 0.0 } else { y.atan2(x) };
+        Placement::from_rotations([0.0; 3], &[(Axis::Z, azimuth), (Axis::Y, tilt)])
+    }
+
+    /// The placement of the outer frame in the inner one:
+    /// `p_inner = −Rᵀ t + Rᵀ p_outer`, its rotations reversed and negated.
+    pub fn inverse(&self) -> Placement {
+        let matrix = transpose(&self.matrix);
+        Placement {
+            translation: scale(-1.0, mul_vec(&matrix, self.translation)),
+            rotations: self
+                .rotations
+                .iter()
+                .rev()
+                .map(|&(axis, angle)| (axis, -angle))
+                .collect(),
             matrix,
         }
     }
@@ -190,6 +228,53 @@ mod tests {
         let yaw = Placement::from_xyz_rpy([0.0; 3], [0.0, 0.0, 0.5]);
         assert_eq!(yaw.rotations, vec![(Axis::Z, 0.5)]);
         assert_eq!(yaw.as_rpy(), Some([0.0, 0.0, 0.5]));
+    }
+
+    #[test]
+    fn z_turns_onto_the_axis_and_back() {
+        let z = [0.0, 0.0, 1.0];
+        for axis in [
+            [1.0, 0.0, 0.0],
+            [0.0, 2.0, 0.0],
+            [0.0, 0.0, -1.0],
+            [0.3, -0.4, 0.5],
+            [-1e-9, 0.0, 1.0],
+        ] {
+            let length = axis.iter().map(|a| a * a).sum::<f64>().sqrt();
+            let turn = Placement::z_onto(axis);
+            let onto = mul_vec(&turn.matrix, z);
+            for (got, want) in onto.iter().zip(axis) {
+                assert!((got - want / length).abs() < 1e-15, "{axis:?}: {onto:?}");
+            }
+            let back = turn.then(&turn.inverse());
+            assert!(close(&back.matrix, &IDENTITY, 1e-15), "{axis:?}");
+            let chain = back.rotations.iter().fold(IDENTITY, |r, &(axis, angle)| {
+                mul(&r, &elementary(axis, angle))
+            });
+            assert!(close(&chain, &IDENTITY, 1e-15), "{axis:?}");
+        }
+        let half = std::f64::consts::FRAC_PI_2;
+        assert_eq!(Placement::z_onto(z).rotations, []);
+        assert_eq!(
+            Placement::z_onto([1.0, 0.0, 0.0]).rotations,
+            [(Axis::Y, half)]
+        );
+        assert_eq!(
+            Placement::z_onto([0.0, 0.0, -1.0]).rotations,
+            [(Axis::Y, std::f64::consts::PI)]
+        );
+    }
+
+    #[test]
+    fn inverse_undoes_a_placement() {
+        let p = Placement::from_xyz_rpy([1.0, -2.0, 0.5], [0.2, -0.3, 1.1]);
+        let point = [0.4, 0.1, -0.7];
+        let there = add(p.translation, mul_vec(&p.matrix, point));
+        let inverse = p.inverse();
+        let back = add(inverse.translation, mul_vec(&inverse.matrix, there));
+        for (b, x) in back.iter().zip(point) {
+            assert!((b - x).abs() < 1e-15, "{back:?} vs {point:?}");
+        }
     }
 
     #[test]
