@@ -72,6 +72,8 @@ struct State {
 }
 
 impl Pipeline {
+    /// Builds the mechanism in `mode` and derives every checked output in
+    /// one pool, the way `sharnir-codegen` does before emitting a module.
     fn derive(spec: &Spec, mode: ParameterMode) -> Result<Pipeline, String> {
         let mut mechanism = Mechanism::from_spec(spec, mode).map_err(|e| format!("{e:?}"))?;
         let tau = rnea::inverse_dynamics(&mut mechanism);
@@ -98,6 +100,8 @@ impl Pipeline {
         })
     }
 
+    /// Evaluates `roots` through `lowered`, or through the pool when there
+    /// is no lowered program.
     fn evaluate(
         &self,
         lowered: Option<&Program>,
@@ -116,6 +120,7 @@ impl Pipeline {
         }
     }
 
+    /// The outputs over `q`, `q̇`, `q̈` at `state`.
     fn dynamics(&self, values: &BTreeMap<String, f64>, state: &State) -> Result<Dynamics, String> {
         let env = environment(values, &state.q, &state.qd, &state.qdd, &[]);
         let program = self.programs.as_ref().map(|(p, _)| p);
@@ -144,6 +149,7 @@ impl Pipeline {
         })
     }
 
+    /// Forward dynamics at the state's `q`, `q̇` for the joint forces `tau`.
     fn forward(
         &self,
         values: &BTreeMap<String, f64>,
@@ -313,6 +319,7 @@ fn check_state(
     Ok(())
 }
 
+/// Parses random spec `seed`, panicking with its text if it is rejected.
 fn parse(seed: u64, text: String) -> Spec {
     let source = sharnir_spec::Source {
         name: format!("random_{seed}.spec"),
@@ -350,6 +357,7 @@ fn check_mechanism(seed: u64) {
     }
 }
 
+/// Checks the mechanisms whose seed is `shard` modulo `SHARDS`.
 fn check_shard(shard: u64) {
     for seed in (shard..MECHANISMS).step_by(SHARDS as usize) {
         check_mechanism(seed);

@@ -88,29 +88,29 @@ impl Method {
     /// One `//!` paragraph for the module header: which formalism produced
     /// which output.
     pub fn header_note(self) -> String {
-        let by = |output| match self.producer(output) {
-            Method::NewtonEuler => "Newton–Euler",
-            Method::Vereshchagin => "Vereshchagin's separate-bodies method",
-            Method::Lagrange => "the joint-coordinate (Lagrange) formalism",
-        };
-        let fallback = |output| {
-            if self.produces(output) {
+        let line = |outputs: &str, output: Output| {
+            let by = match self.producer(output) {
+                Method::NewtonEuler => "recursive Newton–Euler",
+                Method::Vereshchagin => "Vereshchagin's separate-bodies method",
+                Method::Lagrange => "the joint-coordinate (Lagrange) formalism",
+            };
+            let fallback = if self.produces(output) {
                 ""
             } else {
-                " (the default: this method does not produce it)"
-            }
+                " (the default; this method does not produce it)"
+            };
+            format!("//! - {outputs}: {by}{fallback}.\n")
         };
-        format!(
-            "//! Method `{}` (`--method`): `inverse_dynamics` by {}{}; `mass_matrix`, `bias`\n\
-             //! and `gravity` by {}{}; `forward_dynamics` by {}{}.\n",
-            self.name(),
-            by(Output::InverseDynamics),
-            fallback(Output::InverseDynamics),
-            by(Output::JointSpace),
-            fallback(Output::JointSpace),
-            by(Output::ForwardDynamics),
-            fallback(Output::ForwardDynamics),
-        )
+        [
+            format!(
+                "//! Method `{}` (`cargo xtask gen --method`):\n",
+                self.name()
+            ),
+            line("`inverse_dynamics`", Output::InverseDynamics),
+            line("`mass_matrix`, `bias`, `gravity`", Output::JointSpace),
+            line("`forward_dynamics`", Output::ForwardDynamics),
+        ]
+        .concat()
     }
 }
 

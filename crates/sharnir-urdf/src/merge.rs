@@ -1,8 +1,9 @@
 //! From links and joints to the bodies of a spec: every link attached by a
 //! fixed joint is merged into its parent (its mass lumped in, its children's
-//! placements composed through), the root becomes the ground, massless leaf
-//! links are dropped, and every body's mass properties are checked (or, on
-//! request, projected to physical values).
+//! placements composed through), the root becomes the ground (or, floating,
+//! a body on a free joint), planar joints get their frames turned so that the
+//! plane is x–y, massless leaf links are dropped, and every body's mass
+//! properties are checked (or, on request, projected to physical values).
 
 use crate::error::Problem;
 use crate::geometry::Placement;
@@ -10,14 +11,24 @@ use crate::inertia::{defect, project, rotate, Defect, MassProperties};
 use crate::read::{JointType, Robot};
 use crate::tree::Tree;
 
+/// What attaches a body to its parent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Inboard {
+    /// A moving URDF joint (index into `Robot::joints`).
+    Joint(usize),
+    /// The free joint `--floating` adds between the ground and the root link.
+    FloatingBase,
+}
+
 /// A moving body of the spec: a link attached by a moving joint, with every
 /// link fixed to it lumped in.
 #[derive(Clone, Debug)]
 pub(crate) struct Body {
-    /// The link whose frame is the body frame.
+    /// The link that names the body. Its frame is the body frame, except
+    /// behind a planar joint (see [`Owner::placement`]).
     pub link: usize,
     /// Its moving joint.
-    pub joint: usize,
+    pub inboard: Inboard,
     /// The body the joint's parent link belongs to (`None`: the ground).
     pub parent: Option<usize>,
     /// The joint frame in the parent body's frame (URDF origin composed
@@ -33,6 +44,9 @@ pub(crate) struct Body {
 #[derive(Clone, Debug)]
 pub(crate) struct Owner {
     pub body: Option<usize>,
+    /// The link frame in the body frame: the identity for a body's own link
+    /// unless its joint is planar, whose joint (and body) frame is turned by
+    /// [`Placement::z_onto`] the axis.
     pub placement: Placement,
 }
 
@@ -60,18 +74,52 @@ pub(crate) struct Model {
     pub fixes: Vec<InertiaFix>,
 }
 
-/// Builds the bodies; with `fix_inertia`, unphysical inertias are projected
-/// instead of rejected.
-pub(crate) fn merge(robot: &Robot, tree: &Tree, fix_inertia: bool) -> Result<Model, Problem> {
+/// The name of the free joint `--floating` adds: Pinocchio's name for the
+/// joint of a floating base, so that coordinates compare by name.
+pub(crate) const FLOATING_BASE_JOINT: &str = "root_joint";
+
+/// Builds the bodies. With `floating`, the root link is a body on a free
+/// joint instead of the ground; with `fix_inertia`, unphysical inertias are
+/// projected instead of rejected.
+pub(crate) fn merge(
+    robot: &Robot,
+    tree: &Tree,
+    floating: bool,
+    fix_inertia: bool,
+) -> Result<Model, Problem> {
     let mut owners: Vec<Option<Owner>> = vec![None; robot.links.len()];
-    let ground = Owner {
-        body: None,
-        placement: Placement::identity(),
-    };
-    if let Some(root) = owners.get_mut(tree.root) {
-        *root = Some(ground);
-    }
     let mut bodies: Vec<Body> = Vec::new();
+    let root = if floating {
+        if let Some(clash) = robot.joints.iter().find(|j| j.name == FLOATING_BASE_JOINT) {
+            return Err(Problem::new(
+                clash.span,
+                format!("joint name `{FLOATING_BASE_JOINT}` is reserved with --floating"),
+                "clashes with the floating base's joint",
+                format!(
+                    "--floating attaches the root link by a free joint called \
+                     `{FLOATING_BASE_JOINT}` (Pinocchio's name); rename this joint"
+                ),
+            ));
+        }
+        moving_link_name(robot, tree.root)?;
+        bodies.push(Body {
+            link: tree.root,
+            inboard: Inboard::FloatingBase,
+            parent: None,
+            origin: Placement::identity(),
+            mass: MassProperties::zero(),
+            merged: Vec::new(),
+        });
+        Some(0)
+    } else {
+        None
+    };
+    if let Some(slot) = owners.get_mut(tree.root) {
+        *slot = Some(Owner {
+            body: root,
+            placement: Placement::identity(),
+        });
+    }
     let mut ground_merged = Vec::new();
     for &j in &tree.order {
         let joint = &robot.joints[j];
@@ -91,23 +139,24 @@ pub(crate) fn merge(robot: &Robot, tree: &Tree, fix_inertia: bool) -> Result<Mod
                 placement,
             });
         } else {
-            if robot.links[child].name == "ground" {
-                return Err(Problem::new(
-                    robot.links[child].span,
-                    "link name `ground` is reserved",
-                    "a moving link called `ground`",
-                    "the spec format calls the fixed base `ground`; rename this link",
-                ));
-            }
+            moving_link_name(robot, child)?;
+            // The spec's planar joint moves in its frame's x–y plane: turn
+            // the joint frame so that the URDF axis (the plane's normal) is
+            // its z, and turn the link frame back inside the body.
+            let turn = if joint.kind == JointType::Planar {
+                Placement::z_onto(joint.axis)
+            } else {
+                Placement::identity()
+            };
             owners[child] = Some(Owner {
                 body: Some(bodies.len()),
-                placement: Placement::identity(),
+                placement: turn.inverse(),
             });
             bodies.push(Body {
                 link: child,
-                joint: j,
+                inboard: Inboard::Joint(j),
                 parent: outer.body,
-                origin: placement,
+                origin: placement.then(&turn),
                 mass: MassProperties::zero(),
                 merged: Vec::new(),
             });
@@ -124,10 +173,24 @@ pub(crate) fn merge(robot: &Robot, tree: &Tree, fix_inertia: bool) -> Result<Mod
     })
 }
 
+/// A link that becomes a moving body must not be called `ground`, the
+/// spec's name for the fixed base.
+fn moving_link_name(robot: &Robot, link: usize) -> Result<(), Problem> {
+    match robot.links.get(link) {
+        Some(l) if l.name == "ground" => Err(Problem::new(
+            l.span,
+            "link name `ground` is reserved",
+            "a moving link called `ground`",
+            "the spec format calls the fixed base `ground`; rename this link",
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// Adds every link's inertial to its body, in the link order of the
-/// depth-first walk (so rounding is reproducible), checking each link's own
-/// mass and inertia first. Links merged into the ground are not checked:
-/// their mass never matters for a fixed base.
+/// depth-first walk from the root (so rounding is reproducible), checking
+/// each link's own mass and inertia first. Links merged into the ground are
+/// not checked: their mass never matters for a fixed base.
 fn lump_masses(
     robot: &Robot,
     tree: &Tree,
@@ -136,7 +199,7 @@ fn lump_masses(
     fix_inertia: bool,
 ) -> Result<Vec<InertiaFix>, Problem> {
     let mut fixes = Vec::new();
-    let links = tree.order.iter().map(|&j| tree.ends[j].1);
+    let links = std::iter::once(tree.root).chain(tree.order.iter().map(|&j| tree.ends[j].1));
     for link in links {
         let Some(Some(owner)) = owners.get(link) else {
             continue;
@@ -216,14 +279,16 @@ fn inertia_problem(link: &str, span: sharnir_spec::Span, found: &Defect) -> Prob
 }
 
 /// Drops massless bodies that carry nothing (leaves, after their own
-/// massless leaves are gone) and rejects massless bodies that carry others
-/// or that declare a zero mass. Returns the dropped joints.
+/// massless leaves are gone) and rejects massless bodies that carry others,
+/// that declare a zero mass or that are the floating base. Returns the
+/// dropped joints.
 fn drop_massless(
     robot: &Robot,
     owners: &mut [Option<Owner>],
     bodies: &mut Vec<Body>,
 ) -> Result<Vec<usize>, Problem> {
     let mut keep = vec![true; bodies.len()];
+    let mut dropped_joints = vec![None; bodies.len()];
     // Bodies are in depth-first order: walking backwards sees children first.
     for b in (0..bodies.len()).rev() {
         let body = &bodies[b];
@@ -231,6 +296,18 @@ fn drop_massless(
             continue;
         }
         let link = &robot.links[body.link];
+        let joint = match body.inboard {
+            Inboard::Joint(j) => j,
+            Inboard::FloatingBase => {
+                return Err(Problem::new(
+                    link.span,
+                    format!("the floating base `{}` has no mass", link.name),
+                    "massless root link",
+                    "with --floating the root link is a moving body and needs a mass > 0: give \
+                     it an <inertial>, or make a massive link the root",
+                ))
+            }
+        };
         if let Some(inertial) = &link.inertial {
             return Err(Problem::new(
                 inertial.mass_span,
@@ -242,12 +319,15 @@ fn drop_massless(
         }
         let carried = (b + 1..bodies.len()).find(|&c| keep[c] && bodies[c].parent == Some(b));
         if let Some(c) = carried {
-            let joint = &robot.joints[bodies[c].joint];
+            let through = match bodies[c].inboard {
+                Inboard::Joint(j) => robot.joints[j].name.as_str(),
+                Inboard::FloatingBase => FLOATING_BASE_JOINT,
+            };
             return Err(Problem::new(
                 link.span,
                 format!(
-                    "link `{}` has no mass but carries `{}` through the moving joint `{}`",
-                    link.name, robot.links[bodies[c].link].name, joint.name
+                    "link `{}` has no mass but carries `{}` through the moving joint `{through}`",
+                    link.name, robot.links[bodies[c].link].name
                 ),
                 "massless link",
                 "every moving body needs a mass > 0: give this link an <inertial> with its mass, \
@@ -255,6 +335,7 @@ fn drop_massless(
             ));
         }
         keep[b] = false;
+        dropped_joints[b] = Some(joint);
     }
     let mut renumbered = vec![None; bodies.len()];
     let mut kept = Vec::with_capacity(bodies.len());
@@ -264,7 +345,7 @@ fn drop_massless(
             renumbered[b] = Some(kept.len());
             kept.push(body);
         } else {
-            dropped.push(body.joint);
+            dropped.extend(dropped_joints[b]);
         }
     }
     for body in &mut kept {
@@ -291,7 +372,7 @@ mod tests {
     fn model(text: &str) -> (Robot, Model) {
         let robot = read(text).unwrap_or_else(|p| panic!("{p:?}"));
         let tree = build(&robot).unwrap_or_else(|p| panic!("{p:?}"));
-        let model = merge(&robot, &tree, false).unwrap_or_else(|p| panic!("{p:?}"));
+        let model = merge(&robot, &tree, false, false).unwrap_or_else(|p| panic!("{p:?}"));
         (robot, model)
     }
 
@@ -409,7 +490,7 @@ mod tests {
         );
         let robot = read(&carrier).unwrap_or_else(|p| panic!("{p:?}"));
         let tree = build(&robot).unwrap_or_else(|p| panic!("{p:?}"));
-        let problem = merge(&robot, &tree, false).expect_err("rejected");
+        let problem = merge(&robot, &tree, false, false).expect_err("rejected");
         assert_eq!(
             problem.message,
             "link `sensor` has no mass but carries `probe` through the moving joint `j3`"

@@ -43,7 +43,7 @@ pub(crate) struct Inertial {
     pub inertia_span: Span,
 }
 
-/// The joint types the converter understands.
+/// The joint types of URDF.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum JointType {
     Revolute,
@@ -51,17 +51,39 @@ pub(crate) enum JointType {
     Continuous,
     Prismatic,
     Fixed,
+    /// Six degrees of freedom: the spec's free joint.
+    Floating,
+    /// Motion in the plane normal to the axis: the spec's planar joint, whose
+    /// plane is its frame's x–y plane.
+    Planar,
 }
 
 impl JointType {
-    /// The spec's joint type, `None` for a fixed joint (which the spec
-    /// cannot express: it is merged away).
+    /// The spec's joint type, `None` for a fixed joint (merged away by the
+    /// converter, as Pinocchio does).
     pub fn spec_type(self) -> Option<&'static str> {
         match self {
             JointType::Revolute | JointType::Continuous => Some("revolute"),
             JointType::Prismatic => Some("prismatic"),
+            JointType::Floating => Some("free"),
+            JointType::Planar => Some("planar"),
             JointType::Fixed => None,
         }
+    }
+
+    /// Whether the URDF `<axis>` means something for this type (URDF ignores
+    /// it on fixed and floating joints).
+    pub fn uses_axis(self) -> bool {
+        !matches!(self, JointType::Fixed | JointType::Floating)
+    }
+
+    /// Whether the joint has one coordinate, the only kind URDF's `<limit>`
+    /// and `<dynamics>` are defined for; on other types they are not carried.
+    pub fn single_coordinate(self) -> bool {
+        matches!(
+            self,
+            JointType::Revolute | JointType::Continuous | JointType::Prismatic
+        )
     }
 }
 
@@ -209,7 +231,7 @@ fn joint(element: Node) -> Result<Joint, Problem> {
         Some(axis) => {
             let (text, span) = required(axis, "xyz", "<axis>")?;
             let axis = vector(text, span, "the axis")?;
-            if kind != JointType::Fixed && axis.iter().all(|&a| a == 0.0) {
+            if kind.uses_axis() && axis.iter().all(|&a| a == 0.0) {
                 return Err(Problem::new(
                     span,
                     format!("the axis of joint `{name}` is zero"),
@@ -254,13 +276,8 @@ fn joint_type(text: &str, span: Span, joint: &str) -> Result<JointType, Problem>
         "continuous" => Ok(JointType::Continuous),
         "prismatic" => Ok(JointType::Prismatic),
         "fixed" => Ok(JointType::Fixed),
-        "floating" | "planar" => Err(Problem::new(
-            span,
-            format!("joint `{joint}` is `{text}`: this joint type is not supported yet"),
-            "not supported yet",
-            "sharnir converts revolute, continuous, prismatic and fixed joints; a floating base \
-             will come with the free joint (see docs/urdf.md)",
-        )),
+        "floating" => Ok(JointType::Floating),
+        "planar" => Ok(JointType::Planar),
         other => Err(Problem::new(
             span,
             format!("unknown joint type `{other}` of joint `{joint}`"),
