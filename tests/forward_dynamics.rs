@@ -96,6 +96,7 @@ forward_dynamics_agrees!(
     floating_chain_folded,
     "floating_chain"
 );
+forward_dynamics_agrees!(solar_array, solar_array, solar_array_folded, "solar_array");
 
 /// The triple pendulum at rest with all rods along +x, where the textbook's
 /// closed-form Lagrange equations in absolute angles q (digest §3.7) reduce

@@ -164,3 +164,4 @@ identities_hold!(panda, panda, "panda");
 identities_hold!(joint_zoo, joint_zoo, "joint_zoo");
 identities_hold!(floating_chain, floating_chain, "floating_chain");
 identities_hold!(joint_zoo_folded, joint_zoo_folded, "joint_zoo");
+identities_hold!(solar_array, solar_array, "solar_array");

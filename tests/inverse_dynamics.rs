@@ -68,6 +68,7 @@ agrees_with_numeric_rnea!(
     floating_chain_folded,
     "floating_chain"
 );
+agrees_with_numeric_rnea!(solar_array, solar_array, solar_array_folded, "solar_array");
 
 /// Runtime parameters really are read at run time: a kilogram added to the
 /// last body of telegin6 changes the static force of the vertical slide q4 by

@@ -101,3 +101,4 @@ joint_space_agrees!(
     floating_chain_folded,
     "floating_chain"
 );
+joint_space_agrees!(solar_array, solar_array, solar_array_folded, "solar_array");

@@ -30,6 +30,10 @@ pub mod puma560;
 #[rustfmt::skip]
 pub mod puma560_folded;
 #[rustfmt::skip]
+pub mod solar_array;
+#[rustfmt::skip]
+pub mod solar_array_folded;
+#[rustfmt::skip]
 pub mod telegin3_cartesian;
 #[rustfmt::skip]
 pub mod telegin3_cartesian_folded;
