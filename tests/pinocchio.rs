@@ -1,28 +1,34 @@
 //! sharnir against Pinocchio 4.1.0 on published robots (double pendulum,
-//! UR5, Panda from example-robot-data; provenance in tests/fixtures/README.md).
+//! UR5, Panda and the Solo12 quadruped from example-robot-data; provenance
+//! in tests/fixtures/README.md).
 //!
 //! Each robot's URDF goes through `sharnir-urdf` into its bundled spec (the
 //! test first checks the spec is what the converter makes of the URDF
-//! today), and then:
+//! today; Solo12, whose Pinocchio model has a free-flyer root, is converted
+//! with `--floating`), and then both the generated code
+//! (`sharnir_generated::<robot>`) and the numeric oracle (`sharnir-runtime`
+//! on the same spec) must reproduce Pinocchio's `rnea`, `crba`, `nle`,
+//! `gravity`, `aba`, the kinetic and potential energy, and the world
+//! placement of the end-effector frame (a URDF link merged into a body by
+//! fixed joints, located through `Conversion::frames` on the generated
+//! `body_poses` or the oracle's poses). The lumped bodies must also match
+//! Pinocchio's after its own merging of fixed joints.
 //!
-//! - the generated code (`sharnir_generated::<robot>`) must reproduce
-//!   Pinocchio's `rnea`, `crba`, `nle` and `gravity`;
-//! - the numeric oracle (`sharnir-runtime` on the same spec) must reproduce
-//!   those and `aba`, the kinetic and potential energy, and the world
-//!   placement of the end-effector frame (a URDF link merged into a body by
-//!   fixed joints, located through `Conversion::frames`);
-//! - the lumped bodies must match Pinocchio's after its own merging of fixed
-//!   joints.
-//!
-//! Coordinates are matched by joint name; that sharnir's order *is*
-//! Pinocchio's is checked too. Every one of the 20 samples per robot is
-//! compared. Tolerances: 1e-9 relative per entry, with an absolute floor of
-//! 1e-7 for entries near zero (`aba`, whose entries reach 1e4 rad/s² on the
-//! light pendulum and go through M⁻¹, gets 1e-8 relative).
+//! Coordinates are matched by name: sharnir's `POSITION_NAMES` and
+//! `COORDINATE_NAMES` against Pinocchio's joints, a free flyer's entries
+//! named `root_joint_x … root_joint_qw` and `root_joint_vx … root_joint_wz`
+//! after its layout (q = [x y z qx qy qz qw], v = [linear, angular] in the
+//! base frame). Pinocchio's q, quaternion scalar last, goes in unchanged.
+//! That sharnir's joint order *is* Pinocchio's is checked too. Every one of
+//! the 20 samples per robot is compared, with the same tolerances for every
+//! robot: 1e-9 relative per entry, with an absolute floor of 1e-7 for
+//! entries near zero; placements and mass properties, which are data carried
+//! through rather than long computations, to 1e-12.
 
 use serde_json::Value;
 use sharnir_tests::pinocchio::{
-    fixtures_dir, Placement, Reference, ReferenceBody, Robot, Sample, Tolerance,
+    fixtures_dir, place, Placement, Reference, ReferenceBody, ReferenceJoint, Robot, Sample,
+    Tolerance,
 };
 
 const DYNAMICS: Tolerance = Tolerance {
@@ -44,16 +50,21 @@ macro_rules! generated_agrees_with_pinocchio {
         #[test]
         fn $test() {
             use sharnir_generated::$module as generated;
-            const N: usize = generated::NV;
+            const NQ: usize = generated::NQ;
+            const NV: usize = generated::NV;
             let robot = Robot::load(stringify!($module), $urdf, reference(stringify!($module)));
-            assert_eq!(generated::COORDINATE_NAMES.to_vec(), robot.names);
+            assert_eq!(generated::POSITION_NAMES.to_vec(), robot.position_names);
+            assert_eq!(generated::COORDINATE_NAMES.to_vec(), robot.velocity_names);
+            let ee = robot.frame(&robot.reference.ee_frame);
+            let ee_body = generated::BODY_NAMES.iter().position(|b| *b == ee.body);
             let p = generated::Params::default();
             for (s, sample) in robot.reference.samples.iter().enumerate() {
-                let q = robot.to_sharnir_array::<N>(&sample.q);
-                let v = robot.to_sharnir_array::<N>(&sample.v);
-                let a = robot.to_sharnir_array::<N>(&sample.a);
-                let pin = |x: &[f64]| robot.to_pinocchio(x);
-                let pin_matrix = |m: &[[f64; N]; N]| robot.matrix_to_pinocchio(m).concat();
+                let q = robot.q_array::<NQ>(&sample.q);
+                let v = robot.v_array::<NV>(&sample.v);
+                let a = robot.v_array::<NV>(&sample.a);
+                let tau = robot.v_array::<NV>(&sample.tau);
+                let pin = |x: &[f64]| robot.v_to_pinocchio(x);
+                let pin_matrix = |m: &[[f64; NV]; NV]| robot.matrix_to_pinocchio(m).concat();
                 let what = |f: &str| format!("{}: generated {f}", stringify!($module));
                 DYNAMICS.check(
                     &what("inverse_dynamics"),
@@ -79,6 +90,38 @@ macro_rules! generated_agrees_with_pinocchio {
                     &pin(&generated::gravity(&p, &q)),
                     &sample.gravity,
                 );
+                DYNAMICS.check(
+                    &what("forward_dynamics"),
+                    s,
+                    &pin(&generated::forward_dynamics(&p, &q, &v, &tau)),
+                    &sample.aba,
+                );
+                let (kinetic, potential) = generated::energy(&p, &q, &v);
+                DYNAMICS.check(
+                    &what("energy (T, V)"),
+                    s,
+                    &[kinetic, potential],
+                    &[sample.kinetic_energy, sample.potential_energy],
+                );
+                let pose = match ee_body {
+                    Some(b) => {
+                        let pose = generated::body_poses(&p, &q)[b];
+                        (pose.rotation, pose.position)
+                    }
+                    None => {
+                        assert_eq!(ee.body, "ground", "no generated body `{}`", ee.body);
+                        (
+                            [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]],
+                            [0.0; 3],
+                        )
+                    }
+                };
+                GEOMETRY.check(
+                    &what("end-effector placement from body_poses"),
+                    s,
+                    &placement_entries(&place(pose, ee)),
+                    &placement_entries(&sample.ee_placement),
+                );
             }
         }
     };
@@ -91,6 +134,7 @@ generated_agrees_with_pinocchio!(
 );
 generated_agrees_with_pinocchio!(generated_ur5, ur5, "ur5_robot.urdf");
 generated_agrees_with_pinocchio!(generated_panda, panda, "panda_arm_fixed_fingers.urdf");
+generated_agrees_with_pinocchio!(generated_solo12, solo12, "solo12.urdf");
 
 #[test]
 fn numeric_double_pendulum() {
@@ -107,22 +151,29 @@ fn numeric_panda() {
     numeric_oracle_agrees("panda", "panda_arm_fixed_fingers.urdf");
 }
 
+#[test]
+fn numeric_solo12() {
+    numeric_oracle_agrees("solo12", "solo12.urdf");
+}
+
 /// `sharnir-runtime` on the converted spec against every Pinocchio output.
 fn numeric_oracle_agrees(stem: &str, urdf: &str) {
     let robot = Robot::load(stem, urdf, reference(stem));
+    let (pinocchio_q, pinocchio_v) = robot.reference.coordinate_names();
     assert_eq!(
-        robot.names, robot.reference.joint_names,
+        (&robot.position_names, &robot.velocity_names),
+        (&pinocchio_q, &pinocchio_v),
         "{stem}: coordinates are not in Pinocchio's joint order"
     );
     bodies_agree(stem, &robot);
     let oracle = &robot.oracle;
     for (s, sample) in robot.reference.samples.iter().enumerate() {
-        let q = robot.to_sharnir(&sample.q);
-        let v = robot.to_sharnir(&sample.v);
-        let a = robot.to_sharnir(&sample.a);
-        let tau = robot.to_sharnir(&sample.tau);
+        let q = robot.q_to_sharnir(&sample.q);
+        let v = robot.v_to_sharnir(&sample.v);
+        let a = robot.v_to_sharnir(&sample.a);
+        let tau = robot.v_to_sharnir(&sample.tau);
         let what = |f: &str| format!("{stem}: numeric {f}");
-        let pin = |x: &[f64]| robot.to_pinocchio(x);
+        let pin = |x: &[f64]| robot.v_to_pinocchio(x);
         DYNAMICS.check(
             &what("inverse dynamics"),
             s,
@@ -136,7 +187,7 @@ fn numeric_oracle_agrees(stem: &str, urdf: &str) {
             &sample.crba.concat(),
         );
         DYNAMICS.check(&what("bias"), s, &pin(&oracle.bias(&q, &v)), &sample.nle);
-        let zero = vec![0.0; q.len()];
+        let zero = vec![0.0; v.len()];
         DYNAMICS.check(
             &what("gravity"),
             s,
@@ -149,12 +200,7 @@ fn numeric_oracle_agrees(stem: &str, urdf: &str) {
             &pin(&oracle.forward_dynamics(&q, &v, &tau)),
             &sample.aba,
         );
-        let q_tree: Vec<f64> = oracle.q_to_tree(&q);
-        let v_tree: Vec<f64> = oracle.v_to_tree(&v);
-        let (kinetic, potential) = oracle
-            .tree
-            .energy(&q_tree, &v_tree)
-            .unwrap_or_else(|e| panic!("{e}"));
+        let (kinetic, potential) = oracle.energy(&q, &v);
         DYNAMICS.check(
             &what("energy (T, V)"),
             s,
@@ -218,13 +264,33 @@ fn reference(stem: &str) -> Reference {
         "{stem}: only {} samples",
         samples.len()
     );
+    let joints: Vec<ReferenceJoint> = json["joints"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{stem}: no joints"))
+        .iter()
+        .map(|j| ReferenceJoint {
+            name: string(&j["name"]),
+            model: string(&j["type"]),
+            nq: count(&j["nq"]),
+            nv: count(&j["nv"]),
+        })
+        .collect();
+    let names: Vec<String> = json["joint_names"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{stem}: no joint_names"))
+        .iter()
+        .map(string)
+        .collect();
+    assert_eq!(
+        joints.iter().map(|j| &j.name).collect::<Vec<_>>(),
+        names.iter().collect::<Vec<_>>(),
+        "{stem}: `joints` are not in the order of `joint_names`"
+    );
     Reference {
-        joint_names: json["joint_names"]
-            .as_array()
-            .unwrap_or_else(|| panic!("{stem}: no joint_names"))
-            .iter()
-            .map(|n| n.as_str().unwrap_or_else(|| panic!("{n}")).to_owned())
-            .collect(),
+        floating_base: json["floating_base"]
+            .as_bool()
+            .unwrap_or_else(|| panic!("{stem}: no floating_base")),
+        joints,
         ee_frame: json["ee_frame"]
             .as_str()
             .unwrap_or_else(|| panic!("{stem}: no ee_frame"))
@@ -234,10 +300,7 @@ fn reference(stem: &str) -> Reference {
             .unwrap_or_else(|| panic!("{stem}: no bodies"))
             .iter()
             .map(|b| ReferenceBody {
-                joint: b["joint"]
-                    .as_str()
-                    .unwrap_or_else(|| panic!("{b}"))
-                    .to_owned(),
+                joint: string(&b["joint"]),
                 mass: number(&b["mass"]),
                 com: vec3(&b["com"]),
                 inertia: mat3(&b["inertia_about_com"]),
@@ -272,6 +335,18 @@ fn sample(s: &Value) -> Sample {
     }
 }
 
+fn string(v: &Value) -> String {
+    v.as_str()
+        .unwrap_or_else(|| panic!("not a string: {v}"))
+        .to_owned()
+}
+
+fn count(v: &Value) -> usize {
+    v.as_u64()
+        .and_then(|n| usize::try_from(n).ok())
+        .unwrap_or_else(|| panic!("not a count: {v}"))
+}
+
 fn number(v: &Value) -> f64 {
     v.as_f64().unwrap_or_else(|| panic!("not a number: {v}"))
 }
@@ -304,13 +379,175 @@ fn a_slightly_wrong_mass_is_caught() {
     let last = robot.oracle.tree.bodies.len() - 1;
     robot.oracle.tree.bodies[last].mass *= 1.0 + 1e-6;
     let caught = robot.reference.samples.iter().any(|sample| {
-        let q = robot.to_sharnir(&sample.q);
-        let v = robot.to_sharnir(&sample.v);
-        let a = robot.to_sharnir(&sample.a);
-        let tau = robot.to_pinocchio(&robot.oracle.inverse_dynamics(&q, &v, &a));
+        let q = robot.q_to_sharnir(&sample.q);
+        let v = robot.v_to_sharnir(&sample.v);
+        let a = robot.v_to_sharnir(&sample.a);
+        let tau = robot.v_to_pinocchio(&robot.oracle.inverse_dynamics(&q, &v, &a));
         tau.iter()
             .zip(&sample.rnea)
             .any(|(g, w)| !DYNAMICS.accepts(*g, *w))
     });
     assert!(caught, "a 1e-6 mass error went unnoticed");
+}
+
+/// The floating-base comparison has teeth too: Pinocchio's quaternion read
+/// scalar first, or its base velocity read angular first, fails it.
+#[test]
+fn a_wrong_free_flyer_convention_is_caught() {
+    use sharnir_generated::solo12 as generated;
+    let robot = Robot::load("solo12", "solo12.urdf", reference("solo12"));
+    let p = generated::Params::default();
+    let misread = |permute_q: fn(&mut [f64]), permute_v: fn(&mut [f64])| {
+        robot.reference.samples.iter().any(|sample| {
+            let mut q = sample.q.clone();
+            let mut v = sample.v.clone();
+            let mut a = sample.a.clone();
+            permute_q(&mut q);
+            permute_v(&mut v);
+            permute_v(&mut a);
+            let tau = generated::inverse_dynamics(
+                &p,
+                &robot.q_array(&q),
+                &robot.v_array(&v),
+                &robot.v_array(&a),
+            );
+            robot
+                .v_to_pinocchio(&tau)
+                .iter()
+                .zip(&sample.rnea)
+                .any(|(g, w)| !DYNAMICS.accepts(*g, *w))
+        })
+    };
+    let unchanged = |_: &mut [f64]| {};
+    assert!(!misread(unchanged, unchanged), "the reading itself is off");
+    assert!(
+        misread(|q| q[3..7].rotate_right(1), unchanged),
+        "a scalar-first quaternion went unnoticed"
+    );
+    assert!(
+        misread(unchanged, |v| v[0..6].rotate_left(3)),
+        "an angular-first base velocity went unnoticed"
+    );
+}
+
+/// URDF joint types Pinocchio's references do not cover, checked against
+/// what URDF says they do: a `planar` joint moves its link in the plane
+/// normal to the axis and turns it about the axis (the converter turns the
+/// spec joint's frame so that the axis is its z), and a `floating` joint
+/// moves its link freely from the joint frame. The spec goes through the
+/// pipeline's numeric oracle; links are located through `Conversion::frames`.
+#[test]
+fn planar_and_floating_urdf_joints_move_as_urdf_says() {
+    let urdf = r#"<robot name="r">
+  <link name="base"/>
+  <link name="puck"><inertial><origin xyz="0.1 0.2 0.3"/><mass value="1"/>
+    <inertia ixx="0.01" ixy="0.001" ixz="0" iyy="0.02" iyz="0" izz="0.025"/></inertial></link>
+  <link name="drone"><inertial><mass value="2"/>
+    <inertia ixx="0.03" ixy="0" ixz="0" iyy="0.03" iyz="0" izz="0.05"/></inertial></link>
+  <joint name="table" type="planar"><parent link="base"/><child link="puck"/>
+    <origin xyz="0.5 0 1" rpy="0.3 0.2 0.1"/><axis xyz="0.3 -0.4 0.5"/></joint>
+  <joint name="air" type="floating"><parent link="puck"/><child link="drone"/>
+    <origin xyz="0 0 0.2" rpy="0 0 1"/></joint>
+</robot>"#;
+    let source = sharnir_spec::Source {
+        name: "r.urdf".into(),
+        text: urdf.into(),
+    };
+    let conversion = sharnir_urdf::convert(&source, &sharnir_urdf::Options::default())
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    let oracle = sharnir_tests::oracle::Oracle::for_parsed_spec(&conversion.spec);
+    // q = [table_x, table_y, table_angle, air_x … air_qw]; bodies in tree
+    // order: puck (velocity 0), drone (velocity 3).
+    let link = |name: &str, q: &[f64]| {
+        let frame = conversion.frame(name).unwrap_or_else(|| panic!("{name}"));
+        let velocity = if frame.body == "puck" { 0 } else { 3 };
+        let body = oracle.body_of_velocity(velocity).expect("a body");
+        place(oracle.tree_poses(q)[body], frame)
+    };
+    let rest = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0];
+    // At rest every link frame is where the URDF's origins put it.
+    let (s, c) = (0.1_f64.sin(), 0.1_f64.cos());
+    let (sp, cp) = (0.2_f64.sin(), 0.2_f64.cos());
+    let (sr, cr) = (0.3_f64.sin(), 0.3_f64.cos());
+    let table = [
+        [c * cp, c * sp * sr - s * cr, c * sp * cr + s * sr],
+        [s * cp, s * sp * sr + c * cr, s * sp * cr - c * sr],
+        [-sp, cp * sr, cp * cr],
+    ];
+    let puck = link("puck", &rest);
+    GEOMETRY.check(
+        "puck at rest",
+        0,
+        &placement_entries(&puck),
+        &placement_entries(&Placement {
+            translation: [0.5, 0.0, 1.0],
+            rotation: table,
+        }),
+    );
+    let column = |m: &[[f64; 3]; 3], k: usize| [m[0][k], m[1][k], m[2][k]];
+    let drone = link("drone", &rest);
+    let lift = [
+        0.2 * table[0][2],
+        0.2 * table[1][2],
+        1.0 + 0.2 * table[2][2],
+    ];
+    GEOMETRY.check(
+        "drone at rest",
+        0,
+        &[
+            drone.translation.to_vec(),
+            column(&drone.rotation, 2).to_vec(),
+        ]
+        .concat(),
+        &[
+            [0.5 + lift[0], lift[1], lift[2]].to_vec(),
+            column(&table, 2).to_vec(),
+        ]
+        .concat(),
+    );
+    // Moved, the puck slides perpendicular to the axis by the planar
+    // distance and turns about the axis by the angle.
+    let norm = (0.3_f64 * 0.3 + 0.4 * 0.4 + 0.5 * 0.5).sqrt();
+    let axis: [f64; 3] =
+        std::array::from_fn(|i| (table[i][0] * 0.3 - table[i][1] * 0.4 + table[i][2] * 0.5) / norm);
+    let (x, y, angle) = (0.3, -0.2, 0.7);
+    let mut moved = rest;
+    moved[..3].copy_from_slice(&[x, y, angle]);
+    let puck_moved = link("puck", &moved);
+    let shift: Vec<f64> = (0..3)
+        .map(|i| puck_moved.translation[i] - puck.translation[i])
+        .collect();
+    let turn: [[f64; 3]; 3] = std::array::from_fn(|i| {
+        std::array::from_fn(|k| {
+            (0..3)
+                .map(|j| puck_moved.rotation[i][j] * puck.rotation[k][j])
+                .sum()
+        })
+    });
+    let dot = |a: &[f64], b: &[f64]| a.iter().zip(b).map(|(p, q)| p * q).sum::<f64>();
+    let turned_axis: Vec<f64> = (0..3).map(|i| dot(&turn[i], &axis)).collect();
+    let trace = turn[0][0] + turn[1][1] + turn[2][2];
+    GEOMETRY.check(
+        "planar motion: along the axis, distance, axis kept, cos of the angle",
+        0,
+        &[
+            vec![dot(&shift, &axis), dot(&shift, &shift).sqrt()],
+            turned_axis,
+            vec![(trace - 1.0) / 2.0],
+        ]
+        .concat(),
+        &[vec![0.0, x.hypot(y)], axis.to_vec(), vec![angle.cos()]].concat(),
+    );
+    // Its centre of mass, with the link frame turned back inside the body,
+    // is still 0.1, 0.2, 0.3 along the URDF link's axes.
+    let tree_body = oracle.body_of_velocity(0).expect("puck");
+    let (rotation, origin) = oracle.tree_poses(&moved)[tree_body];
+    let com_body = oracle.tree.bodies[tree_body].com;
+    let com: Vec<f64> = (0..3)
+        .map(|i| origin[i] + dot(&rotation[i], &com_body))
+        .collect();
+    let want: Vec<f64> = (0..3)
+        .map(|i| puck_moved.translation[i] + dot(&puck_moved.rotation[i], &[0.1, 0.2, 0.3]))
+        .collect();
+    GEOMETRY.check("puck's centre of mass", 0, &com, &want);
 }

@@ -178,6 +178,10 @@ fn environment<'a>(
         Input::Velocity(i) => qd.get(i).copied(),
         Input::Acceleration(i) => qdd.get(i).copied(),
         Input::Force(i) => tau.get(i).copied(),
+        // Anything else (the emitter's hoisted constant groups) is not an
+        // input of the symbolic derivations, so reading it is a failure.
+        #[allow(unreachable_patterns)]
+        _ => None,
     }
 }
 

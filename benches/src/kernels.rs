@@ -9,20 +9,22 @@
 /// its own `Params`), so generic benchmark code reaches them through this
 /// trait; the impls are written by [`crate::robots`].
 pub(crate) trait Kernels<const N: usize> {
-    /// The module's `Params` struct.
+    /// The module's `Derived` struct: the parameters with their constant
+    /// groups computed once, as a controller holding fixed parameters
+    /// would keep them.
     type Params;
 
-    /// The spec's parameter values, the same ones the generic tree is built
-    /// from.
+    /// The spec's parameter values (the same ones the generic tree is built
+    /// from), with their groups computed.
     fn params() -> Self::Params;
 
-    /// The module's `inverse_dynamics`.
+    /// The module's `inverse_dynamics_with`.
     fn inverse_dynamics(p: &Self::Params, q: &[f64; N], qd: &[f64; N], qdd: &[f64; N]) -> [f64; N];
 
-    /// The module's `mass_matrix`.
+    /// The module's `mass_matrix_with`.
     fn mass_matrix(p: &Self::Params, q: &[f64; N]) -> [[f64; N]; N];
 
-    /// The module's `forward_dynamics`.
+    /// The module's `forward_dynamics_with`.
     fn forward_dynamics(p: &Self::Params, q: &[f64; N], qd: &[f64; N], tau: &[f64; N]) -> [f64; N];
 }
 

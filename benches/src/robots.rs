@@ -7,10 +7,10 @@ use crate::kernels::{Kernels, Robot, RobotVisitor};
 macro_rules! forward_kernels {
     ($marker:ident => $module:ident) => {
         impl Kernels<N> for $marker {
-            type Params = $module::Params;
+            type Params = $module::Derived;
 
             fn params() -> Self::Params {
-                $module::Params::default()
+                $module::Params::default().derived()
             }
 
             fn inverse_dynamics(
@@ -19,11 +19,11 @@ macro_rules! forward_kernels {
                 qd: &[f64; N],
                 qdd: &[f64; N],
             ) -> [f64; N] {
-                $module::inverse_dynamics(p, q, qd, qdd)
+                $module::inverse_dynamics_with(p, q, qd, qdd)
             }
 
             fn mass_matrix(p: &Self::Params, q: &[f64; N]) -> [[f64; N]; N] {
-                $module::mass_matrix(p, q)
+                $module::mass_matrix_with(p, q)
             }
 
             fn forward_dynamics(
@@ -32,7 +32,7 @@ macro_rules! forward_kernels {
                 qd: &[f64; N],
                 tau: &[f64; N],
             ) -> [f64; N] {
-                $module::forward_dynamics(p, q, qd, tau)
+                $module::forward_dynamics_with(p, q, qd, tau)
             }
         }
     };

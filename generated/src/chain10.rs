@@ -10,13 +10,14 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `inverse_dynamics` | 220 | 347 | 0 | 0 | 10 | 10 |
-//! | `mass_matrix` | 731 | 745 | 0 | 0 | 9 | 9 |
-//! | `bias` | 162 | 220 | 0 | 0 | 10 | 10 |
-//! | `gravity` | 134 | 149 | 0 | 0 | 10 | 10 |
-//! | `forward_dynamics` | 648 | 414 | 11 | 0 | 10 | 10 |
-//! | `coriolis_matrix` | 1138 | 1210 | 0 | 0 | 9 | 9 |
-//! | `energy` | 213 | 183 | 0 | 0 | 10 | 10 |
+//! | `derived` | 26 | 0 | 2 | 0 | 0 | 0 |
+//! | `inverse_dynamics` | 190 | 347 | 0 | 0 | 10 | 10 |
+//! | `mass_matrix` | 581 | 745 | 0 | 0 | 9 | 9 |
+//! | `bias` | 151 | 220 | 0 | 0 | 10 | 10 |
+//! | `gravity` | 123 | 149 | 0 | 0 | 10 | 10 |
+//! | `forward_dynamics` | 589 | 414 | 9 | 0 | 10 | 10 |
+//! | `coriolis_matrix` | 1060 | 1210 | 0 | 0 | 9 | 9 |
+//! | `energy` | 181 | 183 | 0 | 0 | 10 | 10 |
 //! | `body_poses` | 84 | 109 | 0 | 0 | 10 | 10 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `body_jacobians` | 450 | 262 | 0 | 0 | 10 | 10 |
@@ -111,9 +112,107 @@ impl Default for Params {
         Params { m: 1.0, l: 0.1, g: 9.81 }
     }
 }
-/// Operation count of [`inverse_dynamics`].
+/// The parameters and the constant groups of parameters that the
+/// `*_with` functions read, computed once by [`Params::derived`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Derived {
+    /// The parameters the groups were computed from.
+    pub params: Params,
+    /// Parameter group 0.
+    pub k0: f64,
+    /// Parameter group 1.
+    pub k1: f64,
+    /// Parameter group 2.
+    pub k2: f64,
+    /// Parameter group 3.
+    pub k3: f64,
+    /// Parameter group 4.
+    pub k4: f64,
+    /// Parameter group 5.
+    pub k5: f64,
+    /// Parameter group 6.
+    pub k6: f64,
+    /// Parameter group 7.
+    pub k7: f64,
+    /// Parameter group 8.
+    pub k8: f64,
+    /// Parameter group 9.
+    pub k9: f64,
+    /// Parameter group 10.
+    pub k10: f64,
+    /// Parameter group 11.
+    pub k11: f64,
+    /// Parameter group 12.
+    pub k12: f64,
+    /// Parameter group 13.
+    pub k13: f64,
+    /// Parameter group 14.
+    pub k14: f64,
+    /// Parameter group 15.
+    pub k15: f64,
+    /// Parameter group 16.
+    pub k16: f64,
+    /// Parameter group 17.
+    pub k17: f64,
+    /// Parameter group 18.
+    pub k18: f64,
+    /// Parameter group 19.
+    pub k19: f64,
+    /// Parameter group 20.
+    pub k20: f64,
+    /// Parameter group 21.
+    pub k21: f64,
+    /// Parameter group 22.
+    pub k22: f64,
+}
+impl Params {
+    /// Computes the parameter groups; call again after changing a
+    /// parameter.
+    pub fn derived(&self) -> Derived {
+        let p = self;
+        let inv0 = 1.0 / p.l;
+        let t1 = p.m * (p.l * p.l);
+        let t2 = p.m * p.l;
+        Derived {
+            params: *self,
+            k0: t1,
+            k1: t2,
+            k2: 0.5 * p.l,
+            k3: 1.0833333333333333 * t1,
+            k4: 0.75 * t1,
+            k5: 0.6666666666666666 * t1,
+            k6: 0.5833333333333334 * t1,
+            k7: 0.5 * t1,
+            k8: 0.4166666666666667 * t1,
+            k9: 0.3333333333333333 * t1,
+            k10: 0.25 * t1,
+            k11: 0.16666666666666666 * t1,
+            k12: 0.08333333333333333 * t1,
+            k13: 0.9166666666666666 * t1,
+            k14: 0.8333333333333334 * t1,
+            k15: p.m * p.l * p.g,
+            k16: p.l * p.l,
+            k17: p.m * p.m * (p.l * p.l),
+            k18: 0.5 * t2,
+            k19: inv0,
+            k20: p.l * p.g,
+            k21: inv0 * inv0 / p.m,
+            k22: p.m * p.g,
+        }
+    }
+}
+/// Operation count of [`Params::derived`].
+pub const OPS_DERIVED: OpCount = OpCount {
+    mul: 26,
+    add: 0,
+    div: 2,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+};
+/// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 220,
+    mul: 190,
     add: 347,
     div: 0,
     sqrt: 0,
@@ -122,12 +221,26 @@ pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
 };
 ///Joint forces τ(q, q̇, q̈) by the recursive Newton–Euler method: torques for
 ///revolute joints, forces for prismatic ones, in coordinate order.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`inverse_dynamics_with`]; its cost is [`OPS_INVERSE_DYNAMICS`].
 pub fn inverse_dynamics(
     p: &Params,
     q: &[f64; NQ],
     qd: &[f64; NV],
     qdd: &[f64; NV],
 ) -> [f64; NV] {
+    inverse_dynamics_with(&p.derived(), q, qd, qdd)
+}
+/// [`inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
+pub fn inverse_dynamics_with(
+    d: &Derived,
+    q: &[f64; NQ],
+    qd: &[f64; NV],
+    qdd: &[f64; NV],
+) -> [f64; NV] {
+    let p = &d.params;
     let s_q0 = libm::sin(q[0]);
     let c_q0 = libm::cos(q[0]);
     let t2 = p.g * c_q0;
@@ -238,108 +351,110 @@ pub fn inverse_dynamics(
     let t105 = qdd[0] + qdd[1] + qdd[2] + qdd[3] + qdd[4] + qdd[5] + qdd[6] + qdd[7]
         + qdd[8] + qdd[9];
     let t106 = t11 + 0.5 * t16 - t10;
-    let t107 = p.m * (p.l * p.l) * t13;
-    let t108 = p.m * p.l * t106;
-    let t109 = t23 + 0.5 * t28 - t22;
-    let t110 = p.m * (p.l * p.l) * t25;
-    let t111 = p.m * p.l * t109;
-    let t112 = t35 + 0.5 * t40 - t34;
-    let t113 = p.m * (p.l * p.l) * t37;
-    let t114 = p.m * p.l * t112;
-    let t115 = t47 + 0.5 * t52 - t46;
-    let t116 = p.m * (p.l * p.l) * t49;
-    let t117 = p.m * p.l * t115;
-    let t118 = t59 + 0.5 * t64 - t58;
-    let t119 = p.m * (p.l * p.l) * t61;
-    let t120 = p.m * p.l * t118;
-    let t121 = t71 + 0.5 * t76 - t70;
-    let t122 = p.m * (p.l * p.l) * t73;
-    let t123 = p.m * p.l * t121;
-    let t124 = t83 + 0.5 * t88 - t82;
-    let t125 = p.m * (p.l * p.l) * t85;
-    let t126 = p.m * p.l * t124;
-    let t127 = t95 + 0.5 * t100 - t94;
-    let t128 = p.m * (p.l * p.l) * t97;
-    let t129 = p.m * p.l * t127;
-    let t130 = c_q9 * t102 + 0.5 * (p.l * t105) - s_q9 * t103;
-    let t131 = c_q9 * t103 + s_q9 * t102 - 0.5 * (p.l * (t104 * t104));
-    let t132 = p.m * (p.l * p.l) * t105;
-    let t133 = p.m * p.l * t130;
-    let t134 = p.m * s_q9 * t131;
-    let t135 = p.m * c_q9 * t130;
-    let t136 = p.l * (t134 + t135);
-    let t137 = p.m * (t92 + t93 - 0.5 * t101) + p.m * c_q9 * t131 - p.m * s_q9 * t130;
-    let t138 = p.m * t127 + t134 + t135;
-    let t139 = s_q8 * t137;
-    let t140 = c_q8 * t138;
-    let t141 = p.l * (t139 + t140);
-    let t142 = p.m * (t80 + t81 - 0.5 * t89) + c_q8 * t137 - s_q8 * t138;
-    let t143 = p.m * t124 + t139 + t140;
-    let t144 = s_q7 * t142;
-    let t145 = c_q7 * t143;
-    let t146 = p.l * (t144 + t145);
-    let t147 = p.m * (t68 + t69 - 0.5 * t77) + c_q7 * t142 - s_q7 * t143;
-    let t148 = p.m * t121 + t144 + t145;
-    let t149 = s_q6 * t147;
-    let t150 = c_q6 * t148;
-    let t151 = p.l * (t149 + t150);
-    let t152 = p.m * (t56 + t57 - 0.5 * t65) + c_q6 * t147 - s_q6 * t148;
-    let t153 = p.m * t118 + t149 + t150;
-    let t154 = s_q5 * t152;
-    let t155 = c_q5 * t153;
-    let t156 = p.l * (t154 + t155);
-    let t157 = p.m * (t44 + t45 - 0.5 * t53) + c_q5 * t152 - s_q5 * t153;
-    let t158 = p.m * t115 + t154 + t155;
-    let t159 = s_q4 * t157;
-    let t160 = c_q4 * t158;
-    let t161 = p.l * (t159 + t160);
-    let t162 = p.m * (t32 + t33 - 0.5 * t41) + c_q4 * t157 - s_q4 * t158;
-    let t163 = p.m * t112 + t159 + t160;
-    let t164 = s_q3 * t162;
-    let t165 = c_q3 * t163;
-    let t166 = p.l * (t164 + t165);
-    let t167 = p.m * (t20 + t21 - 0.5 * t29) + c_q3 * t162 - s_q3 * t163;
-    let t168 = p.m * t109 + t164 + t165;
-    let t169 = s_q2 * t167;
-    let t170 = c_q2 * t168;
-    let t171 = p.l * (t169 + t170);
+    let t107 = t23 + 0.5 * t28 - t22;
+    let t108 = t35 + 0.5 * t40 - t34;
+    let t109 = t47 + 0.5 * t52 - t46;
+    let t110 = t59 + 0.5 * t64 - t58;
+    let t111 = t71 + 0.5 * t76 - t70;
+    let t112 = t83 + 0.5 * t88 - t82;
+    let t113 = t95 + 0.5 * t100 - t94;
+    let t114 = c_q9 * t102 + 0.5 * (p.l * t105) - s_q9 * t103;
+    let t115 = c_q9 * t103 + s_q9 * t102 - 0.5 * (p.l * (t104 * t104));
+    let t116 = p.m * s_q9 * t115;
+    let t117 = p.m * c_q9 * t114;
+    let t118 = p.l * (t116 + t117);
+    let t119 = p.m * (t92 + t93 - 0.5 * t101) + p.m * c_q9 * t115 - p.m * s_q9 * t114;
+    let t120 = p.m * t113 + t116 + t117;
+    let t121 = s_q8 * t119;
+    let t122 = c_q8 * t120;
+    let t123 = p.l * (t121 + t122);
+    let t124 = p.m * (t80 + t81 - 0.5 * t89) + c_q8 * t119 - s_q8 * t120;
+    let t125 = p.m * t112 + t121 + t122;
+    let t126 = s_q7 * t124;
+    let t127 = c_q7 * t125;
+    let t128 = p.l * (t126 + t127);
+    let t129 = p.m * (t68 + t69 - 0.5 * t77) + c_q7 * t124 - s_q7 * t125;
+    let t130 = p.m * t111 + t126 + t127;
+    let t131 = s_q6 * t129;
+    let t132 = c_q6 * t130;
+    let t133 = p.l * (t131 + t132);
+    let t134 = p.m * (t56 + t57 - 0.5 * t65) + c_q6 * t129 - s_q6 * t130;
+    let t135 = p.m * t110 + t131 + t132;
+    let t136 = s_q5 * t134;
+    let t137 = c_q5 * t135;
+    let t138 = p.l * (t136 + t137);
+    let t139 = p.m * (t44 + t45 - 0.5 * t53) + c_q5 * t134 - s_q5 * t135;
+    let t140 = p.m * t109 + t136 + t137;
+    let t141 = s_q4 * t139;
+    let t142 = c_q4 * t140;
+    let t143 = p.l * (t141 + t142);
+    let t144 = p.m * (t32 + t33 - 0.5 * t41) + c_q4 * t139 - s_q4 * t140;
+    let t145 = p.m * t108 + t141 + t142;
+    let t146 = s_q3 * t144;
+    let t147 = c_q3 * t145;
+    let t148 = p.l * (t146 + t147);
+    let t149 = p.m * (t20 + t21 - 0.5 * t29) + c_q3 * t144 - s_q3 * t145;
+    let t150 = p.m * t107 + t146 + t147;
+    let t151 = s_q2 * t149;
+    let t152 = c_q2 * t150;
+    let t153 = p.l * (t151 + t152);
+    let t154 = t13 * d.k0;
+    let t155 = t106 * d.k1;
+    let t156 = t25 * d.k0;
+    let t157 = t107 * d.k1;
+    let t158 = t37 * d.k0;
+    let t159 = t108 * d.k1;
+    let t160 = t49 * d.k0;
+    let t161 = t109 * d.k1;
+    let t162 = t61 * d.k0;
+    let t163 = t110 * d.k1;
+    let t164 = t73 * d.k0;
+    let t165 = t111 * d.k1;
+    let t166 = t85 * d.k0;
+    let t167 = t112 * d.k1;
+    let t168 = t97 * d.k0;
+    let t169 = t113 * d.k1;
+    let t170 = t105 * d.k0;
+    let t171 = t114 * d.k1;
     [
-        0.08333333333333333
-            * (p.m * (p.l * p.l) * qdd[0] + t107 + t110 + t113 + t116 + t119 + t122
-                + t125 + t128 + t132)
-            + 0.5
-                * (p.m * p.l * (t2 + 0.5 * t5) + t108 + t111 + t114 + t117 + t120 + t123
-                    + t126 + t129 + t133) + t136 + t141 + t146 + t151 + t156 + t161
-            + t166 + t171
+        t118 + t123 + t128 + t133 + t138 + t143 + t148 + t153
             + p.l
-                * (s_q1 * (p.m * (t8 + t9 - 0.5 * t17) + c_q2 * t167 - s_q2 * t168)
-                    + c_q1 * (p.m * t106 + t169 + t170)),
-        0.08333333333333333
-            * (t107 + t110 + t113 + t116 + t119 + t122 + t125 + t128 + t132)
-            + 0.5 * (t108 + t111 + t114 + t117 + t120 + t123 + t126 + t129 + t133) + t136
-            + t141 + t146 + t151 + t156 + t161 + t166 + t171,
-        0.08333333333333333 * (t110 + t113 + t116 + t119 + t122 + t125 + t128 + t132)
-            + 0.5 * (t111 + t114 + t117 + t120 + t123 + t126 + t129 + t133) + t136 + t141
-            + t146 + t151 + t156 + t161 + t166,
-        0.08333333333333333 * (t113 + t116 + t119 + t122 + t125 + t128 + t132)
-            + 0.5 * (t114 + t117 + t120 + t123 + t126 + t129 + t133) + t136 + t141 + t146
-            + t151 + t156 + t161,
-        0.08333333333333333 * (t116 + t119 + t122 + t125 + t128 + t132)
-            + 0.5 * (t117 + t120 + t123 + t126 + t129 + t133) + t136 + t141 + t146 + t151
-            + t156,
-        0.08333333333333333 * (t119 + t122 + t125 + t128 + t132)
-            + 0.5 * (t120 + t123 + t126 + t129 + t133) + t136 + t141 + t146 + t151,
-        0.08333333333333333 * (t122 + t125 + t128 + t132)
-            + 0.5 * (t123 + t126 + t129 + t133) + t136 + t141 + t146,
-        0.08333333333333333 * (t125 + t128 + t132) + 0.5 * (t126 + t129 + t133) + t136
-            + t141,
-        0.08333333333333333 * (t128 + t132) + 0.5 * (t129 + t133) + t136,
-        0.08333333333333333 * t132 + 0.5 * t133,
+                * (s_q1 * (p.m * (t8 + t9 - 0.5 * t17) + c_q2 * t149 - s_q2 * t150)
+                    + c_q1 * (p.m * t106 + t151 + t152))
+            + 0.08333333333333333
+                * (qdd[0] * d.k0 + t154 + t156 + t158 + t160 + t162 + t164 + t166 + t168
+                    + t170)
+            + 0.5
+                * ((t2 + 0.5 * t5) * d.k1 + t155 + t157 + t159 + t161 + t163 + t165
+                    + t167 + t169 + t171),
+        t118 + t123 + t128 + t133 + t138 + t143 + t148 + t153
+            + 0.08333333333333333
+                * (t154 + t156 + t158 + t160 + t162 + t164 + t166 + t168 + t170)
+            + 0.5 * (t155 + t157 + t159 + t161 + t163 + t165 + t167 + t169 + t171),
+        t118 + t123 + t128 + t133 + t138 + t143 + t148
+            + 0.08333333333333333
+                * (t156 + t158 + t160 + t162 + t164 + t166 + t168 + t170)
+            + 0.5 * (t157 + t159 + t161 + t163 + t165 + t167 + t169 + t171),
+        t118 + t123 + t128 + t133 + t138 + t143
+            + 0.08333333333333333 * (t158 + t160 + t162 + t164 + t166 + t168 + t170)
+            + 0.5 * (t159 + t161 + t163 + t165 + t167 + t169 + t171),
+        t118 + t123 + t128 + t133 + t138
+            + 0.08333333333333333 * (t160 + t162 + t164 + t166 + t168 + t170)
+            + 0.5 * (t161 + t163 + t165 + t167 + t169 + t171),
+        t118 + t123 + t128 + t133
+            + 0.08333333333333333 * (t162 + t164 + t166 + t168 + t170)
+            + 0.5 * (t163 + t165 + t167 + t169 + t171),
+        t118 + t123 + t128 + 0.08333333333333333 * (t164 + t166 + t168 + t170)
+            + 0.5 * (t165 + t167 + t169 + t171),
+        t118 + t123 + 0.08333333333333333 * (t166 + t168 + t170)
+            + 0.5 * (t167 + t169 + t171),
+        t118 + 0.08333333333333333 * (t168 + t170) + 0.5 * (t169 + t171),
+        0.08333333333333333 * t170 + 0.5 * t171,
     ]
 }
-/// Operation count of [`mass_matrix`].
+/// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 731,
+    mul: 581,
     add: 745,
     div: 0,
     sqrt: 0,
@@ -348,8 +463,16 @@ pub const OPS_MASS_MATRIX: OpCount = OpCount {
 };
 ///The joint-space mass matrix M(q), symmetric positive definite, so that
 ///`M(q) q̈ + bias(q, q̇) = τ`. Entries of joints on different branches are zero.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`mass_matrix_with`]; its cost is [`OPS_MASS_MATRIX`].
 pub fn mass_matrix(p: &Params, q: &[f64; NQ]) -> [[f64; NV]; NV] {
-    let t0 = p.m * (p.l * p.l);
+    mass_matrix_with(&p.derived(), q)
+}
+/// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
+pub fn mass_matrix_with(d: &Derived, q: &[f64; NQ]) -> [[f64; NV]; NV] {
+    let p = &d.params;
     let s_q1 = libm::sin(q[1]);
     let c_q1 = libm::cos(q[1]);
     let s_q2 = libm::sin(q[2]);
@@ -368,613 +491,602 @@ pub fn mass_matrix(p: &Params, q: &[f64; NQ]) -> [[f64; NV]; NV] {
     let c_q8 = libm::cos(q[8]);
     let s_q9 = libm::sin(q[9]);
     let c_q9 = libm::cos(q[9]);
-    let t19 = p.l * c_q1;
-    let t20 = 0.5 * p.l + t19;
-    let t21 = p.m * p.l * t20;
-    let t22 = p.l * s_q1 * s_q2;
-    let t23 = p.l + t19;
-    let t24 = c_q2 * t23;
-    let t25 = 0.5 * p.l + t24 - t22;
-    let t26 = p.m * p.l * t25;
-    let t27 = p.l * s_q1 * c_q2 + s_q2 * t23;
-    let t28 = s_q3 * t27;
-    let t29 = p.l + t24 - t22;
-    let t30 = c_q3 * t29;
-    let t31 = 0.5 * p.l + t30 - t28;
-    let t32 = p.m * p.l * t31;
-    let t33 = c_q3 * t27 + s_q3 * t29;
-    let t34 = s_q4 * t33;
-    let t35 = p.l + t30 - t28;
-    let t36 = c_q4 * t35;
-    let t37 = 0.5 * p.l + t36 - t34;
-    let t38 = p.m * p.l * t37;
-    let t39 = c_q4 * t33 + s_q4 * t35;
-    let t40 = s_q5 * t39;
-    let t41 = p.l + t36 - t34;
-    let t42 = c_q5 * t41;
-    let t43 = 0.5 * p.l + t42 - t40;
-    let t44 = p.m * p.l * t43;
-    let t45 = c_q5 * t39 + s_q5 * t41;
-    let t46 = s_q6 * t45;
-    let t47 = p.l + t42 - t40;
-    let t48 = c_q6 * t47;
-    let t49 = 0.5 * p.l + t48 - t46;
-    let t50 = p.m * p.l * t49;
-    let t51 = c_q6 * t45 + s_q6 * t47;
-    let t52 = s_q7 * t51;
-    let t53 = p.l + t48 - t46;
-    let t54 = c_q7 * t53;
-    let t55 = 0.5 * p.l + t54 - t52;
-    let t56 = p.m * p.l * t55;
-    let t57 = c_q7 * t51 + s_q7 * t53;
-    let t58 = s_q8 * t57;
-    let t59 = p.l + t54 - t52;
-    let t60 = c_q8 * t59;
-    let t61 = 0.5 * p.l + t60 - t58;
-    let t62 = p.m * p.l * t61;
-    let t63 = c_q8 * t57 + s_q8 * t59;
-    let t64 = p.l + t60 - t58;
-    let t65 = 0.5 * p.l + c_q9 * t64 - s_q9 * t63;
-    let t66 = p.m * p.l * t65;
-    let t67 = c_q9 * t63 + s_q9 * t64;
-    let t68 = p.m * s_q9 * t67;
-    let t69 = p.m * c_q9 * t65;
-    let t70 = p.l * (t68 + t69);
-    let t71 = p.m * t63 + p.m * c_q9 * t67 - p.m * s_q9 * t65;
-    let t72 = s_q8 * t71;
-    let t73 = t68 + t69 + p.m * t61;
-    let t74 = c_q8 * t73;
-    let t75 = p.l * (t72 + t74);
-    let t76 = p.m * t57 + c_q8 * t71 - s_q8 * t73;
-    let t77 = s_q7 * t76;
-    let t78 = t72 + t74 + p.m * t55;
-    let t79 = c_q7 * t78;
-    let t80 = p.l * (t77 + t79);
-    let t81 = p.m * t51 + c_q7 * t76 - s_q7 * t78;
-    let t82 = s_q6 * t81;
-    let t83 = t77 + t79 + p.m * t49;
-    let t84 = c_q6 * t83;
-    let t85 = p.l * (t82 + t84);
-    let t86 = p.m * t45 + c_q6 * t81 - s_q6 * t83;
-    let t87 = s_q5 * t86;
-    let t88 = t82 + t84 + p.m * t43;
-    let t89 = c_q5 * t88;
-    let t90 = p.l * (t87 + t89);
-    let t91 = p.m * t39 + c_q5 * t86 - s_q5 * t88;
-    let t92 = s_q4 * t91;
-    let t93 = t87 + t89 + p.m * t37;
-    let t94 = c_q4 * t93;
-    let t95 = p.l * (t92 + t94);
-    let t96 = p.m * t33 + c_q4 * t91 - s_q4 * t93;
-    let t97 = s_q3 * t96;
-    let t98 = t92 + t94 + p.m * t31;
-    let t99 = c_q3 * t98;
-    let t100 = p.l * (t97 + t99);
-    let t101 = p.m * t27 + c_q3 * t96 - s_q3 * t98;
-    let t102 = s_q2 * t101;
-    let t103 = t97 + t99 + p.m * t25;
-    let t104 = c_q2 * t103;
-    let t105 = p.l * (t102 + t104);
-    let t106 = 0.75 * t0 + 0.5 * (t21 + t26 + t32 + t38 + t44 + t50 + t56 + t62 + t66)
-        + t70 + t75 + t80 + t85 + t90 + t95 + t100 + t105;
-    let t107 = 0.6666666666666666 * t0
-        + 0.5 * (t26 + t32 + t38 + t44 + t50 + t56 + t62 + t66) + t70 + t75 + t80 + t85
-        + t90 + t95 + t100;
-    let t108 = 0.5833333333333334 * t0 + 0.5 * (t32 + t38 + t44 + t50 + t56 + t62 + t66)
-        + t70 + t75 + t80 + t85 + t90 + t95;
-    let t109 = 0.5 * (t0 + t38 + t44 + t50 + t56 + t62 + t66) + t70 + t75 + t80 + t85
-        + t90;
-    let t110 = 0.4166666666666667 * t0 + 0.5 * (t44 + t50 + t56 + t62 + t66) + t70 + t75
-        + t80 + t85;
-    let t111 = 0.3333333333333333 * t0 + 0.5 * (t50 + t56 + t62 + t66) + t70 + t75 + t80;
-    let t112 = 0.25 * t0 + 0.5 * (t56 + t62 + t66) + t70 + t75;
-    let t113 = 0.16666666666666666 * t0 + 0.5 * (t62 + t66) + t70;
-    let t114 = 0.08333333333333333 * t0 + 0.5 * t66;
-    let t115 = p.l * c_q2;
-    let t116 = 0.5 * p.l + t115;
-    let t117 = p.m * p.l * t116;
-    let t118 = p.l * s_q2 * s_q3;
-    let t119 = p.l + t115;
-    let t120 = c_q3 * t119;
-    let t121 = 0.5 * p.l + t120 - t118;
-    let t122 = p.m * p.l * t121;
-    let t123 = p.l * s_q2 * c_q3 + s_q3 * t119;
-    let t124 = s_q4 * t123;
-    let t125 = p.l + t120 - t118;
-    let t126 = c_q4 * t125;
-    let t127 = 0.5 * p.l + t126 - t124;
-    let t128 = p.m * p.l * t127;
-    let t129 = c_q4 * t123 + s_q4 * t125;
-    let t130 = s_q5 * t129;
-    let t131 = p.l + t126 - t124;
-    let t132 = c_q5 * t131;
-    let t133 = 0.5 * p.l + t132 - t130;
-    let t134 = p.m * p.l * t133;
-    let t135 = c_q5 * t129 + s_q5 * t131;
-    let t136 = s_q6 * t135;
-    let t137 = p.l + t132 - t130;
-    let t138 = c_q6 * t137;
-    let t139 = 0.5 * p.l + t138 - t136;
-    let t140 = p.m * p.l * t139;
-    let t141 = c_q6 * t135 + s_q6 * t137;
-    let t142 = s_q7 * t141;
-    let t143 = p.l + t138 - t136;
-    let t144 = c_q7 * t143;
-    let t145 = 0.5 * p.l + t144 - t142;
-    let t146 = p.m * p.l * t145;
-    let t147 = c_q7 * t141 + s_q7 * t143;
-    let t148 = s_q8 * t147;
-    let t149 = p.l + t144 - t142;
-    let t150 = c_q8 * t149;
-    let t151 = 0.5 * p.l + t150 - t148;
-    let t152 = p.m * p.l * t151;
-    let t153 = c_q8 * t147 + s_q8 * t149;
-    let t154 = p.l + t150 - t148;
-    let t155 = 0.5 * p.l + c_q9 * t154 - s_q9 * t153;
-    let t156 = p.m * p.l * t155;
-    let t157 = c_q9 * t153 + s_q9 * t154;
-    let t158 = p.m * s_q9 * t157;
-    let t159 = p.m * c_q9 * t155;
-    let t160 = p.l * (t158 + t159);
-    let t161 = p.m * t153 + p.m * c_q9 * t157 - p.m * s_q9 * t155;
-    let t162 = s_q8 * t161;
-    let t163 = t158 + t159 + p.m * t151;
-    let t164 = c_q8 * t163;
-    let t165 = p.l * (t162 + t164);
-    let t166 = p.m * t147 + c_q8 * t161 - s_q8 * t163;
-    let t167 = s_q7 * t166;
-    let t168 = t162 + t164 + p.m * t145;
-    let t169 = c_q7 * t168;
-    let t170 = p.l * (t167 + t169);
-    let t171 = p.m * t141 + c_q7 * t166 - s_q7 * t168;
-    let t172 = s_q6 * t171;
-    let t173 = t167 + t169 + p.m * t139;
-    let t174 = c_q6 * t173;
-    let t175 = p.l * (t172 + t174);
-    let t176 = p.m * t135 + c_q6 * t171 - s_q6 * t173;
-    let t177 = s_q5 * t176;
-    let t178 = t172 + t174 + p.m * t133;
-    let t179 = c_q5 * t178;
-    let t180 = p.l * (t177 + t179);
-    let t181 = p.m * t129 + c_q5 * t176 - s_q5 * t178;
-    let t182 = s_q4 * t181;
-    let t183 = t177 + t179 + p.m * t127;
-    let t184 = c_q4 * t183;
-    let t185 = p.l * (t182 + t184);
-    let t186 = p.m * t123 + c_q4 * t181 - s_q4 * t183;
-    let t187 = s_q3 * t186;
-    let t188 = t182 + t184 + p.m * t121;
-    let t189 = c_q3 * t188;
-    let t190 = p.l * (t187 + t189);
-    let t191 = 0.6666666666666666 * t0
-        + 0.5 * (t117 + t122 + t128 + t134 + t140 + t146 + t152 + t156) + t160 + t165
-        + t170 + t175 + t180 + t185 + t190;
-    let t192 = 0.5833333333333334 * t0
-        + 0.5 * (t122 + t128 + t134 + t140 + t146 + t152 + t156) + t160 + t165 + t170
-        + t175 + t180 + t185;
-    let t193 = 0.5 * (t0 + t128 + t134 + t140 + t146 + t152 + t156) + t160 + t165 + t170
-        + t175 + t180;
-    let t194 = 0.4166666666666667 * t0 + 0.5 * (t134 + t140 + t146 + t152 + t156) + t160
-        + t165 + t170 + t175;
-    let t195 = 0.3333333333333333 * t0 + 0.5 * (t140 + t146 + t152 + t156) + t160 + t165
-        + t170;
-    let t196 = 0.25 * t0 + 0.5 * (t146 + t152 + t156) + t160 + t165;
-    let t197 = 0.16666666666666666 * t0 + 0.5 * (t152 + t156) + t160;
-    let t198 = 0.08333333333333333 * t0 + 0.5 * t156;
-    let t199 = p.l * c_q3;
-    let t200 = 0.5 * p.l + t199;
-    let t201 = p.m * p.l * t200;
-    let t202 = p.l * s_q3 * s_q4;
-    let t203 = p.l + t199;
-    let t204 = c_q4 * t203;
-    let t205 = 0.5 * p.l + t204 - t202;
-    let t206 = p.m * p.l * t205;
-    let t207 = p.l * s_q3 * c_q4 + s_q4 * t203;
-    let t208 = s_q5 * t207;
-    let t209 = p.l + t204 - t202;
-    let t210 = c_q5 * t209;
-    let t211 = 0.5 * p.l + t210 - t208;
-    let t212 = p.m * p.l * t211;
-    let t213 = c_q5 * t207 + s_q5 * t209;
-    let t214 = s_q6 * t213;
-    let t215 = p.l + t210 - t208;
-    let t216 = c_q6 * t215;
-    let t217 = 0.5 * p.l + t216 - t214;
-    let t218 = p.m * p.l * t217;
-    let t219 = c_q6 * t213 + s_q6 * t215;
-    let t220 = s_q7 * t219;
-    let t221 = p.l + t216 - t214;
-    let t222 = c_q7 * t221;
-    let t223 = 0.5 * p.l + t222 - t220;
-    let t224 = p.m * p.l * t223;
-    let t225 = c_q7 * t219 + s_q7 * t221;
-    let t226 = s_q8 * t225;
-    let t227 = p.l + t222 - t220;
-    let t228 = c_q8 * t227;
-    let t229 = 0.5 * p.l + t228 - t226;
-    let t230 = p.m * p.l * t229;
-    let t231 = c_q8 * t225 + s_q8 * t227;
-    let t232 = p.l + t228 - t226;
-    let t233 = 0.5 * p.l + c_q9 * t232 - s_q9 * t231;
-    let t234 = p.m * p.l * t233;
-    let t235 = c_q9 * t231 + s_q9 * t232;
-    let t236 = p.m * s_q9 * t235;
-    let t237 = p.m * c_q9 * t233;
-    let t238 = p.l * (t236 + t237);
-    let t239 = p.m * t231 + p.m * c_q9 * t235 - p.m * s_q9 * t233;
-    let t240 = s_q8 * t239;
-    let t241 = t236 + t237 + p.m * t229;
-    let t242 = c_q8 * t241;
-    let t243 = p.l * (t240 + t242);
-    let t244 = p.m * t225 + c_q8 * t239 - s_q8 * t241;
-    let t245 = s_q7 * t244;
-    let t246 = t240 + t242 + p.m * t223;
-    let t247 = c_q7 * t246;
+    let t18 = p.l * c_q1;
+    let t19 = p.l * s_q1 * s_q2;
+    let t20 = p.l + t18;
+    let t21 = c_q2 * t20;
+    let t22 = p.l * s_q1 * c_q2 + s_q2 * t20;
+    let t23 = s_q3 * t22;
+    let t24 = p.l + t21 - t19;
+    let t25 = c_q3 * t24;
+    let t26 = c_q3 * t22 + s_q3 * t24;
+    let t27 = s_q4 * t26;
+    let t28 = p.l + t25 - t23;
+    let t29 = c_q4 * t28;
+    let t30 = c_q4 * t26 + s_q4 * t28;
+    let t31 = s_q5 * t30;
+    let t32 = p.l + t29 - t27;
+    let t33 = c_q5 * t32;
+    let t34 = c_q5 * t30 + s_q5 * t32;
+    let t35 = s_q6 * t34;
+    let t36 = p.l + t33 - t31;
+    let t37 = c_q6 * t36;
+    let t38 = c_q6 * t34 + s_q6 * t36;
+    let t39 = s_q7 * t38;
+    let t40 = p.l + t37 - t35;
+    let t41 = c_q7 * t40;
+    let t42 = c_q7 * t38 + s_q7 * t40;
+    let t43 = s_q8 * t42;
+    let t44 = p.l + t41 - t39;
+    let t45 = c_q8 * t44;
+    let t46 = c_q8 * t42 + s_q8 * t44;
+    let t47 = p.l + t45 - t43;
+    let t48 = c_q9 * t46 + s_q9 * t47;
+    let t49 = p.m * s_q9 * t48;
+    let t50 = p.l * c_q2;
+    let t51 = p.l * s_q2 * s_q3;
+    let t52 = p.l + t50;
+    let t53 = c_q3 * t52;
+    let t54 = p.l * s_q2 * c_q3 + s_q3 * t52;
+    let t55 = s_q4 * t54;
+    let t56 = p.l + t53 - t51;
+    let t57 = c_q4 * t56;
+    let t58 = c_q4 * t54 + s_q4 * t56;
+    let t59 = s_q5 * t58;
+    let t60 = p.l + t57 - t55;
+    let t61 = c_q5 * t60;
+    let t62 = c_q5 * t58 + s_q5 * t60;
+    let t63 = s_q6 * t62;
+    let t64 = p.l + t61 - t59;
+    let t65 = c_q6 * t64;
+    let t66 = c_q6 * t62 + s_q6 * t64;
+    let t67 = s_q7 * t66;
+    let t68 = p.l + t65 - t63;
+    let t69 = c_q7 * t68;
+    let t70 = c_q7 * t66 + s_q7 * t68;
+    let t71 = s_q8 * t70;
+    let t72 = p.l + t69 - t67;
+    let t73 = c_q8 * t72;
+    let t74 = c_q8 * t70 + s_q8 * t72;
+    let t75 = p.l + t73 - t71;
+    let t76 = c_q9 * t74 + s_q9 * t75;
+    let t77 = p.m * s_q9 * t76;
+    let t78 = p.l * c_q3;
+    let t79 = p.l * s_q3 * s_q4;
+    let t80 = p.l + t78;
+    let t81 = c_q4 * t80;
+    let t82 = p.l * s_q3 * c_q4 + s_q4 * t80;
+    let t83 = s_q5 * t82;
+    let t84 = p.l + t81 - t79;
+    let t85 = c_q5 * t84;
+    let t86 = c_q5 * t82 + s_q5 * t84;
+    let t87 = s_q6 * t86;
+    let t88 = p.l + t85 - t83;
+    let t89 = c_q6 * t88;
+    let t90 = c_q6 * t86 + s_q6 * t88;
+    let t91 = s_q7 * t90;
+    let t92 = p.l + t89 - t87;
+    let t93 = c_q7 * t92;
+    let t94 = c_q7 * t90 + s_q7 * t92;
+    let t95 = s_q8 * t94;
+    let t96 = p.l + t93 - t91;
+    let t97 = c_q8 * t96;
+    let t98 = c_q8 * t94 + s_q8 * t96;
+    let t99 = p.l + t97 - t95;
+    let t100 = c_q9 * t98 + s_q9 * t99;
+    let t101 = p.m * s_q9 * t100;
+    let t102 = p.l * c_q4;
+    let t103 = p.l * s_q4 * s_q5;
+    let t104 = p.l + t102;
+    let t105 = c_q5 * t104;
+    let t106 = p.l * s_q4 * c_q5 + s_q5 * t104;
+    let t107 = s_q6 * t106;
+    let t108 = p.l + t105 - t103;
+    let t109 = c_q6 * t108;
+    let t110 = c_q6 * t106 + s_q6 * t108;
+    let t111 = s_q7 * t110;
+    let t112 = p.l + t109 - t107;
+    let t113 = c_q7 * t112;
+    let t114 = c_q7 * t110 + s_q7 * t112;
+    let t115 = s_q8 * t114;
+    let t116 = p.l + t113 - t111;
+    let t117 = c_q8 * t116;
+    let t118 = c_q8 * t114 + s_q8 * t116;
+    let t119 = p.l + t117 - t115;
+    let t120 = c_q9 * t118 + s_q9 * t119;
+    let t121 = p.m * s_q9 * t120;
+    let t122 = p.l * c_q5;
+    let t123 = p.l * s_q5 * s_q6;
+    let t124 = p.l + t122;
+    let t125 = c_q6 * t124;
+    let t126 = p.l * s_q5 * c_q6 + s_q6 * t124;
+    let t127 = s_q7 * t126;
+    let t128 = p.l + t125 - t123;
+    let t129 = c_q7 * t128;
+    let t130 = c_q7 * t126 + s_q7 * t128;
+    let t131 = s_q8 * t130;
+    let t132 = p.l + t129 - t127;
+    let t133 = c_q8 * t132;
+    let t134 = c_q8 * t130 + s_q8 * t132;
+    let t135 = p.l + t133 - t131;
+    let t136 = c_q9 * t134 + s_q9 * t135;
+    let t137 = p.m * s_q9 * t136;
+    let t138 = p.l * c_q6;
+    let t139 = p.l * s_q6 * s_q7;
+    let t140 = p.l + t138;
+    let t141 = c_q7 * t140;
+    let t142 = p.l * s_q6 * c_q7 + s_q7 * t140;
+    let t143 = s_q8 * t142;
+    let t144 = p.l + t141 - t139;
+    let t145 = c_q8 * t144;
+    let t146 = c_q8 * t142 + s_q8 * t144;
+    let t147 = p.l + t145 - t143;
+    let t148 = c_q9 * t146 + s_q9 * t147;
+    let t149 = p.m * s_q9 * t148;
+    let t150 = p.l * c_q7;
+    let t151 = p.l * s_q7 * s_q8;
+    let t152 = p.l + t150;
+    let t153 = c_q8 * t152;
+    let t154 = p.l * s_q7 * c_q8 + s_q8 * t152;
+    let t155 = p.l + t153 - t151;
+    let t156 = c_q9 * t154 + s_q9 * t155;
+    let t157 = p.m * s_q9 * t156;
+    let t158 = p.l * c_q8;
+    let t159 = p.l + t158;
+    let t160 = p.l * s_q8 * c_q9 + s_q9 * t159;
+    let t161 = p.m * s_q9 * t160;
+    let t162 = t18 + d.k2;
+    let t163 = d.k1 * t162;
+    let t164 = t21 + d.k2 - t19;
+    let t165 = d.k1 * t164;
+    let t166 = t25 + d.k2 - t23;
+    let t167 = d.k1 * t166;
+    let t168 = t29 + d.k2 - t27;
+    let t169 = d.k1 * t168;
+    let t170 = t33 + d.k2 - t31;
+    let t171 = d.k1 * t170;
+    let t172 = t37 + d.k2 - t35;
+    let t173 = d.k1 * t172;
+    let t174 = t41 + d.k2 - t39;
+    let t175 = d.k1 * t174;
+    let t176 = t45 + d.k2 - t43;
+    let t177 = d.k1 * t176;
+    let t178 = c_q9 * t47 + d.k2 - s_q9 * t46;
+    let t179 = d.k1 * t178;
+    let t180 = p.m * c_q9 * t178;
+    let t181 = p.l * (t49 + t180);
+    let t182 = p.m * t46 + p.m * c_q9 * t48 - p.m * s_q9 * t178;
+    let t183 = s_q8 * t182;
+    let t184 = t49 + t180 + p.m * t176;
+    let t185 = c_q8 * t184;
+    let t186 = p.l * (t183 + t185);
+    let t187 = p.m * t42 + c_q8 * t182 - s_q8 * t184;
+    let t188 = s_q7 * t187;
+    let t189 = t183 + t185 + p.m * t174;
+    let t190 = c_q7 * t189;
+    let t191 = p.l * (t188 + t190);
+    let t192 = p.m * t38 + c_q7 * t187 - s_q7 * t189;
+    let t193 = s_q6 * t192;
+    let t194 = t188 + t190 + p.m * t172;
+    let t195 = c_q6 * t194;
+    let t196 = p.l * (t193 + t195);
+    let t197 = p.m * t34 + c_q6 * t192 - s_q6 * t194;
+    let t198 = s_q5 * t197;
+    let t199 = t193 + t195 + p.m * t170;
+    let t200 = c_q5 * t199;
+    let t201 = p.l * (t198 + t200);
+    let t202 = p.m * t30 + c_q5 * t197 - s_q5 * t199;
+    let t203 = s_q4 * t202;
+    let t204 = t198 + t200 + p.m * t168;
+    let t205 = c_q4 * t204;
+    let t206 = p.l * (t203 + t205);
+    let t207 = p.m * t26 + c_q4 * t202 - s_q4 * t204;
+    let t208 = s_q3 * t207;
+    let t209 = t203 + t205 + p.m * t166;
+    let t210 = c_q3 * t209;
+    let t211 = p.l * (t208 + t210);
+    let t212 = p.m * t22 + c_q3 * t207 - s_q3 * t209;
+    let t213 = s_q2 * t212;
+    let t214 = t208 + t210 + p.m * t164;
+    let t215 = c_q2 * t214;
+    let t216 = p.l * (t213 + t215);
+    let t217 = 0.5 * (t163 + t165 + t167 + t169 + t171 + t173 + t175 + t177 + t179)
+        + t181 + t186 + t191 + t196 + t201 + t206 + t211 + t216 + d.k4;
+    let t218 = 0.5 * (t165 + t167 + t169 + t171 + t173 + t175 + t177 + t179) + t181
+        + t186 + t191 + t196 + t201 + t206 + t211 + d.k5;
+    let t219 = 0.5 * (t167 + t169 + t171 + t173 + t175 + t177 + t179) + t181 + t186
+        + t191 + t196 + t201 + t206 + d.k6;
+    let t220 = 0.5 * (t169 + t171 + t173 + t175 + t177 + t179) + t181 + t186 + t191
+        + t196 + t201 + d.k7;
+    let t221 = 0.5 * (t171 + t173 + t175 + t177 + t179) + t181 + t186 + t191 + t196
+        + d.k8;
+    let t222 = 0.5 * (t173 + t175 + t177 + t179) + t181 + t186 + t191 + d.k9;
+    let t223 = 0.5 * (t175 + t177 + t179) + t181 + t186 + d.k10;
+    let t224 = 0.5 * (t177 + t179) + t181 + d.k11;
+    let t225 = 0.5 * t179 + d.k12;
+    let t226 = t50 + d.k2;
+    let t227 = d.k1 * t226;
+    let t228 = t53 + d.k2 - t51;
+    let t229 = d.k1 * t228;
+    let t230 = t57 + d.k2 - t55;
+    let t231 = d.k1 * t230;
+    let t232 = t61 + d.k2 - t59;
+    let t233 = d.k1 * t232;
+    let t234 = t65 + d.k2 - t63;
+    let t235 = d.k1 * t234;
+    let t236 = t69 + d.k2 - t67;
+    let t237 = d.k1 * t236;
+    let t238 = t73 + d.k2 - t71;
+    let t239 = d.k1 * t238;
+    let t240 = c_q9 * t75 + d.k2 - s_q9 * t74;
+    let t241 = d.k1 * t240;
+    let t242 = p.m * c_q9 * t240;
+    let t243 = p.l * (t77 + t242);
+    let t244 = p.m * t74 + p.m * c_q9 * t76 - p.m * s_q9 * t240;
+    let t245 = s_q8 * t244;
+    let t246 = t77 + t242 + p.m * t238;
+    let t247 = c_q8 * t246;
     let t248 = p.l * (t245 + t247);
-    let t249 = p.m * t219 + c_q7 * t244 - s_q7 * t246;
-    let t250 = s_q6 * t249;
-    let t251 = t245 + t247 + p.m * t217;
-    let t252 = c_q6 * t251;
+    let t249 = p.m * t70 + c_q8 * t244 - s_q8 * t246;
+    let t250 = s_q7 * t249;
+    let t251 = t245 + t247 + p.m * t236;
+    let t252 = c_q7 * t251;
     let t253 = p.l * (t250 + t252);
-    let t254 = p.m * t213 + c_q6 * t249 - s_q6 * t251;
-    let t255 = s_q5 * t254;
-    let t256 = t250 + t252 + p.m * t211;
-    let t257 = c_q5 * t256;
+    let t254 = p.m * t66 + c_q7 * t249 - s_q7 * t251;
+    let t255 = s_q6 * t254;
+    let t256 = t250 + t252 + p.m * t234;
+    let t257 = c_q6 * t256;
     let t258 = p.l * (t255 + t257);
-    let t259 = p.m * t207 + c_q5 * t254 - s_q5 * t256;
-    let t260 = s_q4 * t259;
-    let t261 = t255 + t257 + p.m * t205;
-    let t262 = c_q4 * t261;
+    let t259 = p.m * t62 + c_q6 * t254 - s_q6 * t256;
+    let t260 = s_q5 * t259;
+    let t261 = t255 + t257 + p.m * t232;
+    let t262 = c_q5 * t261;
     let t263 = p.l * (t260 + t262);
-    let t264 = 0.5833333333333334 * t0
-        + 0.5 * (t201 + t206 + t212 + t218 + t224 + t230 + t234) + t238 + t243 + t248
-        + t253 + t258 + t263;
-    let t265 = 0.5 * (t0 + t206 + t212 + t218 + t224 + t230 + t234) + t238 + t243 + t248
-        + t253 + t258;
-    let t266 = 0.4166666666666667 * t0 + 0.5 * (t212 + t218 + t224 + t230 + t234) + t238
-        + t243 + t248 + t253;
-    let t267 = 0.3333333333333333 * t0 + 0.5 * (t218 + t224 + t230 + t234) + t238 + t243
-        + t248;
-    let t268 = 0.25 * t0 + 0.5 * (t224 + t230 + t234) + t238 + t243;
-    let t269 = 0.16666666666666666 * t0 + 0.5 * (t230 + t234) + t238;
-    let t270 = 0.08333333333333333 * t0 + 0.5 * t234;
-    let t271 = p.l * c_q4;
-    let t272 = 0.5 * p.l + t271;
-    let t273 = p.m * p.l * t272;
-    let t274 = p.l * s_q4 * s_q5;
-    let t275 = p.l + t271;
-    let t276 = c_q5 * t275;
-    let t277 = 0.5 * p.l + t276 - t274;
-    let t278 = p.m * p.l * t277;
-    let t279 = p.l * s_q4 * c_q5 + s_q5 * t275;
-    let t280 = s_q6 * t279;
-    let t281 = p.l + t276 - t274;
-    let t282 = c_q6 * t281;
-    let t283 = 0.5 * p.l + t282 - t280;
-    let t284 = p.m * p.l * t283;
-    let t285 = c_q6 * t279 + s_q6 * t281;
-    let t286 = s_q7 * t285;
-    let t287 = p.l + t282 - t280;
-    let t288 = c_q7 * t287;
-    let t289 = 0.5 * p.l + t288 - t286;
-    let t290 = p.m * p.l * t289;
-    let t291 = c_q7 * t285 + s_q7 * t287;
-    let t292 = s_q8 * t291;
-    let t293 = p.l + t288 - t286;
-    let t294 = c_q8 * t293;
-    let t295 = 0.5 * p.l + t294 - t292;
-    let t296 = p.m * p.l * t295;
-    let t297 = c_q8 * t291 + s_q8 * t293;
-    let t298 = p.l + t294 - t292;
-    let t299 = 0.5 * p.l + c_q9 * t298 - s_q9 * t297;
-    let t300 = p.m * p.l * t299;
-    let t301 = c_q9 * t297 + s_q9 * t298;
-    let t302 = p.m * s_q9 * t301;
-    let t303 = p.m * c_q9 * t299;
-    let t304 = p.l * (t302 + t303);
-    let t305 = p.m * t297 + p.m * c_q9 * t301 - p.m * s_q9 * t299;
-    let t306 = s_q8 * t305;
-    let t307 = t302 + t303 + p.m * t295;
-    let t308 = c_q8 * t307;
-    let t309 = p.l * (t306 + t308);
-    let t310 = p.m * t291 + c_q8 * t305 - s_q8 * t307;
-    let t311 = s_q7 * t310;
-    let t312 = t306 + t308 + p.m * t289;
-    let t313 = c_q7 * t312;
-    let t314 = p.l * (t311 + t313);
-    let t315 = p.m * t285 + c_q7 * t310 - s_q7 * t312;
-    let t316 = s_q6 * t315;
-    let t317 = t311 + t313 + p.m * t283;
-    let t318 = c_q6 * t317;
-    let t319 = p.l * (t316 + t318);
-    let t320 = p.m * t279 + c_q6 * t315 - s_q6 * t317;
-    let t321 = s_q5 * t320;
-    let t322 = t316 + t318 + p.m * t277;
-    let t323 = c_q5 * t322;
-    let t324 = p.l * (t321 + t323);
-    let t325 = 0.5 * (t0 + t273 + t278 + t284 + t290 + t296 + t300) + t304 + t309 + t314
-        + t319 + t324;
-    let t326 = 0.4166666666666667 * t0 + 0.5 * (t278 + t284 + t290 + t296 + t300) + t304
-        + t309 + t314 + t319;
-    let t327 = 0.3333333333333333 * t0 + 0.5 * (t284 + t290 + t296 + t300) + t304 + t309
-        + t314;
-    let t328 = 0.25 * t0 + 0.5 * (t290 + t296 + t300) + t304 + t309;
-    let t329 = 0.16666666666666666 * t0 + 0.5 * (t296 + t300) + t304;
-    let t330 = 0.08333333333333333 * t0 + 0.5 * t300;
-    let t331 = p.l * c_q5;
-    let t332 = 0.5 * p.l + t331;
-    let t333 = p.m * p.l * t332;
-    let t334 = p.l * s_q5 * s_q6;
-    let t335 = p.l + t331;
-    let t336 = c_q6 * t335;
-    let t337 = 0.5 * p.l + t336 - t334;
-    let t338 = p.m * p.l * t337;
-    let t339 = p.l * s_q5 * c_q6 + s_q6 * t335;
-    let t340 = s_q7 * t339;
-    let t341 = p.l + t336 - t334;
-    let t342 = c_q7 * t341;
-    let t343 = 0.5 * p.l + t342 - t340;
-    let t344 = p.m * p.l * t343;
-    let t345 = c_q7 * t339 + s_q7 * t341;
-    let t346 = s_q8 * t345;
-    let t347 = p.l + t342 - t340;
-    let t348 = c_q8 * t347;
-    let t349 = 0.5 * p.l + t348 - t346;
-    let t350 = p.m * p.l * t349;
-    let t351 = c_q8 * t345 + s_q8 * t347;
-    let t352 = p.l + t348 - t346;
-    let t353 = 0.5 * p.l + c_q9 * t352 - s_q9 * t351;
-    let t354 = p.m * p.l * t353;
-    let t355 = c_q9 * t351 + s_q9 * t352;
-    let t356 = p.m * s_q9 * t355;
-    let t357 = p.m * c_q9 * t353;
-    let t358 = p.l * (t356 + t357);
-    let t359 = p.m * t351 + p.m * c_q9 * t355 - p.m * s_q9 * t353;
-    let t360 = s_q8 * t359;
-    let t361 = t356 + t357 + p.m * t349;
-    let t362 = c_q8 * t361;
+    let t264 = p.m * t58 + c_q5 * t259 - s_q5 * t261;
+    let t265 = s_q4 * t264;
+    let t266 = t260 + t262 + p.m * t230;
+    let t267 = c_q4 * t266;
+    let t268 = p.l * (t265 + t267);
+    let t269 = p.m * t54 + c_q4 * t264 - s_q4 * t266;
+    let t270 = s_q3 * t269;
+    let t271 = t265 + t267 + p.m * t228;
+    let t272 = c_q3 * t271;
+    let t273 = p.l * (t270 + t272);
+    let t274 = d.k5 + t243 + t248 + t253 + t258 + t263 + t268 + t273
+        + 0.5 * (t227 + t229 + t231 + t233 + t235 + t237 + t239 + t241);
+    let t275 = d.k6 + t243 + t248 + t253 + t258 + t263 + t268
+        + 0.5 * (t229 + t231 + t233 + t235 + t237 + t239 + t241);
+    let t276 = d.k7 + t243 + t248 + t253 + t258 + t263
+        + 0.5 * (t231 + t233 + t235 + t237 + t239 + t241);
+    let t277 = d.k8 + t243 + t248 + t253 + t258
+        + 0.5 * (t233 + t235 + t237 + t239 + t241);
+    let t278 = d.k9 + t243 + t248 + t253 + 0.5 * (t235 + t237 + t239 + t241);
+    let t279 = d.k10 + t243 + t248 + 0.5 * (t237 + t239 + t241);
+    let t280 = d.k11 + t243 + 0.5 * (t239 + t241);
+    let t281 = d.k12 + 0.5 * t241;
+    let t282 = t78 + d.k2;
+    let t283 = d.k1 * t282;
+    let t284 = t81 + d.k2 - t79;
+    let t285 = d.k1 * t284;
+    let t286 = t85 + d.k2 - t83;
+    let t287 = d.k1 * t286;
+    let t288 = t89 + d.k2 - t87;
+    let t289 = d.k1 * t288;
+    let t290 = t93 + d.k2 - t91;
+    let t291 = d.k1 * t290;
+    let t292 = t97 + d.k2 - t95;
+    let t293 = d.k1 * t292;
+    let t294 = c_q9 * t99 + d.k2 - s_q9 * t98;
+    let t295 = d.k1 * t294;
+    let t296 = p.m * c_q9 * t294;
+    let t297 = p.l * (t101 + t296);
+    let t298 = p.m * t98 + p.m * c_q9 * t100 - p.m * s_q9 * t294;
+    let t299 = s_q8 * t298;
+    let t300 = t101 + t296 + p.m * t292;
+    let t301 = c_q8 * t300;
+    let t302 = p.l * (t299 + t301);
+    let t303 = p.m * t94 + c_q8 * t298 - s_q8 * t300;
+    let t304 = s_q7 * t303;
+    let t305 = t299 + t301 + p.m * t290;
+    let t306 = c_q7 * t305;
+    let t307 = p.l * (t304 + t306);
+    let t308 = p.m * t90 + c_q7 * t303 - s_q7 * t305;
+    let t309 = s_q6 * t308;
+    let t310 = t304 + t306 + p.m * t288;
+    let t311 = c_q6 * t310;
+    let t312 = p.l * (t309 + t311);
+    let t313 = p.m * t86 + c_q6 * t308 - s_q6 * t310;
+    let t314 = s_q5 * t313;
+    let t315 = t309 + t311 + p.m * t286;
+    let t316 = c_q5 * t315;
+    let t317 = p.l * (t314 + t316);
+    let t318 = p.m * t82 + c_q5 * t313 - s_q5 * t315;
+    let t319 = s_q4 * t318;
+    let t320 = t314 + t316 + p.m * t284;
+    let t321 = c_q4 * t320;
+    let t322 = p.l * (t319 + t321);
+    let t323 = d.k6 + t297 + t302 + t307 + t312 + t317 + t322
+        + 0.5 * (t283 + t285 + t287 + t289 + t291 + t293 + t295);
+    let t324 = d.k7 + t297 + t302 + t307 + t312 + t317
+        + 0.5 * (t285 + t287 + t289 + t291 + t293 + t295);
+    let t325 = d.k8 + t297 + t302 + t307 + t312
+        + 0.5 * (t287 + t289 + t291 + t293 + t295);
+    let t326 = d.k9 + t297 + t302 + t307 + 0.5 * (t289 + t291 + t293 + t295);
+    let t327 = d.k10 + t297 + t302 + 0.5 * (t291 + t293 + t295);
+    let t328 = d.k11 + t297 + 0.5 * (t293 + t295);
+    let t329 = d.k12 + 0.5 * t295;
+    let t330 = t102 + d.k2;
+    let t331 = d.k1 * t330;
+    let t332 = t105 + d.k2 - t103;
+    let t333 = d.k1 * t332;
+    let t334 = t109 + d.k2 - t107;
+    let t335 = d.k1 * t334;
+    let t336 = t113 + d.k2 - t111;
+    let t337 = d.k1 * t336;
+    let t338 = t117 + d.k2 - t115;
+    let t339 = d.k1 * t338;
+    let t340 = c_q9 * t119 + d.k2 - s_q9 * t118;
+    let t341 = d.k1 * t340;
+    let t342 = p.m * c_q9 * t340;
+    let t343 = p.l * (t121 + t342);
+    let t344 = p.m * t118 + p.m * c_q9 * t120 - p.m * s_q9 * t340;
+    let t345 = s_q8 * t344;
+    let t346 = t121 + t342 + p.m * t338;
+    let t347 = c_q8 * t346;
+    let t348 = p.l * (t345 + t347);
+    let t349 = p.m * t114 + c_q8 * t344 - s_q8 * t346;
+    let t350 = s_q7 * t349;
+    let t351 = t345 + t347 + p.m * t336;
+    let t352 = c_q7 * t351;
+    let t353 = p.l * (t350 + t352);
+    let t354 = p.m * t110 + c_q7 * t349 - s_q7 * t351;
+    let t355 = s_q6 * t354;
+    let t356 = t350 + t352 + p.m * t334;
+    let t357 = c_q6 * t356;
+    let t358 = p.l * (t355 + t357);
+    let t359 = p.m * t106 + c_q6 * t354 - s_q6 * t356;
+    let t360 = s_q5 * t359;
+    let t361 = t355 + t357 + p.m * t332;
+    let t362 = c_q5 * t361;
     let t363 = p.l * (t360 + t362);
-    let t364 = p.m * t345 + c_q8 * t359 - s_q8 * t361;
-    let t365 = s_q7 * t364;
-    let t366 = t360 + t362 + p.m * t343;
-    let t367 = c_q7 * t366;
-    let t368 = p.l * (t365 + t367);
-    let t369 = p.m * t339 + c_q7 * t364 - s_q7 * t366;
-    let t370 = s_q6 * t369;
-    let t371 = t365 + t367 + p.m * t337;
-    let t372 = c_q6 * t371;
-    let t373 = p.l * (t370 + t372);
-    let t374 = 0.4166666666666667 * t0 + 0.5 * (t333 + t338 + t344 + t350 + t354) + t358
-        + t363 + t368 + t373;
-    let t375 = 0.3333333333333333 * t0 + 0.5 * (t338 + t344 + t350 + t354) + t358 + t363
-        + t368;
-    let t376 = 0.25 * t0 + 0.5 * (t344 + t350 + t354) + t358 + t363;
-    let t377 = 0.16666666666666666 * t0 + 0.5 * (t350 + t354) + t358;
-    let t378 = 0.08333333333333333 * t0 + 0.5 * t354;
-    let t379 = p.l * c_q6;
-    let t380 = 0.5 * p.l + t379;
-    let t381 = p.m * p.l * t380;
-    let t382 = p.l * s_q6 * s_q7;
-    let t383 = p.l + t379;
-    let t384 = c_q7 * t383;
-    let t385 = 0.5 * p.l + t384 - t382;
-    let t386 = p.m * p.l * t385;
-    let t387 = p.l * s_q6 * c_q7 + s_q7 * t383;
-    let t388 = s_q8 * t387;
-    let t389 = p.l + t384 - t382;
-    let t390 = c_q8 * t389;
-    let t391 = 0.5 * p.l + t390 - t388;
-    let t392 = p.m * p.l * t391;
-    let t393 = c_q8 * t387 + s_q8 * t389;
-    let t394 = p.l + t390 - t388;
-    let t395 = 0.5 * p.l + c_q9 * t394 - s_q9 * t393;
-    let t396 = p.m * p.l * t395;
-    let t397 = c_q9 * t393 + s_q9 * t394;
-    let t398 = p.m * s_q9 * t397;
-    let t399 = p.m * c_q9 * t395;
-    let t400 = p.l * (t398 + t399);
-    let t401 = p.m * t393 + p.m * c_q9 * t397 - p.m * s_q9 * t395;
-    let t402 = s_q8 * t401;
-    let t403 = t398 + t399 + p.m * t391;
-    let t404 = c_q8 * t403;
-    let t405 = p.l * (t402 + t404);
-    let t406 = p.m * t387 + c_q8 * t401 - s_q8 * t403;
-    let t407 = s_q7 * t406;
-    let t408 = t402 + t404 + p.m * t385;
-    let t409 = c_q7 * t408;
-    let t410 = p.l * (t407 + t409);
-    let t411 = 0.3333333333333333 * t0 + 0.5 * (t381 + t386 + t392 + t396) + t400 + t405
-        + t410;
-    let t412 = 0.25 * t0 + 0.5 * (t386 + t392 + t396) + t400 + t405;
-    let t413 = 0.16666666666666666 * t0 + 0.5 * (t392 + t396) + t400;
-    let t414 = 0.08333333333333333 * t0 + 0.5 * t396;
-    let t415 = p.l * c_q7;
-    let t416 = 0.5 * p.l + t415;
-    let t417 = p.m * p.l * t416;
-    let t418 = p.l * s_q7 * s_q8;
-    let t419 = p.l + t415;
-    let t420 = c_q8 * t419;
-    let t421 = 0.5 * p.l + t420 - t418;
-    let t422 = p.m * p.l * t421;
-    let t423 = p.l * s_q7 * c_q8 + s_q8 * t419;
-    let t424 = p.l + t420 - t418;
-    let t425 = 0.5 * p.l + c_q9 * t424 - s_q9 * t423;
-    let t426 = p.m * p.l * t425;
-    let t427 = c_q9 * t423 + s_q9 * t424;
-    let t428 = p.m * s_q9 * t427;
-    let t429 = p.m * c_q9 * t425;
-    let t430 = p.l * (t428 + t429);
-    let t431 = p.m * t423 + p.m * c_q9 * t427 - p.m * s_q9 * t425;
-    let t432 = s_q8 * t431;
-    let t433 = t428 + t429 + p.m * t421;
-    let t434 = c_q8 * t433;
-    let t435 = p.l * (t432 + t434);
-    let t436 = 0.25 * t0 + 0.5 * (t417 + t422 + t426) + t430 + t435;
-    let t437 = 0.16666666666666666 * t0 + 0.5 * (t422 + t426) + t430;
-    let t438 = 0.08333333333333333 * t0 + 0.5 * t426;
-    let t439 = p.l * c_q8;
-    let t440 = 0.5 * p.l + t439;
-    let t441 = p.m * p.l * t440;
-    let t442 = p.l + t439;
-    let t443 = 0.5 * p.l + c_q9 * t442 - p.l * s_q8 * s_q9;
-    let t444 = p.m * p.l * t443;
-    let t445 = p.l * s_q8 * c_q9 + s_q9 * t442;
-    let t446 = p.m * s_q9 * t445;
-    let t447 = p.m * c_q9 * t443;
-    let t448 = p.l * (t446 + t447);
-    let t449 = 0.16666666666666666 * t0 + 0.5 * (t441 + t444) + t448;
-    let t450 = 0.08333333333333333 * t0 + 0.5 * t444;
-    let t451 = 0.5 * p.l + p.l * c_q9;
-    let t452 = p.m * p.l * t451;
-    let t453 = 0.08333333333333333 * t0 + 0.5 * t452;
+    let t364 = d.k7 + t343 + t348 + t353 + t358 + t363
+        + 0.5 * (t331 + t333 + t335 + t337 + t339 + t341);
+    let t365 = d.k8 + t343 + t348 + t353 + t358
+        + 0.5 * (t333 + t335 + t337 + t339 + t341);
+    let t366 = d.k9 + t343 + t348 + t353 + 0.5 * (t335 + t337 + t339 + t341);
+    let t367 = d.k10 + t343 + t348 + 0.5 * (t337 + t339 + t341);
+    let t368 = d.k11 + t343 + 0.5 * (t339 + t341);
+    let t369 = d.k12 + 0.5 * t341;
+    let t370 = t122 + d.k2;
+    let t371 = d.k1 * t370;
+    let t372 = t125 + d.k2 - t123;
+    let t373 = d.k1 * t372;
+    let t374 = t129 + d.k2 - t127;
+    let t375 = d.k1 * t374;
+    let t376 = t133 + d.k2 - t131;
+    let t377 = d.k1 * t376;
+    let t378 = c_q9 * t135 + d.k2 - s_q9 * t134;
+    let t379 = d.k1 * t378;
+    let t380 = p.m * c_q9 * t378;
+    let t381 = p.l * (t137 + t380);
+    let t382 = p.m * t134 + p.m * c_q9 * t136 - p.m * s_q9 * t378;
+    let t383 = s_q8 * t382;
+    let t384 = t137 + t380 + p.m * t376;
+    let t385 = c_q8 * t384;
+    let t386 = p.l * (t383 + t385);
+    let t387 = p.m * t130 + c_q8 * t382 - s_q8 * t384;
+    let t388 = s_q7 * t387;
+    let t389 = t383 + t385 + p.m * t374;
+    let t390 = c_q7 * t389;
+    let t391 = p.l * (t388 + t390);
+    let t392 = p.m * t126 + c_q7 * t387 - s_q7 * t389;
+    let t393 = s_q6 * t392;
+    let t394 = t388 + t390 + p.m * t372;
+    let t395 = c_q6 * t394;
+    let t396 = p.l * (t393 + t395);
+    let t397 = d.k8 + t381 + t386 + t391 + t396
+        + 0.5 * (t371 + t373 + t375 + t377 + t379);
+    let t398 = d.k9 + t381 + t386 + t391 + 0.5 * (t373 + t375 + t377 + t379);
+    let t399 = d.k10 + t381 + t386 + 0.5 * (t375 + t377 + t379);
+    let t400 = d.k11 + t381 + 0.5 * (t377 + t379);
+    let t401 = d.k12 + 0.5 * t379;
+    let t402 = t138 + d.k2;
+    let t403 = d.k1 * t402;
+    let t404 = t141 + d.k2 - t139;
+    let t405 = d.k1 * t404;
+    let t406 = t145 + d.k2 - t143;
+    let t407 = d.k1 * t406;
+    let t408 = c_q9 * t147 + d.k2 - s_q9 * t146;
+    let t409 = d.k1 * t408;
+    let t410 = p.m * c_q9 * t408;
+    let t411 = p.l * (t149 + t410);
+    let t412 = p.m * t146 + p.m * c_q9 * t148 - p.m * s_q9 * t408;
+    let t413 = s_q8 * t412;
+    let t414 = t149 + t410 + p.m * t406;
+    let t415 = c_q8 * t414;
+    let t416 = p.l * (t413 + t415);
+    let t417 = p.m * t142 + c_q8 * t412 - s_q8 * t414;
+    let t418 = s_q7 * t417;
+    let t419 = t413 + t415 + p.m * t404;
+    let t420 = c_q7 * t419;
+    let t421 = p.l * (t418 + t420);
+    let t422 = d.k9 + t411 + t416 + t421 + 0.5 * (t403 + t405 + t407 + t409);
+    let t423 = d.k10 + t411 + t416 + 0.5 * (t405 + t407 + t409);
+    let t424 = d.k11 + t411 + 0.5 * (t407 + t409);
+    let t425 = d.k12 + 0.5 * t409;
+    let t426 = t150 + d.k2;
+    let t427 = d.k1 * t426;
+    let t428 = t153 + d.k2 - t151;
+    let t429 = d.k1 * t428;
+    let t430 = c_q9 * t155 + d.k2 - s_q9 * t154;
+    let t431 = d.k1 * t430;
+    let t432 = p.m * c_q9 * t430;
+    let t433 = p.l * (t157 + t432);
+    let t434 = p.m * t154 + p.m * c_q9 * t156 - p.m * s_q9 * t430;
+    let t435 = s_q8 * t434;
+    let t436 = t157 + t432 + p.m * t428;
+    let t437 = c_q8 * t436;
+    let t438 = p.l * (t435 + t437);
+    let t439 = d.k10 + t433 + t438 + 0.5 * (t427 + t429 + t431);
+    let t440 = d.k11 + t433 + 0.5 * (t429 + t431);
+    let t441 = d.k12 + 0.5 * t431;
+    let t442 = t158 + d.k2;
+    let t443 = d.k1 * t442;
+    let t444 = c_q9 * t159 + d.k2 - p.l * s_q8 * s_q9;
+    let t445 = d.k1 * t444;
+    let t446 = p.m * c_q9 * t444;
+    let t447 = p.l * (t161 + t446);
+    let t448 = d.k11 + t447 + 0.5 * (t443 + t445);
+    let t449 = d.k12 + 0.5 * t445;
+    let t450 = p.l * c_q9 + d.k2;
+    let t451 = d.k1 * t450;
+    let t452 = d.k12 + 0.5 * t451;
     [
         [
-            1.0833333333333333 * t0
-                + 0.5 * (t21 + t26 + t32 + t38 + t44 + t50 + t56 + t62 + t66) + t70 + t75
-                + t80 + t85 + t90 + t95 + t100 + t105
+            0.5 * (t163 + t165 + t167 + t169 + t171 + t173 + t175 + t177 + t179) + t181
+                + t186 + t191 + t196 + t201 + t206 + t211 + t216
                 + p.l
-                    * (s_q1 * (p.m * p.l * s_q1 + c_q2 * t101 - s_q2 * t103)
-                        + c_q1 * (t102 + t104 + p.m * t20)),
-            t106,
-            t107,
-            t108,
-            t109,
-            t110,
-            t111,
-            t112,
-            t113,
-            t114,
+                    * (s_q1 * (s_q1 * d.k1 + c_q2 * t212 - s_q2 * t214)
+                        + c_q1 * (t213 + t215 + p.m * t162)) + d.k3,
+            t217,
+            t218,
+            t219,
+            t220,
+            t221,
+            t222,
+            t223,
+            t224,
+            t225,
         ],
         [
-            t106,
-            t0 + t160 + t165 + t170 + t175 + t180 + t185 + t190
+            t217,
+            d.k0 + t243 + t248 + t253 + t258 + t263 + t268 + t273
                 + p.l
-                    * (s_q2 * (p.m * p.l * s_q2 + c_q3 * t186 - s_q3 * t188)
-                        + c_q2 * (t187 + t189 + p.m * t116))
-                + 0.5 * (t117 + t122 + t128 + t134 + t140 + t146 + t152 + t156),
-            t191,
-            t192,
-            t193,
-            t194,
-            t195,
-            t196,
-            t197,
-            t198,
+                    * (s_q2 * (s_q2 * d.k1 + c_q3 * t269 - s_q3 * t271)
+                        + c_q2 * (t270 + t272 + p.m * t226))
+                + 0.5 * (t227 + t229 + t231 + t233 + t235 + t237 + t239 + t241),
+            t274,
+            t275,
+            t276,
+            t277,
+            t278,
+            t279,
+            t280,
+            t281,
         ],
         [
-            t107,
-            t191,
-            0.9166666666666666 * t0
-                + 0.5 * (t201 + t206 + t212 + t218 + t224 + t230 + t234) + t238 + t243
-                + t248 + t253 + t258 + t263
+            t218,
+            t274,
+            0.5 * (t283 + t285 + t287 + t289 + t291 + t293 + t295) + t297 + t302 + t307
+                + t312 + t317 + t322
                 + p.l
-                    * (s_q3 * (p.m * p.l * s_q3 + c_q4 * t259 - s_q4 * t261)
-                        + c_q3 * (t260 + t262 + p.m * t200)),
-            t264,
-            t265,
-            t266,
-            t267,
-            t268,
-            t269,
-            t270,
-        ],
-        [
-            t108,
-            t192,
-            t264,
-            0.8333333333333334 * t0 + 0.5 * (t273 + t278 + t284 + t290 + t296 + t300)
-                + t304 + t309 + t314 + t319 + t324
-                + p.l
-                    * (s_q4 * (p.m * p.l * s_q4 + c_q5 * t320 - s_q5 * t322)
-                        + c_q4 * (t321 + t323 + p.m * t272)),
+                    * (s_q3 * (s_q3 * d.k1 + c_q4 * t318 - s_q4 * t320)
+                        + c_q3 * (t319 + t321 + p.m * t282)) + d.k13,
+            t323,
+            t324,
             t325,
             t326,
             t327,
             t328,
             t329,
-            t330,
         ],
         [
-            t109,
-            t193,
-            t265,
+            t219,
+            t275,
+            t323,
+            0.5 * (t331 + t333 + t335 + t337 + t339 + t341) + t343 + t348 + t353 + t358
+                + t363
+                + p.l
+                    * (s_q4 * (s_q4 * d.k1 + c_q5 * t359 - s_q5 * t361)
+                        + c_q4 * (t360 + t362 + p.m * t330)) + d.k14,
+            t364,
+            t365,
+            t366,
+            t367,
+            t368,
+            t369,
+        ],
+        [
+            t220,
+            t276,
+            t324,
+            t364,
+            d.k4 + t381 + t386 + t391 + t396
+                + p.l
+                    * (s_q5 * (s_q5 * d.k1 + c_q6 * t392 - s_q6 * t394)
+                        + c_q5 * (t393 + t395 + p.m * t370))
+                + 0.5 * (t371 + t373 + t375 + t377 + t379),
+            t397,
+            t398,
+            t399,
+            t400,
+            t401,
+        ],
+        [
+            t221,
+            t277,
             t325,
-            0.75 * t0 + 0.5 * (t333 + t338 + t344 + t350 + t354) + t358 + t363 + t368
-                + t373
+            t365,
+            t397,
+            d.k5 + t411 + t416 + t421
                 + p.l
-                    * (s_q5 * (p.m * p.l * s_q5 + c_q6 * t369 - s_q6 * t371)
-                        + c_q5 * (t370 + t372 + p.m * t332)),
-            t374,
-            t375,
-            t376,
-            t377,
-            t378,
+                    * (s_q6 * (s_q6 * d.k1 + c_q7 * t417 - s_q7 * t419)
+                        + c_q6 * (t418 + t420 + p.m * t402))
+                + 0.5 * (t403 + t405 + t407 + t409),
+            t422,
+            t423,
+            t424,
+            t425,
         ],
         [
-            t110,
-            t194,
-            t266,
+            t222,
+            t278,
             t326,
-            t374,
-            0.6666666666666666 * t0 + 0.5 * (t381 + t386 + t392 + t396) + t400 + t405
-                + t410
+            t366,
+            t398,
+            t422,
+            d.k6 + t433 + t438
                 + p.l
-                    * (s_q6 * (p.m * p.l * s_q6 + c_q7 * t406 - s_q7 * t408)
-                        + c_q6 * (t407 + t409 + p.m * t380)),
-            t411,
-            t412,
-            t413,
-            t414,
+                    * (s_q7 * (s_q7 * d.k1 + c_q8 * t434 - s_q8 * t436)
+                        + c_q7 * (t435 + t437 + p.m * t426))
+                + 0.5 * (t427 + t429 + t431),
+            t439,
+            t440,
+            t441,
         ],
         [
-            t111,
-            t195,
-            t267,
+            t223,
+            t279,
             t327,
-            t375,
-            t411,
-            0.5833333333333334 * t0 + 0.5 * (t417 + t422 + t426) + t430 + t435
+            t367,
+            t399,
+            t423,
+            t439,
+            d.k7 + t447
                 + p.l
-                    * (s_q7 * (p.m * p.l * s_q7 + c_q8 * t431 - s_q8 * t433)
-                        + c_q7 * (t432 + t434 + p.m * t416)),
-            t436,
-            t437,
-            t438,
+                    * (s_q8 * (p.m * c_q9 * t160 + s_q8 * d.k1 - p.m * s_q9 * t444)
+                        + c_q8 * (t161 + t446 + p.m * t442)) + 0.5 * (t443 + t445),
+            t448,
+            t449,
         ],
         [
-            t112,
-            t196,
-            t268,
+            t224,
+            t280,
             t328,
-            t376,
-            t412,
-            t436,
-            0.5 * (t0 + t441 + t444) + t448
-                + p.l
-                    * (s_q8 * (p.m * p.l * s_q8 + p.m * c_q9 * t445 - p.m * s_q9 * t443)
-                        + c_q8 * (t446 + t447 + p.m * t440)),
-            t449,
-            t450,
+            t368,
+            t400,
+            t424,
+            t440,
+            t448,
+            d.k8 + p.l * (s_q9 * s_q9 * d.k1 + p.m * c_q9 * t450) + 0.5 * t451,
+            t452,
         ],
-        [
-            t113,
-            t197,
-            t269,
-            t329,
-            t377,
-            t413,
-            t437,
-            t449,
-            0.4166666666666667 * t0 + 0.5 * t452
-                + p.l * (p.m * p.l * (s_q9 * s_q9) + p.m * c_q9 * t451),
-            t453,
-        ],
-        [t114, t198, t270, t330, t378, t414, t438, t450, t453, 0.3333333333333333 * t0],
+        [t225, t281, t329, t369, t401, t425, t441, t449, t452, d.k9],
     ]
 }
-/// Operation count of [`bias`].
+/// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 162,
+    mul: 151,
     add: 220,
     div: 0,
     sqrt: 0,
@@ -983,7 +1095,16 @@ pub const OPS_BIAS: OpCount = OpCount {
 };
 ///The bias forces C(q, q̇) q̇ + g(q): the joint forces that keep every
 ///acceleration zero.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`bias_with`]; its cost is [`OPS_BIAS`].
 pub fn bias(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
+    bias_with(&p.derived(), q, qd)
+}
+/// [`bias`] with the parameter groups already computed by [`Params::derived`].
+pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
+    let p = &d.params;
     let s_q0 = libm::sin(q[0]);
     let c_q0 = libm::cos(q[0]);
     let s_q1 = libm::sin(q[1]);
@@ -1025,109 +1146,110 @@ pub fn bias(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let t38 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6] + qd[7] + qd[8]
         + qd[9];
     let t39 = p.g * c_q0 * c_q1 - s_q1 * t4;
-    let t40 = p.m * p.l * t39;
-    let t41 = p.g * c_q0 * s_q1;
-    let t42 = t5 + t41 - t9;
-    let t43 = c_q2 * t39 - s_q2 * t42;
-    let t44 = p.m * p.l * t43;
-    let t45 = c_q2 * t42;
-    let t46 = s_q2 * t39;
-    let t47 = t45 + t46 - t13;
-    let t48 = c_q3 * t43 - s_q3 * t47;
-    let t49 = p.m * p.l * t48;
-    let t50 = c_q3 * t47;
-    let t51 = s_q3 * t43;
-    let t52 = t50 + t51 - t17;
-    let t53 = c_q4 * t48 - s_q4 * t52;
-    let t54 = p.m * p.l * t53;
-    let t55 = c_q4 * t52;
-    let t56 = s_q4 * t48;
-    let t57 = t55 + t56 - t21;
-    let t58 = c_q5 * t53 - s_q5 * t57;
-    let t59 = p.m * p.l * t58;
-    let t60 = c_q5 * t57;
-    let t61 = s_q5 * t53;
-    let t62 = t60 + t61 - t25;
-    let t63 = c_q6 * t58 - s_q6 * t62;
-    let t64 = p.m * p.l * t63;
-    let t65 = c_q6 * t62;
-    let t66 = s_q6 * t58;
-    let t67 = t65 + t66 - t29;
-    let t68 = c_q7 * t63 - s_q7 * t67;
-    let t69 = p.m * p.l * t68;
-    let t70 = c_q7 * t67;
-    let t71 = s_q7 * t63;
-    let t72 = t70 + t71 - t33;
-    let t73 = c_q8 * t68 - s_q8 * t72;
-    let t74 = p.m * p.l * t73;
-    let t75 = c_q8 * t72;
-    let t76 = s_q8 * t68;
-    let t77 = t75 + t76 - t37;
-    let t78 = c_q9 * t73 - s_q9 * t77;
-    let t79 = p.m * p.l * t78;
-    let t80 = c_q9 * t77 + s_q9 * t73 - 0.5 * (p.l * (t38 * t38));
-    let t81 = p.m * s_q9 * t80;
-    let t82 = p.m * c_q9 * t78;
-    let t83 = p.l * (t81 + t82);
-    let t84 = p.m * (t75 + t76 - 0.5 * t37) + p.m * c_q9 * t80 - p.m * s_q9 * t78;
-    let t85 = s_q8 * t84;
-    let t86 = t81 + t82 + p.m * t73;
-    let t87 = c_q8 * t86;
-    let t88 = p.l * (t85 + t87);
-    let t89 = p.m * (t70 + t71 - 0.5 * t33) + c_q8 * t84 - s_q8 * t86;
-    let t90 = s_q7 * t89;
-    let t91 = t85 + t87 + p.m * t68;
-    let t92 = c_q7 * t91;
-    let t93 = p.l * (t90 + t92);
-    let t94 = p.m * (t65 + t66 - 0.5 * t29) + c_q7 * t89 - s_q7 * t91;
-    let t95 = s_q6 * t94;
-    let t96 = t90 + t92 + p.m * t63;
-    let t97 = c_q6 * t96;
-    let t98 = p.l * (t95 + t97);
-    let t99 = p.m * (t60 + t61 - 0.5 * t25) + c_q6 * t94 - s_q6 * t96;
-    let t100 = s_q5 * t99;
-    let t101 = t95 + t97 + p.m * t58;
-    let t102 = c_q5 * t101;
-    let t103 = p.l * (t100 + t102);
-    let t104 = p.m * (t55 + t56 - 0.5 * t21) + c_q5 * t99 - s_q5 * t101;
-    let t105 = s_q4 * t104;
-    let t106 = t100 + t102 + p.m * t53;
-    let t107 = c_q4 * t106;
-    let t108 = p.l * (t105 + t107);
-    let t109 = p.m * (t50 + t51 - 0.5 * t17) + c_q4 * t104 - s_q4 * t106;
-    let t110 = s_q3 * t109;
-    let t111 = t105 + t107 + p.m * t48;
-    let t112 = c_q3 * t111;
-    let t113 = p.l * (t110 + t112);
-    let t114 = p.m * (t45 + t46 - 0.5 * t13) + c_q3 * t109 - s_q3 * t111;
-    let t115 = s_q2 * t114;
-    let t116 = t110 + t112 + p.m * t43;
-    let t117 = c_q2 * t116;
-    let t118 = p.l * (t115 + t117);
+    let t40 = p.g * c_q0 * s_q1;
+    let t41 = t5 + t40 - t9;
+    let t42 = c_q2 * t39 - s_q2 * t41;
+    let t43 = c_q2 * t41;
+    let t44 = s_q2 * t39;
+    let t45 = t43 + t44 - t13;
+    let t46 = c_q3 * t42 - s_q3 * t45;
+    let t47 = c_q3 * t45;
+    let t48 = s_q3 * t42;
+    let t49 = t47 + t48 - t17;
+    let t50 = c_q4 * t46 - s_q4 * t49;
+    let t51 = c_q4 * t49;
+    let t52 = s_q4 * t46;
+    let t53 = t51 + t52 - t21;
+    let t54 = c_q5 * t50 - s_q5 * t53;
+    let t55 = c_q5 * t53;
+    let t56 = s_q5 * t50;
+    let t57 = t55 + t56 - t25;
+    let t58 = c_q6 * t54 - s_q6 * t57;
+    let t59 = c_q6 * t57;
+    let t60 = s_q6 * t54;
+    let t61 = t59 + t60 - t29;
+    let t62 = c_q7 * t58 - s_q7 * t61;
+    let t63 = c_q7 * t61;
+    let t64 = s_q7 * t58;
+    let t65 = t63 + t64 - t33;
+    let t66 = c_q8 * t62 - s_q8 * t65;
+    let t67 = c_q8 * t65;
+    let t68 = s_q8 * t62;
+    let t69 = t67 + t68 - t37;
+    let t70 = c_q9 * t66 - s_q9 * t69;
+    let t71 = c_q9 * t69 + s_q9 * t66 - 0.5 * (p.l * (t38 * t38));
+    let t72 = p.m * s_q9 * t71;
+    let t73 = p.m * c_q9 * t70;
+    let t74 = p.l * (t72 + t73);
+    let t75 = p.m * (t67 + t68 - 0.5 * t37) + p.m * c_q9 * t71 - p.m * s_q9 * t70;
+    let t76 = s_q8 * t75;
+    let t77 = t72 + t73 + p.m * t66;
+    let t78 = c_q8 * t77;
+    let t79 = p.l * (t76 + t78);
+    let t80 = p.m * (t63 + t64 - 0.5 * t33) + c_q8 * t75 - s_q8 * t77;
+    let t81 = s_q7 * t80;
+    let t82 = t76 + t78 + p.m * t62;
+    let t83 = c_q7 * t82;
+    let t84 = p.l * (t81 + t83);
+    let t85 = p.m * (t59 + t60 - 0.5 * t29) + c_q7 * t80 - s_q7 * t82;
+    let t86 = s_q6 * t85;
+    let t87 = t81 + t83 + p.m * t58;
+    let t88 = c_q6 * t87;
+    let t89 = p.l * (t86 + t88);
+    let t90 = p.m * (t55 + t56 - 0.5 * t25) + c_q6 * t85 - s_q6 * t87;
+    let t91 = s_q5 * t90;
+    let t92 = t86 + t88 + p.m * t54;
+    let t93 = c_q5 * t92;
+    let t94 = p.l * (t91 + t93);
+    let t95 = p.m * (t51 + t52 - 0.5 * t21) + c_q5 * t90 - s_q5 * t92;
+    let t96 = s_q4 * t95;
+    let t97 = t91 + t93 + p.m * t50;
+    let t98 = c_q4 * t97;
+    let t99 = p.l * (t96 + t98);
+    let t100 = p.m * (t47 + t48 - 0.5 * t17) + c_q4 * t95 - s_q4 * t97;
+    let t101 = s_q3 * t100;
+    let t102 = t96 + t98 + p.m * t46;
+    let t103 = c_q3 * t102;
+    let t104 = p.l * (t101 + t103);
+    let t105 = p.m * (t43 + t44 - 0.5 * t13) + c_q3 * t100 - s_q3 * t102;
+    let t106 = s_q2 * t105;
+    let t107 = t101 + t103 + p.m * t42;
+    let t108 = c_q2 * t107;
+    let t109 = p.l * (t106 + t108);
+    let t110 = t39 * d.k1;
+    let t111 = t42 * d.k1;
+    let t112 = t46 * d.k1;
+    let t113 = t50 * d.k1;
+    let t114 = t54 * d.k1;
+    let t115 = t58 * d.k1;
+    let t116 = t62 * d.k1;
+    let t117 = t66 * d.k1;
+    let t118 = t70 * d.k1;
     [
-        0.5
-            * (p.m * p.l * p.g * c_q0 + t40 + t44 + t49 + t54 + t59 + t64 + t69 + t74
-                + t79) + t83 + t88 + t93 + t98 + t103 + t108 + t113 + t118
+        t74 + t79 + t84 + t89 + t94 + t99 + t104 + t109
             + p.l
-                * (s_q1 * (p.m * (t5 + t41 - 0.5 * t9) + c_q2 * t114 - s_q2 * t116)
-                    + c_q1 * (t115 + t117 + p.m * t39)),
-        0.5 * (t40 + t44 + t49 + t54 + t59 + t64 + t69 + t74 + t79) + t83 + t88 + t93
-            + t98 + t103 + t108 + t113 + t118,
-        0.5 * (t44 + t49 + t54 + t59 + t64 + t69 + t74 + t79) + t83 + t88 + t93 + t98
-            + t103 + t108 + t113,
-        0.5 * (t49 + t54 + t59 + t64 + t69 + t74 + t79) + t83 + t88 + t93 + t98 + t103
-            + t108,
-        0.5 * (t54 + t59 + t64 + t69 + t74 + t79) + t83 + t88 + t93 + t98 + t103,
-        0.5 * (t59 + t64 + t69 + t74 + t79) + t83 + t88 + t93 + t98,
-        0.5 * (t64 + t69 + t74 + t79) + t83 + t88 + t93,
-        0.5 * (t69 + t74 + t79) + t83 + t88,
-        0.5 * (t74 + t79) + t83,
-        0.5 * t79,
+                * (s_q1 * (p.m * (t5 + t40 - 0.5 * t9) + c_q2 * t105 - s_q2 * t107)
+                    + c_q1 * (t106 + t108 + p.m * t39))
+            + 0.5
+                * (c_q0 * d.k15 + t110 + t111 + t112 + t113 + t114 + t115 + t116 + t117
+                    + t118),
+        t74 + t79 + t84 + t89 + t94 + t99 + t104 + t109
+            + 0.5 * (t110 + t111 + t112 + t113 + t114 + t115 + t116 + t117 + t118),
+        t74 + t79 + t84 + t89 + t94 + t99 + t104
+            + 0.5 * (t111 + t112 + t113 + t114 + t115 + t116 + t117 + t118),
+        t74 + t79 + t84 + t89 + t94 + t99
+            + 0.5 * (t112 + t113 + t114 + t115 + t116 + t117 + t118),
+        t74 + t79 + t84 + t89 + t94 + 0.5 * (t113 + t114 + t115 + t116 + t117 + t118),
+        t74 + t79 + t84 + t89 + 0.5 * (t114 + t115 + t116 + t117 + t118),
+        t74 + t79 + t84 + 0.5 * (t115 + t116 + t117 + t118),
+        t74 + t79 + 0.5 * (t116 + t117 + t118),
+        t74 + 0.5 * (t117 + t118),
+        0.5 * t118,
     ]
 }
-/// Operation count of [`gravity`].
+/// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
-    mul: 134,
+    mul: 123,
     add: 149,
     div: 0,
     sqrt: 0,
@@ -1135,7 +1257,16 @@ pub const OPS_GRAVITY: OpCount = OpCount {
     cos: 10,
 };
 ///The gravity forces g(q): the joint forces that hold the mechanism at rest.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`gravity_with`]; its cost is [`OPS_GRAVITY`].
 pub fn gravity(p: &Params, q: &[f64; NQ]) -> [f64; NV] {
+    gravity_with(&p.derived(), q)
+}
+/// [`gravity`] with the parameter groups already computed by [`Params::derived`].
+pub fn gravity_with(d: &Derived, q: &[f64; NQ]) -> [f64; NV] {
+    let p = &d.params;
     let s_q0 = libm::sin(q[0]);
     let c_q0 = libm::cos(q[0]);
     let s_q1 = libm::sin(q[1]);
@@ -1157,96 +1288,95 @@ pub fn gravity(p: &Params, q: &[f64; NQ]) -> [f64; NV] {
     let s_q9 = libm::sin(q[9]);
     let c_q9 = libm::cos(q[9]);
     let t20 = p.g * c_q0 * c_q1 - p.g * s_q0 * s_q1;
-    let t21 = p.m * p.l * t20;
-    let t22 = p.g * c_q0 * s_q1 + p.g * s_q0 * c_q1;
-    let t23 = c_q2 * t20 - s_q2 * t22;
-    let t24 = p.m * p.l * t23;
-    let t25 = c_q2 * t22 + s_q2 * t20;
-    let t26 = c_q3 * t23 - s_q3 * t25;
-    let t27 = p.m * p.l * t26;
-    let t28 = c_q3 * t25 + s_q3 * t23;
-    let t29 = c_q4 * t26 - s_q4 * t28;
-    let t30 = p.m * p.l * t29;
-    let t31 = c_q4 * t28 + s_q4 * t26;
-    let t32 = c_q5 * t29 - s_q5 * t31;
-    let t33 = p.m * p.l * t32;
-    let t34 = c_q5 * t31 + s_q5 * t29;
-    let t35 = c_q6 * t32 - s_q6 * t34;
-    let t36 = p.m * p.l * t35;
-    let t37 = c_q6 * t34 + s_q6 * t32;
-    let t38 = c_q7 * t35 - s_q7 * t37;
-    let t39 = p.m * p.l * t38;
-    let t40 = c_q7 * t37 + s_q7 * t35;
-    let t41 = c_q8 * t38 - s_q8 * t40;
-    let t42 = p.m * p.l * t41;
-    let t43 = c_q8 * t40 + s_q8 * t38;
-    let t44 = c_q9 * t41 - s_q9 * t43;
-    let t45 = p.m * p.l * t44;
-    let t46 = c_q9 * t43 + s_q9 * t41;
-    let t47 = p.m * s_q9 * t46;
-    let t48 = p.m * c_q9 * t44;
-    let t49 = p.l * (t47 + t48);
-    let t50 = p.m * t43 + p.m * c_q9 * t46 - p.m * s_q9 * t44;
-    let t51 = s_q8 * t50;
-    let t52 = t47 + t48 + p.m * t41;
-    let t53 = c_q8 * t52;
-    let t54 = p.l * (t51 + t53);
-    let t55 = p.m * t40 + c_q8 * t50 - s_q8 * t52;
-    let t56 = s_q7 * t55;
-    let t57 = t51 + t53 + p.m * t38;
-    let t58 = c_q7 * t57;
-    let t59 = p.l * (t56 + t58);
-    let t60 = p.m * t37 + c_q7 * t55 - s_q7 * t57;
-    let t61 = s_q6 * t60;
-    let t62 = t56 + t58 + p.m * t35;
-    let t63 = c_q6 * t62;
-    let t64 = p.l * (t61 + t63);
-    let t65 = p.m * t34 + c_q6 * t60 - s_q6 * t62;
-    let t66 = s_q5 * t65;
-    let t67 = t61 + t63 + p.m * t32;
-    let t68 = c_q5 * t67;
-    let t69 = p.l * (t66 + t68);
-    let t70 = p.m * t31 + c_q5 * t65 - s_q5 * t67;
-    let t71 = s_q4 * t70;
-    let t72 = t66 + t68 + p.m * t29;
-    let t73 = c_q4 * t72;
-    let t74 = p.l * (t71 + t73);
-    let t75 = p.m * t28 + c_q4 * t70 - s_q4 * t72;
-    let t76 = s_q3 * t75;
-    let t77 = t71 + t73 + p.m * t26;
-    let t78 = c_q3 * t77;
-    let t79 = p.l * (t76 + t78);
-    let t80 = p.m * t25 + c_q3 * t75 - s_q3 * t77;
-    let t81 = s_q2 * t80;
-    let t82 = t76 + t78 + p.m * t23;
-    let t83 = c_q2 * t82;
-    let t84 = p.l * (t81 + t83);
+    let t21 = p.g * c_q0 * s_q1 + p.g * s_q0 * c_q1;
+    let t22 = c_q2 * t20 - s_q2 * t21;
+    let t23 = c_q2 * t21 + s_q2 * t20;
+    let t24 = c_q3 * t22 - s_q3 * t23;
+    let t25 = c_q3 * t23 + s_q3 * t22;
+    let t26 = c_q4 * t24 - s_q4 * t25;
+    let t27 = c_q4 * t25 + s_q4 * t24;
+    let t28 = c_q5 * t26 - s_q5 * t27;
+    let t29 = c_q5 * t27 + s_q5 * t26;
+    let t30 = c_q6 * t28 - s_q6 * t29;
+    let t31 = c_q6 * t29 + s_q6 * t28;
+    let t32 = c_q7 * t30 - s_q7 * t31;
+    let t33 = c_q7 * t31 + s_q7 * t30;
+    let t34 = c_q8 * t32 - s_q8 * t33;
+    let t35 = c_q8 * t33 + s_q8 * t32;
+    let t36 = c_q9 * t34 - s_q9 * t35;
+    let t37 = c_q9 * t35 + s_q9 * t34;
+    let t38 = p.m * s_q9 * t37;
+    let t39 = p.m * c_q9 * t36;
+    let t40 = p.l * (t38 + t39);
+    let t41 = p.m * t35 + p.m * c_q9 * t37 - p.m * s_q9 * t36;
+    let t42 = s_q8 * t41;
+    let t43 = t38 + t39 + p.m * t34;
+    let t44 = c_q8 * t43;
+    let t45 = p.l * (t42 + t44);
+    let t46 = p.m * t33 + c_q8 * t41 - s_q8 * t43;
+    let t47 = s_q7 * t46;
+    let t48 = t42 + t44 + p.m * t32;
+    let t49 = c_q7 * t48;
+    let t50 = p.l * (t47 + t49);
+    let t51 = p.m * t31 + c_q7 * t46 - s_q7 * t48;
+    let t52 = s_q6 * t51;
+    let t53 = t47 + t49 + p.m * t30;
+    let t54 = c_q6 * t53;
+    let t55 = p.l * (t52 + t54);
+    let t56 = p.m * t29 + c_q6 * t51 - s_q6 * t53;
+    let t57 = s_q5 * t56;
+    let t58 = t52 + t54 + p.m * t28;
+    let t59 = c_q5 * t58;
+    let t60 = p.l * (t57 + t59);
+    let t61 = p.m * t27 + c_q5 * t56 - s_q5 * t58;
+    let t62 = s_q4 * t61;
+    let t63 = t57 + t59 + p.m * t26;
+    let t64 = c_q4 * t63;
+    let t65 = p.l * (t62 + t64);
+    let t66 = p.m * t25 + c_q4 * t61 - s_q4 * t63;
+    let t67 = s_q3 * t66;
+    let t68 = t62 + t64 + p.m * t24;
+    let t69 = c_q3 * t68;
+    let t70 = p.l * (t67 + t69);
+    let t71 = p.m * t23 + c_q3 * t66 - s_q3 * t68;
+    let t72 = s_q2 * t71;
+    let t73 = t67 + t69 + p.m * t22;
+    let t74 = c_q2 * t73;
+    let t75 = p.l * (t72 + t74);
+    let t76 = t20 * d.k1;
+    let t77 = t22 * d.k1;
+    let t78 = t24 * d.k1;
+    let t79 = t26 * d.k1;
+    let t80 = t28 * d.k1;
+    let t81 = t30 * d.k1;
+    let t82 = t32 * d.k1;
+    let t83 = t34 * d.k1;
+    let t84 = t36 * d.k1;
     [
-        0.5
-            * (p.m * p.l * p.g * c_q0 + t21 + t24 + t27 + t30 + t33 + t36 + t39 + t42
-                + t45) + t49 + t54 + t59 + t64 + t69 + t74 + t79 + t84
+        t40 + t45 + t50 + t55 + t60 + t65 + t70 + t75
             + p.l
-                * (s_q1 * (p.m * t22 + c_q2 * t80 - s_q2 * t82)
-                    + c_q1 * (t81 + t83 + p.m * t20)),
-        0.5 * (t21 + t24 + t27 + t30 + t33 + t36 + t39 + t42 + t45) + t49 + t54 + t59
-            + t64 + t69 + t74 + t79 + t84,
-        0.5 * (t24 + t27 + t30 + t33 + t36 + t39 + t42 + t45) + t49 + t54 + t59 + t64
-            + t69 + t74 + t79,
-        0.5 * (t27 + t30 + t33 + t36 + t39 + t42 + t45) + t49 + t54 + t59 + t64 + t69
-            + t74,
-        0.5 * (t30 + t33 + t36 + t39 + t42 + t45) + t49 + t54 + t59 + t64 + t69,
-        0.5 * (t33 + t36 + t39 + t42 + t45) + t49 + t54 + t59 + t64,
-        0.5 * (t36 + t39 + t42 + t45) + t49 + t54 + t59,
-        0.5 * (t39 + t42 + t45) + t49 + t54,
-        0.5 * (t42 + t45) + t49,
-        0.5 * t45,
+                * (s_q1 * (p.m * t21 + c_q2 * t71 - s_q2 * t73)
+                    + c_q1 * (t72 + t74 + p.m * t20))
+            + 0.5 * (c_q0 * d.k15 + t76 + t77 + t78 + t79 + t80 + t81 + t82 + t83 + t84),
+        t40 + t45 + t50 + t55 + t60 + t65 + t70 + t75
+            + 0.5 * (t76 + t77 + t78 + t79 + t80 + t81 + t82 + t83 + t84),
+        t40 + t45 + t50 + t55 + t60 + t65 + t70
+            + 0.5 * (t77 + t78 + t79 + t80 + t81 + t82 + t83 + t84),
+        t40 + t45 + t50 + t55 + t60 + t65
+            + 0.5 * (t78 + t79 + t80 + t81 + t82 + t83 + t84),
+        t40 + t45 + t50 + t55 + t60 + 0.5 * (t79 + t80 + t81 + t82 + t83 + t84),
+        t40 + t45 + t50 + t55 + 0.5 * (t80 + t81 + t82 + t83 + t84),
+        t40 + t45 + t50 + 0.5 * (t81 + t82 + t83 + t84),
+        t40 + t45 + 0.5 * (t82 + t83 + t84),
+        t40 + 0.5 * (t83 + t84),
+        0.5 * t84,
     ]
 }
-/// Operation count of [`forward_dynamics`].
+/// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 648,
+    mul: 589,
     add: 414,
-    div: 11,
+    div: 9,
     sqrt: 0,
     sin: 10,
     cos: 10,
@@ -1254,354 +1384,359 @@ pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
 ///Joint accelerations q̈(q, q̇, τ) by Vereshchagin's separate-bodies
 ///(articulated-body) method, in O(n) and without forming M(q); they satisfy
 ///`M(q) q̈ + bias(q, q̇) = τ`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`forward_dynamics_with`]; its cost is [`OPS_FORWARD_DYNAMICS`].
 pub fn forward_dynamics(
     p: &Params,
     q: &[f64; NQ],
     qd: &[f64; NV],
     tau: &[f64; NV],
 ) -> [f64; NV] {
-    let inv0 = 1.0 / p.l;
-    let t1 = p.m * (p.l * p.l);
+    forward_dynamics_with(&p.derived(), q, qd, tau)
+}
+/// [`forward_dynamics`] with the parameter groups already computed by [`Params::derived`].
+pub fn forward_dynamics_with(
+    d: &Derived,
+    q: &[f64; NQ],
+    qd: &[f64; NV],
+    tau: &[f64; NV],
+) -> [f64; NV] {
+    let p = &d.params;
     let s_q0 = libm::sin(q[0]);
     let c_q0 = libm::cos(q[0]);
     let s_q1 = libm::sin(q[1]);
     let c_q1 = libm::cos(q[1]);
-    let t6 = qd[0] + qd[1];
+    let t4 = qd[0] + qd[1];
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
-    let t9 = qd[0] + qd[1] + qd[2];
+    let t7 = qd[0] + qd[1] + qd[2];
     let s_q3 = libm::sin(q[3]);
     let c_q3 = libm::cos(q[3]);
-    let t12 = qd[0] + qd[1] + qd[2] + qd[3];
+    let t10 = qd[0] + qd[1] + qd[2] + qd[3];
     let s_q4 = libm::sin(q[4]);
     let c_q4 = libm::cos(q[4]);
-    let t15 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4];
+    let t13 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4];
     let s_q5 = libm::sin(q[5]);
     let c_q5 = libm::cos(q[5]);
-    let t18 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5];
+    let t16 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5];
     let s_q6 = libm::sin(q[6]);
     let c_q6 = libm::cos(q[6]);
-    let t21 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6];
+    let t19 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6];
     let s_q7 = libm::sin(q[7]);
     let c_q7 = libm::cos(q[7]);
-    let t24 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6] + qd[7];
+    let t22 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6] + qd[7];
     let s_q8 = libm::sin(q[8]);
     let c_q8 = libm::cos(q[8]);
-    let t27 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6] + qd[7] + qd[8];
+    let t25 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6] + qd[7] + qd[8];
     let s_q9 = libm::sin(q[9]);
     let c_q9 = libm::cos(q[9]);
-    let t30 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6] + qd[7] + qd[8]
+    let t28 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6] + qd[7] + qd[8]
         + qd[9];
-    let t31 = p.m * p.l;
-    let t32 = p.g * s_q0 * s_q1;
-    let t33 = p.l * (qd[0] * qd[0]) * s_q1;
-    let t34 = p.l * (t6 * t6) * s_q2;
-    let t35 = p.l * (t9 * t9) * s_q3;
-    let t36 = p.l * (t12 * t12) * s_q4;
-    let t37 = p.l * (t15 * t15) * s_q5;
-    let t38 = p.l * (t18 * t18) * s_q6;
-    let t39 = p.l * (t21 * t21) * s_q7;
-    let t40 = p.l * (t24 * t24) * s_q8;
-    let t41 = 0.5 * (p.m * p.l * (t30 * t30)) + p.m * p.l * (t27 * t27) * c_q9;
-    let t42 = -(0.25 * (p.m * p.l * (t27 * t27) * s_q9)) - 1.5 * (inv0 * tau[9]);
-    let t43 = p.m * (c_q9 * c_q9);
-    let t44 = p.m * (s_q9 * s_q9);
-    let t45 = 0.25 * t43 + t44;
-    let t46 = 0.5 * t31 + p.l * t45;
-    let t47 = 0.3333333333333333 * t1 + p.l * p.l * t45;
-    let inv48 = 1.0 / t47;
-    let t49 = s_q9 * t41;
-    let t50 = c_q9 * t42;
-    let t51 = p.l * (t49 + t50);
-    let t52 = t51 + tau[8] - tau[9];
-    let t53 = p.m + t43 + 0.25 * t44
-        - 0.5625 * (p.m * p.m * (p.l * p.l) * (s_q9 * s_q9) * (c_q9 * c_q9) * inv48);
-    let t54 = 0.75 * (p.m * s_q9 * c_q9 - p.m * p.l * s_q9 * c_q9 * t46 * inv48);
-    let t55 = p.m + t44 + 0.25 * t43 - t46 * t46 * inv48;
-    let t56 = 0.5 * (p.m * p.l * (t27 * t27)) + c_q9 * t41
-        + p.l * (t24 * t24) * c_q8 * t53 - s_q9 * t42 - p.l * (t24 * t24) * s_q8 * t54
-        - 0.75 * (p.m * p.l * s_q9 * c_q9 * inv48 * t52);
-    let t57 = t49 + t50 + p.l * (t24 * t24) * c_q8 * t54 - p.l * (t24 * t24) * s_q8 * t55
-        - t46 * inv48 * t52;
-    let t58 = s_q8 * t54;
-    let t59 = c_q8 * t54;
-    let t60 = s_q8 * t53 + t59;
-    let t61 = t58 + c_q8 * t55;
-    let t62 = c_q8 * t60;
-    let t63 = s_q8 * t61;
-    let t64 = t62 - t63;
-    let t65 = s_q8 * t60;
-    let t66 = c_q8 * t61;
-    let t67 = t65 + t66;
-    let t68 = 0.5 * t31 + p.l * t67;
-    let t69 = 0.3333333333333333 * t1 + p.l * p.l * t67;
-    let inv70 = 1.0 / t69;
-    let t71 = s_q8 * t56;
-    let t72 = c_q8 * t57;
-    let t73 = p.l * (t71 + t72);
-    let t74 = t73 + tau[7] - tau[8];
-    let t75 = p.m + c_q8 * (c_q8 * t53 - t58) - s_q8 * (t59 - s_q8 * t55)
-        - p.l * p.l * (t64 * t64) * inv70;
-    let t76 = t62 - t63 - p.l * t64 * t68 * inv70;
-    let t77 = p.m + t65 + t66 - t68 * t68 * inv70;
-    let t78 = 0.5 * (p.m * p.l * (t24 * t24)) + c_q8 * t56
-        + p.l * (t21 * t21) * c_q7 * t75 - s_q8 * t57 - p.l * (t21 * t21) * s_q7 * t76
-        - p.l * t64 * inv70 * t74;
-    let t79 = t71 + t72 + p.l * (t21 * t21) * c_q7 * t76 - p.l * (t21 * t21) * s_q7 * t77
-        - t68 * inv70 * t74;
-    let t80 = s_q7 * t76;
-    let t81 = c_q7 * t76;
-    let t82 = s_q7 * t75 + t81;
-    let t83 = t80 + c_q7 * t77;
-    let t84 = c_q7 * t82;
-    let t85 = s_q7 * t83;
-    let t86 = t84 - t85;
-    let t87 = s_q7 * t82;
-    let t88 = c_q7 * t83;
-    let t89 = t87 + t88;
-    let t90 = 0.5 * t31 + p.l * t89;
-    let t91 = 0.3333333333333333 * t1 + p.l * p.l * t89;
-    let inv92 = 1.0 / t91;
-    let t93 = s_q7 * t78;
-    let t94 = c_q7 * t79;
-    let t95 = p.l * (t93 + t94);
-    let t96 = t95 + tau[6] - tau[7];
-    let t97 = p.m + c_q7 * (c_q7 * t75 - t80) - s_q7 * (t81 - s_q7 * t77)
-        - p.l * p.l * (t86 * t86) * inv92;
-    let t98 = t84 - t85 - p.l * t86 * t90 * inv92;
-    let t99 = p.m + t87 + t88 - t90 * t90 * inv92;
-    let t100 = 0.5 * (p.m * p.l * (t21 * t21)) + c_q7 * t78
-        + p.l * (t18 * t18) * c_q6 * t97 - s_q7 * t79 - p.l * (t18 * t18) * s_q6 * t98
-        - p.l * t86 * inv92 * t96;
-    let t101 = t93 + t94 + p.l * (t18 * t18) * c_q6 * t98
-        - p.l * (t18 * t18) * s_q6 * t99 - t90 * inv92 * t96;
-    let t102 = s_q6 * t98;
-    let t103 = c_q6 * t98;
-    let t104 = s_q6 * t97 + t103;
-    let t105 = t102 + c_q6 * t99;
-    let t106 = c_q6 * t104;
-    let t107 = s_q6 * t105;
-    let t108 = t106 - t107;
-    let t109 = s_q6 * t104;
-    let t110 = c_q6 * t105;
-    let t111 = t109 + t110;
-    let t112 = 0.5 * t31 + p.l * t111;
-    let t113 = 0.3333333333333333 * t1 + p.l * p.l * t111;
-    let inv114 = 1.0 / t113;
-    let t115 = s_q6 * t100;
-    let t116 = c_q6 * t101;
-    let t117 = p.l * (t115 + t116);
-    let t118 = t117 + tau[5] - tau[6];
-    let t119 = p.m + c_q6 * (c_q6 * t97 - t102) - s_q6 * (t103 - s_q6 * t99)
-        - p.l * p.l * (t108 * t108) * inv114;
-    let t120 = t106 - t107 - p.l * t108 * t112 * inv114;
-    let t121 = p.m + t109 + t110 - t112 * t112 * inv114;
-    let t122 = 0.5 * (p.m * p.l * (t18 * t18)) + c_q6 * t100
-        + p.l * (t15 * t15) * c_q5 * t119 - s_q6 * t101 - p.l * (t15 * t15) * s_q5 * t120
-        - p.l * t108 * inv114 * t118;
-    let t123 = t115 + t116 + p.l * (t15 * t15) * c_q5 * t120
-        - p.l * (t15 * t15) * s_q5 * t121 - t112 * inv114 * t118;
-    let t124 = s_q5 * t120;
-    let t125 = c_q5 * t120;
-    let t126 = s_q5 * t119 + t125;
-    let t127 = t124 + c_q5 * t121;
-    let t128 = c_q5 * t126;
-    let t129 = s_q5 * t127;
-    let t130 = t128 - t129;
-    let t131 = s_q5 * t126;
-    let t132 = c_q5 * t127;
-    let t133 = t131 + t132;
-    let t134 = 0.5 * t31 + p.l * t133;
-    let t135 = 0.3333333333333333 * t1 + p.l * p.l * t133;
-    let inv136 = 1.0 / t135;
-    let t137 = s_q5 * t122;
-    let t138 = c_q5 * t123;
-    let t139 = p.l * (t137 + t138);
-    let t140 = t139 + tau[4] - tau[5];
-    let t141 = p.m + c_q5 * (c_q5 * t119 - t124) - s_q5 * (t125 - s_q5 * t121)
-        - p.l * p.l * (t130 * t130) * inv136;
-    let t142 = t128 - t129 - p.l * t130 * t134 * inv136;
-    let t143 = p.m + t131 + t132 - t134 * t134 * inv136;
-    let t144 = 0.5 * (p.m * p.l * (t15 * t15)) + c_q5 * t122
-        + p.l * (t12 * t12) * c_q4 * t141 - s_q5 * t123 - p.l * (t12 * t12) * s_q4 * t142
-        - p.l * t130 * inv136 * t140;
-    let t145 = t137 + t138 + p.l * (t12 * t12) * c_q4 * t142
-        - p.l * (t12 * t12) * s_q4 * t143 - t134 * inv136 * t140;
-    let t146 = s_q4 * t142;
-    let t147 = c_q4 * t142;
-    let t148 = s_q4 * t141 + t147;
-    let t149 = t146 + c_q4 * t143;
-    let t150 = c_q4 * t148;
-    let t151 = s_q4 * t149;
-    let t152 = t150 - t151;
-    let t153 = s_q4 * t148;
-    let t154 = c_q4 * t149;
-    let t155 = t153 + t154;
-    let t156 = 0.5 * t31 + p.l * t155;
-    let t157 = 0.3333333333333333 * t1 + p.l * p.l * t155;
-    let inv158 = 1.0 / t157;
-    let t159 = s_q4 * t144;
-    let t160 = c_q4 * t145;
-    let t161 = p.l * (t159 + t160);
-    let t162 = t161 + tau[3] - tau[4];
-    let t163 = p.m + c_q4 * (c_q4 * t141 - t146) - s_q4 * (t147 - s_q4 * t143)
-        - p.l * p.l * (t152 * t152) * inv158;
-    let t164 = t150 - t151 - p.l * t152 * t156 * inv158;
-    let t165 = p.m + t153 + t154 - t156 * t156 * inv158;
-    let t166 = 0.5 * (p.m * p.l * (t12 * t12)) + c_q4 * t144
-        + p.l * (t9 * t9) * c_q3 * t163 - s_q4 * t145 - p.l * (t9 * t9) * s_q3 * t164
-        - p.l * t152 * inv158 * t162;
-    let t167 = t159 + t160 + p.l * (t9 * t9) * c_q3 * t164
-        - p.l * (t9 * t9) * s_q3 * t165 - t156 * inv158 * t162;
-    let t168 = s_q3 * t164;
-    let t169 = c_q3 * t164;
-    let t170 = s_q3 * t163 + t169;
-    let t171 = t168 + c_q3 * t165;
-    let t172 = c_q3 * t170;
-    let t173 = s_q3 * t171;
-    let t174 = t172 - t173;
-    let t175 = s_q3 * t170;
-    let t176 = c_q3 * t171;
-    let t177 = t175 + t176;
-    let t178 = 0.5 * t31 + p.l * t177;
-    let t179 = 0.3333333333333333 * t1 + p.l * p.l * t177;
-    let inv180 = 1.0 / t179;
-    let t181 = s_q3 * t166;
-    let t182 = c_q3 * t167;
-    let t183 = p.l * (t181 + t182);
-    let t184 = t183 + tau[2] - tau[3];
-    let t185 = p.m + c_q3 * (c_q3 * t163 - t168) - s_q3 * (t169 - s_q3 * t165)
-        - p.l * p.l * (t174 * t174) * inv180;
-    let t186 = t172 - t173 - p.l * t174 * t178 * inv180;
-    let t187 = p.m + t175 + t176 - t178 * t178 * inv180;
-    let t188 = 0.5 * (p.m * p.l * (t9 * t9)) + c_q3 * t166
-        + p.l * (t6 * t6) * c_q2 * t185 - s_q3 * t167 - p.l * (t6 * t6) * s_q2 * t186
-        - p.l * t174 * inv180 * t184;
-    let t189 = t181 + t182 + p.l * (t6 * t6) * c_q2 * t186
-        - p.l * (t6 * t6) * s_q2 * t187 - t178 * inv180 * t184;
-    let t190 = s_q2 * t186;
-    let t191 = c_q2 * t186;
-    let t192 = s_q2 * t185 + t191;
-    let t193 = t190 + c_q2 * t187;
-    let t194 = c_q2 * t192;
-    let t195 = s_q2 * t193;
-    let t196 = t194 - t195;
-    let t197 = s_q2 * t192;
-    let t198 = c_q2 * t193;
-    let t199 = t197 + t198;
-    let t200 = 0.5 * t31 + p.l * t199;
-    let t201 = 0.3333333333333333 * t1 + p.l * p.l * t199;
-    let inv202 = 1.0 / t201;
-    let t203 = s_q2 * t188;
-    let t204 = c_q2 * t189;
-    let t205 = p.l * (t203 + t204);
-    let t206 = t205 + tau[1] - tau[2];
-    let t207 = p.m + c_q2 * (c_q2 * t185 - t190) - s_q2 * (t191 - s_q2 * t187)
-        - p.l * p.l * (t196 * t196) * inv202;
-    let t208 = t194 - t195 - p.l * t196 * t200 * inv202;
-    let t209 = p.m + t197 + t198 - t200 * t200 * inv202;
-    let t210 = s_q1 * t207 + c_q1 * t208;
-    let t211 = s_q1 * t208 + c_q1 * t209;
-    let t212 = s_q1 * t210 + c_q1 * t211;
-    let t213 = 0.3333333333333333 * t1 + p.l * p.l * t212;
-    let inv214 = 1.0 / t213;
-    let t215 = p.l
-        * (s_q1
-            * (0.5 * (p.m * p.l * (t6 * t6)) + c_q2 * t188
-                + p.l * (qd[0] * qd[0]) * c_q1 * t207 - s_q2 * t189
-                - p.l * (qd[0] * qd[0]) * s_q1 * t208 - p.l * t196 * inv202 * t206)
-            + c_q1
-                * (t203 + t204 + p.l * (qd[0] * qd[0]) * c_q1 * t208
-                    - p.l * (qd[0] * qd[0]) * s_q1 * t209 - t200 * inv202 * t206))
-        + tau[0] - tau[1] - p.l * p.g * s_q0 * (c_q1 * t210 - s_q1 * t211)
-        - p.g * c_q0 * (0.5 * t31 + p.l * t212);
-    let t216 = inv214 * t215;
-    let t217 = p.g * c_q0 + p.l * inv214 * t215;
-    let t218 = c_q1 * t217;
-    let t219 = p.g * s_q0 * c_q1 + s_q1 * t217 - p.l * (qd[0] * qd[0]) * c_q1;
-    let t220 = inv202
-        * (t205 + tau[1] - tau[2] - p.l * t196 * t219 - t200 * (t33 + t218 - t32)
-            - t201 * inv214 * t215);
-    let t221 = t216 + t220;
-    let t222 = t33 + t218 + p.l * t221 - t32;
-    let t223 = s_q2 * t219;
-    let t224 = c_q2 * t222;
-    let t225 = c_q2 * t219 + s_q2 * t222 - p.l * (t6 * t6) * c_q2;
-    let t226 = inv180
-        * (t183 + tau[2] - tau[3] - p.l * t174 * t225 - t178 * (t34 + t224 - t223)
-            - t179 * t221);
-    let t227 = t216 + t220 + t226;
-    let t228 = t34 + t224 + p.l * t227 - t223;
-    let t229 = s_q3 * t225;
-    let t230 = c_q3 * t228;
-    let t231 = c_q3 * t225 + s_q3 * t228 - p.l * (t9 * t9) * c_q3;
-    let t232 = inv158
-        * (t161 + tau[3] - tau[4] - p.l * t152 * t231 - t156 * (t35 + t230 - t229)
-            - t157 * t227);
-    let t233 = t216 + t220 + t226 + t232;
-    let t234 = t35 + t230 + p.l * t233 - t229;
-    let t235 = s_q4 * t231;
-    let t236 = c_q4 * t234;
-    let t237 = c_q4 * t231 + s_q4 * t234 - p.l * (t12 * t12) * c_q4;
-    let t238 = inv136
-        * (t139 + tau[4] - tau[5] - p.l * t130 * t237 - t134 * (t36 + t236 - t235)
-            - t135 * t233);
-    let t239 = t216 + t220 + t226 + t232 + t238;
-    let t240 = t36 + t236 + p.l * t239 - t235;
-    let t241 = s_q5 * t237;
-    let t242 = c_q5 * t240;
-    let t243 = c_q5 * t237 + s_q5 * t240 - p.l * (t15 * t15) * c_q5;
-    let t244 = inv114
-        * (t117 + tau[5] - tau[6] - p.l * t108 * t243 - t112 * (t37 + t242 - t241)
-            - t113 * t239);
-    let t245 = t216 + t220 + t226 + t232 + t238 + t244;
-    let t246 = t37 + t242 + p.l * t245 - t241;
-    let t247 = s_q6 * t243;
-    let t248 = c_q6 * t246;
-    let t249 = c_q6 * t243 + s_q6 * t246 - p.l * (t18 * t18) * c_q6;
-    let t250 = inv92
-        * (t95 + tau[6] - tau[7] - p.l * t86 * t249 - t90 * (t38 + t248 - t247)
-            - t91 * t245);
-    let t251 = t216 + t220 + t226 + t232 + t238 + t244 + t250;
-    let t252 = t38 + t248 + p.l * t251 - t247;
-    let t253 = s_q7 * t249;
-    let t254 = c_q7 * t252;
-    let t255 = c_q7 * t249 + s_q7 * t252 - p.l * (t21 * t21) * c_q7;
-    let t256 = inv70
-        * (t73 + tau[7] - tau[8] - p.l * t64 * t255 - t68 * (t39 + t254 - t253)
-            - t69 * t251);
-    let t257 = t216 + t220 + t226 + t232 + t238 + t244 + t250 + t256;
-    let t258 = t39 + t254 + p.l * t257 - t253;
-    let t259 = s_q8 * t255;
-    let t260 = c_q8 * t258;
-    let t261 = c_q8 * t255 + s_q8 * t258 - p.l * (t24 * t24) * c_q8;
-    let t262 = inv48
-        * (t51 + tau[8] - tau[9] - t46 * (t40 + t260 - t259) - t47 * t257
-            - 0.75 * (p.m * p.l * s_q9 * c_q9 * t261));
-    let t263 = t216 + t220 + t226 + t232 + t238 + t244 + t250 + t256 + t262;
+    let t29 = p.g * s_q0 * s_q1;
+    let t30 = p.l * (qd[0] * qd[0]) * s_q1;
+    let t31 = p.l * (t4 * t4) * s_q2;
+    let t32 = p.l * (t7 * t7) * s_q3;
+    let t33 = p.l * (t10 * t10) * s_q4;
+    let t34 = p.l * (t13 * t13) * s_q5;
+    let t35 = p.l * (t16 * t16) * s_q6;
+    let t36 = p.l * (t19 * t19) * s_q7;
+    let t37 = p.l * (t22 * t22) * s_q8;
+    let t38 = p.m * (c_q9 * c_q9);
+    let t39 = p.m * (s_q9 * s_q9);
+    let t40 = 0.25 * t38 + t39;
+    let t41 = d.k9 + t40 * d.k16;
+    let inv42 = 1.0 / t41;
+    let t43 = p.m + t38 + 0.25 * t39
+        - 0.5625 * (s_q9 * s_q9 * (c_q9 * c_q9) * inv42 * d.k17);
+    let t44 = p.l * t40 + d.k18;
+    let t45 = 0.75 * (p.m * s_q9 * c_q9 - s_q9 * c_q9 * d.k1 * inv42 * t44);
+    let t46 = s_q8 * t45;
+    let t47 = c_q8 * t45;
+    let t48 = p.m + t39 + 0.25 * t38 - inv42 * (t44 * t44);
+    let t49 = t47 + s_q8 * t43;
+    let t50 = c_q8 * t49;
+    let t51 = t46 + c_q8 * t48;
+    let t52 = s_q8 * t51;
+    let t53 = t50 - t52;
+    let t54 = s_q8 * t49;
+    let t55 = c_q8 * t51;
+    let t56 = t54 + t55;
+    let t57 = d.k9 + d.k16 * t56;
+    let inv58 = 1.0 / t57;
+    let t59 = p.m + c_q8 * (c_q8 * t43 - t46) - s_q8 * (t47 - s_q8 * t48)
+        - d.k16 * (t53 * t53) * inv58;
+    let t60 = d.k18 + p.l * t56;
+    let t61 = t50 - t52 - p.l * t53 * inv58 * t60;
+    let t62 = s_q7 * t61;
+    let t63 = c_q7 * t61;
+    let t64 = p.m + t54 + t55 - inv58 * (t60 * t60);
+    let t65 = t63 + s_q7 * t59;
+    let t66 = c_q7 * t65;
+    let t67 = t62 + c_q7 * t64;
+    let t68 = s_q7 * t67;
+    let t69 = t66 - t68;
+    let t70 = s_q7 * t65;
+    let t71 = c_q7 * t67;
+    let t72 = t70 + t71;
+    let t73 = d.k9 + d.k16 * t72;
+    let inv74 = 1.0 / t73;
+    let t75 = p.m + c_q7 * (c_q7 * t59 - t62) - s_q7 * (t63 - s_q7 * t64)
+        - d.k16 * (t69 * t69) * inv74;
+    let t76 = d.k18 + p.l * t72;
+    let t77 = t66 - t68 - p.l * t69 * inv74 * t76;
+    let t78 = s_q6 * t77;
+    let t79 = c_q6 * t77;
+    let t80 = p.m + t70 + t71 - inv74 * (t76 * t76);
+    let t81 = t79 + s_q6 * t75;
+    let t82 = c_q6 * t81;
+    let t83 = t78 + c_q6 * t80;
+    let t84 = s_q6 * t83;
+    let t85 = t82 - t84;
+    let t86 = s_q6 * t81;
+    let t87 = c_q6 * t83;
+    let t88 = t86 + t87;
+    let t89 = d.k9 + d.k16 * t88;
+    let inv90 = 1.0 / t89;
+    let t91 = p.m + c_q6 * (c_q6 * t75 - t78) - s_q6 * (t79 - s_q6 * t80)
+        - d.k16 * (t85 * t85) * inv90;
+    let t92 = d.k18 + p.l * t88;
+    let t93 = t82 - t84 - p.l * t85 * inv90 * t92;
+    let t94 = s_q5 * t93;
+    let t95 = c_q5 * t93;
+    let t96 = p.m + t86 + t87 - inv90 * (t92 * t92);
+    let t97 = t95 + s_q5 * t91;
+    let t98 = c_q5 * t97;
+    let t99 = t94 + c_q5 * t96;
+    let t100 = s_q5 * t99;
+    let t101 = t98 - t100;
+    let t102 = s_q5 * t97;
+    let t103 = c_q5 * t99;
+    let t104 = t102 + t103;
+    let t105 = d.k9 + d.k16 * t104;
+    let inv106 = 1.0 / t105;
+    let t107 = p.m + c_q5 * (c_q5 * t91 - t94) - s_q5 * (t95 - s_q5 * t96)
+        - d.k16 * (t101 * t101) * inv106;
+    let t108 = d.k18 + p.l * t104;
+    let t109 = t98 - t100 - p.l * t101 * inv106 * t108;
+    let t110 = s_q4 * t109;
+    let t111 = c_q4 * t109;
+    let t112 = p.m + t102 + t103 - inv106 * (t108 * t108);
+    let t113 = t111 + s_q4 * t107;
+    let t114 = c_q4 * t113;
+    let t115 = t110 + c_q4 * t112;
+    let t116 = s_q4 * t115;
+    let t117 = t114 - t116;
+    let t118 = s_q4 * t113;
+    let t119 = c_q4 * t115;
+    let t120 = t118 + t119;
+    let t121 = d.k9 + d.k16 * t120;
+    let inv122 = 1.0 / t121;
+    let t123 = p.m + c_q4 * (c_q4 * t107 - t110) - s_q4 * (t111 - s_q4 * t112)
+        - d.k16 * (t117 * t117) * inv122;
+    let t124 = d.k18 + p.l * t120;
+    let t125 = t114 - t116 - p.l * t117 * inv122 * t124;
+    let t126 = s_q3 * t125;
+    let t127 = c_q3 * t125;
+    let t128 = p.m + t118 + t119 - inv122 * (t124 * t124);
+    let t129 = t127 + s_q3 * t123;
+    let t130 = c_q3 * t129;
+    let t131 = t126 + c_q3 * t128;
+    let t132 = s_q3 * t131;
+    let t133 = t130 - t132;
+    let t134 = s_q3 * t129;
+    let t135 = c_q3 * t131;
+    let t136 = t134 + t135;
+    let t137 = d.k9 + d.k16 * t136;
+    let inv138 = 1.0 / t137;
+    let t139 = p.m + c_q3 * (c_q3 * t123 - t126) - s_q3 * (t127 - s_q3 * t128)
+        - d.k16 * (t133 * t133) * inv138;
+    let t140 = d.k18 + p.l * t136;
+    let t141 = t130 - t132 - p.l * t133 * inv138 * t140;
+    let t142 = s_q2 * t141;
+    let t143 = c_q2 * t141;
+    let t144 = p.m + t134 + t135 - inv138 * (t140 * t140);
+    let t145 = t143 + s_q2 * t139;
+    let t146 = c_q2 * t145;
+    let t147 = t142 + c_q2 * t144;
+    let t148 = s_q2 * t147;
+    let t149 = t146 - t148;
+    let t150 = s_q2 * t145;
+    let t151 = c_q2 * t147;
+    let t152 = t150 + t151;
+    let t153 = d.k9 + d.k16 * t152;
+    let inv154 = 1.0 / t153;
+    let t155 = p.m + c_q2 * (c_q2 * t139 - t142) - s_q2 * (t143 - s_q2 * t144)
+        - d.k16 * (t149 * t149) * inv154;
+    let t156 = d.k18 + p.l * t152;
+    let t157 = t146 - t148 - p.l * t149 * inv154 * t156;
+    let t158 = s_q1 * t155 + c_q1 * t157;
+    let t159 = p.m + t150 + t151 - inv154 * (t156 * t156);
+    let t160 = s_q1 * t157 + c_q1 * t159;
+    let t161 = s_q1 * t158 + c_q1 * t160;
+    let t162 = d.k9 + d.k16 * t161;
+    let inv163 = 1.0 / t162;
+    let t164 = 0.5 * (t28 * t28 * d.k1) + t25 * t25 * c_q9 * d.k1;
+    let t165 = -(0.25 * (t25 * t25 * s_q9 * d.k1)) - 1.5 * (tau[9] * d.k19);
+    let t166 = s_q9 * t164;
+    let t167 = c_q9 * t165;
+    let t168 = p.l * (t166 + t167);
+    let t169 = tau[8] + t168 - tau[9];
+    let t170 = 0.5 * (t25 * t25 * d.k1) + c_q9 * t164 + p.l * (t22 * t22) * c_q8 * t43
+        - s_q9 * t165 - p.l * (t22 * t22) * s_q8 * t45
+        - 0.75 * (s_q9 * c_q9 * d.k1 * inv42 * t169);
+    let t171 = t166 + t167 + p.l * (t22 * t22) * c_q8 * t45
+        - p.l * (t22 * t22) * s_q8 * t48 - inv42 * t44 * t169;
+    let t172 = s_q8 * t170;
+    let t173 = c_q8 * t171;
+    let t174 = p.l * (t172 + t173);
+    let t175 = tau[7] + t174 - tau[8];
+    let t176 = 0.5 * (t22 * t22 * d.k1) + c_q8 * t170 + p.l * (t19 * t19) * c_q7 * t59
+        - s_q8 * t171 - p.l * (t19 * t19) * s_q7 * t61 - p.l * t53 * inv58 * t175;
+    let t177 = t172 + t173 + p.l * (t19 * t19) * c_q7 * t61
+        - p.l * (t19 * t19) * s_q7 * t64 - inv58 * t60 * t175;
+    let t178 = s_q7 * t176;
+    let t179 = c_q7 * t177;
+    let t180 = p.l * (t178 + t179);
+    let t181 = tau[6] + t180 - tau[7];
+    let t182 = 0.5 * (t19 * t19 * d.k1) + c_q7 * t176 + p.l * (t16 * t16) * c_q6 * t75
+        - s_q7 * t177 - p.l * (t16 * t16) * s_q6 * t77 - p.l * t69 * inv74 * t181;
+    let t183 = t178 + t179 + p.l * (t16 * t16) * c_q6 * t77
+        - p.l * (t16 * t16) * s_q6 * t80 - inv74 * t76 * t181;
+    let t184 = s_q6 * t182;
+    let t185 = c_q6 * t183;
+    let t186 = p.l * (t184 + t185);
+    let t187 = tau[5] + t186 - tau[6];
+    let t188 = 0.5 * (t16 * t16 * d.k1) + c_q6 * t182 + p.l * (t13 * t13) * c_q5 * t91
+        - s_q6 * t183 - p.l * (t13 * t13) * s_q5 * t93 - p.l * t85 * inv90 * t187;
+    let t189 = t184 + t185 + p.l * (t13 * t13) * c_q5 * t93
+        - p.l * (t13 * t13) * s_q5 * t96 - inv90 * t92 * t187;
+    let t190 = s_q5 * t188;
+    let t191 = c_q5 * t189;
+    let t192 = p.l * (t190 + t191);
+    let t193 = tau[4] + t192 - tau[5];
+    let t194 = 0.5 * (t13 * t13 * d.k1) + c_q5 * t188 + p.l * (t10 * t10) * c_q4 * t107
+        - s_q5 * t189 - p.l * (t10 * t10) * s_q4 * t109 - p.l * t101 * inv106 * t193;
+    let t195 = t190 + t191 + p.l * (t10 * t10) * c_q4 * t109
+        - p.l * (t10 * t10) * s_q4 * t112 - inv106 * t108 * t193;
+    let t196 = s_q4 * t194;
+    let t197 = c_q4 * t195;
+    let t198 = p.l * (t196 + t197);
+    let t199 = tau[3] + t198 - tau[4];
+    let t200 = 0.5 * (t10 * t10 * d.k1) + c_q4 * t194 + p.l * (t7 * t7) * c_q3 * t123
+        - s_q4 * t195 - p.l * (t7 * t7) * s_q3 * t125 - p.l * t117 * inv122 * t199;
+    let t201 = t196 + t197 + p.l * (t7 * t7) * c_q3 * t125
+        - p.l * (t7 * t7) * s_q3 * t128 - inv122 * t124 * t199;
+    let t202 = s_q3 * t200;
+    let t203 = c_q3 * t201;
+    let t204 = p.l * (t202 + t203);
+    let t205 = tau[2] + t204 - tau[3];
+    let t206 = 0.5 * (t7 * t7 * d.k1) + c_q3 * t200 + p.l * (t4 * t4) * c_q2 * t139
+        - s_q3 * t201 - p.l * (t4 * t4) * s_q2 * t141 - p.l * t133 * inv138 * t205;
+    let t207 = t202 + t203 + p.l * (t4 * t4) * c_q2 * t141
+        - p.l * (t4 * t4) * s_q2 * t144 - inv138 * t140 * t205;
+    let t208 = s_q2 * t206;
+    let t209 = c_q2 * t207;
+    let t210 = p.l * (t208 + t209);
+    let t211 = tau[1] + t210 - tau[2];
+    let t212 = tau[0]
+        + p.l
+            * (s_q1
+                * (0.5 * (t4 * t4 * d.k1) + c_q2 * t206
+                    + p.l * (qd[0] * qd[0]) * c_q1 * t155 - s_q2 * t207
+                    - p.l * (qd[0] * qd[0]) * s_q1 * t157 - p.l * t149 * inv154 * t211)
+                + c_q1
+                    * (t208 + t209 + p.l * (qd[0] * qd[0]) * c_q1 * t157
+                        - p.l * (qd[0] * qd[0]) * s_q1 * t159 - inv154 * t156 * t211))
+        - tau[1] - s_q0 * (c_q1 * t158 - s_q1 * t160) * d.k20
+        - p.g * c_q0 * (d.k18 + p.l * t161);
+    let t213 = inv163 * t212;
+    let t214 = p.g * c_q0 + p.l * inv163 * t212;
+    let t215 = p.g * s_q0 * c_q1 + s_q1 * t214 - p.l * (qd[0] * qd[0]) * c_q1;
+    let t216 = c_q1 * t214;
+    let t217 = inv154
+        * (tau[1] + t210 - tau[2] - p.l * t149 * t215 - t156 * (t30 + t216 - t29)
+            - t153 * inv163 * t212);
+    let t218 = t213 + t217;
+    let t219 = t30 + t216 + p.l * t218 - t29;
+    let t220 = c_q2 * t215 + s_q2 * t219 - p.l * (t4 * t4) * c_q2;
+    let t221 = s_q2 * t215;
+    let t222 = c_q2 * t219;
+    let t223 = inv138
+        * (tau[2] + t204 - tau[3] - p.l * t133 * t220 - t140 * (t31 + t222 - t221)
+            - t137 * t218);
+    let t224 = t213 + t217 + t223;
+    let t225 = t31 + t222 + p.l * t224 - t221;
+    let t226 = c_q3 * t220 + s_q3 * t225 - p.l * (t7 * t7) * c_q3;
+    let t227 = s_q3 * t220;
+    let t228 = c_q3 * t225;
+    let t229 = inv122
+        * (tau[3] + t198 - tau[4] - p.l * t117 * t226 - t124 * (t32 + t228 - t227)
+            - t121 * t224);
+    let t230 = t213 + t217 + t223 + t229;
+    let t231 = t32 + t228 + p.l * t230 - t227;
+    let t232 = c_q4 * t226 + s_q4 * t231 - p.l * (t10 * t10) * c_q4;
+    let t233 = s_q4 * t226;
+    let t234 = c_q4 * t231;
+    let t235 = inv106
+        * (tau[4] + t192 - tau[5] - p.l * t101 * t232 - t108 * (t33 + t234 - t233)
+            - t105 * t230);
+    let t236 = t213 + t217 + t223 + t229 + t235;
+    let t237 = t33 + t234 + p.l * t236 - t233;
+    let t238 = c_q5 * t232 + s_q5 * t237 - p.l * (t13 * t13) * c_q5;
+    let t239 = s_q5 * t232;
+    let t240 = c_q5 * t237;
+    let t241 = inv90
+        * (tau[5] + t186 - tau[6] - p.l * t85 * t238 - t92 * (t34 + t240 - t239)
+            - t89 * t236);
+    let t242 = t213 + t217 + t223 + t229 + t235 + t241;
+    let t243 = t34 + t240 + p.l * t242 - t239;
+    let t244 = c_q6 * t238 + s_q6 * t243 - p.l * (t16 * t16) * c_q6;
+    let t245 = s_q6 * t238;
+    let t246 = c_q6 * t243;
+    let t247 = inv74
+        * (tau[6] + t180 - tau[7] - p.l * t69 * t244 - t76 * (t35 + t246 - t245)
+            - t73 * t242);
+    let t248 = t213 + t217 + t223 + t229 + t235 + t241 + t247;
+    let t249 = t35 + t246 + p.l * t248 - t245;
+    let t250 = c_q7 * t244 + s_q7 * t249 - p.l * (t19 * t19) * c_q7;
+    let t251 = s_q7 * t244;
+    let t252 = c_q7 * t249;
+    let t253 = inv58
+        * (tau[7] + t174 - tau[8] - p.l * t53 * t250 - t60 * (t36 + t252 - t251)
+            - t57 * t248);
+    let t254 = t213 + t217 + t223 + t229 + t235 + t241 + t247 + t253;
+    let t255 = t36 + t252 + p.l * t254 - t251;
+    let t256 = c_q8 * t250 + s_q8 * t255 - p.l * (t22 * t22) * c_q8;
+    let t257 = s_q8 * t250;
+    let t258 = c_q8 * t255;
+    let t259 = inv42
+        * (tau[8] + t168 - tau[9] - t44 * (t37 + t258 - t257) - t41 * t254
+            - 0.75 * (s_q9 * c_q9 * d.k1 * t256));
+    let t260 = t213 + t217 + t223 + t229 + t235 + t241 + t247 + t253 + t259;
     [
-        t216,
-        t220,
-        t226,
-        t232,
-        t238,
-        t244,
-        t250,
-        t256,
-        t262,
+        t213,
+        t217,
+        t223,
+        t229,
+        t235,
+        t241,
+        t247,
+        t253,
+        t259,
         3.0
-            * (inv0 * inv0
-                * (tau[9]
-                    - 0.5
-                        * (p.m * p.l
-                            * (p.l * (t27 * t27) * s_q9
-                                + c_q9 * (t40 + t260 + p.l * t263 - t259) - s_q9 * t261))
-                    - 0.3333333333333333 * (p.m * (p.l * p.l) * t263)) / p.m),
+            * ((tau[9]
+                - 0.5
+                    * (d.k1
+                        * (p.l * (t25 * t25) * s_q9
+                            + c_q9 * (t37 + t258 + p.l * t260 - t257) - s_q9 * t256))
+                - 0.3333333333333333 * (d.k0 * t260)) * d.k21),
     ]
 }
-/// Operation count of [`coriolis_matrix`].
+/// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 1138,
+    mul: 1060,
     add: 1210,
     div: 0,
     sqrt: 0,
@@ -1610,7 +1745,20 @@ pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
 };
 ///The Coriolis matrix C(q, q̇) from the Christoffel symbols of M: `C q̇ + g = bias`
 ///and `Ṁ − 2C` is skew-symmetric, as passivity-based controllers need.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`coriolis_matrix_with`]; its cost is [`OPS_CORIOLIS_MATRIX`].
 pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV]; NV] {
+    coriolis_matrix_with(&p.derived(), q, qd)
+}
+/// [`coriolis_matrix`] with the parameter groups already computed by [`Params::derived`].
+pub fn coriolis_matrix_with(
+    d: &Derived,
+    q: &[f64; NQ],
+    qd: &[f64; NV],
+) -> [[f64; NV]; NV] {
+    let p = &d.params;
     let s_q1 = libm::sin(q[1]);
     let c_q1 = libm::cos(q[1]);
     let t2 = qd[0] + qd[1];
@@ -1648,455 +1796,454 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
     let t34 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6] + qd[7] + qd[8]
         + qd[9];
     let t35 = p.l * t34;
-    let t36 = p.m * (p.l * p.l) * qd[0] * s_q1;
-    let t37 = p.l * qd[0] * c_q1;
-    let t38 = -(2.0 * (t5 + t37));
-    let t39 = 2.0 * (p.l * qd[0] * s_q1 * c_q2) - s_q2 * t38;
-    let t40 = p.m * p.l * t39;
-    let t41 = c_q2 * t38;
-    let t42 = p.l * qd[0] * s_q1 * s_q2;
-    let t43 = 2.0 * (t42 - t9) + t41;
-    let t44 = c_q3 * t39 - s_q3 * t43;
-    let t45 = p.m * p.l * t44;
-    let t46 = c_q3 * t43;
-    let t47 = s_q3 * t39;
-    let t48 = t46 + t47 - 2.0 * t13;
-    let t49 = c_q4 * t44 - s_q4 * t48;
-    let t50 = p.m * p.l * t49;
-    let t51 = c_q4 * t48;
-    let t52 = s_q4 * t44;
-    let t53 = t51 + t52 - 2.0 * t17;
-    let t54 = c_q5 * t49 - s_q5 * t53;
-    let t55 = p.m * p.l * t54;
-    let t56 = c_q5 * t53;
-    let t57 = s_q5 * t49;
-    let t58 = t56 + t57 - 2.0 * t21;
-    let t59 = c_q6 * t54 - s_q6 * t58;
-    let t60 = p.m * p.l * t59;
-    let t61 = c_q6 * t58;
-    let t62 = s_q6 * t54;
-    let t63 = t61 + t62 - 2.0 * t25;
-    let t64 = c_q7 * t59 - s_q7 * t63;
-    let t65 = p.m * p.l * t64;
-    let t66 = c_q7 * t63;
-    let t67 = s_q7 * t59;
-    let t68 = t66 + t67 - 2.0 * t29;
-    let t69 = c_q8 * t64 - s_q8 * t68;
-    let t70 = p.m * p.l * t69;
-    let t71 = c_q8 * t68;
-    let t72 = s_q8 * t64;
-    let t73 = t71 + t72 - 2.0 * t33;
-    let t74 = c_q9 * t69 - s_q9 * t73;
-    let t75 = p.m * p.l * t74;
-    let t76 = c_q9 * t73 + s_q9 * t69 - t35;
-    let t77 = p.m * s_q9 * t76;
-    let t78 = p.m * c_q9 * t74;
-    let t79 = p.l * (t77 + t78);
-    let t80 = p.m * (t71 + t72 - t33) + p.m * c_q9 * t76 - p.m * s_q9 * t74;
-    let t81 = s_q8 * t80;
-    let t82 = t77 + t78 + p.m * t69;
-    let t83 = c_q8 * t82;
-    let t84 = p.l * (t81 + t83);
-    let t85 = p.m * (t66 + t67 - t29) + c_q8 * t80 - s_q8 * t82;
-    let t86 = s_q7 * t85;
-    let t87 = t81 + t83 + p.m * t64;
-    let t88 = c_q7 * t87;
-    let t89 = p.l * (t86 + t88);
-    let t90 = p.m * (t61 + t62 - t25) + c_q7 * t85 - s_q7 * t87;
-    let t91 = s_q6 * t90;
-    let t92 = t86 + t88 + p.m * t59;
-    let t93 = c_q6 * t92;
-    let t94 = p.l * (t91 + t93);
-    let t95 = p.m * (t56 + t57 - t21) + c_q6 * t90 - s_q6 * t92;
-    let t96 = s_q5 * t95;
-    let t97 = t91 + t93 + p.m * t54;
-    let t98 = c_q5 * t97;
-    let t99 = p.l * (t96 + t98);
-    let t100 = p.m * (t51 + t52 - t17) + c_q5 * t95 - s_q5 * t97;
-    let t101 = s_q4 * t100;
-    let t102 = t96 + t98 + p.m * t49;
-    let t103 = c_q4 * t102;
-    let t104 = p.l * (t101 + t103);
-    let t105 = p.m * (t46 + t47 - t13) + c_q4 * t100 - s_q4 * t102;
-    let t106 = s_q3 * t105;
-    let t107 = t101 + t103 + p.m * t44;
-    let t108 = c_q3 * t107;
-    let t109 = p.l * (t106 + t108);
-    let t110 = p.m * (t41 + 2.0 * t42 - t9) + c_q3 * t105 - s_q3 * t107;
-    let t111 = s_q2 * t110;
-    let t112 = t106 + t108 + p.m * t39;
-    let t113 = c_q2 * t112;
-    let t114 = p.l * (t111 + t113);
-    let t115 = p.m * (p.l * p.l) * t2 * s_q2;
-    let t116 = p.l * t2 * c_q2;
-    let t117 = -(2.0 * (t9 + t116));
-    let t118 = 2.0 * (p.l * t2 * s_q2 * c_q3) - s_q3 * t117;
-    let t119 = p.m * p.l * t118;
-    let t120 = c_q3 * t117;
-    let t121 = p.l * t2 * s_q2 * s_q3;
-    let t122 = 2.0 * (t121 - t13) + t120;
-    let t123 = c_q4 * t118 - s_q4 * t122;
-    let t124 = p.m * p.l * t123;
-    let t125 = c_q4 * t122;
-    let t126 = s_q4 * t118;
-    let t127 = t125 + t126 - 2.0 * t17;
-    let t128 = c_q5 * t123 - s_q5 * t127;
-    let t129 = p.m * p.l * t128;
-    let t130 = c_q5 * t127;
-    let t131 = s_q5 * t123;
-    let t132 = t130 + t131 - 2.0 * t21;
-    let t133 = c_q6 * t128 - s_q6 * t132;
-    let t134 = p.m * p.l * t133;
-    let t135 = c_q6 * t132;
-    let t136 = s_q6 * t128;
-    let t137 = t135 + t136 - 2.0 * t25;
-    let t138 = c_q7 * t133 - s_q7 * t137;
-    let t139 = p.m * p.l * t138;
-    let t140 = c_q7 * t137;
-    let t141 = s_q7 * t133;
-    let t142 = t140 + t141 - 2.0 * t29;
-    let t143 = c_q8 * t138 - s_q8 * t142;
-    let t144 = p.m * p.l * t143;
-    let t145 = c_q8 * t142;
-    let t146 = s_q8 * t138;
-    let t147 = t145 + t146 - 2.0 * t33;
-    let t148 = c_q9 * t143 - s_q9 * t147;
-    let t149 = p.m * p.l * t148;
-    let t150 = c_q9 * t147 + s_q9 * t143 - t35;
-    let t151 = p.m * s_q9 * t150;
-    let t152 = p.m * c_q9 * t148;
-    let t153 = p.l * (t151 + t152);
-    let t154 = p.m * (t145 + t146 - t33) + p.m * c_q9 * t150 - p.m * s_q9 * t148;
-    let t155 = s_q8 * t154;
-    let t156 = t151 + t152 + p.m * t143;
-    let t157 = c_q8 * t156;
-    let t158 = p.l * (t155 + t157);
-    let t159 = p.m * (t140 + t141 - t29) + c_q8 * t154 - s_q8 * t156;
-    let t160 = s_q7 * t159;
-    let t161 = t155 + t157 + p.m * t138;
-    let t162 = c_q7 * t161;
-    let t163 = p.l * (t160 + t162);
-    let t164 = p.m * (t135 + t136 - t25) + c_q7 * t159 - s_q7 * t161;
-    let t165 = s_q6 * t164;
-    let t166 = t160 + t162 + p.m * t133;
-    let t167 = c_q6 * t166;
-    let t168 = p.l * (t165 + t167);
-    let t169 = p.m * (t130 + t131 - t21) + c_q6 * t164 - s_q6 * t166;
-    let t170 = s_q5 * t169;
-    let t171 = t165 + t167 + p.m * t128;
-    let t172 = c_q5 * t171;
-    let t173 = p.l * (t170 + t172);
-    let t174 = p.m * (t125 + t126 - t17) + c_q5 * t169 - s_q5 * t171;
-    let t175 = s_q4 * t174;
-    let t176 = t170 + t172 + p.m * t123;
-    let t177 = c_q4 * t176;
-    let t178 = p.l * (t175 + t177);
-    let t179 = p.m * (t120 + 2.0 * t121 - t13) + c_q4 * t174 - s_q4 * t176;
-    let t180 = s_q3 * t179;
-    let t181 = t175 + t177 + p.m * t118;
-    let t182 = c_q3 * t181;
-    let t183 = p.l * (t180 + t182);
-    let t184 = p.m * (-t9 - 2.0 * t116) + c_q3 * t179 - s_q3 * t181;
-    let t185 = t180 + t182 + 2.0 * (p.m * p.l * t2 * s_q2);
-    let t186 = s_q2 * t184 + c_q2 * t185;
-    let t187 = p.l * t186;
-    let t188 = p.m * (p.l * p.l) * t6 * s_q3;
-    let t189 = p.l * t6 * c_q3;
-    let t190 = -(2.0 * (t13 + t189));
-    let t191 = 2.0 * (p.l * t6 * s_q3 * c_q4) - s_q4 * t190;
-    let t192 = p.m * p.l * t191;
-    let t193 = c_q4 * t190;
-    let t194 = p.l * t6 * s_q3 * s_q4;
-    let t195 = 2.0 * (t194 - t17) + t193;
-    let t196 = c_q5 * t191 - s_q5 * t195;
-    let t197 = p.m * p.l * t196;
-    let t198 = c_q5 * t195;
-    let t199 = s_q5 * t191;
-    let t200 = t198 + t199 - 2.0 * t21;
-    let t201 = c_q6 * t196 - s_q6 * t200;
-    let t202 = p.m * p.l * t201;
-    let t203 = c_q6 * t200;
-    let t204 = s_q6 * t196;
-    let t205 = t203 + t204 - 2.0 * t25;
-    let t206 = c_q7 * t201 - s_q7 * t205;
-    let t207 = p.m * p.l * t206;
-    let t208 = c_q7 * t205;
-    let t209 = s_q7 * t201;
-    let t210 = t208 + t209 - 2.0 * t29;
-    let t211 = c_q8 * t206 - s_q8 * t210;
-    let t212 = p.m * p.l * t211;
-    let t213 = c_q8 * t210;
-    let t214 = s_q8 * t206;
-    let t215 = t213 + t214 - 2.0 * t33;
-    let t216 = c_q9 * t211 - s_q9 * t215;
-    let t217 = p.m * p.l * t216;
-    let t218 = c_q9 * t215 + s_q9 * t211 - t35;
-    let t219 = p.m * s_q9 * t218;
-    let t220 = p.m * c_q9 * t216;
-    let t221 = p.l * (t219 + t220);
-    let t222 = p.m * (t213 + t214 - t33) + p.m * c_q9 * t218 - p.m * s_q9 * t216;
-    let t223 = s_q8 * t222;
-    let t224 = t219 + t220 + p.m * t211;
-    let t225 = c_q8 * t224;
-    let t226 = p.l * (t223 + t225);
-    let t227 = p.m * (t208 + t209 - t29) + c_q8 * t222 - s_q8 * t224;
-    let t228 = s_q7 * t227;
-    let t229 = t223 + t225 + p.m * t206;
-    let t230 = c_q7 * t229;
-    let t231 = p.l * (t228 + t230);
-    let t232 = p.m * (t203 + t204 - t25) + c_q7 * t227 - s_q7 * t229;
-    let t233 = s_q6 * t232;
-    let t234 = t228 + t230 + p.m * t201;
-    let t235 = c_q6 * t234;
-    let t236 = p.l * (t233 + t235);
-    let t237 = p.m * (t198 + t199 - t21) + c_q6 * t232 - s_q6 * t234;
-    let t238 = s_q5 * t237;
-    let t239 = t233 + t235 + p.m * t196;
-    let t240 = c_q5 * t239;
-    let t241 = p.l * (t238 + t240);
-    let t242 = p.m * (t193 + 2.0 * t194 - t17) + c_q5 * t237 - s_q5 * t239;
-    let t243 = s_q4 * t242;
-    let t244 = t238 + t240 + p.m * t191;
-    let t245 = c_q4 * t244;
-    let t246 = p.l * (t243 + t245);
-    let t247 = p.m * (-t13 - 2.0 * t189) + c_q4 * t242 - s_q4 * t244;
-    let t248 = t243 + t245 + 2.0 * (p.m * p.l * t6 * s_q3);
-    let t249 = s_q3 * t247 + c_q3 * t248;
-    let t250 = p.l * t249;
-    let t251 = c_q3 * t247 - p.m * p.l * t6 - s_q3 * t248;
-    let t252 = s_q2 * t251 + c_q2 * t249;
-    let t253 = p.l * t252;
-    let t254 = p.m * (p.l * p.l) * t10 * s_q4;
-    let t255 = p.l * t10 * c_q4;
-    let t256 = -(2.0 * (t17 + t255));
-    let t257 = 2.0 * (p.l * t10 * s_q4 * c_q5) - s_q5 * t256;
-    let t258 = p.m * p.l * t257;
-    let t259 = c_q5 * t256;
-    let t260 = p.l * t10 * s_q4 * s_q5;
-    let t261 = 2.0 * (t260 - t21) + t259;
-    let t262 = c_q6 * t257 - s_q6 * t261;
-    let t263 = p.m * p.l * t262;
-    let t264 = c_q6 * t261;
-    let t265 = s_q6 * t257;
-    let t266 = t264 + t265 - 2.0 * t25;
-    let t267 = c_q7 * t262 - s_q7 * t266;
-    let t268 = p.m * p.l * t267;
-    let t269 = c_q7 * t266;
-    let t270 = s_q7 * t262;
-    let t271 = t269 + t270 - 2.0 * t29;
-    let t272 = c_q8 * t267 - s_q8 * t271;
-    let t273 = p.m * p.l * t272;
-    let t274 = c_q8 * t271;
-    let t275 = s_q8 * t267;
-    let t276 = t274 + t275 - 2.0 * t33;
-    let t277 = c_q9 * t272 - s_q9 * t276;
-    let t278 = p.m * p.l * t277;
-    let t279 = c_q9 * t276 + s_q9 * t272 - t35;
-    let t280 = p.m * s_q9 * t279;
-    let t281 = p.m * c_q9 * t277;
-    let t282 = p.l * (t280 + t281);
-    let t283 = p.m * (t274 + t275 - t33) + p.m * c_q9 * t279 - p.m * s_q9 * t277;
-    let t284 = s_q8 * t283;
-    let t285 = t280 + t281 + p.m * t272;
-    let t286 = c_q8 * t285;
-    let t287 = p.l * (t284 + t286);
-    let t288 = p.m * (t269 + t270 - t29) + c_q8 * t283 - s_q8 * t285;
-    let t289 = s_q7 * t288;
-    let t290 = t284 + t286 + p.m * t267;
-    let t291 = c_q7 * t290;
-    let t292 = p.l * (t289 + t291);
-    let t293 = p.m * (t264 + t265 - t25) + c_q7 * t288 - s_q7 * t290;
-    let t294 = s_q6 * t293;
-    let t295 = t289 + t291 + p.m * t262;
-    let t296 = c_q6 * t295;
-    let t297 = p.l * (t294 + t296);
-    let t298 = p.m * (t259 + 2.0 * t260 - t21) + c_q6 * t293 - s_q6 * t295;
-    let t299 = s_q5 * t298;
-    let t300 = t294 + t296 + p.m * t257;
-    let t301 = c_q5 * t300;
-    let t302 = p.l * (t299 + t301);
-    let t303 = p.m * (-t17 - 2.0 * t255) + c_q5 * t298 - s_q5 * t300;
-    let t304 = t299 + t301 + 2.0 * (p.m * p.l * t10 * s_q4);
-    let t305 = s_q4 * t303 + c_q4 * t304;
-    let t306 = p.l * t305;
-    let t307 = c_q4 * t303 - p.m * p.l * t10 - s_q4 * t304;
-    let t308 = s_q3 * t307 + c_q3 * t305;
-    let t309 = p.l * t308;
-    let t310 = c_q3 * t307 - s_q3 * t305;
-    let t311 = s_q2 * t310 + c_q2 * t308;
-    let t312 = p.l * t311;
-    let t313 = p.m * (p.l * p.l) * t14 * s_q5;
-    let t314 = p.l * t14 * c_q5;
-    let t315 = -(2.0 * (t21 + t314));
-    let t316 = 2.0 * (p.l * t14 * s_q5 * c_q6) - s_q6 * t315;
-    let t317 = p.m * p.l * t316;
-    let t318 = c_q6 * t315;
-    let t319 = p.l * t14 * s_q5 * s_q6;
-    let t320 = 2.0 * (t319 - t25) + t318;
-    let t321 = c_q7 * t316 - s_q7 * t320;
-    let t322 = p.m * p.l * t321;
-    let t323 = c_q7 * t320;
-    let t324 = s_q7 * t316;
-    let t325 = t323 + t324 - 2.0 * t29;
-    let t326 = c_q8 * t321 - s_q8 * t325;
-    let t327 = p.m * p.l * t326;
-    let t328 = c_q8 * t325;
-    let t329 = s_q8 * t321;
-    let t330 = t328 + t329 - 2.0 * t33;
-    let t331 = c_q9 * t326 - s_q9 * t330;
-    let t332 = p.m * p.l * t331;
-    let t333 = c_q9 * t330 + s_q9 * t326 - t35;
+    let t36 = p.l * qd[0] * c_q1;
+    let t37 = -(2.0 * (t5 + t36));
+    let t38 = 2.0 * (p.l * qd[0] * s_q1 * c_q2) - s_q2 * t37;
+    let t39 = c_q2 * t37;
+    let t40 = p.l * qd[0] * s_q1 * s_q2;
+    let t41 = 2.0 * (t40 - t9) + t39;
+    let t42 = c_q3 * t38 - s_q3 * t41;
+    let t43 = c_q3 * t41;
+    let t44 = s_q3 * t38;
+    let t45 = t43 + t44 - 2.0 * t13;
+    let t46 = c_q4 * t42 - s_q4 * t45;
+    let t47 = c_q4 * t45;
+    let t48 = s_q4 * t42;
+    let t49 = t47 + t48 - 2.0 * t17;
+    let t50 = c_q5 * t46 - s_q5 * t49;
+    let t51 = c_q5 * t49;
+    let t52 = s_q5 * t46;
+    let t53 = t51 + t52 - 2.0 * t21;
+    let t54 = c_q6 * t50 - s_q6 * t53;
+    let t55 = c_q6 * t53;
+    let t56 = s_q6 * t50;
+    let t57 = t55 + t56 - 2.0 * t25;
+    let t58 = c_q7 * t54 - s_q7 * t57;
+    let t59 = c_q7 * t57;
+    let t60 = s_q7 * t54;
+    let t61 = t59 + t60 - 2.0 * t29;
+    let t62 = c_q8 * t58 - s_q8 * t61;
+    let t63 = c_q8 * t61;
+    let t64 = s_q8 * t58;
+    let t65 = t63 + t64 - 2.0 * t33;
+    let t66 = c_q9 * t62 - s_q9 * t65;
+    let t67 = c_q9 * t65 + s_q9 * t62 - t35;
+    let t68 = p.m * s_q9 * t67;
+    let t69 = p.m * c_q9 * t66;
+    let t70 = p.l * (t68 + t69);
+    let t71 = p.m * (t63 + t64 - t33) + p.m * c_q9 * t67 - p.m * s_q9 * t66;
+    let t72 = s_q8 * t71;
+    let t73 = t68 + t69 + p.m * t62;
+    let t74 = c_q8 * t73;
+    let t75 = p.l * (t72 + t74);
+    let t76 = p.m * (t59 + t60 - t29) + c_q8 * t71 - s_q8 * t73;
+    let t77 = s_q7 * t76;
+    let t78 = t72 + t74 + p.m * t58;
+    let t79 = c_q7 * t78;
+    let t80 = p.l * (t77 + t79);
+    let t81 = p.m * (t55 + t56 - t25) + c_q7 * t76 - s_q7 * t78;
+    let t82 = s_q6 * t81;
+    let t83 = t77 + t79 + p.m * t54;
+    let t84 = c_q6 * t83;
+    let t85 = p.l * (t82 + t84);
+    let t86 = p.m * (t51 + t52 - t21) + c_q6 * t81 - s_q6 * t83;
+    let t87 = s_q5 * t86;
+    let t88 = t82 + t84 + p.m * t50;
+    let t89 = c_q5 * t88;
+    let t90 = p.l * (t87 + t89);
+    let t91 = p.m * (t47 + t48 - t17) + c_q5 * t86 - s_q5 * t88;
+    let t92 = s_q4 * t91;
+    let t93 = t87 + t89 + p.m * t46;
+    let t94 = c_q4 * t93;
+    let t95 = p.l * (t92 + t94);
+    let t96 = p.m * (t43 + t44 - t13) + c_q4 * t91 - s_q4 * t93;
+    let t97 = s_q3 * t96;
+    let t98 = t92 + t94 + p.m * t42;
+    let t99 = c_q3 * t98;
+    let t100 = p.l * (t97 + t99);
+    let t101 = p.m * (t39 + 2.0 * t40 - t9) + c_q3 * t96 - s_q3 * t98;
+    let t102 = s_q2 * t101;
+    let t103 = t97 + t99 + p.m * t38;
+    let t104 = c_q2 * t103;
+    let t105 = p.l * (t102 + t104);
+    let t106 = p.l * t2 * c_q2;
+    let t107 = -(2.0 * (t9 + t106));
+    let t108 = 2.0 * (p.l * t2 * s_q2 * c_q3) - s_q3 * t107;
+    let t109 = c_q3 * t107;
+    let t110 = p.l * t2 * s_q2 * s_q3;
+    let t111 = 2.0 * (t110 - t13) + t109;
+    let t112 = c_q4 * t108 - s_q4 * t111;
+    let t113 = c_q4 * t111;
+    let t114 = s_q4 * t108;
+    let t115 = t113 + t114 - 2.0 * t17;
+    let t116 = c_q5 * t112 - s_q5 * t115;
+    let t117 = c_q5 * t115;
+    let t118 = s_q5 * t112;
+    let t119 = t117 + t118 - 2.0 * t21;
+    let t120 = c_q6 * t116 - s_q6 * t119;
+    let t121 = c_q6 * t119;
+    let t122 = s_q6 * t116;
+    let t123 = t121 + t122 - 2.0 * t25;
+    let t124 = c_q7 * t120 - s_q7 * t123;
+    let t125 = c_q7 * t123;
+    let t126 = s_q7 * t120;
+    let t127 = t125 + t126 - 2.0 * t29;
+    let t128 = c_q8 * t124 - s_q8 * t127;
+    let t129 = c_q8 * t127;
+    let t130 = s_q8 * t124;
+    let t131 = t129 + t130 - 2.0 * t33;
+    let t132 = c_q9 * t128 - s_q9 * t131;
+    let t133 = c_q9 * t131 + s_q9 * t128 - t35;
+    let t134 = p.m * s_q9 * t133;
+    let t135 = p.m * c_q9 * t132;
+    let t136 = p.l * (t134 + t135);
+    let t137 = p.m * (t129 + t130 - t33) + p.m * c_q9 * t133 - p.m * s_q9 * t132;
+    let t138 = s_q8 * t137;
+    let t139 = t134 + t135 + p.m * t128;
+    let t140 = c_q8 * t139;
+    let t141 = p.l * (t138 + t140);
+    let t142 = p.m * (t125 + t126 - t29) + c_q8 * t137 - s_q8 * t139;
+    let t143 = s_q7 * t142;
+    let t144 = t138 + t140 + p.m * t124;
+    let t145 = c_q7 * t144;
+    let t146 = p.l * (t143 + t145);
+    let t147 = p.m * (t121 + t122 - t25) + c_q7 * t142 - s_q7 * t144;
+    let t148 = s_q6 * t147;
+    let t149 = t143 + t145 + p.m * t120;
+    let t150 = c_q6 * t149;
+    let t151 = p.l * (t148 + t150);
+    let t152 = p.m * (t117 + t118 - t21) + c_q6 * t147 - s_q6 * t149;
+    let t153 = s_q5 * t152;
+    let t154 = t148 + t150 + p.m * t116;
+    let t155 = c_q5 * t154;
+    let t156 = p.l * (t153 + t155);
+    let t157 = p.m * (t113 + t114 - t17) + c_q5 * t152 - s_q5 * t154;
+    let t158 = s_q4 * t157;
+    let t159 = t153 + t155 + p.m * t112;
+    let t160 = c_q4 * t159;
+    let t161 = p.l * (t158 + t160);
+    let t162 = p.m * (t109 + 2.0 * t110 - t13) + c_q4 * t157 - s_q4 * t159;
+    let t163 = s_q3 * t162;
+    let t164 = t158 + t160 + p.m * t108;
+    let t165 = c_q3 * t164;
+    let t166 = p.l * (t163 + t165);
+    let t167 = p.m * (-t9 - 2.0 * t106) + c_q3 * t162 - s_q3 * t164;
+    let t168 = p.l * t6 * c_q3;
+    let t169 = -(2.0 * (t13 + t168));
+    let t170 = 2.0 * (p.l * t6 * s_q3 * c_q4) - s_q4 * t169;
+    let t171 = c_q4 * t169;
+    let t172 = p.l * t6 * s_q3 * s_q4;
+    let t173 = 2.0 * (t172 - t17) + t171;
+    let t174 = c_q5 * t170 - s_q5 * t173;
+    let t175 = c_q5 * t173;
+    let t176 = s_q5 * t170;
+    let t177 = t175 + t176 - 2.0 * t21;
+    let t178 = c_q6 * t174 - s_q6 * t177;
+    let t179 = c_q6 * t177;
+    let t180 = s_q6 * t174;
+    let t181 = t179 + t180 - 2.0 * t25;
+    let t182 = c_q7 * t178 - s_q7 * t181;
+    let t183 = c_q7 * t181;
+    let t184 = s_q7 * t178;
+    let t185 = t183 + t184 - 2.0 * t29;
+    let t186 = c_q8 * t182 - s_q8 * t185;
+    let t187 = c_q8 * t185;
+    let t188 = s_q8 * t182;
+    let t189 = t187 + t188 - 2.0 * t33;
+    let t190 = c_q9 * t186 - s_q9 * t189;
+    let t191 = c_q9 * t189 + s_q9 * t186 - t35;
+    let t192 = p.m * s_q9 * t191;
+    let t193 = p.m * c_q9 * t190;
+    let t194 = p.l * (t192 + t193);
+    let t195 = p.m * (t187 + t188 - t33) + p.m * c_q9 * t191 - p.m * s_q9 * t190;
+    let t196 = s_q8 * t195;
+    let t197 = t192 + t193 + p.m * t186;
+    let t198 = c_q8 * t197;
+    let t199 = p.l * (t196 + t198);
+    let t200 = p.m * (t183 + t184 - t29) + c_q8 * t195 - s_q8 * t197;
+    let t201 = s_q7 * t200;
+    let t202 = t196 + t198 + p.m * t182;
+    let t203 = c_q7 * t202;
+    let t204 = p.l * (t201 + t203);
+    let t205 = p.m * (t179 + t180 - t25) + c_q7 * t200 - s_q7 * t202;
+    let t206 = s_q6 * t205;
+    let t207 = t201 + t203 + p.m * t178;
+    let t208 = c_q6 * t207;
+    let t209 = p.l * (t206 + t208);
+    let t210 = p.m * (t175 + t176 - t21) + c_q6 * t205 - s_q6 * t207;
+    let t211 = s_q5 * t210;
+    let t212 = t206 + t208 + p.m * t174;
+    let t213 = c_q5 * t212;
+    let t214 = p.l * (t211 + t213);
+    let t215 = p.m * (t171 + 2.0 * t172 - t17) + c_q5 * t210 - s_q5 * t212;
+    let t216 = s_q4 * t215;
+    let t217 = t211 + t213 + p.m * t170;
+    let t218 = c_q4 * t217;
+    let t219 = p.l * (t216 + t218);
+    let t220 = p.m * (-t13 - 2.0 * t168) + c_q4 * t215 - s_q4 * t217;
+    let t221 = p.l * t10 * c_q4;
+    let t222 = -(2.0 * (t17 + t221));
+    let t223 = 2.0 * (p.l * t10 * s_q4 * c_q5) - s_q5 * t222;
+    let t224 = c_q5 * t222;
+    let t225 = p.l * t10 * s_q4 * s_q5;
+    let t226 = 2.0 * (t225 - t21) + t224;
+    let t227 = c_q6 * t223 - s_q6 * t226;
+    let t228 = c_q6 * t226;
+    let t229 = s_q6 * t223;
+    let t230 = t228 + t229 - 2.0 * t25;
+    let t231 = c_q7 * t227 - s_q7 * t230;
+    let t232 = c_q7 * t230;
+    let t233 = s_q7 * t227;
+    let t234 = t232 + t233 - 2.0 * t29;
+    let t235 = c_q8 * t231 - s_q8 * t234;
+    let t236 = c_q8 * t234;
+    let t237 = s_q8 * t231;
+    let t238 = t236 + t237 - 2.0 * t33;
+    let t239 = c_q9 * t235 - s_q9 * t238;
+    let t240 = c_q9 * t238 + s_q9 * t235 - t35;
+    let t241 = p.m * s_q9 * t240;
+    let t242 = p.m * c_q9 * t239;
+    let t243 = p.l * (t241 + t242);
+    let t244 = p.m * (t236 + t237 - t33) + p.m * c_q9 * t240 - p.m * s_q9 * t239;
+    let t245 = s_q8 * t244;
+    let t246 = t241 + t242 + p.m * t235;
+    let t247 = c_q8 * t246;
+    let t248 = p.l * (t245 + t247);
+    let t249 = p.m * (t232 + t233 - t29) + c_q8 * t244 - s_q8 * t246;
+    let t250 = s_q7 * t249;
+    let t251 = t245 + t247 + p.m * t231;
+    let t252 = c_q7 * t251;
+    let t253 = p.l * (t250 + t252);
+    let t254 = p.m * (t228 + t229 - t25) + c_q7 * t249 - s_q7 * t251;
+    let t255 = s_q6 * t254;
+    let t256 = t250 + t252 + p.m * t227;
+    let t257 = c_q6 * t256;
+    let t258 = p.l * (t255 + t257);
+    let t259 = p.m * (t224 + 2.0 * t225 - t21) + c_q6 * t254 - s_q6 * t256;
+    let t260 = s_q5 * t259;
+    let t261 = t255 + t257 + p.m * t223;
+    let t262 = c_q5 * t261;
+    let t263 = p.l * (t260 + t262);
+    let t264 = p.m * (-t17 - 2.0 * t221) + c_q5 * t259 - s_q5 * t261;
+    let t265 = p.l * t14 * c_q5;
+    let t266 = -(2.0 * (t21 + t265));
+    let t267 = 2.0 * (p.l * t14 * s_q5 * c_q6) - s_q6 * t266;
+    let t268 = c_q6 * t266;
+    let t269 = p.l * t14 * s_q5 * s_q6;
+    let t270 = 2.0 * (t269 - t25) + t268;
+    let t271 = c_q7 * t267 - s_q7 * t270;
+    let t272 = c_q7 * t270;
+    let t273 = s_q7 * t267;
+    let t274 = t272 + t273 - 2.0 * t29;
+    let t275 = c_q8 * t271 - s_q8 * t274;
+    let t276 = c_q8 * t274;
+    let t277 = s_q8 * t271;
+    let t278 = t276 + t277 - 2.0 * t33;
+    let t279 = c_q9 * t275 - s_q9 * t278;
+    let t280 = c_q9 * t278 + s_q9 * t275 - t35;
+    let t281 = p.m * s_q9 * t280;
+    let t282 = p.m * c_q9 * t279;
+    let t283 = p.l * (t281 + t282);
+    let t284 = p.m * (t276 + t277 - t33) + p.m * c_q9 * t280 - p.m * s_q9 * t279;
+    let t285 = s_q8 * t284;
+    let t286 = t281 + t282 + p.m * t275;
+    let t287 = c_q8 * t286;
+    let t288 = p.l * (t285 + t287);
+    let t289 = p.m * (t272 + t273 - t29) + c_q8 * t284 - s_q8 * t286;
+    let t290 = s_q7 * t289;
+    let t291 = t285 + t287 + p.m * t271;
+    let t292 = c_q7 * t291;
+    let t293 = p.l * (t290 + t292);
+    let t294 = p.m * (t268 + 2.0 * t269 - t25) + c_q7 * t289 - s_q7 * t291;
+    let t295 = s_q6 * t294;
+    let t296 = t290 + t292 + p.m * t267;
+    let t297 = c_q6 * t296;
+    let t298 = p.l * (t295 + t297);
+    let t299 = p.m * (-t21 - 2.0 * t265) + c_q6 * t294 - s_q6 * t296;
+    let t300 = p.l * t18 * c_q6;
+    let t301 = -(2.0 * (t25 + t300));
+    let t302 = 2.0 * (p.l * t18 * s_q6 * c_q7) - s_q7 * t301;
+    let t303 = c_q7 * t301;
+    let t304 = p.l * t18 * s_q6 * s_q7;
+    let t305 = 2.0 * (t304 - t29) + t303;
+    let t306 = c_q8 * t302 - s_q8 * t305;
+    let t307 = c_q8 * t305;
+    let t308 = s_q8 * t302;
+    let t309 = t307 + t308 - 2.0 * t33;
+    let t310 = c_q9 * t306 - s_q9 * t309;
+    let t311 = c_q9 * t309 + s_q9 * t306 - t35;
+    let t312 = p.m * s_q9 * t311;
+    let t313 = p.m * c_q9 * t310;
+    let t314 = p.l * (t312 + t313);
+    let t315 = p.m * (t307 + t308 - t33) + p.m * c_q9 * t311 - p.m * s_q9 * t310;
+    let t316 = s_q8 * t315;
+    let t317 = t312 + t313 + p.m * t306;
+    let t318 = c_q8 * t317;
+    let t319 = p.l * (t316 + t318);
+    let t320 = p.m * (t303 + 2.0 * t304 - t29) + c_q8 * t315 - s_q8 * t317;
+    let t321 = s_q7 * t320;
+    let t322 = t316 + t318 + p.m * t302;
+    let t323 = c_q7 * t322;
+    let t324 = p.l * (t321 + t323);
+    let t325 = p.m * (-t25 - 2.0 * t300) + c_q7 * t320 - s_q7 * t322;
+    let t326 = p.l * t22 * c_q7;
+    let t327 = -(2.0 * (t29 + t326));
+    let t328 = 2.0 * (p.l * t22 * s_q7 * c_q8) - s_q8 * t327;
+    let t329 = c_q8 * t327;
+    let t330 = p.l * t22 * s_q7 * s_q8;
+    let t331 = 2.0 * (t330 - t33) + t329;
+    let t332 = c_q9 * t328 - s_q9 * t331;
+    let t333 = c_q9 * t331 + s_q9 * t328 - t35;
     let t334 = p.m * s_q9 * t333;
-    let t335 = p.m * c_q9 * t331;
+    let t335 = p.m * c_q9 * t332;
     let t336 = p.l * (t334 + t335);
-    let t337 = p.m * (t328 + t329 - t33) + p.m * c_q9 * t333 - p.m * s_q9 * t331;
+    let t337 = p.m * (t329 + 2.0 * t330 - t33) + p.m * c_q9 * t333 - p.m * s_q9 * t332;
     let t338 = s_q8 * t337;
-    let t339 = t334 + t335 + p.m * t326;
+    let t339 = t334 + t335 + p.m * t328;
     let t340 = c_q8 * t339;
     let t341 = p.l * (t338 + t340);
-    let t342 = p.m * (t323 + t324 - t29) + c_q8 * t337 - s_q8 * t339;
-    let t343 = s_q7 * t342;
-    let t344 = t338 + t340 + p.m * t321;
-    let t345 = c_q7 * t344;
-    let t346 = p.l * (t343 + t345);
-    let t347 = p.m * (t318 + 2.0 * t319 - t25) + c_q7 * t342 - s_q7 * t344;
-    let t348 = s_q6 * t347;
-    let t349 = t343 + t345 + p.m * t316;
-    let t350 = c_q6 * t349;
-    let t351 = p.l * (t348 + t350);
-    let t352 = p.m * (-t21 - 2.0 * t314) + c_q6 * t347 - s_q6 * t349;
-    let t353 = t348 + t350 + 2.0 * (p.m * p.l * t14 * s_q5);
-    let t354 = s_q5 * t352 + c_q5 * t353;
-    let t355 = p.l * t354;
-    let t356 = c_q5 * t352 - p.m * p.l * t14 - s_q5 * t353;
-    let t357 = s_q4 * t356 + c_q4 * t354;
-    let t358 = p.l * t357;
-    let t359 = c_q4 * t356 - s_q4 * t354;
-    let t360 = s_q3 * t359 + c_q3 * t357;
-    let t361 = p.l * t360;
-    let t362 = c_q3 * t359 - s_q3 * t357;
-    let t363 = s_q2 * t362 + c_q2 * t360;
-    let t364 = p.l * t363;
-    let t365 = p.m * (p.l * p.l) * t18 * s_q6;
-    let t366 = p.l * t18 * c_q6;
-    let t367 = -(2.0 * (t25 + t366));
-    let t368 = 2.0 * (p.l * t18 * s_q6 * c_q7) - s_q7 * t367;
-    let t369 = p.m * p.l * t368;
-    let t370 = c_q7 * t367;
-    let t371 = p.l * t18 * s_q6 * s_q7;
-    let t372 = 2.0 * (t371 - t29) + t370;
-    let t373 = c_q8 * t368 - s_q8 * t372;
-    let t374 = p.m * p.l * t373;
-    let t375 = c_q8 * t372;
-    let t376 = s_q8 * t368;
-    let t377 = t375 + t376 - 2.0 * t33;
-    let t378 = c_q9 * t373 - s_q9 * t377;
-    let t379 = p.m * p.l * t378;
-    let t380 = c_q9 * t377 + s_q9 * t373 - t35;
-    let t381 = p.m * s_q9 * t380;
-    let t382 = p.m * c_q9 * t378;
-    let t383 = p.l * (t381 + t382);
-    let t384 = p.m * (t375 + t376 - t33) + p.m * c_q9 * t380 - p.m * s_q9 * t378;
-    let t385 = s_q8 * t384;
-    let t386 = t381 + t382 + p.m * t373;
-    let t387 = c_q8 * t386;
-    let t388 = p.l * (t385 + t387);
-    let t389 = p.m * (t370 + 2.0 * t371 - t29) + c_q8 * t384 - s_q8 * t386;
-    let t390 = s_q7 * t389;
-    let t391 = t385 + t387 + p.m * t368;
-    let t392 = c_q7 * t391;
-    let t393 = p.l * (t390 + t392);
-    let t394 = p.m * (-t25 - 2.0 * t366) + c_q7 * t389 - s_q7 * t391;
-    let t395 = t390 + t392 + 2.0 * (p.m * p.l * t18 * s_q6);
-    let t396 = s_q6 * t394 + c_q6 * t395;
-    let t397 = p.l * t396;
-    let t398 = c_q6 * t394 - p.m * p.l * t18 - s_q6 * t395;
-    let t399 = s_q5 * t398 + c_q5 * t396;
-    let t400 = p.l * t399;
-    let t401 = c_q5 * t398 - s_q5 * t396;
-    let t402 = s_q4 * t401 + c_q4 * t399;
-    let t403 = p.l * t402;
-    let t404 = c_q4 * t401 - s_q4 * t399;
-    let t405 = s_q3 * t404 + c_q3 * t402;
-    let t406 = p.l * t405;
-    let t407 = c_q3 * t404 - s_q3 * t402;
-    let t408 = s_q2 * t407 + c_q2 * t405;
-    let t409 = p.l * t408;
-    let t410 = p.m * (p.l * p.l) * t22 * s_q7;
-    let t411 = p.l * t22 * c_q7;
-    let t412 = -(2.0 * (t29 + t411));
-    let t413 = 2.0 * (p.l * t22 * s_q7 * c_q8) - s_q8 * t412;
-    let t414 = p.m * p.l * t413;
-    let t415 = c_q8 * t412;
-    let t416 = p.l * t22 * s_q7 * s_q8;
-    let t417 = 2.0 * (t416 - t33) + t415;
-    let t418 = c_q9 * t413 - s_q9 * t417;
-    let t419 = p.m * p.l * t418;
-    let t420 = c_q9 * t417 + s_q9 * t413 - t35;
-    let t421 = p.m * s_q9 * t420;
-    let t422 = p.m * c_q9 * t418;
-    let t423 = p.l * (t421 + t422);
-    let t424 = p.m * (t415 + 2.0 * t416 - t33) + p.m * c_q9 * t420 - p.m * s_q9 * t418;
-    let t425 = s_q8 * t424;
-    let t426 = t421 + t422 + p.m * t413;
-    let t427 = c_q8 * t426;
-    let t428 = p.l * (t425 + t427);
-    let t429 = p.m * (-t29 - 2.0 * t411) + c_q8 * t424 - s_q8 * t426;
-    let t430 = t425 + t427 + 2.0 * (p.m * p.l * t22 * s_q7);
-    let t431 = s_q7 * t429 + c_q7 * t430;
+    let t342 = p.m * (-t29 - 2.0 * t326) + c_q8 * t337 - s_q8 * t339;
+    let t343 = p.l * t26 * c_q8;
+    let t344 = -(2.0 * (t33 + t343));
+    let t345 = 2.0 * (p.l * t26 * s_q8 * c_q9) - s_q9 * t344;
+    let t346 = c_q9 * t344 + 2.0 * (p.l * t26 * s_q8 * s_q9) - t35;
+    let t347 = p.m * s_q9 * t346;
+    let t348 = p.m * c_q9 * t345;
+    let t349 = p.l * (t347 + t348);
+    let t350 = p.m * (-t33 - 2.0 * t343) + p.m * c_q9 * t346 - p.m * s_q9 * t345;
+    let t351 = -t35 - 2.0 * (p.l * t30 * c_q9);
+    let t352 = qd[0] * s_q1 * d.k0;
+    let t353 = t38 * d.k1;
+    let t354 = t42 * d.k1;
+    let t355 = t46 * d.k1;
+    let t356 = t50 * d.k1;
+    let t357 = t54 * d.k1;
+    let t358 = t58 * d.k1;
+    let t359 = t62 * d.k1;
+    let t360 = t66 * d.k1;
+    let t361 = t2 * s_q2 * d.k0;
+    let t362 = t108 * d.k1;
+    let t363 = t112 * d.k1;
+    let t364 = t116 * d.k1;
+    let t365 = t120 * d.k1;
+    let t366 = t124 * d.k1;
+    let t367 = t128 * d.k1;
+    let t368 = t132 * d.k1;
+    let t369 = t163 + t165 + 2.0 * (t2 * s_q2 * d.k1);
+    let t370 = s_q2 * t167 + c_q2 * t369;
+    let t371 = p.l * t370;
+    let t372 = t6 * s_q3 * d.k0;
+    let t373 = t170 * d.k1;
+    let t374 = t174 * d.k1;
+    let t375 = t178 * d.k1;
+    let t376 = t182 * d.k1;
+    let t377 = t186 * d.k1;
+    let t378 = t190 * d.k1;
+    let t379 = t216 + t218 + 2.0 * (t6 * s_q3 * d.k1);
+    let t380 = s_q3 * t220 + c_q3 * t379;
+    let t381 = p.l * t380;
+    let t382 = c_q3 * t220 - t6 * d.k1 - s_q3 * t379;
+    let t383 = s_q2 * t382 + c_q2 * t380;
+    let t384 = p.l * t383;
+    let t385 = t10 * s_q4 * d.k0;
+    let t386 = t223 * d.k1;
+    let t387 = t227 * d.k1;
+    let t388 = t231 * d.k1;
+    let t389 = t235 * d.k1;
+    let t390 = t239 * d.k1;
+    let t391 = t260 + t262 + 2.0 * (t10 * s_q4 * d.k1);
+    let t392 = s_q4 * t264 + c_q4 * t391;
+    let t393 = p.l * t392;
+    let t394 = c_q4 * t264 - t10 * d.k1 - s_q4 * t391;
+    let t395 = s_q3 * t394 + c_q3 * t392;
+    let t396 = p.l * t395;
+    let t397 = c_q3 * t394 - s_q3 * t392;
+    let t398 = s_q2 * t397 + c_q2 * t395;
+    let t399 = p.l * t398;
+    let t400 = t14 * s_q5 * d.k0;
+    let t401 = t267 * d.k1;
+    let t402 = t271 * d.k1;
+    let t403 = t275 * d.k1;
+    let t404 = t279 * d.k1;
+    let t405 = t295 + t297 + 2.0 * (t14 * s_q5 * d.k1);
+    let t406 = s_q5 * t299 + c_q5 * t405;
+    let t407 = p.l * t406;
+    let t408 = c_q5 * t299 - t14 * d.k1 - s_q5 * t405;
+    let t409 = s_q4 * t408 + c_q4 * t406;
+    let t410 = p.l * t409;
+    let t411 = c_q4 * t408 - s_q4 * t406;
+    let t412 = s_q3 * t411 + c_q3 * t409;
+    let t413 = p.l * t412;
+    let t414 = c_q3 * t411 - s_q3 * t409;
+    let t415 = s_q2 * t414 + c_q2 * t412;
+    let t416 = p.l * t415;
+    let t417 = t18 * s_q6 * d.k0;
+    let t418 = t302 * d.k1;
+    let t419 = t306 * d.k1;
+    let t420 = t310 * d.k1;
+    let t421 = t321 + t323 + 2.0 * (t18 * s_q6 * d.k1);
+    let t422 = s_q6 * t325 + c_q6 * t421;
+    let t423 = p.l * t422;
+    let t424 = c_q6 * t325 - t18 * d.k1 - s_q6 * t421;
+    let t425 = s_q5 * t424 + c_q5 * t422;
+    let t426 = p.l * t425;
+    let t427 = c_q5 * t424 - s_q5 * t422;
+    let t428 = s_q4 * t427 + c_q4 * t425;
+    let t429 = p.l * t428;
+    let t430 = c_q4 * t427 - s_q4 * t425;
+    let t431 = s_q3 * t430 + c_q3 * t428;
     let t432 = p.l * t431;
-    let t433 = c_q7 * t429 - p.m * p.l * t22 - s_q7 * t430;
-    let t434 = s_q6 * t433 + c_q6 * t431;
+    let t433 = c_q3 * t430 - s_q3 * t428;
+    let t434 = s_q2 * t433 + c_q2 * t431;
     let t435 = p.l * t434;
-    let t436 = c_q6 * t433 - s_q6 * t431;
-    let t437 = s_q5 * t436 + c_q5 * t434;
-    let t438 = p.l * t437;
-    let t439 = c_q5 * t436 - s_q5 * t434;
-    let t440 = s_q4 * t439 + c_q4 * t437;
+    let t436 = t22 * s_q7 * d.k0;
+    let t437 = t328 * d.k1;
+    let t438 = t332 * d.k1;
+    let t439 = t338 + t340 + 2.0 * (t22 * s_q7 * d.k1);
+    let t440 = s_q7 * t342 + c_q7 * t439;
     let t441 = p.l * t440;
-    let t442 = c_q4 * t439 - s_q4 * t437;
-    let t443 = s_q3 * t442 + c_q3 * t440;
+    let t442 = c_q7 * t342 - t22 * d.k1 - s_q7 * t439;
+    let t443 = s_q6 * t442 + c_q6 * t440;
     let t444 = p.l * t443;
-    let t445 = c_q3 * t442 - s_q3 * t440;
-    let t446 = s_q2 * t445 + c_q2 * t443;
+    let t445 = c_q6 * t442 - s_q6 * t440;
+    let t446 = s_q5 * t445 + c_q5 * t443;
     let t447 = p.l * t446;
-    let t448 = p.m * (p.l * p.l) * t26 * s_q8;
-    let t449 = p.l * t26 * c_q8;
-    let t450 = -(2.0 * (t33 + t449));
-    let t451 = 2.0 * (p.l * t26 * s_q8 * c_q9) - s_q9 * t450;
-    let t452 = p.m * p.l * t451;
-    let t453 = c_q9 * t450 + 2.0 * (p.l * t26 * s_q8 * s_q9) - t35;
-    let t454 = p.m * s_q9 * t453;
-    let t455 = p.m * c_q9 * t451;
-    let t456 = p.l * (t454 + t455);
-    let t457 = p.m * (-t33 - 2.0 * t449) + p.m * c_q9 * t453 - p.m * s_q9 * t451;
-    let t458 = t454 + t455 + 2.0 * (p.m * p.l * t26 * s_q8);
-    let t459 = s_q8 * t457 + c_q8 * t458;
-    let t460 = p.l * t459;
-    let t461 = c_q8 * t457 - p.m * p.l * t26 - s_q8 * t458;
-    let t462 = s_q7 * t461 + c_q7 * t459;
-    let t463 = p.l * t462;
-    let t464 = c_q7 * t461 - s_q7 * t459;
-    let t465 = s_q6 * t464 + c_q6 * t462;
-    let t466 = p.l * t465;
-    let t467 = c_q6 * t464 - s_q6 * t462;
-    let t468 = s_q5 * t467 + c_q5 * t465;
-    let t469 = p.l * t468;
-    let t470 = c_q5 * t467 - s_q5 * t465;
-    let t471 = s_q4 * t470 + c_q4 * t468;
-    let t472 = p.l * t471;
-    let t473 = c_q4 * t470 - s_q4 * t468;
-    let t474 = s_q3 * t473 + c_q3 * t471;
-    let t475 = p.l * t474;
-    let t476 = c_q3 * t473 - s_q3 * t471;
-    let t477 = s_q2 * t476 + c_q2 * t474;
-    let t478 = p.l * t477;
-    let t479 = p.m * (p.l * p.l) * t30 * s_q9;
-    let t480 = -t35 - 2.0 * (p.l * t30 * c_q9);
-    let t481 = p.m * s_q9 * t480 + 2.0 * (p.m * p.l * t30 * s_q9 * c_q9);
+    let t448 = c_q5 * t445 - s_q5 * t443;
+    let t449 = s_q4 * t448 + c_q4 * t446;
+    let t450 = p.l * t449;
+    let t451 = c_q4 * t448 - s_q4 * t446;
+    let t452 = s_q3 * t451 + c_q3 * t449;
+    let t453 = p.l * t452;
+    let t454 = c_q3 * t451 - s_q3 * t449;
+    let t455 = s_q2 * t454 + c_q2 * t452;
+    let t456 = p.l * t455;
+    let t457 = t26 * s_q8 * d.k0;
+    let t458 = t345 * d.k1;
+    let t459 = t347 + t348 + 2.0 * (t26 * s_q8 * d.k1);
+    let t460 = s_q8 * t350 + c_q8 * t459;
+    let t461 = p.l * t460;
+    let t462 = c_q8 * t350 - t26 * d.k1 - s_q8 * t459;
+    let t463 = s_q7 * t462 + c_q7 * t460;
+    let t464 = p.l * t463;
+    let t465 = c_q7 * t462 - s_q7 * t460;
+    let t466 = s_q6 * t465 + c_q6 * t463;
+    let t467 = p.l * t466;
+    let t468 = c_q6 * t465 - s_q6 * t463;
+    let t469 = s_q5 * t468 + c_q5 * t466;
+    let t470 = p.l * t469;
+    let t471 = c_q5 * t468 - s_q5 * t466;
+    let t472 = s_q4 * t471 + c_q4 * t469;
+    let t473 = p.l * t472;
+    let t474 = c_q4 * t471 - s_q4 * t469;
+    let t475 = s_q3 * t474 + c_q3 * t472;
+    let t476 = p.l * t475;
+    let t477 = c_q3 * t474 - s_q3 * t472;
+    let t478 = s_q2 * t477 + c_q2 * t475;
+    let t479 = p.l * t478;
+    let t480 = t30 * s_q9 * d.k0;
+    let t481 = p.m * s_q9 * t351 + 2.0 * (t30 * s_q9 * c_q9 * d.k1);
     let t482 = p.l * t481;
-    let t483 = p.m * c_q9 * t480 - p.m * p.l * t30
-        - 2.0 * (p.m * p.l * t30 * (s_q9 * s_q9));
+    let t483 = p.m * c_q9 * t351 - t30 * d.k1 - 2.0 * (t30 * (s_q9 * s_q9) * d.k1);
     let t484 = s_q8 * t483 + c_q8 * t481;
     let t485 = p.l * t484;
     let t486 = c_q8 * t483 - s_q8 * t481;
@@ -2117,10 +2264,10 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
     let t501 = c_q3 * t498 - s_q3 * t496;
     let t502 = s_q2 * t501 + c_q2 * t499;
     let t503 = p.l * t502;
-    let t504 = p.m * (p.l * p.l) * s_q9 * t34;
-    let t505 = -(p.m * p.l * s_q8 * c_q9 * t34) - p.m * p.l * c_q8 * s_q9 * t34;
+    let t504 = s_q9 * t34 * d.k0;
+    let t505 = -(s_q8 * c_q9 * t34 * d.k1) - c_q8 * s_q9 * t34 * d.k1;
     let t506 = p.l * t505;
-    let t507 = p.m * p.l * s_q8 * s_q9 * t34 - p.m * p.l * c_q8 * c_q9 * t34;
+    let t507 = s_q8 * s_q9 * t34 * d.k1 - c_q8 * c_q9 * t34 * d.k1;
     let t508 = s_q7 * t507 + c_q7 * t505;
     let t509 = p.l * t508;
     let t510 = c_q7 * t507 - s_q7 * t505;
@@ -2141,43 +2288,42 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
     [
         [
             0.5
-                * (t36 + t79 + t84 + t89 + t94 + t99 + t104 + t109 + t114
+                * (t70 + t75 + t80 + t85 + t90 + t95 + t100 + t105 + t352
                     + p.l
-                        * (s_q1 * (p.m * (-t5 - 2.0 * t37) + c_q2 * t110 - s_q2 * t112)
-                            + c_q1 * (t111 + t113 + 2.0 * (p.m * p.l * qd[0] * s_q1)))
-                    + 0.5 * (t40 + t45 + t50 + t55 + t60 + t65 + t70 + t75)),
+                        * (s_q1 * (p.m * (-t5 - 2.0 * t36) + c_q2 * t101 - s_q2 * t103)
+                            + c_q1 * (t102 + t104 + 2.0 * (qd[0] * s_q1 * d.k1)))
+                    + 0.5 * (t353 + t354 + t355 + t356 + t357 + t358 + t359 + t360)),
             0.5
-                * (t115 + t153 + t158 + t163 + t168 + t173 + t178 + t183 + t187
+                * (t136 + t141 + t146 + t151 + t156 + t161 + t166 + t361 + t371
                     + p.l
-                        * (s_q1 * (c_q2 * t184 - p.m * p.l * t2 - s_q2 * t185)
-                            + c_q1 * t186)
-                    + 0.5 * (t119 + t124 + t129 + t134 + t139 + t144 + t149)),
+                        * (s_q1 * (c_q2 * t167 - t2 * d.k1 - s_q2 * t369) + c_q1 * t370)
+                    + 0.5 * (t362 + t363 + t364 + t365 + t366 + t367 + t368)),
             0.5
-                * (t188 + t221 + t226 + t231 + t236 + t241 + t246 + t250 + t253
-                    + p.l * (s_q1 * (c_q2 * t251 - s_q2 * t249) + c_q1 * t252)
-                    + 0.5 * (t192 + t197 + t202 + t207 + t212 + t217)),
+                * (t194 + t199 + t204 + t209 + t214 + t219 + t372 + t381 + t384
+                    + p.l * (s_q1 * (c_q2 * t382 - s_q2 * t380) + c_q1 * t383)
+                    + 0.5 * (t373 + t374 + t375 + t376 + t377 + t378)),
             0.5
-                * (t254 + t282 + t287 + t292 + t297 + t302 + t306 + t309 + t312
-                    + p.l * (s_q1 * (c_q2 * t310 - s_q2 * t308) + c_q1 * t311)
-                    + 0.5 * (t258 + t263 + t268 + t273 + t278)),
+                * (t243 + t248 + t253 + t258 + t263 + t385 + t393 + t396 + t399
+                    + p.l * (s_q1 * (c_q2 * t397 - s_q2 * t395) + c_q1 * t398)
+                    + 0.5 * (t386 + t387 + t388 + t389 + t390)),
             0.5
-                * (t313 + t336 + t341 + t346 + t351 + t355 + t358 + t361 + t364
-                    + p.l * (s_q1 * (c_q2 * t362 - s_q2 * t360) + c_q1 * t363)
-                    + 0.5 * (t317 + t322 + t327 + t332)),
+                * (t283 + t288 + t293 + t298 + t400 + t407 + t410 + t413 + t416
+                    + p.l * (s_q1 * (c_q2 * t414 - s_q2 * t412) + c_q1 * t415)
+                    + 0.5 * (t401 + t402 + t403 + t404)),
             0.5
-                * (t365 + t383 + t388 + t393 + t397 + t400 + t403 + t406 + t409
-                    + p.l * (s_q1 * (c_q2 * t407 - s_q2 * t405) + c_q1 * t408)
-                    + 0.5 * (t369 + t374 + t379)),
+                * (t314 + t319 + t324 + t417 + t423 + t426 + t429 + t432 + t435
+                    + p.l * (s_q1 * (c_q2 * t433 - s_q2 * t431) + c_q1 * t434)
+                    + 0.5 * (t418 + t419 + t420)),
             0.5
-                * (t410 + t423 + t428 + t432 + t435 + t438 + t441 + t444 + t447
-                    + p.l * (s_q1 * (c_q2 * t445 - s_q2 * t443) + c_q1 * t446)
-                    + 0.5 * (t414 + t419)),
+                * (t336 + t341 + t436 + t441 + t444 + t447 + t450 + t453 + t456
+                    + p.l * (s_q1 * (c_q2 * t454 - s_q2 * t452) + c_q1 * t455)
+                    + 0.5 * (t437 + t438)),
             0.5
-                * (t448 + t456 + t460 + t463 + t466 + t469 + t472 + t475 + t478
-                    + p.l * (s_q1 * (c_q2 * t476 - s_q2 * t474) + c_q1 * t477)
-                    + 0.5 * t452),
+                * (t349 + t457 + t461 + t464 + t467 + t470 + t473 + t476 + t479
+                    + p.l * (s_q1 * (c_q2 * t477 - s_q2 * t475) + c_q1 * t478)
+                    + 0.5 * t458),
             0.5
-                * (t479 + t482 + t485 + t488 + t491 + t494 + t497 + t500 + t503
+                * (t480 + t482 + t485 + t488 + t491 + t494 + t497 + t500 + t503
                     + p.l * (s_q1 * (c_q2 * t501 - s_q2 * t499) + c_q1 * t502)),
             0.5
                 * (t506 + t509 + t512 + t515 + t518 + t521 + t524
@@ -2185,169 +2331,169 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
         ],
         [
             0.5
-                * (t36 + t79 + t84 + t89 + t94 + t99 + t104 + t109 + t114
-                    + 0.5 * (t40 + t45 + t50 + t55 + t60 + t65 + t70 + t75)),
+                * (t70 + t75 + t80 + t85 + t90 + t95 + t100 + t105 + t352
+                    + 0.5 * (t353 + t354 + t355 + t356 + t357 + t358 + t359 + t360)),
             0.5
-                * (t115 + t153 + t158 + t163 + t168 + t173 + t178 + t183 + t187
-                    + 0.5 * (t119 + t124 + t129 + t134 + t139 + t144 + t149)),
+                * (t136 + t141 + t146 + t151 + t156 + t161 + t166 + t361 + t371
+                    + 0.5 * (t362 + t363 + t364 + t365 + t366 + t367 + t368)),
             0.5
-                * (t188 + t221 + t226 + t231 + t236 + t241 + t246 + t250 + t253
-                    + 0.5 * (t192 + t197 + t202 + t207 + t212 + t217)),
+                * (t194 + t199 + t204 + t209 + t214 + t219 + t372 + t381 + t384
+                    + 0.5 * (t373 + t374 + t375 + t376 + t377 + t378)),
             0.5
-                * (t254 + t282 + t287 + t292 + t297 + t302 + t306 + t309 + t312
-                    + 0.5 * (t258 + t263 + t268 + t273 + t278)),
+                * (t243 + t248 + t253 + t258 + t263 + t385 + t393 + t396 + t399
+                    + 0.5 * (t386 + t387 + t388 + t389 + t390)),
             0.5
-                * (t313 + t336 + t341 + t346 + t351 + t355 + t358 + t361 + t364
-                    + 0.5 * (t317 + t322 + t327 + t332)),
+                * (t283 + t288 + t293 + t298 + t400 + t407 + t410 + t413 + t416
+                    + 0.5 * (t401 + t402 + t403 + t404)),
             0.5
-                * (t365 + t383 + t388 + t393 + t397 + t400 + t403 + t406 + t409
-                    + 0.5 * (t369 + t374 + t379)),
+                * (t314 + t319 + t324 + t417 + t423 + t426 + t429 + t432 + t435
+                    + 0.5 * (t418 + t419 + t420)),
             0.5
-                * (t410 + t423 + t428 + t432 + t435 + t438 + t441 + t444 + t447
-                    + 0.5 * (t414 + t419)),
+                * (t336 + t341 + t436 + t441 + t444 + t447 + t450 + t453 + t456
+                    + 0.5 * (t437 + t438)),
             0.5
-                * (t448 + t456 + t460 + t463 + t466 + t469 + t472 + t475 + t478
-                    + 0.5 * t452),
-            0.5 * (t479 + t482 + t485 + t488 + t491 + t494 + t497 + t500 + t503),
+                * (t349 + t457 + t461 + t464 + t467 + t470 + t473 + t476 + t479
+                    + 0.5 * t458),
+            0.5 * (t480 + t482 + t485 + t488 + t491 + t494 + t497 + t500 + t503),
             0.5 * (t506 + t509 + t512 + t515 + t518 + t521 + t524 - t504),
         ],
         [
             0.5
-                * (0.5 * (t40 + t45 + t50 + t55 + t60 + t65 + t70 + t75) + t79 + t84
-                    + t89 + t94 + t99 + t104 + t109),
+                * (t70 + t75 + t80 + t85 + t90 + t95 + t100
+                    + 0.5 * (t353 + t354 + t355 + t356 + t357 + t358 + t359 + t360)),
             0.5
-                * (t115 + t153 + t158 + t163 + t168 + t173 + t178 + t183
-                    + 0.5 * (t119 + t124 + t129 + t134 + t139 + t144 + t149)),
+                * (t136 + t141 + t146 + t151 + t156 + t161 + t166 + t361
+                    + 0.5 * (t362 + t363 + t364 + t365 + t366 + t367 + t368)),
             0.5
-                * (t188 + t221 + t226 + t231 + t236 + t241 + t246 + t250
-                    + 0.5 * (t192 + t197 + t202 + t207 + t212 + t217)),
+                * (t194 + t199 + t204 + t209 + t214 + t219 + t372 + t381
+                    + 0.5 * (t373 + t374 + t375 + t376 + t377 + t378)),
             0.5
-                * (t254 + t282 + t287 + t292 + t297 + t302 + t306 + t309
-                    + 0.5 * (t258 + t263 + t268 + t273 + t278)),
+                * (t243 + t248 + t253 + t258 + t263 + t385 + t393 + t396
+                    + 0.5 * (t386 + t387 + t388 + t389 + t390)),
             0.5
-                * (t313 + t336 + t341 + t346 + t351 + t355 + t358 + t361
-                    + 0.5 * (t317 + t322 + t327 + t332)),
+                * (t283 + t288 + t293 + t298 + t400 + t407 + t410 + t413
+                    + 0.5 * (t401 + t402 + t403 + t404)),
             0.5
-                * (t365 + t383 + t388 + t393 + t397 + t400 + t403 + t406
-                    + 0.5 * (t369 + t374 + t379)),
+                * (t314 + t319 + t324 + t417 + t423 + t426 + t429 + t432
+                    + 0.5 * (t418 + t419 + t420)),
             0.5
-                * (t410 + t423 + t428 + t432 + t435 + t438 + t441 + t444
-                    + 0.5 * (t414 + t419)),
-            0.5 * (t448 + t456 + t460 + t463 + t466 + t469 + t472 + t475 + 0.5 * t452),
-            0.5 * (t479 + t482 + t485 + t488 + t491 + t494 + t497 + t500),
+                * (t336 + t341 + t436 + t441 + t444 + t447 + t450 + t453
+                    + 0.5 * (t437 + t438)),
+            0.5 * (t349 + t457 + t461 + t464 + t467 + t470 + t473 + t476 + 0.5 * t458),
+            0.5 * (t480 + t482 + t485 + t488 + t491 + t494 + t497 + t500),
             0.5 * (t506 + t509 + t512 + t515 + t518 + t521 - t504),
         ],
         [
             0.5
-                * (0.5 * (t45 + t50 + t55 + t60 + t65 + t70 + t75) + t79 + t84 + t89
-                    + t94 + t99 + t104),
+                * (t70 + t75 + t80 + t85 + t90 + t95
+                    + 0.5 * (t354 + t355 + t356 + t357 + t358 + t359 + t360)),
             0.5
-                * (0.5 * (t119 + t124 + t129 + t134 + t139 + t144 + t149) + t153 + t158
-                    + t163 + t168 + t173 + t178),
+                * (t136 + t141 + t146 + t151 + t156 + t161
+                    + 0.5 * (t362 + t363 + t364 + t365 + t366 + t367 + t368)),
             0.5
-                * (t188 + t221 + t226 + t231 + t236 + t241 + t246
-                    + 0.5 * (t192 + t197 + t202 + t207 + t212 + t217)),
+                * (t194 + t199 + t204 + t209 + t214 + t219 + t372
+                    + 0.5 * (t373 + t374 + t375 + t376 + t377 + t378)),
             0.5
-                * (t254 + t282 + t287 + t292 + t297 + t302 + t306
-                    + 0.5 * (t258 + t263 + t268 + t273 + t278)),
+                * (t243 + t248 + t253 + t258 + t263 + t385 + t393
+                    + 0.5 * (t386 + t387 + t388 + t389 + t390)),
             0.5
-                * (t313 + t336 + t341 + t346 + t351 + t355 + t358
-                    + 0.5 * (t317 + t322 + t327 + t332)),
+                * (t283 + t288 + t293 + t298 + t400 + t407 + t410
+                    + 0.5 * (t401 + t402 + t403 + t404)),
             0.5
-                * (t365 + t383 + t388 + t393 + t397 + t400 + t403
-                    + 0.5 * (t369 + t374 + t379)),
-            0.5 * (t410 + t423 + t428 + t432 + t435 + t438 + t441 + 0.5 * (t414 + t419)),
-            0.5 * (t448 + t456 + t460 + t463 + t466 + t469 + t472 + 0.5 * t452),
-            0.5 * (t479 + t482 + t485 + t488 + t491 + t494 + t497),
+                * (t314 + t319 + t324 + t417 + t423 + t426 + t429
+                    + 0.5 * (t418 + t419 + t420)),
+            0.5 * (t336 + t341 + t436 + t441 + t444 + t447 + t450 + 0.5 * (t437 + t438)),
+            0.5 * (t349 + t457 + t461 + t464 + t467 + t470 + t473 + 0.5 * t458),
+            0.5 * (t480 + t482 + t485 + t488 + t491 + t494 + t497),
             0.5 * (t506 + t509 + t512 + t515 + t518 - t504),
         ],
         [
             0.5
-                * (0.5 * (t50 + t55 + t60 + t65 + t70 + t75) + t79 + t84 + t89 + t94
-                    + t99),
+                * (t70 + t75 + t80 + t85 + t90
+                    + 0.5 * (t355 + t356 + t357 + t358 + t359 + t360)),
             0.5
-                * (0.5 * (t124 + t129 + t134 + t139 + t144 + t149) + t153 + t158 + t163
-                    + t168 + t173),
+                * (t136 + t141 + t146 + t151 + t156
+                    + 0.5 * (t363 + t364 + t365 + t366 + t367 + t368)),
             0.5
-                * (0.5 * (t192 + t197 + t202 + t207 + t212 + t217) + t221 + t226 + t231
-                    + t236 + t241),
+                * (t194 + t199 + t204 + t209 + t214
+                    + 0.5 * (t373 + t374 + t375 + t376 + t377 + t378)),
             0.5
-                * (t254 + t282 + t287 + t292 + t297 + t302
-                    + 0.5 * (t258 + t263 + t268 + t273 + t278)),
+                * (t243 + t248 + t253 + t258 + t263 + t385
+                    + 0.5 * (t386 + t387 + t388 + t389 + t390)),
             0.5
-                * (t313 + t336 + t341 + t346 + t351 + t355
-                    + 0.5 * (t317 + t322 + t327 + t332)),
-            0.5 * (t365 + t383 + t388 + t393 + t397 + t400 + 0.5 * (t369 + t374 + t379)),
-            0.5 * (t410 + t423 + t428 + t432 + t435 + t438 + 0.5 * (t414 + t419)),
-            0.5 * (t448 + t456 + t460 + t463 + t466 + t469 + 0.5 * t452),
-            0.5 * (t479 + t482 + t485 + t488 + t491 + t494),
+                * (t283 + t288 + t293 + t298 + t400 + t407
+                    + 0.5 * (t401 + t402 + t403 + t404)),
+            0.5 * (t314 + t319 + t324 + t417 + t423 + t426 + 0.5 * (t418 + t419 + t420)),
+            0.5 * (t336 + t341 + t436 + t441 + t444 + t447 + 0.5 * (t437 + t438)),
+            0.5 * (t349 + t457 + t461 + t464 + t467 + t470 + 0.5 * t458),
+            0.5 * (t480 + t482 + t485 + t488 + t491 + t494),
             0.5 * (t506 + t509 + t512 + t515 - t504),
         ],
         [
-            0.5 * (0.5 * (t55 + t60 + t65 + t70 + t75) + t79 + t84 + t89 + t94),
-            0.5 * (0.5 * (t129 + t134 + t139 + t144 + t149) + t153 + t158 + t163 + t168),
-            0.5 * (0.5 * (t197 + t202 + t207 + t212 + t217) + t221 + t226 + t231 + t236),
-            0.5 * (0.5 * (t258 + t263 + t268 + t273 + t278) + t282 + t287 + t292 + t297),
-            0.5 * (t313 + t336 + t341 + t346 + t351 + 0.5 * (t317 + t322 + t327 + t332)),
-            0.5 * (t365 + t383 + t388 + t393 + t397 + 0.5 * (t369 + t374 + t379)),
-            0.5 * (t410 + t423 + t428 + t432 + t435 + 0.5 * (t414 + t419)),
-            0.5 * (t448 + t456 + t460 + t463 + t466 + 0.5 * t452),
-            0.5 * (t479 + t482 + t485 + t488 + t491),
+            0.5 * (t70 + t75 + t80 + t85 + 0.5 * (t356 + t357 + t358 + t359 + t360)),
+            0.5 * (t136 + t141 + t146 + t151 + 0.5 * (t364 + t365 + t366 + t367 + t368)),
+            0.5 * (t194 + t199 + t204 + t209 + 0.5 * (t374 + t375 + t376 + t377 + t378)),
+            0.5 * (t243 + t248 + t253 + t258 + 0.5 * (t386 + t387 + t388 + t389 + t390)),
+            0.5 * (t283 + t288 + t293 + t298 + t400 + 0.5 * (t401 + t402 + t403 + t404)),
+            0.5 * (t314 + t319 + t324 + t417 + t423 + 0.5 * (t418 + t419 + t420)),
+            0.5 * (t336 + t341 + t436 + t441 + t444 + 0.5 * (t437 + t438)),
+            0.5 * (t349 + t457 + t461 + t464 + t467 + 0.5 * t458),
+            0.5 * (t480 + t482 + t485 + t488 + t491),
             0.5 * (t506 + t509 + t512 - t504),
         ],
         [
-            0.5 * (0.5 * (t60 + t65 + t70 + t75) + t79 + t84 + t89),
-            0.5 * (0.5 * (t134 + t139 + t144 + t149) + t153 + t158 + t163),
-            0.5 * (0.5 * (t202 + t207 + t212 + t217) + t221 + t226 + t231),
-            0.5 * (0.5 * (t263 + t268 + t273 + t278) + t282 + t287 + t292),
-            0.5 * (0.5 * (t317 + t322 + t327 + t332) + t336 + t341 + t346),
-            0.5 * (t365 + t383 + t388 + t393 + 0.5 * (t369 + t374 + t379)),
-            0.5 * (t410 + t423 + t428 + t432 + 0.5 * (t414 + t419)),
-            0.5 * (t448 + t456 + t460 + t463 + 0.5 * t452),
-            0.5 * (t479 + t482 + t485 + t488),
+            0.5 * (t70 + t75 + t80 + 0.5 * (t357 + t358 + t359 + t360)),
+            0.5 * (t136 + t141 + t146 + 0.5 * (t365 + t366 + t367 + t368)),
+            0.5 * (t194 + t199 + t204 + 0.5 * (t375 + t376 + t377 + t378)),
+            0.5 * (t243 + t248 + t253 + 0.5 * (t387 + t388 + t389 + t390)),
+            0.5 * (t283 + t288 + t293 + 0.5 * (t401 + t402 + t403 + t404)),
+            0.5 * (t314 + t319 + t324 + t417 + 0.5 * (t418 + t419 + t420)),
+            0.5 * (t336 + t341 + t436 + t441 + 0.5 * (t437 + t438)),
+            0.5 * (t349 + t457 + t461 + t464 + 0.5 * t458),
+            0.5 * (t480 + t482 + t485 + t488),
             0.5 * (t506 + t509 - t504),
         ],
         [
-            0.5 * (0.5 * (t65 + t70 + t75) + t79 + t84),
-            0.5 * (0.5 * (t139 + t144 + t149) + t153 + t158),
-            0.5 * (0.5 * (t207 + t212 + t217) + t221 + t226),
-            0.5 * (0.5 * (t268 + t273 + t278) + t282 + t287),
-            0.5 * (0.5 * (t322 + t327 + t332) + t336 + t341),
-            0.5 * (0.5 * (t369 + t374 + t379) + t383 + t388),
-            0.5 * (t410 + t423 + t428 + 0.5 * (t414 + t419)),
-            0.5 * (t448 + t456 + t460 + 0.5 * t452),
-            0.5 * (t479 + t482 + t485),
+            0.5 * (t70 + t75 + 0.5 * (t358 + t359 + t360)),
+            0.5 * (t136 + t141 + 0.5 * (t366 + t367 + t368)),
+            0.5 * (t194 + t199 + 0.5 * (t376 + t377 + t378)),
+            0.5 * (t243 + t248 + 0.5 * (t388 + t389 + t390)),
+            0.5 * (t283 + t288 + 0.5 * (t402 + t403 + t404)),
+            0.5 * (t314 + t319 + 0.5 * (t418 + t419 + t420)),
+            0.5 * (t336 + t341 + t436 + 0.5 * (t437 + t438)),
+            0.5 * (t349 + t457 + t461 + 0.5 * t458),
+            0.5 * (t480 + t482 + t485),
             0.5 * (t506 - t504),
         ],
         [
-            0.5 * (0.5 * (t70 + t75) + t79),
-            0.5 * (0.5 * (t144 + t149) + t153),
-            0.5 * (0.5 * (t212 + t217) + t221),
-            0.5 * (0.5 * (t273 + t278) + t282),
-            0.5 * (0.5 * (t327 + t332) + t336),
-            0.5 * (0.5 * (t374 + t379) + t383),
-            0.5 * (0.5 * (t414 + t419) + t423),
-            0.5 * (t448 + t456 + 0.5 * t452),
-            0.5 * (t479 + t482),
+            0.5 * (t70 + 0.5 * (t359 + t360)),
+            0.5 * (t136 + 0.5 * (t367 + t368)),
+            0.5 * (t194 + 0.5 * (t377 + t378)),
+            0.5 * (t243 + 0.5 * (t389 + t390)),
+            0.5 * (t283 + 0.5 * (t403 + t404)),
+            0.5 * (t314 + 0.5 * (t419 + t420)),
+            0.5 * (t336 + 0.5 * (t437 + t438)),
+            0.5 * (t349 + t457 + 0.5 * t458),
+            0.5 * (t480 + t482),
             -(0.5 * t504),
         ],
         [
-            0.25 * t75,
-            0.25 * t149,
-            0.25 * t217,
-            0.25 * t278,
-            0.25 * t332,
-            0.25 * t379,
-            0.25 * t419,
-            0.25 * t452,
-            0.5 * t479,
+            0.25 * t360,
+            0.25 * t368,
+            0.25 * t378,
+            0.25 * t390,
+            0.25 * t404,
+            0.25 * t420,
+            0.25 * t438,
+            0.25 * t458,
+            0.5 * t480,
             0.0,
         ],
     ]
 }
-/// Operation count of [`energy`].
+/// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
-    mul: 213,
+    mul: 181,
     add: 183,
     div: 0,
     sqrt: 0,
@@ -2356,7 +2502,16 @@ pub const OPS_ENERGY: OpCount = OpCount {
 };
 ///Kinetic and potential energy `(T, V)`; `V = −Σ m g·c` is zero where every
 ///centre of mass is at the ground origin's height.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`energy_with`]; its cost is [`OPS_ENERGY`].
 pub fn energy(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
+    energy_with(&p.derived(), q, qd)
+}
+/// [`energy`] with the parameter groups already computed by [`Params::derived`].
+pub fn energy_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
+    let p = &d.params;
     let s_q0 = libm::sin(q[0]);
     let c_q0 = libm::cos(q[0]);
     let s_q1 = libm::sin(q[1]);
@@ -2460,40 +2615,38 @@ pub fn energy(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
     let t99 = 0.5 * t35 + t89 - t88;
     let t100 = 0.5 * (p.l * t36) + c_q9 * t90 - s_q9 * t87;
     (
-        0.16666666666666666 * (p.m * (p.l * p.l) * (qd[0] * qd[0]))
+        0.16666666666666666 * (qd[0] * qd[0] * d.k0)
             + 0.5
-                * (p.m * (p.l * p.l * (qd[0] * qd[0]) * (s_q1 * s_q1) + t92 * t92)
-                    + 0.08333333333333333 * (p.m * (p.l * p.l) * (t4 * t4))
+                * (p.m * (t92 * t92 + qd[0] * qd[0] * (s_q1 * s_q1) * d.k16)
+                    + 0.08333333333333333 * (t4 * t4 * d.k0)
                     + (p.m * (t64 * t64 + t93 * t93)
-                        + 0.08333333333333333 * (p.m * (p.l * p.l) * (t8 * t8)))
+                        + 0.08333333333333333 * (t8 * t8 * d.k0))
                     + (p.m * (t67 * t67 + t94 * t94)
-                        + 0.08333333333333333 * (p.m * (p.l * p.l) * (t12 * t12)))
+                        + 0.08333333333333333 * (t12 * t12 * d.k0))
                     + (p.m * (t71 * t71 + t95 * t95)
-                        + 0.08333333333333333 * (p.m * (p.l * p.l) * (t16 * t16)))
+                        + 0.08333333333333333 * (t16 * t16 * d.k0))
                     + (p.m * (t75 * t75 + t96 * t96)
-                        + 0.08333333333333333 * (p.m * (p.l * p.l) * (t20 * t20)))
+                        + 0.08333333333333333 * (t20 * t20 * d.k0))
                     + (p.m * (t79 * t79 + t97 * t97)
-                        + 0.08333333333333333 * (p.m * (p.l * p.l) * (t24 * t24)))
+                        + 0.08333333333333333 * (t24 * t24 * d.k0))
                     + (p.m * (t83 * t83 + t98 * t98)
-                        + 0.08333333333333333 * (p.m * (p.l * p.l) * (t28 * t28)))
+                        + 0.08333333333333333 * (t28 * t28 * d.k0))
                     + (p.m * (t87 * t87 + t99 * t99)
-                        + 0.08333333333333333 * (p.m * (p.l * p.l) * (t32 * t32)))
+                        + 0.08333333333333333 * (t32 * t32 * d.k0))
                     + (p.m * (t91 * t91 + t100 * t100)
-                        + 0.08333333333333333 * (p.m * (p.l * p.l) * (t36 * t36)))),
-        0.5 * (p.m * p.l * p.g * s_q0) + p.m * p.g * (t39 + 0.5 * t42)
-            + p.m * p.g * (t39 + t42 + 0.5 * t45)
-            + p.m * p.g * (t39 + t42 + t45 + 0.5 * t48)
-            + p.m * p.g * (t39 + t42 + t45 + t48 + 0.5 * t51)
-            + p.m * p.g * (t39 + t42 + t45 + t48 + t51 + 0.5 * t54)
-            + p.m * p.g * (t39 + t42 + t45 + t48 + t51 + t54 + 0.5 * t57)
-            + p.m * p.g * (t39 + t42 + t45 + t48 + t51 + t54 + t57 + 0.5 * t60)
-            + p.m * p.g * (t39 + t42 + t45 + t48 + t51 + t54 + t57 + t60 + 0.5 * t62)
-            + p.m * p.g
-                * (t39 + t42 + t45 + t48 + t51 + t54 + t57 + t60 + t62
-                    + 0.5 * (p.l * (c_q9 * t61 + s_q9 * (c_q8 * t59 - s_q8 * t58)))),
+                        + 0.08333333333333333 * (t36 * t36 * d.k0))),
+        0.5 * (s_q0 * d.k15) + (t39 + 0.5 * t42) * d.k22
+            + (t39 + t42 + 0.5 * t45) * d.k22 + (t39 + t42 + t45 + 0.5 * t48) * d.k22
+            + (t39 + t42 + t45 + t48 + 0.5 * t51) * d.k22
+            + (t39 + t42 + t45 + t48 + t51 + 0.5 * t54) * d.k22
+            + (t39 + t42 + t45 + t48 + t51 + t54 + 0.5 * t57) * d.k22
+            + (t39 + t42 + t45 + t48 + t51 + t54 + t57 + 0.5 * t60) * d.k22
+            + (t39 + t42 + t45 + t48 + t51 + t54 + t57 + t60 + 0.5 * t62) * d.k22
+            + (t39 + t42 + t45 + t48 + t51 + t54 + t57 + t60 + t62
+                + 0.5 * (p.l * (c_q9 * t61 + s_q9 * (c_q8 * t59 - s_q8 * t58)))) * d.k22,
     )
 }
-/// Operation count of [`body_poses`].
+/// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_POSES: OpCount = OpCount {
     mul: 84,
     add: 109,
@@ -2503,7 +2656,16 @@ pub const OPS_BODY_POSES: OpCount = OpCount {
     cos: 10,
 };
 ///The pose of every body in the ground frame, in the order of `BODY_NAMES`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`body_poses_with`]; its cost is [`OPS_BODY_POSES`].
 pub fn body_poses(p: &Params, q: &[f64; NQ]) -> [Pose; NB] {
+    body_poses_with(&p.derived(), q)
+}
+/// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
+pub fn body_poses_with(d: &Derived, q: &[f64; NQ]) -> [Pose; NB] {
+    let p = &d.params;
     let s_q0 = libm::sin(q[0]);
     let c_q0 = libm::cos(q[0]);
     let s_q1 = libm::sin(q[1]);
@@ -2638,7 +2800,7 @@ pub fn body_poses(p: &Params, q: &[f64; NQ]) -> [Pose; NB] {
         },
     ]
 }
-/// Operation count of [`coordinate_rates`].
+/// Operation count of [`coordinate_rates_with`] (and of [`coordinate_rates`] after [`OPS_DERIVED`]).
 pub const OPS_COORDINATE_RATES: OpCount = OpCount {
     mul: 0,
     add: 0,
@@ -2651,10 +2813,19 @@ pub const OPS_COORDINATE_RATES: OpCount = OpCount {
 ///for revolute and prismatic joints, the quaternion kinematics ½ q ⊗ (ω, 0)
 ///for spherical and free joints. Integrate `q` with them and renormalise
 ///the quaternions.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`coordinate_rates_with`]; its cost is [`OPS_COORDINATE_RATES`].
 pub fn coordinate_rates(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NQ] {
+    coordinate_rates_with(&p.derived(), q, qd)
+}
+/// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
+pub fn coordinate_rates_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NQ] {
+    let p = &d.params;
     [qd[0], qd[1], qd[2], qd[3], qd[4], qd[5], qd[6], qd[7], qd[8], qd[9]]
 }
-/// Operation count of [`body_jacobians`].
+/// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
     mul: 450,
     add: 262,
@@ -2667,7 +2838,16 @@ pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
 ///q̇ to the velocity of the body-frame origin, rows 3–5 to the angular velocity,
 ///all in ground coordinates. A point `p` of the body (ground coordinates,
 ///relative to the origin) moves with `v + ω × p`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`body_jacobians_with`]; its cost is [`OPS_BODY_JACOBIANS`].
 pub fn body_jacobians(p: &Params, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
+    body_jacobians_with(&p.derived(), q)
+}
+/// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
+pub fn body_jacobians_with(d: &Derived, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
+    let p = &d.params;
     let s_q0 = libm::sin(q[0]);
     let c_q0 = libm::cos(q[0]);
     let s_q1 = libm::sin(q[1]);

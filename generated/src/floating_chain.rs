@@ -10,13 +10,14 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `inverse_dynamics` | 291 | 257 | 0 | 0 | 2 | 2 |
-//! | `mass_matrix` | 653 | 399 | 0 | 0 | 2 | 2 |
-//! | `bias` | 279 | 216 | 0 | 0 | 2 | 2 |
-//! | `gravity` | 143 | 80 | 0 | 0 | 2 | 2 |
-//! | `forward_dynamics` | 1619 | 941 | 11 | 0 | 2 | 2 |
-//! | `coriolis_matrix` | 2420 | 1568 | 0 | 0 | 2 | 2 |
-//! | `energy` | 161 | 120 | 0 | 0 | 2 | 2 |
+//! | `derived` | 48 | 19 | 1 | 0 | 0 | 0 |
+//! | `inverse_dynamics` | 285 | 257 | 0 | 0 | 2 | 2 |
+//! | `mass_matrix` | 595 | 388 | 0 | 0 | 2 | 2 |
+//! | `bias` | 273 | 216 | 0 | 0 | 2 | 2 |
+//! | `gravity` | 131 | 80 | 0 | 0 | 2 | 2 |
+//! | `forward_dynamics` | 1440 | 921 | 10 | 0 | 2 | 2 |
+//! | `coriolis_matrix` | 2334 | 1568 | 0 | 0 | 2 | 2 |
+//! | `energy` | 157 | 120 | 0 | 0 | 2 | 2 |
 //! | `body_poses` | 102 | 72 | 0 | 0 | 2 | 2 |
 //! | `coordinate_rates` | 59 | 36 | 0 | 0 | 0 | 0 |
 //! | `body_jacobians` | 357 | 195 | 0 | 0 | 2 | 2 |
@@ -111,9 +112,141 @@ impl Default for Params {
         }
     }
 }
-/// Operation count of [`inverse_dynamics`].
+/// The parameters and the constant groups of parameters that the
+/// `*_with` functions read, computed once by [`Params::derived`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Derived {
+    /// The parameters the groups were computed from.
+    pub params: Params,
+    /// Parameter group 0.
+    pub k0: f64,
+    /// Parameter group 1.
+    pub k1: f64,
+    /// Parameter group 2.
+    pub k2: f64,
+    /// Parameter group 3.
+    pub k3: f64,
+    /// Parameter group 4.
+    pub k4: f64,
+    /// Parameter group 5.
+    pub k5: f64,
+    /// Parameter group 6.
+    pub k6: f64,
+    /// Parameter group 7.
+    pub k7: f64,
+    /// Parameter group 8.
+    pub k8: f64,
+    /// Parameter group 9.
+    pub k9: f64,
+    /// Parameter group 10.
+    pub k10: f64,
+    /// Parameter group 11.
+    pub k11: f64,
+    /// Parameter group 12.
+    pub k12: f64,
+    /// Parameter group 13.
+    pub k13: f64,
+    /// Parameter group 14.
+    pub k14: f64,
+    /// Parameter group 15.
+    pub k15: f64,
+    /// Parameter group 16.
+    pub k16: f64,
+    /// Parameter group 17.
+    pub k17: f64,
+    /// Parameter group 18.
+    pub k18: f64,
+    /// Parameter group 19.
+    pub k19: f64,
+    /// Parameter group 20.
+    pub k20: f64,
+    /// Parameter group 21.
+    pub k21: f64,
+    /// Parameter group 22.
+    pub k22: f64,
+    /// Parameter group 23.
+    pub k23: f64,
+    /// Parameter group 24.
+    pub k24: f64,
+    /// Parameter group 25.
+    pub k25: f64,
+    /// Parameter group 26.
+    pub k26: f64,
+    /// Parameter group 27.
+    pub k27: f64,
+    /// Parameter group 28.
+    pub k28: f64,
+    /// Parameter group 29.
+    pub k29: f64,
+    /// Parameter group 30.
+    pub k30: f64,
+    /// Parameter group 31.
+    pub k31: f64,
+    /// Parameter group 32.
+    pub k32: f64,
+    /// Parameter group 33.
+    pub k33: f64,
+}
+impl Params {
+    /// Computes the parameter groups; call again after changing a
+    /// parameter.
+    pub fn derived(&self) -> Derived {
+        let p = self;
+        let t0 = p.m * p.l;
+        let t1 = p.m * (p.l * p.l);
+        let t2 = 0.125 * t1 + 0.01;
+        let inv3 = 1.0 / t2;
+        Derived {
+            params: *self,
+            k0: t0,
+            k1: 0.05 * p.m0,
+            k2: p.m0 + p.m,
+            k3: -(0.5 * t0),
+            k4: -(0.05 * p.m0),
+            k5: t1,
+            k6: 0.0025 * p.m0 + 0.12,
+            k7: 0.5 * p.l,
+            k8: 0.0025 * p.m0 + 0.101,
+            k9: 0.25 * t1 + 0.021,
+            k10: 0.0001 * p.m + 0.004,
+            k11: -(0.005 * t0),
+            k12: -(0.5 * p.l),
+            k13: 0.25 * t1 + 0.03,
+            k14: 0.0001 * p.m + 0.25 * t1 + 0.022,
+            k15: t2,
+            k16: p.g * p.m0,
+            k17: p.g * p.m,
+            k18: p.g * p.m * p.l,
+            k19: 0.5 * p.m - 0.0625 * (p.m * p.m * (p.l * p.l) * inv3),
+            k20: p.l * p.l,
+            k21: p.m * p.m * (p.l * p.l),
+            k22: 0.25 * t1 + 0.02,
+            k23: 0.0001 * p.m + 0.75 * t1 + 0.022,
+            k24: p.m * p.m,
+            k25: p.m * p.m * p.l,
+            k26: 1.5 * p.m,
+            k27: p.m * p.m * p.m * (p.l * p.l),
+            k28: -(0.01 * p.m),
+            k29: 0.01 * p.m,
+            k30: 0.5 * t0,
+            k31: 0.0025 * p.m0 + 0.08,
+            k32: p.m * p.l * inv3,
+            k33: inv3,
+        }
+    }
+}
+/// Operation count of [`Params::derived`].
+pub const OPS_DERIVED: OpCount = OpCount {
+    mul: 48,
+    add: 19,
+    div: 1,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+};
+/// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 291,
+    mul: 285,
     add: 257,
     div: 0,
     sqrt: 0,
@@ -122,12 +255,26 @@ pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
 };
 ///Joint forces τ(q, q̇, q̈) by the recursive Newton–Euler method: torques for
 ///revolute joints, forces for prismatic ones, in coordinate order.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`inverse_dynamics_with`]; its cost is [`OPS_INVERSE_DYNAMICS`].
 pub fn inverse_dynamics(
     p: &Params,
     q: &[f64; NQ],
     qd: &[f64; NV],
     qdd: &[f64; NV],
 ) -> [f64; NV] {
+    inverse_dynamics_with(&p.derived(), q, qd, qdd)
+}
+/// [`inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
+pub fn inverse_dynamics_with(
+    d: &Derived,
+    q: &[f64; NQ],
+    qd: &[f64; NV],
+    qdd: &[f64; NV],
+) -> [f64; NV] {
+    let p = &d.params;
     let t0 = p.g * (2.0 * (q[3] * q[5] - q[4] * q[6]));
     let t1 = p.g * (2.0 * (q[4] * q[5] + q[3] * q[6]));
     let t2 = p.g * (1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4]));
@@ -237,76 +384,75 @@ pub fn inverse_dynamics(
     let t106 = qdd[2] + t2 + t7 + 0.2 * (t16 - qdd[4]) + 0.5 * (t65 - t61) - t8;
     let t107 = p.m * t106;
     let t108 = t11 * t12;
-    let t109 = p.m * p.l * t105;
-    let t110 = 0.01 * t78 - 0.5 * (p.l * t79);
-    let t111 = t79 * t80;
-    let t112 = t72 + t73 + t74 + 0.5 * t90 - t78 * t110 - 0.01 * (t80 * t80);
-    let t113 = t75 + t76 + t77 + 0.01 * (t83 + t111) + 0.5 * (t93 - t91);
-    let t114 = p.m * (t69 + t70 + t71 + t79 * t110 - 0.01 * t85 - 0.5 * t92);
-    let t115 = p.m * t113;
-    let t116 = 0.004 * t78 + 0.001 * t80;
-    let t117 = 0.001 * t78 + 0.022 * t80;
-    let t118 = c_q12 * t94 - s_q12 * t95 - 0.5 * (p.l * (t96 * t96) + p.l * (t89 * t89));
-    let t119 = t72 + t73 + t74 + t90 + p.l * t78 * t79
+    let t109 = 0.01 * t78 - 0.5 * (p.l * t79);
+    let t110 = t79 * t80;
+    let t111 = t72 + t73 + t74 + 0.5 * t90 - t78 * t109 - 0.01 * (t80 * t80);
+    let t112 = t75 + t76 + t77 + 0.01 * (t83 + t110) + 0.5 * (t93 - t91);
+    let t113 = p.m * (t69 + t70 + t71 + t79 * t109 - 0.01 * t85 - 0.5 * t92);
+    let t114 = p.m * t112;
+    let t115 = 0.004 * t78 + 0.001 * t80;
+    let t116 = 0.001 * t78 + 0.022 * t80;
+    let t117 = c_q12 * t94 - s_q12 * t95 - 0.5 * (p.l * (t96 * t96) + p.l * (t89 * t89));
+    let t118 = t72 + t73 + t74 + t90 + p.l * t78 * t79
         + 0.5 * (p.l * t99 + p.l * t88 * t96);
-    let t120 = s_q12 * t94 + c_q12 * t95 + 0.5 * (p.l * t88 * t89 - p.l * t97);
-    let t121 = t88 * t89;
-    let t122 = p.m * p.l * t120;
-    let t123 = p.m * p.l * t119;
-    let t124 = 0.01 * t99 + 0.009 * (t88 * t96) + 0.25 * t123;
-    let t125 = p.m * s_q12 * t118;
-    let t126 = p.m * c_q12 * t120;
-    let t127 = t114 + 0.5 * (p.m * c_q12 * t118 + p.m * s_q12 * t120);
-    let t128 = p.m * t112 + 0.5 * (p.m * t119);
-    let t129 = t115 + 0.5 * (t126 - t125);
-    let t130 = 0.004 * t83 + 0.001 * (t85 + c_q12 * t98) + 0.01 * t115 + t79 * t117
-        + s_q12 * t124 - 0.02 * t111;
-    let t131 = 0.02 * t84 + 0.01 * t97 + t80 * t116 - t78 * t117
-        - p.l * (0.5 * (t126 - t125)) - 0.5 * (p.m * p.l * t113) - 0.009 * t121
-        - 0.25 * t122;
-    let t132 = 0.001 * (t83 - s_q12 * t98) + 0.022 * t85 + 0.02 * (t78 * t79)
-        + c_q12 * t124 + 0.5 * (p.m * p.l * t112 + t123) - 0.01 * t114 - t79 * t116;
-    let t133 = t39 * t127;
-    let t134 = t40 * t128;
-    let t135 = t41 * t129;
-    let t136 = t42 * t127;
-    let t137 = t43 * t128;
-    let t138 = t44 * t129;
-    let t139 = t42 * t130;
-    let t140 = t43 * t131;
-    let t141 = t44 * t132;
-    let t142 = p.l * (t133 + t134 + t135);
-    let t143 = p.m * (t19 + t20 - 0.5 * (t62 + t63)) + t36 * t127 + t37 * t128
-        + t38 * t129;
-    let t144 = p.m * t105 + t133 + t134 + t135;
-    let t145 = 0.002 * t25 + t36 * t130 + t37 * t131 + t38 * t132;
-    let t146 = 0.021 * t26 + t39 * t130 + t40 * t131 + t41 * t132 - 0.019 * (t11 * t23)
-        - 0.5 * (p.m * p.l * t106) - p.l * (t136 + t137 + t138);
-    let t147 = s_q7 * t143;
-    let t148 = c_q7 * t144;
+    let t119 = s_q12 * t94 + c_q12 * t95 + 0.5 * (p.l * t88 * t89 - p.l * t97);
+    let t120 = t88 * t89;
+    let t121 = p.m * s_q12 * t117;
+    let t122 = p.m * c_q12 * t119;
+    let t123 = t113 + 0.5 * (p.m * c_q12 * t117 + p.m * s_q12 * t119);
+    let t124 = p.m * t111 + 0.5 * (p.m * t118);
+    let t125 = t114 + 0.5 * (t122 - t121);
+    let t126 = t39 * t123;
+    let t127 = t40 * t124;
+    let t128 = t41 * t125;
+    let t129 = t42 * t123;
+    let t130 = t43 * t124;
+    let t131 = t44 * t125;
+    let t132 = p.l * (t126 + t127 + t128);
+    let t133 = p.m * (t19 + t20 - 0.5 * (t62 + t63)) + t36 * t123 + t37 * t124
+        + t38 * t125;
+    let t134 = p.m * t105 + t126 + t127 + t128;
+    let t135 = s_q7 * t133;
+    let t136 = c_q7 * t134;
+    let t137 = t118 * d.k0;
+    let t138 = 0.01 * t99 + 0.009 * (t88 * t96) + 0.25 * t137;
+    let t139 = 0.004 * t83 + 0.001 * (t85 + c_q12 * t98) + 0.01 * t114 + t79 * t116
+        + s_q12 * t138 - 0.02 * t110;
+    let t140 = t119 * d.k0;
+    let t141 = 0.02 * t84 + 0.01 * t97 + t80 * t115 - t78 * t116
+        - p.l * (0.5 * (t122 - t121)) - 0.009 * t120 - 0.5 * (t112 * d.k0) - 0.25 * t140;
+    let t142 = 0.001 * (t83 - s_q12 * t98) + 0.022 * t85 + 0.02 * (t78 * t79)
+        + c_q12 * t138 + 0.5 * (t137 + t111 * d.k0) - 0.01 * t113 - t79 * t115;
+    let t143 = 0.002 * t25 + t36 * t139 + t37 * t141 + t38 * t142;
+    let t144 = 0.021 * t26 + t39 * t139 + t40 * t141 + t41 * t142 - 0.019 * (t11 * t23)
+        - p.l * (t129 + t130 + t131) - 0.5 * (t106 * d.k0);
+    let t145 = t105 * d.k0;
+    let t146 = t42 * t139;
+    let t147 = t43 * t141;
+    let t148 = t44 * t142;
     [
-        p.m0 * (qdd[0] + t0 + t3 - t4 - 0.05 * (t13 + t14)) + c_q7 * t143 - s_q7 * t144,
-        t100 + t147 + t148,
-        t101 + t107 + t136 + t137 + t138,
-        0.1 * qdd[3] + 0.005 * qdd[4] + qd[4] * t104 + c_q7 * t145 - qd[5] * t103
-            - s_q7 * t146,
-        0.005 * qdd[3] + 0.12 * qdd[4] + 0.002 * qdd[5] + qd[5] * t102 + s_q7 * t145
-            + c_q7 * t146 - 0.05 * t101 - qd[3] * t104
-            - 0.2 * (t107 + t136 + t137 + t138),
-        0.002 * qdd[4] + 0.08 * qdd[5] + 0.021 * t24 + 0.05 * t100 + qd[3] * t103 + t139
-            + t140 + t141 + t142 + 0.019 * t108 + 0.5 * t109 + 0.2 * (t147 + t148)
+        p.m0 * (qdd[0] + t0 + t3 - t4 - 0.05 * (t13 + t14)) + c_q7 * t133 - s_q7 * t134,
+        t100 + t135 + t136,
+        t101 + t107 + t129 + t130 + t131,
+        0.1 * qdd[3] + 0.005 * qdd[4] + qd[4] * t104 + c_q7 * t143 - qd[5] * t103
+            - s_q7 * t144,
+        0.005 * qdd[3] + 0.12 * qdd[4] + 0.002 * qdd[5] + qd[5] * t102 + s_q7 * t143
+            + c_q7 * t144 - 0.05 * t101 - qd[3] * t104
+            - 0.2 * (t107 + t129 + t130 + t131),
+        0.002 * qdd[4] + 0.08 * qdd[5] + 0.021 * t24 + 0.05 * t100 + qd[3] * t103 + t132
+            + t146 + t147 + t148 + 0.019 * t108 + 0.2 * (t135 + t136) + 0.5 * t145
             - qd[4] * t102,
-        0.021 * t24 + 0.019 * t108 + 0.5 * t109 + t139 + t140 + t141 + t142,
-        t130,
-        t131,
-        t132,
-        0.01 * t97 - 0.009 * t121 - 0.25 * t122,
+        0.021 * t24 + 0.019 * t108 + t132 + t146 + t147 + t148 + 0.5 * t145,
+        t139,
+        t141,
+        t142,
+        0.01 * t97 - 0.009 * t120 - 0.25 * t140,
     ]
 }
-/// Operation count of [`mass_matrix`].
+/// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 653,
-    add: 399,
+    mul: 595,
+    add: 388,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -314,7 +460,16 @@ pub const OPS_MASS_MATRIX: OpCount = OpCount {
 };
 ///The joint-space mass matrix M(q), symmetric positive definite, so that
 ///`M(q) q̈ + bias(q, q̇) = τ`. Entries of joints on different branches are zero.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`mass_matrix_with`]; its cost is [`OPS_MASS_MATRIX`].
 pub fn mass_matrix(p: &Params, q: &[f64; NQ]) -> [[f64; NV]; NV] {
+    mass_matrix_with(&p.derived(), q)
+}
+/// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
+pub fn mass_matrix_with(d: &Derived, q: &[f64; NQ]) -> [[f64; NV]; NV] {
+    let p = &d.params;
     let s_q7 = libm::sin(q[7]);
     let c_q7 = libm::cos(q[7]);
     let t2 = q[8] * q[8];
@@ -357,383 +512,377 @@ pub fn mass_matrix(p: &Params, q: &[f64; NQ]) -> [[f64; NV]; NV] {
     let t39 = t36 + t38 + 1.5 * t37 - t35;
     let t40 = s_q7 * t34 + c_q7 * t39;
     let t41 = t17 * t28 + t19 * t33 + 1.5 * (p.m * t18 * t29);
-    let t42 = 0.01 * t30 + 0.25 * (p.m * p.l * s_q12 * t29);
-    let t43 = p.m * p.l * t27;
-    let t44 = -(0.5 * (p.m * p.l * t25)) - 0.25 * t43 - p.l * (0.5 * (t32 - t31));
-    let t45 = p.m * p.l * t29 + 0.25 * (p.m * p.l * c_q12 * t29) - 0.01 * t24;
-    let t46 = t11 * t42 + t12 * t44 + t13 * t45;
-    let t47 = t14 * t42 + t15 * t44 + t16 * t45 - p.l * t41;
-    let t48 = c_q7 * t46 - s_q7 * t47;
-    let t49 = s_q7 * t46 + c_q7 * t47 - 0.2 * t41;
-    let t50 = p.m * p.l * s_q7;
-    let t51 = t17 * t42;
-    let t52 = t18 * t44;
-    let t53 = t19 * t45;
-    let t54 = p.l * (t36 + t38 + 1.5 * t37);
-    let t55 = 0.2 * t40 + t51 + t52 + t53 + t54 - 0.5 * t50;
-    let t56 = t51 + t52 + t53 + t54 - 0.5 * t50;
-    let t57 = -(0.25 * t43);
-    let t58 = s_q7 * t11;
-    let t59 = t58 + c_q7 * t14;
-    let t60 = p.m * t59;
-    let t61 = s_q7 * t13;
-    let t62 = t61 + c_q7 * t16;
-    let t63 = c_q12 * t59 - s_q12 * t62;
-    let t64 = s_q12 * t59 + c_q12 * t62;
-    let t65 = t60 + 0.5 * (p.m * c_q12 * t63 + p.m * s_q12 * t64);
-    let t66 = s_q7 * t12;
-    let t67 = t66 + c_q7 * t15;
-    let t68 = p.m * t62;
-    let t69 = p.m * s_q12 * t63;
-    let t70 = p.m * c_q12 * t64;
+    let t42 = p.l * (t36 + t38 + 1.5 * t37);
+    let t43 = s_q7 * t11;
+    let t44 = t43 + c_q7 * t14;
+    let t45 = p.m * t44;
+    let t46 = s_q7 * t13;
+    let t47 = t46 + c_q7 * t16;
+    let t48 = c_q12 * t44 - s_q12 * t47;
+    let t49 = s_q12 * t44 + c_q12 * t47;
+    let t50 = t45 + 0.5 * (p.m * c_q12 * t48 + p.m * s_q12 * t49);
+    let t51 = s_q7 * t12;
+    let t52 = t51 + c_q7 * t15;
+    let t53 = p.m * t47;
+    let t54 = p.m * s_q12 * t48;
+    let t55 = p.m * c_q12 * t49;
+    let t56 = t53 + 0.5 * (t55 - t54);
+    let t57 = t14 * t50;
+    let t58 = p.m * t15 * t52;
+    let t59 = t16 * t56;
+    let t60 = s_q7 * (t35 + t11 * t50 + t13 * t56 + 1.5 * (p.m * t12 * t52));
+    let t61 = c_q7 * (t22 + t57 + t59 + 1.5 * t58);
+    let t62 = t17 * t50 + t19 * t56 + 1.5 * (p.m * t18 * t52);
+    let t63 = p.l * (t57 + t59 + 1.5 * t58);
+    let t64 = p.m * t17;
+    let t65 = t17 * c_q12 - t19 * s_q12;
+    let t66 = t17 * s_q12 + t19 * c_q12;
+    let t67 = t64 + 0.5 * (p.m * c_q12 * t65 + p.m * s_q12 * t66);
+    let t68 = p.m * t19;
+    let t69 = p.m * s_q12 * t65;
+    let t70 = p.m * c_q12 * t66;
     let t71 = t68 + 0.5 * (t70 - t69);
-    let t72 = t14 * t65;
-    let t73 = p.m * t15 * t67;
-    let t74 = t16 * t71;
-    let t75 = s_q7 * (t35 + t11 * t65 + t13 * t71 + 1.5 * (p.m * t12 * t67));
-    let t76 = c_q7 * (t22 + t72 + t74 + 1.5 * t73);
-    let t77 = t17 * t65 + t19 * t71 + 1.5 * (p.m * t18 * t67);
-    let t78 = 0.01 * t68 + 0.25 * (p.m * p.l * s_q12 * t67);
-    let t79 = p.m * p.l * t64;
-    let t80 = -(0.5 * (p.m * p.l * t62)) - 0.25 * t79 - p.l * (0.5 * (t70 - t69));
-    let t81 = p.m * p.l * t67 + 0.25 * (p.m * p.l * c_q12 * t67) - 0.01 * t60;
-    let t82 = t11 * t78 + t12 * t80 + t13 * t81;
-    let t83 = t14 * t78 + t15 * t80 + t16 * t81 - p.l * t77;
-    let t84 = c_q7 * t82 - s_q7 * t83;
-    let t85 = s_q7 * t82 + c_q7 * t83 - 0.2 * t77;
-    let t86 = p.m * p.l * c_q7;
-    let t87 = t17 * t78;
-    let t88 = t18 * t80;
-    let t89 = t19 * t81;
-    let t90 = p.l * (t72 + t74 + 1.5 * t73);
-    let t91 = 0.05 * p.m0 + 0.5 * t86 + t87 + t88 + t89 + t90 + 0.2 * (t75 + t76);
-    let t92 = 0.5 * t86 + t87 + t88 + t89 + t90;
-    let t93 = -(0.25 * t79);
-    let t94 = p.m * t17;
-    let t95 = t17 * c_q12 - t19 * s_q12;
-    let t96 = t17 * s_q12 + t19 * c_q12;
-    let t97 = t94 + 0.5 * (p.m * c_q12 * t95 + p.m * s_q12 * t96);
-    let t98 = p.m * t19;
-    let t99 = p.m * s_q12 * t95;
-    let t100 = p.m * c_q12 * t96;
-    let t101 = t98 + 0.5 * (t100 - t99);
-    let t102 = t14 * t97 + t16 * t101 + 1.5 * (p.m * t15 * t18);
-    let t103 = t17 * t97;
-    let t104 = p.m * (t18 * t18);
-    let t105 = t19 * t101;
-    let t106 = 0.01 * t98 + 0.25 * (p.m * p.l * t18 * s_q12);
-    let t107 = p.m * p.l * t96;
-    let t108 = -(0.5 * (p.m * p.l * t19)) - 0.25 * t107 - p.l * (0.5 * (t100 - t99));
-    let t109 = p.m * p.l * t18 + 0.25 * (p.m * p.l * t18 * c_q12) - 0.01 * t94;
-    let t110 = t11 * t106 + t12 * t108 + t13 * t109;
-    let t111 = p.m * p.l;
-    let t112 = t14 * t106 + t15 * t108 + t16 * t109 - 0.5 * t111
-        - p.l * (t103 + t105 + 1.5 * t104);
-    let t113 = c_q7 * t110 - s_q7 * t112;
-    let t114 = s_q7 * t110 + c_q7 * t112 - 0.05 * p.m0
-        - 0.2 * (p.m + t103 + t105 + 1.5 * t104);
-    let t115 = t17 * t106;
-    let t116 = t18 * t108;
-    let t117 = t19 * t109;
-    let t118 = p.l * t102;
-    let t119 = 0.2
-        * (s_q7 * (t11 * t97 + t13 * t101 + 1.5 * (p.m * t12 * t18)) + c_q7 * t102)
-        + t115 + t116 + t117 + t118;
-    let t120 = t115 + t116 + t117 + t118;
-    let t121 = -(0.25 * t107);
-    let t122 = p.m * (p.l * s_q7 * t17 - 0.01 * t25);
-    let t123 = p.l * s_q7 * t19;
-    let t124 = p.l * t29;
-    let t125 = t123 - t124;
-    let t126 = p.l * s_q7 * t17 * c_q12 - s_q12 * t125;
-    let t127 = p.l * s_q7 * t17 * s_q12 + c_q12 * t125 - 0.5 * t124;
-    let t128 = t122 + 0.5 * (p.m * c_q12 * t126 + p.m * s_q12 * t127);
-    let t129 = p.l * s_q7 * t18;
-    let t130 = p.l * t25;
-    let t131 = t129 + 0.5 * t130;
-    let t132 = t129 + t130 + 0.5 * (p.l * t27);
-    let t133 = p.m * t131 + 0.5 * (p.m * t132);
-    let t134 = 0.01 * t23 + t123 - 0.5 * t124;
-    let t135 = p.m * t134;
-    let t136 = p.m * s_q12 * t126;
-    let t137 = p.m * c_q12 * t127;
-    let t138 = t135 + 0.5 * (t137 - t136);
-    let t139 = t14 * t128 + t15 * t133 + t16 * t138;
-    let t140 = t17 * t128;
-    let t141 = t18 * t133;
-    let t142 = t19 * t138;
-    let t143 = p.m * p.l * t132;
-    let t144 = 0.01 * t27 + 0.25 * t143;
-    let t145 = 0.004 * t23 + 0.001 * (t25 + c_q12 * t26) + 0.01 * t135 + s_q12 * t144;
-    let t146 = p.m * p.l * t127;
-    let t147 = 0.03 * t29 - 0.5 * (p.m * p.l * t134) - 0.25 * t146
-        - p.l * (0.5 * (t137 - t136));
-    let t148 = 0.001 * (t23 - s_q12 * t26) + 0.022 * t25
-        + 0.5 * (t143 + p.m * p.l * t131) + c_q12 * t144 - 0.01 * t122;
-    let t149 = 0.002 * c_q7 + t11 * t145 + t12 * t147 + t13 * t148;
-    let t150 = t14 * t145 + t15 * t147 + t16 * t148 - 0.021 * s_q7
-        - 0.25 * (p.m * (p.l * p.l) * s_q7) - p.l * (t140 + t141 + t142);
-    let t151 = s_q7 * t149 + c_q7 * t150 + 0.005
-        - 0.2 * (0.5 * t50 + t140 + t141 + t142);
-    let t152 = t17 * t145;
-    let t153 = t18 * t147;
-    let t154 = t19 * t148;
-    let t155 = p.l * t139;
-    let t156 = 0.2 * (s_q7 * (t11 * t128 + t12 * t133 + t13 * t138) + c_q7 * t139) + t152
-        + t153 + t154 + t155;
-    let t157 = t152 + t153 + t154 + t155;
-    let t158 = 0.01 * t29 - 0.25 * t146;
-    let t159 = p.l * c_q7;
-    let t160 = -t159 - 0.2;
-    let t161 = p.m * (t17 * t160 - 0.01 * t62);
-    let t162 = t19 * t160;
-    let t163 = p.l * t67;
-    let t164 = t162 - t163;
-    let t165 = t17 * c_q12 * t160 - s_q12 * t164;
-    let t166 = t17 * s_q12 * t160 + c_q12 * t164 - 0.5 * t163;
-    let t167 = t161 + 0.5 * (p.m * c_q12 * t165 + p.m * s_q12 * t166);
-    let t168 = t18 * t160;
-    let t169 = p.l * t62;
-    let t170 = t168 + 0.5 * t169;
-    let t171 = t168 + t169 + 0.5 * (p.l * t64);
-    let t172 = p.m * t170 + 0.5 * (p.m * t171);
-    let t173 = 0.01 * t59 + t162 - 0.5 * t163;
-    let t174 = p.m * t173;
-    let t175 = p.m * s_q12 * t165;
-    let t176 = p.m * c_q12 * t166;
-    let t177 = t174 + 0.5 * (t176 - t175);
-    let t178 = t14 * t167 + t15 * t172 + t16 * t177;
-    let t179 = -(0.5 * t159) - 0.2;
-    let t180 = t17 * t167;
-    let t181 = t18 * t172;
-    let t182 = t19 * t177;
-    let t183 = p.m * p.l * t171;
-    let t184 = 0.01 * t64 + 0.25 * t183;
-    let t185 = 0.004 * t59 + 0.001 * (t62 + c_q12 * t63) + 0.01 * t174 + s_q12 * t184;
-    let t186 = p.m * p.l * t166;
-    let t187 = 0.03 * t67 - 0.5 * (p.m * p.l * t173) - 0.25 * t186
-        - p.l * (0.5 * (t176 - t175));
-    let t188 = 0.001 * (t59 - s_q12 * t63) + 0.022 * t62
-        + 0.5 * (t183 + p.m * p.l * t170) + c_q12 * t184 - 0.01 * t161;
-    let t189 = t17 * t185;
-    let t190 = t18 * t187;
-    let t191 = t19 * t188;
-    let t192 = p.l * t178;
-    let t193 = 0.2 * (s_q7 * (t11 * t167 + t12 * t172 + t13 * t177) + c_q7 * t178) + t189
-        + t190 + t191 + t192 + 0.002;
-    let t194 = t189 + t190 + t191 + t192;
-    let t195 = 0.01 * t67 - 0.25 * t186;
-    let t196 = p.l + 0.2 * c_q7;
-    let t197 = t14 * t196;
-    let t198 = p.m * (0.2 * t58 + t197 - 0.01 * t19);
-    let t199 = 0.2 * t58 + t197;
-    let t200 = t16 * t196;
-    let t201 = p.l * t18;
-    let t202 = 0.2 * t61 + t200 - t201;
-    let t203 = c_q12 * t199 - s_q12 * t202;
-    let t204 = s_q12 * t199 + c_q12 * t202 - 0.5 * t201;
-    let t205 = t198 + 0.5 * (p.m * c_q12 * t203 + p.m * s_q12 * t204);
-    let t206 = t15 * t196;
-    let t207 = p.l * t19;
-    let t208 = 0.2 * t66 + t206 + 0.5 * t207;
-    let t209 = p.l * t96;
-    let t210 = 0.2 * t66 + t206 + t207 + 0.5 * t209;
-    let t211 = p.m * t208 + 0.5 * (p.m * t210);
-    let t212 = 0.01 * t17 + 0.2 * t61 + t200 - 0.5 * t201;
-    let t213 = p.m * t212;
-    let t214 = p.m * s_q12 * t203;
-    let t215 = p.m * c_q12 * t204;
-    let t216 = t213 + 0.5 * (t215 - t214);
-    let t217 = 0.5 * p.l + 0.2 * c_q7;
-    let t218 = t14 * t205;
-    let t219 = t15 * t211;
-    let t220 = t16 * t216;
-    let t221 = c_q12 * t95;
-    let t222 = p.m * p.l * t210;
-    let t223 = 0.01 * t96 + 0.25 * t222;
-    let t224 = 0.004 * t17 + 0.001 * (t19 + t221) + 0.01 * t213 + s_q12 * t223;
-    let t225 = p.m * p.l * t204;
-    let t226 = 0.03 * t18 - 0.5 * (p.m * p.l * t212) - 0.25 * t225
-        - p.l * (0.5 * (t215 - t214));
-    let t227 = s_q12 * t95;
-    let t228 = 0.001 * (t17 - t227) + 0.022 * t19 + 0.5 * (t222 + p.m * p.l * t208)
-        + c_q12 * t223 - 0.01 * t198;
-    let t229 = p.m * p.l * t217;
-    let t230 = t17 * t224;
-    let t231 = t18 * t226;
-    let t232 = t19 * t228;
-    let t233 = p.l * (t218 + t219 + t220);
-    let t234 = 0.5 * t229 + t230 + t231 + t232 + t233 + 0.021;
-    let t235 = 0.01 * t18 - 0.25 * t225;
-    let t236 = p.m * (p.l * t14 - 0.01 * t19);
-    let t237 = p.l * t16;
-    let t238 = t237 - t201;
-    let t239 = p.l * t14 * c_q12 - s_q12 * t238;
-    let t240 = p.l * t14 * s_q12 + c_q12 * t238 - 0.5 * t201;
-    let t241 = p.l * t15;
-    let t242 = 0.5 * t207 + t241;
-    let t243 = t207 + t241 + 0.5 * t209;
-    let t244 = 0.01 * t17 + t237 - 0.5 * t201;
-    let t245 = p.m * t244;
-    let t246 = p.m * s_q12 * t239;
-    let t247 = p.m * c_q12 * t240;
-    let t248 = p.m * p.l * t243;
-    let t249 = 0.01 * t96 + 0.25 * t248;
-    let t250 = 0.004 * t17 + 0.001 * (t19 + t221) + 0.01 * t245 + s_q12 * t249;
-    let t251 = p.m * p.l * t240;
-    let t252 = 0.03 * t18 - 0.5 * (p.m * p.l * t244) - 0.25 * t251
-        - p.l * (0.5 * (t247 - t246));
-    let t253 = 0.001 * (t17 - t227) + 0.022 * t19 + 0.5 * (t248 + p.m * p.l * t242)
-        + c_q12 * t249 - 0.01 * t236;
-    let t254 = p.m * (p.l * p.l);
-    let t255 = 0.01 * t18 - 0.25 * t251;
-    let t256 = p.m * (p.l * p.l) * s_q12;
-    let t257 = 0.01 * s_q12 + 0.125 * t256;
-    let t258 = -(0.005 * t111);
-    let t259 = 0.25 * t256 + c_q12 * t257 + 0.001 - 0.001 * (s_q12 * c_q12);
-    let t260 = p.l * c_q12;
-    let t261 = -(0.5 * p.l) - t260;
-    let t262 = p.m * p.l * t261;
-    let t263 = 0.01 - 0.25 * t262;
-    let t264 = p.m * p.l * (p.l + 0.5 * t260);
+    let t72 = t14 * t67 + t16 * t71 + 1.5 * (p.m * t15 * t18);
+    let t73 = t17 * t67;
+    let t74 = p.m * (t18 * t18);
+    let t75 = t19 * t71;
+    let t76 = p.l * t72;
+    let t77 = p.m * (p.l * s_q7 * t17 - 0.01 * t25);
+    let t78 = p.l * s_q7 * t19;
+    let t79 = p.l * t29;
+    let t80 = t78 - t79;
+    let t81 = p.l * s_q7 * t17 * c_q12 - s_q12 * t80;
+    let t82 = p.l * s_q7 * t17 * s_q12 + c_q12 * t80 - 0.5 * t79;
+    let t83 = t77 + 0.5 * (p.m * c_q12 * t81 + p.m * s_q12 * t82);
+    let t84 = p.l * s_q7 * t18;
+    let t85 = p.l * t25;
+    let t86 = t84 + 0.5 * t85;
+    let t87 = t84 + t85 + 0.5 * (p.l * t27);
+    let t88 = p.m * t86 + 0.5 * (p.m * t87);
+    let t89 = 0.01 * t23 + t78 - 0.5 * t79;
+    let t90 = p.m * t89;
+    let t91 = p.m * s_q12 * t81;
+    let t92 = p.m * c_q12 * t82;
+    let t93 = t90 + 0.5 * (t92 - t91);
+    let t94 = t14 * t83 + t15 * t88 + t16 * t93;
+    let t95 = t17 * t83;
+    let t96 = t18 * t88;
+    let t97 = t19 * t93;
+    let t98 = p.l * t94;
+    let t99 = p.l * c_q7;
+    let t100 = -t99 - 0.2;
+    let t101 = p.m * (t17 * t100 - 0.01 * t47);
+    let t102 = t19 * t100;
+    let t103 = p.l * t52;
+    let t104 = t102 - t103;
+    let t105 = t17 * c_q12 * t100 - s_q12 * t104;
+    let t106 = t17 * s_q12 * t100 + c_q12 * t104 - 0.5 * t103;
+    let t107 = t101 + 0.5 * (p.m * c_q12 * t105 + p.m * s_q12 * t106);
+    let t108 = t18 * t100;
+    let t109 = p.l * t47;
+    let t110 = t108 + 0.5 * t109;
+    let t111 = t108 + t109 + 0.5 * (p.l * t49);
+    let t112 = p.m * t110 + 0.5 * (p.m * t111);
+    let t113 = 0.01 * t44 + t102 - 0.5 * t103;
+    let t114 = p.m * t113;
+    let t115 = p.m * s_q12 * t105;
+    let t116 = p.m * c_q12 * t106;
+    let t117 = t114 + 0.5 * (t116 - t115);
+    let t118 = t14 * t107 + t15 * t112 + t16 * t117;
+    let t119 = -(0.5 * t99) - 0.2;
+    let t120 = t17 * t107;
+    let t121 = t18 * t112;
+    let t122 = t19 * t117;
+    let t123 = p.l * t118;
+    let t124 = p.l + 0.2 * c_q7;
+    let t125 = t14 * t124;
+    let t126 = p.m * (0.2 * t43 + t125 - 0.01 * t19);
+    let t127 = 0.2 * t43 + t125;
+    let t128 = t16 * t124;
+    let t129 = p.l * t18;
+    let t130 = 0.2 * t46 + t128 - t129;
+    let t131 = c_q12 * t127 - s_q12 * t130;
+    let t132 = s_q12 * t127 + c_q12 * t130 - 0.5 * t129;
+    let t133 = t126 + 0.5 * (p.m * c_q12 * t131 + p.m * s_q12 * t132);
+    let t134 = t15 * t124;
+    let t135 = p.l * t19;
+    let t136 = 0.2 * t51 + t134 + 0.5 * t135;
+    let t137 = p.l * t66;
+    let t138 = 0.2 * t51 + t134 + t135 + 0.5 * t137;
+    let t139 = p.m * t136 + 0.5 * (p.m * t138);
+    let t140 = 0.01 * t17 + 0.2 * t46 + t128 - 0.5 * t129;
+    let t141 = p.m * t140;
+    let t142 = p.m * s_q12 * t131;
+    let t143 = p.m * c_q12 * t132;
+    let t144 = t141 + 0.5 * (t143 - t142);
+    let t145 = t14 * t133;
+    let t146 = t15 * t139;
+    let t147 = t16 * t144;
+    let t148 = c_q12 * t65;
+    let t149 = s_q12 * t65;
+    let t150 = p.l * (t145 + t146 + t147);
+    let t151 = p.m * (p.l * t14 - 0.01 * t19);
+    let t152 = p.l * t16;
+    let t153 = t152 - t129;
+    let t154 = p.l * t14 * c_q12 - s_q12 * t153;
+    let t155 = p.l * t14 * s_q12 + c_q12 * t153 - 0.5 * t129;
+    let t156 = p.l * t15;
+    let t157 = 0.5 * t135 + t156;
+    let t158 = t135 + t156 + 0.5 * t137;
+    let t159 = 0.01 * t17 + t152 - 0.5 * t129;
+    let t160 = p.m * t159;
+    let t161 = p.m * s_q12 * t154;
+    let t162 = p.m * c_q12 * t155;
+    let t163 = p.l * c_q12;
+    let t164 = 0.01 * t30 + 0.25 * (s_q12 * t29 * d.k0);
+    let t165 = t27 * d.k0;
+    let t166 = -(p.l * (0.5 * (t32 - t31))) - 0.5 * (t25 * d.k0) - 0.25 * t165;
+    let t167 = t29 * d.k0 + 0.25 * (c_q12 * t29 * d.k0) - 0.01 * t24;
+    let t168 = t11 * t164 + t12 * t166 + t13 * t167;
+    let t169 = t14 * t164 + t15 * t166 + t16 * t167 - p.l * t41;
+    let t170 = c_q7 * t168 - s_q7 * t169;
+    let t171 = s_q7 * t168 + c_q7 * t169 - 0.2 * t41;
+    let t172 = s_q7 * d.k0;
+    let t173 = t17 * t164;
+    let t174 = t18 * t166;
+    let t175 = t19 * t167;
+    let t176 = 0.2 * t40 + t42 + t173 + t174 + t175 - 0.5 * t172;
+    let t177 = t42 + t173 + t174 + t175 - 0.5 * t172;
+    let t178 = -(0.25 * t165);
+    let t179 = 0.01 * t53 + 0.25 * (s_q12 * t52 * d.k0);
+    let t180 = t49 * d.k0;
+    let t181 = -(p.l * (0.5 * (t55 - t54))) - 0.5 * (t47 * d.k0) - 0.25 * t180;
+    let t182 = t52 * d.k0 + 0.25 * (c_q12 * t52 * d.k0) - 0.01 * t45;
+    let t183 = t11 * t179 + t12 * t181 + t13 * t182;
+    let t184 = t14 * t179 + t15 * t181 + t16 * t182 - p.l * t62;
+    let t185 = c_q7 * t183 - s_q7 * t184;
+    let t186 = s_q7 * t183 + c_q7 * t184 - 0.2 * t62;
+    let t187 = c_q7 * d.k0;
+    let t188 = t17 * t179;
+    let t189 = t18 * t181;
+    let t190 = t19 * t182;
+    let t191 = t63 + t188 + t189 + t190 + d.k1 + 0.2 * (t60 + t61) + 0.5 * t187;
+    let t192 = t63 + t188 + t189 + t190 + 0.5 * t187;
+    let t193 = -(0.25 * t180);
+    let t194 = 0.01 * t68 + 0.25 * (t18 * s_q12 * d.k0);
+    let t195 = t66 * d.k0;
+    let t196 = -(p.l * (0.5 * (t70 - t69))) - 0.5 * (t19 * d.k0) - 0.25 * t195;
+    let t197 = t18 * d.k0 + 0.25 * (t18 * c_q12 * d.k0) - 0.01 * t64;
+    let t198 = t11 * t194 + t12 * t196 + t13 * t197;
+    let t199 = t14 * t194 + t15 * t196 + t16 * t197 + d.k3
+        - p.l * (t73 + t75 + 1.5 * t74);
+    let t200 = c_q7 * t198 - s_q7 * t199;
+    let t201 = s_q7 * t198 + c_q7 * t199 + d.k4 - 0.2 * (p.m + t73 + t75 + 1.5 * t74);
+    let t202 = t17 * t194;
+    let t203 = t18 * t196;
+    let t204 = t19 * t197;
+    let t205 = 0.2
+        * (s_q7 * (t11 * t67 + t13 * t71 + 1.5 * (p.m * t12 * t18)) + c_q7 * t72) + t76
+        + t202 + t203 + t204;
+    let t206 = t76 + t202 + t203 + t204;
+    let t207 = -(0.25 * t195);
+    let t208 = t87 * d.k0;
+    let t209 = 0.01 * t27 + 0.25 * t208;
+    let t210 = 0.004 * t23 + 0.001 * (t25 + c_q12 * t26) + 0.01 * t90 + s_q12 * t209;
+    let t211 = t82 * d.k0;
+    let t212 = 0.03 * t29 - p.l * (0.5 * (t92 - t91)) - 0.5 * (t89 * d.k0) - 0.25 * t211;
+    let t213 = 0.001 * (t23 - s_q12 * t26) + 0.022 * t25 + 0.5 * (t208 + t86 * d.k0)
+        + c_q12 * t209 - 0.01 * t77;
+    let t214 = 0.002 * c_q7 + t11 * t210 + t12 * t212 + t13 * t213;
+    let t215 = t14 * t210 + t15 * t212 + t16 * t213 - 0.021 * s_q7
+        - p.l * (t95 + t96 + t97) - 0.25 * (s_q7 * d.k5);
+    let t216 = s_q7 * t214 + c_q7 * t215 + 0.005 - 0.2 * (t95 + t96 + t97 + 0.5 * t172);
+    let t217 = t17 * t210;
+    let t218 = t18 * t212;
+    let t219 = t19 * t213;
+    let t220 = 0.2 * (s_q7 * (t11 * t83 + t12 * t88 + t13 * t93) + c_q7 * t94) + t98
+        + t217 + t218 + t219;
+    let t221 = t98 + t217 + t218 + t219;
+    let t222 = 0.01 * t29 - 0.25 * t211;
+    let t223 = t111 * d.k0;
+    let t224 = 0.01 * t49 + 0.25 * t223;
+    let t225 = 0.004 * t44 + 0.001 * (t47 + c_q12 * t48) + 0.01 * t114 + s_q12 * t224;
+    let t226 = t106 * d.k0;
+    let t227 = 0.03 * t52 - p.l * (0.5 * (t116 - t115)) - 0.5 * (t113 * d.k0)
+        - 0.25 * t226;
+    let t228 = 0.001 * (t44 - s_q12 * t48) + 0.022 * t47 + 0.5 * (t223 + t110 * d.k0)
+        + c_q12 * t224 - 0.01 * t101;
+    let t229 = t17 * t225;
+    let t230 = t18 * t227;
+    let t231 = t19 * t228;
+    let t232 = 0.2 * (s_q7 * (t11 * t107 + t12 * t112 + t13 * t117) + c_q7 * t118) + t123
+        + t229 + t230 + t231 + 0.002;
+    let t233 = t123 + t229 + t230 + t231;
+    let t234 = 0.01 * t52 - 0.25 * t226;
+    let t235 = 0.2 * c_q7 + d.k7;
+    let t236 = d.k0 * t235;
+    let t237 = t138 * d.k0;
+    let t238 = 0.01 * t66 + 0.25 * t237;
+    let t239 = 0.004 * t17 + 0.001 * (t19 + t148) + 0.01 * t141 + s_q12 * t238;
+    let t240 = t17 * t239;
+    let t241 = t132 * d.k0;
+    let t242 = 0.03 * t18 - p.l * (0.5 * (t143 - t142)) - 0.5 * (t140 * d.k0)
+        - 0.25 * t241;
+    let t243 = t18 * t242;
+    let t244 = 0.001 * (t17 - t149) + 0.022 * t19 + 0.5 * (t237 + t136 * d.k0)
+        + c_q12 * t238 - 0.01 * t126;
+    let t245 = t19 * t244;
+    let t246 = t150 + t240 + t243 + t245 + 0.5 * t236 + 0.021;
+    let t247 = 0.01 * t18 - 0.25 * t241;
+    let t248 = t158 * d.k0;
+    let t249 = 0.01 * t66 + 0.25 * t248;
+    let t250 = 0.004 * t17 + 0.001 * (t19 + t148) + 0.01 * t160 + s_q12 * t249;
+    let t251 = t155 * d.k0;
+    let t252 = 0.03 * t18 - p.l * (0.5 * (t162 - t161)) - 0.5 * (t159 * d.k0)
+        - 0.25 * t251;
+    let t253 = 0.001 * (t17 - t149) + 0.022 * t19 + 0.5 * (t248 + t157 * d.k0)
+        + c_q12 * t249 - 0.01 * t151;
+    let t254 = 0.01 * t18 - 0.25 * t251;
+    let t255 = s_q12 * d.k5;
+    let t256 = 0.01 * s_q12 + 0.125 * t255;
+    let t257 = 0.25 * t255 + c_q12 * t256 + 0.001 - 0.001 * (s_q12 * c_q12);
+    let t258 = d.k12 - t163;
+    let t259 = d.k0 * t258;
+    let t260 = 0.01 - 0.25 * t259;
+    let t261 = (p.l + 0.5 * t163) * d.k0;
     [
         [
             p.m0 + c_q7 * t34 - s_q7 * t39,
             t40,
             t41,
-            t48,
-            t49,
-            t55,
-            t56,
-            t42,
-            t44,
-            t45,
-            t57,
+            t170,
+            t171,
+            t176,
+            t177,
+            t164,
+            t166,
+            t167,
+            t178,
         ],
-        [t40, p.m0 + t75 + t76, t77, t84, t85, t91, t92, t78, t80, t81, t93],
+        [t40, p.m0 + t60 + t61, t62, t185, t186, t191, t192, t179, t181, t182, t193],
         [
             t41,
-            t77,
-            p.m0 + p.m + t103 + t105 + 1.5 * t104,
-            t113,
-            t114,
-            t119,
-            t120,
-            t106,
-            t108,
-            t109,
-            t121,
+            t62,
+            t73 + t75 + d.k2 + 1.5 * t74,
+            t200,
+            t201,
+            t205,
+            t206,
+            t194,
+            t196,
+            t197,
+            t207,
         ],
         [
-            t48,
-            t84,
-            t113,
-            c_q7 * t149 + 0.1 - s_q7 * t150,
-            t151,
-            t156,
-            t157,
-            t145,
-            t147,
-            t148,
-            t158,
+            t170,
+            t185,
+            t200,
+            c_q7 * t214 + 0.1 - s_q7 * t215,
+            t216,
+            t220,
+            t221,
+            t210,
+            t212,
+            t213,
+            t222,
         ],
         [
-            t49,
-            t85,
-            t114,
-            t151,
-            0.0025 * p.m0 + s_q7 * (0.002 * s_q7 + t11 * t185 + t12 * t187 + t13 * t188)
+            t171,
+            t186,
+            t201,
+            t216,
+            s_q7 * (0.002 * s_q7 + t11 * t225 + t12 * t227 + t13 * t228)
                 + c_q7
-                    * (0.021 * c_q7 + t14 * t185 + t15 * t187 + t16 * t188
-                        - 0.5 * (p.m * p.l * t179) - p.l * (t180 + t181 + t182)) + 0.12
-                - 0.2 * (p.m * t179 + t180 + t181 + t182),
-            t193,
-            t194,
-            t185,
-            t187,
-            t188,
-            t195,
+                    * (0.021 * c_q7 + t14 * t225 + t15 * t227 + t16 * t228
+                        - p.l * (t120 + t121 + t122) - 0.5 * (t119 * d.k0)) + d.k6
+                - 0.2 * (p.m * t119 + t120 + t121 + t122),
+            t232,
+            t233,
+            t225,
+            t227,
+            t228,
+            t234,
         ],
         [
-            t55,
-            t91,
-            t119,
-            t156,
-            t193,
-            0.0025 * p.m0 + 0.5 * t229 + t230 + t231 + t232 + t233
+            t176,
+            t191,
+            t205,
+            t220,
+            t232,
+            t150 + t240 + t243 + t245 + d.k8 + 0.5 * t236
                 + 0.2
-                    * (s_q7 * (0.2 * t35 + t11 * t205 + t12 * t211 + t13 * t216)
-                        + c_q7 * (p.m * t217 + t218 + t219 + t220)) + 0.101,
-            t234,
-            t224,
-            t226,
-            t228,
-            t235,
+                    * (s_q7 * (0.2 * t35 + t11 * t133 + t12 * t139 + t13 * t144)
+                        + c_q7 * (t145 + t146 + t147 + p.m * t235)),
+            t246,
+            t239,
+            t242,
+            t244,
+            t247,
         ],
         [
-            t56,
-            t92,
-            t120,
-            t157,
+            t177,
+            t192,
+            t206,
+            t221,
+            t233,
+            t246,
+            p.l
+                * (t14 * (t151 + 0.5 * (p.m * c_q12 * t154 + p.m * s_q12 * t155))
+                    + t15 * (p.m * t157 + 0.5 * (p.m * t158))
+                    + t16 * (t160 + 0.5 * (t162 - t161))) + t17 * t250 + t18 * t252
+                + t19 * t253 + d.k9,
+            t250,
+            t252,
+            t253,
+            t254,
+        ],
+        [
+            t164,
+            t179,
             t194,
-            t234,
-            0.25 * t254 + t17 * t250 + t18 * t252 + t19 * t253
-                + p.l
-                    * (t14 * (t236 + 0.5 * (p.m * c_q12 * t239 + p.m * s_q12 * t240))
-                        + t15 * (p.m * t242 + 0.5 * (p.m * t243))
-                        + t16 * (t245 + 0.5 * (t247 - t246))) + 0.021,
+            t210,
+            t225,
+            t239,
             t250,
-            t252,
-            t253,
-            t255,
-        ],
-        [
-            t42,
-            t78,
-            t106,
-            t145,
-            t185,
-            t224,
-            t250,
-            0.0001 * p.m + 0.001 * (c_q12 * c_q12) + s_q12 * t257 + 0.004,
-            t258,
-            t259,
+            0.001 * (c_q12 * c_q12) + s_q12 * t256 + d.k10,
+            d.k11,
+            t257,
             0.0,
         ],
         [
-            t44,
-            t80,
-            t108,
-            t147,
-            t187,
-            t226,
+            t166,
+            t181,
+            t196,
+            t212,
+            t227,
+            t242,
             t252,
-            t258,
-            0.25 * (t254 - t262) + 0.03
-                - p.l * (0.5 * (p.m * c_q12 * t261 - p.m * p.l * (s_q12 * s_q12))),
+            d.k11,
+            d.k13 - 0.25 * t259
+                - p.l * (0.5 * (p.m * c_q12 * t258 - s_q12 * s_q12 * d.k0)),
             0.0,
-            t263,
+            t260,
         ],
         [
-            t45,
-            t81,
-            t109,
-            t148,
-            t188,
+            t167,
+            t182,
+            t197,
+            t213,
             t228,
+            t244,
             t253,
-            t259,
+            t257,
             0.0,
-            0.0001 * p.m + 0.25 * t254 + 0.5 * t264 + 0.001 * (s_q12 * s_q12)
-                + c_q12 * (0.01 * c_q12 + 0.25 * t264) + 0.022,
+            0.001 * (s_q12 * s_q12) + 0.5 * t261 + c_q12 * (0.01 * c_q12 + 0.25 * t261)
+                + d.k14,
             0.0,
         ],
-        [t57, t93, t121, t158, t195, t235, t255, 0.0, t263, 0.0, 0.125 * t254 + 0.01],
+        [t178, t193, t207, t222, t234, t247, t254, 0.0, t260, 0.0, d.k15],
     ]
 }
-/// Operation count of [`bias`].
+/// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 279,
+    mul: 273,
     add: 216,
     div: 0,
     sqrt: 0,
@@ -742,7 +891,16 @@ pub const OPS_BIAS: OpCount = OpCount {
 };
 ///The bias forces C(q, q̇) q̇ + g(q): the joint forces that keep every
 ///acceleration zero.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`bias_with`]; its cost is [`OPS_BIAS`].
 pub fn bias(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
+    bias_with(&p.derived(), q, qd)
+}
+/// [`bias`] with the parameter groups already computed by [`Params::derived`].
+pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
+    let p = &d.params;
     let t0 = p.g * (2.0 * (q[3] * q[5] - q[4] * q[6]));
     let t1 = p.g * (2.0 * (q[4] * q[5] + q[3] * q[6]));
     let t2 = p.g * (1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4]));
@@ -871,43 +1029,43 @@ pub fn bias(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let t123 = t34 * t104;
     let t124 = t35 * t109;
     let t125 = c_q12 * t101 - qd[10] * t58 - s_q12 * t84;
-    let t126 = p.m * p.l * t103;
-    let t127 = 0.009 * (t57 * t61) + 0.01 * t102 + 0.25 * t126;
-    let t128 = t53 * t69 + s_q12 * t127 + 0.001 * (t84 + c_q12 * t125) + 0.004 * t101
+    let t126 = p.l * (t112 + t113 + t114);
+    let t127 = t103 * d.k0;
+    let t128 = 0.009 * (t57 * t61) + 0.01 * t102 + 0.25 * t127;
+    let t129 = t53 * t69 + s_q12 * t128 + 0.001 * (t84 + c_q12 * t125) + 0.004 * t101
         + 0.01 * t106 - 0.02 * t67;
-    let t129 = p.m * p.l * t94;
-    let t130 = t54 * t68 + 0.03 * t90 - t52 * t69 - p.l * (0.5 * (t108 - t107))
-        - 0.009 * t70 - 0.5 * (p.m * p.l * t105) - 0.25 * t129;
-    let t131 = 0.02 * (t52 * t53) + c_q12 * t127 + 0.022 * t84
-        + 0.001 * (t101 - s_q12 * t125) + 0.5 * (t126 + p.m * p.l * t100) - t53 * t68
+    let t130 = t94 * d.k0;
+    let t131 = t54 * t68 + 0.03 * t90 - t52 * t69 - p.l * (0.5 * (t108 - t107))
+        - 0.009 * t70 - 0.5 * (t105 * d.k0) - 0.25 * t130;
+    let t132 = 0.02 * (t52 * t53) + c_q12 * t128 + 0.022 * t84
+        + 0.001 * (t101 - s_q12 * t125) + 0.5 * (t127 + t100 * d.k0) - t53 * t68
         - 0.01 * t85;
-    let t132 = 0.002 * (qd[6] * t12) + t27 * t128 + t28 * t130 + t29 * t131;
-    let t133 = t30 * t128 + t31 * t130 + t32 * t131 - 0.021 * (qd[6] * t11)
-        - 0.019 * (t11 * t17) - 0.5 * (p.m * p.l * t120) - p.l * (t122 + t123 + t124);
-    let t134 = p.m * p.l * t111;
-    let t135 = t33 * t128;
-    let t136 = t34 * t130;
-    let t137 = t35 * t131;
-    let t138 = p.l * (t112 + t113 + t114);
+    let t133 = 0.002 * (qd[6] * t12) + t27 * t129 + t28 * t131 + t29 * t132;
+    let t134 = t30 * t129 + t31 * t131 + t32 * t132 - 0.021 * (qd[6] * t11)
+        - 0.019 * (t11 * t17) - p.l * (t122 + t123 + t124) - 0.5 * (t120 * d.k0);
+    let t135 = t111 * d.k0;
+    let t136 = t33 * t129;
+    let t137 = t34 * t131;
+    let t138 = t35 * t132;
     [
         p.m0 * (t0 + t3 - t4 - 0.05 * (t13 + t14)) + c_q7 * t110 - s_q7 * t115,
         t116 + t117 + t118,
         t119 + t121 + t122 + t123 + t124,
-        qd[4] * t64 + c_q7 * t132 - qd[5] * t63 - s_q7 * t133,
-        qd[5] * t62 + s_q7 * t132 + c_q7 * t133 - qd[3] * t64 - 0.05 * t119
+        qd[4] * t64 + c_q7 * t133 - qd[5] * t63 - s_q7 * t134,
+        qd[5] * t62 + s_q7 * t133 + c_q7 * t134 - qd[3] * t64 - 0.05 * t119
             - 0.2 * (t121 + t122 + t123 + t124),
-        qd[3] * t63 + t135 + t136 + t137 + t138 + 0.019 * t65 + 0.05 * t116 + 0.5 * t134
-            + 0.2 * (t117 + t118) - qd[4] * t62,
-        0.019 * t65 + 0.5 * t134 + t135 + t136 + t137 + t138,
-        t128,
-        t130,
+        qd[3] * t63 + t126 + t136 + t137 + t138 + 0.019 * t65 + 0.05 * t116
+            + 0.2 * (t117 + t118) + 0.5 * t135 - qd[4] * t62,
+        0.019 * t65 + t126 + t136 + t137 + t138 + 0.5 * t135,
+        t129,
         t131,
-        0.01 * t90 - 0.009 * t70 - 0.25 * t129,
+        t132,
+        0.01 * t90 - 0.009 * t70 - 0.25 * t130,
     ]
 }
-/// Operation count of [`gravity`].
+/// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
-    mul: 143,
+    mul: 131,
     add: 80,
     div: 0,
     sqrt: 0,
@@ -915,7 +1073,16 @@ pub const OPS_GRAVITY: OpCount = OpCount {
     cos: 2,
 };
 ///The gravity forces g(q): the joint forces that hold the mechanism at rest.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`gravity_with`]; its cost is [`OPS_GRAVITY`].
 pub fn gravity(p: &Params, q: &[f64; NQ]) -> [f64; NV] {
+    gravity_with(&p.derived(), q)
+}
+/// [`gravity`] with the parameter groups already computed by [`Params::derived`].
+pub fn gravity_with(d: &Derived, q: &[f64; NQ]) -> [f64; NV] {
+    let p = &d.params;
     let t0 = 2.0 * (q[3] * q[5] - q[4] * q[6]);
     let t1 = 2.0 * (q[4] * q[5] + q[3] * q[6]);
     let t2 = 1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4]);
@@ -959,45 +1126,45 @@ pub fn gravity(p: &Params, q: &[f64; NQ]) -> [f64; NV] {
     let t40 = p.m * t18 * t33;
     let t41 = t19 * t37;
     let t42 = p.m * t26 + t39 + t41 + 1.5 * t40;
-    let t43 = p.g * p.m0 * t1;
-    let t44 = s_q7 * t38;
-    let t45 = c_q7 * t42;
-    let t46 = p.g * p.m0 * t2;
-    let t47 = p.g * p.m * t2;
-    let t48 = t20 * t32;
-    let t49 = p.m * t21 * t33;
-    let t50 = t22 * t37;
-    let t51 = 0.01 * t34 + 0.25 * (p.m * p.l * s_q12 * t33);
-    let t52 = p.m * p.l * t31;
-    let t53 = -(0.5 * (p.m * p.l * t29)) - 0.25 * t52 - p.l * (0.5 * (t36 - t35));
-    let t54 = p.m * p.l * t33 + 0.25 * (p.m * p.l * c_q12 * t33) - 0.01 * t28;
-    let t55 = t14 * t51 + t15 * t53 + t16 * t54;
-    let t56 = t17 * t51 + t18 * t53 + t19 * t54 - 0.5 * (p.g * p.m * p.l * t2)
-        - p.l * (t48 + t50 + 1.5 * t49);
-    let t57 = p.m * p.l * t26;
-    let t58 = t20 * t51;
-    let t59 = t21 * t53;
-    let t60 = t22 * t54;
-    let t61 = p.l * (t39 + t41 + 1.5 * t40);
+    let t43 = s_q7 * t38;
+    let t44 = c_q7 * t42;
+    let t45 = t20 * t32;
+    let t46 = p.m * t21 * t33;
+    let t47 = t22 * t37;
+    let t48 = p.l * (t39 + t41 + 1.5 * t40);
+    let t49 = t1 * d.k16;
+    let t50 = t2 * d.k16;
+    let t51 = t2 * d.k17;
+    let t52 = 0.01 * t34 + 0.25 * (s_q12 * t33 * d.k0);
+    let t53 = t31 * d.k0;
+    let t54 = -(p.l * (0.5 * (t36 - t35))) - 0.5 * (t29 * d.k0) - 0.25 * t53;
+    let t55 = t33 * d.k0 + 0.25 * (c_q12 * t33 * d.k0) - 0.01 * t28;
+    let t56 = t14 * t52 + t15 * t54 + t16 * t55;
+    let t57 = t17 * t52 + t18 * t54 + t19 * t55 - p.l * (t45 + t47 + 1.5 * t46)
+        - 0.5 * (t2 * d.k18);
+    let t58 = t26 * d.k0;
+    let t59 = t20 * t52;
+    let t60 = t21 * t54;
+    let t61 = t22 * t55;
     [
-        p.g * p.m0 * t0 + c_q7 * t38 - s_q7 * t42,
-        t43 + t44 + t45,
-        t46 + t47 + t48 + t50 + 1.5 * t49,
-        c_q7 * t55 - s_q7 * t56,
-        s_q7 * t55 + c_q7 * t56 - 0.05 * t46 - 0.2 * (t47 + t48 + t50 + 1.5 * t49),
-        0.05 * t43 + 0.5 * t57 + t58 + t59 + t60 + t61 + 0.2 * (t44 + t45),
-        0.5 * t57 + t58 + t59 + t60 + t61,
-        t51,
-        t53,
+        c_q7 * t38 + t0 * d.k16 - s_q7 * t42,
+        t43 + t44 + t49,
+        t45 + t47 + t50 + t51 + 1.5 * t46,
+        c_q7 * t56 - s_q7 * t57,
+        s_q7 * t56 + c_q7 * t57 - 0.05 * t50 - 0.2 * (t45 + t47 + t51 + 1.5 * t46),
+        t48 + t59 + t60 + t61 + 0.2 * (t43 + t44) + 0.05 * t49 + 0.5 * t58,
+        t48 + t59 + t60 + t61 + 0.5 * t58,
+        t52,
         t54,
-        -(0.25 * t52),
+        t55,
+        -(0.25 * t53),
     ]
 }
-/// Operation count of [`forward_dynamics`].
+/// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 1619,
-    add: 941,
-    div: 11,
+    mul: 1440,
+    add: 921,
+    div: 10,
     sqrt: 0,
     sin: 2,
     cos: 2,
@@ -1005,12 +1172,26 @@ pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
 ///Joint accelerations q̈(q, q̇, τ) by Vereshchagin's separate-bodies
 ///(articulated-body) method, in O(n) and without forming M(q); they satisfy
 ///`M(q) q̈ + bias(q, q̇) = τ`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`forward_dynamics_with`]; its cost is [`OPS_FORWARD_DYNAMICS`].
 pub fn forward_dynamics(
     p: &Params,
     q: &[f64; NQ],
     qd: &[f64; NV],
     tau: &[f64; NV],
 ) -> [f64; NV] {
+    forward_dynamics_with(&p.derived(), q, qd, tau)
+}
+/// [`forward_dynamics`] with the parameter groups already computed by [`Params::derived`].
+pub fn forward_dynamics_with(
+    d: &Derived,
+    q: &[f64; NQ],
+    qd: &[f64; NV],
+    tau: &[f64; NV],
+) -> [f64; NV] {
+    let p = &d.params;
     let t0 = p.g * (2.0 * (q[3] * q[5] - q[4] * q[6]));
     let t1 = p.g * (2.0 * (q[4] * q[5] + q[3] * q[6]));
     let t2 = p.g * (1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4]));
@@ -1097,545 +1278,524 @@ pub fn forward_dynamics(
     let t83 = t51 * t52;
     let t84 = t52 * t78;
     let t85 = t65 * t66;
-    let t86 = p.m * p.l;
-    let t87 = p.m * (p.l * p.l);
-    let t88 = c_q12 * c_q12;
-    let t89 = p.m * (p.l * p.l) * s_q12;
-    let t90 = s_q12 * c_q12;
-    let t91 = s_q12 * s_q12;
-    let t92 = p.m * p.l * c_q12;
-    let t93 = p.m * (p.l * p.l) * c_q12;
-    let t94 = 0.125 * t87 + 0.01;
-    let inv95 = 1.0 / t94;
-    let t96 = c_q7 * t15;
-    let t97 = qd[3] * qd[4] * s_q7;
-    let t98 = t96 + 0.2 * t97;
-    let t99 = s_q7 * t15;
-    let t100 = qd[3] * qd[4] * c_q7;
-    let t101 = 0.2 * t100 - t99;
-    let t102 = t27 * t50;
-    let t103 = p.l * t11 * t12 * t30;
-    let t104 = p.l * t11 * t17 * t33;
-    let t105 = t102 + t103 + t104;
-    let t106 = t28 * t50;
-    let t107 = p.l * t11 * t12 * t31;
-    let t108 = p.l * t11 * t17 * t34;
-    let t109 = t106 + t107 + t108;
-    let t110 = t29 * t50;
-    let t111 = p.l * t11 * t12 * t32;
-    let t112 = p.l * t11 * t17 * t35;
-    let t113 = t110 + t111 + t112;
-    let t114 = s_q12 * t68;
-    let t115 = p.l * t51 * t53 * c_q12;
-    let t116 = p.m0 * qd[3] * qd[4];
-    let t117 = p.m0 * qd[3] * qd[5];
-    let t118 = p.m * p.l * t11 * t17;
-    let t119 = p.m * (p.l * p.l) * t11 * t12;
-    let t120 = p.m * (t52 * t74 - 0.5 * t67);
-    let t121 = p.m * t77;
-    let t122 = p.m * p.l * t77;
-    let t123 = p.m * p.l * t75;
-    let t124 = p.m * p.l * t65 * t69;
-    let t125 = p.m * (p.l * p.l) * t65 * t66;
-    let t126 = 0.5 * p.m - 0.0625 * (p.m * p.m * (p.l * p.l) * inv95);
-    let t127 = p.m * p.l * t51 * t52;
-    let t128 = p.m * p.l * qd[10] * t65;
-    let t129 = -(0.5
+    let t86 = c_q12 * c_q12;
+    let t87 = s_q12 * c_q12;
+    let t88 = s_q12 * s_q12;
+    let t89 = c_q7 * t15;
+    let t90 = qd[3] * qd[4] * s_q7;
+    let t91 = t89 + 0.2 * t90;
+    let t92 = s_q7 * t15;
+    let t93 = qd[3] * qd[4] * c_q7;
+    let t94 = 0.2 * t93 - t92;
+    let t95 = t27 * t50;
+    let t96 = p.l * t11 * t12 * t30;
+    let t97 = p.l * t11 * t17 * t33;
+    let t98 = t95 + t96 + t97;
+    let t99 = t28 * t50;
+    let t100 = p.l * t11 * t12 * t31;
+    let t101 = p.l * t11 * t17 * t34;
+    let t102 = t99 + t100 + t101;
+    let t103 = t29 * t50;
+    let t104 = p.l * t11 * t12 * t32;
+    let t105 = p.l * t11 * t17 * t35;
+    let t106 = t103 + t104 + t105;
+    let t107 = s_q12 * t68;
+    let t108 = p.l * t51 * t53 * c_q12;
+    let t109 = p.m0 * qd[3] * qd[4];
+    let t110 = p.m0 * qd[3] * qd[5];
+    let t111 = p.m * (t52 * t74 - 0.5 * t67);
+    let t112 = p.m * t77;
+    let t113 = -(0.5
         * (p.m * -(0.5 * (p.l * (t69 * t69) + p.l * (t66 * t66)))
             + p.m * (c_q12 * t68 - p.l * t51 * t53 * s_q12)));
-    let t130 = -(0.009 * (t65 * t69)) - 0.125 * (p.m * (p.l * p.l) * t65 * t69)
-        - 0.25 * (p.m * (p.l * p.l) * t51 * t52) - qd[10] * t65 * t94;
-    let t131 = 0.25
-        * (p.m * p.l * inv95 * (0.009 * t85 + 0.125 * t125 + tau[10])
-            - p.m * p.l * t65 * t66) - (t114 + t115) * t126;
-    let t132 = p.m * s_q12 * c_q12;
-    let t133 = s_q12 * c_q12 * t126;
-    let t134 = t133 - 0.5 * t132;
-    let t135 = p.m * (s_q12 * s_q12);
-    let t136 = c_q12 * c_q12 * t126;
-    let t137 = 0.5 * t135 + t136;
-    let t138 = s_q12 * s_q12 * t94;
-    let t139 = s_q12 * c_q12 * t94;
-    let t140 = c_q12 * c_q12 * t94;
-    let t141 = p.l * t137;
-    let t142 = p.l * p.l * t137;
-    let t143 = t86 + 0.25 * t92;
-    let t144 = -(0.5 * t86) - t141;
-    let t145 = 0.0001 * p.m + 0.001 * t88 + t138 + 0.004;
-    let inv146 = 1.0 / t145;
-    let t147 = 0.25 * t89 + t139 + 0.001 - 0.001 * t90;
-    let t148 = 0.25 * t87 + t142 + 0.02;
-    let t149 = 0.0001 * p.m + 0.75 * t87 + 0.001 * t91 + 0.5 * t93 + t140 + 0.022;
-    let t150 = s_q12 * t129;
-    let t151 = c_q12 * t131;
-    let t152 = c_q12 * qd[10] * t66;
-    let t153 = s_q12 * t130;
-    let t154 = s_q12 * qd[10] * t66;
-    let t155 = c_q12 * t130;
-    let t156 = p.l * (t151 - t150);
-    let t157 = p.l * (-(0.25 * (t124 + t128)) - 0.5 * t127);
-    let t158 = 0.25 * t87 + t142 + 0.02 - 0.000025 * (p.m * p.m * (p.l * p.l) * inv146);
-    let inv159 = 1.0 / t158;
-    let t160 = 0.0001 * p.m + 0.75 * t87 + 0.001 * t91 + 0.5 * t93 + t140 + 0.022
-        - inv146 * (t147 * t147)
-        - 0.000025
-            * (p.m * p.m * (p.l * p.l) * (inv146 * inv146) * (t147 * t147) * inv159);
-    let inv161 = 1.0 / t160;
-    let t162 = -(inv146 * t147)
-        - 0.000025 * (p.m * p.m * (p.l * p.l) * (inv146 * inv146) * t147 * inv159);
-    let t163 = 0.005
-        * (p.m * p.l * inv146 * inv159
-            - p.m * p.l * inv146 * t147 * inv159 * inv161 * t162);
-    let t164 = inv146 + 0.005 * (p.m * p.l * inv146 * t163)
-        - inv146 * t147 * inv161 * t162;
-    let t165 = inv159
+    let t114 = p.m * s_q12 * c_q12;
+    let t115 = p.m * (s_q12 * s_q12);
+    let t116 = s_q12 * t113;
+    let t117 = c_q12 * qd[10] * t66;
+    let t118 = s_q12 * qd[10] * t66;
+    let t119 = t0 + t3 - t4;
+    let t120 = t1 + t5 - t6;
+    let t121 = t2 + t7 - t8;
+    let t122 = s_q12 * d.k5;
+    let t123 = s_q12 * c_q12 * d.k19;
+    let t124 = t123 - 0.5 * t114;
+    let t125 = c_q12 * c_q12 * d.k19;
+    let t126 = 0.5 * t115 + t125;
+    let t127 = t126 * d.k20;
+    let t128 = s_q12 * s_q12 * d.k15;
+    let t129 = 0.001 * t86 + d.k10 + t128;
+    let inv130 = 1.0 / t129;
+    let t131 = t127 + d.k22 - 0.000025 * (inv130 * d.k21);
+    let inv132 = 1.0 / t131;
+    let t133 = s_q12 * c_q12 * d.k15;
+    let t134 = 0.25 * t122 + t133 + 0.001 - 0.001 * t87;
+    let t135 = c_q12 * d.k5;
+    let t136 = c_q12 * c_q12 * d.k15;
+    let t137 = 0.001 * t88 + 0.5 * t135 + t136 + d.k23 - inv130 * (t134 * t134)
+        - 0.000025 * (inv130 * inv130 * d.k21 * inv132 * (t134 * t134));
+    let inv138 = 1.0 / t137;
+    let t139 = inv132
         + 0.000025
-            * (p.m * p.m * (p.l * p.l) * (inv146 * inv146) * (t147 * t147)
-                * (inv159 * inv159) * inv161);
-    let t166 = 0.02 * t76 + t153 + tau[7] + 0.001 * t152 - t80 - 0.01 * t121;
-    let t167 = t82 + tau[8] + 0.5 * t122 - t81 - tau[10] - t156;
-    let t168 = t84 + t155 + t157 + tau[9] + 0.01 * t120 - 0.02 * t83 - 0.5 * t123
-        - 0.001 * t154;
-    let t169 = p.m + s_q12 * s_q12 * t126 + 0.5 * (p.m * (c_q12 * c_q12))
-        + 0.0001
-            * (p.m * p.m * (p.l * p.l) * t134 * inv146 * t147 * inv159 * inv161
-                - p.m * p.m * inv161) - p.l * p.l * (t134 * t134) * t165;
-    let t170 = 0.25 * (p.m * (p.l * p.l) * s_q12 * t134 * t163)
-        + 0.0025 * (p.m * p.m * p.l * s_q12 * inv161 * t162)
-        + 0.01 * (p.m * t143 * inv161)
-        - 0.005 * (p.m * (p.l * p.l) * t134 * t143 * inv146 * t147 * inv159 * inv161);
-    let t171 = t133 + p.l * t134 * t144 * t165 + 0.01 * (p.m * p.l * t134 * t163)
-        + 0.0001 * (p.m * p.m * inv161 * t162) - 0.5 * t132
-        - 0.00005 * (p.m * p.m * p.l * t144 * inv146 * t147 * inv159 * inv161);
-    let t172 = 1.5 * p.m - 0.0625 * (p.m * p.m * (p.l * p.l) * (s_q12 * s_q12) * t164)
-        - 0.5 * (p.m * p.l * s_q12 * t143 * inv161 * t162) - t143 * t143 * inv161;
-    let t173 = 0.005 * (p.m * p.l * t143 * t144 * inv146 * t147 * inv159 * inv161)
-        - 0.0025 * (p.m * p.m * p.l * s_q12 * t164)
-        - 0.25 * (p.m * p.l * s_q12 * t144 * t163) - 0.01 * (p.m * t143 * inv161 * t162);
-    let t174 = p.m + t136 + 0.5 * t135 - t144 * t144 * t165 - 0.0001 * (p.m * p.m * t164)
-        - 0.02 * (p.m * t144 * t163);
-    let t175 = p.l * t134 * t145 * t163
-        + 0.01 * (p.m * t145 * inv161 * t162 + p.m * t147 * inv161)
-        + 0.00000025 * (p.m * p.m * p.m * (p.l * p.l) * inv146 * t147 * inv159 * inv161)
+            * (inv130 * inv130 * d.k21 * (inv132 * inv132) * (t134 * t134) * inv138);
+    let t140 = p.m + s_q12 * s_q12 * d.k19 + 0.5 * (p.m * (c_q12 * c_q12))
+        + 0.0001 * (t124 * inv130 * d.k21 * inv132 * t134 * inv138 - inv138 * d.k24)
+        - t124 * t124 * d.k20 * t139;
+    let t141 = -(inv130 * t134) - 0.000025 * (inv130 * inv130 * d.k21 * inv132 * t134);
+    let t142 = 0.005
+        * (d.k0 * inv130 * inv132 - d.k0 * inv130 * inv132 * t134 * inv138 * t141);
+    let t143 = c_q12 * d.k0;
+    let t144 = d.k0 + 0.25 * t143;
+    let t145 = 0.25 * (s_q12 * d.k5 * t124 * t142)
+        + 0.0025 * (s_q12 * inv138 * t141 * d.k25) + 0.01 * (p.m * inv138 * t144)
+        - 0.005 * (d.k5 * t124 * inv130 * inv132 * t134 * inv138 * t144);
+    let t146 = p.l * t126;
+    let t147 = d.k3 - t146;
+    let t148 = t123 + p.l * t124 * t139 * t147 + 0.01 * (d.k0 * t124 * t142)
+        + 0.0001 * (inv138 * d.k24 * t141) - 0.5 * t114
+        - 0.00005 * (inv130 * inv132 * t134 * inv138 * d.k25 * t147);
+    let t149 = inv130 + 0.005 * (d.k0 * inv130 * t142) - inv130 * t134 * inv138 * t141;
+    let t150 = d.k26 - 0.0625 * (s_q12 * s_q12 * d.k21 * t149)
+        - 0.5 * (s_q12 * d.k0 * inv138 * t141 * t144) - inv138 * (t144 * t144);
+    let t151 = 0.005 * (d.k0 * inv130 * inv132 * t134 * inv138 * t144 * t147)
+        - 0.0025 * (s_q12 * d.k25 * t149) - 0.25 * (s_q12 * d.k0 * t142 * t147)
+        - 0.01 * (p.m * inv138 * t141 * t144);
+    let t152 = p.m + t125 + 0.5 * t115 - t139 * (t147 * t147) - 0.0001 * (d.k24 * t149)
+        - 0.02 * (p.m * t142 * t147);
+    let t153 = p.l * t124 * t129 * t142
+        + 0.01 * (p.m * t129 * inv138 * t141 + p.m * t134 * inv138)
+        + 0.00000025 * (inv130 * inv132 * t134 * inv138 * d.k27)
         - 0.005
-            * (p.m * (p.l * p.l) * t134 * t165
-                + p.m * (p.l * p.l) * t134 * inv146 * (t147 * t147) * inv159 * inv161);
-    let t176 = p.l * t134 * t148 * t165 - p.l * t134
-        - 0.005 * (p.m * (p.l * p.l) * t134 * t163)
+            * (d.k5 * t124 * t139
+                + d.k5 * t124 * inv130 * inv132 * (t134 * t134) * inv138);
+    let t154 = t127 + d.k22;
+    let t155 = p.l * t124 * t139 * t154 - p.l * t124 - 0.005 * (d.k5 * t124 * t142)
         - 0.00005
-            * (p.m * p.m * p.l * inv161 * t162
-                + p.m * p.m * p.l * inv146 * t147 * t148 * inv159 * inv161);
-    let t177 = p.m * t147 * inv161 * t162;
-    let t178 = 0.01 * (t177 + p.m * t149 * inv161 - p.m) + p.l * t134 * t147 * t163
-        - 0.005 * (p.m * (p.l * p.l) * t134 * inv146 * t147 * t149 * inv159 * inv161);
-    let t179 = 0.25
-        * (p.m * p.l * s_q12 - p.m * p.l * s_q12 * t145 * t164
-            - p.m * p.l * s_q12 * t147 * inv161 * t162)
-        + 0.00125 * (p.m * p.m * (p.l * p.l) * s_q12 * t163)
-        - t143 * t145 * inv161 * t162 - t143 * t147 * inv161
-        - 0.000025 * (p.m * p.m * (p.l * p.l) * t143 * inv146 * t147 * inv159 * inv161);
-    let t180 = 0.00125 * (p.m * p.m * (p.l * p.l) * s_q12 * t164)
+            * (inv138 * t141 * d.k25 + inv130 * inv132 * t134 * inv138 * d.k25 * t154);
+    let t156 = 0.001 * t88 + 0.5 * t135 + t136 + d.k23;
+    let t157 = p.m * t134 * inv138 * t141;
+    let t158 = p.l * t124 * t134 * t142 + d.k28 + 0.01 * (t157 + p.m * inv138 * t156)
+        - 0.005 * (d.k5 * t124 * inv130 * inv132 * t134 * inv138 * t156);
+    let t159 = t33 * t153 + t34 * t155 + t35 * t158;
+    let t160 = 0.25
+        * (s_q12 * d.k0 - s_q12 * d.k0 * t129 * t149
+            - s_q12 * d.k0 * t134 * inv138 * t141) + 0.00125 * (s_q12 * d.k21 * t142)
+        - t129 * inv138 * t141 * t144 - t134 * inv138 * t144
+        - 0.000025 * (inv130 * d.k21 * inv132 * t134 * inv138 * t144);
+    let t161 = 0.00125 * (s_q12 * d.k21 * t149)
         + 0.005
-            * (p.m * p.l * t143 * inv161 * t162
-                + p.m * p.l * t143 * inv146 * t147 * t148 * inv159 * inv161)
-        - 0.25 * (p.m * p.l * s_q12 * t148 * t163);
-    let t181 = t86
+            * (d.k0 * inv138 * t141 * t144
+                + d.k0 * inv130 * inv132 * t134 * inv138 * t144 * t154)
+        - 0.25 * (s_q12 * d.k0 * t142 * t154);
+    let t162 = d.k0
         + 0.25
-            * (t92 - p.m * p.l * s_q12 * t147 * t164
-                - p.m * p.l * s_q12 * t149 * inv161 * t162) - t143 * t147 * inv161 * t162
-        - t143 * t149 * inv161;
-    let t182 = 0.01 * (p.m - t177 - p.m * t145 * t164)
-        + 0.00005 * (p.m * p.m * p.l * t163)
+            * (t143 - s_q12 * d.k0 * t134 * t149 - s_q12 * d.k0 * inv138 * t141 * t156)
+        - t134 * inv138 * t141 * t144 - inv138 * t144 * t156;
+    let t163 = t33 * t160 + t34 * t161 + t35 * t162;
+    let t164 = 0.00005 * (t142 * d.k25) + d.k29
         + 0.005
-            * (p.m * p.l * t144 * t165
-                + p.m * p.l * t144 * inv146 * (t147 * t147) * inv159 * inv161)
-        - t144 * t145 * t163;
-    let t183 = 0.00005 * (p.m * p.m * p.l * t164) + 0.005 * (p.m * p.l * t144 * t163)
-        - 0.5 * t86 - t141 - t144 * t148 * t165 - 0.01 * (p.m * t148 * t163);
-    let t184 = 0.005 * (p.m * p.l * t144 * inv146 * t147 * t149 * inv159 * inv161)
-        - 0.01 * (p.m * t147 * t164 + p.m * t149 * inv161 * t162) - t144 * t147 * t163;
-    let t185 = 0.0001 * p.m + 0.001 * t88 + t138 + 0.01 * (p.m * p.l * t145 * t163)
-        + 0.004 - t145 * t145 * t164 - t147 * t147 * inv161
-        - 2.0 * (t145 * t147 * inv161 * t162)
-        - 0.000025 * (p.m * p.m * (p.l * p.l) * t165)
-        - 0.00005 * (p.m * p.m * (p.l * p.l) * inv146 * (t147 * t147) * inv159 * inv161);
-    let t186 = 0.005
-        * (p.m * p.l * t145 * t164 + p.m * p.l * t148 * t165
-            + p.m * p.l * t147 * inv161 * t162
-            + p.m * p.l * inv146 * (t147 * t147) * t148 * inv159 * inv161 - t86)
-        - t145 * t148 * t163 - 0.000025 * (p.m * p.m * (p.l * p.l) * t163);
-    let t187 = 0.25 * t89 + t139 + 0.005 * (p.m * p.l * t147 * t163) + 0.001
-        - 0.001 * t90 - t145 * t147 * t164 - t145 * t149 * inv161 * t162
-        - t147 * t147 * inv161 * t162 - t147 * t149 * inv161
-        - 0.000025 * (p.m * p.m * (p.l * p.l) * inv146 * t147 * t149 * inv159 * inv161);
-    let t188 = 0.25 * t87 + t142 + 0.01 * (p.m * p.l * t148 * t163) + 0.02
-        - t148 * t148 * t165 - 0.000025 * (p.m * p.m * (p.l * p.l) * t164);
-    let t189 = 0.005
-        * (p.m * p.l * t147 * t164 + p.m * p.l * t149 * inv161 * t162
-            + p.m * p.l * inv146 * t147 * t148 * t149 * inv159 * inv161)
-        - t147 * t148 * t163;
-    let t190 = 0.0001 * p.m + 0.75 * t87 + 0.001 * t91 + 0.5 * t93 + t140 + 0.022
-        - t147 * t147 * t164 - t149 * t149 * inv161
-        - 2.0 * (t147 * t149 * inv161 * t162);
-    let t191 = t164 * t166 + t163 * t167 + inv161 * t162 * t168;
-    let t192 = t163 * t166 + t165 * t167
-        - 0.005 * (p.m * p.l * inv146 * t147 * inv159 * inv161 * t168);
-    let t193 = t151 - t121 - t150 - t105 * t171 - t109 * t173 - t113 * t174 - t56 * t182
-        - t59 * t183 - t62 * t184 - t144 * t192 - 0.01 * (p.m * t191);
-    let t194 = t82 + 0.5 * t122 + 0.005 * (p.m * p.l * t191) - t81 - tau[10] - t156
-        - t105 * t176 - t109 * t180 - t113 * t183 - t56 * t186 - t59 * t188 - t62 * t189
-        - t148 * t192;
-    let t195 = inv161 * t162 * t166 + inv161 * t168
-        - 0.005 * (p.m * p.l * inv146 * t147 * inv159 * inv161 * t167);
-    let t196 = c_q12 * t129 + s_q12 * t131 + p.l * t134 * t192 + 0.01 * (p.m * t195)
-        - t120 - t105 * t169 - t109 * t170 - t113 * t171 - t56 * t175 - t59 * t176
-        - t62 * t178;
-    let t197 = -(p.m * t75) - t105 * t170 - t109 * t172 - t113 * t173 - t56 * t179
-        - t59 * t180 - t62 * t181 - t143 * t195
-        - 0.25 * (t124 + t128 + p.m * p.l * s_q12 * t191) - 0.5 * t127;
-    let t198 = 0.02 * t76 + t153 + 0.001 * t152 + 0.005 * (p.m * p.l * t192) - t80
-        - t105 * t175 - t109 * t179 - t113 * t182 - t56 * t185 - t59 * t186 - t62 * t187
-        - t145 * t191 - t147 * t195 - 0.01 * t121;
-    let t199 = t84 + t155 + t157 + 0.01 * t120 - 0.02 * t83 - t105 * t178 - t109 * t181
-        - t113 * t184 - t56 * t187 - t59 * t189 - t62 * t190 - t147 * t191 - t149 * t195
-        - 0.5 * t123 - 0.001 * t154;
-    let t200 = t30 * t169 + t31 * t170 + t32 * t171;
-    let t201 = t33 * t169 + t34 * t170 + t35 * t171;
-    let t202 = t30 * t170 + t31 * t172 + t32 * t173;
-    let t203 = t33 * t170 + t34 * t172 + t35 * t173;
-    let t204 = t30 * t171 + t31 * t173 + t32 * t174;
-    let t205 = t33 * t171 + t34 * t173 + t35 * t174;
-    let t206 = t27 * t200;
-    let t207 = t28 * t202;
-    let t208 = t29 * t204;
-    let t209 = t27 * t201;
-    let t210 = t28 * t203;
-    let t211 = t29 * t205;
-    let t212 = t30 * t200;
-    let t213 = t31 * t202;
-    let t214 = t32 * t204;
-    let t215 = t212 + t213 + t214;
-    let t216 = t30 * t201;
-    let t217 = t31 * t203;
-    let t218 = t32 * t205;
-    let t219 = t216 + t217 + t218;
-    let t220 = t33 * t201;
-    let t221 = t34 * t203;
-    let t222 = t35 * t205;
-    let t223 = t220 + t221 + t222;
-    let t224 = t27 * t175 + t28 * t176 + t29 * t178;
-    let t225 = t30 * t175 + t31 * t176 + t32 * t178;
-    let t226 = t33 * t175 + t34 * t176 + t35 * t178;
-    let t227 = t27 * t179 + t28 * t180 + t29 * t181;
-    let t228 = t30 * t179 + t31 * t180 + t32 * t181;
-    let t229 = t33 * t179 + t34 * t180 + t35 * t181;
-    let t230 = t27 * t182 + t28 * t183 + t29 * t184;
-    let t231 = t30 * t182 + t31 * t183 + t32 * t184;
-    let t232 = t33 * t182 + t34 * t183 + t35 * t184;
-    let t233 = t30 * t224;
-    let t234 = t31 * t227;
-    let t235 = t32 * t230;
-    let t236 = t30 * t225;
-    let t237 = t31 * t228;
-    let t238 = t32 * t231;
-    let t239 = t30 * t226;
-    let t240 = t31 * t229;
-    let t241 = t32 * t232;
-    let t242 = t33 * t224;
-    let t243 = t34 * t227;
-    let t244 = t35 * t230;
-    let t245 = t33 * t225;
-    let t246 = t34 * t228;
-    let t247 = t35 * t231;
-    let t248 = t33 * t226;
-    let t249 = t34 * t229;
-    let t250 = t35 * t232;
-    let t251 = t30 * t185 + t31 * t186 + t32 * t187;
-    let t252 = t33 * t185 + t34 * t186 + t35 * t187;
-    let t253 = t30 * t186 + t31 * t188 + t32 * t189;
-    let t254 = t33 * t186 + t34 * t188 + t35 * t189;
-    let t255 = t30 * t187 + t31 * t189 + t32 * t190;
-    let t256 = t33 * t187 + t34 * t189 + t35 * t190;
-    let t257 = p.l * t219;
-    let t258 = t27 * t226 + t28 * t229 + t29 * t232 + p.l * (t206 + t207 + t208);
-    let t259 = t248 + t249 + t250 + t257;
-    let t260 = t27 * t252 + t28 * t254 + t29 * t256 + p.l * (t233 + t234 + t235);
-    let t261 = t30 * t252 + t31 * t254 + t32 * t256 + p.l * (t236 + t237 + t238)
-        - p.l * (t248 + t249 + t250) - p.l * p.l * t219;
-    let t262 = 0.5 * t86 + t239 + t240 + t241 + p.l * t215;
-    let t263 = 0.25 * t87 + t33 * t252 + t34 * t254 + t35 * t256 + p.l * p.l * t215
-        + 2.0 * (p.l * (t239 + t240 + t241)) + 0.021;
-    let inv264 = 1.0 / t263;
-    let t265 = t30 * t196;
-    let t266 = t31 * t197;
-    let t267 = t32 * t193;
-    let t268 = t33 * t196;
-    let t269 = t34 * t197;
-    let t270 = t35 * t193;
-    let t271 = t33 * t198;
-    let t272 = t34 * t194;
-    let t273 = t35 * t199;
-    let t274 = p.l * (t265 + t266 + t267);
-    let t275 = t271 + t272 + t273 + t274 + tau[6] - 0.019 * t73 - 0.25 * t119;
-    let t276 = p.m + t27 * (t27 * t169 + t28 * t170 + t29 * t171)
-        + t28 * (t27 * t170 + t28 * t172 + t29 * t173)
-        + t29 * (t27 * t171 + t28 * t173 + t29 * t174) - t258 * t258 * inv264;
-    let t277 = t206 + t207 + t208 - t258 * t262 * inv264;
-    let t278 = t209 + t210 + t211 - t258 * t259 * inv264;
-    let t279 = p.m + t212 + t213 + t214 - t262 * t262 * inv264;
-    let t280 = t216 + t217 + t218 - t259 * t262 * inv264;
-    let t281 = t259 * t259 * inv264;
-    let t282 = p.m + t220 + t221 + t222 - t281;
-    let t283 = t27 * t224 + t28 * t227 + t29 * t230 - t258 * t260 * inv264;
-    let t284 = t27 * t225 + t28 * t228 + t29 * t231 - p.l * (t209 + t210 + t211)
-        - t258 * t261 * inv264;
-    let t285 = t233 + t234 + t235 - t260 * t262 * inv264;
-    let t286 = t236 + t237 + t238 - t257 - t261 * t262 * inv264;
-    let t287 = t242 + t243 + t244 - t259 * t260 * inv264;
-    let t288 = t245 + t246 + t247 - 0.5 * t86 - p.l * t223 - t259 * t261 * inv264;
-    let t289 = t27 * (t27 * t185 + t28 * t186 + t29 * t187)
-        + t28 * (t27 * t186 + t28 * t188 + t29 * t189)
-        + t29 * (t27 * t187 + t28 * t189 + t29 * t190) + 0.002 - t260 * t260 * inv264;
-    let t290 = t27 * t251 + t28 * t253 + t29 * t255 - p.l * (t242 + t243 + t244)
-        - t260 * t261 * inv264;
-    let t291 = 0.25 * t87 + t30 * t251 + t31 * t253 + t32 * t255 + p.l * p.l * t223
-        + 0.021 - t261 * t261 * inv264 - 2.0 * (p.l * (t245 + t246 + t247));
-    let t292 = t98 * t278;
-    let t293 = t101 * t280;
-    let t294 = qd[3] * qd[5] * t282;
-    let t295 = qd[6] * t12 * t287;
-    let t296 = qd[6] * t11 * t288;
-    let t297 = t259 * inv264 * t275;
-    let t298 = t27 * t196 + t28 * t197 + t29 * t193 + qd[6] * t11 * t284
-        - p.m * -(0.5 * (t48 + t49)) - t98 * t276 - t101 * t277 - qd[6] * t12 * t283
-        - t258 * inv264 * t275 - 0.2 * (qd[3] * qd[5] * t278);
-    let t299 = t265 + t266 + t267 + qd[6] * t11 * t286 - 0.5 * (p.m * p.l * t11 * t12)
-        - t98 * t277 - t101 * t279 - qd[6] * t12 * t285 - t262 * inv264 * t275
-        - 0.2 * (qd[3] * qd[5] * t280);
-    let t300 = t27 * t198 + t28 * t194 + t29 * t199 + qd[6] * t11 * t290 - t98 * t283
-        - t101 * t285 - qd[6] * t12 * t289 - t260 * inv264 * t275
-        - 0.2 * (qd[3] * qd[5] * t287);
-    let t301 = 0.019 * (t11 * t17) + 0.25 * (p.m * (p.l * p.l) * t11 * t17) + t30 * t198
-        + t31 * t194 + t32 * t199 + qd[6] * t11 * t291 - p.l * (t268 + t269 + t270)
-        - t98 * t284 - t101 * t286 - qd[6] * t12 * t290 - t261 * inv264 * t275
-        - 0.2 * (qd[3] * qd[5] * t288);
-    let t302 = s_q7 * t277;
-    let t303 = c_q7 * t277;
-    let t304 = s_q7 * t276 + t303;
-    let t305 = t302 + c_q7 * t279;
-    let t306 = c_q7 * t278 - s_q7 * t280;
-    let t307 = s_q7 * t278;
-    let t308 = c_q7 * t280;
-    let t309 = t307 + t308;
-    let t310 = c_q7 * t304 - s_q7 * t305;
-    let t311 = s_q7 * t304;
-    let t312 = c_q7 * t305;
-    let t313 = t311 + t312;
-    let t314 = c_q7 * t283 - s_q7 * t284;
-    let t315 = s_q7 * t283 + c_q7 * t284;
-    let t316 = c_q7 * t285 - s_q7 * t286;
-    let t317 = s_q7 * t285 + c_q7 * t286;
-    let t318 = c_q7 * t287;
-    let t319 = s_q7 * t288;
-    let t320 = t318 - t319;
-    let t321 = s_q7 * t287;
-    let t322 = c_q7 * t288;
-    let t323 = c_q7 * t314 - s_q7 * t316;
-    let t324 = s_q7 * t314;
-    let t325 = c_q7 * t316;
-    let t326 = t324 + t325;
-    let t327 = s_q7 * t315;
-    let t328 = c_q7 * t317;
-    let t329 = s_q7 * t290;
-    let t330 = c_q7 * t290;
-    let t331 = s_q7 * t289 + t330;
-    let t332 = t329 + c_q7 * t291;
-    let t333 = c_q7 * t315 - 0.2 * t306 - s_q7 * t317;
-    let t334 = p.m0 + c_q7 * (c_q7 * t276 - t302) - s_q7 * (t303 - s_q7 * t279);
-    let inv335 = 1.0 / t334;
-    let t336 = s_q7 * t298;
-    let t337 = c_q7 * t299;
-    let t338 = t310 * t310 * inv335;
-    let t339 = p.m0 + t311 + t312 - t338;
-    let inv340 = 1.0 / t339;
-    let t341 = t306 * t310 * inv335;
-    let t342 = t307 + t308 - t341;
-    let t343 = t310 * t323 * inv335;
-    let t344 = t324 + t325 - t343;
-    let t345 = t310 * t333 * inv335;
-    let t346 = t327 + t328 - 0.2 * t309 - t345;
-    let t347 = 0.05 * p.m0 + 0.2 * (t313 - t338);
-    let t348 = p.m0 + p.m + t220 + t221 + t222 - t281 - t306 * t306 * inv335
-        - inv340 * (t342 * t342);
-    let inv349 = 1.0 / t348;
-    let t350 = t318 - t319 - t306 * t323 * inv335 - inv340 * t342 * t344;
-    let t351 = t321 + t322 - 0.05 * p.m0 - 0.2 * t282 - t306 * t333 * inv335
-        - inv340 * t342 * t346;
-    let t352 = 0.2 * (t309 - t341) - inv340 * t342 * t347;
-    let t353 = c_q7 * (c_q7 * t289 - t329) + 0.1 - s_q7 * (t330 - s_q7 * t291)
-        - t323 * t323 * inv335 - inv340 * (t344 * t344) - inv349 * (t350 * t350);
-    let inv354 = 1.0 / t353;
-    let t355 = c_q7 * t331 + 0.005 - 0.2 * t320 - s_q7 * t332 - t323 * t333 * inv335
-        - inv340 * t344 * t346 - inv349 * t350 * t351;
-    let t356 = 0.2 * (t326 - t343) - inv340 * t344 * t347 - inv349 * t350 * t352;
-    let t357 = 0.0025 * p.m0 + 0.04 * t282 + s_q7 * t331 + c_q7 * t332 + 0.12
-        - 0.4 * (t321 + t322) - t333 * t333 * inv335 - inv340 * (t346 * t346)
-        - inv349 * (t351 * t351) - inv354 * (t355 * t355);
-    let inv358 = 1.0 / t357;
-    let t359 = 0.2 * (t327 + t328 - t345) + 0.002 - 0.04 * t309 - inv340 * t346 * t347
-        - inv349 * t351 * t352 - inv354 * t355 * t356;
-    let t360 = 0.0025 * p.m0 + 0.04 * (t313 - t338) + 0.08 - inv340 * (t347 * t347)
-        - inv349 * (t352 * t352) - inv354 * (t356 * t356) - inv358 * (t359 * t359);
-    let inv361 = 1.0 / t360;
-    let t362 = t310 * inv335 * inv340 * t342 - t306 * inv335;
-    let t363 = t310 * inv335 * inv340 * t344 - t323 * inv335 - inv349 * t350 * t362;
-    let t364 = t310 * inv335 * inv340 * t346 - t333 * inv335 - inv349 * t351 * t362
-        - inv354 * t355 * t363;
-    let t365 = t310 * inv335 * inv340 * t347 - 0.2 * (t310 * inv335)
-        - inv349 * t352 * t362 - inv354 * t356 * t363 - inv358 * t359 * t364;
-    let t366 = inv358 * t364 - inv358 * t359 * inv361 * t365;
-    let t367 = inv354 * t363 - inv354 * t355 * t366 - inv354 * t356 * inv361 * t365;
-    let t368 = inv349 * t362 - inv349 * t350 * t367 - inv349 * t351 * t366
-        - inv349 * t352 * inv361 * t365;
-    let t369 = -(t310 * inv335 * inv340) - inv340 * t342 * t368 - inv340 * t344 * t367
-        - inv340 * t346 * t366 - inv340 * t347 * inv361 * t365;
-    let t370 = inv340 * t342 * inv349 * t350 - inv340 * t344;
-    let t371 = inv340 * t342 * inv349 * t351 - inv340 * t346 - inv354 * t355 * t370;
-    let t372 = inv340 * t342 * inv349 * t352 - inv340 * t347 - inv354 * t356 * t370
-        - inv358 * t359 * t371;
-    let t373 = inv358 * t371 - inv358 * t359 * inv361 * t372;
-    let t374 = inv354 * t370 - inv354 * t355 * t373 - inv354 * t356 * inv361 * t372;
-    let t375 = -(inv340 * t342 * inv349) - inv349 * t350 * t374 - inv349 * t351 * t373
-        - inv349 * t352 * inv361 * t372;
-    let t376 = inv349 * t350 * inv354 * t355 - inv349 * t351;
-    let t377 = inv349 * t350 * inv354 * t356 - inv349 * t352 - inv358 * t359 * t376;
-    let t378 = inv358 * t376 - inv358 * t359 * inv361 * t377;
-    let t379 = -(inv349 * t350 * inv354) - inv354 * t355 * t378
-        - inv354 * t356 * inv361 * t377;
-    let t380 = inv354 * t355 * inv358 * t359 - inv354 * t356;
-    let t381 = -(inv354 * t355 * inv358) - inv358 * t359 * inv361 * t380;
-    let t382 = t0 + t3 - t4;
-    let t383 = t1 + t5 - t6;
-    let t384 = t2 + t7 - t8;
-    let t385 = c_q7 * t298 + tau[0] - p.m0 * -(0.05 * (t13 + t14)) - s_q7 * t299
-        - t334 * t382 - t310 * t383 - t306 * t384;
-    let t386 = t310 * t382;
-    let t387 = t309 * t384;
-    let t388 = t336 + t337 + tau[1] - 0.05 * t116 - t386 - (p.m0 + t311 + t312) * t383
-        - t387;
-    let t389 = t268 + t269 + t270 + t296 + tau[2] - 0.05 * t117 - 0.5 * t118 - t292
-        - t293 - t295 - t297 - t306 * t382 - t309 * t383
-        - (p.m0 + p.m + t220 + t221 + t222 - t281) * t384 - 0.2 * t294;
-    let t390 = qd[5] * t71 + c_q7 * t300 + tau[3] - qd[4] * t72 - s_q7 * t301
-        - t323 * t382 - t326 * t383 - t320 * t384;
-    let t391 = qd[3] * t72 + s_q7 * t300 + c_q7 * t301 + tau[4] + 0.0025 * t117
-        - qd[5] * t70 - t333 * t382 - (t327 + t328 - 0.2 * t309) * t383
-        - (t321 + t322 - 0.05 * p.m0 - 0.2 * t282) * t384
+            * (d.k0 * t139 * t147
+                + d.k0 * inv130 * inv132 * (t134 * t134) * inv138 * t147)
+        - 0.01 * (t157 + p.m * t129 * t149) - t129 * t142 * t147;
+    let t165 = d.k3 + 0.00005 * (d.k25 * t149) + 0.005 * (d.k0 * t142 * t147) - t146
+        - t139 * t147 * t154 - 0.01 * (p.m * t142 * t154);
+    let t166 = 0.005 * (d.k0 * inv130 * inv132 * t134 * inv138 * t147 * t156)
+        - 0.01 * (p.m * t134 * t149 + p.m * inv138 * t141 * t156) - t134 * t142 * t147;
+    let t167 = t33 * t164 + t34 * t165 + t35 * t166;
+    let t168 = t30 * t140 + t31 * t145 + t32 * t148;
+    let t169 = t27 * t168;
+    let t170 = t30 * t145 + t31 * t150 + t32 * t151;
+    let t171 = t28 * t170;
+    let t172 = t30 * t148 + t31 * t151 + t32 * t152;
+    let t173 = t29 * t172;
+    let t174 = t27 * t159 + t28 * t163 + t29 * t167 + p.l * (t169 + t171 + t173);
+    let t175 = 0.001 * t86 + d.k10 + t128 + 0.01 * (d.k0 * t129 * t142)
+        - t129 * t129 * t149 - t134 * t134 * inv138 - 2.0 * (t129 * t134 * inv138 * t141)
+        - 0.000025 * (d.k21 * t139)
+        - 0.00005 * (inv130 * d.k21 * inv132 * (t134 * t134) * inv138);
+    let t176 = d.k11
+        + 0.005
+            * (d.k0 * t129 * t149 + d.k0 * t139 * t154 + d.k0 * t134 * inv138 * t141
+                + d.k0 * inv130 * inv132 * (t134 * t134) * inv138 * t154)
+        - t129 * t142 * t154 - 0.000025 * (d.k21 * t142);
+    let t177 = 0.25 * t122 + t133 + 0.005 * (d.k0 * t134 * t142) + 0.001 - 0.001 * t87
+        - t129 * t134 * t149 - t129 * inv138 * t141 * t156 - t134 * t134 * inv138 * t141
+        - t134 * inv138 * t156
+        - 0.000025 * (inv130 * d.k21 * inv132 * t134 * inv138 * t156);
+    let t178 = t33 * t175 + t34 * t176 + t35 * t177;
+    let t179 = t127 + d.k22 + 0.01 * (d.k0 * t142 * t154) - t139 * (t154 * t154)
+        - 0.000025 * (d.k21 * t149);
+    let t180 = 0.005
+        * (d.k0 * t134 * t149 + d.k0 * inv138 * t141 * t156
+            + d.k0 * inv130 * inv132 * t134 * inv138 * t154 * t156) - t134 * t142 * t154;
+    let t181 = t33 * t176 + t34 * t179 + t35 * t180;
+    let t182 = 0.001 * t88 + 0.5 * t135 + t136 + d.k23 - t134 * t134 * t149
+        - inv138 * (t156 * t156) - 2.0 * (t134 * inv138 * t141 * t156);
+    let t183 = t33 * t177 + t34 * t180 + t35 * t182;
+    let t184 = t30 * t159;
+    let t185 = t31 * t163;
+    let t186 = t32 * t167;
+    let t187 = t30 * t168;
+    let t188 = t31 * t170;
+    let t189 = t32 * t172;
+    let t190 = t187 + t188 + t189;
+    let t191 = d.k9 + t33 * t178 + t34 * t181 + t35 * t183 + d.k20 * t190
+        + 2.0 * (p.l * (t184 + t185 + t186));
+    let inv192 = 1.0 / t191;
+    let t193 = p.m + t27 * (t27 * t140 + t28 * t145 + t29 * t148)
+        + t28 * (t27 * t145 + t28 * t150 + t29 * t151)
+        + t29 * (t27 * t148 + t28 * t151 + t29 * t152) - t174 * t174 * inv192;
+    let t194 = t184 + t185 + t186 + p.l * t190 + d.k30;
+    let t195 = t169 + t171 + t173 - t174 * inv192 * t194;
+    let t196 = s_q7 * t195;
+    let t197 = c_q7 * t195;
+    let t198 = p.m + t187 + t188 + t189 - inv192 * (t194 * t194);
+    let t199 = p.m0 + c_q7 * (c_q7 * t193 - t196) - s_q7 * (t197 - s_q7 * t198);
+    let inv200 = 1.0 / t199;
+    let t201 = t197 + s_q7 * t193;
+    let t202 = t196 + c_q7 * t198;
+    let t203 = c_q7 * t201 - s_q7 * t202;
+    let t204 = s_q7 * t201;
+    let t205 = c_q7 * t202;
+    let t206 = inv200 * (t203 * t203);
+    let t207 = p.m0 + t204 + t205 - t206;
+    let inv208 = 1.0 / t207;
+    let t209 = t33 * t140 + t34 * t145 + t35 * t148;
+    let t210 = t27 * t209;
+    let t211 = t33 * t145 + t34 * t150 + t35 * t151;
+    let t212 = t28 * t211;
+    let t213 = t33 * t148 + t34 * t151 + t35 * t152;
+    let t214 = t29 * t213;
+    let t215 = t33 * t159;
+    let t216 = t34 * t163;
+    let t217 = t35 * t167;
+    let t218 = t30 * t209;
+    let t219 = t31 * t211;
+    let t220 = t32 * t213;
+    let t221 = t218 + t219 + t220;
+    let t222 = p.l * t221;
+    let t223 = t215 + t216 + t217 + t222;
+    let t224 = t210 + t212 + t214 - t174 * inv192 * t223;
+    let t225 = s_q7 * t224;
+    let t226 = t218 + t219 + t220 - inv192 * t194 * t223;
+    let t227 = c_q7 * t226;
+    let t228 = c_q7 * t224 - s_q7 * t226;
+    let t229 = inv200 * t203 * t228;
+    let t230 = t225 + t227 - t229;
+    let t231 = t33 * t209;
+    let t232 = t34 * t211;
+    let t233 = t35 * t213;
+    let t234 = inv192 * (t223 * t223);
+    let t235 = d.k2 + t231 + t232 + t233 - t234 - inv200 * (t228 * t228)
+        - inv208 * (t230 * t230);
+    let inv236 = 1.0 / t235;
+    let t237 = inv200 * t203 * inv208 * t230 - inv200 * t228;
+    let t238 = t27 * t153 + t28 * t155 + t29 * t158;
+    let t239 = t33 * t238;
+    let t240 = t27 * t160 + t28 * t161 + t29 * t162;
+    let t241 = t34 * t240;
+    let t242 = t27 * t164 + t28 * t165 + t29 * t166;
+    let t243 = t35 * t242;
+    let t244 = t30 * t238;
+    let t245 = t31 * t240;
+    let t246 = t32 * t242;
+    let t247 = t27 * t178 + t28 * t181 + t29 * t183 + p.l * (t244 + t245 + t246);
+    let t248 = t239 + t241 + t243 - inv192 * t223 * t247;
+    let t249 = c_q7 * t248;
+    let t250 = t30 * t153 + t31 * t155 + t32 * t158;
+    let t251 = t33 * t250;
+    let t252 = t30 * t160 + t31 * t161 + t32 * t162;
+    let t253 = t34 * t252;
+    let t254 = t30 * t164 + t31 * t165 + t32 * t166;
+    let t255 = t35 * t254;
+    let t256 = t231 + t232 + t233;
+    let t257 = t30 * t250;
+    let t258 = t31 * t252;
+    let t259 = t32 * t254;
+    let t260 = t30 * t178 + t31 * t181 + t32 * t183 + p.l * (t257 + t258 + t259)
+        - p.l * (t215 + t216 + t217) - d.k20 * t221;
+    let t261 = d.k3 + t251 + t253 + t255 - p.l * t256 - inv192 * t223 * t260;
+    let t262 = s_q7 * t261;
+    let t263 = t27 * t238 + t28 * t240 + t29 * t242 - t174 * inv192 * t247;
+    let t264 = t27 * t250 + t28 * t252 + t29 * t254 - p.l * (t210 + t212 + t214)
+        - t174 * inv192 * t260;
+    let t265 = c_q7 * t263 - s_q7 * t264;
+    let t266 = t244 + t245 + t246 - inv192 * t194 * t247;
+    let t267 = t257 + t258 + t259 - t222 - inv192 * t194 * t260;
+    let t268 = c_q7 * t266 - s_q7 * t267;
+    let t269 = c_q7 * t265 - s_q7 * t268;
+    let t270 = s_q7 * t265;
+    let t271 = c_q7 * t268;
+    let t272 = inv200 * t203 * t269;
+    let t273 = t270 + t271 - t272;
+    let t274 = t249 - t262 - inv200 * t228 * t269 - inv208 * t230 * t273;
+    let t275 = t27 * (t27 * t175 + t28 * t176 + t29 * t177)
+        + t28 * (t27 * t176 + t28 * t179 + t29 * t180)
+        + t29 * (t27 * t177 + t28 * t180 + t29 * t182) + 0.002 - inv192 * (t247 * t247);
+    let t276 = t30 * t175 + t31 * t176 + t32 * t177;
+    let t277 = t30 * t176 + t31 * t179 + t32 * t180;
+    let t278 = t30 * t177 + t31 * t180 + t32 * t182;
+    let t279 = t27 * t276 + t28 * t277 + t29 * t278 - p.l * (t239 + t241 + t243)
+        - inv192 * t247 * t260;
+    let t280 = s_q7 * t279;
+    let t281 = c_q7 * t279;
+    let t282 = d.k9 + t30 * t276 + t31 * t277 + t32 * t278 + d.k20 * t256
+        - inv192 * (t260 * t260) - 2.0 * (p.l * (t251 + t253 + t255));
+    let t283 = c_q7 * (c_q7 * t275 - t280) + 0.1 - s_q7 * (t281 - s_q7 * t282)
+        - inv200 * (t269 * t269) - inv208 * (t273 * t273) - inv236 * (t274 * t274);
+    let inv284 = 1.0 / t283;
+    let t285 = inv200 * t203 * inv208 * t273 - inv200 * t269 - inv236 * t237 * t274;
+    let t286 = t249 - t262;
+    let t287 = t281 + s_q7 * t275;
+    let t288 = t280 + c_q7 * t282;
+    let t289 = s_q7 * t263 + c_q7 * t264;
+    let t290 = s_q7 * t266 + c_q7 * t267;
+    let t291 = c_q7 * t289 - 0.2 * t228 - s_q7 * t290;
+    let t292 = t225 + t227;
+    let t293 = s_q7 * t289;
+    let t294 = c_q7 * t290;
+    let t295 = inv200 * t203 * t291;
+    let t296 = t293 + t294 - 0.2 * t292 - t295;
+    let t297 = p.m + t231 + t232 + t233 - t234;
+    let t298 = s_q7 * t248;
+    let t299 = c_q7 * t261;
+    let t300 = d.k4 + t298 + t299 - inv200 * t228 * t291 - inv208 * t230 * t296
+        - 0.2 * t297;
+    let t301 = c_q7 * t287 + 0.005 - 0.2 * t286 - s_q7 * t288 - inv200 * t269 * t291
+        - inv208 * t273 * t296 - inv236 * t274 * t300;
+    let t302 = d.k6 + s_q7 * t287 + c_q7 * t288 + 0.04 * t297 - inv200 * (t291 * t291)
+        - inv208 * (t296 * t296) - inv236 * (t300 * t300) - inv284 * (t301 * t301)
+        - 0.4 * (t298 + t299);
+    let inv303 = 1.0 / t302;
+    let t304 = inv200 * t203 * inv208 * t296 - inv200 * t291 - inv236 * t237 * t300
+        - inv284 * t285 * t301;
+    let t305 = t204 + t205;
+    let t306 = d.k1 + 0.2 * (t305 - t206);
+    let t307 = 0.2 * (t292 - t229) - inv208 * t230 * t306;
+    let t308 = t270 + t271;
+    let t309 = 0.2 * (t308 - t272) - inv208 * t273 * t306 - inv236 * t274 * t307;
+    let t310 = 0.2 * (t293 + t294 - t295) + 0.002 - 0.04 * t292 - inv208 * t296 * t306
+        - inv236 * t300 * t307 - inv284 * t301 * t309;
+    let t311 = 0.04 * (t305 - t206) + d.k31 - inv208 * (t306 * t306)
+        - inv236 * (t307 * t307) - inv284 * (t309 * t309) - inv303 * (t310 * t310);
+    let inv312 = 1.0 / t311;
+    let t313 = inv200 * t203 * inv208 * t306 - 0.2 * (inv200 * t203)
+        - inv236 * t237 * t307 - inv284 * t285 * t309 - inv303 * t304 * t310;
+    let t314 = inv303 * t304 - inv303 * t310 * inv312 * t313;
+    let t315 = inv284 * t285 - inv284 * t301 * t314 - inv284 * t309 * inv312 * t313;
+    let t316 = inv236 * t237 - inv236 * t274 * t315 - inv236 * t300 * t314
+        - inv236 * t307 * inv312 * t313;
+    let t317 = -(inv200 * t203 * inv208) - inv208 * t230 * t316 - inv208 * t273 * t315
+        - inv208 * t296 * t314 - inv208 * t306 * inv312 * t313;
+    let t318 = t65 * t66 * d.k5;
+    let t319 = 0.25 * ((0.009 * t85 + tau[10] + 0.125 * t318) * d.k32 - t65 * t66 * d.k0)
+        - (t107 + t108) * d.k19;
+    let t320 = -(0.009 * (t65 * t69)) - 0.125 * (t65 * t69 * d.k5)
+        - 0.25 * (t51 * t52 * d.k5) - qd[10] * t65 * d.k15;
+    let t321 = s_q12 * t320;
+    let t322 = 0.02 * t76 + tau[7] + t321 + 0.001 * t117 - t80 - 0.01 * t112;
+    let t323 = t77 * d.k0;
+    let t324 = c_q12 * t319;
+    let t325 = p.l * (t324 - t116);
+    let t326 = t82 + tau[8] + 0.5 * t323 - t81 - tau[10] - t325;
+    let t327 = t75 * d.k0;
+    let t328 = c_q12 * t320;
+    let t329 = t65 * t69 * d.k0;
+    let t330 = t51 * t52 * d.k0;
+    let t331 = qd[10] * t65 * d.k0;
+    let t332 = p.l * (-(0.25 * (t329 + t331)) - 0.5 * t330);
+    let t333 = t84 + tau[9] + t328 + t332 + 0.01 * t111 - 0.02 * t83 - 0.001 * t118
+        - 0.5 * t327;
+    let t334 = t142 * t322 + t139 * t326
+        - 0.005 * (d.k0 * inv130 * inv132 * t134 * inv138 * t333);
+    let t335 = inv138 * t141 * t322 + inv138 * t333
+        - 0.005 * (d.k0 * inv130 * inv132 * t134 * inv138 * t326);
+    let t336 = c_q12 * t113 + s_q12 * t319 + p.l * t124 * t334 + 0.01 * (p.m * t335)
+        - t111 - t98 * t140 - t102 * t145 - t106 * t148 - t56 * t153 - t59 * t155
+        - t62 * t158;
+    let t337 = t149 * t322 + t142 * t326 + inv138 * t141 * t333;
+    let t338 = -(p.m * t75) - t98 * t145 - t102 * t150 - t106 * t151 - t56 * t160
+        - t59 * t161 - t62 * t162 - t144 * t335
+        - 0.25 * (t329 + t331 + s_q12 * d.k0 * t337) - 0.5 * t330;
+    let t339 = t324 - t112 - t116 - t98 * t148 - t102 * t151 - t106 * t152 - t56 * t164
+        - t59 * t165 - t62 * t166 - t147 * t334 - 0.01 * (p.m * t337);
+    let t340 = t11 * t12 * d.k5;
+    let t341 = 0.02 * t76 + t321 + 0.001 * t117 + 0.005 * (d.k0 * t334) - t80
+        - t98 * t153 - t102 * t160 - t106 * t164 - t56 * t175 - t59 * t176 - t62 * t177
+        - t129 * t337 - t134 * t335 - 0.01 * t112;
+    let t342 = t33 * t341;
+    let t343 = t82 + 0.5 * t323 + 0.005 * (d.k0 * t337) - t81 - tau[10] - t325
+        - t98 * t155 - t102 * t161 - t106 * t165 - t56 * t176 - t59 * t179 - t62 * t180
+        - t154 * t334;
+    let t344 = t34 * t343;
+    let t345 = t84 + t328 + t332 + 0.01 * t111 - 0.02 * t83 - t98 * t158 - t102 * t162
+        - t106 * t166 - t56 * t177 - t59 * t180 - t62 * t182 - t134 * t337 - t156 * t335
+        - 0.001 * t118 - 0.5 * t327;
+    let t346 = t35 * t345;
+    let t347 = t30 * t336;
+    let t348 = t31 * t338;
+    let t349 = t32 * t339;
+    let t350 = p.l * (t347 + t348 + t349);
+    let t351 = tau[6] + t342 + t344 + t346 + t350 - 0.019 * t73 - 0.25 * t340;
+    let t352 = t27 * t336 + t28 * t338 + t29 * t339 + qd[6] * t11 * t264
+        - p.m * -(0.5 * (t48 + t49)) - t91 * t193 - t94 * t195 - qd[6] * t12 * t263
+        - t174 * inv192 * t351 - 0.2 * (qd[3] * qd[5] * t224);
+    let t353 = t347 + t348 + t349 + qd[6] * t11 * t267 - t91 * t195 - t94 * t198
+        - qd[6] * t12 * t266 - inv192 * t194 * t351 - 0.5 * (t11 * t12 * d.k0)
+        - 0.2 * (qd[3] * qd[5] * t226);
+    let t354 = tau[0] + c_q7 * t352 - p.m0 * -(0.05 * (t13 + t14)) - s_q7 * t353
+        - t119 * t199 - t120 * t203 - t121 * t228;
+    let t355 = (inv200 - inv200 * t203 * t317 - inv200 * t228 * t316
+        - inv200 * t269 * t315 - inv200 * t291 * t314
+        - 0.2 * (inv200 * t203 * inv312 * t313)) * t354;
+    let t356 = s_q7 * t352;
+    let t357 = c_q7 * t353;
+    let t358 = t119 * t203;
+    let t359 = t121 * t292;
+    let t360 = tau[1] + t356 + t357 - 0.05 * t109 - t358 - t120 * (p.m0 + t204 + t205)
+        - t359;
+    let t361 = t317 * t360;
+    let t362 = t11 * t17 * d.k0;
+    let t363 = t33 * t336;
+    let t364 = t34 * t338;
+    let t365 = t35 * t339;
+    let t366 = t91 * t224;
+    let t367 = t94 * t226;
+    let t368 = qd[3] * qd[5] * t297;
+    let t369 = qd[6] * t12 * t248;
+    let t370 = qd[6] * t11 * t261;
+    let t371 = inv192 * t223 * t351;
+    let t372 = tau[2] + t363 + t364 + t365 + t370 - 0.05 * t110 - t366 - t367 - t369
+        - t371 - t119 * t228 - t120 * t292 - t121 * (d.k2 + t231 + t232 + t233 - t234)
+        - 0.5 * t362 - 0.2 * t368;
+    let t373 = t316 * t372;
+    let t374 = t27 * t341 + t28 * t343 + t29 * t345 + qd[6] * t11 * t279 - t91 * t263
+        - t94 * t266 - qd[6] * t12 * t275 - inv192 * t247 * t351
+        - 0.2 * (qd[3] * qd[5] * t248);
+    let t375 = 0.019 * (t11 * t17) + 0.25 * (t11 * t17 * d.k5) + t30 * t341 + t31 * t343
+        + t32 * t345 + qd[6] * t11 * t282 - p.l * (t363 + t364 + t365) - t91 * t264
+        - t94 * t267 - qd[6] * t12 * t279 - inv192 * t260 * t351
+        - 0.2 * (qd[3] * qd[5] * t261);
+    let t376 = qd[5] * t71 + tau[3] + c_q7 * t374 - qd[4] * t72 - s_q7 * t375
+        - t119 * t269 - t120 * t308 - t121 * t286;
+    let t377 = t315 * t376;
+    let t378 = qd[3] * t72 + tau[4] + s_q7 * t374 + c_q7 * t375 + 0.0025 * t110
+        - qd[5] * t70 - t119 * t291 - t120 * (t293 + t294 - 0.2 * t292)
+        - t121 * (d.k4 + t298 + t299 - 0.2 * t297)
         - 0.2
-            * (t268 + t269 + t270 + t296 - 0.5 * t118 - t292 - t293 - t295 - t297
-                - 0.2 * t294);
-    let t392 = qd[4] * t70 + tau[5] + 0.2 * (t336 + t337 - t386 - t387) - qd[3] * t71
-        - tau[6] - (0.05 * p.m0 + 0.2 * t313) * t383 - 0.0025 * t116;
-    let t393 = (inv335 - t310 * inv335 * t369 - t306 * inv335 * t368
-        - t323 * inv335 * t367 - t333 * inv335 * t366
-        - 0.2 * (t310 * inv335 * inv361 * t365)) * t385;
-    let t394 = t369 * t388;
-    let t395 = t368 * t389;
-    let t396 = t367 * t390;
-    let t397 = t366 * t391;
-    let t398 = inv361 * t365 * t392;
-    let t399 = t0 + t3 + t393 + t394 + t395 + t396 + t397 + t398 - t4;
-    let t400 = t369 * t385;
-    let t401 = (inv340 - inv340 * t342 * t375 - inv340 * t344 * t374
-        - inv340 * t346 * t373 - inv340 * t347 * inv361 * t372) * t388;
-    let t402 = t375 * t389;
-    let t403 = t374 * t390;
-    let t404 = t373 * t391;
-    let t405 = inv361 * t372 * t392;
-    let t406 = t368 * t385;
-    let t407 = t375 * t388;
-    let t408 = (inv349 - inv349 * t350 * t379 - inv349 * t351 * t378
-        - inv349 * t352 * inv361 * t377) * t389;
-    let t409 = t379 * t390;
-    let t410 = t378 * t391;
-    let t411 = inv361 * t377 * t392;
-    let t412 = t367 * t385 + t374 * t388 + t379 * t389
-        + (inv354 - inv354 * t355 * t381 - inv354 * t356 * inv361 * t380) * t390
-        + t381 * t391 + inv361 * t380 * t392;
-    let t413 = t366 * t385 + t373 * t388 + t378 * t389 + t381 * t390
-        + (inv358 + inv358 * inv358 * (t359 * t359) * inv361) * t391
-        - inv358 * t359 * inv361 * t392;
-    let t414 = inv361 * t365 * t385;
-    let t415 = inv361 * t372 * t388;
-    let t416 = inv361 * t377 * t389;
-    let t417 = inv361 * t380 * t390;
-    let t418 = inv358 * t359 * inv361 * t391;
-    let t419 = inv361 * t392;
-    let t420 = t414 + t415 + t416 + t417 + t419 - t418;
-    let t421 = t1 + t5 + t400 + t401 + t402 + t403 + t404 + t405 + 0.2 * t420 - t6;
-    let t422 = s_q7 * t399;
-    let t423 = c_q7 * t421;
-    let t424 = t96 + c_q7 * t399 + s_q7 * t421 + 0.2 * t97;
-    let t425 = qd[6] * t12 + c_q7 * t412 + s_q7 * t413;
-    let t426 = c_q7 * t413 - qd[6] * t11 - s_q7 * t412;
-    let t427 = inv264
-        * (t271 + t272 + t273 + t274 + tau[6] - 0.019 * t73 - 0.25 * t119 - t258 * t424
-            - t262 * (t423 + 0.2 * t100 - t99 - t422)
-            - t259
-                * (t2 + t7 + t406 + t407 + t408 + t409 + t410 + t411 + 0.2 * (t16 - t413)
-                    - t8) - t260 * t425 - t261 * t426 - t263 * t420);
-    let t428 = t414 + t415 + t416 + t417 + t419 + t427 - t418;
-    let t429 = t423 + p.l * t428 + 0.2 * t100 - t99 - t422;
-    let t430 = t2 + t7 + t406 + t407 + t408 + t409 + t410 + t411 + 0.2 * (t16 - t413)
-        - t8 - p.l * t426;
-    let t431 = t29 * t424;
-    let t432 = t32 * t429;
-    let t433 = t35 * t430;
-    let t434 = t28 * t425;
-    let t435 = t31 * t426;
-    let t436 = t34 * t428;
-    let t437 = t102 + t103 + t104 + t27 * t424 + t30 * t429 + t33 * t430;
-    let t438 = t106 + t107 + t108 + t28 * t424 + t31 * t429 + t34 * t430;
-    let t439 = t110 + t111 + t112 + t431 + t432 + t433;
-    let t440 = t54 + t27 * t425 + t30 * t426 + t33 * t428 - t55;
-    let t441 = t57 + t434 + t435 + t436 - t58;
-    let t442 = t60 + t29 * t425 + t32 * t426 + t35 * t428 - t61;
-    let t443 = 0.02 * t76 + t153 + tau[7] + 0.001 * t152 + 0.005 * (p.m * p.l * t441)
-        - t80 - t145 * t440 - t147 * t442 - 0.01 * (t121 + p.m * t439)
-        - 0.25 * (p.m * p.l * s_q12 * t438);
-    let t444 = t82 + tau[8] + p.l * t134 * t437 + 0.5 * t122 + 0.005 * (p.m * p.l * t440)
-        - t81 - tau[10] - t156 - t144 * t439 - t148 * t441;
-    let t445 = t84 + t155 + t157 + tau[9] + 0.01 * (t120 + p.m * t437) - 0.02 * t83
-        - t143 * t438 - t147 * t440 - t149 * t442 - 0.5 * t123 - 0.001 * t154;
-    let t446 = t163 * t443;
-    let t447 = t165 * t444;
-    let t448 = p.m * p.l * inv146 * t147 * inv159 * inv161 * t445;
-    let t449 = t57 + t434 + t435 + t436 + t446 + t447 - t58 - 0.005 * t448;
+            * (t363 + t364 + t365 + t370 - 0.5 * t362 - t366 - t367 - t369 - t371
+                - 0.2 * t368);
+    let t379 = t314 * t378;
+    let t380 = qd[4] * t70 + tau[5] + 0.2 * (t356 + t357 - t358 - t359) - qd[3] * t71
+        - tau[6] - t120 * (d.k1 + 0.2 * t305) - 0.0025 * t109;
+    let t381 = inv312 * t313 * t380;
+    let t382 = t317 * t354;
+    let t383 = inv208 * t230 * inv236 * t274 - inv208 * t273;
+    let t384 = inv208 * t230 * inv236 * t300 - inv208 * t296 - inv284 * t301 * t383;
+    let t385 = inv208 * t230 * inv236 * t307 - inv208 * t306 - inv284 * t309 * t383
+        - inv303 * t310 * t384;
+    let t386 = inv303 * t384 - inv303 * t310 * inv312 * t385;
+    let t387 = inv284 * t383 - inv284 * t301 * t386 - inv284 * t309 * inv312 * t385;
+    let t388 = -(inv208 * t230 * inv236) - inv236 * t274 * t387 - inv236 * t300 * t386
+        - inv236 * t307 * inv312 * t385;
+    let t389 = t360
+        * (inv208 - inv208 * t230 * t388 - inv208 * t273 * t387 - inv208 * t296 * t386
+            - inv208 * t306 * inv312 * t385);
+    let t390 = t372 * t388;
+    let t391 = t376 * t387;
+    let t392 = t378 * t386;
+    let t393 = inv312 * t380 * t385;
+    let t394 = t316 * t354;
+    let t395 = t360 * t388;
+    let t396 = inv236 * t274 * inv284 * t301 - inv236 * t300;
+    let t397 = inv236 * t274 * inv284 * t309 - inv236 * t307 - inv303 * t310 * t396;
+    let t398 = inv303 * t396 - inv303 * t310 * inv312 * t397;
+    let t399 = -(inv236 * t274 * inv284) - inv284 * t301 * t398
+        - inv284 * t309 * inv312 * t397;
+    let t400 = t372
+        * (inv236 - inv236 * t274 * t399 - inv236 * t300 * t398
+            - inv236 * t307 * inv312 * t397);
+    let t401 = t376 * t399;
+    let t402 = t378 * t398;
+    let t403 = inv312 * t380 * t397;
+    let t404 = inv284 * t301 * inv303 * t310 - inv284 * t309;
+    let t405 = -(inv284 * t301 * inv303) - inv303 * t310 * inv312 * t404;
+    let t406 = t315 * t354 + t360 * t387 + t372 * t399
+        + t376 * (inv284 - inv284 * t301 * t405 - inv284 * t309 * inv312 * t404)
+        + t378 * t405 + inv312 * t380 * t404;
+    let t407 = t314 * t354 + t360 * t386 + t372 * t398 + t376 * t405
+        + t378 * (inv303 + inv303 * inv303 * (t310 * t310) * inv312)
+        - inv303 * t310 * inv312 * t380;
+    let t408 = inv312 * t313 * t354;
+    let t409 = inv312 * t360 * t385;
+    let t410 = inv312 * t372 * t397;
+    let t411 = inv312 * t376 * t404;
+    let t412 = inv303 * t310 * inv312 * t378;
+    let t413 = inv312 * t380;
+    let t414 = t408 + t409 + t410 + t411 + t413 - t412;
+    let t415 = t0 + t3 + t355 + t361 + t373 + t377 + t379 + t381 - t4;
+    let t416 = t1 + t5 + t382 + t389 + t390 + t391 + t392 + t393 + 0.2 * t414 - t6;
+    let t417 = t89 + c_q7 * t415 + s_q7 * t416 + 0.2 * t90;
+    let t418 = s_q7 * t415;
+    let t419 = c_q7 * t416;
+    let t420 = qd[6] * t12 + c_q7 * t406 + s_q7 * t407;
+    let t421 = c_q7 * t407 - qd[6] * t11 - s_q7 * t406;
+    let t422 = inv192
+        * (tau[6] + t342 + t344 + t346 + t350 - 0.019 * t73 - t174 * t417
+            - t194 * (t419 + 0.2 * t93 - t92 - t418)
+            - t223
+                * (t2 + t7 + t394 + t395 + t400 + t401 + t402 + t403 + 0.2 * (t16 - t407)
+                    - t8) - t247 * t420 - t260 * t421 - t191 * t414 - 0.25 * t340);
+    let t423 = t408 + t409 + t410 + t411 + t413 + t422 - t412;
+    let t424 = t419 + p.l * t423 + 0.2 * t93 - t92 - t418;
+    let t425 = t2 + t7 + t394 + t395 + t400 + t401 + t402 + t403 + 0.2 * (t16 - t407)
+        - t8 - p.l * t421;
+    let t426 = t99 + t100 + t101 + t28 * t417 + t31 * t424 + t34 * t425;
+    let t427 = t29 * t417;
+    let t428 = t32 * t424;
+    let t429 = t35 * t425;
+    let t430 = t103 + t104 + t105 + t427 + t428 + t429;
+    let t431 = t54 + t27 * t420 + t30 * t421 + t33 * t423 - t55;
+    let t432 = t28 * t420;
+    let t433 = t31 * t421;
+    let t434 = t34 * t423;
+    let t435 = t57 + t432 + t433 + t434 - t58;
+    let t436 = t60 + t29 * t420 + t32 * t421 + t35 * t423 - t61;
+    let t437 = 0.02 * t76 + tau[7] + t321 + 0.001 * t117 + 0.005 * (d.k0 * t435) - t80
+        - t129 * t431 - t134 * t436 - 0.01 * (t112 + p.m * t430)
+        - 0.25 * (s_q12 * d.k0 * t426);
+    let t438 = t95 + t96 + t97 + t27 * t417 + t30 * t424 + t33 * t425;
+    let t439 = t82 + tau[8] + p.l * t124 * t438 + 0.5 * t323 + 0.005 * (d.k0 * t431)
+        - t81 - tau[10] - t325 - t147 * t430 - t154 * t435;
+    let t440 = t84 + tau[9] + t328 + t332 + 0.01 * (t111 + p.m * t438) - 0.02 * t83
+        - t144 * t426 - t134 * t431 - t156 * t436 - 0.001 * t118 - 0.5 * t327;
+    let t441 = t142 * t437;
+    let t442 = t139 * t439;
+    let t443 = d.k0 * inv130 * inv132 * t134 * inv138 * t440;
+    let t444 = t57 + t432 + t433 + t434 + t441 + t442 - t58 - 0.005 * t443;
     [
-        t393 + t394 + t395 + t396 + t397 + t398,
-        t400 + t401 + t402 + t403 + t404 + t405,
-        t406 + t407 + t408 + t409 + t410 + t411,
-        t412,
-        t413,
-        t420,
-        t427,
-        t164 * t443 + t163 * t444 + inv161 * t162 * t445,
-        t446 + t447 - 0.005 * t448,
-        inv161 * t162 * t443 + inv161 * t445
-            - 0.005 * (p.m * p.l * inv146 * t147 * inv159 * inv161 * t444),
-        inv95
-            * (0.009 * t85 + 0.125 * t125 + tau[10]
-                + 0.25
-                    * (p.m * p.l
-                        * (t114 + t115 + s_q12 * t437
-                            + c_q12
-                                * (t110 + t111 + t112 + t431 + t432 + t433 - p.l * t449)))
-                - t94 * t449),
+        t355 + t361 + t373 + t377 + t379 + t381,
+        t382 + t389 + t390 + t391 + t392 + t393,
+        t394 + t395 + t400 + t401 + t402 + t403,
+        t406,
+        t407,
+        t414,
+        t422,
+        t149 * t437 + t142 * t439 + inv138 * t141 * t440,
+        t441 + t442 - 0.005 * t443,
+        inv138 * t141 * t437 + inv138 * t440
+            - 0.005 * (d.k0 * inv130 * inv132 * t134 * inv138 * t439),
+        (0.009 * t85 + tau[10] + 0.125 * t318
+            + 0.25
+                * (d.k0
+                    * (t107 + t108 + s_q12 * t438
+                        + c_q12
+                            * (t103 + t104 + t105 + t427 + t428 + t429 - p.l * t444)))
+            - d.k15 * t444) * d.k33,
     ]
 }
-/// Operation count of [`coriolis_matrix`].
+/// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 2420,
+    mul: 2334,
     add: 1568,
     div: 0,
     sqrt: 0,
@@ -1644,7 +1804,20 @@ pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
 };
 ///The Coriolis matrix C(q, q̇) from the Christoffel symbols of M: `C q̇ + g = bias`
 ///and `Ṁ − 2C` is skew-symmetric, as passivity-based controllers need.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`coriolis_matrix_with`]; its cost is [`OPS_CORIOLIS_MATRIX`].
 pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV]; NV] {
+    coriolis_matrix_with(&p.derived(), q, qd)
+}
+/// [`coriolis_matrix`] with the parameter groups already computed by [`Params::derived`].
+pub fn coriolis_matrix_with(
+    d: &Derived,
+    q: &[f64; NQ],
+    qd: &[f64; NV],
+) -> [[f64; NV]; NV] {
+    let p = &d.params;
     let s_q7 = libm::sin(q[7]);
     let c_q7 = libm::cos(q[7]);
     let t2 = qd[3] * c_q7 + qd[4] * s_q7;
@@ -1765,841 +1938,840 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
     let t117 = qd[2] - 0.2 * qd[4] - 0.5 * t27;
     let t118 = p.m * t92;
     let t119 = p.m * t116;
-    let t120 = p.m * p.l * t117;
-    let t121 = 0.021 * t3 - 0.5 * t120;
-    let t122 = 0.021 * t4 + 0.5 * (p.m * p.l * t116);
-    let t123 = s_q7 * qd[6];
-    let t124 = c_q7 * qd[6];
-    let t125 = p.m * p.l * c_q7 * qd[6];
-    let t126 = p.m * c_q7 * t116;
-    let t127 = p.m * s_q7 * t92;
-    let t128 = p.m * p.l * s_q7 * qd[6];
-    let t129 = p.m * s_q7 * t116;
-    let t130 = p.m * c_q7 * t92;
-    let t131 = s_q7 * t122;
-    let t132 = c_q7 * t122;
-    let t133 = c_q7 * t121;
-    let t134 = s_q7 * t2;
-    let t135 = -(0.002 * t123) - t131;
-    let t136 = -(0.021 * t124) - 0.25 * (p.m * (p.l * p.l) * c_q7 * qd[6]) - t132;
-    let t137 = s_q7 * t121;
-    let t138 = c_q7 * t2;
-    let t139 = 0.2 * t119 + 0.002 * t124 + t132;
-    let t140 = -(0.2 * t118) - 0.021 * t123 - t131
-        - 0.25 * (p.m * (p.l * p.l) * s_q7 * qd[6]);
-    let t141 = 0.5 * t120 - 0.021 * t3;
-    let t142 = 0.5 * t120 + 0.2 * (p.m * c_q7 * t117) - 0.021 * t3;
-    let t143 = 0.002 * t2 - 0.2 * (p.m * s_q7 * t117);
-    let t144 = 0.2 * (p.m * c_q7 * qd[6]) - t119;
-    let t145 = t118 - 0.2 * (p.m * s_q7 * qd[6]);
-    let t146 = p.m * (c_q7 * c_q7) * qd[6];
-    let t147 = p.m * (s_q7 * s_q7) * qd[6];
-    let t148 = p.m * (c_q7 * c_q7) * t117;
-    let t149 = p.m * (s_q7 * s_q7) * t117;
-    let t150 = s_q7 * t144;
-    let t151 = c_q7 * t145;
-    let t152 = 0.2 * t61 + t85;
-    let t153 = 0.2 * t54 + t79;
-    let t154 = t97 + t98 + t99 - 0.01 * t30;
-    let t155 = 0.5 * t35 + t101 + t102 + t103;
-    let t156 = 0.01 * t28 + t104 + t105 + t106 - 0.5 * t36;
-    let t157 = p.m * t154;
-    let t158 = p.m * t156;
-    let t159 = p.m * p.l * t156;
-    let t160 = p.m * p.l * t155;
-    let t161 = 0.004 * t28 + 0.001 * t30 + 0.01 * t158;
-    let t162 = 0.02 * t29 - 0.5 * t159;
-    let t163 = 0.001 * t28 + 0.022 * t30 + 0.5 * t160 - 0.01 * t157;
-    let t164 = -t51 - t52;
-    let t165 = -t61 - t62;
-    let t166 = -t54 - t55;
-    let t167 = s_q7 * q[9];
-    let t168 = c_q7 * q[9];
-    let t169 = s_q7 * q[8];
-    let t170 = 2.0 * t168 + 4.0 * t169;
-    let t171 = c_q7 * q[10];
-    let t172 = s_q7 * q[11];
-    let t173 = 2.0 * (t171 + t172);
-    let t174 = -(4.0 * t168) - 2.0 * t169;
-    let t175 = c_q7 * q[8];
-    let t176 = c_q7 * q[11];
-    let t177 = s_q7 * q[10];
-    let t178 = 2.0 * (t176 - t177);
-    let t179 = -(4.0 * t171) - 2.0 * t172;
-    let t180 = 4.0 * t177 - 2.0 * t176;
-    let t181 = 2.0 * (t175 - t167);
-    let t182 = t111 * t179;
-    let t183 = 2.0 * (t168 + t169);
-    let t184 = s_q7 * q[10] * t112;
-    let t185 = qd[6] * t164 + t184 + 0.5 * (t110 * t174 + t182) - s_q7 * q[9] * t109;
-    let t186 = c_q7 * q[10] * t112;
-    let t187 = qd[6] * t165 + c_q7 * q[8] * t110 + t186
-        + 0.5 * (t109 * t170 + t111 * t180);
-    let t188 = qd[6] * t166
-        + 0.5 * (t109 * t173 + t110 * t178 + t111 * t181 - t112 * t183);
-    let t189 = p.m * t185;
-    let t190 = p.m * t188;
-    let t191 = p.m * p.l * t188;
-    let t192 = p.m * p.l * t187;
-    let t193 = p.m * t50 * t156;
-    let t194 = p.m * t43 * t155;
-    let t195 = p.m * t43 * t154;
-    let t196 = p.m * t40 * t156;
-    let t197 = p.m * t40 * t155;
-    let t198 = p.m * t50 * t154;
-    let t199 = 0.01 * t190 + t193 - t194;
-    let t200 = t195 - 0.5 * t191 - t196;
-    let t201 = 0.5 * t192 + t197 - 0.01 * t189 - t198;
-    let t202 = 2.0 * t167 - 4.0 * t175;
-    let t203 = 2.0 * (t177 - t176);
-    let t204 = 2.0 * t175 - 4.0 * t167;
-    let t205 = s_q7 * q[8] * t110;
-    let t206 = 2.0 * t176 - 4.0 * t177;
-    let t207 = 2.0 * (t167 - t175);
-    let t208 = qd[6] * t40 + c_q7 * q[9] * t109 + 0.5 * (t110 * t204 + t111 * t206)
-        - t186;
-    let t209 = 0.5 * (t182 + t109 * t202) + t184 + qd[6] * t50 + t205;
-    let t210 = qd[6] * t43
-        + 0.5 * (t109 * t203 + t110 * t173 + t111 * t183 - t112 * t207);
-    let t211 = p.m * t208;
-    let t212 = p.m * t210;
-    let t213 = p.m * p.l * t210;
-    let t214 = p.m * p.l * t209;
-    let t215 = p.m * t63 * t156;
-    let t216 = p.m * t56 * t155;
-    let t217 = p.m * t56 * t154;
-    let t218 = p.m * t53 * t156;
-    let t219 = p.m * t53 * t155;
-    let t220 = p.m * t63 * t154;
-    let t221 = 0.01 * t212 + t215 - t216;
-    let t222 = t217 - 0.5 * t213 - t218;
-    let t223 = 0.5 * t214 + t219 - 0.01 * t211 - t220;
-    let t224 = -(2.0 * (q[8] * t109 + q[9] * t110));
-    let t225 = q[10] * t109 + q[8] * t111 + q[9] * t112 - q[11] * t110;
-    let t226 = q[11] * t109 + q[10] * t110 + q[9] * t111 - q[8] * t112;
-    let t227 = p.m * t225;
-    let t228 = p.m * t224;
-    let t229 = p.m * p.l * t224;
-    let t230 = p.m * p.l * t226;
-    let t231 = p.m * t21 * t156;
-    let t232 = p.m * t22 * t155;
-    let t233 = p.m * t22 * t154;
-    let t234 = p.m * t20 * t156;
-    let t235 = p.m * t20 * t155;
-    let t236 = p.m * t21 * t154;
-    let t237 = 0.01 * t228 + t231 - t232;
-    let t238 = t233 - 0.5 * t229 - t234;
-    let t239 = 0.5 * t230 + t235 - 0.01 * t227 - t236;
-    let t240 = p.l * s_q7 * q[8];
-    let t241 = p.l * s_q7 * q[9];
-    let t242 = p.l * t187;
-    let t243 = p.l * c_q7 * qd[6] * t21 + p.l * s_q7 * q[11] * t109
-        + p.l * s_q7 * q[10] * t110 + p.l * s_q7 * q[9] * t111 + 0.5 * (p.l * t188)
+    let t120 = s_q7 * qd[6];
+    let t121 = c_q7 * qd[6];
+    let t122 = p.m * c_q7 * t116;
+    let t123 = p.m * s_q7 * t92;
+    let t124 = p.m * s_q7 * t116;
+    let t125 = p.m * c_q7 * t92;
+    let t126 = s_q7 * t2;
+    let t127 = c_q7 * t2;
+    let t128 = 0.002 * t2 - 0.2 * (p.m * s_q7 * t117);
+    let t129 = 0.2 * (p.m * c_q7 * qd[6]) - t119;
+    let t130 = t118 - 0.2 * (p.m * s_q7 * qd[6]);
+    let t131 = p.m * (c_q7 * c_q7) * qd[6];
+    let t132 = p.m * (s_q7 * s_q7) * qd[6];
+    let t133 = p.m * (c_q7 * c_q7) * t117;
+    let t134 = p.m * (s_q7 * s_q7) * t117;
+    let t135 = s_q7 * t129;
+    let t136 = c_q7 * t130;
+    let t137 = 0.2 * t61 + t85;
+    let t138 = 0.2 * t54 + t79;
+    let t139 = t97 + t98 + t99 - 0.01 * t30;
+    let t140 = 0.5 * t35 + t101 + t102 + t103;
+    let t141 = 0.01 * t28 + t104 + t105 + t106 - 0.5 * t36;
+    let t142 = p.m * t139;
+    let t143 = p.m * t141;
+    let t144 = 0.004 * t28 + 0.001 * t30 + 0.01 * t143;
+    let t145 = -t51 - t52;
+    let t146 = -t61 - t62;
+    let t147 = -t54 - t55;
+    let t148 = s_q7 * q[9];
+    let t149 = c_q7 * q[9];
+    let t150 = s_q7 * q[8];
+    let t151 = 2.0 * t149 + 4.0 * t150;
+    let t152 = c_q7 * q[10];
+    let t153 = s_q7 * q[11];
+    let t154 = 2.0 * (t152 + t153);
+    let t155 = -(4.0 * t149) - 2.0 * t150;
+    let t156 = c_q7 * q[8];
+    let t157 = c_q7 * q[11];
+    let t158 = s_q7 * q[10];
+    let t159 = 2.0 * (t157 - t158);
+    let t160 = -(4.0 * t152) - 2.0 * t153;
+    let t161 = 4.0 * t158 - 2.0 * t157;
+    let t162 = 2.0 * (t156 - t148);
+    let t163 = t111 * t160;
+    let t164 = 2.0 * (t149 + t150);
+    let t165 = s_q7 * q[10] * t112;
+    let t166 = qd[6] * t145 + t165 + 0.5 * (t110 * t155 + t163) - s_q7 * q[9] * t109;
+    let t167 = c_q7 * q[10] * t112;
+    let t168 = qd[6] * t146 + c_q7 * q[8] * t110 + t167
+        + 0.5 * (t109 * t151 + t111 * t161);
+    let t169 = qd[6] * t147
+        + 0.5 * (t109 * t154 + t110 * t159 + t111 * t162 - t112 * t164);
+    let t170 = p.m * t166;
+    let t171 = p.m * t169;
+    let t172 = p.m * t50 * t141;
+    let t173 = p.m * t43 * t140;
+    let t174 = p.m * t43 * t139;
+    let t175 = p.m * t40 * t141;
+    let t176 = p.m * t40 * t140;
+    let t177 = p.m * t50 * t139;
+    let t178 = 0.01 * t171 + t172 - t173;
+    let t179 = 2.0 * t148 - 4.0 * t156;
+    let t180 = 2.0 * (t158 - t157);
+    let t181 = 2.0 * t156 - 4.0 * t148;
+    let t182 = s_q7 * q[8] * t110;
+    let t183 = 2.0 * t157 - 4.0 * t158;
+    let t184 = 2.0 * (t148 - t156);
+    let t185 = qd[6] * t40 + c_q7 * q[9] * t109 + 0.5 * (t110 * t181 + t111 * t183)
+        - t167;
+    let t186 = 0.5 * (t163 + t109 * t179) + t165 + qd[6] * t50 + t182;
+    let t187 = qd[6] * t43
+        + 0.5 * (t109 * t180 + t110 * t154 + t111 * t164 - t112 * t184);
+    let t188 = p.m * t185;
+    let t189 = p.m * t187;
+    let t190 = p.m * t63 * t141;
+    let t191 = p.m * t56 * t140;
+    let t192 = p.m * t56 * t139;
+    let t193 = p.m * t53 * t141;
+    let t194 = p.m * t53 * t140;
+    let t195 = p.m * t63 * t139;
+    let t196 = 0.01 * t189 + t190 - t191;
+    let t197 = -(2.0 * (q[8] * t109 + q[9] * t110));
+    let t198 = q[10] * t109 + q[8] * t111 + q[9] * t112 - q[11] * t110;
+    let t199 = q[11] * t109 + q[10] * t110 + q[9] * t111 - q[8] * t112;
+    let t200 = p.m * t198;
+    let t201 = p.m * t197;
+    let t202 = p.m * t21 * t141;
+    let t203 = p.m * t22 * t140;
+    let t204 = p.m * t22 * t139;
+    let t205 = p.m * t20 * t141;
+    let t206 = p.m * t20 * t140;
+    let t207 = p.m * t21 * t139;
+    let t208 = 0.01 * t201 + t202 - t203;
+    let t209 = p.l * s_q7 * q[8];
+    let t210 = p.l * s_q7 * q[9];
+    let t211 = p.l * t168;
+    let t212 = p.l * c_q7 * qd[6] * t21 + p.l * s_q7 * q[11] * t109
+        + p.l * s_q7 * q[10] * t110 + p.l * s_q7 * q[9] * t111 + 0.5 * (p.l * t169)
         - p.l * s_q7 * q[8] * t112;
-    let t244 = 0.01 * t185 + p.l * c_q7 * qd[6] * t22
-        - 2.0 * (p.l * s_q7 * q[8] * t109 + p.l * s_q7 * q[9] * t110) - 0.5 * t242;
-    let t245 = p.m
+    let t213 = 0.01 * t166 + p.l * c_q7 * qd[6] * t22
+        - 2.0 * (p.l * s_q7 * q[8] * t109 + p.l * s_q7 * q[9] * t110) - 0.5 * t211;
+    let t214 = p.m
         * (p.l * c_q7 * qd[6] * t20 + p.l * s_q7 * q[10] * t109
-            + p.l * s_q7 * q[8] * t111 + p.l * s_q7 * q[9] * t112 - 0.01 * t188
+            + p.l * s_q7 * q[8] * t111 + p.l * s_q7 * q[9] * t112 - 0.01 * t169
             - p.l * s_q7 * q[11] * t110);
-    let t246 = p.m * t244;
-    let t247 = p.m * p.l * t244;
-    let t248 = p.m * p.l * t243;
-    let t249 = t50 * t163;
-    let t250 = t43 * t162;
-    let t251 = t43 * t161;
-    let t252 = t40 * t163;
-    let t253 = t40 * t162;
-    let t254 = t50 * t161;
-    let t255 = p.m * p.l * s_q7 * t21 * t156;
-    let t256 = p.m * p.l * s_q7 * t22 * t155;
-    let t257 = p.m * p.l * s_q7 * t22 * t154;
-    let t258 = p.m * p.l * s_q7 * t20 * t156;
-    let t259 = p.m * p.l * s_q7 * t20 * t155;
-    let t260 = p.m * p.l * s_q7 * t21 * t154;
-    let t261 = 0.004 * t185 + 0.001 * t188 + 0.01 * t246 + t249 + t255 - t250 - t256;
-    let t262 = 0.02 * t187 + t251 + t257 - 0.5 * t247 - t252 - t258;
-    let t263 = 0.001 * t185 + 0.022 * t188 + 0.5 * t248 + t253 + t259 - 0.01 * t245
-        - t254 - t260;
-    let t264 = t193 + t245 - t194;
-    let t265 = t195 + p.m * t243 - t196;
-    let t266 = t197 + t246 - t198;
-    let t267 = q[8] * t72;
-    let t268 = q[9] * t72;
-    let t269 = p.l * t209;
-    let t270 = p.l * s_q7 * qd[6] * t21 + q[11] * t72 * t109 + q[10] * t72 * t110
-        + q[9] * t72 * t111 + 0.5 * (p.l * t210) - q[8] * t72 * t112;
-    let t271 = 0.01 * t208 + p.l * s_q7 * qd[6] * t22
-        - 2.0 * (q[8] * t72 * t109 + q[9] * t72 * t110) - 0.5 * t269;
-    let t272 = p.m
+    let t215 = p.m * t213;
+    let t216 = t43 * t144;
+    let t217 = t50 * t144;
+    let t218 = t172 + t214 - t173;
+    let t219 = t174 + p.m * t212 - t175;
+    let t220 = t176 + t215 - t177;
+    let t221 = q[8] * t72;
+    let t222 = q[9] * t72;
+    let t223 = p.l * t186;
+    let t224 = p.l * s_q7 * qd[6] * t21 + q[11] * t72 * t109 + q[10] * t72 * t110
+        + q[9] * t72 * t111 + 0.5 * (p.l * t187) - q[8] * t72 * t112;
+    let t225 = 0.01 * t185 + p.l * s_q7 * qd[6] * t22
+        - 2.0 * (q[8] * t72 * t109 + q[9] * t72 * t110) - 0.5 * t223;
+    let t226 = p.m
         * (p.l * s_q7 * qd[6] * t20 + q[10] * t72 * t109 + q[8] * t72 * t111
-            + q[9] * t72 * t112 - 0.01 * t210 - q[11] * t72 * t110);
-    let t273 = p.m * t271;
-    let t274 = p.m * p.l * t271;
-    let t275 = p.m * p.l * t270;
-    let t276 = t63 * t163;
-    let t277 = t56 * t162;
-    let t278 = t56 * t161;
-    let t279 = t53 * t163;
-    let t280 = t53 * t162;
-    let t281 = t63 * t161;
-    let t282 = p.m * t21 * t72 * t156;
-    let t283 = p.m * t22 * t72 * t155;
-    let t284 = p.m * t22 * t72 * t154;
-    let t285 = p.m * t20 * t72 * t156;
-    let t286 = p.m * t20 * t72 * t155;
-    let t287 = p.m * t21 * t72 * t154;
-    let t288 = 0.004 * t208 + 0.001 * t210 + 0.01 * t273 + t276 + t282 - t277 - t283;
-    let t289 = 0.02 * t209 + t278 + t284 - 0.5 * t274 - t279 - t285;
-    let t290 = 0.001 * t208 + 0.022 * t210 + 0.5 * t275 + t280 + t286 - 0.01 * t272
-        - t281 - t287;
-    let t291 = t215 + t272 - t216;
-    let t292 = t217 + p.m * t270 - t218;
-    let t293 = t219 + t273 - t220;
-    let t294 = 0.2 * (t38 - t39);
-    let t295 = 0.2 * (t41 - t42);
-    let t296 = qd[6] * (0.2 * (t48 - t49));
-    let t297 = q[9] * t77;
-    let t298 = q[8] * t77;
-    let t299 = q[11] * t77;
-    let t300 = 2.0 * t298 - 0.8 * t167;
-    let t301 = q[10] * t77;
-    let t302 = 2.0 * t299 - 0.8 * t177;
-    let t303 = t111 * (-(0.4 * t172) - 4.0 * t301);
-    let t304 = p.l * t224;
-    let t305 = p.l * t226;
-    let t306 = 0.2 * (t184 + t205) + t296
-        + 0.5 * (t109 * (0.4 * t167 - 4.0 * t298) + t303 + t304);
-    let t307 = 0.01 * t225 + qd[6] * t295
+            + q[9] * t72 * t112 - 0.01 * t187 - q[11] * t72 * t110);
+    let t227 = p.m * t225;
+    let t228 = t56 * t144;
+    let t229 = t63 * t144;
+    let t230 = p.m * t21 * t72 * t141;
+    let t231 = p.m * t22 * t72 * t140;
+    let t232 = p.m * t22 * t72 * t139;
+    let t233 = p.m * t20 * t72 * t141;
+    let t234 = p.m * t20 * t72 * t140;
+    let t235 = p.m * t21 * t72 * t139;
+    let t236 = t190 + t226 - t191;
+    let t237 = t192 + p.m * t224 - t193;
+    let t238 = t194 + t227 - t195;
+    let t239 = 0.2 * (t38 - t39);
+    let t240 = 0.2 * (t41 - t42);
+    let t241 = qd[6] * (0.2 * (t48 - t49));
+    let t242 = q[9] * t77;
+    let t243 = q[8] * t77;
+    let t244 = q[11] * t77;
+    let t245 = 2.0 * t243 - 0.8 * t148;
+    let t246 = q[10] * t77;
+    let t247 = 2.0 * t244 - 0.8 * t158;
+    let t248 = t111 * (-(0.4 * t153) - 4.0 * t246);
+    let t249 = p.l * t197;
+    let t250 = p.l * t199;
+    let t251 = 0.2 * (t165 + t182) + t241
+        + 0.5 * (t109 * (0.4 * t148 - 4.0 * t243) + t248 + t249);
+    let t252 = 0.01 * t198 + qd[6] * t240
         + 0.5
-            * (t109 * (0.4 * t177 - 2.0 * t299) + t110 * (0.4 * t172 + 2.0 * t301)
-                + t111 * (0.4 * t169 + 2.0 * t297) - t112 * (0.4 * t167 - 2.0 * t298)
-                - t305);
-    let t308 = p.m
-        * (qd[6] * t294 + q[9] * t77 * t109 + 0.5 * (t110 * t300 + t111 * t302)
-            - 0.01 * t224 - q[10] * t77 * t112);
-    let t309 = p.m * t307;
-    let t310 = p.m * p.l * t307;
-    let t311 = p.m * p.l * t306;
-    let t312 = t21 * t163;
-    let t313 = t22 * t162;
-    let t314 = t22 * t161;
-    let t315 = t20 * t163;
-    let t316 = t20 * t162;
-    let t317 = t21 * t161;
-    let t318 = p.m * t152 * t156;
-    let t319 = p.m * t153 * t155;
-    let t320 = p.m * t153 * t154;
-    let t321 = p.m * t78 * t156;
-    let t322 = p.m * t78 * t155;
-    let t323 = p.m * t152 * t154;
-    let t324 = 0.001 * t224 + 0.004 * t225 + 0.01 * t309 + t312 + t318 - t313 - t319;
-    let t325 = 0.02 * t226 + t314 + t320 - 0.5 * t310 - t315 - t321;
-    let t326 = 0.022 * t224 + 0.001 * t225 + 0.5 * t311 + t316 + t322 - 0.01 * t308
-        - t317 - t323;
-    let t327 = t231 + t308 - t232;
-    let t328 = t233 + p.m * t306 - t234;
-    let t329 = t235 + t309 - t236;
-    let t330 = p.l * q[9];
-    let t331 = p.l * q[8];
-    let t332 = p.l * q[8] * t109;
-    let t333 = p.l * q[10] * t111;
-    let t334 = 0.5 * t304 - 2.0 * (t332 + t333);
-    let t335 = 0.01 * t225 + p.l * q[10] * t110 + p.l * q[9] * t111 + p.l * q[8] * t112
-        - 0.5 * t305 - p.l * q[11] * t109;
-    let t336 = p.m
-        * (p.l * q[9] * t109 + p.l * q[8] * t110 + p.l * q[11] * t111 - 0.01 * t224
+            * (t109 * (0.4 * t158 - 2.0 * t244) + t110 * (0.4 * t153 + 2.0 * t246)
+                + t111 * (0.4 * t150 + 2.0 * t242) - t112 * (0.4 * t148 - 2.0 * t243)
+                - t250);
+    let t253 = p.m
+        * (qd[6] * t239 + q[9] * t77 * t109 + 0.5 * (t110 * t245 + t111 * t247)
+            - 0.01 * t197 - q[10] * t77 * t112);
+    let t254 = p.m * t252;
+    let t255 = t22 * t144;
+    let t256 = t21 * t144;
+    let t257 = p.m * t137 * t141;
+    let t258 = p.m * t138 * t140;
+    let t259 = p.m * t138 * t139;
+    let t260 = p.m * t78 * t141;
+    let t261 = p.m * t78 * t140;
+    let t262 = p.m * t137 * t139;
+    let t263 = t202 + t253 - t203;
+    let t264 = t204 + p.m * t251 - t205;
+    let t265 = t206 + t254 - t207;
+    let t266 = p.l * q[9];
+    let t267 = p.l * q[8];
+    let t268 = p.l * q[8] * t109;
+    let t269 = p.l * q[10] * t111;
+    let t270 = 0.5 * t249 - 2.0 * (t268 + t269);
+    let t271 = 0.01 * t198 + p.l * q[10] * t110 + p.l * q[9] * t111 + p.l * q[8] * t112
+        - 0.5 * t250 - p.l * q[11] * t109;
+    let t272 = p.m
+        * (p.l * q[9] * t109 + p.l * q[8] * t110 + p.l * q[11] * t111 - 0.01 * t197
             - p.l * q[10] * t112);
-    let t337 = p.m * t335;
-    let t338 = p.m * p.l * t335;
-    let t339 = p.m * p.l * t334;
-    let t340 = p.m * p.l * t18 * t156;
-    let t341 = p.m * p.l * t19 * t155;
-    let t342 = p.m * p.l * t19 * t154;
-    let t343 = p.m * p.l * t17 * t156;
-    let t344 = p.m * p.l * t17 * t155;
-    let t345 = p.m * p.l * t18 * t154;
-    let t346 = 0.001 * t224 + 0.004 * t225 + t312 + t340 + 0.01 * t337 - t313 - t341;
-    let t347 = 0.02 * t226 + t314 + t342 - t315 - t343 - 0.5 * t338;
-    let t348 = 0.022 * t224 + 0.001 * t225 + t316 + t344 + 0.5 * t339 - t317 - t345
-        - 0.01 * t336;
-    let t349 = t231 + t336 - t232;
-    let t350 = t233 + p.m * t334 - t234;
-    let t351 = t235 + t337 - t236;
-    let t352 = 0.01 * t157 - 0.001 * t28 - 0.022 * t30 - 0.5 * t160;
-    let t353 = -(0.004 * t28) - 0.001 * t30 - 0.01 * t158;
-    let t354 = 0.5 * t159 - 0.02 * t29;
-    let t355 = t20 * t199;
-    let t356 = t21 * t200;
-    let t357 = t22 * t201;
-    let t358 = t20 * t221;
-    let t359 = t21 * t222;
-    let t360 = t22 * t223;
-    let t361 = t20 * t237;
-    let t362 = t21 * t238;
-    let t363 = t22 * t239;
-    let t364 = t20 * t261;
-    let t365 = t21 * t262;
-    let t366 = t22 * t263;
-    let t367 = t20 * t288;
-    let t368 = t21 * t289;
-    let t369 = t22 * t290;
-    let t370 = t20 * t324;
-    let t371 = t21 * t325;
-    let t372 = t22 * t326;
-    let t373 = t20 * t346;
-    let t374 = t21 * t347;
-    let t375 = t22 * t348;
-    let t376 = t21 * t352;
-    let t377 = t22 * t353;
-    let t378 = t20 * t354;
-    let t379 = p.l * s_q7 * t21 + p.l * t43;
-    let t380 = t70 + t71;
-    let t381 = t21 * t72 + p.l * t56;
-    let t382 = t75 + t76;
-    let t383 = 0.2 * t61 + t85 + t86;
-    let t384 = t83 + t84;
-    let t385 = t86 + p.l * t18;
-    let t386 = t89 + t90;
-    let t387 = t35 + t101 + t102 + t103 + 0.5 * (p.l * t34);
-    let t388 = s_q12 * t100 + c_q12 * t107 - 0.5 * (p.l * t37);
-    let t389 = p.m * p.l * t388;
-    let t390 = p.m * p.l * t387;
-    let t391 = 0.01 * t37 - 0.25 * t389;
-    let t392 = 0.01 * t34 + 0.25 * t390;
-    let t393 = s_q12 * t173;
-    let t394 = c_q12 * t173;
-    let t395 = s_q12 * t183;
-    let t396 = c_q12 * t183;
-    let t397 = qd[6] * (c_q12 * t164 - s_q12 * t166) + qd[10] * (-t45 - t46)
+    let t273 = p.m * t271;
+    let t274 = t202 + t272 - t203;
+    let t275 = t204 + p.m * t270 - t205;
+    let t276 = t206 + t273 - t207;
+    let t277 = -(0.004 * t28) - 0.001 * t30 - 0.01 * t143;
+    let t278 = t20 * t178;
+    let t279 = t20 * t196;
+    let t280 = t20 * t208;
+    let t281 = t22 * t277;
+    let t282 = p.l * s_q7 * t21 + p.l * t43;
+    let t283 = t70 + t71;
+    let t284 = t21 * t72 + p.l * t56;
+    let t285 = t75 + t76;
+    let t286 = 0.2 * t61 + t85 + t86;
+    let t287 = t83 + t84;
+    let t288 = t86 + p.l * t18;
+    let t289 = t89 + t90;
+    let t290 = t35 + t101 + t102 + t103 + 0.5 * (p.l * t34);
+    let t291 = s_q12 * t100 + c_q12 * t107 - 0.5 * (p.l * t37);
+    let t292 = s_q12 * t154;
+    let t293 = c_q12 * t154;
+    let t294 = s_q12 * t164;
+    let t295 = c_q12 * t164;
+    let t296 = qd[6] * (c_q12 * t145 - s_q12 * t147) + qd[10] * (-t45 - t46)
         + 0.5
-            * (t109 * (-(2.0 * (s_q7 * q[9] * c_q12)) - t393)
-                + t110 * (c_q12 * t174 - s_q12 * t178)
-                + t111 * (c_q12 * t179 - s_q12 * t181)
-                - t112 * (-(2.0 * (s_q7 * q[10] * c_q12)) - t395));
-    let t398 = qd[6] * (s_q12 * t164 + c_q12 * t166) + qd[10] * t44
+            * (t109 * (-(2.0 * (s_q7 * q[9] * c_q12)) - t292)
+                + t110 * (c_q12 * t155 - s_q12 * t159)
+                + t111 * (c_q12 * t160 - s_q12 * t162)
+                - t112 * (-(2.0 * (s_q7 * q[10] * c_q12)) - t294));
+    let t297 = qd[6] * (s_q12 * t145 + c_q12 * t147) + qd[10] * t44
         + 0.5
-            * (t109 * (t394 - 2.0 * (s_q7 * q[9] * s_q12))
-                + t110 * (s_q12 * t174 + c_q12 * t178)
-                + t111 * (s_q12 * t179 + c_q12 * t181)
-                - t112 * (t396 - 2.0 * (s_q7 * q[10] * s_q12)));
-    let t399 = p.m * p.l * t398;
-    let t400 = p.m * t50 * t388;
-    let t401 = p.m * t47 * t387;
-    let t402 = 0.5 * (t400 - t401);
-    let t403 = p.m * t47 * t108;
-    let t404 = p.m * t44 * t388;
-    let t405 = p.m * t44 * t387;
-    let t406 = p.m * t50 * t108;
-    let t407 = 0.5 * (t403 - t404) - 0.25 * t399;
-    let t408 = 0.25 * t192 + 0.5 * (t405 - t406);
-    let t409 = qd[6] * t44 + qd[10] * (-t58 - t59)
+            * (t109 * (t293 - 2.0 * (s_q7 * q[9] * s_q12))
+                + t110 * (s_q12 * t155 + c_q12 * t159)
+                + t111 * (s_q12 * t160 + c_q12 * t162)
+                - t112 * (t295 - 2.0 * (s_q7 * q[10] * s_q12)));
+    let t298 = p.m * t50 * t291;
+    let t299 = p.m * t47 * t290;
+    let t300 = 0.5 * (t298 - t299);
+    let t301 = p.m * t47 * t108;
+    let t302 = p.m * t44 * t291;
+    let t303 = p.m * t44 * t290;
+    let t304 = p.m * t50 * t108;
+    let t305 = qd[6] * t44 + qd[10] * (-t58 - t59)
         + 0.5
-            * (t109 * (2.0 * (c_q7 * q[9] * c_q12) - s_q12 * t203)
-                + t110 * (c_q12 * t204 - t393) + t111 * (c_q12 * t206 - t395)
-                - t112 * (2.0 * (c_q7 * q[10] * c_q12) - s_q12 * t207));
-    let t410 = qd[6] * t47 + qd[10] * t57
+            * (t109 * (2.0 * (c_q7 * q[9] * c_q12) - s_q12 * t180)
+                + t110 * (c_q12 * t181 - t292) + t111 * (c_q12 * t183 - t294)
+                - t112 * (2.0 * (c_q7 * q[10] * c_q12) - s_q12 * t184));
+    let t306 = qd[6] * t47 + qd[10] * t57
         + 0.5
-            * (t109 * (2.0 * (c_q7 * q[9] * s_q12) + c_q12 * t203)
-                + t110 * (t394 + s_q12 * t204) + t111 * (t396 + s_q12 * t206)
-                - t112 * (2.0 * (c_q7 * q[10] * s_q12) + c_q12 * t207));
-    let t411 = p.m * p.l * t410;
-    let t412 = p.m * t63 * t388;
-    let t413 = p.m * t60 * t387;
-    let t414 = 0.5 * (t412 - t413);
-    let t415 = p.m * t60 * t108;
-    let t416 = p.m * t57 * t388;
-    let t417 = p.m * t57 * t387;
-    let t418 = p.m * t63 * t108;
-    let t419 = 0.5 * (t415 - t416) - 0.25 * t411;
-    let t420 = 0.25 * t214 + 0.5 * (t417 - t418);
-    let t421 = 0.5
+            * (t109 * (2.0 * (c_q7 * q[9] * s_q12) + c_q12 * t180)
+                + t110 * (t293 + s_q12 * t181) + t111 * (t295 + s_q12 * t183)
+                - t112 * (2.0 * (c_q7 * q[10] * s_q12) + c_q12 * t184));
+    let t307 = p.m * t63 * t291;
+    let t308 = p.m * t60 * t290;
+    let t309 = 0.5 * (t307 - t308);
+    let t310 = p.m * t60 * t108;
+    let t311 = p.m * t57 * t291;
+    let t312 = p.m * t57 * t290;
+    let t313 = p.m * t63 * t108;
+    let t314 = 0.5
         * (t109 * (2.0 * (q[10] * c_q12) + 4.0 * (q[8] * s_q12))
             + t110 * (4.0 * (q[9] * s_q12) - 2.0 * (q[11] * c_q12)))
         + q[8] * c_q12 * t111 + q[9] * c_q12 * t112 + qd[10] * (-t65 - t66);
-    let t422 = 0.5
+    let t315 = 0.5
         * (t109 * (2.0 * (q[10] * s_q12) - 4.0 * (q[8] * c_q12))
             + t110 * (-(2.0 * (q[11] * s_q12)) - 4.0 * (q[9] * c_q12)))
         + q[8] * s_q12 * t111 + q[9] * s_q12 * t112 + qd[10] * t64;
-    let t423 = p.m * p.l * t422;
-    let t424 = p.m * t21 * t388;
-    let t425 = p.m * t67 * t387;
-    let t426 = 0.5 * (t424 - t425);
-    let t427 = p.m * t67 * t108;
-    let t428 = p.m * t64 * t388;
-    let t429 = p.m * t64 * t387;
-    let t430 = p.m * t21 * t108;
-    let t431 = 0.5 * (t427 - t428) - 0.25 * t423;
-    let t432 = 0.25 * t230 + 0.5 * (t429 - t430);
-    let t433 = p.l * c_q7 * t22 - p.l * t165;
-    let t434 = p.l * s_q7 * q[10] * c_q12;
-    let t435 = -(4.0 * t240) - p.l * t170;
-    let t436 = p.l * t173;
-    let t437 = p.l * s_q7 * q[10] * s_q12;
-    let t438 = -(4.0 * t241) - 2.0 * (p.l * c_q7 * q[8]);
-    let t439 = p.l * t183;
-    let t440 = qd[6] * (p.l * c_q7 * t21 + p.l * t166)
+    let t316 = p.m * t21 * t291;
+    let t317 = p.m * t67 * t290;
+    let t318 = 0.5 * (t316 - t317);
+    let t319 = p.m * t67 * t108;
+    let t320 = p.m * t64 * t291;
+    let t321 = p.m * t64 * t290;
+    let t322 = p.m * t21 * t108;
+    let t323 = p.l * c_q7 * t22 - p.l * t146;
+    let t324 = p.l * s_q7 * q[10] * c_q12;
+    let t325 = -(4.0 * t209) - p.l * t151;
+    let t326 = p.l * t154;
+    let t327 = p.l * s_q7 * q[10] * s_q12;
+    let t328 = -(4.0 * t210) - 2.0 * (p.l * c_q7 * q[8]);
+    let t329 = p.l * t164;
+    let t330 = qd[6] * (p.l * c_q7 * t21 + p.l * t147)
         + 0.5
-            * (t109 * (2.0 * (p.l * s_q7 * q[11]) + t436)
-                + t110 * (2.0 * (p.l * s_q7 * q[10]) + p.l * t178)
-                + t111 * (2.0 * t241 + p.l * t181) + p.l * t398
-                - t112 * (2.0 * t240 + t439));
-    let t441 = 0.5
-        * (t109 * (2.0 * t437 + c_q12 * t435)
-            + t110 * (c_q12 * t438 - 2.0 * (p.l * s_q7 * q[11] * s_q12))
-            + t111 * (2.0 * (p.l * s_q7 * q[8] * s_q12) - p.l * c_q12 * t180) - t242
+            * (t109 * (2.0 * (p.l * s_q7 * q[11]) + t326)
+                + t110 * (2.0 * (p.l * s_q7 * q[10]) + p.l * t159)
+                + t111 * (2.0 * t210 + p.l * t162) + p.l * t297
+                - t112 * (2.0 * t209 + t329));
+    let t331 = 0.5
+        * (t109 * (2.0 * t327 + c_q12 * t325)
+            + t110 * (c_q12 * t328 - 2.0 * (p.l * s_q7 * q[11] * s_q12))
+            + t111 * (2.0 * (p.l * s_q7 * q[8] * s_q12) - p.l * c_q12 * t161) - t211
             - t112 * (2.0 * (p.l * c_q7 * q[10] * c_q12 - p.l * s_q7 * q[9] * s_q12)))
-        + qd[6] * (p.l * c_q7 * t20 * s_q12 + c_q12 * t433) + qd[10] * t69;
-    let t442 = p.m * p.l * t441;
-    let t443 = t33 * t47;
-    let t444 = t44 * t392;
-    let t445 = p.m * t108 * t380;
-    let t446 = p.m * t69 * t388;
-    let t447 = 0.001 * t397 + t50 * t392 + 0.5 * (p.m * t379 * t388 - p.m * t380 * t387)
-        - t47 * t391;
-    let t448 = 0.01 * t187 + 0.001 * t443 + 0.5 * (t445 - t446) - 0.25 * t442 - t444;
-    let t449 = 0.01 * t398 + 0.25 * (p.m * p.l * t440) + t44 * t391
-        + 0.5 * (p.m * t69 * t387 - p.m * t108 * t379) - 0.001 * (t33 * t50);
-    let t450 = 0.5
-        * (t400
+        + qd[6] * (p.l * c_q7 * t20 * s_q12 + c_q12 * t323) + qd[10] * t69;
+    let t332 = t33 * t47;
+    let t333 = p.m * t108 * t283;
+    let t334 = p.m * t69 * t291;
+    let t335 = 0.5
+        * (t298
             + p.m
-                * (qd[6] * (p.l * c_q7 * t20 * c_q12 - s_q12 * t433)
+                * (qd[6] * (p.l * c_q7 * t20 * c_q12 - s_q12 * t323)
                     + qd[10] * (-t70 - t71)
                     + 0.5
-                        * (t109 * (2.0 * t434 - s_q12 * t435)
+                        * (t109 * (2.0 * t324 - s_q12 * t325)
                             + t110
-                                * (-(2.0 * (p.l * s_q7 * q[11] * c_q12)) - s_q12 * t438)
+                                * (-(2.0 * (p.l * s_q7 * q[11] * c_q12)) - s_q12 * t328)
                             + t111
-                                * (2.0 * (p.l * s_q7 * q[8] * c_q12) + p.l * s_q12 * t180)
+                                * (2.0 * (p.l * s_q7 * q[8] * c_q12) + p.l * s_q12 * t161)
                             - t112
                                 * -(2.0
                                     * (p.l * s_q7 * q[9] * c_q12
-                                        + p.l * c_q7 * q[10] * s_q12)))) - t401);
-    let t451 = 0.5 * (t403 + p.m * t440 - t404);
-    let t452 = 0.5 * (t405 + p.m * t441 - t406);
-    let t453 = -(4.0 * t267) - p.l * t202;
-    let t454 = -(2.0 * t240) - 4.0 * t268;
-    let t455 = qd[6] * t379
+                                        + p.l * c_q7 * q[10] * s_q12)))) - t299);
+    let t336 = 0.5 * (t301 + p.m * t330 - t302);
+    let t337 = 0.5 * (t303 + p.m * t331 - t304);
+    let t338 = -(4.0 * t221) - p.l * t179;
+    let t339 = -(2.0 * t209) - 4.0 * t222;
+    let t340 = qd[6] * t282
         + 0.5
-            * (t109 * (2.0 * (q[11] * t72) + p.l * t203)
-                + t110 * (2.0 * (q[10] * t72) + t436) + t111 * (2.0 * t268 + t439)
-                + p.l * t410 - t112 * (2.0 * t267 + p.l * t207));
-    let t456 = 0.5
-        * (t109 * (2.0 * (q[10] * s_q12 * t72) + c_q12 * t453)
-            + t110 * (c_q12 * t454 - 2.0 * (q[11] * s_q12 * t72))
-            + t111 * (2.0 * (q[8] * s_q12 * t72) - p.l * c_q12 * t179) - t269
-            - t112 * (2.0 * (t434 - q[9] * s_q12 * t72))) + qd[6] * t380 + qd[10] * t74;
-    let t457 = p.m * p.l * t456;
-    let t458 = t33 * t60;
-    let t459 = t57 * t392;
-    let t460 = p.m * t108 * t382;
-    let t461 = p.m * t74 * t388;
-    let t462 = 0.001 * t409 + t63 * t392 + 0.5 * (p.m * t381 * t388 - p.m * t382 * t387)
-        - t60 * t391;
-    let t463 = 0.01 * t209 + 0.001 * t458 + 0.5 * (t460 - t461) - 0.25 * t457 - t459;
-    let t464 = 0.01 * t410 + 0.25 * (p.m * p.l * t455) + t57 * t391
-        + 0.5 * (p.m * t74 * t387 - p.m * t108 * t381) - 0.001 * (t33 * t63);
-    let t465 = 0.5
-        * (t412
+            * (t109 * (2.0 * (q[11] * t72) + p.l * t180)
+                + t110 * (2.0 * (q[10] * t72) + t326) + t111 * (2.0 * t222 + t329)
+                + p.l * t306 - t112 * (2.0 * t221 + p.l * t184));
+    let t341 = 0.5
+        * (t109 * (2.0 * (q[10] * s_q12 * t72) + c_q12 * t338)
+            + t110 * (c_q12 * t339 - 2.0 * (q[11] * s_q12 * t72))
+            + t111 * (2.0 * (q[8] * s_q12 * t72) - p.l * c_q12 * t160) - t223
+            - t112 * (2.0 * (t324 - q[9] * s_q12 * t72))) + qd[6] * t283 + qd[10] * t74;
+    let t342 = t33 * t60;
+    let t343 = p.m * t108 * t285;
+    let t344 = p.m * t74 * t291;
+    let t345 = 0.5
+        * (t307
             + p.m
                 * (qd[6] * t69 + qd[10] * (-t75 - t76)
                     + 0.5
-                        * (t109 * (2.0 * (q[10] * c_q12 * t72) - s_q12 * t453)
-                            + t110 * (-(2.0 * (q[11] * c_q12 * t72)) - s_q12 * t454)
-                            + t111 * (2.0 * (q[8] * c_q12 * t72) + p.l * s_q12 * t179)
-                            - t112 * -(2.0 * (t437 + q[9] * c_q12 * t72)))) - t413);
-    let t466 = 0.5 * (t415 + p.m * t455 - t416);
-    let t467 = 0.5 * (t417 + p.m * t456 - t418);
-    let t468 = 0.4 * t177 - 2.0 * (t299 + p.l * q[11]);
-    let t469 = 0.4 * t172 + 2.0 * (t301 - p.l * q[10]);
-    let t470 = 0.4 * t169 + 2.0 * (t297 - t330);
-    let t471 = 0.4 * t167 - 2.0 * (t298 + t331);
-    let t472 = p.l * t422;
-    let t473 = 0.2 * t184 + t296
+                        * (t109 * (2.0 * (q[10] * c_q12 * t72) - s_q12 * t338)
+                            + t110 * (-(2.0 * (q[11] * c_q12 * t72)) - s_q12 * t339)
+                            + t111 * (2.0 * (q[8] * c_q12 * t72) + p.l * s_q12 * t160)
+                            - t112 * -(2.0 * (t327 + q[9] * c_q12 * t72)))) - t308);
+    let t346 = 0.5 * (t310 + p.m * t340 - t311);
+    let t347 = 0.5 * (t312 + p.m * t341 - t313);
+    let t348 = 0.4 * t158 - 2.0 * (t244 + p.l * q[11]);
+    let t349 = 0.4 * t153 + 2.0 * (t246 - p.l * q[10]);
+    let t350 = 0.4 * t150 + 2.0 * (t242 - t266);
+    let t351 = 0.4 * t148 - 2.0 * (t243 + t267);
+    let t352 = p.l * t315;
+    let t353 = 0.2 * t165 + t241
         + 0.5
-            * (t303 + t109 * (0.4 * t167 - 4.0 * (t298 + t331))
-                + t110 * (0.4 * t169 - 4.0 * t330) + t472);
-    let t474 = 0.5
-        * (t109 * (2.0 * (q[9] * s_q12 * t77) + c_q12 * t468)
-            + t110 * (s_q12 * t300 + c_q12 * t469) + t111 * (s_q12 * t302 + c_q12 * t470)
-            - t305 - t112 * (2.0 * (q[10] * s_q12 * t77) + c_q12 * t471))
-        + qd[6] * (s_q12 * t294 + c_q12 * t295) + qd[10] * t82;
-    let t475 = p.m * p.l * t474;
-    let t476 = t21 * t392;
-    let t477 = t67 * t391;
-    let t478 = t33 * t67;
-    let t479 = t64 * t392;
-    let t480 = t64 * t391;
-    let t481 = t21 * t33;
-    let t482 = p.m * t108 * t384;
-    let t483 = p.m * t82 * t388;
-    let t484 = 0.001 * t421 + t476 + 0.5 * (p.m * t383 * t388 - p.m * t384 * t387)
-        - t477;
-    let t485 = 0.01 * t226 + 0.001 * t478 + 0.5 * (t482 - t483) - 0.25 * t475 - t479;
-    let t486 = 0.01 * t422 + 0.25 * (p.m * p.l * t473) + t480
-        + 0.5 * (p.m * t82 * t387 - p.m * t108 * t383) - 0.001 * t481;
-    let t487 = 0.5
-        * (t424
+            * (t248 + t109 * (0.4 * t148 - 4.0 * (t243 + t267))
+                + t110 * (0.4 * t150 - 4.0 * t266) + t352);
+    let t354 = 0.5
+        * (t109 * (2.0 * (q[9] * s_q12 * t77) + c_q12 * t348)
+            + t110 * (s_q12 * t245 + c_q12 * t349) + t111 * (s_q12 * t247 + c_q12 * t350)
+            - t250 - t112 * (2.0 * (q[10] * s_q12 * t77) + c_q12 * t351))
+        + qd[6] * (s_q12 * t239 + c_q12 * t240) + qd[10] * t82;
+    let t355 = t33 * t67;
+    let t356 = t21 * t33;
+    let t357 = p.m * t108 * t287;
+    let t358 = p.m * t82 * t291;
+    let t359 = 0.5
+        * (t316
             + p.m
-                * (qd[6] * (c_q12 * t294 - s_q12 * t295) + qd[10] * (-t83 - t84)
+                * (qd[6] * (c_q12 * t239 - s_q12 * t240) + qd[10] * (-t83 - t84)
                     + 0.5
-                        * (t109 * (2.0 * (q[9] * c_q12 * t77) - s_q12 * t468)
-                            + t110 * (c_q12 * t300 - s_q12 * t469)
-                            + t111 * (c_q12 * t302 - s_q12 * t470)
-                            - t112 * (2.0 * (q[10] * c_q12 * t77) - s_q12 * t471)))
-            - t425);
-    let t488 = 0.5 * (t427 + p.m * t473 - t428);
-    let t489 = 0.5 * (t429 + p.m * t474 - t430);
-    let t490 = 0.5 * t472 - 4.0 * t332 - 2.0 * (t333 + p.l * q[9] * t110);
-    let t491 = 0.5
-        * (t109 * (2.0 * (p.l * q[9] * s_q12) - 4.0 * (p.l * q[11] * c_q12)) - t305
+                        * (t109 * (2.0 * (q[9] * c_q12 * t77) - s_q12 * t348)
+                            + t110 * (c_q12 * t245 - s_q12 * t349)
+                            + t111 * (c_q12 * t247 - s_q12 * t350)
+                            - t112 * (2.0 * (q[10] * c_q12 * t77) - s_q12 * t351)))
+            - t317);
+    let t360 = 0.5 * (t319 + p.m * t353 - t320);
+    let t361 = 0.5 * (t321 + p.m * t354 - t322);
+    let t362 = 0.5 * t352 - 4.0 * t268 - 2.0 * (t269 + p.l * q[9] * t110);
+    let t363 = 0.5
+        * (t109 * (2.0 * (p.l * q[9] * s_q12) - 4.0 * (p.l * q[11] * c_q12)) - t250
             - t112 * (2.0 * (p.l * q[10] * s_q12) - 4.0 * (p.l * q[8] * c_q12)))
         + p.l * q[8] * s_q12 * t110 + p.l * q[11] * s_q12 * t111 + qd[10] * t88;
-    let t492 = p.m * p.l * t491;
-    let t493 = p.m * t108 * t386;
-    let t494 = p.m * t88 * t388;
-    let t495 = 0.001 * t421 + t476 + 0.5 * (p.m * t385 * t388 - p.m * t386 * t387)
-        - t477;
-    let t496 = 0.01 * t226 + 0.001 * t478 + 0.5 * (t493 - t494) - t479 - 0.25 * t492;
-    let t497 = 0.01 * t422 + t480 + 0.25 * (p.m * p.l * t490)
-        + 0.5 * (p.m * t88 * t387 - p.m * t108 * t385) - 0.001 * t481;
-    let t498 = 0.5
-        * (t424
+    let t364 = p.m * t108 * t289;
+    let t365 = p.m * t88 * t291;
+    let t366 = 0.5
+        * (t316
             + p.m
                 * (0.5
                     * (t109 * (2.0 * (p.l * q[9] * c_q12) + 4.0 * (p.l * q[11] * s_q12))
                         - t112
                             * (4.0 * (p.l * q[8] * s_q12) + 2.0 * (p.l * q[10] * c_q12)))
                     + p.l * q[8] * c_q12 * t110 + p.l * q[11] * c_q12 * t111
-                    + qd[10] * (-t89 - t90)) - t425);
-    let t499 = 0.5 * (t427 + p.m * t490 - t428);
-    let t500 = 0.5 * (t429 + p.m * t491 - t430);
-    let t501 = s_q12 * qd[10];
-    let t502 = c_q12 * qd[10];
-    let t503 = p.m * p.l * c_q12 * qd[10];
-    let t504 = s_q12 * t391;
-    let t505 = s_q12 * t33;
-    let t506 = c_q12 * t392;
-    let t507 = 0.001 * t505 - t506;
-    let t508 = c_q12 * t391;
-    let t509 = -(0.001 * t501) - t504;
-    let t510 = 0.01 * t502 + 0.125 * (p.m * (p.l * p.l) * c_q12 * qd[10]) + t508;
-    let t511 = 0.25 * t503 + 0.5 * (p.m * s_q12 * t108 - p.m * c_q12 * t388);
-    let t512 = p.m * p.l * s_q12 * qd[10];
-    let t513 = p.m * (p.l * p.l) * s_q12 * qd[10];
-    let t514 = p.m * p.l * c_q12 * t108;
-    let t515 = p.m * p.l * s_q12 * t388;
-    let t516 = 0.01 * t34 + 0.25 * t390 + 0.5 * (p.m * p.l * c_q12 * t387);
-    let t517 = 0.5 * (p.m * p.l * s_q12 * t387) - 0.001 * t33;
-    let t518 = -(0.25 * t513) - 0.5 * (t514 + t515);
-    let t519 = 0.5 * (p.m * t388 + t503);
-    let t520 = 0.5 * (t512 - p.m * t108);
-    let t521 = c_q12 * t33;
-    let t522 = s_q12 * t392;
-    let t523 = 0.001 * t521 + t522;
-    let t524 = 0.5 * t389 - 0.001 * t502 - t508;
-    let t525 = -(0.01 * t501) - t504 - 0.125 * t513 - 0.5 * (p.m * p.l * t108);
-    let t526 = 0.5 * (p.m * c_q12 * t108 + p.m * s_q12 * t388) - 0.25 * t512;
-    let t527 = t64 * t402;
-    let t528 = t21 * t407;
-    let t529 = t67 * t408;
-    let t530 = t64 * t414;
-    let t531 = t21 * t419;
-    let t532 = t67 * t420;
-    let t533 = t64 * t426;
-    let t534 = t21 * t431;
-    let t535 = t67 * t432;
-    let t536 = t64 * t447;
-    let t537 = t21 * t448;
-    let t538 = t67 * t449;
-    let t539 = t64 * t462;
-    let t540 = t21 * t463;
-    let t541 = t67 * t464;
-    let t542 = t64 * t484;
-    let t543 = t21 * t485;
-    let t544 = t67 * t486;
-    let t545 = t64 * t495;
-    let t546 = t21 * t496;
-    let t547 = t67 * t497;
-    let t548 = t64 * t509;
-    let t549 = t21 * t507;
-    let t550 = t67 * t510;
-    let t551 = t64 * t516;
-    let t552 = t21 * t518;
-    let t553 = t67 * t517;
-    let t554 = t64 * t524;
-    let t555 = t21 * t523;
-    let t556 = t67 * t525;
+                    + qd[10] * (-t89 - t90)) - t317);
+    let t367 = 0.5 * (t319 + p.m * t362 - t320);
+    let t368 = 0.5 * (t321 + p.m * t363 - t322);
+    let t369 = s_q12 * qd[10];
+    let t370 = c_q12 * qd[10];
+    let t371 = s_q12 * t33;
+    let t372 = c_q12 * t33;
+    let t373 = t64 * t300;
+    let t374 = t64 * t309;
+    let t375 = t64 * t318;
+    let t376 = c_q12 * qd[10] * d.k0;
+    let t377 = 0.5 * (p.m * s_q12 * t108 - p.m * c_q12 * t291) + 0.25 * t376;
+    let t378 = 0.5 * (p.m * t291 + t376);
+    let t379 = s_q12 * qd[10] * d.k0;
+    let t380 = 0.5 * (t379 - p.m * t108);
+    let t381 = 0.5 * (p.m * c_q12 * t108 + p.m * s_q12 * t291) - 0.25 * t379;
+    let t382 = c_q7 * qd[6] * d.k0;
+    let t383 = s_q7 * qd[6] * d.k0;
+    let t384 = t169 * d.k0;
+    let t385 = t174 - t175 - 0.5 * t384;
+    let t386 = t168 * d.k0;
+    let t387 = t176 + 0.5 * t386 - 0.01 * t170 - t177;
+    let t388 = t297 * d.k0;
+    let t389 = 0.5 * (t301 - t302) - 0.25 * t388;
+    let t390 = 0.5 * (t303 - t304) + 0.25 * t386;
+    let t391 = t187 * d.k0;
+    let t392 = t192 - t193 - 0.5 * t391;
+    let t393 = t186 * d.k0;
+    let t394 = t194 + 0.5 * t393 - 0.01 * t188 - t195;
+    let t395 = t306 * d.k0;
+    let t396 = 0.5 * (t310 - t311) - 0.25 * t395;
+    let t397 = 0.5 * (t312 - t313) + 0.25 * t393;
+    let t398 = t197 * d.k0;
+    let t399 = t204 - t205 - 0.5 * t398;
+    let t400 = t199 * d.k0;
+    let t401 = t206 + 0.5 * t400 - 0.01 * t200 - t207;
+    let t402 = t315 * d.k0;
+    let t403 = 0.5 * (t319 - t320) - 0.25 * t402;
+    let t404 = 0.5 * (t321 - t322) + 0.25 * t400;
+    let t405 = 0.021 * t4 + 0.5 * (t116 * d.k0);
+    let t406 = s_q7 * t405;
+    let t407 = -(0.002 * t120) - t406;
+    let t408 = c_q7 * t405;
+    let t409 = -(0.021 * t121) - 0.25 * (c_q7 * qd[6] * d.k5) - t408;
+    let t410 = t140 * d.k0;
+    let t411 = 0.001 * t28 + 0.022 * t30 + 0.5 * t410 - 0.01 * t142;
+    let t412 = t50 * t411;
+    let t413 = t141 * d.k0;
+    let t414 = 0.02 * t29 - 0.5 * t413;
+    let t415 = t43 * t414;
+    let t416 = s_q7 * t21 * t141 * d.k0;
+    let t417 = s_q7 * t22 * t140 * d.k0;
+    let t418 = 0.004 * t166 + 0.001 * t169 + 0.01 * t215 + t412 + t416 - t415 - t417;
+    let t419 = t213 * d.k0;
+    let t420 = t40 * t411;
+    let t421 = s_q7 * t22 * t139 * d.k0;
+    let t422 = s_q7 * t20 * t141 * d.k0;
+    let t423 = 0.02 * t168 + t216 + t421 - t420 - t422 - 0.5 * t419;
+    let t424 = t212 * d.k0;
+    let t425 = t40 * t414;
+    let t426 = s_q7 * t20 * t140 * d.k0;
+    let t427 = s_q7 * t21 * t139 * d.k0;
+    let t428 = 0.001 * t166 + 0.022 * t169 + t425 + t426 + 0.5 * t424 - 0.01 * t214
+        - t217 - t427;
+    let t429 = t290 * d.k0;
+    let t430 = 0.01 * t34 + 0.25 * t429;
+    let t431 = t291 * d.k0;
+    let t432 = 0.01 * t37 - 0.25 * t431;
+    let t433 = 0.001 * t296 + 0.5 * (p.m * t282 * t291 - p.m * t283 * t290) + t50 * t430
+        - t47 * t432;
+    let t434 = t331 * d.k0;
+    let t435 = t44 * t430;
+    let t436 = 0.01 * t168 + 0.001 * t332 + 0.5 * (t333 - t334) - 0.25 * t434 - t435;
+    let t437 = 0.01 * t297 + 0.5 * (p.m * t69 * t290 - p.m * t108 * t282)
+        + 0.25 * (t330 * d.k0) + t44 * t432 - 0.001 * (t33 * t50);
+    let t438 = 0.2 * t119 + 0.002 * t121 + t408;
+    let t439 = -(0.2 * t118) - 0.021 * t120 - t406 - 0.25 * (s_q7 * qd[6] * d.k5);
+    let t440 = t63 * t411;
+    let t441 = t56 * t414;
+    let t442 = 0.004 * t185 + 0.001 * t187 + 0.01 * t227 + t230 + t440 - t231 - t441;
+    let t443 = t225 * d.k0;
+    let t444 = t53 * t411;
+    let t445 = 0.02 * t186 + t228 + t232 - t233 - t444 - 0.5 * t443;
+    let t446 = t224 * d.k0;
+    let t447 = t53 * t414;
+    let t448 = 0.001 * t185 + 0.022 * t187 + t234 + t447 + 0.5 * t446 - 0.01 * t226
+        - t229 - t235;
+    let t449 = 0.001 * t305 + 0.5 * (p.m * t284 * t291 - p.m * t285 * t290) + t63 * t430
+        - t60 * t432;
+    let t450 = t341 * d.k0;
+    let t451 = t57 * t430;
+    let t452 = 0.01 * t186 + 0.001 * t342 + 0.5 * (t343 - t344) - 0.25 * t450 - t451;
+    let t453 = 0.01 * t306 + 0.5 * (p.m * t74 * t290 - p.m * t108 * t284)
+        + 0.25 * (t340 * d.k0) + t57 * t432 - 0.001 * (t33 * t63);
+    let t454 = t117 * d.k0;
+    let t455 = 0.2 * (p.m * c_q7 * t117) + 0.5 * t454 - 0.021 * t3;
+    let t456 = t21 * t411;
+    let t457 = t22 * t414;
+    let t458 = 0.001 * t197 + 0.004 * t198 + 0.01 * t254 + t257 + t456 - t258 - t457;
+    let t459 = t252 * d.k0;
+    let t460 = t20 * t411;
+    let t461 = 0.02 * t199 + t255 + t259 - t260 - t460 - 0.5 * t459;
+    let t462 = t251 * d.k0;
+    let t463 = t20 * t414;
+    let t464 = 0.022 * t197 + 0.001 * t198 + t261 + t463 + 0.5 * t462 - 0.01 * t253
+        - t256 - t262;
+    let t465 = t21 * t430;
+    let t466 = t67 * t432;
+    let t467 = 0.001 * t314 + 0.5 * (p.m * t286 * t291 - p.m * t287 * t290) + t465
+        - t466;
+    let t468 = t354 * d.k0;
+    let t469 = t64 * t430;
+    let t470 = 0.01 * t199 + 0.001 * t355 + 0.5 * (t357 - t358) - 0.25 * t468 - t469;
+    let t471 = t64 * t432;
+    let t472 = 0.01 * t315 + 0.5 * (p.m * t82 * t290 - p.m * t108 * t286)
+        + 0.25 * (t353 * d.k0) + t471 - 0.001 * t356;
+    let t473 = 0.5 * t454 - 0.021 * t3;
+    let t474 = t18 * t141 * d.k0;
+    let t475 = t19 * t140 * d.k0;
+    let t476 = 0.001 * t197 + 0.004 * t198 + 0.01 * t273 + t456 + t474 - t457 - t475;
+    let t477 = t271 * d.k0;
+    let t478 = t19 * t139 * d.k0;
+    let t479 = t17 * t141 * d.k0;
+    let t480 = 0.02 * t199 + t255 + t478 - t460 - t479 - 0.5 * t477;
+    let t481 = t270 * d.k0;
+    let t482 = t17 * t140 * d.k0;
+    let t483 = t18 * t139 * d.k0;
+    let t484 = 0.022 * t197 + 0.001 * t198 + t463 + t482 + 0.5 * t481 - t256 - t483
+        - 0.01 * t272;
+    let t485 = 0.001 * t314 + 0.5 * (p.m * t288 * t291 - p.m * t289 * t290) + t465
+        - t466;
+    let t486 = t363 * d.k0;
+    let t487 = 0.01 * t199 + 0.001 * t355 + 0.5 * (t364 - t365) - t469 - 0.25 * t486;
+    let t488 = 0.01 * t315 + 0.5 * (p.m * t88 * t290 - p.m * t108 * t288) + t471
+        + 0.25 * (t362 * d.k0) - 0.001 * t356;
+    let t489 = 0.01 * t142 - 0.001 * t28 - 0.022 * t30 - 0.5 * t410;
+    let t490 = s_q12 * t432;
+    let t491 = -(0.001 * t369) - t490;
+    let t492 = c_q12 * t430;
+    let t493 = 0.001 * t371 - t492;
+    let t494 = c_q12 * t432;
+    let t495 = 0.01 * t370 + 0.125 * (c_q12 * qd[10] * d.k5) + t494;
+    let t496 = 0.01 * t34 + 0.25 * t429 + 0.5 * (c_q12 * t290 * d.k0);
+    let t497 = s_q12 * qd[10] * d.k5;
+    let t498 = c_q12 * t108 * d.k0;
+    let t499 = s_q12 * t291 * d.k0;
+    let t500 = -(0.25 * t497) - 0.5 * (t498 + t499);
+    let t501 = 0.5 * (s_q12 * t290 * d.k0) - 0.001 * t33;
+    let t502 = 0.5 * t413 - 0.02 * t29;
+    let t503 = 0.5 * t431 - 0.001 * t370 - t494;
+    let t504 = s_q12 * t430;
+    let t505 = 0.001 * t372 + t504;
+    let t506 = -(0.01 * t369) - t490 - 0.125 * t497 - 0.5 * (t108 * d.k0);
+    let t507 = t21 * t385;
+    let t508 = t22 * t387;
+    let t509 = t21 * t389;
+    let t510 = t67 * t390;
+    let t511 = t21 * t392;
+    let t512 = t22 * t394;
+    let t513 = t21 * t396;
+    let t514 = t67 * t397;
+    let t515 = t21 * t399;
+    let t516 = t22 * t401;
+    let t517 = t21 * t403;
+    let t518 = t67 * t404;
+    let t519 = 0.021 * t3 - 0.5 * t454;
+    let t520 = c_q7 * t519;
+    let t521 = t20 * t418;
+    let t522 = t21 * t423;
+    let t523 = t22 * t428;
+    let t524 = t64 * t433;
+    let t525 = t21 * t436;
+    let t526 = t67 * t437;
+    let t527 = s_q7 * t519;
+    let t528 = t20 * t442;
+    let t529 = t21 * t445;
+    let t530 = t22 * t448;
+    let t531 = t64 * t449;
+    let t532 = t21 * t452;
+    let t533 = t67 * t453;
+    let t534 = t20 * t458;
+    let t535 = t21 * t461;
+    let t536 = t22 * t464;
+    let t537 = t64 * t467;
+    let t538 = t21 * t470;
+    let t539 = t67 * t472;
+    let t540 = t20 * t476;
+    let t541 = t21 * t480;
+    let t542 = t22 * t484;
+    let t543 = t64 * t485;
+    let t544 = t21 * t487;
+    let t545 = t67 * t488;
+    let t546 = t21 * t489;
+    let t547 = t64 * t491;
+    let t548 = t21 * t493;
+    let t549 = t67 * t495;
+    let t550 = t64 * t496;
+    let t551 = t21 * t500;
+    let t552 = t67 * t501;
+    let t553 = t20 * t502;
+    let t554 = t64 * t503;
+    let t555 = t21 * t505;
+    let t556 = t67 * t506;
     [
         [
-            p.m * t40 * t185 + p.m * t43 * t188 + 1.5 * (p.m * t50 * t187)
-                + 0.5 * (p.m * t44 * t397 + p.m * t47 * t398),
-            t146 + t147 + p.m * t40 * t208 + p.m * t43 * t210 + 1.5 * (p.m * t50 * t209)
-                + 0.5 * (p.m * t44 * t409 + p.m * t47 * t410),
-            p.m * t40 * t225 + p.m * t43 * t224 + 1.5 * (p.m * t50 * t226)
-                + 0.5 * (p.m * t44 * t421 + p.m * t47 * t422),
-            t40 * t264 + t50 * t265 + t43 * t266 + t44 * t450 + t50 * t451 + t47 * t452,
-            t115 + t148 + t149 + t40 * t291 + t50 * t292 + t43 * t293 + t44 * t465
-                + t50 * t466 + t47 * t467,
-            c_q7 * t144 + t40 * t327 + t50 * t328 + t43 * t329 + t44 * t487 + t50 * t488
-                + t47 * t489 - t114 - s_q7 * t145,
-            t40 * t349 + t50 * t350 + t43 * t351 + t44 * t498 + t50 * t499 + t47 * t500
-                - t126 - t127,
-            t194 + t50 * t511
-                + 0.5 * (p.m * c_q12 * t47 * t387 - p.m * s_q12 * t44 * t387) - t193,
-            t196 + t44 * t519 + t47 * t520 - t195,
-            t198 + t50 * t526 - t197
-                - 0.5 * (p.m * c_q12 * t44 * t387 + p.m * s_q12 * t47 * t387),
-            0.5 * (t404 - t403),
+            p.m * t40 * t166 + p.m * t43 * t169 + 1.5 * (p.m * t50 * t168)
+                + 0.5 * (p.m * t44 * t296 + p.m * t47 * t297),
+            t131 + t132 + p.m * t40 * t185 + p.m * t43 * t187 + 1.5 * (p.m * t50 * t186)
+                + 0.5 * (p.m * t44 * t305 + p.m * t47 * t306),
+            p.m * t40 * t198 + p.m * t43 * t197 + 1.5 * (p.m * t50 * t199)
+                + 0.5 * (p.m * t44 * t314 + p.m * t47 * t315),
+            t40 * t218 + t50 * t219 + t43 * t220 + t44 * t335 + t50 * t336 + t47 * t337,
+            t115 + t133 + t134 + t40 * t236 + t50 * t237 + t43 * t238 + t44 * t345
+                + t50 * t346 + t47 * t347,
+            c_q7 * t129 + t40 * t263 + t50 * t264 + t43 * t265 + t44 * t359 + t50 * t360
+                + t47 * t361 - t114 - s_q7 * t130,
+            t40 * t274 + t50 * t275 + t43 * t276 + t44 * t366 + t50 * t367 + t47 * t368
+                - t122 - t123,
+            t173 + t50 * t377
+                + 0.5 * (p.m * c_q12 * t47 * t290 - p.m * s_q12 * t44 * t290) - t172,
+            t175 + t44 * t378 + t47 * t380 - t174,
+            t177 + t50 * t381 - t176
+                - 0.5 * (p.m * c_q12 * t44 * t290 + p.m * s_q12 * t47 * t290),
+            0.5 * (t302 - t301),
         ],
         [
-            p.m * t53 * t185 + p.m * t56 * t188 + 1.5 * (p.m * t63 * t187)
-                + 0.5 * (p.m * t57 * t397 + p.m * t60 * t398) - t146 - t147,
-            p.m * t53 * t208 + p.m * t56 * t210 + 1.5 * (p.m * t63 * t209)
-                + 0.5 * (p.m * t57 * t409 + p.m * t60 * t410),
-            p.m * t53 * t225 + p.m * t56 * t224 + 1.5 * (p.m * t63 * t226)
-                + 0.5 * (p.m * t57 * t421 + p.m * t60 * t422),
-            t53 * t264 + t63 * t265 + t56 * t266 + t57 * t450 + t63 * t451 + t60 * t452
-                - t115 - t148 - t149,
-            t53 * t291 + t63 * t292 + t56 * t293 + t57 * t465 + t63 * t466 + t60 * t467,
-            t113 + t150 + t151 + t53 * t327 + t63 * t328 + t56 * t329 + t57 * t487
-                + t63 * t488 + t60 * t489,
-            t130 + t53 * t349 + t63 * t350 + t56 * t351 + t57 * t498 + t63 * t499
-                + t60 * t500 - t129,
-            t216 + t63 * t511
-                + 0.5 * (p.m * c_q12 * t60 * t387 - p.m * s_q12 * t57 * t387) - t215,
-            t218 + t57 * t519 + t60 * t520 - t217,
-            t220 + t63 * t526 - t219
-                - 0.5 * (p.m * c_q12 * t57 * t387 + p.m * s_q12 * t60 * t387),
-            0.5 * (t416 - t415),
+            p.m * t53 * t166 + p.m * t56 * t169 + 1.5 * (p.m * t63 * t168)
+                + 0.5 * (p.m * t57 * t296 + p.m * t60 * t297) - t131 - t132,
+            p.m * t53 * t185 + p.m * t56 * t187 + 1.5 * (p.m * t63 * t186)
+                + 0.5 * (p.m * t57 * t305 + p.m * t60 * t306),
+            p.m * t53 * t198 + p.m * t56 * t197 + 1.5 * (p.m * t63 * t199)
+                + 0.5 * (p.m * t57 * t314 + p.m * t60 * t315),
+            t53 * t218 + t63 * t219 + t56 * t220 + t57 * t335 + t63 * t336 + t60 * t337
+                - t115 - t133 - t134,
+            t53 * t236 + t63 * t237 + t56 * t238 + t57 * t345 + t63 * t346 + t60 * t347,
+            t113 + t135 + t136 + t53 * t263 + t63 * t264 + t56 * t265 + t57 * t359
+                + t63 * t360 + t60 * t361,
+            t125 + t53 * t274 + t63 * t275 + t56 * t276 + t57 * t366 + t63 * t367
+                + t60 * t368 - t124,
+            t191 + t63 * t377
+                + 0.5 * (p.m * c_q12 * t60 * t290 - p.m * s_q12 * t57 * t290) - t190,
+            t193 + t57 * t378 + t60 * t380 - t192,
+            t195 + t63 * t381 - t194
+                - 0.5 * (p.m * c_q12 * t57 * t290 + p.m * s_q12 * t60 * t290),
+            0.5 * (t311 - t310),
         ],
         [
-            p.m * t20 * t185 + p.m * t22 * t188 + 1.5 * (p.m * t21 * t187)
-                + 0.5 * (p.m * t64 * t397 + p.m * t67 * t398),
-            p.m * t20 * t208 + p.m * t22 * t210 + 1.5 * (p.m * t21 * t209)
-                + 0.5 * (p.m * t64 * t409 + p.m * t67 * t410),
-            p.m * t20 * t225 + p.m * t22 * t224 + 1.5 * (p.m * t21 * t226)
-                + 0.5 * (p.m * t64 * t421 + p.m * t67 * t422),
-            t114 + t126 + t127 + t20 * t264 + t21 * t265 + t22 * t266 + t64 * t450
-                + t21 * t451 + t67 * t452 + 0.5 * t125,
-            t129 + t20 * t291 + t21 * t292 + t22 * t293 + t64 * t465 + t21 * t466
-                + t67 * t467 + 0.5 * t128 - t113 - t130,
-            t20 * t327 + t21 * t328 + t22 * t329 + t64 * t487 + t21 * t488 + t67 * t489,
-            t20 * t349 + t21 * t350 + t22 * t351 + t64 * t498 + t21 * t499 + t67 * t500,
-            t232 + t21 * t511
-                + 0.5 * (p.m * c_q12 * t67 * t387 - p.m * s_q12 * t64 * t387) - t231,
-            t234 + t64 * t519 + t67 * t520 - t233,
-            t236 + t21 * t526 - t235
-                - 0.5 * (p.m * c_q12 * t64 * t387 + p.m * s_q12 * t67 * t387),
-            0.5 * (t428 - t427),
+            p.m * t20 * t166 + p.m * t22 * t169 + 1.5 * (p.m * t21 * t168)
+                + 0.5 * (p.m * t64 * t296 + p.m * t67 * t297),
+            p.m * t20 * t185 + p.m * t22 * t187 + 1.5 * (p.m * t21 * t186)
+                + 0.5 * (p.m * t64 * t305 + p.m * t67 * t306),
+            p.m * t20 * t198 + p.m * t22 * t197 + 1.5 * (p.m * t21 * t199)
+                + 0.5 * (p.m * t64 * t314 + p.m * t67 * t315),
+            t114 + t122 + t123 + t20 * t218 + t21 * t219 + t22 * t220 + t64 * t335
+                + t21 * t336 + t67 * t337 + 0.5 * t382,
+            t124 + t20 * t236 + t21 * t237 + t22 * t238 + t64 * t345 + t21 * t346
+                + t67 * t347 + 0.5 * t383 - t113 - t125,
+            t20 * t263 + t21 * t264 + t22 * t265 + t64 * t359 + t21 * t360 + t67 * t361,
+            t20 * t274 + t21 * t275 + t22 * t276 + t64 * t366 + t21 * t367 + t67 * t368,
+            t203 + t21 * t377
+                + 0.5 * (p.m * c_q12 * t67 * t290 - p.m * s_q12 * t64 * t290) - t202,
+            t205 + t64 * t378 + t67 * t380 - t204,
+            t207 + t21 * t381 - t206
+                - 0.5 * (p.m * c_q12 * t64 * t290 + p.m * s_q12 * t67 * t290),
+            0.5 * (t320 - t319),
         ],
         [
-            t40 * t199 + t50 * t200 + t43 * t201 + p.m * p.l * s_q7 * t20 * t185
-                + p.m * p.l * s_q7 * t21 * t187 + p.m * p.l * s_q7 * t22 * t188
-                + t44 * t402 + t50 * t407 + t47 * t408
-                + 0.5 * (p.m * t69 * t397 + p.m * t187 * t379 + p.m * t380 * t398),
-            t115 + t148 + t149 + t40 * t221 + t50 * t222 + t43 * t223
-                + p.m * p.l * s_q7 * t20 * t208 + p.m * p.l * s_q7 * t21 * t209
-                + p.m * p.l * s_q7 * t22 * t210 + t44 * t414 + t50 * t419 + t47 * t420
-                + 0.5 * (p.m * t69 * t409 + p.m * t209 * t379 + p.m * t380 * t410),
-            t40 * t237 + t50 * t238 + t43 * t239 + p.m * p.l * s_q7 * t20 * t225
-                + p.m * p.l * s_q7 * t21 * t226 + p.m * p.l * s_q7 * t22 * t224
-                + t44 * t426 + t50 * t431 + t47 * t432
-                + 0.5 * (p.m * t69 * t421 + p.m * t226 * t379 + p.m * t380 * t422) - t114
-                - t126 - t127,
-            c_q7 * t135 + t40 * t261 + t50 * t262 + t43 * t263 + p.l * s_q7 * t20 * t264
-                + p.l * s_q7 * t21 * t265 + p.l * s_q7 * t22 * t266 + t44 * t447
-                + t50 * t448 + t47 * t449 + t69 * t450 + t379 * t451 + t380 * t452
-                - s_q7 * t136,
-            0.002 * qd[4] + 0.08 * qd[5] + 0.05 * t114 + c_q7 * t139 + t40 * t288
-                + t50 * t289 + t43 * t290 + p.l * s_q7 * t20 * t291
-                + p.l * s_q7 * t21 * t292 + p.l * s_q7 * t22 * t293 + t44 * t462
-                + t50 * t463 + t47 * t464 + t69 * t465 + t379 * t466 + t380 * t467
-                - s_q7 * t140,
-            0.05 * t115 + c_q7 * t142 + t40 * t324 + t50 * t325 + t43 * t326
-                + p.l * s_q7 * t20 * t327 + p.l * s_q7 * t21 * t328
-                + p.l * s_q7 * t22 * t329 + t44 * t484 + t50 * t485 + t47 * t486
-                + t69 * t487 + t379 * t488 + t380 * t489 - 0.005 * qd[3] - 0.12 * qd[4]
-                - 0.002 * qd[5] - s_q7 * t143,
-            c_q7 * t141 + t40 * t346 + t50 * t347 + t43 * t348 + p.l * s_q7 * t20 * t349
-                + p.l * s_q7 * t21 * t350 + p.l * s_q7 * t22 * t351 + t44 * t495
-                + t50 * t496 + t47 * t497 + t69 * t498 + t379 * t499 + t380 * t500
-                - 0.002 * t134,
-            t250 + t256 + t50 * t352 + t44 * t509 + t50 * t507 + t47 * t510 + t379 * t511
-                + 0.5 * (p.m * c_q12 * t380 * t387 - p.m * s_q12 * t69 * t387) - t255,
-            t252 + t258 + t43 * t353 + t44 * t516 + t50 * t518 + t47 * t517 + t69 * t519
-                + t380 * t520 - t257,
-            t254 + t260 + t40 * t354 + t44 * t524 + t50 * t523 + t47 * t525 + t379 * t526
-                - t259 - 0.5 * (p.m * c_q12 * t69 * t387 + p.m * s_q12 * t380 * t387),
-            t444 + 0.5 * (t446 - t445) - 0.001 * t443,
+            t40 * t178 + t44 * t300 + t50 * t385 + t43 * t387 + s_q7 * t20 * t166 * d.k0
+                + s_q7 * t21 * t168 * d.k0 + s_q7 * t22 * t169 * d.k0 + t50 * t389
+                + t47 * t390
+                + 0.5 * (p.m * t69 * t296 + p.m * t168 * t282 + p.m * t283 * t297),
+            t115 + t133 + t134 + t40 * t196 + t44 * t309 + t50 * t392 + t43 * t394
+                + s_q7 * t20 * t185 * d.k0 + s_q7 * t21 * t186 * d.k0
+                + s_q7 * t22 * t187 * d.k0 + t50 * t396 + t47 * t397
+                + 0.5 * (p.m * t69 * t305 + p.m * t186 * t282 + p.m * t283 * t306),
+            t40 * t208 + t44 * t318 + t50 * t399 + t43 * t401 + s_q7 * t20 * t198 * d.k0
+                + s_q7 * t21 * t199 * d.k0 + s_q7 * t22 * t197 * d.k0 + t50 * t403
+                + t47 * t404
+                + 0.5 * (p.m * t69 * t314 + p.m * t199 * t282 + p.m * t283 * t315) - t114
+                - t122 - t123,
+            p.l * s_q7 * t20 * t218 + p.l * s_q7 * t21 * t219 + p.l * s_q7 * t22 * t220
+                + t69 * t335 + t282 * t336 + t283 * t337 + c_q7 * t407 + t40 * t418
+                + t50 * t423 + t43 * t428 + t44 * t433 + t50 * t436 + t47 * t437
+                - s_q7 * t409,
+            0.002 * qd[4] + 0.08 * qd[5] + 0.05 * t114 + p.l * s_q7 * t20 * t236
+                + p.l * s_q7 * t21 * t237 + p.l * s_q7 * t22 * t238 + t69 * t345
+                + t282 * t346 + t283 * t347 + c_q7 * t438 + t40 * t442 + t50 * t445
+                + t43 * t448 + t44 * t449 + t50 * t452 + t47 * t453 - s_q7 * t439,
+            0.05 * t115 + p.l * s_q7 * t20 * t263 + p.l * s_q7 * t21 * t264
+                + p.l * s_q7 * t22 * t265 + t69 * t359 + t282 * t360 + t283 * t361
+                + c_q7 * t455 + t40 * t458 + t50 * t461 + t43 * t464 + t44 * t467
+                + t50 * t470 + t47 * t472 - 0.005 * qd[3] - 0.12 * qd[4] - 0.002 * qd[5]
+                - s_q7 * t128,
+            p.l * s_q7 * t20 * t274 + p.l * s_q7 * t21 * t275 + p.l * s_q7 * t22 * t276
+                + t69 * t366 + t282 * t367 + t283 * t368 + c_q7 * t473 + t40 * t476
+                + t50 * t480 + t43 * t484 + t44 * t485 + t50 * t487 + t47 * t488
+                - 0.002 * t126,
+            0.5 * (p.m * c_q12 * t283 * t290 - p.m * s_q12 * t69 * t290) + t415 + t417
+                + t50 * t489 + t44 * t491 + t50 * t493 + t47 * t495 + t282 * t377 - t416,
+            t43 * t277 + t420 + t422 + t44 * t496 + t50 * t500 + t47 * t501 + t69 * t378
+                + t283 * t380 - t421,
+            t217 + t427 + t40 * t502 + t44 * t503 + t50 * t505 + t47 * t506 + t282 * t381
+                - t426 - 0.5 * (p.m * c_q12 * t69 * t290 + p.m * s_q12 * t283 * t290),
+            0.5 * (t334 - t333) + t435 - 0.001 * t332,
         ],
         [
-            t53 * t199 + t63 * t200 + t56 * t201 + p.m * t20 * t72 * t185
-                + p.m * t21 * t72 * t187 + p.m * t22 * t72 * t188 + t57 * t402
-                + t63 * t407 + t60 * t408
-                + 0.5 * (p.m * t74 * t397 + p.m * t187 * t381 + p.m * t382 * t398) - t115
-                - t148 - t149,
-            t53 * t221 + t63 * t222 + t56 * t223 + p.m * t20 * t72 * t208
-                + p.m * t21 * t72 * t209 + p.m * t22 * t72 * t210 + t57 * t414
-                + t63 * t419 + t60 * t420
-                + 0.5 * (p.m * t74 * t409 + p.m * t209 * t381 + p.m * t382 * t410),
-            t113 + t130 + t53 * t237 + t63 * t238 + t56 * t239 + p.m * t20 * t72 * t225
-                + p.m * t21 * t72 * t226 + p.m * t22 * t72 * t224 + t57 * t426
-                + t63 * t431 + t60 * t432
-                + 0.5 * (p.m * t74 * t421 + p.m * t226 * t381 + p.m * t382 * t422)
-                - t129,
-            s_q7 * t135 + c_q7 * t136 + t53 * t261 + t63 * t262 + t56 * t263
-                + t20 * t72 * t264 + t21 * t72 * t265 + t22 * t72 * t266 + t57 * t447
-                + t63 * t448 + t60 * t449 + t74 * t450 + t381 * t451 + t382 * t452
+            t53 * t178 + p.m * t20 * t72 * t166 + p.m * t21 * t72 * t168
+                + p.m * t22 * t72 * t169 + t57 * t300 + t63 * t385 + t56 * t387
+                + t63 * t389 + t60 * t390
+                + 0.5 * (p.m * t74 * t296 + p.m * t168 * t284 + p.m * t285 * t297) - t115
+                - t133 - t134,
+            t53 * t196 + p.m * t20 * t72 * t185 + p.m * t21 * t72 * t186
+                + p.m * t22 * t72 * t187 + t57 * t309 + t63 * t392 + t56 * t394
+                + t63 * t396 + t60 * t397
+                + 0.5 * (p.m * t74 * t305 + p.m * t186 * t284 + p.m * t285 * t306),
+            t113 + t125 + t53 * t208 + p.m * t20 * t72 * t198 + p.m * t21 * t72 * t199
+                + p.m * t22 * t72 * t197 + t57 * t318 + t63 * t399 + t56 * t401
+                + t63 * t403 + t60 * t404
+                + 0.5 * (p.m * t74 * t314 + p.m * t199 * t284 + p.m * t285 * t315)
+                - t124,
+            t20 * t72 * t218 + t21 * t72 * t219 + t22 * t72 * t220 + t74 * t335
+                + t284 * t336 + t285 * t337 + s_q7 * t407 + c_q7 * t409 + t53 * t418
+                + t63 * t423 + t56 * t428 + t57 * t433 + t63 * t436 + t60 * t437
                 - 0.002 * qd[4] - 0.08 * qd[5] - 0.05 * t114
-                - 0.2 * (0.5 * t125 + t126 + t127),
-            s_q7 * t139 + c_q7 * t140 + t53 * t288 + t63 * t289 + t56 * t290
-                + t20 * t72 * t291 + t21 * t72 * t292 + t22 * t72 * t293 + t57 * t462
-                + t63 * t463 + t60 * t464 + t74 * t465 + t381 * t466 + t382 * t467
-                - 0.2 * (0.5 * t128 + t129 - t130),
-            0.1 * qd[3] + 0.005 * qd[4] + s_q7 * t142 + c_q7 * t143 + t53 * t324
-                + t63 * t325 + t56 * t326 + t20 * t72 * t327 + t21 * t72 * t328
-                + t22 * t72 * t329 + t57 * t484 + t63 * t485 + t60 * t486 + t74 * t487
-                + t381 * t488 + t382 * t489,
-            0.002 * t138 + s_q7 * t141 + t53 * t346 + t63 * t347 + t56 * t348
-                + t20 * t72 * t349 + t21 * t72 * t350 + t22 * t72 * t351 + t57 * t495
-                + t63 * t496 + t60 * t497 + t74 * t498 + t381 * t499 + t382 * t500,
-            t277 + t283 + t63 * t352 + t57 * t509 + t63 * t507 + t60 * t510 + t381 * t511
-                + 0.5 * (p.m * c_q12 * t382 * t387 - p.m * s_q12 * t74 * t387) - t282,
-            t279 + t285 + t56 * t353 + t57 * t516 + t63 * t518 + t60 * t517 + t74 * t519
-                + t382 * t520 - t284,
-            t281 + t287 + t53 * t354 + t57 * t524 + t63 * t523 + t60 * t525 + t381 * t526
-                - t286 - 0.5 * (p.m * c_q12 * t74 * t387 + p.m * s_q12 * t382 * t387),
-            t459 + 0.5 * (t461 - t460) - 0.001 * t458,
+                - 0.2 * (t122 + t123 + 0.5 * t382),
+            t20 * t72 * t236 + t21 * t72 * t237 + t22 * t72 * t238 + t74 * t345
+                + t284 * t346 + t285 * t347 + s_q7 * t438 + c_q7 * t439 + t53 * t442
+                + t63 * t445 + t56 * t448 + t57 * t449 + t63 * t452 + t60 * t453
+                - 0.2 * (t124 + 0.5 * t383 - t125),
+            0.1 * qd[3] + 0.005 * qd[4] + c_q7 * t128 + t20 * t72 * t263
+                + t21 * t72 * t264 + t22 * t72 * t265 + t74 * t359 + t284 * t360
+                + t285 * t361 + s_q7 * t455 + t53 * t458 + t63 * t461 + t56 * t464
+                + t57 * t467 + t63 * t470 + t60 * t472,
+            0.002 * t127 + t20 * t72 * t274 + t21 * t72 * t275 + t22 * t72 * t276
+                + t74 * t366 + t284 * t367 + t285 * t368 + s_q7 * t473 + t53 * t476
+                + t63 * t480 + t56 * t484 + t57 * t485 + t63 * t487 + t60 * t488,
+            t231 + t441 + t63 * t489 + t57 * t491 + t63 * t493 + t60 * t495 + t284 * t377
+                + 0.5 * (p.m * c_q12 * t285 * t290 - p.m * s_q12 * t74 * t290) - t230,
+            t233 + t56 * t277 + t444 + t57 * t496 + t63 * t500 + t60 * t501 + t74 * t378
+                + t285 * t380 - t232,
+            t229 + t235 + t53 * t502 + t57 * t503 + t63 * t505 + t60 * t506 + t284 * t381
+                - t234 - 0.5 * (p.m * c_q12 * t74 * t290 + p.m * s_q12 * t285 * t290),
+            0.5 * (t344 - t343) + t451 - 0.001 * t342,
         ],
         [
-            t114 + t126 + t127 + t355 + t356 + t357 + p.m * t78 * t185
-                + p.m * t152 * t187 + p.m * t153 * t188 + t527 + t528 + t529
-                + 0.5 * (p.m * t82 * t397 + p.m * t187 * t383 + p.m * t384 * t398 - t125)
-                - 0.2 * (t146 + t147),
-            t129 + t358 + t359 + t360 + p.m * t78 * t208 + p.m * t152 * t209
-                + p.m * t153 * t210 + t530 + t531 + t532
-                + 0.5 * (p.m * t82 * t409 + p.m * t209 * t383 + p.m * t384 * t410 - t128)
-                - t113 - t130,
-            t361 + t362 + t363 + p.m * t78 * t225 + p.m * t152 * t226 + p.m * t153 * t224
-                + t533 + t534 + t535
-                + 0.5 * (p.m * t82 * t421 + p.m * t226 * t383 + p.m * t384 * t422),
-            0.005 * qd[3] + 0.12 * qd[4] + 0.002 * (qd[5] + t134) + t133 + t364 + t365
-                + t366 + t78 * t264 + t152 * t265 + t153 * t266 + t536 + t537 + t538
-                + t82 * t450 + t383 * t451 + t384 * t452 - 0.05 * t115
-                - 0.2 * (t148 + t149),
-            t137 + t367 + t368 + t369 + t78 * t291 + t152 * t292 + t153 * t293 + t539
-                + t540 + t541 + t82 * t465 + t383 * t466 + t384 * t467 - 0.1 * qd[3]
-                - 0.005 * qd[4] - 0.002 * t138,
-            0.2 * (t129 + t150 + t151 - t130) + t370 + t371 + t372 + t78 * t327
-                + t152 * t328 + t153 * t329 + t542 + t543 + t544 + t82 * t487
-                + t383 * t488 + t384 * t489 - 0.1 * t128,
-            0.2 * (t130 - t129) + t373 + t374 + t375 + t78 * t349 + t152 * t350
-                + t153 * t351 + t545 + t546 + t547 + t82 * t498 + t383 * t499
-                + t384 * t500,
-            t313 + t319 + t376 + t548 + t549 + t550 + t383 * t511
-                + 0.5 * (p.m * c_q12 * t384 * t387 - p.m * s_q12 * t82 * t387) - t318,
-            t315 + t321 + t377 + t551 + t552 + t553 + t82 * t519 + t384 * t520 - t320,
-            t317 + t323 + t378 + t554 + t555 + t556 + t383 * t526 - t322
-                - 0.5 * (p.m * c_q12 * t82 * t387 + p.m * s_q12 * t384 * t387),
-            t479 + 0.5 * (t483 - t482) - 0.001 * t478,
+            t114 + t122 + t123 + t278 + p.m * t78 * t166 + p.m * t137 * t168
+                + p.m * t138 * t169 + t373 + t507 + t508 + t509 + t510
+                + 0.5 * (p.m * t82 * t296 + p.m * t168 * t286 + p.m * t287 * t297 - t382)
+                - 0.2 * (t131 + t132),
+            t124 + t279 + p.m * t78 * t185 + p.m * t137 * t186 + p.m * t138 * t187 + t374
+                + t511 + t512 + t513 + t514
+                + 0.5 * (p.m * t82 * t305 + p.m * t186 * t286 + p.m * t287 * t306 - t383)
+                - t113 - t125,
+            t280 + p.m * t78 * t198 + p.m * t137 * t199 + p.m * t138 * t197 + t375 + t515
+                + t516 + t517 + t518
+                + 0.5 * (p.m * t82 * t314 + p.m * t199 * t286 + p.m * t287 * t315),
+            0.005 * qd[3] + 0.12 * qd[4] + 0.002 * (qd[5] + t126) + t78 * t218
+                + t137 * t219 + t138 * t220 + t82 * t335 + t286 * t336 + t287 * t337
+                + t520 + t521 + t522 + t523 + t524 + t525 + t526 - 0.05 * t115
+                - 0.2 * (t133 + t134),
+            t78 * t236 + t137 * t237 + t138 * t238 + t82 * t345 + t286 * t346
+                + t287 * t347 + t527 + t528 + t529 + t530 + t531 + t532 + t533
+                - 0.1 * qd[3] - 0.005 * qd[4] - 0.002 * t127,
+            0.2 * (t124 + t135 + t136 - t125) + t78 * t263 + t137 * t264 + t138 * t265
+                + t82 * t359 + t286 * t360 + t287 * t361 + t534 + t535 + t536 + t537
+                + t538 + t539 - 0.1 * t383,
+            0.2 * (t125 - t124) + t78 * t274 + t137 * t275 + t138 * t276 + t82 * t366
+                + t286 * t367 + t287 * t368 + t540 + t541 + t542 + t543 + t544 + t545,
+            t258 + t457 + t546 + t547 + t548 + t549 + t286 * t377
+                + 0.5 * (p.m * c_q12 * t287 * t290 - p.m * s_q12 * t82 * t290) - t257,
+            t260 + t281 + t460 + t550 + t551 + t552 + t82 * t378 + t287 * t380 - t259,
+            t256 + t262 + t553 + t554 + t555 + t556 + t286 * t381 - t261
+                - 0.5 * (p.m * c_q12 * t82 * t290 + p.m * s_q12 * t287 * t290),
+            0.5 * (t358 - t357) + t469 - 0.001 * t355,
         ],
         [
-            0.5 * (p.m * t88 * t397 + p.m * t187 * t385 + p.m * t386 * t398 - t125)
-                + t126 + t127 + t355 + t356 + t357 + p.m * p.l * t17 * t185
-                + p.m * p.l * t18 * t187 + p.m * p.l * t19 * t188 + t527 + t528 + t529,
-            0.5 * (p.m * t88 * t409 + p.m * t209 * t385 + p.m * t386 * t410 - t128)
-                + t129 + t358 + t359 + t360 + p.m * p.l * t17 * t208
-                + p.m * p.l * t18 * t209 + p.m * p.l * t19 * t210 + t530 + t531 + t532
-                - t130,
-            t361 + t362 + t363 + p.m * p.l * t17 * t225 + p.m * p.l * t18 * t226
-                + p.m * p.l * t19 * t224 + t533 + t534 + t535
-                + 0.5 * (p.m * t88 * t421 + p.m * t226 * t385 + p.m * t386 * t422),
-            t133 + t364 + t365 + t366 + p.l * t17 * t264 + p.l * t18 * t265
-                + p.l * t19 * t266 + t536 + t537 + t538 + t88 * t450 + t385 * t451
-                + t386 * t452 + 0.002 * t134,
-            t137 + t367 + t368 + t369 + p.l * t17 * t291 + p.l * t18 * t292
-                + p.l * t19 * t293 + t539 + t540 + t541 + t88 * t465 + t385 * t466
-                + t386 * t467 - 0.002 * t138,
-            0.2 * (t129 - t130) + t370 + t371 + t372 + p.l * t17 * t327
-                + p.l * t18 * t328 + p.l * t19 * t329 + t542 + t543 + t544 + t88 * t487
-                + t385 * t488 + t386 * t489 - 0.1 * t128,
-            t373 + t374 + t375 + p.l * t17 * t349 + p.l * t18 * t350 + p.l * t19 * t351
-                + t545 + t546 + t547 + t88 * t498 + t385 * t499 + t386 * t500,
-            t313 + t341 + t376 + t548 + t549 + t550 + t385 * t511
-                + 0.5 * (p.m * c_q12 * t386 * t387 - p.m * s_q12 * t88 * t387) - t340,
-            t315 + t343 + t377 + t551 + t552 + t553 + t88 * t519 + t386 * t520 - t342,
-            t317 + t345 + t378 + t554 + t555 + t556 + t385 * t526 - t344
-                - 0.5 * (p.m * c_q12 * t88 * t387 + p.m * s_q12 * t386 * t387),
-            t479 + 0.5 * (t494 - t493) - 0.001 * t478,
+            t122 + t123 + t278 + t373 + t507 + t508 + t509 + t510 + t17 * t166 * d.k0
+                + t18 * t168 * d.k0 + t19 * t169 * d.k0
+                + 0.5
+                    * (p.m * t88 * t296 + p.m * t168 * t288 + p.m * t289 * t297 - t382),
+            t124 + t279 + t374 + t511 + t512 + t513 + t514 + t17 * t185 * d.k0
+                + t18 * t186 * d.k0 + t19 * t187 * d.k0
+                + 0.5 * (p.m * t88 * t305 + p.m * t186 * t288 + p.m * t289 * t306 - t383)
+                - t125,
+            t280 + t375 + t515 + t516 + t517 + t518 + t17 * t198 * d.k0
+                + t18 * t199 * d.k0 + t19 * t197 * d.k0
+                + 0.5 * (p.m * t88 * t314 + p.m * t199 * t288 + p.m * t289 * t315),
+            0.002 * t126 + p.l * t17 * t218 + p.l * t18 * t219 + p.l * t19 * t220
+                + t88 * t335 + t288 * t336 + t289 * t337 + t520 + t521 + t522 + t523
+                + t524 + t525 + t526,
+            p.l * t17 * t236 + p.l * t18 * t237 + p.l * t19 * t238 + t88 * t345
+                + t288 * t346 + t289 * t347 + t527 + t528 + t529 + t530 + t531 + t532
+                + t533 - 0.002 * t127,
+            0.2 * (t124 - t125) + p.l * t17 * t263 + p.l * t18 * t264 + p.l * t19 * t265
+                + t88 * t359 + t288 * t360 + t289 * t361 + t534 + t535 + t536 + t537
+                + t538 + t539 - 0.1 * t383,
+            p.l * t17 * t274 + p.l * t18 * t275 + p.l * t19 * t276 + t88 * t366
+                + t288 * t367 + t289 * t368 + t540 + t541 + t542 + t543 + t544 + t545,
+            0.5 * (p.m * c_q12 * t289 * t290 - p.m * s_q12 * t88 * t290) + t457 + t475
+                + t546 + t547 + t548 + t549 + t288 * t377 - t474,
+            t281 + t460 + t479 + t550 + t551 + t552 + t88 * t378 + t289 * t380 - t478,
+            t256 + t483 + t553 + t554 + t555 + t556 + t288 * t381 - t482
+                - 0.5 * (p.m * c_q12 * t88 * t290 + p.m * s_q12 * t289 * t290),
+            0.5 * (t365 - t364) + t469 - 0.001 * t355,
         ],
         [
-            0.01 * t190 + t193 + c_q12 * t402 + s_q12 * t408 - t194,
-            0.01 * t212 + t215 + c_q12 * t414 + s_q12 * t420 - t216,
-            0.01 * t228 + t231 + c_q12 * t426 + s_q12 * t432 - t232,
-            0.004 * t185 + 0.001 * t188 + 0.01 * t246 + t249 + t255 + c_q12 * t447
-                + s_q12 * t449 - t250 - t256,
-            0.004 * t208 + 0.001 * t210 + 0.01 * t273 + t276 + t282 + c_q12 * t462
-                + s_q12 * t464 - t277 - t283,
-            0.001 * t224 + 0.004 * t225 + 0.01 * t309 + t312 + t318 + c_q12 * t484
-                + s_q12 * t486 - t313 - t319,
-            0.001 * t224 + 0.004 * t225 + t312 + t340 + c_q12 * t495 + s_q12 * t497
-                + 0.01 * t337 - t313 - t341,
-            c_q12 * t509 + s_q12 * t510,
-            0.001 * t28 + 0.022 * t30 + 0.5 * t160 + c_q12 * t516 + s_q12 * t517
-                - 0.01 * t157,
-            0.5 * t159 + c_q12 * t524 + s_q12 * t525 - 0.02 * t29,
-            t506 - 0.001 * t505,
+            0.01 * t171 + t172 + c_q12 * t300 + s_q12 * t390 - t173,
+            0.01 * t189 + t190 + c_q12 * t309 + s_q12 * t397 - t191,
+            0.01 * t201 + t202 + c_q12 * t318 + s_q12 * t404 - t203,
+            0.004 * t166 + 0.001 * t169 + 0.01 * t215 + t412 + t416 + c_q12 * t433
+                + s_q12 * t437 - t415 - t417,
+            0.004 * t185 + 0.001 * t187 + 0.01 * t227 + t230 + t440 + c_q12 * t449
+                + s_q12 * t453 - t231 - t441,
+            0.001 * t197 + 0.004 * t198 + 0.01 * t254 + t257 + t456 + c_q12 * t467
+                + s_q12 * t472 - t258 - t457,
+            0.001 * t197 + 0.004 * t198 + 0.01 * t273 + t456 + t474 + c_q12 * t485
+                + s_q12 * t488 - t457 - t475,
+            c_q12 * t491 + s_q12 * t495,
+            0.001 * t28 + 0.022 * t30 + 0.5 * t410 + c_q12 * t496 + s_q12 * t501
+                - 0.01 * t142,
+            0.5 * t413 + c_q12 * t503 + s_q12 * t506 - 0.02 * t29,
+            t492 - 0.001 * t371,
         ],
         [
-            0.5
-                * (t403 + p.m * p.l * s_q12 * t397 - t191 - t404
-                    - p.m * p.l * c_q12 * t398) + t195 - t196 - 0.25 * t399,
-            0.5
-                * (t415 + p.m * p.l * s_q12 * t409 - t213 - t416
-                    - p.m * p.l * c_q12 * t410) + t217 - t218 - 0.25 * t411,
-            0.5
-                * (t427 + p.m * p.l * s_q12 * t421 - t229 - t428
-                    - p.m * p.l * c_q12 * t422) + t233 - t234 - 0.25 * t423,
-            0.03 * t187 + 0.5 * (t445 - t247 - t446) + t251 + t257 + p.l * s_q12 * t450
-                + 0.001 * t443 - t252 - t258 - t444 - p.l * c_q12 * t452 - 0.25 * t442,
-            0.03 * t209 + 0.5 * (t460 - t274 - t461) + t278 + t284 + p.l * s_q12 * t465
-                + 0.001 * t458 - t279 - t285 - t459 - p.l * c_q12 * t467 - 0.25 * t457,
-            0.03 * t226 + 0.5 * (t482 - t310 - t483) + t314 + t320 + p.l * s_q12 * t487
-                + 0.001 * t478 - t315 - t321 - t479 - p.l * c_q12 * t489 - 0.25 * t475,
-            0.03 * t226 + t314 + t342 + p.l * s_q12 * t498 + 0.5 * (t493 - t338 - t494)
-                + 0.001 * t478 - t315 - t343 - t479 - p.l * c_q12 * t500 - 0.25 * t492,
-            0.001 * (t505 - t28) + 0.01 * t157 - 0.022 * t30
+            t174 + 0.5 * (t301 + s_q12 * t296 * d.k0 - t302 - t384 - c_q12 * t297 * d.k0)
+                - t175 - 0.25 * t388,
+            t192 + 0.5 * (t310 + s_q12 * t305 * d.k0 - t311 - t391 - c_q12 * t306 * d.k0)
+                - t193 - 0.25 * t395,
+            t204 + 0.5 * (t319 + s_q12 * t314 * d.k0 - t320 - t398 - c_q12 * t315 * d.k0)
+                - t205 - 0.25 * t402,
+            0.03 * t168 + t216 + p.l * s_q12 * t335 + t421 + 0.001 * t332
+                + 0.5 * (t333 - t334 - t419) - p.l * c_q12 * t337 - t420 - t422 - t435
+                - 0.25 * t434,
+            0.03 * t186 + t228 + t232 + p.l * s_q12 * t345 + 0.001 * t342
+                + 0.5 * (t343 - t344 - t443) - t233 - p.l * c_q12 * t347 - t444 - t451
+                - 0.25 * t450,
+            0.03 * t199 + t255 + t259 + p.l * s_q12 * t359 + 0.001 * t355
+                + 0.5 * (t357 - t358 - t459) - t260 - p.l * c_q12 * t361 - t460 - t469
+                - 0.25 * t468,
+            0.03 * t199 + t255 + p.l * s_q12 * t366 + t478 + 0.001 * t355
+                + 0.5 * (t364 - t365 - t477) - p.l * c_q12 * t368 - t460 - t469 - t479
+                - 0.25 * t486,
+            0.001 * (t371 - t28) + 0.01 * t142 - 0.022 * t30
                 - 0.5
-                    * (t160 + p.m * p.l * (s_q12 * s_q12) * t387
-                        + p.m * p.l * (c_q12 * c_q12) * t387) - t506,
-            p.l * s_q12 * t519 - 0.25 * t513 - 0.5 * (t514 + t515) - p.l * c_q12 * t520,
-            0.004 * t28 + 0.001 * (t30 + t521) + 0.01 * t158 + t522,
-            0.5 * (t514 + t515),
+                    * (t410 + s_q12 * s_q12 * t290 * d.k0 + c_q12 * c_q12 * t290 * d.k0)
+                - t492,
+            p.l * s_q12 * t378 - 0.25 * t497 - 0.5 * (t498 + t499) - p.l * c_q12 * t380,
+            0.004 * t28 + 0.001 * (t30 + t372) + 0.01 * t143 + t504,
+            0.5 * (t498 + t499),
         ],
         [
-            t192 + t197 + c_q12 * t408 - 0.01 * t189 - t198 - s_q12 * t402,
-            t214 + t219 + c_q12 * t420 - 0.01 * t211 - t220 - s_q12 * t414,
-            t230 + t235 + c_q12 * t432 - 0.01 * t227 - t236 - s_q12 * t426,
-            0.001 * t185 + 0.022 * t188 + 0.5 * t248 + t253 + t259 + c_q12 * t449
-                + p.l * t451 - 0.01 * t245 - t254 - t260 - s_q12 * t447,
-            0.001 * t208 + 0.022 * t210 + 0.5 * t275 + t280 + t286 + c_q12 * t464
-                + p.l * t466 - 0.01 * t272 - t281 - t287 - s_q12 * t462,
-            0.022 * t224 + 0.001 * t225 + 0.5 * t311 + t316 + t322 + c_q12 * t486
-                + p.l * t488 - 0.01 * t308 - t317 - t323 - s_q12 * t484,
-            0.022 * t224 + 0.001 * t225 + t316 + t344 + c_q12 * t497 + p.l * t499
-                + 0.5 * t339 - t317 - t345 - s_q12 * t495 - 0.01 * t336,
-            0.02 * t29 + c_q12 * t510 + p.l * t511 - 0.5 * t159 - s_q12 * t509,
-            c_q12 * t517 - 0.004 * t28 - 0.001 * t30 - 0.01 * t158 - s_q12 * t516,
-            c_q12 * t525 + p.l * t526 - s_q12 * t524,
-            -(0.001 * t521) - t522,
+            t176 + t386 + c_q12 * t390 - 0.01 * t170 - t177 - s_q12 * t300,
+            t194 + t393 + c_q12 * t397 - 0.01 * t188 - t195 - s_q12 * t309,
+            t206 + t400 + c_q12 * t404 - 0.01 * t200 - t207 - s_q12 * t318,
+            0.001 * t166 + 0.022 * t169 + p.l * t336 + t425 + t426 + c_q12 * t437
+                + 0.5 * t424 - 0.01 * t214 - t217 - t427 - s_q12 * t433,
+            0.001 * t185 + 0.022 * t187 + t234 + p.l * t346 + t447 + c_q12 * t453
+                + 0.5 * t446 - 0.01 * t226 - t229 - t235 - s_q12 * t449,
+            0.022 * t197 + 0.001 * t198 + t261 + p.l * t360 + t463 + c_q12 * t472
+                + 0.5 * t462 - 0.01 * t253 - t256 - t262 - s_q12 * t467,
+            0.022 * t197 + 0.001 * t198 + p.l * t367 + t463 + t482 + c_q12 * t488
+                + 0.5 * t481 - t256 - t483 - s_q12 * t485 - 0.01 * t272,
+            0.02 * t29 + c_q12 * t495 + p.l * t377 - 0.5 * t413 - s_q12 * t491,
+            c_q12 * t501 - 0.004 * t28 - 0.001 * t30 - 0.01 * t143 - s_q12 * t496,
+            c_q12 * t506 + p.l * t381 - s_q12 * t503,
+            -(0.001 * t372) - t504,
         ],
-        [t407, t419, t431, t448, t463, t485, t496, t507, t518, t523, 0.0],
+        [t389, t396, t403, t436, t452, t470, t487, t493, t500, t505, 0.0],
     ]
 }
-/// Operation count of [`energy`].
+/// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
-    mul: 161,
+    mul: 157,
     add: 120,
     div: 0,
     sqrt: 0,
@@ -2608,7 +2780,16 @@ pub const OPS_ENERGY: OpCount = OpCount {
 };
 ///Kinetic and potential energy `(T, V)`; `V = −Σ m g·c` is zero where every
 ///centre of mass is at the ground origin's height.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`energy_with`]; its cost is [`OPS_ENERGY`].
 pub fn energy(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
+    energy_with(&p.derived(), q, qd)
+}
+/// [`energy`] with the parameter groups already computed by [`Params::derived`].
+pub fn energy_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
+    let p = &d.params;
     let t0 = 2.0 * (q[3] * q[5] - q[4] * q[6]);
     let t1 = 2.0 * (q[4] * q[5] + q[3] * q[6]);
     let t2 = 1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4]);
@@ -2695,20 +2876,18 @@ pub fn energy(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
                     + t33 * (0.001 * t31 + 0.022 * t33) + 0.02 * (t32 * t32))
                 + (0.5 * (p.m * (t58 * t58 + t66 * t66 + t67 * t67))
                     + 0.001 * (t36 * t36) + 0.01 * (t40 * t40 + t37 * t37))),
-        p.g * p.m0 * (q[2] + 0.05 * t0) + p.g * p.m * (q[2] + 0.2 * t0 + 0.5 * t70)
-            + p.g * p.m
-                * (q[2] + t70 + 0.2 * t0 + 0.01 * (t18 * t68 + t21 * t69 + t2 * t24)
-                    + 0.5 * t72)
+        (q[2] + 0.05 * t0) * d.k16 + (q[2] + 0.2 * t0 + 0.5 * t70) * d.k17
+            + (q[2] + t70 + 0.2 * t0 + 0.01 * (t18 * t68 + t21 * t69 + t2 * t24)
+                + 0.5 * t72) * d.k17
             + 0.5
-                * (p.g * p.m
-                    * (q[2] + t70 + t72 + 0.2 * t0
-                        + 0.5
-                            * (p.l
-                                * (c_q12 * t71
-                                    - s_q12 * (t19 * t68 + t22 * t69 + t2 * t25))))),
+                * ((q[2] + t70 + t72 + 0.2 * t0
+                    + 0.5
+                        * (p.l
+                            * (c_q12 * t71
+                                - s_q12 * (t19 * t68 + t22 * t69 + t2 * t25)))) * d.k17),
     )
 }
-/// Operation count of [`body_poses`].
+/// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_POSES: OpCount = OpCount {
     mul: 102,
     add: 72,
@@ -2718,7 +2897,16 @@ pub const OPS_BODY_POSES: OpCount = OpCount {
     cos: 2,
 };
 ///The pose of every body in the ground frame, in the order of `BODY_NAMES`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`body_poses_with`]; its cost is [`OPS_BODY_POSES`].
 pub fn body_poses(p: &Params, q: &[f64; NQ]) -> [Pose; NB] {
+    body_poses_with(&p.derived(), q)
+}
+/// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
+pub fn body_poses_with(d: &Derived, q: &[f64; NQ]) -> [Pose; NB] {
+    let p = &d.params;
     let t0 = q[3] * q[3];
     let t1 = q[4] * q[4];
     let t2 = q[5] * q[5];
@@ -2808,7 +2996,7 @@ pub fn body_poses(p: &Params, q: &[f64; NQ]) -> [Pose; NB] {
         },
     ]
 }
-/// Operation count of [`coordinate_rates`].
+/// Operation count of [`coordinate_rates_with`] (and of [`coordinate_rates`] after [`OPS_DERIVED`]).
 pub const OPS_COORDINATE_RATES: OpCount = OpCount {
     mul: 59,
     add: 36,
@@ -2821,7 +3009,16 @@ pub const OPS_COORDINATE_RATES: OpCount = OpCount {
 ///for revolute and prismatic joints, the quaternion kinematics ½ q ⊗ (ω, 0)
 ///for spherical and free joints. Integrate `q` with them and renormalise
 ///the quaternions.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`coordinate_rates_with`]; its cost is [`OPS_COORDINATE_RATES`].
 pub fn coordinate_rates(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NQ] {
+    coordinate_rates_with(&p.derived(), q, qd)
+}
+/// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
+pub fn coordinate_rates_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NQ] {
+    let p = &d.params;
     let t0 = q[3] * q[3];
     let t1 = q[4] * q[4];
     let t2 = q[5] * q[5];
@@ -2850,7 +3047,7 @@ pub fn coordinate_rates(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NQ] 
         qd[10],
     ]
 }
-/// Operation count of [`body_jacobians`].
+/// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
     mul: 357,
     add: 195,
@@ -2863,7 +3060,16 @@ pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
 ///q̇ to the velocity of the body-frame origin, rows 3–5 to the angular velocity,
 ///all in ground coordinates. A point `p` of the body (ground coordinates,
 ///relative to the origin) moves with `v + ω × p`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`body_jacobians_with`]; its cost is [`OPS_BODY_JACOBIANS`].
 pub fn body_jacobians(p: &Params, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
+    body_jacobians_with(&p.derived(), q)
+}
+/// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
+pub fn body_jacobians_with(d: &Derived, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
+    let p = &d.params;
     let t0 = q[3] * q[3];
     let t1 = q[4] * q[4];
     let t2 = q[5] * q[5];

@@ -10,6 +10,7 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
+//! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 265 | 290 | 0 | 0 | 2 | 2 |
 //! | `mass_matrix` | 503 | 422 | 0 | 0 | 2 | 2 |
 //! | `bias` | 254 | 244 | 0 | 0 | 2 | 2 |
@@ -97,7 +98,31 @@ impl Default for Params {
         Params {}
     }
 }
-/// Operation count of [`inverse_dynamics`].
+/// The parameters and the constant groups of parameters that the
+/// `*_with` functions read, computed once by [`Params::derived`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Derived {
+    /// The parameters the groups were computed from.
+    pub params: Params,
+}
+impl Params {
+    /// Computes the parameter groups; call again after changing a
+    /// parameter.
+    pub fn derived(&self) -> Derived {
+        let p = self;
+        Derived { params: *self }
+    }
+}
+/// Operation count of [`Params::derived`].
+pub const OPS_DERIVED: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+};
+/// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
     mul: 265,
     add: 290,
@@ -108,12 +133,26 @@ pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
 };
 ///Joint forces τ(q, q̇, q̈) by the recursive Newton–Euler method: torques for
 ///revolute joints, forces for prismatic ones, in coordinate order.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`inverse_dynamics_with`]; its cost is [`OPS_INVERSE_DYNAMICS`].
 pub fn inverse_dynamics(
     p: &Params,
     q: &[f64; NQ],
     qd: &[f64; NV],
     qdd: &[f64; NV],
 ) -> [f64; NV] {
+    inverse_dynamics_with(&p.derived(), q, qd, qdd)
+}
+/// [`inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
+pub fn inverse_dynamics_with(
+    d: &Derived,
+    q: &[f64; NQ],
+    qd: &[f64; NV],
+    qdd: &[f64; NV],
+) -> [f64; NV] {
+    let p = &d.params;
     let t0 = 2.0 * (q[3] * q[5] - q[4] * q[6]);
     let t1 = 2.0 * (q[4] * q[5] + q[3] * q[6]);
     let t2 = 1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4]);
@@ -288,7 +327,7 @@ pub fn inverse_dynamics(
         0.01 * t94 - 0.009 * t111 - 0.125 * t114,
     ]
 }
-/// Operation count of [`mass_matrix`].
+/// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
     mul: 503,
     add: 422,
@@ -299,7 +338,16 @@ pub const OPS_MASS_MATRIX: OpCount = OpCount {
 };
 ///The joint-space mass matrix M(q), symmetric positive definite, so that
 ///`M(q) q̈ + bias(q, q̇) = τ`. Entries of joints on different branches are zero.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`mass_matrix_with`]; its cost is [`OPS_MASS_MATRIX`].
 pub fn mass_matrix(p: &Params, q: &[f64; NQ]) -> [[f64; NV]; NV] {
+    mass_matrix_with(&p.derived(), q)
+}
+/// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
+pub fn mass_matrix_with(d: &Derived, q: &[f64; NQ]) -> [[f64; NV]; NV] {
+    let p = &d.params;
     let s_q7 = libm::sin(q[7]);
     let c_q7 = libm::cos(q[7]);
     let t2 = q[8] * q[8];
@@ -674,7 +722,7 @@ pub fn mass_matrix(p: &Params, q: &[f64; NQ]) -> [[f64; NV]; NV] {
         [t59, t96, t121, t151, t179, t208, t220, 0.0, t224, 0.0, 0.04125],
     ]
 }
-/// Operation count of [`bias`].
+/// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
     mul: 254,
     add: 244,
@@ -685,7 +733,16 @@ pub const OPS_BIAS: OpCount = OpCount {
 };
 ///The bias forces C(q, q̇) q̇ + g(q): the joint forces that keep every
 ///acceleration zero.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`bias_with`]; its cost is [`OPS_BIAS`].
 pub fn bias(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
+    bias_with(&p.derived(), q, qd)
+}
+/// [`bias`] with the parameter groups already computed by [`Params::derived`].
+pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
+    let p = &d.params;
     let t0 = 2.0 * (q[3] * q[5] - q[4] * q[6]);
     let t1 = 2.0 * (q[4] * q[5] + q[3] * q[6]);
     let t2 = 1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4]);
@@ -846,7 +903,7 @@ pub fn bias(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
         0.01 * t92 - 0.009 * t74 - 0.125 * t95,
     ]
 }
-/// Operation count of [`gravity`].
+/// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
     mul: 113,
     add: 88,
@@ -856,7 +913,16 @@ pub const OPS_GRAVITY: OpCount = OpCount {
     cos: 2,
 };
 ///The gravity forces g(q): the joint forces that hold the mechanism at rest.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`gravity_with`]; its cost is [`OPS_GRAVITY`].
 pub fn gravity(p: &Params, q: &[f64; NQ]) -> [f64; NV] {
+    gravity_with(&p.derived(), q)
+}
+/// [`gravity`] with the parameter groups already computed by [`Params::derived`].
+pub fn gravity_with(d: &Derived, q: &[f64; NQ]) -> [f64; NV] {
+    let p = &d.params;
     let t0 = 2.0 * (q[3] * q[5] - q[4] * q[6]);
     let t1 = 2.0 * (q[4] * q[5] + q[3] * q[6]);
     let t2 = 1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4]);
@@ -940,7 +1006,7 @@ pub fn gravity(p: &Params, q: &[f64; NQ]) -> [f64; NV] {
         -(0.125 * t40),
     ]
 }
-/// Operation count of [`forward_dynamics`].
+/// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
     mul: 1307,
     add: 913,
@@ -952,12 +1018,26 @@ pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
 ///Joint accelerations q̈(q, q̇, τ) by Vereshchagin's separate-bodies
 ///(articulated-body) method, in O(n) and without forming M(q); they satisfy
 ///`M(q) q̈ + bias(q, q̇) = τ`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`forward_dynamics_with`]; its cost is [`OPS_FORWARD_DYNAMICS`].
 pub fn forward_dynamics(
     p: &Params,
     q: &[f64; NQ],
     qd: &[f64; NV],
     tau: &[f64; NV],
 ) -> [f64; NV] {
+    forward_dynamics_with(&p.derived(), q, qd, tau)
+}
+/// [`forward_dynamics`] with the parameter groups already computed by [`Params::derived`].
+pub fn forward_dynamics_with(
+    d: &Derived,
+    q: &[f64; NQ],
+    qd: &[f64; NV],
+    tau: &[f64; NV],
+) -> [f64; NV] {
+    let p = &d.params;
     let t0 = 2.0 * (q[3] * q[5] - q[4] * q[6]);
     let t1 = 2.0 * (q[4] * q[5] + q[3] * q[6]);
     let t2 = 1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4]);
@@ -1267,276 +1347,278 @@ pub fn forward_dynamics(
     let t248 = 0.5 * (t224 + t225 + t226 - (t236 + t237 + t238)) + t31 * t240
         + t32 * t242 + t33 * t244 - 0.25 * t207;
     let t249 = 0.5 * t203 + t227 + t228 + t229 + 0.25;
-    let t250 = 0.25 * t203 + (t227 + t228 + t229) + t34 * t240 + t35 * t242 + t36 * t244
+    let t250 = t31 * t184;
+    let t251 = t32 * t185;
+    let t252 = t33 * t181;
+    let t253 = t250 + t251 + t252;
+    let t254 = t34 * t184;
+    let t255 = t35 * t185;
+    let t256 = t36 * t181;
+    let t257 = t34 * t186;
+    let t258 = t35 * t182;
+    let t259 = t36 * t187;
+    let t260 = 0.5 * t253 + t257 + t258 + t259 + tau[6] - 0.0815 * t52;
+    let t261 = 9.81 * t0 + t3 - t4;
+    let t262 = 9.81 * t1 + t5 - t6;
+    let t263 = 9.81 * t2 + t7 - t8;
+    let t264 = 0.25 * t203 + t227 + t228 + t229 + t34 * t240 + t35 * t242 + t36 * t244
         + 0.0835;
-    let inv251 = 1.0 / t250;
-    let t252 = t31 * t184;
-    let t253 = t32 * t185;
-    let t254 = t33 * t181;
-    let t255 = t252 + t253 + t254;
-    let t256 = t34 * t184;
-    let t257 = t35 * t185;
-    let t258 = t36 * t181;
-    let t259 = t34 * t186;
-    let t260 = t35 * t182;
-    let t261 = t36 * t187;
-    let t262 = 0.5 * t255 + t259 + t260 + t261 + tau[6] - 0.0815 * t52;
-    let t263 = t28 * (t28 * t149 + t29 * t150 + t30 * t152)
+    let inv265 = 1.0 / t264;
+    let t266 = t28 * (t28 * t149 + t29 * t150 + t30 * t152)
         + t29 * (t28 * t150 + t29 * t153 + t30 * t156)
-        + t30 * (t28 * t152 + t29 * t156 + t30 * t158) + 1.0 - t245 * t245 * inv251;
-    let t264 = t194 + t195 + t196 - t245 * t249 * inv251;
-    let t265 = t197 + t198 + t199 - t245 * t246 * inv251;
-    let t266 = t200 + t201 + t202 + 1.0 - t249 * t249 * inv251;
-    let t267 = t204 + t205 + t206 - t246 * t249 * inv251;
-    let t268 = t246 * t246 * inv251;
-    let t269 = t208 + t209 + t210 + 1.0 - t268;
-    let t270 = t28 * t212 + t29 * t215 + t30 * t218 - t245 * t247 * inv251;
-    let t271 = t28 * t213 + t29 * t216 + t30 * t219 - 0.5 * (t197 + t198 + t199)
-        - t245 * t248 * inv251;
-    let t272 = t221 + t222 + t223 - t247 * t249 * inv251;
-    let t273 = t224 + t225 + t226 - 0.5 * t207 - t248 * t249 * inv251;
-    let t274 = t230 + t231 + t232 - t246 * t247 * inv251;
-    let t275 = t233 + t234 + t235 - 0.5 * t211 - t246 * t248 * inv251 - 0.25;
-    let t276 = t28 * (t28 * t173 + t29 * t174 + t30 * t175)
+        + t30 * (t28 * t152 + t29 * t156 + t30 * t158) + 1.0 - t245 * t245 * inv265;
+    let t267 = t194 + t195 + t196 - t245 * t249 * inv265;
+    let t268 = s_q7 * t267;
+    let t269 = c_q7 * t267;
+    let t270 = t200 + t201 + t202 + 1.0 - t249 * t249 * inv265;
+    let t271 = c_q7 * (c_q7 * t266 - t268) + 4.0 - s_q7 * (t269 - s_q7 * t270);
+    let inv272 = 1.0 / t271;
+    let t273 = t269 + s_q7 * t266;
+    let t274 = t268 + c_q7 * t270;
+    let t275 = c_q7 * t273 - s_q7 * t274;
+    let t276 = s_q7 * t273;
+    let t277 = c_q7 * t274;
+    let t278 = inv272 * (t275 * t275);
+    let t279 = t276 + t277 + 4.0 - t278;
+    let inv280 = 1.0 / t279;
+    let t281 = t197 + t198 + t199 - t245 * t246 * inv265;
+    let t282 = s_q7 * t281;
+    let t283 = t204 + t205 + t206 - t246 * t249 * inv265;
+    let t284 = c_q7 * t283;
+    let t285 = c_q7 * t281 - s_q7 * t283;
+    let t286 = inv272 * t275 * t285;
+    let t287 = t282 + t284 - t286;
+    let t288 = t246 * t246 * inv265;
+    let t289 = t208 + t209 + t210 + 5.0 - t288 - inv272 * (t285 * t285)
+        - inv280 * (t287 * t287);
+    let inv290 = 1.0 / t289;
+    let t291 = inv272 * t275 * inv280 * t287 - inv272 * t285;
+    let t292 = t230 + t231 + t232 - t246 * t247 * inv265;
+    let t293 = c_q7 * t292;
+    let t294 = t233 + t234 + t235 - 0.5 * t211 - t246 * t248 * inv265 - 0.25;
+    let t295 = s_q7 * t294;
+    let t296 = t28 * t212 + t29 * t215 + t30 * t218 - t245 * t247 * inv265;
+    let t297 = t28 * t213 + t29 * t216 + t30 * t219 - 0.5 * (t197 + t198 + t199)
+        - t245 * t248 * inv265;
+    let t298 = c_q7 * t296 - s_q7 * t297;
+    let t299 = t221 + t222 + t223 - t247 * t249 * inv265;
+    let t300 = t224 + t225 + t226 - 0.5 * t207 - t248 * t249 * inv265;
+    let t301 = c_q7 * t299 - s_q7 * t300;
+    let t302 = c_q7 * t298 - s_q7 * t301;
+    let t303 = s_q7 * t298;
+    let t304 = c_q7 * t301;
+    let t305 = inv272 * t275 * t302;
+    let t306 = t303 + t304 - t305;
+    let t307 = t293 - t295 - inv272 * t285 * t302 - inv280 * t287 * t306;
+    let t308 = t28 * (t28 * t173 + t29 * t174 + t30 * t175)
         + t29 * (t28 * t174 + t29 * t176 + t30 * t177)
-        + t30 * (t28 * t175 + t29 * t177 + t30 * t178) + 0.002 - t247 * t247 * inv251;
-    let t277 = t28 * t239 + t29 * t241 + t30 * t243 - 0.5 * (t230 + t231 + t232)
-        - t247 * t248 * inv251;
-    let t278 = 0.25 * t211 + t31 * t239 + t32 * t241 + t33 * t243 + 0.0835
-        - (t233 + t234 + t235) - t248 * t248 * inv251;
-    let t279 = t102 * t265;
-    let t280 = t105 * t267;
-    let t281 = qd[3] * qd[5] * t269;
-    let t282 = qd[6] * t12 * t274;
-    let t283 = qd[6] * t11 * t275;
-    let t284 = t246 * inv251 * t262;
-    let t285 = 0.25 * (t49 + t50) + t28 * t184 + t29 * t185 + t30 * t181
-        + qd[6] * t11 * t271 - t102 * t263 - t105 * t264 - qd[6] * t12 * t270
-        - t245 * inv251 * t262 - 0.2 * (qd[3] * qd[5] * t265);
-    let t286 = t252 + t253 + t254 + qd[6] * t11 * t273 - 0.25 * t52 - t102 * t264
-        - t105 * t266 - qd[6] * t12 * t272 - t249 * inv251 * t262
-        - 0.2 * (qd[3] * qd[5] * t267);
-    let t287 = t28 * t186 + t29 * t182 + t30 * t187 + qd[6] * t11 * t277 - t102 * t270
-        - t105 * t272 - qd[6] * t12 * t276 - t247 * inv251 * t262
-        - 0.2 * (qd[3] * qd[5] * t274);
-    let t288 = 0.0815 * t53 + t31 * t186 + t32 * t182 + t33 * t187 + qd[6] * t11 * t278
-        - 0.5 * (t256 + t257 + t258) - t102 * t271 - t105 * t273 - qd[6] * t12 * t277
-        - t248 * inv251 * t262 - 0.2 * (qd[3] * qd[5] * t275);
-    let t289 = s_q7 * t264;
-    let t290 = c_q7 * t264;
-    let t291 = s_q7 * t263 + t290;
-    let t292 = t289 + c_q7 * t266;
-    let t293 = c_q7 * t265 - s_q7 * t267;
-    let t294 = s_q7 * t265;
-    let t295 = c_q7 * t267;
-    let t296 = t294 + t295;
-    let t297 = c_q7 * t291 - s_q7 * t292;
-    let t298 = s_q7 * t291;
-    let t299 = c_q7 * t292;
-    let t300 = t298 + t299;
-    let t301 = c_q7 * t270 - s_q7 * t271;
-    let t302 = s_q7 * t270 + c_q7 * t271;
-    let t303 = c_q7 * t272 - s_q7 * t273;
-    let t304 = s_q7 * t272 + c_q7 * t273;
-    let t305 = c_q7 * t274;
-    let t306 = s_q7 * t275;
-    let t307 = t305 - t306;
-    let t308 = s_q7 * t274;
-    let t309 = c_q7 * t275;
-    let t310 = c_q7 * t301 - s_q7 * t303;
-    let t311 = s_q7 * t301;
-    let t312 = c_q7 * t303;
-    let t313 = t311 + t312;
-    let t314 = s_q7 * t302;
-    let t315 = c_q7 * t304;
-    let t316 = s_q7 * t277;
-    let t317 = c_q7 * t277;
-    let t318 = s_q7 * t276 + t317;
-    let t319 = t316 + c_q7 * t278;
-    let t320 = c_q7 * t302 - 0.2 * t293 - s_q7 * t304;
-    let t321 = c_q7 * (c_q7 * t263 - t289) + 4.0 - s_q7 * (t290 - s_q7 * t266);
-    let inv322 = 1.0 / t321;
-    let t323 = s_q7 * t285;
-    let t324 = c_q7 * t286;
-    let t325 = t297 * t297 * inv322;
-    let t326 = t298 + t299 + 4.0 - t325;
-    let inv327 = 1.0 / t326;
-    let t328 = t293 * t297 * inv322;
-    let t329 = t294 + t295 - t328;
-    let t330 = t297 * t310 * inv322;
-    let t331 = t311 + t312 - t330;
-    let t332 = t297 * t320 * inv322;
-    let t333 = t314 + t315 - 0.2 * t296 - t332;
-    let t334 = 0.2 * (t300 - t325) + 0.2;
-    let t335 = t208 + t209 + t210 + 5.0 - t268 - t293 * t293 * inv322
-        - inv327 * (t329 * t329);
-    let inv336 = 1.0 / t335;
-    let t337 = t305 - t306 - t293 * t310 * inv322 - inv327 * t329 * t331;
-    let t338 = t308 + t309 - 0.2 * t269 - t293 * t320 * inv322 - inv327 * t329 * t333
+        + t30 * (t28 * t175 + t29 * t177 + t30 * t178) + 0.002 - t247 * t247 * inv265;
+    let t309 = t28 * t239 + t29 * t241 + t30 * t243 - 0.5 * (t230 + t231 + t232)
+        - t247 * t248 * inv265;
+    let t310 = s_q7 * t309;
+    let t311 = c_q7 * t309;
+    let t312 = 0.25 * t211 + t31 * t239 + t32 * t241 + t33 * t243 + 0.0835 - t233 - t234
+        - t235 - t248 * t248 * inv265;
+    let t313 = c_q7 * (c_q7 * t308 - t310) + 0.1 - s_q7 * (t311 - s_q7 * t312)
+        - inv272 * (t302 * t302) - inv280 * (t306 * t306) - inv290 * (t307 * t307);
+    let inv314 = 1.0 / t313;
+    let t315 = inv272 * t275 * inv280 * t306 - inv272 * t302 - inv290 * t291 * t307;
+    let t316 = t293 - t295;
+    let t317 = t311 + s_q7 * t308;
+    let t318 = t310 + c_q7 * t312;
+    let t319 = s_q7 * t296 + c_q7 * t297;
+    let t320 = s_q7 * t299 + c_q7 * t300;
+    let t321 = c_q7 * t319 - 0.2 * t285 - s_q7 * t320;
+    let t322 = t282 + t284;
+    let t323 = s_q7 * t319;
+    let t324 = c_q7 * t320;
+    let t325 = inv272 * t275 * t321;
+    let t326 = t323 + t324 - 0.2 * t322 - t325;
+    let t327 = t208 + t209 + t210 + 1.0 - t288;
+    let t328 = s_q7 * t292;
+    let t329 = c_q7 * t294;
+    let t330 = t328 + t329 - 0.2 * t327 - inv272 * t285 * t321 - inv280 * t287 * t326
         - 0.2;
-    let t339 = 0.2 * (t296 - t328) - inv327 * t329 * t334;
-    let t340 = c_q7 * (c_q7 * t276 - t316) + 0.1 - s_q7 * (t317 - s_q7 * t278)
-        - t310 * t310 * inv322 - inv327 * (t331 * t331) - inv336 * (t337 * t337);
-    let inv341 = 1.0 / t340;
-    let t342 = c_q7 * t318 + 0.005 - 0.2 * t307 - s_q7 * t319 - t310 * t320 * inv322
-        - inv327 * t331 * t333 - inv336 * t337 * t338;
-    let t343 = 0.2 * (t313 - t330) - inv327 * t331 * t334 - inv336 * t337 * t339;
-    let t344 = 0.04 * t269 + s_q7 * t318 + c_q7 * t319 + 0.13 - 0.4 * (t308 + t309)
-        - t320 * t320 * inv322 - inv327 * (t333 * t333) - inv336 * (t338 * t338)
-        - inv341 * (t342 * t342);
-    let inv345 = 1.0 / t344;
-    let t346 = 0.2 * (t314 + t315 - t332) + 0.002 - 0.04 * t296 - inv327 * t333 * t334
-        - inv336 * t338 * t339 - inv341 * t342 * t343;
-    let t347 = 0.04 * (t300 - t325) + 0.09 - inv327 * (t334 * t334)
-        - inv336 * (t339 * t339) - inv341 * (t343 * t343) - inv345 * (t346 * t346);
-    let inv348 = 1.0 / t347;
-    let t349 = t297 * inv322 * inv327 * t329 - t293 * inv322;
-    let t350 = t297 * inv322 * inv327 * t331 - t310 * inv322 - inv336 * t337 * t349;
-    let t351 = t297 * inv322 * inv327 * t333 - t320 * inv322 - inv336 * t338 * t349
-        - inv341 * t342 * t350;
-    let t352 = t297 * inv322 * inv327 * t334 - 0.2 * (t297 * inv322)
-        - inv336 * t339 * t349 - inv341 * t343 * t350 - inv345 * t346 * t351;
-    let t353 = inv345 * t351 - inv345 * t346 * inv348 * t352;
-    let t354 = inv341 * t350 - inv341 * t342 * t353 - inv341 * t343 * inv348 * t352;
-    let t355 = inv336 * t349 - inv336 * t337 * t354 - inv336 * t338 * t353
-        - inv336 * t339 * inv348 * t352;
-    let t356 = -(t297 * inv322 * inv327) - inv327 * t329 * t355 - inv327 * t331 * t354
-        - inv327 * t333 * t353 - inv327 * t334 * inv348 * t352;
-    let t357 = inv327 * t329 * inv336 * t337 - inv327 * t331;
-    let t358 = inv327 * t329 * inv336 * t338 - inv327 * t333 - inv341 * t342 * t357;
-    let t359 = inv327 * t329 * inv336 * t339 - inv327 * t334 - inv341 * t343 * t357
-        - inv345 * t346 * t358;
-    let t360 = inv345 * t358 - inv345 * t346 * inv348 * t359;
-    let t361 = inv341 * t357 - inv341 * t342 * t360 - inv341 * t343 * inv348 * t359;
-    let t362 = -(inv327 * t329 * inv336) - inv336 * t337 * t361 - inv336 * t338 * t360
-        - inv336 * t339 * inv348 * t359;
-    let t363 = inv336 * t337 * inv341 * t342 - inv336 * t338;
-    let t364 = inv336 * t337 * inv341 * t343 - inv336 * t339 - inv345 * t346 * t363;
-    let t365 = inv345 * t363 - inv345 * t346 * inv348 * t364;
-    let t366 = -(inv336 * t337 * inv341) - inv341 * t342 * t365
-        - inv341 * t343 * inv348 * t364;
-    let t367 = inv341 * t342 * inv345 * t346 - inv341 * t343;
-    let t368 = -(inv341 * t342 * inv345) - inv345 * t346 * inv348 * t367;
-    let t369 = 9.81 * t0 + t3 - t4;
-    let t370 = 9.81 * t1 + t5 - t6;
-    let t371 = 9.81 * t2 + t7 - t8;
-    let t372 = c_q7 * t285 + tau[0] - 4.0 * -(0.05 * (t13 + t14)) - s_q7 * t286
-        - t321 * t369 - t297 * t370 - t293 * t371;
-    let t373 = t297 * t369;
-    let t374 = t296 * t371;
-    let t375 = t323 + t324 + tau[1] - 0.2 * t16 - t373 - (t298 + t299 + 4.0) * t370
-        - t374;
-    let t376 = t256 + t257 + t258 + t283 + tau[2] - 0.2 * (t17 + t281) - 0.25 * t53
-        - t279 - t280 - t282 - t284 - t293 * t369 - t296 * t370
-        - (t208 + t209 + t210 + 5.0 - t268) * t371;
-    let t377 = qd[5] * t77 + c_q7 * t287 + tau[3] - qd[4] * t78 - s_q7 * t288
-        - t310 * t369 - t313 * t370 - t307 * t371;
-    let t378 = 0.01 * t17 + qd[3] * t78 + s_q7 * t287 + c_q7 * t288 + tau[4]
-        - qd[5] * t76 - t320 * t369 - (t314 + t315 - 0.2 * t296) * t370
-        - (t308 + t309 - 0.2 * t269 - 0.2) * t371
+    let t331 = c_q7 * t317 + 0.005 - 0.2 * t316 - s_q7 * t318 - inv272 * t302 * t321
+        - inv280 * t306 * t326 - inv290 * t307 * t330;
+    let t332 = 0.04 * t327 + s_q7 * t317 + c_q7 * t318 + 0.13 - 0.4 * (t328 + t329)
+        - inv272 * (t321 * t321) - inv280 * (t326 * t326) - inv290 * (t330 * t330)
+        - inv314 * (t331 * t331);
+    let inv333 = 1.0 / t332;
+    let t334 = inv272 * t275 * inv280 * t326 - inv272 * t321 - inv290 * t291 * t330
+        - inv314 * t315 * t331;
+    let t335 = t276 + t277;
+    let t336 = 0.2 * (t335 - t278) + 0.2;
+    let t337 = 0.2 * (t322 - t286) - inv280 * t287 * t336;
+    let t338 = t303 + t304;
+    let t339 = 0.2 * (t338 - t305) - inv280 * t306 * t336 - inv290 * t307 * t337;
+    let t340 = 0.2 * (t323 + t324 - t325) + 0.002 - 0.04 * t322 - inv280 * t326 * t336
+        - inv290 * t330 * t337 - inv314 * t331 * t339;
+    let t341 = 0.04 * (t335 - t278) + 0.09 - inv280 * (t336 * t336)
+        - inv290 * (t337 * t337) - inv314 * (t339 * t339) - inv333 * (t340 * t340);
+    let inv342 = 1.0 / t341;
+    let t343 = inv272 * t275 * inv280 * t336 - 0.2 * (inv272 * t275)
+        - inv290 * t291 * t337 - inv314 * t315 * t339 - inv333 * t334 * t340;
+    let t344 = inv333 * t334 - inv333 * t340 * inv342 * t343;
+    let t345 = inv314 * t315 - inv314 * t331 * t344 - inv314 * t339 * inv342 * t343;
+    let t346 = inv290 * t291 - inv290 * t307 * t345 - inv290 * t330 * t344
+        - inv290 * t337 * inv342 * t343;
+    let t347 = -(inv272 * t275 * inv280) - inv280 * t287 * t346 - inv280 * t306 * t345
+        - inv280 * t326 * t344 - inv280 * t336 * inv342 * t343;
+    let t348 = 0.25 * (t49 + t50) + t28 * t184 + t29 * t185 + t30 * t181
+        + qd[6] * t11 * t297 - t102 * t266 - t105 * t267 - qd[6] * t12 * t296
+        - t245 * t260 * inv265 - 0.2 * (qd[3] * qd[5] * t281);
+    let t349 = t250 + t251 + t252 + qd[6] * t11 * t300 - 0.25 * t52 - t102 * t267
+        - t105 * t270 - qd[6] * t12 * t299 - t249 * t260 * inv265
+        - 0.2 * (qd[3] * qd[5] * t283);
+    let t350 = tau[0] + c_q7 * t348 - 4.0 * -(0.05 * (t13 + t14)) - s_q7 * t349
+        - t261 * t271 - t262 * t275 - t263 * t285;
+    let t351 = (inv272 - inv272 * t275 * t347 - inv272 * t285 * t346
+        - inv272 * t302 * t345 - inv272 * t321 * t344
+        - 0.2 * (inv272 * t275 * inv342 * t343)) * t350;
+    let t352 = s_q7 * t348;
+    let t353 = c_q7 * t349;
+    let t354 = t261 * t275;
+    let t355 = t263 * t322;
+    let t356 = tau[1] + t352 + t353 - 0.2 * t16 - t354 - t262 * (t276 + t277 + 4.0)
+        - t355;
+    let t357 = t347 * t356;
+    let t358 = t102 * t281;
+    let t359 = t105 * t283;
+    let t360 = qd[3] * qd[5] * t327;
+    let t361 = qd[6] * t12 * t292;
+    let t362 = qd[6] * t11 * t294;
+    let t363 = t246 * t260 * inv265;
+    let t364 = t254 + t255 + t256 + tau[2] + t362 - 0.2 * (t17 + t360) - 0.25 * t53
+        - t358 - t359 - t361 - t363 - t261 * t285 - t262 * t322
+        - t263 * (t208 + t209 + t210 + 5.0 - t288);
+    let t365 = t346 * t364;
+    let t366 = t28 * t186 + t29 * t182 + t30 * t187 + qd[6] * t11 * t309 - t102 * t296
+        - t105 * t299 - qd[6] * t12 * t308 - t247 * t260 * inv265
+        - 0.2 * (qd[3] * qd[5] * t292);
+    let t367 = 0.0815 * t53 + t31 * t186 + t32 * t182 + t33 * t187 + qd[6] * t11 * t312
+        - 0.5 * (t254 + t255 + t256) - t102 * t297 - t105 * t300 - qd[6] * t12 * t309
+        - t248 * t260 * inv265 - 0.2 * (qd[3] * qd[5] * t294);
+    let t368 = qd[5] * t77 + tau[3] + c_q7 * t366 - qd[4] * t78 - s_q7 * t367
+        - t261 * t302 - t262 * t338 - t263 * t316;
+    let t369 = t345 * t368;
+    let t370 = 0.01 * t17 + qd[3] * t78 + tau[4] + s_q7 * t366 + c_q7 * t367
+        - qd[5] * t76 - t261 * t321 - t262 * (t323 + t324 - 0.2 * t322)
+        - t263 * (t328 + t329 - 0.2 * t327 - 0.2)
         - 0.2
-            * (t256 + t257 + t258 + t283 - 0.25 * t53 - t279 - t280 - t282 - t284
-                - 0.2 * t281);
-    let t379 = qd[4] * t76 + tau[5] + 0.2 * (t323 + t324 - t373 - t374) - 0.01 * t16
-        - qd[3] * t77 - tau[6] - (0.2 * t300 + 0.2) * t370;
-    let t380 = (inv322 - t297 * inv322 * t356 - t293 * inv322 * t355
-        - t310 * inv322 * t354 - t320 * inv322 * t353
-        - 0.2 * (t297 * inv322 * inv348 * t352)) * t372;
-    let t381 = t356 * t375;
-    let t382 = t355 * t376;
-    let t383 = t354 * t377;
-    let t384 = t353 * t378;
-    let t385 = inv348 * t352 * t379;
-    let t386 = 9.81 * t0 + t3 + t380 + t381 + t382 + t383 + t384 + t385 - t4;
-    let t387 = t356 * t372;
-    let t388 = (inv327 - inv327 * t329 * t362 - inv327 * t331 * t361
-        - inv327 * t333 * t360 - inv327 * t334 * inv348 * t359) * t375;
-    let t389 = t362 * t376;
-    let t390 = t361 * t377;
-    let t391 = t360 * t378;
-    let t392 = inv348 * t359 * t379;
-    let t393 = t355 * t372;
-    let t394 = t362 * t375;
-    let t395 = (inv336 - inv336 * t337 * t366 - inv336 * t338 * t365
-        - inv336 * t339 * inv348 * t364) * t376;
-    let t396 = t366 * t377;
-    let t397 = t365 * t378;
-    let t398 = inv348 * t364 * t379;
-    let t399 = t354 * t372 + t361 * t375 + t366 * t376
-        + (inv341 - inv341 * t342 * t368 - inv341 * t343 * inv348 * t367) * t377
-        + t368 * t378 + inv348 * t367 * t379;
-    let t400 = t353 * t372 + t360 * t375 + t365 * t376 + t368 * t377
-        + (inv345 + inv345 * inv345 * (t346 * t346) * inv348) * t378
-        - inv345 * t346 * inv348 * t379;
-    let t401 = inv348 * t352 * t372;
-    let t402 = inv348 * t359 * t375;
-    let t403 = inv348 * t364 * t376;
-    let t404 = inv348 * t367 * t377;
-    let t405 = inv345 * t346 * inv348 * t378;
-    let t406 = inv348 * t379;
-    let t407 = t401 + t402 + t403 + t404 + t406 - t405;
-    let t408 = 9.81 * t1 + t5 + t387 + t388 + t389 + t390 + t391 + t392 + 0.2 * t407
+            * (t254 + t255 + t256 + t362 - 0.25 * t53 - t358 - t359 - t361 - t363
+                - 0.2 * t360);
+    let t371 = t344 * t370;
+    let t372 = qd[4] * t76 + tau[5] + 0.2 * (t352 + t353 - t354 - t355) - 0.01 * t16
+        - qd[3] * t77 - tau[6] - t262 * (0.2 * t335 + 0.2);
+    let t373 = inv342 * t343 * t372;
+    let t374 = t347 * t350;
+    let t375 = inv280 * t287 * inv290 * t307 - inv280 * t306;
+    let t376 = inv280 * t287 * inv290 * t330 - inv280 * t326 - inv314 * t331 * t375;
+    let t377 = inv280 * t287 * inv290 * t337 - inv280 * t336 - inv314 * t339 * t375
+        - inv333 * t340 * t376;
+    let t378 = inv333 * t376 - inv333 * t340 * inv342 * t377;
+    let t379 = inv314 * t375 - inv314 * t331 * t378 - inv314 * t339 * inv342 * t377;
+    let t380 = -(inv280 * t287 * inv290) - inv290 * t307 * t379 - inv290 * t330 * t378
+        - inv290 * t337 * inv342 * t377;
+    let t381 = t356
+        * (inv280 - inv280 * t287 * t380 - inv280 * t306 * t379 - inv280 * t326 * t378
+            - inv280 * t336 * inv342 * t377);
+    let t382 = t364 * t380;
+    let t383 = t368 * t379;
+    let t384 = t370 * t378;
+    let t385 = inv342 * t372 * t377;
+    let t386 = t346 * t350;
+    let t387 = t356 * t380;
+    let t388 = inv290 * t307 * inv314 * t331 - inv290 * t330;
+    let t389 = inv290 * t307 * inv314 * t339 - inv290 * t337 - inv333 * t340 * t388;
+    let t390 = inv333 * t388 - inv333 * t340 * inv342 * t389;
+    let t391 = -(inv290 * t307 * inv314) - inv314 * t331 * t390
+        - inv314 * t339 * inv342 * t389;
+    let t392 = t364
+        * (inv290 - inv290 * t307 * t391 - inv290 * t330 * t390
+            - inv290 * t337 * inv342 * t389);
+    let t393 = t368 * t391;
+    let t394 = t370 * t390;
+    let t395 = inv342 * t372 * t389;
+    let t396 = inv314 * t331 * inv333 * t340 - inv314 * t339;
+    let t397 = -(inv314 * t331 * inv333) - inv333 * t340 * inv342 * t396;
+    let t398 = t345 * t350 + t356 * t379 + t364 * t391
+        + t368 * (inv314 - inv314 * t331 * t397 - inv314 * t339 * inv342 * t396)
+        + t370 * t397 + inv342 * t372 * t396;
+    let t399 = t344 * t350 + t356 * t378 + t364 * t390 + t368 * t397
+        + t370 * (inv333 + inv333 * inv333 * (t340 * t340) * inv342)
+        - inv333 * t340 * inv342 * t372;
+    let t400 = inv342 * t343 * t350;
+    let t401 = inv342 * t356 * t377;
+    let t402 = inv342 * t364 * t389;
+    let t403 = inv342 * t368 * t396;
+    let t404 = inv333 * t340 * inv342 * t370;
+    let t405 = inv342 * t372;
+    let t406 = t400 + t401 + t402 + t403 + t405 - t404;
+    let t407 = 9.81 * t0 + t3 + t351 + t357 + t365 + t369 + t371 + t373 - t4;
+    let t408 = 9.81 * t1 + t5 + t374 + t381 + t382 + t383 + t384 + t385 + 0.2 * t406
         - t6;
-    let t409 = s_q7 * t386;
-    let t410 = c_q7 * t408;
-    let t411 = t100 + c_q7 * t386 + s_q7 * t408 + 0.2 * t101;
-    let t412 = qd[6] * t12 + c_q7 * t399 + s_q7 * t400;
-    let t413 = c_q7 * t400 - qd[6] * t11 - s_q7 * t399;
-    let t414 = inv251
-        * (0.5 * t255 + t259 + t260 + t261 + tau[6] - 0.0815 * t52 - t245 * t411
-            - t249 * (t410 + 0.2 * t104 - t103 - t409)
+    let t409 = t100 + c_q7 * t407 + s_q7 * t408 + 0.2 * t101;
+    let t410 = s_q7 * t407;
+    let t411 = c_q7 * t408;
+    let t412 = qd[6] * t12 + c_q7 * t398 + s_q7 * t399;
+    let t413 = c_q7 * t399 - qd[6] * t11 - s_q7 * t398;
+    let t414 = inv265
+        * (0.5 * t253 + t257 + t258 + t259 + tau[6] - 0.0815 * t52 - t245 * t409
+            - t249 * (t411 + 0.2 * t104 - t103 - t410)
             - t246
-                * (9.81 * t2 + t7 + t393 + t394 + t395 + t396 + t397 + t398
-                    + 0.2 * (t17 - t400) - t8) - t247 * t412 - t248 * t413
-            - t250 * t407);
-    let t415 = t401 + t402 + t403 + t404 + t406 + t414 - t405;
-    let t416 = t410 + 0.2 * t104 + 0.5 * t415 - t103 - t409;
-    let t417 = 9.81 * t2 + t7 + t393 + t394 + t395 + t396 + t397 + t398
-        + 0.2 * (t17 - t400) - t8 - 0.5 * t413;
-    let t418 = t30 * t411;
-    let t419 = t33 * t416;
-    let t420 = t36 * t417;
-    let t421 = t29 * t412;
-    let t422 = t32 * t413;
-    let t423 = t35 * t415;
-    let t424 = t106 + t28 * t411 + t31 * t416 + t34 * t417 + 0.5 * (t107 + t108);
-    let t425 = t110 + t29 * t411 + t32 * t416 + t35 * t417 + 0.5 * (t111 + t112);
-    let t426 = t114 + t418 + t419 + t420 + 0.5 * (t115 + t116);
-    let t427 = t57 + t28 * t412 + t31 * t413 + t34 * t415 - t58;
-    let t428 = t60 + t421 + t422 + t423 - t61;
-    let t429 = t63 + t30 * t412 + t33 * t413 + t36 * t415 - t64;
-    let t430 = 0.02 * t84 + t133 + tau[7] + 0.001 * t132 + 0.0025 * t428
-        - 0.01 * (t85 + t426) - t88 - t96 * t427 - t99 * t429 - 0.125 * (s_q12 * t425);
-    let t431 = 0.25 * t85 + t90 + tau[8] + 0.0025 * t427 - t89 - tau[10] - t126 * t426
-        - t127 * t428 - 0.5 * t131 - 0.1893939393939394 * (s_q12 * c_q12 * t424);
-    let t432 = 0.01 * (t81 + t424) + t91 + t135 + tau[9] + 0.5 * t121 - 0.02 * t72
-        - 0.25 * t83 - t125 * t425 - t99 * t427 - t128 * t429 - 0.001 * t134;
-    let t433 = t143 * t430;
+                * (9.81 * t2 + t7 + t386 + t387 + t392 + t393 + t394 + t395
+                    + 0.2 * (t17 - t399) - t8) - t247 * t412 - t248 * t413
+            - t264 * t406);
+    let t415 = t30 * t409;
+    let t416 = t400 + t401 + t402 + t403 + t405 + t414 - t404;
+    let t417 = t411 + 0.2 * t104 + 0.5 * t416 - t103 - t410;
+    let t418 = t33 * t417;
+    let t419 = 9.81 * t2 + t7 + t386 + t387 + t392 + t393 + t394 + t395
+        + 0.2 * (t17 - t399) - t8 - 0.5 * t413;
+    let t420 = t36 * t419;
+    let t421 = t114 + t415 + t418 + t420 + 0.5 * (t115 + t116);
+    let t422 = t29 * t412;
+    let t423 = t32 * t413;
+    let t424 = t35 * t416;
+    let t425 = t60 + t422 + t423 + t424 - t61;
+    let t426 = t110 + t29 * t409 + t32 * t417 + t35 * t419 + 0.5 * (t111 + t112);
+    let t427 = t57 + t28 * t412 + t31 * t413 + t34 * t416 - t58;
+    let t428 = t63 + t30 * t412 + t33 * t413 + t36 * t416 - t64;
+    let t429 = 0.02 * t84 + t133 + tau[7] + 0.001 * t132 + 0.0025 * t425
+        - 0.01 * (t85 + t421) - t88 - t96 * t427 - t99 * t428 - 0.125 * (s_q12 * t426);
+    let t430 = t106 + t28 * t409 + t31 * t417 + t34 * t419 + 0.5 * (t107 + t108);
+    let t431 = 0.25 * t85 + t90 + tau[8] + 0.0025 * t427 - t89 - tau[10] - t126 * t421
+        - t127 * t425 - 0.5 * t131 - 0.1893939393939394 * (s_q12 * c_q12 * t430);
+    let t432 = 0.01 * (t81 + t430) + t91 + t135 + tau[9] + 0.5 * t121 - 0.02 * t72
+        - 0.25 * t83 - t125 * t426 - t99 * t427 - t128 * t428 - 0.001 * t134;
+    let t433 = t143 * t429;
     let t434 = t145 * t431;
     let t435 = inv97 * t99 * inv138 * inv140 * t432;
-    let t436 = t60 + t421 + t422 + t423 + t433 + t434 - t61 - 0.0025 * t435;
+    let t436 = t60 + t422 + t423 + t424 + t433 + t434 - t61 - 0.0025 * t435;
     [
-        t380 + t381 + t382 + t383 + t384 + t385,
-        t387 + t388 + t389 + t390 + t391 + t392,
-        t393 + t394 + t395 + t396 + t397 + t398,
+        t351 + t357 + t365 + t369 + t371 + t373,
+        t374 + t381 + t382 + t383 + t384 + t385,
+        t386 + t387 + t392 + t393 + t394 + t395,
+        t398,
         t399,
-        t400,
-        t407,
+        t406,
         t414,
-        t144 * t430 + t143 * t431 + inv140 * t141 * t432,
+        t144 * t429 + t143 * t431 + inv140 * t141 * t432,
         t433 + t434 - 0.0025 * t435,
-        inv140 * t141 * t430 + inv140 * t432
+        inv140 * t141 * t429 + inv140 * t432
             - 0.0025 * (inv97 * t99 * inv138 * inv140 * t431),
         24.242424242424242
             * (0.04025 * t93 + tau[10]
                 + 0.125
-                    * (t118 + s_q12 * t424
+                    * (t118 + s_q12 * t430
                         + c_q12
-                            * (t114 + t418 + t419 + t420 + 0.5 * (t115 + t116 - t436))
+                            * (t114 + t415 + t418 + t420 + 0.5 * (t115 + t116 - t436))
                         + 0.5 * t119) - 0.04125 * t436),
     ]
 }
-/// Operation count of [`coriolis_matrix`].
+/// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
     mul: 1952,
     add: 1635,
@@ -1547,7 +1629,20 @@ pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
 };
 ///The Coriolis matrix C(q, q̇) from the Christoffel symbols of M: `C q̇ + g = bias`
 ///and `Ṁ − 2C` is skew-symmetric, as passivity-based controllers need.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`coriolis_matrix_with`]; its cost is [`OPS_CORIOLIS_MATRIX`].
 pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV]; NV] {
+    coriolis_matrix_with(&p.derived(), q, qd)
+}
+/// [`coriolis_matrix`] with the parameter groups already computed by [`Params::derived`].
+pub fn coriolis_matrix_with(
+    d: &Derived,
+    q: &[f64; NQ],
+    qd: &[f64; NV],
+) -> [[f64; NV]; NV] {
+    let p = &d.params;
     let s_q7 = libm::sin(q[7]);
     let c_q7 = libm::cos(q[7]);
     let t2 = qd[3] * c_q7 + qd[4] * s_q7;
@@ -2472,7 +2567,7 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
         [t416, t429, t448, t460, t474, t494, t504, t514, t523, t528, 0.0],
     ]
 }
-/// Operation count of [`energy`].
+/// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
     mul: 149,
     add: 120,
@@ -2483,7 +2578,16 @@ pub const OPS_ENERGY: OpCount = OpCount {
 };
 ///Kinetic and potential energy `(T, V)`; `V = −Σ m g·c` is zero where every
 ///centre of mass is at the ground origin's height.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`energy_with`]; its cost is [`OPS_ENERGY`].
 pub fn energy(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
+    energy_with(&p.derived(), q, qd)
+}
+/// [`energy`] with the parameter groups already computed by [`Params::derived`].
+pub fn energy_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
+    let p = &d.params;
     let t0 = 2.0 * (q[3] * q[5] - q[4] * q[6]);
     let t1 = 2.0 * (q[4] * q[5] + q[3] * q[6]);
     let t2 = 1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4]);
@@ -2574,7 +2678,7 @@ pub fn energy(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
                     + 0.25 * (c_q12 * t66 - s_q12 * (t2 * t25 + t19 * t64 + t22 * t65))),
     )
 }
-/// Operation count of [`body_poses`].
+/// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_POSES: OpCount = OpCount {
     mul: 102,
     add: 72,
@@ -2584,7 +2688,16 @@ pub const OPS_BODY_POSES: OpCount = OpCount {
     cos: 2,
 };
 ///The pose of every body in the ground frame, in the order of `BODY_NAMES`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`body_poses_with`]; its cost is [`OPS_BODY_POSES`].
 pub fn body_poses(p: &Params, q: &[f64; NQ]) -> [Pose; NB] {
+    body_poses_with(&p.derived(), q)
+}
+/// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
+pub fn body_poses_with(d: &Derived, q: &[f64; NQ]) -> [Pose; NB] {
+    let p = &d.params;
     let t0 = q[3] * q[3];
     let t1 = q[4] * q[4];
     let t2 = q[5] * q[5];
@@ -2671,7 +2784,7 @@ pub fn body_poses(p: &Params, q: &[f64; NQ]) -> [Pose; NB] {
         },
     ]
 }
-/// Operation count of [`coordinate_rates`].
+/// Operation count of [`coordinate_rates_with`] (and of [`coordinate_rates`] after [`OPS_DERIVED`]).
 pub const OPS_COORDINATE_RATES: OpCount = OpCount {
     mul: 59,
     add: 36,
@@ -2684,7 +2797,16 @@ pub const OPS_COORDINATE_RATES: OpCount = OpCount {
 ///for revolute and prismatic joints, the quaternion kinematics ½ q ⊗ (ω, 0)
 ///for spherical and free joints. Integrate `q` with them and renormalise
 ///the quaternions.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`coordinate_rates_with`]; its cost is [`OPS_COORDINATE_RATES`].
 pub fn coordinate_rates(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NQ] {
+    coordinate_rates_with(&p.derived(), q, qd)
+}
+/// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
+pub fn coordinate_rates_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NQ] {
+    let p = &d.params;
     let t0 = q[3] * q[3];
     let t1 = q[4] * q[4];
     let t2 = q[5] * q[5];
@@ -2713,7 +2835,7 @@ pub fn coordinate_rates(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NQ] 
         qd[10],
     ]
 }
-/// Operation count of [`body_jacobians`].
+/// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
     mul: 334,
     add: 195,
@@ -2726,7 +2848,16 @@ pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
 ///q̇ to the velocity of the body-frame origin, rows 3–5 to the angular velocity,
 ///all in ground coordinates. A point `p` of the body (ground coordinates,
 ///relative to the origin) moves with `v + ω × p`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`body_jacobians_with`]; its cost is [`OPS_BODY_JACOBIANS`].
 pub fn body_jacobians(p: &Params, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
+    body_jacobians_with(&p.derived(), q)
+}
+/// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
+pub fn body_jacobians_with(d: &Derived, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
+    let p = &d.params;
     let t0 = q[3] * q[3];
     let t1 = q[4] * q[4];
     let t2 = q[5] * q[5];

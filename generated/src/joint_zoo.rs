@@ -10,13 +10,14 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `inverse_dynamics` | 817 | 663 | 1 | 0 | 5 | 5 |
-//! | `mass_matrix` | 1827 | 1210 | 1 | 0 | 5 | 5 |
-//! | `bias` | 767 | 575 | 1 | 0 | 5 | 5 |
-//! | `gravity` | 323 | 214 | 0 | 0 | 5 | 5 |
-//! | `forward_dynamics` | 2825 | 2130 | 17 | 0 | 5 | 5 |
-//! | `coriolis_matrix` | 5317 | 3781 | 1 | 0 | 5 | 5 |
-//! | `energy` | 462 | 339 | 1 | 0 | 5 | 5 |
+//! | `derived` | 444 | 232 | 4 | 0 | 0 | 0 |
+//! | `inverse_dynamics` | 770 | 637 | 0 | 0 | 5 | 5 |
+//! | `mass_matrix` | 1730 | 1150 | 0 | 0 | 5 | 5 |
+//! | `bias` | 720 | 549 | 0 | 0 | 5 | 5 |
+//! | `gravity` | 319 | 211 | 0 | 0 | 5 | 5 |
+//! | `forward_dynamics` | 2370 | 1907 | 13 | 0 | 5 | 5 |
+//! | `coriolis_matrix` | 5249 | 3755 | 0 | 0 | 5 | 5 |
+//! | `energy` | 415 | 313 | 0 | 0 | 5 | 5 |
 //! | `body_poses` | 276 | 205 | 0 | 0 | 5 | 5 |
 //! | `coordinate_rates` | 59 | 36 | 0 | 0 | 0 | 0 |
 //! | `body_jacobians` | 974 | 588 | 0 | 0 | 5 | 5 |
@@ -133,1347 +134,1648 @@ impl Default for Params {
         }
     }
 }
-/// Operation count of [`inverse_dynamics`].
+/// The parameters and the constant groups of parameters that the
+/// `*_with` functions read, computed once by [`Params::derived`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Derived {
+    /// The parameters the groups were computed from.
+    pub params: Params,
+    /// Parameter group 0.
+    pub k0: f64,
+    /// Parameter group 1.
+    pub k1: f64,
+    /// Parameter group 2.
+    pub k2: f64,
+    /// Parameter group 3.
+    pub k3: f64,
+    /// Parameter group 4.
+    pub k4: f64,
+    /// Parameter group 5.
+    pub k5: f64,
+    /// Parameter group 6.
+    pub k6: f64,
+    /// Parameter group 7.
+    pub k7: f64,
+    /// Parameter group 8.
+    pub k8: f64,
+    /// Parameter group 9.
+    pub k9: f64,
+    /// Parameter group 10.
+    pub k10: f64,
+    /// Parameter group 11.
+    pub k11: f64,
+    /// Parameter group 12.
+    pub k12: f64,
+    /// Parameter group 13.
+    pub k13: f64,
+    /// Parameter group 14.
+    pub k14: f64,
+    /// Parameter group 15.
+    pub k15: f64,
+    /// Parameter group 16.
+    pub k16: f64,
+    /// Parameter group 17.
+    pub k17: f64,
+    /// Parameter group 18.
+    pub k18: f64,
+    /// Parameter group 19.
+    pub k19: f64,
+    /// Parameter group 20.
+    pub k20: f64,
+    /// Parameter group 21.
+    pub k21: f64,
+    /// Parameter group 22.
+    pub k22: f64,
+    /// Parameter group 23.
+    pub k23: f64,
+    /// Parameter group 24.
+    pub k24: f64,
+    /// Parameter group 25.
+    pub k25: f64,
+    /// Parameter group 26.
+    pub k26: f64,
+    /// Parameter group 27.
+    pub k27: f64,
+    /// Parameter group 28.
+    pub k28: f64,
+    /// Parameter group 29.
+    pub k29: f64,
+    /// Parameter group 30.
+    pub k30: f64,
+    /// Parameter group 31.
+    pub k31: f64,
+    /// Parameter group 32.
+    pub k32: f64,
+    /// Parameter group 33.
+    pub k33: f64,
+    /// Parameter group 34.
+    pub k34: f64,
+    /// Parameter group 35.
+    pub k35: f64,
+    /// Parameter group 36.
+    pub k36: f64,
+    /// Parameter group 37.
+    pub k37: f64,
+    /// Parameter group 38.
+    pub k38: f64,
+    /// Parameter group 39.
+    pub k39: f64,
+    /// Parameter group 40.
+    pub k40: f64,
+    /// Parameter group 41.
+    pub k41: f64,
+    /// Parameter group 42.
+    pub k42: f64,
+    /// Parameter group 43.
+    pub k43: f64,
+    /// Parameter group 44.
+    pub k44: f64,
+    /// Parameter group 45.
+    pub k45: f64,
+    /// Parameter group 46.
+    pub k46: f64,
+    /// Parameter group 47.
+    pub k47: f64,
+    /// Parameter group 48.
+    pub k48: f64,
+    /// Parameter group 49.
+    pub k49: f64,
+    /// Parameter group 50.
+    pub k50: f64,
+    /// Parameter group 51.
+    pub k51: f64,
+    /// Parameter group 52.
+    pub k52: f64,
+    /// Parameter group 53.
+    pub k53: f64,
+    /// Parameter group 54.
+    pub k54: f64,
+    /// Parameter group 55.
+    pub k55: f64,
+    /// Parameter group 56.
+    pub k56: f64,
+    /// Parameter group 57.
+    pub k57: f64,
+    /// Parameter group 58.
+    pub k58: f64,
+    /// Parameter group 59.
+    pub k59: f64,
+    /// Parameter group 60.
+    pub k60: f64,
+    /// Parameter group 61.
+    pub k61: f64,
+    /// Parameter group 62.
+    pub k62: f64,
+    /// Parameter group 63.
+    pub k63: f64,
+    /// Parameter group 64.
+    pub k64: f64,
+    /// Parameter group 65.
+    pub k65: f64,
+    /// Parameter group 66.
+    pub k66: f64,
+    /// Parameter group 67.
+    pub k67: f64,
+    /// Parameter group 68.
+    pub k68: f64,
+    /// Parameter group 69.
+    pub k69: f64,
+    /// Parameter group 70.
+    pub k70: f64,
+    /// Parameter group 71.
+    pub k71: f64,
+    /// Parameter group 72.
+    pub k72: f64,
+}
+impl Params {
+    /// Computes the parameter groups; call again after changing a
+    /// parameter.
+    pub fn derived(&self) -> Derived {
+        let p = self;
+        let t0 = p.m_hand + 0.15;
+        let inv1 = 1.0 / t0;
+        let t2 = -(0.04 * p.m_hand) - 0.0135;
+        let t3 = inv1;
+        let t4 = p.m_hand * inv1;
+        let t5 = inv1 * t2;
+        let t6 = 0.01 - 0.01 * t4;
+        let t7 = -t5 - 0.04;
+        let t8 = inv1 * inv1;
+        let t9 = t6 * t6;
+        let t10 = t7 * t7;
+        let t11 = p.m_hand * (t9 + t10);
+        let t12 = p.m_hand * inv1 * t6;
+        let t13 = p.m_hand * inv1 * t7;
+        let t14 = p.m_hand * (0.000009 * t8 + t10);
+        let t15 = p.m_hand * t6 * t7;
+        let t16 = p.m_hand * (0.000009 * t8 + t9);
+        let t17 = 0.02 - 0.003 * t3;
+        let t18 = -t5 - 0.09;
+        let t19 = t17 * t17;
+        let t20 = p.m_hand * p.m_hand * (inv1 * inv1);
+        let t21 = t18 * t18;
+        let t22 = 0.0001 * t20 + t21;
+        let t23 = p.m_hand * inv1 * t17;
+        let t24 = t17 * t18;
+        let t25 = t19 + t21;
+        let t26 = p.m_hand * inv1 * t18;
+        let t27 = t19 + 0.0001 * t20;
+        let t28 = p.l_arm * p.l_arm;
+        let t29 = p.m_hand * p.m_hand * inv1;
+        let t30 = inv1 * (t2 * t2);
+        let t31 = t11 + t30 + 0.15 * t22 + 0.0001 * t29 + 0.00129;
+        let inv32 = 1.0 / t31;
+        let t33 = 0.003 * t12 + 0.0015 * t23 + 0.0001 - 0.00003 * t4;
+        let t34 = 0.003 * (t13 - t5) - 0.15 * t24;
+        let t35 = 0.000009 * t3 + t14 + t30 + 0.15 * t25 + 0.00112;
+        let t36 = p.m_hand * inv1 * t2;
+        let t37 = 0.0015 * t26 + 0.00005 - t15 - 0.01 * t36;
+        let t38 = 0.000009 * t3 + t16 + 0.15 * t27 + 0.0001 * t29 + 0.0008;
+        let t39 = 0.04 * p.m_hand + 0.0135;
+        let t40 = 0.000009 * t3 + t14 + t30 + 0.15 * t25 + 0.00112 - inv32 * (t33 * t33);
+        let inv41 = 1.0 / t40;
+        let t42 = 0.0015 * t26 + 0.00005 - t15 - inv32 * t33 * t34 - 0.01 * t36;
+        let t43 = 0.000009 * t3 + t16 + 0.15 * t27 + 0.0001 * t29 + 0.0008
+            - inv32 * (t34 * t34) - inv41 * (t42 * t42);
+        let inv44 = 1.0 / t43;
+        let t45 = inv44;
+        let t46 = inv32 * t33 * inv41 * t42 - inv32 * t34;
+        let t47 = -(inv32 * t33 * inv41) - inv41 * t42 * inv44 * t46;
+        let t48 = inv32 - inv32 * t33 * t47 - inv32 * t34 * inv44 * t46;
+        let t49 = inv41 * t42 * inv44;
+        let t50 = inv41 + inv41 * inv41 * (t42 * t42) * inv44;
+        let t51 = p.m_hand * t34 * inv44 * t46;
+        let t52 = t37 * inv41 * t42 * inv44;
+        Derived {
+            params: *self,
+            k0: t5,
+            k1: t4,
+            k2: t3,
+            k3: t0,
+            k4: t11 + 0.15 * t22 + 0.00129,
+            k5: 0.003 * t12 + 0.0015 * t23 + 0.0001,
+            k6: 0.003 * t13 - 0.15 * t24,
+            k7: 0.0015 * t26 + 0.00005 - t15,
+            k8: t16 + 0.15 * t27 + 0.0008,
+            k9: t14 + 0.15 * t25 + 0.00112,
+            k10: t2,
+            k11: p.m_torso + 6.3,
+            k12: 0.1 * p.m_torso - 0.555,
+            k13: 0.01 * p.m_torso + 0.471,
+            k14: p.m_torso + 6.3,
+            k15: 0.5549999999999999 - 0.1 * p.m_torso,
+            k16: 0.02 * p.m_torso,
+            k17: -(0.01 * p.m_torso) - 0.471,
+            k18: -(0.02 * p.m_torso),
+            k19: 0.0101 * p.m_torso + 0.3471,
+            k20: 0.0002 * p.m_torso + 0.01,
+            k21: -(0.002 * p.m_torso) - 0.02,
+            k22: 0.0104 * p.m_torso + 0.321,
+            k23: 0.001 * p.m_torso + 0.005,
+            k24: 0.0005 * p.m_torso + 0.1671,
+            k25: t28,
+            k26: 0.5 * t28 + 0.031,
+            k27: t31,
+            k28: t33,
+            k29: t34,
+            k30: t35,
+            k31: t37,
+            k32: t38,
+            k33: p.g * p.m_torso,
+            k34: p.m_hand + 0.15 - t2 * t2 * t50
+                - 0.02 * (p.m_hand * t2 * inv41 * t42 * inv44)
+                - 0.0001 * (p.m_hand * p.m_hand * inv44),
+            k35: 0.003 * (t2 * inv41 * t42 * inv44)
+                + 0.01 * (p.m_hand * t39 * inv44 * t46) + 0.00003 * (p.m_hand * inv44)
+                - t2 * t39 * t47,
+            k36: 0.003 * (t2 * t50) + 0.0001 * (p.m_hand * p.m_hand * inv44 * t46)
+                + 0.00003 * (p.m_hand * inv41 * t42 * inv44)
+                - 0.01 * (p.m_hand * t2 * t47),
+            k37: p.m_hand + 0.15 - t39 * t39 * t48 - 0.000009 * t45
+                - 0.006 * (t39 * inv44 * t46),
+            k38: 0.003 * (t39 * t47) - 0.000009 * t49 - 0.01 * (p.m_hand * t39 * t48)
+                - 0.00003 * (p.m_hand * inv44 * t46),
+            k39: p.m_hand + 0.00006 * (p.m_hand * t47) + 0.15 - 0.000009 * t50
+                - 0.0001 * (p.m_hand * p.m_hand * t48),
+            k40: t2 * t34 * inv41 * t42 * inv44
+                + 0.01
+                    * (p.m_hand * t31 * inv44 * t46 + p.m_hand * t34 * inv44
+                        - p.m_hand * t33 * inv41 * t42 * inv44) - t2 * t31 * t47
+                - t2 * t33 * t50,
+            k41: t2 * t37 * inv41 * t42 * inv44
+                + 0.01
+                    * (p.m_hand * t33 * inv44 * t46 + p.m_hand * t37 * inv44
+                        - p.m_hand * t35 * inv41 * t42 * inv44) - 0.04 * p.m_hand
+                - t2 * t33 * t47 - t2 * t35 * t50 - 0.0135,
+            k42: 0.01
+                * (t51 + p.m_hand * t38 * inv44 - p.m_hand
+                    - p.m_hand * t37 * inv41 * t42 * inv44)
+                + t2 * t38 * inv41 * t42 * inv44 - t2 * t34 * t47 - t2 * t37 * t50,
+            k43: 0.04 * p.m_hand
+                + 0.003 * (t33 * inv41 * t42 * inv44 - t31 * inv44 * t46 - t34 * inv44)
+                + 0.0135 - t31 * t39 * t48 - t33 * t39 * t47 - t34 * t39 * inv44 * t46,
+            k44: 0.003 * (t35 * inv41 * t42 * inv44 - t33 * inv44 * t46 - t37 * inv44)
+                - t33 * t39 * t48 - t35 * t39 * t47 - t37 * t39 * inv44 * t46,
+            k45: 0.003 * (t52 - t34 * inv44 * t46 - t38 * inv44) + 0.003
+                - t34 * t39 * t48 - t37 * t39 * t47 - t38 * t39 * inv44 * t46,
+            k46: 0.01 * (p.m_hand - t51 - p.m_hand * t31 * t48 - p.m_hand * t33 * t47)
+                + 0.003 * (t31 * t47 + t33 * t50 - t34 * inv41 * t42 * inv44),
+            k47: 0.003 * (t33 * t47 + t35 * t50 - t52)
+                - 0.01
+                    * (p.m_hand * t33 * t48 + p.m_hand * t35 * t47
+                        + p.m_hand * t37 * inv44 * t46) - 0.003,
+            k48: 0.003 * (t34 * t47 + t37 * t50 - t38 * inv41 * t42 * inv44)
+                - 0.01
+                    * (p.m_hand * t34 * t48 + p.m_hand * t37 * t47
+                        + p.m_hand * t38 * inv44 * t46),
+            k49: t11 + t30 + 0.15 * t22 + 0.0001 * t29
+                + 2.0
+                    * (t33 * t34 * inv41 * t42 * inv44 - t31 * t33 * t47
+                        - t31 * t34 * inv44 * t46) + 0.00129 - t31 * t31 * t48
+                - t33 * t33 * t50 - t34 * t34 * inv44,
+            k50: 0.003 * t12 + 0.0015 * t23 + t33 * t37 * inv41 * t42 * inv44
+                + t34 * t35 * inv41 * t42 * inv44 + 0.0001 - 0.00003 * t4
+                - t31 * t33 * t48 - t31 * t35 * t47 - t31 * t37 * inv44 * t46
+                - t33 * t33 * t47 - t33 * t35 * t50 - t33 * t34 * inv44 * t46
+                - t34 * t37 * inv44,
+            k51: 0.003 * (t13 - t5) + t33 * t38 * inv41 * t42 * inv44
+                + t34 * t37 * inv41 * t42 * inv44 - 0.15 * t24 - t31 * t34 * t48
+                - t31 * t37 * t47 - t31 * t38 * inv44 * t46 - t33 * t34 * t47
+                - t33 * t37 * t50 - t34 * t34 * inv44 * t46 - t34 * t38 * inv44,
+            k52: 0.000009 * t3 + t14 + t30 + 0.15 * t25
+                + 2.0
+                    * (t35 * t37 * inv41 * t42 * inv44 - t33 * t35 * t47
+                        - t33 * t37 * inv44 * t46) + 0.00112 - t33 * t33 * t48
+                - t35 * t35 * t50 - t37 * t37 * inv44,
+            k53: t35 * t38 * inv41 * t42 * inv44 + t37 * t37 * inv41 * t42 * inv44
+                + 0.0015 * t26 + 0.00005 - t15 - t33 * t34 * t48 - t33 * t37 * t47
+                - t33 * t38 * inv44 * t46 - t34 * t35 * t47 - t35 * t37 * t50
+                - t34 * t37 * inv44 * t46 - t37 * t38 * inv44 - 0.01 * t36,
+            k54: 0.000009 * t3 + t16 + 0.15 * t27 + 0.0001 * t29
+                + 2.0
+                    * (t37 * t38 * inv41 * t42 * inv44 - t34 * t37 * t47
+                        - t34 * t38 * inv44 * t46) + 0.0008 - t34 * t34 * t48
+                - t37 * t37 * t50 - t38 * t38 * inv44,
+            k55: 0.5 * t28 + 0.03,
+            k56: p.m_torso + 4.859204254497836,
+            k57: p.m_torso + 1.4407957455021638,
+            k58: 0.4829602127248918 - 0.1 * p.m_torso,
+            k59: -(0.01 * p.m_torso) - 0.014603187836574395,
+            k60: 0.0101 * p.m_torso + 0.34814801063624456,
+            k61: 0.1 * p.m_torso,
+            k62: 0.0104 * p.m_torso + 0.25,
+            k63: 0.01 * p.m_torso,
+            k64: 0.0005 * p.m_torso + 0.12,
+            k65: t47,
+            k66: t50,
+            k67: t49,
+            k68: inv44 * t46,
+            k69: t45,
+            k70: t48,
+            k71: t39,
+            k72: p.g * t0,
+        }
+    }
+}
+/// Operation count of [`Params::derived`].
+pub const OPS_DERIVED: OpCount = OpCount {
+    mul: 444,
+    add: 232,
+    div: 4,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+};
+/// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 817,
-    add: 663,
-    div: 1,
+    mul: 770,
+    add: 637,
+    div: 0,
     sqrt: 0,
     sin: 5,
     cos: 5,
 };
 ///Joint forces τ(q, q̇, q̈) by the recursive Newton–Euler method: torques for
 ///revolute joints, forces for prismatic ones, in coordinate order.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`inverse_dynamics_with`]; its cost is [`OPS_INVERSE_DYNAMICS`].
 pub fn inverse_dynamics(
     p: &Params,
     q: &[f64; NQ],
     qd: &[f64; NV],
     qdd: &[f64; NV],
 ) -> [f64; NV] {
-    let t0 = p.m_hand + 0.15;
-    let inv1 = 1.0 / t0;
-    let t2 = -(0.04 * p.m_hand) - 0.0135;
-    let t3 = inv1 * t2;
-    let t4 = 0.01 - 0.01 * (p.m_hand * inv1);
-    let t5 = -t3 - 0.04;
-    let t6 = inv1 * inv1;
-    let t7 = t4 * t4;
-    let t8 = t5 * t5;
-    let t9 = 0.02 - 0.003 * inv1;
-    let t10 = -t3 - 0.09;
-    let t11 = t9 * t9;
-    let t12 = p.m_hand * p.m_hand * (inv1 * inv1);
-    let t13 = t10 * t10;
-    let t14 = p.m_hand * (t7 + t8) + 0.15 * (0.0001 * t12 + t13) + 0.00129;
-    let t15 = 0.003 * (p.m_hand * inv1 * t4) + 0.0015 * (p.m_hand * inv1 * t9) + 0.0001;
-    let t16 = 0.003 * (p.m_hand * inv1 * t5) - 0.15 * (t9 * t10);
-    let t17 = p.m_hand * (0.000009 * t6 + t8) + 0.15 * (t11 + t13) + 0.00112;
-    let t18 = 0.0015 * (p.m_hand * inv1 * t10) + 0.00005 - p.m_hand * t4 * t5;
-    let t19 = p.m_hand * (0.000009 * t6 + t7) + 0.15 * (t11 + 0.0001 * t12) + 0.0008;
-    let t20 = p.g * (2.0 * (q[3] * q[5] - q[4] * q[6]));
-    let t21 = p.g * (2.0 * (q[4] * q[5] + q[3] * q[6]));
-    let t22 = p.g * (1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4]));
-    let t23 = qd[2] * qd[4];
-    let t24 = qd[1] * qd[5];
-    let t25 = qd[0] * qd[5];
-    let t26 = qd[2] * qd[3];
-    let t27 = qd[1] * qd[3];
-    let t28 = qd[0] * qd[4];
+    inverse_dynamics_with(&p.derived(), q, qd, qdd)
+}
+/// [`inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
+pub fn inverse_dynamics_with(
+    d: &Derived,
+    q: &[f64; NQ],
+    qd: &[f64; NV],
+    qdd: &[f64; NV],
+) -> [f64; NV] {
+    let p = &d.params;
+    let t0 = p.g * (2.0 * (q[3] * q[5] - q[4] * q[6]));
+    let t1 = p.g * (2.0 * (q[4] * q[5] + q[3] * q[6]));
+    let t2 = p.g * (1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4]));
+    let t3 = qd[2] * qd[4];
+    let t4 = qd[1] * qd[5];
+    let t5 = qd[0] * qd[5];
+    let t6 = qd[2] * qd[3];
+    let t7 = qd[1] * qd[3];
+    let t8 = qd[0] * qd[4];
     let s_q7 = libm::sin(q[7]);
     let c_q7 = libm::cos(q[7]);
-    let t31 = 0.019833838076209875 * s_q7 - 0.19767681165408388 * c_q7;
-    let t32 = 0.19767681165408388 * s_q7 + 0.019833838076209875 * c_q7;
-    let t33 = 0.975170327201816 * c_q7 - 0.09784339500725571 * s_q7;
-    let t34 = -(0.975170327201816 * s_q7) - 0.09784339500725571 * c_q7;
-    let t35 = 0.9950041652780258 * s_q7 + 0.09983341664682815 * c_q7;
-    let t36 = 0.9950041652780258 * c_q7 - 0.09983341664682815 * s_q7;
-    let t37 = qd[3] * t31;
-    let t38 = qd[4] * t33;
-    let t39 = qd[5] * t35;
-    let t40 = qd[3] * t32 + qd[4] * t34 + qd[5] * t36;
-    let t41 = 0.3 * qd[4] - 0.2 * qd[5];
-    let t42 = 0.1 * qd[5] - 0.3 * qd[3];
-    let t43 = 0.2 * qd[3] - 0.1 * qd[4];
-    let t44 = qdd[0] + t20 + t23 + qd[4] * t43 + 0.3 * qdd[4] - t24 - qd[5] * t42
+    let t11 = 0.019833838076209875 * s_q7 - 0.19767681165408388 * c_q7;
+    let t12 = 0.19767681165408388 * s_q7 + 0.019833838076209875 * c_q7;
+    let t13 = 0.975170327201816 * c_q7 - 0.09784339500725571 * s_q7;
+    let t14 = -(0.975170327201816 * s_q7) - 0.09784339500725571 * c_q7;
+    let t15 = 0.9950041652780258 * s_q7 + 0.09983341664682815 * c_q7;
+    let t16 = 0.9950041652780258 * c_q7 - 0.09983341664682815 * s_q7;
+    let t17 = qd[3] * t11;
+    let t18 = qd[4] * t13;
+    let t19 = qd[5] * t15;
+    let t20 = qd[3] * t12 + qd[4] * t14 + qd[5] * t16;
+    let t21 = 0.3 * qd[4] - 0.2 * qd[5];
+    let t22 = 0.1 * qd[5] - 0.3 * qd[3];
+    let t23 = 0.2 * qd[3] - 0.1 * qd[4];
+    let t24 = qdd[0] + t0 + t3 + qd[4] * t23 + 0.3 * qdd[4] - t4 - qd[5] * t22
         - 0.2 * qdd[5];
-    let t45 = qdd[1] + t21 + t25 + qd[5] * t41 + 0.1 * qdd[5] - t26 - qd[3] * t43
+    let t25 = qdd[1] + t1 + t5 + qd[5] * t21 + 0.1 * qdd[5] - t6 - qd[3] * t23
         - 0.3 * qdd[3];
-    let t46 = qdd[2] + t22 + t27 + qd[3] * t42 + 0.2 * qdd[3] - t28 - qd[4] * t41
+    let t26 = qdd[2] + t2 + t7 + qd[3] * t22 + 0.2 * qdd[3] - t8 - qd[4] * t21
         - 0.1 * qdd[4];
-    let t47 = 0.9800665778412416 * t44 + 0.19866933079506122 * t45;
-    let t48 = t31 * t44;
-    let t49 = t33 * t45;
-    let t50 = t35 * t46;
-    let t51 = t32 * t44 + t34 * t45 + t36 * t46;
-    let t52 = 0.9800665778412416 * qd[3] + 0.19866933079506122 * qd[4] + qd[6];
-    let t53 = 0.9800665778412416 * qdd[3] + 0.19866933079506122 * qdd[4] + qdd[6];
-    let t54 = qdd[3] * t32 + qdd[4] * t34 + qdd[5] * t36 - qd[6] * (t37 + t38 + t39);
+    let t27 = 0.9800665778412416 * t24 + 0.19866933079506122 * t25;
+    let t28 = t11 * t24;
+    let t29 = t13 * t25;
+    let t30 = t15 * t26;
+    let t31 = t12 * t24 + t14 * t25 + t16 * t26;
+    let t32 = 0.9800665778412416 * qd[3] + 0.19866933079506122 * qd[4] + qd[6];
+    let t33 = 0.9800665778412416 * qdd[3] + 0.19866933079506122 * qdd[4] + qdd[6];
+    let t34 = qdd[3] * t12 + qdd[4] * t14 + qdd[5] * t16 - qd[6] * (t17 + t18 + t19);
     let s_q8 = libm::sin(q[8]);
     let c_q8 = libm::cos(q[8]);
-    let t57 = t52 * c_q8 - t40 * s_q8;
-    let t58 = t52 * s_q8 + t40 * c_q8;
-    let t59 = t47 * c_q8;
-    let t60 = t51 * s_q8;
-    let t61 = t47 * s_q8;
-    let t62 = t51 * c_q8;
-    let t63 = t37 + t38 + t39 + qd[7];
-    let t64 = qdd[3] * t31 + qdd[4] * t33 + qdd[5] * t35 + qd[6] * t40 + qdd[7];
-    let t65 = t53 * c_q8 - t54 * s_q8 - qd[7] * t58;
-    let t66 = t53 * s_q8 + t54 * c_q8 + qd[7] * t57;
-    let t67 = -p.l_arm - 0.8 * q[9];
-    let t68 = t63 * t67 - 0.5999999999999999 * (t58 * q[9]);
-    let t69 = t57 * qd[8];
-    let t70 = t59 + t64 * t67 + t57 * t58 * t67
-        + 0.5999999999999999 * (t57 * t63 * q[9] - t66 * q[9])
-        + 2.0 * (-(0.8 * (t63 * qd[8])) - 0.5999999999999999 * (t58 * qd[8])) - t60;
-    let t71 = t48 + t49 + t50 + t58 * t68
-        + 0.5999999999999999 * (qdd[8] - t57 * t57 * q[9]) + 1.6 * t69 - t65 * t67;
-    let t72 = t61 + t62 + 0.5999999999999999 * (t65 * q[9]) + 1.1999999999999997 * t69
-        - t57 * t57 * t67 - t63 * t68 - 0.8 * qdd[8];
+    let t37 = t32 * c_q8 - t20 * s_q8;
+    let t38 = t32 * s_q8 + t20 * c_q8;
+    let t39 = t27 * c_q8;
+    let t40 = t31 * s_q8;
+    let t41 = t27 * s_q8;
+    let t42 = t31 * c_q8;
+    let t43 = t17 + t18 + t19 + qd[7];
+    let t44 = qdd[3] * t11 + qdd[4] * t13 + qdd[5] * t15 + qd[6] * t20 + qdd[7];
+    let t45 = t33 * c_q8 - t34 * s_q8 - qd[7] * t38;
+    let t46 = t33 * s_q8 + t34 * c_q8 + qd[7] * t37;
+    let t47 = -p.l_arm - 0.8 * q[9];
+    let t48 = t43 * t47 - 0.5999999999999999 * (t38 * q[9]);
+    let t49 = t37 * qd[8];
+    let t50 = t39 + t44 * t47 + t37 * t38 * t47
+        + 0.5999999999999999 * (t37 * t43 * q[9] - t46 * q[9])
+        + 2.0 * (-(0.8 * (t43 * qd[8])) - 0.5999999999999999 * (t38 * qd[8])) - t40;
+    let t51 = t28 + t29 + t30 + t38 * t48
+        + 0.5999999999999999 * (qdd[8] - t37 * t37 * q[9]) + 1.6 * t49 - t45 * t47;
+    let t52 = t41 + t42 + 0.5999999999999999 * (t45 * q[9]) + 1.1999999999999997 * t49
+        - t37 * t37 * t47 - t43 * t48 - 0.8 * qdd[8];
     let s_q10 = libm::sin(q[10]);
     let c_q10 = libm::cos(q[10]);
-    let t75 = 1.0 - c_q10;
-    let t76 = 1.0 - 0.64 * t75;
-    let t77 = 1.0 - 0.36 * t75;
-    let t78 = t57 * c_q10 - 0.8 * (t63 * s_q10) - 0.5999999999999999 * (t58 * s_q10);
-    let t79 = t57 * s_q10;
-    let t80 = t63 * t76;
-    let t81 = t58 * t75;
-    let t82 = t63 * t75;
-    let t83 = t58 * t77;
-    let t84 = t65 * s_q10;
-    let t85 = t70 * c_q10;
-    let t86 = t71 * s_q10;
-    let t87 = t72 * s_q10;
-    let t88 = t70 * s_q10;
-    let t89 = t71 * t76;
-    let t90 = t72 * t75;
-    let t91 = t71 * t75;
-    let t92 = t72 * t77;
-    let t93 = 0.5999999999999999 * qd[9] + 0.8 * t79 + t80 - 0.4799999999999999 * t81;
-    let t94 = 0.5999999999999999 * t79 + t83 - 0.8 * qd[9] - 0.4799999999999999 * t82;
-    let t95 = qd[9] * t78;
-    let t96 = t65 * c_q10
-        - 0.8 * (t64 * s_q10 + qd[9] * (0.8 * t79 + t80 - 0.4799999999999999 * t81))
+    let t55 = 1.0 - c_q10;
+    let t56 = 1.0 - 0.64 * t55;
+    let t57 = 1.0 - 0.36 * t55;
+    let t58 = t37 * c_q10 - 0.8 * (t43 * s_q10) - 0.5999999999999999 * (t38 * s_q10);
+    let t59 = t37 * s_q10;
+    let t60 = t43 * t56;
+    let t61 = t38 * t55;
+    let t62 = t43 * t55;
+    let t63 = t38 * t57;
+    let t64 = t45 * s_q10;
+    let t65 = t50 * c_q10;
+    let t66 = t51 * s_q10;
+    let t67 = t52 * s_q10;
+    let t68 = t50 * s_q10;
+    let t69 = t51 * t56;
+    let t70 = t52 * t55;
+    let t71 = t51 * t55;
+    let t72 = t52 * t57;
+    let t73 = 0.5999999999999999 * qd[9] + 0.8 * t59 + t60 - 0.4799999999999999 * t61;
+    let t74 = 0.5999999999999999 * t59 + t63 - 0.8 * qd[9] - 0.4799999999999999 * t62;
+    let t75 = qd[9] * t58;
+    let t76 = t45 * c_q10
+        - 0.8 * (t44 * s_q10 + qd[9] * (0.8 * t59 + t60 - 0.4799999999999999 * t61))
         - 0.5999999999999999
-            * (t66 * s_q10
-                + qd[9] * (0.5999999999999999 * t79 + t83 - 0.4799999999999999 * t82));
-    let t97 = 0.5999999999999999 * qdd[9] + 0.8 * (t84 + t95) + t64 * t76
-        - 0.4799999999999999 * (t66 * t75);
-    let t98 = 0.5999999999999999 * (t84 + t95) + t66 * t77 - 0.8 * qdd[9]
-        - 0.4799999999999999 * (t64 * t75);
-    let t99 = q[11] * q[11];
-    let t100 = q[12] * q[12];
-    let t101 = q[13] * q[13];
-    let t102 = q[11] * q[12];
-    let t103 = q[11] * q[13];
-    let t104 = q[12] * q[13];
-    let t105 = q[11] * q[14];
-    let t106 = q[12] * q[14];
-    let t107 = q[13] * q[14];
-    let t108 = 1.0 - 2.0 * (t100 + t101);
-    let t109 = 2.0 * (t102 - t107);
-    let t110 = 2.0 * (t103 + t106);
-    let t111 = 2.0 * (t102 + t107);
-    let t112 = 1.0 - 2.0 * (t99 + t101);
-    let t113 = 2.0 * (t104 - t105);
-    let t114 = 2.0 * (t103 - t106);
-    let t115 = 2.0 * (t104 + t105);
-    let t116 = 1.0 - 2.0 * (t99 + t100);
-    let t117 = 0.977668244562803 * t108 + 0.02233175543719701 * t111
-        + 0.20896434210788312 * t114;
-    let t118 = 0.977668244562803 * t109 + 0.02233175543719701 * t112
-        + 0.20896434210788312 * t115;
-    let t119 = 0.977668244562803 * t110 + 0.02233175543719701 * t113
-        + 0.20896434210788312 * t116;
-    let t120 = 0.02233175543719701 * t108 + 0.977668244562803 * t111
-        - 0.20896434210788312 * t114;
-    let t121 = 0.02233175543719701 * t109 + 0.977668244562803 * t112
-        - 0.20896434210788312 * t115;
-    let t122 = 0.02233175543719701 * t110 + 0.977668244562803 * t113
-        - 0.20896434210788312 * t116;
-    let t123 = 0.20896434210788312 * (t111 - t108) + 0.955336489125606 * t114;
-    let t124 = 0.20896434210788312 * (t112 - t109) + 0.955336489125606 * t115;
-    let t125 = 0.20896434210788312 * (t113 - t110) + 0.955336489125606 * t116;
-    let t126 = t78 * t117;
-    let t127 = t93 * t120;
-    let t128 = t94 * t123;
-    let t129 = t126 + t127 + t128;
-    let t130 = t78 * t118;
-    let t131 = t93 * t121;
-    let t132 = t94 * t124;
-    let t133 = t130 + t131 + t132;
-    let t134 = t78 * t119;
-    let t135 = t93 * t122;
-    let t136 = t94 * t125;
-    let t137 = t134 + t135 + t136;
-    let t138 = t93 * t94;
-    let t139 = t93 * t93;
-    let t140 = t85 - 0.8 * t86 - 0.5999999999999999 * t87 - 0.25 * (t97 + t78 * t94);
-    let t141 = 0.8 * t88 + t89 + 0.25 * (t96 - t138) - 0.4799999999999999 * t90;
-    let t142 = 0.5999999999999999 * t88 + t92 + 0.25 * (t78 * t78 + t139)
-        - 0.4799999999999999 * t91;
-    let t143 = qd[10] + t126 + t127 + t128;
-    let t144 = qd[11] + t130 + t131 + t132;
-    let t145 = qd[12] + t134 + t135 + t136;
-    let t146 = qdd[10] + t96 * t117 + t97 * t120 + t98 * t123 + qd[12] * t133
-        - qd[11] * t137;
-    let t147 = qdd[11] + t96 * t118 + t97 * t121 + t98 * t124 + qd[10] * t137
-        - qd[12] * t129;
-    let t148 = qdd[12] + t96 * t119 + t97 * t122 + t98 * t125 + qd[11] * t129
-        - qd[10] * t133;
-    let t149 = q[15] - 0.1;
-    let t150 = 0.9800665778412416 * qd[4] + 0.19866933079506122 * qd[5];
-    let t151 = 0.9800665778412416 * qd[5] - 0.19866933079506122 * qd[4];
-    let t152 = 0.9800665778412416 * qdd[4] + 0.19866933079506122 * qdd[5];
-    let t153 = 0.05 * qd[3] + qd[5] * t149;
-    let t154 = qdd[1] + t21 + t25 + qdd[5] * t149 + qd[3] * qd[4] * t149
-        + 0.05 * (qdd[3] - qd[4] * qd[5]) - t26;
-    let t155 = qdd[2] + t22 + t27 + qd[3] * t153 + 0.05 * (qd[4] * qd[4]) - t28
-        - qdd[4] * t149;
-    let t156 = 0.9800665778412416 * t154 + 0.19866933079506122 * t155
-        + 2.0 * (qd[13] * t151) + qdd[14] - t151 * t151 * q[16] - qd[3] * qd[3] * q[16];
-    let t157 = qdd[0] + t20 + t23 + qdd[13] + qd[3] * t150 * q[16] - t24
-        - qd[4] * qd[4] * t149 - qd[5] * t153
+            * (t46 * s_q10
+                + qd[9] * (0.5999999999999999 * t59 + t63 - 0.4799999999999999 * t62));
+    let t77 = 0.5999999999999999 * qdd[9] + 0.8 * (t64 + t75) + t44 * t56
+        - 0.4799999999999999 * (t46 * t55);
+    let t78 = 0.5999999999999999 * (t64 + t75) + t46 * t57 - 0.8 * qdd[9]
+        - 0.4799999999999999 * (t44 * t55);
+    let t79 = q[11] * q[11];
+    let t80 = q[12] * q[12];
+    let t81 = q[13] * q[13];
+    let t82 = q[11] * q[12];
+    let t83 = q[11] * q[13];
+    let t84 = q[12] * q[13];
+    let t85 = q[11] * q[14];
+    let t86 = q[12] * q[14];
+    let t87 = q[13] * q[14];
+    let t88 = 1.0 - 2.0 * (t80 + t81);
+    let t89 = 2.0 * (t82 - t87);
+    let t90 = 2.0 * (t83 + t86);
+    let t91 = 2.0 * (t82 + t87);
+    let t92 = 1.0 - 2.0 * (t79 + t81);
+    let t93 = 2.0 * (t84 - t85);
+    let t94 = 2.0 * (t83 - t86);
+    let t95 = 2.0 * (t84 + t85);
+    let t96 = 1.0 - 2.0 * (t79 + t80);
+    let t97 = 0.977668244562803 * t88 + 0.02233175543719701 * t91
+        + 0.20896434210788312 * t94;
+    let t98 = 0.977668244562803 * t89 + 0.02233175543719701 * t92
+        + 0.20896434210788312 * t95;
+    let t99 = 0.977668244562803 * t90 + 0.02233175543719701 * t93
+        + 0.20896434210788312 * t96;
+    let t100 = 0.02233175543719701 * t88 + 0.977668244562803 * t91
+        - 0.20896434210788312 * t94;
+    let t101 = 0.02233175543719701 * t89 + 0.977668244562803 * t92
+        - 0.20896434210788312 * t95;
+    let t102 = 0.02233175543719701 * t90 + 0.977668244562803 * t93
+        - 0.20896434210788312 * t96;
+    let t103 = 0.20896434210788312 * (t91 - t88) + 0.955336489125606 * t94;
+    let t104 = 0.20896434210788312 * (t92 - t89) + 0.955336489125606 * t95;
+    let t105 = 0.20896434210788312 * (t93 - t90) + 0.955336489125606 * t96;
+    let t106 = t58 * t97;
+    let t107 = t73 * t100;
+    let t108 = t74 * t103;
+    let t109 = t106 + t107 + t108;
+    let t110 = t58 * t98;
+    let t111 = t73 * t101;
+    let t112 = t74 * t104;
+    let t113 = t110 + t111 + t112;
+    let t114 = t58 * t99;
+    let t115 = t73 * t102;
+    let t116 = t74 * t105;
+    let t117 = t114 + t115 + t116;
+    let t118 = t73 * t74;
+    let t119 = t73 * t73;
+    let t120 = t65 - 0.8 * t66 - 0.5999999999999999 * t67 - 0.25 * (t77 + t58 * t74);
+    let t121 = 0.8 * t68 + t69 + 0.25 * (t76 - t118) - 0.4799999999999999 * t70;
+    let t122 = 0.5999999999999999 * t68 + t72 + 0.25 * (t58 * t58 + t119)
+        - 0.4799999999999999 * t71;
+    let t123 = qd[10] + t106 + t107 + t108;
+    let t124 = qd[11] + t110 + t111 + t112;
+    let t125 = qd[12] + t114 + t115 + t116;
+    let t126 = qdd[10] + t76 * t97 + t77 * t100 + t78 * t103 + qd[12] * t113
+        - qd[11] * t117;
+    let t127 = qdd[11] + t76 * t98 + t77 * t101 + t78 * t104 + qd[10] * t117
+        - qd[12] * t109;
+    let t128 = qdd[12] + t76 * t99 + t77 * t102 + t78 * t105 + qd[11] * t109
+        - qd[10] * t113;
+    let t129 = q[15] - 0.1;
+    let t130 = 0.9800665778412416 * qd[4] + 0.19866933079506122 * qd[5];
+    let t131 = 0.9800665778412416 * qd[5] - 0.19866933079506122 * qd[4];
+    let t132 = 0.9800665778412416 * qdd[4] + 0.19866933079506122 * qdd[5];
+    let t133 = 0.05 * qd[3] + qd[5] * t129;
+    let t134 = qdd[1] + t1 + t5 + qdd[5] * t129 + qd[3] * qd[4] * t129
+        + 0.05 * (qdd[3] - qd[4] * qd[5]) - t6;
+    let t135 = qdd[2] + t2 + t7 + qd[3] * t133 + 0.05 * (qd[4] * qd[4]) - t8
+        - qdd[4] * t129;
+    let t136 = 0.9800665778412416 * t134 + 0.19866933079506122 * t135
+        + 2.0 * (qd[13] * t131) + qdd[14] - t131 * t131 * q[16] - qd[3] * qd[3] * q[16];
+    let t137 = qdd[0] + t0 + t3 + qdd[13] + qd[3] * t130 * q[16] - t4
+        - qd[4] * qd[4] * t129 - qd[5] * t133
         - (0.9800665778412416 * qdd[5] - 0.19866933079506122 * qdd[4]) * q[16]
-        - 0.05 * qdd[4] - 2.0 * (t151 * qd[14]);
+        - 0.05 * qdd[4] - 2.0 * (t131 * qd[14]);
     let s_q17 = libm::sin(q[17]);
     let c_q17 = libm::cos(q[17]);
-    let t160 = qd[3] * c_q17 + t150 * s_q17;
-    let t161 = t150 * c_q17 - qd[3] * s_q17;
-    let t162 = 0.9800665778412416 * qd[5] + qd[15] - 0.19866933079506122 * qd[4];
-    let t163 = 0.9800665778412416 * qdd[5] + qdd[15] - 0.19866933079506122 * qdd[4];
-    let t164 = qdd[3] * c_q17 + t152 * s_q17 + qd[15] * t161;
-    let t165 = t152 * c_q17 - qdd[3] * s_q17 - qd[15] * t160;
+    let t140 = qd[3] * c_q17 + t130 * s_q17;
+    let t141 = t130 * c_q17 - qd[3] * s_q17;
+    let t142 = 0.9800665778412416 * qd[5] + qd[15] - 0.19866933079506122 * qd[4];
+    let t143 = 0.9800665778412416 * qdd[5] + qdd[15] - 0.19866933079506122 * qdd[4];
+    let t144 = qdd[3] * c_q17 + t132 * s_q17 + qd[15] * t141;
+    let t145 = t132 * c_q17 - qdd[3] * s_q17 - qd[15] * t140;
     let s_q18 = libm::sin(q[18]);
     let c_q18 = libm::cos(q[18]);
-    let t168 = qd[3] * c_q18 - qd[5] * s_q18;
-    let t169 = qd[3] * s_q18 + qd[5] * c_q18;
-    let t170 = 0.1 * (qd[5] - qd[4]);
-    let t171 = qd[5] * t170;
-    let t172 = qd[3] * qd[3];
-    let t173 = qdd[0] + t20 + t23
-        + 0.1 * (qdd[5] - qdd[4] - qd[3] * qd[4] - qd[3] * qd[5]) - t24;
-    let t174 = qdd[2] + t22 + t27 + 0.1 * (t172 - qdd[3]) - t28 - qd[4] * t170;
-    let t175 = c_q18 * t173;
-    let t176 = s_q18 * t174;
-    let t177 = s_q18 * t173;
-    let t178 = c_q18 * t174;
-    let t179 = qd[4] + qd[16];
-    let t180 = qdd[4] + qdd[16];
-    let t181 = qdd[3] * c_q18 - qdd[5] * s_q18 - qd[16] * t169;
-    let t182 = qdd[3] * s_q18 + qdd[5] * c_q18 + qd[16] * t168;
-    let t183 = -q[19] - 0.4;
-    let t184 = 0.1 * qd[4] + 0.01 * qd[5];
-    let t185 = 0.02 * qd[5] - 0.1 * qd[3];
-    let t186 = -(0.01 * qd[3]) - 0.02 * qd[4];
-    let t187 = p.m_torso
-        * (qdd[0] + t20 + t23 + qd[4] * t186 + 0.1 * qdd[4] + 0.01 * qdd[5] - t24
-            - qd[5] * t185);
-    let t188 = p.m_torso
-        * (qdd[1] + t21 + t25 + qd[5] * t184 + 0.02 * qdd[5] - t26 - qd[3] * t186
+    let t148 = qd[3] * c_q18 - qd[5] * s_q18;
+    let t149 = qd[3] * s_q18 + qd[5] * c_q18;
+    let t150 = 0.1 * (qd[5] - qd[4]);
+    let t151 = qd[5] * t150;
+    let t152 = qd[3] * qd[3];
+    let t153 = qdd[0] + t0 + t3 + 0.1 * (qdd[5] - qdd[4] - qd[3] * qd[4] - qd[3] * qd[5])
+        - t4;
+    let t154 = qdd[2] + t2 + t7 + 0.1 * (t152 - qdd[3]) - t8 - qd[4] * t150;
+    let t155 = c_q18 * t153;
+    let t156 = s_q18 * t154;
+    let t157 = s_q18 * t153;
+    let t158 = c_q18 * t154;
+    let t159 = qd[4] + qd[16];
+    let t160 = qdd[4] + qdd[16];
+    let t161 = qdd[3] * c_q18 - qdd[5] * s_q18 - qd[16] * t149;
+    let t162 = qdd[3] * s_q18 + qdd[5] * c_q18 + qd[16] * t148;
+    let t163 = -q[19] - 0.4;
+    let t164 = 0.1 * qd[4] + 0.01 * qd[5];
+    let t165 = 0.02 * qd[5] - 0.1 * qd[3];
+    let t166 = -(0.01 * qd[3]) - 0.02 * qd[4];
+    let t167 = p.m_torso
+        * (qdd[0] + t0 + t3 + qd[4] * t166 + 0.1 * qdd[4] + 0.01 * qdd[5] - t4
+            - qd[5] * t165);
+    let t168 = p.m_torso
+        * (qdd[1] + t1 + t5 + qd[5] * t164 + 0.02 * qdd[5] - t6 - qd[3] * t166
             - 0.1 * qdd[3]);
-    let t189 = p.m_torso
-        * (qdd[2] + t22 + t27 + qd[3] * t185 - t28 - qd[4] * t184 - 0.01 * qdd[3]
+    let t169 = p.m_torso
+        * (qdd[2] + t2 + t7 + qd[3] * t165 - t8 - qd[4] * t164 - 0.01 * qdd[3]
             - 0.02 * qdd[4]);
-    let t190 = 0.3 * qd[3] + 0.01 * qd[4] - 0.02 * qd[5];
-    let t191 = 0.01 * qd[3] + 0.25 * qd[4] + 0.005 * qd[5];
-    let t192 = 0.005 * qd[4] + 0.12 * qd[5] - 0.02 * qd[3];
-    let t193 = t59 - t60 - 0.5 * (p.l_arm * t64 + p.l_arm * t57 * t58);
-    let t194 = t48 + t49 + t50 + 0.5 * (p.l_arm * t65 - p.l_arm * t58 * t63);
-    let t195 = 0.03 * t57 + 0.001 * t63;
-    let t196 = 0.001 * t57 + 0.031 * t63 - 0.002 * t58;
-    let t197 = 0.004 * t58 - 0.002 * t63;
-    let t198 = 0.12 * t78 + 0.01 * t94;
-    let t199 = t78 * t93;
-    let t200 = t85 - t94 * t198 - 0.8 * t86 - 0.5999999999999999 * t87 - 0.12 * t97
-        - 0.01 * t139;
-    let t201 = 0.8 * t88 + t89 + 0.12 * (t96 - t138) + 0.01 * (t98 + t199)
-        - 0.4799999999999999 * t90;
-    let t202 = 0.5999999999999999 * t88 + t92 + t78 * t198 + 0.12 * t139
-        - 0.4799999999999999 * t91 - 0.01 * t97;
-    let t203 = 0.012 * t78 + 0.0005 * t94;
-    let t204 = 0.0005 * t78 + 0.002 * t94;
-    let t205 = inv1 * t2 * t144 - 0.01 * (p.m_hand * inv1 * t145);
-    let t206 = 0.003 * (inv1 * t145) - inv1 * t2 * t143;
-    let t207 = 0.01 * (p.m_hand * inv1 * t143) - 0.003 * (inv1 * t144);
-    let t208 = t117 * t140 + t120 * t141 + t123 * t142 + inv1 * t2 * t147 + t144 * t207
-        - t145 * t206 - 0.01 * (p.m_hand * inv1 * t148);
-    let t209 = t118 * t140 + t121 * t141 + t124 * t142 + t145 * t205
-        + 0.003 * (inv1 * t148) - inv1 * t2 * t146 - t143 * t207;
-    let t210 = t119 * t140 + t122 * t141 + t125 * t142 + t143 * t206
-        + 0.01 * (p.m_hand * inv1 * t146) - t144 * t205 - 0.003 * (inv1 * t147);
-    let t211 = t14 * t143 + t15 * t144 + t16 * t145;
-    let t212 = t15 * t143 + t17 * t144 + t18 * t145;
-    let t213 = t16 * t143 + t18 * t144 + t19 * t145;
-    let t214 = t14 * t146 + t15 * t147 + t16 * t148 + t144 * t213
-        + 0.01 * (p.m_hand * t210) - t145 * t212 - t2 * t209;
-    let t215 = t15 * t146 + t17 * t147 + t18 * t148 + t145 * t211 + t2 * t208
-        - 0.003 * t210 - t143 * t213;
-    let t216 = 0.003 * t209 + t16 * t146 + t18 * t147 + t19 * t148 + t143 * t212
-        - t144 * t211 - 0.01 * (p.m_hand * t208);
-    let t217 = 0.02 * t160 - 0.05 * t161;
-    let t218 = t162 * t162;
-    let t219 = t160 * t162;
-    let t220 = t161 * t162;
-    let t221 = t157 * c_q17 + t156 * s_q17 + t161 * t217 - 0.02 * t163 - 0.05 * t218;
-    let t222 = t156 * c_q17 + 0.05 * t163 - t157 * s_q17 - t160 * t217 - 0.02 * t218;
-    let t223 = 0.9800665778412416 * t155 + 2.0 * (qd[3] * qd[14] - qd[13] * t150)
-        + qdd[3] * q[16] + t150 * t151 * q[16] + 0.02 * (t164 + t220)
-        + 0.05 * (t219 - t165) - 0.19866933079506122 * t154;
-    let t224 = 0.004 * t160 + 0.0005 * t161;
-    let t225 = 0.0005 * t160 + 0.006 * t161;
-    let t226 = t160 * t225;
-    let t227 = t161 * t224;
-    let t228 = 0.004 * t164 + 0.0005 * t165 + 0.008 * t220 + 0.03 * t223 - t162 * t225;
-    let t229 = 0.0005 * t164 + 0.006 * t165 + t162 * t224 - 0.008 * t219 - 0.075 * t223;
-    let t230 = t168 * t169;
-    let t231 = t169 * t179;
-    let t232 = t168 * t168;
-    let t233 = t175 - t176 - 0.2 * (t180 + t230);
-    let t234 = qdd[1] + t21 + t25 + t171 + 0.1 * (qdd[3] + t172) + 0.2 * (t181 - t231)
-        - t26;
-    let t235 = 0.05 * t168 + 0.001 * t169;
-    let t236 = 0.001 * t168 + 0.006 * t169;
-    let t237 = t169 * t235;
-    let t238 = t168 * t236;
-    let t239 = t168 * t179;
-    let t240 = -(0.005 * t169) - 0.15 * t179;
-    let t241 = t175 + t180 * t183 + t168 * t169 * t183 + 0.005 * (t239 - t182) - t176
-        - 0.15 * (t180 + t230) - 2.0 * (t179 * qd[17]);
-    let t242 = qdd[1] + t21 + t25 + t171 + t169 * t179 * t183 + t169 * t240
-        + 0.1 * (qdd[3] + t172) + 0.15 * t181 + 2.0 * (t168 * qd[17]) - t26 - t181 * t183
-        - 0.005 * t232;
-    let t243 = t177 + t178 + 0.005 * t181 + 0.15 * t232 - qdd[17] - t168 * t168 * t183
-        - t179 * t179 * t183 - t179 * t240;
-    let t244 = t183 * t241;
-    let t245 = 3.0 * t233 + 1.8 * t241;
-    let t246 = 3.0 * (t177 + t178 + 0.2 * (t232 + t179 * t179)) + 1.8 * t243;
-    let t247 = 0.001 * t181 + 0.008 * t182 + 0.051 * t239 - t179 * t235 - 0.009 * t241;
-    let t248 = 0.07 * t181 + 0.001 * t182 + 0.6 * t234 + t179 * t236 + 0.27 * t242
-        + 0.009 * t243 - 0.069 * t231 - 1.8 * (t183 * t242);
-    let t249 = c_q18 * t245;
-    let t250 = s_q18 * t246;
-    let t251 = t249 + t250;
-    let t252 = s_q18 * t245;
-    let t253 = c_q18 * t246;
-    let t254 = c_q17 * t221;
-    let t255 = s_q17 * t222;
-    let t256 = 1.5 * (t254 - t255);
-    let t257 = 1.5 * (s_q17 * t221 + c_q17 * t222);
-    let t258 = s_q17 * t228 + c_q17 * t229;
-    let t259 = 0.008 * t163 + 0.075 * t222 + t226 - 0.03 * t221 - t227 - q[16] * t256;
-    let t260 = 0.9800665778412416 * t257 - 0.2980039961925918 * t223;
-    let t261 = t0 * t117 * t208;
-    let t262 = t0 * t118 * t209;
-    let t263 = t0 * t119 * t210;
-    let t264 = t0 * t120 * t208;
-    let t265 = t0 * t121 * t209;
-    let t266 = t0 * t122 * t210;
-    let t267 = 1.2 * t200 + t261 + t262 + t263;
-    let t268 = 1.2 * t201 + t264 + t265 + t266;
-    let t269 = 1.2 * t202 + t0 * t123 * t208 + t0 * t124 * t209 + t0 * t125 * t210;
-    let t270 = 0.0005 * t96 + 0.002 * t98 + 0.011 * t199 + 0.012 * t201 + t123 * t214
-        + t124 * t215 + t125 * t216 - t93 * t203;
-    let t271 = 0.012 * t96 + 0.0005 * t98 + 0.144 * t201 + t93 * t204 + t117 * t214
-        + t118 * t215 + t119 * t216 + 0.25 * (t264 + t265 + t266) - 0.011 * t138;
-    let t272 = 0.011 * t97 + t94 * t203 + t120 * t214 + t121 * t215 + t122 * t216
-        - 0.144 * t200 - 0.012 * t202 - t78 * t204 - 0.25 * (t261 + t262 + t263);
-    let t273 = c_q10 * t267;
-    let t274 = s_q10 * t268;
+    let t170 = 0.3 * qd[3] + 0.01 * qd[4] - 0.02 * qd[5];
+    let t171 = 0.01 * qd[3] + 0.25 * qd[4] + 0.005 * qd[5];
+    let t172 = 0.005 * qd[4] + 0.12 * qd[5] - 0.02 * qd[3];
+    let t173 = t39 - t40 - 0.5 * (p.l_arm * t44 + p.l_arm * t37 * t38);
+    let t174 = t28 + t29 + t30 + 0.5 * (p.l_arm * t45 - p.l_arm * t38 * t43);
+    let t175 = 0.03 * t37 + 0.001 * t43;
+    let t176 = 0.001 * t37 + 0.031 * t43 - 0.002 * t38;
+    let t177 = 0.004 * t38 - 0.002 * t43;
+    let t178 = 0.12 * t58 + 0.01 * t74;
+    let t179 = t58 * t73;
+    let t180 = t65 - t74 * t178 - 0.8 * t66 - 0.5999999999999999 * t67 - 0.12 * t77
+        - 0.01 * t119;
+    let t181 = 0.8 * t68 + t69 + 0.12 * (t76 - t118) + 0.01 * (t78 + t179)
+        - 0.4799999999999999 * t70;
+    let t182 = 0.5999999999999999 * t68 + t72 + t58 * t178 + 0.12 * t119
+        - 0.4799999999999999 * t71 - 0.01 * t77;
+    let t183 = 0.012 * t58 + 0.0005 * t74;
+    let t184 = 0.0005 * t58 + 0.002 * t74;
+    let t185 = 0.02 * t140 - 0.05 * t141;
+    let t186 = t142 * t142;
+    let t187 = t140 * t142;
+    let t188 = t141 * t142;
+    let t189 = t137 * c_q17 + t136 * s_q17 + t141 * t185 - 0.02 * t143 - 0.05 * t186;
+    let t190 = t136 * c_q17 + 0.05 * t143 - t137 * s_q17 - t140 * t185 - 0.02 * t186;
+    let t191 = 0.9800665778412416 * t135 + 2.0 * (qd[3] * qd[14] - qd[13] * t130)
+        + qdd[3] * q[16] + t130 * t131 * q[16] + 0.02 * (t144 + t188)
+        + 0.05 * (t187 - t145) - 0.19866933079506122 * t134;
+    let t192 = 0.004 * t140 + 0.0005 * t141;
+    let t193 = 0.0005 * t140 + 0.006 * t141;
+    let t194 = t140 * t193;
+    let t195 = t141 * t192;
+    let t196 = 0.004 * t144 + 0.0005 * t145 + 0.008 * t188 + 0.03 * t191 - t142 * t193;
+    let t197 = 0.0005 * t144 + 0.006 * t145 + t142 * t192 - 0.008 * t187 - 0.075 * t191;
+    let t198 = t148 * t149;
+    let t199 = t149 * t159;
+    let t200 = t148 * t148;
+    let t201 = t155 - t156 - 0.2 * (t160 + t198);
+    let t202 = qdd[1] + t1 + t5 + t151 + 0.1 * (qdd[3] + t152) + 0.2 * (t161 - t199)
+        - t6;
+    let t203 = 0.05 * t148 + 0.001 * t149;
+    let t204 = 0.001 * t148 + 0.006 * t149;
+    let t205 = t149 * t203;
+    let t206 = t148 * t204;
+    let t207 = t148 * t159;
+    let t208 = -(0.005 * t149) - 0.15 * t159;
+    let t209 = t155 + t160 * t163 + t148 * t149 * t163 + 0.005 * (t207 - t162) - t156
+        - 0.15 * (t160 + t198) - 2.0 * (t159 * qd[17]);
+    let t210 = qdd[1] + t1 + t5 + t151 + t149 * t159 * t163 + t149 * t208
+        + 0.1 * (qdd[3] + t152) + 0.15 * t161 + 2.0 * (t148 * qd[17]) - t6 - t161 * t163
+        - 0.005 * t200;
+    let t211 = t157 + t158 + 0.005 * t161 + 0.15 * t200 - qdd[17] - t148 * t148 * t163
+        - t159 * t159 * t163 - t159 * t208;
+    let t212 = t163 * t209;
+    let t213 = 3.0 * t201 + 1.8 * t209;
+    let t214 = 3.0 * (t157 + t158 + 0.2 * (t200 + t159 * t159)) + 1.8 * t211;
+    let t215 = 0.001 * t161 + 0.008 * t162 + 0.051 * t207 - t159 * t203 - 0.009 * t209;
+    let t216 = 0.07 * t161 + 0.001 * t162 + 0.6 * t202 + t159 * t204 + 0.27 * t210
+        + 0.009 * t211 - 0.069 * t199 - 1.8 * (t163 * t210);
+    let t217 = c_q18 * t213;
+    let t218 = s_q18 * t214;
+    let t219 = t217 + t218;
+    let t220 = s_q18 * t213;
+    let t221 = c_q18 * t214;
+    let t222 = c_q17 * t189;
+    let t223 = s_q17 * t190;
+    let t224 = 1.5 * (t222 - t223);
+    let t225 = 1.5 * (s_q17 * t189 + c_q17 * t190);
+    let t226 = s_q17 * t196 + c_q17 * t197;
+    let t227 = 0.008 * t143 + 0.075 * t190 + t194 - 0.03 * t189 - t195 - q[16] * t224;
+    let t228 = 0.9800665778412416 * t225 - 0.2980039961925918 * t191;
+    let t229 = 0.01 * (t123 * d.k1) - 0.003 * (t124 * d.k2);
+    let t230 = 0.003 * (t125 * d.k2) - t123 * d.k0;
+    let t231 = t97 * t120 + t100 * t121 + t103 * t122 + t127 * d.k0 + t124 * t229
+        - t125 * t230 - 0.01 * (t128 * d.k1);
+    let t232 = t97 * t231 * d.k3;
+    let t233 = t124 * d.k0 - 0.01 * (t125 * d.k1);
+    let t234 = t98 * t120 + t101 * t121 + t104 * t122 + t125 * t233
+        + 0.003 * (t128 * d.k2) - t126 * d.k0 - t123 * t229;
+    let t235 = t98 * d.k3 * t234;
+    let t236 = t99 * t120 + t102 * t121 + t105 * t122 + t123 * t230
+        + 0.01 * (t126 * d.k1) - t124 * t233 - 0.003 * (t127 * d.k2);
+    let t237 = t99 * d.k3 * t236;
+    let t238 = 1.2 * t180 + t232 + t235 + t237;
+    let t239 = c_q10 * t238;
+    let t240 = t100 * t231 * d.k3;
+    let t241 = t101 * d.k3 * t234;
+    let t242 = t102 * d.k3 * t236;
+    let t243 = 1.2 * t181 + t240 + t241 + t242;
+    let t244 = s_q10 * t243;
+    let t245 = 1.2 * t182 + t103 * t231 * d.k3 + t104 * d.k3 * t234 + t105 * d.k3 * t236;
+    let t246 = s_q10 * t245;
+    let t247 = 2.0 * t173 + t239 + 0.8 * t244 + 0.5999999999999999 * t246;
+    let t248 = s_q10 * t238;
+    let t249 = t55 * t243;
+    let t250 = t57 * t245;
+    let t251 = 2.0 * (t41 + t42 + 0.5 * (p.l_arm * (t37 * t37) + p.l_arm * (t43 * t43)))
+        + t250 - 0.5999999999999999 * t248 - 0.4799999999999999 * t249;
+    let t252 = c_q8 * t247 + s_q8 * t251;
+    let t253 = t56 * t243;
+    let t254 = t55 * t245;
+    let t255 = 2.0 * t174 + t253 - 0.8 * t248 - 0.4799999999999999 * t254;
+    let t256 = t11 * t255;
+    let t257 = c_q8 * t251 - s_q8 * t247;
+    let t258 = t12 * t257;
+    let t259 = t13 * t255;
+    let t260 = t14 * t257;
+    let t261 = t15 * t255;
+    let t262 = t16 * t257;
+    let t263 = t123 * d.k6 + t124 * d.k7 + t125 * d.k8;
+    let t264 = t123 * d.k5 + t124 * d.k9 + t125 * d.k7;
+    let t265 = t126 * d.k4 + t127 * d.k5 + t128 * d.k6 + t124 * t263
+        + 0.01 * (p.m_hand * t236) - t125 * t264 - t234 * d.k10;
+    let t266 = t123 * d.k4 + t124 * d.k5 + t125 * d.k6;
+    let t267 = t126 * d.k5 + t127 * d.k9 + t128 * d.k7 + t125 * t266 + t231 * d.k10
+        - 0.003 * t236 - t123 * t263;
+    let t268 = 0.003 * t234 + t126 * d.k6 + t127 * d.k7 + t128 * d.k8 + t123 * t264
+        - t124 * t266 - 0.01 * (p.m_hand * t231);
+    let t269 = 0.012 * t76 + 0.0005 * t78 + 0.144 * t181 + t73 * t184 + t97 * t265
+        + t98 * t267 + t99 * t268 + 0.25 * (t240 + t241 + t242) - 0.011 * t118;
+    let t270 = 0.011 * t77 + t74 * t183 + t100 * t265 + t101 * t267 + t102 * t268
+        - 0.144 * t180 - 0.012 * t182 - t58 * t184 - 0.25 * (t232 + t235 + t237);
+    let t271 = 0.0005 * t76 + 0.002 * t78 + 0.011 * t179 + 0.012 * t181 + t103 * t265
+        + t104 * t267 + t105 * t268 - t73 * t183;
+    let t272 = t250 - 0.5999999999999999 * t248 - 0.4799999999999999 * t249;
+    let t273 = t253 - 0.8 * t248 - 0.4799999999999999 * t254;
+    let t274 = 0.001 * t44 + 0.03 * t45 + t43 * t177 + p.l_arm * t174 + c_q10 * t269
+        + 0.8 * (s_q10 * t270) + 0.5999999999999999 * (s_q10 * t271 + q[9] * t272)
+        - t38 * t176 - t47 * t273;
     let t275 = s_q10 * t269;
-    let t276 = t273 + 0.8 * t274 + 0.5999999999999999 * t275;
-    let t277 = s_q10 * t267;
-    let t278 = t76 * t268;
-    let t279 = t75 * t269;
-    let t280 = t278 - 0.8 * t277 - 0.4799999999999999 * t279;
-    let t281 = t75 * t268;
-    let t282 = t77 * t269;
-    let t283 = t282 - 0.5999999999999999 * t277 - 0.4799999999999999 * t281;
-    let t284 = s_q10 * t271;
-    let t285 = 2.0 * t193 + t273 + 0.8 * t274 + 0.5999999999999999 * t275;
-    let t286 = 2.0 * t194 + t278 - 0.8 * t277 - 0.4799999999999999 * t279;
-    let t287 = 2.0 * (t61 + t62 + 0.5 * (p.l_arm * (t57 * t57) + p.l_arm * (t63 * t63)))
-        + t282 - 0.5999999999999999 * t277 - 0.4799999999999999 * t281;
-    let t288 = 0.001 * t64 + 0.03 * t65 + t63 * t197 + p.l_arm * t194 + c_q10 * t271
-        + 0.8 * (s_q10 * t272) + 0.5999999999999999 * (s_q10 * t270 + q[9] * t283)
-        - t58 * t196 - t67 * t280;
-    let t289 = 0.031 * t64 + 0.001 * t65 + t58 * t195 + t76 * t272 + t67 * t276
-        - 0.002 * t66 - t57 * t197 - p.l_arm * t193 - 0.8 * t284
-        - 0.4799999999999999 * (t75 * t270);
-    let t290 = 0.004 * t66 + t57 * t196 + t77 * t270 - 0.002 * t64 - t63 * t195
-        - 0.5999999999999999 * (t284 + q[9] * t276) - 0.4799999999999999 * (t75 * t272);
-    let t291 = c_q8 * t285 + s_q8 * t287;
-    let t292 = c_q8 * t287 - s_q8 * t285;
-    let t293 = c_q8 * t288 + s_q8 * t290;
-    let t294 = c_q8 * t290 - s_q8 * t288;
-    let t295 = t31 * t286;
-    let t296 = t32 * t292;
-    let t297 = 0.9800665778412416 * t291 + t295 + t296;
-    let t298 = t33 * t286;
-    let t299 = t34 * t292;
-    let t300 = 0.19866933079506122 * t291 + t298 + t299;
-    let t301 = t35 * t286;
-    let t302 = t36 * t292;
-    let t303 = t301 + t302;
+    let t276 = t239 + 0.8 * t244 + 0.5999999999999999 * t246;
+    let t277 = 0.004 * t46 + t37 * t176 + t57 * t271 - 0.002 * t44 - t43 * t175
+        - 0.5999999999999999 * (t275 + q[9] * t276) - 0.4799999999999999 * (t55 * t270);
+    let t278 = c_q8 * t274 + s_q8 * t277;
+    let t279 = 0.19866933079506122 * t252 + t259 + t260;
+    let t280 = t261 + t262;
+    let t281 = 0.031 * t44 + 0.001 * t45 + t38 * t175 + t56 * t270 + t47 * t276
+        - 0.002 * t46 - t37 * t177 - p.l_arm * t173 - 0.8 * t275
+        - 0.4799999999999999 * (t55 * t271);
+    let t282 = c_q8 * t277 - s_q8 * t274;
+    let t283 = 0.9800665778412416 * t252 + t256 + t258;
     [
-        t187 + t249 + t250 + t295 + t296 + 1.5 * (t254 - t255)
-            + 0.9800665778412416 * t291,
-        t188 + t298 + t299 + 3.0 * t234 + 1.8 * t242 + 0.9800665778412416 * t257
-            + 0.19866933079506122 * t291 - 0.2980039961925918 * t223,
-        t189 + t253 + t301 + t302 + 1.4700998667618626 * t223
-            + 0.19866933079506122 * t257 - t252,
-        0.3 * (qdd[3] - t300) + 0.01 * (qdd[4] - t189)
-            + 0.1 * (3.0 * t234 + 1.8 * t242 - t188 - (t253 - t252)) + qd[4] * t192
-            + c_q18 * t248 + s_q18 * t247 + c_q17 * t228 + t31 * t289 + t32 * t294
-            + 1.5 * (q[16] * t223) + 0.05 * t260 + 0.9800665778412416 * t293 + 0.2 * t303
-            - 0.02 * qdd[5] - qd[5] * t191 - s_q17 * t229,
-        0.01 * qdd[3] + 0.25 * qdd[4] + 0.005 * qdd[5] + 0.071 * t180
-            + 0.1 * (t187 - t251 - t303) + qd[5] * t190 + t237 + t33 * t289 + t34 * t294
-            + 0.018 * t230 + 1.8 * t244 + 0.9800665778412416 * t258
-            + 0.19866933079506122 * (t293 - t259) + 0.3 * t297 - 0.02 * t189
-            - qd[3] * t192 - t238
-            - t149 * (1.4700998667618626 * t223 + 0.19866933079506122 * t257)
-            - 0.6 * t233 - 0.27 * t241 - 0.05 * t256,
-        0.02 * (t188 - qdd[3]) + 0.005 * qdd[4] + 0.12 * qdd[5] + 0.01 * t187
-            + qd[3] * t191 + c_q18 * t247 + t149 * t260 + t35 * t289 + t36 * t294
-            + 0.1 * (t251 + t300) + 0.19866933079506122 * t258
-            + 0.9800665778412416 * t259 - qd[4] * t190 - s_q18 * t248 - 0.2 * t297,
-        t293,
-        t289,
-        0.5999999999999999 * t280 - 0.8 * t283,
-        0.5999999999999999 * t272 - 0.8 * t270,
-        t214,
-        t215,
-        t216,
-        t256,
-        t257,
-        0.008 * t163 + 0.075 * t222 + t226 - 0.03 * t221 - t227,
-        0.071 * t180 + 0.018 * t230 + t237 + 1.8 * t244 - 0.6 * t233 - t238
-            - 0.27 * t241,
-        -(1.8 * t243),
+        t167 + t217 + t218 + t256 + t258 + 1.5 * (t222 - t223)
+            + 0.9800665778412416 * t252,
+        t168 + t259 + t260 + 3.0 * t202 + 1.8 * t210 + 0.9800665778412416 * t225
+            + 0.19866933079506122 * t252 - 0.2980039961925918 * t191,
+        t169 + t221 + t261 + t262 + 1.4700998667618626 * t191
+            + 0.19866933079506122 * t225 - t220,
+        0.3 * (qdd[3] - t279) + 0.01 * (qdd[4] - t169)
+            + 0.1 * (3.0 * t202 + 1.8 * t210 - t168 - (t221 - t220)) + qd[4] * t172
+            + c_q18 * t216 + s_q18 * t215 + c_q17 * t196 + t11 * t281 + t12 * t282
+            + 1.5 * (q[16] * t191) + 0.05 * t228 + 0.9800665778412416 * t278 + 0.2 * t280
+            - 0.02 * qdd[5] - qd[5] * t171 - s_q17 * t197,
+        0.01 * qdd[3] + 0.25 * qdd[4] + 0.005 * qdd[5] + 0.071 * t160
+            + 0.1 * (t167 - t219 - t280) + qd[5] * t170 + t205 + t13 * t281 + t14 * t282
+            + 0.018 * t198 + 1.8 * t212 + 0.9800665778412416 * t226
+            + 0.19866933079506122 * (t278 - t227) + 0.3 * t283 - 0.02 * t169
+            - qd[3] * t172 - t206
+            - t129 * (1.4700998667618626 * t191 + 0.19866933079506122 * t225)
+            - 0.6 * t201 - 0.27 * t209 - 0.05 * t224,
+        0.02 * (t168 - qdd[3]) + 0.005 * qdd[4] + 0.12 * qdd[5] + 0.01 * t167
+            + qd[3] * t171 + c_q18 * t215 + t129 * t228 + t15 * t281 + t16 * t282
+            + 0.1 * (t219 + t279) + 0.19866933079506122 * t226
+            + 0.9800665778412416 * t227 - qd[4] * t170 - s_q18 * t216 - 0.2 * t283,
+        t278,
+        t281,
+        0.5999999999999999 * t273 - 0.8 * t272,
+        0.5999999999999999 * t270 - 0.8 * t271,
+        t265,
+        t267,
+        t268,
+        t224,
+        t225,
+        0.008 * t143 + 0.075 * t190 + t194 - 0.03 * t189 - t195,
+        0.071 * t160 + 0.018 * t198 + t205 + 1.8 * t212 - 0.6 * t201 - t206
+            - 0.27 * t209,
+        -(1.8 * t211),
     ]
 }
-/// Operation count of [`mass_matrix`].
+/// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 1827,
-    add: 1210,
-    div: 1,
+    mul: 1730,
+    add: 1150,
+    div: 0,
     sqrt: 0,
     sin: 5,
     cos: 5,
 };
 ///The joint-space mass matrix M(q), symmetric positive definite, so that
 ///`M(q) q̈ + bias(q, q̇) = τ`. Entries of joints on different branches are zero.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`mass_matrix_with`]; its cost is [`OPS_MASS_MATRIX`].
 pub fn mass_matrix(p: &Params, q: &[f64; NQ]) -> [[f64; NV]; NV] {
-    let t0 = p.m_hand + 0.15;
-    let inv1 = 1.0 / t0;
-    let t2 = -(0.04 * p.m_hand) - 0.0135;
-    let t3 = inv1;
-    let t4 = p.m_hand * inv1;
-    let t5 = inv1 * t2;
-    let t6 = 0.01 - 0.01 * t4;
-    let t7 = -t5 - 0.04;
-    let t8 = inv1 * inv1;
-    let t9 = t6 * t6;
-    let t10 = t7 * t7;
-    let t11 = p.m_hand * (t9 + t10);
-    let t12 = p.m_hand * inv1 * t6;
-    let t13 = p.m_hand * inv1 * t7;
-    let t14 = p.m_hand * (0.000009 * t8 + t10);
-    let t15 = p.m_hand * t6 * t7;
-    let t16 = p.m_hand * (0.000009 * t8 + t9);
-    let t17 = 0.02 - 0.003 * t3;
-    let t18 = -t5 - 0.09;
-    let t19 = t17 * t17;
-    let t20 = p.m_hand * p.m_hand * (inv1 * inv1);
-    let t21 = t18 * t18;
-    let t22 = 0.0001 * t20 + t21;
-    let t23 = t11 + 0.15 * t22 + 0.00129;
-    let t24 = p.m_hand * inv1 * t17;
-    let t25 = 0.003 * t12 + 0.0015 * t24 + 0.0001;
-    let t26 = t17 * t18;
-    let t27 = 0.003 * t13 - 0.15 * t26;
-    let t28 = t19 + t21;
-    let t29 = t14 + 0.15 * t28 + 0.00112;
-    let t30 = p.m_hand * inv1 * t18;
-    let t31 = 0.0015 * t30 + 0.00005 - t15;
-    let t32 = t19 + 0.0001 * t20;
-    let t33 = t16 + 0.15 * t32 + 0.0008;
+    mass_matrix_with(&p.derived(), q)
+}
+/// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
+pub fn mass_matrix_with(d: &Derived, q: &[f64; NQ]) -> [[f64; NV]; NV] {
+    let p = &d.params;
     let s_q7 = libm::sin(q[7]);
     let c_q7 = libm::cos(q[7]);
-    let t36 = 0.019833838076209875 * s_q7 - 0.19767681165408388 * c_q7;
-    let t37 = 0.19767681165408388 * s_q7 + 0.019833838076209875 * c_q7;
-    let t38 = 0.975170327201816 * c_q7 - 0.09784339500725571 * s_q7;
-    let t39 = -(0.975170327201816 * s_q7) - 0.09784339500725571 * c_q7;
-    let t40 = 0.9950041652780258 * s_q7 + 0.09983341664682815 * c_q7;
-    let t41 = 0.9950041652780258 * c_q7 - 0.09983341664682815 * s_q7;
+    let t2 = 0.019833838076209875 * s_q7 - 0.19767681165408388 * c_q7;
+    let t3 = 0.19767681165408388 * s_q7 + 0.019833838076209875 * c_q7;
+    let t4 = 0.975170327201816 * c_q7 - 0.09784339500725571 * s_q7;
+    let t5 = -(0.975170327201816 * s_q7) - 0.09784339500725571 * c_q7;
+    let t6 = 0.9950041652780258 * s_q7 + 0.09983341664682815 * c_q7;
+    let t7 = 0.9950041652780258 * c_q7 - 0.09983341664682815 * s_q7;
     let s_q8 = libm::sin(q[8]);
     let c_q8 = libm::cos(q[8]);
-    let t44 = -p.l_arm - 0.8 * q[9];
+    let t10 = -p.l_arm - 0.8 * q[9];
     let s_q10 = libm::sin(q[10]);
     let c_q10 = libm::cos(q[10]);
-    let t47 = 1.0 - c_q10;
-    let t48 = 1.0 - 0.64 * t47;
-    let t49 = 1.0 - 0.36 * t47;
-    let t50 = q[11] * q[11];
-    let t51 = q[12] * q[12];
-    let t52 = q[13] * q[13];
-    let t53 = q[11] * q[12];
-    let t54 = q[11] * q[13];
-    let t55 = q[12] * q[13];
-    let t56 = q[11] * q[14];
-    let t57 = q[12] * q[14];
-    let t58 = q[13] * q[14];
-    let t59 = 1.0 - 2.0 * (t51 + t52);
-    let t60 = 2.0 * (t53 - t58);
-    let t61 = 2.0 * (t54 + t57);
-    let t62 = 2.0 * (t53 + t58);
-    let t63 = 1.0 - 2.0 * (t50 + t52);
-    let t64 = 2.0 * (t55 - t56);
-    let t65 = 2.0 * (t54 - t57);
-    let t66 = 2.0 * (t55 + t56);
-    let t67 = 1.0 - 2.0 * (t50 + t51);
-    let t68 = 0.977668244562803 * t59 + 0.02233175543719701 * t62
-        + 0.20896434210788312 * t65;
-    let t69 = 0.977668244562803 * t60 + 0.02233175543719701 * t63
-        + 0.20896434210788312 * t66;
-    let t70 = 0.977668244562803 * t61 + 0.02233175543719701 * t64
-        + 0.20896434210788312 * t67;
-    let t71 = 0.02233175543719701 * t59 + 0.977668244562803 * t62
-        - 0.20896434210788312 * t65;
-    let t72 = 0.02233175543719701 * t60 + 0.977668244562803 * t63
-        - 0.20896434210788312 * t66;
-    let t73 = 0.02233175543719701 * t61 + 0.977668244562803 * t64
-        - 0.20896434210788312 * t67;
-    let t74 = 0.20896434210788312 * (t62 - t59) + 0.955336489125606 * t65;
-    let t75 = 0.20896434210788312 * (t63 - t60) + 0.955336489125606 * t66;
-    let t76 = 0.20896434210788312 * (t64 - t61) + 0.955336489125606 * t67;
-    let t77 = q[15] - 0.1;
+    let t13 = 1.0 - c_q10;
+    let t14 = 1.0 - 0.64 * t13;
+    let t15 = 1.0 - 0.36 * t13;
+    let t16 = q[11] * q[11];
+    let t17 = q[12] * q[12];
+    let t18 = q[13] * q[13];
+    let t19 = q[11] * q[12];
+    let t20 = q[11] * q[13];
+    let t21 = q[12] * q[13];
+    let t22 = q[11] * q[14];
+    let t23 = q[12] * q[14];
+    let t24 = q[13] * q[14];
+    let t25 = 1.0 - 2.0 * (t17 + t18);
+    let t26 = 2.0 * (t19 - t24);
+    let t27 = 2.0 * (t20 + t23);
+    let t28 = 2.0 * (t19 + t24);
+    let t29 = 1.0 - 2.0 * (t16 + t18);
+    let t30 = 2.0 * (t21 - t22);
+    let t31 = 2.0 * (t20 - t23);
+    let t32 = 2.0 * (t21 + t22);
+    let t33 = 1.0 - 2.0 * (t16 + t17);
+    let t34 = 0.977668244562803 * t25 + 0.02233175543719701 * t28
+        + 0.20896434210788312 * t31;
+    let t35 = 0.977668244562803 * t26 + 0.02233175543719701 * t29
+        + 0.20896434210788312 * t32;
+    let t36 = 0.977668244562803 * t27 + 0.02233175543719701 * t30
+        + 0.20896434210788312 * t33;
+    let t37 = 0.02233175543719701 * t25 + 0.977668244562803 * t28
+        - 0.20896434210788312 * t31;
+    let t38 = 0.02233175543719701 * t26 + 0.977668244562803 * t29
+        - 0.20896434210788312 * t32;
+    let t39 = 0.02233175543719701 * t27 + 0.977668244562803 * t30
+        - 0.20896434210788312 * t33;
+    let t40 = 0.20896434210788312 * (t28 - t25) + 0.955336489125606 * t31;
+    let t41 = 0.20896434210788312 * (t29 - t26) + 0.955336489125606 * t32;
+    let t42 = 0.20896434210788312 * (t30 - t27) + 0.955336489125606 * t33;
+    let t43 = q[15] - 0.1;
     let s_q17 = libm::sin(q[17]);
     let c_q17 = libm::cos(q[17]);
     let s_q18 = libm::sin(q[18]);
     let c_q18 = libm::cos(q[18]);
-    let t82 = -q[19] - 0.4;
-    let t83 = s_q18 * s_q18;
-    let t84 = 0.9800665778412416 * c_q8 - t37 * s_q8;
-    let t85 = 0.9800665778412416 * s_q8 + t37 * c_q8;
-    let t86 = c_q10 * t84 - 0.8 * (t36 * s_q10) - 0.5999999999999999 * (s_q10 * t85);
-    let t87 = s_q10 * t84;
-    let t88 = 0.8 * t87 + t36 * t48 - 0.4799999999999999 * (t47 * t85);
-    let t89 = 0.5999999999999999 * t87 + t49 * t85 - 0.4799999999999999 * (t36 * t47);
-    let t90 = t68 * t86 + t71 * t88 + t74 * t89;
-    let t91 = t0 * t68 * t90;
-    let t92 = t69 * t86 + t72 * t88 + t75 * t89;
-    let t93 = t0 * t69 * t92;
-    let t94 = t70 * t86 + t73 * t88 + t76 * t89;
-    let t95 = t0 * t70 * t94;
-    let t96 = 1.2 * t86 + t91 + t93 + t95;
-    let t97 = c_q10 * t96;
-    let t98 = t0 * t71 * t90;
-    let t99 = t0 * t72 * t92;
-    let t100 = t0 * t73 * t94;
-    let t101 = 1.2 * t88 + t98 + t99 + t100;
-    let t102 = s_q10 * t101;
-    let t103 = 1.2 * t89 + t0 * t74 * t90 + t0 * t75 * t92 + t0 * t76 * t94;
+    let t48 = -q[19] - 0.4;
+    let t49 = s_q18 * s_q18;
+    let t50 = 0.9800665778412416 * c_q8 - t3 * s_q8;
+    let t51 = 0.9800665778412416 * s_q8 + t3 * c_q8;
+    let t52 = c_q10 * t50 - 0.8 * (t2 * s_q10) - 0.5999999999999999 * (s_q10 * t51);
+    let t53 = s_q10 * t50;
+    let t54 = 0.8 * t53 + t2 * t14 - 0.4799999999999999 * (t13 * t51);
+    let t55 = 0.5999999999999999 * t53 + t15 * t51 - 0.4799999999999999 * (t2 * t13);
+    let t56 = t34 * t52 + t37 * t54 + t40 * t55;
+    let t57 = t35 * t52 + t38 * t54 + t41 * t55;
+    let t58 = t36 * t52 + t39 * t54 + t42 * t55;
+    let t59 = p.l_arm * t2;
+    let t60 = 0.003 * t57 - 0.01 * (p.m_hand * t56);
+    let t61 = p.l_arm * t50;
+    let t62 = c_q18 * t48;
+    let t63 = -(1.5 * q[16]) - 0.075 * s_q17 - 0.03 * c_q17;
+    let t64 = -(0.075 * s_q17) - 0.03 * c_q17;
+    let t65 = 1.8 * t62 - 0.87 * c_q18;
+    let t66 = -(1.8 * s_q18);
+    let t67 = 0.19866933079506122 * c_q8 - t5 * s_q8;
+    let t68 = 0.19866933079506122 * s_q8 + t5 * c_q8;
+    let t69 = c_q10 * t67 - 0.8 * (t4 * s_q10) - 0.5999999999999999 * (s_q10 * t68);
+    let t70 = s_q10 * t67;
+    let t71 = 0.8 * t70 + t4 * t14 - 0.4799999999999999 * (t13 * t68);
+    let t72 = 0.5999999999999999 * t70 + t15 * t68 - 0.4799999999999999 * (t4 * t13);
+    let t73 = t34 * t69 + t37 * t71 + t40 * t72;
+    let t74 = t35 * t69 + t38 * t71 + t41 * t72;
+    let t75 = t36 * t69 + t39 * t71 + t42 * t72;
+    let t76 = 0.87 - 1.8 * t48;
+    let t77 = p.l_arm * t4;
+    let t78 = 0.003 * t74 - 0.01 * (p.m_hand * t73);
+    let t79 = p.l_arm * t67;
+    let t80 = 0.01490019980962959 * c_q17 - 0.005960079923851836 * s_q17;
+    let t81 = 0.07350499333809311 * c_q17 - 0.029401997335237247 * s_q17;
+    let t82 = t7 * s_q8;
+    let t83 = t7 * c_q8;
+    let t84 = -(t7 * s_q8 * c_q10) - 0.8 * (t6 * s_q10)
+        - 0.5999999999999999 * (t7 * c_q8 * s_q10);
+    let t85 = t7 * s_q8 * s_q10;
+    let t86 = t6 * t14 - 0.8 * t85 - 0.4799999999999999 * (t7 * c_q8 * t13);
+    let t87 = t7 * c_q8 * t15 - 0.5999999999999999 * t85
+        - 0.4799999999999999 * (t6 * t13);
+    let t88 = t34 * t84 + t37 * t86 + t40 * t87;
+    let t89 = t35 * t84 + t38 * t86 + t41 * t87;
+    let t90 = t36 * t84 + t39 * t86 + t42 * t87;
+    let t91 = p.l_arm * t6;
+    let t92 = 0.003 * t89 - 0.01 * (p.m_hand * t88);
+    let t93 = p.l_arm * t7 * s_q8;
+    let t94 = s_q18 * t48;
+    let t95 = 0.029401997335237247 * s_q17 - 0.07350499333809311 * c_q17;
+    let t96 = 0.87 * s_q18 - 1.8 * t94;
+    let t97 = -(1.8 * c_q18);
+    let t98 = 0.2 * t7 - 0.3 * t5;
+    let t99 = s_q8 * t98;
+    let t100 = -(0.05960079923851836 * c_q8) - 0.5 * t59 - t99;
+    let t101 = t2 * t10 - 0.05960079923851836 * c_q8 - t99
+        - 0.5999999999999999 * (q[9] * t51);
+    let t102 = c_q10 * t101;
+    let t103 = 0.2 * t6 - 0.3 * t4 - t10 * t50;
     let t104 = s_q10 * t103;
-    let t105 = 2.0 * t84 + t97 + 0.8 * t102 + 0.5999999999999999 * t104;
-    let t106 = s_q10 * t96;
-    let t107 = t47 * t101;
-    let t108 = t49 * t103;
-    let t109 = 2.0 * t85 + t108 - 0.5999999999999999 * t106 - 0.4799999999999999 * t107;
-    let t110 = c_q8 * t105 + s_q8 * t109;
-    let t111 = t48 * t101;
-    let t112 = t47 * t103;
-    let t113 = 2.0 * t36 + t111 - 0.8 * t106 - 0.4799999999999999 * t112;
-    let t114 = t36 * t113;
-    let t115 = c_q8 * t109 - s_q8 * t105;
-    let t116 = t37 * t115;
-    let t117 = 0.19866933079506122 * t110 + t38 * t113 + t39 * t115;
-    let t118 = t40 * t113 + t41 * t115;
-    let t119 = p.l_arm * t36;
-    let t120 = 0.01 * (p.m_hand * t94) - t2 * t92;
-    let t121 = t2 * t90 - 0.003 * t94;
-    let t122 = 0.003 * t92 - 0.01 * (p.m_hand * t90);
-    let t123 = 0.144 * t88 + 0.25 * (t98 + t99 + t100) + t68 * t120 + t69 * t121
-        + t70 * t122;
-    let t124 = t71 * t120 + t72 * t121 + t73 * t122 - 0.144 * t86 - 0.012 * t89
-        - 0.25 * (t91 + t93 + t95);
-    let t125 = 0.012 * t88 + t74 * t120 + t75 * t121 + t76 * t122;
-    let t126 = t108 - 0.5999999999999999 * t106 - 0.4799999999999999 * t107;
-    let t127 = t111 - 0.8 * t106 - 0.4799999999999999 * t112;
-    let t128 = t119 + c_q10 * t123 + 0.8 * (s_q10 * t124)
-        + 0.5999999999999999 * (s_q10 * t125 + q[9] * t126) - t44 * t127;
-    let t129 = s_q10 * t123;
-    let t130 = t97 + 0.8 * t102 + 0.5999999999999999 * t104;
-    let t131 = t49 * t125 - 0.5999999999999999 * (t129 + q[9] * t130)
-        - 0.4799999999999999 * (t47 * t124);
-    let t132 = c_q8 * t128 + s_q8 * t131;
-    let t133 = p.l_arm * t84;
-    let t134 = t48 * t124 + t44 * t130 - 0.8 * t129 - t133
-        - 0.4799999999999999 * (t47 * t125);
-    let t135 = c_q8 * t131 - s_q8 * t128;
-    let t136 = 0.2 * t118 + 0.9800665778412416 * t132 + t36 * t134 + t37 * t135
-        - 0.3 * t117;
-    let t137 = c_q18 * t82;
-    let t138 = -(1.5 * q[16]) - 0.075 * s_q17 - 0.03 * c_q17;
-    let t139 = 0.9800665778412416 * t110 + t114 + t116;
-    let t140 = 0.1 * (p.m_torso - t118) + 0.19866933079506122 * (t132 - t138)
-        + 1.8 * t137 + 0.3 * t139 + t38 * t134 + t39 * t135 - 0.87 * c_q18 - 0.555;
-    let t141 = 0.01 * p.m_torso + 0.1 * t117 + 0.9800665778412416 * t138 + t40 * t134
-        + t41 * t135 + 0.471 - 0.2 * t139;
-    let t142 = 0.5999999999999999 * t127 - 0.8 * t126;
-    let t143 = 0.5999999999999999 * t124 - 0.8 * t125;
-    let t144 = -(0.075 * s_q17) - 0.03 * c_q17;
-    let t145 = 1.8 * t137 - 0.87 * c_q18;
-    let t146 = -(1.8 * s_q18);
-    let t147 = 0.19866933079506122 * c_q8 - t39 * s_q8;
-    let t148 = 0.19866933079506122 * s_q8 + t39 * c_q8;
-    let t149 = c_q10 * t147 - 0.8 * (t38 * s_q10) - 0.5999999999999999 * (s_q10 * t148);
-    let t150 = s_q10 * t147;
-    let t151 = 0.8 * t150 + t38 * t48 - 0.4799999999999999 * (t47 * t148);
-    let t152 = 0.5999999999999999 * t150 + t49 * t148 - 0.4799999999999999 * (t38 * t47);
-    let t153 = t68 * t149 + t71 * t151 + t74 * t152;
-    let t154 = t0 * t68 * t153;
-    let t155 = t69 * t149 + t72 * t151 + t75 * t152;
-    let t156 = t0 * t69 * t155;
-    let t157 = t70 * t149 + t73 * t151 + t76 * t152;
-    let t158 = t0 * t70 * t157;
-    let t159 = 1.2 * t149 + t154 + t156 + t158;
-    let t160 = c_q10 * t159;
-    let t161 = t0 * t71 * t153;
-    let t162 = t0 * t72 * t155;
-    let t163 = t0 * t73 * t157;
-    let t164 = 1.2 * t151 + t161 + t162 + t163;
-    let t165 = s_q10 * t164;
-    let t166 = 1.2 * t152 + t0 * t74 * t153 + t0 * t75 * t155 + t0 * t76 * t157;
-    let t167 = s_q10 * t166;
-    let t168 = 2.0 * t147 + t160 + 0.8 * t165 + 0.5999999999999999 * t167;
-    let t169 = s_q10 * t159;
-    let t170 = t47 * t164;
-    let t171 = t49 * t166;
-    let t172 = 2.0 * t148 + t171 - 0.5999999999999999 * t169 - 0.4799999999999999 * t170;
-    let t173 = c_q8 * t168 + s_q8 * t172;
-    let t174 = t48 * t164;
-    let t175 = t47 * t166;
-    let t176 = 2.0 * t38 + t174 - 0.8 * t169 - 0.4799999999999999 * t175;
-    let t177 = c_q8 * t172 - s_q8 * t168;
-    let t178 = 0.9800665778412416 * t173 + t36 * t176 + t37 * t177;
-    let t179 = t38 * t176;
-    let t180 = t39 * t177;
-    let t181 = t40 * t176 + t41 * t177;
-    let t182 = 0.87 - 1.8 * t82;
-    let t183 = p.l_arm * t38;
-    let t184 = 0.01 * (p.m_hand * t157) - t2 * t155;
-    let t185 = t2 * t153 - 0.003 * t157;
-    let t186 = 0.003 * t155 - 0.01 * (p.m_hand * t153);
-    let t187 = 0.144 * t151 + 0.25 * (t161 + t162 + t163) + t68 * t184 + t69 * t185
-        + t70 * t186;
-    let t188 = t71 * t184 + t72 * t185 + t73 * t186 - 0.144 * t149 - 0.012 * t152
-        - 0.25 * (t154 + t156 + t158);
-    let t189 = 0.012 * t151 + t74 * t184 + t75 * t185 + t76 * t186;
-    let t190 = t171 - 0.5999999999999999 * t169 - 0.4799999999999999 * t170;
-    let t191 = t174 - 0.8 * t169 - 0.4799999999999999 * t175;
-    let t192 = t183 + c_q10 * t187 + 0.8 * (s_q10 * t188)
-        + 0.5999999999999999 * (s_q10 * t189 + q[9] * t190) - t44 * t191;
-    let t193 = s_q10 * t187;
-    let t194 = t160 + 0.8 * t165 + 0.5999999999999999 * t167;
-    let t195 = t49 * t189 - 0.5999999999999999 * (t193 + q[9] * t194)
-        - 0.4799999999999999 * (t47 * t188);
-    let t196 = c_q8 * t192 + s_q8 * t195;
-    let t197 = 0.19866933079506122 * t173 + t179 + t180;
-    let t198 = p.l_arm * t147;
-    let t199 = t48 * t188 + t44 * t194 - 0.8 * t193 - t198
-        - 0.4799999999999999 * (t47 * t189);
-    let t200 = c_q8 * t195 - s_q8 * t192;
-    let t201 = 0.2 * t181 + c_q18 * t182 + t36 * t199 + t37 * t200
-        + 0.9800665778412416 * t196 + 0.5549999999999999 - 0.1 * p.m_torso
-        - 0.2980039961925918 * q[16] - 0.01490019980962959 * s_q17
-        - 0.005960079923851836 * c_q17 - 0.3 * t197;
-    let t202 = 0.01490019980962959 * c_q17 - 0.005960079923851836 * s_q17;
-    let t203 = 0.07350499333809311 * c_q17 - 0.029401997335237247 * s_q17;
-    let t204 = 0.3 * t178 + 0.19866933079506122 * (t196 - t203)
-        + 0.9800665778412416 * t202 + t38 * t199 + t39 * t200 - 0.1 * t181;
-    let t205 = 0.02 * p.m_torso + 1.5 * t77 + 0.1 * t197 + 0.19866933079506122 * t202
-        + 0.9800665778412416 * t203 + t40 * t199 + t41 * t200 - 0.2 * t178
-        - s_q18 * t182;
-    let t206 = 0.5999999999999999 * t191 - 0.8 * t190;
-    let t207 = 0.5999999999999999 * t188 - 0.8 * t189;
-    let t208 = t41 * s_q8;
-    let t209 = t41 * c_q8;
-    let t210 = -(t41 * s_q8 * c_q10) - 0.8 * (t40 * s_q10)
-        - 0.5999999999999999 * (t41 * c_q8 * s_q10);
-    let t211 = t41 * s_q8 * s_q10;
-    let t212 = t40 * t48 - 0.8 * t211 - 0.4799999999999999 * (t41 * c_q8 * t47);
-    let t213 = t41 * c_q8 * t49 - 0.5999999999999999 * t211
-        - 0.4799999999999999 * (t40 * t47);
-    let t214 = t68 * t210 + t71 * t212 + t74 * t213;
-    let t215 = t0 * t68 * t214;
-    let t216 = t69 * t210 + t72 * t212 + t75 * t213;
-    let t217 = t0 * t69 * t216;
-    let t218 = t70 * t210 + t73 * t212 + t76 * t213;
-    let t219 = t0 * t70 * t218;
-    let t220 = 1.2 * t210 + t215 + t217 + t219;
-    let t221 = c_q10 * t220;
-    let t222 = t0 * t71 * t214;
-    let t223 = t0 * t72 * t216;
-    let t224 = t0 * t73 * t218;
-    let t225 = 1.2 * t212 + t222 + t223 + t224;
-    let t226 = s_q10 * t225;
-    let t227 = 1.2 * t213 + t0 * t74 * t214 + t0 * t75 * t216 + t0 * t76 * t218;
-    let t228 = s_q10 * t227;
-    let t229 = t221 + 0.8 * t226 + 0.5999999999999999 * t228 - 2.0 * t208;
-    let t230 = s_q10 * t220;
-    let t231 = t47 * t225;
-    let t232 = t49 * t227;
-    let t233 = 2.0 * t209 + t232 - 0.5999999999999999 * t230 - 0.4799999999999999 * t231;
-    let t234 = c_q8 * t229 + s_q8 * t233;
-    let t235 = t48 * t225;
-    let t236 = t47 * t227;
-    let t237 = 2.0 * t40 + t235 - 0.8 * t230 - 0.4799999999999999 * t236;
-    let t238 = c_q8 * t233 - s_q8 * t229;
-    let t239 = 0.9800665778412416 * t234 + t36 * t237 + t37 * t238;
-    let t240 = 0.19866933079506122 * t234 + t38 * t237 + t39 * t238;
-    let t241 = t40 * t237;
-    let t242 = t41 * t238;
-    let t243 = p.l_arm * t40;
-    let t244 = 0.01 * (p.m_hand * t218) - t2 * t216;
-    let t245 = t2 * t214 - 0.003 * t218;
-    let t246 = 0.003 * t216 - 0.01 * (p.m_hand * t214);
-    let t247 = 0.144 * t212 + 0.25 * (t222 + t223 + t224) + t68 * t244 + t69 * t245
-        + t70 * t246;
-    let t248 = t71 * t244 + t72 * t245 + t73 * t246 - 0.144 * t210 - 0.012 * t213
-        - 0.25 * (t215 + t217 + t219);
-    let t249 = 0.012 * t212 + t74 * t244 + t75 * t245 + t76 * t246;
-    let t250 = t232 - 0.5999999999999999 * t230 - 0.4799999999999999 * t231;
-    let t251 = t235 - 0.8 * t230 - 0.4799999999999999 * t236;
-    let t252 = t243 + c_q10 * t247 + 0.8 * (s_q10 * t248)
-        + 0.5999999999999999 * (s_q10 * t249 + q[9] * t250) - t44 * t251;
-    let t253 = s_q10 * t247;
-    let t254 = t221 + 0.8 * t226 + 0.5999999999999999 * t228;
-    let t255 = t49 * t249 - 0.5999999999999999 * (t253 + q[9] * t254)
-        - 0.4799999999999999 * (t47 * t248);
-    let t256 = c_q8 * t252 + s_q8 * t255;
-    let t257 = t241 + t242;
-    let t258 = p.l_arm * t41 * s_q8;
-    let t259 = t258 + t48 * t248 + t44 * t254 - 0.8 * t253
-        - 0.4799999999999999 * (t47 * t249);
-    let t260 = c_q8 * t255 - s_q8 * t252;
-    let t261 = 1.4700998667618626 * q[16] + 0.07350499333809311 * s_q17
-        + 0.029401997335237247 * c_q17 + 0.9800665778412416 * t256 + 0.2 * t257
-        + t36 * t259 + t37 * t260 - 0.01 * p.m_torso - 0.3 * t240 - 0.471;
-    let t262 = s_q18 * t82;
-    let t263 = 0.029401997335237247 * s_q17 - 0.07350499333809311 * c_q17;
-    let t264 = 0.87 * s_q18 + 0.19866933079506122 * (t256 - t202) + 0.3 * t239
-        + 0.9800665778412416 * t263 + t38 * t259 + t39 * t260 - 0.02 * p.m_torso
-        - 1.5 * t77 - 0.1 * t257 - 1.8 * t262;
-    let t265 = 0.9800665778412416 * t202 + 0.1 * t240 + 0.19866933079506122 * t263
-        + t40 * t259 + t41 * t260 - 0.2 * t239;
-    let t266 = 0.5999999999999999 * t251 - 0.8 * t250;
-    let t267 = 0.5999999999999999 * t248 - 0.8 * t249;
-    let t268 = 0.87 * s_q18 - 1.8 * t262;
-    let t269 = -(1.8 * c_q18);
-    let t270 = 0.2 * t41 - 0.3 * t39;
-    let t271 = s_q8 * t270;
-    let t272 = -(0.05960079923851836 * c_q8) - 0.5 * t119 - t271;
-    let t273 = t36 * t44 - 0.05960079923851836 * c_q8 - t271
-        - 0.5999999999999999 * (q[9] * t85);
-    let t274 = c_q10 * t273;
-    let t275 = 0.2 * t40 - 0.3 * t38 - t44 * t84;
-    let t276 = s_q10 * t275;
-    let t277 = c_q8 * t270;
-    let t278 = t277 + 0.5999999999999999 * (q[9] * t84) - 0.05960079923851836 * s_q8;
-    let t279 = s_q10 * t278;
-    let t280 = t274 - 0.12 * t88 - 0.8 * t276 - 0.5999999999999999 * t279;
-    let t281 = t274 - 0.25 * t88 - 0.8 * t276 - 0.5999999999999999 * t279;
-    let t282 = s_q10 * t273;
-    let t283 = t48 * t275;
-    let t284 = t47 * t278;
-    let t285 = 0.25 * t86 + 0.8 * t282 + t283 - 0.4799999999999999 * t284;
-    let t286 = t47 * t275;
-    let t287 = t49 * t278;
-    let t288 = 0.5999999999999999 * t282 + t287 - 0.4799999999999999 * t286;
-    let t289 = t68 * t281 + t71 * t285 + t74 * t288 + inv1 * t2 * t92
-        - 0.01 * (p.m_hand * inv1 * t94);
-    let t290 = t0 * t68 * t289;
-    let t291 = t69 * t281 + t72 * t285 + t75 * t288 + 0.003 * (inv1 * t94)
-        - inv1 * t2 * t90;
-    let t292 = t0 * t69 * t291;
-    let t293 = t70 * t281 + t73 * t285 + t76 * t288 + 0.01 * (p.m_hand * inv1 * t90)
-        - 0.003 * (inv1 * t92);
-    let t294 = t0 * t70 * t293;
-    let t295 = 1.2 * t280 + t290 + t292 + t294;
-    let t296 = c_q10 * t295;
-    let t297 = 0.12 * t86 + 0.01 * t89 + 0.8 * t282 + t283 - 0.4799999999999999 * t284;
-    let t298 = t0 * t71 * t289;
-    let t299 = t0 * t72 * t291;
-    let t300 = t0 * t73 * t293;
-    let t301 = 1.2 * t297 + t298 + t299 + t300;
-    let t302 = s_q10 * t301;
-    let t303 = 0.5999999999999999 * t282 + t287 - 0.01 * t88 - 0.4799999999999999 * t286;
-    let t304 = 1.2 * t303 + t0 * t74 * t289 + t0 * t75 * t291 + t0 * t76 * t293;
-    let t305 = s_q10 * t304;
-    let t306 = 2.0 * t272 + t296 + 0.8 * t302 + 0.5999999999999999 * t305;
-    let t307 = s_q10 * t295;
-    let t308 = t47 * t301;
-    let t309 = t49 * t304;
-    let t310 = 2.0 * (t277 - 0.05960079923851836 * s_q8) + t309
-        - 0.5999999999999999 * t307 - 0.4799999999999999 * t308;
-    let t311 = c_q8 * t306 + s_q8 * t310;
-    let t312 = 0.2 * t40 + 0.5 * t133 - 0.3 * t38;
-    let t313 = t48 * t301;
-    let t314 = t47 * t304;
-    let t315 = 2.0 * t312 + t313 - 0.8 * t307 - 0.4799999999999999 * t314;
-    let t316 = c_q8 * t310 - s_q8 * t306;
-    let t317 = 0.9800665778412416 * t311 + t36 * t315 + t37 * t316;
-    let t318 = q[16] + 0.05 * s_q17 + 0.02 * c_q17 - 0.009933466539753062;
-    let t319 = 0.2 * c_q18 + 0.1;
-    let t320 = 0.15 * c_q18 + 0.1 - t137;
-    let t321 = 0.001 * s_q18 + 0.069145 * c_q18 + 0.6 * t319 + 0.27 * t320
-        - 1.8 * (t82 * t320);
-    let t322 = 0.007145 * s_q18 + 0.001 * c_q18;
-    let t323 = 0.004 * c_q17 + 0.03 * t318 - 0.0005 * s_q17;
-    let t324 = 0.0005 * c_q17 - 0.006 * s_q17 - 0.075 * t318;
-    let t325 = 0.0720397872751082 - 0.2980039961925918 * t318;
-    let t326 = t23 * t90 + t25 * t92 + t27 * t94 + 0.01 * (p.m_hand * t293) - t2 * t291;
-    let t327 = t25 * t90 + t29 * t92 + t31 * t94 + t2 * t289 - 0.003 * t293;
-    let t328 = 0.003 * t291 + t27 * t90 + t31 * t92 + t33 * t94
-        - 0.01 * (p.m_hand * t289);
-    let t329 = 0.012 * t86 + 0.0005 * t89 + 0.144 * t297 + 0.25 * (t298 + t299 + t300)
-        + t68 * t326 + t69 * t327 + t70 * t328;
-    let t330 = 0.011 * t88 + t71 * t326 + t72 * t327 + t73 * t328 - 0.144 * t280
-        - 0.012 * t303 - 0.25 * (t290 + t292 + t294);
-    let t331 = 0.0005 * t86 + 0.002 * t89 + 0.012 * t297 + t74 * t326 + t75 * t327
-        + t76 * t328;
-    let t332 = t309 - 0.5999999999999999 * t307 - 0.4799999999999999 * t308;
-    let t333 = t313 - 0.8 * t307 - 0.4799999999999999 * t314;
-    let t334 = 0.001 * t36 + 0.03 * t84 + p.l_arm * t312 + c_q10 * t329
-        + 0.8 * (s_q10 * t330) + 0.5999999999999999 * (s_q10 * t331 + q[9] * t332)
-        - t44 * t333;
-    let t335 = s_q10 * t329;
-    let t336 = t296 + 0.8 * t302 + 0.5999999999999999 * t305;
-    let t337 = 0.004 * t85 + t49 * t331 - 0.002 * t36
-        - 0.5999999999999999 * (t335 + q[9] * t336) - 0.4799999999999999 * (t47 * t330);
-    let t338 = c_q8 * t334 + s_q8 * t337;
-    let t339 = 0.19866933079506122 * t311 + t38 * t315 + t39 * t316;
-    let t340 = t40 * t315 + t41 * t316;
-    let t341 = 0.031 * t36 + 0.001 * t84 + t48 * t330 + t44 * t336 - 0.002 * t85
-        - 0.8 * t335 - p.l_arm * t272 - 0.4799999999999999 * (t47 * t331);
-    let t342 = c_q8 * t337 - s_q8 * t334;
-    let t343 = s_q17 * t323 + c_q17 * t324;
-    let t344 = 0.003675249666904656 * c_q17 - 0.0014700998667618625 * s_q17;
-    let t345 = 0.0002 * p.m_torso + 0.171 * t262 + 0.3 * t317
-        + 0.19866933079506122 * (t338 - t344) + 0.9800665778412416 * t343 + t38 * t341
-        + t39 * t342 + 0.01 - 0.08565 * s_q18 - 0.1 * t340
-        - t77 * (1.4700998667618626 * t318 + 0.014603187836574395);
-    let t346 = 0.1 * t339 + 0.19866933079506122 * t343 + 0.9800665778412416 * t344
-        + c_q18 * t322 + t77 * t325 + t40 * t341 + t41 * t342 - 0.002 * p.m_torso
-        - 0.2 * t317 - s_q18 * t321 - 0.02;
-    let t347 = 0.5999999999999999 * t333 - 0.8 * t332;
-    let t348 = 0.5999999999999999 * t330 - 0.8 * t331;
-    let t349 = 0.171 * t262 - 0.08565 * s_q18;
-    let t350 = 0.171 * c_q18;
-    let t351 = -(0.1 * c_q18) - 0.2;
-    let t352 = -(0.1 * c_q18) - q[19] - 0.55;
-    let t353 = 0.19866933079506122 * q[16] - 0.05;
-    let t354 = 0.1 - q[15];
-    let t355 = c_q17 * t353 + 0.19866933079506122 * (s_q17 * t354)
+    let t105 = c_q8 * t98;
+    let t106 = t105 + 0.5999999999999999 * (q[9] * t50) - 0.05960079923851836 * s_q8;
+    let t107 = s_q10 * t106;
+    let t108 = t102 - 0.12 * t54 - 0.8 * t104 - 0.5999999999999999 * t107;
+    let t109 = t102 - 0.25 * t54 - 0.8 * t104 - 0.5999999999999999 * t107;
+    let t110 = s_q10 * t101;
+    let t111 = t14 * t103;
+    let t112 = t13 * t106;
+    let t113 = 0.25 * t52 + 0.8 * t110 + t111 - 0.4799999999999999 * t112;
+    let t114 = t13 * t103;
+    let t115 = t15 * t106;
+    let t116 = 0.5999999999999999 * t110 + t115 - 0.4799999999999999 * t114;
+    let t117 = 0.12 * t52 + 0.01 * t55 + 0.8 * t110 + t111 - 0.4799999999999999 * t112;
+    let t118 = 0.5999999999999999 * t110 + t115 - 0.01 * t54 - 0.4799999999999999 * t114;
+    let t119 = 0.2 * t6 + 0.5 * t61 - 0.3 * t4;
+    let t120 = q[16] + 0.05 * s_q17 + 0.02 * c_q17 - 0.009933466539753062;
+    let t121 = 0.2 * c_q18 + 0.1;
+    let t122 = 0.15 * c_q18 + 0.1 - t62;
+    let t123 = 0.001 * s_q18 + 0.069145 * c_q18 + 0.6 * t121 + 0.27 * t122
+        - 1.8 * (t48 * t122);
+    let t124 = 0.007145 * s_q18 + 0.001 * c_q18;
+    let t125 = 0.004 * c_q17 + 0.03 * t120 - 0.0005 * s_q17;
+    let t126 = 0.0005 * c_q17 - 0.006 * s_q17 - 0.075 * t120;
+    let t127 = 0.0720397872751082 - 0.2980039961925918 * t120;
+    let t128 = s_q17 * t125 + c_q17 * t126;
+    let t129 = 0.003675249666904656 * c_q17 - 0.0014700998667618625 * s_q17;
+    let t130 = 0.171 * t94 - 0.08565 * s_q18;
+    let t131 = 0.171 * c_q18;
+    let t132 = -(0.1 * c_q18) - 0.2;
+    let t133 = -(0.1 * c_q18) - q[19] - 0.55;
+    let t134 = 0.19866933079506122 * q[16] - 0.05;
+    let t135 = 0.1 - q[15];
+    let t136 = c_q17 * t134 + 0.19866933079506122 * (s_q17 * t135)
         + 0.003973386615901225;
-    let t356 = 0.19866933079506122 * (c_q17 * t354) - s_q17 * t353
+    let t137 = 0.19866933079506122 * (c_q17 * t135) - s_q17 * t134
         - 0.009933466539753062;
-    let t357 = 0.3 * t37 - 0.1 * t41;
-    let t358 = s_q8 * t357;
-    let t359 = 0.29401997335237245 * c_q8 - 0.5 * t183 - t358;
-    let t360 = 0.29401997335237245 * c_q8 + t38 * t44 - t358
-        - 0.5999999999999999 * (q[9] * t148);
-    let t361 = c_q10 * t360;
-    let t362 = 0.3 * t36 - 0.1 * t40 - t44 * t147;
-    let t363 = s_q10 * t362;
-    let t364 = c_q8 * t357;
-    let t365 = 0.29401997335237245 * s_q8 + t364 + 0.5999999999999999 * (q[9] * t147);
-    let t366 = s_q10 * t365;
-    let t367 = t361 - 0.12 * t151 - 0.8 * t363 - 0.5999999999999999 * t366;
-    let t368 = t361 - 0.25 * t151 - 0.8 * t363 - 0.5999999999999999 * t366;
-    let t369 = s_q10 * t360;
-    let t370 = t48 * t362;
-    let t371 = t47 * t365;
-    let t372 = 0.25 * t149 + 0.8 * t369 + t370 - 0.4799999999999999 * t371;
-    let t373 = t47 * t362;
-    let t374 = t49 * t365;
-    let t375 = 0.5999999999999999 * t369 + t374 - 0.4799999999999999 * t373;
-    let t376 = t68 * t368 + t71 * t372 + t74 * t375 + inv1 * t2 * t155
-        - 0.01 * (p.m_hand * inv1 * t157);
-    let t377 = t0 * t68 * t376;
-    let t378 = t69 * t368 + t72 * t372 + t75 * t375 + 0.003 * (inv1 * t157)
-        - inv1 * t2 * t153;
-    let t379 = t0 * t69 * t378;
-    let t380 = t70 * t368 + t73 * t372 + t76 * t375 + 0.01 * (p.m_hand * inv1 * t153)
-        - 0.003 * (inv1 * t155);
-    let t381 = t0 * t70 * t380;
-    let t382 = 1.2 * t367 + t377 + t379 + t381;
-    let t383 = c_q10 * t382;
-    let t384 = 0.12 * t149 + 0.01 * t152 + 0.8 * t369 + t370 - 0.4799999999999999 * t371;
-    let t385 = t0 * t71 * t376;
-    let t386 = t0 * t72 * t378;
-    let t387 = t0 * t73 * t380;
-    let t388 = 1.2 * t384 + t385 + t386 + t387;
-    let t389 = s_q10 * t388;
-    let t390 = 0.5999999999999999 * t369 + t374 - 0.01 * t151
-        - 0.4799999999999999 * t373;
-    let t391 = 1.2 * t390 + t0 * t74 * t376 + t0 * t75 * t378 + t0 * t76 * t380;
-    let t392 = s_q10 * t391;
-    let t393 = 2.0 * t359 + t383 + 0.8 * t389 + 0.5999999999999999 * t392;
-    let t394 = s_q10 * t382;
-    let t395 = t47 * t388;
-    let t396 = t49 * t391;
-    let t397 = 2.0 * (0.29401997335237245 * s_q8 + t364) + t396
-        - 0.5999999999999999 * t394 - 0.4799999999999999 * t395;
-    let t398 = c_q8 * t393 + s_q8 * t397;
-    let t399 = 0.3 * t36 + 0.5 * t198 - 0.1 * t40;
-    let t400 = t48 * t388;
-    let t401 = t47 * t391;
-    let t402 = 2.0 * t399 + t400 - 0.8 * t394 - 0.4799999999999999 * t401;
-    let t403 = c_q8 * t397 - s_q8 * t393;
-    let t404 = 0.019601331556824832 * s_q17 + 0.9800665778412416 * t354
+    let t138 = 0.3 * t3 - 0.1 * t7;
+    let t139 = s_q8 * t138;
+    let t140 = 0.29401997335237245 * c_q8 - 0.5 * t77 - t139;
+    let t141 = 0.29401997335237245 * c_q8 + t4 * t10 - t139
+        - 0.5999999999999999 * (q[9] * t68);
+    let t142 = c_q10 * t141;
+    let t143 = 0.3 * t2 - 0.1 * t6 - t10 * t67;
+    let t144 = s_q10 * t143;
+    let t145 = c_q8 * t138;
+    let t146 = 0.29401997335237245 * s_q8 + t145 + 0.5999999999999999 * (q[9] * t67);
+    let t147 = s_q10 * t146;
+    let t148 = t142 - 0.12 * t71 - 0.8 * t144 - 0.5999999999999999 * t147;
+    let t149 = t142 - 0.25 * t71 - 0.8 * t144 - 0.5999999999999999 * t147;
+    let t150 = s_q10 * t141;
+    let t151 = t14 * t143;
+    let t152 = t13 * t146;
+    let t153 = 0.25 * t69 + 0.8 * t150 + t151 - 0.4799999999999999 * t152;
+    let t154 = t13 * t143;
+    let t155 = t15 * t146;
+    let t156 = 0.5999999999999999 * t150 + t155 - 0.4799999999999999 * t154;
+    let t157 = 0.12 * t69 + 0.01 * t72 + 0.8 * t150 + t151 - 0.4799999999999999 * t152;
+    let t158 = 0.5999999999999999 * t150 + t155 - 0.01 * t71 - 0.4799999999999999 * t154;
+    let t159 = 0.3 * t2 + 0.5 * t79 - 0.1 * t6;
+    let t160 = 0.019601331556824832 * s_q17 + 0.9800665778412416 * t135
         - 0.04900332889206208 * c_q17;
-    let t405 = 1.5 * (s_q17 * t355 + c_q17 * t356);
-    let t406 = t23 * t153 + t25 * t155 + t27 * t157 + 0.01 * (p.m_hand * t380)
-        - t2 * t378;
-    let t407 = t25 * t153 + t29 * t155 + t31 * t157 + t2 * t376 - 0.003 * t380;
-    let t408 = 0.003 * t378 + t27 * t153 + t31 * t155 + t33 * t157
-        - 0.01 * (p.m_hand * t376);
-    let t409 = 0.012 * t149 + 0.0005 * t152 + 0.144 * t384 + 0.25 * (t385 + t386 + t387)
-        + t68 * t406 + t69 * t407 + t70 * t408;
-    let t410 = 0.011 * t151 + t71 * t406 + t72 * t407 + t73 * t408 - 0.144 * t367
-        - 0.012 * t390 - 0.25 * (t377 + t379 + t381);
-    let t411 = 0.0005 * t149 + 0.002 * t152 + 0.012 * t384 + t74 * t406 + t75 * t407
-        + t76 * t408;
-    let t412 = t396 - 0.5999999999999999 * t394 - 0.4799999999999999 * t395;
-    let t413 = t400 - 0.8 * t394 - 0.4799999999999999 * t401;
-    let t414 = 0.001 * t38 + 0.03 * t147 + p.l_arm * t399 + c_q10 * t409
-        + 0.8 * (s_q10 * t410) + 0.5999999999999999 * (s_q10 * t411 + q[9] * t412)
-        - t44 * t413;
-    let t415 = s_q10 * t409;
-    let t416 = t383 + 0.8 * t389 + 0.5999999999999999 * t392;
-    let t417 = 0.004 * t148 + t49 * t411 - 0.002 * t38
-        - 0.5999999999999999 * (t415 + q[9] * t416) - 0.4799999999999999 * (t47 * t410);
-    let t418 = c_q8 * t414 + s_q8 * t417;
-    let t419 = 0.031 * t38 + 0.001 * t147 + t48 * t410 + t44 * t416 - 0.002 * t148
-        - 0.8 * t415 - p.l_arm * t359 - 0.4799999999999999 * (t47 * t411);
-    let t420 = c_q8 * t417 - s_q8 * t414;
-    let t421 = t82 * t352;
-    let t422 = c_q18 * (3.0 * t351 + 1.8 * t352) - 0.48 * t83;
-    let t423 = 1.5 * (c_q17 * t355 - s_q17 * t356);
-    let t424 = s_q17
-        * (0.003920266311364966 * s_q17 + 0.0004900332889206208 * c_q17 + 0.03 * t404)
+    let t161 = 1.5 * (s_q17 * t136 + c_q17 * t137);
+    let t162 = t48 * t133;
+    let t163 = c_q18 * (3.0 * t132 + 1.8 * t133) - 0.48 * t49;
+    let t164 = 1.5 * (c_q17 * t136 - s_q17 * t137);
+    let t165 = s_q17
+        * (0.003920266311364966 * s_q17 + 0.0004900332889206208 * c_q17 + 0.03 * t160)
         + c_q17
             * (0.0004900332889206208 * s_q17 + 0.00588039946704745 * c_q17
-                - 0.075 * t404);
-    let t425 = 0.075 * t356 - 0.03 * t355 - q[16] * t423 - 0.0015893546463604897;
-    let t426 = 0.9800665778412416 * t398 + t36 * t402 + t37 * t403;
-    let t427 = 0.001 * p.m_torso + 0.0009 * t83
-        + 0.1 * (0.19866933079506122 * t398 + t38 * t402 + t39 * t403 + t422)
-        + 0.19866933079506122 * t424 + 0.9800665778412416 * t425
-        + t77 * (0.9800665778412416 * t405 - 0.2980039961925918 * t404) + t40 * t419
-        + t41 * t420 + 0.005 - 0.2 * t426 - 0.009 * (c_q18 * t352);
-    let t428 = 0.5999999999999999 * t413 - 0.8 * t412;
-    let t429 = 0.5999999999999999 * t410 - 0.8 * t411;
-    let t430 = 0.075 * t356 - 0.03 * t355 - 0.0015893546463604897;
-    let t431 = 1.8 * t421 + 0.071 - 0.6 * t351 - 0.27 * t352;
-    let t432 = 0.18 * s_q18;
-    let t433 = 0.9800665778412416 * (t77 * s_q17 - q[16] * c_q17) - 0.019601331556824832;
-    let t434 = 0.9800665778412416 * (q[16] * s_q17 + t77 * c_q17) + 0.04900332889206208;
-    let t435 = 0.1 * t39 - 0.2 * t37;
-    let t436 = s_q8 * t435;
-    let t437 = -(0.1761463824887422 * c_q8) - 0.5 * t243 - t436;
-    let t438 = t40 * t44 - 0.1761463824887422 * c_q8 - t436
-        - 0.5999999999999999 * (t41 * c_q8 * q[9]);
-    let t439 = c_q10 * t438;
-    let t440 = 0.1 * t38 + t41 * s_q8 * t44 - 0.2 * t36;
-    let t441 = s_q10 * t440;
-    let t442 = c_q8 * t435;
-    let t443 = t442 - 0.1761463824887422 * s_q8
-        - 0.5999999999999999 * (t41 * s_q8 * q[9]);
-    let t444 = s_q10 * t443;
-    let t445 = t439 - 0.12 * t212 - 0.8 * t441 - 0.5999999999999999 * t444;
-    let t446 = t439 - 0.25 * t212 - 0.8 * t441 - 0.5999999999999999 * t444;
-    let t447 = s_q10 * t438;
-    let t448 = t48 * t440;
-    let t449 = t47 * t443;
-    let t450 = 0.25 * t210 + 0.8 * t447 + t448 - 0.4799999999999999 * t449;
-    let t451 = t47 * t440;
-    let t452 = t49 * t443;
-    let t453 = 0.5999999999999999 * t447 + t452 - 0.4799999999999999 * t451;
-    let t454 = t68 * t446 + t71 * t450 + t74 * t453 + inv1 * t2 * t216
-        - 0.01 * (p.m_hand * inv1 * t218);
-    let t455 = t0 * t68 * t454;
-    let t456 = t69 * t446 + t72 * t450 + t75 * t453 + 0.003 * (inv1 * t218)
-        - inv1 * t2 * t214;
-    let t457 = t0 * t69 * t456;
-    let t458 = t70 * t446 + t73 * t450 + t76 * t453 + 0.01 * (p.m_hand * inv1 * t214)
-        - 0.003 * (inv1 * t216);
-    let t459 = t0 * t70 * t458;
-    let t460 = 1.2 * t445 + t455 + t457 + t459;
-    let t461 = c_q10 * t460;
-    let t462 = 0.12 * t210 + 0.01 * t213 + 0.8 * t447 + t448 - 0.4799999999999999 * t449;
-    let t463 = t0 * t71 * t454;
-    let t464 = t0 * t72 * t456;
-    let t465 = t0 * t73 * t458;
-    let t466 = 1.2 * t462 + t463 + t464 + t465;
-    let t467 = s_q10 * t466;
-    let t468 = 0.5999999999999999 * t447 + t452 - 0.01 * t212
-        - 0.4799999999999999 * t451;
-    let t469 = 1.2 * t468 + t0 * t74 * t454 + t0 * t75 * t456 + t0 * t76 * t458;
-    let t470 = s_q10 * t469;
-    let t471 = 2.0 * t437 + t461 + 0.8 * t467 + 0.5999999999999999 * t470;
-    let t472 = s_q10 * t460;
-    let t473 = t47 * t466;
-    let t474 = t49 * t469;
-    let t475 = 2.0 * (t442 - 0.1761463824887422 * s_q8) + t474
-        - 0.5999999999999999 * t472 - 0.4799999999999999 * t473;
-    let t476 = c_q8 * t471 + s_q8 * t475;
-    let t477 = 0.1 * t38 - 0.2 * t36 - 0.5 * t258;
-    let t478 = t48 * t466;
-    let t479 = t47 * t469;
-    let t480 = 2.0 * t477 + t478 - 0.8 * t472 - 0.4799999999999999 * t479;
-    let t481 = c_q8 * t475 - s_q8 * t471;
-    let t482 = 0.003973386615901225 * s_q17 - 0.19866933079506122 * t77
+                - 0.075 * t160);
+    let t166 = 0.075 * t137 - 0.03 * t136 - q[16] * t164 - 0.0015893546463604897;
+    let t167 = 0.075 * t137 - 0.03 * t136 - 0.0015893546463604897;
+    let t168 = 1.8 * t162 + 0.071 - 0.6 * t132 - 0.27 * t133;
+    let t169 = 0.18 * s_q18;
+    let t170 = 0.9800665778412416 * (t43 * s_q17 - q[16] * c_q17) - 0.019601331556824832;
+    let t171 = 0.9800665778412416 * (q[16] * s_q17 + t43 * c_q17) + 0.04900332889206208;
+    let t172 = 0.1 * t5 - 0.2 * t3;
+    let t173 = s_q8 * t172;
+    let t174 = -(0.1761463824887422 * c_q8) - 0.5 * t91 - t173;
+    let t175 = t6 * t10 - 0.1761463824887422 * c_q8 - t173
+        - 0.5999999999999999 * (t7 * c_q8 * q[9]);
+    let t176 = c_q10 * t175;
+    let t177 = 0.1 * t4 + t7 * s_q8 * t10 - 0.2 * t2;
+    let t178 = s_q10 * t177;
+    let t179 = c_q8 * t172;
+    let t180 = t179 - 0.1761463824887422 * s_q8
+        - 0.5999999999999999 * (t7 * s_q8 * q[9]);
+    let t181 = s_q10 * t180;
+    let t182 = t176 - 0.12 * t86 - 0.8 * t178 - 0.5999999999999999 * t181;
+    let t183 = t176 - 0.25 * t86 - 0.8 * t178 - 0.5999999999999999 * t181;
+    let t184 = s_q10 * t175;
+    let t185 = t14 * t177;
+    let t186 = t13 * t180;
+    let t187 = 0.25 * t84 + 0.8 * t184 + t185 - 0.4799999999999999 * t186;
+    let t188 = t13 * t177;
+    let t189 = t15 * t180;
+    let t190 = 0.5999999999999999 * t184 + t189 - 0.4799999999999999 * t188;
+    let t191 = 0.12 * t84 + 0.01 * t87 + 0.8 * t184 + t185 - 0.4799999999999999 * t186;
+    let t192 = 0.5999999999999999 * t184 + t189 - 0.01 * t86 - 0.4799999999999999 * t188;
+    let t193 = 0.1 * t4 - 0.2 * t2 - 0.5 * t93;
+    let t194 = 0.003973386615901225 * s_q17 - 0.19866933079506122 * t43
         - 0.009933466539753062 * c_q17;
-    let t483 = t262 - 0.15 * s_q18;
-    let t484 = 1.5 * (s_q17 * t433 + c_q17 * t434);
-    let t485 = t23 * t214 + t25 * t216 + t27 * t218 + 0.01 * (p.m_hand * t458)
-        - t2 * t456;
-    let t486 = t25 * t214 + t29 * t216 + t31 * t218 + t2 * t454 - 0.003 * t458;
-    let t487 = 0.003 * t456 + t27 * t214 + t31 * t216 + t33 * t218
-        - 0.01 * (p.m_hand * t454);
-    let t488 = 0.012 * t210 + 0.0005 * t213 + 0.144 * t462 + 0.25 * (t463 + t464 + t465)
-        + t68 * t485 + t69 * t486 + t70 * t487;
-    let t489 = 0.011 * t212 + t71 * t485 + t72 * t486 + t73 * t487 - 0.144 * t445
-        - 0.012 * t468 - 0.25 * (t455 + t457 + t459);
-    let t490 = 0.0005 * t210 + 0.002 * t213 + 0.012 * t462 + t74 * t485 + t75 * t486
-        + t76 * t487;
-    let t491 = t474 - 0.5999999999999999 * t472 - 0.4799999999999999 * t473;
-    let t492 = t478 - 0.8 * t472 - 0.4799999999999999 * t479;
-    let t493 = 0.001 * t40 + p.l_arm * t477 + c_q10 * t488 + 0.8 * (s_q10 * t489)
-        + 0.5999999999999999 * (s_q10 * t490 + q[9] * t491) - 0.03 * t208 - t44 * t492;
-    let t494 = s_q10 * t488;
-    let t495 = t461 + 0.8 * t467 + 0.5999999999999999 * t470;
-    let t496 = 0.004 * t209 + t49 * t490 - 0.002 * t40
-        - 0.5999999999999999 * (t494 + q[9] * t495) - 0.4799999999999999 * (t47 * t489);
-    let t497 = c_q8 * t493 + s_q8 * t496;
-    let t498 = 0.031 * t40 + t48 * t489 + t44 * t495 - 0.001 * t208 - 0.002 * t209
-        - 0.8 * t494 - p.l_arm * t437 - 0.4799999999999999 * (t47 * t490);
-    let t499 = 1.5 * (c_q17 * t433 - s_q17 * t434);
-    let t500 = 0.5999999999999999 * t492 - 0.8 * t491;
-    let t501 = 0.5999999999999999 * t489 - 0.8 * t490;
-    let t502 = 0.075 * t434 + 0.007840532622729933 - 0.03 * t433;
-    let t503 = 0.171 * t137 - 0.08565 * c_q18;
-    let t504 = -(0.171 * s_q18);
-    let t505 = s_q8 * q[9] * c_q10;
-    let t506 = c_q8 * t44 * s_q10;
-    let t507 = c_q8 * q[9] * s_q10;
-    let t508 = c_q8 * s_q10;
-    let t509 = 0.8 * t508 - 0.4799999999999999 * (s_q8 * t47);
-    let t510 = 0.8 * t506 - 0.5999999999999999 * t505 - 0.3599999999999998 * t507
-        - 0.12 * t509;
-    let t511 = 0.8 * t506 - 0.5999999999999999 * t505 - 0.3599999999999998 * t507
-        - 0.25 * t509;
-    let t512 = s_q8 * q[9] * s_q10;
-    let t513 = c_q8 * t44 * t48;
-    let t514 = c_q8 * q[9] * t47;
-    let t515 = c_q8 * c_q10 - 0.5999999999999999 * (s_q8 * s_q10);
-    let t516 = 0.25 * t515 - 0.4799999999999999 * t512 - t513
-        - 0.2879999999999999 * t514;
-    let t517 = c_q8 * t44 * t47;
-    let t518 = c_q8 * q[9] * t49;
-    let t519 = 0.4799999999999999 * t517 + 0.5999999999999999 * t518
-        - 0.3599999999999998 * t512;
-    let t520 = 0.5999999999999999 * t508 + s_q8 * t49;
-    let t521 = t69 * t515 + t72 * t509 + t75 * t520;
-    let t522 = t70 * t515 + t73 * t509 + t76 * t520;
-    let t523 = t68 * t511 + t71 * t516 + t74 * t519 + inv1 * t2 * t521
-        - 0.01 * (p.m_hand * inv1 * t522);
-    let t524 = t0 * t68 * t523;
-    let t525 = t68 * t515 + t71 * t509 + t74 * t520;
-    let t526 = t69 * t511 + t72 * t516 + t75 * t519 + 0.003 * (inv1 * t522)
-        - inv1 * t2 * t525;
-    let t527 = t0 * t69 * t526;
-    let t528 = t70 * t511 + t73 * t516 + t76 * t519 + 0.01 * (p.m_hand * inv1 * t525)
-        - 0.003 * (inv1 * t521);
-    let t529 = t0 * t70 * t528;
-    let t530 = 1.2 * t510 + t524 + t527 + t529;
-    let t531 = 0.12 * t515 + 0.01 * t520 - 0.4799999999999999 * t512 - t513
-        - 0.2879999999999999 * t514;
-    let t532 = t0 * t71 * t523;
-    let t533 = t0 * t72 * t526;
-    let t534 = t0 * t73 * t528;
-    let t535 = 1.2 * t531 + t532 + t533 + t534;
-    let t536 = 0.4799999999999999 * t517 + 0.5999999999999999 * t518 - 0.01 * t509
-        - 0.3599999999999998 * t512;
-    let t537 = 1.2 * t536 + t0 * t74 * t523 + t0 * t75 * t526 + t0 * t76 * t528;
-    let t538 = c_q10 * t530 + 0.8 * (s_q10 * t535) + 0.5999999999999999 * (s_q10 * t537);
-    let t539 = s_q10 * t530;
-    let t540 = t49 * t537 - 0.5999999999999999 * t539
-        - 0.4799999999999999 * (t47 * t535);
-    let t541 = t23 * t525 + t25 * t521 + t27 * t522 + 0.01 * (p.m_hand * t528)
-        - t2 * t526;
-    let t542 = t25 * t525 + t29 * t521 + t31 * t522 + t2 * t523 - 0.003 * t528;
-    let t543 = 0.003 * t526 + t27 * t525 + t31 * t521 + t33 * t522
-        - 0.01 * (p.m_hand * t523);
-    let t544 = 0.012 * t515 + 0.0005 * t520 + 0.144 * t531 + 0.25 * (t532 + t533 + t534)
-        + t68 * t541 + t69 * t542 + t70 * t543;
-    let t545 = 0.011 * t509 + t71 * t541 + t72 * t542 + t73 * t543 - 0.144 * t510
-        - 0.012 * t536 - 0.25 * (t524 + t527 + t529);
-    let t546 = 0.0005 * t515 + 0.002 * t520 + 0.012 * t531 + t74 * t541 + t75 * t542
-        + t76 * t543;
-    let t547 = t48 * t535 - 0.8 * t539 - 0.4799999999999999 * (t47 * t537);
-    let t548 = s_q10 * t544;
-    let t549 = 0.001 * c_q8 + t48 * t545 + t44 * t538 - 0.002 * s_q8 - 0.8 * t548
-        - 0.4799999999999999 * (t47 * t546);
-    let t550 = 0.5999999999999999 * t547 - 0.8 * t540;
-    let t551 = 0.5999999999999999 * t545 - 0.8 * t546;
-    let t552 = t44 * c_q10;
-    let t553 = t552 - 0.12 * t48;
-    let t554 = t552 - 0.25 * t48;
-    let t555 = t44 * s_q10;
-    let t556 = 0.8 * t555 - 0.2 * s_q10;
-    let t557 = t48 * t72 - 0.8 * (s_q10 * t69) - 0.4799999999999999 * (t47 * t75);
-    let t558 = t48 * t73 - 0.8 * (s_q10 * t70) - 0.4799999999999999 * (t47 * t76);
-    let t559 = t68 * t554 + t71 * t556 + inv1 * t2 * t557
-        + 0.5999999999999999 * (t44 * s_q10 * t74) - 0.01 * (p.m_hand * inv1 * t558);
-    let t560 = t0 * t68 * t559;
-    let t561 = t48 * t71 - 0.8 * (s_q10 * t68) - 0.4799999999999999 * (t47 * t74);
-    let t562 = t69 * t554 + t72 * t556 + 0.5999999999999999 * (t44 * s_q10 * t75)
-        + 0.003 * (inv1 * t558) - inv1 * t2 * t561;
-    let t563 = t0 * t69 * t562;
-    let t564 = t70 * t554 + t73 * t556 + 0.5999999999999999 * (t44 * s_q10 * t76)
-        + 0.01 * (p.m_hand * inv1 * t561) - 0.003 * (inv1 * t557);
-    let t565 = t0 * t70 * t564;
-    let t566 = 1.2 * t553 + t560 + t563 + t565;
-    let t567 = 0.8 * t555 - 0.096 * s_q10 - 0.0048 * t47;
-    let t568 = t0 * t71 * t559;
-    let t569 = t0 * t72 * t562;
-    let t570 = t0 * t73 * t564;
-    let t571 = 1.2 * t567 + t568 + t569 + t570;
-    let t572 = 0.5999999999999999 * t555 - 0.01 * t48;
-    let t573 = 1.2 * t572 + t0 * t74 * t559 + t0 * t75 * t562 + t0 * t76 * t564;
-    let t574 = s_q10 * t566;
-    let t575 = t23 * t561 + t25 * t557 + t27 * t558 + 0.01 * (p.m_hand * t564)
-        - t2 * t562;
-    let t576 = t25 * t561 + t29 * t557 + t31 * t558 + t2 * t559 - 0.003 * t564;
-    let t577 = 0.003 * t562 + t27 * t561 + t31 * t557 + t33 * t558
-        - 0.01 * (p.m_hand * t559);
-    let t578 = 0.011 * t48 + t71 * t575 + t72 * t576 + t73 * t577 - 0.144 * t553
-        - 0.012 * t572 - 0.25 * (t560 + t563 + t565);
-    let t579 = 0.012 * t567 + t74 * t575 + t75 * t576 + t76 * t577 - 0.0004 * s_q10
-        - 0.0009599999999999998 * t47;
-    let t580 = 0.5999999999999999
-        * (t48 * t571 - 0.8 * t574 - 0.4799999999999999 * (t47 * t573))
+    let t195 = t94 - 0.15 * s_q18;
+    let t196 = 1.5 * (s_q17 * t170 + c_q17 * t171);
+    let t197 = 1.5 * (c_q17 * t170 - s_q17 * t171);
+    let t198 = 0.075 * t171 + 0.007840532622729933 - 0.03 * t170;
+    let t199 = 0.171 * t62 - 0.08565 * c_q18;
+    let t200 = -(0.171 * s_q18);
+    let t201 = s_q8 * q[9] * c_q10;
+    let t202 = c_q8 * t10 * s_q10;
+    let t203 = c_q8 * q[9] * s_q10;
+    let t204 = c_q8 * s_q10;
+    let t205 = 0.8 * t204 - 0.4799999999999999 * (s_q8 * t13);
+    let t206 = 0.8 * t202 - 0.5999999999999999 * t201 - 0.3599999999999998 * t203
+        - 0.12 * t205;
+    let t207 = 0.8 * t202 - 0.5999999999999999 * t201 - 0.3599999999999998 * t203
+        - 0.25 * t205;
+    let t208 = s_q8 * q[9] * s_q10;
+    let t209 = c_q8 * t10 * t14;
+    let t210 = c_q8 * q[9] * t13;
+    let t211 = c_q8 * c_q10 - 0.5999999999999999 * (s_q8 * s_q10);
+    let t212 = 0.25 * t211 - 0.4799999999999999 * t208 - t209
+        - 0.2879999999999999 * t210;
+    let t213 = c_q8 * t10 * t13;
+    let t214 = c_q8 * q[9] * t15;
+    let t215 = 0.4799999999999999 * t213 + 0.5999999999999999 * t214
+        - 0.3599999999999998 * t208;
+    let t216 = 0.5999999999999999 * t204 + s_q8 * t15;
+    let t217 = t35 * t211 + t38 * t205 + t41 * t216;
+    let t218 = t36 * t211 + t39 * t205 + t42 * t216;
+    let t219 = t34 * t211 + t37 * t205 + t40 * t216;
+    let t220 = 0.12 * t211 + 0.01 * t216 - 0.4799999999999999 * t208 - t209
+        - 0.2879999999999999 * t210;
+    let t221 = 0.4799999999999999 * t213 + 0.5999999999999999 * t214 - 0.01 * t205
+        - 0.3599999999999998 * t208;
+    let t222 = t10 * c_q10;
+    let t223 = t222 - 0.12 * t14;
+    let t224 = t222 - 0.25 * t14;
+    let t225 = t10 * s_q10;
+    let t226 = 0.8 * t225 - 0.2 * s_q10;
+    let t227 = t14 * t38 - 0.8 * (s_q10 * t35) - 0.4799999999999999 * (t13 * t41);
+    let t228 = t14 * t39 - 0.8 * (s_q10 * t36) - 0.4799999999999999 * (t13 * t42);
+    let t229 = t14 * t37 - 0.8 * (s_q10 * t34) - 0.4799999999999999 * (t13 * t40);
+    let t230 = 0.8 * t225 - 0.096 * s_q10 - 0.0048 * t13;
+    let t231 = 0.5999999999999999 * t225 - 0.01 * t14;
+    let t232 = 0.38399999999999995 * t13 + 0.5999999999999999 * t14;
+    let t233 = -(0.2879999999999999 * t13) - 0.8 * t15;
+    let t234 = t37 * t232 + t40 * t233;
+    let t235 = t38 * t232 + t41 * t233;
+    let t236 = t39 * t232 + t42 * t233;
+    let t237 = 0.003 * t235 - 0.01 * (p.m_hand * t234);
+    let t238 = 0.5999999999999999 * t38 - 0.8 * t41;
+    let t239 = 0.5999999999999999 * t39 - 0.8 * t42;
+    let t240 = 0.5999999999999999 * t37 - 0.8 * t40;
+    let t241 = 0.075 * c_q17 - 0.03 * s_q17;
+    let t242 = -q[19] - 0.55;
+    let t243 = t34 * t56 * d.k3;
+    let t244 = t35 * t57 * d.k3;
+    let t245 = t36 * t58 * d.k3;
+    let t246 = 1.2 * t52 + t243 + t244 + t245;
+    let t247 = c_q10 * t246;
+    let t248 = t37 * t56 * d.k3;
+    let t249 = t38 * t57 * d.k3;
+    let t250 = t39 * t58 * d.k3;
+    let t251 = 1.2 * t54 + t248 + t249 + t250;
+    let t252 = s_q10 * t251;
+    let t253 = 1.2 * t55 + t40 * t56 * d.k3 + t41 * t57 * d.k3 + t42 * t58 * d.k3;
+    let t254 = s_q10 * t253;
+    let t255 = 2.0 * t50 + t247 + 0.8 * t252 + 0.5999999999999999 * t254;
+    let t256 = s_q10 * t246;
+    let t257 = t13 * t251;
+    let t258 = t15 * t253;
+    let t259 = 2.0 * t51 + t258 - 0.5999999999999999 * t256 - 0.4799999999999999 * t257;
+    let t260 = c_q8 * t255 + s_q8 * t259;
+    let t261 = t14 * t251;
+    let t262 = t13 * t253;
+    let t263 = 2.0 * t2 + t261 - 0.8 * t256 - 0.4799999999999999 * t262;
+    let t264 = t2 * t263;
+    let t265 = c_q8 * t259 - s_q8 * t255;
+    let t266 = t3 * t265;
+    let t267 = 0.19866933079506122 * t260 + t4 * t263 + t5 * t265;
+    let t268 = t6 * t263 + t7 * t265;
+    let t269 = 0.01 * (p.m_hand * t58) - t57 * d.k10;
+    let t270 = t56 * d.k10 - 0.003 * t58;
+    let t271 = 0.144 * t54 + t36 * t60 + t34 * t269 + t35 * t270
+        + 0.25 * (t248 + t249 + t250);
+    let t272 = t39 * t60 + t37 * t269 + t38 * t270 - 0.144 * t52 - 0.012 * t55
+        - 0.25 * (t243 + t244 + t245);
+    let t273 = 0.012 * t54 + t42 * t60 + t40 * t269 + t41 * t270;
+    let t274 = t258 - 0.5999999999999999 * t256 - 0.4799999999999999 * t257;
+    let t275 = t261 - 0.8 * t256 - 0.4799999999999999 * t262;
+    let t276 = t59 + c_q10 * t271 + 0.8 * (s_q10 * t272)
+        + 0.5999999999999999 * (s_q10 * t273 + q[9] * t274) - t10 * t275;
+    let t277 = s_q10 * t271;
+    let t278 = t247 + 0.8 * t252 + 0.5999999999999999 * t254;
+    let t279 = t15 * t273 - 0.5999999999999999 * (t277 + q[9] * t278)
+        - 0.4799999999999999 * (t13 * t272);
+    let t280 = c_q8 * t276 + s_q8 * t279;
+    let t281 = t14 * t272 + t10 * t278 - t61 - 0.8 * t277
+        - 0.4799999999999999 * (t13 * t273);
+    let t282 = c_q8 * t279 - s_q8 * t276;
+    let t283 = 0.2 * t268 + 0.9800665778412416 * t280 + t2 * t281 + t3 * t282
+        - 0.3 * t267;
+    let t284 = 0.9800665778412416 * t260 + t264 + t266;
+    let t285 = 1.8 * t62 + 0.19866933079506122 * (t280 - t63) + 0.3 * t284 + t4 * t281
+        + t5 * t282 + d.k12 - 0.87 * c_q18 - 0.1 * t268;
+    let t286 = 0.9800665778412416 * t63 + 0.1 * t267 + t6 * t281 + t7 * t282 + d.k13
+        - 0.2 * t284;
+    let t287 = 0.5999999999999999 * t275 - 0.8 * t274;
+    let t288 = 0.5999999999999999 * t272 - 0.8 * t273;
+    let t289 = t34 * t73 * d.k3;
+    let t290 = t35 * t74 * d.k3;
+    let t291 = t36 * t75 * d.k3;
+    let t292 = 1.2 * t69 + t289 + t290 + t291;
+    let t293 = c_q10 * t292;
+    let t294 = t37 * t73 * d.k3;
+    let t295 = t38 * t74 * d.k3;
+    let t296 = t39 * t75 * d.k3;
+    let t297 = 1.2 * t71 + t294 + t295 + t296;
+    let t298 = s_q10 * t297;
+    let t299 = 1.2 * t72 + t40 * t73 * d.k3 + t41 * t74 * d.k3 + t42 * t75 * d.k3;
+    let t300 = s_q10 * t299;
+    let t301 = 2.0 * t67 + t293 + 0.8 * t298 + 0.5999999999999999 * t300;
+    let t302 = s_q10 * t292;
+    let t303 = t13 * t297;
+    let t304 = t15 * t299;
+    let t305 = 2.0 * t68 + t304 - 0.5999999999999999 * t302 - 0.4799999999999999 * t303;
+    let t306 = c_q8 * t301 + s_q8 * t305;
+    let t307 = t14 * t297;
+    let t308 = t13 * t299;
+    let t309 = 2.0 * t4 + t307 - 0.8 * t302 - 0.4799999999999999 * t308;
+    let t310 = t4 * t309;
+    let t311 = c_q8 * t305 - s_q8 * t301;
+    let t312 = t5 * t311;
+    let t313 = t6 * t309 + t7 * t311;
+    let t314 = 0.01 * (p.m_hand * t75) - t74 * d.k10;
+    let t315 = t73 * d.k10 - 0.003 * t75;
+    let t316 = 0.144 * t71 + t36 * t78 + t34 * t314 + t35 * t315
+        + 0.25 * (t294 + t295 + t296);
+    let t317 = t39 * t78 + t37 * t314 + t38 * t315 - 0.144 * t69 - 0.012 * t72
+        - 0.25 * (t289 + t290 + t291);
+    let t318 = 0.012 * t71 + t42 * t78 + t40 * t314 + t41 * t315;
+    let t319 = t304 - 0.5999999999999999 * t302 - 0.4799999999999999 * t303;
+    let t320 = t307 - 0.8 * t302 - 0.4799999999999999 * t308;
+    let t321 = t77 + c_q10 * t316 + 0.8 * (s_q10 * t317)
+        + 0.5999999999999999 * (s_q10 * t318 + q[9] * t319) - t10 * t320;
+    let t322 = s_q10 * t316;
+    let t323 = t293 + 0.8 * t298 + 0.5999999999999999 * t300;
+    let t324 = t15 * t318 - 0.5999999999999999 * (t322 + q[9] * t323)
+        - 0.4799999999999999 * (t13 * t317);
+    let t325 = c_q8 * t321 + s_q8 * t324;
+    let t326 = 0.19866933079506122 * t306 + t310 + t312;
+    let t327 = t14 * t317 + t10 * t323 - t79 - 0.8 * t322
+        - 0.4799999999999999 * (t13 * t318);
+    let t328 = c_q8 * t324 - s_q8 * t321;
+    let t329 = c_q18 * t76 + t2 * t327 + t3 * t328 + d.k15 + 0.2 * t313
+        + 0.9800665778412416 * t325 - 0.2980039961925918 * q[16]
+        - 0.01490019980962959 * s_q17 - 0.005960079923851836 * c_q17 - 0.3 * t326;
+    let t330 = 0.9800665778412416 * t306 + t2 * t309 + t3 * t311;
+    let t331 = 0.9800665778412416 * t80 + 0.19866933079506122 * (t325 - t81) + 0.3 * t330
+        + t4 * t327 + t5 * t328 - 0.1 * t313;
+    let t332 = 1.5 * t43 + 0.19866933079506122 * t80 + 0.9800665778412416 * t81
+        + t6 * t327 + t7 * t328 + d.k16 + 0.1 * t326 - s_q18 * t76 - 0.2 * t330;
+    let t333 = 0.5999999999999999 * t320 - 0.8 * t319;
+    let t334 = 0.5999999999999999 * t317 - 0.8 * t318;
+    let t335 = t34 * t88 * d.k3;
+    let t336 = t35 * t89 * d.k3;
+    let t337 = t36 * t90 * d.k3;
+    let t338 = 1.2 * t84 + t335 + t336 + t337;
+    let t339 = s_q10 * t338;
+    let t340 = t37 * t88 * d.k3;
+    let t341 = t38 * t89 * d.k3;
+    let t342 = t39 * t90 * d.k3;
+    let t343 = 1.2 * t86 + t340 + t341 + t342;
+    let t344 = t14 * t343;
+    let t345 = 1.2 * t87 + t40 * t88 * d.k3 + t41 * t89 * d.k3 + t42 * t90 * d.k3;
+    let t346 = t13 * t345;
+    let t347 = 2.0 * t6 + t344 - 0.8 * t339 - 0.4799999999999999 * t346;
+    let t348 = t6 * t347;
+    let t349 = c_q10 * t338;
+    let t350 = s_q10 * t343;
+    let t351 = s_q10 * t345;
+    let t352 = t349 + 0.8 * t350 + 0.5999999999999999 * t351 - 2.0 * t82;
+    let t353 = t13 * t343;
+    let t354 = t15 * t345;
+    let t355 = 2.0 * t83 + t354 - 0.5999999999999999 * t339 - 0.4799999999999999 * t353;
+    let t356 = c_q8 * t355 - s_q8 * t352;
+    let t357 = t7 * t356;
+    let t358 = c_q8 * t352 + s_q8 * t355;
+    let t359 = 0.19866933079506122 * t358 + t4 * t347 + t5 * t356;
+    let t360 = 0.01 * (p.m_hand * t90) - t89 * d.k10;
+    let t361 = t88 * d.k10 - 0.003 * t90;
+    let t362 = 0.144 * t86 + t36 * t92 + t34 * t360 + t35 * t361
+        + 0.25 * (t340 + t341 + t342);
+    let t363 = t39 * t92 + t37 * t360 + t38 * t361 - 0.144 * t84 - 0.012 * t87
+        - 0.25 * (t335 + t336 + t337);
+    let t364 = 0.012 * t86 + t42 * t92 + t40 * t360 + t41 * t361;
+    let t365 = t354 - 0.5999999999999999 * t339 - 0.4799999999999999 * t353;
+    let t366 = t344 - 0.8 * t339 - 0.4799999999999999 * t346;
+    let t367 = t91 + c_q10 * t362 + 0.8 * (s_q10 * t363)
+        + 0.5999999999999999 * (s_q10 * t364 + q[9] * t365) - t10 * t366;
+    let t368 = s_q10 * t362;
+    let t369 = t349 + 0.8 * t350 + 0.5999999999999999 * t351;
+    let t370 = t15 * t364 - 0.5999999999999999 * (t368 + q[9] * t369)
+        - 0.4799999999999999 * (t13 * t363);
+    let t371 = c_q8 * t367 + s_q8 * t370;
+    let t372 = t348 + t357;
+    let t373 = t93 + t14 * t363 + t10 * t369 - 0.8 * t368
+        - 0.4799999999999999 * (t13 * t364);
+    let t374 = c_q8 * t370 - s_q8 * t367;
+    let t375 = 1.4700998667618626 * q[16] + 0.07350499333809311 * s_q17
+        + 0.029401997335237247 * c_q17 + 0.9800665778412416 * t371 + 0.2 * t372
+        + t2 * t373 + t3 * t374 + d.k17 - 0.3 * t359;
+    let t376 = 0.9800665778412416 * t358 + t2 * t347 + t3 * t356;
+    let t377 = 0.87 * s_q18 + 0.19866933079506122 * (t371 - t80)
+        + 0.9800665778412416 * t95 + 0.3 * t376 + t4 * t373 + t5 * t374 + d.k18
+        - 1.5 * t43 - 1.8 * t94 - 0.1 * t372;
+    let t378 = 0.9800665778412416 * t80 + 0.19866933079506122 * t95 + 0.1 * t359
+        + t6 * t373 + t7 * t374 - 0.2 * t376;
+    let t379 = 0.5999999999999999 * t366 - 0.8 * t365;
+    let t380 = 0.5999999999999999 * t363 - 0.8 * t364;
+    let t381 = t34 * t109 + t37 * t113 + t40 * t116 + t57 * d.k0 - 0.01 * (t58 * d.k1);
+    let t382 = t37 * d.k3 * t381;
+    let t383 = t35 * t109 + t38 * t113 + t41 * t116 + 0.003 * (t58 * d.k2) - t56 * d.k0;
+    let t384 = t38 * d.k3 * t383;
+    let t385 = t36 * t109 + t39 * t113 + t42 * t116 + 0.01 * (t56 * d.k1)
+        - 0.003 * (t57 * d.k2);
+    let t386 = t39 * d.k3 * t385;
+    let t387 = t56 * d.k4 + t57 * d.k5 + t58 * d.k6 + 0.01 * (p.m_hand * t385)
+        - d.k10 * t383;
+    let t388 = t56 * d.k5 + t57 * d.k9 + t58 * d.k7 + d.k10 * t381 - 0.003 * t385;
+    let t389 = 0.003 * t383 + t56 * d.k6 + t57 * d.k7 + t58 * d.k8
+        - 0.01 * (p.m_hand * t381);
+    let t390 = 0.012 * t52 + 0.0005 * t55 + 0.144 * t117 + 0.25 * (t382 + t384 + t386)
+        + t34 * t387 + t35 * t388 + t36 * t389;
+    let t391 = t34 * d.k3 * t381;
+    let t392 = t35 * d.k3 * t383;
+    let t393 = t36 * d.k3 * t385;
+    let t394 = 0.011 * t54 + t37 * t387 + t38 * t388 + t39 * t389 - 0.144 * t108
+        - 0.012 * t118 - 0.25 * (t391 + t392 + t393);
+    let t395 = 0.0005 * t52 + 0.002 * t55 + 0.012 * t117 + t40 * t387 + t41 * t388
+        + t42 * t389;
+    let t396 = 1.2 * t108 + t391 + t392 + t393;
+    let t397 = s_q10 * t396;
+    let t398 = 1.2 * t117 + t382 + t384 + t386;
+    let t399 = t13 * t398;
+    let t400 = 1.2 * t118 + t40 * d.k3 * t381 + t41 * d.k3 * t383 + t42 * d.k3 * t385;
+    let t401 = t15 * t400;
+    let t402 = t401 - 0.5999999999999999 * t397 - 0.4799999999999999 * t399;
+    let t403 = t14 * t398;
+    let t404 = t13 * t400;
+    let t405 = t403 - 0.8 * t397 - 0.4799999999999999 * t404;
+    let t406 = 0.001 * t2 + 0.03 * t50 + p.l_arm * t119 + c_q10 * t390
+        + 0.8 * (s_q10 * t394) + 0.5999999999999999 * (s_q10 * t395 + q[9] * t402)
+        - t10 * t405;
+    let t407 = s_q10 * t390;
+    let t408 = c_q10 * t396;
+    let t409 = s_q10 * t398;
+    let t410 = s_q10 * t400;
+    let t411 = t408 + 0.8 * t409 + 0.5999999999999999 * t410;
+    let t412 = 0.004 * t51 + t15 * t395 - 0.002 * t2
+        - 0.5999999999999999 * (t407 + q[9] * t411) - 0.4799999999999999 * (t13 * t394);
+    let t413 = c_q8 * t406 + s_q8 * t412;
+    let t414 = 2.0 * t100 + t408 + 0.8 * t409 + 0.5999999999999999 * t410;
+    let t415 = 2.0 * (t105 - 0.05960079923851836 * s_q8) + t401
+        - 0.5999999999999999 * t397 - 0.4799999999999999 * t399;
+    let t416 = c_q8 * t414 + s_q8 * t415;
+    let t417 = 2.0 * t119 + t403 - 0.8 * t397 - 0.4799999999999999 * t404;
+    let t418 = c_q8 * t415 - s_q8 * t414;
+    let t419 = 0.19866933079506122 * t416 + t4 * t417 + t5 * t418;
+    let t420 = t6 * t417 + t7 * t418;
+    let t421 = 0.031 * t2 + 0.001 * t50 + t14 * t394 + t10 * t411 - 0.002 * t51
+        - p.l_arm * t100 - 0.8 * t407 - 0.4799999999999999 * (t13 * t395);
+    let t422 = c_q8 * t412 - s_q8 * t406;
+    let t423 = 0.9800665778412416 * t416 + t2 * t417 + t3 * t418;
+    let t424 = 0.171 * t94 + 0.9800665778412416 * t128
+        + 0.19866933079506122 * (t413 - t129) + t4 * t421 + t5 * t422 + d.k20
+        + 0.3 * t423 - 0.08565 * s_q18
+        - t43 * (1.4700998667618626 * t120 + 0.014603187836574395) - 0.1 * t420;
+    let t425 = 0.19866933079506122 * t128 + 0.9800665778412416 * t129 + c_q18 * t124
+        + t43 * t127 + t6 * t421 + t7 * t422 + d.k21 + 0.1 * t419 - s_q18 * t123
+        - 0.2 * t423;
+    let t426 = 0.5999999999999999 * t405 - 0.8 * t402;
+    let t427 = 0.5999999999999999 * t394 - 0.8 * t395;
+    let t428 = t34 * t149 + t37 * t153 + t40 * t156 + t74 * d.k0 - 0.01 * (t75 * d.k1);
+    let t429 = t37 * d.k3 * t428;
+    let t430 = t35 * t149 + t38 * t153 + t41 * t156 + 0.003 * (t75 * d.k2) - t73 * d.k0;
+    let t431 = t38 * d.k3 * t430;
+    let t432 = t36 * t149 + t39 * t153 + t42 * t156 + 0.01 * (t73 * d.k1)
+        - 0.003 * (t74 * d.k2);
+    let t433 = t39 * d.k3 * t432;
+    let t434 = t73 * d.k4 + t74 * d.k5 + t75 * d.k6 + 0.01 * (p.m_hand * t432)
+        - d.k10 * t430;
+    let t435 = t73 * d.k5 + t74 * d.k9 + t75 * d.k7 + d.k10 * t428 - 0.003 * t432;
+    let t436 = 0.003 * t430 + t73 * d.k6 + t74 * d.k7 + t75 * d.k8
+        - 0.01 * (p.m_hand * t428);
+    let t437 = 0.012 * t69 + 0.0005 * t72 + 0.144 * t157 + 0.25 * (t429 + t431 + t433)
+        + t34 * t434 + t35 * t435 + t36 * t436;
+    let t438 = t34 * d.k3 * t428;
+    let t439 = t35 * d.k3 * t430;
+    let t440 = t36 * d.k3 * t432;
+    let t441 = 0.011 * t71 + t37 * t434 + t38 * t435 + t39 * t436 - 0.144 * t148
+        - 0.012 * t158 - 0.25 * (t438 + t439 + t440);
+    let t442 = 0.0005 * t69 + 0.002 * t72 + 0.012 * t157 + t40 * t434 + t41 * t435
+        + t42 * t436;
+    let t443 = 1.2 * t148 + t438 + t439 + t440;
+    let t444 = s_q10 * t443;
+    let t445 = 1.2 * t157 + t429 + t431 + t433;
+    let t446 = t13 * t445;
+    let t447 = 1.2 * t158 + t40 * d.k3 * t428 + t41 * d.k3 * t430 + t42 * d.k3 * t432;
+    let t448 = t15 * t447;
+    let t449 = t448 - 0.5999999999999999 * t444 - 0.4799999999999999 * t446;
+    let t450 = t14 * t445;
+    let t451 = t13 * t447;
+    let t452 = t450 - 0.8 * t444 - 0.4799999999999999 * t451;
+    let t453 = 0.001 * t4 + 0.03 * t67 + p.l_arm * t159 + c_q10 * t437
+        + 0.8 * (s_q10 * t441) + 0.5999999999999999 * (s_q10 * t442 + q[9] * t449)
+        - t10 * t452;
+    let t454 = s_q10 * t437;
+    let t455 = c_q10 * t443;
+    let t456 = s_q10 * t445;
+    let t457 = s_q10 * t447;
+    let t458 = t455 + 0.8 * t456 + 0.5999999999999999 * t457;
+    let t459 = 0.004 * t68 + t15 * t442 - 0.002 * t4
+        - 0.5999999999999999 * (t454 + q[9] * t458) - 0.4799999999999999 * (t13 * t441);
+    let t460 = c_q8 * t453 + s_q8 * t459;
+    let t461 = 2.0 * t159 + t450 - 0.8 * t444 - 0.4799999999999999 * t451;
+    let t462 = 2.0 * t140 + t455 + 0.8 * t456 + 0.5999999999999999 * t457;
+    let t463 = 2.0 * (0.29401997335237245 * s_q8 + t145) + t448
+        - 0.5999999999999999 * t444 - 0.4799999999999999 * t446;
+    let t464 = c_q8 * t463 - s_q8 * t462;
+    let t465 = c_q8 * t462 + s_q8 * t463;
+    let t466 = 0.9800665778412416 * t465 + t2 * t461 + t3 * t464;
+    let t467 = 0.031 * t4 + 0.001 * t67 + t14 * t441 + t10 * t458 - 0.002 * t68
+        - p.l_arm * t140 - 0.8 * t454 - 0.4799999999999999 * (t13 * t442);
+    let t468 = c_q8 * t459 - s_q8 * t453;
+    let t469 = 0.0009 * t49
+        + 0.1 * (t163 + (0.19866933079506122 * t465 + t4 * t461 + t5 * t464))
+        + 0.19866933079506122 * t165 + 0.9800665778412416 * t166
+        + t43 * (0.9800665778412416 * t161 - 0.2980039961925918 * t160) + t6 * t467
+        + t7 * t468 + d.k23 - 0.009 * (c_q18 * t133) - 0.2 * t466;
+    let t470 = 0.5999999999999999 * t452 - 0.8 * t449;
+    let t471 = 0.5999999999999999 * t441 - 0.8 * t442;
+    let t472 = t34 * t183 + t37 * t187 + t40 * t190 + t89 * d.k0 - 0.01 * (t90 * d.k1);
+    let t473 = t34 * d.k3 * t472;
+    let t474 = t35 * t183 + t38 * t187 + t41 * t190 + 0.003 * (t90 * d.k2) - t88 * d.k0;
+    let t475 = t35 * d.k3 * t474;
+    let t476 = t36 * t183 + t39 * t187 + t42 * t190 + 0.01 * (t88 * d.k1)
+        - 0.003 * (t89 * d.k2);
+    let t477 = t36 * d.k3 * t476;
+    let t478 = 1.2 * t182 + t473 + t475 + t477;
+    let t479 = c_q10 * t478;
+    let t480 = t37 * d.k3 * t472;
+    let t481 = t38 * d.k3 * t474;
+    let t482 = t39 * d.k3 * t476;
+    let t483 = 1.2 * t191 + t480 + t481 + t482;
+    let t484 = s_q10 * t483;
+    let t485 = 1.2 * t192 + t40 * d.k3 * t472 + t41 * d.k3 * t474 + t42 * d.k3 * t476;
+    let t486 = s_q10 * t485;
+    let t487 = 2.0 * t174 + t479 + 0.8 * t484 + 0.5999999999999999 * t486;
+    let t488 = s_q10 * t478;
+    let t489 = t13 * t483;
+    let t490 = t15 * t485;
+    let t491 = 2.0 * (t179 - 0.1761463824887422 * s_q8) + t490
+        - 0.5999999999999999 * t488 - 0.4799999999999999 * t489;
+    let t492 = c_q8 * t487 + s_q8 * t491;
+    let t493 = t14 * t483;
+    let t494 = t13 * t485;
+    let t495 = 2.0 * t193 + t493 - 0.8 * t488 - 0.4799999999999999 * t494;
+    let t496 = c_q8 * t491 - s_q8 * t487;
+    let t497 = t88 * d.k4 + t89 * d.k5 + t90 * d.k6 + 0.01 * (p.m_hand * t476)
+        - d.k10 * t474;
+    let t498 = t88 * d.k5 + t89 * d.k9 + t90 * d.k7 + d.k10 * t472 - 0.003 * t476;
+    let t499 = 0.003 * t474 + t88 * d.k6 + t89 * d.k7 + t90 * d.k8
+        - 0.01 * (p.m_hand * t472);
+    let t500 = 0.012 * t84 + 0.0005 * t87 + 0.144 * t191 + 0.25 * (t480 + t481 + t482)
+        + t34 * t497 + t35 * t498 + t36 * t499;
+    let t501 = s_q10 * t500;
+    let t502 = 0.011 * t86 + t37 * t497 + t38 * t498 + t39 * t499 - 0.144 * t182
+        - 0.012 * t192 - 0.25 * (t473 + t475 + t477);
+    let t503 = 0.0005 * t84 + 0.002 * t87 + 0.012 * t191 + t40 * t497 + t41 * t498
+        + t42 * t499;
+    let t504 = t479 + 0.8 * t484 + 0.5999999999999999 * t486;
+    let t505 = 0.031 * t6 + t14 * t502 + t10 * t504 - 0.001 * t82 - 0.002 * t83
+        - p.l_arm * t174 - 0.8 * t501 - 0.4799999999999999 * (t13 * t503);
+    let t506 = t490 - 0.5999999999999999 * t488 - 0.4799999999999999 * t489;
+    let t507 = t493 - 0.8 * t488 - 0.4799999999999999 * t494;
+    let t508 = 0.001 * t6 + p.l_arm * t193 + c_q10 * t500 + 0.8 * (s_q10 * t502)
+        + 0.5999999999999999 * (s_q10 * t503 + q[9] * t506) - 0.03 * t82 - t10 * t507;
+    let t509 = 0.004 * t83 + t15 * t503 - 0.002 * t6
+        - 0.5999999999999999 * (t501 + q[9] * t504) - 0.4799999999999999 * (t13 * t502);
+    let t510 = c_q8 * t508 + s_q8 * t509;
+    let t511 = 0.5999999999999999 * t507 - 0.8 * t506;
+    let t512 = 0.5999999999999999 * t502 - 0.8 * t503;
+    let t513 = t34 * t207 + t37 * t212 + t40 * t215 + t217 * d.k0 - 0.01 * (t218 * d.k1);
+    let t514 = t37 * d.k3 * t513;
+    let t515 = t35 * t207 + t38 * t212 + t41 * t215 + 0.003 * (t218 * d.k2)
+        - t219 * d.k0;
+    let t516 = t38 * d.k3 * t515;
+    let t517 = t36 * t207 + t39 * t212 + t42 * t215 + 0.01 * (t219 * d.k1)
+        - 0.003 * (t217 * d.k2);
+    let t518 = t39 * d.k3 * t517;
+    let t519 = t219 * d.k4 + t217 * d.k5 + t218 * d.k6 + 0.01 * (p.m_hand * t517)
+        - d.k10 * t515;
+    let t520 = t219 * d.k5 + t217 * d.k9 + t218 * d.k7 + d.k10 * t513 - 0.003 * t517;
+    let t521 = 0.003 * t515 + t219 * d.k6 + t217 * d.k7 + t218 * d.k8
+        - 0.01 * (p.m_hand * t513);
+    let t522 = 0.012 * t211 + 0.0005 * t216 + 0.144 * t220 + 0.25 * (t514 + t516 + t518)
+        + t34 * t519 + t35 * t520 + t36 * t521;
+    let t523 = t34 * d.k3 * t513;
+    let t524 = t35 * d.k3 * t515;
+    let t525 = t36 * d.k3 * t517;
+    let t526 = 0.011 * t205 + t37 * t519 + t38 * t520 + t39 * t521 - 0.144 * t206
+        - 0.012 * t221 - 0.25 * (t523 + t524 + t525);
+    let t527 = 0.0005 * t211 + 0.002 * t216 + 0.012 * t220 + t40 * t519 + t41 * t520
+        + t42 * t521;
+    let t528 = 1.2 * t206 + t523 + t524 + t525;
+    let t529 = s_q10 * t528;
+    let t530 = 1.2 * t220 + t514 + t516 + t518;
+    let t531 = 1.2 * t221 + t40 * d.k3 * t513 + t41 * d.k3 * t515 + t42 * d.k3 * t517;
+    let t532 = t15 * t531 - 0.5999999999999999 * t529
+        - 0.4799999999999999 * (t13 * t530);
+    let t533 = t14 * t530 - 0.8 * t529 - 0.4799999999999999 * (t13 * t531);
+    let t534 = s_q10 * t522;
+    let t535 = c_q10 * t528 + 0.8 * (s_q10 * t530) + 0.5999999999999999 * (s_q10 * t531);
+    let t536 = 0.001 * c_q8 + t14 * t526 + t10 * t535 - 0.002 * s_q8 - 0.8 * t534
+        - 0.4799999999999999 * (t13 * t527);
+    let t537 = 0.5999999999999999 * t533 - 0.8 * t532;
+    let t538 = 0.5999999999999999 * t526 - 0.8 * t527;
+    let t539 = t34 * t224 + t37 * t226 + t227 * d.k0
+        + 0.5999999999999999 * (t10 * s_q10 * t40) - 0.01 * (t228 * d.k1);
+    let t540 = t37 * d.k3 * t539;
+    let t541 = t35 * t224 + t38 * t226 + 0.5999999999999999 * (t10 * s_q10 * t41)
+        + 0.003 * (t228 * d.k2) - t229 * d.k0;
+    let t542 = t38 * d.k3 * t541;
+    let t543 = t36 * t224 + t39 * t226 + 0.5999999999999999 * (t10 * s_q10 * t42)
+        + 0.01 * (t229 * d.k1) - 0.003 * (t227 * d.k2);
+    let t544 = t39 * d.k3 * t543;
+    let t545 = t229 * d.k4 + t227 * d.k5 + t228 * d.k6 + 0.01 * (p.m_hand * t543)
+        - d.k10 * t541;
+    let t546 = t229 * d.k5 + t227 * d.k9 + t228 * d.k7 + d.k10 * t539 - 0.003 * t543;
+    let t547 = 0.003 * t541 + t229 * d.k6 + t227 * d.k7 + t228 * d.k8
+        - 0.01 * (p.m_hand * t539);
+    let t548 = t34 * d.k3 * t539;
+    let t549 = t35 * d.k3 * t541;
+    let t550 = t36 * d.k3 * t543;
+    let t551 = 0.011 * t14 + t37 * t545 + t38 * t546 + t39 * t547 - 0.144 * t223
+        - 0.012 * t231 - 0.25 * (t548 + t549 + t550);
+    let t552 = 0.012 * t230 + t40 * t545 + t41 * t546 + t42 * t547 - 0.0004 * s_q10
+        - 0.0009599999999999998 * t13;
+    let t553 = 1.2 * t223 + t548 + t549 + t550;
+    let t554 = 1.2 * t230 + t540 + t542 + t544;
+    let t555 = 1.2 * t231 + t40 * d.k3 * t539 + t41 * d.k3 * t541 + t42 * d.k3 * t543;
+    let t556 = s_q10 * t553;
+    let t557 = 0.5999999999999999
+        * (t14 * t554 - 0.8 * t556 - 0.4799999999999999 * (t13 * t555))
         - 0.8
-            * (t49 * t573 - 0.5999999999999999 * t574
-                - 0.4799999999999999 * (t47 * t571));
-    let t581 = 0.5999999999999999 * t578 - 0.8 * t579;
-    let t582 = 0.38399999999999995 * t47 + 0.5999999999999999 * t48;
-    let t583 = -(0.2879999999999999 * t47) - 0.8 * t49;
-    let t584 = t71 * t582 + t74 * t583;
-    let t585 = t72 * t582 + t75 * t583;
-    let t586 = t73 * t582 + t76 * t583;
-    let t587 = t0 * t68 * t584 + t0 * t69 * t585 + t0 * t70 * t586;
-    let t588 = 1.2 * t582 + t0 * t71 * t584 + t0 * t72 * t585 + t0 * t73 * t586;
-    let t589 = 1.2 * t583 + t0 * t74 * t584 + t0 * t75 * t585 + t0 * t76 * t586;
-    let t590 = s_q10 * t587;
-    let t591 = 0.01 * (p.m_hand * t586) - t2 * t585;
-    let t592 = t2 * t584 - 0.003 * t586;
-    let t593 = 0.003 * t585 - 0.01 * (p.m_hand * t584);
-    let t594 = 0.5999999999999999
-        * (t71 * t591 + t72 * t592 + t73 * t593 - 0.012 * t583 - 0.25 * t587)
-        - 0.8 * (0.012 * t582 + t74 * t591 + t75 * t592 + t76 * t593);
-    let t595 = 0.5999999999999999 * t72 - 0.8 * t75;
-    let t596 = 0.5999999999999999 * t73 - 0.8 * t76;
-    let t597 = inv1 * t2 * t595 - 0.14999999999999997 * t68
-        - 0.01 * (p.m_hand * inv1 * t596);
-    let t598 = 0.5999999999999999 * t71 - 0.8 * t74;
-    let t599 = 0.003 * (inv1 * t596) - 0.14999999999999997 * t69 - inv1 * t2 * t598;
-    let t600 = 0.01 * (p.m_hand * inv1 * t598) - 0.14999999999999997 * t70
-        - 0.003 * (inv1 * t595);
-    let t601 = t23 * t598 + t25 * t595 + t27 * t596 + 0.01 * (p.m_hand * t600)
-        - t2 * t599;
-    let t602 = t25 * t598 + t29 * t595 + t31 * t596 + t2 * t597 - 0.003 * t600;
-    let t603 = 0.003 * t599 + t27 * t598 + t31 * t595 + t33 * t596
-        - 0.01 * (p.m_hand * t597);
-    let t604 = p.m_hand * p.m_hand * inv1;
-    let t605 = inv1 * (t2 * t2);
-    let t606 = 0.003 * t12 + 0.0015 * t24 + 0.0001 - 0.00003 * t4;
-    let t607 = 0.003 * (t13 - t5) - 0.15 * t26;
-    let t608 = 0.0015 * t30 + 0.00005 - t15 - 0.01 * (p.m_hand * inv1 * t2);
-    let t609 = 0.075 * c_q17 - 0.03 * s_q17;
-    let t610 = -q[19] - 0.55;
+            * (t15 * t555 - 0.5999999999999999 * t556
+                - 0.4799999999999999 * (t13 * t554));
+    let t558 = 0.5999999999999999 * t551 - 0.8 * t552;
+    let t559 = t34 * t234 * d.k3 + t35 * t235 * d.k3 + t36 * t236 * d.k3;
+    let t560 = s_q10 * t559;
+    let t561 = 1.2 * t232 + t37 * t234 * d.k3 + t38 * t235 * d.k3 + t39 * t236 * d.k3;
+    let t562 = 1.2 * t233 + t40 * t234 * d.k3 + t41 * t235 * d.k3 + t42 * t236 * d.k3;
+    let t563 = 0.01 * (p.m_hand * t236) - t235 * d.k10;
+    let t564 = t234 * d.k10 - 0.003 * t236;
+    let t565 = 0.5999999999999999
+        * (t39 * t237 + t37 * t563 + t38 * t564 - 0.012 * t233 - 0.25 * t559)
+        - 0.8 * (0.012 * t232 + t42 * t237 + t40 * t563 + t41 * t564);
+    let t566 = t238 * d.k0 - 0.14999999999999997 * t34 - 0.01 * (t239 * d.k1);
+    let t567 = 0.003 * (t239 * d.k2) - 0.14999999999999997 * t35 - t240 * d.k0;
+    let t568 = 0.01 * (t240 * d.k1) - 0.14999999999999997 * t36 - 0.003 * (t238 * d.k2);
+    let t569 = t240 * d.k4 + t238 * d.k5 + t239 * d.k6 + 0.01 * (p.m_hand * t568)
+        - d.k10 * t567;
+    let t570 = t240 * d.k5 + t238 * d.k9 + t239 * d.k7 + d.k10 * t566 - 0.003 * t568;
+    let t571 = 0.003 * t567 + t240 * d.k6 + t238 * d.k7 + t239 * d.k8
+        - 0.01 * (p.m_hand * t566);
     [
         [
-            p.m_torso + t114 + t116 + 0.9800665778412416 * t110 + 6.3,
-            t117,
-            t118,
-            t136,
-            t140,
-            t141,
-            t132,
-            t134,
-            t142,
-            t143,
-            t120,
-            t121,
-            t122,
+            0.9800665778412416 * t260 + t264 + t266 + d.k11,
+            t267,
+            t268,
+            t283,
+            t285,
+            t286,
+            t280,
+            t281,
+            t287,
+            t288,
+            t269,
+            t270,
+            t60,
             1.5,
             0.0,
-            t144,
-            t145,
-            t146,
+            t64,
+            t65,
+            t66,
         ],
         [
-            t117,
-            p.m_torso + t179 + t180 + 0.19866933079506122 * t173 + 6.3,
-            t181,
-            t201,
-            t204,
-            t205,
-            t196,
-            t199,
-            t206,
-            t207,
-            t184,
-            t185,
-            t186,
+            t267,
+            0.19866933079506122 * t306 + t310 + t312 + d.k14,
+            t313,
+            t329,
+            t331,
+            t332,
+            t325,
+            t327,
+            t333,
+            t334,
+            t314,
+            t315,
+            t78,
             0.0,
             1.4700998667618626,
-            t203,
+            t81,
             0.0,
             0.0,
         ],
         [
-            t118,
-            t181,
-            p.m_torso + t241 + t242 + 6.3,
-            t261,
-            t264,
-            t265,
-            t256,
-            t259,
-            t266,
-            t267,
-            t244,
-            t245,
-            t246,
+            t268,
+            t313,
+            d.k14 + t348 + t357,
+            t375,
+            t377,
+            t378,
+            t371,
+            t373,
+            t379,
+            t380,
+            t360,
+            t361,
+            t92,
             0.0,
             0.2980039961925918,
-            t202,
-            t268,
-            t269,
+            t80,
+            t96,
+            t97,
         ],
         [
-            t136,
-            t201,
-            t261,
-            0.0101 * p.m_torso + 0.1 * (3.0 * t319 + 1.8 * t320) + c_q18 * t321
-                + s_q18 * t322 + c_q17 * t323 + t36 * t341 + t37 * t342
-                + 1.5 * (q[16] * t318) + 0.05 * t325 + 0.9800665778412416 * t338
-                + 0.2 * t340 + 0.3471 - s_q17 * t324 - 0.3 * t339,
-            t345,
-            t346,
-            t338,
-            t341,
-            t347,
-            t348,
-            t326,
-            t327,
-            t328,
+            t283,
+            t329,
+            t375,
+            0.1 * (3.0 * t121 + 1.8 * t122) + c_q18 * t123 + s_q18 * t124 + c_q17 * t125
+                + t2 * t421 + t3 * t422 + d.k19 + 1.5 * (q[16] * t120) + 0.05 * t127
+                + 0.9800665778412416 * t413 + 0.2 * t420 - s_q17 * t126 - 0.3 * t419,
+            t424,
+            t425,
+            t413,
+            t421,
+            t426,
+            t427,
+            t387,
+            t388,
+            t389,
             0.0,
             0.07350499333809313,
-            t344,
-            t349,
-            t350,
+            t129,
+            t130,
+            t131,
         ],
         [
-            t140,
-            t204,
-            t264,
-            t345,
-            0.0104 * p.m_torso + 0.19866933079506122 * (t418 - t425) + 1.8 * t421
-                + 0.9800665778412416 * t424 + t38 * t419 + t39 * t420 + 0.3 * t426
-                + 0.321 - 0.6 * t351 - 0.27 * t352
-                - 0.1 * (t40 * t402 + t41 * t403 + t422) - 0.05 * t423
-                - t77 * (1.4700998667618626 * t404 + 0.19866933079506122 * t405),
-            t427,
-            t418,
-            t419,
-            t428,
-            t429,
-            t406,
-            t407,
-            t408,
-            t423,
-            t405,
-            t430,
-            t431,
-            t432,
+            t285,
+            t331,
+            t377,
+            t424,
+            1.8 * t162 + 0.9800665778412416 * t165 + 0.19866933079506122 * (t460 - t166)
+                + t4 * t467 + t5 * t468 + d.k22 + 0.3 * t466 - 0.6 * t132 - 0.27 * t133
+                - 0.1 * (t163 + (t6 * t461 + t7 * t464)) - 0.05 * t164
+                - t43 * (1.4700998667618626 * t160 + 0.19866933079506122 * t161),
+            t469,
+            t460,
+            t467,
+            t470,
+            t471,
+            t434,
+            t435,
+            t436,
+            t164,
+            t161,
+            t167,
+            t168,
+            t169,
         ],
         [
-            t141,
-            t205,
-            t265,
-            t346,
-            t427,
-            0.0005 * p.m_torso
-                + 0.1 * (0.19866933079506122 * t476 + t38 * t480 + t39 * t481)
-                + 0.19866933079506122
-                    * (s_q17
-                        * (0.0007946773231802449 * s_q17 + 0.00009933466539753061 * c_q17
-                            + 0.03 * t482)
-                        + c_q17
-                            * (0.00009933466539753061 * s_q17
-                                + 0.0011920159847703673 * c_q17 - 0.075 * t482))
+            t286,
+            t332,
+            t378,
+            t425,
+            t469,
+            0.19866933079506122
+                * (s_q17
+                    * (0.0007946773231802449 * s_q17 + 0.00009933466539753061 * c_q17
+                        + 0.03 * t194)
+                    + c_q17
+                        * (0.00009933466539753061 * s_q17 + 0.0011920159847703673 * c_q17
+                            - 0.075 * t194))
                 + 0.9800665778412416
-                    * (0.075 * t434 + 0.007840532622729933 - 0.03 * t433 - q[16] * t499)
+                    * (0.075 * t171 + 0.007840532622729933 - 0.03 * t170 - q[16] * t197)
                 + c_q18 * (0.007145 * c_q18 - 0.001 * s_q18)
-                + t77 * (0.9800665778412416 * t484 - 0.2980039961925918 * t482)
-                + t40 * t498 + t41 * (c_q8 * t496 - s_q8 * t493) + 0.1671
-                - 0.2 * (0.9800665778412416 * t476 + t36 * t480 + t37 * t481)
+                + t43 * (0.9800665778412416 * t196 - 0.2980039961925918 * t194)
+                + t6 * t505 + t7 * (c_q8 * t509 - s_q8 * t508) + d.k24
+                + 0.1 * (0.19866933079506122 * t492 + t4 * t495 + t5 * t496)
                 - s_q18
-                    * (0.001 * c_q18 + 0.27 * t483 - 0.189145 * s_q18
-                        - 1.8 * (t82 * t483)),
+                    * (0.001 * c_q18 + 0.27 * t195 - 0.189145 * s_q18
+                        - 1.8 * (t48 * t195))
+                - 0.2 * (0.9800665778412416 * t492 + t2 * t495 + t3 * t496),
+            t510,
+            t505,
+            t511,
+            t512,
             t497,
             t498,
-            t500,
-            t501,
-            t485,
-            t486,
-            t487,
             t499,
-            t484,
-            t502,
-            t503,
-            t504,
-        ],
-        [
-            t132,
+            t197,
             t196,
-            t256,
-            t338,
-            t418,
-            t497,
+            t198,
+            t199,
+            t200,
+        ],
+        [
+            t280,
+            t325,
+            t371,
+            t413,
+            t460,
+            t510,
             c_q8
-                * (0.03 * c_q8 + 0.5 * (p.l_arm * p.l_arm * c_q8) + c_q10 * t544
-                    + 0.8 * (s_q10 * t545)
-                    + 0.5999999999999999 * (s_q10 * t546 + q[9] * t540) - t44 * t547)
+                * (0.03 * c_q8 + 0.5 * (c_q8 * d.k25) + c_q10 * t522
+                    + 0.8 * (s_q10 * t526)
+                    + 0.5999999999999999 * (s_q10 * t527 + q[9] * t532) - t10 * t533)
                 + s_q8
-                    * (0.004 * s_q8 + t49 * t546
-                        - 0.5999999999999999 * (t548 + q[9] * t538)
-                        - 0.4799999999999999 * (t47 * t545)),
-            t549,
-            t550,
-            t551,
-            t541,
-            t542,
-            t543,
+                    * (0.004 * s_q8 + t15 * t527
+                        - 0.5999999999999999 * (t534 + q[9] * t535)
+                        - 0.4799999999999999 * (t13 * t526)),
+            t536,
+            t537,
+            t538,
+            t519,
+            t520,
+            t521,
             0.0,
             0.0,
             0.0,
@@ -1481,28 +1783,28 @@ pub fn mass_matrix(p: &Params, q: &[f64; NQ]) -> [[f64; NV]; NV] {
             0.0,
         ],
         [
-            t134,
-            t199,
-            t259,
-            t341,
-            t419,
-            t498,
-            t549,
-            0.5 * (p.l_arm * p.l_arm) + t48 * t578
-                + t44
-                    * (c_q10 * t566 + 0.8 * (s_q10 * t571)
-                        + 0.5999999999999999 * (s_q10 * t573)) + 0.031
+            t281,
+            t327,
+            t373,
+            t421,
+            t467,
+            t505,
+            t536,
+            t14 * t551
+                + t10
+                    * (c_q10 * t553 + 0.8 * (s_q10 * t554)
+                        + 0.5999999999999999 * (s_q10 * t555)) + d.k26
                 - 0.8
                     * (s_q10
-                        * (0.144 * t567 + 0.25 * (t568 + t569 + t570) + t68 * t575
-                            + t69 * t576 + t70 * t577 - 0.0096 * s_q10
-                            - 0.00023999999999999995 * t47))
-                - 0.4799999999999999 * (t47 * t579),
-            t580,
-            t581,
-            t575,
-            t576,
-            t577,
+                        * (0.144 * t230 + 0.25 * (t540 + t542 + t544) + t34 * t545
+                            + t35 * t546 + t36 * t547 - 0.0096 * s_q10
+                            - 0.00023999999999999995 * t13))
+                - 0.4799999999999999 * (t13 * t552),
+            t557,
+            t558,
+            t545,
+            t546,
+            t547,
             0.0,
             0.0,
             0.0,
@@ -1510,23 +1812,23 @@ pub fn mass_matrix(p: &Params, q: &[f64; NQ]) -> [[f64; NV]; NV] {
             0.0,
         ],
         [
-            t142,
-            t206,
-            t266,
-            t347,
-            t428,
-            t500,
-            t550,
-            t580,
+            t287,
+            t333,
+            t379,
+            t426,
+            t470,
+            t511,
+            t537,
+            t557,
             0.5999999999999999
-                * (t48 * t588 - 0.8 * t590 - 0.4799999999999999 * (t47 * t589))
+                * (t14 * t561 - 0.8 * t560 - 0.4799999999999999 * (t13 * t562))
                 - 0.8
-                    * (t49 * t589 - 0.5999999999999999 * t590
-                        - 0.4799999999999999 * (t47 * t588)),
-            t594,
-            t591,
-            t592,
-            t593,
+                    * (t15 * t562 - 0.5999999999999999 * t560
+                        - 0.4799999999999999 * (t13 * t561)),
+            t565,
+            t563,
+            t564,
+            t237,
             0.0,
             0.0,
             0.0,
@@ -1534,22 +1836,22 @@ pub fn mass_matrix(p: &Params, q: &[f64; NQ]) -> [[f64; NV]; NV] {
             0.0,
         ],
         [
-            t143,
-            t207,
-            t267,
-            t348,
-            t429,
-            t501,
-            t551,
-            t581,
-            t594,
+            t288,
+            t334,
+            t380,
+            t427,
+            t471,
+            t512,
+            t538,
+            t558,
+            t565,
             0.5999999999999999
-                * (t71 * t601 + t72 * t602 + t73 * t603 + 0.017039999999999996
-                    - 0.25 * (t0 * t68 * t597 + t0 * t69 * t599 + t0 * t70 * t600))
-                - 0.8 * (t74 * t601 + t75 * t602 + t76 * t603 - 0.001696),
-            t601,
-            t602,
-            t603,
+                * (t37 * t569 + t38 * t570 + t39 * t571 + 0.017039999999999996
+                    - 0.25 * (t34 * d.k3 * t566 + t35 * d.k3 * t567 + t36 * d.k3 * t568))
+                - 0.8 * (t40 * t569 + t41 * t570 + t42 * t571 - 0.001696),
+            t569,
+            t570,
+            t571,
             0.0,
             0.0,
             0.0,
@@ -1557,19 +1859,19 @@ pub fn mass_matrix(p: &Params, q: &[f64; NQ]) -> [[f64; NV]; NV] {
             0.0,
         ],
         [
-            t120,
-            t184,
-            t244,
-            t326,
-            t406,
-            t485,
-            t541,
-            t575,
-            t591,
-            t601,
-            t11 + t605 + 0.15 * t22 + 0.0001 * t604 + 0.00129,
-            t606,
-            t607,
+            t269,
+            t314,
+            t360,
+            t387,
+            t434,
+            t497,
+            t519,
+            t545,
+            t563,
+            t569,
+            d.k27,
+            d.k28,
+            d.k29,
             0.0,
             0.0,
             0.0,
@@ -1577,19 +1879,19 @@ pub fn mass_matrix(p: &Params, q: &[f64; NQ]) -> [[f64; NV]; NV] {
             0.0,
         ],
         [
-            t121,
-            t185,
-            t245,
-            t327,
-            t407,
-            t486,
-            t542,
-            t576,
-            t592,
-            t602,
-            t606,
-            0.000009 * t3 + t14 + t605 + 0.15 * t28 + 0.00112,
-            t608,
+            t270,
+            t315,
+            t361,
+            t388,
+            t435,
+            t498,
+            t520,
+            t546,
+            t564,
+            t570,
+            d.k28,
+            d.k30,
+            d.k31,
             0.0,
             0.0,
             0.0,
@@ -1597,32 +1899,32 @@ pub fn mass_matrix(p: &Params, q: &[f64; NQ]) -> [[f64; NV]; NV] {
             0.0,
         ],
         [
-            t122,
-            t186,
-            t246,
-            t328,
-            t408,
-            t487,
-            t543,
-            t577,
-            t593,
-            t603,
-            t607,
-            t608,
-            0.000009 * t3 + t16 + 0.15 * t32 + 0.0001 * t604 + 0.0008,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-        ],
-        [
-            1.5,
-            0.0,
-            0.0,
-            0.0,
-            t423,
+            t60,
+            t78,
+            t92,
+            t389,
+            t436,
             t499,
+            t521,
+            t547,
+            t237,
+            t571,
+            d.k29,
+            d.k31,
+            d.k32,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            1.5,
+            0.0,
+            0.0,
+            0.0,
+            t164,
+            t197,
             0.0,
             0.0,
             0.0,
@@ -1632,7 +1934,7 @@ pub fn mass_matrix(p: &Params, q: &[f64; NQ]) -> [[f64; NV]; NV] {
             0.0,
             1.5,
             0.0,
-            t144,
+            t64,
             0.0,
             0.0,
         ],
@@ -1641,8 +1943,8 @@ pub fn mass_matrix(p: &Params, q: &[f64; NQ]) -> [[f64; NV]; NV] {
             1.4700998667618626,
             0.2980039961925918,
             0.07350499333809313,
-            t405,
-            t484,
+            t161,
+            t196,
             0.0,
             0.0,
             0.0,
@@ -1652,17 +1954,17 @@ pub fn mass_matrix(p: &Params, q: &[f64; NQ]) -> [[f64; NV]; NV] {
             0.0,
             0.0,
             1.5,
-            t609,
+            t241,
             0.0,
             0.0,
         ],
         [
-            t144,
-            t203,
-            t202,
-            t344,
-            t430,
-            t502,
+            t64,
+            t81,
+            t80,
+            t129,
+            t167,
+            t198,
             0.0,
             0.0,
             0.0,
@@ -1670,21 +1972,19 @@ pub fn mass_matrix(p: &Params, q: &[f64; NQ]) -> [[f64; NV]; NV] {
             0.0,
             0.0,
             0.0,
-            t144,
-            t609,
+            t64,
+            t241,
             0.01235,
             0.0,
             0.0,
         ],
         [
-            t145,
+            t65,
             0.0,
-            t268,
-            t349,
-            t431,
-            t503,
-            0.0,
-            0.0,
+            t96,
+            t130,
+            t168,
+            t199,
             0.0,
             0.0,
             0.0,
@@ -1693,16 +1993,18 @@ pub fn mass_matrix(p: &Params, q: &[f64; NQ]) -> [[f64; NV]; NV] {
             0.0,
             0.0,
             0.0,
-            1.8 * (t82 * t610) + 0.191 - 0.27 * t610,
+            0.0,
+            0.0,
+            1.8 * (t48 * t242) + 0.191 - 0.27 * t242,
             0.0,
         ],
         [
-            t146,
+            t66,
             0.0,
-            t269,
-            t350,
-            t432,
-            t504,
+            t97,
+            t131,
+            t169,
+            t200,
             0.0,
             0.0,
             0.0,
@@ -1718,595 +2020,590 @@ pub fn mass_matrix(p: &Params, q: &[f64; NQ]) -> [[f64; NV]; NV] {
         ],
     ]
 }
-/// Operation count of [`bias`].
+/// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 767,
-    add: 575,
-    div: 1,
+    mul: 720,
+    add: 549,
+    div: 0,
     sqrt: 0,
     sin: 5,
     cos: 5,
 };
 ///The bias forces C(q, q̇) q̇ + g(q): the joint forces that keep every
 ///acceleration zero.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`bias_with`]; its cost is [`OPS_BIAS`].
 pub fn bias(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
-    let t0 = p.m_hand + 0.15;
-    let inv1 = 1.0 / t0;
-    let t2 = -(0.04 * p.m_hand) - 0.0135;
-    let t3 = inv1 * t2;
-    let t4 = 0.01 - 0.01 * (p.m_hand * inv1);
-    let t5 = -t3 - 0.04;
-    let t6 = inv1 * inv1;
-    let t7 = t4 * t4;
-    let t8 = t5 * t5;
-    let t9 = 0.02 - 0.003 * inv1;
-    let t10 = -t3 - 0.09;
-    let t11 = t9 * t9;
-    let t12 = p.m_hand * p.m_hand * (inv1 * inv1);
-    let t13 = t10 * t10;
-    let t14 = p.m_hand * (t7 + t8) + 0.15 * (0.0001 * t12 + t13) + 0.00129;
-    let t15 = 0.003 * (p.m_hand * inv1 * t4) + 0.0015 * (p.m_hand * inv1 * t9) + 0.0001;
-    let t16 = 0.003 * (p.m_hand * inv1 * t5) - 0.15 * (t9 * t10);
-    let t17 = p.m_hand * (0.000009 * t6 + t8) + 0.15 * (t11 + t13) + 0.00112;
-    let t18 = 0.0015 * (p.m_hand * inv1 * t10) + 0.00005 - p.m_hand * t4 * t5;
-    let t19 = p.m_hand * (0.000009 * t6 + t7) + 0.15 * (t11 + 0.0001 * t12) + 0.0008;
-    let t20 = p.g * (2.0 * (q[3] * q[5] - q[4] * q[6]));
-    let t21 = p.g * (2.0 * (q[4] * q[5] + q[3] * q[6]));
-    let t22 = p.g * (1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4]));
-    let t23 = qd[2] * qd[4];
-    let t24 = qd[1] * qd[5];
-    let t25 = qd[0] * qd[5];
-    let t26 = qd[2] * qd[3];
-    let t27 = qd[1] * qd[3];
-    let t28 = qd[0] * qd[4];
+    bias_with(&p.derived(), q, qd)
+}
+/// [`bias`] with the parameter groups already computed by [`Params::derived`].
+pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
+    let p = &d.params;
+    let t0 = p.g * (2.0 * (q[3] * q[5] - q[4] * q[6]));
+    let t1 = p.g * (2.0 * (q[4] * q[5] + q[3] * q[6]));
+    let t2 = p.g * (1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4]));
+    let t3 = qd[2] * qd[4];
+    let t4 = qd[1] * qd[5];
+    let t5 = qd[0] * qd[5];
+    let t6 = qd[2] * qd[3];
+    let t7 = qd[1] * qd[3];
+    let t8 = qd[0] * qd[4];
     let s_q7 = libm::sin(q[7]);
     let c_q7 = libm::cos(q[7]);
-    let t31 = 0.019833838076209875 * s_q7 - 0.19767681165408388 * c_q7;
-    let t32 = 0.19767681165408388 * s_q7 + 0.019833838076209875 * c_q7;
-    let t33 = 0.975170327201816 * c_q7 - 0.09784339500725571 * s_q7;
-    let t34 = -(0.975170327201816 * s_q7) - 0.09784339500725571 * c_q7;
-    let t35 = 0.9950041652780258 * s_q7 + 0.09983341664682815 * c_q7;
-    let t36 = 0.9950041652780258 * c_q7 - 0.09983341664682815 * s_q7;
-    let t37 = qd[3] * t31;
-    let t38 = qd[4] * t33;
-    let t39 = qd[5] * t35;
-    let t40 = t37 + t38 + t39;
-    let t41 = qd[3] * t32 + qd[4] * t34 + qd[5] * t36;
-    let t42 = 0.3 * qd[4] - 0.2 * qd[5];
-    let t43 = 0.1 * qd[5] - 0.3 * qd[3];
-    let t44 = 0.2 * qd[3] - 0.1 * qd[4];
-    let t45 = 0.9800665778412416 * qd[3] + 0.19866933079506122 * qd[4] + qd[6];
-    let t46 = qd[6] * t41;
+    let t11 = 0.019833838076209875 * s_q7 - 0.19767681165408388 * c_q7;
+    let t12 = 0.19767681165408388 * s_q7 + 0.019833838076209875 * c_q7;
+    let t13 = 0.975170327201816 * c_q7 - 0.09784339500725571 * s_q7;
+    let t14 = -(0.975170327201816 * s_q7) - 0.09784339500725571 * c_q7;
+    let t15 = 0.9950041652780258 * s_q7 + 0.09983341664682815 * c_q7;
+    let t16 = 0.9950041652780258 * c_q7 - 0.09983341664682815 * s_q7;
+    let t17 = qd[3] * t11;
+    let t18 = qd[4] * t13;
+    let t19 = qd[5] * t15;
+    let t20 = t17 + t18 + t19;
+    let t21 = qd[3] * t12 + qd[4] * t14 + qd[5] * t16;
+    let t22 = 0.3 * qd[4] - 0.2 * qd[5];
+    let t23 = 0.1 * qd[5] - 0.3 * qd[3];
+    let t24 = 0.2 * qd[3] - 0.1 * qd[4];
+    let t25 = 0.9800665778412416 * qd[3] + 0.19866933079506122 * qd[4] + qd[6];
+    let t26 = qd[6] * t21;
     let s_q8 = libm::sin(q[8]);
     let c_q8 = libm::cos(q[8]);
-    let t49 = t45 * c_q8 - t41 * s_q8;
-    let t50 = t45 * s_q8 + t41 * c_q8;
-    let t51 = t37 + t38 + t39 + qd[7];
-    let t52 = -p.l_arm - 0.8 * q[9];
-    let t53 = t51 * t52 - 0.5999999999999999 * (t50 * q[9]);
-    let t54 = t49 * qd[8];
+    let t29 = t25 * c_q8 - t21 * s_q8;
+    let t30 = t25 * s_q8 + t21 * c_q8;
+    let t31 = t17 + t18 + t19 + qd[7];
+    let t32 = -p.l_arm - 0.8 * q[9];
+    let t33 = t31 * t32 - 0.5999999999999999 * (t30 * q[9]);
+    let t34 = t29 * qd[8];
     let s_q10 = libm::sin(q[10]);
     let c_q10 = libm::cos(q[10]);
-    let t57 = 1.0 - c_q10;
-    let t58 = 1.0 - 0.64 * t57;
-    let t59 = 1.0 - 0.36 * t57;
-    let t60 = t49 * c_q10 - 0.8 * (t51 * s_q10) - 0.5999999999999999 * (t50 * s_q10);
-    let t61 = t49 * s_q10;
-    let t62 = t51 * t58;
-    let t63 = t50 * t57;
-    let t64 = t51 * t57;
-    let t65 = t50 * t59;
-    let t66 = 0.5999999999999999 * qd[9] + 0.8 * t61 + t62 - 0.4799999999999999 * t63;
-    let t67 = 0.5999999999999999 * t61 + t65 - 0.8 * qd[9] - 0.4799999999999999 * t64;
-    let t68 = qd[9] * t60;
-    let t69 = q[11] * q[11];
-    let t70 = q[12] * q[12];
-    let t71 = q[13] * q[13];
-    let t72 = q[11] * q[12];
-    let t73 = q[11] * q[13];
-    let t74 = q[12] * q[13];
-    let t75 = q[11] * q[14];
-    let t76 = q[12] * q[14];
-    let t77 = q[13] * q[14];
-    let t78 = 1.0 - 2.0 * (t70 + t71);
-    let t79 = 2.0 * (t72 - t77);
-    let t80 = 2.0 * (t73 + t76);
-    let t81 = 2.0 * (t72 + t77);
-    let t82 = 1.0 - 2.0 * (t69 + t71);
-    let t83 = 2.0 * (t74 - t75);
-    let t84 = 2.0 * (t73 - t76);
-    let t85 = 2.0 * (t74 + t75);
-    let t86 = 1.0 - 2.0 * (t69 + t70);
-    let t87 = 0.977668244562803 * t78 + 0.02233175543719701 * t81
-        + 0.20896434210788312 * t84;
-    let t88 = 0.977668244562803 * t79 + 0.02233175543719701 * t82
-        + 0.20896434210788312 * t85;
-    let t89 = 0.977668244562803 * t80 + 0.02233175543719701 * t83
-        + 0.20896434210788312 * t86;
-    let t90 = 0.02233175543719701 * t78 + 0.977668244562803 * t81
-        - 0.20896434210788312 * t84;
-    let t91 = 0.02233175543719701 * t79 + 0.977668244562803 * t82
-        - 0.20896434210788312 * t85;
-    let t92 = 0.02233175543719701 * t80 + 0.977668244562803 * t83
-        - 0.20896434210788312 * t86;
-    let t93 = 0.20896434210788312 * (t81 - t78) + 0.955336489125606 * t84;
-    let t94 = 0.20896434210788312 * (t82 - t79) + 0.955336489125606 * t85;
-    let t95 = 0.20896434210788312 * (t83 - t80) + 0.955336489125606 * t86;
-    let t96 = t60 * t87;
-    let t97 = t66 * t90;
-    let t98 = t67 * t93;
-    let t99 = t96 + t97 + t98;
-    let t100 = t60 * t88;
-    let t101 = t66 * t91;
-    let t102 = t67 * t94;
-    let t103 = t100 + t101 + t102;
-    let t104 = t60 * t89;
-    let t105 = t66 * t92;
-    let t106 = t67 * t95;
-    let t107 = t104 + t105 + t106;
-    let t108 = t66 * t67;
-    let t109 = t66 * t66;
-    let t110 = qd[10] + t96 + t97 + t98;
-    let t111 = qd[11] + t100 + t101 + t102;
-    let t112 = qd[12] + t104 + t105 + t106;
-    let t113 = q[15] - 0.1;
-    let t114 = 0.9800665778412416 * qd[4] + 0.19866933079506122 * qd[5];
-    let t115 = 0.9800665778412416 * qd[5] - 0.19866933079506122 * qd[4];
-    let t116 = 0.05 * qd[3] + qd[5] * t113;
+    let t37 = 1.0 - c_q10;
+    let t38 = 1.0 - 0.64 * t37;
+    let t39 = 1.0 - 0.36 * t37;
+    let t40 = t29 * c_q10 - 0.8 * (t31 * s_q10) - 0.5999999999999999 * (t30 * s_q10);
+    let t41 = t29 * s_q10;
+    let t42 = t31 * t38;
+    let t43 = t30 * t37;
+    let t44 = t31 * t37;
+    let t45 = t30 * t39;
+    let t46 = 0.5999999999999999 * qd[9] + 0.8 * t41 + t42 - 0.4799999999999999 * t43;
+    let t47 = 0.5999999999999999 * t41 + t45 - 0.8 * qd[9] - 0.4799999999999999 * t44;
+    let t48 = qd[9] * t40;
+    let t49 = q[11] * q[11];
+    let t50 = q[12] * q[12];
+    let t51 = q[13] * q[13];
+    let t52 = q[11] * q[12];
+    let t53 = q[11] * q[13];
+    let t54 = q[12] * q[13];
+    let t55 = q[11] * q[14];
+    let t56 = q[12] * q[14];
+    let t57 = q[13] * q[14];
+    let t58 = 1.0 - 2.0 * (t50 + t51);
+    let t59 = 2.0 * (t52 - t57);
+    let t60 = 2.0 * (t53 + t56);
+    let t61 = 2.0 * (t52 + t57);
+    let t62 = 1.0 - 2.0 * (t49 + t51);
+    let t63 = 2.0 * (t54 - t55);
+    let t64 = 2.0 * (t53 - t56);
+    let t65 = 2.0 * (t54 + t55);
+    let t66 = 1.0 - 2.0 * (t49 + t50);
+    let t67 = 0.977668244562803 * t58 + 0.02233175543719701 * t61
+        + 0.20896434210788312 * t64;
+    let t68 = 0.977668244562803 * t59 + 0.02233175543719701 * t62
+        + 0.20896434210788312 * t65;
+    let t69 = 0.977668244562803 * t60 + 0.02233175543719701 * t63
+        + 0.20896434210788312 * t66;
+    let t70 = 0.02233175543719701 * t58 + 0.977668244562803 * t61
+        - 0.20896434210788312 * t64;
+    let t71 = 0.02233175543719701 * t59 + 0.977668244562803 * t62
+        - 0.20896434210788312 * t65;
+    let t72 = 0.02233175543719701 * t60 + 0.977668244562803 * t63
+        - 0.20896434210788312 * t66;
+    let t73 = 0.20896434210788312 * (t61 - t58) + 0.955336489125606 * t64;
+    let t74 = 0.20896434210788312 * (t62 - t59) + 0.955336489125606 * t65;
+    let t75 = 0.20896434210788312 * (t63 - t60) + 0.955336489125606 * t66;
+    let t76 = t40 * t67;
+    let t77 = t46 * t70;
+    let t78 = t47 * t73;
+    let t79 = t76 + t77 + t78;
+    let t80 = t40 * t68;
+    let t81 = t46 * t71;
+    let t82 = t47 * t74;
+    let t83 = t80 + t81 + t82;
+    let t84 = t40 * t69;
+    let t85 = t46 * t72;
+    let t86 = t47 * t75;
+    let t87 = t84 + t85 + t86;
+    let t88 = t46 * t47;
+    let t89 = t46 * t46;
+    let t90 = qd[10] + t76 + t77 + t78;
+    let t91 = qd[11] + t80 + t81 + t82;
+    let t92 = qd[12] + t84 + t85 + t86;
+    let t93 = q[15] - 0.1;
+    let t94 = 0.9800665778412416 * qd[4] + 0.19866933079506122 * qd[5];
+    let t95 = 0.9800665778412416 * qd[5] - 0.19866933079506122 * qd[4];
+    let t96 = 0.05 * qd[3] + qd[5] * t93;
     let s_q17 = libm::sin(q[17]);
     let c_q17 = libm::cos(q[17]);
-    let t119 = qd[3] * c_q17 + t114 * s_q17;
-    let t120 = t114 * c_q17 - qd[3] * s_q17;
-    let t121 = 0.9800665778412416 * qd[5] + qd[15] - 0.19866933079506122 * qd[4];
-    let t122 = qd[15] * t120;
-    let t123 = qd[15] * t119;
+    let t99 = qd[3] * c_q17 + t94 * s_q17;
+    let t100 = t94 * c_q17 - qd[3] * s_q17;
+    let t101 = 0.9800665778412416 * qd[5] + qd[15] - 0.19866933079506122 * qd[4];
+    let t102 = qd[15] * t100;
+    let t103 = qd[15] * t99;
     let s_q18 = libm::sin(q[18]);
     let c_q18 = libm::cos(q[18]);
-    let t126 = qd[3] * c_q18 - qd[5] * s_q18;
-    let t127 = qd[3] * s_q18 + qd[5] * c_q18;
-    let t128 = 0.1 * (qd[5] - qd[4]);
-    let t129 = qd[5] * t128;
-    let t130 = qd[3] * qd[3];
-    let t131 = qd[4] + qd[16];
-    let t132 = qd[16] * t127;
-    let t133 = qd[16] * t126;
-    let t134 = -q[19] - 0.4;
-    let t135 = 0.1 * qd[4] + 0.01 * qd[5];
-    let t136 = 0.02 * qd[5] - 0.1 * qd[3];
-    let t137 = -(0.01 * qd[3]) - 0.02 * qd[4];
-    let t138 = 0.3 * qd[3] + 0.01 * qd[4] - 0.02 * qd[5];
-    let t139 = 0.01 * qd[3] + 0.25 * qd[4] + 0.005 * qd[5];
-    let t140 = 0.005 * qd[4] + 0.12 * qd[5] - 0.02 * qd[3];
-    let t141 = 0.03 * t49 + 0.001 * t51;
-    let t142 = 0.001 * t49 + 0.031 * t51 - 0.002 * t50;
-    let t143 = 0.004 * t50 - 0.002 * t51;
-    let t144 = 0.12 * t60 + 0.01 * t67;
-    let t145 = t60 * t66;
-    let t146 = 0.012 * t60 + 0.0005 * t67;
-    let t147 = 0.0005 * t60 + 0.002 * t67;
-    let t148 = inv1 * t2 * t111 - 0.01 * (p.m_hand * inv1 * t112);
-    let t149 = 0.003 * (inv1 * t112) - inv1 * t2 * t110;
-    let t150 = 0.01 * (p.m_hand * inv1 * t110) - 0.003 * (inv1 * t111);
-    let t151 = t14 * t110 + t15 * t111 + t16 * t112;
-    let t152 = t15 * t110 + t17 * t111 + t18 * t112;
-    let t153 = t16 * t110 + t18 * t111 + t19 * t112;
-    let t154 = 0.02 * t119 - 0.05 * t120;
-    let t155 = t121 * t121;
-    let t156 = t119 * t121;
-    let t157 = t120 * t121;
-    let t158 = 0.004 * t119 + 0.0005 * t120;
-    let t159 = 0.0005 * t119 + 0.006 * t120;
-    let t160 = t119 * t159;
-    let t161 = t120 * t158;
-    let t162 = t126 * t127;
-    let t163 = t127 * t131;
-    let t164 = t126 * t126;
-    let t165 = 0.05 * t126 + 0.001 * t127;
-    let t166 = 0.001 * t126 + 0.006 * t127;
-    let t167 = t127 * t165;
-    let t168 = t126 * t166;
-    let t169 = t126 * t131;
-    let t170 = -(0.005 * t127) - 0.15 * t131;
-    let t171 = p.m_torso * (t20 + t23 + qd[4] * t137 - t24 - qd[5] * t136);
-    let t172 = t20 + t23 - t24 - 0.1 * (qd[3] * qd[4] + qd[3] * qd[5]);
-    let t173 = c_q18 * t172;
-    let t174 = t22 + t27 + 0.1 * t130 - t28 - qd[4] * t128;
-    let t175 = s_q18 * t174;
-    let t176 = t173 - 0.2 * t162 - t175;
-    let t177 = 0.005 * (t169 - t133) + t126 * t127 * t134 + t173 - t175
-        - 2.0 * (t131 * qd[17]) - 0.15 * t162;
-    let t178 = 3.0 * t176 + 1.8 * t177;
-    let t179 = c_q18 * t178;
-    let t180 = s_q18 * t172;
-    let t181 = c_q18 * t174;
-    let t182 = t180 + t181 + 0.15 * t164 - 0.005 * t132 - t126 * t126 * t134
-        - t131 * t131 * t134 - t131 * t170;
-    let t183 = 3.0 * (0.2 * (t164 + t131 * t131) + t180 + t181) + 1.8 * t182;
-    let t184 = s_q18 * t183;
-    let t185 = t20 + t23 + qd[3] * t114 * q[16] - t24 - qd[4] * qd[4] * t113
-        - qd[5] * t116 - 2.0 * (t115 * qd[14]);
-    let t186 = t21 + t25 + qd[3] * qd[4] * t113 - t26 - 0.05 * (qd[4] * qd[5]);
-    let t187 = t22 + t27 + qd[3] * t116 + 0.05 * (qd[4] * qd[4]) - t28;
-    let t188 = 2.0 * (qd[13] * t115) + 0.9800665778412416 * t186
-        + 0.19866933079506122 * t187 - t115 * t115 * q[16] - qd[3] * qd[3] * q[16];
-    let t189 = t120 * t154 + c_q17 * t185 + s_q17 * t188 - 0.05 * t155;
-    let t190 = c_q17 * t189;
-    let t191 = c_q17 * t188 - 0.02 * t155 - t119 * t154 - s_q17 * t185;
-    let t192 = s_q17 * t191;
-    let t193 = t20 + t23 + qd[4] * t44 - t24 - qd[5] * t43;
-    let t194 = t21 + t25 + qd[5] * t42 - t26 - qd[3] * t44;
-    let t195 = 0.9800665778412416 * t193 + 0.19866933079506122 * t194;
-    let t196 = c_q8 * t195;
-    let t197 = t22 + t27 + qd[3] * t43 - t28 - qd[4] * t42;
-    let t198 = t32 * t193 + t34 * t194 + t36 * t197;
-    let t199 = s_q8 * t198;
-    let t200 = t196 - 0.5 * (p.l_arm * t49 * t50 + p.l_arm * qd[6] * t41) - t199;
-    let t201 = qd[7] * t49 - qd[6] * t40 * c_q8;
-    let t202 = 0.5999999999999999 * (t49 * t51 * q[9] - q[9] * t201) + t49 * t50 * t52
-        + t196 + qd[6] * t41 * t52
-        + 2.0 * (-(0.8 * (t51 * qd[8])) - 0.5999999999999999 * (t50 * qd[8])) - t199;
-    let t203 = c_q10 * t202;
-    let t204 = t31 * t193;
-    let t205 = t33 * t194;
-    let t206 = t35 * t197;
-    let t207 = qd[6] * t40 * s_q8 - qd[7] * t50;
-    let t208 = t50 * t53 + t204 + t205 + t206 + 1.6 * t54 - t52 * t207
-        - 0.5999999999999999 * (t49 * t49 * q[9]);
-    let t209 = s_q10 * t208;
-    let t210 = s_q8 * t195;
-    let t211 = c_q8 * t198;
-    let t212 = t210 + t211 + 1.1999999999999997 * t54
-        + 0.5999999999999999 * (q[9] * t207) - t49 * t49 * t52 - t51 * t53;
-    let t213 = s_q10 * t212;
-    let t214 = s_q10 * t207;
-    let t215 = 0.8 * (t68 + t214) + qd[6] * t41 * t58
-        - 0.4799999999999999 * (t57 * t201);
-    let t216 = t203 - 0.01 * t109 - t67 * t144 - 0.8 * t209 - 0.5999999999999999 * t213
-        - 0.12 * t215;
-    let t217 = t203 - 0.25 * (t60 * t67 + t215) - 0.8 * t209 - 0.5999999999999999 * t213;
-    let t218 = s_q10 * t202;
-    let t219 = t58 * t208;
-    let t220 = t57 * t212;
-    let t221 = c_q10 * t207
+    let t106 = qd[3] * c_q18 - qd[5] * s_q18;
+    let t107 = qd[3] * s_q18 + qd[5] * c_q18;
+    let t108 = 0.1 * (qd[5] - qd[4]);
+    let t109 = qd[5] * t108;
+    let t110 = qd[3] * qd[3];
+    let t111 = qd[4] + qd[16];
+    let t112 = qd[16] * t107;
+    let t113 = qd[16] * t106;
+    let t114 = -q[19] - 0.4;
+    let t115 = 0.1 * qd[4] + 0.01 * qd[5];
+    let t116 = 0.02 * qd[5] - 0.1 * qd[3];
+    let t117 = -(0.01 * qd[3]) - 0.02 * qd[4];
+    let t118 = 0.3 * qd[3] + 0.01 * qd[4] - 0.02 * qd[5];
+    let t119 = 0.01 * qd[3] + 0.25 * qd[4] + 0.005 * qd[5];
+    let t120 = 0.005 * qd[4] + 0.12 * qd[5] - 0.02 * qd[3];
+    let t121 = 0.03 * t29 + 0.001 * t31;
+    let t122 = 0.001 * t29 + 0.031 * t31 - 0.002 * t30;
+    let t123 = 0.004 * t30 - 0.002 * t31;
+    let t124 = 0.12 * t40 + 0.01 * t47;
+    let t125 = t40 * t46;
+    let t126 = 0.012 * t40 + 0.0005 * t47;
+    let t127 = 0.0005 * t40 + 0.002 * t47;
+    let t128 = 0.02 * t99 - 0.05 * t100;
+    let t129 = t101 * t101;
+    let t130 = t99 * t101;
+    let t131 = t100 * t101;
+    let t132 = 0.004 * t99 + 0.0005 * t100;
+    let t133 = 0.0005 * t99 + 0.006 * t100;
+    let t134 = t99 * t133;
+    let t135 = t100 * t132;
+    let t136 = t106 * t107;
+    let t137 = t107 * t111;
+    let t138 = t106 * t106;
+    let t139 = 0.05 * t106 + 0.001 * t107;
+    let t140 = 0.001 * t106 + 0.006 * t107;
+    let t141 = t107 * t139;
+    let t142 = t106 * t140;
+    let t143 = t106 * t111;
+    let t144 = -(0.005 * t107) - 0.15 * t111;
+    let t145 = p.m_torso * (t0 + t3 + qd[4] * t117 - t4 - qd[5] * t116);
+    let t146 = t0 + t3 - t4 - 0.1 * (qd[3] * qd[4] + qd[3] * qd[5]);
+    let t147 = c_q18 * t146;
+    let t148 = t2 + t7 + 0.1 * t110 - t8 - qd[4] * t108;
+    let t149 = s_q18 * t148;
+    let t150 = t147 - 0.2 * t136 - t149;
+    let t151 = 0.005 * (t143 - t113) + t106 * t107 * t114 + t147 - t149
+        - 2.0 * (t111 * qd[17]) - 0.15 * t136;
+    let t152 = 3.0 * t150 + 1.8 * t151;
+    let t153 = c_q18 * t152;
+    let t154 = s_q18 * t146;
+    let t155 = c_q18 * t148;
+    let t156 = t154 + t155 + 0.15 * t138 - 0.005 * t112 - t106 * t106 * t114
+        - t111 * t111 * t114 - t111 * t144;
+    let t157 = 3.0 * (0.2 * (t138 + t111 * t111) + t154 + t155) + 1.8 * t156;
+    let t158 = s_q18 * t157;
+    let t159 = t0 + t3 + qd[3] * t94 * q[16] - t4 - qd[4] * qd[4] * t93 - qd[5] * t96
+        - 2.0 * (t95 * qd[14]);
+    let t160 = t1 + t5 + qd[3] * qd[4] * t93 - t6 - 0.05 * (qd[4] * qd[5]);
+    let t161 = t2 + t7 + qd[3] * t96 + 0.05 * (qd[4] * qd[4]) - t8;
+    let t162 = 2.0 * (qd[13] * t95) + 0.9800665778412416 * t160
+        + 0.19866933079506122 * t161 - t95 * t95 * q[16] - qd[3] * qd[3] * q[16];
+    let t163 = t100 * t128 + c_q17 * t159 + s_q17 * t162 - 0.05 * t129;
+    let t164 = c_q17 * t163;
+    let t165 = c_q17 * t162 - 0.02 * t129 - t99 * t128 - s_q17 * t159;
+    let t166 = s_q17 * t165;
+    let t167 = t0 + t3 + qd[4] * t24 - t4 - qd[5] * t23;
+    let t168 = t1 + t5 + qd[5] * t22 - t6 - qd[3] * t24;
+    let t169 = 0.9800665778412416 * t167 + 0.19866933079506122 * t168;
+    let t170 = c_q8 * t169;
+    let t171 = t2 + t7 + qd[3] * t23 - t8 - qd[4] * t22;
+    let t172 = t12 * t167 + t14 * t168 + t16 * t171;
+    let t173 = s_q8 * t172;
+    let t174 = t170 - 0.5 * (p.l_arm * t29 * t30 + p.l_arm * qd[6] * t21) - t173;
+    let t175 = qd[7] * t29 - qd[6] * t20 * c_q8;
+    let t176 = 0.5999999999999999 * (t29 * t31 * q[9] - q[9] * t175) + t29 * t30 * t32
+        + t170 + qd[6] * t21 * t32
+        + 2.0 * (-(0.8 * (t31 * qd[8])) - 0.5999999999999999 * (t30 * qd[8])) - t173;
+    let t177 = c_q10 * t176;
+    let t178 = t11 * t167;
+    let t179 = t13 * t168;
+    let t180 = t15 * t171;
+    let t181 = qd[6] * t20 * s_q8 - qd[7] * t30;
+    let t182 = t30 * t33 + t178 + t179 + t180 + 1.6 * t34 - t32 * t181
+        - 0.5999999999999999 * (t29 * t29 * q[9]);
+    let t183 = s_q10 * t182;
+    let t184 = s_q8 * t169;
+    let t185 = c_q8 * t172;
+    let t186 = t184 + t185 + 1.1999999999999997 * t34
+        + 0.5999999999999999 * (q[9] * t181) - t29 * t29 * t32 - t31 * t33;
+    let t187 = s_q10 * t186;
+    let t188 = s_q10 * t181;
+    let t189 = 0.8 * (t48 + t188) + qd[6] * t21 * t38
+        - 0.4799999999999999 * (t37 * t175);
+    let t190 = t177 - 0.01 * t89 - t47 * t124 - 0.8 * t183 - 0.5999999999999999 * t187
+        - 0.12 * t189;
+    let t191 = t177 - 0.25 * (t40 * t47 + t189) - 0.8 * t183 - 0.5999999999999999 * t187;
+    let t192 = s_q10 * t176;
+    let t193 = t38 * t182;
+    let t194 = t37 * t186;
+    let t195 = c_q10 * t181
         - 0.8
-            * (qd[9] * (0.8 * t61 + t62 - 0.4799999999999999 * t63)
-                + qd[6] * t41 * s_q10)
+            * (qd[9] * (0.8 * t41 + t42 - 0.4799999999999999 * t43)
+                + qd[6] * t21 * s_q10)
         - 0.5999999999999999
-            * (qd[9] * (0.5999999999999999 * t61 + t65 - 0.4799999999999999 * t64)
-                + s_q10 * t201);
-    let t222 = 0.25 * (t221 - t108) + 0.8 * t218 + t219 - 0.4799999999999999 * t220;
-    let t223 = t57 * t208;
-    let t224 = t59 * t212;
-    let t225 = 0.25 * (t60 * t60 + t109) + 0.5999999999999999 * t218 + t224
-        - 0.4799999999999999 * t223;
-    let t226 = 0.5999999999999999 * (t68 + t214) + t59 * t201
-        - 0.4799999999999999 * (qd[6] * t41 * t57);
-    let t227 = qd[10] * t107 + t88 * t221 + t91 * t215 + t94 * t226 - qd[12] * t99;
-    let t228 = qd[11] * t99 + t89 * t221 + t92 * t215 + t95 * t226 - qd[10] * t103;
-    let t229 = t111 * t150 + t87 * t217 + t90 * t222 + t93 * t225 + inv1 * t2 * t227
-        - t112 * t149 - 0.01 * (p.m_hand * inv1 * t228);
-    let t230 = t0 * t87 * t229;
-    let t231 = qd[12] * t103 + t87 * t221 + t90 * t215 + t93 * t226 - qd[11] * t107;
-    let t232 = t112 * t148 + t88 * t217 + t91 * t222 + t94 * t225 + 0.003 * (inv1 * t228)
-        - t110 * t150 - inv1 * t2 * t231;
-    let t233 = t0 * t88 * t232;
-    let t234 = t110 * t149 + t89 * t217 + t92 * t222 + t95 * t225
-        + 0.01 * (p.m_hand * inv1 * t231) - t111 * t148 - 0.003 * (inv1 * t227);
-    let t235 = t0 * t89 * t234;
-    let t236 = 1.2 * t216 + t230 + t233 + t235;
-    let t237 = c_q10 * t236;
-    let t238 = 0.12 * (t221 - t108) + 0.01 * (t145 + t226) + 0.8 * t218 + t219
-        - 0.4799999999999999 * t220;
-    let t239 = t0 * t90 * t229;
-    let t240 = t0 * t91 * t232;
-    let t241 = t0 * t92 * t234;
-    let t242 = 1.2 * t238 + t239 + t240 + t241;
+            * (qd[9] * (0.5999999999999999 * t41 + t45 - 0.4799999999999999 * t44)
+                + s_q10 * t175);
+    let t196 = 0.25 * (t195 - t88) + 0.8 * t192 + t193 - 0.4799999999999999 * t194;
+    let t197 = t37 * t182;
+    let t198 = t39 * t186;
+    let t199 = 0.25 * (t40 * t40 + t89) + 0.5999999999999999 * t192 + t198
+        - 0.4799999999999999 * t197;
+    let t200 = 0.5999999999999999 * (t48 + t188) + t39 * t175
+        - 0.4799999999999999 * (qd[6] * t21 * t37);
+    let t201 = qd[10] * t87 + t68 * t195 + t71 * t189 + t74 * t200 - qd[12] * t79;
+    let t202 = qd[11] * t79 + t69 * t195 + t72 * t189 + t75 * t200 - qd[10] * t83;
+    let t203 = qd[12] * t83 + t67 * t195 + t70 * t189 + t73 * t200 - qd[11] * t87;
+    let t204 = 0.12 * (t195 - t88) + 0.01 * (t125 + t200) + 0.8 * t192 + t193
+        - 0.4799999999999999 * t194;
+    let t205 = 0.12 * t89 + t40 * t124 + t198 + 0.5999999999999999 * t192 - 0.01 * t189
+        - 0.4799999999999999 * t197;
+    let t206 = 0.5 * (p.l_arm * t181 - p.l_arm * t30 * t31) + t178 + t179 + t180;
+    let t207 = p.m_torso * (t1 + t5 + qd[5] * t115 - t6 - qd[3] * t117);
+    let t208 = 2.0 * (qd[3] * qd[14] - qd[13] * t94) + t94 * t95 * q[16]
+        + 0.02 * (t102 + t131) + 0.05 * (t103 + t130) + 0.9800665778412416 * t161
+        - 0.19866933079506122 * t160;
+    let t209 = t1 + t5 + t109 + 0.1 * t110 - t6 - 0.2 * (t112 + t137);
+    let t210 = t1 + t5 + t109 + t107 * t111 * t114 + t107 * t144 + qd[16] * t107 * t114
+        + 0.1 * t110 + 2.0 * (t106 * qd[17]) - t6 - 0.15 * t112 - 0.005 * t138;
+    let t211 = 1.5 * (s_q17 * t163 + c_q17 * t165);
+    let t212 = p.m_torso * (t2 + t7 + qd[3] * t116 - t8 - qd[4] * t115);
+    let t213 = s_q18 * t152;
+    let t214 = c_q18 * t157;
+    let t215 = 0.001 * t113 + t111 * t140 + 0.009 * t156 + 0.6 * t209 + 0.27 * t210
+        - 0.07 * t112 - 0.069 * t137 - 1.8 * (t114 * t210);
+    let t216 = 0.008 * t113 + 0.051 * t143 - 0.001 * t112 - t111 * t139 - 0.009 * t151;
+    let t217 = 0.004 * t102 + 0.008 * t131 + 0.03 * t208 - 0.0005 * t103 - t101 * t133;
+    let t218 = 0.0005 * t102 + t101 * t132 - 0.006 * t103 - 0.008 * t130 - 0.075 * t208;
+    let t219 = 0.9800665778412416 * t211 - 0.2980039961925918 * t208;
+    let t220 = t114 * t151;
+    let t221 = t153 + t158;
+    let t222 = 1.5 * (t164 - t166);
+    let t223 = s_q17 * t217 + c_q17 * t218;
+    let t224 = t134 + 0.075 * t165 - t135 - q[16] * t222 - 0.03 * t163;
+    let t225 = 0.01 * (t90 * d.k1) - 0.003 * (t91 * d.k2);
+    let t226 = 0.003 * (t92 * d.k2) - t90 * d.k0;
+    let t227 = t91 * d.k0 - 0.01 * (t92 * d.k1);
+    let t228 = t90 * d.k6 + t91 * d.k7 + t92 * d.k8;
+    let t229 = t90 * d.k5 + t91 * d.k9 + t92 * d.k7;
+    let t230 = t90 * d.k4 + t91 * d.k5 + t92 * d.k6;
+    let t231 = t67 * t191 + t70 * t196 + t73 * t199 + t91 * t225 + t201 * d.k0
+        - t92 * t226 - 0.01 * (t202 * d.k1);
+    let t232 = t67 * d.k3 * t231;
+    let t233 = t68 * t191 + t71 * t196 + t74 * t199 + t92 * t227 + 0.003 * (t202 * d.k2)
+        - t90 * t225 - t203 * d.k0;
+    let t234 = t68 * d.k3 * t233;
+    let t235 = t69 * t191 + t72 * t196 + t75 * t199 + t90 * t226 + 0.01 * (t203 * d.k1)
+        - t91 * t227 - 0.003 * (t201 * d.k2);
+    let t236 = t69 * d.k3 * t235;
+    let t237 = 1.2 * t190 + t232 + t234 + t236;
+    let t238 = c_q10 * t237;
+    let t239 = t70 * d.k3 * t231;
+    let t240 = t71 * d.k3 * t233;
+    let t241 = t72 * d.k3 * t235;
+    let t242 = 1.2 * t204 + t239 + t240 + t241;
     let t243 = s_q10 * t242;
-    let t244 = 0.12 * t109 + t60 * t144 + t224 + 0.5999999999999999 * t218 - 0.01 * t215
-        - 0.4799999999999999 * t223;
-    let t245 = 1.2 * t244 + t0 * t93 * t229 + t0 * t94 * t232 + t0 * t95 * t234;
-    let t246 = s_q10 * t245;
-    let t247 = 2.0 * t200 + t237 + 0.8 * t243 + 0.5999999999999999 * t246;
-    let t248 = s_q10 * t236;
-    let t249 = t57 * t242;
-    let t250 = t59 * t245;
-    let t251 = 2.0
-        * (0.5 * (p.l_arm * (t49 * t49) + p.l_arm * (t51 * t51)) + t210 + t211) + t250
-        - 0.5999999999999999 * t248 - 0.4799999999999999 * t249;
-    let t252 = c_q8 * t247 + s_q8 * t251;
-    let t253 = 0.5 * (p.l_arm * t207 - p.l_arm * t50 * t51) + t204 + t205 + t206;
-    let t254 = t58 * t242;
-    let t255 = t57 * t245;
-    let t256 = 2.0 * t253 + t254 - 0.8 * t248 - 0.4799999999999999 * t255;
-    let t257 = t31 * t256;
-    let t258 = c_q8 * t251 - s_q8 * t247;
-    let t259 = t32 * t258;
-    let t260 = p.m_torso * (t21 + t25 + qd[5] * t135 - t26 - qd[3] * t137);
-    let t261 = 2.0 * (qd[3] * qd[14] - qd[13] * t114) + t114 * t115 * q[16]
-        + 0.02 * (t122 + t157) + 0.05 * (t123 + t156) + 0.9800665778412416 * t187
-        - 0.19866933079506122 * t186;
-    let t262 = t21 + t25 + t129 + 0.1 * t130 - t26 - 0.2 * (t132 + t163);
-    let t263 = t21 + t25 + t129 + t127 * t131 * t134 + t127 * t170 + qd[16] * t127 * t134
-        + 0.1 * t130 + 2.0 * (t126 * qd[17]) - t26 - 0.15 * t132 - 0.005 * t164;
-    let t264 = 1.5 * (s_q17 * t189 + c_q17 * t191);
-    let t265 = t33 * t256;
-    let t266 = t34 * t258;
-    let t267 = p.m_torso * (t22 + t27 + qd[3] * t136 - t28 - qd[4] * t135);
-    let t268 = s_q18 * t178;
-    let t269 = c_q18 * t183;
-    let t270 = t35 * t256;
-    let t271 = t36 * t258;
-    let t272 = 0.001 * t133 + t131 * t166 + 0.009 * t182 + 0.6 * t262 + 0.27 * t263
-        - 0.07 * t132 - 0.069 * t163 - 1.8 * (t134 * t263);
-    let t273 = 0.008 * t133 + 0.051 * t169 - 0.001 * t132 - t131 * t165 - 0.009 * t177;
-    let t274 = 0.004 * t122 + 0.008 * t157 + 0.03 * t261 - 0.0005 * t123 - t121 * t159;
-    let t275 = 0.0005 * t122 + t121 * t158 - 0.006 * t123 - 0.008 * t156 - 0.075 * t261;
-    let t276 = 0.9800665778412416 * t264 - 0.2980039961925918 * t261;
-    let t277 = t111 * t153 + t14 * t231 + t15 * t227 + t16 * t228
-        + 0.01 * (p.m_hand * t234) - t112 * t152 - t2 * t232;
-    let t278 = t112 * t151 + t15 * t231 + t17 * t227 + t18 * t228 + t2 * t229
-        - t110 * t153 - 0.003 * t234;
-    let t279 = t110 * t152 + t16 * t231 + t18 * t227 + t19 * t228 + 0.003 * t232
-        - t111 * t151 - 0.01 * (p.m_hand * t229);
-    let t280 = t66 * t147 + t87 * t277 + t88 * t278 + t89 * t279 + 0.012 * t221
-        + 0.0005 * t226 + 0.144 * t238 + 0.25 * (t239 + t240 + t241) - 0.011 * t108;
-    let t281 = t67 * t146 + t90 * t277 + t91 * t278 + t92 * t279 + 0.011 * t215
-        - t60 * t147 - 0.144 * t216 - 0.012 * t244 - 0.25 * (t230 + t233 + t235);
-    let t282 = 0.011 * t145 + t93 * t277 + t94 * t278 + t95 * t279 + 0.0005 * t221
-        + 0.002 * t226 + 0.012 * t238 - t66 * t146;
-    let t283 = t250 - 0.5999999999999999 * t248 - 0.4799999999999999 * t249;
-    let t284 = t254 - 0.8 * t248 - 0.4799999999999999 * t255;
-    let t285 = 0.001 * t46 + t51 * t143 + p.l_arm * t253 + c_q10 * t280 + 0.03 * t207
-        + 0.8 * (s_q10 * t281) + 0.5999999999999999 * (s_q10 * t282 + q[9] * t283)
-        - t50 * t142 - t52 * t284;
-    let t286 = s_q10 * t280;
-    let t287 = t237 + 0.8 * t243 + 0.5999999999999999 * t246;
-    let t288 = t49 * t142 + t59 * t282 + 0.004 * t201 - 0.002 * t46 - t51 * t141
-        - 0.5999999999999999 * (t286 + q[9] * t287) - 0.4799999999999999 * (t57 * t281);
-    let t289 = c_q8 * t285 + s_q8 * t288;
-    let t290 = 0.19866933079506122 * t252 + t265 + t266;
-    let t291 = t270 + t271;
-    let t292 = 0.031 * t46 + t50 * t141 + t58 * t281 + t52 * t287 + 0.001 * t207
-        - t49 * t143 - p.l_arm * t200 - 0.002 * t201 - 0.8 * t286
-        - 0.4799999999999999 * (t57 * t282);
-    let t293 = c_q8 * t288 - s_q8 * t285;
-    let t294 = t134 * t177;
-    let t295 = t179 + t184;
-    let t296 = 1.5 * (t190 - t192);
-    let t297 = s_q17 * t274 + c_q17 * t275;
-    let t298 = t160 + 0.075 * t191 - t161 - q[16] * t296 - 0.03 * t189;
-    let t299 = 0.9800665778412416 * t252 + t257 + t259;
+    let t244 = 1.2 * t205 + t73 * d.k3 * t231 + t74 * d.k3 * t233 + t75 * d.k3 * t235;
+    let t245 = s_q10 * t244;
+    let t246 = 2.0 * t174 + t238 + 0.8 * t243 + 0.5999999999999999 * t245;
+    let t247 = s_q10 * t237;
+    let t248 = t37 * t242;
+    let t249 = t39 * t244;
+    let t250 = 2.0
+        * (0.5 * (p.l_arm * (t29 * t29) + p.l_arm * (t31 * t31)) + t184 + t185) + t249
+        - 0.5999999999999999 * t247 - 0.4799999999999999 * t248;
+    let t251 = c_q8 * t246 + s_q8 * t250;
+    let t252 = t38 * t242;
+    let t253 = t37 * t244;
+    let t254 = 2.0 * t206 + t252 - 0.8 * t247 - 0.4799999999999999 * t253;
+    let t255 = t11 * t254;
+    let t256 = c_q8 * t250 - s_q8 * t246;
+    let t257 = t12 * t256;
+    let t258 = t13 * t254;
+    let t259 = t14 * t256;
+    let t260 = t15 * t254;
+    let t261 = t16 * t256;
+    let t262 = t91 * t228 + t203 * d.k4 + t201 * d.k5 + t202 * d.k6
+        + 0.01 * (p.m_hand * t235) - t92 * t229 - d.k10 * t233;
+    let t263 = t92 * t230 + t203 * d.k5 + t201 * d.k9 + t202 * d.k7 + d.k10 * t231
+        - t90 * t228 - 0.003 * t235;
+    let t264 = t90 * t229 + t203 * d.k6 + t201 * d.k7 + t202 * d.k8 + 0.003 * t233
+        - t91 * t230 - 0.01 * (p.m_hand * t231);
+    let t265 = t46 * t127 + t67 * t262 + t68 * t263 + t69 * t264 + 0.012 * t195
+        + 0.0005 * t200 + 0.144 * t204 + 0.25 * (t239 + t240 + t241) - 0.011 * t88;
+    let t266 = t47 * t126 + t70 * t262 + t71 * t263 + t72 * t264 + 0.011 * t189
+        - t40 * t127 - 0.144 * t190 - 0.012 * t205 - 0.25 * (t232 + t234 + t236);
+    let t267 = 0.011 * t125 + t73 * t262 + t74 * t263 + t75 * t264 + 0.0005 * t195
+        + 0.002 * t200 + 0.012 * t204 - t46 * t126;
+    let t268 = t249 - 0.5999999999999999 * t247 - 0.4799999999999999 * t248;
+    let t269 = t252 - 0.8 * t247 - 0.4799999999999999 * t253;
+    let t270 = 0.001 * t26 + t31 * t123 + p.l_arm * t206 + c_q10 * t265 + 0.03 * t181
+        + 0.8 * (s_q10 * t266) + 0.5999999999999999 * (s_q10 * t267 + q[9] * t268)
+        - t30 * t122 - t32 * t269;
+    let t271 = s_q10 * t265;
+    let t272 = t238 + 0.8 * t243 + 0.5999999999999999 * t245;
+    let t273 = t29 * t122 + t39 * t267 + 0.004 * t175 - 0.002 * t26 - t31 * t121
+        - 0.5999999999999999 * (t271 + q[9] * t272) - 0.4799999999999999 * (t37 * t266);
+    let t274 = c_q8 * t270 + s_q8 * t273;
+    let t275 = 0.19866933079506122 * t251 + t258 + t259;
+    let t276 = t260 + t261;
+    let t277 = 0.031 * t26 + t30 * t121 + t38 * t266 + t32 * t272 + 0.001 * t181
+        - t29 * t123 - p.l_arm * t174 - 0.002 * t175 - 0.8 * t271
+        - 0.4799999999999999 * (t37 * t267);
+    let t278 = c_q8 * t273 - s_q8 * t270;
+    let t279 = 0.9800665778412416 * t251 + t255 + t257;
     [
-        t171 + t179 + t184 + t257 + t259 + 1.5 * (t190 - t192)
-            + 0.9800665778412416 * t252,
-        0.19866933079506122 * t252 + t260 + t265 + t266 + 3.0 * t262 + 1.8 * t263
-            + 0.9800665778412416 * t264 - 0.2980039961925918 * t261,
-        1.4700998667618626 * t261 + 0.19866933079506122 * t264 + t267 + t269 + t270
-            + t271 - t268,
-        qd[4] * t140 + c_q18 * t272 + s_q18 * t273 + c_q17 * t274 + t31 * t292
-            + t32 * t293 + 0.1 * (3.0 * t262 + 1.8 * t263 - t260 - (t269 - t268))
-            + 1.5 * (q[16] * t261) + 0.05 * t276 + 0.9800665778412416 * t289 + 0.2 * t291
-            - qd[5] * t139 - s_q17 * t275 - 0.01 * t267 - 0.3 * t290,
-        qd[5] * t138 + t167 + t33 * t292 + t34 * t293 + 0.018 * t162
-            + 0.1 * (t171 - t291 - t295) + 0.19866933079506122 * (t289 - t298)
-            + 1.8 * t294 + 0.9800665778412416 * t297 + 0.3 * t299 - qd[3] * t140 - t168
-            - t113 * (1.4700998667618626 * t261 + 0.19866933079506122 * t264)
-            - 0.6 * t176 - 0.27 * t177 - 0.02 * t267 - 0.05 * t296,
-        qd[3] * t139 + c_q18 * t273 + t113 * t276 + t35 * t292 + t36 * t293 + 0.01 * t171
-            + 0.02 * t260 + 0.1 * (t290 + t295) + 0.19866933079506122 * t297
-            + 0.9800665778412416 * t298 - qd[4] * t138 - s_q18 * t272 - 0.2 * t299,
-        t289,
-        t292,
-        0.5999999999999999 * t284 - 0.8 * t283,
-        0.5999999999999999 * t281 - 0.8 * t282,
+        t145 + t153 + t158 + t255 + t257 + 1.5 * (t164 - t166)
+            + 0.9800665778412416 * t251,
+        t207 + t258 + t259 + 3.0 * t209 + 1.8 * t210 + 0.9800665778412416 * t211
+            + 0.19866933079506122 * t251 - 0.2980039961925918 * t208,
+        1.4700998667618626 * t208 + 0.19866933079506122 * t211 + t212 + t214 + t260
+            + t261 - t213,
+        qd[4] * t120 + c_q18 * t215 + s_q18 * t216 + c_q17 * t217 + t11 * t277
+            + t12 * t278 + 0.1 * (3.0 * t209 + 1.8 * t210 - t207 - (t214 - t213))
+            + 1.5 * (q[16] * t208) + 0.05 * t219 + 0.9800665778412416 * t274 + 0.2 * t276
+            - qd[5] * t119 - s_q17 * t218 - 0.01 * t212 - 0.3 * t275,
+        qd[5] * t118 + t141 + t13 * t277 + t14 * t278 + 0.018 * t136
+            + 0.1 * (t145 - t221 - t276) + 1.8 * t220 + 0.9800665778412416 * t223
+            + 0.19866933079506122 * (t274 - t224) + 0.3 * t279 - qd[3] * t120 - t142
+            - t93 * (1.4700998667618626 * t208 + 0.19866933079506122 * t211) - 0.6 * t150
+            - 0.27 * t151 - 0.02 * t212 - 0.05 * t222,
+        qd[3] * t119 + c_q18 * t216 + t93 * t219 + t15 * t277 + t16 * t278 + 0.01 * t145
+            + 0.02 * t207 + 0.1 * (t221 + t275) + 0.19866933079506122 * t223
+            + 0.9800665778412416 * t224 - qd[4] * t118 - s_q18 * t215 - 0.2 * t279,
+        t274,
         t277,
-        t278,
-        t279,
-        t296,
+        0.5999999999999999 * t269 - 0.8 * t268,
+        0.5999999999999999 * t266 - 0.8 * t267,
+        t262,
+        t263,
         t264,
-        t160 + 0.075 * t191 - t161 - 0.03 * t189,
-        0.018 * t162 + t167 + 1.8 * t294 - t168 - 0.6 * t176 - 0.27 * t177,
-        -(1.8 * t182),
+        t222,
+        t211,
+        t134 + 0.075 * t165 - t135 - 0.03 * t163,
+        0.018 * t136 + t141 + 1.8 * t220 - t142 - 0.6 * t150 - 0.27 * t151,
+        -(1.8 * t156),
     ]
 }
-/// Operation count of [`gravity`].
+/// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
-    mul: 323,
-    add: 214,
+    mul: 319,
+    add: 211,
     div: 0,
     sqrt: 0,
     sin: 5,
     cos: 5,
 };
 ///The gravity forces g(q): the joint forces that hold the mechanism at rest.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`gravity_with`]; its cost is [`OPS_GRAVITY`].
 pub fn gravity(p: &Params, q: &[f64; NQ]) -> [f64; NV] {
-    let t0 = p.m_hand + 0.15;
-    let t1 = -(0.04 * p.m_hand) - 0.0135;
-    let t2 = 2.0 * (q[3] * q[5] - q[4] * q[6]);
-    let t3 = 2.0 * (q[4] * q[5] + q[3] * q[6]);
-    let t4 = 1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4]);
-    let t5 = p.g * t3;
-    let t6 = p.g * t4;
+    gravity_with(&p.derived(), q)
+}
+/// [`gravity`] with the parameter groups already computed by [`Params::derived`].
+pub fn gravity_with(d: &Derived, q: &[f64; NQ]) -> [f64; NV] {
+    let p = &d.params;
+    let t0 = 2.0 * (q[3] * q[5] - q[4] * q[6]);
+    let t1 = 2.0 * (q[4] * q[5] + q[3] * q[6]);
+    let t2 = 1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4]);
+    let t3 = p.g * t1;
+    let t4 = p.g * t2;
     let s_q7 = libm::sin(q[7]);
     let c_q7 = libm::cos(q[7]);
-    let t9 = 0.019833838076209875 * s_q7 - 0.19767681165408388 * c_q7;
-    let t10 = 0.19767681165408388 * s_q7 + 0.019833838076209875 * c_q7;
-    let t11 = 0.975170327201816 * c_q7 - 0.09784339500725571 * s_q7;
-    let t12 = -(0.975170327201816 * s_q7) - 0.09784339500725571 * c_q7;
-    let t13 = 0.9950041652780258 * s_q7 + 0.09983341664682815 * c_q7;
-    let t14 = 0.9950041652780258 * c_q7 - 0.09983341664682815 * s_q7;
+    let t7 = 0.019833838076209875 * s_q7 - 0.19767681165408388 * c_q7;
+    let t8 = 0.19767681165408388 * s_q7 + 0.019833838076209875 * c_q7;
+    let t9 = 0.975170327201816 * c_q7 - 0.09784339500725571 * s_q7;
+    let t10 = -(0.975170327201816 * s_q7) - 0.09784339500725571 * c_q7;
+    let t11 = 0.9950041652780258 * s_q7 + 0.09983341664682815 * c_q7;
+    let t12 = 0.9950041652780258 * c_q7 - 0.09983341664682815 * s_q7;
     let s_q8 = libm::sin(q[8]);
     let c_q8 = libm::cos(q[8]);
-    let t17 = -p.l_arm - 0.8 * q[9];
+    let t15 = -p.l_arm - 0.8 * q[9];
     let s_q10 = libm::sin(q[10]);
     let c_q10 = libm::cos(q[10]);
-    let t20 = 1.0 - c_q10;
-    let t21 = 1.0 - 0.64 * t20;
-    let t22 = 1.0 - 0.36 * t20;
-    let t23 = q[11] * q[11];
-    let t24 = q[12] * q[12];
-    let t25 = q[13] * q[13];
-    let t26 = q[11] * q[12];
-    let t27 = q[11] * q[13];
-    let t28 = q[12] * q[13];
-    let t29 = q[11] * q[14];
-    let t30 = q[12] * q[14];
-    let t31 = q[13] * q[14];
-    let t32 = 1.0 - 2.0 * (t24 + t25);
-    let t33 = 2.0 * (t26 - t31);
-    let t34 = 2.0 * (t27 + t30);
-    let t35 = 2.0 * (t26 + t31);
-    let t36 = 1.0 - 2.0 * (t23 + t25);
-    let t37 = 2.0 * (t28 - t29);
-    let t38 = 2.0 * (t27 - t30);
-    let t39 = 2.0 * (t28 + t29);
-    let t40 = 1.0 - 2.0 * (t23 + t24);
+    let t18 = 1.0 - c_q10;
+    let t19 = 1.0 - 0.64 * t18;
+    let t20 = 1.0 - 0.36 * t18;
+    let t21 = q[11] * q[11];
+    let t22 = q[12] * q[12];
+    let t23 = q[13] * q[13];
+    let t24 = q[11] * q[12];
+    let t25 = q[11] * q[13];
+    let t26 = q[12] * q[13];
+    let t27 = q[11] * q[14];
+    let t28 = q[12] * q[14];
+    let t29 = q[13] * q[14];
+    let t30 = 1.0 - 2.0 * (t22 + t23);
+    let t31 = 2.0 * (t24 - t29);
+    let t32 = 2.0 * (t25 + t28);
+    let t33 = 2.0 * (t24 + t29);
+    let t34 = 1.0 - 2.0 * (t21 + t23);
+    let t35 = 2.0 * (t26 - t27);
+    let t36 = 2.0 * (t25 - t28);
+    let t37 = 2.0 * (t26 + t27);
+    let t38 = 1.0 - 2.0 * (t21 + t22);
+    let t39 = 0.977668244562803 * t30 + 0.02233175543719701 * t33
+        + 0.20896434210788312 * t36;
+    let t40 = 0.977668244562803 * t31 + 0.02233175543719701 * t34
+        + 0.20896434210788312 * t37;
     let t41 = 0.977668244562803 * t32 + 0.02233175543719701 * t35
         + 0.20896434210788312 * t38;
-    let t42 = 0.977668244562803 * t33 + 0.02233175543719701 * t36
-        + 0.20896434210788312 * t39;
-    let t43 = 0.977668244562803 * t34 + 0.02233175543719701 * t37
-        + 0.20896434210788312 * t40;
+    let t42 = 0.02233175543719701 * t30 + 0.977668244562803 * t33
+        - 0.20896434210788312 * t36;
+    let t43 = 0.02233175543719701 * t31 + 0.977668244562803 * t34
+        - 0.20896434210788312 * t37;
     let t44 = 0.02233175543719701 * t32 + 0.977668244562803 * t35
         - 0.20896434210788312 * t38;
-    let t45 = 0.02233175543719701 * t33 + 0.977668244562803 * t36
-        - 0.20896434210788312 * t39;
-    let t46 = 0.02233175543719701 * t34 + 0.977668244562803 * t37
-        - 0.20896434210788312 * t40;
+    let t45 = 0.20896434210788312 * (t33 - t30) + 0.955336489125606 * t36;
+    let t46 = 0.20896434210788312 * (t34 - t31) + 0.955336489125606 * t37;
     let t47 = 0.20896434210788312 * (t35 - t32) + 0.955336489125606 * t38;
-    let t48 = 0.20896434210788312 * (t36 - t33) + 0.955336489125606 * t39;
-    let t49 = 0.20896434210788312 * (t37 - t34) + 0.955336489125606 * t40;
-    let t50 = q[15] - 0.1;
+    let t48 = q[15] - 0.1;
     let s_q17 = libm::sin(q[17]);
     let c_q17 = libm::cos(q[17]);
     let s_q18 = libm::sin(q[18]);
     let c_q18 = libm::cos(q[18]);
-    let t55 = -q[19] - 0.4;
-    let t56 = p.g * p.m_torso * t2;
-    let t57 = p.g * t2 * c_q18 - p.g * t4 * s_q18;
-    let t58 = c_q18 * t57;
-    let t59 = p.g * t2 * s_q18 + p.g * t4 * c_q18;
-    let t60 = s_q18 * t59;
-    let t61 = 0.9800665778412416 * t5 + 0.19866933079506122 * t6;
-    let t62 = p.g * t2 * c_q17 + s_q17 * t61;
-    let t63 = c_q17 * t62;
-    let t64 = c_q17 * t61 - p.g * t2 * s_q17;
-    let t65 = s_q17 * t64;
-    let t66 = 0.9800665778412416 * (p.g * t2) + 0.19866933079506122 * t5;
-    let t67 = p.g * t2 * t10 + p.g * t3 * t12 + p.g * t4 * t14;
-    let t68 = c_q8 * t66 - s_q8 * t67;
-    let t69 = p.g * t2 * t9 + p.g * t3 * t11 + p.g * t4 * t13;
-    let t70 = s_q8 * t66 + c_q8 * t67;
-    let t71 = c_q10 * t68 - 0.8 * (s_q10 * t69) - 0.5999999999999999 * (s_q10 * t70);
-    let t72 = s_q10 * t68;
-    let t73 = 0.8 * t72 + t21 * t69 - 0.4799999999999999 * (t20 * t70);
-    let t74 = 0.5999999999999999 * t72 + t22 * t70 - 0.4799999999999999 * (t20 * t69);
-    let t75 = t41 * t71 + t44 * t73 + t47 * t74;
-    let t76 = t0 * t41 * t75;
-    let t77 = t42 * t71 + t45 * t73 + t48 * t74;
-    let t78 = t0 * t42 * t77;
-    let t79 = t43 * t71 + t46 * t73 + t49 * t74;
-    let t80 = t0 * t43 * t79;
-    let t81 = 1.2 * t71 + t76 + t78 + t80;
-    let t82 = c_q10 * t81;
-    let t83 = t0 * t44 * t75;
-    let t84 = t0 * t45 * t77;
-    let t85 = t0 * t46 * t79;
-    let t86 = 1.2 * t73 + t83 + t84 + t85;
-    let t87 = s_q10 * t86;
-    let t88 = 1.2 * t74 + t0 * t47 * t75 + t0 * t48 * t77 + t0 * t49 * t79;
-    let t89 = s_q10 * t88;
-    let t90 = 2.0 * t68 + t82 + 0.8 * t87 + 0.5999999999999999 * t89;
-    let t91 = s_q10 * t81;
-    let t92 = t20 * t86;
-    let t93 = t22 * t88;
-    let t94 = 2.0 * t70 + t93 - 0.5999999999999999 * t91 - 0.4799999999999999 * t92;
-    let t95 = c_q8 * t90 + s_q8 * t94;
-    let t96 = t21 * t86;
-    let t97 = t20 * t88;
-    let t98 = 2.0 * t69 + t96 - 0.8 * t91 - 0.4799999999999999 * t97;
-    let t99 = t9 * t98;
-    let t100 = c_q8 * t94 - s_q8 * t90;
-    let t101 = t10 * t100;
-    let t102 = p.g * p.m_torso * t3;
-    let t103 = 0.9800665778412416 * t6 - 0.19866933079506122 * t5;
-    let t104 = 1.5 * (s_q17 * t62 + c_q17 * t64);
-    let t105 = t11 * t98;
-    let t106 = t12 * t100;
-    let t107 = p.g * p.m_torso * t4;
-    let t108 = s_q18 * t57;
-    let t109 = c_q18 * t59;
-    let t110 = t13 * t98;
-    let t111 = t14 * t100;
-    let t112 = 0.87 * t5 + 0.009 * t59 - 1.8 * (p.g * t3 * t55);
-    let t113 = c_q17 * t103;
-    let t114 = s_q17 * t103;
-    let t115 = 0.9800665778412416 * t104 - 0.2980039961925918 * t103;
-    let t116 = 0.01 * (p.m_hand * t79) - t1 * t77;
-    let t117 = t1 * t75 - 0.003 * t79;
-    let t118 = 0.003 * t77 - 0.01 * (p.m_hand * t75);
-    let t119 = 0.144 * t73 + 0.25 * (t83 + t84 + t85) + t41 * t116 + t42 * t117
-        + t43 * t118;
-    let t120 = t44 * t116 + t45 * t117 + t46 * t118 - 0.144 * t71 - 0.012 * t74
-        - 0.25 * (t76 + t78 + t80);
-    let t121 = 0.012 * t73 + t47 * t116 + t48 * t117 + t49 * t118;
-    let t122 = t93 - 0.5999999999999999 * t91 - 0.4799999999999999 * t92;
-    let t123 = t96 - 0.8 * t91 - 0.4799999999999999 * t97;
-    let t124 = p.l_arm * t69 + c_q10 * t119 + 0.8 * (s_q10 * t120)
-        + 0.5999999999999999 * (s_q10 * t121 + q[9] * t122) - t17 * t123;
-    let t125 = s_q10 * t119;
-    let t126 = t82 + 0.8 * t87 + 0.5999999999999999 * t89;
-    let t127 = t22 * t121 - 0.5999999999999999 * (t125 + q[9] * t126)
-        - 0.4799999999999999 * (t20 * t120);
-    let t128 = c_q8 * t124 + s_q8 * t127;
-    let t129 = 0.19866933079506122 * t95 + t105 + t106;
-    let t130 = t110 + t111;
-    let t131 = t21 * t120 + t17 * t126 - 0.8 * t125 - p.l_arm * t68
-        - 0.4799999999999999 * (t20 * t121);
-    let t132 = c_q8 * t127 - s_q8 * t124;
-    let t133 = t55 * t57;
-    let t134 = 4.8 * (t58 + t60);
-    let t135 = 1.5 * (t63 - t65);
-    let t136 = 0.03 * t114 - 0.075 * t113;
-    let t137 = 0.075 * t64 - 0.03 * t62 - q[16] * t135;
-    let t138 = 0.9800665778412416 * t95 + t99 + t101;
+    let t53 = -q[19] - 0.4;
+    let t54 = p.g * t0 * c_q18 - p.g * t2 * s_q18;
+    let t55 = c_q18 * t54;
+    let t56 = p.g * t0 * s_q18 + p.g * t2 * c_q18;
+    let t57 = s_q18 * t56;
+    let t58 = 0.9800665778412416 * t3 + 0.19866933079506122 * t4;
+    let t59 = p.g * t0 * c_q17 + s_q17 * t58;
+    let t60 = c_q17 * t59;
+    let t61 = c_q17 * t58 - p.g * t0 * s_q17;
+    let t62 = s_q17 * t61;
+    let t63 = 0.9800665778412416 * (p.g * t0) + 0.19866933079506122 * t3;
+    let t64 = p.g * t0 * t8 + p.g * t1 * t10 + p.g * t2 * t12;
+    let t65 = c_q8 * t63 - s_q8 * t64;
+    let t66 = p.g * t0 * t7 + p.g * t1 * t9 + p.g * t2 * t11;
+    let t67 = s_q8 * t63 + c_q8 * t64;
+    let t68 = c_q10 * t65 - 0.8 * (s_q10 * t66) - 0.5999999999999999 * (s_q10 * t67);
+    let t69 = s_q10 * t65;
+    let t70 = 0.8 * t69 + t19 * t66 - 0.4799999999999999 * (t18 * t67);
+    let t71 = 0.5999999999999999 * t69 + t20 * t67 - 0.4799999999999999 * (t18 * t66);
+    let t72 = t39 * t68 + t42 * t70 + t45 * t71;
+    let t73 = t40 * t68 + t43 * t70 + t46 * t71;
+    let t74 = t41 * t68 + t44 * t70 + t47 * t71;
+    let t75 = 0.9800665778412416 * t4 - 0.19866933079506122 * t3;
+    let t76 = 1.5 * (s_q17 * t59 + c_q17 * t61);
+    let t77 = s_q18 * t54;
+    let t78 = c_q18 * t56;
+    let t79 = 0.87 * t3 + 0.009 * t56 - 1.8 * (p.g * t1 * t53);
+    let t80 = c_q17 * t75;
+    let t81 = s_q17 * t75;
+    let t82 = 0.9800665778412416 * t76 - 0.2980039961925918 * t75;
+    let t83 = 0.003 * t73 - 0.01 * (p.m_hand * t72);
+    let t84 = t53 * t54;
+    let t85 = 4.8 * (t55 + t57);
+    let t86 = 1.5 * (t60 - t62);
+    let t87 = 0.03 * t81 - 0.075 * t80;
+    let t88 = 0.075 * t61 - 0.03 * t59 - q[16] * t86;
+    let t89 = t0 * d.k33;
+    let t90 = t39 * t72 * d.k3;
+    let t91 = t40 * t73 * d.k3;
+    let t92 = t41 * t74 * d.k3;
+    let t93 = 1.2 * t68 + t90 + t91 + t92;
+    let t94 = c_q10 * t93;
+    let t95 = t42 * t72 * d.k3;
+    let t96 = t43 * t73 * d.k3;
+    let t97 = t44 * t74 * d.k3;
+    let t98 = 1.2 * t70 + t95 + t96 + t97;
+    let t99 = s_q10 * t98;
+    let t100 = 1.2 * t71 + t45 * t72 * d.k3 + t46 * t73 * d.k3 + t47 * t74 * d.k3;
+    let t101 = s_q10 * t100;
+    let t102 = 2.0 * t65 + t94 + 0.8 * t99 + 0.5999999999999999 * t101;
+    let t103 = s_q10 * t93;
+    let t104 = t18 * t98;
+    let t105 = t20 * t100;
+    let t106 = 2.0 * t67 + t105 - 0.5999999999999999 * t103 - 0.4799999999999999 * t104;
+    let t107 = c_q8 * t102 + s_q8 * t106;
+    let t108 = t19 * t98;
+    let t109 = t18 * t100;
+    let t110 = 2.0 * t66 + t108 - 0.8 * t103 - 0.4799999999999999 * t109;
+    let t111 = t7 * t110;
+    let t112 = c_q8 * t106 - s_q8 * t102;
+    let t113 = t8 * t112;
+    let t114 = t1 * d.k33;
+    let t115 = t9 * t110;
+    let t116 = t10 * t112;
+    let t117 = t2 * d.k33;
+    let t118 = t11 * t110;
+    let t119 = t12 * t112;
+    let t120 = 0.01 * (p.m_hand * t74) - t73 * d.k10;
+    let t121 = t72 * d.k10 - 0.003 * t74;
+    let t122 = 0.144 * t70 + t41 * t83 + t39 * t120 + t40 * t121
+        + 0.25 * (t95 + t96 + t97);
+    let t123 = t44 * t83 + t42 * t120 + t43 * t121 - 0.144 * t68 - 0.012 * t71
+        - 0.25 * (t90 + t91 + t92);
+    let t124 = 0.012 * t70 + t47 * t83 + t45 * t120 + t46 * t121;
+    let t125 = t105 - 0.5999999999999999 * t103 - 0.4799999999999999 * t104;
+    let t126 = t108 - 0.8 * t103 - 0.4799999999999999 * t109;
+    let t127 = p.l_arm * t66 + c_q10 * t122 + 0.8 * (s_q10 * t123)
+        + 0.5999999999999999 * (s_q10 * t124 + q[9] * t125) - t15 * t126;
+    let t128 = s_q10 * t122;
+    let t129 = t94 + 0.8 * t99 + 0.5999999999999999 * t101;
+    let t130 = t20 * t124 - 0.5999999999999999 * (t128 + q[9] * t129)
+        - 0.4799999999999999 * (t18 * t123);
+    let t131 = c_q8 * t127 + s_q8 * t130;
+    let t132 = 0.19866933079506122 * t107 + t115 + t116;
+    let t133 = t118 + t119;
+    let t134 = t19 * t123 + t15 * t129 - p.l_arm * t65 - 0.8 * t128
+        - 0.4799999999999999 * (t18 * t124);
+    let t135 = c_q8 * t130 - s_q8 * t127;
+    let t136 = 0.9800665778412416 * t107 + t111 + t113;
     [
-        t56 + t99 + t101 + 4.8 * (t58 + t60) + 1.5 * (t63 - t65)
-            + 0.9800665778412416 * t95,
-        4.8 * t5 + 0.19866933079506122 * t95 + t102 + t105 + t106
-            + 0.9800665778412416 * t104 - 0.2980039961925918 * t103,
-        1.4700998667618626 * t103 + 0.19866933079506122 * t104 + t107 + t110 + t111
-            + 4.8 * (t109 - t108),
-        0.48 * t5 + c_q18 * t112 + t9 * t131 + t10 * t132 + 0.03 * t113 + 0.075 * t114
-            + 1.5 * (q[16] * t103) + 0.05 * t115 + 0.9800665778412416 * t128 + 0.2 * t130
-            - 0.1 * (t102 + 4.8 * (t109 - t108)) - 0.01 * t107 - 0.009 * t108
-            - 0.3 * t129,
-        0.1 * (t56 - t130 - t134) + 0.19866933079506122 * (t128 - t137) + 1.8 * t133
-            + 0.9800665778412416 * t136 + t11 * t131 + t12 * t132 + 0.3 * t138
-            - 0.87 * t57 - 0.02 * t107 - 0.05 * t135
-            - t50 * (1.4700998667618626 * t103 + 0.19866933079506122 * t104),
-        0.01 * t56 + 0.02 * t102 + 0.1 * (t129 + t134) + 0.19866933079506122 * t136
-            + 0.9800665778412416 * t137 + t50 * t115 + t13 * t131 + t14 * t132
-            - 0.009 * t58 - 0.2 * t138 - s_q18 * t112,
-        t128,
+        4.8 * (t55 + t57) + 1.5 * (t60 - t62) + t89 + t111 + t113
+            + 0.9800665778412416 * t107,
+        4.8 * t3 + 0.9800665778412416 * t76 + 0.19866933079506122 * t107 + t114 + t115
+            + t116 - 0.2980039961925918 * t75,
+        1.4700998667618626 * t75 + 0.19866933079506122 * t76 + 4.8 * (t78 - t77) + t117
+            + t118 + t119,
+        0.48 * t3 + c_q18 * t79 + t7 * t134 + t8 * t135 + 0.03 * t80 + 0.075 * t81
+            + 1.5 * (q[16] * t75) + 0.05 * t82 + 0.9800665778412416 * t131 + 0.2 * t133
+            - 0.009 * t77 - 0.1 * (4.8 * (t78 - t77) + t114) - 0.01 * t117 - 0.3 * t132,
+        1.8 * t84 + 0.1 * (t89 - t85 - t133) + 0.9800665778412416 * t87
+            + 0.19866933079506122 * (t131 - t88) + t9 * t134 + t10 * t135 + 0.3 * t136
+            - 0.87 * t54 - 0.05 * t86
+            - t48 * (1.4700998667618626 * t75 + 0.19866933079506122 * t76) - 0.02 * t117,
+        0.1 * (t85 + t132) + 0.19866933079506122 * t87 + 0.9800665778412416 * t88
+            + t48 * t82 + t11 * t134 + t12 * t135 + 0.01 * t89 + 0.02 * t114
+            - 0.009 * t55 - s_q18 * t79 - 0.2 * t136,
         t131,
-        0.5999999999999999 * t123 - 0.8 * t122,
-        0.5999999999999999 * t120 - 0.8 * t121,
-        t116,
-        t117,
-        t118,
-        t135,
-        t104,
-        0.075 * t64 - 0.03 * t62,
-        1.8 * t133 - 0.87 * t57,
-        -(1.8 * t59),
+        t134,
+        0.5999999999999999 * t126 - 0.8 * t125,
+        0.5999999999999999 * t123 - 0.8 * t124,
+        t120,
+        t121,
+        t83,
+        t86,
+        t76,
+        0.075 * t61 - 0.03 * t59,
+        1.8 * t84 - 0.87 * t54,
+        -(1.8 * t56),
     ]
 }
-/// Operation count of [`forward_dynamics`].
+/// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 2825,
-    add: 2130,
-    div: 17,
+    mul: 2370,
+    add: 1907,
+    div: 13,
     sqrt: 0,
     sin: 5,
     cos: 5,
@@ -2314,3481 +2611,3160 @@ pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
 ///Joint accelerations q̈(q, q̇, τ) by Vereshchagin's separate-bodies
 ///(articulated-body) method, in O(n) and without forming M(q); they satisfy
 ///`M(q) q̈ + bias(q, q̇) = τ`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`forward_dynamics_with`]; its cost is [`OPS_FORWARD_DYNAMICS`].
 pub fn forward_dynamics(
     p: &Params,
     q: &[f64; NQ],
     qd: &[f64; NV],
     tau: &[f64; NV],
 ) -> [f64; NV] {
-    let t0 = p.m_hand + 0.15;
-    let inv1 = 1.0 / t0;
-    let t2 = -(0.04 * p.m_hand) - 0.0135;
-    let t3 = inv1;
-    let t4 = p.m_hand * inv1;
-    let t5 = inv1 * t2;
-    let t6 = 0.01 - 0.01 * t4;
-    let t7 = -t5 - 0.04;
-    let t8 = inv1 * inv1;
-    let t9 = t6 * t6;
-    let t10 = t7 * t7;
-    let t11 = p.m_hand * (t9 + t10);
-    let t12 = p.m_hand * inv1 * t6;
-    let t13 = p.m_hand * inv1 * t7;
-    let t14 = p.m_hand * (0.000009 * t8 + t10);
-    let t15 = p.m_hand * t6 * t7;
-    let t16 = p.m_hand * (0.000009 * t8 + t9);
-    let t17 = 0.02 - 0.003 * t3;
-    let t18 = -t5 - 0.09;
-    let t19 = t17 * t17;
-    let t20 = p.m_hand * p.m_hand * (inv1 * inv1);
-    let t21 = t18 * t18;
-    let t22 = 0.0001 * t20 + t21;
-    let t23 = p.m_hand * inv1 * t17;
-    let t24 = 0.003 * t12 + 0.0015 * t23 + 0.0001;
-    let t25 = t17 * t18;
-    let t26 = 0.003 * t13 - 0.15 * t25;
-    let t27 = t19 + t21;
-    let t28 = p.m_hand * inv1 * t18;
-    let t29 = 0.0015 * t28 + 0.00005 - t15;
-    let t30 = t19 + 0.0001 * t20;
-    let t31 = p.g * (2.0 * (q[3] * q[5] - q[4] * q[6]));
-    let t32 = p.g * (2.0 * (q[4] * q[5] + q[3] * q[6]));
-    let t33 = p.g * (1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4]));
-    let t34 = qd[2] * qd[4];
-    let t35 = qd[1] * qd[5];
-    let t36 = qd[0] * qd[5];
-    let t37 = qd[2] * qd[3];
-    let t38 = qd[1] * qd[3];
-    let t39 = qd[0] * qd[4];
+    forward_dynamics_with(&p.derived(), q, qd, tau)
+}
+/// [`forward_dynamics`] with the parameter groups already computed by [`Params::derived`].
+pub fn forward_dynamics_with(
+    d: &Derived,
+    q: &[f64; NQ],
+    qd: &[f64; NV],
+    tau: &[f64; NV],
+) -> [f64; NV] {
+    let p = &d.params;
+    let t0 = p.g * (2.0 * (q[3] * q[5] - q[4] * q[6]));
+    let t1 = p.g * (2.0 * (q[4] * q[5] + q[3] * q[6]));
+    let t2 = p.g * (1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4]));
+    let t3 = qd[2] * qd[4];
+    let t4 = qd[1] * qd[5];
+    let t5 = qd[0] * qd[5];
+    let t6 = qd[2] * qd[3];
+    let t7 = qd[1] * qd[3];
+    let t8 = qd[0] * qd[4];
     let s_q7 = libm::sin(q[7]);
     let c_q7 = libm::cos(q[7]);
-    let t42 = 0.019833838076209875 * s_q7 - 0.19767681165408388 * c_q7;
-    let t43 = 0.19767681165408388 * s_q7 + 0.019833838076209875 * c_q7;
-    let t44 = 0.975170327201816 * c_q7 - 0.09784339500725571 * s_q7;
-    let t45 = -(0.975170327201816 * s_q7) - 0.09784339500725571 * c_q7;
-    let t46 = 0.9950041652780258 * s_q7 + 0.09983341664682815 * c_q7;
-    let t47 = 0.9950041652780258 * c_q7 - 0.09983341664682815 * s_q7;
-    let t48 = qd[3] * t42;
-    let t49 = qd[4] * t44;
-    let t50 = qd[5] * t46;
-    let t51 = t48 + t49 + t50;
-    let t52 = qd[3] * t43 + qd[4] * t45 + qd[5] * t47;
-    let t53 = 0.3 * qd[4] - 0.2 * qd[5];
-    let t54 = 0.1 * qd[5] - 0.3 * qd[3];
-    let t55 = 0.2 * qd[3] - 0.1 * qd[4];
-    let t56 = qd[4] * t55 - qd[5] * t54;
-    let t57 = qd[5] * t53 - qd[3] * t55;
-    let t58 = qd[3] * t54 - qd[4] * t53;
-    let t59 = 0.9800665778412416 * qd[3] + 0.19866933079506122 * qd[4] + qd[6];
-    let t60 = qd[6] * t52;
+    let t11 = 0.019833838076209875 * s_q7 - 0.19767681165408388 * c_q7;
+    let t12 = 0.19767681165408388 * s_q7 + 0.019833838076209875 * c_q7;
+    let t13 = 0.975170327201816 * c_q7 - 0.09784339500725571 * s_q7;
+    let t14 = -(0.975170327201816 * s_q7) - 0.09784339500725571 * c_q7;
+    let t15 = 0.9950041652780258 * s_q7 + 0.09983341664682815 * c_q7;
+    let t16 = 0.9950041652780258 * c_q7 - 0.09983341664682815 * s_q7;
+    let t17 = qd[3] * t11;
+    let t18 = qd[4] * t13;
+    let t19 = qd[5] * t15;
+    let t20 = t17 + t18 + t19;
+    let t21 = qd[3] * t12 + qd[4] * t14 + qd[5] * t16;
+    let t22 = 0.3 * qd[4] - 0.2 * qd[5];
+    let t23 = 0.1 * qd[5] - 0.3 * qd[3];
+    let t24 = 0.2 * qd[3] - 0.1 * qd[4];
+    let t25 = qd[4] * t24 - qd[5] * t23;
+    let t26 = qd[5] * t22 - qd[3] * t24;
+    let t27 = qd[3] * t23 - qd[4] * t22;
+    let t28 = 0.9800665778412416 * qd[3] + 0.19866933079506122 * qd[4] + qd[6];
+    let t29 = qd[6] * t21;
     let s_q8 = libm::sin(q[8]);
     let c_q8 = libm::cos(q[8]);
-    let t63 = t59 * c_q8 - t52 * s_q8;
-    let t64 = t59 * s_q8 + t52 * c_q8;
-    let t65 = t48 + t49 + t50 + qd[7];
-    let t66 = -p.l_arm - 0.8 * q[9];
-    let t67 = t65 * t66 - 0.5999999999999999 * (t64 * q[9]);
-    let t68 = t63 * t65 * q[9];
-    let t69 = t63 * t64 * t66;
-    let t70 = t64 * t67;
-    let t71 = t63 * t63 * q[9];
-    let t72 = t63 * t63 * t66;
-    let t73 = t65 * t67;
-    let t74 = -(0.8 * (t65 * qd[8])) - 0.5999999999999999 * (t64 * qd[8]);
-    let t75 = t63 * qd[8];
+    let t32 = t28 * c_q8 - t21 * s_q8;
+    let t33 = t28 * s_q8 + t21 * c_q8;
+    let t34 = t17 + t18 + t19 + qd[7];
+    let t35 = -p.l_arm - 0.8 * q[9];
+    let t36 = t34 * t35 - 0.5999999999999999 * (t33 * q[9]);
+    let t37 = t32 * t34 * q[9];
+    let t38 = t32 * t33 * t35;
+    let t39 = t33 * t36;
+    let t40 = t32 * t32 * q[9];
+    let t41 = t32 * t32 * t35;
+    let t42 = t34 * t36;
+    let t43 = -(0.8 * (t34 * qd[8])) - 0.5999999999999999 * (t33 * qd[8]);
+    let t44 = t32 * qd[8];
     let s_q10 = libm::sin(q[10]);
     let c_q10 = libm::cos(q[10]);
-    let t78 = 1.0 - c_q10;
-    let t79 = 1.0 - 0.64 * t78;
-    let t80 = 1.0 - 0.36 * t78;
-    let t81 = t63 * c_q10 - 0.8 * (t65 * s_q10) - 0.5999999999999999 * (t64 * s_q10);
-    let t82 = t63 * s_q10;
-    let t83 = t65 * t79;
-    let t84 = t64 * t78;
-    let t85 = t65 * t78;
-    let t86 = t64 * t80;
-    let t87 = 0.5999999999999999 * qd[9] + 0.8 * t82 + t83 - 0.4799999999999999 * t84;
-    let t88 = 0.5999999999999999 * t82 + t86 - 0.8 * qd[9] - 0.4799999999999999 * t85;
-    let t89 = qd[9] * (0.8 * t82 + t83 - 0.4799999999999999 * t84);
-    let t90 = qd[9] * (0.5999999999999999 * t82 + t86 - 0.4799999999999999 * t85);
-    let t91 = -(0.8 * t89) - 0.5999999999999999 * t90;
-    let t92 = qd[9] * t81;
-    let t93 = q[11] * q[11];
-    let t94 = q[12] * q[12];
-    let t95 = q[13] * q[13];
-    let t96 = q[11] * q[12];
-    let t97 = q[11] * q[13];
-    let t98 = q[12] * q[13];
-    let t99 = q[11] * q[14];
-    let t100 = q[12] * q[14];
-    let t101 = q[13] * q[14];
-    let t102 = 1.0 - 2.0 * (t94 + t95);
-    let t103 = 2.0 * (t96 - t101);
-    let t104 = 2.0 * (t97 + t100);
-    let t105 = 2.0 * (t96 + t101);
-    let t106 = 1.0 - 2.0 * (t93 + t95);
-    let t107 = 2.0 * (t98 - t99);
-    let t108 = 2.0 * (t97 - t100);
-    let t109 = 2.0 * (t98 + t99);
-    let t110 = 1.0 - 2.0 * (t93 + t94);
-    let t111 = 0.977668244562803 * t102 + 0.02233175543719701 * t105
-        + 0.20896434210788312 * t108;
-    let t112 = 0.977668244562803 * t103 + 0.02233175543719701 * t106
-        + 0.20896434210788312 * t109;
-    let t113 = 0.977668244562803 * t104 + 0.02233175543719701 * t107
-        + 0.20896434210788312 * t110;
-    let t114 = 0.02233175543719701 * t102 + 0.977668244562803 * t105
-        - 0.20896434210788312 * t108;
-    let t115 = 0.02233175543719701 * t103 + 0.977668244562803 * t106
-        - 0.20896434210788312 * t109;
-    let t116 = 0.02233175543719701 * t104 + 0.977668244562803 * t107
-        - 0.20896434210788312 * t110;
-    let t117 = 0.20896434210788312 * (t105 - t102) + 0.955336489125606 * t108;
-    let t118 = 0.20896434210788312 * (t106 - t103) + 0.955336489125606 * t109;
-    let t119 = 0.20896434210788312 * (t107 - t104) + 0.955336489125606 * t110;
-    let t120 = t81 * t111;
-    let t121 = t87 * t114;
-    let t122 = t88 * t117;
-    let t123 = t120 + t121 + t122;
-    let t124 = t81 * t112;
-    let t125 = t87 * t115;
-    let t126 = t88 * t118;
-    let t127 = t124 + t125 + t126;
-    let t128 = t81 * t113;
-    let t129 = t87 * t116;
-    let t130 = t88 * t119;
-    let t131 = t128 + t129 + t130;
-    let t132 = t87 * t88;
-    let t133 = t87 * t87;
-    let t134 = 0.25 * (t81 * t81 + t133);
-    let t135 = qd[10] + t120 + t121 + t122;
-    let t136 = qd[11] + t124 + t125 + t126;
-    let t137 = qd[12] + t128 + t129 + t130;
-    let t138 = qd[12] * t127;
-    let t139 = qd[11] * t131;
-    let t140 = t138 - t139;
-    let t141 = qd[10] * t131;
-    let t142 = qd[12] * t123;
-    let t143 = t141 - t142;
-    let t144 = qd[11] * t123;
-    let t145 = qd[10] * t127;
-    let t146 = t144 - t145;
-    let t147 = q[15] - 0.1;
-    let t148 = 0.9800665778412416 * qd[4] + 0.19866933079506122 * qd[5];
-    let t149 = 0.9800665778412416 * qd[5] - 0.19866933079506122 * qd[4];
-    let t150 = 0.05 * qd[3] + qd[5] * t147;
-    let t151 = qd[4] * qd[4] * t147;
-    let t152 = qd[5] * t150;
-    let t153 = qd[3] * qd[4] * t147 - 0.05 * (qd[4] * qd[5]);
-    let t154 = qd[3] * t150 + 0.05 * (qd[4] * qd[4]);
-    let t155 = qd[13] * t149;
-    let t156 = qd[3] * t148 * q[16];
-    let t157 = t149 * t149 * q[16];
-    let t158 = qd[3] * qd[3] * q[16];
-    let t159 = t149 * qd[14];
+    let t47 = 1.0 - c_q10;
+    let t48 = 1.0 - 0.64 * t47;
+    let t49 = 1.0 - 0.36 * t47;
+    let t50 = t32 * c_q10 - 0.8 * (t34 * s_q10) - 0.5999999999999999 * (t33 * s_q10);
+    let t51 = t32 * s_q10;
+    let t52 = t34 * t48;
+    let t53 = t33 * t47;
+    let t54 = t34 * t47;
+    let t55 = t33 * t49;
+    let t56 = 0.5999999999999999 * qd[9] + 0.8 * t51 + t52 - 0.4799999999999999 * t53;
+    let t57 = 0.5999999999999999 * t51 + t55 - 0.8 * qd[9] - 0.4799999999999999 * t54;
+    let t58 = qd[9] * (0.8 * t51 + t52 - 0.4799999999999999 * t53);
+    let t59 = qd[9] * (0.5999999999999999 * t51 + t55 - 0.4799999999999999 * t54);
+    let t60 = -(0.8 * t58) - 0.5999999999999999 * t59;
+    let t61 = qd[9] * t50;
+    let t62 = q[11] * q[11];
+    let t63 = q[12] * q[12];
+    let t64 = q[13] * q[13];
+    let t65 = q[11] * q[12];
+    let t66 = q[11] * q[13];
+    let t67 = q[12] * q[13];
+    let t68 = q[11] * q[14];
+    let t69 = q[12] * q[14];
+    let t70 = q[13] * q[14];
+    let t71 = 1.0 - 2.0 * (t63 + t64);
+    let t72 = 2.0 * (t65 - t70);
+    let t73 = 2.0 * (t66 + t69);
+    let t74 = 2.0 * (t65 + t70);
+    let t75 = 1.0 - 2.0 * (t62 + t64);
+    let t76 = 2.0 * (t67 - t68);
+    let t77 = 2.0 * (t66 - t69);
+    let t78 = 2.0 * (t67 + t68);
+    let t79 = 1.0 - 2.0 * (t62 + t63);
+    let t80 = 0.977668244562803 * t71 + 0.02233175543719701 * t74
+        + 0.20896434210788312 * t77;
+    let t81 = 0.977668244562803 * t72 + 0.02233175543719701 * t75
+        + 0.20896434210788312 * t78;
+    let t82 = 0.977668244562803 * t73 + 0.02233175543719701 * t76
+        + 0.20896434210788312 * t79;
+    let t83 = 0.02233175543719701 * t71 + 0.977668244562803 * t74
+        - 0.20896434210788312 * t77;
+    let t84 = 0.02233175543719701 * t72 + 0.977668244562803 * t75
+        - 0.20896434210788312 * t78;
+    let t85 = 0.02233175543719701 * t73 + 0.977668244562803 * t76
+        - 0.20896434210788312 * t79;
+    let t86 = 0.20896434210788312 * (t74 - t71) + 0.955336489125606 * t77;
+    let t87 = 0.20896434210788312 * (t75 - t72) + 0.955336489125606 * t78;
+    let t88 = 0.20896434210788312 * (t76 - t73) + 0.955336489125606 * t79;
+    let t89 = t50 * t80;
+    let t90 = t56 * t83;
+    let t91 = t57 * t86;
+    let t92 = t89 + t90 + t91;
+    let t93 = t50 * t81;
+    let t94 = t56 * t84;
+    let t95 = t57 * t87;
+    let t96 = t93 + t94 + t95;
+    let t97 = t50 * t82;
+    let t98 = t56 * t85;
+    let t99 = t57 * t88;
+    let t100 = t97 + t98 + t99;
+    let t101 = t56 * t57;
+    let t102 = t56 * t56;
+    let t103 = 0.25 * (t50 * t50 + t102);
+    let t104 = qd[10] + t89 + t90 + t91;
+    let t105 = qd[11] + t93 + t94 + t95;
+    let t106 = qd[12] + t97 + t98 + t99;
+    let t107 = qd[12] * t96;
+    let t108 = qd[11] * t100;
+    let t109 = t107 - t108;
+    let t110 = qd[10] * t100;
+    let t111 = qd[12] * t92;
+    let t112 = t110 - t111;
+    let t113 = qd[11] * t92;
+    let t114 = qd[10] * t96;
+    let t115 = t113 - t114;
+    let t116 = q[15] - 0.1;
+    let t117 = 0.9800665778412416 * qd[4] + 0.19866933079506122 * qd[5];
+    let t118 = 0.9800665778412416 * qd[5] - 0.19866933079506122 * qd[4];
+    let t119 = 0.05 * qd[3] + qd[5] * t116;
+    let t120 = qd[4] * qd[4] * t116;
+    let t121 = qd[5] * t119;
+    let t122 = qd[3] * qd[4] * t116 - 0.05 * (qd[4] * qd[5]);
+    let t123 = qd[3] * t119 + 0.05 * (qd[4] * qd[4]);
+    let t124 = qd[13] * t118;
+    let t125 = qd[3] * t117 * q[16];
+    let t126 = t118 * t118 * q[16];
+    let t127 = qd[3] * qd[3] * q[16];
+    let t128 = t118 * qd[14];
     let s_q17 = libm::sin(q[17]);
     let c_q17 = libm::cos(q[17]);
-    let t162 = qd[3] * c_q17 + t148 * s_q17;
-    let t163 = t148 * c_q17 - qd[3] * s_q17;
-    let t164 = 0.9800665778412416 * qd[5] + qd[15] - 0.19866933079506122 * qd[4];
-    let t165 = qd[15] * t163;
-    let t166 = qd[15] * t162;
+    let t131 = qd[3] * c_q17 + t117 * s_q17;
+    let t132 = t117 * c_q17 - qd[3] * s_q17;
+    let t133 = 0.9800665778412416 * qd[5] + qd[15] - 0.19866933079506122 * qd[4];
+    let t134 = qd[15] * t132;
+    let t135 = qd[15] * t131;
     let s_q18 = libm::sin(q[18]);
     let c_q18 = libm::cos(q[18]);
-    let t169 = qd[3] * c_q18 - qd[5] * s_q18;
-    let t170 = qd[3] * s_q18 + qd[5] * c_q18;
-    let t171 = 0.1 * (qd[5] - qd[4]);
-    let t172 = -(0.1 * (qd[3] * qd[4] + qd[3] * qd[5]));
-    let t173 = qd[3] * qd[3];
-    let t174 = qd[5] * t171 + 0.1 * t173;
-    let t175 = 0.1 * t173 - qd[4] * t171;
-    let t176 = qd[4] + qd[16];
-    let t177 = qd[16] * t170;
-    let t178 = qd[16] * t169;
-    let t179 = -q[19] - 0.4;
-    let t180 = 0.1 * qd[4] + 0.01 * qd[5];
-    let t181 = 0.02 * qd[5] - 0.1 * qd[3];
-    let t182 = -(0.01 * qd[3]) - 0.02 * qd[4];
-    let t183 = 0.3 * qd[3] + 0.01 * qd[4] - 0.02 * qd[5];
-    let t184 = 0.01 * qd[3] + 0.25 * qd[4] + 0.005 * qd[5];
-    let t185 = 0.005 * qd[4] + 0.12 * qd[5] - 0.02 * qd[3];
-    let t186 = 0.03 * t63 + 0.001 * t65;
-    let t187 = 0.001 * t63 + 0.031 * t65 - 0.002 * t64;
-    let t188 = 0.004 * t64 - 0.002 * t65;
-    let t189 = t64 * t186;
-    let t190 = t63 * t188;
-    let t191 = 0.12 * t81 + 0.01 * t88;
-    let t192 = -(0.01 * t133) - t88 * t191;
-    let t193 = t81 * t87;
-    let t194 = 0.01 * t193 - 0.12 * t132;
-    let t195 = 0.12 * t133 + t81 * t191;
-    let t196 = 0.012 * t81 + 0.0005 * t88;
-    let t197 = 0.0005 * t81 + 0.002 * t88;
-    let t198 = t88 * t196;
-    let t199 = t81 * t197;
-    let t200 = t87 * t196;
-    let t201 = inv1 * t2 * t136 - 0.01 * (p.m_hand * inv1 * t137);
-    let t202 = 0.003 * (inv1 * t137) - inv1 * t2 * t135;
-    let t203 = 0.01 * (p.m_hand * inv1 * t135) - 0.003 * (inv1 * t136);
-    let t204 = t136 * t203 - t137 * t202;
-    let t205 = t137 * t201 - t135 * t203;
-    let t206 = t135 * t202 - t136 * t201;
-    let t207 = (t11 + 0.15 * t22 + 0.00129) * t135 + t24 * t136 + t26 * t137;
-    let t208 = t24 * t135 + (t14 + 0.15 * t27 + 0.00112) * t136 + t29 * t137;
-    let t209 = t26 * t135 + t29 * t136 + (t16 + 0.15 * t30 + 0.0008) * t137;
-    let t210 = t136 * t209;
-    let t211 = t137 * t208;
-    let t212 = t137 * t207;
-    let t213 = t135 * t209;
-    let t214 = t135 * t208;
-    let t215 = t136 * t207;
-    let t216 = 0.02 * t162 - 0.05 * t163;
-    let t217 = t164 * t164;
-    let t218 = t163 * t216 - 0.05 * t217;
-    let t219 = -(0.02 * t217) - t162 * t216;
-    let t220 = t162 * t164;
-    let t221 = t163 * t164;
-    let t222 = 0.05 * t220 + 0.02 * t221;
-    let t223 = 0.004 * t162 + 0.0005 * t163;
-    let t224 = 0.0005 * t162 + 0.006 * t163;
-    let t225 = t162 * t224;
-    let t226 = t163 * t223;
-    let t227 = t169 * t170;
-    let t228 = t170 * t176;
-    let t229 = t169 * t169;
-    let t230 = 0.05 * t169 + 0.001 * t170;
-    let t231 = 0.001 * t169 + 0.006 * t170;
-    let t232 = t170 * t230;
-    let t233 = t169 * t231;
-    let t234 = t169 * t176;
-    let t235 = -(0.005 * t170) - 0.15 * t176;
-    let t236 = 0.005 * t234 - 0.15 * t227;
-    let t237 = t170 * t235 - 0.005 * t229;
-    let t238 = 0.15 * t229 - t176 * t235;
-    let t239 = c_q18 * c_q18;
-    let t240 = s_q18 * s_q18;
-    let t241 = s_q18 * c_q18;
-    let t242 = 0.87 - 1.8 * t179;
-    let t243 = c_q18 * t242;
-    let t244 = s_q18 * t242;
-    let t245 = p.l_arm * p.l_arm;
-    let t246 = p.m_hand * p.m_hand * inv1;
-    let t247 = inv1 * (t2 * t2);
-    let t248 = t11 + t247 + 0.15 * t22 + 0.0001 * t246 + 0.00129;
-    let inv249 = 1.0 / t248;
-    let t250 = 0.003 * t12 + 0.0015 * t23 + 0.0001 - 0.00003 * t4;
-    let t251 = 0.003 * (t13 - t5) - 0.15 * t25;
-    let t252 = 0.000009 * t3 + t14 + t247 + 0.15 * t27 + 0.00112;
-    let t253 = p.m_hand * inv1 * t2;
-    let t254 = 0.0015 * t28 + 0.00005 - t15 - 0.01 * t253;
-    let t255 = 0.000009 * t3 + t16 + 0.15 * t30 + 0.0001 * t246 + 0.0008;
-    let t256 = 0.9800665778412416 * t56 + 0.19866933079506122 * t57;
-    let t257 = t42 * t56;
-    let t258 = t44 * t57;
-    let t259 = t46 * t58;
-    let t260 = t257 + t258 + t259;
-    let t261 = t43 * t56;
-    let t262 = t45 * t57;
-    let t263 = t47 * t58;
-    let t264 = t261 + t262 + t263;
-    let t265 = 0.5999999999999999 * t68 + t69 + 2.0 * t74;
-    let t266 = t70 + 1.6 * t75 - 0.5999999999999999 * t71;
-    let t267 = 1.1999999999999997 * t75 - t72 - t73;
-    let t268 = t81 * t88 * t111;
-    let t269 = t87 * t88 * t114;
-    let t270 = t117 * t134;
-    let t271 = t270 - 0.25 * (t268 + t269);
-    let t272 = t81 * t88 * t112;
-    let t273 = t87 * t88 * t115;
-    let t274 = t118 * t134;
-    let t275 = t274 - 0.25 * (t272 + t273);
-    let t276 = t81 * t88 * t113;
-    let t277 = t87 * t88 * t116;
-    let t278 = t119 * t134;
-    let t279 = t278 - 0.25 * (t276 + t277);
-    let t280 = 0.9800665778412416 * t154 - 0.19866933079506122 * t153
-        - 2.0 * (qd[13] * t148);
-    let t281 = t148 * t149 * q[16] + 2.0 * (qd[3] * qd[14]);
-    let t282 = c_q18 * t172;
-    let t283 = s_q18 * t175;
-    let t284 = t282 - t283;
-    let t285 = s_q18 * t172;
-    let t286 = c_q18 * t175;
-    let t287 = t169 * t170 * t179 - 2.0 * (t176 * qd[17]);
-    let t288 = t170 * t176 * t179 + 2.0 * (t169 * qd[17]);
-    let t289 = 0.04 * p.m_hand + 0.0135;
-    let t290 = p.m_torso * (qd[4] * t182 - qd[5] * t181);
-    let t291 = p.m_torso * (qd[5] * t180 - qd[3] * t182);
-    let t292 = p.m_torso * (qd[3] * t181 - qd[4] * t180);
-    let t293 = p.l_arm * p.l_arm * t63 * t64;
-    let t294 = p.m_hand * t206;
-    let t295 = t2 * t205;
-    let t296 = t2 * t204;
-    let t297 = p.m_hand * t204;
-    let t298 = t179 * t179;
-    let t299 = 0.00135 - 0.009 * t179;
-    let t300 = 1.8 * t179 - 0.87;
-    let t301 = 1.8 * t298 + 0.2305 - 0.54 * t179;
-    let t302 = 1.8 * t298 + 0.2315 - 0.54 * t179;
-    let inv303 = 1.0 / t302;
-    let t304 = t179 * -(1.8 * (t236 + t287));
-    let t305 = t233 + t304 + tau[16] + 0.27 * (t236 + t287) - 0.138 * t227 - t232;
-    let t306 = 4.8 - t300 * t300 * inv303;
-    let t307 = -(t299 * t300 * inv303) - 0.009;
-    let t308 = 0.008045 - t299 * t299 * inv303;
-    let t309 = qd[16] * t170 * t242;
-    let t310 = tau[17] - 3.0 * (0.2 * (t229 + t176 * t176) + (t285 + t286));
-    let t311 = 0.189 * t228 + qd[16] * t170 * t301 + 0.005 * (1.8 * t238 + tau[17])
-        - 0.001 * t178 - t176 * t231 - t179 * -(1.8 * (t237 + t288)) - t174 * t242
-        - 0.27 * (t237 + t288) - 0.009 * t238;
-    let t312 = 0.6 * t227 - 1.8 * (t236 + t287) - t284 * t306 - qd[16] * t169 * t307
-        - t300 * inv303 * t305;
-    let t313 = 0.001 * t177 + t176 * t230 + 0.009 * (t236 + t287) - 0.051 * t234
-        - t284 * t307 - qd[16] * t169 * t308 - t299 * inv303 * t305;
-    let t314 = c_q18 * c_q18 * t306;
-    let t315 = 3.0 * t240 + t314;
-    let t316 = s_q18 * c_q18 * t306;
-    let t317 = 3.0 * t241 - t316;
-    let t318 = s_q18 * s_q18 * t306;
-    let t319 = 3.0 * t239 + t318;
-    let t320 = s_q18 * c_q18 * t307;
-    let t321 = c_q18 * c_q18 * t307;
-    let t322 = s_q18 * s_q18 * t307;
-    let t323 = 0.001 * c_q18 - s_q18 * t301;
-    let t324 = c_q18 * t308 - 0.001 * s_q18;
-    let t325 = c_q18 * t312;
-    let t326 = s_q18 * t310;
-    let t327 = t325 + t326;
-    let t328 = s_q18 * t312;
-    let t329 = c_q18 * t310;
-    let t330 = 0.03 * t218 + t226 + tau[15] - 0.075 * t219 - t225;
-    let t331 = t164 * t224 - 0.0046 * t165 - 0.001 * t166 - 0.008 * t221 - 0.03 * t222;
-    let t332 = 0.001 * t165 + 0.00975 * t166 + 0.008 * t220 + 0.075 * t222 - t164 * t223;
-    let t333 = 2.42914979757085 * t330 - 1.5 * t218;
-    let t334 = -(1.5 * t219) - 6.0728744939271255 * t330;
-    let t335 = 1.4271255060728745 * s_q17 + 0.18218623481781376 * c_q17;
-    let t336 = 0.18218623481781376 * s_q17 + 1.0445344129554657 * c_q17;
-    let t337 = c_q17 * t335 - s_q17 * t336;
-    let t338 = s_q17 * t335 + c_q17 * t336;
-    let inv339 = 1.0 / t338;
-    let t340 = 0.075 * s_q17 + 0.03 * c_q17;
-    let t341 = 0.03 * s_q17 - 0.075 * c_q17;
-    let t342 = 0.0046 * s_q17 - 0.001 * c_q17;
-    let t343 = 0.00975 * c_q17 - 0.001 * s_q17;
-    let t344 = s_q17 * t342 + c_q17 * t343;
-    let t345 = c_q17 * t333;
-    let t346 = s_q17 * t334;
-    let t347 = s_q17 * t333;
-    let t348 = c_q17 * t334;
-    let t349 = c_q17 * (1.4271255060728745 * c_q17 - 0.18218623481781376 * s_q17)
+    let t138 = qd[3] * c_q18 - qd[5] * s_q18;
+    let t139 = qd[3] * s_q18 + qd[5] * c_q18;
+    let t140 = 0.1 * (qd[5] - qd[4]);
+    let t141 = -(0.1 * (qd[3] * qd[4] + qd[3] * qd[5]));
+    let t142 = qd[3] * qd[3];
+    let t143 = qd[5] * t140 + 0.1 * t142;
+    let t144 = 0.1 * t142 - qd[4] * t140;
+    let t145 = qd[4] + qd[16];
+    let t146 = qd[16] * t139;
+    let t147 = qd[16] * t138;
+    let t148 = -q[19] - 0.4;
+    let t149 = 0.1 * qd[4] + 0.01 * qd[5];
+    let t150 = 0.02 * qd[5] - 0.1 * qd[3];
+    let t151 = -(0.01 * qd[3]) - 0.02 * qd[4];
+    let t152 = 0.3 * qd[3] + 0.01 * qd[4] - 0.02 * qd[5];
+    let t153 = 0.01 * qd[3] + 0.25 * qd[4] + 0.005 * qd[5];
+    let t154 = 0.005 * qd[4] + 0.12 * qd[5] - 0.02 * qd[3];
+    let t155 = 0.03 * t32 + 0.001 * t34;
+    let t156 = 0.001 * t32 + 0.031 * t34 - 0.002 * t33;
+    let t157 = 0.004 * t33 - 0.002 * t34;
+    let t158 = t33 * t155;
+    let t159 = t32 * t157;
+    let t160 = 0.12 * t50 + 0.01 * t57;
+    let t161 = -(0.01 * t102) - t57 * t160;
+    let t162 = t50 * t56;
+    let t163 = 0.01 * t162 - 0.12 * t101;
+    let t164 = 0.12 * t102 + t50 * t160;
+    let t165 = 0.012 * t50 + 0.0005 * t57;
+    let t166 = 0.0005 * t50 + 0.002 * t57;
+    let t167 = t57 * t165;
+    let t168 = t50 * t166;
+    let t169 = t56 * t165;
+    let t170 = 0.02 * t131 - 0.05 * t132;
+    let t171 = t133 * t133;
+    let t172 = t132 * t170 - 0.05 * t171;
+    let t173 = -(0.02 * t171) - t131 * t170;
+    let t174 = t131 * t133;
+    let t175 = t132 * t133;
+    let t176 = 0.05 * t174 + 0.02 * t175;
+    let t177 = 0.004 * t131 + 0.0005 * t132;
+    let t178 = 0.0005 * t131 + 0.006 * t132;
+    let t179 = t131 * t178;
+    let t180 = t132 * t177;
+    let t181 = t138 * t139;
+    let t182 = t139 * t145;
+    let t183 = t138 * t138;
+    let t184 = 0.05 * t138 + 0.001 * t139;
+    let t185 = 0.001 * t138 + 0.006 * t139;
+    let t186 = t139 * t184;
+    let t187 = t138 * t185;
+    let t188 = t138 * t145;
+    let t189 = -(0.005 * t139) - 0.15 * t145;
+    let t190 = 0.005 * t188 - 0.15 * t181;
+    let t191 = t139 * t189 - 0.005 * t183;
+    let t192 = 0.15 * t183 - t145 * t189;
+    let t193 = c_q18 * c_q18;
+    let t194 = s_q18 * s_q18;
+    let t195 = s_q18 * c_q18;
+    let t196 = 0.87 - 1.8 * t148;
+    let t197 = c_q18 * t196;
+    let t198 = s_q18 * t196;
+    let t199 = 0.9800665778412416 * t25 + 0.19866933079506122 * t26;
+    let t200 = t11 * t25;
+    let t201 = t13 * t26;
+    let t202 = t15 * t27;
+    let t203 = t200 + t201 + t202;
+    let t204 = t12 * t25;
+    let t205 = t14 * t26;
+    let t206 = t16 * t27;
+    let t207 = t204 + t205 + t206;
+    let t208 = 0.5999999999999999 * t37 + t38 + 2.0 * t43;
+    let t209 = t39 + 1.6 * t44 - 0.5999999999999999 * t40;
+    let t210 = 1.1999999999999997 * t44 - t41 - t42;
+    let t211 = t50 * t57 * t80;
+    let t212 = t56 * t57 * t83;
+    let t213 = t86 * t103;
+    let t214 = t213 - 0.25 * (t211 + t212);
+    let t215 = t50 * t57 * t81;
+    let t216 = t56 * t57 * t84;
+    let t217 = t87 * t103;
+    let t218 = t217 - 0.25 * (t215 + t216);
+    let t219 = t50 * t57 * t82;
+    let t220 = t56 * t57 * t85;
+    let t221 = t88 * t103;
+    let t222 = t221 - 0.25 * (t219 + t220);
+    let t223 = 0.9800665778412416 * t123 - 0.19866933079506122 * t122
+        - 2.0 * (qd[13] * t117);
+    let t224 = t117 * t118 * q[16] + 2.0 * (qd[3] * qd[14]);
+    let t225 = c_q18 * t141;
+    let t226 = s_q18 * t144;
+    let t227 = t225 - t226;
+    let t228 = s_q18 * t141;
+    let t229 = c_q18 * t144;
+    let t230 = t138 * t139 * t148 - 2.0 * (t145 * qd[17]);
+    let t231 = t139 * t145 * t148 + 2.0 * (t138 * qd[17]);
+    let t232 = p.m_torso * (qd[4] * t151 - qd[5] * t150);
+    let t233 = p.m_torso * (qd[5] * t149 - qd[3] * t151);
+    let t234 = p.m_torso * (qd[3] * t150 - qd[4] * t149);
+    let t235 = t148 * t148;
+    let t236 = 0.00135 - 0.009 * t148;
+    let t237 = 1.8 * t148 - 0.87;
+    let t238 = 1.8 * t235 + 0.2305 - 0.54 * t148;
+    let t239 = 1.8 * t235 + 0.2315 - 0.54 * t148;
+    let inv240 = 1.0 / t239;
+    let t241 = t148 * -(1.8 * (t190 + t230));
+    let t242 = t187 + t241 + tau[16] + 0.27 * (t190 + t230) - 0.138 * t181 - t186;
+    let t243 = 4.8 - t237 * t237 * inv240;
+    let t244 = -(t236 * t237 * inv240) - 0.009;
+    let t245 = 0.008045 - t236 * t236 * inv240;
+    let t246 = qd[16] * t139 * t196;
+    let t247 = tau[17] - 3.0 * (0.2 * (t183 + t145 * t145) + (t228 + t229));
+    let t248 = 0.189 * t182 + qd[16] * t139 * t238 + 0.005 * (1.8 * t192 + tau[17])
+        - 0.001 * t147 - t145 * t185 - t148 * -(1.8 * (t191 + t231)) - t143 * t196
+        - 0.27 * (t191 + t231) - 0.009 * t192;
+    let t249 = 0.6 * t181 - 1.8 * (t190 + t230) - t227 * t243 - qd[16] * t138 * t244
+        - t237 * inv240 * t242;
+    let t250 = 0.001 * t146 + t145 * t184 + 0.009 * (t190 + t230) - 0.051 * t188
+        - t227 * t244 - qd[16] * t138 * t245 - t236 * inv240 * t242;
+    let t251 = c_q18 * c_q18 * t243;
+    let t252 = 3.0 * t194 + t251;
+    let t253 = s_q18 * c_q18 * t243;
+    let t254 = 3.0 * t195 - t253;
+    let t255 = s_q18 * s_q18 * t243;
+    let t256 = 3.0 * t193 + t255;
+    let t257 = s_q18 * c_q18 * t244;
+    let t258 = c_q18 * c_q18 * t244;
+    let t259 = s_q18 * s_q18 * t244;
+    let t260 = 0.001 * c_q18 - s_q18 * t238;
+    let t261 = c_q18 * t245 - 0.001 * s_q18;
+    let t262 = c_q18 * t249;
+    let t263 = s_q18 * t247;
+    let t264 = t262 + t263;
+    let t265 = s_q18 * t249;
+    let t266 = c_q18 * t247;
+    let t267 = 0.03 * t172 + t180 + tau[15] - 0.075 * t173 - t179;
+    let t268 = t133 * t178 - 0.0046 * t134 - 0.001 * t135 - 0.008 * t175 - 0.03 * t176;
+    let t269 = 0.001 * t134 + 0.00975 * t135 + 0.008 * t174 + 0.075 * t176 - t133 * t177;
+    let t270 = 2.42914979757085 * t267 - 1.5 * t172;
+    let t271 = -(1.5 * t173) - 6.0728744939271255 * t267;
+    let t272 = 1.4271255060728745 * s_q17 + 0.18218623481781376 * c_q17;
+    let t273 = 0.18218623481781376 * s_q17 + 1.0445344129554657 * c_q17;
+    let t274 = c_q17 * t272 - s_q17 * t273;
+    let t275 = s_q17 * t272 + c_q17 * t273;
+    let inv276 = 1.0 / t275;
+    let t277 = 0.075 * s_q17 + 0.03 * c_q17;
+    let t278 = 0.03 * s_q17 - 0.075 * c_q17;
+    let t279 = 0.0046 * s_q17 - 0.001 * c_q17;
+    let t280 = 0.00975 * c_q17 - 0.001 * s_q17;
+    let t281 = s_q17 * t279 + c_q17 * t280;
+    let t282 = c_q17 * t270;
+    let t283 = s_q17 * t271;
+    let t284 = s_q17 * t270;
+    let t285 = c_q17 * t271;
+    let t286 = c_q17 * (1.4271255060728745 * c_q17 - 0.18218623481781376 * s_q17)
         - s_q17 * (0.18218623481781376 * c_q17 - 1.0445344129554657 * s_q17)
-        - t337 * t337 * inv339;
-    let t350 = (t156 - 2.0 * t159) * t349;
-    let t351 = t337 * inv339 * (t347 + t348 + tau[14]);
-    let t352 = 1.5 * q[16] + 0.075 * s_q17 + 0.03 * c_q17;
-    let t353 = c_q17 * t342 + q[16] * t341 - s_q17 * t343;
-    let t354 = -(0.03 * t165) - 0.075 * t166 - 1.5 * (t222 + t280 + t281);
-    let t355 = s_q17 * t331 + c_q17 * t332 - t281 * t341 - t280 * t341;
-    let t356 = q[16] * (t345 + tau[13] - t346 - t350 - t351) - tau[15]
-        - q[16] * (t345 - t346 - t350 - t351);
-    let t357 = t147 * t352;
-    let t358 = t147 * t341;
-    let t359 = t147 * t147;
-    let t360 = -(0.9800665778412416 * tau[14]) - 0.19866933079506122 * t354;
-    let t361 = 0.000009 * t3 + t14 + t247 + 0.15 * t27 + 0.00112
-        - inv249 * (t250 * t250);
-    let inv362 = 1.0 / t361;
-    let t363 = 0.0015 * t28 + 0.00005 - t15 - inv249 * t250 * t251 - 0.01 * t253;
-    let t364 = 0.000009 * t3 + t16 + 0.15 * t30 + 0.0001 * t246 + 0.0008
-        - inv249 * (t251 * t251) - inv362 * (t363 * t363);
-    let inv365 = 1.0 / t364;
-    let t366 = inv249 * t250 * inv362 * t363 - inv249 * t251;
-    let t367 = -(inv249 * t250 * inv362) - inv362 * t363 * inv365 * t366;
-    let t368 = inv249 - inv249 * t250 * t367 - inv249 * t251 * inv365 * t366;
-    let t369 = inv362 + inv362 * inv362 * (t363 * t363) * inv365;
-    let t370 = t211 + t295 + tau[10] - t210 - 0.01 * t294;
-    let t371 = 0.003 * t206 + t213 + tau[11] - t212 - t296;
-    let t372 = t215 + tau[12] + 0.01 * t297 - 0.003 * t205 - t214;
-    let t373 = p.m_hand + 0.15 - t2 * t2 * t369
-        - 0.02 * (p.m_hand * t2 * inv362 * t363 * inv365)
-        - 0.0001 * (p.m_hand * p.m_hand * inv365);
-    let t374 = 0.003 * (t2 * inv362 * t363 * inv365)
-        + 0.01 * (p.m_hand * t289 * inv365 * t366) + 0.00003 * (p.m_hand * inv365)
-        - t2 * t289 * t367;
-    let t375 = 0.003 * (t2 * t369) + 0.0001 * (p.m_hand * p.m_hand * inv365 * t366)
-        + 0.00003 * (p.m_hand * inv362 * t363 * inv365) - 0.01 * (p.m_hand * t2 * t367);
-    let t376 = p.m_hand + 0.15 - t289 * t289 * t368 - 0.000009 * inv365
-        - 0.006 * (t289 * inv365 * t366);
-    let t377 = 0.003 * (t289 * t367) - 0.000009 * (inv362 * t363 * inv365)
-        - 0.01 * (p.m_hand * t289 * t368) - 0.00003 * (p.m_hand * inv365 * t366);
-    let t378 = p.m_hand + 0.00006 * (p.m_hand * t367) + 0.15 - 0.000009 * t369
-        - 0.0001 * (p.m_hand * p.m_hand * t368);
-    let t379 = t2 * t251 * inv362 * t363 * inv365
-        + 0.01
-            * (p.m_hand * t248 * inv365 * t366 + p.m_hand * t251 * inv365
-                - p.m_hand * t250 * inv362 * t363 * inv365) - t2 * t248 * t367
-        - t2 * t250 * t369;
-    let t380 = t2 * t254 * inv362 * t363 * inv365
-        + 0.01
-            * (p.m_hand * t250 * inv365 * t366 + p.m_hand * t254 * inv365
-                - p.m_hand * t252 * inv362 * t363 * inv365) - 0.04 * p.m_hand
-        - t2 * t250 * t367 - t2 * t252 * t369 - 0.0135;
-    let t381 = p.m_hand * t251 * inv365 * t366;
-    let t382 = 0.01
-        * (t381 + p.m_hand * t255 * inv365 - p.m_hand
-            - p.m_hand * t254 * inv362 * t363 * inv365)
-        + t2 * t255 * inv362 * t363 * inv365 - t2 * t251 * t367 - t2 * t254 * t369;
-    let t383 = 0.04 * p.m_hand
-        + 0.003 * (t250 * inv362 * t363 * inv365 - t248 * inv365 * t366 - t251 * inv365)
-        + 0.0135 - t248 * t289 * t368 - t250 * t289 * t367 - t251 * t289 * inv365 * t366;
-    let t384 = 0.003
-        * (t252 * inv362 * t363 * inv365 - t250 * inv365 * t366 - t254 * inv365)
-        - t250 * t289 * t368 - t252 * t289 * t367 - t254 * t289 * inv365 * t366;
-    let t385 = t254 * inv362 * t363 * inv365;
-    let t386 = 0.003 * (t385 - t251 * inv365 * t366 - t255 * inv365) + 0.003
-        - t251 * t289 * t368 - t254 * t289 * t367 - t255 * t289 * inv365 * t366;
-    let t387 = 0.01 * (p.m_hand - t381 - p.m_hand * t248 * t368 - p.m_hand * t250 * t367)
-        + 0.003 * (t248 * t367 + t250 * t369 - t251 * inv362 * t363 * inv365);
-    let t388 = 0.003 * (t250 * t367 + t252 * t369 - t385)
-        - 0.01
-            * (p.m_hand * t250 * t368 + p.m_hand * t252 * t367
-                + p.m_hand * t254 * inv365 * t366) - 0.003;
-    let t389 = 0.003 * (t251 * t367 + t254 * t369 - t255 * inv362 * t363 * inv365)
-        - 0.01
-            * (p.m_hand * t251 * t368 + p.m_hand * t254 * t367
-                + p.m_hand * t255 * inv365 * t366);
-    let t390 = t11 + t247 + 0.15 * t22 + 0.0001 * t246
-        + 2.0
-            * (t250 * t251 * inv362 * t363 * inv365 - t248 * t250 * t367
-                - t248 * t251 * inv365 * t366) + 0.00129 - t248 * t248 * t368
-        - t250 * t250 * t369 - t251 * t251 * inv365;
-    let t391 = 0.003 * t12 + 0.0015 * t23 + t250 * t254 * inv362 * t363 * inv365
-        + t251 * t252 * inv362 * t363 * inv365 + 0.0001 - 0.00003 * t4
-        - t248 * t250 * t368 - t248 * t252 * t367 - t248 * t254 * inv365 * t366
-        - t250 * t250 * t367 - t250 * t252 * t369 - t250 * t251 * inv365 * t366
-        - t251 * t254 * inv365;
-    let t392 = 0.003 * (t13 - t5) + t250 * t255 * inv362 * t363 * inv365
-        + t251 * t254 * inv362 * t363 * inv365 - 0.15 * t25 - t248 * t251 * t368
-        - t248 * t254 * t367 - t248 * t255 * inv365 * t366 - t250 * t251 * t367
-        - t250 * t254 * t369 - t251 * t251 * inv365 * t366 - t251 * t255 * inv365;
-    let t393 = 0.000009 * t3 + t14 + t247 + 0.15 * t27
-        + 2.0
-            * (t252 * t254 * inv362 * t363 * inv365 - t250 * t252 * t367
-                - t250 * t254 * inv365 * t366) + 0.00112 - t250 * t250 * t368
-        - t252 * t252 * t369 - t254 * t254 * inv365;
-    let t394 = t252 * t255 * inv362 * t363 * inv365
-        + t254 * t254 * inv362 * t363 * inv365 + 0.0015 * t28 + 0.00005 - t15
-        - t250 * t251 * t368 - t250 * t254 * t367 - t250 * t255 * inv365 * t366
-        - t251 * t252 * t367 - t252 * t254 * t369 - t251 * t254 * inv365 * t366
-        - t254 * t255 * inv365 - 0.01 * t253;
-    let t395 = 0.000009 * t3 + t16 + 0.15 * t30 + 0.0001 * t246
-        + 2.0
-            * (t254 * t255 * inv362 * t363 * inv365 - t251 * t254 * t367
-                - t251 * t255 * inv365 * t366) + 0.0008 - t251 * t251 * t368
-        - t254 * t254 * t369 - t255 * t255 * inv365;
-    let t396 = t368 * t370 + t367 * t371 + inv365 * t366 * t372;
-    let t397 = t367 * t370 + t369 * t371 - inv362 * t363 * inv365 * t372;
-    let t398 = 0.003 * t397 - t0 * t206 - t271 * t375 - t275 * t377 - t279 * t378
-        - t140 * t387 - t143 * t388 - t146 * t389 - 0.01 * (p.m_hand * t396);
-    let t399 = inv365 * t366 * t370 + inv365 * t372 - inv362 * t363 * inv365 * t371;
-    let t400 = 0.01 * (p.m_hand * t399) - t0 * t204 - t271 * t373 - t275 * t374
-        - t279 * t375 - t140 * t379 - t143 * t380 - t146 * t382 - t2 * t397;
-    let t401 = -(t0 * t205) - t271 * t374 - t275 * t376 - t279 * t377 - t140 * t383
-        - t143 * t384 - t146 * t386 - t289 * t396 - 0.003 * t399;
-    let t402 = t211 + t295 - t210 - t271 * t379 - t275 * t383 - t279 * t387 - t140 * t390
-        - t143 * t391 - t146 * t392 - t248 * t396 - t250 * t397 - t251 * t399
-        - 0.01 * t294;
-    let t403 = 0.003 * t206 + t213 - t212 - t296 - t271 * t380 - t275 * t384
-        - t279 * t388 - t140 * t391 - t143 * t393 - t146 * t394 - t250 * t396
-        - t252 * t397 - t254 * t399;
-    let t404 = t215 + 0.01 * t297 - 0.003 * t205 - t214 - t271 * t382 - t275 * t386
-        - t279 * t389 - t140 * t392 - t143 * t394 - t146 * t395 - t251 * t396
-        - t254 * t397 - t255 * t399;
-    let t405 = t114 * t373 + t115 * t374 + t116 * t375;
-    let t406 = t117 * t373 + t118 * t374 + t119 * t375;
-    let t407 = t114 * t374 + t115 * t376 + t116 * t377;
-    let t408 = t117 * t374 + t118 * t376 + t119 * t377;
-    let t409 = t114 * t375 + t115 * t377 + t116 * t378;
-    let t410 = t117 * t375 + t118 * t377 + t119 * t378;
-    let t411 = t111 * (t111 * t373 + t112 * t374 + t113 * t375);
-    let t412 = t112 * (t111 * t374 + t112 * t376 + t113 * t377);
-    let t413 = t113 * (t111 * t375 + t112 * t377 + t113 * t378);
-    let t414 = t411 + t412 + t413;
-    let t415 = t111 * t405;
-    let t416 = t112 * t407;
-    let t417 = t113 * t409;
-    let t418 = t415 + t416 + t417;
-    let t419 = t111 * t406;
-    let t420 = t112 * t408;
-    let t421 = t113 * t410;
-    let t422 = t419 + t420 + t421;
-    let t423 = t114 * t405;
-    let t424 = t115 * t407;
-    let t425 = t116 * t409;
-    let t426 = t423 + t424 + t425;
-    let t427 = t114 * t406;
-    let t428 = t115 * t408;
-    let t429 = t116 * t410;
-    let t430 = t111 * t379 + t112 * t380 + t113 * t382;
-    let t431 = t114 * t379 + t115 * t380 + t116 * t382;
-    let t432 = t117 * t379 + t118 * t380 + t119 * t382;
-    let t433 = t111 * t383 + t112 * t384 + t113 * t386;
-    let t434 = t114 * t383 + t115 * t384 + t116 * t386;
-    let t435 = t117 * t383 + t118 * t384 + t119 * t386;
-    let t436 = t111 * t387 + t112 * t388 + t113 * t389;
-    let t437 = t114 * t387 + t115 * t388 + t116 * t389;
-    let t438 = t117 * t387 + t118 * t388 + t119 * t389;
-    let t439 = t111 * t430;
-    let t440 = t112 * t433;
-    let t441 = t113 * t436;
-    let t442 = t439 + t440 + t441;
-    let t443 = t111 * t431;
-    let t444 = t112 * t434;
-    let t445 = t113 * t437;
-    let t446 = t443 + t444 + t445;
-    let t447 = t111 * t432;
-    let t448 = t112 * t435;
-    let t449 = t113 * t438;
-    let t450 = t447 + t448 + t449;
-    let t451 = t114 * t430;
-    let t452 = t115 * t433;
-    let t453 = t116 * t436;
-    let t454 = t114 * t431;
-    let t455 = t115 * t434;
-    let t456 = t116 * t437;
-    let t457 = t454 + t455 + t456;
-    let t458 = t114 * t432;
-    let t459 = t115 * t435;
-    let t460 = t116 * t438;
-    let t461 = t458 + t459 + t460;
-    let t462 = t117 * t431;
-    let t463 = t118 * t434;
-    let t464 = t119 * t437;
-    let t465 = t117 * t432;
-    let t466 = t118 * t435;
-    let t467 = t119 * t438;
-    let t468 = t114 * t390 + t115 * t391 + t116 * t392;
-    let t469 = t117 * t390 + t118 * t391 + t119 * t392;
-    let t470 = t114 * t391 + t115 * t393 + t116 * t394;
-    let t471 = t117 * t391 + t118 * t393 + t119 * t394;
-    let t472 = t114 * t392 + t115 * t394 + t116 * t395;
-    let t473 = t117 * t392 + t118 * t394 + t119 * t395;
-    let t474 = t111 * t468;
-    let t475 = t112 * t470;
-    let t476 = t113 * t472;
-    let t477 = t111 * t469;
-    let t478 = t112 * t471;
-    let t479 = t113 * t473;
-    let t480 = t114 * t468;
-    let t481 = t115 * t470;
-    let t482 = t116 * t472;
-    let t483 = t114 * t469;
-    let t484 = t115 * t471;
-    let t485 = t116 * t473;
-    let t486 = t117 * t469;
-    let t487 = t118 * t471;
-    let t488 = t119 * t473;
-    let t489 = t483 + t484 + t485 - 0.25 * t450;
-    let t490 = t111 * t400;
-    let t491 = t112 * t401;
-    let t492 = t113 * t398;
-    let t493 = t490 + t491 + t492;
-    let t494 = t114 * t400;
-    let t495 = t115 * t401;
-    let t496 = t116 * t398;
-    let t497 = t114 * t402;
-    let t498 = t115 * t403;
-    let t499 = t116 * t404;
-    let t500 = t117 * t402;
-    let t501 = t118 * t403;
-    let t502 = t119 * t404;
-    let t503 = 0.144 * t192 + 0.012 * t195 + t199 + t497 + t498 + t499 - t198
-        - 0.25 * t493;
-    let t504 = t200 + t500 + t501 + t502 - 0.011 * t193 - 0.012 * t194;
-    let t505 = 0.5999999999999999 * (t443 + t444 + t445 - 0.25 * t414 - 0.144)
-        - 0.8 * t450;
-    let t506 = 0.5999999999999999 * (t454 + t455 + t456 - 0.25 * t418)
-        - 0.8 * (t458 + t459 + t460 + 0.012);
-    let t507 = 0.5999999999999999 * (t462 + t463 + t464 - 0.25 * t422 - 0.012)
-        - 0.8 * (t465 + t466 + t467);
-    let t508 = 0.5999999999999999
-        * (0.25 * (t457 - t442) + t474 + t475 + t476 - 0.0625 * t418)
-        - 0.8 * (0.25 * t461 + t477 + t478 + t479 + 0.00194);
-    let t509 = 0.5999999999999999
-        * (0.0625 * t414 + t480 + t481 + t482 + 0.0284 - 0.5 * t446) - 0.8 * t489;
-    let t510 = 0.5999999999999999 * t489 - 0.8 * (t486 + t487 + t488 + 0.00212);
-    let t511 = 0.5999999999999999 * t509 - 0.8 * t510;
-    let inv512 = 1.0 / t511;
-    let t513 = 0.5999999999999999 * t503 + tau[9] - 0.8 * t504;
-    let t514 = t411 + t412 + t413 + 1.2 - t505 * t505 * inv512;
-    let t515 = t415 + t416 + t417 - t505 * t506 * inv512;
-    let t516 = t419 + t420 + t421 - t505 * t507 * inv512;
-    let t517 = t423 + t424 + t425 + 1.2 - t506 * t506 * inv512;
-    let t518 = t427 + t428 + t429 - t506 * t507 * inv512;
-    let t519 = t117 * t406 + t118 * t408 + t119 * t410 + 1.2 - t507 * t507 * inv512;
-    let t520 = 0.25 * t418 + t439 + t440 + t441 - t505 * t508 * inv512;
-    let t521 = t443 + t444 + t445 - 0.25 * t414 - t505 * t509 * inv512 - 0.144;
-    let t522 = t447 + t448 + t449 - t505 * t510 * inv512;
-    let t523 = 0.25 * t426 + t451 + t452 + t453 + 0.144 - t506 * t508 * inv512;
-    let t524 = t454 + t455 + t456 - 0.25 * t418 - t506 * t509 * inv512;
-    let t525 = t458 + t459 + t460 + 0.012 - t506 * t510 * inv512;
-    let t526 = 0.25 * (t427 + t428 + t429) + t117 * t430 + t118 * t433 + t119 * t436
-        - t507 * t508 * inv512;
-    let t527 = t462 + t463 + t464 - 0.25 * t422 - t507 * t509 * inv512 - 0.012;
-    let t528 = t465 + t466 + t467 - t507 * t510 * inv512;
-    let t529 = 0.0625 * t426 + 0.5 * (t451 + t452 + t453)
-        + t111 * (t111 * t390 + t112 * t391 + t113 * t392)
-        + t112 * (t111 * t391 + t112 * t393 + t113 * t394)
-        + t113 * (t111 * t392 + t112 * t394 + t113 * t395) + 0.02928
-        - t508 * t508 * inv512;
-    let t530 = 0.25 * (t457 - t442) + t474 + t475 + t476 - 0.0625 * t418
-        - t508 * t509 * inv512;
-    let t531 = 0.25 * t461 + t477 + t478 + t479 + 0.00194 - t508 * t510 * inv512;
-    let t532 = 0.0625 * t414 + t480 + t481 + t482 + 0.0284 - 0.5 * t446
-        - t509 * t509 * inv512;
-    let t533 = t483 + t484 + t485 - 0.25 * t450 - t509 * t510 * inv512;
-    let t534 = t486 + t487 + t488 + 0.00212 - t510 * t510 * inv512;
-    let t535 = qd[9] * t81 * t533;
-    let t536 = t490 + t491 + t492 - 1.2 * t192 - t91 * t520 - t505 * inv512 * t513
-        - 0.8 * (qd[9] * t81 * t521) - 0.5999999999999999 * (qd[9] * t81 * t522);
-    let t537 = t494 + t495 + t496 - 1.2 * t194 - t91 * t523 - t506 * inv512 * t513
-        - 0.8 * (qd[9] * t81 * t524) - 0.5999999999999999 * (qd[9] * t81 * t525);
-    let t538 = t117 * t400 + t118 * t401 + t119 * t398 - 1.2 * t195 - t91 * t526
-        - t507 * inv512 * t513 - 0.8 * (qd[9] * t81 * t527)
-        - 0.5999999999999999 * (qd[9] * t81 * t528);
-    let t539 = 0.011 * t132 + t111 * t402 + t112 * t403 + t113 * t404
-        + 0.25 * (t494 + t495 + t496) - 0.144 * t194 - t87 * t197 - t91 * t529
-        - t508 * inv512 * t513 - 0.8 * (qd[9] * t81 * t530)
-        - 0.5999999999999999 * (qd[9] * t81 * t531);
-    let t540 = 0.144 * t192 + 0.012 * t195 + t199 + t497 + t498 + t499 - t198
-        - t91 * t530 - t509 * inv512 * t513 - 0.25 * t493 - 0.8 * (qd[9] * t81 * t532)
-        - 0.5999999999999999 * t535;
-    let t541 = t200 + t500 + t501 + t502 - 0.011 * t193 - 0.012 * t194 - t91 * t531
-        - t510 * inv512 * t513 - 0.8 * t535 - 0.5999999999999999 * (qd[9] * t81 * t534);
-    let t542 = s_q10 * t515;
-    let t543 = s_q10 * t516;
-    let t544 = s_q10 * t514;
-    let t545 = t79 * t515 - 0.8 * t544 - 0.4799999999999999 * (t78 * t516);
-    let t546 = t80 * t516 - 0.5999999999999999 * t544
-        - 0.4799999999999999 * (t78 * t515);
-    let t547 = s_q10 * t518;
-    let t548 = t78 * t518;
-    let t549 = t79 * t517 - 0.8 * t542 - 0.4799999999999999 * t548;
-    let t550 = t80 * t518 - 0.5999999999999999 * t542
-        - 0.4799999999999999 * (t78 * t517);
-    let t551 = t79 * t518 - 0.8 * t543 - 0.4799999999999999 * (t78 * t519);
-    let t552 = t80 * t519 - 0.5999999999999999 * t543 - 0.4799999999999999 * t548;
-    let t553 = c_q10 * (c_q10 * t514 + 0.8 * t542 + 0.5999999999999999 * t543);
-    let t554 = s_q10 * (c_q10 * t515 + 0.8 * (s_q10 * t517) + 0.5999999999999999 * t547);
-    let t555 = s_q10 * (0.8 * t547 + c_q10 * t516 + 0.5999999999999999 * (s_q10 * t519));
-    let t556 = c_q10 * t545;
-    let t557 = s_q10 * t549;
-    let t558 = s_q10 * t551;
-    let t559 = c_q10 * t546;
-    let t560 = s_q10 * t550;
-    let t561 = s_q10 * t552;
-    let t562 = s_q10 * t545;
-    let t563 = t79 * t549;
-    let t564 = t78 * t551;
-    let t565 = s_q10 * t546;
-    let t566 = t79 * t550;
-    let t567 = t78 * t552;
-    let t568 = t566 - 0.8 * t565 - 0.4799999999999999 * t567;
-    let t569 = t78 * t550;
-    let t570 = t80 * t552;
-    let t571 = c_q10 * t520 + 0.8 * (s_q10 * t521) + 0.5999999999999999 * (s_q10 * t522);
-    let t572 = s_q10 * t520;
-    let t573 = t79 * t521 - 0.8 * t572 - 0.4799999999999999 * (t78 * t522);
-    let t574 = t80 * t522 - 0.5999999999999999 * t572
-        - 0.4799999999999999 * (t78 * t521);
-    let t575 = c_q10 * t523 + 0.8 * (s_q10 * t524) + 0.5999999999999999 * (s_q10 * t525);
-    let t576 = s_q10 * t523;
-    let t577 = t79 * t524 - 0.8 * t576 - 0.4799999999999999 * (t78 * t525);
-    let t578 = t80 * t525 - 0.5999999999999999 * t576
-        - 0.4799999999999999 * (t78 * t524);
-    let t579 = c_q10 * t526 + 0.8 * (s_q10 * t527) + 0.5999999999999999 * (s_q10 * t528);
-    let t580 = s_q10 * t526;
-    let t581 = t79 * t527 - 0.8 * t580 - 0.4799999999999999 * (t78 * t528);
-    let t582 = t80 * t528 - 0.5999999999999999 * t580
-        - 0.4799999999999999 * (t78 * t527);
-    let t583 = c_q10 * t571;
-    let t584 = s_q10 * t575;
-    let t585 = s_q10 * t579;
-    let t586 = c_q10 * t573;
-    let t587 = s_q10 * t577;
-    let t588 = s_q10 * t581;
-    let t589 = c_q10 * t574;
-    let t590 = s_q10 * t578;
-    let t591 = s_q10 * t582;
-    let t592 = s_q10 * t571;
-    let t593 = t79 * t575;
-    let t594 = t78 * t579;
-    let t595 = s_q10 * t573;
-    let t596 = t79 * t577;
-    let t597 = t78 * t581;
-    let t598 = s_q10 * t574;
-    let t599 = t79 * t578;
-    let t600 = t78 * t582;
-    let t601 = t78 * t575;
-    let t602 = t80 * t579;
-    let t603 = t78 * t577;
-    let t604 = t80 * t581;
-    let t605 = t78 * t578;
-    let t606 = t80 * t582;
-    let t607 = s_q10 * t530;
-    let t608 = s_q10 * t531;
-    let t609 = s_q10 * t529;
-    let t610 = t79 * t530 - 0.8 * t609 - 0.4799999999999999 * (t78 * t531);
-    let t611 = t80 * t531 - 0.5999999999999999 * t609
-        - 0.4799999999999999 * (t78 * t530);
-    let t612 = s_q10 * t533;
-    let t613 = t78 * t533;
-    let t614 = t79 * t532 - 0.8 * t607 - 0.4799999999999999 * t613;
-    let t615 = t80 * t533 - 0.5999999999999999 * t607
-        - 0.4799999999999999 * (t78 * t532);
-    let t616 = t79 * t533 - 0.8 * t608 - 0.4799999999999999 * (t78 * t534);
-    let t617 = t80 * t534 - 0.5999999999999999 * t608 - 0.4799999999999999 * t613;
-    let t618 = s_q10 * t611;
-    let t619 = c_q10 * t536;
-    let t620 = s_q10 * t537;
-    let t621 = s_q10 * t538;
-    let t622 = s_q10 * t536;
-    let t623 = t79 * t537;
-    let t624 = t78 * t538;
-    let t625 = t623 - 0.8 * t622 - 0.4799999999999999 * t624;
-    let t626 = t78 * t537;
-    let t627 = t80 * t538;
-    let t628 = t627 - 0.5999999999999999 * t622 - 0.4799999999999999 * t626;
-    let t629 = s_q10 * t539;
-    let t630 = t79 * t540;
-    let t631 = t78 * t541;
-    let t632 = 0.5999999999999999 * (t556 + 0.8 * t557 + 0.5999999999999999 * t558)
-        - 0.8 * (t559 + 0.8 * t560 + 0.5999999999999999 * t561);
-    let t633 = 0.5999999999999999 * (t563 - 0.8 * t562 - 0.4799999999999999 * t564)
-        - 0.8 * t568;
-    let t634 = 0.5999999999999999 * t568
-        - 0.8 * (t570 - 0.5999999999999999 * t565 - 0.4799999999999999 * t569);
-    let t635 = 0.5999999999999999 * (t593 - 0.8 * t592 - 0.4799999999999999 * t594)
-        - 0.8 * (t602 - 0.5999999999999999 * t592 - 0.4799999999999999 * t601);
-    let t636 = 0.5999999999999999 * (t596 - 0.8 * t595 - 0.4799999999999999 * t597)
-        - 0.8 * (t604 - 0.5999999999999999 * t595 - 0.4799999999999999 * t603);
-    let t637 = 0.5999999999999999 * (t599 - 0.8 * t598 - 0.4799999999999999 * t600)
-        - 0.8 * (t606 - 0.5999999999999999 * t598 - 0.4799999999999999 * t605);
-    let t638 = 0.5999999999999999 * t633 - 0.8 * t634;
-    let inv639 = 1.0 / t638;
-    let t640 = 0.5999999999999999 * t625 + tau[8] - 0.8 * t628;
-    let t641 = t632 * t632 * inv639;
-    let t642 = t553 + 0.8 * t554 + 0.5999999999999999 * t555 - t641;
-    let t643 = t632 * t633 * inv639;
-    let t644 = t556 + 0.8 * t557 + 0.5999999999999999 * t558 - t643;
-    let t645 = t632 * t634 * inv639;
-    let t646 = t559 + 0.8 * t560 + 0.5999999999999999 * t561 - t645;
-    let t647 = t633 * t633 * inv639;
-    let t648 = t563 - 0.8 * t562 - t647 - 0.4799999999999999 * t564;
-    let t649 = t633 * t634 * inv639;
-    let t650 = t566 - 0.8 * t565 - t649 - 0.4799999999999999 * t567;
-    let t651 = t634 * t634 * inv639;
-    let t652 = t570 - 0.5999999999999999 * t565 - 0.4799999999999999 * t569 - t651;
-    let t653 = t632 * t635 * inv639;
-    let t654 = t583 + 0.8 * t584 + 0.5999999999999999 * t585 - t653;
-    let t655 = t632 * t636 * inv639;
-    let t656 = t586 + 0.8 * t587 + 0.5999999999999999 * t588 - t655;
-    let t657 = t632 * t637 * inv639;
-    let t658 = t589 + 0.8 * t590 + 0.5999999999999999 * t591 - t657;
-    let t659 = t633 * t635 * inv639;
-    let t660 = t593 - 0.8 * t592 - t659 - 0.4799999999999999 * t594;
-    let t661 = t633 * t636 * inv639;
-    let t662 = t596 - 0.8 * t595 - t661 - 0.4799999999999999 * t597;
-    let t663 = t633 * t637 * inv639;
-    let t664 = t599 - 0.8 * t598 - t663 - 0.4799999999999999 * t600;
-    let t665 = t634 * t635 * inv639;
-    let t666 = t602 - 0.5999999999999999 * t592 - 0.4799999999999999 * t601 - t665;
-    let t667 = t634 * t636 * inv639;
-    let t668 = t604 - 0.5999999999999999 * t595 - 0.4799999999999999 * t603 - t667;
-    let t669 = t634 * t637 * inv639;
-    let t670 = t606 - 0.5999999999999999 * t598 - 0.4799999999999999 * t605 - t669;
-    let t671 = t265 * t642;
-    let t672 = t266 * t644;
-    let t673 = t267 * t646;
-    let t674 = t265 * t644;
-    let t675 = t266 * t648;
-    let t676 = t267 * t650;
-    let t677 = t265 * t646;
-    let t678 = t266 * t650;
-    let t679 = t267 * t652;
-    let t680 = t265 * t656;
-    let t681 = t266 * t662;
-    let t682 = t267 * t668;
-    let t683 = t632 * inv639 * t640;
-    let t684 = t633 * inv639 * t640;
-    let t685 = t634 * inv639 * t640;
-    let t686 = t636 * inv639 * t640;
-    let t687 = t619 + 0.8 * t620 + 0.5999999999999999 * t621 - t671 - t672 - t673 - t683;
-    let t688 = t66 * t644;
-    let t689 = q[9] * t646;
-    let t690 = t66 * t648;
-    let t691 = q[9] * t650;
-    let t692 = t66 * t650;
-    let t693 = q[9] * t652;
-    let t694 = t596 + t688 - 0.8 * t595 - t661 - 0.4799999999999999 * t597;
-    let t695 = t604 + t66 * t646 - 0.5999999999999999 * t595 - 0.4799999999999999 * t603
-        - t667;
-    let t696 = t586 + t66 * t642 + 0.8 * t587 + 0.5999999999999999 * t588 - p.l_arm
-        - t655;
-    let t697 = c_q10 * t610 + t66 * t654 + 0.8 * (s_q10 * t614)
-        + 0.5999999999999999 * (s_q10 * t616 + q[9] * t668 + q[9] * t66 * t646) + 0.001
-        - t635 * t636 * inv639 - t66 * t662 - t66 * t66 * t644;
-    let t698 = 0.5 * t245 + t79 * t614 + t66 * t66 * t642 + 2.0 * (t66 * t656) + 0.031
-        - 0.8 * (s_q10 * t610) - t636 * t636 * inv639
-        - 0.4799999999999999 * (t78 * t616);
-    let inv699 = 1.0 / t698;
-    let t700 = t79 * t615 + t66 * t658 - 0.8 * t618 - t636 * t637 * inv639
-        - 0.4799999999999999 * (t78 * t617)
-        - 0.5999999999999999 * (q[9] * t656 + q[9] * t66 * t642) - 0.002;
-    let t701 = t66 * t687;
-    let t702 = t190 + t630 + t701 + tau[7] - t189 - t680 - t681 - t682 - t686
-        - 0.5 * t293 - 0.8 * t629 - 0.4799999999999999 * t631;
-    let t703 = t553 + 0.8 * t554 + 0.5999999999999999 * t555 + 2.0 - t641
-        - t696 * t696 * inv699;
-    let t704 = t556 + 0.8 * t557 + 0.5999999999999999 * t558 - t643
-        - t694 * t696 * inv699;
-    let t705 = t559 + 0.8 * t560 + 0.5999999999999999 * t561 - t645
-        - t695 * t696 * inv699;
-    let t706 = t566 - 0.8 * t565 - t649 - t694 * t695 * inv699
-        - 0.4799999999999999 * t567;
-    let t707 = t570 + 2.0 - 0.5999999999999999 * t565 - 0.4799999999999999 * t569 - t651
-        - t695 * t695 * inv699;
-    let t708 = t583 + 0.8 * t584 + 0.5999999999999999 * (t585 + t689) - t653 - t688
-        - t696 * t697 * inv699;
-    let t709 = t589 + 0.8 * t590 + 0.5999999999999999 * (t591 - q[9] * t642) - t657
-        - t696 * inv699 * t700;
-    let t710 = p.l_arm + t593 + 0.5999999999999999 * t691 - t659 - t690
-        - t694 * t697 * inv699 - 0.8 * t592 - 0.4799999999999999 * t594;
-    let t711 = t599 - 0.8 * t598 - t663 - t694 * inv699 * t700
-        - 0.4799999999999999 * t600 - 0.5999999999999999 * (q[9] * t644);
-    let t712 = 0.5999999999999999 * (t693 - t592) + t602 - 0.4799999999999999 * t601
-        - t665 - t692 - t695 * t697 * inv699;
-    let t713 = t606 - 0.5999999999999999 * (t598 + t689) - 0.4799999999999999 * t605
-        - t669 - t695 * inv699 * t700;
-    let t714 = 0.5 * t245
-        + c_q10 * (c_q10 * t529 + 0.8 * t607 + 0.5999999999999999 * t608)
-        + t66 * (t690 - 0.5999999999999999 * t691)
+        - t274 * t274 * inv276;
+    let t287 = (t125 - 2.0 * t128) * t286;
+    let t288 = t274 * inv276 * (t284 + t285 + tau[14]);
+    let t289 = 1.5 * q[16] + 0.075 * s_q17 + 0.03 * c_q17;
+    let t290 = c_q17 * t279 + q[16] * t278 - s_q17 * t280;
+    let t291 = -(0.03 * t134) - 0.075 * t135 - 1.5 * (t176 + t223 + t224);
+    let t292 = s_q17 * t268 + c_q17 * t269 - t224 * t278 - t223 * t278;
+    let t293 = q[16] * (t282 + tau[13] - t283 - t287 - t288) - tau[15]
+        - q[16] * (t282 - t283 - t287 - t288);
+    let t294 = t116 * t289;
+    let t295 = t116 * t278;
+    let t296 = t116 * t116;
+    let t297 = -(0.9800665778412416 * tau[14]) - 0.19866933079506122 * t291;
+    let t298 = t0 + t3 - t4;
+    let t299 = t1 + t5 - t6;
+    let t300 = t2 + t7 - t8;
+    let t301 = 0.01 * (t104 * d.k1) - 0.003 * (t105 * d.k2);
+    let t302 = 0.003 * (t106 * d.k2) - t104 * d.k0;
+    let t303 = t105 * d.k0 - 0.01 * (t106 * d.k1);
+    let t304 = t104 * d.k6 + t105 * d.k7 + t106 * d.k8;
+    let t305 = t105 * t304;
+    let t306 = t104 * d.k5 + t105 * d.k9 + t106 * d.k7;
+    let t307 = t106 * t306;
+    let t308 = t104 * d.k4 + t105 * d.k5 + t106 * d.k6;
+    let t309 = t106 * t308;
+    let t310 = t104 * t304;
+    let t311 = t104 * t306;
+    let t312 = t105 * t308;
+    let t313 = t80 * (t80 * d.k34 + t81 * d.k35 + t82 * d.k36);
+    let t314 = t81 * (t80 * d.k35 + t81 * d.k37 + t82 * d.k38);
+    let t315 = t82 * (t80 * d.k36 + t81 * d.k38 + t82 * d.k39);
+    let t316 = t86 * d.k40 + t87 * d.k41 + t88 * d.k42;
+    let t317 = t80 * t316;
+    let t318 = t86 * d.k43 + t87 * d.k44 + t88 * d.k45;
+    let t319 = t81 * t318;
+    let t320 = t86 * d.k46 + t87 * d.k47 + t88 * d.k48;
+    let t321 = t82 * t320;
+    let t322 = t317 + t319 + t321;
+    let t323 = t313 + t314 + t315;
+    let t324 = t83 * d.k40 + t84 * d.k41 + t85 * d.k42;
+    let t325 = t80 * t324;
+    let t326 = t83 * d.k43 + t84 * d.k44 + t85 * d.k45;
+    let t327 = t81 * t326;
+    let t328 = t83 * d.k46 + t84 * d.k47 + t85 * d.k48;
+    let t329 = t82 * t328;
+    let t330 = 0.5999999999999999 * (t325 + t327 + t329 - 0.25 * t323 - 0.144)
+        - 0.8 * t322;
+    let t331 = t86 * d.k49 + t87 * d.k50 + t88 * d.k51;
+    let t332 = t83 * t331;
+    let t333 = t86 * d.k50 + t87 * d.k52 + t88 * d.k53;
+    let t334 = t84 * t333;
+    let t335 = t86 * d.k51 + t87 * d.k53 + t88 * d.k54;
+    let t336 = t85 * t335;
+    let t337 = t332 + t334 + t336 - 0.25 * t322;
+    let t338 = t325 + t327 + t329;
+    let t339 = t83 * d.k49 + t84 * d.k50 + t85 * d.k51;
+    let t340 = t83 * t339;
+    let t341 = t83 * d.k50 + t84 * d.k52 + t85 * d.k53;
+    let t342 = t84 * t341;
+    let t343 = t83 * d.k51 + t84 * d.k53 + t85 * d.k54;
+    let t344 = t85 * t343;
+    let t345 = 0.5999999999999999
+        * (0.0625 * t323 + t340 + t342 + t344 + 0.0284 - 0.5 * t338) - 0.8 * t337;
+    let t346 = t86 * t331;
+    let t347 = t87 * t333;
+    let t348 = t88 * t335;
+    let t349 = 0.5999999999999999 * t337 - 0.8 * (t346 + t347 + t348 + 0.00212);
+    let t350 = 0.5999999999999999 * t345 - 0.8 * t349;
+    let inv351 = 1.0 / t350;
+    let t352 = t313 + t314 + t315 + 1.2 - t330 * t330 * inv351;
+    let t353 = t83 * d.k34 + t84 * d.k35 + t85 * d.k36;
+    let t354 = t80 * t353;
+    let t355 = t83 * d.k35 + t84 * d.k37 + t85 * d.k38;
+    let t356 = t81 * t355;
+    let t357 = t83 * d.k36 + t84 * d.k38 + t85 * d.k39;
+    let t358 = t82 * t357;
+    let t359 = t354 + t356 + t358;
+    let t360 = t83 * t324;
+    let t361 = t84 * t326;
+    let t362 = t85 * t328;
+    let t363 = t83 * t316;
+    let t364 = t84 * t318;
+    let t365 = t85 * t320;
+    let t366 = 0.5999999999999999 * (t360 + t361 + t362 - 0.25 * t359)
+        - 0.8 * (t363 + t364 + t365 + 0.012);
+    let t367 = t354 + t356 + t358 - t330 * inv351 * t366;
+    let t368 = s_q10 * t367;
+    let t369 = t86 * d.k34 + t87 * d.k35 + t88 * d.k36;
+    let t370 = t80 * t369;
+    let t371 = t86 * d.k35 + t87 * d.k37 + t88 * d.k38;
+    let t372 = t81 * t371;
+    let t373 = t86 * d.k36 + t87 * d.k38 + t88 * d.k39;
+    let t374 = t82 * t373;
+    let t375 = t86 * t316;
+    let t376 = t87 * t318;
+    let t377 = t88 * t320;
+    let t378 = t370 + t372 + t374;
+    let t379 = t86 * t324;
+    let t380 = t87 * t326;
+    let t381 = t88 * t328;
+    let t382 = 0.5999999999999999 * (t379 + t380 + t381 - 0.25 * t378 - 0.012)
+        - 0.8 * (t375 + t376 + t377);
+    let t383 = t370 + t372 + t374 - t330 * inv351 * t382;
+    let t384 = s_q10 * t383;
+    let t385 = c_q10 * (c_q10 * t352 + 0.8 * t368 + 0.5999999999999999 * t384);
+    let t386 = t83 * t353;
+    let t387 = t84 * t355;
+    let t388 = t85 * t357;
+    let t389 = t386 + t387 + t388 + 1.2 - inv351 * (t366 * t366);
+    let t390 = t83 * t369;
+    let t391 = t84 * t371;
+    let t392 = t85 * t373;
+    let t393 = t390 + t391 + t392 - inv351 * t366 * t382;
+    let t394 = s_q10 * t393;
+    let t395 = s_q10 * (c_q10 * t367 + 0.8 * (s_q10 * t389) + 0.5999999999999999 * t394);
+    let t396 = t86 * t369 + t87 * t371 + t88 * t373 + 1.2 - inv351 * (t382 * t382);
+    let t397 = s_q10 * (0.8 * t394 + c_q10 * t383 + 0.5999999999999999 * (s_q10 * t396));
+    let t398 = s_q10 * t352;
+    let t399 = t48 * t367 - 0.8 * t398 - 0.4799999999999999 * (t47 * t383);
+    let t400 = c_q10 * t399;
+    let t401 = t47 * t393;
+    let t402 = t48 * t389 - 0.8 * t368 - 0.4799999999999999 * t401;
+    let t403 = s_q10 * t402;
+    let t404 = t48 * t393 - 0.8 * t384 - 0.4799999999999999 * (t47 * t396);
+    let t405 = s_q10 * t404;
+    let t406 = t49 * t383 - 0.5999999999999999 * t398
+        - 0.4799999999999999 * (t47 * t367);
+    let t407 = c_q10 * t406;
+    let t408 = t49 * t393 - 0.5999999999999999 * t368
+        - 0.4799999999999999 * (t47 * t389);
+    let t409 = s_q10 * t408;
+    let t410 = t49 * t396 - 0.5999999999999999 * t384 - 0.4799999999999999 * t401;
+    let t411 = s_q10 * t410;
+    let t412 = 0.5999999999999999 * (t400 + 0.8 * t403 + 0.5999999999999999 * t405)
+        - 0.8 * (t407 + 0.8 * t409 + 0.5999999999999999 * t411);
+    let t413 = s_q10 * t399;
+    let t414 = t48 * t402;
+    let t415 = t47 * t404;
+    let t416 = s_q10 * t406;
+    let t417 = t48 * t408;
+    let t418 = t47 * t410;
+    let t419 = t417 - 0.8 * t416 - 0.4799999999999999 * t418;
+    let t420 = 0.5999999999999999 * (t414 - 0.8 * t413 - 0.4799999999999999 * t415)
+        - 0.8 * t419;
+    let t421 = t47 * t408;
+    let t422 = t49 * t410;
+    let t423 = 0.5999999999999999 * t419
+        - 0.8 * (t422 - 0.5999999999999999 * t416 - 0.4799999999999999 * t421);
+    let t424 = 0.5999999999999999 * t420 - 0.8 * t423;
+    let inv425 = 1.0 / t424;
+    let t426 = t412 * t412 * inv425;
+    let t427 = t80 * d.k40 + t81 * d.k41 + t82 * d.k42;
+    let t428 = t80 * t427;
+    let t429 = t80 * d.k43 + t81 * d.k44 + t82 * d.k45;
+    let t430 = t81 * t429;
+    let t431 = t80 * d.k46 + t81 * d.k47 + t82 * d.k48;
+    let t432 = t82 * t431;
+    let t433 = t428 + t430 + t432;
+    let t434 = t360 + t361 + t362;
+    let t435 = t80 * t339;
+    let t436 = t81 * t341;
+    let t437 = t82 * t343;
+    let t438 = t363 + t364 + t365;
+    let t439 = t80 * t331;
+    let t440 = t81 * t333;
+    let t441 = t82 * t335;
+    let t442 = 0.5999999999999999
+        * (0.25 * (t434 - t433) + t435 + t436 + t437 - 0.0625 * t359)
+        - 0.8 * (0.25 * t438 + t439 + t440 + t441 + 0.00194);
+    let t443 = 0.25 * t359 + t428 + t430 + t432 - t330 * inv351 * t442;
+    let t444 = s_q10 * t443;
+    let t445 = t325 + t327 + t329 - 0.25 * t323 - t330 * t345 * inv351 - 0.144;
+    let t446 = t317 + t319 + t321 - t330 * t349 * inv351;
+    let t447 = t48 * t445 - 0.8 * t444 - 0.4799999999999999 * (t47 * t446);
+    let t448 = c_q10 * t447;
+    let t449 = t386 + t387 + t388;
+    let t450 = t83 * t427;
+    let t451 = t84 * t429;
+    let t452 = t85 * t431;
+    let t453 = 0.25 * t449 + t450 + t451 + t452 + 0.144 - inv351 * t366 * t442;
+    let t454 = s_q10 * t453;
+    let t455 = t360 + t361 + t362 - 0.25 * t359 - t345 * inv351 * t366;
+    let t456 = t363 + t364 + t365 + 0.012 - t349 * inv351 * t366;
+    let t457 = t48 * t455 - 0.8 * t454 - 0.4799999999999999 * (t47 * t456);
+    let t458 = s_q10 * t457;
+    let t459 = 0.25 * (t390 + t391 + t392) + t86 * t427 + t87 * t429 + t88 * t431
+        - inv351 * t382 * t442;
+    let t460 = s_q10 * t459;
+    let t461 = t379 + t380 + t381 - 0.25 * t378 - t345 * inv351 * t382 - 0.012;
+    let t462 = t375 + t376 + t377 - t349 * inv351 * t382;
+    let t463 = t48 * t461 - 0.8 * t460 - 0.4799999999999999 * (t47 * t462);
+    let t464 = s_q10 * t463;
+    let t465 = s_q10 * t447;
+    let t466 = t48 * t457;
+    let t467 = t47 * t463;
+    let t468 = t47 * t457;
+    let t469 = t49 * t463;
+    let t470 = 0.5999999999999999 * (t466 - 0.8 * t465 - 0.4799999999999999 * t467)
+        - 0.8 * (t469 - 0.5999999999999999 * t465 - 0.4799999999999999 * t468);
+    let t471 = t412 * inv425 * t470;
+    let t472 = t385 + 0.8 * t395 + 0.5999999999999999 * t397 - t426;
+    let t473 = t448 + t35 * t472 + 0.8 * t458 + 0.5999999999999999 * t464 - p.l_arm
+        - t471;
+    let t474 = 0.0625 * t449 + 0.5 * (t450 + t451 + t452)
+        + t80 * (t80 * d.k49 + t81 * d.k50 + t82 * d.k51)
+        + t81 * (t80 * d.k50 + t81 * d.k52 + t82 * d.k53)
+        + t82 * (t80 * d.k51 + t81 * d.k53 + t82 * d.k54) + 0.02928
+        - inv351 * (t442 * t442);
+    let t475 = s_q10 * t474;
+    let t476 = 0.25 * (t434 - t433) + t435 + t436 + t437 - 0.0625 * t359
+        - t345 * inv351 * t442;
+    let t477 = 0.25 * t438 + t439 + t440 + t441 + 0.00194 - t349 * inv351 * t442;
+    let t478 = t48 * t476 - 0.8 * t475 - 0.4799999999999999 * (t47 * t477);
+    let t479 = s_q10 * t476;
+    let t480 = 0.0625 * t323 + t340 + t342 + t344 + 0.0284 - 0.5 * t338
+        - t345 * t345 * inv351;
+    let t481 = t332 + t334 + t336 - 0.25 * t322 - t345 * t349 * inv351;
+    let t482 = t47 * t481;
+    let t483 = t48 * t480 - 0.8 * t479 - 0.4799999999999999 * t482;
+    let t484 = s_q10 * t477;
+    let t485 = t346 + t347 + t348 + 0.00212 - t349 * t349 * inv351;
+    let t486 = t48 * t481 - 0.8 * t484 - 0.4799999999999999 * (t47 * t485);
+    let t487 = t448 + 0.8 * t458 + 0.5999999999999999 * t464 - t471;
+    let t488 = d.k26 + t48 * t483 + t35 * t35 * t472 + 2.0 * (t35 * t487)
+        - inv425 * (t470 * t470) - 0.8 * (s_q10 * t478)
+        - 0.4799999999999999 * (t47 * t486);
+    let inv489 = 1.0 / t488;
+    let t490 = t385 + 0.8 * t395 + 0.5999999999999999 * t397 + 2.0 - t426
+        - t473 * t473 * inv489;
+    let t491 = t412 * t423 * inv425;
+    let t492 = t423 * inv425 * t470;
+    let t493 = t407 + 0.8 * t409 + 0.5999999999999999 * t411 - t491;
+    let t494 = t469 + t35 * t493 - 0.5999999999999999 * t465 - 0.4799999999999999 * t468
+        - t492;
+    let t495 = t407 + 0.8 * t409 + 0.5999999999999999 * t411 - t491
+        - t473 * inv489 * t494;
+    let t496 = s_q8 * t495;
+    let t497 = c_q8 * t495;
+    let t498 = t423 * t423 * inv425;
+    let t499 = t422 + 2.0 - 0.5999999999999999 * t416 - 0.4799999999999999 * t421 - t498
+        - inv489 * (t494 * t494);
+    let t500 = c_q10 * t443 + 0.8 * (s_q10 * t445) + 0.5999999999999999 * (s_q10 * t446);
+    let t501 = c_q10 * t500;
+    let t502 = c_q10 * t453 + 0.8 * (s_q10 * t455) + 0.5999999999999999 * (s_q10 * t456);
+    let t503 = s_q10 * t502;
+    let t504 = c_q10 * t459 + 0.8 * (s_q10 * t461) + 0.5999999999999999 * (s_q10 * t462);
+    let t505 = s_q10 * t504;
+    let t506 = s_q10 * t500;
+    let t507 = t48 * t502;
+    let t508 = t47 * t504;
+    let t509 = t47 * t502;
+    let t510 = t49 * t504;
+    let t511 = 0.5999999999999999 * (t507 - 0.8 * t506 - 0.4799999999999999 * t508)
+        - 0.8 * (t510 - 0.5999999999999999 * t506 - 0.4799999999999999 * t509);
+    let t512 = t412 * inv425 * t511;
+    let t513 = t412 * t420 * inv425;
+    let t514 = t400 + 0.8 * t403 + 0.5999999999999999 * t405 - t513;
+    let t515 = t35 * t514;
+    let t516 = q[9] * t493;
+    let t517 = t501 + 0.8 * t503 + 0.5999999999999999 * t505 - t512;
+    let t518 = t469 - 0.5999999999999999 * t465 - 0.4799999999999999 * t468 - t492;
+    let t519 = t420 * inv425 * t470;
+    let t520 = t466 - 0.8 * t465 - t519 - 0.4799999999999999 * t467;
+    let t521 = c_q10 * t478 + t35 * t517 + 0.8 * (s_q10 * t483)
+        + 0.5999999999999999 * (s_q10 * t486 + q[9] * t518 + q[9] * t35 * t493) + 0.001
+        - inv425 * t470 * t511 - t35 * t520 - t35 * t35 * t514;
+    let t522 = t501 + 0.8 * t503 + 0.5999999999999999 * (t505 + t516) - t512 - t515
+        - t473 * inv489 * t521;
+    let t523 = t49 * t446 - 0.5999999999999999 * t444
+        - 0.4799999999999999 * (t47 * t445);
+    let t524 = c_q10 * t523;
+    let t525 = t49 * t456 - 0.5999999999999999 * t454
+        - 0.4799999999999999 * (t47 * t455);
+    let t526 = s_q10 * t525;
+    let t527 = t49 * t462 - 0.5999999999999999 * t460
+        - 0.4799999999999999 * (t47 * t461);
+    let t528 = s_q10 * t527;
+    let t529 = s_q10 * t523;
+    let t530 = t48 * t525;
+    let t531 = t47 * t527;
+    let t532 = t47 * t525;
+    let t533 = t49 * t527;
+    let t534 = 0.5999999999999999 * (t530 - 0.8 * t529 - 0.4799999999999999 * t531)
+        - 0.8 * (t533 - 0.5999999999999999 * t529 - 0.4799999999999999 * t532);
+    let t535 = t412 * inv425 * t534;
+    let t536 = t49 * t477 - 0.5999999999999999 * t475
+        - 0.4799999999999999 * (t47 * t476);
+    let t537 = s_q10 * t536;
+    let t538 = t49 * t481 - 0.5999999999999999 * t479
+        - 0.4799999999999999 * (t47 * t480);
+    let t539 = t49 * t485 - 0.4799999999999999 * t482 - 0.5999999999999999 * t484;
+    let t540 = t524 + 0.8 * t526 + 0.5999999999999999 * t528 - t535;
+    let t541 = t48 * t538 + t35 * t540 - 0.8 * t537 - inv425 * t470 * t534
+        - 0.4799999999999999 * (t47 * t539)
+        - 0.5999999999999999 * (q[9] * t487 + q[9] * t35 * t472) - 0.002;
+    let t542 = t524 + 0.8 * t526 + 0.5999999999999999 * (t528 - q[9] * t472) - t535
+        - t473 * inv489 * t541;
+    let t543 = c_q8 * t522 + s_q8 * t542;
+    let t544 = t423 * inv425 * t511;
+    let t545 = t420 * t423 * inv425;
+    let t546 = t417 - 0.8 * t416 - t545 - 0.4799999999999999 * t418;
+    let t547 = t35 * t546;
+    let t548 = t422 - 0.5999999999999999 * t416 - 0.4799999999999999 * t421 - t498;
+    let t549 = q[9] * t548;
+    let t550 = 0.5999999999999999 * (t549 - t506) + t510 - 0.4799999999999999 * t509
+        - t544 - t547 - inv489 * t494 * t521;
+    let t551 = t423 * inv425 * t534;
+    let t552 = t533 - 0.5999999999999999 * (t516 + t529) - 0.4799999999999999 * t532
+        - t551 - inv489 * t494 * t541;
+    let t553 = c_q8 * t550 + s_q8 * t552;
+    let t554 = c_q8 * t543 + s_q8 * t553;
+    let t555 = s_q10 * t481;
+    let t556 = t510 - 0.5999999999999999 * t506 - 0.4799999999999999 * t509 - t544;
+    let t557 = t420 * inv425 * t511;
+    let t558 = t507 - 0.8 * t506 - t557 - 0.4799999999999999 * t508;
+    let t559 = t420 * t420 * inv425;
+    let t560 = t414 - 0.8 * t413 - t559 - 0.4799999999999999 * t415;
+    let t561 = t35 * t560;
+    let t562 = q[9] * t546;
+    let t563 = c_q10 * (0.8 * t479 + 0.5999999999999999 * t484 + c_q10 * t474)
+        + t35 * (t561 - 0.5999999999999999 * t562) + d.k55
         + 0.8
-            * (s_q10 * (c_q10 * t530 + 0.8 * (s_q10 * t532) + 0.5999999999999999 * t612))
+            * (s_q10 * (c_q10 * t476 + 0.8 * (s_q10 * t480) + 0.5999999999999999 * t555))
         + 0.5999999999999999
-            * (s_q10 * (0.8 * t612 + c_q10 * t531 + 0.5999999999999999 * (s_q10 * t534))
-                - q[9] * (t692 - 0.5999999999999999 * t693))
-        + 1.1999999999999997 * (q[9] * t666) + 0.03 - t635 * t635 * inv639
-        - t697 * t697 * inv699 - 2.0 * (t66 * t660);
-    let t715 = c_q10 * t611 + 0.8 * (s_q10 * t615)
+            * (s_q10 * (0.8 * t555 + c_q10 * t477 + 0.5999999999999999 * (s_q10 * t485))
+                - q[9] * (t547 - 0.5999999999999999 * t549))
+        + 1.1999999999999997 * (q[9] * t556) - inv425 * (t511 * t511)
+        - inv489 * (t521 * t521) - 2.0 * (t35 * t558);
+    let t564 = t533 - 0.5999999999999999 * t529 - 0.4799999999999999 * t532 - t551;
+    let t565 = t420 * inv425 * t534;
+    let t566 = t530 - 0.8 * t529 - t565 - 0.4799999999999999 * t531;
+    let t567 = c_q10 * t536 + 0.8 * (s_q10 * t538)
         + 0.5999999999999999
-            * (s_q10 * t617 + q[9] * t670 + q[9] * t66 * t644 - q[9] * t654)
-        - t635 * t637 * inv639 - t66 * t664 - t697 * inv699 * t700
-        - 0.3599999999999998 * (q[9] * q[9] * t646);
-    let t716 = t80 * t617 + 0.3599999999999998 * (q[9] * q[9] * t642) + 0.004
-        - 0.5999999999999999 * t618 - 0.4799999999999999 * (t78 * t615)
-        - t637 * t637 * inv639 - inv699 * (t700 * t700)
-        - 1.1999999999999997 * (q[9] * t658);
-    let t717 = p.l_arm * t63 * t64 + t619 + qd[7] * t64 * t708 + 0.8 * t620
-        + 0.5999999999999999 * t621 - t671 - t672 - t673 - t683 - qd[7] * t63 * t709
-        - t696 * inv699 * t702;
-    let t718 = t627 + qd[7] * t64 * t712
-        - 2.0 * (0.5 * (p.l_arm * (t63 * t63) + p.l_arm * (t65 * t65)))
-        - 0.5999999999999999 * t622 - 0.4799999999999999 * t626 - t677 - t678 - t679
-        - t685 - qd[7] * t63 * t713 - t695 * inv699 * t702;
-    let t719 = t64 * t187 + c_q10 * t539 + qd[7] * t64 * t714
-        + 0.5 * (p.l_arm * p.l_arm * t64 * t65) + 0.8 * (s_q10 * t540)
-        + 0.5999999999999999
-            * (s_q10 * t541
-                + q[9]
-                    * (t627 - 0.5999999999999999 * t622 - 0.4799999999999999 * t626
-                        - t677 - t678 - t679 - t685)) - t65 * t188 - t265 * t654
-        - t266 * t660 - t267 * t666 - t635 * inv639 * t640
-        - t66
-            * (t623 - 0.8 * t622 - t674 - t675 - t676 - t684 - 0.4799999999999999 * t624)
-        - qd[7] * t63 * t715 - t697 * inv699 * t702;
-    let t720 = t65 * t186 + t80 * t541 + qd[7] * t64 * t715 - t63 * t187 - t265 * t658
-        - t266 * t664 - t267 * t670 - t637 * inv639 * t640 - qd[7] * t63 * t716
-        - inv699 * t700 * t702 - 0.5999999999999999 * (t629 + q[9] * t687)
-        - 0.4799999999999999 * (t78 * t540);
-    let t721 = s_q8 * t705;
-    let t722 = c_q8 * t705;
-    let t723 = t722 - s_q8 * t703;
-    let t724 = c_q8 * t707 - t721;
-    let t725 = c_q8 * t708 + s_q8 * t709;
-    let t726 = c_q8 * t709 - s_q8 * t708;
-    let t727 = c_q8 * t710 + s_q8 * t711;
-    let t728 = c_q8 * t712 + s_q8 * t713;
-    let t729 = c_q8 * t713 - s_q8 * t712;
-    let t730 = c_q8 * t725 + s_q8 * t728;
-    let t731 = c_q8 * t728 - s_q8 * t725;
-    let t732 = s_q8 * t715;
-    let t733 = c_q8 * t715;
-    let t734 = t733 - s_q8 * t714;
-    let t735 = c_q8 * t716 - t732;
-    let t736 = c_q8 * (c_q8 * t714 + t732) + s_q8 * (t733 + s_q8 * t716);
-    let inv737 = 1.0 / t736;
-    let t738 = c_q8 * t734 + s_q8 * t735;
-    let t739 = c_q8 * t719;
-    let t740 = s_q8 * t720;
-    let t741 = t739 + t740 + tau[6];
-    let t742 = c_q8 * (c_q8 * t703 + t721) + s_q8 * (t722 + s_q8 * t707)
-        - t730 * t730 * inv737;
-    let t743 = c_q8 * t704 + s_q8 * t706 - t727 * t730 * inv737;
-    let t744 = c_q8 * t723 + s_q8 * t724 - t730 * t731 * inv737;
-    let t745 = t563 + 2.0 - 0.8 * t562 - t647 - t694 * t694 * inv699
-        - t727 * t727 * inv737 - 0.4799999999999999 * t564;
-    let t746 = c_q8 * t706 - s_q8 * t704 - t727 * t731 * inv737;
-    let t747 = c_q8 * t724 - s_q8 * t723 - t731 * t731 * inv737;
-    let t748 = c_q8 * t726 + s_q8 * t729 - t730 * inv737 * t738;
-    let t749 = c_q8 * t711 - s_q8 * t710 - t727 * inv737 * t738;
-    let t750 = c_q8 * t729 - s_q8 * t726 - t731 * inv737 * t738;
-    let t751 = c_q8 * t735 - s_q8 * t734 - inv737 * (t738 * t738);
-    let t752 = c_q8 * t717 + s_q8 * t718 + qd[6] * t51 * t748 - t256 * t742 - t260 * t743
-        - t264 * t744 - t730 * inv737 * t741;
-    let t753 = p.l_arm * t64 * t65 + t623 + qd[7] * t64 * t710 + qd[6] * t51 * t749
-        - t674 - t675 - t676 - t684 - qd[7] * t63 * t711 - t694 * inv699 * t702
-        - t256 * t743 - t260 * t745 - t264 * t746 - t727 * inv737 * t741 - 0.8 * t622
-        - 0.4799999999999999 * t624;
-    let t754 = c_q8 * t718 + qd[6] * t51 * t750 - s_q8 * t717 - t256 * t744 - t260 * t746
-        - t264 * t747 - t731 * inv737 * t741;
-    let t755 = c_q8 * t720 + qd[6] * t51 * t751 - s_q8 * t719 - t256 * t748 - t260 * t749
-        - t264 * t750 - inv737 * t738 * t741;
-    let t756 = 0.9800665778412416 * t742 + t42 * t743 + t43 * t744;
-    let t757 = 0.19866933079506122 * t742 + t44 * t743 + t45 * t744;
-    let t758 = t46 * t743 + t47 * t744;
-    let t759 = 0.19866933079506122 * t743 + t44 * t745 + t45 * t746;
-    let t760 = t46 * t745 + t47 * t746;
-    let t761 = 0.19866933079506122 * t744 + t44 * t746 + t45 * t747;
-    let t762 = t46 * t746 + t47 * t747;
-    let t763 = t42 * (0.9800665778412416 * t743 + t42 * t745 + t43 * t746);
-    let t764 = t43 * (0.9800665778412416 * t744 + t42 * t746 + t43 * t747);
-    let t765 = 0.9800665778412416 * t756 + t763 + t764;
-    let t766 = 0.9800665778412416 * t757 + t42 * t759 + t43 * t761;
-    let t767 = t42 * t760;
-    let t768 = t43 * t762;
-    let t769 = 0.9800665778412416 * t758 + t767 + t768;
-    let t770 = t44 * t759;
-    let t771 = t45 * t761;
-    let t772 = 0.19866933079506122 * t757 + t770 + t771;
-    let t773 = t44 * t760;
-    let t774 = t45 * t762;
-    let t775 = 0.19866933079506122 * t758 + t773 + t774;
-    let t776 = t46 * t760;
-    let t777 = t47 * t762;
-    let t778 = t776 + t777;
-    let t779 = t43 * t748;
-    let t780 = t45 * t748;
-    let t781 = t47 * t748;
-    let t782 = t42 * t43 * t749;
-    let t783 = t43 * t43 * t750;
-    let t784 = 0.9800665778412416 * t779 + t782 + t783;
-    let t785 = t42 * t45 * t749;
-    let t786 = t43 * t45 * t750;
-    let t787 = 0.9800665778412416 * t780 + t785 + t786;
-    let t788 = t42 * t47 * t749;
-    let t789 = t43 * t47 * t750;
-    let t790 = 0.9800665778412416 * t781 + t788 + t789;
-    let t791 = t43 * t44 * t749;
-    let t792 = 0.19866933079506122 * t779 + t786 + t791;
-    let t793 = t44 * t45 * t749;
-    let t794 = t45 * t45 * t750;
-    let t795 = 0.19866933079506122 * t780 + t793 + t794;
-    let t796 = t44 * t47 * t749;
-    let t797 = t45 * t47 * t750;
-    let t798 = 0.19866933079506122 * t781 + t796 + t797;
-    let t799 = t43 * t46 * t749;
-    let t800 = t789 + t799;
-    let t801 = t45 * t46 * t749;
-    let t802 = t797 + t801;
-    let t803 = t46 * t47 * t749;
-    let t804 = t47 * t47 * t750;
-    let t805 = t803 + t804;
-    let t806 = 0.2 * t765 - 0.1 * t766;
-    let t807 = 0.2 * t766 - 0.1 * t772;
-    let t808 = 0.1 * t778 - 0.3 * t769;
-    let t809 = 0.2 * t769 - 0.1 * t775;
-    let t810 = p.m_torso + t314 + t763 + t764 + 3.0 * t240 + 0.9800665778412416 * t756;
-    let inv811 = 1.0 / t810;
-    let t812 = 3.0 * t241 + t767 + t768 + 0.9800665778412416 * t758 - t316;
-    let t813 = 0.19866933079506122 * t758 + t773 + t774 - 0.2920637567314879;
-    let t814 = t320 + t782 + t783 + 0.2 * t769 + 0.9800665778412416 * t779 - 0.1 * t317
-        - 0.3 * t766;
-    let t815 = 0.1 * (p.m_torso - t315 - t769) + 0.3 * t765 + 0.9800665778412416 * t780
-        + t785 + t786;
-    let t816 = 0.01 * p.m_torso + 0.1 * (t315 + t766) + t321 + t788 + t789
-        + 0.9800665778412416 * t781 - 0.2 * t765;
-    let t817 = t42 * t753;
-    let t818 = t43 * t754;
-    let t819 = 0.9800665778412416 * t752 + t817 + t818;
-    let t820 = t44 * t753;
-    let t821 = t45 * t754;
-    let t822 = 0.19866933079506122 * t752 + t820 + t821;
-    let t823 = t46 * t753;
-    let t824 = t47 * t754;
-    let t825 = t823 + t824;
-    let t826 = p.m_torso + t770 + t771 + 0.19866933079506122 * t757 + 4.859204254497836
-        - t766 * t766 * inv811;
-    let inv827 = 1.0 / t826;
-    let t828 = 0.19866933079506122 * t758 + t773 + t774 - t766 * inv811 * t812
+            * (s_q10 * t539 + q[9] * t564 + q[9] * t35 * t514 - q[9] * t517)
+        - inv425 * t511 * t534 - t35 * t566 - inv489 * t521 * t541
+        - 0.3599999999999998 * (q[9] * q[9] * t493);
+    let t568 = s_q8 * t567;
+    let t569 = c_q8 * t567;
+    let t570 = t49 * t539 + 0.3599999999999998 * (q[9] * q[9] * t472) + 0.004
+        - 0.5999999999999999 * t537 - 0.4799999999999999 * (t47 * t538)
+        - inv425 * (t534 * t534) - inv489 * (t541 * t541)
+        - 1.1999999999999997 * (q[9] * t540);
+    let t571 = c_q8 * (c_q8 * t563 + t568) + s_q8 * (t569 + s_q8 * t570);
+    let inv572 = 1.0 / t571;
+    let t573 = c_q8 * (c_q8 * t490 + t496) + s_q8 * (t497 + s_q8 * t499)
+        - t554 * t554 * inv572;
+    let t574 = t466 + t515 - 0.8 * t465 - t519 - 0.4799999999999999 * t467;
+    let t575 = t400 + 0.8 * t403 + 0.5999999999999999 * t405 - t513
+        - t473 * inv489 * t574;
+    let t576 = t417 - 0.8 * t416 - t545 - inv489 * t494 * t574
+        - 0.4799999999999999 * t418;
+    let t577 = p.l_arm + t507 + 0.5999999999999999 * t562 - t557 - t561
+        - inv489 * t521 * t574 - 0.8 * t506 - 0.4799999999999999 * t508;
+    let t578 = t530 - 0.8 * t529 - t565 - inv489 * t541 * t574
+        - 0.4799999999999999 * t531 - 0.5999999999999999 * (q[9] * t514);
+    let t579 = c_q8 * t577 + s_q8 * t578;
+    let t580 = c_q8 * t575 + s_q8 * t576 - t554 * inv572 * t579;
+    let t581 = t497 - s_q8 * t490;
+    let t582 = c_q8 * t499 - t496;
+    let t583 = c_q8 * t553 - s_q8 * t543;
+    let t584 = c_q8 * t581 + s_q8 * t582 - t554 * inv572 * t583;
+    let t585 = 0.9800665778412416 * t573 + t11 * t580 + t12 * t584;
+    let t586 = t414 + 2.0 - 0.8 * t413 - t559 - inv489 * (t574 * t574)
+        - inv572 * (t579 * t579) - 0.4799999999999999 * t415;
+    let t587 = c_q8 * t576 - s_q8 * t575 - inv572 * t579 * t583;
+    let t588 = t11 * (0.9800665778412416 * t580 + t11 * t586 + t12 * t587);
+    let t589 = c_q8 * t582 - s_q8 * t581 - inv572 * (t583 * t583);
+    let t590 = t12 * (0.9800665778412416 * t584 + t11 * t587 + t12 * t589);
+    let t591 = p.m_torso + t251 + t588 + t590 + 3.0 * t194 + 0.9800665778412416 * t585;
+    let inv592 = 1.0 / t591;
+    let t593 = 0.19866933079506122 * t573 + t13 * t580 + t14 * t584;
+    let t594 = 0.19866933079506122 * t580 + t13 * t586 + t14 * t587;
+    let t595 = 0.19866933079506122 * t584 + t13 * t587 + t14 * t589;
+    let t596 = 0.9800665778412416 * t593 + t11 * t594 + t12 * t595;
+    let t597 = t13 * t594;
+    let t598 = t14 * t595;
+    let t599 = 0.19866933079506122 * t593 + t597 + t598 + d.k56 - inv592 * (t596 * t596);
+    let inv600 = 1.0 / t599;
+    let t601 = t15 * t580 + t16 * t584;
+    let t602 = t15 * t586 + t16 * t587;
+    let t603 = t13 * t602;
+    let t604 = t15 * t587 + t16 * t589;
+    let t605 = t14 * t604;
+    let t606 = t11 * t602;
+    let t607 = t12 * t604;
+    let t608 = 3.0 * t195 + t606 + t607 + 0.9800665778412416 * t601 - t253;
+    let t609 = 0.19866933079506122 * t601 + t603 + t605 - inv592 * t596 * t608
         - 0.2920637567314879;
-    let t829 = t243 + t786 + t791 + 0.19866933079506122 * (t779 - t352) + 0.2 * t775
-        + 0.4829602127248918 - 0.1 * p.m_torso - t766 * inv811 * t814 - 0.3 * t772;
-    let t830 = 0.2920637567314879 * t147 + 0.3 * t766 + 0.19866933079506122 * t780 + t793
-        + t794 - 0.19470917115432523 * t341 - 0.1 * t775 - t766 * inv811 * t815;
-    let t831 = 0.02 * p.m_torso + 0.05920425449783619 * t147 + t796 + t797 + 0.1 * t772
-        + 0.19866933079506122 * t781 - t244 - t766 * inv811 * t816
-        - 0.039469502998557456 * t341 - 0.2 * t766;
-    let t832 = p.m_torso + t318 + t776 + t777 + 3.0 * t239 + 1.4407957455021638
-        - inv811 * (t812 * t812) - inv827 * (t828 * t828);
-    let inv833 = 1.0 / t832;
-    let t834 = t789 + t799 + 0.9800665778412416 * t352 + 0.2 * t778 - 0.01 * p.m_torso
-        - 0.1 * t319 - t322 - inv811 * t812 * t814 - inv827 * t828 * t829 - 0.3 * t775
-        - 0.014603187836574395;
-    let t835 = 0.9605304970014426 * t341 + 0.3 * t769 + t797 + t801 - 0.02 * p.m_torso
-        - 1.4407957455021638 * t147 - 0.1 * (t317 + t778) - inv811 * t812 * t815
-        - inv827 * t828 * t830;
-    let t836 = 0.1 * (t317 + t775) + t803 + t804 + 0.19470917115432523 * t341
-        - 0.2920637567314879 * t147 - t320 - inv811 * t812 * t816 - inv827 * t828 * t831
-        - 0.2 * t769;
-    let t837 = 0.0101 * p.m_torso + 0.2 * (t243 + t322 - (0.3 * t775 - 0.2 * t778))
-        + 0.01 * t319 + c_q18 * (0.001 * s_q18 + c_q18 * t301)
-        + s_q18 * (0.001 * c_q18 + s_q18 * t308)
-        + c_q17 * (0.001 * s_q17 + 0.0046 * c_q17) + t43 * t43 * t751
-        + 2.0 * (q[16] * t340) + 1.5 * (q[16] * q[16]) + 0.4 * t800
-        + 0.3 * (0.3 * t772 - 0.2 * t775) + 0.34814801063624456
-        - s_q17 * (-(0.00975 * s_q17) - 0.001 * c_q17) - inv811 * (t814 * t814)
-        - inv827 * (t829 * t829) - inv833 * (t834 * t834) - 0.019866933079506124 * t352
-        - 0.6 * t792;
-    let inv838 = 1.0 / t837;
-    let t839 = 0.0002 * p.m_torso + 0.014603187836574395 * t147 + 0.01 * t317
-        + 0.9800665778412416 * (t353 - t357)
-        + 0.3 * (t784 + (0.1 * t775 - 0.3 * t766) - t795) + 0.2 * (t802 - t808)
-        + t43 * t45 * t751 + 0.01 - 0.1 * (t320 + t800) - 0.009735458557716263 * t341
-        - inv811 * t814 * t815 - inv827 * t829 * t830 - inv833 * t834 * t835;
-    let t840 = 0.0029602127248918096 * t147 + 0.1 * (t792 - t244)
-        + 0.2 * (t320 + t805 - t784 - t809) + c_q18 * t323 + s_q18 * t324
-        + t43 * t47 * t751 + 0.19866933079506122 * (t353 - t357) + 0.3 * (t807 - t798)
-        - 0.002 * p.m_torso - 0.01 * t317 - inv811 * t814 * t816 - inv827 * t829 * t831
-        - inv833 * t834 * t836 - 0.0019734751499278728 * t341 - 0.02;
-    let t841 = 0.0104 * p.m_torso + 0.01 * t315 + 0.9605304970014426 * t344
-        + 1.4407957455021638 * t359 + 0.6 * t787 + t45 * t45 * t751 + 0.1 * t808 + 0.25
-        - 1.921060994002885 * t358 - 0.2 * t802 - inv811 * (t815 * t815)
-        - inv827 * (t830 * t830) - inv833 * (t835 * t835) - inv838 * (t839 * t839)
-        - 0.3 * (0.1 * t769 - 0.3 * t765);
-    let inv842 = 1.0 / t841;
-    let t843 = 0.001 * p.m_torso + 0.1 * (t795 + t809 - t321 - t805)
-        + 0.19470917115432523 * t344 + 0.2920637567314879 * t359 + 0.3 * (t790 - t806)
-        + t45 * t47 * t751 + 0.005 - 0.01 * t315 - 0.38941834230865047 * t358
-        - 0.2 * t787 - inv811 * t815 * t816 - inv827 * t830 * t831 - inv833 * t835 * t836
-        - inv838 * t839 * t840;
-    let t844 = 0.0005 * p.m_torso + 0.01 * t315 + 0.2 * (t321 + t798 + t806)
-        + c_q18 * t324 + t47 * t47 * t751 + 0.039469502998557456 * t344
-        + 0.05920425449783619 * t359 + 0.12 - s_q18 * t323 - inv811 * (t816 * t816)
-        - inv827 * (t831 * t831) - inv833 * (t836 * t836) - inv838 * (t840 * t840)
-        - inv842 * (t843 * t843) - 0.07893900599711491 * t358 - 0.4 * t790 - 0.1 * t807;
-    let inv845 = 1.0 / t844;
-    let t846 = t766 * inv811 * inv827 * t828 - inv811 * t812;
-    let t847 = t766 * inv811 * inv827 * t829 - inv811 * t814 - inv833 * t834 * t846;
-    let t848 = t766 * inv811 * inv827 * t830 - inv811 * t815 - inv833 * t835 * t846
-        - inv838 * t839 * t847;
-    let t849 = t766 * inv811 * inv827 * t831 - inv811 * t816 - inv833 * t836 * t846
-        - inv838 * t840 * t847 - inv842 * t843 * t848;
-    let t850 = inv842 * t848 - inv842 * t843 * inv845 * t849;
-    let t851 = inv838 * t847 - inv838 * t839 * t850 - inv838 * t840 * inv845 * t849;
-    let t852 = inv833 * t846 - inv833 * t834 * t851 - inv833 * t835 * t850
-        - inv833 * t836 * inv845 * t849;
-    let t853 = -(t766 * inv811 * inv827) - inv827 * t828 * t852 - inv827 * t829 * t851
-        - inv827 * t830 * t850 - inv827 * t831 * inv845 * t849;
-    let t854 = inv827 * t828 * inv833 * t834 - inv827 * t829;
-    let t855 = inv827 * t828 * inv833 * t835 - inv827 * t830 - inv838 * t839 * t854;
-    let t856 = inv827 * t828 * inv833 * t836 - inv827 * t831 - inv838 * t840 * t854
-        - inv842 * t843 * t855;
-    let t857 = inv842 * t855 - inv842 * t843 * inv845 * t856;
-    let t858 = inv838 * t854 - inv838 * t839 * t857 - inv838 * t840 * inv845 * t856;
-    let t859 = -(inv827 * t828 * inv833) - inv833 * t834 * t858 - inv833 * t835 * t857
-        - inv833 * t836 * inv845 * t856;
-    let t860 = inv833 * t834 * inv838 * t839 - inv833 * t835;
-    let t861 = inv833 * t834 * inv838 * t840 - inv833 * t836 - inv842 * t843 * t860;
-    let t862 = inv842 * t860 - inv842 * t843 * inv845 * t861;
-    let t863 = -(inv833 * t834 * inv838) - inv838 * t839 * t862
-        - inv838 * t840 * inv845 * t861;
-    let t864 = inv838 * t839 * inv842 * t843 - inv838 * t840;
-    let t865 = -(inv838 * t839 * inv842) - inv842 * t843 * inv845 * t864;
-    let t866 = t31 + t34 - t35;
-    let t867 = t32 + t36 - t37;
-    let t868 = t33 + t38 - t39;
-    let t869 = t325 + t326 + t817 + t818 + tau[0] + 0.9800665778412416 * t752 - t290
-        - tau[13] - t810 * t866 - t766 * t867 - t812 * t868;
-    let t870 = 0.6 * t228 + t309 + t820 + t821 + tau[1]
-        + 0.19866933079506122 * (t752 - t354) - 4.8 * t174 - 1.8 * (t237 + t288) - t291
-        - t766 * t866
-        - (p.m_torso + t770 + t771 + 0.19866933079506122 * t757 + 4.859204254497836)
-            * t867 - t813 * t868 - 0.9800665778412416 * tau[14];
-    let t871 = t329 + t823 + t824 + tau[2] + 0.9800665778412416 * t354 - t292 - t328
-        - t812 * t866 - t813 * t867
-        - (p.m_torso + t318 + t776 + t777 + 3.0 * t239 + 1.4407957455021638) * t868
+    let t610 = t15 * t602;
+    let t611 = t16 * t604;
+    let t612 = 3.0 * t193 + t255 + t610 + t611 + d.k57 - inv592 * (t608 * t608)
+        - inv600 * (t609 * t609);
+    let inv613 = 1.0 / t612;
+    let t614 = inv592 * t596 * inv600 * t609 - inv592 * t608;
+    let t615 = 0.19866933079506122 * t601 + t603 + t605;
+    let t616 = t610 + t611;
+    let t617 = c_q8 * t542 - s_q8 * t522;
+    let t618 = c_q8 * t552 - s_q8 * t550;
+    let t619 = t569 - s_q8 * t563;
+    let t620 = c_q8 * t570 - t568;
+    let t621 = c_q8 * t619 + s_q8 * t620;
+    let t622 = c_q8 * t618 - s_q8 * t617 - inv572 * t583 * t621;
+    let t623 = t12 * t16 * t622;
+    let t624 = c_q8 * t578 - s_q8 * t577 - inv572 * t579 * t621;
+    let t625 = t12 * t15 * t624;
+    let t626 = 0.9800665778412416 * t601 + t606 + t607;
+    let t627 = c_q8 * t617 + s_q8 * t618 - t554 * inv572 * t621;
+    let t628 = t12 * t627;
+    let t629 = t11 * t12 * t624;
+    let t630 = t12 * t12 * t622;
+    let t631 = t257 + t629 + t630 + 0.2 * t626 + 0.9800665778412416 * t628 - 0.1 * t254
+        - 0.3 * t596;
+    let t632 = 0.19866933079506122 * t593 + t597 + t598;
+    let t633 = t12 * t14 * t622;
+    let t634 = t12 * t13 * t624;
+    let t635 = t197 + t633 + t634 + d.k58 + 0.19866933079506122 * (t628 - t289)
+        + 0.2 * t615 - inv592 * t596 * t631 - 0.3 * t632;
+    let t636 = t623 + t625 + d.k59 + 0.9800665778412416 * t289 + 0.2 * t616 - 0.1 * t256
+        - t259 - inv592 * t608 * t631 - inv600 * t609 * t635 - 0.3 * t615;
+    let t637 = 0.19866933079506122 * t628 + t633 + t634;
+    let t638 = t623 + t625;
+    let t639 = c_q8 * t620 - s_q8 * t619 - inv572 * (t621 * t621);
+    let t640 = 0.2 * (t197 + t259 - (0.3 * t615 - 0.2 * t616)) + 0.01 * t256
+        + c_q18 * (0.001 * s_q18 + c_q18 * t238) + s_q18 * (0.001 * c_q18 + s_q18 * t245)
+        + c_q17 * (0.001 * s_q17 + 0.0046 * c_q17) + t12 * t12 * t639 + d.k60
+        + 2.0 * (q[16] * t277) + 1.5 * (q[16] * q[16]) + 0.4 * t638
+        + 0.3 * (0.3 * t632 - 0.2 * t615) - s_q17 * (-(0.00975 * s_q17) - 0.001 * c_q17)
+        - inv592 * (t631 * t631) - inv600 * (t635 * t635) - inv613 * (t636 * t636)
+        - 0.019866933079506124 * t289 - 0.6 * t637;
+    let inv641 = 1.0 / t640;
+    let t642 = inv592 * t596 * inv600 * t635 - inv592 * t631 - inv613 * t614 * t636;
+    let t643 = 0.9800665778412416 * t628 + t629 + t630;
+    let t644 = t14 * t627;
+    let t645 = t13 * t14 * t624;
+    let t646 = t14 * t14 * t622;
+    let t647 = 0.19866933079506122 * t644 + t645 + t646;
+    let t648 = t14 * t16 * t622;
+    let t649 = t14 * t15 * t624;
+    let t650 = t648 + t649;
+    let t651 = 0.1 * t616 - 0.3 * t626;
+    let t652 = 0.9800665778412416 * t585 + t588 + t590;
+    let t653 = t11 * t14 * t624;
+    let t654 = t633 + t653 + d.k61 + 0.9800665778412416 * t644 + 0.3 * t652
+        - 0.1 * (t252 + t626);
+    let t655 = 0.2920637567314879 * t116 + 0.3 * t596 + 0.19866933079506122 * t644 + t645
+        + t646 - 0.19470917115432523 * t278 - 0.1 * t615 - inv592 * t596 * t654;
+    let t656 = 0.9605304970014426 * t278 + d.k18 + t648 + t649 + 0.3 * t626
+        - 1.4407957455021638 * t116 - 0.1 * (t254 + t616) - inv592 * t608 * t654
+        - inv600 * t609 * t655;
+    let t657 = 0.014603187836574395 * t116 + 0.01 * t254
+        + 0.9800665778412416 * (t290 - t294) + d.k20 + t12 * t14 * t639
+        + 0.3 * (t643 + (0.1 * t615 - 0.3 * t596) - t647) + 0.2 * (t650 - t651)
+        - 0.1 * (t257 + t638) - 0.009735458557716263 * t278 - inv592 * t631 * t654
+        - inv600 * t635 * t655 - inv613 * t636 * t656;
+    let t658 = t633 + t653 + 0.9800665778412416 * t644;
+    let t659 = 0.01 * t252 + 0.9605304970014426 * t281 + 1.4407957455021638 * t296
+        + 0.1 * t651 + 0.6 * t658 + t14 * t14 * t639 + d.k62 - 1.921060994002885 * t295
+        - 0.2 * t650 - inv592 * (t654 * t654) - inv600 * (t655 * t655)
+        - inv613 * (t656 * t656) - inv641 * (t657 * t657)
+        - 0.3 * (0.1 * t626 - 0.3 * t652);
+    let inv660 = 1.0 / t659;
+    let t661 = inv592 * t596 * inv600 * t655 - inv592 * t654 - inv613 * t614 * t656
+        - inv641 * t642 * t657;
+    let t662 = t16 * t627;
+    let t663 = t11 * t16 * t624;
+    let t664 = t623 + t663 + 0.9800665778412416 * t662;
+    let t665 = t15 * t16 * t624;
+    let t666 = t16 * t16 * t622;
+    let t667 = t665 + t666;
+    let t668 = 0.2 * t652 - 0.1 * t596;
+    let t669 = 0.2 * t626 - 0.1 * t615;
+    let t670 = 0.1 * (t252 + t596) + t258 + t623 + t663 + d.k63
+        + 0.9800665778412416 * t662 - 0.2 * t652;
+    let t671 = t13 * t16 * t624;
+    let t672 = 0.05920425449783619 * t116 + d.k16 + t648 + t671 + 0.1 * t632
+        + 0.19866933079506122 * t662 - t198 - inv592 * t596 * t670
+        - 0.039469502998557456 * t278 - 0.2 * t596;
+    let t673 = 0.1 * (t254 + t615) + t665 + t666 + 0.19470917115432523 * t278
+        - 0.2920637567314879 * t116 - t257 - inv592 * t608 * t670 - inv600 * t609 * t672
+        - 0.2 * t626;
+    let t674 = t648 + t671 + 0.19866933079506122 * t662;
+    let t675 = 0.2 * t596 - 0.1 * t632;
+    let t676 = 0.0029602127248918096 * t116 + 0.1 * (t637 - t198)
+        + 0.2 * (t257 + t667 - t643 - t669) + c_q18 * t260 + s_q18 * t261 + d.k21
+        + t12 * t16 * t639 + 0.19866933079506122 * (t290 - t294) + 0.3 * (t675 - t674)
+        - 0.01 * t254 - inv592 * t631 * t670 - inv600 * t635 * t672
+        - inv613 * t636 * t673 - 0.0019734751499278728 * t278;
+    let t677 = 0.1 * (t647 + t669 - t258 - t667) + 0.19470917115432523 * t281
+        + 0.2920637567314879 * t296 + d.k23 + t14 * t16 * t639 + 0.3 * (t664 - t668)
+        - 0.01 * t252 - 0.38941834230865047 * t295 - inv592 * t654 * t670
+        - inv600 * t655 * t672 - inv613 * t656 * t673 - inv641 * t657 * t676
+        - 0.2 * t658;
+    let t678 = 0.01 * t252 + 0.2 * (t258 + t668 + t674) + c_q18 * t261 + t16 * t16 * t639
+        + d.k64 + 0.039469502998557456 * t281 + 0.05920425449783619 * t296 - s_q18 * t260
+        - inv592 * (t670 * t670) - inv600 * (t672 * t672) - inv613 * (t673 * t673)
+        - inv641 * (t676 * t676) - inv660 * (t677 * t677) - 0.07893900599711491 * t295
+        - 0.4 * t664 - 0.1 * t675;
+    let inv679 = 1.0 / t678;
+    let t680 = inv592 * t596 * inv600 * t672 - inv592 * t670 - inv613 * t614 * t673
+        - inv641 * t642 * t676 - inv660 * t661 * t677;
+    let t681 = inv660 * t661 - inv660 * t677 * inv679 * t680;
+    let t682 = inv641 * t642 - inv641 * t657 * t681 - inv641 * t676 * inv679 * t680;
+    let t683 = inv613 * t614 - inv613 * t636 * t682 - inv613 * t656 * t681
+        - inv613 * t673 * inv679 * t680;
+    let t684 = -(inv592 * t596 * inv600) - inv600 * t609 * t683 - inv600 * t635 * t682
+        - inv600 * t655 * t681 - inv600 * t672 * inv679 * t680;
+    let t685 = t105 * t301 - t106 * t302;
+    let t686 = t104 * t302 - t105 * t303;
+    let t687 = p.m_hand * t686;
+    let t688 = t106 * t303 - t104 * t301;
+    let t689 = d.k10 * t688;
+    let t690 = tau[10] + t307 + t689 - t305 - 0.01 * t687;
+    let t691 = d.k10 * t685;
+    let t692 = tau[11] + t310 + 0.003 * t686 - t309 - t691;
+    let t693 = p.m_hand * t685;
+    let t694 = tau[12] + t312 + 0.01 * t693 - t311 - 0.003 * t688;
+    let t695 = t690 * d.k65 + t692 * d.k66 - t694 * d.k67;
+    let t696 = t690 * d.k68 + t694 * d.k69 - t692 * d.k67;
+    let t697 = 0.01 * (p.m_hand * t696) - d.k3 * t685 - t214 * d.k34 - t218 * d.k35
+        - t222 * d.k36 - t109 * d.k40 - t112 * d.k41 - t115 * d.k42 - d.k10 * t695;
+    let t698 = t80 * t697;
+    let t699 = t690 * d.k70 + d.k65 * t692 + t694 * d.k68;
+    let t700 = -(0.003 * t696) - d.k3 * t688 - t214 * d.k35 - t218 * d.k37 - t222 * d.k38
+        - t109 * d.k43 - t112 * d.k44 - t115 * d.k45 - t699 * d.k71;
+    let t701 = t81 * t700;
+    let t702 = 0.003 * t695 - d.k3 * t686 - t214 * d.k36 - t218 * d.k38 - t222 * d.k39
+        - t109 * d.k46 - t112 * d.k47 - t115 * d.k48 - 0.01 * (p.m_hand * t699);
+    let t703 = t82 * t702;
+    let t704 = t698 + t701 + t703;
+    let t705 = t307 + t689 - t305 - t214 * d.k40 - t218 * d.k43 - t222 * d.k46
+        - t109 * d.k49 - t112 * d.k50 - t115 * d.k51 - d.k27 * t699 - d.k28 * t695
+        - d.k29 * t696 - 0.01 * t687;
+    let t706 = t83 * t705;
+    let t707 = t310 + 0.003 * t686 - t309 - t691 - t214 * d.k41 - t218 * d.k44
+        - t222 * d.k47 - t109 * d.k50 - t112 * d.k52 - t115 * d.k53 - d.k28 * t699
+        - d.k30 * t695 - d.k31 * t696;
+    let t708 = t84 * t707;
+    let t709 = t312 + 0.01 * t693 - t311 - t214 * d.k42 - t218 * d.k45 - t222 * d.k48
+        - t109 * d.k51 - t112 * d.k53 - t115 * d.k54 - d.k29 * t699 - d.k31 * t695
+        - d.k32 * t696 - 0.003 * t688;
+    let t710 = t85 * t709;
+    let t711 = 0.144 * t161 + 0.012 * t164 + t168 + t706 + t708 + t710 - t167
+        - 0.25 * t704;
+    let t712 = t86 * t705;
+    let t713 = t87 * t707;
+    let t714 = t88 * t709;
+    let t715 = t169 + t712 + t713 + t714 - 0.011 * t162 - 0.012 * t163;
+    let t716 = tau[9] + 0.5999999999999999 * t711 - 0.8 * t715;
+    let t717 = t698 + t701 + t703 - 1.2 * t161 - t60 * t443 - t330 * inv351 * t716
+        - 0.8 * (qd[9] * t50 * t445) - 0.5999999999999999 * (qd[9] * t50 * t446);
+    let t718 = c_q10 * t717;
+    let t719 = t83 * t697;
+    let t720 = t84 * t700;
+    let t721 = t85 * t702;
+    let t722 = t719 + t720 + t721 - 1.2 * t163 - t60 * t453 - inv351 * t366 * t716
+        - 0.8 * (qd[9] * t50 * t455) - 0.5999999999999999 * (qd[9] * t50 * t456);
+    let t723 = s_q10 * t722;
+    let t724 = t86 * t697 + t87 * t700 + t88 * t702 - 1.2 * t164 - t60 * t459
+        - inv351 * t382 * t716 - 0.8 * (qd[9] * t50 * t461)
+        - 0.5999999999999999 * (qd[9] * t50 * t462);
+    let t725 = s_q10 * t724;
+    let t726 = t208 * t472;
+    let t727 = t209 * t514;
+    let t728 = t210 * t493;
+    let t729 = s_q10 * t717;
+    let t730 = t48 * t722;
+    let t731 = t47 * t724;
+    let t732 = t730 - 0.8 * t729 - 0.4799999999999999 * t731;
+    let t733 = t47 * t722;
+    let t734 = t49 * t724;
+    let t735 = t734 - 0.5999999999999999 * t729 - 0.4799999999999999 * t733;
+    let t736 = tau[8] + 0.5999999999999999 * t732 - 0.8 * t735;
+    let t737 = t412 * inv425 * t736;
+    let t738 = t32 * t33 * d.k25;
+    let t739 = 0.011 * t101 + t80 * t705 + t81 * t707 + t82 * t709
+        + 0.25 * (t719 + t720 + t721) - 0.144 * t163 - t56 * t166 - t60 * t474
+        - inv351 * t442 * t716 - 0.8 * (qd[9] * t50 * t476)
+        - 0.5999999999999999 * (qd[9] * t50 * t477);
+    let t740 = s_q10 * t739;
+    let t741 = qd[9] * t50 * t481;
+    let t742 = 0.144 * t161 + 0.012 * t164 + t168 + t706 + t708 + t710 - t167
+        - t60 * t476 - t345 * inv351 * t716 - 0.25 * t704 - 0.8 * (qd[9] * t50 * t480)
+        - 0.5999999999999999 * t741;
+    let t743 = t48 * t742;
+    let t744 = t169 + t712 + t713 + t714 - 0.011 * t162 - 0.012 * t163 - t60 * t477
+        - t349 * inv351 * t716 - 0.8 * t741 - 0.5999999999999999 * (qd[9] * t50 * t485);
+    let t745 = t47 * t744;
+    let t746 = t208 * t487;
+    let t747 = t209 * t520;
+    let t748 = t210 * t518;
+    let t749 = inv425 * t470 * t736;
+    let t750 = t718 + 0.8 * t723 + 0.5999999999999999 * t725 - t726 - t727 - t728 - t737;
+    let t751 = t35 * t750;
+    let t752 = t159 + tau[7] + t743 + t751 - t158 - t746 - t747 - t748 - t749
+        - 0.5 * t738 - 0.8 * t740 - 0.4799999999999999 * t745;
+    let t753 = p.l_arm * t32 * t33 + t718 + qd[7] * t33 * t522 + 0.8 * t723
+        + 0.5999999999999999 * t725 - t726 - t727 - t728 - t737 - qd[7] * t32 * t542
+        - t473 * inv489 * t752;
+    let t754 = t208 * t493;
+    let t755 = t209 * t546;
+    let t756 = t210 * t548;
+    let t757 = t423 * inv425 * t736;
+    let t758 = t734 + qd[7] * t33 * t550
+        - 2.0 * (0.5 * (p.l_arm * (t32 * t32) + p.l_arm * (t34 * t34)))
+        - 0.5999999999999999 * t729 - 0.4799999999999999 * t733 - t754 - t755 - t756
+        - t757 - qd[7] * t32 * t552 - inv489 * t494 * t752;
+    let t759 = t208 * t514;
+    let t760 = t209 * t560;
+    let t761 = t210 * t546;
+    let t762 = t420 * inv425 * t736;
+    let t763 = t33 * t156 + c_q10 * t739 + qd[7] * t33 * t563 + 0.5 * (t33 * t34 * d.k25)
+        + 0.8 * (s_q10 * t742)
+        + 0.5999999999999999
+            * (s_q10 * t744
+                + q[9]
+                    * (t734 - 0.5999999999999999 * t729 - 0.4799999999999999 * t733
+                        - t754 - t755 - t756 - t757)) - t34 * t157 - t208 * t517
+        - t209 * t558 - t210 * t556 - inv425 * t511 * t736
+        - t35
+            * (t730 - 0.8 * t729 - t759 - t760 - t761 - t762 - 0.4799999999999999 * t731)
+        - qd[7] * t32 * t567 - inv489 * t521 * t752;
+    let t764 = c_q8 * t763;
+    let t765 = t34 * t155 + t49 * t744 + qd[7] * t33 * t567 - t32 * t156 - t208 * t540
+        - t209 * t566 - t210 * t564 - inv425 * t534 * t736 - qd[7] * t32 * t570
+        - inv489 * t541 * t752 - 0.5999999999999999 * (t740 + q[9] * t750)
+        - 0.4799999999999999 * (t47 * t742);
+    let t766 = s_q8 * t765;
+    let t767 = tau[6] + t764 + t766;
+    let t768 = c_q8 * t753 + s_q8 * t758 + qd[6] * t20 * t627 - t199 * t573 - t203 * t580
+        - t207 * t584 - t554 * inv572 * t767;
+    let t769 = p.l_arm * t33 * t34 + t730 + qd[7] * t33 * t577 + qd[6] * t20 * t624
+        - t759 - t760 - t761 - t762 - qd[7] * t32 * t578 - inv489 * t574 * t752
+        - t199 * t580 - t203 * t586 - t207 * t587 - inv572 * t579 * t767 - 0.8 * t729
+        - 0.4799999999999999 * t731;
+    let t770 = t11 * t769;
+    let t771 = c_q8 * t758 + qd[6] * t20 * t622 - s_q8 * t753 - t199 * t584 - t203 * t587
+        - t207 * t589 - inv572 * t583 * t767;
+    let t772 = t12 * t771;
+    let t773 = t262 + t263 + tau[0] + t770 + t772 + 0.9800665778412416 * t768 - t232
+        - tau[13] - t298 * t591 - t299 * t596 - t300 * t608;
+    let t774 = (inv592 - inv592 * t596 * t684 - inv592 * t608 * t683
+        - inv592 * t631 * t682 - inv592 * t654 * t681 - inv592 * t670 * inv679 * t680)
+        * t773;
+    let t775 = t13 * t769;
+    let t776 = t14 * t771;
+    let t777 = 0.19866933079506122 * t601 + t603 + t605 - 0.2920637567314879;
+    let t778 = 0.6 * t182 + t246 + tau[1] + t775 + t776
+        + 0.19866933079506122 * (t768 - t291) - 4.8 * t143 - 1.8 * (t191 + t231) - t233
+        - t298 * t596 - t299 * (0.19866933079506122 * t593 + t597 + t598 + d.k56)
+        - t300 * t777 - 0.9800665778412416 * tau[14];
+    let t779 = t684 * t778;
+    let t780 = t15 * t769;
+    let t781 = t16 * t771;
+    let t782 = t266 + tau[2] + t780 + t781 + 0.9800665778412416 * t291 - t234 - t265
+        - t298 * t608 - t299 * t777 - t300 * (3.0 * t193 + t255 + t610 + t611 + d.k57)
         - 0.19866933079506122 * tau[14];
-    let t872 = qd[5] * t184 + c_q18 * t311 + s_q18 * t313 + c_q17 * t331
-        + q[16] * (-(0.03 * t165) - 0.075 * t166 - 1.5 * (t222 + t281)) + t43 * t755
-        + tau[3]
+    let t783 = t683 * t782;
+    let t784 = 0.19866933079506122 * t768 + t775 + t776;
+    let t785 = t780 + t781;
+    let t786 = c_q8 * t765 + qd[6] * t20 * t639 - s_q8 * t763 - t199 * t627 - t203 * t624
+        - t207 * t622 - inv572 * t621 * t767;
+    let t787 = qd[5] * t153 + c_q18 * t248 + s_q18 * t250 + c_q17 * t268
+        + q[16] * (-(0.03 * t134) - 0.075 * t135 - 1.5 * (t176 + t224)) + tau[3]
+        + t12 * t786
         + 0.1
-            * (t291 + (0.6 * t228 + t309 - 4.8 * t174 - 1.8 * (t237 + t288))
-                - (t329 - t328)) + 0.01 * t292 + 0.05 * t360 + 0.2 * t825 - qd[4] * t185
-        - s_q17 * t332 - t281 * t340 - t280 * t352 - t42 * tau[7] - t814 * t866
-        - (t243 + t786 + t791 + 0.19866933079506122 * (t779 - t352) + 0.2 * t775
-            + 0.4829602127248918 - 0.1 * p.m_torso - 0.3 * t772) * t867
-        - (t789 + t799 + 0.9800665778412416 * t352 + 0.2 * t778 - 0.01 * p.m_torso
-            - 0.1 * t319 - t322 - 0.3 * t775 - 0.014603187836574395) * t868
-        - 0.9800665778412416 * tau[6] - 0.3 * t822;
-    let t873 = qd[3] * t185 + t45 * t755 + tau[4] + 0.02 * t292 + 0.05 * tau[13]
-        + 0.9800665778412416 * t355 + 0.3 * t819 - qd[5] * t183 - tau[16]
-        - t147 * (0.9800665778412416 * t354 - 0.19866933079506122 * tau[14])
-        - t44 * tau[7] - t815 * t866
-        - (0.2920637567314879 * t147 + 0.3 * t766 + 0.19866933079506122 * t780 + t793
-            + t794 - 0.19470917115432523 * t341 - 0.1 * t775) * t867
-        - (0.9605304970014426 * t341 + 0.3 * t769 + t797 + t801 - 0.02 * p.m_torso
-            - 1.4407957455021638 * t147 - 0.1 * (t317 + t778)) * t868
-        - 0.1 * (t290 + t327 + t825) - 0.19866933079506122 * (t356 + tau[6]);
-    let t874 = qd[4] * t183 + c_q18 * t313 + t147 * t360 + t47 * t755 + tau[5]
-        + 0.1 * (t327 + t822) + 0.19866933079506122 * t355 + 0.9800665778412416 * t356
-        - qd[3] * t184 - s_q18 * t311 - t46 * tau[7] - t816 * t866
-        - (0.02 * p.m_torso + 0.05920425449783619 * t147 + t796 + t797 + 0.1 * t772
-            + 0.19866933079506122 * t781 - t244 - 0.039469502998557456 * t341
-            - 0.2 * t766) * t867
-        - (0.1 * (t317 + t775) + t803 + t804 + 0.19470917115432523 * t341
-            - 0.2920637567314879 * t147 - t320 - 0.2 * t769) * t868 - 0.01 * t290
-        - 0.02 * t291 - 0.2 * t819;
-    let t875 = (inv811 - t766 * inv811 * t853 - inv811 * t812 * t852
-        - inv811 * t814 * t851 - inv811 * t815 * t850 - inv811 * t816 * inv845 * t849)
-        * t869;
-    let t876 = t853 * t870;
-    let t877 = t852 * t871;
-    let t878 = t851 * t872;
-    let t879 = t850 * t873;
-    let t880 = inv845 * t849 * t874;
-    let t881 = t853 * t869;
-    let t882 = (inv827 - inv827 * t828 * t859 - inv827 * t829 * t858
-        - inv827 * t830 * t857 - inv827 * t831 * inv845 * t856) * t870;
-    let t883 = t859 * t871;
-    let t884 = t858 * t872;
-    let t885 = t857 * t873;
-    let t886 = inv845 * t856 * t874;
-    let t887 = t852 * t869;
-    let t888 = t859 * t870;
-    let t889 = (inv833 - inv833 * t834 * t863 - inv833 * t835 * t862
-        - inv833 * t836 * inv845 * t861) * t871;
-    let t890 = t863 * t872;
-    let t891 = t862 * t873;
-    let t892 = inv845 * t861 * t874;
-    let t893 = t851 * t869 + t858 * t870 + t863 * t871
-        + (inv838 - inv838 * t839 * t865 - inv838 * t840 * inv845 * t864) * t872
-        + t865 * t873 + inv845 * t864 * t874;
-    let t894 = t850 * t869 + t857 * t870 + t862 * t871 + t865 * t872
-        + (inv842 + inv842 * inv842 * (t843 * t843) * inv845) * t873
-        - inv842 * t843 * inv845 * t874;
-    let t895 = inv845 * t849 * t869 + inv845 * t856 * t870 + inv845 * t861 * t871
-        + inv845 * t864 * t872 + inv845 * t874 - inv842 * t843 * inv845 * t873;
-    let t896 = t31 + t34 + t875 + t876 + t877 + t878 + t879 + t880 + 0.3 * t894 - t35
-        - 0.2 * t895;
-    let t897 = t32 + t36 + t881 + t882 + t883 + t884 + t885 + t886 + 0.1 * t895 - t37
-        - 0.3 * t893;
-    let t898 = t33 + t38 + t887 + t888 + t889 + t890 + t891 + t892 + 0.2 * t893 - t39
-        - 0.1 * t894;
-    let t899 = t42 * t896;
-    let t900 = t44 * t897;
-    let t901 = t46 * t898;
-    let t902 = t42 * t893;
-    let t903 = t44 * t894;
-    let t904 = t46 * t895;
-    let t905 = 0.9800665778412416 * (t56 + t896) + 0.19866933079506122 * (t57 + t897);
-    let t906 = t257 + t258 + t259 + t899 + t900 + t901;
-    let t907 = t261 + t262 + t263 + t43 * t896 + t45 * t897 + t47 * t898;
-    let t908 = t43 * t893 + t45 * t894 + t47 * t895 - qd[6] * t51;
-    let t909 = inv737
-        * (t739 + t740 + tau[6] - t730 * t905 - t727 * t906 - t731 * t907
-            - t736 * (0.9800665778412416 * t893 + 0.19866933079506122 * t894)
-            - t738 * t908);
-    let t910 = 0.9800665778412416 * t893 + 0.19866933079506122 * t894 + t909;
-    let t911 = c_q8 * t905;
-    let t912 = s_q8 * t907;
-    let t913 = s_q8 * t905;
-    let t914 = c_q8 * t907;
-    let t915 = c_q8 * t910 - qd[7] * t64 - s_q8 * t908;
-    let t916 = qd[7] * t63 + s_q8 * t910 + c_q8 * t908;
-    let t917 = inv699
-        * (t190 + t630 + t701 + tau[7] - t189 - t680 - t681 - t682 - t686
-            - t696 * (t911 - t912) - t694 * t906 - t695 * (t913 + t914) - t697 * t915
-            - t698 * (t60 + t902 + t903 + t904) - t700 * t916 - 0.5 * t293 - 0.8 * t629
-            - 0.4799999999999999 * t631);
-    let t918 = t60 + t902 + t903 + t904 + t917;
-    let t919 = t66 * t915;
-    let t920 = q[9] * t915;
-    let t921 = 0.5999999999999999 * (t68 - q[9] * t916) + t69 + t911 + t66 * t918
-        + 2.0 * t74 - t912;
-    let t922 = inv639
-        * (0.5999999999999999 * t625 + tau[8] - 0.8 * t628 - t632 * t921
-            - t633
-                * (t70 + t257 + t258 + t259 + t899 + t900 + t901 + 1.6 * t75 - t919
-                    - 0.5999999999999999 * t71)
-            - t634
-                * (t913 + t914 + 1.1999999999999997 * t75 + 0.5999999999999999 * t920
-                    - t72 - t73) - t635 * t915 - t636 * t918 - t637 * t916);
-    let t923 = t70 + t257 + t258 + t259 + t899 + t900 + t901
-        + 0.5999999999999999 * (t922 - t71) + 1.6 * t75 - t919;
-    let t924 = t913 + t914 + 1.1999999999999997 * t75 + 0.5999999999999999 * t920 - t72
-        - t73 - 0.8 * t922;
-    let t925 = c_q10 * t921;
-    let t926 = s_q10 * t923;
-    let t927 = s_q10 * t924;
-    let t928 = s_q10 * t921;
-    let t929 = t79 * t923;
-    let t930 = t78 * t924;
-    let t931 = 0.5999999999999999 * t928 + t80 * t924
-        - 0.4799999999999999 * (t78 * t923);
-    let t932 = s_q10 * t915;
-    let t933 = t79 * t918;
-    let t934 = t78 * t916;
-    let t935 = t78 * t918;
-    let t936 = t80 * t916;
-    let t937 = c_q10 * t915 - 0.8 * (t89 + s_q10 * t918)
-        - 0.5999999999999999 * (t90 + s_q10 * t916);
-    let t938 = inv512
-        * (0.5999999999999999 * t503 + tau[9] - 0.8 * t504
-            - t505 * (t925 - 0.8 * t926 - 0.5999999999999999 * t927)
-            - t506 * (0.8 * t928 + t929 - 0.4799999999999999 * t930) - t507 * t931
-            - t508 * t937
-            - t509 * (0.8 * (t92 + t932) + t933 - 0.4799999999999999 * t934)
-            - t510
-                * (0.5999999999999999 * (t92 + t932) + t936
-                    - 0.4799999999999999 * t935));
-    let t939 = 0.8 * (t92 + t932) + t933 + 0.5999999999999999 * t938
-        - 0.4799999999999999 * t934;
-    let t940 = 0.5999999999999999 * (t92 + t932) + t936 - 0.4799999999999999 * t935
-        - 0.8 * t938;
-    let t941 = t925 - 0.8 * t926 - 0.5999999999999999 * t927 - 0.25 * t939;
-    let t942 = 0.8 * t928 + t929 + 0.25 * t937 - 0.4799999999999999 * t930;
-    let t943 = t270 + t111 * t941 + t114 * t942 + t117 * t931 - 0.25 * (t268 + t269);
-    let t944 = t274 + t112 * t941 + t115 * t942 + t118 * t931 - 0.25 * (t272 + t273);
-    let t945 = t278 + t113 * t941 + t116 * t942 + t119 * t931 - 0.25 * (t276 + t277);
-    let t946 = t138 + t111 * t937 + t114 * t939 + t117 * t940 - t139;
-    let t947 = t141 + t112 * t937 + t115 * t939 + t118 * t940 - t142;
-    let t948 = t144 + t113 * t937 + t116 * t939 + t119 * t940 - t145;
-    let t949 = t211 + t295 + tau[10] - t210 - t289 * t944 - t248 * t946 - t250 * t947
-        - t251 * t948 - 0.01 * (t294 + p.m_hand * t945);
-    let t950 = 0.003 * (t206 + t945) + t213 + tau[11] - t212 - t296 - t2 * t943
-        - t250 * t946 - t252 * t947 - t254 * t948;
-    let t951 = t215 + tau[12] + 0.01 * (t297 + p.m_hand * t943) - 0.003 * (t205 + t944)
-        - t214 - t251 * t946 - t254 * t947 - t255 * t948;
-    let t952 = t32 + t36 + t881 + t882 + t883 + t884 + t885 + t886 + t147 * t895
-        + 0.05 * t893 - t37;
-    let t953 = t33 + t38 + t887 + t888 + t889 + t890 + t891 + t892 - t39 - t147 * t894;
-    let t954 = 0.9800665778412416 * t895 - 0.19866933079506122 * t894;
-    let t955 = (t345 + tau[13] + q[16] * t349 * t954 - t346 - t350 - t351
-        - t349
-            * (t31 + t34 + t875 + t876 + t877 + t878 + t879 + t880 - t35 - t151 - t152
-                - 0.05 * t894)) / t349;
-    let t956 = t31 + t34 + t156 + t875 + t876 + t877 + t878 + t879 + t880 + t955 - t35
-        - t151 - t152 - q[16] * t954 - 2.0 * t159 - 0.05 * t894;
-    let t957 = inv339
-        * (t347 + t348 + tau[14] - t337 * t956
-            - t338
-                * (0.9800665778412416 * (t153 + t952)
-                    + 0.19866933079506122 * (t154 + t953) + 2.0 * t155 - t157 - t158));
-    let t958 = 0.9800665778412416 * (t153 + t952) + 0.19866933079506122 * (t154 + t953)
-        + 2.0 * t155 + t957 - t157 - t158;
-    let t959 = t31 + t34 + t875 + t876 + t877 + t878 + t879 + t880 + 0.1 * (t895 - t894)
-        - t35;
-    let t960 = t33 + t38 + t887 + t888 + t889 + t890 + t891 + t892 - t39 - 0.1 * t893;
+            * (t233 + (0.6 * t182 + t246 - 4.8 * t143 - 1.8 * (t191 + t231))
+                - (t266 - t265)) + 0.01 * t234 + 0.05 * t297 + 0.2 * t785 - qd[4] * t154
+        - s_q17 * t269 - t224 * t277 - t223 * t289 - t11 * tau[7] - t298 * t631
+        - t299
+            * (t197 + t633 + t634 + d.k58 + 0.19866933079506122 * (t628 - t289)
+                + 0.2 * t615 - 0.3 * t632)
+        - t300
+            * (t623 + t625 + d.k59 + 0.9800665778412416 * t289 + 0.2 * t616 - 0.1 * t256
+                - t259 - 0.3 * t615) - 0.9800665778412416 * tau[6] - 0.3 * t784;
+    let t788 = t682 * t787;
+    let t789 = 0.9800665778412416 * t768 + t770 + t772;
+    let t790 = qd[3] * t154 + tau[4] + t14 * t786 + 0.02 * t234 + 0.05 * tau[13]
+        + 0.9800665778412416 * t292 + 0.3 * t789 - qd[5] * t152 - tau[16]
+        - t116 * (0.9800665778412416 * t291 - 0.19866933079506122 * tau[14])
+        - t13 * tau[7] - t298 * t654
+        - t299
+            * (0.2920637567314879 * t116 + 0.3 * t596 + 0.19866933079506122 * t644 + t645
+                + t646 - 0.19470917115432523 * t278 - 0.1 * t615)
+        - t300
+            * (0.9605304970014426 * t278 + d.k18 + t648 + t649 + 0.3 * t626
+                - 1.4407957455021638 * t116 - 0.1 * (t254 + t616))
+        - 0.1 * (t232 + t264 + t785) - 0.19866933079506122 * (t293 + tau[6]);
+    let t791 = t681 * t790;
+    let t792 = qd[4] * t152 + c_q18 * t250 + t116 * t297 + tau[5] + t16 * t786
+        + 0.1 * (t264 + t784) + 0.19866933079506122 * t292 + 0.9800665778412416 * t293
+        - qd[3] * t153 - s_q18 * t248 - t15 * tau[7] - t298 * t670
+        - t299
+            * (0.05920425449783619 * t116 + d.k16 + t648 + t671 + 0.1 * t632
+                + 0.19866933079506122 * t662 - t198 - 0.039469502998557456 * t278
+                - 0.2 * t596)
+        - t300
+            * (0.1 * (t254 + t615) + t665 + t666 + 0.19470917115432523 * t278
+                - 0.2920637567314879 * t116 - t257 - 0.2 * t626) - 0.01 * t232
+        - 0.02 * t233 - 0.2 * t789;
+    let t793 = inv679 * t680 * t792;
+    let t794 = t684 * t773;
+    let t795 = inv600 * t609 * inv613 * t636 - inv600 * t635;
+    let t796 = inv600 * t609 * inv613 * t656 - inv600 * t655 - inv641 * t657 * t795;
+    let t797 = inv600 * t609 * inv613 * t673 - inv600 * t672 - inv641 * t676 * t795
+        - inv660 * t677 * t796;
+    let t798 = inv660 * t796 - inv660 * t677 * inv679 * t797;
+    let t799 = inv641 * t795 - inv641 * t657 * t798 - inv641 * t676 * inv679 * t797;
+    let t800 = -(inv600 * t609 * inv613) - inv613 * t636 * t799 - inv613 * t656 * t798
+        - inv613 * t673 * inv679 * t797;
+    let t801 = t778
+        * (inv600 - inv600 * t609 * t800 - inv600 * t635 * t799 - inv600 * t655 * t798
+            - inv600 * t672 * inv679 * t797);
+    let t802 = t782 * t800;
+    let t803 = t787 * t799;
+    let t804 = t790 * t798;
+    let t805 = inv679 * t792 * t797;
+    let t806 = t683 * t773;
+    let t807 = t778 * t800;
+    let t808 = inv613 * t636 * inv641 * t657 - inv613 * t656;
+    let t809 = inv613 * t636 * inv641 * t676 - inv613 * t673 - inv660 * t677 * t808;
+    let t810 = inv660 * t808 - inv660 * t677 * inv679 * t809;
+    let t811 = -(inv613 * t636 * inv641) - inv641 * t657 * t810
+        - inv641 * t676 * inv679 * t809;
+    let t812 = t782
+        * (inv613 - inv613 * t636 * t811 - inv613 * t656 * t810
+            - inv613 * t673 * inv679 * t809);
+    let t813 = t787 * t811;
+    let t814 = t790 * t810;
+    let t815 = inv679 * t792 * t809;
+    let t816 = inv641 * t657 * inv660 * t677 - inv641 * t676;
+    let t817 = -(inv641 * t657 * inv660) - inv660 * t677 * inv679 * t816;
+    let t818 = t682 * t773 + t778 * t799 + t782 * t811
+        + t787 * (inv641 - inv641 * t657 * t817 - inv641 * t676 * inv679 * t816)
+        + t790 * t817 + inv679 * t792 * t816;
+    let t819 = t681 * t773 + t778 * t798 + t782 * t810 + t787 * t817
+        + t790 * (inv660 + inv660 * inv660 * (t677 * t677) * inv679)
+        - inv660 * t677 * inv679 * t792;
+    let t820 = inv679 * t680 * t773 + inv679 * t778 * t797 + inv679 * t782 * t809
+        + inv679 * t787 * t816 + inv679 * t792 - inv660 * t677 * inv679 * t790;
+    let t821 = t0 + t3 + t774 + t779 + t783 + t788 + t791 + t793 + 0.3 * t819 - t4
+        - 0.2 * t820;
+    let t822 = t1 + t5 + t794 + t801 + t802 + t803 + t804 + t805 + 0.1 * t820 - t6
+        - 0.3 * t818;
+    let t823 = 0.9800665778412416 * (t25 + t821) + 0.19866933079506122 * (t26 + t822);
+    let t824 = t11 * t821;
+    let t825 = t13 * t822;
+    let t826 = t2 + t7 + t806 + t807 + t812 + t813 + t814 + t815 + 0.2 * t818 - t8
+        - 0.1 * t819;
+    let t827 = t15 * t826;
+    let t828 = t200 + t201 + t202 + t824 + t825 + t827;
+    let t829 = t204 + t205 + t206 + t12 * t821 + t14 * t822 + t16 * t826;
+    let t830 = t12 * t818 + t14 * t819 + t16 * t820 - qd[6] * t20;
+    let t831 = inv572
+        * (tau[6] + t764 + t766 - t554 * t823 - t579 * t828 - t583 * t829
+            - t571 * (0.9800665778412416 * t818 + 0.19866933079506122 * t819)
+            - t621 * t830);
+    let t832 = c_q8 * t823;
+    let t833 = s_q8 * t829;
+    let t834 = s_q8 * t823;
+    let t835 = c_q8 * t829;
+    let t836 = 0.9800665778412416 * t818 + 0.19866933079506122 * t819 + t831;
+    let t837 = c_q8 * t836 - qd[7] * t33 - s_q8 * t830;
+    let t838 = t11 * t818;
+    let t839 = t13 * t819;
+    let t840 = t15 * t820;
+    let t841 = qd[7] * t32 + s_q8 * t836 + c_q8 * t830;
+    let t842 = inv489
+        * (t159 + tau[7] + t743 + t751 - t158 - t746 - t747 - t748 - t749
+            - t473 * (t832 - t833) - t574 * t828 - t494 * (t834 + t835) - t521 * t837
+            - t488 * (t29 + t838 + t839 + t840) - t541 * t841 - 0.5 * t738 - 0.8 * t740
+            - 0.4799999999999999 * t745);
+    let t843 = t29 + t838 + t839 + t840 + t842;
+    let t844 = 0.5999999999999999 * (t37 - q[9] * t841) + t38 + t832 + t35 * t843
+        + 2.0 * t43 - t833;
+    let t845 = t35 * t837;
+    let t846 = q[9] * t837;
+    let t847 = inv425
+        * (tau[8] + 0.5999999999999999 * t732 - t412 * t844
+            - t420
+                * (t39 + t200 + t201 + t202 + t824 + t825 + t827 + 1.6 * t44 - t845
+                    - 0.5999999999999999 * t40)
+            - t423
+                * (t834 + t835 + 1.1999999999999997 * t44 + 0.5999999999999999 * t846
+                    - t41 - t42) - t511 * t837 - t470 * t843 - t534 * t841 - 0.8 * t735);
+    let t848 = c_q10 * t844;
+    let t849 = t39 + t200 + t201 + t202 + t824 + t825 + t827
+        + 0.5999999999999999 * (t847 - t40) + 1.6 * t44 - t845;
+    let t850 = s_q10 * t849;
+    let t851 = t834 + t835 + 1.1999999999999997 * t44 + 0.5999999999999999 * t846 - t41
+        - t42 - 0.8 * t847;
+    let t852 = s_q10 * t851;
+    let t853 = s_q10 * t844;
+    let t854 = t48 * t849;
+    let t855 = t47 * t851;
+    let t856 = 0.5999999999999999 * t853 + t49 * t851
+        - 0.4799999999999999 * (t47 * t849);
+    let t857 = c_q10 * t837 - 0.8 * (t58 + s_q10 * t843)
+        - 0.5999999999999999 * (t59 + s_q10 * t841);
+    let t858 = s_q10 * t837;
+    let t859 = t48 * t843;
+    let t860 = t47 * t841;
+    let t861 = t47 * t843;
+    let t862 = t49 * t841;
+    let t863 = inv351
+        * (tau[9] + 0.5999999999999999 * t711
+            - t330 * (t848 - 0.8 * t850 - 0.5999999999999999 * t852)
+            - t366 * (0.8 * t853 + t854 - 0.4799999999999999 * t855) - t382 * t856
+            - t442 * t857
+            - t345 * (0.8 * (t61 + t858) + t859 - 0.4799999999999999 * t860)
+            - t349
+                * (0.5999999999999999 * (t61 + t858) + t862 - 0.4799999999999999 * t861)
+            - 0.8 * t715);
+    let t864 = 0.8 * (t61 + t858) + t859 + 0.5999999999999999 * t863
+        - 0.4799999999999999 * t860;
+    let t865 = t848 - 0.8 * t850 - 0.5999999999999999 * t852 - 0.25 * t864;
+    let t866 = 0.8 * t853 + t854 + 0.25 * t857 - 0.4799999999999999 * t855;
+    let t867 = t217 + t81 * t865 + t84 * t866 + t87 * t856 - 0.25 * (t215 + t216);
+    let t868 = t221 + t82 * t865 + t85 * t866 + t88 * t856 - 0.25 * (t219 + t220);
+    let t869 = 0.5999999999999999 * (t61 + t858) + t862 - 0.4799999999999999 * t861
+        - 0.8 * t863;
+    let t870 = t107 + t80 * t857 + t83 * t864 + t86 * t869 - t108;
+    let t871 = t110 + t81 * t857 + t84 * t864 + t87 * t869 - t111;
+    let t872 = t113 + t82 * t857 + t85 * t864 + t88 * t869 - t114;
+    let t873 = tau[10] + t307 + t689 - t305 - d.k71 * t867 - d.k27 * t870 - d.k28 * t871
+        - d.k29 * t872 - 0.01 * (t687 + p.m_hand * t868);
+    let t874 = t213 + t80 * t865 + t83 * t866 + t86 * t856 - 0.25 * (t211 + t212);
+    let t875 = tau[11] + t310 + 0.003 * (t686 + t868) - t309 - t691 - d.k10 * t874
+        - d.k28 * t870 - d.k30 * t871 - d.k31 * t872;
+    let t876 = tau[12] + t312 + 0.01 * (t693 + p.m_hand * t874) - t311 - d.k29 * t870
+        - d.k31 * t871 - d.k32 * t872 - 0.003 * (t688 + t867);
+    let t877 = 0.9800665778412416 * t820 - 0.19866933079506122 * t819;
+    let t878 = (t282 + tau[13] + q[16] * t286 * t877 - t283 - t287 - t288
+        - t286
+            * (t0 + t3 + t774 + t779 + t783 + t788 + t791 + t793 - t4 - t120 - t121
+                - 0.05 * t819)) / t286;
+    let t879 = t0 + t3 + t125 + t774 + t779 + t783 + t788 + t791 + t793 + t878 - t4
+        - t120 - t121 - q[16] * t877 - 2.0 * t128 - 0.05 * t819;
+    let t880 = t1 + t5 + t794 + t801 + t802 + t803 + t804 + t805 + t116 * t820
+        + 0.05 * t818 - t6;
+    let t881 = t2 + t7 + t806 + t807 + t812 + t813 + t814 + t815 - t8 - t116 * t819;
+    let t882 = inv276
+        * (t284 + t285 + tau[14] - t274 * t879
+            - t275
+                * (0.9800665778412416 * (t122 + t880)
+                    + 0.19866933079506122 * (t123 + t881) + 2.0 * t124 - t126 - t127));
+    let t883 = 0.9800665778412416 * (t122 + t880) + 0.19866933079506122 * (t123 + t881)
+        + 2.0 * t124 + t882 - t126 - t127;
+    let t884 = t0 + t3 + t774 + t779 + t783 + t788 + t791 + t793 + 0.1 * (t820 - t819)
+        - t4;
+    let t885 = t2 + t7 + t806 + t807 + t812 + t813 + t814 + t815 - t8 - 0.1 * t818;
     [
-        t875 + t876 + t877 + t878 + t879 + t880,
-        t881 + t882 + t883 + t884 + t885 + t886,
-        t887 + t888 + t889 + t890 + t891 + t892,
-        t893,
-        t894,
-        t895,
-        t909,
-        t917,
-        t922,
-        t938,
-        t368 * t949 + t367 * t950 + inv365 * t366 * t951,
-        t367 * t949 + t369 * t950 - inv362 * t363 * inv365 * t951,
-        inv365 * t366 * t949 + inv365 * t951 - inv362 * t363 * inv365 * t950,
-        t955,
-        t957,
+        t774 + t779 + t783 + t788 + t791 + t793,
+        t794 + t801 + t802 + t803 + t804 + t805,
+        t806 + t807 + t812 + t813 + t814 + t815,
+        t818,
+        t819,
+        t820,
+        t831,
+        t842,
+        t847,
+        t863,
+        d.k70 * t873 + d.k65 * t875 + d.k68 * t876,
+        d.k65 * t873 + d.k66 * t875 - d.k67 * t876,
+        d.k68 * t873 + d.k69 * t876 - d.k67 * t875,
+        t878,
+        t882,
         80.97165991902834
-            * (0.03 * (t218 + (c_q17 * t956 + s_q17 * t958)) + t226 + tau[15]
-                - 0.075 * (t219 + (c_q17 * t958 - s_q17 * t956)) - t225
-                - 0.01235 * t954),
-        inv303
-            * (t233 + t304 + tau[16] + 0.27 * (t236 + t287) - 0.138 * t227 - t232
-                - t300 * (t282 + c_q18 * t959 - t283 - s_q18 * t960) - t302 * t894
-                - t299 * (t178 + s_q18 * t893 + c_q18 * t895)),
+            * (0.03 * (t172 + (c_q17 * t879 + s_q17 * t883)) + t180 + tau[15]
+                - 0.075 * (t173 + (c_q17 * t883 - s_q17 * t879)) - t179
+                - 0.01235 * t877),
+        inv240
+            * (t187 + t241 + tau[16] + 0.27 * (t190 + t230) - 0.138 * t181 - t186
+                - t237 * (t225 + c_q18 * t884 - t226 - s_q18 * t885) - t239 * t819
+                - t236 * (t147 + s_q18 * t818 + c_q18 * t820)),
         0.5555555555555556
             * (1.8
-                * (t238
-                    + (t285 + t286 + s_q18 * t959 + c_q18 * t960 - t169 * t169 * t179
-                        - t176 * t176 * t179)) + tau[17]
-                + 0.009 * (c_q18 * t893 - t177 - s_q18 * t895)),
+                * (t192
+                    + (t228 + t229 + s_q18 * t884 + c_q18 * t885 - t138 * t138 * t148
+                        - t145 * t145 * t148)) + tau[17]
+                + 0.009 * (c_q18 * t818 - t146 - s_q18 * t820)),
     ]
 }
-/// Operation count of [`coriolis_matrix`].
+/// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 5317,
-    add: 3781,
-    div: 1,
+    mul: 5249,
+    add: 3755,
+    div: 0,
     sqrt: 0,
     sin: 5,
     cos: 5,
 };
 ///The Coriolis matrix C(q, q̇) from the Christoffel symbols of M: `C q̇ + g = bias`
 ///and `Ṁ − 2C` is skew-symmetric, as passivity-based controllers need.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`coriolis_matrix_with`]; its cost is [`OPS_CORIOLIS_MATRIX`].
 pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV]; NV] {
-    let t0 = p.m_hand + 0.15;
-    let inv1 = 1.0 / t0;
-    let t2 = -(0.04 * p.m_hand) - 0.0135;
-    let t3 = inv1 * t2;
-    let t4 = 0.01 - 0.01 * (p.m_hand * inv1);
-    let t5 = -t3 - 0.04;
-    let t6 = inv1 * inv1;
-    let t7 = t4 * t4;
-    let t8 = t5 * t5;
-    let t9 = 0.02 - 0.003 * inv1;
-    let t10 = -t3 - 0.09;
-    let t11 = t9 * t9;
-    let t12 = p.m_hand * p.m_hand * (inv1 * inv1);
-    let t13 = t10 * t10;
-    let t14 = p.m_hand * (t7 + t8) + 0.15 * (0.0001 * t12 + t13) + 0.00129;
-    let t15 = 0.003 * (p.m_hand * inv1 * t4) + 0.0015 * (p.m_hand * inv1 * t9) + 0.0001;
-    let t16 = 0.003 * (p.m_hand * inv1 * t5) - 0.15 * (t9 * t10);
-    let t17 = p.m_hand * (0.000009 * t6 + t8) + 0.15 * (t11 + t13) + 0.00112;
-    let t18 = 0.0015 * (p.m_hand * inv1 * t10) + 0.00005 - p.m_hand * t4 * t5;
-    let t19 = p.m_hand * (0.000009 * t6 + t7) + 0.15 * (t11 + 0.0001 * t12) + 0.0008;
+    coriolis_matrix_with(&p.derived(), q, qd)
+}
+/// [`coriolis_matrix`] with the parameter groups already computed by [`Params::derived`].
+pub fn coriolis_matrix_with(
+    d: &Derived,
+    q: &[f64; NQ],
+    qd: &[f64; NV],
+) -> [[f64; NV]; NV] {
+    let p = &d.params;
     let s_q7 = libm::sin(q[7]);
     let c_q7 = libm::cos(q[7]);
-    let t22 = 0.019833838076209875 * s_q7 - 0.19767681165408388 * c_q7;
-    let t23 = 0.19767681165408388 * s_q7 + 0.019833838076209875 * c_q7;
-    let t24 = 0.975170327201816 * c_q7 - 0.09784339500725571 * s_q7;
-    let t25 = -(0.975170327201816 * s_q7) - 0.09784339500725571 * c_q7;
-    let t26 = 0.9950041652780258 * s_q7 + 0.09983341664682815 * c_q7;
-    let t27 = 0.9950041652780258 * c_q7 - 0.09983341664682815 * s_q7;
-    let t28 = qd[3] * t23 + qd[4] * t25 + qd[5] * t27;
-    let t29 = 0.9800665778412416 * qd[3] + 0.19866933079506122 * qd[4] + qd[6];
+    let t2 = 0.019833838076209875 * s_q7 - 0.19767681165408388 * c_q7;
+    let t3 = 0.19767681165408388 * s_q7 + 0.019833838076209875 * c_q7;
+    let t4 = 0.975170327201816 * c_q7 - 0.09784339500725571 * s_q7;
+    let t5 = -(0.975170327201816 * s_q7) - 0.09784339500725571 * c_q7;
+    let t6 = 0.9950041652780258 * s_q7 + 0.09983341664682815 * c_q7;
+    let t7 = 0.9950041652780258 * c_q7 - 0.09983341664682815 * s_q7;
+    let t8 = qd[3] * t3 + qd[4] * t5 + qd[5] * t7;
+    let t9 = 0.9800665778412416 * qd[3] + 0.19866933079506122 * qd[4] + qd[6];
     let s_q8 = libm::sin(q[8]);
     let c_q8 = libm::cos(q[8]);
-    let t32 = t29 * c_q8 - t28 * s_q8;
-    let t33 = t29 * s_q8 + t28 * c_q8;
-    let t34 = qd[3] * t22 + qd[4] * t24 + qd[5] * t26 + qd[7];
-    let t35 = -p.l_arm - 0.8 * q[9];
+    let t12 = t9 * c_q8 - t8 * s_q8;
+    let t13 = t9 * s_q8 + t8 * c_q8;
+    let t14 = qd[3] * t2 + qd[4] * t4 + qd[5] * t6 + qd[7];
+    let t15 = -p.l_arm - 0.8 * q[9];
     let s_q10 = libm::sin(q[10]);
     let c_q10 = libm::cos(q[10]);
-    let t38 = 1.0 - c_q10;
-    let t39 = 1.0 - 0.64 * t38;
-    let t40 = 1.0 - 0.36 * t38;
-    let t41 = t32 * c_q10 - 0.8 * (t34 * s_q10) - 0.5999999999999999 * (t33 * s_q10);
-    let t42 = t32 * s_q10;
-    let t43 = 0.5999999999999999 * qd[9] + 0.8 * t42 + t34 * t39
-        - 0.4799999999999999 * (t33 * t38);
-    let t44 = 0.5999999999999999 * t42 + t33 * t40 - 0.8 * qd[9]
-        - 0.4799999999999999 * (t34 * t38);
-    let t45 = q[11] * q[11];
-    let t46 = q[12] * q[12];
-    let t47 = q[13] * q[13];
-    let t48 = q[11] * q[12];
-    let t49 = q[11] * q[13];
-    let t50 = q[12] * q[13];
-    let t51 = q[11] * q[14];
-    let t52 = q[12] * q[14];
-    let t53 = q[13] * q[14];
-    let t54 = 1.0 - 2.0 * (t46 + t47);
-    let t55 = 2.0 * (t48 - t53);
-    let t56 = 2.0 * (t49 + t52);
-    let t57 = 2.0 * (t48 + t53);
-    let t58 = 1.0 - 2.0 * (t45 + t47);
-    let t59 = 2.0 * (t50 - t51);
-    let t60 = 2.0 * (t49 - t52);
-    let t61 = 2.0 * (t50 + t51);
-    let t62 = 1.0 - 2.0 * (t45 + t46);
-    let t63 = 0.977668244562803 * t54 + 0.02233175543719701 * t57
-        + 0.20896434210788312 * t60;
-    let t64 = 0.977668244562803 * t55 + 0.02233175543719701 * t58
-        + 0.20896434210788312 * t61;
-    let t65 = 0.977668244562803 * t56 + 0.02233175543719701 * t59
-        + 0.20896434210788312 * t62;
-    let t66 = 0.02233175543719701 * t54 + 0.977668244562803 * t57
-        - 0.20896434210788312 * t60;
-    let t67 = 0.02233175543719701 * t55 + 0.977668244562803 * t58
-        - 0.20896434210788312 * t61;
-    let t68 = 0.02233175543719701 * t56 + 0.977668244562803 * t59
-        - 0.20896434210788312 * t62;
-    let t69 = 0.20896434210788312 * (t57 - t54) + 0.955336489125606 * t60;
-    let t70 = 0.20896434210788312 * (t58 - t55) + 0.955336489125606 * t61;
-    let t71 = 0.20896434210788312 * (t59 - t56) + 0.955336489125606 * t62;
-    let t72 = qd[10] + t41 * t63 + t43 * t66 + t44 * t69;
-    let t73 = qd[11] + t41 * t64 + t43 * t67 + t44 * t70;
-    let t74 = qd[12] + t41 * t65 + t43 * t68 + t44 * t71;
-    let t75 = q[15] - 0.1;
-    let t76 = 0.9800665778412416 * qd[4] + 0.19866933079506122 * qd[5];
+    let t18 = 1.0 - c_q10;
+    let t19 = 1.0 - 0.64 * t18;
+    let t20 = 1.0 - 0.36 * t18;
+    let t21 = t12 * c_q10 - 0.8 * (t14 * s_q10) - 0.5999999999999999 * (t13 * s_q10);
+    let t22 = t12 * s_q10;
+    let t23 = 0.5999999999999999 * qd[9] + 0.8 * t22 + t14 * t19
+        - 0.4799999999999999 * (t13 * t18);
+    let t24 = 0.5999999999999999 * t22 + t13 * t20 - 0.8 * qd[9]
+        - 0.4799999999999999 * (t14 * t18);
+    let t25 = q[11] * q[11];
+    let t26 = q[12] * q[12];
+    let t27 = q[13] * q[13];
+    let t28 = q[11] * q[12];
+    let t29 = q[11] * q[13];
+    let t30 = q[12] * q[13];
+    let t31 = q[11] * q[14];
+    let t32 = q[12] * q[14];
+    let t33 = q[13] * q[14];
+    let t34 = 1.0 - 2.0 * (t26 + t27);
+    let t35 = 2.0 * (t28 - t33);
+    let t36 = 2.0 * (t29 + t32);
+    let t37 = 2.0 * (t28 + t33);
+    let t38 = 1.0 - 2.0 * (t25 + t27);
+    let t39 = 2.0 * (t30 - t31);
+    let t40 = 2.0 * (t29 - t32);
+    let t41 = 2.0 * (t30 + t31);
+    let t42 = 1.0 - 2.0 * (t25 + t26);
+    let t43 = 0.977668244562803 * t34 + 0.02233175543719701 * t37
+        + 0.20896434210788312 * t40;
+    let t44 = 0.977668244562803 * t35 + 0.02233175543719701 * t38
+        + 0.20896434210788312 * t41;
+    let t45 = 0.977668244562803 * t36 + 0.02233175543719701 * t39
+        + 0.20896434210788312 * t42;
+    let t46 = 0.02233175543719701 * t34 + 0.977668244562803 * t37
+        - 0.20896434210788312 * t40;
+    let t47 = 0.02233175543719701 * t35 + 0.977668244562803 * t38
+        - 0.20896434210788312 * t41;
+    let t48 = 0.02233175543719701 * t36 + 0.977668244562803 * t39
+        - 0.20896434210788312 * t42;
+    let t49 = 0.20896434210788312 * (t37 - t34) + 0.955336489125606 * t40;
+    let t50 = 0.20896434210788312 * (t38 - t35) + 0.955336489125606 * t41;
+    let t51 = 0.20896434210788312 * (t39 - t36) + 0.955336489125606 * t42;
+    let t52 = qd[10] + t21 * t43 + t23 * t46 + t24 * t49;
+    let t53 = qd[11] + t21 * t44 + t23 * t47 + t24 * t50;
+    let t54 = qd[12] + t21 * t45 + t23 * t48 + t24 * t51;
+    let t55 = q[15] - 0.1;
+    let t56 = 0.9800665778412416 * qd[4] + 0.19866933079506122 * qd[5];
     let s_q17 = libm::sin(q[17]);
     let c_q17 = libm::cos(q[17]);
-    let t79 = qd[3] * c_q17 + t76 * s_q17;
-    let t80 = t76 * c_q17 - qd[3] * s_q17;
-    let t81 = 0.9800665778412416 * qd[5] + qd[15] - 0.19866933079506122 * qd[4];
+    let t59 = qd[3] * c_q17 + t56 * s_q17;
+    let t60 = t56 * c_q17 - qd[3] * s_q17;
+    let t61 = 0.9800665778412416 * qd[5] + qd[15] - 0.19866933079506122 * qd[4];
     let s_q18 = libm::sin(q[18]);
     let c_q18 = libm::cos(q[18]);
-    let t84 = qd[3] * c_q18 - qd[5] * s_q18;
-    let t85 = qd[3] * s_q18 + qd[5] * c_q18;
-    let t86 = qd[4] + qd[16];
-    let t87 = -q[19] - 0.4;
-    let t88 = 0.004 * t33 - 0.002 * t34;
-    let t89 = t14 * t72;
-    let t90 = t15 * t73;
-    let t91 = t16 * t74;
-    let t92 = t15 * t72;
-    let t93 = t17 * t73;
-    let t94 = t18 * t74;
-    let t95 = t16 * t72;
-    let t96 = t18 * t73;
-    let t97 = t19 * t74;
-    let t98 = 0.001 * t84 + 0.006 * t85;
-    let t99 = 0.9800665778412416 * c_q8 - t23 * s_q8;
-    let t100 = c_q10 * t99;
-    let t101 = t22 * s_q10;
-    let t102 = t23 * c_q8;
-    let t103 = 0.9800665778412416 * s_q8 + t102;
-    let t104 = s_q10 * t103;
-    let t105 = t100 - 0.8 * t101 - 0.5999999999999999 * t104;
-    let t106 = s_q10 * t99;
-    let t107 = 0.8 * t106 + t22 * t39 - 0.4799999999999999 * (t38 * t103);
-    let t108 = 0.5999999999999999 * t106 + t40 * t103 - 0.4799999999999999 * (t22 * t38);
-    let t109 = t63 * t105 + t66 * t107 + t69 * t108;
-    let t110 = t64 * t105 + t67 * t107 + t70 * t108;
-    let t111 = t65 * t105 + t68 * t107 + t71 * t108;
-    let t112 = 0.19866933079506122 * c_q8 - t25 * s_q8;
-    let t113 = c_q10 * t112;
-    let t114 = t24 * s_q10;
-    let t115 = t25 * c_q8;
-    let t116 = 0.19866933079506122 * s_q8 + t115;
-    let t117 = s_q10 * t116;
-    let t118 = t113 - 0.8 * t114 - 0.5999999999999999 * t117;
-    let t119 = s_q10 * t112;
-    let t120 = 0.8 * t119 + t24 * t39 - 0.4799999999999999 * (t38 * t116);
-    let t121 = 0.5999999999999999 * t119 + t40 * t116 - 0.4799999999999999 * (t24 * t38);
-    let t122 = t63 * t118 + t66 * t120 + t69 * t121;
-    let t123 = t64 * t118 + t67 * t120 + t70 * t121;
-    let t124 = t65 * t118 + t68 * t120 + t71 * t121;
-    let t125 = t27 * s_q8 * c_q10;
-    let t126 = t26 * s_q10;
-    let t127 = t27 * c_q8 * s_q10;
-    let t128 = -t125 - 0.8 * t126 - 0.5999999999999999 * t127;
-    let t129 = t27 * s_q8 * s_q10;
-    let t130 = t26 * t39 - 0.8 * t129 - 0.4799999999999999 * (t27 * c_q8 * t38);
-    let t131 = t27 * c_q8 * t40 - 0.5999999999999999 * t129
-        - 0.4799999999999999 * (t26 * t38);
-    let t132 = t63 * t128 + t66 * t130 + t69 * t131;
-    let t133 = t64 * t128 + t67 * t130 + t70 * t131;
-    let t134 = t65 * t128 + t68 * t130 + t71 * t131;
-    let t135 = 0.2 * t27 - 0.3 * t25;
-    let t136 = s_q8 * t135;
-    let t137 = t22 * t35 - 0.05960079923851836 * c_q8 - t136
-        - 0.5999999999999999 * (q[9] * t103);
-    let t138 = c_q10 * t137;
-    let t139 = 0.2 * t26 - 0.3 * t24 - t35 * t99;
-    let t140 = s_q10 * t139;
-    let t141 = c_q8 * t135;
-    let t142 = q[9] * t99;
-    let t143 = t141 + 0.5999999999999999 * t142 - 0.05960079923851836 * s_q8;
-    let t144 = s_q10 * t143;
-    let t145 = t138 - 0.25 * t107 - 0.8 * t140 - 0.5999999999999999 * t144;
-    let t146 = s_q10 * t137;
-    let t147 = t39 * t139;
-    let t148 = t38 * t143;
-    let t149 = 0.25 * t105 + 0.8 * t146 + t147 - 0.4799999999999999 * t148;
-    let t150 = 0.5999999999999999 * t146 + t40 * t143
-        - 0.4799999999999999 * (t38 * t139);
-    let t151 = t141 - 0.05960079923851836 * s_q8;
-    let t152 = 0.19866933079506122 * q[16] - 0.05;
-    let t153 = c_q17 * t152;
-    let t154 = 0.1 - q[15];
-    let t155 = s_q17 * t154;
-    let t156 = 0.3 * t23 - 0.1 * t27;
-    let t157 = s_q8 * t156;
-    let t158 = 0.29401997335237245 * c_q8 + t24 * t35 - t157
-        - 0.5999999999999999 * (q[9] * t116);
-    let t159 = c_q10 * t158;
-    let t160 = 0.3 * t22 - 0.1 * t26 - t35 * t112;
-    let t161 = s_q10 * t160;
-    let t162 = c_q8 * t156;
-    let t163 = q[9] * t112;
-    let t164 = 0.29401997335237245 * s_q8 + t162 + 0.5999999999999999 * t163;
-    let t165 = s_q10 * t164;
-    let t166 = t159 - 0.25 * t120 - 0.8 * t161 - 0.5999999999999999 * t165;
-    let t167 = s_q10 * t158;
-    let t168 = t39 * t160;
-    let t169 = t38 * t164;
-    let t170 = 0.25 * t118 + 0.8 * t167 + t168 - 0.4799999999999999 * t169;
-    let t171 = 0.5999999999999999 * t167 + t40 * t164
-        - 0.4799999999999999 * (t38 * t160);
-    let t172 = 0.29401997335237245 * s_q8 + t162;
-    let t173 = q[16] * c_q17;
-    let t174 = t75 * s_q17;
-    let t175 = 0.1 * t25 - 0.2 * t23;
-    let t176 = s_q8 * t175;
-    let t177 = t27 * c_q8 * q[9];
-    let t178 = t26 * t35 - 0.1761463824887422 * c_q8 - t176 - 0.5999999999999999 * t177;
-    let t179 = c_q10 * t178;
-    let t180 = 0.1 * t24 + t27 * s_q8 * t35 - 0.2 * t22;
-    let t181 = s_q10 * t180;
-    let t182 = c_q8 * t175;
-    let t183 = t27 * s_q8 * q[9];
-    let t184 = t182 - 0.1761463824887422 * s_q8 - 0.5999999999999999 * t183;
-    let t185 = s_q10 * t184;
-    let t186 = t179 - 0.25 * t130 - 0.8 * t181 - 0.5999999999999999 * t185;
-    let t187 = s_q10 * t178;
-    let t188 = t39 * t180;
-    let t189 = t38 * t184;
-    let t190 = 0.25 * t128 + 0.8 * t187 + t188 - 0.4799999999999999 * t189;
-    let t191 = 0.5999999999999999 * t187 + t40 * t184
-        - 0.4799999999999999 * (t38 * t180);
-    let t192 = t182 - 0.1761463824887422 * s_q8;
-    let t193 = s_q8 * q[9] * c_q10;
-    let t194 = c_q8 * t35 * s_q10;
-    let t195 = c_q8 * q[9] * s_q10;
-    let t196 = c_q8 * s_q10;
-    let t197 = 0.8 * t196 - 0.4799999999999999 * (s_q8 * t38);
-    let t198 = 0.8 * t194 - 0.5999999999999999 * t193 - 0.3599999999999998 * t195
-        - 0.25 * t197;
-    let t199 = s_q8 * q[9] * s_q10;
-    let t200 = c_q8 * t35 * t39;
-    let t201 = c_q8 * q[9] * t38;
-    let t202 = c_q8 * c_q10;
-    let t203 = s_q8 * s_q10;
-    let t204 = t202 - 0.5999999999999999 * t203;
-    let t205 = 0.25 * t204 - 0.4799999999999999 * t199 - t200
-        - 0.2879999999999999 * t201;
-    let t206 = 0.4799999999999999 * (c_q8 * t35 * t38)
-        + 0.5999999999999999 * (c_q8 * q[9] * t40) - 0.3599999999999998 * t199;
-    let t207 = 0.5999999999999999 * t196 + s_q8 * t40;
-    let t208 = t64 * t204 + t67 * t197 + t70 * t207;
-    let t209 = t65 * t204 + t68 * t197 + t71 * t207;
-    let t210 = t63 * t204 + t66 * t197 + t69 * t207;
-    let t211 = t35 * c_q10;
-    let t212 = t211 - 0.25 * t39;
-    let t213 = t35 * s_q10;
-    let t214 = 0.8 * t213 - 0.2 * s_q10;
-    let t215 = t39 * t67 - 0.8 * (s_q10 * t64) - 0.4799999999999999 * (t38 * t70);
-    let t216 = t39 * t68 - 0.8 * (s_q10 * t65) - 0.4799999999999999 * (t38 * t71);
-    let t217 = t39 * t66 - 0.8 * (s_q10 * t63) - 0.4799999999999999 * (t38 * t69);
-    let t218 = 0.38399999999999995 * t38 + 0.5999999999999999 * t39;
-    let t219 = -(0.2879999999999999 * t38) - 0.8 * t40;
-    let t220 = t66 * t218 + t69 * t219;
-    let t221 = t67 * t218 + t70 * t219;
-    let t222 = t68 * t218 + t71 * t219;
-    let t223 = 0.5999999999999999 * t67 - 0.8 * t70;
-    let t224 = 0.5999999999999999 * t68 - 0.8 * t71;
-    let t225 = 0.5999999999999999 * t66 - 0.8 * t69;
-    let t226 = qd[0] + 0.3 * qd[4] - 0.2 * qd[5];
-    let t227 = qd[1] + 0.1 * qd[5] - 0.3 * qd[3];
-    let t228 = qd[2] + 0.2 * qd[3] - 0.1 * qd[4];
-    let t229 = 0.9800665778412416 * t226 + 0.19866933079506122 * t227;
-    let t230 = t22 * t226;
-    let t231 = t24 * t227;
-    let t232 = t26 * t228;
-    let t233 = t23 * t226 + t25 * t227 + t27 * t228;
-    let t234 = c_q8 * t229;
-    let t235 = s_q8 * t233;
-    let t236 = s_q8 * t229;
-    let t237 = c_q8 * t233;
-    let t238 = t236 + t237;
-    let t239 = t34 * t35 + t234 - t235 - 0.5999999999999999 * (t33 * q[9]);
-    let t240 = 0.5999999999999999 * qd[8] + t230 + t231 + t232 - t32 * t35;
-    let t241 = 0.5999999999999999 * (t32 * q[9]) + t236 + t237 - 0.8 * qd[8];
-    let t242 = c_q10 * t239;
-    let t243 = s_q10 * t240;
-    let t244 = s_q10 * t241;
-    let t245 = s_q10 * t239;
-    let t246 = t39 * t240;
-    let t247 = t38 * t241;
-    let t248 = t38 * t240;
-    let t249 = t40 * t241;
-    let t250 = 0.5999999999999999 * t245 + t249 - 0.4799999999999999 * t248;
-    let t251 = t242 - 0.25 * t43 - 0.8 * t243 - 0.5999999999999999 * t244;
-    let t252 = 0.25 * t41 + 0.8 * t245 + t246 - 0.4799999999999999 * t247;
-    let t253 = qd[1] + qd[5] * t75 + 0.05 * qd[3];
-    let t254 = qd[2] - qd[4] * t75;
-    let t255 = qd[0] + qd[13]
+    let t64 = qd[3] * c_q18 - qd[5] * s_q18;
+    let t65 = qd[3] * s_q18 + qd[5] * c_q18;
+    let t66 = qd[4] + qd[16];
+    let t67 = -q[19] - 0.4;
+    let t68 = 0.004 * t13 - 0.002 * t14;
+    let t69 = 0.001 * t64 + 0.006 * t65;
+    let t70 = 0.9800665778412416 * c_q8 - t3 * s_q8;
+    let t71 = c_q10 * t70;
+    let t72 = t2 * s_q10;
+    let t73 = t3 * c_q8;
+    let t74 = 0.9800665778412416 * s_q8 + t73;
+    let t75 = s_q10 * t74;
+    let t76 = t71 - 0.8 * t72 - 0.5999999999999999 * t75;
+    let t77 = s_q10 * t70;
+    let t78 = 0.8 * t77 + t2 * t19 - 0.4799999999999999 * (t18 * t74);
+    let t79 = 0.5999999999999999 * t77 + t20 * t74 - 0.4799999999999999 * (t2 * t18);
+    let t80 = t43 * t76 + t46 * t78 + t49 * t79;
+    let t81 = t44 * t76 + t47 * t78 + t50 * t79;
+    let t82 = t45 * t76 + t48 * t78 + t51 * t79;
+    let t83 = 0.19866933079506122 * c_q8 - t5 * s_q8;
+    let t84 = c_q10 * t83;
+    let t85 = t4 * s_q10;
+    let t86 = t5 * c_q8;
+    let t87 = 0.19866933079506122 * s_q8 + t86;
+    let t88 = s_q10 * t87;
+    let t89 = t84 - 0.8 * t85 - 0.5999999999999999 * t88;
+    let t90 = s_q10 * t83;
+    let t91 = 0.8 * t90 + t4 * t19 - 0.4799999999999999 * (t18 * t87);
+    let t92 = 0.5999999999999999 * t90 + t20 * t87 - 0.4799999999999999 * (t4 * t18);
+    let t93 = t43 * t89 + t46 * t91 + t49 * t92;
+    let t94 = t44 * t89 + t47 * t91 + t50 * t92;
+    let t95 = t45 * t89 + t48 * t91 + t51 * t92;
+    let t96 = t7 * s_q8 * c_q10;
+    let t97 = t6 * s_q10;
+    let t98 = t7 * c_q8 * s_q10;
+    let t99 = -t96 - 0.8 * t97 - 0.5999999999999999 * t98;
+    let t100 = t7 * s_q8 * s_q10;
+    let t101 = t6 * t19 - 0.8 * t100 - 0.4799999999999999 * (t7 * c_q8 * t18);
+    let t102 = t7 * c_q8 * t20 - 0.5999999999999999 * t100
+        - 0.4799999999999999 * (t6 * t18);
+    let t103 = t43 * t99 + t46 * t101 + t49 * t102;
+    let t104 = t44 * t99 + t47 * t101 + t50 * t102;
+    let t105 = t45 * t99 + t48 * t101 + t51 * t102;
+    let t106 = 0.2 * t7 - 0.3 * t5;
+    let t107 = s_q8 * t106;
+    let t108 = t2 * t15 - 0.05960079923851836 * c_q8 - t107
+        - 0.5999999999999999 * (q[9] * t74);
+    let t109 = c_q10 * t108;
+    let t110 = 0.2 * t6 - 0.3 * t4 - t15 * t70;
+    let t111 = s_q10 * t110;
+    let t112 = c_q8 * t106;
+    let t113 = q[9] * t70;
+    let t114 = t112 + 0.5999999999999999 * t113 - 0.05960079923851836 * s_q8;
+    let t115 = s_q10 * t114;
+    let t116 = t109 - 0.25 * t78 - 0.8 * t111 - 0.5999999999999999 * t115;
+    let t117 = s_q10 * t108;
+    let t118 = t19 * t110;
+    let t119 = t18 * t114;
+    let t120 = 0.25 * t76 + 0.8 * t117 + t118 - 0.4799999999999999 * t119;
+    let t121 = 0.5999999999999999 * t117 + t20 * t114
+        - 0.4799999999999999 * (t18 * t110);
+    let t122 = t112 - 0.05960079923851836 * s_q8;
+    let t123 = 0.19866933079506122 * q[16] - 0.05;
+    let t124 = c_q17 * t123;
+    let t125 = 0.1 - q[15];
+    let t126 = s_q17 * t125;
+    let t127 = 0.3 * t3 - 0.1 * t7;
+    let t128 = s_q8 * t127;
+    let t129 = 0.29401997335237245 * c_q8 + t4 * t15 - t128
+        - 0.5999999999999999 * (q[9] * t87);
+    let t130 = c_q10 * t129;
+    let t131 = 0.3 * t2 - 0.1 * t6 - t15 * t83;
+    let t132 = s_q10 * t131;
+    let t133 = c_q8 * t127;
+    let t134 = q[9] * t83;
+    let t135 = 0.29401997335237245 * s_q8 + t133 + 0.5999999999999999 * t134;
+    let t136 = s_q10 * t135;
+    let t137 = t130 - 0.25 * t91 - 0.8 * t132 - 0.5999999999999999 * t136;
+    let t138 = s_q10 * t129;
+    let t139 = t19 * t131;
+    let t140 = t18 * t135;
+    let t141 = 0.25 * t89 + 0.8 * t138 + t139 - 0.4799999999999999 * t140;
+    let t142 = 0.5999999999999999 * t138 + t20 * t135
+        - 0.4799999999999999 * (t18 * t131);
+    let t143 = 0.29401997335237245 * s_q8 + t133;
+    let t144 = q[16] * c_q17;
+    let t145 = t55 * s_q17;
+    let t146 = 0.1 * t5 - 0.2 * t3;
+    let t147 = s_q8 * t146;
+    let t148 = t7 * c_q8 * q[9];
+    let t149 = t6 * t15 - 0.1761463824887422 * c_q8 - t147 - 0.5999999999999999 * t148;
+    let t150 = c_q10 * t149;
+    let t151 = 0.1 * t4 + t7 * s_q8 * t15 - 0.2 * t2;
+    let t152 = s_q10 * t151;
+    let t153 = c_q8 * t146;
+    let t154 = t7 * s_q8 * q[9];
+    let t155 = t153 - 0.1761463824887422 * s_q8 - 0.5999999999999999 * t154;
+    let t156 = s_q10 * t155;
+    let t157 = t150 - 0.25 * t101 - 0.8 * t152 - 0.5999999999999999 * t156;
+    let t158 = s_q10 * t149;
+    let t159 = t19 * t151;
+    let t160 = t18 * t155;
+    let t161 = 0.25 * t99 + 0.8 * t158 + t159 - 0.4799999999999999 * t160;
+    let t162 = 0.5999999999999999 * t158 + t20 * t155
+        - 0.4799999999999999 * (t18 * t151);
+    let t163 = t153 - 0.1761463824887422 * s_q8;
+    let t164 = s_q8 * q[9] * c_q10;
+    let t165 = c_q8 * t15 * s_q10;
+    let t166 = c_q8 * q[9] * s_q10;
+    let t167 = c_q8 * s_q10;
+    let t168 = 0.8 * t167 - 0.4799999999999999 * (s_q8 * t18);
+    let t169 = 0.8 * t165 - 0.5999999999999999 * t164 - 0.3599999999999998 * t166
+        - 0.25 * t168;
+    let t170 = s_q8 * q[9] * s_q10;
+    let t171 = c_q8 * t15 * t19;
+    let t172 = c_q8 * q[9] * t18;
+    let t173 = c_q8 * c_q10;
+    let t174 = s_q8 * s_q10;
+    let t175 = t173 - 0.5999999999999999 * t174;
+    let t176 = 0.25 * t175 - 0.4799999999999999 * t170 - t171
+        - 0.2879999999999999 * t172;
+    let t177 = 0.4799999999999999 * (c_q8 * t15 * t18)
+        + 0.5999999999999999 * (c_q8 * q[9] * t20) - 0.3599999999999998 * t170;
+    let t178 = 0.5999999999999999 * t167 + s_q8 * t20;
+    let t179 = t44 * t175 + t47 * t168 + t50 * t178;
+    let t180 = t45 * t175 + t48 * t168 + t51 * t178;
+    let t181 = t43 * t175 + t46 * t168 + t49 * t178;
+    let t182 = t15 * c_q10;
+    let t183 = t182 - 0.25 * t19;
+    let t184 = t15 * s_q10;
+    let t185 = 0.8 * t184 - 0.2 * s_q10;
+    let t186 = t19 * t47 - 0.8 * (s_q10 * t44) - 0.4799999999999999 * (t18 * t50);
+    let t187 = t19 * t48 - 0.8 * (s_q10 * t45) - 0.4799999999999999 * (t18 * t51);
+    let t188 = t19 * t46 - 0.8 * (s_q10 * t43) - 0.4799999999999999 * (t18 * t49);
+    let t189 = 0.38399999999999995 * t18 + 0.5999999999999999 * t19;
+    let t190 = -(0.2879999999999999 * t18) - 0.8 * t20;
+    let t191 = t46 * t189 + t49 * t190;
+    let t192 = t47 * t189 + t50 * t190;
+    let t193 = t48 * t189 + t51 * t190;
+    let t194 = 0.5999999999999999 * t47 - 0.8 * t50;
+    let t195 = 0.5999999999999999 * t48 - 0.8 * t51;
+    let t196 = 0.5999999999999999 * t46 - 0.8 * t49;
+    let t197 = qd[0] + 0.3 * qd[4] - 0.2 * qd[5];
+    let t198 = qd[1] + 0.1 * qd[5] - 0.3 * qd[3];
+    let t199 = qd[2] + 0.2 * qd[3] - 0.1 * qd[4];
+    let t200 = 0.9800665778412416 * t197 + 0.19866933079506122 * t198;
+    let t201 = t2 * t197;
+    let t202 = t4 * t198;
+    let t203 = t6 * t199;
+    let t204 = t3 * t197 + t5 * t198 + t7 * t199;
+    let t205 = c_q8 * t200;
+    let t206 = s_q8 * t204;
+    let t207 = s_q8 * t200;
+    let t208 = c_q8 * t204;
+    let t209 = t207 + t208;
+    let t210 = t14 * t15 + t205 - t206 - 0.5999999999999999 * (t13 * q[9]);
+    let t211 = 0.5999999999999999 * qd[8] + t201 + t202 + t203 - t12 * t15;
+    let t212 = 0.5999999999999999 * (t12 * q[9]) + t207 + t208 - 0.8 * qd[8];
+    let t213 = c_q10 * t210;
+    let t214 = s_q10 * t211;
+    let t215 = s_q10 * t212;
+    let t216 = s_q10 * t210;
+    let t217 = t19 * t211;
+    let t218 = t18 * t212;
+    let t219 = t18 * t211;
+    let t220 = t20 * t212;
+    let t221 = 0.5999999999999999 * t216 + t220 - 0.4799999999999999 * t219;
+    let t222 = t213 - 0.25 * t23 - 0.8 * t214 - 0.5999999999999999 * t215;
+    let t223 = 0.25 * t21 + 0.8 * t216 + t217 - 0.4799999999999999 * t218;
+    let t224 = qd[1] + qd[5] * t55 + 0.05 * qd[3];
+    let t225 = qd[2] - qd[4] * t55;
+    let t226 = qd[0] + qd[13]
         - (0.9800665778412416 * qd[5] - 0.19866933079506122 * qd[4]) * q[16]
         - 0.05 * qd[4];
-    let t256 = qd[14] + 0.9800665778412416 * t253 + 0.19866933079506122 * t254;
-    let t257 = qd[0] + 0.1 * (qd[5] - qd[4]);
-    let t258 = qd[2] - 0.1 * qd[3];
-    let t259 = c_q18 * t257;
-    let t260 = s_q18 * t258;
-    let t261 = s_q18 * t257;
-    let t262 = c_q18 * t258;
-    let t263 = t261 + t262;
-    let t264 = q[14] * qd[10] + q[12] * qd[12] - q[13] * qd[11];
-    let t265 = q[14] * qd[11] + q[13] * qd[10] - q[11] * qd[12];
-    let t266 = q[14] * qd[12] + q[11] * qd[11] - q[12] * qd[10];
-    let t267 = q[11] * qd[10] + q[12] * qd[11] + q[13] * qd[12];
-    let t268 = p.m_torso * (qd[0] + 0.1 * qd[4] + 0.01 * qd[5]);
-    let t269 = p.m_torso * (qd[1] + 0.02 * qd[5] - 0.1 * qd[3]);
-    let t270 = p.m_torso * (qd[2] - 0.01 * qd[3] - 0.02 * qd[4]);
-    let t271 = -(0.05960079923851836 * c_q8) - t136;
-    let t272 = 0.2 * t26 - 0.3 * t24;
-    let t273 = 0.29401997335237245 * c_q8 - t157;
-    let t274 = 0.3 * t22 - 0.1 * t26;
-    let t275 = -(0.1761463824887422 * c_q8) - t176;
-    let t276 = 0.1 * t24 - 0.2 * t22;
-    let t277 = t234 - 0.5 * (p.l_arm * t34) - t235;
-    let t278 = 0.5 * (p.l_arm * t32) + t230 + t231 + t232;
-    let t279 = p.l_arm * t278;
-    let t280 = 0.03 * t32 + 0.001 * t34 + t279;
-    let t281 = 0.001 * t32 + 0.031 * t34 - 0.002 * t33 - p.l_arm * t277;
-    let t282 = 0.19767681165408388 * c_q7 - 0.019833838076209875 * s_q7;
-    let t283 = t23 * qd[6];
-    let t284 = -(0.9800665778412416 * s_q8) - t102;
-    let t285 = qd[7] * t284 - qd[6] * s_q8 * t282;
-    let t286 = qd[6] * c_q8 * t282 + qd[7] * t99;
-    let t287 = p.l_arm * t23 * qd[6];
-    let t288 = p.l_arm * t285;
-    let t289 = t22 * t238;
-    let t290 = t103 * t278;
-    let t291 = t103 * t277;
-    let t292 = t99 * t238;
-    let t293 = t99 * t278;
-    let t294 = t22 * t277;
-    let t295 = 2.0 * (t293 - t294);
-    let t296 = t287 + 2.0 * (t289 - t290);
-    let t297 = 2.0 * (t291 - t292) - t288;
-    let t298 = 0.09784339500725571 * s_q7 - 0.975170327201816 * c_q7;
-    let t299 = t25 * qd[6];
-    let t300 = -(0.19866933079506122 * s_q8) - t115;
-    let t301 = qd[7] * t300 - qd[6] * s_q8 * t298;
-    let t302 = qd[6] * c_q8 * t298 + qd[7] * t112;
-    let t303 = p.l_arm * t25 * qd[6];
-    let t304 = p.l_arm * t301;
-    let t305 = t24 * t238;
-    let t306 = t116 * t278;
-    let t307 = t116 * t277;
-    let t308 = t112 * t238;
-    let t309 = t112 * t278;
-    let t310 = t24 * t277;
-    let t311 = 2.0 * (t309 - t310);
-    let t312 = t303 + 2.0 * (t305 - t306);
-    let t313 = 2.0 * (t307 - t308) - t304;
-    let t314 = -(0.9950041652780258 * s_q7) - 0.09983341664682815 * c_q7;
-    let t315 = t27 * qd[6];
-    let t316 = -(qd[6] * s_q8 * t314) - t27 * c_q8 * qd[7];
-    let t317 = qd[6] * c_q8 * t314 - t27 * s_q8 * qd[7];
-    let t318 = p.l_arm * t27 * qd[6];
-    let t319 = p.l_arm * t316;
-    let t320 = t26 * t238;
-    let t321 = t27 * c_q8 * t278;
-    let t322 = t27 * c_q8 * t277;
-    let t323 = t27 * s_q8 * t238;
-    let t324 = t27 * s_q8 * t278;
-    let t325 = t26 * t277;
-    let t326 = -(2.0 * (t324 + t325));
-    let t327 = t318 + 2.0 * (t320 - t321);
-    let t328 = 2.0 * (t322 + t323) - t319;
-    let t329 = 0.2 * t314 - 0.3 * t298;
-    let t330 = qd[7] * (0.05960079923851836 * s_q8 - t141) - 0.5 * t287
-        - qd[6] * s_q8 * t329;
-    let t331 = 0.5 * t288 + qd[6] * t135;
-    let t332 = p.l_arm * t330;
-    let t333 = t103 * t280;
-    let t334 = t88 * t99;
-    let t335 = t151 * t277;
-    let t336 = t238 * t271;
-    let t337 = 0.001 * t283 + 0.03 * t285 + p.l_arm * t331 + t22 * t88
-        + 2.0 * (t238 * t272 - t151 * t278) - t103 * t281;
-    let t338 = 0.031 * t283 + 0.001 * t285 + t333 + 2.0 * (t335 - t336) - 0.002 * t286
-        - t332 - t334;
-    let t339 = 0.004 * t286 + t99 * t281 + 2.0 * (t271 * t278 - t272 * t277)
-        - 0.002 * t283 - t22 * t280;
-    let t340 = 2.0 * (t289 + t330 - t290);
-    let t341 = 2.0 * (t291 + t331 - t292);
-    let t342 = 2.0 * (t293 + (qd[6] * c_q8 * t329 + qd[7] * t271) - t294);
-    let t343 = 0.3 * t282 - 0.1 * t314;
-    let t344 = qd[7] * (-(0.29401997335237245 * s_q8) - t162) - 0.5 * t303
-        - qd[6] * s_q8 * t343;
-    let t345 = 0.5 * t304 + qd[6] * t156;
-    let t346 = p.l_arm * t344;
-    let t347 = t116 * t280;
-    let t348 = t88 * t112;
-    let t349 = t172 * t277;
-    let t350 = t238 * t273;
-    let t351 = 0.001 * t299 + 0.03 * t301 + p.l_arm * t345 + t24 * t88
-        + 2.0 * (t238 * t274 - t172 * t278) - t116 * t281;
-    let t352 = 0.031 * t299 + 0.001 * t301 + t347 + 2.0 * (t349 - t350) - 0.002 * t302
-        - t346 - t348;
-    let t353 = 0.004 * t302 + t112 * t281 + 2.0 * (t273 * t278 - t274 * t277)
-        - 0.002 * t299 - t24 * t280;
-    let t354 = 2.0 * (t305 + t344 - t306);
-    let t355 = 2.0 * (t307 + t345 - t308);
-    let t356 = 2.0 * (t309 + (qd[6] * c_q8 * t343 + qd[7] * t273) - t310);
-    let t357 = 0.1 * t298 - 0.2 * t282;
-    let t358 = qd[7] * (0.1761463824887422 * s_q8 - t182) - 0.5 * t318
-        - qd[6] * s_q8 * t357;
-    let t359 = 0.5 * t319 + qd[6] * t175;
-    let t360 = p.l_arm * t358;
-    let t361 = t27 * c_q8 * t280;
-    let t362 = t27 * s_q8 * t88;
-    let t363 = t192 * t277;
-    let t364 = t238 * t275;
-    let t365 = 0.001 * t315 + 0.03 * t316 + p.l_arm * t359 + t26 * t88
-        + 2.0 * (t238 * t276 - t192 * t278) - t27 * c_q8 * t281;
-    let t366 = 0.031 * t315 + 0.001 * t316 + t361 + t362 + 2.0 * (t363 - t364)
-        - 0.002 * t317 - t360;
-    let t367 = 0.004 * t317 + 2.0 * (t275 * t278 - t276 * t277) - 0.002 * t315
-        - t27 * s_q8 * t281 - t26 * t280;
-    let t368 = 2.0 * (t320 + t358 - t321);
-    let t369 = 2.0 * (t322 + t323 + t359);
-    let t370 = 2.0 * (qd[6] * c_q8 * t357 + qd[7] * t275 - t324 - t325);
-    let t371 = s_q8 * qd[7];
-    let t372 = c_q8 * qd[7];
-    let t373 = s_q8 * t280;
-    let t374 = c_q8 * t88;
-    let t375 = -(0.03 * t371) - 0.5 * (p.l_arm * p.l_arm * s_q8 * qd[7]) - s_q8 * t281;
-    let t376 = t373 - 0.001 * t371 - 0.002 * t372 - t374;
-    let t377 = 0.004 * t372 + c_q8 * t281;
-    let t378 = 2.0 * (s_q8 * t277 - c_q8 * t238) - p.l_arm * s_q8 * qd[7];
-    let t379 = -(0.03 * t32) - 0.001 * t34 - t279;
-    let t380 = t138 - 0.8 * t140 - 0.5999999999999999 * t144;
-    let t381 = 0.8 * t146 + t147 - 0.4799999999999999 * t148;
-    let t382 = t159 - 0.8 * t161 - 0.5999999999999999 * t165;
-    let t383 = 0.8 * t167 + t168 - 0.4799999999999999 * t169;
-    let t384 = t179 - 0.8 * t181 - 0.5999999999999999 * t185;
-    let t385 = 0.8 * t187 + t188 - 0.4799999999999999 * t189;
-    let t386 = 0.8 * t194 - 0.5999999999999999 * t193 - 0.3599999999999998 * t195;
-    let t387 = -(0.4799999999999999 * t199) - t200 - 0.2879999999999999 * t201;
-    let t388 = t242 - 0.12 * t43 - 0.8 * t243 - 0.5999999999999999 * t244;
-    let t389 = 0.12 * t41 + 0.01 * t44 + 0.8 * t245 + t246 - 0.4799999999999999 * t247;
-    let t390 = 0.5999999999999999 * t245 + t249 - 0.01 * t43 - 0.4799999999999999 * t248;
-    let t391 = 0.012 * t41 + 0.0005 * t44 + 0.144 * t389;
-    let t392 = 0.011 * t43 - 0.144 * t388 - 0.012 * t390;
-    let t393 = 0.0005 * t41 + 0.002 * t44 + 0.012 * t389;
-    let t394 = -(s_q8 * c_q10 * t282) - 0.8 * (t23 * s_q10)
-        - 0.5999999999999999 * (c_q8 * s_q10 * t282);
-    let t395 = s_q8 * s_q10 * t282;
-    let t396 = t23 * t39 - 0.8 * t395 - 0.4799999999999999 * (c_q8 * t38 * t282);
-    let t397 = c_q8 * t40 * t282 - 0.5999999999999999 * t395
-        - 0.4799999999999999 * (t23 * t38);
-    let t398 = c_q10 * t284 - 0.5999999999999999 * t106;
-    let t399 = s_q10 * t284;
-    let t400 = t38 * t99;
-    let t401 = 0.8 * t399 - 0.4799999999999999 * t400;
-    let t402 = t40 * t99;
-    let t403 = 0.5999999999999999 * t399 + t402;
-    let t404 = -t106 - 0.8 * (t22 * c_q10) - 0.5999999999999999 * (c_q10 * t103);
-    let t405 = 0.8 * t100 - 0.64 * t101 - 0.4799999999999999 * t104;
-    let t406 = 0.5999999999999999 * t100 - 0.4799999999999999 * t101 - 0.36 * t104;
-    let t407 = qd[6] * t394 + qd[7] * t398 + qd[9] * t404;
-    let t408 = qd[6] * t396 + qd[7] * t401 + qd[9] * t405;
-    let t409 = qd[6] * t397 + qd[7] * t403 + qd[9] * t406;
-    let t410 = t107 * t390;
-    let t411 = t108 * t389;
-    let t412 = t108 * t388;
-    let t413 = t105 * t390;
-    let t414 = t105 * t389;
-    let t415 = t107 * t388;
-    let t416 = 0.144 * t408 + 1.2 * (t410 - t411);
-    let t417 = 1.2 * (t412 - t413) - 0.144 * t407 - 0.012 * t409;
-    let t418 = 0.012 * t408 + 1.2 * (t414 - t415);
-    let t419 = -(s_q8 * c_q10 * t298) - 0.8 * (t25 * s_q10)
-        - 0.5999999999999999 * (c_q8 * s_q10 * t298);
-    let t420 = s_q8 * s_q10 * t298;
-    let t421 = t25 * t39 - 0.8 * t420 - 0.4799999999999999 * (c_q8 * t38 * t298);
-    let t422 = c_q8 * t40 * t298 - 0.5999999999999999 * t420
-        - 0.4799999999999999 * (t25 * t38);
-    let t423 = c_q10 * t300 - 0.5999999999999999 * t119;
-    let t424 = s_q10 * t300;
-    let t425 = t38 * t112;
-    let t426 = 0.8 * t424 - 0.4799999999999999 * t425;
-    let t427 = t40 * t112;
-    let t428 = 0.5999999999999999 * t424 + t427;
-    let t429 = -t119 - 0.8 * (t24 * c_q10) - 0.5999999999999999 * (c_q10 * t116);
-    let t430 = 0.8 * t113 - 0.64 * t114 - 0.4799999999999999 * t117;
-    let t431 = 0.5999999999999999 * t113 - 0.4799999999999999 * t114 - 0.36 * t117;
-    let t432 = qd[6] * t419 + qd[7] * t423 + qd[9] * t429;
-    let t433 = qd[6] * t421 + qd[7] * t426 + qd[9] * t430;
-    let t434 = qd[6] * t422 + qd[7] * t428 + qd[9] * t431;
-    let t435 = t120 * t390;
-    let t436 = t121 * t389;
-    let t437 = t121 * t388;
-    let t438 = t118 * t390;
-    let t439 = t118 * t389;
-    let t440 = t120 * t388;
-    let t441 = 0.144 * t433 + 1.2 * (t435 - t436);
-    let t442 = 1.2 * (t437 - t438) - 0.144 * t432 - 0.012 * t434;
-    let t443 = 0.012 * t433 + 1.2 * (t439 - t440);
-    let t444 = -(s_q8 * c_q10 * t314) - 0.8 * (t27 * s_q10)
-        - 0.5999999999999999 * (c_q8 * s_q10 * t314);
-    let t445 = s_q8 * s_q10 * t314;
-    let t446 = t27 * t39 - 0.8 * t445 - 0.4799999999999999 * (c_q8 * t38 * t314);
-    let t447 = c_q8 * t40 * t314 - 0.5999999999999999 * t445
-        - 0.4799999999999999 * (t27 * t38);
-    let t448 = t27 * c_q8 * c_q10;
-    let t449 = 0.5999999999999999 * t129 - t448;
-    let t450 = t27 * s_q8 * t38;
-    let t451 = 0.4799999999999999 * t450 - 0.8 * t127;
-    let t452 = t27 * s_q8 * t40;
-    let t453 = -(0.5999999999999999 * t127) - t452;
-    let t454 = t129 - 0.5999999999999999 * t448 - 0.8 * (t26 * c_q10);
-    let t455 = -(0.8 * t125) - 0.64 * t126 - 0.4799999999999999 * t127;
-    let t456 = -(0.5999999999999999 * t125) - 0.4799999999999999 * t126 - 0.36 * t127;
-    let t457 = qd[6] * t444 + qd[7] * t449 + qd[9] * t454;
-    let t458 = qd[6] * t446 + qd[7] * t451 + qd[9] * t455;
-    let t459 = qd[6] * t447 + qd[7] * t453 + qd[9] * t456;
-    let t460 = t130 * t390;
-    let t461 = t131 * t389;
-    let t462 = t131 * t388;
-    let t463 = t128 * t390;
-    let t464 = t128 * t389;
-    let t465 = t130 * t388;
-    let t466 = 0.144 * t458 + 1.2 * (t460 - t461);
-    let t467 = 1.2 * (t462 - t463) - 0.144 * t457 - 0.012 * t459;
-    let t468 = 0.012 * t458 + 1.2 * (t464 - t465);
-    let t469 = t23 * t35 - s_q8 * t329 - 0.5999999999999999 * (c_q8 * q[9] * t282);
-    let t470 = c_q10 * t469;
-    let t471 = 0.2 * t27 + s_q8 * t35 * t282 - 0.3 * t25;
-    let t472 = s_q10 * t471;
-    let t473 = c_q8 * t329 - 0.5999999999999999 * (s_q8 * q[9] * t282);
-    let t474 = s_q10 * t473;
-    let t475 = s_q10 * t469;
-    let t476 = t39 * t471;
-    let t477 = t38 * t473;
-    let t478 = 0.5999999999999999 * t475 + t40 * t473
-        - 0.4799999999999999 * (t38 * t471);
-    let t479 = 0.05960079923851836 * s_q8 - t141 - 0.5999999999999999 * t142;
+    let t227 = qd[14] + 0.9800665778412416 * t224 + 0.19866933079506122 * t225;
+    let t228 = qd[0] + 0.1 * (qd[5] - qd[4]);
+    let t229 = qd[2] - 0.1 * qd[3];
+    let t230 = c_q18 * t228;
+    let t231 = s_q18 * t229;
+    let t232 = s_q18 * t228;
+    let t233 = c_q18 * t229;
+    let t234 = t232 + t233;
+    let t235 = q[14] * qd[10] + q[12] * qd[12] - q[13] * qd[11];
+    let t236 = q[14] * qd[11] + q[13] * qd[10] - q[11] * qd[12];
+    let t237 = q[14] * qd[12] + q[11] * qd[11] - q[12] * qd[10];
+    let t238 = q[11] * qd[10] + q[12] * qd[11] + q[13] * qd[12];
+    let t239 = p.m_torso * (qd[0] + 0.1 * qd[4] + 0.01 * qd[5]);
+    let t240 = p.m_torso * (qd[1] + 0.02 * qd[5] - 0.1 * qd[3]);
+    let t241 = p.m_torso * (qd[2] - 0.01 * qd[3] - 0.02 * qd[4]);
+    let t242 = -(0.05960079923851836 * c_q8) - t107;
+    let t243 = 0.2 * t6 - 0.3 * t4;
+    let t244 = 0.29401997335237245 * c_q8 - t128;
+    let t245 = 0.3 * t2 - 0.1 * t6;
+    let t246 = -(0.1761463824887422 * c_q8) - t147;
+    let t247 = 0.1 * t4 - 0.2 * t2;
+    let t248 = t205 - 0.5 * (p.l_arm * t14) - t206;
+    let t249 = 0.5 * (p.l_arm * t12) + t201 + t202 + t203;
+    let t250 = p.l_arm * t249;
+    let t251 = 0.03 * t12 + 0.001 * t14 + t250;
+    let t252 = 0.001 * t12 + 0.031 * t14 - 0.002 * t13 - p.l_arm * t248;
+    let t253 = 0.19767681165408388 * c_q7 - 0.019833838076209875 * s_q7;
+    let t254 = t3 * qd[6];
+    let t255 = -(0.9800665778412416 * s_q8) - t73;
+    let t256 = qd[7] * t255 - qd[6] * s_q8 * t253;
+    let t257 = qd[6] * c_q8 * t253 + qd[7] * t70;
+    let t258 = p.l_arm * t3 * qd[6];
+    let t259 = p.l_arm * t256;
+    let t260 = t2 * t209;
+    let t261 = t74 * t249;
+    let t262 = t74 * t248;
+    let t263 = t70 * t209;
+    let t264 = t70 * t249;
+    let t265 = t2 * t248;
+    let t266 = 2.0 * (t264 - t265);
+    let t267 = t258 + 2.0 * (t260 - t261);
+    let t268 = 2.0 * (t262 - t263) - t259;
+    let t269 = 0.09784339500725571 * s_q7 - 0.975170327201816 * c_q7;
+    let t270 = t5 * qd[6];
+    let t271 = -(0.19866933079506122 * s_q8) - t86;
+    let t272 = qd[7] * t271 - qd[6] * s_q8 * t269;
+    let t273 = qd[6] * c_q8 * t269 + qd[7] * t83;
+    let t274 = p.l_arm * t5 * qd[6];
+    let t275 = p.l_arm * t272;
+    let t276 = t4 * t209;
+    let t277 = t87 * t249;
+    let t278 = t87 * t248;
+    let t279 = t83 * t209;
+    let t280 = t83 * t249;
+    let t281 = t4 * t248;
+    let t282 = 2.0 * (t280 - t281);
+    let t283 = t274 + 2.0 * (t276 - t277);
+    let t284 = 2.0 * (t278 - t279) - t275;
+    let t285 = -(0.9950041652780258 * s_q7) - 0.09983341664682815 * c_q7;
+    let t286 = t7 * qd[6];
+    let t287 = -(qd[6] * s_q8 * t285) - t7 * c_q8 * qd[7];
+    let t288 = qd[6] * c_q8 * t285 - t7 * s_q8 * qd[7];
+    let t289 = p.l_arm * t7 * qd[6];
+    let t290 = p.l_arm * t287;
+    let t291 = t6 * t209;
+    let t292 = t7 * c_q8 * t249;
+    let t293 = t7 * c_q8 * t248;
+    let t294 = t7 * s_q8 * t209;
+    let t295 = t7 * s_q8 * t249;
+    let t296 = t6 * t248;
+    let t297 = -(2.0 * (t295 + t296));
+    let t298 = t289 + 2.0 * (t291 - t292);
+    let t299 = 2.0 * (t293 + t294) - t290;
+    let t300 = 0.2 * t285 - 0.3 * t269;
+    let t301 = qd[7] * (0.05960079923851836 * s_q8 - t112) - 0.5 * t258
+        - qd[6] * s_q8 * t300;
+    let t302 = 0.5 * t259 + qd[6] * t106;
+    let t303 = p.l_arm * t301;
+    let t304 = t74 * t251;
+    let t305 = t68 * t70;
+    let t306 = t122 * t248;
+    let t307 = t209 * t242;
+    let t308 = 0.001 * t254 + 0.03 * t256 + p.l_arm * t302 + t2 * t68
+        + 2.0 * (t209 * t243 - t122 * t249) - t74 * t252;
+    let t309 = 0.031 * t254 + 0.001 * t256 + t304 + 2.0 * (t306 - t307) - 0.002 * t257
+        - t303 - t305;
+    let t310 = 0.004 * t257 + t70 * t252 + 2.0 * (t242 * t249 - t243 * t248)
+        - 0.002 * t254 - t2 * t251;
+    let t311 = 2.0 * (t260 + t301 - t261);
+    let t312 = 2.0 * (t262 + t302 - t263);
+    let t313 = 2.0 * (t264 + (qd[6] * c_q8 * t300 + qd[7] * t242) - t265);
+    let t314 = 0.3 * t253 - 0.1 * t285;
+    let t315 = qd[7] * (-(0.29401997335237245 * s_q8) - t133) - 0.5 * t274
+        - qd[6] * s_q8 * t314;
+    let t316 = 0.5 * t275 + qd[6] * t127;
+    let t317 = p.l_arm * t315;
+    let t318 = t87 * t251;
+    let t319 = t68 * t83;
+    let t320 = t143 * t248;
+    let t321 = t209 * t244;
+    let t322 = 0.001 * t270 + 0.03 * t272 + p.l_arm * t316 + t4 * t68
+        + 2.0 * (t209 * t245 - t143 * t249) - t87 * t252;
+    let t323 = 0.031 * t270 + 0.001 * t272 + t318 + 2.0 * (t320 - t321) - 0.002 * t273
+        - t317 - t319;
+    let t324 = 0.004 * t273 + t83 * t252 + 2.0 * (t244 * t249 - t245 * t248)
+        - 0.002 * t270 - t4 * t251;
+    let t325 = 2.0 * (t276 + t315 - t277);
+    let t326 = 2.0 * (t278 + t316 - t279);
+    let t327 = 2.0 * (t280 + (qd[6] * c_q8 * t314 + qd[7] * t244) - t281);
+    let t328 = 0.1 * t269 - 0.2 * t253;
+    let t329 = qd[7] * (0.1761463824887422 * s_q8 - t153) - 0.5 * t289
+        - qd[6] * s_q8 * t328;
+    let t330 = 0.5 * t290 + qd[6] * t146;
+    let t331 = p.l_arm * t329;
+    let t332 = t7 * c_q8 * t251;
+    let t333 = t7 * s_q8 * t68;
+    let t334 = t163 * t248;
+    let t335 = t209 * t246;
+    let t336 = 0.001 * t286 + 0.03 * t287 + p.l_arm * t330 + t6 * t68
+        + 2.0 * (t209 * t247 - t163 * t249) - t7 * c_q8 * t252;
+    let t337 = 0.031 * t286 + 0.001 * t287 + t332 + t333 + 2.0 * (t334 - t335)
+        - 0.002 * t288 - t331;
+    let t338 = 0.004 * t288 + 2.0 * (t246 * t249 - t247 * t248) - 0.002 * t286
+        - t7 * s_q8 * t252 - t6 * t251;
+    let t339 = 2.0 * (t291 + t329 - t292);
+    let t340 = 2.0 * (t293 + t294 + t330);
+    let t341 = 2.0 * (qd[6] * c_q8 * t328 + qd[7] * t246 - t295 - t296);
+    let t342 = s_q8 * qd[7];
+    let t343 = c_q8 * qd[7];
+    let t344 = s_q8 * t251;
+    let t345 = c_q8 * t68;
+    let t346 = t344 - 0.001 * t342 - 0.002 * t343 - t345;
+    let t347 = 0.004 * t343 + c_q8 * t252;
+    let t348 = 2.0 * (s_q8 * t248 - c_q8 * t209) - p.l_arm * s_q8 * qd[7];
+    let t349 = -(0.03 * t12) - 0.001 * t14 - t250;
+    let t350 = t109 - 0.8 * t111 - 0.5999999999999999 * t115;
+    let t351 = 0.8 * t117 + t118 - 0.4799999999999999 * t119;
+    let t352 = t130 - 0.8 * t132 - 0.5999999999999999 * t136;
+    let t353 = 0.8 * t138 + t139 - 0.4799999999999999 * t140;
+    let t354 = t150 - 0.8 * t152 - 0.5999999999999999 * t156;
+    let t355 = 0.8 * t158 + t159 - 0.4799999999999999 * t160;
+    let t356 = 0.8 * t165 - 0.5999999999999999 * t164 - 0.3599999999999998 * t166;
+    let t357 = -(0.4799999999999999 * t170) - t171 - 0.2879999999999999 * t172;
+    let t358 = t213 - 0.12 * t23 - 0.8 * t214 - 0.5999999999999999 * t215;
+    let t359 = 0.12 * t21 + 0.01 * t24 + 0.8 * t216 + t217 - 0.4799999999999999 * t218;
+    let t360 = 0.5999999999999999 * t216 + t220 - 0.01 * t23 - 0.4799999999999999 * t219;
+    let t361 = 0.012 * t21 + 0.0005 * t24 + 0.144 * t359;
+    let t362 = 0.011 * t23 - 0.144 * t358 - 0.012 * t360;
+    let t363 = 0.0005 * t21 + 0.002 * t24 + 0.012 * t359;
+    let t364 = -(s_q8 * c_q10 * t253) - 0.8 * (t3 * s_q10)
+        - 0.5999999999999999 * (c_q8 * s_q10 * t253);
+    let t365 = s_q8 * s_q10 * t253;
+    let t366 = t3 * t19 - 0.8 * t365 - 0.4799999999999999 * (c_q8 * t18 * t253);
+    let t367 = c_q8 * t20 * t253 - 0.5999999999999999 * t365
+        - 0.4799999999999999 * (t3 * t18);
+    let t368 = c_q10 * t255 - 0.5999999999999999 * t77;
+    let t369 = s_q10 * t255;
+    let t370 = t18 * t70;
+    let t371 = 0.8 * t369 - 0.4799999999999999 * t370;
+    let t372 = t20 * t70;
+    let t373 = 0.5999999999999999 * t369 + t372;
+    let t374 = -t77 - 0.8 * (t2 * c_q10) - 0.5999999999999999 * (c_q10 * t74);
+    let t375 = 0.8 * t71 - 0.64 * t72 - 0.4799999999999999 * t75;
+    let t376 = 0.5999999999999999 * t71 - 0.4799999999999999 * t72 - 0.36 * t75;
+    let t377 = qd[6] * t364 + qd[7] * t368 + qd[9] * t374;
+    let t378 = qd[6] * t366 + qd[7] * t371 + qd[9] * t375;
+    let t379 = qd[6] * t367 + qd[7] * t373 + qd[9] * t376;
+    let t380 = t78 * t360;
+    let t381 = t79 * t359;
+    let t382 = t79 * t358;
+    let t383 = t76 * t360;
+    let t384 = t76 * t359;
+    let t385 = t78 * t358;
+    let t386 = 0.144 * t378 + 1.2 * (t380 - t381);
+    let t387 = 1.2 * (t382 - t383) - 0.144 * t377 - 0.012 * t379;
+    let t388 = 0.012 * t378 + 1.2 * (t384 - t385);
+    let t389 = -(s_q8 * c_q10 * t269) - 0.8 * (t5 * s_q10)
+        - 0.5999999999999999 * (c_q8 * s_q10 * t269);
+    let t390 = s_q8 * s_q10 * t269;
+    let t391 = t5 * t19 - 0.8 * t390 - 0.4799999999999999 * (c_q8 * t18 * t269);
+    let t392 = c_q8 * t20 * t269 - 0.5999999999999999 * t390
+        - 0.4799999999999999 * (t5 * t18);
+    let t393 = c_q10 * t271 - 0.5999999999999999 * t90;
+    let t394 = s_q10 * t271;
+    let t395 = t18 * t83;
+    let t396 = 0.8 * t394 - 0.4799999999999999 * t395;
+    let t397 = t20 * t83;
+    let t398 = 0.5999999999999999 * t394 + t397;
+    let t399 = -t90 - 0.8 * (t4 * c_q10) - 0.5999999999999999 * (c_q10 * t87);
+    let t400 = 0.8 * t84 - 0.64 * t85 - 0.4799999999999999 * t88;
+    let t401 = 0.5999999999999999 * t84 - 0.4799999999999999 * t85 - 0.36 * t88;
+    let t402 = qd[6] * t389 + qd[7] * t393 + qd[9] * t399;
+    let t403 = qd[6] * t391 + qd[7] * t396 + qd[9] * t400;
+    let t404 = qd[6] * t392 + qd[7] * t398 + qd[9] * t401;
+    let t405 = t91 * t360;
+    let t406 = t92 * t359;
+    let t407 = t92 * t358;
+    let t408 = t89 * t360;
+    let t409 = t89 * t359;
+    let t410 = t91 * t358;
+    let t411 = 0.144 * t403 + 1.2 * (t405 - t406);
+    let t412 = 1.2 * (t407 - t408) - 0.144 * t402 - 0.012 * t404;
+    let t413 = 0.012 * t403 + 1.2 * (t409 - t410);
+    let t414 = -(s_q8 * c_q10 * t285) - 0.8 * (t7 * s_q10)
+        - 0.5999999999999999 * (c_q8 * s_q10 * t285);
+    let t415 = s_q8 * s_q10 * t285;
+    let t416 = t7 * t19 - 0.8 * t415 - 0.4799999999999999 * (c_q8 * t18 * t285);
+    let t417 = c_q8 * t20 * t285 - 0.5999999999999999 * t415
+        - 0.4799999999999999 * (t7 * t18);
+    let t418 = t7 * c_q8 * c_q10;
+    let t419 = 0.5999999999999999 * t100 - t418;
+    let t420 = t7 * s_q8 * t18;
+    let t421 = 0.4799999999999999 * t420 - 0.8 * t98;
+    let t422 = t7 * s_q8 * t20;
+    let t423 = -(0.5999999999999999 * t98) - t422;
+    let t424 = t100 - 0.5999999999999999 * t418 - 0.8 * (t6 * c_q10);
+    let t425 = -(0.8 * t96) - 0.64 * t97 - 0.4799999999999999 * t98;
+    let t426 = -(0.5999999999999999 * t96) - 0.4799999999999999 * t97 - 0.36 * t98;
+    let t427 = qd[6] * t414 + qd[7] * t419 + qd[9] * t424;
+    let t428 = qd[6] * t416 + qd[7] * t421 + qd[9] * t425;
+    let t429 = qd[6] * t417 + qd[7] * t423 + qd[9] * t426;
+    let t430 = t101 * t360;
+    let t431 = t102 * t359;
+    let t432 = t102 * t358;
+    let t433 = t99 * t360;
+    let t434 = t99 * t359;
+    let t435 = t101 * t358;
+    let t436 = 0.144 * t428 + 1.2 * (t430 - t431);
+    let t437 = 1.2 * (t432 - t433) - 0.144 * t427 - 0.012 * t429;
+    let t438 = 0.012 * t428 + 1.2 * (t434 - t435);
+    let t439 = t3 * t15 - s_q8 * t300 - 0.5999999999999999 * (c_q8 * q[9] * t253);
+    let t440 = c_q10 * t439;
+    let t441 = 0.2 * t7 + s_q8 * t15 * t253 - 0.3 * t5;
+    let t442 = s_q10 * t441;
+    let t443 = c_q8 * t300 - 0.5999999999999999 * (s_q8 * q[9] * t253);
+    let t444 = s_q10 * t443;
+    let t445 = s_q10 * t439;
+    let t446 = t19 * t441;
+    let t447 = t18 * t443;
+    let t448 = 0.5999999999999999 * t445 + t20 * t443
+        - 0.4799999999999999 * (t18 * t441);
+    let t449 = 0.05960079923851836 * s_q8 - t112 - 0.5999999999999999 * t113;
+    let t450 = c_q10 * t449;
+    let t451 = t15 * s_q10 * t255;
+    let t452 = 0.5999999999999999 * (q[9] * t255) - 0.05960079923851836 * c_q8 - t107;
+    let t453 = s_q10 * t452;
+    let t454 = s_q10 * t449;
+    let t455 = t15 * t19 * t255;
+    let t456 = t18 * t452;
+    let t457 = 0.5999999999999999 * t454 + 0.4799999999999999 * (t15 * t18 * t255)
+        + t20 * t452;
+    let t458 = -(0.8 * t2) - 0.5999999999999999 * t74;
+    let t459 = c_q10 * t458 - 0.9999999999999998 * t77;
+    let t460 = s_q10 * t458;
+    let t461 = 0.8 * (t460 + t19 * t70) - 0.2879999999999999 * t370;
+    let t462 = 0.5999999999999999 * (t372 + t460) - 0.38399999999999995 * t370;
+    let t463 = c_q10 * t110;
+    let t464 = c_q10 * t114;
+    let t465 = 0.5999999999999999 * t109 - 0.4799999999999999 * t111 - 0.36 * t115;
+    let t466 = qd[6] * (t440 - 0.8 * t442 - 0.5999999999999999 * t444)
+        + qd[7] * (t450 + 0.8 * t451 - 0.5999999999999999 * t453) + qd[8] * t459
+        + qd[9] * (-t117 - 0.8 * t463 - 0.5999999999999999 * t464) - 0.12 * t378;
+    let t467 = 0.12 * t377 + 0.01 * t379
+        + qd[6] * (0.8 * t445 + t446 - 0.4799999999999999 * t447)
+        + qd[7] * (0.8 * t454 - t455 - 0.4799999999999999 * t456) + qd[8] * t461
+        + qd[9] * (0.8 * t109 - 0.64 * t111 - 0.4799999999999999 * t115);
+    let t468 = qd[6] * t448 + qd[7] * t457 + qd[8] * t462 + qd[9] * t465 - 0.01 * t378;
+    let t469 = t79 * t361;
+    let t470 = t78 * t361;
+    let t471 = t121 * t358;
+    let t472 = t351 * t358;
+    let t473 = 0.012 * t377 + 0.0005 * t379 + 0.144 * t467 + t78 * t363
+        + 1.2 * (t351 * t360 - t121 * t359) - t79 * t362;
+    let t474 = 0.011 * t378 + t469 + 1.2 * (t471 - t350 * t360) - 0.144 * t466
+        - 0.012 * t468 - t76 * t363;
+    let t475 = 0.0005 * t377 + 0.002 * t379 + 0.012 * t467 + t76 * t362
+        + 1.2 * (t350 * t359 - t472) - t470;
+    let t476 = 1.2 * (t380 + t466 - t381);
+    let t477 = 1.2 * (t382 + t467 - t383);
+    let t478 = 1.2 * (t384 + t468 - t385);
+    let t479 = t5 * t15 - s_q8 * t314 - 0.5999999999999999 * (c_q8 * q[9] * t269);
     let t480 = c_q10 * t479;
-    let t481 = t35 * s_q10 * t284;
-    let t482 = 0.5999999999999999 * (q[9] * t284) - 0.05960079923851836 * c_q8 - t136;
-    let t483 = s_q10 * t482;
-    let t484 = s_q10 * t479;
-    let t485 = t35 * t39 * t284;
-    let t486 = t38 * t482;
-    let t487 = 0.5999999999999999 * t484 + 0.4799999999999999 * (t35 * t38 * t284)
-        + t40 * t482;
-    let t488 = -(0.8 * t22) - 0.5999999999999999 * t103;
-    let t489 = c_q10 * t488 - 0.9999999999999998 * t106;
-    let t490 = s_q10 * t488;
-    let t491 = 0.8 * (t490 + t39 * t99) - 0.2879999999999999 * t400;
-    let t492 = 0.5999999999999999 * (t402 + t490) - 0.38399999999999995 * t400;
-    let t493 = c_q10 * t139;
-    let t494 = c_q10 * t143;
-    let t495 = 0.5999999999999999 * t138 - 0.4799999999999999 * t140 - 0.36 * t144;
-    let t496 = qd[6] * (t470 - 0.8 * t472 - 0.5999999999999999 * t474)
-        + qd[7] * (t480 + 0.8 * t481 - 0.5999999999999999 * t483) + qd[8] * t489
-        + qd[9] * (-t146 - 0.8 * t493 - 0.5999999999999999 * t494) - 0.12 * t408;
-    let t497 = 0.12 * t407 + 0.01 * t409
-        + qd[6] * (0.8 * t475 + t476 - 0.4799999999999999 * t477)
-        + qd[7] * (0.8 * t484 - t485 - 0.4799999999999999 * t486) + qd[8] * t491
-        + qd[9] * (0.8 * t138 - 0.64 * t140 - 0.4799999999999999 * t144);
-    let t498 = qd[6] * t478 + qd[7] * t487 + qd[8] * t492 + qd[9] * t495 - 0.01 * t408;
-    let t499 = t108 * t391;
-    let t500 = t107 * t391;
-    let t501 = t150 * t388;
-    let t502 = t381 * t388;
-    let t503 = 0.012 * t407 + 0.0005 * t409 + 0.144 * t497 + t107 * t393
-        + 1.2 * (t381 * t390 - t150 * t389) - t108 * t392;
-    let t504 = 0.011 * t408 + t499 + 1.2 * (t501 - t380 * t390) - 0.144 * t496
-        - 0.012 * t498 - t105 * t393;
-    let t505 = 0.0005 * t407 + 0.002 * t409 + 0.012 * t497 + t105 * t392
-        + 1.2 * (t380 * t389 - t502) - t500;
-    let t506 = 1.2 * (t410 + t496 - t411);
-    let t507 = 1.2 * (t412 + t497 - t413);
-    let t508 = 1.2 * (t414 + t498 - t415);
-    let t509 = t25 * t35 - s_q8 * t343 - 0.5999999999999999 * (c_q8 * q[9] * t298);
-    let t510 = c_q10 * t509;
-    let t511 = 0.3 * t23 + s_q8 * t35 * t298 - 0.1 * t27;
-    let t512 = s_q10 * t511;
-    let t513 = c_q8 * t343 - 0.5999999999999999 * (s_q8 * q[9] * t298);
-    let t514 = s_q10 * t513;
-    let t515 = s_q10 * t509;
-    let t516 = t39 * t511;
-    let t517 = t38 * t513;
-    let t518 = 0.5999999999999999 * t515 + t40 * t513
-        - 0.4799999999999999 * (t38 * t511);
-    let t519 = -(0.29401997335237245 * s_q8) - t162 - 0.5999999999999999 * t163;
+    let t481 = 0.3 * t3 + s_q8 * t15 * t269 - 0.1 * t7;
+    let t482 = s_q10 * t481;
+    let t483 = c_q8 * t314 - 0.5999999999999999 * (s_q8 * q[9] * t269);
+    let t484 = s_q10 * t483;
+    let t485 = s_q10 * t479;
+    let t486 = t19 * t481;
+    let t487 = t18 * t483;
+    let t488 = 0.5999999999999999 * t485 + t20 * t483
+        - 0.4799999999999999 * (t18 * t481);
+    let t489 = -(0.29401997335237245 * s_q8) - t133 - 0.5999999999999999 * t134;
+    let t490 = c_q10 * t489;
+    let t491 = t15 * s_q10 * t271;
+    let t492 = 0.29401997335237245 * c_q8 + 0.5999999999999999 * (q[9] * t271) - t128;
+    let t493 = s_q10 * t492;
+    let t494 = s_q10 * t489;
+    let t495 = t15 * t19 * t271;
+    let t496 = t18 * t492;
+    let t497 = 0.5999999999999999 * t494 + 0.4799999999999999 * (t15 * t18 * t271)
+        + t20 * t492;
+    let t498 = -(0.8 * t4) - 0.5999999999999999 * t87;
+    let t499 = c_q10 * t498 - 0.9999999999999998 * t90;
+    let t500 = s_q10 * t498;
+    let t501 = 0.8 * (t500 + t19 * t83) - 0.2879999999999999 * t395;
+    let t502 = 0.5999999999999999 * (t397 + t500) - 0.38399999999999995 * t395;
+    let t503 = c_q10 * t131;
+    let t504 = c_q10 * t135;
+    let t505 = 0.5999999999999999 * t130 - 0.4799999999999999 * t132 - 0.36 * t136;
+    let t506 = qd[6] * (t480 - 0.8 * t482 - 0.5999999999999999 * t484)
+        + qd[7] * (t490 + 0.8 * t491 - 0.5999999999999999 * t493) + qd[8] * t499
+        + qd[9] * (-t138 - 0.8 * t503 - 0.5999999999999999 * t504) - 0.12 * t403;
+    let t507 = 0.12 * t402 + 0.01 * t404
+        + qd[6] * (0.8 * t485 + t486 - 0.4799999999999999 * t487)
+        + qd[7] * (0.8 * t494 - t495 - 0.4799999999999999 * t496) + qd[8] * t501
+        + qd[9] * (0.8 * t130 - 0.64 * t132 - 0.4799999999999999 * t136);
+    let t508 = qd[6] * t488 + qd[7] * t497 + qd[8] * t502 + qd[9] * t505 - 0.01 * t403;
+    let t509 = t92 * t361;
+    let t510 = t91 * t361;
+    let t511 = t142 * t358;
+    let t512 = t353 * t358;
+    let t513 = 0.012 * t402 + 0.0005 * t404 + 0.144 * t507 + t91 * t363
+        + 1.2 * (t353 * t360 - t142 * t359) - t92 * t362;
+    let t514 = 0.011 * t403 + t509 + 1.2 * (t511 - t352 * t360) - 0.144 * t506
+        - 0.012 * t508 - t89 * t363;
+    let t515 = 0.0005 * t402 + 0.002 * t404 + 0.012 * t507 + t89 * t362
+        + 1.2 * (t352 * t359 - t512) - t510;
+    let t516 = 1.2 * (t405 + t506 - t406);
+    let t517 = 1.2 * (t407 + t507 - t408);
+    let t518 = 1.2 * (t409 + t508 - t410);
+    let t519 = t7 * t15 - s_q8 * t328 - 0.5999999999999999 * (c_q8 * q[9] * t285);
     let t520 = c_q10 * t519;
-    let t521 = t35 * s_q10 * t300;
-    let t522 = 0.29401997335237245 * c_q8 + 0.5999999999999999 * (q[9] * t300) - t157;
-    let t523 = s_q10 * t522;
-    let t524 = s_q10 * t519;
-    let t525 = t35 * t39 * t300;
-    let t526 = t38 * t522;
-    let t527 = 0.5999999999999999 * t524 + 0.4799999999999999 * (t35 * t38 * t300)
-        + t40 * t522;
-    let t528 = -(0.8 * t24) - 0.5999999999999999 * t116;
-    let t529 = c_q10 * t528 - 0.9999999999999998 * t119;
-    let t530 = s_q10 * t528;
-    let t531 = 0.8 * (t530 + t39 * t112) - 0.2879999999999999 * t425;
-    let t532 = 0.5999999999999999 * (t427 + t530) - 0.38399999999999995 * t425;
-    let t533 = c_q10 * t160;
-    let t534 = c_q10 * t164;
-    let t535 = 0.5999999999999999 * t159 - 0.4799999999999999 * t161 - 0.36 * t165;
-    let t536 = qd[6] * (t510 - 0.8 * t512 - 0.5999999999999999 * t514)
-        + qd[7] * (t520 + 0.8 * t521 - 0.5999999999999999 * t523) + qd[8] * t529
-        + qd[9] * (-t167 - 0.8 * t533 - 0.5999999999999999 * t534) - 0.12 * t433;
-    let t537 = 0.12 * t432 + 0.01 * t434
-        + qd[6] * (0.8 * t515 + t516 - 0.4799999999999999 * t517)
-        + qd[7] * (0.8 * t524 - t525 - 0.4799999999999999 * t526) + qd[8] * t531
-        + qd[9] * (0.8 * t159 - 0.64 * t161 - 0.4799999999999999 * t165);
-    let t538 = qd[6] * t518 + qd[7] * t527 + qd[8] * t532 + qd[9] * t535 - 0.01 * t433;
-    let t539 = t121 * t391;
-    let t540 = t120 * t391;
-    let t541 = t171 * t388;
-    let t542 = t383 * t388;
-    let t543 = 0.012 * t432 + 0.0005 * t434 + 0.144 * t537 + t120 * t393
-        + 1.2 * (t383 * t390 - t171 * t389) - t121 * t392;
-    let t544 = 0.011 * t433 + t539 + 1.2 * (t541 - t382 * t390) - 0.144 * t536
-        - 0.012 * t538 - t118 * t393;
-    let t545 = 0.0005 * t432 + 0.002 * t434 + 0.012 * t537 + t118 * t392
-        + 1.2 * (t382 * t389 - t542) - t540;
-    let t546 = 1.2 * (t435 + t536 - t436);
-    let t547 = 1.2 * (t437 + t537 - t438);
-    let t548 = 1.2 * (t439 + t538 - t440);
-    let t549 = t27 * t35 - s_q8 * t357 - 0.5999999999999999 * (c_q8 * q[9] * t314);
-    let t550 = c_q10 * t549;
-    let t551 = 0.1 * t25 + s_q8 * t35 * t314 - 0.2 * t23;
-    let t552 = s_q10 * t551;
-    let t553 = c_q8 * t357 - 0.5999999999999999 * (s_q8 * q[9] * t314);
-    let t554 = s_q10 * t553;
-    let t555 = s_q10 * t549;
-    let t556 = t39 * t551;
-    let t557 = t38 * t553;
-    let t558 = 0.5999999999999999 * t555 + t40 * t553
-        - 0.4799999999999999 * (t38 * t551);
-    let t559 = 0.1761463824887422 * s_q8 + 0.5999999999999999 * t183 - t182;
-    let t560 = c_q10 * t559;
-    let t561 = t27 * c_q8 * t35 * s_q10;
-    let t562 = -(0.1761463824887422 * c_q8) - t176 - 0.5999999999999999 * t177;
-    let t563 = s_q10 * t562;
-    let t564 = s_q10 * t559;
-    let t565 = t27 * c_q8 * t35 * t39;
-    let t566 = t38 * t562;
-    let t567 = 0.5999999999999999 * t564 + t40 * t562
-        - 0.4799999999999999 * (t27 * c_q8 * t35 * t38);
-    let t568 = -(0.8 * t26) - 0.5999999999999999 * (t27 * c_q8);
-    let t569 = 0.9999999999999998 * t129 + c_q10 * t568;
-    let t570 = s_q10 * t568;
-    let t571 = 0.2879999999999999 * t450 + 0.8 * (t570 - t27 * s_q8 * t39);
-    let t572 = 0.38399999999999995 * t450 + 0.5999999999999999 * (t570 - t452);
-    let t573 = c_q10 * t180;
-    let t574 = c_q10 * t184;
-    let t575 = 0.5999999999999999 * t179 - 0.4799999999999999 * t181 - 0.36 * t185;
-    let t576 = qd[6] * (t550 - 0.8 * t552 - 0.5999999999999999 * t554)
-        + qd[7] * (t560 - 0.8 * t561 - 0.5999999999999999 * t563) + qd[8] * t569
-        + qd[9] * (-t187 - 0.8 * t573 - 0.5999999999999999 * t574) - 0.12 * t458;
-    let t577 = 0.12 * t457 + 0.01 * t459
-        + qd[6] * (0.8 * t555 + t556 - 0.4799999999999999 * t557)
-        + qd[7] * (0.8 * t564 + t565 - 0.4799999999999999 * t566) + qd[8] * t571
-        + qd[9] * (0.8 * t179 - 0.64 * t181 - 0.4799999999999999 * t185);
-    let t578 = qd[6] * t558 + qd[7] * t567 + qd[8] * t572 + qd[9] * t575 - 0.01 * t458;
-    let t579 = t131 * t391;
-    let t580 = t130 * t391;
-    let t581 = t191 * t388;
-    let t582 = t385 * t388;
-    let t583 = 0.012 * t457 + 0.0005 * t459 + 0.144 * t577 + t130 * t393
-        + 1.2 * (t385 * t390 - t191 * t389) - t131 * t392;
-    let t584 = 0.011 * t458 + t579 + 1.2 * (t581 - t384 * t390) - 0.144 * t576
-        - 0.012 * t578 - t128 * t393;
-    let t585 = 0.0005 * t457 + 0.002 * t459 + 0.012 * t577 + t128 * t392
-        + 1.2 * (t384 * t389 - t582) - t580;
-    let t586 = 1.2 * (t460 + t576 - t461);
-    let t587 = 1.2 * (t462 + t577 - t463);
-    let t588 = 1.2 * (t464 + t578 - t465);
-    let t589 = s_q8 * c_q10;
-    let t590 = -(0.5999999999999999 * t196) - t589;
-    let t591 = c_q8 * t38;
-    let t592 = -(0.8 * t203) - 0.4799999999999999 * t591;
-    let t593 = c_q8 * t40;
-    let t594 = t593 - 0.5999999999999999 * t203;
-    let t595 = c_q8 * q[9] * c_q10;
-    let t596 = s_q8 * t35 * s_q10;
-    let t597 = s_q8 * t35 * t39;
-    let t598 = s_q8 * q[9] * t38;
-    let t599 = -(0.3599999999999998 * t195) - 0.4799999999999999 * (s_q8 * t35 * t38)
-        - 0.5999999999999999 * (s_q8 * q[9] * t40);
-    let t600 = -(0.9999999999999998 * t196) - 0.5999999999999999 * t589;
-    let t601 = 0.8 * (c_q8 * t39) - 0.4799999999999999 * t203
-        - 0.2879999999999999 * t591;
-    let t602 = 0.5999999999999999 * t593 - 0.3599999999999998 * t203
-        - 0.38399999999999995 * t591;
-    let t603 = -t196 - 0.5999999999999999 * t589;
-    let t604 = 0.8 * t202 - 0.4799999999999999 * t203;
-    let t605 = 0.5999999999999999 * t202 - 0.36 * t203;
-    let t606 = c_q8 * t35 * c_q10;
-    let t607 = 0.4799999999999999 * t194 - 0.3599999999999998 * t193
-        - 0.21599999999999997 * t195;
-    let t608 = qd[7] * t590 + qd[9] * t603;
-    let t609 = qd[7] * t592 + qd[9] * t604;
-    let t610 = qd[7] * t594 + qd[9] * t605;
-    let t611 = qd[7]
-        * (0.3599999999999998 * t199 - 0.5999999999999999 * t595 - 0.8 * t596)
-        + qd[8] * t600
-        + qd[9] * (0.5999999999999999 * t199 + 0.8 * t606 - 0.3599999999999998 * t595)
-        - 0.12 * t609;
-    let t612 = qd[7] * (t597 + 0.2879999999999999 * t598 - 0.4799999999999999 * t195)
-        + qd[8] * t601
-        + qd[9] * (0.64 * t194 - 0.4799999999999999 * t193 - 0.2879999999999999 * t195)
-        + 0.12 * t608 + 0.01 * t610;
-    let t613 = qd[7] * t599 + qd[8] * t602 + qd[9] * t607 - 0.01 * t609;
-    let t614 = t207 * t391;
-    let t615 = t197 * t391;
-    let t616 = t206 * t388;
-    let t617 = t387 * t388;
-    let t618 = 0.012 * t608 + 0.0005 * t610 + 0.144 * t612 + t197 * t393
-        + 1.2 * (t387 * t390 - t206 * t389) - t207 * t392;
-    let t619 = 0.011 * t609 + t614 + 1.2 * (t616 - t386 * t390) - 0.144 * t611
-        - 0.012 * t613 - t204 * t393;
-    let t620 = 0.0005 * t608 + 0.002 * t610 + 0.012 * t612 + t204 * t392
-        + 1.2 * (t386 * t389 - t617) - t615;
-    let t621 = 1.2 * (t611 + t197 * t390 - t207 * t389);
-    let t622 = 1.2 * (t612 + t207 * t388 - t204 * t390);
-    let t623 = 1.2 * (t613 + t204 * t389 - t197 * t388);
-    let t624 = qd[8] * s_q10;
-    let t625 = c_q10 * qd[9];
-    let t626 = s_q10 * qd[9];
-    let t627 = t35 * c_q10 * qd[9];
-    let t628 = 0.07680000000000001 * t626 - 0.8 * (qd[8] * c_q10) - t35 * s_q10 * qd[9];
-    let t629 = 0.8 * t627 - 0.64 * t624 - 0.096 * t625 - 0.0048 * t626;
-    let t630 = 0.006400000000000001 * t626 + 0.5999999999999999 * t627
-        - 0.4799999999999999 * t624;
-    let t631 = t38 * t391;
-    let t632 = t39 * t391;
-    let t633 = t35 * s_q10 * t388;
-    let t634 = 0.144 * t629 + t39 * t393 + 0.4799999999999999 * (t38 * t392)
-        + 0.96 * (t35 * s_q10 * t390) - 0.0096 * t625 - 0.00023999999999999995 * t626
-        - 0.7199999999999999 * (t35 * s_q10 * t389);
-    let t635 = 0.8 * (s_q10 * t393) + 0.7199999999999999 * t633
-        - 0.007040000000000002 * t626 - 0.144 * t628 - 0.012 * t630
-        - 0.4799999999999999 * t631 - 1.2 * (t35 * c_q10 * t390);
-    let t636 = 0.012 * t629 + 1.2 * (t35 * c_q10 * t389) - 0.0004 * t625
-        - 0.0009599999999999998 * t626 - 0.8 * (s_q10 * t392) - t632 - 0.96 * t633;
-    let t637 = 1.2 * (t628 + t39 * t390) + 0.5759999999999998 * (t38 * t389);
-    let t638 = 1.2 * t629 + 0.96 * (s_q10 * t390) - 0.5759999999999998 * (t38 * t388);
-    let t639 = 1.2 * (t630 - t39 * t388) - 0.96 * (s_q10 * t389);
-    let t640 = t219 * t388;
-    let t641 = t218 * t388;
-    let t642 = 0.000000000000000007993605777301126 * t626
-        + 1.2 * (t218 * t390 - t219 * t389);
-    let t643 = 1.2 * t640 - 0.000000000000000001152 * t626;
-    let t644 = 0.0000000000000000006661338147750939 * t626 - 1.2 * t641;
-    let t645 = 0.8 * t392 + 0.5999999999999999 * t393;
-    let t646 = 0.96 * t389 + 0.7199999999999999 * t390;
-    let t647 = t63 * t145 + t66 * t149 + t69 * t150;
-    let t648 = t64 * t145 + t67 * t149 + t70 * t150;
-    let t649 = t65 * t145 + t68 * t149 + t71 * t150;
-    let t650 = t63 * t166 + t66 * t170 + t69 * t171;
-    let t651 = t64 * t166 + t67 * t170 + t70 * t171;
-    let t652 = t65 * t166 + t68 * t170 + t71 * t171;
-    let t653 = t63 * t186 + t66 * t190 + t69 * t191;
-    let t654 = t64 * t186 + t67 * t190 + t70 * t191;
-    let t655 = t65 * t186 + t68 * t190 + t71 * t191;
-    let t656 = t63 * t198 + t66 * t205 + t69 * t206;
-    let t657 = t64 * t198 + t67 * t205 + t70 * t206;
-    let t658 = t65 * t198 + t68 * t205 + t71 * t206;
-    let t659 = t63 * t212 + t66 * t214 + 0.5999999999999999 * (t35 * s_q10 * t69);
-    let t660 = t64 * t212 + t67 * t214 + 0.5999999999999999 * (t35 * s_q10 * t70);
-    let t661 = t65 * t212 + t68 * t214 + 0.5999999999999999 * (t35 * s_q10 * t71);
-    let t662 = inv1 * t2 * t73 + t63 * t251 + t66 * t252 + t69 * t250
-        - 0.01 * (p.m_hand * inv1 * t74);
-    let t663 = 0.003 * (inv1 * t74) + t64 * t251 + t67 * t252 + t70 * t250
-        - inv1 * t2 * t72;
-    let t664 = 0.01 * (p.m_hand * inv1 * t72) + t65 * t251 + t68 * t252 + t71 * t250
-        - 0.003 * (inv1 * t73);
-    let t665 = p.m_hand * t664;
-    let t666 = t2 * t663;
-    let t667 = t2 * t662;
-    let t668 = p.m_hand * t662;
-    let t669 = t89 + t90 + t91 + 0.01 * t665 - t666;
-    let t670 = t92 + t93 + t94 + t667 - 0.003 * t664;
-    let t671 = t95 + t96 + t97 + 0.003 * t663 - 0.01 * t668;
-    let t672 = 0.04466351087439402 * q[12] + 0.41792868421576623 * q[13];
-    let t673 = 1.955336489125606 * q[12] - 0.41792868421576623 * q[13];
-    let t674 = 0.41792868421576623 * q[12] + 1.910672978251212 * q[13];
-    let t675 = 1.955336489125606 * q[12] + 0.41792868421576623 * q[14]
+    let t521 = 0.1 * t5 + s_q8 * t15 * t285 - 0.2 * t3;
+    let t522 = s_q10 * t521;
+    let t523 = c_q8 * t328 - 0.5999999999999999 * (s_q8 * q[9] * t285);
+    let t524 = s_q10 * t523;
+    let t525 = s_q10 * t519;
+    let t526 = t19 * t521;
+    let t527 = t18 * t523;
+    let t528 = 0.5999999999999999 * t525 + t20 * t523
+        - 0.4799999999999999 * (t18 * t521);
+    let t529 = 0.1761463824887422 * s_q8 + 0.5999999999999999 * t154 - t153;
+    let t530 = c_q10 * t529;
+    let t531 = t7 * c_q8 * t15 * s_q10;
+    let t532 = -(0.1761463824887422 * c_q8) - t147 - 0.5999999999999999 * t148;
+    let t533 = s_q10 * t532;
+    let t534 = s_q10 * t529;
+    let t535 = t7 * c_q8 * t15 * t19;
+    let t536 = t18 * t532;
+    let t537 = 0.5999999999999999 * t534 + t20 * t532
+        - 0.4799999999999999 * (t7 * c_q8 * t15 * t18);
+    let t538 = -(0.8 * t6) - 0.5999999999999999 * (t7 * c_q8);
+    let t539 = 0.9999999999999998 * t100 + c_q10 * t538;
+    let t540 = s_q10 * t538;
+    let t541 = 0.2879999999999999 * t420 + 0.8 * (t540 - t7 * s_q8 * t19);
+    let t542 = 0.38399999999999995 * t420 + 0.5999999999999999 * (t540 - t422);
+    let t543 = c_q10 * t151;
+    let t544 = c_q10 * t155;
+    let t545 = 0.5999999999999999 * t150 - 0.4799999999999999 * t152 - 0.36 * t156;
+    let t546 = qd[6] * (t520 - 0.8 * t522 - 0.5999999999999999 * t524)
+        + qd[7] * (t530 - 0.8 * t531 - 0.5999999999999999 * t533) + qd[8] * t539
+        + qd[9] * (-t158 - 0.8 * t543 - 0.5999999999999999 * t544) - 0.12 * t428;
+    let t547 = 0.12 * t427 + 0.01 * t429
+        + qd[6] * (0.8 * t525 + t526 - 0.4799999999999999 * t527)
+        + qd[7] * (0.8 * t534 + t535 - 0.4799999999999999 * t536) + qd[8] * t541
+        + qd[9] * (0.8 * t150 - 0.64 * t152 - 0.4799999999999999 * t156);
+    let t548 = qd[6] * t528 + qd[7] * t537 + qd[8] * t542 + qd[9] * t545 - 0.01 * t428;
+    let t549 = t102 * t361;
+    let t550 = t101 * t361;
+    let t551 = t162 * t358;
+    let t552 = t355 * t358;
+    let t553 = 0.012 * t427 + 0.0005 * t429 + 0.144 * t547 + t101 * t363
+        + 1.2 * (t355 * t360 - t162 * t359) - t102 * t362;
+    let t554 = 0.011 * t428 + t549 + 1.2 * (t551 - t354 * t360) - 0.144 * t546
+        - 0.012 * t548 - t99 * t363;
+    let t555 = 0.0005 * t427 + 0.002 * t429 + 0.012 * t547 + t99 * t362
+        + 1.2 * (t354 * t359 - t552) - t550;
+    let t556 = 1.2 * (t430 + t546 - t431);
+    let t557 = 1.2 * (t432 + t547 - t433);
+    let t558 = 1.2 * (t434 + t548 - t435);
+    let t559 = s_q8 * c_q10;
+    let t560 = -(0.5999999999999999 * t167) - t559;
+    let t561 = c_q8 * t18;
+    let t562 = -(0.8 * t174) - 0.4799999999999999 * t561;
+    let t563 = c_q8 * t20;
+    let t564 = t563 - 0.5999999999999999 * t174;
+    let t565 = c_q8 * q[9] * c_q10;
+    let t566 = s_q8 * t15 * s_q10;
+    let t567 = s_q8 * t15 * t19;
+    let t568 = s_q8 * q[9] * t18;
+    let t569 = -(0.3599999999999998 * t166) - 0.4799999999999999 * (s_q8 * t15 * t18)
+        - 0.5999999999999999 * (s_q8 * q[9] * t20);
+    let t570 = -(0.9999999999999998 * t167) - 0.5999999999999999 * t559;
+    let t571 = 0.8 * (c_q8 * t19) - 0.4799999999999999 * t174
+        - 0.2879999999999999 * t561;
+    let t572 = 0.5999999999999999 * t563 - 0.3599999999999998 * t174
+        - 0.38399999999999995 * t561;
+    let t573 = -t167 - 0.5999999999999999 * t559;
+    let t574 = 0.8 * t173 - 0.4799999999999999 * t174;
+    let t575 = 0.5999999999999999 * t173 - 0.36 * t174;
+    let t576 = c_q8 * t15 * c_q10;
+    let t577 = 0.4799999999999999 * t165 - 0.3599999999999998 * t164
+        - 0.21599999999999997 * t166;
+    let t578 = qd[7] * t560 + qd[9] * t573;
+    let t579 = qd[7] * t562 + qd[9] * t574;
+    let t580 = qd[7] * t564 + qd[9] * t575;
+    let t581 = qd[7]
+        * (0.3599999999999998 * t170 - 0.5999999999999999 * t565 - 0.8 * t566)
+        + qd[8] * t570
+        + qd[9] * (0.5999999999999999 * t170 + 0.8 * t576 - 0.3599999999999998 * t565)
+        - 0.12 * t579;
+    let t582 = qd[7] * (t567 + 0.2879999999999999 * t568 - 0.4799999999999999 * t166)
+        + qd[8] * t571
+        + qd[9] * (0.64 * t165 - 0.4799999999999999 * t164 - 0.2879999999999999 * t166)
+        + 0.12 * t578 + 0.01 * t580;
+    let t583 = qd[7] * t569 + qd[8] * t572 + qd[9] * t577 - 0.01 * t579;
+    let t584 = t178 * t361;
+    let t585 = t168 * t361;
+    let t586 = t177 * t358;
+    let t587 = t357 * t358;
+    let t588 = 0.012 * t578 + 0.0005 * t580 + 0.144 * t582 + t168 * t363
+        + 1.2 * (t357 * t360 - t177 * t359) - t178 * t362;
+    let t589 = 0.011 * t579 + t584 + 1.2 * (t586 - t356 * t360) - 0.144 * t581
+        - 0.012 * t583 - t175 * t363;
+    let t590 = 0.0005 * t578 + 0.002 * t580 + 0.012 * t582 + t175 * t362
+        + 1.2 * (t356 * t359 - t587) - t585;
+    let t591 = 1.2 * (t581 + t168 * t360 - t178 * t359);
+    let t592 = 1.2 * (t582 + t178 * t358 - t175 * t360);
+    let t593 = 1.2 * (t583 + t175 * t359 - t168 * t358);
+    let t594 = qd[8] * s_q10;
+    let t595 = c_q10 * qd[9];
+    let t596 = s_q10 * qd[9];
+    let t597 = t15 * c_q10 * qd[9];
+    let t598 = 0.07680000000000001 * t596 - 0.8 * (qd[8] * c_q10) - t15 * s_q10 * qd[9];
+    let t599 = 0.8 * t597 - 0.64 * t594 - 0.096 * t595 - 0.0048 * t596;
+    let t600 = 0.006400000000000001 * t596 + 0.5999999999999999 * t597
+        - 0.4799999999999999 * t594;
+    let t601 = t18 * t361;
+    let t602 = t19 * t361;
+    let t603 = t15 * s_q10 * t358;
+    let t604 = 0.144 * t599 + t19 * t363 + 0.4799999999999999 * (t18 * t362)
+        + 0.96 * (t15 * s_q10 * t360) - 0.0096 * t595 - 0.00023999999999999995 * t596
+        - 0.7199999999999999 * (t15 * s_q10 * t359);
+    let t605 = 0.8 * (s_q10 * t363) + 0.7199999999999999 * t603
+        - 0.007040000000000002 * t596 - 0.144 * t598 - 0.012 * t600
+        - 0.4799999999999999 * t601 - 1.2 * (t15 * c_q10 * t360);
+    let t606 = 0.012 * t599 + 1.2 * (t15 * c_q10 * t359) - 0.0004 * t595
+        - 0.0009599999999999998 * t596 - 0.8 * (s_q10 * t362) - t602 - 0.96 * t603;
+    let t607 = 1.2 * (t598 + t19 * t360) + 0.5759999999999998 * (t18 * t359);
+    let t608 = 1.2 * t599 + 0.96 * (s_q10 * t360) - 0.5759999999999998 * (t18 * t358);
+    let t609 = 1.2 * (t600 - t19 * t358) - 0.96 * (s_q10 * t359);
+    let t610 = t190 * t358;
+    let t611 = t189 * t358;
+    let t612 = 0.000000000000000007993605777301126 * t596
+        + 1.2 * (t189 * t360 - t190 * t359);
+    let t613 = 1.2 * t610 - 0.000000000000000001152 * t596;
+    let t614 = 0.0000000000000000006661338147750939 * t596 - 1.2 * t611;
+    let t615 = 0.8 * t362 + 0.5999999999999999 * t363;
+    let t616 = 0.96 * t359 + 0.7199999999999999 * t360;
+    let t617 = t43 * t116 + t46 * t120 + t49 * t121;
+    let t618 = t44 * t116 + t47 * t120 + t50 * t121;
+    let t619 = t45 * t116 + t48 * t120 + t51 * t121;
+    let t620 = t43 * t137 + t46 * t141 + t49 * t142;
+    let t621 = t44 * t137 + t47 * t141 + t50 * t142;
+    let t622 = t45 * t137 + t48 * t141 + t51 * t142;
+    let t623 = t43 * t157 + t46 * t161 + t49 * t162;
+    let t624 = t44 * t157 + t47 * t161 + t50 * t162;
+    let t625 = t45 * t157 + t48 * t161 + t51 * t162;
+    let t626 = t43 * t169 + t46 * t176 + t49 * t177;
+    let t627 = t44 * t169 + t47 * t176 + t50 * t177;
+    let t628 = t45 * t169 + t48 * t176 + t51 * t177;
+    let t629 = t43 * t183 + t46 * t185 + 0.5999999999999999 * (t15 * s_q10 * t49);
+    let t630 = t44 * t183 + t47 * t185 + 0.5999999999999999 * (t15 * s_q10 * t50);
+    let t631 = t45 * t183 + t48 * t185 + 0.5999999999999999 * (t15 * s_q10 * t51);
+    let t632 = 0.04466351087439402 * q[12] + 0.41792868421576623 * q[13];
+    let t633 = 1.955336489125606 * q[12] - 0.41792868421576623 * q[13];
+    let t634 = 0.41792868421576623 * q[12] + 1.910672978251212 * q[13];
+    let t635 = 1.955336489125606 * q[12] + 0.41792868421576623 * q[14]
         - 0.08932702174878804 * q[11];
-    let t676 = 0.04466351087439402 * q[12] - 3.910672978251212 * q[11]
+    let t636 = 0.04466351087439402 * q[12] - 3.910672978251212 * q[11]
         - 0.41792868421576623 * q[14];
-    let t677 = 1.910672978251212 * q[14] - 0.8358573684315325 * q[11]
+    let t637 = 1.910672978251212 * q[14] - 0.8358573684315325 * q[11]
         - 0.41792868421576623 * q[12];
-    let t678 = 1.955336489125606 * q[13] - 0.8358573684315325 * q[11]
+    let t638 = 1.955336489125606 * q[13] - 0.8358573684315325 * q[11]
         - 0.04466351087439402 * q[14];
-    let t679 = 0.8358573684315325 * q[11] + 0.04466351087439402 * q[13]
+    let t639 = 0.8358573684315325 * q[11] + 0.04466351087439402 * q[13]
         - 1.955336489125606 * q[14];
-    let t680 = -(3.821345956502424 * q[11]) - 0.41792868421576623 * (q[13] + q[14]);
-    let t681 = 0.04466351087439402 * q[11] - 3.910672978251212 * q[12]
+    let t640 = -(3.821345956502424 * q[11]) - 0.41792868421576623 * (q[13] + q[14]);
+    let t641 = 0.04466351087439402 * q[11] - 3.910672978251212 * q[12]
         - 0.41792868421576623 * q[14];
-    let t682 = 1.955336489125606 * q[11] + 0.41792868421576623 * q[14]
+    let t642 = 1.955336489125606 * q[11] + 0.41792868421576623 * q[14]
         - 0.08932702174878804 * q[12];
-    let t683 = 0.41792868421576623 * q[11] + 0.8358573684315325 * q[12]
+    let t643 = 0.41792868421576623 * q[11] + 0.8358573684315325 * q[12]
         - 1.910672978251212 * q[14];
-    let t684 = 1.955336489125606 * q[11] + 0.41792868421576623 * q[13];
-    let t685 = 0.04466351087439402 * q[11] - 0.41792868421576623 * q[13];
-    let t686 = 1.910672978251212 * q[13] - 0.41792868421576623 * q[11];
-    let t687 = 0.04466351087439402 * q[13] + 1.955336489125606 * q[14]
+    let t644 = 1.955336489125606 * q[11] + 0.41792868421576623 * q[13];
+    let t645 = 0.04466351087439402 * q[11] - 0.41792868421576623 * q[13];
+    let t646 = 1.910672978251212 * q[13] - 0.41792868421576623 * q[11];
+    let t647 = 0.04466351087439402 * q[13] + 1.955336489125606 * q[14]
         - 0.8358573684315325 * q[12];
-    let t688 = 0.8358573684315325 * q[12] + 1.955336489125606 * q[13]
+    let t648 = 0.8358573684315325 * q[12] + 1.955336489125606 * q[13]
         + 0.04466351087439402 * q[14];
-    let t689 = 0.41792868421576623 * (q[13] - q[14]) - 3.821345956502424 * q[12];
-    let t690 = 0.41792868421576623 * q[11] + 0.04466351087439402 * q[14]
+    let t649 = 0.41792868421576623 * (q[13] - q[14]) - 3.821345956502424 * q[12];
+    let t650 = 0.41792868421576623 * q[11] + 0.04466351087439402 * q[14]
         - 3.910672978251212 * q[13];
-    let t691 = 1.955336489125606 * q[14] - 0.41792868421576623 * q[11]
+    let t651 = 1.955336489125606 * q[14] - 0.41792868421576623 * q[11]
         - 0.08932702174878804 * q[13];
-    let t692 = 1.910672978251212 * q[11] + 0.8358573684315325 * q[13]
+    let t652 = 1.910672978251212 * q[11] + 0.8358573684315325 * q[13]
         + 0.41792868421576623 * q[14];
-    let t693 = 0.41792868421576623 * q[12] - 0.08932702174878804 * q[13]
+    let t653 = 0.41792868421576623 * q[12] - 0.08932702174878804 * q[13]
         - 1.955336489125606 * q[14];
-    let t694 = -(0.41792868421576623 * q[12]) - 3.910672978251212 * q[13]
+    let t654 = -(0.41792868421576623 * q[12]) - 3.910672978251212 * q[13]
         - 0.04466351087439402 * q[14];
-    let t695 = 1.910672978251212 * q[12] + 0.41792868421576623 * q[14]
+    let t655 = 1.910672978251212 * q[12] + 0.41792868421576623 * q[14]
         - 0.8358573684315325 * q[13];
-    let t696 = 1.955336489125606 * q[11] + 0.04466351087439402 * q[12];
-    let t697 = 0.04466351087439402 * q[11] + 1.955336489125606 * q[12];
-    let t698 = 0.41792868421576623 * (q[12] - q[11]);
-    let t699 = 0.04466351087439402 * q[13] - 0.41792868421576623 * q[12];
-    let t700 = 0.41792868421576623 * q[12] + 1.955336489125606 * q[13];
-    let t701 = 0.41792868421576623 * q[13] - 1.910672978251212 * q[12];
-    let t702 = 0.41792868421576623 * q[11] - 1.955336489125606 * q[13];
-    let t703 = -(0.41792868421576623 * q[11]) - 0.04466351087439402 * q[13];
-    let t704 = 1.910672978251212 * q[11] + 0.41792868421576623 * q[13];
-    let t705 = 1.955336489125606 * q[12] - 0.04466351087439402 * q[11];
-    let t706 = 0.04466351087439402 * q[12] - 1.955336489125606 * q[11];
-    let t707 = -(0.41792868421576623 * (q[11] + q[12]));
-    let t708 = qd[6] * (t63 * t394 + t66 * t396 + t69 * t397)
-        + qd[7] * (t63 * t398 + t66 * t401 + t69 * t403)
-        + qd[9] * (t63 * t404 + t66 * t405 + t69 * t406)
+    let t656 = 1.955336489125606 * q[11] + 0.04466351087439402 * q[12];
+    let t657 = 0.04466351087439402 * q[11] + 1.955336489125606 * q[12];
+    let t658 = 0.41792868421576623 * (q[12] - q[11]);
+    let t659 = 0.04466351087439402 * q[13] - 0.41792868421576623 * q[12];
+    let t660 = 0.41792868421576623 * q[12] + 1.955336489125606 * q[13];
+    let t661 = 0.41792868421576623 * q[13] - 1.910672978251212 * q[12];
+    let t662 = 0.41792868421576623 * q[11] - 1.955336489125606 * q[13];
+    let t663 = -(0.41792868421576623 * q[11]) - 0.04466351087439402 * q[13];
+    let t664 = 1.910672978251212 * q[11] + 0.41792868421576623 * q[13];
+    let t665 = 1.955336489125606 * q[12] - 0.04466351087439402 * q[11];
+    let t666 = 0.04466351087439402 * q[12] - 1.955336489125606 * q[11];
+    let t667 = -(0.41792868421576623 * (q[11] + q[12]));
+    let t668 = qd[6] * (t43 * t364 + t46 * t366 + t49 * t367)
+        + qd[7] * (t43 * t368 + t46 * t371 + t49 * t373)
+        + qd[9] * (t43 * t374 + t46 * t375 + t49 * t376)
         + 0.5
-            * (t264 * (t105 * t672 + t107 * t673 + t108 * t674)
-                + t265 * (t105 * t681 + t107 * t682 + t108 * t683)
-                + t266 * (t105 * t690 + t107 * t691 + t108 * t692)
-                - t267 * (t105 * t699 + t107 * t700 + t108 * t701));
-    let t709 = qd[6] * (t64 * t394 + t67 * t396 + t70 * t397)
-        + qd[7] * (t64 * t398 + t67 * t401 + t70 * t403)
-        + qd[9] * (t64 * t404 + t67 * t405 + t70 * t406)
+            * (t235 * (t76 * t632 + t78 * t633 + t79 * t634)
+                + t236 * (t76 * t641 + t78 * t642 + t79 * t643)
+                + t237 * (t76 * t650 + t78 * t651 + t79 * t652)
+                - t238 * (t76 * t659 + t78 * t660 + t79 * t661));
+    let t669 = qd[6] * (t44 * t364 + t47 * t366 + t50 * t367)
+        + qd[7] * (t44 * t368 + t47 * t371 + t50 * t373)
+        + qd[9] * (t44 * t374 + t47 * t375 + t50 * t376)
         + 0.5
-            * (t264 * (t105 * t675 + t107 * t676 + t108 * t677)
-                + t265 * (t105 * t684 + t107 * t685 + t108 * t686)
-                + t266 * (t105 * t693 + t107 * t694 + t108 * t695)
-                - t267 * (t105 * t702 + t107 * t703 + t108 * t704));
-    let t710 = qd[6] * (t65 * t394 + t68 * t396 + t71 * t397)
-        + qd[7] * (t65 * t398 + t68 * t401 + t71 * t403)
-        + qd[9] * (t65 * t404 + t68 * t405 + t71 * t406)
+            * (t235 * (t76 * t635 + t78 * t636 + t79 * t637)
+                + t236 * (t76 * t644 + t78 * t645 + t79 * t646)
+                + t237 * (t76 * t653 + t78 * t654 + t79 * t655)
+                - t238 * (t76 * t662 + t78 * t663 + t79 * t664));
+    let t670 = qd[6] * (t45 * t364 + t48 * t366 + t51 * t367)
+        + qd[7] * (t45 * t368 + t48 * t371 + t51 * t373)
+        + qd[9] * (t45 * t374 + t48 * t375 + t51 * t376)
         + 0.5
-            * (t264 * (t105 * t678 + t107 * t679 + t108 * t680)
-                + t265 * (t105 * t687 + t107 * t688 + t108 * t689)
-                + t266 * (t105 * t696 + t107 * t697 + t108 * t698)
-                - t267 * (t105 * t705 + t107 * t706 + t108 * t707));
-    let t711 = t0 * t110 * t664;
-    let t712 = t0 * t111 * t663;
-    let t713 = t0 * t111 * t662;
-    let t714 = t0 * t109 * t664;
-    let t715 = t0 * t109 * t663;
-    let t716 = t0 * t110 * t662;
-    let t717 = 0.01 * (p.m_hand * t710) + t711 - t2 * t709 - t712;
-    let t718 = t2 * t708 + t713 - 0.003 * t710 - t714;
-    let t719 = 0.003 * t709 + t715 - 0.01 * (p.m_hand * t708) - t716;
-    let t720 = qd[6] * (t63 * t419 + t66 * t421 + t69 * t422)
-        + qd[7] * (t63 * t423 + t66 * t426 + t69 * t428)
-        + qd[9] * (t63 * t429 + t66 * t430 + t69 * t431)
+            * (t235 * (t76 * t638 + t78 * t639 + t79 * t640)
+                + t236 * (t76 * t647 + t78 * t648 + t79 * t649)
+                + t237 * (t76 * t656 + t78 * t657 + t79 * t658)
+                - t238 * (t76 * t665 + t78 * t666 + t79 * t667));
+    let t671 = qd[6] * (t43 * t389 + t46 * t391 + t49 * t392)
+        + qd[7] * (t43 * t393 + t46 * t396 + t49 * t398)
+        + qd[9] * (t43 * t399 + t46 * t400 + t49 * t401)
         + 0.5
-            * (t264 * (t118 * t672 + t120 * t673 + t121 * t674)
-                + t265 * (t118 * t681 + t120 * t682 + t121 * t683)
-                + t266 * (t118 * t690 + t120 * t691 + t121 * t692)
-                - t267 * (t118 * t699 + t120 * t700 + t121 * t701));
-    let t721 = qd[6] * (t64 * t419 + t67 * t421 + t70 * t422)
-        + qd[7] * (t64 * t423 + t67 * t426 + t70 * t428)
-        + qd[9] * (t64 * t429 + t67 * t430 + t70 * t431)
+            * (t235 * (t89 * t632 + t91 * t633 + t92 * t634)
+                + t236 * (t89 * t641 + t91 * t642 + t92 * t643)
+                + t237 * (t89 * t650 + t91 * t651 + t92 * t652)
+                - t238 * (t89 * t659 + t91 * t660 + t92 * t661));
+    let t672 = qd[6] * (t44 * t389 + t47 * t391 + t50 * t392)
+        + qd[7] * (t44 * t393 + t47 * t396 + t50 * t398)
+        + qd[9] * (t44 * t399 + t47 * t400 + t50 * t401)
         + 0.5
-            * (t264 * (t118 * t675 + t120 * t676 + t121 * t677)
-                + t265 * (t118 * t684 + t120 * t685 + t121 * t686)
-                + t266 * (t118 * t693 + t120 * t694 + t121 * t695)
-                - t267 * (t118 * t702 + t120 * t703 + t121 * t704));
-    let t722 = qd[6] * (t65 * t419 + t68 * t421 + t71 * t422)
-        + qd[7] * (t65 * t423 + t68 * t426 + t71 * t428)
-        + qd[9] * (t65 * t429 + t68 * t430 + t71 * t431)
+            * (t235 * (t89 * t635 + t91 * t636 + t92 * t637)
+                + t236 * (t89 * t644 + t91 * t645 + t92 * t646)
+                + t237 * (t89 * t653 + t91 * t654 + t92 * t655)
+                - t238 * (t89 * t662 + t91 * t663 + t92 * t664));
+    let t673 = qd[6] * (t45 * t389 + t48 * t391 + t51 * t392)
+        + qd[7] * (t45 * t393 + t48 * t396 + t51 * t398)
+        + qd[9] * (t45 * t399 + t48 * t400 + t51 * t401)
         + 0.5
-            * (t264 * (t118 * t678 + t120 * t679 + t121 * t680)
-                + t265 * (t118 * t687 + t120 * t688 + t121 * t689)
-                + t266 * (t118 * t696 + t120 * t697 + t121 * t698)
-                - t267 * (t118 * t705 + t120 * t706 + t121 * t707));
-    let t723 = t0 * t123 * t664;
-    let t724 = t0 * t124 * t663;
-    let t725 = t0 * t124 * t662;
-    let t726 = t0 * t122 * t664;
-    let t727 = t0 * t122 * t663;
-    let t728 = t0 * t123 * t662;
-    let t729 = 0.01 * (p.m_hand * t722) + t723 - t2 * t721 - t724;
-    let t730 = t2 * t720 + t725 - 0.003 * t722 - t726;
-    let t731 = 0.003 * t721 + t727 - 0.01 * (p.m_hand * t720) - t728;
-    let t732 = qd[6] * (t63 * t444 + t66 * t446 + t69 * t447)
-        + qd[7] * (t63 * t449 + t66 * t451 + t69 * t453)
-        + qd[9] * (t63 * t454 + t66 * t455 + t69 * t456)
+            * (t235 * (t89 * t638 + t91 * t639 + t92 * t640)
+                + t236 * (t89 * t647 + t91 * t648 + t92 * t649)
+                + t237 * (t89 * t656 + t91 * t657 + t92 * t658)
+                - t238 * (t89 * t665 + t91 * t666 + t92 * t667));
+    let t674 = qd[6] * (t43 * t414 + t46 * t416 + t49 * t417)
+        + qd[7] * (t43 * t419 + t46 * t421 + t49 * t423)
+        + qd[9] * (t43 * t424 + t46 * t425 + t49 * t426)
         + 0.5
-            * (t264 * (t128 * t672 + t130 * t673 + t131 * t674)
-                + t265 * (t128 * t681 + t130 * t682 + t131 * t683)
-                + t266 * (t128 * t690 + t130 * t691 + t131 * t692)
-                - t267 * (t128 * t699 + t130 * t700 + t131 * t701));
-    let t733 = qd[6] * (t64 * t444 + t67 * t446 + t70 * t447)
-        + qd[7] * (t64 * t449 + t67 * t451 + t70 * t453)
-        + qd[9] * (t64 * t454 + t67 * t455 + t70 * t456)
+            * (t235 * (t99 * t632 + t101 * t633 + t102 * t634)
+                + t236 * (t99 * t641 + t101 * t642 + t102 * t643)
+                + t237 * (t99 * t650 + t101 * t651 + t102 * t652)
+                - t238 * (t99 * t659 + t101 * t660 + t102 * t661));
+    let t675 = qd[6] * (t44 * t414 + t47 * t416 + t50 * t417)
+        + qd[7] * (t44 * t419 + t47 * t421 + t50 * t423)
+        + qd[9] * (t44 * t424 + t47 * t425 + t50 * t426)
         + 0.5
-            * (t264 * (t128 * t675 + t130 * t676 + t131 * t677)
-                + t265 * (t128 * t684 + t130 * t685 + t131 * t686)
-                + t266 * (t128 * t693 + t130 * t694 + t131 * t695)
-                - t267 * (t128 * t702 + t130 * t703 + t131 * t704));
-    let t734 = qd[6] * (t65 * t444 + t68 * t446 + t71 * t447)
-        + qd[7] * (t65 * t449 + t68 * t451 + t71 * t453)
-        + qd[9] * (t65 * t454 + t68 * t455 + t71 * t456)
+            * (t235 * (t99 * t635 + t101 * t636 + t102 * t637)
+                + t236 * (t99 * t644 + t101 * t645 + t102 * t646)
+                + t237 * (t99 * t653 + t101 * t654 + t102 * t655)
+                - t238 * (t99 * t662 + t101 * t663 + t102 * t664));
+    let t676 = qd[6] * (t45 * t414 + t48 * t416 + t51 * t417)
+        + qd[7] * (t45 * t419 + t48 * t421 + t51 * t423)
+        + qd[9] * (t45 * t424 + t48 * t425 + t51 * t426)
         + 0.5
-            * (t264 * (t128 * t678 + t130 * t679 + t131 * t680)
-                + t265 * (t128 * t687 + t130 * t688 + t131 * t689)
-                + t266 * (t128 * t696 + t130 * t697 + t131 * t698)
-                - t267 * (t128 * t705 + t130 * t706 + t131 * t707));
-    let t735 = t0 * t133 * t664;
-    let t736 = t0 * t134 * t663;
-    let t737 = t0 * t134 * t662;
-    let t738 = t0 * t132 * t664;
-    let t739 = t0 * t132 * t663;
-    let t740 = t0 * t133 * t662;
-    let t741 = 0.01 * (p.m_hand * t734) + t735 - t2 * t733 - t736;
-    let t742 = t2 * t732 + t737 - 0.003 * t734 - t738;
-    let t743 = 0.003 * t733 + t739 - 0.01 * (p.m_hand * t732) - t740;
-    let t744 = t470 - 0.25 * t396 - 0.8 * t472 - 0.5999999999999999 * t474;
-    let t745 = 0.25 * t394 + 0.8 * t475 + t476 - 0.4799999999999999 * t477;
-    let t746 = t480 + 0.8 * t481 - 0.25 * t401 - 0.5999999999999999 * t483;
-    let t747 = 0.25 * t398 + 0.8 * t484 - t485 - 0.4799999999999999 * t486;
-    let t748 = -t146 - 0.25 * t405 - 0.8 * t493 - 0.5999999999999999 * t494;
-    let t749 = 0.8 * t138 + 0.25 * t404 - 0.64 * t140 - 0.4799999999999999 * t144;
-    let t750 = qd[6] * (t63 * t744 + t66 * t745 + t69 * t478)
-        + qd[7] * (t63 * t746 + t66 * t747 + t69 * t487)
-        + qd[8] * (t63 * t489 + t66 * t491 + t69 * t492)
-        + qd[9] * (t63 * t748 + t66 * t749 + t69 * t495) + inv1 * t2 * t709
+            * (t235 * (t99 * t638 + t101 * t639 + t102 * t640)
+                + t236 * (t99 * t647 + t101 * t648 + t102 * t649)
+                + t237 * (t99 * t656 + t101 * t657 + t102 * t658)
+                - t238 * (t99 * t665 + t101 * t666 + t102 * t667));
+    let t677 = t440 - 0.25 * t366 - 0.8 * t442 - 0.5999999999999999 * t444;
+    let t678 = 0.25 * t364 + 0.8 * t445 + t446 - 0.4799999999999999 * t447;
+    let t679 = t450 + 0.8 * t451 - 0.25 * t371 - 0.5999999999999999 * t453;
+    let t680 = 0.25 * t368 + 0.8 * t454 - t455 - 0.4799999999999999 * t456;
+    let t681 = -t117 - 0.25 * t375 - 0.8 * t463 - 0.5999999999999999 * t464;
+    let t682 = 0.8 * t109 + 0.25 * t374 - 0.64 * t111 - 0.4799999999999999 * t115;
+    let t683 = t480 - 0.25 * t391 - 0.8 * t482 - 0.5999999999999999 * t484;
+    let t684 = 0.25 * t389 + 0.8 * t485 + t486 - 0.4799999999999999 * t487;
+    let t685 = t490 + 0.8 * t491 - 0.25 * t396 - 0.5999999999999999 * t493;
+    let t686 = 0.25 * t393 + 0.8 * t494 - t495 - 0.4799999999999999 * t496;
+    let t687 = -t138 - 0.25 * t400 - 0.8 * t503 - 0.5999999999999999 * t504;
+    let t688 = 0.8 * t130 + 0.25 * t399 - 0.64 * t132 - 0.4799999999999999 * t136;
+    let t689 = t520 - 0.25 * t416 - 0.8 * t522 - 0.5999999999999999 * t524;
+    let t690 = 0.25 * t414 + 0.8 * t525 + t526 - 0.4799999999999999 * t527;
+    let t691 = t530 - 0.25 * t421 - 0.8 * t531 - 0.5999999999999999 * t533;
+    let t692 = 0.25 * t419 + 0.8 * t534 + t535 - 0.4799999999999999 * t536;
+    let t693 = -t158 - 0.25 * t425 - 0.8 * t543 - 0.5999999999999999 * t544;
+    let t694 = 0.8 * t150 + 0.25 * t424 - 0.64 * t152 - 0.4799999999999999 * t156;
+    let t695 = 0.3599999999999998 * t170 - 0.25 * t562 - 0.5999999999999999 * t565
+        - 0.8 * t566;
+    let t696 = 0.25 * t560 + t567 + 0.2879999999999999 * t568
+        - 0.4799999999999999 * t166;
+    let t697 = 0.5999999999999999 * t170 + 0.8 * t576 - 0.3599999999999998 * t565
+        - 0.25 * t574;
+    let t698 = 0.64 * t165 + 0.25 * t573 - 0.4799999999999999 * t164
+        - 0.2879999999999999 * t166;
+    let t699 = qd[7] * (t43 * t560 + t46 * t562 + t49 * t564)
+        + qd[9] * (t43 * t573 + t46 * t574 + t49 * t575)
         + 0.5
-            * (t264 * (t145 * t672 + t149 * t673 + t150 * t674)
-                + t265 * (t145 * t681 + t149 * t682 + t150 * t683)
-                + t266 * (t145 * t690 + t149 * t691 + t150 * t692)
-                - t267 * (t145 * t699 + t149 * t700 + t150 * t701))
-        - 0.01 * (p.m_hand * inv1 * t710);
-    let t751 = qd[6] * (t64 * t744 + t67 * t745 + t70 * t478)
-        + qd[7] * (t64 * t746 + t67 * t747 + t70 * t487)
-        + qd[8] * (t64 * t489 + t67 * t491 + t70 * t492)
-        + qd[9] * (t64 * t748 + t67 * t749 + t70 * t495)
+            * (t235 * (t175 * t632 + t168 * t633 + t178 * t634)
+                + t236 * (t175 * t641 + t168 * t642 + t178 * t643)
+                + t237 * (t175 * t650 + t168 * t651 + t178 * t652)
+                - t238 * (t175 * t659 + t168 * t660 + t178 * t661));
+    let t700 = qd[7] * (t44 * t560 + t47 * t562 + t50 * t564)
+        + qd[9] * (t44 * t573 + t47 * t574 + t50 * t575)
         + 0.5
-            * (t264 * (t145 * t675 + t149 * t676 + t150 * t677)
-                + t265 * (t145 * t684 + t149 * t685 + t150 * t686)
-                + t266 * (t145 * t693 + t149 * t694 + t150 * t695)
-                - t267 * (t145 * t702 + t149 * t703 + t150 * t704))
-        + 0.003 * (inv1 * t710) - inv1 * t2 * t708;
-    let t752 = qd[6] * (t65 * t744 + t68 * t745 + t71 * t478)
-        + qd[7] * (t65 * t746 + t68 * t747 + t71 * t487)
-        + qd[8] * (t65 * t489 + t68 * t491 + t71 * t492)
-        + qd[9] * (t65 * t748 + t68 * t749 + t71 * t495)
+            * (t235 * (t175 * t635 + t168 * t636 + t178 * t637)
+                + t236 * (t175 * t644 + t168 * t645 + t178 * t646)
+                + t237 * (t175 * t653 + t168 * t654 + t178 * t655)
+                - t238 * (t175 * t662 + t168 * t663 + t178 * t664));
+    let t701 = qd[7] * (t45 * t560 + t48 * t562 + t51 * t564)
+        + qd[9] * (t45 * t573 + t48 * t574 + t51 * t575)
         + 0.5
-            * (t264 * (t145 * t678 + t149 * t679 + t150 * t680)
-                + t265 * (t145 * t687 + t149 * t688 + t150 * t689)
-                + t266 * (t145 * t696 + t149 * t697 + t150 * t698)
-                - t267 * (t145 * t705 + t149 * t706 + t150 * t707))
-        + 0.01 * (p.m_hand * inv1 * t708) - 0.003 * (inv1 * t709);
-    let t753 = t111 * t670;
-    let t754 = t109 * t671;
-    let t755 = t110 * t669;
-    let t756 = t0 * t648 * t664;
-    let t757 = t0 * t649 * t663;
-    let t758 = t0 * t649 * t662;
-    let t759 = t0 * t647 * t664;
-    let t760 = t0 * t647 * t663;
-    let t761 = t0 * t648 * t662;
-    let t762 = t14 * t708 + t15 * t709 + t16 * t710 + t110 * t671 + t756
-        + 0.01 * (p.m_hand * t752) - t2 * t751 - t753 - t757;
-    let t763 = t15 * t708 + t17 * t709 + t18 * t710 + t2 * t750 + t111 * t669 + t758
-        - 0.003 * t752 - t754 - t759;
-    let t764 = 0.003 * t751 + t16 * t708 + t18 * t709 + t19 * t710 + t109 * t670 + t760
-        - t755 - t761 - 0.01 * (p.m_hand * t750);
-    let t765 = t711 + t0 * t750 - t712;
-    let t766 = t713 + t0 * t751 - t714;
-    let t767 = t715 + t0 * t752 - t716;
-    let t768 = t510 - 0.25 * t421 - 0.8 * t512 - 0.5999999999999999 * t514;
-    let t769 = 0.25 * t419 + 0.8 * t515 + t516 - 0.4799999999999999 * t517;
-    let t770 = t520 + 0.8 * t521 - 0.25 * t426 - 0.5999999999999999 * t523;
-    let t771 = 0.25 * t423 + 0.8 * t524 - t525 - 0.4799999999999999 * t526;
-    let t772 = -t167 - 0.25 * t430 - 0.8 * t533 - 0.5999999999999999 * t534;
-    let t773 = 0.8 * t159 + 0.25 * t429 - 0.64 * t161 - 0.4799999999999999 * t165;
-    let t774 = qd[6] * (t63 * t768 + t66 * t769 + t69 * t518)
-        + qd[7] * (t63 * t770 + t66 * t771 + t69 * t527)
-        + qd[8] * (t63 * t529 + t66 * t531 + t69 * t532)
-        + qd[9] * (t63 * t772 + t66 * t773 + t69 * t535) + inv1 * t2 * t721
+            * (t235 * (t175 * t638 + t168 * t639 + t178 * t640)
+                + t236 * (t175 * t647 + t168 * t648 + t178 * t649)
+                + t237 * (t175 * t656 + t168 * t657 + t178 * t658)
+                - t238 * (t175 * t665 + t168 * t666 + t178 * t667));
+    let t702 = c_q10 * t43;
+    let t703 = s_q10 * t46;
+    let t704 = s_q10 * t49;
+    let t705 = c_q10 * t44;
+    let t706 = s_q10 * t47;
+    let t707 = s_q10 * t50;
+    let t708 = c_q10 * t45;
+    let t709 = s_q10 * t48;
+    let t710 = s_q10 * t51;
+    let t711 = 0.16 * s_q10 - t184;
+    let t712 = 0.8 * t182 - 0.2 * c_q10;
+    let t713 = qd[9] * (-(0.8 * t702) - 0.64 * t703 - 0.4799999999999999 * t704)
         + 0.5
-            * (t264 * (t166 * t672 + t170 * t673 + t171 * t674)
-                + t265 * (t166 * t681 + t170 * t682 + t171 * t683)
-                + t266 * (t166 * t690 + t170 * t691 + t171 * t692)
-                - t267 * (t166 * t699 + t170 * t700 + t171 * t701))
-        - 0.01 * (p.m_hand * inv1 * t722);
-    let t775 = qd[6] * (t64 * t768 + t67 * t769 + t70 * t518)
-        + qd[7] * (t64 * t770 + t67 * t771 + t70 * t527)
-        + qd[8] * (t64 * t529 + t67 * t531 + t70 * t532)
-        + qd[9] * (t64 * t772 + t67 * t773 + t70 * t535)
+            * (t235
+                * (t19 * t633 - 0.8 * (s_q10 * t632) - 0.4799999999999999 * (t18 * t634))
+                + t236
+                    * (t19 * t642 - 0.8 * (s_q10 * t641)
+                        - 0.4799999999999999 * (t18 * t643))
+                + t237
+                    * (t19 * t651 - 0.8 * (s_q10 * t650)
+                        - 0.4799999999999999 * (t18 * t652))
+                - t238
+                    * (t19 * t660 - 0.8 * (s_q10 * t659)
+                        - 0.4799999999999999 * (t18 * t661)));
+    let t714 = qd[9] * (-(0.8 * t705) - 0.64 * t706 - 0.4799999999999999 * t707)
         + 0.5
-            * (t264 * (t166 * t675 + t170 * t676 + t171 * t677)
-                + t265 * (t166 * t684 + t170 * t685 + t171 * t686)
-                + t266 * (t166 * t693 + t170 * t694 + t171 * t695)
-                - t267 * (t166 * t702 + t170 * t703 + t171 * t704))
-        + 0.003 * (inv1 * t722) - inv1 * t2 * t720;
-    let t776 = qd[6] * (t65 * t768 + t68 * t769 + t71 * t518)
-        + qd[7] * (t65 * t770 + t68 * t771 + t71 * t527)
-        + qd[8] * (t65 * t529 + t68 * t531 + t71 * t532)
-        + qd[9] * (t65 * t772 + t68 * t773 + t71 * t535)
+            * (t235
+                * (t19 * t636 - 0.8 * (s_q10 * t635) - 0.4799999999999999 * (t18 * t637))
+                + t236
+                    * (t19 * t645 - 0.8 * (s_q10 * t644)
+                        - 0.4799999999999999 * (t18 * t646))
+                + t237
+                    * (t19 * t654 - 0.8 * (s_q10 * t653)
+                        - 0.4799999999999999 * (t18 * t655))
+                - t238
+                    * (t19 * t663 - 0.8 * (s_q10 * t662)
+                        - 0.4799999999999999 * (t18 * t664)));
+    let t715 = qd[9] * (-(0.8 * t708) - 0.64 * t709 - 0.4799999999999999 * t710)
         + 0.5
-            * (t264 * (t166 * t678 + t170 * t679 + t171 * t680)
-                + t265 * (t166 * t687 + t170 * t688 + t171 * t689)
-                + t266 * (t166 * t696 + t170 * t697 + t171 * t698)
-                - t267 * (t166 * t705 + t170 * t706 + t171 * t707))
-        + 0.01 * (p.m_hand * inv1 * t720) - 0.003 * (inv1 * t721);
-    let t777 = t124 * t670;
-    let t778 = t122 * t671;
-    let t779 = t123 * t669;
-    let t780 = t0 * t651 * t664;
-    let t781 = t0 * t652 * t663;
-    let t782 = t0 * t652 * t662;
-    let t783 = t0 * t650 * t664;
-    let t784 = t0 * t650 * t663;
-    let t785 = t0 * t651 * t662;
-    let t786 = t14 * t720 + t15 * t721 + t16 * t722 + t123 * t671 + t780
-        + 0.01 * (p.m_hand * t776) - t2 * t775 - t777 - t781;
-    let t787 = t15 * t720 + t17 * t721 + t18 * t722 + t2 * t774 + t124 * t669 + t782
-        - 0.003 * t776 - t778 - t783;
-    let t788 = 0.003 * t775 + t16 * t720 + t18 * t721 + t19 * t722 + t122 * t670 + t784
-        - t779 - t785 - 0.01 * (p.m_hand * t774);
-    let t789 = t723 + t0 * t774 - t724;
-    let t790 = t725 + t0 * t775 - t726;
-    let t791 = t727 + t0 * t776 - t728;
-    let t792 = t550 - 0.25 * t446 - 0.8 * t552 - 0.5999999999999999 * t554;
-    let t793 = 0.25 * t444 + 0.8 * t555 + t556 - 0.4799999999999999 * t557;
-    let t794 = t560 - 0.25 * t451 - 0.8 * t561 - 0.5999999999999999 * t563;
-    let t795 = 0.25 * t449 + 0.8 * t564 + t565 - 0.4799999999999999 * t566;
-    let t796 = -t187 - 0.25 * t455 - 0.8 * t573 - 0.5999999999999999 * t574;
-    let t797 = 0.8 * t179 + 0.25 * t454 - 0.64 * t181 - 0.4799999999999999 * t185;
-    let t798 = qd[6] * (t63 * t792 + t66 * t793 + t69 * t558)
-        + qd[7] * (t63 * t794 + t66 * t795 + t69 * t567)
-        + qd[8] * (t63 * t569 + t66 * t571 + t69 * t572)
-        + qd[9] * (t63 * t796 + t66 * t797 + t69 * t575) + inv1 * t2 * t733
+            * (t235
+                * (t19 * t639 - 0.8 * (s_q10 * t638) - 0.4799999999999999 * (t18 * t640))
+                + t236
+                    * (t19 * t648 - 0.8 * (s_q10 * t647)
+                        - 0.4799999999999999 * (t18 * t649))
+                + t237
+                    * (t19 * t657 - 0.8 * (s_q10 * t656)
+                        - 0.4799999999999999 * (t18 * t658))
+                - t238
+                    * (t19 * t666 - 0.8 * (s_q10 * t665)
+                        - 0.4799999999999999 * (t18 * t667)));
+    let t716 = qd[9]
+        * (0.00000000000000005551115123125783 * t703
+            + 0.00000000000000009600000000000001 * t704)
         + 0.5
-            * (t264 * (t186 * t672 + t190 * t673 + t191 * t674)
-                + t265 * (t186 * t681 + t190 * t682 + t191 * t683)
-                + t266 * (t186 * t690 + t190 * t691 + t191 * t692)
-                - t267 * (t186 * t699 + t190 * t700 + t191 * t701))
-        - 0.01 * (p.m_hand * inv1 * t734);
-    let t799 = qd[6] * (t64 * t792 + t67 * t793 + t70 * t558)
-        + qd[7] * (t64 * t794 + t67 * t795 + t70 * t567)
-        + qd[8] * (t64 * t569 + t67 * t571 + t70 * t572)
-        + qd[9] * (t64 * t796 + t67 * t797 + t70 * t575)
+            * (t235 * (t189 * t633 + t190 * t634) + t236 * (t189 * t642 + t190 * t643)
+                + t237 * (t189 * t651 + t190 * t652)
+                - t238 * (t189 * t660 + t190 * t661));
+    let t717 = qd[9]
+        * (0.00000000000000005551115123125783 * t706
+            + 0.00000000000000009600000000000001 * t707)
         + 0.5
-            * (t264 * (t186 * t675 + t190 * t676 + t191 * t677)
-                + t265 * (t186 * t684 + t190 * t685 + t191 * t686)
-                + t266 * (t186 * t693 + t190 * t694 + t191 * t695)
-                - t267 * (t186 * t702 + t190 * t703 + t191 * t704))
-        + 0.003 * (inv1 * t734) - inv1 * t2 * t732;
-    let t800 = qd[6] * (t65 * t792 + t68 * t793 + t71 * t558)
-        + qd[7] * (t65 * t794 + t68 * t795 + t71 * t567)
-        + qd[8] * (t65 * t569 + t68 * t571 + t71 * t572)
-        + qd[9] * (t65 * t796 + t68 * t797 + t71 * t575)
+            * (t235 * (t189 * t636 + t190 * t637) + t236 * (t189 * t645 + t190 * t646)
+                + t237 * (t189 * t654 + t190 * t655)
+                - t238 * (t189 * t663 + t190 * t664));
+    let t718 = qd[9]
+        * (0.00000000000000005551115123125783 * t709
+            + 0.00000000000000009600000000000001 * t710)
         + 0.5
-            * (t264 * (t186 * t678 + t190 * t679 + t191 * t680)
-                + t265 * (t186 * t687 + t190 * t688 + t191 * t689)
-                + t266 * (t186 * t696 + t190 * t697 + t191 * t698)
-                - t267 * (t186 * t705 + t190 * t706 + t191 * t707))
-        + 0.01 * (p.m_hand * inv1 * t732) - 0.003 * (inv1 * t733);
-    let t801 = t134 * t670;
-    let t802 = t132 * t671;
-    let t803 = t133 * t669;
-    let t804 = t0 * t654 * t664;
-    let t805 = t0 * t655 * t663;
-    let t806 = t0 * t655 * t662;
-    let t807 = t0 * t653 * t664;
-    let t808 = t0 * t653 * t663;
-    let t809 = t0 * t654 * t662;
-    let t810 = t14 * t732 + t15 * t733 + t16 * t734 + t133 * t671 + t804
-        + 0.01 * (p.m_hand * t800) - t2 * t799 - t801 - t805;
-    let t811 = t15 * t732 + t17 * t733 + t18 * t734 + t2 * t798 + t134 * t669 + t806
-        - 0.003 * t800 - t802 - t807;
-    let t812 = 0.003 * t799 + t16 * t732 + t18 * t733 + t19 * t734 + t132 * t670 + t808
-        - t803 - t809 - 0.01 * (p.m_hand * t798);
-    let t813 = t735 + t0 * t798 - t736;
-    let t814 = t737 + t0 * t799 - t738;
-    let t815 = t739 + t0 * t800 - t740;
-    let t816 = 0.3599999999999998 * t199 - 0.25 * t592 - 0.5999999999999999 * t595
-        - 0.8 * t596;
-    let t817 = 0.25 * t590 + t597 + 0.2879999999999999 * t598
-        - 0.4799999999999999 * t195;
-    let t818 = 0.5999999999999999 * t199 + 0.8 * t606 - 0.3599999999999998 * t595
-        - 0.25 * t604;
-    let t819 = 0.64 * t194 + 0.25 * t603 - 0.4799999999999999 * t193
-        - 0.2879999999999999 * t195;
-    let t820 = qd[7] * (t63 * t590 + t66 * t592 + t69 * t594)
-        + qd[9] * (t63 * t603 + t66 * t604 + t69 * t605)
-        + 0.5
-            * (t264 * (t204 * t672 + t197 * t673 + t207 * t674)
-                + t265 * (t204 * t681 + t197 * t682 + t207 * t683)
-                + t266 * (t204 * t690 + t197 * t691 + t207 * t692)
-                - t267 * (t204 * t699 + t197 * t700 + t207 * t701));
-    let t821 = qd[7] * (t64 * t590 + t67 * t592 + t70 * t594)
-        + qd[9] * (t64 * t603 + t67 * t604 + t70 * t605)
-        + 0.5
-            * (t264 * (t204 * t675 + t197 * t676 + t207 * t677)
-                + t265 * (t204 * t684 + t197 * t685 + t207 * t686)
-                + t266 * (t204 * t693 + t197 * t694 + t207 * t695)
-                - t267 * (t204 * t702 + t197 * t703 + t207 * t704));
-    let t822 = qd[7] * (t65 * t590 + t68 * t592 + t71 * t594)
-        + qd[9] * (t65 * t603 + t68 * t604 + t71 * t605)
-        + 0.5
-            * (t264 * (t204 * t678 + t197 * t679 + t207 * t680)
-                + t265 * (t204 * t687 + t197 * t688 + t207 * t689)
-                + t266 * (t204 * t696 + t197 * t697 + t207 * t698)
-                - t267 * (t204 * t705 + t197 * t706 + t207 * t707));
-    let t823 = qd[7] * (t63 * t816 + t66 * t817 + t69 * t599)
-        + qd[8] * (t63 * t600 + t66 * t601 + t69 * t602)
-        + qd[9] * (t63 * t818 + t66 * t819 + t69 * t607) + inv1 * t2 * t821
-        + 0.5
-            * (t264 * (t198 * t672 + t205 * t673 + t206 * t674)
-                + t265 * (t198 * t681 + t205 * t682 + t206 * t683)
-                + t266 * (t198 * t690 + t205 * t691 + t206 * t692)
-                - t267 * (t198 * t699 + t205 * t700 + t206 * t701))
-        - 0.01 * (p.m_hand * inv1 * t822);
-    let t824 = qd[7] * (t64 * t816 + t67 * t817 + t70 * t599)
-        + qd[8] * (t64 * t600 + t67 * t601 + t70 * t602)
-        + qd[9] * (t64 * t818 + t67 * t819 + t70 * t607)
-        + 0.5
-            * (t264 * (t198 * t675 + t205 * t676 + t206 * t677)
-                + t265 * (t198 * t684 + t205 * t685 + t206 * t686)
-                + t266 * (t198 * t693 + t205 * t694 + t206 * t695)
-                - t267 * (t198 * t702 + t205 * t703 + t206 * t704))
-        + 0.003 * (inv1 * t822) - inv1 * t2 * t820;
-    let t825 = qd[7] * (t65 * t816 + t68 * t817 + t71 * t599)
-        + qd[8] * (t65 * t600 + t68 * t601 + t71 * t602)
-        + qd[9] * (t65 * t818 + t68 * t819 + t71 * t607)
-        + 0.5
-            * (t264 * (t198 * t678 + t205 * t679 + t206 * t680)
-                + t265 * (t198 * t687 + t205 * t688 + t206 * t689)
-                + t266 * (t198 * t696 + t205 * t697 + t206 * t698)
-                - t267 * (t198 * t705 + t205 * t706 + t206 * t707))
-        + 0.01 * (p.m_hand * inv1 * t820) - 0.003 * (inv1 * t821);
-    let t826 = t209 * t670;
-    let t827 = t210 * t671;
-    let t828 = t208 * t669;
-    let t829 = t0 * t657 * t664;
-    let t830 = t0 * t658 * t663;
-    let t831 = t0 * t658 * t662;
-    let t832 = t0 * t656 * t664;
-    let t833 = t0 * t656 * t663;
-    let t834 = t0 * t657 * t662;
-    let t835 = t14 * t820 + t15 * t821 + t16 * t822 + t208 * t671 + t829
-        + 0.01 * (p.m_hand * t825) - t2 * t824 - t826 - t830;
-    let t836 = t15 * t820 + t17 * t821 + t18 * t822 + t2 * t823 + t209 * t669 + t831
-        - 0.003 * t825 - t827 - t832;
-    let t837 = 0.003 * t824 + t16 * t820 + t18 * t821 + t19 * t822 + t210 * t670 + t833
-        - t828 - t834 - 0.01 * (p.m_hand * t823);
-    let t838 = t0 * t823 + t0 * t208 * t664 - t0 * t209 * t663;
-    let t839 = t0 * t824 + t0 * t209 * t662 - t0 * t210 * t664;
-    let t840 = t0 * t825 + t0 * t210 * t663 - t0 * t208 * t662;
-    let t841 = c_q10 * t63;
-    let t842 = s_q10 * t66;
-    let t843 = s_q10 * t69;
-    let t844 = c_q10 * t64;
-    let t845 = s_q10 * t67;
-    let t846 = s_q10 * t70;
-    let t847 = c_q10 * t65;
-    let t848 = s_q10 * t68;
-    let t849 = s_q10 * t71;
-    let t850 = 0.16 * s_q10 - t213;
-    let t851 = 0.8 * t211 - 0.2 * c_q10;
-    let t852 = qd[9] * (-(0.8 * t841) - 0.64 * t842 - 0.4799999999999999 * t843)
-        + 0.5
-            * (t264
-                * (t39 * t673 - 0.8 * (s_q10 * t672) - 0.4799999999999999 * (t38 * t674))
-                + t265
-                    * (t39 * t682 - 0.8 * (s_q10 * t681)
-                        - 0.4799999999999999 * (t38 * t683))
-                + t266
-                    * (t39 * t691 - 0.8 * (s_q10 * t690)
-                        - 0.4799999999999999 * (t38 * t692))
-                - t267
-                    * (t39 * t700 - 0.8 * (s_q10 * t699)
-                        - 0.4799999999999999 * (t38 * t701)));
-    let t853 = qd[9] * (-(0.8 * t844) - 0.64 * t845 - 0.4799999999999999 * t846)
-        + 0.5
-            * (t264
-                * (t39 * t676 - 0.8 * (s_q10 * t675) - 0.4799999999999999 * (t38 * t677))
-                + t265
-                    * (t39 * t685 - 0.8 * (s_q10 * t684)
-                        - 0.4799999999999999 * (t38 * t686))
-                + t266
-                    * (t39 * t694 - 0.8 * (s_q10 * t693)
-                        - 0.4799999999999999 * (t38 * t695))
-                - t267
-                    * (t39 * t703 - 0.8 * (s_q10 * t702)
-                        - 0.4799999999999999 * (t38 * t704)));
-    let t854 = qd[9] * (-(0.8 * t847) - 0.64 * t848 - 0.4799999999999999 * t849)
-        + 0.5
-            * (t264
-                * (t39 * t679 - 0.8 * (s_q10 * t678) - 0.4799999999999999 * (t38 * t680))
-                + t265
-                    * (t39 * t688 - 0.8 * (s_q10 * t687)
-                        - 0.4799999999999999 * (t38 * t689))
-                + t266
-                    * (t39 * t697 - 0.8 * (s_q10 * t696)
-                        - 0.4799999999999999 * (t38 * t698))
-                - t267
-                    * (t39 * t706 - 0.8 * (s_q10 * t705)
-                        - 0.4799999999999999 * (t38 * t707)));
-    let t855 = qd[8] * (-(0.8 * t841) - 0.64 * t842 - 0.4799999999999999 * t843)
-        + qd[9] * (t63 * t850 + t66 * t851 + 0.5999999999999999 * (t35 * c_q10 * t69))
-        + inv1 * t2 * t853
-        + 0.5
-            * (t264
-                * (t212 * t672 + t214 * t673 + 0.5999999999999999 * (t35 * s_q10 * t674))
-                + t265
-                    * (t212 * t681 + t214 * t682
-                        + 0.5999999999999999 * (t35 * s_q10 * t683))
-                + t266
-                    * (t212 * t690 + t214 * t691
-                        + 0.5999999999999999 * (t35 * s_q10 * t692))
-                - t267
-                    * (t212 * t699 + t214 * t700
-                        + 0.5999999999999999 * (t35 * s_q10 * t701)))
-        - 0.01 * (p.m_hand * inv1 * t854);
-    let t856 = qd[8] * (-(0.8 * t844) - 0.64 * t845 - 0.4799999999999999 * t846)
-        + qd[9] * (t64 * t850 + t67 * t851 + 0.5999999999999999 * (t35 * c_q10 * t70))
-        + 0.5
-            * (t264
-                * (t212 * t675 + t214 * t676 + 0.5999999999999999 * (t35 * s_q10 * t677))
-                + t265
-                    * (t212 * t684 + t214 * t685
-                        + 0.5999999999999999 * (t35 * s_q10 * t686))
-                + t266
-                    * (t212 * t693 + t214 * t694
-                        + 0.5999999999999999 * (t35 * s_q10 * t695))
-                - t267
-                    * (t212 * t702 + t214 * t703
-                        + 0.5999999999999999 * (t35 * s_q10 * t704)))
-        + 0.003 * (inv1 * t854) - inv1 * t2 * t852;
-    let t857 = qd[8] * (-(0.8 * t847) - 0.64 * t848 - 0.4799999999999999 * t849)
-        + qd[9] * (t65 * t850 + t68 * t851 + 0.5999999999999999 * (t35 * c_q10 * t71))
-        + 0.5
-            * (t264
-                * (t212 * t678 + t214 * t679 + 0.5999999999999999 * (t35 * s_q10 * t680))
-                + t265
-                    * (t212 * t687 + t214 * t688
-                        + 0.5999999999999999 * (t35 * s_q10 * t689))
-                + t266
-                    * (t212 * t696 + t214 * t697
-                        + 0.5999999999999999 * (t35 * s_q10 * t698))
-                - t267
-                    * (t212 * t705 + t214 * t706
-                        + 0.5999999999999999 * (t35 * s_q10 * t707)))
-        + 0.01 * (p.m_hand * inv1 * t852) - 0.003 * (inv1 * t853);
-    let t858 = t216 * t670;
-    let t859 = t217 * t671;
-    let t860 = t215 * t669;
-    let t861 = t0 * t660 * t664;
-    let t862 = t0 * t661 * t663;
-    let t863 = t0 * t661 * t662;
-    let t864 = t0 * t659 * t664;
-    let t865 = t0 * t659 * t663;
-    let t866 = t0 * t660 * t662;
-    let t867 = t14 * t852 + t15 * t853 + t16 * t854 + t215 * t671 + t861
-        + 0.01 * (p.m_hand * t857) - t2 * t856 - t858 - t862;
-    let t868 = t15 * t852 + t17 * t853 + t18 * t854 + t2 * t855 + t216 * t669 + t863
-        - 0.003 * t857 - t859 - t864;
-    let t869 = 0.003 * t856 + t16 * t852 + t18 * t853 + t19 * t854 + t217 * t670 + t865
-        - t860 - t866 - 0.01 * (p.m_hand * t855);
-    let t870 = t0 * t855 + t0 * t215 * t664 - t0 * t216 * t663;
-    let t871 = t0 * t856 + t0 * t216 * t662 - t0 * t217 * t664;
-    let t872 = t0 * t857 + t0 * t217 * t663 - t0 * t215 * t662;
-    let t873 = qd[9]
-        * (0.00000000000000005551115123125783 * t842
-            + 0.00000000000000009600000000000001 * t843)
-        + 0.5
-            * (t264 * (t218 * t673 + t219 * t674) + t265 * (t218 * t682 + t219 * t683)
-                + t266 * (t218 * t691 + t219 * t692)
-                - t267 * (t218 * t700 + t219 * t701));
-    let t874 = qd[9]
-        * (0.00000000000000005551115123125783 * t845
-            + 0.00000000000000009600000000000001 * t846)
-        + 0.5
-            * (t264 * (t218 * t676 + t219 * t677) + t265 * (t218 * t685 + t219 * t686)
-                + t266 * (t218 * t694 + t219 * t695)
-                - t267 * (t218 * t703 + t219 * t704));
-    let t875 = qd[9]
-        * (0.00000000000000005551115123125783 * t848
-            + 0.00000000000000009600000000000001 * t849)
-        + 0.5
-            * (t264 * (t218 * t679 + t219 * t680) + t265 * (t218 * t688 + t219 * t689)
-                + t266 * (t218 * t697 + t219 * t698)
-                - t267 * (t218 * t706 + t219 * t707));
-    let t876 = t0 * t221 * t664;
-    let t877 = t0 * t222 * t663;
-    let t878 = t0 * t222 * t662;
-    let t879 = t0 * t220 * t664;
-    let t880 = t0 * t220 * t663;
-    let t881 = t0 * t221 * t662;
-    let t882 = 0.01 * (p.m_hand * t875) + t876 - t2 * t874 - t877;
-    let t883 = t2 * t873 + t878 - 0.003 * t875 - t879;
-    let t884 = 0.003 * t874 + t880 - 0.01 * (p.m_hand * t873) - t881;
-    let t885 = 0.5
-        * (t264 * (0.5999999999999999 * t673 - 0.8 * t674)
-            + t265 * (0.5999999999999999 * t682 - 0.8 * t683)
-            + t266 * (0.5999999999999999 * t691 - 0.8 * t692)
-            - t267 * (0.5999999999999999 * t700 - 0.8 * t701));
-    let t886 = 0.5
-        * (t264 * (0.5999999999999999 * t676 - 0.8 * t677)
-            + t265 * (0.5999999999999999 * t685 - 0.8 * t686)
-            + t266 * (0.5999999999999999 * t694 - 0.8 * t695)
-            - t267 * (0.5999999999999999 * t703 - 0.8 * t704));
-    let t887 = 0.5
-        * (t264 * (0.5999999999999999 * t679 - 0.8 * t680)
-            + t265 * (0.5999999999999999 * t688 - 0.8 * t689)
-            + t266 * (0.5999999999999999 * t697 - 0.8 * t698)
-            - t267 * (0.5999999999999999 * t706 - 0.8 * t707));
-    let t888 = 0.07499999999999998
-        * (t267 * t699 - t264 * t672 - t265 * t681 - t266 * t690) + inv1 * t2 * t886
-        - 0.01 * (p.m_hand * inv1 * t887);
-    let t889 = 0.07499999999999998
-        * (t267 * t702 - t264 * t675 - t265 * t684 - t266 * t693) + 0.003 * (inv1 * t887)
-        - inv1 * t2 * t885;
-    let t890 = 0.07499999999999998
-        * (t267 * t705 - t264 * t678 - t265 * t687 - t266 * t696)
-        + 0.01 * (p.m_hand * inv1 * t885) - 0.003 * (inv1 * t886);
-    let t891 = t224 * t670;
-    let t892 = t225 * t671;
-    let t893 = t223 * t669;
-    let t894 = t0 * t64 * t664;
-    let t895 = t0 * t65 * t663;
-    let t896 = t0 * t65 * t662;
-    let t897 = t0 * t63 * t664;
-    let t898 = t0 * t63 * t663;
-    let t899 = t0 * t64 * t662;
-    let t900 = t14 * t885 + t15 * t886 + t16 * t887 + t223 * t671
-        + 0.01 * (p.m_hand * t890) + 0.14999999999999997 * (t895 - t894) - t2 * t889
-        - t891;
-    let t901 = t15 * t885 + t17 * t886 + t18 * t887 + t2 * t888 + t224 * t669
-        + 0.14999999999999997 * (t897 - t896) - 0.003 * t890 - t892;
-    let t902 = 0.003 * t889 + t16 * t885 + t18 * t886 + t19 * t887 + t225 * t670
-        + 0.14999999999999997 * (t899 - t898) - t893 - 0.01 * (p.m_hand * t888);
-    let t903 = t0 * t888 + t0 * t223 * t664 - t0 * t224 * t663;
-    let t904 = t0 * t889 + t0 * t224 * t662 - t0 * t225 * t664;
-    let t905 = t0 * t890 + t0 * t225 * t663 - t0 * t223 * t662;
-    let t906 = 0.01 * t668 - t95 - t96 - t97 - 0.003 * t663;
-    let t907 = t666 - t89 - t90 - t91 - 0.01 * t665;
-    let t908 = 0.003 * t664 - t92 - t93 - t94 - t667;
-    let t909 = q[16] - 0.009933466539753062;
-    let t910 = t153 + 0.19866933079506122 * t155;
-    let t911 = 0.19866933079506122 * (c_q17 * t154) - s_q17 * t152;
-    let t912 = 0.9800665778412416 * (t174 - t173);
-    let t913 = 0.9800665778412416 * (q[16] * s_q17 + t75 * c_q17);
-    let t914 = c_q17 * t255 + s_q17 * t256 - 0.02 * t81;
-    let t915 = 0.05 * t81 + c_q17 * t256 - s_q17 * t255;
-    let t916 = qd[3] * q[16] + 0.02 * t79 + 0.9800665778412416 * t254 - 0.05 * t80
-        - 0.19866933079506122 * t253;
-    let t917 = 0.004 * t79 + 0.0005 * t80 + 0.03 * t916;
-    let t918 = 0.0005 * t79 + 0.006 * t80 - 0.075 * t916;
-    let t919 = 0.008 * t81 + 0.075 * t915 - 0.03 * t914;
-    let t920 = s_q17 * qd[15];
-    let t921 = c_q17 * qd[15];
-    let t922 = s_q17 * t916;
-    let t923 = c_q17 * t916;
-    let t924 = c_q17 * t915;
-    let t925 = s_q17 * t914;
-    let t926 = 0.03 * t920 + 1.5 * (t924 + t925) - 0.075 * t921;
-    let t927 = 0.2980039961925918 * t915 + 1.4700998667618626 * t923;
-    let t928 = -(0.2980039961925918 * t914) - 1.4700998667618626 * t922;
-    let t929 = s_q17 * t915;
-    let t930 = c_q17 * t914;
-    let t931 = 1.4700998667618626 * (t929 - t930) - 0.07350499333809313 * t920
-        - 0.02940199733523725 * t921;
-    let t932 = 0.2980039961925918 * t923 - 1.4700998667618626 * t915;
-    let t933 = 1.4700998667618626 * t914 - 0.2980039961925918 * t922;
-    let t934 = 0.2980039961925918 * (t929 - t930) - 0.014900199809629592 * t920
-        - 0.005960079923851836 * t921;
-    let t935 = qd[14] + 0.05 * t921 - 0.02 * t920;
-    let t936 = s_q17 * t919;
-    let t937 = c_q17 * t919;
-    let t938 = s_q17 * t917;
-    let t939 = 0.07350499333809313 * t923 + 0.03 * t935 - 0.004 * t920 - 0.0005 * t921
-        - t936 - 1.5 * (t909 * t915);
-    let t940 = 1.5 * (t909 * t914) - 0.0005 * t920 - 0.006 * t921
-        - 0.07350499333809313 * t922 - 0.075 * t935 - t937;
-    let t941 = 0.07350499333809313 * (t929 - t930) + c_q17 * t918 + t938
-        - 0.0036752496669046567 * t920 - 0.0014700998667618627 * t921;
-    let t942 = 0.07350499333809313 * t921 - 1.5 * t922;
-    let t943 = -(0.07350499333809313 * t920) - 1.5 * t923;
-    let t944 = 1.5 * (t924 + t925 + t935);
-    let t945 = qd[13] * s_q17;
-    let t946 = qd[13] * c_q17;
-    let t947 = qd[14] * c_q17;
-    let t948 = qd[14] * s_q17;
-    let t949 = 0.19866933079506122 * (t947 - t945) + qd[15] * t911;
-    let t950 = qd[15] * (-t153 - 0.19866933079506122 * t155)
-        - 0.19866933079506122 * (t946 + t948);
-    let t951 = 0.04900332889206208 * t920 + 0.019601331556824832 * t921
+            * (t235 * (t189 * t639 + t190 * t640) + t236 * (t189 * t648 + t190 * t649)
+                + t237 * (t189 * t657 + t190 * t658)
+                - t238 * (t189 * t666 + t190 * t667));
+    let t719 = 0.5
+        * (t235 * (0.5999999999999999 * t633 - 0.8 * t634)
+            + t236 * (0.5999999999999999 * t642 - 0.8 * t643)
+            + t237 * (0.5999999999999999 * t651 - 0.8 * t652)
+            - t238 * (0.5999999999999999 * t660 - 0.8 * t661));
+    let t720 = 0.5
+        * (t235 * (0.5999999999999999 * t636 - 0.8 * t637)
+            + t236 * (0.5999999999999999 * t645 - 0.8 * t646)
+            + t237 * (0.5999999999999999 * t654 - 0.8 * t655)
+            - t238 * (0.5999999999999999 * t663 - 0.8 * t664));
+    let t721 = 0.5
+        * (t235 * (0.5999999999999999 * t639 - 0.8 * t640)
+            + t236 * (0.5999999999999999 * t648 - 0.8 * t649)
+            + t237 * (0.5999999999999999 * t657 - 0.8 * t658)
+            - t238 * (0.5999999999999999 * t666 - 0.8 * t667));
+    let t722 = q[16] - 0.009933466539753062;
+    let t723 = t124 + 0.19866933079506122 * t126;
+    let t724 = 0.19866933079506122 * (c_q17 * t125) - s_q17 * t123;
+    let t725 = 0.9800665778412416 * (t145 - t144);
+    let t726 = 0.9800665778412416 * (q[16] * s_q17 + t55 * c_q17);
+    let t727 = c_q17 * t226 + s_q17 * t227 - 0.02 * t61;
+    let t728 = 0.05 * t61 + c_q17 * t227 - s_q17 * t226;
+    let t729 = qd[3] * q[16] + 0.02 * t59 + 0.9800665778412416 * t225 - 0.05 * t60
+        - 0.19866933079506122 * t224;
+    let t730 = 0.004 * t59 + 0.0005 * t60 + 0.03 * t729;
+    let t731 = 0.0005 * t59 + 0.006 * t60 - 0.075 * t729;
+    let t732 = 0.008 * t61 + 0.075 * t728 - 0.03 * t727;
+    let t733 = s_q17 * qd[15];
+    let t734 = c_q17 * qd[15];
+    let t735 = s_q17 * t729;
+    let t736 = c_q17 * t729;
+    let t737 = c_q17 * t728;
+    let t738 = s_q17 * t727;
+    let t739 = 0.03 * t733 + 1.5 * (t737 + t738) - 0.075 * t734;
+    let t740 = 0.2980039961925918 * t728 + 1.4700998667618626 * t736;
+    let t741 = -(0.2980039961925918 * t727) - 1.4700998667618626 * t735;
+    let t742 = s_q17 * t728;
+    let t743 = c_q17 * t727;
+    let t744 = 1.4700998667618626 * (t742 - t743) - 0.07350499333809313 * t733
+        - 0.02940199733523725 * t734;
+    let t745 = 0.2980039961925918 * t736 - 1.4700998667618626 * t728;
+    let t746 = 1.4700998667618626 * t727 - 0.2980039961925918 * t735;
+    let t747 = 0.2980039961925918 * (t742 - t743) - 0.014900199809629592 * t733
+        - 0.005960079923851836 * t734;
+    let t748 = qd[14] + 0.05 * t734 - 0.02 * t733;
+    let t749 = s_q17 * t732;
+    let t750 = c_q17 * t732;
+    let t751 = s_q17 * t730;
+    let t752 = 0.07350499333809313 * t736 + 0.03 * t748 - 0.004 * t733 - 0.0005 * t734
+        - t749 - 1.5 * (t722 * t728);
+    let t753 = 1.5 * (t722 * t727) - 0.0005 * t733 - 0.006 * t734
+        - 0.07350499333809313 * t735 - 0.075 * t748 - t750;
+    let t754 = 0.07350499333809313 * (t742 - t743) + c_q17 * t731 + t751
+        - 0.0036752496669046567 * t733 - 0.0014700998667618627 * t734;
+    let t755 = 0.07350499333809313 * t734 - 1.5 * t735;
+    let t756 = -(0.07350499333809313 * t733) - 1.5 * t736;
+    let t757 = 1.5 * (t737 + t738 + t748);
+    let t758 = qd[13] * s_q17;
+    let t759 = qd[13] * c_q17;
+    let t760 = qd[14] * c_q17;
+    let t761 = qd[14] * s_q17;
+    let t762 = 0.19866933079506122 * (t760 - t758) + qd[15] * t724;
+    let t763 = qd[15] * (-t124 - 0.19866933079506122 * t126)
+        - 0.19866933079506122 * (t759 + t761);
+    let t764 = 0.04900332889206208 * t733 + 0.019601331556824832 * t734
         - 0.9800665778412416 * qd[13];
-    let t952 = s_q17 * t918;
-    let t953 = c_q17 * t917;
-    let t954 = t910 * t915;
-    let t955 = t911 * t914;
-    let t956 = 0.19866933079506122 * t918 + 0.003920266311364966 * t921
-        + 0.9800665778412416 * t937 + 0.03 * t951 + 1.5 * (t911 * t916)
-        - 0.0004900332889206208 * t920 - 1.4700998667618626 * (t154 * t915);
-    let t957 = 0.0004900332889206208 * t921 + 1.4700998667618626 * (t154 * t914)
-        - 0.19866933079506122 * t917 - 0.00588039946704745 * t920
-        - 0.9800665778412416 * t936 - 0.075 * t951 - 1.5 * (t910 * t916);
-    let t958 = 0.075 * t950 + 0.9800665778412416 * (t952 - t953) + 1.5 * (t954 - t955)
-        - 0.03 * t949;
-    let t959 = 0.2980039961925918 * t915 + 1.4700998667618626 * t923 + 1.5 * t949;
-    let t960 = 1.5 * t950 - 0.2980039961925918 * t914 - 1.4700998667618626 * t922;
-    let t961 = 1.4700998667618626 * (t929 - t930) + 1.5 * t951;
-    let t962 = 0.9800665778412416 * (t945 - t947) + qd[15] * t913;
-    let t963 = 0.9800665778412416 * (t946 + t948)
-        + qd[15] * (0.9800665778412416 * (t173 - t174));
-    let t964 = 0.009933466539753062 * t920 + 0.003973386615901225 * t921
+    let t765 = s_q17 * t731;
+    let t766 = c_q17 * t730;
+    let t767 = t723 * t728;
+    let t768 = t724 * t727;
+    let t769 = 0.19866933079506122 * t731 + 0.003920266311364966 * t734
+        + 0.9800665778412416 * t750 + 0.03 * t764 + 1.5 * (t724 * t729)
+        - 0.0004900332889206208 * t733 - 1.4700998667618626 * (t125 * t728);
+    let t770 = 0.0004900332889206208 * t734 + 1.4700998667618626 * (t125 * t727)
+        - 0.19866933079506122 * t730 - 0.00588039946704745 * t733
+        - 0.9800665778412416 * t749 - 0.075 * t764 - 1.5 * (t723 * t729);
+    let t771 = 0.075 * t763 + 0.9800665778412416 * (t765 - t766) + 1.5 * (t767 - t768)
+        - 0.03 * t762;
+    let t772 = 0.2980039961925918 * t728 + 1.4700998667618626 * t736 + 1.5 * t762;
+    let t773 = 1.5 * t763 - 0.2980039961925918 * t727 - 1.4700998667618626 * t735;
+    let t774 = 1.4700998667618626 * (t742 - t743) + 1.5 * t764;
+    let t775 = 0.9800665778412416 * (t758 - t760) + qd[15] * t726;
+    let t776 = 0.9800665778412416 * (t759 + t761)
+        + qd[15] * (0.9800665778412416 * (t144 - t145));
+    let t777 = 0.009933466539753062 * t733 + 0.003973386615901225 * t734
         - 0.19866933079506122 * qd[13];
-    let t965 = t912 * t915;
-    let t966 = t913 * t914;
-    let t967 = 0.0007946773231802449 * t921 + 0.19866933079506122 * t937 + 0.03 * t964
-        + 1.5 * (t913 * t916) + 0.2980039961925918 * (t75 * t915)
-        - 0.9800665778412416 * t918 - 0.00009933466539753061 * t920;
-    let t968 = 0.9800665778412416 * t917 + 0.00009933466539753061 * t921
-        - 0.0011920159847703673 * t920 - 0.19866933079506122 * t936 - 0.075 * t964
-        - 0.2980039961925918 * (t75 * t914) - 1.5 * (t912 * t916);
-    let t969 = 0.19866933079506122 * (t952 - t953) + 0.075 * t963 + 1.5 * (t965 - t966)
-        - 0.03 * t962;
-    let t970 = 0.2980039961925918 * t923 + 1.5 * t962 - 1.4700998667618626 * t915;
-    let t971 = 1.4700998667618626 * t914 + 1.5 * t963 - 0.2980039961925918 * t922;
-    let t972 = 0.2980039961925918 * (t929 - t930) + 1.5 * t964;
-    let t973 = 1.5 * (t929 - t930) - 0.075 * t920 - 0.03 * t921;
-    let t974 = 0.075 * t916 - 0.0005 * t79 - 0.006 * t80;
-    let t975 = c_q17 * c_q17 * qd[15];
-    let t976 = s_q17 * s_q17 * qd[15];
-    let t977 = c_q17 * t942;
-    let t978 = s_q17 * t943;
-    let t979 = c_q17 * t959;
-    let t980 = s_q17 * t960;
-    let t981 = c_q17 * t970;
-    let t982 = s_q17 * t971;
-    let t983 = 1.5 * (t975 + t976);
-    let t984 = -(1.5 * (t924 + t925));
-    let t985 = s_q17 * t942;
-    let t986 = c_q17 * t943;
-    let t987 = s_q17 * t959;
-    let t988 = c_q17 * t960;
-    let t989 = s_q17 * t970;
-    let t990 = c_q17 * t971;
-    let t991 = c_q17 * c_q17 * t916;
-    let t992 = s_q17 * s_q17 * t916;
-    let t993 = s_q17 * qd[15] * t910;
-    let t994 = c_q17 * qd[15] * t911;
-    let t995 = s_q17 * t927;
-    let t996 = c_q17 * t928;
-    let t997 = c_q17 * qd[15] * t910;
-    let t998 = s_q17 * qd[15] * t911;
-    let t999 = s_q17 * t932;
-    let t1000 = c_q17 * t933;
-    let t1001 = s_q17 * t939;
-    let t1002 = c_q17 * t940;
-    let t1003 = s_q17 * t956;
-    let t1004 = c_q17 * t957;
-    let t1005 = s_q17 * t967;
-    let t1006 = c_q17 * t968;
-    let t1007 = s_q17 * t974;
-    let t1008 = s_q17 * qd[15] * t912;
-    let t1009 = c_q17 * qd[15] * t913;
-    let t1010 = c_q17 * qd[15] * t912;
-    let t1011 = s_q17 * qd[15] * t913;
-    let t1012 = -(1.5 * (t975 + t976));
-    let t1013 = t259 - 0.2 * t86 - t260;
-    let t1014 = qd[1] + 0.1 * qd[3] + 0.2 * t84;
-    let t1015 = 0.05 * t84 + 0.001 * t85 + 0.6 * t1014;
-    let t1016 = 0.05 * t86 - 0.6 * t1013;
-    let t1017 = s_q18 * qd[16];
-    let t1018 = c_q18 * qd[16];
-    let t1019 = s_q18 * t1014;
-    let t1020 = s_q18 * t1013;
-    let t1021 = c_q18 * t263;
-    let t1022 = c_q18 * t1014;
-    let t1023 = c_q18 * t1013;
-    let t1024 = s_q18 * t263;
-    let t1025 = s_q18 * t1016;
-    let t1026 = s_q18 * t1015;
-    let t1027 = c_q18 * t98;
-    let t1028 = c_q18 * t1016;
-    let t1029 = 0.3 * (t263 + t1022) + 0.001 * t1018 - 0.17 * t1017 - t1025;
-    let t1030 = 0.3 * (t1019 - t1013) + 0.006 * t1018 + t1028 - 0.001 * t1017;
-    let t1031 = 0.3 * t1018 - 3.0 * t1019;
-    let t1032 = 0.3 * t1017 + 3.0 * t1022;
-    let t1033 = -(0.05 * t84) - 0.001 * t85 - 0.6 * t1014;
-    let t1034 = 0.001 * t84 + 0.006 * t85 + 0.3 * t1019;
-    let t1035 = -(0.05 * t84) - 0.001 * t85 - 0.6 * t1014 - 0.3 * t1022;
-    let t1036 = 3.0 * t263 + 0.3 * t1017;
-    let t1037 = -(3.0 * t1013) - 0.3 * t1018;
-    let t1038 = c_q18 * t1015;
-    let t1039 = s_q18 * t98;
-    let t1040 = -(0.001 * t1017) - 0.17 * t1018 - 0.3 * t1019 - t1028;
-    let t1041 = 0.3 * t1022 - 0.006 * t1017 - 0.001 * t1018 - t1025;
-    let t1042 = -(0.3 * t1017) - 3.0 * t1022;
-    let t1043 = c_q18 * c_q18 * qd[16];
-    let t1044 = s_q18 * s_q18 * qd[16];
-    let t1045 = c_q18 * t1031;
-    let t1046 = s_q18 * t1032;
-    let t1047 = c_q18 * t1036;
-    let t1048 = s_q18 * t1037;
-    let t1049 = c_q18 * t1042;
-    let t1050 = s_q18 * t1031;
-    let t1051 = c_q18 * t1032;
-    let t1052 = s_q18 * t1036;
-    let t1053 = c_q18 * t1037;
-    let t1054 = s_q18 * t1042;
-    let t1055 = c_q18 * c_q18 * t1014;
-    let t1056 = s_q18 * s_q18 * t1014;
-    let t1057 = 0.1 - c_q18 * t87;
-    let t1058 = -(0.1 * c_q18) - q[19] - 0.4;
-    let t1059 = t86 * t87 + t259 - 0.005 * t85 - 0.15 * t86 - t260;
-    let t1060 = qd[1] + 0.1 * qd[3] + 0.15 * t84 - t84 * t87;
-    let t1061 = 0.005 * t84 + t261 + t262 - qd[17];
-    let t1062 = 0.02 * t84 + 0.27 * t1060 + 0.009 * t1061;
-    let t1063 = 0.021 * t86 - 0.27 * t1059;
-    let t1064 = 0.002 * t85 - 0.009 * t1059;
-    let t1065 = s_q18 * t1060;
-    let t1066 = s_q18 * t1059;
-    let t1067 = c_q18 * t1061;
-    let t1068 = c_q18 * t1060;
-    let t1069 = 0.009 * t1018 - 1.8 * t1065;
-    let t1070 = 0.009 * t1017 + 1.8 * t1068;
-    let t1071 = -(1.8 * t1059);
-    let t1072 = c_q18 * t1059;
-    let t1073 = s_q18 * t1061;
-    let t1074 = -(0.009 * t1017) - 1.8 * t1068;
-    let t1075 = s_q18 * qd[16] * t87;
-    let t1076 = t1075 + c_q18 * qd[17] - 0.15 * t1017;
-    let t1077 = s_q18 * t1063;
-    let t1078 = s_q18 * t1062;
-    let t1079 = c_q18 * t1064;
-    let t1080 = c_q18 * t1063;
-    let t1081 = 0.18 * t1068 + 0.27 * t1076 + 1.8 * (t1057 * t1061) - 0.019145 * t1017
-        - t1077;
-    let t1082 = 0.001145 * t1018 + 0.18 * t1065 + t1080 - 1.8 * (t1057 * t1059);
-    let t1083 = 0.171 * t1018 - 1.8 * t1065;
-    let t1084 = 1.8 * (t1066 + t1076 - t1067);
-    let t1085 = 0.171 * t1017 + 1.8 * t1068;
-    let t1086 = 0.1 * t1017 - qd[17];
-    let t1087 = t1058 * t1061;
-    let t1088 = 0.002 * t85 + 0.18 * t1065 - 0.0009 * t1018 - 0.009 * t1059;
-    let t1089 = 1.8 * (t1058 * t1060) - 0.02 * t84 - 0.27 * t1060
-        - 0.009 * (t1061 + t1086);
-    let t1090 = 1.8 * (t1061 + t1086);
-    let t1091 = -(0.18 * t1018) - 1.8 * t1059;
-    let t1092 = c_q18 * qd[16] * t87;
-    let t1093 = t1092 - 0.15 * t1018 - s_q18 * qd[17];
-    let t1094 = c_q18 * t1062;
-    let t1095 = s_q18 * t1064;
-    let t1096 = 0.27 * t1093 + 1.8 * (s_q18 * t87 * t1061) - 0.019145 * t1018
-        - 0.18 * t1065 - t1080;
-    let t1097 = 0.18 * t1068 - 0.001145 * t1017 - t1077 - 1.8 * (s_q18 * t87 * t1059);
-    let t1098 = -(0.171 * t1017) - 1.8 * t1068;
-    let t1099 = 1.8 * (t1072 + t1073 + t1093);
-    let t1100 = t87 * t1061;
-    let t1101 = 0.009 * (qd[17] - t1061) + 1.8 * (t87 * t1060) - 0.02 * t84
-        - 0.27 * t1060;
-    let t1102 = 1.8 * (t1061 - qd[17]);
-    let t1103 = c_q18 * t1083;
-    let t1104 = s_q18 * t1085;
-    let t1105 = c_q18 * t1090;
-    let t1106 = s_q18 * t1091;
-    let t1107 = c_q18 * t1098;
-    let t1108 = s_q18 * t1083;
-    let t1109 = c_q18 * t1102;
-    let t1110 = c_q18 * t1085;
-    let t1111 = s_q18 * t1090;
-    let t1112 = c_q18 * t1091;
-    let t1113 = s_q18 * t1098;
-    let t1114 = s_q18 * t1102;
-    let t1115 = c_q18 * t1069;
-    let t1116 = s_q18 * t1069;
+    let t778 = t725 * t728;
+    let t779 = t726 * t727;
+    let t780 = 0.0007946773231802449 * t734 + 0.19866933079506122 * t750 + 0.03 * t777
+        + 1.5 * (t726 * t729) + 0.2980039961925918 * (t55 * t728)
+        - 0.9800665778412416 * t731 - 0.00009933466539753061 * t733;
+    let t781 = 0.9800665778412416 * t730 + 0.00009933466539753061 * t734
+        - 0.0011920159847703673 * t733 - 0.19866933079506122 * t749 - 0.075 * t777
+        - 0.2980039961925918 * (t55 * t727) - 1.5 * (t725 * t729);
+    let t782 = 0.19866933079506122 * (t765 - t766) + 0.075 * t776 + 1.5 * (t778 - t779)
+        - 0.03 * t775;
+    let t783 = 0.2980039961925918 * t736 + 1.5 * t775 - 1.4700998667618626 * t728;
+    let t784 = 1.4700998667618626 * t727 + 1.5 * t776 - 0.2980039961925918 * t735;
+    let t785 = 0.2980039961925918 * (t742 - t743) + 1.5 * t777;
+    let t786 = 1.5 * (t742 - t743) - 0.075 * t733 - 0.03 * t734;
+    let t787 = 0.075 * t729 - 0.0005 * t59 - 0.006 * t60;
+    let t788 = c_q17 * c_q17 * qd[15];
+    let t789 = s_q17 * s_q17 * qd[15];
+    let t790 = c_q17 * t755;
+    let t791 = s_q17 * t756;
+    let t792 = c_q17 * t772;
+    let t793 = s_q17 * t773;
+    let t794 = c_q17 * t783;
+    let t795 = s_q17 * t784;
+    let t796 = 1.5 * (t788 + t789);
+    let t797 = -(1.5 * (t737 + t738));
+    let t798 = s_q17 * t755;
+    let t799 = c_q17 * t756;
+    let t800 = s_q17 * t772;
+    let t801 = c_q17 * t773;
+    let t802 = s_q17 * t783;
+    let t803 = c_q17 * t784;
+    let t804 = c_q17 * c_q17 * t729;
+    let t805 = s_q17 * s_q17 * t729;
+    let t806 = s_q17 * qd[15] * t723;
+    let t807 = c_q17 * qd[15] * t724;
+    let t808 = s_q17 * t740;
+    let t809 = c_q17 * t741;
+    let t810 = c_q17 * qd[15] * t723;
+    let t811 = s_q17 * qd[15] * t724;
+    let t812 = s_q17 * t745;
+    let t813 = c_q17 * t746;
+    let t814 = s_q17 * t752;
+    let t815 = c_q17 * t753;
+    let t816 = s_q17 * t769;
+    let t817 = c_q17 * t770;
+    let t818 = s_q17 * t780;
+    let t819 = c_q17 * t781;
+    let t820 = s_q17 * t787;
+    let t821 = s_q17 * qd[15] * t725;
+    let t822 = c_q17 * qd[15] * t726;
+    let t823 = c_q17 * qd[15] * t725;
+    let t824 = s_q17 * qd[15] * t726;
+    let t825 = -(1.5 * (t788 + t789));
+    let t826 = t230 - 0.2 * t66 - t231;
+    let t827 = qd[1] + 0.1 * qd[3] + 0.2 * t64;
+    let t828 = 0.05 * t64 + 0.001 * t65 + 0.6 * t827;
+    let t829 = 0.05 * t66 - 0.6 * t826;
+    let t830 = s_q18 * qd[16];
+    let t831 = c_q18 * qd[16];
+    let t832 = s_q18 * t827;
+    let t833 = s_q18 * t826;
+    let t834 = c_q18 * t234;
+    let t835 = c_q18 * t827;
+    let t836 = c_q18 * t826;
+    let t837 = s_q18 * t234;
+    let t838 = s_q18 * t829;
+    let t839 = s_q18 * t828;
+    let t840 = c_q18 * t69;
+    let t841 = c_q18 * t829;
+    let t842 = 0.3 * (t234 + t835) + 0.001 * t831 - 0.17 * t830 - t838;
+    let t843 = 0.3 * (t832 - t826) + 0.006 * t831 + t841 - 0.001 * t830;
+    let t844 = 0.3 * t831 - 3.0 * t832;
+    let t845 = 0.3 * t830 + 3.0 * t835;
+    let t846 = -(0.05 * t64) - 0.001 * t65 - 0.6 * t827;
+    let t847 = 0.001 * t64 + 0.006 * t65 + 0.3 * t832;
+    let t848 = -(0.05 * t64) - 0.001 * t65 - 0.6 * t827 - 0.3 * t835;
+    let t849 = 3.0 * t234 + 0.3 * t830;
+    let t850 = -(3.0 * t826) - 0.3 * t831;
+    let t851 = c_q18 * t828;
+    let t852 = s_q18 * t69;
+    let t853 = -(0.001 * t830) - 0.17 * t831 - 0.3 * t832 - t841;
+    let t854 = 0.3 * t835 - 0.006 * t830 - 0.001 * t831 - t838;
+    let t855 = -(0.3 * t830) - 3.0 * t835;
+    let t856 = c_q18 * c_q18 * qd[16];
+    let t857 = s_q18 * s_q18 * qd[16];
+    let t858 = c_q18 * t844;
+    let t859 = s_q18 * t845;
+    let t860 = c_q18 * t849;
+    let t861 = s_q18 * t850;
+    let t862 = c_q18 * t855;
+    let t863 = s_q18 * t844;
+    let t864 = c_q18 * t845;
+    let t865 = s_q18 * t849;
+    let t866 = c_q18 * t850;
+    let t867 = s_q18 * t855;
+    let t868 = c_q18 * c_q18 * t827;
+    let t869 = s_q18 * s_q18 * t827;
+    let t870 = 0.1 - c_q18 * t67;
+    let t871 = -(0.1 * c_q18) - q[19] - 0.4;
+    let t872 = t66 * t67 + t230 - 0.005 * t65 - 0.15 * t66 - t231;
+    let t873 = qd[1] + 0.1 * qd[3] + 0.15 * t64 - t64 * t67;
+    let t874 = 0.005 * t64 + t232 + t233 - qd[17];
+    let t875 = 0.02 * t64 + 0.27 * t873 + 0.009 * t874;
+    let t876 = 0.021 * t66 - 0.27 * t872;
+    let t877 = 0.002 * t65 - 0.009 * t872;
+    let t878 = s_q18 * t873;
+    let t879 = s_q18 * t872;
+    let t880 = c_q18 * t874;
+    let t881 = c_q18 * t873;
+    let t882 = 0.009 * t831 - 1.8 * t878;
+    let t883 = 0.009 * t830 + 1.8 * t881;
+    let t884 = -(1.8 * t872);
+    let t885 = c_q18 * t872;
+    let t886 = s_q18 * t874;
+    let t887 = -(0.009 * t830) - 1.8 * t881;
+    let t888 = s_q18 * qd[16] * t67;
+    let t889 = t888 + c_q18 * qd[17] - 0.15 * t830;
+    let t890 = s_q18 * t876;
+    let t891 = s_q18 * t875;
+    let t892 = c_q18 * t877;
+    let t893 = c_q18 * t876;
+    let t894 = 0.18 * t881 + 0.27 * t889 + 1.8 * (t870 * t874) - 0.019145 * t830 - t890;
+    let t895 = 0.001145 * t831 + 0.18 * t878 + t893 - 1.8 * (t870 * t872);
+    let t896 = 0.171 * t831 - 1.8 * t878;
+    let t897 = 1.8 * (t879 + t889 - t880);
+    let t898 = 0.171 * t830 + 1.8 * t881;
+    let t899 = 0.1 * t830 - qd[17];
+    let t900 = t871 * t874;
+    let t901 = 0.002 * t65 + 0.18 * t878 - 0.0009 * t831 - 0.009 * t872;
+    let t902 = 1.8 * (t871 * t873) - 0.02 * t64 - 0.27 * t873 - 0.009 * (t874 + t899);
+    let t903 = 1.8 * (t874 + t899);
+    let t904 = -(0.18 * t831) - 1.8 * t872;
+    let t905 = c_q18 * qd[16] * t67;
+    let t906 = t905 - 0.15 * t831 - s_q18 * qd[17];
+    let t907 = c_q18 * t875;
+    let t908 = s_q18 * t877;
+    let t909 = 0.27 * t906 + 1.8 * (s_q18 * t67 * t874) - 0.019145 * t831 - 0.18 * t878
+        - t893;
+    let t910 = 0.18 * t881 - 0.001145 * t830 - t890 - 1.8 * (s_q18 * t67 * t872);
+    let t911 = -(0.171 * t830) - 1.8 * t881;
+    let t912 = 1.8 * (t885 + t886 + t906);
+    let t913 = t67 * t874;
+    let t914 = 0.009 * (qd[17] - t874) + 1.8 * (t67 * t873) - 0.02 * t64 - 0.27 * t873;
+    let t915 = 1.8 * (t874 - qd[17]);
+    let t916 = c_q18 * t896;
+    let t917 = s_q18 * t898;
+    let t918 = c_q18 * t903;
+    let t919 = s_q18 * t904;
+    let t920 = c_q18 * t911;
+    let t921 = s_q18 * t896;
+    let t922 = c_q18 * t915;
+    let t923 = c_q18 * t898;
+    let t924 = s_q18 * t903;
+    let t925 = c_q18 * t904;
+    let t926 = s_q18 * t911;
+    let t927 = s_q18 * t915;
+    let t928 = c_q18 * t882;
+    let t929 = s_q18 * t882;
+    let t930 = t52 * d.k6;
+    let t931 = t53 * d.k7;
+    let t932 = t54 * d.k8;
+    let t933 = t52 * d.k5;
+    let t934 = t53 * d.k9;
+    let t935 = t54 * d.k7;
+    let t936 = t52 * d.k4;
+    let t937 = t53 * d.k5;
+    let t938 = t54 * d.k6;
+    let t939 = t45 * t222 + t48 * t223 + t51 * t221 + 0.01 * (t52 * d.k1)
+        - 0.003 * (t53 * d.k2);
+    let t940 = t81 * d.k3 * t939;
+    let t941 = t44 * t222 + t47 * t223 + t50 * t221 + 0.003 * (t54 * d.k2) - t52 * d.k0;
+    let t942 = t82 * d.k3 * t941;
+    let t943 = qd[6] * (t43 * t677 + t46 * t678 + t49 * t448)
+        + qd[7] * (t43 * t679 + t46 * t680 + t49 * t457)
+        + qd[8] * (t43 * t459 + t46 * t461 + t49 * t462)
+        + qd[9] * (t43 * t681 + t46 * t682 + t49 * t465) + t669 * d.k0
+        + 0.5
+            * (t235 * (t116 * t632 + t120 * t633 + t121 * t634)
+                + t236 * (t116 * t641 + t120 * t642 + t121 * t643)
+                + t237 * (t116 * t650 + t120 * t651 + t121 * t652)
+                - t238 * (t116 * t659 + t120 * t660 + t121 * t661))
+        - 0.01 * (t670 * d.k1);
+    let t944 = t940 + d.k3 * t943 - t942;
+    let t945 = t43 * t222 + t46 * t223 + t49 * t221 + t53 * d.k0 - 0.01 * (t54 * d.k1);
+    let t946 = t82 * d.k3 * t945;
+    let t947 = t80 * d.k3 * t939;
+    let t948 = qd[6] * (t44 * t677 + t47 * t678 + t50 * t448)
+        + qd[7] * (t44 * t679 + t47 * t680 + t50 * t457)
+        + qd[8] * (t44 * t459 + t47 * t461 + t50 * t462)
+        + qd[9] * (t44 * t681 + t47 * t682 + t50 * t465)
+        + 0.5
+            * (t235 * (t116 * t635 + t120 * t636 + t121 * t637)
+                + t236 * (t116 * t644 + t120 * t645 + t121 * t646)
+                + t237 * (t116 * t653 + t120 * t654 + t121 * t655)
+                - t238 * (t116 * t662 + t120 * t663 + t121 * t664))
+        + 0.003 * (t670 * d.k2) - t668 * d.k0;
+    let t949 = t946 + d.k3 * t948 - t947;
+    let t950 = t80 * d.k3 * t941;
+    let t951 = t81 * d.k3 * t945;
+    let t952 = qd[6] * (t45 * t677 + t48 * t678 + t51 * t448)
+        + qd[7] * (t45 * t679 + t48 * t680 + t51 * t457)
+        + qd[8] * (t45 * t459 + t48 * t461 + t51 * t462)
+        + qd[9] * (t45 * t681 + t48 * t682 + t51 * t465)
+        + 0.5
+            * (t235 * (t116 * t638 + t120 * t639 + t121 * t640)
+                + t236 * (t116 * t647 + t120 * t648 + t121 * t649)
+                + t237 * (t116 * t656 + t120 * t657 + t121 * t658)
+                - t238 * (t116 * t665 + t120 * t666 + t121 * t667))
+        + 0.01 * (t668 * d.k1) - 0.003 * (t669 * d.k2);
+    let t953 = t950 + d.k3 * t952 - t951;
+    let t954 = t94 * d.k3 * t939;
+    let t955 = t95 * d.k3 * t941;
+    let t956 = qd[6] * (t43 * t683 + t46 * t684 + t49 * t488)
+        + qd[7] * (t43 * t685 + t46 * t686 + t49 * t497)
+        + qd[8] * (t43 * t499 + t46 * t501 + t49 * t502)
+        + qd[9] * (t43 * t687 + t46 * t688 + t49 * t505) + t672 * d.k0
+        + 0.5
+            * (t235 * (t137 * t632 + t141 * t633 + t142 * t634)
+                + t236 * (t137 * t641 + t141 * t642 + t142 * t643)
+                + t237 * (t137 * t650 + t141 * t651 + t142 * t652)
+                - t238 * (t137 * t659 + t141 * t660 + t142 * t661))
+        - 0.01 * (t673 * d.k1);
+    let t957 = t954 + d.k3 * t956 - t955;
+    let t958 = t95 * d.k3 * t945;
+    let t959 = t93 * d.k3 * t939;
+    let t960 = qd[6] * (t44 * t683 + t47 * t684 + t50 * t488)
+        + qd[7] * (t44 * t685 + t47 * t686 + t50 * t497)
+        + qd[8] * (t44 * t499 + t47 * t501 + t50 * t502)
+        + qd[9] * (t44 * t687 + t47 * t688 + t50 * t505)
+        + 0.5
+            * (t235 * (t137 * t635 + t141 * t636 + t142 * t637)
+                + t236 * (t137 * t644 + t141 * t645 + t142 * t646)
+                + t237 * (t137 * t653 + t141 * t654 + t142 * t655)
+                - t238 * (t137 * t662 + t141 * t663 + t142 * t664))
+        + 0.003 * (t673 * d.k2) - t671 * d.k0;
+    let t961 = t958 + d.k3 * t960 - t959;
+    let t962 = t93 * d.k3 * t941;
+    let t963 = t94 * d.k3 * t945;
+    let t964 = qd[6] * (t45 * t683 + t48 * t684 + t51 * t488)
+        + qd[7] * (t45 * t685 + t48 * t686 + t51 * t497)
+        + qd[8] * (t45 * t499 + t48 * t501 + t51 * t502)
+        + qd[9] * (t45 * t687 + t48 * t688 + t51 * t505)
+        + 0.5
+            * (t235 * (t137 * t638 + t141 * t639 + t142 * t640)
+                + t236 * (t137 * t647 + t141 * t648 + t142 * t649)
+                + t237 * (t137 * t656 + t141 * t657 + t142 * t658)
+                - t238 * (t137 * t665 + t141 * t666 + t142 * t667))
+        + 0.01 * (t671 * d.k1) - 0.003 * (t672 * d.k2);
+    let t965 = t962 + d.k3 * t964 - t963;
+    let t966 = t104 * d.k3 * t939;
+    let t967 = t105 * d.k3 * t941;
+    let t968 = qd[6] * (t43 * t689 + t46 * t690 + t49 * t528)
+        + qd[7] * (t43 * t691 + t46 * t692 + t49 * t537)
+        + qd[8] * (t43 * t539 + t46 * t541 + t49 * t542)
+        + qd[9] * (t43 * t693 + t46 * t694 + t49 * t545) + t675 * d.k0
+        + 0.5
+            * (t235 * (t157 * t632 + t161 * t633 + t162 * t634)
+                + t236 * (t157 * t641 + t161 * t642 + t162 * t643)
+                + t237 * (t157 * t650 + t161 * t651 + t162 * t652)
+                - t238 * (t157 * t659 + t161 * t660 + t162 * t661))
+        - 0.01 * (t676 * d.k1);
+    let t969 = t966 + d.k3 * t968 - t967;
+    let t970 = t105 * d.k3 * t945;
+    let t971 = t103 * d.k3 * t939;
+    let t972 = qd[6] * (t44 * t689 + t47 * t690 + t50 * t528)
+        + qd[7] * (t44 * t691 + t47 * t692 + t50 * t537)
+        + qd[8] * (t44 * t539 + t47 * t541 + t50 * t542)
+        + qd[9] * (t44 * t693 + t47 * t694 + t50 * t545)
+        + 0.5
+            * (t235 * (t157 * t635 + t161 * t636 + t162 * t637)
+                + t236 * (t157 * t644 + t161 * t645 + t162 * t646)
+                + t237 * (t157 * t653 + t161 * t654 + t162 * t655)
+                - t238 * (t157 * t662 + t161 * t663 + t162 * t664))
+        + 0.003 * (t676 * d.k2) - t674 * d.k0;
+    let t973 = t970 + d.k3 * t972 - t971;
+    let t974 = t103 * d.k3 * t941;
+    let t975 = t104 * d.k3 * t945;
+    let t976 = qd[6] * (t45 * t689 + t48 * t690 + t51 * t528)
+        + qd[7] * (t45 * t691 + t48 * t692 + t51 * t537)
+        + qd[8] * (t45 * t539 + t48 * t541 + t51 * t542)
+        + qd[9] * (t45 * t693 + t48 * t694 + t51 * t545)
+        + 0.5
+            * (t235 * (t157 * t638 + t161 * t639 + t162 * t640)
+                + t236 * (t157 * t647 + t161 * t648 + t162 * t649)
+                + t237 * (t157 * t656 + t161 * t657 + t162 * t658)
+                - t238 * (t157 * t665 + t161 * t666 + t162 * t667))
+        + 0.01 * (t674 * d.k1) - 0.003 * (t675 * d.k2);
+    let t977 = t974 + d.k3 * t976 - t975;
+    let t978 = qd[7] * (t43 * t695 + t46 * t696 + t49 * t569)
+        + qd[8] * (t43 * t570 + t46 * t571 + t49 * t572)
+        + qd[9] * (t43 * t697 + t46 * t698 + t49 * t577) + t700 * d.k0
+        + 0.5
+            * (t235 * (t169 * t632 + t176 * t633 + t177 * t634)
+                + t236 * (t169 * t641 + t176 * t642 + t177 * t643)
+                + t237 * (t169 * t650 + t176 * t651 + t177 * t652)
+                - t238 * (t169 * t659 + t176 * t660 + t177 * t661))
+        - 0.01 * (t701 * d.k1);
+    let t979 = d.k3 * t978 + t179 * d.k3 * t939 - t180 * d.k3 * t941;
+    let t980 = qd[7] * (t44 * t695 + t47 * t696 + t50 * t569)
+        + qd[8] * (t44 * t570 + t47 * t571 + t50 * t572)
+        + qd[9] * (t44 * t697 + t47 * t698 + t50 * t577)
+        + 0.5
+            * (t235 * (t169 * t635 + t176 * t636 + t177 * t637)
+                + t236 * (t169 * t644 + t176 * t645 + t177 * t646)
+                + t237 * (t169 * t653 + t176 * t654 + t177 * t655)
+                - t238 * (t169 * t662 + t176 * t663 + t177 * t664))
+        + 0.003 * (t701 * d.k2) - t699 * d.k0;
+    let t981 = d.k3 * t980 + t180 * d.k3 * t945 - t181 * d.k3 * t939;
+    let t982 = qd[7] * (t45 * t695 + t48 * t696 + t51 * t569)
+        + qd[8] * (t45 * t570 + t48 * t571 + t51 * t572)
+        + qd[9] * (t45 * t697 + t48 * t698 + t51 * t577)
+        + 0.5
+            * (t235 * (t169 * t638 + t176 * t639 + t177 * t640)
+                + t236 * (t169 * t647 + t176 * t648 + t177 * t649)
+                + t237 * (t169 * t656 + t176 * t657 + t177 * t658)
+                - t238 * (t169 * t665 + t176 * t666 + t177 * t667))
+        + 0.01 * (t699 * d.k1) - 0.003 * (t700 * d.k2);
+    let t983 = d.k3 * t982 + t181 * d.k3 * t941 - t179 * d.k3 * t945;
+    let t984 = qd[8] * (-(0.8 * t702) - 0.64 * t703 - 0.4799999999999999 * t704)
+        + qd[9] * (t43 * t711 + t46 * t712 + 0.5999999999999999 * (t15 * c_q10 * t49))
+        + t714 * d.k0
+        + 0.5
+            * (t235
+                * (t183 * t632 + t185 * t633 + 0.5999999999999999 * (t15 * s_q10 * t634))
+                + t236
+                    * (t183 * t641 + t185 * t642
+                        + 0.5999999999999999 * (t15 * s_q10 * t643))
+                + t237
+                    * (t183 * t650 + t185 * t651
+                        + 0.5999999999999999 * (t15 * s_q10 * t652))
+                - t238
+                    * (t183 * t659 + t185 * t660
+                        + 0.5999999999999999 * (t15 * s_q10 * t661)))
+        - 0.01 * (t715 * d.k1);
+    let t985 = d.k3 * t984 + t186 * d.k3 * t939 - t187 * d.k3 * t941;
+    let t986 = qd[8] * (-(0.8 * t705) - 0.64 * t706 - 0.4799999999999999 * t707)
+        + qd[9] * (t44 * t711 + t47 * t712 + 0.5999999999999999 * (t15 * c_q10 * t50))
+        + 0.5
+            * (t235
+                * (t183 * t635 + t185 * t636 + 0.5999999999999999 * (t15 * s_q10 * t637))
+                + t236
+                    * (t183 * t644 + t185 * t645
+                        + 0.5999999999999999 * (t15 * s_q10 * t646))
+                + t237
+                    * (t183 * t653 + t185 * t654
+                        + 0.5999999999999999 * (t15 * s_q10 * t655))
+                - t238
+                    * (t183 * t662 + t185 * t663
+                        + 0.5999999999999999 * (t15 * s_q10 * t664)))
+        + 0.003 * (t715 * d.k2) - t713 * d.k0;
+    let t987 = d.k3 * t986 + t187 * d.k3 * t945 - t188 * d.k3 * t939;
+    let t988 = qd[8] * (-(0.8 * t708) - 0.64 * t709 - 0.4799999999999999 * t710)
+        + qd[9] * (t45 * t711 + t48 * t712 + 0.5999999999999999 * (t15 * c_q10 * t51))
+        + 0.5
+            * (t235
+                * (t183 * t638 + t185 * t639 + 0.5999999999999999 * (t15 * s_q10 * t640))
+                + t236
+                    * (t183 * t647 + t185 * t648
+                        + 0.5999999999999999 * (t15 * s_q10 * t649))
+                + t237
+                    * (t183 * t656 + t185 * t657
+                        + 0.5999999999999999 * (t15 * s_q10 * t658))
+                - t238
+                    * (t183 * t665 + t185 * t666
+                        + 0.5999999999999999 * (t15 * s_q10 * t667)))
+        + 0.01 * (t713 * d.k1) - 0.003 * (t714 * d.k2);
+    let t989 = d.k3 * t988 + t188 * d.k3 * t941 - t186 * d.k3 * t945;
+    let t990 = 0.07499999999999998
+        * (t238 * t659 - t235 * t632 - t236 * t641 - t237 * t650) + t720 * d.k0
+        - 0.01 * (t721 * d.k1);
+    let t991 = d.k3 * t990 + t194 * d.k3 * t939 - t195 * d.k3 * t941;
+    let t992 = 0.07499999999999998
+        * (t238 * t662 - t235 * t635 - t236 * t644 - t237 * t653) + 0.003 * (t721 * d.k2)
+        - t719 * d.k0;
+    let t993 = d.k3 * t992 + t195 * d.k3 * t945 - t196 * d.k3 * t939;
+    let t994 = 0.07499999999999998
+        * (t238 * t665 - t235 * t638 - t236 * t647 - t237 * t656) + 0.01 * (t719 * d.k1)
+        - 0.003 * (t720 * d.k2);
+    let t995 = d.k3 * t994 + t196 * d.k3 * t941 - t194 * d.k3 * t945;
+    let t996 = 0.01 * (p.m_hand * t670) + t940 - t942 - t669 * d.k10;
+    let t997 = t946 + t668 * d.k10 - 0.003 * t670 - t947;
+    let t998 = 0.003 * t669 + t950 - 0.01 * (p.m_hand * t668) - t951;
+    let t999 = 0.01 * (p.m_hand * t673) + t954 - t955 - t672 * d.k10;
+    let t1000 = t958 + t671 * d.k10 - 0.003 * t673 - t959;
+    let t1001 = 0.003 * t672 + t962 - 0.01 * (p.m_hand * t671) - t963;
+    let t1002 = 0.01 * (p.m_hand * t676) + t966 - t967 - t675 * d.k10;
+    let t1003 = t970 + t674 * d.k10 - 0.003 * t676 - t971;
+    let t1004 = 0.003 * t675 + t974 - 0.01 * (p.m_hand * t674) - t975;
+    let t1005 = p.m_hand * t945;
+    let t1006 = t930 + t931 + t932 + 0.003 * t941 - 0.01 * t1005;
+    let t1007 = d.k10 * t945;
+    let t1008 = t933 + t934 + t935 + t1007 - 0.003 * t939;
+    let t1009 = t82 * t1008;
+    let t1010 = t618 * d.k3 * t939;
+    let t1011 = t619 * d.k3 * t941;
+    let t1012 = t668 * d.k4 + t669 * d.k5 + t670 * d.k6 + t81 * t1006 + t1010
+        + 0.01 * (p.m_hand * t952) - d.k10 * t948 - t1009 - t1011;
+    let t1013 = p.m_hand * t939;
+    let t1014 = d.k10 * t941;
+    let t1015 = t936 + t937 + t938 + 0.01 * t1013 - t1014;
+    let t1016 = t80 * t1006;
+    let t1017 = t619 * d.k3 * t945;
+    let t1018 = t617 * d.k3 * t939;
+    let t1019 = t668 * d.k5 + t669 * d.k9 + t670 * d.k7 + d.k10 * t943 + t82 * t1015
+        + t1017 - 0.003 * t952 - t1016 - t1018;
+    let t1020 = t81 * t1015;
+    let t1021 = t617 * d.k3 * t941;
+    let t1022 = t618 * d.k3 * t945;
+    let t1023 = 0.003 * t948 + t668 * d.k6 + t669 * d.k7 + t670 * d.k8 + t80 * t1008
+        + t1021 - t1020 - t1022 - 0.01 * (p.m_hand * t943);
+    let t1024 = t95 * t1008;
+    let t1025 = t621 * d.k3 * t939;
+    let t1026 = t622 * d.k3 * t941;
+    let t1027 = t671 * d.k4 + t672 * d.k5 + t673 * d.k6 + t94 * t1006 + t1025
+        + 0.01 * (p.m_hand * t964) - d.k10 * t960 - t1024 - t1026;
+    let t1028 = t93 * t1006;
+    let t1029 = t622 * d.k3 * t945;
+    let t1030 = t620 * d.k3 * t939;
+    let t1031 = t671 * d.k5 + t672 * d.k9 + t673 * d.k7 + d.k10 * t956 + t95 * t1015
+        + t1029 - 0.003 * t964 - t1028 - t1030;
+    let t1032 = t94 * t1015;
+    let t1033 = t620 * d.k3 * t941;
+    let t1034 = t621 * d.k3 * t945;
+    let t1035 = 0.003 * t960 + t671 * d.k6 + t672 * d.k7 + t673 * d.k8 + t93 * t1008
+        + t1033 - t1032 - t1034 - 0.01 * (p.m_hand * t956);
+    let t1036 = t105 * t1008;
+    let t1037 = t624 * d.k3 * t939;
+    let t1038 = t625 * d.k3 * t941;
+    let t1039 = t674 * d.k4 + t675 * d.k5 + t676 * d.k6 + t104 * t1006 + t1037
+        + 0.01 * (p.m_hand * t976) - d.k10 * t972 - t1036 - t1038;
+    let t1040 = t103 * t1006;
+    let t1041 = t625 * d.k3 * t945;
+    let t1042 = t623 * d.k3 * t939;
+    let t1043 = t674 * d.k5 + t675 * d.k9 + t676 * d.k7 + d.k10 * t968 + t105 * t1015
+        + t1041 - 0.003 * t976 - t1040 - t1042;
+    let t1044 = t104 * t1015;
+    let t1045 = t623 * d.k3 * t941;
+    let t1046 = t624 * d.k3 * t945;
+    let t1047 = 0.003 * t972 + t674 * d.k6 + t675 * d.k7 + t676 * d.k8 + t103 * t1008
+        + t1045 - t1044 - t1046 - 0.01 * (p.m_hand * t968);
+    let t1048 = -(0.03 * t342) - s_q8 * t252 - 0.5 * (s_q8 * qd[7] * d.k25);
+    let t1049 = t180 * t1008;
+    let t1050 = t627 * d.k3 * t939;
+    let t1051 = t628 * d.k3 * t941;
+    let t1052 = t699 * d.k4 + t700 * d.k5 + t701 * d.k6 + t179 * t1006 + t1050
+        + 0.01 * (p.m_hand * t982) - d.k10 * t980 - t1049 - t1051;
+    let t1053 = t181 * t1006;
+    let t1054 = t628 * d.k3 * t945;
+    let t1055 = t626 * d.k3 * t939;
+    let t1056 = t699 * d.k5 + t700 * d.k9 + t701 * d.k7 + d.k10 * t978 + t180 * t1015
+        + t1054 - 0.003 * t982 - t1053 - t1055;
+    let t1057 = t179 * t1015;
+    let t1058 = t626 * d.k3 * t941;
+    let t1059 = t627 * d.k3 * t945;
+    let t1060 = 0.003 * t980 + t699 * d.k6 + t700 * d.k7 + t701 * d.k8 + t181 * t1008
+        + t1058 - t1057 - t1059 - 0.01 * (p.m_hand * t978);
+    let t1061 = t187 * t1008;
+    let t1062 = t630 * d.k3 * t939;
+    let t1063 = t631 * d.k3 * t941;
+    let t1064 = t713 * d.k4 + t714 * d.k5 + t715 * d.k6 + t186 * t1006 + t1062
+        + 0.01 * (p.m_hand * t988) - d.k10 * t986 - t1061 - t1063;
+    let t1065 = t188 * t1006;
+    let t1066 = t631 * d.k3 * t945;
+    let t1067 = t629 * d.k3 * t939;
+    let t1068 = t713 * d.k5 + t714 * d.k9 + t715 * d.k7 + d.k10 * t984 + t187 * t1015
+        + t1066 - 0.003 * t988 - t1065 - t1067;
+    let t1069 = t186 * t1015;
+    let t1070 = t629 * d.k3 * t941;
+    let t1071 = t630 * d.k3 * t945;
+    let t1072 = 0.003 * t986 + t713 * d.k6 + t714 * d.k7 + t715 * d.k8 + t188 * t1008
+        + t1070 - t1069 - t1071 - 0.01 * (p.m_hand * t984);
+    let t1073 = t192 * d.k3 * t939;
+    let t1074 = t193 * d.k3 * t941;
+    let t1075 = 0.01 * (p.m_hand * t718) + t1073 - t717 * d.k10 - t1074;
+    let t1076 = t193 * d.k3 * t945;
+    let t1077 = t191 * d.k3 * t939;
+    let t1078 = t716 * d.k10 + t1076 - 0.003 * t718 - t1077;
+    let t1079 = t191 * d.k3 * t941;
+    let t1080 = t192 * d.k3 * t945;
+    let t1081 = 0.003 * t717 + t1079 - 0.01 * (p.m_hand * t716) - t1080;
+    let t1082 = t195 * t1008;
+    let t1083 = t44 * d.k3 * t939;
+    let t1084 = t45 * d.k3 * t941;
+    let t1085 = t719 * d.k4 + t720 * d.k5 + t721 * d.k6 + t194 * t1006
+        + 0.01 * (p.m_hand * t994) + 0.14999999999999997 * (t1084 - t1083) - d.k10 * t992
+        - t1082;
+    let t1086 = t196 * t1006;
+    let t1087 = t45 * d.k3 * t945;
+    let t1088 = t43 * d.k3 * t939;
+    let t1089 = t719 * d.k5 + t720 * d.k9 + t721 * d.k7 + d.k10 * t990 + t195 * t1015
+        + 0.14999999999999997 * (t1088 - t1087) - 0.003 * t994 - t1086;
+    let t1090 = t194 * t1015;
+    let t1091 = t43 * d.k3 * t941;
+    let t1092 = t44 * d.k3 * t945;
+    let t1093 = 0.003 * t992 + t719 * d.k6 + t720 * d.k7 + t721 * d.k8 + t196 * t1008
+        + 0.14999999999999997 * (t1092 - t1091) - t1090 - 0.01 * (p.m_hand * t990);
+    let t1094 = 0.01 * t1005 - t930 - t931 - t932 - 0.003 * t941;
+    let t1095 = t1014 - t936 - t937 - t938 - 0.01 * t1013;
+    let t1096 = 0.003 * t939 - t933 - t934 - t935 - t1007;
     [
         [
-            2.0 * (t99 * t285 + t22 * t23 * qd[6] + t103 * t286)
-                + 1.2 * (t105 * t407 + t107 * t408 + t108 * t409) + t0 * t109 * t708
-                + t0 * t110 * t709 + t0 * t111 * t710,
-            2.0 * (t99 * t301 + t22 * t25 * qd[6] + t103 * t302)
-                + 1.2 * (t105 * t432 + t107 * t433 + t108 * t434) + t0 * t109 * t720
-                + t0 * t110 * t721 + t0 * t111 * t722
-                + 1.4700998667618626 * (t975 + t976),
-            2.0 * (t99 * t316 + t22 * t27 * qd[6] + t103 * t317)
-                + 1.2 * (t105 * t457 + t107 * t458 + t108 * t459) + t0 * t109 * t732
-                + t0 * t110 * t733 + t0 * t111 * t734
-                + 0.2980039961925918 * (t975 + t976) - 4.8 * (t1043 + t1044),
-            t99 * t340 + t22 * t341 + t103 * t342 + t105 * t506 + t107 * t507
-                + t108 * t508 + t109 * t765 + t110 * t766 + t111 * t767 + t977 + t1045
-                + t1046 + t1103 + t1104 - t978,
-            t270 + t99 * t354 + t22 * t355 + t103 * t356 + t105 * t546 + t107 * t547
-                + t108 * t548 + t109 * t789 + t110 * t790 + t111 * t791 + t979 + t1047
-                + t1048 + t1105 + t1106 - t980,
-            t99 * t368 + t22 * t369 + t103 * t370 + t105 * t586 + t107 * t587
-                + t108 * t588 + t109 * t813 + t110 * t814 + t111 * t815 + t981 + t1049
-                + t1050 + t1107 + t1108 - t269 - t982,
-            2.0 * (c_q8 * t103 * t278 - s_q8 * t99 * t278) + t22 * t378 + t105 * t621
-                + t107 * t622 + t108 * t623 + t109 * t838 + t110 * t839 + t111 * t840,
-            2.0 * (t292 - t291) + t105 * t637 + t107 * t638 + t108 * t639 + t109 * t870
-                + t110 * t871 + t111 * t872,
-            0.00000000000000006661338147750939 * (s_q10 * qd[9] * t107)
-                + 0.0000000000000001152 * (s_q10 * qd[9] * t108) + t0 * t109 * t873
-                + t0 * t110 * t874 + t0 * t111 * t875,
-            t105 * t646 + t109 * t903 + t110 * t904 + t111 * t905
-                - 0.7199999999999999 * t412 - 0.96 * t415,
-            t712 - t711,
-            t714 - t713,
-            t716 - t715,
+            2.0 * (t70 * t256 + t2 * t3 * qd[6] + t74 * t257)
+                + 1.2 * (t76 * t377 + t78 * t378 + t79 * t379) + t80 * t668 * d.k3
+                + t81 * t669 * d.k3 + t82 * t670 * d.k3,
+            2.0 * (t70 * t272 + t2 * t5 * qd[6] + t74 * t273)
+                + 1.2 * (t76 * t402 + t78 * t403 + t79 * t404)
+                + 1.4700998667618626 * (t788 + t789) + t80 * t671 * d.k3
+                + t81 * t672 * d.k3 + t82 * t673 * d.k3,
+            2.0 * (t70 * t287 + t2 * t7 * qd[6] + t74 * t288)
+                + 1.2 * (t76 * t427 + t78 * t428 + t79 * t429)
+                + 0.2980039961925918 * (t788 + t789) + t80 * t674 * d.k3
+                + t81 * t675 * d.k3 + t82 * t676 * d.k3 - 4.8 * (t856 + t857),
+            t70 * t311 + t2 * t312 + t74 * t313 + t76 * t476 + t78 * t477 + t79 * t478
+                + t790 + t858 + t859 + t916 + t917 + t80 * t944 + t81 * t949 + t82 * t953
+                - t791,
+            t241 + t70 * t325 + t2 * t326 + t74 * t327 + t76 * t516 + t78 * t517
+                + t79 * t518 + t792 + t860 + t861 + t918 + t919 + t80 * t957 + t81 * t961
+                + t82 * t965 - t793,
+            t70 * t339 + t2 * t340 + t74 * t341 + t76 * t556 + t78 * t557 + t79 * t558
+                + t794 + t862 + t863 + t920 + t921 + t80 * t969 + t81 * t973 + t82 * t977
+                - t240 - t795,
+            2.0 * (c_q8 * t74 * t249 - s_q8 * t70 * t249) + t2 * t348 + t76 * t591
+                + t78 * t592 + t79 * t593 + t80 * t979 + t81 * t981 + t82 * t983,
+            2.0 * (t263 - t262) + t76 * t607 + t78 * t608 + t79 * t609 + t80 * t985
+                + t81 * t987 + t82 * t989,
+            0.00000000000000006661338147750939 * (s_q10 * qd[9] * t78)
+                + 0.0000000000000001152 * (s_q10 * qd[9] * t79) + t80 * t716 * d.k3
+                + t81 * t717 * d.k3 + t82 * t718 * d.k3,
+            t76 * t616 + t80 * t991 + t81 * t993 + t82 * t995 - 0.7199999999999999 * t382
+                - 0.96 * t385,
+            t942 - t940,
+            t947 - t946,
+            t951 - t950,
             0.0,
-            t983,
-            t984,
-            3.0 * (t1021 - t1020) + t1109 - 1.8 * t1066,
-            0.0,
-        ],
-        [
-            2.0 * (t112 * t285 + t23 * t24 * qd[6] + t116 * t286)
-                + 1.2 * (t118 * t407 + t120 * t408 + t121 * t409) + t0 * t122 * t708
-                + t0 * t123 * t709 + t0 * t124 * t710
-                - 1.4700998667618626 * (t975 + t976),
-            2.0 * (t112 * t301 + t24 * t25 * qd[6] + t116 * t302)
-                + 1.2 * (t118 * t432 + t120 * t433 + t121 * t434) + t0 * t122 * t720
-                + t0 * t123 * t721 + t0 * t124 * t722,
-            2.0 * (t112 * t316 + t24 * t27 * qd[6] + t116 * t317)
-                + 1.2 * (t118 * t457 + t120 * t458 + t121 * t459) + t0 * t122 * t732
-                + t0 * t123 * t733 + t0 * t124 * t734,
-            t112 * t340 + t24 * t341 + t116 * t342 + t118 * t506 + t120 * t507
-                + t121 * t508 + t122 * t765 + t123 * t766 + t124 * t767
-                + 0.9800665778412416 * (t985 + t986) + 3.0 * (t1020 - t1021)
-                + 1.8 * (t1066 + t1076 - t1067) - t270 - 0.19866933079506122 * t944
-                - 0.6 * t1017,
-            t112 * t354 + t24 * t355 + t116 * t356 + t118 * t546 + t120 * t547
-                + t121 * t548 + t122 * t789 + t123 * t790 + t124 * t791
-                + 0.9800665778412416 * (t987 + t988) - 0.19866933079506122 * t961,
-            t268 + t112 * t368 + t24 * t369 + t116 * t370 + t118 * t586 + t120 * t587
-                + t121 * t588 + t122 * t813 + t123 * t814 + t124 * t815
-                + 0.9800665778412416 * (t989 + t990) + 3.0 * (t1023 + t1024)
-                + 1.8 * (t1072 + t1073 + t1093) - 0.19866933079506122 * t972
-                - 0.6 * t1018,
-            2.0 * (c_q8 * t116 * t278 - s_q8 * t112 * t278) + t24 * t378 + t118 * t621
-                + t120 * t622 + t121 * t623 + t122 * t838 + t123 * t839 + t124 * t840,
-            2.0 * (t308 - t307) + t118 * t637 + t120 * t638 + t121 * t639 + t122 * t870
-                + t123 * t871 + t124 * t872,
-            0.00000000000000006661338147750939 * (s_q10 * qd[9] * t120)
-                + 0.0000000000000001152 * (s_q10 * qd[9] * t121) + t0 * t122 * t873
-                + t0 * t123 * t874 + t0 * t124 * t875,
-            t118 * t646 + t122 * t903 + t123 * t904 + t124 * t905
-                - 0.7199999999999999 * t437 - 0.96 * t440,
-            t724 - t723,
-            t726 - t725,
-            t728 - t727,
-            -(1.4700998667618626 * (t975 + t976)),
-            0.0,
-            1.4700998667618626 * (t930 - t929),
-            0.0,
+            t796,
+            t797,
+            3.0 * (t834 - t833) + t922 - 1.8 * t879,
             0.0,
         ],
         [
-            2.0 * (t23 * t26 * qd[6] + t27 * c_q8 * t286 - t27 * s_q8 * t285)
-                + 1.2 * (t128 * t407 + t130 * t408 + t131 * t409) + t0 * t132 * t708
-                + t0 * t133 * t709 + t0 * t134 * t710 + 4.8 * (t1043 + t1044)
-                - 0.2980039961925918 * (t975 + t976),
-            2.0 * (t25 * t26 * qd[6] + t27 * c_q8 * t302 - t27 * s_q8 * t301)
-                + 1.2 * (t128 * t432 + t130 * t433 + t131 * t434) + t0 * t132 * t720
-                + t0 * t133 * t721 + t0 * t134 * t722,
-            2.0 * (t26 * t27 * qd[6] + t27 * c_q8 * t317 - t27 * s_q8 * t316)
-                + 1.2 * (t128 * t457 + t130 * t458 + t131 * t459) + t0 * t132 * t732
-                + t0 * t133 * t733 + t0 * t134 * t734,
-            t269 + t26 * t341 + t27 * c_q8 * t342 + t128 * t506 + t130 * t507
-                + t131 * t508 + t132 * t765 + t133 * t766 + t134 * t767 + t1051 + t1110
-                + 0.9800665778412416 * t944 + 0.19866933079506122 * (t985 + t986)
-                - t27 * s_q8 * t340 - t1050 - t1108,
-            t26 * t355 + t27 * c_q8 * t356 + t128 * t546 + t130 * t547 + t131 * t548
-                + t132 * t789 + t133 * t790 + t134 * t791 + t1053 + t1112
-                + 0.9800665778412416 * t961 + 0.19866933079506122 * (t987 + t988) - t268
-                - t27 * s_q8 * t354 - t1052 - t1111,
-            t26 * t369 + t27 * c_q8 * t370 + t128 * t586 + t130 * t587 + t131 * t588
-                + t132 * t813 + t133 * t814 + t134 * t815 + t1045 + t1103
-                + 0.9800665778412416 * t972 + 0.19866933079506122 * (t989 + t990)
-                - t27 * s_q8 * t368 - t1054 - t1113,
-            2.0 * (t27 * (s_q8 * s_q8) * t278 + t27 * (c_q8 * c_q8) * t278) + t26 * t378
-                + t128 * t621 + t130 * t622 + t131 * t623 + t132 * t838 + t133 * t839
-                + t134 * t840,
-            t128 * t637 + t130 * t638 + t131 * t639 + t132 * t870 + t133 * t871
-                + t134 * t872 - 2.0 * (t322 + t323),
-            0.00000000000000006661338147750939 * (s_q10 * qd[9] * t130)
-                + 0.0000000000000001152 * (s_q10 * qd[9] * t131) + t0 * t132 * t873
-                + t0 * t133 * t874 + t0 * t134 * t875,
-            t128 * t646 + t132 * t903 + t133 * t904 + t134 * t905
-                - 0.7199999999999999 * t462 - 0.96 * t465,
-            t736 - t735,
-            t738 - t737,
-            t740 - t739,
-            -(0.2980039961925918 * (t975 + t976)),
+            2.0 * (t83 * t256 + t3 * t4 * qd[6] + t87 * t257)
+                + 1.2 * (t89 * t377 + t91 * t378 + t92 * t379) + t93 * t668 * d.k3
+                + t94 * t669 * d.k3 + t95 * t670 * d.k3
+                - 1.4700998667618626 * (t788 + t789),
+            2.0 * (t83 * t272 + t4 * t5 * qd[6] + t87 * t273)
+                + 1.2 * (t89 * t402 + t91 * t403 + t92 * t404) + t93 * t671 * d.k3
+                + t94 * t672 * d.k3 + t95 * t673 * d.k3,
+            2.0 * (t83 * t287 + t4 * t7 * qd[6] + t87 * t288)
+                + 1.2 * (t89 * t427 + t91 * t428 + t92 * t429) + t93 * t674 * d.k3
+                + t94 * t675 * d.k3 + t95 * t676 * d.k3,
+            t83 * t311 + t4 * t312 + t87 * t313 + t89 * t476 + t91 * t477 + t92 * t478
+                + t93 * t944 + t94 * t949 + t95 * t953
+                + 0.9800665778412416 * (t798 + t799) + 3.0 * (t833 - t834)
+                + 1.8 * (t879 + t889 - t880) - t241 - 0.19866933079506122 * t757
+                - 0.6 * t830,
+            t83 * t325 + t4 * t326 + t87 * t327 + t89 * t516 + t91 * t517 + t92 * t518
+                + t93 * t957 + t94 * t961 + t95 * t965
+                + 0.9800665778412416 * (t800 + t801) - 0.19866933079506122 * t774,
+            t239 + t83 * t339 + t4 * t340 + t87 * t341 + t89 * t556 + t91 * t557
+                + t92 * t558 + t93 * t969 + t94 * t973 + t95 * t977
+                + 0.9800665778412416 * (t802 + t803) + 3.0 * (t836 + t837)
+                + 1.8 * (t885 + t886 + t906) - 0.19866933079506122 * t785 - 0.6 * t831,
+            2.0 * (c_q8 * t87 * t249 - s_q8 * t83 * t249) + t4 * t348 + t89 * t591
+                + t91 * t592 + t92 * t593 + t93 * t979 + t94 * t981 + t95 * t983,
+            2.0 * (t279 - t278) + t89 * t607 + t91 * t608 + t92 * t609 + t93 * t985
+                + t94 * t987 + t95 * t989,
+            0.00000000000000006661338147750939 * (s_q10 * qd[9] * t91)
+                + 0.0000000000000001152 * (s_q10 * qd[9] * t92) + t93 * t716 * d.k3
+                + t94 * t717 * d.k3 + t95 * t718 * d.k3,
+            t89 * t616 + t93 * t991 + t94 * t993 + t95 * t995 - 0.7199999999999999 * t407
+                - 0.96 * t410,
+            t955 - t954,
+            t959 - t958,
+            t963 - t962,
+            -(1.4700998667618626 * (t788 + t789)),
             0.0,
-            0.2980039961925918 * (t930 - t929),
-            -(3.0 * (t1023 + t1024)) - 1.8 * t1072 - t1114,
-            0.0,
-        ],
-        [
-            t99 * t296 + t22 * t297 + t103 * t295 + t105 * t416 + t107 * t417
-                + t108 * t418 + t109 * t717 + t110 * t718 + t111 * t719
-                + t0 * t647 * t708 + t0 * t648 * t709 + t0 * t649 * t710 + t1115
-                + s_q18 * t1070 + 2.0 * (t271 * t285 + t23 * qd[6] * t272 + t151 * t286)
-                + 1.2 * (t380 * t407 + t381 * t408 + t150 * t409)
-                - 0.07350499333809313 * (t975 + t976) - 0.48 * (t1043 + t1044),
-            t270 + t99 * t312 + t22 * t313 + t103 * t311 + t105 * t441 + t107 * t442
-                + t108 * t443 + t109 * t729 + t110 * t730 + t111 * t731
-                + t0 * t647 * t720 + t0 * t648 * t721 + t0 * t649 * t722 + c_q17 * t927
-                + 2.0 * (t271 * t301 + t25 * qd[6] * t272 + t151 * t302)
-                + 1.2 * (t380 * t432 + t381 * t433 + t150 * t434) + 3.0 * (t1021 - t1020)
-                + 1.8 * (t1067 - t1066) - s_q17 * t928,
-            t99 * t327 + t22 * t328 + t103 * t326 + t105 * t466 + t107 * t467
-                + t108 * t468 + t109 * t741 + t110 * t742 + t111 * t743
-                + t0 * t647 * t732 + t0 * t648 * t733 + t0 * t649 * t734 + c_q17 * t932
-                + c_q18 * t1074 + t1116
-                + 2.0 * (t271 * t316 + t27 * qd[6] * t272 + t151 * t317)
-                + 1.2 * (t380 * t457 + t381 * t458 + t150 * t459) - t269 - s_q17 * t933
-                - 3.0 * (t1055 + t1056),
-            t99 * t337 + t22 * t338 + t103 * t339 + t271 * t340 + t272 * t341
-                + t151 * t342 + t105 * t503 + t107 * t504 + t108 * t505 + t380 * t506
-                + t381 * t507 + t150 * t508 + t109 * t762 + t110 * t763 + t111 * t764
-                + t647 * t765 + t648 * t766 + t649 * t767 + c_q17 * t939 + t909 * t944
-                + c_q18 * t1029 + s_q18 * t1030 + c_q18 * t1081 + s_q18 * t1082
-                + t1057 * t1084 + 0.04900332889206208 * (t985 + t986)
-                + 0.1
-                    * (3.0 * (t1020 - t1021) - 0.6 * t1017 + t1050 + t1108 - t1051
-                        - t1110) - s_q17 * t940,
-            0.02 * (t269 - qd[3]) + 0.005 * qd[4] + 0.12 * qd[5] + 0.01 * t268
-                + t99 * t351 + t22 * t352 + t103 * t353 + t271 * t354 + t272 * t355
-                + t151 * t356 + t105 * t543 + t107 * t544 + t108 * t545 + t380 * t546
-                + t381 * t547 + t150 * t548 + t109 * t786 + t110 * t787 + t111 * t788
-                + t647 * t789 + t648 * t790 + t649 * t791 + c_q17 * t956 + t909 * t961
-                + c_q18 * t1034 + s_q18 * t1035 + c_q18 * t1088 + s_q18 * t1089
-                + 0.04900332889206208 * (t987 + t988)
-                + 0.1 * (t1052 + t1111 - t1053 - t1112) - s_q17 * t957,
-            0.1
-                * (3.0 * (t1023 + t1024) - 0.6 * t1018 + t1054 + t1113 - t268 - t1045
-                    - t1103) + 0.02 * t270 + t99 * t365 + t22 * t366 + t103 * t367
-                + t271 * t368 + t272 * t369 + t151 * t370 + t105 * t583 + t107 * t584
-                + t108 * t585 + t380 * t586 + t381 * t587 + t150 * t588 + t109 * t810
-                + t110 * t811 + t111 * t812 + t647 * t813 + t648 * t814 + t649 * t815
-                + c_q17 * t967 + t909 * t972 + c_q18 * t1040 + s_q18 * t1041
-                + c_q18 * t1096 + s_q18 * t1097 + t1057 * t1099
-                + 0.04900332889206208 * (t989 + t990) - 0.01 * qd[3] - 0.25 * qd[4]
-                - 0.005 * qd[5] - s_q17 * t968,
-            t99 * t375 + t22 * t376 + t103 * t377 + t272 * t378 + t105 * t618
-                + t107 * t619 + t108 * t620 + t380 * t621 + t381 * t622 + t150 * t623
-                + t109 * t835 + t110 * t836 + t111 * t837 + t647 * t838 + t648 * t839
-                + t649 * t840 + 2.0 * (c_q8 * t151 * t278 - s_q8 * t271 * t278),
-            t334 + t103 * t379 + t105 * t634 + t107 * t635 + t108 * t636 + t380 * t637
-                + t381 * t638 + t150 * t639 + t109 * t867 + t110 * t868 + t111 * t869
-                + t647 * t870 + t648 * t871 + t649 * t872 + 2.0 * (t336 - t335),
-            t105 * t642 + t107 * t643 + t108 * t644 + t109 * t882 + t110 * t883
-                + t111 * t884 + t0 * t647 * t873 + t0 * t648 * t874 + t0 * t649 * t875
-                + 0.00000000000000006661338147750939 * (s_q10 * qd[9] * t381)
-                + 0.0000000000000001152 * (s_q10 * qd[9] * t150),
-            t105 * t645 + t380 * t646 + t109 * t900 + t110 * t901 + t111 * t902
-                + t647 * t903 + t648 * t904 + t649 * t905 - 0.5999999999999999 * t499
-                - 0.8 * t500 - 0.7199999999999999 * t501 - 0.96 * t502,
-            t753 + t757 + t110 * t906 - t756,
-            t754 + t759 + t111 * t907 - t758,
-            t755 + t761 + t109 * t908 - t760,
-            -(0.07350499333809313 * (t975 + t976)),
-            1.5 * (t991 + t992),
-            0.07350499333809313 * (t930 - t929) + c_q17 * t974 - t938,
-            0.3 * (t1023 + t1024) + t1027 + s_q18 * t1033 + t1079 + s_q18 * t1101
-                + 0.18 * t1072 + 0.1 * t1114,
-            1.8 * t1068,
-        ],
-        [
-            t112 * t296 + t24 * t297 + t116 * t295 + t118 * t416 + t120 * t417
-                + t121 * t418 + t122 * t717 + t123 * t718 + t124 * t719
-                + t0 * t650 * t708 + t0 * t651 * t709 + t0 * t652 * t710
-                + 2.0 * (t273 * t285 + t23 * qd[6] * t274 + t172 * t286)
-                + 1.2 * (t382 * t407 + t383 * t408 + t171 * t409) + 0.87 * t1017
-                + 3.0 * (t1020 - t1021) + 1.8 * (t1066 - t1067 - s_q18 * qd[16] * t1058)
-                - t270 - 0.19866933079506122 * t926 - 1.4700998667618626 * (t991 + t992)
-                - 1.5 * (t993 + t994) - 0.18 * (s_q18 * c_q18 * qd[16]),
-            t112 * t312 + t24 * t313 + t116 * t311 + t118 * t441 + t120 * t442
-                + t121 * t443 + t122 * t729 + t123 * t730 + t124 * t731
-                + t0 * t650 * t720 + t0 * t651 * t721 + t0 * t652 * t722
-                + 2.0 * (t273 * t301 + t25 * qd[6] * t274 + t172 * t302)
-                + 1.2 * (t382 * t432 + t383 * t433 + t171 * t434)
-                + 0.9800665778412416 * (t995 + t996) + 1.4700998667618626 * (t997 - t998)
-                - 0.19866933079506122 * t931,
-            t268 + t112 * t327 + t24 * t328 + t116 * t326 + t118 * t466 + t120 * t467
-                + t121 * t468 + t122 * t741 + t123 * t742 + t124 * t743
-                + t0 * t650 * t732 + t0 * t651 * t733 + t0 * t652 * t734
-                + 2.0 * (t273 * t316 + t27 * qd[6] * t274 + t172 * t317)
-                + 1.2 * (t382 * t457 + t383 * t458 + t171 * t459)
-                + 0.2980039961925918 * (t997 - t998)
-                + 0.9800665778412416 * (t999 + t1000) + 0.87 * t1018
-                + 3.0 * (t1023 + t1024) + 0.3 * t1043 + 0.48 * t1044
-                + 1.8 * (t1072 + t1073 - c_q18 * qd[16] * t1058)
-                - 0.19866933079506122 * t934,
-            0.02 * (qd[3] - t269) + t112 * t337 + t24 * t338 + t116 * t339 + t273 * t340
-                + t274 * t341 + t172 * t342 + t118 * t503 + t120 * t504 + t121 * t505
-                + t382 * t506 + t383 * t507 + t171 * t508 + t122 * t762 + t123 * t763
-                + t124 * t764 + t650 * t765 + t651 * t766 + t652 * t767 + t910 * t942
-                + t911 * t943 + t1026 + t1078 + t1058 * t1083
-                + 0.9800665778412416 * (t1001 + t1002 + t154 * t944) - 0.005 * qd[4]
-                - 0.12 * qd[5] - 0.01 * t268 - t1027 - t1079 - 0.19866933079506122 * t941
-                - 0.08565 * t1018 - 0.3 * (t1023 + t1024) - 0.1 * (t1045 + t1046 + t1104)
-                - 0.18 * (t1072 + t1073),
-            t112 * t351 + t24 * t352 + t116 * t353 + t273 * t354 + t274 * t355
-                + t172 * t356 + t118 * t543 + t120 * t544 + t121 * t545 + t382 * t546
-                + t383 * t547 + t171 * t548 + t122 * t786 + t123 * t787 + t124 * t788
-                + t650 * t789 + t651 * t790 + t652 * t791 + t910 * t959 + t911 * t960
-                + t1058 * t1090 + 0.9800665778412416 * (t1003 + t1004 + t154 * t961)
-                + 0.3 * (t1021 - t1020) - 0.19866933079506122 * t958 - 0.06 * t1017
-                - 0.1 * (t1047 + t1048 + t1106) - 0.18 * t1066 - 0.27 * t1086
-                - 1.8 * t1087,
-            0.3 * (qd[3] + t1020 - t1021) + 0.01 * (qd[4] - t270) + t112 * t365
-                + t24 * t366 + t116 * t367 + t273 * t368 + t274 * t369 + t172 * t370
-                + t118 * t583 + t120 * t584 + t121 * t585 + t382 * t586 + t383 * t587
-                + t171 * t588 + t122 * t810 + t123 * t811 + t124 * t812 + t650 * t813
-                + t651 * t814 + t652 * t815 + t910 * t970 + t911 * t971 + t1038 + t1039
-                + t1094 + t1095 + t1058 * t1098
-                + 0.9800665778412416 * (t1005 + t1006 + t154 * t972) + 0.08565 * t1017
-                + 0.18 * (t1066 - t1067) - 0.02 * qd[5]
-                - 0.1 * (t269 + t1049 + t1050 + t1108) - 0.19866933079506122 * t969,
-            t112 * t375 + t24 * t376 + t116 * t377 + t274 * t378 + t118 * t618
-                + t120 * t619 + t121 * t620 + t382 * t621 + t383 * t622 + t171 * t623
-                + t122 * t835 + t123 * t836 + t124 * t837 + t650 * t838 + t651 * t839
-                + t652 * t840 + 2.0 * (c_q8 * t172 * t278 - s_q8 * t273 * t278),
-            t348 + t116 * t379 + t118 * t634 + t120 * t635 + t121 * t636 + t382 * t637
-                + t383 * t638 + t171 * t639 + t122 * t867 + t123 * t868 + t124 * t869
-                + t650 * t870 + t651 * t871 + t652 * t872 + 2.0 * (t350 - t349),
-            t118 * t642 + t120 * t643 + t121 * t644 + t122 * t882 + t123 * t883
-                + t124 * t884 + t0 * t650 * t873 + t0 * t651 * t874 + t0 * t652 * t875
-                + 0.00000000000000006661338147750939 * (s_q10 * qd[9] * t383)
-                + 0.0000000000000001152 * (s_q10 * qd[9] * t171),
-            t118 * t645 + t382 * t646 + t122 * t900 + t123 * t901 + t124 * t902
-                + t650 * t903 + t651 * t904 + t652 * t905 - 0.5999999999999999 * t539
-                - 0.8 * t540 - 0.7199999999999999 * t541 - 0.96 * t542,
-            t777 + t781 + t123 * t906 - t780,
-            t778 + t783 + t124 * t907 - t782,
-            t779 + t785 + t122 * t908 - t784,
-            -(0.19866933079506122 * t926) - 1.4700998667618626 * (t991 + t992)
-                - 1.5 * (t993 + t994),
-            1.5 * (t997 - t998) - 0.19866933079506122 * t973,
-            0.9800665778412416 * (t953 + t1007) + 1.5 * (t955 - t954),
-            0.27 * qd[17] + 0.3 * (t1020 - t1021) + 0.18 * t1066 + t1058 * t1102
-                - 1.8 * t1100,
-            t1071,
-        ],
-        [
-            t269 + t26 * t297 + t27 * c_q8 * t295 + t128 * t416 + t130 * t417
-                + t131 * t418 + t132 * t717 + t133 * t718 + t134 * t719
-                + t0 * t653 * t708 + t0 * t654 * t709 + t0 * t655 * t710 + c_q18 * t1070
-                + 2.0 * (t275 * t285 + t23 * qd[6] * t276 + t192 * t286)
-                + 1.2 * (t384 * t407 + t385 * t408 + t191 * t409)
-                + 0.9800665778412416 * t926 + 3.0 * (t1055 + t1056) - t27 * s_q8 * t296
-                - t1116 - 0.2980039961925918 * (t991 + t992) - 1.5 * (t1008 + t1009),
-            t26 * t313 + t27 * c_q8 * t311 + t128 * t441 + t130 * t442 + t131 * t443
-                + t132 * t729 + t133 * t730 + t134 * t731 + t0 * t653 * t720
-                + t0 * t654 * t721 + t0 * t655 * t722
-                + 2.0 * (t275 * t301 + t25 * qd[6] * t276 + t192 * t302)
-                + 1.2 * (t384 * t432 + t385 * t433 + t191 * t434)
-                + 0.9800665778412416 * t931 + 0.19866933079506122 * (t995 + t996)
-                + 1.4700998667618626 * (t1010 - t1011) - t268 - t27 * s_q8 * t312
-                - 3.0 * (t1023 + t1024) - 1.8 * (t1072 + t1073),
-            t26 * t328 + t27 * c_q8 * t326 + t128 * t466 + t130 * t467 + t131 * t468
-                + t132 * t741 + t133 * t742 + t134 * t743 + t0 * t653 * t732
-                + t0 * t654 * t733 + t0 * t655 * t734 + t1115
-                + 2.0 * (t275 * t316 + t27 * qd[6] * t276 + t192 * t317)
-                + 1.2 * (t384 * t457 + t385 * t458 + t191 * t459)
-                + 0.9800665778412416 * t934 + 0.19866933079506122 * (t999 + t1000)
-                + 0.2980039961925918 * (t1010 - t1011) - t27 * s_q8 * t327
-                - s_q18 * t1074 - 0.48 * (t1043 + t1044),
-            0.01 * qd[3] + 0.25 * qd[4] + 0.005 * qd[5]
-                + 0.1 * (t268 + t1045 + t1046 + t1103 + t1104) + t26 * t338
-                + t27 * c_q8 * t339 + t275 * t340 + t276 * t341 + t192 * t342
-                + t128 * t503 + t130 * t504 + t131 * t505 + t384 * t506 + t385 * t507
-                + t191 * t508 + t132 * t762 + t133 * t763 + t134 * t764 + t653 * t765
-                + t654 * t766 + t655 * t767 + t912 * t942 + t913 * t943 + c_q18 * t1030
-                + c_q18 * t1082 + s_q18 * t87 * t1084 + 0.9800665778412416 * t941
-                + 0.19866933079506122 * (t1001 + t1002 - t75 * t944) - 0.02 * t270
-                - t27 * s_q8 * t337 - s_q18 * t1029 - s_q18 * t1081,
-            0.01 * (t270 - qd[4]) + 0.02 * qd[5]
-                + 0.1 * (t269 + t1047 + t1048 + t1105 + t1106) + t26 * t352
-                + t27 * c_q8 * t353 + t275 * t354 + t276 * t355 + t192 * t356
-                + t128 * t543 + t130 * t544 + t131 * t545 + t384 * t546 + t385 * t547
-                + t191 * t548 + t132 * t786 + t133 * t787 + t134 * t788 + t653 * t789
-                + t654 * t790 + t655 * t791 + t912 * t959 + t913 * t960 + c_q18 * t1035
-                + c_q18 * t1089 + 0.9800665778412416 * t958
-                + 0.19866933079506122 * (t1003 + t1004 - t75 * t961) - 0.3 * qd[3]
-                - t27 * s_q8 * t351 - s_q18 * t1034 - s_q18 * t1088,
-            t26 * t366 + t27 * c_q8 * t367 + t275 * t368 + t276 * t369 + t192 * t370
-                + t128 * t583 + t130 * t584 + t131 * t585 + t384 * t586 + t385 * t587
-                + t191 * t588 + t132 * t810 + t133 * t811 + t134 * t812 + t653 * t813
-                + t654 * t814 + t655 * t815 + t912 * t970 + t913 * t971 + c_q18 * t1041
-                + c_q18 * t1097 + s_q18 * t87 * t1099 + 0.9800665778412416 * t969
-                + 0.19866933079506122 * (t1005 + t1006 - t75 * t972)
-                + 0.1 * (t1049 + t1050 + t1107 + t1108) - t27 * s_q8 * t365
-                - s_q18 * t1040 - s_q18 * t1096,
-            t26 * t376 + t27 * c_q8 * t377 + t276 * t378 + t128 * t618 + t130 * t619
-                + t131 * t620 + t384 * t621 + t385 * t622 + t191 * t623 + t132 * t835
-                + t133 * t836 + t134 * t837 + t653 * t838 + t654 * t839 + t655 * t840
-                + 2.0 * (c_q8 * t192 * t278 - s_q8 * t275 * t278) - t27 * s_q8 * t375,
-            t27 * c_q8 * t379 + t128 * t634 + t130 * t635 + t131 * t636 + t384 * t637
-                + t385 * t638 + t191 * t639 + t132 * t867 + t133 * t868 + t134 * t869
-                + t653 * t870 + t654 * t871 + t655 * t872 + 2.0 * (t364 - t363) - t362,
-            t128 * t642 + t130 * t643 + t131 * t644 + t132 * t882 + t133 * t883
-                + t134 * t884 + t0 * t653 * t873 + t0 * t654 * t874 + t0 * t655 * t875
-                + 0.00000000000000006661338147750939 * (s_q10 * qd[9] * t385)
-                + 0.0000000000000001152 * (s_q10 * qd[9] * t191),
-            t128 * t645 + t384 * t646 + t132 * t900 + t133 * t901 + t134 * t902
-                + t653 * t903 + t654 * t904 + t655 * t905 - 0.5999999999999999 * t579
-                - 0.8 * t580 - 0.7199999999999999 * t581 - 0.96 * t582,
-            t801 + t805 + t133 * t906 - t804,
-            t802 + t807 + t134 * t907 - t806,
-            t803 + t809 + t132 * t908 - t808,
-            0.9800665778412416 * t926 - 0.2980039961925918 * (t991 + t992)
-                - 1.5 * (t1008 + t1009),
-            0.9800665778412416 * t973 + 1.5 * (t1010 - t1011),
-            0.19866933079506122 * (t953 + t1007) + 1.5 * (t966 - t965),
-            0.3 * (t1021 - t1020) + c_q18 * t1033 + c_q18 * t1101 + 0.1 * t1109 - t1039
-                - t1095 - 0.18 * t1066,
-            -(1.8 * t1065),
-        ],
-        [
-            c_q8 * t296 + s_q8 * t295 + t204 * t416 + t197 * t417 + t207 * t418
-                + t210 * t717 + t208 * t718 + t209 * t719 + t0 * t656 * t708
-                + t0 * t657 * t709 + t0 * t658 * t710
-                + 1.2 * (t386 * t407 + t387 * t408 + t206 * t409),
-            c_q8 * t312 + s_q8 * t311 + t204 * t441 + t197 * t442 + t207 * t443
-                + t210 * t729 + t208 * t730 + t209 * t731 + t0 * t656 * t720
-                + t0 * t657 * t721 + t0 * t658 * t722
-                + 1.2 * (t386 * t432 + t387 * t433 + t206 * t434),
-            c_q8 * t327 + s_q8 * t326 + t204 * t466 + t197 * t467 + t207 * t468
-                + t210 * t741 + t208 * t742 + t209 * t743 + t0 * t656 * t732
-                + t0 * t657 * t733 + t0 * t658 * t734
-                + 1.2 * (t386 * t457 + t387 * t458 + t206 * t459),
-            c_q8 * t337 + s_q8 * t339 + t204 * t503 + t197 * t504 + t207 * t505
-                + t386 * t506 + t387 * t507 + t206 * t508 + t210 * t762 + t208 * t763
-                + t209 * t764 + t656 * t765 + t657 * t766 + t658 * t767,
-            c_q8 * t351 + s_q8 * t353 + t204 * t543 + t197 * t544 + t207 * t545
-                + t386 * t546 + t387 * t547 + t206 * t548 + t210 * t786 + t208 * t787
-                + t209 * t788 + t656 * t789 + t657 * t790 + t658 * t791,
-            c_q8 * t365 + s_q8 * t367 + t204 * t583 + t197 * t584 + t207 * t585
-                + t386 * t586 + t387 * t587 + t206 * t588 + t210 * t810 + t208 * t811
-                + t209 * t812 + t656 * t813 + t657 * t814 + t658 * t815,
-            c_q8 * t375 + s_q8 * t377 + t204 * t618 + t197 * t619 + t207 * t620
-                + t386 * t621 + t387 * t622 + t206 * t623 + t210 * t835 + t208 * t836
-                + t209 * t837 + t656 * t838 + t657 * t839 + t658 * t840,
-            t374 + s_q8 * t379 + t204 * t634 + t197 * t635 + t207 * t636 + t386 * t637
-                + t387 * t638 + t206 * t639 + t210 * t867 + t208 * t868 + t209 * t869
-                + t656 * t870 + t657 * t871 + t658 * t872,
-            t204 * t642 + t197 * t643 + t207 * t644 + t210 * t882 + t208 * t883
-                + t209 * t884 + t0 * t656 * t873 + t0 * t657 * t874 + t0 * t658 * t875
-                + 0.00000000000000006661338147750939 * (s_q10 * qd[9] * t387)
-                + 0.0000000000000001152 * (s_q10 * qd[9] * t206),
-            t204 * t645 + t386 * t646 + t210 * t900 + t208 * t901 + t209 * t902
-                + t656 * t903 + t657 * t904 + t658 * t905 - 0.5999999999999999 * t614
-                - 0.8 * t615 - 0.7199999999999999 * t616 - 0.96 * t617,
-            t826 + t830 + t208 * t906 - t829,
-            t827 + t832 + t209 * t907 - t831,
-            t828 + t834 + t210 * t908 - t833,
-            0.0,
-            0.0,
-            0.0,
+            1.4700998667618626 * (t743 - t742),
             0.0,
             0.0,
         ],
         [
-            t39 * t417 + t217 * t717 + t215 * t718 + t216 * t719 + t0 * t659 * t708
-                + t0 * t660 * t709 + t0 * t661 * t710 + 2.0 * (t291 - t292)
-                + 1.2 * (t35 * c_q10 * t407) + 0.96 * (t35 * s_q10 * t408)
-                + 0.7199999999999999 * (t35 * s_q10 * t409) - t288 - 0.8 * (s_q10 * t416)
-                - 0.4799999999999999 * (t38 * t418),
-            t39 * t442 + t217 * t729 + t215 * t730 + t216 * t731 + t0 * t659 * t720
-                + t0 * t660 * t721 + t0 * t661 * t722 + 2.0 * (t307 - t308)
-                + 1.2 * (t35 * c_q10 * t432) + 0.96 * (t35 * s_q10 * t433)
-                + 0.7199999999999999 * (t35 * s_q10 * t434) - t304 - 0.8 * (s_q10 * t441)
-                - 0.4799999999999999 * (t38 * t443),
-            t39 * t467 + t217 * t741 + t215 * t742 + t216 * t743 + t0 * t659 * t732
-                + t0 * t660 * t733 + t0 * t661 * t734 + 2.0 * (t322 + t323)
-                + 1.2 * (t35 * c_q10 * t457) + 0.96 * (t35 * s_q10 * t458)
-                + 0.7199999999999999 * (t35 * s_q10 * t459) - t319 - 0.8 * (s_q10 * t466)
-                - 0.4799999999999999 * (t38 * t468),
-            0.031 * t283 + 0.001 * t285 + t333 + t39 * t504 + t35 * c_q10 * t506
-                + t217 * t762 + t215 * t763 + t216 * t764 + t659 * t765 + t660 * t766
-                + t661 * t767 + 2.0 * (t335 - t336)
-                + 0.8 * (t35 * s_q10 * t507 - s_q10 * t503)
-                + 0.5999999999999999 * (t35 * s_q10 * t508) - 0.002 * t286 - t332 - t334
-                - 0.4799999999999999 * (t38 * t505),
-            0.031 * t299 + 0.001 * t301 + t347 + t39 * t544 + t35 * c_q10 * t546
-                + t217 * t786 + t215 * t787 + t216 * t788 + t659 * t789 + t660 * t790
-                + t661 * t791 + 2.0 * (t349 - t350)
-                + 0.8 * (t35 * s_q10 * t547 - s_q10 * t543)
-                + 0.5999999999999999 * (t35 * s_q10 * t548) - 0.002 * t302 - t346 - t348
-                - 0.4799999999999999 * (t38 * t545),
-            0.031 * t315 + 0.001 * t316 + t361 + t362 + t39 * t584 + t35 * c_q10 * t586
-                + t217 * t810 + t215 * t811 + t216 * t812 + t659 * t813 + t660 * t814
-                + t661 * t815 + 2.0 * (t363 - t364)
-                + 0.8 * (t35 * s_q10 * t587 - s_q10 * t583)
-                + 0.5999999999999999 * (t35 * s_q10 * t588) - 0.002 * t317 - t360
-                - 0.4799999999999999 * (t38 * t585),
-            t373 + t39 * t619 + t35 * c_q10 * t621 + t217 * t835 + t215 * t836
-                + t216 * t837 + t659 * t838 + t660 * t839 + t661 * t840
-                + 0.8 * (t35 * s_q10 * t622 - s_q10 * t618)
-                + 0.5999999999999999 * (t35 * s_q10 * t623) - 0.001 * t371 - 0.002 * t372
-                - t374 - 0.4799999999999999 * (t38 * t620),
-            0.8 * (t35 * s_q10 * t638 - s_q10 * t634) + t39 * t635 + t35 * c_q10 * t637
-                + t217 * t867 + t215 * t868 + t216 * t869 + t659 * t870 + t660 * t871
-                + t661 * t872 + 0.5999999999999999 * (t35 * s_q10 * t639)
-                - 0.4799999999999999 * (t38 * t636),
-            t39 * t643 + t217 * t882 + t215 * t883 + t216 * t884 + t0 * t659 * t873
-                + t0 * t660 * t874 + t0 * t661 * t875
-                + 0.0000000000000001224107051820075 * (t35 * (s_q10 * s_q10) * qd[9])
-                - 0.8 * (s_q10 * t642) - 0.4799999999999999 * (t38 * t644),
-            0.2879999999999999 * t631 + t35 * c_q10 * t646 + t217 * t900 + t215 * t901
-                + t216 * t902 + t659 * t903 + t660 * t904 + t661 * t905
-                - 0.8 * (t632 + s_q10 * t645) - 1.2 * t633,
-            t858 + t862 + t215 * t906 - t861,
-            t859 + t864 + t216 * t907 - t863,
-            t860 + t866 + t217 * t908 - t865,
+            2.0 * (t3 * t6 * qd[6] + t7 * c_q8 * t257 - t7 * s_q8 * t256)
+                + 1.2 * (t99 * t377 + t101 * t378 + t102 * t379) + 4.8 * (t856 + t857)
+                + t103 * t668 * d.k3 + t104 * t669 * d.k3 + t105 * t670 * d.k3
+                - 0.2980039961925918 * (t788 + t789),
+            2.0 * (t5 * t6 * qd[6] + t7 * c_q8 * t273 - t7 * s_q8 * t272)
+                + 1.2 * (t99 * t402 + t101 * t403 + t102 * t404) + t103 * t671 * d.k3
+                + t104 * t672 * d.k3 + t105 * t673 * d.k3,
+            2.0 * (t6 * t7 * qd[6] + t7 * c_q8 * t288 - t7 * s_q8 * t287)
+                + 1.2 * (t99 * t427 + t101 * t428 + t102 * t429) + t103 * t674 * d.k3
+                + t104 * t675 * d.k3 + t105 * t676 * d.k3,
+            t240 + t6 * t312 + t7 * c_q8 * t313 + t99 * t476 + t101 * t477 + t102 * t478
+                + t864 + t923 + t103 * t944 + t104 * t949 + t105 * t953
+                + 0.9800665778412416 * t757 + 0.19866933079506122 * (t798 + t799)
+                - t7 * s_q8 * t311 - t863 - t921,
+            t6 * t326 + t7 * c_q8 * t327 + t99 * t516 + t101 * t517 + t102 * t518 + t866
+                + t925 + t103 * t957 + t104 * t961 + t105 * t965
+                + 0.9800665778412416 * t774 + 0.19866933079506122 * (t800 + t801) - t239
+                - t7 * s_q8 * t325 - t865 - t924,
+            t6 * t340 + t7 * c_q8 * t341 + t99 * t556 + t101 * t557 + t102 * t558 + t858
+                + t916 + t103 * t969 + t104 * t973 + t105 * t977
+                + 0.9800665778412416 * t785 + 0.19866933079506122 * (t802 + t803)
+                - t7 * s_q8 * t339 - t867 - t926,
+            2.0 * (t7 * (s_q8 * s_q8) * t249 + t7 * (c_q8 * c_q8) * t249) + t6 * t348
+                + t99 * t591 + t101 * t592 + t102 * t593 + t103 * t979 + t104 * t981
+                + t105 * t983,
+            t99 * t607 + t101 * t608 + t102 * t609 + t103 * t985 + t104 * t987
+                + t105 * t989 - 2.0 * (t293 + t294),
+            0.00000000000000006661338147750939 * (s_q10 * qd[9] * t101)
+                + 0.0000000000000001152 * (s_q10 * qd[9] * t102) + t103 * t716 * d.k3
+                + t104 * t717 * d.k3 + t105 * t718 * d.k3,
+            t99 * t616 + t103 * t991 + t104 * t993 + t105 * t995
+                - 0.7199999999999999 * t432 - 0.96 * t435,
+            t967 - t966,
+            t971 - t970,
+            t975 - t974,
+            -(0.2980039961925918 * (t788 + t789)),
             0.0,
-            0.0,
-            0.0,
-            0.0,
+            0.2980039961925918 * (t743 - t742),
+            -(3.0 * (t836 + t837)) - 1.8 * t885 - t927,
             0.0,
         ],
         [
-            1.2 * (t218 * t408 + t219 * t409) + t0 * t220 * t708 + t0 * t221 * t709
-                + t0 * t222 * t710,
-            1.2 * (t218 * t433 + t219 * t434) + t0 * t220 * t720 + t0 * t221 * t721
-                + t0 * t222 * t722,
-            1.2 * (t218 * t458 + t219 * t459) + t0 * t220 * t732 + t0 * t221 * t733
-                + t0 * t222 * t734,
-            t218 * t507 + t219 * t508 + t220 * t765 + t221 * t766 + t222 * t767,
-            t218 * t547 + t219 * t548 + t220 * t789 + t221 * t790 + t222 * t791,
-            t218 * t587 + t219 * t588 + t220 * t813 + t221 * t814 + t222 * t815,
-            t218 * t622 + t219 * t623 + t220 * t838 + t221 * t839 + t222 * t840,
-            t218 * t638 + t219 * t639 + t220 * t870 + t221 * t871 + t222 * t872,
-            0.00000000000000006661338147750939 * (s_q10 * qd[9] * t218)
-                + 0.0000000000000001152 * (s_q10 * qd[9] * t219) + t0 * t220 * t873
-                + t0 * t221 * t874 + t0 * t222 * t875,
-            t220 * t903 + t221 * t904 + t222 * t905 - 0.7199999999999999 * t640
-                - 0.96 * t641,
-            t877 - t876,
-            t879 - t878,
-            t881 - t880,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
+            t70 * t267 + t2 * t268 + t74 * t266 + t76 * t386 + t78 * t387 + t79 * t388
+                + t928 + s_q18 * t883 + t80 * t996 + t81 * t997 + t82 * t998
+                + t617 * t668 * d.k3 + t618 * t669 * d.k3 + t619 * t670 * d.k3
+                + 2.0 * (t242 * t256 + t3 * qd[6] * t243 + t122 * t257)
+                + 1.2 * (t350 * t377 + t351 * t378 + t121 * t379)
+                - 0.07350499333809313 * (t788 + t789) - 0.48 * (t856 + t857),
+            t241 + t70 * t283 + t2 * t284 + t74 * t282 + t76 * t411 + t78 * t412
+                + t79 * t413 + c_q17 * t740 + t80 * t999 + t81 * t1000 + t82 * t1001
+                + t617 * t671 * d.k3 + t618 * t672 * d.k3 + t619 * t673 * d.k3
+                + 2.0 * (t242 * t272 + t5 * qd[6] * t243 + t122 * t273)
+                + 1.2 * (t350 * t402 + t351 * t403 + t121 * t404) + 3.0 * (t834 - t833)
+                + 1.8 * (t880 - t879) - s_q17 * t741,
+            t70 * t298 + t2 * t299 + t74 * t297 + t76 * t436 + t78 * t437 + t79 * t438
+                + c_q17 * t745 + c_q18 * t887 + t929 + t80 * t1002 + t81 * t1003
+                + t82 * t1004 + t617 * t674 * d.k3 + t618 * t675 * d.k3
+                + t619 * t676 * d.k3
+                + 2.0 * (t242 * t287 + t7 * qd[6] * t243 + t122 * t288)
+                + 1.2 * (t350 * t427 + t351 * t428 + t121 * t429) - t240 - s_q17 * t746
+                - 3.0 * (t868 + t869),
+            t70 * t308 + t2 * t309 + t74 * t310 + t242 * t311 + t243 * t312 + t122 * t313
+                + t76 * t473 + t78 * t474 + t79 * t475 + t350 * t476 + t351 * t477
+                + t121 * t478 + c_q17 * t752 + t722 * t757 + c_q18 * t842 + s_q18 * t843
+                + c_q18 * t894 + s_q18 * t895 + t870 * t897 + t80 * t1012 + t81 * t1019
+                + t82 * t1023 + t617 * t944 + t618 * t949 + t619 * t953
+                + 0.04900332889206208 * (t798 + t799)
+                + 0.1 * (3.0 * (t833 - t834) - 0.6 * t830 + t863 + t921 - t864 - t923)
+                - s_q17 * t753,
+            0.02 * (t240 - qd[3]) + 0.005 * qd[4] + 0.12 * qd[5] + 0.01 * t239
+                + t70 * t322 + t2 * t323 + t74 * t324 + t242 * t325 + t243 * t326
+                + t122 * t327 + t76 * t513 + t78 * t514 + t79 * t515 + t350 * t516
+                + t351 * t517 + t121 * t518 + c_q17 * t769 + t722 * t774 + c_q18 * t847
+                + s_q18 * t848 + c_q18 * t901 + s_q18 * t902 + t80 * t1027 + t81 * t1031
+                + t82 * t1035 + t617 * t957 + t618 * t961 + t619 * t965
+                + 0.04900332889206208 * (t800 + t801) + 0.1 * (t865 + t924 - t866 - t925)
+                - s_q17 * t770,
+            0.1 * (3.0 * (t836 + t837) - 0.6 * t831 + t867 + t926 - t239 - t858 - t916)
+                + 0.02 * t241 + t70 * t336 + t2 * t337 + t74 * t338 + t242 * t339
+                + t243 * t340 + t122 * t341 + t76 * t553 + t78 * t554 + t79 * t555
+                + t350 * t556 + t351 * t557 + t121 * t558 + c_q17 * t780 + t722 * t785
+                + c_q18 * t853 + s_q18 * t854 + c_q18 * t909 + s_q18 * t910 + t870 * t912
+                + t80 * t1039 + t81 * t1043 + t82 * t1047 + t617 * t969 + t618 * t973
+                + t619 * t977 + 0.04900332889206208 * (t802 + t803) - 0.01 * qd[3]
+                - 0.25 * qd[4] - 0.005 * qd[5] - s_q17 * t781,
+            t2 * t346 + t74 * t347 + t243 * t348 + t76 * t588 + t78 * t589 + t79 * t590
+                + t350 * t591 + t351 * t592 + t121 * t593 + t70 * t1048 + t80 * t1052
+                + t81 * t1056 + t82 * t1060 + t617 * t979 + t618 * t981 + t619 * t983
+                + 2.0 * (c_q8 * t122 * t249 - s_q8 * t242 * t249),
+            t305 + t74 * t349 + t76 * t604 + t78 * t605 + t79 * t606 + t350 * t607
+                + t351 * t608 + t121 * t609 + t80 * t1064 + t81 * t1068 + t82 * t1072
+                + t617 * t985 + t618 * t987 + t619 * t989 + 2.0 * (t307 - t306),
+            t76 * t612 + t78 * t613 + t79 * t614 + t80 * t1075 + t81 * t1078
+                + t82 * t1081 + t617 * t716 * d.k3 + t618 * t717 * d.k3
+                + t619 * t718 * d.k3
+                + 0.00000000000000006661338147750939 * (s_q10 * qd[9] * t351)
+                + 0.0000000000000001152 * (s_q10 * qd[9] * t121),
+            t76 * t615 + t350 * t616 + t80 * t1085 + t81 * t1089 + t82 * t1093
+                + t617 * t991 + t618 * t993 + t619 * t995 - 0.5999999999999999 * t469
+                - 0.8 * t470 - 0.7199999999999999 * t471 - 0.96 * t472,
+            t1009 + t1011 + t81 * t1094 - t1010,
+            t1016 + t1018 + t82 * t1095 - t1017,
+            t1020 + t1022 + t80 * t1096 - t1021,
+            -(0.07350499333809313 * (t788 + t789)),
+            1.5 * (t804 + t805),
+            0.07350499333809313 * (t743 - t742) + c_q17 * t787 - t751,
+            0.3 * (t836 + t837) + t840 + s_q18 * t846 + t892 + s_q18 * t914 + 0.18 * t885
+                + 0.1 * t927,
+            1.8 * t881,
         ],
         [
-            0.5999999999999999 * t417 + t225 * t717 + t223 * t718 + t224 * t719
-                - 0.8 * t418
-                - 0.14999999999999997
-                    * (t0 * t63 * t708 + t0 * t64 * t709 + t0 * t65 * t710),
-            0.5999999999999999 * t442 + t225 * t729 + t223 * t730 + t224 * t731
-                - 0.8 * t443
-                - 0.14999999999999997
-                    * (t0 * t63 * t720 + t0 * t64 * t721 + t0 * t65 * t722),
-            0.5999999999999999 * t467 + t225 * t741 + t223 * t742 + t224 * t743
-                - 0.8 * t468
-                - 0.14999999999999997
-                    * (t0 * t63 * t732 + t0 * t64 * t733 + t0 * t65 * t734),
-            0.5999999999999999 * t504 + t225 * t762 + t223 * t763 + t224 * t764
-                - 0.8 * t505
-                - 0.14999999999999997 * (t63 * t765 + t64 * t766 + t65 * t767),
-            0.5999999999999999 * t544 + t225 * t786 + t223 * t787 + t224 * t788
-                - 0.8 * t545
-                - 0.14999999999999997 * (t63 * t789 + t64 * t790 + t65 * t791),
-            0.5999999999999999 * t584 + t225 * t810 + t223 * t811 + t224 * t812
-                - 0.8 * t585
-                - 0.14999999999999997 * (t63 * t813 + t64 * t814 + t65 * t815),
-            0.5999999999999999 * t619 + t225 * t835 + t223 * t836 + t224 * t837
-                - 0.8 * t620
-                - 0.14999999999999997 * (t63 * t838 + t64 * t839 + t65 * t840),
-            0.5999999999999999 * t635 + t225 * t867 + t223 * t868 + t224 * t869
-                - 0.8 * t636
-                - 0.14999999999999997 * (t63 * t870 + t64 * t871 + t65 * t872),
-            0.5999999999999999 * t643 + t225 * t882 + t223 * t883 + t224 * t884
-                - 0.8 * t644
-                - 0.14999999999999997
-                    * (t0 * t63 * t873 + t0 * t64 * t874 + t0 * t65 * t875),
-            t225 * t900 + t223 * t901 + t224 * t902
-                - 0.14999999999999997 * (t63 * t903 + t64 * t904 + t65 * t905),
-            t891 + t223 * t906 + 0.14999999999999997 * (t894 - t895),
-            t892 + t224 * t907 + 0.14999999999999997 * (t896 - t897),
-            t893 + t225 * t908 + 0.14999999999999997 * (t898 - t899),
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-        ],
-        [
-            t717,
-            t729,
-            t741,
-            t762,
-            t786,
-            t810,
-            t835,
-            t867,
-            t882,
-            t900,
-            0.0,
-            t671,
-            t908,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-        ],
-        [
-            t718,
-            t730,
-            t742,
-            t763,
-            t787,
-            t811,
-            t836,
-            t868,
-            t883,
-            t901,
-            t906,
-            0.0,
-            t669,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-        ],
-        [
-            t719,
-            t731,
-            t743,
-            t764,
-            t788,
-            t812,
-            t837,
-            t869,
+            t83 * t267 + t4 * t268 + t87 * t266 + t89 * t386 + t91 * t387 + t92 * t388
+                + t93 * t996 + t94 * t997 + t95 * t998 + t620 * t668 * d.k3
+                + t621 * t669 * d.k3 + t622 * t670 * d.k3
+                + 2.0 * (t244 * t256 + t3 * qd[6] * t245 + t143 * t257)
+                + 1.2 * (t352 * t377 + t353 * t378 + t142 * t379) + 0.87 * t830
+                + 3.0 * (t833 - t834) + 1.8 * (t879 - t880 - s_q18 * qd[16] * t871)
+                - t241 - 0.19866933079506122 * t739 - 1.4700998667618626 * (t804 + t805)
+                - 1.5 * (t806 + t807) - 0.18 * (s_q18 * c_q18 * qd[16]),
+            t83 * t283 + t4 * t284 + t87 * t282 + t89 * t411 + t91 * t412 + t92 * t413
+                + t93 * t999 + t94 * t1000 + t95 * t1001 + t620 * t671 * d.k3
+                + t621 * t672 * d.k3 + t622 * t673 * d.k3
+                + 2.0 * (t244 * t272 + t5 * qd[6] * t245 + t143 * t273)
+                + 1.2 * (t352 * t402 + t353 * t403 + t142 * t404)
+                + 0.9800665778412416 * (t808 + t809) + 1.4700998667618626 * (t810 - t811)
+                - 0.19866933079506122 * t744,
+            t239 + t83 * t298 + t4 * t299 + t87 * t297 + t89 * t436 + t91 * t437
+                + t92 * t438 + t93 * t1002 + t94 * t1003 + t95 * t1004
+                + t620 * t674 * d.k3 + t621 * t675 * d.k3 + t622 * t676 * d.k3
+                + 2.0 * (t244 * t287 + t7 * qd[6] * t245 + t143 * t288)
+                + 1.2 * (t352 * t427 + t353 * t428 + t142 * t429)
+                + 0.2980039961925918 * (t810 - t811) + 0.9800665778412416 * (t812 + t813)
+                + 0.87 * t831 + 3.0 * (t836 + t837) + 0.3 * t856 + 0.48 * t857
+                + 1.8 * (t885 + t886 - c_q18 * qd[16] * t871)
+                - 0.19866933079506122 * t747,
+            0.02 * (qd[3] - t240) + t83 * t308 + t4 * t309 + t87 * t310 + t244 * t311
+                + t245 * t312 + t143 * t313 + t89 * t473 + t91 * t474 + t92 * t475
+                + t352 * t476 + t353 * t477 + t142 * t478 + t723 * t755 + t724 * t756
+                + t839 + t891 + t871 * t896 + t93 * t1012 + t94 * t1019 + t95 * t1023
+                + t620 * t944 + t621 * t949 + t622 * t953
+                + 0.9800665778412416 * (t814 + t815 + t125 * t757) - 0.005 * qd[4]
+                - 0.12 * qd[5] - 0.01 * t239 - t840 - t892 - 0.19866933079506122 * t754
+                - 0.08565 * t831 - 0.3 * (t836 + t837) - 0.1 * (t858 + t859 + t917)
+                - 0.18 * (t885 + t886),
+            t83 * t322 + t4 * t323 + t87 * t324 + t244 * t325 + t245 * t326 + t143 * t327
+                + t89 * t513 + t91 * t514 + t92 * t515 + t352 * t516 + t353 * t517
+                + t142 * t518 + t723 * t772 + t724 * t773 + t871 * t903 + t93 * t1027
+                + t94 * t1031 + t95 * t1035 + t620 * t957 + t621 * t961 + t622 * t965
+                + 0.9800665778412416 * (t816 + t817 + t125 * t774) + 0.3 * (t834 - t833)
+                - 0.19866933079506122 * t771 - 0.06 * t830 - 0.1 * (t860 + t861 + t919)
+                - 0.18 * t879 - 0.27 * t899 - 1.8 * t900,
+            0.3 * (qd[3] + t833 - t834) + 0.01 * (qd[4] - t241) + t83 * t336 + t4 * t337
+                + t87 * t338 + t244 * t339 + t245 * t340 + t143 * t341 + t89 * t553
+                + t91 * t554 + t92 * t555 + t352 * t556 + t353 * t557 + t142 * t558
+                + t723 * t783 + t724 * t784 + t851 + t852 + t907 + t908 + t871 * t911
+                + t93 * t1039 + t94 * t1043 + t95 * t1047 + t620 * t969 + t621 * t973
+                + t622 * t977 + 0.9800665778412416 * (t818 + t819 + t125 * t785)
+                + 0.08565 * t830 + 0.18 * (t879 - t880) - 0.02 * qd[5]
+                - 0.1 * (t240 + t862 + t863 + t921) - 0.19866933079506122 * t782,
+            t4 * t346 + t87 * t347 + t245 * t348 + t89 * t588 + t91 * t589 + t92 * t590
+                + t352 * t591 + t353 * t592 + t142 * t593 + t83 * t1048 + t93 * t1052
+                + t94 * t1056 + t95 * t1060 + t620 * t979 + t621 * t981 + t622 * t983
+                + 2.0 * (c_q8 * t143 * t249 - s_q8 * t244 * t249),
+            t319 + t87 * t349 + t89 * t604 + t91 * t605 + t92 * t606 + t352 * t607
+                + t353 * t608 + t142 * t609 + t93 * t1064 + t94 * t1068 + t95 * t1072
+                + t620 * t985 + t621 * t987 + t622 * t989 + 2.0 * (t321 - t320),
+            t89 * t612 + t91 * t613 + t92 * t614 + t93 * t1075 + t94 * t1078
+                + t95 * t1081 + t620 * t716 * d.k3 + t621 * t717 * d.k3
+                + t622 * t718 * d.k3
+                + 0.00000000000000006661338147750939 * (s_q10 * qd[9] * t353)
+                + 0.0000000000000001152 * (s_q10 * qd[9] * t142),
+            t89 * t615 + t352 * t616 + t93 * t1085 + t94 * t1089 + t95 * t1093
+                + t620 * t991 + t621 * t993 + t622 * t995 - 0.5999999999999999 * t509
+                - 0.8 * t510 - 0.7199999999999999 * t511 - 0.96 * t512,
+            t1024 + t1026 + t94 * t1094 - t1025,
+            t1028 + t1030 + t95 * t1095 - t1029,
+            t1032 + t1034 + t93 * t1096 - t1033,
+            -(0.19866933079506122 * t739) - 1.4700998667618626 * (t804 + t805)
+                - 1.5 * (t806 + t807),
+            1.5 * (t810 - t811) - 0.19866933079506122 * t786,
+            0.9800665778412416 * (t766 + t820) + 1.5 * (t768 - t767),
+            0.27 * qd[17] + 0.3 * (t833 - t834) + 0.18 * t879 + t871 * t915 - 1.8 * t913,
             t884,
-            t902,
-            t670,
-            t907,
-            0.0,
+        ],
+        [
+            t240 + t6 * t268 + t7 * c_q8 * t266 + t99 * t386 + t101 * t387 + t102 * t388
+                + c_q18 * t883 + t103 * t996 + t104 * t997 + t105 * t998
+                + t623 * t668 * d.k3 + t624 * t669 * d.k3 + t625 * t670 * d.k3
+                + 2.0 * (t246 * t256 + t3 * qd[6] * t247 + t163 * t257)
+                + 1.2 * (t354 * t377 + t355 * t378 + t162 * t379)
+                + 0.9800665778412416 * t739 + 3.0 * (t868 + t869) - t7 * s_q8 * t267
+                - t929 - 0.2980039961925918 * (t804 + t805) - 1.5 * (t821 + t822),
+            t6 * t284 + t7 * c_q8 * t282 + t99 * t411 + t101 * t412 + t102 * t413
+                + t103 * t999 + t104 * t1000 + t105 * t1001 + t623 * t671 * d.k3
+                + t624 * t672 * d.k3 + t625 * t673 * d.k3
+                + 2.0 * (t246 * t272 + t5 * qd[6] * t247 + t163 * t273)
+                + 1.2 * (t354 * t402 + t355 * t403 + t162 * t404)
+                + 0.9800665778412416 * t744 + 0.19866933079506122 * (t808 + t809)
+                + 1.4700998667618626 * (t823 - t824) - t239 - t7 * s_q8 * t283
+                - 3.0 * (t836 + t837) - 1.8 * (t885 + t886),
+            t6 * t299 + t7 * c_q8 * t297 + t99 * t436 + t101 * t437 + t102 * t438 + t928
+                + t103 * t1002 + t104 * t1003 + t105 * t1004 + t623 * t674 * d.k3
+                + t624 * t675 * d.k3 + t625 * t676 * d.k3
+                + 2.0 * (t246 * t287 + t7 * qd[6] * t247 + t163 * t288)
+                + 1.2 * (t354 * t427 + t355 * t428 + t162 * t429)
+                + 0.9800665778412416 * t747 + 0.19866933079506122 * (t812 + t813)
+                + 0.2980039961925918 * (t823 - t824) - t7 * s_q8 * t298 - s_q18 * t887
+                - 0.48 * (t856 + t857),
+            0.01 * qd[3] + 0.25 * qd[4] + 0.005 * qd[5]
+                + 0.1 * (t239 + t858 + t859 + t916 + t917) + t6 * t309 + t7 * c_q8 * t310
+                + t246 * t311 + t247 * t312 + t163 * t313 + t99 * t473 + t101 * t474
+                + t102 * t475 + t354 * t476 + t355 * t477 + t162 * t478 + t725 * t755
+                + t726 * t756 + c_q18 * t843 + c_q18 * t895 + s_q18 * t67 * t897
+                + t103 * t1012 + t104 * t1019 + t105 * t1023 + t623 * t944 + t624 * t949
+                + t625 * t953 + 0.9800665778412416 * t754
+                + 0.19866933079506122 * (t814 + t815 - t55 * t757) - 0.02 * t241
+                - t7 * s_q8 * t308 - s_q18 * t842 - s_q18 * t894,
+            0.01 * (t241 - qd[4]) + 0.02 * qd[5]
+                + 0.1 * (t240 + t860 + t861 + t918 + t919) + t6 * t323 + t7 * c_q8 * t324
+                + t246 * t325 + t247 * t326 + t163 * t327 + t99 * t513 + t101 * t514
+                + t102 * t515 + t354 * t516 + t355 * t517 + t162 * t518 + t725 * t772
+                + t726 * t773 + c_q18 * t848 + c_q18 * t902 + t103 * t1027 + t104 * t1031
+                + t105 * t1035 + t623 * t957 + t624 * t961 + t625 * t965
+                + 0.9800665778412416 * t771
+                + 0.19866933079506122 * (t816 + t817 - t55 * t774) - 0.3 * qd[3]
+                - t7 * s_q8 * t322 - s_q18 * t847 - s_q18 * t901,
+            t6 * t337 + t7 * c_q8 * t338 + t246 * t339 + t247 * t340 + t163 * t341
+                + t99 * t553 + t101 * t554 + t102 * t555 + t354 * t556 + t355 * t557
+                + t162 * t558 + t725 * t783 + t726 * t784 + c_q18 * t854 + c_q18 * t910
+                + s_q18 * t67 * t912 + t103 * t1039 + t104 * t1043 + t105 * t1047
+                + t623 * t969 + t624 * t973 + t625 * t977 + 0.9800665778412416 * t782
+                + 0.19866933079506122 * (t818 + t819 - t55 * t785)
+                + 0.1 * (t862 + t863 + t920 + t921) - t7 * s_q8 * t336 - s_q18 * t853
+                - s_q18 * t909,
+            t6 * t346 + t7 * c_q8 * t347 + t247 * t348 + t99 * t588 + t101 * t589
+                + t102 * t590 + t354 * t591 + t355 * t592 + t162 * t593 + t103 * t1052
+                + t104 * t1056 + t105 * t1060 + t623 * t979 + t624 * t981 + t625 * t983
+                + 2.0 * (c_q8 * t163 * t249 - s_q8 * t246 * t249) - t7 * s_q8 * t1048,
+            t7 * c_q8 * t349 + t99 * t604 + t101 * t605 + t102 * t606 + t354 * t607
+                + t355 * t608 + t162 * t609 + t103 * t1064 + t104 * t1068 + t105 * t1072
+                + t623 * t985 + t624 * t987 + t625 * t989 + 2.0 * (t335 - t334) - t333,
+            t99 * t612 + t101 * t613 + t102 * t614 + t103 * t1075 + t104 * t1078
+                + t105 * t1081 + t623 * t716 * d.k3 + t624 * t717 * d.k3
+                + t625 * t718 * d.k3
+                + 0.00000000000000006661338147750939 * (s_q10 * qd[9] * t355)
+                + 0.0000000000000001152 * (s_q10 * qd[9] * t162),
+            t99 * t615 + t354 * t616 + t103 * t1085 + t104 * t1089 + t105 * t1093
+                + t623 * t991 + t624 * t993 + t625 * t995 - 0.5999999999999999 * t549
+                - 0.8 * t550 - 0.7199999999999999 * t551 - 0.96 * t552,
+            t1036 + t1038 + t104 * t1094 - t1037,
+            t1040 + t1042 + t105 * t1095 - t1041,
+            t1044 + t1046 + t103 * t1096 - t1045,
+            0.9800665778412416 * t739 - 0.2980039961925918 * (t804 + t805)
+                - 1.5 * (t821 + t822),
+            0.9800665778412416 * t786 + 1.5 * (t823 - t824),
+            0.19866933079506122 * (t766 + t820) + 1.5 * (t779 - t778),
+            0.3 * (t834 - t833) + c_q18 * t846 + c_q18 * t914 + 0.1 * t922 - t852 - t908
+                - 0.18 * t879,
+            -(1.8 * t878),
+        ],
+        [
+            c_q8 * t267 + s_q8 * t266 + t175 * t386 + t168 * t387 + t178 * t388
+                + t181 * t996 + t179 * t997 + t180 * t998 + t626 * t668 * d.k3
+                + t627 * t669 * d.k3 + t628 * t670 * d.k3
+                + 1.2 * (t356 * t377 + t357 * t378 + t177 * t379),
+            c_q8 * t283 + s_q8 * t282 + t175 * t411 + t168 * t412 + t178 * t413
+                + t181 * t999 + t179 * t1000 + t180 * t1001 + t626 * t671 * d.k3
+                + t627 * t672 * d.k3 + t628 * t673 * d.k3
+                + 1.2 * (t356 * t402 + t357 * t403 + t177 * t404),
+            c_q8 * t298 + s_q8 * t297 + t175 * t436 + t168 * t437 + t178 * t438
+                + t181 * t1002 + t179 * t1003 + t180 * t1004 + t626 * t674 * d.k3
+                + t627 * t675 * d.k3 + t628 * t676 * d.k3
+                + 1.2 * (t356 * t427 + t357 * t428 + t177 * t429),
+            c_q8 * t308 + s_q8 * t310 + t175 * t473 + t168 * t474 + t178 * t475
+                + t356 * t476 + t357 * t477 + t177 * t478 + t181 * t1012 + t179 * t1019
+                + t180 * t1023 + t626 * t944 + t627 * t949 + t628 * t953,
+            c_q8 * t322 + s_q8 * t324 + t175 * t513 + t168 * t514 + t178 * t515
+                + t356 * t516 + t357 * t517 + t177 * t518 + t181 * t1027 + t179 * t1031
+                + t180 * t1035 + t626 * t957 + t627 * t961 + t628 * t965,
+            c_q8 * t336 + s_q8 * t338 + t175 * t553 + t168 * t554 + t178 * t555
+                + t356 * t556 + t357 * t557 + t177 * t558 + t181 * t1039 + t179 * t1043
+                + t180 * t1047 + t626 * t969 + t627 * t973 + t628 * t977,
+            s_q8 * t347 + t175 * t588 + t168 * t589 + t178 * t590 + t356 * t591
+                + t357 * t592 + t177 * t593 + c_q8 * t1048 + t181 * t1052 + t179 * t1056
+                + t180 * t1060 + t626 * t979 + t627 * t981 + t628 * t983,
+            t345 + s_q8 * t349 + t175 * t604 + t168 * t605 + t178 * t606 + t356 * t607
+                + t357 * t608 + t177 * t609 + t181 * t1064 + t179 * t1068 + t180 * t1072
+                + t626 * t985 + t627 * t987 + t628 * t989,
+            t175 * t612 + t168 * t613 + t178 * t614 + t181 * t1075 + t179 * t1078
+                + t180 * t1081 + t626 * t716 * d.k3 + t627 * t717 * d.k3
+                + t628 * t718 * d.k3
+                + 0.00000000000000006661338147750939 * (s_q10 * qd[9] * t357)
+                + 0.0000000000000001152 * (s_q10 * qd[9] * t177),
+            t175 * t615 + t356 * t616 + t181 * t1085 + t179 * t1089 + t180 * t1093
+                + t626 * t991 + t627 * t993 + t628 * t995 - 0.5999999999999999 * t584
+                - 0.8 * t585 - 0.7199999999999999 * t586 - 0.96 * t587,
+            t1049 + t1051 + t179 * t1094 - t1050,
+            t1053 + t1055 + t180 * t1095 - t1054,
+            t1057 + t1059 + t181 * t1096 - t1058,
             0.0,
             0.0,
             0.0,
@@ -5796,357 +5772,524 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
             0.0,
         ],
         [
+            t19 * t387 + t188 * t996 + t186 * t997 + t187 * t998 + t629 * t668 * d.k3
+                + t630 * t669 * d.k3 + t631 * t670 * d.k3 + 2.0 * (t262 - t263)
+                + 1.2 * (t15 * c_q10 * t377) + 0.96 * (t15 * s_q10 * t378)
+                + 0.7199999999999999 * (t15 * s_q10 * t379) - t259 - 0.8 * (s_q10 * t386)
+                - 0.4799999999999999 * (t18 * t388),
+            t19 * t412 + t188 * t999 + t186 * t1000 + t187 * t1001 + t629 * t671 * d.k3
+                + t630 * t672 * d.k3 + t631 * t673 * d.k3 + 2.0 * (t278 - t279)
+                + 1.2 * (t15 * c_q10 * t402) + 0.96 * (t15 * s_q10 * t403)
+                + 0.7199999999999999 * (t15 * s_q10 * t404) - t275 - 0.8 * (s_q10 * t411)
+                - 0.4799999999999999 * (t18 * t413),
+            t19 * t437 + t188 * t1002 + t186 * t1003 + t187 * t1004 + t629 * t674 * d.k3
+                + t630 * t675 * d.k3 + t631 * t676 * d.k3 + 2.0 * (t293 + t294)
+                + 1.2 * (t15 * c_q10 * t427) + 0.96 * (t15 * s_q10 * t428)
+                + 0.7199999999999999 * (t15 * s_q10 * t429) - t290 - 0.8 * (s_q10 * t436)
+                - 0.4799999999999999 * (t18 * t438),
+            0.031 * t254 + 0.001 * t256 + t304 + t19 * t474 + t15 * c_q10 * t476
+                + t188 * t1012 + t186 * t1019 + t187 * t1023 + t629 * t944 + t630 * t949
+                + t631 * t953 + 2.0 * (t306 - t307)
+                + 0.8 * (t15 * s_q10 * t477 - s_q10 * t473)
+                + 0.5999999999999999 * (t15 * s_q10 * t478) - 0.002 * t257 - t303 - t305
+                - 0.4799999999999999 * (t18 * t475),
+            0.031 * t270 + 0.001 * t272 + t318 + t19 * t514 + t15 * c_q10 * t516
+                + t188 * t1027 + t186 * t1031 + t187 * t1035 + t629 * t957 + t630 * t961
+                + t631 * t965 + 2.0 * (t320 - t321)
+                + 0.8 * (t15 * s_q10 * t517 - s_q10 * t513)
+                + 0.5999999999999999 * (t15 * s_q10 * t518) - 0.002 * t273 - t317 - t319
+                - 0.4799999999999999 * (t18 * t515),
+            0.031 * t286 + 0.001 * t287 + t332 + t333 + t19 * t554 + t15 * c_q10 * t556
+                + t188 * t1039 + t186 * t1043 + t187 * t1047 + t629 * t969 + t630 * t973
+                + t631 * t977 + 2.0 * (t334 - t335)
+                + 0.8 * (t15 * s_q10 * t557 - s_q10 * t553)
+                + 0.5999999999999999 * (t15 * s_q10 * t558) - 0.002 * t288 - t331
+                - 0.4799999999999999 * (t18 * t555),
+            t344 + t19 * t589 + t15 * c_q10 * t591 + t188 * t1052 + t186 * t1056
+                + t187 * t1060 + t629 * t979 + t630 * t981 + t631 * t983
+                + 0.8 * (t15 * s_q10 * t592 - s_q10 * t588)
+                + 0.5999999999999999 * (t15 * s_q10 * t593) - 0.001 * t342 - 0.002 * t343
+                - t345 - 0.4799999999999999 * (t18 * t590),
+            0.8 * (t15 * s_q10 * t608 - s_q10 * t604) + t19 * t605 + t15 * c_q10 * t607
+                + t188 * t1064 + t186 * t1068 + t187 * t1072 + t629 * t985 + t630 * t987
+                + t631 * t989 + 0.5999999999999999 * (t15 * s_q10 * t609)
+                - 0.4799999999999999 * (t18 * t606),
+            t19 * t613 + t188 * t1075 + t186 * t1078 + t187 * t1081 + t629 * t716 * d.k3
+                + t630 * t717 * d.k3 + t631 * t718 * d.k3
+                + 0.0000000000000001224107051820075 * (t15 * (s_q10 * s_q10) * qd[9])
+                - 0.8 * (s_q10 * t612) - 0.4799999999999999 * (t18 * t614),
+            0.2879999999999999 * t601 + t15 * c_q10 * t616 + t188 * t1085 + t186 * t1089
+                + t187 * t1093 + t629 * t991 + t630 * t993 + t631 * t995
+                - 0.8 * (t602 + s_q10 * t615) - 1.2 * t603,
+            t1061 + t1063 + t186 * t1094 - t1062,
+            t1065 + t1067 + t187 * t1095 - t1066,
+            t1069 + t1071 + t188 * t1096 - t1070,
             0.0,
-            1.4700998667618626 * (t975 + t976),
-            0.2980039961925918 * (t975 + t976),
-            t977 - t978,
-            t979 - t980,
-            t981 - t982,
             0.0,
             0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            t983,
-            t984,
             0.0,
             0.0,
         ],
         [
+            1.2 * (t189 * t378 + t190 * t379) + t191 * t668 * d.k3 + t192 * t669 * d.k3
+                + t193 * t670 * d.k3,
+            1.2 * (t189 * t403 + t190 * t404) + t191 * t671 * d.k3 + t192 * t672 * d.k3
+                + t193 * t673 * d.k3,
+            1.2 * (t189 * t428 + t190 * t429) + t191 * t674 * d.k3 + t192 * t675 * d.k3
+                + t193 * t676 * d.k3,
+            t189 * t477 + t190 * t478 + t191 * t944 + t192 * t949 + t193 * t953,
+            t189 * t517 + t190 * t518 + t191 * t957 + t192 * t961 + t193 * t965,
+            t189 * t557 + t190 * t558 + t191 * t969 + t192 * t973 + t193 * t977,
+            t189 * t592 + t190 * t593 + t191 * t979 + t192 * t981 + t193 * t983,
+            t189 * t608 + t190 * t609 + t191 * t985 + t192 * t987 + t193 * t989,
+            0.00000000000000006661338147750939 * (s_q10 * qd[9] * t189)
+                + 0.0000000000000001152 * (s_q10 * qd[9] * t190) + t191 * t716 * d.k3
+                + t192 * t717 * d.k3 + t193 * t718 * d.k3,
+            t191 * t991 + t192 * t993 + t193 * t995 - 0.7199999999999999 * t610
+                - 0.96 * t611,
+            t1074 - t1073,
+            t1077 - t1076,
+            t1080 - t1079,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.5999999999999999 * t387 + t196 * t996 + t194 * t997 + t195 * t998
+                - 0.8 * t388
+                - 0.14999999999999997
+                    * (t43 * t668 * d.k3 + t44 * t669 * d.k3 + t45 * t670 * d.k3),
+            0.5999999999999999 * t412 + t196 * t999 + t194 * t1000 + t195 * t1001
+                - 0.8 * t413
+                - 0.14999999999999997
+                    * (t43 * t671 * d.k3 + t44 * t672 * d.k3 + t45 * t673 * d.k3),
+            0.5999999999999999 * t437 + t196 * t1002 + t194 * t1003 + t195 * t1004
+                - 0.8 * t438
+                - 0.14999999999999997
+                    * (t43 * t674 * d.k3 + t44 * t675 * d.k3 + t45 * t676 * d.k3),
+            0.5999999999999999 * t474 + t196 * t1012 + t194 * t1019 + t195 * t1023
+                - 0.8 * t475
+                - 0.14999999999999997 * (t43 * t944 + t44 * t949 + t45 * t953),
+            0.5999999999999999 * t514 + t196 * t1027 + t194 * t1031 + t195 * t1035
+                - 0.8 * t515
+                - 0.14999999999999997 * (t43 * t957 + t44 * t961 + t45 * t965),
+            0.5999999999999999 * t554 + t196 * t1039 + t194 * t1043 + t195 * t1047
+                - 0.8 * t555
+                - 0.14999999999999997 * (t43 * t969 + t44 * t973 + t45 * t977),
+            0.5999999999999999 * t589 + t196 * t1052 + t194 * t1056 + t195 * t1060
+                - 0.8 * t590
+                - 0.14999999999999997 * (t43 * t979 + t44 * t981 + t45 * t983),
+            0.5999999999999999 * t605 + t196 * t1064 + t194 * t1068 + t195 * t1072
+                - 0.8 * t606
+                - 0.14999999999999997 * (t43 * t985 + t44 * t987 + t45 * t989),
+            0.5999999999999999 * t613 + t196 * t1075 + t194 * t1078 + t195 * t1081
+                - 0.8 * t614
+                - 0.14999999999999997
+                    * (t43 * t716 * d.k3 + t44 * t717 * d.k3 + t45 * t718 * d.k3),
+            t196 * t1085 + t194 * t1089 + t195 * t1093
+                - 0.14999999999999997 * (t43 * t991 + t44 * t993 + t45 * t995),
+            t1082 + t194 * t1094 + 0.14999999999999997 * (t1083 - t1084),
+            t1086 + t195 * t1095 + 0.14999999999999997 * (t1087 - t1088),
+            t1090 + t196 * t1096 + 0.14999999999999997 * (t1091 - t1092),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            t996,
+            t999,
+            t1002,
             t1012,
+            t1027,
+            t1039,
+            t1052,
+            t1064,
+            t1075,
+            t1085,
+            0.0,
+            t1006,
+            t1096,
             0.0,
             0.0,
-            t985 + t986,
-            t987 + t988,
-            t989 + t990,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            t1012,
-            0.0,
-            1.5 * (t930 - t929),
-            0.0,
-            0.0,
-        ],
-        [
-            t926,
-            t931,
-            t934,
-            t941,
-            t958,
-            t969,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            t926,
-            t973,
             0.0,
             0.0,
             0.0,
         ],
         [
-            0.87 * t1017 + 3.0 * (t1020 - t1021) + 1.8 * (t1066 - t1067 - t1075),
+            t997,
+            t1000,
+            t1003,
+            t1019,
+            t1031,
+            t1043,
+            t1056,
+            t1068,
+            t1078,
+            t1089,
+            t1094,
             0.0,
-            0.87 * t1018 + 3.0 * (t1023 + t1024) + 1.8 * (t1072 + t1073 - t1092),
-            t1026 + t1078 + t87 * t1083 - 0.08565 * t1018 - 0.3 * (t1023 + t1024) - t1027
-                - t1079 - 0.18 * (t1072 + t1073),
-            0.3 * (t1021 - t1020) + t87 * t1090 - 0.06 * t1017 - 0.18 * t1066
-                - 0.27 * t1086 - 1.8 * t1087,
-            0.08565 * t1017 + 0.3 * (t1020 - t1021) + t1038 + t1039 + t1094 + t1095
-                + t87 * t1098 + 0.18 * (t1066 - t1067),
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
+            t1015,
             0.0,
             0.0,
             0.0,
             0.0,
-            0.27 * qd[17] + t87 * t1102 - 1.8 * t1100,
-            t1071,
+            0.0,
         ],
         [
-            -(1.8 * t1018),
-            0.0,
-            1.8 * t1017,
-            t1098,
-            0.18 * t1018 + 1.8 * t1059,
-            1.8 * t1065 - 0.171 * t1018,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
+            t998,
+            t1001,
+            t1004,
+            t1023,
+            t1035,
+            t1047,
+            t1060,
+            t1072,
+            t1081,
+            t1093,
+            t1008,
+            t1095,
             0.0,
             0.0,
-            1.8 * t1059,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            1.4700998667618626 * (t788 + t789),
+            0.2980039961925918 * (t788 + t789),
+            t790 - t791,
+            t792 - t793,
+            t794 - t795,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t796,
+            t797,
+            0.0,
+            0.0,
+        ],
+        [
+            t825,
+            0.0,
+            0.0,
+            t798 + t799,
+            t800 + t801,
+            t802 + t803,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t825,
+            0.0,
+            1.5 * (t743 - t742),
+            0.0,
+            0.0,
+        ],
+        [
+            t739,
+            t744,
+            t747,
+            t754,
+            t771,
+            t782,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t739,
+            t786,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.87 * t830 + 3.0 * (t833 - t834) + 1.8 * (t879 - t880 - t888),
+            0.0,
+            0.87 * t831 + 3.0 * (t836 + t837) + 1.8 * (t885 + t886 - t905),
+            t839 + t891 + t67 * t896 - 0.08565 * t831 - 0.3 * (t836 + t837) - t840 - t892
+                - 0.18 * (t885 + t886),
+            0.3 * (t834 - t833) + t67 * t903 - 0.06 * t830 - 0.18 * t879 - 0.27 * t899
+                - 1.8 * t900,
+            0.08565 * t830 + 0.3 * (t833 - t834) + t851 + t852 + t907 + t908 + t67 * t911
+                + 0.18 * (t879 - t880),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.27 * qd[17] + t67 * t915 - 1.8 * t913,
+            t884,
+        ],
+        [
+            -(1.8 * t831),
+            0.0,
+            1.8 * t830,
+            t911,
+            0.18 * t831 + 1.8 * t872,
+            1.8 * t878 - 0.171 * t831,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            1.8 * t872,
             0.0,
         ],
     ]
 }
-/// Operation count of [`energy`].
+/// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
-    mul: 462,
-    add: 339,
-    div: 1,
+    mul: 415,
+    add: 313,
+    div: 0,
     sqrt: 0,
     sin: 5,
     cos: 5,
 };
 ///Kinetic and potential energy `(T, V)`; `V = −Σ m g·c` is zero where every
 ///centre of mass is at the ground origin's height.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`energy_with`]; its cost is [`OPS_ENERGY`].
 pub fn energy(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
-    let t0 = p.m_hand + 0.15;
-    let inv1 = 1.0 / t0;
-    let t2 = -(0.04 * p.m_hand) - 0.0135;
-    let t3 = inv1 * t2;
-    let t4 = 0.01 - 0.01 * (p.m_hand * inv1);
-    let t5 = -t3 - 0.04;
-    let t6 = inv1 * inv1;
-    let t7 = t4 * t4;
-    let t8 = t5 * t5;
-    let t9 = 0.02 - 0.003 * inv1;
-    let t10 = -t3 - 0.09;
-    let t11 = t9 * t9;
-    let t12 = p.m_hand * p.m_hand * (inv1 * inv1);
-    let t13 = t10 * t10;
-    let t14 = 0.003 * (p.m_hand * inv1 * t4) + 0.0015 * (p.m_hand * inv1 * t9) + 0.0001;
-    let t15 = 0.003 * (p.m_hand * inv1 * t5) - 0.15 * (t9 * t10);
-    let t16 = 0.0015 * (p.m_hand * inv1 * t10) + 0.00005 - p.m_hand * t4 * t5;
-    let t17 = 2.0 * (q[3] * q[5] - q[4] * q[6]);
-    let t18 = 2.0 * (q[4] * q[5] + q[3] * q[6]);
-    let t19 = 1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4]);
+    energy_with(&p.derived(), q, qd)
+}
+/// [`energy`] with the parameter groups already computed by [`Params::derived`].
+pub fn energy_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
+    let p = &d.params;
+    let t0 = 2.0 * (q[3] * q[5] - q[4] * q[6]);
+    let t1 = 2.0 * (q[4] * q[5] + q[3] * q[6]);
+    let t2 = 1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4]);
     let s_q7 = libm::sin(q[7]);
     let c_q7 = libm::cos(q[7]);
-    let t22 = 0.019833838076209875 * s_q7 - 0.19767681165408388 * c_q7;
-    let t23 = 0.19767681165408388 * s_q7 + 0.019833838076209875 * c_q7;
-    let t24 = 0.975170327201816 * c_q7 - 0.09784339500725571 * s_q7;
-    let t25 = -(0.975170327201816 * s_q7) - 0.09784339500725571 * c_q7;
-    let t26 = 0.9950041652780258 * s_q7 + 0.09983341664682815 * c_q7;
-    let t27 = 0.9950041652780258 * c_q7 - 0.09983341664682815 * s_q7;
-    let t28 = qd[3] * t23 + qd[4] * t25 + qd[5] * t27;
-    let t29 = 0.9800665778412416 * qd[3] + 0.19866933079506122 * qd[4] + qd[6];
+    let t5 = 0.019833838076209875 * s_q7 - 0.19767681165408388 * c_q7;
+    let t6 = 0.19767681165408388 * s_q7 + 0.019833838076209875 * c_q7;
+    let t7 = 0.975170327201816 * c_q7 - 0.09784339500725571 * s_q7;
+    let t8 = -(0.975170327201816 * s_q7) - 0.09784339500725571 * c_q7;
+    let t9 = 0.9950041652780258 * s_q7 + 0.09983341664682815 * c_q7;
+    let t10 = 0.9950041652780258 * c_q7 - 0.09983341664682815 * s_q7;
+    let t11 = qd[3] * t6 + qd[4] * t8 + qd[5] * t10;
+    let t12 = 0.9800665778412416 * qd[3] + 0.19866933079506122 * qd[4] + qd[6];
     let s_q8 = libm::sin(q[8]);
     let c_q8 = libm::cos(q[8]);
-    let t32 = t29 * c_q8 - t28 * s_q8;
-    let t33 = t29 * s_q8 + t28 * c_q8;
-    let t34 = qd[3] * t22 + qd[4] * t24 + qd[5] * t26 + qd[7];
-    let t35 = -p.l_arm - 0.8 * q[9];
+    let t15 = t12 * c_q8 - t11 * s_q8;
+    let t16 = t12 * s_q8 + t11 * c_q8;
+    let t17 = qd[3] * t5 + qd[4] * t7 + qd[5] * t9 + qd[7];
+    let t18 = -p.l_arm - 0.8 * q[9];
     let s_q10 = libm::sin(q[10]);
     let c_q10 = libm::cos(q[10]);
-    let t38 = 1.0 - c_q10;
-    let t39 = 1.0 - 0.64 * t38;
-    let t40 = 1.0 - 0.36 * t38;
-    let t41 = t32 * c_q10 - 0.8 * (t34 * s_q10) - 0.5999999999999999 * (t33 * s_q10);
-    let t42 = t32 * s_q10;
-    let t43 = 0.5999999999999999 * qd[9] + 0.8 * t42 + t34 * t39
-        - 0.4799999999999999 * (t33 * t38);
-    let t44 = 0.5999999999999999 * t42 + t33 * t40 - 0.8 * qd[9]
-        - 0.4799999999999999 * (t34 * t38);
-    let t45 = q[11] * q[11];
-    let t46 = q[12] * q[12];
-    let t47 = q[13] * q[13];
-    let t48 = q[11] * q[12];
-    let t49 = q[11] * q[13];
-    let t50 = q[12] * q[13];
-    let t51 = q[11] * q[14];
-    let t52 = q[12] * q[14];
-    let t53 = q[13] * q[14];
-    let t54 = 1.0 - 2.0 * (t46 + t47);
-    let t55 = 2.0 * (t48 - t53);
-    let t56 = 2.0 * (t49 + t52);
-    let t57 = 2.0 * (t48 + t53);
-    let t58 = 1.0 - 2.0 * (t45 + t47);
-    let t59 = 2.0 * (t50 - t51);
-    let t60 = 2.0 * (t49 - t52);
-    let t61 = 2.0 * (t50 + t51);
-    let t62 = 1.0 - 2.0 * (t45 + t46);
-    let t63 = 0.977668244562803 * t54 + 0.02233175543719701 * t57
-        + 0.20896434210788312 * t60;
-    let t64 = 0.977668244562803 * t55 + 0.02233175543719701 * t58
-        + 0.20896434210788312 * t61;
-    let t65 = 0.977668244562803 * t56 + 0.02233175543719701 * t59
-        + 0.20896434210788312 * t62;
-    let t66 = 0.02233175543719701 * t54 + 0.977668244562803 * t57
-        - 0.20896434210788312 * t60;
-    let t67 = 0.02233175543719701 * t55 + 0.977668244562803 * t58
-        - 0.20896434210788312 * t61;
-    let t68 = 0.02233175543719701 * t56 + 0.977668244562803 * t59
-        - 0.20896434210788312 * t62;
-    let t69 = 0.20896434210788312 * (t57 - t54) + 0.955336489125606 * t60;
-    let t70 = 0.20896434210788312 * (t58 - t55) + 0.955336489125606 * t61;
-    let t71 = 0.20896434210788312 * (t59 - t56) + 0.955336489125606 * t62;
-    let t72 = qd[10] + t41 * t63 + t43 * t66 + t44 * t69;
-    let t73 = qd[11] + t41 * t64 + t43 * t67 + t44 * t70;
-    let t74 = qd[12] + t41 * t65 + t43 * t68 + t44 * t71;
-    let t75 = q[15] - 0.1;
-    let t76 = 0.9800665778412416 * qd[4] + 0.19866933079506122 * qd[5];
+    let t21 = 1.0 - c_q10;
+    let t22 = 1.0 - 0.64 * t21;
+    let t23 = 1.0 - 0.36 * t21;
+    let t24 = t15 * c_q10 - 0.8 * (t17 * s_q10) - 0.5999999999999999 * (t16 * s_q10);
+    let t25 = t15 * s_q10;
+    let t26 = 0.5999999999999999 * qd[9] + 0.8 * t25 + t17 * t22
+        - 0.4799999999999999 * (t16 * t21);
+    let t27 = 0.5999999999999999 * t25 + t16 * t23 - 0.8 * qd[9]
+        - 0.4799999999999999 * (t17 * t21);
+    let t28 = q[11] * q[11];
+    let t29 = q[12] * q[12];
+    let t30 = q[13] * q[13];
+    let t31 = q[11] * q[12];
+    let t32 = q[11] * q[13];
+    let t33 = q[12] * q[13];
+    let t34 = q[11] * q[14];
+    let t35 = q[12] * q[14];
+    let t36 = q[13] * q[14];
+    let t37 = 1.0 - 2.0 * (t29 + t30);
+    let t38 = 2.0 * (t31 - t36);
+    let t39 = 2.0 * (t32 + t35);
+    let t40 = 2.0 * (t31 + t36);
+    let t41 = 1.0 - 2.0 * (t28 + t30);
+    let t42 = 2.0 * (t33 - t34);
+    let t43 = 2.0 * (t32 - t35);
+    let t44 = 2.0 * (t33 + t34);
+    let t45 = 1.0 - 2.0 * (t28 + t29);
+    let t46 = 0.977668244562803 * t37 + 0.02233175543719701 * t40
+        + 0.20896434210788312 * t43;
+    let t47 = 0.977668244562803 * t38 + 0.02233175543719701 * t41
+        + 0.20896434210788312 * t44;
+    let t48 = 0.977668244562803 * t39 + 0.02233175543719701 * t42
+        + 0.20896434210788312 * t45;
+    let t49 = 0.02233175543719701 * t37 + 0.977668244562803 * t40
+        - 0.20896434210788312 * t43;
+    let t50 = 0.02233175543719701 * t38 + 0.977668244562803 * t41
+        - 0.20896434210788312 * t44;
+    let t51 = 0.02233175543719701 * t39 + 0.977668244562803 * t42
+        - 0.20896434210788312 * t45;
+    let t52 = 0.20896434210788312 * (t40 - t37) + 0.955336489125606 * t43;
+    let t53 = 0.20896434210788312 * (t41 - t38) + 0.955336489125606 * t44;
+    let t54 = 0.20896434210788312 * (t42 - t39) + 0.955336489125606 * t45;
+    let t55 = qd[10] + t24 * t46 + t26 * t49 + t27 * t52;
+    let t56 = qd[11] + t24 * t47 + t26 * t50 + t27 * t53;
+    let t57 = qd[12] + t24 * t48 + t26 * t51 + t27 * t54;
+    let t58 = q[15] - 0.1;
+    let t59 = 0.9800665778412416 * qd[4] + 0.19866933079506122 * qd[5];
     let s_q17 = libm::sin(q[17]);
     let c_q17 = libm::cos(q[17]);
-    let t79 = qd[3] * c_q17 + t76 * s_q17;
-    let t80 = t76 * c_q17 - qd[3] * s_q17;
-    let t81 = 0.9800665778412416 * qd[5] + qd[15] - 0.19866933079506122 * qd[4];
+    let t62 = qd[3] * c_q17 + t59 * s_q17;
+    let t63 = t59 * c_q17 - qd[3] * s_q17;
+    let t64 = 0.9800665778412416 * qd[5] + qd[15] - 0.19866933079506122 * qd[4];
     let s_q18 = libm::sin(q[18]);
     let c_q18 = libm::cos(q[18]);
-    let t84 = qd[3] * c_q18 - qd[5] * s_q18;
-    let t85 = qd[3] * s_q18 + qd[5] * c_q18;
-    let t86 = qd[4] + qd[16];
-    let t87 = -q[19] - 0.4;
-    let t88 = t86 * t86;
-    let t89 = qd[0] + 0.3 * qd[4] - 0.2 * qd[5];
-    let t90 = qd[1] + 0.1 * qd[5] - 0.3 * qd[3];
-    let t91 = qd[2] + 0.2 * qd[3] - 0.1 * qd[4];
-    let t92 = 0.9800665778412416 * t89 + 0.19866933079506122 * t90;
-    let t93 = t22 * t89;
-    let t94 = t24 * t90;
-    let t95 = t26 * t91;
-    let t96 = t23 * t89 + t25 * t90 + t27 * t91;
-    let t97 = c_q8 * t92;
-    let t98 = s_q8 * t96;
-    let t99 = s_q8 * t92;
-    let t100 = c_q8 * t96;
-    let t101 = t99 + t100;
-    let t102 = t34 * t35 + t97 - t98 - 0.5999999999999999 * (t33 * q[9]);
-    let t103 = 0.5999999999999999 * qd[8] + t93 + t94 + t95 - t32 * t35;
-    let t104 = 0.5999999999999999 * (t32 * q[9]) + t99 + t100 - 0.8 * qd[8];
-    let t105 = c_q10 * t102;
-    let t106 = s_q10 * t103;
-    let t107 = s_q10 * t104;
-    let t108 = s_q10 * t102;
-    let t109 = t39 * t103;
-    let t110 = t38 * t104;
-    let t111 = t38 * t103;
-    let t112 = t40 * t104;
-    let t113 = 0.5999999999999999 * t108 + t112 - 0.4799999999999999 * t111;
-    let t114 = t105 - 0.25 * t43 - 0.8 * t106 - 0.5999999999999999 * t107;
-    let t115 = 0.25 * t41 + 0.8 * t108 + t109 - 0.4799999999999999 * t110;
-    let t116 = qd[1] + qd[5] * t75 + 0.05 * qd[3];
-    let t117 = qd[2] - qd[4] * t75;
-    let t118 = qd[0] + qd[13]
+    let t67 = qd[3] * c_q18 - qd[5] * s_q18;
+    let t68 = qd[3] * s_q18 + qd[5] * c_q18;
+    let t69 = qd[4] + qd[16];
+    let t70 = -q[19] - 0.4;
+    let t71 = t69 * t69;
+    let t72 = qd[0] + 0.3 * qd[4] - 0.2 * qd[5];
+    let t73 = qd[1] + 0.1 * qd[5] - 0.3 * qd[3];
+    let t74 = qd[2] + 0.2 * qd[3] - 0.1 * qd[4];
+    let t75 = 0.9800665778412416 * t72 + 0.19866933079506122 * t73;
+    let t76 = t5 * t72;
+    let t77 = t7 * t73;
+    let t78 = t9 * t74;
+    let t79 = t6 * t72 + t8 * t73 + t10 * t74;
+    let t80 = c_q8 * t75;
+    let t81 = s_q8 * t79;
+    let t82 = s_q8 * t75;
+    let t83 = c_q8 * t79;
+    let t84 = t82 + t83;
+    let t85 = t17 * t18 + t80 - t81 - 0.5999999999999999 * (t16 * q[9]);
+    let t86 = 0.5999999999999999 * qd[8] + t76 + t77 + t78 - t15 * t18;
+    let t87 = 0.5999999999999999 * (t15 * q[9]) + t82 + t83 - 0.8 * qd[8];
+    let t88 = c_q10 * t85;
+    let t89 = s_q10 * t86;
+    let t90 = s_q10 * t87;
+    let t91 = s_q10 * t85;
+    let t92 = t22 * t86;
+    let t93 = t21 * t87;
+    let t94 = t21 * t86;
+    let t95 = t23 * t87;
+    let t96 = 0.5999999999999999 * t91 + t95 - 0.4799999999999999 * t94;
+    let t97 = t88 - 0.25 * t26 - 0.8 * t89 - 0.5999999999999999 * t90;
+    let t98 = 0.25 * t24 + 0.8 * t91 + t92 - 0.4799999999999999 * t93;
+    let t99 = qd[1] + qd[5] * t58 + 0.05 * qd[3];
+    let t100 = qd[2] - qd[4] * t58;
+    let t101 = qd[0] + qd[13]
         - (0.9800665778412416 * qd[5] - 0.19866933079506122 * qd[4]) * q[16]
         - 0.05 * qd[4];
-    let t119 = qd[14] + 0.9800665778412416 * t116 + 0.19866933079506122 * t117;
-    let t120 = qd[0] + 0.1 * (qd[5] - qd[4]);
-    let t121 = qd[2] - 0.1 * qd[3];
-    let t122 = c_q18 * t120;
-    let t123 = s_q18 * t121;
-    let t124 = s_q18 * t120;
-    let t125 = c_q18 * t121;
-    let t126 = t124 + t125;
-    let t127 = qd[0] + 0.1 * qd[4] + 0.01 * qd[5];
-    let t128 = qd[1] + 0.02 * qd[5] - 0.1 * qd[3];
-    let t129 = qd[2] - 0.01 * qd[3] - 0.02 * qd[4];
-    let t130 = t97 - 0.5 * (p.l_arm * t34) - t98;
-    let t131 = 0.5 * (p.l_arm * t32) + t93 + t94 + t95;
-    let t132 = t105 - 0.12 * t43 - 0.8 * t106 - 0.5999999999999999 * t107;
-    let t133 = 0.12 * t41 + 0.01 * t44 + 0.8 * t108 + t109 - 0.4799999999999999 * t110;
-    let t134 = 0.5999999999999999 * t108 + t112 - 0.01 * t43 - 0.4799999999999999 * t111;
-    let t135 = inv1 * t2 * t73 + t63 * t114 + t66 * t115 + t69 * t113
-        - 0.01 * (p.m_hand * inv1 * t74);
-    let t136 = 0.003 * (inv1 * t74) + t64 * t114 + t67 * t115 + t70 * t113
-        - inv1 * t2 * t72;
-    let t137 = 0.01 * (p.m_hand * inv1 * t72) + t65 * t114 + t68 * t115 + t71 * t113
-        - 0.003 * (inv1 * t73);
-    let t138 = c_q17 * t118 + s_q17 * t119 - 0.02 * t81;
-    let t139 = 0.05 * t81 + c_q17 * t119 - s_q17 * t118;
-    let t140 = qd[3] * q[16] + 0.02 * t79 + 0.9800665778412416 * t117 - 0.05 * t80
-        - 0.19866933079506122 * t116;
-    let t141 = t122 - 0.2 * t86 - t123;
-    let t142 = qd[1] + 0.1 * qd[3] + 0.2 * t84;
-    let t143 = t86 * t87 + t122 - 0.005 * t85 - 0.15 * t86 - t123;
-    let t144 = qd[1] + 0.1 * qd[3] + 0.15 * t84 - t84 * t87;
-    let t145 = 0.005 * t84 + t124 + t125 - qd[17];
-    let t146 = 0.9800665778412416 * t17 + 0.19866933079506122 * t18;
-    let t147 = t17 * t22 + t18 * t24 + t19 * t26;
-    let t148 = t17 * t23 + t18 * t25 + t19 * t27;
-    let t149 = c_q8 * t146 - s_q8 * t148;
-    let t150 = s_q8 * t146 + c_q8 * t148;
-    let t151 = q[9] * t147;
-    let t152 = t35 * t150;
-    let t153 = c_q10 * t149 - 0.8 * (s_q10 * t147) - 0.5999999999999999 * (s_q10 * t150);
-    let t154 = s_q10 * t149;
-    let t155 = 0.8 * t154 + t39 * t147 - 0.4799999999999999 * (t38 * t150);
-    let t156 = 0.5999999999999999 * t154 + t40 * t150
-        - 0.4799999999999999 * (t38 * t147);
-    let t157 = 0.9800665778412416 * t18 + 0.19866933079506122 * t19;
-    let t158 = t17 * s_q18 + t19 * c_q18;
+    let t102 = qd[14] + 0.9800665778412416 * t99 + 0.19866933079506122 * t100;
+    let t103 = qd[0] + 0.1 * (qd[5] - qd[4]);
+    let t104 = qd[2] - 0.1 * qd[3];
+    let t105 = c_q18 * t103;
+    let t106 = s_q18 * t104;
+    let t107 = s_q18 * t103;
+    let t108 = c_q18 * t104;
+    let t109 = t107 + t108;
+    let t110 = qd[0] + 0.1 * qd[4] + 0.01 * qd[5];
+    let t111 = qd[1] + 0.02 * qd[5] - 0.1 * qd[3];
+    let t112 = qd[2] - 0.01 * qd[3] - 0.02 * qd[4];
+    let t113 = t80 - 0.5 * (p.l_arm * t17) - t81;
+    let t114 = 0.5 * (p.l_arm * t15) + t76 + t77 + t78;
+    let t115 = t88 - 0.12 * t26 - 0.8 * t89 - 0.5999999999999999 * t90;
+    let t116 = 0.12 * t24 + 0.01 * t27 + 0.8 * t91 + t92 - 0.4799999999999999 * t93;
+    let t117 = 0.5999999999999999 * t91 + t95 - 0.01 * t26 - 0.4799999999999999 * t94;
+    let t118 = c_q17 * t101 + s_q17 * t102 - 0.02 * t64;
+    let t119 = 0.05 * t64 + c_q17 * t102 - s_q17 * t101;
+    let t120 = qd[3] * q[16] + 0.02 * t62 + 0.9800665778412416 * t100 - 0.05 * t63
+        - 0.19866933079506122 * t99;
+    let t121 = t105 - 0.2 * t69 - t106;
+    let t122 = qd[1] + 0.1 * qd[3] + 0.2 * t67;
+    let t123 = t69 * t70 + t105 - 0.005 * t68 - 0.15 * t69 - t106;
+    let t124 = qd[1] + 0.1 * qd[3] + 0.15 * t67 - t67 * t70;
+    let t125 = 0.005 * t67 + t107 + t108 - qd[17];
+    let t126 = 0.9800665778412416 * t0 + 0.19866933079506122 * t1;
+    let t127 = t0 * t5 + t1 * t7 + t2 * t9;
+    let t128 = t0 * t6 + t1 * t8 + t2 * t10;
+    let t129 = c_q8 * t126 - s_q8 * t128;
+    let t130 = s_q8 * t126 + c_q8 * t128;
+    let t131 = q[9] * t127;
+    let t132 = t18 * t130;
+    let t133 = c_q10 * t129 - 0.8 * (s_q10 * t127) - 0.5999999999999999 * (s_q10 * t130);
+    let t134 = s_q10 * t129;
+    let t135 = 0.8 * t134 + t22 * t127 - 0.4799999999999999 * (t21 * t130);
+    let t136 = 0.5999999999999999 * t134 + t23 * t130
+        - 0.4799999999999999 * (t21 * t127);
+    let t137 = 0.9800665778412416 * t1 + 0.19866933079506122 * t2;
+    let t138 = t0 * s_q18 + t2 * c_q18;
+    let t139 = t48 * t97 + t51 * t98 + t54 * t96 + 0.01 * (t55 * d.k1)
+        - 0.003 * (t56 * d.k2);
+    let t140 = t47 * t97 + t50 * t98 + t53 * t96 + 0.003 * (t57 * d.k2) - t55 * d.k0;
+    let t141 = t46 * t97 + t49 * t98 + t52 * t96 + t56 * d.k0 - 0.01 * (t57 * d.k1);
     (
         0.5
-            * (p.m_torso * (t127 * t127 + t128 * t128 + t129 * t129)
+            * (p.m_torso * (t110 * t110 + t111 * t111 + t112 * t112)
                 + qd[3] * (0.3 * qd[3] + 0.01 * qd[4] - 0.02 * qd[5])
                 + qd[4] * (0.01 * qd[3] + 0.25 * qd[4] + 0.005 * qd[5])
                 + qd[5] * (0.005 * qd[4] + 0.12 * qd[5] - 0.02 * qd[3])
-                + (2.0 * (t130 * t130 + t131 * t131 + t101 * t101)
-                    + t32 * (0.03 * t32 + 0.001 * t34)
-                    + t34 * (0.001 * t32 + 0.031 * t34 - 0.002 * t33)
-                    + t33 * (0.004 * t33 - 0.002 * t34))
-                + (0.011 * (t43 * t43) + 1.2 * (t132 * t132 + t133 * t133 + t134 * t134)
-                    + t41 * (0.012 * t41 + 0.0005 * t44)
-                    + t44 * (0.0005 * t41 + 0.002 * t44))
-                + (t0 * (t135 * t135 + t136 * t136 + t137 * t137)
-                    + t72
-                        * ((p.m_hand * (t7 + t8) + 0.15 * (0.0001 * t12 + t13) + 0.00129)
-                            * t72 + t14 * t73 + t15 * t74)
-                    + t73
-                        * (t14 * t72
-                            + (p.m_hand * (0.000009 * t6 + t8) + 0.15 * (t11 + t13)
-                                + 0.00112) * t73 + t16 * t74)
-                    + t74
-                        * (t15 * t72 + t16 * t73
-                            + (p.m_hand * (0.000009 * t6 + t7)
-                                + 0.15 * (t11 + 0.0001 * t12) + 0.0008) * t74))
-                + (0.008 * (t81 * t81) + 1.5 * (t138 * t138 + t139 * t139 + t140 * t140)
-                    + t79 * (0.004 * t79 + 0.0005 * t80)
-                    + t80 * (0.0005 * t79 + 0.006 * t80))
-                + (0.05 * t88 + 3.0 * (t141 * t141 + t142 * t142 + t126 * t126)
-                    + t84 * (0.05 * t84 + 0.001 * t85)
-                    + t85 * (0.001 * t84 + 0.006 * t85))
-                + (0.02 * (t84 * t84) + 0.021 * t88
-                    + 1.8 * (t143 * t143 + t144 * t144 + t145 * t145)
-                    + 0.002 * (t85 * t85))),
-        p.g * p.m_torso * (q[2] + 0.02 * t17 + 0.1 * t19 + 1.0 - 0.01 * t18)
-            + p.g * t0
-                * (q[2] + t152 + inv1 * t2 * (t65 * t153 + t68 * t155 + t71 * t156)
-                    + 0.1 * t17 + 0.2 * t18 + 0.3 * t19 + 0.5999999999999999 * t151
-                    + 0.003 * (inv1 * (t63 * t153 + t66 * t155 + t69 * t156))
-                    + 0.01 * (p.m_hand * inv1 * (t64 * t153 + t67 * t155 + t70 * t156))
-                    + 1.0 - 0.25 * t156)
-            + 2.0
-                * (p.g
-                    * (q[2] + 0.1 * t17 + 0.2 * t18 + 0.3 * t19 + 1.0
-                        - 0.5 * (p.l_arm * t150)))
+                + (2.0 * (t113 * t113 + t114 * t114 + t84 * t84)
+                    + t15 * (0.03 * t15 + 0.001 * t17)
+                    + t17 * (0.001 * t15 + 0.031 * t17 - 0.002 * t16)
+                    + t16 * (0.004 * t16 - 0.002 * t17))
+                + (0.011 * (t26 * t26) + 1.2 * (t115 * t115 + t116 * t116 + t117 * t117)
+                    + t24 * (0.012 * t24 + 0.0005 * t27)
+                    + t27 * (0.0005 * t24 + 0.002 * t27))
+                + (0.008 * (t64 * t64) + 1.5 * (t118 * t118 + t119 * t119 + t120 * t120)
+                    + t62 * (0.004 * t62 + 0.0005 * t63)
+                    + t63 * (0.0005 * t62 + 0.006 * t63))
+                + (0.05 * t71 + 3.0 * (t121 * t121 + t122 * t122 + t109 * t109)
+                    + t67 * (0.05 * t67 + 0.001 * t68)
+                    + t68 * (0.001 * t67 + 0.006 * t68))
+                + (0.02 * (t67 * t67) + 0.021 * t71
+                    + 1.8 * (t123 * t123 + t124 * t124 + t125 * t125)
+                    + 0.002 * (t68 * t68))
+                + (d.k3 * (t141 * t141 + t140 * t140 + t139 * t139)
+                    + t55 * (t55 * d.k4 + t56 * d.k5 + t57 * d.k6)
+                    + t56 * (t55 * d.k5 + t56 * d.k9 + t57 * d.k7)
+                    + t57 * (t55 * d.k6 + t56 * d.k7 + t57 * d.k8))),
+        2.0
+            * (p.g
+                * (q[2] + 0.1 * t0 + 0.2 * t1 + 0.3 * t2 + 1.0 - 0.5 * (p.l_arm * t130)))
             + 1.2
                 * (p.g
-                    * (q[2] + t152 + 0.1 * t17 + 0.2 * t18 + 0.3 * t19
-                        + 0.5999999999999999 * t151 + 0.01 * t153 + 1.0 - 0.12 * t156))
+                    * (q[2] + t132 + 0.1 * t0 + 0.2 * t1 + 0.3 * t2
+                        + 0.5999999999999999 * t131 + 0.01 * t133 + 1.0 - 0.12 * t136))
             + 1.5
                 * (p.g
-                    * (q[2] + t17 * t75 + q[16] * t157
-                        + 0.05 * (t17 * c_q17 + s_q17 * t157 - t19)
-                        + 0.02 * (c_q17 * t157 - t17 * s_q17) + 1.0))
-            + 3.0 * (p.g * (q[2] + 1.0 - 0.1 * (t18 + t19) - 0.2 * t158))
+                    * (q[2] + t0 * t58 + q[16] * t137
+                        + 0.05 * (t0 * c_q17 + s_q17 * t137 - t2)
+                        + 0.02 * (c_q17 * t137 - t0 * s_q17) + 1.0))
+            + 3.0 * (p.g * (q[2] + 1.0 - 0.1 * (t1 + t2) - 0.2 * t138))
             + 1.8
-                * (p.g
-                    * (q[2] + t87 * t158 + 1.0 - 0.095 * t18 - 0.1 * t19 - 0.15 * t158)),
+                * (p.g * (q[2] + t70 * t138 + 1.0 - 0.095 * t1 - 0.1 * t2 - 0.15 * t138))
+            + (q[2] + 0.02 * t0 + 0.1 * t2 + 1.0 - 0.01 * t1) * d.k33
+            + (q[2] + t132 + (t48 * t133 + t51 * t135 + t54 * t136) * d.k0 + 0.1 * t0
+                + 0.2 * t1 + 0.3 * t2 + 0.5999999999999999 * t131
+                + 0.003 * ((t46 * t133 + t49 * t135 + t52 * t136) * d.k2)
+                + 0.01 * ((t47 * t133 + t50 * t135 + t53 * t136) * d.k1) + 1.0
+                - 0.25 * t136) * d.k72,
     )
 }
-/// Operation count of [`body_poses`].
+/// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_POSES: OpCount = OpCount {
     mul: 276,
     add: 205,
@@ -6156,7 +6299,16 @@ pub const OPS_BODY_POSES: OpCount = OpCount {
     cos: 5,
 };
 ///The pose of every body in the ground frame, in the order of `BODY_NAMES`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`body_poses_with`]; its cost is [`OPS_BODY_POSES`].
 pub fn body_poses(p: &Params, q: &[f64; NQ]) -> [Pose; NB] {
+    body_poses_with(&p.derived(), q)
+}
+/// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
+pub fn body_poses_with(d: &Derived, q: &[f64; NQ]) -> [Pose; NB] {
+    let p = &d.params;
     let t0 = q[3] * q[3];
     let t1 = q[4] * q[4];
     let t2 = q[5] * q[5];
@@ -6364,7 +6516,7 @@ pub fn body_poses(p: &Params, q: &[f64; NQ]) -> [Pose; NB] {
         },
     ]
 }
-/// Operation count of [`coordinate_rates`].
+/// Operation count of [`coordinate_rates_with`] (and of [`coordinate_rates`] after [`OPS_DERIVED`]).
 pub const OPS_COORDINATE_RATES: OpCount = OpCount {
     mul: 59,
     add: 36,
@@ -6377,7 +6529,16 @@ pub const OPS_COORDINATE_RATES: OpCount = OpCount {
 ///for revolute and prismatic joints, the quaternion kinematics ½ q ⊗ (ω, 0)
 ///for spherical and free joints. Integrate `q` with them and renormalise
 ///the quaternions.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`coordinate_rates_with`]; its cost is [`OPS_COORDINATE_RATES`].
 pub fn coordinate_rates(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NQ] {
+    coordinate_rates_with(&p.derived(), q, qd)
+}
+/// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
+pub fn coordinate_rates_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NQ] {
+    let p = &d.params;
     let t0 = q[3] * q[3];
     let t1 = q[4] * q[4];
     let t2 = q[5] * q[5];
@@ -6413,7 +6574,7 @@ pub fn coordinate_rates(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NQ] 
         qd[17],
     ]
 }
-/// Operation count of [`body_jacobians`].
+/// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
     mul: 974,
     add: 588,
@@ -6426,7 +6587,16 @@ pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
 ///q̇ to the velocity of the body-frame origin, rows 3–5 to the angular velocity,
 ///all in ground coordinates. A point `p` of the body (ground coordinates,
 ///relative to the origin) moves with `v + ω × p`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`body_jacobians_with`]; its cost is [`OPS_BODY_JACOBIANS`].
 pub fn body_jacobians(p: &Params, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
+    body_jacobians_with(&p.derived(), q)
+}
+/// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
+pub fn body_jacobians_with(d: &Derived, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
+    let p = &d.params;
     let t0 = q[3] * q[3];
     let t1 = q[4] * q[4];
     let t2 = q[5] * q[5];

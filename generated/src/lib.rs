@@ -34,6 +34,10 @@ pub mod solar_array;
 #[rustfmt::skip]
 pub mod solar_array_folded;
 #[rustfmt::skip]
+pub mod solo12;
+#[rustfmt::skip]
+pub mod solo12_folded;
+#[rustfmt::skip]
 pub mod telegin3_cartesian;
 #[rustfmt::skip]
 pub mod telegin3_cartesian_folded;

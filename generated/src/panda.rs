@@ -10,13 +10,14 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
+//! | `derived` | 1 | 0 | 0 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 523 | 464 | 0 | 0 | 6 | 6 |
 //! | `mass_matrix` | 839 | 685 | 0 | 0 | 6 | 6 |
 //! | `bias` | 514 | 438 | 0 | 0 | 6 | 6 |
 //! | `gravity` | 146 | 109 | 0 | 0 | 6 | 6 |
 //! | `forward_dynamics` | 1169 | 942 | 6 | 0 | 6 | 6 |
 //! | `coriolis_matrix` | 2513 | 2114 | 0 | 0 | 6 | 6 |
-//! | `energy` | 256 | 203 | 0 | 0 | 6 | 6 |
+//! | `energy` | 255 | 203 | 0 | 0 | 6 | 6 |
 //! | `body_poses` | 104 | 74 | 0 | 0 | 7 | 7 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `body_jacobians` | 591 | 326 | 0 | 0 | 7 | 7 |
@@ -98,7 +99,36 @@ impl Default for Params {
         Params { g: 9.81 }
     }
 }
-/// Operation count of [`inverse_dynamics`].
+/// The parameters and the constant groups of parameters that the
+/// `*_with` functions read, computed once by [`Params::derived`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Derived {
+    /// The parameters the groups were computed from.
+    pub params: Params,
+    /// Parameter group 0.
+    pub k0: f64,
+}
+impl Params {
+    /// Computes the parameter groups; call again after changing a
+    /// parameter.
+    pub fn derived(&self) -> Derived {
+        let p = self;
+        Derived {
+            params: *self,
+            k0: 1.41853379992 * p.g,
+        }
+    }
+}
+/// Operation count of [`Params::derived`].
+pub const OPS_DERIVED: OpCount = OpCount {
+    mul: 1,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+};
+/// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
     mul: 523,
     add: 464,
@@ -109,12 +139,26 @@ pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
 };
 ///Joint forces τ(q, q̇, q̈) by the recursive Newton–Euler method: torques for
 ///revolute joints, forces for prismatic ones, in coordinate order.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`inverse_dynamics_with`]; its cost is [`OPS_INVERSE_DYNAMICS`].
 pub fn inverse_dynamics(
     p: &Params,
     q: &[f64; NQ],
     qd: &[f64; NV],
     qdd: &[f64; NV],
 ) -> [f64; NV] {
+    inverse_dynamics_with(&p.derived(), q, qd, qdd)
+}
+/// [`inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
+pub fn inverse_dynamics_with(
+    d: &Derived,
+    q: &[f64; NQ],
+    qd: &[f64; NV],
+    qdd: &[f64; NV],
+) -> [f64; NV] {
+    let p = &d.params;
     let s_q1 = libm::sin(q[1]);
     let c_q1 = libm::cos(q[1]);
     let t2 = qd[0] * s_q1;
@@ -388,7 +432,7 @@ pub fn inverse_dynamics(
             - 0.002034439958661796 * t160 - t167,
     ]
 }
-/// Operation count of [`mass_matrix`].
+/// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
     mul: 839,
     add: 685,
@@ -399,7 +443,16 @@ pub const OPS_MASS_MATRIX: OpCount = OpCount {
 };
 ///The joint-space mass matrix M(q), symmetric positive definite, so that
 ///`M(q) q̈ + bias(q, q̇) = τ`. Entries of joints on different branches are zero.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`mass_matrix_with`]; its cost is [`OPS_MASS_MATRIX`].
 pub fn mass_matrix(p: &Params, q: &[f64; NQ]) -> [[f64; NV]; NV] {
+    mass_matrix_with(&p.derived(), q)
+}
+/// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
+pub fn mass_matrix_with(d: &Derived, q: &[f64; NQ]) -> [[f64; NV]; NV] {
+    let p = &d.params;
     let s_q1 = libm::sin(q[1]);
     let c_q1 = libm::cos(q[1]);
     let s_q2 = libm::sin(q[2]);
@@ -891,7 +944,7 @@ pub fn mass_matrix(p: &Params, q: &[f64; NQ]) -> [[f64; NV]; NV] {
         [t103, t182, t228, t256, t266, t268, 0.006684151967360945],
     ]
 }
-/// Operation count of [`bias`].
+/// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
     mul: 514,
     add: 438,
@@ -902,7 +955,16 @@ pub const OPS_BIAS: OpCount = OpCount {
 };
 ///The bias forces C(q, q̇) q̇ + g(q): the joint forces that keep every
 ///acceleration zero.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`bias_with`]; its cost is [`OPS_BIAS`].
 pub fn bias(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
+    bias_with(&p.derived(), q, qd)
+}
+/// [`bias`] with the parameter groups already computed by [`Params::derived`].
+pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
+    let p = &d.params;
     let s_q1 = libm::sin(q[1]);
     let c_q1 = libm::cos(q[1]);
     let t2 = qd[0] * s_q1;
@@ -1162,7 +1224,7 @@ pub fn bias(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
             - 0.0007066957106145016 * t142,
     ]
 }
-/// Operation count of [`gravity`].
+/// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
     mul: 146,
     add: 109,
@@ -1172,7 +1234,16 @@ pub const OPS_GRAVITY: OpCount = OpCount {
     cos: 6,
 };
 ///The gravity forces g(q): the joint forces that hold the mechanism at rest.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`gravity_with`]; its cost is [`OPS_GRAVITY`].
 pub fn gravity(p: &Params, q: &[f64; NQ]) -> [f64; NV] {
+    gravity_with(&p.derived(), q)
+}
+/// [`gravity`] with the parameter groups already computed by [`Params::derived`].
+pub fn gravity_with(d: &Derived, q: &[f64; NQ]) -> [f64; NV] {
+    let p = &d.params;
     let s_q1 = libm::sin(q[1]);
     let c_q1 = libm::cos(q[1]);
     let t2 = p.g * s_q1;
@@ -1265,7 +1336,7 @@ pub fn gravity(p: &Params, q: &[f64; NQ]) -> [f64; NV] {
         0.002573605371338202 * t24 - 0.002034439958661796 * t23,
     ]
 }
-/// Operation count of [`forward_dynamics`].
+/// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
     mul: 1169,
     add: 942,
@@ -1277,12 +1348,26 @@ pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
 ///Joint accelerations q̈(q, q̇, τ) by Vereshchagin's separate-bodies
 ///(articulated-body) method, in O(n) and without forming M(q); they satisfy
 ///`M(q) q̈ + bias(q, q̇) = τ`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`forward_dynamics_with`]; its cost is [`OPS_FORWARD_DYNAMICS`].
 pub fn forward_dynamics(
     p: &Params,
     q: &[f64; NQ],
     qd: &[f64; NV],
     tau: &[f64; NV],
 ) -> [f64; NV] {
+    forward_dynamics_with(&p.derived(), q, qd, tau)
+}
+/// [`forward_dynamics`] with the parameter groups already computed by [`Params::derived`].
+pub fn forward_dynamics_with(
+    d: &Derived,
+    q: &[f64; NQ],
+    qd: &[f64; NV],
+    tau: &[f64; NV],
+) -> [f64; NV] {
+    let p = &d.params;
     let s_q1 = libm::sin(q[1]);
     let c_q1 = libm::cos(q[1]);
     let t2 = qd[0] * s_q1;
@@ -1891,7 +1976,7 @@ pub fn forward_dynamics(
                 - 0.006684151967360945 * (t47 + t462 - t463)),
     ]
 }
-/// Operation count of [`coriolis_matrix`].
+/// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
     mul: 2513,
     add: 2114,
@@ -1902,7 +1987,20 @@ pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
 };
 ///The Coriolis matrix C(q, q̇) from the Christoffel symbols of M: `C q̇ + g = bias`
 ///and `Ṁ − 2C` is skew-symmetric, as passivity-based controllers need.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`coriolis_matrix_with`]; its cost is [`OPS_CORIOLIS_MATRIX`].
 pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV]; NV] {
+    coriolis_matrix_with(&p.derived(), q, qd)
+}
+/// [`coriolis_matrix`] with the parameter groups already computed by [`Params::derived`].
+pub fn coriolis_matrix_with(
+    d: &Derived,
+    q: &[f64; NQ],
+    qd: &[f64; NV],
+) -> [[f64; NV]; NV] {
+    let p = &d.params;
     let s_q1 = libm::sin(q[1]);
     let c_q1 = libm::cos(q[1]);
     let t2 = qd[0] * s_q1;
@@ -3146,9 +3244,9 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
         ],
     ]
 }
-/// Operation count of [`energy`].
+/// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
-    mul: 256,
+    mul: 255,
     add: 203,
     div: 0,
     sqrt: 0,
@@ -3157,7 +3255,16 @@ pub const OPS_ENERGY: OpCount = OpCount {
 };
 ///Kinetic and potential energy `(T, V)`; `V = −Σ m g·c` is zero where every
 ///centre of mass is at the ground origin's height.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`energy_with`]; its cost is [`OPS_ENERGY`].
 pub fn energy(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
+    energy_with(&p.derived(), q, qd)
+}
+/// [`energy`] with the parameter groups already computed by [`Params::derived`].
+pub fn energy_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
+    let p = &d.params;
     let s_q1 = libm::sin(q[1]);
     let c_q1 = libm::cos(q[1]);
     let t2 = qd[0] * s_q1;
@@ -3281,8 +3388,7 @@ pub fn energy(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
                         + t38
                             * (0.006676955556640955 * t38 - 0.0007066957106145016 * t36
                                 - 0.0010511053270467075 * t37))),
-        1.41853379992 * p.g
-            + 0.646926 * (p.g * (0.003141 * s_q1 + 0.02872 * c_q1 + 0.333))
+        0.646926 * (p.g * (0.003141 * s_q1 + 0.02872 * c_q1 + 0.333))
             + 3.228604
                 * (p.g * (0.249498 * c_q1 + 0.039252 * t43 + 0.333 - 0.027518 * t44))
             + 3.587895
@@ -3303,10 +3409,10 @@ pub fn energy(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
                     * (0.316 * c_q1 + 0.384 * t45 + 0.1004852811486558 * (t51 - t52)
                         + 0.088 * t53 + 0.0013603544171612296 * (c_q6 * t49 - s_q6 * t53)
                         + 0.0017208742976286555 * (c_q6 * t53 + s_q6 * t49) + 0.333
-                        - 0.0825 * (t44 + t46))),
+                        - 0.0825 * (t44 + t46))) + d.k0,
     )
 }
-/// Operation count of [`body_poses`].
+/// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_POSES: OpCount = OpCount {
     mul: 104,
     add: 74,
@@ -3316,7 +3422,16 @@ pub const OPS_BODY_POSES: OpCount = OpCount {
     cos: 7,
 };
 ///The pose of every body in the ground frame, in the order of `BODY_NAMES`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`body_poses_with`]; its cost is [`OPS_BODY_POSES`].
 pub fn body_poses(p: &Params, q: &[f64; NQ]) -> [Pose; NB] {
+    body_poses_with(&p.derived(), q)
+}
+/// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
+pub fn body_poses_with(d: &Derived, q: &[f64; NQ]) -> [Pose; NB] {
+    let p = &d.params;
     let s_q0 = libm::sin(q[0]);
     let c_q0 = libm::cos(q[0]);
     let t2 = -s_q0;
@@ -3429,7 +3544,7 @@ pub fn body_poses(p: &Params, q: &[f64; NQ]) -> [Pose; NB] {
         },
     ]
 }
-/// Operation count of [`coordinate_rates`].
+/// Operation count of [`coordinate_rates_with`] (and of [`coordinate_rates`] after [`OPS_DERIVED`]).
 pub const OPS_COORDINATE_RATES: OpCount = OpCount {
     mul: 0,
     add: 0,
@@ -3442,10 +3557,19 @@ pub const OPS_COORDINATE_RATES: OpCount = OpCount {
 ///for revolute and prismatic joints, the quaternion kinematics ½ q ⊗ (ω, 0)
 ///for spherical and free joints. Integrate `q` with them and renormalise
 ///the quaternions.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`coordinate_rates_with`]; its cost is [`OPS_COORDINATE_RATES`].
 pub fn coordinate_rates(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NQ] {
+    coordinate_rates_with(&p.derived(), q, qd)
+}
+/// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
+pub fn coordinate_rates_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NQ] {
+    let p = &d.params;
     [qd[0], qd[1], qd[2], qd[3], qd[4], qd[5], qd[6]]
 }
-/// Operation count of [`body_jacobians`].
+/// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
     mul: 591,
     add: 326,
@@ -3458,7 +3582,16 @@ pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
 ///q̇ to the velocity of the body-frame origin, rows 3–5 to the angular velocity,
 ///all in ground coordinates. A point `p` of the body (ground coordinates,
 ///relative to the origin) moves with `v + ω × p`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`body_jacobians_with`]; its cost is [`OPS_BODY_JACOBIANS`].
 pub fn body_jacobians(p: &Params, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
+    body_jacobians_with(&p.derived(), q)
+}
+/// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
+pub fn body_jacobians_with(d: &Derived, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
+    let p = &d.params;
     let s_q0 = libm::sin(q[0]);
     let c_q0 = libm::cos(q[0]);
     let s_q1 = libm::sin(q[1]);

@@ -10,13 +10,14 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
+//! | `derived` | 37 | 21 | 0 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 275 | 212 | 0 | 0 | 5 | 5 |
-//! | `mass_matrix` | 321 | 212 | 0 | 0 | 5 | 5 |
+//! | `mass_matrix` | 316 | 210 | 0 | 0 | 5 | 5 |
 //! | `bias` | 266 | 183 | 0 | 0 | 5 | 5 |
-//! | `gravity` | 89 | 57 | 0 | 0 | 5 | 5 |
-//! | `forward_dynamics` | 650 | 435 | 5 | 0 | 5 | 5 |
-//! | `coriolis_matrix` | 846 | 554 | 0 | 0 | 5 | 5 |
-//! | `energy` | 143 | 94 | 0 | 0 | 5 | 5 |
+//! | `gravity` | 87 | 57 | 0 | 0 | 5 | 5 |
+//! | `forward_dynamics` | 620 | 422 | 5 | 0 | 5 | 5 |
+//! | `coriolis_matrix` | 845 | 554 | 0 | 0 | 5 | 5 |
+//! | `energy` | 138 | 94 | 0 | 0 | 5 | 5 |
 //! | `body_poses` | 75 | 45 | 0 | 0 | 6 | 6 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `body_jacobians` | 309 | 173 | 0 | 0 | 6 | 6 |
@@ -110,7 +111,153 @@ impl Default for Params {
         }
     }
 }
-/// Operation count of [`inverse_dynamics`].
+/// The parameters and the constant groups of parameters that the
+/// `*_with` functions read, computed once by [`Params::derived`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Derived {
+    /// The parameters the groups were computed from.
+    pub params: Params,
+    /// Parameter group 0.
+    pub k0: f64,
+    /// Parameter group 1.
+    pub k1: f64,
+    /// Parameter group 2.
+    pub k2: f64,
+    /// Parameter group 3.
+    pub k3: f64,
+    /// Parameter group 4.
+    pub k4: f64,
+    /// Parameter group 5.
+    pub k5: f64,
+    /// Parameter group 6.
+    pub k6: f64,
+    /// Parameter group 7.
+    pub k7: f64,
+    /// Parameter group 8.
+    pub k8: f64,
+    /// Parameter group 9.
+    pub k9: f64,
+    /// Parameter group 10.
+    pub k10: f64,
+    /// Parameter group 11.
+    pub k11: f64,
+    /// Parameter group 12.
+    pub k12: f64,
+    /// Parameter group 13.
+    pub k13: f64,
+    /// Parameter group 14.
+    pub k14: f64,
+    /// Parameter group 15.
+    pub k15: f64,
+    /// Parameter group 16.
+    pub k16: f64,
+    /// Parameter group 17.
+    pub k17: f64,
+    /// Parameter group 18.
+    pub k18: f64,
+    /// Parameter group 19.
+    pub k19: f64,
+    /// Parameter group 20.
+    pub k20: f64,
+    /// Parameter group 21.
+    pub k21: f64,
+    /// Parameter group 22.
+    pub k22: f64,
+    /// Parameter group 23.
+    pub k23: f64,
+    /// Parameter group 24.
+    pub k24: f64,
+    /// Parameter group 25.
+    pub k25: f64,
+    /// Parameter group 26.
+    pub k26: f64,
+    /// Parameter group 27.
+    pub k27: f64,
+    /// Parameter group 28.
+    pub k28: f64,
+    /// Parameter group 29.
+    pub k29: f64,
+    /// Parameter group 30.
+    pub k30: f64,
+    /// Parameter group 31.
+    pub k31: f64,
+    /// Parameter group 32.
+    pub k32: f64,
+    /// Parameter group 33.
+    pub k33: f64,
+    /// Parameter group 34.
+    pub k34: f64,
+    /// Parameter group 35.
+    pub k35: f64,
+    /// Parameter group 36.
+    pub k36: f64,
+    /// Parameter group 37.
+    pub k37: f64,
+    /// Parameter group 38.
+    pub k38: f64,
+    /// Parameter group 39.
+    pub k39: f64,
+}
+impl Params {
+    /// Computes the parameter groups; call again after changing a
+    /// parameter.
+    pub fn derived(&self) -> Derived {
+        let p = self;
+        Derived {
+            params: *self,
+            k0: p.a2 * p.m3,
+            k1: 0.00466 * p.m2 + 0.625,
+            k2: p.a3 * p.m4,
+            k3: p.d4 * p.m5,
+            k4: 0.0049 * p.m3 + 0.086,
+            k5: p.m2 * p.g,
+            k6: 0.001024 * p.m6 + 0.00015,
+            k7: 0.000361 * p.m4 + 0.0018,
+            k8: -(0.019 * p.m4),
+            k9: p.m5 + p.m6,
+            k10: p.m4 + p.m5,
+            k11: p.d4 * p.d4,
+            k12: 0.00509881 * p.m3 + 0.076,
+            k13: p.a3 * p.d4,
+            k14: -(0.000987 * p.m3),
+            k15: p.a3 * p.a3,
+            k16: 0.00019881 * p.m3 + 0.0225,
+            k17: -(0.07 * p.m3),
+            k18: 0.0141 * p.m3,
+            k19: -(0.0141 * p.m3),
+            k20: p.m3 + p.m4,
+            k21: p.d3 * p.d3,
+            k22: p.a2 * p.d3,
+            k23: -(0.01547 * p.m2),
+            k24: p.a2 * p.a2,
+            k25: 0.00466 * p.m2 + 0.539,
+            k26: 0.05179225 * p.m2 + 0.12,
+            k27: 0.07 * p.m3,
+            k28: -(0.001365 * p.m2),
+            k29: -(0.000408 * p.m2),
+            k30: 0.05638025 * p.m2 + 0.514,
+            k31: -(0.006 * p.m2),
+            k32: 0.2275 * p.m2,
+            k33: 0.068 * p.m2,
+            k34: -(0.2275 * p.m2),
+            k35: p.a3 * p.m6,
+            k36: p.m3 * p.g,
+            k37: p.m4 * p.g,
+            k38: p.m5 * p.g,
+            k39: p.m6 * p.g,
+        }
+    }
+}
+/// Operation count of [`Params::derived`].
+pub const OPS_DERIVED: OpCount = OpCount {
+    mul: 37,
+    add: 21,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+};
+/// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
     mul: 275,
     add: 212,
@@ -121,12 +268,26 @@ pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
 };
 ///Joint forces τ(q, q̇, q̈) by the recursive Newton–Euler method: torques for
 ///revolute joints, forces for prismatic ones, in coordinate order.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`inverse_dynamics_with`]; its cost is [`OPS_INVERSE_DYNAMICS`].
 pub fn inverse_dynamics(
     p: &Params,
     q: &[f64; NQ],
     qd: &[f64; NV],
     qdd: &[f64; NV],
 ) -> [f64; NV] {
+    inverse_dynamics_with(&p.derived(), q, qd, qdd)
+}
+/// [`inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
+pub fn inverse_dynamics_with(
+    d: &Derived,
+    q: &[f64; NQ],
+    qd: &[f64; NV],
+    qdd: &[f64; NV],
+) -> [f64; NV] {
+    let p = &d.params;
     let s_q1 = libm::sin(q[1]);
     let c_q1 = libm::cos(q[1]);
     let t2 = qd[0] * s_q1;
@@ -285,10 +446,10 @@ pub fn inverse_dynamics(
         0.00004 * t79,
     ]
 }
-/// Operation count of [`mass_matrix`].
+/// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 321,
-    add: 212,
+    mul: 316,
+    add: 210,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -296,7 +457,16 @@ pub const OPS_MASS_MATRIX: OpCount = OpCount {
 };
 ///The joint-space mass matrix M(q), symmetric positive definite, so that
 ///`M(q) q̈ + bias(q, q̇) = τ`. Entries of joints on different branches are zero.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`mass_matrix_with`]; its cost is [`OPS_MASS_MATRIX`].
 pub fn mass_matrix(p: &Params, q: &[f64; NQ]) -> [[f64; NV]; NV] {
+    mass_matrix_with(&p.derived(), q)
+}
+/// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
+pub fn mass_matrix_with(d: &Derived, q: &[f64; NQ]) -> [[f64; NV]; NV] {
+    let p = &d.params;
     let s_q1 = libm::sin(q[1]);
     let c_q1 = libm::cos(q[1]);
     let s_q2 = libm::sin(q[2]);
@@ -449,11 +619,11 @@ pub fn mass_matrix(p: &Params, q: &[f64; NQ]) -> [[f64; NV]; NV] {
         ],
         [
             t74,
-            0.00466 * p.m2 + t108
+            t108
                 + p.a2
                     * (s_q2 * (t99 + t101 - t102)
-                        + c_q2 * (p.a2 * p.m3 * c_q2 + t103 + t104 + t105)) + 0.625
-                - 0.07 * t99 - t106 - t107 - t109,
+                        + c_q2 * (t103 + t104 + t105 + c_q2 * d.k0)) + d.k1 - 0.07 * t99
+                - t106 - t107 - t109,
             t110,
             t111,
             t112,
@@ -462,14 +632,14 @@ pub fn mass_matrix(p: &Params, q: &[f64; NQ]) -> [[f64; NV]; NV] {
         [
             t75,
             t110,
-            0.0049 * p.m3 + p.a3 * (p.a3 * p.m4 + s_q4 * t124 + c_q4 * t126) + 0.086
+            p.a3 * (s_q4 * t124 + c_q4 * t126 + d.k2) + d.k4
                 - s_q3 * (c_q4 * t120 - 0.0018 * s_q3 - 0.00034 * t92 - 0.019 * t114)
                 - c_q3 * (0.019 * t121 + t122 + t123 - 0.0022 * c_q3)
                 - p.d4
                     * (c_q3 * (t121 + c_q4 * t124 - s_q4 * t126)
                         - s_q3
-                            * (t114 + p.d4 * p.m5 * s_q3 + p.m6 * s_q5 * t118
-                                + p.m6 * c_q5 * t116)),
+                            * (t114 + p.m6 * s_q5 * t118 + p.m6 * c_q5 * t116
+                                + s_q3 * d.k3)),
             t127,
             t128,
             t113,
@@ -495,7 +665,7 @@ pub fn mass_matrix(p: &Params, q: &[f64; NQ]) -> [[f64; NV]; NV] {
         [t78, t113, t113, t132, 0.0, 0.00004],
     ]
 }
-/// Operation count of [`bias`].
+/// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
     mul: 266,
     add: 183,
@@ -506,7 +676,16 @@ pub const OPS_BIAS: OpCount = OpCount {
 };
 ///The bias forces C(q, q̇) q̇ + g(q): the joint forces that keep every
 ///acceleration zero.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`bias_with`]; its cost is [`OPS_BIAS`].
 pub fn bias(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
+    bias_with(&p.derived(), q, qd)
+}
+/// [`bias`] with the parameter groups already computed by [`Params::derived`].
+pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
+    let p = &d.params;
     let s_q1 = libm::sin(q[1]);
     let c_q1 = libm::cos(q[1]);
     let t2 = qd[0] * s_q1;
@@ -648,9 +827,9 @@ pub fn bias(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
         0.00004 * t87,
     ]
 }
-/// Operation count of [`gravity`].
+/// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
-    mul: 89,
+    mul: 87,
     add: 57,
     div: 0,
     sqrt: 0,
@@ -658,7 +837,16 @@ pub const OPS_GRAVITY: OpCount = OpCount {
     cos: 5,
 };
 ///The gravity forces g(q): the joint forces that hold the mechanism at rest.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`gravity_with`]; its cost is [`OPS_GRAVITY`].
 pub fn gravity(p: &Params, q: &[f64; NQ]) -> [f64; NV] {
+    gravity_with(&p.derived(), q)
+}
+/// [`gravity`] with the parameter groups already computed by [`Params::derived`].
+pub fn gravity_with(d: &Derived, q: &[f64; NQ]) -> [f64; NV] {
+    let p = &d.params;
     let s_q1 = libm::sin(q[1]);
     let c_q1 = libm::cos(q[1]);
     let s_q2 = libm::sin(q[2]);
@@ -669,61 +857,61 @@ pub fn gravity(p: &Params, q: &[f64; NQ]) -> [f64; NV] {
     let c_q4 = libm::cos(q[4]);
     let s_q5 = libm::sin(q[5]);
     let c_q5 = libm::cos(q[5]);
-    let t10 = p.m2 * p.g * c_q1;
-    let t11 = p.g * c_q1 * c_q2 - p.g * s_q1 * s_q2;
-    let t12 = p.m3 * t11;
-    let t13 = p.g * s_q1 * c_q2 + p.g * c_q1 * s_q2;
-    let t14 = p.m4 * s_q3 * t13;
-    let t15 = c_q3 * c_q4 * t13 + s_q4 * t11;
-    let t16 = -(s_q5 * t15) - s_q3 * c_q5 * t13;
-    let t17 = p.m6 * c_q5 * t16;
-    let t18 = c_q5 * t15 - s_q3 * s_q5 * t13;
-    let t19 = p.m6 * s_q5 * t18;
-    let t20 = -(0.032 * (t17 + t19));
-    let t21 = 0.019 * t14 + c_q4 * t20;
-    let t22 = p.m4 * c_q3 * t13;
-    let t23 = p.m6 * s_q5 * t16;
-    let t24 = p.m6 * c_q5 * t18;
-    let t25 = 0.019 * t22 + 0.032 * (t24 - t23);
-    let t26 = t24 + p.m5 * t15 - t23;
-    let t27 = c_q4 * t11 - c_q3 * s_q4 * t13;
-    let t28 = p.m5 * t27 + p.m6 * t27;
-    let t29 = t22 + c_q4 * t26 - s_q4 * t28;
-    let t30 = t17 + t19 - t14 - p.m5 * s_q3 * t13;
-    let t31 = -(s_q3 * t29) - c_q3 * t30;
-    let t32 = c_q3 * t21 + p.d4 * t31 - 0.0141 * t12 - s_q3 * t25;
-    let t33 = p.m3 * t13;
-    let t34 = s_q4 * t20;
-    let t35 = 0.0141 * t33 + t34 - p.a3 * t31;
-    let t36 = c_q3 * t29;
-    let t37 = s_q3 * t30;
-    let t38 = t33 + t36 - t37;
-    let t39 = p.m4 * t11;
-    let t40 = s_q4 * t26;
-    let t41 = c_q4 * t28;
-    let t42 = t12 + t39 + t40 + t41;
-    let t43 = s_q2 * t38 + c_q2 * t42;
-    let t44 = p.m2 * p.g * s_q1;
-    let t45 = s_q3 * t21;
-    let t46 = c_q3 * t25;
-    let t47 = p.a3 * (t39 + t40 + t41);
-    let t48 = p.d4 * (t36 - t37);
+    let t10 = p.g * c_q1 * c_q2 - p.g * s_q1 * s_q2;
+    let t11 = p.m3 * t10;
+    let t12 = p.g * s_q1 * c_q2 + p.g * c_q1 * s_q2;
+    let t13 = p.m4 * s_q3 * t12;
+    let t14 = c_q3 * c_q4 * t12 + s_q4 * t10;
+    let t15 = -(s_q5 * t14) - s_q3 * c_q5 * t12;
+    let t16 = p.m6 * c_q5 * t15;
+    let t17 = c_q5 * t14 - s_q3 * s_q5 * t12;
+    let t18 = p.m6 * s_q5 * t17;
+    let t19 = -(0.032 * (t16 + t18));
+    let t20 = 0.019 * t13 + c_q4 * t19;
+    let t21 = p.m4 * c_q3 * t12;
+    let t22 = p.m6 * s_q5 * t15;
+    let t23 = p.m6 * c_q5 * t17;
+    let t24 = 0.019 * t21 + 0.032 * (t23 - t22);
+    let t25 = t23 + p.m5 * t14 - t22;
+    let t26 = c_q4 * t10 - c_q3 * s_q4 * t12;
+    let t27 = p.m5 * t26 + p.m6 * t26;
+    let t28 = t21 + c_q4 * t25 - s_q4 * t27;
+    let t29 = t16 + t18 - t13 - p.m5 * s_q3 * t12;
+    let t30 = -(s_q3 * t28) - c_q3 * t29;
+    let t31 = c_q3 * t20 + p.d4 * t30 - 0.0141 * t11 - s_q3 * t24;
+    let t32 = p.m3 * t12;
+    let t33 = s_q4 * t19;
+    let t34 = 0.0141 * t32 + t33 - p.a3 * t30;
+    let t35 = c_q3 * t28;
+    let t36 = s_q3 * t29;
+    let t37 = t32 + t35 - t36;
+    let t38 = p.m4 * t10;
+    let t39 = s_q4 * t25;
+    let t40 = c_q4 * t27;
+    let t41 = t11 + t38 + t39 + t40;
+    let t42 = s_q2 * t37 + c_q2 * t41;
+    let t43 = s_q3 * t20;
+    let t44 = c_q3 * t24;
+    let t45 = p.a3 * (t38 + t39 + t40);
+    let t46 = p.d4 * (t35 - t36);
+    let t47 = c_q1 * d.k5;
+    let t48 = s_q1 * d.k5;
     [
-        s_q1 * (c_q2 * t32 - 0.2275 * t10 - s_q2 * t35 - p.d3 * t43)
+        s_q1 * (c_q2 * t31 - s_q2 * t34 - p.d3 * t42 - 0.2275 * t47)
             + c_q1
-                * (0.2275 * t44 + s_q2 * t32 + c_q2 * t35
-                    + p.d3 * (c_q2 * t38 - s_q2 * t42) - p.a2 * t31),
-        0.068 * t10 + t47 + p.a2 * t43 - 0.07 * t33 - 0.006 * t44 - t45 - t46 - t48,
-        t47 - 0.07 * t33 - t45 - t46 - t48,
-        t34,
-        0.032 * (t23 - t24),
+                * (s_q2 * t31 + c_q2 * t34 + p.d3 * (c_q2 * t37 - s_q2 * t41)
+                    + 0.2275 * t48 - p.a2 * t30),
+        t45 + p.a2 * t42 + 0.068 * t47 - 0.07 * t32 - t43 - t44 - t46 - 0.006 * t48,
+        t45 - 0.07 * t32 - t43 - t44 - t46,
+        t33,
+        0.032 * (t22 - t23),
         0.0,
     ]
 }
-/// Operation count of [`forward_dynamics`].
+/// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 650,
-    add: 435,
+    mul: 620,
+    add: 422,
     div: 5,
     sqrt: 0,
     sin: 5,
@@ -732,12 +920,26 @@ pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
 ///Joint accelerations q̈(q, q̇, τ) by Vereshchagin's separate-bodies
 ///(articulated-body) method, in O(n) and without forming M(q); they satisfy
 ///`M(q) q̈ + bias(q, q̇) = τ`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`forward_dynamics_with`]; its cost is [`OPS_FORWARD_DYNAMICS`].
 pub fn forward_dynamics(
     p: &Params,
     q: &[f64; NQ],
     qd: &[f64; NV],
     tau: &[f64; NV],
 ) -> [f64; NV] {
+    forward_dynamics_with(&p.derived(), q, qd, tau)
+}
+/// [`forward_dynamics`] with the parameter groups already computed by [`Params::derived`].
+pub fn forward_dynamics_with(
+    d: &Derived,
+    q: &[f64; NQ],
+    qd: &[f64; NV],
+    tau: &[f64; NV],
+) -> [f64; NV] {
+    let p = &d.params;
     let s_q1 = libm::sin(q[1]);
     let c_q1 = libm::cos(q[1]);
     let t2 = qd[0] * s_q1;
@@ -808,254 +1010,244 @@ pub fn forward_dynamics(
     let t67 = s_q3 * t27;
     let t68 = c_q3 * t31;
     let t69 = -t67 - t68;
-    let t70 = 0.000361 * p.m4 + 0.0018;
-    let t71 = 0.001024 * p.m6 + 0.00015;
-    let t72 = p.m2 * (qd[0] * c_q1 * t48 - qd[1] * t47);
-    let t73 = p.m2 * (qd[1] * t46 - qd[0] * s_q1 * t48);
-    let t74 = p.m2 * (qd[0] * s_q1 * t47 - qd[0] * c_q1 * t46);
-    let t75 = p.m3 * (0.07 * t51 + 0.0141 * t52);
-    let t76 = p.m3 * (t18 * t50 - 0.07 * t53);
-    let t77 = p.m3 * (-(0.0141 * t53) - t11 * t50);
-    let t78 = p.m4 * t22 * t32;
-    let t79 = p.m4 * t25 * t32;
-    let t80 = p.m4 * -(0.019 * (t22 * t22 + t25 * t25));
-    let t81 = p.m6 * t43 * t45;
-    let t82 = p.m6 * t44 * t45;
-    let t83 = 0.032 * (p.m6 * qd[5] * t43 - t81);
-    let t84 = 0.032 * (p.m6 * qd[5] * t44 - t82);
-    let t85 = 0.00011 * (t44 * t45) + 0.001024 * t82 - qd[5] * t44 * t71;
-    let t86 = qd[5] * t43 * t71 - 0.00011 * (t43 * t45) - 0.001024 * t81;
-    let t87 = 0.032 * (t55 + t56);
-    let t88 = c_q5 * c_q5 * t71;
-    let t89 = s_q5 * s_q5 * t71;
-    let t90 = p.m5 + p.m6;
-    let t91 = t88 + t89 + 0.0003;
-    let t92 = t88 + t89 + 0.0004;
-    let inv93 = 1.0 / t92;
-    let t94 = s_q5 * t85;
-    let t95 = c_q5 * t86;
-    let t96 = p.m5 + t55 + t56 - t57 * t57 * inv93;
-    let t97 = c_q5 * t85 - 0.0001 * (t38 * t39) - s_q5 * t86 - qd[4] * t38 * t91;
-    let t98 = 0.0003 * t40 + 0.0001 * (t35 * t39) - tau[5];
-    let t99 = c_q5 * t83 - s_q5 * t84 - t57 * inv93 * (tau[4] - t94 - t95);
-    let t100 = s_q4 * c_q4 * t96 - s_q4 * c_q4 * t90;
-    let t101 = s_q4 * s_q4 * t96;
-    let t102 = c_q4 * c_q4 * t90;
-    let t103 = s_q4 * c_q4 * t91 - 0.0003 * (s_q4 * c_q4);
-    let t104 = p.m4 + c_q4 * c_q4 * t96 + s_q4 * s_q4 * t90;
-    let t105 = p.m4 + t101 + t102;
-    let t106 = 0.0003 * (c_q4 * c_q4) + s_q4 * s_q4 * t91 + 0.0013;
-    let inv107 = 1.0 / t106;
-    let t108 = s_q4 * t99;
-    let t109 = p.m6 * c_q4 * t54;
-    let t110 = s_q4 * t97;
-    let t111 = c_q4 * t98;
-    let t112 = t110 + t111 + tau[3];
-    let t113 = p.m4 + p.m5 + t55 + t56 - s_q4 * s_q4 * (t87 * t87) * inv107;
-    let t114 = s_q4 * t87 * t103 * inv107 - 0.019 * p.m4 - c_q4 * t87;
-    let t115 = 0.000361 * p.m4 + c_q4 * c_q4 * t91 + 0.0003 * (s_q4 * s_q4) + 0.0018
-        - t103 * t103 * inv107;
-    let t116 = t66 * t100;
-    let t117 = t30 * t105;
-    let t118 = 0.019 * (p.m4 * qd[3] * t22 - t78) + c_q4 * t99 + p.m6 * s_q4 * t54
-        - t66 * t104 - t30 * t100;
-    let t119 = tau[4] + qd[3] * t22 * t70 - 0.0005 * (t22 * t32) - 0.000361 * t78
-        - 0.019 * (p.m4 * t66);
-    let t120 = s_q5 * t83 + c_q5 * t84 + qd[4] * t38 * t87 + s_q4 * t87 * inv107 * t112
-        - 0.019 * t79 - t69 * t113 - qd[3] * t25 * t114;
-    let t121 = 0.0005 * (t25 * t32) + 0.000361 * t79 + c_q4 * t97 - s_q4 * t98
-        - t69 * t114 - qd[3] * t25 * t115 - t103 * inv107 * t112;
-    let t122 = c_q3 * c_q3 * t104;
-    let t123 = s_q3 * s_q3 * t113;
-    let t124 = s_q3 * c_q3 * t104;
-    let t125 = s_q3 * c_q3 * t113;
-    let t126 = t125 - t124;
-    let t127 = s_q3 * s_q3 * t104;
-    let t128 = c_q3 * c_q3 * t113;
-    let t129 = t127 + t128;
-    let t130 = p.m4 * s_q3 * c_q3;
-    let t131 = s_q3 * c_q3 * t114;
-    let t132 = p.m4 * (c_q3 * c_q3);
-    let t133 = s_q3 * s_q3 * t114;
-    let t134 = p.m4 * (s_q3 * s_q3);
-    let t135 = c_q3 * c_q3 * t114;
-    let t136 = 0.019 * t134 - t135;
-    let t137 = 0.019 * t130 + t131;
-    let t138 = p.d4 * t126;
-    let t139 = p.d4 * (t122 + t123);
-    let t140 = p.a3 * c_q3 * t100;
-    let t141 = p.a3 * s_q3 * t100;
-    let t142 = p.d4 * c_q3 * t100;
-    let t143 = p.a3 * t105;
-    let t144 = t138 + t141;
-    let t145 = t143 - t142;
-    let t146 = 0.019 * t130 + t131 - t138 - t141;
-    let t147 = s_q3 * c_q3 * t70 + p.d4 * t137 - s_q3 * c_q3 * t115
-        - p.d4 * (-(0.019 * t130) - t131) - p.d4 * t144;
-    let t148 = t133 + t140 - 0.07 * p.m3 - 0.019 * t132 - t139;
-    let t149 = p.a3 * t144 - 0.000987 * p.m3 - p.a3 * t137;
-    let t150 = 0.0049 * p.m3 + s_q3 * s_q3 * t115 + c_q3 * c_q3 * t70
-        + p.d4 * (t139 - t140) + 0.086 - p.a3 * (t142 - t143)
-        - 2.0 * (p.d4 * (t133 - 0.019 * t132));
-    let inv151 = 1.0 / t150;
-    let t152 = c_q3 * t118;
-    let t153 = s_q3 * t120;
-    let t154 = s_q3 * t118;
-    let t155 = c_q3 * t120;
-    let t156 = -t154 - t155;
-    let t157 = s_q3 * t121;
-    let t158 = c_q3 * t119;
-    let t159 = p.a3 * (t108 - t80 - t109 - t116 - t117);
-    let t160 = p.d4 * (t152 - t153);
-    let t161 = 0.0535 * t51 + 0.07 * t75 + t159 + tau[2] - t157 - t158 - t160;
-    let t162 = p.m3 + t122 + t123 - t148 * t148 * inv151;
-    let t163 = c_q3 * t100 - t145 * t148 * inv151;
-    let t164 = t125 - t124 - t146 * t148 * inv151;
-    let t165 = p.m3 + p.m4 + t101 + t102 - t145 * t145 * inv151;
-    let t166 = -(s_q3 * t100) - t145 * t146 * inv151;
-    let t167 = p.m3 + t127 + t128 - t146 * t146 * inv151;
-    let t168 = t138 - 0.019 * t130 - t131 - t147 * t148 * inv151;
-    let t169 = 0.0141 * p.m3 - p.a3 * t126 - t148 * t149 * inv151;
-    let t170 = -(0.0141 * p.m3) - p.d4 * s_q3 * t100 - t145 * t147 * inv151;
-    let t171 = t141 - t145 * t149 * inv151;
-    let t172 = 0.07 * p.m3 + 0.019 * t134 + p.d4 * t129 - t135 - t146 * t147 * inv151;
-    let t173 = -(p.a3 * t129) - t146 * t149 * inv151;
-    let t174 = 0.00509881 * p.m3 + c_q3 * c_q3 * t115 + s_q3 * s_q3 * t70
-        + p.d4 * p.d4 * t129 + 2.0 * (p.d4 * t136) + 0.076 - t147 * t147 * inv151;
-    let t175 = -(p.a3 * t136) - p.a3 * p.d4 * t129 - t147 * t149 * inv151;
-    let t176 = 0.00019881 * p.m3 + p.a3 * p.a3 * t129 + 0.0225 - t149 * t149 * inv151;
-    let t177 = t152 + qd[2] * t8 * t169 - t75 - t153 - t60 * t162 - t63 * t163
-        - t17 * t164 - qd[2] * t11 * t168 - t148 * inv151 * t161;
-    let t178 = t108 + qd[2] * t8 * t171 - t76 - t80 - t109 - t116 - t117 - t60 * t163
-        - t63 * t165 - t17 * t166 - qd[2] * t11 * t170 - t145 * inv151 * t161;
-    let t179 = 0.0141 * t76 + c_q3 * t121 + p.d4 * t156 + qd[2] * t8 * t175
-        - 0.0635 * (t11 * t18) - 0.07 * t77 - s_q3 * t119 - t60 * t168 - t63 * t170
-        - t17 * t172 - qd[2] * t11 * t174 - t147 * inv151 * t161;
-    let t180 = 0.01 * t52 + qd[2] * t8 * t176 - 0.0141 * t75 - tau[3] - p.a3 * t156
-        - t60 * t169 - t63 * t171 - t17 * t173 - qd[2] * t11 * t175
-        - t149 * inv151 * t161;
-    let t181 = s_q2 * t163;
-    let t182 = c_q2 * t163;
-    let t183 = s_q2 * t162 + t182;
-    let t184 = t181 + c_q2 * t165;
-    let t185 = c_q2 * t164 - s_q2 * t166;
-    let t186 = s_q2 * t164 + c_q2 * t166;
-    let t187 = c_q2 * t183 - s_q2 * t184;
-    let t188 = s_q2 * t183 + c_q2 * t184;
-    let t189 = c_q2 * t168 - s_q2 * t169;
-    let t190 = s_q2 * t168 + c_q2 * t169;
-    let t191 = c_q2 * t170 - s_q2 * t171;
-    let t192 = s_q2 * t170 + c_q2 * t171;
-    let t193 = c_q2 * t189;
-    let t194 = s_q2 * t191;
-    let t195 = c_q2 * t190;
-    let t196 = s_q2 * t192;
-    let t197 = s_q2 * t189;
-    let t198 = c_q2 * t191;
-    let t199 = t197 + t198;
-    let t200 = s_q2 * t190;
-    let t201 = c_q2 * t192;
-    let t202 = t200 + t201;
-    let t203 = s_q2 * t175;
-    let t204 = c_q2 * t175;
-    let t205 = s_q2 * t174 + t204;
-    let t206 = t203 + c_q2 * t176;
-    let t207 = p.d3 * t187;
-    let t208 = p.a2 * t185;
-    let t209 = p.d3 * (c_q2 * (c_q2 * t162 - t181) - s_q2 * (t182 - s_q2 * t165));
-    let t210 = p.a2 * t186;
-    let t211 = p.a2 * t187 - 0.006 * p.m2;
-    let t212 = 0.068 * p.m2 + p.a2 * t188;
-    let t213 = p.a2 * t199 - 0.01547 * p.m2 - p.a2 * p.d3 * t188;
-    let t214 = p.a2 * t202 + p.a2 * p.d3 * t187 - 0.001365 * p.m2 - p.a2 * p.a2 * t186;
-    let t215 = 0.00466 * p.m2 + p.a2 * p.a2 * t188 + 0.539;
-    let inv216 = 1.0 / t215;
-    let t217 = s_q2 * t177 + c_q2 * t178;
-    let t218 = p.a2 * t217;
-    let t219 = 0.006 * t72 + t218 + tau[1] - 0.394 * t49 - 0.068 * t73 - tau[2];
-    let t220 = 0.05179225 * p.m2 + c_q2 * (c_q2 * t174 - t203) + p.d3 * p.d3 * t188
-        + 0.12 - s_q2 * (t204 - s_q2 * t176) - t213 * t213 * inv216
-        - 2.0 * (p.d3 * t199);
-    let t221 = c_q2 * t205 + p.d3 * (t193 - t194) + p.d3 * (t210 - t207)
-        - 0.000408 * p.m2 - s_q2 * t206 - p.a2 * (c_q2 * t172 - s_q2 * t173)
-        - p.d3 * t202 - t213 * t214 * inv216;
-    let t222 = 0.05638025 * p.m2 + s_q2 * t205 + c_q2 * t206
-        + p.a2 * (p.a2 * t167 - p.d3 * t185)
-        + 2.0 * (p.d3 * (t195 - t196) - p.a2 * (s_q2 * t172 + c_q2 * t173)) + 0.514
-        - p.d3 * (t208 - t209) - t214 * t214 * inv216;
-    let t223 = s_q1 * (s_q1 * t220 + c_q1 * t221) + c_q1 * (s_q1 * t221 + c_q1 * t222)
+    let t70 = p.m2 * (qd[0] * c_q1 * t48 - qd[1] * t47);
+    let t71 = p.m2 * (qd[1] * t46 - qd[0] * s_q1 * t48);
+    let t72 = p.m2 * (qd[0] * s_q1 * t47 - qd[0] * c_q1 * t46);
+    let t73 = p.m3 * (0.07 * t51 + 0.0141 * t52);
+    let t74 = p.m3 * (t18 * t50 - 0.07 * t53);
+    let t75 = p.m3 * (-(0.0141 * t53) - t11 * t50);
+    let t76 = p.m4 * t22 * t32;
+    let t77 = p.m4 * t25 * t32;
+    let t78 = p.m4 * -(0.019 * (t22 * t22 + t25 * t25));
+    let t79 = p.m6 * t43 * t45;
+    let t80 = p.m6 * t44 * t45;
+    let t81 = 0.032 * (p.m6 * qd[5] * t43 - t79);
+    let t82 = 0.032 * (p.m6 * qd[5] * t44 - t80);
+    let t83 = 0.032 * (t55 + t56);
+    let t84 = 0.0003 * t40 + 0.0001 * (t35 * t39) - tau[5];
+    let t85 = p.m6 * c_q4 * t54;
+    let t86 = c_q4 * t84;
+    let t87 = p.m4 * s_q3 * c_q3;
+    let t88 = p.m4 * (c_q3 * c_q3);
+    let t89 = p.m4 * (s_q3 * s_q3);
+    let t90 = c_q5 * c_q5 * d.k6;
+    let t91 = s_q5 * s_q5 * d.k6;
+    let t92 = t90 + t91 + 0.0003;
+    let t93 = s_q4 * c_q4 * t92 - 0.0003 * (s_q4 * c_q4);
+    let t94 = 0.0003 * (c_q4 * c_q4) + s_q4 * s_q4 * t92 + 0.0013;
+    let inv95 = 1.0 / t94;
+    let t96 = 0.0003 * (s_q4 * s_q4) + c_q4 * c_q4 * t92 + d.k7 - t93 * t93 * inv95;
+    let t97 = s_q4 * t83 * t93 * inv95 + d.k8 - c_q4 * t83;
+    let t98 = c_q3 * c_q3 * t97;
+    let t99 = 0.019 * t89 - t98;
+    let t100 = t90 + t91 + 0.0004;
+    let inv101 = 1.0 / t100;
+    let t102 = p.m5 + t55 + t56 - t57 * t57 * inv101;
+    let t103 = p.m4 + c_q4 * c_q4 * t102 + s_q4 * s_q4 * d.k9;
+    let t104 = s_q3 * s_q3 * t103;
+    let t105 = t55 + t56 + d.k10 - s_q4 * s_q4 * (t83 * t83) * inv95;
+    let t106 = c_q3 * c_q3 * t105;
+    let t107 = t104 + t106;
+    let t108 = s_q3 * c_q3 * t97;
+    let t109 = 0.019 * t87 + t108;
+    let t110 = s_q3 * c_q3 * t103;
+    let t111 = s_q3 * c_q3 * t105;
+    let t112 = t111 - t110;
+    let t113 = p.d4 * t112;
+    let t114 = s_q4 * c_q4 * t102 - s_q4 * c_q4 * d.k9;
+    let t115 = p.a3 * s_q3 * t114;
+    let t116 = t113 + t115;
+    let t117 = s_q3 * c_q3 * d.k7 + p.d4 * t109 - s_q3 * c_q3 * t96
+        - p.d4 * (-(0.019 * t87) - t108) - p.d4 * t116;
+    let t118 = s_q3 * s_q3 * t97;
+    let t119 = p.d4 * c_q3 * t114;
+    let t120 = s_q4 * s_q4 * t102;
+    let t121 = c_q4 * c_q4 * d.k9;
+    let t122 = p.m4 + t120 + t121;
+    let t123 = p.a3 * t122;
+    let t124 = c_q3 * c_q3 * t103;
+    let t125 = s_q3 * s_q3 * t105;
+    let t126 = p.d4 * (t124 + t125);
+    let t127 = p.a3 * c_q3 * t114;
+    let t128 = d.k4 + s_q3 * s_q3 * t96 + c_q3 * c_q3 * d.k7 + p.d4 * (t126 - t127)
+        - p.a3 * (t119 - t123) - 2.0 * (p.d4 * (t118 - 0.019 * t88));
+    let inv129 = 1.0 / t128;
+    let t130 = c_q3 * c_q3 * t96 + s_q3 * s_q3 * d.k7 + t107 * d.k11 + d.k12
+        + 2.0 * (p.d4 * t99) - t117 * t117 * inv129;
+    let t131 = p.a3 * t116 + d.k14 - p.a3 * t109;
+    let t132 = -(p.a3 * t99) - t107 * d.k13 - t117 * inv129 * t131;
+    let t133 = s_q2 * t132;
+    let t134 = c_q2 * t132;
+    let t135 = t107 * d.k15 + d.k16 - inv129 * (t131 * t131);
+    let t136 = t118 + t127 + d.k17 - 0.019 * t88 - t126;
+    let t137 = t113 - 0.019 * t87 - t108 - t117 * inv129 * t136;
+    let t138 = d.k18 - p.a3 * t112 - inv129 * t131 * t136;
+    let t139 = c_q2 * t137 - s_q2 * t138;
+    let t140 = s_q2 * t139;
+    let t141 = t123 - t119;
+    let t142 = d.k19 - p.d4 * s_q3 * t114 - t117 * inv129 * t141;
+    let t143 = t115 - inv129 * t131 * t141;
+    let t144 = c_q2 * t142 - s_q2 * t143;
+    let t145 = c_q2 * t144;
+    let t146 = t140 + t145;
+    let t147 = p.m3 + t124 + t125 - inv129 * (t136 * t136);
+    let t148 = c_q3 * t114 - inv129 * t136 * t141;
+    let t149 = c_q2 * t148;
+    let t150 = s_q2 * t147 + t149;
+    let t151 = s_q2 * t148;
+    let t152 = t120 + t121 + d.k20 - inv129 * (t141 * t141);
+    let t153 = t151 + c_q2 * t152;
+    let t154 = s_q2 * t150 + c_q2 * t153;
+    let t155 = p.a2 * t146 + d.k23 - t154 * d.k22;
+    let t156 = t154 * d.k24 + d.k25;
+    let inv157 = 1.0 / t156;
+    let t158 = c_q2 * (c_q2 * t130 - t133) + t154 * d.k21 + d.k26
+        - s_q2 * (t134 - s_q2 * t135) - t155 * t155 * inv157 - 2.0 * (p.d3 * t146);
+    let t159 = t134 + s_q2 * t130;
+    let t160 = t133 + c_q2 * t135;
+    let t161 = c_q2 * t139;
+    let t162 = s_q2 * t144;
+    let t163 = 0.019 * t87 + t108 - t113 - t115;
+    let t164 = 0.019 * t89 + p.d4 * t107 + d.k27 - t98 - t117 * inv129 * t163;
+    let t165 = -(p.a3 * t107) - inv129 * t131 * t163;
+    let t166 = s_q2 * t137 + c_q2 * t138;
+    let t167 = s_q2 * t166;
+    let t168 = s_q2 * t142 + c_q2 * t143;
+    let t169 = c_q2 * t168;
+    let t170 = t167 + t169;
+    let t171 = c_q2 * t150 - s_q2 * t153;
+    let t172 = p.d3 * t171;
+    let t173 = t111 - t110 - inv129 * t136 * t163;
+    let t174 = -(s_q3 * t114) - inv129 * t141 * t163;
+    let t175 = s_q2 * t173 + c_q2 * t174;
+    let t176 = p.a2 * t175;
+    let t177 = p.a2 * t170 + d.k22 * t171 + d.k28 - d.k24 * t175;
+    let t178 = c_q2 * t159 + p.d3 * (t161 - t162) + p.d3 * (t176 - t172) + d.k29
+        - s_q2 * t160 - p.a2 * (c_q2 * t164 - s_q2 * t165) - p.d3 * t170
+        - t155 * inv157 * t177;
+    let t179 = c_q2 * t166;
+    let t180 = s_q2 * t168;
+    let t181 = c_q2 * t173 - s_q2 * t174;
+    let t182 = p.a2 * t181;
+    let t183 = p.d3 * (c_q2 * (c_q2 * t147 - t151) - s_q2 * (t149 - s_q2 * t152));
+    let t184 = p.m3 + t104 + t106 - inv129 * (t163 * t163);
+    let t185 = s_q2 * t159 + c_q2 * t160 + p.a2 * (p.a2 * t184 - p.d3 * t181) + d.k30
+        + 2.0 * (p.d3 * (t179 - t180) - p.a2 * (s_q2 * t164 + c_q2 * t165))
+        - p.d3 * (t182 - t183) - inv157 * (t177 * t177);
+    let t186 = s_q1 * (s_q1 * t158 + c_q1 * t178) + c_q1 * (s_q1 * t178 + c_q1 * t185)
         + 0.35;
-    let inv224 = 1.0 / t223;
-    let t225 = s_q1
-        * (0.2275 * t73 + c_q2 * t179 + qd[0] * s_q1 * qd[1] * t221 - 0.025 * t4
-            - 0.006 * t74 - s_q2 * t180 - p.d3 * t217 - qd[0] * c_q1 * qd[1] * t220
-            - t213 * inv216 * t219)
+    let inv187 = 1.0 / t186;
+    let t188 = 0.00011 * (t44 * t45) + 0.001024 * t80 - qd[5] * t44 * d.k6;
+    let t189 = qd[5] * t43 * d.k6 - 0.00011 * (t43 * t45) - 0.001024 * t79;
+    let t190 = c_q5 * t188 - 0.0001 * (t38 * t39) - s_q5 * t189 - qd[4] * t38 * t92;
+    let t191 = s_q4 * t190;
+    let t192 = t86 + tau[3] + t191;
+    let t193 = 0.0005 * (t25 * t32) + 0.000361 * t77 + c_q4 * t190 - s_q4 * t84
+        - t69 * t97 - qd[3] * t25 * t96 - t93 * inv95 * t192;
+    let t194 = tau[4] + qd[3] * t22 * d.k7 - 0.0005 * (t22 * t32) - 0.000361 * t76
+        - 0.019 * (p.m4 * t66);
+    let t195 = s_q5 * t188;
+    let t196 = c_q5 * t189;
+    let t197 = c_q5 * t81 - s_q5 * t82 - t57 * inv101 * (tau[4] - t195 - t196);
+    let t198 = 0.019 * (p.m4 * qd[3] * t22 - t76) + p.m6 * s_q4 * t54 + c_q4 * t197
+        - t66 * t103 - t30 * t114;
+    let t199 = s_q3 * t198;
+    let t200 = s_q5 * t81 + c_q5 * t82 + qd[4] * t38 * t83 + s_q4 * t83 * inv95 * t192
+        - 0.019 * t77 - t69 * t105 - qd[3] * t25 * t97;
+    let t201 = c_q3 * t200;
+    let t202 = -t199 - t201;
+    let t203 = s_q3 * t193;
+    let t204 = c_q3 * t194;
+    let t205 = s_q4 * t197;
+    let t206 = t66 * t114;
+    let t207 = t30 * t122;
+    let t208 = p.a3 * (t205 - t78 - t85 - t206 - t207);
+    let t209 = c_q3 * t198;
+    let t210 = s_q3 * t200;
+    let t211 = p.d4 * (t209 - t210);
+    let t212 = 0.0535 * t51 + 0.07 * t73 + tau[2] + t208 - t203 - t204 - t211;
+    let t213 = 0.0141 * t74 + c_q3 * t193 + p.d4 * t202 + qd[2] * t8 * t132
+        - 0.0635 * (t11 * t18) - 0.07 * t75 - s_q3 * t194 - t60 * t137 - t63 * t142
+        - t17 * t164 - qd[2] * t11 * t130 - t117 * inv129 * t212;
+    let t214 = 0.01 * t52 + qd[2] * t8 * t135 - 0.0141 * t73 - tau[3] - p.a3 * t202
+        - t60 * t138 - t63 * t143 - t17 * t165 - qd[2] * t11 * t132
+        - inv129 * t131 * t212;
+    let t215 = t209 + qd[2] * t8 * t138 - t73 - t210 - t60 * t147 - t63 * t148
+        - t17 * t173 - qd[2] * t11 * t137 - inv129 * t136 * t212;
+    let t216 = t205 + qd[2] * t8 * t143 - t74 - t78 - t85 - t206 - t207 - t60 * t148
+        - t63 * t152 - t17 * t174 - qd[2] * t11 * t142 - inv129 * t141 * t212;
+    let t217 = s_q2 * t215 + c_q2 * t216;
+    let t218 = p.a2 * t217;
+    let t219 = 0.006 * t70 + tau[1] + t218 - 0.394 * t49 - 0.068 * t71 - tau[2];
+    let t220 = p.a2 * t171 + d.k31;
+    let t221 = p.a2 * t154 + d.k33;
+    let t222 = tau[0]
+        + s_q1
+            * (0.2275 * t71 + c_q2 * t213 + qd[0] * s_q1 * qd[1] * t178 - 0.025 * t4
+                - 0.006 * t72 - s_q2 * t214 - p.d3 * t217 - qd[0] * c_q1 * qd[1] * t158
+                - t155 * inv157 * t219)
         + c_q1
-            * (0.419 * t5 + 0.068 * t74 + s_q2 * t179 + c_q2 * t180
-                + p.d3 * (c_q2 * t177 - s_q2 * t178) + qd[0] * s_q1 * qd[1] * t222
-                - 0.2275 * t72
+            * (0.419 * t5 + 0.068 * t72 + s_q2 * t213 + c_q2 * t214
+                + p.d3 * (c_q2 * t215 - s_q2 * t216) + qd[0] * s_q1 * qd[1] * t185
+                - 0.2275 * t70
                 - p.a2
-                    * (qd[2] * t8 * t173 - t77 - t154 - t155 - t60 * t164 - t63 * t166
-                        - t17 * t167 - qd[2] * t11 * t172 - t146 * inv151 * t161)
-                - qd[0] * c_q1 * qd[1] * t221 - t214 * inv216 * t219) + tau[0]
+                    * (qd[2] * t8 * t165 - t75 - t199 - t201 - t60 * t173 - t63 * t174
+                        - t17 * t184 - qd[2] * t11 * t164 - inv129 * t163 * t212)
+                - qd[0] * c_q1 * qd[1] * t178 - inv157 * t177 * t219)
         - p.g
             * (s_q1
-                * (s_q1 * (t193 - t194 - t207 - t211 * t213 * inv216)
-                    + c_q1
-                        * (0.2275 * p.m2 + t195 + t209 - t196 - t208
-                            - t211 * t214 * inv216))
+                * (s_q1 * (t161 - t162 - t172 - t155 * inv157 * t220)
+                    + c_q1 * (t179 + t183 + d.k32 - t180 - t182 - inv157 * t177 * t220))
                 + c_q1
-                    * (s_q1
-                        * (t197 + t198 - 0.2275 * p.m2 - p.d3 * t188
-                            - t212 * t213 * inv216)
-                        + c_q1 * (t200 + t201 + t207 - t210 - t212 * t214 * inv216)));
-    let t226 = t4 + s_q1 * inv224 * t225;
-    let t227 = c_q1 * inv224 * t225 - t5;
-    let t228 = 0.006 * t72 + t218 + tau[1] - 0.394 * t49 - 0.068 * t73 - tau[2]
-        - p.g * s_q1 * t211 - p.g * c_q1 * t212 - t213 * t226 - t214 * t227;
-    let t229 = inv216 * t228;
-    let t230 = p.a2 * t227;
-    let t231 = p.g * s_q1 + p.d3 * t227;
-    let t232 = p.g * c_q1 + p.a2 * inv216 * t228 - p.d3 * t226;
-    let t233 = c_q2 * t231;
-    let t234 = s_q2 * t232;
-    let t235 = s_q2 * t231;
-    let t236 = c_q2 * t232;
-    let t237 = s_q2 * t226;
-    let t238 = c_q2 * t227;
-    let t239 = qd[2] * t11 + c_q2 * t226 + s_q2 * t227;
-    let t240 = t238 - t19 - t237;
-    let t241 = inv151
-        * (0.0535 * t51 + 0.07 * t75 + t159 + tau[2] - t157 - t158 - t160
-            - t148 * (t58 + t59 + t233 + t234) - t145 * (t62 + t236 - t61 - t235)
-            - t146 * (t15 - t16 - t230) - t147 * t239 - t149 * t240
-            - t150 * inv216 * t228);
-    let t242 = t229 + t241;
-    let t243 = t58 + t59 + t233 + t234 - p.d4 * t242;
-    let t244 = t15 + p.d4 * t239 - t16 - t230 - p.a3 * t240;
-    let t245 = qd[3] * t25 + c_q3 * t239 - s_q3 * t242;
-    let t246 = inv107
-        * (t110 + t111 + tau[3] + s_q4 * t87 * (-t67 - t68 - s_q3 * t243 - c_q3 * t244)
-            - t103 * t245 - t106 * t240);
+                    * (s_q1 * (t140 + t145 + d.k34 - p.d3 * t154 - t155 * inv157 * t221)
+                        + c_q1 * (t167 + t169 + t172 - t176 - inv157 * t177 * t221)));
+    let t223 = t4 + s_q1 * inv187 * t222;
+    let t224 = c_q1 * inv187 * t222 - t5;
+    let t225 = 0.006 * t70 + tau[1] + t218 - 0.394 * t49 - 0.068 * t71 - tau[2]
+        - p.g * s_q1 * t220 - p.g * c_q1 * t221 - t155 * t223 - t177 * t224;
+    let t226 = inv157 * t225;
+    let t227 = p.g * s_q1 + p.d3 * t224;
+    let t228 = c_q2 * t227;
+    let t229 = p.g * c_q1 + p.a2 * inv157 * t225 - p.d3 * t223;
+    let t230 = s_q2 * t229;
+    let t231 = s_q2 * t227;
+    let t232 = c_q2 * t229;
+    let t233 = p.a2 * t224;
+    let t234 = qd[2] * t11 + c_q2 * t223 + s_q2 * t224;
+    let t235 = s_q2 * t223;
+    let t236 = c_q2 * t224;
+    let t237 = t236 - t19 - t235;
+    let t238 = inv129
+        * (0.0535 * t51 + 0.07 * t73 + tau[2] + t208 - t203 - t204 - t211
+            - t136 * (t58 + t59 + t228 + t230) - t141 * (t62 + t232 - t61 - t231)
+            - t163 * (t15 - t16 - t233) - t117 * t234 - t131 * t237
+            - t128 * inv157 * t225);
+    let t239 = t226 + t238;
+    let t240 = t58 + t59 + t228 + t230 - p.d4 * t239;
+    let t241 = t15 + p.d4 * t234 - t16 - t233 - p.a3 * t237;
+    let t242 = qd[3] * t25 + c_q3 * t234 - s_q3 * t239;
+    let t243 = inv95
+        * (t86 + tau[3] + t191 + s_q4 * t83 * (-t67 - t68 - s_q3 * t240 - c_q3 * t241)
+            - t93 * t242 - t94 * t237);
     [
-        inv224 * t225,
-        t229,
-        t241,
-        t246,
-        inv93
-            * (tau[4] - t94 - t95
+        inv187 * t222,
+        t226,
+        t238,
+        t243,
+        inv101
+            * (tau[4] - t195 - t196
                 - t57
-                    * (c_q4 * (t64 + c_q3 * t243 - t65 - s_q3 * t244)
-                        + s_q4 * (t62 + t236 + p.a3 * t242 - t28 - t29 - t61 - t235))
-                - t92 * (qd[3] * t22 + s_q3 * t239 + c_q3 * t242)),
+                    * (c_q4 * (t64 + c_q3 * t240 - t65 - s_q3 * t241)
+                        + s_q4 * (t62 + t232 + p.a3 * t239 - t28 - t29 - t61 - t231))
+                - t100 * (qd[3] * t22 + s_q3 * t234 + c_q3 * t239)),
         25000.0
             * (tau[5]
-                - 0.00004 * (c_q4 * (t238 + t246 - t19 - t237) - t40 - s_q4 * t245)),
+                - 0.00004 * (c_q4 * (t236 + t243 - t19 - t235) - t40 - s_q4 * t242)),
     ]
 }
-/// Operation count of [`coriolis_matrix`].
+/// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 846,
+    mul: 845,
     add: 554,
     div: 0,
     sqrt: 0,
@@ -1064,7 +1256,20 @@ pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
 };
 ///The Coriolis matrix C(q, q̇) from the Christoffel symbols of M: `C q̇ + g = bias`
 ///and `Ṁ − 2C` is skew-symmetric, as passivity-based controllers need.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`coriolis_matrix_with`]; its cost is [`OPS_CORIOLIS_MATRIX`].
 pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV]; NV] {
+    coriolis_matrix_with(&p.derived(), q, qd)
+}
+/// [`coriolis_matrix`] with the parameter groups already computed by [`Params::derived`].
+pub fn coriolis_matrix_with(
+    d: &Derived,
+    q: &[f64; NQ],
+    qd: &[f64; NV],
+) -> [[f64; NV]; NV] {
+    let p = &d.params;
     let s_q1 = libm::sin(q[1]);
     let c_q1 = libm::cos(q[1]);
     let t2 = qd[0] * s_q1;
@@ -1422,8 +1627,8 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
     let t338 = s_q2 * t337 + p.m6 * c_q2 * s_q4 * c_q5 * t327;
     let t339 = s_q3 * c_q4 * t329;
     let t340 = c_q3 * t332;
-    let t341 = p.a3 * p.m6 * s_q4 * c_q5 * t327;
-    let t342 = p.d4 * t337;
+    let t341 = p.d4 * t337;
+    let t342 = s_q4 * c_q5 * t327 * d.k35;
     [
         [
             0.5
@@ -1472,7 +1677,7 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
             0.5 * (t258 + p.a2 * t255 - 0.07 * t245 - t256 - t257 - t259),
             0.5 * (t292 + p.a2 * t289 - t290 - t291 - t293),
             0.5 * (t324 + p.a2 * t321 - t322 - t323 - t325),
-            0.5 * (t341 + p.a2 * t338 - t339 - t340 - t342),
+            0.5 * (p.a2 * t338 + t342 - t339 - t340 - t341),
         ],
         [
             0.5 * (t133 - 0.0535 * t117 - 0.07 * t118 - t131 - t132 - t134),
@@ -1480,7 +1685,7 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
             0.5 * (t258 - 0.07 * t245 - t256 - t257 - t259),
             0.5 * (t292 - t290 - t291 - t293),
             0.5 * (t324 - t322 - t323 - t325),
-            0.5 * (t341 - t339 - t340 - t342),
+            0.5 * (t342 - t339 - t340 - t341),
         ],
         [
             0.5 * (0.0013 * t72 + t119 + t120),
@@ -1501,9 +1706,9 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
         [0.00002 * t97, t213, t213, 0.00002 * t270, 0.00002 * t303, 0.0],
     ]
 }
-/// Operation count of [`energy`].
+/// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
-    mul: 143,
+    mul: 138,
     add: 94,
     div: 0,
     sqrt: 0,
@@ -1512,7 +1717,16 @@ pub const OPS_ENERGY: OpCount = OpCount {
 };
 ///Kinetic and potential energy `(T, V)`; `V = −Σ m g·c` is zero where every
 ///centre of mass is at the ground origin's height.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`energy_with`]; its cost is [`OPS_ENERGY`].
 pub fn energy(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
+    energy_with(&p.derived(), q, qd)
+}
+/// [`energy`] with the parameter groups already computed by [`Params::derived`].
+pub fn energy_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
+    let p = &d.params;
     let s_q1 = libm::sin(q[1]);
     let c_q1 = libm::cos(q[1]);
     let t2 = qd[0] * s_q1;
@@ -1591,13 +1805,12 @@ pub fn energy(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
                         + 0.0003 * (t22 * t22 + t25 * t25) + 0.0004 * (t26 * t26))
                     + (0.00015 * (t29 * t29 + t30 * t30)
                         + p.m6 * (t60 + t61 * t61 + t62 * t62) + 0.00004 * (t31 * t31))),
-        p.m2 * p.g * (0.068 * s_q1 + 0.006 * c_q1) + p.m3 * p.g * (0.07 * t36 + t37)
-            + p.m4 * p.g * (0.019 * t36 + t37 + t38 + t39)
-            + p.m5 * p.g * (t37 + t38 + t39)
-            + p.m6 * p.g * (0.032 * (c_q4 * t36 - c_q3 * s_q4 * t35) + t37 + t38 + t39),
+        (0.068 * s_q1 + 0.006 * c_q1) * d.k5 + (0.07 * t36 + t37) * d.k36
+            + (0.019 * t36 + t37 + t38 + t39) * d.k37 + (t37 + t38 + t39) * d.k38
+            + (0.032 * (c_q4 * t36 - c_q3 * s_q4 * t35) + t37 + t38 + t39) * d.k39,
     )
 }
-/// Operation count of [`body_poses`].
+/// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_POSES: OpCount = OpCount {
     mul: 75,
     add: 45,
@@ -1607,7 +1820,16 @@ pub const OPS_BODY_POSES: OpCount = OpCount {
     cos: 6,
 };
 ///The pose of every body in the ground frame, in the order of `BODY_NAMES`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`body_poses_with`]; its cost is [`OPS_BODY_POSES`].
 pub fn body_poses(p: &Params, q: &[f64; NQ]) -> [Pose; NB] {
+    body_poses_with(&p.derived(), q)
+}
+/// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
+pub fn body_poses_with(d: &Derived, q: &[f64; NQ]) -> [Pose; NB] {
+    let p = &d.params;
     let s_q0 = libm::sin(q[0]);
     let c_q0 = libm::cos(q[0]);
     let t2 = -c_q0;
@@ -1689,7 +1911,7 @@ pub fn body_poses(p: &Params, q: &[f64; NQ]) -> [Pose; NB] {
         },
     ]
 }
-/// Operation count of [`coordinate_rates`].
+/// Operation count of [`coordinate_rates_with`] (and of [`coordinate_rates`] after [`OPS_DERIVED`]).
 pub const OPS_COORDINATE_RATES: OpCount = OpCount {
     mul: 0,
     add: 0,
@@ -1702,10 +1924,19 @@ pub const OPS_COORDINATE_RATES: OpCount = OpCount {
 ///for revolute and prismatic joints, the quaternion kinematics ½ q ⊗ (ω, 0)
 ///for spherical and free joints. Integrate `q` with them and renormalise
 ///the quaternions.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`coordinate_rates_with`]; its cost is [`OPS_COORDINATE_RATES`].
 pub fn coordinate_rates(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NQ] {
+    coordinate_rates_with(&p.derived(), q, qd)
+}
+/// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
+pub fn coordinate_rates_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NQ] {
+    let p = &d.params;
     [qd[0], qd[1], qd[2], qd[3], qd[4], qd[5]]
 }
-/// Operation count of [`body_jacobians`].
+/// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
     mul: 309,
     add: 173,
@@ -1718,7 +1949,16 @@ pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
 ///q̇ to the velocity of the body-frame origin, rows 3–5 to the angular velocity,
 ///all in ground coordinates. A point `p` of the body (ground coordinates,
 ///relative to the origin) moves with `v + ω × p`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`body_jacobians_with`]; its cost is [`OPS_BODY_JACOBIANS`].
 pub fn body_jacobians(p: &Params, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
+    body_jacobians_with(&p.derived(), q)
+}
+/// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
+pub fn body_jacobians_with(d: &Derived, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
+    let p = &d.params;
     let s_q0 = libm::sin(q[0]);
     let c_q0 = libm::cos(q[0]);
     let t2 = -c_q0;

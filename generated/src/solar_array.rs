@@ -10,16 +10,17 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `inverse_dynamics` | 48 | 27 | 0 | 0 | 1 | 1 |
-//! | `mass_matrix` | 33 | 21 | 0 | 0 | 1 | 1 |
-//! | `bias` | 30 | 15 | 0 | 0 | 1 | 1 |
+//! | `derived` | 38 | 13 | 1 | 0 | 0 | 0 |
+//! | `inverse_dynamics` | 40 | 24 | 0 | 0 | 1 | 1 |
+//! | `mass_matrix` | 16 | 12 | 0 | 0 | 1 | 1 |
+//! | `bias` | 28 | 12 | 0 | 0 | 1 | 1 |
 //! | `gravity` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `forward_dynamics` | 110 | 44 | 2 | 0 | 1 | 1 |
-//! | `coriolis_matrix` | 45 | 19 | 0 | 0 | 1 | 1 |
-//! | `energy` | 31 | 13 | 0 | 0 | 1 | 1 |
-//! | `body_poses` | 8 | 10 | 0 | 0 | 2 | 2 |
+//! | `forward_dynamics` | 64 | 35 | 1 | 0 | 1 | 1 |
+//! | `coriolis_matrix` | 39 | 16 | 0 | 0 | 1 | 1 |
+//! | `energy` | 25 | 10 | 0 | 0 | 1 | 1 |
+//! | `body_poses` | 8 | 7 | 0 | 0 | 2 | 2 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `body_jacobians` | 12 | 11 | 0 | 0 | 2 | 2 |
+//! | `body_jacobians` | 12 | 8 | 0 | 0 | 2 | 2 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 /// Number of position coordinates `q` (larger than `NV` when a
@@ -103,10 +104,106 @@ impl Default for Params {
         }
     }
 }
-/// Operation count of [`inverse_dynamics`].
+/// The parameters and the constant groups of parameters that the
+/// `*_with` functions read, computed once by [`Params::derived`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Derived {
+    /// The parameters the groups were computed from.
+    pub params: Params,
+    /// Parameter group 0.
+    pub k0: f64,
+    /// Parameter group 1.
+    pub k1: f64,
+    /// Parameter group 2.
+    pub k2: f64,
+    /// Parameter group 3.
+    pub k3: f64,
+    /// Parameter group 4.
+    pub k4: f64,
+    /// Parameter group 5.
+    pub k5: f64,
+    /// Parameter group 6.
+    pub k6: f64,
+    /// Parameter group 7.
+    pub k7: f64,
+    /// Parameter group 8.
+    pub k8: f64,
+    /// Parameter group 9.
+    pub k9: f64,
+    /// Parameter group 10.
+    pub k10: f64,
+    /// Parameter group 11.
+    pub k11: f64,
+    /// Parameter group 12.
+    pub k12: f64,
+    /// Parameter group 13.
+    pub k13: f64,
+    /// Parameter group 14.
+    pub k14: f64,
+    /// Parameter group 15.
+    pub k15: f64,
+    /// Parameter group 16.
+    pub k16: f64,
+    /// Parameter group 17.
+    pub k17: f64,
+    /// Parameter group 18.
+    pub k18: f64,
+    /// Parameter group 19.
+    pub k19: f64,
+    /// Parameter group 20.
+    pub k20: f64,
+}
+impl Params {
+    /// Computes the parameter groups; call again after changing a
+    /// parameter.
+    pub fn derived(&self) -> Derived {
+        let p = self;
+        let t0 = p.m1 * (p.length * p.length);
+        let t1 = p.m2 * (p.length * p.length);
+        let t2 = p.m1 * (p.s10 * p.s10);
+        let t3 = p.m1 * (p.h10 * p.h10);
+        let t4 = 0.08333333333333333 * t1 + p.m2 * (p.s21 * p.s21)
+            + p.m2 * (p.h21 * p.h21);
+        let inv5 = 1.0 / t4;
+        Derived {
+            params: *self,
+            k0: t0,
+            k1: p.m1 * p.s10,
+            k2: p.m1 * p.h10,
+            k3: t1,
+            k4: -p.h10 - p.h12,
+            k5: p.s10 + p.s12,
+            k6: p.m2 * p.s21,
+            k7: p.m2 * p.h21,
+            k8: p.h10 + p.h12,
+            k9: 0.08333333333333333 * (t0 + t1) + t2 + t3,
+            k10: 0.08333333333333333 * t1,
+            k11: t4,
+            k12: p.m2 - p.m2 * p.m2 * (p.h21 * p.h21) * inv5,
+            k13: p.m2 * p.m2 * p.s21 * p.h21 * inv5,
+            k14: p.m2 - p.m2 * p.m2 * (p.s21 * p.s21) * inv5,
+            k15: 0.08333333333333333 * t0 + t2 + t3,
+            k16: p.m2 * p.h21 * inv5,
+            k17: p.m2 * p.s21 * inv5,
+            k18: inv5,
+            k19: p.h10 * p.h10,
+            k20: p.s10 * p.s10,
+        }
+    }
+}
+/// Operation count of [`Params::derived`].
+pub const OPS_DERIVED: OpCount = OpCount {
+    mul: 38,
+    add: 13,
+    div: 1,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+};
+/// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 48,
-    add: 27,
+    mul: 40,
+    add: 24,
     div: 0,
     sqrt: 0,
     sin: 1,
@@ -114,38 +211,50 @@ pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
 };
 ///Joint forces τ(q, q̇, q̈) by the recursive Newton–Euler method: torques for
 ///revolute joints, forces for prismatic ones, in coordinate order.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`inverse_dynamics_with`]; its cost is [`OPS_INVERSE_DYNAMICS`].
 pub fn inverse_dynamics(
     p: &Params,
     q: &[f64; NQ],
     qd: &[f64; NV],
     qdd: &[f64; NV],
 ) -> [f64; NV] {
-    let t0 = p.s10 + p.s12;
-    let t1 = -p.h10 - p.h12;
+    inverse_dynamics_with(&p.derived(), q, qd, qdd)
+}
+/// [`inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
+pub fn inverse_dynamics_with(
+    d: &Derived,
+    q: &[f64; NQ],
+    qd: &[f64; NV],
+    qdd: &[f64; NV],
+) -> [f64; NV] {
+    let p = &d.params;
     let s_q1 = libm::sin(q[1]);
     let c_q1 = libm::cos(q[1]);
-    let t4 = -(t1 * qdd[0]) - t0 * (qd[0] * qd[0]);
-    let t5 = t0 * qdd[0] - t1 * (qd[0] * qd[0]);
-    let t6 = qd[0] + qd[1];
-    let t7 = qdd[0] + qdd[1];
-    let t8 = c_q1 * t4 + s_q1 * t5 - p.h21 * t7 - p.s21 * (t6 * t6);
-    let t9 = c_q1 * t5 + p.s21 * t7 - s_q1 * t4 - p.h21 * (t6 * t6);
-    let t10 = p.m2 * (p.length * p.length) * t7;
-    let t11 = p.m2 * p.s21 * t9;
-    let t12 = p.m2 * p.h21 * t8;
+    let t2 = qd[0] + qd[1];
+    let t3 = qdd[0] + qdd[1];
+    let t4 = t3 * d.k3;
+    let t5 = -(qdd[0] * d.k4) - qd[0] * qd[0] * d.k5;
+    let t6 = qdd[0] * d.k5 - qd[0] * qd[0] * d.k4;
+    let t7 = p.s21 * t3 + c_q1 * t6 - p.h21 * (t2 * t2) - s_q1 * t5;
+    let t8 = t7 * d.k6;
+    let t9 = c_q1 * t5 + s_q1 * t6 - p.h21 * t3 - p.s21 * (t2 * t2);
+    let t10 = t9 * d.k7;
     [
-        0.08333333333333333 * (p.m1 * (p.length * p.length) * qdd[0] + t10)
-            + p.m1 * p.s10 * (p.s10 * qdd[0] + p.h10 * (qd[0] * qd[0]))
-            + p.m1 * p.h10 * (p.h10 * qdd[0] - p.s10 * (qd[0] * qd[0])) + t11
-            + t0 * (p.m2 * s_q1 * t8 + p.m2 * c_q1 * t9) - t12
-            - t1 * (p.m2 * c_q1 * t8 - p.m2 * s_q1 * t9),
-        0.08333333333333333 * t10 + t11 - t12,
+        0.08333333333333333 * (qdd[0] * d.k0 + t4)
+            + (p.s10 * qdd[0] + p.h10 * (qd[0] * qd[0])) * d.k1
+            + (p.h10 * qdd[0] - p.s10 * (qd[0] * qd[0])) * d.k2 + t8
+            + d.k5 * (p.m2 * s_q1 * t9 + p.m2 * c_q1 * t7) - t10
+            - d.k4 * (p.m2 * c_q1 * t9 - p.m2 * s_q1 * t7),
+        0.08333333333333333 * t4 + t8 - t10,
     ]
 }
-/// Operation count of [`mass_matrix`].
+/// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 33,
-    add: 21,
+    mul: 16,
+    add: 12,
     div: 0,
     sqrt: 0,
     sin: 1,
@@ -153,32 +262,36 @@ pub const OPS_MASS_MATRIX: OpCount = OpCount {
 };
 ///The joint-space mass matrix M(q), symmetric positive definite, so that
 ///`M(q) q̈ + bias(q, q̇) = τ`. Entries of joints on different branches are zero.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`mass_matrix_with`]; its cost is [`OPS_MASS_MATRIX`].
 pub fn mass_matrix(p: &Params, q: &[f64; NQ]) -> [[f64; NV]; NV] {
-    let t0 = p.s10 + p.s12;
-    let t1 = p.m2 * (p.length * p.length);
+    mass_matrix_with(&p.derived(), q)
+}
+/// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
+pub fn mass_matrix_with(d: &Derived, q: &[f64; NQ]) -> [[f64; NV]; NV] {
+    let p = &d.params;
     let s_q1 = libm::sin(q[1]);
     let c_q1 = libm::cos(q[1]);
-    let t4 = p.h10 + p.h12;
-    let t5 = p.s21 + t0 * c_q1 - s_q1 * t4;
-    let t6 = p.m2 * p.s21 * t5;
-    let t7 = c_q1 * t4 + t0 * s_q1 - p.h21;
-    let t8 = p.m2 * p.h21 * t7;
-    let t9 = 0.08333333333333333 * t1 + t6 - t8;
+    let t2 = p.s21 + c_q1 * d.k5 - s_q1 * d.k8;
+    let t3 = d.k6 * t2;
+    let t4 = c_q1 * d.k8 + s_q1 * d.k5 - p.h21;
+    let t5 = d.k7 * t4;
+    let t6 = t3 + d.k10 - t5;
     [
         [
-            0.08333333333333333 * (p.m1 * (p.length * p.length) + t1)
-                + p.m1 * (p.s10 * p.s10) + p.m1 * (p.h10 * p.h10) + t6
-                + t0 * (p.m2 * s_q1 * t7 + p.m2 * c_q1 * t5) - t8
-                - (-p.h10 - p.h12) * (p.m2 * c_q1 * t7 - p.m2 * s_q1 * t5),
-            t9,
+            t3 + d.k5 * (p.m2 * s_q1 * t4 + p.m2 * c_q1 * t2) + d.k9 - t5
+                - d.k4 * (p.m2 * c_q1 * t4 - p.m2 * s_q1 * t2),
+            t6,
         ],
-        [t9, 0.08333333333333333 * t1 + p.m2 * (p.s21 * p.s21) + p.m2 * (p.h21 * p.h21)],
+        [t6, d.k11],
     ]
 }
-/// Operation count of [`bias`].
+/// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 30,
-    add: 15,
+    mul: 28,
+    add: 12,
     div: 0,
     sqrt: 0,
     sin: 1,
@@ -186,25 +299,32 @@ pub const OPS_BIAS: OpCount = OpCount {
 };
 ///The bias forces C(q, q̇) q̇ + g(q): the joint forces that keep every
 ///acceleration zero.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`bias_with`]; its cost is [`OPS_BIAS`].
 pub fn bias(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
-    let t0 = p.s10 + p.s12;
-    let t1 = -p.h10 - p.h12;
+    bias_with(&p.derived(), q, qd)
+}
+/// [`bias`] with the parameter groups already computed by [`Params::derived`].
+pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
+    let p = &d.params;
     let s_q1 = libm::sin(q[1]);
     let c_q1 = libm::cos(q[1]);
-    let t4 = qd[0] + qd[1];
-    let t5 = t0 * (qd[0] * qd[0]) * s_q1 - p.h21 * (t4 * t4)
-        - t1 * (qd[0] * qd[0]) * c_q1;
-    let t6 = p.m2 * p.s21 * t5;
-    let t7 = -(p.s21 * (t4 * t4)) - t0 * (qd[0] * qd[0]) * c_q1
-        - t1 * (qd[0] * qd[0]) * s_q1;
-    let t8 = p.m2 * p.h21 * t7;
+    let t2 = qd[0] + qd[1];
+    let t3 = qd[0] * qd[0] * s_q1 * d.k5 - p.h21 * (t2 * t2)
+        - qd[0] * qd[0] * c_q1 * d.k4;
+    let t4 = d.k6 * t3;
+    let t5 = -(p.s21 * (t2 * t2)) - qd[0] * qd[0] * c_q1 * d.k5
+        - qd[0] * qd[0] * s_q1 * d.k4;
+    let t6 = d.k7 * t5;
     [
-        t6 + t0 * (p.m2 * s_q1 * t7 + p.m2 * c_q1 * t5) - t8
-            - t1 * (p.m2 * c_q1 * t7 - p.m2 * s_q1 * t5),
-        t6 - t8,
+        t4 + d.k5 * (p.m2 * s_q1 * t5 + p.m2 * c_q1 * t3) - t6
+            - d.k4 * (p.m2 * c_q1 * t5 - p.m2 * s_q1 * t3),
+        t4 - t6,
     ]
 }
-/// Operation count of [`gravity`].
+/// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
     mul: 0,
     add: 0,
@@ -214,14 +334,23 @@ pub const OPS_GRAVITY: OpCount = OpCount {
     cos: 0,
 };
 ///The gravity forces g(q): the joint forces that hold the mechanism at rest.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`gravity_with`]; its cost is [`OPS_GRAVITY`].
 pub fn gravity(p: &Params, q: &[f64; NQ]) -> [f64; NV] {
+    gravity_with(&p.derived(), q)
+}
+/// [`gravity`] with the parameter groups already computed by [`Params::derived`].
+pub fn gravity_with(d: &Derived, q: &[f64; NQ]) -> [f64; NV] {
+    let p = &d.params;
     [0.0, 0.0]
 }
-/// Operation count of [`forward_dynamics`].
+/// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 110,
-    add: 44,
-    div: 2,
+    mul: 64,
+    add: 35,
+    div: 1,
     sqrt: 0,
     sin: 1,
     cos: 1,
@@ -229,59 +358,60 @@ pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
 ///Joint accelerations q̈(q, q̇, τ) by Vereshchagin's separate-bodies
 ///(articulated-body) method, in O(n) and without forming M(q); they satisfy
 ///`M(q) q̈ + bias(q, q̇) = τ`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`forward_dynamics_with`]; its cost is [`OPS_FORWARD_DYNAMICS`].
 pub fn forward_dynamics(
     p: &Params,
     q: &[f64; NQ],
     qd: &[f64; NV],
     tau: &[f64; NV],
 ) -> [f64; NV] {
-    let t0 = p.s10 + p.s12;
-    let t1 = -p.h10 - p.h12;
+    forward_dynamics_with(&p.derived(), q, qd, tau)
+}
+/// [`forward_dynamics`] with the parameter groups already computed by [`Params::derived`].
+pub fn forward_dynamics_with(
+    d: &Derived,
+    q: &[f64; NQ],
+    qd: &[f64; NV],
+    tau: &[f64; NV],
+) -> [f64; NV] {
+    let p = &d.params;
     let s_q1 = libm::sin(q[1]);
     let c_q1 = libm::cos(q[1]);
-    let t4 = qd[0] + qd[1];
-    let t5 = 0.08333333333333333 * (p.m2 * (p.length * p.length))
-        + p.m2 * (p.s21 * p.s21) + p.m2 * (p.h21 * p.h21);
-    let inv6 = 1.0 / t5;
-    let t7 = t0 * (qd[0] * qd[0]) * s_q1;
-    let t8 = t1 * (qd[0] * qd[0]) * c_q1;
-    let t9 = t0 * (qd[0] * qd[0]) * c_q1;
-    let t10 = t1 * (qd[0] * qd[0]) * s_q1;
-    let t11 = -t9 - t10;
-    let t12 = t7 - t8;
-    let t13 = p.m2 - p.m2 * p.m2 * (p.h21 * p.h21) * inv6;
-    let t14 = p.m2 - p.m2 * p.m2 * (p.s21 * p.s21) * inv6;
-    let t15 = p.m2 * p.s21 * (t4 * t4) + p.m2 * p.h21 * inv6 * tau[1] - t11 * t13
-        - p.m2 * p.m2 * p.s21 * p.h21 * inv6 * t12;
-    let t16 = p.m2 * p.h21 * (t4 * t4) - p.m2 * p.m2 * p.s21 * p.h21 * inv6 * t11
-        - t12 * t14 - p.m2 * p.s21 * inv6 * tau[1];
-    let t17 = p.m2 * p.m2 * p.s21 * p.h21 * s_q1 * inv6;
-    let t18 = p.m2 * p.m2 * p.s21 * p.h21 * c_q1 * inv6;
-    let t19 = s_q1 * t13 + t18;
-    let t20 = t17 + c_q1 * t14;
-    let t21 = c_q1 * t19 - s_q1 * t20;
-    let t22 = 0.08333333333333333 * (p.m1 * (p.length * p.length))
-        + p.m1 * (p.s10 * p.s10) + p.m1 * (p.h10 * p.h10)
-        + t1 * (t1 * (c_q1 * (c_q1 * t13 - t17) - s_q1 * (t18 - s_q1 * t14)) - t0 * t21)
-        - t0 * (t1 * t21 - t0 * (s_q1 * t19 + c_q1 * t20));
-    let inv23 = 1.0 / t22;
-    let t24 = t0 * (s_q1 * t15 + c_q1 * t16) + tau[0] - tau[1]
-        - t1 * (c_q1 * t15 - s_q1 * t16);
+    let t2 = qd[0] + qd[1];
+    let t3 = qd[0] * qd[0] * s_q1 * d.k5;
+    let t4 = qd[0] * qd[0] * c_q1 * d.k4;
+    let t5 = qd[0] * qd[0] * c_q1 * d.k5;
+    let t6 = qd[0] * qd[0] * s_q1 * d.k4;
+    let t7 = c_q1 * d.k13;
+    let t8 = s_q1 * d.k12 + t7;
+    let t9 = s_q1 * d.k13;
+    let t10 = t9 + c_q1 * d.k14;
+    let t11 = c_q1 * t8 - s_q1 * t10;
+    let t12 = d.k4
+        * (d.k4 * (c_q1 * (c_q1 * d.k12 - t9) - s_q1 * (t7 - s_q1 * d.k14)) - d.k5 * t11)
+        + d.k15 - d.k5 * (d.k4 * t11 - d.k5 * (s_q1 * t8 + c_q1 * t10));
+    let inv13 = 1.0 / t12;
+    let t14 = -t5 - t6;
+    let t15 = t3 - t4;
+    let t16 = t2 * t2 * d.k6 + tau[1] * d.k16 - d.k12 * t14 - d.k13 * t15;
+    let t17 = t2 * t2 * d.k7 - d.k13 * t14 - d.k14 * t15 - tau[1] * d.k17;
+    let t18 = tau[0] + d.k5 * (s_q1 * t16 + c_q1 * t17) - tau[1]
+        - d.k4 * (c_q1 * t16 - s_q1 * t17);
     [
-        inv23 * t24,
-        inv6
-            * (tau[1]
-                + p.m2 * p.h21
-                    * (t0 * s_q1 * inv23 * t24 - t9 - t10 - t1 * c_q1 * inv23 * t24)
-                - p.m2 * p.s21
-                    * (t7 + t1 * s_q1 * inv23 * t24 + t0 * c_q1 * inv23 * t24 - t8)
-                - t5 * inv23 * t24),
+        inv13 * t18,
+        (tau[1]
+            + d.k7 * (s_q1 * d.k5 * inv13 * t18 - t5 - t6 - c_q1 * d.k4 * inv13 * t18)
+            - d.k6 * (t3 + s_q1 * d.k4 * inv13 * t18 + c_q1 * d.k5 * inv13 * t18 - t4)
+            - d.k11 * inv13 * t18) * d.k18,
     ]
 }
-/// Operation count of [`coriolis_matrix`].
+/// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 45,
-    add: 19,
+    mul: 39,
+    add: 16,
     div: 0,
     sqrt: 0,
     sin: 1,
@@ -289,32 +419,43 @@ pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
 };
 ///The Coriolis matrix C(q, q̇) from the Christoffel symbols of M: `C q̇ + g = bias`
 ///and `Ṁ − 2C` is skew-symmetric, as passivity-based controllers need.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`coriolis_matrix_with`]; its cost is [`OPS_CORIOLIS_MATRIX`].
 pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV]; NV] {
-    let t0 = p.s10 + p.s12;
-    let t1 = -p.h10 - p.h12;
+    coriolis_matrix_with(&p.derived(), q, qd)
+}
+/// [`coriolis_matrix`] with the parameter groups already computed by [`Params::derived`].
+pub fn coriolis_matrix_with(
+    d: &Derived,
+    q: &[f64; NQ],
+    qd: &[f64; NV],
+) -> [[f64; NV]; NV] {
+    let p = &d.params;
     let s_q1 = libm::sin(q[1]);
     let c_q1 = libm::cos(q[1]);
-    let t4 = qd[0] + qd[1];
-    let t5 = 2.0 * (t0 * qd[0] * s_q1 - p.h21 * t4 - t1 * qd[0] * c_q1);
-    let t6 = p.m2 * p.s21 * t5;
-    let t7 = -(2.0 * (p.s21 * t4 + t0 * qd[0] * c_q1 + t1 * qd[0] * s_q1));
-    let t8 = p.m2 * p.h21 * t7;
+    let t2 = qd[0] + qd[1];
+    let t3 = 2.0 * (qd[0] * s_q1 * d.k5 - p.h21 * t2 - qd[0] * c_q1 * d.k4);
+    let t4 = d.k6 * t3;
+    let t5 = -(2.0 * (p.s21 * t2 + qd[0] * c_q1 * d.k5 + qd[0] * s_q1 * d.k4));
+    let t6 = d.k7 * t5;
     [
         [
             0.5
-                * (t6 + t0 * (p.m2 * s_q1 * t7 + p.m2 * c_q1 * t5) - t8
-                    - t1 * (p.m2 * c_q1 * t7 - p.m2 * s_q1 * t5)),
+                * (t4 + d.k5 * (p.m2 * s_q1 * t5 + p.m2 * c_q1 * t3) - t6
+                    - d.k4 * (p.m2 * c_q1 * t5 - p.m2 * s_q1 * t3)),
             0.5
-                * (t0 * -(2.0 * (p.m2 * p.s21 * s_q1 * t4 + p.m2 * p.h21 * c_q1 * t4))
-                    - t1 * (2.0 * (p.m2 * p.h21 * s_q1 * t4 - p.m2 * p.s21 * c_q1 * t4))),
+                * (d.k5 * -(2.0 * (s_q1 * t2 * d.k6 + c_q1 * t2 * d.k7))
+                    - d.k4 * (2.0 * (s_q1 * t2 * d.k7 - c_q1 * t2 * d.k6))),
         ],
-        [0.5 * (t6 - t8), 0.0],
+        [0.5 * (t4 - t6), 0.0],
     ]
 }
-/// Operation count of [`energy`].
+/// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
-    mul: 31,
-    add: 13,
+    mul: 25,
+    add: 10,
     div: 0,
     sqrt: 0,
     sin: 1,
@@ -322,55 +463,68 @@ pub const OPS_ENERGY: OpCount = OpCount {
 };
 ///Kinetic and potential energy `(T, V)`; `V = −Σ m g·c` is zero where every
 ///centre of mass is at the ground origin's height.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`energy_with`]; its cost is [`OPS_ENERGY`].
 pub fn energy(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
-    let t0 = p.s10 + p.s12;
-    let t1 = -p.h10 - p.h12;
+    energy_with(&p.derived(), q, qd)
+}
+/// [`energy`] with the parameter groups already computed by [`Params::derived`].
+pub fn energy_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
+    let p = &d.params;
     let s_q1 = libm::sin(q[1]);
     let c_q1 = libm::cos(q[1]);
-    let t4 = qd[0] + qd[1];
-    let t5 = t0 * qd[0] * s_q1 - p.h21 * t4 - t1 * qd[0] * c_q1;
-    let t6 = p.s21 * t4 + t0 * qd[0] * c_q1 + t1 * qd[0] * s_q1;
+    let t2 = qd[0] + qd[1];
+    let t3 = qd[0] * s_q1 * d.k5 - p.h21 * t2 - qd[0] * c_q1 * d.k4;
+    let t4 = p.s21 * t2 + qd[0] * c_q1 * d.k5 + qd[0] * s_q1 * d.k4;
     (
         0.5
-            * (p.m1 * (p.h10 * p.h10 * (qd[0] * qd[0]) + p.s10 * p.s10 * (qd[0] * qd[0]))
-                + 0.08333333333333333 * (p.m1 * (p.length * p.length) * (qd[0] * qd[0]))
-                + (p.m2 * (t5 * t5 + t6 * t6)
-                    + 0.08333333333333333 * (p.m2 * (p.length * p.length) * (t4 * t4)))),
+            * (p.m1 * (qd[0] * qd[0] * d.k19 + qd[0] * qd[0] * d.k20)
+                + 0.08333333333333333 * (qd[0] * qd[0] * d.k0)
+                + (p.m2 * (t3 * t3 + t4 * t4) + 0.08333333333333333 * (t2 * t2 * d.k3))),
         0.0,
     )
 }
-/// Operation count of [`body_poses`].
+/// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_POSES: OpCount = OpCount {
     mul: 8,
-    add: 10,
+    add: 7,
     div: 0,
     sqrt: 0,
     sin: 2,
     cos: 2,
 };
 ///The pose of every body in the ground frame, in the order of `BODY_NAMES`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`body_poses_with`]; its cost is [`OPS_BODY_POSES`].
 pub fn body_poses(p: &Params, q: &[f64; NQ]) -> [Pose; NB] {
-    let t0 = p.s10 + p.s12;
-    let t1 = -p.h10 - p.h12;
+    body_poses_with(&p.derived(), q)
+}
+/// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
+pub fn body_poses_with(d: &Derived, q: &[f64; NQ]) -> [Pose; NB] {
+    let p = &d.params;
     let s_q0 = libm::sin(q[0]);
     let c_q0 = libm::cos(q[0]);
     let s_q1 = libm::sin(q[1]);
     let c_q1 = libm::cos(q[1]);
-    let t6 = c_q0 * c_q1 - s_q0 * s_q1;
-    let t7 = c_q0 * s_q1;
-    let t8 = s_q0 * c_q1;
+    let t4 = c_q0 * c_q1 - s_q0 * s_q1;
+    let t5 = c_q0 * s_q1;
+    let t6 = s_q0 * c_q1;
     [
         Pose {
             rotation: [[c_q0, -s_q0, 0.0], [s_q0, c_q0, 0.0], [0.0, 0.0, 1.0]],
             position: [0.0, 0.0, 0.0],
         },
         Pose {
-            rotation: [[t6, -t7 - t8, 0.0], [t7 + t8, t6, 0.0], [0.0, 0.0, 1.0]],
-            position: [t0 * c_q0 - t1 * s_q0, t0 * s_q0 + t1 * c_q0, 0.0],
+            rotation: [[t4, -t5 - t6, 0.0], [t5 + t6, t4, 0.0], [0.0, 0.0, 1.0]],
+            position: [c_q0 * d.k5 - s_q0 * d.k4, s_q0 * d.k5 + c_q0 * d.k4, 0.0],
         },
     ]
 }
-/// Operation count of [`coordinate_rates`].
+/// Operation count of [`coordinate_rates_with`] (and of [`coordinate_rates`] after [`OPS_DERIVED`]).
 pub const OPS_COORDINATE_RATES: OpCount = OpCount {
     mul: 0,
     add: 0,
@@ -383,13 +537,22 @@ pub const OPS_COORDINATE_RATES: OpCount = OpCount {
 ///for revolute and prismatic joints, the quaternion kinematics ½ q ⊗ (ω, 0)
 ///for spherical and free joints. Integrate `q` with them and renormalise
 ///the quaternions.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`coordinate_rates_with`]; its cost is [`OPS_COORDINATE_RATES`].
 pub fn coordinate_rates(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NQ] {
+    coordinate_rates_with(&p.derived(), q, qd)
+}
+/// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
+pub fn coordinate_rates_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NQ] {
+    let p = &d.params;
     [qd[0], qd[1]]
 }
-/// Operation count of [`body_jacobians`].
+/// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
     mul: 12,
-    add: 11,
+    add: 8,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -399,23 +562,30 @@ pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
 ///q̇ to the velocity of the body-frame origin, rows 3–5 to the angular velocity,
 ///all in ground coordinates. A point `p` of the body (ground coordinates,
 ///relative to the origin) moves with `v + ω × p`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`body_jacobians_with`]; its cost is [`OPS_BODY_JACOBIANS`].
 pub fn body_jacobians(p: &Params, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
-    let t0 = p.s10 + p.s12;
-    let t1 = -p.h10 - p.h12;
+    body_jacobians_with(&p.derived(), q)
+}
+/// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
+pub fn body_jacobians_with(d: &Derived, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
+    let p = &d.params;
     let s_q0 = libm::sin(q[0]);
     let c_q0 = libm::cos(q[0]);
     let s_q1 = libm::sin(q[1]);
     let c_q1 = libm::cos(q[1]);
-    let t6 = c_q0 * c_q1 - s_q0 * s_q1;
-    let t7 = c_q0 * s_q1;
-    let t8 = s_q0 * c_q1;
-    let t9 = t0 * s_q1 - t1 * c_q1;
-    let t10 = t0 * c_q1 + t1 * s_q1;
+    let t4 = c_q0 * c_q1 - s_q0 * s_q1;
+    let t5 = c_q0 * s_q1;
+    let t6 = s_q0 * c_q1;
+    let t7 = s_q1 * d.k5 - c_q1 * d.k4;
+    let t8 = c_q1 * d.k5 + s_q1 * d.k4;
     [
         [[0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [1.0, 0.0]],
         [
-            [t6 * t9 + (-t7 - t8) * t10, 0.0],
-            [(t7 + t8) * t9 + t6 * t10, 0.0],
+            [t4 * t7 + (-t5 - t6) * t8, 0.0],
+            [(t5 + t6) * t7 + t4 * t8, 0.0],
             [0.0, 0.0],
             [0.0, 0.0],
             [0.0, 0.0],

@@ -10,13 +10,14 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `inverse_dynamics` | 21 | 11 | 0 | 0 | 1 | 1 |
-//! | `mass_matrix` | 10 | 7 | 0 | 0 | 1 | 1 |
-//! | `bias` | 18 | 5 | 0 | 0 | 1 | 1 |
-//! | `gravity` | 11 | 3 | 0 | 0 | 1 | 1 |
-//! | `forward_dynamics` | 47 | 21 | 3 | 0 | 1 | 1 |
-//! | `coriolis_matrix` | 6 | 2 | 0 | 0 | 1 | 1 |
-//! | `energy` | 23 | 12 | 0 | 0 | 1 | 1 |
+//! | `derived` | 14 | 4 | 1 | 0 | 0 | 0 |
+//! | `inverse_dynamics` | 20 | 11 | 0 | 0 | 1 | 1 |
+//! | `mass_matrix` | 6 | 5 | 0 | 0 | 1 | 1 |
+//! | `bias` | 12 | 4 | 0 | 0 | 1 | 1 |
+//! | `gravity` | 5 | 2 | 0 | 0 | 1 | 1 |
+//! | `forward_dynamics` | 34 | 18 | 2 | 0 | 1 | 1 |
+//! | `coriolis_matrix` | 4 | 2 | 0 | 0 | 1 | 1 |
+//! | `energy` | 20 | 12 | 0 | 0 | 1 | 1 |
 //! | `body_poses` | 0 | 1 | 0 | 0 | 1 | 1 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `body_jacobians` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -97,9 +98,72 @@ impl Default for Params {
         }
     }
 }
-/// Operation count of [`inverse_dynamics`].
+/// The parameters and the constant groups of parameters that the
+/// `*_with` functions read, computed once by [`Params::derived`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Derived {
+    /// The parameters the groups were computed from.
+    pub params: Params,
+    /// Parameter group 0.
+    pub k0: f64,
+    /// Parameter group 1.
+    pub k1: f64,
+    /// Parameter group 2.
+    pub k2: f64,
+    /// Parameter group 3.
+    pub k3: f64,
+    /// Parameter group 4.
+    pub k4: f64,
+    /// Parameter group 5.
+    pub k5: f64,
+    /// Parameter group 6.
+    pub k6: f64,
+    /// Parameter group 7.
+    pub k7: f64,
+    /// Parameter group 8.
+    pub k8: f64,
+    /// Parameter group 9.
+    pub k9: f64,
+    /// Parameter group 10.
+    pub k10: f64,
+}
+impl Params {
+    /// Computes the parameter groups; call again after changing a
+    /// parameter.
+    pub fn derived(&self) -> Derived {
+        let p = self;
+        let t0 = p.icz3 + p.m03 * (p.d3 * p.d3);
+        let inv1 = 1.0 / t0;
+        let t2 = p.m01 * p.g;
+        let t3 = p.m02 * p.g;
+        Derived {
+            params: *self,
+            k0: p.m03 * p.d3,
+            k1: p.m01 + p.m02,
+            k2: t0,
+            k3: p.m03 * p.g,
+            k4: t2 + t3,
+            k5: p.m03 * p.d3 * p.g,
+            k6: p.m03 - p.m03 * p.m03 * (p.d3 * p.d3) * inv1,
+            k7: p.m03 * p.d3 * inv1,
+            k8: inv1,
+            k9: t2,
+            k10: t3,
+        }
+    }
+}
+/// Operation count of [`Params::derived`].
+pub const OPS_DERIVED: OpCount = OpCount {
+    mul: 14,
+    add: 4,
+    div: 1,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+};
+/// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 21,
+    mul: 20,
     add: 11,
     div: 0,
     sqrt: 0,
@@ -108,12 +172,26 @@ pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
 };
 ///Joint forces τ(q, q̇, q̈) by the recursive Newton–Euler method: torques for
 ///revolute joints, forces for prismatic ones, in coordinate order.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`inverse_dynamics_with`]; its cost is [`OPS_INVERSE_DYNAMICS`].
 pub fn inverse_dynamics(
     p: &Params,
     q: &[f64; NQ],
     qd: &[f64; NV],
     qdd: &[f64; NV],
 ) -> [f64; NV] {
+    inverse_dynamics_with(&p.derived(), q, qd, qdd)
+}
+/// [`inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
+pub fn inverse_dynamics_with(
+    d: &Derived,
+    q: &[f64; NQ],
+    qd: &[f64; NV],
+    qdd: &[f64; NV],
+) -> [f64; NV] {
+    let p = &d.params;
     let t0 = p.g + qdd[0];
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
@@ -122,13 +200,13 @@ pub fn inverse_dynamics(
     [
         p.m01 * t0 + p.m02 * t0 + p.m03 * s_q2 * t4 + p.m03 * c_q2 * t3,
         p.m02 * qdd[1] + p.m03 * c_q2 * t4 - p.m03 * s_q2 * t3,
-        p.icz3 * qdd[2] + p.m03 * p.d3 * t3,
+        p.icz3 * qdd[2] + t3 * d.k0,
     ]
 }
-/// Operation count of [`mass_matrix`].
+/// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 10,
-    add: 7,
+    mul: 6,
+    add: 5,
     div: 0,
     sqrt: 0,
     sin: 1,
@@ -136,23 +214,28 @@ pub const OPS_MASS_MATRIX: OpCount = OpCount {
 };
 ///The joint-space mass matrix M(q), symmetric positive definite, so that
 ///`M(q) q̈ + bias(q, q̇) = τ`. Entries of joints on different branches are zero.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`mass_matrix_with`]; its cost is [`OPS_MASS_MATRIX`].
 pub fn mass_matrix(p: &Params, q: &[f64; NQ]) -> [[f64; NV]; NV] {
+    mass_matrix_with(&p.derived(), q)
+}
+/// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
+pub fn mass_matrix_with(d: &Derived, q: &[f64; NQ]) -> [[f64; NV]; NV] {
+    let p = &d.params;
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
     let t2 = p.m03 * (s_q2 * s_q2);
     let t3 = p.m03 * (c_q2 * c_q2);
-    let t4 = p.m03 * p.d3 * c_q2;
-    let t5 = -(p.m03 * p.d3 * s_q2);
-    [
-        [p.m01 + p.m02 + t2 + t3, 0.0, t4],
-        [0.0, p.m02 + t2 + t3, t5],
-        [t4, t5, p.icz3 + p.m03 * (p.d3 * p.d3)],
-    ]
+    let t4 = c_q2 * d.k0;
+    let t5 = -(s_q2 * d.k0);
+    [[t2 + t3 + d.k1, 0.0, t4], [0.0, p.m02 + t2 + t3, t5], [t4, t5, d.k2]]
 }
-/// Operation count of [`bias`].
+/// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 18,
-    add: 5,
+    mul: 12,
+    add: 4,
     div: 0,
     sqrt: 0,
     sin: 1,
@@ -160,41 +243,54 @@ pub const OPS_BIAS: OpCount = OpCount {
 };
 ///The bias forces C(q, q̇) q̇ + g(q): the joint forces that keep every
 ///acceleration zero.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`bias_with`]; its cost is [`OPS_BIAS`].
 pub fn bias(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
+    bias_with(&p.derived(), q, qd)
+}
+/// [`bias`] with the parameter groups already computed by [`Params::derived`].
+pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
+    let p = &d.params;
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
     let t2 = p.g * s_q2 - p.d3 * (qd[2] * qd[2]);
     [
-        p.m01 * p.g + p.m02 * p.g + p.m03 * s_q2 * t2 + p.m03 * p.g * (c_q2 * c_q2),
-        p.m03 * c_q2 * t2 - p.m03 * p.g * s_q2 * c_q2,
-        p.m03 * p.d3 * p.g * c_q2,
+        p.m03 * s_q2 * t2 + c_q2 * c_q2 * d.k3 + d.k4,
+        p.m03 * c_q2 * t2 - s_q2 * c_q2 * d.k3,
+        c_q2 * d.k5,
     ]
 }
-/// Operation count of [`gravity`].
+/// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
-    mul: 11,
-    add: 3,
+    mul: 5,
+    add: 2,
     div: 0,
     sqrt: 0,
     sin: 1,
     cos: 1,
 };
 ///The gravity forces g(q): the joint forces that hold the mechanism at rest.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`gravity_with`]; its cost is [`OPS_GRAVITY`].
 pub fn gravity(p: &Params, q: &[f64; NQ]) -> [f64; NV] {
+    gravity_with(&p.derived(), q)
+}
+/// [`gravity`] with the parameter groups already computed by [`Params::derived`].
+pub fn gravity_with(d: &Derived, q: &[f64; NQ]) -> [f64; NV] {
+    let p = &d.params;
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
-    [
-        p.m01 * p.g + p.m02 * p.g + p.m03 * p.g * (c_q2 * c_q2)
-            + p.m03 * p.g * (s_q2 * s_q2),
-        0.0,
-        p.m03 * p.d3 * p.g * c_q2,
-    ]
+    [c_q2 * c_q2 * d.k3 + d.k4 + s_q2 * s_q2 * d.k3, 0.0, c_q2 * d.k5]
 }
-/// Operation count of [`forward_dynamics`].
+/// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 47,
-    add: 21,
-    div: 3,
+    mul: 34,
+    add: 18,
+    div: 2,
     sqrt: 0,
     sin: 1,
     cos: 1,
@@ -202,33 +298,43 @@ pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
 ///Joint accelerations q̈(q, q̇, τ) by Vereshchagin's separate-bodies
 ///(articulated-body) method, in O(n) and without forming M(q); they satisfy
 ///`M(q) q̈ + bias(q, q̇) = τ`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`forward_dynamics_with`]; its cost is [`OPS_FORWARD_DYNAMICS`].
 pub fn forward_dynamics(
     p: &Params,
     q: &[f64; NQ],
     qd: &[f64; NV],
     tau: &[f64; NV],
 ) -> [f64; NV] {
+    forward_dynamics_with(&p.derived(), q, qd, tau)
+}
+/// [`forward_dynamics`] with the parameter groups already computed by [`Params::derived`].
+pub fn forward_dynamics_with(
+    d: &Derived,
+    q: &[f64; NQ],
+    qd: &[f64; NV],
+    tau: &[f64; NV],
+) -> [f64; NV] {
+    let p = &d.params;
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
-    let t2 = p.icz3 + p.m03 * (p.d3 * p.d3);
-    let inv3 = 1.0 / t2;
-    let t4 = p.m03 - p.m03 * p.m03 * (p.d3 * p.d3) * inv3;
-    let t5 = p.m03 * s_q2 * c_q2 - s_q2 * c_q2 * t4;
-    let t6 = p.m02 + p.m03 * (c_q2 * c_q2) + s_q2 * s_q2 * t4;
-    let inv7 = 1.0 / t6;
-    let t8 = p.m03 * p.d3 * c_q2 * (qd[2] * qd[2]);
-    let t9 = p.m03 * p.d3 * s_q2 * inv3 * tau[2];
-    let t10 = p.m01 + p.m02 + p.m03 * (s_q2 * s_q2) + c_q2 * c_q2 * t4 - t5 * t5 * inv7;
-    let t11 = (p.m03 * p.d3 * s_q2 * (qd[2] * qd[2]) + tau[0]
-        - p.m03 * p.d3 * c_q2 * inv3 * tau[2] - t5 * inv7 * (t8 + t9 + tau[1])
-        - p.g * t10) / t10;
-    let t12 = p.g + t11;
-    let t13 = t8 + t9 + tau[1] - t5 * t12;
-    [t11, inv7 * t13, inv3 * (tau[2] - p.m03 * p.d3 * (c_q2 * t12 - s_q2 * inv7 * t13))]
+    let t2 = p.m03 * s_q2 * c_q2 - s_q2 * c_q2 * d.k6;
+    let t3 = p.m02 + p.m03 * (c_q2 * c_q2) + s_q2 * s_q2 * d.k6;
+    let inv4 = 1.0 / t3;
+    let t5 = p.m03 * (s_q2 * s_q2) + d.k1 + c_q2 * c_q2 * d.k6 - t2 * t2 * inv4;
+    let t6 = c_q2 * (qd[2] * qd[2]) * d.k0;
+    let t7 = s_q2 * tau[2] * d.k7;
+    let t8 = (tau[0] + s_q2 * (qd[2] * qd[2]) * d.k0 - c_q2 * tau[2] * d.k7
+        - t2 * inv4 * (tau[1] + t6 + t7) - p.g * t5) / t5;
+    let t9 = p.g + t8;
+    let t10 = tau[1] + t6 + t7 - t2 * t9;
+    [t8, inv4 * t10, (tau[2] - d.k0 * (c_q2 * t9 - s_q2 * inv4 * t10)) * d.k8]
 }
-/// Operation count of [`coriolis_matrix`].
+/// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 6,
+    mul: 4,
     add: 2,
     div: 0,
     sqrt: 0,
@@ -237,18 +343,31 @@ pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
 };
 ///The Coriolis matrix C(q, q̇) from the Christoffel symbols of M: `C q̇ + g = bias`
 ///and `Ṁ − 2C` is skew-symmetric, as passivity-based controllers need.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`coriolis_matrix_with`]; its cost is [`OPS_CORIOLIS_MATRIX`].
 pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV]; NV] {
+    coriolis_matrix_with(&p.derived(), q, qd)
+}
+/// [`coriolis_matrix`] with the parameter groups already computed by [`Params::derived`].
+pub fn coriolis_matrix_with(
+    d: &Derived,
+    q: &[f64; NQ],
+    qd: &[f64; NV],
+) -> [[f64; NV]; NV] {
+    let p = &d.params;
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
     [
-        [0.0, 0.0, -(p.m03 * p.d3 * s_q2 * qd[2])],
-        [0.0, 0.0, -(p.m03 * p.d3 * c_q2 * qd[2])],
+        [0.0, 0.0, -(s_q2 * qd[2] * d.k0)],
+        [0.0, 0.0, -(c_q2 * qd[2] * d.k0)],
         [0.0, 0.0, 0.0],
     ]
 }
-/// Operation count of [`energy`].
+/// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
-    mul: 23,
+    mul: 20,
     add: 12,
     div: 0,
     sqrt: 0,
@@ -257,7 +376,16 @@ pub const OPS_ENERGY: OpCount = OpCount {
 };
 ///Kinetic and potential energy `(T, V)`; `V = −Σ m g·c` is zero where every
 ///centre of mass is at the ground origin's height.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`energy_with`]; its cost is [`OPS_ENERGY`].
 pub fn energy(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
+    energy_with(&p.derived(), q, qd)
+}
+/// [`energy`] with the parameter groups already computed by [`Params::derived`].
+pub fn energy_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
+    let p = &d.params;
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
     let t2 = qd[1] * c_q2 + qd[0] * s_q2;
@@ -266,11 +394,10 @@ pub fn energy(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
         0.5
             * (p.m01 * (qd[0] * qd[0]) + p.m02 * (qd[0] * qd[0] + qd[1] * qd[1])
                 + (p.m03 * (t2 * t2 + t3 * t3) + p.icz3 * (qd[2] * qd[2]))),
-        p.m01 * p.g * (q[0] - p.d1) + p.m02 * p.g * q[0]
-            + p.m03 * p.g * (q[0] + p.d3 * s_q2),
+        (q[0] - p.d1) * d.k9 + q[0] * d.k10 + (q[0] + p.d3 * s_q2) * d.k3,
     )
 }
-/// Operation count of [`body_poses`].
+/// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_POSES: OpCount = OpCount {
     mul: 0,
     add: 1,
@@ -280,7 +407,16 @@ pub const OPS_BODY_POSES: OpCount = OpCount {
     cos: 1,
 };
 ///The pose of every body in the ground frame, in the order of `BODY_NAMES`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`body_poses_with`]; its cost is [`OPS_BODY_POSES`].
 pub fn body_poses(p: &Params, q: &[f64; NQ]) -> [Pose; NB] {
+    body_poses_with(&p.derived(), q)
+}
+/// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
+pub fn body_poses_with(d: &Derived, q: &[f64; NQ]) -> [Pose; NB] {
+    let p = &d.params;
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
     [
@@ -298,7 +434,7 @@ pub fn body_poses(p: &Params, q: &[f64; NQ]) -> [Pose; NB] {
         },
     ]
 }
-/// Operation count of [`coordinate_rates`].
+/// Operation count of [`coordinate_rates_with`] (and of [`coordinate_rates`] after [`OPS_DERIVED`]).
 pub const OPS_COORDINATE_RATES: OpCount = OpCount {
     mul: 0,
     add: 0,
@@ -311,10 +447,19 @@ pub const OPS_COORDINATE_RATES: OpCount = OpCount {
 ///for revolute and prismatic joints, the quaternion kinematics ½ q ⊗ (ω, 0)
 ///for spherical and free joints. Integrate `q` with them and renormalise
 ///the quaternions.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`coordinate_rates_with`]; its cost is [`OPS_COORDINATE_RATES`].
 pub fn coordinate_rates(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NQ] {
+    coordinate_rates_with(&p.derived(), q, qd)
+}
+/// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
+pub fn coordinate_rates_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NQ] {
+    let p = &d.params;
     [qd[0], qd[1], qd[2]]
 }
-/// Operation count of [`body_jacobians`].
+/// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
     mul: 0,
     add: 0,
@@ -327,7 +472,16 @@ pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
 ///q̇ to the velocity of the body-frame origin, rows 3–5 to the angular velocity,
 ///all in ground coordinates. A point `p` of the body (ground coordinates,
 ///relative to the origin) moves with `v + ω × p`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`body_jacobians_with`]; its cost is [`OPS_BODY_JACOBIANS`].
 pub fn body_jacobians(p: &Params, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
+    body_jacobians_with(&p.derived(), q)
+}
+/// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
+pub fn body_jacobians_with(d: &Derived, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
+    let p = &d.params;
     [
         [
             [0.0, 0.0, 0.0],

@@ -10,13 +10,14 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `inverse_dynamics` | 20 | 15 | 0 | 0 | 0 | 0 |
-//! | `mass_matrix` | 5 | 7 | 0 | 0 | 0 | 0 |
-//! | `bias` | 19 | 7 | 0 | 0 | 0 | 0 |
-//! | `gravity` | 1 | 1 | 0 | 0 | 0 | 0 |
-//! | `forward_dynamics` | 21 | 11 | 3 | 0 | 0 | 0 |
-//! | `coriolis_matrix` | 24 | 10 | 0 | 0 | 0 | 0 |
-//! | `energy` | 19 | 9 | 0 | 0 | 0 | 0 |
+//! | `derived` | 4 | 7 | 2 | 0 | 0 | 0 |
+//! | `inverse_dynamics` | 19 | 15 | 0 | 0 | 0 | 0 |
+//! | `mass_matrix` | 4 | 4 | 0 | 0 | 0 | 0 |
+//! | `bias` | 17 | 6 | 0 | 0 | 0 | 0 |
+//! | `gravity` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `forward_dynamics` | 17 | 7 | 1 | 0 | 0 | 0 |
+//! | `coriolis_matrix` | 22 | 10 | 0 | 0 | 0 | 0 |
+//! | `energy` | 18 | 9 | 0 | 0 | 0 | 0 |
 //! | `body_poses` | 2 | 3 | 0 | 0 | 1 | 1 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `body_jacobians` | 2 | 4 | 0 | 0 | 1 | 1 |
@@ -100,9 +101,61 @@ impl Default for Params {
         }
     }
 }
-/// Operation count of [`inverse_dynamics`].
+/// The parameters and the constant groups of parameters that the
+/// `*_with` functions read, computed once by [`Params::derived`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Derived {
+    /// The parameters the groups were computed from.
+    pub params: Params,
+    /// Parameter group 0.
+    pub k0: f64,
+    /// Parameter group 1.
+    pub k1: f64,
+    /// Parameter group 2.
+    pub k2: f64,
+    /// Parameter group 3.
+    pub k3: f64,
+    /// Parameter group 4.
+    pub k4: f64,
+    /// Parameter group 5.
+    pub k5: f64,
+    /// Parameter group 6.
+    pub k6: f64,
+    /// Parameter group 7.
+    pub k7: f64,
+}
+impl Params {
+    /// Computes the parameter groups; call again after changing a
+    /// parameter.
+    pub fn derived(&self) -> Derived {
+        let p = self;
+        let t0 = p.m02 + p.m03;
+        let t1 = p.m03 * p.g;
+        Derived {
+            params: *self,
+            k0: p.m02 * p.d2,
+            k1: p.icy1 + p.icy2 + p.icy3,
+            k2: t0,
+            k3: -t1,
+            k4: p.icy1 + p.icy2 + p.icy3 + p.m02 * (p.d2 * p.d2),
+            k5: 1.0 / t0,
+            k6: t1,
+            k7: 1.0 / p.m03,
+        }
+    }
+}
+/// Operation count of [`Params::derived`].
+pub const OPS_DERIVED: OpCount = OpCount {
+    mul: 4,
+    add: 7,
+    div: 2,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+};
+/// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 20,
+    mul: 19,
     add: 15,
     div: 0,
     sqrt: 0,
@@ -111,27 +164,41 @@ pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
 };
 ///Joint forces τ(q, q̇, q̈) by the recursive Newton–Euler method: torques for
 ///revolute joints, forces for prismatic ones, in coordinate order.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`inverse_dynamics_with`]; its cost is [`OPS_INVERSE_DYNAMICS`].
 pub fn inverse_dynamics(
     p: &Params,
     q: &[f64; NQ],
     qd: &[f64; NV],
     qdd: &[f64; NV],
 ) -> [f64; NV] {
+    inverse_dynamics_with(&p.derived(), q, qd, qdd)
+}
+/// [`inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
+pub fn inverse_dynamics_with(
+    d: &Derived,
+    q: &[f64; NQ],
+    qd: &[f64; NV],
+    qdd: &[f64; NV],
+) -> [f64; NV] {
+    let p = &d.params;
     let t0 = qdd[0] * q[1];
     let t1 = qd[0] * qd[0] * q[1];
     let t2 = qd[0] * qd[1];
     let t3 = p.d2 * qdd[0] - t0 - 2.0 * t2;
     [
-        p.icy1 * qdd[0] + p.icy2 * qdd[0] + p.m02 * p.d2 * t3 + p.icy3 * qdd[0]
+        p.icy1 * qdd[0] + p.icy2 * qdd[0] + p.icy3 * qdd[0] + t3 * d.k0
             - q[1] * (p.m02 * t3 + p.m03 * (-t0 - 2.0 * t2)),
         p.m02 * (qdd[1] + p.d2 * (qd[0] * qd[0]) - t1) + p.m03 * (qdd[1] - t1),
         -(p.m03 * (p.g - qdd[2])),
     ]
 }
-/// Operation count of [`mass_matrix`].
+/// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 5,
-    add: 7,
+    mul: 4,
+    add: 4,
     div: 0,
     sqrt: 0,
     sin: 0,
@@ -139,23 +206,27 @@ pub const OPS_MASS_MATRIX: OpCount = OpCount {
 };
 ///The joint-space mass matrix M(q), symmetric positive definite, so that
 ///`M(q) q̈ + bias(q, q̇) = τ`. Entries of joints on different branches are zero.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`mass_matrix_with`]; its cost is [`OPS_MASS_MATRIX`].
 pub fn mass_matrix(p: &Params, q: &[f64; NQ]) -> [[f64; NV]; NV] {
+    mass_matrix_with(&p.derived(), q)
+}
+/// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
+pub fn mass_matrix_with(d: &Derived, q: &[f64; NQ]) -> [[f64; NV]; NV] {
+    let p = &d.params;
     let t0 = p.d2 - q[1];
     [
-        [
-            p.icy1 + p.icy2 + p.icy3 + p.m02 * p.d2 * t0
-                - q[1] * (p.m02 * t0 - p.m03 * q[1]),
-            0.0,
-            0.0,
-        ],
-        [0.0, p.m02 + p.m03, 0.0],
+        [t0 * d.k0 + d.k1 - q[1] * (p.m02 * t0 - p.m03 * q[1]), 0.0, 0.0],
+        [0.0, d.k2, 0.0],
         [0.0, 0.0, p.m03],
     ]
 }
-/// Operation count of [`bias`].
+/// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 19,
-    add: 7,
+    mul: 17,
+    add: 6,
     div: 0,
     sqrt: 0,
     sin: 0,
@@ -163,33 +234,51 @@ pub const OPS_BIAS: OpCount = OpCount {
 };
 ///The bias forces C(q, q̇) q̇ + g(q): the joint forces that keep every
 ///acceleration zero.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`bias_with`]; its cost is [`OPS_BIAS`].
 pub fn bias(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
+    bias_with(&p.derived(), q, qd)
+}
+/// [`bias`] with the parameter groups already computed by [`Params::derived`].
+pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
+    let p = &d.params;
     [
-        -(2.0 * (p.m02 * p.d2 * qd[0] * qd[1]))
-            - q[1] * -(2.0 * (p.m02 * qd[0] * qd[1] + p.m03 * qd[0] * qd[1])),
+        -(q[1] * -(2.0 * (p.m02 * qd[0] * qd[1] + p.m03 * qd[0] * qd[1])))
+            - 2.0 * (qd[0] * qd[1] * d.k0),
         p.m02 * (p.d2 * (qd[0] * qd[0]) - qd[0] * qd[0] * q[1])
             - p.m03 * (qd[0] * qd[0]) * q[1],
-        -(p.m03 * p.g),
+        d.k3,
     ]
 }
-/// Operation count of [`gravity`].
+/// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
-    mul: 1,
-    add: 1,
+    mul: 0,
+    add: 0,
     div: 0,
     sqrt: 0,
     sin: 0,
     cos: 0,
 };
 ///The gravity forces g(q): the joint forces that hold the mechanism at rest.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`gravity_with`]; its cost is [`OPS_GRAVITY`].
 pub fn gravity(p: &Params, q: &[f64; NQ]) -> [f64; NV] {
-    [0.0, 0.0, -(p.m03 * p.g)]
+    gravity_with(&p.derived(), q)
 }
-/// Operation count of [`forward_dynamics`].
+/// [`gravity`] with the parameter groups already computed by [`Params::derived`].
+pub fn gravity_with(d: &Derived, q: &[f64; NQ]) -> [f64; NV] {
+    let p = &d.params;
+    [0.0, 0.0, d.k3]
+}
+/// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 21,
-    add: 11,
-    div: 3,
+    mul: 17,
+    add: 7,
+    div: 1,
     sqrt: 0,
     sin: 0,
     cos: 0,
@@ -197,24 +286,36 @@ pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
 ///Joint accelerations q̈(q, q̇, τ) by Vereshchagin's separate-bodies
 ///(articulated-body) method, in O(n) and without forming M(q); they satisfy
 ///`M(q) q̈ + bias(q, q̇) = τ`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`forward_dynamics_with`]; its cost is [`OPS_FORWARD_DYNAMICS`].
 pub fn forward_dynamics(
     p: &Params,
     q: &[f64; NQ],
     qd: &[f64; NV],
     tau: &[f64; NV],
 ) -> [f64; NV] {
-    let t0 = p.m02 + p.m03;
+    forward_dynamics_with(&p.derived(), q, qd, tau)
+}
+/// [`forward_dynamics`] with the parameter groups already computed by [`Params::derived`].
+pub fn forward_dynamics_with(
+    d: &Derived,
+    q: &[f64; NQ],
+    qd: &[f64; NV],
+    tau: &[f64; NV],
+) -> [f64; NV] {
+    let p = &d.params;
     [
-        (2.0 * (p.m02 * p.d2 * qd[0] * qd[1] - qd[0] * q[1] * qd[1] * t0) + tau[0])
-            / (p.icy1 + p.icy2 + p.icy3 + p.m02 * (p.d2 * p.d2) + q[1] * q[1] * t0
-                - 2.0 * (p.m02 * p.d2 * q[1])),
-        (tau[1] + qd[0] * qd[0] * q[1] * t0 - p.m02 * p.d2 * (qd[0] * qd[0])) / t0,
-        (p.m03 * p.g + tau[2]) / p.m03,
+        (tau[0] + 2.0 * (qd[0] * qd[1] * d.k0 - qd[0] * q[1] * qd[1] * d.k2))
+            / (q[1] * q[1] * d.k2 + d.k4 - 2.0 * (q[1] * d.k0)),
+        (tau[1] + qd[0] * qd[0] * q[1] * d.k2 - qd[0] * qd[0] * d.k0) * d.k5,
+        (tau[2] + d.k6) * d.k7,
     ]
 }
-/// Operation count of [`coriolis_matrix`].
+/// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 24,
+    mul: 22,
     add: 10,
     div: 0,
     sqrt: 0,
@@ -223,15 +324,28 @@ pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
 };
 ///The Coriolis matrix C(q, q̇) from the Christoffel symbols of M: `C q̇ + g = bias`
 ///and `Ṁ − 2C` is skew-symmetric, as passivity-based controllers need.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`coriolis_matrix_with`]; its cost is [`OPS_CORIOLIS_MATRIX`].
 pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV]; NV] {
+    coriolis_matrix_with(&p.derived(), q, qd)
+}
+/// [`coriolis_matrix`] with the parameter groups already computed by [`Params::derived`].
+pub fn coriolis_matrix_with(
+    d: &Derived,
+    q: &[f64; NQ],
+    qd: &[f64; NV],
+) -> [[f64; NV]; NV] {
+    let p = &d.params;
     [
         [
             0.5
-                * (-(2.0 * (p.m02 * p.d2 * qd[1]))
-                    - q[1] * -(2.0 * (p.m02 * qd[1] + p.m03 * qd[1]))),
+                * (-(q[1] * -(2.0 * (p.m02 * qd[1] + p.m03 * qd[1])))
+                    - 2.0 * (qd[1] * d.k0)),
             0.5
-                * (-(2.0 * (p.m02 * p.d2 * qd[0]))
-                    - q[1] * -(2.0 * (p.m02 * qd[0] + p.m03 * qd[0]))),
+                * (-(q[1] * -(2.0 * (p.m02 * qd[0] + p.m03 * qd[0])))
+                    - 2.0 * (qd[0] * d.k0)),
             0.0,
         ],
         [
@@ -244,9 +358,9 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
         [0.0, 0.0, 0.0],
     ]
 }
-/// Operation count of [`energy`].
+/// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
-    mul: 19,
+    mul: 18,
     add: 9,
     div: 0,
     sqrt: 0,
@@ -255,7 +369,16 @@ pub const OPS_ENERGY: OpCount = OpCount {
 };
 ///Kinetic and potential energy `(T, V)`; `V = −Σ m g·c` is zero where every
 ///centre of mass is at the ground origin's height.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`energy_with`]; its cost is [`OPS_ENERGY`].
 pub fn energy(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
+    energy_with(&p.derived(), q, qd)
+}
+/// [`energy`] with the parameter groups already computed by [`Params::derived`].
+pub fn energy_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
+    let p = &d.params;
     let t0 = p.d2 * qd[0] - qd[0] * q[1];
     let t1 = qd[1] * qd[1];
     (
@@ -264,10 +387,10 @@ pub fn energy(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
                 + (p.m02 * (t1 + t0 * t0) + p.icy2 * (qd[0] * qd[0]))
                 + (p.m03 * (t1 + qd[2] * qd[2] + qd[0] * qd[0] * (q[1] * q[1]))
                     + p.icy3 * (qd[0] * qd[0]))),
-        p.m03 * p.g * (p.d3 - q[2]),
+        (p.d3 - q[2]) * d.k6,
     )
 }
-/// Operation count of [`body_poses`].
+/// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_POSES: OpCount = OpCount {
     mul: 2,
     add: 3,
@@ -277,7 +400,16 @@ pub const OPS_BODY_POSES: OpCount = OpCount {
     cos: 1,
 };
 ///The pose of every body in the ground frame, in the order of `BODY_NAMES`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`body_poses_with`]; its cost is [`OPS_BODY_POSES`].
 pub fn body_poses(p: &Params, q: &[f64; NQ]) -> [Pose; NB] {
+    body_poses_with(&p.derived(), q)
+}
+/// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
+pub fn body_poses_with(d: &Derived, q: &[f64; NQ]) -> [Pose; NB] {
+    let p = &d.params;
     let s_q0 = libm::sin(q[0]);
     let c_q0 = libm::cos(q[0]);
     let t2 = -s_q0;
@@ -298,7 +430,7 @@ pub fn body_poses(p: &Params, q: &[f64; NQ]) -> [Pose; NB] {
         },
     ]
 }
-/// Operation count of [`coordinate_rates`].
+/// Operation count of [`coordinate_rates_with`] (and of [`coordinate_rates`] after [`OPS_DERIVED`]).
 pub const OPS_COORDINATE_RATES: OpCount = OpCount {
     mul: 0,
     add: 0,
@@ -311,10 +443,19 @@ pub const OPS_COORDINATE_RATES: OpCount = OpCount {
 ///for revolute and prismatic joints, the quaternion kinematics ½ q ⊗ (ω, 0)
 ///for spherical and free joints. Integrate `q` with them and renormalise
 ///the quaternions.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`coordinate_rates_with`]; its cost is [`OPS_COORDINATE_RATES`].
 pub fn coordinate_rates(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NQ] {
+    coordinate_rates_with(&p.derived(), q, qd)
+}
+/// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
+pub fn coordinate_rates_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NQ] {
+    let p = &d.params;
     [qd[0], qd[1], qd[2]]
 }
-/// Operation count of [`body_jacobians`].
+/// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
     mul: 2,
     add: 4,
@@ -327,7 +468,16 @@ pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
 ///q̇ to the velocity of the body-frame origin, rows 3–5 to the angular velocity,
 ///all in ground coordinates. A point `p` of the body (ground coordinates,
 ///relative to the origin) moves with `v + ω × p`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`body_jacobians_with`]; its cost is [`OPS_BODY_JACOBIANS`].
 pub fn body_jacobians(p: &Params, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
+    body_jacobians_with(&p.derived(), q)
+}
+/// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
+pub fn body_jacobians_with(d: &Derived, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
+    let p = &d.params;
     let s_q0 = libm::sin(q[0]);
     let c_q0 = libm::cos(q[0]);
     let t2 = -s_q0;

@@ -10,13 +10,14 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `inverse_dynamics` | 154 | 103 | 0 | 0 | 4 | 4 |
-//! | `mass_matrix` | 188 | 118 | 0 | 0 | 4 | 4 |
-//! | `bias` | 148 | 75 | 0 | 0 | 4 | 4 |
-//! | `gravity` | 39 | 12 | 0 | 0 | 4 | 4 |
-//! | `forward_dynamics` | 300 | 153 | 6 | 0 | 4 | 4 |
-//! | `coriolis_matrix` | 440 | 224 | 0 | 0 | 4 | 4 |
-//! | `energy` | 90 | 54 | 0 | 0 | 4 | 4 |
+//! | `derived` | 33 | 22 | 1 | 0 | 0 | 0 |
+//! | `inverse_dynamics` | 147 | 103 | 0 | 0 | 4 | 4 |
+//! | `mass_matrix` | 151 | 105 | 0 | 0 | 4 | 4 |
+//! | `bias` | 140 | 74 | 0 | 0 | 4 | 4 |
+//! | `gravity` | 27 | 11 | 0 | 0 | 4 | 4 |
+//! | `forward_dynamics` | 268 | 142 | 5 | 0 | 4 | 4 |
+//! | `coriolis_matrix` | 408 | 224 | 0 | 0 | 4 | 4 |
+//! | `energy` | 82 | 54 | 0 | 0 | 4 | 4 |
 //! | `body_poses` | 32 | 19 | 0 | 0 | 5 | 5 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `body_jacobians` | 139 | 65 | 0 | 0 | 5 | 5 |
@@ -161,9 +162,156 @@ impl Default for Params {
         }
     }
 }
-/// Operation count of [`inverse_dynamics`].
+/// The parameters and the constant groups of parameters that the
+/// `*_with` functions read, computed once by [`Params::derived`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Derived {
+    /// The parameters the groups were computed from.
+    pub params: Params,
+    /// Parameter group 0.
+    pub k0: f64,
+    /// Parameter group 1.
+    pub k1: f64,
+    /// Parameter group 2.
+    pub k2: f64,
+    /// Parameter group 3.
+    pub k3: f64,
+    /// Parameter group 4.
+    pub k4: f64,
+    /// Parameter group 5.
+    pub k5: f64,
+    /// Parameter group 6.
+    pub k6: f64,
+    /// Parameter group 7.
+    pub k7: f64,
+    /// Parameter group 8.
+    pub k8: f64,
+    /// Parameter group 9.
+    pub k9: f64,
+    /// Parameter group 10.
+    pub k10: f64,
+    /// Parameter group 11.
+    pub k11: f64,
+    /// Parameter group 12.
+    pub k12: f64,
+    /// Parameter group 13.
+    pub k13: f64,
+    /// Parameter group 14.
+    pub k14: f64,
+    /// Parameter group 15.
+    pub k15: f64,
+    /// Parameter group 16.
+    pub k16: f64,
+    /// Parameter group 17.
+    pub k17: f64,
+    /// Parameter group 18.
+    pub k18: f64,
+    /// Parameter group 19.
+    pub k19: f64,
+    /// Parameter group 20.
+    pub k20: f64,
+    /// Parameter group 21.
+    pub k21: f64,
+    /// Parameter group 22.
+    pub k22: f64,
+    /// Parameter group 23.
+    pub k23: f64,
+    /// Parameter group 24.
+    pub k24: f64,
+    /// Parameter group 25.
+    pub k25: f64,
+    /// Parameter group 26.
+    pub k26: f64,
+    /// Parameter group 27.
+    pub k27: f64,
+    /// Parameter group 28.
+    pub k28: f64,
+    /// Parameter group 29.
+    pub k29: f64,
+    /// Parameter group 30.
+    pub k30: f64,
+    /// Parameter group 31.
+    pub k31: f64,
+    /// Parameter group 32.
+    pub k32: f64,
+    /// Parameter group 33.
+    pub k33: f64,
+    /// Parameter group 34.
+    pub k34: f64,
+    /// Parameter group 35.
+    pub k35: f64,
+    /// Parameter group 36.
+    pub k36: f64,
+    /// Parameter group 37.
+    pub k37: f64,
+}
+impl Params {
+    /// Computes the parameter groups; call again after changing a
+    /// parameter.
+    pub fn derived(&self) -> Derived {
+        let p = self;
+        let t0 = p.m01 * (p.a1 * p.a1);
+        let t1 = p.m02 * (p.a2 * p.a2);
+        let t2 = p.m02 * p.a2;
+        let t3 = p.m05 * p.b5;
+        let t4 = p.m05 * (p.b5 * p.b5);
+        let t5 = p.m04 * p.g;
+        let t6 = p.m06 * (p.b6 * p.b6);
+        Derived {
+            params: *self,
+            k0: t0,
+            k1: t2,
+            k2: t3,
+            k3: p.m06 * p.b6,
+            k4: p.m02 * p.l1,
+            k5: p.icy1 + p.icy2 + p.icy3 + p.icy4 + t0,
+            k6: p.icy2 + p.icy3 + p.icy4,
+            k7: p.icy3 + p.icy4,
+            k8: p.m03 * p.l2,
+            k9: p.m04 * p.l2,
+            k10: p.m05 * p.l2,
+            k11: p.m06 * p.l2,
+            k12: p.icy2 + p.icy3 + p.icy4 + t1,
+            k13: p.m05 * p.b5 * p.l2,
+            k14: t4,
+            k15: t6,
+            k16: p.icx5 + t4,
+            k17: p.m02 * p.a2 * p.l1,
+            k18: -t5,
+            k19: p.m05 * p.g,
+            k20: p.m06 * p.g,
+            k21: p.m05 * p.b5 * p.g,
+            k22: p.m06 * p.b6 * p.g,
+            k23: p.icx6 + t6,
+            k24: p.m05 + p.m06,
+            k25: p.m03 + p.m04,
+            k26: -t3,
+            k27: p.m03 + p.m04 + p.m05,
+            k28: p.l2 * p.l2,
+            k29: p.icy2 + t1,
+            k30: -t2,
+            k31: p.l1 * p.l1,
+            k32: p.icy1 + t0,
+            k33: p.l1 * p.g,
+            k34: p.l2 * p.g,
+            k35: 1.0 / p.icy6,
+            k36: t5,
+            k37: -(p.m03 * p.b3 * p.g),
+        }
+    }
+}
+/// Operation count of [`Params::derived`].
+pub const OPS_DERIVED: OpCount = OpCount {
+    mul: 33,
+    add: 22,
+    div: 1,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+};
+/// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 154,
+    mul: 147,
     add: 103,
     div: 0,
     sqrt: 0,
@@ -172,12 +320,26 @@ pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
 };
 ///Joint forces τ(q, q̇, q̈) by the recursive Newton–Euler method: torques for
 ///revolute joints, forces for prismatic ones, in coordinate order.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`inverse_dynamics_with`]; its cost is [`OPS_INVERSE_DYNAMICS`].
 pub fn inverse_dynamics(
     p: &Params,
     q: &[f64; NQ],
     qd: &[f64; NV],
     qdd: &[f64; NV],
 ) -> [f64; NV] {
+    inverse_dynamics_with(&p.derived(), q, qd, qdd)
+}
+/// [`inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
+pub fn inverse_dynamics_with(
+    d: &Derived,
+    q: &[f64; NQ],
+    qd: &[f64; NV],
+    qdd: &[f64; NV],
+) -> [f64; NV] {
+    let p = &d.params;
     let s_q1 = libm::sin(q[1]);
     let c_q1 = libm::cos(q[1]);
     let t2 = p.l1 * (qd[0] * qd[0]) * c_q1;
@@ -216,52 +378,49 @@ pub fn inverse_dynamics(
     let t35 = t28 * s_q5 + qdd[4] * c_q5 + qd[5] * t31;
     let t36 = -t4 - t5 - p.a2 * t7;
     let t37 = p.icy2 * t7;
-    let t38 = p.m02 * p.a2 * t36;
-    let t39 = p.icy3 * t17;
-    let t40 = p.icy4 * t17;
-    let t41 = t22 + t23 + p.b5 * qdd[4] - p.b5 * (t16 * t16) * s_q4 * c_q4;
-    let t42 = t13 + t14 - p.b5 * t28 - p.b5 * t16 * c_q4 * qd[4];
-    let t43 = t24 * c_q5 + p.b6 * t35 - t15 * s_q5 - p.b6 * t31 * t33;
-    let t44 = t24 * s_q5 + t15 * c_q5 - p.b6 * t34 - p.b6 * t32 * t33;
-    let t45 = p.icy6 * (t21 + qdd[5] - t27);
-    let t46 = p.icx6 * t34 + p.icx6 * t32 * t33 - p.icy6 * t32 * t33
-        - p.m06 * p.b6 * t44;
-    let t47 = p.icx6 * t35 + p.icy6 * t31 * t33 + p.m06 * p.b6 * t43
-        - p.icx6 * t31 * t33;
-    let t48 = p.m05 * t41 + p.m06 * c_q5 * t43 + p.m06 * s_q5 * t44;
-    let t49 = p.m05
+    let t38 = p.icy3 * t17;
+    let t39 = p.icy4 * t17;
+    let t40 = t22 + t23 + p.b5 * qdd[4] - p.b5 * (t16 * t16) * s_q4 * c_q4;
+    let t41 = t13 + t14 - p.b5 * t28 - p.b5 * t16 * c_q4 * qd[4];
+    let t42 = t24 * c_q5 + p.b6 * t35 - t15 * s_q5 - p.b6 * t31 * t33;
+    let t43 = t24 * s_q5 + t15 * c_q5 - p.b6 * t34 - p.b6 * t32 * t33;
+    let t44 = p.icy6 * (t21 + qdd[5] - t27);
+    let t45 = p.m05 * t40 + p.m06 * c_q5 * t42 + p.m06 * s_q5 * t43;
+    let t46 = p.m05
         * (t26 + p.b5 * (qd[4] * qd[4]) + p.b5 * (t16 * t16) * (s_q4 * s_q4) - t25)
         + p.m06 * (t26 + p.b6 * (t32 * t32) + p.b6 * (t31 * t31) - t25);
-    let t50 = s_q4
-        * (p.icx5 * t28 + p.icx5 * t16 * c_q4 * qd[4] + c_q5 * t46 + s_q5 * t47
-            - p.icy5 * t16 * c_q4 * qd[4] - p.m05 * p.b5 * t42);
-    let t51 = c_q4 * (p.icy5 * (t21 - t27) + t45);
-    let t52 = p.m03 * t12 + p.m04 * t12 + c_q4 * t48 - s_q4 * t49;
-    let t53 = p.m03 * t15 + p.m04 * t15 + p.m05 * t42 + p.m06 * c_q5 * t44
-        - p.m06 * s_q5 * t43;
-    let t54 = s_q2 * t52;
-    let t55 = c_q2 * t53;
-    let t56 = p.l2 * (t55 - t54);
+    let t47 = c_q4 * (p.icy5 * (t21 - t27) + t44);
+    let t48 = p.m03 * t12 + p.m04 * t12 + c_q4 * t45 - s_q4 * t46;
+    let t49 = p.m03 * t15 + p.m04 * t15 + p.m05 * t41 + p.m06 * c_q5 * t43
+        - p.m06 * s_q5 * t42;
+    let t50 = s_q2 * t48;
+    let t51 = c_q2 * t49;
+    let t52 = p.l2 * (t51 - t50);
+    let t53 = t36 * d.k1;
+    let t54 = p.icx6 * t34 + p.icx6 * t32 * t33 - p.icy6 * t32 * t33 - t43 * d.k3;
+    let t55 = p.icx6 * t35 + p.icy6 * t31 * t33 + t42 * d.k3 - p.icx6 * t31 * t33;
+    let t56 = s_q4
+        * (p.icx5 * t28 + p.icx5 * t16 * c_q4 * qd[4] + c_q5 * t54 + s_q5 * t55
+            - p.icy5 * t16 * c_q4 * qd[4] - t41 * d.k2);
     [
-        p.icy1 * qdd[0] + p.m01 * (p.a1 * p.a1) * qdd[0] + t37 + t39 + t40 + t50 + t51
-            - t38 - t56
+        p.icy1 * qdd[0] + t37 + t38 + t39 + t47 + qdd[0] * d.k0 + t56 - t52
             - p.l1
-                * (c_q1 * (p.m02 * t36 + t55 - t54)
+                * (c_q1 * (p.m02 * t36 + t51 - t50)
                     - s_q1
-                        * (p.m02 * (t3 - t2 - p.a2 * (t6 * t6)) + c_q2 * t52
-                            + s_q2 * t53)),
-        t37 + t39 + t40 + t50 + t51 - t38 - t56,
-        t39 + t40 + t50 + t51,
-        -(p.m04 * t18) - s_q4 * t48 - c_q4 * t49,
-        p.icx5 * qdd[4] + p.icy5 * (t16 * t16) * s_q4 * c_q4 + p.m05 * p.b5 * t41
-            + c_q5 * t47 - p.icx5 * (t16 * t16) * s_q4 * c_q4 - s_q5 * t46,
-        t45,
+                        * (p.m02 * (t3 - t2 - p.a2 * (t6 * t6)) + c_q2 * t48
+                            + s_q2 * t49)) - t53,
+        t37 + t38 + t39 + t47 + t56 - t52 - t53,
+        t38 + t39 + t47 + t56,
+        -(p.m04 * t18) - s_q4 * t45 - c_q4 * t46,
+        p.icx5 * qdd[4] + p.icy5 * (t16 * t16) * s_q4 * c_q4 + t40 * d.k2 + c_q5 * t55
+            - p.icx5 * (t16 * t16) * s_q4 * c_q4 - s_q5 * t54,
+        t44,
     ]
 }
-/// Operation count of [`mass_matrix`].
+/// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 188,
-    add: 118,
+    mul: 151,
+    add: 105,
     div: 0,
     sqrt: 0,
     sin: 4,
@@ -269,7 +428,16 @@ pub const OPS_MASS_MATRIX: OpCount = OpCount {
 };
 ///The joint-space mass matrix M(q), symmetric positive definite, so that
 ///`M(q) q̈ + bias(q, q̇) = τ`. Entries of joints on different branches are zero.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`mass_matrix_with`]; its cost is [`OPS_MASS_MATRIX`].
 pub fn mass_matrix(p: &Params, q: &[f64; NQ]) -> [[f64; NV]; NV] {
+    mass_matrix_with(&p.derived(), q)
+}
+/// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
+pub fn mass_matrix_with(d: &Derived, q: &[f64; NQ]) -> [[f64; NV]; NV] {
+    let p = &d.params;
     let s_q1 = libm::sin(q[1]);
     let c_q1 = libm::cos(q[1]);
     let s_q2 = libm::sin(q[2]);
@@ -280,93 +448,88 @@ pub fn mass_matrix(p: &Params, q: &[f64; NQ]) -> [[f64; NV]; NV] {
     let c_q5 = libm::cos(q[5]);
     let t8 = p.l1 * c_q1;
     let t9 = -p.a2 - t8;
-    let t10 = p.m02 * p.a2 * t9;
-    let t11 = p.icx5 * s_q4;
-    let t12 = p.l1 * s_q1 * s_q2;
-    let t13 = -p.l2 - t8;
-    let t14 = c_q2 * t13;
-    let t15 = p.b5 * s_q4;
-    let t16 = t12 + t14 - t15;
-    let t17 = p.icx6 * s_q4 * c_q5;
-    let t18 = p.l1 * s_q1 * c_q2 - s_q2 * t13;
-    let t19 = t12 + t14;
-    let t20 = p.b6 * s_q4 * c_q5;
-    let t21 = c_q4 * s_q5 * t18 + c_q5 * t19 - t20;
-    let t22 = t17 - p.m06 * p.b6 * t21;
-    let t23 = p.icx6 * s_q4 * s_q5;
-    let t24 = p.b6 * s_q4 * s_q5;
-    let t25 = c_q4 * c_q5 * t18 + t24 - s_q5 * t19;
-    let t26 = t23 + p.m06 * p.b6 * t25;
-    let t27 = s_q4 * (t11 + c_q5 * t22 + s_q5 * t26 - p.m05 * p.b5 * t16);
-    let t28 = p.icy6 * c_q4;
-    let t29 = c_q4 * (p.icy5 * c_q4 + t28);
-    let t30 = p.m05 * c_q4 * t18 + p.m06 * c_q5 * t25 + p.m06 * s_q5 * t21;
-    let t31 = -(p.m05 * s_q4 * t18) - p.m06 * s_q4 * t18;
-    let t32 = p.m03 * t18 + p.m04 * t18 + c_q4 * t30 - s_q4 * t31;
-    let t33 = s_q2 * t32;
-    let t34 = p.m03 * t19 + p.m04 * t19 + p.m05 * t16 + p.m06 * c_q5 * t21
-        - p.m06 * s_q5 * t25;
-    let t35 = c_q2 * t34;
-    let t36 = p.l2 * (t35 - t33);
-    let t37 = p.icy2 + p.icy3 + p.icy4 + t27 + t29 - t10 - t36;
-    let t38 = p.icy3 + p.icy4 + t27 + t29;
-    let t39 = -(s_q4 * t30) - c_q4 * t31;
-    let t40 = p.m05 * p.b5 * c_q4 * t18 + c_q5 * t26 - s_q5 * t22;
-    let t41 = -t15 - p.l2 * c_q2;
-    let t42 = p.l2 * s_q2 * c_q4 * s_q5 - t20 - p.l2 * c_q2 * c_q5;
-    let t43 = t17 - p.m06 * p.b6 * t42;
-    let t44 = t24 + p.l2 * s_q2 * c_q4 * c_q5 + p.l2 * c_q2 * s_q5;
-    let t45 = t23 + p.m06 * p.b6 * t44;
-    let t46 = s_q4 * (t11 + c_q5 * t43 + s_q5 * t45 - p.m05 * p.b5 * t41);
-    let t47 = p.m05 * p.l2 * s_q2 * c_q4 + p.m06 * c_q5 * t44 + p.m06 * s_q5 * t42;
-    let t48 = -(p.m05 * p.l2 * s_q2 * s_q4) - p.m06 * p.l2 * s_q2 * s_q4;
-    let t49 = p.icy3 + p.icy4 + t29 + t46;
+    let t10 = p.icx5 * s_q4;
+    let t11 = p.l1 * s_q1 * s_q2;
+    let t12 = -p.l2 - t8;
+    let t13 = c_q2 * t12;
+    let t14 = p.b5 * s_q4;
+    let t15 = t11 + t13 - t14;
+    let t16 = p.icx6 * s_q4 * c_q5;
+    let t17 = p.l1 * s_q1 * c_q2 - s_q2 * t12;
+    let t18 = t11 + t13;
+    let t19 = p.b6 * s_q4 * c_q5;
+    let t20 = c_q4 * s_q5 * t17 + c_q5 * t18 - t19;
+    let t21 = p.icx6 * s_q4 * s_q5;
+    let t22 = p.b6 * s_q4 * s_q5;
+    let t23 = c_q4 * c_q5 * t17 + t22 - s_q5 * t18;
+    let t24 = p.icy6 * c_q4;
+    let t25 = c_q4 * (p.icy5 * c_q4 + t24);
+    let t26 = p.m05 * c_q4 * t17 + p.m06 * c_q5 * t23 + p.m06 * s_q5 * t20;
+    let t27 = -(p.m05 * s_q4 * t17) - p.m06 * s_q4 * t17;
+    let t28 = p.m03 * t17 + p.m04 * t17 + c_q4 * t26 - s_q4 * t27;
+    let t29 = s_q2 * t28;
+    let t30 = p.m03 * t18 + p.m04 * t18 + p.m05 * t15 + p.m06 * c_q5 * t20
+        - p.m06 * s_q5 * t23;
+    let t31 = c_q2 * t30;
+    let t32 = p.l2 * (t31 - t29);
+    let t33 = -(s_q4 * t26) - c_q4 * t27;
+    let t34 = -t14 - p.l2 * c_q2;
+    let t35 = p.l2 * s_q2 * c_q4 * s_q5 - t19 - p.l2 * c_q2 * c_q5;
+    let t36 = t22 + p.l2 * s_q2 * c_q4 * c_q5 + p.l2 * c_q2 * s_q5;
+    let t37 = t9 * d.k1;
+    let t38 = t16 - t20 * d.k3;
+    let t39 = t21 + t23 * d.k3;
+    let t40 = s_q4 * (t10 + c_q5 * t38 + s_q5 * t39 - t15 * d.k2);
+    let t41 = t25 + t40 + d.k6 - t32 - t37;
+    let t42 = t25 + t40 + d.k7;
+    let t43 = c_q4 * t17 * d.k2 + c_q5 * t39 - s_q5 * t38;
+    let t44 = t16 - t35 * d.k3;
+    let t45 = t21 + t36 * d.k3;
+    let t46 = s_q4 * (t10 + c_q5 * t44 + s_q5 * t45 - t34 * d.k2);
+    let t47 = p.m06 * c_q5 * t36 + p.m06 * s_q5 * t35 + s_q2 * c_q4 * d.k10;
+    let t48 = -(s_q2 * s_q4 * d.k10) - s_q2 * s_q4 * d.k11;
+    let t49 = t25 + d.k7 + t46;
     let t50 = -(s_q4 * t47) - c_q4 * t48;
-    let t51 = p.m05 * p.b5 * p.l2 * s_q2 * c_q4 + c_q5 * t45 - s_q5 * t43;
-    let t52 = t17 + p.m06 * (p.b6 * p.b6) * s_q4 * c_q5;
-    let t53 = t23 + p.m06 * (p.b6 * p.b6) * s_q4 * s_q5;
-    let t54 = -(p.m05 * p.b5 * s_q4) - p.m06 * p.b6 * s_q4 * (s_q5 * s_q5)
-        - p.m06 * p.b6 * s_q4 * (c_q5 * c_q5);
-    let t55 = c_q5 * t53 - s_q5 * t52;
+    let t51 = s_q2 * c_q4 * d.k13 + c_q5 * t45 - s_q5 * t44;
+    let t52 = t16 + s_q4 * c_q5 * d.k15;
+    let t53 = t21 + s_q4 * s_q5 * d.k15;
+    let t54 = c_q5 * t53 - s_q5 * t52;
+    let t55 = -(s_q4 * d.k2) - s_q4 * (s_q5 * s_q5) * d.k3 - s_q4 * (c_q5 * c_q5) * d.k3;
     [
         [
-            p.icy1 + p.icy2 + p.icy3 + p.icy4 + p.m01 * (p.a1 * p.a1) + t27 + t29 - t10
-                - t36
+            t25 + t40 + d.k5 - t32 - t37
                 - p.l1
-                    * (c_q1 * (t35 + p.m02 * t9 - t33)
-                        - s_q1 * (p.m02 * p.l1 * s_q1 + c_q2 * t32 + s_q2 * t34)),
-            t37,
-            t38,
-            t39,
-            t40,
-            t28,
+                    * (c_q1 * (t31 + p.m02 * t9 - t29)
+                        - s_q1 * (c_q2 * t28 + s_q2 * t30 + s_q1 * d.k4)),
+            t41,
+            t42,
+            t33,
+            t43,
+            t24,
         ],
         [
-            t37,
-            p.icy2 + p.icy3 + p.icy4 + t29 + p.m02 * (p.a2 * p.a2) + t46
+            t41,
+            t25 + t46 + d.k12
                 - p.l2
                     * (c_q2
-                        * (p.m05 * t41 + p.m06 * c_q5 * t42 - p.m03 * p.l2 * c_q2
-                            - p.m04 * p.l2 * c_q2 - p.m06 * s_q5 * t44)
-                        - s_q2
-                            * (p.m03 * p.l2 * s_q2 + p.m04 * p.l2 * s_q2 + c_q4 * t47
-                                - s_q4 * t48)),
+                        * (p.m05 * t34 + p.m06 * c_q5 * t35 - p.m06 * s_q5 * t36
+                            - c_q2 * d.k8 - c_q2 * d.k9)
+                        - s_q2 * (s_q2 * d.k8 + s_q2 * d.k9 + c_q4 * t47 - s_q4 * t48)),
             t49,
             t50,
             t51,
-            t28,
+            t24,
         ],
         [
-            t38,
+            t42,
             t49,
-            p.icy3 + p.icy4 + t29
-                + s_q4 * (t11 + p.m05 * (p.b5 * p.b5) * s_q4 + c_q5 * t52 + s_q5 * t53),
+            t25 + d.k7 + s_q4 * (t10 + s_q4 * d.k14 + c_q5 * t52 + s_q5 * t53),
             0.0,
-            t55,
-            t28,
+            t54,
+            t24,
         ],
         [
-            t39,
+            t33,
             t50,
             0.0,
             p.m04
@@ -374,26 +537,25 @@ pub fn mass_matrix(p: &Params, q: &[f64; NQ]) -> [[f64; NV]; NV] {
                     * (-(p.m05 * s_q4) - p.m06 * s_q4 * (c_q5 * c_q5)
                         - p.m06 * s_q4 * (s_q5 * s_q5))
                 - c_q4 * (-(p.m05 * c_q4) - p.m06 * c_q4),
-            t54,
+            t55,
             0.0,
         ],
         [
-            t40,
+            t43,
             t51,
-            t55,
             t54,
-            p.icx5 + p.m05 * (p.b5 * p.b5)
-                + c_q5 * (p.icx6 * c_q5 + p.m06 * (p.b6 * p.b6) * c_q5)
-                - s_q5 * (-(p.icx6 * s_q5) - p.m06 * (p.b6 * p.b6) * s_q5),
+            t55,
+            c_q5 * (p.icx6 * c_q5 + c_q5 * d.k15) + d.k16
+                - s_q5 * (-(p.icx6 * s_q5) - s_q5 * d.k15),
             0.0,
         ],
-        [t28, t28, t28, 0.0, 0.0, p.icy6],
+        [t24, t24, t24, 0.0, 0.0, p.icy6],
     ]
 }
-/// Operation count of [`bias`].
+/// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 148,
-    add: 75,
+    mul: 140,
+    add: 74,
     div: 0,
     sqrt: 0,
     sin: 4,
@@ -401,7 +563,16 @@ pub const OPS_BIAS: OpCount = OpCount {
 };
 ///The bias forces C(q, q̇) q̇ + g(q): the joint forces that keep every
 ///acceleration zero.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`bias_with`]; its cost is [`OPS_BIAS`].
 pub fn bias(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
+    bias_with(&p.derived(), q, qd)
+}
+/// [`bias`] with the parameter groups already computed by [`Params::derived`].
+pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
+    let p = &d.params;
     let s_q1 = libm::sin(q[1]);
     let c_q1 = libm::cos(q[1]);
     let t2 = p.l1 * (qd[0] * qd[0]) * c_q1;
@@ -416,67 +587,74 @@ pub fn bias(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let t11 = t6 * s_q4 * c_q5 - qd[4] * s_q5;
     let t12 = t6 * s_q4 * s_q5 + qd[4] * c_q5;
     let t13 = t6 * c_q4 + qd[5];
-    let t14 = p.m02 * p.a2 * p.l1 * (qd[0] * qd[0]) * s_q1;
-    let t15 = -t2 - p.l2 * (t3 * t3);
-    let t16 = s_q2 * t15;
-    let t17 = p.l1 * (qd[0] * qd[0]) * s_q1 * c_q2;
-    let t18 = t16 - 2.0 * (p.b5 * t6 * c_q4 * qd[4]) - t17;
-    let t19 = t6 * c_q4 * qd[4] * c_q5 - qd[5] * t12;
-    let t20 = c_q2 * t15 + p.l1 * (qd[0] * qd[0]) * s_q1 * s_q2;
-    let t21 = c_q4 * t20;
-    let t22 = p.g * s_q4;
-    let t23 = t21 + t22;
-    let t24 = t16 - t17;
-    let t25 = s_q5 * t23 + c_q5 * t24 - p.b6 * t12 * t13 - p.b6 * t19;
-    let t26 = p.icx6 * t12 * t13 + p.icx6 * t19 - p.icy6 * t12 * t13
-        - p.m06 * p.b6 * t25;
-    let t27 = qd[5] * t11 + t6 * c_q4 * qd[4] * s_q5;
-    let t28 = c_q5 * t23 + p.b6 * t27 - p.b6 * t11 * t13 - s_q5 * t24;
-    let t29 = p.icy6 * t11 * t13 + p.icx6 * t27 + p.m06 * p.b6 * t28
-        - p.icx6 * t11 * t13;
-    let t30 = s_q4
-        * (2.0 * (p.icx5 * t6 * c_q4 * qd[4]) + c_q5 * t26 + s_q5 * t29
-            - p.icy5 * t6 * c_q4 * qd[4] - p.m05 * p.b5 * t18);
-    let t31 = p.icy6 * t6 * s_q4 * qd[4];
-    let t32 = c_q4 * (-(p.icy5 * t6 * s_q4 * qd[4]) - t31);
-    let t33 = t21 + t22 - p.b5 * (t6 * t6) * s_q4 * c_q4;
-    let t34 = p.m05 * t33 + p.m06 * c_q5 * t28 + p.m06 * s_q5 * t25;
-    let t35 = s_q4 * t20;
-    let t36 = p.g * c_q4;
-    let t37 = p.m05
-        * (p.b5 * (qd[4] * qd[4]) + p.b5 * (t6 * t6) * (s_q4 * s_q4) + t36 - t35)
-        + p.m06 * (p.b6 * (t12 * t12) + p.b6 * (t11 * t11) + t36 - t35);
-    let t38 = p.m03 * t20 + p.m04 * t20 + c_q4 * t34 - s_q4 * t37;
-    let t39 = s_q2 * t38;
-    let t40 = p.m03 * t24 + p.m04 * t24 + p.m05 * t18 + p.m06 * c_q5 * t25
-        - p.m06 * s_q5 * t28;
-    let t41 = c_q2 * t40;
-    let t42 = p.l2 * (t41 - t39);
+    let t14 = -t2 - p.l2 * (t3 * t3);
+    let t15 = s_q2 * t14;
+    let t16 = p.l1 * (qd[0] * qd[0]) * s_q1 * c_q2;
+    let t17 = t15 - 2.0 * (p.b5 * t6 * c_q4 * qd[4]) - t16;
+    let t18 = t6 * c_q4 * qd[4] * c_q5 - qd[5] * t12;
+    let t19 = c_q2 * t14 + p.l1 * (qd[0] * qd[0]) * s_q1 * s_q2;
+    let t20 = c_q4 * t19;
+    let t21 = p.g * s_q4;
+    let t22 = t20 + t21;
+    let t23 = t15 - t16;
+    let t24 = s_q5 * t22 + c_q5 * t23 - p.b6 * t12 * t13 - p.b6 * t18;
+    let t25 = qd[5] * t11 + t6 * c_q4 * qd[4] * s_q5;
+    let t26 = c_q5 * t22 + p.b6 * t25 - p.b6 * t11 * t13 - s_q5 * t23;
+    let t27 = p.icy6 * t6 * s_q4 * qd[4];
+    let t28 = c_q4 * (-(p.icy5 * t6 * s_q4 * qd[4]) - t27);
+    let t29 = t20 + t21 - p.b5 * (t6 * t6) * s_q4 * c_q4;
+    let t30 = p.m05 * t29 + p.m06 * c_q5 * t26 + p.m06 * s_q5 * t24;
+    let t31 = s_q4 * t19;
+    let t32 = p.g * c_q4;
+    let t33 = p.m05
+        * (p.b5 * (qd[4] * qd[4]) + p.b5 * (t6 * t6) * (s_q4 * s_q4) + t32 - t31)
+        + p.m06 * (p.b6 * (t12 * t12) + p.b6 * (t11 * t11) + t32 - t31);
+    let t34 = p.m03 * t19 + p.m04 * t19 + c_q4 * t30 - s_q4 * t33;
+    let t35 = s_q2 * t34;
+    let t36 = p.m03 * t23 + p.m04 * t23 + p.m05 * t17 + p.m06 * c_q5 * t24
+        - p.m06 * s_q5 * t26;
+    let t37 = c_q2 * t36;
+    let t38 = p.l2 * (t37 - t35);
+    let t39 = qd[0] * qd[0] * s_q1 * d.k17;
+    let t40 = p.icx6 * t12 * t13 + p.icx6 * t18 - p.icy6 * t12 * t13 - t24 * d.k3;
+    let t41 = p.icy6 * t11 * t13 + p.icx6 * t25 + t26 * d.k3 - p.icx6 * t11 * t13;
+    let t42 = s_q4
+        * (2.0 * (p.icx5 * t6 * c_q4 * qd[4]) + c_q5 * t40 + s_q5 * t41
+            - p.icy5 * t6 * c_q4 * qd[4] - t17 * d.k2);
     [
-        t14 + t30 + t32 - t42
+        t28 + t39 + t42 - t38
             - p.l1
-                * (c_q1 * (t41 - t39 - p.m02 * p.l1 * (qd[0] * qd[0]) * s_q1)
+                * (c_q1 * (t37 - t35 - qd[0] * qd[0] * s_q1 * d.k4)
                     - s_q1
-                        * (p.m02 * (-t2 - p.a2 * (t3 * t3)) + c_q2 * t38 + s_q2 * t40)),
-        t14 + t30 + t32 - t42,
-        t30 + t32,
-        -(p.m04 * p.g) - s_q4 * t34 - c_q4 * t37,
-        p.icy5 * (t6 * t6) * s_q4 * c_q4 + p.m05 * p.b5 * t33 + c_q5 * t29
-            - p.icx5 * (t6 * t6) * s_q4 * c_q4 - s_q5 * t26,
-        -t31,
+                        * (p.m02 * (-t2 - p.a2 * (t3 * t3)) + c_q2 * t34 + s_q2 * t36)),
+        t28 + t39 + t42 - t38,
+        t28 + t42,
+        d.k18 - s_q4 * t30 - c_q4 * t33,
+        p.icy5 * (t6 * t6) * s_q4 * c_q4 + t29 * d.k2 + c_q5 * t41
+            - p.icx5 * (t6 * t6) * s_q4 * c_q4 - s_q5 * t40,
+        -t27,
     ]
 }
-/// Operation count of [`gravity`].
+/// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
-    mul: 39,
-    add: 12,
+    mul: 27,
+    add: 11,
     div: 0,
     sqrt: 0,
     sin: 4,
     cos: 4,
 };
 ///The gravity forces g(q): the joint forces that hold the mechanism at rest.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`gravity_with`]; its cost is [`OPS_GRAVITY`].
 pub fn gravity(p: &Params, q: &[f64; NQ]) -> [f64; NV] {
+    gravity_with(&p.derived(), q)
+}
+/// [`gravity`] with the parameter groups already computed by [`Params::derived`].
+pub fn gravity_with(d: &Derived, q: &[f64; NQ]) -> [f64; NV] {
+    let p = &d.params;
     let s_q1 = libm::sin(q[1]);
     let c_q1 = libm::cos(q[1]);
     let s_q2 = libm::sin(q[2]);
@@ -485,26 +663,24 @@ pub fn gravity(p: &Params, q: &[f64; NQ]) -> [f64; NV] {
     let c_q4 = libm::cos(q[4]);
     let s_q5 = libm::sin(q[5]);
     let c_q5 = libm::cos(q[5]);
-    let t8 = p.m05 * p.g * s_q4 + p.m06 * p.g * s_q4 * (c_q5 * c_q5)
-        + p.m06 * p.g * s_q4 * (s_q5 * s_q5);
-    let t9 = p.m05 * p.g * c_q4 + p.m06 * p.g * c_q4;
+    let t8 = s_q4 * d.k19 + s_q4 * (c_q5 * c_q5) * d.k20 + s_q4 * (s_q5 * s_q5) * d.k20;
+    let t9 = c_q4 * d.k19 + c_q4 * d.k20;
     let t10 = c_q4 * t8 - s_q4 * t9;
     let t11 = p.l2 * s_q2 * t10;
     [
         t11 - p.l1 * (-(s_q1 * c_q2 * t10) - c_q1 * s_q2 * t10),
         t11,
         0.0,
-        -(p.m04 * p.g) - s_q4 * t8 - c_q4 * t9,
-        p.m05 * p.b5 * p.g * s_q4 + p.m06 * p.b6 * p.g * s_q4 * (s_q5 * s_q5)
-            + p.m06 * p.b6 * p.g * s_q4 * (c_q5 * c_q5),
+        d.k18 - s_q4 * t8 - c_q4 * t9,
+        s_q4 * d.k21 + s_q4 * (s_q5 * s_q5) * d.k22 + s_q4 * (c_q5 * c_q5) * d.k22,
         0.0,
     ]
 }
-/// Operation count of [`forward_dynamics`].
+/// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 300,
-    add: 153,
-    div: 6,
+    mul: 268,
+    add: 142,
+    div: 5,
     sqrt: 0,
     sin: 4,
     cos: 4,
@@ -512,12 +688,26 @@ pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
 ///Joint accelerations q̈(q, q̇, τ) by Vereshchagin's separate-bodies
 ///(articulated-body) method, in O(n) and without forming M(q); they satisfy
 ///`M(q) q̈ + bias(q, q̇) = τ`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`forward_dynamics_with`]; its cost is [`OPS_FORWARD_DYNAMICS`].
 pub fn forward_dynamics(
     p: &Params,
     q: &[f64; NQ],
     qd: &[f64; NV],
     tau: &[f64; NV],
 ) -> [f64; NV] {
+    forward_dynamics_with(&p.derived(), q, qd, tau)
+}
+/// [`forward_dynamics`] with the parameter groups already computed by [`Params::derived`].
+pub fn forward_dynamics_with(
+    d: &Derived,
+    q: &[f64; NQ],
+    qd: &[f64; NV],
+    tau: &[f64; NV],
+) -> [f64; NV] {
+    let p = &d.params;
     let s_q1 = libm::sin(q[1]);
     let c_q1 = libm::cos(q[1]);
     let t2 = p.l1 * (qd[0] * qd[0]) * s_q1;
@@ -534,119 +724,112 @@ pub fn forward_dynamics(
     let t13 = t6 * c_q4 + qd[5];
     let t14 = p.icy5 * (t6 * t6) * s_q4 * c_q4;
     let t15 = p.icx5 * (t6 * t6) * s_q4 * c_q4;
-    let t16 = p.m05 * p.b5;
-    let t17 = p.m06 * p.b6 * (c_q5 * c_q5);
-    let t18 = p.m06 * p.b6 * (s_q5 * s_q5);
-    let t19 = t16 + t17 + t18;
-    let t20 = p.icx6 + p.m06 * (p.b6 * p.b6);
-    let t21 = p.m05 * (p.b5 * p.b5) * (t6 * t6) * s_q4 * c_q4;
-    let t22 = p.m06 * p.b6 * t11 * t13 - p.m06 * p.b6 * qd[5] * t11;
-    let t23 = p.m06 * p.b6 * t12 * t13 - p.m06 * p.b6 * qd[5] * t12;
-    let t24 = p.icy6 * t12 * t13 + qd[5] * t12 * t20 - p.icx6 * t12 * t13
-        - p.m06 * (p.b6 * p.b6) * t12 * t13;
-    let t25 = p.icx6 * t11 * t13 + p.m06 * (p.b6 * p.b6) * t11 * t13 - p.icy6 * t11 * t13
-        - qd[5] * t11 * t20;
-    let t26 = p.m06 * (c_q5 * c_q5);
-    let t27 = p.m06 * (s_q5 * s_q5);
-    let t28 = p.m05 + p.m06;
-    let t29 = -t16 - t17 - t18;
-    let t30 = p.icx5 + p.m05 * (p.b5 * p.b5) + c_q5 * c_q5 * t20 + s_q5 * s_q5 * t20;
-    let inv31 = 1.0 / t30;
-    let t32 = s_q5 * t24;
-    let t33 = c_q5 * t25;
-    let t34 = -(p.m05 * (p.b5 * (qd[4] * qd[4]) + p.b5 * (t6 * t6) * (s_q4 * s_q4)))
+    let t16 = p.m06 * (c_q5 * c_q5);
+    let t17 = p.m06 * (s_q5 * s_q5);
+    let t18 = -(p.m05 * (p.b5 * (qd[4] * qd[4]) + p.b5 * (t6 * t6) * (s_q4 * s_q4)))
         - p.m06 * (p.b6 * (t12 * t12) + p.b6 * (t11 * t11));
-    let t35 = p.m05 + t26 + t27 - t19 * t19 * inv31;
-    let t36 = p.m05 * p.b5 * (t6 * t6) * s_q4 * c_q4 + c_q5 * t22 + s_q5 * t23
-        - t19 * inv31 * (t15 + t21 + t33 + tau[4] - t14 - t32);
-    let t37 = s_q4 * c_q4 * t35;
-    let t38 = s_q4 * c_q4 * t28;
-    let t39 = s_q4 * s_q4 * t35;
-    let t40 = c_q4 * c_q4 * t28;
-    let t41 = p.m04 + t39 + t40;
-    let inv42 = 1.0 / t41;
-    let t43 = s_q4 * t36;
-    let t44 = c_q4 * t34;
-    let t45 = s_q4
-        * (p.icy5 * t6 * c_q4 * qd[4] + c_q5 * t24 + s_q5 * t25
-            - p.icx5 * t6 * c_q4 * qd[4] - p.m05 * (p.b5 * p.b5) * t6 * c_q4 * qd[4]
-            - t6 * c_q4 * qd[4] * t30);
-    let t46 = c_q4 * (p.icy5 * t6 * s_q4 * qd[4] - tau[5]);
-    let t47 = t38 - t37;
-    let t48 = -p.m04 - t39 - t40;
-    let t49 = t37 - t38 - inv42 * t47 * t48;
-    let t50 = p.m03 + p.m04 + c_q4 * c_q4 * t35 + s_q4 * s_q4 * t28
-        - inv42 * (t47 * t47);
-    let t51 = p.icy3 + p.icy4 + s_q4 * s_q4 * t30 + p.icy5 * (c_q4 * c_q4);
+    let t19 = c_q4 * t18;
+    let t20 = c_q4 * (p.icy5 * t6 * s_q4 * qd[4] - tau[5]);
+    let t21 = c_q5 * c_q5 * d.k3;
+    let t22 = s_q5 * s_q5 * d.k3;
+    let t23 = d.k2 + t21 + t22;
+    let t24 = d.k16 + c_q5 * c_q5 * d.k23 + s_q5 * s_q5 * d.k23;
+    let inv25 = 1.0 / t24;
+    let t26 = p.m05 + t16 + t17 - t23 * t23 * inv25;
+    let t27 = s_q4 * s_q4 * t26;
+    let t28 = c_q4 * c_q4 * d.k24;
+    let t29 = p.m04 + t27 + t28;
+    let inv30 = 1.0 / t29;
+    let t31 = s_q4 * c_q4 * t26;
+    let t32 = s_q4 * c_q4 * d.k24;
+    let t33 = t32 - t31;
+    let t34 = c_q4 * c_q4 * t26 + s_q4 * s_q4 * d.k24 + d.k25 - inv30 * (t33 * t33);
+    let t35 = d.k26 - t21 - t22;
+    let t36 = p.icy5 * (c_q4 * c_q4) + d.k7 + s_q4 * s_q4 * t24;
+    let inv37 = 1.0 / t36;
+    let t38 = t16 + t17 + d.k27 - s_q4 * s_q4 * (t35 * t35) * inv37;
+    let t39 = s_q2 * c_q2 * t34;
+    let t40 = s_q2 * c_q2 * t38;
+    let t41 = t40 - t39;
+    let t42 = s_q2 * s_q2 * t34;
+    let t43 = c_q2 * c_q2 * t38;
+    let t44 = t42 + t43;
+    let t45 = t44 * d.k28 + d.k29;
+    let inv46 = 1.0 / t45;
+    let t47 = p.m02 + c_q2 * c_q2 * t34 + s_q2 * s_q2 * t38 - t41 * t41 * d.k28 * inv46;
+    let t48 = d.k30 - p.l2 * t44;
+    let t49 = t40 + p.l2 * t41 * inv46 * t48 - t39;
+    let t50 = p.m02 + t42 + t43 - inv46 * (t48 * t48);
+    let t51 = (c_q1 * (c_q1 * t50 - s_q1 * t49) - s_q1 * (c_q1 * t49 - s_q1 * t47))
+        * d.k31 + d.k32;
     let inv52 = 1.0 / t51;
-    let t53 = p.m03 + p.m04 + p.m05 + t26 + t27 - s_q4 * s_q4 * (t29 * t29) * inv52;
-    let t54 = c_q4 * t36 + p.l2 * (t3 * t3) * c_q2 * t50 - s_q4 * t34
-        - inv42 * t47 * (tau[3] - t43 - t44);
-    let t55 = p.m05 * p.b5 * t6 * c_q4 * qd[4] + c_q5 * t23
-        + p.l2 * (t3 * t3) * s_q2 * t53 - s_q5 * t22 - t6 * c_q4 * qd[4] * t29
-        - s_q4 * t29 * inv52 * (t45 + t46 + tau[2]);
-    let t56 = s_q2 * c_q2 * t50;
-    let t57 = s_q2 * c_q2 * t53;
-    let t58 = t57 - t56;
-    let t59 = s_q2 * s_q2 * t50;
-    let t60 = c_q2 * c_q2 * t53;
-    let t61 = t59 + t60;
-    let t62 = -(p.m02 * p.a2) - p.l2 * t61;
-    let t63 = p.icy2 + p.m02 * (p.a2 * p.a2) + p.l2 * p.l2 * t61;
-    let inv64 = 1.0 / t63;
-    let t65 = s_q2 * t54;
-    let t66 = c_q2 * t55;
+    let t53 = t11 * t13 * d.k3 - qd[5] * t11 * d.k3;
+    let t54 = t12 * t13 * d.k3 - qd[5] * t12 * d.k3;
+    let t55 = t6 * t6 * s_q4 * c_q4 * d.k14;
+    let t56 = p.icy6 * t12 * t13 + qd[5] * t12 * d.k23 - p.icx6 * t12 * t13
+        - t12 * t13 * d.k15;
+    let t57 = s_q5 * t56;
+    let t58 = p.icx6 * t11 * t13 + t11 * t13 * d.k15 - p.icy6 * t11 * t13
+        - qd[5] * t11 * d.k23;
+    let t59 = c_q5 * t58;
+    let t60 = t6 * t6 * s_q4 * c_q4 * d.k2 + c_q5 * t53 + s_q5 * t54
+        - t23 * inv25 * (t15 + tau[4] + t55 + t59 - t14 - t57);
+    let t61 = s_q4 * t60;
+    let t62 = c_q4 * t60 + p.l2 * (t3 * t3) * c_q2 * t34 - s_q4 * t18
+        - inv30 * t33 * (tau[3] - t19 - t61);
+    let t63 = s_q4
+        * (p.icy5 * t6 * c_q4 * qd[4] + c_q5 * t56 + s_q5 * t58
+            - p.icx5 * t6 * c_q4 * qd[4] - t6 * c_q4 * qd[4] * d.k14
+            - t6 * c_q4 * qd[4] * t24);
+    let t64 = t6 * c_q4 * qd[4] * d.k2 + c_q5 * t54 + p.l2 * (t3 * t3) * s_q2 * t38
+        - s_q5 * t53 - t6 * c_q4 * qd[4] * t35
+        - s_q4 * t35 * inv37 * (t20 + tau[2] + t63);
+    let t65 = s_q2 * t62;
+    let t66 = c_q2 * t64;
     let t67 = p.l2 * (t66 - t65);
     let t68 = tau[1] - tau[2] - t67;
-    let t69 = p.m02 + c_q2 * c_q2 * t50 + s_q2 * s_q2 * t53
-        - p.l2 * p.l2 * (t58 * t58) * inv64;
-    let t70 = t57 + p.l2 * t58 * t62 * inv64 - t56;
-    let t71 = p.m02 + t59 + t60 - t62 * t62 * inv64;
-    let t72 = p.icy1 + p.m01 * (p.a1 * p.a1)
-        + p.l1 * p.l1
-            * (c_q1 * (c_q1 * t71 - s_q1 * t70) - s_q1 * (c_q1 * t70 - s_q1 * t69));
-    let inv73 = 1.0 / t72;
-    let t74 = tau[0]
-        + p.l1 * p.g
-            * (c_q1 * (-(s_q2 * t49) - p.l2 * s_q2 * t49 * t62 * inv64)
-                - s_q1 * (c_q2 * t49 + p.l2 * p.l2 * s_q2 * t49 * t58 * inv64)) - tau[1]
+    let t69 = -p.m04 - t27 - t28;
+    let t70 = t31 - t32 - inv30 * t33 * t69;
+    let t71 = tau[0]
+        + (c_q1 * (-(s_q2 * t70) - p.l2 * s_q2 * inv46 * t48 * t70)
+            - s_q1 * (c_q2 * t70 + s_q2 * t41 * d.k28 * inv46 * t70)) * d.k33 - tau[1]
         - p.l1
             * (c_q1
-                * (t66 + p.l1 * (qd[0] * qd[0]) * c_q1 * t70
-                    + p.l1 * (qd[0] * qd[0]) * s_q1 * t71 - t65 - t62 * inv64 * t68)
+                * (t66 + p.l1 * (qd[0] * qd[0]) * c_q1 * t49
+                    + p.l1 * (qd[0] * qd[0]) * s_q1 * t50 - t65 - inv46 * t48 * t68)
                 - s_q1
-                    * (p.m02 * p.a2 * (t3 * t3) + c_q2 * t54 + s_q2 * t55
-                        + p.l1 * (qd[0] * qd[0]) * c_q1 * t69
-                        + p.l1 * (qd[0] * qd[0]) * s_q1 * t70
-                        + p.l2 * t58 * inv64 * t68));
-    let t75 = inv73 * t74;
-    let t76 = p.l1 * c_q1 * inv73 * t74;
-    let t77 = p.l1 * s_q1 * inv73 * t74 - p.l1 * (qd[0] * qd[0]) * c_q1;
-    let t78 = inv64
-        * (tau[1] + p.l2 * t58 * t77 - tau[2] - t67 - p.l2 * p.g * s_q2 * t49
-            - t62 * (-t2 - t76) - t63 * inv73 * t74);
-    let t79 = t75 + t78;
-    let t80 = -t2 - t76 - p.l2 * t79;
-    let t81 = c_q2 * t77 - p.l2 * (t3 * t3) * c_q2 - s_q2 * t80;
-    let t82 = inv52
-        * (t45 + t46 + tau[2]
-            - s_q4 * t29 * (s_q2 * t77 + c_q2 * t80 - p.l2 * (t3 * t3) * s_q2)
-            - t51 * t79);
-    let t83 = inv42 * (tau[3] - t43 - t44 - t47 * t81 - p.g * t48);
+                    * (t3 * t3 * d.k1 + c_q2 * t62 + s_q2 * t64
+                        + p.l1 * (qd[0] * qd[0]) * c_q1 * t47
+                        + p.l1 * (qd[0] * qd[0]) * s_q1 * t49
+                        + p.l2 * t41 * inv46 * t68));
+    let t72 = inv52 * t71;
+    let t73 = p.l1 * s_q1 * inv52 * t71 - p.l1 * (qd[0] * qd[0]) * c_q1;
+    let t74 = p.l1 * c_q1 * inv52 * t71;
+    let t75 = inv46
+        * (tau[1] + p.l2 * t41 * t73 - tau[2] - t67 - s_q2 * t70 * d.k34
+            - t48 * (-t2 - t74) - t45 * inv52 * t71);
+    let t76 = t72 + t75;
+    let t77 = -t2 - t74 - p.l2 * t76;
+    let t78 = inv37
+        * (t20 + tau[2] + t63
+            - s_q4 * t35 * (s_q2 * t73 + c_q2 * t77 - p.l2 * (t3 * t3) * s_q2)
+            - t36 * t76);
+    let t79 = c_q2 * t73 - p.l2 * (t3 * t3) * c_q2 - s_q2 * t77;
+    let t80 = inv30 * (tau[3] - t19 - t61 - t33 * t79 - p.g * t69);
     [
+        t72,
         t75,
         t78,
-        t82,
-        t83,
-        inv31
-            * (t15 + t21 + t33 + tau[4] - t14 - t32
-                - t19 * (c_q4 * t81 + s_q4 * (p.g - t83))),
-        (tau[5] - p.icy6 * (c_q4 * (t75 + t78 + t82) - t6 * s_q4 * qd[4])) / p.icy6,
+        t80,
+        inv25
+            * (t15 + tau[4] + t55 + t59 - t14 - t57
+                - t23 * (c_q4 * t79 + s_q4 * (p.g - t80))),
+        (tau[5] - p.icy6 * (c_q4 * (t72 + t75 + t78) - t6 * s_q4 * qd[4])) * d.k35,
     ]
 }
-/// Operation count of [`coriolis_matrix`].
+/// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 440,
+    mul: 408,
     add: 224,
     div: 0,
     sqrt: 0,
@@ -655,7 +838,20 @@ pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
 };
 ///The Coriolis matrix C(q, q̇) from the Christoffel symbols of M: `C q̇ + g = bias`
 ///and `Ṁ − 2C` is skew-symmetric, as passivity-based controllers need.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`coriolis_matrix_with`]; its cost is [`OPS_CORIOLIS_MATRIX`].
 pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV]; NV] {
+    coriolis_matrix_with(&p.derived(), q, qd)
+}
+/// [`coriolis_matrix`] with the parameter groups already computed by [`Params::derived`].
+pub fn coriolis_matrix_with(
+    d: &Derived,
+    q: &[f64; NQ],
+    qd: &[f64; NV],
+) -> [[f64; NV]; NV] {
+    let p = &d.params;
     let s_q1 = libm::sin(q[1]);
     let c_q1 = libm::cos(q[1]);
     let t2 = qd[0] + qd[1];
@@ -671,191 +867,181 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
     let t12 = qd[4] * c_q5;
     let t13 = t11 + t12;
     let t14 = t5 * c_q4 + qd[5];
-    let t15 = p.m02 * p.a2 * p.l1 * qd[0] * s_q1;
-    let t16 = p.icx5 * c_q4 * qd[4];
-    let t17 = p.icy5 * c_q4 * qd[4];
-    let t18 = p.b5 * c_q4 * qd[4];
-    let t19 = p.l1 * qd[0] * c_q1;
-    let t20 = -(2.0 * (p.l2 * t2 + t19));
-    let t21 = s_q2 * t20;
-    let t22 = p.l1 * qd[0] * s_q1 * c_q2;
-    let t23 = t21 - 2.0 * (t18 + t22);
-    let t24 = p.icx6 * s_q4 * s_q5 * t14;
-    let t25 = p.icx6 * c_q4 * t13;
-    let t26 = p.icy6 * s_q4 * s_q5 * t14;
-    let t27 = p.icy6 * c_q4 * t13;
-    let t28 = c_q4 * qd[4] * c_q5 - s_q4 * s_q5 * qd[5];
-    let t29 = p.icx6 * t28;
-    let t30 = p.b6 * s_q4 * s_q5 * t14;
-    let t31 = p.b6 * c_q4 * t13;
-    let t32 = c_q2 * t20 + 2.0 * (p.l1 * qd[0] * s_q1 * s_q2);
-    let t33 = t21 - 2.0 * t22;
-    let t34 = p.b6 * t28;
-    let t35 = c_q4 * s_q5 * t32 + c_q5 * t33 - t30 - t31 - t34;
-    let t36 = t24 + t25 + t29 - t26 - t27 - p.m06 * p.b6 * t35;
-    let t37 = p.icy6 * s_q4 * c_q5 * t14;
-    let t38 = p.icy6 * c_q4 * t10;
-    let t39 = p.icx6 * s_q4 * c_q5 * t14;
-    let t40 = p.icx6 * c_q4 * t10;
-    let t41 = s_q4 * c_q5 * qd[5] + c_q4 * qd[4] * s_q5;
-    let t42 = p.icx6 * t41;
-    let t43 = p.b6 * s_q4 * c_q5 * t14;
-    let t44 = p.b6 * c_q4 * t10;
-    let t45 = p.b6 * t41;
-    let t46 = c_q4 * c_q5 * t32 + t45 - t43 - t44 - s_q5 * t33;
-    let t47 = t37 + t38 + t42 + p.m06 * p.b6 * t46 - t39 - t40;
-    let t48 = s_q4 * (2.0 * t16 + c_q5 * t36 + s_q5 * t47 - t17 - p.m05 * p.b5 * t23);
-    let t49 = p.icy6 * s_q4 * qd[4];
-    let t50 = c_q4 * (-(p.icy5 * s_q4 * qd[4]) - t49);
-    let t51 = p.b5 * t5 * s_q4 * c_q4;
-    let t52 = c_q4 * t32 - 2.0 * t51;
-    let t53 = p.m05 * t52 + p.m06 * c_q5 * t46 + p.m06 * s_q5 * t35;
-    let t54 = p.b5 * t5 * (s_q4 * s_q4);
-    let t55 = s_q4 * t32;
-    let t56 = p.b6 * s_q4 * s_q5 * t13;
-    let t57 = p.b6 * s_q4 * c_q5 * t10;
-    let t58 = p.m05 * (2.0 * t54 - t55) + p.m06 * (2.0 * (t56 + t57) - t55);
-    let t59 = p.m03 * t32 + p.m04 * t32 + c_q4 * t53 - s_q4 * t58;
-    let t60 = s_q2 * t59;
-    let t61 = p.m03 * t33 + p.m04 * t33 + p.m05 * t23 + p.m06 * c_q5 * t35
-        - p.m06 * s_q5 * t46;
-    let t62 = c_q2 * t61;
-    let t63 = p.l2 * (t62 - t60);
-    let t64 = p.icy5 * t5 * s_q4 * c_q4;
-    let t65 = p.icx5 * t5 * s_q4 * c_q4;
-    let t66 = -(0.5 * t49);
-    let t67 = -(2.0 * (t18 + p.l2 * t2 * s_q2));
-    let t68 = -t30 - t31 - t34
+    let t15 = p.icx5 * c_q4 * qd[4];
+    let t16 = p.icy5 * c_q4 * qd[4];
+    let t17 = p.b5 * c_q4 * qd[4];
+    let t18 = p.l1 * qd[0] * c_q1;
+    let t19 = -(2.0 * (p.l2 * t2 + t18));
+    let t20 = s_q2 * t19;
+    let t21 = p.l1 * qd[0] * s_q1 * c_q2;
+    let t22 = t20 - 2.0 * (t17 + t21);
+    let t23 = p.icx6 * s_q4 * s_q5 * t14;
+    let t24 = p.icx6 * c_q4 * t13;
+    let t25 = p.icy6 * s_q4 * s_q5 * t14;
+    let t26 = p.icy6 * c_q4 * t13;
+    let t27 = c_q4 * qd[4] * c_q5 - s_q4 * s_q5 * qd[5];
+    let t28 = p.icx6 * t27;
+    let t29 = p.b6 * s_q4 * s_q5 * t14;
+    let t30 = p.b6 * c_q4 * t13;
+    let t31 = c_q2 * t19 + 2.0 * (p.l1 * qd[0] * s_q1 * s_q2);
+    let t32 = t20 - 2.0 * t21;
+    let t33 = p.b6 * t27;
+    let t34 = c_q4 * s_q5 * t31 + c_q5 * t32 - t29 - t30 - t33;
+    let t35 = p.icy6 * s_q4 * c_q5 * t14;
+    let t36 = p.icy6 * c_q4 * t10;
+    let t37 = p.icx6 * s_q4 * c_q5 * t14;
+    let t38 = p.icx6 * c_q4 * t10;
+    let t39 = s_q4 * c_q5 * qd[5] + c_q4 * qd[4] * s_q5;
+    let t40 = p.icx6 * t39;
+    let t41 = p.b6 * s_q4 * c_q5 * t14;
+    let t42 = p.b6 * c_q4 * t10;
+    let t43 = p.b6 * t39;
+    let t44 = c_q4 * c_q5 * t31 + t43 - t41 - t42 - s_q5 * t32;
+    let t45 = p.icy6 * s_q4 * qd[4];
+    let t46 = c_q4 * (-(p.icy5 * s_q4 * qd[4]) - t45);
+    let t47 = p.b5 * t5 * s_q4 * c_q4;
+    let t48 = c_q4 * t31 - 2.0 * t47;
+    let t49 = p.m05 * t48 + p.m06 * c_q5 * t44 + p.m06 * s_q5 * t34;
+    let t50 = p.b5 * t5 * (s_q4 * s_q4);
+    let t51 = s_q4 * t31;
+    let t52 = p.b6 * s_q4 * s_q5 * t13;
+    let t53 = p.b6 * s_q4 * c_q5 * t10;
+    let t54 = p.m05 * (2.0 * t50 - t51) + p.m06 * (2.0 * (t52 + t53) - t51);
+    let t55 = p.m03 * t31 + p.m04 * t31 + c_q4 * t49 - s_q4 * t54;
+    let t56 = s_q2 * t55;
+    let t57 = p.m03 * t32 + p.m04 * t32 + p.m05 * t22 + p.m06 * c_q5 * t34
+        - p.m06 * s_q5 * t44;
+    let t58 = c_q2 * t57;
+    let t59 = p.l2 * (t58 - t56);
+    let t60 = p.icy5 * t5 * s_q4 * c_q4;
+    let t61 = p.icx5 * t5 * s_q4 * c_q4;
+    let t62 = -(0.5 * t45);
+    let t63 = -(2.0 * (t17 + p.l2 * t2 * s_q2));
+    let t64 = -t29 - t30 - t33
         - 2.0 * (p.l2 * t2 * c_q2 * c_q4 * s_q5 + p.l2 * t2 * s_q2 * c_q5);
-    let t69 = t24 + t25 + t29 - t26 - t27 - p.m06 * p.b6 * t68;
-    let t70 = t45 + 2.0 * (p.l2 * t2 * s_q2 * s_q5 - p.l2 * t2 * c_q2 * c_q4 * c_q5)
-        - t43 - t44;
-    let t71 = t37 + t38 + t42 + p.m06 * p.b6 * t70 - t39 - t40;
-    let t72 = s_q4 * (2.0 * t16 + c_q5 * t69 + s_q5 * t71 - t17 - p.m05 * p.b5 * t67);
-    let t73 = -(2.0 * (t51 + p.l2 * t2 * c_q2 * c_q4));
-    let t74 = p.m05 * t73 + p.m06 * c_q5 * t70 + p.m06 * s_q5 * t68;
-    let t75 = p.l2 * t2 * c_q2 * s_q4;
-    let t76 = p.m05 * (2.0 * (t54 + t75)) + p.m06 * (2.0 * (t56 + t57 + t75));
-    let t77 = c_q4 * t74 - 2.0 * (p.m03 * p.l2 * t2 * c_q2 + p.m04 * p.l2 * t2 * c_q2)
-        - s_q4 * t76;
-    let t78 = p.m05 * t67 + p.m06 * c_q5 * t68
-        - 2.0 * (p.m03 * p.l2 * t2 * s_q2 + p.m04 * p.l2 * t2 * s_q2)
-        - p.m06 * s_q5 * t70;
-    let t79 = c_q2 * t78 - s_q2 * t77;
-    let t80 = p.l2 * t79;
-    let t81 = -t30 - t31 - t34;
-    let t82 = t24 + t25 + t29 - t26 - t27 - p.m06 * p.b6 * t81;
-    let t83 = t45 - t43 - t44;
-    let t84 = t37 + t38 + t42 + p.m06 * p.b6 * t83 - t39 - t40;
-    let t85 = s_q4
-        * (2.0 * (t16 + p.m05 * (p.b5 * p.b5) * c_q4 * qd[4]) + c_q5 * t82 + s_q5 * t84
-            - t17);
-    let t86 = p.m06 * c_q5 * t83 + p.m06 * s_q5 * t81
-        - 2.0 * (p.m05 * p.b5 * t5 * s_q4 * c_q4);
-    let t87 = 2.0 * (p.m05 * p.b5 * t5 * (s_q4 * s_q4)) + p.m06 * (2.0 * (t56 + t57));
-    let t88 = c_q4 * t86 - s_q4 * t87;
-    let t89 = p.m06 * c_q5 * t81 - 2.0 * (p.m05 * p.b5 * c_q4 * qd[4])
-        - p.m06 * s_q5 * t83;
-    let t90 = c_q2 * t89 - s_q2 * t88;
-    let t91 = p.l2 * t90;
-    let t92 = t5 * c_q4 * c_q5 - c_q5 * qd[5];
-    let t93 = -(p.b6 * c_q5 * t14) - p.b6 * t92;
-    let t94 = p.icx6 * c_q5 * t14 + p.icx6 * t92 - p.icy6 * c_q5 * t14
-        - p.m06 * p.b6 * t93;
-    let t95 = t5 * c_q4 * s_q5 - s_q5 * qd[5];
-    let t96 = p.b6 * s_q5 * t14 + p.b6 * t95;
-    let t97 = p.icx6 * s_q5 * t14 + p.icx6 * t95 + p.m06 * p.b6 * t96
-        - p.icy6 * s_q5 * t14;
-    let t98 = s_q4
-        * (c_q5 * t94 + s_q5 * t97
-            + 2.0 * (p.icx5 * t5 * c_q4 + p.m05 * (p.b5 * p.b5) * t5 * c_q4)
+    let t65 = t43 + 2.0 * (p.l2 * t2 * s_q2 * s_q5 - p.l2 * t2 * c_q2 * c_q4 * c_q5)
+        - t41 - t42;
+    let t66 = -(2.0 * (t47 + p.l2 * t2 * c_q2 * c_q4));
+    let t67 = p.m05 * t66 + p.m06 * c_q5 * t65 + p.m06 * s_q5 * t64;
+    let t68 = p.l2 * t2 * c_q2 * s_q4;
+    let t69 = p.m05 * (2.0 * (t50 + t68)) + p.m06 * (2.0 * (t52 + t53 + t68));
+    let t70 = -t29 - t30 - t33;
+    let t71 = t43 - t41 - t42;
+    let t72 = t5 * c_q4 * c_q5 - c_q5 * qd[5];
+    let t73 = -(p.b6 * c_q5 * t14) - p.b6 * t72;
+    let t74 = t5 * c_q4 * s_q5 - s_q5 * qd[5];
+    let t75 = p.b6 * s_q5 * t14 + p.b6 * t74;
+    let t76 = p.icy6 * t5 * s_q4;
+    let t77 = c_q4 * (-(p.icy5 * t5 * s_q4) - t76);
+    let t78 = p.m06 * c_q5 * t75 + p.m06 * s_q5 * t73;
+    let t79 = -t11 - t12;
+    let t80 = -(p.b6 * t13) - p.b6 * t79;
+    let t81 = p.m06 * c_q2 * c_q5 * t80 - p.m06 * s_q2 * c_q4 * s_q5 * t80;
+    let t82 = p.l2 * t81;
+    let t83 = qd[0] * s_q1 * d.k17;
+    let t84 = t23 + t24 + t28 - t25 - t26 - t34 * d.k3;
+    let t85 = t35 + t36 + t40 + t44 * d.k3 - t37 - t38;
+    let t86 = s_q4 * (2.0 * t15 + c_q5 * t84 + s_q5 * t85 - t16 - t22 * d.k2);
+    let t87 = t23 + t24 + t28 - t25 - t26 - t64 * d.k3;
+    let t88 = t35 + t36 + t40 + t65 * d.k3 - t37 - t38;
+    let t89 = s_q4 * (2.0 * t15 + c_q5 * t87 + s_q5 * t88 - t16 - t63 * d.k2);
+    let t90 = c_q4 * t67 - s_q4 * t69 - 2.0 * (t2 * c_q2 * d.k8 + t2 * c_q2 * d.k9);
+    let t91 = p.m05 * t63 + p.m06 * c_q5 * t64 - p.m06 * s_q5 * t65
+        - 2.0 * (t2 * s_q2 * d.k8 + t2 * s_q2 * d.k9);
+    let t92 = c_q2 * t91 - s_q2 * t90;
+    let t93 = p.l2 * t92;
+    let t94 = t23 + t24 + t28 - t25 - t26 - t70 * d.k3;
+    let t95 = t35 + t36 + t40 + t71 * d.k3 - t37 - t38;
+    let t96 = s_q4
+        * (2.0 * (t15 + c_q4 * qd[4] * d.k14) + c_q5 * t94 + s_q5 * t95 - t16);
+    let t97 = p.m06 * c_q5 * t71 + p.m06 * s_q5 * t70 - 2.0 * (t5 * s_q4 * c_q4 * d.k2);
+    let t98 = p.m06 * (2.0 * (t52 + t53)) + 2.0 * (t5 * (s_q4 * s_q4) * d.k2);
+    let t99 = c_q4 * t97 - s_q4 * t98;
+    let t100 = p.m06 * c_q5 * t70 - p.m06 * s_q5 * t71 - 2.0 * (c_q4 * qd[4] * d.k2);
+    let t101 = c_q2 * t100 - s_q2 * t99;
+    let t102 = p.l2 * t101;
+    let t103 = p.icx6 * c_q5 * t14 + p.icx6 * t72 - p.icy6 * c_q5 * t14 - t73 * d.k3;
+    let t104 = p.icx6 * s_q5 * t14 + p.icx6 * t74 + t75 * d.k3 - p.icy6 * s_q5 * t14;
+    let t105 = s_q4
+        * (c_q5 * t103 + s_q5 * t104 + 2.0 * (p.icx5 * t5 * c_q4 + t5 * c_q4 * d.k14)
             - p.icy5 * t5 * c_q4);
-    let t99 = p.icy6 * t5 * s_q4;
-    let t100 = c_q4 * (-(p.icy5 * t5 * s_q4) - t99);
-    let t101 = p.m06 * c_q5 * t96 + p.m06 * s_q5 * t93;
-    let t102 = 2.0 * (p.m05 * p.b5 * qd[4])
-        + p.m06 * (2.0 * (p.b6 * c_q5 * t13 - p.b6 * s_q5 * t10));
-    let t103 = c_q4 * t101 - s_q4 * t102;
-    let t104 = p.m06 * c_q5 * t93 - 2.0 * (p.m05 * p.b5 * t5 * c_q4)
-        - p.m06 * s_q5 * t96;
-    let t105 = c_q2 * t104 - s_q2 * t103;
-    let t106 = p.l2 * t105;
-    let t107 = -t11 - t12;
-    let t108 = -(p.b6 * t13) - p.b6 * t107;
-    let t109 = p.icx6 * t13 + p.icx6 * t107 - p.icy6 * t13 - p.m06 * p.b6 * t108;
-    let t110 = s_q4 * (c_q5 * t109 + p.icy6 * s_q5 * t10);
-    let t111 = p.m06 * c_q2 * c_q5 * t108 - p.m06 * s_q2 * c_q4 * s_q5 * t108;
-    let t112 = p.l2 * t111;
+    let t106 = p.m06 * (2.0 * (p.b6 * c_q5 * t13 - p.b6 * s_q5 * t10))
+        + 2.0 * (qd[4] * d.k2);
+    let t107 = c_q4 * t78 - s_q4 * t106;
+    let t108 = p.m06 * c_q5 * t73 - p.m06 * s_q5 * t75 - 2.0 * (t5 * c_q4 * d.k2);
+    let t109 = c_q2 * t108 - s_q2 * t107;
+    let t110 = p.l2 * t109;
+    let t111 = p.icx6 * t13 + p.icx6 * t79 - p.icy6 * t13 - t80 * d.k3;
+    let t112 = s_q4 * (p.icy6 * s_q5 * t10 + c_q5 * t111);
     [
         [
             0.5
-                * (2.0 * t15 + t48 + t50 - t63
+                * (t46 + t86 + 2.0 * t83 - t59
                     - p.l1
-                        * (c_q1 * (t62 - t60 - 2.0 * (p.m02 * p.l1 * qd[0] * s_q1))
+                        * (c_q1 * (t58 - t56 - 2.0 * (qd[0] * s_q1 * d.k4))
                             - s_q1
-                                * (p.m02 * -(2.0 * (p.a2 * t2 + t19)) + c_q2 * t59
-                                    + s_q2 * t61))),
+                                * (p.m02 * -(2.0 * (p.a2 * t2 + t18)) + c_q2 * t55
+                                    + s_q2 * t57))),
             0.5
-                * (t50 + t72 - t80
+                * (t46 + t89 - t93
                     - p.l1
-                        * (c_q1 * t79
-                            - s_q1
-                                * (c_q2 * t77 + s_q2 * t78 - 2.0 * (p.m02 * p.a2 * t2)))),
+                        * (c_q1 * t92
+                            - s_q1 * (c_q2 * t90 + s_q2 * t91 - 2.0 * (t2 * d.k1)))),
             0.5
-                * (t50 + t85 - t91
-                    - p.l1 * (c_q1 * t90 - s_q1 * (c_q2 * t88 + s_q2 * t89))),
+                * (t46 + t96 - t102
+                    - p.l1 * (c_q1 * t101 - s_q1 * (c_q2 * t99 + s_q2 * t100))),
             0.0,
             0.5
-                * (t98 + t100 - t106
-                    - p.l1 * (c_q1 * t105 - s_q1 * (c_q2 * t103 + s_q2 * t104))),
+                * (t77 + t105 - t110
+                    - p.l1 * (c_q1 * t109 - s_q1 * (c_q2 * t107 + s_q2 * t108))),
             0.5
-                * (t110 - t112
+                * (t112 - t82
                     - p.l1
-                        * (c_q1 * t111
+                        * (c_q1 * t81
                             - s_q1
-                                * (p.m06 * c_q2 * c_q4 * s_q5 * t108
-                                    + p.m06 * s_q2 * c_q5 * t108))),
+                                * (p.m06 * c_q2 * c_q4 * s_q5 * t80
+                                    + p.m06 * s_q2 * c_q5 * t80))),
         ],
         [
-            0.5 * (2.0 * t15 + t48 + t50 - t63),
-            0.5 * (t50 + t72 - t80),
-            0.5 * (t50 + t85 - t91),
+            0.5 * (t46 + t86 + 2.0 * t83 - t59),
+            0.5 * (t46 + t89 - t93),
+            0.5 * (t46 + t96 - t102),
             0.0,
-            0.5 * (t98 + t100 - t106),
-            0.5 * (t110 - t112),
+            0.5 * (t77 + t105 - t110),
+            0.5 * (t112 - t82),
         ],
         [
-            0.5 * (t48 + t50),
-            0.5 * (t50 + t72),
-            0.5 * (t50 + t85),
+            0.5 * (t46 + t86),
+            0.5 * (t46 + t89),
+            0.5 * (t46 + t96),
             0.0,
-            0.5 * (t98 + t100),
-            0.5 * t110,
+            0.5 * (t77 + t105),
+            0.5 * t112,
         ],
         [
-            0.5 * (-(s_q4 * t53) - c_q4 * t58),
-            0.5 * (-(s_q4 * t74) - c_q4 * t76),
-            0.5 * (-(s_q4 * t86) - c_q4 * t87),
+            0.5 * (-(s_q4 * t49) - c_q4 * t54),
+            0.5 * (-(s_q4 * t67) - c_q4 * t69),
+            0.5 * (-(s_q4 * t97) - c_q4 * t98),
             0.0,
-            0.5 * (-(s_q4 * t101) - c_q4 * t102),
-            -(0.5 * (p.m06 * s_q4 * s_q5 * t108)),
+            0.5 * (-(s_q4 * t78) - c_q4 * t106),
+            -(0.5 * (p.m06 * s_q4 * s_q5 * t80)),
         ],
         [
-            0.5 * (2.0 * (t64 - t65) + p.m05 * p.b5 * t52 + c_q5 * t47 - s_q5 * t36),
-            0.5 * (2.0 * (t64 - t65) + p.m05 * p.b5 * t73 + c_q5 * t71 - s_q5 * t69),
+            0.5 * (2.0 * (t60 - t61) + t48 * d.k2 + c_q5 * t85 - s_q5 * t84),
+            0.5 * (2.0 * (t60 - t61) + t66 * d.k2 + c_q5 * t88 - s_q5 * t87),
             0.5
-                * (2.0 * (t64 - t65 - p.m05 * (p.b5 * p.b5) * t5 * s_q4 * c_q4)
-                    + c_q5 * t84 - s_q5 * t82),
+                * (2.0 * (t60 - t61 - t5 * s_q4 * c_q4 * d.k14) + c_q5 * t95
+                    - s_q5 * t94),
             0.0,
-            0.5 * (c_q5 * t97 - s_q5 * t94),
-            0.5 * (p.icy6 * c_q5 * t10 - s_q5 * t109),
+            0.5 * (c_q5 * t104 - s_q5 * t103),
+            0.5 * (p.icy6 * c_q5 * t10 - s_q5 * t111),
         ],
-        [t66, t66, t66, 0.0, -(0.5 * t99), 0.0],
+        [t62, t62, t62, 0.0, -(0.5 * t76), 0.0],
     ]
 }
-/// Operation count of [`energy`].
+/// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
-    mul: 90,
+    mul: 82,
     add: 54,
     div: 0,
     sqrt: 0,
@@ -864,7 +1050,16 @@ pub const OPS_ENERGY: OpCount = OpCount {
 };
 ///Kinetic and potential energy `(T, V)`; `V = −Σ m g·c` is zero where every
 ///centre of mass is at the ground origin's height.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`energy_with`]; its cost is [`OPS_ENERGY`].
 pub fn energy(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
+    energy_with(&p.derived(), q, qd)
+}
+/// [`energy`] with the parameter groups already computed by [`Params::derived`].
+pub fn energy_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
+    let p = &d.params;
     let s_q1 = libm::sin(q[1]);
     let c_q1 = libm::cos(q[1]);
     let t2 = qd[0] + qd[1];
@@ -898,20 +1093,21 @@ pub fn energy(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
     let t30 = s_q5 * t21 + c_q5 * t18 - p.b6 * t10;
     (
         0.5
-            * (p.m01 * (p.a1 * p.a1) * (qd[0] * qd[0]) + p.icy1 * (qd[0] * qd[0])
-                + (p.m02 * (p.l1 * p.l1 * (qd[0] * qd[0]) * (s_q1 * s_q1) + t23 * t23)
-                    + p.icy2 * (t2 * t2)) + (p.m03 * (t24 + t25) + p.icy3 * (t5 * t5))
+            * (p.m03 * (t24 + t25) + p.icy3 * (t5 * t5)
                 + (p.m04 * (t24 + t25 + qd[3] * qd[3]) + p.icy4 * (t5 * t5))
                 + (p.m05 * (t26 * t26 + t28 + t27 * t27)
                     + p.icx5 * (t5 * t5) * (s_q4 * s_q4)
                     + p.icy5 * (t5 * t5) * (c_q4 * c_q4) + p.icx5 * (qd[4] * qd[4]))
                 + (p.m06 * (t28 + t29 * t29 + t30 * t30) + p.icx6 * (t10 * t10)
-                    + p.icy6 * (t12 * t12) + p.icx6 * (t11 * t11))),
-        p.m04 * p.g * (p.b4 - q[3]) + p.m05 * p.g * (-q[3] - p.b5 * c_q4)
-            + p.m06 * p.g * (-q[3] - p.b6 * c_q4) - p.m03 * p.b3 * p.g,
+                    + p.icy6 * (t12 * t12) + p.icx6 * (t11 * t11))
+                + (p.icy1 * (qd[0] * qd[0]) + qd[0] * qd[0] * d.k0)
+                + (p.icy2 * (t2 * t2)
+                    + p.m02 * (t23 * t23 + qd[0] * qd[0] * (s_q1 * s_q1) * d.k31))),
+        (p.b4 - q[3]) * d.k36 + (-q[3] - p.b5 * c_q4) * d.k19
+            + (-q[3] - p.b6 * c_q4) * d.k20 + d.k37,
     )
 }
-/// Operation count of [`body_poses`].
+/// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_POSES: OpCount = OpCount {
     mul: 32,
     add: 19,
@@ -921,7 +1117,16 @@ pub const OPS_BODY_POSES: OpCount = OpCount {
     cos: 5,
 };
 ///The pose of every body in the ground frame, in the order of `BODY_NAMES`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`body_poses_with`]; its cost is [`OPS_BODY_POSES`].
 pub fn body_poses(p: &Params, q: &[f64; NQ]) -> [Pose; NB] {
+    body_poses_with(&p.derived(), q)
+}
+/// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
+pub fn body_poses_with(d: &Derived, q: &[f64; NQ]) -> [Pose; NB] {
+    let p = &d.params;
     let s_q0 = libm::sin(q[0]);
     let c_q0 = libm::cos(q[0]);
     let s_q1 = libm::sin(q[1]);
@@ -985,7 +1190,7 @@ pub fn body_poses(p: &Params, q: &[f64; NQ]) -> [Pose; NB] {
         },
     ]
 }
-/// Operation count of [`coordinate_rates`].
+/// Operation count of [`coordinate_rates_with`] (and of [`coordinate_rates`] after [`OPS_DERIVED`]).
 pub const OPS_COORDINATE_RATES: OpCount = OpCount {
     mul: 0,
     add: 0,
@@ -998,10 +1203,19 @@ pub const OPS_COORDINATE_RATES: OpCount = OpCount {
 ///for revolute and prismatic joints, the quaternion kinematics ½ q ⊗ (ω, 0)
 ///for spherical and free joints. Integrate `q` with them and renormalise
 ///the quaternions.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`coordinate_rates_with`]; its cost is [`OPS_COORDINATE_RATES`].
 pub fn coordinate_rates(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NQ] {
+    coordinate_rates_with(&p.derived(), q, qd)
+}
+/// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
+pub fn coordinate_rates_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NQ] {
+    let p = &d.params;
     [qd[0], qd[1], qd[2], qd[3], qd[4], qd[5]]
 }
-/// Operation count of [`body_jacobians`].
+/// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
     mul: 139,
     add: 65,
@@ -1014,7 +1228,16 @@ pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
 ///q̇ to the velocity of the body-frame origin, rows 3–5 to the angular velocity,
 ///all in ground coordinates. A point `p` of the body (ground coordinates,
 ///relative to the origin) moves with `v + ω × p`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`body_jacobians_with`]; its cost is [`OPS_BODY_JACOBIANS`].
 pub fn body_jacobians(p: &Params, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
+    body_jacobians_with(&p.derived(), q)
+}
+/// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
+pub fn body_jacobians_with(d: &Derived, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
+    let p = &d.params;
     let s_q0 = libm::sin(q[0]);
     let c_q0 = libm::cos(q[0]);
     let s_q1 = libm::sin(q[1]);

@@ -10,12 +10,13 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
+//! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 111 | 93 | 0 | 0 | 4 | 4 |
 //! | `mass_matrix` | 124 | 83 | 0 | 0 | 4 | 4 |
 //! | `bias` | 112 | 67 | 0 | 0 | 4 | 4 |
 //! | `gravity` | 21 | 11 | 0 | 0 | 4 | 4 |
 //! | `forward_dynamics` | 207 | 119 | 4 | 0 | 4 | 4 |
-//! | `coriolis_matrix` | 299 | 181 | 0 | 0 | 4 | 4 |
+//! | `coriolis_matrix` | 299 | 182 | 0 | 0 | 4 | 4 |
 //! | `energy` | 77 | 53 | 0 | 0 | 4 | 4 |
 //! | `body_poses` | 32 | 19 | 0 | 0 | 5 | 5 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -78,7 +79,31 @@ impl Default for Params {
         Params {}
     }
 }
-/// Operation count of [`inverse_dynamics`].
+/// The parameters and the constant groups of parameters that the
+/// `*_with` functions read, computed once by [`Params::derived`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Derived {
+    /// The parameters the groups were computed from.
+    pub params: Params,
+}
+impl Params {
+    /// Computes the parameter groups; call again after changing a
+    /// parameter.
+    pub fn derived(&self) -> Derived {
+        let p = self;
+        Derived { params: *self }
+    }
+}
+/// Operation count of [`Params::derived`].
+pub const OPS_DERIVED: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+};
+/// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
     mul: 111,
     add: 93,
@@ -89,12 +114,26 @@ pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
 };
 ///Joint forces τ(q, q̇, q̈) by the recursive Newton–Euler method: torques for
 ///revolute joints, forces for prismatic ones, in coordinate order.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`inverse_dynamics_with`]; its cost is [`OPS_INVERSE_DYNAMICS`].
 pub fn inverse_dynamics(
     p: &Params,
     q: &[f64; NQ],
     qd: &[f64; NV],
     qdd: &[f64; NV],
 ) -> [f64; NV] {
+    inverse_dynamics_with(&p.derived(), q, qd, qdd)
+}
+/// [`inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
+pub fn inverse_dynamics_with(
+    d: &Derived,
+    q: &[f64; NQ],
+    qd: &[f64; NV],
+    qdd: &[f64; NV],
+) -> [f64; NV] {
+    let p = &d.params;
     let s_q1 = libm::sin(q[1]);
     let c_q1 = libm::cos(q[1]);
     let t2 = qd[0] * qd[0] * c_q1;
@@ -169,7 +208,7 @@ pub fn inverse_dynamics(
         0.1 * t36,
     ]
 }
-/// Operation count of [`mass_matrix`].
+/// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
     mul: 124,
     add: 83,
@@ -180,7 +219,16 @@ pub const OPS_MASS_MATRIX: OpCount = OpCount {
 };
 ///The joint-space mass matrix M(q), symmetric positive definite, so that
 ///`M(q) q̈ + bias(q, q̇) = τ`. Entries of joints on different branches are zero.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`mass_matrix_with`]; its cost is [`OPS_MASS_MATRIX`].
 pub fn mass_matrix(p: &Params, q: &[f64; NQ]) -> [[f64; NV]; NV] {
+    mass_matrix_with(&p.derived(), q)
+}
+/// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
+pub fn mass_matrix_with(d: &Derived, q: &[f64; NQ]) -> [[f64; NV]; NV] {
+    let p = &d.params;
     let s_q1 = libm::sin(q[1]);
     let c_q1 = libm::cos(q[1]);
     let s_q2 = libm::sin(q[2]);
@@ -268,7 +316,7 @@ pub fn mass_matrix(p: &Params, q: &[f64; NQ]) -> [[f64; NV]; NV] {
         [t34, t34, t34, 0.0, 0.0, 0.1],
     ]
 }
-/// Operation count of [`bias`].
+/// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
     mul: 112,
     add: 67,
@@ -279,7 +327,16 @@ pub const OPS_BIAS: OpCount = OpCount {
 };
 ///The bias forces C(q, q̇) q̇ + g(q): the joint forces that keep every
 ///acceleration zero.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`bias_with`]; its cost is [`OPS_BIAS`].
 pub fn bias(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
+    bias_with(&p.derived(), q, qd)
+}
+/// [`bias`] with the parameter groups already computed by [`Params::derived`].
+pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
+    let p = &d.params;
     let s_q1 = libm::sin(q[1]);
     let c_q1 = libm::cos(q[1]);
     let t2 = qd[0] * qd[0] * c_q1;
@@ -342,7 +399,7 @@ pub fn bias(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
         -(0.1 * (t8 * s_q4 * qd[4])),
     ]
 }
-/// Operation count of [`gravity`].
+/// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
     mul: 21,
     add: 11,
@@ -352,7 +409,16 @@ pub const OPS_GRAVITY: OpCount = OpCount {
     cos: 4,
 };
 ///The gravity forces g(q): the joint forces that hold the mechanism at rest.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`gravity_with`]; its cost is [`OPS_GRAVITY`].
 pub fn gravity(p: &Params, q: &[f64; NQ]) -> [f64; NV] {
+    gravity_with(&p.derived(), q)
+}
+/// [`gravity`] with the parameter groups already computed by [`Params::derived`].
+pub fn gravity_with(d: &Derived, q: &[f64; NQ]) -> [f64; NV] {
+    let p = &d.params;
     let s_q1 = libm::sin(q[1]);
     let c_q1 = libm::cos(q[1]);
     let s_q2 = libm::sin(q[2]);
@@ -375,7 +441,7 @@ pub fn gravity(p: &Params, q: &[f64; NQ]) -> [f64; NV] {
         0.0,
     ]
 }
-/// Operation count of [`forward_dynamics`].
+/// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
     mul: 207,
     add: 119,
@@ -387,12 +453,26 @@ pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
 ///Joint accelerations q̈(q, q̇, τ) by Vereshchagin's separate-bodies
 ///(articulated-body) method, in O(n) and without forming M(q); they satisfy
 ///`M(q) q̈ + bias(q, q̇) = τ`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`forward_dynamics_with`]; its cost is [`OPS_FORWARD_DYNAMICS`].
 pub fn forward_dynamics(
     p: &Params,
     q: &[f64; NQ],
     qd: &[f64; NV],
     tau: &[f64; NV],
 ) -> [f64; NV] {
+    forward_dynamics_with(&p.derived(), q, qd, tau)
+}
+/// [`forward_dynamics`] with the parameter groups already computed by [`Params::derived`].
+pub fn forward_dynamics_with(
+    d: &Derived,
+    q: &[f64; NQ],
+    qd: &[f64; NV],
+    tau: &[f64; NV],
+) -> [f64; NV] {
+    let p = &d.params;
     let s_q1 = libm::sin(q[1]);
     let c_q1 = libm::cos(q[1]);
     let t2 = qd[0] * qd[0] * s_q1;
@@ -502,10 +582,10 @@ pub fn forward_dynamics(
         10.0 * (tau[5] - 0.1 * (c_q4 * (t65 + t68 + t72) - t10)),
     ]
 }
-/// Operation count of [`coriolis_matrix`].
+/// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
     mul: 299,
-    add: 181,
+    add: 182,
     div: 0,
     sqrt: 0,
     sin: 4,
@@ -513,7 +593,20 @@ pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
 };
 ///The Coriolis matrix C(q, q̇) from the Christoffel symbols of M: `C q̇ + g = bias`
 ///and `Ṁ − 2C` is skew-symmetric, as passivity-based controllers need.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`coriolis_matrix_with`]; its cost is [`OPS_CORIOLIS_MATRIX`].
 pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV]; NV] {
+    coriolis_matrix_with(&p.derived(), q, qd)
+}
+/// [`coriolis_matrix`] with the parameter groups already computed by [`Params::derived`].
+pub fn coriolis_matrix_with(
+    d: &Derived,
+    q: &[f64; NQ],
+    qd: &[f64; NV],
+) -> [[f64; NV]; NV] {
+    let p = &d.params;
     let s_q1 = libm::sin(q[1]);
     let c_q1 = libm::cos(q[1]);
     let t2 = qd[0] + qd[1];
@@ -533,145 +626,145 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
     let t16 = qd[0] * s_q1;
     let t17 = c_q4 * qd[4];
     let t18 = qd[0] * c_q1;
-    let t19 = -t2 - t18;
-    let t20 = s_q2 * t19;
-    let t21 = qd[0] * s_q1 * c_q2;
-    let t22 = t20 - 0.2 * t17 - t21;
-    let t23 = s_q4 * s_q5 * t15 + c_q4 * t14;
-    let t24 = c_q4 * qd[4] * c_q5 - s_q4 * s_q5 * qd[5];
-    let t25 = c_q2 * t19 + qd[0] * s_q1 * s_q2;
-    let t26 = t20 - t21;
-    let t27 = c_q4 * s_q5 * t25 + c_q5 * t26 - 0.07 * (t23 + t24);
-    let t28 = 0.2 * t23 + 0.3 * t24 - 0.07 * t27;
-    let t29 = s_q4 * c_q5 * t15 + c_q4 * t11;
-    let t30 = s_q4 * c_q5 * qd[5] + c_q4 * qd[4] * s_q5;
-    let t31 = 0.07 * (t30 - t29) + c_q4 * c_q5 * t25 - s_q5 * t26;
-    let t32 = 0.3 * t30 + 0.07 * t31 - 0.2 * t29;
-    let t33 = s_q4 * (0.7 * t17 + c_q5 * t28 + s_q5 * t32 - 0.2 * t22);
-    let t34 = s_q4 * c_q4 * qd[4];
-    let t35 = t5 * s_q4 * c_q4;
-    let t36 = c_q4 * t25 - 0.2 * t35;
-    let t37 = 2.0 * t36 + c_q5 * t31 + s_q5 * t27;
-    let t38 = s_q4 * s_q5 * t14;
-    let t39 = s_q4 * c_q5 * t11;
-    let t40 = s_q4 * t25;
-    let t41 = t5 * (s_q4 * s_q4);
-    let t42 = 0.14 * (t38 + t39) + 2.0 * (0.2 * t41 - t40) - t40;
-    let t43 = 8.0 * t25 + c_q4 * t37 - s_q4 * t42;
-    let t44 = s_q2 * t43;
-    let t45 = 2.0 * t22 + 8.0 * t26 + c_q5 * t27 - s_q5 * t31;
-    let t46 = c_q2 * t45;
-    let t47 = t46 - t44;
-    let t48 = -(0.05 * (s_q4 * qd[4]));
-    let t49 = t2 * s_q2;
-    let t50 = -(0.2 * t17) - t49;
-    let t51 = -(0.07 * (t23 + t24)) - t2 * c_q2 * c_q4 * s_q5 - t2 * s_q2 * c_q5;
-    let t52 = 0.2 * t23 + 0.3 * t24 - 0.07 * t51;
-    let t53 = 0.07 * (t30 - t29) + t2 * s_q2 * s_q5 - t2 * c_q2 * c_q4 * c_q5;
-    let t54 = 0.3 * t30 + 0.07 * t53 - 0.2 * t29;
-    let t55 = s_q4 * (0.7 * t17 + c_q5 * t52 + s_q5 * t54 - 0.2 * t50);
-    let t56 = -(0.2 * t35) - t2 * c_q2 * c_q4;
-    let t57 = 2.0 * t56 + c_q5 * t53 + s_q5 * t51;
-    let t58 = t2 * c_q2 * s_q4;
-    let t59 = 0.14 * (t38 + t39) + t58 + 2.0 * (0.2 * t41 + t58);
-    let t60 = c_q4 * t57 - 8.0 * (t2 * c_q2) - s_q4 * t59;
-    let t61 = 2.0 * t50 + c_q5 * t51 - 8.0 * t49 - s_q5 * t53;
-    let t62 = c_q2 * t61 - s_q2 * t60;
-    let t63 = -(0.07 * (t23 + t24));
-    let t64 = 0.2 * t23 + 0.3 * t24 - 0.07 * t63;
-    let t65 = 0.07 * (t30 - t29);
-    let t66 = 0.3 * t30 + 0.07 * t65 - 0.2 * t29;
-    let t67 = s_q4 * (0.74 * t17 + c_q5 * t64 + s_q5 * t66);
-    let t68 = c_q5 * t65 + s_q5 * t63 - 0.4 * t35;
-    let t69 = 0.14 * (t38 + t39) + 0.4 * t41;
-    let t70 = c_q4 * t68 - s_q4 * t69;
-    let t71 = c_q5 * t63 - 0.4 * t17 - s_q5 * t65;
-    let t72 = c_q2 * t71 - s_q2 * t70;
-    let t73 = c_q5 * t15;
-    let t74 = t5 * c_q4 * c_q5 - c_q5 * qd[5];
-    let t75 = -(0.07 * (t73 + t74));
-    let t76 = 0.2 * t73 + 0.3 * t74 - 0.07 * t75;
-    let t77 = s_q5 * t15;
-    let t78 = t5 * c_q4 * s_q5 - s_q5 * qd[5];
-    let t79 = 0.07 * (t77 + t78);
-    let t80 = 0.2 * t77 + 0.3 * t78 + 0.07 * t79;
-    let t81 = s_q4 * (0.74 * t8 + c_q5 * t76 + s_q5 * t80);
-    let t82 = c_q5 * t79 + s_q5 * t75;
-    let t83 = s_q5 * t11;
-    let t84 = 0.4 * qd[4] + 0.14 * (c_q5 * t14 - t83);
-    let t85 = c_q4 * t82 - s_q4 * t84;
-    let t86 = c_q5 * t75 - 0.4 * t8 - s_q5 * t79;
-    let t87 = c_q2 * t86 - s_q2 * t85;
-    let t88 = -t12 - t13;
-    let t89 = -(0.07 * (t14 + t88));
-    let t90 = 0.2 * t14 + 0.3 * t88 - 0.07 * t89;
-    let t91 = s_q4 * (0.1 * t83 + c_q5 * t90);
-    let t92 = c_q2 * c_q5 * t89 - s_q2 * c_q4 * s_q5 * t89;
+    let t19 = qd[0] * s_q1 * c_q2;
+    let t20 = s_q4 * s_q5 * t15 + c_q4 * t14;
+    let t21 = c_q4 * qd[4] * c_q5 - s_q4 * s_q5 * qd[5];
+    let t22 = s_q4 * c_q5 * t15 + c_q4 * t11;
+    let t23 = s_q4 * c_q5 * qd[5] + c_q4 * qd[4] * s_q5;
+    let t24 = s_q4 * c_q4 * qd[4];
+    let t25 = t5 * s_q4 * c_q4;
+    let t26 = s_q4 * s_q5 * t14;
+    let t27 = s_q4 * c_q5 * t11;
+    let t28 = t5 * (s_q4 * s_q4);
+    let t29 = -(0.05 * (s_q4 * qd[4]));
+    let t30 = t2 * s_q2;
+    let t31 = -(0.2 * t17) - t30;
+    let t32 = -(0.07 * (t20 + t21)) - t2 * c_q2 * c_q4 * s_q5 - t2 * s_q2 * c_q5;
+    let t33 = 0.2 * t20 + 0.3 * t21 - 0.07 * t32;
+    let t34 = 0.07 * (t23 - t22) + t2 * s_q2 * s_q5 - t2 * c_q2 * c_q4 * c_q5;
+    let t35 = 0.3 * t23 + 0.07 * t34 - 0.2 * t22;
+    let t36 = s_q4 * (0.7 * t17 + c_q5 * t33 + s_q5 * t35 - 0.2 * t31);
+    let t37 = -(0.2 * t25) - t2 * c_q2 * c_q4;
+    let t38 = 2.0 * t37 + c_q5 * t34 + s_q5 * t32;
+    let t39 = t2 * c_q2 * s_q4;
+    let t40 = 0.14 * (t26 + t27) + t39 + 2.0 * (0.2 * t28 + t39);
+    let t41 = c_q4 * t38 - 8.0 * (t2 * c_q2) - s_q4 * t40;
+    let t42 = 2.0 * t31 + c_q5 * t32 - 8.0 * t30 - s_q5 * t34;
+    let t43 = c_q2 * t42 - s_q2 * t41;
+    let t44 = -(0.07 * (t20 + t21));
+    let t45 = 0.2 * t20 + 0.3 * t21 - 0.07 * t44;
+    let t46 = 0.07 * (t23 - t22);
+    let t47 = 0.3 * t23 + 0.07 * t46 - 0.2 * t22;
+    let t48 = s_q4 * (0.74 * t17 + c_q5 * t45 + s_q5 * t47);
+    let t49 = c_q5 * t46 + s_q5 * t44 - 0.4 * t25;
+    let t50 = 0.14 * (t26 + t27) + 0.4 * t28;
+    let t51 = c_q4 * t49 - s_q4 * t50;
+    let t52 = c_q5 * t44 - 0.4 * t17 - s_q5 * t46;
+    let t53 = c_q2 * t52 - s_q2 * t51;
+    let t54 = c_q5 * t15;
+    let t55 = t5 * c_q4 * c_q5 - c_q5 * qd[5];
+    let t56 = -(0.07 * (t54 + t55));
+    let t57 = 0.2 * t54 + 0.3 * t55 - 0.07 * t56;
+    let t58 = s_q5 * t15;
+    let t59 = t5 * c_q4 * s_q5 - s_q5 * qd[5];
+    let t60 = 0.07 * (t58 + t59);
+    let t61 = 0.2 * t58 + 0.3 * t59 + 0.07 * t60;
+    let t62 = s_q4 * (0.74 * t8 + c_q5 * t57 + s_q5 * t61);
+    let t63 = c_q5 * t60 + s_q5 * t56;
+    let t64 = s_q5 * t11;
+    let t65 = 0.4 * qd[4] + 0.14 * (c_q5 * t14 - t64);
+    let t66 = c_q4 * t63 - s_q4 * t65;
+    let t67 = c_q5 * t56 - 0.4 * t8 - s_q5 * t60;
+    let t68 = c_q2 * t67 - s_q2 * t66;
+    let t69 = -t12 - t13;
+    let t70 = -(0.07 * (t14 + t69));
+    let t71 = 0.2 * t14 + 0.3 * t69 - 0.07 * t70;
+    let t72 = s_q4 * (0.1 * t64 + c_q5 * t71);
+    let t73 = c_q2 * c_q5 * t70 - s_q2 * c_q4 * s_q5 * t70;
+    let t74 = -qd[0] - qd[1] - t18;
+    let t75 = s_q2 * t74;
+    let t76 = t75 - 0.2 * t17 - t19;
+    let t77 = qd[0] * s_q1 * s_q2 + c_q2 * t74;
+    let t78 = t75 - t19;
+    let t79 = c_q4 * s_q5 * t77 + c_q5 * t78 - 0.07 * (t20 + t21);
+    let t80 = 0.2 * t20 + 0.3 * t21 - 0.07 * t79;
+    let t81 = 0.07 * (t23 - t22) + c_q4 * c_q5 * t77 - s_q5 * t78;
+    let t82 = 0.3 * t23 + 0.07 * t81 - 0.2 * t22;
+    let t83 = s_q4 * (0.7 * t17 + c_q5 * t80 + s_q5 * t82 - 0.2 * t76);
+    let t84 = c_q4 * t77 - 0.2 * t25;
+    let t85 = 2.0 * t84 + c_q5 * t81 + s_q5 * t79;
+    let t86 = s_q4 * t77;
+    let t87 = 0.14 * (t26 + t27) + 2.0 * (0.2 * t28 - t86) - t86;
+    let t88 = 8.0 * t77 + c_q4 * t85 - s_q4 * t87;
+    let t89 = s_q2 * t88;
+    let t90 = 2.0 * t76 + 8.0 * t78 + c_q5 * t79 - s_q5 * t81;
+    let t91 = c_q2 * t90;
+    let t92 = t91 - t89;
     [
         [
             0.5
-                * (2.4 * t16 + t33 - 0.2 * t34
-                    - 0.5
-                        * (t47
-                            + (c_q1 * (t46 - 8.0 * t16 - t44)
-                                - s_q1
-                                    * (8.0 * (-(0.6 * t2) - t18) + c_q2 * t43 + s_q2 * t45)))),
-            0.5
-                * (t55 - 0.2 * t34
-                    - 0.5
-                        * (t62
-                            + (c_q1 * t62
-                                - s_q1 * (c_q2 * t60 + s_q2 * t61 - 4.8 * t2)))),
-            0.5
-                * (t67 - 0.2 * t34
-                    - 0.5 * (t72 + (c_q1 * t72 - s_q1 * (c_q2 * t70 + s_q2 * t71)))),
-            0.0,
-            0.5
-                * (t81 - 0.2 * t35
-                    - 0.5 * (t87 + (c_q1 * t87 - s_q1 * (c_q2 * t85 + s_q2 * t86)))),
-            0.5
-                * (t91
+                * (2.4 * t16 + t83 - 0.2 * t24
                     - 0.5
                         * (t92
-                            + (c_q1 * t92
-                                - s_q1 * (c_q2 * c_q4 * s_q5 * t89 + s_q2 * c_q5 * t89)))),
+                            + (c_q1 * (t91 - 8.0 * t16 - t89)
+                                - s_q1
+                                    * (8.0 * (-(0.6 * t2) - t18) + c_q2 * t88 + s_q2 * t90)))),
+            0.5
+                * (t36 - 0.2 * t24
+                    - 0.5
+                        * (t43
+                            + (c_q1 * t43
+                                - s_q1 * (c_q2 * t41 + s_q2 * t42 - 4.8 * t2)))),
+            0.5
+                * (t48 - 0.2 * t24
+                    - 0.5 * (t53 + (c_q1 * t53 - s_q1 * (c_q2 * t51 + s_q2 * t52)))),
+            0.0,
+            0.5
+                * (t62 - 0.2 * t25
+                    - 0.5 * (t68 + (c_q1 * t68 - s_q1 * (c_q2 * t66 + s_q2 * t67)))),
+            0.5
+                * (t72
+                    - 0.5
+                        * (t73
+                            + (c_q1 * t73
+                                - s_q1 * (c_q2 * c_q4 * s_q5 * t70 + s_q2 * c_q5 * t70)))),
         ],
         [
-            0.5 * (2.4 * t16 + t33 - 0.2 * t34 - 0.5 * t47),
-            0.5 * (t55 - 0.2 * t34 - 0.5 * t62),
-            0.5 * (t67 - 0.2 * t34 - 0.5 * t72),
+            0.5 * (2.4 * t16 + t83 - 0.2 * t24 - 0.5 * t92),
+            0.5 * (t36 - 0.2 * t24 - 0.5 * t43),
+            0.5 * (t48 - 0.2 * t24 - 0.5 * t53),
             0.0,
-            0.5 * (t81 - 0.2 * t35 - 0.5 * t87),
-            0.5 * (t91 - 0.5 * t92),
+            0.5 * (t62 - 0.2 * t25 - 0.5 * t68),
+            0.5 * (t72 - 0.5 * t73),
         ],
         [
-            0.5 * (t33 - 0.2 * t34),
-            0.5 * (t55 - 0.2 * t34),
-            0.5 * (t67 - 0.2 * t34),
+            0.5 * (t83 - 0.2 * t24),
+            0.5 * (t36 - 0.2 * t24),
+            0.5 * (t48 - 0.2 * t24),
             0.0,
-            0.5 * (t81 - 0.2 * t35),
-            0.5 * t91,
+            0.5 * (t62 - 0.2 * t25),
+            0.5 * t72,
         ],
         [
-            0.5 * (-(s_q4 * t37) - c_q4 * t42),
-            0.5 * (-(s_q4 * t57) - c_q4 * t59),
-            0.5 * (-(s_q4 * t68) - c_q4 * t69),
+            0.5 * (-(s_q4 * t85) - c_q4 * t87),
+            0.5 * (-(s_q4 * t38) - c_q4 * t40),
+            0.5 * (-(s_q4 * t49) - c_q4 * t50),
             0.0,
-            0.5 * (-(s_q4 * t82) - c_q4 * t84),
-            -(0.5 * (s_q4 * s_q5 * t89)),
+            0.5 * (-(s_q4 * t63) - c_q4 * t65),
+            -(0.5 * (s_q4 * s_q5 * t70)),
         ],
         [
-            0.5 * (0.2 * t36 + c_q5 * t32 - 0.6 * t35 - s_q5 * t28),
-            0.5 * (0.2 * t56 + c_q5 * t54 - 0.6 * t35 - s_q5 * t52),
-            0.5 * (c_q5 * t66 - 0.64 * t35 - s_q5 * t64),
+            0.5 * (0.2 * t84 + c_q5 * t82 - 0.6 * t25 - s_q5 * t80),
+            0.5 * (0.2 * t37 + c_q5 * t35 - 0.6 * t25 - s_q5 * t33),
+            0.5 * (c_q5 * t47 - 0.64 * t25 - s_q5 * t45),
             0.0,
-            0.5 * (c_q5 * t80 - s_q5 * t76),
-            0.5 * (0.1 * (c_q5 * t11) - s_q5 * t90),
+            0.5 * (c_q5 * t61 - s_q5 * t57),
+            0.5 * (0.1 * (c_q5 * t11) - s_q5 * t71),
         ],
-        [t48, t48, t48, 0.0, -(0.05 * (t5 * s_q4)), 0.0],
+        [t29, t29, t29, 0.0, -(0.05 * (t5 * s_q4)), 0.0],
     ]
 }
-/// Operation count of [`energy`].
+/// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
     mul: 77,
     add: 53,
@@ -682,7 +775,16 @@ pub const OPS_ENERGY: OpCount = OpCount {
 };
 ///Kinetic and potential energy `(T, V)`; `V = −Σ m g·c` is zero where every
 ///centre of mass is at the ground origin's height.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`energy_with`]; its cost is [`OPS_ENERGY`].
 pub fn energy(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
+    energy_with(&p.derived(), q, qd)
+}
+/// [`energy`] with the parameter groups already computed by [`Params::derived`].
+pub fn energy_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
+    let p = &d.params;
     let s_q1 = libm::sin(q[1]);
     let c_q1 = libm::cos(q[1]);
     let t2 = qd[0] + qd[1];
@@ -731,7 +833,7 @@ pub fn energy(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
             + 9.81 * (-q[3] - 0.07 * c_q4) - 19.62,
     )
 }
-/// Operation count of [`body_poses`].
+/// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_POSES: OpCount = OpCount {
     mul: 32,
     add: 19,
@@ -741,7 +843,16 @@ pub const OPS_BODY_POSES: OpCount = OpCount {
     cos: 5,
 };
 ///The pose of every body in the ground frame, in the order of `BODY_NAMES`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`body_poses_with`]; its cost is [`OPS_BODY_POSES`].
 pub fn body_poses(p: &Params, q: &[f64; NQ]) -> [Pose; NB] {
+    body_poses_with(&p.derived(), q)
+}
+/// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
+pub fn body_poses_with(d: &Derived, q: &[f64; NQ]) -> [Pose; NB] {
+    let p = &d.params;
     let s_q0 = libm::sin(q[0]);
     let c_q0 = libm::cos(q[0]);
     let s_q1 = libm::sin(q[1]);
@@ -803,7 +914,7 @@ pub fn body_poses(p: &Params, q: &[f64; NQ]) -> [Pose; NB] {
         },
     ]
 }
-/// Operation count of [`coordinate_rates`].
+/// Operation count of [`coordinate_rates_with`] (and of [`coordinate_rates`] after [`OPS_DERIVED`]).
 pub const OPS_COORDINATE_RATES: OpCount = OpCount {
     mul: 0,
     add: 0,
@@ -816,10 +927,19 @@ pub const OPS_COORDINATE_RATES: OpCount = OpCount {
 ///for revolute and prismatic joints, the quaternion kinematics ½ q ⊗ (ω, 0)
 ///for spherical and free joints. Integrate `q` with them and renormalise
 ///the quaternions.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`coordinate_rates_with`]; its cost is [`OPS_COORDINATE_RATES`].
 pub fn coordinate_rates(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NQ] {
+    coordinate_rates_with(&p.derived(), q, qd)
+}
+/// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
+pub fn coordinate_rates_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NQ] {
+    let p = &d.params;
     [qd[0], qd[1], qd[2], qd[3], qd[4], qd[5]]
 }
-/// Operation count of [`body_jacobians`].
+/// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
     mul: 133,
     add: 65,
@@ -832,7 +952,16 @@ pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
 ///q̇ to the velocity of the body-frame origin, rows 3–5 to the angular velocity,
 ///all in ground coordinates. A point `p` of the body (ground coordinates,
 ///relative to the origin) moves with `v + ω × p`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`body_jacobians_with`]; its cost is [`OPS_BODY_JACOBIANS`].
 pub fn body_jacobians(p: &Params, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
+    body_jacobians_with(&p.derived(), q)
+}
+/// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
+pub fn body_jacobians_with(d: &Derived, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
+    let p = &d.params;
     let s_q0 = libm::sin(q[0]);
     let c_q0 = libm::cos(q[0]);
     let s_q1 = libm::sin(q[1]);

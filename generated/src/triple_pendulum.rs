@@ -10,13 +10,14 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `inverse_dynamics` | 50 | 39 | 0 | 0 | 3 | 3 |
-//! | `mass_matrix` | 51 | 27 | 0 | 0 | 2 | 2 |
-//! | `bias` | 43 | 24 | 0 | 0 | 3 | 3 |
-//! | `gravity` | 36 | 16 | 0 | 0 | 3 | 3 |
-//! | `forward_dynamics` | 135 | 63 | 3 | 0 | 3 | 3 |
-//! | `coriolis_matrix` | 89 | 34 | 0 | 0 | 2 | 2 |
-//! | `energy` | 55 | 23 | 0 | 0 | 3 | 3 |
+//! | `derived` | 24 | 4 | 1 | 0 | 0 | 0 |
+//! | `inverse_dynamics` | 47 | 39 | 0 | 0 | 3 | 3 |
+//! | `mass_matrix` | 35 | 24 | 0 | 0 | 2 | 2 |
+//! | `bias` | 39 | 24 | 0 | 0 | 3 | 3 |
+//! | `gravity` | 32 | 16 | 0 | 0 | 3 | 3 |
+//! | `forward_dynamics` | 111 | 59 | 2 | 0 | 3 | 3 |
+//! | `coriolis_matrix` | 76 | 34 | 0 | 0 | 2 | 2 |
+//! | `energy` | 48 | 23 | 0 | 0 | 3 | 3 |
 //! | `body_poses` | 14 | 11 | 0 | 0 | 3 | 3 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `body_jacobians` | 37 | 17 | 0 | 0 | 3 | 3 |
@@ -85,9 +86,88 @@ impl Default for Params {
         }
     }
 }
-/// Operation count of [`inverse_dynamics`].
+/// The parameters and the constant groups of parameters that the
+/// `*_with` functions read, computed once by [`Params::derived`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Derived {
+    /// The parameters the groups were computed from.
+    pub params: Params,
+    /// Parameter group 0.
+    pub k0: f64,
+    /// Parameter group 1.
+    pub k1: f64,
+    /// Parameter group 2.
+    pub k2: f64,
+    /// Parameter group 3.
+    pub k3: f64,
+    /// Parameter group 4.
+    pub k4: f64,
+    /// Parameter group 5.
+    pub k5: f64,
+    /// Parameter group 6.
+    pub k6: f64,
+    /// Parameter group 7.
+    pub k7: f64,
+    /// Parameter group 8.
+    pub k8: f64,
+    /// Parameter group 9.
+    pub k9: f64,
+    /// Parameter group 10.
+    pub k10: f64,
+    /// Parameter group 11.
+    pub k11: f64,
+    /// Parameter group 12.
+    pub k12: f64,
+    /// Parameter group 13.
+    pub k13: f64,
+    /// Parameter group 14.
+    pub k14: f64,
+    /// Parameter group 15.
+    pub k15: f64,
+}
+impl Params {
+    /// Computes the parameter groups; call again after changing a
+    /// parameter.
+    pub fn derived(&self) -> Derived {
+        let p = self;
+        let t0 = p.m * (p.l * p.l);
+        let t1 = p.m * p.l;
+        let t2 = p.jz + 0.25 * t0;
+        let inv3 = 1.0 / t2;
+        let t4 = p.m - 0.25 * (p.m * p.m * (p.l * p.l) * inv3);
+        Derived {
+            params: *self,
+            k0: t1,
+            k1: 0.5 * p.l,
+            k2: 3.0 * p.jz + 0.25 * t0,
+            k3: 2.0 * p.jz,
+            k4: 2.0 * p.jz + 0.25 * t0,
+            k5: t2,
+            k6: p.m * p.l * p.g,
+            k7: t4,
+            k8: p.l * p.l,
+            k9: 0.5 * t1,
+            k10: p.l * t4,
+            k11: p.m * p.l * inv3,
+            k12: p.l * p.g,
+            k13: inv3,
+            k14: t0,
+            k15: p.m * p.g,
+        }
+    }
+}
+/// Operation count of [`Params::derived`].
+pub const OPS_DERIVED: OpCount = OpCount {
+    mul: 24,
+    add: 4,
+    div: 1,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+};
+/// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 50,
+    mul: 47,
     add: 39,
     div: 0,
     sqrt: 0,
@@ -96,12 +176,26 @@ pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
 };
 ///Joint forces τ(q, q̇, q̈) by the recursive Newton–Euler method: torques for
 ///revolute joints, forces for prismatic ones, in coordinate order.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`inverse_dynamics_with`]; its cost is [`OPS_INVERSE_DYNAMICS`].
 pub fn inverse_dynamics(
     p: &Params,
     q: &[f64; NQ],
     qd: &[f64; NV],
     qdd: &[f64; NV],
 ) -> [f64; NV] {
+    inverse_dynamics_with(&p.derived(), q, qd, qdd)
+}
+/// [`inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
+pub fn inverse_dynamics_with(
+    d: &Derived,
+    q: &[f64; NQ],
+    qd: &[f64; NV],
+    qdd: &[f64; NV],
+) -> [f64; NV] {
+    let p = &d.params;
     let s_q0 = libm::sin(q[0]);
     let c_q0 = libm::cos(q[0]);
     let t2 = p.g * c_q0;
@@ -126,29 +220,29 @@ pub fn inverse_dynamics(
     let t21 = qdd[0] + qdd[1] + qdd[2];
     let t22 = t11 + 0.5 * t16 - t10;
     let t23 = p.jz * t13;
-    let t24 = p.m * p.l * t22;
-    let t25 = c_q2 * t18 + 0.5 * (p.l * t21) - s_q2 * t19;
-    let t26 = c_q2 * t19 + s_q2 * t18 - 0.5 * (p.l * (t20 * t20));
-    let t27 = p.jz * t21;
-    let t28 = p.m * p.l * t25;
-    let t29 = p.m * s_q2 * t26;
-    let t30 = p.m * c_q2 * t25;
-    let t31 = p.l * (t29 + t30);
+    let t24 = c_q2 * t18 + 0.5 * (p.l * t21) - s_q2 * t19;
+    let t25 = c_q2 * t19 + s_q2 * t18 - 0.5 * (p.l * (t20 * t20));
+    let t26 = p.jz * t21;
+    let t27 = p.m * s_q2 * t25;
+    let t28 = p.m * c_q2 * t24;
+    let t29 = p.l * (t27 + t28);
+    let t30 = t22 * d.k0;
+    let t31 = t24 * d.k0;
     [
-        p.jz * qdd[0] + t23 + t27 + t31
+        p.jz * qdd[0] + t23 + t26 + t29
             + p.l
                 * (s_q1
-                    * (p.m * (t8 + t9 - 0.5 * t17) + p.m * c_q2 * t26 - p.m * s_q2 * t25)
-                    + c_q1 * (p.m * t22 + t29 + t30))
-            + 0.5 * (p.m * p.l * (t2 + 0.5 * t5) + t24 + t28),
-        t23 + t27 + t31 + 0.5 * (t24 + t28),
-        t27 + 0.5 * t28,
+                    * (p.m * (t8 + t9 - 0.5 * t17) + p.m * c_q2 * t25 - p.m * s_q2 * t24)
+                    + c_q1 * (p.m * t22 + t27 + t28))
+            + 0.5 * ((t2 + 0.5 * t5) * d.k0 + t30 + t31),
+        t23 + t26 + t29 + 0.5 * (t30 + t31),
+        t26 + 0.5 * t31,
     ]
 }
-/// Operation count of [`mass_matrix`].
+/// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 51,
-    add: 27,
+    mul: 35,
+    add: 24,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -156,48 +250,51 @@ pub const OPS_MASS_MATRIX: OpCount = OpCount {
 };
 ///The joint-space mass matrix M(q), symmetric positive definite, so that
 ///`M(q) q̈ + bias(q, q̇) = τ`. Entries of joints on different branches are zero.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`mass_matrix_with`]; its cost is [`OPS_MASS_MATRIX`].
 pub fn mass_matrix(p: &Params, q: &[f64; NQ]) -> [[f64; NV]; NV] {
+    mass_matrix_with(&p.derived(), q)
+}
+/// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
+pub fn mass_matrix_with(d: &Derived, q: &[f64; NQ]) -> [[f64; NV]; NV] {
+    let p = &d.params;
     let s_q1 = libm::sin(q[1]);
     let c_q1 = libm::cos(q[1]);
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
-    let t4 = p.m * (p.l * p.l);
-    let t5 = p.l * c_q1;
-    let t6 = 0.5 * p.l + t5;
-    let t7 = p.m * p.l * t6;
-    let t8 = p.l + t5;
-    let t9 = 0.5 * p.l + c_q2 * t8 - p.l * s_q1 * s_q2;
-    let t10 = p.m * p.l * t9;
-    let t11 = p.l * s_q1 * c_q2 + s_q2 * t8;
-    let t12 = p.m * s_q2 * t11;
-    let t13 = p.m * c_q2 * t9;
-    let t14 = p.l * (t12 + t13);
-    let t15 = 2.0 * p.jz + 0.5 * (t7 + t10) + t14;
-    let t16 = p.jz + 0.5 * t10;
-    let t17 = 0.5 * p.l + p.l * c_q2;
-    let t18 = p.m * p.l * t17;
-    let t19 = p.jz + 0.5 * t18;
+    let t4 = p.l * c_q1;
+    let t5 = p.l + t4;
+    let t6 = p.l * s_q1 * c_q2 + s_q2 * t5;
+    let t7 = p.m * s_q2 * t6;
+    let t8 = t4 + d.k1;
+    let t9 = d.k0 * t8;
+    let t10 = c_q2 * t5 + d.k1 - p.l * s_q1 * s_q2;
+    let t11 = d.k0 * t10;
+    let t12 = p.m * c_q2 * t10;
+    let t13 = p.l * (t7 + t12);
+    let t14 = 0.5 * (t9 + t11) + t13 + d.k3;
+    let t15 = p.jz + 0.5 * t11;
+    let t16 = p.l * c_q2 + d.k1;
+    let t17 = d.k0 * t16;
+    let t18 = p.jz + 0.5 * t17;
     [
         [
-            3.0 * p.jz + 0.25 * t4 + 0.5 * (t7 + t10) + t14
+            0.5 * (t9 + t11) + t13
                 + p.l
-                    * (s_q1 * (p.m * p.l * s_q1 + p.m * c_q2 * t11 - p.m * s_q2 * t9)
-                        + c_q1 * (t12 + t13 + p.m * t6)),
+                    * (s_q1 * (p.m * c_q2 * t6 + s_q1 * d.k0 - p.m * s_q2 * t10)
+                        + c_q1 * (t7 + t12 + p.m * t8)) + d.k2,
+            t14,
             t15,
-            t16,
         ],
-        [
-            t15,
-            2.0 * p.jz + 0.25 * t4 + 0.5 * t18
-                + p.l * (p.m * p.l * (s_q2 * s_q2) + p.m * c_q2 * t17),
-            t19,
-        ],
-        [t16, t19, p.jz + 0.25 * t4],
+        [t14, 0.5 * t17 + p.l * (s_q2 * s_q2 * d.k0 + p.m * c_q2 * t16) + d.k4, t18],
+        [t15, t18, d.k5],
     ]
 }
-/// Operation count of [`bias`].
+/// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 43,
+    mul: 39,
     add: 24,
     div: 0,
     sqrt: 0,
@@ -206,7 +303,16 @@ pub const OPS_BIAS: OpCount = OpCount {
 };
 ///The bias forces C(q, q̇) q̇ + g(q): the joint forces that keep every
 ///acceleration zero.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`bias_with`]; its cost is [`OPS_BIAS`].
 pub fn bias(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
+    bias_with(&p.derived(), q, qd)
+}
+/// [`bias`] with the parameter groups already computed by [`Params::derived`].
+pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
+    let p = &d.params;
     let s_q0 = libm::sin(q[0]);
     let c_q0 = libm::cos(q[0]);
     let s_q1 = libm::sin(q[1]);
@@ -219,28 +325,28 @@ pub fn bias(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let t9 = p.l * (t6 * t6);
     let t10 = qd[0] + qd[1] + qd[2];
     let t11 = p.g * c_q0 * c_q1 - s_q1 * t4;
-    let t12 = p.m * p.l * t11;
-    let t13 = p.g * c_q0 * s_q1;
-    let t14 = t5 + t13 - t9;
-    let t15 = c_q2 * t11 - s_q2 * t14;
-    let t16 = p.m * p.l * t15;
-    let t17 = c_q2 * t14 + s_q2 * t11 - 0.5 * (p.l * (t10 * t10));
-    let t18 = p.m * s_q2 * t17;
-    let t19 = p.m * c_q2 * t15;
-    let t20 = p.l * (t18 + t19);
+    let t12 = p.g * c_q0 * s_q1;
+    let t13 = t5 + t12 - t9;
+    let t14 = c_q2 * t11 - s_q2 * t13;
+    let t15 = c_q2 * t13 + s_q2 * t11 - 0.5 * (p.l * (t10 * t10));
+    let t16 = p.m * s_q2 * t15;
+    let t17 = p.m * c_q2 * t14;
+    let t18 = p.l * (t16 + t17);
+    let t19 = t11 * d.k0;
+    let t20 = t14 * d.k0;
     [
-        0.5 * (p.m * p.l * p.g * c_q0 + t12 + t16) + t20
+        t18
             + p.l
                 * (s_q1
-                    * (p.m * (t5 + t13 - 0.5 * t9) + p.m * c_q2 * t17 - p.m * s_q2 * t15)
-                    + c_q1 * (t18 + t19 + p.m * t11)),
-        0.5 * (t12 + t16) + t20,
-        0.5 * t16,
+                    * (p.m * (t5 + t12 - 0.5 * t9) + p.m * c_q2 * t15 - p.m * s_q2 * t14)
+                    + c_q1 * (t16 + t17 + p.m * t11)) + 0.5 * (c_q0 * d.k6 + t19 + t20),
+        t18 + 0.5 * (t19 + t20),
+        0.5 * t20,
     ]
 }
-/// Operation count of [`gravity`].
+/// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
-    mul: 36,
+    mul: 32,
     add: 16,
     div: 0,
     sqrt: 0,
@@ -248,7 +354,16 @@ pub const OPS_GRAVITY: OpCount = OpCount {
     cos: 3,
 };
 ///The gravity forces g(q): the joint forces that hold the mechanism at rest.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`gravity_with`]; its cost is [`OPS_GRAVITY`].
 pub fn gravity(p: &Params, q: &[f64; NQ]) -> [f64; NV] {
+    gravity_with(&p.derived(), q)
+}
+/// [`gravity`] with the parameter groups already computed by [`Params::derived`].
+pub fn gravity_with(d: &Derived, q: &[f64; NQ]) -> [f64; NV] {
+    let p = &d.params;
     let s_q0 = libm::sin(q[0]);
     let c_q0 = libm::cos(q[0]);
     let s_q1 = libm::sin(q[1]);
@@ -256,28 +371,28 @@ pub fn gravity(p: &Params, q: &[f64; NQ]) -> [f64; NV] {
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
     let t6 = p.g * c_q0 * c_q1 - p.g * s_q0 * s_q1;
-    let t7 = p.m * p.l * t6;
-    let t8 = p.g * c_q0 * s_q1 + p.g * s_q0 * c_q1;
-    let t9 = c_q2 * t6 - s_q2 * t8;
-    let t10 = p.m * p.l * t9;
-    let t11 = c_q2 * t8 + s_q2 * t6;
-    let t12 = p.m * s_q2 * t11;
-    let t13 = p.m * c_q2 * t9;
-    let t14 = p.l * (t12 + t13);
+    let t7 = p.g * c_q0 * s_q1 + p.g * s_q0 * c_q1;
+    let t8 = c_q2 * t6 - s_q2 * t7;
+    let t9 = c_q2 * t7 + s_q2 * t6;
+    let t10 = p.m * s_q2 * t9;
+    let t11 = p.m * c_q2 * t8;
+    let t12 = p.l * (t10 + t11);
+    let t13 = t6 * d.k0;
+    let t14 = t8 * d.k0;
     [
-        0.5 * (p.m * p.l * p.g * c_q0 + t7 + t10) + t14
+        t12
             + p.l
-                * (s_q1 * (p.m * t8 + p.m * c_q2 * t11 - p.m * s_q2 * t9)
-                    + c_q1 * (t12 + t13 + p.m * t6)),
-        0.5 * (t7 + t10) + t14,
-        0.5 * t10,
+                * (s_q1 * (p.m * t7 + p.m * c_q2 * t9 - p.m * s_q2 * t8)
+                    + c_q1 * (t10 + t11 + p.m * t6)) + 0.5 * (c_q0 * d.k6 + t13 + t14),
+        t12 + 0.5 * (t13 + t14),
+        0.5 * t14,
     ]
 }
-/// Operation count of [`forward_dynamics`].
+/// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 135,
-    add: 63,
-    div: 3,
+    mul: 111,
+    add: 59,
+    div: 2,
     sqrt: 0,
     sin: 3,
     cos: 3,
@@ -285,12 +400,26 @@ pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
 ///Joint accelerations q̈(q, q̇, τ) by Vereshchagin's separate-bodies
 ///(articulated-body) method, in O(n) and without forming M(q); they satisfy
 ///`M(q) q̈ + bias(q, q̇) = τ`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`forward_dynamics_with`]; its cost is [`OPS_FORWARD_DYNAMICS`].
 pub fn forward_dynamics(
     p: &Params,
     q: &[f64; NQ],
     qd: &[f64; NV],
     tau: &[f64; NV],
 ) -> [f64; NV] {
+    forward_dynamics_with(&p.derived(), q, qd, tau)
+}
+/// [`forward_dynamics`] with the parameter groups already computed by [`Params::derived`].
+pub fn forward_dynamics_with(
+    d: &Derived,
+    q: &[f64; NQ],
+    qd: &[f64; NV],
+    tau: &[f64; NV],
+) -> [f64; NV] {
+    let p = &d.params;
     let s_q0 = libm::sin(q[0]);
     let c_q0 = libm::cos(q[0]);
     let s_q1 = libm::sin(q[1]);
@@ -299,69 +428,63 @@ pub fn forward_dynamics(
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
     let t7 = qd[0] + qd[1] + qd[2];
-    let t8 = p.m * (p.l * p.l);
-    let t9 = p.m * p.l;
-    let t10 = p.jz + 0.25 * t8;
-    let inv11 = 1.0 / t10;
-    let t12 = p.g * s_q0 * s_q1;
-    let t13 = p.l * (qd[0] * qd[0]) * s_q1;
-    let t14 = p.m - 0.25 * (p.m * p.m * (p.l * p.l) * inv11);
-    let t15 = 0.5 * (p.m * p.l * (t7 * t7)) + p.m * p.l * (t4 * t4) * c_q2;
-    let t16 = -(p.l * (t4 * t4) * s_q2 * t14) - 0.5 * (p.m * p.l * inv11 * tau[2]);
-    let t17 = p.m * s_q2 * c_q2;
-    let t18 = s_q2 * c_q2 * t14;
-    let t19 = t17 - t18;
-    let t20 = p.m * (s_q2 * s_q2);
-    let t21 = c_q2 * c_q2 * t14;
-    let t22 = t20 + t21;
-    let t23 = 0.5 * t9 + p.l * t22;
-    let t24 = p.jz + p.l * p.l * t22 + 0.25 * t8;
-    let inv25 = 1.0 / t24;
-    let t26 = s_q2 * t15;
-    let t27 = c_q2 * t16;
-    let t28 = p.l * (t26 + t27);
-    let t29 = t28 + tau[1] - tau[2];
-    let t30 = p.m + p.m * (c_q2 * c_q2) + s_q2 * s_q2 * t14
-        - p.l * p.l * (t19 * t19) * inv25;
-    let t31 = t17 - t18 - p.l * t19 * t23 * inv25;
-    let t32 = p.m + t20 + t21 - t23 * t23 * inv25;
-    let t33 = s_q1 * t30 + c_q1 * t31;
-    let t34 = s_q1 * t31 + c_q1 * t32;
-    let t35 = s_q1 * t33 + c_q1 * t34;
-    let t36 = p.jz + p.l * p.l * t35 + 0.25 * t8;
-    let inv37 = 1.0 / t36;
-    let t38 = p.l
-        * (s_q1
-            * (0.5 * (p.m * p.l * (t4 * t4)) + c_q2 * t15
-                + p.l * (qd[0] * qd[0]) * c_q1 * t30 - s_q2 * t16
-                - p.l * (qd[0] * qd[0]) * s_q1 * t31 - p.l * t19 * inv25 * t29)
-            + c_q1
-                * (t26 + t27 + p.l * (qd[0] * qd[0]) * c_q1 * t31
-                    - p.l * (qd[0] * qd[0]) * s_q1 * t32 - t23 * inv25 * t29)) + tau[0]
-        - tau[1] - p.l * p.g * s_q0 * (c_q1 * t33 - s_q1 * t34)
-        - p.g * c_q0 * (0.5 * t9 + p.l * t35);
-    let t39 = inv37 * t38;
-    let t40 = p.g * c_q0 + p.l * inv37 * t38;
-    let t41 = c_q1 * t40;
-    let t42 = p.g * s_q0 * c_q1 + s_q1 * t40 - p.l * (qd[0] * qd[0]) * c_q1;
-    let t43 = inv25
-        * (t28 + tau[1] - tau[2] - p.l * t19 * t42 - t23 * (t13 + t41 - t12)
-            - t24 * inv37 * t38);
-    let t44 = t39 + t43;
+    let t8 = p.g * s_q0 * s_q1;
+    let t9 = p.l * (qd[0] * qd[0]) * s_q1;
+    let t10 = p.m * s_q2 * c_q2;
+    let t11 = p.m * (s_q2 * s_q2);
+    let t12 = s_q2 * c_q2 * d.k7;
+    let t13 = t10 - t12;
+    let t14 = c_q2 * c_q2 * d.k7;
+    let t15 = t11 + t14;
+    let t16 = d.k5 + t15 * d.k8;
+    let inv17 = 1.0 / t16;
+    let t18 = p.m + p.m * (c_q2 * c_q2) + s_q2 * s_q2 * d.k7 - t13 * t13 * d.k8 * inv17;
+    let t19 = p.l * t15 + d.k9;
+    let t20 = t10 - t12 - p.l * t13 * inv17 * t19;
+    let t21 = s_q1 * t18 + c_q1 * t20;
+    let t22 = p.m + t11 + t14 - inv17 * (t19 * t19);
+    let t23 = s_q1 * t20 + c_q1 * t22;
+    let t24 = s_q1 * t21 + c_q1 * t23;
+    let t25 = d.k5 + d.k8 * t24;
+    let inv26 = 1.0 / t25;
+    let t27 = 0.5 * (t7 * t7 * d.k0) + t4 * t4 * c_q2 * d.k0;
+    let t28 = -(t4 * t4 * s_q2 * d.k10) - 0.5 * (tau[2] * d.k11);
+    let t29 = s_q2 * t27;
+    let t30 = c_q2 * t28;
+    let t31 = p.l * (t29 + t30);
+    let t32 = tau[1] + t31 - tau[2];
+    let t33 = tau[0]
+        + p.l
+            * (s_q1
+                * (0.5 * (t4 * t4 * d.k0) + c_q2 * t27
+                    + p.l * (qd[0] * qd[0]) * c_q1 * t18 - s_q2 * t28
+                    - p.l * (qd[0] * qd[0]) * s_q1 * t20 - p.l * t13 * inv17 * t32)
+                + c_q1
+                    * (t29 + t30 + p.l * (qd[0] * qd[0]) * c_q1 * t20
+                        - p.l * (qd[0] * qd[0]) * s_q1 * t22 - inv17 * t19 * t32))
+        - tau[1] - s_q0 * (c_q1 * t21 - s_q1 * t23) * d.k12
+        - p.g * c_q0 * (d.k9 + p.l * t24);
+    let t34 = inv26 * t33;
+    let t35 = p.g * c_q0 + p.l * inv26 * t33;
+    let t36 = p.g * s_q0 * c_q1 + s_q1 * t35 - p.l * (qd[0] * qd[0]) * c_q1;
+    let t37 = c_q1 * t35;
+    let t38 = inv17
+        * (tau[1] + t31 - tau[2] - p.l * t13 * t36 - t19 * (t9 + t37 - t8)
+            - t16 * inv26 * t33);
+    let t39 = t34 + t38;
     [
-        t39,
-        t43,
-        inv11
-            * (tau[2] - t10 * t44
-                - 0.5
-                    * (p.m * p.l
-                        * (p.l * (t4 * t4) * s_q2 + c_q2 * (t13 + t41 + p.l * t44 - t12)
-                            - s_q2 * t42))),
+        t34,
+        t38,
+        (tau[2] - d.k5 * t39
+            - 0.5
+                * (d.k0
+                    * (p.l * (t4 * t4) * s_q2 + c_q2 * (t9 + t37 + p.l * t39 - t8)
+                        - s_q2 * t36))) * d.k13,
     ]
 }
-/// Operation count of [`coriolis_matrix`].
+/// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 89,
+    mul: 76,
     add: 34,
     div: 0,
     sqrt: 0,
@@ -370,7 +493,20 @@ pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
 };
 ///The Coriolis matrix C(q, q̇) from the Christoffel symbols of M: `C q̇ + g = bias`
 ///and `Ṁ − 2C` is skew-symmetric, as passivity-based controllers need.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`coriolis_matrix_with`]; its cost is [`OPS_CORIOLIS_MATRIX`].
 pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV]; NV] {
+    coriolis_matrix_with(&p.derived(), q, qd)
+}
+/// [`coriolis_matrix`] with the parameter groups already computed by [`Params::derived`].
+pub fn coriolis_matrix_with(
+    d: &Derived,
+    q: &[f64; NQ],
+    qd: &[f64; NV],
+) -> [[f64; NV]; NV] {
+    let p = &d.params;
     let s_q1 = libm::sin(q[1]);
     let c_q1 = libm::cos(q[1]);
     let t2 = qd[0] + qd[1];
@@ -379,47 +515,45 @@ pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV];
     let t5 = p.l * t2;
     let t6 = qd[0] + qd[1] + qd[2];
     let t7 = p.l * t6;
-    let t8 = p.m * (p.l * p.l) * qd[0] * s_q1;
-    let t9 = p.l * qd[0] * c_q1;
-    let t10 = -(2.0 * (t5 + t9));
-    let t11 = 2.0 * (p.l * qd[0] * s_q1 * c_q2) - s_q2 * t10;
-    let t12 = p.m * p.l * t11;
-    let t13 = c_q2 * t10 + 2.0 * (p.l * qd[0] * s_q1 * s_q2) - t7;
-    let t14 = p.m * s_q2 * t13;
-    let t15 = p.m * c_q2 * t11;
-    let t16 = p.l * (t14 + t15);
-    let t17 = p.m * (p.l * p.l) * t2 * s_q2;
-    let t18 = -t7 - 2.0 * (p.l * t2 * c_q2);
-    let t19 = p.m * s_q2 * t18 + 2.0 * (p.m * p.l * t2 * s_q2 * c_q2);
+    let t8 = p.l * qd[0] * c_q1;
+    let t9 = -(2.0 * (t5 + t8));
+    let t10 = 2.0 * (p.l * qd[0] * s_q1 * c_q2) - s_q2 * t9;
+    let t11 = c_q2 * t9 + 2.0 * (p.l * qd[0] * s_q1 * s_q2) - t7;
+    let t12 = p.m * s_q2 * t11;
+    let t13 = p.m * c_q2 * t10;
+    let t14 = p.l * (t12 + t13);
+    let t15 = -t7 - 2.0 * (p.l * t2 * c_q2);
+    let t16 = qd[0] * s_q1 * d.k14;
+    let t17 = t10 * d.k0;
+    let t18 = t2 * s_q2 * d.k14;
+    let t19 = p.m * s_q2 * t15 + 2.0 * (t2 * s_q2 * c_q2 * d.k0);
     let t20 = p.l * t19;
-    let t21 = p.m * (p.l * p.l) * s_q2 * t6;
+    let t21 = s_q2 * t6 * d.k14;
     [
         [
             0.5
-                * (t8 + t16
+                * (t14 + t16
                     + p.l
                         * (s_q1
-                            * (p.m * (-t5 - 2.0 * t9) + p.m * c_q2 * t13
-                                - p.m * s_q2 * t11)
-                            + c_q1 * (t14 + t15 + 2.0 * (p.m * p.l * qd[0] * s_q1)))
-                    + 0.5 * t12),
+                            * (p.m * (-t5 - 2.0 * t8) + p.m * c_q2 * t11
+                                - p.m * s_q2 * t10)
+                            + c_q1 * (t12 + t13 + 2.0 * (qd[0] * s_q1 * d.k0)))
+                    + 0.5 * t17),
             0.5
-                * (t17 + t20
+                * (t18 + t20
                     + p.l
                         * (s_q1
-                            * (p.m * c_q2 * t18 - p.m * p.l * t2
-                                - 2.0 * (p.m * p.l * t2 * (s_q2 * s_q2))) + c_q1 * t19)),
-            0.5
-                * (p.l * (-(p.m * p.l * s_q1 * c_q2 * t6) - p.m * p.l * c_q1 * s_q2 * t6)
-                    - t21),
+                            * (p.m * c_q2 * t15 - t2 * d.k0
+                                - 2.0 * (t2 * (s_q2 * s_q2) * d.k0)) + c_q1 * t19)),
+            0.5 * (p.l * (-(s_q1 * c_q2 * t6 * d.k0) - c_q1 * s_q2 * t6 * d.k0) - t21),
         ],
-        [0.5 * (t8 + t16 + 0.5 * t12), 0.5 * (t17 + t20), -(0.5 * t21)],
-        [0.25 * t12, 0.5 * t17, 0.0],
+        [0.5 * (t14 + t16 + 0.5 * t17), 0.5 * (t18 + t20), -(0.5 * t21)],
+        [0.25 * t17, 0.5 * t18, 0.0],
     ]
 }
-/// Operation count of [`energy`].
+/// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
-    mul: 55,
+    mul: 48,
     add: 23,
     div: 0,
     sqrt: 0,
@@ -428,7 +562,16 @@ pub const OPS_ENERGY: OpCount = OpCount {
 };
 ///Kinetic and potential energy `(T, V)`; `V = −Σ m g·c` is zero where every
 ///centre of mass is at the ground origin's height.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`energy_with`]; its cost is [`OPS_ENERGY`].
 pub fn energy(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
+    energy_with(&p.derived(), q, qd)
+}
+/// [`energy`] with the parameter groups already computed by [`Params::derived`].
+pub fn energy_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
+    let p = &d.params;
     let s_q0 = libm::sin(q[0]);
     let c_q0 = libm::cos(q[0]);
     let s_q1 = libm::sin(q[1]);
@@ -448,17 +591,17 @@ pub fn energy(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
     let t16 = 0.5 * (p.l * t8) + c_q2 * t13 - p.l * qd[0] * s_q1 * s_q2;
     (
         0.5
-            * (0.25 * (p.m * (p.l * p.l) * (qd[0] * qd[0])) + p.jz * (qd[0] * qd[0])
-                + (p.m * (p.l * p.l * (qd[0] * qd[0]) * (s_q1 * s_q1) + t15 * t15)
-                    + p.jz * (t4 * t4))
-                + (p.m * (t14 * t14 + t16 * t16) + p.jz * (t8 * t8))),
-        0.5 * (p.m * p.l * p.g * s_q0) + p.m * p.g * (t10 + 0.5 * t12)
-            + p.m * p.g
-                * (t10 + t12
-                    + 0.5 * (p.l * (s_q2 * (c_q0 * c_q1 - s_q0 * s_q1) + c_q2 * t11))),
+            * (p.m * (t14 * t14 + t16 * t16) + p.jz * (t8 * t8)
+                + (p.jz * (qd[0] * qd[0]) + 0.25 * (qd[0] * qd[0] * d.k14))
+                + (p.jz * (t4 * t4)
+                    + p.m * (t15 * t15 + qd[0] * qd[0] * (s_q1 * s_q1) * d.k8))),
+        0.5 * (s_q0 * d.k6) + (t10 + 0.5 * t12) * d.k15
+            + (t10 + t12
+                + 0.5 * (p.l * (s_q2 * (c_q0 * c_q1 - s_q0 * s_q1) + c_q2 * t11)))
+                * d.k15,
     )
 }
-/// Operation count of [`body_poses`].
+/// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_POSES: OpCount = OpCount {
     mul: 14,
     add: 11,
@@ -468,7 +611,16 @@ pub const OPS_BODY_POSES: OpCount = OpCount {
     cos: 3,
 };
 ///The pose of every body in the ground frame, in the order of `BODY_NAMES`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`body_poses_with`]; its cost is [`OPS_BODY_POSES`].
 pub fn body_poses(p: &Params, q: &[f64; NQ]) -> [Pose; NB] {
+    body_poses_with(&p.derived(), q)
+}
+/// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
+pub fn body_poses_with(d: &Derived, q: &[f64; NQ]) -> [Pose; NB] {
+    let p = &d.params;
     let s_q0 = libm::sin(q[0]);
     let c_q0 = libm::cos(q[0]);
     let s_q1 = libm::sin(q[1]);
@@ -503,7 +655,7 @@ pub fn body_poses(p: &Params, q: &[f64; NQ]) -> [Pose; NB] {
         },
     ]
 }
-/// Operation count of [`coordinate_rates`].
+/// Operation count of [`coordinate_rates_with`] (and of [`coordinate_rates`] after [`OPS_DERIVED`]).
 pub const OPS_COORDINATE_RATES: OpCount = OpCount {
     mul: 0,
     add: 0,
@@ -516,10 +668,19 @@ pub const OPS_COORDINATE_RATES: OpCount = OpCount {
 ///for revolute and prismatic joints, the quaternion kinematics ½ q ⊗ (ω, 0)
 ///for spherical and free joints. Integrate `q` with them and renormalise
 ///the quaternions.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`coordinate_rates_with`]; its cost is [`OPS_COORDINATE_RATES`].
 pub fn coordinate_rates(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NQ] {
+    coordinate_rates_with(&p.derived(), q, qd)
+}
+/// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
+pub fn coordinate_rates_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NQ] {
+    let p = &d.params;
     [qd[0], qd[1], qd[2]]
 }
-/// Operation count of [`body_jacobians`].
+/// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
     mul: 37,
     add: 17,
@@ -532,7 +693,16 @@ pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
 ///q̇ to the velocity of the body-frame origin, rows 3–5 to the angular velocity,
 ///all in ground coordinates. A point `p` of the body (ground coordinates,
 ///relative to the origin) moves with `v + ω × p`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`body_jacobians_with`]; its cost is [`OPS_BODY_JACOBIANS`].
 pub fn body_jacobians(p: &Params, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
+    body_jacobians_with(&p.derived(), q)
+}
+/// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
+pub fn body_jacobians_with(d: &Derived, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
+    let p = &d.params;
     let s_q0 = libm::sin(q[0]);
     let c_q0 = libm::cos(q[0]);
     let s_q1 = libm::sin(q[1]);

@@ -1,6 +1,7 @@
 //! Pinocchio as an external oracle: reference results computed by Pinocchio
 //! from the URDFs in `tests/fixtures/`, the same robots as sharnir sees them
-//! after URDF import, and comparisons that map coordinates by joint name.
+//! after URDF import, and comparisons that map coordinates by name (a free
+//! flyer's entries named like sharnir's free-joint coordinates).
 //!
 //! The JSON reference files are parsed by the test itself (`serde_json` is
 //! a dev-dependency); this module holds the parsed form and everything that
@@ -24,7 +25,8 @@ pub struct Placement {
 /// joint order.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Sample {
-    /// Joint positions (angles for continuous joints).
+    /// Joint positions (angles for continuous joints; a free flyer's
+    /// position and quaternion, scalar last, as Pinocchio stores them).
     pub q: Vec<f64>,
     /// Joint velocities.
     pub v: Vec<f64>,
@@ -63,11 +65,55 @@ pub struct ReferenceBody {
     pub inertia: [[f64; 3]; 3],
 }
 
+/// One Pinocchio joint: how many entries it has in `q` and in `v`, so that
+/// its coordinates can be named.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReferenceJoint {
+    /// The joint's name (`root_joint` for a floating base).
+    pub name: String,
+    /// Pinocchio's joint model, e.g. `JointModelRZ`, `JointModelFreeFlyer`.
+    pub model: String,
+    /// Entries in `q`.
+    pub nq: usize,
+    /// Entries in `v`.
+    pub nv: usize,
+}
+
+impl ReferenceJoint {
+    /// The names of the joint's entries in Pinocchio's `q` and `v`, in
+    /// Pinocchio's layout, spelled like sharnir's coordinates so that the two
+    /// can be matched by name: a one-coordinate joint is its name; a free
+    /// flyer is `q = [x y z qx qy qz qw]` (scalar last), `v = [linear,
+    /// angular]`, suffixed `_x … _qw` and `_vx … _wz`.
+    pub fn coordinate_names(&self) -> (Vec<String>, Vec<String>) {
+        let suffixed = |suffixes: &[&str]| -> Vec<String> {
+            suffixes
+                .iter()
+                .map(|s| format!("{}{s}", self.name))
+                .collect()
+        };
+        match (self.model.as_str(), self.nq, self.nv) {
+            (_, 1, 1) => (vec![self.name.clone()], vec![self.name.clone()]),
+            ("JointModelFreeFlyer", 7, 6) => (
+                suffixed(&["_x", "_y", "_z", "_qx", "_qy", "_qz", "_qw"]),
+                suffixed(&["_vx", "_vy", "_vz", "_wx", "_wy", "_wz"]),
+            ),
+            (model, nq, nv) => panic!(
+                "no coordinate names for Pinocchio's {model} `{}` (nq = {nq}, nv = {nv})",
+                self.name
+            ),
+        }
+    }
+}
+
 /// A Pinocchio reference file, parsed.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Reference {
-    /// Joint names in Pinocchio's order (the order of every sample vector).
-    pub joint_names: Vec<String>,
+    /// Whether Pinocchio's model has a free-flyer root joint: the robot is
+    /// then converted with `--floating`.
+    pub floating_base: bool,
+    /// Pinocchio's joints in its order (the order of every sample vector).
+    pub joints: Vec<ReferenceJoint>,
     /// The URDF link whose placement `ee_placement` is.
     pub ee_frame: String,
     /// Pinocchio's bodies.
@@ -76,14 +122,29 @@ pub struct Reference {
     pub samples: Vec<Sample>,
 }
 
+impl Reference {
+    /// The names of the entries of Pinocchio's `q` and `v`, in order.
+    pub fn coordinate_names(&self) -> (Vec<String>, Vec<String>) {
+        let mut positions = Vec::new();
+        let mut velocities = Vec::new();
+        for joint in &self.joints {
+            let (q, v) = joint.coordinate_names();
+            positions.extend(q);
+            velocities.extend(v);
+        }
+        (positions, velocities)
+    }
+}
+
 /// The `tests/fixtures/` directory.
 pub fn fixtures_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures")
 }
 
 /// A fixture URDF converted exactly as its bundled spec was
-/// (`cargo xtask urdf2spec tests/fixtures/<urdf> --name <name>`).
-pub fn convert_fixture(urdf: &str, name: &str) -> Conversion {
+/// (`cargo xtask urdf2spec tests/fixtures/<urdf> --name <name>`, with
+/// `--floating` if `floating`).
+pub fn convert_fixture(urdf: &str, name: &str, floating: bool) -> Conversion {
     let path = fixtures_dir().join(urdf);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let source = Source {
@@ -92,6 +153,7 @@ pub fn convert_fixture(urdf: &str, name: &str) -> Conversion {
     };
     let options = Options {
         name: Some(name.to_owned()),
+        floating,
         ..Options::default()
     };
     sharnir_urdf::convert(&source, &options).unwrap_or_else(|e| panic!("{e:?}"))
@@ -99,83 +161,100 @@ pub fn convert_fixture(urdf: &str, name: &str) -> Conversion {
 
 /// A robot as sharnir sees it after URDF import, next to its Pinocchio
 /// reference: the conversion, the numeric oracle of its bundled spec, and
-/// the map between the two coordinate orders.
+/// the maps between the two coordinate orders, made by name.
 pub struct Robot {
     /// The URDF conversion (frames, spec text).
     pub conversion: Conversion,
     /// `sharnir-runtime` on the bundled spec.
     pub oracle: Oracle,
-    /// Coordinate names in sharnir's order.
-    pub names: Vec<String>,
-    /// `pinocchio_index[i]`: where sharnir's coordinate `i` is in
-    /// Pinocchio's vectors.
-    pub pinocchio_index: Vec<usize>,
+    /// Position coordinate names in sharnir's order (`q`).
+    pub position_names: Vec<String>,
+    /// Velocity coordinate names in sharnir's order (`qd`, `qdd`, `tau`).
+    pub velocity_names: Vec<String>,
+    /// `q_index[i]`: where sharnir's position coordinate `i` is in
+    /// Pinocchio's `q`.
+    q_index: Vec<usize>,
+    /// `v_index[i]`: where sharnir's velocity coordinate `i` is in
+    /// Pinocchio's `v` (and `a`, `tau`, every result).
+    v_index: Vec<usize>,
     /// The Pinocchio results.
     pub reference: Reference,
 }
 
 impl Robot {
     /// Loads the bundled spec `specs/<stem>.spec`, checking that it is what
-    /// the converter makes of `tests/fixtures/<urdf>` today, and lines its
-    /// coordinates up with Pinocchio's by joint name.
+    /// the converter makes of `tests/fixtures/<urdf>` today (with
+    /// `--floating` when Pinocchio's model floats), and lines its
+    /// coordinates up with Pinocchio's by name.
     pub fn load(stem: &str, urdf: &str, reference: Reference) -> Robot {
-        let conversion = convert_fixture(urdf, stem);
+        let floating = reference.floating_base;
+        let conversion = convert_fixture(urdf, stem, floating);
         let bundled = load_spec(stem);
+        let flag = if floating { " --floating" } else { "" };
         assert!(
             bundled.source.text == conversion.text,
             "specs/{stem}.spec is stale: run `cargo xtask urdf2spec tests/fixtures/{urdf} \
-             --name {stem} > specs/{stem}.spec`"
+             --name {stem}{flag} > specs/{stem}.spec`"
         );
-        let names: Vec<String> = bundled
+        let position_names: Vec<String> = bundled
             .joints
             .iter()
-            .map(|j| j.coordinate.clone())
+            .flat_map(|j| j.position_names())
             .collect();
-        let pinocchio_index = names
+        let velocity_names: Vec<String> = bundled
+            .joints
             .iter()
-            .map(|name| {
-                reference
-                    .joint_names
-                    .iter()
-                    .position(|n| n == name)
-                    .unwrap_or_else(|| panic!("no Pinocchio joint `{name}`"))
-            })
+            .flat_map(|j| j.velocity_names())
             .collect();
+        let (pinocchio_q, pinocchio_v) = reference.coordinate_names();
         Robot {
             conversion,
             oracle: Oracle::for_spec(stem),
-            names,
-            pinocchio_index,
+            q_index: index_by_name(&position_names, &pinocchio_q),
+            v_index: index_by_name(&velocity_names, &pinocchio_v),
+            position_names,
+            velocity_names,
             reference,
         }
     }
 
-    /// A Pinocchio-ordered vector in sharnir's coordinate order.
-    pub fn to_sharnir(&self, x: &[f64]) -> Vec<f64> {
-        self.pinocchio_index.iter().map(|&p| x[p]).collect()
+    /// Pinocchio's `q` in sharnir's position order.
+    pub fn q_to_sharnir(&self, q: &[f64]) -> Vec<f64> {
+        self.q_index.iter().map(|&p| q[p]).collect()
     }
 
-    /// [`Robot::to_sharnir`] as a fixed-size array, for generated code.
-    pub fn to_sharnir_array<const N: usize>(&self, x: &[f64]) -> [f64; N] {
-        let v = self.to_sharnir(x);
-        std::array::from_fn(|i| v[i])
+    /// A Pinocchio velocity-ordered vector (`v`, `a`, `tau`) in sharnir's
+    /// velocity order.
+    pub fn v_to_sharnir(&self, v: &[f64]) -> Vec<f64> {
+        self.v_index.iter().map(|&p| v[p]).collect()
     }
 
-    /// A sharnir-ordered vector in Pinocchio's order.
-    pub fn to_pinocchio(&self, x: &[f64]) -> Vec<f64> {
+    /// [`Robot::q_to_sharnir`] as a fixed-size array, for generated code.
+    pub fn q_array<const NQ: usize>(&self, q: &[f64]) -> [f64; NQ] {
+        array(&self.q_to_sharnir(q))
+    }
+
+    /// [`Robot::v_to_sharnir`] as a fixed-size array, for generated code.
+    pub fn v_array<const NV: usize>(&self, v: &[f64]) -> [f64; NV] {
+        array(&self.v_to_sharnir(v))
+    }
+
+    /// A sharnir velocity-ordered vector in Pinocchio's order.
+    pub fn v_to_pinocchio(&self, x: &[f64]) -> Vec<f64> {
         let mut out = vec![0.0; x.len()];
-        for (i, &p) in self.pinocchio_index.iter().enumerate() {
+        for (i, &p) in self.v_index.iter().enumerate() {
             out[p] = x[i];
         }
         out
     }
 
-    /// A sharnir-ordered matrix (rows of any slice type) in Pinocchio's order.
+    /// A sharnir-ordered velocity-space matrix (rows of any slice type) in
+    /// Pinocchio's order.
     pub fn matrix_to_pinocchio<R: AsRef<[f64]>>(&self, m: &[R]) -> Vec<Vec<f64>> {
-        let n = self.pinocchio_index.len();
+        let n = self.v_index.len();
         let mut out = vec![vec![0.0; n]; n];
-        for (i, &pi) in self.pinocchio_index.iter().enumerate() {
-            for (j, &pj) in self.pinocchio_index.iter().enumerate() {
+        for (i, &pi) in self.v_index.iter().enumerate() {
+            for (j, &pj) in self.v_index.iter().enumerate() {
                 out[pi][pj] = m[i].as_ref()[j];
             }
         }
@@ -192,11 +271,19 @@ impl Robot {
     /// The tree index (in `oracle.tree.bodies`) of the body moved by the
     /// joint named `joint`.
     pub fn tree_body_of_joint(&self, joint: &str) -> usize {
-        let coordinate = self
-            .names
+        let first = self
+            .conversion
+            .spec
+            .joints
             .iter()
-            .position(|n| n == joint)
-            .unwrap_or_else(|| panic!("no coordinate `{joint}`"));
+            .find(|j| j.name == joint)
+            .and_then(|j| j.velocity_names().into_iter().next())
+            .unwrap_or_else(|| panic!("no moving joint `{joint}`"));
+        let coordinate = self
+            .velocity_names
+            .iter()
+            .position(|n| *n == first)
+            .unwrap_or_else(|| panic!("no coordinate `{first}`"));
         self.oracle
             .body_of_velocity(coordinate)
             .unwrap_or_else(|| panic!("no body for coordinate {coordinate}"))
@@ -206,37 +293,66 @@ impl Robot {
     /// numeric tree's body poses and the link's fixed placement in its body.
     pub fn link_placement(&self, link: &str, q: &[f64]) -> Placement {
         let frame = self.frame(link);
-        let (rotation, origin) = if frame.body == "ground" {
+        let pose = if frame.body == "ground" {
             (identity(), [0.0; 3])
         } else {
-            let poses = self.oracle.tree_poses(q);
             let joint = self
-                .oracle_joint_of_body(&frame.body)
+                .joint_of_body(&frame.body)
                 .unwrap_or_else(|| panic!("no joint moves body `{}`", frame.body));
-            poses[self.tree_body_of_joint(&joint)]
+            self.oracle.tree_poses(q)[self.tree_body_of_joint(joint)]
         };
-        Placement {
-            translation: std::array::from_fn(|i| {
-                origin[i]
-                    + (0..3)
-                        .map(|j| rotation[i][j] * frame.translation[j])
-                        .sum::<f64>()
-            }),
-            rotation: std::array::from_fn(|i| {
-                std::array::from_fn(|k| (0..3).map(|j| rotation[i][j] * frame.rotation[j][k]).sum())
-            }),
-        }
+        place(pose, frame)
     }
 
     /// The name of the joint whose child is the spec body `body`.
-    fn oracle_joint_of_body(&self, body: &str) -> Option<String> {
+    fn joint_of_body(&self, body: &str) -> Option<&str> {
         self.conversion
             .spec
             .joints
             .iter()
             .find(|j| j.child == body)
-            .map(|j| j.coordinate.clone())
+            .map(|j| j.name.as_str())
     }
+}
+
+/// The world placement of a link frame on a body at pose
+/// `(rotation, origin)`: `p_world = origin + R (t + F p_link)`.
+pub fn place((rotation, origin): ([[f64; 3]; 3], [f64; 3]), frame: &Frame) -> Placement {
+    Placement {
+        translation: std::array::from_fn(|i| {
+            origin[i]
+                + (0..3)
+                    .map(|j| rotation[i][j] * frame.translation[j])
+                    .sum::<f64>()
+        }),
+        rotation: std::array::from_fn(|i| {
+            std::array::from_fn(|k| (0..3).map(|j| rotation[i][j] * frame.rotation[j][k]).sum())
+        }),
+    }
+}
+
+/// For each of `ours`, its position in `theirs`; every name must be there
+/// exactly once, and the lengths must agree.
+fn index_by_name(ours: &[String], theirs: &[String]) -> Vec<usize> {
+    assert_eq!(
+        ours.len(),
+        theirs.len(),
+        "sharnir has {ours:?}, Pinocchio {theirs:?}"
+    );
+    ours.iter()
+        .map(|name| {
+            let mut found = theirs.iter().enumerate().filter(|(_, n)| *n == name);
+            match (found.next(), found.next()) {
+                (Some((i, _)), None) => i,
+                _ => panic!("`{name}` is not exactly once among Pinocchio's {theirs:?}"),
+            }
+        })
+        .collect()
+}
+
+fn array<const N: usize>(v: &[f64]) -> [f64; N] {
+    assert_eq!(v.len(), N, "expected {N} entries, got {v:?}");
+    std::array::from_fn(|i| v[i])
 }
 
 fn identity() -> [[f64; 3]; 3] {

@@ -12,15 +12,19 @@
 //! - [`pool`]: nodes, ids and the canonicalising constructors;
 //! - `rewrite`: differentiation and substitution (methods on [`Pool`]);
 //! - `eval`: numeric evaluation (methods on [`Pool`]);
+//! - [`hoist`]: parameter grouping, constant subexpressions hoisted into
+//!   symbols defined once;
 //! - [`program`]: lowering to straight-line code and operation counts.
 
 pub mod coeff;
 mod eval;
+pub mod hoist;
 pub mod pool;
 pub mod program;
 mod rewrite;
 
 pub use coeff::Coeff;
 pub use eval::UnboundSymbol;
+pub use hoist::{hoist_constants, Hoisted};
 pub use pool::{Id, Node, Pool};
 pub use program::{Local, OpCount, Program, Term};

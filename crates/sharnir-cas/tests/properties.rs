@@ -2,7 +2,7 @@
 //! lowering to straight-line code keep the numeric value of an expression.
 
 use proptest::prelude::*;
-use sharnir_cas::{Coeff, Id, Pool, Program};
+use sharnir_cas::{hoist_constants, Coeff, Id, Pool, Program};
 use std::collections::HashMap;
 
 /// An expression recipe evaluated two ways: naively in f64, and through the pool.
@@ -156,6 +156,30 @@ proptest! {
         let want = naive(&r, &moved);
         prop_assume!(want.is_finite() && want.abs() < 1e6);
         prop_assert!(close(got, want, 1e-9), "substituted {got} vs {want}");
+    }
+
+    #[test]
+    fn hoisting_constants_keeps_the_value(r in recipe(), s in recipe(), at in point()) {
+        // y and z are the "parameters"; x varies.
+        let mut p = Pool::new();
+        let roots = [build(&mut p, &r), build(&mut p, &s)];
+        let want = p.eval(&roots, &env(at)).unwrap();
+        let hoisted = hoist_constants(&mut p, &roots, &|name| name != "x", &|k| format!("k{k}"));
+        let parameters = env(at);
+        let definitions: Vec<Id> = hoisted.definitions.iter().map(|(_, d)| *d).collect();
+        // The groups must not read x: evaluating them without it succeeds.
+        let without_x = |name: &str| if name == "x" { None } else { parameters(name) };
+        let values = p.eval(&definitions, &without_x);
+        prop_assert!(values.is_ok(), "a hoisted group reads the varying symbol");
+        let values = values.unwrap();
+        let lookup = |name: &str| {
+            hoisted.definitions.iter().position(|(n, _)| n == name).map(|k| values[k]).or_else(|| parameters(name))
+        };
+        let got = p.eval(&hoisted.roots, &lookup).unwrap();
+        for (g, w) in got.iter().zip(&want) {
+            prop_assume!(w.is_finite() && w.abs() < 1e6);
+            prop_assert!(close(*g, *w, 1e-9), "hoisted {g} vs {w}");
+        }
     }
 
     #[test]

@@ -6,6 +6,7 @@
 //! - [`generate`]: the standard set of functions for a mechanism;
 //! - [`method`]: which formalism derives the dynamics outputs (`--method`).
 
+mod derived;
 pub mod generate;
 pub mod method;
 pub mod module;

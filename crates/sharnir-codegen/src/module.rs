@@ -6,11 +6,12 @@
 //! spec it came from and the operation count of every function, and the same
 //! counts are exported as `OPS_*` constants.
 
+use crate::derived::Derived;
 use crate::printer::{float_literal, Printer};
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
-use sharnir_cas::{Id, OpCount, Program};
-use sharnir_mech::{Mechanism, ParameterMode};
+use sharnir_cas::{hoist_constants, Id, OpCount, Program};
+use sharnir_mech::{Input, Mechanism, ParameterMode};
 
 /// An argument of a generated function after `p: &Params`; each is a
 /// fixed-size array read by constant indices.
@@ -84,15 +85,30 @@ impl std::fmt::Display for EmitError {
 impl std::error::Error for EmitError {}
 
 /// Emits the module `module_name` for `mechanism` with the given functions.
+///
+/// Constant groups of runtime parameters are hoisted out of every function
+/// first (shared by all of them) into the `Derived` constants that
+/// `Params::derived` computes once; see [`crate::derived`].
 pub fn emit_module(
-    mechanism: &Mechanism,
+    mechanism: &mut Mechanism,
     module_name: &str,
     functions: &[FunctionSpec],
 ) -> Result<GeneratedModule, EmitError> {
-    let mut items = Vec::new();
-    let mut op_counts = Vec::new();
+    let roots: Vec<Id> = functions
+        .iter()
+        .flat_map(|f| f.outputs.iter().copied())
+        .collect();
+    let is_parameter = |symbol: &str| matches!(Input::parse(symbol), Some(Input::Parameter(_)));
+    let name = |k: usize| Input::Derived(k).symbol_name();
+    let hoisted = hoist_constants(&mut mechanism.pool, &roots, &is_parameter, &name);
+    let derived = Derived::lower(&mechanism.pool, &hoisted.definitions);
+    let mut items = vec![derived.emit()];
+    let mut op_counts = vec![("derived".to_owned(), derived.op_count())];
+    let mut rest = hoisted.roots.as_slice();
     for function in functions {
-        let program = Program::lower(&mechanism.pool, &function.outputs);
+        let (outputs, tail) = rest.split_at(function.outputs.len().min(rest.len()));
+        rest = tail;
+        let program = Program::lower(&mechanism.pool, outputs);
         let ops = program.op_count();
         items.push(emit_function(function, &program, ops, mechanism.dof()));
         op_counts.push((function.name.clone(), ops));
@@ -266,15 +282,34 @@ fn emit_function(
         Span::call_site(),
     );
     let doc = doc_lines(&function.doc);
-    let ops_doc = format!(" Operation count of [`{}`].", function.name);
+    let ops_doc = format!(
+        " Operation count of [`{}_with`] (and of [`{}`] after [`OPS_DERIVED`]).",
+        function.name, function.name
+    );
     let [mul, add, div, sqrt, sin, cos] =
         [ops.mul, ops.add, ops.div, ops.sqrt, ops.sin, ops.cos].map(Literal::u32_unsuffixed);
-    let arguments = function.arguments.iter().map(|argument| match argument {
-        Argument::Position => quote!(q: &[f64; NQ]),
-        Argument::Velocity => quote!(qd: &[f64; NV]),
-        Argument::Acceleration => quote!(qdd: &[f64; NV]),
-        Argument::Force => quote!(tau: &[f64; NV]),
+    let arguments: Vec<TokenStream> = function
+        .arguments
+        .iter()
+        .map(|argument| match argument {
+            Argument::Position => quote!(q: &[f64; NQ]),
+            Argument::Velocity => quote!(qd: &[f64; NV]),
+            Argument::Acceleration => quote!(qdd: &[f64; NV]),
+            Argument::Force => quote!(tau: &[f64; NV]),
+        })
+        .collect();
+    let argument_names = function.arguments.iter().map(|argument| match argument {
+        Argument::Position => quote!(q),
+        Argument::Velocity => quote!(qd),
+        Argument::Acceleration => quote!(qdd),
+        Argument::Force => quote!(tau),
     });
+    let with_name = Ident::new(&format!("{}_with", function.name), Span::call_site());
+    let with_doc = format!(" [`{}_with`]; its cost is [`{ops_name}`].", function.name);
+    let with_summary = format!(
+        " [`{}`] with the parameter groups already computed by [`Params::derived`].",
+        function.name
+    );
     let (returns, value) = match function.shape {
         Shape::JointVector => (quote!([f64; NV]), quote!([#(#outputs),*])),
         Shape::PositionVector => (quote!([f64; NQ]), quote!([#(#outputs),*])),
@@ -304,7 +339,17 @@ fn emit_function(
         pub const #ops_name: OpCount = OpCount { mul: #mul, add: #add, div: #div, sqrt: #sqrt, sin: #sin, cos: #cos };
 
         #doc
+        ///
+        /// Computes the parameter groups first; when the parameters do not
+        /// change between calls, compute `p.derived()` once and call
+        #[doc = #with_doc]
         pub fn #name(p: &Params, #(#arguments),*) -> #returns {
+            #with_name(&p.derived(), #(#argument_names),*)
+        }
+
+        #[doc = #with_summary]
+        pub fn #with_name(d: &Derived, #(#arguments),*) -> #returns {
+            let p = &d.params;
             #(#statements)*
             #value
         }

@@ -110,6 +110,10 @@ fn input(symbol: &str) -> TokenStream {
         Some(Input::Velocity(i)) => index("qd", i),
         Some(Input::Acceleration(i)) => index("qdd", i),
         Some(Input::Force(i)) => index("tau", i),
+        Some(Input::Derived(k)) => {
+            let field = Ident::new(&format!("k{k}"), Span::call_site());
+            quote!(d.#field)
+        }
         None => {
             let ident = Ident::new("unknown_input", Span::call_site());
             quote!(#ident)

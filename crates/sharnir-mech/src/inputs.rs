@@ -17,6 +17,9 @@ pub enum Input {
     Acceleration(usize),
     /// Joint force `tau[i]` (torque for a revolute joint).
     Force(usize),
+    /// The `k`-th constant group of parameters, `d.k{k}`, computed once by
+    /// the generated `Params::derived`.
+    Derived(usize),
 }
 
 impl Input {
@@ -28,11 +31,15 @@ impl Input {
             Input::Velocity(i) => format!("qd[{i}]"),
             Input::Acceleration(i) => format!("qdd[{i}]"),
             Input::Force(i) => format!("tau[{i}]"),
+            Input::Derived(k) => format!("d.k{k}"),
         }
     }
 
     /// Recovers the input from a symbol name made by [`Input::symbol_name`].
     pub fn parse(symbol: &str) -> Option<Input> {
+        if let Some(k) = symbol.strip_prefix("d.k") {
+            return k.parse().ok().map(Input::Derived);
+        }
         if let Some(name) = symbol.strip_prefix("p.") {
             return Some(Input::Parameter(name.to_owned()));
         }
@@ -60,6 +67,7 @@ mod tests {
             Input::Velocity(0),
             Input::Acceleration(11),
             Input::Force(2),
+            Input::Derived(7),
         ] {
             assert_eq!(Input::parse(&input.symbol_name()), Some(input));
         }

@@ -49,6 +49,7 @@ use crate::inputs::Input;
 use crate::joint_space::JointSpace;
 use crate::kinematics::{coordinate_rates, placement, twists};
 use crate::mechanism::{Mechanism, TreeBody};
+use crate::spd::spd_solve;
 use crate::vec3::{Vec3, Vec3Ops};
 use sharnir_cas::{Id, Pool};
 use std::collections::HashMap;
@@ -169,61 +170,6 @@ pub fn forward_dynamics(pool: &mut Pool, terms: &JointSpace) -> Vec<Id> {
         })
         .collect();
     spd_solve(pool, &terms.mass_matrix, &rhs)
-}
-
-/// `x` with `A x = b` for a symmetric positive-definite `A` (only the lower
-/// triangle is read), by `A = L D Lᵀ` with a unit lower-triangular `L`: no
-/// square roots, one reciprocal per pivot, and every product with a
-/// structural zero of `A` vanishes as the pool canonicalises it.
-fn spd_solve(pool: &mut Pool, a: &[Vec<Id>], b: &[Id]) -> Vec<Id> {
-    let n = a.len();
-    let zero = pool.zero();
-    let entry = |i: usize, j: usize| a.get(i).and_then(|row| row.get(j)).copied().unwrap_or(zero);
-    let mut l = vec![vec![zero; n]; n];
-    let mut pivots = vec![zero; n];
-    let mut reciprocals = vec![zero; n];
-    for j in 0..n {
-        let mut dj = entry(j, j);
-        for k in 0..j {
-            let t = pool.mul_all(&[l[j][k], l[j][k], pivots[k]]);
-            dj = pool.sub(dj, t);
-        }
-        pivots[j] = dj;
-        reciprocals[j] = pool.powi(dj, -1);
-        for i in j + 1..n {
-            let mut v = entry(i, j);
-            for k in 0..j {
-                let t = pool.mul_all(&[l[i][k], l[j][k], pivots[k]]);
-                v = pool.sub(v, t);
-            }
-            l[i][j] = pool.mul(v, reciprocals[j]);
-        }
-    }
-    // L y = b, z = D⁻¹ y, Lᵀ x = z.
-    let mut y = vec![zero; n];
-    for i in 0..n {
-        let mut v = b.get(i).copied().unwrap_or(zero);
-        for k in 0..i {
-            let t = pool.mul(l[i][k], y[k]);
-            v = pool.sub(v, t);
-        }
-        y[i] = v;
-    }
-    let z: Vec<Id> = y
-        .iter()
-        .zip(&reciprocals)
-        .map(|(&yi, &r)| pool.mul(yi, r))
-        .collect();
-    let mut x = vec![zero; n];
-    for i in (0..n).rev() {
-        let mut v = z[i];
-        for k in i + 1..n {
-            let t = pool.mul(l[k][i], x[k]);
-            v = pool.sub(v, t);
-        }
-        x[i] = v;
-    }
-    x
 }
 
 /// Gravity in every body's own axes, `g_k = E_kᵀ g_parent` from the ground

@@ -3,7 +3,7 @@
 //! written inline.
 
 use crate::geometry::Placement;
-use crate::merge::{Body, Model};
+use crate::merge::{Body, Inboard, Model, FLOATING_BASE_JOINT};
 use crate::read::{JointType, Robot};
 use crate::tree::Tree;
 use std::fmt::Write as _;
@@ -65,10 +65,26 @@ fn header(out: &mut String, context: &Context) {
         "Edit the URDF and convert again rather than editing this file.".into(),
         String::new(),
         "Conversion choices (docs/urdf.md):".into(),
-        format!(
+    ];
+    if model.floating() {
+        lines.extend([
+            format!(
+                "* floating base (--floating): the root link {} is a body on the",
+                link(context.tree.root)
+            ),
+            format!(
+                "  free joint `{FLOATING_BASE_JOINT}` (Pinocchio's name): q = [x y z qx qy qz qw], the"
+            ),
+            "  body origin in the ground frame and a unit quaternion, scalar last;".into(),
+            "  v = [linear, angular], both in the body frame.".into(),
+        ]);
+    } else {
+        lines.push(format!(
             "* fixed base: the root link {} is the ground; its mass does not matter.",
             link(context.tree.root)
-        ),
+        ));
+    }
+    lines.extend([
         "* gravity is (0, 0, -g), g = 9.81 m/s², as URDF tools assume.".into(),
         "* numbers are the URDF's, written inline; inertias are turned from each".into(),
         "  <inertial> frame into the link frame (I = R I Rᵀ).".into(),
@@ -76,7 +92,27 @@ fn header(out: &mut String, context: &Context) {
         "  from the root, each link's children in joint-name order.".into(),
         "* continuous joints are revolute joints without position limits; limits,".into(),
         "  damping and friction are kept for the runtime, the dynamics ignore them.".into(),
-    ];
+    ]);
+    let kinds = |kind: JointType| {
+        model.bodies.iter().any(|b| match b.inboard {
+            Inboard::Joint(j) => robot.joints[j].kind == kind,
+            Inboard::FloatingBase => false,
+        })
+    };
+    if kinds(JointType::Floating) {
+        lines.push(
+            "* floating joints are free joints (the convention of the floating base).".into(),
+        );
+    }
+    if kinds(JointType::Planar) {
+        lines.extend([
+            "* planar joints move in the plane normal to the URDF axis, spec planar joints".into(),
+            "  in their frame's x-y plane: the joint frame is turned by Rz·Ry after the URDF"
+                .into(),
+            "  origin so that the axis is its z, and the link frame is turned back inside".into(),
+            "  the body (its mass properties and children are rotated accordingly).".into(),
+        ]);
+    }
     let mut merged: Vec<String> = model
         .ground_merged
         .iter()
@@ -192,7 +228,18 @@ fn body_table(out: &mut String, context: &Context, body: &Body) {
 
 fn joint_table(out: &mut String, context: &Context, body: &Body) {
     let robot = context.robot;
-    let joint = &robot.joints[body.joint];
+    let joint = match body.inboard {
+        Inboard::Joint(j) => &robot.joints[j],
+        Inboard::FloatingBase => {
+            let _ = writeln!(out, "\n# floating base (--floating)");
+            let _ = writeln!(out, "[[joint]]");
+            let _ = writeln!(out, "name = {}", string(FLOATING_BASE_JOINT));
+            let _ = writeln!(out, "type = \"free\"");
+            let _ = writeln!(out, "parent = \"ground\"");
+            let _ = writeln!(out, "child = {}", string(&robot.links[body.link].name));
+            return;
+        }
+    };
     let parent = match body.parent {
         Some(p) => context
             .model
@@ -217,17 +264,35 @@ fn joint_table(out: &mut String, context: &Context, body: &Body) {
     let Some(kind) = joint.kind.spec_type() else {
         return;
     };
-    if joint.kind == JointType::Continuous {
-        let _ = writeln!(out, "# URDF type `continuous`");
+    match joint.kind {
+        JointType::Continuous => {
+            let _ = writeln!(out, "# URDF type `continuous`");
+        }
+        JointType::Floating => {
+            let _ = writeln!(out, "# URDF type `floating`");
+        }
+        JointType::Planar => {
+            let _ = writeln!(
+                out,
+                "# URDF type `planar`, plane normal {}: the joint frame's z",
+                vector(joint.axis)
+            );
+        }
+        JointType::Revolute | JointType::Prismatic | JointType::Fixed => {}
     }
     let _ = writeln!(out, "[[joint]]");
     let _ = writeln!(out, "name = {}", string(&joint.name));
     let _ = writeln!(out, "type = \"{kind}\"");
     let _ = writeln!(out, "parent = {}", string(parent));
     let _ = writeln!(out, "child = {}", string(&joint.child));
-    let _ = writeln!(out, "axis = {}", vector(joint.axis));
+    if joint.kind.single_coordinate() {
+        let _ = writeln!(out, "axis = {}", vector(joint.axis));
+    }
     if let Some(origin) = origin(&body.origin) {
         let _ = writeln!(out, "origin = {origin}");
+    }
+    if !joint.kind.single_coordinate() {
+        return;
     }
     if let Some(limit) = &joint.limit {
         let position = joint.kind != JointType::Continuous;

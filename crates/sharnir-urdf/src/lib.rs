@@ -7,8 +7,12 @@
 //! pipeline as a hand-written spec. Conversion choices are documented in
 //! `docs/urdf.md`:
 //!
-//! - the root link is the ground (a fixed base); `continuous` joints are
-//!   revolute joints; joint limits, damping and friction are carried over;
+//! - the root link is the ground (a fixed base), or with
+//!   [`Options::floating`] a body on a free joint named
+//!   [`FLOATING_BASE_JOINT`]; `continuous` joints are revolute joints,
+//!   `floating` joints free joints, `planar` joints planar joints with their
+//!   frames turned so that the URDF axis is z; joint limits, damping and
+//!   friction are carried over;
 //! - links attached by `fixed` joints are merged into their parent: masses
 //!   lumped with the parallel-axis theorem, children's placements composed;
 //! - massless leaf links are dropped; the coordinates are the moving joints
@@ -32,6 +36,13 @@ mod tree;
 
 pub use error::UrdfError;
 
+/// The name of the free joint that attaches a floating base
+/// ([`Options::floating`]) to the ground. It is Pinocchio's name for the
+/// same joint, so that its coordinates (`root_joint_x` … `root_joint_qw`,
+/// `root_joint_vx` … `root_joint_wz`) can be matched to Pinocchio's by name;
+/// a URDF joint with this name is rejected when floating.
+pub const FLOATING_BASE_JOINT: &str = merge::FLOATING_BASE_JOINT;
+
 use error::Problem;
 use sharnir_spec::{Source, Spec};
 
@@ -41,9 +52,10 @@ pub struct Options {
     /// The mechanism (and generated module) name; by default the robot's
     /// name in lower snake case.
     pub name: Option<String>,
-    /// Make the root link a free-floating base instead of the ground. Not
-    /// supported yet: the spec format has no free joint, so this is an
-    /// error that says so.
+    /// Make the root link a free-floating base instead of the ground: a body
+    /// attached to the ground by a free joint named [`FLOATING_BASE_JOINT`],
+    /// for legged robots, humanoids and anything not bolted down (URDF
+    /// itself cannot say so: a URDF's root is simply the first link).
     pub floating: bool,
     /// Replace inertia tensors that no rigid body can have by the nearest
     /// physical ones instead of rejecting them (many published URDFs have a
@@ -101,20 +113,7 @@ pub fn convert(source: &Source, options: &Options) -> Result<Conversion, UrdfErr
 fn convert_located(source: &Source, options: &Options) -> Result<Conversion, Problem> {
     let robot = read::read(&source.text)?;
     let tree = tree::build(&robot)?;
-    if options.floating {
-        let root = &robot.links[tree.root];
-        return Err(Problem::new(
-            root.span,
-            format!(
-                "a floating base (the root link `{}` moving freely) is not supported yet",
-                root.name
-            ),
-            "the root link",
-            "the spec format has no free joint yet; convert without --floating to fix this link \
-             to the ground",
-        ));
-    }
-    let model = merge::merge(&robot, &tree, options.fix_inertia)?;
+    let model = merge::merge(&robot, &tree, options.floating, options.fix_inertia)?;
     let name = options
         .name
         .clone()
@@ -122,6 +121,9 @@ fn convert_located(source: &Source, options: &Options) -> Result<Conversion, Pro
     let mut flags = String::new();
     if let Some(name) = &options.name {
         flags.push_str(&format!(" --name {name}"));
+    }
+    if options.floating {
+        flags.push_str(" --floating");
     }
     if options.fix_inertia {
         flags.push_str(" --fix-inertia");
@@ -228,6 +230,207 @@ fn mechanism_name(robot: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use sharnir_spec::JointKind;
+
+    /// A body with its mass, or a massless link, as URDF text.
+    fn link(name: &str, mass: Option<f64>) -> String {
+        match mass {
+            Some(m) => format!(
+                "<link name=\"{name}\"><inertial><origin xyz=\"0.1 0 0\"/><mass value=\"{m}\"/>\
+                 <inertia ixx=\"0.01\" ixy=\"0\" ixz=\"0\" iyy=\"0.02\" iyz=\"0\" izz=\"0.02\"/>\
+                 </inertial></link>\n"
+            ),
+            None => format!("<link name=\"{name}\"/>\n"),
+        }
+    }
+
+    fn joint(name: &str, kind: &str, parent: &str, child: &str, extra: &str) -> String {
+        format!(
+            "<joint name=\"{name}\" type=\"{kind}\"><parent link=\"{parent}\"/>\
+             <child link=\"{child}\"/>{extra}</joint>\n"
+        )
+    }
+
+    fn run(parts: &[String], floating: bool) -> Result<Conversion, UrdfError> {
+        let source = Source {
+            name: "robot.urdf".into(),
+            text: format!("<robot name=\"r\">\n{}</robot>\n", parts.concat()),
+        };
+        let options = Options {
+            floating,
+            ..Options::default()
+        };
+        convert(&source, &options)
+    }
+
+    fn converted(parts: &[String], floating: bool) -> Conversion {
+        run(parts, floating).unwrap_or_else(|e| panic!("{e:?}"))
+    }
+
+    /// A torso with a fixed-on battery and one leg.
+    fn walker() -> Vec<String> {
+        vec![
+            link("torso", Some(4.0)),
+            link("battery", Some(1.0)),
+            link("leg", Some(0.5)),
+            joint(
+                "bolt",
+                "fixed",
+                "torso",
+                "battery",
+                "<origin xyz=\"0 0 0.2\"/>",
+            ),
+            joint("hip", "revolute", "torso", "leg", "<axis xyz=\"0 1 0\"/>"),
+        ]
+    }
+
+    #[test]
+    fn floating_base_is_a_body_on_the_root_joint() {
+        let conversion = converted(&walker(), true);
+        let spec = &conversion.spec;
+        let bodies: Vec<&str> = spec.bodies.iter().map(|b| b.name.as_str()).collect();
+        assert_eq!(bodies, ["torso", "leg"]);
+        let root = &spec.joints[0];
+        assert_eq!(
+            (
+                root.name.as_str(),
+                root.kind,
+                root.parent.as_str(),
+                root.child.as_str()
+            ),
+            (FLOATING_BASE_JOINT, JointKind::Free, "ground", "torso")
+        );
+        assert_eq!(spec.joints[1].parent, "torso");
+        let names: Vec<String> = spec
+            .joints
+            .iter()
+            .flat_map(|j| j.position_names())
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "root_joint_x",
+                "root_joint_y",
+                "root_joint_z",
+                "root_joint_qx",
+                "root_joint_qy",
+                "root_joint_qz",
+                "root_joint_qw",
+                "hip"
+            ]
+        );
+        // The battery is lumped into the floating torso: 4 kg at x = 0.1 and
+        // 1 kg at (0.1, 0, 0.2) make 5 kg at (0.1, 0, 0.04).
+        assert!(
+            conversion.text.contains("mass = 5\ncom = [0.1, 0, 0.04"),
+            "{}",
+            conversion.text
+        );
+        let battery = conversion.frame("battery").expect("battery kept");
+        assert_eq!(
+            (battery.body.as_str(), battery.translation),
+            ("torso", [0.0, 0.0, 0.2])
+        );
+        assert_eq!(
+            conversion.frame("torso").map(|f| f.body.as_str()),
+            Some("torso")
+        );
+        assert!(
+            conversion.text.contains("--floating`."),
+            "{}",
+            conversion.text
+        );
+        // Fixed, the same URDF has the torso as its ground.
+        let fixed = converted(&walker(), false);
+        assert_eq!(fixed.spec.bodies.len(), 1);
+        assert_eq!(
+            fixed.frame("battery").map(|f| f.body.as_str()),
+            Some("ground")
+        );
+    }
+
+    #[test]
+    fn floating_base_errors() {
+        let message = |parts: &[String]| run(parts, true).err().map(|e| e.message().to_owned());
+        let mut massless = walker();
+        massless[0] = link("torso", None);
+        massless[1] = link("battery", None);
+        assert_eq!(
+            message(&massless).as_deref(),
+            Some("the floating base `torso` has no mass")
+        );
+        let mut clash = walker();
+        clash[4] = joint("root_joint", "revolute", "torso", "leg", "");
+        assert_eq!(
+            message(&clash).as_deref(),
+            Some("joint name `root_joint` is reserved with --floating")
+        );
+        let mut ground = walker();
+        ground[0] = link("ground", Some(4.0));
+        ground[3] = joint("bolt", "fixed", "ground", "battery", "");
+        ground[4] = joint("hip", "revolute", "ground", "leg", "");
+        assert_eq!(
+            message(&ground).as_deref(),
+            Some("link name `ground` is reserved")
+        );
+        assert!(
+            run(&ground, false).is_ok(),
+            "a fixed base may be called ground"
+        );
+    }
+
+    #[test]
+    fn floating_and_planar_urdf_joints() {
+        let parts = [
+            link("base", None),
+            link("puck", Some(1.0)),
+            link("drone", Some(2.0)),
+            joint(
+                "table",
+                "planar",
+                "base",
+                "puck",
+                "<origin xyz=\"0 0 1\"/><axis xyz=\"1 0 0\"/><limit effort=\"1\"/>",
+            ),
+            joint("air", "floating", "puck", "drone", "<axis xyz=\"0 0 0\"/>"),
+        ];
+        let conversion = converted(&parts, false);
+        let joints = &conversion.spec.joints;
+        assert_eq!(
+            joints.iter().map(|j| j.kind).collect::<Vec<_>>(),
+            [JointKind::Planar, JointKind::Free]
+        );
+        // The plane normal x becomes the joint frame's z by Ry(π/2); the
+        // puck's own frame is turned back by Ry(−π/2) inside its body, and
+        // the drone's joint is placed through that turn.
+        for line in [
+            "origin = { xyz = [0, 0, 1], rpy = [0, \"pi/2\", 0] }",
+            "origin = { rpy = [0, \"-pi/2\", 0] }",
+            "# URDF type `planar`, plane normal [1, 0, 0]: the joint frame's z",
+            "# URDF type `floating`",
+        ] {
+            assert!(
+                conversion.text.contains(line),
+                "no `{line}` in:\n{}",
+                conversion.text
+            );
+        }
+        assert!(joints[0].limits.is_none(), "limits are for one coordinate");
+        let puck = conversion.frame("puck").expect("puck kept");
+        let want = [[0.0, 0.0, -1.0], [0.0, 1.0, 0.0], [1.0, 0.0, 0.0]];
+        for (got, want) in puck.rotation.iter().flatten().zip(want.iter().flatten()) {
+            assert!((got - want).abs() < 1e-15, "{:?}", puck.rotation);
+        }
+        // The puck's centre of mass, 0.1 along its link's x, is 0.1 along
+        // the body's z: Ry(−π/2) x = z.
+        let com = conversion.spec.bodies[0].com.clone().map(|c| match c.kind {
+            sharnir_spec::ExprKind::Number(x) => x,
+            _ => f64::NAN,
+        });
+        for (got, want) in com.iter().zip([0.0, 0.0, 0.1]) {
+            assert!((got - want).abs() < 1e-15, "{com:?}");
+        }
+    }
 
     #[test]
     fn mechanism_names_are_snake_case_identifiers() {

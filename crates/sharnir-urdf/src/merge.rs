@@ -78,6 +78,16 @@ pub(crate) struct Model {
 /// joint of a floating base, so that coordinates compare by name.
 pub(crate) const FLOATING_BASE_JOINT: &str = "root_joint";
 
+impl Model {
+    /// Whether the root link is a floating base (the first body, on the
+    /// free joint `--floating` adds) rather than the ground.
+    pub fn floating(&self) -> bool {
+        self.bodies
+            .first()
+            .is_some_and(|b| b.inboard == Inboard::FloatingBase)
+    }
+}
+
 /// Builds the bodies. With `floating`, the root link is a body on a free
 /// joint instead of the ground; with `fix_inertia`, unphysical inertias are
 /// projected instead of rejected.
@@ -296,18 +306,17 @@ fn drop_massless(
             continue;
         }
         let link = &robot.links[body.link];
-        let joint = match body.inboard {
-            Inboard::Joint(j) => j,
-            Inboard::FloatingBase => {
-                return Err(Problem::new(
+        let joint =
+            match body.inboard {
+                Inboard::Joint(j) => j,
+                Inboard::FloatingBase => return Err(Problem::new(
                     link.span,
                     format!("the floating base `{}` has no mass", link.name),
                     "massless root link",
                     "with --floating the root link is a moving body and needs a mass > 0: give \
                      it an <inertial>, or make a massive link the root",
-                ))
-            }
-        };
+                )),
+            };
         if let Some(inertial) = &link.inertial {
             return Err(Problem::new(
                 inertial.mass_span,

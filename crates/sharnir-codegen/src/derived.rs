@@ -1,0 +1,84 @@
+//! The `Derived` constants of a generated module: parameter groups computed
+//! once per parameter change instead of on every call.
+//!
+//! `Params::derived()` returns a `Derived` holding a copy of the parameters
+//! and every constant group (`k0`, `k1`, …) the functions read; each
+//! function `f` has a twin `f_with(d: &Derived, …)` that only reads them.
+
+use crate::printer::Printer;
+use proc_macro2::{Ident, Literal, Span, TokenStream};
+use quote::quote;
+use sharnir_cas::{Id, OpCount, Pool, Program};
+use sharnir_mech::Input;
+
+/// The constant groups of a module, lowered to one straight-line program.
+pub(crate) struct Derived {
+    fields: Vec<Ident>,
+    program: Program,
+}
+
+impl Derived {
+    /// Lowers the definitions `(symbol, expression)` made by hoisting.
+    pub(crate) fn lower(pool: &Pool, definitions: &[(String, Id)]) -> Derived {
+        let fields = definitions
+            .iter()
+            .map(|(symbol, _)| {
+                let name = match Input::parse(symbol) {
+                    Some(Input::Derived(k)) => format!("k{k}"),
+                    _ => "k_unknown".to_owned(),
+                };
+                Ident::new(&name, Span::call_site())
+            })
+            .collect();
+        let roots: Vec<Id> = definitions.iter().map(|(_, d)| *d).collect();
+        Derived {
+            fields,
+            program: Program::lower(pool, &roots),
+        }
+    }
+
+    /// What computing the groups costs, once.
+    pub(crate) fn op_count(&self) -> OpCount {
+        self.program.op_count()
+    }
+
+    /// The `Derived` struct, `Params::derived` and `OPS_DERIVED`.
+    pub(crate) fn emit(&self) -> TokenStream {
+        let locals: Vec<String> = self.program.locals.iter().map(|l| l.name.clone()).collect();
+        let printer = Printer { locals: &locals };
+        let statements = self.program.locals.iter().map(|local| {
+            let name = Ident::new(&local.name, Span::call_site());
+            let value = printer.expr(&local.value);
+            quote!(let #name = #value;)
+        });
+        let values = self.program.outputs.iter().map(|o| printer.expr(o));
+        let fields = &self.fields;
+        let docs = (0..fields.len()).map(|k| format!(" Parameter group {k}."));
+        let ops = self.op_count();
+        let [mul, add, div, sqrt, sin, cos] =
+            [ops.mul, ops.add, ops.div, ops.sqrt, ops.sin, ops.cos].map(Literal::u32_unsuffixed);
+        quote! {
+            /// The parameters and the constant groups of parameters that the
+            /// `*_with` functions read, computed once by [`Params::derived`].
+            #[derive(Clone, Copy, Debug, PartialEq)]
+            pub struct Derived {
+                /// The parameters the groups were computed from.
+                pub params: Params,
+                #(#[doc = #docs] pub #fields: f64,)*
+            }
+
+            impl Params {
+                /// Computes the parameter groups; call again after changing a
+                /// parameter.
+                pub fn derived(&self) -> Derived {
+                    let p = self;
+                    #(#statements)*
+                    Derived { params: *self, #(#fields: #values,)* }
+                }
+            }
+
+            /// Operation count of [`Params::derived`].
+            pub const OPS_DERIVED: OpCount = OpCount { mul: #mul, add: #add, div: #div, sqrt: #sqrt, sin: #sin, cos: #cos };
+        }
+    }
+}
