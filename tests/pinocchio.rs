@@ -456,11 +456,12 @@ fn planar_and_floating_urdf_joints_move_as_urdf_says() {
     let conversion = sharnir_urdf::convert(&source, &sharnir_urdf::Options::default())
         .unwrap_or_else(|e| panic!("{e:?}"));
     let oracle = sharnir_tests::oracle::Oracle::for_parsed_spec(&conversion.spec);
-    // q = [table_x, table_y, table_angle, air_x … air_qw]; bodies in tree
-    // order: puck (velocity 0), drone (velocity 3).
+    // q = [table_x, table_y, table_angle, air_x … air_qw]. The planar joint
+    // is a chain of auxiliary bodies; the puck is the one its last
+    // coordinate (velocity 2) moves, the drone the one velocity 3 moves.
     let link = |name: &str, q: &[f64]| {
         let frame = conversion.frame(name).unwrap_or_else(|| panic!("{name}"));
-        let velocity = if frame.body == "puck" { 0 } else { 3 };
+        let velocity = if frame.body == "puck" { 2 } else { 3 };
         let body = oracle.body_of_velocity(velocity).expect("a body");
         place(oracle.tree_poses(q)[body], frame)
     };
@@ -484,26 +485,23 @@ fn planar_and_floating_urdf_joints_move_as_urdf_says() {
             rotation: table,
         }),
     );
-    let column = |m: &[[f64; 3]; 3], k: usize| [m[0][k], m[1][k], m[2][k]];
-    let drone = link("drone", &rest);
-    let lift = [
-        0.2 * table[0][2],
-        0.2 * table[1][2],
-        1.0 + 0.2 * table[2][2],
-    ];
+    // The drone hangs 0.2 along the puck's z, turned by 1 rad about it.
+    let (sy, cy) = 1.0_f64.sin_cos();
+    let yaw = [[cy, -sy, 0.0], [sy, cy, 0.0], [0.0, 0.0, 1.0]];
     GEOMETRY.check(
         "drone at rest",
         0,
-        &[
-            drone.translation.to_vec(),
-            column(&drone.rotation, 2).to_vec(),
-        ]
-        .concat(),
-        &[
-            [0.5 + lift[0], lift[1], lift[2]].to_vec(),
-            column(&table, 2).to_vec(),
-        ]
-        .concat(),
+        &placement_entries(&link("drone", &rest)),
+        &placement_entries(&Placement {
+            translation: [
+                0.5 + 0.2 * table[0][2],
+                0.2 * table[1][2],
+                1.0 + 0.2 * table[2][2],
+            ],
+            rotation: std::array::from_fn(|i| {
+                std::array::from_fn(|k| (0..3).map(|j| table[i][j] * yaw[j][k]).sum())
+            }),
+        }),
     );
     // Moved, the puck slides perpendicular to the axis by the planar
     // distance and turns about the axis by the angle.
@@ -526,21 +524,35 @@ fn planar_and_floating_urdf_joints_move_as_urdf_says() {
     });
     let dot = |a: &[f64], b: &[f64]| a.iter().zip(b).map(|(p, q)| p * q).sum::<f64>();
     let turned_axis: Vec<f64> = (0..3).map(|i| dot(&turn[i], &axis)).collect();
-    let trace = turn[0][0] + turn[1][1] + turn[2][2];
+    // A rotation by θ about the unit u has trace 1 + 2 cos θ and
+    // antisymmetric part sin θ [u]×.
+    let cos = (turn[0][0] + turn[1][1] + turn[2][2] - 1.0) / 2.0;
+    let sin_axis = [
+        (turn[2][1] - turn[1][2]) / 2.0,
+        (turn[0][2] - turn[2][0]) / 2.0,
+        (turn[1][0] - turn[0][1]) / 2.0,
+    ];
     GEOMETRY.check(
-        "planar motion: along the axis, distance, axis kept, cos of the angle",
+        "planar motion: along the axis, distance, axis kept, cos θ, sin θ·axis",
         0,
         &[
             vec![dot(&shift, &axis), dot(&shift, &shift).sqrt()],
             turned_axis,
-            vec![(trace - 1.0) / 2.0],
+            vec![cos],
+            sin_axis.to_vec(),
         ]
         .concat(),
-        &[vec![0.0, x.hypot(y)], axis.to_vec(), vec![angle.cos()]].concat(),
+        &[
+            vec![0.0, x.hypot(y)],
+            axis.to_vec(),
+            vec![angle.cos()],
+            axis.map(|a| angle.sin() * a).to_vec(),
+        ]
+        .concat(),
     );
     // Its centre of mass, with the link frame turned back inside the body,
     // is still 0.1, 0.2, 0.3 along the URDF link's axes.
-    let tree_body = oracle.body_of_velocity(0).expect("puck");
+    let tree_body = oracle.body_of_velocity(2).expect("puck");
     let (rotation, origin) = oracle.tree_poses(&moved)[tree_body];
     let com_body = oracle.tree.bodies[tree_body].com;
     let com: Vec<f64> = (0..3)

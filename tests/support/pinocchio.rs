@@ -269,21 +269,22 @@ impl Robot {
     }
 
     /// The tree index (in `oracle.tree.bodies`) of the body moved by the
-    /// joint named `joint`.
+    /// joint named `joint`: the body its last velocity coordinate moves (a
+    /// joint built as a chain of auxiliary bodies ends at its child).
     pub fn tree_body_of_joint(&self, joint: &str) -> usize {
-        let first = self
+        let last = self
             .conversion
             .spec
             .joints
             .iter()
             .find(|j| j.name == joint)
-            .and_then(|j| j.velocity_names().into_iter().next())
+            .and_then(|j| j.velocity_names().pop())
             .unwrap_or_else(|| panic!("no moving joint `{joint}`"));
         let coordinate = self
             .velocity_names
             .iter()
-            .position(|n| *n == first)
-            .unwrap_or_else(|| panic!("no coordinate `{first}`"));
+            .position(|n| *n == last)
+            .unwrap_or_else(|| panic!("no coordinate `{last}`"));
         self.oracle
             .body_of_velocity(coordinate)
             .unwrap_or_else(|| panic!("no body for coordinate {coordinate}"))
@@ -386,7 +387,7 @@ impl Tolerance {
             .find(|(_, (g, w))| !self.accepts(**g, **w))
         {
             panic!(
-                "{what}, sample {sample}: entry {i} is {g:e}, Pinocchio says {w:e} \
+                "{what}, sample {sample}: entry {i} is {g:e}, expected {w:e} \
                  (difference {:e}, tolerance {self:?})\n got {got:?}\nwant {want:?}",
                 (g - w).abs()
             );

@@ -6,6 +6,8 @@
 //! generated, so a bad input never leaves a half-updated `generated/`
 //! behind.
 
+mod ops;
+
 use clap::{Parser, Subcommand, ValueEnum};
 use sharnir_codegen::{GeneratedModule, Method};
 use sharnir_mech::{Mechanism, ParameterMode};
@@ -31,6 +33,21 @@ enum Command {
     Gen(GenArgs),
     /// Convert a URDF to a spec and print it on stdout.
     Urdf2spec(Urdf2specArgs),
+    /// Report the operation counts of every output, by every formalism, with
+    /// runtime parameters and folded, next to the published anchors.
+    Ops(OpsArgs),
+}
+
+#[derive(clap::Args)]
+struct OpsArgs {
+    /// Specs (or URDFs) to report on.
+    #[arg(required = true)]
+    specs: Vec<PathBuf>,
+    /// Print JSON (one object per spec, one per line) instead of tables.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    urdf: UrdfArgs,
 }
 
 #[derive(clap::Args)]
@@ -90,7 +107,7 @@ struct UrdfArgs {
     /// Mechanism and module name (URDF inputs; default: the robot name in snake case).
     #[arg(long)]
     name: Option<String>,
-    /// Make the root link a floating base (URDF inputs; not supported yet).
+    /// Make the root link a floating base on a free joint `root_joint` (URDF inputs).
     #[arg(long)]
     floating: bool,
     /// Replace unphysical inertias by the nearest physical ones (URDF inputs).
@@ -117,6 +134,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Gen(args) => gen(args),
         Command::Urdf2spec(args) => urdf2spec(args),
+        Command::Ops(args) => ops(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -193,6 +211,26 @@ fn gen(args: GenArgs) -> miette::Result<()> {
 }
 
 /// `cargo xtask urdf2spec`: the converted spec on stdout, warnings on stderr.
+fn ops(args: OpsArgs) -> miette::Result<()> {
+    let root = workspace_root();
+    let options = args.urdf.options();
+    for path in &args.specs {
+        let spec = load(&root, path, &options)?;
+        let counts = ops::counts(&spec)?;
+        let name = path.display().to_string();
+        if args.json {
+            println!("{}", ops::json(&name, &counts)?);
+        } else {
+            let stem = path
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .unwrap_or_default();
+            println!("{}", ops::table(&name, stem, &counts));
+        }
+    }
+    Ok(())
+}
+
 fn urdf2spec(args: Urdf2specArgs) -> miette::Result<()> {
     let conversion = convert(&workspace_root(), &args.urdf, &args.options.options())?;
     print!("{}", conversion.text);

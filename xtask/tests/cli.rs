@@ -225,3 +225,55 @@ fn zero_axis() {
         "axis",
     );
 }
+
+#[test]
+fn ops_reports_every_formalism_and_mode_as_json() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("arm.spec");
+    std::fs::write(&path, VALID).expect("write spec");
+    let output = Command::new(env!("CARGO_BIN_EXE_xtask"))
+        .args(["ops", "--json"])
+        .arg(&path)
+        .output()
+        .expect("xtask runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let report: serde_json::Value =
+        serde_json::from_slice(&output.stdout).expect("ops --json prints JSON");
+    let functions = &report["functions"];
+    for method in ["newton-euler", "lagrange"] {
+        for mode in ["params", "folded"] {
+            let counts = &functions["inverse_dynamics"][method][mode];
+            assert!(
+                counts["mul"].as_u64().is_some(),
+                "no {method}/{mode} counts in {report}"
+            );
+        }
+    }
+    assert!(
+        functions["forward_dynamics"]["vereshchagin"]["params"]["div"]
+            .as_u64()
+            .is_some()
+    );
+    assert!(
+        functions["inverse_dynamics"].get("vereshchagin").is_none(),
+        "vereshchagin derives no inverse dynamics"
+    );
+    // A single pendulum's τ = (I + m l²) q̈ + m g l cos q costs a handful of
+    // operations, not none and not dozens.
+    let mul = functions["inverse_dynamics"]["newton-euler"]["params"]["mul"]
+        .as_u64()
+        .unwrap_or(0);
+    assert!(
+        (1..=8).contains(&mul),
+        "{mul} multiplications for one pendulum"
+    );
+    assert_eq!(
+        written(dir.path()),
+        Vec::<String>::new(),
+        "ops writes no files"
+    );
+}

@@ -306,16 +306,52 @@ fn closed_loop() {
 }
 
 #[test]
-fn floating_and_planar_joints_are_not_supported_yet() {
-    for kind in ["floating", "planar"] {
-        rejects(
-            &edited("type=\"continuous\"", &format!("type=\"{kind}\"")),
-            &[],
-            "25:29",
-            "not supported yet",
+fn floating_and_planar_joints_become_free_and_planar_joints() {
+    for (kind, spec_kind) in [("floating", "free"), ("planar", "planar")] {
+        let urdf = edited("type=\"continuous\"", &format!("type=\"{kind}\""));
+        let (output, _dir) = run("urdf2spec", &urdf, &[]);
+        let stdout = text(&output.stdout);
+        assert!(output.status.success(), "{}", text(&output.stderr));
+        assert!(
+            stdout.contains(&format!("# URDF type `{kind}`")),
+            "{stdout}"
         );
+        assert_eq!(parse_spec(&stdout).joints[1].kind.name(), spec_kind);
+        let (generated, dir) = run("gen", &urdf, &[]);
+        assert!(generated.status.success(), "{}", text(&generated.stderr));
+        assert_eq!(written(dir.path()), ["arm.rs"]);
     }
-    rejects(ARM, &["--floating"], "3:3", "not supported yet");
+}
+
+#[test]
+fn floating_base() {
+    // The arm's root link has no mass: it cannot float.
+    rejects(
+        ARM,
+        &["--floating"],
+        "3:3",
+        "the floating base `base` has no mass",
+    );
+    let urdf = edited(
+        "<link name=\"base\"/>",
+        r#"<link name="base">
+    <inertial>
+      <mass value="5.0"/>
+      <inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1"/>
+    </inertial>
+  </link>"#,
+    );
+    let (output, dir) = run("gen", &urdf, &["--floating"]);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    let module = std::fs::read_to_string(dir.path().join("out").join("arm.rs")).expect("module");
+    for line in [
+        "pub const NQ: usize = 9;",
+        "pub const NV: usize = 8;",
+        "\"root_joint_qw\"",
+        "\"root_joint_wz\"",
+    ] {
+        assert!(module.contains(line), "no `{line}` in the module");
+    }
 }
 
 #[test]

@@ -34,6 +34,7 @@ pub mod mechanism;
 pub mod rnea;
 mod rotation;
 mod spd;
+pub mod telegin;
 mod topology;
 mod vec3;
 pub mod vereshchagin;

@@ -55,7 +55,7 @@ pub struct Options {
     /// Make the root link a free-floating base instead of the ground: a body
     /// attached to the ground by a free joint named [`FLOATING_BASE_JOINT`],
     /// for legged robots, humanoids and anything not bolted down (URDF
-    /// itself cannot say so: a URDF's root is simply the first link).
+    /// itself cannot say so: its root is just the link no joint moves).
     pub floating: bool,
     /// Replace inertia tensors that no rigid body can have by the nearest
     /// physical ones instead of rejecting them (many published URDFs have a

@@ -306,17 +306,10 @@ fn drop_massless(
             continue;
         }
         let link = &robot.links[body.link];
-        let joint =
-            match body.inboard {
-                Inboard::Joint(j) => j,
-                Inboard::FloatingBase => return Err(Problem::new(
-                    link.span,
-                    format!("the floating base `{}` has no mass", link.name),
-                    "massless root link",
-                    "with --floating the root link is a moving body and needs a mass > 0: give \
-                     it an <inertial>, or make a massive link the root",
-                )),
-            };
+        let joint = match body.inboard {
+            Inboard::Joint(j) => j,
+            Inboard::FloatingBase => return Err(massless_base(&link.name, link.span)),
+        };
         if let Some(inertial) = &link.inertial {
             return Err(Problem::new(
                 inertial.mass_span,
@@ -370,6 +363,18 @@ fn drop_massless(
     }
     *bodies = kept;
     Ok(dropped)
+}
+
+/// A floating base without mass: it cannot be dropped like a massless leaf,
+/// and the spec requires every moving body to have a mass.
+fn massless_base(link: &str, span: sharnir_spec::Span) -> Problem {
+    Problem::new(
+        span,
+        format!("the floating base `{link}` has no mass"),
+        "massless root link",
+        "with --floating the root link is a moving body and needs a mass > 0: give it an \
+         <inertial>, or attach a massive link to it by a fixed joint",
+    )
 }
 
 #[cfg(test)]

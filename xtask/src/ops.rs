@@ -1,0 +1,203 @@
+//! `cargo xtask ops`: the operation count of every output, by every
+//! formalism that produces it, with runtime parameters and folded, next to
+//! the published counts sharnir is measured against.
+
+use crate::generate_one;
+use miette::IntoDiagnostic;
+use sharnir_cas::OpCount;
+use sharnir_codegen::method::{Method, Output};
+use sharnir_mech::ParameterMode;
+use sharnir_spec::Spec;
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+/// Counts by function, then formalism, then parameter mode.
+pub(crate) type Counts = BTreeMap<String, BTreeMap<&'static str, BTreeMap<&'static str, OpCount>>>;
+
+/// The modes, as the report names them.
+const MODES: [(ParameterMode, &str); 2] = [
+    (ParameterMode::Runtime, "params"),
+    (ParameterMode::Folded, "folded"),
+];
+
+/// Which formalism-dependent output a generated function is, if any.
+fn output_of(function: &str) -> Option<Output> {
+    match function {
+        "inverse_dynamics" => Some(Output::InverseDynamics),
+        "mass_matrix" | "bias" | "gravity" => Some(Output::JointSpace),
+        "forward_dynamics" => Some(Output::ForwardDynamics),
+        _ => None,
+    }
+}
+
+/// Generates `spec` with every method in both modes and collects the counts
+/// of the functions each method really produces. Functions no method
+/// chooses (energy, poses, …) and the parameter groups are listed under the
+/// default method.
+pub(crate) fn counts(spec: &Spec) -> miette::Result<Counts> {
+    let mut counts = Counts::new();
+    for method in Method::ALL {
+        for (mode, mode_name) in MODES {
+            let module = generate_one(spec, mode, method)?;
+            for (function, ops) in module.op_counts {
+                let listed = match output_of(&function) {
+                    Some(output) => method.produces(output),
+                    None => method == Method::default(),
+                };
+                if listed {
+                    counts
+                        .entry(function)
+                        .or_default()
+                        .entry(method.name())
+                        .or_default()
+                        .insert(mode_name, ops);
+                }
+            }
+        }
+    }
+    Ok(counts)
+}
+
+/// The report as JSON:
+/// `{"spec": …, "functions": {"inverse_dynamics": {"newton-euler": {"params": {"mul": …}, "folded": {…}}, …}, …}}`.
+pub(crate) fn json(spec_name: &str, counts: &Counts) -> miette::Result<String> {
+    let op = |o: &OpCount| serde_json::json!({"mul": o.mul, "add": o.add, "div": o.div, "sqrt": o.sqrt, "sin": o.sin, "cos": o.cos});
+    let functions: serde_json::Map<String, serde_json::Value> = counts
+        .iter()
+        .map(|(function, methods)| {
+            let methods: serde_json::Map<String, serde_json::Value> = methods
+                .iter()
+                .map(|(method, modes)| {
+                    let modes: serde_json::Map<String, serde_json::Value> = modes
+                        .iter()
+                        .map(|(mode, o)| ((*mode).to_owned(), op(o)))
+                        .collect();
+                    ((*method).to_owned(), modes.into())
+                })
+                .collect();
+            (function.clone(), methods.into())
+        })
+        .collect();
+    serde_json::to_string_pretty(&serde_json::json!({"spec": spec_name, "functions": functions}))
+        .into_diagnostic()
+}
+
+/// The report as a table, followed by the anchors that apply to this spec.
+pub(crate) fn table(spec_name: &str, stem: &str, counts: &Counts) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "{spec_name}");
+    let _ = writeln!(
+        out,
+        "{:<18} {:<13} {:<7} {:>6} {:>6} {:>5} {:>5} {:>5} {:>5}",
+        "function", "method", "mode", "mul", "add", "div", "sqrt", "sin", "cos"
+    );
+    for (function, methods) in counts {
+        for (method, modes) in methods {
+            for (mode, o) in modes {
+                let _ = writeln!(
+                    out,
+                    "{function:<18} {method:<13} {mode:<7} {:>6} {:>6} {:>5} {:>5} {:>5} {:>5}",
+                    o.mul, o.add, o.div, o.sqrt, o.sin, o.cos
+                );
+            }
+        }
+    }
+    let anchors: Vec<&Anchor> = ANCHORS.iter().filter(|a| a.specs.contains(&stem)).collect();
+    if !anchors.is_empty() {
+        let _ = writeln!(
+            out,
+            "\npublished anchors (best formalism of this spec against each):"
+        );
+        for anchor in anchors {
+            let _ = writeln!(out, "{}", anchor.verdict(counts));
+        }
+    }
+    out
+}
+
+/// A published operation count and the target set against it.
+struct Anchor {
+    /// Spec stems it applies to.
+    specs: &'static [&'static str],
+    function: &'static str,
+    mode: &'static str,
+    source: &'static str,
+    mul: u32,
+    add: u32,
+    /// The target: at most this many multiplications and additions.
+    target: (u32, u32),
+}
+
+/// The published anchors and their targets: Telegin's hand derivation
+/// (target ≤ 75 mul / 40 add), HybrDyn's Maple-optimised Newton–Euler and
+/// mass matrix (target 0.7 × theirs) and Khalil's customised Newton–Euler
+/// with base parameters (target: at or below).
+const ANCHORS: [Anchor; 4] = [
+    Anchor {
+        specs: &["telegin6"],
+        function: "inverse_dynamics",
+        mode: "folded",
+        source: "Telegin (2021), Listing 2, hand-derived",
+        mul: 89,
+        add: 43,
+        target: (75, 40),
+    },
+    Anchor {
+        specs: &["puma560", "ur5"],
+        function: "inverse_dynamics",
+        mode: "params",
+        source: "HybrDyn/SerRobLib Newton–Euler, industrial 6R, symbolic parameters",
+        mul: 388,
+        add: 304,
+        target: (271, 212),
+    },
+    Anchor {
+        specs: &["puma560", "ur5"],
+        function: "inverse_dynamics",
+        mode: "folded",
+        source: "Khalil's customised Newton–Euler with base parameters, 6R",
+        mul: 160,
+        add: 113,
+        target: (160, 113),
+    },
+    Anchor {
+        specs: &["puma560", "ur5"],
+        function: "mass_matrix",
+        mode: "params",
+        source: "HybrDyn mass matrix, industrial 6R",
+        mul: 538,
+        add: 374,
+        target: (376, 261),
+    },
+];
+
+impl Anchor {
+    /// One line: the published count, our best, and how far from the target.
+    fn verdict(&self, counts: &Counts) -> String {
+        let best = counts
+            .get(self.function)
+            .into_iter()
+            .flat_map(|methods| methods.iter())
+            .filter_map(|(method, modes)| modes.get(self.mode).map(|o| (method, o)))
+            .min_by_key(|(_, o)| (o.mul, o.add));
+        let (target_mul, target_add) = self.target;
+        match best {
+            None => format!("  {} ({}): not generated", self.function, self.mode),
+            Some((method, o)) => {
+                let status = if o.mul <= target_mul && o.add <= target_add {
+                    "target met".to_owned()
+                } else {
+                    format!(
+                        "target missed by {} mul, {} add",
+                        o.mul.saturating_sub(target_mul),
+                        o.add.saturating_sub(target_add)
+                    )
+                };
+                format!(
+                    "  {} ({}): {} — {} mul / {} add; target ≤ {target_mul} / {target_add}; sharnir ({method}) {} / {}: {status}",
+                    self.function, self.mode, self.source, self.mul, self.add, o.mul, o.add
+                )
+            }
+        }
+    }
+}
