@@ -3400,8 +3400,9 @@ pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
     sin: 5,
     cos: 5,
 };
-///The Coriolis matrix C(q, q̇) from the Christoffel symbols of M: `C q̇ + g = bias`
-///and `Ṁ − 2C` is skew-symmetric, as passivity-based controllers need.
+///The Coriolis matrix C(q, q̇): `C q̇ + g = bias` and `Ṁ − 2C` is skew-symmetric,
+///as passivity-based controllers need (the Christoffel matrix when every velocity
+///is a coordinate rate).
 ///
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call

@@ -88,8 +88,9 @@ pub fn generate_with(
         FunctionSpec {
             name: "coriolis_matrix".to_owned(),
             doc:
-                "The Coriolis matrix C(q, q̇) from the Christoffel symbols of M: `C q̇ + g = bias`\n\
-                  and `Ṁ − 2C` is skew-symmetric, as passivity-based controllers need."
+                "The Coriolis matrix C(q, q̇): `C q̇ + g = bias` and `Ṁ − 2C` is skew-symmetric,\n\
+                  as passivity-based controllers need (the Christoffel matrix when every velocity\n\
+                  is a coordinate rate)."
                     .to_owned(),
             arguments: vec![Position, Velocity],
             shape: Shape::JointMatrix,
