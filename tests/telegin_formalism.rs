@@ -102,3 +102,37 @@ fn dump() {
     }
     println!("{}", p.op_count());
 }
+
+fn tree(pool: &sharnir_cas::Pool, id: Id, depth: usize) -> String {
+    use sharnir_cas::Node;
+    if depth == 0 {
+        return format!("#{}", id.index());
+    }
+    match pool.node(id) {
+        Node::Num(c) => format!("{}", c.to_f64()),
+        Node::Pi => "pi".into(),
+        Node::Symbol(s) => s.clone(),
+        Node::Add(t, c0) => {
+            let parts: Vec<String> = t.iter().map(|(x, c)| format!("{}·{}", c.to_f64(), tree(pool, *x, depth - 1))).collect();
+            format!("#{}[{} + {}]", id.index(), parts.join(" + "), c0.to_f64())
+        }
+        Node::Mul(f) => {
+            let parts: Vec<String> = f.iter().map(|(x, e)| format!("{}^{}", tree(pool, *x, depth - 1), e)).collect();
+            format!("#{}({})", id.index(), parts.join(" * "))
+        }
+        Node::Sin(u) => format!("sin({})", tree(pool, *u, depth - 1)),
+        Node::Cos(u) => format!("cos({})", tree(pool, *u, depth - 1)),
+        Node::Sqrt(u) => format!("sqrt({})", tree(pool, *u, depth - 1)),
+    }
+}
+
+#[test]
+fn nodes() {
+    let Ok(stem) = std::env::var("NODES") else { return };
+    let spec = load_spec(&stem);
+    let mut m = Mechanism::from_spec(&spec, ParameterMode::Folded).expect("valid");
+    let tg = telegin::inverse_dynamics(&mut m).expect("chain");
+    for t in tg {
+        println!("{}", tree(&m.pool, t, 3));
+    }
+}
