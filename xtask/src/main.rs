@@ -64,8 +64,8 @@ struct GenArgs {
     /// Fold parameter values into constants instead of reading them from `Params`.
     #[arg(long, conflicts_with = "all")]
     fold: bool,
-    /// Formalism of the dynamics outputs (default: Newton–Euler, and Vereshchagin's
-    /// method for forward dynamics; `--all` always uses the default).
+    /// Formalism of the dynamics outputs (default: for each output, the formalism
+    /// whose code is cheapest; `--all` always uses the default).
     #[arg(long, value_enum, conflicts_with = "all")]
     method: Option<MethodArg>,
     #[command(flatten)]
@@ -189,7 +189,7 @@ fn gen(args: GenArgs) -> miette::Result<()> {
         args.specs.iter().map(|s| (s.clone(), mode)).collect()
     };
     let options = args.urdf.options();
-    let method = args.method.map(Method::from).unwrap_or_default();
+    let method = args.method.map(Method::from);
     let mut modules = Vec::with_capacity(jobs.len());
     for (path, mode) in &jobs {
         let spec = load(&root, path, &options)?;
@@ -279,14 +279,19 @@ fn load(root: &Path, path: &Path, options: &sharnir_urdf::Options) -> miette::Re
     }
 }
 
-/// Derives and emits one module, entirely in memory.
+/// Derives and emits one module, entirely in memory, with the dynamics by
+/// `method`, or by the cheapest formalism per output when it is `None`.
 fn generate_one(
     spec: &Spec,
     mode: ParameterMode,
-    method: Method,
+    method: Option<Method>,
 ) -> miette::Result<GeneratedModule> {
     let mut mechanism = Mechanism::from_spec(spec, mode)?;
-    sharnir_codegen::generate_with(&mut mechanism, method).map_err(|e| miette::miette!("{e}"))
+    let module = match method {
+        Some(method) => sharnir_codegen::generate_with(&mut mechanism, method),
+        None => sharnir_codegen::generate(&mut mechanism),
+    };
+    module.map_err(|e| miette::miette!("{e}"))
 }
 
 /// Every `*.spec` under `dir`, sorted so generation order is deterministic.

@@ -32,17 +32,17 @@ fn output_of(function: &str) -> Option<Output> {
 
 /// Generates `spec` with every method in both modes and collects the counts
 /// of the functions each method really produces. Functions no method
-/// chooses (energy, poses, …) and the parameter groups are listed under the
-/// default method.
+/// chooses (energy, poses, …) and the parameter groups are listed under
+/// Newton–Euler.
 pub(crate) fn counts(spec: &Spec) -> miette::Result<Counts> {
     let mut counts = Counts::new();
     for method in Method::ALL {
         for (mode, mode_name) in MODES {
-            let module = generate_one(spec, mode, method)?;
+            let module = generate_one(spec, mode, Some(method))?;
             for (function, ops) in module.op_counts {
                 let listed = match output_of(&function) {
                     Some(output) => method.produces(output),
-                    None => method == Method::default(),
+                    None => method == Method::NewtonEuler,
                 };
                 if listed {
                     counts

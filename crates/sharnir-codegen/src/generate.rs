@@ -5,24 +5,34 @@
 
 use crate::method::{Method, Output};
 use crate::module::{emit_module, Argument, EmitError, FunctionSpec, GeneratedModule, Shape};
-use sharnir_cas::Id;
+use sharnir_cas::{Id, Pool, Program};
 use sharnir_mech::joint_space::JointSpace;
 use sharnir_mech::{coriolis, energy, jacobian, joint_space, kinematics, lagrange, rnea};
 use sharnir_mech::{Mechanism, ParameterMode};
 
-/// Derives and emits every function of the module for `mechanism` with the
-/// default formalisms. Folded modules get the suffix `_folded` so both
-/// variants can live side by side.
+/// Derives and emits every function of the module for `mechanism`, each
+/// dynamics output by the formalism whose emitted code is cheapest (see
+/// [`Choice::cheapest`]); every formalism is verified against the others by
+/// the test suite. Folded modules get the suffix `_folded` so both variants
+/// can live side by side.
 pub fn generate(mechanism: &mut Mechanism) -> Result<GeneratedModule, EmitError> {
-    generate_with(mechanism, Method::default())
+    assemble(mechanism, None)
 }
 
 /// [`generate`] with the dynamics outputs derived by `method` (see
-/// [`crate::method`] for which outputs each method produces); the header of a
-/// module whose method is not the default says which formalism made what.
+/// [`crate::method`] for which outputs each method produces).
 pub fn generate_with(
     mechanism: &mut Mechanism,
     method: Method,
+) -> Result<GeneratedModule, EmitError> {
+    assemble(mechanism, Some(method))
+}
+
+/// The module, with the dynamics by `method`, or by the cheapest formalism
+/// per output when `method` is `None`; the header says which made what.
+fn assemble(
+    mechanism: &mut Mechanism,
+    method: Option<Method>,
 ) -> Result<GeneratedModule, EmitError> {
     use Argument::{Acceleration, Position, Velocity};
     let inverse_dynamics = rnea::inverse_dynamics(mechanism);
@@ -43,7 +53,10 @@ pub fn generate_with(
         .flat_map(|(rows, _)| rows.concat())
         .collect();
     let rates = kinematics::coordinate_rates(mechanism);
-    let dynamics = Dynamics::derive(mechanism, method, inverse_dynamics, terms);
+    let dynamics = match method {
+        Some(method) => Dynamics::derive(mechanism, method, inverse_dynamics, terms),
+        None => Dynamics::cheapest(mechanism, inverse_dynamics, terms),
+    };
     let functions = [
         FunctionSpec {
             name: "inverse_dynamics".to_owned(),
@@ -87,11 +100,10 @@ pub fn generate_with(
         },
         FunctionSpec {
             name: "coriolis_matrix".to_owned(),
-            doc:
-                "The Coriolis matrix C(q, q̇): `C q̇ + g = bias` and `Ṁ − 2C` is skew-symmetric,\n\
+            doc: "The Coriolis matrix C(q, q̇): `C q̇ + g = bias` and `Ṁ − 2C` is skew-symmetric,\n\
                   as passivity-based controllers need (the Christoffel matrix when every velocity\n\
                   is a coordinate rate)."
-                    .to_owned(),
+                .to_owned(),
             arguments: vec![Position, Velocity],
             shape: Shape::JointMatrix,
             outputs: coriolis.concat(),
@@ -140,15 +152,19 @@ pub fn generate_with(
         ParameterMode::Runtime => mechanism.name.clone(),
         ParameterMode::Folded => format!("{}_folded", mechanism.name),
     };
+    let note = match method {
+        Some(method) => method.header_note(),
+        None => dynamics.choice.header_note(),
+    };
     let mut module = emit_module(mechanism, &module_name, &functions)?;
-    if method != Method::default() {
-        module.source = with_header_note(&module.source, &method.header_note());
-    }
+    module.source = with_header_note(&module.source, &note);
     Ok(module)
 }
 
 /// The outputs whose formalism the method chooses, with their docs.
 struct Dynamics {
+    /// Which formalism made which output.
+    choice: Choice,
     inverse: Vec<Id>,
     inverse_doc: &'static str,
     terms: JointSpace,
@@ -196,13 +212,111 @@ impl Dynamics {
                  `M(q) q̈ + bias(q, q̇) = τ`.",
             ),
         };
+        let producer = |output| method.producer(output);
         Dynamics {
+            choice: Choice {
+                inverse_dynamics: producer(Output::InverseDynamics),
+                mass_matrix: producer(Output::JointSpace),
+                bias: producer(Output::JointSpace),
+                gravity: producer(Output::JointSpace),
+                forward_dynamics: producer(Output::ForwardDynamics),
+            },
             inverse,
             inverse_doc,
             terms,
             forward,
             forward_doc,
         }
+    }
+
+    /// Derives every output by every formalism that produces it and keeps,
+    /// output by output, the cheapest emitted code.
+    fn cheapest(mechanism: &mut Mechanism, newton_euler: Vec<Id>, terms: JointSpace) -> Dynamics {
+        let by_newton_euler = Dynamics::derive(mechanism, Method::NewtonEuler, newton_euler, terms);
+        let by_lagrange = Dynamics::derive(
+            mechanism,
+            Method::Lagrange,
+            by_newton_euler.inverse.clone(),
+            by_newton_euler.terms.clone(),
+        );
+        let pool = &mechanism.pool;
+        let pick = |a: &[Id], b: &[Id]| cost(pool, b) < cost(pool, a);
+        let flat = |m: &[Vec<Id>]| m.concat();
+        let lagrange_inverse = pick(&by_newton_euler.inverse, &by_lagrange.inverse);
+        let lagrange_mass = pick(
+            &flat(&by_newton_euler.terms.mass_matrix),
+            &flat(&by_lagrange.terms.mass_matrix),
+        );
+        let lagrange_bias = pick(&by_newton_euler.terms.bias, &by_lagrange.terms.bias);
+        let lagrange_gravity = pick(&by_newton_euler.terms.gravity, &by_lagrange.terms.gravity);
+        let lagrange_forward = pick(&by_newton_euler.forward, &by_lagrange.forward);
+        let choose =
+            |lagrange: bool, other: Method| if lagrange { Method::Lagrange } else { other };
+        let from = |lagrange: bool| {
+            if lagrange {
+                &by_lagrange
+            } else {
+                &by_newton_euler
+            }
+        };
+        Dynamics {
+            choice: Choice {
+                inverse_dynamics: choose(lagrange_inverse, Method::NewtonEuler),
+                mass_matrix: choose(lagrange_mass, Method::NewtonEuler),
+                bias: choose(lagrange_bias, Method::NewtonEuler),
+                gravity: choose(lagrange_gravity, Method::NewtonEuler),
+                forward_dynamics: choose(lagrange_forward, Method::Vereshchagin),
+            },
+            inverse: from(lagrange_inverse).inverse.clone(),
+            inverse_doc: from(lagrange_inverse).inverse_doc,
+            terms: JointSpace {
+                mass_matrix: from(lagrange_mass).terms.mass_matrix.clone(),
+                bias: from(lagrange_bias).terms.bias.clone(),
+                gravity: from(lagrange_gravity).terms.gravity.clone(),
+            },
+            forward: from(lagrange_forward).forward.clone(),
+            forward_doc: from(lagrange_forward).forward_doc,
+        }
+    }
+}
+
+/// The weighted operation count that decides between formalisms: a
+/// division costs four multiplications and a square root ten, as on
+/// typical embedded floating-point units; sines and cosines are the same
+/// for every formalism (one pair per angle).
+fn cost(pool: &Pool, outputs: &[Id]) -> u64 {
+    let o = Program::lower(pool, outputs).op_count();
+    u64::from(o.mul) + u64::from(o.add) + 4 * u64::from(o.div) + 10 * u64::from(o.sqrt)
+}
+
+/// Which formalism produced each dynamics output of a module.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Choice {
+    inverse_dynamics: Method,
+    mass_matrix: Method,
+    bias: Method,
+    gravity: Method,
+    forward_dynamics: Method,
+}
+
+impl Choice {
+    /// The header paragraph of a module generated with the cheapest
+    /// formalism per output.
+    fn header_note(&self) -> String {
+        let line = |function: &str, method: Method| {
+            format!("//! - `{function}`: {}.\n", method.formalism())
+        };
+        [
+            "//! Each dynamics output by the formalism whose code is cheapest (`cargo xtask ops`\n\
+             //! compares them all):\n"
+                .to_owned(),
+            line("inverse_dynamics", self.inverse_dynamics),
+            line("mass_matrix", self.mass_matrix),
+            line("bias", self.bias),
+            line("gravity", self.gravity),
+            line("forward_dynamics", self.forward_dynamics),
+        ]
+        .concat()
     }
 }
 

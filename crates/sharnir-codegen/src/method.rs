@@ -3,21 +3,22 @@
 //! The same equations of motion can be derived several ways, and the
 //! derivations differ in what the emitted code costs; choosing one lets the
 //! op counts of the formalisms be compared on the same mechanism, and each
-//! checks the others. A method produces the outputs it is meaningful for;
-//! every other output comes from its default producer, and the module header
-//! says so:
+//! checks the others. Without `--method`, every output comes from the
+//! formalism whose code is cheapest for that mechanism (`generate`). With
+//! it, the method produces the outputs it is meaningful for and every other
+//! output comes from its usual producer; the module header says which made
+//! what:
 //!
-//! | output | default | `newton-euler` | `vereshchagin` | `lagrange` |
-//! |---|---|---|---|---|
-//! | `inverse_dynamics` | Newton–Euler | Newton–Euler | (default) | `M q̈ + bias` |
-//! | `mass_matrix`, `bias`, `gravity` | read off Newton–Euler | read off Newton–Euler | (default) | `Σ BᵀMB`, `Bᵀ(M Ḃ q̇ − g)` |
-//! | `forward_dynamics` | Vereshchagin | (default) | Vereshchagin | `L D Lᵀ` solve of `M q̈ = τ − bias` |
+//! | output | `newton-euler` | `vereshchagin` | `lagrange` |
+//! |---|---|---|---|
+//! | `inverse_dynamics` | Newton–Euler | (Newton–Euler) | `M q̈ + bias` |
+//! | `mass_matrix`, `bias`, `gravity` | read off Newton–Euler | (read off Newton–Euler) | `Σ BᵀMB`, `Bᵀ(M Ḃ q̇ − g)` |
+//! | `forward_dynamics` | (Vereshchagin) | Vereshchagin | `L D Lᵀ` solve of `M q̈ = τ − bias` |
 //!
 //! Newton–Euler is an inverse-dynamics recursion and the separate-bodies
-//! method a forward-dynamics one, so the default is Newton–Euler for the
-//! first four outputs and Vereshchagin's method for the last, and the modules
-//! of `newton-euler` and `vereshchagin` differ only in their headers. The
-//! other outputs (`coriolis_matrix`, energy, poses, rates, Jacobians) do not
+//! method a forward-dynamics one, so `newton-euler` and `vereshchagin`
+//! produce the same module and differ only in their headers. The other
+//! outputs (`coriolis_matrix`, energy, poses, rates, Jacobians) do not
 //! depend on the method.
 
 use std::fmt;
@@ -85,15 +86,20 @@ impl Method {
         }
     }
 
+    /// The formalism's name in prose, for module headers.
+    pub fn formalism(self) -> &'static str {
+        match self {
+            Method::NewtonEuler => "recursive Newton–Euler",
+            Method::Vereshchagin => "Vereshchagin's separate-bodies method",
+            Method::Lagrange => "the joint-coordinate (Lagrange) formalism",
+        }
+    }
+
     /// One `//!` paragraph for the module header: which formalism produced
     /// which output.
     pub fn header_note(self) -> String {
         let line = |outputs: &str, output: Output| {
-            let by = match self.producer(output) {
-                Method::NewtonEuler => "recursive Newton–Euler",
-                Method::Vereshchagin => "Vereshchagin's separate-bodies method",
-                Method::Lagrange => "the joint-coordinate (Lagrange) formalism",
-            };
+            let by = self.producer(output).formalism();
             let fallback = if self.produces(output) {
                 ""
             } else {

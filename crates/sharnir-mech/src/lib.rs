@@ -12,6 +12,8 @@
 //!   (articulated-body) method;
 //! - [`lagrange`]: the joint-coordinate (Lagrange) formalism of seed 002,
 //!   `M = Σ BᵀMB` and `bias = Bᵀ(M Ḃ q̇ − g)`, with an `L D Lᵀ` forward dynamics;
+//! - [`telegin`]: inverse dynamics of serial chains by Telegin's direction-cosine
+//!   formalism (subsystem static moments, Statements 1 and 2) of seed 004;
 //! - [`kinematics`]: body placements, poses and twists, shared by every
 //!   formalism;
 //! - [`energy`]: kinetic and potential energy;
