@@ -20,6 +20,7 @@
 //! one, so a wrong or missing term is many orders above the tolerance.
 
 use sharnir_cas::{Id, Program};
+use sharnir_mech::joint_space::{self, JointSpace};
 use sharnir_mech::telegin::{self, TeleginError};
 use sharnir_mech::{rnea, Input, JointKind, Mechanism, ParameterMode};
 use sharnir_tests::oracle::{load_spec, relative_error, Oracle, States};
@@ -31,11 +32,23 @@ const STATES: usize = 100;
 /// Random states are drawn this long and cut to each mechanism's size.
 const MAX_COORDINATES: usize = 16;
 
-/// Telegin's and Newton–Euler's τ of one mechanism, in its pool.
+/// Telegin's and Newton–Euler's τ of one mechanism, and the joint-space terms
+/// read off Telegin's τ, in one pool.
 struct Derivations {
     mechanism: Mechanism,
     telegin: Vec<Id>,
     newton_euler: Vec<Id>,
+    joint_space: JointSpace,
+}
+
+/// The values of [`Derivations`] at one state.
+struct Values {
+    telegin: Vec<f64>,
+    newton_euler: Vec<f64>,
+    /// Row-major.
+    mass_matrix: Vec<f64>,
+    bias: Vec<f64>,
+    gravity: Vec<f64>,
 }
 
 impl Derivations {
@@ -43,21 +56,23 @@ impl Derivations {
         let mut mechanism = Mechanism::from_spec(spec, mode).expect("valid spec");
         let newton_euler = rnea::inverse_dynamics(&mut mechanism);
         let telegin = telegin::inverse_dynamics(&mut mechanism).expect("a serial chain");
+        let joint_space = joint_space::joint_space(&mut mechanism.pool, &telegin);
         Derivations {
             mechanism,
             telegin,
             newton_euler,
+            joint_space,
         }
     }
 
-    /// `(telegin, newton_euler)` at one state, from one walk of the pool.
+    /// Every output at one state, from one walk of the pool.
     fn evaluate(
         &self,
         parameters: &BTreeMap<String, f64>,
         q: &[f64],
         qd: &[f64],
         qdd: &[f64],
-    ) -> (Vec<f64>, Vec<f64>) {
+    ) -> Values {
         let env = |name: &str| match Input::parse(name)? {
             Input::Parameter(p) => parameters.get(&p).copied(),
             Input::Position(i) => q.get(i).copied(),
@@ -65,19 +80,39 @@ impl Derivations {
             Input::Acceleration(i) => qdd.get(i).copied(),
             _ => None,
         };
-        let roots = [self.telegin.as_slice(), &self.newton_euler].concat();
+        let n = self.telegin.len();
+        let roots = [
+            self.telegin.as_slice(),
+            &self.newton_euler,
+            &self.joint_space.mass_matrix.concat(),
+            &self.joint_space.bias,
+            &self.joint_space.gravity,
+        ]
+        .concat();
         let values = self
             .mechanism
             .pool
             .eval(&roots, &env)
             .expect("every symbol has a value");
-        let (telegin, newton_euler) = values.split_at(self.telegin.len());
-        (telegin.to_vec(), newton_euler.to_vec())
+        let mut rest = values.as_slice();
+        let mut take = |len: usize| {
+            let (head, tail) = rest.split_at(len);
+            rest = tail;
+            head.to_vec()
+        };
+        Values {
+            telegin: take(n),
+            newton_euler: take(n),
+            mass_matrix: take(n * n),
+            bias: take(n),
+            gravity: take(n),
+        }
     }
 }
 
 /// Telegin's τ equals symbolic and numeric Newton–Euler on random states, in
-/// both parameter modes.
+/// both parameter modes, and the mass matrix, bias and gravity read off it
+/// equal the oracle's composite-rigid-body mass matrix and Newton–Euler bias.
 fn agrees_with_newton_euler(spec: &sharnir_spec::Spec, seed: u64) {
     let parameters = spec.parameter_values();
     let oracle = Oracle::for_parsed_spec(spec);
@@ -90,14 +125,33 @@ fn agrees_with_newton_euler(spec: &sharnir_spec::Spec, seed: u64) {
         for _ in 0..STATES {
             let (q, qd, qdd) = oracle.sample::<MAX_COORDINATES, MAX_COORDINATES>(&mut states);
             let (q, qd, qdd) = (&q[..nq], &qd[..n], &qdd[..n]);
-            let (telegin, newton_euler) = derivations.evaluate(&parameters, q, qd, qdd);
-            let numeric = oracle.inverse_dynamics(q, qd, qdd);
-            for (what, want) in [("symbolic", &newton_euler), ("numeric", &numeric)] {
-                let err = relative_error(&telegin, want);
+            let values = derivations.evaluate(&parameters, q, qd, qdd);
+            let at_rest = vec![0.0; n];
+            let comparisons = [
+                (
+                    "τ, symbolic Newton–Euler",
+                    &values.telegin,
+                    values.newton_euler.clone(),
+                ),
+                (
+                    "τ, numeric Newton–Euler",
+                    &values.telegin,
+                    oracle.inverse_dynamics(q, qd, qdd),
+                ),
+                (
+                    "M, composite rigid body",
+                    &values.mass_matrix,
+                    oracle.mass_matrix(q).concat(),
+                ),
+                ("bias", &values.bias, oracle.bias(q, qd)),
+                ("gravity", &values.gravity, oracle.bias(q, &at_rest)),
+            ];
+            for (what, got, want) in comparisons {
+                let err = relative_error(got, &want);
                 assert!(
                     err < TOLERANCE,
-                    "{} ({mode:?}): off {what} Newton–Euler by {err:e} at q={q:?} qd={qd:?} \
-                     qdd={qdd:?}\n got {telegin:?}\nwant {want:?}",
+                    "{} ({mode:?}): {what} off by {err:e} at q={q:?} qd={qd:?} qdd={qdd:?}\n \
+                     got {got:?}\nwant {want:?}",
                     spec.name
                 );
             }
@@ -142,7 +196,9 @@ fn listing2_state_matches_the_closed_forms() {
     let want = closed_form(&p, &LISTING2_Q, &LISTING2_QD, &LISTING2_QDD);
     for mode in [ParameterMode::Runtime, ParameterMode::Folded] {
         let derivations = Derivations::of(&spec, mode);
-        let (got, _) = derivations.evaluate(&parameters, &LISTING2_Q, &LISTING2_QD, &LISTING2_QDD);
+        let got = derivations
+            .evaluate(&parameters, &LISTING2_Q, &LISTING2_QD, &LISTING2_QDD)
+            .telegin;
         let err = relative_error(&got, &want);
         assert!(
             err < TOLERANCE,

@@ -84,12 +84,12 @@
 //! s̈ = c q̈ − s q̇²,   c̈ = −s q̈ − c q̇²,   c ṡ − s ċ = q̇                        (7)
 //! c s̈ − s c̈ = q̈,   s s̈ + c c̈ = −q̇²                                         (8)
 //! ```
-//! for `s = sin q`, `c = cos q` (`ṡ = c q̇`, `ċ = −s q̇`). The OCR keeps the
-//! numbers but not the dots; the reading above is the one the worked examples
-//! use: Example 1 turns `s̈3` into `c3 q̈3 − s3 q̇3²` "by (7)", and Example 2
-//! turns `c1 ṡ1 − s1 ċ1` into `q̇1` and `c1 c̈1 + s1 s̈1` into `−q̇1²`.
-//! which is what makes his equations contain `q2, q3, q2 + q3, q5` and not `q1`.
-//! Here every vector is written in the frame of a body, so the relative
+//! for `s = sin q`, `c = cos q` (`ṡ = c q̇`, `ċ = −s q̇`); that is what makes
+//! his equations contain `q2, q3, q2 + q3, q5` and not `q1`. (The OCR keeps
+//! the equation numbers but not the dots; the reading above is the one the
+//! worked examples use: Example 1 turns `s̈3` into `c3 q̈3 − s3 q̇3²` "by (7)",
+//! Example 2 turns `c1 ṡ1 − s1 ċ1` into `q̇1` and `c1 c̈1 + s1 s̈1` into
+//! `−q̇1²`.) Here every vector is written in the frame of a body, so the relative
 //! angles appear directly: a frame-`k` vector is the ground one with the
 //! direction cosines of body `k` factored out. What (6) provides — the
 //! absolute angular velocities and accelerations `ω_k, ω̇_k` — is the forward
@@ -217,67 +217,129 @@ pub fn inverse_dynamics(mechanism: &mut Mechanism) -> Result<Vec<Id>, TeleginErr
         .iter()
         .map(|b| Link::describe(pool, b))
         .collect::<Result<Vec<Link>, TeleginError>>()?;
-    let motion = Motion::absolute(pool, &links, *gravity);
-    let subsystems = Subsystems::static_moments(pool, &links);
-    let mut derivative = TimeDerivative::new(pool, bodies);
-    let moment_accelerations =
-        static_moment_accelerations(pool, &mut derivative, &links, &motion, &subsystems);
-    let momentum_rates = momentum_rates(pool, &links, &motion);
-    let loads = Loads::carry(
-        pool,
-        &links,
-        &motion,
-        &subsystems,
-        &moment_accelerations,
-        &momentum_rates,
-    );
+    let chain = Chain::derive(pool, bodies, links, *gravity);
     let zero = pool.zero();
     let mut tau = vec![zero; coordinates.len()];
-    let mut outboard: Option<(&Link, Id)> = None;
-    for (j, (link, rate)) in links.iter().zip(&momentum_rates).enumerate().rev() {
-        let force = match link.pair {
-            Pair::Prismatic => {
-                let inertial = pool.scale3(subsystems.masses[j], motion.poles[j]);
-                let total = pool.add3(inertial, moment_accelerations[j]);
-                pool.dot3(link.axis, total)
-            }
-            Pair::Revolute => {
-                let statement2 =
-                    outboard.and_then(|(next, m)| parallel(pool, link, next).map(|s| (s, m)));
-                let projected = match statement2 {
-                    Some((sign, outboard_moment)) => {
-                        let increment = pool.dot3(link.axis, loads.increments[j]);
-                        let carried = pool.scale(sign, outboard_moment);
-                        pool.add(carried, increment)
-                    }
-                    None if levers_vanish(
-                        pool,
-                        &links,
-                        &motion,
-                        &subsystems,
-                        &moment_accelerations,
-                        j,
-                    ) =>
-                    {
-                        let weight = pool.cross3(subsystems.moments[j], motion.poles[j]);
-                        let total = pool.add3(weight, loads.momentum_rates[j]);
-                        pool.dot3(link.axis, total)
-                    }
-                    None => pool.dot3(link.axis, loads.moments[j]),
-                };
-                let own = match rate {
-                    MomentumRate::InParent(v) => pool.dot3(link.axis_in_parent, *v),
-                    MomentumRate::Own(_) => zero,
-                };
-                pool.add(projected, own)
-            }
-        };
+    for (link, force) in chain.links.iter().zip(chain.driving_forces(pool)) {
         if let Some(slot) = tau.get_mut(link.velocity) {
             *slot = force;
         }
-        outboard = Some((link, force));
     }
     Ok(tau)
+}
+
+/// Everything the driving forces are read from, in the order the paper
+/// derives it.
+struct Chain {
+    links: Vec<Link>,
+    motion: Motion,
+    subsystems: Subsystems,
+    /// `m̈⃗_k` in frame `k`.
+    moment_accelerations: Vec<Vec3>,
+    momentum_rates: Vec<MomentumRate>,
+    loads: Loads,
+}
+
+impl Chain {
+    fn derive(pool: &mut Pool, bodies: &[TreeBody], links: Vec<Link>, gravity: Vec3) -> Chain {
+        let motion = Motion::absolute(pool, &links, gravity);
+        let subsystems = Subsystems::static_moments(pool, &links);
+        let mut derivative = TimeDerivative::new(pool, bodies);
+        let moment_accelerations =
+            static_moment_accelerations(pool, &mut derivative, &links, &motion, &subsystems);
+        let momentum_rates = momentum_rates(pool, &links, &motion);
+        let loads = Loads::carry(
+            pool,
+            &links,
+            &motion,
+            &subsystems,
+            &moment_accelerations,
+            &momentum_rates,
+        );
+        Chain {
+            links,
+            motion,
+            subsystems,
+            moment_accelerations,
+            momentum_rates,
+            loads,
+        }
+    }
+
+    /// `F_j` by (2), `M_j` by Statement 2, (3) or the vector identity, in
+    /// chain order; computed from the tip because Statement 2 reads `M_{j+1}`.
+    fn driving_forces(&self, pool: &mut Pool) -> Vec<Id> {
+        let zero = pool.zero();
+        let mut forces = vec![zero; self.links.len()];
+        let mut outboard: Option<(&Link, Id)> = None;
+        for (j, (link, rate)) in self
+            .links
+            .iter()
+            .zip(&self.momentum_rates)
+            .enumerate()
+            .rev()
+        {
+            let force = match link.pair {
+                Pair::Prismatic => {
+                    let inertial = pool.scale3(self.subsystems.masses[j], self.motion.poles[j]);
+                    let total = pool.add3(inertial, self.moment_accelerations[j]);
+                    pool.dot3(link.axis, total)
+                }
+                Pair::Revolute => {
+                    let statement2 =
+                        outboard.and_then(|(next, m)| parallel(pool, link, next).map(|s| (s, m)));
+                    let projected = match statement2 {
+                        Some((sign, outboard_moment)) => {
+                            let increment = pool.dot3(link.axis, self.loads.increments[j]);
+                            let carried = pool.scale(sign, outboard_moment);
+                            pool.add(carried, increment)
+                        }
+                        None if self.levers_vanish(pool, j) => {
+                            let weight =
+                                pool.cross3(self.subsystems.moments[j], self.motion.poles[j]);
+                            let total = pool.add3(weight, self.loads.momentum_rates[j]);
+                            pool.dot3(link.axis, total)
+                        }
+                        None => pool.dot3(link.axis, self.loads.moments[j]),
+                    };
+                    let own = match rate {
+                        MomentumRate::InParent(v) => pool.dot3(link.axis_in_parent, *v),
+                        MomentumRate::Own(_) => zero,
+                    };
+                    pool.add(projected, own)
+                }
+            };
+            forces[j] = force;
+            outboard = Some((link, force));
+        }
+        forces
+    }
+
+    /// Whether every lever term of (3), `q_j · (m_k R_k × R̈_k + R_k × m̈⃗_k +
+    /// m⃗_k × R̈_k)` for `k > j`, is identically zero (each written in frame
+    /// `k − 1`).
+    fn levers_vanish(&self, pool: &mut Pool, j: usize) -> bool {
+        let Some(link) = self.links.get(j) else {
+            return true;
+        };
+        let mut axis = link.axis;
+        for (k, next) in self.links.iter().enumerate().skip(j + 1) {
+            let relative = self.motion.relative[k];
+            let moment = pool.mat_vec(&next.to_parent, self.subsystems.moments[k]);
+            let moment_rate = pool.mat_vec(&next.to_parent, self.moment_accelerations[k]);
+            let inertial = pool.scale3(self.subsystems.masses[k], relative);
+            let force = pool.add3(inertial, moment_rate);
+            let arm = pool.cross3(next.origin, force);
+            let carried = pool.cross3(moment, relative);
+            let lever = pool.add3(arm, carried);
+            let projected = pool.dot3(axis, lever);
+            if !pool.is_zero(projected) {
+                return false;
+            }
+            axis = pool.mat_t_vec(&next.to_parent, axis);
+        }
+        true
+    }
 }
 
 /// Accepts only a chain: body `k`'s parent is body `k − 1` (regular
@@ -859,38 +921,6 @@ fn parallel(pool: &mut Pool, link: &Link, next: &Link) -> Option<Coeff> {
     } else {
         None
     }
-}
-
-/// Whether every lever term of (3), `q_j · (m_k R_k × R̈_k + R_k × m̈⃗_k + m⃗_k ×
-/// R̈_k)` for `k > j`, is identically zero (each written in frame `k − 1`).
-fn levers_vanish(
-    pool: &mut Pool,
-    links: &[Link],
-    motion: &Motion,
-    subsystems: &Subsystems,
-    moment_accelerations: &[Vec3],
-    j: usize,
-) -> bool {
-    let Some(link) = links.get(j) else {
-        return true;
-    };
-    let mut axis = link.axis;
-    for (k, next) in links.iter().enumerate().skip(j + 1) {
-        let relative = motion.relative[k];
-        let moment = pool.mat_vec(&next.to_parent, subsystems.moments[k]);
-        let moment_rate = pool.mat_vec(&next.to_parent, moment_accelerations[k]);
-        let inertial = pool.scale3(subsystems.masses[k], relative);
-        let force = pool.add3(inertial, moment_rate);
-        let arm = pool.cross3(next.origin, force);
-        let carried = pool.cross3(moment, relative);
-        let lever = pool.add3(arm, carried);
-        let projected = pool.dot3(axis, lever);
-        if !pool.is_zero(projected) {
-            return false;
-        }
-        axis = pool.mat_t_vec(&next.to_parent, axis);
-    }
-    true
 }
 
 #[cfg(test)]
