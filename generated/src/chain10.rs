@@ -4,9 +4,9 @@
 //! Each dynamics output by the formalism whose code is cheapest (`cargo xtask ops`
 //! compares them all):
 //! - `inverse_dynamics`: recursive Newton–Euler.
-//! - `mass_matrix`: recursive Newton–Euler.
+//! - `mass_matrix`: Telegin's direction-cosine formalism.
 //! - `bias`: recursive Newton–Euler.
-//! - `gravity`: recursive Newton–Euler.
+//! - `gravity`: Telegin's direction-cosine formalism.
 //! - `forward_dynamics`: Vereshchagin's separate-bodies method.
 //!
 //! Yudintsev, Vereshchagin's method slides, MATLAB example: planar chain of 10 rods, 1 kg, 0.1 m each
@@ -18,11 +18,11 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 26 | 0 | 2 | 0 | 0 | 0 |
+//! | `derived` | 38 | 0 | 2 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 190 | 347 | 0 | 0 | 10 | 10 |
-//! | `mass_matrix` | 581 | 745 | 0 | 0 | 9 | 9 |
+//! | `mass_matrix` | 412 | 607 | 0 | 0 | 9 | 9 |
 //! | `bias` | 151 | 220 | 0 | 0 | 10 | 10 |
-//! | `gravity` | 123 | 149 | 0 | 0 | 10 | 10 |
+//! | `gravity` | 103 | 62 | 0 | 0 | 10 | 10 |
 //! | `forward_dynamics` | 589 | 414 | 9 | 0 | 10 | 10 |
 //! | `coriolis_matrix` | 1060 | 1210 | 0 | 0 | 9 | 9 |
 //! | `energy` | 181 | 183 | 0 | 0 | 10 | 10 |
@@ -172,6 +172,30 @@ pub struct Derived {
     pub k21: f64,
     /// Parameter group 22.
     pub k22: f64,
+    /// Parameter group 23.
+    pub k23: f64,
+    /// Parameter group 24.
+    pub k24: f64,
+    /// Parameter group 25.
+    pub k25: f64,
+    /// Parameter group 26.
+    pub k26: f64,
+    /// Parameter group 27.
+    pub k27: f64,
+    /// Parameter group 28.
+    pub k28: f64,
+    /// Parameter group 29.
+    pub k29: f64,
+    /// Parameter group 30.
+    pub k30: f64,
+    /// Parameter group 31.
+    pub k31: f64,
+    /// Parameter group 32.
+    pub k32: f64,
+    /// Parameter group 33.
+    pub k33: f64,
+    /// Parameter group 34.
+    pub k34: f64,
 }
 impl Params {
     /// Computes the parameter groups; call again after changing a
@@ -185,33 +209,45 @@ impl Params {
             params: *self,
             k0: t1,
             k1: t2,
-            k2: 0.5 * p.l,
-            k3: 1.0833333333333333 * t1,
-            k4: 0.75 * t1,
-            k5: 0.6666666666666666 * t1,
-            k6: 0.5833333333333334 * t1,
-            k7: 0.5 * t1,
-            k8: 0.4166666666666667 * t1,
-            k9: 0.3333333333333333 * t1,
-            k10: 0.25 * t1,
-            k11: 0.16666666666666666 * t1,
-            k12: 0.08333333333333333 * t1,
-            k13: 0.9166666666666666 * t1,
-            k14: 0.8333333333333334 * t1,
-            k15: p.m * p.l * p.g,
-            k16: p.l * p.l,
-            k17: p.m * p.m * (p.l * p.l),
-            k18: 0.5 * t2,
-            k19: inv0,
-            k20: p.l * p.g,
-            k21: inv0 * inv0 / p.m,
-            k22: p.m * p.g,
+            k2: 1.5 * t2,
+            k3: 2.5 * t2,
+            k4: 3.5 * t2,
+            k5: 4.5 * t2,
+            k6: 5.5 * t2,
+            k7: 6.5 * t2,
+            k8: 7.5 * t2,
+            k9: 8.5 * t2,
+            k10: 9.0 * t2,
+            k11: 3.3333333333333335 * t1,
+            k12: 3.0 * t1,
+            k13: 2.6666666666666665 * t1,
+            k14: 2.3333333333333335 * t1,
+            k15: 2.0 * t1,
+            k16: 1.6666666666666667 * t1,
+            k17: 1.3333333333333333 * t1,
+            k18: 0.6666666666666666 * t1,
+            k19: 0.3333333333333333 * t1,
+            k20: 8.0 * t2,
+            k21: 7.0 * t2,
+            k22: 6.0 * t2,
+            k23: 5.0 * t2,
+            k24: 4.0 * t2,
+            k25: 3.0 * t2,
+            k26: 2.0 * t2,
+            k27: p.m * p.l * p.g,
+            k28: p.l * p.l,
+            k29: p.m * p.m * (p.l * p.l),
+            k30: 0.5 * t2,
+            k31: inv0,
+            k32: p.l * p.g,
+            k33: inv0 * inv0 / p.m,
+            k34: p.m * p.g,
         }
     }
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 26,
+    mul: 38,
     add: 0,
     div: 2,
     sqrt: 0,
@@ -462,8 +498,8 @@ pub fn inverse_dynamics_with(
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 581,
-    add: 745,
+    mul: 412,
+    add: 607,
     div: 0,
     sqrt: 0,
     sin: 9,
@@ -499,597 +535,409 @@ pub fn mass_matrix_with(d: &Derived, q: &[f64; NQ]) -> [[f64; NV]; NV] {
     let c_q8 = libm::cos(q[8]);
     let s_q9 = libm::sin(q[9]);
     let c_q9 = libm::cos(q[9]);
-    let t18 = p.l * c_q1;
-    let t19 = p.l * s_q1 * s_q2;
-    let t20 = p.l + t18;
-    let t21 = c_q2 * t20;
-    let t22 = p.l * s_q1 * c_q2 + s_q2 * t20;
-    let t23 = s_q3 * t22;
-    let t24 = p.l + t21 - t19;
-    let t25 = c_q3 * t24;
-    let t26 = c_q3 * t22 + s_q3 * t24;
-    let t27 = s_q4 * t26;
-    let t28 = p.l + t25 - t23;
-    let t29 = c_q4 * t28;
-    let t30 = c_q4 * t26 + s_q4 * t28;
-    let t31 = s_q5 * t30;
-    let t32 = p.l + t29 - t27;
-    let t33 = c_q5 * t32;
-    let t34 = c_q5 * t30 + s_q5 * t32;
-    let t35 = s_q6 * t34;
-    let t36 = p.l + t33 - t31;
-    let t37 = c_q6 * t36;
-    let t38 = c_q6 * t34 + s_q6 * t36;
-    let t39 = s_q7 * t38;
-    let t40 = p.l + t37 - t35;
-    let t41 = c_q7 * t40;
-    let t42 = c_q7 * t38 + s_q7 * t40;
-    let t43 = s_q8 * t42;
-    let t44 = p.l + t41 - t39;
-    let t45 = c_q8 * t44;
-    let t46 = c_q8 * t42 + s_q8 * t44;
-    let t47 = p.l + t45 - t43;
-    let t48 = c_q9 * t46 + s_q9 * t47;
-    let t49 = p.m * s_q9 * t48;
-    let t50 = p.l * c_q2;
-    let t51 = p.l * s_q2 * s_q3;
-    let t52 = p.l + t50;
-    let t53 = c_q3 * t52;
-    let t54 = p.l * s_q2 * c_q3 + s_q3 * t52;
-    let t55 = s_q4 * t54;
-    let t56 = p.l + t53 - t51;
-    let t57 = c_q4 * t56;
-    let t58 = c_q4 * t54 + s_q4 * t56;
-    let t59 = s_q5 * t58;
-    let t60 = p.l + t57 - t55;
-    let t61 = c_q5 * t60;
-    let t62 = c_q5 * t58 + s_q5 * t60;
-    let t63 = s_q6 * t62;
-    let t64 = p.l + t61 - t59;
-    let t65 = c_q6 * t64;
-    let t66 = c_q6 * t62 + s_q6 * t64;
-    let t67 = s_q7 * t66;
-    let t68 = p.l + t65 - t63;
-    let t69 = c_q7 * t68;
-    let t70 = c_q7 * t66 + s_q7 * t68;
-    let t71 = s_q8 * t70;
-    let t72 = p.l + t69 - t67;
-    let t73 = c_q8 * t72;
-    let t74 = c_q8 * t70 + s_q8 * t72;
-    let t75 = p.l + t73 - t71;
-    let t76 = c_q9 * t74 + s_q9 * t75;
-    let t77 = p.m * s_q9 * t76;
-    let t78 = p.l * c_q3;
-    let t79 = p.l * s_q3 * s_q4;
-    let t80 = p.l + t78;
-    let t81 = c_q4 * t80;
-    let t82 = p.l * s_q3 * c_q4 + s_q4 * t80;
-    let t83 = s_q5 * t82;
-    let t84 = p.l + t81 - t79;
-    let t85 = c_q5 * t84;
-    let t86 = c_q5 * t82 + s_q5 * t84;
-    let t87 = s_q6 * t86;
-    let t88 = p.l + t85 - t83;
-    let t89 = c_q6 * t88;
-    let t90 = c_q6 * t86 + s_q6 * t88;
-    let t91 = s_q7 * t90;
-    let t92 = p.l + t89 - t87;
-    let t93 = c_q7 * t92;
-    let t94 = c_q7 * t90 + s_q7 * t92;
-    let t95 = s_q8 * t94;
-    let t96 = p.l + t93 - t91;
-    let t97 = c_q8 * t96;
-    let t98 = c_q8 * t94 + s_q8 * t96;
-    let t99 = p.l + t97 - t95;
-    let t100 = c_q9 * t98 + s_q9 * t99;
-    let t101 = p.m * s_q9 * t100;
-    let t102 = p.l * c_q4;
-    let t103 = p.l * s_q4 * s_q5;
-    let t104 = p.l + t102;
-    let t105 = c_q5 * t104;
-    let t106 = p.l * s_q4 * c_q5 + s_q5 * t104;
-    let t107 = s_q6 * t106;
-    let t108 = p.l + t105 - t103;
-    let t109 = c_q6 * t108;
-    let t110 = c_q6 * t106 + s_q6 * t108;
-    let t111 = s_q7 * t110;
-    let t112 = p.l + t109 - t107;
-    let t113 = c_q7 * t112;
-    let t114 = c_q7 * t110 + s_q7 * t112;
-    let t115 = s_q8 * t114;
-    let t116 = p.l + t113 - t111;
-    let t117 = c_q8 * t116;
-    let t118 = c_q8 * t114 + s_q8 * t116;
-    let t119 = p.l + t117 - t115;
-    let t120 = c_q9 * t118 + s_q9 * t119;
-    let t121 = p.m * s_q9 * t120;
-    let t122 = p.l * c_q5;
-    let t123 = p.l * s_q5 * s_q6;
-    let t124 = p.l + t122;
-    let t125 = c_q6 * t124;
-    let t126 = p.l * s_q5 * c_q6 + s_q6 * t124;
-    let t127 = s_q7 * t126;
-    let t128 = p.l + t125 - t123;
-    let t129 = c_q7 * t128;
-    let t130 = c_q7 * t126 + s_q7 * t128;
-    let t131 = s_q8 * t130;
-    let t132 = p.l + t129 - t127;
-    let t133 = c_q8 * t132;
-    let t134 = c_q8 * t130 + s_q8 * t132;
-    let t135 = p.l + t133 - t131;
-    let t136 = c_q9 * t134 + s_q9 * t135;
-    let t137 = p.m * s_q9 * t136;
-    let t138 = p.l * c_q6;
-    let t139 = p.l * s_q6 * s_q7;
-    let t140 = p.l + t138;
-    let t141 = c_q7 * t140;
-    let t142 = p.l * s_q6 * c_q7 + s_q7 * t140;
-    let t143 = s_q8 * t142;
-    let t144 = p.l + t141 - t139;
-    let t145 = c_q8 * t144;
-    let t146 = c_q8 * t142 + s_q8 * t144;
-    let t147 = p.l + t145 - t143;
-    let t148 = c_q9 * t146 + s_q9 * t147;
-    let t149 = p.m * s_q9 * t148;
-    let t150 = p.l * c_q7;
-    let t151 = p.l * s_q7 * s_q8;
-    let t152 = p.l + t150;
-    let t153 = c_q8 * t152;
-    let t154 = p.l * s_q7 * c_q8 + s_q8 * t152;
-    let t155 = p.l + t153 - t151;
-    let t156 = c_q9 * t154 + s_q9 * t155;
-    let t157 = p.m * s_q9 * t156;
-    let t158 = p.l * c_q8;
-    let t159 = p.l + t158;
-    let t160 = p.l * s_q8 * c_q9 + s_q9 * t159;
-    let t161 = p.m * s_q9 * t160;
-    let t162 = t18 + d.k2;
-    let t163 = d.k1 * t162;
-    let t164 = t21 + d.k2 - t19;
-    let t165 = d.k1 * t164;
-    let t166 = t25 + d.k2 - t23;
-    let t167 = d.k1 * t166;
-    let t168 = t29 + d.k2 - t27;
-    let t169 = d.k1 * t168;
-    let t170 = t33 + d.k2 - t31;
-    let t171 = d.k1 * t170;
-    let t172 = t37 + d.k2 - t35;
-    let t173 = d.k1 * t172;
-    let t174 = t41 + d.k2 - t39;
-    let t175 = d.k1 * t174;
-    let t176 = t45 + d.k2 - t43;
-    let t177 = d.k1 * t176;
-    let t178 = c_q9 * t47 + d.k2 - s_q9 * t46;
-    let t179 = d.k1 * t178;
-    let t180 = p.m * c_q9 * t178;
-    let t181 = p.l * (t49 + t180);
-    let t182 = p.m * t46 + p.m * c_q9 * t48 - p.m * s_q9 * t178;
-    let t183 = s_q8 * t182;
-    let t184 = t49 + t180 + p.m * t176;
-    let t185 = c_q8 * t184;
-    let t186 = p.l * (t183 + t185);
-    let t187 = p.m * t42 + c_q8 * t182 - s_q8 * t184;
-    let t188 = s_q7 * t187;
-    let t189 = t183 + t185 + p.m * t174;
-    let t190 = c_q7 * t189;
-    let t191 = p.l * (t188 + t190);
-    let t192 = p.m * t38 + c_q7 * t187 - s_q7 * t189;
-    let t193 = s_q6 * t192;
-    let t194 = t188 + t190 + p.m * t172;
-    let t195 = c_q6 * t194;
-    let t196 = p.l * (t193 + t195);
-    let t197 = p.m * t34 + c_q6 * t192 - s_q6 * t194;
-    let t198 = s_q5 * t197;
-    let t199 = t193 + t195 + p.m * t170;
-    let t200 = c_q5 * t199;
-    let t201 = p.l * (t198 + t200);
-    let t202 = p.m * t30 + c_q5 * t197 - s_q5 * t199;
-    let t203 = s_q4 * t202;
-    let t204 = t198 + t200 + p.m * t168;
-    let t205 = c_q4 * t204;
-    let t206 = p.l * (t203 + t205);
-    let t207 = p.m * t26 + c_q4 * t202 - s_q4 * t204;
-    let t208 = s_q3 * t207;
-    let t209 = t203 + t205 + p.m * t166;
-    let t210 = c_q3 * t209;
-    let t211 = p.l * (t208 + t210);
-    let t212 = p.m * t22 + c_q3 * t207 - s_q3 * t209;
-    let t213 = s_q2 * t212;
-    let t214 = t208 + t210 + p.m * t164;
-    let t215 = c_q2 * t214;
-    let t216 = p.l * (t213 + t215);
-    let t217 = 0.5 * (t163 + t165 + t167 + t169 + t171 + t173 + t175 + t177 + t179)
-        + t181 + t186 + t191 + t196 + t201 + t206 + t211 + t216 + d.k4;
-    let t218 = 0.5 * (t165 + t167 + t169 + t171 + t173 + t175 + t177 + t179) + t181
-        + t186 + t191 + t196 + t201 + t206 + t211 + d.k5;
-    let t219 = 0.5 * (t167 + t169 + t171 + t173 + t175 + t177 + t179) + t181 + t186
-        + t191 + t196 + t201 + t206 + d.k6;
-    let t220 = 0.5 * (t169 + t171 + t173 + t175 + t177 + t179) + t181 + t186 + t191
-        + t196 + t201 + d.k7;
-    let t221 = 0.5 * (t171 + t173 + t175 + t177 + t179) + t181 + t186 + t191 + t196
-        + d.k8;
-    let t222 = 0.5 * (t173 + t175 + t177 + t179) + t181 + t186 + t191 + d.k9;
-    let t223 = 0.5 * (t175 + t177 + t179) + t181 + t186 + d.k10;
-    let t224 = 0.5 * (t177 + t179) + t181 + d.k11;
-    let t225 = 0.5 * t179 + d.k12;
-    let t226 = t50 + d.k2;
-    let t227 = d.k1 * t226;
-    let t228 = t53 + d.k2 - t51;
-    let t229 = d.k1 * t228;
-    let t230 = t57 + d.k2 - t55;
-    let t231 = d.k1 * t230;
-    let t232 = t61 + d.k2 - t59;
-    let t233 = d.k1 * t232;
-    let t234 = t65 + d.k2 - t63;
-    let t235 = d.k1 * t234;
-    let t236 = t69 + d.k2 - t67;
-    let t237 = d.k1 * t236;
-    let t238 = t73 + d.k2 - t71;
-    let t239 = d.k1 * t238;
-    let t240 = c_q9 * t75 + d.k2 - s_q9 * t74;
-    let t241 = d.k1 * t240;
-    let t242 = p.m * c_q9 * t240;
-    let t243 = p.l * (t77 + t242);
-    let t244 = p.m * t74 + p.m * c_q9 * t76 - p.m * s_q9 * t240;
-    let t245 = s_q8 * t244;
-    let t246 = t77 + t242 + p.m * t238;
-    let t247 = c_q8 * t246;
-    let t248 = p.l * (t245 + t247);
-    let t249 = p.m * t70 + c_q8 * t244 - s_q8 * t246;
-    let t250 = s_q7 * t249;
-    let t251 = t245 + t247 + p.m * t236;
-    let t252 = c_q7 * t251;
-    let t253 = p.l * (t250 + t252);
-    let t254 = p.m * t66 + c_q7 * t249 - s_q7 * t251;
-    let t255 = s_q6 * t254;
-    let t256 = t250 + t252 + p.m * t234;
-    let t257 = c_q6 * t256;
-    let t258 = p.l * (t255 + t257);
-    let t259 = p.m * t62 + c_q6 * t254 - s_q6 * t256;
-    let t260 = s_q5 * t259;
-    let t261 = t255 + t257 + p.m * t232;
-    let t262 = c_q5 * t261;
-    let t263 = p.l * (t260 + t262);
-    let t264 = p.m * t58 + c_q5 * t259 - s_q5 * t261;
-    let t265 = s_q4 * t264;
-    let t266 = t260 + t262 + p.m * t230;
-    let t267 = c_q4 * t266;
-    let t268 = p.l * (t265 + t267);
-    let t269 = p.m * t54 + c_q4 * t264 - s_q4 * t266;
-    let t270 = s_q3 * t269;
-    let t271 = t265 + t267 + p.m * t228;
-    let t272 = c_q3 * t271;
-    let t273 = p.l * (t270 + t272);
-    let t274 = d.k5 + t243 + t248 + t253 + t258 + t263 + t268 + t273
-        + 0.5 * (t227 + t229 + t231 + t233 + t235 + t237 + t239 + t241);
-    let t275 = d.k6 + t243 + t248 + t253 + t258 + t263 + t268
-        + 0.5 * (t229 + t231 + t233 + t235 + t237 + t239 + t241);
-    let t276 = d.k7 + t243 + t248 + t253 + t258 + t263
-        + 0.5 * (t231 + t233 + t235 + t237 + t239 + t241);
-    let t277 = d.k8 + t243 + t248 + t253 + t258
-        + 0.5 * (t233 + t235 + t237 + t239 + t241);
-    let t278 = d.k9 + t243 + t248 + t253 + 0.5 * (t235 + t237 + t239 + t241);
-    let t279 = d.k10 + t243 + t248 + 0.5 * (t237 + t239 + t241);
-    let t280 = d.k11 + t243 + 0.5 * (t239 + t241);
-    let t281 = d.k12 + 0.5 * t241;
-    let t282 = t78 + d.k2;
-    let t283 = d.k1 * t282;
-    let t284 = t81 + d.k2 - t79;
-    let t285 = d.k1 * t284;
-    let t286 = t85 + d.k2 - t83;
-    let t287 = d.k1 * t286;
-    let t288 = t89 + d.k2 - t87;
-    let t289 = d.k1 * t288;
-    let t290 = t93 + d.k2 - t91;
-    let t291 = d.k1 * t290;
-    let t292 = t97 + d.k2 - t95;
-    let t293 = d.k1 * t292;
-    let t294 = c_q9 * t99 + d.k2 - s_q9 * t98;
-    let t295 = d.k1 * t294;
-    let t296 = p.m * c_q9 * t294;
-    let t297 = p.l * (t101 + t296);
-    let t298 = p.m * t98 + p.m * c_q9 * t100 - p.m * s_q9 * t294;
-    let t299 = s_q8 * t298;
-    let t300 = t101 + t296 + p.m * t292;
-    let t301 = c_q8 * t300;
-    let t302 = p.l * (t299 + t301);
-    let t303 = p.m * t94 + c_q8 * t298 - s_q8 * t300;
-    let t304 = s_q7 * t303;
-    let t305 = t299 + t301 + p.m * t290;
-    let t306 = c_q7 * t305;
-    let t307 = p.l * (t304 + t306);
-    let t308 = p.m * t90 + c_q7 * t303 - s_q7 * t305;
-    let t309 = s_q6 * t308;
-    let t310 = t304 + t306 + p.m * t288;
-    let t311 = c_q6 * t310;
-    let t312 = p.l * (t309 + t311);
-    let t313 = p.m * t86 + c_q6 * t308 - s_q6 * t310;
-    let t314 = s_q5 * t313;
-    let t315 = t309 + t311 + p.m * t286;
-    let t316 = c_q5 * t315;
-    let t317 = p.l * (t314 + t316);
-    let t318 = p.m * t82 + c_q5 * t313 - s_q5 * t315;
-    let t319 = s_q4 * t318;
-    let t320 = t314 + t316 + p.m * t284;
-    let t321 = c_q4 * t320;
-    let t322 = p.l * (t319 + t321);
-    let t323 = d.k6 + t297 + t302 + t307 + t312 + t317 + t322
-        + 0.5 * (t283 + t285 + t287 + t289 + t291 + t293 + t295);
-    let t324 = d.k7 + t297 + t302 + t307 + t312 + t317
-        + 0.5 * (t285 + t287 + t289 + t291 + t293 + t295);
-    let t325 = d.k8 + t297 + t302 + t307 + t312
-        + 0.5 * (t287 + t289 + t291 + t293 + t295);
-    let t326 = d.k9 + t297 + t302 + t307 + 0.5 * (t289 + t291 + t293 + t295);
-    let t327 = d.k10 + t297 + t302 + 0.5 * (t291 + t293 + t295);
-    let t328 = d.k11 + t297 + 0.5 * (t293 + t295);
-    let t329 = d.k12 + 0.5 * t295;
-    let t330 = t102 + d.k2;
-    let t331 = d.k1 * t330;
-    let t332 = t105 + d.k2 - t103;
-    let t333 = d.k1 * t332;
-    let t334 = t109 + d.k2 - t107;
-    let t335 = d.k1 * t334;
-    let t336 = t113 + d.k2 - t111;
-    let t337 = d.k1 * t336;
-    let t338 = t117 + d.k2 - t115;
-    let t339 = d.k1 * t338;
-    let t340 = c_q9 * t119 + d.k2 - s_q9 * t118;
-    let t341 = d.k1 * t340;
-    let t342 = p.m * c_q9 * t340;
-    let t343 = p.l * (t121 + t342);
-    let t344 = p.m * t118 + p.m * c_q9 * t120 - p.m * s_q9 * t340;
-    let t345 = s_q8 * t344;
-    let t346 = t121 + t342 + p.m * t338;
-    let t347 = c_q8 * t346;
-    let t348 = p.l * (t345 + t347);
-    let t349 = p.m * t114 + c_q8 * t344 - s_q8 * t346;
-    let t350 = s_q7 * t349;
-    let t351 = t345 + t347 + p.m * t336;
-    let t352 = c_q7 * t351;
-    let t353 = p.l * (t350 + t352);
-    let t354 = p.m * t110 + c_q7 * t349 - s_q7 * t351;
-    let t355 = s_q6 * t354;
-    let t356 = t350 + t352 + p.m * t334;
-    let t357 = c_q6 * t356;
-    let t358 = p.l * (t355 + t357);
-    let t359 = p.m * t106 + c_q6 * t354 - s_q6 * t356;
-    let t360 = s_q5 * t359;
-    let t361 = t355 + t357 + p.m * t332;
-    let t362 = c_q5 * t361;
-    let t363 = p.l * (t360 + t362);
-    let t364 = d.k7 + t343 + t348 + t353 + t358 + t363
-        + 0.5 * (t331 + t333 + t335 + t337 + t339 + t341);
-    let t365 = d.k8 + t343 + t348 + t353 + t358
-        + 0.5 * (t333 + t335 + t337 + t339 + t341);
-    let t366 = d.k9 + t343 + t348 + t353 + 0.5 * (t335 + t337 + t339 + t341);
-    let t367 = d.k10 + t343 + t348 + 0.5 * (t337 + t339 + t341);
-    let t368 = d.k11 + t343 + 0.5 * (t339 + t341);
-    let t369 = d.k12 + 0.5 * t341;
-    let t370 = t122 + d.k2;
-    let t371 = d.k1 * t370;
-    let t372 = t125 + d.k2 - t123;
-    let t373 = d.k1 * t372;
-    let t374 = t129 + d.k2 - t127;
-    let t375 = d.k1 * t374;
-    let t376 = t133 + d.k2 - t131;
-    let t377 = d.k1 * t376;
-    let t378 = c_q9 * t135 + d.k2 - s_q9 * t134;
-    let t379 = d.k1 * t378;
-    let t380 = p.m * c_q9 * t378;
-    let t381 = p.l * (t137 + t380);
-    let t382 = p.m * t134 + p.m * c_q9 * t136 - p.m * s_q9 * t378;
-    let t383 = s_q8 * t382;
-    let t384 = t137 + t380 + p.m * t376;
-    let t385 = c_q8 * t384;
-    let t386 = p.l * (t383 + t385);
-    let t387 = p.m * t130 + c_q8 * t382 - s_q8 * t384;
-    let t388 = s_q7 * t387;
-    let t389 = t383 + t385 + p.m * t374;
-    let t390 = c_q7 * t389;
-    let t391 = p.l * (t388 + t390);
-    let t392 = p.m * t126 + c_q7 * t387 - s_q7 * t389;
-    let t393 = s_q6 * t392;
-    let t394 = t388 + t390 + p.m * t372;
-    let t395 = c_q6 * t394;
-    let t396 = p.l * (t393 + t395);
-    let t397 = d.k8 + t381 + t386 + t391 + t396
-        + 0.5 * (t371 + t373 + t375 + t377 + t379);
-    let t398 = d.k9 + t381 + t386 + t391 + 0.5 * (t373 + t375 + t377 + t379);
-    let t399 = d.k10 + t381 + t386 + 0.5 * (t375 + t377 + t379);
-    let t400 = d.k11 + t381 + 0.5 * (t377 + t379);
-    let t401 = d.k12 + 0.5 * t379;
-    let t402 = t138 + d.k2;
-    let t403 = d.k1 * t402;
-    let t404 = t141 + d.k2 - t139;
-    let t405 = d.k1 * t404;
-    let t406 = t145 + d.k2 - t143;
-    let t407 = d.k1 * t406;
-    let t408 = c_q9 * t147 + d.k2 - s_q9 * t146;
-    let t409 = d.k1 * t408;
-    let t410 = p.m * c_q9 * t408;
-    let t411 = p.l * (t149 + t410);
-    let t412 = p.m * t146 + p.m * c_q9 * t148 - p.m * s_q9 * t408;
-    let t413 = s_q8 * t412;
-    let t414 = t149 + t410 + p.m * t406;
-    let t415 = c_q8 * t414;
-    let t416 = p.l * (t413 + t415);
-    let t417 = p.m * t142 + c_q8 * t412 - s_q8 * t414;
-    let t418 = s_q7 * t417;
-    let t419 = t413 + t415 + p.m * t404;
-    let t420 = c_q7 * t419;
-    let t421 = p.l * (t418 + t420);
-    let t422 = d.k9 + t411 + t416 + t421 + 0.5 * (t403 + t405 + t407 + t409);
-    let t423 = d.k10 + t411 + t416 + 0.5 * (t405 + t407 + t409);
-    let t424 = d.k11 + t411 + 0.5 * (t407 + t409);
-    let t425 = d.k12 + 0.5 * t409;
-    let t426 = t150 + d.k2;
-    let t427 = d.k1 * t426;
-    let t428 = t153 + d.k2 - t151;
-    let t429 = d.k1 * t428;
-    let t430 = c_q9 * t155 + d.k2 - s_q9 * t154;
-    let t431 = d.k1 * t430;
-    let t432 = p.m * c_q9 * t430;
-    let t433 = p.l * (t157 + t432);
-    let t434 = p.m * t154 + p.m * c_q9 * t156 - p.m * s_q9 * t430;
-    let t435 = s_q8 * t434;
-    let t436 = t157 + t432 + p.m * t428;
-    let t437 = c_q8 * t436;
-    let t438 = p.l * (t435 + t437);
-    let t439 = d.k10 + t433 + t438 + 0.5 * (t427 + t429 + t431);
-    let t440 = d.k11 + t433 + 0.5 * (t429 + t431);
-    let t441 = d.k12 + 0.5 * t431;
-    let t442 = t158 + d.k2;
-    let t443 = d.k1 * t442;
-    let t444 = c_q9 * t159 + d.k2 - p.l * s_q8 * s_q9;
-    let t445 = d.k1 * t444;
-    let t446 = p.m * c_q9 * t444;
-    let t447 = p.l * (t161 + t446);
-    let t448 = d.k11 + t447 + 0.5 * (t443 + t445);
-    let t449 = d.k12 + 0.5 * t445;
-    let t450 = p.l * c_q9 + d.k2;
-    let t451 = d.k1 * t450;
-    let t452 = d.k12 + 0.5 * t451;
+    let t18 = p.l * s_q1 * s_q2;
+    let t19 = p.l + p.l * c_q1;
+    let t20 = c_q2 * t19;
+    let t21 = p.l * s_q1 * c_q2 + s_q2 * t19;
+    let t22 = s_q3 * t21;
+    let t23 = p.l + t20 - t18;
+    let t24 = c_q3 * t23;
+    let t25 = c_q3 * t21 + s_q3 * t23;
+    let t26 = s_q4 * t25;
+    let t27 = p.l + t24 - t22;
+    let t28 = c_q4 * t27;
+    let t29 = c_q4 * t25 + s_q4 * t27;
+    let t30 = s_q5 * t29;
+    let t31 = p.l + t28 - t26;
+    let t32 = c_q5 * t31;
+    let t33 = c_q5 * t29 + s_q5 * t31;
+    let t34 = s_q6 * t33;
+    let t35 = p.l + t32 - t30;
+    let t36 = c_q6 * t35;
+    let t37 = c_q6 * t33 + s_q6 * t35;
+    let t38 = s_q7 * t37;
+    let t39 = p.l + t36 - t34;
+    let t40 = c_q7 * t39;
+    let t41 = c_q7 * t37 + s_q7 * t39;
+    let t42 = s_q8 * t41;
+    let t43 = p.l + t40 - t38;
+    let t44 = c_q8 * t43;
+    let t45 = p.l + t44 - t42;
+    let t46 = p.l * s_q2 * s_q3;
+    let t47 = p.l + p.l * c_q2;
+    let t48 = c_q3 * t47;
+    let t49 = p.l * s_q2 * c_q3 + s_q3 * t47;
+    let t50 = s_q4 * t49;
+    let t51 = p.l + t48 - t46;
+    let t52 = c_q4 * t51;
+    let t53 = c_q4 * t49 + s_q4 * t51;
+    let t54 = s_q5 * t53;
+    let t55 = p.l + t52 - t50;
+    let t56 = c_q5 * t55;
+    let t57 = c_q5 * t53 + s_q5 * t55;
+    let t58 = s_q6 * t57;
+    let t59 = p.l + t56 - t54;
+    let t60 = c_q6 * t59;
+    let t61 = c_q6 * t57 + s_q6 * t59;
+    let t62 = s_q7 * t61;
+    let t63 = p.l + t60 - t58;
+    let t64 = c_q7 * t63;
+    let t65 = c_q7 * t61 + s_q7 * t63;
+    let t66 = s_q8 * t65;
+    let t67 = p.l + t64 - t62;
+    let t68 = c_q8 * t67;
+    let t69 = p.l + t68 - t66;
+    let t70 = p.l * s_q3 * s_q4;
+    let t71 = p.l + p.l * c_q3;
+    let t72 = c_q4 * t71;
+    let t73 = p.l * s_q3 * c_q4 + s_q4 * t71;
+    let t74 = s_q5 * t73;
+    let t75 = p.l + t72 - t70;
+    let t76 = c_q5 * t75;
+    let t77 = c_q5 * t73 + s_q5 * t75;
+    let t78 = s_q6 * t77;
+    let t79 = p.l + t76 - t74;
+    let t80 = c_q6 * t79;
+    let t81 = c_q6 * t77 + s_q6 * t79;
+    let t82 = s_q7 * t81;
+    let t83 = p.l + t80 - t78;
+    let t84 = c_q7 * t83;
+    let t85 = c_q7 * t81 + s_q7 * t83;
+    let t86 = s_q8 * t85;
+    let t87 = p.l + t84 - t82;
+    let t88 = c_q8 * t87;
+    let t89 = p.l + t88 - t86;
+    let t90 = p.l * s_q4 * s_q5;
+    let t91 = p.l + p.l * c_q4;
+    let t92 = c_q5 * t91;
+    let t93 = p.l * s_q4 * c_q5 + s_q5 * t91;
+    let t94 = s_q6 * t93;
+    let t95 = p.l + t92 - t90;
+    let t96 = c_q6 * t95;
+    let t97 = c_q6 * t93 + s_q6 * t95;
+    let t98 = s_q7 * t97;
+    let t99 = p.l + t96 - t94;
+    let t100 = c_q7 * t99;
+    let t101 = c_q7 * t97 + s_q7 * t99;
+    let t102 = s_q8 * t101;
+    let t103 = p.l + t100 - t98;
+    let t104 = c_q8 * t103;
+    let t105 = p.l + t104 - t102;
+    let t106 = p.l * s_q5 * s_q6;
+    let t107 = p.l + p.l * c_q5;
+    let t108 = c_q6 * t107;
+    let t109 = p.l * s_q5 * c_q6 + s_q6 * t107;
+    let t110 = s_q7 * t109;
+    let t111 = p.l + t108 - t106;
+    let t112 = c_q7 * t111;
+    let t113 = c_q7 * t109 + s_q7 * t111;
+    let t114 = s_q8 * t113;
+    let t115 = p.l + t112 - t110;
+    let t116 = c_q8 * t115;
+    let t117 = p.l + t116 - t114;
+    let t118 = p.l * s_q6 * s_q7;
+    let t119 = p.l + p.l * c_q6;
+    let t120 = c_q7 * t119;
+    let t121 = p.l * s_q6 * c_q7 + s_q7 * t119;
+    let t122 = s_q8 * t121;
+    let t123 = p.l + t120 - t118;
+    let t124 = c_q8 * t123;
+    let t125 = p.l + t124 - t122;
+    let t126 = p.l * s_q7 * s_q8;
+    let t127 = p.l + p.l * c_q7;
+    let t128 = c_q8 * t127;
+    let t129 = p.l + t128 - t126;
+    let t130 = p.l + p.l * c_q8;
+    let t131 = (c_q9 * t45 - s_q9 * (c_q8 * t41 + s_q8 * t43)) * d.k1;
+    let t132 = (t44 - t42) * d.k1;
+    let t133 = c_q9 * d.k1;
+    let t134 = p.l * (p.m * t45 + 0.5 * t133);
+    let t135 = (t40 - t38) * d.k1;
+    let t136 = s_q8 * s_q9 * d.k1;
+    let t137 = 0.5 * t133 + d.k2;
+    let t138 = c_q8 * t137;
+    let t139 = p.l * (2.0 * (p.m * t43) + t138 - 0.5 * t136);
+    let t140 = (t36 - t34) * d.k1;
+    let t141 = t138 + d.k3 - 0.5 * t136;
+    let t142 = c_q7 * t141;
+    let t143 = -(0.5 * (c_q8 * s_q9 * d.k1)) - s_q8 * t137;
+    let t144 = s_q7 * t143;
+    let t145 = p.l * (3.0 * (p.m * t39) + t142 + t144);
+    let t146 = (t32 - t30) * d.k1;
+    let t147 = c_q7 * t143 - s_q7 * t141;
+    let t148 = s_q6 * t147;
+    let t149 = t142 + t144 + d.k4;
+    let t150 = c_q6 * t149;
+    let t151 = p.l * (4.0 * (p.m * t35) + t148 + t150);
+    let t152 = (t28 - t26) * d.k1;
+    let t153 = c_q6 * t147 - s_q6 * t149;
+    let t154 = s_q5 * t153;
+    let t155 = t148 + t150 + d.k5;
+    let t156 = c_q5 * t155;
+    let t157 = p.l * (5.0 * (p.m * t31) + t154 + t156);
+    let t158 = (t24 - t22) * d.k1;
+    let t159 = c_q5 * t153 - s_q5 * t155;
+    let t160 = s_q4 * t159;
+    let t161 = t154 + t156 + d.k6;
+    let t162 = c_q4 * t161;
+    let t163 = p.l * (6.0 * (p.m * t27) + t160 + t162);
+    let t164 = (t20 - t18) * d.k1;
+    let t165 = c_q4 * t159 - s_q4 * t161;
+    let t166 = s_q3 * t165;
+    let t167 = t160 + t162 + d.k7;
+    let t168 = c_q3 * t167;
+    let t169 = p.l * (7.0 * (p.m * t23) + t166 + t168);
+    let t170 = c_q1 * d.k0;
+    let t171 = c_q3 * t165 - s_q3 * t167;
+    let t172 = s_q2 * t171;
+    let t173 = t166 + t168 + d.k8;
+    let t174 = c_q2 * t173;
+    let t175 = p.l * (8.0 * (p.m * t19) + t172 + t174);
+    let t176 = 0.5 * (t131 + t132 + t135 + t140 + t146 + t152 + t158 + t164 + t170)
+        + t134 + t139 + t145 + t151 + t157 + t163 + t169 + t175 + d.k12;
+    let t177 = 0.5 * (t131 + t132 + t135 + t140 + t146 + t152 + t158 + t164) + t134
+        + t139 + t145 + t151 + t157 + t163 + t169 + d.k13;
+    let t178 = 0.5 * (t131 + t132 + t135 + t140 + t146 + t152 + t158) + t134 + t139
+        + t145 + t151 + t157 + t163 + d.k14;
+    let t179 = 0.5 * (t131 + t132 + t135 + t140 + t146 + t152) + t134 + t139 + t145
+        + t151 + t157 + d.k15;
+    let t180 = 0.5 * (t131 + t132 + t135 + t140 + t146) + t134 + t139 + t145 + t151
+        + d.k16;
+    let t181 = 0.5 * (t131 + t132 + t135 + t140) + t134 + t139 + t145 + d.k17;
+    let t182 = d.k0 + t134 + t139 + 0.5 * (t131 + t132 + t135);
+    let t183 = 0.5 * (t131 + t132) + t134 + d.k18;
+    let t184 = 0.5 * t131 + d.k19;
+    let t185 = (c_q9 * t69 - s_q9 * (c_q8 * t65 + s_q8 * t67)) * d.k1;
+    let t186 = (t68 - t66) * d.k1;
+    let t187 = p.l * (p.m * t69 + 0.5 * t133);
+    let t188 = (t64 - t62) * d.k1;
+    let t189 = p.l * (2.0 * (p.m * t67) + t138 - 0.5 * t136);
+    let t190 = (t60 - t58) * d.k1;
+    let t191 = p.l * (3.0 * (p.m * t63) + t142 + t144);
+    let t192 = (t56 - t54) * d.k1;
+    let t193 = p.l * (4.0 * (p.m * t59) + t148 + t150);
+    let t194 = (t52 - t50) * d.k1;
+    let t195 = p.l * (5.0 * (p.m * t55) + t154 + t156);
+    let t196 = (t48 - t46) * d.k1;
+    let t197 = p.l * (6.0 * (p.m * t51) + t160 + t162);
+    let t198 = c_q2 * d.k0;
+    let t199 = p.l * (7.0 * (p.m * t47) + t166 + t168);
+    let t200 = d.k13 + t187 + t189 + t191 + t193 + t195 + t197 + t199
+        + 0.5 * (t185 + t186 + t188 + t190 + t192 + t194 + t196 + t198);
+    let t201 = d.k14 + t187 + t189 + t191 + t193 + t195 + t197
+        + 0.5 * (t185 + t186 + t188 + t190 + t192 + t194 + t196);
+    let t202 = d.k15 + t187 + t189 + t191 + t193 + t195
+        + 0.5 * (t185 + t186 + t188 + t190 + t192 + t194);
+    let t203 = d.k16 + t187 + t189 + t191 + t193
+        + 0.5 * (t185 + t186 + t188 + t190 + t192);
+    let t204 = d.k17 + t187 + t189 + t191 + 0.5 * (t185 + t186 + t188 + t190);
+    let t205 = d.k0 + t187 + t189 + 0.5 * (t185 + t186 + t188);
+    let t206 = d.k18 + t187 + 0.5 * (t185 + t186);
+    let t207 = d.k19 + 0.5 * t185;
+    let t208 = (c_q9 * t89 - s_q9 * (c_q8 * t85 + s_q8 * t87)) * d.k1;
+    let t209 = (t88 - t86) * d.k1;
+    let t210 = p.l * (p.m * t89 + 0.5 * t133);
+    let t211 = (t84 - t82) * d.k1;
+    let t212 = p.l * (2.0 * (p.m * t87) + t138 - 0.5 * t136);
+    let t213 = (t80 - t78) * d.k1;
+    let t214 = p.l * (3.0 * (p.m * t83) + t142 + t144);
+    let t215 = (t76 - t74) * d.k1;
+    let t216 = p.l * (4.0 * (p.m * t79) + t148 + t150);
+    let t217 = (t72 - t70) * d.k1;
+    let t218 = p.l * (5.0 * (p.m * t75) + t154 + t156);
+    let t219 = c_q3 * d.k0;
+    let t220 = p.l * (6.0 * (p.m * t71) + t160 + t162);
+    let t221 = d.k14 + t210 + t212 + t214 + t216 + t218 + t220
+        + 0.5 * (t208 + t209 + t211 + t213 + t215 + t217 + t219);
+    let t222 = d.k15 + t210 + t212 + t214 + t216 + t218
+        + 0.5 * (t208 + t209 + t211 + t213 + t215 + t217);
+    let t223 = d.k16 + t210 + t212 + t214 + t216
+        + 0.5 * (t208 + t209 + t211 + t213 + t215);
+    let t224 = d.k17 + t210 + t212 + t214 + 0.5 * (t208 + t209 + t211 + t213);
+    let t225 = d.k0 + t210 + t212 + 0.5 * (t208 + t209 + t211);
+    let t226 = d.k18 + t210 + 0.5 * (t208 + t209);
+    let t227 = d.k19 + 0.5 * t208;
+    let t228 = (c_q9 * t105 - s_q9 * (c_q8 * t101 + s_q8 * t103)) * d.k1;
+    let t229 = (t104 - t102) * d.k1;
+    let t230 = p.l * (p.m * t105 + 0.5 * t133);
+    let t231 = (t100 - t98) * d.k1;
+    let t232 = p.l * (2.0 * (p.m * t103) + t138 - 0.5 * t136);
+    let t233 = (t96 - t94) * d.k1;
+    let t234 = p.l * (3.0 * (p.m * t99) + t142 + t144);
+    let t235 = (t92 - t90) * d.k1;
+    let t236 = p.l * (4.0 * (p.m * t95) + t148 + t150);
+    let t237 = c_q4 * d.k0;
+    let t238 = p.l * (5.0 * (p.m * t91) + t154 + t156);
+    let t239 = d.k15 + t230 + t232 + t234 + t236 + t238
+        + 0.5 * (t228 + t229 + t231 + t233 + t235 + t237);
+    let t240 = d.k16 + t230 + t232 + t234 + t236
+        + 0.5 * (t228 + t229 + t231 + t233 + t235);
+    let t241 = d.k17 + t230 + t232 + t234 + 0.5 * (t228 + t229 + t231 + t233);
+    let t242 = d.k0 + t230 + t232 + 0.5 * (t228 + t229 + t231);
+    let t243 = d.k18 + t230 + 0.5 * (t228 + t229);
+    let t244 = d.k19 + 0.5 * t228;
+    let t245 = (c_q9 * t117 - s_q9 * (c_q8 * t113 + s_q8 * t115)) * d.k1;
+    let t246 = (t116 - t114) * d.k1;
+    let t247 = p.l * (p.m * t117 + 0.5 * t133);
+    let t248 = (t112 - t110) * d.k1;
+    let t249 = p.l * (2.0 * (p.m * t115) + t138 - 0.5 * t136);
+    let t250 = (t108 - t106) * d.k1;
+    let t251 = p.l * (3.0 * (p.m * t111) + t142 + t144);
+    let t252 = c_q5 * d.k0;
+    let t253 = p.l * (4.0 * (p.m * t107) + t148 + t150);
+    let t254 = d.k16 + t247 + t249 + t251 + t253
+        + 0.5 * (t245 + t246 + t248 + t250 + t252);
+    let t255 = d.k17 + t247 + t249 + t251 + 0.5 * (t245 + t246 + t248 + t250);
+    let t256 = d.k0 + t247 + t249 + 0.5 * (t245 + t246 + t248);
+    let t257 = d.k18 + t247 + 0.5 * (t245 + t246);
+    let t258 = d.k19 + 0.5 * t245;
+    let t259 = (c_q9 * t125 - s_q9 * (c_q8 * t121 + s_q8 * t123)) * d.k1;
+    let t260 = (t124 - t122) * d.k1;
+    let t261 = p.l * (p.m * t125 + 0.5 * t133);
+    let t262 = (t120 - t118) * d.k1;
+    let t263 = p.l * (2.0 * (p.m * t123) + t138 - 0.5 * t136);
+    let t264 = c_q6 * d.k0;
+    let t265 = p.l * (3.0 * (p.m * t119) + t142 + t144);
+    let t266 = d.k17 + t261 + t263 + t265 + 0.5 * (t259 + t260 + t262 + t264);
+    let t267 = d.k0 + t261 + t263 + 0.5 * (t259 + t260 + t262);
+    let t268 = d.k18 + t261 + 0.5 * (t259 + t260);
+    let t269 = d.k19 + 0.5 * t259;
+    let t270 = (c_q9 * t129 - s_q9 * (p.l * s_q7 * c_q8 + s_q8 * t127)) * d.k1;
+    let t271 = (t128 - t126) * d.k1;
+    let t272 = p.l * (p.m * t129 + 0.5 * t133);
+    let t273 = c_q7 * d.k0;
+    let t274 = p.l * (2.0 * (p.m * t127) + t138 - 0.5 * t136);
+    let t275 = d.k0 + t272 + t274 + 0.5 * (t270 + t271 + t273);
+    let t276 = d.k18 + t272 + 0.5 * (t270 + t271);
+    let t277 = d.k19 + 0.5 * t270;
+    let t278 = (c_q9 * t130 - p.l * s_q8 * s_q9) * d.k1;
+    let t279 = c_q8 * d.k0;
+    let t280 = p.l * (p.m * t130 + 0.5 * t133);
+    let t281 = d.k18 + t280 + 0.5 * (t278 + t279);
+    let t282 = d.k19 + 0.5 * t278;
+    let t283 = c_q9 * d.k0;
+    let t284 = d.k19 + 0.5 * t283;
     [
         [
-            0.5 * (t163 + t165 + t167 + t169 + t171 + t173 + t175 + t177 + t179) + t181
-                + t186 + t191 + t196 + t201 + t206 + t211 + t216
+            0.5 * (t131 + t132 + t135 + t140 + t146 + t152 + t158 + t164 + t170) + t134
+                + t139 + t145 + t151 + t157 + t163 + t169 + t175
                 + p.l
-                    * (s_q1 * (s_q1 * d.k1 + c_q2 * t212 - s_q2 * t214)
-                        + c_q1 * (t213 + t215 + p.m * t162)) + d.k3,
-            t217,
-            t218,
-            t219,
-            t220,
+                    * (s_q1 * (c_q2 * t171 - s_q2 * t173) + c_q1 * (t172 + t174 + d.k9)
+                        + d.k10) + d.k11,
+            t176,
+            t177,
+            t178,
+            t179,
+            t180,
+            t181,
+            t182,
+            t183,
+            t184,
+        ],
+        [
+            t176,
+            d.k12 + t187 + t189 + t191 + t193 + t195 + t197 + t199
+                + p.l * (t172 + t174 + d.k20)
+                + 0.5 * (t185 + t186 + t188 + t190 + t192 + t194 + t196 + t198),
+            t200,
+            t201,
+            t202,
+            t203,
+            t204,
+            t205,
+            t206,
+            t207,
+        ],
+        [
+            t177,
+            t200,
+            d.k13 + t210 + t212 + t214 + t216 + t218 + t220 + p.l * (t166 + t168 + d.k21)
+                + 0.5 * (t208 + t209 + t211 + t213 + t215 + t217 + t219),
             t221,
             t222,
             t223,
             t224,
             t225,
+            t226,
+            t227,
         ],
         [
-            t217,
-            d.k0 + t243 + t248 + t253 + t258 + t263 + t268 + t273
-                + p.l
-                    * (s_q2 * (s_q2 * d.k1 + c_q3 * t269 - s_q3 * t271)
-                        + c_q2 * (t270 + t272 + p.m * t226))
-                + 0.5 * (t227 + t229 + t231 + t233 + t235 + t237 + t239 + t241),
-            t274,
-            t275,
-            t276,
-            t277,
-            t278,
-            t279,
-            t280,
-            t281,
-        ],
-        [
-            t218,
-            t274,
-            0.5 * (t283 + t285 + t287 + t289 + t291 + t293 + t295) + t297 + t302 + t307
-                + t312 + t317 + t322
-                + p.l
-                    * (s_q3 * (s_q3 * d.k1 + c_q4 * t318 - s_q4 * t320)
-                        + c_q3 * (t319 + t321 + p.m * t282)) + d.k13,
-            t323,
-            t324,
-            t325,
-            t326,
-            t327,
-            t328,
-            t329,
-        ],
-        [
-            t219,
-            t275,
-            t323,
-            0.5 * (t331 + t333 + t335 + t337 + t339 + t341) + t343 + t348 + t353 + t358
-                + t363
-                + p.l
-                    * (s_q4 * (s_q4 * d.k1 + c_q5 * t359 - s_q5 * t361)
-                        + c_q4 * (t360 + t362 + p.m * t330)) + d.k14,
-            t364,
-            t365,
-            t366,
-            t367,
-            t368,
-            t369,
-        ],
-        [
-            t220,
-            t276,
-            t324,
-            t364,
-            d.k4 + t381 + t386 + t391 + t396
-                + p.l
-                    * (s_q5 * (s_q5 * d.k1 + c_q6 * t392 - s_q6 * t394)
-                        + c_q5 * (t393 + t395 + p.m * t370))
-                + 0.5 * (t371 + t373 + t375 + t377 + t379),
-            t397,
-            t398,
-            t399,
-            t400,
-            t401,
-        ],
-        [
+            t178,
+            t201,
             t221,
-            t277,
-            t325,
-            t365,
-            t397,
-            d.k5 + t411 + t416 + t421
-                + p.l
-                    * (s_q6 * (s_q6 * d.k1 + c_q7 * t417 - s_q7 * t419)
-                        + c_q6 * (t418 + t420 + p.m * t402))
-                + 0.5 * (t403 + t405 + t407 + t409),
-            t422,
-            t423,
-            t424,
-            t425,
+            d.k14 + t230 + t232 + t234 + t236 + t238 + p.l * (t160 + t162 + d.k22)
+                + 0.5 * (t228 + t229 + t231 + t233 + t235 + t237),
+            t239,
+            t240,
+            t241,
+            t242,
+            t243,
+            t244,
         ],
         [
+            t179,
+            t202,
             t222,
-            t278,
-            t326,
-            t366,
-            t398,
-            t422,
-            d.k6 + t433 + t438
-                + p.l
-                    * (s_q7 * (s_q7 * d.k1 + c_q8 * t434 - s_q8 * t436)
-                        + c_q7 * (t435 + t437 + p.m * t426))
-                + 0.5 * (t427 + t429 + t431),
-            t439,
-            t440,
-            t441,
+            t239,
+            d.k15 + t247 + t249 + t251 + t253 + p.l * (t154 + t156 + d.k23)
+                + 0.5 * (t245 + t246 + t248 + t250 + t252),
+            t254,
+            t255,
+            t256,
+            t257,
+            t258,
         ],
         [
+            t180,
+            t203,
             t223,
-            t279,
-            t327,
-            t367,
-            t399,
-            t423,
-            t439,
-            d.k7 + t447
-                + p.l
-                    * (s_q8 * (p.m * c_q9 * t160 + s_q8 * d.k1 - p.m * s_q9 * t444)
-                        + c_q8 * (t161 + t446 + p.m * t442)) + 0.5 * (t443 + t445),
-            t448,
-            t449,
+            t240,
+            t254,
+            d.k16 + t261 + t263 + t265 + p.l * (t148 + t150 + d.k24)
+                + 0.5 * (t259 + t260 + t262 + t264),
+            t266,
+            t267,
+            t268,
+            t269,
         ],
         [
+            t181,
+            t204,
             t224,
-            t280,
-            t328,
-            t368,
-            t400,
-            t424,
-            t440,
-            t448,
-            d.k8 + p.l * (s_q9 * s_q9 * d.k1 + p.m * c_q9 * t450) + 0.5 * t451,
-            t452,
+            t241,
+            t255,
+            t266,
+            d.k17 + t272 + t274 + p.l * (t142 + t144 + d.k25)
+                + 0.5 * (t270 + t271 + t273),
+            t275,
+            t276,
+            t277,
         ],
-        [t225, t281, t329, t369, t401, t425, t441, t449, t452, d.k9],
+        [
+            t182,
+            t205,
+            t225,
+            t242,
+            t256,
+            t267,
+            t275,
+            d.k0 + t280 + p.l * (t138 + d.k26 - 0.5 * t136) + 0.5 * (t278 + t279),
+            t281,
+            t282,
+        ],
+        [
+            t183,
+            t206,
+            t226,
+            t243,
+            t257,
+            t268,
+            t276,
+            t281,
+            d.k18 + p.l * (d.k1 + 0.5 * t133) + 0.5 * t283,
+            t284,
+        ],
+        [t184, t207, t227, t244, t258, t269, t277, t282, t284, d.k19],
     ]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
@@ -1239,7 +1087,7 @@ pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
                 * (s_q1 * (p.m * (t5 + t40 - 0.5 * t9) + c_q2 * t105 - s_q2 * t107)
                     + c_q1 * (t106 + t108 + p.m * t39))
             + 0.5
-                * (c_q0 * d.k15 + t110 + t111 + t112 + t113 + t114 + t115 + t116 + t117
+                * (c_q0 * d.k27 + t110 + t111 + t112 + t113 + t114 + t115 + t116 + t117
                     + t118),
         t74 + t79 + t84 + t89 + t94 + t99 + t104 + t109
             + 0.5 * (t110 + t111 + t112 + t113 + t114 + t115 + t116 + t117 + t118),
@@ -1257,8 +1105,8 @@ pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
-    mul: 123,
-    add: 149,
+    mul: 103,
+    add: 62,
     div: 0,
     sqrt: 0,
     sin: 10,
@@ -1310,74 +1158,30 @@ pub fn gravity_with(d: &Derived, q: &[f64; NQ]) -> [f64; NV] {
     let t32 = c_q7 * t30 - s_q7 * t31;
     let t33 = c_q7 * t31 + s_q7 * t30;
     let t34 = c_q8 * t32 - s_q8 * t33;
-    let t35 = c_q8 * t33 + s_q8 * t32;
-    let t36 = c_q9 * t34 - s_q9 * t35;
-    let t37 = c_q9 * t35 + s_q9 * t34;
-    let t38 = p.m * s_q9 * t37;
-    let t39 = p.m * c_q9 * t36;
-    let t40 = p.l * (t38 + t39);
-    let t41 = p.m * t35 + p.m * c_q9 * t37 - p.m * s_q9 * t36;
-    let t42 = s_q8 * t41;
-    let t43 = t38 + t39 + p.m * t34;
-    let t44 = c_q8 * t43;
-    let t45 = p.l * (t42 + t44);
-    let t46 = p.m * t33 + c_q8 * t41 - s_q8 * t43;
-    let t47 = s_q7 * t46;
-    let t48 = t42 + t44 + p.m * t32;
-    let t49 = c_q7 * t48;
-    let t50 = p.l * (t47 + t49);
-    let t51 = p.m * t31 + c_q7 * t46 - s_q7 * t48;
-    let t52 = s_q6 * t51;
-    let t53 = t47 + t49 + p.m * t30;
-    let t54 = c_q6 * t53;
-    let t55 = p.l * (t52 + t54);
-    let t56 = p.m * t29 + c_q6 * t51 - s_q6 * t53;
-    let t57 = s_q5 * t56;
-    let t58 = t52 + t54 + p.m * t28;
-    let t59 = c_q5 * t58;
-    let t60 = p.l * (t57 + t59);
-    let t61 = p.m * t27 + c_q5 * t56 - s_q5 * t58;
-    let t62 = s_q4 * t61;
-    let t63 = t57 + t59 + p.m * t26;
-    let t64 = c_q4 * t63;
-    let t65 = p.l * (t62 + t64);
-    let t66 = p.m * t25 + c_q4 * t61 - s_q4 * t63;
-    let t67 = s_q3 * t66;
-    let t68 = t62 + t64 + p.m * t24;
-    let t69 = c_q3 * t68;
-    let t70 = p.l * (t67 + t69);
-    let t71 = p.m * t23 + c_q3 * t66 - s_q3 * t68;
-    let t72 = s_q2 * t71;
-    let t73 = t67 + t69 + p.m * t22;
-    let t74 = c_q2 * t73;
-    let t75 = p.l * (t72 + t74);
-    let t76 = t20 * d.k1;
-    let t77 = t22 * d.k1;
-    let t78 = t24 * d.k1;
-    let t79 = t26 * d.k1;
-    let t80 = t28 * d.k1;
-    let t81 = t30 * d.k1;
-    let t82 = t32 * d.k1;
-    let t83 = t34 * d.k1;
-    let t84 = t36 * d.k1;
+    let t35 = t20 * d.k1;
+    let t36 = t22 * d.k1;
+    let t37 = t24 * d.k1;
+    let t38 = t26 * d.k1;
+    let t39 = t28 * d.k1;
+    let t40 = t30 * d.k1;
+    let t41 = t32 * d.k1;
+    let t42 = t34 * d.k1;
+    let t43 = (c_q9 * t34 - s_q9 * (c_q8 * t33 + s_q8 * t32)) * d.k1;
     [
-        t40 + t45 + t50 + t55 + t60 + t65 + t70 + t75
-            + p.l
-                * (s_q1 * (p.m * t21 + c_q2 * t71 - s_q2 * t73)
-                    + c_q1 * (t72 + t74 + p.m * t20))
-            + 0.5 * (c_q0 * d.k15 + t76 + t77 + t78 + t79 + t80 + t81 + t82 + t83 + t84),
-        t40 + t45 + t50 + t55 + t60 + t65 + t70 + t75
-            + 0.5 * (t76 + t77 + t78 + t79 + t80 + t81 + t82 + t83 + t84),
-        t40 + t45 + t50 + t55 + t60 + t65 + t70
-            + 0.5 * (t77 + t78 + t79 + t80 + t81 + t82 + t83 + t84),
-        t40 + t45 + t50 + t55 + t60 + t65
-            + 0.5 * (t78 + t79 + t80 + t81 + t82 + t83 + t84),
-        t40 + t45 + t50 + t55 + t60 + 0.5 * (t79 + t80 + t81 + t82 + t83 + t84),
-        t40 + t45 + t50 + t55 + 0.5 * (t80 + t81 + t82 + t83 + t84),
-        t40 + t45 + t50 + 0.5 * (t81 + t82 + t83 + t84),
-        t40 + t45 + 0.5 * (t82 + t83 + t84),
-        t40 + 0.5 * (t83 + t84),
-        0.5 * t84,
+        9.5 * (c_q0 * d.k27) + 8.5 * t35 + 7.5 * t36 + 6.5 * t37 + 5.5 * t38 + 4.5 * t39
+            + 3.5 * t40 + 2.5 * t41 + 1.5 * t42 + 0.5 * t43,
+        8.5 * t35 + 7.5 * t36 + 6.5 * t37 + 5.5 * t38 + 4.5 * t39 + 3.5 * t40 + 2.5 * t41
+            + 1.5 * t42 + 0.5 * t43,
+        7.5 * t36 + 6.5 * t37 + 5.5 * t38 + 4.5 * t39 + 3.5 * t40 + 2.5 * t41 + 1.5 * t42
+            + 0.5 * t43,
+        6.5 * t37 + 5.5 * t38 + 4.5 * t39 + 3.5 * t40 + 2.5 * t41 + 1.5 * t42
+            + 0.5 * t43,
+        5.5 * t38 + 4.5 * t39 + 3.5 * t40 + 2.5 * t41 + 1.5 * t42 + 0.5 * t43,
+        4.5 * t39 + 3.5 * t40 + 2.5 * t41 + 1.5 * t42 + 0.5 * t43,
+        3.5 * t40 + 2.5 * t41 + 1.5 * t42 + 0.5 * t43,
+        2.5 * t41 + 1.5 * t42 + 0.5 * t43,
+        1.5 * t42 + 0.5 * t43,
+        0.5 * t43,
     ]
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
@@ -1454,11 +1258,11 @@ pub fn forward_dynamics_with(
     let t38 = p.m * (c_q9 * c_q9);
     let t39 = p.m * (s_q9 * s_q9);
     let t40 = 0.25 * t38 + t39;
-    let t41 = d.k9 + t40 * d.k16;
+    let t41 = d.k19 + t40 * d.k28;
     let inv42 = 1.0 / t41;
     let t43 = p.m + t38 + 0.25 * t39
-        - 0.5625 * (s_q9 * s_q9 * (c_q9 * c_q9) * inv42 * d.k17);
-    let t44 = p.l * t40 + d.k18;
+        - 0.5625 * (s_q9 * s_q9 * (c_q9 * c_q9) * inv42 * d.k29);
+    let t44 = p.l * t40 + d.k30;
     let t45 = 0.75 * (p.m * s_q9 * c_q9 - s_q9 * c_q9 * d.k1 * inv42 * t44);
     let t46 = s_q8 * t45;
     let t47 = c_q8 * t45;
@@ -1471,11 +1275,11 @@ pub fn forward_dynamics_with(
     let t54 = s_q8 * t49;
     let t55 = c_q8 * t51;
     let t56 = t54 + t55;
-    let t57 = d.k9 + d.k16 * t56;
+    let t57 = d.k19 + d.k28 * t56;
     let inv58 = 1.0 / t57;
     let t59 = p.m + c_q8 * (c_q8 * t43 - t46) - s_q8 * (t47 - s_q8 * t48)
-        - d.k16 * (t53 * t53) * inv58;
-    let t60 = d.k18 + p.l * t56;
+        - d.k28 * (t53 * t53) * inv58;
+    let t60 = d.k30 + p.l * t56;
     let t61 = t50 - t52 - p.l * t53 * inv58 * t60;
     let t62 = s_q7 * t61;
     let t63 = c_q7 * t61;
@@ -1488,11 +1292,11 @@ pub fn forward_dynamics_with(
     let t70 = s_q7 * t65;
     let t71 = c_q7 * t67;
     let t72 = t70 + t71;
-    let t73 = d.k9 + d.k16 * t72;
+    let t73 = d.k19 + d.k28 * t72;
     let inv74 = 1.0 / t73;
     let t75 = p.m + c_q7 * (c_q7 * t59 - t62) - s_q7 * (t63 - s_q7 * t64)
-        - d.k16 * (t69 * t69) * inv74;
-    let t76 = d.k18 + p.l * t72;
+        - d.k28 * (t69 * t69) * inv74;
+    let t76 = d.k30 + p.l * t72;
     let t77 = t66 - t68 - p.l * t69 * inv74 * t76;
     let t78 = s_q6 * t77;
     let t79 = c_q6 * t77;
@@ -1505,11 +1309,11 @@ pub fn forward_dynamics_with(
     let t86 = s_q6 * t81;
     let t87 = c_q6 * t83;
     let t88 = t86 + t87;
-    let t89 = d.k9 + d.k16 * t88;
+    let t89 = d.k19 + d.k28 * t88;
     let inv90 = 1.0 / t89;
     let t91 = p.m + c_q6 * (c_q6 * t75 - t78) - s_q6 * (t79 - s_q6 * t80)
-        - d.k16 * (t85 * t85) * inv90;
-    let t92 = d.k18 + p.l * t88;
+        - d.k28 * (t85 * t85) * inv90;
+    let t92 = d.k30 + p.l * t88;
     let t93 = t82 - t84 - p.l * t85 * inv90 * t92;
     let t94 = s_q5 * t93;
     let t95 = c_q5 * t93;
@@ -1522,11 +1326,11 @@ pub fn forward_dynamics_with(
     let t102 = s_q5 * t97;
     let t103 = c_q5 * t99;
     let t104 = t102 + t103;
-    let t105 = d.k9 + d.k16 * t104;
+    let t105 = d.k19 + d.k28 * t104;
     let inv106 = 1.0 / t105;
     let t107 = p.m + c_q5 * (c_q5 * t91 - t94) - s_q5 * (t95 - s_q5 * t96)
-        - d.k16 * (t101 * t101) * inv106;
-    let t108 = d.k18 + p.l * t104;
+        - d.k28 * (t101 * t101) * inv106;
+    let t108 = d.k30 + p.l * t104;
     let t109 = t98 - t100 - p.l * t101 * inv106 * t108;
     let t110 = s_q4 * t109;
     let t111 = c_q4 * t109;
@@ -1539,11 +1343,11 @@ pub fn forward_dynamics_with(
     let t118 = s_q4 * t113;
     let t119 = c_q4 * t115;
     let t120 = t118 + t119;
-    let t121 = d.k9 + d.k16 * t120;
+    let t121 = d.k19 + d.k28 * t120;
     let inv122 = 1.0 / t121;
     let t123 = p.m + c_q4 * (c_q4 * t107 - t110) - s_q4 * (t111 - s_q4 * t112)
-        - d.k16 * (t117 * t117) * inv122;
-    let t124 = d.k18 + p.l * t120;
+        - d.k28 * (t117 * t117) * inv122;
+    let t124 = d.k30 + p.l * t120;
     let t125 = t114 - t116 - p.l * t117 * inv122 * t124;
     let t126 = s_q3 * t125;
     let t127 = c_q3 * t125;
@@ -1556,11 +1360,11 @@ pub fn forward_dynamics_with(
     let t134 = s_q3 * t129;
     let t135 = c_q3 * t131;
     let t136 = t134 + t135;
-    let t137 = d.k9 + d.k16 * t136;
+    let t137 = d.k19 + d.k28 * t136;
     let inv138 = 1.0 / t137;
     let t139 = p.m + c_q3 * (c_q3 * t123 - t126) - s_q3 * (t127 - s_q3 * t128)
-        - d.k16 * (t133 * t133) * inv138;
-    let t140 = d.k18 + p.l * t136;
+        - d.k28 * (t133 * t133) * inv138;
+    let t140 = d.k30 + p.l * t136;
     let t141 = t130 - t132 - p.l * t133 * inv138 * t140;
     let t142 = s_q2 * t141;
     let t143 = c_q2 * t141;
@@ -1573,20 +1377,20 @@ pub fn forward_dynamics_with(
     let t150 = s_q2 * t145;
     let t151 = c_q2 * t147;
     let t152 = t150 + t151;
-    let t153 = d.k9 + d.k16 * t152;
+    let t153 = d.k19 + d.k28 * t152;
     let inv154 = 1.0 / t153;
     let t155 = p.m + c_q2 * (c_q2 * t139 - t142) - s_q2 * (t143 - s_q2 * t144)
-        - d.k16 * (t149 * t149) * inv154;
-    let t156 = d.k18 + p.l * t152;
+        - d.k28 * (t149 * t149) * inv154;
+    let t156 = d.k30 + p.l * t152;
     let t157 = t146 - t148 - p.l * t149 * inv154 * t156;
     let t158 = s_q1 * t155 + c_q1 * t157;
     let t159 = p.m + t150 + t151 - inv154 * (t156 * t156);
     let t160 = s_q1 * t157 + c_q1 * t159;
     let t161 = s_q1 * t158 + c_q1 * t160;
-    let t162 = d.k9 + d.k16 * t161;
+    let t162 = d.k19 + d.k28 * t161;
     let inv163 = 1.0 / t162;
     let t164 = 0.5 * (t28 * t28 * d.k1) + t25 * t25 * c_q9 * d.k1;
-    let t165 = -(0.25 * (t25 * t25 * s_q9 * d.k1)) - 1.5 * (tau[9] * d.k19);
+    let t165 = -(0.25 * (t25 * t25 * s_q9 * d.k1)) - 1.5 * (tau[9] * d.k31);
     let t166 = s_q9 * t164;
     let t167 = c_q9 * t165;
     let t168 = p.l * (t166 + t167);
@@ -1657,8 +1461,8 @@ pub fn forward_dynamics_with(
                 + c_q1
                     * (t208 + t209 + p.l * (qd[0] * qd[0]) * c_q1 * t157
                         - p.l * (qd[0] * qd[0]) * s_q1 * t159 - inv154 * t156 * t211))
-        - tau[1] - s_q0 * (c_q1 * t158 - s_q1 * t160) * d.k20
-        - p.g * c_q0 * (d.k18 + p.l * t161);
+        - tau[1] - s_q0 * (c_q1 * t158 - s_q1 * t160) * d.k32
+        - p.g * c_q0 * (d.k30 + p.l * t161);
     let t213 = inv163 * t212;
     let t214 = p.g * c_q0 + p.l * inv163 * t212;
     let t215 = p.g * s_q0 * c_q1 + s_q1 * t214 - p.l * (qd[0] * qd[0]) * c_q1;
@@ -1739,7 +1543,7 @@ pub fn forward_dynamics_with(
                     * (d.k1
                         * (p.l * (t25 * t25) * s_q9
                             + c_q9 * (t37 + t258 + p.l * t260 - t257) - s_q9 * t256))
-                - 0.3333333333333333 * (d.k0 * t260)) * d.k21),
+                - 0.3333333333333333 * (d.k0 * t260)) * d.k33),
     ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
@@ -2626,7 +2430,7 @@ pub fn energy_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
     (
         0.16666666666666666 * (qd[0] * qd[0] * d.k0)
             + 0.5
-                * (p.m * (t92 * t92 + qd[0] * qd[0] * (s_q1 * s_q1) * d.k16)
+                * (p.m * (t92 * t92 + qd[0] * qd[0] * (s_q1 * s_q1) * d.k28)
                     + 0.08333333333333333 * (t4 * t4 * d.k0)
                     + (p.m * (t64 * t64 + t93 * t93)
                         + 0.08333333333333333 * (t8 * t8 * d.k0))
@@ -2644,15 +2448,15 @@ pub fn energy_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
                         + 0.08333333333333333 * (t32 * t32 * d.k0))
                     + (p.m * (t91 * t91 + t100 * t100)
                         + 0.08333333333333333 * (t36 * t36 * d.k0))),
-        0.5 * (s_q0 * d.k15) + (t39 + 0.5 * t42) * d.k22
-            + (t39 + t42 + 0.5 * t45) * d.k22 + (t39 + t42 + t45 + 0.5 * t48) * d.k22
-            + (t39 + t42 + t45 + t48 + 0.5 * t51) * d.k22
-            + (t39 + t42 + t45 + t48 + t51 + 0.5 * t54) * d.k22
-            + (t39 + t42 + t45 + t48 + t51 + t54 + 0.5 * t57) * d.k22
-            + (t39 + t42 + t45 + t48 + t51 + t54 + t57 + 0.5 * t60) * d.k22
-            + (t39 + t42 + t45 + t48 + t51 + t54 + t57 + t60 + 0.5 * t62) * d.k22
+        0.5 * (s_q0 * d.k27) + (t39 + 0.5 * t42) * d.k34
+            + (t39 + t42 + 0.5 * t45) * d.k34 + (t39 + t42 + t45 + 0.5 * t48) * d.k34
+            + (t39 + t42 + t45 + t48 + 0.5 * t51) * d.k34
+            + (t39 + t42 + t45 + t48 + t51 + 0.5 * t54) * d.k34
+            + (t39 + t42 + t45 + t48 + t51 + t54 + 0.5 * t57) * d.k34
+            + (t39 + t42 + t45 + t48 + t51 + t54 + t57 + 0.5 * t60) * d.k34
+            + (t39 + t42 + t45 + t48 + t51 + t54 + t57 + t60 + 0.5 * t62) * d.k34
             + (t39 + t42 + t45 + t48 + t51 + t54 + t57 + t60 + t62
-                + 0.5 * (p.l * (c_q9 * t61 + s_q9 * (c_q8 * t59 - s_q8 * t58)))) * d.k22,
+                + 0.5 * (p.l * (c_q9 * t61 + s_q9 * (c_q8 * t59 - s_q8 * t58)))) * d.k34,
     )
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).

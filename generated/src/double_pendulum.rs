@@ -3,10 +3,10 @@
 //!
 //! Each dynamics output by the formalism whose code is cheapest (`cargo xtask ops`
 //! compares them all):
-//! - `inverse_dynamics`: recursive Newton–Euler.
+//! - `inverse_dynamics`: Telegin's direction-cosine formalism.
 //! - `mass_matrix`: the joint-coordinate (Lagrange) formalism.
-//! - `bias`: recursive Newton–Euler.
-//! - `gravity`: recursive Newton–Euler.
+//! - `bias`: Telegin's direction-cosine formalism.
+//! - `gravity`: Telegin's direction-cosine formalism.
 //! - `forward_dynamics`: Vereshchagin's separate-bodies method.
 //!
 //! URDF robot `2dof_planar` from tests/fixtures/double_pendulum.urdf, converted by sharnir-urdf
@@ -19,10 +19,10 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 31 | 23 | 0 | 0 | 2 | 2 |
+//! | `inverse_dynamics` | 27 | 19 | 0 | 0 | 2 | 2 |
 //! | `mass_matrix` | 7 | 7 | 0 | 0 | 1 | 1 |
-//! | `bias` | 25 | 14 | 0 | 0 | 2 | 2 |
-//! | `gravity` | 20 | 8 | 0 | 0 | 2 | 2 |
+//! | `bias` | 24 | 11 | 0 | 0 | 2 | 2 |
+//! | `gravity` | 16 | 6 | 0 | 0 | 2 | 2 |
 //! | `forward_dynamics` | 50 | 30 | 1 | 0 | 2 | 2 |
 //! | `coriolis_matrix` | 21 | 11 | 0 | 0 | 1 | 1 |
 //! | `energy` | 27 | 15 | 0 | 0 | 2 | 2 |
@@ -109,15 +109,16 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 31,
-    add: 23,
+    mul: 27,
+    add: 19,
     div: 0,
     sqrt: 0,
     sin: 2,
     cos: 2,
 };
-///Joint forces τ(q, q̇, q̈) by the recursive Newton–Euler method: torques for
-///revolute joints, forces for prismatic ones, in coordinate order.
+///Joint forces τ(q, q̇, q̈) by Telegin's direction-cosine formalism (subsystem
+///static moments, Statements 1–2): torques for revolute joints, forces for
+///prismatic ones, in coordinate order.
 ///
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
@@ -144,21 +145,22 @@ pub fn inverse_dynamics_with(
     let t3 = p.g * c_q0;
     let s_q1 = libm::sin(q[1]);
     let c_q1 = libm::cos(q[1]);
-    let t6 = qd[0] * qd[0];
-    let t7 = t2 - 0.1 * qdd[0];
-    let t8 = t3 - 0.1 * t6;
-    let t9 = qd[0] + qd[1];
-    let t10 = qdd[0] + qdd[1];
-    let t11 = t9 * t9;
-    let t12 = c_q1 * t7 + s_q1 * t8 - 0.10088 * t10 - 0.00000000019371 * t11;
-    let t13 = c_q1 * t8 + 0.00000000019371 * t10 - s_q1 * t7 - 0.10088 * t11;
+    let t6 = t2 - 0.1 * qdd[0];
+    let t7 = t3 - 0.1 * (qd[0] * qd[0]);
+    let t8 = c_q1 * t6 + s_q1 * t7;
+    let t9 = c_q1 * t7 - s_q1 * t6;
+    let t10 = qd[0] + qd[1];
+    let t11 = qdd[0] + qdd[1];
+    let t12 = t10 * t10;
     [
-        0.00040827 * qdd[0] + 0.0011753 * t10
-            + 0.000000580176081 * (0.0000021727 * qdd[0] + t3 - 0.036012 * t6)
-            + 0.0000000000643853298 * t13
-            - 0.00961628436 * (t2 - 0.036012 * qdd[0] - 0.0000021727 * t6)
-            - 0.0335304944 * t12 - 0.1 * (0.33238 * (c_q1 * t12 - s_q1 * t13)),
-        0.0011753 * t10 + 0.0000000000643853298 * t13 - 0.0335304944 * t12,
+        0.0007545716336328685 * qdd[0] + 0.000000580176081 * t3
+            + 0.0000000000643853298 * t9 + 0.004557856275072 * t11 - 0.00961628436 * t2
+            - 0.0335304944 * t8
+            - 0.1
+                * (0.33238 * t6
+                    + c_q1 * (-(0.0335304944 * t11) - 0.0000000000643853298 * t12)
+                    - s_q1 * (0.0000000000643853298 * t11 - 0.0335304944 * t12)),
+        0.0000000000643853298 * t9 + 0.004557856275072 * t11 - 0.0335304944 * t8,
     ]
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
@@ -194,8 +196,8 @@ pub fn mass_matrix_with(d: &Derived, q: &[f64; NQ]) -> [[f64; NV]; NV] {
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 25,
-    add: 14,
+    mul: 24,
+    add: 11,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -215,26 +217,27 @@ pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let p = &d.params;
     let s_q0 = libm::sin(q[0]);
     let c_q0 = libm::cos(q[0]);
-    let t2 = p.g * c_q0;
+    let t2 = p.g * s_q0;
+    let t3 = p.g * c_q0;
     let s_q1 = libm::sin(q[1]);
     let c_q1 = libm::cos(q[1]);
-    let t5 = qd[0] * qd[0];
-    let t6 = t2 - 0.1 * t5;
+    let t6 = t3 - 0.1 * (qd[0] * qd[0]);
     let t7 = qd[0] + qd[1];
-    let t8 = t7 * t7;
-    let t9 = s_q1 * t6 + p.g * s_q0 * c_q1 - 0.00000000019371 * t8;
-    let t10 = c_q1 * t6 - p.g * s_q0 * s_q1 - 0.10088 * t8;
+    let t8 = s_q1 * t6 + p.g * s_q0 * c_q1;
+    let t9 = c_q1 * t6 - p.g * s_q0 * s_q1;
     [
-        0.000000580176081 * (t2 - 0.036012 * t5) + 0.0000000000643853298 * t10
-            - 0.00961628436 * (p.g * s_q0 - 0.0000021727 * t5) - 0.0335304944 * t9
-            - 0.1 * (0.33238 * (c_q1 * t9 - s_q1 * t10)),
-        0.0000000000643853298 * t10 - 0.0335304944 * t9,
+        0.000000580176081 * t3 + 0.0000000000643853298 * t9 - 0.00961628436 * t2
+            - 0.0335304944 * t8
+            - 0.1
+                * (0.33238 * t2 + 0.0335304944 * (s_q1 * (t7 * t7))
+                    - 0.0000000000643853298 * (c_q1 * (t7 * t7))),
+        0.0000000000643853298 * t9 - 0.0335304944 * t8,
     ]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
-    mul: 20,
-    add: 8,
+    mul: 16,
+    add: 6,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -259,8 +262,7 @@ pub fn gravity_with(d: &Derived, q: &[f64; NQ]) -> [f64; NV] {
     let t5 = p.g * c_q0 * c_q1 - p.g * s_q0 * s_q1;
     [
         0.000000580176081 * (p.g * c_q0) + 0.0000000000643853298 * t5
-            - 0.00961628436 * (p.g * s_q0) - 0.0335304944 * t4
-            - 0.1 * (0.33238 * (c_q1 * t4 - s_q1 * t5)),
+            - 0.04285428436 * (p.g * s_q0) - 0.0335304944 * t4,
         0.0000000000643853298 * t5 - 0.0335304944 * t4,
     ]
 }

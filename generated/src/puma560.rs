@@ -4,9 +4,9 @@
 //! Each dynamics output by the formalism whose code is cheapest (`cargo xtask ops`
 //! compares them all):
 //! - `inverse_dynamics`: recursive Newton–Euler.
-//! - `mass_matrix`: recursive Newton–Euler.
+//! - `mass_matrix`: Telegin's direction-cosine formalism.
 //! - `bias`: recursive Newton–Euler.
-//! - `gravity`: recursive Newton–Euler.
+//! - `gravity`: Telegin's direction-cosine formalism.
 //! - `forward_dynamics`: Vereshchagin's separate-bodies method.
 //!
 //! PUMA 560, Armstrong-Khatib-Burdick (1986) parameters as in Corke's Robotics Toolbox mdl_puma560 (standard DH)
@@ -18,11 +18,11 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 37 | 21 | 0 | 0 | 0 | 0 |
+//! | `derived` | 48 | 31 | 0 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 275 | 212 | 0 | 0 | 5 | 5 |
-//! | `mass_matrix` | 316 | 210 | 0 | 0 | 5 | 5 |
+//! | `mass_matrix` | 244 | 149 | 0 | 0 | 5 | 5 |
 //! | `bias` | 266 | 183 | 0 | 0 | 5 | 5 |
-//! | `gravity` | 87 | 57 | 0 | 0 | 5 | 5 |
+//! | `gravity` | 56 | 27 | 0 | 0 | 4 | 4 |
 //! | `forward_dynamics` | 620 | 422 | 5 | 0 | 5 | 5 |
 //! | `coriolis_matrix` | 845 | 554 | 0 | 0 | 5 | 5 |
 //! | `energy` | 138 | 94 | 0 | 0 | 5 | 5 |
@@ -205,61 +205,94 @@ pub struct Derived {
     pub k38: f64,
     /// Parameter group 39.
     pub k39: f64,
+    /// Parameter group 40.
+    pub k40: f64,
+    /// Parameter group 41.
+    pub k41: f64,
+    /// Parameter group 42.
+    pub k42: f64,
+    /// Parameter group 43.
+    pub k43: f64,
+    /// Parameter group 44.
+    pub k44: f64,
+    /// Parameter group 45.
+    pub k45: f64,
+    /// Parameter group 46.
+    pub k46: f64,
+    /// Parameter group 47.
+    pub k47: f64,
+    /// Parameter group 48.
+    pub k48: f64,
+    /// Parameter group 49.
+    pub k49: f64,
 }
 impl Params {
     /// Computes the parameter groups; call again after changing a
     /// parameter.
     pub fn derived(&self) -> Derived {
         let p = self;
+        let t0 = p.m4 + p.m5 + p.m6;
+        let t1 = p.m3 + p.m4 + p.m5 + p.m6;
+        let t2 = p.d4 * t0;
         Derived {
             params: *self,
-            k0: p.a2 * p.m3,
-            k1: 0.00466 * p.m2 + 0.625,
-            k2: p.a3 * p.m4,
-            k3: p.d4 * p.m5,
-            k4: 0.0049 * p.m3 + 0.086,
-            k5: p.m2 * p.g,
+            k0: 0.05179225 * p.m2 + 0.12,
+            k1: p.d3 * t1,
+            k2: 0.00509881 * p.m3 + 0.076,
+            k3: p.a2 * p.m3,
+            k4: t0,
+            k5: 0.000361 * p.m4 + 0.0018,
             k6: 0.001024 * p.m6 + 0.00015,
-            k7: 0.000361 * p.m4 + 0.0018,
-            k8: -(0.019 * p.m4),
-            k9: p.m5 + p.m6,
-            k10: p.m4 + p.m5,
-            k11: p.d4 * p.d4,
-            k12: 0.00509881 * p.m3 + 0.076,
-            k13: p.a3 * p.d4,
-            k14: -(0.000987 * p.m3),
-            k15: p.a3 * p.a3,
-            k16: 0.00019881 * p.m3 + 0.0225,
-            k17: -(0.07 * p.m3),
-            k18: 0.0141 * p.m3,
-            k19: -(0.0141 * p.m3),
-            k20: p.m3 + p.m4,
-            k21: p.d3 * p.d3,
-            k22: p.a2 * p.d3,
-            k23: -(0.01547 * p.m2),
-            k24: p.a2 * p.a2,
-            k25: 0.00466 * p.m2 + 0.539,
-            k26: 0.05179225 * p.m2 + 0.12,
-            k27: 0.07 * p.m3,
-            k28: -(0.001365 * p.m2),
-            k29: -(0.000408 * p.m2),
-            k30: 0.05638025 * p.m2 + 0.514,
-            k31: -(0.006 * p.m2),
-            k32: 0.2275 * p.m2,
-            k33: 0.068 * p.m2,
-            k34: -(0.2275 * p.m2),
-            k35: p.a3 * p.m6,
-            k36: p.m3 * p.g,
-            k37: p.m4 * p.g,
-            k38: p.m5 * p.g,
-            k39: p.m6 * p.g,
+            k7: 0.019 * p.m4,
+            k8: 0.00019881 * p.m3 + 0.0225,
+            k9: 0.05638025 * p.m2 + 0.514,
+            k10: p.a2 * t1,
+            k11: -(0.07 * p.m3) - t2,
+            k12: p.a3 * t0,
+            k13: 0.00466 * p.m2 + 0.0049 * p.m3 + 0.625,
+            k14: 0.0049 * p.m3 + 0.086,
+            k15: -t2,
+            k16: p.a3 * p.m6,
+            k17: p.d4 * p.m6,
+            k18: 0.001024 * p.m6 + 0.00055,
+            k19: p.m2 * p.g,
+            k20: p.d3 * p.g * t1,
+            k21: t2,
+            k22: p.a2 * p.g * t1,
+            k23: -(0.019 * p.m4),
+            k24: p.m5 + p.m6,
+            k25: p.m4 + p.m5,
+            k26: p.d4 * p.d4,
+            k27: p.a3 * p.d4,
+            k28: -(0.000987 * p.m3),
+            k29: p.a3 * p.a3,
+            k30: -(0.07 * p.m3),
+            k31: 0.0141 * p.m3,
+            k32: -(0.0141 * p.m3),
+            k33: p.m3 + p.m4,
+            k34: p.d3 * p.d3,
+            k35: p.a2 * p.d3,
+            k36: -(0.01547 * p.m2),
+            k37: p.a2 * p.a2,
+            k38: 0.00466 * p.m2 + 0.539,
+            k39: 0.07 * p.m3,
+            k40: -(0.001365 * p.m2),
+            k41: -(0.000408 * p.m2),
+            k42: -(0.006 * p.m2),
+            k43: 0.2275 * p.m2,
+            k44: 0.068 * p.m2,
+            k45: -(0.2275 * p.m2),
+            k46: p.m3 * p.g,
+            k47: p.m4 * p.g,
+            k48: p.m5 * p.g,
+            k49: p.m6 * p.g,
         }
     }
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 37,
-    add: 21,
+    mul: 48,
+    add: 31,
     div: 0,
     sqrt: 0,
     sin: 0,
@@ -456,8 +489,8 @@ pub fn inverse_dynamics_with(
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 316,
-    add: 210,
+    mul: 244,
+    add: 149,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -486,191 +519,137 @@ pub fn mass_matrix_with(d: &Derived, q: &[f64; NQ]) -> [[f64; NV]; NV] {
     let s_q5 = libm::sin(q[5]);
     let c_q5 = libm::cos(q[5]);
     let t10 = p.m2 * s_q1;
-    let t11 = p.m2 * (0.006 * s_q1 - 0.068 * c_q1);
-    let t12 = s_q1 * c_q2 + c_q1 * s_q2;
-    let t13 = p.d3 * c_q1 * s_q2;
-    let t14 = p.d3 * s_q1 * c_q2;
-    let t15 = p.m3 * (-(0.0141 * t12) - t13 - t14);
-    let t16 = p.a2 * c_q1;
-    let t17 = p.m3 * (0.07 * t12 - t16);
-    let t18 = c_q3 * t12;
-    let t19 = p.d3 * c_q1 * c_q2;
-    let t20 = p.d3 * s_q1 * s_q2;
-    let t21 = t19 - t20;
-    let t22 = s_q3 * t21;
-    let t23 = c_q1 * c_q2 - s_q1 * s_q2;
-    let t24 = p.d4 * t12 - t16 - p.a3 * t23;
-    let t25 = c_q3 * t24;
-    let t26 = p.m4 * (-(0.019 * t18) - t22 - t25);
-    let t27 = c_q3 * c_q4 * t12 + s_q4 * t23;
-    let t28 = s_q3 * t12;
-    let t29 = c_q5 * t27 - s_q3 * s_q5 * t12;
-    let t30 = c_q3 * t21;
-    let t31 = s_q3 * t24;
-    let t32 = t30 - t31;
-    let t33 = -t13 - t14;
-    let t34 = c_q4 * t32 + s_q4 * t33;
-    let t35 = t22 + t25;
-    let t36 = -(0.032 * t29) - s_q5 * t34 - c_q5 * t35;
-    let t37 = 0.00015 * t29 - 0.032 * (p.m6 * t36);
-    let t38 = -(s_q5 * t27) - s_q3 * c_q5 * t12;
-    let t39 = 0.032 * t38 + c_q5 * t34 - s_q5 * t35;
-    let t40 = 0.00015 * t38 + 0.032 * (p.m6 * t39);
-    let t41 = 0.0003 * t27 + c_q5 * t37 - s_q5 * t40;
-    let t42 = c_q4 * t23 - c_q3 * s_q4 * t12;
-    let t43 = 0.0018 * t18 + c_q4 * t41 - 0.019 * t26 - 0.00034 * (s_q4 * t42);
-    let t44 = p.m4 * (t30 - 0.019 * t28 - t31);
-    let t45 = s_q5 * t37;
-    let t46 = c_q5 * t40;
-    let t47 = 0.019 * t44 + t45 + t46 - 0.0022 * t28;
-    let t48 = p.m5 * t34 + p.m6 * c_q5 * t39 - p.m6 * s_q5 * t36;
-    let t49 = c_q4 * t33 - s_q4 * t32;
-    let t50 = p.m5 * t49 + p.m6 * t49;
-    let t51 = t44 + c_q4 * t48 - s_q4 * t50;
-    let t52 = s_q3 * t51;
-    let t53 = t26 + p.m6 * s_q5 * t39 + p.m6 * c_q5 * t36 - p.m5 * t35;
-    let t54 = c_q3 * t53;
-    let t55 = -t52 - t54;
-    let t56 = 0.076 * t12 + 0.07 * t17 + c_q3 * t43 + p.d4 * t55 - 0.0141 * t15
-        - s_q3 * t47;
-    let t57 = p.m3 * (t19 + 0.0141 * t23 - t20);
-    let t58 = s_q4 * t41;
-    let t59 = c_q4 * t42;
-    let t60 = 0.0238 * t23 + 0.0141 * t57 + t58 + 0.00034 * t59 - p.a3 * t55;
-    let t61 = c_q3 * t51;
-    let t62 = s_q3 * t53;
-    let t63 = t57 + t61 - t62;
-    let t64 = p.m4 * t33;
-    let t65 = s_q4 * t48;
-    let t66 = c_q4 * t50;
-    let t67 = t15 + t64 + t65 + t66;
-    let t68 = s_q2 * t63 + c_q2 * t67;
-    let t69 = p.m2 * c_q1;
-    let t70 = s_q3 * t43;
-    let t71 = c_q3 * t47;
-    let t72 = p.a3 * (t64 + t65 + t66);
-    let t73 = p.d4 * (t61 - t62);
-    let t74 = t72 + p.a2 * t68 - 0.01547 * t10 - 0.07 * t57 - 0.001365 * t69 - t70 - t71
-        - t73;
-    let t75 = t72 - 0.07 * t57 - t70 - t71 - t73;
-    let t76 = 0.0013 * t23 + t58 + 0.00034 * t59;
-    let t77 = 0.0004 * t28 - t45 - t46;
-    let t78 = 0.00004 * t42;
-    let t79 = p.a2 * s_q2;
-    let t80 = t79 - p.d4;
-    let t81 = p.m4 * (0.019 * s_q3 - s_q3 * t80);
-    let t82 = s_q3 * c_q4;
-    let t83 = -(s_q3 * c_q4 * c_q5) - c_q3 * s_q5;
-    let t84 = p.a3 + p.a2 * c_q2;
-    let t85 = c_q3 * c_q4 * t80 + s_q4 * t84;
-    let t86 = -(0.032 * t83) - s_q5 * t85 - s_q3 * c_q5 * t80;
-    let t87 = 0.00015 * t83 - 0.032 * (p.m6 * t86);
-    let t88 = s_q3 * c_q4 * s_q5 - c_q3 * c_q5;
-    let t89 = 0.032 * t88 + c_q5 * t85 - s_q3 * s_q5 * t80;
-    let t90 = 0.00015 * t88 + 0.032 * (p.m6 * t89);
-    let t91 = c_q5 * t87 - 0.0003 * t82 - s_q5 * t90;
-    let t92 = s_q3 * (s_q4 * s_q4);
-    let t93 = p.m4 * (c_q3 * t80 - 0.019 * c_q3);
-    let t94 = s_q5 * t87;
-    let t95 = c_q5 * t90;
-    let t96 = p.m5 * t85 + p.m6 * c_q5 * t89 - p.m6 * s_q5 * t86;
-    let t97 = c_q4 * t84 - c_q3 * s_q4 * t80;
-    let t98 = p.m5 * t97 + p.m6 * t97;
-    let t99 = p.m3 * (t79 - 0.07);
-    let t100 = s_q3 * s_q4 * c_q4;
-    let t101 = c_q3 * (t93 + c_q4 * t96 - s_q4 * t98);
-    let t102 = s_q3 * (t81 + p.m6 * s_q5 * t89 + p.m6 * c_q5 * t86 - p.m5 * s_q3 * t80);
-    let t103 = p.m4 * t84;
-    let t104 = s_q4 * t96;
-    let t105 = c_q4 * t98;
-    let t106 = s_q3 * (c_q4 * t91 - 0.0018 * s_q3 - 0.019 * t81 - 0.00034 * t92);
-    let t107 = c_q3 * (0.019 * t93 + t94 + t95 - 0.0022 * c_q3);
-    let t108 = p.a3 * (t103 + t104 + t105);
-    let t109 = p.d4 * (t101 - t102);
-    let t110 = t108 + 0.086 - 0.07 * t99 - t106 - t107 - t109;
-    let t111 = s_q4 * t91 + 0.00034 * t100;
-    let t112 = 0.0004 * c_q3 - t94 - t95;
-    let t113 = 0.00004 * (s_q3 * s_q4);
-    let t114 = p.m4 * (0.019 * s_q3 + p.d4 * s_q3);
-    let t115 = p.a3 * s_q4 - p.d4 * c_q3 * c_q4;
-    let t116 = p.d4 * s_q3 * c_q5 - 0.032 * t83 - s_q5 * t115;
-    let t117 = 0.00015 * t83 - 0.032 * (p.m6 * t116);
-    let t118 = 0.032 * t88 + c_q5 * t115 + p.d4 * s_q3 * s_q5;
-    let t119 = 0.00015 * t88 + 0.032 * (p.m6 * t118);
-    let t120 = c_q5 * t117 - 0.0003 * t82 - s_q5 * t119;
-    let t121 = p.m4 * (-(0.019 * c_q3) - p.d4 * c_q3);
-    let t122 = s_q5 * t117;
-    let t123 = c_q5 * t119;
-    let t124 = p.m5 * t115 + p.m6 * c_q5 * t118 - p.m6 * s_q5 * t116;
-    let t125 = p.d4 * c_q3 * s_q4 + p.a3 * c_q4;
-    let t126 = p.m5 * t125 + p.m6 * t125;
-    let t127 = 0.00034 * t100 + s_q4 * t120;
-    let t128 = 0.0004 * c_q3 - t122 - t123;
-    let t129 = 0.00015 * (s_q4 * c_q5) + 0.001024 * (p.m6 * s_q4 * c_q5);
-    let t130 = -(0.00015 * (s_q4 * s_q5)) - 0.001024 * (p.m6 * s_q4 * s_q5);
-    let t131 = -(s_q5 * t129) - c_q5 * t130;
-    let t132 = 0.00004 * c_q4;
+    let t11 = s_q1 * c_q2 + c_q1 * s_q2;
+    let t12 = p.d3 * c_q1 * c_q2 - p.d3 * s_q1 * s_q2;
+    let t13 = p.d4 * t11;
+    let t14 = c_q1 * c_q2 - s_q1 * s_q2;
+    let t15 = p.a3 * t14;
+    let t16 = t13 - p.a2 * c_q1 - t15;
+    let t17 = c_q3 * c_q4 * t11 + s_q4 * t14;
+    let t18 = s_q3 * t11;
+    let t19 = c_q5 * t17 - s_q3 * s_q5 * t11;
+    let t20 = c_q3 * t12 - s_q3 * t16;
+    let t21 = -(p.d3 * c_q1 * s_q2) - p.d3 * s_q1 * c_q2;
+    let t22 = -(s_q5 * t17) - s_q3 * c_q5 * t11;
+    let t23 = c_q4 * t14 - c_q3 * s_q4 * t11;
+    let t24 = c_q4 * t23;
+    let t25 = p.m2 * c_q1;
+    let t26 = 0.00004 * t23;
+    let t27 = p.a2 * s_q2 - p.d4;
+    let t28 = -(s_q3 * c_q4 * c_q5) - c_q3 * s_q5;
+    let t29 = p.a3 + p.a2 * c_q2;
+    let t30 = s_q3 * c_q4 * s_q5 - c_q3 * c_q5;
+    let t31 = s_q3 * (s_q4 * s_q4);
+    let t32 = s_q3 * s_q4 * c_q4;
+    let t33 = 0.00004 * (s_q3 * s_q4);
+    let t34 = 0.00004 * c_q4;
+    let t35 = -(s_q3 * t12) - c_q3 * t16;
+    let t36 = p.m3 * t14;
+    let t37 = 0.032 * (p.m6 * c_q5 * t22 + p.m6 * s_q5 * t19);
+    let t38 = c_q4 * t37 - 0.019 * (p.m4 * s_q3 * t11);
+    let t39 = c_q3 * t38;
+    let t40 = 0.032 * (p.m6 * s_q5 * t22 - p.m6 * c_q5 * t19)
+        - 0.019 * (p.m4 * c_q3 * t11);
+    let t41 = s_q3 * t40;
+    let t42 = 0.0141 * t36 + t39 - t41;
+    let t43 = s_q4 * t37;
+    let t44 = p.m3 * t11;
+    let t45 = t43 - 0.0141 * t44;
+    let t46 = s_q3 * t38;
+    let t47 = c_q3 * t40;
+    let t48 = p.m6 * s_q4 * t35;
+    let t49 = p.m3 * t12;
+    let t50 = 0.032 * (p.m6 * c_q5 * t30 + p.m6 * s_q5 * t28);
+    let t51 = c_q3 * (c_q4 * t50 - 0.019 * (p.m4 * c_q3));
+    let t52 = s_q3
+        * (0.019 * (p.m4 * s_q3) + 0.032 * (p.m6 * s_q5 * t30 - p.m6 * c_q5 * t28));
+    let t53 = s_q4 * t50;
+    let t54 = s_q2 * t42 + c_q2 * t45 - s_q1 * d.k1;
+    let t55 = t16 * d.k4 - t46 - t47;
+    let t56 = 0.0003 * t17 + t17 * d.k6;
+    let t57 = 0.032 * (p.m6 * c_q4) + d.k7;
+    let t58 = c_q3 * t11 * d.k5 + c_q4 * t56 - 0.00034 * (s_q4 * t23) - t35 * t57;
+    let t59 = s_q3 * t11 * d.k6;
+    let t60 = 0.032 * (p.m6 * s_q4 * t21) + t20 * t57 - 0.0004 * t18 - s_q3 * t11 * d.k5
+        - t59;
+    let t61 = t11 * d.k2 + p.d4 * t55 + c_q3 * t58 - 0.0141 * (p.m3 * t21) - s_q3 * t60
+        - 0.07 * (c_q1 * d.k3);
+    let t62 = s_q4 * t56;
+    let t63 = 0.0013 * t14 + 0.00034 * t24 + 0.0141 * t49 + t14 * d.k8 + t62
+        - 0.032 * t48 - p.a3 * t55;
+    let t64 = p.a3 * (t43 + t21 * d.k4);
+    let t65 = p.d4 * (t39 + t12 * d.k4 - t41);
+    let t66 = s_q3 * t58;
+    let t67 = c_q3 * t60;
+    let t68 = t64 + p.a2 * t54 - 0.01547 * t10 - 0.001365 * t25 - 0.000987 * t36
+        - 0.07 * t49 - t65 - t66 - t67;
+    let t69 = t64 - 0.000987 * t36 - 0.07 * t49 - t65 - t66 - t67;
+    let t70 = 0.0013 * t14 + 0.00034 * t24 + t62 - 0.032 * t48;
+    let t71 = 0.0004 * t18 + t59 - 0.032 * (p.m6 * (c_q4 * t20 + s_q4 * t21));
+    let t72 = s_q2 * d.k3;
+    let t73 = p.a3 * (t53 + t29 * d.k4);
+    let t74 = p.d4 * (t51 + t27 * d.k4 - t52);
+    let t75 = s_q3 * d.k5;
+    let t76 = -(0.0003 * (s_q3 * c_q4)) - s_q3 * c_q4 * d.k6;
+    let t77 = c_q4 * t76;
+    let t78 = s_q3 * (t77 + s_q3 * t27 * t57 - 0.00034 * t31 - t75);
+    let t79 = c_q3 * d.k5;
+    let t80 = c_q3 * d.k6;
+    let t81 = c_q3
+        * (0.032 * (p.m6 * s_q4 * t29) + c_q3 * t27 * t57 - 0.0004 * c_q3 - t79 - t80);
+    let t82 = t53 + d.k12;
+    let t83 = t73 + d.k14 - 0.07 * t72 - t74 - t78 - t81;
+    let t84 = s_q4 * t76;
+    let t85 = 0.00034 * t32 + 0.032 * (p.m6 * s_q3 * s_q4 * t27) + t84;
+    let t86 = 0.0004 * c_q3 + t80 - 0.032 * (p.m6 * (c_q3 * c_q4 * t27 + s_q4 * t29));
+    let t87 = 0.00034 * t32 + t84 - 0.032 * (s_q3 * s_q4 * d.k17);
+    let t88 = 0.0004 * c_q3 + t80 - 0.032 * (p.m6 * (p.a3 * s_q4 - p.d4 * c_q3 * c_q4));
     [
         [
-            s_q1
-                * (0.12 * s_q1 + 0.05175625 * t10 + 0.006 * t11 + c_q2 * t56 - s_q2 * t60
-                    - p.d3 * t68)
+            s_q1 * (s_q1 * d.k0 + c_q2 * t61 - 0.000408 * t25 - p.d3 * t54 - s_q2 * t63)
                 + c_q1
-                    * (0.514 * c_q1 + 0.05175625 * t69 + s_q2 * t56 + c_q2 * t60
-                        + p.d3 * (c_q2 * t63 - s_q2 * t67) - 0.068 * t11
-                        - p.a2 * (t17 - t52 - t54)) + 0.35,
-            t74,
-            t75,
-            t76,
-            t77,
-            t78,
+                    * (c_q1 * d.k9 + p.d3 * (c_q2 * t42 + c_q1 * d.k1 - s_q2 * t45)
+                        + s_q2 * t61 + c_q2 * t63 - 0.000408 * t10
+                        - p.a2
+                            * (0.07 * t44 + (t13 - t15) * d.k4 - t46 - t47
+                                - c_q1 * d.k10)) + 0.35,
+            t68,
+            t69,
+            t70,
+            t71,
+            t26,
         ],
         [
-            t74,
-            t108
-                + p.a2
-                    * (s_q2 * (t99 + t101 - t102)
-                        + c_q2 * (t103 + t104 + t105 + c_q2 * d.k0)) + d.k1 - 0.07 * t99
-                - t106 - t107 - t109,
-            t110,
-            t111,
-            t112,
-            t113,
+            t68,
+            t73 + p.a2 * (d.k10 + s_q2 * (t51 + d.k11 - t52) + c_q2 * t82) + d.k13
+                - 0.07 * t72 - t74 - t78 - t81,
+            t83,
+            t85,
+            t86,
+            t33,
         ],
         [
-            t75,
-            t110,
-            p.a3 * (s_q4 * t124 + c_q4 * t126 + d.k2) + d.k4
-                - s_q3 * (c_q4 * t120 - 0.0018 * s_q3 - 0.00034 * t92 - 0.019 * t114)
-                - c_q3 * (0.019 * t121 + t122 + t123 - 0.0022 * c_q3)
-                - p.d4
-                    * (c_q3 * (t121 + c_q4 * t124 - s_q4 * t126)
-                        - s_q3
-                            * (t114 + p.m6 * s_q5 * t118 + p.m6 * c_q5 * t116
-                                + s_q3 * d.k3)),
-            t127,
-            t128,
-            t113,
+            t69,
+            t83,
+            d.k14 + p.a3 * t82 - p.d4 * (t51 + d.k15 - t52)
+                - s_q3 * (t77 - 0.00034 * t31 - t75 - p.d4 * s_q3 * t57)
+                - c_q3
+                    * (0.032 * (s_q4 * d.k16) - 0.0004 * c_q3 - t79 - t80
+                        - p.d4 * c_q3 * t57),
+            t87,
+            t88,
+            t33,
         ],
         [
-            t76,
-            t111,
-            t127,
-            s_q4 * (0.0003 * s_q4 + c_q5 * t129 - s_q5 * t130) + 0.00034 * (c_q4 * c_q4)
-                + 0.0013,
-            t131,
-            t132,
-        ],
-        [
-            t77,
-            t112,
-            t128,
-            t131,
-            0.0004 - s_q5 * (-(0.00015 * s_q5) - 0.001024 * (p.m6 * s_q5))
-                - c_q5 * (-(0.00015 * c_q5) - 0.001024 * (p.m6 * c_q5)),
+            t70,
+            t85,
+            t87,
+            0.00034 * (c_q4 * c_q4) + s_q4 * (0.0003 * s_q4 + s_q4 * d.k6) + 0.0013,
             0.0,
+            t34,
         ],
-        [t78, t113, t113, t132, 0.0, 0.00004],
+        [t71, t86, t88, 0.0, d.k18, 0.0],
+        [t26, t33, t33, t34, 0.0, 0.00004],
     ]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
@@ -837,12 +816,12 @@ pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
-    mul: 87,
-    add: 57,
+    mul: 56,
+    add: 27,
     div: 0,
     sqrt: 0,
-    sin: 5,
-    cos: 5,
+    sin: 4,
+    cos: 4,
 };
 ///The gravity forces g(q): the joint forces that hold the mechanism at rest.
 ///
@@ -863,56 +842,27 @@ pub fn gravity_with(d: &Derived, q: &[f64; NQ]) -> [f64; NV] {
     let c_q3 = libm::cos(q[3]);
     let s_q4 = libm::sin(q[4]);
     let c_q4 = libm::cos(q[4]);
-    let s_q5 = libm::sin(q[5]);
-    let c_q5 = libm::cos(q[5]);
-    let t10 = p.g * c_q1 * c_q2 - p.g * s_q1 * s_q2;
-    let t11 = p.m3 * t10;
-    let t12 = p.g * s_q1 * c_q2 + p.g * c_q1 * s_q2;
-    let t13 = p.m4 * s_q3 * t12;
-    let t14 = c_q3 * c_q4 * t12 + s_q4 * t10;
-    let t15 = -(s_q5 * t14) - s_q3 * c_q5 * t12;
-    let t16 = p.m6 * c_q5 * t15;
-    let t17 = c_q5 * t14 - s_q3 * s_q5 * t12;
-    let t18 = p.m6 * s_q5 * t17;
-    let t19 = -(0.032 * (t16 + t18));
-    let t20 = 0.019 * t13 + c_q4 * t19;
-    let t21 = p.m4 * c_q3 * t12;
-    let t22 = p.m6 * s_q5 * t15;
-    let t23 = p.m6 * c_q5 * t17;
-    let t24 = 0.019 * t21 + 0.032 * (t23 - t22);
-    let t25 = t23 + p.m5 * t14 - t22;
-    let t26 = c_q4 * t10 - c_q3 * s_q4 * t12;
-    let t27 = p.m5 * t26 + p.m6 * t26;
-    let t28 = t21 + c_q4 * t25 - s_q4 * t27;
-    let t29 = t16 + t18 - t13 - p.m5 * s_q3 * t12;
-    let t30 = -(s_q3 * t28) - c_q3 * t29;
-    let t31 = c_q3 * t20 + p.d4 * t30 - 0.0141 * t11 - s_q3 * t24;
-    let t32 = p.m3 * t12;
-    let t33 = s_q4 * t19;
-    let t34 = 0.0141 * t32 + t33 - p.a3 * t30;
-    let t35 = c_q3 * t28;
-    let t36 = s_q3 * t29;
-    let t37 = t32 + t35 - t36;
-    let t38 = p.m4 * t10;
-    let t39 = s_q4 * t25;
-    let t40 = c_q4 * t27;
-    let t41 = t11 + t38 + t39 + t40;
-    let t42 = s_q2 * t37 + c_q2 * t41;
-    let t43 = s_q3 * t20;
-    let t44 = c_q3 * t24;
-    let t45 = p.a3 * (t38 + t39 + t40);
-    let t46 = p.d4 * (t35 - t36);
-    let t47 = c_q1 * d.k5;
-    let t48 = s_q1 * d.k5;
+    let t8 = p.g * c_q1 * c_q2 - p.g * s_q1 * s_q2;
+    let t9 = p.g * s_q1 * c_q2 + p.g * c_q1 * s_q2;
+    let t10 = p.m3 * t9;
+    let t11 = p.m6 * s_q3 * s_q4 * t9;
+    let t12 = 0.0141 * t10 + 0.032 * t11;
+    let t13 = 0.032 * (p.m6 * c_q4) + d.k7;
+    let t14 = c_q1 * d.k19;
+    let t15 = 0.032 * (p.m6 * s_q4 * t8) + c_q3 * t9 * t13;
+    let t16 = s_q3 * c_q3 * t9 * t13 - 0.0141 * (p.m3 * t8) - s_q3 * t15;
+    let t17 = s_q1 * d.k19;
+    let t18 = t8 * d.k12;
+    let t19 = t9 * d.k21;
+    let t20 = s_q3 * s_q3 * t9 * t13;
+    let t21 = c_q3 * t15;
     [
-        s_q1 * (c_q2 * t31 - s_q2 * t34 - p.d3 * t42 - 0.2275 * t47)
-            + c_q1
-                * (s_q2 * t31 + c_q2 * t34 + p.d3 * (c_q2 * t37 - s_q2 * t41)
-                    + 0.2275 * t48 - p.a2 * t30),
-        t45 + p.a2 * t42 + 0.068 * t47 - 0.07 * t32 - t43 - t44 - t46 - 0.006 * t48,
-        t45 - 0.07 * t32 - t43 - t44 - t46,
-        t33,
-        0.032 * (t22 - t23),
+        s_q1 * (c_q2 * t16 - s_q2 * t12 - c_q1 * d.k20 - 0.2275 * t14)
+            + c_q1 * (c_q2 * t12 + s_q1 * d.k20 + s_q2 * t16 + 0.2275 * t17),
+        0.068 * t14 + t18 + c_q1 * d.k22 - 0.07 * t10 - 0.006 * t17 - t19 - t20 - t21,
+        t18 - 0.07 * t10 - t19 - t20 - t21,
+        0.032 * t11,
+        -(0.032 * (p.m6 * (c_q3 * c_q4 * t9 + s_q4 * t8))),
         0.0,
     ]
 }
@@ -1044,16 +994,16 @@ pub fn forward_dynamics_with(
     let t93 = s_q4 * c_q4 * t92 - 0.0003 * (s_q4 * c_q4);
     let t94 = 0.0003 * (c_q4 * c_q4) + s_q4 * s_q4 * t92 + 0.0013;
     let inv95 = 1.0 / t94;
-    let t96 = 0.0003 * (s_q4 * s_q4) + c_q4 * c_q4 * t92 + d.k7 - t93 * t93 * inv95;
-    let t97 = s_q4 * t83 * t93 * inv95 + d.k8 - c_q4 * t83;
+    let t96 = 0.0003 * (s_q4 * s_q4) + d.k5 + c_q4 * c_q4 * t92 - t93 * t93 * inv95;
+    let t97 = s_q4 * t83 * t93 * inv95 + d.k23 - c_q4 * t83;
     let t98 = c_q3 * c_q3 * t97;
     let t99 = 0.019 * t89 - t98;
     let t100 = t90 + t91 + 0.0004;
     let inv101 = 1.0 / t100;
     let t102 = p.m5 + t55 + t56 - t57 * t57 * inv101;
-    let t103 = p.m4 + c_q4 * c_q4 * t102 + s_q4 * s_q4 * d.k9;
+    let t103 = p.m4 + c_q4 * c_q4 * t102 + s_q4 * s_q4 * d.k24;
     let t104 = s_q3 * s_q3 * t103;
-    let t105 = t55 + t56 + d.k10 - s_q4 * s_q4 * (t83 * t83) * inv95;
+    let t105 = t55 + t56 + d.k25 - s_q4 * s_q4 * (t83 * t83) * inv95;
     let t106 = c_q3 * c_q3 * t105;
     let t107 = t104 + t106;
     let t108 = s_q3 * c_q3 * t97;
@@ -1062,38 +1012,38 @@ pub fn forward_dynamics_with(
     let t111 = s_q3 * c_q3 * t105;
     let t112 = t111 - t110;
     let t113 = p.d4 * t112;
-    let t114 = s_q4 * c_q4 * t102 - s_q4 * c_q4 * d.k9;
+    let t114 = s_q4 * c_q4 * t102 - s_q4 * c_q4 * d.k24;
     let t115 = p.a3 * s_q3 * t114;
     let t116 = t113 + t115;
-    let t117 = s_q3 * c_q3 * d.k7 + p.d4 * t109 - s_q3 * c_q3 * t96
+    let t117 = s_q3 * c_q3 * d.k5 + p.d4 * t109 - s_q3 * c_q3 * t96
         - p.d4 * (-(0.019 * t87) - t108) - p.d4 * t116;
     let t118 = s_q3 * s_q3 * t97;
     let t119 = p.d4 * c_q3 * t114;
     let t120 = s_q4 * s_q4 * t102;
-    let t121 = c_q4 * c_q4 * d.k9;
+    let t121 = c_q4 * c_q4 * d.k24;
     let t122 = p.m4 + t120 + t121;
     let t123 = p.a3 * t122;
     let t124 = c_q3 * c_q3 * t103;
     let t125 = s_q3 * s_q3 * t105;
     let t126 = p.d4 * (t124 + t125);
     let t127 = p.a3 * c_q3 * t114;
-    let t128 = d.k4 + s_q3 * s_q3 * t96 + c_q3 * c_q3 * d.k7 + p.d4 * (t126 - t127)
+    let t128 = d.k14 + s_q3 * s_q3 * t96 + c_q3 * c_q3 * d.k5 + p.d4 * (t126 - t127)
         - p.a3 * (t119 - t123) - 2.0 * (p.d4 * (t118 - 0.019 * t88));
     let inv129 = 1.0 / t128;
-    let t130 = c_q3 * c_q3 * t96 + s_q3 * s_q3 * d.k7 + t107 * d.k11 + d.k12
+    let t130 = d.k2 + c_q3 * c_q3 * t96 + s_q3 * s_q3 * d.k5 + t107 * d.k26
         + 2.0 * (p.d4 * t99) - t117 * t117 * inv129;
-    let t131 = p.a3 * t116 + d.k14 - p.a3 * t109;
-    let t132 = -(p.a3 * t99) - t107 * d.k13 - t117 * inv129 * t131;
+    let t131 = p.a3 * t116 + d.k28 - p.a3 * t109;
+    let t132 = -(p.a3 * t99) - t107 * d.k27 - t117 * inv129 * t131;
     let t133 = s_q2 * t132;
     let t134 = c_q2 * t132;
-    let t135 = t107 * d.k15 + d.k16 - inv129 * (t131 * t131);
-    let t136 = t118 + t127 + d.k17 - 0.019 * t88 - t126;
+    let t135 = d.k8 + t107 * d.k29 - inv129 * (t131 * t131);
+    let t136 = t118 + t127 + d.k30 - 0.019 * t88 - t126;
     let t137 = t113 - 0.019 * t87 - t108 - t117 * inv129 * t136;
-    let t138 = d.k18 - p.a3 * t112 - inv129 * t131 * t136;
+    let t138 = d.k31 - p.a3 * t112 - inv129 * t131 * t136;
     let t139 = c_q2 * t137 - s_q2 * t138;
     let t140 = s_q2 * t139;
     let t141 = t123 - t119;
-    let t142 = d.k19 - p.d4 * s_q3 * t114 - t117 * inv129 * t141;
+    let t142 = d.k32 - p.d4 * s_q3 * t114 - t117 * inv129 * t141;
     let t143 = t115 - inv129 * t131 * t141;
     let t144 = c_q2 * t142 - s_q2 * t143;
     let t145 = c_q2 * t144;
@@ -1103,20 +1053,20 @@ pub fn forward_dynamics_with(
     let t149 = c_q2 * t148;
     let t150 = s_q2 * t147 + t149;
     let t151 = s_q2 * t148;
-    let t152 = t120 + t121 + d.k20 - inv129 * (t141 * t141);
+    let t152 = t120 + t121 + d.k33 - inv129 * (t141 * t141);
     let t153 = t151 + c_q2 * t152;
     let t154 = s_q2 * t150 + c_q2 * t153;
-    let t155 = p.a2 * t146 + d.k23 - t154 * d.k22;
-    let t156 = t154 * d.k24 + d.k25;
+    let t155 = p.a2 * t146 + d.k36 - t154 * d.k35;
+    let t156 = t154 * d.k37 + d.k38;
     let inv157 = 1.0 / t156;
-    let t158 = c_q2 * (c_q2 * t130 - t133) + t154 * d.k21 + d.k26
+    let t158 = d.k0 + c_q2 * (c_q2 * t130 - t133) + t154 * d.k34
         - s_q2 * (t134 - s_q2 * t135) - t155 * t155 * inv157 - 2.0 * (p.d3 * t146);
     let t159 = t134 + s_q2 * t130;
     let t160 = t133 + c_q2 * t135;
     let t161 = c_q2 * t139;
     let t162 = s_q2 * t144;
     let t163 = 0.019 * t87 + t108 - t113 - t115;
-    let t164 = 0.019 * t89 + p.d4 * t107 + d.k27 - t98 - t117 * inv129 * t163;
+    let t164 = 0.019 * t89 + p.d4 * t107 + d.k39 - t98 - t117 * inv129 * t163;
     let t165 = -(p.a3 * t107) - inv129 * t131 * t163;
     let t166 = s_q2 * t137 + c_q2 * t138;
     let t167 = s_q2 * t166;
@@ -1129,8 +1079,8 @@ pub fn forward_dynamics_with(
     let t174 = -(s_q3 * t114) - inv129 * t141 * t163;
     let t175 = s_q2 * t173 + c_q2 * t174;
     let t176 = p.a2 * t175;
-    let t177 = p.a2 * t170 + d.k22 * t171 + d.k28 - d.k24 * t175;
-    let t178 = c_q2 * t159 + p.d3 * (t161 - t162) + p.d3 * (t176 - t172) + d.k29
+    let t177 = p.a2 * t170 + d.k35 * t171 + d.k40 - d.k37 * t175;
+    let t178 = c_q2 * t159 + p.d3 * (t161 - t162) + p.d3 * (t176 - t172) + d.k41
         - s_q2 * t160 - p.a2 * (c_q2 * t164 - s_q2 * t165) - p.d3 * t170
         - t155 * inv157 * t177;
     let t179 = c_q2 * t166;
@@ -1139,7 +1089,7 @@ pub fn forward_dynamics_with(
     let t182 = p.a2 * t181;
     let t183 = p.d3 * (c_q2 * (c_q2 * t147 - t151) - s_q2 * (t149 - s_q2 * t152));
     let t184 = p.m3 + t104 + t106 - inv129 * (t163 * t163);
-    let t185 = s_q2 * t159 + c_q2 * t160 + p.a2 * (p.a2 * t184 - p.d3 * t181) + d.k30
+    let t185 = d.k9 + s_q2 * t159 + c_q2 * t160 + p.a2 * (p.a2 * t184 - p.d3 * t181)
         + 2.0 * (p.d3 * (t179 - t180) - p.a2 * (s_q2 * t164 + c_q2 * t165))
         - p.d3 * (t182 - t183) - inv157 * (t177 * t177);
     let t186 = s_q1 * (s_q1 * t158 + c_q1 * t178) + c_q1 * (s_q1 * t178 + c_q1 * t185)
@@ -1152,7 +1102,7 @@ pub fn forward_dynamics_with(
     let t192 = t86 + tau[3] + t191;
     let t193 = 0.0005 * (t25 * t32) + 0.000361 * t77 + c_q4 * t190 - s_q4 * t84
         - t69 * t97 - qd[3] * t25 * t96 - t93 * inv95 * t192;
-    let t194 = tau[4] + qd[3] * t22 * d.k7 - 0.0005 * (t22 * t32) - 0.000361 * t76
+    let t194 = tau[4] + qd[3] * t22 * d.k5 - 0.0005 * (t22 * t32) - 0.000361 * t76
         - 0.019 * (p.m4 * t66);
     let t195 = s_q5 * t188;
     let t196 = c_q5 * t189;
@@ -1187,8 +1137,8 @@ pub fn forward_dynamics_with(
     let t217 = s_q2 * t215 + c_q2 * t216;
     let t218 = p.a2 * t217;
     let t219 = 0.006 * t70 + tau[1] + t218 - 0.394 * t49 - 0.068 * t71 - tau[2];
-    let t220 = p.a2 * t171 + d.k31;
-    let t221 = p.a2 * t154 + d.k33;
+    let t220 = p.a2 * t171 + d.k42;
+    let t221 = p.a2 * t154 + d.k44;
     let t222 = tau[0]
         + s_q1
             * (0.2275 * t71 + c_q2 * t213 + qd[0] * s_q1 * qd[1] * t178 - 0.025 * t4
@@ -1205,9 +1155,9 @@ pub fn forward_dynamics_with(
         - p.g
             * (s_q1
                 * (s_q1 * (t161 - t162 - t172 - t155 * inv157 * t220)
-                    + c_q1 * (t179 + t183 + d.k32 - t180 - t182 - inv157 * t177 * t220))
+                    + c_q1 * (t179 + t183 + d.k43 - t180 - t182 - inv157 * t177 * t220))
                 + c_q1
-                    * (s_q1 * (t140 + t145 + d.k34 - p.d3 * t154 - t155 * inv157 * t221)
+                    * (s_q1 * (t140 + t145 + d.k45 - p.d3 * t154 - t155 * inv157 * t221)
                         + c_q1 * (t167 + t169 + t172 - t176 - inv157 * t177 * t221)));
     let t223 = t4 + s_q1 * inv187 * t222;
     let t224 = c_q1 * inv187 * t222 - t5;
@@ -1637,7 +1587,7 @@ pub fn coriolis_matrix_with(
     let t339 = s_q3 * c_q4 * t329;
     let t340 = c_q3 * t332;
     let t341 = p.d4 * t337;
-    let t342 = s_q4 * c_q5 * t327 * d.k35;
+    let t342 = s_q4 * c_q5 * t327 * d.k16;
     [
         [
             0.5
@@ -1814,9 +1764,9 @@ pub fn energy_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
                         + 0.0003 * (t22 * t22 + t25 * t25) + 0.0004 * (t26 * t26))
                     + (0.00015 * (t29 * t29 + t30 * t30)
                         + p.m6 * (t60 + t61 * t61 + t62 * t62) + 0.00004 * (t31 * t31))),
-        (0.068 * s_q1 + 0.006 * c_q1) * d.k5 + (0.07 * t36 + t37) * d.k36
-            + (0.019 * t36 + t37 + t38 + t39) * d.k37 + (t37 + t38 + t39) * d.k38
-            + (0.032 * (c_q4 * t36 - c_q3 * s_q4 * t35) + t37 + t38 + t39) * d.k39,
+        (0.068 * s_q1 + 0.006 * c_q1) * d.k19 + (0.07 * t36 + t37) * d.k46
+            + (0.019 * t36 + t37 + t38 + t39) * d.k47 + (t37 + t38 + t39) * d.k48
+            + (0.032 * (c_q4 * t36 - c_q3 * s_q4 * t35) + t37 + t38 + t39) * d.k49,
     )
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).

@@ -4,9 +4,9 @@
 //! Each dynamics output by the formalism whose code is cheapest (`cargo xtask ops`
 //! compares them all):
 //! - `inverse_dynamics`: recursive Newton–Euler.
-//! - `mass_matrix`: recursive Newton–Euler.
+//! - `mass_matrix`: Telegin's direction-cosine formalism.
 //! - `bias`: recursive Newton–Euler.
-//! - `gravity`: recursive Newton–Euler.
+//! - `gravity`: Telegin's direction-cosine formalism.
 //! - `forward_dynamics`: Vereshchagin's separate-bodies method.
 //!
 //! PUMA 560, Armstrong-Khatib-Burdick (1986) parameters as in Corke's Robotics Toolbox mdl_puma560 (standard DH)
@@ -20,9 +20,9 @@
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 259 | 212 | 0 | 0 | 5 | 5 |
-//! | `mass_matrix` | 277 | 188 | 0 | 0 | 5 | 5 |
+//! | `mass_matrix` | 198 | 135 | 0 | 0 | 5 | 5 |
 //! | `bias` | 249 | 183 | 0 | 0 | 5 | 5 |
-//! | `gravity` | 81 | 54 | 0 | 0 | 5 | 5 |
+//! | `gravity` | 42 | 22 | 0 | 0 | 4 | 4 |
 //! | `forward_dynamics` | 574 | 406 | 4 | 0 | 5 | 5 |
 //! | `coriolis_matrix` | 797 | 553 | 0 | 0 | 5 | 5 |
 //! | `energy` | 138 | 93 | 0 | 0 | 5 | 5 |
@@ -300,8 +300,8 @@ pub fn inverse_dynamics_with(
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 277,
-    add: 188,
+    mul: 198,
+    add: 135,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -329,170 +329,133 @@ pub fn mass_matrix_with(d: &Derived, q: &[f64; NQ]) -> [[f64; NV]; NV] {
     let c_q4 = libm::cos(q[4]);
     let s_q5 = libm::sin(q[5]);
     let c_q5 = libm::cos(q[5]);
-    let t10 = 0.006 * s_q1 - 0.068 * c_q1;
-    let t11 = c_q1 * c_q2;
-    let t12 = s_q1 * s_q2;
-    let t13 = t11 - t12;
-    let t14 = 0.15005 * (t11 - t12) + 0.0141 * t13;
-    let t15 = 0.15005 * (t11 - t12);
-    let t16 = c_q3 * t15;
-    let t17 = s_q1 * c_q2;
-    let t18 = c_q1 * s_q2;
-    let t19 = t17 + t18;
-    let t20 = 0.4318 * (t19 - c_q1) - 0.0203 * t13;
-    let t21 = s_q3 * t20;
-    let t22 = s_q3 * t19;
-    let t23 = t16 - t21 - 0.019 * t22;
-    let t24 = t16 - t21;
-    let t25 = -(0.15005 * (t17 + t18));
-    let t26 = c_q4 * t24 + s_q4 * t25;
-    let t27 = s_q3 * t15;
-    let t28 = c_q3 * t20;
-    let t29 = t27 + t28;
-    let t30 = c_q3 * t19;
-    let t31 = c_q3 * c_q4 * t19 + s_q4 * t13;
-    let t32 = -(s_q5 * t31) - s_q3 * c_q5 * t19;
-    let t33 = c_q5 * t26 + 0.032 * t32 - s_q5 * t29;
-    let t34 = c_q5 * t31 - s_q3 * s_q5 * t19;
-    let t35 = -(s_q5 * t26) - c_q5 * t29 - 0.032 * t34;
-    let t36 = 0.34 * t26 + 0.09 * (c_q5 * t33 - s_q5 * t35);
-    let t37 = c_q4 * t25 - s_q4 * t24;
-    let t38 = 0.82 * t23 + c_q4 * t36 - 0.43 * (s_q4 * t37);
-    let t39 = c_q3 * t38;
-    let t40 = -t27 - t28 - 0.019 * t30;
-    let t41 = 0.82 * t40 + 0.09 * (s_q5 * t33 + c_q5 * t35) - 0.34 * t29;
-    let t42 = s_q3 * t41;
-    let t43 = 4.8 * t14 + t39 - t42;
-    let t44 = -(0.15005 * (t17 + t18)) - 0.0141 * t19;
-    let t45 = s_q4 * t36;
-    let t46 = c_q4 * t37;
-    let t47 = 0.82 * t25 + 4.8 * t44 + t45 + 0.43 * t46;
-    let t48 = s_q2 * t43 + c_q2 * t47;
-    let t49 = 0.07 * t19 - 0.4318 * c_q1;
-    let t50 = s_q3 * t38;
-    let t51 = c_q3 * t41;
-    let t52 = -t50 - t51;
-    let t53 = 0.00015 * t34 - 0.00288 * t35;
-    let t54 = 0.00015 * t32 + 0.00288 * t33;
-    let t55 = 0.0003 * t31 + c_q5 * t53 - s_q5 * t54;
-    let t56 = c_q4 * t13 - c_q3 * s_q4 * t19;
-    let t57 = 0.0018 * t30 + c_q4 * t55 - 0.01558 * t40 - 0.00034 * (s_q4 * t56);
-    let t58 = s_q5 * t53;
-    let t59 = c_q5 * t54;
-    let t60 = 0.01558 * t23 + t58 + t59 - 0.0022 * t22;
-    let t61 = 0.076 * t19 + 0.336 * t49 + 0.4318 * t52 + c_q3 * t57 - 0.06768 * t44
-        - s_q3 * t60;
-    let t62 = s_q4 * t55;
-    let t63 = c_q4 * t56;
-    let t64 = 0.0238 * t13 + 0.06768 * t14 + t62 + 0.00034 * t63 - 0.0203 * t52;
-    let t65 = 0.82 * t25 + t45 + 0.43 * t46;
-    let t66 = t39 - t42;
-    let t67 = s_q3 * t57;
-    let t68 = c_q3 * t60;
-    let t69 = 0.4318 * (t48 - t66) + 0.0203 * t65 - 0.269178 * s_q1 - 0.023751 * c_q1
-        - 0.336 * t14 - t67 - t68;
-    let t70 = 0.0203 * t65 - 0.336 * t14 - 0.4318 * t66 - t67 - t68;
-    let t71 = 0.0013 * t13 + t62 + 0.00034 * t63;
-    let t72 = 0.0004 * t22 - t58 - t59;
-    let t73 = 0.00004 * t56;
-    let t74 = 0.4318 * s_q2 - 0.07;
-    let t75 = 0.4318 * s_q2 - 0.4318;
-    let t76 = c_q3 * t75 - 0.019 * c_q3;
-    let t77 = 0.4318 * c_q2 + 0.0203;
-    let t78 = c_q3 * c_q4 * t75 + s_q4 * t77;
-    let t79 = s_q3 * t75;
-    let t80 = s_q3 * c_q4;
-    let t81 = s_q3 * c_q4 * s_q5 - c_q3 * c_q5;
-    let t82 = c_q5 * t78 + 0.032 * t81 - s_q3 * s_q5 * t75;
-    let t83 = -(s_q3 * c_q4 * c_q5) - c_q3 * s_q5;
-    let t84 = -(s_q5 * t78) - s_q3 * c_q5 * t75 - 0.032 * t83;
-    let t85 = 0.34 * t78 + 0.09 * (c_q5 * t82 - s_q5 * t84);
-    let t86 = c_q4 * t77 - c_q3 * s_q4 * t75;
-    let t87 = c_q3 * (0.82 * t76 + c_q4 * t85 - 0.43 * (s_q4 * t86));
-    let t88 = 0.019 * s_q3 - t79;
-    let t89 = s_q3 * (0.82 * t88 + 0.09 * (s_q5 * t82 + c_q5 * t84) - 0.34 * t79);
-    let t90 = s_q4 * t85;
-    let t91 = c_q4 * t86;
-    let t92 = 0.00015 * t83 - 0.00288 * t84;
-    let t93 = 0.00015 * t81 + 0.00288 * t82;
-    let t94 = c_q5 * t92 - 0.0003 * t80 - s_q5 * t93;
-    let t95 = s_q3 * (s_q4 * s_q4);
-    let t96 = s_q5 * t92;
-    let t97 = c_q5 * t93;
-    let t98 = s_q3 * s_q4 * c_q4;
-    let t99 = 0.82 * t77 + t90 + 0.43 * t91;
-    let t100 = t87 - t89;
-    let t101 = s_q3 * (c_q4 * t94 - 0.0018 * s_q3 - 0.01558 * t88 - 0.00034 * t95);
-    let t102 = c_q3 * (0.01558 * t76 + t96 + t97 - 0.0022 * c_q3);
-    let t103 = 0.0203 * t99 + 0.086 - 0.336 * t74 - 0.4318 * t100 - t101 - t102;
-    let t104 = s_q4 * t94 + 0.00034 * t98;
-    let t105 = 0.0004 * c_q3 - t96 - t97;
-    let t106 = 0.00004 * (s_q3 * s_q4);
-    let t107 = 0.0203 * s_q4 - 0.4318 * (c_q3 * c_q4);
-    let t108 = 0.032 * t81 + c_q5 * t107 + 0.4318 * (s_q3 * s_q5);
-    let t109 = 0.4318 * (s_q3 * c_q5) - 0.032 * t83 - s_q5 * t107;
-    let t110 = 0.34 * t107 + 0.09 * (c_q5 * t108 - s_q5 * t109);
-    let t111 = 0.0203 * c_q4 + 0.4318 * (c_q3 * s_q4);
-    let t112 = 0.00015 * t83 - 0.00288 * t109;
-    let t113 = 0.00015 * t81 + 0.00288 * t108;
-    let t114 = c_q5 * t112 - 0.0003 * t80 - s_q5 * t113;
-    let t115 = s_q5 * t112;
-    let t116 = c_q5 * t113;
-    let t117 = 0.00034 * t98 + s_q4 * t114;
-    let t118 = 0.0004 * c_q3 - t115 - t116;
-    let t119 = 0.00004 * c_q4;
+    let t10 = c_q1 * c_q2;
+    let t11 = s_q1 * s_q2;
+    let t12 = t10 - t11;
+    let t13 = 0.15005 * (t10 - t11);
+    let t14 = s_q1 * c_q2;
+    let t15 = c_q1 * s_q2;
+    let t16 = t14 + t15;
+    let t17 = 0.4318 * (t16 - c_q1) - 0.0203 * t12;
+    let t18 = s_q3 * t16;
+    let t19 = c_q3 * t13 - s_q3 * t17;
+    let t20 = -(0.15005 * (t14 + t15));
+    let t21 = s_q4 * t20;
+    let t22 = c_q3 * t16;
+    let t23 = c_q3 * c_q4 * t16 + s_q4 * t12;
+    let t24 = -(s_q5 * t23) - s_q3 * c_q5 * t16;
+    let t25 = c_q5 * t23 - s_q3 * s_q5 * t16;
+    let t26 = c_q4 * t12 - c_q3 * s_q4 * t16;
+    let t27 = c_q4 * t26;
+    let t28 = 0.00004 * t26;
+    let t29 = 0.4318 * s_q2 - 0.4318;
+    let t30 = 0.4318 * c_q2 + 0.0203;
+    let t31 = s_q4 * t30;
+    let t32 = s_q3 * c_q4 * s_q5 - c_q3 * c_q5;
+    let t33 = -(s_q3 * c_q4 * c_q5) - c_q3 * s_q5;
+    let t34 = s_q3 * s_q4;
+    let t35 = s_q3 * (s_q4 * s_q4);
+    let t36 = s_q3 * s_q4 * c_q4;
+    let t37 = 0.00004 * t34;
+    let t38 = 0.00004 * c_q4;
+    let t39 = -(s_q3 * t13) - c_q3 * t17;
+    let t40 = s_q4 * t23;
+    let t41 = 0.00288 * c_q4 + 0.01558;
+    let t42 = 0.00288 * (s_q5 * t25 + c_q5 * t24);
+    let t43 = c_q4 * t42 - 0.01558 * t18;
+    let t44 = c_q3 * t43;
+    let t45 = 0.00288 * (s_q5 * t24 - c_q5 * t25) - 0.01558 * t22;
+    let t46 = s_q3 * t45;
+    let t47 = 0.06768 * t12 + t44 - t46;
+    let t48 = s_q4 * t42;
+    let t49 = t48 - 0.06768 * t16;
+    let t50 = s_q2 * t47 + c_q2 * t49 - 0.9078025 * s_q1;
+    let t51 = s_q3 * t43;
+    let t52 = c_q3 * t45;
+    let t53 = 1.25 * t17 - t51 - t52;
+    let t54 = 0.00209602 * t22 + 0.00054216 * (c_q4 * t23) - 0.00034 * (s_q4 * t26)
+        - t39 * t41;
+    let t55 = 0.00288 * t21 + t19 * t41 - 0.00273818 * t18;
+    let t56 = 0.100474288 * t16 + 0.4318 * t53 + c_q3 * t54 - 0.1450848 * c_q1
+        - 0.06768 * t20 - s_q3 * t55;
+    let t57 = s_q4 * t39;
+    let t58 = 0.024754288 * t12 + 0.06768 * t13 + 0.00034 * t27 + 0.00054216 * t40
+        - 0.0203 * t53 - 0.00288 * t57;
+    let t59 = 1.25 * t13 + t44 - t46;
+    let t60 = 1.25 * t20 + t48;
+    let t61 = s_q3 * t54;
+    let t62 = c_q3 * t55;
+    let t63 = 0.4318 * (t50 - t59) + 0.0203 * t60 - 0.269178 * s_q1 - 0.023751 * c_q1
+        - 0.0047376 * t12 - 0.336 * t13 - t61 - t62;
+    let t64 = 0.0203 * t60 - 0.0047376 * t12 - 0.336 * t13 - 0.4318 * t59 - t61 - t62;
+    let t65 = 0.0013 * t12 + 0.00034 * t27 + 0.00054216 * t40 - 0.00288 * t57;
+    let t66 = 0.00064216 * t18 - 0.00288 * (c_q4 * t19 + t21);
+    let t67 = 0.00288 * (s_q5 * t33 + c_q5 * t32);
+    let t68 = c_q3 * (c_q4 * t67 - 0.01558 * c_q3);
+    let t69 = s_q3 * (0.01558 * s_q3 + 0.00288 * (s_q5 * t32 - c_q5 * t33));
+    let t70 = s_q4 * t67;
+    let t71 = t70 + 0.025375;
+    let t72 = s_q3 * (c_q4 * c_q4);
+    let t73 = 1.25 * t29 + t68 - t69;
+    let t74 = 1.25 * t30 + t70;
+    let t75 = s_q3
+        * (s_q3 * t29 * t41 - 0.00209602 * s_q3 - 0.00034 * t35 - 0.00054216 * t72);
+    let t76 = c_q3 * (0.00288 * t31 + c_q3 * t29 * t41 - 0.00273818 * c_q3);
+    let t77 = 0.0203 * t74 + 0.10952 - 0.1450848 * s_q2 - 0.4318 * t73 - t75 - t76;
+    let t78 = 0.00288 * (s_q3 * s_q4 * t29) - 0.00020216 * t36;
+    let t79 = 0.00064216 * c_q3 - 0.00288 * (c_q3 * c_q4 * t29 + t31);
+    let t80 = -(0.001243584 * t34) - 0.00020216 * t36;
+    let t81 = 0.00064216 * c_q3 - 0.00288 * (0.0203 * s_q4 - 0.4318 * (c_q3 * c_q4));
     [
         [
             s_q1
-                * (1.02055875 * s_q1 + 0.1044 * t10 + c_q2 * t61 - 0.15005 * t48
-                    - s_q2 * t64)
+                * (1.02118515 * s_q1 + c_q2 * t56 - 0.0070992 * c_q1 - 0.15005 * t50
+                    - s_q2 * t58)
                 + c_q1
-                    * (1.41455875 * c_q1 + 0.15005 * (c_q2 * t43 - s_q2 * t47)
-                        + s_q2 * t61 + c_q2 * t64 - 1.1832 * t10
-                        - 0.4318 * (4.8 * t49 - t50 - t51)) + 0.35,
-            t69,
-            t70,
-            t71,
-            t72,
-            t73,
+                    * (1.49501635 * c_q1
+                        + 0.15005 * (0.9078025 * c_q1 + c_q2 * t47 - s_q2 * t49)
+                        + s_q2 * t56 + c_q2 * t58 - 0.0070992 * s_q1
+                        - 0.4318
+                            * (0.336 * t16 + 1.25 * (0.4318 * t16 - 0.0203 * t12)
+                                - 2.61239 * c_q1 - t51 - t52)) + 0.35,
+            t63,
+            t64,
+            t65,
+            t66,
+            t28,
         ],
         [
-            t69,
-            0.4318
-                * (s_q2 * (4.8 * t74 + t87 - t89)
-                    + c_q2 * (2.07264 * c_q2 + 0.82 * t77 + t90 + 0.43 * t91) - t100)
-                + 0.0203 * t99 + 0.706084 - 0.336 * t74 - t101 - t102,
-            t103,
-            t104,
-            t105,
-            t106,
+            t63,
+            0.4318 * (s_q2 * (t68 - t69 - 0.87575) + c_q2 * t71 + 2.61239 - t73)
+                + 0.0203 * t74 + 0.729604 - 0.1450848 * s_q2 - t75 - t76,
+            t77,
+            t78,
+            t79,
+            t37,
         ],
         [
-            t70,
-            t103,
-            0.0203 * (s_q4 * t110 + 0.43 * (c_q4 * t111) + 0.016646) + 0.10952
-                - 0.4318
-                    * (c_q3 * (c_q4 * t110 - 0.369656 * c_q3 - 0.43 * (s_q4 * t111))
-                        - s_q3 * (0.516468 * s_q3 + 0.09 * (s_q5 * t108 + c_q5 * t109)))
-                - s_q3 * (c_q4 * t114 - 0.008823464 * s_q3 - 0.00034 * t95)
-                - c_q3 * (t115 + t116 - 0.009223464 * c_q3),
-            t117,
-            t118,
-            t106,
+            t64,
+            t77,
+            0.0203 * t71 + 0.10952 - 0.4318 * (t68 - t69 - 0.53975)
+                - s_q3
+                    * (-(0.00209602 * s_q3) - 0.00034 * t35 - 0.00054216 * t72
+                        - 0.4318 * (s_q3 * t41))
+                - c_q3
+                    * (0.000058464 * s_q4 - 0.00273818 * c_q3 - 0.4318 * (c_q3 * t41)),
+            t80,
+            t81,
+            t37,
         ],
         [
-            t71,
-            t104,
-            t117,
-            s_q4
-                * (0.0003 * s_q4
-                    + 0.00024216 * (s_q4 * (s_q5 * s_q5) + s_q4 * (c_q5 * c_q5)))
-                + 0.00034 * (c_q4 * c_q4) + 0.0013,
+            t65,
+            t78,
+            t80,
+            0.00034 * (c_q4 * c_q4) + 0.00054216 * (s_q4 * s_q4) + 0.0013,
             0.0,
-            t119,
+            t38,
         ],
-        [t72, t105, t118, 0.0, 0.00064216, 0.0],
-        [t73, t106, t106, t119, 0.0, 0.00004],
+        [t66, t79, t81, 0.0, 0.00064216, 0.0],
+        [t28, t37, t37, t38, 0.0, 0.00004],
     ]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
@@ -656,12 +619,12 @@ pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
-    mul: 81,
-    add: 54,
+    mul: 42,
+    add: 22,
     div: 0,
     sqrt: 0,
-    sin: 5,
-    cos: 5,
+    sin: 4,
+    cos: 4,
 };
 ///The gravity forces g(q): the joint forces that hold the mechanism at rest.
 ///
@@ -682,51 +645,23 @@ pub fn gravity_with(d: &Derived, q: &[f64; NQ]) -> [f64; NV] {
     let c_q3 = libm::cos(q[3]);
     let s_q4 = libm::sin(q[4]);
     let c_q4 = libm::cos(q[4]);
-    let s_q5 = libm::sin(q[5]);
-    let c_q5 = libm::cos(q[5]);
-    let t10 = 9.81 * (s_q1 * c_q2 + c_q1 * s_q2);
-    let t11 = c_q3 * t10;
-    let t12 = 9.81 * (c_q1 * c_q2 - s_q1 * s_q2);
-    let t13 = c_q3 * c_q4 * t10 + s_q4 * t12;
-    let t14 = s_q3 * t10;
-    let t15 = c_q5 * t13 - s_q3 * s_q5 * t10;
-    let t16 = c_q5 * t15;
-    let t17 = -(s_q5 * t13) - s_q3 * c_q5 * t10;
-    let t18 = s_q5 * t17;
-    let t19 = 0.34 * t13 + 0.09 * (t16 - t18);
-    let t20 = c_q4 * t12 - c_q3 * s_q4 * t10;
-    let t21 = 0.82 * t11 + c_q4 * t19 - 0.43 * (s_q4 * t20);
-    let t22 = c_q3 * t21;
-    let t23 = s_q5 * t15;
-    let t24 = c_q5 * t17;
-    let t25 = 0.09 * (t23 + t24) - 1.16 * t14;
-    let t26 = s_q3 * t25;
-    let t27 = 4.8 * t10 + t22 - t26;
-    let t28 = s_q4 * t19;
-    let t29 = c_q4 * t20;
-    let t30 = 5.62 * t12 + t28 + 0.43 * t29;
-    let t31 = s_q2 * t27 + c_q2 * t30;
-    let t32 = -(s_q3 * t21) - c_q3 * t25;
-    let t33 = -(0.00288 * (t23 + t24));
-    let t34 = 0.01558 * t14 + c_q4 * t33;
-    let t35 = 0.01558 * t11 + 0.00288 * (t16 - t18);
-    let t36 = 0.4318 * t32 + c_q3 * t34 - 0.06768 * t12 - s_q3 * t35;
-    let t37 = s_q4 * t33;
-    let t38 = 0.06768 * t10 + t37 - 0.0203 * t32;
-    let t39 = 0.82 * t12 + t28 + 0.43 * t29;
-    let t40 = t22 - t26;
-    let t41 = s_q3 * t34;
-    let t42 = c_q3 * t35;
+    let t8 = 9.81 * (s_q1 * c_q2 + c_q1 * s_q2);
+    let t9 = 9.81 * (c_q1 * c_q2 - s_q1 * s_q2);
+    let t10 = s_q4 * t9;
+    let t11 = 0.00288 * c_q4 + 0.01558;
+    let t12 = 0.00288 * t10 + c_q3 * t8 * t11;
+    let t13 = s_q3 * c_q3 * t8 * t11 - 0.06768 * t9 - s_q3 * t12;
+    let t14 = s_q3 * s_q4 * t8;
+    let t15 = 0.06768 * t8 + 0.00288 * t14;
+    let t16 = s_q3 * s_q3 * t8 * t11;
+    let t17 = c_q3 * t12;
     [
-        s_q1 * (c_q2 * t36 - 38.832885 * c_q1 - 0.15005 * t31 - s_q2 * t38)
-            + c_q1
-                * (38.832885 * s_q1 + 0.15005 * (c_q2 * t27 - s_q2 * t30) + s_q2 * t36
-                    + c_q2 * t38 - 0.4318 * t32),
-        11.607192 * c_q1 + 0.4318 * (t31 - t40) + 0.0203 * t39 - 1.024164 * s_q1
-            - 0.336 * t10 - t41 - t42,
-        0.0203 * t39 - 0.336 * t10 - 0.4318 * t40 - t41 - t42,
-        t37,
-        0.00288 * (t18 - t16),
+        s_q1 * (c_q2 * t13 - 47.738427525 * c_q1 - s_q2 * t15)
+            + c_q1 * (47.738427525 * s_q1 + s_q2 * t13 + c_q2 * t15),
+        37.2347379 * c_q1 + 0.025375 * t9 - 1.024164 * s_q1 - 0.87575 * t8 - t16 - t17,
+        0.025375 * t9 - 0.87575 * t8 - t16 - t17,
+        0.00288 * t14,
+        -(0.00288 * (c_q3 * c_q4 * t8 + t10)),
         0.0,
     ]
 }

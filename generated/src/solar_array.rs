@@ -3,7 +3,7 @@
 //!
 //! Each dynamics output by the formalism whose code is cheapest (`cargo xtask ops`
 //! compares them all):
-//! - `inverse_dynamics`: recursive Newton–Euler.
+//! - `inverse_dynamics`: Telegin's direction-cosine formalism.
 //! - `mass_matrix`: the joint-coordinate (Lagrange) formalism.
 //! - `bias`: recursive Newton–Euler.
 //! - `gravity`: recursive Newton–Euler.
@@ -18,8 +18,8 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 21 | 8 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 40 | 24 | 0 | 0 | 1 | 1 |
+//! | `derived` | 25 | 12 | 0 | 0 | 0 | 0 |
+//! | `inverse_dynamics` | 28 | 21 | 0 | 0 | 1 | 1 |
 //! | `mass_matrix` | 10 | 8 | 0 | 0 | 1 | 1 |
 //! | `bias` | 28 | 12 | 0 | 0 | 1 | 1 |
 //! | `gravity` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -152,30 +152,32 @@ impl Params {
         let p = self;
         let t0 = p.m1 * (p.length * p.length);
         let t1 = p.m2 * (p.length * p.length);
+        let t2 = p.s10 * p.s10;
+        let t3 = p.h10 * p.h10;
         Derived {
             params: *self,
-            k0: t0,
-            k1: p.m1 * p.s10,
-            k2: p.m1 * p.h10,
-            k3: t1,
-            k4: -p.h10 - p.h12,
-            k5: p.s10 + p.s12,
-            k6: p.m2 * p.s21,
-            k7: p.m2 * p.h21,
-            k8: 0.08333333333333333 * (t0 + t1) + p.m1 * (p.s10 * p.s10)
+            k0: 0.08333333333333333 * t0 + p.m1 * (t2 + t3),
+            k1: 0.08333333333333333 * t1 + p.m2 * (p.s21 * p.s21 + p.h21 * p.h21),
+            k2: -p.h10 - p.h12,
+            k3: p.s10 + p.s12,
+            k4: p.m2 * p.s21,
+            k5: p.m2 * p.h21,
+            k6: 0.08333333333333333 * (t0 + t1) + p.m1 * (p.s10 * p.s10)
                 + p.m1 * (p.h10 * p.h10),
-            k9: 0.08333333333333333 * t1,
-            k10: 0.08333333333333333 * t1 + p.m2 * (p.s21 * p.s21)
+            k7: 0.08333333333333333 * t1,
+            k8: 0.08333333333333333 * t1 + p.m2 * (p.s21 * p.s21)
                 + p.m2 * (p.h21 * p.h21),
-            k11: p.h10 * p.h10,
-            k12: p.s10 * p.s10,
+            k9: t3,
+            k10: t2,
+            k11: t0,
+            k12: t1,
         }
     }
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 21,
-    add: 8,
+    mul: 25,
+    add: 12,
     div: 0,
     sqrt: 0,
     sin: 0,
@@ -183,15 +185,16 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 40,
-    add: 24,
+    mul: 28,
+    add: 21,
     div: 0,
     sqrt: 0,
     sin: 1,
     cos: 1,
 };
-///Joint forces τ(q, q̇, q̈) by the recursive Newton–Euler method: torques for
-///revolute joints, forces for prismatic ones, in coordinate order.
+///Joint forces τ(q, q̇, q̈) by Telegin's direction-cosine formalism (subsystem
+///static moments, Statements 1–2): torques for revolute joints, forces for
+///prismatic ones, in coordinate order.
 ///
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
@@ -216,20 +219,17 @@ pub fn inverse_dynamics_with(
     let c_q1 = libm::cos(q[1]);
     let t2 = qd[0] + qd[1];
     let t3 = qdd[0] + qdd[1];
-    let t4 = t3 * d.k3;
-    let t5 = -(qdd[0] * d.k4) - qd[0] * qd[0] * d.k5;
-    let t6 = qdd[0] * d.k5 - qd[0] * qd[0] * d.k4;
-    let t7 = p.s21 * t3 + c_q1 * t6 - p.h21 * (t2 * t2) - s_q1 * t5;
-    let t8 = t7 * d.k6;
-    let t9 = c_q1 * t5 + s_q1 * t6 - p.h21 * t3 - p.s21 * (t2 * t2);
-    let t10 = t9 * d.k7;
+    let t4 = t3 * d.k1;
+    let t5 = -(qdd[0] * d.k2) - qd[0] * qd[0] * d.k3;
+    let t6 = qdd[0] * d.k3 - qd[0] * qd[0] * d.k2;
+    let t7 = (c_q1 * t6 - s_q1 * t5) * d.k4;
+    let t8 = (c_q1 * t5 + s_q1 * t6) * d.k5;
+    let t9 = -(t2 * t2 * d.k4) - t3 * d.k5;
+    let t10 = t3 * d.k4 - t2 * t2 * d.k5;
     [
-        0.08333333333333333 * (qdd[0] * d.k0 + t4)
-            + (p.s10 * qdd[0] + p.h10 * (qd[0] * qd[0])) * d.k1
-            + (p.h10 * qdd[0] - p.s10 * (qd[0] * qd[0])) * d.k2 + t8
-            + d.k5 * (p.m2 * s_q1 * t9 + p.m2 * c_q1 * t7) - t10
-            - d.k4 * (p.m2 * c_q1 * t9 - p.m2 * s_q1 * t7),
-        0.08333333333333333 * t4 + t8 - t10,
+        qdd[0] * d.k0 + t4 + t7 + d.k3 * (p.m2 * t6 + s_q1 * t9 + c_q1 * t10) - t8
+            - d.k2 * (p.m2 * t5 + c_q1 * t9 - s_q1 * t10),
+        t4 + t7 - t8,
     ]
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
@@ -255,10 +255,10 @@ pub fn mass_matrix_with(d: &Derived, q: &[f64; NQ]) -> [[f64; NV]; NV] {
     let p = &d.params;
     let s_q1 = libm::sin(q[1]);
     let c_q1 = libm::cos(q[1]);
-    let t2 = s_q1 * d.k5 - p.h21 - c_q1 * d.k4;
-    let t3 = p.s21 + c_q1 * d.k5 + s_q1 * d.k4;
-    let t4 = d.k6 * t3 + d.k9 - d.k7 * t2;
-    [[p.m2 * (t2 * t2) + p.m2 * (t3 * t3) + d.k8, t4], [t4, d.k10]]
+    let t2 = s_q1 * d.k3 - p.h21 - c_q1 * d.k2;
+    let t3 = p.s21 + c_q1 * d.k3 + s_q1 * d.k2;
+    let t4 = d.k4 * t3 + d.k7 - d.k5 * t2;
+    [[p.m2 * (t2 * t2) + p.m2 * (t3 * t3) + d.k6, t4], [t4, d.k8]]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
@@ -284,15 +284,15 @@ pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let s_q1 = libm::sin(q[1]);
     let c_q1 = libm::cos(q[1]);
     let t2 = qd[0] + qd[1];
-    let t3 = qd[0] * qd[0] * s_q1 * d.k5 - p.h21 * (t2 * t2)
-        - qd[0] * qd[0] * c_q1 * d.k4;
-    let t4 = d.k6 * t3;
-    let t5 = -(p.s21 * (t2 * t2)) - qd[0] * qd[0] * c_q1 * d.k5
-        - qd[0] * qd[0] * s_q1 * d.k4;
-    let t6 = d.k7 * t5;
+    let t3 = qd[0] * qd[0] * s_q1 * d.k3 - p.h21 * (t2 * t2)
+        - qd[0] * qd[0] * c_q1 * d.k2;
+    let t4 = d.k4 * t3;
+    let t5 = -(p.s21 * (t2 * t2)) - qd[0] * qd[0] * c_q1 * d.k3
+        - qd[0] * qd[0] * s_q1 * d.k2;
+    let t6 = d.k5 * t5;
     [
-        t4 + d.k5 * (p.m2 * s_q1 * t5 + p.m2 * c_q1 * t3) - t6
-            - d.k4 * (p.m2 * c_q1 * t5 - p.m2 * s_q1 * t3),
+        t4 + d.k3 * (p.m2 * s_q1 * t5 + p.m2 * c_q1 * t3) - t6
+            - d.k2 * (p.m2 * c_q1 * t5 - p.m2 * s_q1 * t3),
         t4 - t6,
     ]
 }
@@ -352,17 +352,17 @@ pub fn forward_dynamics_with(
     let s_q1 = libm::sin(q[1]);
     let c_q1 = libm::cos(q[1]);
     let t2 = qd[0] + qd[1];
-    let t3 = s_q1 * d.k5 - p.h21 - c_q1 * d.k4;
-    let t4 = p.s21 + c_q1 * d.k5 + s_q1 * d.k4;
-    let t5 = p.m2 * (t3 * t3) + p.m2 * (t4 * t4) + d.k8;
+    let t3 = s_q1 * d.k3 - p.h21 - c_q1 * d.k2;
+    let t4 = p.s21 + c_q1 * d.k3 + s_q1 * d.k2;
+    let t5 = p.m2 * (t3 * t3) + p.m2 * (t4 * t4) + d.k6;
     let inv6 = 1.0 / t5;
-    let t7 = d.k6 * t4 + d.k9 - d.k7 * t3;
-    let t8 = p.m2 * (qd[0] * c_q1 * qd[1] * d.k5 + qd[0] * s_q1 * qd[1] * d.k4)
-        - p.m2 * t2 * (p.s21 * t2 + qd[0] * c_q1 * d.k5 + qd[0] * s_q1 * d.k4);
-    let t9 = p.m2 * (qd[0] * c_q1 * qd[1] * d.k4 - qd[0] * s_q1 * qd[1] * d.k5)
-        + p.m2 * t2 * (qd[0] * s_q1 * d.k5 - p.h21 * t2 - qd[0] * c_q1 * d.k4);
+    let t7 = d.k4 * t4 + d.k7 - d.k5 * t3;
+    let t8 = p.m2 * (qd[0] * c_q1 * qd[1] * d.k3 + qd[0] * s_q1 * qd[1] * d.k2)
+        - p.m2 * t2 * (p.s21 * t2 + qd[0] * c_q1 * d.k3 + qd[0] * s_q1 * d.k2);
+    let t9 = p.m2 * (qd[0] * c_q1 * qd[1] * d.k2 - qd[0] * s_q1 * qd[1] * d.k3)
+        + p.m2 * t2 * (qd[0] * s_q1 * d.k3 - p.h21 * t2 - qd[0] * c_q1 * d.k2);
     let t10 = tau[0] - t3 * t8 - t4 * t9;
-    let t11 = d.k10 - inv6 * (t7 * t7);
+    let t11 = d.k8 - inv6 * (t7 * t7);
     let inv12 = 1.0 / t11;
     let t13 = tau[1] + p.h21 * t8 - p.s21 * t9 - inv6 * t7 * t10;
     [inv6 * t10 - inv6 * t7 * inv12 * t13, inv12 * t13]
@@ -396,18 +396,18 @@ pub fn coriolis_matrix_with(
     let s_q1 = libm::sin(q[1]);
     let c_q1 = libm::cos(q[1]);
     let t2 = qd[0] + qd[1];
-    let t3 = 2.0 * (qd[0] * s_q1 * d.k5 - p.h21 * t2 - qd[0] * c_q1 * d.k4);
-    let t4 = d.k6 * t3;
-    let t5 = -(2.0 * (p.s21 * t2 + qd[0] * c_q1 * d.k5 + qd[0] * s_q1 * d.k4));
-    let t6 = d.k7 * t5;
+    let t3 = 2.0 * (qd[0] * s_q1 * d.k3 - p.h21 * t2 - qd[0] * c_q1 * d.k2);
+    let t4 = d.k4 * t3;
+    let t5 = -(2.0 * (p.s21 * t2 + qd[0] * c_q1 * d.k3 + qd[0] * s_q1 * d.k2));
+    let t6 = d.k5 * t5;
     [
         [
             0.5
-                * (t4 + d.k5 * (p.m2 * s_q1 * t5 + p.m2 * c_q1 * t3) - t6
-                    - d.k4 * (p.m2 * c_q1 * t5 - p.m2 * s_q1 * t3)),
+                * (t4 + d.k3 * (p.m2 * s_q1 * t5 + p.m2 * c_q1 * t3) - t6
+                    - d.k2 * (p.m2 * c_q1 * t5 - p.m2 * s_q1 * t3)),
             0.5
-                * (d.k5 * -(2.0 * (s_q1 * t2 * d.k6 + c_q1 * t2 * d.k7))
-                    - d.k4 * (2.0 * (s_q1 * t2 * d.k7 - c_q1 * t2 * d.k6))),
+                * (d.k3 * -(2.0 * (s_q1 * t2 * d.k4 + c_q1 * t2 * d.k5))
+                    - d.k2 * (2.0 * (s_q1 * t2 * d.k5 - c_q1 * t2 * d.k4))),
         ],
         [0.5 * (t4 - t6), 0.0],
     ]
@@ -436,13 +436,14 @@ pub fn energy_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
     let s_q1 = libm::sin(q[1]);
     let c_q1 = libm::cos(q[1]);
     let t2 = qd[0] + qd[1];
-    let t3 = p.s21 * t2 + qd[0] * c_q1 * d.k5 + qd[0] * s_q1 * d.k4;
-    let t4 = qd[0] * s_q1 * d.k5 - p.h21 * t2 - qd[0] * c_q1 * d.k4;
+    let t3 = p.s21 * t2 + qd[0] * c_q1 * d.k3 + qd[0] * s_q1 * d.k2;
+    let t4 = qd[0] * s_q1 * d.k3 - p.h21 * t2 - qd[0] * c_q1 * d.k2;
     (
         0.5
-            * (p.m1 * (qd[0] * qd[0] * d.k11 + qd[0] * qd[0] * d.k12)
-                + 0.08333333333333333 * (qd[0] * qd[0] * d.k0)
-                + (p.m2 * (t4 * t4 + t3 * t3) + 0.08333333333333333 * (t2 * t2 * d.k3))),
+            * (p.m1 * (qd[0] * qd[0] * d.k9 + qd[0] * qd[0] * d.k10)
+                + 0.08333333333333333 * (qd[0] * qd[0] * d.k11)
+                + (p.m2 * (t4 * t4 + t3 * t3)
+                    + 0.08333333333333333 * (t2 * t2 * d.k12))),
         0.0,
     )
 }
@@ -480,7 +481,7 @@ pub fn body_poses_with(d: &Derived, q: &[f64; NQ]) -> [Pose; NB] {
         },
         Pose {
             rotation: [[t4, -t5 - t6, 0.0], [t5 + t6, t4, 0.0], [0.0, 0.0, 1.0]],
-            position: [c_q0 * d.k5 - s_q0 * d.k4, s_q0 * d.k5 + c_q0 * d.k4, 0.0],
+            position: [c_q0 * d.k3 - s_q0 * d.k2, s_q0 * d.k3 + c_q0 * d.k2, 0.0],
         },
     ]
 }
@@ -539,8 +540,8 @@ pub fn body_jacobians_with(d: &Derived, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
     let t4 = c_q0 * c_q1 - s_q0 * s_q1;
     let t5 = c_q0 * s_q1;
     let t6 = s_q0 * c_q1;
-    let t7 = s_q1 * d.k5 - c_q1 * d.k4;
-    let t8 = c_q1 * d.k5 + s_q1 * d.k4;
+    let t7 = s_q1 * d.k3 - c_q1 * d.k2;
+    let t8 = c_q1 * d.k3 + s_q1 * d.k2;
     [
         [[0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [1.0, 0.0]],
         [

@@ -3,7 +3,7 @@
 //!
 //! Each dynamics output by the formalism whose code is cheapest (`cargo xtask ops`
 //! compares them all):
-//! - `inverse_dynamics`: recursive Newton–Euler.
+//! - `inverse_dynamics`: Telegin's direction-cosine formalism.
 //! - `mass_matrix`: the joint-coordinate (Lagrange) formalism.
 //! - `bias`: recursive Newton–Euler.
 //! - `gravity`: recursive Newton–Euler.
@@ -19,7 +19,7 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 31 | 26 | 0 | 0 | 1 | 1 |
+//! | `inverse_dynamics` | 26 | 24 | 0 | 0 | 1 | 1 |
 //! | `mass_matrix` | 10 | 9 | 0 | 0 | 1 | 1 |
 //! | `bias` | 25 | 15 | 0 | 0 | 1 | 1 |
 //! | `gravity` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -106,15 +106,16 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 31,
-    add: 26,
+    mul: 26,
+    add: 24,
     div: 0,
     sqrt: 0,
     sin: 1,
     cos: 1,
 };
-///Joint forces τ(q, q̇, q̈) by the recursive Newton–Euler method: torques for
-///revolute joints, forces for prismatic ones, in coordinate order.
+///Joint forces τ(q, q̇, q̈) by Telegin's direction-cosine formalism (subsystem
+///static moments, Statements 1–2): torques for revolute joints, forces for
+///prismatic ones, in coordinate order.
 ///
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
@@ -142,16 +143,16 @@ pub fn inverse_dynamics_with(
     let t4 = 0.7 * qdd[0] + 0.1 * t2;
     let t5 = c_q1 * t3;
     let t6 = s_q1 * t4;
-    let t7 = qd[0] + qd[1];
-    let t8 = qdd[0] + qdd[1];
-    let t9 = t7 * t7;
-    let t10 = t5 + t6 - 0.05 * t8 - 0.6 * t9;
-    let t11 = c_q1 * t4 + 0.6 * t8 - s_q1 * t3 - 0.05 * t9;
+    let t7 = c_q1 * t4 - s_q1 * t3;
+    let t8 = qd[0] + qd[1];
+    let t9 = qdd[0] + qdd[1];
+    let t10 = -qdd[0] - qdd[1] - 12.0 * (t8 * t8);
+    let t11 = 12.0 * t9 + t8 * (-qd[0] - qd[1]);
     [
-        2.45 * (qdd[0] + t8) + 0.1 * (20.0 * (c_q1 * t10 - s_q1 * t11) - t2)
-            + 2.0 * (0.1 * qdd[0] + 0.05 * t2) + 0.6 * t9 + 12.0 * t11
-            + 0.7 * (20.0 * (s_q1 * t10 + c_q1 * t11)) - t5 - t6,
-        2.45 * t8 + 0.6 * t9 + 12.0 * t11 - t5 - t6,
+        2.65 * qdd[0] + 12.0 * t7 + 9.65 * t9
+            + 0.1 * (20.0 * t3 + c_q1 * t10 - s_q1 * t11)
+            + 0.7 * (20.0 * t4 + s_q1 * t10 + c_q1 * t11) - t5 - t6,
+        12.0 * t7 + 9.65 * t9 - t5 - t6,
     ]
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).

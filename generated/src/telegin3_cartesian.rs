@@ -4,9 +4,9 @@
 //! Each dynamics output by the formalism whose code is cheapest (`cargo xtask ops`
 //! compares them all):
 //! - `inverse_dynamics`: recursive Newton–Euler.
-//! - `mass_matrix`: recursive Newton–Euler.
-//! - `bias`: recursive Newton–Euler.
-//! - `gravity`: recursive Newton–Euler.
+//! - `mass_matrix`: Telegin's direction-cosine formalism.
+//! - `bias`: Telegin's direction-cosine formalism.
+//! - `gravity`: Telegin's direction-cosine formalism.
 //! - `forward_dynamics`: Vereshchagin's separate-bodies method.
 //!
 //! Telegin (2021), Fig. 1: 3-DOF Cartesian manipulator PPR in a vertical plane
@@ -18,11 +18,11 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 14 | 4 | 1 | 0 | 0 | 0 |
+//! | `derived` | 15 | 6 | 1 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 20 | 11 | 0 | 0 | 1 | 1 |
-//! | `mass_matrix` | 6 | 5 | 0 | 0 | 1 | 1 |
-//! | `bias` | 12 | 4 | 0 | 0 | 1 | 1 |
-//! | `gravity` | 5 | 2 | 0 | 0 | 1 | 1 |
+//! | `mass_matrix` | 2 | 1 | 0 | 0 | 1 | 1 |
+//! | `bias` | 7 | 2 | 0 | 0 | 1 | 1 |
+//! | `gravity` | 1 | 0 | 0 | 0 | 0 | 1 |
 //! | `forward_dynamics` | 34 | 18 | 2 | 0 | 1 | 1 |
 //! | `coriolis_matrix` | 4 | 2 | 0 | 0 | 1 | 1 |
 //! | `energy` | 20 | 12 | 0 | 0 | 1 | 1 |
@@ -134,6 +134,10 @@ pub struct Derived {
     pub k9: f64,
     /// Parameter group 10.
     pub k10: f64,
+    /// Parameter group 11.
+    pub k11: f64,
+    /// Parameter group 12.
+    pub k12: f64,
 }
 impl Params {
     /// Computes the parameter groups; call again after changing a
@@ -142,28 +146,29 @@ impl Params {
         let p = self;
         let t0 = p.icz3 + p.m03 * (p.d3 * p.d3);
         let inv1 = 1.0 / t0;
-        let t2 = p.m01 * p.g;
-        let t3 = p.m02 * p.g;
+        let t2 = p.m01 + p.m02 + p.m03;
         Derived {
             params: *self,
             k0: p.m03 * p.d3,
-            k1: p.m01 + p.m02,
-            k2: t0,
-            k3: p.m03 * p.g,
-            k4: t2 + t3,
+            k1: t2,
+            k2: p.m02 + p.m03,
+            k3: t0,
+            k4: p.g * t2,
             k5: p.m03 * p.d3 * p.g,
             k6: p.m03 - p.m03 * p.m03 * (p.d3 * p.d3) * inv1,
-            k7: p.m03 * p.d3 * inv1,
-            k8: inv1,
-            k9: t2,
-            k10: t3,
+            k7: p.m01 + p.m02,
+            k8: p.m03 * p.d3 * inv1,
+            k9: inv1,
+            k10: p.m01 * p.g,
+            k11: p.m02 * p.g,
+            k12: p.m03 * p.g,
         }
     }
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 14,
-    add: 4,
+    mul: 15,
+    add: 6,
     div: 1,
     sqrt: 0,
     sin: 0,
@@ -213,8 +218,8 @@ pub fn inverse_dynamics_with(
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 6,
-    add: 5,
+    mul: 2,
+    add: 1,
     div: 0,
     sqrt: 0,
     sin: 1,
@@ -234,16 +239,14 @@ pub fn mass_matrix_with(d: &Derived, q: &[f64; NQ]) -> [[f64; NV]; NV] {
     let p = &d.params;
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
-    let t2 = p.m03 * (s_q2 * s_q2);
-    let t3 = p.m03 * (c_q2 * c_q2);
-    let t4 = c_q2 * d.k0;
-    let t5 = -(s_q2 * d.k0);
-    [[t2 + t3 + d.k1, 0.0, t4], [0.0, p.m02 + t2 + t3, t5], [t4, t5, d.k2]]
+    let t2 = c_q2 * d.k0;
+    let t3 = -(s_q2 * d.k0);
+    [[d.k1, 0.0, t2], [0.0, d.k2, t3], [t2, t3, d.k3]]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 12,
-    add: 4,
+    mul: 7,
+    add: 2,
     div: 0,
     sqrt: 0,
     sin: 1,
@@ -263,20 +266,15 @@ pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let p = &d.params;
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
-    let t2 = p.g * s_q2 - p.d3 * (qd[2] * qd[2]);
-    [
-        p.m03 * s_q2 * t2 + c_q2 * c_q2 * d.k3 + d.k4,
-        p.m03 * c_q2 * t2 - s_q2 * c_q2 * d.k3,
-        c_q2 * d.k5,
-    ]
+    [d.k4 - s_q2 * (qd[2] * qd[2]) * d.k0, -(c_q2 * (qd[2] * qd[2]) * d.k0), c_q2 * d.k5]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
-    mul: 5,
-    add: 2,
+    mul: 1,
+    add: 0,
     div: 0,
     sqrt: 0,
-    sin: 1,
+    sin: 0,
     cos: 1,
 };
 ///The gravity forces g(q): the joint forces that hold the mechanism at rest.
@@ -290,9 +288,8 @@ pub fn gravity(p: &Params, q: &[f64; NQ]) -> [f64; NV] {
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
 pub fn gravity_with(d: &Derived, q: &[f64; NQ]) -> [f64; NV] {
     let p = &d.params;
-    let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
-    [c_q2 * c_q2 * d.k3 + d.k4 + s_q2 * s_q2 * d.k3, 0.0, c_q2 * d.k5]
+    [d.k4, 0.0, c_q2 * d.k5]
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
@@ -328,17 +325,17 @@ pub fn forward_dynamics_with(
     let p = &d.params;
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
-    let t2 = p.m03 * s_q2 * c_q2 - s_q2 * c_q2 * d.k6;
-    let t3 = p.m02 + p.m03 * (c_q2 * c_q2) + s_q2 * s_q2 * d.k6;
-    let inv4 = 1.0 / t3;
-    let t5 = p.m03 * (s_q2 * s_q2) + d.k1 + c_q2 * c_q2 * d.k6 - t2 * t2 * inv4;
-    let t6 = c_q2 * (qd[2] * qd[2]) * d.k0;
-    let t7 = s_q2 * tau[2] * d.k7;
-    let t8 = (tau[0] + s_q2 * (qd[2] * qd[2]) * d.k0 - c_q2 * tau[2] * d.k7
-        - t2 * inv4 * (tau[1] + t6 + t7) - p.g * t5) / t5;
+    let t2 = c_q2 * (qd[2] * qd[2]) * d.k0;
+    let t3 = p.m03 * s_q2 * c_q2 - s_q2 * c_q2 * d.k6;
+    let t4 = p.m02 + p.m03 * (c_q2 * c_q2) + s_q2 * s_q2 * d.k6;
+    let inv5 = 1.0 / t4;
+    let t6 = p.m03 * (s_q2 * s_q2) + c_q2 * c_q2 * d.k6 + d.k7 - t3 * t3 * inv5;
+    let t7 = s_q2 * tau[2] * d.k8;
+    let t8 = (tau[0] + s_q2 * (qd[2] * qd[2]) * d.k0 - c_q2 * tau[2] * d.k8
+        - t3 * inv5 * (tau[1] + t2 + t7) - p.g * t6) / t6;
     let t9 = p.g + t8;
-    let t10 = tau[1] + t6 + t7 - t2 * t9;
-    [t8, inv4 * t10, (tau[2] - d.k0 * (c_q2 * t9 - s_q2 * inv4 * t10)) * d.k8]
+    let t10 = tau[1] + t2 + t7 - t3 * t9;
+    [t8, inv5 * t10, (tau[2] - d.k0 * (c_q2 * t9 - s_q2 * inv5 * t10)) * d.k9]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
@@ -403,7 +400,7 @@ pub fn energy_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
         0.5
             * (p.m01 * (qd[0] * qd[0]) + p.m02 * (qd[0] * qd[0] + qd[1] * qd[1])
                 + (p.m03 * (t2 * t2 + t3 * t3) + p.icz3 * (qd[2] * qd[2]))),
-        (q[0] - p.d1) * d.k9 + q[0] * d.k10 + (q[0] + p.d3 * s_q2) * d.k3,
+        (q[0] - p.d1) * d.k10 + q[0] * d.k11 + (q[0] + p.d3 * s_q2) * d.k12,
     )
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).

@@ -3,9 +3,9 @@
 //!
 //! Each dynamics output by the formalism whose code is cheapest (`cargo xtask ops`
 //! compares them all):
-//! - `inverse_dynamics`: recursive Newton–Euler.
+//! - `inverse_dynamics`: Telegin's direction-cosine formalism.
 //! - `mass_matrix`: recursive Newton–Euler.
-//! - `bias`: recursive Newton–Euler.
+//! - `bias`: Telegin's direction-cosine formalism.
 //! - `gravity`: recursive Newton–Euler.
 //! - `forward_dynamics`: Vereshchagin's separate-bodies method.
 //!
@@ -19,9 +19,9 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 16 | 11 | 0 | 0 | 1 | 1 |
+//! | `inverse_dynamics` | 11 | 7 | 0 | 0 | 1 | 1 |
 //! | `mass_matrix` | 0 | 1 | 0 | 0 | 1 | 1 |
-//! | `bias` | 12 | 4 | 0 | 0 | 1 | 1 |
+//! | `bias` | 5 | 2 | 0 | 0 | 1 | 1 |
 //! | `gravity` | 1 | 0 | 0 | 0 | 0 | 1 |
 //! | `forward_dynamics` | 31 | 17 | 2 | 0 | 1 | 1 |
 //! | `coriolis_matrix` | 2 | 2 | 0 | 0 | 1 | 1 |
@@ -106,15 +106,16 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 16,
-    add: 11,
+    mul: 11,
+    add: 7,
     div: 0,
     sqrt: 0,
     sin: 1,
     cos: 1,
 };
-///Joint forces τ(q, q̇, q̈) by the recursive Newton–Euler method: torques for
-///revolute joints, forces for prismatic ones, in coordinate order.
+///Joint forces τ(q, q̇, q̈) by Telegin's direction-cosine formalism (subsystem
+///static moments, Statements 1–2): torques for revolute joints, forces for
+///prismatic ones, in coordinate order.
 ///
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
@@ -138,14 +139,10 @@ pub fn inverse_dynamics_with(
     let t0 = qdd[0] + 9.81;
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
-    let t3 = qdd[1] * s_q2;
-    let t4 = t0 * c_q2;
-    let t5 = 0.25 * qdd[2] + t4 - t3;
-    let t6 = qdd[1] * c_q2 + t0 * s_q2 - 0.25 * (qd[2] * qd[2]);
     [
-        30.0 * t0 + 4.0 * (s_q2 * t6 + c_q2 * t5),
-        10.0 * qdd[1] + 4.0 * (c_q2 * t6 - s_q2 * t5),
-        0.333 * qdd[2] + t4 - t3,
+        34.0 * t0 + c_q2 * qdd[2] - s_q2 * (qd[2] * qd[2]),
+        14.0 * qdd[1] - c_q2 * (qd[2] * qd[2]) - s_q2 * qdd[2],
+        0.333 * qdd[2] + t0 * c_q2 - qdd[1] * s_q2,
     ]
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
@@ -176,8 +173,8 @@ pub fn mass_matrix_with(d: &Derived, q: &[f64; NQ]) -> [[f64; NV]; NV] {
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 12,
-    add: 4,
+    mul: 5,
+    add: 2,
     div: 0,
     sqrt: 0,
     sin: 1,
@@ -197,12 +194,7 @@ pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let p = &d.params;
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
-    let t2 = 9.81 * s_q2 - 0.25 * (qd[2] * qd[2]);
-    [
-        39.24 * (c_q2 * c_q2) + 4.0 * (s_q2 * t2) + 294.3,
-        4.0 * (c_q2 * t2) - 39.24 * (s_q2 * c_q2),
-        9.81 * c_q2,
-    ]
+    [333.54 - s_q2 * (qd[2] * qd[2]), -(c_q2 * (qd[2] * qd[2])), 9.81 * c_q2]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {

@@ -5,7 +5,7 @@
 //! compares them all):
 //! - `inverse_dynamics`: the joint-coordinate (Lagrange) formalism.
 //! - `mass_matrix`: the joint-coordinate (Lagrange) formalism.
-//! - `bias`: the joint-coordinate (Lagrange) formalism.
+//! - `bias`: Telegin's direction-cosine formalism.
 //! - `gravity`: recursive Newton–Euler.
 //! - `forward_dynamics`: the joint-coordinate (Lagrange) formalism.
 //!
@@ -21,7 +21,7 @@
 //! | `derived` | 2 | 4 | 2 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 21 | 9 | 0 | 0 | 0 | 0 |
 //! | `mass_matrix` | 4 | 3 | 0 | 0 | 0 | 0 |
-//! | `bias` | 14 | 4 | 0 | 0 | 0 | 0 |
+//! | `bias` | 11 | 2 | 0 | 0 | 0 | 0 |
 //! | `gravity` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `forward_dynamics` | 20 | 9 | 1 | 0 | 0 | 0 |
 //! | `coriolis_matrix` | 22 | 10 | 0 | 0 | 0 | 0 |
@@ -142,10 +142,10 @@ impl Params {
             k0: p.icy1 + p.icy2 + p.icy3,
             k1: t0,
             k2: -t1,
-            k3: 1.0 / t0,
-            k4: t1,
-            k5: 1.0 / p.m03,
-            k6: p.m02 * p.d2,
+            k3: p.m02 * p.d2,
+            k4: 1.0 / t0,
+            k5: t1,
+            k6: 1.0 / p.m03,
         }
     }
 }
@@ -229,8 +229,8 @@ pub fn mass_matrix_with(d: &Derived, q: &[f64; NQ]) -> [[f64; NV]; NV] {
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 14,
-    add: 4,
+    mul: 11,
+    add: 2,
     div: 0,
     sqrt: 0,
     sin: 0,
@@ -249,8 +249,8 @@ pub fn bias(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
 pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let p = &d.params;
     [
-        2.0 * (p.m03 * qd[0] * q[1] * qd[1] - p.m02 * qd[0] * qd[1] * (p.d2 - q[1])),
-        p.m02 * qd[0] * (p.d2 * qd[0] - qd[0] * q[1]) - p.m03 * (qd[0] * qd[0]) * q[1],
+        2.0 * (qd[0] * q[1] * qd[1] * d.k1 - qd[0] * qd[1] * d.k3),
+        qd[0] * qd[0] * d.k3 - qd[0] * qd[0] * q[1] * d.k1,
         d.k2,
     ]
 }
@@ -312,8 +312,8 @@ pub fn forward_dynamics_with(
         (tau[0] + 2.0 * (p.m02 * qd[0] * qd[1] * t0 - p.m03 * qd[0] * q[1] * qd[1]))
             / (p.m02 * (t0 * t0) + p.m03 * (q[1] * q[1]) + d.k0),
         (p.m03 * (qd[0] * qd[0]) * q[1] + tau[1]
-            - p.m02 * qd[0] * (p.d2 * qd[0] - qd[0] * q[1])) * d.k3,
-        (tau[2] + d.k4) * d.k5,
+            - p.m02 * qd[0] * (p.d2 * qd[0] - qd[0] * q[1])) * d.k4,
+        (tau[2] + d.k5) * d.k6,
     ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
@@ -346,10 +346,10 @@ pub fn coriolis_matrix_with(
         [
             0.5
                 * (-(q[1] * -(2.0 * (p.m02 * qd[1] + p.m03 * qd[1])))
-                    - 2.0 * (qd[1] * d.k6)),
+                    - 2.0 * (qd[1] * d.k3)),
             0.5
                 * (-(q[1] * -(2.0 * (p.m02 * qd[0] + p.m03 * qd[0])))
-                    - 2.0 * (qd[0] * d.k6)),
+                    - 2.0 * (qd[0] * d.k3)),
             0.0,
         ],
         [
@@ -391,7 +391,7 @@ pub fn energy_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
                 + (p.m02 * (t1 + t0 * t0) + p.icy2 * (qd[0] * qd[0]))
                 + (p.m03 * (t1 + qd[2] * qd[2] + qd[0] * qd[0] * (q[1] * q[1]))
                     + p.icy3 * (qd[0] * qd[0]))),
-        (p.d3 - q[2]) * d.k4,
+        (p.d3 - q[2]) * d.k5,
     )
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).

@@ -3,9 +3,9 @@
 //!
 //! Each dynamics output by the formalism whose code is cheapest (`cargo xtask ops`
 //! compares them all):
-//! - `inverse_dynamics`: the joint-coordinate (Lagrange) formalism.
-//! - `mass_matrix`: the joint-coordinate (Lagrange) formalism.
-//! - `bias`: recursive Newton–Euler.
+//! - `inverse_dynamics`: Telegin's direction-cosine formalism.
+//! - `mass_matrix`: Telegin's direction-cosine formalism.
+//! - `bias`: Telegin's direction-cosine formalism.
 //! - `gravity`: recursive Newton–Euler.
 //! - `forward_dynamics`: Vereshchagin's separate-bodies method.
 //!
@@ -19,9 +19,9 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 20 | 9 | 0 | 0 | 0 | 0 |
-//! | `mass_matrix` | 4 | 3 | 0 | 0 | 0 | 0 |
-//! | `bias` | 11 | 4 | 0 | 0 | 0 | 0 |
+//! | `inverse_dynamics` | 14 | 9 | 0 | 0 | 0 | 0 |
+//! | `mass_matrix` | 3 | 3 | 0 | 0 | 0 | 0 |
+//! | `bias` | 10 | 3 | 0 | 0 | 0 | 0 |
 //! | `gravity` | 0 | 1 | 0 | 0 | 0 | 0 |
 //! | `forward_dynamics` | 15 | 7 | 1 | 0 | 0 | 0 |
 //! | `coriolis_matrix` | 13 | 4 | 0 | 0 | 0 | 0 |
@@ -106,16 +106,16 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 20,
+    mul: 14,
     add: 9,
     div: 0,
     sqrt: 0,
     sin: 0,
     cos: 0,
 };
-///Joint forces τ(q, q̇, q̈) = M(q) q̈ + bias(q, q̇) by the joint-coordinate
-///(Lagrange) formalism: torques for revolute joints, forces for prismatic ones,
-///in coordinate order.
+///Joint forces τ(q, q̇, q̈) by Telegin's direction-cosine formalism (subsystem
+///static moments, Statements 1–2): torques for revolute joints, forces for
+///prismatic ones, in coordinate order.
 ///
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
@@ -136,19 +136,16 @@ pub fn inverse_dynamics_with(
     qdd: &[f64; NV],
 ) -> [f64; NV] {
     let p = &d.params;
-    let t0 = 0.3 - q[1];
+    let t0 = -(qdd[0] * q[1]) - 2.0 * (qd[0] * qd[1]);
     [
-        6.0 * (qd[0] * q[1] * qd[1])
-            + qdd[0] * (3.0 * (q[1] * q[1]) + 8.0 * (t0 * t0) + 0.775)
-            - 16.0 * (qd[0] * qd[1] * t0),
-        11.0 * qdd[1] + 8.0 * (qd[0] * (0.3 * qd[0] - qd[0] * q[1]))
-            - 3.0 * (qd[0] * qd[0] * q[1]),
-        3.0 * qdd[2] - 29.43,
+        1.495 * qdd[0] + 2.4 * t0 - q[1] * (2.4 * qdd[0] + 11.0 * t0),
+        11.0 * (qdd[1] - qd[0] * qd[0] * q[1]) + 2.4 * (qd[0] * qd[0]),
+        -(3.0 * (9.81 - qdd[2])),
     ]
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 4,
+    mul: 3,
     add: 3,
     div: 0,
     sqrt: 0,
@@ -167,17 +164,16 @@ pub fn mass_matrix(p: &Params, q: &[f64; NQ]) -> [[f64; NV]; NV] {
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn mass_matrix_with(d: &Derived, q: &[f64; NQ]) -> [[f64; NV]; NV] {
     let p = &d.params;
-    let t0 = 0.3 - q[1];
     [
-        [3.0 * (q[1] * q[1]) + 8.0 * (t0 * t0) + 0.775, 0.0, 0.0],
+        [1.495 - 2.4 * q[1] - q[1] * (2.4 - 11.0 * q[1]), 0.0, 0.0],
         [0.0, 11.0, 0.0],
         [0.0, 0.0, 3.0],
     ]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 11,
-    add: 4,
+    mul: 10,
+    add: 3,
     div: 0,
     sqrt: 0,
     sin: 0,
@@ -195,10 +191,9 @@ pub fn bias(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let p = &d.params;
-    let t0 = qd[0] * qd[0] * q[1];
     [
         22.0 * (qd[0] * q[1] * qd[1]) - 4.8 * (qd[0] * qd[1]),
-        8.0 * (0.3 * (qd[0] * qd[0]) - t0) - 3.0 * t0,
+        2.4 * (qd[0] * qd[0]) - 11.0 * (qd[0] * qd[0] * q[1]),
         -29.43,
     ]
 }

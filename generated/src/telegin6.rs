@@ -3,10 +3,10 @@
 //!
 //! Each dynamics output by the formalism whose code is cheapest (`cargo xtask ops`
 //! compares them all):
-//! - `inverse_dynamics`: recursive Newton–Euler.
-//! - `mass_matrix`: recursive Newton–Euler.
-//! - `bias`: recursive Newton–Euler.
-//! - `gravity`: recursive Newton–Euler.
+//! - `inverse_dynamics`: Telegin's direction-cosine formalism.
+//! - `mass_matrix`: Telegin's direction-cosine formalism.
+//! - `bias`: Telegin's direction-cosine formalism.
+//! - `gravity`: Telegin's direction-cosine formalism.
 //! - `forward_dynamics`: Vereshchagin's separate-bodies method.
 //!
 //! Telegin (2021), Fig. 3: 6-DOF manipulator RRRPRR, y vertical, Listing 2 parameters
@@ -18,11 +18,11 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 33 | 22 | 1 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 147 | 103 | 0 | 0 | 4 | 4 |
-//! | `mass_matrix` | 151 | 105 | 0 | 0 | 4 | 4 |
-//! | `bias` | 140 | 74 | 0 | 0 | 4 | 4 |
-//! | `gravity` | 27 | 11 | 0 | 0 | 4 | 4 |
+//! | `derived` | 31 | 39 | 1 | 0 | 0 | 0 |
+//! | `inverse_dynamics` | 105 | 72 | 0 | 0 | 3 | 3 |
+//! | `mass_matrix` | 33 | 36 | 0 | 0 | 3 | 3 |
+//! | `bias` | 101 | 42 | 0 | 0 | 3 | 3 |
+//! | `gravity` | 1 | 1 | 0 | 0 | 1 | 0 |
 //! | `forward_dynamics` | 268 | 142 | 5 | 0 | 4 | 4 |
 //! | `coriolis_matrix` | 408 | 224 | 0 | 0 | 4 | 4 |
 //! | `energy` | 82 | 54 | 0 | 0 | 4 | 4 |
@@ -252,6 +252,18 @@ pub struct Derived {
     pub k36: f64,
     /// Parameter group 37.
     pub k37: f64,
+    /// Parameter group 38.
+    pub k38: f64,
+    /// Parameter group 39.
+    pub k39: f64,
+    /// Parameter group 40.
+    pub k40: f64,
+    /// Parameter group 41.
+    pub k41: f64,
+    /// Parameter group 42.
+    pub k42: f64,
+    /// Parameter group 43.
+    pub k43: f64,
 }
 impl Params {
     /// Computes the parameter groups; call again after changing a
@@ -263,55 +275,66 @@ impl Params {
         let t2 = p.m02 * p.a2;
         let t3 = p.m05 * p.b5;
         let t4 = p.m05 * (p.b5 * p.b5);
-        let t5 = p.m04 * p.g;
+        let t5 = p.m06 * p.b6;
         let t6 = p.m06 * (p.b6 * p.b6);
+        let t7 = -t3 - t5;
+        let t8 = p.m04 + p.m05 + p.m06;
+        let t9 = p.m03 + p.m04 + p.m05 + p.m06;
+        let t10 = p.l2 * t9;
+        let t11 = p.l1 * (p.m02 + p.m03 + p.m04 + p.m05 + p.m06);
         Derived {
             params: *self,
-            k0: t0,
-            k1: t2,
-            k2: t3,
-            k3: p.m06 * p.b6,
-            k4: p.m02 * p.l1,
-            k5: p.icy1 + p.icy2 + p.icy3 + p.icy4 + t0,
-            k6: p.icy2 + p.icy3 + p.icy4,
-            k7: p.icy3 + p.icy4,
-            k8: p.m03 * p.l2,
-            k9: p.m04 * p.l2,
-            k10: p.m05 * p.l2,
-            k11: p.m06 * p.l2,
-            k12: p.icy2 + p.icy3 + p.icy4 + t1,
-            k13: p.m05 * p.b5 * p.l2,
-            k14: t4,
-            k15: t6,
-            k16: p.icx5 + t4,
-            k17: p.m02 * p.a2 * p.l1,
-            k18: -t5,
-            k19: p.m05 * p.g,
-            k20: p.m06 * p.g,
-            k21: p.m05 * p.b5 * p.g,
-            k22: p.m06 * p.b6 * p.g,
-            k23: p.icx6 + t6,
+            k0: p.icy1 + t0,
+            k1: p.icy2 + t1,
+            k2: p.icx5 + t4,
+            k3: p.icx6 + t6,
+            k4: t7,
+            k5: t2,
+            k6: t9,
+            k7: t11,
+            k8: t10,
+            k9: t8,
+            k10: p.m02 * p.a2 * p.l1,
+            k11: -t2 - t10,
+            k12: -t11,
+            k13: p.icy1 + p.icy2 + p.icy3 + p.icy4 + t0 + t1,
+            k14: p.icy2 + p.icy3 + p.icy4 + t1,
+            k15: p.icy3 + p.icy4,
+            k16: p.l2 * t7,
+            k17: -t10,
+            k18: p.icx5 + p.icx6 + t4 + t6,
+            k19: p.l1 * t9,
+            k20: -(p.g * t8),
+            k21: p.g * t7,
+            k22: t5,
+            k23: t3,
             k24: p.m05 + p.m06,
             k25: p.m03 + p.m04,
             k26: -t3,
             k27: p.m03 + p.m04 + p.m05,
             k28: p.l2 * p.l2,
-            k29: p.icy2 + t1,
-            k30: -t2,
-            k31: p.l1 * p.l1,
-            k32: p.icy1 + t0,
+            k29: -t2,
+            k30: p.l1 * p.l1,
+            k31: t4,
+            k32: t6,
             k33: p.l1 * p.g,
             k34: p.l2 * p.g,
             k35: 1.0 / p.icy6,
-            k36: t5,
-            k37: -(p.m03 * p.b3 * p.g),
+            k36: p.m02 * p.l1,
+            k37: p.m03 * p.l2,
+            k38: p.m04 * p.l2,
+            k39: t0,
+            k40: p.m04 * p.g,
+            k41: p.m05 * p.g,
+            k42: p.m06 * p.g,
+            k43: -(p.m03 * p.b3 * p.g),
         }
     }
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 33,
-    add: 22,
+    mul: 31,
+    add: 39,
     div: 1,
     sqrt: 0,
     sin: 0,
@@ -319,15 +342,16 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 147,
-    add: 103,
+    mul: 105,
+    add: 72,
     div: 0,
     sqrt: 0,
-    sin: 4,
-    cos: 4,
+    sin: 3,
+    cos: 3,
 };
-///Joint forces τ(q, q̇, q̈) by the recursive Newton–Euler method: torques for
-///revolute joints, forces for prismatic ones, in coordinate order.
+///Joint forces τ(q, q̇, q̈) by Telegin's direction-cosine formalism (subsystem
+///static moments, Statements 1–2): torques for revolute joints, forces for
+///prismatic ones, in coordinate order.
 ///
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
@@ -350,89 +374,64 @@ pub fn inverse_dynamics_with(
     let p = &d.params;
     let s_q1 = libm::sin(q[1]);
     let c_q1 = libm::cos(q[1]);
-    let t2 = p.l1 * (qd[0] * qd[0]) * c_q1;
-    let t3 = p.l1 * qdd[0] * s_q1;
-    let t4 = p.l1 * (qd[0] * qd[0]) * s_q1;
-    let t5 = p.l1 * qdd[0] * c_q1;
-    let t6 = qd[0] + qd[1];
-    let t7 = qdd[0] + qdd[1];
+    let t2 = p.l1 * (qd[0] * qd[0]) * s_q1;
+    let t3 = p.l1 * qdd[0] * c_q1;
+    let t4 = qd[0] + qd[1];
+    let t5 = qdd[0] + qdd[1];
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
-    let t10 = -t4 - t5 - p.l2 * t7;
-    let t11 = t3 - t2 - p.l2 * (t6 * t6);
-    let t12 = c_q2 * t11 - s_q2 * t10;
-    let t13 = s_q2 * t11;
-    let t14 = c_q2 * t10;
-    let t15 = t13 + t14;
-    let t16 = qd[0] + qd[1] + qd[2];
-    let t17 = qdd[0] + qdd[1] + qdd[2];
-    let t18 = p.g - qdd[3];
+    let t8 = -t2 - t3 - p.l2 * t5;
+    let t9 = p.l1 * qdd[0] * s_q1 - p.l1 * (qd[0] * qd[0]) * c_q1 - p.l2 * (t4 * t4);
+    let t10 = qd[0] + qd[1] + qd[2];
+    let t11 = qdd[0] + qdd[1] + qdd[2];
+    let t12 = p.g - qdd[3];
     let s_q4 = libm::sin(q[4]);
     let c_q4 = libm::cos(q[4]);
-    let t21 = t17 * c_q4;
-    let t22 = t12 * c_q4;
-    let t23 = t18 * s_q4;
-    let t24 = t22 + t23;
-    let t25 = t12 * s_q4;
-    let t26 = t18 * c_q4;
-    let t27 = t16 * s_q4 * qd[4];
-    let t28 = t17 * s_q4 + t16 * c_q4 * qd[4];
-    let s_q5 = libm::sin(q[5]);
-    let c_q5 = libm::cos(q[5]);
-    let t31 = t16 * s_q4 * c_q5 - qd[4] * s_q5;
-    let t32 = t16 * s_q4 * s_q5 + qd[4] * c_q5;
-    let t33 = t16 * c_q4 + qd[5];
-    let t34 = t28 * c_q5 - qdd[4] * s_q5 - qd[5] * t32;
-    let t35 = t28 * s_q5 + qdd[4] * c_q5 + qd[5] * t31;
-    let t36 = -t4 - t5 - p.a2 * t7;
-    let t37 = p.icy2 * t7;
-    let t38 = p.icy3 * t17;
-    let t39 = p.icy4 * t17;
-    let t40 = t22 + t23 + p.b5 * qdd[4] - p.b5 * (t16 * t16) * s_q4 * c_q4;
-    let t41 = t13 + t14 - p.b5 * t28 - p.b5 * t16 * c_q4 * qd[4];
-    let t42 = t24 * c_q5 + p.b6 * t35 - t15 * s_q5 - p.b6 * t31 * t33;
-    let t43 = t24 * s_q5 + t15 * c_q5 - p.b6 * t34 - p.b6 * t32 * t33;
-    let t44 = p.icy6 * (t21 + qdd[5] - t27);
-    let t45 = p.m05 * t40 + p.m06 * c_q5 * t42 + p.m06 * s_q5 * t43;
-    let t46 = p.m05
-        * (t26 + p.b5 * (qd[4] * qd[4]) + p.b5 * (t16 * t16) * (s_q4 * s_q4) - t25)
-        + p.m06 * (t26 + p.b6 * (t32 * t32) + p.b6 * (t31 * t31) - t25);
-    let t47 = c_q4 * (p.icy5 * (t21 - t27) + t44);
-    let t48 = p.m03 * t12 + p.m04 * t12 + c_q4 * t45 - s_q4 * t46;
-    let t49 = p.m03 * t15 + p.m04 * t15 + p.m05 * t41 + p.m06 * c_q5 * t43
-        - p.m06 * s_q5 * t42;
-    let t50 = s_q2 * t48;
-    let t51 = c_q2 * t49;
-    let t52 = p.l2 * (t51 - t50);
-    let t53 = t36 * d.k1;
-    let t54 = p.icx6 * t34 + p.icx6 * t32 * t33 - p.icy6 * t32 * t33 - t43 * d.k3;
-    let t55 = p.icx6 * t35 + p.icy6 * t31 * t33 + t42 * d.k3 - p.icx6 * t31 * t33;
-    let t56 = s_q4
-        * (p.icx5 * t28 + p.icx5 * t16 * c_q4 * qd[4] + c_q5 * t54 + s_q5 * t55
-            - p.icy5 * t16 * c_q4 * qd[4] - t41 * d.k2);
+    let t15 = t11 * s_q4 + t10 * c_q4 * qd[4];
+    let t16 = t11 * c_q4 - t10 * s_q4 * qd[4];
+    let t17 = p.icy3 * t11;
+    let t18 = p.icy4 * t11;
+    let t19 = p.icy6 * qdd[5];
+    let t20 = p.icy6 * qd[5] + p.icy6 * t10 * c_q4;
+    let t21 = p.icy6 * t16;
+    let t22 = c_q4 * (p.icy5 * t16 + t19 + t21);
+    let t23 = t5 * d.k1;
+    let t24 = s_q4
+        * (t15 * d.k2 + t10 * c_q4 * qd[4] * d.k2 + t10 * c_q4 * qd[4] * d.k3
+            + t15 * d.k3 - p.icy5 * t10 * c_q4 * qd[4] - qd[4] * t20);
+    let t25 = (s_q2 * t9 + c_q2 * t8) * s_q4 * d.k4;
+    let t26 = (-t2 - t3) * d.k5;
+    let t27 = t10 * t10 * s_q4 * c_q4 * d.k4 - qdd[4] * d.k4;
+    let t28 = -(qd[4] * qd[4] * d.k4) - t10 * t10 * (s_q4 * s_q4) * d.k4;
+    let t29 = c_q4 * t27 - s_q4 * t28;
+    let t30 = s_q2 * t29;
+    let t31 = t15 * d.k4 + t10 * c_q4 * qd[4] * d.k4;
+    let t32 = c_q2 * t31;
+    let t33 = p.l2 * (t32 + t8 * d.k6 - t30);
     [
-        p.icy1 * qdd[0] + t37 + t38 + t39 + t47 + qdd[0] * d.k0 + t56 - t52
+        t17 + t18 + t22 + qdd[0] * d.k0 + t23 + t24 + t25 - t26 - t33
             - p.l1
-                * (c_q1 * (p.m02 * t36 + t51 - t50)
+                * (c_q1 * (t32 - t30 - t5 * d.k5 - t5 * d.k8) - qdd[0] * d.k7
                     - s_q1
-                        * (p.m02 * (t3 - t2 - p.a2 * (t6 * t6)) + c_q2 * t48
-                            + s_q2 * t49)) - t53,
-        t37 + t38 + t39 + t47 + t56 - t52 - t53,
-        t38 + t39 + t47 + t56,
-        -(p.m04 * t18) - s_q4 * t45 - c_q4 * t46,
-        p.icx5 * qdd[4] + p.icy5 * (t16 * t16) * s_q4 * c_q4 + t40 * d.k2 + c_q5 * t55
-            - p.icx5 * (t16 * t16) * s_q4 * c_q4 - s_q5 * t54,
-        t44,
+                        * (c_q2 * t29 + s_q2 * t31 - t4 * t4 * d.k5 - t4 * t4 * d.k8)),
+        t17 + t18 + t22 + t23 + t24 + t25 - t26 - t33,
+        t17 + t18 + t22 + t24 + t25,
+        -(s_q4 * t27) - c_q4 * t28 - t12 * d.k9,
+        p.icy5 * (t10 * t10) * s_q4 * c_q4 + t10 * s_q4 * t20 + qdd[4] * d.k2
+            + qdd[4] * d.k3 - t10 * t10 * s_q4 * c_q4 * d.k2
+            - t10 * t10 * s_q4 * c_q4 * d.k3
+            - ((c_q2 * t9 - s_q2 * t8) * c_q4 + t12 * s_q4) * d.k4,
+        t19 + t21,
     ]
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 151,
-    add: 105,
+    mul: 33,
+    add: 36,
     div: 0,
     sqrt: 0,
-    sin: 4,
-    cos: 4,
+    sin: 3,
+    cos: 3,
 };
 ///The joint-space mass matrix M(q), symmetric positive definite, so that
 ///`M(q) q̈ + bias(q, q̇) = τ`. Entries of joints on different branches are zero.
@@ -452,122 +451,46 @@ pub fn mass_matrix_with(d: &Derived, q: &[f64; NQ]) -> [[f64; NV]; NV] {
     let c_q2 = libm::cos(q[2]);
     let s_q4 = libm::sin(q[4]);
     let c_q4 = libm::cos(q[4]);
-    let s_q5 = libm::sin(q[5]);
-    let c_q5 = libm::cos(q[5]);
-    let t8 = p.l1 * c_q1;
-    let t9 = -p.a2 - t8;
-    let t10 = p.icx5 * s_q4;
-    let t11 = p.l1 * s_q1 * s_q2;
-    let t12 = -p.l2 - t8;
-    let t13 = c_q2 * t12;
-    let t14 = p.b5 * s_q4;
-    let t15 = t11 + t13 - t14;
-    let t16 = p.icx6 * s_q4 * c_q5;
-    let t17 = p.l1 * s_q1 * c_q2 - s_q2 * t12;
-    let t18 = t11 + t13;
-    let t19 = p.b6 * s_q4 * c_q5;
-    let t20 = c_q4 * s_q5 * t17 + c_q5 * t18 - t19;
-    let t21 = p.icx6 * s_q4 * s_q5;
-    let t22 = p.b6 * s_q4 * s_q5;
-    let t23 = c_q4 * c_q5 * t17 + t22 - s_q5 * t18;
-    let t24 = p.icy6 * c_q4;
-    let t25 = c_q4 * (p.icy5 * c_q4 + t24);
-    let t26 = p.m05 * c_q4 * t17 + p.m06 * c_q5 * t23 + p.m06 * s_q5 * t20;
-    let t27 = -(p.m05 * s_q4 * t17) - p.m06 * s_q4 * t17;
-    let t28 = p.m03 * t17 + p.m04 * t17 + c_q4 * t26 - s_q4 * t27;
-    let t29 = s_q2 * t28;
-    let t30 = p.m03 * t18 + p.m04 * t18 + p.m05 * t15 + p.m06 * c_q5 * t20
-        - p.m06 * s_q5 * t23;
-    let t31 = c_q2 * t30;
-    let t32 = p.l2 * (t31 - t29);
-    let t33 = -(s_q4 * t26) - c_q4 * t27;
-    let t34 = -t14 - p.l2 * c_q2;
-    let t35 = p.l2 * s_q2 * c_q4 * s_q5 - t19 - p.l2 * c_q2 * c_q5;
-    let t36 = t22 + p.l2 * s_q2 * c_q4 * c_q5 + p.l2 * c_q2 * s_q5;
-    let t37 = t9 * d.k1;
-    let t38 = t16 - t20 * d.k3;
-    let t39 = t21 + t23 * d.k3;
-    let t40 = s_q4 * (t10 + c_q5 * t38 + s_q5 * t39 - t15 * d.k2);
-    let t41 = t25 + t40 + d.k6 - t32 - t37;
-    let t42 = t25 + t40 + d.k7;
-    let t43 = c_q4 * t17 * d.k2 + c_q5 * t39 - s_q5 * t38;
-    let t44 = t16 - t35 * d.k3;
-    let t45 = t21 + t36 * d.k3;
-    let t46 = s_q4 * (t10 + c_q5 * t44 + s_q5 * t45 - t34 * d.k2);
-    let t47 = p.m06 * c_q5 * t36 + p.m06 * s_q5 * t35 + s_q2 * c_q4 * d.k10;
-    let t48 = -(s_q2 * s_q4 * d.k10) - s_q2 * s_q4 * d.k11;
-    let t49 = t25 + d.k7 + t46;
-    let t50 = -(s_q4 * t47) - c_q4 * t48;
-    let t51 = s_q2 * c_q4 * d.k13 + c_q5 * t45 - s_q5 * t44;
-    let t52 = t16 + s_q4 * c_q5 * d.k15;
-    let t53 = t21 + s_q4 * s_q5 * d.k15;
-    let t54 = c_q5 * t53 - s_q5 * t52;
-    let t55 = -(s_q4 * d.k2) - s_q4 * (s_q5 * s_q5) * d.k3 - s_q4 * (c_q5 * c_q5) * d.k3;
+    let t6 = -p.l2 - p.l1 * c_q1;
+    let t7 = p.icy6 * c_q4;
+    let t8 = c_q4 * (p.icy5 * c_q4 + t7);
+    let t9 = s_q4 * (s_q4 * d.k2 + s_q4 * d.k3);
+    let t10 = s_q4 * (p.l1 * s_q1 * s_q2 + c_q2 * t6) * d.k4;
+    let t11 = c_q1 * d.k10;
+    let t12 = c_q2 * s_q4 * d.k4;
+    let t13 = p.l2 * (t12 + t6 * d.k6);
+    let t14 = t8 + t9 + t10 + t11 + d.k14 - t13;
+    let t15 = t8 + t9 + t10 + d.k15;
+    let t16 = -(c_q4 * (p.l1 * s_q1 * c_q2 - s_q2 * t6) * d.k4);
+    let t17 = c_q2 * s_q4 * d.k16;
+    let t18 = t8 + t9 + d.k15 - t17;
+    let t19 = -(s_q2 * c_q4 * d.k16);
+    let t20 = s_q4 * d.k4;
     [
         [
-            t25 + t40 + d.k5 - t32 - t37
-                - p.l1
-                    * (c_q1 * (t31 + p.m02 * t9 - t29)
-                        - s_q1 * (c_q2 * t28 + s_q2 * t30 + s_q1 * d.k4)),
-            t41,
-            t42,
-            t33,
-            t43,
-            t24,
-        ],
-        [
-            t41,
-            t25 + t46 + d.k12
-                - p.l2
-                    * (c_q2
-                        * (p.m05 * t34 + p.m06 * c_q5 * t35 - p.m06 * s_q5 * t36
-                            - c_q2 * d.k8 - c_q2 * d.k9)
-                        - s_q2 * (s_q2 * d.k8 + s_q2 * d.k9 + c_q4 * t47 - s_q4 * t48)),
-            t49,
-            t50,
-            t51,
-            t24,
-        ],
-        [
-            t42,
-            t49,
-            t25 + d.k7 + s_q4 * (t10 + s_q4 * d.k14 + c_q5 * t52 + s_q5 * t53),
+            t8 + t9 + t10 + t11 + d.k13 - t13
+                - p.l1 * (c_q1 * (t12 + d.k11) + d.k12 - s_q1 * s_q2 * s_q4 * d.k4),
+            t14,
+            t15,
             0.0,
-            t54,
-            t24,
+            t16,
+            t7,
         ],
-        [
-            t33,
-            t50,
-            0.0,
-            p.m04
-                - s_q4
-                    * (-(p.m05 * s_q4) - p.m06 * s_q4 * (c_q5 * c_q5)
-                        - p.m06 * s_q4 * (s_q5 * s_q5))
-                - c_q4 * (-(p.m05 * c_q4) - p.m06 * c_q4),
-            t55,
-            0.0,
-        ],
-        [
-            t43,
-            t51,
-            t54,
-            t55,
-            c_q5 * (p.icx6 * c_q5 + c_q5 * d.k15) + d.k16
-                - s_q5 * (-(p.icx6 * s_q5) - s_q5 * d.k15),
-            0.0,
-        ],
-        [t24, t24, t24, 0.0, 0.0, p.icy6],
+        [t14, t8 + t9 + d.k14 - t17 - p.l2 * (t12 + d.k17), t18, 0.0, t19, t7],
+        [t15, t18, t8 + t9 + d.k15, 0.0, 0.0, t7],
+        [0.0, 0.0, 0.0, d.k9, t20, 0.0],
+        [t16, t19, 0.0, t20, d.k18, 0.0],
+        [t7, t7, t7, 0.0, 0.0, p.icy6],
     ]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 140,
-    add: 74,
+    mul: 101,
+    add: 42,
     div: 0,
     sqrt: 0,
-    sin: 4,
-    cos: 4,
+    sin: 3,
+    cos: 3,
 };
 ///The bias forces C(q, q̇) q̇ + g(q): the joint forces that keep every
 ///acceleration zero.
@@ -583,74 +506,51 @@ pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let p = &d.params;
     let s_q1 = libm::sin(q[1]);
     let c_q1 = libm::cos(q[1]);
-    let t2 = p.l1 * (qd[0] * qd[0]) * c_q1;
-    let t3 = qd[0] + qd[1];
+    let t2 = qd[0] + qd[1];
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
-    let t6 = qd[0] + qd[1] + qd[2];
+    let t5 = qd[0] + qd[1] + qd[2];
     let s_q4 = libm::sin(q[4]);
     let c_q4 = libm::cos(q[4]);
-    let s_q5 = libm::sin(q[5]);
-    let c_q5 = libm::cos(q[5]);
-    let t11 = t6 * s_q4 * c_q5 - qd[4] * s_q5;
-    let t12 = t6 * s_q4 * s_q5 + qd[4] * c_q5;
-    let t13 = t6 * c_q4 + qd[5];
-    let t14 = -t2 - p.l2 * (t3 * t3);
-    let t15 = s_q2 * t14;
-    let t16 = p.l1 * (qd[0] * qd[0]) * s_q1 * c_q2;
-    let t17 = t15 - 2.0 * (p.b5 * t6 * c_q4 * qd[4]) - t16;
-    let t18 = t6 * c_q4 * qd[4] * c_q5 - qd[5] * t12;
-    let t19 = c_q2 * t14 + p.l1 * (qd[0] * qd[0]) * s_q1 * s_q2;
-    let t20 = c_q4 * t19;
-    let t21 = p.g * s_q4;
-    let t22 = t20 + t21;
-    let t23 = t15 - t16;
-    let t24 = s_q5 * t22 + c_q5 * t23 - p.b6 * t12 * t13 - p.b6 * t18;
-    let t25 = qd[5] * t11 + t6 * c_q4 * qd[4] * s_q5;
-    let t26 = c_q5 * t22 + p.b6 * t25 - p.b6 * t11 * t13 - s_q5 * t23;
-    let t27 = p.icy6 * t6 * s_q4 * qd[4];
-    let t28 = c_q4 * (-(p.icy5 * t6 * s_q4 * qd[4]) - t27);
-    let t29 = t20 + t21 - p.b5 * (t6 * t6) * s_q4 * c_q4;
-    let t30 = p.m05 * t29 + p.m06 * c_q5 * t26 + p.m06 * s_q5 * t24;
-    let t31 = s_q4 * t19;
-    let t32 = p.g * c_q4;
-    let t33 = p.m05
-        * (p.b5 * (qd[4] * qd[4]) + p.b5 * (t6 * t6) * (s_q4 * s_q4) + t32 - t31)
-        + p.m06 * (p.b6 * (t12 * t12) + p.b6 * (t11 * t11) + t32 - t31);
-    let t34 = p.m03 * t19 + p.m04 * t19 + c_q4 * t30 - s_q4 * t33;
-    let t35 = s_q2 * t34;
-    let t36 = p.m03 * t23 + p.m04 * t23 + p.m05 * t17 + p.m06 * c_q5 * t24
-        - p.m06 * s_q5 * t26;
-    let t37 = c_q2 * t36;
-    let t38 = p.l2 * (t37 - t35);
-    let t39 = qd[0] * qd[0] * s_q1 * d.k17;
-    let t40 = p.icx6 * t12 * t13 + p.icx6 * t18 - p.icy6 * t12 * t13 - t24 * d.k3;
-    let t41 = p.icy6 * t11 * t13 + p.icx6 * t25 + t26 * d.k3 - p.icx6 * t11 * t13;
-    let t42 = s_q4
-        * (2.0 * (p.icx5 * t6 * c_q4 * qd[4]) + c_q5 * t40 + s_q5 * t41
-            - p.icy5 * t6 * c_q4 * qd[4] - t17 * d.k2);
+    let t8 = -(p.l1 * (qd[0] * qd[0]) * c_q1) - p.l2 * (t2 * t2);
+    let t9 = p.icy6 * t5 * s_q4 * qd[4];
+    let t10 = c_q4 * (-(p.icy5 * t5 * s_q4 * qd[4]) - t9);
+    let t11 = p.icy6 * qd[5] + p.icy6 * t5 * c_q4;
+    let t12 = -(qd[4] * qd[4] * d.k4) - t5 * t5 * (s_q4 * s_q4) * d.k4;
+    let t13 = qd[0] * qd[0] * s_q1 * d.k10;
+    let t14 = s_q4
+        * (2.0 * (t5 * c_q4 * qd[4] * d.k2 + t5 * c_q4 * qd[4] * d.k3)
+            - p.icy5 * t5 * c_q4 * qd[4] - qd[4] * t11);
+    let t15 = s_q4 * (s_q2 * t8 - p.l1 * (qd[0] * qd[0]) * s_q1 * c_q2) * d.k4;
+    let t16 = t5 * t5 * s_q4 * (c_q4 * c_q4) * d.k4 - s_q4 * t12;
+    let t17 = s_q2 * t16;
+    let t18 = c_q2 * t5 * c_q4 * qd[4] * d.k4;
+    let t19 = p.l2 * (2.0 * t18 - t17 - qd[0] * qd[0] * s_q1 * d.k19);
     [
-        t28 + t39 + t42 - t38
+        t10 + t13 + t14 + t15 - t19
             - p.l1
-                * (c_q1 * (t37 - t35 - qd[0] * qd[0] * s_q1 * d.k4)
+                * (c_q1 * (2.0 * t18 - t17)
                     - s_q1
-                        * (p.m02 * (-t2 - p.a2 * (t3 * t3)) + c_q2 * t34 + s_q2 * t36)),
-        t28 + t39 + t42 - t38,
-        t28 + t42,
-        d.k18 - s_q4 * t30 - c_q4 * t33,
-        p.icy5 * (t6 * t6) * s_q4 * c_q4 + t29 * d.k2 + c_q5 * t41
-            - p.icx5 * (t6 * t6) * s_q4 * c_q4 - s_q5 * t40,
-        -t27,
+                        * (c_q2 * t16 + 2.0 * (s_q2 * t5 * c_q4 * qd[4] * d.k4)
+                            - t2 * t2 * d.k5 - t2 * t2 * d.k8)),
+        t10 + t13 + t14 + t15 - t19,
+        t10 + t14 + t15,
+        d.k20 - c_q4 * t12 - t5 * t5 * (s_q4 * s_q4) * c_q4 * d.k4,
+        p.icy5 * (t5 * t5) * s_q4 * c_q4 + t5 * s_q4 * t11 - t5 * t5 * s_q4 * c_q4 * d.k2
+            - t5 * t5 * s_q4 * c_q4 * d.k3
+            - (c_q4 * (c_q2 * t8 + p.l1 * (qd[0] * qd[0]) * s_q1 * s_q2) + p.g * s_q4)
+                * d.k4,
+        -t9,
     ]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
-    mul: 27,
-    add: 11,
+    mul: 1,
+    add: 1,
     div: 0,
     sqrt: 0,
-    sin: 4,
-    cos: 4,
+    sin: 1,
+    cos: 0,
 };
 ///The gravity forces g(q): the joint forces that hold the mechanism at rest.
 ///
@@ -663,26 +563,8 @@ pub fn gravity(p: &Params, q: &[f64; NQ]) -> [f64; NV] {
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
 pub fn gravity_with(d: &Derived, q: &[f64; NQ]) -> [f64; NV] {
     let p = &d.params;
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
-    let s_q2 = libm::sin(q[2]);
-    let c_q2 = libm::cos(q[2]);
     let s_q4 = libm::sin(q[4]);
-    let c_q4 = libm::cos(q[4]);
-    let s_q5 = libm::sin(q[5]);
-    let c_q5 = libm::cos(q[5]);
-    let t8 = s_q4 * d.k19 + s_q4 * (c_q5 * c_q5) * d.k20 + s_q4 * (s_q5 * s_q5) * d.k20;
-    let t9 = c_q4 * d.k19 + c_q4 * d.k20;
-    let t10 = c_q4 * t8 - s_q4 * t9;
-    let t11 = p.l2 * s_q2 * t10;
-    [
-        t11 - p.l1 * (-(s_q1 * c_q2 * t10) - c_q1 * s_q2 * t10),
-        t11,
-        0.0,
-        d.k18 - s_q4 * t8 - c_q4 * t9,
-        s_q4 * d.k21 + s_q4 * (s_q5 * s_q5) * d.k22 + s_q4 * (c_q5 * c_q5) * d.k22,
-        0.0,
-    ]
+    [0.0, 0.0, 0.0, d.k20, -(s_q4 * d.k21), 0.0]
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
@@ -738,10 +620,10 @@ pub fn forward_dynamics_with(
         - p.m06 * (p.b6 * (t12 * t12) + p.b6 * (t11 * t11));
     let t19 = c_q4 * t18;
     let t20 = c_q4 * (p.icy5 * t6 * s_q4 * qd[4] - tau[5]);
-    let t21 = c_q5 * c_q5 * d.k3;
-    let t22 = s_q5 * s_q5 * d.k3;
-    let t23 = d.k2 + t21 + t22;
-    let t24 = d.k16 + c_q5 * c_q5 * d.k23 + s_q5 * s_q5 * d.k23;
+    let t21 = c_q5 * c_q5 * d.k22;
+    let t22 = s_q5 * s_q5 * d.k22;
+    let t23 = t21 + t22 + d.k23;
+    let t24 = d.k2 + c_q5 * c_q5 * d.k3 + s_q5 * s_q5 * d.k3;
     let inv25 = 1.0 / t24;
     let t26 = p.m05 + t16 + t17 - t23 * t23 * inv25;
     let t27 = s_q4 * s_q4 * t26;
@@ -753,7 +635,7 @@ pub fn forward_dynamics_with(
     let t33 = t32 - t31;
     let t34 = c_q4 * c_q4 * t26 + s_q4 * s_q4 * d.k24 + d.k25 - inv30 * (t33 * t33);
     let t35 = d.k26 - t21 - t22;
-    let t36 = p.icy5 * (c_q4 * c_q4) + d.k7 + s_q4 * s_q4 * t24;
+    let t36 = p.icy5 * (c_q4 * c_q4) + d.k15 + s_q4 * s_q4 * t24;
     let inv37 = 1.0 / t36;
     let t38 = t16 + t17 + d.k27 - s_q4 * s_q4 * (t35 * t35) * inv37;
     let t39 = s_q2 * c_q2 * t34;
@@ -762,34 +644,34 @@ pub fn forward_dynamics_with(
     let t42 = s_q2 * s_q2 * t34;
     let t43 = c_q2 * c_q2 * t38;
     let t44 = t42 + t43;
-    let t45 = t44 * d.k28 + d.k29;
+    let t45 = d.k1 + t44 * d.k28;
     let inv46 = 1.0 / t45;
     let t47 = p.m02 + c_q2 * c_q2 * t34 + s_q2 * s_q2 * t38 - t41 * t41 * d.k28 * inv46;
-    let t48 = d.k30 - p.l2 * t44;
+    let t48 = d.k29 - p.l2 * t44;
     let t49 = t40 + p.l2 * t41 * inv46 * t48 - t39;
     let t50 = p.m02 + t42 + t43 - inv46 * (t48 * t48);
-    let t51 = (c_q1 * (c_q1 * t50 - s_q1 * t49) - s_q1 * (c_q1 * t49 - s_q1 * t47))
-        * d.k31 + d.k32;
+    let t51 = d.k0
+        + (c_q1 * (c_q1 * t50 - s_q1 * t49) - s_q1 * (c_q1 * t49 - s_q1 * t47)) * d.k30;
     let inv52 = 1.0 / t51;
-    let t53 = t11 * t13 * d.k3 - qd[5] * t11 * d.k3;
-    let t54 = t12 * t13 * d.k3 - qd[5] * t12 * d.k3;
-    let t55 = t6 * t6 * s_q4 * c_q4 * d.k14;
-    let t56 = p.icy6 * t12 * t13 + qd[5] * t12 * d.k23 - p.icx6 * t12 * t13
-        - t12 * t13 * d.k15;
+    let t53 = t11 * t13 * d.k22 - qd[5] * t11 * d.k22;
+    let t54 = t12 * t13 * d.k22 - qd[5] * t12 * d.k22;
+    let t55 = t6 * t6 * s_q4 * c_q4 * d.k31;
+    let t56 = p.icy6 * t12 * t13 + qd[5] * t12 * d.k3 - p.icx6 * t12 * t13
+        - t12 * t13 * d.k32;
     let t57 = s_q5 * t56;
-    let t58 = p.icx6 * t11 * t13 + t11 * t13 * d.k15 - p.icy6 * t11 * t13
-        - qd[5] * t11 * d.k23;
+    let t58 = p.icx6 * t11 * t13 + t11 * t13 * d.k32 - p.icy6 * t11 * t13
+        - qd[5] * t11 * d.k3;
     let t59 = c_q5 * t58;
-    let t60 = t6 * t6 * s_q4 * c_q4 * d.k2 + c_q5 * t53 + s_q5 * t54
+    let t60 = t6 * t6 * s_q4 * c_q4 * d.k23 + c_q5 * t53 + s_q5 * t54
         - t23 * inv25 * (t15 + tau[4] + t55 + t59 - t14 - t57);
     let t61 = s_q4 * t60;
     let t62 = c_q4 * t60 + p.l2 * (t3 * t3) * c_q2 * t34 - s_q4 * t18
         - inv30 * t33 * (tau[3] - t19 - t61);
     let t63 = s_q4
         * (p.icy5 * t6 * c_q4 * qd[4] + c_q5 * t56 + s_q5 * t58
-            - p.icx5 * t6 * c_q4 * qd[4] - t6 * c_q4 * qd[4] * d.k14
+            - p.icx5 * t6 * c_q4 * qd[4] - t6 * c_q4 * qd[4] * d.k31
             - t6 * c_q4 * qd[4] * t24);
-    let t64 = t6 * c_q4 * qd[4] * d.k2 + c_q5 * t54 + p.l2 * (t3 * t3) * s_q2 * t38
+    let t64 = t6 * c_q4 * qd[4] * d.k23 + c_q5 * t54 + p.l2 * (t3 * t3) * s_q2 * t38
         - s_q5 * t53 - t6 * c_q4 * qd[4] * t35
         - s_q4 * t35 * inv37 * (t20 + tau[2] + t63);
     let t65 = s_q2 * t62;
@@ -806,7 +688,7 @@ pub fn forward_dynamics_with(
                 * (t66 + p.l1 * (qd[0] * qd[0]) * c_q1 * t49
                     + p.l1 * (qd[0] * qd[0]) * s_q1 * t50 - t65 - inv46 * t48 * t68)
                 - s_q1
-                    * (t3 * t3 * d.k1 + c_q2 * t62 + s_q2 * t64
+                    * (t3 * t3 * d.k5 + c_q2 * t62 + s_q2 * t64
                         + p.l1 * (qd[0] * qd[0]) * c_q1 * t47
                         + p.l1 * (qd[0] * qd[0]) * s_q1 * t49
                         + p.l2 * t41 * inv46 * t68));
@@ -947,47 +829,47 @@ pub fn coriolis_matrix_with(
     let t80 = -(p.b6 * t13) - p.b6 * t79;
     let t81 = p.m06 * c_q2 * c_q5 * t80 - p.m06 * s_q2 * c_q4 * s_q5 * t80;
     let t82 = p.l2 * t81;
-    let t83 = qd[0] * s_q1 * d.k17;
-    let t84 = t23 + t24 + t28 - t25 - t26 - t34 * d.k3;
-    let t85 = t35 + t36 + t40 + t44 * d.k3 - t37 - t38;
-    let t86 = s_q4 * (2.0 * t15 + c_q5 * t84 + s_q5 * t85 - t16 - t22 * d.k2);
-    let t87 = t23 + t24 + t28 - t25 - t26 - t64 * d.k3;
-    let t88 = t35 + t36 + t40 + t65 * d.k3 - t37 - t38;
-    let t89 = s_q4 * (2.0 * t15 + c_q5 * t87 + s_q5 * t88 - t16 - t63 * d.k2);
-    let t90 = c_q4 * t67 - s_q4 * t69 - 2.0 * (t2 * c_q2 * d.k8 + t2 * c_q2 * d.k9);
+    let t83 = qd[0] * s_q1 * d.k10;
+    let t84 = t23 + t24 + t28 - t25 - t26 - t34 * d.k22;
+    let t85 = t35 + t36 + t40 + t44 * d.k22 - t37 - t38;
+    let t86 = s_q4 * (2.0 * t15 + c_q5 * t84 + s_q5 * t85 - t16 - t22 * d.k23);
+    let t87 = t23 + t24 + t28 - t25 - t26 - t64 * d.k22;
+    let t88 = t35 + t36 + t40 + t65 * d.k22 - t37 - t38;
+    let t89 = s_q4 * (2.0 * t15 + c_q5 * t87 + s_q5 * t88 - t16 - t63 * d.k23);
+    let t90 = c_q4 * t67 - s_q4 * t69 - 2.0 * (t2 * c_q2 * d.k37 + t2 * c_q2 * d.k38);
     let t91 = p.m05 * t63 + p.m06 * c_q5 * t64 - p.m06 * s_q5 * t65
-        - 2.0 * (t2 * s_q2 * d.k8 + t2 * s_q2 * d.k9);
+        - 2.0 * (t2 * s_q2 * d.k37 + t2 * s_q2 * d.k38);
     let t92 = c_q2 * t91 - s_q2 * t90;
     let t93 = p.l2 * t92;
-    let t94 = t23 + t24 + t28 - t25 - t26 - t70 * d.k3;
-    let t95 = t35 + t36 + t40 + t71 * d.k3 - t37 - t38;
+    let t94 = t23 + t24 + t28 - t25 - t26 - t70 * d.k22;
+    let t95 = t35 + t36 + t40 + t71 * d.k22 - t37 - t38;
     let t96 = s_q4
-        * (2.0 * (t15 + c_q4 * qd[4] * d.k14) + c_q5 * t94 + s_q5 * t95 - t16);
-    let t97 = p.m06 * c_q5 * t71 + p.m06 * s_q5 * t70 - 2.0 * (t5 * s_q4 * c_q4 * d.k2);
-    let t98 = p.m06 * (2.0 * (t52 + t53)) + 2.0 * (t5 * (s_q4 * s_q4) * d.k2);
+        * (2.0 * (t15 + c_q4 * qd[4] * d.k31) + c_q5 * t94 + s_q5 * t95 - t16);
+    let t97 = p.m06 * c_q5 * t71 + p.m06 * s_q5 * t70 - 2.0 * (t5 * s_q4 * c_q4 * d.k23);
+    let t98 = p.m06 * (2.0 * (t52 + t53)) + 2.0 * (t5 * (s_q4 * s_q4) * d.k23);
     let t99 = c_q4 * t97 - s_q4 * t98;
-    let t100 = p.m06 * c_q5 * t70 - p.m06 * s_q5 * t71 - 2.0 * (c_q4 * qd[4] * d.k2);
+    let t100 = p.m06 * c_q5 * t70 - p.m06 * s_q5 * t71 - 2.0 * (c_q4 * qd[4] * d.k23);
     let t101 = c_q2 * t100 - s_q2 * t99;
     let t102 = p.l2 * t101;
-    let t103 = p.icx6 * c_q5 * t14 + p.icx6 * t72 - p.icy6 * c_q5 * t14 - t73 * d.k3;
-    let t104 = p.icx6 * s_q5 * t14 + p.icx6 * t74 + t75 * d.k3 - p.icy6 * s_q5 * t14;
+    let t103 = p.icx6 * c_q5 * t14 + p.icx6 * t72 - p.icy6 * c_q5 * t14 - t73 * d.k22;
+    let t104 = p.icx6 * s_q5 * t14 + p.icx6 * t74 + t75 * d.k22 - p.icy6 * s_q5 * t14;
     let t105 = s_q4
-        * (c_q5 * t103 + s_q5 * t104 + 2.0 * (p.icx5 * t5 * c_q4 + t5 * c_q4 * d.k14)
+        * (c_q5 * t103 + s_q5 * t104 + 2.0 * (p.icx5 * t5 * c_q4 + t5 * c_q4 * d.k31)
             - p.icy5 * t5 * c_q4);
     let t106 = p.m06 * (2.0 * (p.b6 * c_q5 * t13 - p.b6 * s_q5 * t10))
-        + 2.0 * (qd[4] * d.k2);
+        + 2.0 * (qd[4] * d.k23);
     let t107 = c_q4 * t78 - s_q4 * t106;
-    let t108 = p.m06 * c_q5 * t73 - p.m06 * s_q5 * t75 - 2.0 * (t5 * c_q4 * d.k2);
+    let t108 = p.m06 * c_q5 * t73 - p.m06 * s_q5 * t75 - 2.0 * (t5 * c_q4 * d.k23);
     let t109 = c_q2 * t108 - s_q2 * t107;
     let t110 = p.l2 * t109;
-    let t111 = p.icx6 * t13 + p.icx6 * t79 - p.icy6 * t13 - t80 * d.k3;
+    let t111 = p.icx6 * t13 + p.icx6 * t79 - p.icy6 * t13 - t80 * d.k22;
     let t112 = s_q4 * (p.icy6 * s_q5 * t10 + c_q5 * t111);
     [
         [
             0.5
                 * (t46 + t86 + 2.0 * t83 - t59
                     - p.l1
-                        * (c_q1 * (t58 - t56 - 2.0 * (qd[0] * s_q1 * d.k4))
+                        * (c_q1 * (t58 - t56 - 2.0 * (qd[0] * s_q1 * d.k36))
                             - s_q1
                                 * (p.m02 * -(2.0 * (p.a2 * t2 + t18)) + c_q2 * t55
                                     + s_q2 * t57))),
@@ -995,7 +877,7 @@ pub fn coriolis_matrix_with(
                 * (t46 + t89 - t93
                     - p.l1
                         * (c_q1 * t92
-                            - s_q1 * (c_q2 * t90 + s_q2 * t91 - 2.0 * (t2 * d.k1)))),
+                            - s_q1 * (c_q2 * t90 + s_q2 * t91 - 2.0 * (t2 * d.k5)))),
             0.5
                 * (t46 + t96 - t102
                     - p.l1 * (c_q1 * t101 - s_q1 * (c_q2 * t99 + s_q2 * t100))),
@@ -1036,10 +918,10 @@ pub fn coriolis_matrix_with(
             -(0.5 * (p.m06 * s_q4 * s_q5 * t80)),
         ],
         [
-            0.5 * (2.0 * (t60 - t61) + t48 * d.k2 + c_q5 * t85 - s_q5 * t84),
-            0.5 * (2.0 * (t60 - t61) + t66 * d.k2 + c_q5 * t88 - s_q5 * t87),
+            0.5 * (2.0 * (t60 - t61) + t48 * d.k23 + c_q5 * t85 - s_q5 * t84),
+            0.5 * (2.0 * (t60 - t61) + t66 * d.k23 + c_q5 * t88 - s_q5 * t87),
             0.5
-                * (2.0 * (t60 - t61 - t5 * s_q4 * c_q4 * d.k14) + c_q5 * t95
+                * (2.0 * (t60 - t61 - t5 * s_q4 * c_q4 * d.k31) + c_q5 * t95
                     - s_q5 * t94),
             0.0,
             0.5 * (c_q5 * t104 - s_q5 * t103),
@@ -1109,11 +991,11 @@ pub fn energy_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
                     + p.icy5 * (t5 * t5) * (c_q4 * c_q4) + p.icx5 * (qd[4] * qd[4]))
                 + (p.m06 * (t28 + t29 * t29 + t30 * t30) + p.icx6 * (t10 * t10)
                     + p.icy6 * (t12 * t12) + p.icx6 * (t11 * t11))
-                + (p.icy1 * (qd[0] * qd[0]) + qd[0] * qd[0] * d.k0)
+                + (p.icy1 * (qd[0] * qd[0]) + qd[0] * qd[0] * d.k39)
                 + (p.icy2 * (t2 * t2)
-                    + p.m02 * (t23 * t23 + qd[0] * qd[0] * (s_q1 * s_q1) * d.k31))),
-        (p.b4 - q[3]) * d.k36 + (-q[3] - p.b5 * c_q4) * d.k19
-            + (-q[3] - p.b6 * c_q4) * d.k20 + d.k37,
+                    + p.m02 * (t23 * t23 + qd[0] * qd[0] * (s_q1 * s_q1) * d.k30))),
+        (p.b4 - q[3]) * d.k40 + (-q[3] - p.b5 * c_q4) * d.k41
+            + (-q[3] - p.b6 * c_q4) * d.k42 + d.k43,
     )
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).

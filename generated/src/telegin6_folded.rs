@@ -3,10 +3,10 @@
 //!
 //! Each dynamics output by the formalism whose code is cheapest (`cargo xtask ops`
 //! compares them all):
-//! - `inverse_dynamics`: recursive Newton–Euler.
-//! - `mass_matrix`: recursive Newton–Euler.
-//! - `bias`: recursive Newton–Euler.
-//! - `gravity`: recursive Newton–Euler.
+//! - `inverse_dynamics`: Telegin's direction-cosine formalism.
+//! - `mass_matrix`: Telegin's direction-cosine formalism.
+//! - `bias`: Telegin's direction-cosine formalism.
+//! - `gravity`: Telegin's direction-cosine formalism.
 //! - `forward_dynamics`: Vereshchagin's separate-bodies method.
 //!
 //! Telegin (2021), Fig. 3: 6-DOF manipulator RRRPRR, y vertical, Listing 2 parameters
@@ -19,10 +19,10 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 111 | 93 | 0 | 0 | 4 | 4 |
-//! | `mass_matrix` | 124 | 83 | 0 | 0 | 4 | 4 |
-//! | `bias` | 112 | 67 | 0 | 0 | 4 | 4 |
-//! | `gravity` | 21 | 11 | 0 | 0 | 4 | 4 |
+//! | `inverse_dynamics` | 74 | 60 | 0 | 0 | 3 | 3 |
+//! | `mass_matrix` | 47 | 35 | 0 | 0 | 3 | 3 |
+//! | `bias` | 81 | 37 | 0 | 0 | 3 | 3 |
+//! | `gravity` | 1 | 1 | 0 | 0 | 1 | 0 |
 //! | `forward_dynamics` | 207 | 119 | 4 | 0 | 4 | 4 |
 //! | `coriolis_matrix` | 299 | 182 | 0 | 0 | 4 | 4 |
 //! | `energy` | 77 | 53 | 0 | 0 | 4 | 4 |
@@ -113,15 +113,16 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 111,
-    add: 93,
+    mul: 74,
+    add: 60,
     div: 0,
     sqrt: 0,
-    sin: 4,
-    cos: 4,
+    sin: 3,
+    cos: 3,
 };
-///Joint forces τ(q, q̇, q̈) by the recursive Newton–Euler method: torques for
-///revolute joints, forces for prismatic ones, in coordinate order.
+///Joint forces τ(q, q̇, q̈) by Telegin's direction-cosine formalism (subsystem
+///static moments, Statements 1–2): torques for revolute joints, forces for
+///prismatic ones, in coordinate order.
 ///
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
@@ -144,86 +145,59 @@ pub fn inverse_dynamics_with(
     let p = &d.params;
     let s_q1 = libm::sin(q[1]);
     let c_q1 = libm::cos(q[1]);
-    let t2 = qd[0] * qd[0] * c_q1;
-    let t3 = qdd[0] * s_q1;
-    let t4 = qd[0] * qd[0] * s_q1;
-    let t5 = qdd[0] * c_q1;
-    let t6 = qd[0] + qd[1];
-    let t7 = qdd[0] + qdd[1];
+    let t2 = qd[0] * qd[0] * s_q1;
+    let t3 = qdd[0] * c_q1;
+    let t4 = -(0.5 * (t2 + t3));
+    let t5 = qd[0] + qd[1];
+    let t6 = qdd[0] + qdd[1];
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
-    let t10 = t6 * t6;
-    let t11 = -(0.5 * (t4 + t5 + t7));
-    let t12 = 0.5 * (t3 - t2 - t10);
-    let t13 = c_q2 * t12 - s_q2 * t11;
-    let t14 = s_q2 * t12;
-    let t15 = c_q2 * t11;
-    let t16 = t14 + t15;
-    let t17 = qd[0] + qd[1] + qd[2];
-    let t18 = qdd[0] + qdd[1] + qdd[2];
-    let t19 = 9.81 - qdd[3];
+    let t9 = t5 * t5;
+    let t10 = -(0.5 * (t2 + t3 + t6));
+    let t11 = 0.5 * (qdd[0] * s_q1 - qd[0] * qd[0] * c_q1 - t9);
+    let t12 = qd[0] + qd[1] + qd[2];
+    let t13 = qdd[0] + qdd[1] + qdd[2];
+    let t14 = 9.81 - qdd[3];
     let s_q4 = libm::sin(q[4]);
     let c_q4 = libm::cos(q[4]);
-    let t22 = t18 * c_q4;
-    let t23 = t13 * c_q4;
-    let t24 = t19 * s_q4;
-    let t25 = t23 + t24;
-    let t26 = t13 * s_q4;
-    let t27 = t19 * c_q4;
-    let t28 = t17 * c_q4 * qd[4];
-    let t29 = t17 * s_q4 * qd[4];
-    let t30 = t18 * s_q4 + t28;
-    let s_q5 = libm::sin(q[5]);
-    let c_q5 = libm::cos(q[5]);
-    let t33 = t17 * s_q4 * c_q5 - qd[4] * s_q5;
-    let t34 = t17 * s_q4 * s_q5 + qd[4] * c_q5;
-    let t35 = t17 * c_q4 + qd[5];
-    let t36 = t22 + qdd[5] - t29;
-    let t37 = t30 * c_q5 - qdd[4] * s_q5 - qd[5] * t34;
-    let t38 = t30 * s_q5 + qdd[4] * c_q5 + qd[5] * t33;
-    let t39 = -(0.5 * (t4 + t5)) - 0.3 * t7;
-    let t40 = t17 * t17 * s_q4 * c_q4;
-    let t41 = 0.1 * (qdd[4] - t40) + t23 + t24;
-    let t42 = t14 + t15 - 0.1 * (t28 + t30);
-    let t43 = t33 * t35;
-    let t44 = t34 * t35;
-    let t45 = t25 * c_q5 + 0.07 * (t38 - t43) - t16 * s_q5;
-    let t46 = t25 * s_q5 + t16 * c_q5 - 0.07 * (t37 + t44);
-    let t47 = 0.3 * t37 + 0.2 * t44 - 0.07 * t46;
-    let t48 = 0.3 * t38 + 0.07 * t45 - 0.2 * t43;
-    let t49 = 2.0 * t41 + c_q5 * t45 + s_q5 * t46;
-    let t50 = t27 + 2.0 * (t27 + 0.1 * (qd[4] * qd[4] + t17 * t17 * (s_q4 * s_q4)) - t26)
-        + 0.07 * (t34 * t34 + t33 * t33) - t26;
-    let t51 = s_q4 * (0.3 * t28 + 0.4 * t30 + c_q5 * t47 + s_q5 * t48 - 0.2 * t42);
-    let t52 = c_q4 * (0.1 * (t22 - t29 + t36));
-    let t53 = 8.0 * t13 + c_q4 * t49 - s_q4 * t50;
-    let t54 = 8.0 * t16 + 2.0 * t42 + c_q5 * t46 - s_q5 * t45;
-    let t55 = s_q2 * t53;
-    let t56 = c_q2 * t54;
-    let t57 = t56 - t55;
+    let t17 = t12 * c_q4 * qd[4];
+    let t18 = t13 * s_q4 + t17;
+    let t19 = t13 * c_q4 - t12 * s_q4 * qd[4];
+    let t20 = t12 * t12 * s_q4 * c_q4;
+    let t21 = 0.27 * (qd[4] * qd[4] + t12 * t12 * (s_q4 * s_q4));
+    let t22 = 0.27 * (qdd[4] - t20);
+    let t23 = -(0.27 * (t17 + t18));
+    let t24 = c_q4 * t22 - s_q4 * t21;
+    let t25 = s_q2 * t24;
+    let t26 = c_q2 * t23;
+    let t27 = 0.1 * (t12 * c_q4 + qd[5]);
+    let t28 = 11.0 * t10 + t26 - t25;
+    let t29 = c_q4 * (0.2 * t19 + 0.1 * qdd[5]);
+    let t30 = s_q4 * (0.6249 * t17 + 0.7249 * t18 - qd[4] * t27);
+    let t31 = (s_q2 * t11 + c_q2 * t10) * s_q4;
     [
-        1.3 * qdd[0] + 0.8 * t7
+        1.3 * qdd[0] + 1.52 * t6
             + 0.5
-                * (t18 - t57
-                    - (c_q1 * (8.0 * t39 + t56 - t55)
-                        - s_q1
-                            * (8.0 * (0.5 * (t3 - t2) - 0.3 * t10) + c_q2 * t53
-                                + s_q2 * t54))) + t51 + t52 - 2.4 * t39,
-        0.8 * t7 + 0.5 * (t18 - t57) + t51 + t52 - 2.4 * t39,
-        0.5 * t18 + t51 + t52,
-        -(3.0 * t19) - s_q4 * t49 - c_q4 * t50,
-        0.4 * qdd[4] + 0.2 * t41 + c_q5 * t48 - 0.3 * t40 - s_q5 * t47,
-        0.1 * t36,
+                * (t13
+                    - (c_q1 * (t26 - 7.9 * t6 - t25) - 9.5 * qdd[0]
+                        - s_q1 * (c_q2 * t24 + s_q2 * t23 - 7.9 * t9)) - t28) + t29 + t30
+            - 2.4 * t4 - 0.27 * t31,
+        1.52 * t6 + 0.5 * (t13 - t28) + t29 + t30 - 2.4 * t4 - 0.27 * t31,
+        0.5 * t13 + t29 + t30 - 0.27 * t31,
+        -(6.0 * t14) - s_q4 * t22 - c_q4 * t21,
+        0.7249 * qdd[4] + 0.27 * ((c_q2 * t11 - s_q2 * t10) * c_q4 + t14 * s_q4)
+            + t12 * s_q4 * t27 - 0.6249 * t20,
+        0.1 * (t19 + qdd[5]),
     ]
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 124,
-    add: 83,
+    mul: 47,
+    add: 35,
     div: 0,
     sqrt: 0,
-    sin: 4,
-    cos: 4,
+    sin: 3,
+    cos: 3,
 };
 ///The joint-space mass matrix M(q), symmetric positive definite, so that
 ///`M(q) q̈ + bias(q, q̇) = τ`. Entries of joints on different branches are zero.
@@ -243,95 +217,53 @@ pub fn mass_matrix_with(d: &Derived, q: &[f64; NQ]) -> [[f64; NV]; NV] {
     let c_q2 = libm::cos(q[2]);
     let s_q4 = libm::sin(q[4]);
     let c_q4 = libm::cos(q[4]);
-    let s_q5 = libm::sin(q[5]);
-    let c_q5 = libm::cos(q[5]);
-    let t8 = -(0.5 * c_q1) - 0.3;
-    let t9 = s_q1 * s_q2;
-    let t10 = -(0.5 * c_q1) - 0.5;
-    let t11 = c_q2 * t10;
-    let t12 = 0.5 * t9 + t11 - 0.1 * s_q4;
-    let t13 = s_q4 * c_q5;
-    let t14 = 0.5 * (s_q1 * c_q2) - s_q2 * t10;
-    let t15 = c_q4 * t14;
-    let t16 = 0.5 * t9 + t11;
-    let t17 = c_q4 * s_q5 * t14 + c_q5 * t16 - 0.07 * t13;
-    let t18 = 0.3 * t13 - 0.07 * t17;
-    let t19 = s_q4 * s_q5;
-    let t20 = 0.07 * t19 + c_q4 * c_q5 * t14 - s_q5 * t16;
-    let t21 = 0.3 * t19 + 0.07 * t20;
-    let t22 = s_q4 * (0.4 * s_q4 + c_q5 * t18 + s_q5 * t21 - 0.2 * t12);
-    let t23 = c_q4 * c_q4;
-    let t24 = 2.0 * t15 + c_q5 * t20 + s_q5 * t17;
-    let t25 = 8.0 * t14 + c_q4 * t24 + 3.0 * (s_q4 * s_q4 * t14);
-    let t26 = s_q2 * t25;
-    let t27 = 2.0 * t12 + 8.0 * t16 + c_q5 * t17 - s_q5 * t20;
-    let t28 = c_q2 * t27;
-    let t29 = t28 - t26;
-    let t30 = t22 + 0.2 * t23 + 1.3 - 2.4 * t8 - 0.5 * t29;
-    let t31 = t22 + 0.2 * t23 + 0.5;
-    let t32 = 3.0 * (s_q4 * c_q4 * t14) - s_q4 * t24;
-    let t33 = 0.2 * t15 + c_q5 * t21 - s_q5 * t18;
-    let t34 = 0.1 * c_q4;
-    let t35 = -(0.5 * c_q2) - 0.1 * s_q4;
-    let t36 = s_q2 * c_q4;
-    let t37 = 0.5 * (s_q2 * c_q4 * s_q5 - c_q2 * c_q5) - 0.07 * t13;
-    let t38 = 0.3 * t13 - 0.07 * t37;
-    let t39 = 0.07 * t19 + 0.5 * (s_q2 * c_q4 * c_q5 + c_q2 * s_q5);
-    let t40 = 0.3 * t19 + 0.07 * t39;
-    let t41 = s_q4 * (0.4 * s_q4 + c_q5 * t38 + s_q5 * t40 - 0.2 * t35);
-    let t42 = t36 + c_q5 * t39 + s_q5 * t37;
-    let t43 = 0.2 * t23 + t41 + 0.5;
-    let t44 = 1.5 * (s_q2 * s_q4 * c_q4) - s_q4 * t42;
-    let t45 = 0.1 * t36 + c_q5 * t40 - s_q5 * t38;
-    let t46 = s_q4 * (c_q5 * c_q5);
-    let t47 = s_q4 * (s_q5 * s_q5);
-    let t48 = -(0.2 * s_q4) - 0.07 * (t46 + t47);
+    let t6 = -(0.5 * c_q1) - 0.5;
+    let t7 = c_q4 * c_q4;
+    let t8 = 0.1 * c_q4;
+    let t9 = 0.135 * (s_q2 * c_q4);
+    let t10 = -(0.27 * s_q4);
+    let t11 = s_q4 * s_q4;
+    let t12 = c_q2 * s_q4;
+    let t13 = 11.0 * t6 - 0.27 * t12;
+    let t14 = s_q4 * (0.5 * (s_q1 * s_q2) + c_q2 * t6);
+    let t15 = 1.2 * c_q1 + 0.2 * t7 + 0.7249 * t11 + 2.02 - 0.5 * t13 - 0.27 * t14;
+    let t16 = 0.2 * t7 + 0.7249 * t11 + 0.5 - 0.27 * t14;
+    let t17 = 0.27 * (c_q4 * (0.5 * (s_q1 * c_q2) - s_q2 * t6));
+    let t18 = 0.2 * t7 + 0.7249 * t11 + 0.135 * t12 + 0.5;
     [
         [
-            t22 + 0.2 * t23 + 2.6 - 2.4 * t8
+            1.2 * c_q1 + 0.2 * t7 + 0.7249 * t11 + 3.32
                 - 0.5
-                    * (t29
-                        + (c_q1 * (8.0 * t8 + t28 - t26)
-                            - s_q1 * (4.0 * s_q1 + c_q2 * t25 + s_q2 * t27))),
-            t30,
-            t31,
-            t32,
-            t33,
-            t34,
+                    * (0.27 * (s_q1 * s_q2 * s_q4) + c_q1 * (-(0.27 * t12) - 7.9) - 9.5
+                        + t13) - 0.27 * t14,
+            t15,
+            t16,
+            0.0,
+            t17,
+            t8,
         ],
         [
-            t30,
-            0.2 * t23 + t41 + 2.02
-                - 0.5
-                    * (c_q2 * (2.0 * t35 + c_q5 * t37 - 4.0 * c_q2 - s_q5 * t39)
-                        - s_q2
-                            * (4.0 * s_q2 + c_q4 * t42 + 1.5 * (s_q2 * (s_q4 * s_q4)))),
-            t43,
-            t44,
-            t45,
-            t34,
-        ],
-        [
-            t31,
-            t43,
-            0.2 * t23 + s_q4 * (0.42 * s_q4 + 0.3049 * (t46 + t47)) + 0.5,
+            t15,
+            0.2 * t7 + 0.7249 * t11 + 0.135 * t12 + 2.02 - 0.5 * (-(0.27 * t12) - 5.5),
+            t18,
             0.0,
-            0.0,
-            t34,
+            t9,
+            t8,
         ],
-        [t32, t44, 0.0, 3.0 * t23 + 3.0 - s_q4 * (-(2.0 * s_q4) - t46 - t47), t48, 0.0],
-        [t33, t45, 0.0, t48, 0.7249, 0.0],
-        [t34, t34, t34, 0.0, 0.0, 0.1],
+        [t16, t18, 0.2 * t7 + 0.7249 * t11 + 0.5, 0.0, 0.0, t8],
+        [0.0, 0.0, 0.0, 6.0, t10, 0.0],
+        [t17, t9, 0.0, t10, 0.7249, 0.0],
+        [t8, t8, t8, 0.0, 0.0, 0.1],
     ]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 112,
-    add: 67,
+    mul: 81,
+    add: 37,
     div: 0,
     sqrt: 0,
-    sin: 4,
-    cos: 4,
+    sin: 3,
+    cos: 3,
 };
 ///The bias forces C(q, q̇) q̇ + g(q): the joint forces that keep every
 ///acceleration zero.
@@ -347,74 +279,46 @@ pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let p = &d.params;
     let s_q1 = libm::sin(q[1]);
     let c_q1 = libm::cos(q[1]);
-    let t2 = qd[0] * qd[0] * c_q1;
-    let t3 = qd[0] * qd[0] * s_q1;
-    let t4 = qd[0] + qd[1];
+    let t2 = qd[0] * qd[0] * s_q1;
+    let t3 = qd[0] + qd[1];
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
-    let t7 = t4 * t4;
-    let t8 = qd[0] + qd[1] + qd[2];
+    let t6 = t3 * t3;
+    let t7 = qd[0] + qd[1] + qd[2];
     let s_q4 = libm::sin(q[4]);
     let c_q4 = libm::cos(q[4]);
-    let t11 = t8 * c_q4 * qd[4];
-    let s_q5 = libm::sin(q[5]);
-    let c_q5 = libm::cos(q[5]);
-    let t14 = t8 * s_q4 * c_q5 - qd[4] * s_q5;
-    let t15 = t8 * s_q4 * s_q5 + qd[4] * c_q5;
-    let t16 = t8 * c_q4 + qd[5];
-    let t17 = t8 * t8 * s_q4 * c_q4;
-    let t18 = t14 * t16;
-    let t19 = t15 * t16;
-    let t20 = -(0.5 * (t2 + t7));
-    let t21 = s_q2 * t20;
-    let t22 = qd[0] * qd[0] * s_q1 * c_q2;
-    let t23 = t21 - 0.2 * t11 - 0.5 * t22;
-    let t24 = t8 * c_q4 * qd[4] * c_q5 - qd[5] * t15;
-    let t25 = c_q2 * t20 + 0.5 * (qd[0] * qd[0] * s_q1 * s_q2);
-    let t26 = c_q4 * t25;
-    let t27 = 9.81 * s_q4 + t26;
-    let t28 = t21 - 0.5 * t22;
-    let t29 = s_q5 * t27 + c_q5 * t28 - 0.07 * (t19 + t24);
-    let t30 = 0.2 * t19 + 0.3 * t24 - 0.07 * t29;
-    let t31 = qd[5] * t14 + t8 * c_q4 * qd[4] * s_q5;
-    let t32 = 0.07 * (t31 - t18) + c_q5 * t27 - s_q5 * t28;
-    let t33 = 0.3 * t31 + 0.07 * t32 - 0.2 * t18;
-    let t34 = s_q4 * (0.7 * t11 + c_q5 * t30 + s_q5 * t33 - 0.2 * t23);
-    let t35 = t8 * s_q4 * c_q4 * qd[4];
-    let t36 = 9.81 * s_q4 + t26 - 0.1 * t17;
-    let t37 = 2.0 * t36 + c_q5 * t32 + s_q5 * t29;
-    let t38 = s_q4 * t25;
-    let t39 = 9.81 * c_q4 + 0.07 * (t15 * t15 + t14 * t14)
-        + 2.0 * (9.81 * c_q4 + 0.1 * (qd[4] * qd[4] + t8 * t8 * (s_q4 * s_q4)) - t38)
-        - t38;
-    let t40 = 8.0 * t25 + c_q4 * t37 - s_q4 * t39;
-    let t41 = s_q2 * t40;
-    let t42 = 2.0 * t23 + 8.0 * t28 + c_q5 * t29 - s_q5 * t32;
-    let t43 = c_q2 * t42;
-    let t44 = t43 - t41;
+    let t10 = -(0.5 * (qd[0] * qd[0] * c_q1 + t6));
+    let t11 = t7 * s_q4 * c_q4 * qd[4];
+    let t12 = 0.27 * (qd[4] * qd[4] + t7 * t7 * (s_q4 * s_q4));
+    let t13 = 0.1 * (t7 * c_q4 + qd[5]);
+    let t14 = -(s_q4 * t12) - 0.27 * (t7 * t7 * s_q4 * (c_q4 * c_q4));
+    let t15 = s_q2 * t14;
+    let t16 = c_q2 * t7 * c_q4 * qd[4];
+    let t17 = -(5.5 * t2) - t15 - 0.54 * t16;
+    let t18 = s_q4 * (1.3498 * (t7 * c_q4 * qd[4]) - qd[4] * t13);
+    let t19 = s_q4 * (s_q2 * t10 - 0.5 * (qd[0] * qd[0] * s_q1 * c_q2));
     [
-        1.2 * t3 + t34 - 0.2 * t35
+        1.2 * t2 + t18 - 0.2 * t11
             - 0.5
-                * (t44
-                    + (c_q1 * (t43 - 4.0 * t3 - t41)
-                        - s_q1
-                            * (8.0 * (-(0.5 * t2) - 0.3 * t7) + c_q2 * t40
-                                + s_q2 * t42))),
-        1.2 * t3 + t34 - 0.2 * t35 - 0.5 * t44,
-        t34 - 0.2 * t35,
-        -(s_q4 * t37) - c_q4 * t39 - 29.43,
-        0.2 * t36 + c_q5 * t33 - 0.3 * t17 - s_q5 * t30,
-        -(0.1 * (t8 * s_q4 * qd[4])),
+                * (c_q1 * (-t15 - 0.54 * t16)
+                    - s_q1 * (c_q2 * t14 - 7.9 * t6 - 0.54 * (s_q2 * t7 * c_q4 * qd[4]))
+                    + t17) - 0.27 * t19,
+        1.2 * t2 + t18 - 0.2 * t11 - 0.5 * t17 - 0.27 * t19,
+        t18 - 0.2 * t11 - 0.27 * t19,
+        0.27 * (t7 * t7 * (s_q4 * s_q4) * c_q4) - c_q4 * t12 - 58.86,
+        0.27 * (9.81 * s_q4 + c_q4 * (c_q2 * t10 + 0.5 * (qd[0] * qd[0] * s_q1 * s_q2)))
+            + t7 * s_q4 * t13 - 0.6249 * (t7 * t7 * s_q4 * c_q4),
+        -(0.1 * (t7 * s_q4 * qd[4])),
     ]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
-    mul: 21,
-    add: 11,
+    mul: 1,
+    add: 1,
     div: 0,
     sqrt: 0,
-    sin: 4,
-    cos: 4,
+    sin: 1,
+    cos: 0,
 };
 ///The gravity forces g(q): the joint forces that hold the mechanism at rest.
 ///
@@ -427,27 +331,8 @@ pub fn gravity(p: &Params, q: &[f64; NQ]) -> [f64; NV] {
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
 pub fn gravity_with(d: &Derived, q: &[f64; NQ]) -> [f64; NV] {
     let p = &d.params;
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
-    let s_q2 = libm::sin(q[2]);
-    let c_q2 = libm::cos(q[2]);
     let s_q4 = libm::sin(q[4]);
-    let c_q4 = libm::cos(q[4]);
-    let s_q5 = libm::sin(q[5]);
-    let c_q5 = libm::cos(q[5]);
-    let t8 = s_q4 * (c_q5 * c_q5);
-    let t9 = s_q4 * (s_q5 * s_q5);
-    let t10 = 19.62 * s_q4 + 9.81 * (t8 + t9);
-    let t11 = c_q4 * t10 - 29.43 * (s_q4 * c_q4);
-    let t12 = s_q2 * t11;
-    [
-        0.5 * (t12 - (-(s_q1 * c_q2 * t11) - c_q1 * s_q2 * t11)),
-        0.5 * t12,
-        0.0,
-        -(29.43 * (c_q4 * c_q4)) - s_q4 * t10 - 29.43,
-        1.962 * s_q4 + 0.6867 * (t8 + t9),
-        0.0,
-    ]
+    [0.0, 0.0, 0.0, -58.86, 2.6487 * s_q4, 0.0]
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {

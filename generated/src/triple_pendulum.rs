@@ -4,9 +4,9 @@
 //! Each dynamics output by the formalism whose code is cheapest (`cargo xtask ops`
 //! compares them all):
 //! - `inverse_dynamics`: recursive Newton–Euler.
-//! - `mass_matrix`: the joint-coordinate (Lagrange) formalism.
+//! - `mass_matrix`: Telegin's direction-cosine formalism.
 //! - `bias`: recursive Newton–Euler.
-//! - `gravity`: recursive Newton–Euler.
+//! - `gravity`: Telegin's direction-cosine formalism.
 //! - `forward_dynamics`: Vereshchagin's separate-bodies method.
 //!
 //! Yudintsev (2008), Sec. 3.5: planar triple physical pendulum, m = 1, Jz = 1, rods of length 2, unit weight
@@ -20,9 +20,9 @@
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 24 | 4 | 1 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 47 | 39 | 0 | 0 | 3 | 3 |
-//! | `mass_matrix` | 30 | 17 | 0 | 0 | 2 | 2 |
+//! | `mass_matrix` | 24 | 18 | 0 | 0 | 2 | 2 |
 //! | `bias` | 39 | 24 | 0 | 0 | 3 | 3 |
-//! | `gravity` | 32 | 16 | 0 | 0 | 3 | 3 |
+//! | `gravity` | 19 | 6 | 0 | 0 | 3 | 3 |
 //! | `forward_dynamics` | 111 | 59 | 2 | 0 | 3 | 3 |
 //! | `coriolis_matrix` | 76 | 34 | 0 | 0 | 2 | 2 |
 //! | `energy` | 48 | 23 | 0 | 0 | 3 | 3 |
@@ -147,10 +147,10 @@ impl Params {
             params: *self,
             k0: t1,
             k1: t0,
-            k2: 0.5 * p.l,
-            k3: 3.0 * p.jz + 0.25 * t0,
-            k4: 2.0 * p.jz,
-            k5: 2.0 * p.jz + 0.25 * t0,
+            k2: 1.5 * t1,
+            k3: 2.0 * t1,
+            k4: 3.0 * p.jz + 0.75 * t0,
+            k5: 2.0 * p.jz + 0.5 * t0,
             k6: t2,
             k7: p.m * p.l * p.g,
             k8: t4,
@@ -249,8 +249,8 @@ pub fn inverse_dynamics_with(
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 30,
-    add: 17,
+    mul: 24,
+    add: 18,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -272,24 +272,25 @@ pub fn mass_matrix_with(d: &Derived, q: &[f64; NQ]) -> [[f64; NV]; NV] {
     let c_q1 = libm::cos(q[1]);
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
-    let t4 = p.l * c_q1;
-    let t5 = p.l + t4;
-    let t6 = p.l * s_q1 * c_q2 + s_q2 * t5;
-    let t7 = t4 + d.k2;
-    let t8 = c_q2 * t5 + d.k2 - p.l * s_q1 * s_q2;
-    let t9 = p.l * c_q2 + d.k2;
-    let t10 = 0.5 * (d.k0 * t7) + s_q2 * t6 * d.k0 + p.m * t8 * t9 + d.k4;
-    let t11 = p.jz + 0.5 * (d.k0 * t8);
-    let t12 = p.jz + 0.5 * (d.k0 * t9);
+    let t4 = p.l + p.l * c_q1;
+    let t5 = (c_q2 * t4 - p.l * s_q1 * s_q2) * d.k0;
+    let t6 = c_q1 * d.k1;
+    let t7 = c_q2 * d.k0;
+    let t8 = p.l * (p.m * t4 + 0.5 * t7);
+    let t9 = 0.5 * (t5 + t6) + t8 + d.k5;
+    let t10 = 0.5 * t5 + d.k6;
+    let t11 = c_q2 * d.k1;
+    let t12 = d.k6 + 0.5 * t11;
     [
         [
-            p.m * (t6 * t6) + s_q1 * s_q1 * d.k1 + p.m * (t7 * t7) + p.m * (t8 * t8)
-                + d.k3,
+            0.5 * (t5 + t6) + t8
+                + p.l * (c_q1 * (0.5 * t7 + d.k2) + d.k3 - 0.5 * (s_q1 * s_q2 * d.k0))
+                + d.k4,
+            t9,
             t10,
-            t11,
         ],
-        [t10, s_q2 * s_q2 * d.k1 + p.m * (t9 * t9) + d.k5, t12],
-        [t11, t12, d.k6],
+        [t9, d.k5 + p.l * (d.k0 + 0.5 * t7) + 0.5 * t11, t12],
+        [t10, t12, d.k6],
     ]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
@@ -346,8 +347,8 @@ pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
-    mul: 32,
-    add: 16,
+    mul: 19,
+    add: 6,
     div: 0,
     sqrt: 0,
     sin: 3,
@@ -371,22 +372,9 @@ pub fn gravity_with(d: &Derived, q: &[f64; NQ]) -> [f64; NV] {
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
     let t6 = p.g * c_q0 * c_q1 - p.g * s_q0 * s_q1;
-    let t7 = p.g * c_q0 * s_q1 + p.g * s_q0 * c_q1;
-    let t8 = c_q2 * t6 - s_q2 * t7;
-    let t9 = c_q2 * t7 + s_q2 * t6;
-    let t10 = p.m * s_q2 * t9;
-    let t11 = p.m * c_q2 * t8;
-    let t12 = p.l * (t10 + t11);
-    let t13 = t6 * d.k0;
-    let t14 = t8 * d.k0;
-    [
-        t12
-            + p.l
-                * (s_q1 * (p.m * t7 + p.m * c_q2 * t9 - p.m * s_q2 * t8)
-                    + c_q1 * (t10 + t11 + p.m * t6)) + 0.5 * (c_q0 * d.k7 + t13 + t14),
-        t12 + 0.5 * (t13 + t14),
-        0.5 * t14,
-    ]
+    let t7 = t6 * d.k0;
+    let t8 = (c_q2 * t6 - s_q2 * (p.g * c_q0 * s_q1 + p.g * s_q0 * c_q1)) * d.k0;
+    [2.5 * (c_q0 * d.k7) + 1.5 * t7 + 0.5 * t8, 1.5 * t7 + 0.5 * t8, 0.5 * t8]
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {

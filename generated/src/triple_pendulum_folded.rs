@@ -3,10 +3,10 @@
 //!
 //! Each dynamics output by the formalism whose code is cheapest (`cargo xtask ops`
 //! compares them all):
-//! - `inverse_dynamics`: recursive Newton–Euler.
-//! - `mass_matrix`: the joint-coordinate (Lagrange) formalism.
-//! - `bias`: recursive Newton–Euler.
-//! - `gravity`: recursive Newton–Euler.
+//! - `inverse_dynamics`: Telegin's direction-cosine formalism.
+//! - `mass_matrix`: Telegin's direction-cosine formalism.
+//! - `bias`: Telegin's direction-cosine formalism.
+//! - `gravity`: Telegin's direction-cosine formalism.
 //! - `forward_dynamics`: Vereshchagin's separate-bodies method.
 //!
 //! Yudintsev (2008), Sec. 3.5: planar triple physical pendulum, m = 1, Jz = 1, rods of length 2, unit weight
@@ -19,10 +19,10 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 27 | 47 | 0 | 0 | 3 | 3 |
-//! | `mass_matrix` | 22 | 18 | 0 | 0 | 2 | 2 |
-//! | `bias` | 21 | 29 | 0 | 0 | 3 | 3 |
-//! | `gravity` | 16 | 22 | 0 | 0 | 3 | 3 |
+//! | `inverse_dynamics` | 27 | 42 | 0 | 0 | 3 | 3 |
+//! | `mass_matrix` | 10 | 21 | 0 | 0 | 2 | 2 |
+//! | `bias` | 22 | 24 | 0 | 0 | 3 | 3 |
+//! | `gravity` | 9 | 12 | 0 | 0 | 3 | 3 |
 //! | `forward_dynamics` | 89 | 57 | 2 | 0 | 3 | 3 |
 //! | `coriolis_matrix` | 60 | 35 | 0 | 0 | 2 | 2 |
 //! | `energy` | 30 | 24 | 0 | 0 | 3 | 3 |
@@ -107,14 +107,15 @@ pub const OPS_DERIVED: OpCount = OpCount {
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
     mul: 27,
-    add: 47,
+    add: 42,
     div: 0,
     sqrt: 0,
     sin: 3,
     cos: 3,
 };
-///Joint forces τ(q, q̇, q̈) by the recursive Newton–Euler method: torques for
-///revolute joints, forces for prismatic ones, in coordinate order.
+///Joint forces τ(q, q̇, q̈) by Telegin's direction-cosine formalism (subsystem
+///static moments, Statements 1–2): torques for revolute joints, forces for
+///prismatic ones, in coordinate order.
 ///
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
@@ -141,38 +142,35 @@ pub fn inverse_dynamics_with(
     let c_q1 = libm::cos(q[1]);
     let t4 = c_q0 + 2.0 * qdd[0];
     let t5 = s_q0 - 2.0 * (qd[0] * qd[0]);
-    let t6 = c_q1 * t5;
-    let t7 = s_q1 * t4;
-    let t8 = s_q1 * t5;
-    let t9 = c_q1 * t4;
-    let t10 = qd[0] + qd[1];
+    let t6 = s_q1 * t5;
+    let t7 = c_q1 * t4;
+    let t8 = qd[0] + qd[1];
+    let t9 = qdd[0] + qdd[1];
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
-    let t13 = t10 * t10;
-    let t14 = t9 + 2.0 * (qdd[0] + qdd[1]) - t8;
-    let t15 = t6 + t7 - 2.0 * t13;
-    let t16 = s_q2 * t15;
-    let t17 = c_q2 * t14;
-    let t18 = qd[0] + qd[1] + qd[2];
-    let t19 = qdd[0] + qdd[1] + qdd[2] + t17 - t16;
-    let t20 = c_q2 * t15 + s_q2 * t14 - t18 * t18;
-    let t21 = s_q2 * t20;
-    let t22 = c_q2 * t19;
-    let t23 = t21 + t22;
+    let t12 = t8 * t8;
+    let t13 = s_q2 * (c_q1 * t5 + s_q1 * t4 - 2.0 * t12);
+    let t14 = c_q2 * (t7 + 2.0 * t9 - t6);
+    let t15 = qd[0] + qd[1] + qd[2];
+    let t16 = qdd[0] + qdd[1] + qdd[2];
+    let t17 = s_q2 * (t15 * t15);
+    let t18 = c_q2 * t16;
+    let t19 = t7 + t18 + 2.0 * t9 - t6 - t17;
     [
-        c_q0 + t9 + t17 + 6.0 * qdd[0] + 4.0 * qdd[1]
+        c_q0 + t7 + t14
             + 2.0
-                * (qdd[2] + t23
-                    + (s_q1 * (t6 + t7 + c_q2 * t20 - t13 - s_q2 * t19)
-                        + c_q1 * (qdd[0] + qdd[1] + t9 + t21 + t22 - t8))) - t8 - t16,
-        4.0 * (qdd[0] + qdd[1]) + t9 + t17 + 2.0 * (qdd[2] + t23) - t8 - t16,
-        2.0 * (qdd[0] + qdd[1] + qdd[2]) + t17 - t16,
+                * (qdd[0] + t9 + t16
+                    + (2.0 * t4 + s_q1 * (-(3.0 * t12) - c_q2 * (t15 * t15) - s_q2 * t16)
+                        + c_q1 * (qdd[0] + qdd[1] + t18 + 2.0 * t9 - t17)) + t19) - t6
+            - t13,
+        t7 + t14 + 2.0 * (t9 + t16 + t19) - t6 - t13,
+        t14 + 2.0 * t16 - t13,
     ]
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 22,
-    add: 18,
+    mul: 10,
+    add: 21,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -195,25 +193,21 @@ pub fn mass_matrix_with(d: &Derived, q: &[f64; NQ]) -> [[f64; NV]; NV] {
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
     let t4 = s_q1 * s_q2;
-    let t5 = 2.0 * c_q1 + 2.0;
-    let t6 = c_q2 * t5;
-    let t7 = 2.0 * (s_q1 * c_q2) + s_q2 * t5;
-    let t8 = t6 + 1.0 - 2.0 * t4;
-    let t9 = t6 + 2.0 - 2.0 * t4;
-    let t10 = 2.0 * c_q2 + 1.0;
-    let t11 = 2.0 * c_q2 + 2.0;
-    let t12 = 2.0 * c_q1 + 1.0;
-    let t13 = 2.0 * (c_q1 + s_q2 * t7) + t8 * t10 + 3.0;
+    let t5 = c_q2 * (2.0 * c_q1 + 2.0);
+    let t6 = t5 + 2.0 - 2.0 * t4;
+    let t7 = 2.0 * c_q2 + 2.0;
+    let t8 = 2.0 * c_q1 + c_q2 + 2.0;
+    let t9 = 2.0 * (c_q1 + t8 - t4) + t5 + 4.0;
     [
-        [4.0 * (s_q1 * s_q1) + t12 * t12 + t7 * t7 + t8 * t8 + 4.0, t13, t9],
-        [t13, 4.0 * (s_q2 * s_q2) + t10 * t10 + 3.0, t11],
-        [t9, t11, 2.0],
+        [2.0 * (c_q1 + (c_q1 * (c_q2 + 3.0) + 4.0 - t4) + t8 - t4) + t5 + 6.0, t9, t6],
+        [t9, 2.0 * (c_q2 + (c_q2 + 2.0)) + 4.0, t7],
+        [t6, t7, 2.0],
     ]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 21,
-    add: 29,
+    mul: 22,
+    add: 24,
     div: 0,
     sqrt: 0,
     sin: 3,
@@ -236,38 +230,29 @@ pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let s_q1 = libm::sin(q[1]);
     let c_q1 = libm::cos(q[1]);
     let t4 = s_q0 - 2.0 * (qd[0] * qd[0]);
-    let t5 = c_q1 * t4;
-    let t6 = s_q1 * t4;
-    let t7 = qd[0] + qd[1];
+    let t5 = s_q1 * t4;
+    let t6 = qd[0] + qd[1];
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
-    let t10 = t7 * t7;
-    let t11 = qd[0] + qd[1] + qd[2];
-    let t12 = c_q0 * c_q1;
-    let t13 = c_q0 * s_q1;
-    let t14 = t5 + t13 - 2.0 * t10;
-    let t15 = s_q2 * t14;
-    let t16 = t12 - t6;
-    let t17 = c_q2 * t16;
-    let t18 = c_q2 * t14 + s_q2 * t16 - t11 * t11;
-    let t19 = s_q2 * t18;
-    let t20 = t17 - t15;
-    let t21 = c_q2 * t20;
-    let t22 = t19 + t21;
+    let t9 = t6 * t6;
+    let t10 = qd[0] + qd[1] + qd[2];
+    let t11 = c_q0 * c_q1;
+    let t12 = s_q2 * (c_q1 * t4 + c_q0 * s_q1 - 2.0 * t9);
+    let t13 = c_q2 * (t11 - t5);
+    let t14 = t11 - t5 - s_q2 * (t10 * t10);
     [
-        c_q0 + t12 + t17
+        c_q0 + t11 + t13
             + 2.0
-                * (t22
-                    + (s_q1 * (t5 + t13 + c_q2 * t18 - t10 - s_q2 * t20)
-                        + c_q1 * (t12 + t19 + t21 - t6))) - t6 - t15,
-        t12 + t17 + 2.0 * t22 - t6 - t15,
-        t20,
+                * (2.0 * c_q0 + s_q1 * (-(3.0 * t9) - c_q2 * (t10 * t10))
+                    - c_q1 * s_q2 * (t10 * t10) + t14) - t5 - t12,
+        t11 + t13 + 2.0 * t14 - t5 - t12,
+        t13 - t12,
     ]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
-    mul: 16,
-    add: 22,
+    mul: 9,
+    add: 12,
     div: 0,
     sqrt: 0,
     sin: 3,
@@ -291,27 +276,11 @@ pub fn gravity_with(d: &Derived, q: &[f64; NQ]) -> [f64; NV] {
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
     let t6 = c_q0 * c_q1;
-    let t7 = c_q0 * s_q1;
-    let t8 = s_q0 * s_q1;
-    let t9 = s_q0 * c_q1;
-    let t10 = t7 + t9;
-    let t11 = s_q2 * t10;
-    let t12 = t6 - t8;
-    let t13 = c_q2 * t12;
-    let t14 = c_q2 * t10 + s_q2 * t12;
-    let t15 = s_q2 * t14;
-    let t16 = t13 - t11;
-    let t17 = c_q2 * t16;
-    let t18 = t15 + t17;
-    [
-        c_q0 + t6 + t13
-            + 2.0
-                * (t18
-                    + (s_q1 * (t7 + t9 + c_q2 * t14 - s_q2 * t16)
-                        + c_q1 * (t6 + t15 + t17 - t8))) - t8 - t11,
-        t6 + t13 + 2.0 * t18 - t8 - t11,
-        t16,
-    ]
+    let t7 = s_q0 * s_q1;
+    let t8 = s_q2 * (c_q0 * s_q1 + s_q0 * c_q1);
+    let t9 = t6 - t7;
+    let t10 = c_q2 * t9;
+    [5.0 * c_q0 + t6 + t10 + 2.0 * t9 - t7 - t8, t6 + t10 + 2.0 * t9 - t7 - t8, t10 - t8]
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {

@@ -81,6 +81,8 @@ enum MethodArg {
     Vereshchagin,
     /// The joint-coordinate formalism: M = Σ BᵀMB, bias, and an L D Lᵀ forward dynamics.
     Lagrange,
+    /// Telegin's direction-cosine formalism (serial chains); M, bias and gravity read off it.
+    Telegin,
 }
 
 impl From<MethodArg> for Method {
@@ -89,6 +91,7 @@ impl From<MethodArg> for Method {
             MethodArg::NewtonEuler => Method::NewtonEuler,
             MethodArg::Vereshchagin => Method::Vereshchagin,
             MethodArg::Lagrange => Method::Lagrange,
+            MethodArg::Telegin => Method::Telegin,
         }
     }
 }

@@ -7,7 +7,7 @@ use crate::method::{Method, Output};
 use crate::module::{emit_module, Argument, EmitError, FunctionSpec, GeneratedModule, Shape};
 use sharnir_cas::{Id, Pool, Program};
 use sharnir_mech::joint_space::JointSpace;
-use sharnir_mech::{coriolis, energy, jacobian, joint_space, kinematics, lagrange, rnea};
+use sharnir_mech::{coriolis, energy, jacobian, joint_space, kinematics, lagrange, rnea, telegin};
 use sharnir_mech::{Mechanism, ParameterMode};
 
 /// Derives and emits every function of the module for `mechanism`, each
@@ -54,8 +54,8 @@ fn assemble(
         .collect();
     let rates = kinematics::coordinate_rates(mechanism);
     let dynamics = match method {
-        Some(method) => Dynamics::derive(mechanism, method, inverse_dynamics, terms),
-        None => Dynamics::cheapest(mechanism, inverse_dynamics, terms),
+        Some(method) => Dynamics::derive(mechanism, method, inverse_dynamics, terms)?,
+        None => Dynamics::cheapest(mechanism, inverse_dynamics, terms)?,
     };
     let functions = [
         FunctionSpec {
@@ -173,27 +173,42 @@ struct Dynamics {
 }
 
 impl Dynamics {
-    /// Derives what `method` produces and takes the rest from the default
+    /// Derives what `method` produces and takes the rest from the usual
     /// producers; `newton_euler` and its `terms` are already derived because
-    /// the Coriolis matrix reads them whatever the method.
+    /// the Coriolis matrix reads them whatever the method. Fails only for a
+    /// method that cannot handle this mechanism (Telegin's formalism needs a
+    /// serial chain of one-degree-of-freedom joints).
     fn derive(
         mechanism: &mut Mechanism,
         method: Method,
         newton_euler: Vec<Id>,
         terms: JointSpace,
-    ) -> Dynamics {
-        let terms = match method.producer(Output::JointSpace) {
-            Method::Lagrange => lagrange::joint_space(mechanism),
-            Method::NewtonEuler | Method::Vereshchagin => terms,
+    ) -> Result<Dynamics, EmitError> {
+        let telegin = match method {
+            Method::Telegin => {
+                Some(telegin::inverse_dynamics(mechanism).map_err(|e| EmitError(e.to_string()))?)
+            }
+            _ => None,
         };
-        let (inverse, inverse_doc) = match method.producer(Output::InverseDynamics) {
-            Method::Lagrange => (
+        let terms = match (method.producer(Output::JointSpace), &telegin) {
+            (Method::Lagrange, _) => lagrange::joint_space(mechanism),
+            (Method::Telegin, Some(tau)) => joint_space::joint_space(&mut mechanism.pool, tau),
+            _ => terms,
+        };
+        let (inverse, inverse_doc) = match (method.producer(Output::InverseDynamics), telegin) {
+            (Method::Lagrange, _) => (
                 lagrange::inverse_dynamics(&mut mechanism.pool, &terms),
                 "Joint forces τ(q, q̇, q̈) = M(q) q̈ + bias(q, q̇) by the joint-coordinate\n\
                  (Lagrange) formalism: torques for revolute joints, forces for prismatic ones,\n\
                  in coordinate order.",
             ),
-            Method::NewtonEuler | Method::Vereshchagin => (
+            (Method::Telegin, Some(tau)) => (
+                tau,
+                "Joint forces τ(q, q̇, q̈) by Telegin's direction-cosine formalism (subsystem\n\
+                 static moments, Statements 1–2): torques for revolute joints, forces for\n\
+                 prismatic ones, in coordinate order.",
+            ),
+            _ => (
                 newton_euler,
                 "Joint forces τ(q, q̇, q̈) by the recursive Newton–Euler method: torques for\n\
                  revolute joints, forces for prismatic ones, in coordinate order.",
@@ -205,7 +220,7 @@ impl Dynamics {
                 "Joint accelerations q̈(q, q̇, τ) by an L D Lᵀ factorisation of M(q) in\n\
                  `M(q) q̈ = τ − bias(q, q̇)` (joint-coordinate formalism), in O(n³).",
             ),
-            Method::NewtonEuler | Method::Vereshchagin => (
+            _ => (
                 sharnir_mech::vereshchagin::forward_dynamics(mechanism),
                 "Joint accelerations q̈(q, q̇, τ) by Vereshchagin's separate-bodies\n\
                  (articulated-body) method, in O(n) and without forming M(q); they satisfy\n\
@@ -213,7 +228,7 @@ impl Dynamics {
             ),
         };
         let producer = |output| method.producer(output);
-        Dynamics {
+        Ok(Dynamics {
             choice: Choice {
                 inverse_dynamics: producer(Output::InverseDynamics),
                 mass_matrix: producer(Output::JointSpace),
@@ -226,57 +241,55 @@ impl Dynamics {
             terms,
             forward,
             forward_doc,
-        }
+        })
     }
 
-    /// Derives every output by every formalism that produces it and keeps,
-    /// output by output, the cheapest emitted code.
-    fn cheapest(mechanism: &mut Mechanism, newton_euler: Vec<Id>, terms: JointSpace) -> Dynamics {
-        let by_newton_euler = Dynamics::derive(mechanism, Method::NewtonEuler, newton_euler, terms);
-        let by_lagrange = Dynamics::derive(
-            mechanism,
-            Method::Lagrange,
-            by_newton_euler.inverse.clone(),
-            by_newton_euler.terms.clone(),
-        );
-        let pool = &mechanism.pool;
-        let pick = |a: &[Id], b: &[Id]| cost(pool, b) < cost(pool, a);
-        let flat = |m: &[Vec<Id>]| m.concat();
-        let lagrange_inverse = pick(&by_newton_euler.inverse, &by_lagrange.inverse);
-        let lagrange_mass = pick(
-            &flat(&by_newton_euler.terms.mass_matrix),
-            &flat(&by_lagrange.terms.mass_matrix),
-        );
-        let lagrange_bias = pick(&by_newton_euler.terms.bias, &by_lagrange.terms.bias);
-        let lagrange_gravity = pick(&by_newton_euler.terms.gravity, &by_lagrange.terms.gravity);
-        let lagrange_forward = pick(&by_newton_euler.forward, &by_lagrange.forward);
-        let choose =
-            |lagrange: bool, other: Method| if lagrange { Method::Lagrange } else { other };
-        let from = |lagrange: bool| {
-            if lagrange {
-                &by_lagrange
-            } else {
-                &by_newton_euler
+    /// Derives every output by every formalism that can produce it for this
+    /// mechanism and keeps, output by output, the cheapest emitted code
+    /// (ties go to the earlier formalism of [`Method::ALL`]).
+    fn cheapest(
+        mechanism: &mut Mechanism,
+        newton_euler: Vec<Id>,
+        terms: JointSpace,
+    ) -> Result<Dynamics, EmitError> {
+        let mut candidates: Vec<(Method, Dynamics)> = Vec::new();
+        for method in [Method::NewtonEuler, Method::Lagrange, Method::Telegin] {
+            match Dynamics::derive(mechanism, method, newton_euler.clone(), terms.clone()) {
+                Ok(dynamics) => candidates.push((method, dynamics)),
+                Err(_) if method == Method::Telegin => {}
+                Err(e) => return Err(e),
             }
-        };
-        Dynamics {
-            choice: Choice {
-                inverse_dynamics: choose(lagrange_inverse, Method::NewtonEuler),
-                mass_matrix: choose(lagrange_mass, Method::NewtonEuler),
-                bias: choose(lagrange_bias, Method::NewtonEuler),
-                gravity: choose(lagrange_gravity, Method::NewtonEuler),
-                forward_dynamics: choose(lagrange_forward, Method::Vereshchagin),
-            },
-            inverse: from(lagrange_inverse).inverse.clone(),
-            inverse_doc: from(lagrange_inverse).inverse_doc,
-            terms: JointSpace {
-                mass_matrix: from(lagrange_mass).terms.mass_matrix.clone(),
-                bias: from(lagrange_bias).terms.bias.clone(),
-                gravity: from(lagrange_gravity).terms.gravity.clone(),
-            },
-            forward: from(lagrange_forward).forward.clone(),
-            forward_doc: from(lagrange_forward).forward_doc,
         }
+        let pool = &mechanism.pool;
+        let best = |output: &dyn Fn(&Dynamics) -> Vec<Id>| -> usize {
+            (0..candidates.len())
+                .min_by_key(|&i| (cost(pool, &output(&candidates[i].1)), i))
+                .unwrap_or(0)
+        };
+        let inverse = best(&|d| d.inverse.clone());
+        let mass = best(&|d| d.terms.mass_matrix.concat());
+        let bias = best(&|d| d.terms.bias.clone());
+        let gravity = best(&|d| d.terms.gravity.clone());
+        let forward = best(&|d| d.forward.clone());
+        let pick = |i: usize| &candidates[i];
+        Ok(Dynamics {
+            choice: Choice {
+                inverse_dynamics: pick(inverse).1.choice.inverse_dynamics,
+                mass_matrix: pick(mass).1.choice.mass_matrix,
+                bias: pick(bias).1.choice.bias,
+                gravity: pick(gravity).1.choice.gravity,
+                forward_dynamics: pick(forward).1.choice.forward_dynamics,
+            },
+            inverse: pick(inverse).1.inverse.clone(),
+            inverse_doc: pick(inverse).1.inverse_doc,
+            terms: JointSpace {
+                mass_matrix: pick(mass).1.terms.mass_matrix.clone(),
+                bias: pick(bias).1.terms.bias.clone(),
+                gravity: pick(gravity).1.terms.gravity.clone(),
+            },
+            forward: pick(forward).1.forward.clone(),
+            forward_doc: pick(forward).1.forward_doc,
+        })
     }
 }
 

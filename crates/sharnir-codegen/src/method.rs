@@ -9,11 +9,11 @@
 //! output comes from its usual producer; the module header says which made
 //! what:
 //!
-//! | output | `newton-euler` | `vereshchagin` | `lagrange` |
-//! |---|---|---|---|
-//! | `inverse_dynamics` | Newton–Euler | (Newton–Euler) | `M q̈ + bias` |
-//! | `mass_matrix`, `bias`, `gravity` | read off Newton–Euler | (read off Newton–Euler) | `Σ BᵀMB`, `Bᵀ(M Ḃ q̇ − g)` |
-//! | `forward_dynamics` | (Vereshchagin) | Vereshchagin | `L D Lᵀ` solve of `M q̈ = τ − bias` |
+//! | output | `newton-euler` | `vereshchagin` | `lagrange` | `telegin` (serial chains) |
+//! |---|---|---|---|---|
+//! | `inverse_dynamics` | Newton–Euler | (Newton–Euler) | `M q̈ + bias` | direction cosines |
+//! | `mass_matrix`, `bias`, `gravity` | read off Newton–Euler | (read off Newton–Euler) | `Σ BᵀMB`, `Bᵀ(M Ḃ q̇ − g)` | read off Telegin's τ |
+//! | `forward_dynamics` | (Vereshchagin) | Vereshchagin | `L D Lᵀ` solve of `M q̈ = τ − bias` | (Vereshchagin) |
 //!
 //! Newton–Euler is an inverse-dynamics recursion and the separate-bodies
 //! method a forward-dynamics one, so `newton-euler` and `vereshchagin`
@@ -38,6 +38,9 @@ pub enum Method {
     /// The joint-coordinate (Lagrange) formalism of seed 002
     /// (`sharnir_mech::lagrange`), producing every dynamics output.
     Lagrange,
+    /// Telegin's direction-cosine formalism (`sharnir_mech::telegin`) for
+    /// serial chains: inverse dynamics, and M, bias and gravity read off it.
+    Telegin,
 }
 
 /// A dynamics output whose producer depends on the method.
@@ -53,7 +56,12 @@ pub enum Output {
 
 impl Method {
     /// Every method, in the order the command line lists them.
-    pub const ALL: [Method; 3] = [Method::NewtonEuler, Method::Vereshchagin, Method::Lagrange];
+    pub const ALL: [Method; 4] = [
+        Method::NewtonEuler,
+        Method::Vereshchagin,
+        Method::Lagrange,
+        Method::Telegin,
+    ];
 
     /// The name on the command line and in module headers.
     pub fn name(self) -> &'static str {
@@ -61,6 +69,7 @@ impl Method {
             Method::NewtonEuler => "newton-euler",
             Method::Vereshchagin => "vereshchagin",
             Method::Lagrange => "lagrange",
+            Method::Telegin => "telegin",
         }
     }
 
@@ -71,6 +80,7 @@ impl Method {
             Method::NewtonEuler => output != Output::ForwardDynamics,
             Method::Vereshchagin => output == Output::ForwardDynamics,
             Method::Lagrange => true,
+            Method::Telegin => output != Output::ForwardDynamics,
         }
     }
 
@@ -92,6 +102,7 @@ impl Method {
             Method::NewtonEuler => "recursive Newton–Euler",
             Method::Vereshchagin => "Vereshchagin's separate-bodies method",
             Method::Lagrange => "the joint-coordinate (Lagrange) formalism",
+            Method::Telegin => "Telegin's direction-cosine formalism",
         }
     }
 
