@@ -1,14 +1,18 @@
 //! 200 seeded random mechanisms (`support/random_spec.rs`) through the whole
 //! symbolic pipeline: spec text → parser → `Mechanism` → inverse dynamics,
-//! joint-space terms, forward dynamics, energy and coordinate rates →
-//! lowered straight-line programs (the emitter's input) → numbers.
+//! joint-space terms, forward dynamics, energy, coordinate rates, Coriolis
+//! matrix and body poses → lowered straight-line programs (the emitter's
+//! input) → numbers.
 //!
 //! At 3 random states per mechanism every output is compared with the
 //! numeric spatial-vector oracle of `sharnir-runtime` to 1e-10 relative
 //! (`relative_error`, relative to `max(1, ‖expected‖∞)`), and the outputs
 //! are checked against each other: `M q̈ + bias = τ` and
 //! `forward(inverse(q̈)) = q̈` to 1e-9, `M` symmetric to 1e-12 and positive
-//! definite (its Cholesky factorisation succeeds). Runtime-parameter
+//! definite (its Cholesky factorisation succeeds), `bias(q, 0) = gravity`
+//! (against the oracle) and `C q̇ + g = bias`; along the motion, by
+//! fourth-order central differences, `Ṁ − 2C` skew-symmetric and the power
+//! balance `d/dt (T + V) = q̇ᵀτ`, both to 1e-6. Runtime-parameter
 //! mechanisms are evaluated through `sharnir_cas::Program`, as emitted code
 //! would be; every second mechanism is also derived with folded parameters
 //! and evaluated with `Pool::eval`.
@@ -19,7 +23,7 @@
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use sharnir_cas::{Id, Program};
-use sharnir_mech::{energy, joint_space, kinematics, rnea, vereshchagin};
+use sharnir_mech::{coriolis, energy, joint_space, kinematics, rnea, vereshchagin};
 use sharnir_mech::{Input, Mechanism, ParameterMode};
 use sharnir_spec::{JointKind, ParameterValue, Spec};
 use sharnir_tests::oracle::{relative_error, Oracle, Sampling};
@@ -44,7 +48,9 @@ const SYMMETRY_TOLERANCE: f64 = 1e-12;
 /// The derived outputs of one mechanism and how to evaluate them.
 struct Pipeline {
     mechanism: Mechanism,
-    /// `τ`, `M` row by row, `bias`, `T`, `V`, `q̇`: over `q`, `q̇`, `q̈`.
+    /// `τ`, `M` row by row, `bias`, `T`, `V`, `q̇`, `g`, `C` row by row and
+    /// the spec bodies' poses (rotation row-major, origin): over `q`, `q̇`,
+    /// `q̈`.
     dynamics: Vec<Id>,
     /// `q̈`: over `q`, `q̇`, `τ`.
     forward: Vec<Id>,
@@ -60,6 +66,9 @@ struct Dynamics {
     bias: Vec<f64>,
     energy: [f64; 2],
     rates: Vec<f64>,
+    gravity: Vec<f64>,
+    coriolis: Vec<Vec<f64>>,
+    poses: Vec<f64>,
 }
 
 /// One random state; `tau` is an independent joint-force vector.
@@ -81,11 +90,22 @@ impl Pipeline {
         let forward = vereshchagin::forward_dynamics(&mut mechanism);
         let (kinetic, potential) = energy::energy(&mut mechanism);
         let rates = kinematics::coordinate_rates(&mut mechanism);
+        let coriolis = coriolis::coriolis_matrix(&mut mechanism, &terms.bias);
+        let spec_body: Vec<bool> = mechanism.bodies.iter().map(|b| !b.auxiliary).collect();
+        let poses: Vec<Id> = kinematics::poses(&mut mechanism)
+            .iter()
+            .zip(&spec_body)
+            .filter(|(_, keep)| **keep)
+            .flat_map(|(pose, _)| pose.rotation.concat().into_iter().chain(pose.position))
+            .collect();
         let mut dynamics = tau;
         dynamics.extend(terms.mass_matrix.concat());
         dynamics.extend(terms.bias);
         dynamics.extend([kinetic, potential]);
         dynamics.extend(rates);
+        dynamics.extend(terms.gravity);
+        dynamics.extend(coriolis.concat());
+        dynamics.extend(poses);
         let programs = (mode == ParameterMode::Runtime).then(|| {
             (
                 Program::lower(&mechanism.pool, &dynamics),
@@ -137,6 +157,9 @@ impl Pipeline {
         let bias = take(nv);
         let energy = take(2);
         let rates = take(nq);
+        let gravity = take(nv);
+        let coriolis = (0..nv).map(|_| take(nv)).collect();
+        let poses = take(usize::MAX);
         Ok(Dynamics {
             tau,
             mass,
@@ -146,6 +169,9 @@ impl Pipeline {
                 energy.get(1).copied().unwrap_or(f64::NAN),
             ],
             rates,
+            gravity,
+            coriolis,
+            poses,
         })
     }
 
@@ -320,6 +346,68 @@ fn check_state(
     if !cholesky_succeeds(&got.mass) {
         return Err(format!("M is not positive definite: {:?}", got.mass));
     }
+    expect(
+        "gravity vs oracle bias at rest",
+        &got.gravity,
+        &oracle.bias(q, &vec![0.0; qd.len()]),
+        ORACLE_TOLERANCE,
+    )?;
+    let c_qd_g: Vec<f64> = got
+        .coriolis
+        .iter()
+        .zip(&got.gravity)
+        .map(|(row, g)| row.iter().zip(qd).map(|(c, v)| c * v).sum::<f64>() + g)
+        .collect();
+    expect("C q̇ + g vs bias", &c_qd_g, &got.bias, IDENTITY_TOLERANCE)?;
+    let poses: Vec<f64> = oracle
+        .body_poses(q)
+        .iter()
+        .flat_map(|(rotation, origin)| rotation.concat().into_iter().chain(*origin))
+        .collect();
+    expect("body poses vs oracle", &got.poses, &poses, ORACLE_TOLERANCE)?;
+    // Along the motion q(s) = q + s q̇(q, v), v(s) = v + s q̈ (a quaternion
+    // leaves the unit sphere only at second order, which central differences
+    // cancel): Ṁ − 2C is skew, and d/dt (T + V) = vᵀτ.
+    let along = |s: f64| -> Result<Dynamics, String> {
+        let moved = State {
+            q: q.iter().zip(&got.rates).map(|(x, r)| x + s * r).collect(),
+            qd: qd.iter().zip(qdd).map(|(v, a)| v + s * a).collect(),
+            qdd: qdd.clone(),
+            tau: tau.clone(),
+        };
+        pipeline.dynamics(values, &moved)
+    };
+    let h = 1e-4;
+    let (p1, m1, p2, m2) = (along(h)?, along(-h)?, along(2.0 * h)?, along(-2.0 * h)?);
+    let difference = |f: &dyn Fn(&Dynamics) -> Vec<f64>| -> Vec<f64> {
+        let (a, b, c, d) = (f(&p1), f(&m1), f(&p2), f(&m2));
+        (0..a.len())
+            .map(|i| (8.0 * (a[i] - b[i]) - (c[i] - d[i])) / (12.0 * h))
+            .collect()
+    };
+    let n = got.mass.len();
+    // Ṁ at fixed v: only q moves in M, so the difference along s is Ṁ.
+    let m_dot = difference(&|d| d.mass.concat());
+    let symmetric_part: Vec<f64> = (0..n * n)
+        .map(|k| {
+            let (i, j) = (k / n, k % n);
+            (m_dot[i * n + j] - 2.0 * got.coriolis[i][j])
+                + (m_dot[j * n + i] - 2.0 * got.coriolis[j][i])
+        })
+        .collect();
+    expect(
+        "Ṁ − 2C skew (symmetric part)",
+        &symmetric_part,
+        &vec![0.0; n * n],
+        1e-6,
+    )?;
+    let power: f64 = qd.iter().zip(&got.tau).map(|(v, t)| v * t).sum();
+    expect(
+        "d/dt (T + V) vs q̇ᵀτ",
+        &difference(&|d| vec![d.energy[0] + d.energy[1]]),
+        &[power],
+        1e-6,
+    )?;
     Ok(())
 }
 
