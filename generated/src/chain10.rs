@@ -19,13 +19,13 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 38 | 0 | 2 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 190 | 347 | 0 | 0 | 10 | 10 |
+//! | `inverse_dynamics` | 190 | 275 | 0 | 0 | 10 | 10 |
 //! | `mass_matrix` | 412 | 607 | 0 | 0 | 9 | 9 |
-//! | `bias` | 151 | 220 | 0 | 0 | 10 | 10 |
+//! | `bias` | 151 | 184 | 0 | 0 | 10 | 10 |
 //! | `gravity` | 103 | 62 | 0 | 0 | 10 | 10 |
-//! | `forward_dynamics` | 589 | 414 | 9 | 0 | 10 | 10 |
-//! | `coriolis_matrix` | 1060 | 1210 | 0 | 0 | 9 | 9 |
-//! | `energy` | 181 | 183 | 0 | 0 | 10 | 10 |
+//! | `forward_dynamics` | 588 | 334 | 9 | 0 | 10 | 10 |
+//! | `coriolis_matrix` | 1060 | 1174 | 0 | 0 | 9 | 9 |
+//! | `energy` | 181 | 147 | 0 | 0 | 10 | 10 |
 //! | `body_poses` | 84 | 109 | 0 | 0 | 10 | 10 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `body_jacobians` | 450 | 262 | 0 | 0 | 10 | 10 |
@@ -257,7 +257,7 @@ pub const OPS_DERIVED: OpCount = OpCount {
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
     mul: 190,
-    add: 347,
+    add: 275,
     div: 0,
     sqrt: 0,
     sin: 10,
@@ -309,8 +309,8 @@ pub fn inverse_dynamics_with(
     let t21 = s_q2 * t18;
     let t22 = s_q2 * t19;
     let t23 = c_q2 * t18;
-    let t24 = qd[0] + qd[1] + qd[2];
-    let t25 = qdd[0] + qdd[1] + qdd[2];
+    let t24 = t12 + qd[2];
+    let t25 = t13 + qdd[2];
     let s_q3 = libm::sin(q[3]);
     let c_q3 = libm::cos(q[3]);
     let t28 = p.l * t25;
@@ -321,8 +321,8 @@ pub fn inverse_dynamics_with(
     let t33 = s_q3 * t30;
     let t34 = s_q3 * t31;
     let t35 = c_q3 * t30;
-    let t36 = qd[0] + qd[1] + qd[2] + qd[3];
-    let t37 = qdd[0] + qdd[1] + qdd[2] + qdd[3];
+    let t36 = t24 + qd[3];
+    let t37 = t25 + qdd[3];
     let s_q4 = libm::sin(q[4]);
     let c_q4 = libm::cos(q[4]);
     let t40 = p.l * t37;
@@ -333,8 +333,8 @@ pub fn inverse_dynamics_with(
     let t45 = s_q4 * t42;
     let t46 = s_q4 * t43;
     let t47 = c_q4 * t42;
-    let t48 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4];
-    let t49 = qdd[0] + qdd[1] + qdd[2] + qdd[3] + qdd[4];
+    let t48 = t36 + qd[4];
+    let t49 = t37 + qdd[4];
     let s_q5 = libm::sin(q[5]);
     let c_q5 = libm::cos(q[5]);
     let t52 = p.l * t49;
@@ -345,8 +345,8 @@ pub fn inverse_dynamics_with(
     let t57 = s_q5 * t54;
     let t58 = s_q5 * t55;
     let t59 = c_q5 * t54;
-    let t60 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5];
-    let t61 = qdd[0] + qdd[1] + qdd[2] + qdd[3] + qdd[4] + qdd[5];
+    let t60 = t48 + qd[5];
+    let t61 = t49 + qdd[5];
     let s_q6 = libm::sin(q[6]);
     let c_q6 = libm::cos(q[6]);
     let t64 = p.l * t61;
@@ -357,8 +357,8 @@ pub fn inverse_dynamics_with(
     let t69 = s_q6 * t66;
     let t70 = s_q6 * t67;
     let t71 = c_q6 * t66;
-    let t72 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6];
-    let t73 = qdd[0] + qdd[1] + qdd[2] + qdd[3] + qdd[4] + qdd[5] + qdd[6];
+    let t72 = t60 + qd[6];
+    let t73 = t61 + qdd[6];
     let s_q7 = libm::sin(q[7]);
     let c_q7 = libm::cos(q[7]);
     let t76 = p.l * t73;
@@ -369,8 +369,8 @@ pub fn inverse_dynamics_with(
     let t81 = s_q7 * t78;
     let t82 = s_q7 * t79;
     let t83 = c_q7 * t78;
-    let t84 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6] + qd[7];
-    let t85 = qdd[0] + qdd[1] + qdd[2] + qdd[3] + qdd[4] + qdd[5] + qdd[6] + qdd[7];
+    let t84 = t72 + qd[7];
+    let t85 = t73 + qdd[7];
     let s_q8 = libm::sin(q[8]);
     let c_q8 = libm::cos(q[8]);
     let t88 = p.l * t85;
@@ -381,19 +381,16 @@ pub fn inverse_dynamics_with(
     let t93 = s_q8 * t90;
     let t94 = s_q8 * t91;
     let t95 = c_q8 * t90;
-    let t96 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6] + qd[7] + qd[8];
-    let t97 = qdd[0] + qdd[1] + qdd[2] + qdd[3] + qdd[4] + qdd[5] + qdd[6] + qdd[7]
-        + qdd[8];
+    let t96 = t84 + qd[8];
+    let t97 = t85 + qdd[8];
     let s_q9 = libm::sin(q[9]);
     let c_q9 = libm::cos(q[9]);
     let t100 = p.l * t97;
     let t101 = p.l * (t96 * t96);
     let t102 = t95 + t100 - t94;
     let t103 = t92 + t93 - t101;
-    let t104 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6] + qd[7] + qd[8]
-        + qd[9];
-    let t105 = qdd[0] + qdd[1] + qdd[2] + qdd[3] + qdd[4] + qdd[5] + qdd[6] + qdd[7]
-        + qdd[8] + qdd[9];
+    let t104 = t96 + qd[9];
+    let t105 = t97 + qdd[9];
     let t106 = t11 + 0.5 * t16 - t10;
     let t107 = t23 + 0.5 * t28 - t22;
     let t108 = t35 + 0.5 * t40 - t34;
@@ -943,7 +940,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[f64; NQ]) -> [[f64; NV]; NV] {
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
     mul: 151,
-    add: 220,
+    add: 184,
     div: 0,
     sqrt: 0,
     sin: 10,
@@ -971,36 +968,35 @@ pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
     let t9 = p.l * (t6 * t6);
-    let t10 = qd[0] + qd[1] + qd[2];
+    let t10 = t6 + qd[2];
     let s_q3 = libm::sin(q[3]);
     let c_q3 = libm::cos(q[3]);
     let t13 = p.l * (t10 * t10);
-    let t14 = qd[0] + qd[1] + qd[2] + qd[3];
+    let t14 = t10 + qd[3];
     let s_q4 = libm::sin(q[4]);
     let c_q4 = libm::cos(q[4]);
     let t17 = p.l * (t14 * t14);
-    let t18 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4];
+    let t18 = t14 + qd[4];
     let s_q5 = libm::sin(q[5]);
     let c_q5 = libm::cos(q[5]);
     let t21 = p.l * (t18 * t18);
-    let t22 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5];
+    let t22 = t18 + qd[5];
     let s_q6 = libm::sin(q[6]);
     let c_q6 = libm::cos(q[6]);
     let t25 = p.l * (t22 * t22);
-    let t26 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6];
+    let t26 = t22 + qd[6];
     let s_q7 = libm::sin(q[7]);
     let c_q7 = libm::cos(q[7]);
     let t29 = p.l * (t26 * t26);
-    let t30 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6] + qd[7];
+    let t30 = t26 + qd[7];
     let s_q8 = libm::sin(q[8]);
     let c_q8 = libm::cos(q[8]);
     let t33 = p.l * (t30 * t30);
-    let t34 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6] + qd[7] + qd[8];
+    let t34 = t30 + qd[8];
     let s_q9 = libm::sin(q[9]);
     let c_q9 = libm::cos(q[9]);
     let t37 = p.l * (t34 * t34);
-    let t38 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6] + qd[7] + qd[8]
-        + qd[9];
+    let t38 = t34 + qd[9];
     let t39 = p.g * c_q0 * c_q1 - s_q1 * t4;
     let t40 = p.g * c_q0 * s_q1;
     let t41 = t5 + t40 - t9;
@@ -1186,8 +1182,8 @@ pub fn gravity_with(d: &Derived, q: &[f64; NQ]) -> [f64; NV] {
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 589,
-    add: 414,
+    mul: 588,
+    add: 334,
     div: 9,
     sqrt: 0,
     sin: 10,
@@ -1223,29 +1219,28 @@ pub fn forward_dynamics_with(
     let t4 = qd[0] + qd[1];
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
-    let t7 = qd[0] + qd[1] + qd[2];
+    let t7 = t4 + qd[2];
     let s_q3 = libm::sin(q[3]);
     let c_q3 = libm::cos(q[3]);
-    let t10 = qd[0] + qd[1] + qd[2] + qd[3];
+    let t10 = t7 + qd[3];
     let s_q4 = libm::sin(q[4]);
     let c_q4 = libm::cos(q[4]);
-    let t13 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4];
+    let t13 = t10 + qd[4];
     let s_q5 = libm::sin(q[5]);
     let c_q5 = libm::cos(q[5]);
-    let t16 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5];
+    let t16 = t13 + qd[5];
     let s_q6 = libm::sin(q[6]);
     let c_q6 = libm::cos(q[6]);
-    let t19 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6];
+    let t19 = t16 + qd[6];
     let s_q7 = libm::sin(q[7]);
     let c_q7 = libm::cos(q[7]);
-    let t22 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6] + qd[7];
+    let t22 = t19 + qd[7];
     let s_q8 = libm::sin(q[8]);
     let c_q8 = libm::cos(q[8]);
-    let t25 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6] + qd[7] + qd[8];
+    let t25 = t22 + qd[8];
     let s_q9 = libm::sin(q[9]);
     let c_q9 = libm::cos(q[9]);
-    let t28 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6] + qd[7] + qd[8]
-        + qd[9];
+    let t28 = t25 + qd[9];
     let t29 = p.g * s_q0 * s_q1;
     let t30 = p.l * (qd[0] * qd[0]) * s_q1;
     let t31 = p.l * (t4 * t4) * s_q2;
@@ -1266,7 +1261,7 @@ pub fn forward_dynamics_with(
     let t45 = 0.75 * (p.m * s_q9 * c_q9 - s_q9 * c_q9 * d.k1 * inv42 * t44);
     let t46 = s_q8 * t45;
     let t47 = c_q8 * t45;
-    let t48 = p.m + t39 + 0.25 * t38 - inv42 * (t44 * t44);
+    let t48 = t40 + (p.m - inv42 * (t44 * t44));
     let t49 = t47 + s_q8 * t43;
     let t50 = c_q8 * t49;
     let t51 = t46 + c_q8 * t48;
@@ -1280,10 +1275,10 @@ pub fn forward_dynamics_with(
     let t59 = p.m + c_q8 * (c_q8 * t43 - t46) - s_q8 * (t47 - s_q8 * t48)
         - d.k28 * (t53 * t53) * inv58;
     let t60 = d.k30 + p.l * t56;
-    let t61 = t50 - t52 - p.l * t53 * inv58 * t60;
+    let t61 = t53 + -(p.l * t53 * inv58 * t60);
     let t62 = s_q7 * t61;
     let t63 = c_q7 * t61;
-    let t64 = p.m + t54 + t55 - inv58 * (t60 * t60);
+    let t64 = t56 + (p.m - inv58 * (t60 * t60));
     let t65 = t63 + s_q7 * t59;
     let t66 = c_q7 * t65;
     let t67 = t62 + c_q7 * t64;
@@ -1297,10 +1292,10 @@ pub fn forward_dynamics_with(
     let t75 = p.m + c_q7 * (c_q7 * t59 - t62) - s_q7 * (t63 - s_q7 * t64)
         - d.k28 * (t69 * t69) * inv74;
     let t76 = d.k30 + p.l * t72;
-    let t77 = t66 - t68 - p.l * t69 * inv74 * t76;
+    let t77 = t69 + -(p.l * t69 * inv74 * t76);
     let t78 = s_q6 * t77;
     let t79 = c_q6 * t77;
-    let t80 = p.m + t70 + t71 - inv74 * (t76 * t76);
+    let t80 = t72 + (p.m - inv74 * (t76 * t76));
     let t81 = t79 + s_q6 * t75;
     let t82 = c_q6 * t81;
     let t83 = t78 + c_q6 * t80;
@@ -1314,10 +1309,10 @@ pub fn forward_dynamics_with(
     let t91 = p.m + c_q6 * (c_q6 * t75 - t78) - s_q6 * (t79 - s_q6 * t80)
         - d.k28 * (t85 * t85) * inv90;
     let t92 = d.k30 + p.l * t88;
-    let t93 = t82 - t84 - p.l * t85 * inv90 * t92;
+    let t93 = t85 + -(p.l * t85 * inv90 * t92);
     let t94 = s_q5 * t93;
     let t95 = c_q5 * t93;
-    let t96 = p.m + t86 + t87 - inv90 * (t92 * t92);
+    let t96 = t88 + (p.m - inv90 * (t92 * t92));
     let t97 = t95 + s_q5 * t91;
     let t98 = c_q5 * t97;
     let t99 = t94 + c_q5 * t96;
@@ -1331,10 +1326,10 @@ pub fn forward_dynamics_with(
     let t107 = p.m + c_q5 * (c_q5 * t91 - t94) - s_q5 * (t95 - s_q5 * t96)
         - d.k28 * (t101 * t101) * inv106;
     let t108 = d.k30 + p.l * t104;
-    let t109 = t98 - t100 - p.l * t101 * inv106 * t108;
+    let t109 = t101 + -(p.l * t101 * inv106 * t108);
     let t110 = s_q4 * t109;
     let t111 = c_q4 * t109;
-    let t112 = p.m + t102 + t103 - inv106 * (t108 * t108);
+    let t112 = t104 + (p.m - inv106 * (t108 * t108));
     let t113 = t111 + s_q4 * t107;
     let t114 = c_q4 * t113;
     let t115 = t110 + c_q4 * t112;
@@ -1348,10 +1343,10 @@ pub fn forward_dynamics_with(
     let t123 = p.m + c_q4 * (c_q4 * t107 - t110) - s_q4 * (t111 - s_q4 * t112)
         - d.k28 * (t117 * t117) * inv122;
     let t124 = d.k30 + p.l * t120;
-    let t125 = t114 - t116 - p.l * t117 * inv122 * t124;
+    let t125 = t117 + -(p.l * t117 * inv122 * t124);
     let t126 = s_q3 * t125;
     let t127 = c_q3 * t125;
-    let t128 = p.m + t118 + t119 - inv122 * (t124 * t124);
+    let t128 = t120 + (p.m - inv122 * (t124 * t124));
     let t129 = t127 + s_q3 * t123;
     let t130 = c_q3 * t129;
     let t131 = t126 + c_q3 * t128;
@@ -1365,10 +1360,10 @@ pub fn forward_dynamics_with(
     let t139 = p.m + c_q3 * (c_q3 * t123 - t126) - s_q3 * (t127 - s_q3 * t128)
         - d.k28 * (t133 * t133) * inv138;
     let t140 = d.k30 + p.l * t136;
-    let t141 = t130 - t132 - p.l * t133 * inv138 * t140;
+    let t141 = t133 + -(p.l * t133 * inv138 * t140);
     let t142 = s_q2 * t141;
     let t143 = c_q2 * t141;
-    let t144 = p.m + t134 + t135 - inv138 * (t140 * t140);
+    let t144 = t136 + (p.m - inv138 * (t140 * t140));
     let t145 = t143 + s_q2 * t139;
     let t146 = c_q2 * t145;
     let t147 = t142 + c_q2 * t144;
@@ -1382,9 +1377,9 @@ pub fn forward_dynamics_with(
     let t155 = p.m + c_q2 * (c_q2 * t139 - t142) - s_q2 * (t143 - s_q2 * t144)
         - d.k28 * (t149 * t149) * inv154;
     let t156 = d.k30 + p.l * t152;
-    let t157 = t146 - t148 - p.l * t149 * inv154 * t156;
+    let t157 = t149 + -(p.l * t149 * inv154 * t156);
     let t158 = s_q1 * t155 + c_q1 * t157;
-    let t159 = p.m + t150 + t151 - inv154 * (t156 * t156);
+    let t159 = t152 + (p.m - inv154 * (t156 * t156));
     let t160 = s_q1 * t157 + c_q1 * t159;
     let t161 = s_q1 * t158 + c_q1 * t160;
     let t162 = d.k19 + d.k28 * t161;
@@ -1468,65 +1463,60 @@ pub fn forward_dynamics_with(
     let t215 = p.g * s_q0 * c_q1 + s_q1 * t214 - p.l * (qd[0] * qd[0]) * c_q1;
     let t216 = c_q1 * t214;
     let t217 = inv154
-        * (tau[1] + t210 - tau[2] - p.l * t149 * t215 - t156 * (t30 + t216 - t29)
-            - t153 * inv163 * t212);
+        * (t211
+            + (-(p.l * t149 * t215) - t156 * (t30 + t216 - t29) - t153 * inv163 * t212));
     let t218 = t213 + t217;
     let t219 = t30 + t216 + p.l * t218 - t29;
     let t220 = c_q2 * t215 + s_q2 * t219 - p.l * (t4 * t4) * c_q2;
     let t221 = s_q2 * t215;
     let t222 = c_q2 * t219;
     let t223 = inv138
-        * (tau[2] + t204 - tau[3] - p.l * t133 * t220 - t140 * (t31 + t222 - t221)
-            - t137 * t218);
-    let t224 = t213 + t217 + t223;
+        * (t205 + (-(p.l * t133 * t220) - t140 * (t31 + t222 - t221) - t137 * t218));
+    let t224 = t218 + t223;
     let t225 = t31 + t222 + p.l * t224 - t221;
     let t226 = c_q3 * t220 + s_q3 * t225 - p.l * (t7 * t7) * c_q3;
     let t227 = s_q3 * t220;
     let t228 = c_q3 * t225;
     let t229 = inv122
-        * (tau[3] + t198 - tau[4] - p.l * t117 * t226 - t124 * (t32 + t228 - t227)
-            - t121 * t224);
-    let t230 = t213 + t217 + t223 + t229;
+        * (t199 + (-(p.l * t117 * t226) - t124 * (t32 + t228 - t227) - t121 * t224));
+    let t230 = t224 + t229;
     let t231 = t32 + t228 + p.l * t230 - t227;
     let t232 = c_q4 * t226 + s_q4 * t231 - p.l * (t10 * t10) * c_q4;
     let t233 = s_q4 * t226;
     let t234 = c_q4 * t231;
     let t235 = inv106
-        * (tau[4] + t192 - tau[5] - p.l * t101 * t232 - t108 * (t33 + t234 - t233)
-            - t105 * t230);
-    let t236 = t213 + t217 + t223 + t229 + t235;
+        * (t193 + (-(p.l * t101 * t232) - t108 * (t33 + t234 - t233) - t105 * t230));
+    let t236 = t230 + t235;
     let t237 = t33 + t234 + p.l * t236 - t233;
     let t238 = c_q5 * t232 + s_q5 * t237 - p.l * (t13 * t13) * c_q5;
     let t239 = s_q5 * t232;
     let t240 = c_q5 * t237;
     let t241 = inv90
-        * (tau[5] + t186 - tau[6] - p.l * t85 * t238 - t92 * (t34 + t240 - t239)
-            - t89 * t236);
-    let t242 = t213 + t217 + t223 + t229 + t235 + t241;
+        * (t187 + (-(p.l * t85 * t238) - t92 * (t34 + t240 - t239) - t89 * t236));
+    let t242 = t236 + t241;
     let t243 = t34 + t240 + p.l * t242 - t239;
     let t244 = c_q6 * t238 + s_q6 * t243 - p.l * (t16 * t16) * c_q6;
     let t245 = s_q6 * t238;
     let t246 = c_q6 * t243;
     let t247 = inv74
-        * (tau[6] + t180 - tau[7] - p.l * t69 * t244 - t76 * (t35 + t246 - t245)
-            - t73 * t242);
-    let t248 = t213 + t217 + t223 + t229 + t235 + t241 + t247;
+        * (t181 + (-(p.l * t69 * t244) - t76 * (t35 + t246 - t245) - t73 * t242));
+    let t248 = t242 + t247;
     let t249 = t35 + t246 + p.l * t248 - t245;
     let t250 = c_q7 * t244 + s_q7 * t249 - p.l * (t19 * t19) * c_q7;
     let t251 = s_q7 * t244;
     let t252 = c_q7 * t249;
     let t253 = inv58
-        * (tau[7] + t174 - tau[8] - p.l * t53 * t250 - t60 * (t36 + t252 - t251)
-            - t57 * t248);
-    let t254 = t213 + t217 + t223 + t229 + t235 + t241 + t247 + t253;
+        * (t175 + (-(p.l * t53 * t250) - t60 * (t36 + t252 - t251) - t57 * t248));
+    let t254 = t248 + t253;
     let t255 = t36 + t252 + p.l * t254 - t251;
     let t256 = c_q8 * t250 + s_q8 * t255 - p.l * (t22 * t22) * c_q8;
     let t257 = s_q8 * t250;
     let t258 = c_q8 * t255;
     let t259 = inv42
-        * (tau[8] + t168 - tau[9] - t44 * (t37 + t258 - t257) - t41 * t254
-            - 0.75 * (s_q9 * c_q9 * d.k1 * t256));
-    let t260 = t213 + t217 + t223 + t229 + t235 + t241 + t247 + t253 + t259;
+        * (t169
+            + (-(0.75 * (s_q9 * c_q9 * d.k1 * t256)) - t44 * (t37 + t258 - t257)
+                - t41 * t254));
+    let t260 = t254 + t259;
     [
         t213,
         t217,
@@ -1549,7 +1539,7 @@ pub fn forward_dynamics_with(
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
     mul: 1060,
-    add: 1210,
+    add: 1174,
     div: 0,
     sqrt: 0,
     sin: 9,
@@ -1578,36 +1568,35 @@ pub fn coriolis_matrix_with(
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
     let t5 = p.l * t2;
-    let t6 = qd[0] + qd[1] + qd[2];
+    let t6 = t2 + qd[2];
     let s_q3 = libm::sin(q[3]);
     let c_q3 = libm::cos(q[3]);
     let t9 = p.l * t6;
-    let t10 = qd[0] + qd[1] + qd[2] + qd[3];
+    let t10 = t6 + qd[3];
     let s_q4 = libm::sin(q[4]);
     let c_q4 = libm::cos(q[4]);
     let t13 = p.l * t10;
-    let t14 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4];
+    let t14 = t10 + qd[4];
     let s_q5 = libm::sin(q[5]);
     let c_q5 = libm::cos(q[5]);
     let t17 = p.l * t14;
-    let t18 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5];
+    let t18 = t14 + qd[5];
     let s_q6 = libm::sin(q[6]);
     let c_q6 = libm::cos(q[6]);
     let t21 = p.l * t18;
-    let t22 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6];
+    let t22 = t18 + qd[6];
     let s_q7 = libm::sin(q[7]);
     let c_q7 = libm::cos(q[7]);
     let t25 = p.l * t22;
-    let t26 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6] + qd[7];
+    let t26 = t22 + qd[7];
     let s_q8 = libm::sin(q[8]);
     let c_q8 = libm::cos(q[8]);
     let t29 = p.l * t26;
-    let t30 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6] + qd[7] + qd[8];
+    let t30 = t26 + qd[8];
     let s_q9 = libm::sin(q[9]);
     let c_q9 = libm::cos(q[9]);
     let t33 = p.l * t30;
-    let t34 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6] + qd[7] + qd[8]
-        + qd[9];
+    let t34 = t30 + qd[9];
     let t35 = p.l * t34;
     let t36 = p.l * qd[0] * c_q1;
     let t37 = -(2.0 * (t5 + t36));
@@ -2307,7 +2296,7 @@ pub fn coriolis_matrix_with(
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
     mul: 181,
-    add: 183,
+    add: 147,
     div: 0,
     sqrt: 0,
     sin: 10,
@@ -2333,36 +2322,35 @@ pub fn energy_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
     let t7 = p.l * t4;
-    let t8 = qd[0] + qd[1] + qd[2];
+    let t8 = t4 + qd[2];
     let s_q3 = libm::sin(q[3]);
     let c_q3 = libm::cos(q[3]);
     let t11 = p.l * t8;
-    let t12 = qd[0] + qd[1] + qd[2] + qd[3];
+    let t12 = t8 + qd[3];
     let s_q4 = libm::sin(q[4]);
     let c_q4 = libm::cos(q[4]);
     let t15 = p.l * t12;
-    let t16 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4];
+    let t16 = t12 + qd[4];
     let s_q5 = libm::sin(q[5]);
     let c_q5 = libm::cos(q[5]);
     let t19 = p.l * t16;
-    let t20 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5];
+    let t20 = t16 + qd[5];
     let s_q6 = libm::sin(q[6]);
     let c_q6 = libm::cos(q[6]);
     let t23 = p.l * t20;
-    let t24 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6];
+    let t24 = t20 + qd[6];
     let s_q7 = libm::sin(q[7]);
     let c_q7 = libm::cos(q[7]);
     let t27 = p.l * t24;
-    let t28 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6] + qd[7];
+    let t28 = t24 + qd[7];
     let s_q8 = libm::sin(q[8]);
     let c_q8 = libm::cos(q[8]);
     let t31 = p.l * t28;
-    let t32 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6] + qd[7] + qd[8];
+    let t32 = t28 + qd[8];
     let s_q9 = libm::sin(q[9]);
     let c_q9 = libm::cos(q[9]);
     let t35 = p.l * t32;
-    let t36 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6] + qd[7] + qd[8]
-        + qd[9];
+    let t36 = t32 + qd[9];
     let t37 = p.l * qd[0] * c_q1;
     let t38 = p.l * qd[0] * s_q1 * s_q2;
     let t39 = p.l * s_q0;
@@ -2505,7 +2493,7 @@ pub fn body_poses_with(d: &Derived, q: &[f64; NQ]) -> [Pose; NB] {
     let t23 = c_q0 * s_q1;
     let t24 = s_q0 * c_q1;
     let t25 = -t23 - t24;
-    let t26 = t23 + t24;
+    let t26 = -t25;
     let t27 = p.l * t22;
     let t28 = p.l * t26;
     let t29 = c_q2 * t22;
@@ -2813,7 +2801,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
     let t149 = c_q0 * s_q1;
     let t150 = s_q0 * c_q1;
     let t151 = -t149 - t150;
-    let t152 = t149 + t150;
+    let t152 = -t151;
     let t153 = c_q2 * t148;
     let t154 = t153 + s_q2 * t151;
     let t155 = s_q2 * t148;

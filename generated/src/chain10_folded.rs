@@ -19,13 +19,13 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 157 | 331 | 0 | 0 | 10 | 10 |
-//! | `mass_matrix` | 352 | 622 | 0 | 0 | 9 | 9 |
-//! | `bias` | 134 | 202 | 0 | 0 | 10 | 10 |
+//! | `inverse_dynamics` | 157 | 250 | 0 | 0 | 10 | 10 |
+//! | `mass_matrix` | 350 | 608 | 0 | 0 | 9 | 9 |
+//! | `bias` | 133 | 160 | 0 | 0 | 10 | 10 |
 //! | `gravity` | 91 | 62 | 0 | 0 | 10 | 10 |
-//! | `forward_dynamics` | 545 | 414 | 9 | 0 | 10 | 10 |
-//! | `coriolis_matrix` | 975 | 1230 | 0 | 0 | 9 | 9 |
-//! | `energy` | 151 | 183 | 0 | 0 | 10 | 10 |
+//! | `forward_dynamics` | 543 | 326 | 9 | 0 | 10 | 10 |
+//! | `coriolis_matrix` | 968 | 1130 | 0 | 0 | 9 | 9 |
+//! | `energy` | 151 | 147 | 0 | 0 | 10 | 10 |
 //! | `body_poses` | 84 | 109 | 0 | 0 | 10 | 10 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `body_jacobians` | 439 | 262 | 0 | 0 | 10 | 10 |
@@ -140,7 +140,7 @@ pub const OPS_DERIVED: OpCount = OpCount {
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
     mul: 157,
-    add: 331,
+    add: 250,
     div: 0,
     sqrt: 0,
     sin: 10,
@@ -183,83 +183,79 @@ pub fn inverse_dynamics_with(
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
     let t13 = t9 * t9;
-    let t14 = t7 + 0.1 * t10 - t6;
+    let t14 = t8 + 0.1 * t10;
     let t15 = c_q1 * t5 + s_q1 * t4 - 0.1 * t13;
     let t16 = s_q2 * t15;
     let t17 = c_q2 * t14;
     let t18 = t17 - t16;
-    let t19 = qd[0] + qd[1] + qd[2];
-    let t20 = qdd[0] + qdd[1] + qdd[2];
+    let t19 = t9 + qd[2];
+    let t20 = t10 + qdd[2];
     let s_q3 = libm::sin(q[3]);
     let c_q3 = libm::cos(q[3]);
     let t23 = t19 * t19;
-    let t24 = t17 + 0.1 * t20 - t16;
+    let t24 = t18 + 0.1 * t20;
     let t25 = c_q2 * t15 + s_q2 * t14 - 0.1 * t23;
     let t26 = s_q3 * t25;
     let t27 = c_q3 * t24;
     let t28 = t27 - t26;
-    let t29 = qd[0] + qd[1] + qd[2] + qd[3];
-    let t30 = qdd[0] + qdd[1] + qdd[2] + qdd[3];
+    let t29 = t19 + qd[3];
+    let t30 = t20 + qdd[3];
     let s_q4 = libm::sin(q[4]);
     let c_q4 = libm::cos(q[4]);
     let t33 = t29 * t29;
-    let t34 = t27 + 0.1 * t30 - t26;
+    let t34 = t28 + 0.1 * t30;
     let t35 = c_q3 * t25 + s_q3 * t24 - 0.1 * t33;
     let t36 = s_q4 * t35;
     let t37 = c_q4 * t34;
     let t38 = t37 - t36;
-    let t39 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4];
-    let t40 = qdd[0] + qdd[1] + qdd[2] + qdd[3] + qdd[4];
+    let t39 = t29 + qd[4];
+    let t40 = t30 + qdd[4];
     let s_q5 = libm::sin(q[5]);
     let c_q5 = libm::cos(q[5]);
     let t43 = t39 * t39;
-    let t44 = t37 + 0.1 * t40 - t36;
+    let t44 = t38 + 0.1 * t40;
     let t45 = c_q4 * t35 + s_q4 * t34 - 0.1 * t43;
     let t46 = s_q5 * t45;
     let t47 = c_q5 * t44;
     let t48 = t47 - t46;
-    let t49 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5];
-    let t50 = qdd[0] + qdd[1] + qdd[2] + qdd[3] + qdd[4] + qdd[5];
+    let t49 = t39 + qd[5];
+    let t50 = t40 + qdd[5];
     let s_q6 = libm::sin(q[6]);
     let c_q6 = libm::cos(q[6]);
     let t53 = t49 * t49;
-    let t54 = t47 + 0.1 * t50 - t46;
+    let t54 = t48 + 0.1 * t50;
     let t55 = c_q5 * t45 + s_q5 * t44 - 0.1 * t53;
     let t56 = s_q6 * t55;
     let t57 = c_q6 * t54;
     let t58 = t57 - t56;
-    let t59 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6];
-    let t60 = qdd[0] + qdd[1] + qdd[2] + qdd[3] + qdd[4] + qdd[5] + qdd[6];
+    let t59 = t49 + qd[6];
+    let t60 = t50 + qdd[6];
     let s_q7 = libm::sin(q[7]);
     let c_q7 = libm::cos(q[7]);
     let t63 = t59 * t59;
-    let t64 = t57 + 0.1 * t60 - t56;
+    let t64 = t58 + 0.1 * t60;
     let t65 = c_q6 * t55 + s_q6 * t54 - 0.1 * t63;
     let t66 = s_q7 * t65;
     let t67 = c_q7 * t64;
     let t68 = t67 - t66;
-    let t69 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6] + qd[7];
-    let t70 = qdd[0] + qdd[1] + qdd[2] + qdd[3] + qdd[4] + qdd[5] + qdd[6] + qdd[7];
+    let t69 = t59 + qd[7];
+    let t70 = t60 + qdd[7];
     let s_q8 = libm::sin(q[8]);
     let c_q8 = libm::cos(q[8]);
     let t73 = t69 * t69;
-    let t74 = t67 + 0.1 * t70 - t66;
+    let t74 = t68 + 0.1 * t70;
     let t75 = c_q7 * t65 + s_q7 * t64 - 0.1 * t73;
     let t76 = s_q8 * t75;
     let t77 = c_q8 * t74;
     let t78 = t77 - t76;
-    let t79 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6] + qd[7] + qd[8];
-    let t80 = qdd[0] + qdd[1] + qdd[2] + qdd[3] + qdd[4] + qdd[5] + qdd[6] + qdd[7]
-        + qdd[8];
+    let t79 = t69 + qd[8];
+    let t80 = t70 + qdd[8];
     let s_q9 = libm::sin(q[9]);
     let c_q9 = libm::cos(q[9]);
     let t83 = t79 * t79;
-    let t84 = c_q9 * (t77 + 0.1 * t80 - t76)
-        - s_q9 * (c_q8 * t75 + s_q8 * t74 - 0.1 * t83);
-    let t85 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6] + qd[7] + qd[8]
-        + qd[9];
-    let t86 = qdd[0] + qdd[1] + qdd[2] + qdd[3] + qdd[4] + qdd[5] + qdd[6] + qdd[7]
-        + qdd[8] + qdd[9];
+    let t84 = c_q9 * (t78 + 0.1 * t80) - s_q9 * (c_q8 * t75 + s_q8 * t74 - 0.1 * t83);
+    let t85 = t79 + qd[9];
+    let t86 = t80 + qdd[9];
     let t87 = s_q9 * (t85 * t85);
     let t88 = c_q9 * t86;
     let t89 = -(0.15 * t83) - 0.05 * (c_q9 * (t85 * t85) + s_q9 * t86);
@@ -297,7 +293,7 @@ pub fn inverse_dynamics_with(
     let t121 = 4.0 * t54 + t99 + t100;
     let t122 = 3.0 * t64 + t95 + t96;
     let t123 = 2.0 * t74 + t91 + t92;
-    let t124 = t77 + 0.1 * t80 + 0.05 * (t88 - t87) - t76;
+    let t124 = t78 + (0.1 * t80 + 0.05 * (t88 - t87));
     [
         0.4905 * c_q0
             + 0.0033333333333333335
@@ -333,8 +329,8 @@ pub fn inverse_dynamics_with(
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 352,
-    add: 622,
+    mul: 350,
+    add: 608,
     div: 0,
     sqrt: 0,
     sin: 9,
@@ -505,14 +501,13 @@ pub fn mass_matrix_with(d: &Derived, q: &[f64; NQ]) -> [[f64; NV]; NV] {
     let t150 = t112 - t110;
     let t151 = t119 - t117;
     let t152 = t122 - 0.1 * t120;
-    let t153 = c_q9 * (t44 + 0.1 - t42) - s_q9 * (c_q8 * t41 + s_q8 * t43);
-    let t154 = c_q9 * (t67 + 0.1 - t65) - s_q9 * (c_q8 * t64 + s_q8 * t66);
-    let t155 = c_q9 * (t86 + 0.1 - t84) - s_q9 * (c_q8 * t83 + s_q8 * t85);
-    let t156 = c_q9 * (t101 + 0.1 - t99) - s_q9 * (c_q8 * t98 + s_q8 * t100);
-    let t157 = c_q9 * (t112 + 0.1 - t110) - s_q9 * (c_q8 * t109 + s_q8 * t111);
-    let t158 = c_q9 * (t119 + 0.1 - t117) - s_q9 * (c_q8 * t116 + s_q8 * t118);
-    let t159 = c_q9 * (t122 + 0.1 - 0.1 * t120)
-        - s_q9 * (0.1 * (s_q7 * c_q8) + s_q8 * t121);
+    let t153 = c_q9 * (t146 + 0.1) - s_q9 * (c_q8 * t41 + s_q8 * t43);
+    let t154 = c_q9 * (t147 + 0.1) - s_q9 * (c_q8 * t64 + s_q8 * t66);
+    let t155 = c_q9 * (t148 + 0.1) - s_q9 * (c_q8 * t83 + s_q8 * t85);
+    let t156 = c_q9 * (t149 + 0.1) - s_q9 * (c_q8 * t98 + s_q8 * t100);
+    let t157 = c_q9 * (t150 + 0.1) - s_q9 * (c_q8 * t109 + s_q8 * t111);
+    let t158 = c_q9 * (t151 + 0.1) - s_q9 * (c_q8 * t116 + s_q8 * t118);
+    let t159 = c_q9 * (t152 + 0.1) - s_q9 * (0.1 * (s_q7 * c_q8) + s_q8 * t121);
     let t160 = c_q9 * (0.1 * c_q8 + 0.1) - 0.1 * t123;
     let t161 = 0.05 * c_q9 + 0.15;
     let t162 = c_q8 * t161;
@@ -547,7 +542,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[f64; NQ]) -> [[f64; NV]; NV] {
     let t191 = 4.0 * t35 + t170 + t171;
     let t192 = 3.0 * t39 + t164 + t167;
     let t193 = 2.0 * t43 + t162 - 0.05 * t123;
-    let t194 = 0.05 * c_q9 + t44 + 0.1 - t42;
+    let t194 = t146 + (0.05 * c_q9 + 0.1);
     let t195 = 0.005 * c_q1
         + 0.05 * (t125 + t126 + t128 + t131 + t135 + t140 + t146 + t153)
         + 0.1 * (t187 + t188 + t189 + t190 + t191 + t192 + t193 + t194) + 0.03;
@@ -570,7 +565,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[f64; NQ]) -> [[f64; NV]; NV] {
     let t207 = 4.0 * t58 + t170 + t171;
     let t208 = 3.0 * t62 + t164 + t167;
     let t209 = 2.0 * t66 + t162 - 0.05 * t123;
-    let t210 = 0.05 * c_q9 + t67 + 0.1 - t65;
+    let t210 = t147 + (0.05 * c_q9 + 0.1);
     let t211 = 0.005 * c_q2 + 0.05 * (t127 + t129 + t132 + t136 + t141 + t147 + t154)
         + 0.1 * (t204 + t205 + t206 + t207 + t208 + t209 + t210) + 0.02666666666666667;
     let t212 = 0.05 * (t127 + t129 + t132 + t136 + t141 + t147 + t154)
@@ -589,7 +584,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[f64; NQ]) -> [[f64; NV]; NV] {
     let t221 = 4.0 * t77 + t170 + t171;
     let t222 = 3.0 * t81 + t164 + t167;
     let t223 = 2.0 * t85 + t162 - 0.05 * t123;
-    let t224 = 0.05 * c_q9 + t86 + 0.1 - t84;
+    let t224 = t148 + (0.05 * c_q9 + 0.1);
     let t225 = 0.005 * c_q3 + 0.05 * (t130 + t133 + t137 + t142 + t148 + t155)
         + 0.1 * (t219 + t220 + t221 + t222 + t223 + t224) + 0.023333333333333334;
     let t226 = 0.05 * (t130 + t133 + t137 + t142 + t148 + t155)
@@ -605,7 +600,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[f64; NQ]) -> [[f64; NV]; NV] {
     let t233 = 4.0 * t92 + t170 + t171;
     let t234 = 3.0 * t96 + t164 + t167;
     let t235 = 2.0 * t100 + t162 - 0.05 * t123;
-    let t236 = 0.05 * c_q9 + t101 + 0.1 - t99;
+    let t236 = t149 + (0.05 * c_q9 + 0.1);
     let t237 = 0.005 * c_q4 + 0.05 * (t134 + t138 + t143 + t149 + t156)
         + 0.1 * (t232 + t233 + t234 + t235 + t236) + 0.02;
     let t238 = 0.05 * (t134 + t138 + t143 + t149 + t156)
@@ -618,7 +613,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[f64; NQ]) -> [[f64; NV]; NV] {
     let t243 = 4.0 * t103 + t170 + t171;
     let t244 = 3.0 * t107 + t164 + t167;
     let t245 = 2.0 * t111 + t162 - 0.05 * t123;
-    let t246 = 0.05 * c_q9 + t112 + 0.1 - t110;
+    let t246 = t150 + (0.05 * c_q9 + 0.1);
     let t247 = 0.005 * c_q5 + 0.05 * (t139 + t144 + t150 + t157)
         + 0.1 * (t243 + t244 + t245 + t246) + 0.016666666666666666;
     let t248 = 0.05 * (t139 + t144 + t150 + t157) + 0.1 * (t244 + t245 + t246)
@@ -628,14 +623,14 @@ pub fn mass_matrix_with(d: &Derived, q: &[f64; NQ]) -> [[f64; NV]; NV] {
     let t251 = 0.05 * t157 + 0.0033333333333333335;
     let t252 = 3.0 * t114 + t164 + t167;
     let t253 = 2.0 * t118 + t162 - 0.05 * t123;
-    let t254 = 0.05 * c_q9 + t119 + 0.1 - t117;
+    let t254 = t151 + (0.05 * c_q9 + 0.1);
     let t255 = 0.005 * c_q6 + 0.05 * (t145 + t151 + t158) + 0.1 * (t252 + t253 + t254)
         + 0.013333333333333334;
     let t256 = 0.05 * (t145 + t151 + t158) + 0.1 * (t253 + t254) + 0.01;
     let t257 = 0.05 * (t151 + t158) + 0.1 * t254 + 0.006666666666666667;
     let t258 = 0.05 * t158 + 0.0033333333333333335;
     let t259 = 2.0 * t121 + t162 - 0.05 * t123;
-    let t260 = 0.05 * c_q9 + t122 + 0.1 - 0.1 * t120;
+    let t260 = t152 + (0.05 * c_q9 + 0.1);
     let t261 = 0.005 * c_q7 + 0.05 * (t152 + t159) + 0.1 * (t259 + t260) + 0.01;
     let t262 = 0.05 * (t152 + t159) + 0.1 * t260 + 0.006666666666666667;
     let t263 = 0.05 * t159 + 0.0033333333333333335;
@@ -770,8 +765,8 @@ pub fn mass_matrix_with(d: &Derived, q: &[f64; NQ]) -> [[f64; NV]; NV] {
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 134,
-    add: 202,
+    mul: 133,
+    add: 160,
     div: 0,
     sqrt: 0,
     sin: 10,
@@ -798,36 +793,35 @@ pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
     let t8 = t5 * t5;
-    let t9 = qd[0] + qd[1] + qd[2];
+    let t9 = t5 + qd[2];
     let s_q3 = libm::sin(q[3]);
     let c_q3 = libm::cos(q[3]);
     let t12 = t9 * t9;
-    let t13 = qd[0] + qd[1] + qd[2] + qd[3];
+    let t13 = t9 + qd[3];
     let s_q4 = libm::sin(q[4]);
     let c_q4 = libm::cos(q[4]);
     let t16 = t13 * t13;
-    let t17 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4];
+    let t17 = t13 + qd[4];
     let s_q5 = libm::sin(q[5]);
     let c_q5 = libm::cos(q[5]);
     let t20 = t17 * t17;
-    let t21 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5];
+    let t21 = t17 + qd[5];
     let s_q6 = libm::sin(q[6]);
     let c_q6 = libm::cos(q[6]);
     let t24 = t21 * t21;
-    let t25 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6];
+    let t25 = t21 + qd[6];
     let s_q7 = libm::sin(q[7]);
     let c_q7 = libm::cos(q[7]);
     let t28 = t25 * t25;
-    let t29 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6] + qd[7];
+    let t29 = t25 + qd[7];
     let s_q8 = libm::sin(q[8]);
     let c_q8 = libm::cos(q[8]);
     let t32 = t29 * t29;
-    let t33 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6] + qd[7] + qd[8];
+    let t33 = t29 + qd[8];
     let s_q9 = libm::sin(q[9]);
     let c_q9 = libm::cos(q[9]);
     let t36 = t33 * t33;
-    let t37 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6] + qd[7] + qd[8]
-        + qd[9];
+    let t37 = t33 + qd[9];
     let t38 = 9.81 * (c_q0 * c_q1) - s_q1 * t4;
     let t39 = c_q1 * t4 + 9.81 * (c_q0 * s_q1) - 0.1 * t8;
     let t40 = c_q2 * t38 - s_q2 * t39;
@@ -874,13 +868,13 @@ pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let t81 = s_q2 * t77;
     let t82 = c_q2 * t80;
     let t83 = 8.0 * t38 + t81 + t82;
-    let t84 = 7.0 * t40 + t78 + t79;
-    let t85 = 6.0 * t42 + t74 + t75;
-    let t86 = 5.0 * t44 + t70 + t71;
-    let t87 = 4.0 * t46 + t66 + t67;
-    let t88 = 3.0 * t48 + t62 + t63;
-    let t89 = 2.0 * t50 + t58 - 0.05 * t59;
-    let t90 = t53 - t52 - 0.05 * (s_q9 * (t37 * t37));
+    let t84 = t80 + 7.0 * t40;
+    let t85 = t76 + 6.0 * t42;
+    let t86 = t72 + 5.0 * t44;
+    let t87 = t68 + 4.0 * t46;
+    let t88 = t64 + 3.0 * t48;
+    let t89 = t60 + 2.0 * t50;
+    let t90 = t54 + -(0.05 * (s_q9 * (t37 * t37)));
     [
         0.4905 * c_q0 + 0.05 * (t38 + t40 + t42 + t44 + t46 + t48 + t50 + t54 + t55)
             + 0.1
@@ -976,8 +970,8 @@ pub fn gravity_with(d: &Derived, q: &[f64; NQ]) -> [f64; NV] {
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 545,
-    add: 414,
+    mul: 543,
+    add: 326,
     div: 9,
     sqrt: 0,
     sin: 10,
@@ -1013,29 +1007,28 @@ pub fn forward_dynamics_with(
     let t4 = qd[0] + qd[1];
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
-    let t7 = qd[0] + qd[1] + qd[2];
+    let t7 = t4 + qd[2];
     let s_q3 = libm::sin(q[3]);
     let c_q3 = libm::cos(q[3]);
-    let t10 = qd[0] + qd[1] + qd[2] + qd[3];
+    let t10 = t7 + qd[3];
     let s_q4 = libm::sin(q[4]);
     let c_q4 = libm::cos(q[4]);
-    let t13 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4];
+    let t13 = t10 + qd[4];
     let s_q5 = libm::sin(q[5]);
     let c_q5 = libm::cos(q[5]);
-    let t16 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5];
+    let t16 = t13 + qd[5];
     let s_q6 = libm::sin(q[6]);
     let c_q6 = libm::cos(q[6]);
-    let t19 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6];
+    let t19 = t16 + qd[6];
     let s_q7 = libm::sin(q[7]);
     let c_q7 = libm::cos(q[7]);
-    let t22 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6] + qd[7];
+    let t22 = t19 + qd[7];
     let s_q8 = libm::sin(q[8]);
     let c_q8 = libm::cos(q[8]);
-    let t25 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6] + qd[7] + qd[8];
+    let t25 = t22 + qd[8];
     let s_q9 = libm::sin(q[9]);
     let c_q9 = libm::cos(q[9]);
-    let t28 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6] + qd[7] + qd[8]
-        + qd[9];
+    let t28 = t25 + qd[9];
     let t29 = s_q9 * s_q9;
     let t30 = s_q0 * s_q1;
     let t31 = qd[0] * qd[0] * s_q1;
@@ -1060,12 +1053,12 @@ pub fn forward_dynamics_with(
     let t50 = tau[8] + 0.1 * t49 - tau[9];
     let t51 = 0.25 * t29 + t42 + 1.0 - 0.005625 * (s_q9 * s_q9 * (c_q9 * c_q9) * inv46);
     let t52 = 0.75 * (s_q9 * c_q9) - 0.075 * (s_q9 * c_q9 * t44 * inv46);
-    let t53 = t29 + 0.25 * t42 + 1.0 - t44 * t44 * inv46;
+    let t53 = t43 + (1.0 - t44 * t44 * inv46);
     let t54 = 0.05 * (t25 * t25) + c_q9 * t40
         + 0.1 * (t22 * t22 * c_q8 * t51 - t22 * t22 * s_q8 * t52) - s_q9 * t41
         - 0.075 * (s_q9 * c_q9 * inv46 * t50);
-    let t55 = t47 + t48 + 0.1 * (t22 * t22 * c_q8 * t52 - t22 * t22 * s_q8 * t53)
-        - t44 * inv46 * t50;
+    let t55 = t49
+        + (0.1 * (t22 * t22 * c_q8 * t52 - t22 * t22 * s_q8 * t53) - t44 * inv46 * t50);
     let t56 = s_q8 * t52;
     let t57 = c_q8 * t52;
     let t58 = s_q8 * t51 + t57;
@@ -1085,13 +1078,13 @@ pub fn forward_dynamics_with(
     let t72 = tau[7] + 0.1 * t71 - tau[8];
     let t73 = c_q8 * (c_q8 * t51 - t56) + 1.0 - s_q8 * (t57 - s_q8 * t53)
         - 0.01 * (t62 * t62 * inv68);
-    let t74 = t60 - t61 - 0.1 * (t62 * t66 * inv68);
-    let t75 = t63 + t64 + 1.0 - t66 * t66 * inv68;
+    let t74 = t62 + -(0.1 * (t62 * t66 * inv68));
+    let t75 = t65 + (1.0 - t66 * t66 * inv68);
     let t76 = 0.05 * (t22 * t22) + c_q8 * t54
         + 0.1 * (t19 * t19 * c_q7 * t73 - t19 * t19 * s_q7 * t74 - t62 * inv68 * t72)
         - s_q8 * t55;
-    let t77 = t69 + t70 + 0.1 * (t19 * t19 * c_q7 * t74 - t19 * t19 * s_q7 * t75)
-        - t66 * inv68 * t72;
+    let t77 = t71
+        + (0.1 * (t19 * t19 * c_q7 * t74 - t19 * t19 * s_q7 * t75) - t66 * inv68 * t72);
     let t78 = s_q7 * t74;
     let t79 = c_q7 * t74;
     let t80 = s_q7 * t73 + t79;
@@ -1111,13 +1104,13 @@ pub fn forward_dynamics_with(
     let t94 = tau[6] + 0.1 * t93 - tau[7];
     let t95 = c_q7 * (c_q7 * t73 - t78) + 1.0 - s_q7 * (t79 - s_q7 * t75)
         - 0.01 * (t84 * t84 * inv90);
-    let t96 = t82 - t83 - 0.1 * (t84 * t88 * inv90);
-    let t97 = t85 + t86 + 1.0 - t88 * t88 * inv90;
+    let t96 = t84 + -(0.1 * (t84 * t88 * inv90));
+    let t97 = t87 + (1.0 - t88 * t88 * inv90);
     let t98 = 0.05 * (t19 * t19) + c_q7 * t76
         + 0.1 * (t16 * t16 * c_q6 * t95 - t16 * t16 * s_q6 * t96 - t84 * inv90 * t94)
         - s_q7 * t77;
-    let t99 = t91 + t92 + 0.1 * (t16 * t16 * c_q6 * t96 - t16 * t16 * s_q6 * t97)
-        - t88 * inv90 * t94;
+    let t99 = t93
+        + (0.1 * (t16 * t16 * c_q6 * t96 - t16 * t16 * s_q6 * t97) - t88 * inv90 * t94);
     let t100 = s_q6 * t96;
     let t101 = c_q6 * t96;
     let t102 = s_q6 * t95 + t101;
@@ -1137,14 +1130,15 @@ pub fn forward_dynamics_with(
     let t116 = tau[5] + 0.1 * t115 - tau[6];
     let t117 = c_q6 * (c_q6 * t95 - t100) + 1.0 - s_q6 * (t101 - s_q6 * t97)
         - 0.01 * (t106 * t106 * inv112);
-    let t118 = t104 - t105 - 0.1 * (t106 * t110 * inv112);
-    let t119 = t107 + t108 + 1.0 - t110 * t110 * inv112;
+    let t118 = t106 + -(0.1 * (t106 * t110 * inv112));
+    let t119 = t109 + (1.0 - t110 * t110 * inv112);
     let t120 = 0.05 * (t16 * t16) + c_q6 * t98
         + 0.1
             * (t13 * t13 * c_q5 * t117 - t13 * t13 * s_q5 * t118 - t106 * inv112 * t116)
         - s_q6 * t99;
-    let t121 = t113 + t114 + 0.1 * (t13 * t13 * c_q5 * t118 - t13 * t13 * s_q5 * t119)
-        - t110 * inv112 * t116;
+    let t121 = t115
+        + (0.1 * (t13 * t13 * c_q5 * t118 - t13 * t13 * s_q5 * t119)
+            - t110 * inv112 * t116);
     let t122 = s_q5 * t118;
     let t123 = c_q5 * t118;
     let t124 = s_q5 * t117 + t123;
@@ -1164,14 +1158,15 @@ pub fn forward_dynamics_with(
     let t138 = tau[4] + 0.1 * t137 - tau[5];
     let t139 = c_q5 * (c_q5 * t117 - t122) + 1.0 - s_q5 * (t123 - s_q5 * t119)
         - 0.01 * (t128 * t128 * inv134);
-    let t140 = t126 - t127 - 0.1 * (t128 * t132 * inv134);
-    let t141 = t129 + t130 + 1.0 - t132 * t132 * inv134;
+    let t140 = t128 + -(0.1 * (t128 * t132 * inv134));
+    let t141 = t131 + (1.0 - t132 * t132 * inv134);
     let t142 = 0.05 * (t13 * t13) + c_q5 * t120
         + 0.1
             * (t10 * t10 * c_q4 * t139 - t10 * t10 * s_q4 * t140 - t128 * inv134 * t138)
         - s_q5 * t121;
-    let t143 = t135 + t136 + 0.1 * (t10 * t10 * c_q4 * t140 - t10 * t10 * s_q4 * t141)
-        - t132 * inv134 * t138;
+    let t143 = t137
+        + (0.1 * (t10 * t10 * c_q4 * t140 - t10 * t10 * s_q4 * t141)
+            - t132 * inv134 * t138);
     let t144 = s_q4 * t140;
     let t145 = c_q4 * t140;
     let t146 = s_q4 * t139 + t145;
@@ -1191,13 +1186,13 @@ pub fn forward_dynamics_with(
     let t160 = tau[3] + 0.1 * t159 - tau[4];
     let t161 = c_q4 * (c_q4 * t139 - t144) + 1.0 - s_q4 * (t145 - s_q4 * t141)
         - 0.01 * (t150 * t150 * inv156);
-    let t162 = t148 - t149 - 0.1 * (t150 * t154 * inv156);
-    let t163 = t151 + t152 + 1.0 - t154 * t154 * inv156;
+    let t162 = t150 + -(0.1 * (t150 * t154 * inv156));
+    let t163 = t153 + (1.0 - t154 * t154 * inv156);
     let t164 = 0.05 * (t10 * t10) + c_q4 * t142
         + 0.1 * (t7 * t7 * c_q3 * t161 - t7 * t7 * s_q3 * t162 - t150 * inv156 * t160)
         - s_q4 * t143;
-    let t165 = t157 + t158 + 0.1 * (t7 * t7 * c_q3 * t162 - t7 * t7 * s_q3 * t163)
-        - t154 * inv156 * t160;
+    let t165 = t159
+        + (0.1 * (t7 * t7 * c_q3 * t162 - t7 * t7 * s_q3 * t163) - t154 * inv156 * t160);
     let t166 = s_q3 * t162;
     let t167 = c_q3 * t162;
     let t168 = s_q3 * t161 + t167;
@@ -1217,13 +1212,13 @@ pub fn forward_dynamics_with(
     let t182 = tau[2] + 0.1 * t181 - tau[3];
     let t183 = c_q3 * (c_q3 * t161 - t166) + 1.0 - s_q3 * (t167 - s_q3 * t163)
         - 0.01 * (t172 * t172 * inv178);
-    let t184 = t170 - t171 - 0.1 * (t172 * t176 * inv178);
-    let t185 = t173 + t174 + 1.0 - t176 * t176 * inv178;
+    let t184 = t172 + -(0.1 * (t172 * t176 * inv178));
+    let t185 = t175 + (1.0 - t176 * t176 * inv178);
     let t186 = 0.05 * (t7 * t7) + c_q3 * t164
         + 0.1 * (t4 * t4 * c_q2 * t183 - t4 * t4 * s_q2 * t184 - t172 * inv178 * t182)
         - s_q3 * t165;
-    let t187 = t179 + t180 + 0.1 * (t4 * t4 * c_q2 * t184 - t4 * t4 * s_q2 * t185)
-        - t176 * inv178 * t182;
+    let t187 = t181
+        + (0.1 * (t4 * t4 * c_q2 * t184 - t4 * t4 * s_q2 * t185) - t176 * inv178 * t182);
     let t188 = s_q2 * t184;
     let t189 = c_q2 * t184;
     let t190 = s_q2 * t183 + t189;
@@ -1243,8 +1238,8 @@ pub fn forward_dynamics_with(
     let t204 = tau[1] + 0.1 * t203 - tau[2];
     let t205 = c_q2 * (c_q2 * t183 - t188) + 1.0 - s_q2 * (t189 - s_q2 * t185)
         - 0.01 * (t194 * t194 * inv200);
-    let t206 = t192 - t193 - 0.1 * (t194 * t198 * inv200);
-    let t207 = t195 + t196 + 1.0 - t198 * t198 * inv200;
+    let t206 = t194 + -(0.1 * (t194 * t198 * inv200));
+    let t207 = t197 + (1.0 - t198 * t198 * inv200);
     let t208 = s_q1 * t205 + c_q1 * t206;
     let t209 = s_q1 * t206 + c_q1 * t207;
     let t210 = s_q1 * t208 + c_q1 * t209;
@@ -1258,10 +1253,10 @@ pub fn forward_dynamics_with(
                         * (qd[0] * qd[0] * c_q1 * t205 - qd[0] * qd[0] * s_q1 * t206
                             - t194 * inv200 * t204) - s_q2 * t187)
                 + c_q1
-                    * (t201 + t202
-                        + 0.1
+                    * (t203
+                        + (0.1
                             * (qd[0] * qd[0] * c_q1 * t206 - qd[0] * qd[0] * s_q1 * t207)
-                        - t198 * inv200 * t204)) - tau[1]
+                            - t198 * inv200 * t204))) - tau[1]
         - 0.981 * (s_q0 * (c_q1 * t208 - s_q1 * t209))
         - 9.81 * (c_q0 * (0.1 * t210 + 0.05));
     let t214 = inv212 * t213;
@@ -1269,65 +1264,65 @@ pub fn forward_dynamics_with(
     let t216 = c_q1 * t215;
     let t217 = 9.81 * (s_q0 * c_q1) + s_q1 * t215 - 0.1 * (qd[0] * qd[0] * c_q1);
     let t218 = inv200
-        * (tau[1] + 0.1 * (t203 - t194 * t217) - tau[2]
-            - t198 * (0.1 * t31 + t216 - 9.81 * t30) - t199 * inv212 * t213);
+        * (t204
+            + (-(0.1 * (t194 * t217)) - t198 * (0.1 * t31 + t216 - 9.81 * t30)
+                - t199 * inv212 * t213));
     let t219 = t214 + t218;
     let t220 = 0.1 * (t31 + t219) + t216 - 9.81 * t30;
     let t221 = s_q2 * t217;
     let t222 = c_q2 * t220;
     let t223 = c_q2 * t217 + s_q2 * t220 - 0.1 * (t4 * t4 * c_q2);
     let t224 = inv178
-        * (tau[2] + 0.1 * (t181 - t172 * t223) - tau[3]
-            - t176 * (0.1 * t32 + t222 - t221) - t177 * t219);
-    let t225 = t214 + t218 + t224;
+        * (t182
+            + (-(0.1 * (t172 * t223)) - t176 * (0.1 * t32 + t222 - t221) - t177 * t219));
+    let t225 = t219 + t224;
     let t226 = 0.1 * (t32 + t225) + t222 - t221;
     let t227 = s_q3 * t223;
     let t228 = c_q3 * t226;
     let t229 = c_q3 * t223 + s_q3 * t226 - 0.1 * (t7 * t7 * c_q3);
     let t230 = inv156
-        * (tau[3] + 0.1 * (t159 - t150 * t229) - tau[4]
-            - t154 * (0.1 * t33 + t228 - t227) - t155 * t225);
-    let t231 = t214 + t218 + t224 + t230;
+        * (t160
+            + (-(0.1 * (t150 * t229)) - t154 * (0.1 * t33 + t228 - t227) - t155 * t225));
+    let t231 = t225 + t230;
     let t232 = 0.1 * (t33 + t231) + t228 - t227;
     let t233 = s_q4 * t229;
     let t234 = c_q4 * t232;
     let t235 = c_q4 * t229 + s_q4 * t232 - 0.1 * (t10 * t10 * c_q4);
     let t236 = inv134
-        * (tau[4] + 0.1 * (t137 - t128 * t235) - tau[5]
-            - t132 * (0.1 * t34 + t234 - t233) - t133 * t231);
-    let t237 = t214 + t218 + t224 + t230 + t236;
+        * (t138
+            + (-(0.1 * (t128 * t235)) - t132 * (0.1 * t34 + t234 - t233) - t133 * t231));
+    let t237 = t231 + t236;
     let t238 = 0.1 * (t34 + t237) + t234 - t233;
     let t239 = s_q5 * t235;
     let t240 = c_q5 * t238;
     let t241 = c_q5 * t235 + s_q5 * t238 - 0.1 * (t13 * t13 * c_q5);
     let t242 = inv112
-        * (tau[5] + 0.1 * (t115 - t106 * t241) - tau[6]
-            - t110 * (0.1 * t35 + t240 - t239) - t111 * t237);
-    let t243 = t214 + t218 + t224 + t230 + t236 + t242;
+        * (t116
+            + (-(0.1 * (t106 * t241)) - t110 * (0.1 * t35 + t240 - t239) - t111 * t237));
+    let t243 = t237 + t242;
     let t244 = 0.1 * (t35 + t243) + t240 - t239;
     let t245 = s_q6 * t241;
     let t246 = c_q6 * t244;
     let t247 = c_q6 * t241 + s_q6 * t244 - 0.1 * (t16 * t16 * c_q6);
     let t248 = inv90
-        * (tau[6] + 0.1 * (t93 - t84 * t247) - tau[7] - t88 * (0.1 * t36 + t246 - t245)
-            - t89 * t243);
-    let t249 = t214 + t218 + t224 + t230 + t236 + t242 + t248;
+        * (t94 + (-(0.1 * (t84 * t247)) - t88 * (0.1 * t36 + t246 - t245) - t89 * t243));
+    let t249 = t243 + t248;
     let t250 = 0.1 * (t36 + t249) + t246 - t245;
     let t251 = s_q7 * t247;
     let t252 = c_q7 * t250;
     let t253 = c_q7 * t247 + s_q7 * t250 - 0.1 * (t19 * t19 * c_q7);
     let t254 = inv68
-        * (tau[7] + 0.1 * (t71 - t62 * t253) - tau[8] - t66 * (0.1 * t37 + t252 - t251)
-            - t67 * t249);
-    let t255 = t214 + t218 + t224 + t230 + t236 + t242 + t248 + t254;
+        * (t72 + (-(0.1 * (t62 * t253)) - t66 * (0.1 * t37 + t252 - t251) - t67 * t249));
+    let t255 = t249 + t254;
     let t256 = 0.1 * (t37 + t255) + t252 - t251;
     let t257 = s_q8 * t253;
     let t258 = c_q8 * t256;
     let t259 = c_q8 * t253 + s_q8 * t256 - 0.1 * (t22 * t22 * c_q8);
     let t260 = inv46
-        * (tau[8] + 0.1 * t49 - tau[9] - t44 * (0.1 * t38 + t258 - t257) - t45 * t255
-            - 0.075 * (s_q9 * c_q9 * t259));
-    let t261 = t214 + t218 + t224 + t230 + t236 + t242 + t248 + t254 + t260;
+        * (t50
+            + (-(0.075 * (s_q9 * c_q9 * t259)) - t44 * (0.1 * t38 + t258 - t257)
+                - t45 * t255));
+    let t261 = t255 + t260;
     [
         t214,
         t218,
@@ -1347,8 +1342,8 @@ pub fn forward_dynamics_with(
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 975,
-    add: 1230,
+    mul: 968,
+    add: 1130,
     div: 0,
     sqrt: 0,
     sin: 9,
@@ -1376,29 +1371,28 @@ pub fn coriolis_matrix_with(
     let t2 = qd[0] + qd[1];
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
-    let t5 = qd[0] + qd[1] + qd[2];
+    let t5 = t2 + qd[2];
     let s_q3 = libm::sin(q[3]);
     let c_q3 = libm::cos(q[3]);
-    let t8 = qd[0] + qd[1] + qd[2] + qd[3];
+    let t8 = t5 + qd[3];
     let s_q4 = libm::sin(q[4]);
     let c_q4 = libm::cos(q[4]);
-    let t11 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4];
+    let t11 = t8 + qd[4];
     let s_q5 = libm::sin(q[5]);
     let c_q5 = libm::cos(q[5]);
-    let t14 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5];
+    let t14 = t11 + qd[5];
     let s_q6 = libm::sin(q[6]);
     let c_q6 = libm::cos(q[6]);
-    let t17 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6];
+    let t17 = t14 + qd[6];
     let s_q7 = libm::sin(q[7]);
     let c_q7 = libm::cos(q[7]);
-    let t20 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6] + qd[7];
+    let t20 = t17 + qd[7];
     let s_q8 = libm::sin(q[8]);
     let c_q8 = libm::cos(q[8]);
-    let t23 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6] + qd[7] + qd[8];
+    let t23 = t20 + qd[8];
     let s_q9 = libm::sin(q[9]);
     let c_q9 = libm::cos(q[9]);
-    let t26 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6] + qd[7] + qd[8]
-        + qd[9];
+    let t26 = t23 + qd[9];
     let t27 = qd[0] * s_q1;
     let t28 = qd[0] * c_q1;
     let t29 = -(0.2 * (t2 + t28));
@@ -1451,37 +1445,37 @@ pub fn coriolis_matrix_with(
     let t76 = t74 + t75;
     let t77 = t69 + t70 + c_q9 * t73 - 0.1 * t23 - s_q9 * t72;
     let t78 = s_q8 * t77;
-    let t79 = t67 + t74 + t75 - t66;
+    let t79 = t76 + t68;
     let t80 = c_q8 * t79;
     let t81 = t78 + t80;
     let t82 = t63 + t64 + c_q8 * t77 - 0.1 * t20 - s_q8 * t79;
     let t83 = s_q7 * t82;
-    let t84 = t61 + t78 + t80 - t60;
+    let t84 = t81 + t62;
     let t85 = c_q7 * t84;
     let t86 = t83 + t85;
     let t87 = t57 + t58 + c_q7 * t82 - 0.1 * t17 - s_q7 * t84;
     let t88 = s_q6 * t87;
-    let t89 = t55 + t83 + t85 - t54;
+    let t89 = t86 + t56;
     let t90 = c_q6 * t89;
     let t91 = t88 + t90;
     let t92 = t51 + t52 + c_q6 * t87 - 0.1 * t14 - s_q6 * t89;
     let t93 = s_q5 * t92;
-    let t94 = t49 + t88 + t90 - t48;
+    let t94 = t91 + t50;
     let t95 = c_q5 * t94;
     let t96 = t93 + t95;
     let t97 = t45 + t46 + c_q5 * t92 - 0.1 * t11 - s_q5 * t94;
     let t98 = s_q4 * t97;
-    let t99 = t43 + t93 + t95 - t42;
+    let t99 = t96 + t44;
     let t100 = c_q4 * t99;
     let t101 = t98 + t100;
     let t102 = t39 + t40 + c_q4 * t97 - 0.1 * t8 - s_q4 * t99;
     let t103 = s_q3 * t102;
-    let t104 = t37 + t98 + t100 - t36;
+    let t104 = t101 + t38;
     let t105 = c_q3 * t104;
     let t106 = t103 + t105;
     let t107 = t33 + c_q3 * t102 + 0.2 * t34 - 0.1 * t5 - s_q3 * t104;
     let t108 = s_q2 * t107;
-    let t109 = t103 + t105 + 0.2 * t31 - t30;
+    let t109 = t106 + t32;
     let t110 = c_q2 * t109;
     let t111 = t108 + t110;
     let t112 = t2 * s_q2;
@@ -1530,36 +1524,36 @@ pub fn coriolis_matrix_with(
     let t155 = t153 + t154;
     let t156 = t148 + t149 + c_q9 * t152 - 0.1 * t23 - s_q9 * t151;
     let t157 = s_q8 * t156;
-    let t158 = t146 + t153 + t154 - t145;
+    let t158 = t155 + t147;
     let t159 = c_q8 * t158;
     let t160 = t157 + t159;
     let t161 = t142 + t143 + c_q8 * t156 - 0.1 * t20 - s_q8 * t158;
     let t162 = s_q7 * t161;
-    let t163 = t140 + t157 + t159 - t139;
+    let t163 = t160 + t141;
     let t164 = c_q7 * t163;
     let t165 = t162 + t164;
     let t166 = t136 + t137 + c_q7 * t161 - 0.1 * t17 - s_q7 * t163;
     let t167 = s_q6 * t166;
-    let t168 = t134 + t162 + t164 - t133;
+    let t168 = t165 + t135;
     let t169 = c_q6 * t168;
     let t170 = t167 + t169;
     let t171 = t130 + t131 + c_q6 * t166 - 0.1 * t14 - s_q6 * t168;
     let t172 = s_q5 * t171;
-    let t173 = t128 + t167 + t169 - t127;
+    let t173 = t170 + t129;
     let t174 = c_q5 * t173;
     let t175 = t172 + t174;
     let t176 = t124 + t125 + c_q5 * t171 - 0.1 * t11 - s_q5 * t173;
     let t177 = s_q4 * t176;
-    let t178 = t122 + t172 + t174 - t121;
+    let t178 = t175 + t123;
     let t179 = c_q4 * t178;
     let t180 = t177 + t179;
     let t181 = t118 + c_q4 * t176 + 0.2 * t119 - 0.1 * t8 - s_q4 * t178;
     let t182 = s_q3 * t181;
-    let t183 = t177 + t179 + 0.2 * t116 - t115;
+    let t183 = t180 + t117;
     let t184 = c_q3 * t183;
     let t185 = t182 + t184;
     let t186 = c_q3 * t181 - 0.1 * t5 - 0.2 * t113 - s_q3 * t183;
-    let t187 = 0.2 * t112 + t182 + t184;
+    let t187 = t185 + 0.2 * t112;
     let t188 = s_q2 * t186 + c_q2 * t187;
     let t189 = t5 * s_q3;
     let t190 = t5 * c_q3;
@@ -1601,31 +1595,31 @@ pub fn coriolis_matrix_with(
     let t226 = t224 + t225;
     let t227 = t219 + t220 + c_q9 * t223 - 0.1 * t23 - s_q9 * t222;
     let t228 = s_q8 * t227;
-    let t229 = t217 + t224 + t225 - t216;
+    let t229 = t226 + t218;
     let t230 = c_q8 * t229;
     let t231 = t228 + t230;
     let t232 = t213 + t214 + c_q8 * t227 - 0.1 * t20 - s_q8 * t229;
     let t233 = s_q7 * t232;
-    let t234 = t211 + t228 + t230 - t210;
+    let t234 = t231 + t212;
     let t235 = c_q7 * t234;
     let t236 = t233 + t235;
     let t237 = t207 + t208 + c_q7 * t232 - 0.1 * t17 - s_q7 * t234;
     let t238 = s_q6 * t237;
-    let t239 = t205 + t233 + t235 - t204;
+    let t239 = t236 + t206;
     let t240 = c_q6 * t239;
     let t241 = t238 + t240;
     let t242 = t201 + t202 + c_q6 * t237 - 0.1 * t14 - s_q6 * t239;
     let t243 = s_q5 * t242;
-    let t244 = t199 + t238 + t240 - t198;
+    let t244 = t241 + t200;
     let t245 = c_q5 * t244;
     let t246 = t243 + t245;
     let t247 = t195 + c_q5 * t242 + 0.2 * t196 - 0.1 * t11 - s_q5 * t244;
     let t248 = s_q4 * t247;
-    let t249 = t243 + t245 + 0.2 * t193 - t192;
+    let t249 = t246 + t194;
     let t250 = c_q4 * t249;
     let t251 = t248 + t250;
     let t252 = c_q4 * t247 - 0.1 * t8 - 0.2 * t190 - s_q4 * t249;
-    let t253 = 0.2 * t189 + t248 + t250;
+    let t253 = t251 + 0.2 * t189;
     let t254 = s_q3 * t252 + c_q3 * t253;
     let t255 = c_q3 * t252 - 0.1 * t5 - s_q3 * t253;
     let t256 = s_q2 * t255 + c_q2 * t254;
@@ -1663,26 +1657,26 @@ pub fn coriolis_matrix_with(
     let t288 = t286 + t287;
     let t289 = t281 + t282 + c_q9 * t285 - 0.1 * t23 - s_q9 * t284;
     let t290 = s_q8 * t289;
-    let t291 = t279 + t286 + t287 - t278;
+    let t291 = t288 + t280;
     let t292 = c_q8 * t291;
     let t293 = t290 + t292;
     let t294 = t275 + t276 + c_q8 * t289 - 0.1 * t20 - s_q8 * t291;
     let t295 = s_q7 * t294;
-    let t296 = t273 + t290 + t292 - t272;
+    let t296 = t293 + t274;
     let t297 = c_q7 * t296;
     let t298 = t295 + t297;
     let t299 = t269 + t270 + c_q7 * t294 - 0.1 * t17 - s_q7 * t296;
     let t300 = s_q6 * t299;
-    let t301 = t267 + t295 + t297 - t266;
+    let t301 = t298 + t268;
     let t302 = c_q6 * t301;
     let t303 = t300 + t302;
     let t304 = t263 + c_q6 * t299 + 0.2 * t264 - 0.1 * t14 - s_q6 * t301;
     let t305 = s_q5 * t304;
-    let t306 = t300 + t302 + 0.2 * t261 - t260;
+    let t306 = t303 + t262;
     let t307 = c_q5 * t306;
     let t308 = t305 + t307;
     let t309 = c_q5 * t304 - 0.1 * t11 - 0.2 * t258 - s_q5 * t306;
-    let t310 = 0.2 * t257 + t305 + t307;
+    let t310 = t308 + 0.2 * t257;
     let t311 = s_q4 * t309 + c_q4 * t310;
     let t312 = c_q4 * t309 - 0.1 * t8 - s_q4 * t310;
     let t313 = s_q3 * t312 + c_q3 * t311;
@@ -1716,21 +1710,21 @@ pub fn coriolis_matrix_with(
     let t341 = t339 + t340;
     let t342 = t334 + t335 + c_q9 * t338 - 0.1 * t23 - s_q9 * t337;
     let t343 = s_q8 * t342;
-    let t344 = t332 + t339 + t340 - t331;
+    let t344 = t341 + t333;
     let t345 = c_q8 * t344;
     let t346 = t343 + t345;
     let t347 = t328 + t329 + c_q8 * t342 - 0.1 * t20 - s_q8 * t344;
     let t348 = s_q7 * t347;
-    let t349 = t326 + t343 + t345 - t325;
+    let t349 = t346 + t327;
     let t350 = c_q7 * t349;
     let t351 = t348 + t350;
     let t352 = t322 + c_q7 * t347 + 0.2 * t323 - 0.1 * t17 - s_q7 * t349;
     let t353 = s_q6 * t352;
-    let t354 = t348 + t350 + 0.2 * t320 - t319;
+    let t354 = t351 + t321;
     let t355 = c_q6 * t354;
     let t356 = t353 + t355;
     let t357 = c_q6 * t352 - 0.1 * t14 - 0.2 * t317 - s_q6 * t354;
-    let t358 = 0.2 * t316 + t353 + t355;
+    let t358 = t356 + 0.2 * t316;
     let t359 = s_q5 * t357 + c_q5 * t358;
     let t360 = c_q5 * t357 - 0.1 * t11 - s_q5 * t358;
     let t361 = s_q4 * t360 + c_q4 * t359;
@@ -1760,16 +1754,16 @@ pub fn coriolis_matrix_with(
     let t385 = t383 + t384;
     let t386 = t378 + t379 + c_q9 * t382 - 0.1 * t23 - s_q9 * t381;
     let t387 = s_q8 * t386;
-    let t388 = t376 + t383 + t384 - t375;
+    let t388 = t385 + t377;
     let t389 = c_q8 * t388;
     let t390 = t387 + t389;
     let t391 = t372 + c_q8 * t386 + 0.2 * t373 - 0.1 * t20 - s_q8 * t388;
     let t392 = s_q7 * t391;
-    let t393 = t387 + t389 + 0.2 * t370 - t369;
+    let t393 = t390 + t371;
     let t394 = c_q7 * t393;
     let t395 = t392 + t394;
     let t396 = c_q7 * t391 - 0.1 * t17 - 0.2 * t367 - s_q7 * t393;
-    let t397 = 0.2 * t366 + t392 + t394;
+    let t397 = t395 + 0.2 * t366;
     let t398 = s_q6 * t396 + c_q6 * t397;
     let t399 = c_q6 * t396 - 0.1 * t14 - s_q6 * t397;
     let t400 = s_q5 * t399 + c_q5 * t398;
@@ -1795,11 +1789,11 @@ pub fn coriolis_matrix_with(
     let t420 = t418 + t419;
     let t421 = t413 + c_q9 * t417 + 0.2 * t414 - 0.1 * t23 - s_q9 * t416;
     let t422 = s_q8 * t421;
-    let t423 = t418 + t419 + 0.2 * t411 - t410;
+    let t423 = t420 + t412;
     let t424 = c_q8 * t423;
     let t425 = t422 + t424;
     let t426 = c_q8 * t421 - 0.1 * t20 - 0.2 * t408 - s_q8 * t423;
-    let t427 = 0.2 * t407 + t422 + t424;
+    let t427 = t425 + 0.2 * t407;
     let t428 = s_q7 * t426 + c_q7 * t427;
     let t429 = c_q7 * t426 - 0.1 * t17 - s_q7 * t427;
     let t430 = s_q6 * t429 + c_q6 * t428;
@@ -1820,7 +1814,7 @@ pub fn coriolis_matrix_with(
     let t445 = c_q9 * t442;
     let t446 = t444 + t445;
     let t447 = c_q9 * t443 - 0.1 * t23 - 0.2 * t440 - s_q9 * t442;
-    let t448 = 0.2 * t439 + t444 + t445;
+    let t448 = t446 + 0.2 * t439;
     let t449 = s_q8 * t447 + c_q8 * t448;
     let t450 = c_q8 * t447 - 0.1 * t20 - s_q8 * t448;
     let t451 = s_q7 * t450 + c_q7 * t449;
@@ -1872,7 +1866,7 @@ pub fn coriolis_matrix_with(
                     + 0.1
                         * (t76 + t81 + t86 + t91 + t96 + t101 + t106 + t111
                             + (s_q1 * (c_q2 * t107 - 0.1 * t2 - 0.2 * t28 - s_q2 * t109)
-                                + c_q1 * (0.2 * t27 + t108 + t110)))),
+                                + c_q1 * (t111 + 0.2 * t27)))),
             0.5
                 * (0.01 * t112 + 0.05 * (t117 + t123 + t129 + t135 + t141 + t147 + t151)
                     + 0.1
@@ -2111,7 +2105,7 @@ pub fn coriolis_matrix_with(
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
     mul: 151,
-    add: 183,
+    add: 147,
     div: 0,
     sqrt: 0,
     sin: 10,
@@ -2136,29 +2130,28 @@ pub fn energy_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
     let t4 = qd[0] + qd[1];
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
-    let t7 = qd[0] + qd[1] + qd[2];
+    let t7 = t4 + qd[2];
     let s_q3 = libm::sin(q[3]);
     let c_q3 = libm::cos(q[3]);
-    let t10 = qd[0] + qd[1] + qd[2] + qd[3];
+    let t10 = t7 + qd[3];
     let s_q4 = libm::sin(q[4]);
     let c_q4 = libm::cos(q[4]);
-    let t13 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4];
+    let t13 = t10 + qd[4];
     let s_q5 = libm::sin(q[5]);
     let c_q5 = libm::cos(q[5]);
-    let t16 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5];
+    let t16 = t13 + qd[5];
     let s_q6 = libm::sin(q[6]);
     let c_q6 = libm::cos(q[6]);
-    let t19 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6];
+    let t19 = t16 + qd[6];
     let s_q7 = libm::sin(q[7]);
     let c_q7 = libm::cos(q[7]);
-    let t22 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6] + qd[7];
+    let t22 = t19 + qd[7];
     let s_q8 = libm::sin(q[8]);
     let c_q8 = libm::cos(q[8]);
-    let t25 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6] + qd[7] + qd[8];
+    let t25 = t22 + qd[8];
     let s_q9 = libm::sin(q[9]);
     let c_q9 = libm::cos(q[9]);
-    let t28 = qd[0] + qd[1] + qd[2] + qd[3] + qd[4] + qd[5] + qd[6] + qd[7] + qd[8]
-        + qd[9];
+    let t28 = t25 + qd[9];
     let t29 = qd[0] * c_q1;
     let t30 = qd[0] * s_q1 * s_q2;
     let t31 = c_q0 * c_q1 - s_q0 * s_q1;
@@ -2285,7 +2278,7 @@ pub fn body_poses_with(d: &Derived, q: &[f64; NQ]) -> [Pose; NB] {
     let t21 = s_q0 * c_q1;
     let t22 = c_q0 * c_q1 - s_q0 * s_q1;
     let t23 = -t20 - t21;
-    let t24 = t20 + t21;
+    let t24 = -t23;
     let t25 = c_q2 * t22;
     let t26 = t25 + s_q2 * t23;
     let t27 = s_q2 * t22;
@@ -2587,7 +2580,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
     let t149 = s_q0 * c_q1;
     let t150 = c_q0 * c_q1 - s_q0 * s_q1;
     let t151 = -t148 - t149;
-    let t152 = t148 + t149;
+    let t152 = -t151;
     let t153 = c_q2 * t150;
     let t154 = t153 + s_q2 * t151;
     let t155 = s_q2 * t150;

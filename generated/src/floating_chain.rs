@@ -19,16 +19,16 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 48 | 19 | 1 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 285 | 257 | 0 | 0 | 2 | 2 |
+//! | `inverse_dynamics` | 285 | 243 | 0 | 0 | 2 | 2 |
 //! | `mass_matrix` | 595 | 388 | 0 | 0 | 2 | 2 |
-//! | `bias` | 273 | 216 | 0 | 0 | 2 | 2 |
+//! | `bias` | 273 | 207 | 0 | 0 | 2 | 2 |
 //! | `gravity` | 131 | 80 | 0 | 0 | 2 | 2 |
-//! | `forward_dynamics` | 1440 | 921 | 10 | 0 | 2 | 2 |
-//! | `coriolis_matrix` | 2334 | 1568 | 0 | 0 | 2 | 2 |
-//! | `energy` | 157 | 120 | 0 | 0 | 2 | 2 |
+//! | `forward_dynamics` | 1424 | 841 | 10 | 0 | 2 | 2 |
+//! | `coriolis_matrix` | 2261 | 1458 | 0 | 0 | 2 | 2 |
+//! | `energy` | 157 | 116 | 0 | 0 | 2 | 2 |
 //! | `body_poses` | 102 | 72 | 0 | 0 | 2 | 2 |
 //! | `coordinate_rates` | 59 | 36 | 0 | 0 | 0 | 0 |
-//! | `body_jacobians` | 357 | 195 | 0 | 0 | 2 | 2 |
+//! | `body_jacobians` | 356 | 194 | 0 | 0 | 2 | 2 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 /// Number of position coordinates `q` (larger than `NV` when a
@@ -255,7 +255,7 @@ pub const OPS_DERIVED: OpCount = OpCount {
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
     mul: 285,
-    add: 257,
+    add: 243,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -361,9 +361,9 @@ pub fn inverse_dynamics_with(
     let t75 = t38 * t66;
     let t76 = t41 * t67;
     let t77 = t44 * t68;
-    let t78 = qd[7] + t45 + t46 + t47;
-    let t79 = qd[8] + t49 + t50 + t51;
-    let t80 = qd[9] + t53 + t54 + t55;
+    let t78 = t48 + qd[7];
+    let t79 = t52 + qd[8];
+    let t80 = t56 + qd[9];
     let t81 = qd[7] * t56;
     let t82 = qd[9] * t48;
     let t83 = qdd[7] + t25 * t36 + t26 * t39 + t24 * t42 + qd[9] * t52 - qd[8] * t56;
@@ -379,8 +379,8 @@ pub fn inverse_dynamics_with(
     let t93 = p.l * t78 * t80;
     let t94 = t69 + t70 + t71 - p.l * (t79 * t79) - t92;
     let t95 = t75 + t76 + t77 + t93 - t91;
-    let t96 = qd[8] + t49 + t50 + t51 + qd[10];
-    let t97 = qdd[8] + t57 + t58 + t59 + t81 + qdd[10] - t82;
+    let t96 = t79 + qd[10];
+    let t97 = t84 + qdd[10];
     let t98 = t83 * c_q12 - t85 * s_q12 - qd[10] * t89;
     let t99 = t83 * s_q12 + t85 * c_q12 + qd[10] * t88;
     let t100 = p.m0 * (qdd[1] + t1 + t5 + 0.05 * (qdd[5] + t15) - t6);
@@ -891,7 +891,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[f64; NQ]) -> [[f64; NV]; NV] {
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
     mul: 273,
-    add: 216,
+    add: 207,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -961,16 +961,16 @@ pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let t49 = p.l * (t17 * t17);
     let t50 = p.l * t11 * t12;
     let t51 = p.l * t11 * t17;
-    let t52 = qd[7] + t36 + t37 + t38;
-    let t53 = qd[8] + t40 + t41 + t42;
-    let t54 = qd[9] + t44 + t45 + t46;
+    let t52 = t39 + qd[7];
+    let t53 = t43 + qd[8];
+    let t54 = t47 + qd[9];
     let s_q12 = libm::sin(q[12]);
     let c_q12 = libm::cos(q[12]);
     let t57 = t52 * c_q12 - t54 * s_q12;
     let t58 = t52 * s_q12 + t54 * c_q12;
     let t59 = p.l * (t54 * t54);
     let t60 = p.l * t52 * t54;
-    let t61 = qd[8] + t40 + t41 + t42 + qd[10];
+    let t61 = t53 + qd[10];
     let t62 = 0.1 * qd[3] + 0.005 * qd[4];
     let t63 = 0.005 * qd[3] + 0.12 * qd[4] + 0.002 * qd[5];
     let t64 = 0.002 * qd[4] + 0.08 * qd[5];
@@ -1170,8 +1170,8 @@ pub fn gravity_with(d: &Derived, q: &[f64; NQ]) -> [f64; NV] {
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 1440,
-    add: 921,
+    mul: 1424,
+    add: 841,
     div: 10,
     sqrt: 0,
     sin: 2,
@@ -1251,9 +1251,9 @@ pub fn forward_dynamics_with(
     let t48 = p.l * (t12 * t12);
     let t49 = p.l * (t17 * t17);
     let t50 = -t48 - t49;
-    let t51 = qd[7] + t36 + t37 + t38;
-    let t52 = qd[8] + t40 + t41 + t42;
-    let t53 = qd[9] + t44 + t45 + t46;
+    let t51 = t39 + qd[7];
+    let t52 = t43 + qd[8];
+    let t53 = t47 + qd[9];
     let t54 = qd[9] * t43;
     let t55 = qd[8] * t47;
     let t56 = t54 - t55;
@@ -1269,7 +1269,7 @@ pub fn forward_dynamics_with(
     let t66 = t51 * s_q12 + t53 * c_q12;
     let t67 = p.l * (t53 * t53);
     let t68 = -(p.l * (t52 * t52)) - t67;
-    let t69 = qd[8] + t40 + t41 + t42 + qd[10];
+    let t69 = t52 + qd[10];
     let t70 = 0.1 * qd[3] + 0.005 * qd[4];
     let t71 = 0.005 * qd[3] + 0.12 * qd[4] + 0.002 * qd[5];
     let t72 = 0.002 * qd[4] + 0.08 * qd[5];
@@ -1358,17 +1358,19 @@ pub fn forward_dynamics_with(
         - 0.005 * (d.k5 * t124 * inv130 * inv132 * t134 * inv138 * t144);
     let t146 = p.l * t126;
     let t147 = d.k3 - t146;
-    let t148 = t123 + p.l * t124 * t139 * t147 + 0.01 * (d.k0 * t124 * t142)
-        + 0.0001 * (inv138 * d.k24 * t141) - 0.5 * t114
-        - 0.00005 * (inv130 * inv132 * t134 * inv138 * d.k25 * t147);
+    let t148 = t124
+        + (0.01 * (d.k0 * t124 * t142) + p.l * t124 * t139 * t147
+            + 0.0001 * (inv138 * d.k24 * t141)
+            - 0.00005 * (inv130 * inv132 * t134 * inv138 * d.k25 * t147));
     let t149 = inv130 + 0.005 * (d.k0 * inv130 * t142) - inv130 * t134 * inv138 * t141;
     let t150 = d.k26 - 0.0625 * (s_q12 * s_q12 * d.k21 * t149)
         - 0.5 * (s_q12 * d.k0 * inv138 * t141 * t144) - inv138 * (t144 * t144);
     let t151 = 0.005 * (d.k0 * inv130 * inv132 * t134 * inv138 * t144 * t147)
         - 0.0025 * (s_q12 * d.k25 * t149) - 0.25 * (s_q12 * d.k0 * t142 * t147)
         - 0.01 * (p.m * inv138 * t141 * t144);
-    let t152 = p.m + t125 + 0.5 * t115 - t139 * (t147 * t147) - 0.0001 * (d.k24 * t149)
-        - 0.02 * (p.m * t142 * t147);
+    let t152 = t126
+        + (p.m - t139 * (t147 * t147) - 0.0001 * (d.k24 * t149)
+            - 0.02 * (p.m * t142 * t147));
     let t153 = p.l * t124 * t129 * t142
         + 0.01 * (p.m * t129 * inv138 * t141 + p.m * t134 * inv138)
         + 0.00000025 * (inv130 * inv132 * t134 * inv138 * d.k27)
@@ -1394,18 +1396,18 @@ pub fn forward_dynamics_with(
             * (d.k0 * inv138 * t141 * t144
                 + d.k0 * inv130 * inv132 * t134 * inv138 * t144 * t154)
         - 0.25 * (s_q12 * d.k0 * t142 * t154);
-    let t162 = d.k0
-        + 0.25
-            * (t143 - s_q12 * d.k0 * t134 * t149 - s_q12 * d.k0 * inv138 * t141 * t156)
-        - t134 * inv138 * t141 * t144 - inv138 * t144 * t156;
+    let t162 = t144
+        + (-(0.25 * (s_q12 * d.k0 * t134 * t149 + s_q12 * d.k0 * inv138 * t141 * t156))
+            - t134 * inv138 * t141 * t144 - inv138 * t144 * t156);
     let t163 = t33 * t160 + t34 * t161 + t35 * t162;
     let t164 = 0.00005 * (t142 * d.k25) + d.k29
         + 0.005
             * (d.k0 * t139 * t147
                 + d.k0 * inv130 * inv132 * (t134 * t134) * inv138 * t147)
         - 0.01 * (t157 + p.m * t129 * t149) - t129 * t142 * t147;
-    let t165 = d.k3 + 0.00005 * (d.k25 * t149) + 0.005 * (d.k0 * t142 * t147) - t146
-        - t139 * t147 * t154 - 0.01 * (p.m * t142 * t154);
+    let t165 = t147
+        + (0.00005 * (d.k25 * t149) + 0.005 * (d.k0 * t142 * t147)
+            - 0.01 * (p.m * t142 * t154) - t139 * t147 * t154);
     let t166 = 0.005 * (d.k0 * inv130 * inv132 * t134 * inv138 * t147 * t156)
         - 0.01 * (p.m * t134 * t149 + p.m * inv138 * t141 * t156) - t134 * t142 * t147;
     let t167 = t33 * t164 + t34 * t165 + t35 * t166;
@@ -1416,10 +1418,10 @@ pub fn forward_dynamics_with(
     let t172 = t30 * t148 + t31 * t151 + t32 * t152;
     let t173 = t29 * t172;
     let t174 = t27 * t159 + t28 * t163 + t29 * t167 + p.l * (t169 + t171 + t173);
-    let t175 = 0.001 * t86 + d.k10 + t128 + 0.01 * (d.k0 * t129 * t142)
-        - t129 * t129 * t149 - t134 * t134 * inv138 - 2.0 * (t129 * t134 * inv138 * t141)
-        - 0.000025 * (d.k21 * t139)
-        - 0.00005 * (inv130 * d.k21 * inv132 * (t134 * t134) * inv138);
+    let t175 = t129
+        + (0.01 * (d.k0 * t129 * t142) - t129 * t129 * t149 - t134 * t134 * inv138
+            - 2.0 * (t129 * t134 * inv138 * t141) - 0.000025 * (d.k21 * t139)
+            - 0.00005 * (inv130 * d.k21 * inv132 * (t134 * t134) * inv138));
     let t176 = d.k11
         + 0.005
             * (d.k0 * t129 * t149 + d.k0 * t139 * t154 + d.k0 * t134 * inv138 * t141
@@ -1430,14 +1432,16 @@ pub fn forward_dynamics_with(
         - t134 * inv138 * t156
         - 0.000025 * (inv130 * d.k21 * inv132 * t134 * inv138 * t156);
     let t178 = t33 * t175 + t34 * t176 + t35 * t177;
-    let t179 = t127 + d.k22 + 0.01 * (d.k0 * t142 * t154) - t139 * (t154 * t154)
-        - 0.000025 * (d.k21 * t149);
+    let t179 = t154
+        + (0.01 * (d.k0 * t142 * t154) - 0.000025 * (d.k21 * t149)
+            - t139 * (t154 * t154));
     let t180 = 0.005
         * (d.k0 * t134 * t149 + d.k0 * inv138 * t141 * t156
             + d.k0 * inv130 * inv132 * t134 * inv138 * t154 * t156) - t134 * t142 * t154;
     let t181 = t33 * t176 + t34 * t179 + t35 * t180;
-    let t182 = 0.001 * t88 + 0.5 * t135 + t136 + d.k23 - t134 * t134 * t149
-        - inv138 * (t156 * t156) - 2.0 * (t134 * inv138 * t141 * t156);
+    let t182 = t156
+        + (-(t134 * t134 * t149) - inv138 * (t156 * t156)
+            - 2.0 * (t134 * inv138 * t141 * t156));
     let t183 = t33 * t177 + t34 * t180 + t35 * t182;
     let t184 = t30 * t159;
     let t185 = t31 * t163;
@@ -1456,7 +1460,7 @@ pub fn forward_dynamics_with(
     let t195 = t169 + t171 + t173 - t174 * inv192 * t194;
     let t196 = s_q7 * t195;
     let t197 = c_q7 * t195;
-    let t198 = p.m + t187 + t188 + t189 - inv192 * (t194 * t194);
+    let t198 = t190 + (p.m - inv192 * (t194 * t194));
     let t199 = p.m0 + c_q7 * (c_q7 * t193 - t196) - s_q7 * (t197 - s_q7 * t198);
     let inv200 = 1.0 / t199;
     let t201 = t197 + s_q7 * t193;
@@ -1484,7 +1488,7 @@ pub fn forward_dynamics_with(
     let t223 = t215 + t216 + t217 + t222;
     let t224 = t210 + t212 + t214 - t174 * inv192 * t223;
     let t225 = s_q7 * t224;
-    let t226 = t218 + t219 + t220 - inv192 * t194 * t223;
+    let t226 = t221 + -(inv192 * t194 * t223);
     let t227 = c_q7 * t226;
     let t228 = c_q7 * t224 - s_q7 * t226;
     let t229 = inv200 * t203 * t228;
@@ -1563,7 +1567,7 @@ pub fn forward_dynamics_with(
     let t294 = c_q7 * t290;
     let t295 = inv200 * t203 * t291;
     let t296 = t293 + t294 - 0.2 * t292 - t295;
-    let t297 = p.m + t231 + t232 + t233 - t234;
+    let t297 = t256 + (p.m - t234);
     let t298 = s_q7 * t248;
     let t299 = c_q7 * t261;
     let t300 = d.k4 + t298 + t299 - inv200 * t228 * t291 - inv208 * t230 * t296
@@ -1659,8 +1663,7 @@ pub fn forward_dynamics_with(
     let t357 = c_q7 * t353;
     let t358 = t119 * t203;
     let t359 = t121 * t292;
-    let t360 = tau[1] + t356 + t357 - 0.05 * t109 - t358 - t120 * (p.m0 + t204 + t205)
-        - t359;
+    let t360 = tau[1] + t356 + t357 - 0.05 * t109 - t358 - t120 * (t305 + p.m0) - t359;
     let t361 = t317 * t360;
     let t362 = t11 * t17 * d.k0;
     let t363 = t33 * t336;
@@ -1673,8 +1676,8 @@ pub fn forward_dynamics_with(
     let t370 = qd[6] * t11 * t261;
     let t371 = inv192 * t223 * t351;
     let t372 = tau[2] + t363 + t364 + t365 + t370 - 0.05 * t110 - t366 - t367 - t369
-        - t371 - t119 * t228 - t120 * t292 - t121 * (d.k2 + t231 + t232 + t233 - t234)
-        - 0.5 * t362 - 0.2 * t368;
+        - t371 - t119 * t228 - t120 * t292 - t121 * (t256 + (d.k2 - t234)) - 0.5 * t362
+        - 0.2 * t368;
     let t373 = t316 * t372;
     let t374 = t27 * t341 + t28 * t343 + t29 * t345 + qd[6] * t11 * t279 - t91 * t263
         - t94 * t266 - qd[6] * t12 * t275 - inv192 * t247 * t351
@@ -1740,46 +1743,46 @@ pub fn forward_dynamics_with(
     let t412 = inv303 * t310 * inv312 * t378;
     let t413 = inv312 * t380;
     let t414 = t408 + t409 + t410 + t411 + t413 - t412;
-    let t415 = t0 + t3 + t355 + t361 + t373 + t377 + t379 + t381 - t4;
-    let t416 = t1 + t5 + t382 + t389 + t390 + t391 + t392 + t393 + 0.2 * t414 - t6;
-    let t417 = t89 + c_q7 * t415 + s_q7 * t416 + 0.2 * t90;
+    let t415 = t119 + (t355 + t361 + t373 + t377 + t379 + t381);
+    let t416 = t120 + (t382 + t389 + t390 + t391 + t392 + t393 + 0.2 * t414);
+    let t417 = t91 + (c_q7 * t415 + s_q7 * t416);
     let t418 = s_q7 * t415;
     let t419 = c_q7 * t416;
     let t420 = qd[6] * t12 + c_q7 * t406 + s_q7 * t407;
     let t421 = c_q7 * t407 - qd[6] * t11 - s_q7 * t406;
     let t422 = inv192
-        * (tau[6] + t342 + t344 + t346 + t350 - 0.019 * t73 - t174 * t417
-            - t194 * (t419 + 0.2 * t93 - t92 - t418)
-            - t223
-                * (t2 + t7 + t394 + t395 + t400 + t401 + t402 + t403 + 0.2 * (t16 - t407)
-                    - t8) - t247 * t420 - t260 * t421 - t191 * t414 - 0.25 * t340);
-    let t423 = t408 + t409 + t410 + t411 + t413 + t422 - t412;
-    let t424 = t419 + p.l * t423 + 0.2 * t93 - t92 - t418;
-    let t425 = t2 + t7 + t394 + t395 + t400 + t401 + t402 + t403 + 0.2 * (t16 - t407)
-        - t8 - p.l * t421;
-    let t426 = t99 + t100 + t101 + t28 * t417 + t31 * t424 + t34 * t425;
+        * (t351
+            + (-(t174 * t417) - t194 * (t94 + (t419 - t418))
+                - t223
+                    * (t121
+                        + (0.2 * (t16 - t407) + t394 + t395 + t400 + t401 + t402 + t403))
+                - t247 * t420 - t260 * t421 - t191 * t414));
+    let t423 = t414 + t422;
+    let t424 = t94 + (t419 + p.l * t423 - t418);
+    let t425 = t121
+        + (0.2 * (t16 - t407) + t394 + t395 + t400 + t401 + t402 + t403 - p.l * t421);
+    let t426 = t102 + (t28 * t417 + t31 * t424 + t34 * t425);
     let t427 = t29 * t417;
     let t428 = t32 * t424;
     let t429 = t35 * t425;
-    let t430 = t103 + t104 + t105 + t427 + t428 + t429;
-    let t431 = t54 + t27 * t420 + t30 * t421 + t33 * t423 - t55;
+    let t430 = t106 + (t427 + t428 + t429);
+    let t431 = t56 + (t27 * t420 + t30 * t421 + t33 * t423);
     let t432 = t28 * t420;
     let t433 = t31 * t421;
     let t434 = t34 * t423;
-    let t435 = t57 + t432 + t433 + t434 - t58;
-    let t436 = t60 + t29 * t420 + t32 * t421 + t35 * t423 - t61;
-    let t437 = 0.02 * t76 + tau[7] + t321 + 0.001 * t117 + 0.005 * (d.k0 * t435) - t80
-        - t129 * t431 - t134 * t436 - 0.01 * (t112 + p.m * t430)
-        - 0.25 * (s_q12 * d.k0 * t426);
-    let t438 = t95 + t96 + t97 + t27 * t417 + t30 * t424 + t33 * t425;
-    let t439 = t82 + tau[8] + p.l * t124 * t438 + 0.5 * t323 + 0.005 * (d.k0 * t431)
-        - t81 - tau[10] - t325 - t147 * t430 - t154 * t435;
-    let t440 = t84 + tau[9] + t328 + t332 + 0.01 * (t111 + p.m * t438) - 0.02 * t83
-        - t144 * t426 - t134 * t431 - t156 * t436 - 0.001 * t118 - 0.5 * t327;
+    let t435 = t59 + (t432 + t433 + t434);
+    let t436 = t62 + (t29 * t420 + t32 * t421 + t35 * t423);
+    let t437 = t322
+        + (0.005 * (d.k0 * t435) - 0.25 * (s_q12 * d.k0 * t426) - 0.01 * (p.m * t430)
+            - t129 * t431 - t134 * t436);
+    let t438 = t98 + (t27 * t417 + t30 * t424 + t33 * t425);
+    let t439 = t326
+        + (p.l * t124 * t438 + 0.005 * (d.k0 * t431) - t147 * t430 - t154 * t435);
+    let t440 = t333 + (0.01 * (p.m * t438) - t144 * t426 - t134 * t431 - t156 * t436);
     let t441 = t142 * t437;
     let t442 = t139 * t439;
     let t443 = d.k0 * inv130 * inv132 * t134 * inv138 * t440;
-    let t444 = t57 + t432 + t433 + t434 + t441 + t442 - t58 - 0.005 * t443;
+    let t444 = t435 + (t441 + t442 - 0.005 * t443);
     [
         t355 + t361 + t373 + t377 + t379 + t381,
         t382 + t389 + t390 + t391 + t392 + t393,
@@ -1794,17 +1797,14 @@ pub fn forward_dynamics_with(
             - 0.005 * (d.k0 * inv130 * inv132 * t134 * inv138 * t439),
         (0.009 * t85 + tau[10] + 0.125 * t318
             + 0.25
-                * (d.k0
-                    * (t107 + t108 + s_q12 * t438
-                        + c_q12
-                            * (t103 + t104 + t105 + t427 + t428 + t429 - p.l * t444)))
+                * (d.k0 * (t107 + t108 + s_q12 * t438 + c_q12 * (t430 + -(p.l * t444))))
             - d.k15 * t444) * d.k33,
     ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 2334,
-    add: 1568,
+    mul: 2261,
+    add: 1458,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -1864,7 +1864,7 @@ pub fn coriolis_matrix_with(
     let t34 = t28 * s_q12 + t30 * c_q12;
     let t35 = p.l * t30;
     let t36 = p.l * t29;
-    let t37 = qd[8] + t23 + t24 + t25 + qd[10];
+    let t37 = t29 + qd[10];
     let t38 = c_q7 * t14;
     let t39 = s_q7 * t17;
     let t40 = t38 - t39;
@@ -1966,15 +1966,15 @@ pub fn coriolis_matrix_with(
     let t136 = c_q7 * t130;
     let t137 = 0.2 * t61 + t85;
     let t138 = 0.2 * t54 + t79;
-    let t139 = t97 + t98 + t99 - 0.01 * t30;
+    let t139 = t100 + -(0.01 * t30);
     let t140 = 0.5 * t35 + t101 + t102 + t103;
     let t141 = 0.01 * t28 + t104 + t105 + t106 - 0.5 * t36;
     let t142 = p.m * t139;
     let t143 = p.m * t141;
     let t144 = 0.004 * t28 + 0.001 * t30 + 0.01 * t143;
-    let t145 = -t51 - t52;
-    let t146 = -t61 - t62;
-    let t147 = -t54 - t55;
+    let t145 = -t53;
+    let t146 = -t63;
+    let t147 = -t56;
     let t148 = s_q7 * q[9];
     let t149 = c_q7 * q[9];
     let t150 = s_q7 * q[8];
@@ -2009,11 +2009,11 @@ pub fn coriolis_matrix_with(
     let t177 = p.m * t50 * t139;
     let t178 = 0.01 * t171 + t172 - t173;
     let t179 = 2.0 * t148 - 4.0 * t156;
-    let t180 = 2.0 * (t158 - t157);
+    let t180 = -t159;
     let t181 = 2.0 * t156 - 4.0 * t148;
     let t182 = s_q7 * q[8] * t110;
-    let t183 = 2.0 * t157 - 4.0 * t158;
-    let t184 = 2.0 * (t148 - t156);
+    let t183 = -t161;
+    let t184 = -t162;
     let t185 = qd[6] * t40 + c_q7 * q[9] * t109 + 0.5 * (t110 * t181 + t111 * t183)
         - t167;
     let t186 = 0.5 * (t163 + t109 * t179) + t165 + qd[6] * t50 + t182;
@@ -2128,7 +2128,7 @@ pub fn coriolis_matrix_with(
     let t274 = t202 + t272 - t203;
     let t275 = t204 + p.m * t270 - t205;
     let t276 = t206 + t273 - t207;
-    let t277 = -(0.004 * t28) - 0.001 * t30 - 0.01 * t143;
+    let t277 = -t144;
     let t278 = t20 * t178;
     let t279 = t20 * t196;
     let t280 = t20 * t208;
@@ -2137,7 +2137,7 @@ pub fn coriolis_matrix_with(
     let t283 = t70 + t71;
     let t284 = t21 * t72 + p.l * t56;
     let t285 = t75 + t76;
-    let t286 = 0.2 * t61 + t85 + t86;
+    let t286 = t137 + t86;
     let t287 = t83 + t84;
     let t288 = t86 + p.l * t18;
     let t289 = t89 + t90;
@@ -2147,7 +2147,7 @@ pub fn coriolis_matrix_with(
     let t293 = c_q12 * t154;
     let t294 = s_q12 * t164;
     let t295 = c_q12 * t164;
-    let t296 = qd[6] * (c_q12 * t145 - s_q12 * t147) + qd[10] * (-t45 - t46)
+    let t296 = qd[6] * (c_q12 * t145 - s_q12 * t147) + qd[10] * -t47
         + 0.5
             * (t109 * (-(2.0 * (s_q7 * q[9] * c_q12)) - t292)
                 + t110 * (c_q12 * t155 - s_q12 * t159)
@@ -2166,7 +2166,7 @@ pub fn coriolis_matrix_with(
     let t302 = p.m * t44 * t291;
     let t303 = p.m * t44 * t290;
     let t304 = p.m * t50 * t108;
-    let t305 = qd[6] * t44 + qd[10] * (-t58 - t59)
+    let t305 = qd[6] * t44 + qd[10] * -t60
         + 0.5
             * (t109 * (2.0 * (c_q7 * q[9] * c_q12) - s_q12 * t180)
                 + t110 * (c_q12 * t181 - t292) + t111 * (c_q12 * t183 - t294)
@@ -2186,7 +2186,7 @@ pub fn coriolis_matrix_with(
     let t314 = 0.5
         * (t109 * (2.0 * (q[10] * c_q12) + 4.0 * (q[8] * s_q12))
             + t110 * (4.0 * (q[9] * s_q12) - 2.0 * (q[11] * c_q12)))
-        + q[8] * c_q12 * t111 + q[9] * c_q12 * t112 + qd[10] * (-t65 - t66);
+        + q[8] * c_q12 * t111 + q[9] * c_q12 * t112 + qd[10] * -t67;
     let t315 = 0.5
         * (t109 * (2.0 * (q[10] * s_q12) - 4.0 * (q[8] * c_q12))
             + t110 * (-(2.0 * (q[11] * s_q12)) - 4.0 * (q[9] * c_q12)))
@@ -2220,11 +2220,10 @@ pub fn coriolis_matrix_with(
     let t332 = t33 * t47;
     let t333 = p.m * t108 * t283;
     let t334 = p.m * t69 * t291;
-    let t335 = 0.5
-        * (t298
-            + p.m
-                * (qd[6] * (p.l * c_q7 * t20 * c_q12 - s_q12 * t323)
-                    + qd[10] * (-t70 - t71)
+    let t335 = t300
+        + 0.5
+            * (p.m
+                * (qd[6] * (p.l * c_q7 * t20 * c_q12 - s_q12 * t323) + qd[10] * -t283
                     + 0.5
                         * (t109 * (2.0 * t324 - s_q12 * t325)
                             + t110
@@ -2234,7 +2233,7 @@ pub fn coriolis_matrix_with(
                             - t112
                                 * -(2.0
                                     * (p.l * s_q7 * q[9] * c_q12
-                                        + p.l * c_q7 * q[10] * s_q12)))) - t299);
+                                        + p.l * c_q7 * q[10] * s_q12)))));
     let t336 = 0.5 * (t301 + p.m * t330 - t302);
     let t337 = 0.5 * (t303 + p.m * t331 - t304);
     let t338 = -(4.0 * t221) - p.l * t179;
@@ -2252,15 +2251,15 @@ pub fn coriolis_matrix_with(
     let t342 = t33 * t60;
     let t343 = p.m * t108 * t285;
     let t344 = p.m * t74 * t291;
-    let t345 = 0.5
-        * (t307
-            + p.m
-                * (qd[6] * t69 + qd[10] * (-t75 - t76)
+    let t345 = t309
+        + 0.5
+            * (p.m
+                * (qd[6] * t69 + qd[10] * -t285
                     + 0.5
                         * (t109 * (2.0 * (q[10] * c_q12 * t72) - s_q12 * t338)
                             + t110 * (-(2.0 * (q[11] * c_q12 * t72)) - s_q12 * t339)
                             + t111 * (2.0 * (q[8] * c_q12 * t72) + p.l * s_q12 * t160)
-                            - t112 * -(2.0 * (t327 + q[9] * c_q12 * t72)))) - t308);
+                            - t112 * -(2.0 * (t327 + q[9] * c_q12 * t72)))));
     let t346 = 0.5 * (t310 + p.m * t340 - t311);
     let t347 = 0.5 * (t312 + p.m * t341 - t313);
     let t348 = 0.4 * t158 - 2.0 * (t244 + p.l * q[11]);
@@ -2281,16 +2280,15 @@ pub fn coriolis_matrix_with(
     let t356 = t21 * t33;
     let t357 = p.m * t108 * t287;
     let t358 = p.m * t82 * t291;
-    let t359 = 0.5
-        * (t316
-            + p.m
-                * (qd[6] * (c_q12 * t239 - s_q12 * t240) + qd[10] * (-t83 - t84)
+    let t359 = t318
+        + 0.5
+            * (p.m
+                * (qd[6] * (c_q12 * t239 - s_q12 * t240) + qd[10] * -t287
                     + 0.5
                         * (t109 * (2.0 * (q[9] * c_q12 * t77) - s_q12 * t348)
                             + t110 * (c_q12 * t245 - s_q12 * t349)
                             + t111 * (c_q12 * t247 - s_q12 * t350)
-                            - t112 * (2.0 * (q[10] * c_q12 * t77) - s_q12 * t351)))
-            - t317);
+                            - t112 * (2.0 * (q[10] * c_q12 * t77) - s_q12 * t351))));
     let t360 = 0.5 * (t319 + p.m * t353 - t320);
     let t361 = 0.5 * (t321 + p.m * t354 - t322);
     let t362 = 0.5 * t352 - 4.0 * t268 - 2.0 * (t269 + p.l * q[9] * t110);
@@ -2300,15 +2298,15 @@ pub fn coriolis_matrix_with(
         + p.l * q[8] * s_q12 * t110 + p.l * q[11] * s_q12 * t111 + qd[10] * t88;
     let t364 = p.m * t108 * t289;
     let t365 = p.m * t88 * t291;
-    let t366 = 0.5
-        * (t316
-            + p.m
+    let t366 = t318
+        + 0.5
+            * (p.m
                 * (0.5
                     * (t109 * (2.0 * (p.l * q[9] * c_q12) + 4.0 * (p.l * q[11] * s_q12))
                         - t112
                             * (4.0 * (p.l * q[8] * s_q12) + 2.0 * (p.l * q[10] * c_q12)))
                     + p.l * q[8] * c_q12 * t110 + p.l * q[11] * c_q12 * t111
-                    + qd[10] * (-t89 - t90)) - t317);
+                    + qd[10] * -t289));
     let t367 = 0.5 * (t319 + p.m * t362 - t320);
     let t368 = 0.5 * (t321 + p.m * t363 - t322);
     let t369 = s_q12 * qd[10];
@@ -2443,20 +2441,20 @@ pub fn coriolis_matrix_with(
     let t487 = 0.01 * t199 + 0.001 * t355 + 0.5 * (t364 - t365) - t469 - 0.25 * t486;
     let t488 = 0.01 * t315 + 0.5 * (p.m * t88 * t290 - p.m * t108 * t288) + t471
         + 0.25 * (t362 * d.k0) - 0.001 * t356;
-    let t489 = 0.01 * t142 - 0.001 * t28 - 0.022 * t30 - 0.5 * t410;
+    let t489 = -t411;
     let t490 = s_q12 * t432;
     let t491 = -(0.001 * t369) - t490;
     let t492 = c_q12 * t430;
     let t493 = 0.001 * t371 - t492;
     let t494 = c_q12 * t432;
     let t495 = 0.01 * t370 + 0.125 * (c_q12 * qd[10] * d.k5) + t494;
-    let t496 = 0.01 * t34 + 0.25 * t429 + 0.5 * (c_q12 * t290 * d.k0);
+    let t496 = t430 + 0.5 * (c_q12 * t290 * d.k0);
     let t497 = s_q12 * qd[10] * d.k5;
     let t498 = c_q12 * t108 * d.k0;
     let t499 = s_q12 * t291 * d.k0;
     let t500 = -(0.25 * t497) - 0.5 * (t498 + t499);
     let t501 = 0.5 * (s_q12 * t290 * d.k0) - 0.001 * t33;
-    let t502 = 0.5 * t413 - 0.02 * t29;
+    let t502 = -t414;
     let t503 = 0.5 * t431 - 0.001 * t370 - t494;
     let t504 = s_q12 * t430;
     let t505 = 0.001 * t372 + t504;
@@ -2473,7 +2471,7 @@ pub fn coriolis_matrix_with(
     let t516 = t22 * t401;
     let t517 = t21 * t403;
     let t518 = t67 * t404;
-    let t519 = 0.021 * t3 - 0.5 * t454;
+    let t519 = -t473;
     let t520 = c_q7 * t519;
     let t521 = t20 * t418;
     let t522 = t21 * t423;
@@ -2714,30 +2712,22 @@ pub fn coriolis_matrix_with(
             0.5 * (t365 - t364) + t469 - 0.001 * t355,
         ],
         [
-            0.01 * t171 + t172 + c_q12 * t300 + s_q12 * t390 - t173,
-            0.01 * t189 + t190 + c_q12 * t309 + s_q12 * t397 - t191,
-            0.01 * t201 + t202 + c_q12 * t318 + s_q12 * t404 - t203,
-            0.004 * t166 + 0.001 * t169 + 0.01 * t215 + t412 + t416 + c_q12 * t433
-                + s_q12 * t437 - t415 - t417,
-            0.004 * t185 + 0.001 * t187 + 0.01 * t227 + t230 + t440 + c_q12 * t449
-                + s_q12 * t453 - t231 - t441,
-            0.001 * t197 + 0.004 * t198 + 0.01 * t254 + t257 + t456 + c_q12 * t467
-                + s_q12 * t472 - t258 - t457,
-            0.001 * t197 + 0.004 * t198 + 0.01 * t273 + t456 + t474 + c_q12 * t485
-                + s_q12 * t488 - t457 - t475,
+            t178 + (c_q12 * t300 + s_q12 * t390),
+            t196 + (c_q12 * t309 + s_q12 * t397),
+            t208 + (c_q12 * t318 + s_q12 * t404),
+            t418 + (c_q12 * t433 + s_q12 * t437),
+            t442 + (c_q12 * t449 + s_q12 * t453),
+            t458 + (c_q12 * t467 + s_q12 * t472),
+            t476 + (c_q12 * t485 + s_q12 * t488),
             c_q12 * t491 + s_q12 * t495,
-            0.001 * t28 + 0.022 * t30 + 0.5 * t410 + c_q12 * t496 + s_q12 * t501
-                - 0.01 * t142,
-            0.5 * t413 + c_q12 * t503 + s_q12 * t506 - 0.02 * t29,
-            t492 - 0.001 * t371,
+            c_q12 * t496 + s_q12 * t501 - t489,
+            t502 + (c_q12 * t503 + s_q12 * t506),
+            -t493,
         ],
         [
-            t174 + 0.5 * (t301 + s_q12 * t296 * d.k0 - t302 - t384 - c_q12 * t297 * d.k0)
-                - t175 - 0.25 * t388,
-            t192 + 0.5 * (t310 + s_q12 * t305 * d.k0 - t311 - t391 - c_q12 * t306 * d.k0)
-                - t193 - 0.25 * t395,
-            t204 + 0.5 * (t319 + s_q12 * t314 * d.k0 - t320 - t398 - c_q12 * t315 * d.k0)
-                - t205 - 0.25 * t402,
+            t389 + t385 + 0.5 * (s_q12 * t296 * d.k0 - c_q12 * t297 * d.k0),
+            t396 + t392 + 0.5 * (s_q12 * t305 * d.k0 - c_q12 * t306 * d.k0),
+            t403 + t399 + 0.5 * (s_q12 * t314 * d.k0 - c_q12 * t315 * d.k0),
             0.03 * t168 + t216 + p.l * s_q12 * t335 + t421 + 0.001 * t332
                 + 0.5 * (t333 - t334 - t419) - p.l * c_q12 * t337 - t420 - t422 - t435
                 - 0.25 * t434,
@@ -2750,30 +2740,24 @@ pub fn coriolis_matrix_with(
             0.03 * t199 + t255 + p.l * s_q12 * t366 + t478 + 0.001 * t355
                 + 0.5 * (t364 - t365 - t477) - p.l * c_q12 * t368 - t460 - t469 - t479
                 - 0.25 * t486,
-            0.001 * (t371 - t28) + 0.01 * t142 - 0.022 * t30
-                - 0.5
-                    * (t410 + s_q12 * s_q12 * t290 * d.k0 + c_q12 * c_q12 * t290 * d.k0)
-                - t492,
-            p.l * s_q12 * t378 - 0.25 * t497 - 0.5 * (t498 + t499) - p.l * c_q12 * t380,
-            0.004 * t28 + 0.001 * (t30 + t372) + 0.01 * t143 + t504,
+            t489 + t493
+                + -(0.5 * (s_q12 * s_q12 * t290 * d.k0 + c_q12 * c_q12 * t290 * d.k0)),
+            t500 + (p.l * s_q12 * t378 - p.l * c_q12 * t380),
+            t505 - t277,
             0.5 * (t498 + t499),
         ],
         [
             t176 + t386 + c_q12 * t390 - 0.01 * t170 - t177 - s_q12 * t300,
             t194 + t393 + c_q12 * t397 - 0.01 * t188 - t195 - s_q12 * t309,
             t206 + t400 + c_q12 * t404 - 0.01 * t200 - t207 - s_q12 * t318,
-            0.001 * t166 + 0.022 * t169 + p.l * t336 + t425 + t426 + c_q12 * t437
-                + 0.5 * t424 - 0.01 * t214 - t217 - t427 - s_q12 * t433,
-            0.001 * t185 + 0.022 * t187 + t234 + p.l * t346 + t447 + c_q12 * t453
-                + 0.5 * t446 - 0.01 * t226 - t229 - t235 - s_q12 * t449,
-            0.022 * t197 + 0.001 * t198 + t261 + p.l * t360 + t463 + c_q12 * t472
-                + 0.5 * t462 - 0.01 * t253 - t256 - t262 - s_q12 * t467,
-            0.022 * t197 + 0.001 * t198 + p.l * t367 + t463 + t482 + c_q12 * t488
-                + 0.5 * t481 - t256 - t483 - s_q12 * t485 - 0.01 * t272,
-            0.02 * t29 + c_q12 * t495 + p.l * t377 - 0.5 * t413 - s_q12 * t491,
-            c_q12 * t501 - 0.004 * t28 - 0.001 * t30 - 0.01 * t143 - s_q12 * t496,
+            t428 + (p.l * t336 + c_q12 * t437 - s_q12 * t433),
+            t448 + (p.l * t346 + c_q12 * t453 - s_q12 * t449),
+            t464 + (p.l * t360 + c_q12 * t472 - s_q12 * t467),
+            t484 + (p.l * t367 + c_q12 * t488 - s_q12 * t485),
+            c_q12 * t495 + p.l * t377 - s_q12 * t491 - t502,
+            t277 + (c_q12 * t501 - s_q12 * t496),
             c_q12 * t506 + p.l * t381 - s_q12 * t503,
-            -(0.001 * t372) - t504,
+            -t505,
         ],
         [t389, t396, t403, t436, t452, t470, t487, t493, t500, t505, 0.0],
     ]
@@ -2781,7 +2765,7 @@ pub fn coriolis_matrix_with(
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
     mul: 157,
-    add: 120,
+    add: 116,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -2839,7 +2823,7 @@ pub fn energy_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
     let t37 = t31 * s_q12 + t33 * c_q12;
     let t38 = p.l * t33;
     let t39 = p.l * t32;
-    let t40 = qd[8] + t26 + t27 + t28 + qd[10];
+    let t40 = t32 + qd[10];
     let t41 = qd[1] + 0.2 * qd[5];
     let t42 = qd[0] * c_q7 + s_q7 * t41;
     let t43 = qd[0] * s_q7;
@@ -2862,7 +2846,7 @@ pub fn energy_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
     let t60 = qd[2] - 0.05 * qd[4];
     let t61 = 0.5 * t29 + t44 - t43;
     let t62 = qd[2] - 0.2 * qd[4] - 0.5 * t30;
-    let t63 = t47 + t48 + t49 - 0.01 * t33;
+    let t63 = t50 + -(0.01 * t33);
     let t64 = 0.5 * t38 + t51 + t52 + t53;
     let t65 = 0.01 * t31 + t54 + t55 + t56 - 0.5 * t39;
     let t66 = t38 + t51 + t52 + t53 + 0.5 * (p.l * t37);
@@ -3058,8 +3042,8 @@ pub fn coordinate_rates_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64
 }
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
-    mul: 357,
-    add: 195,
+    mul: 356,
+    add: 194,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -3155,7 +3139,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
     let t73 = p.l * s_q7 * t35 * s_q12 + c_q12 * t55;
     let t74 = t36 * t57 + p.l * t48;
     let t75 = t35 * s_q12 * t57 + c_q12 * t58;
-    let t76 = 0.2 * t51 + t66 + t67;
+    let t76 = t70 + t67;
     let t77 = s_q12 * t61 + c_q12 * t64;
     let t78 = t67 + p.l * t33;
     let t79 = p.l * t32 * s_q12 + c_q12 * t68;

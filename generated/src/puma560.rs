@@ -18,17 +18,17 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 48 | 31 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 275 | 212 | 0 | 0 | 5 | 5 |
+//! | `derived` | 48 | 29 | 0 | 0 | 0 | 0 |
+//! | `inverse_dynamics` | 275 | 199 | 0 | 0 | 5 | 5 |
 //! | `mass_matrix` | 244 | 149 | 0 | 0 | 5 | 5 |
-//! | `bias` | 266 | 183 | 0 | 0 | 5 | 5 |
+//! | `bias` | 266 | 175 | 0 | 0 | 5 | 5 |
 //! | `gravity` | 56 | 27 | 0 | 0 | 4 | 4 |
-//! | `forward_dynamics` | 620 | 422 | 5 | 0 | 5 | 5 |
-//! | `coriolis_matrix` | 845 | 554 | 0 | 0 | 5 | 5 |
-//! | `energy` | 138 | 94 | 0 | 0 | 5 | 5 |
-//! | `body_poses` | 75 | 45 | 0 | 0 | 6 | 6 |
+//! | `forward_dynamics` | 610 | 389 | 5 | 0 | 5 | 5 |
+//! | `coriolis_matrix` | 841 | 536 | 0 | 0 | 5 | 5 |
+//! | `energy` | 138 | 89 | 0 | 0 | 5 | 5 |
+//! | `body_poses` | 75 | 44 | 0 | 0 | 6 | 6 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `body_jacobians` | 309 | 173 | 0 | 0 | 6 | 6 |
+//! | `body_jacobians` | 309 | 172 | 0 | 0 | 6 | 6 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 /// Number of position coordinates `q` (larger than `NV` when a
@@ -232,7 +232,7 @@ impl Params {
     pub fn derived(&self) -> Derived {
         let p = self;
         let t0 = p.m4 + p.m5 + p.m6;
-        let t1 = p.m3 + p.m4 + p.m5 + p.m6;
+        let t1 = t0 + p.m3;
         let t2 = p.d4 * t0;
         Derived {
             params: *self,
@@ -292,7 +292,7 @@ impl Params {
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
     mul: 48,
-    add: 31,
+    add: 29,
     div: 0,
     sqrt: 0,
     sin: 0,
@@ -301,7 +301,7 @@ pub const OPS_DERIVED: OpCount = OpCount {
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
     mul: 275,
-    add: 212,
+    add: 199,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -384,9 +384,9 @@ pub fn inverse_dynamics_with(
     let t50 = t48 - t49;
     let t51 = s_q3 * t45;
     let t52 = c_q3 * t47;
-    let t53 = t14 + qd[3] - t13;
+    let t53 = t15 + qd[3];
     let t54 = qd[3] * t35;
-    let t55 = t17 + qdd[3] - t16 - t29;
+    let t55 = t32 + qdd[3];
     let t56 = t31 * c_q3 + qd[3] * t38 - t30 * s_q3;
     let t57 = -t39 - t40 - t54;
     let s_q4 = libm::sin(q[4]);
@@ -401,15 +401,15 @@ pub fn inverse_dynamics_with(
     let t67 = t50 * s_q4;
     let t68 = t46 * c_q4;
     let t69 = t51 + t52;
-    let t70 = t36 + t37 + qd[4];
+    let t70 = qd[4] - t38;
     let t71 = qd[4] * t60;
-    let t72 = t39 + t40 + t54 + qdd[4];
+    let t72 = qdd[4] - t57;
     let t73 = t56 * c_q4 + t55 * s_q4 + qd[4] * t63;
     let s_q5 = libm::sin(q[5]);
     let c_q5 = libm::cos(q[5]);
     let t76 = t60 * c_q5 - t70 * s_q5;
     let t77 = -(t60 * s_q5) - t70 * c_q5;
-    let t78 = t62 + qd[5] - t61;
+    let t78 = t63 + qd[5];
     let t79 = t65 + qdd[5] - t64 - t71;
     let t80 = t73 * c_q5 + qd[5] * t77 - t72 * s_q5;
     let t81 = -(t73 * s_q5) - t72 * c_q5 - qd[5] * t76;
@@ -430,9 +430,9 @@ pub fn inverse_dynamics_with(
     let t94 = p.m3 * (t20 + 0.07 * t31 - t18 - t21 - t15 * t88 - 0.0141 * t91);
     let t95 = t35 * t53;
     let t96 = t38 * t53;
-    let t97 = p.m4 * (t48 + 0.019 * (t57 + t95) - t49);
-    let t98 = p.m4 * (0.019 * (t96 - t56) - t51 - t52);
-    let t99 = p.m4 * (t27 + t41 - t26 - t43 - t44 - 0.019 * (t35 * t35 + t38 * t38));
+    let t97 = p.m4 * (t50 + 0.019 * (t57 + t95));
+    let t98 = p.m4 * (0.019 * (t96 - t56) - t69);
+    let t99 = p.m4 * (t46 + -(0.019 * (t35 * t35 + t38 * t38)));
     let t100 = t76 * t78;
     let t101 = t77 * t78;
     let t102 = t66 * c_q5 + 0.032 * (t81 + t100) - t69 * s_q5;
@@ -477,7 +477,7 @@ pub fn inverse_dynamics_with(
             + c_q1
                 * (0.514 * t9 + 0.2275 * t85 + s_q2 * t131 + c_q2 * t132
                     + p.d3 * (c_q2 * t129 - s_q2 * t130) - 0.419 * t7 - 0.068 * t87
-                    - p.a2 * (t94 - t122 - t123)),
+                    - p.a2 * (t124 + t94)),
         0.539 * qdd[1] + 0.086 * t30 + 0.068 * t86
             + 0.394 * (qd[0] * qd[0] * s_q1 * c_q1) + t127 + p.a2 * t133 - 0.006 * t85
             - 0.0535 * t89 - 0.07 * t92 - t125 - t126 - t128,
@@ -655,7 +655,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[f64; NQ]) -> [[f64; NV]; NV] {
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
     mul: 266,
-    add: 183,
+    add: 175,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -700,7 +700,7 @@ pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let t24 = p.d4 * t10 - p.a3 * t13;
     let t25 = p.d4 * (t17 * t17);
     let t26 = t10 * t24;
-    let t27 = t12 + qd[3] - t11;
+    let t27 = t13 + qd[3];
     let t28 = qd[3] * t20;
     let s_q4 = libm::sin(q[4]);
     let c_q4 = libm::cos(q[4]);
@@ -708,12 +708,12 @@ pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let t32 = t20 * s_q4;
     let t33 = t27 * c_q4;
     let t34 = t33 - t32;
-    let t35 = t21 + t22 + qd[4];
+    let t35 = qd[4] - t23;
     let s_q5 = libm::sin(q[5]);
     let c_q5 = libm::cos(q[5]);
     let t38 = t31 * c_q5 - t35 * s_q5;
     let t39 = -(t31 * s_q5) - t35 * c_q5;
-    let t40 = t33 + qd[5] - t32;
+    let t40 = t34 + qd[5];
     let t41 = 0.2275 * t3 - 0.006 * qd[1];
     let t42 = 0.068 * qd[1] - 0.2275 * t2;
     let t43 = 0.006 * t2 - 0.068 * t3;
@@ -765,8 +765,8 @@ pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let t87 = c_q4 * t67 - qd[4] * t31 - s_q4 * t62;
     let t88 = 0.00034 * t87 - 0.0001 * (t31 * t35);
     let t89 = 0.0018 * t62 + c_q4 * t86 - 0.0005 * t49 - 0.019 * t70 - s_q4 * t88;
-    let t90 = -t28 - t72;
-    let t91 = p.m4 * (0.019 * (t48 + t90) + t75 - t76);
+    let t90 = -t73;
+    let t91 = p.m4 * (t77 + 0.019 * (t48 + t90));
     let t92 = s_q5 * t82;
     let t93 = c_q5 * t85;
     let t94 = 0.0005 * t48 + 0.0018 * t90 + 0.019 * t91 + t92 + t93 - 0.0004 * t73;
@@ -788,7 +788,7 @@ pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let t109 = c_q3 * t99;
     let t110 = s_q3 * t101;
     let t111 = t105 + t109 - t110;
-    let t112 = p.m4 * (t58 - t25 - t26 - t56 - 0.019 * (t20 * t20 + t23 * t23));
+    let t112 = p.m4 * (t78 + -(0.019 * (t20 * t20 + t23 * t23)));
     let t113 = s_q4 * t95;
     let t114 = c_q4 * t98;
     let t115 = t59 + t112 + t113 + t114;
@@ -805,7 +805,7 @@ pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
             + c_q1
                 * (0.2275 * t117 + s_q2 * t104 + c_q2 * t108
                     + p.d3 * (c_q2 * t111 - s_q2 * t115) - 0.933 * t7 - 0.068 * t53
-                    - p.a2 * (t61 - t100 - t102)),
+                    - p.a2 * (t103 + t61)),
         0.394 * (qd[0] * qd[0] * s_q1 * c_q1) + 0.068 * t52 + t120 + p.a2 * t116
             - 0.0535 * t45 - 0.07 * t105 - 0.006 * t117 - t118 - t119 - t121,
         t120 - 0.0535 * t45 - 0.07 * t105 - t118 - t119 - t121,
@@ -868,8 +868,8 @@ pub fn gravity_with(d: &Derived, q: &[f64; NQ]) -> [f64; NV] {
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 620,
-    add: 422,
+    mul: 610,
+    add: 389,
     div: 5,
     sqrt: 0,
     sin: 5,
@@ -930,20 +930,20 @@ pub fn forward_dynamics_with(
     let t29 = t8 * t26;
     let t30 = -t28 - t29;
     let t31 = p.a3 * t8 * t18 + p.d4 * t11 * t18;
-    let t32 = t10 + qd[3] - t9;
+    let t32 = t11 + qd[3];
     let s_q4 = libm::sin(q[4]);
     let c_q4 = libm::cos(q[4]);
     let t35 = t22 * c_q4 + t32 * s_q4;
     let t36 = t22 * s_q4;
     let t37 = t32 * c_q4;
     let t38 = t37 - t36;
-    let t39 = t23 + t24 + qd[4];
+    let t39 = qd[4] - t25;
     let t40 = qd[4] * t35;
     let s_q5 = libm::sin(q[5]);
     let c_q5 = libm::cos(q[5]);
     let t43 = t35 * c_q5 - t39 * s_q5;
     let t44 = -(t35 * s_q5) - t39 * c_q5;
-    let t45 = t37 + qd[5] - t36;
+    let t45 = t38 + qd[5];
     let t46 = 0.2275 * t3 - 0.006 * qd[1];
     let t47 = 0.068 * qd[1] - 0.2275 * t2;
     let t48 = 0.006 * t2 - 0.068 * t3;
@@ -981,7 +981,7 @@ pub fn forward_dynamics_with(
     let t80 = p.m6 * t44 * t45;
     let t81 = 0.032 * (p.m6 * qd[5] * t43 - t79);
     let t82 = 0.032 * (p.m6 * qd[5] * t44 - t80);
-    let t83 = 0.032 * (t55 + t56);
+    let t83 = -t57;
     let t84 = 0.0003 * t40 + 0.0001 * (t35 * t39) - tau[5];
     let t85 = p.m6 * c_q4 * t54;
     let t86 = c_q4 * t84;
@@ -1015,8 +1015,8 @@ pub fn forward_dynamics_with(
     let t114 = s_q4 * c_q4 * t102 - s_q4 * c_q4 * d.k24;
     let t115 = p.a3 * s_q3 * t114;
     let t116 = t113 + t115;
-    let t117 = s_q3 * c_q3 * d.k5 + p.d4 * t109 - s_q3 * c_q3 * t96
-        - p.d4 * (-(0.019 * t87) - t108) - p.d4 * t116;
+    let t117 = s_q3 * c_q3 * d.k5 + p.d4 * t109 - s_q3 * c_q3 * t96 - p.d4 * -t109
+        - p.d4 * t116;
     let t118 = s_q3 * s_q3 * t97;
     let t119 = p.d4 * c_q3 * t114;
     let t120 = s_q4 * s_q4 * t102;
@@ -1038,7 +1038,7 @@ pub fn forward_dynamics_with(
     let t134 = c_q2 * t132;
     let t135 = d.k8 + t107 * d.k29 - inv129 * (t131 * t131);
     let t136 = t118 + t127 + d.k30 - 0.019 * t88 - t126;
-    let t137 = t113 - 0.019 * t87 - t108 - t117 * inv129 * t136;
+    let t137 = t113 - t117 * inv129 * t136 - t109;
     let t138 = d.k31 - p.a3 * t112 - inv129 * t131 * t136;
     let t139 = c_q2 * t137 - s_q2 * t138;
     let t140 = s_q2 * t139;
@@ -1065,8 +1065,8 @@ pub fn forward_dynamics_with(
     let t160 = t133 + c_q2 * t135;
     let t161 = c_q2 * t139;
     let t162 = s_q2 * t144;
-    let t163 = 0.019 * t87 + t108 - t113 - t115;
-    let t164 = 0.019 * t89 + p.d4 * t107 + d.k39 - t98 - t117 * inv129 * t163;
+    let t163 = t109 - t116;
+    let t164 = t99 + (p.d4 * t107 + d.k39 - t117 * inv129 * t163);
     let t165 = -(p.a3 * t107) - inv129 * t131 * t163;
     let t166 = s_q2 * t137 + c_q2 * t138;
     let t167 = s_q2 * t166;
@@ -1075,7 +1075,7 @@ pub fn forward_dynamics_with(
     let t170 = t167 + t169;
     let t171 = c_q2 * t150 - s_q2 * t153;
     let t172 = p.d3 * t171;
-    let t173 = t111 - t110 - inv129 * t136 * t163;
+    let t173 = t112 + -(inv129 * t136 * t163);
     let t174 = -(s_q3 * t114) - inv129 * t141 * t163;
     let t175 = s_q2 * t173 + c_q2 * t174;
     let t176 = p.a2 * t175;
@@ -1088,7 +1088,7 @@ pub fn forward_dynamics_with(
     let t181 = c_q2 * t173 - s_q2 * t174;
     let t182 = p.a2 * t181;
     let t183 = p.d3 * (c_q2 * (c_q2 * t147 - t151) - s_q2 * (t149 - s_q2 * t152));
-    let t184 = p.m3 + t104 + t106 - inv129 * (t163 * t163);
+    let t184 = t107 + (p.m3 - inv129 * (t163 * t163));
     let t185 = d.k9 + s_q2 * t159 + c_q2 * t160 + p.a2 * (p.a2 * t184 - p.d3 * t181)
         + 2.0 * (p.d3 * (t179 - t180) - p.a2 * (s_q2 * t164 + c_q2 * t165))
         - p.d3 * (t182 - t183) - inv157 * (t177 * t177);
@@ -1149,20 +1149,21 @@ pub fn forward_dynamics_with(
                 + p.d3 * (c_q2 * t215 - s_q2 * t216) + qd[0] * s_q1 * qd[1] * t185
                 - 0.2275 * t70
                 - p.a2
-                    * (qd[2] * t8 * t165 - t75 - t199 - t201 - t60 * t173 - t63 * t174
-                        - t17 * t184 - qd[2] * t11 * t164 - inv129 * t163 * t212)
+                    * (t202
+                        + (qd[2] * t8 * t165 - t75 - t60 * t173 - t63 * t174 - t17 * t184
+                            - qd[2] * t11 * t164 - inv129 * t163 * t212))
                 - qd[0] * c_q1 * qd[1] * t178 - inv157 * t177 * t219)
         - p.g
             * (s_q1
                 * (s_q1 * (t161 - t162 - t172 - t155 * inv157 * t220)
                     + c_q1 * (t179 + t183 + d.k43 - t180 - t182 - inv157 * t177 * t220))
                 + c_q1
-                    * (s_q1 * (t140 + t145 + d.k45 - p.d3 * t154 - t155 * inv157 * t221)
-                        + c_q1 * (t167 + t169 + t172 - t176 - inv157 * t177 * t221)));
+                    * (s_q1 * (t146 + (d.k45 - p.d3 * t154 - t155 * inv157 * t221))
+                        + c_q1 * (t170 + (t172 - t176 - inv157 * t177 * t221))));
     let t223 = t4 + s_q1 * inv187 * t222;
     let t224 = c_q1 * inv187 * t222 - t5;
-    let t225 = 0.006 * t70 + tau[1] + t218 - 0.394 * t49 - 0.068 * t71 - tau[2]
-        - p.g * s_q1 * t220 - p.g * c_q1 * t221 - t155 * t223 - t177 * t224;
+    let t225 = t219
+        + (-(p.g * s_q1 * t220) - p.g * c_q1 * t221 - t155 * t223 - t177 * t224);
     let t226 = inv157 * t225;
     let t227 = p.g * s_q1 + p.d3 * t224;
     let t228 = c_q2 * t227;
@@ -1176,17 +1177,18 @@ pub fn forward_dynamics_with(
     let t236 = c_q2 * t224;
     let t237 = t236 - t19 - t235;
     let t238 = inv129
-        * (0.0535 * t51 + 0.07 * t73 + tau[2] + t208 - t203 - t204 - t211
-            - t136 * (t58 + t59 + t228 + t230) - t141 * (t62 + t232 - t61 - t231)
-            - t163 * (t15 - t16 - t233) - t117 * t234 - t131 * t237
-            - t128 * inv157 * t225);
+        * (t212
+            + (-(t136 * (t60 + (t228 + t230))) - t141 * (t63 + (t232 - t231))
+                - t163 * (t17 + -t233) - t117 * t234 - t131 * t237
+                - t128 * inv157 * t225));
     let t239 = t226 + t238;
-    let t240 = t58 + t59 + t228 + t230 - p.d4 * t239;
-    let t241 = t15 + p.d4 * t234 - t16 - t233 - p.a3 * t237;
+    let t240 = t60 + (t228 + t230 - p.d4 * t239);
+    let t241 = t17 + (p.d4 * t234 - t233 - p.a3 * t237);
     let t242 = qd[3] * t25 + c_q3 * t234 - s_q3 * t239;
     let t243 = inv95
-        * (t86 + tau[3] + t191 + s_q4 * t83 * (-t67 - t68 - s_q3 * t240 - c_q3 * t241)
-            - t93 * t242 - t94 * t237);
+        * (t192
+            + (s_q4 * t83 * (t69 + (-(s_q3 * t240) - c_q3 * t241)) - t93 * t242
+                - t94 * t237));
     [
         inv187 * t222,
         t226,
@@ -1195,18 +1197,16 @@ pub fn forward_dynamics_with(
         inv101
             * (tau[4] - t195 - t196
                 - t57
-                    * (c_q4 * (t64 + c_q3 * t240 - t65 - s_q3 * t241)
-                        + s_q4 * (t62 + t232 + p.a3 * t239 - t28 - t29 - t61 - t231))
+                    * (c_q4 * (t66 + (c_q3 * t240 - s_q3 * t241))
+                        + s_q4 * (t63 + t30 + (t232 + p.a3 * t239 - t231)))
                 - t100 * (qd[3] * t22 + s_q3 * t234 + c_q3 * t239)),
-        25000.0
-            * (tau[5]
-                - 0.00004 * (c_q4 * (t236 + t243 - t19 - t235) - t40 - s_q4 * t242)),
+        25000.0 * (tau[5] - 0.00004 * (c_q4 * (t237 + t243) - t40 - s_q4 * t242)),
     ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 845,
-    add: 554,
+    mul: 841,
+    add: 536,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -1252,7 +1252,7 @@ pub fn coriolis_matrix_with(
     let t20 = -t18 - t19;
     let t21 = p.d4 * t12;
     let t22 = p.d4 * t8 - p.a3 * t11;
-    let t23 = t10 + qd[3] - t9;
+    let t23 = t11 + qd[3];
     let s_q4 = libm::sin(q[4]);
     let c_q4 = libm::cos(q[4]);
     let t26 = t17 * c_q4;
@@ -1261,14 +1261,14 @@ pub fn coriolis_matrix_with(
     let t29 = t17 * s_q4;
     let t30 = t23 * c_q4;
     let t31 = t30 - t29;
-    let t32 = t18 + t19 + qd[4];
+    let t32 = qd[4] - t20;
     let s_q5 = libm::sin(q[5]);
     let c_q5 = libm::cos(q[5]);
     let t35 = t28 * c_q5;
     let t36 = t32 * s_q5;
     let t37 = t35 - t36;
     let t38 = -(t28 * s_q5) - t32 * c_q5;
-    let t39 = t30 + qd[5] - t29;
+    let t39 = t31 + qd[5];
     let t40 = 0.006 * t2 - 0.068 * t3;
     let t41 = 0.006 * s_q1 - 0.068 * c_q1;
     let t42 = s_q1 * c_q2 + c_q1 * s_q2;
@@ -1337,8 +1337,8 @@ pub fn coriolis_matrix_with(
     let t98 = 0.00034 * t97 - 0.0001 * (t32 * t44 + s_q3 * t28 * t42);
     let t99 = 0.0018 * t66 + c_q4 * t96 - 0.0005 * t65 - 0.019 * t75 - s_q4 * t98;
     let t100 = c_q3 * t23 * t42 + t17 * t43;
-    let t101 = -t78 - t79;
-    let t102 = p.m4 * (t82 + 0.019 * (t100 + t101) - t83);
+    let t101 = -t80;
+    let t102 = p.m4 * (t84 + 0.019 * (t100 + t101));
     let t103 = s_q5 * t91;
     let t104 = c_q5 * t95;
     let t105 = 0.0005 * t100 + 0.0018 * t101 + 0.019 * t102 + t103 + t104 - 0.0004 * t80;
@@ -1363,9 +1363,7 @@ pub fn coriolis_matrix_with(
     let t122 = c_q3 * t110;
     let t123 = s_q3 * t112;
     let t124 = t118 + t122 - t123;
-    let t125 = p.m4
-        * (2.0 * (t57 + t58) + 0.038 * (s_q3 * t20 * t42 - c_q3 * t17 * t42) - t85
-            - t86);
+    let t125 = p.m4 * (t87 + 0.038 * (s_q3 * t20 * t42 - c_q3 * t17 * t42));
     let t126 = s_q4 * t106;
     let t127 = c_q4 * t109;
     let t128 = t59 + t125 + t126 + t127;
@@ -1388,7 +1386,7 @@ pub fn coriolis_matrix_with(
     let t145 = s_q3 * t144;
     let t146 = p.a3 * t8;
     let t147 = p.d4 * t11;
-    let t148 = -t6 - t7;
+    let t148 = -t8;
     let t149 = p.a3 * t148;
     let t150 = 2.0 * (t139 + t147) + t146 - t149;
     let t151 = c_q3 * t150;
@@ -1418,8 +1416,8 @@ pub fn coriolis_matrix_with(
     let t175 = s_q4 * t174;
     let t176 = 0.0005 * t141 + 0.0018 * t142 + c_q4 * t172 - 0.019 * t152 - t175;
     let t177 = s_q3 * t23;
-    let t178 = t156 - t157;
-    let t179 = p.m4 * (t160 + 0.019 * (t178 - t177) - t161);
+    let t178 = -t158;
+    let t179 = p.m4 * (t162 + 0.019 * (t178 - t177));
     let t180 = s_q5 * t167;
     let t181 = c_q5 * t171;
     let t182 = 0.0018 * t178 + 0.019 * t179 + t180 + t181 - 0.0004 * t158
@@ -1446,7 +1444,7 @@ pub fn coriolis_matrix_with(
     let t201 = t195 + t199 - t200;
     let t202 = s_q3 * t17;
     let t203 = c_q3 * t20;
-    let t204 = p.m4 * (2.0 * (t137 - t21) + 0.038 * (t202 + t203));
+    let t204 = p.m4 * (t163 + 0.038 * (t202 + t203));
     let t205 = s_q4 * t183;
     let t206 = c_q4 * t188;
     let t207 = t138 + t204 + t205 + t206;
@@ -1473,7 +1471,7 @@ pub fn coriolis_matrix_with(
     let t228 = 0.00011 * t168 + 0.00015 * t169 + 0.032 * (p.m6 * t227);
     let t229 = 0.0001 * t153 + 0.0003 * t154 + c_q5 * t226 - s_q5 * t228;
     let t230 = 0.0005 * t141 + 0.0018 * t142 + c_q4 * t229 - t175 - 0.019 * t219;
-    let t231 = p.m4 * (0.019 * (t178 - t177) - 2.0 * t220 - t221);
+    let t231 = p.m4 * (t222 + 0.019 * (t178 - t177));
     let t232 = s_q5 * t226;
     let t233 = c_q5 * t228;
     let t234 = 0.0018 * t178 + 0.019 * t231 + t232 + t233 - 0.0004 * t158
@@ -1518,7 +1516,7 @@ pub fn coriolis_matrix_with(
     let t270 = -(s_q4 * qd[4]) - t20 * s_q4;
     let t271 = 0.00034 * t270 - 0.0001 * (s_q4 * t32);
     let t272 = 0.0013 * t20 + c_q4 * t269 - s_q4 * t271;
-    let t273 = t16 - t15;
+    let t273 = -t17;
     let t274 = p.m4 * (0.019 * (t17 + t273));
     let t275 = s_q5 * t264;
     let t276 = c_q5 * t268;
@@ -1548,7 +1546,7 @@ pub fn coriolis_matrix_with(
     let t300 = 0.032 * (t299 - t298);
     let t301 = 0.00015 * t299 + 0.032 * (p.m6 * t300) - 0.00011 * t298;
     let t302 = 0.0004 * t31 + c_q5 * t297 - s_q5 * t301;
-    let t303 = -t26 - t27;
+    let t303 = -t28;
     let t304 = 0.00034 * t303 - 0.0001 * t28;
     let t305 = c_q4 * t302 - s_q4 * t304;
     let t306 = s_q5 * t297;
@@ -1571,7 +1569,7 @@ pub fn coriolis_matrix_with(
     let t323 = c_q3 * t308;
     let t324 = p.a3 * t320;
     let t325 = p.d4 * t319;
-    let t326 = t36 - t35;
+    let t326 = -t37;
     let t327 = 0.032 * (t37 + t326);
     let t328 = 0.00011 * t37 + 0.00015 * t326 + 0.032 * (p.m6 * t327);
     let t329 = 0.00004 * t310 - s_q5 * t328;
@@ -1597,7 +1595,7 @@ pub fn coriolis_matrix_with(
                     + c_q1
                         * (0.2275 * t130 + s_q2 * t115 + c_q2 * t121
                             + p.d3 * (c_q2 * t124 - s_q2 * t128) - 0.933 * t52
-                            - 0.068 * t53 - p.a2 * (t64 - t111 - t113))),
+                            - 0.068 * t53 - p.a2 * (t114 + t64))),
             0.5
                 * (s_q1
                     * (0.145 * t3 + 0.00273 * t135 + 0.006 * t136 + c_q2 * t194
@@ -1605,12 +1603,12 @@ pub fn coriolis_matrix_with(
                     + c_q1
                         * (s_q2 * t194 + c_q2 * t198 + p.d3 * (c_q2 * t201 - s_q2 * t207)
                             - 0.933 * t2 - 0.03094 * t135 - 0.068 * t136
-                            - p.a2 * (t140 - t190 - t192))),
+                            - p.a2 * (t193 + t140))),
             0.5
                 * (s_q1 * (c_q2 * t244 - s_q2 * t247 - p.d3 * t255)
                     + c_q1
                         * (s_q2 * t244 + c_q2 * t247 + p.d3 * (c_q2 * t250 - s_q2 * t254)
-                            - p.a2 * (0.14 * t215 - t240 - t242))),
+                            - p.a2 * (t243 + 0.14 * t215))),
             0.5
                 * (s_q1 * (c_q2 * t283 - s_q2 * t286 - p.d3 * t289)
                     + c_q1
@@ -1659,8 +1657,8 @@ pub fn coriolis_matrix_with(
             0.5 * (0.0004 * t158 - t180 - t181),
             0.5 * (0.0004 * t158 - t232 - t233),
             0.5 * (0.0004 * t17 - t275 - t276),
-            0.5 * (-t306 - t307),
-            0.5 * (-(0.00004 * t330) - t331),
+            0.5 * -t308,
+            0.5 * -t332,
         ],
         [0.00002 * t97, t213, t213, 0.00002 * t270, 0.00002 * t303, 0.0],
     ]
@@ -1668,7 +1666,7 @@ pub fn coriolis_matrix_with(
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
     mul: 138,
-    add: 94,
+    add: 89,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -1705,19 +1703,19 @@ pub fn energy_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
     let t16 = t6 * s_q3;
     let t17 = t12 * c_q3;
     let t18 = -t16 - t17;
-    let t19 = t8 + qd[3] - t7;
+    let t19 = t9 + qd[3];
     let s_q4 = libm::sin(q[4]);
     let c_q4 = libm::cos(q[4]);
     let t22 = t15 * c_q4 + t19 * s_q4;
     let t23 = t15 * s_q4;
     let t24 = t19 * c_q4;
     let t25 = t24 - t23;
-    let t26 = t16 + t17 + qd[4];
+    let t26 = qd[4] - t18;
     let s_q5 = libm::sin(q[5]);
     let c_q5 = libm::cos(q[5]);
     let t29 = t22 * c_q5 - t26 * s_q5;
     let t30 = -(t22 * s_q5) - t26 * c_q5;
-    let t31 = t24 + qd[5] - t23;
+    let t31 = t25 + qd[5];
     let t32 = 0.2275 * t3 - 0.006 * qd[1];
     let t33 = 0.068 * qd[1] - 0.2275 * t2;
     let t34 = 0.006 * t2 - 0.068 * t3;
@@ -1744,8 +1742,8 @@ pub fn energy_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
     let t55 = 0.0141 * t9 + t40 + t41 - 0.07 * t12;
     let t56 = t43 - 0.0141 * t6 - t42;
     let t57 = 0.07 * t6 - t11;
-    let t58 = 0.019 * t18 + t47 - t48;
-    let t59 = -(0.019 * t15) - t50 - t51;
+    let t58 = t49 + 0.019 * t18;
+    let t59 = -(0.019 * t15) - t54;
     let t60 = t53 * t53;
     let t61 = 0.032 * t30 + c_q5 * t52 - s_q5 * t54;
     let t62 = -(0.032 * t29) - s_q5 * t52 - c_q5 * t54;
@@ -1772,7 +1770,7 @@ pub fn energy_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_POSES: OpCount = OpCount {
     mul: 75,
-    add: 45,
+    add: 44,
     div: 0,
     sqrt: 0,
     sin: 6,
@@ -1849,11 +1847,7 @@ pub fn body_poses_with(d: &Derived, q: &[f64; NQ]) -> [Pose; NB] {
             position: [t18 + t19, t20 - t21, t22],
         },
         Pose {
-            rotation: [
-                [t27, -t28 - t29, t24],
-                [t30, t32 - t31, t26],
-                [c_q3 * t13, -t16, t14],
-            ],
+            rotation: [[t27, -t38, t24], [t30, -t41, t26], [c_q3 * t13, -t16, t14]],
             position: [t33, t34, t35],
         },
         Pose {
@@ -1898,7 +1892,7 @@ pub fn coordinate_rates_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
     mul: 309,
-    add: 173,
+    add: 172,
     div: 0,
     sqrt: 0,
     sin: 6,
@@ -1970,10 +1964,10 @@ pub fn body_jacobians_with(d: &Derived, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
     let t49 = t48 - t47;
     let t50 = c_q4 * t42 + s_q4 * t39;
     let t51 = c_q4 * t39 - s_q4 * t42;
-    let t52 = t43 + t44;
+    let t52 = -t45;
     let t53 = c_q4 * t46 + s_q4 * t41;
     let t54 = c_q4 * t41 - s_q4 * t46;
-    let t55 = t47 - t48;
+    let t55 = -t49;
     let t56 = c_q5 * t50 - s_q5 * t52;
     let t57 = -(s_q5 * t50) - c_q5 * t52;
     let t58 = c_q5 * t53 - s_q5 * t55;
@@ -1984,7 +1978,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
     let t63 = t16 * t39;
     let t64 = t16 * t41;
     let t65 = t16 * t16;
-    let t66 = -t15 - t19;
+    let t66 = -t25;
     let t67 = s_q3 * s_q3 * t13 * t30;
     let t68 = p.d4 * (s_q3 * s_q3) * t13;
     let t69 = -(s_q3 * t42) - c_q3 * t45;

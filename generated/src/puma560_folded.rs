@@ -19,16 +19,16 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 259 | 212 | 0 | 0 | 5 | 5 |
+//! | `inverse_dynamics` | 256 | 196 | 0 | 0 | 5 | 5 |
 //! | `mass_matrix` | 198 | 135 | 0 | 0 | 5 | 5 |
-//! | `bias` | 249 | 183 | 0 | 0 | 5 | 5 |
+//! | `bias` | 248 | 176 | 0 | 0 | 5 | 5 |
 //! | `gravity` | 42 | 22 | 0 | 0 | 4 | 4 |
-//! | `forward_dynamics` | 574 | 406 | 4 | 0 | 5 | 5 |
-//! | `coriolis_matrix` | 797 | 553 | 0 | 0 | 5 | 5 |
-//! | `energy` | 138 | 93 | 0 | 0 | 5 | 5 |
-//! | `body_poses` | 75 | 45 | 0 | 0 | 6 | 6 |
+//! | `forward_dynamics` | 552 | 367 | 4 | 0 | 5 | 5 |
+//! | `coriolis_matrix` | 793 | 537 | 0 | 0 | 5 | 5 |
+//! | `energy` | 138 | 88 | 0 | 0 | 5 | 5 |
+//! | `body_poses` | 75 | 44 | 0 | 0 | 6 | 6 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `body_jacobians` | 298 | 173 | 0 | 0 | 6 | 6 |
+//! | `body_jacobians` | 298 | 172 | 0 | 0 | 6 | 6 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 /// Number of position coordinates `q` (larger than `NV` when a
@@ -113,8 +113,8 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 259,
-    add: 212,
+    mul: 256,
+    add: 196,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -194,9 +194,9 @@ pub fn inverse_dynamics_with(
     let t49 = t47 - t48;
     let t50 = s_q3 * t44;
     let t51 = c_q3 * t46;
-    let t52 = t12 + qd[3] - t11;
+    let t52 = t13 + qd[3];
     let t53 = qd[3] * t33;
-    let t54 = t15 + qdd[3] - t14 - t27;
+    let t54 = t30 + qdd[3];
     let t55 = t29 * c_q3 + qd[3] * t36 - t28 * s_q3;
     let t56 = -t37 - t38 - t53;
     let s_q4 = libm::sin(q[4]);
@@ -211,15 +211,15 @@ pub fn inverse_dynamics_with(
     let t66 = t49 * s_q4;
     let t67 = t45 * c_q4;
     let t68 = t50 + t51;
-    let t69 = t34 + t35 + qd[4];
+    let t69 = qd[4] - t36;
     let t70 = qd[4] * t59;
-    let t71 = t37 + t38 + t53 + qdd[4];
+    let t71 = qdd[4] - t56;
     let t72 = t55 * c_q4 + t54 * s_q4 + qd[4] * t62;
     let s_q5 = libm::sin(q[5]);
     let c_q5 = libm::cos(q[5]);
     let t75 = t59 * c_q5 - t69 * s_q5;
     let t76 = -(t59 * s_q5) - t69 * c_q5;
-    let t77 = t61 + qd[5] - t60;
+    let t77 = t62 + qd[5];
     let t78 = t64 + qdd[5] - t63 - t70;
     let t79 = t72 * c_q5 + qd[5] * t76 - t71 * s_q5;
     let t80 = -(t72 * s_q5) - t71 * c_q5 - qd[5] * t75;
@@ -239,10 +239,9 @@ pub fn inverse_dynamics_with(
     let t92 = t19 + 0.07 * t29 - 0.4318 * t7 - 0.15005 * t17 - t13 * t87 - 0.0141 * t89;
     let t93 = t33 * t52;
     let t94 = t36 * t52;
-    let t95 = t47 + 0.019 * (t56 + t93) - t48;
-    let t96 = 0.019 * (t94 - t55) - t50 - t51;
-    let t97 = t25 + 0.0203 * t28 - t24 - t41 - 0.4318 * t40
-        - 0.019 * (t33 * t33 + t36 * t36);
+    let t95 = t49 + 0.019 * (t56 + t93);
+    let t96 = 0.019 * (t94 - t55) - t68;
+    let t97 = t45 + -(0.019 * (t33 * t33 + t36 * t36));
     let t98 = t75 * t77;
     let t99 = t76 * t77;
     let t100 = t65 * c_q5 + 0.032 * (t80 + t98) - t68 * s_q5;
@@ -272,8 +271,8 @@ pub fn inverse_dynamics_with(
     let t124 = -t122 - t123;
     let t125 = s_q3 * t117;
     let t126 = c_q3 * t118;
-    let t127 = 4.8 * t90 + t119 - t120;
-    let t128 = 4.8 * t91 + 0.82 * t97 + t110 + t111;
+    let t127 = t121 + 4.8 * t90;
+    let t128 = t116 + 4.8 * t91;
     let t129 = 0.076 * t29 + 0.0635 * t43 + 0.336 * t92 + 0.4318 * t124 + c_q3 * t117
         - 0.06768 * t91 - s_q3 * t118;
     let t130 = 0.0225 * t30 + 0.0013 * t54 + 0.06768 * t90 + t112 + t113 - 0.01 * t42
@@ -287,7 +286,7 @@ pub fn inverse_dynamics_with(
             + c_q1
                 * (0.514 * t7 + 3.9585 * t84 + 0.15005 * (c_q2 * t127 - s_q2 * t128)
                     + s_q2 * t129 + c_q2 * t130 - 0.419 * t5 - 1.1832 * t86
-                    - 0.4318 * (4.8 * t92 - t122 - t123)),
+                    - 0.4318 * (t124 + 4.8 * t92)),
         0.539 * qdd[1] + 0.394 * t18 + 0.086 * t28 + 1.1832 * t85 + 0.0203 * t116
             + 0.4318 * (t131 - t121) - 0.1044 * t84 - 0.0535 * t88 - 0.336 * t90 - t125
             - t126,
@@ -460,8 +459,8 @@ pub fn mass_matrix_with(d: &Derived, q: &[f64; NQ]) -> [[f64; NV]; NV] {
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 249,
-    add: 183,
+    mul: 248,
+    add: 176,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -507,7 +506,7 @@ pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let t25 = t8 * t23;
     let t26 = t8 * t16;
     let t27 = t11 * t16;
-    let t28 = t10 + qd[3] - t9;
+    let t28 = t11 + qd[3];
     let t29 = qd[3] * t19;
     let s_q4 = libm::sin(q[4]);
     let c_q4 = libm::cos(q[4]);
@@ -515,12 +514,12 @@ pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let t33 = t19 * s_q4;
     let t34 = t28 * c_q4;
     let t35 = t34 - t33;
-    let t36 = t20 + t21 + qd[4];
+    let t36 = qd[4] - t22;
     let s_q5 = libm::sin(q[5]);
     let c_q5 = libm::cos(q[5]);
     let t39 = t32 * c_q5 - t36 * s_q5;
     let t40 = -(t32 * s_q5) - t36 * c_q5;
-    let t41 = t34 + qd[5] - t33;
+    let t41 = t35 + qd[5];
     let t42 = 0.2275 * t3 - 0.006 * qd[1];
     let t43 = 0.068 * qd[1] - 0.2275 * t2;
     let t44 = 0.006 * t2 - 0.068 * t3;
@@ -557,7 +556,7 @@ pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let t75 = t73 + t74;
     let t76 = qd[3] * t22 + c_q3 * t62;
     let t77 = qd[4] * t35 + c_q4 * t76 + s_q4 * t58;
-    let t78 = t29 + t65;
+    let t78 = -t66;
     let t79 = -(qd[5] * t39) - s_q5 * t77 - c_q5 * t78;
     let t80 = 0.032 * (t50 + t79) + c_q5 * t72 - s_q5 * t75;
     let t81 = qd[5] * t40 + c_q5 * t77 - s_q5 * t78;
@@ -568,12 +567,12 @@ pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let t86 = 0.34 * (t85 - t84) + 0.09 * (t85 - 0.032 * (t39 * t39 + t40 * t40) - t84);
     let t87 = 0.82 * t67 + c_q4 * t83 - s_q4 * t86;
     let t88 = c_q3 * t87;
-    let t89 = 0.019 * (t49 - t76) - t73 - t74;
+    let t89 = 0.019 * (t49 - t76) - t75;
     let t90 = 0.82 * t89 + 0.09 * (s_q5 * t80 + c_q5 * t82) - 0.34 * t75;
     let t91 = s_q3 * t90;
     let t92 = 4.8 * t59 + t88 - t91;
     let t93 = t16 * t45 + t70 - t69 - 0.07 * t47 - 0.0141 * t62;
-    let t94 = t70 - 0.4318 * t24 - t25 - t69 - 0.019 * (t19 * t19 + t22 * t22);
+    let t94 = t71 + -(0.019 * (t19 * t19 + t22 * t22));
     let t95 = s_q4 * t83;
     let t96 = c_q4 * t86;
     let t97 = 4.8 * t93 + 0.82 * t94 + t95 + t96;
@@ -608,7 +607,7 @@ pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
             + c_q1
                 * (3.9585 * t116 + 0.15005 * (c_q2 * t92 - s_q2 * t97) + s_q2 * t112
                     + c_q2 * t115 - 0.933 * t5 - 1.1832 * t53
-                    - 0.4318 * (4.8 * t99 - t100 - t101)),
+                    - 0.4318 * (t102 + 4.8 * t99)),
         0.394 * t14 + 1.1832 * t52 + 0.4318 * (t98 - t118) + 0.0203 * t117 - 0.0535 * t46
             - 0.336 * t59 - 0.1044 * t116 - t119 - t120,
         0.0203 * t117 - 0.0535 * t46 - 0.336 * t59 - 0.4318 * t118 - t119 - t120,
@@ -667,8 +666,8 @@ pub fn gravity_with(d: &Derived, q: &[f64; NQ]) -> [f64; NV] {
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 574,
-    add: 406,
+    mul: 552,
+    add: 367,
     div: 4,
     sqrt: 0,
     sin: 5,
@@ -732,7 +731,7 @@ pub fn forward_dynamics_with(
     let t32 = t8 * t19;
     let t33 = t11 * t19;
     let t34 = 0.0203 * t32 + 0.4318 * t33;
-    let t35 = t10 + qd[3] - t9;
+    let t35 = t11 + qd[3];
     let t36 = qd[3] * t23;
     let s_q4 = libm::sin(q[4]);
     let c_q4 = libm::cos(q[4]);
@@ -740,14 +739,14 @@ pub fn forward_dynamics_with(
     let t40 = t23 * s_q4;
     let t41 = t35 * c_q4;
     let t42 = t41 - t40;
-    let t43 = t24 + t25 + qd[4];
+    let t43 = qd[4] - t26;
     let t44 = qd[4] * t42;
     let t45 = qd[4] * t39;
     let s_q5 = libm::sin(q[5]);
     let c_q5 = libm::cos(q[5]);
     let t48 = t39 * c_q5 - t43 * s_q5;
     let t49 = -(t39 * s_q5) - t43 * c_q5;
-    let t50 = t41 + qd[5] - t40;
+    let t50 = t42 + qd[5];
     let t51 = qd[5] * t49;
     let t52 = qd[5] * t48;
     let t53 = 0.2275 * t3 - 0.006 * qd[1];
@@ -835,16 +834,14 @@ pub fn forward_dynamics_with(
     let t131 = 0.01558 * t124 + t125;
     let t132 = 0.4318 * t120 - 0.00026220306465678337 * t71;
     let t133 = 0.0203 * t96 + 0.005577304596985175 * t114;
-    let t134 = 0.00026220306465678337 * t71 + 0.01558 * t124 + t125 - 0.4318 * t120;
-    let t135 = 0.00209602 * t124 + 0.4318 * (t131 - (-(0.01558 * t124) - t125) - t132)
-        - s_q3 * c_q3 * t106;
+    let t134 = t131 - t132;
+    let t135 = 0.00209602 * t124 + 0.4318 * (t131 - -t131 - t132) - s_q3 * c_q3 * t106;
     let t136 = t127 - 0.00026220306465678337 * t114 - 0.4318 * t117 - 0.01558 * t126
         - 0.336;
     let t137 = 0.0203 * (t132 - t131) - 0.0047376;
     let t138 = 0.00209602 * t126 + s_q3 * s_q3 * t106
         + 0.4318 * (0.00026220306465678337 * t114 + 0.4318 * t117) + 0.10952
-        - 0.8636 * (t127 - 0.01558 * t126)
-        - 0.0203 * (-(0.0203 * t96) - 0.005577304596985175 * t114);
+        - 0.8636 * (t127 - 0.01558 * t126) - 0.0203 * -t133;
     let inv139 = 1.0 / t138;
     let t140 = c_q3 * t109;
     let t141 = s_q3 * t112;
@@ -856,27 +853,28 @@ pub fn forward_dynamics_with(
     let t147 = c_q3 * t111;
     let t148 = 0.0535 * t60 + 0.336 * t61 + 0.0203 * t110 + tau[2] - 0.4318 * t142 - t146
         - t147;
-    let t149 = t115 + t116 + 4.8 - t136 * t136 * inv139;
+    let t149 = t117 + (4.8 - t136 * t136 * inv139);
     let t150 = -(0.012916407125949918 * t114) - t133 * t136 * inv139;
-    let t151 = t119 - t118 - t134 * t136 * inv139;
+    let t151 = t120 + -(t134 * t136 * inv139);
     let t152 = 0.43 * t72 + 0.41708359287405006 * t94 + 5.62 - t133 * t133 * inv139;
     let t153 = 0.012916407125949918 * t71 - t133 * t134 * inv139;
-    let t154 = t121 + t122 + 4.8 - t134 * t134 * inv139;
-    let t155 = 0.4318 * t120 - 0.01558 * t124 - t125 - t135 * t136 * inv139;
+    let t154 = t123 + (4.8 - t134 * t134 * inv139);
+    let t155 = 0.4318 * t120 - t135 * t136 * inv139 - t131;
     let t156 = 0.06768 - 0.0203 * t120 - t136 * t137 * inv139;
     let t157 = 0.005577304596985175 * t71 - t133 * t135 * inv139 - 0.06768;
     let t158 = -(0.00026220306465678337 * t71) - t133 * t137 * inv139;
-    let t159 = 0.4318 * t123 + 0.01558 * t128 + 0.336 - t129 - t134 * t135 * inv139;
+    let t159 = t130 + (0.4318 * t123 + 0.336 - t134 * t135 * inv139);
     let t160 = -(0.0203 * t123) - t134 * t137 * inv139;
     let t161 = 0.18645124 * t123 + 0.00209602 * t128 + 0.8636 * t130 + c_q3 * c_q3 * t106
         + 0.100474288 - t135 * t135 * inv139;
     let t162 = -(0.00876554 * t123) - 0.0203 * t130 - t135 * t137 * inv139;
     let t163 = 0.00041209 * t123 + 0.023454288 - t137 * t137 * inv139;
-    let t164 = t140 + qd[2] * t8 * t156 - 4.8 * t61 - t141 - t75 * t149 - t78 * t150
-        - t18 * t151 - qd[2] * t11 * t155 - t136 * inv139 * t148;
-    let t165 = t99 + qd[2] * t8 * t158 + 0.012916407125949918 * t107 - 4.8 * t63
-        - 0.82 * t67 - t108 - t75 * t150 - t78 * t152 - t18 * t153 - qd[2] * t11 * t157
-        - t133 * inv139 * t148 - 0.09 * t100;
+    let t164 = t142
+        + (qd[2] * t8 * t156 - 4.8 * t61 - t75 * t149 - t78 * t150 - t18 * t151
+            - qd[2] * t11 * t155 - t136 * inv139 * t148);
+    let t165 = t110
+        + (qd[2] * t8 * t158 - 4.8 * t63 - t75 * t150 - t78 * t152 - t18 * t153
+            - qd[2] * t11 * t157 - t133 * inv139 * t148);
     let t166 = 0.06768 * t63 + 0.4318 * t145 + c_q3 * t113 + qd[2] * t8 * t162
         - 0.0635 * t33 - 0.336 * t64 - s_q3 * t111 - t75 * t155 - t78 * t157 - t18 * t159
         - qd[2] * t11 * t161 - t135 * inv139 * t148;
@@ -939,10 +937,10 @@ pub fn forward_dynamics_with(
             * (0.419 * t5 + 1.1832 * t58 + 0.15005 * (c_q2 * t164 - s_q2 * t165)
                 + s_q2 * t166 + c_q2 * t167 + qd[0] * s_q1 * qd[1] * t205 - 3.9585 * t56
                 - 0.4318
-                    * (qd[2] * t8 * t160 - 4.8 * t64 - t143 - t144 - t75 * t151
-                        - t78 * t153 - t18 * t154 - qd[2] * t11 * t159
-                        - t134 * inv139 * t148) - qd[0] * c_q1 * qd[1] * t204
-                - t198 * inv200 * t202) + tau[0]
+                    * (t145
+                        + (qd[2] * t8 * t160 - 4.8 * t64 - t75 * t151 - t78 * t153
+                            - t18 * t154 - qd[2] * t11 * t159 - t134 * inv139 * t148))
+                - qd[0] * c_q1 * qd[1] * t204 - t198 * inv200 * t202) + tau[0]
         - 9.81
             * (s_q1
                 * (s_q1 * (t181 - 0.15005 * t175 - t182 - t195 * t197 * inv200)
@@ -951,14 +949,15 @@ pub fn forward_dynamics_with(
                             - t195 * t198 * inv200))
                 + c_q1
                     * (s_q1
-                        * (t185 + t186 - 0.15005 * t176 - t196 * t197 * inv200 - 3.9585)
+                        * (t187 + (-(0.15005 * t176) - t196 * t197 * inv200 - 3.9585))
                         + c_q1
-                            * (0.15005 * t175 + t188 + t189 - 0.4318 * t173
-                                - t196 * t198 * inv200)));
+                            * (t190
+                                + (0.15005 * t175 - 0.4318 * t173
+                                    - t196 * t198 * inv200))));
     let t209 = t4 + s_q1 * inv207 * t208;
     let t210 = c_q1 * inv207 * t208 - t5;
-    let t211 = 0.1044 * t56 + tau[1] + 0.4318 * t201 - 0.394 * t15 - 1.1832 * t57
-        - tau[2] - t197 * t209 - t198 * t210 - 9.81 * (s_q1 * t195 + c_q1 * t196);
+    let t211 = t202
+        + (-(9.81 * (s_q1 * t195 + c_q1 * t196)) - t197 * t209 - t198 * t210);
     let t212 = inv200 * t211;
     let t213 = 9.81 * s_q1 + 0.15005 * t210;
     let t214 = 9.81 * c_q1 + 0.4318 * t212 - 0.15005 * t209;
@@ -971,18 +970,18 @@ pub fn forward_dynamics_with(
     let t221 = qd[2] * t11 + c_q2 * t209 + s_q2 * t210;
     let t222 = t220 - t20 - t219;
     let t223 = inv139
-        * (0.0535 * t60 + 0.336 * t61 + 0.0203 * t110 + tau[2] - 0.4318 * t142 - t146
-            - t147 - t136 * (t73 + t74 + t215 + t216) - t133 * (t77 + t218 - t76 - t217)
-            - t134 * (t17 - 0.15005 * t13 - 0.4318 * t210) - t135 * t221 - t137 * t222
-            - t138 * inv200 * t211);
+        * (t148
+            + (-(t136 * (t75 + (t215 + t216))) - t133 * (t78 + (t218 - t217))
+                - t134 * (t18 + -(0.4318 * t210)) - t135 * t221 - t137 * t222
+                - t138 * inv200 * t211));
     let t224 = t212 + t223;
-    let t225 = t73 + t74 + t215 + t216 - 0.4318 * t224;
-    let t226 = t17 + 0.4318 * (t221 - t210) - 0.15005 * t13 - 0.0203 * t222;
+    let t225 = t75 + (t215 + t216 - 0.4318 * t224);
+    let t226 = t18 + (0.4318 * (t221 - t210) - 0.0203 * t222);
     let t227 = qd[3] * t26 + c_q3 * t221 - s_q3 * t224;
     let t228 = inv98
-        * (t101 + t102 + tau[3]
-            + 0.00288 * (s_q4 * (-t82 - t83 - s_q3 * t225 - c_q3 * t226)) - t97 * t222
-            - 0.00024216 * (s_q4 * c_q4 * t227));
+        * (t103
+            + (0.00288 * (s_q4 * (t84 + (-(s_q3 * t225) - c_q3 * t226)))
+                - 0.00024216 * (s_q4 * c_q4 * t227) - t97 * t222));
     [
         inv207 * t208,
         t212,
@@ -991,20 +990,16 @@ pub fn forward_dynamics_with(
         1557.2443004858603
             * (tau[4]
                 + 0.00288
-                    * (c_q4 * (t79 + c_q3 * t225 - t80 - s_q3 * t226)
-                        + s_q4
-                            * (t77 + t218 + 0.0203 * t224 - 0.4318 * t28 - t30 - t76
-                                - t217)) - t89 - t90
+                    * (c_q4 * (t81 + (c_q3 * t225 - s_q3 * t226))
+                        + s_q4 * (t78 + t31 + (t218 + 0.0203 * t224 - t217))) - t89 - t90
                 - 0.00064216 * (t36 + s_q3 * t221 + c_q3 * t224)),
-        25000.0
-            * (tau[5]
-                - 0.00004 * (c_q4 * (t220 + t228 - t20 - t219) - t45 - s_q4 * t227)),
+        25000.0 * (tau[5] - 0.00004 * (c_q4 * (t222 + t228) - t45 - s_q4 * t227)),
     ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 797,
-    add: 553,
+    mul: 793,
+    add: 537,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -1049,7 +1044,7 @@ pub fn coriolis_matrix_with(
     let t19 = t12 * c_q3;
     let t20 = -t18 - t19;
     let t21 = 0.4318 * t8 - 0.0203 * t11;
-    let t22 = t10 + qd[3] - t9;
+    let t22 = t11 + qd[3];
     let s_q4 = libm::sin(q[4]);
     let c_q4 = libm::cos(q[4]);
     let t25 = t17 * c_q4;
@@ -1058,14 +1053,14 @@ pub fn coriolis_matrix_with(
     let t28 = t17 * s_q4;
     let t29 = t22 * c_q4;
     let t30 = t29 - t28;
-    let t31 = t18 + t19 + qd[4];
+    let t31 = qd[4] - t20;
     let s_q5 = libm::sin(q[5]);
     let c_q5 = libm::cos(q[5]);
     let t34 = t27 * c_q5;
     let t35 = t31 * s_q5;
     let t36 = t34 - t35;
     let t37 = -(t27 * s_q5) - t31 * c_q5;
-    let t38 = t29 + qd[5] - t28;
+    let t38 = t30 + qd[5];
     let t39 = 0.006 * t2 - 0.068 * t3;
     let t40 = 0.006 * s_q1 - 0.068 * c_q1;
     let t41 = c_q1 * c_q2 - s_q1 * s_q2;
@@ -1116,7 +1111,7 @@ pub fn coriolis_matrix_with(
     let t84 = t82 + t83;
     let t85 = c_q3 * t67 - s_q3 * qd[3] * t42;
     let t86 = qd[4] * t46 + c_q4 * t85 + s_q4 * t59;
-    let t87 = t70 + t71;
+    let t87 = -t72;
     let t88 = -(qd[5] * t45) - s_q5 * t86 - c_q5 * t87;
     let t89 = 0.032 * (t81 + t88) + c_q5 * t80 - s_q5 * t84;
     let t90 = t38 * t44 + t37 * t46;
@@ -1129,14 +1124,13 @@ pub fn coriolis_matrix_with(
     let t97 = 0.82 * t73 + c_q4 * t93 - s_q4 * t96;
     let t98 = c_q3 * t97;
     let t99 = t20 * t41 - s_q3 * t22 * t42;
-    let t100 = 0.019 * (t99 - t85) - t82 - t83;
+    let t100 = 0.019 * (t99 - t85) - t84;
     let t101 = 0.82 * t100 + 0.09 * (s_q5 * t89 + c_q5 * t92) - 0.34 * t84;
     let t102 = s_q3 * t101;
     let t103 = 4.8 * t60 + t98 - t102;
     let t104 = t8 * t42;
     let t105 = 0.0141 * (t66 - t67) + 0.8636 * (t77 + t78) - 0.14 * t104;
-    let t106 = 0.8636 * (t77 + t78) + 0.038 * (s_q3 * t20 * t42 - c_q3 * t17 * t42) - t75
-        - t76;
+    let t106 = t79 + 0.038 * (s_q3 * t20 * t42 - c_q3 * t17 * t42);
     let t107 = s_q4 * t93;
     let t108 = c_q4 * t96;
     let t109 = 4.8 * t105 + 0.82 * t106 + t107 + t108;
@@ -1168,7 +1162,7 @@ pub fn coriolis_matrix_with(
     let t132 = c_q3 * t123;
     let t133 = 0.136 * t2 + 0.012 * t3;
     let t134 = qd[1] * c_q2;
-    let t135 = -t6 - t7;
+    let t135 = -t8;
     let t136 = 0.0141 * (t8 + t135) - 0.8636 * t134;
     let t137 = s_q3 * t22;
     let t138 = -(0.0406 * t12) - 0.8636 * t134;
@@ -1189,7 +1183,7 @@ pub fn coriolis_matrix_with(
     let t153 = t151 + t152;
     let t154 = t11 * c_q3 - c_q3 * qd[3];
     let t155 = s_q3 * s_q4 * qd[4] + c_q4 * t154 + s_q4 * t135;
-    let t156 = t143 - t142;
+    let t156 = -t144;
     let t157 = -(qd[5] * t48) - s_q5 * t155 - c_q5 * t156;
     let t158 = 0.032 * (t150 + t157) + c_q5 * t149 - s_q5 * t153;
     let t159 = t38 * t47 + s_q3 * s_q4 * t37;
@@ -1204,14 +1198,14 @@ pub fn coriolis_matrix_with(
     let t168 = 0.82 * t145 + c_q4 * t162 - s_q4 * t167;
     let t169 = c_q3 * t168;
     let t170 = c_q3 * t22;
-    let t171 = -t151 - t152 - 0.019 * (t154 + t170);
+    let t171 = -(0.019 * (t154 + t170)) - t153;
     let t172 = 0.82 * t171 + 0.09 * (s_q5 * t158 + c_q5 * t161) - 0.34 * t153;
     let t173 = s_q3 * t172;
     let t174 = 4.8 * t136 + t169 - t173;
     let t175 = 0.8636 * t147 - 0.14 * t12;
     let t176 = s_q3 * t17;
     let t177 = c_q3 * t20;
-    let t178 = 0.8636 * (t147 - t12) + 0.038 * (t176 + t177);
+    let t178 = t148 + 0.038 * (t176 + t177);
     let t179 = s_q4 * t162;
     let t180 = c_q4 * t167;
     let t181 = 4.8 * t175 + 0.82 * t178 + t179 + t180;
@@ -1259,7 +1253,7 @@ pub fn coriolis_matrix_with(
         + 0.09 * (-(0.064 * (t165 + t166)) - t218 - 0.8636 * t219);
     let t221 = 0.82 * t210 + c_q4 * t217 - s_q4 * t220;
     let t222 = c_q3 * t221;
-    let t223 = 0.0406 * t16 - 0.019 * (t154 + t170) - t213;
+    let t223 = -(0.019 * (t154 + t170)) - t214;
     let t224 = 0.82 * t223 + 0.09 * (s_q5 * t215 + c_q5 * t216) - 0.34 * t214;
     let t225 = s_q3 * t224;
     let t226 = 4.8 * t207 + t222 - t225;
@@ -1287,7 +1281,7 @@ pub fn coriolis_matrix_with(
     let t246 = t222 - t225;
     let t247 = s_q3 * t238;
     let t248 = c_q3 * t241;
-    let t249 = t16 - t15;
+    let t249 = -t17;
     let t250 = 0.019 * (t17 + t249);
     let t251 = s_q4 * c_q5 * t38 + c_q4 * t36;
     let t252 = c_q4 * qd[4] + t20 * c_q4;
@@ -1337,7 +1331,7 @@ pub fn coriolis_matrix_with(
     let t296 = 0.00011 * t284 + 0.00015 * t285 - 0.00288 * t286;
     let t297 = 0.00015 * t282 + 0.00288 * t283 - 0.00011 * t281;
     let t298 = 0.0004 * t30 + c_q5 * t296 - s_q5 * t297;
-    let t299 = -t25 - t26;
+    let t299 = -t27;
     let t300 = 0.00034 * t299 - 0.0001 * t27;
     let t301 = c_q4 * t298 - s_q4 * t300;
     let t302 = s_q5 * t296;
@@ -1349,7 +1343,7 @@ pub fn coriolis_matrix_with(
     let t308 = t306 + t307 - 0.0203 * t295;
     let t309 = s_q3 * t301;
     let t310 = c_q3 * t304;
-    let t311 = t35 - t34;
+    let t311 = -t36;
     let t312 = 0.032 * (t36 + t311);
     let t313 = 0.09 * (c_q3 * c_q4 * c_q5 * t312 - s_q3 * s_q5 * t312);
     let t314 = s_q4 * c_q5 * t312;
@@ -1374,7 +1368,7 @@ pub fn coriolis_matrix_with(
                     + c_q1
                         * (3.9585 * t128 + 0.15005 * (c_q2 * t103 - s_q2 * t109)
                             + s_q2 * t124 + c_q2 * t127 - 0.933 * t51 - 1.1832 * t54
-                            - 0.4318 * (4.8 * t111 - t112 - t113))),
+                            - 0.4318 * (t114 + 4.8 * t111))),
             0.5
                 * (s_q1
                     * (0.047502 * qd[1] + 0.145 * t3 + 0.1044 * t133 + c_q2 * t198
@@ -1382,12 +1376,12 @@ pub fn coriolis_matrix_with(
                     + c_q1
                         * (0.15005 * (c_q2 * t174 - s_q2 * t181) + s_q2 * t198
                             + c_q2 * t201 - 0.538356 * qd[1] - 0.933 * t2 - 1.1832 * t133
-                            - 0.4318 * (4.8 * t183 - t184 - t185))),
+                            - 0.4318 * (t186 + 4.8 * t183))),
             0.5
                 * (s_q1 * (c_q2 * t242 - 0.15005 * t231 - s_q2 * t244)
                     + c_q1
                         * (0.15005 * (c_q2 * t226 - s_q2 * t230) + s_q2 * t242
-                            + c_q2 * t244 - 0.4318 * (0.672 * t11 - t232 - t233))),
+                            + c_q2 * t244 - 0.4318 * (t234 + 0.672 * t11))),
             0.5
                 * (s_q1 * (c_q2 * t275 - 0.15005 * t264 - s_q2 * t278)
                     + c_q1
@@ -1438,8 +1432,8 @@ pub fn coriolis_matrix_with(
             0.5 * (0.0004 * t156 - t195 - t196),
             0.5 * (0.0004 * t156 - t239 - t240),
             0.5 * (0.0004 * t17 - t272 - t273),
-            0.5 * (-t302 - t303),
-            0.5 * (-(0.00004 * t319) - t320),
+            0.5 * -t304,
+            0.5 * -t321,
         ],
         [0.00002 * t118, t206, t206, 0.00002 * t269, 0.00002 * t299, 0.0],
     ]
@@ -1447,7 +1441,7 @@ pub fn coriolis_matrix_with(
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
     mul: 138,
-    add: 93,
+    add: 88,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -1484,19 +1478,19 @@ pub fn energy_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
     let t16 = t7 * s_q3;
     let t17 = t12 * c_q3;
     let t18 = -t16 - t17;
-    let t19 = t9 + qd[3] - t8;
+    let t19 = t10 + qd[3];
     let s_q4 = libm::sin(q[4]);
     let c_q4 = libm::cos(q[4]);
     let t22 = t15 * c_q4 + t19 * s_q4;
     let t23 = t15 * s_q4;
     let t24 = t19 * c_q4;
     let t25 = t24 - t23;
-    let t26 = t16 + t17 + qd[4];
+    let t26 = qd[4] - t18;
     let s_q5 = libm::sin(q[5]);
     let c_q5 = libm::cos(q[5]);
     let t29 = t22 * c_q5 - t26 * s_q5;
     let t30 = -(t22 * s_q5) - t26 * c_q5;
-    let t31 = t24 + qd[5] - t23;
+    let t31 = t25 + qd[5];
     let t32 = 0.2275 * t3 - 0.006 * qd[1];
     let t33 = 0.068 * qd[1] - 0.2275 * t2;
     let t34 = 0.006 * t2 - 0.068 * t3;
@@ -1518,8 +1512,8 @@ pub fn energy_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
     let t50 = 0.15005 * t9 + 0.0141 * t10 + t37 - 0.07 * t12;
     let t51 = t38 - 0.15005 * t6 - 0.0141 * t7;
     let t52 = 0.07 * t7 - 0.4318 * t3;
-    let t53 = 0.019 * t18 + t42 - t43;
-    let t54 = -(0.019 * t15) - t45 - t46;
+    let t53 = t44 + 0.019 * t18;
+    let t54 = -(0.019 * t15) - t49;
     let t55 = t48 * t48;
     let t56 = 0.032 * t30 + c_q5 * t47 - s_q5 * t49;
     let t57 = -(0.032 * t29) - s_q5 * t47 - c_q5 * t49;
@@ -1551,7 +1545,7 @@ pub fn energy_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_POSES: OpCount = OpCount {
     mul: 75,
-    add: 45,
+    add: 44,
     div: 0,
     sqrt: 0,
     sin: 6,
@@ -1629,11 +1623,7 @@ pub fn body_poses_with(d: &Derived, q: &[f64; NQ]) -> [Pose; NB] {
             ],
         },
         Pose {
-            rotation: [
-                [t24, -t25 - t26, t21],
-                [t27, t29 - t28, t23],
-                [c_q3 * t14, -t15, t13],
-            ],
+            rotation: [[t24, -t35, t21], [t27, -t38, t23], [c_q3 * t14, -t15, t13]],
             position: [t30, t31, t32],
         },
         Pose {
@@ -1678,7 +1668,7 @@ pub fn coordinate_rates_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
     mul: 298,
-    add: 173,
+    add: 172,
     div: 0,
     sqrt: 0,
     sin: 6,
@@ -1753,10 +1743,10 @@ pub fn body_jacobians_with(d: &Derived, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
     let t52 = t51 - t50;
     let t53 = c_q4 * t45 + s_q4 * t42;
     let t54 = c_q4 * t42 - s_q4 * t45;
-    let t55 = t46 + t47;
+    let t55 = -t48;
     let t56 = c_q4 * t49 + s_q4 * t44;
     let t57 = c_q4 * t44 - s_q4 * t49;
-    let t58 = t50 - t51;
+    let t58 = -t52;
     let t59 = c_q5 * t53 - s_q5 * t55;
     let t60 = -(s_q5 * t53) - c_q5 * t55;
     let t61 = c_q5 * t56 - s_q5 * t58;
@@ -1767,7 +1757,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
     let t66 = t15 * t42;
     let t67 = t15 * t44;
     let t68 = t15 * t15;
-    let t69 = -t24 - t25;
+    let t69 = -t26;
     let t70 = s_q3 * s_q3 * t19 * t33;
     let t71 = s_q3 * s_q3 * t19;
     let t72 = -(s_q3 * t45) - c_q3 * t48;

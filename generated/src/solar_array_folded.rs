@@ -19,12 +19,12 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 26 | 24 | 0 | 0 | 1 | 1 |
+//! | `inverse_dynamics` | 26 | 22 | 0 | 0 | 1 | 1 |
 //! | `mass_matrix` | 10 | 9 | 0 | 0 | 1 | 1 |
-//! | `bias` | 25 | 15 | 0 | 0 | 1 | 1 |
+//! | `bias` | 21 | 11 | 0 | 0 | 1 | 1 |
 //! | `gravity` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `forward_dynamics` | 43 | 26 | 2 | 0 | 1 | 1 |
-//! | `coriolis_matrix` | 35 | 19 | 0 | 0 | 1 | 1 |
+//! | `coriolis_matrix` | 29 | 15 | 0 | 0 | 1 | 1 |
 //! | `energy` | 16 | 8 | 0 | 0 | 1 | 1 |
 //! | `body_poses` | 8 | 7 | 0 | 0 | 2 | 2 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -107,7 +107,7 @@ pub const OPS_DERIVED: OpCount = OpCount {
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
     mul: 26,
-    add: 24,
+    add: 22,
     div: 0,
     sqrt: 0,
     sin: 1,
@@ -146,8 +146,8 @@ pub fn inverse_dynamics_with(
     let t7 = c_q1 * t4 - s_q1 * t3;
     let t8 = qd[0] + qd[1];
     let t9 = qdd[0] + qdd[1];
-    let t10 = -qdd[0] - qdd[1] - 12.0 * (t8 * t8);
-    let t11 = 12.0 * t9 + t8 * (-qd[0] - qd[1]);
+    let t10 = -(12.0 * (t8 * t8)) - t9;
+    let t11 = 12.0 * t9 + t8 * -t8;
     [
         2.65 * qdd[0] + 12.0 * t7 + 9.65 * t9
             + 0.1 * (20.0 * t3 + c_q1 * t10 - s_q1 * t11)
@@ -185,8 +185,8 @@ pub fn mass_matrix_with(d: &Derived, q: &[f64; NQ]) -> [[f64; NV]; NV] {
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 25,
-    add: 15,
+    mul: 21,
+    add: 11,
     div: 0,
     sqrt: 0,
     sin: 1,
@@ -213,9 +213,9 @@ pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let t6 = 0.1 * t4 + 0.7 * t5 - 0.05 * t3;
     let t7 = 0.1 * t5 - 0.6 * t3 - 0.7 * t4;
     [
-        0.6 * t3 + 0.7 * (t4 + 20.0 * (s_q1 * t7 + c_q1 * t6))
-            + 0.1 * (20.0 * (c_q1 * t7 - s_q1 * t6) - t5) + 12.0 * t6,
-        0.6 * t3 + 0.7 * t4 + 12.0 * t6 - 0.1 * t5,
+        12.0 * t6 + 0.1 * (20.0 * (c_q1 * t7 - s_q1 * t6))
+            + 0.7 * (20.0 * (s_q1 * t7 + c_q1 * t6)) - t7,
+        12.0 * t6 - t7,
     ]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
@@ -293,8 +293,8 @@ pub fn forward_dynamics_with(
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 35,
-    add: 19,
+    mul: 29,
+    add: 15,
     div: 0,
     sqrt: 0,
     sin: 1,
@@ -329,12 +329,11 @@ pub fn coriolis_matrix_with(
     [
         [
             0.5
-                * (1.2 * t2 + 1.4 * t3 + 12.0 * t5
-                    + 0.1 * (20.0 * (c_q1 * t6 - s_q1 * t5))
-                    + 0.7 * (20.0 * (s_q1 * t6 + c_q1 * t5)) - 0.2 * t4),
+                * (12.0 * t5 + 0.1 * (20.0 * (c_q1 * t6 - s_q1 * t5))
+                    + 0.7 * (20.0 * (s_q1 * t6 + c_q1 * t5)) - t6),
             0.5 * (0.1 * (2.0 * t8 - 24.0 * t7) + 0.7 * (-(2.0 * t7) - 24.0 * t8)),
         ],
-        [0.5 * (1.2 * t2 + 1.4 * t3 + 12.0 * t5 - 0.2 * t4), 0.0],
+        [0.5 * (12.0 * t5 - t6), 0.0],
     ]
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).

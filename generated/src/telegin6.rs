@@ -18,17 +18,17 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 31 | 39 | 1 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 105 | 72 | 0 | 0 | 3 | 3 |
+//! | `derived` | 31 | 34 | 1 | 0 | 0 | 0 |
+//! | `inverse_dynamics` | 105 | 70 | 0 | 0 | 3 | 3 |
 //! | `mass_matrix` | 33 | 36 | 0 | 0 | 3 | 3 |
-//! | `bias` | 101 | 42 | 0 | 0 | 3 | 3 |
+//! | `bias` | 101 | 41 | 0 | 0 | 3 | 3 |
 //! | `gravity` | 1 | 1 | 0 | 0 | 1 | 0 |
-//! | `forward_dynamics` | 268 | 142 | 5 | 0 | 4 | 4 |
-//! | `coriolis_matrix` | 408 | 224 | 0 | 0 | 4 | 4 |
-//! | `energy` | 82 | 54 | 0 | 0 | 4 | 4 |
-//! | `body_poses` | 32 | 19 | 0 | 0 | 5 | 5 |
+//! | `forward_dynamics` | 268 | 134 | 5 | 0 | 4 | 4 |
+//! | `coriolis_matrix` | 408 | 222 | 0 | 0 | 4 | 4 |
+//! | `energy` | 82 | 52 | 0 | 0 | 4 | 4 |
+//! | `body_poses` | 32 | 18 | 0 | 0 | 5 | 5 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `body_jacobians` | 139 | 65 | 0 | 0 | 5 | 5 |
+//! | `body_jacobians` | 139 | 60 | 0 | 0 | 5 | 5 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 /// Number of position coordinates `q` (larger than `NV` when a
@@ -279,9 +279,9 @@ impl Params {
         let t6 = p.m06 * (p.b6 * p.b6);
         let t7 = -t3 - t5;
         let t8 = p.m04 + p.m05 + p.m06;
-        let t9 = p.m03 + p.m04 + p.m05 + p.m06;
+        let t9 = t8 + p.m03;
         let t10 = p.l2 * t9;
-        let t11 = p.l1 * (p.m02 + p.m03 + p.m04 + p.m05 + p.m06);
+        let t11 = p.l1 * (t9 + p.m02);
         Derived {
             params: *self,
             k0: p.icy1 + t0,
@@ -334,7 +334,7 @@ impl Params {
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
     mul: 31,
-    add: 39,
+    add: 34,
     div: 1,
     sqrt: 0,
     sin: 0,
@@ -343,7 +343,7 @@ pub const OPS_DERIVED: OpCount = OpCount {
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
     mul: 105,
-    add: 72,
+    add: 70,
     div: 0,
     sqrt: 0,
     sin: 3,
@@ -382,8 +382,8 @@ pub fn inverse_dynamics_with(
     let c_q2 = libm::cos(q[2]);
     let t8 = -t2 - t3 - p.l2 * t5;
     let t9 = p.l1 * qdd[0] * s_q1 - p.l1 * (qd[0] * qd[0]) * c_q1 - p.l2 * (t4 * t4);
-    let t10 = qd[0] + qd[1] + qd[2];
-    let t11 = qdd[0] + qdd[1] + qdd[2];
+    let t10 = t4 + qd[2];
+    let t11 = t5 + qdd[2];
     let t12 = p.g - qdd[3];
     let s_q4 = libm::sin(q[4]);
     let c_q4 = libm::cos(q[4]);
@@ -486,7 +486,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[f64; NQ]) -> [[f64; NV]; NV] {
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
     mul: 101,
-    add: 42,
+    add: 41,
     div: 0,
     sqrt: 0,
     sin: 3,
@@ -509,7 +509,7 @@ pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let t2 = qd[0] + qd[1];
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
-    let t5 = qd[0] + qd[1] + qd[2];
+    let t5 = t2 + qd[2];
     let s_q4 = libm::sin(q[4]);
     let c_q4 = libm::cos(q[4]);
     let t8 = -(p.l1 * (qd[0] * qd[0]) * c_q1) - p.l2 * (t2 * t2);
@@ -569,7 +569,7 @@ pub fn gravity_with(d: &Derived, q: &[f64; NQ]) -> [f64; NV] {
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
     mul: 268,
-    add: 142,
+    add: 134,
     div: 5,
     sqrt: 0,
     sin: 4,
@@ -604,7 +604,7 @@ pub fn forward_dynamics_with(
     let t3 = qd[0] + qd[1];
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
-    let t6 = qd[0] + qd[1] + qd[2];
+    let t6 = t3 + qd[2];
     let s_q4 = libm::sin(q[4]);
     let c_q4 = libm::cos(q[4]);
     let s_q5 = libm::sin(q[5]);
@@ -648,8 +648,8 @@ pub fn forward_dynamics_with(
     let inv46 = 1.0 / t45;
     let t47 = p.m02 + c_q2 * c_q2 * t34 + s_q2 * s_q2 * t38 - t41 * t41 * d.k28 * inv46;
     let t48 = d.k29 - p.l2 * t44;
-    let t49 = t40 + p.l2 * t41 * inv46 * t48 - t39;
-    let t50 = p.m02 + t42 + t43 - inv46 * (t48 * t48);
+    let t49 = t41 + p.l2 * t41 * inv46 * t48;
+    let t50 = t44 + (p.m02 - inv46 * (t48 * t48));
     let t51 = d.k0
         + (c_q1 * (c_q1 * t50 - s_q1 * t49) - s_q1 * (c_q1 * t49 - s_q1 * t47)) * d.k30;
     let inv52 = 1.0 / t51;
@@ -678,8 +678,8 @@ pub fn forward_dynamics_with(
     let t66 = c_q2 * t64;
     let t67 = p.l2 * (t66 - t65);
     let t68 = tau[1] - tau[2] - t67;
-    let t69 = -p.m04 - t27 - t28;
-    let t70 = t31 - t32 - inv30 * t33 * t69;
+    let t69 = -t29;
+    let t70 = -(inv30 * t33 * t69) - t33;
     let t71 = tau[0]
         + (c_q1 * (-(s_q2 * t70) - p.l2 * s_q2 * inv46 * t48 * t70)
             - s_q1 * (c_q2 * t70 + s_q2 * t41 * d.k28 * inv46 * t70)) * d.k33 - tau[1]
@@ -696,8 +696,9 @@ pub fn forward_dynamics_with(
     let t73 = p.l1 * s_q1 * inv52 * t71 - p.l1 * (qd[0] * qd[0]) * c_q1;
     let t74 = p.l1 * c_q1 * inv52 * t71;
     let t75 = inv46
-        * (tau[1] + p.l2 * t41 * t73 - tau[2] - t67 - s_q2 * t70 * d.k34
-            - t48 * (-t2 - t74) - t45 * inv52 * t71);
+        * (t68
+            + (p.l2 * t41 * t73 - s_q2 * t70 * d.k34 - t48 * (-t2 - t74)
+                - t45 * inv52 * t71));
     let t76 = t72 + t75;
     let t77 = -t2 - t74 - p.l2 * t76;
     let t78 = inv37
@@ -714,13 +715,13 @@ pub fn forward_dynamics_with(
         inv25
             * (t15 + tau[4] + t55 + t59 - t14 - t57
                 - t23 * (c_q4 * t79 + s_q4 * (p.g - t80))),
-        (tau[5] - p.icy6 * (c_q4 * (t72 + t75 + t78) - t6 * s_q4 * qd[4])) * d.k35,
+        (tau[5] - p.icy6 * (c_q4 * (t76 + t78) - t6 * s_q4 * qd[4])) * d.k35,
     ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
     mul: 408,
-    add: 224,
+    add: 222,
     div: 0,
     sqrt: 0,
     sin: 4,
@@ -748,7 +749,7 @@ pub fn coriolis_matrix_with(
     let t2 = qd[0] + qd[1];
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
-    let t5 = qd[0] + qd[1] + qd[2];
+    let t5 = t2 + qd[2];
     let s_q4 = libm::sin(q[4]);
     let c_q4 = libm::cos(q[4]);
     let s_q5 = libm::sin(q[5]);
@@ -825,7 +826,7 @@ pub fn coriolis_matrix_with(
     let t76 = p.icy6 * t5 * s_q4;
     let t77 = c_q4 * (-(p.icy5 * t5 * s_q4) - t76);
     let t78 = p.m06 * c_q5 * t75 + p.m06 * s_q5 * t73;
-    let t79 = -t11 - t12;
+    let t79 = -t13;
     let t80 = -(p.b6 * t13) - p.b6 * t79;
     let t81 = p.m06 * c_q2 * c_q5 * t80 - p.m06 * s_q2 * c_q4 * s_q5 * t80;
     let t82 = p.l2 * t81;
@@ -933,7 +934,7 @@ pub fn coriolis_matrix_with(
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
     mul: 82,
-    add: 54,
+    add: 52,
     div: 0,
     sqrt: 0,
     sin: 4,
@@ -956,7 +957,7 @@ pub fn energy_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
     let t2 = qd[0] + qd[1];
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
-    let t5 = qd[0] + qd[1] + qd[2];
+    let t5 = t2 + qd[2];
     let s_q4 = libm::sin(q[4]);
     let c_q4 = libm::cos(q[4]);
     let s_q5 = libm::sin(q[5]);
@@ -977,8 +978,8 @@ pub fn energy_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
     let t23 = -(p.a2 * t2) - t13;
     let t24 = t16 * t16;
     let t25 = t18 * t18;
-    let t26 = p.b5 * qd[4] + t19 - t20;
-    let t27 = t14 + t17 - p.b5 * t5 * s_q4;
+    let t26 = t21 + p.b5 * qd[4];
+    let t27 = t18 + -(p.b5 * t5 * s_q4);
     let t28 = t22 * t22;
     let t29 = p.b6 * t11 + c_q5 * t21 - s_q5 * t18;
     let t30 = s_q5 * t21 + c_q5 * t18 - p.b6 * t10;
@@ -1001,7 +1002,7 @@ pub fn energy_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_POSES: OpCount = OpCount {
     mul: 32,
-    add: 19,
+    add: 18,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -1035,7 +1036,7 @@ pub fn body_poses_with(d: &Derived, q: &[f64; NQ]) -> [Pose; NB] {
     let t14 = c_q0 * s_q1;
     let t15 = s_q0 * c_q1;
     let t16 = t14 + t15;
-    let t17 = -t14 - t15;
+    let t17 = -t16;
     let t18 = c_q2 * t13;
     let t19 = t18 - s_q2 * t16;
     let t20 = s_q2 * t13;
@@ -1109,7 +1110,7 @@ pub fn coordinate_rates_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
     mul: 139,
-    add: 65,
+    add: 60,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -1146,7 +1147,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
     let t14 = c_q0 * s_q1;
     let t15 = s_q0 * c_q1;
     let t16 = t14 + t15;
-    let t17 = -t14 - t15;
+    let t17 = -t16;
     let t18 = c_q2 * t13;
     let t19 = t18 - s_q2 * t16;
     let t20 = s_q2 * t13;
@@ -1245,7 +1246,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
                 t36 + t24 * t43 + t25 * t44,
                 t37 + t24 * t45 + t25 * t46,
                 0.0,
-                t38 - t47 - t48,
+                -t53,
                 0.0,
                 0.0,
             ],
@@ -1253,7 +1254,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
                 s_q4 * c_q5 * t43 + s_q4 * s_q5 * t44 - s_q4 * c_q4 * t11,
                 s_q4 * c_q5 * t45 + s_q4 * s_q5 * t46 - p.l2 * s_q2 * s_q4 * c_q4,
                 0.0,
-                -t39 - t49 - t50,
+                -t54,
                 0.0,
                 0.0,
             ],
@@ -1261,7 +1262,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
                 t40 + t26 * t43 + t27 * t44,
                 t41 + t26 * t45 + t27 * t46,
                 0.0,
-                t42 - t51 - t52,
+                -t55,
                 0.0,
                 0.0,
             ],

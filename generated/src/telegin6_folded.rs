@@ -19,16 +19,16 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 74 | 60 | 0 | 0 | 3 | 3 |
+//! | `inverse_dynamics` | 74 | 57 | 0 | 0 | 3 | 3 |
 //! | `mass_matrix` | 47 | 35 | 0 | 0 | 3 | 3 |
-//! | `bias` | 81 | 37 | 0 | 0 | 3 | 3 |
+//! | `bias` | 81 | 36 | 0 | 0 | 3 | 3 |
 //! | `gravity` | 1 | 1 | 0 | 0 | 1 | 0 |
-//! | `forward_dynamics` | 207 | 119 | 4 | 0 | 4 | 4 |
-//! | `coriolis_matrix` | 299 | 182 | 0 | 0 | 4 | 4 |
-//! | `energy` | 77 | 53 | 0 | 0 | 4 | 4 |
-//! | `body_poses` | 32 | 19 | 0 | 0 | 5 | 5 |
+//! | `forward_dynamics` | 207 | 112 | 4 | 0 | 4 | 4 |
+//! | `coriolis_matrix` | 297 | 177 | 0 | 0 | 4 | 4 |
+//! | `energy` | 76 | 51 | 0 | 0 | 4 | 4 |
+//! | `body_poses` | 32 | 18 | 0 | 0 | 5 | 5 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `body_jacobians` | 133 | 65 | 0 | 0 | 5 | 5 |
+//! | `body_jacobians` | 133 | 60 | 0 | 0 | 5 | 5 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 /// Number of position coordinates `q` (larger than `NV` when a
@@ -114,7 +114,7 @@ pub const OPS_DERIVED: OpCount = OpCount {
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
     mul: 74,
-    add: 60,
+    add: 57,
     div: 0,
     sqrt: 0,
     sin: 3,
@@ -153,10 +153,10 @@ pub fn inverse_dynamics_with(
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
     let t9 = t5 * t5;
-    let t10 = -(0.5 * (t2 + t3 + t6));
+    let t10 = t4 + -(0.5 * t6);
     let t11 = 0.5 * (qdd[0] * s_q1 - qd[0] * qd[0] * c_q1 - t9);
-    let t12 = qd[0] + qd[1] + qd[2];
-    let t13 = qdd[0] + qdd[1] + qdd[2];
+    let t12 = t5 + qd[2];
+    let t13 = t6 + qdd[2];
     let t14 = 9.81 - qdd[3];
     let s_q4 = libm::sin(q[4]);
     let c_q4 = libm::cos(q[4]);
@@ -259,7 +259,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[f64; NQ]) -> [[f64; NV]; NV] {
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
     mul: 81,
-    add: 37,
+    add: 36,
     div: 0,
     sqrt: 0,
     sin: 3,
@@ -284,7 +284,7 @@ pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
     let t6 = t3 * t3;
-    let t7 = qd[0] + qd[1] + qd[2];
+    let t7 = t3 + qd[2];
     let s_q4 = libm::sin(q[4]);
     let c_q4 = libm::cos(q[4]);
     let t10 = -(0.5 * (qd[0] * qd[0] * c_q1 + t6));
@@ -337,7 +337,7 @@ pub fn gravity_with(d: &Derived, q: &[f64; NQ]) -> [f64; NV] {
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
     mul: 207,
-    add: 119,
+    add: 112,
     div: 4,
     sqrt: 0,
     sin: 4,
@@ -372,7 +372,7 @@ pub fn forward_dynamics_with(
     let t3 = qd[0] + qd[1];
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
-    let t6 = qd[0] + qd[1] + qd[2];
+    let t6 = t3 + qd[2];
     let s_q4 = libm::sin(q[4]);
     let c_q4 = libm::cos(q[4]);
     let t9 = t6 * c_q4 * qd[4];
@@ -431,8 +431,8 @@ pub fn forward_dynamics_with(
     let t57 = t56 - t55;
     let t58 = tau[1] - tau[2] - 0.5 * t57;
     let t59 = c_q2 * c_q2 * t39 + s_q2 * s_q2 * t42 + 8.0 - 0.25 * (t48 * t48 * inv54);
-    let t60 = t47 + 0.5 * (t48 * t52 * inv54) - t46;
-    let t61 = t49 + t50 + 8.0 - t52 * t52 * inv54;
+    let t60 = t48 + 0.5 * (t48 * t52 * inv54);
+    let t61 = t51 + (8.0 - t52 * t52 * inv54);
     let t62 = 0.25
         * (c_q1 * (c_q1 * t61 - s_q1 * t60) - s_q1 * (c_q1 * t60 - s_q1 * t59)) + 1.3;
     let inv63 = 1.0 / t62;
@@ -442,8 +442,9 @@ pub fn forward_dynamics_with(
                 - s_q1 * (c_q2 * t38 + 0.25 * (s_q2 * t38 * t48 * inv54))) - tau[1]
         - 0.5
             * (c_q1
-                * (t56 + 0.5 * (qd[0] * qd[0] * c_q1 * t60 + qd[0] * qd[0] * s_q1 * t61)
-                    - t55 - t52 * inv54 * t58)
+                * (t57
+                    + (0.5 * (qd[0] * qd[0] * c_q1 * t60 + qd[0] * qd[0] * s_q1 * t61)
+                        - t52 * inv54 * t58))
                 - s_q1
                     * (2.4 * (t3 * t3) + c_q2 * t43 + s_q2 * t44
                         + 0.5
@@ -453,8 +454,9 @@ pub fn forward_dynamics_with(
     let t66 = c_q1 * inv63 * t64;
     let t67 = 0.5 * (s_q1 * inv63 * t64 - qd[0] * qd[0] * c_q1);
     let t68 = inv54
-        * (tau[1] + 0.5 * (t48 * t67 - t57) - tau[2] - t52 * -(0.5 * (t2 + t66))
-            - t53 * inv63 * t64 - 4.905 * t45);
+        * (t58
+            + (0.5 * (t48 * t67) - 4.905 * t45 - t52 * -(0.5 * (t2 + t66))
+                - t53 * inv63 * t64));
     let t69 = t65 + t68;
     let t70 = -(0.5 * (t2 + t66 + t69));
     let t71 = c_q2 * t67 - 0.5 * (t3 * t3 * c_q2) - s_q2 * t70;
@@ -472,13 +474,13 @@ pub fn forward_dynamics_with(
         1.3795006207752794
             * (0.32 * t18 + t28 + tau[4] - t27
                 - 0.27 * (c_q4 * t71 + s_q4 * (9.81 - t73))),
-        10.0 * (tau[5] - 0.1 * (c_q4 * (t65 + t68 + t72) - t10)),
+        10.0 * (tau[5] - 0.1 * (c_q4 * (t69 + t72) - t10)),
     ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 299,
-    add: 182,
+    mul: 297,
+    add: 177,
     div: 0,
     sqrt: 0,
     sin: 4,
@@ -506,7 +508,7 @@ pub fn coriolis_matrix_with(
     let t2 = qd[0] + qd[1];
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
-    let t5 = qd[0] + qd[1] + qd[2];
+    let t5 = t2 + qd[2];
     let s_q4 = libm::sin(q[4]);
     let c_q4 = libm::cos(q[4]);
     let t8 = t5 * c_q4;
@@ -570,19 +572,19 @@ pub fn coriolis_matrix_with(
     let t66 = c_q4 * t63 - s_q4 * t65;
     let t67 = c_q5 * t56 - 0.4 * t8 - s_q5 * t60;
     let t68 = c_q2 * t67 - s_q2 * t66;
-    let t69 = -t12 - t13;
+    let t69 = -t14;
     let t70 = -(0.07 * (t14 + t69));
     let t71 = 0.2 * t14 + 0.3 * t69 - 0.07 * t70;
     let t72 = s_q4 * (0.1 * t64 + c_q5 * t71);
     let t73 = c_q2 * c_q5 * t70 - s_q2 * c_q4 * s_q5 * t70;
-    let t74 = -qd[0] - qd[1] - t18;
+    let t74 = -t18 - t2;
     let t75 = s_q2 * t74;
     let t76 = t75 - 0.2 * t17 - t19;
     let t77 = qd[0] * s_q1 * s_q2 + c_q2 * t74;
     let t78 = t75 - t19;
-    let t79 = c_q4 * s_q5 * t77 + c_q5 * t78 - 0.07 * (t20 + t21);
+    let t79 = t44 + (c_q4 * s_q5 * t77 + c_q5 * t78);
     let t80 = 0.2 * t20 + 0.3 * t21 - 0.07 * t79;
-    let t81 = 0.07 * (t23 - t22) + c_q4 * c_q5 * t77 - s_q5 * t78;
+    let t81 = t46 + (c_q4 * c_q5 * t77 - s_q5 * t78);
     let t82 = 0.3 * t23 + 0.07 * t81 - 0.2 * t22;
     let t83 = s_q4 * (0.7 * t17 + c_q5 * t80 + s_q5 * t82 - 0.2 * t76);
     let t84 = c_q4 * t77 - 0.2 * t25;
@@ -600,7 +602,7 @@ pub fn coriolis_matrix_with(
                 * (2.4 * t16 + t83 - 0.2 * t24
                     - 0.5
                         * (t92
-                            + (c_q1 * (t91 - 8.0 * t16 - t89)
+                            + (c_q1 * (t92 + -(8.0 * t16))
                                 - s_q1
                                     * (8.0 * (-(0.6 * t2) - t18) + c_q2 * t88 + s_q2 * t90)))),
             0.5
@@ -660,8 +662,8 @@ pub fn coriolis_matrix_with(
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
-    mul: 77,
-    add: 53,
+    mul: 76,
+    add: 51,
     div: 0,
     sqrt: 0,
     sin: 4,
@@ -684,7 +686,7 @@ pub fn energy_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
     let t2 = qd[0] + qd[1];
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
-    let t5 = qd[0] + qd[1] + qd[2];
+    let t5 = t2 + qd[2];
     let s_q4 = libm::sin(q[4]);
     let c_q4 = libm::cos(q[4]);
     let s_q5 = libm::sin(q[5]);
@@ -706,8 +708,8 @@ pub fn energy_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
     let t24 = t16 * t16;
     let t25 = t18 * t18;
     let t26 = t5 * t5;
-    let t27 = 0.1 * qd[4] + t19 - t20;
-    let t28 = 0.5 * t14 + t17 - 0.1 * (t5 * s_q4);
+    let t27 = t21 + 0.1 * qd[4];
+    let t28 = t18 + -(0.1 * (t5 * s_q4));
     let t29 = t22 * t22;
     let t30 = 0.07 * t11 + c_q5 * t21 - s_q5 * t18;
     let t31 = s_q5 * t21 + c_q5 * t18 - 0.07 * t10;
@@ -730,7 +732,7 @@ pub fn energy_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_POSES: OpCount = OpCount {
     mul: 32,
-    add: 19,
+    add: 18,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -762,7 +764,7 @@ pub fn body_poses_with(d: &Derived, q: &[f64; NQ]) -> [Pose; NB] {
     let t12 = c_q0 * s_q1;
     let t13 = s_q0 * c_q1;
     let t14 = t12 + t13;
-    let t15 = -t12 - t13;
+    let t15 = -t14;
     let t16 = c_q2 * t11;
     let t17 = t16 - s_q2 * t14;
     let t18 = s_q2 * t11;
@@ -836,7 +838,7 @@ pub fn coordinate_rates_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
     mul: 133,
-    add: 65,
+    add: 60,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -874,7 +876,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
     let t15 = c_q0 * s_q1;
     let t16 = s_q0 * c_q1;
     let t17 = t15 + t16;
-    let t18 = -t15 - t16;
+    let t18 = -t17;
     let t19 = c_q2 * t14;
     let t20 = t19 - s_q2 * t17;
     let t21 = s_q2 * t14;
@@ -972,7 +974,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
                 t37 + t25 * t43 + t26 * t44,
                 0.5 * t38 + t25 * t45 + t26 * t46,
                 0.0,
-                t39 - t47 - t48,
+                -t53,
                 0.0,
                 0.0,
             ],
@@ -980,7 +982,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
                 s_q4 * c_q5 * t43 + s_q4 * s_q5 * t44 - s_q4 * c_q4 * t11,
                 s_q4 * c_q5 * t45 + s_q4 * s_q5 * t46 - 0.5 * (s_q2 * s_q4 * c_q4),
                 0.0,
-                -t13 - t49 - t50,
+                -t54,
                 0.0,
                 0.0,
             ],
@@ -988,7 +990,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
                 t40 + t27 * t43 + t28 * t44,
                 0.5 * t41 + t27 * t45 + t28 * t46,
                 0.0,
-                t42 - t51 - t52,
+                -t55,
                 0.0,
                 0.0,
             ],

@@ -19,13 +19,13 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 24 | 4 | 1 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 47 | 39 | 0 | 0 | 3 | 3 |
+//! | `inverse_dynamics` | 47 | 37 | 0 | 0 | 3 | 3 |
 //! | `mass_matrix` | 24 | 18 | 0 | 0 | 2 | 2 |
-//! | `bias` | 39 | 24 | 0 | 0 | 3 | 3 |
+//! | `bias` | 39 | 23 | 0 | 0 | 3 | 3 |
 //! | `gravity` | 19 | 6 | 0 | 0 | 3 | 3 |
-//! | `forward_dynamics` | 111 | 59 | 2 | 0 | 3 | 3 |
-//! | `coriolis_matrix` | 76 | 34 | 0 | 0 | 2 | 2 |
-//! | `energy` | 48 | 23 | 0 | 0 | 3 | 3 |
+//! | `forward_dynamics` | 111 | 56 | 2 | 0 | 3 | 3 |
+//! | `coriolis_matrix` | 76 | 33 | 0 | 0 | 2 | 2 |
+//! | `energy` | 48 | 22 | 0 | 0 | 3 | 3 |
 //! | `body_poses` | 14 | 11 | 0 | 0 | 3 | 3 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `body_jacobians` | 37 | 17 | 0 | 0 | 3 | 3 |
@@ -176,7 +176,7 @@ pub const OPS_DERIVED: OpCount = OpCount {
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
     mul: 47,
-    add: 39,
+    add: 37,
     div: 0,
     sqrt: 0,
     sin: 3,
@@ -224,8 +224,8 @@ pub fn inverse_dynamics_with(
     let t17 = p.l * (t12 * t12);
     let t18 = t11 + t16 - t10;
     let t19 = t8 + t9 - t17;
-    let t20 = qd[0] + qd[1] + qd[2];
-    let t21 = qdd[0] + qdd[1] + qdd[2];
+    let t20 = t12 + qd[2];
+    let t21 = t13 + qdd[2];
     let t22 = t11 + 0.5 * t16 - t10;
     let t23 = p.jz * t13;
     let t24 = c_q2 * t18 + 0.5 * (p.l * t21) - s_q2 * t19;
@@ -296,7 +296,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[f64; NQ]) -> [[f64; NV]; NV] {
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
     mul: 39,
-    add: 24,
+    add: 23,
     div: 0,
     sqrt: 0,
     sin: 3,
@@ -324,7 +324,7 @@ pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
     let t9 = p.l * (t6 * t6);
-    let t10 = qd[0] + qd[1] + qd[2];
+    let t10 = t6 + qd[2];
     let t11 = p.g * c_q0 * c_q1 - s_q1 * t4;
     let t12 = p.g * c_q0 * s_q1;
     let t13 = t5 + t12 - t9;
@@ -379,7 +379,7 @@ pub fn gravity_with(d: &Derived, q: &[f64; NQ]) -> [f64; NV] {
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
     mul: 111,
-    add: 59,
+    add: 56,
     div: 2,
     sqrt: 0,
     sin: 3,
@@ -415,7 +415,7 @@ pub fn forward_dynamics_with(
     let t4 = qd[0] + qd[1];
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
-    let t7 = qd[0] + qd[1] + qd[2];
+    let t7 = t4 + qd[2];
     let t8 = p.g * s_q0 * s_q1;
     let t9 = p.l * (qd[0] * qd[0]) * s_q1;
     let t10 = p.m * s_q2 * c_q2;
@@ -428,9 +428,9 @@ pub fn forward_dynamics_with(
     let inv17 = 1.0 / t16;
     let t18 = p.m + p.m * (c_q2 * c_q2) + s_q2 * s_q2 * d.k8 - t13 * t13 * d.k9 * inv17;
     let t19 = p.l * t15 + d.k10;
-    let t20 = t10 - t12 - p.l * t13 * inv17 * t19;
+    let t20 = t13 + -(p.l * t13 * inv17 * t19);
     let t21 = s_q1 * t18 + c_q1 * t20;
-    let t22 = p.m + t11 + t14 - inv17 * (t19 * t19);
+    let t22 = t15 + (p.m - inv17 * (t19 * t19));
     let t23 = s_q1 * t20 + c_q1 * t22;
     let t24 = s_q1 * t21 + c_q1 * t23;
     let t25 = d.k6 + d.k9 * t24;
@@ -457,8 +457,7 @@ pub fn forward_dynamics_with(
     let t36 = p.g * s_q0 * c_q1 + s_q1 * t35 - p.l * (qd[0] * qd[0]) * c_q1;
     let t37 = c_q1 * t35;
     let t38 = inv17
-        * (tau[1] + t31 - tau[2] - p.l * t13 * t36 - t19 * (t9 + t37 - t8)
-            - t16 * inv26 * t33);
+        * (t32 + (-(p.l * t13 * t36) - t19 * (t9 + t37 - t8) - t16 * inv26 * t33));
     let t39 = t34 + t38;
     [
         t34,
@@ -473,7 +472,7 @@ pub fn forward_dynamics_with(
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
     mul: 76,
-    add: 34,
+    add: 33,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -502,7 +501,7 @@ pub fn coriolis_matrix_with(
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
     let t5 = p.l * t2;
-    let t6 = qd[0] + qd[1] + qd[2];
+    let t6 = t2 + qd[2];
     let t7 = p.l * t6;
     let t8 = p.l * qd[0] * c_q1;
     let t9 = -(2.0 * (t5 + t8));
@@ -543,7 +542,7 @@ pub fn coriolis_matrix_with(
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
     mul: 48,
-    add: 23,
+    add: 22,
     div: 0,
     sqrt: 0,
     sin: 3,
@@ -569,7 +568,7 @@ pub fn energy_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
     let t7 = p.l * t4;
-    let t8 = qd[0] + qd[1] + qd[2];
+    let t8 = t4 + qd[2];
     let t9 = p.l * qd[0] * c_q1;
     let t10 = p.l * s_q0;
     let t11 = c_q0 * s_q1 + s_q0 * c_q1;
@@ -622,7 +621,7 @@ pub fn body_poses_with(d: &Derived, q: &[f64; NQ]) -> [Pose; NB] {
     let t9 = c_q0 * s_q1;
     let t10 = s_q0 * c_q1;
     let t11 = -t9 - t10;
-    let t12 = t9 + t10;
+    let t12 = -t11;
     let t13 = c_q2 * t8;
     let t14 = s_q2 * t8;
     [
@@ -704,7 +703,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
     let t9 = c_q0 * s_q1;
     let t10 = s_q0 * c_q1;
     let t11 = -t9 - t10;
-    let t12 = t9 + t10;
+    let t12 = -t11;
     let t13 = c_q2 * t8;
     let t14 = t13 + s_q2 * t11;
     let t15 = s_q2 * t8;

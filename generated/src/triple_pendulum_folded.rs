@@ -5,7 +5,7 @@
 //! compares them all):
 //! - `inverse_dynamics`: Telegin's direction-cosine formalism.
 //! - `mass_matrix`: Telegin's direction-cosine formalism.
-//! - `bias`: Telegin's direction-cosine formalism.
+//! - `bias`: recursive Newton–Euler.
 //! - `gravity`: Telegin's direction-cosine formalism.
 //! - `forward_dynamics`: Vereshchagin's separate-bodies method.
 //!
@@ -19,16 +19,16 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 27 | 42 | 0 | 0 | 3 | 3 |
+//! | `inverse_dynamics` | 27 | 38 | 0 | 0 | 3 | 3 |
 //! | `mass_matrix` | 10 | 21 | 0 | 0 | 2 | 2 |
-//! | `bias` | 22 | 24 | 0 | 0 | 3 | 3 |
-//! | `gravity` | 9 | 12 | 0 | 0 | 3 | 3 |
-//! | `forward_dynamics` | 89 | 57 | 2 | 0 | 3 | 3 |
-//! | `coriolis_matrix` | 60 | 35 | 0 | 0 | 2 | 2 |
-//! | `energy` | 30 | 24 | 0 | 0 | 3 | 3 |
-//! | `body_poses` | 14 | 11 | 0 | 0 | 3 | 3 |
+//! | `bias` | 21 | 22 | 0 | 0 | 3 | 3 |
+//! | `gravity` | 9 | 10 | 0 | 0 | 3 | 3 |
+//! | `forward_dynamics` | 87 | 53 | 2 | 0 | 3 | 3 |
+//! | `coriolis_matrix` | 60 | 31 | 0 | 0 | 2 | 2 |
+//! | `energy` | 30 | 19 | 0 | 0 | 3 | 3 |
+//! | `body_poses` | 14 | 10 | 0 | 0 | 3 | 3 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `body_jacobians` | 33 | 17 | 0 | 0 | 3 | 3 |
+//! | `body_jacobians` | 33 | 16 | 0 | 0 | 3 | 3 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 /// Number of position coordinates `q` (larger than `NV` when a
@@ -107,7 +107,7 @@ pub const OPS_DERIVED: OpCount = OpCount {
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
     mul: 27,
-    add: 42,
+    add: 38,
     div: 0,
     sqrt: 0,
     sin: 3,
@@ -151,18 +151,19 @@ pub fn inverse_dynamics_with(
     let t12 = t8 * t8;
     let t13 = s_q2 * (c_q1 * t5 + s_q1 * t4 - 2.0 * t12);
     let t14 = c_q2 * (t7 + 2.0 * t9 - t6);
-    let t15 = qd[0] + qd[1] + qd[2];
-    let t16 = qdd[0] + qdd[1] + qdd[2];
+    let t15 = t8 + qd[2];
+    let t16 = t9 + qdd[2];
     let t17 = s_q2 * (t15 * t15);
     let t18 = c_q2 * t16;
     let t19 = t7 + t18 + 2.0 * t9 - t6 - t17;
     [
-        c_q0 + t7 + t14
-            + 2.0
-                * (qdd[0] + t9 + t16
-                    + (2.0 * t4 + s_q1 * (-(3.0 * t12) - c_q2 * (t15 * t15) - s_q2 * t16)
-                        + c_q1 * (qdd[0] + qdd[1] + t18 + 2.0 * t9 - t17)) + t19) - t6
-            - t13,
+        t4
+            + (t7 + t14
+                + 2.0
+                    * (t9 + t16
+                        + (2.0 * t4
+                            + s_q1 * (-(3.0 * t12) - c_q2 * (t15 * t15) - s_q2 * t16)
+                            + c_q1 * (t9 + (2.0 * t9 + t18 - t17))) + t19) - t6 - t13),
         t7 + t14 + 2.0 * (t9 + t16 + t19) - t6 - t13,
         t14 + 2.0 * t16 - t13,
     ]
@@ -206,8 +207,8 @@ pub fn mass_matrix_with(d: &Derived, q: &[f64; NQ]) -> [[f64; NV]; NV] {
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 22,
-    add: 24,
+    mul: 21,
+    add: 22,
     div: 0,
     sqrt: 0,
     sin: 3,
@@ -230,29 +231,39 @@ pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let s_q1 = libm::sin(q[1]);
     let c_q1 = libm::cos(q[1]);
     let t4 = s_q0 - 2.0 * (qd[0] * qd[0]);
-    let t5 = s_q1 * t4;
-    let t6 = qd[0] + qd[1];
+    let t5 = c_q1 * t4;
+    let t6 = s_q1 * t4;
+    let t7 = qd[0] + qd[1];
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
-    let t9 = t6 * t6;
-    let t10 = qd[0] + qd[1] + qd[2];
-    let t11 = c_q0 * c_q1;
-    let t12 = s_q2 * (c_q1 * t4 + c_q0 * s_q1 - 2.0 * t9);
-    let t13 = c_q2 * (t11 - t5);
-    let t14 = t11 - t5 - s_q2 * (t10 * t10);
+    let t10 = t7 * t7;
+    let t11 = t7 + qd[2];
+    let t12 = c_q0 * c_q1;
+    let t13 = c_q0 * s_q1;
+    let t14 = t5 + t13 - 2.0 * t10;
+    let t15 = s_q2 * t14;
+    let t16 = t12 - t6;
+    let t17 = c_q2 * t16;
+    let t18 = c_q2 * t14 + s_q2 * t16 - t11 * t11;
+    let t19 = s_q2 * t18;
+    let t20 = t17 - t15;
+    let t21 = c_q2 * t20;
+    let t22 = t19 + t21;
     [
-        c_q0 + t11 + t13
-            + 2.0
-                * (2.0 * c_q0 + s_q1 * (-(3.0 * t9) - c_q2 * (t10 * t10))
-                    - c_q1 * s_q2 * (t10 * t10) + t14) - t5 - t12,
-        t11 + t13 + 2.0 * t14 - t5 - t12,
-        t13 - t12,
+        t20 + t16
+            + (c_q0
+                + 2.0
+                    * (t22
+                        + (s_q1 * (t5 + t13 + c_q2 * t18 - t10 - s_q2 * t20)
+                            + c_q1 * (t22 + t16)))),
+        t20 + t16 + 2.0 * t22,
+        t20,
     ]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
     mul: 9,
-    add: 12,
+    add: 10,
     div: 0,
     sqrt: 0,
     sin: 3,
@@ -280,12 +291,12 @@ pub fn gravity_with(d: &Derived, q: &[f64; NQ]) -> [f64; NV] {
     let t8 = s_q2 * (c_q0 * s_q1 + s_q0 * c_q1);
     let t9 = t6 - t7;
     let t10 = c_q2 * t9;
-    [5.0 * c_q0 + t6 + t10 + 2.0 * t9 - t7 - t8, t6 + t10 + 2.0 * t9 - t7 - t8, t10 - t8]
+    [t9 + (5.0 * c_q0 + t10 + 2.0 * t9 - t8), t9 + (t10 + 2.0 * t9 - t8), t10 - t8]
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 89,
-    add: 57,
+    mul: 87,
+    add: 53,
     div: 2,
     sqrt: 0,
     sin: 3,
@@ -321,7 +332,7 @@ pub fn forward_dynamics_with(
     let t4 = qd[0] + qd[1];
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
-    let t7 = qd[0] + qd[1] + qd[2];
+    let t7 = t4 + qd[2];
     let t8 = s_q2 * s_q2;
     let t9 = s_q0 * s_q1;
     let t10 = qd[0] * qd[0] * s_q1;
@@ -339,7 +350,7 @@ pub fn forward_dynamics_with(
     let t22 = tau[1] + 2.0 * t21 - tau[2];
     let t23 = 0.5 * t8 + t14 + 1.0 - s_q2 * s_q2 * (c_q2 * c_q2) * inv18;
     let t24 = 0.5 * (s_q2 * c_q2) - s_q2 * c_q2 * t16 * inv18;
-    let t25 = t8 + 0.5 * t14 + 1.0 - t16 * t16 * inv18;
+    let t25 = t15 + (1.0 - t16 * t16 * inv18);
     let t26 = s_q1 * t23 + c_q1 * t24;
     let t27 = s_q1 * t24 + c_q1 * t25;
     let t28 = s_q1 * t26 + c_q1 * t27;
@@ -352,17 +363,18 @@ pub fn forward_dynamics_with(
                     + 2.0 * (qd[0] * qd[0] * c_q1 * t23 - qd[0] * qd[0] * s_q1 * t24)
                     - s_q2 * t13 - s_q2 * c_q2 * inv18 * t22)
                 + c_q1
-                    * (t19 + t20
-                        + 2.0 * (qd[0] * qd[0] * c_q1 * t24 - qd[0] * qd[0] * s_q1 * t25)
-                        - t16 * inv18 * t22) - s_q0 * (c_q1 * t26 - s_q1 * t27)) - tau[1]
-        - c_q0 * (2.0 * t28 + 1.0);
+                    * (t21
+                        + (2.0
+                            * (qd[0] * qd[0] * c_q1 * t24 - qd[0] * qd[0] * s_q1 * t25)
+                            - t16 * inv18 * t22)) - s_q0 * (c_q1 * t26 - s_q1 * t27))
+        - tau[1] - c_q0 * (2.0 * t28 + 1.0);
     let t32 = inv30 * t31;
     let t33 = c_q0 + 2.0 * t32;
     let t34 = c_q1 * t33;
     let t35 = s_q0 * c_q1 + s_q1 * t33 - 2.0 * (qd[0] * qd[0] * c_q1);
     let t36 = inv18
-        * (tau[1] + 2.0 * t21 - tau[2] - s_q2 * c_q2 * t35 - t16 * (t34 + 2.0 * t10 - t9)
-            - t17 * inv30 * t31);
+        * (t22
+            + (-(s_q2 * c_q2 * t35) - t16 * (t34 + 2.0 * t10 - t9) - t17 * inv30 * t31));
     let t37 = t32 + t36;
     [
         t32,
@@ -375,7 +387,7 @@ pub fn forward_dynamics_with(
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
     mul: 60,
-    add: 35,
+    add: 31,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -403,7 +415,7 @@ pub fn coriolis_matrix_with(
     let t2 = qd[0] + qd[1];
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
-    let t5 = qd[0] + qd[1] + qd[2];
+    let t5 = t2 + qd[2];
     let t6 = qd[0] * s_q1;
     let t7 = qd[0] * c_q1;
     let t8 = -(4.0 * (t2 + t7));
@@ -421,11 +433,12 @@ pub fn coriolis_matrix_with(
     [
         [
             0.5
-                * (4.0 * (t6 + t10)
-                    + 2.0
-                        * (t15
-                            + (s_q1 * (c_q2 * t11 - 2.0 * t2 - 4.0 * t7 - s_q2 * t13)
-                                + c_q1 * (4.0 * t6 + t12 + t14))) - t9),
+                * (t13
+                    + (4.0 * t6
+                        + 2.0
+                            * (t15
+                                + (s_q1 * (c_q2 * t11 - 2.0 * t2 - 4.0 * t7 - s_q2 * t13)
+                                    + c_q1 * (t15 + 4.0 * t6))))),
             0.5
                 * (4.0 * t16
                     + 2.0
@@ -436,7 +449,7 @@ pub fn coriolis_matrix_with(
             0.5 * (2.0 * -(2.0 * (s_q1 * c_q2 * t5 + c_q1 * s_q2 * t5)) - 4.0 * t19),
         ],
         [
-            0.5 * (4.0 * (t6 + t10) + 2.0 * t15 - t9),
+            0.5 * (t13 + (4.0 * t6 + 2.0 * t15)),
             0.5 * (4.0 * t16 + 2.0 * t18),
             -(2.0 * t19),
         ],
@@ -446,7 +459,7 @@ pub fn coriolis_matrix_with(
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
     mul: 30,
-    add: 24,
+    add: 19,
     div: 0,
     sqrt: 0,
     sin: 3,
@@ -471,28 +484,27 @@ pub fn energy_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
     let t4 = qd[0] + qd[1];
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
-    let t7 = qd[0] + qd[1] + qd[2];
+    let t7 = t4 + qd[2];
     let t8 = c_q0 * s_q1;
     let t9 = s_q0 * c_q1;
     let t10 = t8 + t9;
     let t11 = qd[0] * c_q1;
     let t12 = 2.0 * (t4 + t11);
     let t13 = 2.0 * (qd[0] * s_q1 * c_q2) + s_q2 * t12;
-    let t14 = qd[0] + qd[1] + 2.0 * t11;
-    let t15 = qd[0] + qd[1] + qd[2] + c_q2 * t12 - 2.0 * (qd[0] * s_q1 * s_q2);
+    let t14 = t4 + 2.0 * t11;
+    let t15 = t7 + (c_q2 * t12 - 2.0 * (qd[0] * s_q1 * s_q2));
     (
         qd[0] * qd[0]
             + 0.5
                 * (t4 * t4 + t14 * t14 + 4.0 * (qd[0] * qd[0] * (s_q1 * s_q1))
                     + (t7 * t7 + t13 * t13 + t15 * t15)),
-        5.0 * s_q0 + t8 + t9 + c_q2 * t10 + s_q2 * (c_q0 * c_q1 - s_q0 * s_q1)
-            + 2.0 * t10,
+        t10 + (5.0 * s_q0 + 2.0 * t10 + c_q2 * t10 + s_q2 * (c_q0 * c_q1 - s_q0 * s_q1)),
     )
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_POSES: OpCount = OpCount {
     mul: 14,
-    add: 11,
+    add: 10,
     div: 0,
     sqrt: 0,
     sin: 3,
@@ -521,7 +533,7 @@ pub fn body_poses_with(d: &Derived, q: &[f64; NQ]) -> [Pose; NB] {
     let t9 = c_q0 * c_q1 - s_q0 * s_q1;
     let t10 = c_q2 * t9;
     let t11 = s_q2 * t9;
-    let t12 = -t6 - t7;
+    let t12 = -t8;
     [
         Pose {
             rotation: [[c_q0, -s_q0, 0.0], [s_q0, c_q0, 0.0], [0.0, 0.0, 1.0]],
@@ -569,7 +581,7 @@ pub fn coordinate_rates_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
     mul: 33,
-    add: 17,
+    add: 16,
     div: 0,
     sqrt: 0,
     sin: 3,
@@ -605,7 +617,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
     let t13 = s_q2 * t11;
     let t14 = c_q2 * t10 + t13;
     let t15 = t12 - s_q2 * t10;
-    let t16 = -t8 - t9;
+    let t16 = -t10;
     let t17 = t12 + s_q2 * t16;
     let t18 = c_q2 * t16 - t13;
     let t19 = c_q2 * t6 - 2.0 * (s_q1 * s_q2);

@@ -19,16 +19,16 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 1 | 0 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 251 | 209 | 0 | 0 | 5 | 5 |
-//! | `mass_matrix` | 185 | 130 | 0 | 0 | 5 | 5 |
-//! | `bias` | 241 | 174 | 0 | 0 | 5 | 5 |
-//! | `gravity` | 48 | 24 | 0 | 0 | 4 | 4 |
-//! | `forward_dynamics` | 598 | 372 | 5 | 0 | 5 | 5 |
-//! | `coriolis_matrix` | 712 | 480 | 0 | 0 | 5 | 5 |
-//! | `energy` | 144 | 95 | 0 | 0 | 5 | 5 |
-//! | `body_poses` | 104 | 56 | 0 | 0 | 6 | 6 |
+//! | `inverse_dynamics` | 242 | 191 | 0 | 0 | 5 | 5 |
+//! | `mass_matrix` | 180 | 127 | 0 | 0 | 5 | 5 |
+//! | `bias` | 232 | 165 | 0 | 0 | 5 | 5 |
+//! | `gravity` | 46 | 23 | 0 | 0 | 4 | 4 |
+//! | `forward_dynamics` | 586 | 349 | 5 | 0 | 5 | 5 |
+//! | `coriolis_matrix` | 708 | 470 | 0 | 0 | 5 | 5 |
+//! | `energy` | 140 | 88 | 0 | 0 | 5 | 5 |
+//! | `body_poses` | 100 | 54 | 0 | 0 | 6 | 6 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `body_jacobians` | 331 | 166 | 0 | 0 | 6 | 6 |
+//! | `body_jacobians` | 327 | 164 | 0 | 0 | 6 | 6 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 /// Number of position coordinates `q` (larger than `NV` when a
@@ -135,8 +135,8 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 251,
-    add: 209,
+    mul: 242,
+    add: 191,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -168,7 +168,7 @@ pub fn inverse_dynamics_with(
     let c_q1 = libm::cos(q[1]);
     let t2 = 0.000000000004896638650109253 * c_q1 - 1.0 * s_q1;
     let t3 = 0.000000000004896638650109253 * s_q1 + 1.0 * c_q1;
-    let t4 = -(0.000000000004896638650109253 * s_q1) - 1.0 * c_q1;
+    let t4 = -t3;
     let t5 = qdd[0] * t2;
     let t6 = qd[0] * qd[0];
     let t7 = p.g * t4;
@@ -200,7 +200,7 @@ pub fn inverse_dynamics_with(
     let c_q3 = libm::cos(q[3]);
     let t34 = 0.000000000004896638650109253 * c_q3 - 1.0 * s_q3;
     let t35 = 0.000000000004896638650109253 * s_q3 + 1.0 * c_q3;
-    let t36 = -(0.000000000004896638650109253 * s_q3) - 1.0 * c_q3;
+    let t36 = -t35;
     let t37 = t16 * t34 + t17 * t36;
     let t38 = t16 * t35;
     let t39 = t17 * t34;
@@ -218,9 +218,9 @@ pub fn inverse_dynamics_with(
     let t51 = t36 * t49;
     let t52 = t35 * t47;
     let t53 = t34 * t49;
-    let t54 = qd[1] + qd[2] + qd[3];
+    let t54 = t28 + qd[3];
     let t55 = qd[3] * t37;
-    let t56 = qdd[1] + qdd[2] + qdd[3];
+    let t56 = t29 + qdd[3];
     let t57 = t30 * t34 + t31 * t36 - qd[3] * t40;
     let t58 = t41 + t42 + t55;
     let s_q4 = libm::sin(q[4]);
@@ -233,16 +233,15 @@ pub fn inverse_dynamics_with(
     let t66 = t56 * c_q4;
     let t67 = t40 * t54;
     let t68 = t50 + t51 + 0.093 * (t37 * t54 - t58);
-    let t69 = t20 + 0.1197 * t21 + 0.39225 * (t44 - t30) - 0.13585 * t6 - 0.425 * t12
-        - 0.093 * (t40 * t40 + t37 * t37);
+    let t69 = t48 + -(0.093 * (t40 * t40 + t37 * t37));
     let t70 = t52 + t53 + 0.093 * (t57 + t67);
     let t71 = c_q4 * t68;
     let t72 = s_q4 * t69;
     let t73 = s_q4 * t68;
     let t74 = c_q4 * t69;
-    let t75 = t38 + t39 + qd[4];
+    let t75 = t40 + qd[4];
     let t76 = qd[4] * t61;
-    let t77 = t41 + t42 + t55 + qdd[4];
+    let t77 = t58 + qdd[4];
     let t78 = t57 * c_q4 + t56 * s_q4 + qd[4] * t64;
     let t79 = t66 - t65 - t76;
     let s_q5 = libm::sin(q[5]);
@@ -253,10 +252,10 @@ pub fn inverse_dynamics_with(
     let t85 = t64 * t75;
     let t86 = t71 + t72 + 0.09465 * (t79 + t84);
     let t87 = t74 + 0.09465 * (t85 - t78) - t73;
-    let t88 = t52 + t53 + 0.093 * (t57 + t67) - 0.09465 * (t61 * t61 + t64 * t64);
+    let t88 = t70 + -(0.09465 * (t61 * t61 + t64 * t64));
     let t89 = c_q5 * t86 - s_q5 * t88;
     let t90 = s_q5 * t86 + c_q5 * t88;
-    let t91 = t66 + qdd[5] - t65 - t76;
+    let t91 = t79 + qdd[5];
     let t92 = t78 * s_q5 + t77 * c_q5 + qd[5] * t82;
     let t93 = 0.28 * (qdd[1] + t19) + t7 - 0.13585 * t5;
     let t94 = t24 + 0.25 * (t29 + t43) - t25;
@@ -264,7 +263,7 @@ pub fn inverse_dynamics_with(
     let t96 = t37 * t40;
     let t97 = t82 * t83;
     let t98 = 0.0171364731454 * (t78 * c_q5 - t77 * s_q5 - qd[5] * t83)
-        + 0.0166855268546 * (t83 * (t63 + qd[5] - t62));
+        + 0.0166855268546 * (t83 * (t64 + qd[5]));
     let t99 = c_q5 * t89;
     let t100 = s_q5 * t90;
     let t101 = s_q5 * t89;
@@ -292,7 +291,7 @@ pub fn inverse_dynamics_with(
     let t119 = t34 * t115;
     let t120 = t35 * t116;
     let t121 = t119 + t120;
-    let t122 = 2.275 * t94 + t119 + t120;
+    let t122 = t121 + 2.275 * t94;
     let t123 = 2.275 * (t26 + t27 - 0.25 * (t45 + t46)) + t36 * t115 + t34 * t116;
     let t124 = 0.004095 * t31 + t36 * t117 + t34 * t118;
     let t125 = 0.049443313556 * t30 + t34 * t117 + t35 * t118 - 0.045348313556 * t44
@@ -311,7 +310,7 @@ pub fn inverse_dynamics_with(
                     - 0.1197 * (t130 - t129))
             + t2 * (0.0151074 * t13 + 0.1197 * t128 + c_q2 * t124 - s_q2 * t125)
             - 0.13585
-                * (t2 * (8.393 * t93 + t126 + t127)
+                * (t2 * (t128 + 8.393 * t93)
                     + t3
                         * (8.393 * (t9 - 0.13585 * t8 - 0.28 * (t21 + qd[1] * qd[1]))
                             + t130 - t129)),
@@ -327,8 +326,8 @@ pub fn inverse_dynamics_with(
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 185,
-    add: 130,
+    mul: 180,
+    add: 127,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -350,14 +349,14 @@ pub fn mass_matrix_with(d: &Derived, q: &[f64; NQ]) -> [[f64; NV]; NV] {
     let c_q1 = libm::cos(q[1]);
     let t2 = 0.000000000004896638650109253 * c_q1 - 1.0 * s_q1;
     let t3 = 0.000000000004896638650109253 * s_q1 + 1.0 * c_q1;
-    let t4 = -(0.000000000004896638650109253 * s_q1) - 1.0 * c_q1;
+    let t4 = -t3;
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
     let s_q3 = libm::sin(q[3]);
     let c_q3 = libm::cos(q[3]);
     let t9 = 0.000000000004896638650109253 * c_q3 - 1.0 * s_q3;
     let t10 = 0.000000000004896638650109253 * s_q3 + 1.0 * c_q3;
-    let t11 = -(0.000000000004896638650109253 * s_q3) - 1.0 * c_q3;
+    let t11 = -t10;
     let s_q4 = libm::sin(q[4]);
     let c_q4 = libm::cos(q[4]);
     let s_q5 = libm::sin(q[5]);
@@ -417,7 +416,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[f64; NQ]) -> [[f64; NV]; NV] {
         - 0.39225 * (2.6259 * t25 - 0.017784735 * (t46 + t55));
     let t60 = 0.004095 * t22 + t11 * t57 + t9 * t58;
     let t61 = t50 + t52 - 0.079149535 * t2;
-    let t62 = 2.6259 * t18 + 0.1308417 * (t48 - t47);
+    let t62 = t49 + 2.6259 * t18;
     let t63 = c_q4 * t56;
     let t64 = 0.56875 * t18 + t34 + t63 + 0.425 * t61 + 0.39225 * t62 - 0.319252934 * t2;
     let t65 = 0.56875 * t18 + t34 + t63 + 0.39225 * t62;
@@ -491,8 +490,8 @@ pub fn mass_matrix_with(d: &Derived, q: &[f64; NQ]) -> [[f64; NV]; NV] {
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 241,
-    add: 174,
+    mul: 232,
+    add: 165,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -531,7 +530,7 @@ pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let c_q3 = libm::cos(q[3]);
     let t19 = 0.000000000004896638650109253 * c_q3 - 1.0 * s_q3;
     let t20 = 0.000000000004896638650109253 * s_q3 + 1.0 * c_q3;
-    let t21 = -(0.000000000004896638650109253 * s_q3) - 1.0 * c_q3;
+    let t21 = -t20;
     let t22 = t9 * t19 + t10 * t21;
     let t23 = t9 * t20;
     let t24 = t10 * t19;
@@ -540,7 +539,7 @@ pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let t27 = t10 * t16;
     let t28 = t9 * t9;
     let t29 = t16 * t16;
-    let t30 = qd[1] + qd[2] + qd[3];
+    let t30 = t16 + qd[3];
     let s_q4 = libm::sin(q[4]);
     let c_q4 = libm::cos(q[4]);
     let t33 = t22 * c_q4 + t30 * s_q4;
@@ -552,7 +551,7 @@ pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let t39 = t22 * t22;
     let t40 = -(0.093 * (t38 + t39));
     let t41 = t25 * t30;
-    let t42 = t23 + t24 + qd[4];
+    let t42 = t25 + qd[4];
     let s_q5 = libm::sin(q[5]);
     let c_q5 = libm::cos(q[5]);
     let t45 = t33 * c_q5 - t42 * s_q5;
@@ -572,12 +571,12 @@ pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let t59 = qd[2] * t9 + qd[0] * t3 * qd[1] * c_q2 - qd[0] * t2 * qd[1] * s_q2;
     let t60 = qd[3] * t22 + t20 * t58 + t19 * t59;
     let t61 = 0.093 * (t37 - t60) + t19 * t56 + t21 * t57;
-    let t62 = 0.425 * t6 + t13 + 0.1197 * t14 + 0.39225 * (t27 - t58) - 0.13585 * t4
-        - 0.093 * (t38 + t39);
+    let t62 = t40
+        + (0.425 * t6 + t13 + 0.1197 * t14 + 0.39225 * (t27 - t58) - 0.13585 * t4);
     let t63 = t19 * t58 + t21 * t59 - qd[3] * t25;
     let t64 = -(qd[4] * t33) - s_q4 * t63;
     let t65 = qd[4] * t36 + c_q4 * t63;
-    let t66 = 0.0166855268546 * (t46 * (t35 + qd[5] - t34))
+    let t66 = 0.0166855268546 * (t46 * (t36 + qd[5]))
         + 0.0171364731454 * (c_q5 * t65 - qd[5] * t46 - s_q5 * t60);
     let t67 = qd[5] * t45 + s_q5 * t65 + c_q5 * t60;
     let t68 = 0.108247244469 * t48 + 0.111172755531 * t65 + c_q5 * t66
@@ -604,8 +603,7 @@ pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let t86 = 0.425 * t6 + t13 + 0.1197 * t14 - 0.13585 * t4;
     let t87 = s_q4 * t72;
     let t88 = c_q4 * t74;
-    let t89 = 0.1283092286764 * t64
-        + 0.017784735 * (0.09465 * (t47 + t64) + c_q4 * t61 + s_q4 * t62)
+    let t89 = 0.1283092286764 * t64 + 0.017784735 * (t72 + (c_q4 * t61 + s_q4 * t62))
         - 0.108247244469 * t47 - 0.0166855268546 * t51;
     let t90 = 0.108247244469 * t41 + 0.111172755531 * t63 + c_q4 * t68
         + 0.093 * (0.1879 * t49 + 1.4069 * (0.093 * (t41 + t63) + t20 * t56 + t19 * t57))
@@ -615,10 +613,8 @@ pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let t92 = 0.191630813556 * t58 + t19 * t90 + t20 * t91 - 0.187535813556 * t27
         - 0.56875 * t86
         - 0.39225
-            * (1.4069 * t40
-                + 2.6259
-                    * (0.425 * t6 + t13 + 0.1197 * t14 + 0.39225 * (t27 - t58)
-                        - 0.13585 * t4) + 0.1879 * (t87 + t88));
+            * (1.4069 * t40 + 2.6259 * (t86 + 0.39225 * (t27 - t58))
+                + 0.1879 * (t87 + t88));
     let t93 = 0.004095 * t59 + t21 * t90 + t19 * t91;
     let t94 = 4.9009 * t52 + t81 + t83;
     let t95 = t53 - t55;
@@ -636,7 +632,7 @@ pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
                     - s_q2 * t92)
             - 0.13585
                 * (t2 * (4.4329225 * t12 + t81 + t83)
-                    + (0.000000000004896638650109253 * s_q1 + 1.0 * c_q1)
+                    + -t3
                         * (4.9009 * (0.1197 * t6 - 0.425 * t14 - t15) + t85
                             - 2.35004 * (t14 + qd[1] * qd[1]) - t84)),
         2.35004 * t5 + 0.86979447591 * t12 + 0.187535813556 * t26 + t71 + t97
@@ -650,8 +646,8 @@ pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
-    mul: 48,
-    add: 24,
+    mul: 46,
+    add: 23,
     div: 0,
     sqrt: 0,
     sin: 4,
@@ -679,7 +675,7 @@ pub fn gravity_with(d: &Derived, q: &[f64; NQ]) -> [f64; NV] {
     let c_q3 = libm::cos(q[3]);
     let t9 = 0.000000000004896638650109253 * c_q3 - 1.0 * s_q3;
     let t10 = 0.000000000004896638650109253 * s_q3 + 1.0 * c_q3;
-    let t11 = -(0.000000000004896638650109253 * s_q3) - 1.0 * c_q3;
+    let t11 = -t10;
     let s_q4 = libm::sin(q[4]);
     let c_q4 = libm::cos(q[4]);
     let t14 = p.g * t3 * c_q2 - p.g * t2 * s_q2;
@@ -702,8 +698,8 @@ pub fn gravity_with(d: &Derived, q: &[f64; NQ]) -> [f64; NV] {
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 598,
-    add: 372,
+    mul: 586,
+    add: 349,
     div: 5,
     sqrt: 0,
     sin: 5,
@@ -736,7 +732,7 @@ pub fn forward_dynamics_with(
     let c_q1 = libm::cos(q[1]);
     let t2 = 0.000000000004896638650109253 * c_q1 - 1.0 * s_q1;
     let t3 = 0.000000000004896638650109253 * s_q1 + 1.0 * c_q1;
-    let t4 = -(0.000000000004896638650109253 * s_q1) - 1.0 * c_q1;
+    let t4 = -t3;
     let t5 = p.g * t4;
     let t6 = p.g * t2;
     let t7 = qd[0] * t2 * qd[1];
@@ -756,7 +752,7 @@ pub fn forward_dynamics_with(
     let c_q3 = libm::cos(q[3]);
     let t22 = 0.000000000004896638650109253 * c_q3 - 1.0 * s_q3;
     let t23 = 0.000000000004896638650109253 * s_q3 + 1.0 * c_q3;
-    let t24 = -(0.000000000004896638650109253 * s_q3) - 1.0 * c_q3;
+    let t24 = -t23;
     let t25 = t11 * t22 + t12 * t24;
     let t26 = t11 * t23;
     let t27 = t12 * t22;
@@ -766,7 +762,7 @@ pub fn forward_dynamics_with(
     let t31 = t11 * t11;
     let t32 = t19 * t19;
     let t33 = -(0.39225 * (t31 + t32));
-    let t34 = qd[1] + qd[2] + qd[3];
+    let t34 = t19 + qd[3];
     let t35 = qd[3] * t28;
     let s_q4 = libm::sin(q[4]);
     let c_q4 = libm::cos(q[4]);
@@ -776,7 +772,7 @@ pub fn forward_dynamics_with(
     let t41 = t40 - t39;
     let t42 = -(0.093 * (t28 * t28 + t25 * t25));
     let t43 = t28 * t34;
-    let t44 = t26 + t27 + qd[4];
+    let t44 = t28 + qd[4];
     let t45 = qd[4] * t41;
     let t46 = qd[4] * t38;
     let s_q5 = libm::sin(q[5]);
@@ -805,8 +801,7 @@ pub fn forward_dynamics_with(
     let t70 = c_q4 * t42 - 0.093 * (t25 * t34 * s_q4);
     let t71 = 0.09465 * (t38 * t44 * c_q5) - s_q5 * t52;
     let t72 = 0.09465 * (t38 * t44 * s_q5) + c_q5 * t52;
-    let t73 = 0.0171364731454 * (qd[5] * t50)
-        - 0.0166855268546 * (t50 * (t40 + qd[5] - t39));
+    let t73 = 0.0171364731454 * (qd[5] * t50) - 0.0166855268546 * (t50 * (t41 + qd[5]));
     let t74 = c_q5 * t71;
     let t75 = s_q5 * t72;
     let t76 = s_q5 * t71;
@@ -874,12 +869,12 @@ pub fn forward_dynamics_with(
     let t129 = t23 * t101;
     let t130 = t128 + t129;
     let t131 = tau[2] + 0.39225 * t130 - 0.187535813556 * t29 - tau[3];
-    let t132 = t106 + 2.6259 * t107 + 2.275 - t124 * t124 * inv127;
-    let t133 = t109 + 2.6259 * t110 - 0.39225 * (t111 * t124 * inv127);
+    let t132 = t108 + (2.275 - t124 * t124 * inv127);
+    let t133 = t111 + -(0.39225 * (t111 * t124 * inv127));
     let t134 = t24 * t24 * t96 + 2.6259 * t112 + 2.275
         - 0.1538600625 * (t111 * t111 * inv127);
-    let t135 = 0.1308417 * t110 + t117 - 0.39225 * (t118 * t124 * inv127);
-    let t136 = t119 + 0.1308417 * t120 - 0.39225 * (t121 * t124 * inv127);
+    let t135 = t118 + -(0.39225 * (t118 * t124 * inv127));
+    let t136 = t121 + -(0.39225 * (t121 * t124 * inv127));
     let t137 = 0.1308417 * t112 + t24 * t114 - 0.1538600625 * (t111 * t118 * inv127);
     let t138 = t24 * t116 + 0.1308417 * (t22 * t24)
         - 0.1538600625 * (t111 * t121 * inv127);
@@ -891,8 +886,9 @@ pub fn forward_dynamics_with(
         - 0.1538600625 * (t118 * t121 * inv127);
     let t141 = t24 * t122 + t22 * t123 + 0.004095
         - 0.1538600625 * (t121 * t121 * inv127);
-    let t142 = t128 + t129 + qd[2] * t12 * t135 - 0.56875 * t29 - t61 * t132 - t64 * t133
-        - qd[2] * t11 * t136 - t124 * inv127 * t131;
+    let t142 = t130
+        + (qd[2] * t12 * t135 - 0.56875 * t29 - t61 * t132 - t64 * t133
+            - qd[2] * t11 * t136 - t124 * inv127 * t131);
     let t143 = t24 * t103 + t22 * t101 + qd[2] * t12 * t137
         - 2.275 * -(0.25 * (t31 + t32)) - t61 * t133 - t64 * t134 - qd[2] * t11 * t138
         - 0.39225 * (t111 * inv127 * t131);
@@ -947,11 +943,11 @@ pub fn forward_dynamics_with(
     let t187 = s_q2 * t142;
     let t188 = c_q2 * t143;
     let t189 = tau[1] + 0.425 * t186 - 0.86979447591 * t14 - tau[2];
-    let t190 = t150 + t151 + 8.393 - t181 * t181 * inv183;
-    let t191 = t153 + t154 - 0.425 * (t155 * t181 * inv183);
-    let t192 = t157 + 8.393 - t156 - 0.180625 * (t155 * t155 * inv183);
-    let t193 = t165 + t166 - 0.1197 * t155 - t179 * t181 * inv183;
-    let t194 = 0.1197 * t152 + t168 + t169 - t180 * t181 * inv183;
+    let t190 = t152 + (8.393 - t181 * t181 * inv183);
+    let t191 = t155 + -(0.425 * (t155 * t181 * inv183));
+    let t192 = t158 + (8.393 - 0.180625 * (t155 * t155 * inv183));
+    let t193 = t167 + (-(0.1197 * t155) - t179 * t181 * inv183);
+    let t194 = t170 + (0.1197 * t152 - t180 * t181 * inv183);
     let t195 = t172 - 0.1197 * t158 - t171 - 0.425 * (t155 * t179 * inv183);
     let t196 = 0.1197 * t155 + t174 - t173 - 0.425 * (t155 * t180 * inv183);
     let t197 = 0.01432809 * t158 + c_q2 * (c_q2 * t139 + t175)
@@ -981,8 +977,9 @@ pub fn forward_dynamics_with(
                 - qd[0] * t4 * qd[1] * t199 - t180 * inv183 * t189) + tau[0]
         - 0.13585
             * (t2
-                * (t184 + t185 + qd[0] * t2 * qd[1] * t193 - 2.35004 * t14
-                    - qd[0] * t4 * qd[1] * t194 - t181 * inv183 * t189)
+                * (t186
+                    + (qd[0] * t2 * qd[1] * t193 - 2.35004 * t14
+                        - qd[0] * t4 * qd[1] * t194 - t181 * inv183 * t189))
                 + t3
                     * (t188 + qd[0] * t2 * qd[1] * t195
                         - 8.393 * -(0.28 * (t16 + qd[1] * qd[1])) - t187
@@ -994,31 +991,31 @@ pub fn forward_dynamics_with(
     let t207 = t3 * inv204 * t205;
     let t208 = t4 * inv204 * t205 - t7;
     let t209 = t8 + t206;
-    let t210 = tau[1] + 0.425 * (t186 - t155 * (t6 - 0.13585 * t207))
-        - 0.86979447591 * t14 - tau[2] - t181 * (t5 - 0.13585 * t206) - t179 * t208
-        - t180 * t209;
+    let t210 = t189
+        + (-(t181 * (t5 - 0.13585 * t206)) - t179 * t208 - t180 * t209
+            - 0.425 * (t155 * (t6 - 0.13585 * t207)));
     let t211 = inv183 * t210;
     let t212 = t5 + 0.1197 * t209 + 0.425 * t211 - 0.13585 * t206;
     let t213 = t6 - 0.13585 * t207 - 0.1197 * t208;
     let t214 = c_q2 * t212;
     let t215 = s_q2 * t213;
-    let t216 = t62 + t63 + s_q2 * t212 + c_q2 * t213;
+    let t216 = t64 + (s_q2 * t212 + c_q2 * t213);
     let t217 = c_q2 * t208 - qd[2] * t12 - s_q2 * t209;
     let t218 = qd[2] * t11 + s_q2 * t208 + c_q2 * t209;
     let t219 = inv127
-        * (tau[2] + 0.39225 * (t130 - t111 * t216 - t118 * t217 - t121 * t218)
-            - 0.187535813556 * t29 - tau[3] - t124 * (t59 + t214 - t60 - t215)
-            - t126 * inv183 * t210);
+        * (t131
+            + (-(t124 * (t61 + (t214 - t215))) - t126 * inv183 * t210
+                - 0.39225 * (t111 * t216 + t118 * t217 + t121 * t218)));
     let t220 = t211 + t219;
     let t221 = t22 * t217 + t24 * t218 - t35;
     let t222 = qd[3] * t25 + t23 * t217 + t22 * t218;
     let t223 = inv87
-        * (0.108247244469 * t53 + t92 + t93 + tau[3] + 0.001653980355 * t222 - t85 * t221
-            - t86 * t220
-            - 0.017784735
-                * (0.39225 * t65 + t66 + t22 * (t59 + t214 + 0.39225 * t220 - t60 - t215)
-                    + t24 * t216));
-    let t224 = t211 + t219 + t223;
+        * (t95
+            + (0.001653980355 * t222
+                - 0.017784735
+                    * (t67 + (t22 * (t61 + (t214 + 0.39225 * t220 - t215)) + t24 * t216))
+                - t85 * t221 - t86 * t220));
+    let t224 = t220 + t223;
     [
         inv204 * t205,
         t211,
@@ -1034,8 +1031,8 @@ pub fn forward_dynamics_with(
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 712,
-    add: 480,
+    mul: 708,
+    add: 470,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -1062,7 +1059,7 @@ pub fn coriolis_matrix_with(
     let c_q1 = libm::cos(q[1]);
     let t2 = 0.000000000004896638650109253 * c_q1 - 1.0 * s_q1;
     let t3 = 0.000000000004896638650109253 * s_q1 + 1.0 * c_q1;
-    let t4 = -(0.000000000004896638650109253 * s_q1) - 1.0 * c_q1;
+    let t4 = -t3;
     let t5 = qd[0] * t2;
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
@@ -1075,13 +1072,13 @@ pub fn coriolis_matrix_with(
     let c_q3 = libm::cos(q[3]);
     let t15 = 0.000000000004896638650109253 * c_q3 - 1.0 * s_q3;
     let t16 = 0.000000000004896638650109253 * s_q3 + 1.0 * c_q3;
-    let t17 = -(0.000000000004896638650109253 * s_q3) - 1.0 * c_q3;
+    let t17 = -t16;
     let t18 = t8 * t15;
     let t19 = t18 + t11 * t17;
     let t20 = t8 * t16;
     let t21 = t11 * t15;
     let t22 = t20 + t21;
-    let t23 = qd[1] + qd[2] + qd[3];
+    let t23 = t12 + qd[3];
     let s_q4 = libm::sin(q[4]);
     let c_q4 = libm::cos(q[4]);
     let t26 = t19 * c_q4;
@@ -1090,14 +1087,14 @@ pub fn coriolis_matrix_with(
     let t29 = t19 * s_q4;
     let t30 = t23 * c_q4;
     let t31 = t30 - t29;
-    let t32 = t20 + t21 + qd[4];
+    let t32 = t22 + qd[4];
     let s_q5 = libm::sin(q[5]);
     let c_q5 = libm::cos(q[5]);
     let t35 = t28 * c_q5 - t32 * s_q5;
     let t36 = t28 * s_q5;
     let t37 = t32 * c_q5;
     let t38 = t36 + t37;
-    let t39 = t30 + qd[5] - t29;
+    let t39 = t31 + qd[5];
     let t40 = t4 * c_q2 - t2 * s_q2;
     let t41 = t2 * c_q2 + t4 * s_q2;
     let t42 = t16 * t40 + t15 * t41;
@@ -1196,7 +1193,7 @@ pub fn coriolis_matrix_with(
     let t126 = qd[1] * c_q2;
     let t127 = -(0.7845 * t12) - 0.85 * t126;
     let t128 = t17 * t127;
-    let t129 = -t9 - t10;
+    let t129 = -t11;
     let t130 = t18 + t16 * t129;
     let t131 = 0.093 * (t19 - t130) + 0.85 * t125 + t128;
     let t132 = c_q4 * t131;
@@ -1310,7 +1307,7 @@ pub fn coriolis_matrix_with(
     let t231 = 0.004095 * t8 + t17 * t228 + t15 * t229;
     let t232 = s_q4 * t226;
     let t233 = c_q4 * t227;
-    let t234 = -t20 - t21;
+    let t234 = -t22;
     let t235 = -t136 - s_q4 * t234;
     let t236 = 0.09465 * (t135 + t235);
     let t237 = 0.093 * (t22 + t234) - 0.1893 * (t140 + t141);
@@ -1342,7 +1339,7 @@ pub fn coriolis_matrix_with(
     let t259 = t17 * t254 + t15 * t257;
     let t260 = s_q4 * t252;
     let t261 = c_q4 * t253;
-    let t262 = -t26 - t27;
+    let t262 = -t28;
     let t263 = 0.09465 * (t28 + t262);
     let t264 = 0.1879 * (c_q5 * c_q5 * t263 + s_q5 * s_q5 * t263);
     let t265 = t15 * c_q4 * t264;
@@ -1365,7 +1362,7 @@ pub fn coriolis_matrix_with(
     let t280 = t17 * t275 + t15 * t278;
     let t281 = s_q4 * t271;
     let t282 = c_q4 * t274;
-    let t283 = 0.0166855268546 * t38 + 0.0171364731454 * (-t36 - t37);
+    let t283 = 0.0166855268546 * t38 + 0.0171364731454 * -t38;
     let t284 = c_q5 * t283 + 0.033822 * (s_q5 * t35);
     let t285 = 0.033822 * t272 - s_q5 * t283;
     let t286 = t15 * c_q4 * t284 + t16 * t285;
@@ -1383,7 +1380,7 @@ pub fn coriolis_matrix_with(
                         * (0.0151074 * (t4 * qd[1]) + 0.1197 * t119 + c_q2 * t118
                             - s_q2 * t117)
                     - 0.13585
-                        * (t2 * (4.70008 * t46 + t99 + t101)
+                        * (t2 * (t119 + 4.70008 * t46)
                             + t3 * (t103 - 4.70008 * t50 - t102))),
             0.5
                 * (t4
@@ -1459,8 +1456,8 @@ pub fn coriolis_matrix_with(
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
-    mul: 144,
-    add: 95,
+    mul: 140,
+    add: 88,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -1482,7 +1479,7 @@ pub fn energy_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
     let c_q1 = libm::cos(q[1]);
     let t2 = 0.000000000004896638650109253 * c_q1 - 1.0 * s_q1;
     let t3 = 0.000000000004896638650109253 * s_q1 + 1.0 * c_q1;
-    let t4 = -(0.000000000004896638650109253 * s_q1) - 1.0 * c_q1;
+    let t4 = -t3;
     let t5 = qd[0] * t4;
     let t6 = qd[0] * t2;
     let s_q2 = libm::sin(q[2]);
@@ -1495,24 +1492,24 @@ pub fn energy_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
     let c_q3 = libm::cos(q[3]);
     let t15 = 0.000000000004896638650109253 * c_q3 - 1.0 * s_q3;
     let t16 = 0.000000000004896638650109253 * s_q3 + 1.0 * c_q3;
-    let t17 = -(0.000000000004896638650109253 * s_q3) - 1.0 * c_q3;
+    let t17 = -t16;
     let t18 = t9 * t15 + t10 * t17;
     let t19 = t9 * t16;
     let t20 = t10 * t15;
     let t21 = t19 + t20;
-    let t22 = qd[1] + qd[2] + qd[3];
+    let t22 = t12 + qd[3];
     let s_q4 = libm::sin(q[4]);
     let c_q4 = libm::cos(q[4]);
     let t25 = t18 * c_q4 + t22 * s_q4;
     let t26 = t18 * s_q4;
     let t27 = t22 * c_q4;
     let t28 = t27 - t26;
-    let t29 = t19 + t20 + qd[4];
+    let t29 = t21 + qd[4];
     let s_q5 = libm::sin(q[5]);
     let c_q5 = libm::cos(q[5]);
     let t32 = t25 * c_q5 - t29 * s_q5;
     let t33 = t25 * s_q5 + t29 * c_q5;
-    let t34 = t27 + qd[5] - t26;
+    let t34 = t28 + qd[5];
     let t35 = t2 * c_q2 + t4 * s_q2;
     let t36 = 0.425 * qd[1] - 0.01615 * t6;
     let t37 = -(0.1197 * t5) - 0.13585 * (qd[0] * t3);
@@ -1527,16 +1524,16 @@ pub fn energy_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
     let t46 = t16 * t41;
     let t47 = t15 * t40;
     let t48 = t46 + t47;
-    let t49 = t43 + t44 - 0.093 * t21;
-    let t50 = 0.093 * t18 + t46 + t47;
+    let t49 = t45 + -(0.093 * t21);
+    let t50 = t48 + 0.093 * t18;
     let t51 = c_q4 * t49;
     let t52 = s_q4 * t42;
     let t53 = t51 + t52;
     let t54 = s_q4 * t49;
     let t55 = c_q4 * t42;
     let t56 = t55 - t54;
-    let t57 = 0.09465 * t28 + t51 + t52;
-    let t58 = t55 - 0.09465 * t25 - t54;
+    let t57 = t53 + 0.09465 * t28;
+    let t58 = t56 + -(0.09465 * t25);
     let t59 = c_q5 * t57 - s_q5 * t50;
     let t60 = s_q5 * t57 + c_q5 * t50;
     let t61 = 0.28 * qd[1] - 0.13585 * t6;
@@ -1573,8 +1570,8 @@ pub fn energy_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_POSES: OpCount = OpCount {
-    mul: 104,
-    add: 56,
+    mul: 100,
+    add: 54,
     div: 0,
     sqrt: 0,
     sin: 6,
@@ -1598,14 +1595,14 @@ pub fn body_poses_with(d: &Derived, q: &[f64; NQ]) -> [Pose; NB] {
     let c_q1 = libm::cos(q[1]);
     let t5 = 0.000000000004896638650109253 * c_q1 - 1.0 * s_q1;
     let t6 = 0.000000000004896638650109253 * s_q1 + 1.0 * c_q1;
-    let t7 = -(0.000000000004896638650109253 * s_q1) - 1.0 * c_q1;
+    let t7 = -t6;
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
     let s_q3 = libm::sin(q[3]);
     let c_q3 = libm::cos(q[3]);
     let t12 = 0.000000000004896638650109253 * c_q3 - 1.0 * s_q3;
     let t13 = 0.000000000004896638650109253 * s_q3 + 1.0 * c_q3;
-    let t14 = -(0.000000000004896638650109253 * s_q3) - 1.0 * c_q3;
+    let t14 = -t13;
     let s_q4 = libm::sin(q[4]);
     let c_q4 = libm::cos(q[4]);
     let s_q5 = libm::sin(q[5]);
@@ -1704,8 +1701,8 @@ pub fn coordinate_rates_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64
 }
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
-    mul: 331,
-    add: 166,
+    mul: 327,
+    add: 164,
     div: 0,
     sqrt: 0,
     sin: 6,
@@ -1732,14 +1729,14 @@ pub fn body_jacobians_with(d: &Derived, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
     let c_q1 = libm::cos(q[1]);
     let t5 = 0.000000000004896638650109253 * c_q1 - 1.0 * s_q1;
     let t6 = 0.000000000004896638650109253 * s_q1 + 1.0 * c_q1;
-    let t7 = -(0.000000000004896638650109253 * s_q1) - 1.0 * c_q1;
+    let t7 = -t6;
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
     let s_q3 = libm::sin(q[3]);
     let c_q3 = libm::cos(q[3]);
     let t12 = 0.000000000004896638650109253 * c_q3 - 1.0 * s_q3;
     let t13 = 0.000000000004896638650109253 * s_q3 + 1.0 * c_q3;
-    let t14 = -(0.000000000004896638650109253 * s_q3) - 1.0 * c_q3;
+    let t14 = -t13;
     let s_q4 = libm::sin(q[4]);
     let c_q4 = libm::cos(q[4]);
     let s_q5 = libm::sin(q[5]);
@@ -1755,14 +1752,14 @@ pub fn body_jacobians_with(d: &Derived, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
     let t27 = t7 * c_q2 - t23;
     let t28 = t19 + t7 * s_q2;
     let t29 = t13 * t27 + t12 * t28;
-    let t30 = t22 + t25 - 0.093 * t29;
+    let t30 = t26 + -(0.093 * t29);
     let t31 = c_q4 * t30;
     let t32 = -(0.425 * t7) - 0.39225 * t27;
     let t33 = s_q4 * t32;
     let t34 = t31 + t33;
     let t35 = t12 * t27 + t14 * t28;
     let t36 = s_q4 * t35;
-    let t37 = t31 + t33 - 0.09465 * t36;
+    let t37 = t34 + -(0.09465 * t36);
     let t38 = t13 * t21;
     let t39 = t12 * t24;
     let t40 = 0.093 * t35 + t38 + t39;
@@ -1771,7 +1768,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
     let t43 = s_q4 * t30;
     let t44 = c_q4 * t32;
     let t45 = t44 - t43;
-    let t46 = t44 - t43 - 0.09465 * (c_q4 * t35);
+    let t46 = t45 + -(0.09465 * (c_q4 * t35));
     let t47 = t38 + t39;
     let t48 = c_q4 * c_q5 * t35 - s_q5 * t29;
     let t49 = c_q4 * s_q5 * t35 + c_q5 * t29;

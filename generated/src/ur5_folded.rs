@@ -19,16 +19,16 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 253 | 209 | 0 | 0 | 5 | 5 |
-//! | `mass_matrix` | 185 | 130 | 0 | 0 | 5 | 5 |
-//! | `bias` | 241 | 174 | 0 | 0 | 5 | 5 |
-//! | `gravity` | 44 | 24 | 0 | 0 | 4 | 4 |
-//! | `forward_dynamics` | 600 | 372 | 5 | 0 | 5 | 5 |
-//! | `coriolis_matrix` | 712 | 480 | 0 | 0 | 5 | 5 |
-//! | `energy` | 140 | 95 | 0 | 0 | 5 | 5 |
-//! | `body_poses` | 104 | 56 | 0 | 0 | 6 | 6 |
+//! | `inverse_dynamics` | 244 | 191 | 0 | 0 | 5 | 5 |
+//! | `mass_matrix` | 180 | 127 | 0 | 0 | 5 | 5 |
+//! | `bias` | 232 | 165 | 0 | 0 | 5 | 5 |
+//! | `gravity` | 42 | 23 | 0 | 0 | 4 | 4 |
+//! | `forward_dynamics` | 588 | 349 | 5 | 0 | 5 | 5 |
+//! | `coriolis_matrix` | 708 | 470 | 0 | 0 | 5 | 5 |
+//! | `energy` | 136 | 88 | 0 | 0 | 5 | 5 |
+//! | `body_poses` | 100 | 54 | 0 | 0 | 6 | 6 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `body_jacobians` | 331 | 166 | 0 | 0 | 6 | 6 |
+//! | `body_jacobians` | 327 | 164 | 0 | 0 | 6 | 6 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 /// Number of position coordinates `q` (larger than `NV` when a
@@ -127,8 +127,8 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 253,
-    add: 209,
+    mul: 244,
+    add: 191,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -160,7 +160,7 @@ pub fn inverse_dynamics_with(
     let c_q1 = libm::cos(q[1]);
     let t2 = 0.000000000004896638650109253 * c_q1 - 1.0 * s_q1;
     let t3 = 0.000000000004896638650109253 * s_q1 + 1.0 * c_q1;
-    let t4 = -(0.000000000004896638650109253 * s_q1) - 1.0 * c_q1;
+    let t4 = -t3;
     let t5 = qdd[0] * t2;
     let t6 = qd[0] * qd[0];
     let t7 = qdd[0] * t3;
@@ -190,7 +190,7 @@ pub fn inverse_dynamics_with(
     let c_q3 = libm::cos(q[3]);
     let t32 = 0.000000000004896638650109253 * c_q3 - 1.0 * s_q3;
     let t33 = 0.000000000004896638650109253 * s_q3 + 1.0 * c_q3;
-    let t34 = -(0.000000000004896638650109253 * s_q3) - 1.0 * c_q3;
+    let t34 = -t33;
     let t35 = t14 * t32 + t15 * t34;
     let t36 = t14 * t33;
     let t37 = t15 * t32;
@@ -208,9 +208,9 @@ pub fn inverse_dynamics_with(
     let t49 = t34 * t47;
     let t50 = t33 * t45;
     let t51 = t32 * t47;
-    let t52 = qd[1] + qd[2] + qd[3];
+    let t52 = t26 + qd[3];
     let t53 = qd[3] * t35;
-    let t54 = qdd[1] + qdd[2] + qdd[3];
+    let t54 = t27 + qdd[3];
     let t55 = t28 * t32 + t29 * t34 - qd[3] * t38;
     let t56 = t39 + t40 + t53;
     let s_q4 = libm::sin(q[4]);
@@ -223,16 +223,15 @@ pub fn inverse_dynamics_with(
     let t64 = t54 * c_q4;
     let t65 = t38 * t52;
     let t66 = t48 + t49 + 0.093 * (t35 * t52 - t56);
-    let t67 = t18 + 0.1197 * t19 + 0.39225 * (t42 - t28) - 0.13585 * t6 - 0.425 * t10
-        - 0.093 * (t38 * t38 + t35 * t35);
+    let t67 = t46 + -(0.093 * (t38 * t38 + t35 * t35));
     let t68 = t50 + t51 + 0.093 * (t55 + t65);
     let t69 = c_q4 * t66;
     let t70 = s_q4 * t67;
     let t71 = s_q4 * t66;
     let t72 = c_q4 * t67;
-    let t73 = t36 + t37 + qd[4];
+    let t73 = t38 + qd[4];
     let t74 = qd[4] * t59;
-    let t75 = t39 + t40 + t53 + qdd[4];
+    let t75 = t56 + qdd[4];
     let t76 = t55 * c_q4 + t54 * s_q4 + qd[4] * t62;
     let t77 = t64 - t63 - t74;
     let s_q5 = libm::sin(q[5]);
@@ -243,10 +242,10 @@ pub fn inverse_dynamics_with(
     let t83 = t62 * t73;
     let t84 = t69 + t70 + 0.09465 * (t77 + t82);
     let t85 = t72 + 0.09465 * (t83 - t76) - t71;
-    let t86 = t50 + t51 + 0.093 * (t55 + t65) - 0.09465 * (t59 * t59 + t62 * t62);
+    let t86 = t68 + -(0.09465 * (t59 * t59 + t62 * t62));
     let t87 = c_q5 * t84 - s_q5 * t86;
     let t88 = s_q5 * t84 + c_q5 * t86;
-    let t89 = t64 + qdd[5] - t63 - t74;
+    let t89 = t77 + qdd[5];
     let t90 = t76 * s_q5 + t75 * c_q5 + qd[5] * t80;
     let t91 = 9.81 * t4 + 0.28 * (qdd[1] + t17) - 0.13585 * t5;
     let t92 = t22 + 0.25 * (t27 + t41) - t23;
@@ -254,7 +253,7 @@ pub fn inverse_dynamics_with(
     let t94 = t35 * t38;
     let t95 = t80 * t81;
     let t96 = 0.0171364731454 * (t76 * c_q5 - t75 * s_q5 - qd[5] * t81)
-        + 0.0166855268546 * (t81 * (t61 + qd[5] - t60));
+        + 0.0166855268546 * (t81 * (t62 + qd[5]));
     let t97 = c_q5 * t87;
     let t98 = s_q5 * t88;
     let t99 = s_q5 * t87;
@@ -282,7 +281,7 @@ pub fn inverse_dynamics_with(
     let t117 = t32 * t113;
     let t118 = t33 * t114;
     let t119 = t117 + t118;
-    let t120 = 2.275 * t92 + t117 + t118;
+    let t120 = t119 + 2.275 * t92;
     let t121 = 2.275 * (t24 + t25 - 0.25 * (t43 + t44)) + t34 * t113 + t32 * t114;
     let t122 = 0.004095 * t29 + t34 * t115 + t32 * t116;
     let t123 = 0.049443313556 * t28 + t32 * t115 + t33 * t116 - 0.045348313556 * t42
@@ -301,7 +300,7 @@ pub fn inverse_dynamics_with(
                     - 0.1197 * (t128 - t127))
             + t2 * (0.0151074 * t11 + 0.1197 * t126 + c_q2 * t122 - s_q2 * t123)
             - 0.13585
-                * (t2 * (8.393 * t91 + t124 + t125)
+                * (t2 * (t126 + 8.393 * t91)
                     + t3
                         * (8.393
                             * (9.81 * t2 - 0.13585 * t7 - 0.28 * (t19 + qd[1] * qd[1]))
@@ -318,8 +317,8 @@ pub fn inverse_dynamics_with(
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 185,
-    add: 130,
+    mul: 180,
+    add: 127,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -341,14 +340,14 @@ pub fn mass_matrix_with(d: &Derived, q: &[f64; NQ]) -> [[f64; NV]; NV] {
     let c_q1 = libm::cos(q[1]);
     let t2 = 0.000000000004896638650109253 * c_q1 - 1.0 * s_q1;
     let t3 = 0.000000000004896638650109253 * s_q1 + 1.0 * c_q1;
-    let t4 = -(0.000000000004896638650109253 * s_q1) - 1.0 * c_q1;
+    let t4 = -t3;
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
     let s_q3 = libm::sin(q[3]);
     let c_q3 = libm::cos(q[3]);
     let t9 = 0.000000000004896638650109253 * c_q3 - 1.0 * s_q3;
     let t10 = 0.000000000004896638650109253 * s_q3 + 1.0 * c_q3;
-    let t11 = -(0.000000000004896638650109253 * s_q3) - 1.0 * c_q3;
+    let t11 = -t10;
     let s_q4 = libm::sin(q[4]);
     let c_q4 = libm::cos(q[4]);
     let s_q5 = libm::sin(q[5]);
@@ -408,7 +407,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[f64; NQ]) -> [[f64; NV]; NV] {
         - 0.39225 * (2.6259 * t25 - 0.017784735 * (t46 + t55));
     let t60 = 0.004095 * t22 + t11 * t57 + t9 * t58;
     let t61 = t50 + t52 - 0.079149535 * t2;
-    let t62 = 2.6259 * t18 + 0.1308417 * (t48 - t47);
+    let t62 = t49 + 2.6259 * t18;
     let t63 = c_q4 * t56;
     let t64 = 0.56875 * t18 + t34 + t63 + 0.425 * t61 + 0.39225 * t62 - 0.319252934 * t2;
     let t65 = 0.56875 * t18 + t34 + t63 + 0.39225 * t62;
@@ -482,8 +481,8 @@ pub fn mass_matrix_with(d: &Derived, q: &[f64; NQ]) -> [[f64; NV]; NV] {
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 241,
-    add: 174,
+    mul: 232,
+    add: 165,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -521,7 +520,7 @@ pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let c_q3 = libm::cos(q[3]);
     let t18 = 0.000000000004896638650109253 * c_q3 - 1.0 * s_q3;
     let t19 = 0.000000000004896638650109253 * s_q3 + 1.0 * c_q3;
-    let t20 = -(0.000000000004896638650109253 * s_q3) - 1.0 * c_q3;
+    let t20 = -t19;
     let t21 = t8 * t18 + t9 * t20;
     let t22 = t8 * t19;
     let t23 = t9 * t18;
@@ -530,7 +529,7 @@ pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let t26 = t9 * t15;
     let t27 = t8 * t8;
     let t28 = t15 * t15;
-    let t29 = qd[1] + qd[2] + qd[3];
+    let t29 = t15 + qd[3];
     let s_q4 = libm::sin(q[4]);
     let c_q4 = libm::cos(q[4]);
     let t32 = t21 * c_q4 + t29 * s_q4;
@@ -542,7 +541,7 @@ pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let t38 = t21 * t21;
     let t39 = -(0.093 * (t37 + t38));
     let t40 = t24 * t29;
-    let t41 = t22 + t23 + qd[4];
+    let t41 = t24 + qd[4];
     let s_q5 = libm::sin(q[5]);
     let c_q5 = libm::cos(q[5]);
     let t44 = t32 * c_q5 - t41 * s_q5;
@@ -562,12 +561,12 @@ pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let t58 = qd[2] * t8 + qd[0] * t3 * qd[1] * c_q2 - qd[0] * t2 * qd[1] * s_q2;
     let t59 = qd[3] * t21 + t19 * t57 + t18 * t58;
     let t60 = 0.093 * (t36 - t59) + t18 * t55 + t20 * t56;
-    let t61 = 0.425 * t5 + t12 + 0.1197 * t13 + 0.39225 * (t26 - t57) - 0.13585 * t4
-        - 0.093 * (t37 + t38);
+    let t61 = t39
+        + (0.425 * t5 + t12 + 0.1197 * t13 + 0.39225 * (t26 - t57) - 0.13585 * t4);
     let t62 = t18 * t57 + t20 * t58 - qd[3] * t24;
     let t63 = -(qd[4] * t32) - s_q4 * t62;
     let t64 = qd[4] * t35 + c_q4 * t62;
-    let t65 = 0.0166855268546 * (t45 * (t34 + qd[5] - t33))
+    let t65 = 0.0166855268546 * (t45 * (t35 + qd[5]))
         + 0.0171364731454 * (c_q5 * t64 - qd[5] * t45 - s_q5 * t59);
     let t66 = qd[5] * t44 + s_q5 * t64 + c_q5 * t59;
     let t67 = 0.108247244469 * t47 + 0.111172755531 * t64 + c_q5 * t65
@@ -594,8 +593,7 @@ pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let t85 = 0.425 * t5 + t12 + 0.1197 * t13 - 0.13585 * t4;
     let t86 = s_q4 * t71;
     let t87 = c_q4 * t73;
-    let t88 = 0.1283092286764 * t63
-        + 0.017784735 * (0.09465 * (t46 + t63) + c_q4 * t60 + s_q4 * t61)
+    let t88 = 0.1283092286764 * t63 + 0.017784735 * (t71 + (c_q4 * t60 + s_q4 * t61))
         - 0.108247244469 * t46 - 0.0166855268546 * t50;
     let t89 = 0.108247244469 * t40 + 0.111172755531 * t62 + c_q4 * t67
         + 0.093 * (0.1879 * t48 + 1.4069 * (0.093 * (t40 + t62) + t19 * t55 + t18 * t56))
@@ -605,10 +603,8 @@ pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let t91 = 0.191630813556 * t57 + t18 * t89 + t19 * t90 - 0.187535813556 * t26
         - 0.56875 * t85
         - 0.39225
-            * (1.4069 * t39
-                + 2.6259
-                    * (0.425 * t5 + t12 + 0.1197 * t13 + 0.39225 * (t26 - t57)
-                        - 0.13585 * t4) + 0.1879 * (t86 + t87));
+            * (1.4069 * t39 + 2.6259 * (t85 + 0.39225 * (t26 - t57))
+                + 0.1879 * (t86 + t87));
     let t92 = 0.004095 * t58 + t20 * t89 + t18 * t90;
     let t93 = 4.9009 * t51 + t80 + t82;
     let t94 = t52 - t54;
@@ -626,7 +622,7 @@ pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
                     - s_q2 * t91)
             - 0.13585
                 * (t2 * (4.4329225 * t11 + t80 + t82)
-                    + (0.000000000004896638650109253 * s_q1 + 1.0 * c_q1)
+                    + -t3
                         * (4.9009 * (0.1197 * t5 - 0.425 * t13 - t14) + t84
                             - 2.35004 * (t13 + qd[1] * qd[1]) - t83)),
         23.0538924 * t3 + 0.86979447591 * t11 + 0.187535813556 * t25 + t70 + t96
@@ -640,8 +636,8 @@ pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
-    mul: 44,
-    add: 24,
+    mul: 42,
+    add: 23,
     div: 0,
     sqrt: 0,
     sin: 4,
@@ -668,7 +664,7 @@ pub fn gravity_with(d: &Derived, q: &[f64; NQ]) -> [f64; NV] {
     let c_q3 = libm::cos(q[3]);
     let t8 = 0.000000000004896638650109253 * c_q3 - 1.0 * s_q3;
     let t9 = 0.000000000004896638650109253 * s_q3 + 1.0 * c_q3;
-    let t10 = -(0.000000000004896638650109253 * s_q3) - 1.0 * c_q3;
+    let t10 = -t9;
     let s_q4 = libm::sin(q[4]);
     let c_q4 = libm::cos(q[4]);
     let t13 = 9.81 * (t3 * c_q2 - t2 * s_q2);
@@ -691,8 +687,8 @@ pub fn gravity_with(d: &Derived, q: &[f64; NQ]) -> [f64; NV] {
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 600,
-    add: 372,
+    mul: 588,
+    add: 349,
     div: 5,
     sqrt: 0,
     sin: 5,
@@ -725,7 +721,7 @@ pub fn forward_dynamics_with(
     let c_q1 = libm::cos(q[1]);
     let t2 = 0.000000000004896638650109253 * c_q1 - 1.0 * s_q1;
     let t3 = 0.000000000004896638650109253 * s_q1 + 1.0 * c_q1;
-    let t4 = -(0.000000000004896638650109253 * s_q1) - 1.0 * c_q1;
+    let t4 = -t3;
     let t5 = qd[0] * t2 * qd[1];
     let t6 = qd[0] * t4 * qd[1];
     let s_q2 = libm::sin(q[2]);
@@ -743,7 +739,7 @@ pub fn forward_dynamics_with(
     let c_q3 = libm::cos(q[3]);
     let t20 = 0.000000000004896638650109253 * c_q3 - 1.0 * s_q3;
     let t21 = 0.000000000004896638650109253 * s_q3 + 1.0 * c_q3;
-    let t22 = -(0.000000000004896638650109253 * s_q3) - 1.0 * c_q3;
+    let t22 = -t21;
     let t23 = t9 * t20 + t10 * t22;
     let t24 = t9 * t21;
     let t25 = t10 * t20;
@@ -753,7 +749,7 @@ pub fn forward_dynamics_with(
     let t29 = t9 * t9;
     let t30 = t17 * t17;
     let t31 = -(0.39225 * (t29 + t30));
-    let t32 = qd[1] + qd[2] + qd[3];
+    let t32 = t17 + qd[3];
     let t33 = qd[3] * t26;
     let s_q4 = libm::sin(q[4]);
     let c_q4 = libm::cos(q[4]);
@@ -763,7 +759,7 @@ pub fn forward_dynamics_with(
     let t39 = t38 - t37;
     let t40 = -(0.093 * (t26 * t26 + t23 * t23));
     let t41 = t26 * t32;
-    let t42 = t24 + t25 + qd[4];
+    let t42 = t26 + qd[4];
     let t43 = qd[4] * t39;
     let t44 = qd[4] * t36;
     let s_q5 = libm::sin(q[5]);
@@ -792,8 +788,7 @@ pub fn forward_dynamics_with(
     let t68 = c_q4 * t40 - 0.093 * (t23 * t32 * s_q4);
     let t69 = 0.09465 * (t36 * t42 * c_q5) - s_q5 * t50;
     let t70 = 0.09465 * (t36 * t42 * s_q5) + c_q5 * t50;
-    let t71 = 0.0171364731454 * (qd[5] * t48)
-        - 0.0166855268546 * (t48 * (t38 + qd[5] - t37));
+    let t71 = 0.0171364731454 * (qd[5] * t48) - 0.0166855268546 * (t48 * (t39 + qd[5]));
     let t72 = c_q5 * t69;
     let t73 = s_q5 * t70;
     let t74 = s_q5 * t69;
@@ -861,12 +856,12 @@ pub fn forward_dynamics_with(
     let t127 = t21 * t99;
     let t128 = t126 + t127;
     let t129 = tau[2] + 0.39225 * t128 - 0.187535813556 * t27 - tau[3];
-    let t130 = t104 + 2.6259 * t105 + 2.275 - t122 * t122 * inv125;
-    let t131 = t107 + 2.6259 * t108 - 0.39225 * (t109 * t122 * inv125);
+    let t130 = t106 + (2.275 - t122 * t122 * inv125);
+    let t131 = t109 + -(0.39225 * (t109 * t122 * inv125));
     let t132 = t22 * t22 * t94 + 2.6259 * t110 + 2.275
         - 0.1538600625 * (t109 * t109 * inv125);
-    let t133 = 0.1308417 * t108 + t115 - 0.39225 * (t116 * t122 * inv125);
-    let t134 = t117 + 0.1308417 * t118 - 0.39225 * (t119 * t122 * inv125);
+    let t133 = t116 + -(0.39225 * (t116 * t122 * inv125));
+    let t134 = t119 + -(0.39225 * (t119 * t122 * inv125));
     let t135 = 0.1308417 * t110 + t22 * t112 - 0.1538600625 * (t109 * t116 * inv125);
     let t136 = t22 * t114 + 0.1308417 * (t20 * t22)
         - 0.1538600625 * (t109 * t119 * inv125);
@@ -878,8 +873,9 @@ pub fn forward_dynamics_with(
         - 0.1538600625 * (t116 * t119 * inv125);
     let t139 = t22 * t120 + t20 * t121 + 0.004095
         - 0.1538600625 * (t119 * t119 * inv125);
-    let t140 = t126 + t127 + qd[2] * t10 * t133 - 0.56875 * t27 - t59 * t130 - t62 * t131
-        - qd[2] * t9 * t134 - t122 * inv125 * t129;
+    let t140 = t128
+        + (qd[2] * t10 * t133 - 0.56875 * t27 - t59 * t130 - t62 * t131
+            - qd[2] * t9 * t134 - t122 * inv125 * t129);
     let t141 = t22 * t101 + t20 * t99 + qd[2] * t10 * t135
         - 2.275 * -(0.25 * (t29 + t30)) - t59 * t131 - t62 * t132 - qd[2] * t9 * t136
         - 0.39225 * (t109 * inv125 * t129);
@@ -933,11 +929,11 @@ pub fn forward_dynamics_with(
     let t185 = s_q2 * t140;
     let t186 = c_q2 * t141;
     let t187 = tau[1] + 0.425 * t184 - 0.86979447591 * t12 - tau[2];
-    let t188 = t148 + t149 + 8.393 - t179 * t179 * inv181;
-    let t189 = t151 + t152 - 0.425 * (t153 * t179 * inv181);
-    let t190 = t155 + 8.393 - t154 - 0.180625 * (t153 * t153 * inv181);
-    let t191 = t163 + t164 - 0.1197 * t153 - t177 * t179 * inv181;
-    let t192 = 0.1197 * t150 + t166 + t167 - t178 * t179 * inv181;
+    let t188 = t150 + (8.393 - t179 * t179 * inv181);
+    let t189 = t153 + -(0.425 * (t153 * t179 * inv181));
+    let t190 = t156 + (8.393 - 0.180625 * (t153 * t153 * inv181));
+    let t191 = t165 + (-(0.1197 * t153) - t177 * t179 * inv181);
+    let t192 = t168 + (0.1197 * t150 - t178 * t179 * inv181);
     let t193 = t170 - 0.1197 * t156 - t169 - 0.425 * (t153 * t177 * inv181);
     let t194 = 0.1197 * t153 + t172 - t171 - 0.425 * (t153 * t178 * inv181);
     let t195 = 0.01432809 * t156 + c_q2 * (c_q2 * t137 + t173)
@@ -970,8 +966,9 @@ pub fn forward_dynamics_with(
                 - 0.13585 * (t2 * (t4 * t188 + t198) + t3 * (t4 * t189 + t2 * t190)))
         - 0.13585
             * (t2
-                * (t182 + t183 + qd[0] * t2 * qd[1] * t191 - 2.35004 * t12
-                    - qd[0] * t4 * qd[1] * t192 - t179 * inv181 * t187)
+                * (t184
+                    + (qd[0] * t2 * qd[1] * t191 - 2.35004 * t12
+                        - qd[0] * t4 * qd[1] * t192 - t179 * inv181 * t187))
                 + t3
                     * (t186 + qd[0] * t2 * qd[1] * t193
                         - 8.393 * -(0.28 * (t14 + qd[1] * qd[1])) - t185
@@ -980,31 +977,31 @@ pub fn forward_dynamics_with(
     let t205 = t3 * inv202 * t203;
     let t206 = t4 * inv202 * t203 - t5;
     let t207 = t6 + t204;
-    let t208 = tau[1] + 0.425 * (t184 - t153 * (9.81 * t2 - 0.13585 * t205))
-        - 0.86979447591 * t12 - tau[2] - t179 * (9.81 * t4 - 0.13585 * t204)
-        - t177 * t206 - t178 * t207;
+    let t208 = t187
+        + (-(t179 * (9.81 * t4 - 0.13585 * t204)) - t177 * t206 - t178 * t207
+            - 0.425 * (t153 * (9.81 * t2 - 0.13585 * t205)));
     let t209 = inv181 * t208;
     let t210 = 9.81 * t4 + 0.1197 * t207 + 0.425 * t209 - 0.13585 * t204;
     let t211 = 9.81 * t2 - 0.13585 * t205 - 0.1197 * t206;
     let t212 = c_q2 * t210;
     let t213 = s_q2 * t211;
-    let t214 = t60 + t61 + s_q2 * t210 + c_q2 * t211;
+    let t214 = t62 + (s_q2 * t210 + c_q2 * t211);
     let t215 = c_q2 * t206 - qd[2] * t10 - s_q2 * t207;
     let t216 = qd[2] * t9 + s_q2 * t206 + c_q2 * t207;
     let t217 = inv125
-        * (tau[2] + 0.39225 * (t128 - t109 * t214 - t116 * t215 - t119 * t216)
-            - 0.187535813556 * t27 - tau[3] - t122 * (t57 + t212 - t58 - t213)
-            - t124 * inv181 * t208);
+        * (t129
+            + (-(t122 * (t59 + (t212 - t213))) - t124 * inv181 * t208
+                - 0.39225 * (t109 * t214 + t116 * t215 + t119 * t216)));
     let t218 = t209 + t217;
     let t219 = t20 * t215 + t22 * t216 - t33;
     let t220 = qd[3] * t23 + t21 * t215 + t20 * t216;
     let t221 = inv85
-        * (0.108247244469 * t51 + t90 + t91 + tau[3] + 0.001653980355 * t220 - t83 * t219
-            - t84 * t218
-            - 0.017784735
-                * (0.39225 * t63 + t64 + t20 * (t57 + t212 + 0.39225 * t218 - t58 - t213)
-                    + t22 * t214));
-    let t222 = t209 + t217 + t221;
+        * (t93
+            + (0.001653980355 * t220
+                - 0.017784735
+                    * (t65 + (t20 * (t59 + (t212 + 0.39225 * t218 - t213)) + t22 * t214))
+                - t83 * t219 - t84 * t218));
+    let t222 = t218 + t221;
     [
         inv202 * t203,
         t209,
@@ -1020,8 +1017,8 @@ pub fn forward_dynamics_with(
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 712,
-    add: 480,
+    mul: 708,
+    add: 470,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -1048,7 +1045,7 @@ pub fn coriolis_matrix_with(
     let c_q1 = libm::cos(q[1]);
     let t2 = 0.000000000004896638650109253 * c_q1 - 1.0 * s_q1;
     let t3 = 0.000000000004896638650109253 * s_q1 + 1.0 * c_q1;
-    let t4 = -(0.000000000004896638650109253 * s_q1) - 1.0 * c_q1;
+    let t4 = -t3;
     let t5 = qd[0] * t2;
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
@@ -1061,13 +1058,13 @@ pub fn coriolis_matrix_with(
     let c_q3 = libm::cos(q[3]);
     let t15 = 0.000000000004896638650109253 * c_q3 - 1.0 * s_q3;
     let t16 = 0.000000000004896638650109253 * s_q3 + 1.0 * c_q3;
-    let t17 = -(0.000000000004896638650109253 * s_q3) - 1.0 * c_q3;
+    let t17 = -t16;
     let t18 = t8 * t15;
     let t19 = t18 + t11 * t17;
     let t20 = t8 * t16;
     let t21 = t11 * t15;
     let t22 = t20 + t21;
-    let t23 = qd[1] + qd[2] + qd[3];
+    let t23 = t12 + qd[3];
     let s_q4 = libm::sin(q[4]);
     let c_q4 = libm::cos(q[4]);
     let t26 = t19 * c_q4;
@@ -1076,14 +1073,14 @@ pub fn coriolis_matrix_with(
     let t29 = t19 * s_q4;
     let t30 = t23 * c_q4;
     let t31 = t30 - t29;
-    let t32 = t20 + t21 + qd[4];
+    let t32 = t22 + qd[4];
     let s_q5 = libm::sin(q[5]);
     let c_q5 = libm::cos(q[5]);
     let t35 = t28 * c_q5 - t32 * s_q5;
     let t36 = t28 * s_q5;
     let t37 = t32 * c_q5;
     let t38 = t36 + t37;
-    let t39 = t30 + qd[5] - t29;
+    let t39 = t31 + qd[5];
     let t40 = t4 * c_q2 - t2 * s_q2;
     let t41 = t2 * c_q2 + t4 * s_q2;
     let t42 = t16 * t40 + t15 * t41;
@@ -1182,7 +1179,7 @@ pub fn coriolis_matrix_with(
     let t126 = qd[1] * c_q2;
     let t127 = -(0.7845 * t12) - 0.85 * t126;
     let t128 = t17 * t127;
-    let t129 = -t9 - t10;
+    let t129 = -t11;
     let t130 = t18 + t16 * t129;
     let t131 = 0.093 * (t19 - t130) + 0.85 * t125 + t128;
     let t132 = c_q4 * t131;
@@ -1296,7 +1293,7 @@ pub fn coriolis_matrix_with(
     let t231 = 0.004095 * t8 + t17 * t228 + t15 * t229;
     let t232 = s_q4 * t226;
     let t233 = c_q4 * t227;
-    let t234 = -t20 - t21;
+    let t234 = -t22;
     let t235 = -t136 - s_q4 * t234;
     let t236 = 0.09465 * (t135 + t235);
     let t237 = 0.093 * (t22 + t234) - 0.1893 * (t140 + t141);
@@ -1328,7 +1325,7 @@ pub fn coriolis_matrix_with(
     let t259 = t17 * t254 + t15 * t257;
     let t260 = s_q4 * t252;
     let t261 = c_q4 * t253;
-    let t262 = -t26 - t27;
+    let t262 = -t28;
     let t263 = 0.09465 * (t28 + t262);
     let t264 = 0.1879 * (c_q5 * c_q5 * t263 + s_q5 * s_q5 * t263);
     let t265 = t15 * c_q4 * t264;
@@ -1351,7 +1348,7 @@ pub fn coriolis_matrix_with(
     let t280 = t17 * t275 + t15 * t278;
     let t281 = s_q4 * t271;
     let t282 = c_q4 * t274;
-    let t283 = 0.0166855268546 * t38 + 0.0171364731454 * (-t36 - t37);
+    let t283 = 0.0166855268546 * t38 + 0.0171364731454 * -t38;
     let t284 = c_q5 * t283 + 0.033822 * (s_q5 * t35);
     let t285 = 0.033822 * t272 - s_q5 * t283;
     let t286 = t15 * c_q4 * t284 + t16 * t285;
@@ -1369,7 +1366,7 @@ pub fn coriolis_matrix_with(
                         * (0.0151074 * (t4 * qd[1]) + 0.1197 * t119 + c_q2 * t118
                             - s_q2 * t117)
                     - 0.13585
-                        * (t2 * (4.70008 * t46 + t99 + t101)
+                        * (t2 * (t119 + 4.70008 * t46)
                             + t3 * (t103 - 4.70008 * t50 - t102))),
             0.5
                 * (t4
@@ -1445,8 +1442,8 @@ pub fn coriolis_matrix_with(
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
-    mul: 140,
-    add: 95,
+    mul: 136,
+    add: 88,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -1468,7 +1465,7 @@ pub fn energy_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
     let c_q1 = libm::cos(q[1]);
     let t2 = 0.000000000004896638650109253 * c_q1 - 1.0 * s_q1;
     let t3 = 0.000000000004896638650109253 * s_q1 + 1.0 * c_q1;
-    let t4 = -(0.000000000004896638650109253 * s_q1) - 1.0 * c_q1;
+    let t4 = -t3;
     let t5 = qd[0] * t4;
     let t6 = qd[0] * t2;
     let s_q2 = libm::sin(q[2]);
@@ -1481,24 +1478,24 @@ pub fn energy_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
     let c_q3 = libm::cos(q[3]);
     let t15 = 0.000000000004896638650109253 * c_q3 - 1.0 * s_q3;
     let t16 = 0.000000000004896638650109253 * s_q3 + 1.0 * c_q3;
-    let t17 = -(0.000000000004896638650109253 * s_q3) - 1.0 * c_q3;
+    let t17 = -t16;
     let t18 = t9 * t15 + t10 * t17;
     let t19 = t9 * t16;
     let t20 = t10 * t15;
     let t21 = t19 + t20;
-    let t22 = qd[1] + qd[2] + qd[3];
+    let t22 = t12 + qd[3];
     let s_q4 = libm::sin(q[4]);
     let c_q4 = libm::cos(q[4]);
     let t25 = t18 * c_q4 + t22 * s_q4;
     let t26 = t18 * s_q4;
     let t27 = t22 * c_q4;
     let t28 = t27 - t26;
-    let t29 = t19 + t20 + qd[4];
+    let t29 = t21 + qd[4];
     let s_q5 = libm::sin(q[5]);
     let c_q5 = libm::cos(q[5]);
     let t32 = t25 * c_q5 - t29 * s_q5;
     let t33 = t25 * s_q5 + t29 * c_q5;
-    let t34 = t27 + qd[5] - t26;
+    let t34 = t28 + qd[5];
     let t35 = t2 * c_q2 + t4 * s_q2;
     let t36 = 0.425 * qd[1] - 0.01615 * t6;
     let t37 = -(0.1197 * t5) - 0.13585 * (qd[0] * t3);
@@ -1513,16 +1510,16 @@ pub fn energy_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
     let t46 = t16 * t41;
     let t47 = t15 * t40;
     let t48 = t46 + t47;
-    let t49 = t43 + t44 - 0.093 * t21;
-    let t50 = 0.093 * t18 + t46 + t47;
+    let t49 = t45 + -(0.093 * t21);
+    let t50 = t48 + 0.093 * t18;
     let t51 = c_q4 * t49;
     let t52 = s_q4 * t42;
     let t53 = t51 + t52;
     let t54 = s_q4 * t49;
     let t55 = c_q4 * t42;
     let t56 = t55 - t54;
-    let t57 = 0.09465 * t28 + t51 + t52;
-    let t58 = t55 - 0.09465 * t25 - t54;
+    let t57 = t53 + 0.09465 * t28;
+    let t58 = t56 + -(0.09465 * t25);
     let t59 = c_q5 * t57 - s_q5 * t50;
     let t60 = s_q5 * t57 + c_q5 * t50;
     let t61 = 0.28 * qd[1] - 0.13585 * t6;
@@ -1557,8 +1554,8 @@ pub fn energy_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_POSES: OpCount = OpCount {
-    mul: 104,
-    add: 56,
+    mul: 100,
+    add: 54,
     div: 0,
     sqrt: 0,
     sin: 6,
@@ -1582,14 +1579,14 @@ pub fn body_poses_with(d: &Derived, q: &[f64; NQ]) -> [Pose; NB] {
     let c_q1 = libm::cos(q[1]);
     let t5 = 0.000000000004896638650109253 * c_q1 - 1.0 * s_q1;
     let t6 = 0.000000000004896638650109253 * s_q1 + 1.0 * c_q1;
-    let t7 = -(0.000000000004896638650109253 * s_q1) - 1.0 * c_q1;
+    let t7 = -t6;
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
     let s_q3 = libm::sin(q[3]);
     let c_q3 = libm::cos(q[3]);
     let t12 = 0.000000000004896638650109253 * c_q3 - 1.0 * s_q3;
     let t13 = 0.000000000004896638650109253 * s_q3 + 1.0 * c_q3;
-    let t14 = -(0.000000000004896638650109253 * s_q3) - 1.0 * c_q3;
+    let t14 = -t13;
     let s_q4 = libm::sin(q[4]);
     let c_q4 = libm::cos(q[4]);
     let s_q5 = libm::sin(q[5]);
@@ -1688,8 +1685,8 @@ pub fn coordinate_rates_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64
 }
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
-    mul: 331,
-    add: 166,
+    mul: 327,
+    add: 164,
     div: 0,
     sqrt: 0,
     sin: 6,
@@ -1716,14 +1713,14 @@ pub fn body_jacobians_with(d: &Derived, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
     let c_q1 = libm::cos(q[1]);
     let t5 = 0.000000000004896638650109253 * c_q1 - 1.0 * s_q1;
     let t6 = 0.000000000004896638650109253 * s_q1 + 1.0 * c_q1;
-    let t7 = -(0.000000000004896638650109253 * s_q1) - 1.0 * c_q1;
+    let t7 = -t6;
     let s_q2 = libm::sin(q[2]);
     let c_q2 = libm::cos(q[2]);
     let s_q3 = libm::sin(q[3]);
     let c_q3 = libm::cos(q[3]);
     let t12 = 0.000000000004896638650109253 * c_q3 - 1.0 * s_q3;
     let t13 = 0.000000000004896638650109253 * s_q3 + 1.0 * c_q3;
-    let t14 = -(0.000000000004896638650109253 * s_q3) - 1.0 * c_q3;
+    let t14 = -t13;
     let s_q4 = libm::sin(q[4]);
     let c_q4 = libm::cos(q[4]);
     let s_q5 = libm::sin(q[5]);
@@ -1739,14 +1736,14 @@ pub fn body_jacobians_with(d: &Derived, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
     let t27 = t7 * c_q2 - t23;
     let t28 = t19 + t7 * s_q2;
     let t29 = t13 * t27 + t12 * t28;
-    let t30 = t22 + t25 - 0.093 * t29;
+    let t30 = t26 + -(0.093 * t29);
     let t31 = c_q4 * t30;
     let t32 = -(0.425 * t7) - 0.39225 * t27;
     let t33 = s_q4 * t32;
     let t34 = t31 + t33;
     let t35 = t12 * t27 + t14 * t28;
     let t36 = s_q4 * t35;
-    let t37 = t31 + t33 - 0.09465 * t36;
+    let t37 = t34 + -(0.09465 * t36);
     let t38 = t13 * t21;
     let t39 = t12 * t24;
     let t40 = 0.093 * t35 + t38 + t39;
@@ -1755,7 +1752,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
     let t43 = s_q4 * t30;
     let t44 = c_q4 * t32;
     let t45 = t44 - t43;
-    let t46 = t44 - t43 - 0.09465 * (c_q4 * t35);
+    let t46 = t45 + -(0.09465 * (c_q4 * t35));
     let t47 = t38 + t39;
     let t48 = c_q4 * c_q5 * t35 - s_q5 * t29;
     let t49 = c_q4 * s_q5 * t35 + c_q5 * t29;

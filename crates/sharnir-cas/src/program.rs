@@ -197,6 +197,9 @@ struct Lowering<'p> {
     /// The local holding `1 / node`, for nodes that two or more products
     /// divide by: one division, then multiplications.
     reciprocal_of: HashMap<Id, usize>,
+    /// The sums that are locals already, with their local indices, in
+    /// creation order: candidates for reuse inside larger sums.
+    local_sums: Vec<(Id, usize)>,
     program: Program,
 }
 
@@ -235,6 +238,7 @@ impl<'p> Lowering<'p> {
             divisions,
             local_of: HashMap::new(),
             reciprocal_of: HashMap::new(),
+            local_sums: Vec::new(),
             program: Program::default(),
         }
     }
@@ -247,6 +251,9 @@ impl<'p> Lowering<'p> {
                 let value = self.expand(id);
                 let name = self.local_name(id);
                 self.local_of.insert(id, self.program.locals.len());
+                if matches!(self.pool.node(id), Node::Add(..)) {
+                    self.local_sums.push((id, self.program.locals.len()));
+                }
                 self.program.locals.push(Local { name, value });
             }
             if seen && self.divisions.get(&id).copied().unwrap_or(0) >= 2 {
@@ -302,13 +309,68 @@ impl<'p> Lowering<'p> {
     /// The defining expression of `id`.
     fn expand(&self, id: Id) -> Term {
         match self.pool.node(id) {
-            Node::Add(terms, c0) => self.expand_sum(terms, *c0),
+            Node::Add(terms, c0) => self.expand_sum_reusing(id, terms, *c0),
             Node::Mul(factors) => self.expand_product(factors),
             Node::Sin(u) => Term::Sin(Box::new(self.term(*u))),
             Node::Cos(u) => Term::Cos(Box::new(self.term(*u))),
             Node::Sqrt(u) => Term::Sqrt(Box::new(self.term(*u))),
             Node::Num(_) | Node::Pi | Node::Symbol(_) => self.term(id),
         }
+    }
+
+    /// A sum that contains an already computed sum (or its negation) reads
+    /// that local instead of adding its terms again: with `t = q̇₁ + q̇₂`
+    /// computed, `q̇₁ + q̇₂ + q̇₃` is emitted as `t + q̇₃`. Flat canonical sums
+    /// otherwise repeat every shared partial sum; the largest contained
+    /// local is taken first, repeatedly.
+    fn expand_sum_reusing(&self, id: Id, terms: &[(Id, Coeff)], c0: Coeff) -> Term {
+        let mut rest: Vec<(Id, Coeff)> = terms.to_vec();
+        let mut reused: Vec<(Term, bool)> = Vec::new();
+        while rest.len() >= 2 {
+            let contained = self
+                .local_sums
+                .iter()
+                .filter(|(sum, _)| *sum != id)
+                .filter_map(|&(sum, local)| {
+                    let Node::Add(inner, k) = self.pool.node(sum) else {
+                        return None;
+                    };
+                    if !k.is_zero() || inner.len() < 2 || inner.len() > rest.len() {
+                        return None;
+                    }
+                    let sign = rest
+                        .iter()
+                        .find(|(t, _)| *t == inner[0].0)
+                        .map(|&(_, c)| c)?;
+                    let negated = if sign == inner[0].1 {
+                        false
+                    } else if sign == -inner[0].1 {
+                        true
+                    } else {
+                        return None;
+                    };
+                    let all = inner.iter().all(|&(t, c)| {
+                        let want = if negated { -c } else { c };
+                        rest.iter().any(|&(r, rc)| r == t && rc == want)
+                    });
+                    all.then_some((inner.len(), sum, local, negated))
+                })
+                .max_by_key(|&(size, sum, _, _)| (size, sum));
+            let Some((_, sum, local, negated)) = contained else {
+                break;
+            };
+            if let Node::Add(inner, _) = self.pool.node(sum) {
+                rest.retain(|(t, _)| !inner.iter().any(|(i, _)| i == t));
+            }
+            reused.push((Term::Local(local), negated));
+        }
+        if reused.is_empty() {
+            return self.expand_sum(terms, c0);
+        }
+        if !rest.is_empty() || !c0.is_zero() {
+            reused.push((self.expand_sum(&rest, c0), false));
+        }
+        signed_sum(reused)
     }
 
     /// `Σ cᵢ·tᵢ + c₀` with terms that share a coefficient magnitude grouped:

@@ -248,6 +248,35 @@ fn operation_counts_match_hand_counts() {
 }
 
 #[test]
+fn contained_sums_are_reused() {
+    let mut p = Pool::new();
+    let (a, b, c, d) = (p.symbol("x"), p.symbol("y"), p.symbol("z"), p.symbol("w"));
+    // s = x + y is needed twice (a local); x + y + z, −x − y + w and the
+    // products then read it instead of adding x and y again.
+    let s = p.add(a, b);
+    let s2 = p.mul(s, c);
+    let s3 = p.mul(s, d);
+    let longer = p.sum(&[a, b, c]);
+    let minus = p.neg(s);
+    let negated = p.add(minus, d);
+    let roots = [s2, s3, longer, negated];
+    let program = Program::lower(&p, &roots);
+    let ops = program.op_count();
+    // x + y once, + z once, w − s once: three additions, two multiplications.
+    assert_eq!((ops.add, ops.mul), (3, 2));
+    let env = |name: &str| match name {
+        "x" => Some(0.5),
+        "y" => Some(-1.25),
+        "z" => Some(2.0),
+        "w" => Some(0.125),
+        _ => None,
+    };
+    let got = program.eval(&env).expect("all inputs bound");
+    let want = p.eval(&roots, &env).expect("all inputs bound");
+    assert_eq!(got, want);
+}
+
+#[test]
 fn shared_subexpressions_are_computed_once() {
     let mut p = Pool::new();
     let (x, y) = (p.symbol("x"), p.symbol("y"));
