@@ -10,7 +10,7 @@
 //! about the pole `O_i`. The force a joint transmits then needs only the
 //! acceleration of its pole and the second derivative of one static moment,
 //! and whatever lies on a joint axis or in a pole drops out. This module
-//! derives `τ(q, q̇, q̈)` that way, symbolically, and lets the pool's canonical
+//! derives `τ(q, q̇, q̈)` that way, in symbolic form, and lets the pool's canonical
 //! forms do the cancellations Telegin does by hand.
 //!
 //! # Formal description (§ 1)
