@@ -31,6 +31,10 @@
 //! | `body_jacobians` | 450 | 262 | 0 | 0 | 10 | 10 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
+/// The floating-point type of every input, output and parameter:
+/// change it to `f32` (or generate with `single_precision = true` in
+/// the spec) for single precision.
+pub type Real = f64;
 /// Number of position coordinates `q` (larger than `NV` when a
 /// spherical or free joint stores a quaternion).
 pub const NQ: usize = 10;
@@ -84,9 +88,9 @@ pub const BODY_NAMES: [&str; NB] = [
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Pose {
     /// Rotation from body to ground coordinates, row-major.
-    pub rotation: [[f64; 3]; 3],
+    pub rotation: [[Real; 3]; 3],
     /// Body-frame origin in ground coordinates.
-    pub position: [f64; 3],
+    pub position: [Real; 3],
 }
 /// Arithmetic operations of one generated function (subtractions and
 /// negations count as additions).
@@ -109,11 +113,11 @@ pub struct OpCount {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Params {
     /// `m` (spec value 1).
-    pub m: f64,
+    pub m: Real,
     /// `l` (spec value 0.1).
-    pub l: f64,
+    pub l: Real,
     /// `g` (spec value 9.81).
-    pub g: f64,
+    pub g: Real,
 }
 impl Default for Params {
     fn default() -> Self {
@@ -127,75 +131,75 @@ pub struct Derived {
     /// The parameters the groups were computed from.
     pub params: Params,
     /// Parameter group 0.
-    pub k0: f64,
+    pub k0: Real,
     /// Parameter group 1.
-    pub k1: f64,
+    pub k1: Real,
     /// Parameter group 2.
-    pub k2: f64,
+    pub k2: Real,
     /// Parameter group 3.
-    pub k3: f64,
+    pub k3: Real,
     /// Parameter group 4.
-    pub k4: f64,
+    pub k4: Real,
     /// Parameter group 5.
-    pub k5: f64,
+    pub k5: Real,
     /// Parameter group 6.
-    pub k6: f64,
+    pub k6: Real,
     /// Parameter group 7.
-    pub k7: f64,
+    pub k7: Real,
     /// Parameter group 8.
-    pub k8: f64,
+    pub k8: Real,
     /// Parameter group 9.
-    pub k9: f64,
+    pub k9: Real,
     /// Parameter group 10.
-    pub k10: f64,
+    pub k10: Real,
     /// Parameter group 11.
-    pub k11: f64,
+    pub k11: Real,
     /// Parameter group 12.
-    pub k12: f64,
+    pub k12: Real,
     /// Parameter group 13.
-    pub k13: f64,
+    pub k13: Real,
     /// Parameter group 14.
-    pub k14: f64,
+    pub k14: Real,
     /// Parameter group 15.
-    pub k15: f64,
+    pub k15: Real,
     /// Parameter group 16.
-    pub k16: f64,
+    pub k16: Real,
     /// Parameter group 17.
-    pub k17: f64,
+    pub k17: Real,
     /// Parameter group 18.
-    pub k18: f64,
+    pub k18: Real,
     /// Parameter group 19.
-    pub k19: f64,
+    pub k19: Real,
     /// Parameter group 20.
-    pub k20: f64,
+    pub k20: Real,
     /// Parameter group 21.
-    pub k21: f64,
+    pub k21: Real,
     /// Parameter group 22.
-    pub k22: f64,
+    pub k22: Real,
     /// Parameter group 23.
-    pub k23: f64,
+    pub k23: Real,
     /// Parameter group 24.
-    pub k24: f64,
+    pub k24: Real,
     /// Parameter group 25.
-    pub k25: f64,
+    pub k25: Real,
     /// Parameter group 26.
-    pub k26: f64,
+    pub k26: Real,
     /// Parameter group 27.
-    pub k27: f64,
+    pub k27: Real,
     /// Parameter group 28.
-    pub k28: f64,
+    pub k28: Real,
     /// Parameter group 29.
-    pub k29: f64,
+    pub k29: Real,
     /// Parameter group 30.
-    pub k30: f64,
+    pub k30: Real,
     /// Parameter group 31.
-    pub k31: f64,
+    pub k31: Real,
     /// Parameter group 32.
-    pub k32: f64,
+    pub k32: Real,
     /// Parameter group 33.
-    pub k33: f64,
+    pub k33: Real,
     /// Parameter group 34.
-    pub k34: f64,
+    pub k34: Real,
 }
 impl Params {
     /// Computes the parameter groups; call again after changing a
@@ -271,25 +275,25 @@ pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
 /// [`inverse_dynamics_with`]; its cost is [`OPS_INVERSE_DYNAMICS`].
 pub fn inverse_dynamics(
     p: &Params,
-    q: &[f64; NQ],
-    qd: &[f64; NV],
-    qdd: &[f64; NV],
-) -> [f64; NV] {
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
     inverse_dynamics_with(&p.derived(), q, qd, qdd)
 }
 /// [`inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn inverse_dynamics_with(
     d: &Derived,
-    q: &[f64; NQ],
-    qd: &[f64; NV],
-    qdd: &[f64; NV],
-) -> [f64; NV] {
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
     let p = &d.params;
-    let s_q0 = libm::sin(q[0]);
-    let c_q0 = libm::cos(q[0]);
+    let s_q0 = libm::Libm::<Real>::sin(q[0]);
+    let c_q0 = libm::Libm::<Real>::cos(q[0]);
     let t2 = p.g * c_q0;
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t5 = p.l * qdd[0];
     let t6 = t2 + t5;
     let t7 = p.g * s_q0 - p.l * (qd[0] * qd[0]);
@@ -299,8 +303,8 @@ pub fn inverse_dynamics_with(
     let t11 = c_q1 * t6;
     let t12 = qd[0] + qd[1];
     let t13 = qdd[0] + qdd[1];
-    let s_q2 = libm::sin(q[2]);
-    let c_q2 = libm::cos(q[2]);
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let t16 = p.l * t13;
     let t17 = p.l * (t12 * t12);
     let t18 = t11 + t16 - t10;
@@ -311,8 +315,8 @@ pub fn inverse_dynamics_with(
     let t23 = c_q2 * t18;
     let t24 = t12 + qd[2];
     let t25 = t13 + qdd[2];
-    let s_q3 = libm::sin(q[3]);
-    let c_q3 = libm::cos(q[3]);
+    let s_q3 = libm::Libm::<Real>::sin(q[3]);
+    let c_q3 = libm::Libm::<Real>::cos(q[3]);
     let t28 = p.l * t25;
     let t29 = p.l * (t24 * t24);
     let t30 = t23 + t28 - t22;
@@ -323,8 +327,8 @@ pub fn inverse_dynamics_with(
     let t35 = c_q3 * t30;
     let t36 = t24 + qd[3];
     let t37 = t25 + qdd[3];
-    let s_q4 = libm::sin(q[4]);
-    let c_q4 = libm::cos(q[4]);
+    let s_q4 = libm::Libm::<Real>::sin(q[4]);
+    let c_q4 = libm::Libm::<Real>::cos(q[4]);
     let t40 = p.l * t37;
     let t41 = p.l * (t36 * t36);
     let t42 = t35 + t40 - t34;
@@ -335,8 +339,8 @@ pub fn inverse_dynamics_with(
     let t47 = c_q4 * t42;
     let t48 = t36 + qd[4];
     let t49 = t37 + qdd[4];
-    let s_q5 = libm::sin(q[5]);
-    let c_q5 = libm::cos(q[5]);
+    let s_q5 = libm::Libm::<Real>::sin(q[5]);
+    let c_q5 = libm::Libm::<Real>::cos(q[5]);
     let t52 = p.l * t49;
     let t53 = p.l * (t48 * t48);
     let t54 = t47 + t52 - t46;
@@ -347,8 +351,8 @@ pub fn inverse_dynamics_with(
     let t59 = c_q5 * t54;
     let t60 = t48 + qd[5];
     let t61 = t49 + qdd[5];
-    let s_q6 = libm::sin(q[6]);
-    let c_q6 = libm::cos(q[6]);
+    let s_q6 = libm::Libm::<Real>::sin(q[6]);
+    let c_q6 = libm::Libm::<Real>::cos(q[6]);
     let t64 = p.l * t61;
     let t65 = p.l * (t60 * t60);
     let t66 = t59 + t64 - t58;
@@ -359,8 +363,8 @@ pub fn inverse_dynamics_with(
     let t71 = c_q6 * t66;
     let t72 = t60 + qd[6];
     let t73 = t61 + qdd[6];
-    let s_q7 = libm::sin(q[7]);
-    let c_q7 = libm::cos(q[7]);
+    let s_q7 = libm::Libm::<Real>::sin(q[7]);
+    let c_q7 = libm::Libm::<Real>::cos(q[7]);
     let t76 = p.l * t73;
     let t77 = p.l * (t72 * t72);
     let t78 = t71 + t76 - t70;
@@ -371,8 +375,8 @@ pub fn inverse_dynamics_with(
     let t83 = c_q7 * t78;
     let t84 = t72 + qd[7];
     let t85 = t73 + qdd[7];
-    let s_q8 = libm::sin(q[8]);
-    let c_q8 = libm::cos(q[8]);
+    let s_q8 = libm::Libm::<Real>::sin(q[8]);
+    let c_q8 = libm::Libm::<Real>::cos(q[8]);
     let t88 = p.l * t85;
     let t89 = p.l * (t84 * t84);
     let t90 = t83 + t88 - t82;
@@ -383,8 +387,8 @@ pub fn inverse_dynamics_with(
     let t95 = c_q8 * t90;
     let t96 = t84 + qd[8];
     let t97 = t85 + qdd[8];
-    let s_q9 = libm::sin(q[9]);
-    let c_q9 = libm::cos(q[9]);
+    let s_q9 = libm::Libm::<Real>::sin(q[9]);
+    let c_q9 = libm::Libm::<Real>::cos(q[9]);
     let t100 = p.l * t97;
     let t101 = p.l * (t96 * t96);
     let t102 = t95 + t100 - t94;
@@ -508,30 +512,30 @@ pub const OPS_MASS_MATRIX: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`mass_matrix_with`]; its cost is [`OPS_MASS_MATRIX`].
-pub fn mass_matrix(p: &Params, q: &[f64; NQ]) -> [[f64; NV]; NV] {
+pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     mass_matrix_with(&p.derived(), q)
 }
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
-pub fn mass_matrix_with(d: &Derived, q: &[f64; NQ]) -> [[f64; NV]; NV] {
+pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
-    let s_q2 = libm::sin(q[2]);
-    let c_q2 = libm::cos(q[2]);
-    let s_q3 = libm::sin(q[3]);
-    let c_q3 = libm::cos(q[3]);
-    let s_q4 = libm::sin(q[4]);
-    let c_q4 = libm::cos(q[4]);
-    let s_q5 = libm::sin(q[5]);
-    let c_q5 = libm::cos(q[5]);
-    let s_q6 = libm::sin(q[6]);
-    let c_q6 = libm::cos(q[6]);
-    let s_q7 = libm::sin(q[7]);
-    let c_q7 = libm::cos(q[7]);
-    let s_q8 = libm::sin(q[8]);
-    let c_q8 = libm::cos(q[8]);
-    let s_q9 = libm::sin(q[9]);
-    let c_q9 = libm::cos(q[9]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let s_q3 = libm::Libm::<Real>::sin(q[3]);
+    let c_q3 = libm::Libm::<Real>::cos(q[3]);
+    let s_q4 = libm::Libm::<Real>::sin(q[4]);
+    let c_q4 = libm::Libm::<Real>::cos(q[4]);
+    let s_q5 = libm::Libm::<Real>::sin(q[5]);
+    let c_q5 = libm::Libm::<Real>::cos(q[5]);
+    let s_q6 = libm::Libm::<Real>::sin(q[6]);
+    let c_q6 = libm::Libm::<Real>::cos(q[6]);
+    let s_q7 = libm::Libm::<Real>::sin(q[7]);
+    let c_q7 = libm::Libm::<Real>::cos(q[7]);
+    let s_q8 = libm::Libm::<Real>::sin(q[8]);
+    let c_q8 = libm::Libm::<Real>::cos(q[8]);
+    let s_q9 = libm::Libm::<Real>::sin(q[9]);
+    let c_q9 = libm::Libm::<Real>::cos(q[9]);
     let t18 = p.l * s_q1 * s_q2;
     let t19 = p.l + p.l * c_q1;
     let t20 = c_q2 * t19;
@@ -952,49 +956,49 @@ pub const OPS_BIAS: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`bias_with`]; its cost is [`OPS_BIAS`].
-pub fn bias(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
+pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     bias_with(&p.derived(), q, qd)
 }
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
-pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
+pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
-    let s_q0 = libm::sin(q[0]);
-    let c_q0 = libm::cos(q[0]);
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
+    let s_q0 = libm::Libm::<Real>::sin(q[0]);
+    let c_q0 = libm::Libm::<Real>::cos(q[0]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t4 = p.g * s_q0 - p.l * (qd[0] * qd[0]);
     let t5 = c_q1 * t4;
     let t6 = qd[0] + qd[1];
-    let s_q2 = libm::sin(q[2]);
-    let c_q2 = libm::cos(q[2]);
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let t9 = p.l * (t6 * t6);
     let t10 = t6 + qd[2];
-    let s_q3 = libm::sin(q[3]);
-    let c_q3 = libm::cos(q[3]);
+    let s_q3 = libm::Libm::<Real>::sin(q[3]);
+    let c_q3 = libm::Libm::<Real>::cos(q[3]);
     let t13 = p.l * (t10 * t10);
     let t14 = t10 + qd[3];
-    let s_q4 = libm::sin(q[4]);
-    let c_q4 = libm::cos(q[4]);
+    let s_q4 = libm::Libm::<Real>::sin(q[4]);
+    let c_q4 = libm::Libm::<Real>::cos(q[4]);
     let t17 = p.l * (t14 * t14);
     let t18 = t14 + qd[4];
-    let s_q5 = libm::sin(q[5]);
-    let c_q5 = libm::cos(q[5]);
+    let s_q5 = libm::Libm::<Real>::sin(q[5]);
+    let c_q5 = libm::Libm::<Real>::cos(q[5]);
     let t21 = p.l * (t18 * t18);
     let t22 = t18 + qd[5];
-    let s_q6 = libm::sin(q[6]);
-    let c_q6 = libm::cos(q[6]);
+    let s_q6 = libm::Libm::<Real>::sin(q[6]);
+    let c_q6 = libm::Libm::<Real>::cos(q[6]);
     let t25 = p.l * (t22 * t22);
     let t26 = t22 + qd[6];
-    let s_q7 = libm::sin(q[7]);
-    let c_q7 = libm::cos(q[7]);
+    let s_q7 = libm::Libm::<Real>::sin(q[7]);
+    let c_q7 = libm::Libm::<Real>::cos(q[7]);
     let t29 = p.l * (t26 * t26);
     let t30 = t26 + qd[7];
-    let s_q8 = libm::sin(q[8]);
-    let c_q8 = libm::cos(q[8]);
+    let s_q8 = libm::Libm::<Real>::sin(q[8]);
+    let c_q8 = libm::Libm::<Real>::cos(q[8]);
     let t33 = p.l * (t30 * t30);
     let t34 = t30 + qd[8];
-    let s_q9 = libm::sin(q[9]);
-    let c_q9 = libm::cos(q[9]);
+    let s_q9 = libm::Libm::<Real>::sin(q[9]);
+    let c_q9 = libm::Libm::<Real>::cos(q[9]);
     let t37 = p.l * (t34 * t34);
     let t38 = t34 + qd[9];
     let t39 = p.g * c_q0 * c_q1 - s_q1 * t4;
@@ -1113,32 +1117,32 @@ pub const OPS_GRAVITY: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`gravity_with`]; its cost is [`OPS_GRAVITY`].
-pub fn gravity(p: &Params, q: &[f64; NQ]) -> [f64; NV] {
+pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
     gravity_with(&p.derived(), q)
 }
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
-pub fn gravity_with(d: &Derived, q: &[f64; NQ]) -> [f64; NV] {
+pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let p = &d.params;
-    let s_q0 = libm::sin(q[0]);
-    let c_q0 = libm::cos(q[0]);
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
-    let s_q2 = libm::sin(q[2]);
-    let c_q2 = libm::cos(q[2]);
-    let s_q3 = libm::sin(q[3]);
-    let c_q3 = libm::cos(q[3]);
-    let s_q4 = libm::sin(q[4]);
-    let c_q4 = libm::cos(q[4]);
-    let s_q5 = libm::sin(q[5]);
-    let c_q5 = libm::cos(q[5]);
-    let s_q6 = libm::sin(q[6]);
-    let c_q6 = libm::cos(q[6]);
-    let s_q7 = libm::sin(q[7]);
-    let c_q7 = libm::cos(q[7]);
-    let s_q8 = libm::sin(q[8]);
-    let c_q8 = libm::cos(q[8]);
-    let s_q9 = libm::sin(q[9]);
-    let c_q9 = libm::cos(q[9]);
+    let s_q0 = libm::Libm::<Real>::sin(q[0]);
+    let c_q0 = libm::Libm::<Real>::cos(q[0]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let s_q3 = libm::Libm::<Real>::sin(q[3]);
+    let c_q3 = libm::Libm::<Real>::cos(q[3]);
+    let s_q4 = libm::Libm::<Real>::sin(q[4]);
+    let c_q4 = libm::Libm::<Real>::cos(q[4]);
+    let s_q5 = libm::Libm::<Real>::sin(q[5]);
+    let c_q5 = libm::Libm::<Real>::cos(q[5]);
+    let s_q6 = libm::Libm::<Real>::sin(q[6]);
+    let c_q6 = libm::Libm::<Real>::cos(q[6]);
+    let s_q7 = libm::Libm::<Real>::sin(q[7]);
+    let c_q7 = libm::Libm::<Real>::cos(q[7]);
+    let s_q8 = libm::Libm::<Real>::sin(q[8]);
+    let c_q8 = libm::Libm::<Real>::cos(q[8]);
+    let s_q9 = libm::Libm::<Real>::sin(q[9]);
+    let c_q9 = libm::Libm::<Real>::cos(q[9]);
     let t20 = p.g * c_q0 * c_q1 - p.g * s_q0 * s_q1;
     let t21 = p.g * c_q0 * s_q1 + p.g * s_q0 * c_q1;
     let t22 = c_q2 * t20 - s_q2 * t21;
@@ -1198,48 +1202,48 @@ pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
 /// [`forward_dynamics_with`]; its cost is [`OPS_FORWARD_DYNAMICS`].
 pub fn forward_dynamics(
     p: &Params,
-    q: &[f64; NQ],
-    qd: &[f64; NV],
-    tau: &[f64; NV],
-) -> [f64; NV] {
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> [Real; NV] {
     forward_dynamics_with(&p.derived(), q, qd, tau)
 }
 /// [`forward_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn forward_dynamics_with(
     d: &Derived,
-    q: &[f64; NQ],
-    qd: &[f64; NV],
-    tau: &[f64; NV],
-) -> [f64; NV] {
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> [Real; NV] {
     let p = &d.params;
-    let s_q0 = libm::sin(q[0]);
-    let c_q0 = libm::cos(q[0]);
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
+    let s_q0 = libm::Libm::<Real>::sin(q[0]);
+    let c_q0 = libm::Libm::<Real>::cos(q[0]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t4 = qd[0] + qd[1];
-    let s_q2 = libm::sin(q[2]);
-    let c_q2 = libm::cos(q[2]);
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let t7 = t4 + qd[2];
-    let s_q3 = libm::sin(q[3]);
-    let c_q3 = libm::cos(q[3]);
+    let s_q3 = libm::Libm::<Real>::sin(q[3]);
+    let c_q3 = libm::Libm::<Real>::cos(q[3]);
     let t10 = t7 + qd[3];
-    let s_q4 = libm::sin(q[4]);
-    let c_q4 = libm::cos(q[4]);
+    let s_q4 = libm::Libm::<Real>::sin(q[4]);
+    let c_q4 = libm::Libm::<Real>::cos(q[4]);
     let t13 = t10 + qd[4];
-    let s_q5 = libm::sin(q[5]);
-    let c_q5 = libm::cos(q[5]);
+    let s_q5 = libm::Libm::<Real>::sin(q[5]);
+    let c_q5 = libm::Libm::<Real>::cos(q[5]);
     let t16 = t13 + qd[5];
-    let s_q6 = libm::sin(q[6]);
-    let c_q6 = libm::cos(q[6]);
+    let s_q6 = libm::Libm::<Real>::sin(q[6]);
+    let c_q6 = libm::Libm::<Real>::cos(q[6]);
     let t19 = t16 + qd[6];
-    let s_q7 = libm::sin(q[7]);
-    let c_q7 = libm::cos(q[7]);
+    let s_q7 = libm::Libm::<Real>::sin(q[7]);
+    let c_q7 = libm::Libm::<Real>::cos(q[7]);
     let t22 = t19 + qd[7];
-    let s_q8 = libm::sin(q[8]);
-    let c_q8 = libm::cos(q[8]);
+    let s_q8 = libm::Libm::<Real>::sin(q[8]);
+    let c_q8 = libm::Libm::<Real>::cos(q[8]);
     let t25 = t22 + qd[8];
-    let s_q9 = libm::sin(q[9]);
-    let c_q9 = libm::cos(q[9]);
+    let s_q9 = libm::Libm::<Real>::sin(q[9]);
+    let c_q9 = libm::Libm::<Real>::cos(q[9]);
     let t28 = t25 + qd[9];
     let t29 = p.g * s_q0 * s_q1;
     let t30 = p.l * (qd[0] * qd[0]) * s_q1;
@@ -1552,49 +1556,49 @@ pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`coriolis_matrix_with`]; its cost is [`OPS_CORIOLIS_MATRIX`].
-pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV]; NV] {
+pub fn coriolis_matrix(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [[Real; NV]; NV] {
     coriolis_matrix_with(&p.derived(), q, qd)
 }
 /// [`coriolis_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn coriolis_matrix_with(
     d: &Derived,
-    q: &[f64; NQ],
-    qd: &[f64; NV],
-) -> [[f64; NV]; NV] {
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t2 = qd[0] + qd[1];
-    let s_q2 = libm::sin(q[2]);
-    let c_q2 = libm::cos(q[2]);
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let t5 = p.l * t2;
     let t6 = t2 + qd[2];
-    let s_q3 = libm::sin(q[3]);
-    let c_q3 = libm::cos(q[3]);
+    let s_q3 = libm::Libm::<Real>::sin(q[3]);
+    let c_q3 = libm::Libm::<Real>::cos(q[3]);
     let t9 = p.l * t6;
     let t10 = t6 + qd[3];
-    let s_q4 = libm::sin(q[4]);
-    let c_q4 = libm::cos(q[4]);
+    let s_q4 = libm::Libm::<Real>::sin(q[4]);
+    let c_q4 = libm::Libm::<Real>::cos(q[4]);
     let t13 = p.l * t10;
     let t14 = t10 + qd[4];
-    let s_q5 = libm::sin(q[5]);
-    let c_q5 = libm::cos(q[5]);
+    let s_q5 = libm::Libm::<Real>::sin(q[5]);
+    let c_q5 = libm::Libm::<Real>::cos(q[5]);
     let t17 = p.l * t14;
     let t18 = t14 + qd[5];
-    let s_q6 = libm::sin(q[6]);
-    let c_q6 = libm::cos(q[6]);
+    let s_q6 = libm::Libm::<Real>::sin(q[6]);
+    let c_q6 = libm::Libm::<Real>::cos(q[6]);
     let t21 = p.l * t18;
     let t22 = t18 + qd[6];
-    let s_q7 = libm::sin(q[7]);
-    let c_q7 = libm::cos(q[7]);
+    let s_q7 = libm::Libm::<Real>::sin(q[7]);
+    let c_q7 = libm::Libm::<Real>::cos(q[7]);
     let t25 = p.l * t22;
     let t26 = t22 + qd[7];
-    let s_q8 = libm::sin(q[8]);
-    let c_q8 = libm::cos(q[8]);
+    let s_q8 = libm::Libm::<Real>::sin(q[8]);
+    let c_q8 = libm::Libm::<Real>::cos(q[8]);
     let t29 = p.l * t26;
     let t30 = t26 + qd[8];
-    let s_q9 = libm::sin(q[9]);
-    let c_q9 = libm::cos(q[9]);
+    let s_q9 = libm::Libm::<Real>::sin(q[9]);
+    let c_q9 = libm::Libm::<Real>::cos(q[9]);
     let t33 = p.l * t30;
     let t34 = t30 + qd[9];
     let t35 = p.l * t34;
@@ -2308,47 +2312,47 @@ pub const OPS_ENERGY: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`energy_with`]; its cost is [`OPS_ENERGY`].
-pub fn energy(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
+pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     energy_with(&p.derived(), q, qd)
 }
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
-pub fn energy_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
+pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     let p = &d.params;
-    let s_q0 = libm::sin(q[0]);
-    let c_q0 = libm::cos(q[0]);
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
+    let s_q0 = libm::Libm::<Real>::sin(q[0]);
+    let c_q0 = libm::Libm::<Real>::cos(q[0]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t4 = qd[0] + qd[1];
-    let s_q2 = libm::sin(q[2]);
-    let c_q2 = libm::cos(q[2]);
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let t7 = p.l * t4;
     let t8 = t4 + qd[2];
-    let s_q3 = libm::sin(q[3]);
-    let c_q3 = libm::cos(q[3]);
+    let s_q3 = libm::Libm::<Real>::sin(q[3]);
+    let c_q3 = libm::Libm::<Real>::cos(q[3]);
     let t11 = p.l * t8;
     let t12 = t8 + qd[3];
-    let s_q4 = libm::sin(q[4]);
-    let c_q4 = libm::cos(q[4]);
+    let s_q4 = libm::Libm::<Real>::sin(q[4]);
+    let c_q4 = libm::Libm::<Real>::cos(q[4]);
     let t15 = p.l * t12;
     let t16 = t12 + qd[4];
-    let s_q5 = libm::sin(q[5]);
-    let c_q5 = libm::cos(q[5]);
+    let s_q5 = libm::Libm::<Real>::sin(q[5]);
+    let c_q5 = libm::Libm::<Real>::cos(q[5]);
     let t19 = p.l * t16;
     let t20 = t16 + qd[5];
-    let s_q6 = libm::sin(q[6]);
-    let c_q6 = libm::cos(q[6]);
+    let s_q6 = libm::Libm::<Real>::sin(q[6]);
+    let c_q6 = libm::Libm::<Real>::cos(q[6]);
     let t23 = p.l * t20;
     let t24 = t20 + qd[6];
-    let s_q7 = libm::sin(q[7]);
-    let c_q7 = libm::cos(q[7]);
+    let s_q7 = libm::Libm::<Real>::sin(q[7]);
+    let c_q7 = libm::Libm::<Real>::cos(q[7]);
     let t27 = p.l * t24;
     let t28 = t24 + qd[7];
-    let s_q8 = libm::sin(q[8]);
-    let c_q8 = libm::cos(q[8]);
+    let s_q8 = libm::Libm::<Real>::sin(q[8]);
+    let c_q8 = libm::Libm::<Real>::cos(q[8]);
     let t31 = p.l * t28;
     let t32 = t28 + qd[8];
-    let s_q9 = libm::sin(q[9]);
-    let c_q9 = libm::cos(q[9]);
+    let s_q9 = libm::Libm::<Real>::sin(q[9]);
+    let c_q9 = libm::Libm::<Real>::cos(q[9]);
     let t35 = p.l * t32;
     let t36 = t32 + qd[9];
     let t37 = p.l * qd[0] * c_q1;
@@ -2461,32 +2465,32 @@ pub const OPS_BODY_POSES: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`body_poses_with`]; its cost is [`OPS_BODY_POSES`].
-pub fn body_poses(p: &Params, q: &[f64; NQ]) -> [Pose; NB] {
+pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
     body_poses_with(&p.derived(), q)
 }
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_poses_with(d: &Derived, q: &[f64; NQ]) -> [Pose; NB] {
+pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let p = &d.params;
-    let s_q0 = libm::sin(q[0]);
-    let c_q0 = libm::cos(q[0]);
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
-    let s_q2 = libm::sin(q[2]);
-    let c_q2 = libm::cos(q[2]);
-    let s_q3 = libm::sin(q[3]);
-    let c_q3 = libm::cos(q[3]);
-    let s_q4 = libm::sin(q[4]);
-    let c_q4 = libm::cos(q[4]);
-    let s_q5 = libm::sin(q[5]);
-    let c_q5 = libm::cos(q[5]);
-    let s_q6 = libm::sin(q[6]);
-    let c_q6 = libm::cos(q[6]);
-    let s_q7 = libm::sin(q[7]);
-    let c_q7 = libm::cos(q[7]);
-    let s_q8 = libm::sin(q[8]);
-    let c_q8 = libm::cos(q[8]);
-    let s_q9 = libm::sin(q[9]);
-    let c_q9 = libm::cos(q[9]);
+    let s_q0 = libm::Libm::<Real>::sin(q[0]);
+    let c_q0 = libm::Libm::<Real>::cos(q[0]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let s_q3 = libm::Libm::<Real>::sin(q[3]);
+    let c_q3 = libm::Libm::<Real>::cos(q[3]);
+    let s_q4 = libm::Libm::<Real>::sin(q[4]);
+    let c_q4 = libm::Libm::<Real>::cos(q[4]);
+    let s_q5 = libm::Libm::<Real>::sin(q[5]);
+    let c_q5 = libm::Libm::<Real>::cos(q[5]);
+    let s_q6 = libm::Libm::<Real>::sin(q[6]);
+    let c_q6 = libm::Libm::<Real>::cos(q[6]);
+    let s_q7 = libm::Libm::<Real>::sin(q[7]);
+    let c_q7 = libm::Libm::<Real>::cos(q[7]);
+    let s_q8 = libm::Libm::<Real>::sin(q[8]);
+    let c_q8 = libm::Libm::<Real>::cos(q[8]);
+    let s_q9 = libm::Libm::<Real>::sin(q[9]);
+    let c_q9 = libm::Libm::<Real>::cos(q[9]);
     let t20 = p.l * c_q0;
     let t21 = p.l * s_q0;
     let t22 = c_q0 * c_q1 - s_q0 * s_q1;
@@ -2618,11 +2622,15 @@ pub const OPS_COORDINATE_RATES: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`coordinate_rates_with`]; its cost is [`OPS_COORDINATE_RATES`].
-pub fn coordinate_rates(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NQ] {
+pub fn coordinate_rates(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NQ] {
     coordinate_rates_with(&p.derived(), q, qd)
 }
 /// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
-pub fn coordinate_rates_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NQ] {
+pub fn coordinate_rates_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+) -> [Real; NQ] {
     let p = &d.params;
     [qd[0], qd[1], qd[2], qd[3], qd[4], qd[5], qd[6], qd[7], qd[8], qd[9]]
 }
@@ -2643,32 +2651,32 @@ pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`body_jacobians_with`]; its cost is [`OPS_BODY_JACOBIANS`].
-pub fn body_jacobians(p: &Params, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
+pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     body_jacobians_with(&p.derived(), q)
 }
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_jacobians_with(d: &Derived, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
+pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     let p = &d.params;
-    let s_q0 = libm::sin(q[0]);
-    let c_q0 = libm::cos(q[0]);
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
-    let s_q2 = libm::sin(q[2]);
-    let c_q2 = libm::cos(q[2]);
-    let s_q3 = libm::sin(q[3]);
-    let c_q3 = libm::cos(q[3]);
-    let s_q4 = libm::sin(q[4]);
-    let c_q4 = libm::cos(q[4]);
-    let s_q5 = libm::sin(q[5]);
-    let c_q5 = libm::cos(q[5]);
-    let s_q6 = libm::sin(q[6]);
-    let c_q6 = libm::cos(q[6]);
-    let s_q7 = libm::sin(q[7]);
-    let c_q7 = libm::cos(q[7]);
-    let s_q8 = libm::sin(q[8]);
-    let c_q8 = libm::cos(q[8]);
-    let s_q9 = libm::sin(q[9]);
-    let c_q9 = libm::cos(q[9]);
+    let s_q0 = libm::Libm::<Real>::sin(q[0]);
+    let c_q0 = libm::Libm::<Real>::cos(q[0]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let s_q3 = libm::Libm::<Real>::sin(q[3]);
+    let c_q3 = libm::Libm::<Real>::cos(q[3]);
+    let s_q4 = libm::Libm::<Real>::sin(q[4]);
+    let c_q4 = libm::Libm::<Real>::cos(q[4]);
+    let s_q5 = libm::Libm::<Real>::sin(q[5]);
+    let c_q5 = libm::Libm::<Real>::cos(q[5]);
+    let s_q6 = libm::Libm::<Real>::sin(q[6]);
+    let c_q6 = libm::Libm::<Real>::cos(q[6]);
+    let s_q7 = libm::Libm::<Real>::sin(q[7]);
+    let c_q7 = libm::Libm::<Real>::cos(q[7]);
+    let s_q8 = libm::Libm::<Real>::sin(q[8]);
+    let c_q8 = libm::Libm::<Real>::cos(q[8]);
+    let s_q9 = libm::Libm::<Real>::sin(q[9]);
+    let c_q9 = libm::Libm::<Real>::cos(q[9]);
     let t20 = p.l * s_q1 * s_q2;
     let t21 = p.l + p.l * c_q1;
     let t22 = c_q2 * t21;

@@ -31,6 +31,10 @@
 //! | `body_jacobians` | 439 | 262 | 0 | 0 | 10 | 10 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
+/// The floating-point type of every input, output and parameter:
+/// change it to `f32` (or generate with `single_precision = true` in
+/// the spec) for single precision.
+pub type Real = f64;
 /// Number of position coordinates `q` (larger than `NV` when a
 /// spherical or free joint stores a quaternion).
 pub const NQ: usize = 10;
@@ -84,9 +88,9 @@ pub const BODY_NAMES: [&str; NB] = [
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Pose {
     /// Rotation from body to ground coordinates, row-major.
-    pub rotation: [[f64; 3]; 3],
+    pub rotation: [[Real; 3]; 3],
     /// Body-frame origin in ground coordinates.
-    pub position: [f64; 3],
+    pub position: [Real; 3],
 }
 /// Arithmetic operations of one generated function (subtractions and
 /// negations count as additions).
@@ -155,24 +159,24 @@ pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
 /// [`inverse_dynamics_with`]; its cost is [`OPS_INVERSE_DYNAMICS`].
 pub fn inverse_dynamics(
     p: &Params,
-    q: &[f64; NQ],
-    qd: &[f64; NV],
-    qdd: &[f64; NV],
-) -> [f64; NV] {
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
     inverse_dynamics_with(&p.derived(), q, qd, qdd)
 }
 /// [`inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn inverse_dynamics_with(
     d: &Derived,
-    q: &[f64; NQ],
-    qd: &[f64; NV],
-    qdd: &[f64; NV],
-) -> [f64; NV] {
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
     let p = &d.params;
-    let s_q0 = libm::sin(q[0]);
-    let c_q0 = libm::cos(q[0]);
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
+    let s_q0 = libm::Libm::<Real>::sin(q[0]);
+    let c_q0 = libm::Libm::<Real>::cos(q[0]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t4 = 9.81 * c_q0 + 0.1 * qdd[0];
     let t5 = 9.81 * s_q0 - 0.1 * (qd[0] * qd[0]);
     let t6 = s_q1 * t5;
@@ -180,8 +184,8 @@ pub fn inverse_dynamics_with(
     let t8 = t7 - t6;
     let t9 = qd[0] + qd[1];
     let t10 = qdd[0] + qdd[1];
-    let s_q2 = libm::sin(q[2]);
-    let c_q2 = libm::cos(q[2]);
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let t13 = t9 * t9;
     let t14 = t8 + 0.1 * t10;
     let t15 = c_q1 * t5 + s_q1 * t4 - 0.1 * t13;
@@ -190,8 +194,8 @@ pub fn inverse_dynamics_with(
     let t18 = t17 - t16;
     let t19 = t9 + qd[2];
     let t20 = t10 + qdd[2];
-    let s_q3 = libm::sin(q[3]);
-    let c_q3 = libm::cos(q[3]);
+    let s_q3 = libm::Libm::<Real>::sin(q[3]);
+    let c_q3 = libm::Libm::<Real>::cos(q[3]);
     let t23 = t19 * t19;
     let t24 = t18 + 0.1 * t20;
     let t25 = c_q2 * t15 + s_q2 * t14 - 0.1 * t23;
@@ -200,8 +204,8 @@ pub fn inverse_dynamics_with(
     let t28 = t27 - t26;
     let t29 = t19 + qd[3];
     let t30 = t20 + qdd[3];
-    let s_q4 = libm::sin(q[4]);
-    let c_q4 = libm::cos(q[4]);
+    let s_q4 = libm::Libm::<Real>::sin(q[4]);
+    let c_q4 = libm::Libm::<Real>::cos(q[4]);
     let t33 = t29 * t29;
     let t34 = t28 + 0.1 * t30;
     let t35 = c_q3 * t25 + s_q3 * t24 - 0.1 * t33;
@@ -210,8 +214,8 @@ pub fn inverse_dynamics_with(
     let t38 = t37 - t36;
     let t39 = t29 + qd[4];
     let t40 = t30 + qdd[4];
-    let s_q5 = libm::sin(q[5]);
-    let c_q5 = libm::cos(q[5]);
+    let s_q5 = libm::Libm::<Real>::sin(q[5]);
+    let c_q5 = libm::Libm::<Real>::cos(q[5]);
     let t43 = t39 * t39;
     let t44 = t38 + 0.1 * t40;
     let t45 = c_q4 * t35 + s_q4 * t34 - 0.1 * t43;
@@ -220,8 +224,8 @@ pub fn inverse_dynamics_with(
     let t48 = t47 - t46;
     let t49 = t39 + qd[5];
     let t50 = t40 + qdd[5];
-    let s_q6 = libm::sin(q[6]);
-    let c_q6 = libm::cos(q[6]);
+    let s_q6 = libm::Libm::<Real>::sin(q[6]);
+    let c_q6 = libm::Libm::<Real>::cos(q[6]);
     let t53 = t49 * t49;
     let t54 = t48 + 0.1 * t50;
     let t55 = c_q5 * t45 + s_q5 * t44 - 0.1 * t53;
@@ -230,8 +234,8 @@ pub fn inverse_dynamics_with(
     let t58 = t57 - t56;
     let t59 = t49 + qd[6];
     let t60 = t50 + qdd[6];
-    let s_q7 = libm::sin(q[7]);
-    let c_q7 = libm::cos(q[7]);
+    let s_q7 = libm::Libm::<Real>::sin(q[7]);
+    let c_q7 = libm::Libm::<Real>::cos(q[7]);
     let t63 = t59 * t59;
     let t64 = t58 + 0.1 * t60;
     let t65 = c_q6 * t55 + s_q6 * t54 - 0.1 * t63;
@@ -240,8 +244,8 @@ pub fn inverse_dynamics_with(
     let t68 = t67 - t66;
     let t69 = t59 + qd[7];
     let t70 = t60 + qdd[7];
-    let s_q8 = libm::sin(q[8]);
-    let c_q8 = libm::cos(q[8]);
+    let s_q8 = libm::Libm::<Real>::sin(q[8]);
+    let c_q8 = libm::Libm::<Real>::cos(q[8]);
     let t73 = t69 * t69;
     let t74 = t68 + 0.1 * t70;
     let t75 = c_q7 * t65 + s_q7 * t64 - 0.1 * t73;
@@ -250,8 +254,8 @@ pub fn inverse_dynamics_with(
     let t78 = t77 - t76;
     let t79 = t69 + qd[8];
     let t80 = t70 + qdd[8];
-    let s_q9 = libm::sin(q[9]);
-    let c_q9 = libm::cos(q[9]);
+    let s_q9 = libm::Libm::<Real>::sin(q[9]);
+    let c_q9 = libm::Libm::<Real>::cos(q[9]);
     let t83 = t79 * t79;
     let t84 = c_q9 * (t78 + 0.1 * t80) - s_q9 * (c_q8 * t75 + s_q8 * t74 - 0.1 * t83);
     let t85 = t79 + qd[9];
@@ -342,30 +346,30 @@ pub const OPS_MASS_MATRIX: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`mass_matrix_with`]; its cost is [`OPS_MASS_MATRIX`].
-pub fn mass_matrix(p: &Params, q: &[f64; NQ]) -> [[f64; NV]; NV] {
+pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     mass_matrix_with(&p.derived(), q)
 }
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
-pub fn mass_matrix_with(d: &Derived, q: &[f64; NQ]) -> [[f64; NV]; NV] {
+pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
-    let s_q2 = libm::sin(q[2]);
-    let c_q2 = libm::cos(q[2]);
-    let s_q3 = libm::sin(q[3]);
-    let c_q3 = libm::cos(q[3]);
-    let s_q4 = libm::sin(q[4]);
-    let c_q4 = libm::cos(q[4]);
-    let s_q5 = libm::sin(q[5]);
-    let c_q5 = libm::cos(q[5]);
-    let s_q6 = libm::sin(q[6]);
-    let c_q6 = libm::cos(q[6]);
-    let s_q7 = libm::sin(q[7]);
-    let c_q7 = libm::cos(q[7]);
-    let s_q8 = libm::sin(q[8]);
-    let c_q8 = libm::cos(q[8]);
-    let s_q9 = libm::sin(q[9]);
-    let c_q9 = libm::cos(q[9]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let s_q3 = libm::Libm::<Real>::sin(q[3]);
+    let c_q3 = libm::Libm::<Real>::cos(q[3]);
+    let s_q4 = libm::Libm::<Real>::sin(q[4]);
+    let c_q4 = libm::Libm::<Real>::cos(q[4]);
+    let s_q5 = libm::Libm::<Real>::sin(q[5]);
+    let c_q5 = libm::Libm::<Real>::cos(q[5]);
+    let s_q6 = libm::Libm::<Real>::sin(q[6]);
+    let c_q6 = libm::Libm::<Real>::cos(q[6]);
+    let s_q7 = libm::Libm::<Real>::sin(q[7]);
+    let c_q7 = libm::Libm::<Real>::cos(q[7]);
+    let s_q8 = libm::Libm::<Real>::sin(q[8]);
+    let c_q8 = libm::Libm::<Real>::cos(q[8]);
+    let s_q9 = libm::Libm::<Real>::sin(q[9]);
+    let c_q9 = libm::Libm::<Real>::cos(q[9]);
     let t18 = s_q1 * s_q2;
     let t19 = 0.1 * c_q1 + 0.1;
     let t20 = c_q2 * t19;
@@ -778,48 +782,48 @@ pub const OPS_BIAS: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`bias_with`]; its cost is [`OPS_BIAS`].
-pub fn bias(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
+pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     bias_with(&p.derived(), q, qd)
 }
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
-pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
+pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
-    let s_q0 = libm::sin(q[0]);
-    let c_q0 = libm::cos(q[0]);
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
+    let s_q0 = libm::Libm::<Real>::sin(q[0]);
+    let c_q0 = libm::Libm::<Real>::cos(q[0]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t4 = 9.81 * s_q0 - 0.1 * (qd[0] * qd[0]);
     let t5 = qd[0] + qd[1];
-    let s_q2 = libm::sin(q[2]);
-    let c_q2 = libm::cos(q[2]);
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let t8 = t5 * t5;
     let t9 = t5 + qd[2];
-    let s_q3 = libm::sin(q[3]);
-    let c_q3 = libm::cos(q[3]);
+    let s_q3 = libm::Libm::<Real>::sin(q[3]);
+    let c_q3 = libm::Libm::<Real>::cos(q[3]);
     let t12 = t9 * t9;
     let t13 = t9 + qd[3];
-    let s_q4 = libm::sin(q[4]);
-    let c_q4 = libm::cos(q[4]);
+    let s_q4 = libm::Libm::<Real>::sin(q[4]);
+    let c_q4 = libm::Libm::<Real>::cos(q[4]);
     let t16 = t13 * t13;
     let t17 = t13 + qd[4];
-    let s_q5 = libm::sin(q[5]);
-    let c_q5 = libm::cos(q[5]);
+    let s_q5 = libm::Libm::<Real>::sin(q[5]);
+    let c_q5 = libm::Libm::<Real>::cos(q[5]);
     let t20 = t17 * t17;
     let t21 = t17 + qd[5];
-    let s_q6 = libm::sin(q[6]);
-    let c_q6 = libm::cos(q[6]);
+    let s_q6 = libm::Libm::<Real>::sin(q[6]);
+    let c_q6 = libm::Libm::<Real>::cos(q[6]);
     let t24 = t21 * t21;
     let t25 = t21 + qd[6];
-    let s_q7 = libm::sin(q[7]);
-    let c_q7 = libm::cos(q[7]);
+    let s_q7 = libm::Libm::<Real>::sin(q[7]);
+    let c_q7 = libm::Libm::<Real>::cos(q[7]);
     let t28 = t25 * t25;
     let t29 = t25 + qd[7];
-    let s_q8 = libm::sin(q[8]);
-    let c_q8 = libm::cos(q[8]);
+    let s_q8 = libm::Libm::<Real>::sin(q[8]);
+    let c_q8 = libm::Libm::<Real>::cos(q[8]);
     let t32 = t29 * t29;
     let t33 = t29 + qd[8];
-    let s_q9 = libm::sin(q[9]);
-    let c_q9 = libm::cos(q[9]);
+    let s_q9 = libm::Libm::<Real>::sin(q[9]);
+    let c_q9 = libm::Libm::<Real>::cos(q[9]);
     let t36 = t33 * t33;
     let t37 = t33 + qd[9];
     let t38 = 9.81 * (c_q0 * c_q1) - s_q1 * t4;
@@ -909,32 +913,32 @@ pub const OPS_GRAVITY: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`gravity_with`]; its cost is [`OPS_GRAVITY`].
-pub fn gravity(p: &Params, q: &[f64; NQ]) -> [f64; NV] {
+pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
     gravity_with(&p.derived(), q)
 }
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
-pub fn gravity_with(d: &Derived, q: &[f64; NQ]) -> [f64; NV] {
+pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let p = &d.params;
-    let s_q0 = libm::sin(q[0]);
-    let c_q0 = libm::cos(q[0]);
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
-    let s_q2 = libm::sin(q[2]);
-    let c_q2 = libm::cos(q[2]);
-    let s_q3 = libm::sin(q[3]);
-    let c_q3 = libm::cos(q[3]);
-    let s_q4 = libm::sin(q[4]);
-    let c_q4 = libm::cos(q[4]);
-    let s_q5 = libm::sin(q[5]);
-    let c_q5 = libm::cos(q[5]);
-    let s_q6 = libm::sin(q[6]);
-    let c_q6 = libm::cos(q[6]);
-    let s_q7 = libm::sin(q[7]);
-    let c_q7 = libm::cos(q[7]);
-    let s_q8 = libm::sin(q[8]);
-    let c_q8 = libm::cos(q[8]);
-    let s_q9 = libm::sin(q[9]);
-    let c_q9 = libm::cos(q[9]);
+    let s_q0 = libm::Libm::<Real>::sin(q[0]);
+    let c_q0 = libm::Libm::<Real>::cos(q[0]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let s_q3 = libm::Libm::<Real>::sin(q[3]);
+    let c_q3 = libm::Libm::<Real>::cos(q[3]);
+    let s_q4 = libm::Libm::<Real>::sin(q[4]);
+    let c_q4 = libm::Libm::<Real>::cos(q[4]);
+    let s_q5 = libm::Libm::<Real>::sin(q[5]);
+    let c_q5 = libm::Libm::<Real>::cos(q[5]);
+    let s_q6 = libm::Libm::<Real>::sin(q[6]);
+    let c_q6 = libm::Libm::<Real>::cos(q[6]);
+    let s_q7 = libm::Libm::<Real>::sin(q[7]);
+    let c_q7 = libm::Libm::<Real>::cos(q[7]);
+    let s_q8 = libm::Libm::<Real>::sin(q[8]);
+    let c_q8 = libm::Libm::<Real>::cos(q[8]);
+    let s_q9 = libm::Libm::<Real>::sin(q[9]);
+    let c_q9 = libm::Libm::<Real>::cos(q[9]);
     let t20 = 9.81 * (c_q0 * c_q1 - s_q0 * s_q1);
     let t21 = 9.81 * (c_q0 * s_q1 + s_q0 * c_q1);
     let t22 = c_q2 * t20 - s_q2 * t21;
@@ -986,48 +990,48 @@ pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
 /// [`forward_dynamics_with`]; its cost is [`OPS_FORWARD_DYNAMICS`].
 pub fn forward_dynamics(
     p: &Params,
-    q: &[f64; NQ],
-    qd: &[f64; NV],
-    tau: &[f64; NV],
-) -> [f64; NV] {
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> [Real; NV] {
     forward_dynamics_with(&p.derived(), q, qd, tau)
 }
 /// [`forward_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn forward_dynamics_with(
     d: &Derived,
-    q: &[f64; NQ],
-    qd: &[f64; NV],
-    tau: &[f64; NV],
-) -> [f64; NV] {
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> [Real; NV] {
     let p = &d.params;
-    let s_q0 = libm::sin(q[0]);
-    let c_q0 = libm::cos(q[0]);
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
+    let s_q0 = libm::Libm::<Real>::sin(q[0]);
+    let c_q0 = libm::Libm::<Real>::cos(q[0]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t4 = qd[0] + qd[1];
-    let s_q2 = libm::sin(q[2]);
-    let c_q2 = libm::cos(q[2]);
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let t7 = t4 + qd[2];
-    let s_q3 = libm::sin(q[3]);
-    let c_q3 = libm::cos(q[3]);
+    let s_q3 = libm::Libm::<Real>::sin(q[3]);
+    let c_q3 = libm::Libm::<Real>::cos(q[3]);
     let t10 = t7 + qd[3];
-    let s_q4 = libm::sin(q[4]);
-    let c_q4 = libm::cos(q[4]);
+    let s_q4 = libm::Libm::<Real>::sin(q[4]);
+    let c_q4 = libm::Libm::<Real>::cos(q[4]);
     let t13 = t10 + qd[4];
-    let s_q5 = libm::sin(q[5]);
-    let c_q5 = libm::cos(q[5]);
+    let s_q5 = libm::Libm::<Real>::sin(q[5]);
+    let c_q5 = libm::Libm::<Real>::cos(q[5]);
     let t16 = t13 + qd[5];
-    let s_q6 = libm::sin(q[6]);
-    let c_q6 = libm::cos(q[6]);
+    let s_q6 = libm::Libm::<Real>::sin(q[6]);
+    let c_q6 = libm::Libm::<Real>::cos(q[6]);
     let t19 = t16 + qd[6];
-    let s_q7 = libm::sin(q[7]);
-    let c_q7 = libm::cos(q[7]);
+    let s_q7 = libm::Libm::<Real>::sin(q[7]);
+    let c_q7 = libm::Libm::<Real>::cos(q[7]);
     let t22 = t19 + qd[7];
-    let s_q8 = libm::sin(q[8]);
-    let c_q8 = libm::cos(q[8]);
+    let s_q8 = libm::Libm::<Real>::sin(q[8]);
+    let c_q8 = libm::Libm::<Real>::cos(q[8]);
     let t25 = t22 + qd[8];
-    let s_q9 = libm::sin(q[9]);
-    let c_q9 = libm::cos(q[9]);
+    let s_q9 = libm::Libm::<Real>::sin(q[9]);
+    let c_q9 = libm::Libm::<Real>::cos(q[9]);
     let t28 = t25 + qd[9];
     let t29 = s_q9 * s_q9;
     let t30 = s_q0 * s_q1;
@@ -1356,42 +1360,42 @@ pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`coriolis_matrix_with`]; its cost is [`OPS_CORIOLIS_MATRIX`].
-pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV]; NV] {
+pub fn coriolis_matrix(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [[Real; NV]; NV] {
     coriolis_matrix_with(&p.derived(), q, qd)
 }
 /// [`coriolis_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn coriolis_matrix_with(
     d: &Derived,
-    q: &[f64; NQ],
-    qd: &[f64; NV],
-) -> [[f64; NV]; NV] {
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t2 = qd[0] + qd[1];
-    let s_q2 = libm::sin(q[2]);
-    let c_q2 = libm::cos(q[2]);
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let t5 = t2 + qd[2];
-    let s_q3 = libm::sin(q[3]);
-    let c_q3 = libm::cos(q[3]);
+    let s_q3 = libm::Libm::<Real>::sin(q[3]);
+    let c_q3 = libm::Libm::<Real>::cos(q[3]);
     let t8 = t5 + qd[3];
-    let s_q4 = libm::sin(q[4]);
-    let c_q4 = libm::cos(q[4]);
+    let s_q4 = libm::Libm::<Real>::sin(q[4]);
+    let c_q4 = libm::Libm::<Real>::cos(q[4]);
     let t11 = t8 + qd[4];
-    let s_q5 = libm::sin(q[5]);
-    let c_q5 = libm::cos(q[5]);
+    let s_q5 = libm::Libm::<Real>::sin(q[5]);
+    let c_q5 = libm::Libm::<Real>::cos(q[5]);
     let t14 = t11 + qd[5];
-    let s_q6 = libm::sin(q[6]);
-    let c_q6 = libm::cos(q[6]);
+    let s_q6 = libm::Libm::<Real>::sin(q[6]);
+    let c_q6 = libm::Libm::<Real>::cos(q[6]);
     let t17 = t14 + qd[6];
-    let s_q7 = libm::sin(q[7]);
-    let c_q7 = libm::cos(q[7]);
+    let s_q7 = libm::Libm::<Real>::sin(q[7]);
+    let c_q7 = libm::Libm::<Real>::cos(q[7]);
     let t20 = t17 + qd[7];
-    let s_q8 = libm::sin(q[8]);
-    let c_q8 = libm::cos(q[8]);
+    let s_q8 = libm::Libm::<Real>::sin(q[8]);
+    let c_q8 = libm::Libm::<Real>::cos(q[8]);
     let t23 = t20 + qd[8];
-    let s_q9 = libm::sin(q[9]);
-    let c_q9 = libm::cos(q[9]);
+    let s_q9 = libm::Libm::<Real>::sin(q[9]);
+    let c_q9 = libm::Libm::<Real>::cos(q[9]);
     let t26 = t23 + qd[9];
     let t27 = qd[0] * s_q1;
     let t28 = qd[0] * c_q1;
@@ -2117,40 +2121,40 @@ pub const OPS_ENERGY: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`energy_with`]; its cost is [`OPS_ENERGY`].
-pub fn energy(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
+pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     energy_with(&p.derived(), q, qd)
 }
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
-pub fn energy_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
+pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     let p = &d.params;
-    let s_q0 = libm::sin(q[0]);
-    let c_q0 = libm::cos(q[0]);
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
+    let s_q0 = libm::Libm::<Real>::sin(q[0]);
+    let c_q0 = libm::Libm::<Real>::cos(q[0]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t4 = qd[0] + qd[1];
-    let s_q2 = libm::sin(q[2]);
-    let c_q2 = libm::cos(q[2]);
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let t7 = t4 + qd[2];
-    let s_q3 = libm::sin(q[3]);
-    let c_q3 = libm::cos(q[3]);
+    let s_q3 = libm::Libm::<Real>::sin(q[3]);
+    let c_q3 = libm::Libm::<Real>::cos(q[3]);
     let t10 = t7 + qd[3];
-    let s_q4 = libm::sin(q[4]);
-    let c_q4 = libm::cos(q[4]);
+    let s_q4 = libm::Libm::<Real>::sin(q[4]);
+    let c_q4 = libm::Libm::<Real>::cos(q[4]);
     let t13 = t10 + qd[4];
-    let s_q5 = libm::sin(q[5]);
-    let c_q5 = libm::cos(q[5]);
+    let s_q5 = libm::Libm::<Real>::sin(q[5]);
+    let c_q5 = libm::Libm::<Real>::cos(q[5]);
     let t16 = t13 + qd[5];
-    let s_q6 = libm::sin(q[6]);
-    let c_q6 = libm::cos(q[6]);
+    let s_q6 = libm::Libm::<Real>::sin(q[6]);
+    let c_q6 = libm::Libm::<Real>::cos(q[6]);
     let t19 = t16 + qd[6];
-    let s_q7 = libm::sin(q[7]);
-    let c_q7 = libm::cos(q[7]);
+    let s_q7 = libm::Libm::<Real>::sin(q[7]);
+    let c_q7 = libm::Libm::<Real>::cos(q[7]);
     let t22 = t19 + qd[7];
-    let s_q8 = libm::sin(q[8]);
-    let c_q8 = libm::cos(q[8]);
+    let s_q8 = libm::Libm::<Real>::sin(q[8]);
+    let c_q8 = libm::Libm::<Real>::cos(q[8]);
     let t25 = t22 + qd[8];
-    let s_q9 = libm::sin(q[9]);
-    let c_q9 = libm::cos(q[9]);
+    let s_q9 = libm::Libm::<Real>::sin(q[9]);
+    let c_q9 = libm::Libm::<Real>::cos(q[9]);
     let t28 = t25 + qd[9];
     let t29 = qd[0] * c_q1;
     let t30 = qd[0] * s_q1 * s_q2;
@@ -2248,32 +2252,32 @@ pub const OPS_BODY_POSES: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`body_poses_with`]; its cost is [`OPS_BODY_POSES`].
-pub fn body_poses(p: &Params, q: &[f64; NQ]) -> [Pose; NB] {
+pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
     body_poses_with(&p.derived(), q)
 }
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_poses_with(d: &Derived, q: &[f64; NQ]) -> [Pose; NB] {
+pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let p = &d.params;
-    let s_q0 = libm::sin(q[0]);
-    let c_q0 = libm::cos(q[0]);
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
-    let s_q2 = libm::sin(q[2]);
-    let c_q2 = libm::cos(q[2]);
-    let s_q3 = libm::sin(q[3]);
-    let c_q3 = libm::cos(q[3]);
-    let s_q4 = libm::sin(q[4]);
-    let c_q4 = libm::cos(q[4]);
-    let s_q5 = libm::sin(q[5]);
-    let c_q5 = libm::cos(q[5]);
-    let s_q6 = libm::sin(q[6]);
-    let c_q6 = libm::cos(q[6]);
-    let s_q7 = libm::sin(q[7]);
-    let c_q7 = libm::cos(q[7]);
-    let s_q8 = libm::sin(q[8]);
-    let c_q8 = libm::cos(q[8]);
-    let s_q9 = libm::sin(q[9]);
-    let c_q9 = libm::cos(q[9]);
+    let s_q0 = libm::Libm::<Real>::sin(q[0]);
+    let c_q0 = libm::Libm::<Real>::cos(q[0]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let s_q3 = libm::Libm::<Real>::sin(q[3]);
+    let c_q3 = libm::Libm::<Real>::cos(q[3]);
+    let s_q4 = libm::Libm::<Real>::sin(q[4]);
+    let c_q4 = libm::Libm::<Real>::cos(q[4]);
+    let s_q5 = libm::Libm::<Real>::sin(q[5]);
+    let c_q5 = libm::Libm::<Real>::cos(q[5]);
+    let s_q6 = libm::Libm::<Real>::sin(q[6]);
+    let c_q6 = libm::Libm::<Real>::cos(q[6]);
+    let s_q7 = libm::Libm::<Real>::sin(q[7]);
+    let c_q7 = libm::Libm::<Real>::cos(q[7]);
+    let s_q8 = libm::Libm::<Real>::sin(q[8]);
+    let c_q8 = libm::Libm::<Real>::cos(q[8]);
+    let s_q9 = libm::Libm::<Real>::sin(q[9]);
+    let c_q9 = libm::Libm::<Real>::cos(q[9]);
     let t20 = c_q0 * s_q1;
     let t21 = s_q0 * c_q1;
     let t22 = c_q0 * c_q1 - s_q0 * s_q1;
@@ -2397,11 +2401,15 @@ pub const OPS_COORDINATE_RATES: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`coordinate_rates_with`]; its cost is [`OPS_COORDINATE_RATES`].
-pub fn coordinate_rates(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NQ] {
+pub fn coordinate_rates(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NQ] {
     coordinate_rates_with(&p.derived(), q, qd)
 }
 /// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
-pub fn coordinate_rates_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NQ] {
+pub fn coordinate_rates_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+) -> [Real; NQ] {
     let p = &d.params;
     [qd[0], qd[1], qd[2], qd[3], qd[4], qd[5], qd[6], qd[7], qd[8], qd[9]]
 }
@@ -2422,32 +2430,32 @@ pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`body_jacobians_with`]; its cost is [`OPS_BODY_JACOBIANS`].
-pub fn body_jacobians(p: &Params, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
+pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     body_jacobians_with(&p.derived(), q)
 }
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_jacobians_with(d: &Derived, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
+pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     let p = &d.params;
-    let s_q0 = libm::sin(q[0]);
-    let c_q0 = libm::cos(q[0]);
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
-    let s_q2 = libm::sin(q[2]);
-    let c_q2 = libm::cos(q[2]);
-    let s_q3 = libm::sin(q[3]);
-    let c_q3 = libm::cos(q[3]);
-    let s_q4 = libm::sin(q[4]);
-    let c_q4 = libm::cos(q[4]);
-    let s_q5 = libm::sin(q[5]);
-    let c_q5 = libm::cos(q[5]);
-    let s_q6 = libm::sin(q[6]);
-    let c_q6 = libm::cos(q[6]);
-    let s_q7 = libm::sin(q[7]);
-    let c_q7 = libm::cos(q[7]);
-    let s_q8 = libm::sin(q[8]);
-    let c_q8 = libm::cos(q[8]);
-    let s_q9 = libm::sin(q[9]);
-    let c_q9 = libm::cos(q[9]);
+    let s_q0 = libm::Libm::<Real>::sin(q[0]);
+    let c_q0 = libm::Libm::<Real>::cos(q[0]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let s_q3 = libm::Libm::<Real>::sin(q[3]);
+    let c_q3 = libm::Libm::<Real>::cos(q[3]);
+    let s_q4 = libm::Libm::<Real>::sin(q[4]);
+    let c_q4 = libm::Libm::<Real>::cos(q[4]);
+    let s_q5 = libm::Libm::<Real>::sin(q[5]);
+    let c_q5 = libm::Libm::<Real>::cos(q[5]);
+    let s_q6 = libm::Libm::<Real>::sin(q[6]);
+    let c_q6 = libm::Libm::<Real>::cos(q[6]);
+    let s_q7 = libm::Libm::<Real>::sin(q[7]);
+    let c_q7 = libm::Libm::<Real>::cos(q[7]);
+    let s_q8 = libm::Libm::<Real>::sin(q[8]);
+    let c_q8 = libm::Libm::<Real>::cos(q[8]);
+    let s_q9 = libm::Libm::<Real>::sin(q[9]);
+    let c_q9 = libm::Libm::<Real>::cos(q[9]);
     let t20 = s_q1 * s_q2;
     let t21 = 0.1 * c_q1 + 0.1;
     let t22 = c_q2 * t21;

@@ -31,6 +31,10 @@
 //! | `body_jacobians` | 10 | 6 | 0 | 0 | 2 | 2 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
+/// The floating-point type of every input, output and parameter:
+/// change it to `f32` (or generate with `single_precision = true` in
+/// the spec) for single precision.
+pub type Real = f64;
 /// Number of position coordinates `q` (larger than `NV` when a
 /// spherical or free joint stores a quaternion).
 pub const NQ: usize = 2;
@@ -51,9 +55,9 @@ pub const BODY_NAMES: [&str; NB] = ["link1", "link2"];
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Pose {
     /// Rotation from body to ground coordinates, row-major.
-    pub rotation: [[f64; 3]; 3],
+    pub rotation: [[Real; 3]; 3],
     /// Body-frame origin in ground coordinates.
-    pub position: [f64; 3],
+    pub position: [Real; 3],
 }
 /// Arithmetic operations of one generated function (subtractions and
 /// negations count as additions).
@@ -76,7 +80,7 @@ pub struct OpCount {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Params {
     /// `g` (spec value 9.81).
-    pub g: f64,
+    pub g: Real,
 }
 impl Default for Params {
     fn default() -> Self {
@@ -125,26 +129,26 @@ pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
 /// [`inverse_dynamics_with`]; its cost is [`OPS_INVERSE_DYNAMICS`].
 pub fn inverse_dynamics(
     p: &Params,
-    q: &[f64; NQ],
-    qd: &[f64; NV],
-    qdd: &[f64; NV],
-) -> [f64; NV] {
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
     inverse_dynamics_with(&p.derived(), q, qd, qdd)
 }
 /// [`inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn inverse_dynamics_with(
     d: &Derived,
-    q: &[f64; NQ],
-    qd: &[f64; NV],
-    qdd: &[f64; NV],
-) -> [f64; NV] {
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
     let p = &d.params;
-    let s_q0 = libm::sin(q[0]);
-    let c_q0 = libm::cos(q[0]);
+    let s_q0 = libm::Libm::<Real>::sin(q[0]);
+    let c_q0 = libm::Libm::<Real>::cos(q[0]);
     let t2 = p.g * s_q0;
     let t3 = p.g * c_q0;
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t6 = t2 - 0.1 * qdd[0];
     let t7 = t3 - 0.1 * (qd[0] * qd[0]);
     let t8 = c_q1 * t6 + s_q1 * t7;
@@ -178,14 +182,14 @@ pub const OPS_MASS_MATRIX: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`mass_matrix_with`]; its cost is [`OPS_MASS_MATRIX`].
-pub fn mass_matrix(p: &Params, q: &[f64; NQ]) -> [[f64; NV]; NV] {
+pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     mass_matrix_with(&p.derived(), q)
 }
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
-pub fn mass_matrix_with(d: &Derived, q: &[f64; NQ]) -> [[f64; NV]; NV] {
+pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t2 = -(0.1 * c_q1) - 0.10088;
     let t3 = 0.1 * s_q1 + 0.00000000019371;
     let t4 = 0.0000000000643853298 * t3 + 0.0011753 - 0.0335304944 * t2;
@@ -209,18 +213,18 @@ pub const OPS_BIAS: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`bias_with`]; its cost is [`OPS_BIAS`].
-pub fn bias(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
+pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     bias_with(&p.derived(), q, qd)
 }
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
-pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
+pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
-    let s_q0 = libm::sin(q[0]);
-    let c_q0 = libm::cos(q[0]);
+    let s_q0 = libm::Libm::<Real>::sin(q[0]);
+    let c_q0 = libm::Libm::<Real>::cos(q[0]);
     let t2 = p.g * s_q0;
     let t3 = p.g * c_q0;
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t6 = t3 - 0.1 * (qd[0] * qd[0]);
     let t7 = qd[0] + qd[1];
     let t8 = s_q1 * t6 + p.g * s_q0 * c_q1;
@@ -248,16 +252,16 @@ pub const OPS_GRAVITY: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`gravity_with`]; its cost is [`OPS_GRAVITY`].
-pub fn gravity(p: &Params, q: &[f64; NQ]) -> [f64; NV] {
+pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
     gravity_with(&p.derived(), q)
 }
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
-pub fn gravity_with(d: &Derived, q: &[f64; NQ]) -> [f64; NV] {
+pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let p = &d.params;
-    let s_q0 = libm::sin(q[0]);
-    let c_q0 = libm::cos(q[0]);
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
+    let s_q0 = libm::Libm::<Real>::sin(q[0]);
+    let c_q0 = libm::Libm::<Real>::cos(q[0]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t4 = p.g * s_q0 * c_q1 + p.g * c_q0 * s_q1;
     let t5 = p.g * c_q0 * c_q1 - p.g * s_q0 * s_q1;
     [
@@ -284,24 +288,24 @@ pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
 /// [`forward_dynamics_with`]; its cost is [`OPS_FORWARD_DYNAMICS`].
 pub fn forward_dynamics(
     p: &Params,
-    q: &[f64; NQ],
-    qd: &[f64; NV],
-    tau: &[f64; NV],
-) -> [f64; NV] {
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> [Real; NV] {
     forward_dynamics_with(&p.derived(), q, qd, tau)
 }
 /// [`forward_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn forward_dynamics_with(
     d: &Derived,
-    q: &[f64; NQ],
-    qd: &[f64; NV],
-    tau: &[f64; NV],
-) -> [f64; NV] {
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> [Real; NV] {
     let p = &d.params;
-    let s_q0 = libm::sin(q[0]);
-    let c_q0 = libm::cos(q[0]);
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
+    let s_q0 = libm::Libm::<Real>::sin(q[0]);
+    let c_q0 = libm::Libm::<Real>::cos(q[0]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t4 = qd[0] + qd[1];
     let t5 = t4 * t4;
     let t6 = qd[0] * qd[0] * s_q1;
@@ -351,18 +355,18 @@ pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`coriolis_matrix_with`]; its cost is [`OPS_CORIOLIS_MATRIX`].
-pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV]; NV] {
+pub fn coriolis_matrix(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [[Real; NV]; NV] {
     coriolis_matrix_with(&p.derived(), q, qd)
 }
 /// [`coriolis_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn coriolis_matrix_with(
     d: &Derived,
-    q: &[f64; NQ],
-    qd: &[f64; NV],
-) -> [[f64; NV]; NV] {
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t2 = qd[0] + qd[1];
     let t3 = -(0.00000000038742 * t2) - 0.2 * (qd[0] * s_q1);
     let t4 = -(0.20176 * t2) - 0.2 * (qd[0] * c_q1);
@@ -391,16 +395,16 @@ pub const OPS_ENERGY: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`energy_with`]; its cost is [`OPS_ENERGY`].
-pub fn energy(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
+pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     energy_with(&p.derived(), q, qd)
 }
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
-pub fn energy_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
+pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     let p = &d.params;
-    let s_q0 = libm::sin(q[0]);
-    let c_q0 = libm::cos(q[0]);
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
+    let s_q0 = libm::Libm::<Real>::sin(q[0]);
+    let c_q0 = libm::Libm::<Real>::cos(q[0]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t4 = qd[0] + qd[1];
     let t5 = -(0.10088 * t4) - 0.1 * (qd[0] * c_q1);
     let t6 = 0.00000000019371 * t4 + 0.1 * (qd[0] * s_q1);
@@ -428,16 +432,16 @@ pub const OPS_BODY_POSES: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`body_poses_with`]; its cost is [`OPS_BODY_POSES`].
-pub fn body_poses(p: &Params, q: &[f64; NQ]) -> [Pose; NB] {
+pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
     body_poses_with(&p.derived(), q)
 }
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_poses_with(d: &Derived, q: &[f64; NQ]) -> [Pose; NB] {
+pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let p = &d.params;
-    let s_q0 = libm::sin(q[0]);
-    let c_q0 = libm::cos(q[0]);
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
+    let s_q0 = libm::Libm::<Real>::sin(q[0]);
+    let c_q0 = libm::Libm::<Real>::cos(q[0]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t4 = c_q0 * c_q1 - s_q0 * s_q1;
     let t5 = c_q0 * s_q1;
     let t6 = s_q0 * c_q1;
@@ -469,11 +473,15 @@ pub const OPS_COORDINATE_RATES: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`coordinate_rates_with`]; its cost is [`OPS_COORDINATE_RATES`].
-pub fn coordinate_rates(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NQ] {
+pub fn coordinate_rates(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NQ] {
     coordinate_rates_with(&p.derived(), q, qd)
 }
 /// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
-pub fn coordinate_rates_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NQ] {
+pub fn coordinate_rates_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+) -> [Real; NQ] {
     let p = &d.params;
     [qd[0], qd[1]]
 }
@@ -494,16 +502,16 @@ pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`body_jacobians_with`]; its cost is [`OPS_BODY_JACOBIANS`].
-pub fn body_jacobians(p: &Params, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
+pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     body_jacobians_with(&p.derived(), q)
 }
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_jacobians_with(d: &Derived, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
+pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     let p = &d.params;
-    let s_q0 = libm::sin(q[0]);
-    let c_q0 = libm::cos(q[0]);
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
+    let s_q0 = libm::Libm::<Real>::sin(q[0]);
+    let c_q0 = libm::Libm::<Real>::cos(q[0]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t4 = c_q0 * c_q1 - s_q0 * s_q1;
     let t5 = c_q0 * s_q1;
     let t6 = s_q0 * c_q1;

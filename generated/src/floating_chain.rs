@@ -31,6 +31,10 @@
 //! | `body_jacobians` | 356 | 194 | 0 | 0 | 2 | 2 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
+/// The floating-point type of every input, output and parameter:
+/// change it to `f32` (or generate with `single_precision = true` in
+/// the spec) for single precision.
+pub type Real = f64;
 /// Number of position coordinates `q` (larger than `NV` when a
 /// spherical or free joint stores a quaternion).
 pub const NQ: usize = 13;
@@ -77,9 +81,9 @@ pub const BODY_NAMES: [&str; NB] = ["base", "link1", "link2", "link3"];
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Pose {
     /// Rotation from body to ground coordinates, row-major.
-    pub rotation: [[f64; 3]; 3],
+    pub rotation: [[Real; 3]; 3],
     /// Body-frame origin in ground coordinates.
-    pub position: [f64; 3],
+    pub position: [Real; 3],
 }
 /// Arithmetic operations of one generated function (subtractions and
 /// negations count as additions).
@@ -102,13 +106,13 @@ pub struct OpCount {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Params {
     /// `g` (spec value 9.81).
-    pub g: f64,
+    pub g: Real,
     /// `m0` (spec value 4).
-    pub m0: f64,
+    pub m0: Real,
     /// `m` (spec value 1).
-    pub m: f64,
+    pub m: Real,
     /// `l` (spec value 0.5).
-    pub l: f64,
+    pub l: Real,
 }
 impl Default for Params {
     fn default() -> Self {
@@ -127,73 +131,73 @@ pub struct Derived {
     /// The parameters the groups were computed from.
     pub params: Params,
     /// Parameter group 0.
-    pub k0: f64,
+    pub k0: Real,
     /// Parameter group 1.
-    pub k1: f64,
+    pub k1: Real,
     /// Parameter group 2.
-    pub k2: f64,
+    pub k2: Real,
     /// Parameter group 3.
-    pub k3: f64,
+    pub k3: Real,
     /// Parameter group 4.
-    pub k4: f64,
+    pub k4: Real,
     /// Parameter group 5.
-    pub k5: f64,
+    pub k5: Real,
     /// Parameter group 6.
-    pub k6: f64,
+    pub k6: Real,
     /// Parameter group 7.
-    pub k7: f64,
+    pub k7: Real,
     /// Parameter group 8.
-    pub k8: f64,
+    pub k8: Real,
     /// Parameter group 9.
-    pub k9: f64,
+    pub k9: Real,
     /// Parameter group 10.
-    pub k10: f64,
+    pub k10: Real,
     /// Parameter group 11.
-    pub k11: f64,
+    pub k11: Real,
     /// Parameter group 12.
-    pub k12: f64,
+    pub k12: Real,
     /// Parameter group 13.
-    pub k13: f64,
+    pub k13: Real,
     /// Parameter group 14.
-    pub k14: f64,
+    pub k14: Real,
     /// Parameter group 15.
-    pub k15: f64,
+    pub k15: Real,
     /// Parameter group 16.
-    pub k16: f64,
+    pub k16: Real,
     /// Parameter group 17.
-    pub k17: f64,
+    pub k17: Real,
     /// Parameter group 18.
-    pub k18: f64,
+    pub k18: Real,
     /// Parameter group 19.
-    pub k19: f64,
+    pub k19: Real,
     /// Parameter group 20.
-    pub k20: f64,
+    pub k20: Real,
     /// Parameter group 21.
-    pub k21: f64,
+    pub k21: Real,
     /// Parameter group 22.
-    pub k22: f64,
+    pub k22: Real,
     /// Parameter group 23.
-    pub k23: f64,
+    pub k23: Real,
     /// Parameter group 24.
-    pub k24: f64,
+    pub k24: Real,
     /// Parameter group 25.
-    pub k25: f64,
+    pub k25: Real,
     /// Parameter group 26.
-    pub k26: f64,
+    pub k26: Real,
     /// Parameter group 27.
-    pub k27: f64,
+    pub k27: Real,
     /// Parameter group 28.
-    pub k28: f64,
+    pub k28: Real,
     /// Parameter group 29.
-    pub k29: f64,
+    pub k29: Real,
     /// Parameter group 30.
-    pub k30: f64,
+    pub k30: Real,
     /// Parameter group 31.
-    pub k31: f64,
+    pub k31: Real,
     /// Parameter group 32.
-    pub k32: f64,
+    pub k32: Real,
     /// Parameter group 33.
-    pub k33: f64,
+    pub k33: Real,
 }
 impl Params {
     /// Computes the parameter groups; call again after changing a
@@ -269,19 +273,19 @@ pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
 /// [`inverse_dynamics_with`]; its cost is [`OPS_INVERSE_DYNAMICS`].
 pub fn inverse_dynamics(
     p: &Params,
-    q: &[f64; NQ],
-    qd: &[f64; NV],
-    qdd: &[f64; NV],
-) -> [f64; NV] {
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
     inverse_dynamics_with(&p.derived(), q, qd, qdd)
 }
 /// [`inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn inverse_dynamics_with(
     d: &Derived,
-    q: &[f64; NQ],
-    qd: &[f64; NV],
-    qdd: &[f64; NV],
-) -> [f64; NV] {
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
     let p = &d.params;
     let t0 = p.g * (2.0 * (q[3] * q[5] - q[4] * q[6]));
     let t1 = p.g * (2.0 * (q[4] * q[5] + q[3] * q[6]));
@@ -292,8 +296,8 @@ pub fn inverse_dynamics_with(
     let t6 = qd[2] * qd[3];
     let t7 = qd[1] * qd[3];
     let t8 = qd[0] * qd[4];
-    let s_q7 = libm::sin(q[7]);
-    let c_q7 = libm::cos(q[7]);
+    let s_q7 = libm::Libm::<Real>::sin(q[7]);
+    let c_q7 = libm::Libm::<Real>::cos(q[7]);
     let t11 = qd[3] * c_q7 + qd[4] * s_q7;
     let t12 = qd[4] * c_q7 - qd[3] * s_q7;
     let t13 = qd[4] * qd[4];
@@ -369,8 +373,8 @@ pub fn inverse_dynamics_with(
     let t83 = qdd[7] + t25 * t36 + t26 * t39 + t24 * t42 + qd[9] * t52 - qd[8] * t56;
     let t84 = qdd[8] + t57 + t58 + t59 + t81 - t82;
     let t85 = qdd[9] + t25 * t38 + t26 * t41 + t24 * t44 + qd[8] * t48 - qd[7] * t52;
-    let s_q12 = libm::sin(q[12]);
-    let c_q12 = libm::cos(q[12]);
+    let s_q12 = libm::Libm::<Real>::sin(q[12]);
+    let c_q12 = libm::Libm::<Real>::cos(q[12]);
     let t88 = t78 * c_q12 - t80 * s_q12;
     let t89 = t78 * s_q12 + t80 * c_q12;
     let t90 = p.l * t85;
@@ -472,14 +476,14 @@ pub const OPS_MASS_MATRIX: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`mass_matrix_with`]; its cost is [`OPS_MASS_MATRIX`].
-pub fn mass_matrix(p: &Params, q: &[f64; NQ]) -> [[f64; NV]; NV] {
+pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     mass_matrix_with(&p.derived(), q)
 }
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
-pub fn mass_matrix_with(d: &Derived, q: &[f64; NQ]) -> [[f64; NV]; NV] {
+pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let s_q7 = libm::sin(q[7]);
-    let c_q7 = libm::cos(q[7]);
+    let s_q7 = libm::Libm::<Real>::sin(q[7]);
+    let c_q7 = libm::Libm::<Real>::cos(q[7]);
     let t2 = q[8] * q[8];
     let t3 = q[9] * q[9];
     let t4 = q[10] * q[10];
@@ -498,8 +502,8 @@ pub fn mass_matrix_with(d: &Derived, q: &[f64; NQ]) -> [[f64; NV]; NV] {
     let t17 = 2.0 * (t6 - t9);
     let t18 = 2.0 * (t7 + t8);
     let t19 = 1.0 - 2.0 * (t2 + t3);
-    let s_q12 = libm::sin(q[12]);
-    let c_q12 = libm::cos(q[12]);
+    let s_q12 = libm::Libm::<Real>::sin(q[12]);
+    let c_q12 = libm::Libm::<Real>::cos(q[12]);
     let t22 = p.m * c_q7;
     let t23 = c_q7 * t11 - s_q7 * t14;
     let t24 = p.m * t23;
@@ -903,11 +907,11 @@ pub const OPS_BIAS: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`bias_with`]; its cost is [`OPS_BIAS`].
-pub fn bias(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
+pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     bias_with(&p.derived(), q, qd)
 }
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
-pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
+pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
     let t0 = p.g * (2.0 * (q[3] * q[5] - q[4] * q[6]));
     let t1 = p.g * (2.0 * (q[4] * q[5] + q[3] * q[6]));
@@ -918,8 +922,8 @@ pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let t6 = qd[2] * qd[3];
     let t7 = qd[1] * qd[3];
     let t8 = qd[0] * qd[4];
-    let s_q7 = libm::sin(q[7]);
-    let c_q7 = libm::cos(q[7]);
+    let s_q7 = libm::Libm::<Real>::sin(q[7]);
+    let c_q7 = libm::Libm::<Real>::cos(q[7]);
     let t11 = qd[3] * c_q7 + qd[4] * s_q7;
     let t12 = qd[4] * c_q7 - qd[3] * s_q7;
     let t13 = qd[4] * qd[4];
@@ -964,8 +968,8 @@ pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let t52 = t39 + qd[7];
     let t53 = t43 + qd[8];
     let t54 = t47 + qd[9];
-    let s_q12 = libm::sin(q[12]);
-    let c_q12 = libm::cos(q[12]);
+    let s_q12 = libm::Libm::<Real>::sin(q[12]);
+    let c_q12 = libm::Libm::<Real>::cos(q[12]);
     let t57 = t52 * c_q12 - t54 * s_q12;
     let t58 = t52 * s_q12 + t54 * c_q12;
     let t59 = p.l * (t54 * t54);
@@ -1085,17 +1089,17 @@ pub const OPS_GRAVITY: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`gravity_with`]; its cost is [`OPS_GRAVITY`].
-pub fn gravity(p: &Params, q: &[f64; NQ]) -> [f64; NV] {
+pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
     gravity_with(&p.derived(), q)
 }
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
-pub fn gravity_with(d: &Derived, q: &[f64; NQ]) -> [f64; NV] {
+pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let p = &d.params;
     let t0 = 2.0 * (q[3] * q[5] - q[4] * q[6]);
     let t1 = 2.0 * (q[4] * q[5] + q[3] * q[6]);
     let t2 = 1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4]);
-    let s_q7 = libm::sin(q[7]);
-    let c_q7 = libm::cos(q[7]);
+    let s_q7 = libm::Libm::<Real>::sin(q[7]);
+    let c_q7 = libm::Libm::<Real>::cos(q[7]);
     let t5 = q[8] * q[8];
     let t6 = q[9] * q[9];
     let t7 = q[10] * q[10];
@@ -1114,8 +1118,8 @@ pub fn gravity_with(d: &Derived, q: &[f64; NQ]) -> [f64; NV] {
     let t20 = 2.0 * (t9 - t12);
     let t21 = 2.0 * (t10 + t11);
     let t22 = 1.0 - 2.0 * (t5 + t6);
-    let s_q12 = libm::sin(q[12]);
-    let c_q12 = libm::cos(q[12]);
+    let s_q12 = libm::Libm::<Real>::sin(q[12]);
+    let c_q12 = libm::Libm::<Real>::cos(q[12]);
     let t25 = p.g * t0 * c_q7 + p.g * t1 * s_q7;
     let t26 = p.g * t1 * c_q7 - p.g * t0 * s_q7;
     let t27 = t14 * t25 + t17 * t26 + p.g * t2 * t20;
@@ -1186,19 +1190,19 @@ pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
 /// [`forward_dynamics_with`]; its cost is [`OPS_FORWARD_DYNAMICS`].
 pub fn forward_dynamics(
     p: &Params,
-    q: &[f64; NQ],
-    qd: &[f64; NV],
-    tau: &[f64; NV],
-) -> [f64; NV] {
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> [Real; NV] {
     forward_dynamics_with(&p.derived(), q, qd, tau)
 }
 /// [`forward_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn forward_dynamics_with(
     d: &Derived,
-    q: &[f64; NQ],
-    qd: &[f64; NV],
-    tau: &[f64; NV],
-) -> [f64; NV] {
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> [Real; NV] {
     let p = &d.params;
     let t0 = p.g * (2.0 * (q[3] * q[5] - q[4] * q[6]));
     let t1 = p.g * (2.0 * (q[4] * q[5] + q[3] * q[6]));
@@ -1209,8 +1213,8 @@ pub fn forward_dynamics_with(
     let t6 = qd[2] * qd[3];
     let t7 = qd[1] * qd[3];
     let t8 = qd[0] * qd[4];
-    let s_q7 = libm::sin(q[7]);
-    let c_q7 = libm::cos(q[7]);
+    let s_q7 = libm::Libm::<Real>::sin(q[7]);
+    let c_q7 = libm::Libm::<Real>::cos(q[7]);
     let t11 = qd[3] * c_q7 + qd[4] * s_q7;
     let t12 = qd[4] * c_q7 - qd[3] * s_q7;
     let t13 = qd[4] * qd[4];
@@ -1263,8 +1267,8 @@ pub fn forward_dynamics_with(
     let t60 = qd[8] * t39;
     let t61 = qd[7] * t43;
     let t62 = t60 - t61;
-    let s_q12 = libm::sin(q[12]);
-    let c_q12 = libm::cos(q[12]);
+    let s_q12 = libm::Libm::<Real>::sin(q[12]);
+    let c_q12 = libm::Libm::<Real>::cos(q[12]);
     let t65 = t51 * c_q12 - t53 * s_q12;
     let t66 = t51 * s_q12 + t53 * c_q12;
     let t67 = p.l * (t53 * t53);
@@ -1817,18 +1821,18 @@ pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`coriolis_matrix_with`]; its cost is [`OPS_CORIOLIS_MATRIX`].
-pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV]; NV] {
+pub fn coriolis_matrix(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [[Real; NV]; NV] {
     coriolis_matrix_with(&p.derived(), q, qd)
 }
 /// [`coriolis_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn coriolis_matrix_with(
     d: &Derived,
-    q: &[f64; NQ],
-    qd: &[f64; NV],
-) -> [[f64; NV]; NV] {
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let s_q7 = libm::sin(q[7]);
-    let c_q7 = libm::cos(q[7]);
+    let s_q7 = libm::Libm::<Real>::sin(q[7]);
+    let c_q7 = libm::Libm::<Real>::cos(q[7]);
     let t2 = qd[3] * c_q7 + qd[4] * s_q7;
     let t3 = qd[4] * c_q7 - qd[3] * s_q7;
     let t4 = qd[5] + qd[6];
@@ -1858,8 +1862,8 @@ pub fn coriolis_matrix_with(
     let t28 = qd[7] + t2 * t14 + t3 * t17 + t4 * t20;
     let t29 = qd[8] + t23 + t24 + t25;
     let t30 = qd[9] + t2 * t16 + t3 * t19 + t4 * t22;
-    let s_q12 = libm::sin(q[12]);
-    let c_q12 = libm::cos(q[12]);
+    let s_q12 = libm::Libm::<Real>::sin(q[12]);
+    let c_q12 = libm::Libm::<Real>::cos(q[12]);
     let t33 = t28 * c_q12 - t30 * s_q12;
     let t34 = t28 * s_q12 + t30 * c_q12;
     let t35 = p.l * t30;
@@ -2777,17 +2781,17 @@ pub const OPS_ENERGY: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`energy_with`]; its cost is [`OPS_ENERGY`].
-pub fn energy(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
+pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     energy_with(&p.derived(), q, qd)
 }
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
-pub fn energy_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
+pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     let p = &d.params;
     let t0 = 2.0 * (q[3] * q[5] - q[4] * q[6]);
     let t1 = 2.0 * (q[4] * q[5] + q[3] * q[6]);
     let t2 = 1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4]);
-    let s_q7 = libm::sin(q[7]);
-    let c_q7 = libm::cos(q[7]);
+    let s_q7 = libm::Libm::<Real>::sin(q[7]);
+    let c_q7 = libm::Libm::<Real>::cos(q[7]);
     let t5 = qd[3] * c_q7 + qd[4] * s_q7;
     let t6 = qd[4] * c_q7 - qd[3] * s_q7;
     let t7 = qd[5] + qd[6];
@@ -2817,8 +2821,8 @@ pub fn energy_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
     let t31 = qd[7] + t5 * t17 + t6 * t20 + t7 * t23;
     let t32 = qd[8] + t26 + t27 + t28;
     let t33 = qd[9] + t5 * t19 + t6 * t22 + t7 * t25;
-    let s_q12 = libm::sin(q[12]);
-    let c_q12 = libm::cos(q[12]);
+    let s_q12 = libm::Libm::<Real>::sin(q[12]);
+    let c_q12 = libm::Libm::<Real>::cos(q[12]);
     let t36 = t31 * c_q12 - t33 * s_q12;
     let t37 = t31 * s_q12 + t33 * c_q12;
     let t38 = p.l * t33;
@@ -2894,11 +2898,11 @@ pub const OPS_BODY_POSES: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`body_poses_with`]; its cost is [`OPS_BODY_POSES`].
-pub fn body_poses(p: &Params, q: &[f64; NQ]) -> [Pose; NB] {
+pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
     body_poses_with(&p.derived(), q)
 }
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_poses_with(d: &Derived, q: &[f64; NQ]) -> [Pose; NB] {
+pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let p = &d.params;
     let t0 = q[3] * q[3];
     let t1 = q[4] * q[4];
@@ -2918,8 +2922,8 @@ pub fn body_poses_with(d: &Derived, q: &[f64; NQ]) -> [Pose; NB] {
     let t15 = 2.0 * (t4 - t7);
     let t16 = 2.0 * (t5 + t6);
     let t17 = 1.0 - 2.0 * (t0 + t1);
-    let s_q7 = libm::sin(q[7]);
-    let c_q7 = libm::cos(q[7]);
+    let s_q7 = libm::Libm::<Real>::sin(q[7]);
+    let c_q7 = libm::Libm::<Real>::cos(q[7]);
     let t20 = q[8] * q[8];
     let t21 = q[9] * q[9];
     let t22 = q[10] * q[10];
@@ -2938,8 +2942,8 @@ pub fn body_poses_with(d: &Derived, q: &[f64; NQ]) -> [Pose; NB] {
     let t35 = 2.0 * (t24 - t27);
     let t36 = 2.0 * (t25 + t26);
     let t37 = 1.0 - 2.0 * (t20 + t21);
-    let s_q12 = libm::sin(q[12]);
-    let c_q12 = libm::cos(q[12]);
+    let s_q12 = libm::Libm::<Real>::sin(q[12]);
+    let c_q12 = libm::Libm::<Real>::cos(q[12]);
     let t40 = t9 * c_q7 + t10 * s_q7;
     let t41 = t10 * c_q7 - t9 * s_q7;
     let t42 = t12 * c_q7 + t13 * s_q7;
@@ -3006,11 +3010,15 @@ pub const OPS_COORDINATE_RATES: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`coordinate_rates_with`]; its cost is [`OPS_COORDINATE_RATES`].
-pub fn coordinate_rates(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NQ] {
+pub fn coordinate_rates(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NQ] {
     coordinate_rates_with(&p.derived(), q, qd)
 }
 /// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
-pub fn coordinate_rates_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NQ] {
+pub fn coordinate_rates_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+) -> [Real; NQ] {
     let p = &d.params;
     let t0 = q[3] * q[3];
     let t1 = q[4] * q[4];
@@ -3057,11 +3065,11 @@ pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`body_jacobians_with`]; its cost is [`OPS_BODY_JACOBIANS`].
-pub fn body_jacobians(p: &Params, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
+pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     body_jacobians_with(&p.derived(), q)
 }
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_jacobians_with(d: &Derived, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
+pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     let p = &d.params;
     let t0 = q[3] * q[3];
     let t1 = q[4] * q[4];
@@ -3081,8 +3089,8 @@ pub fn body_jacobians_with(d: &Derived, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
     let t15 = 2.0 * (t4 - t7);
     let t16 = 2.0 * (t5 + t6);
     let t17 = 1.0 - 2.0 * (t0 + t1);
-    let s_q7 = libm::sin(q[7]);
-    let c_q7 = libm::cos(q[7]);
+    let s_q7 = libm::Libm::<Real>::sin(q[7]);
+    let c_q7 = libm::Libm::<Real>::cos(q[7]);
     let t20 = q[8] * q[8];
     let t21 = q[9] * q[9];
     let t22 = q[10] * q[10];
@@ -3101,8 +3109,8 @@ pub fn body_jacobians_with(d: &Derived, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
     let t35 = 2.0 * (t24 - t27);
     let t36 = 2.0 * (t25 + t26);
     let t37 = 1.0 - 2.0 * (t20 + t21);
-    let s_q12 = libm::sin(q[12]);
-    let c_q12 = libm::cos(q[12]);
+    let s_q12 = libm::Libm::<Real>::sin(q[12]);
+    let c_q12 = libm::Libm::<Real>::cos(q[12]);
     let t40 = c_q7 * t29 - s_q7 * t32;
     let t41 = c_q7 * t31 - s_q7 * t34;
     let t42 = c_q12 * t40 - s_q12 * t41;

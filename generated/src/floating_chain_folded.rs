@@ -31,6 +31,10 @@
 //! | `body_jacobians` | 333 | 194 | 0 | 0 | 2 | 2 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
+/// The floating-point type of every input, output and parameter:
+/// change it to `f32` (or generate with `single_precision = true` in
+/// the spec) for single precision.
+pub type Real = f64;
 /// Number of position coordinates `q` (larger than `NV` when a
 /// spherical or free joint stores a quaternion).
 pub const NQ: usize = 13;
@@ -77,9 +81,9 @@ pub const BODY_NAMES: [&str; NB] = ["base", "link1", "link2", "link3"];
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Pose {
     /// Rotation from body to ground coordinates, row-major.
-    pub rotation: [[f64; 3]; 3],
+    pub rotation: [[Real; 3]; 3],
     /// Body-frame origin in ground coordinates.
-    pub position: [f64; 3],
+    pub position: [Real; 3],
 }
 /// Arithmetic operations of one generated function (subtractions and
 /// negations count as additions).
@@ -147,19 +151,19 @@ pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
 /// [`inverse_dynamics_with`]; its cost is [`OPS_INVERSE_DYNAMICS`].
 pub fn inverse_dynamics(
     p: &Params,
-    q: &[f64; NQ],
-    qd: &[f64; NV],
-    qdd: &[f64; NV],
-) -> [f64; NV] {
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
     inverse_dynamics_with(&p.derived(), q, qd, qdd)
 }
 /// [`inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn inverse_dynamics_with(
     d: &Derived,
-    q: &[f64; NQ],
-    qd: &[f64; NV],
-    qdd: &[f64; NV],
-) -> [f64; NV] {
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
     let p = &d.params;
     let t0 = 2.0 * (q[3] * q[5] - q[4] * q[6]);
     let t1 = 2.0 * (q[4] * q[5] + q[3] * q[6]);
@@ -170,8 +174,8 @@ pub fn inverse_dynamics_with(
     let t6 = qd[2] * qd[3];
     let t7 = qd[1] * qd[3];
     let t8 = qd[0] * qd[4];
-    let s_q7 = libm::sin(q[7]);
-    let c_q7 = libm::cos(q[7]);
+    let s_q7 = libm::Libm::<Real>::sin(q[7]);
+    let c_q7 = libm::Libm::<Real>::cos(q[7]);
     let t11 = qd[3] * c_q7 + qd[4] * s_q7;
     let t12 = qd[4] * c_q7 - qd[3] * s_q7;
     let t13 = qd[4] * qd[4];
@@ -245,8 +249,8 @@ pub fn inverse_dynamics_with(
     let t81 = qdd[7] + t25 * t36 + t26 * t39 + t24 * t42 + qd[9] * t52 - qd[8] * t56;
     let t82 = qdd[8] + t57 + t58 + t59 + t79 - t80;
     let t83 = qdd[9] + t25 * t38 + t26 * t41 + t24 * t44 + qd[8] * t48 - qd[7] * t52;
-    let s_q12 = libm::sin(q[12]);
-    let c_q12 = libm::cos(q[12]);
+    let s_q12 = libm::Libm::<Real>::sin(q[12]);
+    let c_q12 = libm::Libm::<Real>::cos(q[12]);
     let t86 = t76 * c_q12 - t78 * s_q12;
     let t87 = t76 * s_q12 + t78 * c_q12;
     let t88 = t78 * t78;
@@ -349,14 +353,14 @@ pub const OPS_MASS_MATRIX: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`mass_matrix_with`]; its cost is [`OPS_MASS_MATRIX`].
-pub fn mass_matrix(p: &Params, q: &[f64; NQ]) -> [[f64; NV]; NV] {
+pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     mass_matrix_with(&p.derived(), q)
 }
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
-pub fn mass_matrix_with(d: &Derived, q: &[f64; NQ]) -> [[f64; NV]; NV] {
+pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let s_q7 = libm::sin(q[7]);
-    let c_q7 = libm::cos(q[7]);
+    let s_q7 = libm::Libm::<Real>::sin(q[7]);
+    let c_q7 = libm::Libm::<Real>::cos(q[7]);
     let t2 = q[8] * q[8];
     let t3 = q[9] * q[9];
     let t4 = q[10] * q[10];
@@ -375,8 +379,8 @@ pub fn mass_matrix_with(d: &Derived, q: &[f64; NQ]) -> [[f64; NV]; NV] {
     let t17 = 2.0 * (t6 - t9);
     let t18 = 2.0 * (t7 + t8);
     let t19 = 1.0 - 2.0 * (t2 + t3);
-    let s_q12 = libm::sin(q[12]);
-    let c_q12 = libm::cos(q[12]);
+    let s_q12 = libm::Libm::<Real>::sin(q[12]);
+    let c_q12 = libm::Libm::<Real>::cos(q[12]);
     let t22 = c_q7 * t11;
     let t23 = s_q7 * t14;
     let t24 = t22 - t23;
@@ -744,11 +748,11 @@ pub const OPS_BIAS: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`bias_with`]; its cost is [`OPS_BIAS`].
-pub fn bias(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
+pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     bias_with(&p.derived(), q, qd)
 }
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
-pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
+pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
     let t0 = 2.0 * (q[3] * q[5] - q[4] * q[6]);
     let t1 = 2.0 * (q[4] * q[5] + q[3] * q[6]);
@@ -759,8 +763,8 @@ pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let t6 = qd[2] * qd[3];
     let t7 = qd[1] * qd[3];
     let t8 = qd[0] * qd[4];
-    let s_q7 = libm::sin(q[7]);
-    let c_q7 = libm::cos(q[7]);
+    let s_q7 = libm::Libm::<Real>::sin(q[7]);
+    let c_q7 = libm::Libm::<Real>::cos(q[7]);
     let t11 = qd[3] * c_q7 + qd[4] * s_q7;
     let t12 = qd[4] * c_q7 - qd[3] * s_q7;
     let t13 = qd[4] * qd[4];
@@ -806,8 +810,8 @@ pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let t53 = t40 + qd[7];
     let t54 = t44 + qd[8];
     let t55 = t48 + qd[9];
-    let s_q12 = libm::sin(q[12]);
-    let c_q12 = libm::cos(q[12]);
+    let s_q12 = libm::Libm::<Real>::sin(q[12]);
+    let c_q12 = libm::Libm::<Real>::cos(q[12]);
     let t58 = t53 * c_q12 - t55 * s_q12;
     let t59 = t53 * s_q12 + t55 * c_q12;
     let t60 = t55 * t55;
@@ -924,17 +928,17 @@ pub const OPS_GRAVITY: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`gravity_with`]; its cost is [`OPS_GRAVITY`].
-pub fn gravity(p: &Params, q: &[f64; NQ]) -> [f64; NV] {
+pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
     gravity_with(&p.derived(), q)
 }
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
-pub fn gravity_with(d: &Derived, q: &[f64; NQ]) -> [f64; NV] {
+pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let p = &d.params;
     let t0 = 2.0 * (q[3] * q[5] - q[4] * q[6]);
     let t1 = 2.0 * (q[4] * q[5] + q[3] * q[6]);
     let t2 = 1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4]);
-    let s_q7 = libm::sin(q[7]);
-    let c_q7 = libm::cos(q[7]);
+    let s_q7 = libm::Libm::<Real>::sin(q[7]);
+    let c_q7 = libm::Libm::<Real>::cos(q[7]);
     let t5 = q[8] * q[8];
     let t6 = q[9] * q[9];
     let t7 = q[10] * q[10];
@@ -953,8 +957,8 @@ pub fn gravity_with(d: &Derived, q: &[f64; NQ]) -> [f64; NV] {
     let t20 = 2.0 * (t9 - t12);
     let t21 = 2.0 * (t10 + t11);
     let t22 = 1.0 - 2.0 * (t5 + t6);
-    let s_q12 = libm::sin(q[12]);
-    let c_q12 = libm::cos(q[12]);
+    let s_q12 = libm::Libm::<Real>::sin(q[12]);
+    let c_q12 = libm::Libm::<Real>::cos(q[12]);
     let t25 = t0 * c_q7;
     let t26 = t1 * s_q7;
     let t27 = 9.81 * (t25 + t26);
@@ -1031,19 +1035,19 @@ pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
 /// [`forward_dynamics_with`]; its cost is [`OPS_FORWARD_DYNAMICS`].
 pub fn forward_dynamics(
     p: &Params,
-    q: &[f64; NQ],
-    qd: &[f64; NV],
-    tau: &[f64; NV],
-) -> [f64; NV] {
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> [Real; NV] {
     forward_dynamics_with(&p.derived(), q, qd, tau)
 }
 /// [`forward_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn forward_dynamics_with(
     d: &Derived,
-    q: &[f64; NQ],
-    qd: &[f64; NV],
-    tau: &[f64; NV],
-) -> [f64; NV] {
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> [Real; NV] {
     let p = &d.params;
     let t0 = 2.0 * (q[3] * q[5] - q[4] * q[6]);
     let t1 = 2.0 * (q[4] * q[5] + q[3] * q[6]);
@@ -1054,8 +1058,8 @@ pub fn forward_dynamics_with(
     let t6 = qd[2] * qd[3];
     let t7 = qd[1] * qd[3];
     let t8 = qd[0] * qd[4];
-    let s_q7 = libm::sin(q[7]);
-    let c_q7 = libm::cos(q[7]);
+    let s_q7 = libm::Libm::<Real>::sin(q[7]);
+    let c_q7 = libm::Libm::<Real>::cos(q[7]);
     let t11 = qd[3] * c_q7 + qd[4] * s_q7;
     let t12 = qd[4] * c_q7 - qd[3] * s_q7;
     let t13 = qd[4] * qd[4];
@@ -1111,8 +1115,8 @@ pub fn forward_dynamics_with(
     let t63 = qd[8] * t40;
     let t64 = qd[7] * t44;
     let t65 = t63 - t64;
-    let s_q12 = libm::sin(q[12]);
-    let c_q12 = libm::cos(q[12]);
+    let s_q12 = libm::Libm::<Real>::sin(q[12]);
+    let c_q12 = libm::Libm::<Real>::cos(q[12]);
     let t68 = t54 * c_q12 - t56 * s_q12;
     let t69 = t54 * s_q12 + t56 * c_q12;
     let t70 = t56 * t56;
@@ -1637,18 +1641,18 @@ pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`coriolis_matrix_with`]; its cost is [`OPS_CORIOLIS_MATRIX`].
-pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV]; NV] {
+pub fn coriolis_matrix(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [[Real; NV]; NV] {
     coriolis_matrix_with(&p.derived(), q, qd)
 }
 /// [`coriolis_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn coriolis_matrix_with(
     d: &Derived,
-    q: &[f64; NQ],
-    qd: &[f64; NV],
-) -> [[f64; NV]; NV] {
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let s_q7 = libm::sin(q[7]);
-    let c_q7 = libm::cos(q[7]);
+    let s_q7 = libm::Libm::<Real>::sin(q[7]);
+    let c_q7 = libm::Libm::<Real>::cos(q[7]);
     let t2 = qd[3] * c_q7 + qd[4] * s_q7;
     let t3 = qd[4] * c_q7 - qd[3] * s_q7;
     let t4 = qd[5] + qd[6];
@@ -1676,8 +1680,8 @@ pub fn coriolis_matrix_with(
     let t26 = qd[7] + t2 * t14 + t3 * t17 + t4 * t20;
     let t27 = qd[8] + t23 + t24 + t25;
     let t28 = qd[9] + t2 * t16 + t3 * t19 + t4 * t22;
-    let s_q12 = libm::sin(q[12]);
-    let c_q12 = libm::cos(q[12]);
+    let s_q12 = libm::Libm::<Real>::sin(q[12]);
+    let c_q12 = libm::Libm::<Real>::cos(q[12]);
     let t31 = t26 * c_q12 - t28 * s_q12;
     let t32 = t26 * s_q12 + t28 * c_q12;
     let t33 = t27 + qd[10];
@@ -2568,17 +2572,17 @@ pub const OPS_ENERGY: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`energy_with`]; its cost is [`OPS_ENERGY`].
-pub fn energy(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
+pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     energy_with(&p.derived(), q, qd)
 }
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
-pub fn energy_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
+pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     let p = &d.params;
     let t0 = 2.0 * (q[3] * q[5] - q[4] * q[6]);
     let t1 = 2.0 * (q[4] * q[5] + q[3] * q[6]);
     let t2 = 1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4]);
-    let s_q7 = libm::sin(q[7]);
-    let c_q7 = libm::cos(q[7]);
+    let s_q7 = libm::Libm::<Real>::sin(q[7]);
+    let c_q7 = libm::Libm::<Real>::cos(q[7]);
     let t5 = qd[3] * c_q7 + qd[4] * s_q7;
     let t6 = qd[4] * c_q7 - qd[3] * s_q7;
     let t7 = qd[5] + qd[6];
@@ -2606,8 +2610,8 @@ pub fn energy_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
     let t29 = qd[7] + t5 * t17 + t6 * t20 + t7 * t23;
     let t30 = qd[8] + t26 + t27 + t28;
     let t31 = qd[9] + t5 * t19 + t6 * t22 + t7 * t25;
-    let s_q12 = libm::sin(q[12]);
-    let c_q12 = libm::cos(q[12]);
+    let s_q12 = libm::Libm::<Real>::sin(q[12]);
+    let c_q12 = libm::Libm::<Real>::cos(q[12]);
     let t34 = t29 * c_q12 - t31 * s_q12;
     let t35 = t29 * s_q12 + t31 * c_q12;
     let t36 = t30 + qd[10];
@@ -2678,11 +2682,11 @@ pub const OPS_BODY_POSES: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`body_poses_with`]; its cost is [`OPS_BODY_POSES`].
-pub fn body_poses(p: &Params, q: &[f64; NQ]) -> [Pose; NB] {
+pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
     body_poses_with(&p.derived(), q)
 }
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_poses_with(d: &Derived, q: &[f64; NQ]) -> [Pose; NB] {
+pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let p = &d.params;
     let t0 = q[3] * q[3];
     let t1 = q[4] * q[4];
@@ -2702,8 +2706,8 @@ pub fn body_poses_with(d: &Derived, q: &[f64; NQ]) -> [Pose; NB] {
     let t15 = 2.0 * (t4 - t7);
     let t16 = 2.0 * (t5 + t6);
     let t17 = 1.0 - 2.0 * (t0 + t1);
-    let s_q7 = libm::sin(q[7]);
-    let c_q7 = libm::cos(q[7]);
+    let s_q7 = libm::Libm::<Real>::sin(q[7]);
+    let c_q7 = libm::Libm::<Real>::cos(q[7]);
     let t20 = q[8] * q[8];
     let t21 = q[9] * q[9];
     let t22 = q[10] * q[10];
@@ -2722,8 +2726,8 @@ pub fn body_poses_with(d: &Derived, q: &[f64; NQ]) -> [Pose; NB] {
     let t35 = 2.0 * (t24 - t27);
     let t36 = 2.0 * (t25 + t26);
     let t37 = 1.0 - 2.0 * (t20 + t21);
-    let s_q12 = libm::sin(q[12]);
-    let c_q12 = libm::cos(q[12]);
+    let s_q12 = libm::Libm::<Real>::sin(q[12]);
+    let c_q12 = libm::Libm::<Real>::cos(q[12]);
     let t40 = t9 * c_q7 + t10 * s_q7;
     let t41 = t10 * c_q7 - t9 * s_q7;
     let t42 = t12 * c_q7 + t13 * s_q7;
@@ -2787,11 +2791,15 @@ pub const OPS_COORDINATE_RATES: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`coordinate_rates_with`]; its cost is [`OPS_COORDINATE_RATES`].
-pub fn coordinate_rates(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NQ] {
+pub fn coordinate_rates(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NQ] {
     coordinate_rates_with(&p.derived(), q, qd)
 }
 /// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
-pub fn coordinate_rates_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NQ] {
+pub fn coordinate_rates_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+) -> [Real; NQ] {
     let p = &d.params;
     let t0 = q[3] * q[3];
     let t1 = q[4] * q[4];
@@ -2838,11 +2846,11 @@ pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`body_jacobians_with`]; its cost is [`OPS_BODY_JACOBIANS`].
-pub fn body_jacobians(p: &Params, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
+pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     body_jacobians_with(&p.derived(), q)
 }
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_jacobians_with(d: &Derived, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
+pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     let p = &d.params;
     let t0 = q[3] * q[3];
     let t1 = q[4] * q[4];
@@ -2862,8 +2870,8 @@ pub fn body_jacobians_with(d: &Derived, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
     let t15 = 2.0 * (t4 - t7);
     let t16 = 2.0 * (t5 + t6);
     let t17 = 1.0 - 2.0 * (t0 + t1);
-    let s_q7 = libm::sin(q[7]);
-    let c_q7 = libm::cos(q[7]);
+    let s_q7 = libm::Libm::<Real>::sin(q[7]);
+    let c_q7 = libm::Libm::<Real>::cos(q[7]);
     let t20 = q[8] * q[8];
     let t21 = q[9] * q[9];
     let t22 = q[10] * q[10];
@@ -2882,8 +2890,8 @@ pub fn body_jacobians_with(d: &Derived, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
     let t35 = 2.0 * (t24 - t27);
     let t36 = 2.0 * (t25 + t26);
     let t37 = 1.0 - 2.0 * (t20 + t21);
-    let s_q12 = libm::sin(q[12]);
-    let c_q12 = libm::cos(q[12]);
+    let s_q12 = libm::Libm::<Real>::sin(q[12]);
+    let c_q12 = libm::Libm::<Real>::cos(q[12]);
     let t40 = c_q7 * t29 - s_q7 * t32;
     let t41 = c_q7 * t31 - s_q7 * t34;
     let t42 = c_q12 * t40 - s_q12 * t41;

@@ -31,6 +31,10 @@
 //! | `body_jacobians` | 974 | 585 | 0 | 0 | 5 | 5 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
+/// The floating-point type of every input, output and parameter:
+/// change it to `f32` (or generate with `single_precision = true` in
+/// the spec) for single precision.
+pub type Real = f64;
 /// Number of position coordinates `q` (larger than `NV` when a
 /// spherical or free joint stores a quaternion).
 pub const NQ: usize = 20;
@@ -99,9 +103,9 @@ pub const BODY_NAMES: [&str; NB] = [
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Pose {
     /// Rotation from body to ground coordinates, row-major.
-    pub rotation: [[f64; 3]; 3],
+    pub rotation: [[Real; 3]; 3],
     /// Body-frame origin in ground coordinates.
-    pub position: [f64; 3],
+    pub position: [Real; 3],
 }
 /// Arithmetic operations of one generated function (subtractions and
 /// negations count as additions).
@@ -124,13 +128,13 @@ pub struct OpCount {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Params {
     /// `g` (spec value 9.81).
-    pub g: f64,
+    pub g: Real,
     /// `m_torso` (spec value 8).
-    pub m_torso: f64,
+    pub m_torso: Real,
     /// `m_hand` (spec value 0.6).
-    pub m_hand: f64,
+    pub m_hand: Real,
     /// `l_arm` (spec value 0.35).
-    pub l_arm: f64,
+    pub l_arm: Real,
 }
 impl Default for Params {
     fn default() -> Self {
@@ -149,153 +153,153 @@ pub struct Derived {
     /// The parameters the groups were computed from.
     pub params: Params,
     /// Parameter group 0.
-    pub k0: f64,
+    pub k0: Real,
     /// Parameter group 1.
-    pub k1: f64,
+    pub k1: Real,
     /// Parameter group 2.
-    pub k2: f64,
+    pub k2: Real,
     /// Parameter group 3.
-    pub k3: f64,
+    pub k3: Real,
     /// Parameter group 4.
-    pub k4: f64,
+    pub k4: Real,
     /// Parameter group 5.
-    pub k5: f64,
+    pub k5: Real,
     /// Parameter group 6.
-    pub k6: f64,
+    pub k6: Real,
     /// Parameter group 7.
-    pub k7: f64,
+    pub k7: Real,
     /// Parameter group 8.
-    pub k8: f64,
+    pub k8: Real,
     /// Parameter group 9.
-    pub k9: f64,
+    pub k9: Real,
     /// Parameter group 10.
-    pub k10: f64,
+    pub k10: Real,
     /// Parameter group 11.
-    pub k11: f64,
+    pub k11: Real,
     /// Parameter group 12.
-    pub k12: f64,
+    pub k12: Real,
     /// Parameter group 13.
-    pub k13: f64,
+    pub k13: Real,
     /// Parameter group 14.
-    pub k14: f64,
+    pub k14: Real,
     /// Parameter group 15.
-    pub k15: f64,
+    pub k15: Real,
     /// Parameter group 16.
-    pub k16: f64,
+    pub k16: Real,
     /// Parameter group 17.
-    pub k17: f64,
+    pub k17: Real,
     /// Parameter group 18.
-    pub k18: f64,
+    pub k18: Real,
     /// Parameter group 19.
-    pub k19: f64,
+    pub k19: Real,
     /// Parameter group 20.
-    pub k20: f64,
+    pub k20: Real,
     /// Parameter group 21.
-    pub k21: f64,
+    pub k21: Real,
     /// Parameter group 22.
-    pub k22: f64,
+    pub k22: Real,
     /// Parameter group 23.
-    pub k23: f64,
+    pub k23: Real,
     /// Parameter group 24.
-    pub k24: f64,
+    pub k24: Real,
     /// Parameter group 25.
-    pub k25: f64,
+    pub k25: Real,
     /// Parameter group 26.
-    pub k26: f64,
+    pub k26: Real,
     /// Parameter group 27.
-    pub k27: f64,
+    pub k27: Real,
     /// Parameter group 28.
-    pub k28: f64,
+    pub k28: Real,
     /// Parameter group 29.
-    pub k29: f64,
+    pub k29: Real,
     /// Parameter group 30.
-    pub k30: f64,
+    pub k30: Real,
     /// Parameter group 31.
-    pub k31: f64,
+    pub k31: Real,
     /// Parameter group 32.
-    pub k32: f64,
+    pub k32: Real,
     /// Parameter group 33.
-    pub k33: f64,
+    pub k33: Real,
     /// Parameter group 34.
-    pub k34: f64,
+    pub k34: Real,
     /// Parameter group 35.
-    pub k35: f64,
+    pub k35: Real,
     /// Parameter group 36.
-    pub k36: f64,
+    pub k36: Real,
     /// Parameter group 37.
-    pub k37: f64,
+    pub k37: Real,
     /// Parameter group 38.
-    pub k38: f64,
+    pub k38: Real,
     /// Parameter group 39.
-    pub k39: f64,
+    pub k39: Real,
     /// Parameter group 40.
-    pub k40: f64,
+    pub k40: Real,
     /// Parameter group 41.
-    pub k41: f64,
+    pub k41: Real,
     /// Parameter group 42.
-    pub k42: f64,
+    pub k42: Real,
     /// Parameter group 43.
-    pub k43: f64,
+    pub k43: Real,
     /// Parameter group 44.
-    pub k44: f64,
+    pub k44: Real,
     /// Parameter group 45.
-    pub k45: f64,
+    pub k45: Real,
     /// Parameter group 46.
-    pub k46: f64,
+    pub k46: Real,
     /// Parameter group 47.
-    pub k47: f64,
+    pub k47: Real,
     /// Parameter group 48.
-    pub k48: f64,
+    pub k48: Real,
     /// Parameter group 49.
-    pub k49: f64,
+    pub k49: Real,
     /// Parameter group 50.
-    pub k50: f64,
+    pub k50: Real,
     /// Parameter group 51.
-    pub k51: f64,
+    pub k51: Real,
     /// Parameter group 52.
-    pub k52: f64,
+    pub k52: Real,
     /// Parameter group 53.
-    pub k53: f64,
+    pub k53: Real,
     /// Parameter group 54.
-    pub k54: f64,
+    pub k54: Real,
     /// Parameter group 55.
-    pub k55: f64,
+    pub k55: Real,
     /// Parameter group 56.
-    pub k56: f64,
+    pub k56: Real,
     /// Parameter group 57.
-    pub k57: f64,
+    pub k57: Real,
     /// Parameter group 58.
-    pub k58: f64,
+    pub k58: Real,
     /// Parameter group 59.
-    pub k59: f64,
+    pub k59: Real,
     /// Parameter group 60.
-    pub k60: f64,
+    pub k60: Real,
     /// Parameter group 61.
-    pub k61: f64,
+    pub k61: Real,
     /// Parameter group 62.
-    pub k62: f64,
+    pub k62: Real,
     /// Parameter group 63.
-    pub k63: f64,
+    pub k63: Real,
     /// Parameter group 64.
-    pub k64: f64,
+    pub k64: Real,
     /// Parameter group 65.
-    pub k65: f64,
+    pub k65: Real,
     /// Parameter group 66.
-    pub k66: f64,
+    pub k66: Real,
     /// Parameter group 67.
-    pub k67: f64,
+    pub k67: Real,
     /// Parameter group 68.
-    pub k68: f64,
+    pub k68: Real,
     /// Parameter group 69.
-    pub k69: f64,
+    pub k69: Real,
     /// Parameter group 70.
-    pub k70: f64,
+    pub k70: Real,
     /// Parameter group 71.
-    pub k71: f64,
+    pub k71: Real,
     /// Parameter group 72.
-    pub k72: f64,
+    pub k72: Real,
     /// Parameter group 73.
-    pub k73: f64,
+    pub k73: Real,
 }
 impl Params {
     /// Computes the parameter groups; call again after changing a
@@ -515,19 +519,19 @@ pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
 /// [`inverse_dynamics_with`]; its cost is [`OPS_INVERSE_DYNAMICS`].
 pub fn inverse_dynamics(
     p: &Params,
-    q: &[f64; NQ],
-    qd: &[f64; NV],
-    qdd: &[f64; NV],
-) -> [f64; NV] {
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
     inverse_dynamics_with(&p.derived(), q, qd, qdd)
 }
 /// [`inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn inverse_dynamics_with(
     d: &Derived,
-    q: &[f64; NQ],
-    qd: &[f64; NV],
-    qdd: &[f64; NV],
-) -> [f64; NV] {
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
     let p = &d.params;
     let t0 = p.g * (2.0 * (q[3] * q[5] - q[4] * q[6]));
     let t1 = p.g * (2.0 * (q[4] * q[5] + q[3] * q[6]));
@@ -538,8 +542,8 @@ pub fn inverse_dynamics_with(
     let t6 = qd[2] * qd[3];
     let t7 = qd[1] * qd[3];
     let t8 = qd[0] * qd[4];
-    let s_q7 = libm::sin(q[7]);
-    let c_q7 = libm::cos(q[7]);
+    let s_q7 = libm::Libm::<Real>::sin(q[7]);
+    let c_q7 = libm::Libm::<Real>::cos(q[7]);
     let t11 = 0.019833838076209875 * s_q7 - 0.19767681165408388 * c_q7;
     let t12 = 0.19767681165408388 * s_q7 + 0.019833838076209875 * c_q7;
     let t13 = 0.975170327201816 * c_q7 - 0.09784339500725571 * s_q7;
@@ -567,8 +571,8 @@ pub fn inverse_dynamics_with(
     let t32 = 0.9800665778412416 * qd[3] + 0.19866933079506122 * qd[4] + qd[6];
     let t33 = 0.9800665778412416 * qdd[3] + 0.19866933079506122 * qdd[4] + qdd[6];
     let t34 = qdd[3] * t12 + qdd[4] * t14 + qdd[5] * t16 - qd[6] * (t17 + t18 + t19);
-    let s_q8 = libm::sin(q[8]);
-    let c_q8 = libm::cos(q[8]);
+    let s_q8 = libm::Libm::<Real>::sin(q[8]);
+    let c_q8 = libm::Libm::<Real>::cos(q[8]);
     let t37 = t32 * c_q8 - t20 * s_q8;
     let t38 = t32 * s_q8 + t20 * c_q8;
     let t39 = t27 * c_q8;
@@ -589,8 +593,8 @@ pub fn inverse_dynamics_with(
         + 0.5999999999999999 * (qdd[8] - t37 * t37 * q[9]) + 1.6 * t49 - t45 * t47;
     let t52 = t41 + t42 + 0.5999999999999999 * (t45 * q[9]) + 1.1999999999999997 * t49
         - t37 * t37 * t47 - t43 * t48 - 0.8 * qdd[8];
-    let s_q10 = libm::sin(q[10]);
-    let c_q10 = libm::cos(q[10]);
+    let s_q10 = libm::Libm::<Real>::sin(q[10]);
+    let c_q10 = libm::Libm::<Real>::cos(q[10]);
     let t55 = 1.0 - c_q10;
     let t56 = 1.0 - 0.64 * t55;
     let t57 = 1.0 - 0.36 * t55;
@@ -696,16 +700,16 @@ pub fn inverse_dynamics_with(
         - qd[4] * qd[4] * t129 - qd[5] * t133
         - (0.9800665778412416 * qdd[5] - 0.19866933079506122 * qdd[4]) * q[16]
         - 0.05 * qdd[4] - 2.0 * (t131 * qd[14]);
-    let s_q17 = libm::sin(q[17]);
-    let c_q17 = libm::cos(q[17]);
+    let s_q17 = libm::Libm::<Real>::sin(q[17]);
+    let c_q17 = libm::Libm::<Real>::cos(q[17]);
     let t140 = qd[3] * c_q17 + t130 * s_q17;
     let t141 = t130 * c_q17 - qd[3] * s_q17;
     let t142 = t131 + qd[15];
     let t143 = 0.9800665778412416 * qdd[5] + qdd[15] - 0.19866933079506122 * qdd[4];
     let t144 = qdd[3] * c_q17 + t132 * s_q17 + qd[15] * t141;
     let t145 = t132 * c_q17 - qdd[3] * s_q17 - qd[15] * t140;
-    let s_q18 = libm::sin(q[18]);
-    let c_q18 = libm::cos(q[18]);
+    let s_q18 = libm::Libm::<Real>::sin(q[18]);
+    let c_q18 = libm::Libm::<Real>::cos(q[18]);
     let t148 = qd[3] * c_q18 - qd[5] * s_q18;
     let t149 = qd[3] * s_q18 + qd[5] * c_q18;
     let t150 = 0.1 * (qd[5] - qd[4]);
@@ -927,25 +931,25 @@ pub const OPS_MASS_MATRIX: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`mass_matrix_with`]; its cost is [`OPS_MASS_MATRIX`].
-pub fn mass_matrix(p: &Params, q: &[f64; NQ]) -> [[f64; NV]; NV] {
+pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     mass_matrix_with(&p.derived(), q)
 }
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
-pub fn mass_matrix_with(d: &Derived, q: &[f64; NQ]) -> [[f64; NV]; NV] {
+pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let s_q7 = libm::sin(q[7]);
-    let c_q7 = libm::cos(q[7]);
+    let s_q7 = libm::Libm::<Real>::sin(q[7]);
+    let c_q7 = libm::Libm::<Real>::cos(q[7]);
     let t2 = 0.019833838076209875 * s_q7 - 0.19767681165408388 * c_q7;
     let t3 = 0.19767681165408388 * s_q7 + 0.019833838076209875 * c_q7;
     let t4 = 0.975170327201816 * c_q7 - 0.09784339500725571 * s_q7;
     let t5 = -(0.975170327201816 * s_q7) - 0.09784339500725571 * c_q7;
     let t6 = 0.9950041652780258 * s_q7 + 0.09983341664682815 * c_q7;
     let t7 = 0.9950041652780258 * c_q7 - 0.09983341664682815 * s_q7;
-    let s_q8 = libm::sin(q[8]);
-    let c_q8 = libm::cos(q[8]);
+    let s_q8 = libm::Libm::<Real>::sin(q[8]);
+    let c_q8 = libm::Libm::<Real>::cos(q[8]);
     let t10 = -p.l_arm - 0.8 * q[9];
-    let s_q10 = libm::sin(q[10]);
-    let c_q10 = libm::cos(q[10]);
+    let s_q10 = libm::Libm::<Real>::sin(q[10]);
+    let c_q10 = libm::Libm::<Real>::cos(q[10]);
     let t13 = 1.0 - c_q10;
     let t14 = 1.0 - 0.64 * t13;
     let t15 = 1.0 - 0.36 * t13;
@@ -983,10 +987,10 @@ pub fn mass_matrix_with(d: &Derived, q: &[f64; NQ]) -> [[f64; NV]; NV] {
     let t41 = 0.20896434210788312 * (t29 - t26) + 0.955336489125606 * t32;
     let t42 = 0.20896434210788312 * (t30 - t27) + 0.955336489125606 * t33;
     let t43 = q[15] - 0.1;
-    let s_q17 = libm::sin(q[17]);
-    let c_q17 = libm::cos(q[17]);
-    let s_q18 = libm::sin(q[18]);
-    let c_q18 = libm::cos(q[18]);
+    let s_q17 = libm::Libm::<Real>::sin(q[17]);
+    let c_q17 = libm::Libm::<Real>::cos(q[17]);
+    let s_q18 = libm::Libm::<Real>::sin(q[18]);
+    let c_q18 = libm::Libm::<Real>::cos(q[18]);
     let t48 = -q[19] - 0.4;
     let t49 = c_q18 * c_q18;
     let t50 = s_q18 * s_q18;
@@ -1920,11 +1924,11 @@ pub const OPS_BIAS: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`bias_with`]; its cost is [`OPS_BIAS`].
-pub fn bias(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
+pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     bias_with(&p.derived(), q, qd)
 }
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
-pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
+pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
     let t0 = p.g * (2.0 * (q[3] * q[5] - q[4] * q[6]));
     let t1 = p.g * (2.0 * (q[4] * q[5] + q[3] * q[6]));
@@ -1935,8 +1939,8 @@ pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let t6 = qd[2] * qd[3];
     let t7 = qd[1] * qd[3];
     let t8 = qd[0] * qd[4];
-    let s_q7 = libm::sin(q[7]);
-    let c_q7 = libm::cos(q[7]);
+    let s_q7 = libm::Libm::<Real>::sin(q[7]);
+    let c_q7 = libm::Libm::<Real>::cos(q[7]);
     let t11 = 0.019833838076209875 * s_q7 - 0.19767681165408388 * c_q7;
     let t12 = 0.19767681165408388 * s_q7 + 0.019833838076209875 * c_q7;
     let t13 = 0.975170327201816 * c_q7 - 0.09784339500725571 * s_q7;
@@ -1953,16 +1957,16 @@ pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let t24 = 0.2 * qd[3] - 0.1 * qd[4];
     let t25 = 0.9800665778412416 * qd[3] + 0.19866933079506122 * qd[4] + qd[6];
     let t26 = qd[6] * t21;
-    let s_q8 = libm::sin(q[8]);
-    let c_q8 = libm::cos(q[8]);
+    let s_q8 = libm::Libm::<Real>::sin(q[8]);
+    let c_q8 = libm::Libm::<Real>::cos(q[8]);
     let t29 = t25 * c_q8 - t21 * s_q8;
     let t30 = t25 * s_q8 + t21 * c_q8;
     let t31 = t20 + qd[7];
     let t32 = -p.l_arm - 0.8 * q[9];
     let t33 = t31 * t32 - 0.5999999999999999 * (t30 * q[9]);
     let t34 = t29 * qd[8];
-    let s_q10 = libm::sin(q[10]);
-    let c_q10 = libm::cos(q[10]);
+    let s_q10 = libm::Libm::<Real>::sin(q[10]);
+    let c_q10 = libm::Libm::<Real>::cos(q[10]);
     let t37 = 1.0 - c_q10;
     let t38 = 1.0 - 0.64 * t37;
     let t39 = 1.0 - 0.36 * t37;
@@ -2029,15 +2033,15 @@ pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let t94 = 0.9800665778412416 * qd[4] + 0.19866933079506122 * qd[5];
     let t95 = 0.9800665778412416 * qd[5] - 0.19866933079506122 * qd[4];
     let t96 = 0.05 * qd[3] + qd[5] * t93;
-    let s_q17 = libm::sin(q[17]);
-    let c_q17 = libm::cos(q[17]);
+    let s_q17 = libm::Libm::<Real>::sin(q[17]);
+    let c_q17 = libm::Libm::<Real>::cos(q[17]);
     let t99 = qd[3] * c_q17 + t94 * s_q17;
     let t100 = t94 * c_q17 - qd[3] * s_q17;
     let t101 = t95 + qd[15];
     let t102 = qd[15] * t100;
     let t103 = qd[15] * t99;
-    let s_q18 = libm::sin(q[18]);
-    let c_q18 = libm::cos(q[18]);
+    let s_q18 = libm::Libm::<Real>::sin(q[18]);
+    let c_q18 = libm::Libm::<Real>::cos(q[18]);
     let t106 = qd[3] * c_q18 - qd[5] * s_q18;
     let t107 = qd[3] * s_q18 + qd[5] * c_q18;
     let t108 = 0.1 * (qd[5] - qd[4]);
@@ -2298,30 +2302,30 @@ pub const OPS_GRAVITY: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`gravity_with`]; its cost is [`OPS_GRAVITY`].
-pub fn gravity(p: &Params, q: &[f64; NQ]) -> [f64; NV] {
+pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
     gravity_with(&p.derived(), q)
 }
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
-pub fn gravity_with(d: &Derived, q: &[f64; NQ]) -> [f64; NV] {
+pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let p = &d.params;
     let t0 = 2.0 * (q[3] * q[5] - q[4] * q[6]);
     let t1 = 2.0 * (q[4] * q[5] + q[3] * q[6]);
     let t2 = 1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4]);
     let t3 = p.g * t1;
     let t4 = p.g * t2;
-    let s_q7 = libm::sin(q[7]);
-    let c_q7 = libm::cos(q[7]);
+    let s_q7 = libm::Libm::<Real>::sin(q[7]);
+    let c_q7 = libm::Libm::<Real>::cos(q[7]);
     let t7 = 0.019833838076209875 * s_q7 - 0.19767681165408388 * c_q7;
     let t8 = 0.19767681165408388 * s_q7 + 0.019833838076209875 * c_q7;
     let t9 = 0.975170327201816 * c_q7 - 0.09784339500725571 * s_q7;
     let t10 = -(0.975170327201816 * s_q7) - 0.09784339500725571 * c_q7;
     let t11 = 0.9950041652780258 * s_q7 + 0.09983341664682815 * c_q7;
     let t12 = 0.9950041652780258 * c_q7 - 0.09983341664682815 * s_q7;
-    let s_q8 = libm::sin(q[8]);
-    let c_q8 = libm::cos(q[8]);
+    let s_q8 = libm::Libm::<Real>::sin(q[8]);
+    let c_q8 = libm::Libm::<Real>::cos(q[8]);
     let t15 = -p.l_arm - 0.8 * q[9];
-    let s_q10 = libm::sin(q[10]);
-    let c_q10 = libm::cos(q[10]);
+    let s_q10 = libm::Libm::<Real>::sin(q[10]);
+    let c_q10 = libm::Libm::<Real>::cos(q[10]);
     let t18 = 1.0 - c_q10;
     let t19 = 1.0 - 0.64 * t18;
     let t20 = 1.0 - 0.36 * t18;
@@ -2359,10 +2363,10 @@ pub fn gravity_with(d: &Derived, q: &[f64; NQ]) -> [f64; NV] {
     let t46 = 0.20896434210788312 * (t34 - t31) + 0.955336489125606 * t37;
     let t47 = 0.20896434210788312 * (t35 - t32) + 0.955336489125606 * t38;
     let t48 = q[15] - 0.1;
-    let s_q17 = libm::sin(q[17]);
-    let c_q17 = libm::cos(q[17]);
-    let s_q18 = libm::sin(q[18]);
-    let c_q18 = libm::cos(q[18]);
+    let s_q17 = libm::Libm::<Real>::sin(q[17]);
+    let c_q17 = libm::Libm::<Real>::cos(q[17]);
+    let s_q18 = libm::Libm::<Real>::sin(q[18]);
+    let c_q18 = libm::Libm::<Real>::cos(q[18]);
     let t53 = -q[19] - 0.4;
     let t54 = p.g * t0 * c_q18 - p.g * t2 * s_q18;
     let t55 = c_q18 * t54;
@@ -2500,19 +2504,19 @@ pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
 /// [`forward_dynamics_with`]; its cost is [`OPS_FORWARD_DYNAMICS`].
 pub fn forward_dynamics(
     p: &Params,
-    q: &[f64; NQ],
-    qd: &[f64; NV],
-    tau: &[f64; NV],
-) -> [f64; NV] {
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> [Real; NV] {
     forward_dynamics_with(&p.derived(), q, qd, tau)
 }
 /// [`forward_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn forward_dynamics_with(
     d: &Derived,
-    q: &[f64; NQ],
-    qd: &[f64; NV],
-    tau: &[f64; NV],
-) -> [f64; NV] {
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> [Real; NV] {
     let p = &d.params;
     let t0 = p.g * (2.0 * (q[3] * q[5] - q[4] * q[6]));
     let t1 = p.g * (2.0 * (q[4] * q[5] + q[3] * q[6]));
@@ -2523,8 +2527,8 @@ pub fn forward_dynamics_with(
     let t6 = qd[2] * qd[3];
     let t7 = qd[1] * qd[3];
     let t8 = qd[0] * qd[4];
-    let s_q7 = libm::sin(q[7]);
-    let c_q7 = libm::cos(q[7]);
+    let s_q7 = libm::Libm::<Real>::sin(q[7]);
+    let c_q7 = libm::Libm::<Real>::cos(q[7]);
     let t11 = 0.019833838076209875 * s_q7 - 0.19767681165408388 * c_q7;
     let t12 = 0.19767681165408388 * s_q7 + 0.019833838076209875 * c_q7;
     let t13 = 0.975170327201816 * c_q7 - 0.09784339500725571 * s_q7;
@@ -2544,8 +2548,8 @@ pub fn forward_dynamics_with(
     let t27 = qd[3] * t23 - qd[4] * t22;
     let t28 = 0.9800665778412416 * qd[3] + 0.19866933079506122 * qd[4] + qd[6];
     let t29 = qd[6] * t21;
-    let s_q8 = libm::sin(q[8]);
-    let c_q8 = libm::cos(q[8]);
+    let s_q8 = libm::Libm::<Real>::sin(q[8]);
+    let c_q8 = libm::Libm::<Real>::cos(q[8]);
     let t32 = t28 * c_q8 - t21 * s_q8;
     let t33 = t28 * s_q8 + t21 * c_q8;
     let t34 = t20 + qd[7];
@@ -2559,8 +2563,8 @@ pub fn forward_dynamics_with(
     let t42 = t34 * t36;
     let t43 = -(0.8 * (t34 * qd[8])) - 0.5999999999999999 * (t33 * qd[8]);
     let t44 = t32 * qd[8];
-    let s_q10 = libm::sin(q[10]);
-    let c_q10 = libm::cos(q[10]);
+    let s_q10 = libm::Libm::<Real>::sin(q[10]);
+    let c_q10 = libm::Libm::<Real>::cos(q[10]);
     let t47 = 1.0 - c_q10;
     let t48 = 1.0 - 0.64 * t47;
     let t49 = 1.0 - 0.36 * t47;
@@ -2649,15 +2653,15 @@ pub fn forward_dynamics_with(
     let t126 = t118 * t118 * q[16];
     let t127 = qd[3] * qd[3] * q[16];
     let t128 = t118 * qd[14];
-    let s_q17 = libm::sin(q[17]);
-    let c_q17 = libm::cos(q[17]);
+    let s_q17 = libm::Libm::<Real>::sin(q[17]);
+    let c_q17 = libm::Libm::<Real>::cos(q[17]);
     let t131 = qd[3] * c_q17 + t117 * s_q17;
     let t132 = t117 * c_q17 - qd[3] * s_q17;
     let t133 = t118 + qd[15];
     let t134 = qd[15] * t132;
     let t135 = qd[15] * t131;
-    let s_q18 = libm::sin(q[18]);
-    let c_q18 = libm::cos(q[18]);
+    let s_q18 = libm::Libm::<Real>::sin(q[18]);
+    let c_q18 = libm::Libm::<Real>::cos(q[18]);
     let t138 = qd[3] * c_q18 - qd[5] * s_q18;
     let t139 = qd[3] * s_q18 + qd[5] * c_q18;
     let t140 = 0.1 * (qd[5] - qd[4]);
@@ -3701,18 +3705,18 @@ pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`coriolis_matrix_with`]; its cost is [`OPS_CORIOLIS_MATRIX`].
-pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV]; NV] {
+pub fn coriolis_matrix(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [[Real; NV]; NV] {
     coriolis_matrix_with(&p.derived(), q, qd)
 }
 /// [`coriolis_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn coriolis_matrix_with(
     d: &Derived,
-    q: &[f64; NQ],
-    qd: &[f64; NV],
-) -> [[f64; NV]; NV] {
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let s_q7 = libm::sin(q[7]);
-    let c_q7 = libm::cos(q[7]);
+    let s_q7 = libm::Libm::<Real>::sin(q[7]);
+    let c_q7 = libm::Libm::<Real>::cos(q[7]);
     let t2 = 0.019833838076209875 * s_q7 - 0.19767681165408388 * c_q7;
     let t3 = 0.19767681165408388 * s_q7 + 0.019833838076209875 * c_q7;
     let t4 = 0.975170327201816 * c_q7 - 0.09784339500725571 * s_q7;
@@ -3721,14 +3725,14 @@ pub fn coriolis_matrix_with(
     let t7 = 0.9950041652780258 * c_q7 - 0.09983341664682815 * s_q7;
     let t8 = qd[3] * t3 + qd[4] * t5 + qd[5] * t7;
     let t9 = 0.9800665778412416 * qd[3] + 0.19866933079506122 * qd[4] + qd[6];
-    let s_q8 = libm::sin(q[8]);
-    let c_q8 = libm::cos(q[8]);
+    let s_q8 = libm::Libm::<Real>::sin(q[8]);
+    let c_q8 = libm::Libm::<Real>::cos(q[8]);
     let t12 = t9 * c_q8 - t8 * s_q8;
     let t13 = t9 * s_q8 + t8 * c_q8;
     let t14 = qd[3] * t2 + qd[4] * t4 + qd[5] * t6 + qd[7];
     let t15 = -p.l_arm - 0.8 * q[9];
-    let s_q10 = libm::sin(q[10]);
-    let c_q10 = libm::cos(q[10]);
+    let s_q10 = libm::Libm::<Real>::sin(q[10]);
+    let c_q10 = libm::Libm::<Real>::cos(q[10]);
     let t18 = 1.0 - c_q10;
     let t19 = 1.0 - 0.64 * t18;
     let t20 = 1.0 - 0.36 * t18;
@@ -3776,13 +3780,13 @@ pub fn coriolis_matrix_with(
     let t54 = qd[12] + t21 * t45 + t23 * t48 + t24 * t51;
     let t55 = q[15] - 0.1;
     let t56 = 0.9800665778412416 * qd[4] + 0.19866933079506122 * qd[5];
-    let s_q17 = libm::sin(q[17]);
-    let c_q17 = libm::cos(q[17]);
+    let s_q17 = libm::Libm::<Real>::sin(q[17]);
+    let c_q17 = libm::Libm::<Real>::cos(q[17]);
     let t59 = qd[3] * c_q17 + t56 * s_q17;
     let t60 = t56 * c_q17 - qd[3] * s_q17;
     let t61 = 0.9800665778412416 * qd[5] + qd[15] - 0.19866933079506122 * qd[4];
-    let s_q18 = libm::sin(q[18]);
-    let c_q18 = libm::cos(q[18]);
+    let s_q18 = libm::Libm::<Real>::sin(q[18]);
+    let c_q18 = libm::Libm::<Real>::cos(q[18]);
     let t64 = qd[3] * c_q18 - qd[5] * s_q18;
     let t65 = qd[3] * s_q18 + qd[5] * c_q18;
     let t66 = qd[4] + qd[16];
@@ -5953,17 +5957,17 @@ pub const OPS_ENERGY: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`energy_with`]; its cost is [`OPS_ENERGY`].
-pub fn energy(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
+pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     energy_with(&p.derived(), q, qd)
 }
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
-pub fn energy_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
+pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     let p = &d.params;
     let t0 = 2.0 * (q[3] * q[5] - q[4] * q[6]);
     let t1 = 2.0 * (q[4] * q[5] + q[3] * q[6]);
     let t2 = 1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4]);
-    let s_q7 = libm::sin(q[7]);
-    let c_q7 = libm::cos(q[7]);
+    let s_q7 = libm::Libm::<Real>::sin(q[7]);
+    let c_q7 = libm::Libm::<Real>::cos(q[7]);
     let t5 = 0.019833838076209875 * s_q7 - 0.19767681165408388 * c_q7;
     let t6 = 0.19767681165408388 * s_q7 + 0.019833838076209875 * c_q7;
     let t7 = 0.975170327201816 * c_q7 - 0.09784339500725571 * s_q7;
@@ -5972,14 +5976,14 @@ pub fn energy_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
     let t10 = 0.9950041652780258 * c_q7 - 0.09983341664682815 * s_q7;
     let t11 = qd[3] * t6 + qd[4] * t8 + qd[5] * t10;
     let t12 = 0.9800665778412416 * qd[3] + 0.19866933079506122 * qd[4] + qd[6];
-    let s_q8 = libm::sin(q[8]);
-    let c_q8 = libm::cos(q[8]);
+    let s_q8 = libm::Libm::<Real>::sin(q[8]);
+    let c_q8 = libm::Libm::<Real>::cos(q[8]);
     let t15 = t12 * c_q8 - t11 * s_q8;
     let t16 = t12 * s_q8 + t11 * c_q8;
     let t17 = qd[3] * t5 + qd[4] * t7 + qd[5] * t9 + qd[7];
     let t18 = -p.l_arm - 0.8 * q[9];
-    let s_q10 = libm::sin(q[10]);
-    let c_q10 = libm::cos(q[10]);
+    let s_q10 = libm::Libm::<Real>::sin(q[10]);
+    let c_q10 = libm::Libm::<Real>::cos(q[10]);
     let t21 = 1.0 - c_q10;
     let t22 = 1.0 - 0.64 * t21;
     let t23 = 1.0 - 0.36 * t21;
@@ -6027,13 +6031,13 @@ pub fn energy_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
     let t57 = qd[12] + t24 * t48 + t26 * t51 + t27 * t54;
     let t58 = q[15] - 0.1;
     let t59 = 0.9800665778412416 * qd[4] + 0.19866933079506122 * qd[5];
-    let s_q17 = libm::sin(q[17]);
-    let c_q17 = libm::cos(q[17]);
+    let s_q17 = libm::Libm::<Real>::sin(q[17]);
+    let c_q17 = libm::Libm::<Real>::cos(q[17]);
     let t62 = qd[3] * c_q17 + t59 * s_q17;
     let t63 = t59 * c_q17 - qd[3] * s_q17;
     let t64 = 0.9800665778412416 * qd[5] + qd[15] - 0.19866933079506122 * qd[4];
-    let s_q18 = libm::sin(q[18]);
-    let c_q18 = libm::cos(q[18]);
+    let s_q18 = libm::Libm::<Real>::sin(q[18]);
+    let c_q18 = libm::Libm::<Real>::cos(q[18]);
     let t67 = qd[3] * c_q18 - qd[5] * s_q18;
     let t68 = qd[3] * s_q18 + qd[5] * c_q18;
     let t69 = qd[4] + qd[16];
@@ -6177,11 +6181,11 @@ pub const OPS_BODY_POSES: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`body_poses_with`]; its cost is [`OPS_BODY_POSES`].
-pub fn body_poses(p: &Params, q: &[f64; NQ]) -> [Pose; NB] {
+pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
     body_poses_with(&p.derived(), q)
 }
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_poses_with(d: &Derived, q: &[f64; NQ]) -> [Pose; NB] {
+pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let p = &d.params;
     let t0 = q[3] * q[3];
     let t1 = q[4] * q[4];
@@ -6201,19 +6205,19 @@ pub fn body_poses_with(d: &Derived, q: &[f64; NQ]) -> [Pose; NB] {
     let t15 = 2.0 * (t4 - t7);
     let t16 = 2.0 * (t5 + t6);
     let t17 = 1.0 - 2.0 * (t0 + t1);
-    let s_q7 = libm::sin(q[7]);
-    let c_q7 = libm::cos(q[7]);
+    let s_q7 = libm::Libm::<Real>::sin(q[7]);
+    let c_q7 = libm::Libm::<Real>::cos(q[7]);
     let t20 = 0.019833838076209875 * s_q7 - 0.19767681165408388 * c_q7;
     let t21 = 0.19767681165408388 * s_q7 + 0.019833838076209875 * c_q7;
     let t22 = 0.975170327201816 * c_q7 - 0.09784339500725571 * s_q7;
     let t23 = -(0.975170327201816 * s_q7) - 0.09784339500725571 * c_q7;
     let t24 = 0.9950041652780258 * s_q7 + 0.09983341664682815 * c_q7;
     let t25 = 0.9950041652780258 * c_q7 - 0.09983341664682815 * s_q7;
-    let s_q8 = libm::sin(q[8]);
-    let c_q8 = libm::cos(q[8]);
+    let s_q8 = libm::Libm::<Real>::sin(q[8]);
+    let c_q8 = libm::Libm::<Real>::cos(q[8]);
     let t28 = -p.l_arm - 0.8 * q[9];
-    let s_q10 = libm::sin(q[10]);
-    let c_q10 = libm::cos(q[10]);
+    let s_q10 = libm::Libm::<Real>::sin(q[10]);
+    let c_q10 = libm::Libm::<Real>::cos(q[10]);
     let t31 = 1.0 - c_q10;
     let t32 = 1.0 - 0.64 * t31;
     let t33 = 1.0 - 0.36 * t31;
@@ -6251,10 +6255,10 @@ pub fn body_poses_with(d: &Derived, q: &[f64; NQ]) -> [Pose; NB] {
     let t59 = 0.20896434210788312 * (t47 - t44) + 0.955336489125606 * t50;
     let t60 = 0.20896434210788312 * (t48 - t45) + 0.955336489125606 * t51;
     let t61 = q[15] - 0.1;
-    let s_q17 = libm::sin(q[17]);
-    let c_q17 = libm::cos(q[17]);
-    let s_q18 = libm::sin(q[18]);
-    let c_q18 = libm::cos(q[18]);
+    let s_q17 = libm::Libm::<Real>::sin(q[17]);
+    let c_q17 = libm::Libm::<Real>::cos(q[17]);
+    let s_q18 = libm::Libm::<Real>::sin(q[18]);
+    let c_q18 = libm::Libm::<Real>::cos(q[18]);
     let t66 = -q[19] - 0.4;
     let t67 = 0.9800665778412416 * t9 + 0.19866933079506122 * t10;
     let t68 = t9 * t20 + t10 * t22 + t11 * t24;
@@ -6407,11 +6411,15 @@ pub const OPS_COORDINATE_RATES: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`coordinate_rates_with`]; its cost is [`OPS_COORDINATE_RATES`].
-pub fn coordinate_rates(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NQ] {
+pub fn coordinate_rates(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NQ] {
     coordinate_rates_with(&p.derived(), q, qd)
 }
 /// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
-pub fn coordinate_rates_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NQ] {
+pub fn coordinate_rates_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+) -> [Real; NQ] {
     let p = &d.params;
     let t0 = q[3] * q[3];
     let t1 = q[4] * q[4];
@@ -6465,11 +6473,11 @@ pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`body_jacobians_with`]; its cost is [`OPS_BODY_JACOBIANS`].
-pub fn body_jacobians(p: &Params, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
+pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     body_jacobians_with(&p.derived(), q)
 }
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_jacobians_with(d: &Derived, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
+pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     let p = &d.params;
     let t0 = q[3] * q[3];
     let t1 = q[4] * q[4];
@@ -6489,19 +6497,19 @@ pub fn body_jacobians_with(d: &Derived, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
     let t15 = 2.0 * (t4 - t7);
     let t16 = 2.0 * (t5 + t6);
     let t17 = 1.0 - 2.0 * (t0 + t1);
-    let s_q7 = libm::sin(q[7]);
-    let c_q7 = libm::cos(q[7]);
+    let s_q7 = libm::Libm::<Real>::sin(q[7]);
+    let c_q7 = libm::Libm::<Real>::cos(q[7]);
     let t20 = 0.019833838076209875 * s_q7 - 0.19767681165408388 * c_q7;
     let t21 = 0.19767681165408388 * s_q7 + 0.019833838076209875 * c_q7;
     let t22 = 0.975170327201816 * c_q7 - 0.09784339500725571 * s_q7;
     let t23 = -(0.975170327201816 * s_q7) - 0.09784339500725571 * c_q7;
     let t24 = 0.9950041652780258 * s_q7 + 0.09983341664682815 * c_q7;
     let t25 = 0.9950041652780258 * c_q7 - 0.09983341664682815 * s_q7;
-    let s_q8 = libm::sin(q[8]);
-    let c_q8 = libm::cos(q[8]);
+    let s_q8 = libm::Libm::<Real>::sin(q[8]);
+    let c_q8 = libm::Libm::<Real>::cos(q[8]);
     let t28 = -p.l_arm - 0.8 * q[9];
-    let s_q10 = libm::sin(q[10]);
-    let c_q10 = libm::cos(q[10]);
+    let s_q10 = libm::Libm::<Real>::sin(q[10]);
+    let c_q10 = libm::Libm::<Real>::cos(q[10]);
     let t31 = 1.0 - c_q10;
     let t32 = 1.0 - 0.64 * t31;
     let t33 = 1.0 - 0.36 * t31;
@@ -6539,10 +6547,10 @@ pub fn body_jacobians_with(d: &Derived, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
     let t59 = 0.20896434210788312 * (t47 - t44) + 0.955336489125606 * t50;
     let t60 = 0.20896434210788312 * (t48 - t45) + 0.955336489125606 * t51;
     let t61 = q[15] - 0.1;
-    let s_q17 = libm::sin(q[17]);
-    let c_q17 = libm::cos(q[17]);
-    let s_q18 = libm::sin(q[18]);
-    let c_q18 = libm::cos(q[18]);
+    let s_q17 = libm::Libm::<Real>::sin(q[17]);
+    let c_q17 = libm::Libm::<Real>::cos(q[17]);
+    let s_q18 = libm::Libm::<Real>::sin(q[18]);
+    let c_q18 = libm::Libm::<Real>::cos(q[18]);
     let t66 = -q[19] - 0.4;
     let t67 = 0.9800665778412416 * c_q8 - t21 * s_q8;
     let t68 = 0.9800665778412416 * s_q8 + t21 * c_q8;

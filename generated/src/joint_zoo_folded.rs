@@ -31,6 +31,10 @@
 //! | `body_jacobians` | 974 | 585 | 0 | 0 | 5 | 5 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
+/// The floating-point type of every input, output and parameter:
+/// change it to `f32` (or generate with `single_precision = true` in
+/// the spec) for single precision.
+pub type Real = f64;
 /// Number of position coordinates `q` (larger than `NV` when a
 /// spherical or free joint stores a quaternion).
 pub const NQ: usize = 20;
@@ -99,9 +103,9 @@ pub const BODY_NAMES: [&str; NB] = [
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Pose {
     /// Rotation from body to ground coordinates, row-major.
-    pub rotation: [[f64; 3]; 3],
+    pub rotation: [[Real; 3]; 3],
     /// Body-frame origin in ground coordinates.
-    pub position: [f64; 3],
+    pub position: [Real; 3],
 }
 /// Arithmetic operations of one generated function (subtractions and
 /// negations count as additions).
@@ -169,19 +173,19 @@ pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
 /// [`inverse_dynamics_with`]; its cost is [`OPS_INVERSE_DYNAMICS`].
 pub fn inverse_dynamics(
     p: &Params,
-    q: &[f64; NQ],
-    qd: &[f64; NV],
-    qdd: &[f64; NV],
-) -> [f64; NV] {
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
     inverse_dynamics_with(&p.derived(), q, qd, qdd)
 }
 /// [`inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn inverse_dynamics_with(
     d: &Derived,
-    q: &[f64; NQ],
-    qd: &[f64; NV],
-    qdd: &[f64; NV],
-) -> [f64; NV] {
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
     let p = &d.params;
     let t0 = 2.0 * (q[3] * q[5] - q[4] * q[6]);
     let t1 = 2.0 * (q[4] * q[5] + q[3] * q[6]);
@@ -192,8 +196,8 @@ pub fn inverse_dynamics_with(
     let t6 = qd[2] * qd[3];
     let t7 = qd[1] * qd[3];
     let t8 = qd[0] * qd[4];
-    let s_q7 = libm::sin(q[7]);
-    let c_q7 = libm::cos(q[7]);
+    let s_q7 = libm::Libm::<Real>::sin(q[7]);
+    let c_q7 = libm::Libm::<Real>::cos(q[7]);
     let t11 = 0.019833838076209875 * s_q7 - 0.19767681165408388 * c_q7;
     let t12 = 0.19767681165408388 * s_q7 + 0.019833838076209875 * c_q7;
     let t13 = 0.975170327201816 * c_q7 - 0.09784339500725571 * s_q7;
@@ -221,8 +225,8 @@ pub fn inverse_dynamics_with(
     let t32 = 0.9800665778412416 * qd[3] + 0.19866933079506122 * qd[4] + qd[6];
     let t33 = 0.9800665778412416 * qdd[3] + 0.19866933079506122 * qdd[4] + qdd[6];
     let t34 = qdd[3] * t12 + qdd[4] * t14 + qdd[5] * t16 - qd[6] * (t17 + t18 + t19);
-    let s_q8 = libm::sin(q[8]);
-    let c_q8 = libm::cos(q[8]);
+    let s_q8 = libm::Libm::<Real>::sin(q[8]);
+    let c_q8 = libm::Libm::<Real>::cos(q[8]);
     let t37 = t32 * c_q8 - t20 * s_q8;
     let t38 = t32 * s_q8 + t20 * c_q8;
     let t39 = t27 * c_q8;
@@ -243,8 +247,8 @@ pub fn inverse_dynamics_with(
         + 0.5999999999999999 * (qdd[8] - t37 * t37 * q[9]) + 1.6 * t49 - t45 * t47;
     let t52 = t41 + t42 + 0.5999999999999999 * (t45 * q[9]) + 1.1999999999999997 * t49
         - t37 * t37 * t47 - t43 * t48 - 0.8 * qdd[8];
-    let s_q10 = libm::sin(q[10]);
-    let c_q10 = libm::cos(q[10]);
+    let s_q10 = libm::Libm::<Real>::sin(q[10]);
+    let c_q10 = libm::Libm::<Real>::cos(q[10]);
     let t55 = 1.0 - c_q10;
     let t56 = 1.0 - 0.64 * t55;
     let t57 = 1.0 - 0.36 * t55;
@@ -350,16 +354,16 @@ pub fn inverse_dynamics_with(
         - qd[4] * qd[4] * t129 - qd[5] * t133
         - (0.9800665778412416 * qdd[5] - 0.19866933079506122 * qdd[4]) * q[16]
         - 0.05 * qdd[4] - 2.0 * (t131 * qd[14]);
-    let s_q17 = libm::sin(q[17]);
-    let c_q17 = libm::cos(q[17]);
+    let s_q17 = libm::Libm::<Real>::sin(q[17]);
+    let c_q17 = libm::Libm::<Real>::cos(q[17]);
     let t140 = qd[3] * c_q17 + t130 * s_q17;
     let t141 = t130 * c_q17 - qd[3] * s_q17;
     let t142 = t131 + qd[15];
     let t143 = 0.9800665778412416 * qdd[5] + qdd[15] - 0.19866933079506122 * qdd[4];
     let t144 = qdd[3] * c_q17 + t132 * s_q17 + qd[15] * t141;
     let t145 = t132 * c_q17 - qdd[3] * s_q17 - qd[15] * t140;
-    let s_q18 = libm::sin(q[18]);
-    let c_q18 = libm::cos(q[18]);
+    let s_q18 = libm::Libm::<Real>::sin(q[18]);
+    let c_q18 = libm::Libm::<Real>::cos(q[18]);
     let t148 = qd[3] * c_q18 - qd[5] * s_q18;
     let t149 = qd[3] * s_q18 + qd[5] * c_q18;
     let t150 = 0.1 * (qd[5] - qd[4]);
@@ -577,25 +581,25 @@ pub const OPS_MASS_MATRIX: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`mass_matrix_with`]; its cost is [`OPS_MASS_MATRIX`].
-pub fn mass_matrix(p: &Params, q: &[f64; NQ]) -> [[f64; NV]; NV] {
+pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     mass_matrix_with(&p.derived(), q)
 }
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
-pub fn mass_matrix_with(d: &Derived, q: &[f64; NQ]) -> [[f64; NV]; NV] {
+pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let s_q7 = libm::sin(q[7]);
-    let c_q7 = libm::cos(q[7]);
+    let s_q7 = libm::Libm::<Real>::sin(q[7]);
+    let c_q7 = libm::Libm::<Real>::cos(q[7]);
     let t2 = 0.019833838076209875 * s_q7 - 0.19767681165408388 * c_q7;
     let t3 = 0.19767681165408388 * s_q7 + 0.019833838076209875 * c_q7;
     let t4 = 0.975170327201816 * c_q7 - 0.09784339500725571 * s_q7;
     let t5 = -(0.975170327201816 * s_q7) - 0.09784339500725571 * c_q7;
     let t6 = 0.9950041652780258 * s_q7 + 0.09983341664682815 * c_q7;
     let t7 = 0.9950041652780258 * c_q7 - 0.09983341664682815 * s_q7;
-    let s_q8 = libm::sin(q[8]);
-    let c_q8 = libm::cos(q[8]);
+    let s_q8 = libm::Libm::<Real>::sin(q[8]);
+    let c_q8 = libm::Libm::<Real>::cos(q[8]);
     let t10 = -(0.8 * q[9]) - 0.35;
-    let s_q10 = libm::sin(q[10]);
-    let c_q10 = libm::cos(q[10]);
+    let s_q10 = libm::Libm::<Real>::sin(q[10]);
+    let c_q10 = libm::Libm::<Real>::cos(q[10]);
     let t13 = 1.0 - c_q10;
     let t14 = 1.0 - 0.64 * t13;
     let t15 = 1.0 - 0.36 * t13;
@@ -633,10 +637,10 @@ pub fn mass_matrix_with(d: &Derived, q: &[f64; NQ]) -> [[f64; NV]; NV] {
     let t41 = 0.20896434210788312 * (t29 - t26) + 0.955336489125606 * t32;
     let t42 = 0.20896434210788312 * (t30 - t27) + 0.955336489125606 * t33;
     let t43 = q[15] - 0.1;
-    let s_q17 = libm::sin(q[17]);
-    let c_q17 = libm::cos(q[17]);
-    let s_q18 = libm::sin(q[18]);
-    let c_q18 = libm::cos(q[18]);
+    let s_q17 = libm::Libm::<Real>::sin(q[17]);
+    let c_q17 = libm::Libm::<Real>::cos(q[17]);
+    let s_q18 = libm::Libm::<Real>::sin(q[18]);
+    let c_q18 = libm::Libm::<Real>::cos(q[18]);
     let t48 = -q[19] - 0.4;
     let t49 = c_q18 * c_q18;
     let t50 = s_q18 * s_q18;
@@ -1528,11 +1532,11 @@ pub const OPS_BIAS: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`bias_with`]; its cost is [`OPS_BIAS`].
-pub fn bias(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
+pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     bias_with(&p.derived(), q, qd)
 }
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
-pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
+pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
     let t0 = 2.0 * (q[3] * q[5] - q[4] * q[6]);
     let t1 = 2.0 * (q[4] * q[5] + q[3] * q[6]);
@@ -1543,8 +1547,8 @@ pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let t6 = qd[2] * qd[3];
     let t7 = qd[1] * qd[3];
     let t8 = qd[0] * qd[4];
-    let s_q7 = libm::sin(q[7]);
-    let c_q7 = libm::cos(q[7]);
+    let s_q7 = libm::Libm::<Real>::sin(q[7]);
+    let c_q7 = libm::Libm::<Real>::cos(q[7]);
     let t11 = 0.019833838076209875 * s_q7 - 0.19767681165408388 * c_q7;
     let t12 = 0.19767681165408388 * s_q7 + 0.019833838076209875 * c_q7;
     let t13 = 0.975170327201816 * c_q7 - 0.09784339500725571 * s_q7;
@@ -1561,16 +1565,16 @@ pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let t24 = 0.2 * qd[3] - 0.1 * qd[4];
     let t25 = 0.9800665778412416 * qd[3] + 0.19866933079506122 * qd[4] + qd[6];
     let t26 = qd[6] * t21;
-    let s_q8 = libm::sin(q[8]);
-    let c_q8 = libm::cos(q[8]);
+    let s_q8 = libm::Libm::<Real>::sin(q[8]);
+    let c_q8 = libm::Libm::<Real>::cos(q[8]);
     let t29 = t25 * c_q8 - t21 * s_q8;
     let t30 = t25 * s_q8 + t21 * c_q8;
     let t31 = t20 + qd[7];
     let t32 = -(0.8 * q[9]) - 0.35;
     let t33 = t31 * t32 - 0.5999999999999999 * (t30 * q[9]);
     let t34 = t29 * qd[8];
-    let s_q10 = libm::sin(q[10]);
-    let c_q10 = libm::cos(q[10]);
+    let s_q10 = libm::Libm::<Real>::sin(q[10]);
+    let c_q10 = libm::Libm::<Real>::cos(q[10]);
     let t37 = 1.0 - c_q10;
     let t38 = 1.0 - 0.64 * t37;
     let t39 = 1.0 - 0.36 * t37;
@@ -1637,15 +1641,15 @@ pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let t94 = 0.9800665778412416 * qd[4] + 0.19866933079506122 * qd[5];
     let t95 = 0.9800665778412416 * qd[5] - 0.19866933079506122 * qd[4];
     let t96 = 0.05 * qd[3] + qd[5] * t93;
-    let s_q17 = libm::sin(q[17]);
-    let c_q17 = libm::cos(q[17]);
+    let s_q17 = libm::Libm::<Real>::sin(q[17]);
+    let c_q17 = libm::Libm::<Real>::cos(q[17]);
     let t99 = qd[3] * c_q17 + t94 * s_q17;
     let t100 = t94 * c_q17 - qd[3] * s_q17;
     let t101 = t95 + qd[15];
     let t102 = qd[15] * t100;
     let t103 = qd[15] * t99;
-    let s_q18 = libm::sin(q[18]);
-    let c_q18 = libm::cos(q[18]);
+    let s_q18 = libm::Libm::<Real>::sin(q[18]);
+    let c_q18 = libm::Libm::<Real>::cos(q[18]);
     let t106 = qd[3] * c_q18 - qd[5] * s_q18;
     let t107 = qd[3] * s_q18 + qd[5] * c_q18;
     let t108 = 0.1 * (qd[5] - qd[4]);
@@ -1908,28 +1912,28 @@ pub const OPS_GRAVITY: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`gravity_with`]; its cost is [`OPS_GRAVITY`].
-pub fn gravity(p: &Params, q: &[f64; NQ]) -> [f64; NV] {
+pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
     gravity_with(&p.derived(), q)
 }
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
-pub fn gravity_with(d: &Derived, q: &[f64; NQ]) -> [f64; NV] {
+pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let p = &d.params;
     let t0 = 2.0 * (q[3] * q[5] - q[4] * q[6]);
     let t1 = 2.0 * (q[4] * q[5] + q[3] * q[6]);
     let t2 = 1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4]);
-    let s_q7 = libm::sin(q[7]);
-    let c_q7 = libm::cos(q[7]);
+    let s_q7 = libm::Libm::<Real>::sin(q[7]);
+    let c_q7 = libm::Libm::<Real>::cos(q[7]);
     let t5 = 0.019833838076209875 * s_q7 - 0.19767681165408388 * c_q7;
     let t6 = 0.19767681165408388 * s_q7 + 0.019833838076209875 * c_q7;
     let t7 = 0.975170327201816 * c_q7 - 0.09784339500725571 * s_q7;
     let t8 = -(0.975170327201816 * s_q7) - 0.09784339500725571 * c_q7;
     let t9 = 0.9950041652780258 * s_q7 + 0.09983341664682815 * c_q7;
     let t10 = 0.9950041652780258 * c_q7 - 0.09983341664682815 * s_q7;
-    let s_q8 = libm::sin(q[8]);
-    let c_q8 = libm::cos(q[8]);
+    let s_q8 = libm::Libm::<Real>::sin(q[8]);
+    let c_q8 = libm::Libm::<Real>::cos(q[8]);
     let t13 = -(0.8 * q[9]) - 0.35;
-    let s_q10 = libm::sin(q[10]);
-    let c_q10 = libm::cos(q[10]);
+    let s_q10 = libm::Libm::<Real>::sin(q[10]);
+    let c_q10 = libm::Libm::<Real>::cos(q[10]);
     let t16 = 1.0 - c_q10;
     let t17 = 1.0 - 0.64 * t16;
     let t18 = 1.0 - 0.36 * t16;
@@ -1967,10 +1971,10 @@ pub fn gravity_with(d: &Derived, q: &[f64; NQ]) -> [f64; NV] {
     let t44 = 0.20896434210788312 * (t32 - t29) + 0.955336489125606 * t35;
     let t45 = 0.20896434210788312 * (t33 - t30) + 0.955336489125606 * t36;
     let t46 = q[15] - 0.1;
-    let s_q17 = libm::sin(q[17]);
-    let c_q17 = libm::cos(q[17]);
-    let s_q18 = libm::sin(q[18]);
-    let c_q18 = libm::cos(q[18]);
+    let s_q17 = libm::Libm::<Real>::sin(q[17]);
+    let c_q17 = libm::Libm::<Real>::cos(q[17]);
+    let s_q18 = libm::Libm::<Real>::sin(q[18]);
+    let c_q18 = libm::Libm::<Real>::cos(q[18]);
     let t51 = -q[19] - 0.4;
     let t52 = 9.81 * (t0 * c_q18 - t2 * s_q18);
     let t53 = c_q18 * t52;
@@ -2106,19 +2110,19 @@ pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
 /// [`forward_dynamics_with`]; its cost is [`OPS_FORWARD_DYNAMICS`].
 pub fn forward_dynamics(
     p: &Params,
-    q: &[f64; NQ],
-    qd: &[f64; NV],
-    tau: &[f64; NV],
-) -> [f64; NV] {
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> [Real; NV] {
     forward_dynamics_with(&p.derived(), q, qd, tau)
 }
 /// [`forward_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn forward_dynamics_with(
     d: &Derived,
-    q: &[f64; NQ],
-    qd: &[f64; NV],
-    tau: &[f64; NV],
-) -> [f64; NV] {
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> [Real; NV] {
     let p = &d.params;
     let t0 = 2.0 * (q[3] * q[5] - q[4] * q[6]);
     let t1 = 2.0 * (q[4] * q[5] + q[3] * q[6]);
@@ -2129,8 +2133,8 @@ pub fn forward_dynamics_with(
     let t6 = qd[2] * qd[3];
     let t7 = qd[1] * qd[3];
     let t8 = qd[0] * qd[4];
-    let s_q7 = libm::sin(q[7]);
-    let c_q7 = libm::cos(q[7]);
+    let s_q7 = libm::Libm::<Real>::sin(q[7]);
+    let c_q7 = libm::Libm::<Real>::cos(q[7]);
     let t11 = 0.019833838076209875 * s_q7 - 0.19767681165408388 * c_q7;
     let t12 = 0.19767681165408388 * s_q7 + 0.019833838076209875 * c_q7;
     let t13 = 0.975170327201816 * c_q7 - 0.09784339500725571 * s_q7;
@@ -2150,8 +2154,8 @@ pub fn forward_dynamics_with(
     let t27 = qd[3] * t23 - qd[4] * t22;
     let t28 = 0.9800665778412416 * qd[3] + 0.19866933079506122 * qd[4] + qd[6];
     let t29 = qd[6] * t21;
-    let s_q8 = libm::sin(q[8]);
-    let c_q8 = libm::cos(q[8]);
+    let s_q8 = libm::Libm::<Real>::sin(q[8]);
+    let c_q8 = libm::Libm::<Real>::cos(q[8]);
     let t32 = t28 * c_q8 - t21 * s_q8;
     let t33 = t28 * s_q8 + t21 * c_q8;
     let t34 = t20 + qd[7];
@@ -2165,8 +2169,8 @@ pub fn forward_dynamics_with(
     let t42 = t34 * t36;
     let t43 = -(0.8 * (t34 * qd[8])) - 0.5999999999999999 * (t33 * qd[8]);
     let t44 = t32 * qd[8];
-    let s_q10 = libm::sin(q[10]);
-    let c_q10 = libm::cos(q[10]);
+    let s_q10 = libm::Libm::<Real>::sin(q[10]);
+    let c_q10 = libm::Libm::<Real>::cos(q[10]);
     let t47 = 1.0 - c_q10;
     let t48 = 1.0 - 0.64 * t47;
     let t49 = 1.0 - 0.36 * t47;
@@ -2246,15 +2250,15 @@ pub fn forward_dynamics_with(
     let t117 = t109 * t109 * q[16];
     let t118 = qd[3] * qd[3] * q[16];
     let t119 = t109 * qd[14];
-    let s_q17 = libm::sin(q[17]);
-    let c_q17 = libm::cos(q[17]);
+    let s_q17 = libm::Libm::<Real>::sin(q[17]);
+    let c_q17 = libm::Libm::<Real>::cos(q[17]);
     let t122 = qd[3] * c_q17 + t108 * s_q17;
     let t123 = t108 * c_q17 - qd[3] * s_q17;
     let t124 = t109 + qd[15];
     let t125 = qd[15] * t123;
     let t126 = qd[15] * t122;
-    let s_q18 = libm::sin(q[18]);
-    let c_q18 = libm::cos(q[18]);
+    let s_q18 = libm::Libm::<Real>::sin(q[18]);
+    let c_q18 = libm::Libm::<Real>::cos(q[18]);
     let t129 = qd[3] * c_q18 - qd[5] * s_q18;
     let t130 = qd[3] * s_q18 + qd[5] * c_q18;
     let t131 = 0.1 * (qd[5] - qd[4]);
@@ -3224,18 +3228,18 @@ pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`coriolis_matrix_with`]; its cost is [`OPS_CORIOLIS_MATRIX`].
-pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV]; NV] {
+pub fn coriolis_matrix(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [[Real; NV]; NV] {
     coriolis_matrix_with(&p.derived(), q, qd)
 }
 /// [`coriolis_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn coriolis_matrix_with(
     d: &Derived,
-    q: &[f64; NQ],
-    qd: &[f64; NV],
-) -> [[f64; NV]; NV] {
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let s_q7 = libm::sin(q[7]);
-    let c_q7 = libm::cos(q[7]);
+    let s_q7 = libm::Libm::<Real>::sin(q[7]);
+    let c_q7 = libm::Libm::<Real>::cos(q[7]);
     let t2 = 0.019833838076209875 * s_q7 - 0.19767681165408388 * c_q7;
     let t3 = 0.19767681165408388 * s_q7 + 0.019833838076209875 * c_q7;
     let t4 = 0.975170327201816 * c_q7 - 0.09784339500725571 * s_q7;
@@ -3244,14 +3248,14 @@ pub fn coriolis_matrix_with(
     let t7 = 0.9950041652780258 * c_q7 - 0.09983341664682815 * s_q7;
     let t8 = qd[3] * t3 + qd[4] * t5 + qd[5] * t7;
     let t9 = 0.9800665778412416 * qd[3] + 0.19866933079506122 * qd[4] + qd[6];
-    let s_q8 = libm::sin(q[8]);
-    let c_q8 = libm::cos(q[8]);
+    let s_q8 = libm::Libm::<Real>::sin(q[8]);
+    let c_q8 = libm::Libm::<Real>::cos(q[8]);
     let t12 = t9 * c_q8 - t8 * s_q8;
     let t13 = t9 * s_q8 + t8 * c_q8;
     let t14 = qd[3] * t2 + qd[4] * t4 + qd[5] * t6 + qd[7];
     let t15 = -(0.8 * q[9]) - 0.35;
-    let s_q10 = libm::sin(q[10]);
-    let c_q10 = libm::cos(q[10]);
+    let s_q10 = libm::Libm::<Real>::sin(q[10]);
+    let c_q10 = libm::Libm::<Real>::cos(q[10]);
     let t18 = 1.0 - c_q10;
     let t19 = 1.0 - 0.64 * t18;
     let t20 = 1.0 - 0.36 * t18;
@@ -3299,13 +3303,13 @@ pub fn coriolis_matrix_with(
     let t54 = qd[12] + t21 * t45 + t23 * t48 + t24 * t51;
     let t55 = q[15] - 0.1;
     let t56 = 0.9800665778412416 * qd[4] + 0.19866933079506122 * qd[5];
-    let s_q17 = libm::sin(q[17]);
-    let c_q17 = libm::cos(q[17]);
+    let s_q17 = libm::Libm::<Real>::sin(q[17]);
+    let c_q17 = libm::Libm::<Real>::cos(q[17]);
     let t59 = qd[3] * c_q17 + t56 * s_q17;
     let t60 = t56 * c_q17 - qd[3] * s_q17;
     let t61 = 0.9800665778412416 * qd[5] + qd[15] - 0.19866933079506122 * qd[4];
-    let s_q18 = libm::sin(q[18]);
-    let c_q18 = libm::cos(q[18]);
+    let s_q18 = libm::Libm::<Real>::sin(q[18]);
+    let c_q18 = libm::Libm::<Real>::cos(q[18]);
     let t64 = qd[3] * c_q18 - qd[5] * s_q18;
     let t65 = qd[3] * s_q18 + qd[5] * c_q18;
     let t66 = qd[4] + qd[16];
@@ -5452,17 +5456,17 @@ pub const OPS_ENERGY: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`energy_with`]; its cost is [`OPS_ENERGY`].
-pub fn energy(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
+pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     energy_with(&p.derived(), q, qd)
 }
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
-pub fn energy_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
+pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     let p = &d.params;
     let t0 = 2.0 * (q[3] * q[5] - q[4] * q[6]);
     let t1 = 2.0 * (q[4] * q[5] + q[3] * q[6]);
     let t2 = 1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4]);
-    let s_q7 = libm::sin(q[7]);
-    let c_q7 = libm::cos(q[7]);
+    let s_q7 = libm::Libm::<Real>::sin(q[7]);
+    let c_q7 = libm::Libm::<Real>::cos(q[7]);
     let t5 = 0.019833838076209875 * s_q7 - 0.19767681165408388 * c_q7;
     let t6 = 0.19767681165408388 * s_q7 + 0.019833838076209875 * c_q7;
     let t7 = 0.975170327201816 * c_q7 - 0.09784339500725571 * s_q7;
@@ -5471,14 +5475,14 @@ pub fn energy_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
     let t10 = 0.9950041652780258 * c_q7 - 0.09983341664682815 * s_q7;
     let t11 = qd[3] * t6 + qd[4] * t8 + qd[5] * t10;
     let t12 = 0.9800665778412416 * qd[3] + 0.19866933079506122 * qd[4] + qd[6];
-    let s_q8 = libm::sin(q[8]);
-    let c_q8 = libm::cos(q[8]);
+    let s_q8 = libm::Libm::<Real>::sin(q[8]);
+    let c_q8 = libm::Libm::<Real>::cos(q[8]);
     let t15 = t12 * c_q8 - t11 * s_q8;
     let t16 = t12 * s_q8 + t11 * c_q8;
     let t17 = qd[3] * t5 + qd[4] * t7 + qd[5] * t9 + qd[7];
     let t18 = -(0.8 * q[9]) - 0.35;
-    let s_q10 = libm::sin(q[10]);
-    let c_q10 = libm::cos(q[10]);
+    let s_q10 = libm::Libm::<Real>::sin(q[10]);
+    let c_q10 = libm::Libm::<Real>::cos(q[10]);
     let t21 = 1.0 - c_q10;
     let t22 = 1.0 - 0.64 * t21;
     let t23 = 1.0 - 0.36 * t21;
@@ -5526,13 +5530,13 @@ pub fn energy_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
     let t57 = qd[12] + t24 * t48 + t26 * t51 + t27 * t54;
     let t58 = q[15] - 0.1;
     let t59 = 0.9800665778412416 * qd[4] + 0.19866933079506122 * qd[5];
-    let s_q17 = libm::sin(q[17]);
-    let c_q17 = libm::cos(q[17]);
+    let s_q17 = libm::Libm::<Real>::sin(q[17]);
+    let c_q17 = libm::Libm::<Real>::cos(q[17]);
     let t62 = qd[3] * c_q17 + t59 * s_q17;
     let t63 = t59 * c_q17 - qd[3] * s_q17;
     let t64 = 0.9800665778412416 * qd[5] + qd[15] - 0.19866933079506122 * qd[4];
-    let s_q18 = libm::sin(q[18]);
-    let c_q18 = libm::cos(q[18]);
+    let s_q18 = libm::Libm::<Real>::sin(q[18]);
+    let c_q18 = libm::Libm::<Real>::cos(q[18]);
     let t67 = qd[3] * c_q18 - qd[5] * s_q18;
     let t68 = qd[3] * s_q18 + qd[5] * c_q18;
     let t69 = qd[4] + qd[16];
@@ -5671,11 +5675,11 @@ pub const OPS_BODY_POSES: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`body_poses_with`]; its cost is [`OPS_BODY_POSES`].
-pub fn body_poses(p: &Params, q: &[f64; NQ]) -> [Pose; NB] {
+pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
     body_poses_with(&p.derived(), q)
 }
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_poses_with(d: &Derived, q: &[f64; NQ]) -> [Pose; NB] {
+pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let p = &d.params;
     let t0 = q[3] * q[3];
     let t1 = q[4] * q[4];
@@ -5695,19 +5699,19 @@ pub fn body_poses_with(d: &Derived, q: &[f64; NQ]) -> [Pose; NB] {
     let t15 = 2.0 * (t4 - t7);
     let t16 = 2.0 * (t5 + t6);
     let t17 = 1.0 - 2.0 * (t0 + t1);
-    let s_q7 = libm::sin(q[7]);
-    let c_q7 = libm::cos(q[7]);
+    let s_q7 = libm::Libm::<Real>::sin(q[7]);
+    let c_q7 = libm::Libm::<Real>::cos(q[7]);
     let t20 = 0.019833838076209875 * s_q7 - 0.19767681165408388 * c_q7;
     let t21 = 0.19767681165408388 * s_q7 + 0.019833838076209875 * c_q7;
     let t22 = 0.975170327201816 * c_q7 - 0.09784339500725571 * s_q7;
     let t23 = -(0.975170327201816 * s_q7) - 0.09784339500725571 * c_q7;
     let t24 = 0.9950041652780258 * s_q7 + 0.09983341664682815 * c_q7;
     let t25 = 0.9950041652780258 * c_q7 - 0.09983341664682815 * s_q7;
-    let s_q8 = libm::sin(q[8]);
-    let c_q8 = libm::cos(q[8]);
+    let s_q8 = libm::Libm::<Real>::sin(q[8]);
+    let c_q8 = libm::Libm::<Real>::cos(q[8]);
     let t28 = -(0.8 * q[9]) - 0.35;
-    let s_q10 = libm::sin(q[10]);
-    let c_q10 = libm::cos(q[10]);
+    let s_q10 = libm::Libm::<Real>::sin(q[10]);
+    let c_q10 = libm::Libm::<Real>::cos(q[10]);
     let t31 = 1.0 - c_q10;
     let t32 = 1.0 - 0.64 * t31;
     let t33 = 1.0 - 0.36 * t31;
@@ -5745,10 +5749,10 @@ pub fn body_poses_with(d: &Derived, q: &[f64; NQ]) -> [Pose; NB] {
     let t59 = 0.20896434210788312 * (t47 - t44) + 0.955336489125606 * t50;
     let t60 = 0.20896434210788312 * (t48 - t45) + 0.955336489125606 * t51;
     let t61 = q[15] - 0.1;
-    let s_q17 = libm::sin(q[17]);
-    let c_q17 = libm::cos(q[17]);
-    let s_q18 = libm::sin(q[18]);
-    let c_q18 = libm::cos(q[18]);
+    let s_q17 = libm::Libm::<Real>::sin(q[17]);
+    let c_q17 = libm::Libm::<Real>::cos(q[17]);
+    let s_q18 = libm::Libm::<Real>::sin(q[18]);
+    let c_q18 = libm::Libm::<Real>::cos(q[18]);
     let t66 = -q[19] - 0.4;
     let t67 = 0.9800665778412416 * t9 + 0.19866933079506122 * t10;
     let t68 = t9 * t20 + t10 * t22 + t11 * t24;
@@ -5901,11 +5905,15 @@ pub const OPS_COORDINATE_RATES: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`coordinate_rates_with`]; its cost is [`OPS_COORDINATE_RATES`].
-pub fn coordinate_rates(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NQ] {
+pub fn coordinate_rates(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NQ] {
     coordinate_rates_with(&p.derived(), q, qd)
 }
 /// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
-pub fn coordinate_rates_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NQ] {
+pub fn coordinate_rates_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+) -> [Real; NQ] {
     let p = &d.params;
     let t0 = q[3] * q[3];
     let t1 = q[4] * q[4];
@@ -5959,11 +5967,11 @@ pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`body_jacobians_with`]; its cost is [`OPS_BODY_JACOBIANS`].
-pub fn body_jacobians(p: &Params, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
+pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     body_jacobians_with(&p.derived(), q)
 }
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_jacobians_with(d: &Derived, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
+pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     let p = &d.params;
     let t0 = q[3] * q[3];
     let t1 = q[4] * q[4];
@@ -5983,19 +5991,19 @@ pub fn body_jacobians_with(d: &Derived, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
     let t15 = 2.0 * (t4 - t7);
     let t16 = 2.0 * (t5 + t6);
     let t17 = 1.0 - 2.0 * (t0 + t1);
-    let s_q7 = libm::sin(q[7]);
-    let c_q7 = libm::cos(q[7]);
+    let s_q7 = libm::Libm::<Real>::sin(q[7]);
+    let c_q7 = libm::Libm::<Real>::cos(q[7]);
     let t20 = 0.019833838076209875 * s_q7 - 0.19767681165408388 * c_q7;
     let t21 = 0.19767681165408388 * s_q7 + 0.019833838076209875 * c_q7;
     let t22 = 0.975170327201816 * c_q7 - 0.09784339500725571 * s_q7;
     let t23 = -(0.975170327201816 * s_q7) - 0.09784339500725571 * c_q7;
     let t24 = 0.9950041652780258 * s_q7 + 0.09983341664682815 * c_q7;
     let t25 = 0.9950041652780258 * c_q7 - 0.09983341664682815 * s_q7;
-    let s_q8 = libm::sin(q[8]);
-    let c_q8 = libm::cos(q[8]);
+    let s_q8 = libm::Libm::<Real>::sin(q[8]);
+    let c_q8 = libm::Libm::<Real>::cos(q[8]);
     let t28 = -(0.8 * q[9]) - 0.35;
-    let s_q10 = libm::sin(q[10]);
-    let c_q10 = libm::cos(q[10]);
+    let s_q10 = libm::Libm::<Real>::sin(q[10]);
+    let c_q10 = libm::Libm::<Real>::cos(q[10]);
     let t31 = 1.0 - c_q10;
     let t32 = 1.0 - 0.64 * t31;
     let t33 = 1.0 - 0.36 * t31;
@@ -6033,10 +6041,10 @@ pub fn body_jacobians_with(d: &Derived, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
     let t59 = 0.20896434210788312 * (t47 - t44) + 0.955336489125606 * t50;
     let t60 = 0.20896434210788312 * (t48 - t45) + 0.955336489125606 * t51;
     let t61 = q[15] - 0.1;
-    let s_q17 = libm::sin(q[17]);
-    let c_q17 = libm::cos(q[17]);
-    let s_q18 = libm::sin(q[18]);
-    let c_q18 = libm::cos(q[18]);
+    let s_q17 = libm::Libm::<Real>::sin(q[17]);
+    let c_q17 = libm::Libm::<Real>::cos(q[17]);
+    let s_q18 = libm::Libm::<Real>::sin(q[18]);
+    let c_q18 = libm::Libm::<Real>::cos(q[18]);
     let t66 = -q[19] - 0.4;
     let t67 = 0.9800665778412416 * c_q8 - t21 * s_q8;
     let t68 = 0.9800665778412416 * s_q8 + t21 * c_q8;

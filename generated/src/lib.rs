@@ -48,6 +48,8 @@ pub mod telegin3_cylindrical_folded;
 #[rustfmt::skip]
 pub mod telegin6;
 #[rustfmt::skip]
+pub mod telegin6_f32;
+#[rustfmt::skip]
 pub mod telegin6_folded;
 #[rustfmt::skip]
 pub mod triple_pendulum;

@@ -31,6 +31,10 @@
 //! | `body_jacobians` | 589 | 326 | 0 | 0 | 7 | 7 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
+/// The floating-point type of every input, output and parameter:
+/// change it to `f32` (or generate with `single_precision = true` in
+/// the spec) for single precision.
+pub type Real = f64;
 /// Number of position coordinates `q` (larger than `NV` when a
 /// spherical or free joint stores a quaternion).
 pub const NQ: usize = 7;
@@ -75,9 +79,9 @@ pub const BODY_NAMES: [&str; NB] = [
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Pose {
     /// Rotation from body to ground coordinates, row-major.
-    pub rotation: [[f64; 3]; 3],
+    pub rotation: [[Real; 3]; 3],
     /// Body-frame origin in ground coordinates.
-    pub position: [f64; 3],
+    pub position: [Real; 3],
 }
 /// Arithmetic operations of one generated function (subtractions and
 /// negations count as additions).
@@ -146,22 +150,22 @@ pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
 /// [`inverse_dynamics_with`]; its cost is [`OPS_INVERSE_DYNAMICS`].
 pub fn inverse_dynamics(
     p: &Params,
-    q: &[f64; NQ],
-    qd: &[f64; NV],
-    qdd: &[f64; NV],
-) -> [f64; NV] {
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
     inverse_dynamics_with(&p.derived(), q, qd, qdd)
 }
 /// [`inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn inverse_dynamics_with(
     d: &Derived,
-    q: &[f64; NQ],
-    qd: &[f64; NV],
-    qdd: &[f64; NV],
-) -> [f64; NV] {
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
     let p = &d.params;
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t2 = qd[0] * s_q1;
     let t3 = qd[0] * c_q1;
     let t4 = qdd[0] * c_q1;
@@ -169,8 +173,8 @@ pub fn inverse_dynamics_with(
     let t6 = qd[0] * s_q1 * qd[1];
     let t7 = -(qdd[0] * s_q1) - t5;
     let t8 = t6 - t4;
-    let s_q2 = libm::sin(q[2]);
-    let c_q2 = libm::cos(q[2]);
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let t11 = qd[1] * s_q2 - qd[0] * s_q1 * c_q2;
     let t12 = qd[0] * s_q1 * s_q2;
     let t13 = qd[1] * c_q2;
@@ -193,8 +197,8 @@ pub fn inverse_dynamics_with(
     let t30 = qdd[2] - t8;
     let t31 = t7 * c_q2 + qdd[1] * s_q2 + qd[2] * t14;
     let t32 = t16 - t15 - t29;
-    let s_q3 = libm::sin(q[3]);
-    let c_q3 = libm::cos(q[3]);
+    let s_q3 = libm::Libm::<Real>::sin(q[3]);
+    let c_q3 = libm::Libm::<Real>::cos(q[3]);
     let t35 = t11 * c_q3 + t28 * s_q3;
     let t36 = t11 * s_q3;
     let t37 = t28 * c_q3;
@@ -218,8 +222,8 @@ pub fn inverse_dynamics_with(
     let t55 = qdd[3] - t32;
     let t56 = t31 * c_q3 + t30 * s_q3 + qd[3] * t38;
     let t57 = t40 - t39 - t54;
-    let s_q4 = libm::sin(q[4]);
-    let c_q4 = libm::cos(q[4]);
+    let s_q4 = libm::Libm::<Real>::sin(q[4]);
+    let c_q4 = libm::Libm::<Real>::cos(q[4]);
     let t60 = t35 * c_q4 - t53 * s_q4;
     let t61 = t35 * s_q4;
     let t62 = t53 * c_q4;
@@ -244,8 +248,8 @@ pub fn inverse_dynamics_with(
     let t81 = t57 + qdd[4];
     let t82 = t56 * c_q4 + qd[4] * t63 - t55 * s_q4;
     let t83 = -t64 - t65 - t80;
-    let s_q5 = libm::sin(q[5]);
-    let c_q5 = libm::cos(q[5]);
+    let s_q5 = libm::Libm::<Real>::sin(q[5]);
+    let c_q5 = libm::Libm::<Real>::cos(q[5]);
     let t86 = t60 * c_q5 + t79 * s_q5;
     let t87 = t60 * s_q5;
     let t88 = t79 * c_q5;
@@ -264,8 +268,8 @@ pub fn inverse_dynamics_with(
     let t101 = qdd[5] - t83;
     let t102 = t82 * c_q5 + t81 * s_q5 + qd[5] * t89;
     let t103 = t91 - t90 - t100;
-    let s_q6 = libm::sin(q[6]);
-    let c_q6 = libm::cos(q[6]);
+    let s_q6 = libm::Libm::<Real>::sin(q[6]);
+    let c_q6 = libm::Libm::<Real>::cos(q[6]);
     let t106 = t86 * c_q6 + t99 * s_q6;
     let t107 = t99 * c_q6 - t86 * s_q6;
     let t108 = t89 * t89;
@@ -488,24 +492,24 @@ pub const OPS_MASS_MATRIX: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`mass_matrix_with`]; its cost is [`OPS_MASS_MATRIX`].
-pub fn mass_matrix(p: &Params, q: &[f64; NQ]) -> [[f64; NV]; NV] {
+pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     mass_matrix_with(&p.derived(), q)
 }
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
-pub fn mass_matrix_with(d: &Derived, q: &[f64; NQ]) -> [[f64; NV]; NV] {
+pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
-    let s_q2 = libm::sin(q[2]);
-    let c_q2 = libm::cos(q[2]);
-    let s_q3 = libm::sin(q[3]);
-    let c_q3 = libm::cos(q[3]);
-    let s_q4 = libm::sin(q[4]);
-    let c_q4 = libm::cos(q[4]);
-    let s_q5 = libm::sin(q[5]);
-    let c_q5 = libm::cos(q[5]);
-    let s_q6 = libm::sin(q[6]);
-    let c_q6 = libm::cos(q[6]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let s_q3 = libm::Libm::<Real>::sin(q[3]);
+    let c_q3 = libm::Libm::<Real>::cos(q[3]);
+    let s_q4 = libm::Libm::<Real>::sin(q[4]);
+    let c_q4 = libm::Libm::<Real>::cos(q[4]);
+    let s_q5 = libm::Libm::<Real>::sin(q[5]);
+    let c_q5 = libm::Libm::<Real>::cos(q[5]);
+    let s_q6 = libm::Libm::<Real>::sin(q[6]);
+    let c_q6 = libm::Libm::<Real>::cos(q[6]);
     let t12 = s_q1 * s_q2;
     let t13 = s_q1 * s_q2 * c_q3;
     let t14 = s_q1 * s_q2 * s_q3;
@@ -1016,20 +1020,20 @@ pub const OPS_BIAS: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`bias_with`]; its cost is [`OPS_BIAS`].
-pub fn bias(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
+pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     bias_with(&p.derived(), q, qd)
 }
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
-pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
+pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t2 = qd[0] * s_q1;
     let t3 = qd[0] * c_q1;
     let t4 = qd[0] * c_q1 * qd[1];
     let t5 = qd[0] * s_q1 * qd[1];
-    let s_q2 = libm::sin(q[2]);
-    let c_q2 = libm::cos(q[2]);
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let t8 = qd[1] * s_q2 - qd[0] * s_q1 * c_q2;
     let t9 = qd[0] * s_q1 * s_q2;
     let t10 = qd[1] * c_q2;
@@ -1039,8 +1043,8 @@ pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let t14 = 9.81 * c_q1 - 0.316 * (t12 + t13);
     let t15 = t3 + qd[2];
     let t16 = qd[2] * t8;
-    let s_q3 = libm::sin(q[3]);
-    let c_q3 = libm::cos(q[3]);
+    let s_q3 = libm::Libm::<Real>::sin(q[3]);
+    let c_q3 = libm::Libm::<Real>::cos(q[3]);
     let t19 = t8 * c_q3 + t15 * s_q3;
     let t20 = t8 * s_q3;
     let t21 = t15 * c_q3;
@@ -1049,8 +1053,8 @@ pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let t24 = t15 * t15;
     let t25 = t8 * t11;
     let t26 = qd[3] - t11;
-    let s_q4 = libm::sin(q[4]);
-    let c_q4 = libm::cos(q[4]);
+    let s_q4 = libm::Libm::<Real>::sin(q[4]);
+    let c_q4 = libm::Libm::<Real>::cos(q[4]);
     let t29 = t19 * c_q4 - t26 * s_q4;
     let t30 = t19 * s_q4;
     let t31 = t26 * c_q4;
@@ -1063,16 +1067,16 @@ pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let t38 = t22 * t26;
     let t39 = t22 + qd[4];
     let t40 = qd[4] * t29;
-    let s_q5 = libm::sin(q[5]);
-    let c_q5 = libm::cos(q[5]);
+    let s_q5 = libm::Libm::<Real>::sin(q[5]);
+    let c_q5 = libm::Libm::<Real>::cos(q[5]);
     let t43 = t29 * c_q5 + t39 * s_q5;
     let t44 = t29 * s_q5;
     let t45 = t39 * c_q5;
     let t46 = t45 - t44;
     let t47 = qd[5] - t32;
     let t48 = qd[5] * t43;
-    let s_q6 = libm::sin(q[6]);
-    let c_q6 = libm::cos(q[6]);
+    let s_q6 = libm::Libm::<Real>::sin(q[6]);
+    let c_q6 = libm::Libm::<Real>::cos(q[6]);
     let t51 = t43 * c_q6 + t47 * s_q6;
     let t52 = t47 * c_q6 - t43 * s_q6;
     let t53 = t46 * t46;
@@ -1335,24 +1339,24 @@ pub const OPS_GRAVITY: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`gravity_with`]; its cost is [`OPS_GRAVITY`].
-pub fn gravity(p: &Params, q: &[f64; NQ]) -> [f64; NV] {
+pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
     gravity_with(&p.derived(), q)
 }
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
-pub fn gravity_with(d: &Derived, q: &[f64; NQ]) -> [f64; NV] {
+pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let p = &d.params;
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
-    let s_q2 = libm::sin(q[2]);
-    let c_q2 = libm::cos(q[2]);
-    let s_q3 = libm::sin(q[3]);
-    let c_q3 = libm::cos(q[3]);
-    let s_q4 = libm::sin(q[4]);
-    let c_q4 = libm::cos(q[4]);
-    let s_q5 = libm::sin(q[5]);
-    let c_q5 = libm::cos(q[5]);
-    let s_q6 = libm::sin(q[6]);
-    let c_q6 = libm::cos(q[6]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let s_q3 = libm::Libm::<Real>::sin(q[3]);
+    let c_q3 = libm::Libm::<Real>::cos(q[3]);
+    let s_q4 = libm::Libm::<Real>::sin(q[4]);
+    let c_q4 = libm::Libm::<Real>::cos(q[4]);
+    let s_q5 = libm::Libm::<Real>::sin(q[5]);
+    let c_q5 = libm::Libm::<Real>::cos(q[5]);
+    let s_q6 = libm::Libm::<Real>::sin(q[6]);
+    let c_q6 = libm::Libm::<Real>::cos(q[6]);
     let t12 = s_q1 * s_q2;
     let t13 = s_q1 * c_q2;
     let t14 = s_q1 * s_q2 * c_q4;
@@ -1422,27 +1426,27 @@ pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
 /// [`forward_dynamics_with`]; its cost is [`OPS_FORWARD_DYNAMICS`].
 pub fn forward_dynamics(
     p: &Params,
-    q: &[f64; NQ],
-    qd: &[f64; NV],
-    tau: &[f64; NV],
-) -> [f64; NV] {
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> [Real; NV] {
     forward_dynamics_with(&p.derived(), q, qd, tau)
 }
 /// [`forward_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn forward_dynamics_with(
     d: &Derived,
-    q: &[f64; NQ],
-    qd: &[f64; NV],
-    tau: &[f64; NV],
-) -> [f64; NV] {
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> [Real; NV] {
     let p = &d.params;
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t2 = qd[0] * s_q1;
     let t3 = qd[0] * c_q1;
     let t4 = qd[0] * s_q1 * qd[1];
-    let s_q2 = libm::sin(q[2]);
-    let c_q2 = libm::cos(q[2]);
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let t7 = qd[1] * s_q2 - qd[0] * s_q1 * c_q2;
     let t8 = qd[0] * s_q1 * s_q2;
     let t9 = qd[1] * c_q2;
@@ -1451,8 +1455,8 @@ pub fn forward_dynamics_with(
     let t12 = qd[0] * qd[0] * (s_q1 * s_q1);
     let t13 = t3 + qd[2];
     let t14 = qd[2] * t7;
-    let s_q3 = libm::sin(q[3]);
-    let c_q3 = libm::cos(q[3]);
+    let s_q3 = libm::Libm::<Real>::sin(q[3]);
+    let c_q3 = libm::Libm::<Real>::cos(q[3]);
     let t17 = t7 * c_q3 + t13 * s_q3;
     let t18 = t7 * s_q3;
     let t19 = t13 * c_q3;
@@ -1461,8 +1465,8 @@ pub fn forward_dynamics_with(
     let t22 = t7 * t10;
     let t23 = qd[3] - t10;
     let t24 = qd[3] * t17;
-    let s_q4 = libm::sin(q[4]);
-    let c_q4 = libm::cos(q[4]);
+    let s_q4 = libm::Libm::<Real>::sin(q[4]);
+    let c_q4 = libm::Libm::<Real>::cos(q[4]);
     let t27 = t17 * c_q4 - t23 * s_q4;
     let t28 = t17 * s_q4;
     let t29 = t23 * c_q4;
@@ -1475,16 +1479,16 @@ pub fn forward_dynamics_with(
     let t36 = 0.384 * (t20 * t23) - 0.0825 * (t17 * t23);
     let t37 = t20 + qd[4];
     let t38 = qd[4] * t27;
-    let s_q5 = libm::sin(q[5]);
-    let c_q5 = libm::cos(q[5]);
+    let s_q5 = libm::Libm::<Real>::sin(q[5]);
+    let c_q5 = libm::Libm::<Real>::cos(q[5]);
     let t41 = t27 * c_q5 + t37 * s_q5;
     let t42 = t27 * s_q5;
     let t43 = t37 * c_q5;
     let t44 = t43 - t42;
     let t45 = qd[5] - t30;
     let t46 = qd[5] * t41;
-    let s_q6 = libm::sin(q[6]);
-    let c_q6 = libm::cos(q[6]);
+    let s_q6 = libm::Libm::<Real>::sin(q[6]);
+    let c_q6 = libm::Libm::<Real>::cos(q[6]);
     let t49 = t41 * c_q6 + t45 * s_q6;
     let t50 = t45 * c_q6 - t41 * s_q6;
     let t51 = -(0.088 * (t44 * t44 + t45 * t45));
@@ -2055,22 +2059,22 @@ pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`coriolis_matrix_with`]; its cost is [`OPS_CORIOLIS_MATRIX`].
-pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV]; NV] {
+pub fn coriolis_matrix(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [[Real; NV]; NV] {
     coriolis_matrix_with(&p.derived(), q, qd)
 }
 /// [`coriolis_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn coriolis_matrix_with(
     d: &Derived,
-    q: &[f64; NQ],
-    qd: &[f64; NV],
-) -> [[f64; NV]; NV] {
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t2 = qd[0] * s_q1;
     let t3 = qd[0] * c_q1;
-    let s_q2 = libm::sin(q[2]);
-    let c_q2 = libm::cos(q[2]);
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let t6 = qd[0] * s_q1 * c_q2;
     let t7 = qd[1] * s_q2;
     let t8 = t7 - t6;
@@ -2078,8 +2082,8 @@ pub fn coriolis_matrix_with(
     let t10 = qd[1] * c_q2;
     let t11 = t9 + t10;
     let t12 = t3 + qd[2];
-    let s_q3 = libm::sin(q[3]);
-    let c_q3 = libm::cos(q[3]);
+    let s_q3 = libm::Libm::<Real>::sin(q[3]);
+    let c_q3 = libm::Libm::<Real>::cos(q[3]);
     let t15 = t8 * c_q3;
     let t16 = t12 * s_q3;
     let t17 = t15 + t16;
@@ -2087,8 +2091,8 @@ pub fn coriolis_matrix_with(
     let t19 = t12 * c_q3;
     let t20 = t19 - t18;
     let t21 = qd[3] - t11;
-    let s_q4 = libm::sin(q[4]);
-    let c_q4 = libm::cos(q[4]);
+    let s_q4 = libm::Libm::<Real>::sin(q[4]);
+    let c_q4 = libm::Libm::<Real>::cos(q[4]);
     let t24 = t17 * c_q4;
     let t25 = t21 * s_q4;
     let t26 = t24 - t25;
@@ -2097,8 +2101,8 @@ pub fn coriolis_matrix_with(
     let t29 = -t27 - t28;
     let t30 = 0.384 * t17 + 0.0825 * t20;
     let t31 = t20 + qd[4];
-    let s_q5 = libm::sin(q[5]);
-    let c_q5 = libm::cos(q[5]);
+    let s_q5 = libm::Libm::<Real>::sin(q[5]);
+    let c_q5 = libm::Libm::<Real>::cos(q[5]);
     let t34 = t26 * c_q5;
     let t35 = t31 * s_q5;
     let t36 = t34 + t35;
@@ -2106,8 +2110,8 @@ pub fn coriolis_matrix_with(
     let t38 = t31 * c_q5;
     let t39 = t38 - t37;
     let t40 = qd[5] - t29;
-    let s_q6 = libm::sin(q[6]);
-    let c_q6 = libm::cos(q[6]);
+    let s_q6 = libm::Libm::<Real>::sin(q[6]);
+    let c_q6 = libm::Libm::<Real>::cos(q[6]);
     let t43 = t36 * c_q6;
     let t44 = t40 * s_q6;
     let t45 = t43 + t44;
@@ -3323,18 +3327,18 @@ pub const OPS_ENERGY: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`energy_with`]; its cost is [`OPS_ENERGY`].
-pub fn energy(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
+pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     energy_with(&p.derived(), q, qd)
 }
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
-pub fn energy_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
+pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     let p = &d.params;
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t2 = qd[0] * s_q1;
     let t3 = qd[0] * c_q1;
-    let s_q2 = libm::sin(q[2]);
-    let c_q2 = libm::cos(q[2]);
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let t6 = qd[0] * s_q1 * c_q2;
     let t7 = qd[1] * s_q2;
     let t8 = t7 - t6;
@@ -3342,29 +3346,29 @@ pub fn energy_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
     let t10 = qd[1] * c_q2;
     let t11 = t9 + t10;
     let t12 = t3 + qd[2];
-    let s_q3 = libm::sin(q[3]);
-    let c_q3 = libm::cos(q[3]);
+    let s_q3 = libm::Libm::<Real>::sin(q[3]);
+    let c_q3 = libm::Libm::<Real>::cos(q[3]);
     let t15 = t8 * c_q3 + t12 * s_q3;
     let t16 = t8 * s_q3;
     let t17 = t12 * c_q3;
     let t18 = t17 - t16;
     let t19 = qd[3] - t11;
-    let s_q4 = libm::sin(q[4]);
-    let c_q4 = libm::cos(q[4]);
+    let s_q4 = libm::Libm::<Real>::sin(q[4]);
+    let c_q4 = libm::Libm::<Real>::cos(q[4]);
     let t22 = t15 * c_q4 - t19 * s_q4;
     let t23 = t15 * s_q4;
     let t24 = t19 * c_q4;
     let t25 = -t23 - t24;
     let t26 = t18 + qd[4];
-    let s_q5 = libm::sin(q[5]);
-    let c_q5 = libm::cos(q[5]);
+    let s_q5 = libm::Libm::<Real>::sin(q[5]);
+    let c_q5 = libm::Libm::<Real>::cos(q[5]);
     let t29 = t22 * c_q5 + t26 * s_q5;
     let t30 = t22 * s_q5;
     let t31 = t26 * c_q5;
     let t32 = t31 - t30;
     let t33 = qd[5] - t25;
-    let s_q6 = libm::sin(q[6]);
-    let c_q6 = libm::cos(q[6]);
+    let s_q6 = libm::Libm::<Real>::sin(q[6]);
+    let c_q6 = libm::Libm::<Real>::cos(q[6]);
     let t36 = t29 * c_q6 + t33 * s_q6;
     let t37 = t33 * c_q6 - t29 * s_q6;
     let t38 = qd[6] - t32;
@@ -3484,27 +3488,27 @@ pub const OPS_BODY_POSES: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`body_poses_with`]; its cost is [`OPS_BODY_POSES`].
-pub fn body_poses(p: &Params, q: &[f64; NQ]) -> [Pose; NB] {
+pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
     body_poses_with(&p.derived(), q)
 }
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_poses_with(d: &Derived, q: &[f64; NQ]) -> [Pose; NB] {
+pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let p = &d.params;
-    let s_q0 = libm::sin(q[0]);
-    let c_q0 = libm::cos(q[0]);
+    let s_q0 = libm::Libm::<Real>::sin(q[0]);
+    let c_q0 = libm::Libm::<Real>::cos(q[0]);
     let t2 = -s_q0;
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
-    let s_q2 = libm::sin(q[2]);
-    let c_q2 = libm::cos(q[2]);
-    let s_q3 = libm::sin(q[3]);
-    let c_q3 = libm::cos(q[3]);
-    let s_q4 = libm::sin(q[4]);
-    let c_q4 = libm::cos(q[4]);
-    let s_q5 = libm::sin(q[5]);
-    let c_q5 = libm::cos(q[5]);
-    let s_q6 = libm::sin(q[6]);
-    let c_q6 = libm::cos(q[6]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let s_q3 = libm::Libm::<Real>::sin(q[3]);
+    let c_q3 = libm::Libm::<Real>::cos(q[3]);
+    let s_q4 = libm::Libm::<Real>::sin(q[4]);
+    let c_q4 = libm::Libm::<Real>::cos(q[4]);
+    let s_q5 = libm::Libm::<Real>::sin(q[5]);
+    let c_q5 = libm::Libm::<Real>::cos(q[5]);
+    let s_q6 = libm::Libm::<Real>::sin(q[6]);
+    let c_q6 = libm::Libm::<Real>::cos(q[6]);
     let t15 = s_q1 * s_q2;
     let t16 = s_q1 * c_q2;
     let t17 = s_q1 * c_q2 * s_q3 + c_q1 * c_q3;
@@ -3615,11 +3619,15 @@ pub const OPS_COORDINATE_RATES: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`coordinate_rates_with`]; its cost is [`OPS_COORDINATE_RATES`].
-pub fn coordinate_rates(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NQ] {
+pub fn coordinate_rates(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NQ] {
     coordinate_rates_with(&p.derived(), q, qd)
 }
 /// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
-pub fn coordinate_rates_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NQ] {
+pub fn coordinate_rates_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+) -> [Real; NQ] {
     let p = &d.params;
     [qd[0], qd[1], qd[2], qd[3], qd[4], qd[5], qd[6]]
 }
@@ -3640,26 +3648,26 @@ pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`body_jacobians_with`]; its cost is [`OPS_BODY_JACOBIANS`].
-pub fn body_jacobians(p: &Params, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
+pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     body_jacobians_with(&p.derived(), q)
 }
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_jacobians_with(d: &Derived, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
+pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     let p = &d.params;
-    let s_q0 = libm::sin(q[0]);
-    let c_q0 = libm::cos(q[0]);
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
-    let s_q2 = libm::sin(q[2]);
-    let c_q2 = libm::cos(q[2]);
-    let s_q3 = libm::sin(q[3]);
-    let c_q3 = libm::cos(q[3]);
-    let s_q4 = libm::sin(q[4]);
-    let c_q4 = libm::cos(q[4]);
-    let s_q5 = libm::sin(q[5]);
-    let c_q5 = libm::cos(q[5]);
-    let s_q6 = libm::sin(q[6]);
-    let c_q6 = libm::cos(q[6]);
+    let s_q0 = libm::Libm::<Real>::sin(q[0]);
+    let c_q0 = libm::Libm::<Real>::cos(q[0]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let s_q3 = libm::Libm::<Real>::sin(q[3]);
+    let c_q3 = libm::Libm::<Real>::cos(q[3]);
+    let s_q4 = libm::Libm::<Real>::sin(q[4]);
+    let c_q4 = libm::Libm::<Real>::cos(q[4]);
+    let s_q5 = libm::Libm::<Real>::sin(q[5]);
+    let c_q5 = libm::Libm::<Real>::cos(q[5]);
+    let s_q6 = libm::Libm::<Real>::sin(q[6]);
+    let c_q6 = libm::Libm::<Real>::cos(q[6]);
     let t14 = s_q1 * s_q2;
     let t15 = s_q1 * s_q2 * c_q3;
     let t16 = s_q1 * s_q2 * s_q3;

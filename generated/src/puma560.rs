@@ -31,6 +31,10 @@
 //! | `body_jacobians` | 309 | 172 | 0 | 0 | 6 | 6 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
+/// The floating-point type of every input, output and parameter:
+/// change it to `f32` (or generate with `single_precision = true` in
+/// the spec) for single precision.
+pub type Real = f64;
 /// Number of position coordinates `q` (larger than `NV` when a
 /// spherical or free joint stores a quaternion).
 pub const NQ: usize = 6;
@@ -58,9 +62,9 @@ pub const BODY_NAMES: [&str; NB] = [
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Pose {
     /// Rotation from body to ground coordinates, row-major.
-    pub rotation: [[f64; 3]; 3],
+    pub rotation: [[Real; 3]; 3],
     /// Body-frame origin in ground coordinates.
-    pub position: [f64; 3],
+    pub position: [Real; 3],
 }
 /// Arithmetic operations of one generated function (subtractions and
 /// negations count as additions).
@@ -83,25 +87,25 @@ pub struct OpCount {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Params {
     /// `a2` (spec value 0.4318).
-    pub a2: f64,
+    pub a2: Real,
     /// `d3` (spec value 0.15005).
-    pub d3: f64,
+    pub d3: Real,
     /// `a3` (spec value 0.0203).
-    pub a3: f64,
+    pub a3: Real,
     /// `d4` (spec value 0.4318).
-    pub d4: f64,
+    pub d4: Real,
     /// `m2` (spec value 17.4).
-    pub m2: f64,
+    pub m2: Real,
     /// `m3` (spec value 4.8).
-    pub m3: f64,
+    pub m3: Real,
     /// `m4` (spec value 0.82).
-    pub m4: f64,
+    pub m4: Real,
     /// `m5` (spec value 0.34).
-    pub m5: f64,
+    pub m5: Real,
     /// `m6` (spec value 0.09).
-    pub m6: f64,
+    pub m6: Real,
     /// `g` (spec value 9.81).
-    pub g: f64,
+    pub g: Real,
 }
 impl Default for Params {
     fn default() -> Self {
@@ -126,105 +130,105 @@ pub struct Derived {
     /// The parameters the groups were computed from.
     pub params: Params,
     /// Parameter group 0.
-    pub k0: f64,
+    pub k0: Real,
     /// Parameter group 1.
-    pub k1: f64,
+    pub k1: Real,
     /// Parameter group 2.
-    pub k2: f64,
+    pub k2: Real,
     /// Parameter group 3.
-    pub k3: f64,
+    pub k3: Real,
     /// Parameter group 4.
-    pub k4: f64,
+    pub k4: Real,
     /// Parameter group 5.
-    pub k5: f64,
+    pub k5: Real,
     /// Parameter group 6.
-    pub k6: f64,
+    pub k6: Real,
     /// Parameter group 7.
-    pub k7: f64,
+    pub k7: Real,
     /// Parameter group 8.
-    pub k8: f64,
+    pub k8: Real,
     /// Parameter group 9.
-    pub k9: f64,
+    pub k9: Real,
     /// Parameter group 10.
-    pub k10: f64,
+    pub k10: Real,
     /// Parameter group 11.
-    pub k11: f64,
+    pub k11: Real,
     /// Parameter group 12.
-    pub k12: f64,
+    pub k12: Real,
     /// Parameter group 13.
-    pub k13: f64,
+    pub k13: Real,
     /// Parameter group 14.
-    pub k14: f64,
+    pub k14: Real,
     /// Parameter group 15.
-    pub k15: f64,
+    pub k15: Real,
     /// Parameter group 16.
-    pub k16: f64,
+    pub k16: Real,
     /// Parameter group 17.
-    pub k17: f64,
+    pub k17: Real,
     /// Parameter group 18.
-    pub k18: f64,
+    pub k18: Real,
     /// Parameter group 19.
-    pub k19: f64,
+    pub k19: Real,
     /// Parameter group 20.
-    pub k20: f64,
+    pub k20: Real,
     /// Parameter group 21.
-    pub k21: f64,
+    pub k21: Real,
     /// Parameter group 22.
-    pub k22: f64,
+    pub k22: Real,
     /// Parameter group 23.
-    pub k23: f64,
+    pub k23: Real,
     /// Parameter group 24.
-    pub k24: f64,
+    pub k24: Real,
     /// Parameter group 25.
-    pub k25: f64,
+    pub k25: Real,
     /// Parameter group 26.
-    pub k26: f64,
+    pub k26: Real,
     /// Parameter group 27.
-    pub k27: f64,
+    pub k27: Real,
     /// Parameter group 28.
-    pub k28: f64,
+    pub k28: Real,
     /// Parameter group 29.
-    pub k29: f64,
+    pub k29: Real,
     /// Parameter group 30.
-    pub k30: f64,
+    pub k30: Real,
     /// Parameter group 31.
-    pub k31: f64,
+    pub k31: Real,
     /// Parameter group 32.
-    pub k32: f64,
+    pub k32: Real,
     /// Parameter group 33.
-    pub k33: f64,
+    pub k33: Real,
     /// Parameter group 34.
-    pub k34: f64,
+    pub k34: Real,
     /// Parameter group 35.
-    pub k35: f64,
+    pub k35: Real,
     /// Parameter group 36.
-    pub k36: f64,
+    pub k36: Real,
     /// Parameter group 37.
-    pub k37: f64,
+    pub k37: Real,
     /// Parameter group 38.
-    pub k38: f64,
+    pub k38: Real,
     /// Parameter group 39.
-    pub k39: f64,
+    pub k39: Real,
     /// Parameter group 40.
-    pub k40: f64,
+    pub k40: Real,
     /// Parameter group 41.
-    pub k41: f64,
+    pub k41: Real,
     /// Parameter group 42.
-    pub k42: f64,
+    pub k42: Real,
     /// Parameter group 43.
-    pub k43: f64,
+    pub k43: Real,
     /// Parameter group 44.
-    pub k44: f64,
+    pub k44: Real,
     /// Parameter group 45.
-    pub k45: f64,
+    pub k45: Real,
     /// Parameter group 46.
-    pub k46: f64,
+    pub k46: Real,
     /// Parameter group 47.
-    pub k47: f64,
+    pub k47: Real,
     /// Parameter group 48.
-    pub k48: f64,
+    pub k48: Real,
     /// Parameter group 49.
-    pub k49: f64,
+    pub k49: Real,
 }
 impl Params {
     /// Computes the parameter groups; call again after changing a
@@ -315,22 +319,22 @@ pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
 /// [`inverse_dynamics_with`]; its cost is [`OPS_INVERSE_DYNAMICS`].
 pub fn inverse_dynamics(
     p: &Params,
-    q: &[f64; NQ],
-    qd: &[f64; NV],
-    qdd: &[f64; NV],
-) -> [f64; NV] {
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
     inverse_dynamics_with(&p.derived(), q, qd, qdd)
 }
 /// [`inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn inverse_dynamics_with(
     d: &Derived,
-    q: &[f64; NQ],
-    qd: &[f64; NV],
-    qdd: &[f64; NV],
-) -> [f64; NV] {
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
     let p = &d.params;
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t2 = qd[0] * s_q1;
     let t3 = qd[0] * c_q1;
     let t4 = p.g * s_q1;
@@ -339,8 +343,8 @@ pub fn inverse_dynamics_with(
     let t7 = qd[0] * s_q1 * qd[1];
     let t8 = qdd[0] * s_q1 + t6;
     let t9 = qdd[0] * c_q1 - t7;
-    let s_q2 = libm::sin(q[2]);
-    let c_q2 = libm::cos(q[2]);
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let t12 = qd[0] * s_q1 * c_q2 + qd[0] * c_q1 * s_q2;
     let t13 = qd[0] * s_q1 * s_q2;
     let t14 = qd[0] * c_q1 * c_q2;
@@ -363,8 +367,8 @@ pub fn inverse_dynamics_with(
     let t30 = qdd[1] + qdd[2];
     let t31 = t8 * c_q2 + t9 * s_q2 + qd[2] * t15;
     let t32 = t17 - t16 - t29;
-    let s_q3 = libm::sin(q[3]);
-    let c_q3 = libm::cos(q[3]);
+    let s_q3 = libm::Libm::<Real>::sin(q[3]);
+    let c_q3 = libm::Libm::<Real>::cos(q[3]);
     let t35 = t12 * c_q3 - t28 * s_q3;
     let t36 = t12 * s_q3;
     let t37 = t28 * c_q3;
@@ -389,8 +393,8 @@ pub fn inverse_dynamics_with(
     let t55 = t32 + qdd[3];
     let t56 = t31 * c_q3 + qd[3] * t38 - t30 * s_q3;
     let t57 = -t39 - t40 - t54;
-    let s_q4 = libm::sin(q[4]);
-    let c_q4 = libm::cos(q[4]);
+    let s_q4 = libm::Libm::<Real>::sin(q[4]);
+    let c_q4 = libm::Libm::<Real>::cos(q[4]);
     let t60 = t35 * c_q4 + t53 * s_q4;
     let t61 = t35 * s_q4;
     let t62 = t53 * c_q4;
@@ -405,8 +409,8 @@ pub fn inverse_dynamics_with(
     let t71 = qd[4] * t60;
     let t72 = qdd[4] - t57;
     let t73 = t56 * c_q4 + t55 * s_q4 + qd[4] * t63;
-    let s_q5 = libm::sin(q[5]);
-    let c_q5 = libm::cos(q[5]);
+    let s_q5 = libm::Libm::<Real>::sin(q[5]);
+    let c_q5 = libm::Libm::<Real>::cos(q[5]);
     let t76 = t60 * c_q5 - t70 * s_q5;
     let t77 = -(t60 * s_q5) - t70 * c_q5;
     let t78 = t63 + qd[5];
@@ -502,22 +506,22 @@ pub const OPS_MASS_MATRIX: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`mass_matrix_with`]; its cost is [`OPS_MASS_MATRIX`].
-pub fn mass_matrix(p: &Params, q: &[f64; NQ]) -> [[f64; NV]; NV] {
+pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     mass_matrix_with(&p.derived(), q)
 }
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
-pub fn mass_matrix_with(d: &Derived, q: &[f64; NQ]) -> [[f64; NV]; NV] {
+pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
-    let s_q2 = libm::sin(q[2]);
-    let c_q2 = libm::cos(q[2]);
-    let s_q3 = libm::sin(q[3]);
-    let c_q3 = libm::cos(q[3]);
-    let s_q4 = libm::sin(q[4]);
-    let c_q4 = libm::cos(q[4]);
-    let s_q5 = libm::sin(q[5]);
-    let c_q5 = libm::cos(q[5]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let s_q3 = libm::Libm::<Real>::sin(q[3]);
+    let c_q3 = libm::Libm::<Real>::cos(q[3]);
+    let s_q4 = libm::Libm::<Real>::sin(q[4]);
+    let c_q4 = libm::Libm::<Real>::cos(q[4]);
+    let s_q5 = libm::Libm::<Real>::sin(q[5]);
+    let c_q5 = libm::Libm::<Real>::cos(q[5]);
     let t10 = p.m2 * s_q1;
     let t11 = s_q1 * c_q2 + c_q1 * s_q2;
     let t12 = p.d3 * c_q1 * c_q2 - p.d3 * s_q1 * s_q2;
@@ -667,22 +671,22 @@ pub const OPS_BIAS: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`bias_with`]; its cost is [`OPS_BIAS`].
-pub fn bias(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
+pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     bias_with(&p.derived(), q, qd)
 }
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
-pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
+pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t2 = qd[0] * s_q1;
     let t3 = qd[0] * c_q1;
     let t4 = p.g * s_q1;
     let t5 = p.g * c_q1;
     let t6 = qd[0] * c_q1 * qd[1];
     let t7 = qd[0] * s_q1 * qd[1];
-    let s_q2 = libm::sin(q[2]);
-    let c_q2 = libm::cos(q[2]);
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let t10 = qd[0] * s_q1 * c_q2 + qd[0] * c_q1 * s_q2;
     let t11 = qd[0] * s_q1 * s_q2;
     let t12 = qd[0] * c_q1 * c_q2;
@@ -691,8 +695,8 @@ pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let t15 = qd[0] * s_q1 * t14;
     let t16 = p.d3 * (qd[0] * qd[0]) * (c_q1 * c_q1);
     let t17 = qd[1] + qd[2];
-    let s_q3 = libm::sin(q[3]);
-    let c_q3 = libm::cos(q[3]);
+    let s_q3 = libm::Libm::<Real>::sin(q[3]);
+    let c_q3 = libm::Libm::<Real>::cos(q[3]);
     let t20 = t10 * c_q3 - t17 * s_q3;
     let t21 = t10 * s_q3;
     let t22 = t17 * c_q3;
@@ -702,15 +706,15 @@ pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let t26 = t10 * t24;
     let t27 = t13 + qd[3];
     let t28 = qd[3] * t20;
-    let s_q4 = libm::sin(q[4]);
-    let c_q4 = libm::cos(q[4]);
+    let s_q4 = libm::Libm::<Real>::sin(q[4]);
+    let c_q4 = libm::Libm::<Real>::cos(q[4]);
     let t31 = t20 * c_q4 + t27 * s_q4;
     let t32 = t20 * s_q4;
     let t33 = t27 * c_q4;
     let t34 = t33 - t32;
     let t35 = qd[4] - t23;
-    let s_q5 = libm::sin(q[5]);
-    let c_q5 = libm::cos(q[5]);
+    let s_q5 = libm::Libm::<Real>::sin(q[5]);
+    let c_q5 = libm::Libm::<Real>::cos(q[5]);
     let t38 = t31 * c_q5 - t35 * s_q5;
     let t39 = -(t31 * s_q5) - t35 * c_q5;
     let t40 = t34 + qd[5];
@@ -828,20 +832,20 @@ pub const OPS_GRAVITY: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`gravity_with`]; its cost is [`OPS_GRAVITY`].
-pub fn gravity(p: &Params, q: &[f64; NQ]) -> [f64; NV] {
+pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
     gravity_with(&p.derived(), q)
 }
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
-pub fn gravity_with(d: &Derived, q: &[f64; NQ]) -> [f64; NV] {
+pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let p = &d.params;
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
-    let s_q2 = libm::sin(q[2]);
-    let c_q2 = libm::cos(q[2]);
-    let s_q3 = libm::sin(q[3]);
-    let c_q3 = libm::cos(q[3]);
-    let s_q4 = libm::sin(q[4]);
-    let c_q4 = libm::cos(q[4]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let s_q3 = libm::Libm::<Real>::sin(q[3]);
+    let c_q3 = libm::Libm::<Real>::cos(q[3]);
+    let s_q4 = libm::Libm::<Real>::sin(q[4]);
+    let c_q4 = libm::Libm::<Real>::cos(q[4]);
     let t8 = p.g * c_q1 * c_q2 - p.g * s_q1 * s_q2;
     let t9 = p.g * s_q1 * c_q2 + p.g * c_q1 * s_q2;
     let t10 = p.m3 * t9;
@@ -884,28 +888,28 @@ pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
 /// [`forward_dynamics_with`]; its cost is [`OPS_FORWARD_DYNAMICS`].
 pub fn forward_dynamics(
     p: &Params,
-    q: &[f64; NQ],
-    qd: &[f64; NV],
-    tau: &[f64; NV],
-) -> [f64; NV] {
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> [Real; NV] {
     forward_dynamics_with(&p.derived(), q, qd, tau)
 }
 /// [`forward_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn forward_dynamics_with(
     d: &Derived,
-    q: &[f64; NQ],
-    qd: &[f64; NV],
-    tau: &[f64; NV],
-) -> [f64; NV] {
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> [Real; NV] {
     let p = &d.params;
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t2 = qd[0] * s_q1;
     let t3 = qd[0] * c_q1;
     let t4 = qd[0] * c_q1 * qd[1];
     let t5 = qd[0] * s_q1 * qd[1];
-    let s_q2 = libm::sin(q[2]);
-    let c_q2 = libm::cos(q[2]);
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let t8 = qd[0] * s_q1 * c_q2 + qd[0] * c_q1 * s_q2;
     let t9 = qd[0] * s_q1 * s_q2;
     let t10 = qd[0] * c_q1 * c_q2;
@@ -918,8 +922,8 @@ pub fn forward_dynamics_with(
     let t17 = t15 - t16;
     let t18 = qd[1] + qd[2];
     let t19 = qd[2] * t8;
-    let s_q3 = libm::sin(q[3]);
-    let c_q3 = libm::cos(q[3]);
+    let s_q3 = libm::Libm::<Real>::sin(q[3]);
+    let c_q3 = libm::Libm::<Real>::cos(q[3]);
     let t22 = t8 * c_q3 - t18 * s_q3;
     let t23 = t8 * s_q3;
     let t24 = t18 * c_q3;
@@ -931,16 +935,16 @@ pub fn forward_dynamics_with(
     let t30 = -t28 - t29;
     let t31 = p.a3 * t8 * t18 + p.d4 * t11 * t18;
     let t32 = t11 + qd[3];
-    let s_q4 = libm::sin(q[4]);
-    let c_q4 = libm::cos(q[4]);
+    let s_q4 = libm::Libm::<Real>::sin(q[4]);
+    let c_q4 = libm::Libm::<Real>::cos(q[4]);
     let t35 = t22 * c_q4 + t32 * s_q4;
     let t36 = t22 * s_q4;
     let t37 = t32 * c_q4;
     let t38 = t37 - t36;
     let t39 = qd[4] - t25;
     let t40 = qd[4] * t35;
-    let s_q5 = libm::sin(q[5]);
-    let c_q5 = libm::cos(q[5]);
+    let s_q5 = libm::Libm::<Real>::sin(q[5]);
+    let c_q5 = libm::Libm::<Real>::cos(q[5]);
     let t43 = t35 * c_q5 - t39 * s_q5;
     let t44 = -(t35 * s_q5) - t39 * c_q5;
     let t45 = t38 + qd[5];
@@ -1219,22 +1223,22 @@ pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`coriolis_matrix_with`]; its cost is [`OPS_CORIOLIS_MATRIX`].
-pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV]; NV] {
+pub fn coriolis_matrix(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [[Real; NV]; NV] {
     coriolis_matrix_with(&p.derived(), q, qd)
 }
 /// [`coriolis_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn coriolis_matrix_with(
     d: &Derived,
-    q: &[f64; NQ],
-    qd: &[f64; NV],
-) -> [[f64; NV]; NV] {
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t2 = qd[0] * s_q1;
     let t3 = qd[0] * c_q1;
-    let s_q2 = libm::sin(q[2]);
-    let c_q2 = libm::cos(q[2]);
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let t6 = qd[0] * s_q1 * c_q2;
     let t7 = qd[0] * c_q1 * s_q2;
     let t8 = t6 + t7;
@@ -1242,8 +1246,8 @@ pub fn coriolis_matrix_with(
     let t10 = qd[0] * c_q1 * c_q2;
     let t11 = t10 - t9;
     let t12 = qd[1] + qd[2];
-    let s_q3 = libm::sin(q[3]);
-    let c_q3 = libm::cos(q[3]);
+    let s_q3 = libm::Libm::<Real>::sin(q[3]);
+    let c_q3 = libm::Libm::<Real>::cos(q[3]);
     let t15 = t8 * c_q3;
     let t16 = t12 * s_q3;
     let t17 = t15 - t16;
@@ -1253,8 +1257,8 @@ pub fn coriolis_matrix_with(
     let t21 = p.d4 * t12;
     let t22 = p.d4 * t8 - p.a3 * t11;
     let t23 = t11 + qd[3];
-    let s_q4 = libm::sin(q[4]);
-    let c_q4 = libm::cos(q[4]);
+    let s_q4 = libm::Libm::<Real>::sin(q[4]);
+    let c_q4 = libm::Libm::<Real>::cos(q[4]);
     let t26 = t17 * c_q4;
     let t27 = t23 * s_q4;
     let t28 = t26 + t27;
@@ -1262,8 +1266,8 @@ pub fn coriolis_matrix_with(
     let t30 = t23 * c_q4;
     let t31 = t30 - t29;
     let t32 = qd[4] - t20;
-    let s_q5 = libm::sin(q[5]);
-    let c_q5 = libm::cos(q[5]);
+    let s_q5 = libm::Libm::<Real>::sin(q[5]);
+    let c_q5 = libm::Libm::<Real>::cos(q[5]);
     let t35 = t28 * c_q5;
     let t36 = t32 * s_q5;
     let t37 = t35 - t36;
@@ -1678,18 +1682,18 @@ pub const OPS_ENERGY: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`energy_with`]; its cost is [`OPS_ENERGY`].
-pub fn energy(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
+pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     energy_with(&p.derived(), q, qd)
 }
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
-pub fn energy_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
+pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     let p = &d.params;
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t2 = qd[0] * s_q1;
     let t3 = qd[0] * c_q1;
-    let s_q2 = libm::sin(q[2]);
-    let c_q2 = libm::cos(q[2]);
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let t6 = qd[0] * s_q1 * c_q2 + qd[0] * c_q1 * s_q2;
     let t7 = qd[0] * s_q1 * s_q2;
     let t8 = qd[0] * c_q1 * c_q2;
@@ -1697,22 +1701,22 @@ pub fn energy_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
     let t10 = p.a2 * qd[1] - p.d3 * qd[0] * s_q1;
     let t11 = p.a2 * qd[0] * c_q1;
     let t12 = qd[1] + qd[2];
-    let s_q3 = libm::sin(q[3]);
-    let c_q3 = libm::cos(q[3]);
+    let s_q3 = libm::Libm::<Real>::sin(q[3]);
+    let c_q3 = libm::Libm::<Real>::cos(q[3]);
     let t15 = t6 * c_q3 - t12 * s_q3;
     let t16 = t6 * s_q3;
     let t17 = t12 * c_q3;
     let t18 = -t16 - t17;
     let t19 = t9 + qd[3];
-    let s_q4 = libm::sin(q[4]);
-    let c_q4 = libm::cos(q[4]);
+    let s_q4 = libm::Libm::<Real>::sin(q[4]);
+    let c_q4 = libm::Libm::<Real>::cos(q[4]);
     let t22 = t15 * c_q4 + t19 * s_q4;
     let t23 = t15 * s_q4;
     let t24 = t19 * c_q4;
     let t25 = t24 - t23;
     let t26 = qd[4] - t18;
-    let s_q5 = libm::sin(q[5]);
-    let c_q5 = libm::cos(q[5]);
+    let s_q5 = libm::Libm::<Real>::sin(q[5]);
+    let c_q5 = libm::Libm::<Real>::cos(q[5]);
     let t29 = t22 * c_q5 - t26 * s_q5;
     let t30 = -(t22 * s_q5) - t26 * c_q5;
     let t31 = t25 + qd[5];
@@ -1781,25 +1785,25 @@ pub const OPS_BODY_POSES: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`body_poses_with`]; its cost is [`OPS_BODY_POSES`].
-pub fn body_poses(p: &Params, q: &[f64; NQ]) -> [Pose; NB] {
+pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
     body_poses_with(&p.derived(), q)
 }
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_poses_with(d: &Derived, q: &[f64; NQ]) -> [Pose; NB] {
+pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let p = &d.params;
-    let s_q0 = libm::sin(q[0]);
-    let c_q0 = libm::cos(q[0]);
+    let s_q0 = libm::Libm::<Real>::sin(q[0]);
+    let c_q0 = libm::Libm::<Real>::cos(q[0]);
     let t2 = -c_q0;
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
-    let s_q2 = libm::sin(q[2]);
-    let c_q2 = libm::cos(q[2]);
-    let s_q3 = libm::sin(q[3]);
-    let c_q3 = libm::cos(q[3]);
-    let s_q4 = libm::sin(q[4]);
-    let c_q4 = libm::cos(q[4]);
-    let s_q5 = libm::sin(q[5]);
-    let c_q5 = libm::cos(q[5]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let s_q3 = libm::Libm::<Real>::sin(q[3]);
+    let c_q3 = libm::Libm::<Real>::cos(q[3]);
+    let s_q4 = libm::Libm::<Real>::sin(q[4]);
+    let c_q4 = libm::Libm::<Real>::cos(q[4]);
+    let s_q5 = libm::Libm::<Real>::sin(q[5]);
+    let c_q5 = libm::Libm::<Real>::cos(q[5]);
     let t13 = s_q1 * c_q2 + c_q1 * s_q2;
     let t14 = c_q1 * c_q2 - s_q1 * s_q2;
     let t15 = c_q3 * c_q4 * t13 + s_q4 * t14;
@@ -1881,11 +1885,15 @@ pub const OPS_COORDINATE_RATES: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`coordinate_rates_with`]; its cost is [`OPS_COORDINATE_RATES`].
-pub fn coordinate_rates(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NQ] {
+pub fn coordinate_rates(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NQ] {
     coordinate_rates_with(&p.derived(), q, qd)
 }
 /// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
-pub fn coordinate_rates_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NQ] {
+pub fn coordinate_rates_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+) -> [Real; NQ] {
     let p = &d.params;
     [qd[0], qd[1], qd[2], qd[3], qd[4], qd[5]]
 }
@@ -1906,25 +1914,25 @@ pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`body_jacobians_with`]; its cost is [`OPS_BODY_JACOBIANS`].
-pub fn body_jacobians(p: &Params, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
+pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     body_jacobians_with(&p.derived(), q)
 }
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_jacobians_with(d: &Derived, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
+pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     let p = &d.params;
-    let s_q0 = libm::sin(q[0]);
-    let c_q0 = libm::cos(q[0]);
+    let s_q0 = libm::Libm::<Real>::sin(q[0]);
+    let c_q0 = libm::Libm::<Real>::cos(q[0]);
     let t2 = -c_q0;
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
-    let s_q2 = libm::sin(q[2]);
-    let c_q2 = libm::cos(q[2]);
-    let s_q3 = libm::sin(q[3]);
-    let c_q3 = libm::cos(q[3]);
-    let s_q4 = libm::sin(q[4]);
-    let c_q4 = libm::cos(q[4]);
-    let s_q5 = libm::sin(q[5]);
-    let c_q5 = libm::cos(q[5]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let s_q3 = libm::Libm::<Real>::sin(q[3]);
+    let c_q3 = libm::Libm::<Real>::cos(q[3]);
+    let s_q4 = libm::Libm::<Real>::sin(q[4]);
+    let c_q4 = libm::Libm::<Real>::cos(q[4]);
+    let s_q5 = libm::Libm::<Real>::sin(q[5]);
+    let c_q5 = libm::Libm::<Real>::cos(q[5]);
     let t13 = s_q1 * c_q2 + c_q1 * s_q2;
     let t14 = p.d3 * c_q1 * c_q2 - p.d3 * s_q1 * s_q2;
     let t15 = s_q3 * t14;

@@ -31,6 +31,10 @@
 //! | `body_jacobians` | 1082 | 642 | 0 | 0 | 12 | 12 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
+/// The floating-point type of every input, output and parameter:
+/// change it to `f32` (or generate with `single_precision = true` in
+/// the spec) for single precision.
+pub type Real = f64;
 /// Number of position coordinates `q` (larger than `NV` when a
 /// spherical or free joint stores a quaternion).
 pub const NQ: usize = 19;
@@ -104,9 +108,9 @@ pub const BODY_NAMES: [&str; NB] = [
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Pose {
     /// Rotation from body to ground coordinates, row-major.
-    pub rotation: [[f64; 3]; 3],
+    pub rotation: [[Real; 3]; 3],
     /// Body-frame origin in ground coordinates.
-    pub position: [f64; 3],
+    pub position: [Real; 3],
 }
 /// Arithmetic operations of one generated function (subtractions and
 /// negations count as additions).
@@ -129,7 +133,7 @@ pub struct OpCount {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Params {
     /// `g` (spec value 9.81).
-    pub g: f64,
+    pub g: Real,
 }
 impl Default for Params {
     fn default() -> Self {
@@ -177,19 +181,19 @@ pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
 /// [`inverse_dynamics_with`]; its cost is [`OPS_INVERSE_DYNAMICS`].
 pub fn inverse_dynamics(
     p: &Params,
-    q: &[f64; NQ],
-    qd: &[f64; NV],
-    qdd: &[f64; NV],
-) -> [f64; NV] {
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
     inverse_dynamics_with(&p.derived(), q, qd, qdd)
 }
 /// [`inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn inverse_dynamics_with(
     d: &Derived,
-    q: &[f64; NQ],
-    qd: &[f64; NV],
-    qdd: &[f64; NV],
-) -> [f64; NV] {
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
     let p = &d.params;
     let t0 = p.g * (2.0 * (q[3] * q[5] - q[4] * q[6]));
     let t1 = p.g * (2.0 * (q[4] * q[5] + q[3] * q[6]));
@@ -200,8 +204,8 @@ pub fn inverse_dynamics_with(
     let t6 = qd[2] * qd[3];
     let t7 = qd[1] * qd[3];
     let t8 = qd[0] * qd[4];
-    let s_q7 = libm::sin(q[7]);
-    let c_q7 = libm::cos(q[7]);
+    let s_q7 = libm::Libm::<Real>::sin(q[7]);
+    let c_q7 = libm::Libm::<Real>::cos(q[7]);
     let t11 = qd[4] * c_q7;
     let t12 = qd[5] * s_q7;
     let t13 = t11 + t12;
@@ -224,8 +228,8 @@ pub fn inverse_dynamics_with(
     let t30 = qdd[3] + qdd[6];
     let t31 = t15 + t16 + t29;
     let t32 = qdd[5] * c_q7 - qdd[4] * s_q7 - qd[6] * t13;
-    let s_q8 = libm::sin(q[8]);
-    let c_q8 = libm::cos(q[8]);
+    let s_q8 = libm::Libm::<Real>::sin(q[8]);
+    let c_q8 = libm::Libm::<Real>::cos(q[8]);
     let t35 = t28 * c_q8 - t14 * s_q8;
     let t36 = t28 * s_q8 + t14 * c_q8;
     let t37 = t14 * t14;
@@ -242,8 +246,8 @@ pub fn inverse_dynamics_with(
     let t47 = t31 + qdd[7];
     let t48 = t30 * c_q8 - t32 * s_q8 - qd[7] * t36;
     let t49 = t30 * s_q8 + t32 * c_q8 + qd[7] * t35;
-    let s_q9 = libm::sin(q[9]);
-    let c_q9 = libm::cos(q[9]);
+    let s_q9 = libm::Libm::<Real>::sin(q[9]);
+    let c_q9 = libm::Libm::<Real>::cos(q[9]);
     let t52 = t35 * c_q9 - t36 * s_q9;
     let t53 = t35 * s_q9 + t36 * c_q9;
     let t54 = -(0.03745 * t36) - 0.16 * t46;
@@ -256,8 +260,8 @@ pub fn inverse_dynamics_with(
     let t61 = t47 + qdd[8];
     let t62 = t48 * c_q9 - t49 * s_q9 - qd[8] * t53;
     let t63 = t48 * s_q9 + t49 * c_q9 + qd[8] * t52;
-    let s_q10 = libm::sin(q[10]);
-    let c_q10 = libm::cos(q[10]);
+    let s_q10 = libm::Libm::<Real>::sin(q[10]);
+    let c_q10 = libm::Libm::<Real>::cos(q[10]);
     let t66 = qd[4] * c_q10;
     let t67 = qd[5] * s_q10;
     let t68 = t66 + t67;
@@ -277,8 +281,8 @@ pub fn inverse_dynamics_with(
     let t82 = qdd[3] + qdd[9];
     let t83 = t70 + t71 + t81;
     let t84 = qdd[5] * c_q10 - qdd[4] * s_q10 - qd[9] * t68;
-    let s_q11 = libm::sin(q[11]);
-    let c_q11 = libm::cos(q[11]);
+    let s_q11 = libm::Libm::<Real>::sin(q[11]);
+    let c_q11 = libm::Libm::<Real>::cos(q[11]);
     let t87 = t80 * c_q11 - t69 * s_q11;
     let t88 = t80 * s_q11 + t69 * c_q11;
     let t89 = t69 * t69;
@@ -295,8 +299,8 @@ pub fn inverse_dynamics_with(
     let t99 = t83 + qdd[10];
     let t100 = t82 * c_q11 - t84 * s_q11 - qd[10] * t88;
     let t101 = t82 * s_q11 + t84 * c_q11 + qd[10] * t87;
-    let s_q12 = libm::sin(q[12]);
-    let c_q12 = libm::cos(q[12]);
+    let s_q12 = libm::Libm::<Real>::sin(q[12]);
+    let c_q12 = libm::Libm::<Real>::cos(q[12]);
     let t104 = t87 * c_q12 - t88 * s_q12;
     let t105 = t87 * s_q12 + t88 * c_q12;
     let t106 = 0.03745 * t88 - 0.16 * t98;
@@ -309,8 +313,8 @@ pub fn inverse_dynamics_with(
     let t113 = t99 + qdd[11];
     let t114 = t100 * c_q12 - t101 * s_q12 - qd[11] * t105;
     let t115 = t100 * s_q12 + t101 * c_q12 + qd[11] * t104;
-    let s_q13 = libm::sin(q[13]);
-    let c_q13 = libm::cos(q[13]);
+    let s_q13 = libm::Libm::<Real>::sin(q[13]);
+    let c_q13 = libm::Libm::<Real>::cos(q[13]);
     let t118 = qd[4] * c_q13;
     let t119 = qd[5] * s_q13;
     let t120 = t118 + t119;
@@ -330,8 +334,8 @@ pub fn inverse_dynamics_with(
     let t134 = qdd[3] + qdd[12];
     let t135 = t122 + t123 + t133;
     let t136 = qdd[5] * c_q13 - qdd[4] * s_q13 - qd[12] * t120;
-    let s_q14 = libm::sin(q[14]);
-    let c_q14 = libm::cos(q[14]);
+    let s_q14 = libm::Libm::<Real>::sin(q[14]);
+    let c_q14 = libm::Libm::<Real>::cos(q[14]);
     let t139 = t132 * c_q14 - t121 * s_q14;
     let t140 = t132 * s_q14 + t121 * c_q14;
     let t141 = t121 * t121;
@@ -348,8 +352,8 @@ pub fn inverse_dynamics_with(
     let t151 = t135 + qdd[13];
     let t152 = t134 * c_q14 - t136 * s_q14 - qd[13] * t140;
     let t153 = t134 * s_q14 + t136 * c_q14 + qd[13] * t139;
-    let s_q15 = libm::sin(q[15]);
-    let c_q15 = libm::cos(q[15]);
+    let s_q15 = libm::Libm::<Real>::sin(q[15]);
+    let c_q15 = libm::Libm::<Real>::cos(q[15]);
     let t156 = t139 * c_q15 - t140 * s_q15;
     let t157 = t139 * s_q15 + t140 * c_q15;
     let t158 = -(0.03745 * t140) - 0.16 * t150;
@@ -362,8 +366,8 @@ pub fn inverse_dynamics_with(
     let t165 = t151 + qdd[14];
     let t166 = t152 * c_q15 - t153 * s_q15 - qd[14] * t157;
     let t167 = t152 * s_q15 + t153 * c_q15 + qd[14] * t156;
-    let s_q16 = libm::sin(q[16]);
-    let c_q16 = libm::cos(q[16]);
+    let s_q16 = libm::Libm::<Real>::sin(q[16]);
+    let c_q16 = libm::Libm::<Real>::cos(q[16]);
     let t170 = qd[4] * c_q16;
     let t171 = qd[5] * s_q16;
     let t172 = t170 + t171;
@@ -383,8 +387,8 @@ pub fn inverse_dynamics_with(
     let t186 = qdd[3] + qdd[15];
     let t187 = t174 + t175 + t185;
     let t188 = qdd[5] * c_q16 - qdd[4] * s_q16 - qd[15] * t172;
-    let s_q17 = libm::sin(q[17]);
-    let c_q17 = libm::cos(q[17]);
+    let s_q17 = libm::Libm::<Real>::sin(q[17]);
+    let c_q17 = libm::Libm::<Real>::cos(q[17]);
     let t191 = t184 * c_q17 - t173 * s_q17;
     let t192 = t184 * s_q17 + t173 * c_q17;
     let t193 = t173 * t173;
@@ -401,8 +405,8 @@ pub fn inverse_dynamics_with(
     let t203 = t187 + qdd[16];
     let t204 = t186 * c_q17 - t188 * s_q17 - qd[16] * t192;
     let t205 = t186 * s_q17 + t188 * c_q17 + qd[16] * t191;
-    let s_q18 = libm::sin(q[18]);
-    let c_q18 = libm::cos(q[18]);
+    let s_q18 = libm::Libm::<Real>::sin(q[18]);
+    let c_q18 = libm::Libm::<Real>::cos(q[18]);
     let t208 = t191 * c_q18 - t192 * s_q18;
     let t209 = t191 * s_q18 + t192 * c_q18;
     let t210 = 0.03745 * t192 - 0.16 * t202;
@@ -780,36 +784,36 @@ pub const OPS_MASS_MATRIX: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`mass_matrix_with`]; its cost is [`OPS_MASS_MATRIX`].
-pub fn mass_matrix(p: &Params, q: &[f64; NQ]) -> [[f64; NV]; NV] {
+pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     mass_matrix_with(&p.derived(), q)
 }
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
-pub fn mass_matrix_with(d: &Derived, q: &[f64; NQ]) -> [[f64; NV]; NV] {
+pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let s_q7 = libm::sin(q[7]);
-    let c_q7 = libm::cos(q[7]);
-    let s_q8 = libm::sin(q[8]);
-    let c_q8 = libm::cos(q[8]);
-    let s_q9 = libm::sin(q[9]);
-    let c_q9 = libm::cos(q[9]);
-    let s_q10 = libm::sin(q[10]);
-    let c_q10 = libm::cos(q[10]);
-    let s_q11 = libm::sin(q[11]);
-    let c_q11 = libm::cos(q[11]);
-    let s_q12 = libm::sin(q[12]);
-    let c_q12 = libm::cos(q[12]);
-    let s_q13 = libm::sin(q[13]);
-    let c_q13 = libm::cos(q[13]);
-    let s_q14 = libm::sin(q[14]);
-    let c_q14 = libm::cos(q[14]);
-    let s_q15 = libm::sin(q[15]);
-    let c_q15 = libm::cos(q[15]);
-    let s_q16 = libm::sin(q[16]);
-    let c_q16 = libm::cos(q[16]);
-    let s_q17 = libm::sin(q[17]);
-    let c_q17 = libm::cos(q[17]);
-    let s_q18 = libm::sin(q[18]);
-    let c_q18 = libm::cos(q[18]);
+    let s_q7 = libm::Libm::<Real>::sin(q[7]);
+    let c_q7 = libm::Libm::<Real>::cos(q[7]);
+    let s_q8 = libm::Libm::<Real>::sin(q[8]);
+    let c_q8 = libm::Libm::<Real>::cos(q[8]);
+    let s_q9 = libm::Libm::<Real>::sin(q[9]);
+    let c_q9 = libm::Libm::<Real>::cos(q[9]);
+    let s_q10 = libm::Libm::<Real>::sin(q[10]);
+    let c_q10 = libm::Libm::<Real>::cos(q[10]);
+    let s_q11 = libm::Libm::<Real>::sin(q[11]);
+    let c_q11 = libm::Libm::<Real>::cos(q[11]);
+    let s_q12 = libm::Libm::<Real>::sin(q[12]);
+    let c_q12 = libm::Libm::<Real>::cos(q[12]);
+    let s_q13 = libm::Libm::<Real>::sin(q[13]);
+    let c_q13 = libm::Libm::<Real>::cos(q[13]);
+    let s_q14 = libm::Libm::<Real>::sin(q[14]);
+    let c_q14 = libm::Libm::<Real>::cos(q[14]);
+    let s_q15 = libm::Libm::<Real>::sin(q[15]);
+    let c_q15 = libm::Libm::<Real>::cos(q[15]);
+    let s_q16 = libm::Libm::<Real>::sin(q[16]);
+    let c_q16 = libm::Libm::<Real>::cos(q[16]);
+    let s_q17 = libm::Libm::<Real>::sin(q[17]);
+    let c_q17 = libm::Libm::<Real>::cos(q[17]);
+    let s_q18 = libm::Libm::<Real>::sin(q[18]);
+    let c_q18 = libm::Libm::<Real>::cos(q[18]);
     let t24 = c_q17 * c_q18;
     let t25 = s_q17 * s_q18;
     let t26 = t24 - t25;
@@ -1931,11 +1935,11 @@ pub const OPS_BIAS: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`bias_with`]; its cost is [`OPS_BIAS`].
-pub fn bias(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
+pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     bias_with(&p.derived(), q, qd)
 }
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
-pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
+pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
     let t0 = p.g * (2.0 * (q[3] * q[5] - q[4] * q[6]));
     let t1 = p.g * (2.0 * (q[4] * q[5] + q[3] * q[6]));
@@ -1946,8 +1950,8 @@ pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let t6 = qd[2] * qd[3];
     let t7 = qd[1] * qd[3];
     let t8 = qd[0] * qd[4];
-    let s_q7 = libm::sin(q[7]);
-    let c_q7 = libm::cos(q[7]);
+    let s_q7 = libm::Libm::<Real>::sin(q[7]);
+    let c_q7 = libm::Libm::<Real>::cos(q[7]);
     let t11 = qd[4] * c_q7;
     let t12 = qd[5] * s_q7;
     let t13 = t11 + t12;
@@ -1960,16 +1964,16 @@ pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let t20 = qd[3] + qd[6];
     let t21 = qd[6] * t14;
     let t22 = qd[6] * t13;
-    let s_q8 = libm::sin(q[8]);
-    let c_q8 = libm::cos(q[8]);
+    let s_q8 = libm::Libm::<Real>::sin(q[8]);
+    let c_q8 = libm::Libm::<Real>::cos(q[8]);
     let t25 = t20 * c_q8 - t14 * s_q8;
     let t26 = t20 * s_q8 + t14 * c_q8;
     let t27 = t14 * t14;
     let t28 = t20 * t20;
     let t29 = t13 * t14;
     let t30 = t13 + qd[7];
-    let s_q9 = libm::sin(q[9]);
-    let c_q9 = libm::cos(q[9]);
+    let s_q9 = libm::Libm::<Real>::sin(q[9]);
+    let c_q9 = libm::Libm::<Real>::cos(q[9]);
     let t33 = t25 * c_q9 - t26 * s_q9;
     let t34 = t25 * s_q9 + t26 * c_q9;
     let t35 = -(0.03745 * t26) - 0.16 * t30;
@@ -1977,8 +1981,8 @@ pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let t37 = t25 * t26;
     let t38 = t25 * t25;
     let t39 = t30 + qd[8];
-    let s_q10 = libm::sin(q[10]);
-    let c_q10 = libm::cos(q[10]);
+    let s_q10 = libm::Libm::<Real>::sin(q[10]);
+    let c_q10 = libm::Libm::<Real>::cos(q[10]);
     let t42 = qd[4] * c_q10;
     let t43 = qd[5] * s_q10;
     let t44 = t42 + t43;
@@ -1988,16 +1992,16 @@ pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let t48 = qd[3] + qd[9];
     let t49 = qd[9] * t45;
     let t50 = qd[9] * t44;
-    let s_q11 = libm::sin(q[11]);
-    let c_q11 = libm::cos(q[11]);
+    let s_q11 = libm::Libm::<Real>::sin(q[11]);
+    let c_q11 = libm::Libm::<Real>::cos(q[11]);
     let t53 = t48 * c_q11 - t45 * s_q11;
     let t54 = t48 * s_q11 + t45 * c_q11;
     let t55 = t45 * t45;
     let t56 = t48 * t48;
     let t57 = t44 * t45;
     let t58 = t44 + qd[10];
-    let s_q12 = libm::sin(q[12]);
-    let c_q12 = libm::cos(q[12]);
+    let s_q12 = libm::Libm::<Real>::sin(q[12]);
+    let c_q12 = libm::Libm::<Real>::cos(q[12]);
     let t61 = t53 * c_q12 - t54 * s_q12;
     let t62 = t53 * s_q12 + t54 * c_q12;
     let t63 = 0.03745 * t54 - 0.16 * t58;
@@ -2005,8 +2009,8 @@ pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let t65 = t53 * t54;
     let t66 = t53 * t53;
     let t67 = t58 + qd[11];
-    let s_q13 = libm::sin(q[13]);
-    let c_q13 = libm::cos(q[13]);
+    let s_q13 = libm::Libm::<Real>::sin(q[13]);
+    let c_q13 = libm::Libm::<Real>::cos(q[13]);
     let t70 = qd[4] * c_q13;
     let t71 = qd[5] * s_q13;
     let t72 = t70 + t71;
@@ -2016,16 +2020,16 @@ pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let t76 = qd[3] + qd[12];
     let t77 = qd[12] * t73;
     let t78 = qd[12] * t72;
-    let s_q14 = libm::sin(q[14]);
-    let c_q14 = libm::cos(q[14]);
+    let s_q14 = libm::Libm::<Real>::sin(q[14]);
+    let c_q14 = libm::Libm::<Real>::cos(q[14]);
     let t81 = t76 * c_q14 - t73 * s_q14;
     let t82 = t76 * s_q14 + t73 * c_q14;
     let t83 = t73 * t73;
     let t84 = t76 * t76;
     let t85 = t72 * t73;
     let t86 = t72 + qd[13];
-    let s_q15 = libm::sin(q[15]);
-    let c_q15 = libm::cos(q[15]);
+    let s_q15 = libm::Libm::<Real>::sin(q[15]);
+    let c_q15 = libm::Libm::<Real>::cos(q[15]);
     let t89 = t81 * c_q15 - t82 * s_q15;
     let t90 = t81 * s_q15 + t82 * c_q15;
     let t91 = -(0.03745 * t82) - 0.16 * t86;
@@ -2033,8 +2037,8 @@ pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let t93 = t81 * t82;
     let t94 = t81 * t81;
     let t95 = t86 + qd[14];
-    let s_q16 = libm::sin(q[16]);
-    let c_q16 = libm::cos(q[16]);
+    let s_q16 = libm::Libm::<Real>::sin(q[16]);
+    let c_q16 = libm::Libm::<Real>::cos(q[16]);
     let t98 = qd[4] * c_q16;
     let t99 = qd[5] * s_q16;
     let t100 = t98 + t99;
@@ -2044,16 +2048,16 @@ pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let t104 = qd[3] + qd[15];
     let t105 = qd[15] * t101;
     let t106 = qd[15] * t100;
-    let s_q17 = libm::sin(q[17]);
-    let c_q17 = libm::cos(q[17]);
+    let s_q17 = libm::Libm::<Real>::sin(q[17]);
+    let c_q17 = libm::Libm::<Real>::cos(q[17]);
     let t109 = t104 * c_q17 - t101 * s_q17;
     let t110 = t104 * s_q17 + t101 * c_q17;
     let t111 = t101 * t101;
     let t112 = t104 * t104;
     let t113 = t100 * t101;
     let t114 = t100 + qd[16];
-    let s_q18 = libm::sin(q[18]);
-    let c_q18 = libm::cos(q[18]);
+    let s_q18 = libm::Libm::<Real>::sin(q[18]);
+    let c_q18 = libm::Libm::<Real>::cos(q[18]);
     let t117 = t109 * c_q18 - t110 * s_q18;
     let t118 = t109 * s_q18 + t110 * c_q18;
     let t119 = 0.03745 * t110 - 0.16 * t114;
@@ -2495,40 +2499,40 @@ pub const OPS_GRAVITY: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`gravity_with`]; its cost is [`OPS_GRAVITY`].
-pub fn gravity(p: &Params, q: &[f64; NQ]) -> [f64; NV] {
+pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
     gravity_with(&p.derived(), q)
 }
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
-pub fn gravity_with(d: &Derived, q: &[f64; NQ]) -> [f64; NV] {
+pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let p = &d.params;
     let t0 = 2.0 * (q[3] * q[5] - q[4] * q[6]);
     let t1 = 2.0 * (q[4] * q[5] + q[3] * q[6]);
     let t2 = 1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4]);
     let t3 = p.g * t0;
-    let s_q7 = libm::sin(q[7]);
-    let c_q7 = libm::cos(q[7]);
-    let s_q8 = libm::sin(q[8]);
-    let c_q8 = libm::cos(q[8]);
-    let s_q9 = libm::sin(q[9]);
-    let c_q9 = libm::cos(q[9]);
-    let s_q10 = libm::sin(q[10]);
-    let c_q10 = libm::cos(q[10]);
-    let s_q11 = libm::sin(q[11]);
-    let c_q11 = libm::cos(q[11]);
-    let s_q12 = libm::sin(q[12]);
-    let c_q12 = libm::cos(q[12]);
-    let s_q13 = libm::sin(q[13]);
-    let c_q13 = libm::cos(q[13]);
-    let s_q14 = libm::sin(q[14]);
-    let c_q14 = libm::cos(q[14]);
-    let s_q15 = libm::sin(q[15]);
-    let c_q15 = libm::cos(q[15]);
-    let s_q16 = libm::sin(q[16]);
-    let c_q16 = libm::cos(q[16]);
-    let s_q17 = libm::sin(q[17]);
-    let c_q17 = libm::cos(q[17]);
-    let s_q18 = libm::sin(q[18]);
-    let c_q18 = libm::cos(q[18]);
+    let s_q7 = libm::Libm::<Real>::sin(q[7]);
+    let c_q7 = libm::Libm::<Real>::cos(q[7]);
+    let s_q8 = libm::Libm::<Real>::sin(q[8]);
+    let c_q8 = libm::Libm::<Real>::cos(q[8]);
+    let s_q9 = libm::Libm::<Real>::sin(q[9]);
+    let c_q9 = libm::Libm::<Real>::cos(q[9]);
+    let s_q10 = libm::Libm::<Real>::sin(q[10]);
+    let c_q10 = libm::Libm::<Real>::cos(q[10]);
+    let s_q11 = libm::Libm::<Real>::sin(q[11]);
+    let c_q11 = libm::Libm::<Real>::cos(q[11]);
+    let s_q12 = libm::Libm::<Real>::sin(q[12]);
+    let c_q12 = libm::Libm::<Real>::cos(q[12]);
+    let s_q13 = libm::Libm::<Real>::sin(q[13]);
+    let c_q13 = libm::Libm::<Real>::cos(q[13]);
+    let s_q14 = libm::Libm::<Real>::sin(q[14]);
+    let c_q14 = libm::Libm::<Real>::cos(q[14]);
+    let s_q15 = libm::Libm::<Real>::sin(q[15]);
+    let c_q15 = libm::Libm::<Real>::cos(q[15]);
+    let s_q16 = libm::Libm::<Real>::sin(q[16]);
+    let c_q16 = libm::Libm::<Real>::cos(q[16]);
+    let s_q17 = libm::Libm::<Real>::sin(q[17]);
+    let c_q17 = libm::Libm::<Real>::cos(q[17]);
+    let s_q18 = libm::Libm::<Real>::sin(q[18]);
+    let c_q18 = libm::Libm::<Real>::cos(q[18]);
     let t28 = p.g * t2 * c_q16 - p.g * t1 * s_q16;
     let t29 = p.g * t0 * c_q17 - s_q17 * t28;
     let t30 = p.g * t0 * s_q17 + c_q17 * t28;
@@ -2725,19 +2729,19 @@ pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
 /// [`forward_dynamics_with`]; its cost is [`OPS_FORWARD_DYNAMICS`].
 pub fn forward_dynamics(
     p: &Params,
-    q: &[f64; NQ],
-    qd: &[f64; NV],
-    tau: &[f64; NV],
-) -> [f64; NV] {
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> [Real; NV] {
     forward_dynamics_with(&p.derived(), q, qd, tau)
 }
 /// [`forward_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn forward_dynamics_with(
     d: &Derived,
-    q: &[f64; NQ],
-    qd: &[f64; NV],
-    tau: &[f64; NV],
-) -> [f64; NV] {
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> [Real; NV] {
     let p = &d.params;
     let t0 = p.g * (2.0 * (q[3] * q[5] - q[4] * q[6]));
     let t1 = p.g * (2.0 * (q[4] * q[5] + q[3] * q[6]));
@@ -2748,8 +2752,8 @@ pub fn forward_dynamics_with(
     let t6 = qd[2] * qd[3];
     let t7 = qd[1] * qd[3];
     let t8 = qd[0] * qd[4];
-    let s_q7 = libm::sin(q[7]);
-    let c_q7 = libm::cos(q[7]);
+    let s_q7 = libm::Libm::<Real>::sin(q[7]);
+    let c_q7 = libm::Libm::<Real>::cos(q[7]);
     let t11 = qd[4] * c_q7;
     let t12 = qd[5] * s_q7;
     let t13 = t11 + t12;
@@ -2764,16 +2768,16 @@ pub fn forward_dynamics_with(
     let t22 = 0.1946 * t20 + 0.0875 * t21;
     let t23 = qd[3] + qd[6];
     let t24 = qd[6] * t14;
-    let s_q8 = libm::sin(q[8]);
-    let c_q8 = libm::cos(q[8]);
+    let s_q8 = libm::Libm::<Real>::sin(q[8]);
+    let c_q8 = libm::Libm::<Real>::cos(q[8]);
     let t27 = t23 * c_q8 - t14 * s_q8;
     let t28 = t23 * s_q8 + t14 * c_q8;
     let t29 = t14 * t14;
     let t30 = -(0.014 * (t29 + t23 * t23));
     let t31 = t13 * t14;
     let t32 = t13 + qd[7];
-    let s_q9 = libm::sin(q[9]);
-    let c_q9 = libm::cos(q[9]);
+    let s_q9 = libm::Libm::<Real>::sin(q[9]);
+    let c_q9 = libm::Libm::<Real>::cos(q[9]);
     let t35 = t27 * c_q9 - t28 * s_q9;
     let t36 = t27 * s_q9 + t28 * c_q9;
     let t37 = -(0.03745 * t28) - 0.16 * t32;
@@ -2786,8 +2790,8 @@ pub fn forward_dynamics_with(
     let t44 = t32 + qd[8];
     let t45 = qd[8] * t36;
     let t46 = qd[8] * t35;
-    let s_q10 = libm::sin(q[10]);
-    let c_q10 = libm::cos(q[10]);
+    let s_q10 = libm::Libm::<Real>::sin(q[10]);
+    let c_q10 = libm::Libm::<Real>::cos(q[10]);
     let t49 = qd[4] * c_q10;
     let t50 = qd[5] * s_q10;
     let t51 = t49 + t50;
@@ -2799,16 +2803,16 @@ pub fn forward_dynamics_with(
     let t57 = 0.1946 * t20 - 0.0875 * t21;
     let t58 = qd[3] + qd[9];
     let t59 = qd[9] * t52;
-    let s_q11 = libm::sin(q[11]);
-    let c_q11 = libm::cos(q[11]);
+    let s_q11 = libm::Libm::<Real>::sin(q[11]);
+    let c_q11 = libm::Libm::<Real>::cos(q[11]);
     let t62 = t58 * c_q11 - t52 * s_q11;
     let t63 = t58 * s_q11 + t52 * c_q11;
     let t64 = t52 * t52;
     let t65 = 0.014 * (t64 + t58 * t58);
     let t66 = t51 * t52;
     let t67 = t51 + qd[10];
-    let s_q12 = libm::sin(q[12]);
-    let c_q12 = libm::cos(q[12]);
+    let s_q12 = libm::Libm::<Real>::sin(q[12]);
+    let c_q12 = libm::Libm::<Real>::cos(q[12]);
     let t70 = t62 * c_q12 - t63 * s_q12;
     let t71 = t62 * s_q12 + t63 * c_q12;
     let t72 = 0.03745 * t63 - 0.16 * t67;
@@ -2821,8 +2825,8 @@ pub fn forward_dynamics_with(
     let t79 = t67 + qd[11];
     let t80 = qd[11] * t71;
     let t81 = qd[11] * t70;
-    let s_q13 = libm::sin(q[13]);
-    let c_q13 = libm::cos(q[13]);
+    let s_q13 = libm::Libm::<Real>::sin(q[13]);
+    let c_q13 = libm::Libm::<Real>::cos(q[13]);
     let t84 = qd[4] * c_q13;
     let t85 = qd[5] * s_q13;
     let t86 = t84 + t85;
@@ -2834,16 +2838,16 @@ pub fn forward_dynamics_with(
     let t92 = -t57;
     let t93 = qd[3] + qd[12];
     let t94 = qd[12] * t87;
-    let s_q14 = libm::sin(q[14]);
-    let c_q14 = libm::cos(q[14]);
+    let s_q14 = libm::Libm::<Real>::sin(q[14]);
+    let c_q14 = libm::Libm::<Real>::cos(q[14]);
     let t97 = t93 * c_q14 - t87 * s_q14;
     let t98 = t93 * s_q14 + t87 * c_q14;
     let t99 = t87 * t87;
     let t100 = -(0.014 * (t99 + t93 * t93));
     let t101 = t86 * t87;
     let t102 = t86 + qd[13];
-    let s_q15 = libm::sin(q[15]);
-    let c_q15 = libm::cos(q[15]);
+    let s_q15 = libm::Libm::<Real>::sin(q[15]);
+    let c_q15 = libm::Libm::<Real>::cos(q[15]);
     let t105 = t97 * c_q15 - t98 * s_q15;
     let t106 = t97 * s_q15 + t98 * c_q15;
     let t107 = -(0.03745 * t98) - 0.16 * t102;
@@ -2856,8 +2860,8 @@ pub fn forward_dynamics_with(
     let t114 = t102 + qd[14];
     let t115 = qd[14] * t106;
     let t116 = qd[14] * t105;
-    let s_q16 = libm::sin(q[16]);
-    let c_q16 = libm::cos(q[16]);
+    let s_q16 = libm::Libm::<Real>::sin(q[16]);
+    let c_q16 = libm::Libm::<Real>::cos(q[16]);
     let t119 = qd[4] * c_q16;
     let t120 = qd[5] * s_q16;
     let t121 = t119 + t120;
@@ -2869,16 +2873,16 @@ pub fn forward_dynamics_with(
     let t127 = -t22;
     let t128 = qd[3] + qd[15];
     let t129 = qd[15] * t122;
-    let s_q17 = libm::sin(q[17]);
-    let c_q17 = libm::cos(q[17]);
+    let s_q17 = libm::Libm::<Real>::sin(q[17]);
+    let c_q17 = libm::Libm::<Real>::cos(q[17]);
     let t132 = t128 * c_q17 - t122 * s_q17;
     let t133 = t128 * s_q17 + t122 * c_q17;
     let t134 = t122 * t122;
     let t135 = 0.014 * (t134 + t128 * t128);
     let t136 = t121 * t122;
     let t137 = t121 + qd[16];
-    let s_q18 = libm::sin(q[18]);
-    let c_q18 = libm::cos(q[18]);
+    let s_q18 = libm::Libm::<Real>::sin(q[18]);
+    let c_q18 = libm::Libm::<Real>::cos(q[18]);
     let t140 = t132 * c_q18 - t133 * s_q18;
     let t141 = t132 * s_q18 + t133 * c_q18;
     let t142 = 0.03745 * t133 - 0.16 * t137;
@@ -4203,81 +4207,81 @@ pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`coriolis_matrix_with`]; its cost is [`OPS_CORIOLIS_MATRIX`].
-pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV]; NV] {
+pub fn coriolis_matrix(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [[Real; NV]; NV] {
     coriolis_matrix_with(&p.derived(), q, qd)
 }
 /// [`coriolis_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn coriolis_matrix_with(
     d: &Derived,
-    q: &[f64; NQ],
-    qd: &[f64; NV],
-) -> [[f64; NV]; NV] {
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let s_q7 = libm::sin(q[7]);
-    let c_q7 = libm::cos(q[7]);
+    let s_q7 = libm::Libm::<Real>::sin(q[7]);
+    let c_q7 = libm::Libm::<Real>::cos(q[7]);
     let t2 = qd[4] * c_q7;
     let t3 = qd[5] * s_q7;
     let t4 = t2 + t3;
     let t5 = qd[5] * c_q7 - qd[4] * s_q7;
     let t6 = qd[3] + qd[6];
-    let s_q8 = libm::sin(q[8]);
-    let c_q8 = libm::cos(q[8]);
+    let s_q8 = libm::Libm::<Real>::sin(q[8]);
+    let c_q8 = libm::Libm::<Real>::cos(q[8]);
     let t9 = t6 * c_q8 - t5 * s_q8;
     let t10 = t6 * s_q8 + t5 * c_q8;
     let t11 = t4 + qd[7];
-    let s_q9 = libm::sin(q[9]);
-    let c_q9 = libm::cos(q[9]);
+    let s_q9 = libm::Libm::<Real>::sin(q[9]);
+    let c_q9 = libm::Libm::<Real>::cos(q[9]);
     let t14 = t9 * c_q9 - t10 * s_q9;
     let t15 = t9 * s_q9 + t10 * c_q9;
     let t16 = t11 + qd[8];
-    let s_q10 = libm::sin(q[10]);
-    let c_q10 = libm::cos(q[10]);
+    let s_q10 = libm::Libm::<Real>::sin(q[10]);
+    let c_q10 = libm::Libm::<Real>::cos(q[10]);
     let t19 = qd[4] * c_q10;
     let t20 = qd[5] * s_q10;
     let t21 = t19 + t20;
     let t22 = qd[5] * c_q10 - qd[4] * s_q10;
     let t23 = qd[3] + qd[9];
-    let s_q11 = libm::sin(q[11]);
-    let c_q11 = libm::cos(q[11]);
+    let s_q11 = libm::Libm::<Real>::sin(q[11]);
+    let c_q11 = libm::Libm::<Real>::cos(q[11]);
     let t26 = t23 * c_q11 - t22 * s_q11;
     let t27 = t23 * s_q11 + t22 * c_q11;
     let t28 = t21 + qd[10];
-    let s_q12 = libm::sin(q[12]);
-    let c_q12 = libm::cos(q[12]);
+    let s_q12 = libm::Libm::<Real>::sin(q[12]);
+    let c_q12 = libm::Libm::<Real>::cos(q[12]);
     let t31 = t26 * c_q12 - t27 * s_q12;
     let t32 = t26 * s_q12 + t27 * c_q12;
     let t33 = t28 + qd[11];
-    let s_q13 = libm::sin(q[13]);
-    let c_q13 = libm::cos(q[13]);
+    let s_q13 = libm::Libm::<Real>::sin(q[13]);
+    let c_q13 = libm::Libm::<Real>::cos(q[13]);
     let t36 = qd[4] * c_q13;
     let t37 = qd[5] * s_q13;
     let t38 = t36 + t37;
     let t39 = qd[5] * c_q13 - qd[4] * s_q13;
     let t40 = qd[3] + qd[12];
-    let s_q14 = libm::sin(q[14]);
-    let c_q14 = libm::cos(q[14]);
+    let s_q14 = libm::Libm::<Real>::sin(q[14]);
+    let c_q14 = libm::Libm::<Real>::cos(q[14]);
     let t43 = t40 * c_q14 - t39 * s_q14;
     let t44 = t40 * s_q14 + t39 * c_q14;
     let t45 = t38 + qd[13];
-    let s_q15 = libm::sin(q[15]);
-    let c_q15 = libm::cos(q[15]);
+    let s_q15 = libm::Libm::<Real>::sin(q[15]);
+    let c_q15 = libm::Libm::<Real>::cos(q[15]);
     let t48 = t43 * c_q15 - t44 * s_q15;
     let t49 = t43 * s_q15 + t44 * c_q15;
     let t50 = t45 + qd[14];
-    let s_q16 = libm::sin(q[16]);
-    let c_q16 = libm::cos(q[16]);
+    let s_q16 = libm::Libm::<Real>::sin(q[16]);
+    let c_q16 = libm::Libm::<Real>::cos(q[16]);
     let t53 = qd[4] * c_q16;
     let t54 = qd[5] * s_q16;
     let t55 = t53 + t54;
     let t56 = qd[5] * c_q16 - qd[4] * s_q16;
     let t57 = qd[3] + qd[15];
-    let s_q17 = libm::sin(q[17]);
-    let c_q17 = libm::cos(q[17]);
+    let s_q17 = libm::Libm::<Real>::sin(q[17]);
+    let c_q17 = libm::Libm::<Real>::cos(q[17]);
     let t60 = t57 * c_q17 - t56 * s_q17;
     let t61 = t57 * s_q17 + t56 * c_q17;
     let t62 = t55 + qd[16];
-    let s_q18 = libm::sin(q[18]);
-    let c_q18 = libm::cos(q[18]);
+    let s_q18 = libm::Libm::<Real>::sin(q[18]);
+    let c_q18 = libm::Libm::<Real>::cos(q[18]);
     let t65 = t60 * c_q18 - t61 * s_q18;
     let t66 = t60 * s_q18 + t61 * c_q18;
     let t67 = t62 + qd[17];
@@ -6883,80 +6887,80 @@ pub const OPS_ENERGY: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`energy_with`]; its cost is [`OPS_ENERGY`].
-pub fn energy(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
+pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     energy_with(&p.derived(), q, qd)
 }
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
-pub fn energy_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
+pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     let p = &d.params;
     let t0 = 2.0 * (q[3] * q[5] - q[4] * q[6]);
     let t1 = 2.0 * (q[4] * q[5] + q[3] * q[6]);
     let t2 = 1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4]);
-    let s_q7 = libm::sin(q[7]);
-    let c_q7 = libm::cos(q[7]);
+    let s_q7 = libm::Libm::<Real>::sin(q[7]);
+    let c_q7 = libm::Libm::<Real>::cos(q[7]);
     let t5 = qd[4] * c_q7;
     let t6 = qd[5] * s_q7;
     let t7 = t5 + t6;
     let t8 = qd[5] * c_q7 - qd[4] * s_q7;
     let t9 = qd[3] + qd[6];
-    let s_q8 = libm::sin(q[8]);
-    let c_q8 = libm::cos(q[8]);
+    let s_q8 = libm::Libm::<Real>::sin(q[8]);
+    let c_q8 = libm::Libm::<Real>::cos(q[8]);
     let t12 = t9 * c_q8 - t8 * s_q8;
     let t13 = t9 * s_q8 + t8 * c_q8;
     let t14 = t7 + qd[7];
-    let s_q9 = libm::sin(q[9]);
-    let c_q9 = libm::cos(q[9]);
+    let s_q9 = libm::Libm::<Real>::sin(q[9]);
+    let c_q9 = libm::Libm::<Real>::cos(q[9]);
     let t17 = t12 * c_q9 - t13 * s_q9;
     let t18 = t12 * s_q9 + t13 * c_q9;
     let t19 = t14 + qd[8];
-    let s_q10 = libm::sin(q[10]);
-    let c_q10 = libm::cos(q[10]);
+    let s_q10 = libm::Libm::<Real>::sin(q[10]);
+    let c_q10 = libm::Libm::<Real>::cos(q[10]);
     let t22 = qd[4] * c_q10;
     let t23 = qd[5] * s_q10;
     let t24 = t22 + t23;
     let t25 = qd[5] * c_q10 - qd[4] * s_q10;
     let t26 = qd[3] + qd[9];
-    let s_q11 = libm::sin(q[11]);
-    let c_q11 = libm::cos(q[11]);
+    let s_q11 = libm::Libm::<Real>::sin(q[11]);
+    let c_q11 = libm::Libm::<Real>::cos(q[11]);
     let t29 = t26 * c_q11 - t25 * s_q11;
     let t30 = t26 * s_q11 + t25 * c_q11;
     let t31 = t24 + qd[10];
-    let s_q12 = libm::sin(q[12]);
-    let c_q12 = libm::cos(q[12]);
+    let s_q12 = libm::Libm::<Real>::sin(q[12]);
+    let c_q12 = libm::Libm::<Real>::cos(q[12]);
     let t34 = t29 * c_q12 - t30 * s_q12;
     let t35 = t29 * s_q12 + t30 * c_q12;
     let t36 = t31 + qd[11];
-    let s_q13 = libm::sin(q[13]);
-    let c_q13 = libm::cos(q[13]);
+    let s_q13 = libm::Libm::<Real>::sin(q[13]);
+    let c_q13 = libm::Libm::<Real>::cos(q[13]);
     let t39 = qd[4] * c_q13;
     let t40 = qd[5] * s_q13;
     let t41 = t39 + t40;
     let t42 = qd[5] * c_q13 - qd[4] * s_q13;
     let t43 = qd[3] + qd[12];
-    let s_q14 = libm::sin(q[14]);
-    let c_q14 = libm::cos(q[14]);
+    let s_q14 = libm::Libm::<Real>::sin(q[14]);
+    let c_q14 = libm::Libm::<Real>::cos(q[14]);
     let t46 = t43 * c_q14 - t42 * s_q14;
     let t47 = t43 * s_q14 + t42 * c_q14;
     let t48 = t41 + qd[13];
-    let s_q15 = libm::sin(q[15]);
-    let c_q15 = libm::cos(q[15]);
+    let s_q15 = libm::Libm::<Real>::sin(q[15]);
+    let c_q15 = libm::Libm::<Real>::cos(q[15]);
     let t51 = t46 * c_q15 - t47 * s_q15;
     let t52 = t46 * s_q15 + t47 * c_q15;
     let t53 = t48 + qd[14];
-    let s_q16 = libm::sin(q[16]);
-    let c_q16 = libm::cos(q[16]);
+    let s_q16 = libm::Libm::<Real>::sin(q[16]);
+    let c_q16 = libm::Libm::<Real>::cos(q[16]);
     let t56 = qd[4] * c_q16;
     let t57 = qd[5] * s_q16;
     let t58 = t56 + t57;
     let t59 = qd[5] * c_q16 - qd[4] * s_q16;
     let t60 = qd[3] + qd[15];
-    let s_q17 = libm::sin(q[17]);
-    let c_q17 = libm::cos(q[17]);
+    let s_q17 = libm::Libm::<Real>::sin(q[17]);
+    let c_q17 = libm::Libm::<Real>::cos(q[17]);
     let t63 = t60 * c_q17 - t59 * s_q17;
     let t64 = t60 * s_q17 + t59 * c_q17;
     let t65 = t58 + qd[16];
-    let s_q18 = libm::sin(q[18]);
-    let c_q18 = libm::cos(q[18]);
+    let s_q18 = libm::Libm::<Real>::sin(q[18]);
+    let c_q18 = libm::Libm::<Real>::cos(q[18]);
     let t68 = t63 * c_q18 - t64 * s_q18;
     let t69 = t63 * s_q18 + t64 * c_q18;
     let t70 = t65 + qd[17];
@@ -7186,11 +7190,11 @@ pub const OPS_BODY_POSES: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`body_poses_with`]; its cost is [`OPS_BODY_POSES`].
-pub fn body_poses(p: &Params, q: &[f64; NQ]) -> [Pose; NB] {
+pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
     body_poses_with(&p.derived(), q)
 }
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_poses_with(d: &Derived, q: &[f64; NQ]) -> [Pose; NB] {
+pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let p = &d.params;
     let t0 = q[3] * q[3];
     let t1 = q[4] * q[4];
@@ -7210,30 +7214,30 @@ pub fn body_poses_with(d: &Derived, q: &[f64; NQ]) -> [Pose; NB] {
     let t15 = 2.0 * (t4 - t7);
     let t16 = 2.0 * (t5 + t6);
     let t17 = 1.0 - 2.0 * (t0 + t1);
-    let s_q7 = libm::sin(q[7]);
-    let c_q7 = libm::cos(q[7]);
-    let s_q8 = libm::sin(q[8]);
-    let c_q8 = libm::cos(q[8]);
-    let s_q9 = libm::sin(q[9]);
-    let c_q9 = libm::cos(q[9]);
-    let s_q10 = libm::sin(q[10]);
-    let c_q10 = libm::cos(q[10]);
-    let s_q11 = libm::sin(q[11]);
-    let c_q11 = libm::cos(q[11]);
-    let s_q12 = libm::sin(q[12]);
-    let c_q12 = libm::cos(q[12]);
-    let s_q13 = libm::sin(q[13]);
-    let c_q13 = libm::cos(q[13]);
-    let s_q14 = libm::sin(q[14]);
-    let c_q14 = libm::cos(q[14]);
-    let s_q15 = libm::sin(q[15]);
-    let c_q15 = libm::cos(q[15]);
-    let s_q16 = libm::sin(q[16]);
-    let c_q16 = libm::cos(q[16]);
-    let s_q17 = libm::sin(q[17]);
-    let c_q17 = libm::cos(q[17]);
-    let s_q18 = libm::sin(q[18]);
-    let c_q18 = libm::cos(q[18]);
+    let s_q7 = libm::Libm::<Real>::sin(q[7]);
+    let c_q7 = libm::Libm::<Real>::cos(q[7]);
+    let s_q8 = libm::Libm::<Real>::sin(q[8]);
+    let c_q8 = libm::Libm::<Real>::cos(q[8]);
+    let s_q9 = libm::Libm::<Real>::sin(q[9]);
+    let c_q9 = libm::Libm::<Real>::cos(q[9]);
+    let s_q10 = libm::Libm::<Real>::sin(q[10]);
+    let c_q10 = libm::Libm::<Real>::cos(q[10]);
+    let s_q11 = libm::Libm::<Real>::sin(q[11]);
+    let c_q11 = libm::Libm::<Real>::cos(q[11]);
+    let s_q12 = libm::Libm::<Real>::sin(q[12]);
+    let c_q12 = libm::Libm::<Real>::cos(q[12]);
+    let s_q13 = libm::Libm::<Real>::sin(q[13]);
+    let c_q13 = libm::Libm::<Real>::cos(q[13]);
+    let s_q14 = libm::Libm::<Real>::sin(q[14]);
+    let c_q14 = libm::Libm::<Real>::cos(q[14]);
+    let s_q15 = libm::Libm::<Real>::sin(q[15]);
+    let c_q15 = libm::Libm::<Real>::cos(q[15]);
+    let s_q16 = libm::Libm::<Real>::sin(q[16]);
+    let c_q16 = libm::Libm::<Real>::cos(q[16]);
+    let s_q17 = libm::Libm::<Real>::sin(q[17]);
+    let c_q17 = libm::Libm::<Real>::cos(q[17]);
+    let s_q18 = libm::Libm::<Real>::sin(q[18]);
+    let c_q18 = libm::Libm::<Real>::cos(q[18]);
     let t42 = t10 * c_q7 + t11 * s_q7;
     let t43 = t11 * c_q7 - t10 * s_q7;
     let t44 = t13 * c_q7 + t14 * s_q7;
@@ -7418,11 +7422,15 @@ pub const OPS_COORDINATE_RATES: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`coordinate_rates_with`]; its cost is [`OPS_COORDINATE_RATES`].
-pub fn coordinate_rates(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NQ] {
+pub fn coordinate_rates(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NQ] {
     coordinate_rates_with(&p.derived(), q, qd)
 }
 /// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
-pub fn coordinate_rates_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NQ] {
+pub fn coordinate_rates_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+) -> [Real; NQ] {
     let p = &d.params;
     let t0 = q[3] * q[3];
     let t1 = q[4] * q[4];
@@ -7475,11 +7483,11 @@ pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`body_jacobians_with`]; its cost is [`OPS_BODY_JACOBIANS`].
-pub fn body_jacobians(p: &Params, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
+pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     body_jacobians_with(&p.derived(), q)
 }
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_jacobians_with(d: &Derived, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
+pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     let p = &d.params;
     let t0 = q[3] * q[3];
     let t1 = q[4] * q[4];
@@ -7499,30 +7507,30 @@ pub fn body_jacobians_with(d: &Derived, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
     let t15 = 2.0 * (t4 - t7);
     let t16 = 2.0 * (t5 + t6);
     let t17 = 1.0 - 2.0 * (t0 + t1);
-    let s_q7 = libm::sin(q[7]);
-    let c_q7 = libm::cos(q[7]);
-    let s_q8 = libm::sin(q[8]);
-    let c_q8 = libm::cos(q[8]);
-    let s_q9 = libm::sin(q[9]);
-    let c_q9 = libm::cos(q[9]);
-    let s_q10 = libm::sin(q[10]);
-    let c_q10 = libm::cos(q[10]);
-    let s_q11 = libm::sin(q[11]);
-    let c_q11 = libm::cos(q[11]);
-    let s_q12 = libm::sin(q[12]);
-    let c_q12 = libm::cos(q[12]);
-    let s_q13 = libm::sin(q[13]);
-    let c_q13 = libm::cos(q[13]);
-    let s_q14 = libm::sin(q[14]);
-    let c_q14 = libm::cos(q[14]);
-    let s_q15 = libm::sin(q[15]);
-    let c_q15 = libm::cos(q[15]);
-    let s_q16 = libm::sin(q[16]);
-    let c_q16 = libm::cos(q[16]);
-    let s_q17 = libm::sin(q[17]);
-    let c_q17 = libm::cos(q[17]);
-    let s_q18 = libm::sin(q[18]);
-    let c_q18 = libm::cos(q[18]);
+    let s_q7 = libm::Libm::<Real>::sin(q[7]);
+    let c_q7 = libm::Libm::<Real>::cos(q[7]);
+    let s_q8 = libm::Libm::<Real>::sin(q[8]);
+    let c_q8 = libm::Libm::<Real>::cos(q[8]);
+    let s_q9 = libm::Libm::<Real>::sin(q[9]);
+    let c_q9 = libm::Libm::<Real>::cos(q[9]);
+    let s_q10 = libm::Libm::<Real>::sin(q[10]);
+    let c_q10 = libm::Libm::<Real>::cos(q[10]);
+    let s_q11 = libm::Libm::<Real>::sin(q[11]);
+    let c_q11 = libm::Libm::<Real>::cos(q[11]);
+    let s_q12 = libm::Libm::<Real>::sin(q[12]);
+    let c_q12 = libm::Libm::<Real>::cos(q[12]);
+    let s_q13 = libm::Libm::<Real>::sin(q[13]);
+    let c_q13 = libm::Libm::<Real>::cos(q[13]);
+    let s_q14 = libm::Libm::<Real>::sin(q[14]);
+    let c_q14 = libm::Libm::<Real>::cos(q[14]);
+    let s_q15 = libm::Libm::<Real>::sin(q[15]);
+    let c_q15 = libm::Libm::<Real>::cos(q[15]);
+    let s_q16 = libm::Libm::<Real>::sin(q[16]);
+    let c_q16 = libm::Libm::<Real>::cos(q[16]);
+    let s_q17 = libm::Libm::<Real>::sin(q[17]);
+    let c_q17 = libm::Libm::<Real>::cos(q[17]);
+    let s_q18 = libm::Libm::<Real>::sin(q[18]);
+    let c_q18 = libm::Libm::<Real>::cos(q[18]);
     let t42 = c_q17 * c_q18;
     let t43 = s_q17 * s_q18;
     let t44 = t42 - t43;

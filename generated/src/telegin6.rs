@@ -31,6 +31,10 @@
 //! | `body_jacobians` | 139 | 60 | 0 | 0 | 5 | 5 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
+/// The floating-point type of every input, output and parameter:
+/// change it to `f32` (or generate with `single_precision = true` in
+/// the spec) for single precision.
+pub type Real = f64;
 /// Number of position coordinates `q` (larger than `NV` when a
 /// spherical or free joint stores a quaternion).
 pub const NQ: usize = 6;
@@ -58,9 +62,9 @@ pub const BODY_NAMES: [&str; NB] = [
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Pose {
     /// Rotation from body to ground coordinates, row-major.
-    pub rotation: [[f64; 3]; 3],
+    pub rotation: [[Real; 3]; 3],
     /// Body-frame origin in ground coordinates.
-    pub position: [f64; 3],
+    pub position: [Real; 3],
 }
 /// Arithmetic operations of one generated function (subtractions and
 /// negations count as additions).
@@ -83,59 +87,59 @@ pub struct OpCount {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Params {
     /// `m01` (spec value 10).
-    pub m01: f64,
+    pub m01: Real,
     /// `m02` (spec value 8).
-    pub m02: f64,
+    pub m02: Real,
     /// `m03` (spec value 5).
-    pub m03: f64,
+    pub m03: Real,
     /// `m04` (spec value 3).
-    pub m04: f64,
+    pub m04: Real,
     /// `m05` (spec value 2).
-    pub m05: f64,
+    pub m05: Real,
     /// `m06` (spec value 1).
-    pub m06: f64,
+    pub m06: Real,
     /// `icx1` (spec value 0.6).
-    pub icx1: f64,
+    pub icx1: Real,
     /// `icy1` (spec value 0.9).
-    pub icy1: f64,
+    pub icy1: Real,
     /// `icx2` (spec value 0.4).
-    pub icx2: f64,
+    pub icx2: Real,
     /// `icy2` (spec value 0.8).
-    pub icy2: f64,
+    pub icy2: Real,
     /// `icx3` (spec value 0.6).
-    pub icx3: f64,
+    pub icx3: Real,
     /// `icy3` (spec value 0.3).
-    pub icy3: f64,
+    pub icy3: Real,
     /// `icx4` (spec value 0.5).
-    pub icx4: f64,
+    pub icx4: Real,
     /// `icy4` (spec value 0.2).
-    pub icy4: f64,
+    pub icy4: Real,
     /// `icx5` (spec value 0.4).
-    pub icx5: f64,
+    pub icx5: Real,
     /// `icy5` (spec value 0.1).
-    pub icy5: f64,
+    pub icy5: Real,
     /// `icx6` (spec value 0.3).
-    pub icx6: f64,
+    pub icx6: Real,
     /// `icy6` (spec value 0.1).
-    pub icy6: f64,
+    pub icy6: Real,
     /// `a1` (spec value 0.2).
-    pub a1: f64,
+    pub a1: Real,
     /// `a2` (spec value 0.3).
-    pub a2: f64,
+    pub a2: Real,
     /// `b3` (spec value 0.4).
-    pub b3: f64,
+    pub b3: Real,
     /// `b4` (spec value 0.2).
-    pub b4: f64,
+    pub b4: Real,
     /// `b5` (spec value 0.1).
-    pub b5: f64,
+    pub b5: Real,
     /// `b6` (spec value 0.07).
-    pub b6: f64,
+    pub b6: Real,
     /// `l1` (spec value 0.5).
-    pub l1: f64,
+    pub l1: Real,
     /// `l2` (spec value 0.5).
-    pub l2: f64,
+    pub l2: Real,
     /// `g` (spec value 9.81).
-    pub g: f64,
+    pub g: Real,
 }
 impl Default for Params {
     fn default() -> Self {
@@ -177,93 +181,93 @@ pub struct Derived {
     /// The parameters the groups were computed from.
     pub params: Params,
     /// Parameter group 0.
-    pub k0: f64,
+    pub k0: Real,
     /// Parameter group 1.
-    pub k1: f64,
+    pub k1: Real,
     /// Parameter group 2.
-    pub k2: f64,
+    pub k2: Real,
     /// Parameter group 3.
-    pub k3: f64,
+    pub k3: Real,
     /// Parameter group 4.
-    pub k4: f64,
+    pub k4: Real,
     /// Parameter group 5.
-    pub k5: f64,
+    pub k5: Real,
     /// Parameter group 6.
-    pub k6: f64,
+    pub k6: Real,
     /// Parameter group 7.
-    pub k7: f64,
+    pub k7: Real,
     /// Parameter group 8.
-    pub k8: f64,
+    pub k8: Real,
     /// Parameter group 9.
-    pub k9: f64,
+    pub k9: Real,
     /// Parameter group 10.
-    pub k10: f64,
+    pub k10: Real,
     /// Parameter group 11.
-    pub k11: f64,
+    pub k11: Real,
     /// Parameter group 12.
-    pub k12: f64,
+    pub k12: Real,
     /// Parameter group 13.
-    pub k13: f64,
+    pub k13: Real,
     /// Parameter group 14.
-    pub k14: f64,
+    pub k14: Real,
     /// Parameter group 15.
-    pub k15: f64,
+    pub k15: Real,
     /// Parameter group 16.
-    pub k16: f64,
+    pub k16: Real,
     /// Parameter group 17.
-    pub k17: f64,
+    pub k17: Real,
     /// Parameter group 18.
-    pub k18: f64,
+    pub k18: Real,
     /// Parameter group 19.
-    pub k19: f64,
+    pub k19: Real,
     /// Parameter group 20.
-    pub k20: f64,
+    pub k20: Real,
     /// Parameter group 21.
-    pub k21: f64,
+    pub k21: Real,
     /// Parameter group 22.
-    pub k22: f64,
+    pub k22: Real,
     /// Parameter group 23.
-    pub k23: f64,
+    pub k23: Real,
     /// Parameter group 24.
-    pub k24: f64,
+    pub k24: Real,
     /// Parameter group 25.
-    pub k25: f64,
+    pub k25: Real,
     /// Parameter group 26.
-    pub k26: f64,
+    pub k26: Real,
     /// Parameter group 27.
-    pub k27: f64,
+    pub k27: Real,
     /// Parameter group 28.
-    pub k28: f64,
+    pub k28: Real,
     /// Parameter group 29.
-    pub k29: f64,
+    pub k29: Real,
     /// Parameter group 30.
-    pub k30: f64,
+    pub k30: Real,
     /// Parameter group 31.
-    pub k31: f64,
+    pub k31: Real,
     /// Parameter group 32.
-    pub k32: f64,
+    pub k32: Real,
     /// Parameter group 33.
-    pub k33: f64,
+    pub k33: Real,
     /// Parameter group 34.
-    pub k34: f64,
+    pub k34: Real,
     /// Parameter group 35.
-    pub k35: f64,
+    pub k35: Real,
     /// Parameter group 36.
-    pub k36: f64,
+    pub k36: Real,
     /// Parameter group 37.
-    pub k37: f64,
+    pub k37: Real,
     /// Parameter group 38.
-    pub k38: f64,
+    pub k38: Real,
     /// Parameter group 39.
-    pub k39: f64,
+    pub k39: Real,
     /// Parameter group 40.
-    pub k40: f64,
+    pub k40: Real,
     /// Parameter group 41.
-    pub k41: f64,
+    pub k41: Real,
     /// Parameter group 42.
-    pub k42: f64,
+    pub k42: Real,
     /// Parameter group 43.
-    pub k43: f64,
+    pub k43: Real,
 }
 impl Params {
     /// Computes the parameter groups; call again after changing a
@@ -358,35 +362,35 @@ pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
 /// [`inverse_dynamics_with`]; its cost is [`OPS_INVERSE_DYNAMICS`].
 pub fn inverse_dynamics(
     p: &Params,
-    q: &[f64; NQ],
-    qd: &[f64; NV],
-    qdd: &[f64; NV],
-) -> [f64; NV] {
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
     inverse_dynamics_with(&p.derived(), q, qd, qdd)
 }
 /// [`inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn inverse_dynamics_with(
     d: &Derived,
-    q: &[f64; NQ],
-    qd: &[f64; NV],
-    qdd: &[f64; NV],
-) -> [f64; NV] {
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
     let p = &d.params;
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t2 = p.l1 * (qd[0] * qd[0]) * s_q1;
     let t3 = p.l1 * qdd[0] * c_q1;
     let t4 = qd[0] + qd[1];
     let t5 = qdd[0] + qdd[1];
-    let s_q2 = libm::sin(q[2]);
-    let c_q2 = libm::cos(q[2]);
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let t8 = -t2 - t3 - p.l2 * t5;
     let t9 = p.l1 * qdd[0] * s_q1 - p.l1 * (qd[0] * qd[0]) * c_q1 - p.l2 * (t4 * t4);
     let t10 = t4 + qd[2];
     let t11 = t5 + qdd[2];
     let t12 = p.g - qdd[3];
-    let s_q4 = libm::sin(q[4]);
-    let c_q4 = libm::cos(q[4]);
+    let s_q4 = libm::Libm::<Real>::sin(q[4]);
+    let c_q4 = libm::Libm::<Real>::cos(q[4]);
     let t15 = t11 * s_q4 + t10 * c_q4 * qd[4];
     let t16 = t11 * c_q4 - t10 * s_q4 * qd[4];
     let t17 = p.icy3 * t11;
@@ -439,18 +443,18 @@ pub const OPS_MASS_MATRIX: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`mass_matrix_with`]; its cost is [`OPS_MASS_MATRIX`].
-pub fn mass_matrix(p: &Params, q: &[f64; NQ]) -> [[f64; NV]; NV] {
+pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     mass_matrix_with(&p.derived(), q)
 }
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
-pub fn mass_matrix_with(d: &Derived, q: &[f64; NQ]) -> [[f64; NV]; NV] {
+pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
-    let s_q2 = libm::sin(q[2]);
-    let c_q2 = libm::cos(q[2]);
-    let s_q4 = libm::sin(q[4]);
-    let c_q4 = libm::cos(q[4]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let s_q4 = libm::Libm::<Real>::sin(q[4]);
+    let c_q4 = libm::Libm::<Real>::cos(q[4]);
     let t6 = -p.l2 - p.l1 * c_q1;
     let t7 = p.icy6 * c_q4;
     let t8 = c_q4 * (p.icy5 * c_q4 + t7);
@@ -498,20 +502,20 @@ pub const OPS_BIAS: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`bias_with`]; its cost is [`OPS_BIAS`].
-pub fn bias(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
+pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     bias_with(&p.derived(), q, qd)
 }
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
-pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
+pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t2 = qd[0] + qd[1];
-    let s_q2 = libm::sin(q[2]);
-    let c_q2 = libm::cos(q[2]);
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let t5 = t2 + qd[2];
-    let s_q4 = libm::sin(q[4]);
-    let c_q4 = libm::cos(q[4]);
+    let s_q4 = libm::Libm::<Real>::sin(q[4]);
+    let c_q4 = libm::Libm::<Real>::cos(q[4]);
     let t8 = -(p.l1 * (qd[0] * qd[0]) * c_q1) - p.l2 * (t2 * t2);
     let t9 = p.icy6 * t5 * s_q4 * qd[4];
     let t10 = c_q4 * (-(p.icy5 * t5 * s_q4 * qd[4]) - t9);
@@ -557,13 +561,13 @@ pub const OPS_GRAVITY: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`gravity_with`]; its cost is [`OPS_GRAVITY`].
-pub fn gravity(p: &Params, q: &[f64; NQ]) -> [f64; NV] {
+pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
     gravity_with(&p.derived(), q)
 }
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
-pub fn gravity_with(d: &Derived, q: &[f64; NQ]) -> [f64; NV] {
+pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let p = &d.params;
-    let s_q4 = libm::sin(q[4]);
+    let s_q4 = libm::Libm::<Real>::sin(q[4]);
     [0.0, 0.0, 0.0, d.k20, -(s_q4 * d.k21), 0.0]
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
@@ -584,31 +588,31 @@ pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
 /// [`forward_dynamics_with`]; its cost is [`OPS_FORWARD_DYNAMICS`].
 pub fn forward_dynamics(
     p: &Params,
-    q: &[f64; NQ],
-    qd: &[f64; NV],
-    tau: &[f64; NV],
-) -> [f64; NV] {
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> [Real; NV] {
     forward_dynamics_with(&p.derived(), q, qd, tau)
 }
 /// [`forward_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn forward_dynamics_with(
     d: &Derived,
-    q: &[f64; NQ],
-    qd: &[f64; NV],
-    tau: &[f64; NV],
-) -> [f64; NV] {
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> [Real; NV] {
     let p = &d.params;
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t2 = p.l1 * (qd[0] * qd[0]) * s_q1;
     let t3 = qd[0] + qd[1];
-    let s_q2 = libm::sin(q[2]);
-    let c_q2 = libm::cos(q[2]);
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let t6 = t3 + qd[2];
-    let s_q4 = libm::sin(q[4]);
-    let c_q4 = libm::cos(q[4]);
-    let s_q5 = libm::sin(q[5]);
-    let c_q5 = libm::cos(q[5]);
+    let s_q4 = libm::Libm::<Real>::sin(q[4]);
+    let c_q4 = libm::Libm::<Real>::cos(q[4]);
+    let s_q5 = libm::Libm::<Real>::sin(q[5]);
+    let c_q5 = libm::Libm::<Real>::cos(q[5]);
     let t11 = t6 * s_q4 * c_q5 - qd[4] * s_q5;
     let t12 = t6 * s_q4 * s_q5 + qd[4] * c_q5;
     let t13 = t6 * c_q4 + qd[5];
@@ -734,26 +738,26 @@ pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`coriolis_matrix_with`]; its cost is [`OPS_CORIOLIS_MATRIX`].
-pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV]; NV] {
+pub fn coriolis_matrix(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [[Real; NV]; NV] {
     coriolis_matrix_with(&p.derived(), q, qd)
 }
 /// [`coriolis_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn coriolis_matrix_with(
     d: &Derived,
-    q: &[f64; NQ],
-    qd: &[f64; NV],
-) -> [[f64; NV]; NV] {
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t2 = qd[0] + qd[1];
-    let s_q2 = libm::sin(q[2]);
-    let c_q2 = libm::cos(q[2]);
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let t5 = t2 + qd[2];
-    let s_q4 = libm::sin(q[4]);
-    let c_q4 = libm::cos(q[4]);
-    let s_q5 = libm::sin(q[5]);
-    let c_q5 = libm::cos(q[5]);
+    let s_q4 = libm::Libm::<Real>::sin(q[4]);
+    let c_q4 = libm::Libm::<Real>::cos(q[4]);
+    let s_q5 = libm::Libm::<Real>::sin(q[5]);
+    let c_q5 = libm::Libm::<Real>::cos(q[5]);
     let t10 = t5 * s_q4 * c_q5 - qd[4] * s_q5;
     let t11 = t5 * s_q4 * s_q5;
     let t12 = qd[4] * c_q5;
@@ -946,22 +950,22 @@ pub const OPS_ENERGY: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`energy_with`]; its cost is [`OPS_ENERGY`].
-pub fn energy(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
+pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     energy_with(&p.derived(), q, qd)
 }
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
-pub fn energy_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
+pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     let p = &d.params;
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t2 = qd[0] + qd[1];
-    let s_q2 = libm::sin(q[2]);
-    let c_q2 = libm::cos(q[2]);
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let t5 = t2 + qd[2];
-    let s_q4 = libm::sin(q[4]);
-    let c_q4 = libm::cos(q[4]);
-    let s_q5 = libm::sin(q[5]);
-    let c_q5 = libm::cos(q[5]);
+    let s_q4 = libm::Libm::<Real>::sin(q[4]);
+    let c_q4 = libm::Libm::<Real>::cos(q[4]);
+    let s_q5 = libm::Libm::<Real>::sin(q[5]);
+    let c_q5 = libm::Libm::<Real>::cos(q[5]);
     let t10 = t5 * s_q4 * c_q5 - qd[4] * s_q5;
     let t11 = t5 * s_q4 * s_q5 + qd[4] * c_q5;
     let t12 = t5 * c_q4 + qd[5];
@@ -1013,23 +1017,23 @@ pub const OPS_BODY_POSES: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`body_poses_with`]; its cost is [`OPS_BODY_POSES`].
-pub fn body_poses(p: &Params, q: &[f64; NQ]) -> [Pose; NB] {
+pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
     body_poses_with(&p.derived(), q)
 }
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_poses_with(d: &Derived, q: &[f64; NQ]) -> [Pose; NB] {
+pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let p = &d.params;
-    let s_q0 = libm::sin(q[0]);
-    let c_q0 = libm::cos(q[0]);
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
-    let s_q2 = libm::sin(q[2]);
-    let c_q2 = libm::cos(q[2]);
+    let s_q0 = libm::Libm::<Real>::sin(q[0]);
+    let c_q0 = libm::Libm::<Real>::cos(q[0]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let t6 = -q[3];
-    let s_q4 = libm::sin(q[4]);
-    let c_q4 = libm::cos(q[4]);
-    let s_q5 = libm::sin(q[5]);
-    let c_q5 = libm::cos(q[5]);
+    let s_q4 = libm::Libm::<Real>::sin(q[4]);
+    let c_q4 = libm::Libm::<Real>::cos(q[4]);
+    let s_q5 = libm::Libm::<Real>::sin(q[5]);
+    let c_q5 = libm::Libm::<Real>::cos(q[5]);
     let t11 = p.l1 * c_q0;
     let t12 = p.l1 * s_q0;
     let t13 = c_q0 * c_q1 - s_q0 * s_q1;
@@ -1099,11 +1103,15 @@ pub const OPS_COORDINATE_RATES: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`coordinate_rates_with`]; its cost is [`OPS_COORDINATE_RATES`].
-pub fn coordinate_rates(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NQ] {
+pub fn coordinate_rates(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NQ] {
     coordinate_rates_with(&p.derived(), q, qd)
 }
 /// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
-pub fn coordinate_rates_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NQ] {
+pub fn coordinate_rates_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+) -> [Real; NQ] {
     let p = &d.params;
     [qd[0], qd[1], qd[2], qd[3], qd[4], qd[5]]
 }
@@ -1124,22 +1132,22 @@ pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`body_jacobians_with`]; its cost is [`OPS_BODY_JACOBIANS`].
-pub fn body_jacobians(p: &Params, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
+pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     body_jacobians_with(&p.derived(), q)
 }
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_jacobians_with(d: &Derived, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
+pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     let p = &d.params;
-    let s_q0 = libm::sin(q[0]);
-    let c_q0 = libm::cos(q[0]);
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
-    let s_q2 = libm::sin(q[2]);
-    let c_q2 = libm::cos(q[2]);
-    let s_q4 = libm::sin(q[4]);
-    let c_q4 = libm::cos(q[4]);
-    let s_q5 = libm::sin(q[5]);
-    let c_q5 = libm::cos(q[5]);
+    let s_q0 = libm::Libm::<Real>::sin(q[0]);
+    let c_q0 = libm::Libm::<Real>::cos(q[0]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let s_q4 = libm::Libm::<Real>::sin(q[4]);
+    let c_q4 = libm::Libm::<Real>::cos(q[4]);
+    let s_q5 = libm::Libm::<Real>::sin(q[5]);
+    let c_q5 = libm::Libm::<Real>::cos(q[5]);
     let t10 = -p.l2 - p.l1 * c_q1;
     let t11 = p.l1 * s_q1 * c_q2 - s_q2 * t10;
     let t12 = p.l1 * s_q1 * s_q2 + c_q2 * t10;

@@ -31,6 +31,10 @@
 //! | `body_jacobians` | 37 | 17 | 0 | 0 | 3 | 3 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
+/// The floating-point type of every input, output and parameter:
+/// change it to `f32` (or generate with `single_precision = true` in
+/// the spec) for single precision.
+pub type Real = f64;
 /// Number of position coordinates `q` (larger than `NV` when a
 /// spherical or free joint stores a quaternion).
 pub const NQ: usize = 3;
@@ -51,9 +55,9 @@ pub const BODY_NAMES: [&str; NB] = ["rod1", "rod2", "rod3"];
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Pose {
     /// Rotation from body to ground coordinates, row-major.
-    pub rotation: [[f64; 3]; 3],
+    pub rotation: [[Real; 3]; 3],
     /// Body-frame origin in ground coordinates.
-    pub position: [f64; 3],
+    pub position: [Real; 3],
 }
 /// Arithmetic operations of one generated function (subtractions and
 /// negations count as additions).
@@ -76,13 +80,13 @@ pub struct OpCount {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Params {
     /// `m` (spec value 1).
-    pub m: f64,
+    pub m: Real,
     /// `jz` (spec value 1).
-    pub jz: f64,
+    pub jz: Real,
     /// `l` (spec value 2).
-    pub l: f64,
+    pub l: Real,
     /// `g` (spec value 1).
-    pub g: f64,
+    pub g: Real,
 }
 impl Default for Params {
     fn default() -> Self {
@@ -101,37 +105,37 @@ pub struct Derived {
     /// The parameters the groups were computed from.
     pub params: Params,
     /// Parameter group 0.
-    pub k0: f64,
+    pub k0: Real,
     /// Parameter group 1.
-    pub k1: f64,
+    pub k1: Real,
     /// Parameter group 2.
-    pub k2: f64,
+    pub k2: Real,
     /// Parameter group 3.
-    pub k3: f64,
+    pub k3: Real,
     /// Parameter group 4.
-    pub k4: f64,
+    pub k4: Real,
     /// Parameter group 5.
-    pub k5: f64,
+    pub k5: Real,
     /// Parameter group 6.
-    pub k6: f64,
+    pub k6: Real,
     /// Parameter group 7.
-    pub k7: f64,
+    pub k7: Real,
     /// Parameter group 8.
-    pub k8: f64,
+    pub k8: Real,
     /// Parameter group 9.
-    pub k9: f64,
+    pub k9: Real,
     /// Parameter group 10.
-    pub k10: f64,
+    pub k10: Real,
     /// Parameter group 11.
-    pub k11: f64,
+    pub k11: Real,
     /// Parameter group 12.
-    pub k12: f64,
+    pub k12: Real,
     /// Parameter group 13.
-    pub k13: f64,
+    pub k13: Real,
     /// Parameter group 14.
-    pub k14: f64,
+    pub k14: Real,
     /// Parameter group 15.
-    pub k15: f64,
+    pub k15: Real,
 }
 impl Params {
     /// Computes the parameter groups; call again after changing a
@@ -190,25 +194,25 @@ pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
 /// [`inverse_dynamics_with`]; its cost is [`OPS_INVERSE_DYNAMICS`].
 pub fn inverse_dynamics(
     p: &Params,
-    q: &[f64; NQ],
-    qd: &[f64; NV],
-    qdd: &[f64; NV],
-) -> [f64; NV] {
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
     inverse_dynamics_with(&p.derived(), q, qd, qdd)
 }
 /// [`inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn inverse_dynamics_with(
     d: &Derived,
-    q: &[f64; NQ],
-    qd: &[f64; NV],
-    qdd: &[f64; NV],
-) -> [f64; NV] {
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
     let p = &d.params;
-    let s_q0 = libm::sin(q[0]);
-    let c_q0 = libm::cos(q[0]);
+    let s_q0 = libm::Libm::<Real>::sin(q[0]);
+    let c_q0 = libm::Libm::<Real>::cos(q[0]);
     let t2 = p.g * c_q0;
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t5 = p.l * qdd[0];
     let t6 = t2 + t5;
     let t7 = p.g * s_q0 - p.l * (qd[0] * qd[0]);
@@ -218,8 +222,8 @@ pub fn inverse_dynamics_with(
     let t11 = c_q1 * t6;
     let t12 = qd[0] + qd[1];
     let t13 = qdd[0] + qdd[1];
-    let s_q2 = libm::sin(q[2]);
-    let c_q2 = libm::cos(q[2]);
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let t16 = p.l * t13;
     let t17 = p.l * (t12 * t12);
     let t18 = t11 + t16 - t10;
@@ -262,16 +266,16 @@ pub const OPS_MASS_MATRIX: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`mass_matrix_with`]; its cost is [`OPS_MASS_MATRIX`].
-pub fn mass_matrix(p: &Params, q: &[f64; NQ]) -> [[f64; NV]; NV] {
+pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     mass_matrix_with(&p.derived(), q)
 }
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
-pub fn mass_matrix_with(d: &Derived, q: &[f64; NQ]) -> [[f64; NV]; NV] {
+pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
-    let s_q2 = libm::sin(q[2]);
-    let c_q2 = libm::cos(q[2]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let t4 = p.l + p.l * c_q1;
     let t5 = (c_q2 * t4 - p.l * s_q1 * s_q2) * d.k0;
     let t6 = c_q1 * d.k1;
@@ -308,21 +312,21 @@ pub const OPS_BIAS: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`bias_with`]; its cost is [`OPS_BIAS`].
-pub fn bias(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
+pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     bias_with(&p.derived(), q, qd)
 }
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
-pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
+pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
-    let s_q0 = libm::sin(q[0]);
-    let c_q0 = libm::cos(q[0]);
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
+    let s_q0 = libm::Libm::<Real>::sin(q[0]);
+    let c_q0 = libm::Libm::<Real>::cos(q[0]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t4 = p.g * s_q0 - p.l * (qd[0] * qd[0]);
     let t5 = c_q1 * t4;
     let t6 = qd[0] + qd[1];
-    let s_q2 = libm::sin(q[2]);
-    let c_q2 = libm::cos(q[2]);
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let t9 = p.l * (t6 * t6);
     let t10 = t6 + qd[2];
     let t11 = p.g * c_q0 * c_q1 - s_q1 * t4;
@@ -359,18 +363,18 @@ pub const OPS_GRAVITY: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`gravity_with`]; its cost is [`OPS_GRAVITY`].
-pub fn gravity(p: &Params, q: &[f64; NQ]) -> [f64; NV] {
+pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
     gravity_with(&p.derived(), q)
 }
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
-pub fn gravity_with(d: &Derived, q: &[f64; NQ]) -> [f64; NV] {
+pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let p = &d.params;
-    let s_q0 = libm::sin(q[0]);
-    let c_q0 = libm::cos(q[0]);
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
-    let s_q2 = libm::sin(q[2]);
-    let c_q2 = libm::cos(q[2]);
+    let s_q0 = libm::Libm::<Real>::sin(q[0]);
+    let c_q0 = libm::Libm::<Real>::cos(q[0]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let t6 = p.g * c_q0 * c_q1 - p.g * s_q0 * s_q1;
     let t7 = t6 * d.k0;
     let t8 = (c_q2 * t6 - s_q2 * (p.g * c_q0 * s_q1 + p.g * s_q0 * c_q1)) * d.k0;
@@ -394,27 +398,27 @@ pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
 /// [`forward_dynamics_with`]; its cost is [`OPS_FORWARD_DYNAMICS`].
 pub fn forward_dynamics(
     p: &Params,
-    q: &[f64; NQ],
-    qd: &[f64; NV],
-    tau: &[f64; NV],
-) -> [f64; NV] {
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> [Real; NV] {
     forward_dynamics_with(&p.derived(), q, qd, tau)
 }
 /// [`forward_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn forward_dynamics_with(
     d: &Derived,
-    q: &[f64; NQ],
-    qd: &[f64; NV],
-    tau: &[f64; NV],
-) -> [f64; NV] {
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> [Real; NV] {
     let p = &d.params;
-    let s_q0 = libm::sin(q[0]);
-    let c_q0 = libm::cos(q[0]);
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
+    let s_q0 = libm::Libm::<Real>::sin(q[0]);
+    let c_q0 = libm::Libm::<Real>::cos(q[0]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t4 = qd[0] + qd[1];
-    let s_q2 = libm::sin(q[2]);
-    let c_q2 = libm::cos(q[2]);
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let t7 = t4 + qd[2];
     let t8 = p.g * s_q0 * s_q1;
     let t9 = p.l * (qd[0] * qd[0]) * s_q1;
@@ -485,21 +489,21 @@ pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`coriolis_matrix_with`]; its cost is [`OPS_CORIOLIS_MATRIX`].
-pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV]; NV] {
+pub fn coriolis_matrix(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [[Real; NV]; NV] {
     coriolis_matrix_with(&p.derived(), q, qd)
 }
 /// [`coriolis_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn coriolis_matrix_with(
     d: &Derived,
-    q: &[f64; NQ],
-    qd: &[f64; NV],
-) -> [[f64; NV]; NV] {
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t2 = qd[0] + qd[1];
-    let s_q2 = libm::sin(q[2]);
-    let c_q2 = libm::cos(q[2]);
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let t5 = p.l * t2;
     let t6 = t2 + qd[2];
     let t7 = p.l * t6;
@@ -554,19 +558,19 @@ pub const OPS_ENERGY: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`energy_with`]; its cost is [`OPS_ENERGY`].
-pub fn energy(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
+pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     energy_with(&p.derived(), q, qd)
 }
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
-pub fn energy_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
+pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     let p = &d.params;
-    let s_q0 = libm::sin(q[0]);
-    let c_q0 = libm::cos(q[0]);
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
+    let s_q0 = libm::Libm::<Real>::sin(q[0]);
+    let c_q0 = libm::Libm::<Real>::cos(q[0]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t4 = qd[0] + qd[1];
-    let s_q2 = libm::sin(q[2]);
-    let c_q2 = libm::cos(q[2]);
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let t7 = p.l * t4;
     let t8 = t4 + qd[2];
     let t9 = p.l * qd[0] * c_q1;
@@ -603,18 +607,18 @@ pub const OPS_BODY_POSES: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`body_poses_with`]; its cost is [`OPS_BODY_POSES`].
-pub fn body_poses(p: &Params, q: &[f64; NQ]) -> [Pose; NB] {
+pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
     body_poses_with(&p.derived(), q)
 }
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_poses_with(d: &Derived, q: &[f64; NQ]) -> [Pose; NB] {
+pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let p = &d.params;
-    let s_q0 = libm::sin(q[0]);
-    let c_q0 = libm::cos(q[0]);
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
-    let s_q2 = libm::sin(q[2]);
-    let c_q2 = libm::cos(q[2]);
+    let s_q0 = libm::Libm::<Real>::sin(q[0]);
+    let c_q0 = libm::Libm::<Real>::cos(q[0]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let t6 = p.l * c_q0;
     let t7 = p.l * s_q0;
     let t8 = c_q0 * c_q1 - s_q0 * s_q1;
@@ -660,11 +664,15 @@ pub const OPS_COORDINATE_RATES: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`coordinate_rates_with`]; its cost is [`OPS_COORDINATE_RATES`].
-pub fn coordinate_rates(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NQ] {
+pub fn coordinate_rates(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NQ] {
     coordinate_rates_with(&p.derived(), q, qd)
 }
 /// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
-pub fn coordinate_rates_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NQ] {
+pub fn coordinate_rates_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+) -> [Real; NQ] {
     let p = &d.params;
     [qd[0], qd[1], qd[2]]
 }
@@ -685,18 +693,18 @@ pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`body_jacobians_with`]; its cost is [`OPS_BODY_JACOBIANS`].
-pub fn body_jacobians(p: &Params, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
+pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     body_jacobians_with(&p.derived(), q)
 }
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_jacobians_with(d: &Derived, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
+pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     let p = &d.params;
-    let s_q0 = libm::sin(q[0]);
-    let c_q0 = libm::cos(q[0]);
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
-    let s_q2 = libm::sin(q[2]);
-    let c_q2 = libm::cos(q[2]);
+    let s_q0 = libm::Libm::<Real>::sin(q[0]);
+    let c_q0 = libm::Libm::<Real>::cos(q[0]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let t6 = p.l + p.l * c_q1;
     let t7 = p.l * s_q1 * c_q2 + s_q2 * t6;
     let t8 = c_q0 * c_q1 - s_q0 * s_q1;

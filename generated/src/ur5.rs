@@ -31,6 +31,10 @@
 //! | `body_jacobians` | 327 | 164 | 0 | 0 | 6 | 6 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
+/// The floating-point type of every input, output and parameter:
+/// change it to `f32` (or generate with `single_precision = true` in
+/// the spec) for single precision.
+pub type Real = f64;
 /// Number of position coordinates `q` (larger than `NV` when a
 /// spherical or free joint stores a quaternion).
 pub const NQ: usize = 6;
@@ -72,9 +76,9 @@ pub const BODY_NAMES: [&str; NB] = [
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Pose {
     /// Rotation from body to ground coordinates, row-major.
-    pub rotation: [[f64; 3]; 3],
+    pub rotation: [[Real; 3]; 3],
     /// Body-frame origin in ground coordinates.
-    pub position: [f64; 3],
+    pub position: [Real; 3],
 }
 /// Arithmetic operations of one generated function (subtractions and
 /// negations count as additions).
@@ -97,7 +101,7 @@ pub struct OpCount {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Params {
     /// `g` (spec value 9.81).
-    pub g: f64,
+    pub g: Real,
 }
 impl Default for Params {
     fn default() -> Self {
@@ -111,7 +115,7 @@ pub struct Derived {
     /// The parameters the groups were computed from.
     pub params: Params,
     /// Parameter group 0.
-    pub k0: f64,
+    pub k0: Real,
 }
 impl Params {
     /// Computes the parameter groups; call again after changing a
@@ -150,22 +154,22 @@ pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
 /// [`inverse_dynamics_with`]; its cost is [`OPS_INVERSE_DYNAMICS`].
 pub fn inverse_dynamics(
     p: &Params,
-    q: &[f64; NQ],
-    qd: &[f64; NV],
-    qdd: &[f64; NV],
-) -> [f64; NV] {
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
     inverse_dynamics_with(&p.derived(), q, qd, qdd)
 }
 /// [`inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn inverse_dynamics_with(
     d: &Derived,
-    q: &[f64; NQ],
-    qd: &[f64; NV],
-    qdd: &[f64; NV],
-) -> [f64; NV] {
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
     let p = &d.params;
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t2 = 0.000000000004896638650109253 * c_q1 - 1.0 * s_q1;
     let t3 = 0.000000000004896638650109253 * s_q1 + 1.0 * c_q1;
     let t4 = -t3;
@@ -178,8 +182,8 @@ pub fn inverse_dynamics_with(
     let t11 = qd[0] * t4 * qd[1];
     let t12 = qdd[0] * t4 - t10;
     let t13 = t5 + t11;
-    let s_q2 = libm::sin(q[2]);
-    let c_q2 = libm::cos(q[2]);
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let t16 = qd[0] * t4 * c_q2 - qd[0] * t2 * s_q2;
     let t17 = qd[0] * t4 * s_q2 + qd[0] * t2 * c_q2;
     let t18 = 0.425 * qd[1] + 0.1197 * (qd[0] * t2);
@@ -196,8 +200,8 @@ pub fn inverse_dynamics_with(
     let t29 = qdd[1] + qdd[2];
     let t30 = t12 * c_q2 - t13 * s_q2 - qd[2] * t17;
     let t31 = t12 * s_q2 + t13 * c_q2 + qd[2] * t16;
-    let s_q3 = libm::sin(q[3]);
-    let c_q3 = libm::cos(q[3]);
+    let s_q3 = libm::Libm::<Real>::sin(q[3]);
+    let c_q3 = libm::Libm::<Real>::cos(q[3]);
     let t34 = 0.000000000004896638650109253 * c_q3 - 1.0 * s_q3;
     let t35 = 0.000000000004896638650109253 * s_q3 + 1.0 * c_q3;
     let t36 = -t35;
@@ -223,8 +227,8 @@ pub fn inverse_dynamics_with(
     let t56 = t29 + qdd[3];
     let t57 = t30 * t34 + t31 * t36 - qd[3] * t40;
     let t58 = t41 + t42 + t55;
-    let s_q4 = libm::sin(q[4]);
-    let c_q4 = libm::cos(q[4]);
+    let s_q4 = libm::Libm::<Real>::sin(q[4]);
+    let c_q4 = libm::Libm::<Real>::cos(q[4]);
     let t61 = t37 * c_q4 + t54 * s_q4;
     let t62 = t37 * s_q4;
     let t63 = t54 * c_q4;
@@ -244,8 +248,8 @@ pub fn inverse_dynamics_with(
     let t77 = t58 + qdd[4];
     let t78 = t57 * c_q4 + t56 * s_q4 + qd[4] * t64;
     let t79 = t66 - t65 - t76;
-    let s_q5 = libm::sin(q[5]);
-    let c_q5 = libm::cos(q[5]);
+    let s_q5 = libm::Libm::<Real>::sin(q[5]);
+    let c_q5 = libm::Libm::<Real>::cos(q[5]);
     let t82 = t61 * c_q5 - t75 * s_q5;
     let t83 = t61 * s_q5 + t75 * c_q5;
     let t84 = t61 * t75;
@@ -339,28 +343,28 @@ pub const OPS_MASS_MATRIX: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`mass_matrix_with`]; its cost is [`OPS_MASS_MATRIX`].
-pub fn mass_matrix(p: &Params, q: &[f64; NQ]) -> [[f64; NV]; NV] {
+pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     mass_matrix_with(&p.derived(), q)
 }
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
-pub fn mass_matrix_with(d: &Derived, q: &[f64; NQ]) -> [[f64; NV]; NV] {
+pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t2 = 0.000000000004896638650109253 * c_q1 - 1.0 * s_q1;
     let t3 = 0.000000000004896638650109253 * s_q1 + 1.0 * c_q1;
     let t4 = -t3;
-    let s_q2 = libm::sin(q[2]);
-    let c_q2 = libm::cos(q[2]);
-    let s_q3 = libm::sin(q[3]);
-    let c_q3 = libm::cos(q[3]);
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let s_q3 = libm::Libm::<Real>::sin(q[3]);
+    let c_q3 = libm::Libm::<Real>::cos(q[3]);
     let t9 = 0.000000000004896638650109253 * c_q3 - 1.0 * s_q3;
     let t10 = 0.000000000004896638650109253 * s_q3 + 1.0 * c_q3;
     let t11 = -t10;
-    let s_q4 = libm::sin(q[4]);
-    let c_q4 = libm::cos(q[4]);
-    let s_q5 = libm::sin(q[5]);
-    let c_q5 = libm::cos(q[5]);
+    let s_q4 = libm::Libm::<Real>::sin(q[4]);
+    let c_q4 = libm::Libm::<Real>::cos(q[4]);
+    let s_q5 = libm::Libm::<Real>::sin(q[5]);
+    let c_q5 = libm::Libm::<Real>::cos(q[5]);
     let t16 = t2 * c_q2;
     let t17 = -(0.13585 * t3) - 0.1197 * t4;
     let t18 = -(0.01615 * t16) - s_q2 * t17;
@@ -503,21 +507,21 @@ pub const OPS_BIAS: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`bias_with`]; its cost is [`OPS_BIAS`].
-pub fn bias(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
+pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     bias_with(&p.derived(), q, qd)
 }
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
-pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
+pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t2 = 0.000000000004896638650109253 * c_q1 - 1.0 * s_q1;
     let t3 = -(0.000000000004896638650109253 * s_q1) - 1.0 * c_q1;
     let t4 = qd[0] * qd[0];
     let t5 = p.g * t3;
     let t6 = qd[0] * t2 * qd[1];
-    let s_q2 = libm::sin(q[2]);
-    let c_q2 = libm::cos(q[2]);
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let t9 = qd[0] * t3 * c_q2 - qd[0] * t2 * s_q2;
     let t10 = qd[0] * t3 * s_q2 + qd[0] * t2 * c_q2;
     let t11 = 0.425 * qd[1] + 0.1197 * (qd[0] * t2);
@@ -526,8 +530,8 @@ pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let t14 = qd[0] * qd[0] * (t3 * t3);
     let t15 = qd[1] * t11;
     let t16 = qd[1] + qd[2];
-    let s_q3 = libm::sin(q[3]);
-    let c_q3 = libm::cos(q[3]);
+    let s_q3 = libm::Libm::<Real>::sin(q[3]);
+    let c_q3 = libm::Libm::<Real>::cos(q[3]);
     let t19 = 0.000000000004896638650109253 * c_q3 - 1.0 * s_q3;
     let t20 = 0.000000000004896638650109253 * s_q3 + 1.0 * c_q3;
     let t21 = -t20;
@@ -540,8 +544,8 @@ pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let t28 = t9 * t9;
     let t29 = t16 * t16;
     let t30 = t16 + qd[3];
-    let s_q4 = libm::sin(q[4]);
-    let c_q4 = libm::cos(q[4]);
+    let s_q4 = libm::Libm::<Real>::sin(q[4]);
+    let c_q4 = libm::Libm::<Real>::cos(q[4]);
     let t33 = t22 * c_q4 + t30 * s_q4;
     let t34 = t22 * s_q4;
     let t35 = t30 * c_q4;
@@ -552,8 +556,8 @@ pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let t40 = -(0.093 * (t38 + t39));
     let t41 = t25 * t30;
     let t42 = t25 + qd[4];
-    let s_q5 = libm::sin(q[5]);
-    let c_q5 = libm::cos(q[5]);
+    let s_q5 = libm::Libm::<Real>::sin(q[5]);
+    let c_q5 = libm::Libm::<Real>::cos(q[5]);
     let t45 = t33 * c_q5 - t42 * s_q5;
     let t46 = t33 * s_q5 + t42 * c_q5;
     let t47 = t33 * t42;
@@ -658,26 +662,26 @@ pub const OPS_GRAVITY: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`gravity_with`]; its cost is [`OPS_GRAVITY`].
-pub fn gravity(p: &Params, q: &[f64; NQ]) -> [f64; NV] {
+pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
     gravity_with(&p.derived(), q)
 }
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
-pub fn gravity_with(d: &Derived, q: &[f64; NQ]) -> [f64; NV] {
+pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let p = &d.params;
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t2 = 0.000000000004896638650109253 * c_q1 - 1.0 * s_q1;
     let t3 = -(0.000000000004896638650109253 * s_q1) - 1.0 * c_q1;
     let t4 = p.g * t3;
-    let s_q2 = libm::sin(q[2]);
-    let c_q2 = libm::cos(q[2]);
-    let s_q3 = libm::sin(q[3]);
-    let c_q3 = libm::cos(q[3]);
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let s_q3 = libm::Libm::<Real>::sin(q[3]);
+    let c_q3 = libm::Libm::<Real>::cos(q[3]);
     let t9 = 0.000000000004896638650109253 * c_q3 - 1.0 * s_q3;
     let t10 = 0.000000000004896638650109253 * s_q3 + 1.0 * c_q3;
     let t11 = -t10;
-    let s_q4 = libm::sin(q[4]);
-    let c_q4 = libm::cos(q[4]);
+    let s_q4 = libm::Libm::<Real>::sin(q[4]);
+    let c_q4 = libm::Libm::<Real>::cos(q[4]);
     let t14 = p.g * t3 * c_q2 - p.g * t2 * s_q2;
     let t15 = p.g * t3 * s_q2 + p.g * t2 * c_q2;
     let t16 = t9 * t14 + t11 * t15;
@@ -714,22 +718,22 @@ pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
 /// [`forward_dynamics_with`]; its cost is [`OPS_FORWARD_DYNAMICS`].
 pub fn forward_dynamics(
     p: &Params,
-    q: &[f64; NQ],
-    qd: &[f64; NV],
-    tau: &[f64; NV],
-) -> [f64; NV] {
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> [Real; NV] {
     forward_dynamics_with(&p.derived(), q, qd, tau)
 }
 /// [`forward_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn forward_dynamics_with(
     d: &Derived,
-    q: &[f64; NQ],
-    qd: &[f64; NV],
-    tau: &[f64; NV],
-) -> [f64; NV] {
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> [Real; NV] {
     let p = &d.params;
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t2 = 0.000000000004896638650109253 * c_q1 - 1.0 * s_q1;
     let t3 = 0.000000000004896638650109253 * s_q1 + 1.0 * c_q1;
     let t4 = -t3;
@@ -737,8 +741,8 @@ pub fn forward_dynamics_with(
     let t6 = p.g * t2;
     let t7 = qd[0] * t2 * qd[1];
     let t8 = qd[0] * t4 * qd[1];
-    let s_q2 = libm::sin(q[2]);
-    let c_q2 = libm::cos(q[2]);
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let t11 = qd[0] * t4 * c_q2 - qd[0] * t2 * s_q2;
     let t12 = qd[0] * t4 * s_q2 + qd[0] * t2 * c_q2;
     let t13 = 0.425 * qd[1] + 0.1197 * (qd[0] * t2);
@@ -748,8 +752,8 @@ pub fn forward_dynamics_with(
     let t17 = qd[0] * t2 * t13 + 0.1197 * t16;
     let t18 = -(0.425 * t16) - qd[1] * t13;
     let t19 = qd[1] + qd[2];
-    let s_q3 = libm::sin(q[3]);
-    let c_q3 = libm::cos(q[3]);
+    let s_q3 = libm::Libm::<Real>::sin(q[3]);
+    let c_q3 = libm::Libm::<Real>::cos(q[3]);
     let t22 = 0.000000000004896638650109253 * c_q3 - 1.0 * s_q3;
     let t23 = 0.000000000004896638650109253 * s_q3 + 1.0 * c_q3;
     let t24 = -t23;
@@ -764,8 +768,8 @@ pub fn forward_dynamics_with(
     let t33 = -(0.39225 * (t31 + t32));
     let t34 = t19 + qd[3];
     let t35 = qd[3] * t28;
-    let s_q4 = libm::sin(q[4]);
-    let c_q4 = libm::cos(q[4]);
+    let s_q4 = libm::Libm::<Real>::sin(q[4]);
+    let c_q4 = libm::Libm::<Real>::cos(q[4]);
     let t38 = t25 * c_q4 + t34 * s_q4;
     let t39 = t25 * s_q4;
     let t40 = t34 * c_q4;
@@ -775,8 +779,8 @@ pub fn forward_dynamics_with(
     let t44 = t28 + qd[4];
     let t45 = qd[4] * t41;
     let t46 = qd[4] * t38;
-    let s_q5 = libm::sin(q[5]);
-    let c_q5 = libm::cos(q[5]);
+    let s_q5 = libm::Libm::<Real>::sin(q[5]);
+    let c_q5 = libm::Libm::<Real>::cos(q[5]);
     let t49 = t38 * c_q5 - t44 * s_q5;
     let t50 = t38 * s_q5 + t44 * c_q5;
     let t51 = t41 * t44;
@@ -1045,31 +1049,31 @@ pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`coriolis_matrix_with`]; its cost is [`OPS_CORIOLIS_MATRIX`].
-pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV]; NV] {
+pub fn coriolis_matrix(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [[Real; NV]; NV] {
     coriolis_matrix_with(&p.derived(), q, qd)
 }
 /// [`coriolis_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn coriolis_matrix_with(
     d: &Derived,
-    q: &[f64; NQ],
-    qd: &[f64; NV],
-) -> [[f64; NV]; NV] {
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t2 = 0.000000000004896638650109253 * c_q1 - 1.0 * s_q1;
     let t3 = 0.000000000004896638650109253 * s_q1 + 1.0 * c_q1;
     let t4 = -t3;
     let t5 = qd[0] * t2;
-    let s_q2 = libm::sin(q[2]);
-    let c_q2 = libm::cos(q[2]);
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let t8 = qd[0] * t4 * c_q2 - qd[0] * t2 * s_q2;
     let t9 = qd[0] * t4 * s_q2;
     let t10 = qd[0] * t2 * c_q2;
     let t11 = t9 + t10;
     let t12 = qd[1] + qd[2];
-    let s_q3 = libm::sin(q[3]);
-    let c_q3 = libm::cos(q[3]);
+    let s_q3 = libm::Libm::<Real>::sin(q[3]);
+    let c_q3 = libm::Libm::<Real>::cos(q[3]);
     let t15 = 0.000000000004896638650109253 * c_q3 - 1.0 * s_q3;
     let t16 = 0.000000000004896638650109253 * s_q3 + 1.0 * c_q3;
     let t17 = -t16;
@@ -1079,8 +1083,8 @@ pub fn coriolis_matrix_with(
     let t21 = t11 * t15;
     let t22 = t20 + t21;
     let t23 = t12 + qd[3];
-    let s_q4 = libm::sin(q[4]);
-    let c_q4 = libm::cos(q[4]);
+    let s_q4 = libm::Libm::<Real>::sin(q[4]);
+    let c_q4 = libm::Libm::<Real>::cos(q[4]);
     let t26 = t19 * c_q4;
     let t27 = t23 * s_q4;
     let t28 = t26 + t27;
@@ -1088,8 +1092,8 @@ pub fn coriolis_matrix_with(
     let t30 = t23 * c_q4;
     let t31 = t30 - t29;
     let t32 = t22 + qd[4];
-    let s_q5 = libm::sin(q[5]);
-    let c_q5 = libm::cos(q[5]);
+    let s_q5 = libm::Libm::<Real>::sin(q[5]);
+    let c_q5 = libm::Libm::<Real>::cos(q[5]);
     let t35 = t28 * c_q5 - t32 * s_q5;
     let t36 = t28 * s_q5;
     let t37 = t32 * c_q5;
@@ -1469,27 +1473,27 @@ pub const OPS_ENERGY: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`energy_with`]; its cost is [`OPS_ENERGY`].
-pub fn energy(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
+pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     energy_with(&p.derived(), q, qd)
 }
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
-pub fn energy_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
+pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     let p = &d.params;
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t2 = 0.000000000004896638650109253 * c_q1 - 1.0 * s_q1;
     let t3 = 0.000000000004896638650109253 * s_q1 + 1.0 * c_q1;
     let t4 = -t3;
     let t5 = qd[0] * t4;
     let t6 = qd[0] * t2;
-    let s_q2 = libm::sin(q[2]);
-    let c_q2 = libm::cos(q[2]);
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let t9 = qd[0] * t4 * c_q2 - qd[0] * t2 * s_q2;
     let t10 = qd[0] * t4 * s_q2 + qd[0] * t2 * c_q2;
     let t11 = qd[0] * qd[0] * (t4 * t4);
     let t12 = qd[1] + qd[2];
-    let s_q3 = libm::sin(q[3]);
-    let c_q3 = libm::cos(q[3]);
+    let s_q3 = libm::Libm::<Real>::sin(q[3]);
+    let c_q3 = libm::Libm::<Real>::cos(q[3]);
     let t15 = 0.000000000004896638650109253 * c_q3 - 1.0 * s_q3;
     let t16 = 0.000000000004896638650109253 * s_q3 + 1.0 * c_q3;
     let t17 = -t16;
@@ -1498,15 +1502,15 @@ pub fn energy_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
     let t20 = t10 * t15;
     let t21 = t19 + t20;
     let t22 = t12 + qd[3];
-    let s_q4 = libm::sin(q[4]);
-    let c_q4 = libm::cos(q[4]);
+    let s_q4 = libm::Libm::<Real>::sin(q[4]);
+    let c_q4 = libm::Libm::<Real>::cos(q[4]);
     let t25 = t18 * c_q4 + t22 * s_q4;
     let t26 = t18 * s_q4;
     let t27 = t22 * c_q4;
     let t28 = t27 - t26;
     let t29 = t21 + qd[4];
-    let s_q5 = libm::sin(q[5]);
-    let c_q5 = libm::cos(q[5]);
+    let s_q5 = libm::Libm::<Real>::sin(q[5]);
+    let c_q5 = libm::Libm::<Real>::cos(q[5]);
     let t32 = t25 * c_q5 - t29 * s_q5;
     let t33 = t25 * s_q5 + t29 * c_q5;
     let t34 = t28 + qd[5];
@@ -1582,31 +1586,31 @@ pub const OPS_BODY_POSES: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`body_poses_with`]; its cost is [`OPS_BODY_POSES`].
-pub fn body_poses(p: &Params, q: &[f64; NQ]) -> [Pose; NB] {
+pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
     body_poses_with(&p.derived(), q)
 }
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_poses_with(d: &Derived, q: &[f64; NQ]) -> [Pose; NB] {
+pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let p = &d.params;
-    let s_q0 = libm::sin(q[0]);
-    let c_q0 = libm::cos(q[0]);
+    let s_q0 = libm::Libm::<Real>::sin(q[0]);
+    let c_q0 = libm::Libm::<Real>::cos(q[0]);
     let t2 = -s_q0;
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t5 = 0.000000000004896638650109253 * c_q1 - 1.0 * s_q1;
     let t6 = 0.000000000004896638650109253 * s_q1 + 1.0 * c_q1;
     let t7 = -t6;
-    let s_q2 = libm::sin(q[2]);
-    let c_q2 = libm::cos(q[2]);
-    let s_q3 = libm::sin(q[3]);
-    let c_q3 = libm::cos(q[3]);
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let s_q3 = libm::Libm::<Real>::sin(q[3]);
+    let c_q3 = libm::Libm::<Real>::cos(q[3]);
     let t12 = 0.000000000004896638650109253 * c_q3 - 1.0 * s_q3;
     let t13 = 0.000000000004896638650109253 * s_q3 + 1.0 * c_q3;
     let t14 = -t13;
-    let s_q4 = libm::sin(q[4]);
-    let c_q4 = libm::cos(q[4]);
-    let s_q5 = libm::sin(q[5]);
-    let c_q5 = libm::cos(q[5]);
+    let s_q4 = libm::Libm::<Real>::sin(q[4]);
+    let c_q4 = libm::Libm::<Real>::cos(q[4]);
+    let s_q5 = libm::Libm::<Real>::sin(q[5]);
+    let c_q5 = libm::Libm::<Real>::cos(q[5]);
     let t19 = t7 * c_q2 - t5 * s_q2;
     let t20 = t5 * c_q2 + t7 * s_q2;
     let t21 = t13 * t19 + t12 * t20;
@@ -1691,11 +1695,15 @@ pub const OPS_COORDINATE_RATES: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`coordinate_rates_with`]; its cost is [`OPS_COORDINATE_RATES`].
-pub fn coordinate_rates(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NQ] {
+pub fn coordinate_rates(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NQ] {
     coordinate_rates_with(&p.derived(), q, qd)
 }
 /// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
-pub fn coordinate_rates_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NQ] {
+pub fn coordinate_rates_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+) -> [Real; NQ] {
     let p = &d.params;
     [qd[0], qd[1], qd[2], qd[3], qd[4], qd[5]]
 }
@@ -1716,31 +1724,31 @@ pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`body_jacobians_with`]; its cost is [`OPS_BODY_JACOBIANS`].
-pub fn body_jacobians(p: &Params, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
+pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     body_jacobians_with(&p.derived(), q)
 }
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_jacobians_with(d: &Derived, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
+pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     let p = &d.params;
-    let s_q0 = libm::sin(q[0]);
-    let c_q0 = libm::cos(q[0]);
+    let s_q0 = libm::Libm::<Real>::sin(q[0]);
+    let c_q0 = libm::Libm::<Real>::cos(q[0]);
     let t2 = -s_q0;
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t5 = 0.000000000004896638650109253 * c_q1 - 1.0 * s_q1;
     let t6 = 0.000000000004896638650109253 * s_q1 + 1.0 * c_q1;
     let t7 = -t6;
-    let s_q2 = libm::sin(q[2]);
-    let c_q2 = libm::cos(q[2]);
-    let s_q3 = libm::sin(q[3]);
-    let c_q3 = libm::cos(q[3]);
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let s_q3 = libm::Libm::<Real>::sin(q[3]);
+    let c_q3 = libm::Libm::<Real>::cos(q[3]);
     let t12 = 0.000000000004896638650109253 * c_q3 - 1.0 * s_q3;
     let t13 = 0.000000000004896638650109253 * s_q3 + 1.0 * c_q3;
     let t14 = -t13;
-    let s_q4 = libm::sin(q[4]);
-    let c_q4 = libm::cos(q[4]);
-    let s_q5 = libm::sin(q[5]);
-    let c_q5 = libm::cos(q[5]);
+    let s_q4 = libm::Libm::<Real>::sin(q[4]);
+    let c_q4 = libm::Libm::<Real>::cos(q[4]);
+    let s_q5 = libm::Libm::<Real>::sin(q[5]);
+    let c_q5 = libm::Libm::<Real>::cos(q[5]);
     let t19 = t5 * c_q2;
     let t20 = -(0.13585 * t6) - 0.1197 * t7;
     let t21 = -(0.01615 * t19) - s_q2 * t20;

@@ -31,6 +31,10 @@
 //! | `body_jacobians` | 327 | 164 | 0 | 0 | 6 | 6 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
+/// The floating-point type of every input, output and parameter:
+/// change it to `f32` (or generate with `single_precision = true` in
+/// the spec) for single precision.
+pub type Real = f64;
 /// Number of position coordinates `q` (larger than `NV` when a
 /// spherical or free joint stores a quaternion).
 pub const NQ: usize = 6;
@@ -72,9 +76,9 @@ pub const BODY_NAMES: [&str; NB] = [
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Pose {
     /// Rotation from body to ground coordinates, row-major.
-    pub rotation: [[f64; 3]; 3],
+    pub rotation: [[Real; 3]; 3],
     /// Body-frame origin in ground coordinates.
-    pub position: [f64; 3],
+    pub position: [Real; 3],
 }
 /// Arithmetic operations of one generated function (subtractions and
 /// negations count as additions).
@@ -142,22 +146,22 @@ pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
 /// [`inverse_dynamics_with`]; its cost is [`OPS_INVERSE_DYNAMICS`].
 pub fn inverse_dynamics(
     p: &Params,
-    q: &[f64; NQ],
-    qd: &[f64; NV],
-    qdd: &[f64; NV],
-) -> [f64; NV] {
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
     inverse_dynamics_with(&p.derived(), q, qd, qdd)
 }
 /// [`inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn inverse_dynamics_with(
     d: &Derived,
-    q: &[f64; NQ],
-    qd: &[f64; NV],
-    qdd: &[f64; NV],
-) -> [f64; NV] {
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
     let p = &d.params;
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t2 = 0.000000000004896638650109253 * c_q1 - 1.0 * s_q1;
     let t3 = 0.000000000004896638650109253 * s_q1 + 1.0 * c_q1;
     let t4 = -t3;
@@ -168,8 +172,8 @@ pub fn inverse_dynamics_with(
     let t9 = qd[0] * t4 * qd[1];
     let t10 = qdd[0] * t4 - t8;
     let t11 = t5 + t9;
-    let s_q2 = libm::sin(q[2]);
-    let c_q2 = libm::cos(q[2]);
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let t14 = qd[0] * t4 * c_q2 - qd[0] * t2 * s_q2;
     let t15 = qd[0] * t4 * s_q2 + qd[0] * t2 * c_q2;
     let t16 = 0.425 * qd[1] + 0.1197 * (qd[0] * t2);
@@ -186,8 +190,8 @@ pub fn inverse_dynamics_with(
     let t27 = qdd[1] + qdd[2];
     let t28 = t10 * c_q2 - t11 * s_q2 - qd[2] * t15;
     let t29 = t10 * s_q2 + t11 * c_q2 + qd[2] * t14;
-    let s_q3 = libm::sin(q[3]);
-    let c_q3 = libm::cos(q[3]);
+    let s_q3 = libm::Libm::<Real>::sin(q[3]);
+    let c_q3 = libm::Libm::<Real>::cos(q[3]);
     let t32 = 0.000000000004896638650109253 * c_q3 - 1.0 * s_q3;
     let t33 = 0.000000000004896638650109253 * s_q3 + 1.0 * c_q3;
     let t34 = -t33;
@@ -213,8 +217,8 @@ pub fn inverse_dynamics_with(
     let t54 = t27 + qdd[3];
     let t55 = t28 * t32 + t29 * t34 - qd[3] * t38;
     let t56 = t39 + t40 + t53;
-    let s_q4 = libm::sin(q[4]);
-    let c_q4 = libm::cos(q[4]);
+    let s_q4 = libm::Libm::<Real>::sin(q[4]);
+    let c_q4 = libm::Libm::<Real>::cos(q[4]);
     let t59 = t35 * c_q4 + t52 * s_q4;
     let t60 = t35 * s_q4;
     let t61 = t52 * c_q4;
@@ -234,8 +238,8 @@ pub fn inverse_dynamics_with(
     let t75 = t56 + qdd[4];
     let t76 = t55 * c_q4 + t54 * s_q4 + qd[4] * t62;
     let t77 = t64 - t63 - t74;
-    let s_q5 = libm::sin(q[5]);
-    let c_q5 = libm::cos(q[5]);
+    let s_q5 = libm::Libm::<Real>::sin(q[5]);
+    let c_q5 = libm::Libm::<Real>::cos(q[5]);
     let t80 = t59 * c_q5 - t73 * s_q5;
     let t81 = t59 * s_q5 + t73 * c_q5;
     let t82 = t59 * t73;
@@ -330,28 +334,28 @@ pub const OPS_MASS_MATRIX: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`mass_matrix_with`]; its cost is [`OPS_MASS_MATRIX`].
-pub fn mass_matrix(p: &Params, q: &[f64; NQ]) -> [[f64; NV]; NV] {
+pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     mass_matrix_with(&p.derived(), q)
 }
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
-pub fn mass_matrix_with(d: &Derived, q: &[f64; NQ]) -> [[f64; NV]; NV] {
+pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t2 = 0.000000000004896638650109253 * c_q1 - 1.0 * s_q1;
     let t3 = 0.000000000004896638650109253 * s_q1 + 1.0 * c_q1;
     let t4 = -t3;
-    let s_q2 = libm::sin(q[2]);
-    let c_q2 = libm::cos(q[2]);
-    let s_q3 = libm::sin(q[3]);
-    let c_q3 = libm::cos(q[3]);
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let s_q3 = libm::Libm::<Real>::sin(q[3]);
+    let c_q3 = libm::Libm::<Real>::cos(q[3]);
     let t9 = 0.000000000004896638650109253 * c_q3 - 1.0 * s_q3;
     let t10 = 0.000000000004896638650109253 * s_q3 + 1.0 * c_q3;
     let t11 = -t10;
-    let s_q4 = libm::sin(q[4]);
-    let c_q4 = libm::cos(q[4]);
-    let s_q5 = libm::sin(q[5]);
-    let c_q5 = libm::cos(q[5]);
+    let s_q4 = libm::Libm::<Real>::sin(q[4]);
+    let c_q4 = libm::Libm::<Real>::cos(q[4]);
+    let s_q5 = libm::Libm::<Real>::sin(q[5]);
+    let c_q5 = libm::Libm::<Real>::cos(q[5]);
     let t16 = t2 * c_q2;
     let t17 = -(0.13585 * t3) - 0.1197 * t4;
     let t18 = -(0.01615 * t16) - s_q2 * t17;
@@ -494,20 +498,20 @@ pub const OPS_BIAS: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`bias_with`]; its cost is [`OPS_BIAS`].
-pub fn bias(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
+pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     bias_with(&p.derived(), q, qd)
 }
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
-pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
+pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t2 = 0.000000000004896638650109253 * c_q1 - 1.0 * s_q1;
     let t3 = -(0.000000000004896638650109253 * s_q1) - 1.0 * c_q1;
     let t4 = qd[0] * qd[0];
     let t5 = qd[0] * t2 * qd[1];
-    let s_q2 = libm::sin(q[2]);
-    let c_q2 = libm::cos(q[2]);
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let t8 = qd[0] * t3 * c_q2 - qd[0] * t2 * s_q2;
     let t9 = qd[0] * t3 * s_q2 + qd[0] * t2 * c_q2;
     let t10 = 0.425 * qd[1] + 0.1197 * (qd[0] * t2);
@@ -516,8 +520,8 @@ pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let t13 = qd[0] * qd[0] * (t3 * t3);
     let t14 = qd[1] * t10;
     let t15 = qd[1] + qd[2];
-    let s_q3 = libm::sin(q[3]);
-    let c_q3 = libm::cos(q[3]);
+    let s_q3 = libm::Libm::<Real>::sin(q[3]);
+    let c_q3 = libm::Libm::<Real>::cos(q[3]);
     let t18 = 0.000000000004896638650109253 * c_q3 - 1.0 * s_q3;
     let t19 = 0.000000000004896638650109253 * s_q3 + 1.0 * c_q3;
     let t20 = -t19;
@@ -530,8 +534,8 @@ pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let t27 = t8 * t8;
     let t28 = t15 * t15;
     let t29 = t15 + qd[3];
-    let s_q4 = libm::sin(q[4]);
-    let c_q4 = libm::cos(q[4]);
+    let s_q4 = libm::Libm::<Real>::sin(q[4]);
+    let c_q4 = libm::Libm::<Real>::cos(q[4]);
     let t32 = t21 * c_q4 + t29 * s_q4;
     let t33 = t21 * s_q4;
     let t34 = t29 * c_q4;
@@ -542,8 +546,8 @@ pub fn bias_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NV] {
     let t39 = -(0.093 * (t37 + t38));
     let t40 = t24 * t29;
     let t41 = t24 + qd[4];
-    let s_q5 = libm::sin(q[5]);
-    let c_q5 = libm::cos(q[5]);
+    let s_q5 = libm::Libm::<Real>::sin(q[5]);
+    let c_q5 = libm::Libm::<Real>::cos(q[5]);
     let t44 = t32 * c_q5 - t41 * s_q5;
     let t45 = t32 * s_q5 + t41 * c_q5;
     let t46 = t32 * t41;
@@ -648,25 +652,25 @@ pub const OPS_GRAVITY: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`gravity_with`]; its cost is [`OPS_GRAVITY`].
-pub fn gravity(p: &Params, q: &[f64; NQ]) -> [f64; NV] {
+pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
     gravity_with(&p.derived(), q)
 }
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
-pub fn gravity_with(d: &Derived, q: &[f64; NQ]) -> [f64; NV] {
+pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let p = &d.params;
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t2 = 0.000000000004896638650109253 * c_q1 - 1.0 * s_q1;
     let t3 = -(0.000000000004896638650109253 * s_q1) - 1.0 * c_q1;
-    let s_q2 = libm::sin(q[2]);
-    let c_q2 = libm::cos(q[2]);
-    let s_q3 = libm::sin(q[3]);
-    let c_q3 = libm::cos(q[3]);
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let s_q3 = libm::Libm::<Real>::sin(q[3]);
+    let c_q3 = libm::Libm::<Real>::cos(q[3]);
     let t8 = 0.000000000004896638650109253 * c_q3 - 1.0 * s_q3;
     let t9 = 0.000000000004896638650109253 * s_q3 + 1.0 * c_q3;
     let t10 = -t9;
-    let s_q4 = libm::sin(q[4]);
-    let c_q4 = libm::cos(q[4]);
+    let s_q4 = libm::Libm::<Real>::sin(q[4]);
+    let c_q4 = libm::Libm::<Real>::cos(q[4]);
     let t13 = 9.81 * (t3 * c_q2 - t2 * s_q2);
     let t14 = 9.81 * (t2 * c_q2 + t3 * s_q2);
     let t15 = t8 * t13 + t10 * t14;
@@ -703,29 +707,29 @@ pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
 /// [`forward_dynamics_with`]; its cost is [`OPS_FORWARD_DYNAMICS`].
 pub fn forward_dynamics(
     p: &Params,
-    q: &[f64; NQ],
-    qd: &[f64; NV],
-    tau: &[f64; NV],
-) -> [f64; NV] {
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> [Real; NV] {
     forward_dynamics_with(&p.derived(), q, qd, tau)
 }
 /// [`forward_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn forward_dynamics_with(
     d: &Derived,
-    q: &[f64; NQ],
-    qd: &[f64; NV],
-    tau: &[f64; NV],
-) -> [f64; NV] {
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> [Real; NV] {
     let p = &d.params;
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t2 = 0.000000000004896638650109253 * c_q1 - 1.0 * s_q1;
     let t3 = 0.000000000004896638650109253 * s_q1 + 1.0 * c_q1;
     let t4 = -t3;
     let t5 = qd[0] * t2 * qd[1];
     let t6 = qd[0] * t4 * qd[1];
-    let s_q2 = libm::sin(q[2]);
-    let c_q2 = libm::cos(q[2]);
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let t9 = qd[0] * t4 * c_q2 - qd[0] * t2 * s_q2;
     let t10 = qd[0] * t4 * s_q2 + qd[0] * t2 * c_q2;
     let t11 = 0.425 * qd[1] + 0.1197 * (qd[0] * t2);
@@ -735,8 +739,8 @@ pub fn forward_dynamics_with(
     let t15 = qd[0] * t2 * t11 + 0.1197 * t14;
     let t16 = -(0.425 * t14) - qd[1] * t11;
     let t17 = qd[1] + qd[2];
-    let s_q3 = libm::sin(q[3]);
-    let c_q3 = libm::cos(q[3]);
+    let s_q3 = libm::Libm::<Real>::sin(q[3]);
+    let c_q3 = libm::Libm::<Real>::cos(q[3]);
     let t20 = 0.000000000004896638650109253 * c_q3 - 1.0 * s_q3;
     let t21 = 0.000000000004896638650109253 * s_q3 + 1.0 * c_q3;
     let t22 = -t21;
@@ -751,8 +755,8 @@ pub fn forward_dynamics_with(
     let t31 = -(0.39225 * (t29 + t30));
     let t32 = t17 + qd[3];
     let t33 = qd[3] * t26;
-    let s_q4 = libm::sin(q[4]);
-    let c_q4 = libm::cos(q[4]);
+    let s_q4 = libm::Libm::<Real>::sin(q[4]);
+    let c_q4 = libm::Libm::<Real>::cos(q[4]);
     let t36 = t23 * c_q4 + t32 * s_q4;
     let t37 = t23 * s_q4;
     let t38 = t32 * c_q4;
@@ -762,8 +766,8 @@ pub fn forward_dynamics_with(
     let t42 = t26 + qd[4];
     let t43 = qd[4] * t39;
     let t44 = qd[4] * t36;
-    let s_q5 = libm::sin(q[5]);
-    let c_q5 = libm::cos(q[5]);
+    let s_q5 = libm::Libm::<Real>::sin(q[5]);
+    let c_q5 = libm::Libm::<Real>::cos(q[5]);
     let t47 = t36 * c_q5 - t42 * s_q5;
     let t48 = t36 * s_q5 + t42 * c_q5;
     let t49 = t39 * t42;
@@ -1031,31 +1035,31 @@ pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`coriolis_matrix_with`]; its cost is [`OPS_CORIOLIS_MATRIX`].
-pub fn coriolis_matrix(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [[f64; NV]; NV] {
+pub fn coriolis_matrix(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [[Real; NV]; NV] {
     coriolis_matrix_with(&p.derived(), q, qd)
 }
 /// [`coriolis_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn coriolis_matrix_with(
     d: &Derived,
-    q: &[f64; NQ],
-    qd: &[f64; NV],
-) -> [[f64; NV]; NV] {
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t2 = 0.000000000004896638650109253 * c_q1 - 1.0 * s_q1;
     let t3 = 0.000000000004896638650109253 * s_q1 + 1.0 * c_q1;
     let t4 = -t3;
     let t5 = qd[0] * t2;
-    let s_q2 = libm::sin(q[2]);
-    let c_q2 = libm::cos(q[2]);
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let t8 = qd[0] * t4 * c_q2 - qd[0] * t2 * s_q2;
     let t9 = qd[0] * t4 * s_q2;
     let t10 = qd[0] * t2 * c_q2;
     let t11 = t9 + t10;
     let t12 = qd[1] + qd[2];
-    let s_q3 = libm::sin(q[3]);
-    let c_q3 = libm::cos(q[3]);
+    let s_q3 = libm::Libm::<Real>::sin(q[3]);
+    let c_q3 = libm::Libm::<Real>::cos(q[3]);
     let t15 = 0.000000000004896638650109253 * c_q3 - 1.0 * s_q3;
     let t16 = 0.000000000004896638650109253 * s_q3 + 1.0 * c_q3;
     let t17 = -t16;
@@ -1065,8 +1069,8 @@ pub fn coriolis_matrix_with(
     let t21 = t11 * t15;
     let t22 = t20 + t21;
     let t23 = t12 + qd[3];
-    let s_q4 = libm::sin(q[4]);
-    let c_q4 = libm::cos(q[4]);
+    let s_q4 = libm::Libm::<Real>::sin(q[4]);
+    let c_q4 = libm::Libm::<Real>::cos(q[4]);
     let t26 = t19 * c_q4;
     let t27 = t23 * s_q4;
     let t28 = t26 + t27;
@@ -1074,8 +1078,8 @@ pub fn coriolis_matrix_with(
     let t30 = t23 * c_q4;
     let t31 = t30 - t29;
     let t32 = t22 + qd[4];
-    let s_q5 = libm::sin(q[5]);
-    let c_q5 = libm::cos(q[5]);
+    let s_q5 = libm::Libm::<Real>::sin(q[5]);
+    let c_q5 = libm::Libm::<Real>::cos(q[5]);
     let t35 = t28 * c_q5 - t32 * s_q5;
     let t36 = t28 * s_q5;
     let t37 = t32 * c_q5;
@@ -1455,27 +1459,27 @@ pub const OPS_ENERGY: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`energy_with`]; its cost is [`OPS_ENERGY`].
-pub fn energy(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
+pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     energy_with(&p.derived(), q, qd)
 }
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
-pub fn energy_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
+pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     let p = &d.params;
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t2 = 0.000000000004896638650109253 * c_q1 - 1.0 * s_q1;
     let t3 = 0.000000000004896638650109253 * s_q1 + 1.0 * c_q1;
     let t4 = -t3;
     let t5 = qd[0] * t4;
     let t6 = qd[0] * t2;
-    let s_q2 = libm::sin(q[2]);
-    let c_q2 = libm::cos(q[2]);
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let t9 = qd[0] * t4 * c_q2 - qd[0] * t2 * s_q2;
     let t10 = qd[0] * t4 * s_q2 + qd[0] * t2 * c_q2;
     let t11 = qd[0] * qd[0] * (t4 * t4);
     let t12 = qd[1] + qd[2];
-    let s_q3 = libm::sin(q[3]);
-    let c_q3 = libm::cos(q[3]);
+    let s_q3 = libm::Libm::<Real>::sin(q[3]);
+    let c_q3 = libm::Libm::<Real>::cos(q[3]);
     let t15 = 0.000000000004896638650109253 * c_q3 - 1.0 * s_q3;
     let t16 = 0.000000000004896638650109253 * s_q3 + 1.0 * c_q3;
     let t17 = -t16;
@@ -1484,15 +1488,15 @@ pub fn energy_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> (f64, f64) {
     let t20 = t10 * t15;
     let t21 = t19 + t20;
     let t22 = t12 + qd[3];
-    let s_q4 = libm::sin(q[4]);
-    let c_q4 = libm::cos(q[4]);
+    let s_q4 = libm::Libm::<Real>::sin(q[4]);
+    let c_q4 = libm::Libm::<Real>::cos(q[4]);
     let t25 = t18 * c_q4 + t22 * s_q4;
     let t26 = t18 * s_q4;
     let t27 = t22 * c_q4;
     let t28 = t27 - t26;
     let t29 = t21 + qd[4];
-    let s_q5 = libm::sin(q[5]);
-    let c_q5 = libm::cos(q[5]);
+    let s_q5 = libm::Libm::<Real>::sin(q[5]);
+    let c_q5 = libm::Libm::<Real>::cos(q[5]);
     let t32 = t25 * c_q5 - t29 * s_q5;
     let t33 = t25 * s_q5 + t29 * c_q5;
     let t34 = t28 + qd[5];
@@ -1566,31 +1570,31 @@ pub const OPS_BODY_POSES: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`body_poses_with`]; its cost is [`OPS_BODY_POSES`].
-pub fn body_poses(p: &Params, q: &[f64; NQ]) -> [Pose; NB] {
+pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
     body_poses_with(&p.derived(), q)
 }
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_poses_with(d: &Derived, q: &[f64; NQ]) -> [Pose; NB] {
+pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let p = &d.params;
-    let s_q0 = libm::sin(q[0]);
-    let c_q0 = libm::cos(q[0]);
+    let s_q0 = libm::Libm::<Real>::sin(q[0]);
+    let c_q0 = libm::Libm::<Real>::cos(q[0]);
     let t2 = -s_q0;
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t5 = 0.000000000004896638650109253 * c_q1 - 1.0 * s_q1;
     let t6 = 0.000000000004896638650109253 * s_q1 + 1.0 * c_q1;
     let t7 = -t6;
-    let s_q2 = libm::sin(q[2]);
-    let c_q2 = libm::cos(q[2]);
-    let s_q3 = libm::sin(q[3]);
-    let c_q3 = libm::cos(q[3]);
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let s_q3 = libm::Libm::<Real>::sin(q[3]);
+    let c_q3 = libm::Libm::<Real>::cos(q[3]);
     let t12 = 0.000000000004896638650109253 * c_q3 - 1.0 * s_q3;
     let t13 = 0.000000000004896638650109253 * s_q3 + 1.0 * c_q3;
     let t14 = -t13;
-    let s_q4 = libm::sin(q[4]);
-    let c_q4 = libm::cos(q[4]);
-    let s_q5 = libm::sin(q[5]);
-    let c_q5 = libm::cos(q[5]);
+    let s_q4 = libm::Libm::<Real>::sin(q[4]);
+    let c_q4 = libm::Libm::<Real>::cos(q[4]);
+    let s_q5 = libm::Libm::<Real>::sin(q[5]);
+    let c_q5 = libm::Libm::<Real>::cos(q[5]);
     let t19 = t7 * c_q2 - t5 * s_q2;
     let t20 = t5 * c_q2 + t7 * s_q2;
     let t21 = t13 * t19 + t12 * t20;
@@ -1675,11 +1679,15 @@ pub const OPS_COORDINATE_RATES: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`coordinate_rates_with`]; its cost is [`OPS_COORDINATE_RATES`].
-pub fn coordinate_rates(p: &Params, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NQ] {
+pub fn coordinate_rates(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NQ] {
     coordinate_rates_with(&p.derived(), q, qd)
 }
 /// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
-pub fn coordinate_rates_with(d: &Derived, q: &[f64; NQ], qd: &[f64; NV]) -> [f64; NQ] {
+pub fn coordinate_rates_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+) -> [Real; NQ] {
     let p = &d.params;
     [qd[0], qd[1], qd[2], qd[3], qd[4], qd[5]]
 }
@@ -1700,31 +1708,31 @@ pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
 /// [`body_jacobians_with`]; its cost is [`OPS_BODY_JACOBIANS`].
-pub fn body_jacobians(p: &Params, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
+pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     body_jacobians_with(&p.derived(), q)
 }
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_jacobians_with(d: &Derived, q: &[f64; NQ]) -> [[[f64; NV]; 6]; NB] {
+pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     let p = &d.params;
-    let s_q0 = libm::sin(q[0]);
-    let c_q0 = libm::cos(q[0]);
+    let s_q0 = libm::Libm::<Real>::sin(q[0]);
+    let c_q0 = libm::Libm::<Real>::cos(q[0]);
     let t2 = -s_q0;
-    let s_q1 = libm::sin(q[1]);
-    let c_q1 = libm::cos(q[1]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t5 = 0.000000000004896638650109253 * c_q1 - 1.0 * s_q1;
     let t6 = 0.000000000004896638650109253 * s_q1 + 1.0 * c_q1;
     let t7 = -t6;
-    let s_q2 = libm::sin(q[2]);
-    let c_q2 = libm::cos(q[2]);
-    let s_q3 = libm::sin(q[3]);
-    let c_q3 = libm::cos(q[3]);
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let s_q3 = libm::Libm::<Real>::sin(q[3]);
+    let c_q3 = libm::Libm::<Real>::cos(q[3]);
     let t12 = 0.000000000004896638650109253 * c_q3 - 1.0 * s_q3;
     let t13 = 0.000000000004896638650109253 * s_q3 + 1.0 * c_q3;
     let t14 = -t13;
-    let s_q4 = libm::sin(q[4]);
-    let c_q4 = libm::cos(q[4]);
-    let s_q5 = libm::sin(q[5]);
-    let c_q5 = libm::cos(q[5]);
+    let s_q4 = libm::Libm::<Real>::sin(q[4]);
+    let c_q4 = libm::Libm::<Real>::cos(q[4]);
+    let s_q5 = libm::Libm::<Real>::sin(q[5]);
+    let c_q5 = libm::Libm::<Real>::cos(q[5]);
     let t19 = t5 * c_q2;
     let t20 = -(0.13585 * t6) - 0.1197 * t7;
     let t21 = -(0.01615 * t19) - s_q2 * t20;

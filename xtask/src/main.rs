@@ -68,6 +68,10 @@ struct GenArgs {
     /// whose code is cheapest; `--all` always uses the default).
     #[arg(long, value_enum, conflicts_with = "all")]
     method: Option<MethodArg>,
+    /// Also write a single-precision twin `<name>_f32` (`Real = f32`) of each
+    /// module (a spec can ask for one with `single_precision = true`).
+    #[arg(long, conflicts_with = "all")]
+    single_precision: bool,
     #[command(flatten)]
     urdf: UrdfArgs,
 }
@@ -196,7 +200,15 @@ fn gen(args: GenArgs) -> miette::Result<()> {
     let mut modules = Vec::with_capacity(jobs.len());
     for (path, mode) in &jobs {
         let spec = load(&root, path, &options)?;
-        modules.push(generate_one(&spec, *mode, method)?);
+        let module = generate_one(&spec, *mode, method)?;
+        // A single-precision twin of the runtime-parameter module, when the
+        // spec asks for it or the command line does.
+        let twin =
+            (spec.single_precision || args.single_precision) && *mode == ParameterMode::Runtime;
+        if twin {
+            modules.push(sharnir_codegen::single_precision(&module));
+        }
+        modules.push(module);
     }
     std::fs::create_dir_all(&out)
         .map_err(|e| miette::miette!("cannot create {}: {e}", out.display()))?;

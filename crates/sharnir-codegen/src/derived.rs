@@ -64,7 +64,7 @@ impl Derived {
             pub struct Derived {
                 /// The parameters the groups were computed from.
                 pub params: Params,
-                #(#[doc = #docs] pub #fields: f64,)*
+                #(#[doc = #docs] pub #fields: Real,)*
             }
 
             impl Params {

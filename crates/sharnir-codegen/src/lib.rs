@@ -14,4 +14,6 @@ pub mod printer;
 
 pub use generate::{generate, generate_with};
 pub use method::{Method, UnknownMethod};
-pub use module::{emit_module, Argument, EmitError, FunctionSpec, GeneratedModule, Shape};
+pub use module::{
+    emit_module, single_precision, Argument, EmitError, FunctionSpec, GeneratedModule, Shape,
+};

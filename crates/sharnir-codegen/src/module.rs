@@ -17,31 +17,31 @@ use sharnir_mech::{Input, Mechanism, ParameterMode};
 /// fixed-size array read by constant indices.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Argument {
-    /// `q: &[f64; NQ]`, joint positions.
+    /// `q: &[Real; NQ]`, joint positions.
     Position,
-    /// `qd: &[f64; NV]`, joint velocities.
+    /// `qd: &[Real; NV]`, joint velocities.
     Velocity,
-    /// `qdd: &[f64; NV]`, joint accelerations.
+    /// `qdd: &[Real; NV]`, joint accelerations.
     Acceleration,
-    /// `tau: &[f64; NV]`, joint forces.
+    /// `tau: &[Real; NV]`, joint forces.
     Force,
 }
 
 /// The Rust type a function returns, filled from its outputs in order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Shape {
-    /// `[f64; NV]`: one entry per velocity coordinate.
+    /// `[Real; NV]`: one entry per velocity coordinate.
     JointVector,
-    /// `[f64; NQ]`: one entry per position coordinate.
+    /// `[Real; NQ]`: one entry per position coordinate.
     PositionVector,
-    /// `[[f64; NV]; NV]`, row-major.
+    /// `[[Real; NV]; NV]`, row-major.
     JointMatrix,
-    /// `(f64, f64)`.
+    /// `(Real, Real)`.
     Pair,
     /// `[Pose; NB]`: per body, 9 rotation entries (row-major) then 3
     /// position entries.
     Poses,
-    /// `[[[f64; NV]; 6]; NB]`: per body, six rows of NV entries.
+    /// `[[[Real; NV]; 6]; NB]`: per body, six rows of NV entries.
     BodyJacobians,
 }
 
@@ -202,6 +202,11 @@ fn preamble(mechanism: &Mechanism) -> TokenStream {
     quote! {
         #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 
+        /// The floating-point type of every input, output and parameter:
+        /// change it to `f32` (or generate with `single_precision = true` in
+        /// the spec) for single precision.
+        pub type Real = f64;
+
         /// Number of position coordinates `q` (larger than `NV` when a
         /// spherical or free joint stores a quaternion).
         pub const NQ: usize = #nq;
@@ -223,9 +228,9 @@ fn preamble(mechanism: &Mechanism) -> TokenStream {
         #[derive(Clone, Copy, Debug, PartialEq)]
         pub struct Pose {
             /// Rotation from body to ground coordinates, row-major.
-            pub rotation: [[f64; 3]; 3],
+            pub rotation: [[Real; 3]; 3],
             /// Body-frame origin in ground coordinates.
-            pub position: [f64; 3],
+            pub position: [Real; 3],
         }
 
         /// Arithmetic operations of one generated function (subtractions and
@@ -249,7 +254,7 @@ fn preamble(mechanism: &Mechanism) -> TokenStream {
         /// Runtime parameters of the mechanism; `Default` gives the spec's values.
         #[derive(Clone, Copy, Debug, PartialEq)]
         pub struct Params {
-            #(#[doc = #field_docs] pub #fields: f64,)*
+            #(#[doc = #field_docs] pub #fields: Real,)*
         }
 
         impl Default for Params {
@@ -292,10 +297,10 @@ fn emit_function(
         .arguments
         .iter()
         .map(|argument| match argument {
-            Argument::Position => quote!(q: &[f64; NQ]),
-            Argument::Velocity => quote!(qd: &[f64; NV]),
-            Argument::Acceleration => quote!(qdd: &[f64; NV]),
-            Argument::Force => quote!(tau: &[f64; NV]),
+            Argument::Position => quote!(q: &[Real; NQ]),
+            Argument::Velocity => quote!(qd: &[Real; NV]),
+            Argument::Acceleration => quote!(qdd: &[Real; NV]),
+            Argument::Force => quote!(tau: &[Real; NV]),
         })
         .collect();
     let argument_names = function.arguments.iter().map(|argument| match argument {
@@ -311,13 +316,13 @@ fn emit_function(
         function.name
     );
     let (returns, value) = match function.shape {
-        Shape::JointVector => (quote!([f64; NV]), quote!([#(#outputs),*])),
-        Shape::PositionVector => (quote!([f64; NQ]), quote!([#(#outputs),*])),
+        Shape::JointVector => (quote!([Real; NV]), quote!([#(#outputs),*])),
+        Shape::PositionVector => (quote!([Real; NQ]), quote!([#(#outputs),*])),
         Shape::JointMatrix => {
             let rows = outputs.chunks(dof.max(1)).map(|row| quote!([#(#row),*]));
-            (quote!([[f64; NV]; NV]), quote!([#(#rows),*]))
+            (quote!([[Real; NV]; NV]), quote!([#(#rows),*]))
         }
-        Shape::Pair => (quote!((f64, f64)), quote!((#(#outputs),*))),
+        Shape::Pair => (quote!((Real, Real)), quote!((#(#outputs),*))),
         Shape::Poses => {
             let poses = outputs.chunks(12).map(|pose| {
                 let (rotation, position) = pose.split_at(9.min(pose.len()));
@@ -331,7 +336,7 @@ fn emit_function(
                 let rows = body.chunks(dof.max(1)).map(|row| quote!([#(#row),*]));
                 quote!([#(#rows),*])
             });
-            (quote!([[[f64; NV]; 6]; NB]), quote!([#(#bodies),*]))
+            (quote!([[[Real; NV]; 6]; NB]), quote!([#(#bodies),*]))
         }
     };
     quote! {
@@ -361,4 +366,30 @@ fn emit_function(
 fn doc_lines(text: &str) -> TokenStream {
     let lines = text.lines();
     quote!(#(#[doc = #lines])*)
+}
+
+/// The single-precision twin of a module: the same code with `Real = f32`,
+/// named `<name>_f32`, for targets whose floating-point unit is 32-bit only.
+/// The operation counts are the same; the accuracy is about 1e-6 relative
+/// instead of 1e-15.
+pub fn single_precision(module: &GeneratedModule) -> GeneratedModule {
+    let name = format!("{}_f32", module.name);
+    let source = module
+        .source
+        .replacen("pub type Real = f64;", "pub type Real = f32;", 1)
+        .replacen(
+            &format!("//! `{}`:", module.name),
+            &format!("//! `{name}`:"),
+            1,
+        )
+        .replacen(
+            "//! Self-contained:",
+            "//! Single precision: every value is an `f32`.\n//! Self-contained:",
+            1,
+        );
+    GeneratedModule {
+        name,
+        source,
+        op_counts: module.op_counts.clone(),
+    }
 }

@@ -33,7 +33,7 @@ impl Printer<'_> {
     fn print(&self, term: &Term) -> (TokenStream, Precedence) {
         match term {
             Term::Const(c) => (float_literal(*c), Precedence::Atom),
-            Term::Pi => (quote!(core::f64::consts::PI), Precedence::Atom),
+            Term::Pi => (quote!((core::f64::consts::PI as Real)), Precedence::Atom),
             Term::Input(name) => (input(name), Precedence::Atom),
             Term::Local(i) => {
                 let name = self.locals.get(*i).map_or("missing_local", String::as_str);
@@ -48,9 +48,9 @@ impl Printer<'_> {
             Term::Sub(a, b) => self.binary(a, b, quote!(-), Precedence::Sum),
             Term::Mul(a, b) => self.binary(a, b, quote!(*), Precedence::Product),
             Term::Div(a, b) => self.binary(a, b, quote!(/), Precedence::Product),
-            Term::Sin(a) => self.call(quote!(libm::sin), a),
-            Term::Cos(a) => self.call(quote!(libm::cos), a),
-            Term::Sqrt(a) => self.call(quote!(libm::sqrt), a),
+            Term::Sin(a) => self.call(quote!(libm::Libm::<Real>::sin), a),
+            Term::Cos(a) => self.call(quote!(libm::Libm::<Real>::cos), a),
+            Term::Sqrt(a) => self.call(quote!(libm::Libm::<Real>::sqrt), a),
         }
     }
 
@@ -168,7 +168,7 @@ mod tests {
     fn inputs_and_functions() {
         assert_eq!(
             show(&Term::Sin(b(Term::Input("p.m1".into())))),
-            "libm :: sin (p . m1)"
+            "libm :: Libm :: < Real > :: sin (p . m1)"
         );
         assert_eq!(show(&Term::Const(0.5)), "0.5");
         assert_eq!(show(&Term::Const(2.0)), "2.0");

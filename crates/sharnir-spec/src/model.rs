@@ -19,6 +19,9 @@ pub struct Spec {
     pub source: Source,
     /// Gravitational acceleration in the ground frame, m/s².
     pub gravity: [Expr; 3],
+    /// Whether `cargo xtask gen --all` also emits a single-precision twin
+    /// (`<name>_f32`, `Real = f32`) for 32-bit floating-point units.
+    pub single_precision: bool,
     /// Parameters in spec order, which is the field order of the generated
     /// `Params`.
     pub parameters: Vec<Parameter>,

@@ -94,6 +94,14 @@ pub(crate) fn wrong_type(node: &Node, what: &str, expected: &str) -> Problem {
     )
 }
 
+/// A boolean value.
+pub(crate) fn boolean(node: &Node, what: &str) -> Result<bool, Problem> {
+    match &node.value {
+        Value::Boolean(b) => Ok(*b),
+        _ => Err(wrong_type(node, what, "a boolean (true or false)")),
+    }
+}
+
 /// A string value.
 pub(crate) fn string<'a>(node: &'a Node, what: &str) -> Result<&'a str, Problem> {
     match &node.value {

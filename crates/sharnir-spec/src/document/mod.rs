@@ -11,7 +11,7 @@ use crate::expr::Expr;
 use crate::model::{Body, Joint, Parameter, ParameterValue, Spec};
 use crate::source::{Source, Span};
 use crate::toml_tree::{read_document, Node, Value};
-use fields::{number, string, wrong_type, Expressions, Fields};
+use fields::{boolean, number, string, wrong_type, Expressions, Fields};
 
 /// Everything of a [`Spec`] read from the text, before validation.
 #[derive(Clone, Debug)]
@@ -20,6 +20,7 @@ pub(crate) struct Document {
     pub name_span: Span,
     pub description: Option<String>,
     pub gravity: [Expr; 3],
+    pub single_precision: bool,
     pub parameters: Vec<Parameter>,
     pub bodies: Vec<Body>,
     pub joints: Vec<Joint>,
@@ -33,6 +34,7 @@ impl Document {
             description: self.description,
             source,
             gravity: self.gravity,
+            single_precision: self.single_precision,
             parameters: self.parameters,
             bodies: self.bodies,
             joints: self.joints,
@@ -61,7 +63,7 @@ pub(crate) fn read(text: &str) -> Result<Document, Problem> {
     let mechanism = Fields::of(
         mechanism,
         "[mechanism]",
-        &["name", "description", "gravity"],
+        &["name", "description", "gravity", "single_precision"],
     )?;
     let name_node = mechanism.required("name")?;
     let name = string(name_node, "`name`")?.to_owned();
@@ -70,6 +72,11 @@ pub(crate) fn read(text: &str) -> Result<Document, Problem> {
         .map(|d| string(d, "`description`"))
         .transpose()?;
     let gravity = exprs.exprs(mechanism.required("gravity")?, "`gravity`")?;
+    let single_precision = mechanism
+        .optional("single_precision")
+        .map(|node| boolean(node, "`single_precision`"))
+        .transpose()?
+        .unwrap_or(false);
     let parameters = match root.optional("parameters") {
         Some(node) => parameters(node, exprs)?,
         None => Vec::new(),
@@ -95,6 +102,7 @@ pub(crate) fn read(text: &str) -> Result<Document, Problem> {
         name_span: name_node.span,
         description: description.map(str::to_owned),
         gravity,
+        single_precision,
         parameters,
         bodies,
         joints,
