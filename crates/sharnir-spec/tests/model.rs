@@ -273,3 +273,10 @@ fn the_documented_example_is_valid() {
         "{values:?}"
     );
 }
+
+#[test]
+fn single_precision_is_off_unless_asked_for() {
+    assert!(!spec(BASE).single_precision);
+    let asked = edited("name = \"arm\"", "name = \"arm\"\nsingle_precision = true");
+    assert!(spec(&asked).single_precision);
+}
