@@ -638,7 +638,10 @@ fn values_must_be_finite() {
 #[test]
 fn single_precision_must_be_a_boolean() {
     rejects(
-        &edited("name = \"arm\"", "name = \"arm\"\nsingle_precision = \"yes\""),
+        &edited(
+            "name = \"arm\"",
+            "name = \"arm\"\nsingle_precision = \"yes\"",
+        ),
         3,
         20,
         "`single_precision` must be a boolean",
