@@ -89,6 +89,12 @@ forward_dynamics_agrees!(
 );
 forward_dynamics_agrees!(ur5, ur5, ur5_folded, "ur5");
 forward_dynamics_agrees!(panda, panda, panda_folded, "panda");
+forward_dynamics_agrees!(
+    panda_gripper,
+    panda_gripper,
+    panda_gripper_folded,
+    "panda_gripper"
+);
 forward_dynamics_agrees!(joint_zoo, joint_zoo, joint_zoo_folded, "joint_zoo");
 forward_dynamics_agrees!(
     floating_chain,

@@ -15,7 +15,7 @@ macro_rules! agrees_with_numeric_rnea {
             use sharnir_generated::{$folded as folded, $runtime as generated};
             let oracle = Oracle::for_spec($stem);
             assert_eq!(generated::COORDINATE_NAMES.len(), generated::NV);
-            assert_eq!(oracle.tree.dof(), generated::NV);
+            assert_eq!(oracle.dof(), generated::NV);
             let p = generated::Params::default();
             let mut states = States::seeded(0x5EED_0000 + generated::NV as u64);
             for _ in 0..100 {
@@ -61,6 +61,12 @@ agrees_with_numeric_rnea!(
 );
 agrees_with_numeric_rnea!(ur5, ur5, ur5_folded, "ur5");
 agrees_with_numeric_rnea!(panda, panda, panda_folded, "panda");
+agrees_with_numeric_rnea!(
+    panda_gripper,
+    panda_gripper,
+    panda_gripper_folded,
+    "panda_gripper"
+);
 agrees_with_numeric_rnea!(joint_zoo, joint_zoo, joint_zoo_folded, "joint_zoo");
 agrees_with_numeric_rnea!(
     floating_chain,

@@ -94,6 +94,12 @@ joint_space_agrees!(
 );
 joint_space_agrees!(ur5, ur5, ur5_folded, "ur5");
 joint_space_agrees!(panda, panda, panda_folded, "panda");
+joint_space_agrees!(
+    panda_gripper,
+    panda_gripper,
+    panda_gripper_folded,
+    "panda_gripper"
+);
 joint_space_agrees!(joint_zoo, joint_zoo, joint_zoo_folded, "joint_zoo");
 joint_space_agrees!(
     floating_chain,

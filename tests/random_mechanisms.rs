@@ -1,4 +1,5 @@
-//! 200 seeded random mechanisms (`support/random_spec.rs`) through the whole
+//! 200 seeded random mechanisms (`support/random_spec.rs`, some with coupled
+//! `mimic` joints, whose forward dynamics are then the `L D Lᵀ` solve) through the whole
 //! symbolic pipeline: spec text → parser → `Mechanism` → inverse dynamics,
 //! joint-space terms, forward dynamics, energy, coordinate rates, Coriolis
 //! matrix and body poses → lowered straight-line programs (the emitter's
@@ -23,7 +24,7 @@
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use sharnir_cas::{Id, Program};
-use sharnir_mech::{coriolis, energy, joint_space, kinematics, rnea, vereshchagin};
+use sharnir_mech::{coriolis, energy, joint_space, kinematics, lagrange, rnea, vereshchagin};
 use sharnir_mech::{Input, Mechanism, ParameterMode};
 use sharnir_spec::{JointKind, ParameterValue, Spec};
 use sharnir_tests::oracle::{relative_error, Oracle, Sampling};
@@ -87,7 +88,11 @@ impl Pipeline {
         let mut mechanism = Mechanism::from_spec(spec, mode).map_err(|e| format!("{e:?}"))?;
         let tau = rnea::inverse_dynamics(&mut mechanism);
         let terms = joint_space::joint_space(&mut mechanism.pool, &tau);
-        let forward = vereshchagin::forward_dynamics(&mut mechanism);
+        let forward = if mechanism.has_couplings() {
+            lagrange::forward_dynamics(&mut mechanism.pool, &terms)
+        } else {
+            vereshchagin::forward_dynamics(&mut mechanism).map_err(|e| e.to_string())?
+        };
         let (kinetic, potential) = energy::energy(&mut mechanism);
         let rates = kinematics::coordinate_rates(&mut mechanism);
         let coriolis = coriolis::coriolis_matrix(&mut mechanism, &terms.bias);
@@ -484,6 +489,7 @@ fn random_specs_cover_the_format() {
     let mut joints: BTreeMap<&str, usize> = BTreeMap::new();
     let mut sizes = vec![0_usize; MAX_BODIES + 1];
     let (mut floating, mut fixed_chains, mut runtime, mut derived) = (0, 0, 0, 0);
+    let (mut coupled, mut followers) = (0, 0);
     for seed in 0..MECHANISMS {
         let text = random_spec(seed);
         assert_eq!(text, random_spec(seed), "spec {seed} is not deterministic");
@@ -491,6 +497,9 @@ fn random_specs_cover_the_format() {
         for joint in &spec.joints {
             *joints.entry(joint.kind.name()).or_default() += 1;
         }
+        let mimics = spec.joints.iter().filter(|j| j.mimic.is_some()).count();
+        followers += mimics;
+        coupled += usize::from(mimics > 0);
         if let Some(count) = sizes.get_mut(spec.bodies.len()) {
             *count += 1;
         }
@@ -540,5 +549,9 @@ fn random_specs_cover_the_format() {
     assert!(
         derived >= 50,
         "{derived} mechanisms with derived parameters"
+    );
+    assert!(
+        coupled >= 40 && followers >= 60,
+        "{coupled} mechanisms with {followers} coupled joints"
     );
 }

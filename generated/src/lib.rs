@@ -26,6 +26,10 @@ pub mod panda;
 #[rustfmt::skip]
 pub mod panda_folded;
 #[rustfmt::skip]
+pub mod panda_gripper;
+#[rustfmt::skip]
+pub mod panda_gripper_folded;
+#[rustfmt::skip]
 pub mod puma560;
 #[rustfmt::skip]
 pub mod puma560_folded;

@@ -3,12 +3,16 @@
 //! A bundled spec is assembled by `sharnir-mech` (so both paths read the same
 //! geometry), then every placement, axis and inertia is evaluated to numbers
 //! and handed to `sharnir-runtime`, whose spatial-vector algorithms share no
-//! code with the symbolic derivation.
+//! code with the symbolic derivation. Follower (`mimic`) joints get their
+//! own coordinate in the numeric tree and are tied to their leader by the
+//! runtime's `CoupledTree`, which reduces the full tree's dynamics by the
+//! principle of virtual power, independently of how the symbolic side
+//! substitutes the coupling into its kinematics.
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use sharnir_mech::{JointKind, Mechanism, ParameterMode};
-use sharnir_runtime::{Body, JointKind as NumericJoint, Tree};
+use sharnir_runtime::{Body, CoupledTree, Coupling, JointKind as NumericJoint, Tree};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -45,6 +49,8 @@ pub enum Sampling {
 #[derive(Clone, Copy, Debug)]
 struct Slots {
     auxiliary: bool,
+    /// A follower joint: its coordinates are its leader's.
+    follower: bool,
     position: usize,
     nq: usize,
     velocity: usize,
@@ -58,6 +64,8 @@ pub struct Oracle {
     pub tree: Tree,
     /// How to draw each position coordinate.
     pub sampling: Vec<Sampling>,
+    /// The follower joints of the tree (empty for most mechanisms).
+    pub couplings: Vec<Coupling>,
     slots: Vec<Slots>,
 }
 
@@ -100,7 +108,7 @@ impl Oracle {
             })
             .collect();
         let mut sampling = vec![Sampling::Angle; mechanism.nq()];
-        for b in &mechanism.bodies {
+        for b in mechanism.bodies.iter().filter(|b| b.coupling.is_none()) {
             let kinds: &[Sampling] = match b.kind {
                 JointKind::Revolute => &[Sampling::Angle],
                 JointKind::Prismatic => &[Sampling::Slide],
@@ -117,11 +125,30 @@ impl Oracle {
             };
             sampling[b.position..b.position + kinds.len()].copy_from_slice(kinds);
         }
+        let couplings = mechanism
+            .bodies
+            .iter()
+            .enumerate()
+            .filter_map(|(follower, b)| {
+                let c = b.coupling.as_ref()?;
+                let leader = mechanism
+                    .bodies
+                    .iter()
+                    .position(|l| l.coupling.is_none() && l.velocity == b.velocity)?;
+                Some(Coupling {
+                    follower,
+                    leader,
+                    multiplier: eval(c.multiplier),
+                    offset: eval(c.offset),
+                })
+            })
+            .collect();
         let slots = mechanism
             .bodies
             .iter()
             .map(|b| Slots {
                 auxiliary: b.auxiliary,
+                follower: b.coupling.is_some(),
                 position: b.position,
                 nq: b.kind.nq(),
                 velocity: b.velocity,
@@ -134,8 +161,29 @@ impl Oracle {
                 gravity: vec3(mechanism.gravity),
             },
             sampling,
+            couplings,
             slots,
         }
+    }
+
+    /// The degrees of freedom: the tree's, less one per follower joint.
+    pub fn dof(&self) -> usize {
+        self.independent().map(|s| s.nv).sum()
+    }
+
+    /// The runtime's coupled model when some joint follows another.
+    fn coupled(&self) -> Option<CoupledTree> {
+        if self.couplings.is_empty() {
+            return None;
+        }
+        let model = CoupledTree::new(self.tree.clone(), self.couplings.clone());
+        Some(model.unwrap_or_else(|e| panic!("{e}")))
+    }
+
+    /// The slots with coordinates of their own, in tree order: the order of
+    /// the independent coordinates of the runtime's trees.
+    fn independent(&self) -> impl Iterator<Item = &Slots> {
+        self.slots.iter().filter(|s| !s.follower)
     }
 
     /// A random state `(q, qd, qdd)` of this mechanism: see [`States::next`].
@@ -148,36 +196,44 @@ impl Oracle {
 
     /// Inverse dynamics in coordinate order.
     pub fn inverse_dynamics(&self, q: &[f64], qd: &[f64], qdd: &[f64]) -> Vec<f64> {
-        let tau = self.tree.inverse_dynamics(
-            &self.q_to_tree(q),
-            &self.v_to_tree(qd),
-            &self.v_to_tree(qdd),
-        );
+        let (q, qd, qdd) = (self.q_reduced(q), self.v_reduced(qd), self.v_reduced(qdd));
+        let tau = match self.coupled() {
+            Some(model) => model.inverse_dynamics(&q, &qd, &qdd),
+            None => self.tree.inverse_dynamics(&q, &qd, &qdd),
+        };
         self.v_to_coordinates(&tau.unwrap_or_else(|e| panic!("{e}")))
     }
 
     /// Bias forces C(q, q̇) q̇ + g(q) in coordinate order.
     pub fn bias(&self, q: &[f64], qd: &[f64]) -> Vec<f64> {
-        let bias = self.tree.bias(&self.q_to_tree(q), &self.v_to_tree(qd));
+        let (q, qd) = (self.q_reduced(q), self.v_reduced(qd));
+        let bias = match self.coupled() {
+            Some(model) => model.bias(&q, &qd),
+            None => self.tree.bias(&q, &qd),
+        };
         self.v_to_coordinates(&bias.unwrap_or_else(|e| panic!("{e}")))
     }
 
-    /// Forward dynamics by the articulated-body algorithm, in coordinate order.
+    /// Forward dynamics by the articulated-body algorithm (a Cholesky solve
+    /// of the reduced `M q̈ = τ − bias` when joints are coupled), in
+    /// coordinate order.
     pub fn forward_dynamics(&self, q: &[f64], qd: &[f64], tau: &[f64]) -> Vec<f64> {
-        let qdd = self.tree.forward_dynamics(
-            &self.q_to_tree(q),
-            &self.v_to_tree(qd),
-            &self.v_to_tree(tau),
-        );
+        let (q, qd, tau) = (self.q_reduced(q), self.v_reduced(qd), self.v_reduced(tau));
+        let qdd = match self.coupled() {
+            Some(model) => model.forward_dynamics(&q, &qd, &tau),
+            None => self.tree.forward_dynamics(&q, &qd, &tau),
+        };
         self.v_to_coordinates(&qdd.unwrap_or_else(|e| panic!("{e}")))
     }
 
     /// The mass matrix in coordinate order, by the composite-rigid-body algorithm.
     pub fn mass_matrix(&self, q: &[f64]) -> Vec<Vec<f64>> {
-        let m = self
-            .tree
-            .mass_matrix(&self.q_to_tree(q))
-            .unwrap_or_else(|e| panic!("{e}"));
+        let q = self.q_reduced(q);
+        let m = match self.coupled() {
+            Some(model) => model.mass_matrix(&q),
+            None => self.tree.mass_matrix(&q),
+        };
+        let m = m.unwrap_or_else(|e| panic!("{e}"));
         let coordinate = self.velocity_permutation();
         let n = coordinate.len();
         let mut out = vec![vec![0.0; n]; n];
@@ -222,7 +278,7 @@ impl Oracle {
     pub fn body_of_velocity(&self, coordinate: usize) -> Option<usize> {
         self.slots
             .iter()
-            .position(|s| (s.velocity..s.velocity + s.nv).contains(&coordinate))
+            .position(|s| !s.follower && (s.velocity..s.velocity + s.nv).contains(&coordinate))
     }
 
     /// `q̇` for velocities `qd`, in position-coordinate order.
@@ -230,14 +286,7 @@ impl Oracle {
         let rates = self
             .tree
             .coordinate_rates(&self.q_to_tree(q), &self.v_to_tree(qd));
-        let rates = rates.unwrap_or_else(|e| panic!("{e}"));
-        let mut out = vec![0.0; rates.len()];
-        let mut k = 0;
-        for slot in &self.slots {
-            out[slot.position..slot.position + slot.nq].copy_from_slice(&rates[k..k + slot.nq]);
-            k += slot.nq;
-        }
-        out
+        self.q_from_tree(&rates.unwrap_or_else(|e| panic!("{e}")))
     }
 
     /// `q ⊕ qd·dt`: a step along the configuration manifold, in
@@ -246,37 +295,68 @@ impl Oracle {
         let next = self
             .tree
             .integrate(&self.q_to_tree(q), &self.v_to_tree(qd), dt);
-        let next = next.unwrap_or_else(|e| panic!("{e}"));
-        let mut out = vec![0.0; next.len()];
+        self.q_from_tree(&next.unwrap_or_else(|e| panic!("{e}")))
+    }
+
+    /// For each independent tree velocity coordinate, its coordinate index.
+    fn velocity_permutation(&self) -> Vec<usize> {
+        self.independent()
+            .flat_map(|s| s.velocity..s.velocity + s.nv)
+            .collect()
+    }
+
+    /// `q` in the order of the tree's independent coordinates.
+    fn q_reduced(&self, q: &[f64]) -> Vec<f64> {
+        self.independent()
+            .flat_map(|s| q[s.position..s.position + s.nq].iter().copied())
+            .collect()
+    }
+
+    /// A velocity-ordered vector in the order of the tree's independent
+    /// coordinates.
+    fn v_reduced(&self, v: &[f64]) -> Vec<f64> {
+        self.velocity_permutation().iter().map(|&c| v[c]).collect()
+    }
+
+    /// `q` in the numeric tree's order (each body's joint slice in turn,
+    /// followers placed by their couplings).
+    pub fn q_to_tree(&self, q: &[f64]) -> Vec<f64> {
+        let q = self.q_reduced(q);
+        match self.coupled() {
+            Some(model) => model.expand_positions(&q).unwrap_or_else(|e| panic!("{e}")),
+            None => q,
+        }
+    }
+
+    /// A velocity-ordered vector (`qd`, `qdd`) in the tree's order, followers
+    /// moving with their leaders.
+    pub fn v_to_tree(&self, v: &[f64]) -> Vec<f64> {
+        let v = self.v_reduced(v);
+        match self.coupled() {
+            Some(model) => model
+                .expand_velocities(&v)
+                .unwrap_or_else(|e| panic!("{e}")),
+            None => v,
+        }
+    }
+
+    /// A position-like vector in the tree's order (rates, positions) in
+    /// position-coordinate order, followers dropped.
+    fn q_from_tree(&self, x: &[f64]) -> Vec<f64> {
+        let nq = self.independent().map(|s| s.nq).sum();
+        let mut out = vec![0.0; nq];
         let mut k = 0;
         for slot in &self.slots {
-            out[slot.position..slot.position + slot.nq].copy_from_slice(&next[k..k + slot.nq]);
+            if !slot.follower {
+                out[slot.position..slot.position + slot.nq].copy_from_slice(&x[k..k + slot.nq]);
+            }
             k += slot.nq;
         }
         out
     }
 
-    /// For each tree velocity coordinate, its coordinate index.
-    fn velocity_permutation(&self) -> Vec<usize> {
-        self.slots
-            .iter()
-            .flat_map(|s| s.velocity..s.velocity + s.nv)
-            .collect()
-    }
-
-    /// `q` in the numeric tree's order (each body's joint slice in turn).
-    pub fn q_to_tree(&self, q: &[f64]) -> Vec<f64> {
-        self.slots
-            .iter()
-            .flat_map(|s| q[s.position..s.position + s.nq].iter().copied())
-            .collect()
-    }
-
-    /// A velocity-ordered vector (`qd`, `qdd`, `tau`) in the tree's order.
-    pub fn v_to_tree(&self, v: &[f64]) -> Vec<f64> {
-        self.velocity_permutation().iter().map(|&c| v[c]).collect()
-    }
-
+    /// A vector in the order of the tree's independent velocity coordinates
+    /// in coordinate order.
     fn v_to_coordinates(&self, x: &[f64]) -> Vec<f64> {
         let mut out = vec![0.0; x.len()];
         for (k, c) in self.velocity_permutation().into_iter().enumerate() {

@@ -22,6 +22,9 @@
 //! some quantities are derived parameters, occasionally declared before the
 //! parameters they use.
 //!
+//! About one revolute or prismatic joint in five follows an earlier one
+//! (`mimic`, a coupled coordinate) with a random multiplier and offset.
+//!
 //! The same seed always gives the same text.
 
 use rand::rngs::SmallRng;
@@ -82,6 +85,7 @@ impl Generator {
             .enumerate()
             .map(|(i, link)| self.joint(i + 1, link))
             .collect();
+        self.couple(seed, &links, &mut joints);
         // File order is not tree order: the compiler numbers bodies itself
         // and coordinates follow the joints as listed.
         bodies.shuffle(&mut self.rng);
@@ -103,6 +107,42 @@ impl Generator {
             text.push_str(block);
         }
         text
+    }
+
+    /// Makes some revolute and prismatic joints followers (`mimic`) of an
+    /// earlier one that is not a follower, with a random multiplier and
+    /// offset (sometimes runtime parameters). Drawn from a stream of its own,
+    /// so that the mechanisms without couplings stay what they were.
+    fn couple(&mut self, seed: u64, links: &[Link], joints: &mut [String]) {
+        let mut rng = SmallRng::seed_from_u64(seed ^ 0x6D17_1C00);
+        let mut leaders: Vec<usize> = Vec::new();
+        for (i, link) in links.iter().enumerate() {
+            if !matches!(link.kind, "revolute" | "prismatic") {
+                continue;
+            }
+            if leaders.is_empty() || !rng.gen_bool(0.25) {
+                leaders.push(i);
+                continue;
+            }
+            let leader = leaders[rng.gen_range(0..leaders.len())];
+            let sign = if rng.gen_bool(0.5) { 1.0 } else { -1.0 };
+            let multiplier = number(sign * rng.gen_range(0.3..2.0));
+            let offset = number(rng.gen_range(-0.5..0.5));
+            let (multiplier, offset) = if rng.gen_bool(0.3) {
+                let k = format!("k{}", i + 1);
+                (
+                    self.runtime(&k, 1.0)
+                        .replace(&k, &format!("{k} * {multiplier}")),
+                    offset,
+                )
+            } else {
+                (multiplier, offset)
+            };
+            joints[i].push_str(&format!(
+                "mimic = {{ joint = \"j{}\", multiplier = {multiplier}, offset = {offset} }}\n",
+                leader + 1
+            ));
+        }
     }
 
     /// The tree: body `i` hangs from ground or from an earlier body.

@@ -38,11 +38,12 @@ pub(crate) fn counts(spec: &Spec) -> miette::Result<Counts> {
     let mut counts = Counts::new();
     for method in Method::ALL {
         for (mode, mode_name) in MODES {
-            // Telegin's formalism needs a serial chain: on a tree it has no
-            // counts to report.
+            // Telegin's formalism needs a serial chain of independent
+            // joints and the separate-bodies method independent joints:
+            // outside them they have no counts to report.
             let module = match generate_one(spec, mode, Some(method)) {
                 Ok(module) => module,
-                Err(_) if method == Method::Telegin => continue,
+                Err(_) if matches!(method, Method::Telegin | Method::Vereshchagin) => continue,
                 Err(e) => return Err(e),
             };
             for (function, ops) in module.op_counts {

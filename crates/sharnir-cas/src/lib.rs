@@ -14,7 +14,10 @@
 //! - `eval`: numeric evaluation (methods on [`Pool`]);
 //! - [`hoist`]: parameter grouping, constant subexpressions hoisted into
 //!   symbols defined once;
-//! - [`program`]: lowering to straight-line code and operation counts.
+//! - [`program`]: lowering to straight-line code and operation counts;
+//! - [`trig`]: contraction of expanded angle sums (`c₁c₂ − s₁s₂` back to
+//!   `cos(q₁ + q₂)`), which chain kinematics produce and the canonical form
+//!   cannot undo.
 
 pub mod coeff;
 mod eval;
@@ -22,9 +25,11 @@ pub mod hoist;
 pub mod pool;
 pub mod program;
 mod rewrite;
+pub mod trig;
 
 pub use coeff::Coeff;
 pub use eval::UnboundSymbol;
 pub use hoist::{hoist_constants, Hoisted};
 pub use pool::{Id, Node, Pool};
 pub use program::{Local, OpCount, Program, Term};
+pub use trig::contract_angle_sums;

@@ -153,7 +153,7 @@ fn assemble(
         ParameterMode::Folded => format!("{}_folded", mechanism.name),
     };
     let note = match method {
-        Some(method) => method.header_note(),
+        Some(method) => method.header_note(dynamics.choice.forward_dynamics),
         None => dynamics.choice.header_note(),
     };
     let mut module = emit_module(mechanism, &module_name, &functions)?;
@@ -214,14 +214,23 @@ impl Dynamics {
                  revolute joints, forces for prismatic ones, in coordinate order.",
             ),
         };
-        let (forward, forward_doc) = match method.producer(Output::ForwardDynamics) {
+        // Coupled joints are outside the separate-bodies method; unless it
+        // was asked for by name, their forward dynamics solve M q̈ = τ − bias.
+        let forward_producer = match method.producer(Output::ForwardDynamics) {
+            Method::Vereshchagin if mechanism.has_couplings() && method != Method::Vereshchagin => {
+                Method::Lagrange
+            }
+            producer => producer,
+        };
+        let (forward, forward_doc) = match forward_producer {
             Method::Lagrange => (
                 lagrange::forward_dynamics(&mut mechanism.pool, &terms),
                 "Joint accelerations q̈(q, q̇, τ) by an L D Lᵀ factorisation of M(q) in\n\
                  `M(q) q̈ = τ − bias(q, q̇)` (joint-coordinate formalism), in O(n³).",
             ),
             _ => (
-                sharnir_mech::vereshchagin::forward_dynamics(mechanism),
+                sharnir_mech::vereshchagin::forward_dynamics(mechanism)
+                    .map_err(|e| EmitError(e.to_string()))?,
                 "Joint accelerations q̈(q, q̇, τ) by Vereshchagin's separate-bodies\n\
                  (articulated-body) method, in O(n) and without forming M(q); they satisfy\n\
                  `M(q) q̈ + bias(q, q̇) = τ`.",
@@ -234,7 +243,7 @@ impl Dynamics {
                 mass_matrix: producer(Output::JointSpace),
                 bias: producer(Output::JointSpace),
                 gravity: producer(Output::JointSpace),
-                forward_dynamics: producer(Output::ForwardDynamics),
+                forward_dynamics: forward_producer,
             },
             inverse,
             inverse_doc,

@@ -107,16 +107,24 @@ impl Method {
     }
 
     /// One `//!` paragraph for the module header: which formalism produced
-    /// which output.
-    pub fn header_note(self) -> String {
+    /// which output. `forward_dynamics` is the formalism that actually
+    /// produced the forward dynamics, which differs from
+    /// [`Method::producer`] when coupled joints rule out the separate-bodies
+    /// method.
+    pub fn header_note(self, forward_dynamics: Method) -> String {
         let line = |outputs: &str, output: Output| {
-            let by = self.producer(output).formalism();
-            let fallback = if self.produces(output) {
+            let producer = match output {
+                Output::ForwardDynamics => forward_dynamics,
+                _ => self.producer(output),
+            };
+            let fallback = if producer == self {
                 ""
+            } else if output == Output::ForwardDynamics && producer != self.producer(output) {
+                " (coupled joints rule out the separate-bodies method)"
             } else {
                 " (the default; this method does not produce it)"
             };
-            format!("//! - {outputs}: {by}{fallback}.\n")
+            format!("//! - {outputs}: {}{fallback}.\n", producer.formalism())
         };
         [
             format!(
@@ -197,7 +205,14 @@ mod tests {
                 Method::Vereshchagin.producer(output)
             );
         }
-        assert!(v.header_note().contains("this method does not produce it"));
-        assert!(!Method::Lagrange.header_note().contains("does not produce"));
+        assert!(v
+            .header_note(Method::Vereshchagin)
+            .contains("this method does not produce it"));
+        assert!(!Method::Lagrange
+            .header_note(Method::Lagrange)
+            .contains("does not produce"));
+        assert!(ne
+            .header_note(Method::Lagrange)
+            .contains("coupled joints rule out"));
     }
 }

@@ -162,7 +162,22 @@ fn header(mechanism: &Mechanism, module_name: &str, op_counts: &[(String, OpCoun
             .collect::<Vec<_>>()
             .join(", "),
     );
-    h.push_str(".\n//!\n//! | function | mul | add | div | sqrt | sin | cos |\n//! |---|---:|---:|---:|---:|---:|---:|\n");
+    h.push('.');
+    let followers: Vec<String> = mechanism
+        .bodies
+        .iter()
+        .filter_map(|b| {
+            b.coupling
+                .as_ref()
+                .map(|c| format!("`{}` follows `{}`", b.joint, c.leader))
+        })
+        .collect();
+    if !followers.is_empty() {
+        h.push_str(" Coupled joints (no coordinate of their own; their joint forces act on the\n//! leader's): ");
+        h.push_str(&followers.join(", "));
+        h.push('.');
+    }
+    h.push_str("\n//!\n//! | function | mul | add | div | sqrt | sin | cos |\n//! |---|---:|---:|---:|---:|---:|---:|\n");
     for (name, o) in op_counts {
         h.push_str(&format!(
             "//! | `{name}` | {} | {} | {} | {} | {} | {} |\n",

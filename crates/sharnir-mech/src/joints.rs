@@ -18,7 +18,7 @@
 use crate::graph::SpanningTree;
 use crate::lowering::ExprLowering;
 use crate::lumping::{lump, Frame};
-use crate::mechanism::{JointKind, TreeBody};
+use crate::mechanism::{Coupling, JointKind, TreeBody};
 use crate::vec3::{Vec3, Vec3Ops};
 use sharnir_cas::Coeff;
 use sharnir_spec::{JointKind as SpecJointKind, Spec, SpecError};
@@ -63,8 +63,8 @@ pub(crate) fn assemble(
     for joint in &spec.joints {
         position_offsets.push(nq);
         velocity_offsets.push(nv);
-        nq += joint.kind.nq();
-        nv += joint.kind.nv();
+        nq += joint.nq();
+        nv += joint.nv();
     }
     let ground = Frame::ground(&mut lowering.pool);
     // frames[k]: where spec body number k (regular numbering) is attached.
@@ -118,7 +118,33 @@ pub(crate) fn assemble(
         let zero3 = pool.zero3();
         let zero = pool.zero();
         let identity = pool.identity3();
-        let (mut position, mut velocity) = (position_offsets[arc], velocity_offsets[arc]);
+        let (coupling, leader) = match &joint.mimic {
+            Some(mimic) => {
+                let multiplier = lowering.expr(spec, &mimic.multiplier)?;
+                let offset = lowering.expr(spec, &mimic.offset)?;
+                let leader = spec
+                    .joints
+                    .iter()
+                    .position(|j| j.name == mimic.joint)
+                    .ok_or_else(|| {
+                        spec.error_at(
+                            mimic.joint_span,
+                            format!("unknown leader joint `{}`", mimic.joint),
+                            "no [[joint]] has this name",
+                            "name the joint whose coordinate drives this one",
+                        )
+                    })?;
+                let coupling = Coupling {
+                    leader: mimic.joint.clone(),
+                    multiplier,
+                    offset,
+                };
+                (Some(coupling), leader)
+            }
+            None => (None, arc),
+        };
+        let pool = &mut lowering.pool;
+        let (mut position, mut velocity) = (position_offsets[leader], velocity_offsets[leader]);
         let last = chain.len() - 1;
         for (step, (kind, axis)) in chain.into_iter().enumerate() {
             let axis: Vec3 = axis.map(|a| pool.num(Coeff::from_decimal_f64(a)));
@@ -138,6 +164,7 @@ pub(crate) fn assemble(
                 },
                 position,
                 velocity,
+                coupling: coupling.clone(),
                 kind,
                 axis,
                 rotation: if first { rotation } else { identity },

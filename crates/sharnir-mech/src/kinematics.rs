@@ -22,21 +22,39 @@ use sharnir_cas::{Id, Pool};
 
 /// The symbols of a body's joint coordinates of one kind (`Input::Velocity`,
 /// `Input::Acceleration`, `Input::Force`), `nv` of them from its first
-/// velocity index.
+/// velocity index. A follower's rate and acceleration are its leader's
+/// scaled by the multiplier; a follower has no joint force of its own, so
+/// the formalisms that read `Input::Force` refuse couplings.
 pub(crate) fn joint_symbols(
     pool: &mut Pool,
     body: &TreeBody,
     input: fn(usize) -> Input,
 ) -> Vec<Id> {
     (body.velocity..body.velocity + body.kind.nv())
-        .map(|i| pool.symbol(&input(i).symbol_name()))
+        .map(|i| {
+            let symbol = pool.symbol(&input(i).symbol_name());
+            match &body.coupling {
+                Some(c) => pool.mul(c.multiplier, symbol),
+                None => symbol,
+            }
+        })
         .collect()
 }
 
-/// The body's position coordinates as symbols.
+/// The body's position coordinates: symbols, or for a follower the affine
+/// function of its leader's coordinate.
 fn position_symbols(pool: &mut Pool, body: &TreeBody) -> Vec<Id> {
     (body.position..body.position + body.kind.nq())
-        .map(|i| pool.symbol(&Input::Position(i).symbol_name()))
+        .map(|i| {
+            let symbol = pool.symbol(&Input::Position(i).symbol_name());
+            match &body.coupling {
+                Some(c) => {
+                    let scaled = pool.mul(c.multiplier, symbol);
+                    pool.add(scaled, c.offset)
+                }
+                None => symbol,
+            }
+        })
         .collect()
 }
 
@@ -187,7 +205,7 @@ pub fn coordinate_rates(mechanism: &mut Mechanism) -> Vec<Id> {
     } = mechanism;
     let zero = pool.zero();
     let mut rates = vec![zero; positions.len()];
-    for body in bodies.iter() {
+    for body in bodies.iter().filter(|b| b.coupling.is_none()) {
         let q = position_symbols(pool, body);
         let v = joint_symbols(pool, body, Input::Velocity);
         let at = |x: &[Id], i: usize| x.get(i).copied().unwrap_or(zero);

@@ -42,4 +42,4 @@ mod vec3;
 pub mod vereshchagin;
 
 pub use inputs::Input;
-pub use mechanism::{JointKind, Mechanism, ParameterMode, RuntimeParameter, TreeBody};
+pub use mechanism::{Coupling, JointKind, Mechanism, ParameterMode, RuntimeParameter, TreeBody};

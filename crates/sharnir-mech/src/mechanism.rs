@@ -67,6 +67,24 @@ pub struct RuntimeParameter {
     pub default: f64,
 }
 
+/// How a follower joint's coordinate derives from its leader's:
+/// `q = multiplier · q_leader + offset` (the spec's `mimic`).
+///
+/// The follower reads the leader's coordinates (its `position` and
+/// `velocity` indices are the leader's), so every formalism that builds on
+/// [`crate::kinematics`] sees the follower move with the true degrees of
+/// freedom, and Newton–Euler adds `multiplier` times the follower's joint
+/// force to the leader's (virtual work).
+#[derive(Clone, Debug)]
+pub struct Coupling {
+    /// The leader's spec joint, for documentation of the generated module.
+    pub leader: String,
+    /// Ratio of the follower's motion to the leader's.
+    pub multiplier: Id,
+    /// Follower coordinate at a zero leader coordinate.
+    pub offset: Id,
+}
+
 /// One moving body of the spanning tree with its inboard primitive joint.
 #[derive(Clone, Debug)]
 pub struct TreeBody {
@@ -77,10 +95,14 @@ pub struct TreeBody {
     pub joint: String,
     /// Index of the parent in [`Mechanism::bodies`]; `None` for ground.
     pub parent: Option<usize>,
-    /// Index of the joint's first position coordinate in `q`.
+    /// Index of the joint's first position coordinate in `q` (the leader's
+    /// for a follower).
     pub position: usize,
-    /// Index of the joint's first velocity coordinate in `qd`, `qdd`, `tau`.
+    /// Index of the joint's first velocity coordinate in `qd`, `qdd`, `tau`
+    /// (the leader's for a follower).
     pub velocity: usize,
+    /// Set for a follower joint, which has no coordinate of its own.
+    pub coupling: Option<Coupling>,
     /// Joint type.
     pub kind: JointKind,
     /// Unit joint axis in the joint frame (revolute and prismatic joints).
@@ -179,6 +201,13 @@ impl Mechanism {
     /// Number of velocity coordinates, `NV`: the degrees of freedom.
     pub fn dof(&self) -> usize {
         self.coordinates.len()
+    }
+
+    /// Whether some joint follows another: the joints are then not
+    /// independent, which the separate-bodies forward dynamics and Telegin's
+    /// formalism assume.
+    pub fn has_couplings(&self) -> bool {
+        self.bodies.iter().any(|b| b.coupling.is_some())
     }
 
     /// The bodies of the spec (no auxiliary bodies), in tree order, with

@@ -23,6 +23,9 @@
 //! n  = I_c ω̇ + ω × I_c ω + c × F + Σ_children (E_ch n_ch + o_ch × E_ch f_ch)
 //! τ  = Sᵀ (f; n)
 //! ```
+//! A follower joint (`q = k q_leader + offset`, see [`crate::Coupling`])
+//! moves with `k q̇_leader` and `k q̈_leader`, and adds `k Sᵀ (f; n)` to its
+//! leader's τ: the virtual work of the coupled coordinates.
 //! (`v̇` is the classical acceleration of the body origin; `v̇_j` the time
 //! derivative of the body-frame components of `v_j`, which for a free joint
 //! is Pinocchio's `a`.)
@@ -70,8 +73,13 @@ pub fn inverse_dynamics(mechanism: &mut Mechanism) -> Vec<Id> {
         for (i, (linear, angular)) in columns.into_iter().enumerate() {
             let along = pool.dot3(linear, force[k]);
             let about = pool.dot3(angular, moment[k]);
+            let projection = pool.add(along, about);
+            let generalised = match &body.coupling {
+                Some(c) => pool.mul(c.multiplier, projection),
+                None => projection,
+            };
             if let Some(slot) = tau.get_mut(body.velocity + i) {
-                *slot = pool.add(along, about);
+                *slot = pool.add(*slot, generalised);
             }
         }
         if let Some(parent) = body.parent {

@@ -174,6 +174,14 @@ pub enum TeleginError {
         /// Its primitive kind.
         kind: JointKind,
     },
+    /// A follower joint (`mimic`): the tables give every joint its own
+    /// coordinate.
+    CoupledJoint {
+        /// The body the joint moves.
+        body: String,
+        /// The follower's spec joint.
+        joint: String,
+    },
 }
 
 impl fmt::Display for TeleginError {
@@ -192,6 +200,11 @@ impl fmt::Display for TeleginError {
                 f,
                 "Telegin's formalism needs revolute and prismatic joints, but joint `{joint}` \
                  of `{body}` is {kind:?}"
+            ),
+            TeleginError::CoupledJoint { body, joint } => write!(
+                f,
+                "Telegin's formalism needs independent joints, but joint `{joint}` of `{body}` \
+                 follows another"
             ),
         }
     }
@@ -396,6 +409,12 @@ struct Link {
 
 impl Link {
     fn describe(pool: &mut Pool, body: &TreeBody) -> Result<Link, TeleginError> {
+        if body.coupling.is_some() {
+            return Err(TeleginError::CoupledJoint {
+                body: body.name.clone(),
+                joint: body.joint.clone(),
+            });
+        }
         let pair = match body.kind {
             JointKind::Revolute => Pair::Revolute,
             JointKind::Prismatic => Pair::Prismatic,

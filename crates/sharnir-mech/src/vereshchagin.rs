@@ -76,13 +76,40 @@ use crate::spd::spd_inverse;
 use crate::vec3::{Mat3, Vec3, Vec3Ops};
 use sharnir_cas::{Coeff, Id, Pool};
 
+/// A mechanism outside the separate-bodies method: a follower joint
+/// (`mimic`) couples two joints, but the method solves for each joint's
+/// acceleration on its own, from the outermost body in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CoupledJoint {
+    /// The follower's spec joint.
+    pub joint: String,
+}
+
+impl std::fmt::Display for CoupledJoint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Vereshchagin's separate-bodies method needs independent joints, but joint `{}` \
+             follows another; solve M(q) q̈ = τ − bias (method `lagrange`) instead",
+            self.joint
+        )
+    }
+}
+
+impl std::error::Error for CoupledJoint {}
+
 /// Joint accelerations `q̈(q, q̇, τ)` in coordinate order, as expressions in
 /// `mechanism.pool`, by the separate-bodies method.
 ///
 /// This is the form a simulator integrates: it costs O(n) and divides only
 /// by one scalar per joint, where solving `M(q) q̈ = τ − bias(q, q̇)` costs
-/// O(n³) for the factorisation.
-pub fn forward_dynamics(mechanism: &mut Mechanism) -> Vec<Id> {
+/// O(n³) for the factorisation. Mechanisms with coupled joints are refused.
+pub fn forward_dynamics(mechanism: &mut Mechanism) -> Result<Vec<Id>, CoupledJoint> {
+    if let Some(follower) = mechanism.bodies.iter().find(|b| b.coupling.is_some()) {
+        return Err(CoupledJoint {
+            joint: follower.joint.clone(),
+        });
+    }
     let Mechanism {
         pool,
         bodies,
@@ -130,7 +157,7 @@ pub fn forward_dynamics(mechanism: &mut Mechanism) -> Vec<Id> {
         }
         accelerations.push(acceleration);
     }
-    qdd
+    Ok(qdd)
 }
 
 /// A linear and an angular acceleration `(a; ε)` of a body origin, or a
@@ -553,7 +580,7 @@ mod tests {
         let values: BTreeMap<String, f64> = spec.parameter_values();
         let mut mechanism =
             Mechanism::from_spec(&spec, ParameterMode::Runtime).expect("test spec is a tree");
-        let qdd = forward_dynamics(&mut mechanism);
+        let qdd = forward_dynamics(&mut mechanism).expect("independent joints");
         let env = |symbol: &str| match Input::parse(symbol)? {
             Input::Parameter(name) => values.get(&name).copied(),
             Input::Position(0) => Some(q),

@@ -21,6 +21,10 @@
 //! - [`Tree::coordinate_rates`], [`Tree::integrate`]: motion along the
 //!   configuration manifold, where quaternions live (`configuration`,
 //!   `quaternion`);
+//! - [`CoupledTree`], [`Coupling`]: URDF mimic joints and other couplings
+//!   `q_follower = multiplier · q_leader + offset`, with the dynamics,
+//!   energy and poses in the independent coordinates (`coupled`, which
+//!   solves its forward dynamics with a dense Cholesky factorisation);
 //! - [`TreeError`]: why an input was refused (`error`).
 //!
 //! Inside, `spatial` holds the 6D motion/force algebra, Plücker transforms
@@ -35,6 +39,7 @@
 mod aba;
 mod cholesky;
 mod configuration;
+mod coupled;
 mod crba;
 mod energy;
 mod error;
@@ -47,6 +52,7 @@ mod rnea;
 mod spatial;
 mod tree;
 
+pub use coupled::{CoupledTree, Coupling};
 pub use error::TreeError;
 pub use kinematics::{BodyVelocity, Pose};
 pub use tree::{Body, JointKind, Tree};

@@ -153,6 +153,31 @@ pub struct Joint {
     /// Dry (Coulomb) friction (N·m or N), stored for the runtime; the
     /// equations of motion ignore it.
     pub friction: Option<Expr>,
+    /// When set, the joint has no coordinate of its own: it follows another
+    /// joint (URDF's `<mimic>`, a gear or a symmetric gripper).
+    pub mimic: Option<Mimic>,
+}
+
+/// A joint driven by another one: `q = multiplier · q_leader + offset`.
+///
+/// Gears, belt drives and parallel grippers move two joints with one motor.
+/// Modelling the follower as a coupled coordinate instead of a free one keeps
+/// the equations in the true degrees of freedom; its joint force acts on the
+/// leader's coordinate, scaled by `multiplier` (virtual work).
+#[derive(Clone, Debug)]
+pub struct Mimic {
+    /// The leader joint's name: a revolute or prismatic joint that is not
+    /// itself a follower.
+    pub joint: String,
+    /// The span of the leader's name.
+    pub joint_span: Span,
+    /// Ratio of the follower's motion to the leader's (1 when not given).
+    pub multiplier: Expr,
+    /// Follower coordinate when the leader's is zero, rad or m (0 when not
+    /// given).
+    pub offset: Expr,
+    /// The span of the whole `mimic` value.
+    pub span: Span,
 }
 
 /// A joint's limits as URDF states them, each optional, so that models
@@ -269,8 +294,32 @@ impl JointKind {
 }
 
 impl Joint {
-    /// Names of this joint's position coordinates, in order.
+    /// Number of position coordinates this joint adds to `q`: none for a
+    /// follower.
+    pub fn nq(&self) -> usize {
+        if self.mimic.is_some() {
+            0
+        } else {
+            self.kind.nq()
+        }
+    }
+
+    /// Number of velocity coordinates (degrees of freedom) this joint adds:
+    /// none for a follower.
+    pub fn nv(&self) -> usize {
+        if self.mimic.is_some() {
+            0
+        } else {
+            self.kind.nv()
+        }
+    }
+
+    /// Names of this joint's position coordinates, in order (none for a
+    /// follower).
     pub fn position_names(&self) -> Vec<String> {
+        if self.mimic.is_some() {
+            return Vec::new();
+        }
         self.kind
             .position_suffixes()
             .iter()
@@ -278,8 +327,12 @@ impl Joint {
             .collect()
     }
 
-    /// Names of this joint's velocity coordinates, in order.
+    /// Names of this joint's velocity coordinates, in order (none for a
+    /// follower).
     pub fn velocity_names(&self) -> Vec<String> {
+        if self.mimic.is_some() {
+            return Vec::new();
+        }
         self.kind
             .velocity_suffixes()
             .iter()

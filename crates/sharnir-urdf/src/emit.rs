@@ -4,6 +4,7 @@
 
 use crate::geometry::Placement;
 use crate::merge::{Body, Inboard, Model, FLOATING_BASE_JOINT};
+use crate::mimic::Coupling;
 use crate::read::{JointType, Robot};
 use crate::tree::Tree;
 use std::fmt::Write as _;
@@ -13,6 +14,8 @@ pub(crate) struct Context<'a> {
     pub robot: &'a Robot,
     pub tree: &'a Tree,
     pub model: &'a Model,
+    /// Per URDF joint, its coupling when it is a kept follower.
+    pub couplings: &'a [Option<Coupling>],
     /// The URDF as the user named it.
     pub source_name: &'a str,
     /// The mechanism name.
@@ -132,6 +135,19 @@ fn header(out: &mut String, context: &Context) {
         lines.push("* fixed joints merged, masses lumped by the parallel-axis theorem:".into());
         lines.extend(merged.iter().map(|m| format!("  {m}")));
     }
+    let followers: Vec<String> = context
+        .couplings
+        .iter()
+        .enumerate()
+        .filter_map(|(j, c)| {
+            c.as_ref()
+                .map(|c| format!("  {} follows {}", joint(j), joint(c.leader)))
+        })
+        .collect();
+    if !followers.is_empty() {
+        lines.push("* <mimic> joints follow their leader's coordinate (chains composed):".into());
+        lines.extend(followers);
+    }
     if !model.dropped.is_empty() {
         lines.push("* massless leaf links dropped with their joints:".into());
         lines.extend(
@@ -228,8 +244,8 @@ fn body_table(out: &mut String, context: &Context, body: &Body) {
 
 fn joint_table(out: &mut String, context: &Context, body: &Body) {
     let robot = context.robot;
-    let joint = match body.inboard {
-        Inboard::Joint(j) => &robot.joints[j],
+    let (j, joint) = match body.inboard {
+        Inboard::Joint(j) => (j, &robot.joints[j]),
         Inboard::FloatingBase => {
             let _ = writeln!(out, "\n# floating base (--floating)");
             let _ = writeln!(out, "[[joint]]");
@@ -293,6 +309,15 @@ fn joint_table(out: &mut String, context: &Context, body: &Body) {
     }
     if !joint.kind.single_coordinate() {
         return;
+    }
+    if let Some(Some(coupling)) = context.couplings.get(j) {
+        let _ = writeln!(
+            out,
+            "mimic = {{ joint = {}, multiplier = {}, offset = {} }}",
+            string(&robot.joints[coupling.leader].name),
+            number(coupling.multiplier),
+            number(coupling.offset)
+        );
     }
     if let Some(limit) = &joint.limit {
         let position = joint.kind != JointType::Continuous;

@@ -12,7 +12,8 @@
 //!   [`FLOATING_BASE_JOINT`]; `continuous` joints are revolute joints,
 //!   `floating` joints free joints, `planar` joints planar joints with their
 //!   frames turned so that the URDF axis is z; joint limits, damping and
-//!   friction are carried over;
+//!   friction are carried over; `<mimic>` joints become followers coupled
+//!   to their leader's coordinate (chains composed, `mimic`);
 //! - links attached by `fixed` joints are merged into their parent: masses
 //!   lumped with the parallel-axis theorem, children's placements composed;
 //! - massless leaf links are dropped; the coordinates are the moving joints
@@ -23,14 +24,15 @@
 //! into the generated text).
 //!
 //! Inside: `read` (XML → links and joints), `tree` (structure and order),
-//! `merge` (fixed joints, masses), `inertia` and `geometry` (the numerics),
-//! `emit` (spec text).
+//! `merge` (fixed joints, masses), `mimic` (coupled joints), `inertia` and
+//! `geometry` (the numerics), `emit` (spec text).
 
 mod emit;
 mod error;
 mod geometry;
 mod inertia;
 mod merge;
+mod mimic;
 mod read;
 mod tree;
 
@@ -114,6 +116,7 @@ fn convert_located(source: &Source, options: &Options) -> Result<Conversion, Pro
     let robot = read::read(&source.text)?;
     let tree = tree::build(&robot)?;
     let model = merge::merge(&robot, &tree, options.floating, options.fix_inertia)?;
+    let couplings = mimic::resolve(&robot, &model)?;
     let name = options
         .name
         .clone()
@@ -132,6 +135,7 @@ fn convert_located(source: &Source, options: &Options) -> Result<Conversion, Pro
         robot: &robot,
         tree: &tree,
         model: &model,
+        couplings: &couplings,
         source_name: &source.name,
         name: &name,
         flags: &flags,
@@ -430,6 +434,119 @@ mod tests {
         for (got, want) in com.iter().zip([0.0, 0.0, 0.1]) {
             assert!((got - want).abs() < 1e-15, "{com:?}");
         }
+    }
+
+    /// An arm link driven by `drive`, and two fingers: `a` mimics the
+    /// drive, `b` mimics `a` (a chain URDF allows and the spec format does
+    /// not), each with `extra_b` appended to `b`.
+    fn gripper(extra_b: &str) -> Vec<String> {
+        vec![
+            link("base", None),
+            link("palm", Some(1.0)),
+            link("finger_a", Some(0.1)),
+            link("finger_b", Some(0.1)),
+            joint("drive", "revolute", "base", "palm", "<axis xyz=\"0 0 1\"/>"),
+            joint(
+                "a",
+                "prismatic",
+                "palm",
+                "finger_a",
+                "<axis xyz=\"0 1 0\"/><mimic joint=\"drive\" multiplier=\"0.01\" offset=\"0.002\"/>",
+            ),
+            joint(
+                "b",
+                "prismatic",
+                "palm",
+                "finger_b",
+                &format!("<axis xyz=\"0 -1 0\"/>{extra_b}"),
+            ),
+        ]
+    }
+
+    #[test]
+    fn mimic_chains_compose_into_one_coupling() {
+        let conversion = converted(
+            &gripper("<mimic joint=\"a\" multiplier=\"-1\" offset=\"0.001\"/>"),
+            false,
+        );
+        let spec = &conversion.spec;
+        let coordinates: Vec<String> = spec
+            .joints
+            .iter()
+            .flat_map(|j| j.velocity_names())
+            .collect();
+        assert_eq!(coordinates, ["drive"]);
+        let value = |e: &sharnir_spec::Expr| match e.kind {
+            sharnir_spec::ExprKind::Number(x) => x,
+            _ => f64::NAN,
+        };
+        let coupling = |name: &str| {
+            let joint = spec.joints.iter().find(|j| j.name == name).expect(name);
+            let mimic = joint.mimic.as_ref().expect("a follower");
+            (
+                mimic.joint.clone(),
+                value(&mimic.multiplier),
+                value(&mimic.offset),
+            )
+        };
+        assert_eq!(coupling("a"), ("drive".to_owned(), 0.01, 0.002));
+        // q_b = −(0.01 q + 0.002) + 0.001.
+        let (leader, multiplier, offset) = coupling("b");
+        assert_eq!(leader, "drive");
+        assert!((multiplier + 0.01).abs() < 1e-18 && (offset + 0.001).abs() < 1e-18);
+        assert!(conversion
+            .text
+            .contains("# * <mimic> joints follow their leader's coordinate"));
+    }
+
+    #[test]
+    fn bad_mimics_are_located() {
+        let error = |extra: &str| {
+            run(&gripper(extra), false)
+                .err()
+                .map(|e| (e.message().to_owned(), e.line()))
+        };
+        assert_eq!(
+            error("<mimic joint=\"c\"/>"),
+            Some(("joint `b` mimics an unknown joint `c`".to_owned(), 8))
+        );
+        assert_eq!(
+            error("<mimic joint=\"b\"/>"),
+            Some(("the <mimic> tags of joint `b` form a cycle".to_owned(), 8))
+        );
+        assert_eq!(
+            error("<mimic/>"),
+            Some(("<mimic> has no `joint` attribute".to_owned(), 8))
+        );
+        assert_eq!(
+            error("<mimic joint=\"a\" multiplier=\"two\"/>").map(|(m, _)| m.contains("multiplier")),
+            Some(true)
+        );
+        let mut fixed_leader = gripper("<mimic joint=\"a\"/>");
+        fixed_leader[5] = joint("a", "fixed", "palm", "finger_a", "");
+        assert_eq!(
+            run(&fixed_leader, false)
+                .err()
+                .map(|e| e.message().to_owned()),
+            Some("joint `b` mimics `a`, a fixed joint".to_owned())
+        );
+        let mut dropped_leader = gripper("<mimic joint=\"a\"/>");
+        dropped_leader[2] = link("finger_a", None);
+        dropped_leader[5] = joint(
+            "a",
+            "prismatic",
+            "palm",
+            "finger_a",
+            "<axis xyz=\"0 1 0\"/>",
+        );
+        assert_eq!(
+            run(&dropped_leader, false)
+                .err()
+                .map(|e| e.message().to_owned()),
+            Some(
+                "joint `b` mimics `a`, which moves a massless leaf link and is dropped".to_owned()
+            )
+        );
     }
 
     #[test]

@@ -59,6 +59,18 @@ pub(crate) enum JointType {
 }
 
 impl JointType {
+    /// The URDF spelling, for messages.
+    pub fn urdf_name(self) -> &'static str {
+        match self {
+            JointType::Revolute => "revolute",
+            JointType::Continuous => "continuous",
+            JointType::Prismatic => "prismatic",
+            JointType::Fixed => "fixed",
+            JointType::Floating => "floating",
+            JointType::Planar => "planar",
+        }
+    }
+
     /// The spec's joint type, `None` for a fixed joint (merged away by the
     /// converter, as Pinocchio does).
     pub fn spec_type(self) -> Option<&'static str> {
@@ -106,6 +118,20 @@ pub(crate) struct Joint {
     pub limit: Option<Limit>,
     pub damping: Option<f64>,
     pub friction: Option<f64>,
+    pub mimic: Option<Mimic>,
+}
+
+/// `<mimic joint=".." multiplier=".." offset=".."/>`: this joint's value is
+/// `multiplier · leader + offset`.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Mimic {
+    pub joint: String,
+    /// The `joint` attribute's value.
+    pub joint_span: Span,
+    pub multiplier: f64,
+    pub offset: f64,
+    /// The `<mimic` tag.
+    pub span: Span,
 }
 
 /// `<limit>`, every attribute optional.
@@ -212,15 +238,6 @@ fn joint(element: Node) -> Result<Joint, Problem> {
     let what = format!("joint `{name}`");
     let (kind_text, kind_span) = required(element, "type", &what)?;
     let kind = joint_type(kind_text, kind_span, name)?;
-    if let Some(mimic) = child(element, "mimic") {
-        return Err(Problem::new(
-            tag(mimic),
-            format!("joint `{name}` mimics another joint: coupled joints are not supported yet"),
-            "not supported yet",
-            "sharnir gives every moving joint its own coordinate; remove the <mimic> to treat the \
-             joint as independent, or make it `fixed` at a chosen position",
-        ));
-    }
     let parent =
         child(element, "parent").ok_or_else(|| missing_element(element, "parent", &what))?;
     let (parent_name, parent_span) = required(parent, "link", "<parent>")?;
@@ -267,6 +284,27 @@ fn joint(element: Node) -> Result<Joint, Problem> {
         limit,
         damping,
         friction,
+        mimic: match child(element, "mimic") {
+            Some(mimic) => Some(self::mimic(mimic)?),
+            None => None,
+        },
+    })
+}
+
+/// `<mimic>`: `joint` is required, `multiplier` defaults to 1 and `offset`
+/// to 0 (the URDF specification's defaults).
+fn mimic(element: Node) -> Result<Mimic, Problem> {
+    let (joint, joint_span) = required(element, "joint", "<mimic>")?;
+    let value = |key: &str, default: f64| match attribute(element, key) {
+        Some((text, span)) => number(text, span, key),
+        None => Ok(default),
+    };
+    Ok(Mimic {
+        joint: joint.to_owned(),
+        joint_span,
+        multiplier: value("multiplier", 1.0)?,
+        offset: value("offset", 0.0)?,
+        span: tag(element),
     })
 }
 

@@ -3,7 +3,7 @@
 use super::fields::{array, string, unit_axis, wrong_type, zeros, Expressions, Fields};
 use crate::error::Problem;
 use crate::expr::Expr;
-use crate::model::{ElementaryRotation, Joint, JointKind, Limits, Origin};
+use crate::model::{ElementaryRotation, Joint, JointKind, Limits, Mimic, Origin};
 use crate::suggest::did_you_mean;
 use crate::toml_tree::{Node, Value};
 
@@ -27,6 +27,7 @@ pub(super) fn read(node: &Node, exprs: Expressions) -> Result<Joint, Problem> {
             "limits",
             "damping",
             "friction",
+            "mimic",
         ],
     )?;
     let name_node = fields.required("name")?;
@@ -115,6 +116,30 @@ pub(super) fn read(node: &Node, exprs: Expressions) -> Result<Joint, Problem> {
             .transpose()?,
         damping: optional_expr("damping")?,
         friction: optional_expr("friction")?,
+        mimic: fields
+            .optional("mimic")
+            .map(|node| mimic(node, exprs))
+            .transpose()?,
+    })
+}
+
+/// `mimic = { joint = "leader", multiplier = .., offset = .. }`; the
+/// multiplier defaults to 1 and the offset to 0.
+fn mimic(node: &Node, exprs: Expressions) -> Result<Mimic, Problem> {
+    let fields = Fields::of(node, "`mimic`", &["joint", "multiplier", "offset"])?;
+    let leader = fields.required("joint")?;
+    let or_default = |key: &str, default: f64| -> Result<Expr, Problem> {
+        match fields.optional(key) {
+            Some(value) => exprs.expr(value, &format!("`mimic.{key}`")),
+            None => Ok(Expr::number(default, node.span)),
+        }
+    };
+    Ok(Mimic {
+        joint: string(leader, "`mimic.joint`")?.to_owned(),
+        joint_span: leader.span,
+        multiplier: or_default("multiplier", 1.0)?,
+        offset: or_default("offset", 0.0)?,
+        span: node.span,
     })
 }
 

@@ -55,6 +55,9 @@ fn expressions(document: &Document) -> Vec<&Expr> {
             all.extend(limit_values(limits).into_iter().flatten());
         }
         all.extend(joint.damping.iter().chain(&joint.friction));
+        if let Some(mimic) = &joint.mimic {
+            all.extend([&mimic.multiplier, &mimic.offset]);
+        }
     }
     all
 }
