@@ -90,6 +90,12 @@ forward_dynamics_agrees!(
 forward_dynamics_agrees!(ur5, ur5, ur5_folded, "ur5");
 forward_dynamics_agrees!(panda, panda, panda_folded, "panda");
 forward_dynamics_agrees!(
+    solo12_fixed,
+    solo12_fixed,
+    solo12_fixed_folded,
+    "solo12_fixed"
+);
+forward_dynamics_agrees!(
     panda_gripper,
     panda_gripper,
     panda_gripper_folded,

@@ -161,6 +161,7 @@ identities_hold!(puma560_folded, puma560_folded, "puma560");
 identities_hold!(double_pendulum, double_pendulum, "double_pendulum");
 identities_hold!(ur5, ur5, "ur5");
 identities_hold!(panda, panda, "panda");
+identities_hold!(solo12_fixed, solo12_fixed, "solo12_fixed");
 identities_hold!(panda_gripper, panda_gripper, "panda_gripper");
 identities_hold!(joint_zoo, joint_zoo, "joint_zoo");
 identities_hold!(floating_chain, floating_chain, "floating_chain");

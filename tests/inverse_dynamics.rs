@@ -62,6 +62,12 @@ agrees_with_numeric_rnea!(
 agrees_with_numeric_rnea!(ur5, ur5, ur5_folded, "ur5");
 agrees_with_numeric_rnea!(panda, panda, panda_folded, "panda");
 agrees_with_numeric_rnea!(
+    solo12_fixed,
+    solo12_fixed,
+    solo12_fixed_folded,
+    "solo12_fixed"
+);
+agrees_with_numeric_rnea!(
     panda_gripper,
     panda_gripper,
     panda_gripper_folded,

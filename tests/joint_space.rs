@@ -95,6 +95,12 @@ joint_space_agrees!(
 joint_space_agrees!(ur5, ur5, ur5_folded, "ur5");
 joint_space_agrees!(panda, panda, panda_folded, "panda");
 joint_space_agrees!(
+    solo12_fixed,
+    solo12_fixed,
+    solo12_fixed_folded,
+    "solo12_fixed"
+);
+joint_space_agrees!(
     panda_gripper,
     panda_gripper,
     panda_gripper_folded,

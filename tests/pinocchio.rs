@@ -136,6 +136,143 @@ generated_agrees_with_pinocchio!(generated_ur5, ur5, "ur5_robot.urdf");
 generated_agrees_with_pinocchio!(generated_panda, panda, "panda_arm_fixed_fingers.urdf");
 generated_agrees_with_pinocchio!(generated_solo12, solo12, "solo12.urdf");
 
+/// The Panda with its fingers free (`panda_finger_joint2` mimics
+/// `panda_finger_joint1`, as in the published URDF) is Pinocchio's Panda with
+/// fixed fingers while the fingers are closed and at rest: with the finger
+/// coordinate, its rate and acceleration zero, the arm's rows of every
+/// output and the energies are Pinocchio's. The coupled finger itself is
+/// checked against the runtime's `CoupledTree` by the oracle tests and in
+/// closed form by `tests/mimic.rs`.
+#[test]
+fn panda_gripper_with_closed_fingers_is_pinocchios_panda() {
+    use sharnir_generated::panda_gripper as generated;
+    const NQ: usize = generated::NQ;
+    const NV: usize = generated::NV;
+    let robot = Robot::load("panda", "panda_arm_fixed_fingers.urdf", reference("panda"));
+    let gripper =
+        sharnir_tests::pinocchio::convert_fixture("panda_gripper.urdf", "panda_gripper", false);
+    assert!(
+        sharnir_tests::oracle::load_spec("panda_gripper")
+            .source
+            .text
+            == gripper.text,
+        "specs/panda_gripper.spec is stale: run `cargo xtask urdf2spec \
+         tests/fixtures/panda_gripper.urdf --name panda_gripper > specs/panda_gripper.spec`"
+    );
+    let arm = robot.velocity_names.len();
+    assert_eq!(NV, arm + 1);
+    assert_eq!(
+        generated::COORDINATE_NAMES[..arm].to_vec(),
+        robot.velocity_names
+    );
+    assert_eq!(generated::COORDINATE_NAMES[arm], "panda_finger_joint1");
+    let closed =
+        |x: Vec<f64>| -> [f64; NV] { std::array::from_fn(|i| x.get(i).copied().unwrap_or(0.0)) };
+    let p = generated::Params::default();
+    for (s, sample) in robot.reference.samples.iter().enumerate() {
+        let q: [f64; NQ] = closed(robot.q_to_sharnir(&sample.q));
+        let v = closed(robot.v_to_sharnir(&sample.v));
+        let a = closed(robot.v_to_sharnir(&sample.a));
+        let pin = |x: &[f64]| robot.v_to_pinocchio(&x[..arm]);
+        let what = |f: &str| format!("panda_gripper: generated {f}, fingers closed");
+        DYNAMICS.check(
+            &what("inverse_dynamics"),
+            s,
+            &pin(&generated::inverse_dynamics(&p, &q, &v, &a)),
+            &sample.rnea,
+        );
+        let m = generated::mass_matrix(&p, &q);
+        let arm_block: Vec<Vec<f64>> = m[..arm].iter().map(|row| row[..arm].to_vec()).collect();
+        DYNAMICS.check(
+            &what("mass_matrix"),
+            s,
+            &robot.matrix_to_pinocchio(&arm_block).concat(),
+            &sample.crba.concat(),
+        );
+        DYNAMICS.check(
+            &what("bias"),
+            s,
+            &pin(&generated::bias(&p, &q, &v)),
+            &sample.nle,
+        );
+        DYNAMICS.check(
+            &what("gravity"),
+            s,
+            &pin(&generated::gravity(&p, &q)),
+            &sample.gravity,
+        );
+        let (kinetic, potential) = generated::energy(&p, &q, &v);
+        DYNAMICS.check(
+            &what("energy (T, V)"),
+            s,
+            &[kinetic, potential],
+            &[sample.kinetic_energy, sample.potential_energy],
+        );
+        let ee = gripper
+            .frame(&robot.reference.ee_frame)
+            .expect("the tcp is kept");
+        let body = generated::BODY_NAMES
+            .iter()
+            .position(|b| *b == ee.body)
+            .expect("a body");
+        let pose = generated::body_poses(&p, &q)[body];
+        GEOMETRY.check(
+            &what("end-effector placement"),
+            s,
+            &placement_entries(&place((pose.rotation, pose.position), ee)),
+            &placement_entries(&sample.ee_placement),
+        );
+    }
+}
+
+/// Solo12 bolted down by its trunk (`specs/solo12_fixed.spec`, converted
+/// without `--floating`): its mass matrix is the legs' block of Pinocchio's
+/// floating-base mass matrix, which does not depend on where the trunk is.
+/// (Its other outputs have no Pinocchio reference; the oracle tests check
+/// them.)
+#[test]
+fn solo12_fixed_mass_matrix_is_pinocchios_leg_block() {
+    use sharnir_generated::solo12_fixed as generated;
+    let fixed = sharnir_tests::pinocchio::convert_fixture("solo12.urdf", "solo12_fixed", false);
+    assert!(
+        sharnir_tests::oracle::load_spec("solo12_fixed").source.text == fixed.text,
+        "specs/solo12_fixed.spec is stale: run `cargo xtask urdf2spec tests/fixtures/solo12.urdf \
+         --name solo12_fixed > specs/solo12_fixed.spec`"
+    );
+    let reference = reference("solo12");
+    let (pinocchio_q, pinocchio_v) = reference.coordinate_names();
+    let index = |names: &[String], name: &str| {
+        names
+            .iter()
+            .position(|n| n == name)
+            .unwrap_or_else(|| panic!("Pinocchio has no coordinate `{name}`"))
+    };
+    let q_index: Vec<usize> = generated::POSITION_NAMES
+        .iter()
+        .map(|n| index(&pinocchio_q, n))
+        .collect();
+    let v_index: Vec<usize> = generated::COORDINATE_NAMES
+        .iter()
+        .map(|n| index(&pinocchio_v, n))
+        .collect();
+    assert_eq!(generated::NV, 12);
+    let p = generated::Params::default();
+    for (s, sample) in reference.samples.iter().enumerate() {
+        let q: [f64; generated::NQ] = std::array::from_fn(|i| sample.q[q_index[i]]);
+        let m = generated::mass_matrix(&p, &q);
+        let block: Vec<f64> = v_index
+            .iter()
+            .flat_map(|&i| v_index.iter().map(move |&j| sample.crba[i][j]))
+            .collect();
+        DYNAMICS.check(
+            "solo12_fixed: generated mass_matrix against the legs' block",
+            s,
+            &m.concat(),
+            &block,
+        );
+    }
+}
+
 #[test]
 fn numeric_double_pendulum() {
     numeric_oracle_agrees("double_pendulum", "double_pendulum.urdf");

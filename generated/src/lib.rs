@@ -40,6 +40,10 @@ pub mod solar_array_folded;
 #[rustfmt::skip]
 pub mod solo12;
 #[rustfmt::skip]
+pub mod solo12_fixed;
+#[rustfmt::skip]
+pub mod solo12_fixed_folded;
+#[rustfmt::skip]
 pub mod solo12_folded;
 #[rustfmt::skip]
 pub mod telegin3_cartesian;
