@@ -22,11 +22,11 @@
 //! | `inverse_dynamics` | 190 | 275 | 0 | 0 | 10 | 10 |
 //! | `mass_matrix` | 412 | 607 | 0 | 0 | 9 | 9 |
 //! | `bias` | 151 | 184 | 0 | 0 | 10 | 10 |
-//! | `gravity` | 103 | 62 | 0 | 0 | 10 | 10 |
+//! | `gravity` | 65 | 90 | 0 | 0 | 0 | 10 |
 //! | `forward_dynamics` | 588 | 334 | 9 | 0 | 10 | 10 |
 //! | `coriolis_matrix` | 1060 | 1174 | 0 | 0 | 9 | 9 |
 //! | `energy` | 181 | 147 | 0 | 0 | 10 | 10 |
-//! | `body_poses` | 84 | 109 | 0 | 0 | 10 | 10 |
+//! | `body_poses` | 18 | 91 | 0 | 0 | 10 | 10 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `body_jacobians` | 450 | 262 | 0 | 0 | 10 | 10 |
 
@@ -1105,11 +1105,11 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
-    mul: 103,
-    add: 62,
+    mul: 65,
+    add: 90,
     div: 0,
     sqrt: 0,
-    sin: 10,
+    sin: 0,
     cos: 10,
 };
 ///The gravity forces g(q): the joint forces that hold the mechanism at rest.
@@ -1123,65 +1123,46 @@ pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
 pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let p = &d.params;
-    let s_q0 = libm::Libm::<Real>::sin(q[0]);
     let c_q0 = libm::Libm::<Real>::cos(q[0]);
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let s_q2 = libm::Libm::<Real>::sin(q[2]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let s_q3 = libm::Libm::<Real>::sin(q[3]);
-    let c_q3 = libm::Libm::<Real>::cos(q[3]);
-    let s_q4 = libm::Libm::<Real>::sin(q[4]);
-    let c_q4 = libm::Libm::<Real>::cos(q[4]);
-    let s_q5 = libm::Libm::<Real>::sin(q[5]);
-    let c_q5 = libm::Libm::<Real>::cos(q[5]);
-    let s_q6 = libm::Libm::<Real>::sin(q[6]);
-    let c_q6 = libm::Libm::<Real>::cos(q[6]);
-    let s_q7 = libm::Libm::<Real>::sin(q[7]);
-    let c_q7 = libm::Libm::<Real>::cos(q[7]);
-    let s_q8 = libm::Libm::<Real>::sin(q[8]);
-    let c_q8 = libm::Libm::<Real>::cos(q[8]);
-    let s_q9 = libm::Libm::<Real>::sin(q[9]);
-    let c_q9 = libm::Libm::<Real>::cos(q[9]);
-    let t20 = p.g * c_q0 * c_q1 - p.g * s_q0 * s_q1;
-    let t21 = p.g * c_q0 * s_q1 + p.g * s_q0 * c_q1;
-    let t22 = c_q2 * t20 - s_q2 * t21;
-    let t23 = c_q2 * t21 + s_q2 * t20;
-    let t24 = c_q3 * t22 - s_q3 * t23;
-    let t25 = c_q3 * t23 + s_q3 * t22;
-    let t26 = c_q4 * t24 - s_q4 * t25;
-    let t27 = c_q4 * t25 + s_q4 * t24;
-    let t28 = c_q5 * t26 - s_q5 * t27;
-    let t29 = c_q5 * t27 + s_q5 * t26;
-    let t30 = c_q6 * t28 - s_q6 * t29;
-    let t31 = c_q6 * t29 + s_q6 * t28;
-    let t32 = c_q7 * t30 - s_q7 * t31;
-    let t33 = c_q7 * t31 + s_q7 * t30;
-    let t34 = c_q8 * t32 - s_q8 * t33;
-    let t35 = t20 * d.k1;
-    let t36 = t22 * d.k1;
-    let t37 = t24 * d.k1;
-    let t38 = t26 * d.k1;
-    let t39 = t28 * d.k1;
-    let t40 = t30 * d.k1;
-    let t41 = t32 * d.k1;
-    let t42 = t34 * d.k1;
-    let t43 = (c_q9 * t34 - s_q9 * (c_q8 * t33 + s_q8 * t32)) * d.k1;
+    let t1 = libm::Libm::<Real>::cos(q[0] + q[1]);
+    let t2 = libm::Libm::<Real>::cos(q[0] + q[1] + q[2]);
+    let t3 = libm::Libm::<Real>::cos(q[0] + q[1] + q[2] + q[3]);
+    let t4 = libm::Libm::<Real>::cos(q[0] + q[1] + q[2] + q[3] + q[4]);
+    let t5 = libm::Libm::<Real>::cos(q[0] + q[1] + q[2] + q[3] + q[4] + q[5]);
+    let t6 = libm::Libm::<Real>::cos(q[0] + q[1] + q[2] + q[3] + q[4] + q[5] + q[6]);
+    let t7 = libm::Libm::<
+        Real,
+    >::cos(q[0] + q[1] + q[2] + q[3] + q[4] + q[5] + q[6] + q[7]);
+    let t8 = libm::Libm::<
+        Real,
+    >::cos(q[0] + q[1] + q[2] + q[3] + q[4] + q[5] + q[6] + q[7] + q[8]);
+    let t9 = libm::Libm::<
+        Real,
+    >::cos(q[0] + q[1] + q[2] + q[3] + q[4] + q[5] + q[6] + q[7] + q[8] + q[9]);
+    let t10 = t1 * d.k27;
+    let t11 = t2 * d.k27;
+    let t12 = t3 * d.k27;
+    let t13 = t4 * d.k27;
+    let t14 = t5 * d.k27;
+    let t15 = t6 * d.k27;
+    let t16 = t7 * d.k27;
+    let t17 = t8 * d.k27;
+    let t18 = t9 * d.k27;
     [
-        9.5 * (c_q0 * d.k27) + 8.5 * t35 + 7.5 * t36 + 6.5 * t37 + 5.5 * t38 + 4.5 * t39
-            + 3.5 * t40 + 2.5 * t41 + 1.5 * t42 + 0.5 * t43,
-        8.5 * t35 + 7.5 * t36 + 6.5 * t37 + 5.5 * t38 + 4.5 * t39 + 3.5 * t40 + 2.5 * t41
-            + 1.5 * t42 + 0.5 * t43,
-        7.5 * t36 + 6.5 * t37 + 5.5 * t38 + 4.5 * t39 + 3.5 * t40 + 2.5 * t41 + 1.5 * t42
-            + 0.5 * t43,
-        6.5 * t37 + 5.5 * t38 + 4.5 * t39 + 3.5 * t40 + 2.5 * t41 + 1.5 * t42
-            + 0.5 * t43,
-        5.5 * t38 + 4.5 * t39 + 3.5 * t40 + 2.5 * t41 + 1.5 * t42 + 0.5 * t43,
-        4.5 * t39 + 3.5 * t40 + 2.5 * t41 + 1.5 * t42 + 0.5 * t43,
-        3.5 * t40 + 2.5 * t41 + 1.5 * t42 + 0.5 * t43,
-        2.5 * t41 + 1.5 * t42 + 0.5 * t43,
-        1.5 * t42 + 0.5 * t43,
-        0.5 * t43,
+        9.5 * (c_q0 * d.k27) + 8.5 * t10 + 7.5 * t11 + 6.5 * t12 + 5.5 * t13 + 4.5 * t14
+            + 3.5 * t15 + 2.5 * t16 + 1.5 * t17 + 0.5 * t18,
+        8.5 * t10 + 7.5 * t11 + 6.5 * t12 + 5.5 * t13 + 4.5 * t14 + 3.5 * t15 + 2.5 * t16
+            + 1.5 * t17 + 0.5 * t18,
+        7.5 * t11 + 6.5 * t12 + 5.5 * t13 + 4.5 * t14 + 3.5 * t15 + 2.5 * t16 + 1.5 * t17
+            + 0.5 * t18,
+        6.5 * t12 + 5.5 * t13 + 4.5 * t14 + 3.5 * t15 + 2.5 * t16 + 1.5 * t17
+            + 0.5 * t18,
+        5.5 * t13 + 4.5 * t14 + 3.5 * t15 + 2.5 * t16 + 1.5 * t17 + 0.5 * t18,
+        4.5 * t14 + 3.5 * t15 + 2.5 * t16 + 1.5 * t17 + 0.5 * t18,
+        3.5 * t15 + 2.5 * t16 + 1.5 * t17 + 0.5 * t18,
+        2.5 * t16 + 1.5 * t17 + 0.5 * t18,
+        1.5 * t17 + 0.5 * t18,
+        0.5 * t18,
     ]
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
@@ -2453,8 +2434,8 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_POSES: OpCount = OpCount {
-    mul: 84,
-    add: 109,
+    mul: 18,
+    add: 91,
     div: 0,
     sqrt: 0,
     sin: 10,
@@ -2473,133 +2454,103 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let p = &d.params;
     let s_q0 = libm::Libm::<Real>::sin(q[0]);
     let c_q0 = libm::Libm::<Real>::cos(q[0]);
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let s_q2 = libm::Libm::<Real>::sin(q[2]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let s_q3 = libm::Libm::<Real>::sin(q[3]);
-    let c_q3 = libm::Libm::<Real>::cos(q[3]);
-    let s_q4 = libm::Libm::<Real>::sin(q[4]);
-    let c_q4 = libm::Libm::<Real>::cos(q[4]);
-    let s_q5 = libm::Libm::<Real>::sin(q[5]);
-    let c_q5 = libm::Libm::<Real>::cos(q[5]);
-    let s_q6 = libm::Libm::<Real>::sin(q[6]);
-    let c_q6 = libm::Libm::<Real>::cos(q[6]);
-    let s_q7 = libm::Libm::<Real>::sin(q[7]);
-    let c_q7 = libm::Libm::<Real>::cos(q[7]);
-    let s_q8 = libm::Libm::<Real>::sin(q[8]);
-    let c_q8 = libm::Libm::<Real>::cos(q[8]);
-    let s_q9 = libm::Libm::<Real>::sin(q[9]);
-    let c_q9 = libm::Libm::<Real>::cos(q[9]);
-    let t20 = p.l * c_q0;
-    let t21 = p.l * s_q0;
-    let t22 = c_q0 * c_q1 - s_q0 * s_q1;
-    let t23 = c_q0 * s_q1;
-    let t24 = s_q0 * c_q1;
-    let t25 = -t23 - t24;
-    let t26 = -t25;
-    let t27 = p.l * t22;
-    let t28 = p.l * t26;
-    let t29 = c_q2 * t22;
-    let t30 = t29 + s_q2 * t25;
-    let t31 = s_q2 * t22;
-    let t32 = c_q2 * t25 - t31;
-    let t33 = t31 + c_q2 * t26;
-    let t34 = t29 - s_q2 * t26;
-    let t35 = p.l * t30;
-    let t36 = p.l * t33;
-    let t37 = c_q3 * t30 + s_q3 * t32;
-    let t38 = c_q3 * t32 - s_q3 * t30;
-    let t39 = c_q3 * t33 + s_q3 * t34;
-    let t40 = c_q3 * t34 - s_q3 * t33;
-    let t41 = p.l * t37;
-    let t42 = p.l * t39;
-    let t43 = c_q4 * t37 + s_q4 * t38;
-    let t44 = c_q4 * t38 - s_q4 * t37;
-    let t45 = c_q4 * t39 + s_q4 * t40;
-    let t46 = c_q4 * t40 - s_q4 * t39;
-    let t47 = p.l * t43;
-    let t48 = p.l * t45;
-    let t49 = c_q5 * t43 + s_q5 * t44;
-    let t50 = c_q5 * t44 - s_q5 * t43;
-    let t51 = c_q5 * t45 + s_q5 * t46;
-    let t52 = c_q5 * t46 - s_q5 * t45;
-    let t53 = p.l * t49;
-    let t54 = p.l * t51;
-    let t55 = c_q6 * t49 + s_q6 * t50;
-    let t56 = c_q6 * t50 - s_q6 * t49;
-    let t57 = c_q6 * t51 + s_q6 * t52;
-    let t58 = c_q6 * t52 - s_q6 * t51;
-    let t59 = p.l * t55;
-    let t60 = p.l * t57;
-    let t61 = c_q7 * t55 + s_q7 * t56;
-    let t62 = c_q7 * t56 - s_q7 * t55;
-    let t63 = c_q7 * t57 + s_q7 * t58;
-    let t64 = c_q7 * t58 - s_q7 * t57;
-    let t65 = p.l * t61;
-    let t66 = p.l * t63;
-    let t67 = c_q8 * t61 + s_q8 * t62;
-    let t68 = c_q8 * t62 - s_q8 * t61;
-    let t69 = c_q8 * t63 + s_q8 * t64;
-    let t70 = c_q8 * t64 - s_q8 * t63;
+    let t2 = p.l * c_q0;
+    let t3 = p.l * s_q0;
+    let t4 = q[0] + q[1];
+    let t5 = libm::Libm::<Real>::cos(t4);
+    let t6 = libm::Libm::<Real>::sin(t4);
+    let t7 = t4 + q[2];
+    let t8 = libm::Libm::<Real>::cos(t7);
+    let t9 = libm::Libm::<Real>::sin(t7);
+    let t10 = t7 + q[3];
+    let t11 = libm::Libm::<Real>::cos(t10);
+    let t12 = libm::Libm::<Real>::sin(t10);
+    let t13 = t10 + q[4];
+    let t14 = libm::Libm::<Real>::cos(t13);
+    let t15 = libm::Libm::<Real>::sin(t13);
+    let t16 = t13 + q[5];
+    let t17 = libm::Libm::<Real>::cos(t16);
+    let t18 = libm::Libm::<Real>::sin(t16);
+    let t19 = t16 + q[6];
+    let t20 = libm::Libm::<Real>::cos(t19);
+    let t21 = libm::Libm::<Real>::sin(t19);
+    let t22 = t19 + q[7];
+    let t23 = libm::Libm::<Real>::cos(t22);
+    let t24 = libm::Libm::<Real>::sin(t22);
+    let t25 = t22 + q[8];
+    let t26 = libm::Libm::<Real>::cos(t25);
+    let t27 = libm::Libm::<Real>::sin(t25);
+    let t28 = t25 + q[9];
+    let t29 = libm::Libm::<Real>::cos(t28);
+    let t30 = p.l * t6;
+    let t31 = p.l * t9;
+    let t32 = p.l * t12;
+    let t33 = p.l * t15;
+    let t34 = p.l * t18;
+    let t35 = p.l * t21;
+    let t36 = p.l * t24;
+    let t37 = libm::Libm::<Real>::sin(t28);
+    let t38 = p.l * t5;
+    let t39 = p.l * t8;
+    let t40 = p.l * t11;
+    let t41 = p.l * t14;
+    let t42 = p.l * t17;
+    let t43 = p.l * t20;
+    let t44 = p.l * t23;
     [
         Pose {
             rotation: [[c_q0, -s_q0, 0.0], [s_q0, c_q0, 0.0], [0.0, 0.0, 1.0]],
             position: [0.0, 0.0, 0.0],
         },
         Pose {
-            rotation: [[t22, t25, 0.0], [t26, t22, 0.0], [0.0, 0.0, 1.0]],
-            position: [t20, t21, 0.0],
+            rotation: [[t5, -t6, 0.0], [t6, t5, 0.0], [0.0, 0.0, 1.0]],
+            position: [t2, t3, 0.0],
         },
         Pose {
-            rotation: [[t30, t32, 0.0], [t33, t34, 0.0], [0.0, 0.0, 1.0]],
-            position: [t20 + t27, t21 + t28, 0.0],
+            rotation: [[t8, -t9, 0.0], [t9, t8, 0.0], [0.0, 0.0, 1.0]],
+            position: [t2 + t38, t3 + t30, 0.0],
         },
         Pose {
-            rotation: [[t37, t38, 0.0], [t39, t40, 0.0], [0.0, 0.0, 1.0]],
-            position: [t20 + t27 + t35, t21 + t28 + t36, 0.0],
+            rotation: [[t11, -t12, 0.0], [t12, t11, 0.0], [0.0, 0.0, 1.0]],
+            position: [t2 + t38 + t39, t3 + t30 + t31, 0.0],
         },
         Pose {
-            rotation: [[t43, t44, 0.0], [t45, t46, 0.0], [0.0, 0.0, 1.0]],
-            position: [t20 + t27 + t35 + t41, t21 + t28 + t36 + t42, 0.0],
+            rotation: [[t14, -t15, 0.0], [t15, t14, 0.0], [0.0, 0.0, 1.0]],
+            position: [t2 + t38 + t39 + t40, t3 + t30 + t31 + t32, 0.0],
         },
         Pose {
-            rotation: [[t49, t50, 0.0], [t51, t52, 0.0], [0.0, 0.0, 1.0]],
-            position: [t20 + t27 + t35 + t41 + t47, t21 + t28 + t36 + t42 + t48, 0.0],
+            rotation: [[t17, -t18, 0.0], [t18, t17, 0.0], [0.0, 0.0, 1.0]],
+            position: [t2 + t38 + t39 + t40 + t41, t3 + t30 + t31 + t32 + t33, 0.0],
         },
         Pose {
-            rotation: [[t55, t56, 0.0], [t57, t58, 0.0], [0.0, 0.0, 1.0]],
+            rotation: [[t20, -t21, 0.0], [t21, t20, 0.0], [0.0, 0.0, 1.0]],
             position: [
-                t20 + t27 + t35 + t41 + t47 + t53,
-                t21 + t28 + t36 + t42 + t48 + t54,
+                t2 + t38 + t39 + t40 + t41 + t42,
+                t3 + t30 + t31 + t32 + t33 + t34,
                 0.0,
             ],
         },
         Pose {
-            rotation: [[t61, t62, 0.0], [t63, t64, 0.0], [0.0, 0.0, 1.0]],
+            rotation: [[t23, -t24, 0.0], [t24, t23, 0.0], [0.0, 0.0, 1.0]],
             position: [
-                t20 + t27 + t35 + t41 + t47 + t53 + t59,
-                t21 + t28 + t36 + t42 + t48 + t54 + t60,
+                t2 + t38 + t39 + t40 + t41 + t42 + t43,
+                t3 + t30 + t31 + t32 + t33 + t34 + t35,
                 0.0,
             ],
         },
         Pose {
-            rotation: [[t67, t68, 0.0], [t69, t70, 0.0], [0.0, 0.0, 1.0]],
+            rotation: [[t26, -t27, 0.0], [t27, t26, 0.0], [0.0, 0.0, 1.0]],
             position: [
-                t20 + t27 + t35 + t41 + t47 + t53 + t59 + t65,
-                t21 + t28 + t36 + t42 + t48 + t54 + t60 + t66,
+                t2 + t38 + t39 + t40 + t41 + t42 + t43 + t44,
+                t3 + t30 + t31 + t32 + t33 + t34 + t35 + t36,
                 0.0,
             ],
         },
         Pose {
-            rotation: [
-                [c_q9 * t67 + s_q9 * t68, c_q9 * t68 - s_q9 * t67, 0.0],
-                [c_q9 * t69 + s_q9 * t70, c_q9 * t70 - s_q9 * t69, 0.0],
-                [0.0, 0.0, 1.0],
-            ],
+            rotation: [[t29, -t37, 0.0], [t37, t29, 0.0], [0.0, 0.0, 1.0]],
             position: [
-                t20 + t27 + t35 + t41 + t47 + t53 + t59 + t65 + p.l * t67,
-                t21 + t28 + t36 + t42 + t48 + t54 + t60 + t66 + p.l * t69,
+                t2 + t38 + t39 + t40 + t41 + t42 + t43 + t44 + p.l * t26,
+                t3 + t30 + t31 + t32 + t33 + t34 + t35 + t36 + p.l * t27,
                 0.0,
             ],
         },

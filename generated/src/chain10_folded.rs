@@ -22,11 +22,11 @@
 //! | `inverse_dynamics` | 157 | 250 | 0 | 0 | 10 | 10 |
 //! | `mass_matrix` | 350 | 608 | 0 | 0 | 9 | 9 |
 //! | `bias` | 133 | 160 | 0 | 0 | 10 | 10 |
-//! | `gravity` | 91 | 62 | 0 | 0 | 10 | 10 |
+//! | `gravity` | 55 | 90 | 0 | 0 | 0 | 10 |
 //! | `forward_dynamics` | 543 | 326 | 9 | 0 | 10 | 10 |
 //! | `coriolis_matrix` | 968 | 1130 | 0 | 0 | 9 | 9 |
 //! | `energy` | 151 | 147 | 0 | 0 | 10 | 10 |
-//! | `body_poses` | 84 | 109 | 0 | 0 | 10 | 10 |
+//! | `body_poses` | 18 | 91 | 0 | 0 | 10 | 10 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `body_jacobians` | 439 | 262 | 0 | 0 | 10 | 10 |
 
@@ -901,11 +901,11 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
-    mul: 91,
-    add: 62,
+    mul: 55,
+    add: 90,
     div: 0,
     sqrt: 0,
-    sin: 10,
+    sin: 0,
     cos: 10,
 };
 ///The gravity forces g(q): the joint forces that hold the mechanism at rest.
@@ -919,57 +919,38 @@ pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
 pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let p = &d.params;
-    let s_q0 = libm::Libm::<Real>::sin(q[0]);
     let c_q0 = libm::Libm::<Real>::cos(q[0]);
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let s_q2 = libm::Libm::<Real>::sin(q[2]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let s_q3 = libm::Libm::<Real>::sin(q[3]);
-    let c_q3 = libm::Libm::<Real>::cos(q[3]);
-    let s_q4 = libm::Libm::<Real>::sin(q[4]);
-    let c_q4 = libm::Libm::<Real>::cos(q[4]);
-    let s_q5 = libm::Libm::<Real>::sin(q[5]);
-    let c_q5 = libm::Libm::<Real>::cos(q[5]);
-    let s_q6 = libm::Libm::<Real>::sin(q[6]);
-    let c_q6 = libm::Libm::<Real>::cos(q[6]);
-    let s_q7 = libm::Libm::<Real>::sin(q[7]);
-    let c_q7 = libm::Libm::<Real>::cos(q[7]);
-    let s_q8 = libm::Libm::<Real>::sin(q[8]);
-    let c_q8 = libm::Libm::<Real>::cos(q[8]);
-    let s_q9 = libm::Libm::<Real>::sin(q[9]);
-    let c_q9 = libm::Libm::<Real>::cos(q[9]);
-    let t20 = 9.81 * (c_q0 * c_q1 - s_q0 * s_q1);
-    let t21 = 9.81 * (c_q0 * s_q1 + s_q0 * c_q1);
-    let t22 = c_q2 * t20 - s_q2 * t21;
-    let t23 = c_q2 * t21 + s_q2 * t20;
-    let t24 = c_q3 * t22 - s_q3 * t23;
-    let t25 = c_q3 * t23 + s_q3 * t22;
-    let t26 = c_q4 * t24 - s_q4 * t25;
-    let t27 = c_q4 * t25 + s_q4 * t24;
-    let t28 = c_q5 * t26 - s_q5 * t27;
-    let t29 = c_q5 * t27 + s_q5 * t26;
-    let t30 = c_q6 * t28 - s_q6 * t29;
-    let t31 = c_q6 * t29 + s_q6 * t28;
-    let t32 = c_q7 * t30 - s_q7 * t31;
-    let t33 = c_q7 * t31 + s_q7 * t30;
-    let t34 = c_q8 * t32 - s_q8 * t33;
-    let t35 = c_q9 * t34 - s_q9 * (c_q8 * t33 + s_q8 * t32);
+    let t1 = libm::Libm::<Real>::cos(q[0] + q[1]);
+    let t2 = libm::Libm::<Real>::cos(q[0] + q[1] + q[2]);
+    let t3 = libm::Libm::<Real>::cos(q[0] + q[1] + q[2] + q[3]);
+    let t4 = libm::Libm::<Real>::cos(q[0] + q[1] + q[2] + q[3] + q[4]);
+    let t5 = libm::Libm::<Real>::cos(q[0] + q[1] + q[2] + q[3] + q[4] + q[5]);
+    let t6 = libm::Libm::<Real>::cos(q[0] + q[1] + q[2] + q[3] + q[4] + q[5] + q[6]);
+    let t7 = libm::Libm::<
+        Real,
+    >::cos(q[0] + q[1] + q[2] + q[3] + q[4] + q[5] + q[6] + q[7]);
+    let t8 = libm::Libm::<
+        Real,
+    >::cos(q[0] + q[1] + q[2] + q[3] + q[4] + q[5] + q[6] + q[7] + q[8]);
+    let t9 = libm::Libm::<
+        Real,
+    >::cos(q[0] + q[1] + q[2] + q[3] + q[4] + q[5] + q[6] + q[7] + q[8] + q[9]);
     [
-        9.3195 * c_q0 + 0.85 * t20 + 0.75 * t22 + 0.65 * t24 + 0.55 * t26 + 0.45 * t28
-            + 0.35 * t30 + 0.25 * t32 + 0.15 * t34 + 0.05 * t35,
-        0.85 * t20 + 0.75 * t22 + 0.65 * t24 + 0.55 * t26 + 0.45 * t28 + 0.35 * t30
-            + 0.25 * t32 + 0.15 * t34 + 0.05 * t35,
-        0.75 * t22 + 0.65 * t24 + 0.55 * t26 + 0.45 * t28 + 0.35 * t30 + 0.25 * t32
-            + 0.15 * t34 + 0.05 * t35,
-        0.65 * t24 + 0.55 * t26 + 0.45 * t28 + 0.35 * t30 + 0.25 * t32 + 0.15 * t34
-            + 0.05 * t35,
-        0.55 * t26 + 0.45 * t28 + 0.35 * t30 + 0.25 * t32 + 0.15 * t34 + 0.05 * t35,
-        0.45 * t28 + 0.35 * t30 + 0.25 * t32 + 0.15 * t34 + 0.05 * t35,
-        0.35 * t30 + 0.25 * t32 + 0.15 * t34 + 0.05 * t35,
-        0.25 * t32 + 0.15 * t34 + 0.05 * t35,
-        0.15 * t34 + 0.05 * t35,
-        0.05 * t35,
+        9.3195 * c_q0 + 8.3385 * t1 + 7.3575 * t2 + 6.3765 * t3 + 5.3955 * t4
+            + 4.4145 * t5 + 3.4335 * t6 + 2.4525 * t7 + 1.4715 * t8 + 0.4905 * t9,
+        8.3385 * t1 + 7.3575 * t2 + 6.3765 * t3 + 5.3955 * t4 + 4.4145 * t5 + 3.4335 * t6
+            + 2.4525 * t7 + 1.4715 * t8 + 0.4905 * t9,
+        7.3575 * t2 + 6.3765 * t3 + 5.3955 * t4 + 4.4145 * t5 + 3.4335 * t6 + 2.4525 * t7
+            + 1.4715 * t8 + 0.4905 * t9,
+        6.3765 * t3 + 5.3955 * t4 + 4.4145 * t5 + 3.4335 * t6 + 2.4525 * t7 + 1.4715 * t8
+            + 0.4905 * t9,
+        5.3955 * t4 + 4.4145 * t5 + 3.4335 * t6 + 2.4525 * t7 + 1.4715 * t8
+            + 0.4905 * t9,
+        4.4145 * t5 + 3.4335 * t6 + 2.4525 * t7 + 1.4715 * t8 + 0.4905 * t9,
+        3.4335 * t6 + 2.4525 * t7 + 1.4715 * t8 + 0.4905 * t9,
+        2.4525 * t7 + 1.4715 * t8 + 0.4905 * t9,
+        1.4715 * t8 + 0.4905 * t9,
+        0.4905 * t9,
     ]
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
@@ -2240,8 +2221,8 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_POSES: OpCount = OpCount {
-    mul: 84,
-    add: 109,
+    mul: 18,
+    add: 91,
     div: 0,
     sqrt: 0,
     sin: 10,
@@ -2260,125 +2241,91 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let p = &d.params;
     let s_q0 = libm::Libm::<Real>::sin(q[0]);
     let c_q0 = libm::Libm::<Real>::cos(q[0]);
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let s_q2 = libm::Libm::<Real>::sin(q[2]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let s_q3 = libm::Libm::<Real>::sin(q[3]);
-    let c_q3 = libm::Libm::<Real>::cos(q[3]);
-    let s_q4 = libm::Libm::<Real>::sin(q[4]);
-    let c_q4 = libm::Libm::<Real>::cos(q[4]);
-    let s_q5 = libm::Libm::<Real>::sin(q[5]);
-    let c_q5 = libm::Libm::<Real>::cos(q[5]);
-    let s_q6 = libm::Libm::<Real>::sin(q[6]);
-    let c_q6 = libm::Libm::<Real>::cos(q[6]);
-    let s_q7 = libm::Libm::<Real>::sin(q[7]);
-    let c_q7 = libm::Libm::<Real>::cos(q[7]);
-    let s_q8 = libm::Libm::<Real>::sin(q[8]);
-    let c_q8 = libm::Libm::<Real>::cos(q[8]);
-    let s_q9 = libm::Libm::<Real>::sin(q[9]);
-    let c_q9 = libm::Libm::<Real>::cos(q[9]);
-    let t20 = c_q0 * s_q1;
-    let t21 = s_q0 * c_q1;
-    let t22 = c_q0 * c_q1 - s_q0 * s_q1;
-    let t23 = -t20 - t21;
-    let t24 = -t23;
-    let t25 = c_q2 * t22;
-    let t26 = t25 + s_q2 * t23;
-    let t27 = s_q2 * t22;
-    let t28 = c_q2 * t23 - t27;
-    let t29 = t27 + c_q2 * t24;
-    let t30 = t25 - s_q2 * t24;
-    let t31 = c_q3 * t26 + s_q3 * t28;
-    let t32 = c_q3 * t28 - s_q3 * t26;
-    let t33 = c_q3 * t29 + s_q3 * t30;
-    let t34 = c_q3 * t30 - s_q3 * t29;
-    let t35 = c_q4 * t31 + s_q4 * t32;
-    let t36 = c_q4 * t32 - s_q4 * t31;
-    let t37 = c_q4 * t33 + s_q4 * t34;
-    let t38 = c_q4 * t34 - s_q4 * t33;
-    let t39 = c_q5 * t35 + s_q5 * t36;
-    let t40 = c_q5 * t36 - s_q5 * t35;
-    let t41 = c_q5 * t37 + s_q5 * t38;
-    let t42 = c_q5 * t38 - s_q5 * t37;
-    let t43 = c_q6 * t39 + s_q6 * t40;
-    let t44 = c_q6 * t40 - s_q6 * t39;
-    let t45 = c_q6 * t41 + s_q6 * t42;
-    let t46 = c_q6 * t42 - s_q6 * t41;
-    let t47 = c_q7 * t43 + s_q7 * t44;
-    let t48 = c_q7 * t44 - s_q7 * t43;
-    let t49 = c_q7 * t45 + s_q7 * t46;
-    let t50 = c_q7 * t46 - s_q7 * t45;
-    let t51 = c_q8 * t47 + s_q8 * t48;
-    let t52 = c_q8 * t48 - s_q8 * t47;
-    let t53 = c_q8 * t49 + s_q8 * t50;
-    let t54 = c_q8 * t50 - s_q8 * t49;
+    let t2 = q[0] + q[1];
+    let t3 = libm::Libm::<Real>::cos(t2);
+    let t4 = libm::Libm::<Real>::sin(t2);
+    let t5 = t2 + q[2];
+    let t6 = libm::Libm::<Real>::cos(t5);
+    let t7 = libm::Libm::<Real>::sin(t5);
+    let t8 = t5 + q[3];
+    let t9 = libm::Libm::<Real>::cos(t8);
+    let t10 = libm::Libm::<Real>::sin(t8);
+    let t11 = t8 + q[4];
+    let t12 = libm::Libm::<Real>::cos(t11);
+    let t13 = libm::Libm::<Real>::sin(t11);
+    let t14 = t11 + q[5];
+    let t15 = libm::Libm::<Real>::cos(t14);
+    let t16 = libm::Libm::<Real>::sin(t14);
+    let t17 = t14 + q[6];
+    let t18 = libm::Libm::<Real>::cos(t17);
+    let t19 = libm::Libm::<Real>::sin(t17);
+    let t20 = t17 + q[7];
+    let t21 = libm::Libm::<Real>::cos(t20);
+    let t22 = libm::Libm::<Real>::sin(t20);
+    let t23 = t20 + q[8];
+    let t24 = libm::Libm::<Real>::cos(t23);
+    let t25 = libm::Libm::<Real>::sin(t23);
+    let t26 = t23 + q[9];
+    let t27 = libm::Libm::<Real>::cos(t26);
+    let t28 = libm::Libm::<Real>::sin(t26);
     [
         Pose {
             rotation: [[c_q0, -s_q0, 0.0], [s_q0, c_q0, 0.0], [0.0, 0.0, 1.0]],
             position: [0.0, 0.0, 0.0],
         },
         Pose {
-            rotation: [[t22, t23, 0.0], [t24, t22, 0.0], [0.0, 0.0, 1.0]],
+            rotation: [[t3, -t4, 0.0], [t4, t3, 0.0], [0.0, 0.0, 1.0]],
             position: [0.1 * c_q0, 0.1 * s_q0, 0.0],
         },
         Pose {
-            rotation: [[t26, t28, 0.0], [t29, t30, 0.0], [0.0, 0.0, 1.0]],
-            position: [0.1 * (c_q0 + t22), 0.1 * (s_q0 + t24), 0.0],
+            rotation: [[t6, -t7, 0.0], [t7, t6, 0.0], [0.0, 0.0, 1.0]],
+            position: [0.1 * (c_q0 + t3), 0.1 * (s_q0 + t4), 0.0],
         },
         Pose {
-            rotation: [[t31, t32, 0.0], [t33, t34, 0.0], [0.0, 0.0, 1.0]],
-            position: [0.1 * (c_q0 + t22 + t26), 0.1 * (s_q0 + t24 + t29), 0.0],
+            rotation: [[t9, -t10, 0.0], [t10, t9, 0.0], [0.0, 0.0, 1.0]],
+            position: [0.1 * (c_q0 + t3 + t6), 0.1 * (s_q0 + t4 + t7), 0.0],
         },
         Pose {
-            rotation: [[t35, t36, 0.0], [t37, t38, 0.0], [0.0, 0.0, 1.0]],
+            rotation: [[t12, -t13, 0.0], [t13, t12, 0.0], [0.0, 0.0, 1.0]],
+            position: [0.1 * (c_q0 + t3 + t6 + t9), 0.1 * (s_q0 + t4 + t7 + t10), 0.0],
+        },
+        Pose {
+            rotation: [[t15, -t16, 0.0], [t16, t15, 0.0], [0.0, 0.0, 1.0]],
             position: [
-                0.1 * (c_q0 + t22 + t26 + t31),
-                0.1 * (s_q0 + t24 + t29 + t33),
+                0.1 * (c_q0 + t3 + t6 + t9 + t12),
+                0.1 * (s_q0 + t4 + t7 + t10 + t13),
                 0.0,
             ],
         },
         Pose {
-            rotation: [[t39, t40, 0.0], [t41, t42, 0.0], [0.0, 0.0, 1.0]],
+            rotation: [[t18, -t19, 0.0], [t19, t18, 0.0], [0.0, 0.0, 1.0]],
             position: [
-                0.1 * (c_q0 + t22 + t26 + t31 + t35),
-                0.1 * (s_q0 + t24 + t29 + t33 + t37),
+                0.1 * (c_q0 + t3 + t6 + t9 + t12 + t15),
+                0.1 * (s_q0 + t4 + t7 + t10 + t13 + t16),
                 0.0,
             ],
         },
         Pose {
-            rotation: [[t43, t44, 0.0], [t45, t46, 0.0], [0.0, 0.0, 1.0]],
+            rotation: [[t21, -t22, 0.0], [t22, t21, 0.0], [0.0, 0.0, 1.0]],
             position: [
-                0.1 * (c_q0 + t22 + t26 + t31 + t35 + t39),
-                0.1 * (s_q0 + t24 + t29 + t33 + t37 + t41),
+                0.1 * (c_q0 + t3 + t6 + t9 + t12 + t15 + t18),
+                0.1 * (s_q0 + t4 + t7 + t10 + t13 + t16 + t19),
                 0.0,
             ],
         },
         Pose {
-            rotation: [[t47, t48, 0.0], [t49, t50, 0.0], [0.0, 0.0, 1.0]],
+            rotation: [[t24, -t25, 0.0], [t25, t24, 0.0], [0.0, 0.0, 1.0]],
             position: [
-                0.1 * (c_q0 + t22 + t26 + t31 + t35 + t39 + t43),
-                0.1 * (s_q0 + t24 + t29 + t33 + t37 + t41 + t45),
+                0.1 * (c_q0 + t3 + t6 + t9 + t12 + t15 + t18 + t21),
+                0.1 * (s_q0 + t4 + t7 + t10 + t13 + t16 + t19 + t22),
                 0.0,
             ],
         },
         Pose {
-            rotation: [[t51, t52, 0.0], [t53, t54, 0.0], [0.0, 0.0, 1.0]],
+            rotation: [[t27, -t28, 0.0], [t28, t27, 0.0], [0.0, 0.0, 1.0]],
             position: [
-                0.1 * (c_q0 + t22 + t26 + t31 + t35 + t39 + t43 + t47),
-                0.1 * (s_q0 + t24 + t29 + t33 + t37 + t41 + t45 + t49),
-                0.0,
-            ],
-        },
-        Pose {
-            rotation: [
-                [c_q9 * t51 + s_q9 * t52, c_q9 * t52 - s_q9 * t51, 0.0],
-                [c_q9 * t53 + s_q9 * t54, c_q9 * t54 - s_q9 * t53, 0.0],
-                [0.0, 0.0, 1.0],
-            ],
-            position: [
-                0.1 * (c_q0 + t22 + t26 + t31 + t35 + t39 + t43 + t47 + t51),
-                0.1 * (s_q0 + t24 + t29 + t33 + t37 + t41 + t45 + t49 + t53),
+                0.1 * (c_q0 + t3 + t6 + t9 + t12 + t15 + t18 + t21 + t24),
+                0.1 * (s_q0 + t4 + t7 + t10 + t13 + t16 + t19 + t22 + t25),
                 0.0,
             ],
         },

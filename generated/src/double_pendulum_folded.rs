@@ -22,13 +22,13 @@
 //! | `inverse_dynamics` | 27 | 19 | 0 | 0 | 2 | 2 |
 //! | `mass_matrix` | 7 | 7 | 0 | 0 | 1 | 1 |
 //! | `bias` | 23 | 11 | 0 | 0 | 2 | 2 |
-//! | `gravity` | 12 | 6 | 0 | 0 | 2 | 2 |
+//! | `gravity` | 6 | 5 | 0 | 0 | 2 | 2 |
 //! | `forward_dynamics` | 49 | 30 | 1 | 0 | 2 | 2 |
 //! | `coriolis_matrix` | 21 | 11 | 0 | 0 | 1 | 1 |
 //! | `energy` | 25 | 15 | 0 | 0 | 2 | 2 |
-//! | `body_poses` | 6 | 7 | 0 | 0 | 2 | 2 |
+//! | `body_poses` | 2 | 5 | 0 | 0 | 2 | 2 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `body_jacobians` | 10 | 6 | 0 | 0 | 2 | 2 |
+//! | `body_jacobians` | 2 | 2 | 0 | 0 | 1 | 1 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 /// The floating-point type of every input, output and parameter:
@@ -233,8 +233,8 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
-    mul: 12,
-    add: 6,
+    mul: 6,
+    add: 5,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -253,14 +253,13 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let p = &d.params;
     let s_q0 = libm::Libm::<Real>::sin(q[0]);
     let c_q0 = libm::Libm::<Real>::cos(q[0]);
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let t4 = 9.81 * (s_q0 * c_q1 + c_q0 * s_q1);
-    let t5 = 9.81 * (c_q0 * c_q1 - s_q0 * s_q1);
+    let t2 = q[0] + q[1];
+    let t3 = libm::Libm::<Real>::sin(t2);
+    let t4 = libm::Libm::<Real>::cos(t2);
     [
-        0.00000569152735461 * c_q0 + 0.0000000000643853298 * t5 - 0.4204005295716 * s_q0
-            - 0.0335304944 * t4,
-        0.0000000000643853298 * t5 - 0.0335304944 * t4,
+        0.00000569152735461 * c_q0 + 0.000000000631620085338 * t4
+            - 0.4204005295716 * s_q0 - 0.328934150064 * t3,
+        0.000000000631620085338 * t4 - 0.328934150064 * t3,
     ]
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
@@ -414,8 +413,8 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_POSES: OpCount = OpCount {
-    mul: 6,
-    add: 7,
+    mul: 2,
+    add: 5,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -434,18 +433,16 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let p = &d.params;
     let s_q0 = libm::Libm::<Real>::sin(q[0]);
     let c_q0 = libm::Libm::<Real>::cos(q[0]);
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let t4 = s_q0 * c_q1;
-    let t5 = c_q0 * s_q1;
-    let t6 = c_q0 * c_q1 - s_q0 * s_q1;
+    let t2 = q[0] + q[1];
+    let t3 = libm::Libm::<Real>::sin(t2);
+    let t4 = libm::Libm::<Real>::cos(t2);
     [
         Pose {
             rotation: [[1.0, 0.0, 0.0], [0.0, c_q0, -s_q0], [0.0, s_q0, c_q0]],
             position: [0.0060872, 0.0, 0.035],
         },
         Pose {
-            rotation: [[1.0, 0.0, 0.0], [0.0, t6, -t4 - t5], [0.0, t4 + t5, t6]],
+            rotation: [[1.0, 0.0, 0.0], [0.0, t4, -t3], [0.0, t3, t4]],
             position: [0.0290872, -(0.1 * s_q0), 0.1 * c_q0 + 0.035],
         },
     ]
@@ -481,12 +478,12 @@ pub fn coordinate_rates_with(
 }
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
-    mul: 10,
-    add: 6,
+    mul: 2,
+    add: 2,
     div: 0,
     sqrt: 0,
-    sin: 2,
-    cos: 2,
+    sin: 1,
+    cos: 1,
 };
 ///For every body (order of `BODY_NAMES`), the geometric Jacobian: rows 0–2 map
 ///q̇ to the velocity of the body-frame origin, rows 3–5 to the angular velocity,
@@ -504,17 +501,12 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let p = &d.params;
     let s_q0 = libm::Libm::<Real>::sin(q[0]);
     let c_q0 = libm::Libm::<Real>::cos(q[0]);
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let t4 = s_q0 * c_q1;
-    let t5 = c_q0 * s_q1;
-    let t6 = c_q0 * c_q1 - s_q0 * s_q1;
     [
         [[0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [1.0, 0.0], [0.0, 0.0], [0.0, 0.0]],
         [
             [0.0, 0.0],
-            [0.1 * (s_q1 * (-t4 - t5) - c_q1 * t6), 0.0],
-            [0.1 * (s_q1 * t6 - c_q1 * (t4 + t5)), 0.0],
+            [-(0.1 * c_q0), 0.0],
+            [-(0.1 * s_q0), 0.0],
             [1.0, 1.0],
             [0.0, 0.0],
             [0.0, 0.0],

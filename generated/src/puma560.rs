@@ -24,9 +24,9 @@
 //! | `bias` | 266 | 175 | 0 | 0 | 5 | 5 |
 //! | `gravity` | 56 | 27 | 0 | 0 | 4 | 4 |
 //! | `forward_dynamics` | 610 | 389 | 5 | 0 | 5 | 5 |
-//! | `coriolis_matrix` | 841 | 536 | 0 | 0 | 5 | 5 |
+//! | `coriolis_matrix` | 822 | 513 | 0 | 0 | 6 | 6 |
 //! | `energy` | 138 | 89 | 0 | 0 | 5 | 5 |
-//! | `body_poses` | 75 | 44 | 0 | 0 | 6 | 6 |
+//! | `body_poses` | 71 | 41 | 0 | 0 | 6 | 6 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `body_jacobians` | 309 | 172 | 0 | 0 | 6 | 6 |
 
@@ -1209,12 +1209,12 @@ pub fn forward_dynamics_with(
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 841,
-    add: 536,
+    mul: 822,
+    add: 513,
     div: 0,
     sqrt: 0,
-    sin: 5,
-    cos: 5,
+    sin: 6,
+    cos: 6,
 };
 ///The Coriolis matrix C(q, q̇): `C q̇ + g = bias` and `Ṁ − 2C` is skew-symmetric,
 ///as passivity-based controllers need (the Christoffel matrix when every velocity
@@ -1239,432 +1239,421 @@ pub fn coriolis_matrix_with(
     let t3 = qd[0] * c_q1;
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t6 = qd[0] * s_q1 * c_q2;
-    let t7 = qd[0] * c_q1 * s_q2;
-    let t8 = t6 + t7;
-    let t9 = qd[0] * s_q1 * s_q2;
-    let t10 = qd[0] * c_q1 * c_q2;
-    let t11 = t10 - t9;
-    let t12 = qd[1] + qd[2];
+    let t6 = qd[1] + qd[2];
     let s_q3 = libm::Libm::<Real>::sin(q[3]);
     let c_q3 = libm::Libm::<Real>::cos(q[3]);
-    let t15 = t8 * c_q3;
-    let t16 = t12 * s_q3;
-    let t17 = t15 - t16;
-    let t18 = t8 * s_q3;
-    let t19 = t12 * c_q3;
-    let t20 = -t18 - t19;
-    let t21 = p.d4 * t12;
-    let t22 = p.d4 * t8 - p.a3 * t11;
-    let t23 = t11 + qd[3];
+    let t9 = t6 * s_q3;
+    let t10 = t6 * c_q3;
+    let t11 = p.d4 * t6;
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
-    let t26 = t17 * c_q4;
-    let t27 = t23 * s_q4;
-    let t28 = t26 + t27;
-    let t29 = t17 * s_q4;
-    let t30 = t23 * c_q4;
-    let t31 = t30 - t29;
-    let t32 = qd[4] - t20;
     let s_q5 = libm::Libm::<Real>::sin(q[5]);
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
-    let t35 = t28 * c_q5;
-    let t36 = t32 * s_q5;
-    let t37 = t35 - t36;
-    let t38 = -(t28 * s_q5) - t32 * c_q5;
-    let t39 = t31 + qd[5];
-    let t40 = 0.006 * t2 - 0.068 * t3;
-    let t41 = 0.006 * s_q1 - 0.068 * c_q1;
-    let t42 = s_q1 * c_q2 + c_q1 * s_q2;
-    let t43 = c_q1 * c_q2 - s_q1 * s_q2;
-    let t44 = c_q3 * c_q4 * t42 + s_q4 * t43;
-    let t45 = c_q5 * t44 - s_q3 * s_q5 * t42;
-    let t46 = -(s_q5 * t44) - s_q3 * c_q5 * t42;
-    let t47 = c_q4 * t43 - c_q3 * s_q4 * t42;
-    let t48 = -(s_q3 * c_q4 * c_q5) - c_q3 * s_q5;
-    let t49 = s_q3 * c_q4 * s_q5 - c_q3 * c_q5;
-    let t50 = c_q1 * qd[1];
-    let t51 = p.m2 * (-(s_q1 * t40) - qd[0] * s_q1 * t41);
-    let t52 = s_q1 * qd[1];
-    let t53 = p.m2
-        * (0.006 * t50 + 0.068 * t52 + s_q1 * (0.068 * qd[1] - 0.2275 * t2)
+    let t16 = 0.006 * t2 - 0.068 * t3;
+    let t17 = 0.006 * s_q1 - 0.068 * c_q1;
+    let t18 = -(s_q3 * c_q4 * c_q5) - c_q3 * s_q5;
+    let t19 = s_q3 * c_q4 * s_q5 - c_q3 * c_q5;
+    let t20 = c_q1 * qd[1];
+    let t21 = p.m2 * (-(s_q1 * t16) - qd[0] * s_q1 * t17);
+    let t22 = s_q1 * qd[1];
+    let t23 = p.m2
+        * (0.006 * t20 + 0.068 * t22 + s_q1 * (0.068 * qd[1] - 0.2275 * t2)
             - c_q1 * (0.2275 * t3 - 0.006 * qd[1])
             - 0.2275 * (qd[0] * (s_q1 * s_q1) + qd[0] * (c_q1 * c_q1)));
-    let t54 = t12 * t43;
-    let t55 = qd[2] * t43 + c_q1 * qd[1] * c_q2 - s_q1 * qd[1] * s_q2;
-    let t56 = t8 * t42;
-    let t57 = p.a2 * qd[0] * (c_q1 * c_q1) * s_q2;
-    let t58 = p.a2 * qd[0] * s_q1 * c_q1 * c_q2;
-    let t59 = p.m3 * (0.0141 * (t54 - t55) + 2.0 * (t57 + t58) - 0.14 * t56);
-    let t60 = s_q1 * (p.a2 * qd[1] - p.d3 * qd[0] * s_q1);
-    let t61 = p.d3 * qd[0] * (s_q1 * s_q1);
-    let t62 = p.d3 * qd[0] * (c_q1 * c_q1);
-    let t63 = p.a2 * s_q1 * qd[1];
-    let t64 = p.m3
-        * (0.07 * t55 + t60 + t63 - 0.0282 * t56 - t61
-            - (0.0141 * t11 - 0.07 * t12) * t43 - 2.0 * t62 - 0.0141 * (t11 * t43));
-    let t65 = t20 * t43 - s_q3 * t23 * t42;
-    let t66 = c_q3 * t55 - s_q3 * qd[3] * t42;
-    let t67 = p.d4 * t42 - p.a3 * t43;
-    let t68 = p.a2 * qd[0] * (c_q1 * c_q1) * c_q2;
-    let t69 = p.a2 * qd[0] * s_q1 * c_q1 * s_q2;
-    let t70 = t22 * t43 + t11 * t67 + 2.0 * (t69 - t68);
-    let t71 = s_q3 * t70;
-    let t72 = -(qd[2] * t42) - c_q1 * qd[1] * s_q2 - s_q1 * qd[1] * c_q2;
-    let t73 = t60 + t63 + p.a3 * t12 * t42 + p.d4 * t12 * t43 + p.d4 * t55 - t61
-        - p.a3 * t72 - 2.0 * t62;
-    let t74 = c_q3 * t73;
-    let t75 = p.m4 * (0.019 * (t65 - t66) - t71 - t74);
-    let t76 = qd[4] * t47 + c_q4 * t66 + s_q4 * t72;
-    let t77 = t39 * t46 + t38 * t47;
-    let t78 = c_q3 * qd[3] * t42;
-    let t79 = s_q3 * t55;
-    let t80 = t78 + t79;
-    let t81 = qd[5] * t46 + c_q5 * t76 - s_q5 * t80;
-    let t82 = c_q3 * t70;
-    let t83 = s_q3 * t73;
-    let t84 = t82 - t83;
-    let t85 = t22 * t42;
-    let t86 = t8 * t67;
-    let t87 = 2.0 * (t57 + t58) - t85 - t86;
-    let t88 = c_q4 * t84 + s_q4 * t87;
-    let t89 = t71 + t74;
-    let t90 = 0.032 * (t77 - t81) - s_q5 * t88 - c_q5 * t89;
-    let t91 = 0.00015 * t81 - 0.00011 * t77 - 0.032 * (p.m6 * t90);
-    let t92 = t39 * t45 + t37 * t47;
-    let t93 = -(qd[5] * t45) - s_q5 * t76 - c_q5 * t80;
-    let t94 = 0.032 * (t92 + t93) + c_q5 * t88 - s_q5 * t89;
-    let t95 = 0.00011 * t92 + 0.00015 * t93 + 0.032 * (p.m6 * t94);
-    let t96 = 0.0001 * (t32 * t47 + s_q3 * t31 * t42) + 0.0003 * t76 + c_q5 * t91
-        - s_q5 * t95;
-    let t97 = c_q4 * t72 - qd[4] * t44 - s_q4 * t66;
-    let t98 = 0.00034 * t97 - 0.0001 * (t32 * t44 + s_q3 * t28 * t42);
-    let t99 = 0.0018 * t66 + c_q4 * t96 - 0.0005 * t65 - 0.019 * t75 - s_q4 * t98;
-    let t100 = c_q3 * t23 * t42 + t17 * t43;
-    let t101 = -t80;
-    let t102 = p.m4 * (t84 + 0.019 * (t100 + t101));
-    let t103 = s_q5 * t91;
-    let t104 = c_q5 * t95;
-    let t105 = 0.0005 * t100 + 0.0018 * t101 + 0.019 * t102 + t103 + t104 - 0.0004 * t80;
-    let t106 = p.m5 * t88 + p.m6 * c_q5 * t94 - p.m6 * s_q5 * t90;
-    let t107 = s_q4 * t84;
-    let t108 = c_q4 * t87;
-    let t109 = p.m5 * (t108 - t107)
-        + p.m6 * (t108 - t107 - 0.064 * (t37 * t45 + t38 * t46));
-    let t110 = t102 + c_q4 * t106 - s_q4 * t109;
-    let t111 = s_q3 * t110;
-    let t112 = t75 + p.m6 * s_q5 * t94 + p.m6 * c_q5 * t90 - p.m5 * t89;
-    let t113 = c_q3 * t112;
-    let t114 = -t111 - t113;
-    let t115 = 0.0635 * t54 + 0.076 * t55 + 0.07 * t64 + c_q3 * t99 + p.d4 * t114
-        - 0.0141 * t59 - s_q3 * t105;
-    let t116 = t12 * t42;
-    let t117 = t11 * t42 + t8 * t43;
-    let t118 = p.m3 * (2.0 * (t69 - t68) + 0.0141 * (t72 + t116) + 0.07 * t117);
-    let t119 = s_q4 * t96;
-    let t120 = c_q4 * t98;
-    let t121 = 0.0238 * t72 + 0.0141 * t118 + t119 + t120 - 0.01 * t116 - p.a3 * t114;
-    let t122 = c_q3 * t110;
-    let t123 = s_q3 * t112;
-    let t124 = t118 + t122 - t123;
-    let t125 = p.m4 * (t87 + 0.038 * (s_q3 * t20 * t42 - c_q3 * t17 * t42));
-    let t126 = s_q4 * t106;
-    let t127 = c_q4 * t109;
-    let t128 = t59 + t125 + t126 + t127;
-    let t129 = s_q2 * t124 + c_q2 * t128;
-    let t130 = p.m2 * (c_q1 * t40 + qd[0] * c_q1 * t41);
-    let t131 = s_q3 * t99;
-    let t132 = c_q3 * t105;
-    let t133 = p.a3 * (t125 + t126 + t127);
-    let t134 = p.d4 * (t122 - t123);
-    let t135 = p.m2 * qd[1];
-    let t136 = p.m2 * (0.136 * t2 + 0.012 * t3);
-    let t137 = p.a2 * qd[1] * s_q2;
-    let t138 = p.m3 * (2.0 * t137 - 0.14 * t12);
-    let t139 = p.a2 * qd[0] * s_q1;
-    let t140 = p.m3 * (0.14 * t11 + 2.0 * t139);
-    let t141 = c_q3 * t23;
-    let t142 = t11 * c_q3 - c_q3 * qd[3];
-    let t143 = p.a2 * qd[1] * c_q2;
-    let t144 = -(2.0 * (p.a3 * t12 + t143));
-    let t145 = s_q3 * t144;
-    let t146 = p.a3 * t8;
-    let t147 = p.d4 * t11;
-    let t148 = -t8;
-    let t149 = p.a3 * t148;
-    let t150 = 2.0 * (t139 + t147) + t146 - t149;
+    let t24 = s_q1 * (p.a2 * qd[1] - p.d3 * qd[0] * s_q1);
+    let t25 = p.d3 * qd[0] * (s_q1 * s_q1);
+    let t26 = p.d3 * qd[0] * (c_q1 * c_q1);
+    let t27 = p.a2 * s_q1 * qd[1];
+    let t28 = p.m2 * (c_q1 * t16 + qd[0] * c_q1 * t17);
+    let t29 = p.m2 * qd[1];
+    let t30 = p.m2 * (0.136 * t2 + 0.012 * t3);
+    let t31 = p.a2 * qd[1] * s_q2;
+    let t32 = p.m3 * (2.0 * t31 - 0.14 * t6);
+    let t33 = p.a2 * qd[0] * s_q1;
+    let t34 = -(2.0 * (p.a3 * t6 + p.a2 * qd[1] * c_q2));
+    let t35 = s_q3 * t34;
+    let t36 = s_q3 * qd[3];
+    let t37 = c_q3 * t34;
+    let t38 = 2.0 * (t31 - t11);
+    let t39 = c_q4 * t38;
+    let t40 = p.m3 * t6;
+    let t41 = p.a3 * t6 * s_q3;
+    let t42 = p.a3 * t6 * c_q3;
+    let t43 = p.d4 * t6 * c_q4;
+    let t44 = q[1] + q[2];
+    let t45 = libm::Libm::<Real>::sin(t44);
+    let t46 = qd[0] * t45;
+    let t47 = libm::Libm::<Real>::cos(t44);
+    let t48 = qd[0] * t47;
+    let t49 = qd[0] * c_q3 * t45;
+    let t50 = t49 - t9;
+    let t51 = qd[0] * s_q3 * t45;
+    let t52 = -t10 - t51;
+    let t53 = p.d4 * qd[0] * t45 - p.a3 * qd[0] * t47;
+    let t54 = qd[3] + t48;
+    let t55 = c_q4 * t50;
+    let t56 = s_q4 * t54;
+    let t57 = t55 + t56;
+    let t58 = s_q4 * t50;
+    let t59 = c_q4 * t54;
+    let t60 = t59 - t58;
+    let t61 = qd[4] - t52;
+    let t62 = c_q5 * t57;
+    let t63 = s_q5 * t61;
+    let t64 = t62 - t63;
+    let t65 = -(s_q5 * t57) - c_q5 * t61;
+    let t66 = t60 + qd[5];
+    let t67 = c_q3 * c_q4 * t45 + s_q4 * t47;
+    let t68 = c_q5 * t67 - s_q3 * s_q5 * t45;
+    let t69 = -(s_q5 * t67) - s_q3 * c_q5 * t45;
+    let t70 = c_q4 * t47 - c_q3 * s_q4 * t45;
+    let t71 = p.d4 * t45 - p.a3 * t47;
+    let t72 = t6 * t47;
+    let t73 = qd[2] * t47 + qd[1] * t47;
+    let t74 = qd[0] * (t45 * t45);
+    let t75 = p.a2 * qd[0] * c_q1 * t45;
+    let t76 = p.m3 * (0.0141 * (t72 - t73) + 2.0 * t75 - 0.14 * t74);
+    let t77 = p.m3
+        * (t24 + t27 + 0.07 * t73 - t25 - t47 * (0.0141 * t48 - 0.07 * t6) - 2.0 * t26
+            - 0.0282 * t74 - 0.0141 * (qd[0] * (t47 * t47)));
+    let t78 = t47 * t52 - s_q3 * t45 * t54;
+    let t79 = c_q3 * t73 - s_q3 * qd[3] * t45;
+    let t80 = p.a2 * qd[0] * c_q1 * t47;
+    let t81 = t47 * t53 + qd[0] * t47 * t71 - 2.0 * t80;
+    let t82 = s_q3 * t81;
+    let t83 = -(qd[2] * t45) - qd[1] * t45;
+    let t84 = t24 + t27 + p.a3 * t6 * t45 + p.d4 * t6 * t47 + p.d4 * t73 - t25
+        - p.a3 * t83 - 2.0 * t26;
+    let t85 = c_q3 * t84;
+    let t86 = p.m4 * (0.019 * (t78 - t79) - t82 - t85);
+    let t87 = qd[4] * t70 + c_q4 * t79 + s_q4 * t83;
+    let t88 = t66 * t69 + t65 * t70;
+    let t89 = c_q3 * qd[3] * t45;
+    let t90 = s_q3 * t73;
+    let t91 = t89 + t90;
+    let t92 = qd[5] * t69 + c_q5 * t87 - s_q5 * t91;
+    let t93 = c_q3 * t81;
+    let t94 = s_q3 * t84;
+    let t95 = t93 - t94;
+    let t96 = t45 * t53;
+    let t97 = qd[0] * t45 * t71;
+    let t98 = 2.0 * t75 - t96 - t97;
+    let t99 = c_q4 * t95 + s_q4 * t98;
+    let t100 = t82 + t85;
+    let t101 = 0.032 * (t88 - t92) - s_q5 * t99 - c_q5 * t100;
+    let t102 = 0.00015 * t92 - 0.00011 * t88 - 0.032 * (p.m6 * t101);
+    let t103 = t66 * t68 + t64 * t70;
+    let t104 = -(qd[5] * t68) - s_q5 * t87 - c_q5 * t91;
+    let t105 = 0.032 * (t103 + t104) + c_q5 * t99 - s_q5 * t100;
+    let t106 = 0.00011 * t103 + 0.00015 * t104 + 0.032 * (p.m6 * t105);
+    let t107 = 0.0001 * (t61 * t70 + s_q3 * t45 * t60) + 0.0003 * t87 + c_q5 * t102
+        - s_q5 * t106;
+    let t108 = c_q4 * t83 - qd[4] * t67 - s_q4 * t79;
+    let t109 = 0.00034 * t108 - 0.0001 * (t61 * t67 + s_q3 * t45 * t57);
+    let t110 = 0.0018 * t79 + c_q4 * t107 - 0.0005 * t78 - 0.019 * t86 - s_q4 * t109;
+    let t111 = c_q3 * t45 * t54 + t47 * t50;
+    let t112 = -t91;
+    let t113 = p.m4 * (t95 + 0.019 * (t111 + t112));
+    let t114 = s_q5 * t102;
+    let t115 = c_q5 * t106;
+    let t116 = 0.0005 * t111 + 0.0018 * t112 + 0.019 * t113 + t114 + t115 - 0.0004 * t91;
+    let t117 = p.m5 * t99 + p.m6 * c_q5 * t105 - p.m6 * s_q5 * t101;
+    let t118 = s_q4 * t95;
+    let t119 = c_q4 * t98;
+    let t120 = p.m5 * (t119 - t118)
+        + p.m6 * (t119 - t118 - 0.064 * (t64 * t68 + t65 * t69));
+    let t121 = t113 + c_q4 * t117 - s_q4 * t120;
+    let t122 = s_q3 * t121;
+    let t123 = t86 + p.m6 * s_q5 * t105 + p.m6 * c_q5 * t101 - p.m5 * t100;
+    let t124 = c_q3 * t123;
+    let t125 = -t122 - t124;
+    let t126 = 0.0635 * t72 + 0.076 * t73 + 0.07 * t77 + c_q3 * t110 + p.d4 * t125
+        - 0.0141 * t76 - s_q3 * t116;
+    let t127 = t6 * t45;
+    let t128 = qd[0] * t45 * t47;
+    let t129 = p.m3 * (0.0141 * (t83 + t127) + 0.14 * t128 - 2.0 * t80);
+    let t130 = s_q4 * t107;
+    let t131 = c_q4 * t109;
+    let t132 = 0.0238 * t83 + 0.0141 * t129 + t130 + t131 - 0.01 * t127 - p.a3 * t125;
+    let t133 = c_q3 * t121;
+    let t134 = s_q3 * t123;
+    let t135 = t129 + t133 - t134;
+    let t136 = p.m4 * (t98 + 0.038 * (s_q3 * t45 * t52 - c_q3 * t45 * t50));
+    let t137 = s_q4 * t117;
+    let t138 = c_q4 * t120;
+    let t139 = t76 + t136 + t137 + t138;
+    let t140 = s_q2 * t135 + c_q2 * t139;
+    let t141 = s_q3 * t110;
+    let t142 = c_q3 * t116;
+    let t143 = p.a3 * (t136 + t137 + t138);
+    let t144 = p.d4 * (t133 - t134);
+    let t145 = p.m3 * (2.0 * t33 + 0.14 * t48);
+    let t146 = c_q3 * t54;
+    let t147 = qd[0] * c_q3 * t47 - c_q3 * qd[3];
+    let t148 = p.a3 * qd[0] * t45;
+    let t149 = p.d4 * qd[0] * t47;
+    let t150 = 2.0 * (t33 + t148 + t149);
     let t151 = c_q3 * t150;
-    let t152 = p.m4 * (-(0.019 * (t141 + t142)) - t145 - t151);
-    let t153 = s_q3 * s_q4 * t32 + c_q3 * t31;
-    let t154 = s_q3 * s_q4 * qd[4] + c_q4 * t142 + s_q4 * t148;
-    let t155 = t39 * t49 + s_q3 * s_q4 * t38;
-    let t156 = s_q3 * qd[3];
-    let t157 = t11 * s_q3;
-    let t158 = t157 - t156;
-    let t159 = qd[5] * t49 + c_q5 * t154 - s_q5 * t158;
-    let t160 = c_q3 * t144;
-    let t161 = s_q3 * t150;
-    let t162 = t160 - t161;
-    let t163 = 2.0 * (t137 - t21);
-    let t164 = c_q4 * t162 + s_q4 * t163;
-    let t165 = t145 + t151;
-    let t166 = 0.032 * (t155 - t159) - s_q5 * t164 - c_q5 * t165;
-    let t167 = 0.00015 * t159 - 0.00011 * t155 - 0.032 * (p.m6 * t166);
-    let t168 = t39 * t48 + s_q3 * s_q4 * t37;
-    let t169 = -(qd[5] * t48) - s_q5 * t154 - c_q5 * t158;
-    let t170 = 0.032 * (t168 + t169) + c_q5 * t164 - s_q5 * t165;
-    let t171 = 0.00011 * t168 + 0.00015 * t169 + 0.032 * (p.m6 * t170);
-    let t172 = 0.0001 * t153 + 0.0003 * t154 + c_q5 * t167 - s_q5 * t171;
-    let t173 = s_q3 * c_q4 * qd[4] + c_q4 * t148 - s_q4 * t142;
-    let t174 = 0.00034 * t173 - 0.0001 * (c_q3 * t28 - s_q3 * c_q4 * t32);
-    let t175 = s_q4 * t174;
-    let t176 = 0.0005 * t141 + 0.0018 * t142 + c_q4 * t172 - 0.019 * t152 - t175;
-    let t177 = s_q3 * t23;
-    let t178 = -t158;
-    let t179 = p.m4 * (t162 + 0.019 * (t178 - t177));
-    let t180 = s_q5 * t167;
-    let t181 = c_q5 * t171;
-    let t182 = 0.0018 * t178 + 0.019 * t179 + t180 + t181 - 0.0004 * t158
-        - 0.0005 * t177;
-    let t183 = p.m5 * t164 + p.m6 * c_q5 * t170 - p.m6 * s_q5 * t166;
-    let t184 = s_q4 * t162;
-    let t185 = c_q4 * t163;
-    let t186 = t37 * t48;
-    let t187 = t38 * t49;
-    let t188 = p.m5 * (t185 - t184) + p.m6 * (t185 - t184 - 0.064 * (t186 + t187));
-    let t189 = t179 + c_q4 * t183 - s_q4 * t188;
-    let t190 = s_q3 * t189;
-    let t191 = t152 + p.m6 * s_q5 * t170 + p.m6 * c_q5 * t166 - p.m5 * t165;
-    let t192 = c_q3 * t191;
-    let t193 = -t190 - t192;
-    let t194 = 0.1395 * t11 + 0.07 * t140 + c_q3 * t176 + p.d4 * t193 - 0.0141 * t138
-        - s_q3 * t182;
-    let t195 = p.m3 * (0.0141 * (t8 + t148) - 2.0 * t143);
-    let t196 = s_q4 * t172;
-    let t197 = c_q4 * t174;
-    let t198 = 0.0238 * t148 + 0.0141 * t195 + t196 + t197 - 0.01 * t8 - p.a3 * t193;
-    let t199 = c_q3 * t189;
-    let t200 = s_q3 * t191;
-    let t201 = t195 + t199 - t200;
-    let t202 = s_q3 * t17;
-    let t203 = c_q3 * t20;
-    let t204 = p.m4 * (t163 + 0.038 * (t202 + t203));
-    let t205 = s_q4 * t183;
-    let t206 = c_q4 * t188;
-    let t207 = t138 + t204 + t205 + t206;
-    let t208 = s_q2 * t201 + c_q2 * t207;
-    let t209 = s_q3 * t176;
-    let t210 = c_q3 * t182;
-    let t211 = p.a3 * (t204 + t205 + t206);
-    let t212 = p.d4 * (t199 - t200);
-    let t213 = 0.00002 * t173;
-    let t214 = p.m3 * t12;
-    let t215 = p.m3 * t11;
-    let t216 = p.a3 * t12 * s_q3;
-    let t217 = t146 + 2.0 * t147 - t149;
-    let t218 = c_q3 * t217;
-    let t219 = p.m4 * (2.0 * t216 - 0.019 * (t141 + t142) - t218);
-    let t220 = p.a3 * t12 * c_q3;
-    let t221 = s_q3 * t217;
-    let t222 = -(2.0 * t220) - t221;
-    let t223 = c_q4 * t222 - 2.0 * (p.d4 * t12 * s_q4);
-    let t224 = t218 - 2.0 * t216;
-    let t225 = 0.032 * (t155 - t159) - s_q5 * t223 - c_q5 * t224;
-    let t226 = 0.00015 * t159 - 0.00011 * t155 - 0.032 * (p.m6 * t225);
-    let t227 = 0.032 * (t168 + t169) + c_q5 * t223 - s_q5 * t224;
-    let t228 = 0.00011 * t168 + 0.00015 * t169 + 0.032 * (p.m6 * t227);
-    let t229 = 0.0001 * t153 + 0.0003 * t154 + c_q5 * t226 - s_q5 * t228;
-    let t230 = 0.0005 * t141 + 0.0018 * t142 + c_q4 * t229 - t175 - 0.019 * t219;
-    let t231 = p.m4 * (t222 + 0.019 * (t178 - t177));
-    let t232 = s_q5 * t226;
-    let t233 = c_q5 * t228;
-    let t234 = 0.0018 * t178 + 0.019 * t231 + t232 + t233 - 0.0004 * t158
-        - 0.0005 * t177;
-    let t235 = p.m5 * t223 + p.m6 * c_q5 * t227 - p.m6 * s_q5 * t225;
-    let t236 = s_q4 * t222;
-    let t237 = p.d4 * t12 * c_q4;
-    let t238 = p.m5 * (-t236 - 2.0 * t237)
-        + p.m6 * (-(0.064 * (t186 + t187)) - t236 - 2.0 * t237);
-    let t239 = t231 + c_q4 * t235 - s_q4 * t238;
-    let t240 = s_q3 * t239;
-    let t241 = t219 + p.m6 * s_q5 * t227 + p.m6 * c_q5 * t225 - p.m5 * t224;
-    let t242 = c_q3 * t241;
-    let t243 = -t240 - t242;
-    let t244 = 0.1395 * t11 + 0.001974 * t214 + 0.0098 * t215 + c_q3 * t230 + p.d4 * t243
-        - s_q3 * t234;
-    let t245 = p.m3 * (0.0141 * (t8 + t148));
-    let t246 = s_q4 * t229;
-    let t247 = 0.0238 * t148 + t197 + t246 + 0.0141 * t245 - 0.01 * t8 - p.a3 * t243;
-    let t248 = c_q3 * t239;
-    let t249 = s_q3 * t241;
-    let t250 = t245 + t248 - t249;
-    let t251 = p.m4 * (0.038 * (t202 + t203) - 2.0 * t21);
-    let t252 = s_q4 * t235;
-    let t253 = c_q4 * t238;
-    let t254 = t251 + t252 + t253 - 0.14 * t214;
-    let t255 = s_q2 * t250 + c_q2 * t254;
-    let t256 = s_q3 * t230;
-    let t257 = c_q3 * t234;
-    let t258 = p.a3 * (t251 + t252 + t253);
-    let t259 = p.d4 * (t248 - t249);
-    let t260 = c_q4 * qd[4] + t20 * c_q4;
-    let t261 = c_q4 * t38 - s_q4 * s_q5 * t39;
-    let t262 = c_q5 * t260 - s_q4 * s_q5 * qd[5] - t17 * s_q5;
-    let t263 = 0.032 * (t261 - t262);
-    let t264 = 0.00015 * t262 - 0.00011 * t261 - 0.032 * (p.m6 * t263);
-    let t265 = s_q4 * c_q5 * t39 + c_q4 * t37;
-    let t266 = -(s_q4 * c_q5 * qd[5]) - s_q5 * t260 - t17 * c_q5;
-    let t267 = 0.032 * (t265 + t266);
-    let t268 = 0.00011 * t265 + 0.00015 * t266 + 0.032 * (p.m6 * t267);
-    let t269 = 0.0001 * (c_q4 * t32) + 0.0003 * t260 + c_q5 * t264 - s_q5 * t268;
-    let t270 = -(s_q4 * qd[4]) - t20 * s_q4;
-    let t271 = 0.00034 * t270 - 0.0001 * (s_q4 * t32);
-    let t272 = 0.0013 * t20 + c_q4 * t269 - s_q4 * t271;
-    let t273 = -t17;
-    let t274 = p.m4 * (0.019 * (t17 + t273));
-    let t275 = s_q5 * t264;
-    let t276 = c_q5 * t268;
-    let t277 = 0.0001 * t17 + 0.0018 * t273 + 0.019 * t274 + t275 + t276;
-    let t278 = p.m6 * c_q5 * t267 - p.m6 * s_q5 * t263;
-    let t279 = 0.064 * (s_q4 * s_q5 * t38 - s_q4 * c_q5 * t37);
-    let t280 = t274 + c_q4 * t278 - p.m6 * s_q4 * t279;
-    let t281 = p.m6 * s_q5 * t267 + p.m6 * c_q5 * t263;
-    let t282 = -(s_q3 * t280) - c_q3 * t281;
-    let t283 = c_q3 * t272 + p.d4 * t282 - s_q3 * t277;
-    let t284 = s_q4 * t269;
-    let t285 = c_q4 * t271;
-    let t286 = t284 + t285 - p.a3 * t282;
-    let t287 = c_q3 * t280 - s_q3 * t281;
-    let t288 = s_q4 * t278 + p.m6 * c_q4 * t279;
-    let t289 = s_q2 * t287 + c_q2 * t288;
-    let t290 = s_q3 * t272;
-    let t291 = c_q3 * t277;
-    let t292 = p.a3 * t288;
-    let t293 = p.d4 * t287;
-    let t294 = c_q5 * t39;
-    let t295 = t31 * c_q5 - c_q5 * qd[5];
-    let t296 = -(0.032 * (t294 + t295));
-    let t297 = 0.00011 * t294 + 0.00015 * t295 - 0.032 * (p.m6 * t296);
-    let t298 = s_q5 * t39;
-    let t299 = s_q5 * qd[5] - t31 * s_q5;
-    let t300 = 0.032 * (t299 - t298);
-    let t301 = 0.00015 * t299 + 0.032 * (p.m6 * t300) - 0.00011 * t298;
-    let t302 = 0.0004 * t31 + c_q5 * t297 - s_q5 * t301;
-    let t303 = -t28;
-    let t304 = 0.00034 * t303 - 0.0001 * t28;
-    let t305 = c_q4 * t302 - s_q4 * t304;
-    let t306 = s_q5 * t297;
-    let t307 = c_q5 * t301;
-    let t308 = t306 + t307;
-    let t309 = p.m6 * c_q5 * t300 - p.m6 * s_q5 * t296;
-    let t310 = c_q5 * t38;
-    let t311 = 0.064 * (s_q5 * t37 + t310);
-    let t312 = c_q4 * t309 - p.m6 * s_q4 * t311;
-    let t313 = p.m6 * s_q5 * t300 + p.m6 * c_q5 * t296;
-    let t314 = -(s_q3 * t312) - c_q3 * t313;
-    let t315 = c_q3 * t305 + p.d4 * t314 - s_q3 * t308;
-    let t316 = s_q4 * t302;
-    let t317 = c_q4 * t304;
-    let t318 = t316 + t317 - p.a3 * t314;
-    let t319 = c_q3 * t312 - s_q3 * t313;
-    let t320 = s_q4 * t309 + p.m6 * c_q4 * t311;
-    let t321 = s_q2 * t319 + c_q2 * t320;
-    let t322 = s_q3 * t305;
-    let t323 = c_q3 * t308;
-    let t324 = p.a3 * t320;
-    let t325 = p.d4 * t319;
-    let t326 = -t37;
-    let t327 = 0.032 * (t37 + t326);
-    let t328 = 0.00011 * t37 + 0.00015 * t326 + 0.032 * (p.m6 * t327);
-    let t329 = 0.00004 * t310 - s_q5 * t328;
-    let t330 = s_q5 * t38;
-    let t331 = c_q5 * t328;
-    let t332 = 0.00004 * t330 + t331;
-    let t333 = -(p.m6 * s_q3 * c_q4 * c_q5 * t327) - p.m6 * c_q3 * s_q5 * t327;
-    let t334 = c_q3 * c_q4 * t329 + p.d4 * t333 - s_q3 * t332;
-    let t335 = s_q4 * t329;
-    let t336 = t335 - p.a3 * t333;
-    let t337 = p.m6 * c_q3 * c_q4 * c_q5 * t327 - p.m6 * s_q3 * s_q5 * t327;
-    let t338 = s_q2 * t337 + p.m6 * c_q2 * s_q4 * c_q5 * t327;
-    let t339 = s_q3 * c_q4 * t329;
-    let t340 = c_q3 * t332;
-    let t341 = p.d4 * t337;
-    let t342 = s_q4 * c_q5 * t327 * d.k16;
+    let t152 = p.m4 * (-t35 - t151 - 0.019 * (t146 + t147));
+    let t153 = s_q3 * s_q4 * t61 + c_q3 * t60;
+    let t154 = s_q3 * s_q4 * qd[4] + c_q4 * t147 - qd[0] * s_q4 * t45;
+    let t155 = t19 * t66 + s_q3 * s_q4 * t65;
+    let t156 = qd[0] * s_q3 * t47;
+    let t157 = t156 - t36;
+    let t158 = qd[5] * t19 + c_q5 * t154 - s_q5 * t157;
+    let t159 = s_q3 * t150;
+    let t160 = t37 - t159;
+    let t161 = s_q4 * t38 + c_q4 * t160;
+    let t162 = t35 + t151;
+    let t163 = 0.032 * (t155 - t158) - s_q5 * t161 - c_q5 * t162;
+    let t164 = 0.00015 * t158 - 0.00011 * t155 - 0.032 * (p.m6 * t163);
+    let t165 = t18 * t66 + s_q3 * s_q4 * t64;
+    let t166 = -(qd[5] * t18) - s_q5 * t154 - c_q5 * t157;
+    let t167 = 0.032 * (t165 + t166) + c_q5 * t161 - s_q5 * t162;
+    let t168 = 0.00011 * t165 + 0.00015 * t166 + 0.032 * (p.m6 * t167);
+    let t169 = 0.0001 * t153 + 0.0003 * t154 + c_q5 * t164 - s_q5 * t168;
+    let t170 = s_q3 * c_q4 * qd[4] - s_q4 * t147 - qd[0] * c_q4 * t45;
+    let t171 = 0.00034 * t170 - 0.0001 * (c_q3 * t57 - s_q3 * c_q4 * t61);
+    let t172 = s_q4 * t171;
+    let t173 = 0.0005 * t146 + 0.0018 * t147 + c_q4 * t169 - 0.019 * t152 - t172;
+    let t174 = s_q3 * t54;
+    let t175 = -t157;
+    let t176 = p.m4 * (t160 + 0.019 * (t175 - t174));
+    let t177 = s_q5 * t164;
+    let t178 = c_q5 * t168;
+    let t179 = 0.0018 * t175 + 0.019 * t176 + t177 + t178 - 0.0004 * t157
+        - 0.0005 * t174;
+    let t180 = p.m5 * t161 + p.m6 * c_q5 * t167 - p.m6 * s_q5 * t163;
+    let t181 = s_q4 * t160;
+    let t182 = t18 * t64;
+    let t183 = t19 * t65;
+    let t184 = p.m5 * (t39 - t181) + p.m6 * (t39 - t181 - 0.064 * (t182 + t183));
+    let t185 = t176 + c_q4 * t180 - s_q4 * t184;
+    let t186 = s_q3 * t185;
+    let t187 = t152 + p.m6 * s_q5 * t167 + p.m6 * c_q5 * t163 - p.m5 * t162;
+    let t188 = c_q3 * t187;
+    let t189 = -t186 - t188;
+    let t190 = 0.1395 * t48 + 0.07 * t145 + c_q3 * t173 + p.d4 * t189 - 0.0141 * t32
+        - s_q3 * t179;
+    let t191 = s_q4 * t169;
+    let t192 = c_q4 * t171;
+    let t193 = c_q3 * t185;
+    let t194 = s_q3 * t187;
+    let t195 = s_q3 * t50;
+    let t196 = c_q3 * t52;
+    let t197 = p.m4 * (t38 + 0.038 * (t195 + t196));
+    let t198 = s_q4 * t180;
+    let t199 = c_q4 * t184;
+    let t200 = t32 + t197 + t198 + t199;
+    let t201 = s_q3 * t173;
+    let t202 = c_q3 * t179;
+    let t203 = p.a3 * (t197 + t198 + t199);
+    let t204 = p.d4 * (t193 - t194);
+    let t205 = 0.00002 * t170;
+    let t206 = p.m3 * qd[0] * t47;
+    let t207 = 2.0 * (t148 + t149);
+    let t208 = c_q3 * t207;
+    let t209 = p.m4 * (2.0 * t41 - 0.019 * (t146 + t147) - t208);
+    let t210 = s_q3 * t207;
+    let t211 = -(2.0 * t42) - t210;
+    let t212 = c_q4 * t211 - 2.0 * (p.d4 * t6 * s_q4);
+    let t213 = t208 - 2.0 * t41;
+    let t214 = 0.032 * (t155 - t158) - s_q5 * t212 - c_q5 * t213;
+    let t215 = 0.00015 * t158 - 0.00011 * t155 - 0.032 * (p.m6 * t214);
+    let t216 = 0.032 * (t165 + t166) + c_q5 * t212 - s_q5 * t213;
+    let t217 = 0.00011 * t165 + 0.00015 * t166 + 0.032 * (p.m6 * t216);
+    let t218 = 0.0001 * t153 + 0.0003 * t154 + c_q5 * t215 - s_q5 * t217;
+    let t219 = 0.0005 * t146 + 0.0018 * t147 + c_q4 * t218 - t172 - 0.019 * t209;
+    let t220 = p.m4 * (t211 + 0.019 * (t175 - t174));
+    let t221 = s_q5 * t215;
+    let t222 = c_q5 * t217;
+    let t223 = 0.0018 * t175 + 0.019 * t220 + t221 + t222 - 0.0004 * t157
+        - 0.0005 * t174;
+    let t224 = p.m5 * t212 + p.m6 * c_q5 * t216 - p.m6 * s_q5 * t214;
+    let t225 = s_q4 * t211;
+    let t226 = p.m5 * (-(2.0 * t43) - t225)
+        + p.m6 * (-(2.0 * t43) - 0.064 * (t182 + t183) - t225);
+    let t227 = t220 + c_q4 * t224 - s_q4 * t226;
+    let t228 = s_q3 * t227;
+    let t229 = t209 + p.m6 * s_q5 * t216 + p.m6 * c_q5 * t214 - p.m5 * t213;
+    let t230 = c_q3 * t229;
+    let t231 = -t228 - t230;
+    let t232 = 0.001974 * t40 + 0.1395 * t48 + 0.0098 * t206 + c_q3 * t219 + p.d4 * t231
+        - s_q3 * t223;
+    let t233 = s_q4 * t218;
+    let t234 = t192 + t233 - 0.0338 * t46 - p.a3 * t231;
+    let t235 = c_q3 * t227 - s_q3 * t229;
+    let t236 = p.m4 * (0.038 * (t195 + t196) - 2.0 * t11);
+    let t237 = s_q4 * t224;
+    let t238 = c_q4 * t226;
+    let t239 = t236 + t237 + t238 - 0.14 * t40;
+    let t240 = s_q2 * t235 + c_q2 * t239;
+    let t241 = s_q3 * t219;
+    let t242 = c_q3 * t223;
+    let t243 = p.a3 * (t236 + t237 + t238);
+    let t244 = p.d4 * t235;
+    let t245 = c_q4 * qd[4] + c_q4 * t52;
+    let t246 = c_q4 * t65 - s_q4 * s_q5 * t66;
+    let t247 = c_q5 * t245 - s_q4 * s_q5 * qd[5] - s_q5 * t50;
+    let t248 = 0.032 * (t246 - t247);
+    let t249 = 0.00015 * t247 - 0.00011 * t246 - 0.032 * (p.m6 * t248);
+    let t250 = s_q4 * c_q5 * t66 + c_q4 * t64;
+    let t251 = -(s_q4 * c_q5 * qd[5]) - s_q5 * t245 - c_q5 * t50;
+    let t252 = 0.032 * (t250 + t251);
+    let t253 = 0.00011 * t250 + 0.00015 * t251 + 0.032 * (p.m6 * t252);
+    let t254 = 0.0001 * (c_q4 * t61) + 0.0003 * t245 + c_q5 * t249 - s_q5 * t253;
+    let t255 = -(s_q4 * qd[4]) - s_q4 * t52;
+    let t256 = 0.00034 * t255 - 0.0001 * (s_q4 * t61);
+    let t257 = 0.0013 * t52 + c_q4 * t254 - s_q4 * t256;
+    let t258 = -t50;
+    let t259 = p.m4 * (0.019 * (t50 + t258));
+    let t260 = s_q5 * t249;
+    let t261 = c_q5 * t253;
+    let t262 = 0.0001 * t50 + 0.0018 * t258 + 0.019 * t259 + t260 + t261;
+    let t263 = p.m6 * c_q5 * t252 - p.m6 * s_q5 * t248;
+    let t264 = 0.064 * (s_q4 * s_q5 * t65 - s_q4 * c_q5 * t64);
+    let t265 = t259 + c_q4 * t263 - p.m6 * s_q4 * t264;
+    let t266 = p.m6 * s_q5 * t252 + p.m6 * c_q5 * t248;
+    let t267 = -(s_q3 * t265) - c_q3 * t266;
+    let t268 = c_q3 * t257 + p.d4 * t267 - s_q3 * t262;
+    let t269 = s_q4 * t254;
+    let t270 = c_q4 * t256;
+    let t271 = t269 + t270 - p.a3 * t267;
+    let t272 = c_q3 * t265 - s_q3 * t266;
+    let t273 = s_q4 * t263 + p.m6 * c_q4 * t264;
+    let t274 = s_q2 * t272 + c_q2 * t273;
+    let t275 = s_q3 * t257;
+    let t276 = c_q3 * t262;
+    let t277 = p.a3 * t273;
+    let t278 = p.d4 * t272;
+    let t279 = c_q5 * t66;
+    let t280 = c_q5 * t60 - c_q5 * qd[5];
+    let t281 = -(0.032 * (t279 + t280));
+    let t282 = 0.00011 * t279 + 0.00015 * t280 - 0.032 * (p.m6 * t281);
+    let t283 = s_q5 * t66;
+    let t284 = s_q5 * qd[5] - s_q5 * t60;
+    let t285 = 0.032 * (t284 - t283);
+    let t286 = 0.00015 * t284 + 0.032 * (p.m6 * t285) - 0.00011 * t283;
+    let t287 = 0.0004 * t60 + c_q5 * t282 - s_q5 * t286;
+    let t288 = -t57;
+    let t289 = 0.00034 * t288 - 0.0001 * t57;
+    let t290 = c_q4 * t287 - s_q4 * t289;
+    let t291 = s_q5 * t282;
+    let t292 = c_q5 * t286;
+    let t293 = t291 + t292;
+    let t294 = p.m6 * c_q5 * t285 - p.m6 * s_q5 * t281;
+    let t295 = c_q5 * t65;
+    let t296 = 0.064 * (s_q5 * t64 + t295);
+    let t297 = c_q4 * t294 - p.m6 * s_q4 * t296;
+    let t298 = p.m6 * s_q5 * t285 + p.m6 * c_q5 * t281;
+    let t299 = -(s_q3 * t297) - c_q3 * t298;
+    let t300 = c_q3 * t290 + p.d4 * t299 - s_q3 * t293;
+    let t301 = s_q4 * t287;
+    let t302 = c_q4 * t289;
+    let t303 = t301 + t302 - p.a3 * t299;
+    let t304 = c_q3 * t297 - s_q3 * t298;
+    let t305 = s_q4 * t294 + p.m6 * c_q4 * t296;
+    let t306 = s_q2 * t304 + c_q2 * t305;
+    let t307 = s_q3 * t290;
+    let t308 = c_q3 * t293;
+    let t309 = p.a3 * t305;
+    let t310 = p.d4 * t304;
+    let t311 = -t64;
+    let t312 = 0.032 * (t64 + t311);
+    let t313 = 0.00011 * t64 + 0.00015 * t311 + 0.032 * (p.m6 * t312);
+    let t314 = 0.00004 * t295 - s_q5 * t313;
+    let t315 = s_q5 * t65;
+    let t316 = c_q5 * t313;
+    let t317 = 0.00004 * t315 + t316;
+    let t318 = -(p.m6 * s_q3 * c_q4 * c_q5 * t312) - p.m6 * c_q3 * s_q5 * t312;
+    let t319 = c_q3 * c_q4 * t314 + p.d4 * t318 - s_q3 * t317;
+    let t320 = s_q4 * t314;
+    let t321 = t320 - p.a3 * t318;
+    let t322 = p.m6 * c_q3 * c_q4 * c_q5 * t312 - p.m6 * s_q3 * s_q5 * t312;
+    let t323 = s_q2 * t322 + p.m6 * c_q2 * s_q4 * c_q5 * t312;
+    let t324 = s_q3 * c_q4 * t314;
+    let t325 = c_q3 * t317;
+    let t326 = p.d4 * t322;
+    let t327 = qd[1] * c_q2 * d.k3;
+    let t328 = t191 + t192 - 0.0338 * t46 - p.a3 * t189 - 0.0282 * t327;
+    let t329 = t193 - t194 - 2.0 * t327;
+    let t330 = c_q2 * t200 + s_q2 * t329;
+    let t331 = s_q4 * c_q5 * t312 * d.k16;
     [
         [
             0.5
                 * (s_q1
-                    * (0.145 * t50 + 0.006 * t53 + c_q2 * t115 - 0.2275 * t51
-                        - s_q2 * t121 - p.d3 * t129)
+                    * (0.145 * t20 + 0.006 * t23 + c_q2 * t126 - 0.2275 * t21
+                        - s_q2 * t132 - p.d3 * t140)
                     + c_q1
-                        * (0.2275 * t130 + s_q2 * t115 + c_q2 * t121
-                            + p.d3 * (c_q2 * t124 - s_q2 * t128) - 0.933 * t52
-                            - 0.068 * t53 - p.a2 * (t114 + t64))),
+                        * (0.2275 * t28 + s_q2 * t126 + c_q2 * t132
+                            + p.d3 * (c_q2 * t135 - s_q2 * t139) - 0.933 * t22
+                            - 0.068 * t23 - p.a2 * (t125 + t77))),
             0.5
                 * (s_q1
-                    * (0.145 * t3 + 0.00273 * t135 + 0.006 * t136 + c_q2 * t194
-                        - s_q2 * t198 - p.d3 * t208)
+                    * (0.145 * t3 + 0.00273 * t29 + 0.006 * t30 + c_q2 * t190
+                        - s_q2 * t328 - p.d3 * t330)
                     + c_q1
-                        * (s_q2 * t194 + c_q2 * t198 + p.d3 * (c_q2 * t201 - s_q2 * t207)
-                            - 0.933 * t2 - 0.03094 * t135 - 0.068 * t136
-                            - p.a2 * (t193 + t140))),
+                        * (s_q2 * t190 + c_q2 * t328 + p.d3 * (c_q2 * t329 - s_q2 * t200)
+                            - 0.933 * t2 - 0.03094 * t29 - 0.068 * t30
+                            - p.a2 * (t189 + t145))),
             0.5
-                * (s_q1 * (c_q2 * t244 - s_q2 * t247 - p.d3 * t255)
+                * (s_q1 * (c_q2 * t232 - s_q2 * t234 - p.d3 * t240)
                     + c_q1
-                        * (s_q2 * t244 + c_q2 * t247 + p.d3 * (c_q2 * t250 - s_q2 * t254)
-                            - p.a2 * (t243 + 0.14 * t215))),
+                        * (s_q2 * t232 + c_q2 * t234 + p.d3 * (c_q2 * t235 - s_q2 * t239)
+                            - p.a2 * (t231 + 0.14 * t206))),
             0.5
-                * (s_q1 * (c_q2 * t283 - s_q2 * t286 - p.d3 * t289)
+                * (s_q1 * (c_q2 * t268 - s_q2 * t271 - p.d3 * t274)
                     + c_q1
-                        * (s_q2 * t283 + c_q2 * t286 + p.d3 * (c_q2 * t287 - s_q2 * t288)
-                            - p.a2 * t282)),
+                        * (s_q2 * t268 + c_q2 * t271 + p.d3 * (c_q2 * t272 - s_q2 * t273)
+                            - p.a2 * t267)),
             0.5
-                * (s_q1 * (c_q2 * t315 - s_q2 * t318 - p.d3 * t321)
+                * (s_q1 * (c_q2 * t300 - s_q2 * t303 - p.d3 * t306)
                     + c_q1
-                        * (s_q2 * t315 + c_q2 * t318 + p.d3 * (c_q2 * t319 - s_q2 * t320)
-                            - p.a2 * t314)),
+                        * (s_q2 * t300 + c_q2 * t303 + p.d3 * (c_q2 * t304 - s_q2 * t305)
+                            - p.a2 * t299)),
             0.5
-                * (s_q1 * (c_q2 * t334 - s_q2 * t336 - p.d3 * t338)
+                * (s_q1 * (c_q2 * t319 - s_q2 * t321 - p.d3 * t323)
                     + c_q1
-                        * (s_q2 * t334 + c_q2 * t336
-                            + p.d3 * (c_q2 * t337 - p.m6 * s_q2 * s_q4 * c_q5 * t327)
-                            - p.a2 * t333)),
+                        * (s_q2 * t319 + c_q2 * t321
+                            + p.d3 * (c_q2 * t322 - p.m6 * s_q2 * s_q4 * c_q5 * t312)
+                            - p.a2 * t318)),
         ],
         [
             0.5
-                * (0.068 * t51 + 0.788 * (qd[0] * s_q1 * c_q1) + t133 + p.a2 * t129
-                    - 0.0535 * t117 - 0.07 * t118 - 0.006 * t130 - t131 - t132 - t134),
-            0.5 * (t211 + p.a2 * t208 - 0.07 * t195 - t209 - t210 - t212),
-            0.5 * (t258 + p.a2 * t255 - 0.07 * t245 - t256 - t257 - t259),
-            0.5 * (t292 + p.a2 * t289 - t290 - t291 - t293),
-            0.5 * (t324 + p.a2 * t321 - t322 - t323 - t325),
-            0.5 * (p.a2 * t338 + t342 - t339 - t340 - t341),
+                * (0.068 * t21 + 0.788 * (qd[0] * s_q1 * c_q1) + t143 + p.a2 * t140
+                    - 0.006 * t28 - 0.107 * t128 - 0.07 * t129 - t141 - t142 - t144),
+            0.5 * (t203 + p.a2 * t330 + 0.14 * t327 - t201 - t202 - t204),
+            0.5 * (t243 + p.a2 * t240 - t241 - t242 - t244),
+            0.5 * (t277 + p.a2 * t274 - t275 - t276 - t278),
+            0.5 * (t309 + p.a2 * t306 - t307 - t308 - t310),
+            0.5 * (p.a2 * t323 + t331 - t324 - t325 - t326),
         ],
         [
-            0.5 * (t133 - 0.0535 * t117 - 0.07 * t118 - t131 - t132 - t134),
-            0.5 * (t211 - 0.07 * t195 - t209 - t210 - t212),
-            0.5 * (t258 - 0.07 * t245 - t256 - t257 - t259),
-            0.5 * (t292 - t290 - t291 - t293),
-            0.5 * (t324 - t322 - t323 - t325),
-            0.5 * (t342 - t339 - t340 - t341),
+            0.5 * (t143 - 0.107 * t128 - 0.07 * t129 - t141 - t142 - t144),
+            0.5 * (t203 + 0.14 * t327 - t201 - t202 - t204),
+            0.5 * (t243 - t241 - t242 - t244),
+            0.5 * (t277 - t275 - t276 - t278),
+            0.5 * (t309 - t307 - t308 - t310),
+            0.5 * (t331 - t324 - t325 - t326),
         ],
         [
-            0.5 * (0.0013 * t72 + t119 + t120),
-            0.5 * (0.0013 * t148 + t196 + t197),
-            0.5 * (0.0013 * t148 + t197 + t246),
-            0.5 * (t284 + t285),
-            0.5 * (t316 + t317),
-            0.5 * t335,
+            0.5 * (0.0013 * t83 + t130 + t131),
+            0.5 * (t191 + t192 - 0.0013 * t46),
+            0.5 * (t192 + t233 - 0.0013 * t46),
+            0.5 * (t269 + t270),
+            0.5 * (t301 + t302),
+            0.5 * t320,
         ],
         [
-            0.5 * (0.0004 * t80 - t103 - t104),
-            0.5 * (0.0004 * t158 - t180 - t181),
-            0.5 * (0.0004 * t158 - t232 - t233),
-            0.5 * (0.0004 * t17 - t275 - t276),
-            0.5 * -t308,
-            0.5 * -t332,
+            0.5 * (0.0004 * t91 - t114 - t115),
+            0.5 * (0.0004 * t157 - t177 - t178),
+            0.5 * (0.0004 * t157 - t221 - t222),
+            0.5 * (0.0004 * t50 - t260 - t261),
+            0.5 * -t293,
+            0.5 * -t317,
         ],
-        [0.00002 * t97, t213, t213, 0.00002 * t270, 0.00002 * t303, 0.0],
+        [0.00002 * t108, t205, t205, 0.00002 * t255, 0.00002 * t288, 0.0],
     ]
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
@@ -1773,8 +1762,8 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_POSES: OpCount = OpCount {
-    mul: 75,
-    add: 44,
+    mul: 71,
+    add: 41,
     div: 0,
     sqrt: 0,
     sin: 6,
@@ -1796,43 +1785,40 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let t2 = -c_q0;
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let s_q2 = libm::Libm::<Real>::sin(q[2]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let s_q3 = libm::Libm::<Real>::sin(q[3]);
     let c_q3 = libm::Libm::<Real>::cos(q[3]);
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
     let s_q5 = libm::Libm::<Real>::sin(q[5]);
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
-    let t13 = s_q1 * c_q2 + c_q1 * s_q2;
-    let t14 = c_q1 * c_q2 - s_q1 * s_q2;
-    let t15 = c_q3 * c_q4 * t13 + s_q4 * t14;
-    let t16 = s_q3 * t13;
-    let t17 = c_q4 * t14 - c_q3 * s_q4 * t13;
-    let t18 = p.a2 * c_q0 * c_q1;
-    let t19 = p.d3 * s_q0;
-    let t20 = p.a2 * s_q0 * c_q1;
-    let t21 = p.d3 * c_q0;
-    let t22 = p.a2 * s_q1;
-    let t23 = c_q0 * c_q1 * c_q2 - c_q0 * s_q1 * s_q2;
-    let t24 = -(c_q0 * c_q1 * s_q2) - c_q0 * s_q1 * c_q2;
-    let t25 = s_q0 * c_q1 * c_q2 - s_q0 * s_q1 * s_q2;
-    let t26 = -(s_q0 * c_q1 * s_q2) - s_q0 * s_q1 * c_q2;
-    let t27 = c_q3 * t23 - s_q0 * s_q3;
-    let t28 = s_q3 * t23;
-    let t29 = s_q0 * c_q3;
-    let t30 = c_q3 * t25 + c_q0 * s_q3;
-    let t31 = s_q3 * t25;
-    let t32 = c_q0 * c_q3;
-    let t33 = t18 + t19 + p.a3 * t23 + p.d4 * t24;
-    let t34 = t20 + p.a3 * t25 + p.d4 * t26 - t21;
-    let t35 = t22 + p.a3 * t13 + p.d4 * t14;
-    let t36 = c_q4 * t27 + s_q4 * t24;
-    let t37 = c_q4 * t24 - s_q4 * t27;
-    let t38 = t28 + t29;
-    let t39 = c_q4 * t30 + s_q4 * t26;
-    let t40 = c_q4 * t26 - s_q4 * t30;
-    let t41 = t31 - t32;
+    let t11 = p.a2 * c_q0 * c_q1;
+    let t12 = p.d3 * s_q0;
+    let t13 = p.a2 * s_q0 * c_q1;
+    let t14 = p.d3 * c_q0;
+    let t15 = p.a2 * s_q1;
+    let t16 = s_q0 * c_q3;
+    let t17 = c_q0 * c_q3;
+    let t18 = q[1] + q[2];
+    let t19 = libm::Libm::<Real>::sin(t18);
+    let t20 = libm::Libm::<Real>::cos(t18);
+    let t21 = c_q3 * c_q4 * t19 + s_q4 * t20;
+    let t22 = s_q3 * t19;
+    let t23 = c_q4 * t20 - c_q3 * s_q4 * t19;
+    let t24 = t15 + p.a3 * t19 + p.d4 * t20;
+    let t25 = -(c_q0 * t19);
+    let t26 = -(s_q0 * t19);
+    let t27 = c_q0 * c_q3 * t20 - s_q0 * s_q3;
+    let t28 = c_q0 * s_q3 * t20;
+    let t29 = c_q0 * s_q3 + s_q0 * c_q3 * t20;
+    let t30 = s_q0 * s_q3 * t20;
+    let t31 = t11 + t12 + p.a3 * c_q0 * t20 - p.d4 * c_q0 * t19;
+    let t32 = t13 + p.a3 * s_q0 * t20 - t14 - p.d4 * s_q0 * t19;
+    let t33 = c_q4 * t27 - c_q0 * s_q4 * t19;
+    let t34 = -(s_q4 * t27) - c_q0 * c_q4 * t19;
+    let t35 = t16 + t28;
+    let t36 = c_q4 * t29 - s_q0 * s_q4 * t19;
+    let t37 = -(s_q4 * t29) - s_q0 * c_q4 * t19;
+    let t38 = t30 - t17;
     [
         Pose {
             rotation: [[c_q0, -s_q0, 0.0], [s_q0, c_q0, 0.0], [0.0, 0.0, 1.0]],
@@ -1847,24 +1833,24 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
             position: [0.0, 0.0, 0.0],
         },
         Pose {
-            rotation: [[t23, t24, s_q0], [t25, t26, t2], [t13, t14, 0.0]],
-            position: [t18 + t19, t20 - t21, t22],
+            rotation: [[c_q0 * t20, t25, s_q0], [s_q0 * t20, t26, t2], [t19, t20, 0.0]],
+            position: [t11 + t12, t13 - t14, t15],
         },
         Pose {
-            rotation: [[t27, -t38, t24], [t30, -t41, t26], [c_q3 * t13, -t16, t14]],
-            position: [t33, t34, t35],
+            rotation: [[t27, -t35, t25], [t29, -t38, t26], [c_q3 * t19, -t22, t20]],
+            position: [t31, t32, t24],
         },
         Pose {
-            rotation: [[t36, t37, t38], [t39, t40, t41], [t15, t17, t16]],
-            position: [t33, t34, t35],
+            rotation: [[t33, t34, t35], [t36, t37, t38], [t21, t23, t22]],
+            position: [t31, t32, t24],
         },
         Pose {
             rotation: [
+                [c_q5 * t33 - s_q5 * t35, -(s_q5 * t33) - c_q5 * t35, t34],
                 [c_q5 * t36 - s_q5 * t38, -(s_q5 * t36) - c_q5 * t38, t37],
-                [c_q5 * t39 - s_q5 * t41, -(s_q5 * t39) - c_q5 * t41, t40],
-                [c_q5 * t15 - s_q3 * s_q5 * t13, -(s_q5 * t15) - s_q3 * c_q5 * t13, t17],
+                [c_q5 * t21 - s_q3 * s_q5 * t19, -(s_q5 * t21) - s_q3 * c_q5 * t19, t23],
             ],
-            position: [t33, t34, t35],
+            position: [t31, t32, t24],
         },
     ]
 }

@@ -26,9 +26,9 @@
 //! | `forward_dynamics` | 51 | 24 | 2 | 0 | 1 | 1 |
 //! | `coriolis_matrix` | 39 | 16 | 0 | 0 | 1 | 1 |
 //! | `energy` | 25 | 10 | 0 | 0 | 1 | 1 |
-//! | `body_poses` | 8 | 7 | 0 | 0 | 2 | 2 |
+//! | `body_poses` | 4 | 5 | 0 | 0 | 2 | 2 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `body_jacobians` | 12 | 8 | 0 | 0 | 2 | 2 |
+//! | `body_jacobians` | 8 | 5 | 0 | 0 | 2 | 2 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 /// The floating-point type of every input, output and parameter:
@@ -453,8 +453,8 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_POSES: OpCount = OpCount {
-    mul: 8,
-    add: 7,
+    mul: 4,
+    add: 5,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -473,18 +473,16 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let p = &d.params;
     let s_q0 = libm::Libm::<Real>::sin(q[0]);
     let c_q0 = libm::Libm::<Real>::cos(q[0]);
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let t4 = c_q0 * c_q1 - s_q0 * s_q1;
-    let t5 = c_q0 * s_q1;
-    let t6 = s_q0 * c_q1;
+    let t2 = q[0] + q[1];
+    let t3 = libm::Libm::<Real>::cos(t2);
+    let t4 = libm::Libm::<Real>::sin(t2);
     [
         Pose {
             rotation: [[c_q0, -s_q0, 0.0], [s_q0, c_q0, 0.0], [0.0, 0.0, 1.0]],
             position: [0.0, 0.0, 0.0],
         },
         Pose {
-            rotation: [[t4, -t5 - t6, 0.0], [t5 + t6, t4, 0.0], [0.0, 0.0, 1.0]],
+            rotation: [[t3, -t4, 0.0], [t4, t3, 0.0], [0.0, 0.0, 1.0]],
             position: [c_q0 * d.k3 - s_q0 * d.k2, s_q0 * d.k3 + c_q0 * d.k2, 0.0],
         },
     ]
@@ -520,8 +518,8 @@ pub fn coordinate_rates_with(
 }
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
-    mul: 12,
-    add: 8,
+    mul: 8,
+    add: 5,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -541,20 +539,18 @@ pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     let p = &d.params;
-    let s_q0 = libm::Libm::<Real>::sin(q[0]);
-    let c_q0 = libm::Libm::<Real>::cos(q[0]);
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let t4 = c_q0 * c_q1 - s_q0 * s_q1;
-    let t5 = c_q0 * s_q1;
-    let t6 = s_q0 * c_q1;
-    let t7 = s_q1 * d.k3 - c_q1 * d.k2;
-    let t8 = c_q1 * d.k3 + s_q1 * d.k2;
+    let t2 = q[0] + q[1];
+    let t3 = libm::Libm::<Real>::cos(t2);
+    let t4 = libm::Libm::<Real>::sin(t2);
+    let t5 = s_q1 * d.k3 - c_q1 * d.k2;
+    let t6 = c_q1 * d.k3 + s_q1 * d.k2;
     [
         [[0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [1.0, 0.0]],
         [
-            [t4 * t7 + (-t5 - t6) * t8, 0.0],
-            [(t5 + t6) * t7 + t4 * t8, 0.0],
+            [t3 * t5 - t4 * t6, 0.0],
+            [t4 * t5 + t3 * t6, 0.0],
             [0.0, 0.0],
             [0.0, 0.0],
             [0.0, 0.0],

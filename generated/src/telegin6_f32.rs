@@ -27,7 +27,7 @@
 //! | `forward_dynamics` | 268 | 134 | 5 | 0 | 4 | 4 |
 //! | `coriolis_matrix` | 408 | 222 | 0 | 0 | 4 | 4 |
 //! | `energy` | 82 | 52 | 0 | 0 | 4 | 4 |
-//! | `body_poses` | 32 | 18 | 0 | 0 | 5 | 5 |
+//! | `body_poses` | 22 | 17 | 0 | 0 | 5 | 5 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `body_jacobians` | 139 | 60 | 0 | 0 | 5 | 5 |
 
@@ -1006,8 +1006,8 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_POSES: OpCount = OpCount {
-    mul: 32,
-    add: 18,
+    mul: 22,
+    add: 17,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -1026,64 +1026,56 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let p = &d.params;
     let s_q0 = libm::Libm::<Real>::sin(q[0]);
     let c_q0 = libm::Libm::<Real>::cos(q[0]);
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let s_q2 = libm::Libm::<Real>::sin(q[2]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t6 = -q[3];
+    let t2 = -q[3];
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
     let s_q5 = libm::Libm::<Real>::sin(q[5]);
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
-    let t11 = p.l1 * c_q0;
-    let t12 = p.l1 * s_q0;
-    let t13 = c_q0 * c_q1 - s_q0 * s_q1;
-    let t14 = c_q0 * s_q1;
-    let t15 = s_q0 * c_q1;
-    let t16 = t14 + t15;
-    let t17 = -t16;
-    let t18 = c_q2 * t13;
-    let t19 = t18 - s_q2 * t16;
-    let t20 = s_q2 * t13;
-    let t21 = t20 + c_q2 * t16;
-    let t22 = c_q2 * t17 - t20;
-    let t23 = t18 + s_q2 * t17;
-    let t24 = t11 + p.l2 * t13;
-    let t25 = p.l2 * t17 - t12;
-    let t26 = -(s_q4 * t19);
-    let t27 = -(s_q4 * t22);
+    let t7 = p.l1 * c_q0;
+    let t8 = p.l1 * s_q0;
+    let t9 = q[0] + q[1];
+    let t10 = libm::Libm::<Real>::cos(t9);
+    let t11 = libm::Libm::<Real>::sin(t9);
+    let t12 = t9 + q[2];
+    let t13 = libm::Libm::<Real>::cos(t12);
+    let t14 = libm::Libm::<Real>::sin(t12);
+    let t15 = -t14;
+    let t16 = t7 + p.l2 * t10;
+    let t17 = -t8 - p.l2 * t11;
+    let t18 = -(s_q4 * t13);
+    let t19 = s_q4 * t14;
     [
         Pose {
             rotation: [[c_q0, 0.0, s_q0], [0.0, 1.0, 0.0], [-s_q0, 0.0, c_q0]],
             position: [0.0, 0.0, 0.0],
         },
         Pose {
-            rotation: [[t13, 0.0, t16], [0.0, 1.0, 0.0], [t17, 0.0, t13]],
-            position: [t11, 0.0, -t12],
+            rotation: [[t10, 0.0, t11], [0.0, 1.0, 0.0], [-t11, 0.0, t10]],
+            position: [t7, 0.0, -t8],
         },
         Pose {
-            rotation: [[t19, 0.0, t21], [0.0, 1.0, 0.0], [t22, 0.0, t23]],
-            position: [t24, 0.0, t25],
+            rotation: [[t13, 0.0, t14], [0.0, 1.0, 0.0], [t15, 0.0, t13]],
+            position: [t16, 0.0, t17],
         },
         Pose {
-            rotation: [[t19, 0.0, t21], [0.0, 1.0, 0.0], [t22, 0.0, t23]],
-            position: [t24, t6, t25],
+            rotation: [[t13, 0.0, t14], [0.0, 1.0, 0.0], [t15, 0.0, t13]],
+            position: [t16, t2, t17],
         },
         Pose {
             rotation: [
-                [c_q4 * t19, t26, t21],
+                [c_q4 * t13, t18, t14],
                 [s_q4, c_q4, 0.0],
-                [c_q4 * t22, t27, t23],
+                [-(c_q4 * t14), t19, t13],
             ],
-            position: [t24, t6, t25],
+            position: [t16, t2, t17],
         },
         Pose {
             rotation: [
-                [c_q4 * c_q5 * t19 - s_q5 * t21, t26, c_q4 * s_q5 * t19 + c_q5 * t21],
+                [c_q4 * c_q5 * t13 - s_q5 * t14, t18, c_q4 * s_q5 * t13 + c_q5 * t14],
                 [s_q4 * c_q5, c_q4, s_q4 * s_q5],
-                [c_q4 * c_q5 * t22 - s_q5 * t23, t27, c_q4 * s_q5 * t22 + c_q5 * t23],
+                [-(c_q4 * c_q5 * t14) - s_q5 * t13, t19, c_q5 * t13 - c_q4 * s_q5 * t14],
             ],
-            position: [t24, t6, t25],
+            position: [t16, t2, t17],
         },
     ]
 }

@@ -26,7 +26,7 @@
 //! | `forward_dynamics` | 207 | 112 | 4 | 0 | 4 | 4 |
 //! | `coriolis_matrix` | 297 | 177 | 0 | 0 | 4 | 4 |
 //! | `energy` | 76 | 51 | 0 | 0 | 4 | 4 |
-//! | `body_poses` | 32 | 18 | 0 | 0 | 5 | 5 |
+//! | `body_poses` | 22 | 17 | 0 | 0 | 5 | 5 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `body_jacobians` | 133 | 60 | 0 | 0 | 5 | 5 |
 
@@ -735,8 +735,8 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_POSES: OpCount = OpCount {
-    mul: 32,
-    add: 18,
+    mul: 22,
+    add: 17,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -755,62 +755,54 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let p = &d.params;
     let s_q0 = libm::Libm::<Real>::sin(q[0]);
     let c_q0 = libm::Libm::<Real>::cos(q[0]);
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let s_q2 = libm::Libm::<Real>::sin(q[2]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t6 = -q[3];
+    let t2 = -q[3];
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
     let s_q5 = libm::Libm::<Real>::sin(q[5]);
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
-    let t11 = c_q0 * c_q1 - s_q0 * s_q1;
-    let t12 = c_q0 * s_q1;
-    let t13 = s_q0 * c_q1;
-    let t14 = t12 + t13;
-    let t15 = -t14;
-    let t16 = c_q2 * t11;
-    let t17 = t16 - s_q2 * t14;
-    let t18 = s_q2 * t11;
-    let t19 = t18 + c_q2 * t14;
-    let t20 = c_q2 * t15 - t18;
-    let t21 = t16 + s_q2 * t15;
-    let t22 = 0.5 * (c_q0 + t11);
-    let t23 = 0.5 * (t15 - s_q0);
-    let t24 = -(s_q4 * t17);
-    let t25 = -(s_q4 * t20);
+    let t7 = q[0] + q[1];
+    let t8 = libm::Libm::<Real>::cos(t7);
+    let t9 = libm::Libm::<Real>::sin(t7);
+    let t10 = t7 + q[2];
+    let t11 = libm::Libm::<Real>::cos(t10);
+    let t12 = libm::Libm::<Real>::sin(t10);
+    let t13 = -t12;
+    let t14 = 0.5 * (c_q0 + t8);
+    let t15 = -(0.5 * (s_q0 + t9));
+    let t16 = -(s_q4 * t11);
+    let t17 = s_q4 * t12;
     [
         Pose {
             rotation: [[c_q0, 0.0, s_q0], [0.0, 1.0, 0.0], [-s_q0, 0.0, c_q0]],
             position: [0.0, 0.0, 0.0],
         },
         Pose {
-            rotation: [[t11, 0.0, t14], [0.0, 1.0, 0.0], [t15, 0.0, t11]],
+            rotation: [[t8, 0.0, t9], [0.0, 1.0, 0.0], [-t9, 0.0, t8]],
             position: [0.5 * c_q0, 0.0, -(0.5 * s_q0)],
         },
         Pose {
-            rotation: [[t17, 0.0, t19], [0.0, 1.0, 0.0], [t20, 0.0, t21]],
-            position: [t22, 0.0, t23],
+            rotation: [[t11, 0.0, t12], [0.0, 1.0, 0.0], [t13, 0.0, t11]],
+            position: [t14, 0.0, t15],
         },
         Pose {
-            rotation: [[t17, 0.0, t19], [0.0, 1.0, 0.0], [t20, 0.0, t21]],
-            position: [t22, t6, t23],
+            rotation: [[t11, 0.0, t12], [0.0, 1.0, 0.0], [t13, 0.0, t11]],
+            position: [t14, t2, t15],
         },
         Pose {
             rotation: [
-                [c_q4 * t17, t24, t19],
+                [c_q4 * t11, t16, t12],
                 [s_q4, c_q4, 0.0],
-                [c_q4 * t20, t25, t21],
+                [-(c_q4 * t12), t17, t11],
             ],
-            position: [t22, t6, t23],
+            position: [t14, t2, t15],
         },
         Pose {
             rotation: [
-                [c_q4 * c_q5 * t17 - s_q5 * t19, t24, c_q4 * s_q5 * t17 + c_q5 * t19],
+                [c_q4 * c_q5 * t11 - s_q5 * t12, t16, c_q4 * s_q5 * t11 + c_q5 * t12],
                 [s_q4 * c_q5, c_q4, s_q4 * s_q5],
-                [c_q4 * c_q5 * t20 - s_q5 * t21, t25, c_q4 * s_q5 * t20 + c_q5 * t21],
+                [-(c_q4 * c_q5 * t12) - s_q5 * t11, t17, c_q5 * t11 - c_q4 * s_q5 * t12],
             ],
-            position: [t22, t6, t23],
+            position: [t14, t2, t15],
         },
     ]
 }

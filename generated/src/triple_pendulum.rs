@@ -22,11 +22,11 @@
 //! | `inverse_dynamics` | 47 | 37 | 0 | 0 | 3 | 3 |
 //! | `mass_matrix` | 24 | 18 | 0 | 0 | 2 | 2 |
 //! | `bias` | 39 | 23 | 0 | 0 | 3 | 3 |
-//! | `gravity` | 19 | 6 | 0 | 0 | 3 | 3 |
+//! | `gravity` | 9 | 6 | 0 | 0 | 0 | 3 |
 //! | `forward_dynamics` | 111 | 56 | 2 | 0 | 3 | 3 |
 //! | `coriolis_matrix` | 76 | 33 | 0 | 0 | 2 | 2 |
 //! | `energy` | 48 | 22 | 0 | 0 | 3 | 3 |
-//! | `body_poses` | 14 | 11 | 0 | 0 | 3 | 3 |
+//! | `body_poses` | 4 | 7 | 0 | 0 | 3 | 3 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `body_jacobians` | 37 | 17 | 0 | 0 | 3 | 3 |
 
@@ -351,11 +351,11 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
-    mul: 19,
+    mul: 9,
     add: 6,
     div: 0,
     sqrt: 0,
-    sin: 3,
+    sin: 0,
     cos: 3,
 };
 ///The gravity forces g(q): the joint forces that hold the mechanism at rest.
@@ -369,16 +369,12 @@ pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
 pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let p = &d.params;
-    let s_q0 = libm::Libm::<Real>::sin(q[0]);
     let c_q0 = libm::Libm::<Real>::cos(q[0]);
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let s_q2 = libm::Libm::<Real>::sin(q[2]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t6 = p.g * c_q0 * c_q1 - p.g * s_q0 * s_q1;
-    let t7 = t6 * d.k0;
-    let t8 = (c_q2 * t6 - s_q2 * (p.g * c_q0 * s_q1 + p.g * s_q0 * c_q1)) * d.k0;
-    [2.5 * (c_q0 * d.k7) + 1.5 * t7 + 0.5 * t8, 1.5 * t7 + 0.5 * t8, 0.5 * t8]
+    let t1 = libm::Libm::<Real>::cos(q[0] + q[1]);
+    let t2 = libm::Libm::<Real>::cos(q[0] + q[1] + q[2]);
+    let t3 = t1 * d.k7;
+    let t4 = t2 * d.k7;
+    [2.5 * (c_q0 * d.k7) + 1.5 * t3 + 0.5 * t4, 1.5 * t3 + 0.5 * t4, 0.5 * t4]
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
@@ -595,8 +591,8 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_POSES: OpCount = OpCount {
-    mul: 14,
-    add: 11,
+    mul: 4,
+    add: 7,
     div: 0,
     sqrt: 0,
     sin: 3,
@@ -615,35 +611,26 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let p = &d.params;
     let s_q0 = libm::Libm::<Real>::sin(q[0]);
     let c_q0 = libm::Libm::<Real>::cos(q[0]);
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let s_q2 = libm::Libm::<Real>::sin(q[2]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t6 = p.l * c_q0;
-    let t7 = p.l * s_q0;
-    let t8 = c_q0 * c_q1 - s_q0 * s_q1;
-    let t9 = c_q0 * s_q1;
-    let t10 = s_q0 * c_q1;
-    let t11 = -t9 - t10;
-    let t12 = -t11;
-    let t13 = c_q2 * t8;
-    let t14 = s_q2 * t8;
+    let t2 = p.l * c_q0;
+    let t3 = p.l * s_q0;
+    let t4 = q[0] + q[1];
+    let t5 = libm::Libm::<Real>::cos(t4);
+    let t6 = libm::Libm::<Real>::sin(t4);
+    let t7 = t4 + q[2];
+    let t8 = libm::Libm::<Real>::cos(t7);
+    let t9 = libm::Libm::<Real>::sin(t7);
     [
         Pose {
             rotation: [[c_q0, -s_q0, 0.0], [s_q0, c_q0, 0.0], [0.0, 0.0, 1.0]],
             position: [0.0, 0.0, 0.0],
         },
         Pose {
-            rotation: [[t8, t11, 0.0], [t12, t8, 0.0], [0.0, 0.0, 1.0]],
-            position: [t6, t7, 0.0],
+            rotation: [[t5, -t6, 0.0], [t6, t5, 0.0], [0.0, 0.0, 1.0]],
+            position: [t2, t3, 0.0],
         },
         Pose {
-            rotation: [
-                [t13 + s_q2 * t11, c_q2 * t11 - t14, 0.0],
-                [t14 + c_q2 * t12, t13 - s_q2 * t12, 0.0],
-                [0.0, 0.0, 1.0],
-            ],
-            position: [t6 + p.l * t8, t7 + p.l * t12, 0.0],
+            rotation: [[t8, -t9, 0.0], [t9, t8, 0.0], [0.0, 0.0, 1.0]],
+            position: [t2 + p.l * t5, t3 + p.l * t6, 0.0],
         },
     ]
 }

@@ -22,11 +22,11 @@
 //! | `inverse_dynamics` | 27 | 38 | 0 | 0 | 3 | 3 |
 //! | `mass_matrix` | 10 | 21 | 0 | 0 | 2 | 2 |
 //! | `bias` | 21 | 22 | 0 | 0 | 3 | 3 |
-//! | `gravity` | 9 | 10 | 0 | 0 | 3 | 3 |
+//! | `gravity` | 3 | 6 | 0 | 0 | 0 | 3 |
 //! | `forward_dynamics` | 87 | 53 | 2 | 0 | 3 | 3 |
 //! | `coriolis_matrix` | 60 | 31 | 0 | 0 | 2 | 2 |
 //! | `energy` | 30 | 19 | 0 | 0 | 3 | 3 |
-//! | `body_poses` | 14 | 10 | 0 | 0 | 3 | 3 |
+//! | `body_poses` | 4 | 7 | 0 | 0 | 3 | 3 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `body_jacobians` | 33 | 16 | 0 | 0 | 3 | 3 |
 
@@ -266,11 +266,11 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
-    mul: 9,
-    add: 10,
+    mul: 3,
+    add: 6,
     div: 0,
     sqrt: 0,
-    sin: 3,
+    sin: 0,
     cos: 3,
 };
 ///The gravity forces g(q): the joint forces that hold the mechanism at rest.
@@ -284,18 +284,10 @@ pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
 pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let p = &d.params;
-    let s_q0 = libm::Libm::<Real>::sin(q[0]);
     let c_q0 = libm::Libm::<Real>::cos(q[0]);
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let s_q2 = libm::Libm::<Real>::sin(q[2]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t6 = c_q0 * c_q1;
-    let t7 = s_q0 * s_q1;
-    let t8 = s_q2 * (c_q0 * s_q1 + s_q0 * c_q1);
-    let t9 = t6 - t7;
-    let t10 = c_q2 * t9;
-    [t9 + (5.0 * c_q0 + t10 + 2.0 * t9 - t8), t9 + (t10 + 2.0 * t9 - t8), t10 - t8]
+    let t1 = libm::Libm::<Real>::cos(q[0] + q[1]);
+    let t2 = libm::Libm::<Real>::cos(q[0] + q[1] + q[2]);
+    [5.0 * c_q0 + 3.0 * t1 + t2, 3.0 * t1 + t2, t2]
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
@@ -507,8 +499,8 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_POSES: OpCount = OpCount {
-    mul: 14,
-    add: 10,
+    mul: 4,
+    add: 7,
     div: 0,
     sqrt: 0,
     sin: 3,
@@ -527,33 +519,24 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let p = &d.params;
     let s_q0 = libm::Libm::<Real>::sin(q[0]);
     let c_q0 = libm::Libm::<Real>::cos(q[0]);
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let s_q2 = libm::Libm::<Real>::sin(q[2]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t6 = c_q0 * s_q1;
-    let t7 = s_q0 * c_q1;
-    let t8 = t6 + t7;
-    let t9 = c_q0 * c_q1 - s_q0 * s_q1;
-    let t10 = c_q2 * t9;
-    let t11 = s_q2 * t9;
-    let t12 = -t8;
+    let t2 = q[0] + q[1];
+    let t3 = libm::Libm::<Real>::sin(t2);
+    let t4 = libm::Libm::<Real>::cos(t2);
+    let t5 = t2 + q[2];
+    let t6 = libm::Libm::<Real>::cos(t5);
+    let t7 = libm::Libm::<Real>::sin(t5);
     [
         Pose {
             rotation: [[c_q0, -s_q0, 0.0], [s_q0, c_q0, 0.0], [0.0, 0.0, 1.0]],
             position: [0.0, 0.0, 0.0],
         },
         Pose {
-            rotation: [[t9, t12, 0.0], [t8, t9, 0.0], [0.0, 0.0, 1.0]],
+            rotation: [[t4, -t3, 0.0], [t3, t4, 0.0], [0.0, 0.0, 1.0]],
             position: [2.0 * c_q0, 2.0 * s_q0, 0.0],
         },
         Pose {
-            rotation: [
-                [t10 + s_q2 * t12, c_q2 * t12 - t11, 0.0],
-                [c_q2 * t8 + t11, t10 - s_q2 * t8, 0.0],
-                [0.0, 0.0, 1.0],
-            ],
-            position: [2.0 * (c_q0 + t9), 2.0 * (s_q0 + t8), 0.0],
+            rotation: [[t6, -t7, 0.0], [t7, t6, 0.0], [0.0, 0.0, 1.0]],
+            position: [2.0 * (c_q0 + t4), 2.0 * (s_q0 + t3), 0.0],
         },
     ]
 }

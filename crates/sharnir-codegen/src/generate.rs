@@ -57,7 +57,7 @@ fn assemble(
         Some(method) => Dynamics::derive(mechanism, method, inverse_dynamics, terms)?,
         None => Dynamics::cheapest(mechanism, inverse_dynamics, terms)?,
     };
-    let functions = [
+    let mut functions = [
         FunctionSpec {
             name: "inverse_dynamics".to_owned(),
             doc: dynamics.inverse_doc.to_owned(),
@@ -148,6 +148,9 @@ fn assemble(
             outputs: jacobians,
         },
     ];
+    for function in &mut functions {
+        function.outputs = with_angle_sums(&mut mechanism.pool, &function.outputs);
+    }
     let module_name = match mechanism.mode {
         ParameterMode::Runtime => mechanism.name.clone(),
         ParameterMode::Folded => format!("{}_folded", mechanism.name),
@@ -302,13 +305,30 @@ impl Dynamics {
     }
 }
 
-/// The weighted operation count that decides between formalisms: a
-/// division costs four multiplications and a square root ten, as on
-/// typical embedded floating-point units; sines and cosines are the same
-/// for every formalism (one pair per angle).
+/// `outputs` with products of sines and cosines contracted into sines and
+/// cosines of angle sums (`c₁c₂ − s₁s₂ → cos(q₁ + q₂)`, see
+/// [`sharnir_cas::trig`]) when that makes the function cheaper, as it does
+/// wherever parallel joint axes make a chain's rotations compose into
+/// angle sums; otherwise `outputs` unchanged.
+fn with_angle_sums(pool: &mut Pool, outputs: &[Id]) -> Vec<Id> {
+    let contracted = sharnir_cas::contract_angle_sums(pool, outputs);
+    if cost(pool, &contracted) < cost(pool, outputs) {
+        contracted
+    } else {
+        outputs.to_vec()
+    }
+}
+
+/// The weighted operation count that decides between formalisms and
+/// forms: a division costs four multiplications, and a square root, a sine
+/// or a cosine ten, as on typical embedded floating-point units (every
+/// angle's sine and cosine are needed anyway; angle sums add more).
 fn cost(pool: &Pool, outputs: &[Id]) -> u64 {
     let o = Program::lower(pool, outputs).op_count();
-    u64::from(o.mul) + u64::from(o.add) + 4 * u64::from(o.div) + 10 * u64::from(o.sqrt)
+    u64::from(o.mul)
+        + u64::from(o.add)
+        + 4 * u64::from(o.div)
+        + 10 * u64::from(o.sqrt + o.sin + o.cos)
 }
 
 /// Which formalism produced each dynamics output of a module.
