@@ -37,10 +37,16 @@ fn generated_modules_match_the_specs() {
     for stem in stems {
         for mode in [ParameterMode::Runtime, ParameterMode::Folded] {
             let module = generate(&stem, mode);
+            let spec = load_spec(&stem);
+            let runtime = mode == ParameterMode::Runtime;
+            let fused = (runtime && spec.fused_multiply_add)
+                .then(|| sharnir_codegen::fused_multiply_add(&module).expect("fuses"));
             let mut expected = vec![module.clone()];
-            if mode == ParameterMode::Runtime && load_spec(&stem).single_precision {
+            if runtime && spec.single_precision {
                 expected.push(sharnir_codegen::single_precision(&module));
+                expected.extend(fused.iter().map(sharnir_codegen::single_precision));
             }
+            expected.extend(fused);
             for module in expected {
                 let path = dir.join(format!("{}.rs", module.name));
                 let on_disk = std::fs::read_to_string(&path).unwrap_or_default();

@@ -32,6 +32,8 @@ pub mod panda_gripper_folded;
 #[rustfmt::skip]
 pub mod puma560;
 #[rustfmt::skip]
+pub mod puma560_fma;
+#[rustfmt::skip]
 pub mod puma560_folded;
 #[rustfmt::skip]
 pub mod solar_array;
@@ -57,6 +59,10 @@ pub mod telegin3_cylindrical_folded;
 pub mod telegin6;
 #[rustfmt::skip]
 pub mod telegin6_f32;
+#[rustfmt::skip]
+pub mod telegin6_fma;
+#[rustfmt::skip]
+pub mod telegin6_fma_f32;
 #[rustfmt::skip]
 pub mod telegin6_folded;
 #[rustfmt::skip]

@@ -46,6 +46,11 @@ struct OpsArgs {
     /// Print JSON (one object per spec, one per line) instead of tables.
     #[arg(long)]
     json: bool,
+    /// Count the fused multiply–add twins (`<name>_fma`) instead of the plain
+    /// modules: fused operations in the `fma` column, counted neither as
+    /// `mul` nor as `add`.
+    #[arg(long)]
+    fma: bool,
     #[command(flatten)]
     urdf: UrdfArgs,
 }
@@ -72,6 +77,11 @@ struct GenArgs {
     /// module (a spec can ask for one with `single_precision = true`).
     #[arg(long, conflicts_with = "all")]
     single_precision: bool,
+    /// Also write a fused multiply–add twin `<name>_fma` of each module, sums of
+    /// products through `libm`'s `fma` (a spec can ask for one with
+    /// `fused_multiply_add = true`); with `--single-precision`, also `<name>_fma_f32`.
+    #[arg(long, conflicts_with = "all")]
+    fma: bool,
     #[command(flatten)]
     urdf: UrdfArgs,
 }
@@ -201,13 +211,27 @@ fn gen(args: GenArgs) -> miette::Result<()> {
     for (path, mode) in &jobs {
         let spec = load(&root, path, &options)?;
         let module = generate_one(&spec, *mode, method)?;
-        // A single-precision twin of the runtime-parameter module, when the
-        // spec asks for it or the command line does.
-        let twin =
-            (spec.single_precision || args.single_precision) && *mode == ParameterMode::Runtime;
+        let runtime = *mode == ParameterMode::Runtime;
+        // A fused multiply–add twin of the runtime-parameter module when the
+        // spec asks for it, of the module generated when the command line does.
+        let fused = if (spec.fused_multiply_add && runtime) || args.fma {
+            Some(
+                sharnir_codegen::module::fused_multiply_add(&module)
+                    .map_err(|e| miette::miette!("{e}"))?,
+            )
+        } else {
+            None
+        };
+        // A single-precision twin of the runtime-parameter module (and of its
+        // fused twin), when the spec asks for it or the command line does.
+        let twin = (spec.single_precision || args.single_precision) && runtime;
         if twin {
             modules.push(sharnir_codegen::single_precision(&module));
+            if let Some(fused) = &fused {
+                modules.push(sharnir_codegen::single_precision(fused));
+            }
         }
+        modules.extend(fused);
         modules.push(module);
     }
     std::fs::create_dir_all(&out)
@@ -231,7 +255,7 @@ fn ops(args: OpsArgs) -> miette::Result<()> {
     let options = args.urdf.options();
     for path in &args.specs {
         let spec = load(&root, path, &options)?;
-        let counts = ops::counts(&spec)?;
+        let counts = ops::counts(&spec, args.fma)?;
         let name = path.display().to_string();
         if args.json {
             println!("{}", ops::json(&name, &counts)?);
@@ -240,7 +264,7 @@ fn ops(args: OpsArgs) -> miette::Result<()> {
                 .file_stem()
                 .and_then(|s| s.to_str())
                 .unwrap_or_default();
-            println!("{}", ops::table(&name, stem, &counts));
+            println!("{}", ops::table(&name, stem, &counts, args.fma));
         }
     }
     Ok(())
@@ -388,15 +412,15 @@ fn op_count_table(modules: &[GeneratedModule]) -> String {
     let mut table = String::new();
     let _ = writeln!(
         table,
-        "{:<28} {:<20} {:>6} {:>6} {:>5} {:>5} {:>5} {:>5}",
-        "module", "function", "mul", "add", "div", "sqrt", "sin", "cos"
+        "{:<28} {:<20} {:>6} {:>6} {:>5} {:>5} {:>5} {:>5} {:>5}",
+        "module", "function", "mul", "add", "div", "sqrt", "sin", "cos", "fma"
     );
     for module in modules {
         for (function, o) in &module.op_counts {
             let _ = writeln!(
                 table,
-                "{:<28} {:<20} {:>6} {:>6} {:>5} {:>5} {:>5} {:>5}",
-                module.name, function, o.mul, o.add, o.div, o.sqrt, o.sin, o.cos
+                "{:<28} {:<20} {:>6} {:>6} {:>5} {:>5} {:>5} {:>5} {:>5}",
+                module.name, function, o.mul, o.add, o.div, o.sqrt, o.sin, o.cos, o.fma
             );
         }
     }

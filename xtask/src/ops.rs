@@ -33,8 +33,9 @@ fn output_of(function: &str) -> Option<Output> {
 /// Generates `spec` with every method in both modes and collects the counts
 /// of the functions each method really produces. Functions no method
 /// chooses (energy, poses, …) and the parameter groups are listed under
-/// Newton–Euler.
-pub(crate) fn counts(spec: &Spec) -> miette::Result<Counts> {
+/// Newton–Euler. With `fma`, the counts are those of each module's fused
+/// multiply–add twin.
+pub(crate) fn counts(spec: &Spec, fma: bool) -> miette::Result<Counts> {
     let mut counts = Counts::new();
     for method in Method::ALL {
         for (mode, mode_name) in MODES {
@@ -45,6 +46,12 @@ pub(crate) fn counts(spec: &Spec) -> miette::Result<Counts> {
                 Ok(module) => module,
                 Err(_) if matches!(method, Method::Telegin | Method::Vereshchagin) => continue,
                 Err(e) => return Err(e),
+            };
+            let module = if fma {
+                sharnir_codegen::module::fused_multiply_add(&module)
+                    .map_err(|e| miette::miette!("{e}"))?
+            } else {
+                module
             };
             for (function, ops) in module.op_counts {
                 let listed = match output_of(&function) {
@@ -68,7 +75,7 @@ pub(crate) fn counts(spec: &Spec) -> miette::Result<Counts> {
 /// The report as JSON:
 /// `{"spec": …, "functions": {"inverse_dynamics": {"newton-euler": {"params": {"mul": …}, "folded": {…}}, …}, …}}`.
 pub(crate) fn json(spec_name: &str, counts: &Counts) -> miette::Result<String> {
-    let op = |o: &OpCount| serde_json::json!({"mul": o.mul, "add": o.add, "div": o.div, "sqrt": o.sqrt, "sin": o.sin, "cos": o.cos});
+    let op = |o: &OpCount| serde_json::json!({"mul": o.mul, "add": o.add, "div": o.div, "sqrt": o.sqrt, "sin": o.sin, "cos": o.cos, "fma": o.fma});
     let functions: serde_json::Map<String, serde_json::Value> = counts
         .iter()
         .map(|(function, methods)| {
@@ -89,28 +96,35 @@ pub(crate) fn json(spec_name: &str, counts: &Counts) -> miette::Result<String> {
         .into_diagnostic()
 }
 
-/// The report as a table, followed by the anchors that apply to this spec.
-pub(crate) fn table(spec_name: &str, stem: &str, counts: &Counts) -> String {
+/// The report as a table, followed by the anchors that apply to this spec
+/// (not for fused counts, `fma`: the published counts fuse nothing, so
+/// comparing multiplications and additions alone would flatter sharnir).
+pub(crate) fn table(spec_name: &str, stem: &str, counts: &Counts, fma: bool) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "{spec_name}");
     let _ = writeln!(
         out,
-        "{:<18} {:<13} {:<7} {:>6} {:>6} {:>5} {:>5} {:>5} {:>5}",
-        "function", "method", "mode", "mul", "add", "div", "sqrt", "sin", "cos"
+        "{:<18} {:<13} {:<7} {:>6} {:>6} {:>5} {:>5} {:>5} {:>5} {:>5}",
+        "function", "method", "mode", "mul", "add", "div", "sqrt", "sin", "cos", "fma"
     );
     for (function, methods) in counts {
         for (method, modes) in methods {
             for (mode, o) in modes {
                 let _ = writeln!(
                     out,
-                    "{function:<18} {method:<13} {mode:<7} {:>6} {:>6} {:>5} {:>5} {:>5} {:>5}",
-                    o.mul, o.add, o.div, o.sqrt, o.sin, o.cos
+                    "{function:<18} {method:<13} {mode:<7} {:>6} {:>6} {:>5} {:>5} {:>5} {:>5} {:>5}",
+                    o.mul, o.add, o.div, o.sqrt, o.sin, o.cos, o.fma
                 );
             }
         }
     }
     let anchors: Vec<&Anchor> = ANCHORS.iter().filter(|a| a.specs.contains(&stem)).collect();
-    if !anchors.is_empty() {
+    if !anchors.is_empty() && fma {
+        let _ = writeln!(
+            out,
+            "\npublished anchors: not compared with fused counts (run without --fma)"
+        );
+    } else if !anchors.is_empty() {
         let _ = writeln!(
             out,
             "\npublished anchors (best formalism of this spec against each):"

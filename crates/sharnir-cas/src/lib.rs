@@ -15,12 +15,14 @@
 //! - [`hoist`]: parameter grouping, constant subexpressions hoisted into
 //!   symbols defined once;
 //! - [`program`]: lowering to straight-line code and operation counts;
+//!   `fuse` rewrites a lowered program with fused multiply–adds;
 //! - [`trig`]: contraction of expanded angle sums (`c₁c₂ − s₁s₂` back to
 //!   `cos(q₁ + q₂)`), which chain kinematics produce and the canonical form
 //!   cannot undo.
 
 pub mod coeff;
 mod eval;
+mod fuse;
 pub mod hoist;
 pub mod pool;
 pub mod program;

@@ -7,6 +7,10 @@
 //! local when it is used more than once (or is raised to a power, so the power
 //! can multiply the local by itself); a node used once is inlined into its
 //! user.
+//!
+//! [`Program::fuse_multiply_add`] rewrites a lowered program for targets with
+//! a fused multiply–add instruction (see `fuse.rs`); lowering itself never
+//! fuses, so the default programs and their counts do not depend on it.
 
 use crate::coeff::Coeff;
 use crate::pool::{Id, Node, Pool};
@@ -14,7 +18,10 @@ use std::collections::HashMap;
 use std::fmt;
 
 /// Arithmetic operations in one program, as published operation counts
-/// report them: subtraction and negation count as additions.
+/// report them: subtraction and negation count as additions. A fused
+/// multiply–add is counted apart, as one `fma` and neither a multiplication
+/// nor an addition, because it is one instruction (one rounding) on the
+/// floating-point units that have it; programs that were not fused have none.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct OpCount {
     /// Multiplications.
@@ -29,6 +36,9 @@ pub struct OpCount {
     pub sin: u32,
     /// Cosines.
     pub cos: u32,
+    /// Fused multiply–adds `a·b + c` (only in fused programs, see
+    /// [`Program::fuse_multiply_add`]).
+    pub fma: u32,
 }
 
 impl std::ops::Add for OpCount {
@@ -41,17 +51,25 @@ impl std::ops::Add for OpCount {
             sqrt: self.sqrt + o.sqrt,
             sin: self.sin + o.sin,
             cos: self.cos + o.cos,
+            fma: self.fma + o.fma,
         }
     }
 }
 
+/// `… mul, … add, … div, … sqrt, … sin, … cos`, followed by `, … fma` only
+/// when the program has fused operations, so that the text of an unfused
+/// count does not change with the option.
 impl fmt::Display for OpCount {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
             "{} mul, {} add, {} div, {} sqrt, {} sin, {} cos",
             self.mul, self.add, self.div, self.sqrt, self.sin, self.cos
-        )
+        )?;
+        if self.fma > 0 {
+            write!(f, ", {} fma", self.fma)?;
+        }
+        Ok(())
     }
 }
 
@@ -59,7 +77,9 @@ impl fmt::Display for OpCount {
 /// inputs and earlier locals.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Term {
-    /// A numeric literal (never negative: signs become `Sub`/`Neg`).
+    /// A numeric literal. Never negative in a lowered program (signs become
+    /// `Sub`/`Neg`); a fused program negates constant factors in place
+    /// (`fma(-0.5, x, acc)` for `acc − 0.5·x`), which costs no operation.
     Const(f64),
     /// π.
     Pi,
@@ -83,6 +103,9 @@ pub enum Term {
     Cos(Box<Term>),
     /// `√a`.
     Sqrt(Box<Term>),
+    /// `a·b + c` rounded once (fused multiply–add), only in programs made by
+    /// [`Program::fuse_multiply_add`].
+    Fma(Box<Term>, Box<Term>, Box<Term>),
 }
 
 impl Term {
@@ -120,6 +143,12 @@ impl Term {
                 ops.sqrt += 1;
                 a.count(ops);
             }
+            Term::Fma(a, b, c) => {
+                ops.fma += 1;
+                a.count(ops);
+                b.count(ops);
+                c.count(ops);
+            }
         }
     }
 
@@ -137,6 +166,9 @@ impl Term {
             Term::Sin(a) => a.eval(locals, env)?.sin(),
             Term::Cos(a) => a.eval(locals, env)?.cos(),
             Term::Sqrt(a) => a.eval(locals, env)?.sqrt(),
+            Term::Fma(a, b, c) => a
+                .eval(locals, env)?
+                .mul_add(b.eval(locals, env)?, c.eval(locals, env)?),
         })
     }
 }
@@ -163,6 +195,30 @@ impl Program {
     /// Lowers `roots` to a program sharing every subexpression used twice.
     pub fn lower(pool: &Pool, roots: &[Id]) -> Program {
         Lowering::new(pool, roots).run(roots)
+    }
+
+    /// The same program with every sum's products fused into the sum as
+    /// fused multiply–adds wherever that saves operations, for targets whose
+    /// floating-point unit has the instruction: `a·b + c·d + e` becomes
+    /// `fma(c, d, fma(a, b, e))`. Locals, their names and the outputs stay as
+    /// they are; only the expressions change. Subtracted products are fused
+    /// only when their negation is free (a constant factor is negated in
+    /// place); otherwise they are summed apart and subtracted once, so the
+    /// fused program never has more operations than this one. The results
+    /// differ from this program's in the last bits (one rounding instead of
+    /// two per fused operation, and sums reassociated). See `fuse.rs`.
+    pub fn fuse_multiply_add(&self) -> Program {
+        Program {
+            locals: self
+                .locals
+                .iter()
+                .map(|local| Local {
+                    name: local.name.clone(),
+                    value: crate::fuse::fuse(&local.value),
+                })
+                .collect(),
+            outputs: self.outputs.iter().map(crate::fuse::fuse).collect(),
+        }
     }
 
     /// Operation count of the whole program.

@@ -15,5 +15,6 @@ pub mod printer;
 pub use generate::{generate, generate_with};
 pub use method::{Method, UnknownMethod};
 pub use module::{
-    emit_module, single_precision, Argument, EmitError, FunctionSpec, GeneratedModule, Shape,
+    emit_module, fused_multiply_add, single_precision, Argument, EmitError, FunctionSpec,
+    GeneratedModule, Shape,
 };

@@ -5,6 +5,9 @@
 //! body of every function is straight-line arithmetic. Its header records the
 //! spec it came from and the operation count of every function, and the same
 //! counts are exported as `OPS_*` constants.
+//!
+//! A module keeps its lowered programs, so that [`fused_multiply_add`] can
+//! print its fused multiply–add twin without deriving anything again.
 
 use crate::derived::Derived;
 use crate::printer::{float_literal, Printer};
@@ -12,6 +15,7 @@ use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
 use sharnir_cas::{hoist_constants, Id, OpCount, Program};
 use sharnir_mech::{Input, Mechanism, ParameterMode};
+use std::sync::Arc;
 
 /// An argument of a generated function after `p: &Params`; each is a
 /// fixed-size array read by constant indices.
@@ -70,6 +74,62 @@ pub struct GeneratedModule {
     pub source: String,
     /// Operation count of every function, in emission order.
     pub op_counts: Vec<(String, OpCount)>,
+    /// The lowered programs the source was printed from, for the fused
+    /// twin; `None` for twins, which are text transformations.
+    lowered: Option<Arc<Lowered>>,
+}
+
+/// Everything a module is printed from after derivation: the mechanism's
+/// constants and names, the `Derived` items and every function's program.
+/// Plain data (no token streams), so a [`GeneratedModule`] stays `Send`.
+struct Lowered {
+    facts: Facts,
+    /// The `Derived` struct, `Params::derived` and `OPS_DERIVED`, as tokens
+    /// printed to text.
+    derived: String,
+    /// What `Params::derived` costs.
+    derived_ops: OpCount,
+    /// Every function with its (unfused) program, in emission order.
+    functions: Vec<(FunctionSpec, Program)>,
+}
+
+impl std::fmt::Debug for Lowered {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Lowered")
+            .field("functions", &self.functions.len())
+            .finish_non_exhaustive()
+    }
+}
+
+/// What the preamble and the result shapes read from the mechanism.
+struct Facts {
+    dof: usize,
+    nq: usize,
+    coordinates: Vec<String>,
+    positions: Vec<String>,
+    body_names: Vec<String>,
+    /// Runtime parameters: name and spec value.
+    parameters: Vec<(String, f64)>,
+}
+
+impl Facts {
+    fn of(mechanism: &Mechanism) -> Facts {
+        Facts {
+            dof: mechanism.dof(),
+            nq: mechanism.nq(),
+            coordinates: mechanism.coordinates.clone(),
+            positions: mechanism.positions.clone(),
+            body_names: mechanism
+                .spec_bodies()
+                .map(|(_, b)| b.name.clone())
+                .collect(),
+            parameters: mechanism
+                .parameters
+                .iter()
+                .map(|p| (p.name.clone(), p.default))
+                .collect(),
+        }
+    }
 }
 
 /// Why a module could not be emitted.
@@ -102,31 +162,145 @@ pub fn emit_module(
     let name = |k: usize| Input::Derived(k).symbol_name();
     let hoisted = hoist_constants(&mut mechanism.pool, &roots, &is_parameter, &name);
     let derived = Derived::lower(&mechanism.pool, &hoisted.definitions);
-    let mut items = vec![derived.emit()];
-    let mut op_counts = vec![("derived".to_owned(), derived.op_count())];
+    let derived_items = derived.emit();
     let mut rest = hoisted.roots.as_slice();
+    let mut lowered_functions = Vec::with_capacity(functions.len());
     for function in functions {
         let (outputs, tail) = rest.split_at(function.outputs.len().min(rest.len()));
         rest = tail;
         let program = Program::lower(&mechanism.pool, outputs);
+        lowered_functions.push((function.clone(), program));
+    }
+    let lowered = Lowered {
+        facts: Facts::of(mechanism),
+        derived: derived_items.to_string(),
+        derived_ops: derived.op_count(),
+        functions: lowered_functions,
+    };
+    let programs: Vec<&Program> = lowered.functions.iter().map(|(_, p)| p).collect();
+    let (body, op_counts) = render(&lowered, derived_items, &programs, false)?;
+    let source = format!("{}{body}", header(mechanism, module_name, &op_counts));
+    Ok(GeneratedModule {
+        name: module_name.to_owned(),
+        source,
+        op_counts,
+        lowered: Some(Arc::new(lowered)),
+    })
+}
+
+/// The formatted items of a module (everything after the header) and the
+/// operation counts of `Params::derived` and of every function, printed
+/// from `programs` (one per function of `lowered`); `fma` adds the `fma`
+/// field to the module's `OpCount` and to every `OPS_*` constant.
+fn render(
+    lowered: &Lowered,
+    derived_items: TokenStream,
+    programs: &[&Program],
+    fma: bool,
+) -> Result<(String, Vec<(String, OpCount)>), EmitError> {
+    let mut items = vec![derived_items];
+    let mut op_counts = vec![("derived".to_owned(), lowered.derived_ops)];
+    for ((function, _), program) in lowered.functions.iter().zip(programs) {
         let ops = program.op_count();
-        items.push(emit_function(function, &program, ops, mechanism.dof()));
+        items.push(emit_function(
+            function,
+            program,
+            ops,
+            lowered.facts.dof,
+            fma,
+        ));
         op_counts.push((function.name.clone(), ops));
     }
-    let preamble = preamble(mechanism);
+    let preamble = preamble(&lowered.facts, fma);
     let tokens = quote! {
         #preamble
         #(#items)*
     };
     let file: syn::File = syn::parse2(tokens)
         .map_err(|e| EmitError(format!("generated tokens do not parse: {e}")))?;
-    let body = prettyplease::unparse(&file);
-    let source = format!("{}{body}", header(mechanism, module_name, &op_counts));
+    Ok((prettyplease::unparse(&file), op_counts))
+}
+
+/// The fused multiply–add twin of a module: every function's sums of
+/// products computed with `libm`'s `fma` (see
+/// [`Program::fuse_multiply_add`]), named `<name>_fma`, for floating-point
+/// units with a fused multiply–add instruction. Its `OpCount` has an `fma`
+/// field and its header table an `fma` column; `Params::derived`, computed
+/// once per parameter change, is left unfused. The header is the module's
+/// own (with any note added to it after emission), with the name, one
+/// sentence and the table changed.
+///
+/// Fails for a twin (a module not made by [`emit_module`]): make the
+/// single-precision twin of the fused twin, not the other way round.
+pub fn fused_multiply_add(module: &GeneratedModule) -> Result<GeneratedModule, EmitError> {
+    let lowered = module.lowered.as_ref().ok_or_else(|| {
+        EmitError(format!(
+            "`{}` is a twin of another module; fuse the module it was made from",
+            module.name
+        ))
+    })?;
+    let fused: Vec<Program> = lowered
+        .functions
+        .iter()
+        .map(|(_, program)| program.fuse_multiply_add())
+        .collect();
+    let programs: Vec<&Program> = fused.iter().collect();
+    let derived_items = derived_with_fma_count(&lowered.derived, lowered.derived_ops)?;
+    let (body, op_counts) = render(lowered, derived_items, &programs, true)?;
+    let name = format!("{}_fma", module.name);
+    let header_end = module.source.find("\n\n").map_or(0, |i| i + 1);
+    let header = &module.source[..header_end];
+    let table_start = header.find(TABLE_HEAD).unwrap_or(header.len());
+    let header = format!("{}{}", &header[..table_start], op_table(&op_counts, true))
+        .replacen(
+            &format!("//! `{}`:", module.name),
+            &format!("//! `{name}`:"),
+            1,
+        )
+        .replacen(
+            "//! Self-contained:",
+            "//! Fused multiply–add: sums of products are computed with `libm`'s `fma`, one\n\
+             //! rounding per product; the `fma` column counts them apart from `mul` and\n\
+             //! `add`. `Params::derived` is not fused. Whether this is faster depends on\n\
+             //! `libm`'s `fma` on the target (the instruction on aarch64, a dispatched\n\
+             //! call on x86-64, software on Cortex-M): see sharnir's `docs/performance.md`.\n\
+             //! Self-contained:",
+            1,
+        );
     Ok(GeneratedModule {
-        name: module_name.to_owned(),
-        source,
+        name,
+        source: format!("{header}\n{body}"),
         op_counts,
+        lowered: None,
     })
+}
+
+/// The `Derived` items (printed to `text` by [`emit_module`]) with an
+/// `fma: 0` field in `OPS_DERIVED`, for a module whose `OpCount` has one.
+fn derived_with_fma_count(text: &str, ops: OpCount) -> Result<TokenStream, EmitError> {
+    let mut file: syn::File =
+        syn::parse_str(text).map_err(|e| EmitError(format!("derived items do not parse: {e}")))?;
+    let [mul, add, div, sqrt, sin, cos, fma] = [
+        ops.mul, ops.add, ops.div, ops.sqrt, ops.sin, ops.cos, ops.fma,
+    ]
+    .map(Literal::u32_unsuffixed);
+    let mut found = false;
+    for item in &mut file.items {
+        if let syn::Item::Const(constant) = item {
+            if constant.ident == "OPS_DERIVED" {
+                *constant.expr = syn::parse_quote! {
+                    OpCount { mul: #mul, add: #add, div: #div, sqrt: #sqrt, sin: #sin, cos: #cos, fma: #fma }
+                };
+                found = true;
+            }
+        }
+    }
+    if !found {
+        return Err(EmitError(
+            "the derived items have no `OPS_DERIVED`".to_owned(),
+        ));
+    }
+    Ok(quote!(#file))
 }
 
 /// The `//!` header: provenance, conventions and the operation-count table.
@@ -177,43 +351,91 @@ fn header(mechanism: &Mechanism, module_name: &str, op_counts: &[(String, OpCoun
         h.push_str(&followers.join(", "));
         h.push('.');
     }
-    h.push_str("\n//!\n//! | function | mul | add | div | sqrt | sin | cos |\n//! |---|---:|---:|---:|---:|---:|---:|\n");
-    for (name, o) in op_counts {
-        h.push_str(&format!(
-            "//! | `{name}` | {} | {} | {} | {} | {} | {} |\n",
-            o.mul, o.add, o.div, o.sqrt, o.sin, o.cos
-        ));
-    }
+    h.push_str("\n//!\n");
+    h.push_str(&op_table(op_counts, false));
     h.push('\n');
     h
 }
 
-/// Constants, `OpCount` and `Params`.
-fn preamble(mechanism: &Mechanism) -> TokenStream {
-    let n = Literal::usize_unsuffixed(mechanism.dof());
-    let nq = Literal::usize_unsuffixed(mechanism.nq());
-    let names = &mechanism.coordinates;
-    let positions = &mechanism.positions;
-    let body_names: Vec<&str> = mechanism
-        .spec_bodies()
-        .map(|(_, b)| b.name.as_str())
-        .collect();
+/// The first line of the header's operation-count table.
+const TABLE_HEAD: &str = "//! | function | mul | add | div | sqrt | sin | cos |";
+
+/// The header's operation-count table, with an `fma` column only when
+/// `fma` (fused modules), so that other modules' headers do not change.
+fn op_table(op_counts: &[(String, OpCount)], fma: bool) -> String {
+    let mut t = String::from(TABLE_HEAD);
+    t.push_str(if fma {
+        " fma |\n//! |---|---:|---:|---:|---:|---:|---:|---:|\n"
+    } else {
+        "\n//! |---|---:|---:|---:|---:|---:|---:|\n"
+    });
+    for (name, o) in op_counts {
+        t.push_str(&format!(
+            "//! | `{name}` | {} | {} | {} | {} | {} | {} |",
+            o.mul, o.add, o.div, o.sqrt, o.sin, o.cos
+        ));
+        if fma {
+            t.push_str(&format!(" {} |", o.fma));
+        }
+        t.push('\n');
+    }
+    t
+}
+
+/// Constants, `OpCount` (with an `fma` field when `fma`) and `Params`.
+fn preamble(facts: &Facts, fma: bool) -> TokenStream {
+    let n = Literal::usize_unsuffixed(facts.dof);
+    let nq = Literal::usize_unsuffixed(facts.nq);
+    let names = &facts.coordinates;
+    let positions = &facts.positions;
+    let body_names = &facts.body_names;
     let nb = Literal::usize_unsuffixed(body_names.len());
-    let fields: Vec<Ident> = mechanism
+    let fields: Vec<Ident> = facts
         .parameters
         .iter()
-        .map(|p| Ident::new(&p.name, Span::call_site()))
+        .map(|(name, _)| Ident::new(name, Span::call_site()))
         .collect();
-    let defaults: Vec<TokenStream> = mechanism
+    let defaults: Vec<TokenStream> = facts
         .parameters
         .iter()
-        .map(|p| float_literal(p.default))
+        .map(|(_, default)| float_literal(*default))
         .collect();
-    let field_docs: Vec<String> = mechanism
+    let field_docs: Vec<String> = facts
         .parameters
         .iter()
-        .map(|p| format!(" `{}` (spec value {}).", p.name, p.default))
+        .map(|(name, default)| format!(" `{name}` (spec value {default})."))
         .collect();
+    let (op_count_doc, fma_field, fma_helper) = if fma {
+        (
+            quote! {
+                /// Arithmetic operations of one generated function (subtractions and
+                /// negations count as additions, a fused multiply–add as one `fma` and
+                /// neither a multiplication nor an addition).
+            },
+            quote! {
+                /// Fused multiply–adds (`libm`'s `fma`).
+                pub fma: u32,
+            },
+            quote! {
+                /// `a · b + c` with one rounding: every fused operation of this
+                /// module, through `libm`'s `fma` (see the module header for when
+                /// that is a single instruction).
+                #[inline(always)]
+                fn fma(a: Real, b: Real, c: Real) -> Real {
+                    libm::Libm::<Real>::fma(a, b, c)
+                }
+            },
+        )
+    } else {
+        (
+            quote! {
+                /// Arithmetic operations of one generated function (subtractions and
+                /// negations count as additions).
+            },
+            TokenStream::new(),
+            TokenStream::new(),
+        )
+    };
     quote! {
         #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 
@@ -221,6 +443,8 @@ fn preamble(mechanism: &Mechanism) -> TokenStream {
         /// change it to `f32` (or generate with `single_precision = true` in
         /// the spec) for single precision.
         pub type Real = f64;
+
+        #fma_helper
 
         /// Number of position coordinates `q` (larger than `NV` when a
         /// spherical or free joint stores a quaternion).
@@ -248,8 +472,7 @@ fn preamble(mechanism: &Mechanism) -> TokenStream {
             pub position: [Real; 3],
         }
 
-        /// Arithmetic operations of one generated function (subtractions and
-        /// negations count as additions).
+        #op_count_doc
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
         pub struct OpCount {
             /// Multiplications.
@@ -264,6 +487,7 @@ fn preamble(mechanism: &Mechanism) -> TokenStream {
             pub sin: u32,
             /// Cosines.
             pub cos: u32,
+            #fma_field
         }
 
         /// Runtime parameters of the mechanism; `Default` gives the spec's values.
@@ -281,12 +505,13 @@ fn preamble(mechanism: &Mechanism) -> TokenStream {
 }
 
 /// One `OPS_*` constant and one function; `dof` is the row length of
-/// matrix results.
+/// matrix results; `fma` gives the constant its `fma` field.
 fn emit_function(
     function: &FunctionSpec,
     program: &Program,
     ops: OpCount,
     dof: usize,
+    fma: bool,
 ) -> TokenStream {
     let locals: Vec<String> = program.locals.iter().map(|l| l.name.clone()).collect();
     let printer = Printer { locals: &locals };
@@ -308,6 +533,12 @@ fn emit_function(
     );
     let [mul, add, div, sqrt, sin, cos] =
         [ops.mul, ops.add, ops.div, ops.sqrt, ops.sin, ops.cos].map(Literal::u32_unsuffixed);
+    let fma_count = if fma {
+        let n = Literal::u32_unsuffixed(ops.fma);
+        quote!(, fma: #n)
+    } else {
+        TokenStream::new()
+    };
     let arguments: Vec<TokenStream> = function
         .arguments
         .iter()
@@ -356,7 +587,7 @@ fn emit_function(
     };
     quote! {
         #[doc = #ops_doc]
-        pub const #ops_name: OpCount = OpCount { mul: #mul, add: #add, div: #div, sqrt: #sqrt, sin: #sin, cos: #cos };
+        pub const #ops_name: OpCount = OpCount { mul: #mul, add: #add, div: #div, sqrt: #sqrt, sin: #sin, cos: #cos #fma_count };
 
         #doc
         ///
@@ -406,5 +637,149 @@ pub fn single_precision(module: &GeneratedModule) -> GeneratedModule {
         name,
         source,
         op_counts: module.op_counts.clone(),
+        lowered: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sharnir_cas::{Coeff, Pool};
+
+    /// A two-coordinate module made without a mechanism: the header is a
+    /// stand-in with the lines the twins rewrite, the items are the real
+    /// ones. Its outputs are sums of products (`m·q₀·q̇₀ + m·q̇₁² − q₀/2 +
+    /// sin(q₁)·q̇₀` and `q₀·q̇₁ − m·q̇₀`).
+    fn tiny() -> GeneratedModule {
+        let mut pool = Pool::new();
+        let [q0, q1, qd0, qd1, m] =
+            ["q[0]", "q[1]", "qd[0]", "qd[1]", "p.m"].map(|s| pool.symbol(s));
+        let a = pool.mul_all(&[m, q0, qd0]);
+        let qd1_2 = pool.powi(qd1, 2);
+        let b = pool.mul(m, qd1_2);
+        let s1 = pool.sin(q1);
+        let c = pool.mul(s1, qd0);
+        let first = pool.linear(
+            &[
+                (a, Coeff::int(1)),
+                (b, Coeff::int(1)),
+                (q0, Coeff::ratio(-1, 2)),
+                (c, Coeff::int(1)),
+            ],
+            Coeff::int(0),
+        );
+        let d = pool.mul(q0, qd1);
+        let e = pool.mul(m, qd0);
+        let second = pool.sub(d, e);
+        let outputs = vec![first, second];
+        let function = FunctionSpec {
+            name: "inverse_dynamics".to_owned(),
+            doc: "Joint forces.".to_owned(),
+            arguments: vec![Argument::Position, Argument::Velocity],
+            shape: Shape::JointVector,
+            outputs: outputs.clone(),
+        };
+        let derived = Derived::lower(&pool, &[]);
+        let lowered = Lowered {
+            facts: Facts {
+                dof: 2,
+                nq: 2,
+                coordinates: vec!["a".to_owned(), "b".to_owned()],
+                positions: vec!["a".to_owned(), "b".to_owned()],
+                body_names: vec!["one".to_owned(), "two".to_owned()],
+                parameters: vec![("m".to_owned(), 2.0)],
+            },
+            derived: derived.emit().to_string(),
+            derived_ops: derived.op_count(),
+            functions: vec![(function, Program::lower(&pool, &outputs))],
+        };
+        let programs: Vec<&Program> = lowered.functions.iter().map(|(_, p)| p).collect();
+        let (body, op_counts) =
+            render(&lowered, derived.emit(), &programs, false).expect("renders");
+        let header = format!(
+            "//! `tiny`: equations of motion generated by sharnir from `tiny.spec`.\n\
+             //!\n//! Self-contained: needs only `core` and the `libm` crate.\n//!\n{}\n",
+            op_table(&op_counts, false)
+        );
+        GeneratedModule {
+            name: "tiny".to_owned(),
+            source: format!("{header}{body}"),
+            op_counts,
+            lowered: Some(Arc::new(lowered)),
+        }
+    }
+
+    #[test]
+    fn plain_modules_have_no_trace_of_fusion() {
+        let module = tiny();
+        assert!(!module.source.contains("fma"), "{}", module.source);
+        assert!(module.source.contains(
+            "//! | function | mul | add | div | sqrt | sin | cos |\n//! |---|---:|---:|---:|---:|---:|---:|\n"
+        ));
+        assert!(module.op_counts.iter().all(|(_, o)| o.fma == 0));
+    }
+
+    #[test]
+    fn the_fused_twin_counts_and_prints_fused_operations() {
+        let module = tiny();
+        let fused = fused_multiply_add(&module).expect("a module made by emission fuses");
+        assert_eq!(fused.name, "tiny_fma");
+        let (_, plain) = &module.op_counts[1];
+        let (_, ops) = &fused.op_counts[1];
+        // Hand count. Plain: m·q₀·q̇₀ (2 mul), m·(q̇₁·q̇₁) (2), 0.5·q₀ (1),
+        // sin(q₁)·q̇₀ (1), three additions; q₀·q̇₁ − m·q̇₀: 2 mul, 1 add.
+        assert_eq!((plain.mul, plain.add, plain.fma), (8, 4, 0));
+        // Fused: −0.5·q₀ becomes the product (−0.5)·q₀, so the first output
+        // is four products and nothing else: the first, (m·q₀)·q̇₀, is
+        // multiplied (2 mul), the other three fused (3 fma), keeping only
+        // the inner q̇₁·q̇₁ of m·(q̇₁·q̇₁) (1 mul). The second output stays
+        // q₀·q̇₁ − m·q̇₀ (2 mul, 1 add): −m·q̇₀ has no free negation.
+        assert_eq!((ops.mul, ops.add, ops.fma), (2 + 1 + 2, 1, 3));
+        assert_eq!(ops.sin, plain.sin);
+        let source = &fused.source;
+        assert!(source.starts_with("//! `tiny_fma`: equations"), "{source}");
+        assert!(source.contains("//! Fused multiply–add: sums of products"));
+        assert!(source.contains(
+            "//! | function | mul | add | div | sqrt | sin | cos | fma |\n//! |---|---:|---:|---:|---:|---:|---:|---:|\n"
+        ));
+        assert!(source.contains("//! | `inverse_dynamics` | 5 | 1 | 0 | 0 | 1 | 0 | 3 |\n"));
+        // Three calls of the module's helper, which wraps libm's fma once.
+        assert_eq!(source.matches(" fma(").count(), 3 + 1, "{source}");
+        assert_eq!(source.matches(">::fma(").count(), 1, "{source}");
+        assert!(source.contains("pub fma: u32,"));
+        let file = syn::parse_file(source).expect("the twin is valid Rust");
+        let consts: Vec<String> = file
+            .items
+            .iter()
+            .filter_map(|item| match item {
+                syn::Item::Const(c) if c.ident.to_string().starts_with("OPS_") => {
+                    Some(quote!(#c).to_string())
+                }
+                _ => None,
+            })
+            .collect();
+        assert_eq!(consts.len(), 2, "{consts:?}");
+        assert!(consts.iter().all(|c| c.contains("fma :")), "{consts:?}");
+        assert!(consts[0].contains("OPS_DERIVED") && consts[0].contains("fma : 0"));
+    }
+
+    #[test]
+    fn twins_of_twins() {
+        let module = tiny();
+        let fused = fused_multiply_add(&module).expect("fuses");
+        let f32_twin = single_precision(&fused);
+        assert_eq!(f32_twin.name, "tiny_fma_f32");
+        assert!(f32_twin.source.contains("pub type Real = f32;"));
+        assert!(f32_twin.source.contains("libm::Libm::<Real>::fma("));
+        assert!(fused_multiply_add(&single_precision(&module)).is_err());
+        assert!(fused_multiply_add(&fused).is_err());
+    }
+
+    #[test]
+    fn fusing_is_deterministic() {
+        let a = fused_multiply_add(&tiny()).expect("fuses");
+        let b = fused_multiply_add(&tiny()).expect("fuses");
+        assert_eq!(a.source, b.source);
+        assert_eq!(a.op_counts, b.op_counts);
     }
 }

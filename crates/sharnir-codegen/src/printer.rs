@@ -2,7 +2,9 @@
 //!
 //! Parentheses are emitted only where precedence requires them, so the
 //! generated code reads like the formulas it came from, and the operations
-//! in the text are exactly the operations counted in the program.
+//! in the text are exactly the operations counted in the program. A fused
+//! multiply–add is printed as a call of the module's `fma` helper, which
+//! wraps `libm`'s `fma`, the only `no_std` fused multiply–add on stable Rust.
 
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
@@ -32,6 +34,12 @@ impl Printer<'_> {
 
     fn print(&self, term: &Term) -> (TokenStream, Precedence) {
         match term {
+            Term::Const(c) if *c < 0.0 => {
+                // Only fused programs have negative constants; `-0.5` is a
+                // constant expression, negated at compile time.
+                let literal = float_literal(-*c);
+                (quote!(-#literal), Precedence::Unary)
+            }
             Term::Const(c) => (float_literal(*c), Precedence::Atom),
             Term::Pi => (quote!((core::f64::consts::PI as Real)), Precedence::Atom),
             Term::Input(name) => (input(name), Precedence::Atom),
@@ -51,6 +59,10 @@ impl Printer<'_> {
             Term::Sin(a) => self.call(quote!(libm::Libm::<Real>::sin), a),
             Term::Cos(a) => self.call(quote!(libm::Libm::<Real>::cos), a),
             Term::Sqrt(a) => self.call(quote!(libm::Libm::<Real>::sqrt), a),
+            Term::Fma(a, b, c) => {
+                let (a, b, c) = (self.expr(a), self.expr(b), self.expr(c));
+                (quote!(fma(#a, #b, #c)), Precedence::Atom)
+            }
         }
     }
 
@@ -172,5 +184,27 @@ mod tests {
         );
         assert_eq!(show(&Term::Const(0.5)), "0.5");
         assert_eq!(show(&Term::Const(2.0)), "2.0");
+    }
+
+    #[test]
+    fn fused_multiply_adds_and_negative_constants() {
+        let x = || Term::Input("q[0]".into());
+        let y = || Term::Local(0);
+        let sum = Term::Add(b(x()), b(y()));
+        assert_eq!(
+            show(&Term::Fma(b(Term::Const(-0.5)), b(sum.clone()), b(y()))),
+            "fma (- 0.5 , q [0] + t0 , t0)"
+        );
+        assert_eq!(
+            show(&Term::Mul(b(Term::Const(-2.0)), b(sum))),
+            "- 2.0 * (q [0] + t0)"
+        );
+        assert_eq!(
+            show(&Term::Sub(
+                b(Term::Fma(b(x()), b(y()), b(x()))),
+                b(Term::Mul(b(y()), b(y())))
+            )),
+            "fma (q [0] , t0 , q [0]) - t0 * t0"
+        );
     }
 }

@@ -985,6 +985,7 @@ mod tests {
             parent: body.checked_sub(1),
             position: body,
             velocity: body,
+            coupling: None,
             kind: JointKind::Revolute,
             axis: [pool.zero(), pool.zero(), pool.one()],
             rotation: pool.identity3(),

@@ -22,6 +22,10 @@ pub struct Spec {
     /// Whether `cargo xtask gen --all` also emits a single-precision twin
     /// (`<name>_f32`, `Real = f32`) for 32-bit floating-point units.
     pub single_precision: bool,
+    /// Whether `cargo xtask gen --all` also emits a fused multiply–add twin
+    /// (`<name>_fma`, sums of products through `libm`'s `fma`) for
+    /// floating-point units with a fused multiply–add instruction.
+    pub fused_multiply_add: bool,
     /// Parameters in spec order, which is the field order of the generated
     /// `Params`.
     pub parameters: Vec<Parameter>,

@@ -21,6 +21,7 @@ pub(crate) struct Document {
     pub description: Option<String>,
     pub gravity: [Expr; 3],
     pub single_precision: bool,
+    pub fused_multiply_add: bool,
     pub parameters: Vec<Parameter>,
     pub bodies: Vec<Body>,
     pub joints: Vec<Joint>,
@@ -35,6 +36,7 @@ impl Document {
             source,
             gravity: self.gravity,
             single_precision: self.single_precision,
+            fused_multiply_add: self.fused_multiply_add,
             parameters: self.parameters,
             bodies: self.bodies,
             joints: self.joints,
@@ -63,7 +65,13 @@ pub(crate) fn read(text: &str) -> Result<Document, Problem> {
     let mechanism = Fields::of(
         mechanism,
         "[mechanism]",
-        &["name", "description", "gravity", "single_precision"],
+        &[
+            "name",
+            "description",
+            "gravity",
+            "single_precision",
+            "fused_multiply_add",
+        ],
     )?;
     let name_node = mechanism.required("name")?;
     let name = string(name_node, "`name`")?.to_owned();
@@ -75,6 +83,11 @@ pub(crate) fn read(text: &str) -> Result<Document, Problem> {
     let single_precision = mechanism
         .optional("single_precision")
         .map(|node| boolean(node, "`single_precision`"))
+        .transpose()?
+        .unwrap_or(false);
+    let fused_multiply_add = mechanism
+        .optional("fused_multiply_add")
+        .map(|node| boolean(node, "`fused_multiply_add`"))
         .transpose()?
         .unwrap_or(false);
     let parameters = match root.optional("parameters") {
@@ -103,6 +116,7 @@ pub(crate) fn read(text: &str) -> Result<Document, Problem> {
         description: description.map(str::to_owned),
         gravity,
         single_precision,
+        fused_multiply_add,
         parameters,
         bodies,
         joints,
