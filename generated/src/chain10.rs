@@ -18,13 +18,13 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 38 | 0 | 2 | 0 | 0 | 0 |
+//! | `derived` | 35 | 0 | 2 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 190 | 275 | 0 | 0 | 10 | 10 |
 //! | `mass_matrix` | 412 | 607 | 0 | 0 | 9 | 9 |
 //! | `bias` | 151 | 184 | 0 | 0 | 10 | 10 |
 //! | `gravity` | 65 | 90 | 0 | 0 | 0 | 10 |
-//! | `forward_dynamics` | 588 | 334 | 9 | 0 | 10 | 10 |
-//! | `coriolis_matrix` | 1060 | 1174 | 0 | 0 | 9 | 9 |
+//! | `forward_dynamics` | 533 | 334 | 9 | 0 | 10 | 10 |
+//! | `coriolis_matrix` | 1038 | 1174 | 0 | 0 | 9 | 9 |
 //! | `energy` | 181 | 147 | 0 | 0 | 10 | 10 |
 //! | `body_poses` | 18 | 91 | 0 | 0 | 10 | 10 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -238,9 +238,9 @@ impl Params {
             k24: 4.0 * t2,
             k25: 3.0 * t2,
             k26: 2.0 * t2,
-            k27: p.m * p.l * p.g,
+            k27: t2 * p.g,
             k28: p.l * p.l,
-            k29: p.m * p.m * (p.l * p.l),
+            k29: t1 * p.m,
             k30: 0.5 * t2,
             k31: inv0,
             k32: p.l * p.g,
@@ -251,7 +251,7 @@ impl Params {
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 38,
+    mul: 35,
     add: 0,
     div: 2,
     sqrt: 0,
@@ -1167,7 +1167,7 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 588,
+    mul: 533,
     add: 334,
     div: 9,
     sqrt: 0,
@@ -1376,58 +1376,53 @@ pub fn forward_dynamics_with(
     let t168 = p.l * (t166 + t167);
     let t169 = tau[8] + t168 - tau[9];
     let t170 = 0.5 * (t25 * t25 * d.k1) + c_q9 * t164 + p.l * (t22 * t22) * c_q8 * t43
-        - s_q9 * t165 - p.l * (t22 * t22) * s_q8 * t45
-        - 0.75 * (s_q9 * c_q9 * d.k1 * inv42 * t169);
-    let t171 = t166 + t167 + p.l * (t22 * t22) * c_q8 * t45
-        - p.l * (t22 * t22) * s_q8 * t48 - inv42 * t44 * t169;
+        - s_q9 * t165 - t37 * t45 - 0.75 * (s_q9 * c_q9 * d.k1 * inv42 * t169);
+    let t171 = t166 + t167 + t47 * (p.l * (t22 * t22)) - t37 * t48 - inv42 * t44 * t169;
     let t172 = s_q8 * t170;
     let t173 = c_q8 * t171;
     let t174 = p.l * (t172 + t173);
     let t175 = tau[7] + t174 - tau[8];
     let t176 = 0.5 * (t22 * t22 * d.k1) + c_q8 * t170 + p.l * (t19 * t19) * c_q7 * t59
-        - s_q8 * t171 - p.l * (t19 * t19) * s_q7 * t61 - p.l * t53 * inv58 * t175;
-    let t177 = t172 + t173 + p.l * (t19 * t19) * c_q7 * t61
-        - p.l * (t19 * t19) * s_q7 * t64 - inv58 * t60 * t175;
+        - s_q8 * t171 - t36 * t61 - p.l * t53 * inv58 * t175;
+    let t177 = t172 + t173 + t63 * (p.l * (t19 * t19)) - t36 * t64 - inv58 * t60 * t175;
     let t178 = s_q7 * t176;
     let t179 = c_q7 * t177;
     let t180 = p.l * (t178 + t179);
     let t181 = tau[6] + t180 - tau[7];
     let t182 = 0.5 * (t19 * t19 * d.k1) + c_q7 * t176 + p.l * (t16 * t16) * c_q6 * t75
-        - s_q7 * t177 - p.l * (t16 * t16) * s_q6 * t77 - p.l * t69 * inv74 * t181;
-    let t183 = t178 + t179 + p.l * (t16 * t16) * c_q6 * t77
-        - p.l * (t16 * t16) * s_q6 * t80 - inv74 * t76 * t181;
+        - s_q7 * t177 - t35 * t77 - p.l * t69 * inv74 * t181;
+    let t183 = t178 + t179 + t79 * (p.l * (t16 * t16)) - t35 * t80 - inv74 * t76 * t181;
     let t184 = s_q6 * t182;
     let t185 = c_q6 * t183;
     let t186 = p.l * (t184 + t185);
     let t187 = tau[5] + t186 - tau[6];
     let t188 = 0.5 * (t16 * t16 * d.k1) + c_q6 * t182 + p.l * (t13 * t13) * c_q5 * t91
-        - s_q6 * t183 - p.l * (t13 * t13) * s_q5 * t93 - p.l * t85 * inv90 * t187;
-    let t189 = t184 + t185 + p.l * (t13 * t13) * c_q5 * t93
-        - p.l * (t13 * t13) * s_q5 * t96 - inv90 * t92 * t187;
+        - s_q6 * t183 - t34 * t93 - p.l * t85 * inv90 * t187;
+    let t189 = t184 + t185 + t95 * (p.l * (t13 * t13)) - t34 * t96 - inv90 * t92 * t187;
     let t190 = s_q5 * t188;
     let t191 = c_q5 * t189;
     let t192 = p.l * (t190 + t191);
     let t193 = tau[4] + t192 - tau[5];
     let t194 = 0.5 * (t13 * t13 * d.k1) + c_q5 * t188 + p.l * (t10 * t10) * c_q4 * t107
-        - s_q5 * t189 - p.l * (t10 * t10) * s_q4 * t109 - p.l * t101 * inv106 * t193;
-    let t195 = t190 + t191 + p.l * (t10 * t10) * c_q4 * t109
-        - p.l * (t10 * t10) * s_q4 * t112 - inv106 * t108 * t193;
+        - s_q5 * t189 - t33 * t109 - p.l * t101 * inv106 * t193;
+    let t195 = t190 + t191 + t111 * (p.l * (t10 * t10)) - t33 * t112
+        - inv106 * t108 * t193;
     let t196 = s_q4 * t194;
     let t197 = c_q4 * t195;
     let t198 = p.l * (t196 + t197);
     let t199 = tau[3] + t198 - tau[4];
     let t200 = 0.5 * (t10 * t10 * d.k1) + c_q4 * t194 + p.l * (t7 * t7) * c_q3 * t123
-        - s_q4 * t195 - p.l * (t7 * t7) * s_q3 * t125 - p.l * t117 * inv122 * t199;
-    let t201 = t196 + t197 + p.l * (t7 * t7) * c_q3 * t125
-        - p.l * (t7 * t7) * s_q3 * t128 - inv122 * t124 * t199;
+        - s_q4 * t195 - t32 * t125 - p.l * t117 * inv122 * t199;
+    let t201 = t196 + t197 + t127 * (p.l * (t7 * t7)) - t32 * t128
+        - inv122 * t124 * t199;
     let t202 = s_q3 * t200;
     let t203 = c_q3 * t201;
     let t204 = p.l * (t202 + t203);
     let t205 = tau[2] + t204 - tau[3];
     let t206 = 0.5 * (t7 * t7 * d.k1) + c_q3 * t200 + p.l * (t4 * t4) * c_q2 * t139
-        - s_q3 * t201 - p.l * (t4 * t4) * s_q2 * t141 - p.l * t133 * inv138 * t205;
-    let t207 = t202 + t203 + p.l * (t4 * t4) * c_q2 * t141
-        - p.l * (t4 * t4) * s_q2 * t144 - inv138 * t140 * t205;
+        - s_q3 * t201 - t31 * t141 - p.l * t133 * inv138 * t205;
+    let t207 = t202 + t203 + t143 * (p.l * (t4 * t4)) - t31 * t144
+        - inv138 * t140 * t205;
     let t208 = s_q2 * t206;
     let t209 = c_q2 * t207;
     let t210 = p.l * (t208 + t209);
@@ -1436,13 +1431,12 @@ pub fn forward_dynamics_with(
         + p.l
             * (s_q1
                 * (0.5 * (t4 * t4 * d.k1) + c_q2 * t206
-                    + p.l * (qd[0] * qd[0]) * c_q1 * t155 - s_q2 * t207
-                    - p.l * (qd[0] * qd[0]) * s_q1 * t157 - p.l * t149 * inv154 * t211)
+                    + p.l * (qd[0] * qd[0]) * c_q1 * t155 - s_q2 * t207 - t30 * t157
+                    - p.l * t149 * inv154 * t211)
                 + c_q1
-                    * (t208 + t209 + p.l * (qd[0] * qd[0]) * c_q1 * t157
-                        - p.l * (qd[0] * qd[0]) * s_q1 * t159 - inv154 * t156 * t211))
-        - tau[1] - s_q0 * (c_q1 * t158 - s_q1 * t160) * d.k32
-        - p.g * c_q0 * (d.k30 + p.l * t161);
+                    * (t208 + t209 + p.l * (qd[0] * qd[0]) * c_q1 * t157 - t30 * t159
+                        - inv154 * t156 * t211)) - tau[1]
+        - s_q0 * (c_q1 * t158 - s_q1 * t160) * d.k32 - p.g * c_q0 * (d.k30 + p.l * t161);
     let t213 = inv163 * t212;
     let t214 = p.g * c_q0 + p.l * inv163 * t212;
     let t215 = p.g * s_q0 * c_q1 + s_q1 * t214 - p.l * (qd[0] * qd[0]) * c_q1;
@@ -1523,7 +1517,7 @@ pub fn forward_dynamics_with(
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 1060,
+    mul: 1038,
     add: 1174,
     div: 0,
     sqrt: 0,
@@ -1653,11 +1647,11 @@ pub fn coriolis_matrix_with(
     let t103 = t97 + t99 + p.m * t38;
     let t104 = c_q2 * t103;
     let t105 = p.l * (t102 + t104);
-    let t106 = p.l * t2 * c_q2;
+    let t106 = t5 * c_q2;
     let t107 = -(2.0 * (t9 + t106));
-    let t108 = 2.0 * (p.l * t2 * s_q2 * c_q3) - s_q3 * t107;
+    let t108 = 2.0 * (t5 * (s_q2 * c_q3)) - s_q3 * t107;
     let t109 = c_q3 * t107;
-    let t110 = p.l * t2 * s_q2 * s_q3;
+    let t110 = t5 * (s_q2 * s_q3);
     let t111 = 2.0 * (t110 - t13) + t109;
     let t112 = c_q4 * t108 - s_q4 * t111;
     let t113 = c_q4 * t111;
@@ -1715,11 +1709,11 @@ pub fn coriolis_matrix_with(
     let t165 = c_q3 * t164;
     let t166 = p.l * (t163 + t165);
     let t167 = p.m * (-t9 - 2.0 * t106) + c_q3 * t162 - s_q3 * t164;
-    let t168 = p.l * t6 * c_q3;
+    let t168 = t9 * c_q3;
     let t169 = -(2.0 * (t13 + t168));
-    let t170 = 2.0 * (p.l * t6 * s_q3 * c_q4) - s_q4 * t169;
+    let t170 = 2.0 * (t9 * (s_q3 * c_q4)) - s_q4 * t169;
     let t171 = c_q4 * t169;
-    let t172 = p.l * t6 * s_q3 * s_q4;
+    let t172 = t9 * (s_q3 * s_q4);
     let t173 = 2.0 * (t172 - t17) + t171;
     let t174 = c_q5 * t170 - s_q5 * t173;
     let t175 = c_q5 * t173;
@@ -1768,11 +1762,11 @@ pub fn coriolis_matrix_with(
     let t218 = c_q4 * t217;
     let t219 = p.l * (t216 + t218);
     let t220 = p.m * (-t13 - 2.0 * t168) + c_q4 * t215 - s_q4 * t217;
-    let t221 = p.l * t10 * c_q4;
+    let t221 = t13 * c_q4;
     let t222 = -(2.0 * (t17 + t221));
-    let t223 = 2.0 * (p.l * t10 * s_q4 * c_q5) - s_q5 * t222;
+    let t223 = 2.0 * (t13 * (s_q4 * c_q5)) - s_q5 * t222;
     let t224 = c_q5 * t222;
-    let t225 = p.l * t10 * s_q4 * s_q5;
+    let t225 = t13 * (s_q4 * s_q5);
     let t226 = 2.0 * (t225 - t21) + t224;
     let t227 = c_q6 * t223 - s_q6 * t226;
     let t228 = c_q6 * t226;
@@ -1812,11 +1806,11 @@ pub fn coriolis_matrix_with(
     let t262 = c_q5 * t261;
     let t263 = p.l * (t260 + t262);
     let t264 = p.m * (-t17 - 2.0 * t221) + c_q5 * t259 - s_q5 * t261;
-    let t265 = p.l * t14 * c_q5;
+    let t265 = t17 * c_q5;
     let t266 = -(2.0 * (t21 + t265));
-    let t267 = 2.0 * (p.l * t14 * s_q5 * c_q6) - s_q6 * t266;
+    let t267 = 2.0 * (t17 * (s_q5 * c_q6)) - s_q6 * t266;
     let t268 = c_q6 * t266;
-    let t269 = p.l * t14 * s_q5 * s_q6;
+    let t269 = t17 * (s_q5 * s_q6);
     let t270 = 2.0 * (t269 - t25) + t268;
     let t271 = c_q7 * t267 - s_q7 * t270;
     let t272 = c_q7 * t270;
@@ -1847,11 +1841,11 @@ pub fn coriolis_matrix_with(
     let t297 = c_q6 * t296;
     let t298 = p.l * (t295 + t297);
     let t299 = p.m * (-t21 - 2.0 * t265) + c_q6 * t294 - s_q6 * t296;
-    let t300 = p.l * t18 * c_q6;
+    let t300 = t21 * c_q6;
     let t301 = -(2.0 * (t25 + t300));
-    let t302 = 2.0 * (p.l * t18 * s_q6 * c_q7) - s_q7 * t301;
+    let t302 = 2.0 * (t21 * (s_q6 * c_q7)) - s_q7 * t301;
     let t303 = c_q7 * t301;
-    let t304 = p.l * t18 * s_q6 * s_q7;
+    let t304 = t21 * (s_q6 * s_q7);
     let t305 = 2.0 * (t304 - t29) + t303;
     let t306 = c_q8 * t302 - s_q8 * t305;
     let t307 = c_q8 * t305;
@@ -1873,11 +1867,11 @@ pub fn coriolis_matrix_with(
     let t323 = c_q7 * t322;
     let t324 = p.l * (t321 + t323);
     let t325 = p.m * (-t25 - 2.0 * t300) + c_q7 * t320 - s_q7 * t322;
-    let t326 = p.l * t22 * c_q7;
+    let t326 = t25 * c_q7;
     let t327 = -(2.0 * (t29 + t326));
-    let t328 = 2.0 * (p.l * t22 * s_q7 * c_q8) - s_q8 * t327;
+    let t328 = 2.0 * (t25 * (s_q7 * c_q8)) - s_q8 * t327;
     let t329 = c_q8 * t327;
-    let t330 = p.l * t22 * s_q7 * s_q8;
+    let t330 = t25 * (s_q7 * s_q8);
     let t331 = 2.0 * (t330 - t33) + t329;
     let t332 = c_q9 * t328 - s_q9 * t331;
     let t333 = c_q9 * t331 + s_q9 * t328 - t35;
@@ -1890,15 +1884,15 @@ pub fn coriolis_matrix_with(
     let t340 = c_q8 * t339;
     let t341 = p.l * (t338 + t340);
     let t342 = p.m * (-t29 - 2.0 * t326) + c_q8 * t337 - s_q8 * t339;
-    let t343 = p.l * t26 * c_q8;
+    let t343 = t29 * c_q8;
     let t344 = -(2.0 * (t33 + t343));
-    let t345 = 2.0 * (p.l * t26 * s_q8 * c_q9) - s_q9 * t344;
-    let t346 = c_q9 * t344 + 2.0 * (p.l * t26 * s_q8 * s_q9) - t35;
+    let t345 = 2.0 * (t29 * (s_q8 * c_q9)) - s_q9 * t344;
+    let t346 = c_q9 * t344 + 2.0 * (t29 * (s_q8 * s_q9)) - t35;
     let t347 = p.m * s_q9 * t346;
     let t348 = p.m * c_q9 * t345;
     let t349 = p.l * (t347 + t348);
     let t350 = p.m * (-t33 - 2.0 * t343) + p.m * c_q9 * t346 - p.m * s_q9 * t345;
-    let t351 = -t35 - 2.0 * (p.l * t30 * c_q9);
+    let t351 = -t35 - 2.0 * (t33 * c_q9);
     let t352 = qd[0] * s_q1 * d.k0;
     let t353 = t38 * d.k1;
     let t354 = t42 * d.k1;

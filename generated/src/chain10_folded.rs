@@ -23,8 +23,8 @@
 //! | `mass_matrix` | 350 | 608 | 0 | 0 | 9 | 9 |
 //! | `bias` | 133 | 160 | 0 | 0 | 10 | 10 |
 //! | `gravity` | 55 | 90 | 0 | 0 | 0 | 10 |
-//! | `forward_dynamics` | 543 | 326 | 9 | 0 | 10 | 10 |
-//! | `coriolis_matrix` | 968 | 1130 | 0 | 0 | 9 | 9 |
+//! | `forward_dynamics` | 510 | 326 | 9 | 0 | 10 | 10 |
+//! | `coriolis_matrix` | 948 | 1130 | 0 | 0 | 9 | 9 |
 //! | `energy` | 151 | 147 | 0 | 0 | 10 | 10 |
 //! | `body_poses` | 18 | 91 | 0 | 0 | 10 | 10 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -955,7 +955,7 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 543,
+    mul: 510,
     add: 326,
     div: 9,
     sqrt: 0,
@@ -1036,14 +1036,13 @@ pub fn forward_dynamics_with(
     let t48 = c_q9 * t41;
     let t49 = t47 + t48;
     let t50 = tau[8] + 0.1 * t49 - tau[9];
-    let t51 = 0.25 * t29 + t42 + 1.0 - 0.005625 * (s_q9 * s_q9 * (c_q9 * c_q9) * inv46);
+    let t51 = 0.25 * t29 + t42 + 1.0 - 0.005625 * (t42 * (s_q9 * s_q9 * inv46));
     let t52 = 0.75 * (s_q9 * c_q9) - 0.075 * (s_q9 * c_q9 * t44 * inv46);
     let t53 = t43 + (1.0 - t44 * t44 * inv46);
     let t54 = 0.05 * (t25 * t25) + c_q9 * t40
-        + 0.1 * (t22 * t22 * c_q8 * t51 - t22 * t22 * s_q8 * t52) - s_q9 * t41
+        + 0.1 * (t22 * t22 * c_q8 * t51 - t38 * t52) - s_q9 * t41
         - 0.075 * (s_q9 * c_q9 * inv46 * t50);
-    let t55 = t49
-        + (0.1 * (t22 * t22 * c_q8 * t52 - t22 * t22 * s_q8 * t53) - t44 * inv46 * t50);
+    let t55 = t49 + (0.1 * (t22 * t22 * c_q8 * t52 - t38 * t53) - t44 * inv46 * t50);
     let t56 = s_q8 * t52;
     let t57 = c_q8 * t52;
     let t58 = s_q8 * t51 + t57;
@@ -1066,10 +1065,8 @@ pub fn forward_dynamics_with(
     let t74 = t62 + -(0.1 * (t62 * t66 * inv68));
     let t75 = t65 + (1.0 - t66 * t66 * inv68);
     let t76 = 0.05 * (t22 * t22) + c_q8 * t54
-        + 0.1 * (t19 * t19 * c_q7 * t73 - t19 * t19 * s_q7 * t74 - t62 * inv68 * t72)
-        - s_q8 * t55;
-    let t77 = t71
-        + (0.1 * (t19 * t19 * c_q7 * t74 - t19 * t19 * s_q7 * t75) - t66 * inv68 * t72);
+        + 0.1 * (t19 * t19 * c_q7 * t73 - t37 * t74 - t62 * inv68 * t72) - s_q8 * t55;
+    let t77 = t71 + (0.1 * (t19 * t19 * c_q7 * t74 - t37 * t75) - t66 * inv68 * t72);
     let t78 = s_q7 * t74;
     let t79 = c_q7 * t74;
     let t80 = s_q7 * t73 + t79;
@@ -1092,10 +1089,8 @@ pub fn forward_dynamics_with(
     let t96 = t84 + -(0.1 * (t84 * t88 * inv90));
     let t97 = t87 + (1.0 - t88 * t88 * inv90);
     let t98 = 0.05 * (t19 * t19) + c_q7 * t76
-        + 0.1 * (t16 * t16 * c_q6 * t95 - t16 * t16 * s_q6 * t96 - t84 * inv90 * t94)
-        - s_q7 * t77;
-    let t99 = t93
-        + (0.1 * (t16 * t16 * c_q6 * t96 - t16 * t16 * s_q6 * t97) - t88 * inv90 * t94);
+        + 0.1 * (t16 * t16 * c_q6 * t95 - t36 * t96 - t84 * inv90 * t94) - s_q7 * t77;
+    let t99 = t93 + (0.1 * (t16 * t16 * c_q6 * t96 - t36 * t97) - t88 * inv90 * t94);
     let t100 = s_q6 * t96;
     let t101 = c_q6 * t96;
     let t102 = s_q6 * t95 + t101;
@@ -1118,12 +1113,10 @@ pub fn forward_dynamics_with(
     let t118 = t106 + -(0.1 * (t106 * t110 * inv112));
     let t119 = t109 + (1.0 - t110 * t110 * inv112);
     let t120 = 0.05 * (t16 * t16) + c_q6 * t98
-        + 0.1
-            * (t13 * t13 * c_q5 * t117 - t13 * t13 * s_q5 * t118 - t106 * inv112 * t116)
+        + 0.1 * (t13 * t13 * c_q5 * t117 - t35 * t118 - t106 * inv112 * t116)
         - s_q6 * t99;
     let t121 = t115
-        + (0.1 * (t13 * t13 * c_q5 * t118 - t13 * t13 * s_q5 * t119)
-            - t110 * inv112 * t116);
+        + (0.1 * (t13 * t13 * c_q5 * t118 - t35 * t119) - t110 * inv112 * t116);
     let t122 = s_q5 * t118;
     let t123 = c_q5 * t118;
     let t124 = s_q5 * t117 + t123;
@@ -1146,12 +1139,10 @@ pub fn forward_dynamics_with(
     let t140 = t128 + -(0.1 * (t128 * t132 * inv134));
     let t141 = t131 + (1.0 - t132 * t132 * inv134);
     let t142 = 0.05 * (t13 * t13) + c_q5 * t120
-        + 0.1
-            * (t10 * t10 * c_q4 * t139 - t10 * t10 * s_q4 * t140 - t128 * inv134 * t138)
+        + 0.1 * (t10 * t10 * c_q4 * t139 - t34 * t140 - t128 * inv134 * t138)
         - s_q5 * t121;
     let t143 = t137
-        + (0.1 * (t10 * t10 * c_q4 * t140 - t10 * t10 * s_q4 * t141)
-            - t132 * inv134 * t138);
+        + (0.1 * (t10 * t10 * c_q4 * t140 - t34 * t141) - t132 * inv134 * t138);
     let t144 = s_q4 * t140;
     let t145 = c_q4 * t140;
     let t146 = s_q4 * t139 + t145;
@@ -1174,10 +1165,10 @@ pub fn forward_dynamics_with(
     let t162 = t150 + -(0.1 * (t150 * t154 * inv156));
     let t163 = t153 + (1.0 - t154 * t154 * inv156);
     let t164 = 0.05 * (t10 * t10) + c_q4 * t142
-        + 0.1 * (t7 * t7 * c_q3 * t161 - t7 * t7 * s_q3 * t162 - t150 * inv156 * t160)
+        + 0.1 * (t7 * t7 * c_q3 * t161 - t33 * t162 - t150 * inv156 * t160)
         - s_q4 * t143;
     let t165 = t159
-        + (0.1 * (t7 * t7 * c_q3 * t162 - t7 * t7 * s_q3 * t163) - t154 * inv156 * t160);
+        + (0.1 * (t7 * t7 * c_q3 * t162 - t33 * t163) - t154 * inv156 * t160);
     let t166 = s_q3 * t162;
     let t167 = c_q3 * t162;
     let t168 = s_q3 * t161 + t167;
@@ -1200,10 +1191,10 @@ pub fn forward_dynamics_with(
     let t184 = t172 + -(0.1 * (t172 * t176 * inv178));
     let t185 = t175 + (1.0 - t176 * t176 * inv178);
     let t186 = 0.05 * (t7 * t7) + c_q3 * t164
-        + 0.1 * (t4 * t4 * c_q2 * t183 - t4 * t4 * s_q2 * t184 - t172 * inv178 * t182)
+        + 0.1 * (t4 * t4 * c_q2 * t183 - t32 * t184 - t172 * inv178 * t182)
         - s_q3 * t165;
     let t187 = t181
-        + (0.1 * (t4 * t4 * c_q2 * t184 - t4 * t4 * s_q2 * t185) - t176 * inv178 * t182);
+        + (0.1 * (t4 * t4 * c_q2 * t184 - t32 * t185) - t176 * inv178 * t182);
     let t188 = s_q2 * t184;
     let t189 = c_q2 * t184;
     let t190 = s_q2 * t183 + t189;
@@ -1235,12 +1226,11 @@ pub fn forward_dynamics_with(
             * (s_q1
                 * (0.05 * (t4 * t4) + c_q2 * t186
                     + 0.1
-                        * (qd[0] * qd[0] * c_q1 * t205 - qd[0] * qd[0] * s_q1 * t206
+                        * (qd[0] * qd[0] * c_q1 * t205 - t31 * t206
                             - t194 * inv200 * t204) - s_q2 * t187)
                 + c_q1
                     * (t203
-                        + (0.1
-                            * (qd[0] * qd[0] * c_q1 * t206 - qd[0] * qd[0] * s_q1 * t207)
+                        + (0.1 * (qd[0] * qd[0] * c_q1 * t206 - t31 * t207)
                             - t198 * inv200 * t204))) - tau[1]
         - 0.981 * (s_q0 * (c_q1 * t208 - s_q1 * t209))
         - 9.81 * (c_q0 * (0.1 * t210 + 0.05));
@@ -1327,7 +1317,7 @@ pub fn forward_dynamics_with(
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 968,
+    mul: 948,
     add: 1130,
     div: 0,
     sqrt: 0,
@@ -1382,10 +1372,10 @@ pub fn coriolis_matrix_with(
     let t28 = qd[0] * c_q1;
     let t29 = -(0.2 * (t2 + t28));
     let t30 = s_q2 * t29;
-    let t31 = qd[0] * s_q1 * c_q2;
+    let t31 = t27 * c_q2;
     let t32 = 0.2 * t31 - t30;
     let t33 = c_q2 * t29;
-    let t34 = qd[0] * s_q1 * s_q2;
+    let t34 = t27 * s_q2;
     let t35 = 0.2 * (t34 - t5) + t33;
     let t36 = s_q3 * t35;
     let t37 = c_q3 * t32;
@@ -1467,10 +1457,10 @@ pub fn coriolis_matrix_with(
     let t113 = t2 * c_q2;
     let t114 = -(0.2 * (t5 + t113));
     let t115 = s_q3 * t114;
-    let t116 = t2 * s_q2 * c_q3;
+    let t116 = t112 * c_q3;
     let t117 = 0.2 * t116 - t115;
     let t118 = c_q3 * t114;
-    let t119 = t2 * s_q2 * s_q3;
+    let t119 = t112 * s_q3;
     let t120 = 0.2 * (t119 - t8) + t118;
     let t121 = s_q4 * t120;
     let t122 = c_q4 * t117;
@@ -1544,10 +1534,10 @@ pub fn coriolis_matrix_with(
     let t190 = t5 * c_q3;
     let t191 = -(0.2 * (t8 + t190));
     let t192 = s_q4 * t191;
-    let t193 = t5 * s_q3 * c_q4;
+    let t193 = t189 * c_q4;
     let t194 = 0.2 * t193 - t192;
     let t195 = c_q4 * t191;
-    let t196 = t5 * s_q3 * s_q4;
+    let t196 = t189 * s_q4;
     let t197 = 0.2 * (t196 - t11) + t195;
     let t198 = s_q5 * t197;
     let t199 = c_q5 * t194;
@@ -1612,10 +1602,10 @@ pub fn coriolis_matrix_with(
     let t258 = t8 * c_q4;
     let t259 = -(0.2 * (t11 + t258));
     let t260 = s_q5 * t259;
-    let t261 = t8 * s_q4 * c_q5;
+    let t261 = t257 * c_q5;
     let t262 = 0.2 * t261 - t260;
     let t263 = c_q5 * t259;
-    let t264 = t8 * s_q4 * s_q5;
+    let t264 = t257 * s_q5;
     let t265 = 0.2 * (t264 - t14) + t263;
     let t266 = s_q6 * t265;
     let t267 = c_q6 * t262;
@@ -1671,10 +1661,10 @@ pub fn coriolis_matrix_with(
     let t317 = t11 * c_q5;
     let t318 = -(0.2 * (t14 + t317));
     let t319 = s_q6 * t318;
-    let t320 = t11 * s_q5 * c_q6;
+    let t320 = t316 * c_q6;
     let t321 = 0.2 * t320 - t319;
     let t322 = c_q6 * t318;
-    let t323 = t11 * s_q5 * s_q6;
+    let t323 = t316 * s_q6;
     let t324 = 0.2 * (t323 - t17) + t322;
     let t325 = s_q7 * t324;
     let t326 = c_q7 * t321;
@@ -1721,10 +1711,10 @@ pub fn coriolis_matrix_with(
     let t367 = t14 * c_q6;
     let t368 = -(0.2 * (t17 + t367));
     let t369 = s_q7 * t368;
-    let t370 = t14 * s_q6 * c_q7;
+    let t370 = t366 * c_q7;
     let t371 = 0.2 * t370 - t369;
     let t372 = c_q7 * t368;
-    let t373 = t14 * s_q6 * s_q7;
+    let t373 = t366 * s_q7;
     let t374 = 0.2 * (t373 - t20) + t372;
     let t375 = s_q8 * t374;
     let t376 = c_q8 * t371;
@@ -1762,10 +1752,10 @@ pub fn coriolis_matrix_with(
     let t408 = t17 * c_q7;
     let t409 = -(0.2 * (t20 + t408));
     let t410 = s_q8 * t409;
-    let t411 = t17 * s_q7 * c_q8;
+    let t411 = t407 * c_q8;
     let t412 = 0.2 * t411 - t410;
     let t413 = c_q8 * t409;
-    let t414 = t17 * s_q7 * s_q8;
+    let t414 = t407 * s_q8;
     let t415 = 0.2 * (t414 - t23) + t413;
     let t416 = c_q9 * t412 - s_q9 * t415;
     let t417 = c_q9 * t415 + s_q9 * t412 - 0.1 * t26;
@@ -1793,8 +1783,8 @@ pub fn coriolis_matrix_with(
     let t439 = t20 * s_q8;
     let t440 = t20 * c_q8;
     let t441 = -(0.2 * (t23 + t440));
-    let t442 = 0.2 * (t20 * s_q8 * c_q9) - s_q9 * t441;
-    let t443 = c_q9 * t441 + 0.2 * (t20 * s_q8 * s_q9) - 0.1 * t26;
+    let t442 = 0.2 * (t439 * c_q9) - s_q9 * t441;
+    let t443 = c_q9 * t441 + 0.2 * (t439 * s_q9) - 0.1 * t26;
     let t444 = s_q9 * t443;
     let t445 = c_q9 * t442;
     let t446 = t444 + t445;
@@ -1815,8 +1805,8 @@ pub fn coriolis_matrix_with(
     let t461 = s_q2 * t460 + c_q2 * t459;
     let t462 = t23 * s_q9;
     let t463 = -(0.1 * t26) - 0.2 * (t23 * c_q9);
-    let t464 = s_q9 * t463 + 0.2 * (t23 * s_q9 * c_q9);
-    let t465 = c_q9 * t463 - 0.1 * t23 - 0.2 * (t23 * (s_q9 * s_q9));
+    let t464 = s_q9 * t463 + 0.2 * (t462 * c_q9);
+    let t465 = c_q9 * t463 - 0.1 * t23 - 0.2 * (t462 * s_q9);
     let t466 = s_q8 * t465 + c_q8 * t464;
     let t467 = c_q8 * t465 - s_q8 * t464;
     let t468 = s_q7 * t467 + c_q7 * t466;
@@ -1831,8 +1821,8 @@ pub fn coriolis_matrix_with(
     let t477 = c_q3 * t475 - s_q3 * t474;
     let t478 = s_q2 * t477 + c_q2 * t476;
     let t479 = s_q9 * t26;
-    let t480 = -(0.1 * (s_q8 * c_q9 * t26 + c_q8 * s_q9 * t26));
-    let t481 = 0.1 * (s_q8 * s_q9 * t26 - c_q8 * c_q9 * t26);
+    let t480 = -(0.1 * (s_q8 * c_q9 * t26 + t479 * c_q8));
+    let t481 = 0.1 * (t479 * s_q8 - c_q8 * c_q9 * t26);
     let t482 = s_q7 * t481 + c_q7 * t480;
     let t483 = c_q7 * t481 - s_q7 * t480;
     let t484 = s_q6 * t483 + c_q6 * t482;

@@ -21,7 +21,7 @@
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 27 | 19 | 0 | 0 | 2 | 2 |
 //! | `mass_matrix` | 7 | 7 | 0 | 0 | 1 | 1 |
-//! | `bias` | 24 | 11 | 0 | 0 | 2 | 2 |
+//! | `bias` | 22 | 11 | 0 | 0 | 2 | 2 |
 //! | `gravity` | 10 | 5 | 0 | 0 | 2 | 2 |
 //! | `forward_dynamics` | 50 | 30 | 1 | 0 | 2 | 2 |
 //! | `coriolis_matrix` | 21 | 11 | 0 | 0 | 1 | 1 |
@@ -200,7 +200,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 24,
+    mul: 22,
     add: 11,
     div: 0,
     sqrt: 0,
@@ -227,8 +227,8 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t6 = t3 - 0.1 * (qd[0] * qd[0]);
     let t7 = qd[0] + qd[1];
-    let t8 = s_q1 * t6 + p.g * s_q0 * c_q1;
-    let t9 = c_q1 * t6 - p.g * s_q0 * s_q1;
+    let t8 = s_q1 * t6 + t2 * c_q1;
+    let t9 = c_q1 * t6 - t2 * s_q1;
     [
         0.000000580176081 * t3 + 0.0000000000643853298 * t9 - 0.00961628436 * t2
             - 0.0335304944 * t8

@@ -18,17 +18,17 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 48 | 19 | 1 | 0 | 0 | 0 |
+//! | `derived` | 39 | 19 | 1 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 285 | 243 | 0 | 0 | 2 | 2 |
 //! | `mass_matrix` | 595 | 388 | 0 | 0 | 2 | 2 |
-//! | `bias` | 273 | 207 | 0 | 0 | 2 | 2 |
+//! | `bias` | 272 | 207 | 0 | 0 | 2 | 2 |
 //! | `gravity` | 131 | 80 | 0 | 0 | 2 | 2 |
-//! | `forward_dynamics` | 1424 | 841 | 10 | 0 | 2 | 2 |
-//! | `coriolis_matrix` | 2261 | 1458 | 0 | 0 | 2 | 2 |
+//! | `forward_dynamics` | 1395 | 841 | 10 | 0 | 2 | 2 |
+//! | `coriolis_matrix` | 2038 | 1458 | 0 | 0 | 2 | 2 |
 //! | `energy` | 157 | 116 | 0 | 0 | 2 | 2 |
 //! | `body_poses` | 102 | 72 | 0 | 0 | 2 | 2 |
 //! | `coordinate_rates` | 59 | 36 | 0 | 0 | 0 | 0 |
-//! | `body_jacobians` | 356 | 194 | 0 | 0 | 2 | 2 |
+//! | `body_jacobians` | 346 | 194 | 0 | 0 | 2 | 2 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 /// The floating-point type of every input, output and parameter:
@@ -205,7 +205,7 @@ impl Params {
     pub fn derived(&self) -> Derived {
         let p = self;
         let t0 = p.m * p.l;
-        let t1 = p.m * (p.l * p.l);
+        let t1 = t0 * p.l;
         let t2 = 0.125 * t1 + 0.01;
         let inv3 = 1.0 / t2;
         Derived {
@@ -228,16 +228,16 @@ impl Params {
             k15: t2,
             k16: p.g * p.m0,
             k17: p.g * p.m,
-            k18: p.g * p.m * p.l,
-            k19: 0.5 * p.m - 0.0625 * (p.m * p.m * (p.l * p.l) * inv3),
+            k18: t0 * p.g,
+            k19: 0.5 * p.m - 0.0625 * (t1 * (p.m * inv3)),
             k20: p.l * p.l,
-            k21: p.m * p.m * (p.l * p.l),
+            k21: t1 * p.m,
             k22: 0.25 * t1 + 0.02,
             k23: 0.0001 * p.m + 0.75 * t1 + 0.022,
             k24: p.m * p.m,
-            k25: p.m * p.m * p.l,
+            k25: t0 * p.m,
             k26: 1.5 * p.m,
-            k27: p.m * p.m * p.m * (p.l * p.l),
+            k27: t1 * (p.m * p.m),
             k28: -(0.01 * p.m),
             k29: 0.01 * p.m,
             k30: 0.5 * t0,
@@ -249,7 +249,7 @@ impl Params {
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 48,
+    mul: 39,
     add: 19,
     div: 1,
     sqrt: 0,
@@ -894,7 +894,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 273,
+    mul: 272,
     add: 207,
     div: 0,
     sqrt: 0,
@@ -1007,7 +1007,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t91 = p.l * t90;
     let t92 = t60 + t87 + t88 + t89 - t91;
     let t93 = c_q12 * t86 - 0.5 * (p.l * (t61 * t61) + p.l * (t58 * t58)) - s_q12 * t92;
-    let t94 = 0.5 * (p.l * t57 * t58 - t91) + s_q12 * t86 + c_q12 * t92;
+    let t94 = 0.5 * (t70 * p.l - t91) + s_q12 * t86 + c_q12 * t92;
     let t95 = t85 + 0.5 * (p.m * c_q12 * t93 + p.m * s_q12 * t94);
     let t96 = t28 * t75;
     let t97 = t31 * t79;
@@ -1174,7 +1174,7 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 1424,
+    mul: 1395,
     add: 841,
     div: 10,
     sqrt: 0,
@@ -1300,28 +1300,28 @@ pub fn forward_dynamics_with(
     let t93 = qd[3] * qd[4] * c_q7;
     let t94 = 0.2 * t93 - t92;
     let t95 = t27 * t50;
-    let t96 = p.l * t11 * t12 * t30;
-    let t97 = p.l * t11 * t17 * t33;
+    let t96 = t73 * (p.l * t30);
+    let t97 = t38 * (p.l * t11);
     let t98 = t95 + t96 + t97;
     let t99 = t28 * t50;
-    let t100 = p.l * t11 * t12 * t31;
-    let t101 = p.l * t11 * t17 * t34;
+    let t100 = t73 * (p.l * t31);
+    let t101 = t42 * (p.l * t11);
     let t102 = t99 + t100 + t101;
     let t103 = t29 * t50;
-    let t104 = p.l * t11 * t12 * t32;
-    let t105 = p.l * t11 * t17 * t35;
+    let t104 = t73 * (p.l * t32);
+    let t105 = t46 * (p.l * t11);
     let t106 = t103 + t104 + t105;
     let t107 = s_q12 * t68;
     let t108 = p.l * t51 * t53 * c_q12;
     let t109 = p.m0 * qd[3] * qd[4];
-    let t110 = p.m0 * qd[3] * qd[5];
+    let t110 = t16 * p.m0;
     let t111 = p.m * (t52 * t74 - 0.5 * t67);
     let t112 = p.m * t77;
     let t113 = -(0.5
         * (p.m * -(0.5 * (p.l * (t69 * t69) + p.l * (t66 * t66)))
             + p.m * (c_q12 * t68 - p.l * t51 * t53 * s_q12)));
-    let t114 = p.m * s_q12 * c_q12;
-    let t115 = p.m * (s_q12 * s_q12);
+    let t114 = t87 * p.m;
+    let t115 = t88 * p.m;
     let t116 = s_q12 * t113;
     let t117 = c_q12 * qd[10] * t66;
     let t118 = s_q12 * qd[10] * t66;
@@ -1329,27 +1329,27 @@ pub fn forward_dynamics_with(
     let t120 = t1 + t5 - t6;
     let t121 = t2 + t7 - t8;
     let t122 = s_q12 * d.k5;
-    let t123 = s_q12 * c_q12 * d.k19;
+    let t123 = t87 * d.k19;
     let t124 = t123 - 0.5 * t114;
-    let t125 = c_q12 * c_q12 * d.k19;
+    let t125 = t86 * d.k19;
     let t126 = 0.5 * t115 + t125;
     let t127 = t126 * d.k20;
-    let t128 = s_q12 * s_q12 * d.k15;
+    let t128 = t88 * d.k15;
     let t129 = 0.001 * t86 + d.k10 + t128;
     let inv130 = 1.0 / t129;
     let t131 = t127 + d.k22 - 0.000025 * (inv130 * d.k21);
     let inv132 = 1.0 / t131;
-    let t133 = s_q12 * c_q12 * d.k15;
+    let t133 = t87 * d.k15;
     let t134 = 0.25 * t122 + t133 + 0.001 - 0.001 * t87;
     let t135 = c_q12 * d.k5;
-    let t136 = c_q12 * c_q12 * d.k15;
+    let t136 = t86 * d.k15;
     let t137 = 0.001 * t88 + 0.5 * t135 + t136 + d.k23 - inv130 * (t134 * t134)
         - 0.000025 * (inv130 * inv130 * d.k21 * inv132 * (t134 * t134));
     let inv138 = 1.0 / t137;
     let t139 = inv132
         + 0.000025
             * (inv130 * inv130 * d.k21 * (inv132 * inv132) * (t134 * t134) * inv138);
-    let t140 = p.m + s_q12 * s_q12 * d.k19 + 0.5 * (p.m * (c_q12 * c_q12))
+    let t140 = p.m + t88 * d.k19 + 0.5 * (t86 * p.m)
         + 0.0001 * (t124 * inv130 * d.k21 * inv132 * t134 * inv138 - inv138 * d.k24)
         - t124 * t124 * d.k20 * t139;
     let t141 = -(inv130 * t134) - 0.000025 * (inv130 * inv130 * d.k21 * inv132 * t134);
@@ -1357,8 +1357,8 @@ pub fn forward_dynamics_with(
         * (d.k0 * inv130 * inv132 - d.k0 * inv130 * inv132 * t134 * inv138 * t141);
     let t143 = c_q12 * d.k0;
     let t144 = d.k0 + 0.25 * t143;
-    let t145 = 0.25 * (s_q12 * d.k5 * t124 * t142)
-        + 0.0025 * (s_q12 * inv138 * t141 * d.k25) + 0.01 * (p.m * inv138 * t144)
+    let t145 = 0.25 * (t122 * (t124 * t142)) + 0.0025 * (s_q12 * inv138 * t141 * d.k25)
+        + 0.01 * (p.m * inv138 * t144)
         - 0.005 * (d.k5 * t124 * inv130 * inv132 * t134 * inv138 * t144);
     let t146 = p.l * t126;
     let t147 = d.k3 - t146;
@@ -1367,7 +1367,7 @@ pub fn forward_dynamics_with(
             + 0.0001 * (inv138 * d.k24 * t141)
             - 0.00005 * (inv130 * inv132 * t134 * inv138 * d.k25 * t147));
     let t149 = inv130 + 0.005 * (d.k0 * inv130 * t142) - inv130 * t134 * inv138 * t141;
-    let t150 = d.k26 - 0.0625 * (s_q12 * s_q12 * d.k21 * t149)
+    let t150 = d.k26 - 0.0625 * (t88 * (d.k21 * t149))
         - 0.5 * (s_q12 * d.k0 * inv138 * t141 * t144) - inv138 * (t144 * t144);
     let t151 = 0.005 * (d.k0 * inv130 * inv132 * t134 * inv138 * t144 * t147)
         - 0.0025 * (s_q12 * d.k25 * t149) - 0.25 * (s_q12 * d.k0 * t142 * t147)
@@ -1602,11 +1602,11 @@ pub fn forward_dynamics_with(
         - inv236 * t307 * inv312 * t313;
     let t317 = -(inv200 * t203 * inv208) - inv208 * t230 * t316 - inv208 * t273 * t315
         - inv208 * t296 * t314 - inv208 * t306 * inv312 * t313;
-    let t318 = t65 * t66 * d.k5;
-    let t319 = 0.25 * ((0.009 * t85 + tau[10] + 0.125 * t318) * d.k32 - t65 * t66 * d.k0)
+    let t318 = t85 * d.k5;
+    let t319 = 0.25 * ((0.009 * t85 + tau[10] + 0.125 * t318) * d.k32 - t85 * d.k0)
         - (t107 + t108) * d.k19;
-    let t320 = -(0.009 * (t65 * t69)) - 0.125 * (t65 * t69 * d.k5)
-        - 0.25 * (t51 * t52 * d.k5) - qd[10] * t65 * d.k15;
+    let t320 = -(0.009 * (t65 * t69)) - 0.125 * (t65 * t69 * d.k5) - 0.25 * (t83 * d.k5)
+        - qd[10] * t65 * d.k15;
     let t321 = s_q12 * t320;
     let t322 = 0.02 * t76 + tau[7] + t321 + 0.001 * t117 - t80 - 0.01 * t112;
     let t323 = t77 * d.k0;
@@ -1616,7 +1616,7 @@ pub fn forward_dynamics_with(
     let t327 = t75 * d.k0;
     let t328 = c_q12 * t320;
     let t329 = t65 * t69 * d.k0;
-    let t330 = t51 * t52 * d.k0;
+    let t330 = t83 * d.k0;
     let t331 = qd[10] * t65 * d.k0;
     let t332 = p.l * (-(0.25 * (t329 + t331)) - 0.5 * t330);
     let t333 = t84 + tau[9] + t328 + t332 + 0.01 * t111 - 0.02 * t83 - 0.001 * t118
@@ -1634,7 +1634,7 @@ pub fn forward_dynamics_with(
         - 0.25 * (t329 + t331 + s_q12 * d.k0 * t337) - 0.5 * t330;
     let t339 = t324 - t112 - t116 - t98 * t148 - t102 * t151 - t106 * t152 - t56 * t164
         - t59 * t165 - t62 * t166 - t147 * t334 - 0.01 * (p.m * t337);
-    let t340 = t11 * t12 * d.k5;
+    let t340 = t73 * d.k5;
     let t341 = 0.02 * t76 + t321 + 0.001 * t117 + 0.005 * (d.k0 * t334) - t80
         - t98 * t153 - t102 * t160 - t106 * t164 - t56 * t175 - t59 * t176 - t62 * t177
         - t129 * t337 - t134 * t335 - 0.01 * t112;
@@ -1654,10 +1654,10 @@ pub fn forward_dynamics_with(
     let t351 = tau[6] + t342 + t344 + t346 + t350 - 0.019 * t73 - 0.25 * t340;
     let t352 = t27 * t336 + t28 * t338 + t29 * t339 + qd[6] * t11 * t264
         - p.m * -(0.5 * (t48 + t49)) - t91 * t193 - t94 * t195 - qd[6] * t12 * t263
-        - t174 * inv192 * t351 - 0.2 * (qd[3] * qd[5] * t224);
+        - t174 * inv192 * t351 - 0.2 * (t16 * t224);
     let t353 = t347 + t348 + t349 + qd[6] * t11 * t267 - t91 * t195 - t94 * t198
-        - qd[6] * t12 * t266 - inv192 * t194 * t351 - 0.5 * (t11 * t12 * d.k0)
-        - 0.2 * (qd[3] * qd[5] * t226);
+        - qd[6] * t12 * t266 - inv192 * t194 * t351 - 0.5 * (t73 * d.k0)
+        - 0.2 * (t16 * t226);
     let t354 = tau[0] + c_q7 * t352 - p.m0 * -(0.05 * (t13 + t14)) - s_q7 * t353
         - t119 * t199 - t120 * t203 - t121 * t228;
     let t355 = (inv200 - inv200 * t203 * t317 - inv200 * t228 * t316
@@ -1675,7 +1675,7 @@ pub fn forward_dynamics_with(
     let t365 = t35 * t339;
     let t366 = t91 * t224;
     let t367 = t94 * t226;
-    let t368 = qd[3] * qd[5] * t297;
+    let t368 = t16 * t297;
     let t369 = qd[6] * t12 * t248;
     let t370 = qd[6] * t11 * t261;
     let t371 = inv192 * t223 * t351;
@@ -1684,12 +1684,10 @@ pub fn forward_dynamics_with(
         - 0.2 * t368;
     let t373 = t316 * t372;
     let t374 = t27 * t341 + t28 * t343 + t29 * t345 + qd[6] * t11 * t279 - t91 * t263
-        - t94 * t266 - qd[6] * t12 * t275 - inv192 * t247 * t351
-        - 0.2 * (qd[3] * qd[5] * t248);
+        - t94 * t266 - qd[6] * t12 * t275 - inv192 * t247 * t351 - 0.2 * (t16 * t248);
     let t375 = 0.019 * (t11 * t17) + 0.25 * (t11 * t17 * d.k5) + t30 * t341 + t31 * t343
         + t32 * t345 + qd[6] * t11 * t282 - p.l * (t363 + t364 + t365) - t91 * t264
-        - t94 * t267 - qd[6] * t12 * t279 - inv192 * t260 * t351
-        - 0.2 * (qd[3] * qd[5] * t261);
+        - t94 * t267 - qd[6] * t12 * t279 - inv192 * t260 * t351 - 0.2 * (t16 * t261);
     let t376 = qd[5] * t71 + tau[3] + c_q7 * t374 - qd[4] * t72 - s_q7 * t375
         - t119 * t269 - t120 * t308 - t121 * t286;
     let t377 = t315 * t376;
@@ -1807,7 +1805,7 @@ pub fn forward_dynamics_with(
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 2261,
+    mul: 2038,
     add: 1458,
     div: 0,
     sqrt: 0,
@@ -1901,12 +1899,12 @@ pub fn coriolis_matrix_with(
     let t67 = t65 + t66;
     let t68 = p.l * s_q7 * t22 - p.l * t50;
     let t69 = p.l * s_q7 * t20 * c_q12 - s_q12 * t68;
-    let t70 = p.l * s_q7 * t20 * s_q12;
+    let t70 = t65 * (p.l * s_q7);
     let t71 = c_q12 * t68;
     let t72 = -(p.l * c_q7) - 0.2;
     let t73 = t22 * t72 - p.l * t63;
     let t74 = t20 * c_q12 * t72 - s_q12 * t73;
-    let t75 = t20 * s_q12 * t72;
+    let t75 = t65 * t72;
     let t76 = c_q12 * t73;
     let t77 = p.l + 0.2 * c_q7;
     let t78 = 0.2 * t51 + t17 * t77;
@@ -1953,17 +1951,17 @@ pub fn coriolis_matrix_with(
     let t119 = p.m * t116;
     let t120 = s_q7 * qd[6];
     let t121 = c_q7 * qd[6];
-    let t122 = p.m * c_q7 * t116;
-    let t123 = p.m * s_q7 * t92;
-    let t124 = p.m * s_q7 * t116;
-    let t125 = p.m * c_q7 * t92;
+    let t122 = t119 * c_q7;
+    let t123 = t118 * s_q7;
+    let t124 = t119 * s_q7;
+    let t125 = t118 * c_q7;
     let t126 = s_q7 * t2;
     let t127 = c_q7 * t2;
     let t128 = 0.002 * t2 - 0.2 * (p.m * s_q7 * t117);
-    let t129 = 0.2 * (p.m * c_q7 * qd[6]) - t119;
-    let t130 = t118 - 0.2 * (p.m * s_q7 * qd[6]);
-    let t131 = p.m * (c_q7 * c_q7) * qd[6];
-    let t132 = p.m * (s_q7 * s_q7) * qd[6];
+    let t129 = 0.2 * (t121 * p.m) - t119;
+    let t130 = t118 - 0.2 * (t120 * p.m);
+    let t131 = t121 * (p.m * c_q7);
+    let t132 = t120 * (p.m * s_q7);
     let t133 = p.m * (c_q7 * c_q7) * t117;
     let t134 = p.m * (s_q7 * s_q7) * t117;
     let t135 = s_q7 * t129;
@@ -1996,66 +1994,62 @@ pub fn coriolis_matrix_with(
     let t162 = 2.0 * (t156 - t148);
     let t163 = t111 * t160;
     let t164 = 2.0 * (t149 + t150);
-    let t165 = s_q7 * q[10] * t112;
-    let t166 = qd[6] * t145 + t165 + 0.5 * (t110 * t155 + t163) - s_q7 * q[9] * t109;
-    let t167 = c_q7 * q[10] * t112;
-    let t168 = qd[6] * t146 + c_q7 * q[8] * t110 + t167
-        + 0.5 * (t109 * t151 + t111 * t161);
+    let t165 = t158 * t112;
+    let t166 = qd[6] * t145 + t165 + 0.5 * (t110 * t155 + t163) - t148 * t109;
+    let t167 = t152 * t112;
+    let t168 = qd[6] * t146 + t156 * t110 + t167 + 0.5 * (t109 * t151 + t111 * t161);
     let t169 = qd[6] * t147
         + 0.5 * (t109 * t154 + t110 * t159 + t111 * t162 - t112 * t164);
     let t170 = p.m * t166;
     let t171 = p.m * t169;
-    let t172 = p.m * t50 * t141;
+    let t172 = t143 * t50;
     let t173 = p.m * t43 * t140;
-    let t174 = p.m * t43 * t139;
-    let t175 = p.m * t40 * t141;
+    let t174 = t142 * t43;
+    let t175 = t143 * t40;
     let t176 = p.m * t40 * t140;
-    let t177 = p.m * t50 * t139;
+    let t177 = t142 * t50;
     let t178 = 0.01 * t171 + t172 - t173;
     let t179 = 2.0 * t148 - 4.0 * t156;
     let t180 = -t159;
     let t181 = 2.0 * t156 - 4.0 * t148;
-    let t182 = s_q7 * q[8] * t110;
+    let t182 = t150 * t110;
     let t183 = -t161;
     let t184 = -t162;
-    let t185 = qd[6] * t40 + c_q7 * q[9] * t109 + 0.5 * (t110 * t181 + t111 * t183)
-        - t167;
+    let t185 = qd[6] * t40 + t149 * t109 + 0.5 * (t110 * t181 + t111 * t183) - t167;
     let t186 = 0.5 * (t163 + t109 * t179) + t165 + qd[6] * t50 + t182;
     let t187 = qd[6] * t43
         + 0.5 * (t109 * t180 + t110 * t154 + t111 * t164 - t112 * t184);
     let t188 = p.m * t185;
     let t189 = p.m * t187;
-    let t190 = p.m * t63 * t141;
+    let t190 = t143 * t63;
     let t191 = p.m * t56 * t140;
-    let t192 = p.m * t56 * t139;
-    let t193 = p.m * t53 * t141;
+    let t192 = t142 * t56;
+    let t193 = t143 * t53;
     let t194 = p.m * t53 * t140;
-    let t195 = p.m * t63 * t139;
+    let t195 = t142 * t63;
     let t196 = 0.01 * t189 + t190 - t191;
     let t197 = -(2.0 * (q[8] * t109 + q[9] * t110));
     let t198 = q[10] * t109 + q[8] * t111 + q[9] * t112 - q[11] * t110;
     let t199 = q[11] * t109 + q[10] * t110 + q[9] * t111 - q[8] * t112;
     let t200 = p.m * t198;
     let t201 = p.m * t197;
-    let t202 = p.m * t21 * t141;
+    let t202 = t143 * t21;
     let t203 = p.m * t22 * t140;
-    let t204 = p.m * t22 * t139;
-    let t205 = p.m * t20 * t141;
+    let t204 = t142 * t22;
+    let t205 = t143 * t20;
     let t206 = p.m * t20 * t140;
-    let t207 = p.m * t21 * t139;
+    let t207 = t142 * t21;
     let t208 = 0.01 * t201 + t202 - t203;
-    let t209 = p.l * s_q7 * q[8];
-    let t210 = p.l * s_q7 * q[9];
+    let t209 = t150 * p.l;
+    let t210 = t148 * p.l;
     let t211 = p.l * t168;
-    let t212 = p.l * c_q7 * qd[6] * t21 + p.l * s_q7 * q[11] * t109
-        + p.l * s_q7 * q[10] * t110 + p.l * s_q7 * q[9] * t111 + 0.5 * (p.l * t169)
-        - p.l * s_q7 * q[8] * t112;
-    let t213 = 0.01 * t166 + p.l * c_q7 * qd[6] * t22
-        - 2.0 * (p.l * s_q7 * q[8] * t109 + p.l * s_q7 * q[9] * t110) - 0.5 * t211;
+    let t212 = t121 * (p.l * t21) + t153 * (p.l * t109) + t158 * (p.l * t110)
+        + t210 * t111 + 0.5 * (p.l * t169) - t209 * t112;
+    let t213 = 0.01 * t166 + t121 * (p.l * t22) - 2.0 * (t209 * t109 + t210 * t110)
+        - 0.5 * t211;
     let t214 = p.m
-        * (p.l * c_q7 * qd[6] * t20 + p.l * s_q7 * q[10] * t109
-            + p.l * s_q7 * q[8] * t111 + p.l * s_q7 * q[9] * t112 - 0.01 * t169
-            - p.l * s_q7 * q[11] * t110);
+        * (t121 * (p.l * t20) + t158 * (p.l * t109) + t209 * t111 + t210 * t112
+            - 0.01 * t169 - t153 * (p.l * t110));
     let t215 = p.m * t213;
     let t216 = t43 * t144;
     let t217 = t50 * t144;
@@ -2065,22 +2059,22 @@ pub fn coriolis_matrix_with(
     let t221 = q[8] * t72;
     let t222 = q[9] * t72;
     let t223 = p.l * t186;
-    let t224 = p.l * s_q7 * qd[6] * t21 + q[11] * t72 * t109 + q[10] * t72 * t110
-        + q[9] * t72 * t111 + 0.5 * (p.l * t187) - q[8] * t72 * t112;
-    let t225 = 0.01 * t185 + p.l * s_q7 * qd[6] * t22
-        - 2.0 * (q[8] * t72 * t109 + q[9] * t72 * t110) - 0.5 * t223;
+    let t224 = t120 * (p.l * t21) + q[11] * t72 * t109 + q[10] * t72 * t110 + t222 * t111
+        + 0.5 * (p.l * t187) - t221 * t112;
+    let t225 = 0.01 * t185 + t120 * (p.l * t22) - 2.0 * (t221 * t109 + t222 * t110)
+        - 0.5 * t223;
     let t226 = p.m
-        * (p.l * s_q7 * qd[6] * t20 + q[10] * t72 * t109 + q[8] * t72 * t111
-            + q[9] * t72 * t112 - 0.01 * t187 - q[11] * t72 * t110);
+        * (t120 * (p.l * t20) + q[10] * t72 * t109 + t221 * t111 + t222 * t112
+            - 0.01 * t187 - q[11] * t72 * t110);
     let t227 = p.m * t225;
     let t228 = t56 * t144;
     let t229 = t63 * t144;
-    let t230 = p.m * t21 * t72 * t141;
-    let t231 = p.m * t22 * t72 * t140;
-    let t232 = p.m * t22 * t72 * t139;
-    let t233 = p.m * t20 * t72 * t141;
-    let t234 = p.m * t20 * t72 * t140;
-    let t235 = p.m * t21 * t72 * t139;
+    let t230 = t202 * t72;
+    let t231 = t203 * t72;
+    let t232 = t204 * t72;
+    let t233 = t205 * t72;
+    let t234 = t206 * t72;
+    let t235 = t207 * t72;
     let t236 = t190 + t226 - t191;
     let t237 = t192 + p.m * t224 - t193;
     let t238 = t194 + t227 - t195;
@@ -2104,29 +2098,29 @@ pub fn coriolis_matrix_with(
                 + t111 * (0.4 * t150 + 2.0 * t242) - t112 * (0.4 * t148 - 2.0 * t243)
                 - t250);
     let t253 = p.m
-        * (qd[6] * t239 + q[9] * t77 * t109 + 0.5 * (t110 * t245 + t111 * t247)
-            - 0.01 * t197 - q[10] * t77 * t112);
+        * (qd[6] * t239 + t242 * t109 + 0.5 * (t110 * t245 + t111 * t247) - 0.01 * t197
+            - t246 * t112);
     let t254 = p.m * t252;
     let t255 = t22 * t144;
     let t256 = t21 * t144;
-    let t257 = p.m * t137 * t141;
+    let t257 = t143 * t137;
     let t258 = p.m * t138 * t140;
-    let t259 = p.m * t138 * t139;
-    let t260 = p.m * t78 * t141;
+    let t259 = t142 * t138;
+    let t260 = t143 * t78;
     let t261 = p.m * t78 * t140;
-    let t262 = p.m * t137 * t139;
+    let t262 = t142 * t137;
     let t263 = t202 + t253 - t203;
     let t264 = t204 + p.m * t251 - t205;
     let t265 = t206 + t254 - t207;
     let t266 = p.l * q[9];
     let t267 = p.l * q[8];
-    let t268 = p.l * q[8] * t109;
+    let t268 = t267 * t109;
     let t269 = p.l * q[10] * t111;
     let t270 = 0.5 * t249 - 2.0 * (t268 + t269);
-    let t271 = 0.01 * t198 + p.l * q[10] * t110 + p.l * q[9] * t111 + p.l * q[8] * t112
-        - 0.5 * t250 - p.l * q[11] * t109;
+    let t271 = 0.01 * t198 + p.l * q[10] * t110 + t266 * t111 + t267 * t112 - 0.5 * t250
+        - p.l * q[11] * t109;
     let t272 = p.m
-        * (p.l * q[9] * t109 + p.l * q[8] * t110 + p.l * q[11] * t111 - 0.01 * t197
+        * (t266 * t109 + t267 * t110 + p.l * q[11] * t111 - 0.01 * t197
             - p.l * q[10] * t112);
     let t273 = p.m * t271;
     let t274 = t202 + t272 - t203;
@@ -2137,7 +2131,7 @@ pub fn coriolis_matrix_with(
     let t279 = t20 * t196;
     let t280 = t20 * t208;
     let t281 = t22 * t277;
-    let t282 = p.l * s_q7 * t21 + p.l * t43;
+    let t282 = t80 * s_q7 + p.l * t43;
     let t283 = t70 + t71;
     let t284 = t21 * t72 + p.l * t56;
     let t285 = t75 + t76;
@@ -2153,16 +2147,16 @@ pub fn coriolis_matrix_with(
     let t295 = c_q12 * t164;
     let t296 = qd[6] * (c_q12 * t145 - s_q12 * t147) + qd[10] * -t47
         + 0.5
-            * (t109 * (-(2.0 * (s_q7 * q[9] * c_q12)) - t292)
+            * (t109 * (-(2.0 * (t148 * c_q12)) - t292)
                 + t110 * (c_q12 * t155 - s_q12 * t159)
                 + t111 * (c_q12 * t160 - s_q12 * t162)
-                - t112 * (-(2.0 * (s_q7 * q[10] * c_q12)) - t294));
+                - t112 * (-(2.0 * (t158 * c_q12)) - t294));
     let t297 = qd[6] * (s_q12 * t145 + c_q12 * t147) + qd[10] * t44
         + 0.5
-            * (t109 * (t293 - 2.0 * (s_q7 * q[9] * s_q12))
+            * (t109 * (t293 - 2.0 * (t148 * s_q12))
                 + t110 * (s_q12 * t155 + c_q12 * t159)
                 + t111 * (s_q12 * t160 + c_q12 * t162)
-                - t112 * (t295 - 2.0 * (s_q7 * q[10] * s_q12)));
+                - t112 * (t295 - 2.0 * (t158 * s_q12)));
     let t298 = p.m * t50 * t291;
     let t299 = p.m * t47 * t290;
     let t300 = 0.5 * (t298 - t299);
@@ -2172,14 +2166,14 @@ pub fn coriolis_matrix_with(
     let t304 = p.m * t50 * t108;
     let t305 = qd[6] * t44 + qd[10] * -t60
         + 0.5
-            * (t109 * (2.0 * (c_q7 * q[9] * c_q12) - s_q12 * t180)
+            * (t109 * (2.0 * (t149 * c_q12) - s_q12 * t180)
                 + t110 * (c_q12 * t181 - t292) + t111 * (c_q12 * t183 - t294)
-                - t112 * (2.0 * (c_q7 * q[10] * c_q12) - s_q12 * t184));
+                - t112 * (2.0 * (t152 * c_q12) - s_q12 * t184));
     let t306 = qd[6] * t47 + qd[10] * t57
         + 0.5
-            * (t109 * (2.0 * (c_q7 * q[9] * s_q12) + c_q12 * t180)
+            * (t109 * (2.0 * (t149 * s_q12) + c_q12 * t180)
                 + t110 * (t293 + s_q12 * t181) + t111 * (t295 + s_q12 * t183)
-                - t112 * (2.0 * (c_q7 * q[10] * s_q12) + c_q12 * t184));
+                - t112 * (2.0 * (t152 * s_q12) + c_q12 * t184));
     let t307 = p.m * t63 * t291;
     let t308 = p.m * t60 * t290;
     let t309 = 0.5 * (t307 - t308);
@@ -2202,25 +2196,25 @@ pub fn coriolis_matrix_with(
     let t320 = p.m * t64 * t291;
     let t321 = p.m * t64 * t290;
     let t322 = p.m * t21 * t108;
-    let t323 = p.l * c_q7 * t22 - p.l * t146;
-    let t324 = p.l * s_q7 * q[10] * c_q12;
+    let t323 = t86 * c_q7 - p.l * t146;
+    let t324 = t158 * (p.l * c_q12);
     let t325 = -(4.0 * t209) - p.l * t151;
     let t326 = p.l * t154;
-    let t327 = p.l * s_q7 * q[10] * s_q12;
-    let t328 = -(4.0 * t210) - 2.0 * (p.l * c_q7 * q[8]);
+    let t327 = t158 * (p.l * s_q12);
+    let t328 = -(4.0 * t210) - 2.0 * (t267 * c_q7);
     let t329 = p.l * t164;
-    let t330 = qd[6] * (p.l * c_q7 * t21 + p.l * t147)
+    let t330 = qd[6] * (t80 * c_q7 + p.l * t147)
         + 0.5
-            * (t109 * (2.0 * (p.l * s_q7 * q[11]) + t326)
-                + t110 * (2.0 * (p.l * s_q7 * q[10]) + p.l * t159)
+            * (t109 * (2.0 * (t153 * p.l) + t326)
+                + t110 * (2.0 * (t158 * p.l) + p.l * t159)
                 + t111 * (2.0 * t210 + p.l * t162) + p.l * t297
                 - t112 * (2.0 * t209 + t329));
     let t331 = 0.5
         * (t109 * (2.0 * t327 + c_q12 * t325)
-            + t110 * (c_q12 * t328 - 2.0 * (p.l * s_q7 * q[11] * s_q12))
-            + t111 * (2.0 * (p.l * s_q7 * q[8] * s_q12) - p.l * c_q12 * t161) - t211
-            - t112 * (2.0 * (p.l * c_q7 * q[10] * c_q12 - p.l * s_q7 * q[9] * s_q12)))
-        + qd[6] * (p.l * c_q7 * t20 * s_q12 + c_q12 * t323) + qd[10] * t69;
+            + t110 * (c_q12 * t328 - 2.0 * (t153 * (p.l * s_q12)))
+            + t111 * (2.0 * (t209 * s_q12) - p.l * c_q12 * t161) - t211
+            - t112 * (2.0 * (t152 * (p.l * c_q12) - t210 * s_q12)))
+        + qd[6] * (t65 * (p.l * c_q7) + c_q12 * t323) + qd[10] * t69;
     let t332 = t33 * t47;
     let t333 = p.m * t108 * t283;
     let t334 = p.m * t69 * t291;
@@ -2230,14 +2224,9 @@ pub fn coriolis_matrix_with(
                 * (qd[6] * (p.l * c_q7 * t20 * c_q12 - s_q12 * t323) + qd[10] * -t283
                     + 0.5
                         * (t109 * (2.0 * t324 - s_q12 * t325)
-                            + t110
-                                * (-(2.0 * (p.l * s_q7 * q[11] * c_q12)) - s_q12 * t328)
-                            + t111
-                                * (2.0 * (p.l * s_q7 * q[8] * c_q12) + p.l * s_q12 * t161)
-                            - t112
-                                * -(2.0
-                                    * (p.l * s_q7 * q[9] * c_q12
-                                        + p.l * c_q7 * q[10] * s_q12)))));
+                            + t110 * (-(2.0 * (t153 * (p.l * c_q12))) - s_q12 * t328)
+                            + t111 * (2.0 * (t209 * c_q12) + p.l * s_q12 * t161)
+                            - t112 * -(2.0 * (t210 * c_q12 + t152 * (p.l * s_q12))))));
     let t336 = 0.5 * (t301 + p.m * t330 - t302);
     let t337 = 0.5 * (t303 + p.m * t331 - t304);
     let t338 = -(4.0 * t221) - p.l * t179;
@@ -2250,8 +2239,8 @@ pub fn coriolis_matrix_with(
     let t341 = 0.5
         * (t109 * (2.0 * (q[10] * s_q12 * t72) + c_q12 * t338)
             + t110 * (c_q12 * t339 - 2.0 * (q[11] * s_q12 * t72))
-            + t111 * (2.0 * (q[8] * s_q12 * t72) - p.l * c_q12 * t160) - t223
-            - t112 * (2.0 * (t324 - q[9] * s_q12 * t72))) + qd[6] * t283 + qd[10] * t74;
+            + t111 * (2.0 * (t221 * s_q12) - p.l * c_q12 * t160) - t223
+            - t112 * (2.0 * (t324 - t222 * s_q12))) + qd[6] * t283 + qd[10] * t74;
     let t342 = t33 * t60;
     let t343 = p.m * t108 * t285;
     let t344 = p.m * t74 * t291;
@@ -2262,8 +2251,8 @@ pub fn coriolis_matrix_with(
                     + 0.5
                         * (t109 * (2.0 * (q[10] * c_q12 * t72) - s_q12 * t338)
                             + t110 * (-(2.0 * (q[11] * c_q12 * t72)) - s_q12 * t339)
-                            + t111 * (2.0 * (q[8] * c_q12 * t72) + p.l * s_q12 * t160)
-                            - t112 * -(2.0 * (t327 + q[9] * c_q12 * t72)))));
+                            + t111 * (2.0 * (t221 * c_q12) + p.l * s_q12 * t160)
+                            - t112 * -(2.0 * (t327 + t222 * c_q12)))));
     let t346 = 0.5 * (t310 + p.m * t340 - t311);
     let t347 = 0.5 * (t312 + p.m * t341 - t313);
     let t348 = 0.4 * t158 - 2.0 * (t244 + p.l * q[11]);
@@ -2276,9 +2265,9 @@ pub fn coriolis_matrix_with(
             * (t248 + t109 * (0.4 * t148 - 4.0 * (t243 + t267))
                 + t110 * (0.4 * t150 - 4.0 * t266) + t352);
     let t354 = 0.5
-        * (t109 * (2.0 * (q[9] * s_q12 * t77) + c_q12 * t348)
+        * (t109 * (2.0 * (t242 * s_q12) + c_q12 * t348)
             + t110 * (s_q12 * t245 + c_q12 * t349) + t111 * (s_q12 * t247 + c_q12 * t350)
-            - t250 - t112 * (2.0 * (q[10] * s_q12 * t77) + c_q12 * t351))
+            - t250 - t112 * (2.0 * (t246 * s_q12) + c_q12 * t351))
         + qd[6] * (s_q12 * t239 + c_q12 * t240) + qd[10] * t82;
     let t355 = t33 * t67;
     let t356 = t21 * t33;
@@ -2289,27 +2278,26 @@ pub fn coriolis_matrix_with(
             * (p.m
                 * (qd[6] * (c_q12 * t239 - s_q12 * t240) + qd[10] * -t287
                     + 0.5
-                        * (t109 * (2.0 * (q[9] * c_q12 * t77) - s_q12 * t348)
+                        * (t109 * (2.0 * (t242 * c_q12) - s_q12 * t348)
                             + t110 * (c_q12 * t245 - s_q12 * t349)
                             + t111 * (c_q12 * t247 - s_q12 * t350)
-                            - t112 * (2.0 * (q[10] * c_q12 * t77) - s_q12 * t351))));
+                            - t112 * (2.0 * (t246 * c_q12) - s_q12 * t351))));
     let t360 = 0.5 * (t319 + p.m * t353 - t320);
     let t361 = 0.5 * (t321 + p.m * t354 - t322);
-    let t362 = 0.5 * t352 - 4.0 * t268 - 2.0 * (t269 + p.l * q[9] * t110);
+    let t362 = 0.5 * t352 - 4.0 * t268 - 2.0 * (t269 + t266 * t110);
     let t363 = 0.5
-        * (t109 * (2.0 * (p.l * q[9] * s_q12) - 4.0 * (p.l * q[11] * c_q12)) - t250
-            - t112 * (2.0 * (p.l * q[10] * s_q12) - 4.0 * (p.l * q[8] * c_q12)))
-        + p.l * q[8] * s_q12 * t110 + p.l * q[11] * s_q12 * t111 + qd[10] * t88;
+        * (t109 * (2.0 * (t266 * s_q12) - 4.0 * (p.l * q[11] * c_q12)) - t250
+            - t112 * (2.0 * (p.l * q[10] * s_q12) - 4.0 * (t267 * c_q12)))
+        + t267 * (s_q12 * t110) + p.l * q[11] * s_q12 * t111 + qd[10] * t88;
     let t364 = p.m * t108 * t289;
     let t365 = p.m * t88 * t291;
     let t366 = t318
         + 0.5
             * (p.m
                 * (0.5
-                    * (t109 * (2.0 * (p.l * q[9] * c_q12) + 4.0 * (p.l * q[11] * s_q12))
-                        - t112
-                            * (4.0 * (p.l * q[8] * s_q12) + 2.0 * (p.l * q[10] * c_q12)))
-                    + p.l * q[8] * c_q12 * t110 + p.l * q[11] * c_q12 * t111
+                    * (t109 * (2.0 * (t266 * c_q12) + 4.0 * (p.l * q[11] * s_q12))
+                        - t112 * (4.0 * (t267 * s_q12) + 2.0 * (p.l * q[10] * c_q12)))
+                    + t267 * (c_q12 * t110) + p.l * q[11] * c_q12 * t111
                     + qd[10] * -t289));
     let t367 = 0.5 * (t319 + p.m * t362 - t320);
     let t368 = 0.5 * (t321 + p.m * t363 - t322);
@@ -2320,14 +2308,14 @@ pub fn coriolis_matrix_with(
     let t373 = t64 * t300;
     let t374 = t64 * t309;
     let t375 = t64 * t318;
-    let t376 = c_q12 * qd[10] * d.k0;
+    let t376 = t370 * d.k0;
     let t377 = 0.5 * (p.m * s_q12 * t108 - p.m * c_q12 * t291) + 0.25 * t376;
     let t378 = 0.5 * (p.m * t291 + t376);
-    let t379 = s_q12 * qd[10] * d.k0;
+    let t379 = t369 * d.k0;
     let t380 = 0.5 * (t379 - p.m * t108);
     let t381 = 0.5 * (p.m * c_q12 * t108 + p.m * s_q12 * t291) - 0.25 * t379;
-    let t382 = c_q7 * qd[6] * d.k0;
-    let t383 = s_q7 * qd[6] * d.k0;
+    let t382 = t121 * d.k0;
+    let t383 = t120 * d.k0;
     let t384 = t169 * d.k0;
     let t385 = t174 - t175 - 0.5 * t384;
     let t386 = t168 * d.k0;
@@ -2353,24 +2341,24 @@ pub fn coriolis_matrix_with(
     let t406 = s_q7 * t405;
     let t407 = -(0.002 * t120) - t406;
     let t408 = c_q7 * t405;
-    let t409 = -(0.021 * t121) - 0.25 * (c_q7 * qd[6] * d.k5) - t408;
+    let t409 = -(0.021 * t121) - 0.25 * (t121 * d.k5) - t408;
     let t410 = t140 * d.k0;
     let t411 = 0.001 * t28 + 0.022 * t30 + 0.5 * t410 - 0.01 * t142;
     let t412 = t50 * t411;
     let t413 = t141 * d.k0;
     let t414 = 0.02 * t29 - 0.5 * t413;
     let t415 = t43 * t414;
-    let t416 = s_q7 * t21 * t141 * d.k0;
-    let t417 = s_q7 * t22 * t140 * d.k0;
+    let t416 = t413 * (s_q7 * t21);
+    let t417 = t410 * (s_q7 * t22);
     let t418 = 0.004 * t166 + 0.001 * t169 + 0.01 * t215 + t412 + t416 - t415 - t417;
     let t419 = t213 * d.k0;
     let t420 = t40 * t411;
     let t421 = s_q7 * t22 * t139 * d.k0;
-    let t422 = s_q7 * t20 * t141 * d.k0;
+    let t422 = t413 * (s_q7 * t20);
     let t423 = 0.02 * t168 + t216 + t421 - t420 - t422 - 0.5 * t419;
     let t424 = t212 * d.k0;
     let t425 = t40 * t414;
-    let t426 = s_q7 * t20 * t140 * d.k0;
+    let t426 = t410 * (s_q7 * t20);
     let t427 = s_q7 * t21 * t139 * d.k0;
     let t428 = 0.001 * t166 + 0.022 * t169 + t425 + t426 + 0.5 * t424 - 0.01 * t214
         - t217 - t427;
@@ -2386,7 +2374,7 @@ pub fn coriolis_matrix_with(
     let t437 = 0.01 * t297 + 0.5 * (p.m * t69 * t290 - p.m * t108 * t282)
         + 0.25 * (t330 * d.k0) + t44 * t432 - 0.001 * (t33 * t50);
     let t438 = 0.2 * t119 + 0.002 * t121 + t408;
-    let t439 = -(0.2 * t118) - 0.021 * t120 - t406 - 0.25 * (s_q7 * qd[6] * d.k5);
+    let t439 = -(0.2 * t118) - 0.021 * t120 - t406 - 0.25 * (t120 * d.k5);
     let t440 = t63 * t411;
     let t441 = t56 * t414;
     let t442 = 0.004 * t185 + 0.001 * t187 + 0.01 * t227 + t230 + t440 - t231 - t441;
@@ -2427,15 +2415,15 @@ pub fn coriolis_matrix_with(
     let t472 = 0.01 * t315 + 0.5 * (p.m * t82 * t290 - p.m * t108 * t286)
         + 0.25 * (t353 * d.k0) + t471 - 0.001 * t356;
     let t473 = 0.5 * t454 - 0.021 * t3;
-    let t474 = t18 * t141 * d.k0;
-    let t475 = t19 * t140 * d.k0;
+    let t474 = t413 * t18;
+    let t475 = t410 * t19;
     let t476 = 0.001 * t197 + 0.004 * t198 + 0.01 * t273 + t456 + t474 - t457 - t475;
     let t477 = t271 * d.k0;
     let t478 = t19 * t139 * d.k0;
-    let t479 = t17 * t141 * d.k0;
+    let t479 = t413 * t17;
     let t480 = 0.02 * t199 + t255 + t478 - t460 - t479 - 0.5 * t477;
     let t481 = t270 * d.k0;
-    let t482 = t17 * t140 * d.k0;
+    let t482 = t410 * t17;
     let t483 = t18 * t139 * d.k0;
     let t484 = 0.022 * t197 + 0.001 * t198 + t463 + t482 + 0.5 * t481 - t256 - t483
         - 0.01 * t272;
@@ -2451,13 +2439,13 @@ pub fn coriolis_matrix_with(
     let t492 = c_q12 * t430;
     let t493 = 0.001 * t371 - t492;
     let t494 = c_q12 * t432;
-    let t495 = 0.01 * t370 + 0.125 * (c_q12 * qd[10] * d.k5) + t494;
-    let t496 = t430 + 0.5 * (c_q12 * t290 * d.k0);
-    let t497 = s_q12 * qd[10] * d.k5;
+    let t495 = 0.01 * t370 + 0.125 * (t370 * d.k5) + t494;
+    let t496 = t430 + 0.5 * (t429 * c_q12);
+    let t497 = t369 * d.k5;
     let t498 = c_q12 * t108 * d.k0;
-    let t499 = s_q12 * t291 * d.k0;
+    let t499 = t431 * s_q12;
     let t500 = -(0.25 * t497) - 0.5 * (t498 + t499);
-    let t501 = 0.5 * (s_q12 * t290 * d.k0) - 0.001 * t33;
+    let t501 = 0.5 * (t429 * s_q12) - 0.001 * t33;
     let t502 = -t414;
     let t503 = 0.5 * t431 - 0.001 * t370 - t494;
     let t504 = s_q12 * t430;
@@ -2515,11 +2503,11 @@ pub fn coriolis_matrix_with(
     let t556 = t67 * t506;
     [
         [
-            p.m * t40 * t166 + p.m * t43 * t169 + 1.5 * (p.m * t50 * t168)
+            t170 * t40 + t171 * t43 + 1.5 * (p.m * t50 * t168)
                 + 0.5 * (p.m * t44 * t296 + p.m * t47 * t297),
-            t131 + t132 + p.m * t40 * t185 + p.m * t43 * t187 + 1.5 * (p.m * t50 * t186)
+            t131 + t132 + t188 * t40 + t189 * t43 + 1.5 * (p.m * t50 * t186)
                 + 0.5 * (p.m * t44 * t305 + p.m * t47 * t306),
-            p.m * t40 * t198 + p.m * t43 * t197 + 1.5 * (p.m * t50 * t199)
+            t200 * t40 + t201 * t43 + 1.5 * (p.m * t50 * t199)
                 + 0.5 * (p.m * t44 * t314 + p.m * t47 * t315),
             t40 * t218 + t50 * t219 + t43 * t220 + t44 * t335 + t50 * t336 + t47 * t337,
             t115 + t133 + t134 + t40 * t236 + t50 * t237 + t43 * t238 + t44 * t345
@@ -2528,19 +2516,17 @@ pub fn coriolis_matrix_with(
                 + t47 * t361 - t114 - s_q7 * t130,
             t40 * t274 + t50 * t275 + t43 * t276 + t44 * t366 + t50 * t367 + t47 * t368
                 - t122 - t123,
-            t173 + t50 * t377
-                + 0.5 * (p.m * c_q12 * t47 * t290 - p.m * s_q12 * t44 * t290) - t172,
+            t173 + t50 * t377 + 0.5 * (t299 * c_q12 - t303 * s_q12) - t172,
             t175 + t44 * t378 + t47 * t380 - t174,
-            t177 + t50 * t381 - t176
-                - 0.5 * (p.m * c_q12 * t44 * t290 + p.m * s_q12 * t47 * t290),
+            t177 + t50 * t381 - t176 - 0.5 * (t303 * c_q12 + t299 * s_q12),
             0.5 * (t302 - t301),
         ],
         [
-            p.m * t53 * t166 + p.m * t56 * t169 + 1.5 * (p.m * t63 * t168)
+            t170 * t53 + t171 * t56 + 1.5 * (p.m * t63 * t168)
                 + 0.5 * (p.m * t57 * t296 + p.m * t60 * t297) - t131 - t132,
-            p.m * t53 * t185 + p.m * t56 * t187 + 1.5 * (p.m * t63 * t186)
+            t188 * t53 + t189 * t56 + 1.5 * (p.m * t63 * t186)
                 + 0.5 * (p.m * t57 * t305 + p.m * t60 * t306),
-            p.m * t53 * t198 + p.m * t56 * t197 + 1.5 * (p.m * t63 * t199)
+            t200 * t53 + t201 * t56 + 1.5 * (p.m * t63 * t199)
                 + 0.5 * (p.m * t57 * t314 + p.m * t60 * t315),
             t53 * t218 + t63 * t219 + t56 * t220 + t57 * t335 + t63 * t336 + t60 * t337
                 - t115 - t133 - t134,
@@ -2549,19 +2535,17 @@ pub fn coriolis_matrix_with(
                 + t63 * t360 + t60 * t361,
             t125 + t53 * t274 + t63 * t275 + t56 * t276 + t57 * t366 + t63 * t367
                 + t60 * t368 - t124,
-            t191 + t63 * t377
-                + 0.5 * (p.m * c_q12 * t60 * t290 - p.m * s_q12 * t57 * t290) - t190,
+            t191 + t63 * t377 + 0.5 * (t308 * c_q12 - t312 * s_q12) - t190,
             t193 + t57 * t378 + t60 * t380 - t192,
-            t195 + t63 * t381 - t194
-                - 0.5 * (p.m * c_q12 * t57 * t290 + p.m * s_q12 * t60 * t290),
+            t195 + t63 * t381 - t194 - 0.5 * (t312 * c_q12 + t308 * s_q12),
             0.5 * (t311 - t310),
         ],
         [
-            p.m * t20 * t166 + p.m * t22 * t169 + 1.5 * (p.m * t21 * t168)
+            t170 * t20 + t171 * t22 + 1.5 * (p.m * t21 * t168)
                 + 0.5 * (p.m * t64 * t296 + p.m * t67 * t297),
-            p.m * t20 * t185 + p.m * t22 * t187 + 1.5 * (p.m * t21 * t186)
+            t188 * t20 + t189 * t22 + 1.5 * (p.m * t21 * t186)
                 + 0.5 * (p.m * t64 * t305 + p.m * t67 * t306),
-            p.m * t20 * t198 + p.m * t22 * t197 + 1.5 * (p.m * t21 * t199)
+            t200 * t20 + t201 * t22 + 1.5 * (p.m * t21 * t199)
                 + 0.5 * (p.m * t64 * t314 + p.m * t67 * t315),
             t114 + t122 + t123 + t20 * t218 + t21 * t219 + t22 * t220 + t64 * t335
                 + t21 * t336 + t67 * t337 + 0.5 * t382,
@@ -2569,41 +2553,37 @@ pub fn coriolis_matrix_with(
                 + t67 * t347 + 0.5 * t383 - t113 - t125,
             t20 * t263 + t21 * t264 + t22 * t265 + t64 * t359 + t21 * t360 + t67 * t361,
             t20 * t274 + t21 * t275 + t22 * t276 + t64 * t366 + t21 * t367 + t67 * t368,
-            t203 + t21 * t377
-                + 0.5 * (p.m * c_q12 * t67 * t290 - p.m * s_q12 * t64 * t290) - t202,
+            t203 + t21 * t377 + 0.5 * (t317 * c_q12 - t321 * s_q12) - t202,
             t205 + t64 * t378 + t67 * t380 - t204,
-            t207 + t21 * t381 - t206
-                - 0.5 * (p.m * c_q12 * t64 * t290 + p.m * s_q12 * t67 * t290),
+            t207 + t21 * t381 - t206 - 0.5 * (t321 * c_q12 + t317 * s_q12),
             0.5 * (t320 - t319),
         ],
         [
             t40 * t178 + t44 * t300 + t50 * t385 + t43 * t387 + s_q7 * t20 * t166 * d.k0
-                + s_q7 * t21 * t168 * d.k0 + s_q7 * t22 * t169 * d.k0 + t50 * t389
-                + t47 * t390
+                + t386 * (s_q7 * t21) + t384 * (s_q7 * t22) + t50 * t389 + t47 * t390
                 + 0.5 * (p.m * t69 * t296 + p.m * t168 * t282 + p.m * t283 * t297),
             t115 + t133 + t134 + t40 * t196 + t44 * t309 + t50 * t392 + t43 * t394
-                + s_q7 * t20 * t185 * d.k0 + s_q7 * t21 * t186 * d.k0
-                + s_q7 * t22 * t187 * d.k0 + t50 * t396 + t47 * t397
+                + s_q7 * t20 * t185 * d.k0 + t393 * (s_q7 * t21) + t391 * (s_q7 * t22)
+                + t50 * t396 + t47 * t397
                 + 0.5 * (p.m * t69 * t305 + p.m * t186 * t282 + p.m * t283 * t306),
             t40 * t208 + t44 * t318 + t50 * t399 + t43 * t401 + s_q7 * t20 * t198 * d.k0
-                + s_q7 * t21 * t199 * d.k0 + s_q7 * t22 * t197 * d.k0 + t50 * t403
-                + t47 * t404
+                + t400 * (s_q7 * t21) + t398 * (s_q7 * t22) + t50 * t403 + t47 * t404
                 + 0.5 * (p.m * t69 * t314 + p.m * t199 * t282 + p.m * t283 * t315) - t114
                 - t122 - t123,
-            p.l * s_q7 * t20 * t218 + p.l * s_q7 * t21 * t219 + p.l * s_q7 * t22 * t220
+            p.l * s_q7 * t20 * t218 + t80 * (s_q7 * t219) + t86 * (s_q7 * t220)
                 + t69 * t335 + t282 * t336 + t283 * t337 + c_q7 * t407 + t40 * t418
                 + t50 * t423 + t43 * t428 + t44 * t433 + t50 * t436 + t47 * t437
                 - s_q7 * t409,
             0.002 * qd[4] + 0.08 * qd[5] + 0.05 * t114 + p.l * s_q7 * t20 * t236
-                + p.l * s_q7 * t21 * t237 + p.l * s_q7 * t22 * t238 + t69 * t345
-                + t282 * t346 + t283 * t347 + c_q7 * t438 + t40 * t442 + t50 * t445
-                + t43 * t448 + t44 * t449 + t50 * t452 + t47 * t453 - s_q7 * t439,
-            0.05 * t115 + p.l * s_q7 * t20 * t263 + p.l * s_q7 * t21 * t264
-                + p.l * s_q7 * t22 * t265 + t69 * t359 + t282 * t360 + t283 * t361
+                + t80 * (s_q7 * t237) + t86 * (s_q7 * t238) + t69 * t345 + t282 * t346
+                + t283 * t347 + c_q7 * t438 + t40 * t442 + t50 * t445 + t43 * t448
+                + t44 * t449 + t50 * t452 + t47 * t453 - s_q7 * t439,
+            0.05 * t115 + p.l * s_q7 * t20 * t263 + t80 * (s_q7 * t264)
+                + t86 * (s_q7 * t265) + t69 * t359 + t282 * t360 + t283 * t361
                 + c_q7 * t455 + t40 * t458 + t50 * t461 + t43 * t464 + t44 * t467
                 + t50 * t470 + t47 * t472 - 0.005 * qd[3] - 0.12 * qd[4] - 0.002 * qd[5]
                 - s_q7 * t128,
-            p.l * s_q7 * t20 * t274 + p.l * s_q7 * t21 * t275 + p.l * s_q7 * t22 * t276
+            p.l * s_q7 * t20 * t274 + t80 * (s_q7 * t275) + t86 * (s_q7 * t276)
                 + t69 * t366 + t282 * t367 + t283 * t368 + c_q7 * t473 + t40 * t476
                 + t50 * t480 + t43 * t484 + t44 * t485 + t50 * t487 + t47 * t488
                 - 0.002 * t126,
@@ -2616,18 +2596,16 @@ pub fn coriolis_matrix_with(
             0.5 * (t334 - t333) + t435 - 0.001 * t332,
         ],
         [
-            t53 * t178 + p.m * t20 * t72 * t166 + p.m * t21 * t72 * t168
-                + p.m * t22 * t72 * t169 + t57 * t300 + t63 * t385 + t56 * t387
-                + t63 * t389 + t60 * t390
+            t53 * t178 + t170 * (t20 * t72) + p.m * t21 * t72 * t168 + t171 * (t22 * t72)
+                + t57 * t300 + t63 * t385 + t56 * t387 + t63 * t389 + t60 * t390
                 + 0.5 * (p.m * t74 * t296 + p.m * t168 * t284 + p.m * t285 * t297) - t115
                 - t133 - t134,
-            t53 * t196 + p.m * t20 * t72 * t185 + p.m * t21 * t72 * t186
-                + p.m * t22 * t72 * t187 + t57 * t309 + t63 * t392 + t56 * t394
-                + t63 * t396 + t60 * t397
+            t53 * t196 + t188 * (t20 * t72) + p.m * t21 * t72 * t186 + t189 * (t22 * t72)
+                + t57 * t309 + t63 * t392 + t56 * t394 + t63 * t396 + t60 * t397
                 + 0.5 * (p.m * t74 * t305 + p.m * t186 * t284 + p.m * t285 * t306),
-            t113 + t125 + t53 * t208 + p.m * t20 * t72 * t198 + p.m * t21 * t72 * t199
-                + p.m * t22 * t72 * t197 + t57 * t318 + t63 * t399 + t56 * t401
-                + t63 * t403 + t60 * t404
+            t113 + t125 + t53 * t208 + t200 * (t20 * t72) + p.m * t21 * t72 * t199
+                + t201 * (t22 * t72) + t57 * t318 + t63 * t399 + t56 * t401 + t63 * t403
+                + t60 * t404
                 + 0.5 * (p.m * t74 * t314 + p.m * t199 * t284 + p.m * t285 * t315)
                 - t124,
             t20 * t72 * t218 + t21 * t72 * t219 + t22 * t72 * t220 + t74 * t335
@@ -2655,16 +2633,16 @@ pub fn coriolis_matrix_with(
             0.5 * (t344 - t343) + t451 - 0.001 * t342,
         ],
         [
-            t114 + t122 + t123 + t278 + p.m * t78 * t166 + p.m * t137 * t168
-                + p.m * t138 * t169 + t373 + t507 + t508 + t509 + t510
+            t114 + t122 + t123 + t278 + t170 * t78 + p.m * t137 * t168 + t171 * t138
+                + t373 + t507 + t508 + t509 + t510
                 + 0.5 * (p.m * t82 * t296 + p.m * t168 * t286 + p.m * t287 * t297 - t382)
                 - 0.2 * (t131 + t132),
-            t124 + t279 + p.m * t78 * t185 + p.m * t137 * t186 + p.m * t138 * t187 + t374
-                + t511 + t512 + t513 + t514
+            t124 + t279 + t188 * t78 + p.m * t137 * t186 + t189 * t138 + t374 + t511
+                + t512 + t513 + t514
                 + 0.5 * (p.m * t82 * t305 + p.m * t186 * t286 + p.m * t287 * t306 - t383)
                 - t113 - t125,
-            t280 + p.m * t78 * t198 + p.m * t137 * t199 + p.m * t138 * t197 + t375 + t515
-                + t516 + t517 + t518
+            t280 + t200 * t78 + p.m * t137 * t199 + t201 * t138 + t375 + t515 + t516
+                + t517 + t518
                 + 0.5 * (p.m * t82 * t314 + p.m * t199 * t286 + p.m * t287 * t315),
             0.005 * qd[3] + 0.12 * qd[4] + 0.002 * (qd[5] + t126) + t78 * t218
                 + t137 * t219 + t138 * t220 + t82 * t335 + t286 * t336 + t287 * t337
@@ -2687,15 +2665,15 @@ pub fn coriolis_matrix_with(
         ],
         [
             t122 + t123 + t278 + t373 + t507 + t508 + t509 + t510 + t17 * t166 * d.k0
-                + t18 * t168 * d.k0 + t19 * t169 * d.k0
+                + t386 * t18 + t384 * t19
                 + 0.5
                     * (p.m * t88 * t296 + p.m * t168 * t288 + p.m * t289 * t297 - t382),
             t124 + t279 + t374 + t511 + t512 + t513 + t514 + t17 * t185 * d.k0
-                + t18 * t186 * d.k0 + t19 * t187 * d.k0
+                + t393 * t18 + t391 * t19
                 + 0.5 * (p.m * t88 * t305 + p.m * t186 * t288 + p.m * t289 * t306 - t383)
                 - t125,
-            t280 + t375 + t515 + t516 + t517 + t518 + t17 * t198 * d.k0
-                + t18 * t199 * d.k0 + t19 * t197 * d.k0
+            t280 + t375 + t515 + t516 + t517 + t518 + t17 * t198 * d.k0 + t400 * t18
+                + t398 * t19
                 + 0.5 * (p.m * t88 * t314 + p.m * t199 * t288 + p.m * t289 * t315),
             0.002 * t126 + p.l * t17 * t218 + p.l * t18 * t219 + p.l * t19 * t220
                 + t88 * t335 + t288 * t336 + t289 * t337 + t520 + t521 + t522 + t523
@@ -2729,9 +2707,9 @@ pub fn coriolis_matrix_with(
             -t493,
         ],
         [
-            t389 + t385 + 0.5 * (s_q12 * t296 * d.k0 - c_q12 * t297 * d.k0),
-            t396 + t392 + 0.5 * (s_q12 * t305 * d.k0 - c_q12 * t306 * d.k0),
-            t403 + t399 + 0.5 * (s_q12 * t314 * d.k0 - c_q12 * t315 * d.k0),
+            t389 + t385 + 0.5 * (s_q12 * t296 * d.k0 - t388 * c_q12),
+            t396 + t392 + 0.5 * (s_q12 * t305 * d.k0 - t395 * c_q12),
+            t403 + t399 + 0.5 * (s_q12 * t314 * d.k0 - t402 * c_q12),
             0.03 * t168 + t216 + p.l * s_q12 * t335 + t421 + 0.001 * t332
                 + 0.5 * (t333 - t334 - t419) - p.l * c_q12 * t337 - t420 - t422 - t435
                 - 0.25 * t434,
@@ -2744,8 +2722,7 @@ pub fn coriolis_matrix_with(
             0.03 * t199 + t255 + p.l * s_q12 * t366 + t478 + 0.001 * t355
                 + 0.5 * (t364 - t365 - t477) - p.l * c_q12 * t368 - t460 - t469 - t479
                 - 0.25 * t486,
-            t489 + t493
-                + -(0.5 * (s_q12 * s_q12 * t290 * d.k0 + c_q12 * c_q12 * t290 * d.k0)),
+            t489 + t493 + -(0.5 * (t429 * (s_q12 * s_q12) + t429 * (c_q12 * c_q12))),
             t500 + (p.l * s_q12 * t378 - p.l * c_q12 * t380),
             t505 - t277,
             0.5 * (t498 + t499),
@@ -3050,7 +3027,7 @@ pub fn coordinate_rates_with(
 }
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
-    mul: 356,
+    mul: 346,
     add: 194,
     div: 0,
     sqrt: 0,
@@ -3143,7 +3120,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let t69 = p.l * t32 * c_q12 - s_q12 * t68;
     let t70 = 0.2 * t51 + t66;
     let t71 = 0.2 * t47 + t62;
-    let t72 = p.l * s_q7 * t36 + p.l * t41;
+    let t72 = t63 * s_q7 + p.l * t41;
     let t73 = p.l * s_q7 * t35 * s_q12 + c_q12 * t55;
     let t74 = t36 * t57 + p.l * t48;
     let t75 = t35 * s_q12 * t57 + c_q12 * t58;
@@ -3269,8 +3246,8 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 t114,
                 t116,
                 t118,
-                p.l * s_q7 * t35 * t86 + p.l * s_q7 * t36 * t87 + p.l * s_q7 * t37 * t88,
-                t35 * t57 * t86 + t36 * t57 * t87 + t37 * t57 * t88,
+                p.l * s_q7 * t35 * t86 + t117 * (p.l * s_q7) + t67 * (s_q7 * t88),
+                t35 * t57 * t86 + t117 * t57 + t37 * t57 * t88,
                 t61 * t86 + t70 * t87 + t71 * t88,
                 p.l * t32 * t86 + p.l * t33 * t87 + p.l * t34 * t88,
                 0.0,
@@ -3282,8 +3259,8 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 t120,
                 t122,
                 t124,
-                p.l * s_q7 * t35 * t89 + p.l * s_q7 * t36 * t90 + p.l * s_q7 * t37 * t91,
-                t35 * t57 * t89 + t36 * t57 * t90 + t37 * t57 * t91,
+                p.l * s_q7 * t35 * t89 + t123 * (p.l * s_q7) + t67 * (s_q7 * t91),
+                t35 * t57 * t89 + t123 * t57 + t37 * t57 * t91,
                 t61 * t89 + t70 * t90 + t71 * t91,
                 p.l * t32 * t89 + p.l * t33 * t90 + p.l * t34 * t91,
                 0.0,
@@ -3295,8 +3272,8 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 t126,
                 t128,
                 t130,
-                p.l * s_q7 * t35 * t92 + p.l * s_q7 * t36 * t93 + p.l * s_q7 * t37 * t94,
-                t35 * t57 * t92 + t36 * t57 * t93 + t37 * t57 * t94,
+                p.l * s_q7 * t35 * t92 + t129 * (p.l * s_q7) + t67 * (s_q7 * t94),
+                t35 * t57 * t92 + t129 * t57 + t37 * t57 * t94,
                 t61 * t92 + t70 * t93 + t71 * t94,
                 p.l * t32 * t92 + p.l * t33 * t93 + p.l * t34 * t94,
                 0.0,

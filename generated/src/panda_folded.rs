@@ -19,16 +19,16 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 503 | 444 | 0 | 0 | 6 | 6 |
-//! | `mass_matrix` | 791 | 659 | 0 | 0 | 6 | 6 |
-//! | `bias` | 502 | 436 | 0 | 0 | 6 | 6 |
-//! | `gravity` | 92 | 68 | 0 | 0 | 6 | 6 |
-//! | `forward_dynamics` | 1137 | 847 | 6 | 0 | 6 | 6 |
-//! | `coriolis_matrix` | 2500 | 2076 | 0 | 0 | 6 | 6 |
-//! | `energy` | 247 | 196 | 0 | 0 | 6 | 6 |
-//! | `body_poses` | 98 | 65 | 0 | 0 | 7 | 7 |
+//! | `inverse_dynamics` | 493 | 444 | 0 | 0 | 6 | 6 |
+//! | `mass_matrix` | 769 | 659 | 0 | 0 | 6 | 6 |
+//! | `bias` | 484 | 436 | 0 | 0 | 6 | 6 |
+//! | `gravity` | 88 | 68 | 0 | 0 | 6 | 6 |
+//! | `forward_dynamics` | 1086 | 847 | 6 | 0 | 6 | 6 |
+//! | `coriolis_matrix` | 2381 | 2076 | 0 | 0 | 6 | 6 |
+//! | `energy` | 239 | 196 | 0 | 0 | 6 | 6 |
+//! | `body_poses` | 89 | 65 | 0 | 0 | 7 | 7 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `body_jacobians` | 589 | 326 | 0 | 0 | 7 | 7 |
+//! | `body_jacobians` | 565 | 326 | 0 | 0 | 7 | 7 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 /// The floating-point type of every input, output and parameter:
@@ -134,7 +134,7 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 503,
+    mul: 493,
     add: 444,
     div: 0,
     sqrt: 0,
@@ -169,21 +169,21 @@ pub fn inverse_dynamics_with(
     let t2 = qd[0] * s_q1;
     let t3 = qd[0] * c_q1;
     let t4 = qdd[0] * c_q1;
-    let t5 = qd[0] * c_q1 * qd[1];
-    let t6 = qd[0] * s_q1 * qd[1];
+    let t5 = t3 * qd[1];
+    let t6 = t2 * qd[1];
     let t7 = -(qdd[0] * s_q1) - t5;
     let t8 = t6 - t4;
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t11 = qd[1] * s_q2 - qd[0] * s_q1 * c_q2;
-    let t12 = qd[0] * s_q1 * s_q2;
+    let t11 = qd[1] * s_q2 - t2 * c_q2;
+    let t12 = t2 * s_q2;
     let t13 = qd[1] * c_q2;
     let t14 = t12 + t13;
     let t15 = t7 * s_q2;
     let t16 = qdd[1] * c_q2;
     let t17 = qd[1] * qd[1];
-    let t18 = qd[0] * qd[0] * (s_q1 * s_q1);
-    let t19 = 0.316 * (qdd[1] - qd[0] * qd[0] * s_q1 * c_q1) - 9.81 * s_q1;
+    let t18 = t2 * (qd[0] * s_q1);
+    let t19 = 0.316 * (qdd[1] - t3 * (qd[0] * s_q1)) - 9.81 * s_q1;
     let t20 = 0.316 * (t5 - t7);
     let t21 = c_q2 * t19;
     let t22 = s_q2 * t20;
@@ -447,19 +447,19 @@ pub fn inverse_dynamics_with(
             - s_q1
                 * (0.0221804724897 * c_q1 + 0.01026110182100817 * qdd[1]
                     + 0.00850351162402155 * t7 + c_q2 * t208 - 0.00398335888393552 * t8
-                    - 0.316 * (11.204522 * t20 + s_q2 * t157 + c_q2 * t158)
-                    - qd[0] * c_q1 * t161 - qd[1] * t160 - s_q2 * t209)
+                    - 0.316 * (11.204522 * t20 + s_q2 * t157 + c_q2 * t158) - t3 * t161
+                    - qd[1] * t160 - s_q2 * t209)
             - c_q1
                 * (0.0007689361029464 * qdd[1] + 0.028124284712194955 * t8
                     + 0.126729164208 * t23 + 0.005487648106562256 * t31
-                    + 0.004377257121839584 * t32 + qd[1] * t159 + qd[0] * s_q1 * t161
-                    + t166 - 0.0221804724897 * s_q1 - 0.00398335888393552 * t7
+                    + 0.004377257121839584 * t32 + qd[1] * t159 + t2 * t161 + t166
+                    - 0.0221804724897 * s_q1 - 0.00398335888393552 * t7
                     - 0.088844724872 * t26 - 0.01824920229252011 * t30 - t165 - t206
                     - t207 - 0.0825 * t187),
         0.01993386669246 * c_q1 + 0.02653499190169021 * qdd[1] + 0.01026110182100817 * t7
-            + 0.0007689361029464 * t8 + qd[0] * c_q1 * t159 + s_q2 * t208 + c_q2 * t209
+            + 0.0007689361029464 * t8 + t3 * t159 + s_q2 * t208 + c_q2 * t209
             + 0.316 * (11.204522 * t19 + c_q2 * t157 - s_q2 * t158)
-            - 0.1822670014032 * s_q1 - qd[0] * s_q1 * t160,
+            - 0.1822670014032 * s_q1 - t2 * t160,
         0.088844724872 * t26 + 0.01824920229252011 * t30 + t165 + t206 + t207
             + 0.0825 * t187 - 0.126729164208 * t23 - 0.005487648106562256 * t31
             - 0.004377257121839584 * t32 - t166,
@@ -479,7 +479,7 @@ pub fn inverse_dynamics_with(
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 791,
+    mul: 769,
     add: 659,
     div: 0,
     sqrt: 0,
@@ -511,20 +511,20 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let s_q6 = libm::Libm::<Real>::sin(q[6]);
     let c_q6 = libm::Libm::<Real>::cos(q[6]);
     let t12 = s_q1 * s_q2;
-    let t13 = s_q1 * s_q2 * c_q3;
-    let t14 = s_q1 * s_q2 * s_q3;
+    let t13 = t12 * c_q3;
+    let t14 = t12 * s_q3;
     let t15 = s_q1 * c_q2;
-    let t16 = s_q1 * c_q2 * s_q3 + c_q1 * c_q3;
+    let t16 = t15 * s_q3 + c_q1 * c_q3;
     let t17 = 0.384 * t12 + 0.316 * t13 - 0.0825 * t14;
-    let t18 = c_q1 * s_q3 - s_q1 * c_q2 * c_q3;
+    let t18 = c_q1 * s_q3 - t15 * c_q3;
     let t19 = 0.0825 * (t16 - c_q1) + 0.384 * t18 - 0.316 * t15;
     let t20 = s_q4 * t18;
-    let t21 = s_q1 * s_q2 * c_q4;
+    let t21 = t12 * c_q4;
     let t22 = t21 - t20;
     let t23 = c_q4 * t17 - s_q4 * t19;
     let t24 = 0.0825 * (t12 - t13) - 0.316 * t14;
     let t25 = -t22;
-    let t26 = c_q4 * t18 + s_q1 * s_q2 * s_q4;
+    let t26 = c_q4 * t18 + t12 * s_q4;
     let t27 = s_q5 * t26;
     let t28 = c_q5 * t16;
     let t29 = t28 - t27;
@@ -544,22 +544,22 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t43 = 0.384 * c_q2 + 0.316 * t40 - 0.0825 * t41;
     let t44 = s_q2 * c_q3;
     let t45 = 0.316 * s_q2 + 0.384 * t44 - 0.0825 * t42;
-    let t46 = s_q2 * c_q3 * s_q4;
+    let t46 = t44 * s_q4;
     let t47 = c_q2 * c_q4;
     let t48 = t47 - t46;
     let t49 = c_q4 * t43 - s_q4 * t45;
     let t50 = 0.0825 * (c_q2 - t40) - 0.316 * t41;
     let t51 = -t48;
-    let t52 = s_q2 * c_q3 * c_q4 + c_q2 * s_q4;
+    let t52 = t44 * c_q4 + c_q2 * s_q4;
     let t53 = s_q5 * t52;
-    let t54 = s_q2 * s_q3 * c_q5;
+    let t54 = t42 * c_q5;
     let t55 = -t53 - t54;
     let t56 = c_q5 * t49 + s_q5 * t50;
     let t57 = s_q4 * t43;
     let t58 = c_q4 * t45;
     let t59 = t57 + t58 - 0.088 * t55;
     let t60 = -t55;
-    let t61 = c_q5 * t52 - s_q2 * s_q3 * s_q5;
+    let t61 = c_q5 * t52 - t42 * s_q5;
     let t62 = c_q6 * t51 - s_q6 * t61;
     let t63 = c_q6 * t61 + s_q6 * t51;
     let t64 = s_q5 * t49;
@@ -567,24 +567,24 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t66 = 0.384 * s_q3 + 0.0825 * c_q3 - 0.0825;
     let t67 = s_q4 * t66;
     let t68 = s_q3 * s_q4;
-    let t69 = s_q4 * c_q5 * t66;
+    let t69 = t67 * c_q5;
     let t70 = s_q3 * c_q4;
-    let t71 = s_q3 * c_q4 * s_q5;
+    let t71 = t70 * s_q5;
     let t72 = c_q3 * c_q5;
     let t73 = t72 - t71;
     let t74 = c_q4 * t66;
     let t75 = t74 - 0.088 * t73;
     let t76 = -t73;
-    let t77 = s_q3 * c_q4 * c_q5 + c_q3 * s_q5;
-    let t78 = s_q3 * s_q4 * c_q6 - s_q6 * t77;
-    let t79 = c_q6 * t77 + s_q3 * s_q4 * s_q6;
-    let t80 = s_q4 * s_q5 * t66;
+    let t77 = t70 * c_q5 + c_q3 * s_q5;
+    let t78 = t68 * c_q6 - s_q6 * t77;
+    let t79 = c_q6 * t77 + t68 * s_q6;
+    let t80 = t67 * s_q5;
     let t81 = s_q4 * s_q5;
     let t82 = -(0.0825 * s_q5) - 0.384 * (c_q4 * c_q5);
     let t83 = -(0.384 * s_q4) - 0.088 * t81;
     let t84 = s_q4 * c_q5;
-    let t85 = s_q4 * c_q5 * s_q6 + c_q4 * c_q6;
-    let t86 = c_q4 * s_q6 - s_q4 * c_q5 * c_q6;
+    let t85 = t84 * s_q6 + c_q4 * c_q6;
+    let t86 = c_q4 * s_q6 - t84 * c_q6;
     let t87 = c_q4 * s_q5;
     let t88 = c_q5 * s_q6;
     let t89 = s_q5 * s_q6;
@@ -611,8 +611,8 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t110 = c_q6 * t56 + s_q6 * t59;
     let t111 = c_q6 * t59 - s_q6 * t56;
     let t112 = -(0.088 * t51) - t104;
-    let t113 = s_q6 * t75 - s_q4 * c_q5 * c_q6 * t66;
-    let t114 = s_q4 * c_q5 * s_q6 * t66 + c_q6 * t75;
+    let t113 = s_q6 * t75 - t69 * c_q6;
+    let t114 = t69 * s_q6 + c_q6 * t75;
     let t115 = -(0.088 * t68) - t80;
     let t116 = c_q6 * t82 + s_q6 * t83;
     let t117 = c_q6 * t83 - s_q6 * t82;
@@ -1007,7 +1007,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 502,
+    mul: 484,
     add: 436,
     div: 0,
     sqrt: 0,
@@ -1030,16 +1030,16 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t2 = qd[0] * s_q1;
     let t3 = qd[0] * c_q1;
-    let t4 = qd[0] * c_q1 * qd[1];
-    let t5 = qd[0] * s_q1 * qd[1];
+    let t4 = t3 * qd[1];
+    let t5 = t2 * qd[1];
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t8 = qd[1] * s_q2 - qd[0] * s_q1 * c_q2;
-    let t9 = qd[0] * s_q1 * s_q2;
+    let t8 = qd[1] * s_q2 - t2 * c_q2;
+    let t9 = t2 * s_q2;
     let t10 = qd[1] * c_q2;
     let t11 = t9 + t10;
     let t12 = qd[1] * qd[1];
-    let t13 = qd[0] * qd[0] * (s_q1 * s_q1);
+    let t13 = t2 * (qd[0] * s_q1);
     let t14 = 9.81 * c_q1 - 0.316 * (t12 + t13);
     let t15 = t3 + qd[2];
     let t16 = qd[2] * t8;
@@ -1084,21 +1084,21 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t55 = t43 * t46;
     let t56 = t43 * t47;
     let t57 = qd[6] - t46;
-    let t58 = -(9.81 * s_q1) - 0.316 * (qd[0] * qd[0] * s_q1 * c_q1);
+    let t58 = -(9.81 * s_q1) - 0.316 * (t3 * (qd[0] * s_q1));
     let t59 = c_q2 * t58;
-    let t60 = qd[0] * c_q1 * qd[1] * s_q2;
+    let t60 = t4 * s_q2;
     let t61 = t60 - t16;
     let t62 = t59 + 0.632 * t60 - 0.0825 * (t23 + t24);
     let t63 = c_q3 * t62;
     let t64 = t14 + 0.0825 * (t8 * t15 - t61);
     let t65 = s_q3 * t64;
     let t66 = -t61;
-    let t67 = qd[0] * c_q1 * qd[1] * c_q2;
+    let t67 = t4 * c_q2;
     let t68 = qd[2] * t11 - t67;
-    let t69 = -(qd[3] * t19) - s_q3 * t68 - qd[0] * s_q1 * qd[1] * c_q3;
+    let t69 = -(qd[3] * t19) - s_q3 * t68 - t5 * c_q3;
     let t70 = t34 + t63 + t65 + 0.0825 * t35 - 0.384 * t66;
     let t71 = s_q2 * t58;
-    let t72 = qd[3] * t22 + c_q3 * t68 - qd[0] * s_q1 * qd[1] * s_q3;
+    let t72 = qd[3] * t22 + c_q3 * t68 - t5 * s_q3;
     let t73 = 0.0825 * (t5 + t69 - t25 - t37) + 0.384 * (t38 + t72) + t71 - 0.632 * t67;
     let t74 = s_q4 * t72;
     let t75 = c_q4 * t66;
@@ -1296,18 +1296,17 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     [
         -(s_q1
             * (0.0221804724897 * c_q1 + c_q2 * t189 - 0.00850351162402155 * t4
-                - 0.00398335888393552 * t5 - qd[0] * c_q1 * t119 - qd[1] * t118
-                - s_q2 * t195 - 0.316 * (7.081257904 * t4 + s_q2 * t159 + c_q2 * t163)))
+                - 0.00398335888393552 * t5 - t3 * t119 - qd[1] * t118 - s_q2 * t195
+                - 0.316 * (7.081257904 * t4 + s_q2 * t159 + c_q2 * t163)))
             - c_q1
                 * (0.00398335888393552 * t4 + 0.046373487004715074 * t5
                     + 0.004377257121839584 * t61 + 0.005487648106562256 * t68
-                    + qd[1] * t117 + qd[0] * s_q1 * t119 + t124 + 0.126729164208 * t190
+                    + qd[1] * t117 + t2 * t119 + t124 + 0.126729164208 * t190
                     - 0.0221804724897 * s_q1 - t123 - t197 - t198 - 0.088844724872 * t164
                     - 0.0825 * t196),
-        0.01993386669246 * c_q1 + 0.0007689361029464 * t5 + qd[0] * c_q1 * t117
-            + s_q2 * t189 + c_q2 * t195
-            + 0.316 * (11.204522 * t58 + c_q2 * t159 - s_q2 * t163)
-            - 0.1822670014032 * s_q1 - 0.01026110182100817 * t4 - qd[0] * s_q1 * t118,
+        0.01993386669246 * c_q1 + 0.0007689361029464 * t5 + t3 * t117 + s_q2 * t189
+            + c_q2 * t195 + 0.316 * (11.204522 * t58 + c_q2 * t159 - s_q2 * t163)
+            - 0.1822670014032 * s_q1 - 0.01026110182100817 * t4 - t2 * t118,
         t123 + t197 + t198 + 0.088844724872 * t164 + 0.0825 * t196
             - 0.01824920229252011 * t5 - 0.004377257121839584 * t61
             - 0.005487648106562256 * t68 - t124 - 0.126729164208 * t190,
@@ -1327,7 +1326,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
-    mul: 92,
+    mul: 88,
     add: 68,
     div: 0,
     sqrt: 0,
@@ -1359,10 +1358,10 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let c_q6 = libm::Libm::<Real>::cos(q[6]);
     let t12 = s_q1 * s_q2;
     let t13 = s_q1 * c_q2;
-    let t14 = s_q1 * s_q2 * c_q4;
-    let t15 = 9.81 * (c_q1 * s_q3 - s_q1 * c_q2 * c_q3);
-    let t16 = 9.81 * (s_q1 * s_q2 * s_q4) + c_q4 * t15;
-    let t17 = 9.81 * (s_q1 * c_q2 * s_q3 + c_q1 * c_q3);
+    let t14 = t12 * c_q4;
+    let t15 = 9.81 * (c_q1 * s_q3 - t13 * c_q3);
+    let t16 = 9.81 * (t12 * s_q4) + c_q4 * t15;
+    let t17 = 9.81 * (t13 * s_q3 + c_q1 * c_q3);
     let t18 = c_q5 * t16 + s_q5 * t17;
     let t19 = s_q4 * t15;
     let t20 = t19 - 9.81 * t14;
@@ -1410,7 +1409,7 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 1137,
+    mul: 1086,
     add: 847,
     div: 6,
     sqrt: 0,
@@ -1444,15 +1443,15 @@ pub fn forward_dynamics_with(
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t2 = qd[0] * s_q1;
     let t3 = qd[0] * c_q1;
-    let t4 = qd[0] * s_q1 * qd[1];
+    let t4 = t2 * qd[1];
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t7 = qd[1] * s_q2 - qd[0] * s_q1 * c_q2;
-    let t8 = qd[0] * s_q1 * s_q2;
+    let t7 = qd[1] * s_q2 - t2 * c_q2;
+    let t8 = t2 * s_q2;
     let t9 = qd[1] * c_q2;
     let t10 = t8 + t9;
     let t11 = qd[1] * qd[1];
-    let t12 = qd[0] * qd[0] * (s_q1 * s_q1);
+    let t12 = t2 * (qd[0] * s_q1);
     let t13 = t3 + qd[2];
     let t14 = qd[2] * t7;
     let s_q3 = libm::Libm::<Real>::sin(q[3]);
@@ -1499,14 +1498,14 @@ pub fn forward_dynamics_with(
     let t56 = 0.02872 * qd[1] - 0.003495 * t3;
     let t57 = 0.003495 * t2 - 0.003141 * qd[1];
     let t58 = 0.02872 * t2 - 0.003141 * t3;
-    let t59 = -(qd[0] * c_q1 * t58) - qd[1] * t57;
-    let t60 = qd[1] * t56 + qd[0] * s_q1 * t58;
-    let t61 = qd[0] * c_q1 * t56 - qd[0] * s_q1 * t57;
+    let t59 = -(t3 * t58) - qd[1] * t57;
+    let t60 = qd[1] * t56 + t2 * t58;
+    let t61 = t3 * t56 - t2 * t57;
     let t62 = 0.010254 * qd[1] + 0.003925 * t3 - 0.007962 * t2;
     let t63 = 0.000704 * qd[1] + 0.003925 * t2 - 0.02811 * t3;
     let t64 = 0.025995 * qd[1] - 0.010254 * t2 - 0.000704 * t3;
-    let t65 = qd[0] * s_q1 * t63;
-    let t66 = qd[0] * c_q1 * t62;
+    let t65 = t2 * t63;
+    let t66 = t3 * t62;
     let t67 = -(0.066502 * t10) - 0.039252 * t13;
     let t68 = 0.066502 * t7 + 0.027518 * t13;
     let t69 = 0.039252 * t7 - 0.027518 * t10;
@@ -1565,18 +1564,18 @@ pub fn forward_dynamics_with(
         - 0.0010511053270467075 * t50;
     let t120 = t49 * t118;
     let t121 = t50 * t117;
-    let t122 = qd[0] * c_q1 * qd[1] * s_q2;
-    let t123 = qd[0] * c_q1 * qd[1] * c_q2;
-    let t124 = qd[0] * qd[0] * s_q1 * c_q1 * c_q2;
+    let t122 = t3 * (qd[1] * s_q2);
+    let t123 = t9 * (qd[0] * c_q1);
+    let t124 = t3 * t2 * c_q2;
     let t125 = 0.316 * (t122 - t124);
-    let t126 = qd[0] * qd[0] * s_q1 * c_q1 * s_q2;
+    let t126 = t8 * (qd[0] * c_q1);
     let t127 = 0.316 * (t123 + t126);
     let t128 = -(0.316 * (t11 + t12));
     let t129 = c_q3 * t21;
-    let t130 = t7 * t13 * s_q3;
+    let t130 = t18 * t13;
     let t131 = t129 + 0.0825 * t130;
     let t132 = s_q3 * t21;
-    let t133 = t7 * t13 * c_q3;
+    let t133 = t19 * t7;
     let t134 = 0.0825 * t133 - t132;
     let t135 = c_q4 * t33;
     let t136 = s_q4 * t36;
@@ -1656,17 +1655,17 @@ pub fn forward_dynamics_with(
         - t170 * t170 * inv173;
     let t189 = 0.001524110902883315 - 0.088 * (t163 + t164) - t170 * t171 * inv173;
     let t190 = 0.007744 * t158 + 0.01056776613310695 - t171 * t171 * inv173;
-    let t191 = c_q6 * t148 + qd[5] * t41 * t184 - 1.666555 * t103 - s_q6 * t149
+    let t191 = c_q6 * t148 + t46 * t184 - 1.666555 * t103 - s_q6 * t149
         - qd[5] * t44 * t183 - t168 * inv173 * t179;
     let t192 = t174
-        + (-(1.666555 * t104) - qd[5] * t44 * t185 - qd[5] * t41 * t169 * t171 * inv173
+        + (-(1.666555 * t104) - qd[5] * t44 * t185 - t46 * (t169 * t171 * inv173)
             - t169 * inv173 * t179);
-    let t193 = 0.023526756935 * t105 + t45 * t107 + c_q6 * t150 + qd[5] * t41 * t189
+    let t193 = 0.023526756935 * t105 + t45 * t107 + c_q6 * t150 + t46 * t189
         - 0.017527158935 * t104 - t44 * t108 - s_q6 * t151 - qd[5] * t44 * t188
         - t170 * inv173 * t179;
     let t194 = 0.017527158935 * t103 + 0.100241616695 * t105 + t41 * t108 + t120
-        + qd[5] * t41 * t190 + 0.002573605371338202 * t115 + 1.0 * t147 - t45 * t106
-        - t121 - qd[5] * t44 * t189 - t171 * inv173 * t179 - 0.002034439958661796 * t114
+        + t46 * t190 + 0.002573605371338202 * t115 + 1.0 * t147 - t45 * t106 - t121
+        - qd[5] * t44 * t189 - t171 * inv173 * t179 - 0.002034439958661796 * t114
         - 0.088 * (t175 + t176);
     let t195 = s_q5 * t168 * t169 * inv173;
     let t196 = c_q5 * t168 * t169 * inv173;
@@ -1717,20 +1716,19 @@ pub fn forward_dynamics_with(
     let t236 = t140 * t224;
     let t237 = t35 * t226;
     let t238 = qd[4] * t30 * t230;
-    let t239 = qd[4] * t27 * t231;
+    let t239 = t38 * t231;
     let t240 = t205 * inv214 * t219;
-    let t241 = c_q5 * t191 + qd[4] * t27 * t228 - 1.225946 * t92 - s_q5 * t192
-        - t137 * t220 - t140 * t221 - t35 * t222 - qd[4] * t30 * t227
-        - t210 * inv214 * t219;
+    let t241 = c_q5 * t191 + t38 * t228 - 1.225946 * t92 - s_q5 * t192 - t137 * t220
+        - t140 * t221 - t35 * t222 - qd[4] * t30 * t227 - t210 * inv214 * t219;
     let t242 = 1.666555 * t105 + qd[5] * t44 * t186 + t165 * inv173 * t179
-        - 1.225946 * t93 - t175 - t176 - qd[5] * t41 * t187 - t137 * t221 - t140 * t223
+        - 1.225946 * t93 - t175 - t176 - t46 * t187 - t137 * t221 - t140 * t223
         - t35 * t224 - qd[4] * t30 * t229 - t211 * inv214 * t219
-        - 0.00216405205209813 * (qd[4] * t27 * t211 * inv214);
+        - 0.00216405205209813 * (t38 * (t211 * inv214));
     let t243 = t215 + t216 + t239 - 1.225946 * t94 - t235 - t236 - t237 - t238 - t240;
-    let t244 = t37 * t96 + c_q5 * t193 + qd[4] * t27 * t233 - 0.047121686402 * t93
+    let t244 = t37 * t96 + c_q5 * t193 + t38 * t233 - 0.047121686402 * t93
         - 0.05034347249 * t94 - t30 * t97 - s_q5 * t194 - t137 * t227 - t140 * t229
         - t35 * t230 - qd[4] * t30 * t232 - t212 * inv214 * t219;
-    let t245 = 0.047121686402 * t92 + t27 * t97 + tau[5] + qd[4] * t27 * t234
+    let t245 = 0.047121686402 * t92 + t27 * t97 + tau[5] + t38 * t234
         + 0.00216405205209813 * (t140 * t211 * inv214 - inv214 * t219)
         - 0.014653732538 * t94 - t37 * t95 - t137 * t228 - t35 * t231
         - qd[4] * t30 * t233;
@@ -1818,21 +1816,20 @@ pub fn forward_dynamics_with(
     let t321 = 0.00680625 * t264 + 0.03239943042445132 - t292 * t292 * inv294;
     let t322 = t131 * t307;
     let t323 = t134 * t310;
-    let t324 = t7 * t10 * t312;
+    let t324 = t22 * t312;
     let t325 = qd[3] * t20 * t317;
-    let t326 = qd[3] * t17 * t318;
+    let t326 = t24 * t318;
     let t327 = t288 * inv294 * t303;
     let t328 = t297
-        + (qd[3] * t17 * t314 + 0.0825 * (t7 * t10 * t307) - 3.587895 * t81 - t131 * t304
+        + (t24 * t314 + 0.0825 * (t22 * t307) - 3.587895 * t81 - t131 * t304
             - t134 * t305 - qd[3] * t20 * t313 - t289 * inv294 * t303);
     let t329 = t243
-        + (qd[3] * t17 * t316 + 0.0825 * (t7 * t10 * t310) - 3.587895 * t82 - t131 * t305
+        + (t24 * t316 + 0.0825 * (t22 * t310) - 3.587895 * t82 - t131 * t305
             - t134 * t308 - qd[3] * t20 * t315 - t290 * inv294 * t303);
-    let t330 = 0.09850206933 * t82 + t23 * t85 + c_q4 * t244 + qd[3] * t17 * t320
-        + 0.384 * t300 + 0.0825 * (t7 * t10 * t317) - 0.374644408005 * t83 - t20 * t86
-        - s_q4 * t245 - t131 * t313 - t134 * t315 - qd[3] * t20 * t319
-        - t291 * inv294 * t303;
-    let t331 = t17 * t86 + qd[3] * t17 * t321 + 0.0825 * (t300 + t7 * t10 * t318)
+    let t330 = 0.09850206933 * t82 + t23 * t85 + c_q4 * t244 + t24 * t320 + 0.384 * t300
+        + 0.0825 * (t22 * t317) - 0.374644408005 * t83 - t20 * t86 - s_q4 * t245
+        - t131 * t313 - t134 * t315 - qd[3] * t20 * t319 - t291 * inv294 * t303;
+    let t331 = t17 * t86 + t24 * t321 + 0.0825 * (t300 + t22 * t318)
         - 0.09850206933 * t81 - 0.19076837715 * t83 - t23 * t84 - tau[4] - t131 * t314
         - t134 * t316 - qd[3] * t20 * t320 - t292 * inv294 * t303;
     let t332 = s_q3 * t305;
@@ -1894,17 +1891,16 @@ pub fn forward_dynamics_with(
         - s_q3 * (t357 - s_q3 * t321) - t363 * t363 * inv366;
     let t385 = -(0.0825 * (t352 + t353)) - t363 * t364 * inv366 - 0.008248333140675744;
     let t386 = 0.00680625 * t343 + 0.052878381999606115 - t364 * t364 * inv366;
-    let t387 = c_q3 * t328 + qd[2] * t7 * t379 - 3.228604 * t70 - s_q3 * t329
-        - t125 * t371 - t127 * t372 - t128 * t374 - qd[2] * t10 * t378
-        - t361 * inv366 * t370;
+    let t387 = c_q3 * t328 + t14 * t379 - 3.228604 * t70 - s_q3 * t329 - t125 * t371
+        - t127 * t372 - t128 * t374 - qd[2] * t10 * t378 - t361 * inv366 * t370;
     let t388 = t367
-        + (qd[2] * t7 * t381 - 3.228604 * t71 - t125 * t372 - t127 * t375 - t128 * t377
+        + (t14 * t381 - 3.228604 * t71 - t125 * t372 - t127 * t375 - t128 * t377
             - qd[2] * t10 * t380 - t362 * inv366 * t370);
-    let t389 = t13 * t74 + c_q3 * t330 + qd[2] * t7 * t385 - 0.214708623208 * t71
+    let t389 = t13 * t74 + c_q3 * t330 + t14 * t385 - 0.214708623208 * t71
         - 0.126729164208 * t72 - t10 * t75 - s_q3 * t331 - t125 * t378 - t127 * t380
         - t128 * t382 - qd[2] * t10 * t384 - t363 * inv366 * t370;
     let t390 = 0.214708623208 * t70 + 0.088844724872 * t72 + t7 * t75 + tau[3]
-        + qd[2] * t7 * t386 - t13 * t73 - t125 * t379 - t127 * t381 - t128 * t383
+        + t14 * t386 - t13 * t73 - t125 * t379 - t127 * t381 - t128 * t383
         - qd[2] * t10 * t385 - t364 * inv366 * t370
         - 0.0825 * (s_q3 * t328 + c_q3 * t329);
     let t391 = s_q2 * t372;
@@ -1957,16 +1953,15 @@ pub fn forward_dynamics_with(
                             * (s_q2 * t383 - 0.316 * (-(s_q2 * t374) - c_q2 * t377)
                                 - c_q2 * t382 - t410 * t411 * inv413 - 0.00226100637)))
         - s_q1
-            * (0.00226100637 * t60 + 0.01857971472 * t61 + qd[0] * c_q1 * t64
-                + qd[1] * t63 + c_q2 * t389 + qd[0] * c_q1 * qd[1] * t418 - s_q2 * t390
-                - qd[0] * s_q1 * qd[1] * t419 - t411 * inv413 * t417
-                - 0.316 * (s_q2 * t387 + c_q2 * t388))
+            * (0.00226100637 * t60 + 0.01857971472 * t61 + t3 * t64 + qd[1] * t63
+                + c_q2 * t389 + t3 * (qd[1] * t418) - s_q2 * t390 - t4 * t419
+                - t411 * inv413 * t417 - 0.316 * (s_q2 * t387 + c_q2 * t388))
         - c_q1
-            * (tau[2] + qd[0] * c_q1 * qd[1] * t419 - 0.00226100637 * t59
-                - 0.002031994566 * t61 - qd[1] * t62 - qd[0] * s_q1 * t64
-                - qd[0] * s_q1 * qd[1] * t420 - 0.0007689361029464 * (inv413 * t417));
+            * (tau[2] + t3 * (qd[1] * t419) - 0.00226100637 * t59 - 0.002031994566 * t61
+                - qd[1] * t62 - t2 * t64 - t4 * t420
+                - 0.0007689361029464 * (inv413 * t417));
     let t424 = c_q1 * inv422 * t423;
-    let t425 = -(qd[0] * c_q1 * qd[1]) - s_q1 * inv422 * t423;
+    let t425 = -(t3 * qd[1]) - s_q1 * inv422 * t423;
     let t426 = t417
         + (9.81 * (s_q1 * t409 + c_q1 * t410) - 0.0007689361029464 * (t4 - t424)
             - t411 * t425);
@@ -2045,7 +2040,7 @@ pub fn forward_dynamics_with(
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 2500,
+    mul: 2381,
     add: 2076,
     div: 0,
     sqrt: 0,
@@ -2075,10 +2070,10 @@ pub fn coriolis_matrix_with(
     let t3 = qd[0] * c_q1;
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t6 = qd[0] * s_q1 * c_q2;
+    let t6 = t2 * c_q2;
     let t7 = qd[1] * s_q2;
     let t8 = t7 - t6;
-    let t9 = qd[0] * s_q1 * s_q2;
+    let t9 = t2 * s_q2;
     let t10 = qd[1] * c_q2;
     let t11 = t9 + t10;
     let t12 = t3 + qd[2];
@@ -2156,13 +2151,13 @@ pub fn coriolis_matrix_with(
     let t81 = 0.02872 * s_q1 - 0.003141 * c_q1;
     let t82 = s_q1 * s_q2;
     let t83 = s_q1 * c_q2;
-    let t84 = s_q1 * c_q2 * s_q3 + c_q1 * c_q3;
-    let t85 = c_q1 * s_q3 - s_q1 * c_q2 * c_q3;
+    let t84 = t83 * s_q3 + c_q1 * c_q3;
+    let t85 = c_q1 * s_q3 - t83 * c_q3;
     let t86 = s_q4 * t85;
-    let t87 = s_q1 * s_q2 * c_q4;
+    let t87 = t82 * c_q4;
     let t88 = t87 - t86;
     let t89 = -t88;
-    let t90 = c_q4 * t85 + s_q1 * s_q2 * s_q4;
+    let t90 = c_q4 * t85 + t82 * s_q4;
     let t91 = s_q5 * t90;
     let t92 = c_q5 * t84;
     let t93 = t92 - t91;
@@ -2173,33 +2168,33 @@ pub fn coriolis_matrix_with(
     let t98 = -(0.027518 * t82) - 0.039252 * t83;
     let t99 = s_q2 * s_q3;
     let t100 = s_q2 * c_q3;
-    let t101 = s_q2 * c_q3 * s_q4;
+    let t101 = t100 * s_q4;
     let t102 = c_q2 * c_q4;
     let t103 = t102 - t101;
     let t104 = -t103;
-    let t105 = s_q2 * c_q3 * c_q4 + c_q2 * s_q4;
+    let t105 = t100 * c_q4 + c_q2 * s_q4;
     let t106 = s_q5 * t105;
-    let t107 = s_q2 * s_q3 * c_q5;
+    let t107 = t99 * c_q5;
     let t108 = -t106 - t107;
     let t109 = -t108;
-    let t110 = c_q5 * t105 - s_q2 * s_q3 * s_q5;
+    let t110 = c_q5 * t105 - t99 * s_q5;
     let t111 = c_q6 * t104 - s_q6 * t110;
     let t112 = c_q6 * t110 + s_q6 * t104;
     let t113 = 0.039252 * s_q2 - 0.027518 * c_q2;
     let t114 = s_q3 * s_q4;
     let t115 = s_q3 * c_q4;
-    let t116 = s_q3 * c_q4 * s_q5;
+    let t116 = t115 * s_q5;
     let t117 = c_q3 * c_q5;
     let t118 = t117 - t116;
     let t119 = -t118;
-    let t120 = s_q3 * c_q4 * c_q5 + c_q3 * s_q5;
-    let t121 = s_q3 * s_q4 * c_q6 - s_q6 * t120;
-    let t122 = c_q6 * t120 + s_q3 * s_q4 * s_q6;
+    let t120 = t115 * c_q5 + c_q3 * s_q5;
+    let t121 = t114 * c_q6 - s_q6 * t120;
+    let t122 = c_q6 * t120 + t114 * s_q6;
     let t123 = 0.041065 * t115 - 0.011953 * t114;
     let t124 = s_q4 * s_q5;
     let t125 = s_q4 * c_q5;
-    let t126 = s_q4 * c_q5 * s_q6 + c_q4 * c_q6;
-    let t127 = c_q4 * s_q6 - s_q4 * c_q5 * c_q6;
+    let t126 = t125 * s_q6 + c_q4 * c_q6;
+    let t127 = c_q4 * s_q6 - t125 * c_q6;
     let t128 = s_q5 * s_q6;
     let t129 = s_q5 * c_q6;
     let t130 = 0.0017208742976286555 * t128 + 0.0013603544171612296 * t129;
@@ -2208,42 +2203,41 @@ pub fn coriolis_matrix_with(
     let t133 = s_q1 * qd[1];
     let t134 = -(0.010254 * s_q1) - 0.000704 * c_q1;
     let t135 = 0.003925 * s_q1 - 0.02811 * c_q1;
-    let t136 = s_q1 * t49 + qd[0] * s_q1 * t81;
-    let t137 = qd[0] * (s_q1 * s_q1);
+    let t136 = s_q1 * t49 + t2 * t81;
+    let t137 = t2 * s_q1;
     let t138 = 0.02872 * t132 + 0.003141 * t133
         + c_q1 * (0.02872 * qd[1] - 0.003495 * t3)
-        - s_q1 * (0.003495 * t2 - 0.003141 * qd[1])
-        - 0.003495 * (t137 + qd[0] * (c_q1 * c_q1));
+        - s_q1 * (0.003495 * t2 - 0.003141 * qd[1]) - 0.003495 * (t137 + t3 * c_q1);
     let t139 = 0.027518 * c_q1 - 0.066502 * t83;
-    let t140 = qd[0] * s_q1 * c_q1 * c_q2;
-    let t141 = c_q1 * qd[1] * s_q2;
-    let t142 = s_q1 * c_q2 * qd[2];
+    let t140 = t6 * c_q1;
+    let t141 = t132 * s_q2;
+    let t142 = t83 * qd[2];
     let t143 = t141 + t142;
-    let t144 = 0.039252 * t133 + s_q1 * s_q2 * t53 + t11 * t98 + 0.632 * (t141 - t140)
+    let t144 = 0.039252 * t133 + t82 * t53 + t11 * t98 + 0.632 * (t141 - t140)
         - c_q1 * t52 - t12 * t139 - 0.066502 * t143;
     let t145 = 0.05317 * t84 + 0.104419 * t85;
     let t146 = 0.05317 * t82 - 0.027454 * t85;
-    let t147 = 0.632 * (t141 - t140) - 0.165 * (s_q1 * s_q2 * t11 + c_q1 * t12);
+    let t147 = 0.632 * (t141 - t140) - 0.165 * (t82 * t11 + c_q1 * t12);
     let t148 = c_q3 * t147;
-    let t149 = 0.0825 * (c_q1 * t8 - s_q1 * c_q2 * t12 - t143) - 0.632 * t137;
+    let t149 = 0.0825 * (c_q1 * t8 - t83 * t12 - t143) - 0.632 * t137;
     let t150 = s_q3 * t149;
     let t151 = -t143;
-    let t152 = c_q1 * qd[1] * c_q2;
-    let t153 = s_q1 * s_q2 * qd[2] - t152;
-    let t154 = -(qd[3] * t85) - s_q3 * t153 - s_q1 * qd[1] * c_q3;
-    let t155 = t59 * t84 + t20 * t145 + s_q1 * s_q2 * t58 + t148 + t150 + 0.027454 * t154
+    let t152 = t132 * c_q2;
+    let t153 = t82 * qd[2] - t152;
+    let t154 = -(qd[3] * t85) - s_q3 * t153 - t133 * c_q3;
+    let t155 = t59 * t84 + t20 * t145 + t82 * t58 + t148 + t150 + 0.027454 * t154
         - t21 * t146 - 0.104419 * t151;
     let t156 = 0.011953 * t88 + 0.041065 * t90;
     let t157 = 0.038437 * t90 - 0.011953 * t84;
     let t158 = 0.0825 * t84 + 0.384 * t85;
-    let t159 = s_q1 * s_q2 * t21;
+    let t159 = t82 * t21;
     let t160 = t148 + t150 + t30 * t84 + t20 * t158 - 0.384 * t151 - 0.165 * t159;
     let t161 = c_q4 * t160;
-    let t162 = s_q1 * s_q2 * t8 - s_q1 * c_q2 * t11;
-    let t163 = qd[0] * s_q1 * c_q1 * s_q2;
-    let t164 = qd[3] * t84 + c_q3 * t153 - s_q1 * qd[1] * s_q3;
-    let t165 = 0.0825 * (t133 + t154 - t162 - (t21 * t85 - s_q1 * s_q2 * t17))
-        + 0.384 * (t21 * t84 - s_q1 * s_q2 * t20 + t164) - 0.632 * (t152 + t163);
+    let t162 = t82 * t8 - t83 * t11;
+    let t163 = t9 * c_q1;
+    let t164 = qd[3] * t84 + c_q3 * t153 - t133 * s_q3;
+    let t165 = 0.0825 * (t133 + t154 - t162 - (t21 * t85 - t82 * t17))
+        + 0.384 * (t21 * t84 - t82 * t20 + t164) - 0.632 * (t152 + t163);
     let t166 = s_q4 * t165;
     let t167 = qd[4] * t90;
     let t168 = s_q4 * t164;
@@ -2308,8 +2302,8 @@ pub fn coriolis_matrix_with(
     let t217 = s_q4 * t216;
     let t218 = 3.587895 * t155 + t210 - t217;
     let t219 = 0.104419 * t82 + 0.027454 * t84;
-    let t220 = t179 + t21 * t219 - 0.05317 * t151 - 0.027454 * t164 - t178
-        - s_q1 * s_q2 * t57 - t59 * t85 - t17 * t145;
+    let t220 = t179 + t21 * t219 - 0.05317 * t151 - 0.027454 * t164 - t178 - t82 * t57
+        - t59 * t85 - t17 * t145;
     let t221 = t180
         + (0.011953 * t170 + 0.041065 * t184 + t64 * t90 + t26 * t157 - t63 * t88
             - t29 * t211);
@@ -2319,7 +2313,7 @@ pub fn coriolis_matrix_with(
     let t225 = 3.228604 * t144 + c_q3 * t218 - s_q3 * t224;
     let t226 = -(0.039252 * c_q1) - 0.066502 * t82;
     let t227 = 0.632 * (t152 + t163) + 0.066502 * t153 + c_q1 * t51 + t12 * t226
-        + s_q1 * c_q2 * t53 - 0.027518 * t133 - t8 * t98;
+        + t83 * t53 - 0.027518 * t133 - t8 * t98;
     let t228 = 0.0825 * (t133 - t162) + 0.05317 * t154 + 0.104419 * t164 + t58 * t85
         + t17 * t146 - 0.632 * (t152 + t163) - t57 * t84 - t20 * t219;
     let t229 = s_q4 * t209;
@@ -2327,8 +2321,8 @@ pub fn coriolis_matrix_with(
     let t231 = 3.228604 * t227 + t229 + t230 - 3.587895 * t228;
     let t232 = 0.01083 * c_q1 + 0.011396 * t83 - 0.012805 * t82;
     let t233 = 0.036155 * t82 + 0.004761 * t83 - 0.012805 * c_q1;
-    let t234 = 0.039252 * t153 + t8 * t139 - 0.632 * t137 - 0.027518 * t143
-        - s_q1 * c_q2 * t52 - s_q1 * s_q2 * t51 - t11 * t226;
+    let t234 = 0.039252 * t153 + t8 * t139 - 0.632 * t137 - 0.027518 * t143 - t83 * t52
+        - t82 * t51 - t11 * t226;
     let t235 = 0.008641 * t84 - 0.028323 * t82 - 0.001332 * t85;
     let t236 = 0.019552 * t84 + 0.007796 * t85 - 0.008641 * t82;
     let t237 = -t229 - t230;
@@ -2380,7 +2374,7 @@ pub fn coriolis_matrix_with(
         - 0.000341 * t187 - 0.023526756935 * t188 - 0.100241616695 * t206 - t68 * t90
         - t26 * t238 - t256 - t257 - t260 - t261;
     let t263 = 0.007796 * t154 + 0.025853 * t164 + 0.374644408005 * t228 + t62 * t84
-        + t20 * t235 + s_q1 * s_q2 * t61 + c_q4 * t254 + 0.384 * t237 - 0.001332 * t151
+        + t20 * t235 + t82 * t61 + c_q4 * t254 + 0.384 * t237 - 0.001332 * t151
         - 0.09850206933 * t220 - t21 * t236 - s_q4 * t262;
     let t264 = 0.001332 * t82 + 0.007796 * t84 + 0.025853 * t85;
     let t265 = t67 * t90;
@@ -2392,11 +2386,10 @@ pub fn coriolis_matrix_with(
     let t271 = 0.008641 * t151 + 0.028179 * t154 + 0.09850206933 * t155 + 0.007796 * t164
         + 0.000229 * t170 + 0.19076837715 * t228 + 0.0825 * t237 + t21 * t264 + t265
         + t266 + t269 + t270 - 0.05034347249 * t171 - 0.004037 * t184
-        - 0.014653732538 * t212 - s_q1 * s_q2 * t60 - t62 * t85 - t17 * t235 - t267
-        - t268;
-    let t272 = 0.011396 * t133 + 0.037242 * t153 + 0.214708623208 * t227
-        + s_q1 * s_q2 * t56 + t11 * t232 + c_q3 * t263 + 0.126729164208 * t234
-        - 0.004761 * t143 - c_q1 * t55 - t12 * t233 - s_q3 * t271;
+        - 0.014653732538 * t212 - t82 * t60 - t62 * t85 - t17 * t235 - t267 - t268;
+    let t272 = 0.011396 * t133 + 0.037242 * t153 + 0.214708623208 * t227 + t82 * t56
+        + t11 * t232 + c_q3 * t263 + 0.126729164208 * t234 - 0.004761 * t143 - c_q1 * t55
+        - t12 * t233 - s_q3 * t271;
     let t273 = -(0.011396 * c_q1) - 0.004761 * t82 - 0.037242 * t83;
     let t274 = t61 * t85;
     let t275 = t17 * t236;
@@ -2407,23 +2400,22 @@ pub fn coriolis_matrix_with(
     let t280 = s_q4 * t254;
     let t281 = c_q4 * t262;
     let t282 = 0.012805 * t133 + 0.036155 * t143 + 0.374644408005 * t155
-        + 0.001332 * t164 + 0.19076837715 * t220 + c_q1 * t54 + t12 * t273
-        + s_q1 * c_q2 * t56 + t276 + t277 + t280 + t281
-        + 0.0825 * (t278 - (s_q3 * t218 + c_q3 * t224)) + 0.384 * t279
-        - 0.214708623208 * t144 - 0.028323 * t151 - 0.004761 * t153 - 0.008641 * t154
-        - 0.088844724872 * t234 - t8 * t232 - t274 - t275;
+        + 0.001332 * t164 + 0.19076837715 * t220 + c_q1 * t54 + t12 * t273 + t83 * t56
+        + t276 + t277 + t280 + t281 + 0.0825 * (t278 - (s_q3 * t218 + c_q3 * t224))
+        + 0.384 * t279 - 0.214708623208 * t144 - 0.028323 * t151 - 0.004761 * t153
+        - 0.008641 * t154 - 0.088844724872 * t234 - t8 * t232 - t274 - t275;
     let t283 = 0.003925 * c_q1 - 0.007962 * s_q1;
-    let t284 = s_q1 * c_q2 * t55;
+    let t284 = t83 * t55;
     let t285 = t8 * t233;
-    let t286 = s_q1 * s_q2 * t54;
+    let t286 = t82 * t54;
     let t287 = t11 * t273;
-    let t288 = -(c_q1 * t49) - qd[0] * c_q1 * t81;
+    let t288 = -(c_q1 * t49) - t3 * t81;
     let t289 = -(3.587895 * t228) - t237;
     let t290 = s_q3 * t263;
     let t291 = c_q3 * t271;
     let t292 = 0.006282 * t2 + 0.05744 * t3;
     let t293 = s_q2 * t12;
-    let t294 = qd[0] * c_q1 * s_q2;
+    let t294 = t3 * s_q2;
     let t295 = s_q2 * qd[2];
     let t296 = t294 - t295;
     let t297 = 0.039252 * t2 + c_q2 * t53 + t11 * t113 + 0.632 * t294
@@ -2436,34 +2428,33 @@ pub fn coriolis_matrix_with(
     let t303 = 0.0825 * (t293 - t296) - 0.632 * qd[1];
     let t304 = s_q3 * t303;
     let t305 = -t296;
-    let t306 = qd[0] * c_q1 * c_q2;
+    let t306 = t3 * c_q2;
     let t307 = c_q2 * qd[2] - t306;
-    let t308 = -(s_q2 * c_q3 * qd[3]) - s_q3 * t307 - qd[0] * s_q1 * c_q3;
-    let t309 = t20 * t298 + c_q2 * t58 + t302 + t304 + 0.027454 * t308
-        - s_q2 * s_q3 * t59 - t21 * t299 - 0.104419 * t305;
+    let t308 = -(t100 * qd[3]) - s_q3 * t307 - t2 * c_q3;
+    let t309 = t20 * t298 + c_q2 * t58 + t302 + t304 + 0.027454 * t308 - t99 * t59
+        - t21 * t299 - 0.104419 * t305;
     let t310 = 0.011953 * t103 + 0.041065 * t105;
     let t311 = 0.011953 * t99 + 0.038437 * t105;
     let t312 = 0.384 * t100 - 0.0825 * t99;
     let t313 = c_q2 * t21;
-    let t314 = t302 + t304 + t20 * t312 - s_q2 * s_q3 * t30 - 0.384 * t305
-        - 0.165 * t313;
+    let t314 = t302 + t304 + t20 * t312 - t99 * t30 - 0.384 * t305 - 0.165 * t313;
     let t315 = c_q4 * t314;
     let t316 = s_q2 * t11 + c_q2 * t8;
-    let t317 = c_q3 * t307 - s_q2 * s_q3 * qd[3] - qd[0] * s_q1 * s_q3;
-    let t318 = 0.0825 * (t2 + t308 - t316 - (s_q2 * c_q3 * t21 - c_q2 * t17))
-        + 0.384 * (-(s_q2 * s_q3 * t21) - c_q2 * t20 + t317) - 0.632 * t306;
+    let t317 = c_q3 * t307 - t99 * qd[3] - t2 * s_q3;
+    let t318 = 0.0825 * (t2 + t308 - t316 - (t100 * t21 - c_q2 * t17))
+        + 0.384 * (-(t99 * t21) - c_q2 * t20 + t317) - 0.632 * t306;
     let t319 = s_q4 * t318;
     let t320 = qd[4] * t105;
     let t321 = s_q4 * t317;
     let t322 = c_q4 * t305;
     let t323 = -t320 - t321 - t322;
-    let t324 = t65 * t103 + t29 * t310 + s_q2 * s_q3 * t64 + t315 - 0.041065 * t308
-        - t31 * t311 - t319 - 0.038437 * t323;
+    let t324 = t65 * t103 + t29 * t310 + t99 * t64 + t315 - 0.041065 * t308 - t31 * t311
+        - t319 - 0.038437 * t323;
     let t325 = -(0.060149 * t108) - 0.014117 * t110;
     let t326 = 0.060149 * t104 + 0.010517 * t110;
     let t327 = t315 - t319;
     let t328 = c_q5 * t327;
-    let t329 = s_q2 * c_q3 * t30;
+    let t329 = t100 * t30;
     let t330 = t17 * t312;
     let t331 = s_q3 * t301;
     let t332 = c_q3 * t303;
@@ -2506,8 +2497,8 @@ pub fn coriolis_matrix_with(
     let t362 = 1.225946 * t324 + c_q5 * t355 - s_q5 * t361;
     let t363 = c_q4 * t362;
     let t364 = 0.041065 * t99 - 0.038437 * t103;
-    let t365 = 0.038437 * t337 + t31 * t364 - 0.011953 * t308 - t345 - t346
-        - s_q2 * s_q3 * t63 - t65 * t105 - t26 * t310;
+    let t365 = 0.038437 * t337 + t31 * t364 - 0.011953 * t308 - t345 - t346 - t99 * t63
+        - t65 * t105 - t26 * t310;
     let t366 = t345 + t346 + t70 * t110 + t36 * t326 - 0.060149 * t340 - t69 * t108
         - t39 * t356 - 0.014117 * t349;
     let t367 = s_q6 * t351;
@@ -2517,7 +2508,7 @@ pub fn coriolis_matrix_with(
     let t371 = 3.587895 * t309 + t363 - t370;
     let t372 = 0.104419 * c_q2 - 0.027454 * t99;
     let t373 = t332 + t21 * t372 - 0.05317 * t305 - 0.027454 * t317 - t331 - c_q2 * t57
-        - s_q2 * c_q3 * t59 - t17 * t298;
+        - t100 * t59 - t17 * t298;
     let t374 = t333
         + (0.011953 * t323 + 0.041065 * t337 + t64 * t105 + t26 * t311 - t63 * t103
             - t29 * t364);
@@ -2527,8 +2518,8 @@ pub fn coriolis_matrix_with(
     let t378 = 3.228604 * t297 + c_q3 * t371 - s_q3 * t377;
     let t379 = 0.632 * t306 + 0.066502 * (t307 - c_q2 * t12) - 0.027518 * t2 - s_q2 * t53
         - t8 * t113;
-    let t380 = 0.0825 * (t2 - t316) + 0.05317 * t308 + 0.104419 * t317
-        + s_q2 * c_q3 * t58 + t17 * t299 + s_q2 * s_q3 * t57 - 0.632 * t306 - t20 * t372;
+    let t380 = 0.0825 * (t2 - t316) + 0.05317 * t308 + 0.104419 * t317 + t100 * t58
+        + t17 * t299 + t99 * t57 - 0.632 * t306 - t20 * t372;
     let t381 = s_q4 * t362;
     let t382 = c_q4 * t369;
     let t383 = 3.228604 * t379 + t381 + t382 - 3.587895 * t380;
@@ -2572,7 +2563,7 @@ pub fn coriolis_matrix_with(
         - 0.002573605371338202 * t354 - 0.100241616695 * t366 - t74 * t110 - t36 * t392
         - t401 - t402 - 0.088 * (1.4955219999999998 * (t367 + t368));
     let t406 = 0.035549 * t337 + 0.047121686402 * t365 + 0.05034347249 * t374
-        + t68 * t103 + t29 * t390 + s_q2 * s_q3 * t67 + c_q5 * t399 - 0.004037 * t308
+        + t68 * t103 + t29 * t390 + t99 * t67 + c_q5 * t399 - 0.004037 * t308
         - 0.002117 * t323 - t31 * t391 - s_q5 * t405;
     let t407 = 0.004037 * t99 + 0.035549 * t105 - 0.002117 * t103;
     let t408 = t73 * t110;
@@ -2584,11 +2575,11 @@ pub fn coriolis_matrix_with(
     let t414 = 0.000229 * t308 + 0.029474 * t323 + 0.001158 * t349
         + 0.13160593599999998 * t360 + 0.014653732538 * t374 + t31 * t407 + t410 + t411
         - 0.047121686402 * t324 - 0.005433 * t335 - 0.002117 * t337 - 0.000341 * t340
-        - 0.023526756935 * t341 - 0.100241616695 * t359 - s_q2 * s_q3 * t66 - t68 * t105
+        - 0.023526756935 * t341 - 0.100241616695 * t359 - t99 * t66 - t68 * t105
         - t26 * t390 - t408 - t409 - t412 - t413;
     let t415 = 0.007796 * t308 + 0.025853 * t317 + 0.374644408005 * t380 + t20 * t387
         + c_q2 * t61 + c_q4 * t406 + 0.384 * t389 - 0.001332 * t305
-        - 0.09850206933 * t373 - s_q2 * s_q3 * t62 - t21 * t388 - s_q4 * t414;
+        - 0.09850206933 * t373 - t99 * t62 - t21 * t388 - s_q4 * t414;
     let t416 = 0.001332 * c_q2 + 0.025853 * t100 - 0.007796 * t99;
     let t417 = t67 * t105;
     let t418 = t26 * t391;
@@ -2599,15 +2590,14 @@ pub fn coriolis_matrix_with(
     let t423 = 0.008641 * t305 + 0.028179 * t308 + 0.09850206933 * t309 + 0.007796 * t317
         + 0.000229 * t323 + 0.19076837715 * t380 + 0.0825 * t389 + t21 * t416 + t417
         + t418 + t421 + t422 - 0.05034347249 * t324 - 0.004037 * t337
-        - 0.014653732538 * t365 - c_q2 * t60 - s_q2 * c_q3 * t62 - t17 * t387 - t419
-        - t420;
+        - 0.014653732538 * t365 - c_q2 * t60 - t100 * t62 - t17 * t387 - t419 - t420;
     let t424 = 0.011396 * t2 + 0.037242 * t307 + 0.214708623208 * t379 + c_q2 * t56
         + t11 * t384 + c_q3 * t415 + 0.126729164208 * t386 - 0.004761 * t296 - t12 * t385
         - s_q3 * t423;
     let t425 = 0.037242 * s_q2 - 0.004761 * c_q2;
-    let t426 = s_q2 * c_q3 * t61;
+    let t426 = t100 * t61;
     let t427 = t17 * t388;
-    let t428 = s_q2 * s_q3 * t60;
+    let t428 = t99 * t60;
     let t429 = t20 * t416;
     let t430 = 1.225946 * t374 + t375 + t376;
     let t431 = t363 - t370;
@@ -2642,12 +2632,12 @@ pub fn coriolis_matrix_with(
     let t455 = c_q3 * qd[3] + t11 * c_q3;
     let t456 = 0.0825 * (t448 - t445) + 0.384 * (t454 + t455);
     let t457 = s_q4 * t456;
-    let t458 = s_q3 * c_q4 * qd[4];
+    let t458 = t115 * qd[4];
     let t459 = s_q4 * t455;
     let t460 = t8 * c_q4;
     let t461 = -t458 - t459 - t460;
-    let t462 = t29 * t123 + t453 - 0.041065 * t448 - s_q3 * s_q4 * t65 - c_q3 * t64
-        - t31 * t450 - t457 - 0.038437 * t461;
+    let t462 = t29 * t123 + t453 - 0.041065 * t448 - t114 * t65 - c_q3 * t64 - t31 * t450
+        - t457 - 0.038437 * t461;
     let t463 = -(0.060149 * t118) - 0.014117 * t120;
     let t464 = 0.060149 * t114 + 0.010517 * t120;
     let t465 = t453 - t457;
@@ -2659,18 +2649,18 @@ pub fn coriolis_matrix_with(
     let t471 = s_q5 * t470;
     let t472 = -t461;
     let t473 = qd[5] * t120;
-    let t474 = c_q4 * t455 - s_q3 * s_q4 * qd[4] - t8 * s_q4;
+    let t474 = c_q4 * t455 - t114 * qd[4] - t8 * s_q4;
     let t475 = s_q5 * t474;
     let t476 = c_q5 * t448;
     let t477 = t476 - t473 - t475;
-    let t478 = t71 * t118 + t39 * t463 + t466 + t471 + 0.014117 * t472
-        - s_q3 * s_q4 * t70 - t40 * t464 - 0.010517 * t477;
+    let t478 = t71 * t118 + t39 * t463 + t466 + t471 + 0.014117 * t472 - t114 * t70
+        - t40 * t464 - 0.010517 * t477;
     let t479 = 0.0013603544171612296 * t122 - 0.0017208742976286555 * t121;
     let t480 = 0.0017208742976286555 * t119 - 0.1004852811486558 * t122;
-    let t481 = t466 + t471 - 0.176 * (t39 * t118 + s_q3 * s_q4 * t40);
+    let t481 = t466 + t471 - 0.176 * (t39 * t118 + t114 * t40);
     let t482 = s_q4 * t452;
     let t483 = c_q4 * t456;
-    let t484 = 0.088 * (t40 * t120 + s_q3 * s_q4 * t36 - t477) + t482 + t483;
+    let t484 = 0.088 * (t40 * t120 + t114 * t36 - t477) + t482 + t483;
     let t485 = -t477;
     let t486 = qd[5] * t118 + c_q5 * t474 + s_q5 * t448;
     let t487 = c_q6 * t472 - qd[6] * t122 - s_q6 * t486;
@@ -2685,7 +2675,7 @@ pub fn coriolis_matrix_with(
     let t493 = 0.014117 * t114 - 0.010517 * t118;
     let t494 = s_q5 * t465;
     let t495 = c_q5 * t470;
-    let t496 = 0.060149 * t472 + 0.010517 * t486 + s_q3 * s_q4 * t69 + t40 * t493 + t495
+    let t496 = 0.060149 * t472 + 0.010517 * t486 + t114 * t69 + t40 * t493 + t495
         - t71 * t120 - t36 * t463 - t494;
     let t497 = 0.0013603544171612296 * t490 + t494 + t76 * t122 + t45 * t480
         - 0.088 * (t472 + (t39 * t120 + t36 * t118)) - 0.0017208742976286555 * t487
@@ -2695,7 +2685,7 @@ pub fn coriolis_matrix_with(
     let t500 = c_q4 * t499;
     let t501 = 0.038437 * t114 - 0.041065 * c_q3;
     let t502 = 0.038437 * t474 + c_q3 * t63 + t31 * t501 - 0.011953 * t448 - t482 - t483
-        - s_q3 * c_q4 * t65 - t26 * t123;
+        - t115 * t65 - t26 * t123;
     let t503 = t482 + t483 + t70 * t120 + t36 * t464 - 0.060149 * t477 - t69 * t118
         - t39 * t493 - 0.014117 * t486;
     let t504 = s_q6 * t488;
@@ -2706,8 +2696,8 @@ pub fn coriolis_matrix_with(
     let t509 = 0.165 * t16 + 0.027454 * (t454 - t455) + t469 - 0.05317 * t8 - s_q3 * t59
         - t17 * t444;
     let t510 = t470
-        + (0.011953 * t461 + 0.041065 * t474 + s_q3 * c_q4 * t64 + t26 * t450
-            + s_q3 * s_q4 * t63 - t29 * t501);
+        + (0.011953 * t461 + 0.041065 * t474 + t115 * t64 + t26 * t450 + t114 * t63
+            - t29 * t501);
     let t511 = s_q5 * t492;
     let t512 = c_q5 * t498;
     let t513 = 3.587895 * t509 + 1.225946 * t510 + t511 + t512;
@@ -2740,8 +2730,8 @@ pub fn coriolis_matrix_with(
         - 0.0010511053270467075 * t485 - 0.002573605371338202 * t497 - t80 * t122
         - t45 * t527;
     let t532 = 0.000109 * t477 + 0.001964 * t486 + 0.017527158935 * t496 + t74 * t118
-        + t39 * t525 + c_q6 * t529 - 0.001158 * t472 - 0.023526756935 * t503
-        - s_q3 * s_q4 * t73 - t40 * t526 - s_q6 * t531;
+        + t39 * t525 + c_q6 * t529 - 0.001158 * t472 - 0.023526756935 * t503 - t114 * t73
+        - t40 * t526 - s_q6 * t531;
     let t533 = 0.000109 * t118 + 0.001964 * t120 - 0.001158 * t114;
     let t534 = t79 * t122;
     let t535 = t45 * t528;
@@ -2749,13 +2739,13 @@ pub fn coriolis_matrix_with(
     let t537 = t47 * t530;
     let t538 = 0.000341 * t472 + 0.004354 * t477 + 0.000109 * t486
         + 0.0010511053270467075 * t487 + 0.002034439958661796 * t488
-        + 0.0007066957106145016 * t490 + s_q3 * s_q4 * t72 + t40 * t533 + t536 + t537
+        + 0.0007066957106145016 * t490 + t114 * t72 + t40 * t533 + t536 + t537
         - 0.017527158935 * t478 - 0.006676955556640955 * t485
         - 0.002573605371338202 * t491 - 0.100241616695 * t503 - t74 * t120 - t36 * t525
         - t534 - t535 - 0.088 * (1.4955219999999998 * (t504 + t505));
     let t539 = 0.035549 * t474 + 0.047121686402 * t502 + 0.05034347249 * t510
-        + t29 * t523 + c_q5 * t532 - 0.004037 * t448 - 0.002117 * t461
-        - s_q3 * s_q4 * t68 - c_q3 * t67 - t31 * t524 - s_q5 * t538;
+        + t29 * t523 + c_q5 * t532 - 0.004037 * t448 - 0.002117 * t461 - t114 * t68
+        - c_q3 * t67 - t31 * t524 - s_q5 * t538;
     let t540 = 0.002117 * t114 + 0.035549 * t115 - 0.004037 * c_q3;
     let t541 = t73 * t120;
     let t542 = t36 * t526;
@@ -2766,15 +2756,15 @@ pub fn coriolis_matrix_with(
     let t547 = 0.000229 * t448 + 0.029474 * t461 + 0.001158 * t486
         + 0.13160593599999998 * t497 + 0.014653732538 * t510 + c_q3 * t66 + t31 * t540
         + t543 + t544 - 0.047121686402 * t462 - 0.005433 * t472 - 0.002117 * t474
-        - 0.000341 * t477 - 0.023526756935 * t478 - 0.100241616695 * t496
-        - s_q3 * c_q4 * t68 - t26 * t523 - t541 - t542 - t545 - t546;
+        - 0.000341 * t477 - 0.023526756935 * t478 - 0.100241616695 * t496 - t115 * t68
+        - t26 * t523 - t541 - t542 - t545 - t546;
     let t548 = 0.007796 * t448 + 0.025853 * t455 + 0.374644408005 * t515 + c_q3 * t62
         + t20 * t520 + c_q4 * t539 + 0.384 * t522 - 0.001332 * t8 - 0.09850206933 * t509
         - t21 * t521 - s_q4 * t547;
     let t549 = 0.025853 * s_q3 + 0.007796 * c_q3;
-    let t550 = s_q3 * c_q4 * t67;
+    let t550 = t115 * t67;
     let t551 = t26 * t524;
-    let t552 = s_q3 * s_q4 * t66;
+    let t552 = t114 * t66;
     let t553 = t29 * t540;
     let t554 = s_q5 * t532;
     let t555 = c_q5 * t538;
@@ -2816,44 +2806,43 @@ pub fn coriolis_matrix_with(
     let t582 = c_q5 * t581;
     let t583 = t21 * s_q5;
     let t584 = -t577;
-    let t585 = s_q4 * c_q5 * qd[5];
+    let t585 = t125 * qd[5];
     let t586 = t20 * c_q4 - c_q4 * qd[4];
     let t587 = s_q5 * t586;
     let t588 = c_q5 * t570;
     let t589 = t585 + t588 - t587;
-    let t590 = s_q4 * s_q5 * t71 + t39 * t579 + t582 + 0.014117 * t584 - c_q4 * t70
-        - t40 * t580 - 0.768 * t583 - 0.010517 * t589;
+    let t590 = t124 * t71 + t39 * t579 + t582 + 0.014117 * t584 - c_q4 * t70 - t40 * t580
+        - 0.768 * t583 - 0.010517 * t589;
     let t591 = 0.0013603544171612296 * t127 - 0.0017208742976286555 * t126;
     let t592 = -(0.0017208742976286555 * t124) - 0.1004852811486558 * t127;
-    let t593 = t582 - 0.768 * t583 - 0.176 * (s_q4 * s_q5 * t39 + c_q4 * t40);
+    let t593 = t582 - 0.768 * t583 - 0.176 * (t124 * t39 + c_q4 * t40);
     let t594 = c_q4 * t573;
-    let t595 = 0.165 * t25 + 0.088 * (c_q4 * t36 - s_q4 * c_q5 * t40 - t589) + t594;
+    let t595 = 0.165 * t25 + 0.088 * (c_q4 * t36 - t125 * t40 - t589) + t594;
     let t596 = -t589;
-    let t597 = s_q4 * s_q5 * qd[5] + c_q5 * t586 + s_q5 * t570;
+    let t597 = t124 * qd[5] + c_q5 * t586 + s_q5 * t570;
     let t598 = c_q6 * t584 - qd[6] * t127 - s_q6 * t597;
-    let t599 = t77 * t126 + t47 * t591 + s_q4 * s_q5 * t76 + c_q6 * t593 + s_q6 * t595
+    let t599 = t77 * t126 + t47 * t591 + t124 * t76 + c_q6 * t593 + s_q6 * t595
         + 0.1004852811486558 * t598 - t48 * t592 - 0.0013603544171612296 * t596;
     let t600 = 0.0013603544171612296 * t124 + 0.1004852811486558 * t126;
     let t601 = qd[6] * t126 + c_q6 * t597 + s_q6 * t584;
-    let t602 = 0.0017208742976286555 * t596 + t48 * t600 + c_q6 * t595
-        - s_q4 * s_q5 * t75 - t77 * t127 - t45 * t591 - s_q6 * t593
-        - 0.1004852811486558 * t601;
+    let t602 = 0.0017208742976286555 * t596 + t48 * t600 + c_q6 * t595 - t124 * t75
+        - t77 * t127 - t45 * t591 - s_q6 * t593 - 0.1004852811486558 * t601;
     let t603 = 1.666555 * t590 + 1.4955219999999998 * (c_q6 * t599 - s_q6 * t602);
     let t604 = 0.014117 * c_q4 - 0.010517 * t124;
     let t605 = s_q5 * t581;
     let t606 = t21 * c_q5;
-    let t607 = 0.060149 * t584 + 0.010517 * t597 + c_q4 * t69 + t40 * t604
-        + s_q4 * c_q5 * t71 - t36 * t579 - t605 - 0.768 * t606;
+    let t607 = 0.060149 * t584 + 0.010517 * t597 + c_q4 * t69 + t40 * t604 + t125 * t71
+        - t36 * t579 - t605 - 0.768 * t606;
     let t608 = 0.0013603544171612296 * t601 + t605 + t76 * t127 + t45 * t592
-        + 0.768 * t606 - 0.088 * (t584 + (s_q4 * s_q5 * t36 - s_q4 * c_q5 * t39))
+        + 0.768 * t606 - 0.088 * (t584 + (t124 * t36 - t125 * t39))
         - 0.0017208742976286555 * t598 - t75 * t126 - t47 * t600;
     let t609 = 1.666555 * t607 - 1.4955219999999998 * t608;
     let t610 = 1.225946 * t578 + c_q5 * t603 - s_q5 * t609;
     let t611 = c_q4 * t610;
     let t612 = 0.038437 * (t586 + c_q4 * t31) + s_q4 * t65 - 0.165 * t25
         - 0.011953 * t570 - t594 - t26 * t572;
-    let t613 = 0.165 * t25 + t594 + t36 * t580 - 0.060149 * t589 - s_q4 * c_q5 * t70
-        - s_q4 * s_q5 * t69 - t39 * t604 - 0.014117 * t597;
+    let t613 = 0.165 * t25 + t594 + t36 * t580 - 0.060149 * t589 - t125 * t70
+        - t124 * t69 - t39 * t604 - 0.014117 * t597;
     let t614 = s_q6 * t599;
     let t615 = c_q6 * t602;
     let t616 = 1.225946 * t612 - 1.666555 * t613 - 1.4955219999999998 * (t614 + t615);
@@ -2879,16 +2868,16 @@ pub fn coriolis_matrix_with(
     let t634 = 0.0010511053270467075 * t124 + 0.01410724864216184 * t126
         + 0.0003948922971191779 * t127;
     let t635 = 0.0003948922971191779 * t598 + 0.016529853712634632 * t601
-        + 0.002034439958661796 * t608 + t80 * t126 + t47 * t633 + s_q4 * s_q5 * t79
+        + 0.002034439958661796 * t608 + t80 * t126 + t47 * t633 + t124 * t79
         - 0.0007066957106145016 * t596 - 0.15027794863399999 * t602 - t48 * t634;
     let t636 = 0.0007066957106145016 * t124 + 0.0003948922971191779 * t126
         + 0.016529853712634632 * t127;
     let t637 = 0.01410724864216184 * t598 + 0.15027794863399999 * t599
         + 0.0003948922971191779 * t601 + t48 * t636 - 0.0010511053270467075 * t596
-        - 0.002573605371338202 * t608 - s_q4 * s_q5 * t78 - t80 * t127 - t45 * t633;
-    let t638 = 0.000109 * t589 + 0.001964 * t597 + 0.017527158935 * t607
-        + s_q4 * s_q5 * t74 + t39 * t631 + c_q6 * t635 - 0.001158 * t584
-        - 0.023526756935 * t613 - c_q4 * t73 - t40 * t632 - s_q6 * t637;
+        - 0.002573605371338202 * t608 - t124 * t78 - t80 * t127 - t45 * t633;
+    let t638 = 0.000109 * t589 + 0.001964 * t597 + 0.017527158935 * t607 + t124 * t74
+        + t39 * t631 + c_q6 * t635 - 0.001158 * t584 - 0.023526756935 * t613 - c_q4 * t73
+        - t40 * t632 - s_q6 * t637;
     let t639 = 0.000109 * t124 - 0.001158 * c_q4 - 0.001964 * t125;
     let t640 = t79 * t127;
     let t641 = t45 * t634;
@@ -2896,17 +2885,17 @@ pub fn coriolis_matrix_with(
     let t643 = t47 * t636;
     let t644 = 0.000341 * t584 + 0.004354 * t589 + 0.000109 * t597
         + 0.0010511053270467075 * t598 + 0.002034439958661796 * t599
-        + 0.0007066957106145016 * t601 + c_q4 * t72 + t40 * t639 + s_q4 * c_q5 * t74
-        + t642 + t643 - 0.017527158935 * t590 - 0.006676955556640955 * t596
+        + 0.0007066957106145016 * t601 + c_q4 * t72 + t40 * t639 + t125 * t74 + t642
+        + t643 - 0.017527158935 * t590 - 0.006676955556640955 * t596
         - 0.002573605371338202 * t602 - 0.100241616695 * t613 - t36 * t631 - t640 - t641
         - 0.088 * (1.4955219999999998 * (t614 + t615));
     let t645 = 0.035549 * t586 + 0.047121686402 * t612 + 0.05034347249 * t619
         + t29 * t629 + c_q5 * t638 - 0.004037 * t570 - 0.002117 * t577 - c_q4 * t68
         - t31 * t630 - s_q5 * t644;
     let t646 = 0.002117 * c_q4 - 0.035549 * s_q4;
-    let t647 = s_q4 * c_q5 * t73;
+    let t647 = t125 * t73;
     let t648 = t36 * t632;
-    let t649 = s_q4 * s_q5 * t72;
+    let t649 = t124 * t72;
     let t650 = t39 * t639;
     let t651 = s_q6 * t635;
     let t652 = c_q6 * t637;
@@ -2948,20 +2937,20 @@ pub fn coriolis_matrix_with(
     let t678 = 0.088 * (t672 - t675);
     let t679 = -t675;
     let t680 = c_q5 * qd[5] + t29 * c_q5;
-    let t681 = t26 * c_q6 - s_q5 * c_q6 * qd[6] - s_q6 * t680;
+    let t681 = t26 * c_q6 - t129 * qd[6] - s_q6 * t680;
     let t682 = t47 * t130 + c_q5 * t76 + s_q6 * t678 + 0.1004852811486558 * t681
-        - s_q5 * s_q6 * t77 - t48 * t677 - 0.176 * (c_q5 * t39 * c_q6)
+        - t128 * t77 - t48 * t677 - 0.176 * (c_q5 * t39 * c_q6)
         - 0.0013603544171612296 * t679;
     let t683 = 0.0013603544171612296 * c_q5 - 0.1004852811486558 * t128;
-    let t684 = c_q6 * t680 + t26 * s_q6 - s_q5 * s_q6 * qd[6];
+    let t684 = c_q6 * t680 + t26 * s_q6 - t128 * qd[6];
     let t685 = 0.0017208742976286555 * t679 + t48 * t683 + c_q6 * t678
-        + 0.176 * (c_q5 * t39 * s_q6) - c_q5 * t75 - s_q5 * c_q6 * t77 - t45 * t130
+        + 0.176 * (c_q5 * t39 * s_q6) - c_q5 * t75 - t129 * t77 - t45 * t130
         - 0.1004852811486558 * t684;
     let t686 = 1.666555 * t676 + 1.4955219999999998 * (c_q6 * t682 - s_q6 * t685);
     let t687 = 0.060149 * t26 + 0.010517 * (t680 - c_q5 * t40) - s_q5 * t71 - t36 * t131;
-    let t688 = 0.0013603544171612296 * t684 + s_q5 * c_q6 * t76 + t45 * t677
-        + s_q5 * s_q6 * t75 - 0.088 * (t26 + (s_q5 * t39 + c_q5 * t36))
-        - 0.0017208742976286555 * t681 - t47 * t683;
+    let t688 = 0.0013603544171612296 * t684 + t129 * t76 + t45 * t677 + t128 * t75
+        - 0.088 * (t26 + (s_q5 * t39 + c_q5 * t36)) - 0.0017208742976286555 * t681
+        - t47 * t683;
     let t689 = 1.666555 * t687 - 1.4955219999999998 * t688;
     let t690 = 1.225946 * t671 + c_q5 * t686 - s_q5 * t689;
     let t691 = 0.010517 * (c_q5 * t39 + s_q5 * t36) + s_q5 * t70 - 0.060149 * t675
@@ -2986,20 +2975,20 @@ pub fn coriolis_matrix_with(
         - 0.01410724864216184 * t128;
     let t707 = 0.0003948922971191779 * t681 + 0.016529853712634632 * t684
         + 0.002034439958661796 * t688 + t47 * t705 + c_q5 * t79
-        - 0.0007066957106145016 * t679 - 0.15027794863399999 * t685 - s_q5 * s_q6 * t80
+        - 0.0007066957106145016 * t679 - 0.15027794863399999 * t685 - t128 * t80
         - t48 * t706;
     let t708 = 0.0007066957106145016 * c_q5 + 0.016529853712634632 * t129
         - 0.0003948922971191779 * t128;
     let t709 = 0.01410724864216184 * t681 + 0.15027794863399999 * t682
         + 0.0003948922971191779 * t684 + t48 * t708 - 0.0010511053270467075 * t679
-        - 0.002573605371338202 * t688 - c_q5 * t78 - s_q5 * c_q6 * t80 - t45 * t705;
+        - 0.002573605371338202 * t688 - c_q5 * t78 - t129 * t80 - t45 * t705;
     let t710 = 0.000109 * t675 + 0.001964 * t680 + 0.017527158935 * t687 + c_q5 * t74
         + t39 * t703 + c_q6 * t707 - 0.001158 * t26 - 0.023526756935 * t691 - t40 * t704
         - s_q6 * t709;
     let t711 = 0.001964 * s_q5 + 0.000109 * c_q5;
-    let t712 = s_q5 * c_q6 * t79;
+    let t712 = t129 * t79;
     let t713 = t45 * t706;
-    let t714 = s_q5 * s_q6 * t78;
+    let t714 = t128 * t78;
     let t715 = t47 * t708;
     let t716 = 0.000341 * t26 + 0.004354 * t675 + 0.000109 * t680
         + 0.0010511053270467075 * t681 + 0.002034439958661796 * t682
@@ -3137,15 +3126,14 @@ pub fn coriolis_matrix_with(
             0.5
                 * (-(s_q1
                     * (c_q2 * t272 - 0.007962 * t132 - 0.003925 * t133 - c_q1 * t50
-                        - qd[0] * c_q1 * t134 - qd[1] * t135 - s_q2 * t282
-                        - 0.00226100637 * t136 - 0.01857971472 * t138
-                        - 0.316 * (s_q2 * t225 + c_q2 * t231)))
+                        - t3 * t134 - qd[1] * t135 - s_q2 * t282 - 0.00226100637 * t136
+                        - 0.01857971472 * t138 - 0.316 * (s_q2 * t225 + c_q2 * t231)))
                     - c_q1
                         * (0.003925 * t132 + 0.03894 * t133 + 0.002031994566 * t138
                             + 0.012805 * t143 + 0.126729164208 * t144 + 0.011396 * t153
-                            + qd[1] * t283 + s_q1 * t50 + qd[0] * s_q1 * t134 + t284
-                            + t286 + t287 + 0.00226100637 * t288 - 0.088844724872 * t227
-                            - t285 - t290 - t291 - 0.0825 * t289)),
+                            + qd[1] * t283 + s_q1 * t50 + t2 * t134 + t284 + t286 + t287
+                            + 0.00226100637 * t288 - 0.088844724872 * t227 - t285 - t290
+                            - t291 - 0.0825 * t289)),
             0.5
                 * (-(s_q1
                     * (c_q2 * t424 - 0.0015378722058928 * qd[1] - 0.00785 * t2
@@ -3184,11 +3172,11 @@ pub fn coriolis_matrix_with(
             0.5
                 * (0.000704 * t133 + 0.01857971472 * t288
                     + c_q1 * (0.010254 * qd[1] + 0.003925 * t3 - 0.007962 * t2)
-                    + qd[0] * c_q1 * t283 + s_q2 * t272 + c_q2 * t282
+                    + t3 * t283 + s_q2 * t272 + c_q2 * t282
                     + 0.316 * (c_q2 * t225 - s_q2 * t231) - 0.010254 * t132
                     - 0.002031994566 * t136
                     - s_q1 * (0.000704 * qd[1] + 0.003925 * t2 - 0.02811 * t3)
-                    - qd[0] * s_q1 * t135),
+                    - t2 * t135),
             0.5 * (0.316 * (c_q2 * t378 - s_q2 * t383) + s_q2 * t424 + c_q2 * t434),
             0.5 * (0.316 * (c_q2 * t514 - s_q2 * t518) + s_q2 * t557 + c_q2 * t566),
             0.5 * (0.316 * (c_q2 * t623 - s_q2 * t627) + s_q2 * t662 + c_q2 * t667),
@@ -3314,7 +3302,7 @@ pub fn coriolis_matrix_with(
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
-    mul: 247,
+    mul: 239,
     add: 196,
     div: 0,
     sqrt: 0,
@@ -3339,10 +3327,10 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let t3 = qd[0] * c_q1;
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t6 = qd[0] * s_q1 * c_q2;
+    let t6 = t2 * c_q2;
     let t7 = qd[1] * s_q2;
     let t8 = t7 - t6;
-    let t9 = qd[0] * s_q1 * s_q2;
+    let t9 = t2 * s_q2;
     let t10 = qd[1] * c_q2;
     let t11 = t9 + t10;
     let t12 = t3 + qd[2];
@@ -3378,12 +3366,12 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let t42 = 0.039252 * t8 - 0.027518 * t11;
     let t43 = s_q1 * s_q2;
     let t44 = s_q1 * c_q2;
-    let t45 = s_q1 * c_q2 * s_q3 + c_q1 * c_q3;
-    let t46 = c_q1 * s_q3 - s_q1 * c_q2 * c_q3;
+    let t45 = t44 * s_q3 + c_q1 * c_q3;
+    let t46 = c_q1 * s_q3 - t44 * c_q3;
     let t47 = s_q4 * t46;
-    let t48 = s_q1 * s_q2 * c_q4;
+    let t48 = t43 * c_q4;
     let t49 = t47 - t48;
-    let t50 = c_q4 * t46 + s_q1 * s_q2 * s_q4;
+    let t50 = c_q4 * t46 + t43 * s_q4;
     let t51 = s_q5 * t50;
     let t52 = c_q5 * t45;
     let t53 = c_q5 * t50 + s_q5 * t45;
@@ -3428,8 +3416,8 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
             + 0.5
                 * (0.646926 * (t39 * t39 + t40 * t40 + t41 * t41)
                     + qd[1] * (0.025995 * qd[1] - 0.010254 * t2 - 0.000704 * t3)
-                    - qd[0] * s_q1 * (0.010254 * qd[1] + 0.003925 * t3 - 0.007962 * t2)
-                    - qd[0] * c_q1 * (0.000704 * qd[1] + 0.003925 * t2 - 0.02811 * t3)
+                    - t2 * (0.010254 * qd[1] + 0.003925 * t3 - 0.007962 * t2)
+                    - t3 * (0.000704 * qd[1] + 0.003925 * t2 - 0.02811 * t3)
                     + (3.228604 * (t73 * t73 + t74 * t74 + t42 * t42)
                         + t8 * (0.037242 * t8 - 0.004761 * t11 - 0.011396 * t12)
                         + t11 * (0.036155 * t11 - 0.004761 * t8 - 0.012805 * t12)
@@ -3476,7 +3464,7 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_POSES: OpCount = OpCount {
-    mul: 98,
+    mul: 89,
     add: 65,
     div: 0,
     sqrt: 0,
@@ -3511,12 +3499,12 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let c_q6 = libm::Libm::<Real>::cos(q[6]);
     let t15 = s_q1 * s_q2;
     let t16 = s_q1 * c_q2;
-    let t17 = s_q1 * c_q2 * s_q3 + c_q1 * c_q3;
-    let t18 = c_q1 * s_q3 - s_q1 * c_q2 * c_q3;
+    let t17 = t16 * s_q3 + c_q1 * c_q3;
+    let t18 = c_q1 * s_q3 - t16 * c_q3;
     let t19 = s_q4 * t18;
-    let t20 = s_q1 * s_q2 * c_q4;
+    let t20 = t15 * c_q4;
     let t21 = t19 - t20;
-    let t22 = c_q4 * t18 + s_q1 * s_q2 * s_q4;
+    let t22 = c_q4 * t18 + t15 * s_q4;
     let t23 = s_q5 * t22;
     let t24 = c_q5 * t17;
     let t25 = c_q5 * t22 + s_q5 * t17;
@@ -3525,14 +3513,14 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let t28 = c_q0 * c_q1 * c_q2 - s_q0 * s_q2;
     let t29 = c_q0 * c_q1 * s_q2;
     let t30 = s_q0 * c_q2;
-    let t31 = s_q0 * c_q1 * c_q2 + c_q0 * s_q2;
+    let t31 = t30 * c_q1 + c_q0 * s_q2;
     let t32 = s_q0 * c_q1 * s_q2;
     let t33 = c_q0 * c_q2;
-    let t34 = c_q3 * t28 + c_q0 * s_q1 * s_q3;
-    let t35 = c_q0 * s_q1 * c_q3 - s_q3 * t28;
+    let t34 = c_q3 * t28 + t26 * s_q3;
+    let t35 = t26 * c_q3 - s_q3 * t28;
     let t36 = t29 + t30;
-    let t37 = c_q3 * t31 + s_q0 * s_q1 * s_q3;
-    let t38 = s_q0 * s_q1 * c_q3 - s_q3 * t31;
+    let t37 = c_q3 * t31 + t27 * s_q3;
+    let t38 = t27 * c_q3 - s_q3 * t31;
     let t39 = t32 - t33;
     let t40 = c_q4 * t34 - s_q4 * t36;
     let t41 = s_q4 * t34;
@@ -3633,7 +3621,7 @@ pub fn coordinate_rates_with(
 }
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
-    mul: 589,
+    mul: 565,
     add: 326,
     div: 0,
     sqrt: 0,
@@ -3669,20 +3657,20 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let s_q6 = libm::Libm::<Real>::sin(q[6]);
     let c_q6 = libm::Libm::<Real>::cos(q[6]);
     let t14 = s_q1 * s_q2;
-    let t15 = s_q1 * s_q2 * c_q3;
-    let t16 = s_q1 * s_q2 * s_q3;
+    let t15 = t14 * c_q3;
+    let t16 = t14 * s_q3;
     let t17 = s_q1 * c_q2;
-    let t18 = s_q1 * c_q2 * s_q3 + c_q1 * c_q3;
+    let t18 = t17 * s_q3 + c_q1 * c_q3;
     let t19 = 0.384 * t14 + 0.316 * t15 - 0.0825 * t16;
-    let t20 = c_q1 * s_q3 - s_q1 * c_q2 * c_q3;
+    let t20 = c_q1 * s_q3 - t17 * c_q3;
     let t21 = 0.0825 * (t18 - c_q1) + 0.384 * t20 - 0.316 * t17;
     let t22 = s_q4 * t20;
-    let t23 = s_q1 * s_q2 * c_q4;
+    let t23 = t14 * c_q4;
     let t24 = t23 - t22;
     let t25 = c_q4 * t19 - s_q4 * t21;
     let t26 = 0.0825 * (t14 - t15) - 0.316 * t16;
     let t27 = -t24;
-    let t28 = c_q4 * t20 + s_q1 * s_q2 * s_q4;
+    let t28 = c_q4 * t20 + t14 * s_q4;
     let t29 = s_q5 * t28;
     let t30 = c_q5 * t18;
     let t31 = t30 - t29;
@@ -3738,7 +3726,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let t81 = c_q0 * c_q1 * s_q2;
     let t82 = s_q0 * c_q2;
     let t83 = -t81 - t82;
-    let t84 = s_q0 * c_q1 * c_q2 + c_q0 * s_q2;
+    let t84 = t82 * c_q1 + c_q0 * s_q2;
     let t85 = s_q0 * c_q1 * s_q2;
     let t86 = c_q0 * c_q2;
     let t87 = t86 - t85;
@@ -3772,8 +3760,8 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let t115 = c_q6 * t107 + s_q6 * t111;
     let t116 = c_q6 * t111 - s_q6 * t107;
     let t117 = -t110;
-    let t118 = s_q1 * (s_q2 * s_q2);
-    let t119 = s_q1 * s_q1 * (s_q2 * s_q2);
+    let t118 = t14 * s_q2;
+    let t119 = t118 * s_q1;
     let t120 = 0.316 * t15 - 0.0825 * t16;
     let t121 = -(0.0825 * t15) - 0.316 * t16;
     let t122 = -(0.0825 * c_q1) - 0.316 * t17;
@@ -3826,7 +3814,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
         ],
         [
             [
-                0.316 * (s_q1 * s_q2 * t80 + s_q1 * c_q2 * t83),
+                0.316 * (t14 * t80 + t17 * t83),
                 0.316 * (c_q2 * t80 - s_q2 * t83),
                 0.0,
                 0.0,
@@ -3835,7 +3823,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 0.0,
             ],
             [
-                0.316 * (s_q1 * s_q2 * t84 + s_q1 * c_q2 * t87),
+                0.316 * (t14 * t84 + t17 * t87),
                 0.316 * (c_q2 * t84 - s_q2 * t87),
                 0.0,
                 0.0,
@@ -3843,9 +3831,9 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 0.0,
                 0.0,
             ],
-            [0.0, -(0.316 * (s_q1 * (c_q2 * c_q2) + t118)), 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, -(0.316 * (t17 * c_q2 + t118)), 0.0, 0.0, 0.0, 0.0, 0.0],
             [
-                s_q1 * s_q2 * t83 + c_q0 * s_q1 * c_q1 - s_q1 * c_q2 * t80,
+                t14 * t83 + c_q0 * s_q1 * c_q1 - t17 * t80,
                 s_q2 * t80 + c_q2 * t83,
                 c_q0 * s_q1,
                 0.0,
@@ -3854,7 +3842,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 0.0,
             ],
             [
-                s_q1 * s_q2 * t87 + s_q0 * s_q1 * c_q1 - s_q1 * c_q2 * t84,
+                t14 * t87 + s_q0 * s_q1 * c_q1 - t17 * t84,
                 s_q2 * t84 + c_q2 * t87,
                 s_q0 * s_q1,
                 0.0,
@@ -3862,15 +3850,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 0.0,
                 0.0,
             ],
-            [
-                c_q1 * c_q1 + t119 + s_q1 * s_q1 * (c_q2 * c_q2),
-                0.0,
-                c_q1,
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-            ],
+            [c_q1 * c_q1 + t119 + t17 * (s_q1 * c_q2), 0.0, c_q1, 0.0, 0.0, 0.0, 0.0],
         ],
         [
             [
@@ -3892,7 +3872,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 0.0,
             ],
             [
-                t20 * t120 + t18 * t121 - s_q1 * s_q2 * t122,
+                t20 * t120 + t18 * t121 - t14 * t122,
                 t20 * t123 + t18 * t124 - 0.316 * t118,
                 0.0825 * t14,
                 0.0,
@@ -3901,7 +3881,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 0.0,
             ],
             [
-                t20 * t88 + t125 - s_q1 * s_q2 * t90,
+                t20 * t88 + t125 - t14 * t90,
                 s_q2 * c_q3 * t88 - t126 - c_q2 * t90,
                 s_q3 * t88 + t127,
                 t90,
@@ -3910,7 +3890,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 0.0,
             ],
             [
-                t20 * t91 + t128 - s_q1 * s_q2 * t93,
+                t20 * t91 + t128 - t14 * t93,
                 s_q2 * c_q3 * t91 - t129 - c_q2 * t93,
                 s_q3 * t91 + t130,
                 t93,
@@ -3920,7 +3900,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             ],
             [
                 t119 + t20 * t20 + t131,
-                s_q1 * s_q2 * c_q2 + s_q2 * c_q3 * t20 - t132,
+                t17 * s_q2 + s_q2 * c_q3 * t20 - t132,
                 s_q3 * t20 + t133,
                 -t14,
                 0.0,

@@ -20,16 +20,16 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 1 | 0 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 616 | 530 | 0 | 0 | 6 | 6 |
-//! | `mass_matrix` | 1181 | 1009 | 0 | 0 | 6 | 6 |
-//! | `bias` | 615 | 521 | 0 | 0 | 6 | 6 |
-//! | `gravity` | 159 | 118 | 0 | 0 | 6 | 6 |
-//! | `forward_dynamics` | 2091 | 1677 | 8 | 0 | 6 | 6 |
-//! | `coriolis_matrix` | 3321 | 2774 | 0 | 0 | 6 | 6 |
-//! | `energy` | 316 | 254 | 0 | 0 | 6 | 6 |
-//! | `body_poses` | 146 | 103 | 0 | 0 | 7 | 7 |
+//! | `inverse_dynamics` | 602 | 530 | 0 | 0 | 6 | 6 |
+//! | `mass_matrix` | 1162 | 1009 | 0 | 0 | 6 | 6 |
+//! | `bias` | 593 | 521 | 0 | 0 | 6 | 6 |
+//! | `gravity` | 147 | 118 | 0 | 0 | 6 | 6 |
+//! | `forward_dynamics` | 2050 | 1677 | 8 | 0 | 6 | 6 |
+//! | `coriolis_matrix` | 3180 | 2774 | 0 | 0 | 6 | 6 |
+//! | `energy` | 308 | 254 | 0 | 0 | 6 | 6 |
+//! | `body_poses` | 137 | 103 | 0 | 0 | 7 | 7 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `body_jacobians` | 914 | 569 | 0 | 0 | 7 | 7 |
+//! | `body_jacobians` | 862 | 569 | 0 | 0 | 7 | 7 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 /// The floating-point type of every input, output and parameter:
@@ -147,7 +147,7 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 616,
+    mul: 602,
     add: 530,
     div: 0,
     sqrt: 0,
@@ -183,21 +183,21 @@ pub fn inverse_dynamics_with(
     let t4 = qdd[0] * c_q1;
     let t5 = p.g * s_q1;
     let t6 = p.g * c_q1;
-    let t7 = qd[0] * c_q1 * qd[1];
-    let t8 = qd[0] * s_q1 * qd[1];
+    let t7 = t3 * qd[1];
+    let t8 = t2 * qd[1];
     let t9 = -(qdd[0] * s_q1) - t7;
     let t10 = t8 - t4;
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t13 = qd[1] * s_q2 - qd[0] * s_q1 * c_q2;
-    let t14 = qd[0] * s_q1 * s_q2;
+    let t13 = qd[1] * s_q2 - t2 * c_q2;
+    let t14 = t2 * s_q2;
     let t15 = qd[1] * c_q2;
     let t16 = t14 + t15;
     let t17 = t9 * s_q2;
     let t18 = qdd[1] * c_q2;
     let t19 = qd[1] * qd[1];
-    let t20 = qd[0] * qd[0] * (s_q1 * s_q1);
-    let t21 = 0.316 * (qdd[1] - qd[0] * qd[0] * s_q1 * c_q1) - t5;
+    let t20 = t2 * (qd[0] * s_q1);
+    let t21 = 0.316 * (qdd[1] - t3 * (qd[0] * s_q1)) - t5;
     let t22 = 0.316 * (t7 - t9);
     let t23 = c_q2 * t21;
     let t24 = s_q2 * t22;
@@ -320,11 +320,9 @@ pub fn inverse_dynamics_with(
     let t134 = 0.02872 * qd[1] - 0.003495 * t3;
     let t135 = 0.003495 * t2 - 0.003141 * qd[1];
     let t136 = 0.02872 * t2 - 0.003141 * t3;
-    let t137 = 0.02872 * qdd[1] + 0.003495 * t10 - t5 - qd[0] * c_q1 * t136
-        - qd[1] * t135;
-    let t138 = qd[1] * t134 + qd[0] * s_q1 * t136 - 0.003141 * qdd[1] - t6
-        - 0.003495 * t9;
-    let t139 = 0.003141 * t10 + qd[0] * c_q1 * t134 - 0.02872 * t9 - qd[0] * s_q1 * t135;
+    let t137 = 0.02872 * qdd[1] + 0.003495 * t10 - t5 - t3 * t136 - qd[1] * t135;
+    let t138 = qd[1] * t134 + t2 * t136 - 0.003141 * qdd[1] - t6 - 0.003495 * t9;
+    let t139 = 0.003141 * t10 + t3 * t134 - 0.02872 * t9 - t2 * t135;
     let t140 = 0.010254 * qd[1] + 0.003925 * t3 - 0.007962 * t2;
     let t141 = 0.000704 * qd[1] + 0.003925 * t2 - 0.02811 * t3;
     let t142 = 0.025995 * qd[1] - 0.010254 * t2 - 0.000704 * t3;
@@ -484,18 +482,17 @@ pub fn inverse_dynamics_with(
             - 0.010343993404 * (-(0.002081 * qdd[0]) - 0.003875 * t133)
             - s_q1
                 * (0.010254 * qdd[1] + 0.007962 * t9 + c_q2 * t249 - 0.003925 * t10
-                    - 0.00226100637 * t138 - 0.01857971472 * t139 - qd[0] * c_q1 * t142
+                    - 0.00226100637 * t138 - 0.01857971472 * t139 - t3 * t142
                     - qd[1] * t141 - s_q2 * t250 - 0.316 * (s_q2 * t247 + c_q2 * t248))
             - c_q1
                 * (0.000704 * qdd[1] + 0.02811 * t10 + 0.011396 * t30 + 0.012805 * t31
                     + 0.00226100637 * t137 + 0.002031994566 * t139 + qd[1] * t140
-                    + qd[0] * s_q1 * t142 + t153 + 0.126729164208 * t146 - 0.003925 * t9
+                    + t2 * t142 + t153 + 0.126729164208 * t146 - 0.003925 * t9
                     - 0.01083 * t29 - t152 - t245 - t246 - 0.088844724872 * t147
                     - 0.0825 * t244),
         0.025995 * qdd[1] + 0.010254 * t9 + 0.000704 * t10 + 0.01857971472 * t137
-            + qd[0] * c_q1 * t140 + s_q2 * t249 + c_q2 * t250
-            + 0.316 * (c_q2 * t247 - s_q2 * t248) - 0.002031994566 * t138
-            - qd[0] * s_q1 * t141,
+            + t3 * t140 + s_q2 * t249 + c_q2 * t250 + 0.316 * (c_q2 * t247 - s_q2 * t248)
+            - 0.002031994566 * t138 - t2 * t141,
         0.01083 * t29 + 0.088844724872 * t147 + t152 + t245 + t246 + 0.0825 * t244
             - 0.011396 * t30 - 0.012805 * t31 - 0.126729164208 * t146 - t153,
         0.028323 * t49 + 0.008641 * t51 + t163 - 0.001332 * t50 - 0.374644408005 * t157
@@ -513,7 +510,7 @@ pub fn inverse_dynamics_with(
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 1181,
+    mul: 1162,
     add: 1009,
     div: 0,
     sqrt: 0,
@@ -547,18 +544,18 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t12 = 0.02872 * s_q1 - 0.003141 * c_q1;
     let t13 = s_q1 * s_q2;
     let t14 = 0.249498 * t13 - 0.039252 * c_q1;
-    let t15 = s_q1 * s_q2 * c_q3;
-    let t16 = s_q1 * s_q2 * s_q3;
+    let t15 = t13 * c_q3;
+    let t16 = t13 * s_q3;
     let t17 = s_q1 * c_q2;
-    let t18 = s_q1 * c_q2 * s_q3 + c_q1 * c_q3;
+    let t18 = t17 * s_q3 + c_q1 * c_q3;
     let t19 = 0.104419 * t13 + 0.316 * t15 + 0.027454 * t18 - 0.0825 * t16;
     let t20 = 0.384 * t13 + 0.316 * t15 - 0.0825 * t16;
     let t21 = c_q4 * t20;
-    let t22 = c_q1 * s_q3 - s_q1 * c_q2 * c_q3;
+    let t22 = c_q1 * s_q3 - t17 * c_q3;
     let t23 = 0.0825 * (t18 - c_q1) + 0.384 * t22 - 0.316 * t17;
     let t24 = s_q4 * t23;
     let t25 = s_q4 * t22;
-    let t26 = s_q1 * s_q2 * c_q4;
+    let t26 = t13 * c_q4;
     let t27 = t26 - t25;
     let t28 = t21 - 0.041065 * t18 - t24 - 0.038437 * t27;
     let t29 = t21 - t24;
@@ -566,7 +563,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t31 = 0.0825 * (t13 - t15) - 0.316 * t16;
     let t32 = s_q5 * t31;
     let t33 = -t27;
-    let t34 = c_q4 * t22 + s_q1 * s_q2 * s_q4;
+    let t34 = c_q4 * t22 + t13 * s_q4;
     let t35 = s_q5 * t34;
     let t36 = c_q5 * t18;
     let t37 = t36 - t35;
@@ -714,7 +711,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t143 = s_q2 * c_q3;
     let t144 = 0.316 * s_q2 + 0.384 * t143 - 0.0825 * t139;
     let t145 = s_q4 * t144;
-    let t146 = s_q2 * c_q3 * s_q4;
+    let t146 = t143 * s_q4;
     let t147 = c_q2 * c_q4;
     let t148 = t147 - t146;
     let t149 = 0.041065 * t139 + t142 - t145 - 0.038437 * t148;
@@ -723,9 +720,9 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t152 = 0.0825 * (c_q2 - t137) - 0.316 * t138;
     let t153 = s_q5 * t152;
     let t154 = -t148;
-    let t155 = s_q2 * c_q3 * c_q4 + c_q2 * s_q4;
+    let t155 = t143 * c_q4 + c_q2 * s_q4;
     let t156 = s_q5 * t155;
-    let t157 = s_q2 * s_q3 * c_q5;
+    let t157 = t139 * c_q5;
     let t158 = -t156 - t157;
     let t159 = t151 + t153 + 0.014117 * t154 - 0.010517 * t158;
     let t160 = t151 + t153;
@@ -734,7 +731,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t163 = c_q4 * t144;
     let t164 = t162 + t163 - 0.088 * t158;
     let t165 = s_q6 * t164;
-    let t166 = c_q5 * t155 - s_q2 * s_q3 * s_q5;
+    let t166 = c_q5 * t155 - t139 * s_q5;
     let t167 = c_q6 * t154 - s_q6 * t166;
     let t168 = -t158;
     let t169 = q[7] * t168;
@@ -855,7 +852,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t250 = s_q3 * s_q4;
     let t251 = 0.038437 * t250 - 0.041065 * c_q3 - s_q4 * t249;
     let t252 = s_q3 * c_q4;
-    let t253 = s_q3 * c_q4 * s_q5;
+    let t253 = t252 * s_q5;
     let t254 = c_q3 * c_q5;
     let t255 = t254 - t253;
     let t256 = 0.014117 * t250 - s_q4 * c_q5 * t249 - 0.010517 * t255;
@@ -863,14 +860,14 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t258 = c_q4 * t249;
     let t259 = t258 - 0.088 * t255;
     let t260 = s_q6 * t259;
-    let t261 = s_q3 * c_q4 * c_q5 + c_q3 * s_q5;
-    let t262 = s_q3 * s_q4 * c_q6 - s_q6 * t261;
+    let t261 = t252 * c_q5 + c_q3 * s_q5;
+    let t262 = t250 * c_q6 - s_q6 * t261;
     let t263 = -t255;
     let t264 = q[7] * t263;
     let t265 = t260 + 0.1654 * t262 - t257 - 0.7071067811865476 * t264;
     let t266 = s_q4 * c_q5 * s_q6 * t249;
     let t267 = c_q6 * t259;
-    let t268 = c_q6 * t261 + s_q3 * s_q4 * s_q6;
+    let t268 = c_q6 * t261 + t250 * s_q6;
     let t269 = 0.7071067811865475 * t264 + t266 + t267 - 0.1654 * t268;
     let t270 = 0.7071067811865475 * t265 + 0.7071067811865476 * t269;
     let t271 = 0.7071067811865476 * t265 - 0.7071067811865475 * t269;
@@ -966,12 +963,12 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t333 = -(0.384 * s_q4) - 0.088 * t329;
     let t334 = s_q6 * t333;
     let t335 = s_q4 * c_q5;
-    let t336 = s_q4 * c_q5 * s_q6 + c_q4 * c_q6;
-    let t337 = s_q4 * s_q5 * q[7];
+    let t336 = t335 * s_q6 + c_q4 * c_q6;
+    let t337 = t329 * q[7];
     let t338 = t332 + t334 + 0.1654 * t336 + 0.7071067811865476 * t337;
     let t339 = s_q6 * t331;
     let t340 = c_q6 * t333;
-    let t341 = c_q4 * s_q6 - s_q4 * c_q5 * c_q6;
+    let t341 = c_q4 * s_q6 - t335 * c_q6;
     let t342 = t340 - 0.7071067811865475 * t337 - t339 - 0.1654 * t341;
     let t343 = 0.7071067811865475 * t338 + 0.7071067811865476 * t342;
     let t344 = 0.7071067811865476 * t338 - 0.7071067811865475 * t342;
@@ -1058,8 +1055,8 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t402 = 0.001388201581867619 * c_q5 - 0.088 * t389 - 0.09915644298345572 * t390;
     let t403 = -(0.001756101492395339 * c_q5) - 0.088 * t393
         - 0.09915644298345572 * t394;
-    let t404 = s_q5 * c_q6 * q[7];
-    let t405 = s_q5 * s_q6 * q[7];
+    let t404 = t394 * q[7];
+    let t405 = t390 * q[7];
     let t406 = 0.7071067811865476 * t404 + 0.7071067811865475 * t405;
     let t407 = -t406;
     let t408 = 0.001756101492395339 * t390 + 0.001388201581867619 * t394;
@@ -1250,7 +1247,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 615,
+    mul: 593,
     add: 521,
     div: 0,
     sqrt: 0,
@@ -1275,16 +1272,16 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t3 = qd[0] * c_q1;
     let t4 = p.g * s_q1;
     let t5 = p.g * c_q1;
-    let t6 = qd[0] * c_q1 * qd[1];
-    let t7 = qd[0] * s_q1 * qd[1];
+    let t6 = t3 * qd[1];
+    let t7 = t2 * qd[1];
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t10 = qd[1] * s_q2 - qd[0] * s_q1 * c_q2;
-    let t11 = qd[0] * s_q1 * s_q2;
+    let t10 = qd[1] * s_q2 - t2 * c_q2;
+    let t11 = t2 * s_q2;
     let t12 = qd[1] * c_q2;
     let t13 = t11 + t12;
     let t14 = qd[1] * qd[1];
-    let t15 = qd[0] * qd[0] * (s_q1 * s_q1);
+    let t15 = t2 * (qd[0] * s_q1);
     let t16 = t3 + qd[2];
     let t17 = qd[2] * t10;
     let s_q3 = libm::Libm::<Real>::sin(q[3]);
@@ -1381,11 +1378,11 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
         - 0.0010538087685085856 * t48;
     let t107 = t47 * t105;
     let t108 = t48 * t104;
-    let t109 = qd[1] * t63 + qd[0] * s_q1 * t65 + 0.003495 * t6 - t5;
-    let t110 = 0.02872 * t6 + 0.003141 * t7 + qd[0] * c_q1 * t63 - qd[0] * s_q1 * t64;
-    let t111 = -t4 - 0.316 * (qd[0] * qd[0] * s_q1 * c_q1);
+    let t109 = qd[1] * t63 + t2 * t65 + 0.003495 * t6 - t5;
+    let t110 = 0.02872 * t6 + 0.003141 * t7 + t3 * t63 - t2 * t64;
+    let t111 = -t4 - 0.316 * (t3 * (qd[0] * s_q1));
     let t112 = c_q2 * t111;
-    let t113 = qd[0] * c_q1 * qd[1] * s_q2;
+    let t113 = t6 * s_q2;
     let t114 = t113 - t17;
     let t115 = 0.039252 * t7 + t13 * t71 + t112 + 0.632 * t113 - t16 * t70
         - 0.066502 * t114;
@@ -1394,14 +1391,14 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t118 = t5 + 0.0825 * (t10 * t16 - t114) - 0.316 * (t14 + t15);
     let t119 = s_q3 * t118;
     let t120 = -t114;
-    let t121 = qd[0] * c_q1 * qd[1] * c_q2;
+    let t121 = t6 * c_q2;
     let t122 = qd[2] * t13 - t121;
-    let t123 = -(qd[3] * t20) - s_q3 * t122 - qd[0] * s_q1 * qd[1] * c_q3;
+    let t123 = -(qd[3] * t20) - s_q3 * t122 - t7 * c_q3;
     let t124 = t23 * t79 + t117 + t119 + 0.027454 * t123 - t25 * t78 - 0.104419 * t120;
     let t125 = t23 * t32 + t117 + t119 + 0.0825 * t33 - 0.384 * t120;
     let t126 = c_q4 * t125;
     let t127 = s_q2 * t111;
-    let t128 = qd[3] * t23 + c_q3 * t122 - qd[0] * s_q1 * qd[1] * s_q3;
+    let t128 = qd[3] * t23 + c_q3 * t122 - t7 * s_q3;
     let t129 = 0.0825 * (t7 + t123 - t24 - t20 * t25) + 0.384 * (t23 * t25 + t128) + t127
         - 0.632 * t121;
     let t130 = s_q4 * t129;
@@ -1558,23 +1555,23 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
         + 0.0825 * (t230 - (s_q3 * t190 + c_q3 * t195)) + 0.384 * t231 - t10 * t74 - t83
         - 0.214708623208 * t115 - 0.028323 * t120 - 0.004761 * t122 - 0.008641 * t123
         - 0.088844724872 * t202;
-    let t235 = 0.003495 * t7 - t4 - qd[0] * c_q1 * t65 - qd[1] * t64;
+    let t235 = 0.003495 * t7 - t4 - t3 * t65 - qd[1] * t64;
     let t236 = -(3.587895 * t198) - t203;
     let t237 = s_q3 * t225;
     let t238 = c_q3 * t228;
     [
         -(s_q1
-            * (c_q2 * t229 - 0.007962 * t6 - 0.003925 * t7 - qd[0] * c_q1 * t68
-                - qd[1] * t67 - s_q2 * t234 - 0.00226100637 * t109 - 0.01857971472 * t110
+            * (c_q2 * t229 - 0.007962 * t6 - 0.003925 * t7 - t3 * t68 - qd[1] * t67
+                - s_q2 * t234 - 0.00226100637 * t109 - 0.01857971472 * t110
                 - 0.316 * (s_q2 * t196 + c_q2 * t201)))
             - c_q1
-                * (0.003925 * t6 + 0.03894 * t7 + qd[1] * t66 + qd[0] * s_q1 * t68 + t76
+                * (0.003925 * t6 + 0.03894 * t7 + qd[1] * t66 + t2 * t68 + t76
                     + 0.002031994566 * t110 + 0.012805 * t114 + 0.126729164208 * t115
                     + 0.011396 * t122 + 0.00226100637 * t235 - t75 - t237 - t238
                     - 0.088844724872 * t197 - 0.0825 * t236),
-        0.000704 * t7 + qd[0] * c_q1 * t66 + s_q2 * t229 + c_q2 * t234
-            + 0.01857971472 * t235 + 0.316 * (c_q2 * t196 - s_q2 * t201) - 0.010254 * t6
-            - qd[0] * s_q1 * t67 - 0.002031994566 * t109,
+        0.000704 * t7 + t3 * t66 + s_q2 * t229 + c_q2 * t234 + 0.01857971472 * t235
+            + 0.316 * (c_q2 * t196 - s_q2 * t201) - 0.010254 * t6 - t2 * t67
+            - 0.002031994566 * t109,
         t75 + t237 + t238 + 0.088844724872 * t197 + 0.0825 * t236 - 0.01083 * t7 - t76
             - 0.012805 * t114 - 0.126729164208 * t115 - 0.011396 * t122,
         t83 + 0.028323 * t120 + 0.008641 * t123 - t84 - t232 - t233
@@ -1593,7 +1590,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
-    mul: 159,
+    mul: 147,
     add: 118,
     div: 0,
     sqrt: 0,
@@ -1625,14 +1622,14 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
     let s_q6 = libm::Libm::<Real>::sin(q[6]);
     let c_q6 = libm::Libm::<Real>::cos(q[6]);
-    let t14 = p.g * s_q1 * c_q2;
-    let t15 = p.g * c_q1 * s_q3 - p.g * s_q1 * c_q2 * c_q3;
-    let t16 = p.g * s_q1 * s_q2;
-    let t17 = c_q4 * t15 + p.g * s_q1 * s_q2 * s_q4;
-    let t18 = p.g * s_q1 * c_q2 * s_q3 + p.g * c_q1 * c_q3;
+    let t14 = t2 * c_q2;
+    let t15 = t3 * s_q3 - t14 * c_q3;
+    let t16 = t2 * s_q2;
+    let t17 = c_q4 * t15 + t16 * s_q4;
+    let t18 = t14 * s_q3 + t3 * c_q3;
     let t19 = c_q5 * t17 + s_q5 * t18;
     let t20 = s_q4 * t15;
-    let t21 = p.g * s_q1 * s_q2 * c_q4;
+    let t21 = t16 * c_q4;
     let t22 = t20 - t21;
     let t23 = c_q6 * t19 + s_q6 * t22;
     let t24 = c_q6 * t22 - s_q6 * t19;
@@ -1712,7 +1709,7 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 2091,
+    mul: 2050,
     add: 1677,
     div: 8,
     sqrt: 0,
@@ -1747,16 +1744,16 @@ pub fn forward_dynamics_with(
     let t3 = qd[0] * c_q1;
     let t4 = p.g * s_q1;
     let t5 = p.g * c_q1;
-    let t6 = qd[0] * c_q1 * qd[1];
-    let t7 = qd[0] * s_q1 * qd[1];
+    let t6 = t3 * qd[1];
+    let t7 = t2 * qd[1];
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t10 = qd[1] * s_q2 - qd[0] * s_q1 * c_q2;
-    let t11 = qd[0] * s_q1 * s_q2;
+    let t10 = qd[1] * s_q2 - t2 * c_q2;
+    let t11 = t2 * s_q2;
     let t12 = qd[1] * c_q2;
     let t13 = t11 + t12;
     let t14 = qd[1] * qd[1];
-    let t15 = qd[0] * qd[0] * (s_q1 * s_q1);
+    let t15 = t2 * (qd[0] * s_q1);
     let t16 = t3 + qd[2];
     let t17 = qd[2] * t10;
     let s_q3 = libm::Libm::<Real>::sin(q[3]);
@@ -1856,18 +1853,18 @@ pub fn forward_dynamics_with(
     let t109 = 0.02872 * s_q1 - 0.003141 * c_q1;
     let t110 = s_q1 * s_q2;
     let t111 = 0.249498 * t110 - 0.039252 * c_q1;
-    let t112 = s_q1 * s_q2 * c_q3;
-    let t113 = s_q1 * s_q2 * s_q3;
+    let t112 = t110 * c_q3;
+    let t113 = t110 * s_q3;
     let t114 = s_q1 * c_q2;
-    let t115 = s_q1 * c_q2 * s_q3 + c_q1 * c_q3;
+    let t115 = t114 * s_q3 + c_q1 * c_q3;
     let t116 = 0.104419 * t110 + 0.316 * t112 + 0.027454 * t115 - 0.0825 * t113;
     let t117 = 0.384 * t110 + 0.316 * t112 - 0.0825 * t113;
     let t118 = c_q4 * t117;
-    let t119 = c_q1 * s_q3 - s_q1 * c_q2 * c_q3;
+    let t119 = c_q1 * s_q3 - t114 * c_q3;
     let t120 = 0.0825 * (t115 - c_q1) + 0.384 * t119 - 0.316 * t114;
     let t121 = s_q4 * t120;
     let t122 = s_q4 * t119;
-    let t123 = s_q1 * s_q2 * c_q4;
+    let t123 = t110 * c_q4;
     let t124 = t123 - t122;
     let t125 = t118 - 0.041065 * t115 - t121 - 0.038437 * t124;
     let t126 = t118 - t121;
@@ -1875,7 +1872,7 @@ pub fn forward_dynamics_with(
     let t128 = 0.0825 * (t110 - t112) - 0.316 * t113;
     let t129 = s_q5 * t128;
     let t130 = -t124;
-    let t131 = c_q4 * t119 + s_q1 * s_q2 * s_q4;
+    let t131 = c_q4 * t119 + t110 * s_q4;
     let t132 = s_q5 * t131;
     let t133 = c_q5 * t115;
     let t134 = t133 - t132;
@@ -2037,7 +2034,7 @@ pub fn forward_dynamics_with(
     let t242 = s_q2 * c_q3;
     let t243 = 0.316 * s_q2 + 0.384 * t242 - 0.0825 * t238;
     let t244 = s_q4 * t243;
-    let t245 = s_q2 * c_q3 * s_q4;
+    let t245 = t242 * s_q4;
     let t246 = c_q2 * c_q4;
     let t247 = t246 - t245;
     let t248 = 0.041065 * t238 + t241 - t244 - 0.038437 * t247;
@@ -2046,9 +2043,9 @@ pub fn forward_dynamics_with(
     let t251 = 0.0825 * (c_q2 - t236) - 0.316 * t237;
     let t252 = s_q5 * t251;
     let t253 = -t247;
-    let t254 = s_q2 * c_q3 * c_q4 + c_q2 * s_q4;
+    let t254 = t242 * c_q4 + c_q2 * s_q4;
     let t255 = s_q5 * t254;
-    let t256 = s_q2 * s_q3 * c_q5;
+    let t256 = t238 * c_q5;
     let t257 = -t255 - t256;
     let t258 = t250 + t252 + 0.014117 * t253 - 0.010517 * t257;
     let t259 = t250 + t252;
@@ -2057,7 +2054,7 @@ pub fn forward_dynamics_with(
     let t262 = c_q4 * t243;
     let t263 = t261 + t262 - 0.088 * t257;
     let t264 = s_q6 * t263;
-    let t265 = c_q5 * t254 - s_q2 * s_q3 * s_q5;
+    let t265 = c_q5 * t254 - t238 * s_q5;
     let t266 = c_q6 * t253 - s_q6 * t265;
     let t267 = -t257;
     let t268 = q[7] * t267;
@@ -2164,7 +2161,7 @@ pub fn forward_dynamics_with(
     let t343 = s_q3 * s_q4;
     let t344 = 0.038437 * t343 - 0.041065 * c_q3 - s_q4 * t342;
     let t345 = s_q3 * c_q4;
-    let t346 = s_q3 * c_q4 * s_q5;
+    let t346 = t345 * s_q5;
     let t347 = c_q3 * c_q5;
     let t348 = t347 - t346;
     let t349 = 0.014117 * t343 - s_q4 * c_q5 * t342 - 0.010517 * t348;
@@ -2172,14 +2169,14 @@ pub fn forward_dynamics_with(
     let t351 = c_q4 * t342;
     let t352 = t351 - 0.088 * t348;
     let t353 = s_q6 * t352;
-    let t354 = s_q3 * c_q4 * c_q5 + c_q3 * s_q5;
-    let t355 = s_q3 * s_q4 * c_q6 - s_q6 * t354;
+    let t354 = t345 * c_q5 + c_q3 * s_q5;
+    let t355 = t343 * c_q6 - s_q6 * t354;
     let t356 = -t348;
     let t357 = q[7] * t356;
     let t358 = t353 + 0.1654 * t355 - t350 - 0.7071067811865476 * t357;
     let t359 = s_q4 * c_q5 * s_q6 * t342;
     let t360 = c_q6 * t352;
-    let t361 = c_q6 * t354 + s_q3 * s_q4 * s_q6;
+    let t361 = c_q6 * t354 + t343 * s_q6;
     let t362 = 0.7071067811865475 * t357 + t359 + t360 - 0.1654 * t361;
     let t363 = 0.7071067811865475 * t358 + 0.7071067811865476 * t362;
     let t364 = 0.7071067811865476 * t358 - 0.7071067811865475 * t362;
@@ -2263,12 +2260,12 @@ pub fn forward_dynamics_with(
     let t421 = -(0.384 * s_q4) - 0.088 * t417;
     let t422 = s_q6 * t421;
     let t423 = s_q4 * c_q5;
-    let t424 = s_q4 * c_q5 * s_q6 + c_q4 * c_q6;
-    let t425 = s_q4 * s_q5 * q[7];
+    let t424 = t423 * s_q6 + c_q4 * c_q6;
+    let t425 = t417 * q[7];
     let t426 = t420 + t422 + 0.1654 * t424 + 0.7071067811865476 * t425;
     let t427 = s_q6 * t419;
     let t428 = c_q6 * t421;
-    let t429 = c_q4 * s_q6 - s_q4 * c_q5 * c_q6;
+    let t429 = c_q4 * s_q6 - t423 * c_q6;
     let t430 = t428 - 0.7071067811865475 * t425 - t427 - 0.1654 * t429;
     let t431 = 0.7071067811865475 * t426 + 0.7071067811865476 * t430;
     let t432 = 0.7071067811865476 * t426 - 0.7071067811865475 * t430;
@@ -2346,8 +2343,8 @@ pub fn forward_dynamics_with(
     let t486 = 0.001388201581867619 * c_q5 - 0.088 * t473 - 0.09915644298345572 * t474;
     let t487 = -(0.001756101492395339 * c_q5) - 0.088 * t477
         - 0.09915644298345572 * t478;
-    let t488 = s_q5 * c_q6 * q[7];
-    let t489 = s_q5 * s_q6 * q[7];
+    let t488 = t478 * q[7];
+    let t489 = t474 * q[7];
     let t490 = 0.7071067811865476 * t488 + 0.7071067811865475 * t489;
     let t491 = -t490;
     let t492 = 0.001756101492395339 * t474 + 0.001388201581867619 * t478;
@@ -2384,11 +2381,11 @@ pub fn forward_dynamics_with(
     let t516 = 0.7071067811865475 * s_q6 + 0.7071067811865476 * c_q6;
     let t517 = q[7] * t513;
     let t518 = q[7] * t512;
-    let t519 = qd[1] * t63 + qd[0] * s_q1 * t65 + 0.003495 * t6 - t5;
-    let t520 = 0.02872 * t6 + 0.003141 * t7 + qd[0] * c_q1 * t63 - qd[0] * s_q1 * t64;
-    let t521 = -t4 - 0.316 * (qd[0] * qd[0] * s_q1 * c_q1);
+    let t519 = qd[1] * t63 + t2 * t65 + 0.003495 * t6 - t5;
+    let t520 = 0.02872 * t6 + 0.003141 * t7 + t3 * t63 - t2 * t64;
+    let t521 = -t4 - 0.316 * (t3 * (qd[0] * s_q1));
     let t522 = c_q2 * t521;
-    let t523 = qd[0] * c_q1 * qd[1] * s_q2;
+    let t523 = t6 * s_q2;
     let t524 = t523 - t17;
     let t525 = 0.039252 * t7 + t13 * t71 + t522 + 0.632 * t523 - t16 * t70
         - 0.066502 * t524;
@@ -2397,14 +2394,14 @@ pub fn forward_dynamics_with(
     let t528 = t5 + 0.0825 * (t10 * t16 - t524) - 0.316 * (t14 + t15);
     let t529 = s_q3 * t528;
     let t530 = -t524;
-    let t531 = qd[0] * c_q1 * qd[1] * c_q2;
+    let t531 = t6 * c_q2;
     let t532 = qd[2] * t13 - t531;
-    let t533 = -(qd[3] * t20) - s_q3 * t532 - qd[0] * s_q1 * qd[1] * c_q3;
+    let t533 = -(qd[3] * t20) - s_q3 * t532 - t7 * c_q3;
     let t534 = t23 * t79 + t527 + t529 + 0.027454 * t533 - t25 * t78 - 0.104419 * t530;
     let t535 = t23 * t32 + t527 + t529 + 0.0825 * t33 - 0.384 * t530;
     let t536 = c_q4 * t535;
     let t537 = s_q2 * t521;
-    let t538 = qd[3] * t23 + c_q3 * t532 - qd[0] * s_q1 * qd[1] * s_q3;
+    let t538 = qd[3] * t23 + c_q3 * t532 - t7 * s_q3;
     let t539 = 0.0825 * (t7 + t533 - t24 - t20 * t25) + 0.384 * (t23 * t25 + t538) + t537
         - 0.632 * t531;
     let t540 = s_q4 * t539;
@@ -2561,16 +2558,16 @@ pub fn forward_dynamics_with(
         + 0.0825 * (t640 - (s_q3 * t600 + c_q3 * t605)) + 0.384 * t641 - t10 * t74 - t83
         - 0.214708623208 * t525 - 0.028323 * t530 - 0.004761 * t532 - 0.008641 * t533
         - 0.088844724872 * t612;
-    let t645 = 0.003495 * t7 - t4 - qd[0] * c_q1 * t65 - qd[1] * t64;
+    let t645 = 0.003495 * t7 - t4 - t3 * t65 - qd[1] * t64;
     let t646 = -(3.587895 * t608) - t613;
     let t647 = s_q3 * t635;
     let t648 = c_q3 * t638;
     let t649 = s_q1
-        * (c_q2 * t639 - 0.007962 * t6 - 0.003925 * t7 - qd[0] * c_q1 * t68 - qd[1] * t67
+        * (c_q2 * t639 - 0.007962 * t6 - 0.003925 * t7 - t3 * t68 - qd[1] * t67
             - s_q2 * t644 - 0.00226100637 * t519 - 0.01857971472 * t520
             - 0.316 * (s_q2 * t606 + c_q2 * t611))
         + c_q1
-            * (0.003925 * t6 + 0.03894 * t7 + qd[1] * t66 + qd[0] * s_q1 * t68 + t76
+            * (0.003925 * t6 + 0.03894 * t7 + qd[1] * t66 + t2 * t68 + t76
                 + 0.002031994566 * t520 + 0.012805 * t524 + 0.126729164208 * t525
                 + 0.011396 * t532 + 0.00226100637 * t645 - t75 - t647 - t648
                 - 0.088844724872 * t607 - 0.0825 * t646) + tau[0];
@@ -2710,10 +2707,9 @@ pub fn forward_dynamics_with(
         - inv659 * (t664 * t664) - inv666 * (t670 * t670) - inv672 * (t675 * t675)
         - inv677 * (t679 * t679) - inv681 * (t682 * t682);
     let inv684 = 1.0 / t683;
-    let t685 = 0.010254 * t6 + qd[0] * s_q1 * t67 + tau[1] + 0.002031994566 * t519
-        - 0.000704 * t7 - qd[0] * c_q1 * t66 - s_q2 * t639 - c_q2 * t644
-        - inv228 * t229 * t649 - 0.01857971472 * t645
-        - 0.316 * (c_q2 * t606 - s_q2 * t611);
+    let t685 = 0.010254 * t6 + t2 * t67 + tau[1] + 0.002031994566 * t519 - 0.000704 * t7
+        - t3 * t66 - s_q2 * t639 - c_q2 * t644 - inv228 * t229 * t649
+        - 0.01857971472 * t645 - 0.316 * (c_q2 * t606 - s_q2 * t611);
     let t686 = 0.01083 * t7 + t76 + tau[2] + 0.012805 * t524 + 0.126729164208 * t525
         + 0.011396 * t532 - t75 - t647 - t648 - inv228 * t230 * t649
         - inv651 * t652 * t685 - 0.088844724872 * t607 - 0.0825 * t646;
@@ -2764,7 +2760,7 @@ pub fn forward_dynamics_with(
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 3321,
+    mul: 3180,
     add: 2774,
     div: 0,
     sqrt: 0,
@@ -2794,10 +2790,10 @@ pub fn coriolis_matrix_with(
     let t3 = qd[0] * c_q1;
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t6 = qd[0] * s_q1 * c_q2;
+    let t6 = t2 * c_q2;
     let t7 = qd[1] * s_q2;
     let t8 = t7 - t6;
-    let t9 = qd[0] * s_q1 * s_q2;
+    let t9 = t2 * s_q2;
     let t10 = qd[1] * c_q2;
     let t11 = t9 + t10;
     let t12 = t3 + qd[2];
@@ -2886,13 +2882,13 @@ pub fn coriolis_matrix_with(
     let t92 = 0.02872 * s_q1 - 0.003141 * c_q1;
     let t93 = s_q1 * s_q2;
     let t94 = s_q1 * c_q2;
-    let t95 = s_q1 * c_q2 * s_q3 + c_q1 * c_q3;
-    let t96 = c_q1 * s_q3 - s_q1 * c_q2 * c_q3;
+    let t95 = t94 * s_q3 + c_q1 * c_q3;
+    let t96 = c_q1 * s_q3 - t94 * c_q3;
     let t97 = s_q4 * t96;
-    let t98 = s_q1 * s_q2 * c_q4;
+    let t98 = t93 * c_q4;
     let t99 = t98 - t97;
     let t100 = -t99;
-    let t101 = c_q4 * t96 + s_q1 * s_q2 * s_q4;
+    let t101 = c_q4 * t96 + t93 * s_q4;
     let t102 = s_q5 * t101;
     let t103 = c_q5 * t95;
     let t104 = t103 - t102;
@@ -2907,15 +2903,15 @@ pub fn coriolis_matrix_with(
     let t113 = 0.7071067811865476 * t109 - 0.7071067811865475 * t106;
     let t114 = s_q2 * s_q3;
     let t115 = s_q2 * c_q3;
-    let t116 = s_q2 * c_q3 * s_q4;
+    let t116 = t115 * s_q4;
     let t117 = c_q2 * c_q4;
     let t118 = t117 - t116;
     let t119 = -t118;
-    let t120 = s_q2 * c_q3 * c_q4 + c_q2 * s_q4;
+    let t120 = t115 * c_q4 + c_q2 * s_q4;
     let t121 = s_q5 * t120;
-    let t122 = s_q2 * s_q3 * c_q5;
+    let t122 = t114 * c_q5;
     let t123 = -t121 - t122;
-    let t124 = c_q5 * t120 - s_q2 * s_q3 * s_q5;
+    let t124 = c_q5 * t120 - t114 * s_q5;
     let t125 = c_q6 * t119 - s_q6 * t124;
     let t126 = -t123;
     let t127 = q[7] * t126;
@@ -2926,31 +2922,31 @@ pub fn coriolis_matrix_with(
     let t132 = 0.7071067811865476 * t128 - 0.7071067811865475 * t125;
     let t133 = s_q3 * s_q4;
     let t134 = s_q3 * c_q4;
-    let t135 = s_q3 * c_q4 * s_q5;
+    let t135 = t134 * s_q5;
     let t136 = c_q3 * c_q5;
     let t137 = t136 - t135;
-    let t138 = s_q3 * c_q4 * c_q5 + c_q3 * s_q5;
-    let t139 = s_q3 * s_q4 * c_q6 - s_q6 * t138;
+    let t138 = t134 * c_q5 + c_q3 * s_q5;
+    let t139 = t133 * c_q6 - s_q6 * t138;
     let t140 = -t137;
     let t141 = q[7] * t140;
-    let t142 = c_q6 * t138 + s_q3 * s_q4 * s_q6;
+    let t142 = c_q6 * t138 + t133 * s_q6;
     let t143 = q[7] * t142;
     let t144 = q[7] * t139;
     let t145 = 0.041065 * t134 - 0.011953 * t133;
     let t146 = 0.7071067811865476 * t142 - 0.7071067811865475 * t139;
     let t147 = s_q4 * s_q5;
     let t148 = s_q4 * c_q5;
-    let t149 = s_q4 * c_q5 * s_q6 + c_q4 * c_q6;
-    let t150 = s_q4 * s_q5 * q[7];
-    let t151 = c_q4 * s_q6 - s_q4 * c_q5 * c_q6;
+    let t149 = t148 * s_q6 + c_q4 * c_q6;
+    let t150 = t147 * q[7];
+    let t151 = c_q4 * s_q6 - t148 * c_q6;
     let t152 = q[7] * t151;
     let t153 = q[7] * t149;
     let t154 = 0.7071067811865476 * t151 - 0.7071067811865475 * t149;
     let t155 = s_q5 * s_q6;
     let t156 = c_q5 * q[7];
     let t157 = s_q5 * c_q6;
-    let t158 = s_q5 * c_q6 * q[7];
-    let t159 = s_q5 * s_q6 * q[7];
+    let t158 = t157 * q[7];
+    let t159 = t155 * q[7];
     let t160 = 0.7071067811865476 * t158 + 0.7071067811865475 * t159;
     let t161 = -t160;
     let t162 = 0.001756101492395339 * t155 + 0.001388201581867619 * t157;
@@ -2963,42 +2959,41 @@ pub fn coriolis_matrix_with(
     let t169 = s_q1 * qd[1];
     let t170 = -(0.010254 * s_q1) - 0.000704 * c_q1;
     let t171 = 0.003925 * s_q1 - 0.02811 * c_q1;
-    let t172 = s_q1 * t60 + qd[0] * s_q1 * t92;
-    let t173 = qd[0] * (s_q1 * s_q1);
+    let t172 = s_q1 * t60 + t2 * t92;
+    let t173 = t2 * s_q1;
     let t174 = 0.02872 * t168 + 0.003141 * t169
         + c_q1 * (0.02872 * qd[1] - 0.003495 * t3)
-        - s_q1 * (0.003495 * t2 - 0.003141 * qd[1])
-        - 0.003495 * (t173 + qd[0] * (c_q1 * c_q1));
+        - s_q1 * (0.003495 * t2 - 0.003141 * qd[1]) - 0.003495 * (t173 + t3 * c_q1);
     let t175 = 0.027518 * c_q1 - 0.066502 * t94;
-    let t176 = qd[0] * s_q1 * c_q1 * c_q2;
-    let t177 = c_q1 * qd[1] * s_q2;
-    let t178 = s_q1 * c_q2 * qd[2];
+    let t176 = t6 * c_q1;
+    let t177 = t168 * s_q2;
+    let t178 = t94 * qd[2];
     let t179 = t177 + t178;
-    let t180 = 0.039252 * t169 + s_q1 * s_q2 * t64 + t11 * t112 + 0.632 * (t177 - t176)
+    let t180 = 0.039252 * t169 + t93 * t64 + t11 * t112 + 0.632 * (t177 - t176)
         - c_q1 * t63 - t12 * t175 - 0.066502 * t179;
     let t181 = 0.05317 * t95 + 0.104419 * t96;
     let t182 = 0.05317 * t93 - 0.027454 * t96;
-    let t183 = 0.632 * (t177 - t176) - 0.165 * (s_q1 * s_q2 * t11 + c_q1 * t12);
+    let t183 = 0.632 * (t177 - t176) - 0.165 * (t93 * t11 + c_q1 * t12);
     let t184 = c_q3 * t183;
-    let t185 = 0.0825 * (c_q1 * t8 - s_q1 * c_q2 * t12 - t179) - 0.632 * t173;
+    let t185 = 0.0825 * (c_q1 * t8 - t94 * t12 - t179) - 0.632 * t173;
     let t186 = s_q3 * t185;
     let t187 = -t179;
-    let t188 = c_q1 * qd[1] * c_q2;
-    let t189 = s_q1 * s_q2 * qd[2] - t188;
-    let t190 = -(qd[3] * t96) - s_q3 * t189 - s_q1 * qd[1] * c_q3;
-    let t191 = t70 * t95 + t20 * t181 + s_q1 * s_q2 * t69 + t184 + t186 + 0.027454 * t190
+    let t188 = t168 * c_q2;
+    let t189 = t93 * qd[2] - t188;
+    let t190 = -(qd[3] * t96) - s_q3 * t189 - t169 * c_q3;
+    let t191 = t70 * t95 + t20 * t181 + t93 * t69 + t184 + t186 + 0.027454 * t190
         - t21 * t182 - 0.104419 * t187;
     let t192 = 0.011953 * t99 + 0.041065 * t101;
     let t193 = 0.038437 * t101 - 0.011953 * t95;
     let t194 = 0.0825 * t95 + 0.384 * t96;
-    let t195 = s_q1 * s_q2 * t21;
+    let t195 = t93 * t21;
     let t196 = t184 + t186 + t30 * t95 + t20 * t194 - 0.384 * t187 - 0.165 * t195;
     let t197 = c_q4 * t196;
-    let t198 = s_q1 * s_q2 * t8 - s_q1 * c_q2 * t11;
-    let t199 = qd[0] * s_q1 * c_q1 * s_q2;
-    let t200 = qd[3] * t95 + c_q3 * t189 - s_q1 * qd[1] * s_q3;
-    let t201 = 0.0825 * (t169 + t190 - t198 - (t21 * t96 - s_q1 * s_q2 * t17))
-        + 0.384 * (t21 * t95 - s_q1 * s_q2 * t20 + t200) - 0.632 * (t188 + t199);
+    let t198 = t93 * t8 - t94 * t11;
+    let t199 = t9 * c_q1;
+    let t200 = qd[3] * t95 + c_q3 * t189 - t169 * s_q3;
+    let t201 = 0.0825 * (t169 + t190 - t198 - (t21 * t96 - t93 * t17))
+        + 0.384 * (t21 * t95 - t93 * t20 + t200) - 0.632 * (t188 + t199);
     let t202 = s_q4 * t201;
     let t203 = qd[4] * t101;
     let t204 = s_q4 * t200;
@@ -3100,8 +3095,8 @@ pub fn coriolis_matrix_with(
     let t281 = s_q4 * t280;
     let t282 = 3.587895 * t191 + t274 - t281;
     let t283 = 0.104419 * t93 + 0.027454 * t95;
-    let t284 = t215 + t21 * t283 - 0.05317 * t187 - 0.027454 * t200 - t214
-        - s_q1 * s_q2 * t68 - t70 * t96 - t17 * t181;
+    let t284 = t215 + t21 * t283 - 0.05317 * t187 - 0.027454 * t200 - t214 - t93 * t68
+        - t70 * t96 - t17 * t181;
     let t285 = t216
         + (0.011953 * t206 + 0.041065 * t220 + t75 * t101 + t26 * t193 - t74 * t99
             - t29 * t275);
@@ -3111,7 +3106,7 @@ pub fn coriolis_matrix_with(
     let t289 = 3.228604 * t180 + c_q3 * t282 - s_q3 * t288;
     let t290 = -(0.039252 * c_q1) - 0.066502 * t93;
     let t291 = 0.632 * (t188 + t199) + 0.066502 * t189 + c_q1 * t62 + t12 * t290
-        + s_q1 * c_q2 * t64 - 0.027518 * t169 - t8 * t112;
+        + t94 * t64 - 0.027518 * t169 - t8 * t112;
     let t292 = 0.0825 * (t169 - t198) + 0.05317 * t190 + 0.104419 * t200 + t69 * t96
         + t17 * t182 - 0.632 * (t188 + t199) - t68 * t95 - t20 * t283;
     let t293 = s_q4 * t273;
@@ -3119,8 +3114,8 @@ pub fn coriolis_matrix_with(
     let t295 = 3.228604 * t291 + t293 + t294 - 3.587895 * t292;
     let t296 = 0.01083 * c_q1 + 0.011396 * t94 - 0.012805 * t93;
     let t297 = 0.036155 * t93 + 0.004761 * t94 - 0.012805 * c_q1;
-    let t298 = 0.039252 * t189 + t8 * t175 - 0.632 * t173 - 0.027518 * t179
-        - s_q1 * c_q2 * t63 - s_q1 * s_q2 * t62 - t11 * t290;
+    let t298 = 0.039252 * t189 + t8 * t175 - 0.632 * t173 - 0.027518 * t179 - t94 * t63
+        - t93 * t62 - t11 * t290;
     let t299 = 0.008641 * t95 - 0.028323 * t93 - 0.001332 * t96;
     let t300 = 0.019552 * t95 + 0.007796 * t96 - 0.008641 * t93;
     let t301 = -t293 - t294;
@@ -3195,7 +3190,7 @@ pub fn coriolis_matrix_with(
         - 0.023526756935 * t224 - 0.100241616695 * t270 - t79 * t101 - t26 * t302 - t332
         - t333 - t337 - t338 - 0.088 * t336;
     let t340 = 0.007796 * t190 + 0.025853 * t200 + 0.374644408005 * t292 + t73 * t95
-        + t20 * t299 + s_q1 * s_q2 * t72 + c_q4 * t330 + 0.384 * t301 - 0.001332 * t187
+        + t20 * t299 + t93 * t72 + c_q4 * t330 + 0.384 * t301 - 0.001332 * t187
         - 0.09850206933 * t284 - t21 * t300 - s_q4 * t339;
     let t341 = 0.001332 * t93 + 0.007796 * t95 + 0.025853 * t96;
     let t342 = t78 * t101;
@@ -3207,11 +3202,10 @@ pub fn coriolis_matrix_with(
     let t348 = 0.008641 * t187 + 0.028179 * t190 + 0.09850206933 * t191 + 0.007796 * t200
         + 0.000229 * t206 + 0.19076837715 * t292 + 0.0825 * t301 + t21 * t341 + t342
         + t343 + t346 + t347 - 0.05034347249 * t207 - 0.004037 * t220
-        - 0.014653732538 * t276 - s_q1 * s_q2 * t71 - t73 * t96 - t17 * t299 - t344
-        - t345;
-    let t349 = 0.011396 * t169 + 0.037242 * t189 + 0.214708623208 * t291
-        + s_q1 * s_q2 * t67 + t11 * t296 + c_q3 * t340 + 0.126729164208 * t298
-        - 0.004761 * t179 - c_q1 * t66 - t12 * t297 - s_q3 * t348;
+        - 0.014653732538 * t276 - t93 * t71 - t73 * t96 - t17 * t299 - t344 - t345;
+    let t349 = 0.011396 * t169 + 0.037242 * t189 + 0.214708623208 * t291 + t93 * t67
+        + t11 * t296 + c_q3 * t340 + 0.126729164208 * t298 - 0.004761 * t179 - c_q1 * t66
+        - t12 * t297 - s_q3 * t348;
     let t350 = -(0.011396 * c_q1) - 0.004761 * t93 - 0.037242 * t94;
     let t351 = t72 * t96;
     let t352 = t17 * t300;
@@ -3222,23 +3216,22 @@ pub fn coriolis_matrix_with(
     let t357 = s_q4 * t330;
     let t358 = c_q4 * t339;
     let t359 = 0.012805 * t169 + 0.036155 * t179 + 0.374644408005 * t191
-        + 0.001332 * t200 + 0.19076837715 * t284 + c_q1 * t65 + t12 * t350
-        + s_q1 * c_q2 * t67 + t353 + t354 + t357 + t358
-        + 0.0825 * (t355 - (s_q3 * t282 + c_q3 * t288)) + 0.384 * t356
-        - 0.214708623208 * t180 - 0.028323 * t187 - 0.004761 * t189 - 0.008641 * t190
-        - 0.088844724872 * t298 - t8 * t296 - t351 - t352;
+        + 0.001332 * t200 + 0.19076837715 * t284 + c_q1 * t65 + t12 * t350 + t94 * t67
+        + t353 + t354 + t357 + t358 + 0.0825 * (t355 - (s_q3 * t282 + c_q3 * t288))
+        + 0.384 * t356 - 0.214708623208 * t180 - 0.028323 * t187 - 0.004761 * t189
+        - 0.008641 * t190 - 0.088844724872 * t298 - t8 * t296 - t351 - t352;
     let t360 = 0.003925 * c_q1 - 0.007962 * s_q1;
-    let t361 = s_q1 * c_q2 * t66;
+    let t361 = t94 * t66;
     let t362 = t8 * t297;
-    let t363 = s_q1 * s_q2 * t65;
+    let t363 = t93 * t65;
     let t364 = t11 * t350;
-    let t365 = -(c_q1 * t60) - qd[0] * c_q1 * t92;
+    let t365 = -(c_q1 * t60) - t3 * t92;
     let t366 = -(3.587895 * t292) - t301;
     let t367 = s_q3 * t340;
     let t368 = c_q3 * t348;
     let t369 = 0.006282 * t2 + 0.05744 * t3;
     let t370 = s_q2 * t12;
-    let t371 = qd[0] * c_q1 * s_q2;
+    let t371 = t3 * s_q2;
     let t372 = s_q2 * qd[2];
     let t373 = t371 - t372;
     let t374 = 0.039252 * t2 + c_q2 * t64 + t11 * t131 + 0.632 * t371
@@ -3251,34 +3244,33 @@ pub fn coriolis_matrix_with(
     let t380 = 0.0825 * (t370 - t373) - 0.632 * qd[1];
     let t381 = s_q3 * t380;
     let t382 = -t373;
-    let t383 = qd[0] * c_q1 * c_q2;
+    let t383 = t3 * c_q2;
     let t384 = c_q2 * qd[2] - t383;
-    let t385 = -(s_q2 * c_q3 * qd[3]) - s_q3 * t384 - qd[0] * s_q1 * c_q3;
-    let t386 = t20 * t375 + c_q2 * t69 + t379 + t381 + 0.027454 * t385
-        - s_q2 * s_q3 * t70 - t21 * t376 - 0.104419 * t382;
+    let t385 = -(t115 * qd[3]) - s_q3 * t384 - t2 * c_q3;
+    let t386 = t20 * t375 + c_q2 * t69 + t379 + t381 + 0.027454 * t385 - t114 * t70
+        - t21 * t376 - 0.104419 * t382;
     let t387 = 0.011953 * t118 + 0.041065 * t120;
     let t388 = 0.011953 * t114 + 0.038437 * t120;
     let t389 = 0.384 * t115 - 0.0825 * t114;
     let t390 = c_q2 * t21;
-    let t391 = t379 + t381 + t20 * t389 - s_q2 * s_q3 * t30 - 0.384 * t382
-        - 0.165 * t390;
+    let t391 = t379 + t381 + t20 * t389 - t114 * t30 - 0.384 * t382 - 0.165 * t390;
     let t392 = c_q4 * t391;
     let t393 = s_q2 * t11 + c_q2 * t8;
-    let t394 = c_q3 * t384 - s_q2 * s_q3 * qd[3] - qd[0] * s_q1 * s_q3;
-    let t395 = 0.0825 * (t2 + t385 - t393 - (s_q2 * c_q3 * t21 - c_q2 * t17))
-        + 0.384 * (-(s_q2 * s_q3 * t21) - c_q2 * t20 + t394) - 0.632 * t383;
+    let t394 = c_q3 * t384 - t114 * qd[3] - t2 * s_q3;
+    let t395 = 0.0825 * (t2 + t385 - t393 - (t115 * t21 - c_q2 * t17))
+        + 0.384 * (-(t114 * t21) - c_q2 * t20 + t394) - 0.632 * t383;
     let t396 = s_q4 * t395;
     let t397 = qd[4] * t120;
     let t398 = s_q4 * t394;
     let t399 = c_q4 * t382;
     let t400 = -t397 - t398 - t399;
-    let t401 = t76 * t118 + t29 * t387 + s_q2 * s_q3 * t75 + t392 - 0.041065 * t385
-        - t31 * t388 - t396 - 0.038437 * t400;
+    let t401 = t76 * t118 + t29 * t387 + t114 * t75 + t392 - 0.041065 * t385 - t31 * t388
+        - t396 - 0.038437 * t400;
     let t402 = -(0.060149 * t123) - 0.014117 * t124;
     let t403 = 0.060149 * t119 + 0.010517 * t124;
     let t404 = t392 - t396;
     let t405 = c_q5 * t404;
-    let t406 = s_q2 * c_q3 * t30;
+    let t406 = t115 * t30;
     let t407 = t17 * t389;
     let t408 = s_q3 * t378;
     let t409 = c_q3 * t380;
@@ -3358,8 +3350,8 @@ pub fn coriolis_matrix_with(
     let t467 = 1.225946 * t401 + c_q5 * t454 - s_q5 * t466;
     let t468 = c_q4 * t467;
     let t469 = 0.041065 * t114 - 0.038437 * t118;
-    let t470 = 0.038437 * t414 + t31 * t469 - 0.011953 * t385 - t423 - t424
-        - s_q2 * s_q3 * t74 - t76 * t120 - t26 * t387;
+    let t470 = 0.038437 * t414 + t31 * t469 - 0.011953 * t385 - t423 - t424 - t114 * t74
+        - t76 * t120 - t26 * t387;
     let t471 = t423 + t424 + t81 * t124 + t36 * t403 - 0.060149 * t417 - t80 * t123
         - t39 * t463 - 0.014117 * t427;
     let t472 = s_q6 * t450;
@@ -3369,7 +3361,7 @@ pub fn coriolis_matrix_with(
     let t476 = 3.587895 * t386 + t468 - t475;
     let t477 = 0.104419 * c_q2 - 0.027454 * t114;
     let t478 = t409 + t21 * t477 - 0.05317 * t382 - 0.027454 * t394 - t408 - c_q2 * t68
-        - s_q2 * c_q3 * t70 - t17 * t375;
+        - t115 * t70 - t17 * t375;
     let t479 = t410
         + (0.011953 * t400 + 0.041065 * t414 + t75 * t120 + t26 * t388 - t74 * t118
             - t29 * t469);
@@ -3379,8 +3371,8 @@ pub fn coriolis_matrix_with(
     let t483 = 3.228604 * t374 + c_q3 * t476 - s_q3 * t482;
     let t484 = 0.632 * t383 + 0.066502 * (t384 - c_q2 * t12) - 0.027518 * t2 - s_q2 * t64
         - t8 * t131;
-    let t485 = 0.0825 * (t2 - t393) + 0.05317 * t385 + 0.104419 * t394
-        + s_q2 * c_q3 * t69 + t17 * t376 + s_q2 * s_q3 * t68 - 0.632 * t383 - t20 * t477;
+    let t485 = 0.0825 * (t2 - t393) + 0.05317 * t385 + 0.104419 * t394 + t115 * t69
+        + t17 * t376 + t114 * t68 - 0.632 * t383 - t20 * t477;
     let t486 = s_q4 * t467;
     let t487 = c_q4 * t474;
     let t488 = 3.228604 * t484 + t486 + t487 - 3.587895 * t485;
@@ -3446,7 +3438,7 @@ pub fn coriolis_matrix_with(
         - 0.002573605371338202 * t452 - 0.100241616695 * t471 - t85 * t124 - t36 * t497
         - t514 - t515 - 0.088 * (t472 + t473);
     let t523 = 0.035549 * t414 + 0.047121686402 * t470 + 0.05034347249 * t479
-        + t79 * t118 + t29 * t495 + s_q2 * s_q3 * t78 + c_q5 * t512 - 0.004037 * t385
+        + t79 * t118 + t29 * t495 + t114 * t78 + c_q5 * t512 - 0.004037 * t385
         - 0.002117 * t400 - t31 * t496 - s_q5 * t522;
     let t524 = 0.004037 * t114 + 0.035549 * t120 - 0.002117 * t118;
     let t525 = t84 * t124;
@@ -3459,11 +3451,11 @@ pub fn coriolis_matrix_with(
     let t532 = 0.000229 * t385 + 0.029474 * t400 + 0.001158 * t427
         + 0.014653732538 * t479 + t31 * t524 + t527 + t528 - 0.047121686402 * t401
         - 0.005433 * t412 - 0.002117 * t414 - 0.000341 * t417 - 0.023526756935 * t418
-        - 0.100241616695 * t464 - s_q2 * s_q3 * t77 - t79 * t120 - t26 * t495 - t525
-        - t526 - t530 - t531 - 0.088 * t529;
+        - 0.100241616695 * t464 - t114 * t77 - t79 * t120 - t26 * t495 - t525 - t526
+        - t530 - t531 - 0.088 * t529;
     let t533 = 0.007796 * t385 + 0.025853 * t394 + 0.374644408005 * t485 + t20 * t492
         + c_q2 * t72 + c_q4 * t523 + 0.384 * t494 - 0.001332 * t382
-        - 0.09850206933 * t478 - s_q2 * s_q3 * t73 - t21 * t493 - s_q4 * t532;
+        - 0.09850206933 * t478 - t114 * t73 - t21 * t493 - s_q4 * t532;
     let t534 = 0.001332 * c_q2 + 0.025853 * t115 - 0.007796 * t114;
     let t535 = t78 * t120;
     let t536 = t26 * t496;
@@ -3474,15 +3466,14 @@ pub fn coriolis_matrix_with(
     let t541 = 0.008641 * t382 + 0.028179 * t385 + 0.09850206933 * t386 + 0.007796 * t394
         + 0.000229 * t400 + 0.19076837715 * t485 + 0.0825 * t494 + t21 * t534 + t535
         + t536 + t539 + t540 - 0.05034347249 * t401 - 0.004037 * t414
-        - 0.014653732538 * t470 - c_q2 * t71 - s_q2 * c_q3 * t73 - t17 * t492 - t537
-        - t538;
+        - 0.014653732538 * t470 - c_q2 * t71 - t115 * t73 - t17 * t492 - t537 - t538;
     let t542 = 0.011396 * t2 + 0.037242 * t384 + 0.214708623208 * t484 + c_q2 * t67
         + t11 * t489 + c_q3 * t533 + 0.126729164208 * t491 - 0.004761 * t373 - t12 * t490
         - s_q3 * t541;
     let t543 = 0.037242 * s_q2 - 0.004761 * c_q2;
-    let t544 = s_q2 * c_q3 * t72;
+    let t544 = t115 * t72;
     let t545 = t17 * t493;
-    let t546 = s_q2 * s_q3 * t71;
+    let t546 = t114 * t71;
     let t547 = t20 * t534;
     let t548 = 1.225946 * t479 + t480 + t481;
     let t549 = t468 - t475;
@@ -3517,12 +3508,12 @@ pub fn coriolis_matrix_with(
     let t573 = c_q3 * qd[3] + t11 * c_q3;
     let t574 = 0.0825 * (t566 - t563) + 0.384 * (t572 + t573);
     let t575 = s_q4 * t574;
-    let t576 = s_q3 * c_q4 * qd[4];
+    let t576 = t134 * qd[4];
     let t577 = s_q4 * t573;
     let t578 = t8 * c_q4;
     let t579 = -t576 - t577 - t578;
-    let t580 = t29 * t145 + t571 - 0.041065 * t566 - s_q3 * s_q4 * t76 - c_q3 * t75
-        - t31 * t568 - t575 - 0.038437 * t579;
+    let t580 = t29 * t145 + t571 - 0.041065 * t566 - t133 * t76 - c_q3 * t75 - t31 * t568
+        - t575 - 0.038437 * t579;
     let t581 = -(0.060149 * t137) - 0.014117 * t138;
     let t582 = 0.060149 * t133 + 0.010517 * t138;
     let t583 = t571 - t575;
@@ -3534,19 +3525,19 @@ pub fn coriolis_matrix_with(
     let t589 = s_q5 * t588;
     let t590 = -t579;
     let t591 = qd[5] * t138;
-    let t592 = c_q4 * t573 - s_q3 * s_q4 * qd[4] - t8 * s_q4;
+    let t592 = c_q4 * t573 - t133 * qd[4] - t8 * s_q4;
     let t593 = s_q5 * t592;
     let t594 = c_q5 * t566;
     let t595 = t594 - t591 - t593;
-    let t596 = t82 * t137 + t39 * t581 + t584 + t589 + 0.014117 * t590
-        - s_q3 * s_q4 * t81 - t40 * t582 - 0.010517 * t595;
+    let t596 = t82 * t137 + t39 * t581 + t584 + t589 + 0.014117 * t590 - t133 * t81
+        - t40 * t582 - 0.010517 * t595;
     let t597 = 0.7071067811865476 * t143 - 0.7071067811865475 * t144;
     let t598 = 0.7071067811865475 * t141 - 0.1654 * t142;
-    let t599 = t584 + t589 - 0.176 * (t39 * t137 + s_q3 * s_q4 * t40);
+    let t599 = t584 + t589 - 0.176 * (t39 * t137 + t133 * t40);
     let t600 = c_q6 * t599;
     let t601 = s_q4 * t570;
     let t602 = c_q4 * t574;
-    let t603 = 0.088 * (t40 * t138 + s_q3 * s_q4 * t36 - t595) + t601 + t602;
+    let t603 = 0.088 * (t40 * t138 + t133 * t36 - t595) + t601 + t602;
     let t604 = s_q6 * t603;
     let t605 = qd[5] * t137 + c_q5 * t592 + s_q5 * t566;
     let t606 = c_q6 * t590 - qd[6] * t142 - s_q6 * t605;
@@ -3597,8 +3588,8 @@ pub fn coriolis_matrix_with(
         - 0.088 * (t590 + t633) - 2.0 * t634 - t636 - t57 * t139 - t47 * t621
         - 0.7071067811865476 * t637;
     let t641 = 0.014117 * t133 - 0.010517 * t137;
-    let t642 = 0.060149 * t590 + 0.010517 * t605 + t636 + s_q3 * s_q4 * t80 + t40 * t641
-        - t635 - t82 * t138 - t36 * t581;
+    let t642 = 0.060149 * t590 + 0.010517 * t605 + t636 + t133 * t80 + t40 * t641 - t635
+        - t82 * t138 - t36 * t581;
     let t643 = 0.001388201581867619 * t613 + t635 + t87 * t142 + t45 * t626
         - 0.088 * (t590 + t633) - 0.001756101492395339 * t606 - t636 - t86 * t139
         - t47 * t629;
@@ -3607,7 +3598,7 @@ pub fn coriolis_matrix_with(
     let t646 = c_q4 * t645;
     let t647 = 0.038437 * t133 - 0.041065 * c_q3;
     let t648 = 0.038437 * t592 + c_q3 * t74 + t31 * t647 - 0.011953 * t566 - t601 - t602
-        - s_q3 * c_q4 * t76 - t26 * t145;
+        - t134 * t76 - t26 * t145;
     let t649 = t601 + t602 + t81 * t138 + t36 * t582 - 0.060149 * t595 - t80 * t137
         - t39 * t641 - 0.014117 * t605;
     let t650 = s_q6 * t628;
@@ -3618,8 +3609,8 @@ pub fn coriolis_matrix_with(
     let t655 = 0.165 * t16 + 0.027454 * (t572 - t573) + t587 - 0.05317 * t8 - s_q3 * t70
         - t17 * t562;
     let t656 = t588
-        + (0.011953 * t579 + 0.041065 * t592 + s_q3 * c_q4 * t75 + t26 * t568
-            + s_q3 * s_q4 * t74 - t29 * t647);
+        + (0.011953 * t579 + 0.041065 * t592 + t134 * t75 + t26 * t568 + t133 * t74
+            - t29 * t647);
     let t657 = s_q5 * t632;
     let t658 = c_q5 * t644;
     let t659 = 3.587895 * t655 + 1.225946 * t656 + t657 + t658;
@@ -3669,8 +3660,8 @@ pub fn coriolis_matrix_with(
         - 0.002573605371338202 * t643 - 1.414213562373095 * t675 - t91 * t142
         - t45 * t673;
     let t686 = 0.000109 * t595 + 0.001964 * t605 + 0.017527158935 * t642 + t85 * t137
-        + t39 * t671 + c_q6 * t681 - 0.001158 * t590 - 0.023526756935 * t649
-        - s_q3 * s_q4 * t84 - t40 * t672 - s_q6 * t685;
+        + t39 * t671 + c_q6 * t681 - 0.001158 * t590 - 0.023526756935 * t649 - t133 * t84
+        - t40 * t672 - s_q6 * t685;
     let t687 = 0.000109 * t137 + 0.001964 * t138 - 0.001158 * t133;
     let t688 = t90 * t142;
     let t689 = t45 * t674;
@@ -3682,14 +3673,14 @@ pub fn coriolis_matrix_with(
     let t695 = q[7] * t684;
     let t696 = 0.000341 * t590 + 0.004354 * t595 + 0.000109 * t605
         + 0.0010538087685085856 * t606 + 0.0007101156156540997 * t613
-        + 0.002034439958661797 * t627 + s_q3 * s_q4 * t83 + t40 * t687 + t690 + t691
+        + 0.002034439958661797 * t627 + t133 * t83 + t40 * t687 + t690 + t691
         + 0.7071067811865475 * (t692 - t694) + 0.7071067811865476 * (t695 - t693)
         - 0.017527158935 * t596 - 0.006676808242358673 * t607
         - 0.002573605371338202 * t630 - 0.100241616695 * t649 - t85 * t138 - t36 * t671
         - t688 - t689 - 0.088 * (t650 + t651);
     let t697 = 0.035549 * t592 + 0.047121686402 * t648 + 0.05034347249 * t656
-        + t29 * t669 + c_q5 * t686 - 0.004037 * t566 - 0.002117 * t579
-        - s_q3 * s_q4 * t79 - c_q3 * t78 - t31 * t670 - s_q5 * t696;
+        + t29 * t669 + c_q5 * t686 - 0.004037 * t566 - 0.002117 * t579 - t133 * t79
+        - c_q3 * t78 - t31 * t670 - s_q5 * t696;
     let t698 = 0.002117 * t133 + 0.035549 * t134 - 0.004037 * c_q3;
     let t699 = t84 * t138;
     let t700 = t36 * t672;
@@ -3701,15 +3692,15 @@ pub fn coriolis_matrix_with(
     let t706 = 0.000229 * t566 + 0.029474 * t579 + 0.001158 * t605
         + 0.014653732538 * t656 + c_q3 * t77 + t31 * t698 + t701 + t702
         - 0.047121686402 * t580 - 0.005433 * t590 - 0.002117 * t592 - 0.000341 * t595
-        - 0.023526756935 * t596 - 0.100241616695 * t642 - s_q3 * c_q4 * t79 - t26 * t669
-        - t699 - t700 - t704 - t705 - 0.088 * t703;
+        - 0.023526756935 * t596 - 0.100241616695 * t642 - t134 * t79 - t26 * t669 - t699
+        - t700 - t704 - t705 - 0.088 * t703;
     let t707 = 0.007796 * t566 + 0.025853 * t573 + 0.374644408005 * t661 + c_q3 * t73
         + t20 * t666 + c_q4 * t697 + 0.384 * t668 - 0.001332 * t8 - 0.09850206933 * t655
         - t21 * t667 - s_q4 * t706;
     let t708 = 0.025853 * s_q3 + 0.007796 * c_q3;
-    let t709 = s_q3 * c_q4 * t78;
+    let t709 = t134 * t78;
     let t710 = t26 * t670;
-    let t711 = s_q3 * s_q4 * t77;
+    let t711 = t133 * t77;
     let t712 = t29 * t698;
     let t713 = s_q5 * t686;
     let t714 = c_q5 * t696;
@@ -3751,57 +3742,57 @@ pub fn coriolis_matrix_with(
     let t741 = c_q5 * t740;
     let t742 = t21 * s_q5;
     let t743 = -t736;
-    let t744 = s_q4 * c_q5 * qd[5];
+    let t744 = t148 * qd[5];
     let t745 = t20 * c_q4 - c_q4 * qd[4];
     let t746 = s_q5 * t745;
     let t747 = c_q5 * t729;
     let t748 = t744 + t747 - t746;
-    let t749 = s_q4 * s_q5 * t82 + t39 * t738 + t741 + 0.014117 * t743 - c_q4 * t81
-        - t40 * t739 - 0.768 * t742 - 0.010517 * t748;
+    let t749 = t147 * t82 + t39 * t738 + t741 + 0.014117 * t743 - c_q4 * t81 - t40 * t739
+        - 0.768 * t742 - 0.010517 * t748;
     let t750 = 0.7071067811865476 * t152 - 0.7071067811865475 * t153;
     let t751 = -(0.7071067811865475 * t150) - 0.1654 * t151;
-    let t752 = t741 - 0.768 * t742 - 0.176 * (s_q4 * s_q5 * t39 + c_q4 * t40);
+    let t752 = t741 - 0.768 * t742 - 0.176 * (t147 * t39 + c_q4 * t40);
     let t753 = c_q6 * t752;
     let t754 = c_q4 * t732;
-    let t755 = 0.165 * t25 + 0.088 * (c_q4 * t36 - s_q4 * c_q5 * t40 - t748) + t754;
+    let t755 = 0.165 * t25 + 0.088 * (c_q4 * t36 - t148 * t40 - t748) + t754;
     let t756 = s_q6 * t755;
-    let t757 = s_q4 * s_q5 * qd[5] + c_q5 * t745 + s_q5 * t729;
+    let t757 = t147 * qd[5] + c_q5 * t745 + s_q5 * t729;
     let t758 = c_q6 * t743 - qd[6] * t151 - s_q6 * t757;
     let t759 = -t748;
     let t760 = q[7] * t759;
-    let t761 = t56 * t149 + t47 * t750 + s_q4 * s_q5 * t53 + t753 + t756 + 0.1654 * t758
+    let t761 = t56 * t149 + t47 * t750 + t147 * t53 + t753 + t756 + 0.1654 * t758
         - t48 * t751 - 0.7071067811865476 * t760;
     let t762 = 0.1654 * t149 + 0.7071067811865476 * t150;
     let t763 = s_q6 * t752;
     let t764 = c_q6 * t755;
     let t765 = qd[6] * t149 + c_q6 * t757 + s_q6 * t743;
-    let t766 = 0.7071067811865475 * t760 + t48 * t762 + t764 - s_q4 * s_q5 * t52
-        - t56 * t151 - t45 * t750 - t763 - 0.1654 * t765;
+    let t766 = 0.7071067811865475 * t760 + t48 * t762 + t764 - t147 * t52 - t56 * t151
+        - t45 * t750 - t763 - 0.1654 * t765;
     let t767 = 0.7071067811865475 * t761 + 0.7071067811865476 * t766;
-    let t768 = s_q4 * s_q5 * qd[7];
+    let t768 = t147 * qd[7];
     let t769 = 0.7071067811865476 * t761 + 2.0 * t768 - 0.7071067811865475 * t766;
     let t770 = -t750;
     let t771 = 0.7071067811865475 * t150 - 0.1654 * t151;
-    let t772 = t753 + t756 + t59 * t149 + t47 * t770 + s_q4 * s_q5 * t58 + 0.1654 * t758
+    let t772 = t753 + t756 + t59 * t149 + t47 * t770 + t147 * t58 + 0.1654 * t758
         + 0.7071067811865476 * t760 - t48 * t771;
     let t773 = 0.1654 * t149 - 0.7071067811865476 * t150;
-    let t774 = t764 + t48 * t773 - 0.7071067811865475 * t760 - t763 - s_q4 * s_q5 * t57
+    let t774 = t764 + t48 * t773 - 0.7071067811865475 * t760 - t763 - t147 * t57
         - t59 * t151 - t45 * t770 - 0.1654 * t765;
     let t775 = 0.7071067811865475 * t772 + 0.7071067811865476 * t774;
     let t776 = 0.7071067811865476 * t772 - 2.0 * t768 - 0.7071067811865475 * t774;
     let t777 = 0.001388201581867619 * t151 - 0.001756101492395339 * t149;
     let t778 = -(0.001756101492395339 * t147) - 0.09915644298345572 * t151;
-    let t779 = t753 + t756 + t88 * t149 + t47 * t777 + s_q4 * s_q5 * t87
+    let t779 = t753 + t756 + t88 * t149 + t47 * t777 + t147 * t87
         + 0.09915644298345572 * t758 - t48 * t778 - 0.001388201581867619 * t759;
     let t780 = 0.010606601717798212 * (t767 + t775)
         + 0.010606601717798213 * (t769 + t776) + 1.465522 * t779;
     let t781 = 0.001388201581867619 * t147 + 0.09915644298345572 * t149;
-    let t782 = 0.001756101492395339 * t759 + t764 + t48 * t781 - t763 - s_q4 * s_q5 * t86
+    let t782 = 0.001756101492395339 * t759 + t764 + t48 * t781 - t763 - t147 * t86
         - t88 * t151 - t45 * t777 - 0.09915644298345572 * t765;
     let t783 = 0.010606601717798213 * (t767 + t775) + 1.465522 * t782
         - 0.010606601717798212 * (t769 + t776);
     let t784 = 1.666555 * t749 + c_q6 * t780 - s_q6 * t783;
-    let t785 = s_q4 * s_q5 * t36 - s_q4 * c_q5 * t39;
+    let t785 = t147 * t36 - t148 * t39;
     let t786 = qd[7] * t154;
     let t787 = s_q5 * t740;
     let t788 = t21 * c_q5;
@@ -3814,8 +3805,8 @@ pub fn coriolis_matrix_with(
         - 0.088 * (t743 + t785) - 2.0 * t786 - t57 * t149 - t47 * t773
         - 0.7071067811865476 * t789;
     let t793 = 0.014117 * c_q4 - 0.010517 * t147;
-    let t794 = 0.060149 * t743 + 0.010517 * t757 + c_q4 * t80 + t40 * t793
-        + s_q4 * c_q5 * t82 - t787 - t36 * t738 - 0.768 * t788;
+    let t794 = 0.060149 * t743 + 0.010517 * t757 + c_q4 * t80 + t40 * t793 + t148 * t82
+        - t787 - t36 * t738 - 0.768 * t788;
     let t795 = 0.001388201581867619 * t765 + t787 + t87 * t151 + t45 * t778
         + 0.768 * t788 - 0.088 * (t743 + t785) - 0.001756101492395339 * t758 - t86 * t149
         - t47 * t781;
@@ -3824,8 +3815,8 @@ pub fn coriolis_matrix_with(
     let t798 = c_q4 * t797;
     let t799 = 0.038437 * (t745 + c_q4 * t31) + s_q4 * t76 - 0.165 * t25
         - 0.011953 * t729 - t754 - t26 * t731;
-    let t800 = 0.165 * t25 + t754 + t36 * t739 - 0.060149 * t748 - s_q4 * c_q5 * t81
-        - s_q4 * s_q5 * t80 - t39 * t793 - 0.014117 * t757;
+    let t800 = 0.165 * t25 + t754 + t36 * t739 - 0.060149 * t748 - t148 * t81
+        - t147 * t80 - t39 * t793 - 0.014117 * t757;
     let t801 = s_q6 * t780;
     let t802 = c_q6 * t783;
     let t803 = 1.225946 * t799 - 1.666555 * t800 - t801 - t802;
@@ -3854,8 +3845,8 @@ pub fn coriolis_matrix_with(
         * (0.7071067811865476 * t765 - 0.7071067811865475 * t758)
         - 0.0000016249999999999997
             * (t48 * (0.7071067811865476 * t149 + 0.7071067811865475 * t151)
-                - s_q4 * s_q5 * t50);
-    let t823 = 0.0000016249999999999997 * (t48 * t154 - s_q4 * s_q5 * t49)
+                - t147 * t50);
+    let t823 = 0.0000016249999999999997 * (t48 * t154 - t147 * t49)
         + 0.0000023749999999999997
             * (0.7071067811865476 * t758 + 0.7071067811865475 * t765);
     let t824 = 0.010606601717798213 * t775 - 0.010606601717798212 * t776;
@@ -3863,7 +3854,7 @@ pub fn coriolis_matrix_with(
     let t826 = 0.010606601717798213 * t767 - 0.010606601717798212 * t769;
     let t827 = q[7] * t791;
     let t828 = 0.0003949639647318428 * t758 + 0.016396041602866757 * t765
-        + 0.002034439958661797 * t795 + t91 * t149 + t47 * t820 + s_q4 * s_q5 * t90
+        + 0.002034439958661797 * t795 + t91 * t149 + t47 * t820 + t147 * t90
         + 1.4142135623730951 * t822 + 1.414213562373095 * t823
         + 0.010606601717798213 * (t827 - t825) - 0.0007101156156540997 * t759
         - 0.145315948634 * t782 - t48 * t821 - 0.1654 * (t824 + t826);
@@ -3875,10 +3866,10 @@ pub fn coriolis_matrix_with(
         + 0.145315948634 * t779 + 1.4142135623730951 * t823
         + 0.010606601717798212 * (t825 - t827) + t48 * t829 + 0.1654 * (t830 + t831)
         - 0.0010538087685085856 * t759 - 0.002573605371338202 * t795
-        - 1.414213562373095 * t822 - s_q4 * s_q5 * t89 - t91 * t151 - t45 * t820;
-    let t833 = 0.000109 * t748 + 0.001964 * t757 + 0.017527158935 * t794
-        + s_q4 * s_q5 * t85 + t39 * t818 + c_q6 * t828 - 0.001158 * t743
-        - 0.023526756935 * t800 - c_q4 * t84 - t40 * t819 - s_q6 * t832;
+        - 1.414213562373095 * t822 - t147 * t89 - t91 * t151 - t45 * t820;
+    let t833 = 0.000109 * t748 + 0.001964 * t757 + 0.017527158935 * t794 + t147 * t85
+        + t39 * t818 + c_q6 * t828 - 0.001158 * t743 - 0.023526756935 * t800 - c_q4 * t84
+        - t40 * t819 - s_q6 * t832;
     let t834 = 0.000109 * t147 - 0.001158 * c_q4 - 0.001964 * t148;
     let t835 = t90 * t151;
     let t836 = t45 * t821;
@@ -3890,18 +3881,18 @@ pub fn coriolis_matrix_with(
     let t842 = q[7] * t831;
     let t843 = 0.000341 * t743 + 0.004354 * t748 + 0.000109 * t757
         + 0.0010538087685085856 * t758 + 0.0007101156156540997 * t765
-        + 0.002034439958661797 * t779 + c_q4 * t83 + t40 * t834 + s_q4 * c_q5 * t85
-        + t837 + t838 + 0.7071067811865475 * (t839 - t841)
-        + 0.7071067811865476 * (t842 - t840) - 0.017527158935 * t749
-        - 0.006676808242358673 * t759 - 0.002573605371338202 * t782
-        - 0.100241616695 * t800 - t36 * t818 - t835 - t836 - 0.088 * (t801 + t802);
+        + 0.002034439958661797 * t779 + c_q4 * t83 + t40 * t834 + t148 * t85 + t837
+        + t838 + 0.7071067811865475 * (t839 - t841) + 0.7071067811865476 * (t842 - t840)
+        - 0.017527158935 * t749 - 0.006676808242358673 * t759
+        - 0.002573605371338202 * t782 - 0.100241616695 * t800 - t36 * t818 - t835 - t836
+        - 0.088 * (t801 + t802);
     let t844 = 0.035549 * t745 + 0.047121686402 * t799 + 0.05034347249 * t806
         + t29 * t816 + c_q5 * t833 - 0.004037 * t729 - 0.002117 * t736 - c_q4 * t79
         - t31 * t817 - s_q5 * t843;
     let t845 = 0.002117 * c_q4 - 0.035549 * s_q4;
-    let t846 = s_q4 * c_q5 * t84;
+    let t846 = t148 * t84;
     let t847 = t36 * t819;
-    let t848 = s_q4 * s_q5 * t83;
+    let t848 = t147 * t83;
     let t849 = t39 * t834;
     let t850 = -(0.015 * (t791 + t792)) - 1.465522 * t795;
     let t851 = s_q6 * t828;
@@ -3945,36 +3936,36 @@ pub fn coriolis_matrix_with(
     let t879 = 0.088 * (t872 - t875);
     let t880 = s_q6 * t879;
     let t881 = c_q5 * qd[5] + t29 * c_q5;
-    let t882 = t26 * c_q6 - s_q5 * c_q6 * qd[6] - s_q6 * t881;
+    let t882 = t26 * c_q6 - t157 * qd[6] - s_q6 * t881;
     let t883 = -t875;
     let t884 = q[7] * t883;
-    let t885 = t47 * t160 + c_q5 * t53 + t880 + 0.1654 * t882 - s_q5 * s_q6 * t56
-        - t48 * t877 - 0.176 * t878 - 0.7071067811865476 * t884;
+    let t885 = t47 * t160 + c_q5 * t53 + t880 + 0.1654 * t882 - t155 * t56 - t48 * t877
+        - 0.176 * t878 - 0.7071067811865476 * t884;
     let t886 = 0.7071067811865476 * t156 - 0.1654 * t155;
     let t887 = c_q5 * t39 * s_q6;
     let t888 = c_q6 * t879;
-    let t889 = c_q6 * t881 + t26 * s_q6 - s_q5 * s_q6 * qd[6];
+    let t889 = c_q6 * t881 + t26 * s_q6 - t155 * qd[6];
     let t890 = 0.7071067811865475 * t884 + t48 * t886 + t888 + 0.176 * t887 - c_q5 * t52
-        - s_q5 * c_q6 * t56 - t45 * t160 - 0.1654 * t889;
+        - t157 * t56 - t45 * t160 - 0.1654 * t889;
     let t891 = 0.7071067811865475 * t885 + 0.7071067811865476 * t890;
     let t892 = c_q5 * qd[7];
     let t893 = 0.7071067811865476 * t885 + 2.0 * t892 - 0.7071067811865475 * t890;
     let t894 = 0.7071067811865475 * t156 - 0.1654 * t157;
     let t895 = t880 + t47 * t161 + c_q5 * t58 + 0.1654 * t882 + 0.7071067811865476 * t884
-        - 0.176 * t878 - s_q5 * s_q6 * t59 - t48 * t894;
+        - 0.176 * t878 - t155 * t59 - t48 * t894;
     let t896 = -(0.1654 * t155) - 0.7071067811865476 * t156;
     let t897 = 0.176 * t887 + t888 + t48 * t896 - 0.7071067811865475 * t884 - c_q5 * t57
-        - s_q5 * c_q6 * t59 - t45 * t161 - 0.1654 * t889;
+        - t157 * t59 - t45 * t161 - 0.1654 * t889;
     let t898 = 0.7071067811865475 * t895 + 0.7071067811865476 * t897;
     let t899 = 0.7071067811865476 * t895 - 2.0 * t892 - 0.7071067811865475 * t897;
     let t900 = -(0.001756101492395339 * c_q5) - 0.09915644298345572 * t157;
     let t901 = t880 + t47 * t162 + c_q5 * t87 + 0.09915644298345572 * t882 - 0.176 * t878
-        - s_q5 * s_q6 * t88 - t48 * t900 - 0.001388201581867619 * t883;
+        - t155 * t88 - t48 * t900 - 0.001388201581867619 * t883;
     let t902 = 0.010606601717798212 * (t891 + t898)
         + 0.010606601717798213 * (t893 + t899) + 1.465522 * t901;
     let t903 = 0.001388201581867619 * c_q5 - 0.09915644298345572 * t155;
     let t904 = 0.001756101492395339 * t883 + 0.176 * t887 + t888 + t48 * t903
-        - c_q5 * t86 - s_q5 * c_q6 * t88 - t45 * t162 - 0.09915644298345572 * t889;
+        - c_q5 * t86 - t157 * t88 - t45 * t162 - 0.09915644298345572 * t889;
     let t905 = 0.010606601717798213 * (t891 + t898) + 1.465522 * t904
         - 0.010606601717798212 * (t893 + t899);
     let t906 = 1.666555 * t876 + c_q6 * t902 - s_q6 * t905;
@@ -3982,16 +3973,14 @@ pub fn coriolis_matrix_with(
     let t908 = qd[7] * t164;
     let t909 = q[7] * t889;
     let t910 = q[7] * t882;
-    let t911 = s_q5 * c_q6 * t53 + t45 * t877 + s_q5 * s_q6 * t52 + 2.0 * t908
+    let t911 = t157 * t53 + t45 * t877 + t155 * t52 + 2.0 * t908
         + 0.7071067811865476 * t909 - 0.088 * (t26 + t907) - t47 * t886
         - 0.7071067811865475 * t910;
-    let t912 = 0.7071067811865475 * t910 + s_q5 * c_q6 * t58 + t45 * t894
-        + s_q5 * s_q6 * t57 - 0.088 * (t26 + t907) - 2.0 * t908
-        - 0.7071067811865476 * t909 - t47 * t896;
+    let t912 = 0.7071067811865475 * t910 + t157 * t58 + t45 * t894 + t155 * t57
+        - 0.088 * (t26 + t907) - 2.0 * t908 - 0.7071067811865476 * t909 - t47 * t896;
     let t913 = 0.060149 * t26 + 0.010517 * (t881 - c_q5 * t40) - s_q5 * t82 - t36 * t163;
-    let t914 = 0.001388201581867619 * t889 + s_q5 * c_q6 * t87 + t45 * t900
-        + s_q5 * s_q6 * t86 - 0.088 * (t26 + t907) - 0.001756101492395339 * t882
-        - t47 * t903;
+    let t914 = 0.001388201581867619 * t889 + t157 * t87 + t45 * t900 + t155 * t86
+        - 0.088 * (t26 + t907) - 0.001756101492395339 * t882 - t47 * t903;
     let t915 = 1.666555 * t913 - 0.015 * (t911 + t912) - 1.465522 * t914;
     let t916 = 1.225946 * t871 + c_q5 * t906 - s_q5 * t915;
     let t917 = 0.010517 * (c_q5 * t39 + s_q5 * t36) + s_q5 * t81 - 0.060149 * t875
@@ -4029,8 +4018,7 @@ pub fn coriolis_matrix_with(
         + 0.002034439958661797 * t914 + t47 * t931 + c_q5 * t90
         + 1.4142135623730951 * t933 + 1.414213562373095 * t934
         + 0.010606601717798213 * (t938 - t936) - 0.0007101156156540997 * t883
-        - 0.145315948634 * t904 - s_q5 * s_q6 * t91 - t48 * t932
-        - 0.1654 * (t935 + t937);
+        - 0.145315948634 * t904 - t155 * t91 - t48 * t932 - 0.1654 * (t935 + t937);
     let t940 = 0.0007101156156540997 * c_q5 + 0.016396041602866757 * t157
         - 0.0003949639647318428 * t155;
     let t941 = 0.010606601717798212 * t898 + 0.010606601717798213 * t899;
@@ -4039,14 +4027,14 @@ pub fn coriolis_matrix_with(
         + 0.145315948634 * t901 + 1.4142135623730951 * t934
         + 0.010606601717798212 * (t936 - t938) + t48 * t940 + 0.1654 * (t941 + t942)
         - 0.0010538087685085856 * t883 - 0.002573605371338202 * t914
-        - 1.414213562373095 * t933 - c_q5 * t89 - s_q5 * c_q6 * t91 - t45 * t931;
+        - 1.414213562373095 * t933 - c_q5 * t89 - t157 * t91 - t45 * t931;
     let t944 = 0.000109 * t875 + 0.001964 * t881 + 0.017527158935 * t913 + c_q5 * t85
         + t39 * t929 + c_q6 * t939 - 0.001158 * t26 - 0.023526756935 * t917 - t40 * t930
         - s_q6 * t943;
     let t945 = 0.001964 * s_q5 + 0.000109 * c_q5;
-    let t946 = s_q5 * c_q6 * t90;
+    let t946 = t157 * t90;
     let t947 = t45 * t932;
-    let t948 = s_q5 * s_q6 * t89;
+    let t948 = t155 * t89;
     let t949 = t47 * t940;
     let t950 = q[7] * t935;
     let t951 = q[7] * t941;
@@ -4274,13 +4262,13 @@ pub fn coriolis_matrix_with(
         + t1112;
     let t1114 = s_q3 * t1106;
     let t1115 = c_q3 * t1109;
-    let t1116 = c_q6 * q[7] * t49;
-    let t1117 = s_q6 * q[7] * t49;
+    let t1116 = t166 * t49;
+    let t1117 = t165 * t49;
     let t1118 = 0.042426406871192854 * t1116 + 0.04242640687119285 * t1117;
-    let t1119 = c_q5 * t1118 + 0.06 * (s_q5 * t48 * q[7]);
+    let t1119 = c_q5 * t1118 + 0.06 * (t51 * s_q5);
     let t1120 = 0.04242640687119285 * t1116 - 0.042426406871192854 * t1117;
     let t1121 = c_q4 * t1119 - s_q4 * t1120;
-    let t1122 = s_q5 * t1118 - 0.06 * (c_q5 * t48 * q[7]);
+    let t1122 = s_q5 * t1118 - 0.06 * (t156 * t48);
     let t1123 = c_q3 * t1121 - s_q3 * t1122;
     let t1124 = s_q4 * t1119;
     let t1125 = c_q4 * t1120;
@@ -4292,15 +4280,14 @@ pub fn coriolis_matrix_with(
             0.5
                 * (-(s_q1
                     * (c_q2 * t349 - 0.007962 * t168 - 0.003925 * t169 - c_q1 * t61
-                        - qd[0] * c_q1 * t170 - qd[1] * t171 - s_q2 * t359
-                        - 0.00226100637 * t172 - 0.01857971472 * t174
-                        - 0.316 * (s_q2 * t289 + c_q2 * t295)))
+                        - t3 * t170 - qd[1] * t171 - s_q2 * t359 - 0.00226100637 * t172
+                        - 0.01857971472 * t174 - 0.316 * (s_q2 * t289 + c_q2 * t295)))
                     - c_q1
                         * (0.003925 * t168 + 0.03894 * t169 + 0.002031994566 * t174
                             + 0.012805 * t179 + 0.126729164208 * t180 + 0.011396 * t189
-                            + qd[1] * t360 + s_q1 * t61 + qd[0] * s_q1 * t170 + t361
-                            + t363 + t364 + 0.00226100637 * t365 - 0.088844724872 * t291
-                            - t362 - t367 - t368 - 0.0825 * t366)),
+                            + qd[1] * t360 + s_q1 * t61 + t2 * t170 + t361 + t363 + t364
+                            + 0.00226100637 * t365 - 0.088844724872 * t291 - t362 - t367
+                            - t368 - 0.0825 * t366)),
             0.5
                 * (-(s_q1
                     * (c_q2 * t542 - 0.0015378722058928 * qd[1] - 0.00785 * t2
@@ -4340,11 +4327,11 @@ pub fn coriolis_matrix_with(
             0.5
                 * (0.000704 * t169 + 0.01857971472 * t365
                     + c_q1 * (0.010254 * qd[1] + 0.003925 * t3 - 0.007962 * t2)
-                    + qd[0] * c_q1 * t360 + s_q2 * t349 + c_q2 * t359
+                    + t3 * t360 + s_q2 * t349 + c_q2 * t359
                     + 0.316 * (c_q2 * t289 - s_q2 * t295) - 0.010254 * t168
                     - 0.002031994566 * t172
                     - s_q1 * (0.000704 * qd[1] + 0.003925 * t2 - 0.02811 * t3)
-                    - qd[0] * s_q1 * t171),
+                    - t2 * t171),
             0.5 * (0.316 * (c_q2 * t483 - s_q2 * t488) + s_q2 * t542 + c_q2 * t552),
             0.5 * (0.316 * (c_q2 * t660 - s_q2 * t664) + s_q2 * t716 + c_q2 * t725),
             0.5 * (0.316 * (c_q2 * t810 - s_q2 * t814) + s_q2 * t862 + c_q2 * t867),
@@ -4499,7 +4486,7 @@ pub fn coriolis_matrix_with(
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
-    mul: 316,
+    mul: 308,
     add: 254,
     div: 0,
     sqrt: 0,
@@ -4524,10 +4511,10 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let t3 = qd[0] * c_q1;
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t6 = qd[0] * s_q1 * c_q2;
+    let t6 = t2 * c_q2;
     let t7 = qd[1] * s_q2;
     let t8 = t7 - t6;
-    let t9 = qd[0] * s_q1 * s_q2;
+    let t9 = t2 * s_q2;
     let t10 = qd[1] * c_q2;
     let t11 = t9 + t10;
     let t12 = t3 + qd[2];
@@ -4568,12 +4555,12 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let t47 = 0.039252 * t8 - 0.027518 * t11;
     let t48 = s_q1 * s_q2;
     let t49 = s_q1 * c_q2;
-    let t50 = s_q1 * c_q2 * s_q3 + c_q1 * c_q3;
-    let t51 = c_q1 * s_q3 - s_q1 * c_q2 * c_q3;
+    let t50 = t49 * s_q3 + c_q1 * c_q3;
+    let t51 = c_q1 * s_q3 - t49 * c_q3;
     let t52 = s_q4 * t51;
-    let t53 = s_q1 * s_q2 * c_q4;
+    let t53 = t48 * c_q4;
     let t54 = t52 - t53;
-    let t55 = c_q4 * t51 + s_q1 * s_q2 * s_q4;
+    let t55 = c_q4 * t51 + t48 * s_q4;
     let t56 = s_q5 * t55;
     let t57 = c_q5 * t50;
     let t58 = c_q5 * t55 + s_q5 * t50;
@@ -4640,8 +4627,8 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
             + 0.5
                 * (0.646926 * (t44 * t44 + t45 * t45 + t46 * t46)
                     + qd[1] * (0.025995 * qd[1] - 0.010254 * t2 - 0.000704 * t3)
-                    - qd[0] * s_q1 * (0.010254 * qd[1] + 0.003925 * t3 - 0.007962 * t2)
-                    - qd[0] * c_q1 * (0.000704 * qd[1] + 0.003925 * t2 - 0.02811 * t3)
+                    - t2 * (0.010254 * qd[1] + 0.003925 * t3 - 0.007962 * t2)
+                    - t3 * (0.000704 * qd[1] + 0.003925 * t2 - 0.02811 * t3)
                     + (3.228604 * (t97 * t97 + t98 * t98 + t47 * t47)
                         + t8 * (0.037242 * t8 - 0.004761 * t11 - 0.011396 * t12)
                         + t11 * (0.036155 * t11 - 0.004761 * t8 - 0.012805 * t12)
@@ -4705,7 +4692,7 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_POSES: OpCount = OpCount {
-    mul: 146,
+    mul: 137,
     add: 103,
     div: 0,
     sqrt: 0,
@@ -4740,12 +4727,12 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let c_q6 = libm::Libm::<Real>::cos(q[6]);
     let t15 = s_q1 * s_q2;
     let t16 = s_q1 * c_q2;
-    let t17 = s_q1 * c_q2 * s_q3 + c_q1 * c_q3;
-    let t18 = c_q1 * s_q3 - s_q1 * c_q2 * c_q3;
+    let t17 = t16 * s_q3 + c_q1 * c_q3;
+    let t18 = c_q1 * s_q3 - t16 * c_q3;
     let t19 = s_q4 * t18;
-    let t20 = s_q1 * s_q2 * c_q4;
+    let t20 = t15 * c_q4;
     let t21 = t19 - t20;
-    let t22 = c_q4 * t18 + s_q1 * s_q2 * s_q4;
+    let t22 = c_q4 * t18 + t15 * s_q4;
     let t23 = s_q5 * t22;
     let t24 = c_q5 * t17;
     let t25 = c_q5 * t22 + s_q5 * t17;
@@ -4761,14 +4748,14 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let t35 = c_q0 * c_q1 * c_q2 - s_q0 * s_q2;
     let t36 = c_q0 * c_q1 * s_q2;
     let t37 = s_q0 * c_q2;
-    let t38 = s_q0 * c_q1 * c_q2 + c_q0 * s_q2;
+    let t38 = t37 * c_q1 + c_q0 * s_q2;
     let t39 = s_q0 * c_q1 * s_q2;
     let t40 = c_q0 * c_q2;
-    let t41 = c_q3 * t35 + c_q0 * s_q1 * s_q3;
-    let t42 = c_q0 * s_q1 * c_q3 - s_q3 * t35;
+    let t41 = c_q3 * t35 + t33 * s_q3;
+    let t42 = t33 * c_q3 - s_q3 * t35;
     let t43 = t36 + t37;
-    let t44 = c_q3 * t38 + s_q0 * s_q1 * s_q3;
-    let t45 = s_q0 * s_q1 * c_q3 - s_q3 * t38;
+    let t44 = c_q3 * t38 + t34 * s_q3;
+    let t45 = t34 * c_q3 - s_q3 * t38;
     let t46 = t39 - t40;
     let t47 = c_q4 * t41 - s_q4 * t43;
     let t48 = s_q4 * t41;
@@ -4903,7 +4890,7 @@ pub fn coordinate_rates_with(
 }
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
-    mul: 914,
+    mul: 862,
     add: 569,
     div: 0,
     sqrt: 0,
@@ -4939,20 +4926,20 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let s_q6 = libm::Libm::<Real>::sin(q[6]);
     let c_q6 = libm::Libm::<Real>::cos(q[6]);
     let t14 = s_q1 * s_q2;
-    let t15 = s_q1 * s_q2 * c_q3;
-    let t16 = s_q1 * s_q2 * s_q3;
+    let t15 = t14 * c_q3;
+    let t16 = t14 * s_q3;
     let t17 = s_q1 * c_q2;
-    let t18 = s_q1 * c_q2 * s_q3 + c_q1 * c_q3;
+    let t18 = t17 * s_q3 + c_q1 * c_q3;
     let t19 = 0.384 * t14 + 0.316 * t15 - 0.0825 * t16;
-    let t20 = c_q1 * s_q3 - s_q1 * c_q2 * c_q3;
+    let t20 = c_q1 * s_q3 - t17 * c_q3;
     let t21 = 0.0825 * (t18 - c_q1) + 0.384 * t20 - 0.316 * t17;
     let t22 = s_q4 * t20;
-    let t23 = s_q1 * s_q2 * c_q4;
+    let t23 = t14 * c_q4;
     let t24 = t23 - t22;
     let t25 = c_q4 * t19 - s_q4 * t21;
     let t26 = 0.0825 * (t14 - t15) - 0.316 * t16;
     let t27 = -t24;
-    let t28 = c_q4 * t20 + s_q1 * s_q2 * s_q4;
+    let t28 = c_q4 * t20 + t14 * s_q4;
     let t29 = s_q5 * t28;
     let t30 = c_q5 * t18;
     let t31 = t30 - t29;
@@ -5041,13 +5028,13 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let t110 = c_q4 * t104 - 0.088 * t108;
     let t111 = s_q6 * t110;
     let t112 = s_q3 * c_q4 * c_q5 + c_q3 * s_q5;
-    let t113 = s_q3 * s_q4 * c_q6 - s_q6 * t112;
+    let t113 = t105 * c_q6 - s_q6 * t112;
     let t114 = -t108;
     let t115 = q[7] * t114;
     let t116 = t111 + 0.1654 * t113 - t109 - 0.7071067811865476 * t115;
     let t117 = s_q4 * c_q5 * s_q6 * t104;
     let t118 = c_q6 * t110;
-    let t119 = c_q6 * t112 + s_q3 * s_q4 * s_q6;
+    let t119 = c_q6 * t112 + t105 * s_q6;
     let t120 = 0.7071067811865475 * t115 + t117 + t118 - 0.1654 * t119;
     let t121 = 0.7071067811865475 * t116 + 0.7071067811865476 * t120;
     let t122 = 0.7071067811865476 * t116 - 0.7071067811865475 * t120;
@@ -5103,8 +5090,8 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let t168 = 0.7071067811865475 * t160 - 0.088 * t162 - 0.1654 * t163;
     let t169 = 0.7071067811865475 * t167 + 0.7071067811865476 * t168;
     let t170 = 0.7071067811865476 * t167 - 0.7071067811865475 * t168;
-    let t171 = s_q5 * c_q6 * q[7];
-    let t172 = s_q5 * s_q6 * q[7];
+    let t171 = t163 * q[7];
+    let t172 = t159 * q[7];
     let t173 = 0.7071067811865476 * t171 + 0.7071067811865475 * t172;
     let t174 = -t173;
     let t175 = 0.7071067811865475 * t159 + 0.7071067811865476 * t163;
@@ -5121,7 +5108,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let t186 = c_q0 * c_q1 * s_q2;
     let t187 = s_q0 * c_q2;
     let t188 = -t186 - t187;
-    let t189 = s_q0 * c_q1 * c_q2 + c_q0 * s_q2;
+    let t189 = t187 * c_q1 + c_q0 * s_q2;
     let t190 = s_q0 * c_q1 * s_q2;
     let t191 = c_q0 * c_q2;
     let t192 = t191 - t190;
@@ -5159,8 +5146,8 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let t224 = 0.7071067811865475 * t217 + 0.7071067811865476 * t218;
     let t225 = 0.7071067811865476 * t220 - 0.7071067811865475 * t221;
     let t226 = 0.7071067811865475 * t220 + 0.7071067811865476 * t221;
-    let t227 = s_q1 * (s_q2 * s_q2);
-    let t228 = s_q1 * s_q1 * (s_q2 * s_q2);
+    let t227 = t14 * s_q2;
+    let t228 = t227 * s_q1;
     let t229 = 0.316 * t15 - 0.0825 * t16;
     let t230 = -(0.0825 * t15) - 0.316 * t16;
     let t231 = -(0.0825 * c_q1) - 0.316 * t17;
@@ -5255,7 +5242,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
         ],
         [
             [
-                0.316 * (s_q1 * s_q2 * t185 + s_q1 * c_q2 * t188),
+                0.316 * (t14 * t185 + t17 * t188),
                 0.316 * (c_q2 * t185 - s_q2 * t188),
                 0.0,
                 0.0,
@@ -5265,7 +5252,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 0.0,
             ],
             [
-                0.316 * (s_q1 * s_q2 * t189 + s_q1 * c_q2 * t192),
+                0.316 * (t14 * t189 + t17 * t192),
                 0.316 * (c_q2 * t189 - s_q2 * t192),
                 0.0,
                 0.0,
@@ -5274,18 +5261,9 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 0.0,
                 0.0,
             ],
+            [0.0, -(0.316 * (t17 * c_q2 + t227)), 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
             [
-                0.0,
-                -(0.316 * (s_q1 * (c_q2 * c_q2) + t227)),
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-            ],
-            [
-                s_q1 * s_q2 * t188 + c_q0 * s_q1 * c_q1 - s_q1 * c_q2 * t185,
+                t14 * t188 + c_q0 * s_q1 * c_q1 - t17 * t185,
                 s_q2 * t185 + c_q2 * t188,
                 c_q0 * s_q1,
                 0.0,
@@ -5295,7 +5273,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 0.0,
             ],
             [
-                s_q1 * s_q2 * t192 + s_q0 * s_q1 * c_q1 - s_q1 * c_q2 * t189,
+                t14 * t192 + s_q0 * s_q1 * c_q1 - t17 * t189,
                 s_q2 * t189 + c_q2 * t192,
                 s_q0 * s_q1,
                 0.0,
@@ -5305,7 +5283,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 0.0,
             ],
             [
-                c_q1 * c_q1 + t228 + s_q1 * s_q1 * (c_q2 * c_q2),
+                c_q1 * c_q1 + t228 + t17 * (s_q1 * c_q2),
                 0.0,
                 c_q1,
                 0.0,
@@ -5337,7 +5315,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 0.0,
             ],
             [
-                t20 * t229 + t18 * t230 - s_q1 * s_q2 * t231,
+                t20 * t229 + t18 * t230 - t14 * t231,
                 t20 * t232 + t18 * t233 - 0.316 * t227,
                 0.0825 * t14,
                 0.0,
@@ -5347,7 +5325,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 0.0,
             ],
             [
-                t20 * t193 + t234 - s_q1 * s_q2 * t195,
+                t20 * t193 + t234 - t14 * t195,
                 s_q2 * c_q3 * t193 - t235 - c_q2 * t195,
                 s_q3 * t193 + t236,
                 t195,
@@ -5357,7 +5335,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 0.0,
             ],
             [
-                t20 * t196 + t237 - s_q1 * s_q2 * t198,
+                t20 * t196 + t237 - t14 * t198,
                 s_q2 * c_q3 * t196 - t238 - c_q2 * t198,
                 s_q3 * t196 + t239,
                 t198,
@@ -5368,7 +5346,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             ],
             [
                 t228 + t20 * t20 + t240,
-                s_q1 * s_q2 * c_q2 + s_q2 * c_q3 * t20 - t241,
+                t17 * s_q2 + s_q2 * c_q3 * t20 - t241,
                 s_q3 * t20 + t242,
                 -t14,
                 0.0,
@@ -5411,7 +5389,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             [
                 t234 + t28 * t199 + t24 * t202,
                 t71 * t199 + t67 * t202 - t235,
-                t236 + s_q3 * c_q4 * t199 - s_q3 * s_q4 * t202,
+                t236 + s_q3 * c_q4 * t199 - t105 * t202,
                 -(s_q4 * t199) - c_q4 * t202,
                 t194,
                 0.0,
@@ -5421,7 +5399,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             [
                 t237 + t28 * t203 + t24 * t206,
                 t71 * t203 + t67 * t206 - t238,
-                t239 + s_q3 * c_q4 * t203 - s_q3 * s_q4 * t206,
+                t239 + s_q3 * c_q4 * t203 - t105 * t206,
                 -(s_q4 * t203) - c_q4 * t206,
                 t197,
                 0.0,
@@ -5431,7 +5409,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             [
                 t240 + t28 * t28 + t24 * t24,
                 t28 * t71 + t24 * t67 - t241,
-                t242 + s_q3 * c_q4 * t28 - s_q3 * s_q4 * t24,
+                t242 + s_q3 * c_q4 * t28 - t105 * t24,
                 -(s_q4 * t28) - c_q4 * t24,
                 t18,
                 0.0,
@@ -5443,8 +5421,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             [
                 t32 * t207 + t210 * t245 + t211 * t246,
                 t75 * t207 + t210 * t247 + t211 * t248,
-                s_q4 * s_q5 * t104 * t210 + c_q4 * t104 * t211
-                    - s_q4 * c_q5 * t104 * t207,
+                t127 * t210 + c_q4 * t104 * t211 - s_q4 * c_q5 * t104 * t207,
                 t134 * t207 + t210 * t249 - 0.384 * (s_q4 * t211),
                 0.0,
                 0.0,
@@ -5454,8 +5431,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             [
                 t32 * t212 + t215 * t245 + t216 * t246,
                 t75 * t212 + t215 * t247 + t216 * t248,
-                s_q4 * s_q5 * t104 * t215 + c_q4 * t104 * t216
-                    - s_q4 * c_q5 * t104 * t212,
+                t127 * t215 + c_q4 * t104 * t216 - s_q4 * c_q5 * t104 * t212,
                 t134 * t212 + t215 * t249 - 0.384 * (s_q4 * t216),
                 0.0,
                 0.0,
@@ -5465,7 +5441,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             [
                 t32 * t38 + t31 * t245 + t27 * t246,
                 t38 * t75 + t31 * t247 + t27 * t248,
-                s_q4 * s_q5 * t31 * t104 + c_q4 * t27 * t104 - s_q4 * c_q5 * t38 * t104,
+                t127 * t31 + c_q4 * t27 * t104 - s_q4 * c_q5 * t38 * t104,
                 t38 * t134 + t31 * t249 - 0.384 * (s_q4 * t27),
                 0.0,
                 0.0,
@@ -5475,7 +5451,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             [
                 t38 * t207 + t31 * t210 + t27 * t211,
                 t81 * t207 + t74 * t210 + t70 * t211,
-                t112 * t207 + t108 * t210 + s_q3 * s_q4 * t211,
+                t112 * t207 + t108 * t210 + t105 * t211,
                 s_q4 * s_q5 * t210 + c_q4 * t211 - s_q4 * c_q5 * t207,
                 s_q5 * t207 + c_q5 * t210,
                 t211,
@@ -5485,7 +5461,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             [
                 t38 * t212 + t31 * t215 + t27 * t216,
                 t81 * t212 + t74 * t215 + t70 * t216,
-                t112 * t212 + t108 * t215 + s_q3 * s_q4 * t216,
+                t112 * t212 + t108 * t215 + t105 * t216,
                 s_q4 * s_q5 * t215 + c_q4 * t216 - s_q4 * c_q5 * t212,
                 s_q5 * t212 + c_q5 * t215,
                 t216,
@@ -5495,7 +5471,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             [
                 t31 * t31 + t27 * t27 + t38 * t38,
                 t31 * t74 + t27 * t70 + t38 * t81,
-                t31 * t108 + s_q3 * s_q4 * t27 + t38 * t112,
+                t31 * t108 + t105 * t27 + t38 * t112,
                 s_q4 * s_q5 * t31 + c_q4 * t27 - s_q4 * c_q5 * t38,
                 c_q5 * t31 + s_q5 * t38,
                 t27,
@@ -5509,7 +5485,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 t217 * t253 + t218 * t254 + t219 * t255,
                 t217 * t256 + t218 * t257 + t219 * t258,
                 t217 * t259 + t218 * t260 + t219 * t261,
-                -(0.088 * (c_q5 * s_q6 * t217 + c_q5 * c_q6 * t218)),
+                -(0.088 * (t158 * t217 + t162 * t218)),
                 -(0.088 * t219),
                 0.0,
                 0.0,
@@ -5519,7 +5495,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 t220 * t253 + t221 * t254 + t222 * t255,
                 t220 * t256 + t221 * t257 + t222 * t258,
                 t220 * t259 + t221 * t260 + t222 * t261,
-                -(0.088 * (c_q5 * s_q6 * t220 + c_q5 * c_q6 * t221)),
+                -(0.088 * (t158 * t220 + t162 * t221)),
                 -(0.088 * t222),
                 0.0,
                 0.0,
@@ -5529,7 +5505,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 t45 * t253 + t39 * t254 + t40 * t255,
                 t45 * t256 + t39 * t257 + t40 * t258,
                 t45 * t259 + t39 * t260 + t40 * t261,
-                -(0.088 * (c_q5 * s_q6 * t45 + c_q5 * c_q6 * t39)),
+                -(0.088 * (t158 * t45 + t162 * t39)),
                 -(0.088 * t40),
                 0.0,
                 0.0,
@@ -5539,7 +5515,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 t88 * t217 + t82 * t218 + t263,
                 t119 * t217 + t113 * t218 + t264,
                 t143 * t217 + t138 * t218 - t265,
-                s_q5 * c_q6 * t217 - s_q5 * s_q6 * t218 - t266,
+                t163 * t217 - t159 * t218 - t266,
                 s_q6 * t217 + c_q6 * t218,
                 t219,
                 0.0,
@@ -5549,7 +5525,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 t88 * t220 + t82 * t221 + t268,
                 t119 * t220 + t113 * t221 + t269,
                 t143 * t220 + t138 * t221 - t270,
-                s_q5 * c_q6 * t220 - s_q5 * s_q6 * t221 - t271,
+                t163 * t220 - t159 * t221 - t271,
                 s_q6 * t220 + c_q6 * t221,
                 t222,
                 0.0,
@@ -5559,7 +5535,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 t45 * t88 + t39 * t82 + t273,
                 t45 * t119 + t39 * t113 + t274,
                 t45 * t143 + t39 * t138 - t275,
-                s_q5 * c_q6 * t45 - s_q5 * s_q6 * t39 - t276,
+                t163 * t45 - t159 * t39 - t276,
                 s_q6 * t45 + c_q6 * t39,
                 t40,
                 0.0,

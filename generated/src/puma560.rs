@@ -19,16 +19,16 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 48 | 29 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 275 | 199 | 0 | 0 | 5 | 5 |
-//! | `mass_matrix` | 244 | 149 | 0 | 0 | 5 | 5 |
-//! | `bias` | 266 | 175 | 0 | 0 | 5 | 5 |
+//! | `inverse_dynamics` | 254 | 199 | 0 | 0 | 5 | 5 |
+//! | `mass_matrix` | 239 | 149 | 0 | 0 | 5 | 5 |
+//! | `bias` | 234 | 175 | 0 | 0 | 5 | 5 |
 //! | `gravity` | 56 | 27 | 0 | 0 | 4 | 4 |
-//! | `forward_dynamics` | 610 | 389 | 5 | 0 | 5 | 5 |
-//! | `coriolis_matrix` | 822 | 513 | 0 | 0 | 6 | 6 |
-//! | `energy` | 138 | 89 | 0 | 0 | 5 | 5 |
-//! | `body_poses` | 71 | 41 | 0 | 0 | 6 | 6 |
+//! | `forward_dynamics` | 576 | 389 | 5 | 0 | 5 | 5 |
+//! | `coriolis_matrix` | 788 | 513 | 0 | 0 | 6 | 6 |
+//! | `energy` | 127 | 89 | 0 | 0 | 5 | 5 |
+//! | `body_poses` | 67 | 41 | 0 | 0 | 6 | 6 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `body_jacobians` | 309 | 172 | 0 | 0 | 6 | 6 |
+//! | `body_jacobians` | 294 | 163 | 0 | 0 | 7 | 7 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 /// The floating-point type of every input, output and parameter:
@@ -304,7 +304,7 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 275,
+    mul: 254,
     add: 199,
     div: 0,
     sqrt: 0,
@@ -339,25 +339,24 @@ pub fn inverse_dynamics_with(
     let t3 = qd[0] * c_q1;
     let t4 = p.g * s_q1;
     let t5 = p.g * c_q1;
-    let t6 = qd[0] * c_q1 * qd[1];
-    let t7 = qd[0] * s_q1 * qd[1];
+    let t6 = t3 * qd[1];
+    let t7 = t2 * qd[1];
     let t8 = qdd[0] * s_q1 + t6;
     let t9 = qdd[0] * c_q1 - t7;
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t12 = qd[0] * s_q1 * c_q2 + qd[0] * c_q1 * s_q2;
-    let t13 = qd[0] * s_q1 * s_q2;
-    let t14 = qd[0] * c_q1 * c_q2;
+    let t12 = t2 * c_q2 + t3 * s_q2;
+    let t13 = t2 * s_q2;
+    let t14 = t3 * c_q2;
     let t15 = t14 - t13;
     let t16 = t8 * s_q2;
     let t17 = t9 * c_q2;
     let t18 = p.a2 * t9;
-    let t19 = p.a2 * qd[1] - p.d3 * qd[0] * s_q1;
-    let t20 = qd[0] * s_q1 * t19;
-    let t21 = p.d3 * (qd[0] * qd[0]) * (c_q1 * c_q1);
-    let t22 = t4 + p.d3 * t9 - p.a2 * (qd[0] * qd[0]) * (c_q1 * c_q1) - qd[1] * t19;
-    let t23 = t5 + p.a2 * qdd[1] + p.d3 * qd[0] * c_q1 * qd[1]
-        + p.a2 * (qd[0] * qd[0]) * s_q1 * c_q1 - p.d3 * t8;
+    let t19 = p.a2 * qd[1] - t2 * p.d3;
+    let t20 = t2 * t19;
+    let t21 = t3 * t3 * p.d3;
+    let t22 = t4 + p.d3 * t9 - t3 * t3 * p.a2 - qd[1] * t19;
+    let t23 = t5 + p.a2 * qdd[1] + t6 * p.d3 + t3 * t2 * p.a2 - p.d3 * t8;
     let t24 = c_q2 * t22;
     let t25 = s_q2 * t23;
     let t26 = s_q2 * t22;
@@ -420,11 +419,9 @@ pub fn inverse_dynamics_with(
     let t82 = 0.2275 * t3 - 0.006 * qd[1];
     let t83 = 0.068 * qd[1] - 0.2275 * t2;
     let t84 = 0.006 * t2 - 0.068 * t3;
-    let t85 = p.m2
-        * (t4 + qd[0] * c_q1 * t84 + 0.2275 * t9 - 0.006 * qdd[1] - qd[1] * t83);
-    let t86 = p.m2
-        * (0.068 * qdd[1] + t5 + qd[1] * t82 - qd[0] * s_q1 * t84 - 0.2275 * t8);
-    let t87 = p.m2 * (0.006 * t8 + qd[0] * s_q1 * t83 - 0.068 * t9 - qd[0] * c_q1 * t82);
+    let t85 = p.m2 * (t4 + t3 * t84 + 0.2275 * t9 - 0.006 * qdd[1] - qd[1] * t83);
+    let t86 = p.m2 * (0.068 * qdd[1] + t5 + qd[1] * t82 - t2 * t84 - 0.2275 * t8);
+    let t87 = p.m2 * (0.006 * t8 + t2 * t83 - 0.068 * t9 - t3 * t82);
     let t88 = 0.0141 * t15 - 0.07 * t28;
     let t89 = t12 * t15;
     let t90 = t12 * t28;
@@ -482,9 +479,8 @@ pub fn inverse_dynamics_with(
                 * (0.514 * t9 + 0.2275 * t85 + s_q2 * t131 + c_q2 * t132
                     + p.d3 * (c_q2 * t129 - s_q2 * t130) - 0.419 * t7 - 0.068 * t87
                     - p.a2 * (t124 + t94)),
-        0.539 * qdd[1] + 0.086 * t30 + 0.068 * t86
-            + 0.394 * (qd[0] * qd[0] * s_q1 * c_q1) + t127 + p.a2 * t133 - 0.006 * t85
-            - 0.0535 * t89 - 0.07 * t92 - t125 - t126 - t128,
+        0.539 * qdd[1] + 0.086 * t30 + 0.068 * t86 + 0.394 * (t3 * (qd[0] * s_q1)) + t127
+            + p.a2 * t133 - 0.006 * t85 - 0.0535 * t89 - 0.07 * t92 - t125 - t126 - t128,
         0.086 * t30 + t127 - 0.0535 * t89 - 0.07 * t92 - t125 - t126 - t128,
         0.0013 * t55 + t114 + t115,
         0.0004 * t72 - t106 - t107,
@@ -493,7 +489,7 @@ pub fn inverse_dynamics_with(
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 244,
+    mul: 239,
     add: 149,
     div: 0,
     sqrt: 0,
@@ -531,10 +527,10 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t16 = t13 - p.a2 * c_q1 - t15;
     let t17 = c_q3 * c_q4 * t11 + s_q4 * t14;
     let t18 = s_q3 * t11;
-    let t19 = c_q5 * t17 - s_q3 * s_q5 * t11;
+    let t19 = c_q5 * t17 - t18 * s_q5;
     let t20 = c_q3 * t12 - s_q3 * t16;
     let t21 = -(p.d3 * c_q1 * s_q2) - p.d3 * s_q1 * c_q2;
-    let t22 = -(s_q5 * t17) - s_q3 * c_q5 * t11;
+    let t22 = -(s_q5 * t17) - t18 * c_q5;
     let t23 = c_q4 * t14 - c_q3 * s_q4 * t11;
     let t24 = c_q4 * t23;
     let t25 = p.m2 * c_q1;
@@ -550,7 +546,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t35 = -(s_q3 * t12) - c_q3 * t16;
     let t36 = p.m3 * t14;
     let t37 = 0.032 * (p.m6 * c_q5 * t22 + p.m6 * s_q5 * t19);
-    let t38 = c_q4 * t37 - 0.019 * (p.m4 * s_q3 * t11);
+    let t38 = c_q4 * t37 - 0.019 * (t18 * p.m4);
     let t39 = c_q3 * t38;
     let t40 = 0.032 * (p.m6 * s_q5 * t22 - p.m6 * c_q5 * t19)
         - 0.019 * (p.m4 * c_q3 * t11);
@@ -573,9 +569,8 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t56 = 0.0003 * t17 + t17 * d.k6;
     let t57 = 0.032 * (p.m6 * c_q4) + d.k7;
     let t58 = c_q3 * t11 * d.k5 + c_q4 * t56 - 0.00034 * (s_q4 * t23) - t35 * t57;
-    let t59 = s_q3 * t11 * d.k6;
-    let t60 = 0.032 * (p.m6 * s_q4 * t21) + t20 * t57 - 0.0004 * t18 - s_q3 * t11 * d.k5
-        - t59;
+    let t59 = t18 * d.k6;
+    let t60 = 0.032 * (p.m6 * s_q4 * t21) + t20 * t57 - 0.0004 * t18 - t18 * d.k5 - t59;
     let t61 = t11 * d.k2 + p.d4 * t55 + c_q3 * t58 - 0.0141 * (p.m3 * t21) - s_q3 * t60
         - 0.07 * (c_q1 * d.k3);
     let t62 = s_q4 * t56;
@@ -658,7 +653,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 266,
+    mul: 234,
     add: 175,
     div: 0,
     sqrt: 0,
@@ -683,17 +678,17 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t3 = qd[0] * c_q1;
     let t4 = p.g * s_q1;
     let t5 = p.g * c_q1;
-    let t6 = qd[0] * c_q1 * qd[1];
-    let t7 = qd[0] * s_q1 * qd[1];
+    let t6 = t3 * qd[1];
+    let t7 = t2 * qd[1];
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t10 = qd[0] * s_q1 * c_q2 + qd[0] * c_q1 * s_q2;
-    let t11 = qd[0] * s_q1 * s_q2;
-    let t12 = qd[0] * c_q1 * c_q2;
+    let t10 = t2 * c_q2 + t3 * s_q2;
+    let t11 = t2 * s_q2;
+    let t12 = t3 * c_q2;
     let t13 = t12 - t11;
-    let t14 = p.a2 * qd[1] - p.d3 * qd[0] * s_q1;
-    let t15 = qd[0] * s_q1 * t14;
-    let t16 = p.d3 * (qd[0] * qd[0]) * (c_q1 * c_q1);
+    let t14 = p.a2 * qd[1] - t2 * p.d3;
+    let t15 = t2 * t14;
+    let t16 = t3 * t3 * p.d3;
     let t17 = qd[1] + qd[2];
     let s_q3 = libm::Libm::<Real>::sin(q[3]);
     let c_q3 = libm::Libm::<Real>::cos(q[3]);
@@ -729,25 +724,23 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t49 = t23 * t27;
     let t50 = t38 * t40;
     let t51 = t39 * t40;
-    let t52 = p.m2 * (t5 + qd[1] * t41 - qd[0] * s_q1 * t43 - 0.2275 * t6);
-    let t53 = p.m2 * (0.006 * t6 + 0.068 * t7 + qd[0] * s_q1 * t42 - qd[0] * c_q1 * t41);
-    let t54 = qd[2] * t13 + qd[0] * c_q1 * qd[1] * c_q2 - qd[0] * s_q1 * qd[1] * s_q2;
-    let t55 = t4 - p.a2 * (qd[0] * qd[0]) * (c_q1 * c_q1) - qd[1] * t14
-        - p.d3 * qd[0] * s_q1 * qd[1];
+    let t52 = p.m2 * (t5 + qd[1] * t41 - t2 * t43 - 0.2275 * t6);
+    let t53 = p.m2 * (0.006 * t6 + 0.068 * t7 + t2 * t42 - t3 * t41);
+    let t54 = qd[2] * t13 + t12 * qd[1] - t11 * qd[1];
+    let t55 = t4 - t3 * t3 * p.a2 - qd[1] * t14 - t7 * p.d3;
     let t56 = s_q2 * t55;
-    let t57 = t5 + p.a2 * (qd[0] * qd[0]) * s_q1 * c_q1;
+    let t57 = t5 + t3 * t2 * p.a2;
     let t58 = c_q2 * t57;
     let t59 = p.m3 * (t17 * t44 + t58 - t56 - 0.07 * t47 - 0.0141 * t54);
-    let t60 = p.a2 * qd[0] * s_q1 * qd[1];
+    let t60 = t7 * p.a2;
     let t61 = p.m3 * (t15 + t60 + 0.07 * t54 - t16 - t13 * t44 - 0.0141 * t47);
     let t62 = qd[3] * t23 + c_q3 * t54;
     let t63 = c_q2 * t55;
     let t64 = s_q2 * t57;
     let t65 = t13 * t24 + t63 + t64 - p.a3 * (t17 * t17);
     let t66 = s_q3 * t65;
-    let t67 = -(qd[2] * t10) - qd[0] * c_q1 * qd[1] * s_q2 - qd[0] * s_q1 * qd[1] * c_q2;
-    let t68 = t15 + p.a3 * t10 * t17 + p.d4 * t13 * t17 + t60 + p.d4 * t54 - t16
-        - p.a3 * t67;
+    let t67 = -(qd[2] * t10) - t6 * s_q2 - t7 * c_q2;
+    let t68 = t15 + t46 * p.a3 + p.d4 * t13 * t17 + t60 + p.d4 * t54 - t16 - p.a3 * t67;
     let t69 = c_q3 * t68;
     let t70 = p.m4 * (0.019 * (t49 - t62) - t66 - t69);
     let t71 = qd[4] * t34 + c_q4 * t62 + s_q4 * t67;
@@ -797,7 +790,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t114 = c_q4 * t98;
     let t115 = t59 + t112 + t113 + t114;
     let t116 = s_q2 * t111 + c_q2 * t115;
-    let t117 = p.m2 * (t4 + qd[0] * c_q1 * t43 - qd[1] * t42 - 0.2275 * t7);
+    let t117 = p.m2 * (t4 + t3 * t43 - qd[1] * t42 - 0.2275 * t7);
     let t118 = s_q3 * t89;
     let t119 = c_q3 * t94;
     let t120 = p.a3 * (t112 + t113 + t114);
@@ -810,8 +803,8 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
                 * (0.2275 * t117 + s_q2 * t104 + c_q2 * t108
                     + p.d3 * (c_q2 * t111 - s_q2 * t115) - 0.933 * t7 - 0.068 * t53
                     - p.a2 * (t103 + t61)),
-        0.394 * (qd[0] * qd[0] * s_q1 * c_q1) + 0.068 * t52 + t120 + p.a2 * t116
-            - 0.0535 * t45 - 0.07 * t105 - 0.006 * t117 - t118 - t119 - t121,
+        0.394 * (t3 * (qd[0] * s_q1)) + 0.068 * t52 + t120 + p.a2 * t116 - 0.0535 * t45
+            - 0.07 * t105 - 0.006 * t117 - t118 - t119 - t121,
         t120 - 0.0535 * t45 - 0.07 * t105 - t118 - t119 - t121,
         0.0013 * t67 + t106 + t107,
         0.0004 * t73 - t92 - t93,
@@ -872,7 +865,7 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 610,
+    mul: 576,
     add: 389,
     div: 5,
     sqrt: 0,
@@ -906,19 +899,19 @@ pub fn forward_dynamics_with(
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t2 = qd[0] * s_q1;
     let t3 = qd[0] * c_q1;
-    let t4 = qd[0] * c_q1 * qd[1];
-    let t5 = qd[0] * s_q1 * qd[1];
+    let t4 = t3 * qd[1];
+    let t5 = t2 * qd[1];
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t8 = qd[0] * s_q1 * c_q2 + qd[0] * c_q1 * s_q2;
-    let t9 = qd[0] * s_q1 * s_q2;
-    let t10 = qd[0] * c_q1 * c_q2;
+    let t8 = t2 * c_q2 + t3 * s_q2;
+    let t9 = t2 * s_q2;
+    let t10 = t3 * c_q2;
     let t11 = t10 - t9;
-    let t12 = p.a2 * qd[1] - p.d3 * qd[0] * s_q1;
-    let t13 = -(p.a2 * (qd[0] * qd[0]) * (c_q1 * c_q1)) - qd[1] * t12;
-    let t14 = p.d3 * qd[0] * c_q1 * qd[1] + p.a2 * (qd[0] * qd[0]) * s_q1 * c_q1;
-    let t15 = qd[0] * s_q1 * t12;
-    let t16 = p.d3 * (qd[0] * qd[0]) * (c_q1 * c_q1);
+    let t12 = p.a2 * qd[1] - t2 * p.d3;
+    let t13 = -(t3 * t3 * p.a2) - qd[1] * t12;
+    let t14 = t4 * p.d3 + t3 * t2 * p.a2;
+    let t15 = t2 * t12;
+    let t16 = t3 * t3 * p.d3;
     let t17 = t15 - t16;
     let t18 = qd[1] + qd[2];
     let t19 = qd[2] * t8;
@@ -951,7 +944,7 @@ pub fn forward_dynamics_with(
     let t46 = 0.2275 * t3 - 0.006 * qd[1];
     let t47 = 0.068 * qd[1] - 0.2275 * t2;
     let t48 = 0.006 * t2 - 0.068 * t3;
-    let t49 = qd[0] * qd[0] * s_q1 * c_q1;
+    let t49 = t3 * (qd[0] * s_q1);
     let t50 = 0.0141 * t11 - 0.07 * t18;
     let t51 = t8 * t11;
     let t52 = t8 * t18;
@@ -972,9 +965,9 @@ pub fn forward_dynamics_with(
     let t67 = s_q3 * t27;
     let t68 = c_q3 * t31;
     let t69 = -t67 - t68;
-    let t70 = p.m2 * (qd[0] * c_q1 * t48 - qd[1] * t47);
-    let t71 = p.m2 * (qd[1] * t46 - qd[0] * s_q1 * t48);
-    let t72 = p.m2 * (qd[0] * s_q1 * t47 - qd[0] * c_q1 * t46);
+    let t70 = p.m2 * (t3 * t48 - qd[1] * t47);
+    let t71 = p.m2 * (qd[1] * t46 - t2 * t48);
+    let t72 = p.m2 * (t2 * t47 - t3 * t46);
     let t73 = p.m3 * (0.07 * t51 + 0.0141 * t52);
     let t74 = p.m3 * (t18 * t50 - 0.07 * t53);
     let t75 = p.m3 * (-(0.0141 * t53) - t11 * t50);
@@ -1128,15 +1121,14 @@ pub fn forward_dynamics_with(
     let t210 = s_q3 * t200;
     let t211 = p.d4 * (t209 - t210);
     let t212 = 0.0535 * t51 + 0.07 * t73 + tau[2] + t208 - t203 - t204 - t211;
-    let t213 = 0.0141 * t74 + c_q3 * t193 + p.d4 * t202 + qd[2] * t8 * t132
+    let t213 = 0.0141 * t74 + c_q3 * t193 + p.d4 * t202 + t19 * t132
         - 0.0635 * (t11 * t18) - 0.07 * t75 - s_q3 * t194 - t60 * t137 - t63 * t142
         - t17 * t164 - qd[2] * t11 * t130 - t117 * inv129 * t212;
-    let t214 = 0.01 * t52 + qd[2] * t8 * t135 - 0.0141 * t73 - tau[3] - p.a3 * t202
-        - t60 * t138 - t63 * t143 - t17 * t165 - qd[2] * t11 * t132
-        - inv129 * t131 * t212;
-    let t215 = t209 + qd[2] * t8 * t138 - t73 - t210 - t60 * t147 - t63 * t148
-        - t17 * t173 - qd[2] * t11 * t137 - inv129 * t136 * t212;
-    let t216 = t205 + qd[2] * t8 * t143 - t74 - t78 - t85 - t206 - t207 - t60 * t148
+    let t214 = 0.01 * t52 + t19 * t135 - 0.0141 * t73 - tau[3] - p.a3 * t202 - t60 * t138
+        - t63 * t143 - t17 * t165 - qd[2] * t11 * t132 - inv129 * t131 * t212;
+    let t215 = t209 + t19 * t138 - t73 - t210 - t60 * t147 - t63 * t148 - t17 * t173
+        - qd[2] * t11 * t137 - inv129 * t136 * t212;
+    let t216 = t205 + t19 * t143 - t74 - t78 - t85 - t206 - t207 - t60 * t148
         - t63 * t152 - t17 * t174 - qd[2] * t11 * t142 - inv129 * t141 * t212;
     let t217 = s_q2 * t215 + c_q2 * t216;
     let t218 = p.a2 * t217;
@@ -1145,18 +1137,16 @@ pub fn forward_dynamics_with(
     let t221 = p.a2 * t154 + d.k44;
     let t222 = tau[0]
         + s_q1
-            * (0.2275 * t71 + c_q2 * t213 + qd[0] * s_q1 * qd[1] * t178 - 0.025 * t4
-                - 0.006 * t72 - s_q2 * t214 - p.d3 * t217 - qd[0] * c_q1 * qd[1] * t158
-                - t155 * inv157 * t219)
+            * (0.2275 * t71 + c_q2 * t213 + t5 * t178 - 0.025 * t4 - 0.006 * t72
+                - s_q2 * t214 - p.d3 * t217 - t4 * t158 - t155 * inv157 * t219)
         + c_q1
             * (0.419 * t5 + 0.068 * t72 + s_q2 * t213 + c_q2 * t214
-                + p.d3 * (c_q2 * t215 - s_q2 * t216) + qd[0] * s_q1 * qd[1] * t185
-                - 0.2275 * t70
+                + p.d3 * (c_q2 * t215 - s_q2 * t216) + t5 * t185 - 0.2275 * t70
                 - p.a2
                     * (t202
-                        + (qd[2] * t8 * t165 - t75 - t60 * t173 - t63 * t174 - t17 * t184
-                            - qd[2] * t11 * t164 - inv129 * t163 * t212))
-                - qd[0] * c_q1 * qd[1] * t178 - inv157 * t177 * t219)
+                        + (t19 * t165 - t75 - t60 * t173 - t63 * t174 - t17 * t184
+                            - qd[2] * t11 * t164 - inv129 * t163 * t212)) - t4 * t178
+                - inv157 * t177 * t219)
         - p.g
             * (s_q1
                 * (s_q1 * (t161 - t162 - t172 - t155 * inv157 * t220)
@@ -1209,7 +1199,7 @@ pub fn forward_dynamics_with(
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 822,
+    mul: 788,
     add: 513,
     div: 0,
     sqrt: 0,
@@ -1254,22 +1244,21 @@ pub fn coriolis_matrix_with(
     let t18 = -(s_q3 * c_q4 * c_q5) - c_q3 * s_q5;
     let t19 = s_q3 * c_q4 * s_q5 - c_q3 * c_q5;
     let t20 = c_q1 * qd[1];
-    let t21 = p.m2 * (-(s_q1 * t16) - qd[0] * s_q1 * t17);
+    let t21 = p.m2 * (-(s_q1 * t16) - t2 * t17);
     let t22 = s_q1 * qd[1];
     let t23 = p.m2
         * (0.006 * t20 + 0.068 * t22 + s_q1 * (0.068 * qd[1] - 0.2275 * t2)
-            - c_q1 * (0.2275 * t3 - 0.006 * qd[1])
-            - 0.2275 * (qd[0] * (s_q1 * s_q1) + qd[0] * (c_q1 * c_q1)));
-    let t24 = s_q1 * (p.a2 * qd[1] - p.d3 * qd[0] * s_q1);
-    let t25 = p.d3 * qd[0] * (s_q1 * s_q1);
-    let t26 = p.d3 * qd[0] * (c_q1 * c_q1);
-    let t27 = p.a2 * s_q1 * qd[1];
-    let t28 = p.m2 * (c_q1 * t16 + qd[0] * c_q1 * t17);
+            - c_q1 * (0.2275 * t3 - 0.006 * qd[1]) - 0.2275 * (t2 * s_q1 + t3 * c_q1));
+    let t24 = s_q1 * (p.a2 * qd[1] - t2 * p.d3);
+    let t25 = t2 * (p.d3 * s_q1);
+    let t26 = t3 * (p.d3 * c_q1);
+    let t27 = t22 * p.a2;
+    let t28 = p.m2 * (c_q1 * t16 + t3 * t17);
     let t29 = p.m2 * qd[1];
     let t30 = p.m2 * (0.136 * t2 + 0.012 * t3);
     let t31 = p.a2 * qd[1] * s_q2;
     let t32 = p.m3 * (2.0 * t31 - 0.14 * t6);
-    let t33 = p.a2 * qd[0] * s_q1;
+    let t33 = t2 * p.a2;
     let t34 = -(2.0 * (p.a3 * t6 + p.a2 * qd[1] * c_q2));
     let t35 = s_q3 * t34;
     let t36 = s_q3 * qd[3];
@@ -1277,19 +1266,19 @@ pub fn coriolis_matrix_with(
     let t38 = 2.0 * (t31 - t11);
     let t39 = c_q4 * t38;
     let t40 = p.m3 * t6;
-    let t41 = p.a3 * t6 * s_q3;
-    let t42 = p.a3 * t6 * c_q3;
-    let t43 = p.d4 * t6 * c_q4;
+    let t41 = t9 * p.a3;
+    let t42 = t10 * p.a3;
+    let t43 = t11 * c_q4;
     let t44 = q[1] + q[2];
     let t45 = libm::Libm::<Real>::sin(t44);
     let t46 = qd[0] * t45;
     let t47 = libm::Libm::<Real>::cos(t44);
     let t48 = qd[0] * t47;
-    let t49 = qd[0] * c_q3 * t45;
+    let t49 = t46 * c_q3;
     let t50 = t49 - t9;
-    let t51 = qd[0] * s_q3 * t45;
+    let t51 = t46 * s_q3;
     let t52 = -t10 - t51;
-    let t53 = p.d4 * qd[0] * t45 - p.a3 * qd[0] * t47;
+    let t53 = t46 * p.d4 - t48 * p.a3;
     let t54 = qd[3] + t48;
     let t55 = c_q4 * t50;
     let t56 = s_q4 * t54;
@@ -1310,20 +1299,20 @@ pub fn coriolis_matrix_with(
     let t71 = p.d4 * t45 - p.a3 * t47;
     let t72 = t6 * t47;
     let t73 = qd[2] * t47 + qd[1] * t47;
-    let t74 = qd[0] * (t45 * t45);
-    let t75 = p.a2 * qd[0] * c_q1 * t45;
+    let t74 = t46 * t45;
+    let t75 = t46 * (p.a2 * c_q1);
     let t76 = p.m3 * (0.0141 * (t72 - t73) + 2.0 * t75 - 0.14 * t74);
     let t77 = p.m3
         * (t24 + t27 + 0.07 * t73 - t25 - t47 * (0.0141 * t48 - 0.07 * t6) - 2.0 * t26
-            - 0.0282 * t74 - 0.0141 * (qd[0] * (t47 * t47)));
+            - 0.0282 * t74 - 0.0141 * (t48 * t47));
     let t78 = t47 * t52 - s_q3 * t45 * t54;
-    let t79 = c_q3 * t73 - s_q3 * qd[3] * t45;
-    let t80 = p.a2 * qd[0] * c_q1 * t47;
-    let t81 = t47 * t53 + qd[0] * t47 * t71 - 2.0 * t80;
+    let t79 = c_q3 * t73 - t36 * t45;
+    let t80 = t48 * (p.a2 * c_q1);
+    let t81 = t47 * t53 + t48 * t71 - 2.0 * t80;
     let t82 = s_q3 * t81;
     let t83 = -(qd[2] * t45) - qd[1] * t45;
-    let t84 = t24 + t27 + p.a3 * t6 * t45 + p.d4 * t6 * t47 + p.d4 * t73 - t25
-        - p.a3 * t83 - 2.0 * t26;
+    let t84 = t24 + t27 + p.a3 * t6 * t45 + t72 * p.d4 + p.d4 * t73 - t25 - p.a3 * t83
+        - 2.0 * t26;
     let t85 = c_q3 * t84;
     let t86 = p.m4 * (0.019 * (t78 - t79) - t82 - t85);
     let t87 = qd[4] * t70 + c_q4 * t79 + s_q4 * t83;
@@ -1336,7 +1325,7 @@ pub fn coriolis_matrix_with(
     let t94 = s_q3 * t84;
     let t95 = t93 - t94;
     let t96 = t45 * t53;
-    let t97 = qd[0] * t45 * t71;
+    let t97 = t46 * t71;
     let t98 = 2.0 * t75 - t96 - t97;
     let t99 = c_q4 * t95 + s_q4 * t98;
     let t100 = t82 + t85;
@@ -1370,7 +1359,7 @@ pub fn coriolis_matrix_with(
     let t126 = 0.0635 * t72 + 0.076 * t73 + 0.07 * t77 + c_q3 * t110 + p.d4 * t125
         - 0.0141 * t76 - s_q3 * t116;
     let t127 = t6 * t45;
-    let t128 = qd[0] * t45 * t47;
+    let t128 = t48 * t45;
     let t129 = p.m3 * (0.0141 * (t83 + t127) + 0.14 * t128 - 2.0 * t80);
     let t130 = s_q4 * t107;
     let t131 = c_q4 * t109;
@@ -1389,16 +1378,16 @@ pub fn coriolis_matrix_with(
     let t144 = p.d4 * (t133 - t134);
     let t145 = p.m3 * (2.0 * t33 + 0.14 * t48);
     let t146 = c_q3 * t54;
-    let t147 = qd[0] * c_q3 * t47 - c_q3 * qd[3];
-    let t148 = p.a3 * qd[0] * t45;
-    let t149 = p.d4 * qd[0] * t47;
+    let t147 = t48 * c_q3 - c_q3 * qd[3];
+    let t148 = t46 * p.a3;
+    let t149 = t48 * p.d4;
     let t150 = 2.0 * (t33 + t148 + t149);
     let t151 = c_q3 * t150;
     let t152 = p.m4 * (-t35 - t151 - 0.019 * (t146 + t147));
     let t153 = s_q3 * s_q4 * t61 + c_q3 * t60;
-    let t154 = s_q3 * s_q4 * qd[4] + c_q4 * t147 - qd[0] * s_q4 * t45;
+    let t154 = s_q3 * s_q4 * qd[4] + c_q4 * t147 - t46 * s_q4;
     let t155 = t19 * t66 + s_q3 * s_q4 * t65;
-    let t156 = qd[0] * s_q3 * t47;
+    let t156 = t48 * s_q3;
     let t157 = t156 - t36;
     let t158 = qd[5] * t19 + c_q5 * t154 - s_q5 * t157;
     let t159 = s_q3 * t150;
@@ -1412,7 +1401,7 @@ pub fn coriolis_matrix_with(
     let t167 = 0.032 * (t165 + t166) + c_q5 * t161 - s_q5 * t162;
     let t168 = 0.00011 * t165 + 0.00015 * t166 + 0.032 * (p.m6 * t167);
     let t169 = 0.0001 * t153 + 0.0003 * t154 + c_q5 * t164 - s_q5 * t168;
-    let t170 = s_q3 * c_q4 * qd[4] - s_q4 * t147 - qd[0] * c_q4 * t45;
+    let t170 = s_q3 * c_q4 * qd[4] - s_q4 * t147 - t46 * c_q4;
     let t171 = 0.00034 * t170 - 0.0001 * (c_q3 * t57 - s_q3 * c_q4 * t61);
     let t172 = s_q4 * t171;
     let t173 = 0.0005 * t146 + 0.0018 * t147 + c_q4 * t169 - 0.019 * t152 - t172;
@@ -1450,13 +1439,13 @@ pub fn coriolis_matrix_with(
     let t203 = p.a3 * (t197 + t198 + t199);
     let t204 = p.d4 * (t193 - t194);
     let t205 = 0.00002 * t170;
-    let t206 = p.m3 * qd[0] * t47;
+    let t206 = t48 * p.m3;
     let t207 = 2.0 * (t148 + t149);
     let t208 = c_q3 * t207;
     let t209 = p.m4 * (2.0 * t41 - 0.019 * (t146 + t147) - t208);
     let t210 = s_q3 * t207;
     let t211 = -(2.0 * t42) - t210;
-    let t212 = c_q4 * t211 - 2.0 * (p.d4 * t6 * s_q4);
+    let t212 = c_q4 * t211 - 2.0 * (t11 * s_q4);
     let t213 = t208 - 2.0 * t41;
     let t214 = 0.032 * (t155 - t158) - s_q5 * t212 - c_q5 * t213;
     let t215 = 0.00015 * t158 - 0.00011 * t155 - 0.032 * (p.m6 * t214);
@@ -1621,8 +1610,8 @@ pub fn coriolis_matrix_with(
         ],
         [
             0.5
-                * (0.068 * t21 + 0.788 * (qd[0] * s_q1 * c_q1) + t143 + p.a2 * t140
-                    - 0.006 * t28 - 0.107 * t128 - 0.07 * t129 - t141 - t142 - t144),
+                * (0.068 * t21 + 0.788 * (t3 * s_q1) + t143 + p.a2 * t140 - 0.006 * t28
+                    - 0.107 * t128 - 0.07 * t129 - t141 - t142 - t144),
             0.5 * (t203 + p.a2 * t330 + 0.14 * t327 - t201 - t202 - t204),
             0.5 * (t243 + p.a2 * t240 - t241 - t242 - t244),
             0.5 * (t277 + p.a2 * t274 - t275 - t276 - t278),
@@ -1658,7 +1647,7 @@ pub fn coriolis_matrix_with(
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
-    mul: 138,
+    mul: 127,
     add: 89,
     div: 0,
     sqrt: 0,
@@ -1683,12 +1672,12 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let t3 = qd[0] * c_q1;
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t6 = qd[0] * s_q1 * c_q2 + qd[0] * c_q1 * s_q2;
-    let t7 = qd[0] * s_q1 * s_q2;
-    let t8 = qd[0] * c_q1 * c_q2;
+    let t6 = t2 * c_q2 + t3 * s_q2;
+    let t7 = t2 * s_q2;
+    let t8 = t3 * c_q2;
     let t9 = t8 - t7;
-    let t10 = p.a2 * qd[1] - p.d3 * qd[0] * s_q1;
-    let t11 = p.a2 * qd[0] * c_q1;
+    let t10 = p.a2 * qd[1] - t2 * p.d3;
+    let t11 = t3 * p.a2;
     let t12 = qd[1] + qd[2];
     let s_q3 = libm::Libm::<Real>::sin(q[3]);
     let c_q3 = libm::Libm::<Real>::cos(q[3]);
@@ -1717,9 +1706,9 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let t37 = p.a2 * s_q1;
     let t38 = p.a3 * t35;
     let t39 = p.d4 * t36;
-    let t40 = p.d3 * qd[0] * c_q1 * c_q2;
+    let t40 = t8 * p.d3;
     let t41 = s_q2 * t10;
-    let t42 = p.d3 * qd[0] * c_q1 * s_q2;
+    let t42 = t3 * (p.d3 * s_q2);
     let t43 = c_q2 * t10;
     let t44 = t40 + t41 - p.d4 * t12;
     let t45 = p.a3 * t12 + t43 - t42;
@@ -1744,8 +1733,8 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
         0.175 * (qd[0] * qd[0])
             + 0.5
                 * (p.m2 * (t32 * t32 + t33 * t33 + t34 * t34)
-                    + 0.12 * (qd[0] * qd[0] * (s_q1 * s_q1))
-                    + 0.514 * (qd[0] * qd[0] * (c_q1 * c_q1)) + 0.539 * (qd[1] * qd[1])
+                    + 0.12 * (t2 * (qd[0] * s_q1)) + 0.514 * (t3 * (qd[0] * c_q1))
+                    + 0.539 * (qd[1] * qd[1])
                     + (0.076 * (t6 * t6) + p.m3 * (t55 * t55 + t56 * t56 + t57 * t57)
                         + 0.0225 * (t9 * t9) + 0.086 * (t12 * t12))
                     + (0.0018 * (t15 * t15 + t18 * t18)
@@ -1762,7 +1751,7 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_POSES: OpCount = OpCount {
-    mul: 71,
+    mul: 67,
     add: 41,
     div: 0,
     sqrt: 0,
@@ -1807,9 +1796,9 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let t24 = t15 + p.a3 * t19 + p.d4 * t20;
     let t25 = -(c_q0 * t19);
     let t26 = -(s_q0 * t19);
-    let t27 = c_q0 * c_q3 * t20 - s_q0 * s_q3;
+    let t27 = t17 * t20 - s_q0 * s_q3;
     let t28 = c_q0 * s_q3 * t20;
-    let t29 = c_q0 * s_q3 + s_q0 * c_q3 * t20;
+    let t29 = c_q0 * s_q3 + t16 * t20;
     let t30 = s_q0 * s_q3 * t20;
     let t31 = t11 + t12 + p.a3 * c_q0 * t20 - p.d4 * c_q0 * t19;
     let t32 = t13 + p.a3 * s_q0 * t20 - t14 - p.d4 * s_q0 * t19;
@@ -1848,7 +1837,7 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
             rotation: [
                 [c_q5 * t33 - s_q5 * t35, -(s_q5 * t33) - c_q5 * t35, t34],
                 [c_q5 * t36 - s_q5 * t38, -(s_q5 * t36) - c_q5 * t38, t37],
-                [c_q5 * t21 - s_q3 * s_q5 * t19, -(s_q5 * t21) - s_q3 * c_q5 * t19, t23],
+                [c_q5 * t21 - t22 * s_q5, -(s_q5 * t21) - t22 * c_q5, t23],
             ],
             position: [t31, t32, t24],
         },
@@ -1885,12 +1874,12 @@ pub fn coordinate_rates_with(
 }
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
-    mul: 309,
-    add: 172,
+    mul: 294,
+    add: 163,
     div: 0,
     sqrt: 0,
-    sin: 6,
-    cos: 6,
+    sin: 7,
+    cos: 7,
 };
 ///For every body (order of `BODY_NAMES`), the geometric Jacobian: rows 0–2 map
 ///q̇ to the velocity of the body-frame origin, rows 3–5 to the angular velocity,
@@ -1919,94 +1908,86 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
     let s_q5 = libm::Libm::<Real>::sin(q[5]);
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
-    let t13 = s_q1 * c_q2 + c_q1 * s_q2;
-    let t14 = p.d3 * c_q1 * c_q2 - p.d3 * s_q1 * s_q2;
-    let t15 = s_q3 * t14;
-    let t16 = c_q1 * c_q2 - s_q1 * s_q2;
-    let t17 = p.a3 * t16;
-    let t18 = p.d4 * t13 - p.a2 * c_q1 - t17;
-    let t19 = c_q3 * t18;
-    let t20 = c_q3 * c_q4 * t13 + s_q4 * t16;
-    let t21 = c_q5 * t20 - s_q3 * s_q5 * t13;
-    let t22 = c_q3 * t14 - s_q3 * t18;
-    let t23 = -(p.d3 * c_q1 * s_q2) - p.d3 * s_q1 * c_q2;
-    let t24 = c_q4 * t22 + s_q4 * t23;
-    let t25 = t15 + t19;
-    let t26 = -(s_q5 * t20) - s_q3 * c_q5 * t13;
-    let t27 = c_q4 * t16 - c_q3 * s_q4 * t13;
-    let t28 = c_q4 * t23 - s_q4 * t22;
-    let t29 = c_q4 * t27;
-    let t30 = p.a2 * s_q2 - p.d4;
-    let t31 = -(s_q3 * c_q4 * c_q5) - c_q3 * s_q5;
-    let t32 = p.a3 + p.a2 * c_q2;
-    let t33 = c_q3 * c_q4 * t30 + s_q4 * t32;
-    let t34 = s_q3 * c_q4 * s_q5 - c_q3 * c_q5;
-    let t35 = c_q4 * t32 - c_q3 * s_q4 * t30;
-    let t36 = p.a3 * s_q4 - p.d4 * c_q3 * c_q4;
-    let t37 = p.d4 * c_q3 * s_q4 + p.a3 * c_q4;
-    let t38 = c_q0 * c_q1 * c_q2 - c_q0 * s_q1 * s_q2;
-    let t39 = -(c_q0 * c_q1 * s_q2) - c_q0 * s_q1 * c_q2;
-    let t40 = s_q0 * c_q1 * c_q2 - s_q0 * s_q1 * s_q2;
-    let t41 = -(s_q0 * c_q1 * s_q2) - s_q0 * s_q1 * c_q2;
-    let t42 = c_q3 * t38 - s_q0 * s_q3;
-    let t43 = s_q3 * t38;
-    let t44 = s_q0 * c_q3;
-    let t45 = -t43 - t44;
-    let t46 = c_q3 * t40 + c_q0 * s_q3;
-    let t47 = s_q3 * t40;
-    let t48 = c_q0 * c_q3;
-    let t49 = t48 - t47;
-    let t50 = c_q4 * t42 + s_q4 * t39;
-    let t51 = c_q4 * t39 - s_q4 * t42;
-    let t52 = -t45;
-    let t53 = c_q4 * t46 + s_q4 * t41;
-    let t54 = c_q4 * t41 - s_q4 * t46;
-    let t55 = -t49;
-    let t56 = c_q5 * t50 - s_q5 * t52;
-    let t57 = -(s_q5 * t50) - c_q5 * t52;
-    let t58 = c_q5 * t53 - s_q5 * t55;
-    let t59 = -(s_q5 * t53) - c_q5 * t55;
-    let t60 = t23 * t39;
-    let t61 = t23 * t41;
-    let t62 = t16 * t23;
-    let t63 = t16 * t39;
-    let t64 = t16 * t41;
-    let t65 = t16 * t16;
-    let t66 = -t25;
-    let t67 = s_q3 * s_q3 * t13 * t30;
-    let t68 = p.d4 * (s_q3 * s_q3) * t13;
-    let t69 = -(s_q3 * t42) - c_q3 * t45;
-    let t70 = -(s_q3 * t46) - c_q3 * t49;
-    let t71 = s_q3 * s_q3 * (t13 * t13);
-    let t72 = t28 * t51;
-    let t73 = t35 * t51;
-    let t74 = t37 * t51;
-    let t75 = t28 * t54;
-    let t76 = t35 * t54;
-    let t77 = t37 * t54;
-    let t78 = t27 * t28;
-    let t79 = t27 * t35;
-    let t80 = t27 * t37;
-    let t81 = t27 * t51;
-    let t82 = s_q3 * s_q4 * t51;
-    let t83 = t82 + c_q3 * t52 - s_q3 * c_q4 * t50;
-    let t84 = c_q4 * t51;
-    let t85 = t27 * t54;
-    let t86 = s_q3 * s_q4 * t54;
-    let t87 = t86 + c_q3 * t55 - s_q3 * c_q4 * t53;
-    let t88 = c_q4 * t54;
-    let t89 = t27 * t27;
-    let t90 = s_q3 * s_q4 * t27;
-    let t91 = s_q3 * c_q3 * t13 + t90 - s_q3 * c_q4 * t20;
-    let t92 = c_q5 * t24 - s_q5 * t25;
-    let t93 = -(s_q5 * t24) - c_q5 * t25;
-    let t94 = c_q5 * t33 - s_q3 * s_q5 * t30;
-    let t95 = -(s_q5 * t33) - s_q3 * c_q5 * t30;
-    let t96 = c_q5 * t36 + p.d4 * s_q3 * s_q5;
-    let t97 = p.d4 * s_q3 * c_q5 - s_q5 * t36;
-    let t98 = t82 + t31 * t56 + t34 * t57;
-    let t99 = t86 + t31 * t58 + t34 * t59;
-    let t100 = t90 + t21 * t31 + t26 * t34;
+    let t13 = p.a2 * c_q1;
+    let t14 = p.a2 * s_q2 - p.d4;
+    let t15 = -(s_q3 * c_q4 * c_q5) - c_q3 * s_q5;
+    let t16 = p.a3 + p.a2 * c_q2;
+    let t17 = c_q3 * c_q4 * t14 + s_q4 * t16;
+    let t18 = s_q3 * c_q4 * s_q5 - c_q3 * c_q5;
+    let t19 = c_q4 * t16 - c_q3 * s_q4 * t14;
+    let t20 = p.a3 * s_q4 - p.d4 * c_q3 * c_q4;
+    let t21 = p.d4 * c_q3 * s_q4 + p.a3 * c_q4;
+    let t22 = s_q0 * c_q3;
+    let t23 = c_q0 * c_q3;
+    let t24 = c_q5 * t17 - s_q3 * s_q5 * t14;
+    let t25 = -(s_q5 * t17) - s_q3 * c_q5 * t14;
+    let t26 = c_q5 * t20 + p.d4 * s_q3 * s_q5;
+    let t27 = p.d4 * s_q3 * c_q5 - s_q5 * t20;
+    let t28 = q[1] + q[2];
+    let t29 = libm::Libm::<Real>::sin(t28);
+    let t30 = libm::Libm::<Real>::cos(t28);
+    let t31 = p.d3 * s_q3 * t30;
+    let t32 = p.a3 * t30;
+    let t33 = p.d4 * t29 - t13 - t32;
+    let t34 = c_q3 * t33;
+    let t35 = c_q3 * c_q4 * t29 + s_q4 * t30;
+    let t36 = c_q5 * t35 - s_q3 * s_q5 * t29;
+    let t37 = p.d3 * c_q3 * t30 - s_q3 * t33;
+    let t38 = c_q4 * t37 - p.d3 * s_q4 * t29;
+    let t39 = -(s_q5 * t35) - s_q3 * c_q5 * t29;
+    let t40 = c_q4 * t30 - c_q3 * s_q4 * t29;
+    let t41 = c_q4 * t40;
+    let t42 = -t31 - t34;
+    let t43 = t23 * t30 - s_q0 * s_q3;
+    let t44 = c_q0 * s_q3 * t30;
+    let t45 = -t22 - t44;
+    let t46 = c_q0 * s_q3 + t22 * t30;
+    let t47 = s_q0 * s_q3 * t30;
+    let t48 = t23 - t47;
+    let t49 = c_q4 * t43 - c_q0 * s_q4 * t29;
+    let t50 = -(s_q4 * t43) - c_q0 * c_q4 * t29;
+    let t51 = -t45;
+    let t52 = c_q4 * t46 - s_q0 * s_q4 * t29;
+    let t53 = -(s_q4 * t46) - s_q0 * c_q4 * t29;
+    let t54 = -t48;
+    let t55 = c_q5 * t49 - s_q5 * t51;
+    let t56 = -(s_q5 * t49) - c_q5 * t51;
+    let t57 = c_q5 * t52 - s_q5 * t54;
+    let t58 = -(s_q5 * t52) - c_q5 * t54;
+    let t59 = -t42;
+    let t60 = -(s_q4 * t37) - p.d3 * c_q4 * t29;
+    let t61 = p.d3 * c_q0 * (t29 * t29);
+    let t62 = p.d3 * s_q0 * (t29 * t29);
+    let t63 = s_q3 * s_q3 * t14 * t29;
+    let t64 = p.d4 * (s_q3 * s_q3) * t29;
+    let t65 = -(s_q3 * t43) - c_q3 * t45;
+    let t66 = -(s_q3 * t46) - c_q3 * t48;
+    let t67 = s_q3 * s_q3 * (t29 * t29);
+    let t68 = t50 * t60;
+    let t69 = t19 * t50;
+    let t70 = t21 * t50;
+    let t71 = t53 * t60;
+    let t72 = t19 * t53;
+    let t73 = t21 * t53;
+    let t74 = t40 * t60;
+    let t75 = t19 * t40;
+    let t76 = t21 * t40;
+    let t77 = t40 * t50;
+    let t78 = s_q3 * s_q4 * t50;
+    let t79 = t78 + c_q3 * t51 - s_q3 * c_q4 * t49;
+    let t80 = c_q4 * t50;
+    let t81 = t40 * t53;
+    let t82 = s_q3 * s_q4 * t53;
+    let t83 = t82 + c_q3 * t54 - s_q3 * c_q4 * t52;
+    let t84 = c_q4 * t53;
+    let t85 = t40 * t40;
+    let t86 = s_q3 * s_q4 * t40;
+    let t87 = s_q3 * c_q3 * t29 + t86 - s_q3 * c_q4 * t35;
+    let t88 = c_q5 * t38 - s_q5 * t59;
+    let t89 = -(s_q5 * t38) - c_q5 * t59;
+    let t90 = t78 + t15 * t55 + t18 * t56;
+    let t91 = t82 + t15 * t57 + t18 * t58;
+    let t92 = t86 + t15 * t36 + t18 * t39;
     [
         [
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
@@ -2026,132 +2007,146 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
         ],
         [
             [
-                t14 * t38 + t60 - p.a2 * s_q0 * c_q1,
-                p.a2 * s_q2 * t38 + p.a2 * c_q2 * t39,
+                p.d3 * c_q0 * (t30 * t30) + t61 - t13 * s_q0,
+                -(p.a2 * c_q0 * s_q1),
                 0.0,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                p.a2 * c_q0 * c_q1 + t14 * t40 + t61,
-                p.a2 * s_q2 * t40 + p.a2 * c_q2 * t41,
+                t13 * c_q0 + p.d3 * s_q0 * (t30 * t30) + t62,
+                -(p.a2 * s_q0 * s_q1),
                 0.0,
                 0.0,
                 0.0,
                 0.0,
             ],
-            [t13 * t14 + t62, p.a2 * s_q2 * t13 + p.a2 * c_q2 * t16, 0.0, 0.0, 0.0, 0.0],
-            [t13 * t38 + t63, s_q0, s_q0, 0.0, 0.0, 0.0],
-            [t13 * t40 + t64, t2, t2, 0.0, 0.0, 0.0],
-            [t13 * t13 + t65, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, t13, 0.0, 0.0, 0.0, 0.0],
+            [0.0, s_q0, s_q0, 0.0, 0.0, 0.0],
+            [0.0, t2, t2, 0.0, 0.0, 0.0],
+            [1.0, 0.0, 0.0, 0.0, 0.0, 0.0],
         ],
         [
             [
-                t60 + t22 * t42 + t45 * t66,
-                c_q3 * t30 * t42 + t32 * t39 - s_q3 * t30 * t45,
-                p.d4 * s_q3 * t45 + p.a3 * t39 - p.d4 * c_q3 * t42,
+                t61 + t37 * t43 + t42 * t45,
+                c_q3 * t14 * t43 - s_q3 * t14 * t45 - c_q0 * t16 * t29,
+                p.d4 * s_q3 * t45 - p.d4 * c_q3 * t43 - p.a3 * c_q0 * t29,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                t61 + t22 * t46 + t49 * t66,
-                c_q3 * t30 * t46 + t32 * t41 - s_q3 * t30 * t49,
-                p.d4 * s_q3 * t49 + p.a3 * t41 - p.d4 * c_q3 * t46,
+                t62 + t37 * t46 + t42 * t48,
+                c_q3 * t14 * t46 - s_q3 * t14 * t48 - s_q0 * t16 * t29,
+                p.d4 * s_q3 * t48 - p.d4 * c_q3 * t46 - p.a3 * s_q0 * t29,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                t62 + c_q3 * t13 * t22 - s_q3 * t13 * t66,
-                c_q3 * c_q3 * t13 * t30 + t67 + t16 * t32,
-                t17 - p.d4 * (c_q3 * c_q3) * t13 - t68,
+                c_q3 * t29 * t37 - p.d3 * t29 * t30 - s_q3 * t29 * t42,
+                c_q3 * c_q3 * t14 * t29 + t63 + t16 * t30,
+                t32 - p.d4 * (c_q3 * c_q3) * t29 - t64,
                 0.0,
                 0.0,
                 0.0,
             ],
-            [t63 + c_q3 * t13 * t42 - s_q3 * t13 * t45, t69, t69, t39, 0.0, 0.0],
-            [t64 + c_q3 * t13 * t46 - s_q3 * t13 * t49, t70, t70, t41, 0.0, 0.0],
-            [t65 + c_q3 * c_q3 * (t13 * t13) + t71, 0.0, 0.0, t16, 0.0, 0.0],
+            [
+                c_q3 * t29 * t43 - c_q0 * t29 * t30 - s_q3 * t29 * t45,
+                t65,
+                t65,
+                -(c_q0 * t29),
+                0.0,
+                0.0,
+            ],
+            [
+                c_q3 * t29 * t46 - s_q0 * t29 * t30 - s_q3 * t29 * t48,
+                t66,
+                t66,
+                -(s_q0 * t29),
+                0.0,
+                0.0,
+            ],
+            [t30 * t30 + c_q3 * c_q3 * (t29 * t29) + t67, 0.0, 0.0, t30, 0.0, 0.0],
         ],
         [
             [
-                t24 * t50 + t72 + t25 * t52,
-                t33 * t50 + t73 + s_q3 * t30 * t52,
-                t36 * t50 + t74 - p.d4 * s_q3 * t52,
+                t38 * t49 + t68 + t51 * t59,
+                t17 * t49 + t69 + s_q3 * t14 * t51,
+                t20 * t49 + t70 - p.d4 * s_q3 * t51,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                t24 * t53 + t75 + t25 * t55,
-                t33 * t53 + t76 + s_q3 * t30 * t55,
-                t36 * t53 + t77 - p.d4 * s_q3 * t55,
+                t38 * t52 + t71 + t54 * t59,
+                t17 * t52 + t72 + s_q3 * t14 * t54,
+                t20 * t52 + t73 - p.d4 * s_q3 * t54,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                t20 * t24 + t78 + s_q3 * t13 * t25,
-                t67 + t20 * t33 + t79,
-                t20 * t36 + t80 - t68,
+                t35 * t38 + t74 + s_q3 * t29 * t59,
+                t63 + t17 * t35 + t75,
+                t20 * t35 + t76 - t64,
                 0.0,
                 0.0,
                 0.0,
             ],
-            [t20 * t50 + t81 + s_q3 * t13 * t52, t83, t83, s_q4 * t50 + t84, t52, 0.0],
-            [t20 * t53 + t85 + s_q3 * t13 * t55, t87, t87, s_q4 * t53 + t88, t55, 0.0],
-            [t71 + t20 * t20 + t89, t91, t91, t29 + s_q4 * t20, s_q3 * t13, 0.0],
+            [t35 * t49 + t77 + s_q3 * t29 * t51, t79, t79, s_q4 * t49 + t80, t51, 0.0],
+            [t35 * t52 + t81 + s_q3 * t29 * t54, t83, t83, s_q4 * t52 + t84, t54, 0.0],
+            [t67 + t35 * t35 + t85, t87, t87, t41 + s_q4 * t35, s_q3 * t29, 0.0],
         ],
         [
             [
-                t72 + t56 * t92 + t57 * t93,
-                t73 + t56 * t94 + t57 * t95,
-                t74 + t56 * t96 + t57 * t97,
+                t68 + t55 * t88 + t56 * t89,
+                t69 + t24 * t55 + t25 * t56,
+                t70 + t26 * t55 + t27 * t56,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                t75 + t58 * t92 + t59 * t93,
-                t76 + t58 * t94 + t59 * t95,
-                t77 + t58 * t96 + t59 * t97,
+                t71 + t57 * t88 + t58 * t89,
+                t72 + t24 * t57 + t25 * t58,
+                t73 + t26 * t57 + t27 * t58,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                t78 + t21 * t92 + t26 * t93,
-                t79 + t21 * t94 + t26 * t95,
-                t80 + t21 * t96 + t26 * t97,
+                t74 + t36 * t88 + t39 * t89,
+                t75 + t24 * t36 + t25 * t39,
+                t76 + t26 * t36 + t27 * t39,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                t81 + t21 * t56 + t26 * t57,
-                t98,
-                t98,
-                t84 + s_q4 * c_q5 * t56 - s_q4 * s_q5 * t57,
-                -(s_q5 * t56) - c_q5 * t57,
-                t51,
+                t77 + t36 * t55 + t39 * t56,
+                t90,
+                t90,
+                t80 + s_q4 * c_q5 * t55 - s_q4 * s_q5 * t56,
+                -(s_q5 * t55) - c_q5 * t56,
+                t50,
             ],
             [
-                t85 + t21 * t58 + t26 * t59,
-                t99,
-                t99,
-                t88 + s_q4 * c_q5 * t58 - s_q4 * s_q5 * t59,
-                -(s_q5 * t58) - c_q5 * t59,
-                t54,
+                t81 + t36 * t57 + t39 * t58,
+                t91,
+                t91,
+                t84 + s_q4 * c_q5 * t57 - s_q4 * s_q5 * t58,
+                -(s_q5 * t57) - c_q5 * t58,
+                t53,
             ],
             [
-                t89 + t21 * t21 + t26 * t26,
-                t100,
-                t100,
-                t29 + s_q4 * c_q5 * t21 - s_q4 * s_q5 * t26,
-                -(s_q5 * t21) - c_q5 * t26,
-                t27,
+                t85 + t36 * t36 + t39 * t39,
+                t92,
+                t92,
+                t41 + s_q4 * c_q5 * t36 - s_q4 * s_q5 * t39,
+                -(s_q5 * t36) - c_q5 * t39,
+                t40,
             ],
         ],
     ]

@@ -24,16 +24,16 @@
 //! | function | mul | add | div | sqrt | sin | cos | fma |
 //! |---|---:|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 48 | 29 | 0 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 169 | 92 | 0 | 0 | 5 | 5 | 106 |
-//! | `mass_matrix` | 154 | 58 | 0 | 0 | 5 | 5 | 90 |
-//! | `bias` | 172 | 80 | 0 | 0 | 5 | 5 | 94 |
+//! | `inverse_dynamics` | 148 | 92 | 0 | 0 | 5 | 5 | 106 |
+//! | `mass_matrix` | 149 | 58 | 0 | 0 | 5 | 5 | 90 |
+//! | `bias` | 140 | 80 | 0 | 0 | 5 | 5 | 94 |
 //! | `gravity` | 39 | 9 | 0 | 0 | 4 | 4 | 17 |
-//! | `forward_dynamics` | 412 | 181 | 5 | 0 | 5 | 5 | 198 |
-//! | `coriolis_matrix` | 569 | 254 | 0 | 0 | 6 | 6 | 253 |
-//! | `energy` | 84 | 33 | 0 | 0 | 5 | 5 | 54 |
-//! | `body_poses` | 59 | 29 | 0 | 0 | 6 | 6 | 12 |
+//! | `forward_dynamics` | 378 | 181 | 5 | 0 | 5 | 5 | 198 |
+//! | `coriolis_matrix` | 535 | 254 | 0 | 0 | 6 | 6 | 253 |
+//! | `energy` | 73 | 33 | 0 | 0 | 5 | 5 | 54 |
+//! | `body_poses` | 55 | 29 | 0 | 0 | 6 | 6 | 12 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `body_jacobians` | 201 | 64 | 0 | 0 | 6 | 6 | 108 |
+//! | `body_jacobians` | 197 | 66 | 0 | 0 | 7 | 7 | 97 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 /// The floating-point type of every input, output and parameter:
@@ -320,7 +320,7 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 169,
+    mul: 148,
     add: 92,
     div: 0,
     sqrt: 0,
@@ -356,29 +356,24 @@ pub fn inverse_dynamics_with(
     let t3 = qd[0] * c_q1;
     let t4 = p.g * s_q1;
     let t5 = p.g * c_q1;
-    let t6 = qd[0] * c_q1 * qd[1];
-    let t7 = qd[0] * s_q1 * qd[1];
+    let t6 = t3 * qd[1];
+    let t7 = t2 * qd[1];
     let t8 = fma(qdd[0], s_q1, t6);
     let t9 = qdd[0] * c_q1 - t7;
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t12 = fma(qd[0] * c_q1, s_q2, qd[0] * s_q1 * c_q2);
-    let t13 = qd[0] * s_q1 * s_q2;
-    let t14 = qd[0] * c_q1 * c_q2;
+    let t12 = fma(t3, s_q2, t2 * c_q2);
+    let t13 = t2 * s_q2;
+    let t14 = t3 * c_q2;
     let t15 = t14 - t13;
     let t16 = t8 * s_q2;
     let t17 = t9 * c_q2;
     let t18 = p.a2 * t9;
-    let t19 = p.a2 * qd[1] - p.d3 * qd[0] * s_q1;
-    let t20 = qd[0] * s_q1 * t19;
-    let t21 = p.d3 * (qd[0] * qd[0]) * (c_q1 * c_q1);
-    let t22 = fma(p.d3, t9, t4)
-        - fma(qd[1], t19, p.a2 * (qd[0] * qd[0]) * (c_q1 * c_q1));
-    let t23 = fma(
-        p.a2 * (qd[0] * qd[0]) * s_q1,
-        c_q1,
-        fma(p.d3 * qd[0] * c_q1, qd[1], fma(p.a2, qdd[1], t5)),
-    ) - p.d3 * t8;
+    let t19 = p.a2 * qd[1] - t2 * p.d3;
+    let t20 = t2 * t19;
+    let t21 = t3 * t3 * p.d3;
+    let t22 = fma(p.d3, t9, t4) - fma(qd[1], t19, t3 * t3 * p.a2);
+    let t23 = fma(t3 * t2, p.a2, fma(t6, p.d3, fma(p.a2, qdd[1], t5))) - p.d3 * t8;
     let t24 = c_q2 * t22;
     let t25 = s_q2 * t23;
     let t26 = s_q2 * t22;
@@ -442,13 +437,10 @@ pub fn inverse_dynamics_with(
     let t83 = fma(-0.2275, t2, 0.068 * qd[1]);
     let t84 = fma(-0.068, t3, 0.006 * t2);
     let t85 = p.m2
-        * (fma(-0.006, qdd[1], fma(0.2275, t9, fma(qd[0] * c_q1, t84, t4)))
-            - qd[1] * t83);
+        * (fma(-0.006, qdd[1], fma(0.2275, t9, fma(t3, t84, t4))) - qd[1] * t83);
     let t86 = p.m2
-        * (fma(-0.2275, t8, fma(qd[1], t82, fma(0.068, qdd[1], t5)))
-            - qd[0] * s_q1 * t84);
-    let t87 = p.m2
-        * (fma(-0.068, t9, fma(qd[0] * s_q1, t83, 0.006 * t8)) - qd[0] * c_q1 * t82);
+        * (fma(-0.2275, t8, fma(qd[1], t82, fma(0.068, qdd[1], t5))) - t2 * t84);
+    let t87 = p.m2 * (fma(-0.068, t9, fma(t2, t83, 0.006 * t8)) - t3 * t82);
     let t88 = fma(-0.07, t28, 0.0141 * t15);
     let t89 = t12 * t15;
     let t90 = t12 * t28;
@@ -556,7 +548,7 @@ pub fn inverse_dynamics_with(
                         t133,
                         fma(
                             0.394,
-                            qd[0] * qd[0] * s_q1 * c_q1,
+                            t3 * (qd[0] * s_q1),
                             fma(0.068, t86, fma(0.086, t30, fma(0.539, qdd[1], t127))),
                         ),
                     ),
@@ -571,7 +563,7 @@ pub fn inverse_dynamics_with(
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 154,
+    mul: 149,
     add: 58,
     div: 0,
     sqrt: 0,
@@ -610,10 +602,10 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t16 = t13 - fma(p.a2, c_q1, t15);
     let t17 = fma(s_q4, t14, c_q3 * c_q4 * t11);
     let t18 = s_q3 * t11;
-    let t19 = c_q5 * t17 - s_q3 * s_q5 * t11;
+    let t19 = c_q5 * t17 - t18 * s_q5;
     let t20 = c_q3 * t12 - s_q3 * t16;
     let t21 = -fma(p.d3 * s_q1, c_q2, p.d3 * c_q1 * s_q2);
-    let t22 = -fma(s_q3 * c_q5, t11, s_q5 * t17);
+    let t22 = -fma(t18, c_q5, s_q5 * t17);
     let t23 = c_q4 * t14 - c_q3 * s_q4 * t11;
     let t24 = c_q4 * t23;
     let t25 = p.m2 * c_q1;
@@ -629,7 +621,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t35 = -fma(c_q3, t16, s_q3 * t12);
     let t36 = p.m3 * t14;
     let t37 = 0.032 * fma(p.m6 * s_q5, t19, p.m6 * c_q5 * t22);
-    let t38 = fma(-0.019, p.m4 * s_q3 * t11, c_q4 * t37);
+    let t38 = fma(-0.019, t18 * p.m4, c_q4 * t37);
     let t39 = c_q3 * t38;
     let t40 = fma(
         -0.019,
@@ -655,9 +647,9 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t56 = fma(t17, d.k6, 0.0003 * t17);
     let t57 = fma(0.032, p.m6 * c_q4, d.k7);
     let t58 = fma(-0.00034, s_q4 * t23, fma(c_q4, t56, c_q3 * t11 * d.k5)) - t35 * t57;
-    let t59 = s_q3 * t11 * d.k6;
+    let t59 = t18 * d.k6;
     let t60 = fma(-0.0004, t18, fma(t20, t57, 0.032 * (p.m6 * s_q4 * t21)))
-        - fma(s_q3 * t11, d.k5, t59);
+        - fma(t18, d.k5, t59);
     let t61 = fma(
         -0.07,
         c_q1 * d.k3,
@@ -793,7 +785,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 172,
+    mul: 140,
     add: 80,
     div: 0,
     sqrt: 0,
@@ -819,17 +811,17 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t3 = qd[0] * c_q1;
     let t4 = p.g * s_q1;
     let t5 = p.g * c_q1;
-    let t6 = qd[0] * c_q1 * qd[1];
-    let t7 = qd[0] * s_q1 * qd[1];
+    let t6 = t3 * qd[1];
+    let t7 = t2 * qd[1];
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t10 = fma(qd[0] * c_q1, s_q2, qd[0] * s_q1 * c_q2);
-    let t11 = qd[0] * s_q1 * s_q2;
-    let t12 = qd[0] * c_q1 * c_q2;
+    let t10 = fma(t3, s_q2, t2 * c_q2);
+    let t11 = t2 * s_q2;
+    let t12 = t3 * c_q2;
     let t13 = t12 - t11;
-    let t14 = p.a2 * qd[1] - p.d3 * qd[0] * s_q1;
-    let t15 = qd[0] * s_q1 * t14;
-    let t16 = p.d3 * (qd[0] * qd[0]) * (c_q1 * c_q1);
+    let t14 = p.a2 * qd[1] - t2 * p.d3;
+    let t15 = t2 * t14;
+    let t16 = t3 * t3 * p.d3;
     let t17 = qd[1] + qd[2];
     let s_q3 = libm::Libm::<Real>::sin(q[3]);
     let c_q3 = libm::Libm::<Real>::cos(q[3]);
@@ -865,33 +857,23 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t49 = t23 * t27;
     let t50 = t38 * t40;
     let t51 = t39 * t40;
-    let t52 = p.m2 * (fma(-0.2275, t6, fma(qd[1], t41, t5)) - qd[0] * s_q1 * t43);
-    let t53 = p.m2
-        * (fma(qd[0] * s_q1, t42, fma(0.068, t7, 0.006 * t6)) - qd[0] * c_q1 * t41);
-    let t54 = fma(qd[0] * c_q1 * qd[1], c_q2, qd[2] * t13) - qd[0] * s_q1 * qd[1] * s_q2;
-    let t55 = t4
-        - fma(
-            p.d3 * qd[0] * s_q1,
-            qd[1],
-            fma(qd[1], t14, p.a2 * (qd[0] * qd[0]) * (c_q1 * c_q1)),
-        );
+    let t52 = p.m2 * (fma(-0.2275, t6, fma(qd[1], t41, t5)) - t2 * t43);
+    let t53 = p.m2 * (fma(t2, t42, fma(0.068, t7, 0.006 * t6)) - t3 * t41);
+    let t54 = fma(t12, qd[1], qd[2] * t13) - t11 * qd[1];
+    let t55 = t4 - fma(t7, p.d3, fma(qd[1], t14, t3 * t3 * p.a2));
     let t56 = s_q2 * t55;
-    let t57 = fma(p.a2 * (qd[0] * qd[0]) * s_q1, c_q1, t5);
+    let t57 = fma(t3 * t2, p.a2, t5);
     let t58 = c_q2 * t57;
     let t59 = p.m3 * (fma(-0.0141, t54, fma(-0.07, t47, fma(t17, t44, t58))) - t56);
-    let t60 = p.a2 * qd[0] * s_q1 * qd[1];
+    let t60 = t7 * p.a2;
     let t61 = p.m3 * (fma(-0.0141, t47, fma(0.07, t54, t15 + t60)) - fma(t13, t44, t16));
     let t62 = fma(c_q3, t54, qd[3] * t23);
     let t63 = c_q2 * t55;
     let t64 = s_q2 * t57;
     let t65 = fma(t13, t24, t63 + t64) - p.a3 * (t17 * t17);
     let t66 = s_q3 * t65;
-    let t67 = -fma(
-        qd[0] * s_q1 * qd[1],
-        c_q2,
-        fma(qd[0] * c_q1 * qd[1], s_q2, qd[2] * t10),
-    );
-    let t68 = fma(p.d4, t54, fma(p.d4 * t13, t17, fma(p.a3 * t10, t17, t15 + t60)))
+    let t67 = -fma(t7, c_q2, fma(t6, s_q2, qd[2] * t10));
+    let t68 = fma(p.d4, t54, fma(p.d4 * t13, t17, fma(t46, p.a3, t15 + t60)))
         - fma(p.a3, t67, t16);
     let t69 = c_q3 * t68;
     let t70 = p.m4 * (0.019 * (t49 - t62) - (t66 + t69));
@@ -959,7 +941,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t114 = c_q4 * t98;
     let t115 = t59 + t112 + t113 + t114;
     let t116 = fma(c_q2, t115, s_q2 * t111);
-    let t117 = p.m2 * (fma(-0.2275, t7, fma(qd[0] * c_q1, t43, t4)) - qd[1] * t42);
+    let t117 = p.m2 * (fma(-0.2275, t7, fma(t3, t43, t4)) - qd[1] * t42);
     let t118 = s_q3 * t89;
     let t119 = c_q3 * t94;
     let t120 = p.a3 * (t112 + t113 + t114);
@@ -996,7 +978,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
                     fma(
                         p.a2,
                         t116,
-                        fma(0.068, t52, fma(0.394, qd[0] * qd[0] * s_q1 * c_q1, t120)),
+                        fma(0.068, t52, fma(0.394, t3 * (qd[0] * s_q1), t120)),
                     ),
                 ),
             ),
@@ -1066,7 +1048,7 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 412,
+    mul: 378,
     add: 181,
     div: 5,
     sqrt: 0,
@@ -1101,19 +1083,19 @@ pub fn forward_dynamics_with(
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t2 = qd[0] * s_q1;
     let t3 = qd[0] * c_q1;
-    let t4 = qd[0] * c_q1 * qd[1];
-    let t5 = qd[0] * s_q1 * qd[1];
+    let t4 = t3 * qd[1];
+    let t5 = t2 * qd[1];
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t8 = fma(qd[0] * c_q1, s_q2, qd[0] * s_q1 * c_q2);
-    let t9 = qd[0] * s_q1 * s_q2;
-    let t10 = qd[0] * c_q1 * c_q2;
+    let t8 = fma(t3, s_q2, t2 * c_q2);
+    let t9 = t2 * s_q2;
+    let t10 = t3 * c_q2;
     let t11 = t10 - t9;
-    let t12 = p.a2 * qd[1] - p.d3 * qd[0] * s_q1;
-    let t13 = -fma(qd[1], t12, p.a2 * (qd[0] * qd[0]) * (c_q1 * c_q1));
-    let t14 = fma(p.a2 * (qd[0] * qd[0]) * s_q1, c_q1, p.d3 * qd[0] * c_q1 * qd[1]);
-    let t15 = qd[0] * s_q1 * t12;
-    let t16 = p.d3 * (qd[0] * qd[0]) * (c_q1 * c_q1);
+    let t12 = p.a2 * qd[1] - t2 * p.d3;
+    let t13 = -fma(qd[1], t12, t3 * t3 * p.a2);
+    let t14 = fma(t3 * t2, p.a2, t4 * p.d3);
+    let t15 = t2 * t12;
+    let t16 = t3 * t3 * p.d3;
     let t17 = t15 - t16;
     let t18 = qd[1] + qd[2];
     let t19 = qd[2] * t8;
@@ -1146,7 +1128,7 @@ pub fn forward_dynamics_with(
     let t46 = fma(-0.006, qd[1], 0.2275 * t3);
     let t47 = fma(-0.2275, t2, 0.068 * qd[1]);
     let t48 = fma(-0.068, t3, 0.006 * t2);
-    let t49 = qd[0] * qd[0] * s_q1 * c_q1;
+    let t49 = t3 * (qd[0] * s_q1);
     let t50 = fma(-0.07, t18, 0.0141 * t11);
     let t51 = t8 * t11;
     let t52 = t8 * t18;
@@ -1167,9 +1149,9 @@ pub fn forward_dynamics_with(
     let t67 = s_q3 * t27;
     let t68 = c_q3 * t31;
     let t69 = -(t67 + t68);
-    let t70 = p.m2 * (qd[0] * c_q1 * t48 - qd[1] * t47);
-    let t71 = p.m2 * (qd[1] * t46 - qd[0] * s_q1 * t48);
-    let t72 = p.m2 * (qd[0] * s_q1 * t47 - qd[0] * c_q1 * t46);
+    let t70 = p.m2 * (t3 * t48 - qd[1] * t47);
+    let t71 = p.m2 * (qd[1] * t46 - t2 * t48);
+    let t72 = p.m2 * (t2 * t47 - t3 * t46);
     let t73 = p.m3 * fma(0.0141, t52, 0.07 * t51);
     let t74 = p.m3 * fma(-0.07, t53, t18 * t50);
     let t75 = p.m3 * (-0.0141 * t53 - t11 * t50);
@@ -1352,7 +1334,7 @@ pub fn forward_dynamics_with(
         fma(
             -0.0635,
             t11 * t18,
-            fma(qd[2] * t8, t132, fma(p.d4, t202, fma(c_q3, t193, 0.0141 * t74))),
+            fma(t19, t132, fma(p.d4, t202, fma(c_q3, t193, 0.0141 * t74))),
         ),
     )
         - fma(
@@ -1364,7 +1346,7 @@ pub fn forward_dynamics_with(
                 fma(t17, t164, fma(t63, t142, fma(t60, t137, s_q3 * t194))),
             ),
         );
-    let t214 = fma(-0.0141, t73, fma(qd[2] * t8, t135, 0.01 * t52))
+    let t214 = fma(-0.0141, t73, fma(t19, t135, 0.01 * t52))
         - fma(
             inv129 * t131,
             t212,
@@ -1374,7 +1356,7 @@ pub fn forward_dynamics_with(
                 fma(t17, t165, fma(t63, t143, fma(t60, t138, fma(p.a3, t202, tau[3])))),
             ),
         );
-    let t215 = fma(qd[2] * t8, t138, t209)
+    let t215 = fma(t19, t138, t209)
         - fma(
             inv129 * t136,
             t212,
@@ -1384,7 +1366,7 @@ pub fn forward_dynamics_with(
                 fma(t17, t173, fma(t63, t148, fma(t60, t147, t73 + t210))),
             ),
         );
-    let t216 = fma(qd[2] * t8, t143, t205)
+    let t216 = fma(t19, t143, t205)
         - fma(
             inv129 * t141,
             t212,
@@ -1410,7 +1392,7 @@ pub fn forward_dynamics_with(
             -0.2275,
             t70,
             fma(
-                qd[0] * s_q1 * qd[1],
+                t5,
                 t185,
                 fma(
                     p.d3,
@@ -1423,10 +1405,10 @@ pub fn forward_dynamics_with(
                 inv157 * t177,
                 t219,
                 fma(
-                    qd[0] * c_q1 * qd[1],
+                    t4,
                     t178,
                     p.a2
-                        * (fma(qd[2] * t8, t165, t202)
+                        * (fma(t19, t165, t202)
                             - fma(
                                 inv129 * t163,
                                 t212,
@@ -1443,17 +1425,8 @@ pub fn forward_dynamics_with(
             fma(
                 -0.006,
                 t72,
-                fma(
-                    -0.025,
-                    t4,
-                    fma(qd[0] * s_q1 * qd[1], t178, fma(c_q2, t213, 0.2275 * t71)),
-                ),
-            )
-                - fma(
-                    t155 * inv157,
-                    t219,
-                    fma(qd[0] * c_q1 * qd[1], t158, fma(p.d3, t217, s_q2 * t214)),
-                ),
+                fma(-0.025, t4, fma(t5, t178, fma(c_q2, t213, 0.2275 * t71))),
+            ) - fma(t155 * inv157, t219, fma(t4, t158, fma(p.d3, t217, s_q2 * t214))),
             tau[0],
         ),
     )
@@ -1539,7 +1512,7 @@ pub fn forward_dynamics_with(
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 569,
+    mul: 535,
     add: 254,
     div: 0,
     sqrt: 0,
@@ -1585,24 +1558,24 @@ pub fn coriolis_matrix_with(
     let t18 = -fma(c_q3, s_q5, s_q3 * c_q4 * c_q5);
     let t19 = s_q3 * c_q4 * s_q5 - c_q3 * c_q5;
     let t20 = c_q1 * qd[1];
-    let t21 = p.m2 * -fma(qd[0] * s_q1, t17, s_q1 * t16);
+    let t21 = p.m2 * -fma(t2, t17, s_q1 * t16);
     let t22 = s_q1 * qd[1];
     let t23 = p.m2
         * (fma(
             -0.2275,
-            fma(qd[0], c_q1 * c_q1, qd[0] * (s_q1 * s_q1)),
+            fma(t3, c_q1, t2 * s_q1),
             fma(s_q1, fma(-0.2275, t2, 0.068 * qd[1]), fma(0.068, t22, 0.006 * t20)),
         ) - c_q1 * fma(-0.006, qd[1], 0.2275 * t3));
-    let t24 = s_q1 * (p.a2 * qd[1] - p.d3 * qd[0] * s_q1);
-    let t25 = p.d3 * qd[0] * (s_q1 * s_q1);
-    let t26 = p.d3 * qd[0] * (c_q1 * c_q1);
-    let t27 = p.a2 * s_q1 * qd[1];
-    let t28 = p.m2 * fma(qd[0] * c_q1, t17, c_q1 * t16);
+    let t24 = s_q1 * (p.a2 * qd[1] - t2 * p.d3);
+    let t25 = t2 * (p.d3 * s_q1);
+    let t26 = t3 * (p.d3 * c_q1);
+    let t27 = t22 * p.a2;
+    let t28 = p.m2 * fma(t3, t17, c_q1 * t16);
     let t29 = p.m2 * qd[1];
     let t30 = p.m2 * fma(0.012, t3, 0.136 * t2);
     let t31 = p.a2 * qd[1] * s_q2;
     let t32 = p.m3 * fma(-0.14, t6, 2.0 * t31);
-    let t33 = p.a2 * qd[0] * s_q1;
+    let t33 = t2 * p.a2;
     let t34 = -2.0 * fma(p.a2 * qd[1], c_q2, p.a3 * t6);
     let t35 = s_q3 * t34;
     let t36 = s_q3 * qd[3];
@@ -1610,19 +1583,19 @@ pub fn coriolis_matrix_with(
     let t38 = 2.0 * (t31 - t11);
     let t39 = c_q4 * t38;
     let t40 = p.m3 * t6;
-    let t41 = p.a3 * t6 * s_q3;
-    let t42 = p.a3 * t6 * c_q3;
-    let t43 = p.d4 * t6 * c_q4;
+    let t41 = t9 * p.a3;
+    let t42 = t10 * p.a3;
+    let t43 = t11 * c_q4;
     let t44 = q[1] + q[2];
     let t45 = libm::Libm::<Real>::sin(t44);
     let t46 = qd[0] * t45;
     let t47 = libm::Libm::<Real>::cos(t44);
     let t48 = qd[0] * t47;
-    let t49 = qd[0] * c_q3 * t45;
+    let t49 = t46 * c_q3;
     let t50 = t49 - t9;
-    let t51 = qd[0] * s_q3 * t45;
+    let t51 = t46 * s_q3;
     let t52 = -(t10 + t51);
-    let t53 = p.d4 * qd[0] * t45 - p.a3 * qd[0] * t47;
+    let t53 = t46 * p.d4 - t48 * p.a3;
     let t54 = qd[3] + t48;
     let t55 = c_q4 * t50;
     let t56 = s_q4 * t54;
@@ -1643,25 +1616,25 @@ pub fn coriolis_matrix_with(
     let t71 = p.d4 * t45 - p.a3 * t47;
     let t72 = t6 * t47;
     let t73 = fma(qd[1], t47, qd[2] * t47);
-    let t74 = qd[0] * (t45 * t45);
-    let t75 = p.a2 * qd[0] * c_q1 * t45;
+    let t74 = t46 * t45;
+    let t75 = t46 * (p.a2 * c_q1);
     let t76 = p.m3 * fma(-0.14, t74, fma(2.0, t75, 0.0141 * (t72 - t73)));
     let t77 = p.m3
         * (fma(
             -0.0141,
-            qd[0] * (t47 * t47),
+            t48 * t47,
             fma(-0.0282, t74, fma(-2.0, t26, fma(0.07, t73, t24 + t27))),
         ) - fma(t47, fma(-0.07, t6, 0.0141 * t48), t25));
     let t78 = t47 * t52 - s_q3 * t45 * t54;
-    let t79 = c_q3 * t73 - s_q3 * qd[3] * t45;
-    let t80 = p.a2 * qd[0] * c_q1 * t47;
-    let t81 = fma(-2.0, t80, fma(qd[0] * t47, t71, t47 * t53));
+    let t79 = c_q3 * t73 - t36 * t45;
+    let t80 = t48 * (p.a2 * c_q1);
+    let t81 = fma(-2.0, t80, fma(t48, t71, t47 * t53));
     let t82 = s_q3 * t81;
     let t83 = -fma(qd[1], t45, qd[2] * t45);
     let t84 = fma(
         -2.0,
         t26,
-        fma(p.d4, t73, fma(p.d4 * t6, t47, fma(p.a3 * t6, t45, t24 + t27))),
+        fma(p.d4, t73, fma(t72, p.d4, fma(p.a3 * t6, t45, t24 + t27))),
     ) - fma(p.a3, t83, t25);
     let t85 = c_q3 * t84;
     let t86 = p.m4 * (0.019 * (t78 - t79) - (t82 + t85));
@@ -1675,7 +1648,7 @@ pub fn coriolis_matrix_with(
     let t94 = s_q3 * t84;
     let t95 = t93 - t94;
     let t96 = t45 * t53;
-    let t97 = qd[0] * t45 * t71;
+    let t97 = t46 * t71;
     let t98 = 2.0 * t75 - (t96 + t97);
     let t99 = fma(s_q4, t98, c_q4 * t95);
     let t100 = t82 + t85;
@@ -1723,7 +1696,7 @@ pub fn coriolis_matrix_with(
         fma(p.d4, t125, fma(c_q3, t110, fma(0.07, t77, fma(0.076, t73, 0.0635 * t72)))),
     ) - s_q3 * t116;
     let t127 = t6 * t45;
-    let t128 = qd[0] * t45 * t47;
+    let t128 = t48 * t45;
     let t129 = p.m3 * fma(-2.0, t80, fma(0.14, t128, 0.0141 * (t83 + t127)));
     let t130 = s_q4 * t107;
     let t131 = c_q4 * t109;
@@ -1743,16 +1716,16 @@ pub fn coriolis_matrix_with(
     let t144 = p.d4 * (t133 - t134);
     let t145 = p.m3 * fma(0.14, t48, 2.0 * t33);
     let t146 = c_q3 * t54;
-    let t147 = qd[0] * c_q3 * t47 - c_q3 * qd[3];
-    let t148 = p.a3 * qd[0] * t45;
-    let t149 = p.d4 * qd[0] * t47;
+    let t147 = t48 * c_q3 - c_q3 * qd[3];
+    let t148 = t46 * p.a3;
+    let t149 = t48 * p.d4;
     let t150 = 2.0 * (t33 + t148 + t149);
     let t151 = c_q3 * t150;
     let t152 = p.m4 * (-0.019 * (t146 + t147) - (t35 + t151));
     let t153 = fma(c_q3, t60, s_q3 * s_q4 * t61);
-    let t154 = fma(c_q4, t147, s_q3 * s_q4 * qd[4]) - qd[0] * s_q4 * t45;
+    let t154 = fma(c_q4, t147, s_q3 * s_q4 * qd[4]) - t46 * s_q4;
     let t155 = fma(s_q3 * s_q4, t65, t19 * t66);
-    let t156 = qd[0] * s_q3 * t47;
+    let t156 = t48 * s_q3;
     let t157 = t156 - t36;
     let t158 = fma(c_q5, t154, qd[5] * t19) - s_q5 * t157;
     let t159 = s_q3 * t150;
@@ -1766,7 +1739,7 @@ pub fn coriolis_matrix_with(
     let t167 = fma(c_q5, t161, 0.032 * (t165 + t166)) - s_q5 * t162;
     let t168 = fma(0.032, p.m6 * t167, fma(0.00015, t166, 0.00011 * t165));
     let t169 = fma(c_q5, t164, fma(0.0003, t154, 0.0001 * t153)) - s_q5 * t168;
-    let t170 = s_q3 * c_q4 * qd[4] - fma(qd[0] * c_q4, t45, s_q4 * t147);
+    let t170 = s_q3 * c_q4 * qd[4] - fma(t46, c_q4, s_q4 * t147);
     let t171 = fma(-0.0001, c_q3 * t57 - s_q3 * c_q4 * t61, 0.00034 * t170);
     let t172 = s_q4 * t171;
     let t173 = fma(-0.019, t152, fma(c_q4, t169, fma(0.0018, t147, 0.0005 * t146)))
@@ -1811,13 +1784,13 @@ pub fn coriolis_matrix_with(
     let t203 = p.a3 * (t197 + t198 + t199);
     let t204 = p.d4 * (t193 - t194);
     let t205 = 0.00002 * t170;
-    let t206 = p.m3 * qd[0] * t47;
+    let t206 = t48 * p.m3;
     let t207 = 2.0 * (t148 + t149);
     let t208 = c_q3 * t207;
     let t209 = p.m4 * (fma(-0.019, t146 + t147, 2.0 * t41) - t208);
     let t210 = s_q3 * t207;
     let t211 = -2.0 * t42 - t210;
-    let t212 = fma(-2.0, p.d4 * t6 * s_q4, c_q4 * t211);
+    let t212 = fma(-2.0, t11 * s_q4, c_q4 * t211);
     let t213 = fma(-2.0, t41, t208);
     let t214 = 0.032 * (t155 - t158) - fma(c_q5, t213, s_q5 * t212);
     let t215 = fma(-0.032, p.m6 * t214, fma(-0.00011, t155, 0.00015 * t158));
@@ -2045,11 +2018,7 @@ pub fn coriolis_matrix_with(
                         fma(
                             -0.006,
                             t28,
-                            fma(
-                                p.a2,
-                                t140,
-                                fma(0.788, qd[0] * s_q1 * c_q1, fma(0.068, t21, t143)),
-                            ),
+                            fma(p.a2, t140, fma(0.788, t3 * s_q1, fma(0.068, t21, t143))),
                         ),
                     ),
                 ) - (t141 + t142 + t144)),
@@ -2088,7 +2057,7 @@ pub fn coriolis_matrix_with(
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
-    mul: 84,
+    mul: 73,
     add: 33,
     div: 0,
     sqrt: 0,
@@ -2114,12 +2083,12 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let t3 = qd[0] * c_q1;
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t6 = fma(qd[0] * c_q1, s_q2, qd[0] * s_q1 * c_q2);
-    let t7 = qd[0] * s_q1 * s_q2;
-    let t8 = qd[0] * c_q1 * c_q2;
+    let t6 = fma(t3, s_q2, t2 * c_q2);
+    let t7 = t2 * s_q2;
+    let t8 = t3 * c_q2;
     let t9 = t8 - t7;
-    let t10 = p.a2 * qd[1] - p.d3 * qd[0] * s_q1;
-    let t11 = p.a2 * qd[0] * c_q1;
+    let t10 = p.a2 * qd[1] - t2 * p.d3;
+    let t11 = t3 * p.a2;
     let t12 = qd[1] + qd[2];
     let s_q3 = libm::Libm::<Real>::sin(q[3]);
     let c_q3 = libm::Libm::<Real>::cos(q[3]);
@@ -2148,9 +2117,9 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let t37 = p.a2 * s_q1;
     let t38 = p.a3 * t35;
     let t39 = p.d4 * t36;
-    let t40 = p.d3 * qd[0] * c_q1 * c_q2;
+    let t40 = t8 * p.d3;
     let t41 = s_q2 * t10;
-    let t42 = p.d3 * qd[0] * c_q1 * s_q2;
+    let t42 = t3 * (p.d3 * s_q2);
     let t43 = c_q2 * t10;
     let t44 = t40 + t41 - p.d4 * t12;
     let t45 = fma(p.a3, t12, t43) - t42;
@@ -2218,10 +2187,10 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
                                                                     qd[1] * qd[1],
                                                                     fma(
                                                                         0.514,
-                                                                        qd[0] * qd[0] * (c_q1 * c_q1),
+                                                                        t3 * (qd[0] * c_q1),
                                                                         fma(
                                                                             0.12,
-                                                                            qd[0] * qd[0] * (s_q1 * s_q1),
+                                                                            t2 * (qd[0] * s_q1),
                                                                             p.m2 * fma(t34, t34, fma(t33, t33, t32 * t32)),
                                                                         ),
                                                                     ),
@@ -2262,7 +2231,7 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_POSES: OpCount = OpCount {
-    mul: 59,
+    mul: 55,
     add: 29,
     div: 0,
     sqrt: 0,
@@ -2308,9 +2277,9 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let t24 = fma(p.d4, t20, fma(p.a3, t19, t15));
     let t25 = -(c_q0 * t19);
     let t26 = -(s_q0 * t19);
-    let t27 = c_q0 * c_q3 * t20 - s_q0 * s_q3;
+    let t27 = t17 * t20 - s_q0 * s_q3;
     let t28 = c_q0 * s_q3 * t20;
-    let t29 = fma(s_q0 * c_q3, t20, c_q0 * s_q3);
+    let t29 = fma(t16, t20, c_q0 * s_q3);
     let t30 = s_q0 * s_q3 * t20;
     let t31 = fma(p.a3 * c_q0, t20, t11 + t12) - p.d4 * c_q0 * t19;
     let t32 = fma(p.a3 * s_q0, t20, t13) - fma(p.d4 * s_q0, t19, t14);
@@ -2349,7 +2318,7 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
             rotation: [
                 [c_q5 * t33 - s_q5 * t35, -fma(c_q5, t35, s_q5 * t33), t34],
                 [c_q5 * t36 - s_q5 * t38, -fma(c_q5, t38, s_q5 * t36), t37],
-                [c_q5 * t21 - s_q3 * s_q5 * t19, -fma(s_q3 * c_q5, t19, s_q5 * t21), t23],
+                [c_q5 * t21 - t22 * s_q5, -fma(t22, c_q5, s_q5 * t21), t23],
             ],
             position: [t31, t32, t24],
         },
@@ -2387,13 +2356,13 @@ pub fn coordinate_rates_with(
 }
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
-    mul: 201,
-    add: 64,
+    mul: 197,
+    add: 66,
     div: 0,
     sqrt: 0,
-    sin: 6,
-    cos: 6,
-    fma: 108,
+    sin: 7,
+    cos: 7,
+    fma: 97,
 };
 ///For every body (order of `BODY_NAMES`), the geometric Jacobian: rows 0–2 map
 ///q̇ to the velocity of the body-frame origin, rows 3–5 to the angular velocity,
@@ -2422,94 +2391,86 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
     let s_q5 = libm::Libm::<Real>::sin(q[5]);
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
-    let t13 = fma(c_q1, s_q2, s_q1 * c_q2);
-    let t14 = p.d3 * c_q1 * c_q2 - p.d3 * s_q1 * s_q2;
-    let t15 = s_q3 * t14;
-    let t16 = c_q1 * c_q2 - s_q1 * s_q2;
-    let t17 = p.a3 * t16;
-    let t18 = p.d4 * t13 - fma(p.a2, c_q1, t17);
-    let t19 = c_q3 * t18;
-    let t20 = fma(s_q4, t16, c_q3 * c_q4 * t13);
-    let t21 = c_q5 * t20 - s_q3 * s_q5 * t13;
-    let t22 = c_q3 * t14 - s_q3 * t18;
-    let t23 = -fma(p.d3 * s_q1, c_q2, p.d3 * c_q1 * s_q2);
-    let t24 = fma(s_q4, t23, c_q4 * t22);
-    let t25 = t15 + t19;
-    let t26 = -fma(s_q3 * c_q5, t13, s_q5 * t20);
-    let t27 = c_q4 * t16 - c_q3 * s_q4 * t13;
-    let t28 = c_q4 * t23 - s_q4 * t22;
-    let t29 = c_q4 * t27;
-    let t30 = p.a2 * s_q2 - p.d4;
-    let t31 = -fma(c_q3, s_q5, s_q3 * c_q4 * c_q5);
-    let t32 = fma(p.a2, c_q2, p.a3);
-    let t33 = fma(s_q4, t32, c_q3 * c_q4 * t30);
-    let t34 = s_q3 * c_q4 * s_q5 - c_q3 * c_q5;
-    let t35 = c_q4 * t32 - c_q3 * s_q4 * t30;
-    let t36 = p.a3 * s_q4 - p.d4 * c_q3 * c_q4;
-    let t37 = fma(p.a3, c_q4, p.d4 * c_q3 * s_q4);
-    let t38 = c_q0 * c_q1 * c_q2 - c_q0 * s_q1 * s_q2;
-    let t39 = -fma(c_q0 * s_q1, c_q2, c_q0 * c_q1 * s_q2);
-    let t40 = s_q0 * c_q1 * c_q2 - s_q0 * s_q1 * s_q2;
-    let t41 = -fma(s_q0 * s_q1, c_q2, s_q0 * c_q1 * s_q2);
-    let t42 = c_q3 * t38 - s_q0 * s_q3;
-    let t43 = s_q3 * t38;
-    let t44 = s_q0 * c_q3;
-    let t45 = -(t43 + t44);
-    let t46 = fma(c_q0, s_q3, c_q3 * t40);
-    let t47 = s_q3 * t40;
-    let t48 = c_q0 * c_q3;
-    let t49 = t48 - t47;
-    let t50 = fma(s_q4, t39, c_q4 * t42);
-    let t51 = c_q4 * t39 - s_q4 * t42;
-    let t52 = -t45;
-    let t53 = fma(s_q4, t41, c_q4 * t46);
-    let t54 = c_q4 * t41 - s_q4 * t46;
-    let t55 = -t49;
-    let t56 = c_q5 * t50 - s_q5 * t52;
-    let t57 = -fma(c_q5, t52, s_q5 * t50);
-    let t58 = c_q5 * t53 - s_q5 * t55;
-    let t59 = -fma(c_q5, t55, s_q5 * t53);
-    let t60 = t23 * t39;
-    let t61 = t23 * t41;
-    let t62 = t16 * t23;
-    let t63 = t16 * t39;
-    let t64 = t16 * t41;
-    let t65 = t16 * t16;
-    let t66 = -t25;
-    let t67 = s_q3 * s_q3 * t13 * t30;
-    let t68 = p.d4 * (s_q3 * s_q3) * t13;
-    let t69 = -fma(c_q3, t45, s_q3 * t42);
-    let t70 = -fma(c_q3, t49, s_q3 * t46);
-    let t71 = s_q3 * s_q3 * (t13 * t13);
-    let t72 = t28 * t51;
-    let t73 = t35 * t51;
-    let t74 = t37 * t51;
-    let t75 = t28 * t54;
-    let t76 = t35 * t54;
-    let t77 = t37 * t54;
-    let t78 = t27 * t28;
-    let t79 = t27 * t35;
-    let t80 = t27 * t37;
-    let t81 = t27 * t51;
-    let t82 = s_q3 * s_q4 * t51;
-    let t83 = fma(c_q3, t52, t82) - s_q3 * c_q4 * t50;
-    let t84 = c_q4 * t51;
-    let t85 = t27 * t54;
-    let t86 = s_q3 * s_q4 * t54;
-    let t87 = fma(c_q3, t55, t86) - s_q3 * c_q4 * t53;
-    let t88 = c_q4 * t54;
-    let t89 = t27 * t27;
-    let t90 = s_q3 * s_q4 * t27;
-    let t91 = fma(s_q3 * c_q3, t13, t90) - s_q3 * c_q4 * t20;
-    let t92 = c_q5 * t24 - s_q5 * t25;
-    let t93 = -fma(c_q5, t25, s_q5 * t24);
-    let t94 = c_q5 * t33 - s_q3 * s_q5 * t30;
-    let t95 = -fma(s_q3 * c_q5, t30, s_q5 * t33);
-    let t96 = fma(p.d4 * s_q3, s_q5, c_q5 * t36);
-    let t97 = p.d4 * s_q3 * c_q5 - s_q5 * t36;
-    let t98 = fma(t34, t57, fma(t31, t56, t82));
-    let t99 = fma(t34, t59, fma(t31, t58, t86));
-    let t100 = fma(t26, t34, fma(t21, t31, t90));
+    let t13 = p.a2 * c_q1;
+    let t14 = p.a2 * s_q2 - p.d4;
+    let t15 = -fma(c_q3, s_q5, s_q3 * c_q4 * c_q5);
+    let t16 = fma(p.a2, c_q2, p.a3);
+    let t17 = fma(s_q4, t16, c_q3 * c_q4 * t14);
+    let t18 = s_q3 * c_q4 * s_q5 - c_q3 * c_q5;
+    let t19 = c_q4 * t16 - c_q3 * s_q4 * t14;
+    let t20 = p.a3 * s_q4 - p.d4 * c_q3 * c_q4;
+    let t21 = fma(p.a3, c_q4, p.d4 * c_q3 * s_q4);
+    let t22 = s_q0 * c_q3;
+    let t23 = c_q0 * c_q3;
+    let t24 = c_q5 * t17 - s_q3 * s_q5 * t14;
+    let t25 = -fma(s_q3 * c_q5, t14, s_q5 * t17);
+    let t26 = fma(p.d4 * s_q3, s_q5, c_q5 * t20);
+    let t27 = p.d4 * s_q3 * c_q5 - s_q5 * t20;
+    let t28 = q[1] + q[2];
+    let t29 = libm::Libm::<Real>::sin(t28);
+    let t30 = libm::Libm::<Real>::cos(t28);
+    let t31 = p.d3 * s_q3 * t30;
+    let t32 = p.a3 * t30;
+    let t33 = p.d4 * t29 - (t13 + t32);
+    let t34 = c_q3 * t33;
+    let t35 = fma(s_q4, t30, c_q3 * c_q4 * t29);
+    let t36 = c_q5 * t35 - s_q3 * s_q5 * t29;
+    let t37 = p.d3 * c_q3 * t30 - s_q3 * t33;
+    let t38 = c_q4 * t37 - p.d3 * s_q4 * t29;
+    let t39 = -fma(s_q3 * c_q5, t29, s_q5 * t35);
+    let t40 = c_q4 * t30 - c_q3 * s_q4 * t29;
+    let t41 = c_q4 * t40;
+    let t42 = -(t31 + t34);
+    let t43 = t23 * t30 - s_q0 * s_q3;
+    let t44 = c_q0 * s_q3 * t30;
+    let t45 = -(t22 + t44);
+    let t46 = fma(t22, t30, c_q0 * s_q3);
+    let t47 = s_q0 * s_q3 * t30;
+    let t48 = t23 - t47;
+    let t49 = c_q4 * t43 - c_q0 * s_q4 * t29;
+    let t50 = -fma(c_q0 * c_q4, t29, s_q4 * t43);
+    let t51 = -t45;
+    let t52 = c_q4 * t46 - s_q0 * s_q4 * t29;
+    let t53 = -fma(s_q0 * c_q4, t29, s_q4 * t46);
+    let t54 = -t48;
+    let t55 = c_q5 * t49 - s_q5 * t51;
+    let t56 = -fma(c_q5, t51, s_q5 * t49);
+    let t57 = c_q5 * t52 - s_q5 * t54;
+    let t58 = -fma(c_q5, t54, s_q5 * t52);
+    let t59 = -t42;
+    let t60 = -fma(p.d3 * c_q4, t29, s_q4 * t37);
+    let t61 = p.d3 * c_q0 * (t29 * t29);
+    let t62 = p.d3 * s_q0 * (t29 * t29);
+    let t63 = s_q3 * s_q3 * t14 * t29;
+    let t64 = p.d4 * (s_q3 * s_q3) * t29;
+    let t65 = -fma(c_q3, t45, s_q3 * t43);
+    let t66 = -fma(c_q3, t48, s_q3 * t46);
+    let t67 = s_q3 * s_q3 * (t29 * t29);
+    let t68 = t50 * t60;
+    let t69 = t19 * t50;
+    let t70 = t21 * t50;
+    let t71 = t53 * t60;
+    let t72 = t19 * t53;
+    let t73 = t21 * t53;
+    let t74 = t40 * t60;
+    let t75 = t19 * t40;
+    let t76 = t21 * t40;
+    let t77 = t40 * t50;
+    let t78 = s_q3 * s_q4 * t50;
+    let t79 = fma(c_q3, t51, t78) - s_q3 * c_q4 * t49;
+    let t80 = c_q4 * t50;
+    let t81 = t40 * t53;
+    let t82 = s_q3 * s_q4 * t53;
+    let t83 = fma(c_q3, t54, t82) - s_q3 * c_q4 * t52;
+    let t84 = c_q4 * t53;
+    let t85 = t40 * t40;
+    let t86 = s_q3 * s_q4 * t40;
+    let t87 = fma(s_q3 * c_q3, t29, t86) - s_q3 * c_q4 * t35;
+    let t88 = c_q5 * t38 - s_q5 * t59;
+    let t89 = -fma(c_q5, t59, s_q5 * t38);
+    let t90 = fma(t18, t56, fma(t15, t55, t78));
+    let t91 = fma(t18, t58, fma(t15, t57, t82));
+    let t92 = fma(t18, t39, fma(t15, t36, t86));
     [
         [
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
@@ -2529,153 +2490,160 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
         ],
         [
             [
-                fma(t14, t38, t60) - p.a2 * s_q0 * c_q1,
-                fma(p.a2 * c_q2, t39, p.a2 * s_q2 * t38),
+                fma(p.d3 * c_q0, t30 * t30, t61) - t13 * s_q0,
+                -(p.a2 * c_q0 * s_q1),
                 0.0,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                fma(t14, t40, fma(p.a2 * c_q0, c_q1, t61)),
-                fma(p.a2 * c_q2, t41, p.a2 * s_q2 * t40),
+                fma(p.d3 * s_q0, t30 * t30, fma(t13, c_q0, t62)),
+                -(p.a2 * s_q0 * s_q1),
                 0.0,
                 0.0,
                 0.0,
                 0.0,
             ],
-            [
-                fma(t13, t14, t62),
-                fma(p.a2 * c_q2, t16, p.a2 * s_q2 * t13),
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-            ],
-            [fma(t13, t38, t63), s_q0, s_q0, 0.0, 0.0, 0.0],
-            [fma(t13, t40, t64), t2, t2, 0.0, 0.0, 0.0],
-            [fma(t13, t13, t65), 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, t13, 0.0, 0.0, 0.0, 0.0],
+            [0.0, s_q0, s_q0, 0.0, 0.0, 0.0],
+            [0.0, t2, t2, 0.0, 0.0, 0.0],
+            [1.0, 0.0, 0.0, 0.0, 0.0, 0.0],
         ],
         [
             [
-                fma(t45, t66, fma(t22, t42, t60)),
-                fma(t32, t39, c_q3 * t30 * t42) - s_q3 * t30 * t45,
-                fma(p.a3, t39, p.d4 * s_q3 * t45) - p.d4 * c_q3 * t42,
+                fma(t42, t45, fma(t37, t43, t61)),
+                c_q3 * t14 * t43 - fma(c_q0 * t16, t29, s_q3 * t14 * t45),
+                p.d4 * s_q3 * t45 - fma(p.a3 * c_q0, t29, p.d4 * c_q3 * t43),
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                fma(t49, t66, fma(t22, t46, t61)),
-                fma(t32, t41, c_q3 * t30 * t46) - s_q3 * t30 * t49,
-                fma(p.a3, t41, p.d4 * s_q3 * t49) - p.d4 * c_q3 * t46,
+                fma(t42, t48, fma(t37, t46, t62)),
+                c_q3 * t14 * t46 - fma(s_q0 * t16, t29, s_q3 * t14 * t48),
+                p.d4 * s_q3 * t48 - fma(p.a3 * s_q0, t29, p.d4 * c_q3 * t46),
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                fma(c_q3 * t13, t22, t62) - s_q3 * t13 * t66,
-                fma(t16, t32, fma(c_q3 * c_q3 * t13, t30, t67)),
-                t17 - fma(p.d4 * (c_q3 * c_q3), t13, t68),
+                c_q3 * t29 * t37 - fma(s_q3 * t29, t42, p.d3 * t29 * t30),
+                fma(t16, t30, fma(c_q3 * c_q3 * t14, t29, t63)),
+                t32 - fma(p.d4 * (c_q3 * c_q3), t29, t64),
                 0.0,
                 0.0,
                 0.0,
             ],
-            [fma(c_q3 * t13, t42, t63) - s_q3 * t13 * t45, t69, t69, t39, 0.0, 0.0],
-            [fma(c_q3 * t13, t46, t64) - s_q3 * t13 * t49, t70, t70, t41, 0.0, 0.0],
-            [fma(c_q3 * c_q3, t13 * t13, t65 + t71), 0.0, 0.0, t16, 0.0, 0.0],
+            [
+                c_q3 * t29 * t43 - fma(s_q3 * t29, t45, c_q0 * t29 * t30),
+                t65,
+                t65,
+                -(c_q0 * t29),
+                0.0,
+                0.0,
+            ],
+            [
+                c_q3 * t29 * t46 - fma(s_q3 * t29, t48, s_q0 * t29 * t30),
+                t66,
+                t66,
+                -(s_q0 * t29),
+                0.0,
+                0.0,
+            ],
+            [fma(c_q3 * c_q3, t29 * t29, fma(t30, t30, t67)), 0.0, 0.0, t30, 0.0, 0.0],
         ],
         [
             [
-                fma(t25, t52, fma(t24, t50, t72)),
-                fma(s_q3 * t30, t52, fma(t33, t50, t73)),
-                fma(t36, t50, t74) - p.d4 * s_q3 * t52,
+                fma(t51, t59, fma(t38, t49, t68)),
+                fma(s_q3 * t14, t51, fma(t17, t49, t69)),
+                fma(t20, t49, t70) - p.d4 * s_q3 * t51,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                fma(t25, t55, fma(t24, t53, t75)),
-                fma(s_q3 * t30, t55, fma(t33, t53, t76)),
-                fma(t36, t53, t77) - p.d4 * s_q3 * t55,
+                fma(t54, t59, fma(t38, t52, t71)),
+                fma(s_q3 * t14, t54, fma(t17, t52, t72)),
+                fma(t20, t52, t73) - p.d4 * s_q3 * t54,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                fma(s_q3 * t13, t25, fma(t20, t24, t78)),
-                fma(t20, t33, t67 + t79),
-                fma(t20, t36, t80) - t68,
+                fma(s_q3 * t29, t59, fma(t35, t38, t74)),
+                fma(t17, t35, t63 + t75),
+                fma(t20, t35, t76) - t64,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                fma(s_q3 * t13, t52, fma(t20, t50, t81)),
-                t83,
-                t83,
-                fma(s_q4, t50, t84),
-                t52,
-                0.0,
-            ],
-            [
-                fma(s_q3 * t13, t55, fma(t20, t53, t85)),
-                t87,
-                t87,
-                fma(s_q4, t53, t88),
-                t55,
-                0.0,
-            ],
-            [fma(t20, t20, t71 + t89), t91, t91, fma(s_q4, t20, t29), s_q3 * t13, 0.0],
-        ],
-        [
-            [
-                fma(t57, t93, fma(t56, t92, t72)),
-                fma(t57, t95, fma(t56, t94, t73)),
-                fma(t57, t97, fma(t56, t96, t74)),
-                0.0,
-                0.0,
-                0.0,
-            ],
-            [
-                fma(t59, t93, fma(t58, t92, t75)),
-                fma(t59, t95, fma(t58, t94, t76)),
-                fma(t59, t97, fma(t58, t96, t77)),
-                0.0,
-                0.0,
-                0.0,
-            ],
-            [
-                fma(t26, t93, fma(t21, t92, t78)),
-                fma(t26, t95, fma(t21, t94, t79)),
-                fma(t26, t97, fma(t21, t96, t80)),
-                0.0,
-                0.0,
-                0.0,
-            ],
-            [
-                fma(t26, t57, fma(t21, t56, t81)),
-                t98,
-                t98,
-                fma(s_q4 * c_q5, t56, t84) - s_q4 * s_q5 * t57,
-                -fma(c_q5, t57, s_q5 * t56),
+                fma(s_q3 * t29, t51, fma(t35, t49, t77)),
+                t79,
+                t79,
+                fma(s_q4, t49, t80),
                 t51,
+                0.0,
             ],
             [
-                fma(t26, t59, fma(t21, t58, t85)),
-                t99,
-                t99,
-                fma(s_q4 * c_q5, t58, t88) - s_q4 * s_q5 * t59,
-                -fma(c_q5, t59, s_q5 * t58),
+                fma(s_q3 * t29, t54, fma(t35, t52, t81)),
+                t83,
+                t83,
+                fma(s_q4, t52, t84),
                 t54,
+                0.0,
+            ],
+            [fma(t35, t35, t67 + t85), t87, t87, fma(s_q4, t35, t41), s_q3 * t29, 0.0],
+        ],
+        [
+            [
+                fma(t56, t89, fma(t55, t88, t68)),
+                fma(t25, t56, fma(t24, t55, t69)),
+                fma(t27, t56, fma(t26, t55, t70)),
+                0.0,
+                0.0,
+                0.0,
             ],
             [
-                fma(t26, t26, fma(t21, t21, t89)),
-                t100,
-                t100,
-                fma(s_q4 * c_q5, t21, t29) - s_q4 * s_q5 * t26,
-                -fma(c_q5, t26, s_q5 * t21),
-                t27,
+                fma(t58, t89, fma(t57, t88, t71)),
+                fma(t25, t58, fma(t24, t57, t72)),
+                fma(t27, t58, fma(t26, t57, t73)),
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                fma(t39, t89, fma(t36, t88, t74)),
+                fma(t25, t39, fma(t24, t36, t75)),
+                fma(t27, t39, fma(t26, t36, t76)),
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                fma(t39, t56, fma(t36, t55, t77)),
+                t90,
+                t90,
+                fma(s_q4 * c_q5, t55, t80) - s_q4 * s_q5 * t56,
+                -fma(c_q5, t56, s_q5 * t55),
+                t50,
+            ],
+            [
+                fma(t39, t58, fma(t36, t57, t81)),
+                t91,
+                t91,
+                fma(s_q4 * c_q5, t57, t84) - s_q4 * s_q5 * t58,
+                -fma(c_q5, t58, s_q5 * t57),
+                t53,
+            ],
+            [
+                fma(t39, t39, fma(t36, t36, t85)),
+                t92,
+                t92,
+                fma(s_q4 * c_q5, t36, t41) - s_q4 * s_q5 * t39,
+                -fma(c_q5, t39, s_q5 * t36),
+                t40,
             ],
         ],
     ]

@@ -19,16 +19,16 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 256 | 196 | 0 | 0 | 5 | 5 |
-//! | `mass_matrix` | 198 | 135 | 0 | 0 | 5 | 5 |
-//! | `bias` | 248 | 176 | 0 | 0 | 5 | 5 |
+//! | `inverse_dynamics` | 243 | 196 | 0 | 0 | 5 | 5 |
+//! | `mass_matrix` | 191 | 135 | 0 | 0 | 5 | 5 |
+//! | `bias` | 227 | 176 | 0 | 0 | 5 | 5 |
 //! | `gravity` | 42 | 22 | 0 | 0 | 4 | 4 |
-//! | `forward_dynamics` | 552 | 367 | 4 | 0 | 5 | 5 |
-//! | `coriolis_matrix` | 770 | 514 | 0 | 0 | 6 | 6 |
-//! | `energy` | 138 | 88 | 0 | 0 | 5 | 5 |
-//! | `body_poses` | 67 | 41 | 0 | 0 | 6 | 6 |
+//! | `forward_dynamics` | 519 | 367 | 4 | 0 | 5 | 5 |
+//! | `coriolis_matrix` | 747 | 514 | 0 | 0 | 6 | 6 |
+//! | `energy` | 132 | 88 | 0 | 0 | 5 | 5 |
+//! | `body_poses` | 57 | 41 | 0 | 0 | 6 | 6 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `body_jacobians` | 298 | 172 | 0 | 0 | 6 | 6 |
+//! | `body_jacobians` | 288 | 172 | 0 | 0 | 6 | 6 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 /// The floating-point type of every input, output and parameter:
@@ -117,7 +117,7 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 256,
+    mul: 243,
     add: 196,
     div: 0,
     sqrt: 0,
@@ -150,22 +150,22 @@ pub fn inverse_dynamics_with(
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t2 = qd[0] * s_q1;
     let t3 = qd[0] * c_q1;
-    let t4 = qd[0] * c_q1 * qd[1];
-    let t5 = qd[0] * s_q1 * qd[1];
+    let t4 = t3 * qd[1];
+    let t5 = t2 * qd[1];
     let t6 = qdd[0] * s_q1 + t4;
     let t7 = qdd[0] * c_q1 - t5;
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t10 = qd[0] * s_q1 * c_q2 + qd[0] * c_q1 * s_q2;
-    let t11 = qd[0] * s_q1 * s_q2;
-    let t12 = qd[0] * c_q1 * c_q2;
+    let t10 = t2 * c_q2 + t3 * s_q2;
+    let t11 = t2 * s_q2;
+    let t12 = t3 * c_q2;
     let t13 = t12 - t11;
     let t14 = t6 * s_q2;
     let t15 = t7 * c_q2;
     let t16 = 0.4318 * qd[1] - 0.15005 * t2;
-    let t17 = qd[0] * qd[0] * (c_q1 * c_q1);
-    let t18 = qd[0] * qd[0] * s_q1 * c_q1;
-    let t19 = qd[0] * s_q1 * t16;
+    let t17 = t3 * (qd[0] * c_q1);
+    let t18 = t3 * (qd[0] * s_q1);
+    let t19 = t2 * t16;
     let t20 = 9.81 * s_q1 + 0.15005 * t7 - 0.4318 * t17 - qd[1] * t16;
     let t21 = 9.81 * c_q1 + 0.4318 * (qdd[1] + t18) + 0.15005 * (t4 - t6);
     let t22 = c_q2 * t20;
@@ -230,11 +230,9 @@ pub fn inverse_dynamics_with(
     let t81 = 0.2275 * t3 - 0.006 * qd[1];
     let t82 = 0.068 * qd[1] - 0.2275 * t2;
     let t83 = 0.006 * t2 - 0.068 * t3;
-    let t84 = 9.81 * s_q1 + 0.2275 * t7 + qd[0] * c_q1 * t83 - 0.006 * qdd[1]
-        - qd[1] * t82;
-    let t85 = 9.81 * c_q1 + 0.068 * qdd[1] + qd[1] * t81 - 0.2275 * t6
-        - qd[0] * s_q1 * t83;
-    let t86 = 0.006 * t6 + qd[0] * s_q1 * t82 - 0.068 * t7 - qd[0] * c_q1 * t81;
+    let t84 = 9.81 * s_q1 + 0.2275 * t7 + t3 * t83 - 0.006 * qdd[1] - qd[1] * t82;
+    let t85 = 9.81 * c_q1 + 0.068 * qdd[1] + qd[1] * t81 - 0.2275 * t6 - t2 * t83;
+    let t86 = 0.006 * t6 + t2 * t82 - 0.068 * t7 - t3 * t81;
     let t87 = 0.0141 * t13 - 0.07 * t26;
     let t88 = t10 * t13;
     let t89 = t10 * t10;
@@ -303,7 +301,7 @@ pub fn inverse_dynamics_with(
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 198,
+    mul: 191,
     add: 135,
     div: 0,
     sqrt: 0,
@@ -345,10 +343,10 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t20 = -(0.15005 * (t14 + t15));
     let t21 = s_q4 * t20;
     let t22 = c_q3 * t16;
-    let t23 = c_q3 * c_q4 * t16 + s_q4 * t12;
-    let t24 = -(s_q5 * t23) - s_q3 * c_q5 * t16;
-    let t25 = c_q5 * t23 - s_q3 * s_q5 * t16;
-    let t26 = c_q4 * t12 - c_q3 * s_q4 * t16;
+    let t23 = t22 * c_q4 + s_q4 * t12;
+    let t24 = -(s_q5 * t23) - t18 * c_q5;
+    let t25 = c_q5 * t23 - t18 * s_q5;
+    let t26 = c_q4 * t12 - t22 * s_q4;
     let t27 = c_q4 * t26;
     let t28 = 0.00004 * t26;
     let t29 = 0.4318 * s_q2 - 0.4318;
@@ -357,8 +355,8 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t32 = s_q3 * c_q4 * s_q5 - c_q3 * c_q5;
     let t33 = -(s_q3 * c_q4 * c_q5) - c_q3 * s_q5;
     let t34 = s_q3 * s_q4;
-    let t35 = s_q3 * (s_q4 * s_q4);
-    let t36 = s_q3 * s_q4 * c_q4;
+    let t35 = t34 * s_q4;
+    let t36 = t34 * c_q4;
     let t37 = 0.00004 * t34;
     let t38 = 0.00004 * c_q4;
     let t39 = -(s_q3 * t13) - c_q3 * t17;
@@ -405,7 +403,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
         * (s_q3 * t29 * t41 - 0.00209602 * s_q3 - 0.00034 * t35 - 0.00054216 * t72);
     let t76 = c_q3 * (0.00288 * t31 + c_q3 * t29 * t41 - 0.00273818 * c_q3);
     let t77 = 0.0203 * t74 + 0.10952 - 0.1450848 * s_q2 - 0.4318 * t73 - t75 - t76;
-    let t78 = 0.00288 * (s_q3 * s_q4 * t29) - 0.00020216 * t36;
+    let t78 = 0.00288 * (t34 * t29) - 0.00020216 * t36;
     let t79 = 0.00064216 * c_q3 - 0.00288 * (c_q3 * c_q4 * t29 + t31);
     let t80 = -(0.001243584 * t34) - 0.00020216 * t36;
     let t81 = 0.00064216 * c_q3 - 0.00288 * (0.0203 * s_q4 - 0.4318 * (c_q3 * c_q4));
@@ -463,7 +461,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 248,
+    mul: 227,
     add: 176,
     div: 0,
     sqrt: 0,
@@ -486,18 +484,18 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t2 = qd[0] * s_q1;
     let t3 = qd[0] * c_q1;
-    let t4 = qd[0] * c_q1 * qd[1];
-    let t5 = qd[0] * s_q1 * qd[1];
+    let t4 = t3 * qd[1];
+    let t5 = t2 * qd[1];
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t8 = qd[0] * s_q1 * c_q2 + qd[0] * c_q1 * s_q2;
-    let t9 = qd[0] * s_q1 * s_q2;
-    let t10 = qd[0] * c_q1 * c_q2;
+    let t8 = t2 * c_q2 + t3 * s_q2;
+    let t9 = t2 * s_q2;
+    let t10 = t3 * c_q2;
     let t11 = t10 - t9;
     let t12 = 0.4318 * qd[1] - 0.15005 * t2;
-    let t13 = qd[0] * qd[0] * (c_q1 * c_q1);
-    let t14 = qd[0] * qd[0] * s_q1 * c_q1;
-    let t15 = qd[0] * s_q1 * t12;
+    let t13 = t3 * (qd[0] * c_q1);
+    let t14 = t3 * (qd[0] * s_q1);
+    let t15 = t2 * t12;
     let t16 = qd[1] + qd[2];
     let s_q3 = libm::Libm::<Real>::sin(q[3]);
     let c_q3 = libm::Libm::<Real>::cos(q[3]);
@@ -534,17 +532,17 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t49 = t22 * t28;
     let t50 = t39 * t41;
     let t51 = t40 * t41;
-    let t52 = 9.81 * c_q1 + qd[1] * t42 - 0.2275 * t4 - qd[0] * s_q1 * t44;
-    let t53 = 0.006 * t4 + 0.068 * t5 + qd[0] * s_q1 * t43 - qd[0] * c_q1 * t42;
+    let t52 = 9.81 * c_q1 + qd[1] * t42 - 0.2275 * t4 - t2 * t44;
+    let t53 = 0.006 * t4 + 0.068 * t5 + t2 * t43 - t3 * t42;
     let t54 = 9.81 * s_q1 - 0.15005 * t5 - 0.4318 * t13 - qd[1] * t12;
     let t55 = c_q2 * t54;
     let t56 = 9.81 * c_q1 + 0.4318 * t14;
     let t57 = s_q2 * t56;
-    let t58 = -(qd[2] * t8) - qd[0] * c_q1 * qd[1] * s_q2 - qd[0] * s_q1 * qd[1] * c_q2;
+    let t58 = -(qd[2] * t8) - t4 * s_q2 - t5 * c_q2;
     let t59 = 0.0141 * (t26 + t58) + 0.07 * t46 + t55 + t57;
     let t60 = t11 * t23 + t55 + t57 - 0.0203 * t24;
     let t61 = c_q3 * t60;
-    let t62 = qd[2] * t11 + qd[0] * c_q1 * qd[1] * c_q2 - qd[0] * s_q1 * qd[1] * s_q2;
+    let t62 = qd[2] * t11 + t10 * qd[1] - t9 * qd[1];
     let t63 = 0.4318 * (t5 + t27 + t62) + t15 + 0.0203 * (t26 - t58) - 0.15005 * t13;
     let t64 = s_q3 * t63;
     let t65 = s_q3 * t62;
@@ -599,7 +597,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t113 = s_q4 * t105;
     let t114 = c_q4 * t107;
     let t115 = 0.0238 * t58 + 0.06768 * t59 + t113 + t114 - 0.01 * t26 - 0.0203 * t102;
-    let t116 = 9.81 * s_q1 + qd[0] * c_q1 * t44 - 0.2275 * t5 - qd[1] * t43;
+    let t116 = 9.81 * s_q1 + t3 * t44 - 0.2275 * t5 - qd[1] * t43;
     let t117 = 0.82 * t94 + t95 + t96;
     let t118 = t88 - t91;
     let t119 = s_q3 * t108;
@@ -670,7 +668,7 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 552,
+    mul: 519,
     add: 367,
     div: 4,
     sqrt: 0,
@@ -704,20 +702,20 @@ pub fn forward_dynamics_with(
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t2 = qd[0] * s_q1;
     let t3 = qd[0] * c_q1;
-    let t4 = qd[0] * c_q1 * qd[1];
-    let t5 = qd[0] * s_q1 * qd[1];
+    let t4 = t3 * qd[1];
+    let t5 = t2 * qd[1];
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t8 = qd[0] * s_q1 * c_q2 + qd[0] * c_q1 * s_q2;
-    let t9 = qd[0] * s_q1 * s_q2;
-    let t10 = qd[0] * c_q1 * c_q2;
+    let t8 = t2 * c_q2 + t3 * s_q2;
+    let t9 = t2 * s_q2;
+    let t10 = t3 * c_q2;
     let t11 = t10 - t9;
     let t12 = 0.4318 * qd[1] - 0.15005 * t2;
-    let t13 = qd[0] * qd[0] * (c_q1 * c_q1);
+    let t13 = t3 * (qd[0] * c_q1);
     let t14 = -(0.4318 * t13) - qd[1] * t12;
-    let t15 = qd[0] * qd[0] * s_q1 * c_q1;
+    let t15 = t3 * (qd[0] * s_q1);
     let t16 = 0.15005 * t4 + 0.4318 * t15;
-    let t17 = qd[0] * s_q1 * t12;
+    let t17 = t2 * t12;
     let t18 = t17 - 0.15005 * t13;
     let t19 = qd[1] + qd[2];
     let t20 = qd[2] * t8;
@@ -756,9 +754,9 @@ pub fn forward_dynamics_with(
     let t53 = 0.2275 * t3 - 0.006 * qd[1];
     let t54 = 0.068 * qd[1] - 0.2275 * t2;
     let t55 = 0.006 * t2 - 0.068 * t3;
-    let t56 = qd[0] * c_q1 * t55 - qd[1] * t54;
-    let t57 = qd[1] * t53 - qd[0] * s_q1 * t55;
-    let t58 = qd[0] * s_q1 * t54 - qd[0] * c_q1 * t53;
+    let t56 = t3 * t55 - qd[1] * t54;
+    let t57 = qd[1] * t53 - t2 * t55;
+    let t58 = t2 * t54 - t3 * t53;
     let t59 = 0.0141 * t11 - 0.07 * t19;
     let t60 = t8 * t11;
     let t61 = 0.0141 * t32 + 0.07 * t60;
@@ -805,9 +803,9 @@ pub fn forward_dynamics_with(
     let t102 = c_q4 * t92;
     let t103 = t101 + t102 + tau[3];
     let t104 = 1.25 - 0.0000082944 * (s_q4 * s_q4 * inv98);
-    let t105 = 0.0000006974208 * (s_q4 * s_q4 * c_q4 * inv98) - 0.00288 * c_q4 - 0.01558;
+    let t105 = 0.0000006974208 * (t94 * (c_q4 * inv98)) - 0.00288 * c_q4 - 0.01558;
     let t106 = 0.00054216 * t72 + 0.0003 * t94 + 0.00209602
-        - 0.0000000586414656 * (s_q4 * s_q4 * (c_q4 * c_q4) * inv98);
+        - 0.0000000586414656 * (t94 * (c_q4 * c_q4 * inv98));
     let t107 = s_q4 * c_q4 * t81;
     let t108 = t31 * t96;
     let t109 = 0.01558 * (t36 - t65) + c_q4 * t93 + 0.09 * (s_q4 * t70)
@@ -829,21 +827,21 @@ pub fn forward_dynamics_with(
     let t122 = c_q3 * c_q3 * t104;
     let t123 = t121 + t122;
     let t124 = s_q3 * c_q3;
-    let t125 = s_q3 * c_q3 * t105;
+    let t125 = t124 * t105;
     let t126 = c_q3 * c_q3;
     let t127 = s_q3 * s_q3 * t105;
     let t128 = s_q3 * s_q3;
-    let t129 = c_q3 * c_q3 * t105;
+    let t129 = t126 * t105;
     let t130 = 0.01558 * t128 - t129;
     let t131 = 0.01558 * t124 + t125;
     let t132 = 0.4318 * t120 - 0.00026220306465678337 * t71;
     let t133 = 0.0203 * t96 + 0.005577304596985175 * t114;
     let t134 = t131 - t132;
-    let t135 = 0.00209602 * t124 + 0.4318 * (t131 - -t131 - t132) - s_q3 * c_q3 * t106;
+    let t135 = 0.00209602 * t124 + 0.4318 * (t131 - -t131 - t132) - t124 * t106;
     let t136 = t127 - 0.00026220306465678337 * t114 - 0.4318 * t117 - 0.01558 * t126
         - 0.336;
     let t137 = 0.0203 * (t132 - t131) - 0.0047376;
-    let t138 = 0.00209602 * t126 + s_q3 * s_q3 * t106
+    let t138 = 0.00209602 * t126 + t128 * t106
         + 0.4318 * (0.00026220306465678337 * t114 + 0.4318 * t117) + 0.10952
         - 0.8636 * (t127 - 0.01558 * t126) - 0.0203 * -t133;
     let inv139 = 1.0 / t138;
@@ -869,22 +867,21 @@ pub fn forward_dynamics_with(
     let t158 = -(0.00026220306465678337 * t71) - t133 * t137 * inv139;
     let t159 = t130 + (0.4318 * t123 + 0.336 - t134 * t135 * inv139);
     let t160 = -(0.0203 * t123) - t134 * t137 * inv139;
-    let t161 = 0.18645124 * t123 + 0.00209602 * t128 + 0.8636 * t130 + c_q3 * c_q3 * t106
+    let t161 = 0.18645124 * t123 + 0.00209602 * t128 + 0.8636 * t130 + t126 * t106
         + 0.100474288 - t135 * t135 * inv139;
     let t162 = -(0.00876554 * t123) - 0.0203 * t130 - t135 * t137 * inv139;
     let t163 = 0.00041209 * t123 + 0.023454288 - t137 * t137 * inv139;
     let t164 = t142
-        + (qd[2] * t8 * t156 - 4.8 * t61 - t75 * t149 - t78 * t150 - t18 * t151
+        + (t20 * t156 - 4.8 * t61 - t75 * t149 - t78 * t150 - t18 * t151
             - qd[2] * t11 * t155 - t136 * inv139 * t148);
     let t165 = t110
-        + (qd[2] * t8 * t158 - 4.8 * t63 - t75 * t150 - t78 * t152 - t18 * t153
+        + (t20 * t158 - 4.8 * t63 - t75 * t150 - t78 * t152 - t18 * t153
             - qd[2] * t11 * t157 - t133 * inv139 * t148);
-    let t166 = 0.06768 * t63 + 0.4318 * t145 + c_q3 * t113 + qd[2] * t8 * t162
-        - 0.0635 * t33 - 0.336 * t64 - s_q3 * t111 - t75 * t155 - t78 * t157 - t18 * t159
+    let t166 = 0.06768 * t63 + 0.4318 * t145 + c_q3 * t113 + t20 * t162 - 0.0635 * t33
+        - 0.336 * t64 - s_q3 * t111 - t75 * t155 - t78 * t157 - t18 * t159
         - qd[2] * t11 * t161 - t135 * inv139 * t148;
-    let t167 = 0.01 * t32 + qd[2] * t8 * t163 - 0.06768 * t61 - tau[3] - t75 * t156
-        - t78 * t158 - t18 * t160 - qd[2] * t11 * t162 - t137 * inv139 * t148
-        - 0.0203 * t145;
+    let t167 = 0.01 * t32 + t20 * t163 - 0.06768 * t61 - tau[3] - t75 * t156 - t78 * t158
+        - t18 * t160 - qd[2] * t11 * t162 - t137 * inv139 * t148 - 0.0203 * t145;
     let t168 = s_q2 * t150;
     let t169 = c_q2 * t150;
     let t170 = s_q2 * t149 + t169;
@@ -934,17 +931,16 @@ pub fn forward_dynamics_with(
         + 0.35;
     let inv207 = 1.0 / t206;
     let t208 = s_q1
-        * (3.9585 * t57 + c_q2 * t166 + qd[0] * s_q1 * qd[1] * t204 - 0.025 * t4
-            - 0.1044 * t58 - 0.15005 * t201 - s_q2 * t167 - qd[0] * c_q1 * qd[1] * t203
-            - t197 * inv200 * t202)
+        * (3.9585 * t57 + c_q2 * t166 + t5 * t204 - 0.025 * t4 - 0.1044 * t58
+            - 0.15005 * t201 - s_q2 * t167 - t4 * t203 - t197 * inv200 * t202)
         + c_q1
             * (0.419 * t5 + 1.1832 * t58 + 0.15005 * (c_q2 * t164 - s_q2 * t165)
-                + s_q2 * t166 + c_q2 * t167 + qd[0] * s_q1 * qd[1] * t205 - 3.9585 * t56
+                + s_q2 * t166 + c_q2 * t167 + t5 * t205 - 3.9585 * t56
                 - 0.4318
                     * (t145
-                        + (qd[2] * t8 * t160 - 4.8 * t64 - t75 * t151 - t78 * t153
-                            - t18 * t154 - qd[2] * t11 * t159 - t134 * inv139 * t148))
-                - qd[0] * c_q1 * qd[1] * t204 - t198 * inv200 * t202) + tau[0]
+                        + (t20 * t160 - 4.8 * t64 - t75 * t151 - t78 * t153 - t18 * t154
+                            - qd[2] * t11 * t159 - t134 * inv139 * t148)) - t4 * t204
+                - t198 * inv200 * t202) + tau[0]
         - 9.81
             * (s_q1
                 * (s_q1 * (t181 - 0.15005 * t175 - t182 - t195 * t197 * inv200)
@@ -1002,7 +998,7 @@ pub fn forward_dynamics_with(
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 770,
+    mul: 747,
     add: 514,
     div: 0,
     sqrt: 0,
@@ -1046,14 +1042,14 @@ pub fn coriolis_matrix_with(
     let t17 = s_q3 * c_q4 * s_q5 - c_q3 * c_q5;
     let t18 = -(s_q3 * c_q4 * c_q5) - c_q3 * s_q5;
     let t19 = c_q1 * qd[1];
-    let t20 = -(s_q1 * t15) - qd[0] * s_q1 * t16;
+    let t20 = -(s_q1 * t15) - t2 * t16;
     let t21 = s_q1 * qd[1];
-    let t22 = qd[0] * (s_q1 * s_q1);
-    let t23 = qd[0] * (c_q1 * c_q1);
+    let t22 = t2 * s_q1;
+    let t23 = t3 * c_q1;
     let t24 = 0.006 * t19 + 0.068 * t21 + s_q1 * (0.068 * qd[1] - 0.2275 * t2)
         - c_q1 * (0.2275 * t3 - 0.006 * qd[1]) - 0.2275 * (t22 + t23);
     let t25 = s_q1 * (0.4318 * qd[1] - 0.15005 * t2);
-    let t26 = c_q1 * t15 + qd[0] * c_q1 * t16;
+    let t26 = c_q1 * t15 + t3 * t16;
     let t27 = 0.136 * t2 + 0.012 * t3;
     let t28 = qd[1] * c_q2;
     let t29 = -(0.0406 * t6) - 0.8636 * t28;
@@ -1070,9 +1066,9 @@ pub fn coriolis_matrix_with(
     let t40 = qd[0] * t39;
     let t41 = libm::Libm::<Real>::cos(t38);
     let t42 = qd[0] * t41;
-    let t43 = qd[0] * c_q3 * t39;
+    let t43 = t40 * c_q3;
     let t44 = t43 - t9;
-    let t45 = qd[0] * s_q3 * t39;
+    let t45 = t40 * s_q3;
     let t46 = -t10 - t45;
     let t47 = 0.4318 * t40 - 0.0203 * t42;
     let t48 = qd[3] + t42;
@@ -1094,12 +1090,12 @@ pub fn coriolis_matrix_with(
     let t64 = c_q4 * t41 - c_q3 * s_q4 * t39;
     let t65 = 0.4318 * t39 - 0.0203 * t41;
     let t66 = t6 * t39;
-    let t67 = qd[0] * t39 * t41;
+    let t67 = t42 * t39;
     let t68 = -(qd[2] * t39) - qd[1] * t39;
-    let t69 = qd[0] * c_q1 * t41;
+    let t69 = t42 * c_q1;
     let t70 = 0.0141 * (t66 + t68) + 0.14 * t67 - 0.8636 * t69;
     let t71 = c_q3 * t39 * t48 + t41 * t44;
-    let t72 = t41 * t47 + qd[0] * t41 * t65 - 0.8636 * t69;
+    let t72 = t41 * t47 + t42 * t65 - 0.8636 * t69;
     let t73 = c_q3 * t72;
     let t74 = t6 * t41;
     let t75 = qd[2] * t41 + qd[1] * t41;
@@ -1112,15 +1108,15 @@ pub fn coriolis_matrix_with(
     let t81 = 0.019 * (t71 + t80) + t73 - t77;
     let t82 = t73 - t77;
     let t83 = t39 * t47;
-    let t84 = qd[0] * t39 * t65;
-    let t85 = qd[0] * c_q1 * t39;
+    let t84 = t40 * t65;
+    let t85 = t40 * c_q1;
     let t86 = 0.8636 * t85 - t83 - t84;
     let t87 = c_q4 * t82 + s_q4 * t86;
     let t88 = t60 * t63 + t58 * t64;
     let t89 = s_q3 * t72;
     let t90 = c_q3 * t76;
     let t91 = t89 + t90;
-    let t92 = c_q3 * t75 - s_q3 * qd[3] * t39;
+    let t92 = c_q3 * t75 - t31 * t39;
     let t93 = qd[4] * t64 + c_q4 * t92 + s_q4 * t68;
     let t94 = -t80;
     let t95 = -(qd[5] * t63) - s_q5 * t93 - c_q5 * t94;
@@ -1140,7 +1136,7 @@ pub fn coriolis_matrix_with(
     let t108 = 0.82 * t107 + 0.09 * (s_q5 * t96 + c_q5 * t99) - 0.34 * t91;
     let t109 = s_q3 * t108;
     let t110 = 4.8 * t70 + t105 - t109;
-    let t111 = qd[0] * (t39 * t39);
+    let t111 = t40 * t39;
     let t112 = 0.0141 * (t74 - t75) + 0.8636 * t85 - 0.14 * t111;
     let t113 = t86 + 0.038 * (s_q3 * t39 * t46 - c_q3 * t39 * t44);
     let t114 = s_q4 * t100;
@@ -1148,8 +1144,7 @@ pub fn coriolis_matrix_with(
     let t116 = 4.8 * t112 + 0.82 * t113 + t114 + t115;
     let t117 = s_q2 * t110 + c_q2 * t116;
     let t118 = 0.4318 * t21 + t25 + 0.07 * t75 - 0.15005 * t22 - 0.3001 * t23
-        - t41 * (0.0141 * t42 - 0.07 * t6) - 0.0282 * t111
-        - 0.0141 * (qd[0] * (t41 * t41));
+        - t41 * (0.0141 * t42 - 0.07 * t6) - 0.0282 * t111 - 0.0141 * (t42 * t41);
     let t119 = s_q3 * t104;
     let t120 = c_q3 * t108;
     let t121 = -t119 - t120;
@@ -1175,7 +1170,7 @@ pub fn coriolis_matrix_with(
     let t139 = s_q3 * t48;
     let t140 = 0.8636 * (t2 + t42) + 0.0406 * t40;
     let t141 = s_q3 * t140;
-    let t142 = qd[0] * s_q3 * t41;
+    let t142 = t42 * s_q3;
     let t143 = t31 - t142;
     let t144 = t30 + 0.019 * (t143 - t139) - t141;
     let t145 = t30 - t141;
@@ -1183,8 +1178,8 @@ pub fn coriolis_matrix_with(
     let t147 = t18 * t60 + s_q3 * s_q4 * t58;
     let t148 = c_q3 * t140;
     let t149 = t34 + t148;
-    let t150 = qd[0] * c_q3 * t41 - c_q3 * qd[3];
-    let t151 = s_q3 * s_q4 * qd[4] + c_q4 * t150 - qd[0] * s_q4 * t39;
+    let t150 = t42 * c_q3 - c_q3 * qd[3];
+    let t151 = s_q3 * s_q4 * qd[4] + c_q4 * t150 - t40 * s_q4;
     let t152 = -t143;
     let t153 = -(qd[5] * t18) - s_q5 * t151 - c_q5 * t152;
     let t154 = 0.032 * (t147 + t153) + c_q5 * t146 - s_q5 * t149;
@@ -1218,7 +1213,7 @@ pub fn coriolis_matrix_with(
     let t182 = 0.00015 * t156 - 0.00011 * t155 - 0.00288 * t157;
     let t183 = 0.00011 * t147 + 0.00015 * t153 + 0.00288 * t154;
     let t184 = 0.0003 * t151 + 0.0001 * t181 + c_q5 * t182 - s_q5 * t183;
-    let t185 = s_q3 * c_q4 * qd[4] - s_q4 * t150 - qd[0] * c_q4 * t39;
+    let t185 = s_q3 * c_q4 * qd[4] - s_q4 * t150 - t40 * c_q4;
     let t186 = 0.00034 * t185 - 0.0001 * (c_q3 * t51 - s_q3 * c_q4 * t55);
     let t187 = s_q4 * t186;
     let t188 = 0.0018 * t150 + 0.0005 * t165 + c_q4 * t184 - 0.01558 * t166 - t187;
@@ -1342,7 +1337,7 @@ pub fn coriolis_matrix_with(
     let t301 = 0.032 * (t58 + t300);
     let t302 = 0.09 * (c_q3 * c_q4 * c_q5 * t301 - s_q3 * s_q5 * t301);
     let t303 = s_q4 * c_q5 * t301;
-    let t304 = s_q2 * t302 + 0.09 * (c_q2 * s_q4 * c_q5 * t301);
+    let t304 = s_q2 * t302 + 0.09 * (t303 * c_q2);
     let t305 = -(0.09 * (s_q3 * c_q4 * c_q5 * t301 + c_q3 * s_q5 * t301));
     let t306 = 0.00011 * t58 + 0.00015 * t300 + 0.00288 * t301;
     let t307 = 0.00004 * t277 - s_q5 * t306;
@@ -1390,12 +1385,12 @@ pub fn coriolis_matrix_with(
             0.5
                 * (s_q1 * (c_q2 * t311 - 0.15005 * t304 - s_q2 * t313)
                     + c_q1
-                        * (0.15005 * (c_q2 * t302 - 0.09 * (s_q2 * s_q4 * c_q5 * t301))
-                            + s_q2 * t311 + c_q2 * t313 - 0.4318 * t305)),
+                        * (0.15005 * (c_q2 * t302 - 0.09 * (t303 * s_q2)) + s_q2 * t311
+                            + c_q2 * t313 - 0.4318 * t305)),
         ],
         [
             0.5
-                * (1.1832 * t20 + 0.788 * (qd[0] * s_q1 * c_q1) + 0.4318 * (t117 - t136)
+                * (1.1832 * t20 + 0.788 * (t3 * s_q1) + 0.4318 * (t117 - t136)
                     + 0.0203 * t135 - 0.1044 * t26 - 0.107 * t67 - 0.336 * t70 - t137
                     - t138),
             0.5
@@ -1437,7 +1432,7 @@ pub fn coriolis_matrix_with(
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
-    mul: 138,
+    mul: 132,
     add: 88,
     div: 0,
     sqrt: 0,
@@ -1462,10 +1457,10 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let t3 = qd[0] * c_q1;
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t6 = qd[0] * c_q1 * s_q2;
-    let t7 = qd[0] * s_q1 * c_q2 + t6;
-    let t8 = qd[0] * s_q1 * s_q2;
-    let t9 = qd[0] * c_q1 * c_q2;
+    let t6 = t3 * s_q2;
+    let t7 = t2 * c_q2 + t6;
+    let t8 = t2 * s_q2;
+    let t9 = t3 * c_q2;
     let t10 = t9 - t8;
     let t11 = 0.4318 * qd[1] - 0.15005 * t2;
     let t12 = qd[1] + qd[2];
@@ -1517,9 +1512,9 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     (
         0.175 * (qd[0] * qd[0])
             + 0.5
-                * (0.514 * (qd[0] * qd[0] * (c_q1 * c_q1))
+                * (0.514 * (t3 * (qd[0] * c_q1))
                     + 17.4 * (t32 * t32 + t33 * t33 + t34 * t34)
-                    + 0.12 * (qd[0] * qd[0] * (s_q1 * s_q1)) + 0.539 * (qd[1] * qd[1])
+                    + 0.12 * (t2 * (qd[0] * s_q1)) + 0.539 * (qd[1] * qd[1])
                     + (0.086 * (t12 * t12) + 0.076 * (t7 * t7)
                         + 4.8 * (t50 * t50 + t51 * t51 + t52 * t52)
                         + 0.0225 * (t10 * t10))
@@ -1541,7 +1536,7 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_POSES: OpCount = OpCount {
-    mul: 67,
+    mul: 57,
     add: 41,
     div: 0,
     sqrt: 0,
@@ -1587,17 +1582,17 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let t25 = s_q0 * t17;
     let t26 = s_q0 * t16;
     let t27 = -t26;
-    let t28 = c_q0 * c_q3 * t17 - s_q0 * s_q3;
-    let t29 = c_q0 * s_q3 * t17;
-    let t30 = c_q0 * s_q3 + s_q0 * c_q3 * t17;
-    let t31 = s_q0 * s_q3 * t17;
+    let t28 = t22 * c_q3 - s_q0 * s_q3;
+    let t29 = t22 * s_q3;
+    let t30 = c_q0 * s_q3 + t25 * c_q3;
+    let t31 = t25 * s_q3;
     let t32 = 0.15005 * s_q0 + 0.4318 * (t11 - t23) + 0.0203 * t22;
     let t33 = 0.4318 * (t12 - t26) + 0.0203 * t25 - 0.15005 * c_q0;
-    let t34 = c_q4 * t28 - c_q0 * s_q4 * t16;
-    let t35 = -(s_q4 * t28) - c_q0 * c_q4 * t16;
+    let t34 = c_q4 * t28 - t23 * s_q4;
+    let t35 = -(s_q4 * t28) - t23 * c_q4;
     let t36 = t13 + t29;
-    let t37 = c_q4 * t30 - s_q0 * s_q4 * t16;
-    let t38 = -(s_q4 * t30) - s_q0 * c_q4 * t16;
+    let t37 = c_q4 * t30 - t26 * s_q4;
+    let t38 = -(s_q4 * t30) - t26 * c_q4;
     let t39 = t31 - t14;
     [
         Pose {
@@ -1632,7 +1627,7 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
             rotation: [
                 [c_q5 * t34 - s_q5 * t36, -(s_q5 * t34) - c_q5 * t36, t35],
                 [c_q5 * t37 - s_q5 * t39, -(s_q5 * t37) - c_q5 * t39, t38],
-                [c_q5 * t19 - s_q3 * s_q5 * t16, -(s_q5 * t19) - s_q3 * c_q5 * t16, t20],
+                [c_q5 * t19 - t18 * s_q5, -(s_q5 * t19) - t18 * c_q5, t20],
             ],
             position: [t32, t33, t21],
         },
@@ -1669,7 +1664,7 @@ pub fn coordinate_rates_with(
 }
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
-    mul: 298,
+    mul: 288,
     add: 172,
     div: 0,
     sqrt: 0,
@@ -1731,10 +1726,10 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let t38 = c_q4 * t34 - c_q3 * s_q4 * t33;
     let t39 = 0.0203 * s_q4 - 0.4318 * (c_q3 * c_q4);
     let t40 = 0.0203 * c_q4 + 0.4318 * (c_q3 * s_q4);
-    let t41 = c_q0 * c_q1 * c_q2 - c_q0 * s_q1 * s_q2;
-    let t42 = -(c_q0 * c_q1 * s_q2) - c_q0 * s_q1 * c_q2;
-    let t43 = s_q0 * c_q1 * c_q2 - s_q0 * s_q1 * s_q2;
-    let t44 = -(s_q0 * c_q1 * s_q2) - s_q0 * s_q1 * c_q2;
+    let t41 = t13 * c_q0 - t14 * c_q0;
+    let t42 = -(t18 * c_q0) - t17 * c_q0;
+    let t43 = t13 * s_q0 - t14 * s_q0;
+    let t44 = -(t18 * s_q0) - t17 * s_q0;
     let t45 = c_q3 * t41 - s_q0 * s_q3;
     let t46 = s_q3 * t41;
     let t47 = s_q0 * c_q3;
@@ -1764,7 +1759,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let t71 = s_q3 * s_q3 * t19;
     let t72 = -(s_q3 * t45) - c_q3 * t48;
     let t73 = -(s_q3 * t49) - c_q3 * t52;
-    let t74 = s_q3 * s_q3 * (t19 * t19);
+    let t74 = t71 * t19;
     let t75 = t30 * t54;
     let t76 = t38 * t54;
     let t77 = t40 * t54;

@@ -18,7 +18,7 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 25 | 12 | 0 | 0 | 0 | 0 |
+//! | `derived` | 23 | 12 | 0 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 28 | 21 | 0 | 0 | 1 | 1 |
 //! | `mass_matrix` | 10 | 8 | 0 | 0 | 1 | 1 |
 //! | `bias` | 28 | 12 | 0 | 0 | 1 | 1 |
@@ -166,8 +166,7 @@ impl Params {
             k3: p.s10 + p.s12,
             k4: p.m2 * p.s21,
             k5: p.m2 * p.h21,
-            k6: 0.08333333333333333 * (t0 + t1) + p.m1 * (p.s10 * p.s10)
-                + p.m1 * (p.h10 * p.h10),
+            k6: 0.08333333333333333 * (t0 + t1) + t2 * p.m1 + t3 * p.m1,
             k7: 0.08333333333333333 * t1,
             k8: 0.08333333333333333 * t1 + p.m2 * (p.s21 * p.s21)
                 + p.m2 * (p.h21 * p.h21),
@@ -180,7 +179,7 @@ impl Params {
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 25,
+    mul: 23,
     add: 12,
     div: 0,
     sqrt: 0,

@@ -23,7 +23,7 @@
 //! | `mass_matrix` | 10 | 9 | 0 | 0 | 1 | 1 |
 //! | `bias` | 21 | 11 | 0 | 0 | 1 | 1 |
 //! | `gravity` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `forward_dynamics` | 43 | 26 | 2 | 0 | 1 | 1 |
+//! | `forward_dynamics` | 41 | 26 | 2 | 0 | 1 | 1 |
 //! | `coriolis_matrix` | 29 | 15 | 0 | 0 | 1 | 1 |
 //! | `energy` | 16 | 8 | 0 | 0 | 1 | 1 |
 //! | `body_poses` | 4 | 5 | 0 | 0 | 2 | 2 |
@@ -246,7 +246,7 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 43,
+    mul: 41,
     add: 26,
     div: 2,
     sqrt: 0,
@@ -283,8 +283,8 @@ pub fn forward_dynamics_with(
     let t5 = 12.0 * t3 + 2.45 - 0.7 * s_q1 - 0.1 * c_q1;
     let t6 = qd[0] * c_q1;
     let t7 = qd[0] * s_q1;
-    let t8 = qd[0] * s_q1 * qd[1];
-    let t9 = qd[0] * c_q1 * qd[1];
+    let t8 = t7 * qd[1];
+    let t9 = t6 * qd[1];
     let t10 = 20.0 * (0.7 * t9 - 0.1 * t8 - t2 * (0.6 * t2 + 0.7 * t6 - 0.1 * t7));
     let t11 = 20.0 * (-(0.7 * t8) - 0.1 * t9 + t2 * (0.1 * t6 + 0.7 * t7 - 0.05 * t2));
     let t12 = 20.0 * (t4 * t4 + t3 * t3) + 5.05;

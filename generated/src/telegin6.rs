@@ -18,17 +18,17 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 31 | 34 | 1 | 0 | 0 | 0 |
+//! | `derived` | 28 | 34 | 1 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 105 | 70 | 0 | 0 | 3 | 3 |
-//! | `mass_matrix` | 33 | 36 | 0 | 0 | 3 | 3 |
+//! | `mass_matrix` | 32 | 36 | 0 | 0 | 3 | 3 |
 //! | `bias` | 101 | 41 | 0 | 0 | 3 | 3 |
 //! | `gravity` | 1 | 1 | 0 | 0 | 1 | 0 |
-//! | `forward_dynamics` | 268 | 134 | 5 | 0 | 4 | 4 |
-//! | `coriolis_matrix` | 408 | 222 | 0 | 0 | 4 | 4 |
+//! | `forward_dynamics` | 262 | 134 | 5 | 0 | 4 | 4 |
+//! | `coriolis_matrix` | 407 | 222 | 0 | 0 | 4 | 4 |
 //! | `energy` | 82 | 52 | 0 | 0 | 4 | 4 |
 //! | `body_poses` | 22 | 17 | 0 | 0 | 5 | 5 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `body_jacobians` | 139 | 60 | 0 | 0 | 5 | 5 |
+//! | `body_jacobians` | 135 | 60 | 0 | 0 | 5 | 5 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 /// The floating-point type of every input, output and parameter:
@@ -278,9 +278,9 @@ impl Params {
         let t1 = p.m02 * (p.a2 * p.a2);
         let t2 = p.m02 * p.a2;
         let t3 = p.m05 * p.b5;
-        let t4 = p.m05 * (p.b5 * p.b5);
+        let t4 = t3 * p.b5;
         let t5 = p.m06 * p.b6;
-        let t6 = p.m06 * (p.b6 * p.b6);
+        let t6 = t5 * p.b6;
         let t7 = -t3 - t5;
         let t8 = p.m04 + p.m05 + p.m06;
         let t9 = t8 + p.m03;
@@ -298,7 +298,7 @@ impl Params {
             k7: t11,
             k8: t10,
             k9: t8,
-            k10: p.m02 * p.a2 * p.l1,
+            k10: t2 * p.l1,
             k11: -t2 - t10,
             k12: -t11,
             k13: p.icy1 + p.icy2 + p.icy3 + p.icy4 + t0 + t1,
@@ -337,7 +337,7 @@ impl Params {
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 31,
+    mul: 28,
     add: 34,
     div: 1,
     sqrt: 0,
@@ -430,7 +430,7 @@ pub fn inverse_dynamics_with(
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 33,
+    mul: 32,
     add: 36,
     div: 0,
     sqrt: 0,
@@ -473,7 +473,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     [
         [
             t8 + t9 + t10 + t11 + d.k13 - t13
-                - p.l1 * (c_q1 * (t12 + d.k11) + d.k12 - s_q1 * s_q2 * s_q4 * d.k4),
+                - p.l1 * (c_q1 * (t12 + d.k11) + d.k12 - t20 * (s_q1 * s_q2)),
             t14,
             t15,
             0.0,
@@ -572,7 +572,7 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 268,
+    mul: 262,
     add: 134,
     div: 5,
     sqrt: 0,
@@ -689,12 +689,11 @@ pub fn forward_dynamics_with(
             - s_q1 * (c_q2 * t70 + s_q2 * t41 * d.k28 * inv46 * t70)) * d.k33 - tau[1]
         - p.l1
             * (c_q1
-                * (t66 + p.l1 * (qd[0] * qd[0]) * c_q1 * t49
-                    + p.l1 * (qd[0] * qd[0]) * s_q1 * t50 - t65 - inv46 * t48 * t68)
+                * (t66 + p.l1 * (qd[0] * qd[0]) * c_q1 * t49 + t2 * t50 - t65
+                    - inv46 * t48 * t68)
                 - s_q1
                     * (t3 * t3 * d.k5 + c_q2 * t62 + s_q2 * t64
-                        + p.l1 * (qd[0] * qd[0]) * c_q1 * t47
-                        + p.l1 * (qd[0] * qd[0]) * s_q1 * t49
+                        + p.l1 * (qd[0] * qd[0]) * c_q1 * t47 + t2 * t49
                         + p.l2 * t41 * inv46 * t68));
     let t72 = inv52 * t71;
     let t73 = p.l1 * s_q1 * inv52 * t71 - p.l1 * (qd[0] * qd[0]) * c_q1;
@@ -724,7 +723,7 @@ pub fn forward_dynamics_with(
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 408,
+    mul: 407,
     add: 222,
     div: 0,
     sqrt: 0,
@@ -775,7 +774,7 @@ pub fn coriolis_matrix_with(
     let t24 = p.icx6 * c_q4 * t13;
     let t25 = p.icy6 * s_q4 * s_q5 * t14;
     let t26 = p.icy6 * c_q4 * t13;
-    let t27 = c_q4 * qd[4] * c_q5 - s_q4 * s_q5 * qd[5];
+    let t27 = t12 * c_q4 - s_q4 * s_q5 * qd[5];
     let t28 = p.icx6 * t27;
     let t29 = p.b6 * s_q4 * s_q5 * t14;
     let t30 = p.b6 * c_q4 * t13;
@@ -1109,7 +1108,7 @@ pub fn coordinate_rates_with(
 }
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
-    mul: 139,
+    mul: 135,
     add: 60,
     div: 0,
     sqrt: 0,
@@ -1221,8 +1220,8 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
         ],
         [
             [
-                t28 + c_q4 * c_q4 * t11 * t19 + t36,
-                p.l2 * s_q2 * (c_q4 * c_q4) * t19 + t37 - t30,
+                t28 + t39 * (t11 * t19) + t36,
+                t39 * (p.l2 * s_q2 * t19) + t37 - t30,
                 0.0,
                 0.0,
                 0.0,
@@ -1230,8 +1229,8 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             ],
             [0.0, 0.0, 0.0, -1.0, 0.0, 0.0],
             [
-                t32 + c_q4 * c_q4 * t11 * t22 + t40,
-                p.l2 * s_q2 * (c_q4 * c_q4) * t22 + t41 - t34,
+                t32 + t39 * (t11 * t22) + t40,
+                t39 * (p.l2 * s_q2 * t22) + t41 - t34,
                 0.0,
                 0.0,
                 0.0,

@@ -23,17 +23,17 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos | fma |
 //! |---|---:|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 31 | 34 | 1 | 0 | 0 | 0 | 0 |
+//! | `derived` | 28 | 34 | 1 | 0 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 77 | 42 | 0 | 0 | 3 | 3 | 28 |
-//! | `mass_matrix` | 25 | 28 | 0 | 0 | 3 | 3 | 8 |
+//! | `mass_matrix` | 24 | 28 | 0 | 0 | 3 | 3 | 8 |
 //! | `bias` | 85 | 25 | 0 | 0 | 3 | 3 | 16 |
 //! | `gravity` | 1 | 1 | 0 | 0 | 1 | 0 | 0 |
-//! | `forward_dynamics` | 212 | 77 | 5 | 0 | 4 | 4 | 56 |
-//! | `coriolis_matrix` | 315 | 121 | 0 | 0 | 4 | 4 | 93 |
+//! | `forward_dynamics` | 206 | 77 | 5 | 0 | 4 | 4 | 56 |
+//! | `coriolis_matrix` | 314 | 121 | 0 | 0 | 4 | 4 | 93 |
 //! | `energy` | 48 | 17 | 0 | 0 | 4 | 4 | 34 |
 //! | `body_poses` | 18 | 13 | 0 | 0 | 5 | 5 | 4 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `body_jacobians` | 115 | 34 | 0 | 0 | 5 | 5 | 24 |
+//! | `body_jacobians` | 111 | 34 | 0 | 0 | 5 | 5 | 24 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 /// The floating-point type of every input, output and parameter:
@@ -293,9 +293,9 @@ impl Params {
         let t1 = p.m02 * (p.a2 * p.a2);
         let t2 = p.m02 * p.a2;
         let t3 = p.m05 * p.b5;
-        let t4 = p.m05 * (p.b5 * p.b5);
+        let t4 = t3 * p.b5;
         let t5 = p.m06 * p.b6;
-        let t6 = p.m06 * (p.b6 * p.b6);
+        let t6 = t5 * p.b6;
         let t7 = -t3 - t5;
         let t8 = p.m04 + p.m05 + p.m06;
         let t9 = t8 + p.m03;
@@ -313,7 +313,7 @@ impl Params {
             k7: t11,
             k8: t10,
             k9: t8,
-            k10: p.m02 * p.a2 * p.l1,
+            k10: t2 * p.l1,
             k11: -t2 - t10,
             k12: -t11,
             k13: p.icy1 + p.icy2 + p.icy3 + p.icy4 + t0 + t1,
@@ -352,7 +352,7 @@ impl Params {
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 31,
+    mul: 28,
     add: 34,
     div: 1,
     sqrt: 0,
@@ -462,7 +462,7 @@ pub fn inverse_dynamics_with(
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 25,
+    mul: 24,
     add: 28,
     div: 0,
     sqrt: 0,
@@ -506,11 +506,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     [
         [
             t8 + t9 + t10 + t11 + d.k13
-                - fma(
-                    p.l1,
-                    fma(c_q1, t12 + d.k11, d.k12) - s_q1 * s_q2 * s_q4 * d.k4,
-                    t13,
-                ),
+                - fma(p.l1, fma(c_q1, t12 + d.k11, d.k12) - t20 * (s_q1 * s_q2), t13),
             t14,
             t15,
             0.0,
@@ -620,7 +616,7 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 212,
+    mul: 206,
     add: 77,
     div: 5,
     sqrt: 0,
@@ -760,17 +756,14 @@ pub fn forward_dynamics_with(
         - fma(
             p.l1,
             c_q1
-                * (fma(
-                    p.l1 * (qd[0] * qd[0]) * s_q1,
-                    t50,
-                    fma(p.l1 * (qd[0] * qd[0]) * c_q1, t49, t66),
-                ) - fma(inv46 * t48, t68, t65))
+                * (fma(t2, t50, fma(p.l1 * (qd[0] * qd[0]) * c_q1, t49, t66))
+                    - fma(inv46 * t48, t68, t65))
                 - s_q1
                     * fma(
                         p.l2 * t41 * inv46,
                         t68,
                         fma(
-                            p.l1 * (qd[0] * qd[0]) * s_q1,
+                            t2,
                             t49,
                             fma(
                                 p.l1 * (qd[0] * qd[0]) * c_q1,
@@ -811,7 +804,7 @@ pub fn forward_dynamics_with(
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 315,
+    mul: 314,
     add: 121,
     div: 0,
     sqrt: 0,
@@ -863,7 +856,7 @@ pub fn coriolis_matrix_with(
     let t24 = p.icx6 * c_q4 * t13;
     let t25 = p.icy6 * s_q4 * s_q5 * t14;
     let t26 = p.icy6 * c_q4 * t13;
-    let t27 = c_q4 * qd[4] * c_q5 - s_q4 * s_q5 * qd[5];
+    let t27 = t12 * c_q4 - s_q4 * s_q5 * qd[5];
     let t28 = p.icx6 * t27;
     let t29 = p.b6 * s_q4 * s_q5 * t14;
     let t30 = p.b6 * c_q4 * t13;
@@ -1285,7 +1278,7 @@ pub fn coordinate_rates_with(
 }
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
-    mul: 115,
+    mul: 111,
     add: 34,
     div: 0,
     sqrt: 0,
@@ -1398,8 +1391,8 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
         ],
         [
             [
-                fma(c_q4 * c_q4 * t11, t19, t28 + t36),
-                fma(p.l2 * s_q2 * (c_q4 * c_q4), t19, t37) - t30,
+                fma(t39, t11 * t19, t28 + t36),
+                fma(t39, p.l2 * s_q2 * t19, t37) - t30,
                 0.0,
                 0.0,
                 0.0,
@@ -1407,8 +1400,8 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             ],
             [0.0, 0.0, 0.0, -1.0, 0.0, 0.0],
             [
-                fma(c_q4 * c_q4 * t11, t22, t32 + t40),
-                fma(p.l2 * s_q2 * (c_q4 * c_q4), t22, t41) - t34,
+                fma(t39, t11 * t22, t32 + t40),
+                fma(t39, p.l2 * s_q2 * t22, t41) - t34,
                 0.0,
                 0.0,
                 0.0,

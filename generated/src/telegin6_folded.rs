@@ -21,14 +21,14 @@
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 74 | 57 | 0 | 0 | 3 | 3 |
 //! | `mass_matrix` | 47 | 35 | 0 | 0 | 3 | 3 |
-//! | `bias` | 81 | 36 | 0 | 0 | 3 | 3 |
+//! | `bias` | 77 | 36 | 0 | 0 | 3 | 3 |
 //! | `gravity` | 1 | 1 | 0 | 0 | 1 | 0 |
-//! | `forward_dynamics` | 207 | 112 | 4 | 0 | 4 | 4 |
-//! | `coriolis_matrix` | 297 | 177 | 0 | 0 | 4 | 4 |
-//! | `energy` | 76 | 51 | 0 | 0 | 4 | 4 |
+//! | `forward_dynamics` | 199 | 112 | 4 | 0 | 4 | 4 |
+//! | `coriolis_matrix` | 287 | 177 | 0 | 0 | 4 | 4 |
+//! | `energy` | 74 | 51 | 0 | 0 | 4 | 4 |
 //! | `body_poses` | 22 | 17 | 0 | 0 | 5 | 5 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `body_jacobians` | 133 | 60 | 0 | 0 | 5 | 5 |
+//! | `body_jacobians` | 129 | 60 | 0 | 0 | 5 | 5 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 /// The floating-point type of every input, output and parameter:
@@ -262,7 +262,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 81,
+    mul: 77,
     add: 36,
     div: 0,
     sqrt: 0,
@@ -300,7 +300,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t16 = c_q2 * t7 * c_q4 * qd[4];
     let t17 = -(5.5 * t2) - t15 - 0.54 * t16;
     let t18 = s_q4 * (1.3498 * (t7 * c_q4 * qd[4]) - qd[4] * t13);
-    let t19 = s_q4 * (s_q2 * t10 - 0.5 * (qd[0] * qd[0] * s_q1 * c_q2));
+    let t19 = s_q4 * (s_q2 * t10 - 0.5 * (t2 * c_q2));
     [
         1.2 * t2 + t18 - 0.2 * t11
             - 0.5
@@ -310,8 +310,8 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
         1.2 * t2 + t18 - 0.2 * t11 - 0.5 * t17 - 0.27 * t19,
         t18 - 0.2 * t11 - 0.27 * t19,
         0.27 * (t7 * t7 * (s_q4 * s_q4) * c_q4) - c_q4 * t12 - 58.86,
-        0.27 * (9.81 * s_q4 + c_q4 * (c_q2 * t10 + 0.5 * (qd[0] * qd[0] * s_q1 * s_q2)))
-            + t7 * s_q4 * t13 - 0.6249 * (t7 * t7 * s_q4 * c_q4),
+        0.27 * (9.81 * s_q4 + c_q4 * (c_q2 * t10 + 0.5 * (t2 * s_q2))) + t7 * s_q4 * t13
+            - 0.6249 * (t7 * t7 * s_q4 * c_q4),
         -(0.1 * (t7 * s_q4 * qd[4])),
     ]
 }
@@ -340,7 +340,7 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 207,
+    mul: 199,
     add: 112,
     div: 4,
     sqrt: 0,
@@ -399,7 +399,7 @@ pub fn forward_dynamics_with(
     let t26 = 0.2049 * t19 - 0.3049 * t17;
     let t27 = s_q5 * t25;
     let t28 = c_q5 * t26;
-    let t29 = -(2.0 * (0.1 * (qd[4] * qd[4] + t6 * t6 * (s_q4 * s_q4))))
+    let t29 = -(2.0 * (0.1 * (qd[4] * qd[4] + t22 * (t6 * t6))))
         - 0.07 * (t14 * t14 + t13 * t13);
     let t30 = 0.2 * t18 + c_q5 * t23 + s_q5 * t24
         - 0.3724651676093254 * (0.32 * t18 + t28 + tau[4] - t27);
@@ -412,7 +412,7 @@ pub fn forward_dynamics_with(
     let t37 = -(3.0 * t21) - 2.8994344047454823 * t22 - 3.0;
     let t38 = -(0.10056559525451786 * (s_q4 * c_q4 + s_q4 * c_q4 * inv32 * t37));
     let t39 = 2.8994344047454823 * t21 + 3.0 * t22 + 8.0
-        - 0.010113438948895506 * (s_q4 * s_q4 * (c_q4 * c_q4) * inv32);
+        - 0.010113438948895506 * (t22 * (c_q4 * c_q4 * inv32));
     let t40 = 0.1 * t21 + 0.7249 * t22 + 0.5;
     let inv41 = 1.0 / t40;
     let t42 = 11.0 - 0.0729 * (s_q4 * s_q4 * inv41);
@@ -442,17 +442,17 @@ pub fn forward_dynamics_with(
     let inv63 = 1.0 / t62;
     let t64 = tau[0]
         + 4.905
-            * (c_q1 * (-t45 - 0.5 * (s_q2 * t38 * t52 * inv54))
-                - s_q1 * (c_q2 * t38 + 0.25 * (s_q2 * t38 * t48 * inv54))) - tau[1]
+            * (c_q1 * (-t45 - 0.5 * (t45 * (t52 * inv54)))
+                - s_q1 * (c_q2 * t38 + 0.25 * (t45 * (t48 * inv54)))) - tau[1]
         - 0.5
             * (c_q1
                 * (t57
-                    + (0.5 * (qd[0] * qd[0] * c_q1 * t60 + qd[0] * qd[0] * s_q1 * t61)
+                    + (0.5 * (qd[0] * qd[0] * c_q1 * t60 + t2 * t61)
                         - t52 * inv54 * t58))
                 - s_q1
                     * (2.4 * (t3 * t3) + c_q2 * t43 + s_q2 * t44
                         + 0.5
-                            * (qd[0] * qd[0] * c_q1 * t59 + qd[0] * qd[0] * s_q1 * t60
+                            * (qd[0] * qd[0] * c_q1 * t59 + t2 * t60
                                 + t48 * inv54 * t58)));
     let t65 = inv63 * t64;
     let t66 = c_q1 * inv63 * t64;
@@ -483,7 +483,7 @@ pub fn forward_dynamics_with(
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 297,
+    mul: 287,
     add: 177,
     div: 0,
     sqrt: 0,
@@ -526,22 +526,22 @@ pub fn coriolis_matrix_with(
     let t16 = qd[0] * s_q1;
     let t17 = c_q4 * qd[4];
     let t18 = qd[0] * c_q1;
-    let t19 = qd[0] * s_q1 * c_q2;
+    let t19 = t16 * c_q2;
     let t20 = s_q4 * s_q5 * t15 + c_q4 * t14;
-    let t21 = c_q4 * qd[4] * c_q5 - s_q4 * s_q5 * qd[5];
+    let t21 = t17 * c_q5 - s_q4 * s_q5 * qd[5];
     let t22 = s_q4 * c_q5 * t15 + c_q4 * t11;
-    let t23 = s_q4 * c_q5 * qd[5] + c_q4 * qd[4] * s_q5;
-    let t24 = s_q4 * c_q4 * qd[4];
-    let t25 = t5 * s_q4 * c_q4;
+    let t23 = s_q4 * c_q5 * qd[5] + t17 * s_q5;
+    let t24 = t17 * s_q4;
+    let t25 = t8 * s_q4;
     let t26 = s_q4 * s_q5 * t14;
     let t27 = s_q4 * c_q5 * t11;
     let t28 = t5 * (s_q4 * s_q4);
     let t29 = -(0.05 * (s_q4 * qd[4]));
     let t30 = t2 * s_q2;
     let t31 = -(0.2 * t17) - t30;
-    let t32 = -(0.07 * (t20 + t21)) - t2 * c_q2 * c_q4 * s_q5 - t2 * s_q2 * c_q5;
+    let t32 = -(0.07 * (t20 + t21)) - t2 * c_q2 * c_q4 * s_q5 - t30 * c_q5;
     let t33 = 0.2 * t20 + 0.3 * t21 - 0.07 * t32;
-    let t34 = 0.07 * (t23 - t22) + t2 * s_q2 * s_q5 - t2 * c_q2 * c_q4 * c_q5;
+    let t34 = 0.07 * (t23 - t22) + t30 * s_q5 - t2 * c_q2 * c_q4 * c_q5;
     let t35 = 0.3 * t23 + 0.07 * t34 - 0.2 * t22;
     let t36 = s_q4 * (0.7 * t17 + c_q5 * t33 + s_q5 * t35 - 0.2 * t31);
     let t37 = -(0.2 * t25) - t2 * c_q2 * c_q4;
@@ -562,11 +562,11 @@ pub fn coriolis_matrix_with(
     let t52 = c_q5 * t44 - 0.4 * t17 - s_q5 * t46;
     let t53 = c_q2 * t52 - s_q2 * t51;
     let t54 = c_q5 * t15;
-    let t55 = t5 * c_q4 * c_q5 - c_q5 * qd[5];
+    let t55 = t8 * c_q5 - c_q5 * qd[5];
     let t56 = -(0.07 * (t54 + t55));
     let t57 = 0.2 * t54 + 0.3 * t55 - 0.07 * t56;
     let t58 = s_q5 * t15;
-    let t59 = t5 * c_q4 * s_q5 - s_q5 * qd[5];
+    let t59 = t8 * s_q5 - s_q5 * qd[5];
     let t60 = 0.07 * (t58 + t59);
     let t61 = 0.2 * t58 + 0.3 * t59 + 0.07 * t60;
     let t62 = s_q4 * (0.74 * t8 + c_q5 * t57 + s_q5 * t61);
@@ -584,7 +584,7 @@ pub fn coriolis_matrix_with(
     let t74 = -t18 - t2;
     let t75 = s_q2 * t74;
     let t76 = t75 - 0.2 * t17 - t19;
-    let t77 = qd[0] * s_q1 * s_q2 + c_q2 * t74;
+    let t77 = t16 * s_q2 + c_q2 * t74;
     let t78 = t75 - t19;
     let t79 = t44 + (c_q4 * s_q5 * t77 + c_q5 * t78);
     let t80 = 0.2 * t20 + 0.3 * t21 - 0.07 * t79;
@@ -666,7 +666,7 @@ pub fn coriolis_matrix_with(
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
-    mul: 76,
+    mul: 74,
     add: 51,
     div: 0,
     sqrt: 0,
@@ -724,9 +724,9 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
                     + 8.0 * (0.25 * (qd[0] * qd[0] * (s_q1 * s_q1)) + t23 * t23)
                     + (5.0 * (t24 + t25) + 0.3 * t26)
                     + (0.2 * t26 + 3.0 * (t24 + t25 + qd[3] * qd[3]))
-                    + (0.4 * (qd[4] * qd[4] + t5 * t5 * (s_q4 * s_q4))
+                    + (0.4 * (qd[4] * qd[4] + t26 * (s_q4 * s_q4))
                         + 2.0 * (t27 * t27 + t29 + t28 * t28)
-                        + 0.1 * (t5 * t5 * (c_q4 * c_q4)))
+                        + 0.1 * (t26 * (c_q4 * c_q4)))
                     + (0.3 * (t11 * t11 + t10 * t10) + t29 + t30 * t30 + t31 * t31
                         + 0.1 * (t12 * t12))),
         29.43 * (0.2 - q[3]) + 19.62 * (-q[3] - 0.1 * c_q4)
@@ -837,7 +837,7 @@ pub fn coordinate_rates_with(
 }
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
-    mul: 133,
+    mul: 129,
     add: 60,
     div: 0,
     sqrt: 0,
@@ -949,8 +949,8 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
         ],
         [
             [
-                t29 + c_q4 * c_q4 * t11 * t20 + t37,
-                0.5 * (s_q2 * (c_q4 * c_q4) * t20 + t38 - t31),
+                t29 + t13 * (t11 * t20) + t37,
+                0.5 * (t13 * (s_q2 * t20) + t38 - t31),
                 0.0,
                 0.0,
                 0.0,
@@ -958,8 +958,8 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             ],
             [0.0, 0.0, 0.0, -1.0, 0.0, 0.0],
             [
-                t33 + c_q4 * c_q4 * t11 * t23 + t40,
-                0.5 * (s_q2 * (c_q4 * c_q4) * t23 + t41 - t35),
+                t33 + t13 * (t11 * t23) + t40,
+                0.5 * (t13 * (s_q2 * t23) + t41 - t35),
                 0.0,
                 0.0,
                 0.0,

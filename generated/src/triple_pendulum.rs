@@ -18,13 +18,13 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 24 | 4 | 1 | 0 | 0 | 0 |
+//! | `derived` | 21 | 4 | 1 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 47 | 37 | 0 | 0 | 3 | 3 |
 //! | `mass_matrix` | 24 | 18 | 0 | 0 | 2 | 2 |
 //! | `bias` | 39 | 23 | 0 | 0 | 3 | 3 |
 //! | `gravity` | 9 | 6 | 0 | 0 | 0 | 3 |
-//! | `forward_dynamics` | 111 | 56 | 2 | 0 | 3 | 3 |
-//! | `coriolis_matrix` | 76 | 33 | 0 | 0 | 2 | 2 |
+//! | `forward_dynamics` | 105 | 56 | 2 | 0 | 3 | 3 |
+//! | `coriolis_matrix` | 75 | 33 | 0 | 0 | 2 | 2 |
 //! | `energy` | 48 | 22 | 0 | 0 | 3 | 3 |
 //! | `body_poses` | 4 | 7 | 0 | 0 | 3 | 3 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -146,7 +146,7 @@ impl Params {
         let t1 = p.m * p.l;
         let t2 = p.jz + 0.25 * t0;
         let inv3 = 1.0 / t2;
-        let t4 = p.m - 0.25 * (p.m * p.m * (p.l * p.l) * inv3);
+        let t4 = p.m - 0.25 * (t0 * (p.m * inv3));
         Derived {
             params: *self,
             k0: t1,
@@ -156,7 +156,7 @@ impl Params {
             k4: 3.0 * p.jz + 0.75 * t0,
             k5: 2.0 * p.jz + 0.5 * t0,
             k6: t2,
-            k7: p.m * p.l * p.g,
+            k7: t1 * p.g,
             k8: t4,
             k9: p.l * p.l,
             k10: 0.5 * t1,
@@ -170,7 +170,7 @@ impl Params {
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 24,
+    mul: 21,
     add: 4,
     div: 1,
     sqrt: 0,
@@ -378,7 +378,7 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 111,
+    mul: 105,
     add: 56,
     div: 2,
     sqrt: 0,
@@ -445,13 +445,12 @@ pub fn forward_dynamics_with(
         + p.l
             * (s_q1
                 * (0.5 * (t4 * t4 * d.k0) + c_q2 * t27
-                    + p.l * (qd[0] * qd[0]) * c_q1 * t18 - s_q2 * t28
-                    - p.l * (qd[0] * qd[0]) * s_q1 * t20 - p.l * t13 * inv17 * t32)
+                    + p.l * (qd[0] * qd[0]) * c_q1 * t18 - s_q2 * t28 - t9 * t20
+                    - p.l * t13 * inv17 * t32)
                 + c_q1
-                    * (t29 + t30 + p.l * (qd[0] * qd[0]) * c_q1 * t20
-                        - p.l * (qd[0] * qd[0]) * s_q1 * t22 - inv17 * t19 * t32))
-        - tau[1] - s_q0 * (c_q1 * t21 - s_q1 * t23) * d.k13
-        - p.g * c_q0 * (d.k10 + p.l * t24);
+                    * (t29 + t30 + p.l * (qd[0] * qd[0]) * c_q1 * t20 - t9 * t22
+                        - inv17 * t19 * t32)) - tau[1]
+        - s_q0 * (c_q1 * t21 - s_q1 * t23) * d.k13 - p.g * c_q0 * (d.k10 + p.l * t24);
     let t34 = inv26 * t33;
     let t35 = p.g * c_q0 + p.l * inv26 * t33;
     let t36 = p.g * s_q0 * c_q1 + s_q1 * t35 - p.l * (qd[0] * qd[0]) * c_q1;
@@ -471,7 +470,7 @@ pub fn forward_dynamics_with(
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 76,
+    mul: 75,
     add: 33,
     div: 0,
     sqrt: 0,
@@ -510,7 +509,7 @@ pub fn coriolis_matrix_with(
     let t12 = p.m * s_q2 * t11;
     let t13 = p.m * c_q2 * t10;
     let t14 = p.l * (t12 + t13);
-    let t15 = -t7 - 2.0 * (p.l * t2 * c_q2);
+    let t15 = -t7 - 2.0 * (t5 * c_q2);
     let t16 = qd[0] * s_q1 * d.k1;
     let t17 = t10 * d.k0;
     let t18 = t2 * s_q2 * d.k1;

@@ -23,8 +23,8 @@
 //! | `mass_matrix` | 10 | 21 | 0 | 0 | 2 | 2 |
 //! | `bias` | 21 | 22 | 0 | 0 | 3 | 3 |
 //! | `gravity` | 3 | 6 | 0 | 0 | 0 | 3 |
-//! | `forward_dynamics` | 87 | 53 | 2 | 0 | 3 | 3 |
-//! | `coriolis_matrix` | 60 | 31 | 0 | 0 | 2 | 2 |
+//! | `forward_dynamics` | 82 | 53 | 2 | 0 | 3 | 3 |
+//! | `coriolis_matrix` | 55 | 31 | 0 | 0 | 2 | 2 |
 //! | `energy` | 30 | 19 | 0 | 0 | 3 | 3 |
 //! | `body_poses` | 4 | 7 | 0 | 0 | 3 | 3 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -291,7 +291,7 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 87,
+    mul: 82,
     add: 53,
     div: 2,
     sqrt: 0,
@@ -344,7 +344,7 @@ pub fn forward_dynamics_with(
     let t20 = c_q2 * t13;
     let t21 = t19 + t20;
     let t22 = tau[1] + 2.0 * t21 - tau[2];
-    let t23 = 0.5 * t8 + t14 + 1.0 - s_q2 * s_q2 * (c_q2 * c_q2) * inv18;
+    let t23 = 0.5 * t8 + t14 + 1.0 - t14 * (s_q2 * s_q2 * inv18);
     let t24 = 0.5 * (s_q2 * c_q2) - s_q2 * c_q2 * t16 * inv18;
     let t25 = t15 + (1.0 - t16 * t16 * inv18);
     let t26 = s_q1 * t23 + c_q1 * t24;
@@ -355,13 +355,11 @@ pub fn forward_dynamics_with(
     let t31 = tau[0]
         + 2.0
             * (s_q1
-                * (t4 * t4 + c_q2 * t12
-                    + 2.0 * (qd[0] * qd[0] * c_q1 * t23 - qd[0] * qd[0] * s_q1 * t24)
+                * (t4 * t4 + c_q2 * t12 + 2.0 * (qd[0] * qd[0] * c_q1 * t23 - t10 * t24)
                     - s_q2 * t13 - s_q2 * c_q2 * inv18 * t22)
                 + c_q1
                     * (t21
-                        + (2.0
-                            * (qd[0] * qd[0] * c_q1 * t24 - qd[0] * qd[0] * s_q1 * t25)
+                        + (2.0 * (qd[0] * qd[0] * c_q1 * t24 - t10 * t25)
                             - t16 * inv18 * t22)) - s_q0 * (c_q1 * t26 - s_q1 * t27))
         - tau[1] - c_q0 * (2.0 * t28 + 1.0);
     let t32 = inv30 * t31;
@@ -382,7 +380,7 @@ pub fn forward_dynamics_with(
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 60,
+    mul: 55,
     add: 31,
     div: 0,
     sqrt: 0,
@@ -416,15 +414,15 @@ pub fn coriolis_matrix_with(
     let t7 = qd[0] * c_q1;
     let t8 = -(4.0 * (t2 + t7));
     let t9 = s_q2 * t8;
-    let t10 = qd[0] * s_q1 * c_q2;
-    let t11 = c_q2 * t8 + 4.0 * (qd[0] * s_q1 * s_q2) - 2.0 * t5;
+    let t10 = t6 * c_q2;
+    let t11 = c_q2 * t8 + 4.0 * (t6 * s_q2) - 2.0 * t5;
     let t12 = s_q2 * t11;
     let t13 = 4.0 * t10 - t9;
     let t14 = c_q2 * t13;
     let t15 = t12 + t14;
     let t16 = t2 * s_q2;
     let t17 = -(2.0 * t5) - 4.0 * (t2 * c_q2);
-    let t18 = s_q2 * t17 + 4.0 * (t2 * s_q2 * c_q2);
+    let t18 = s_q2 * t17 + 4.0 * (t16 * c_q2);
     let t19 = s_q2 * t5;
     [
         [
@@ -439,10 +437,9 @@ pub fn coriolis_matrix_with(
                 * (4.0 * t16
                     + 2.0
                         * (t18
-                            + (s_q1
-                                * (c_q2 * t17 - 2.0 * t2 - 4.0 * (t2 * (s_q2 * s_q2)))
+                            + (s_q1 * (c_q2 * t17 - 2.0 * t2 - 4.0 * (t16 * s_q2))
                                 + c_q1 * t18))),
-            0.5 * (2.0 * -(2.0 * (s_q1 * c_q2 * t5 + c_q1 * s_q2 * t5)) - 4.0 * t19),
+            0.5 * (2.0 * -(2.0 * (s_q1 * c_q2 * t5 + t19 * c_q1)) - 4.0 * t19),
         ],
         [
             0.5 * (t13 + (4.0 * t6 + 2.0 * t15)),

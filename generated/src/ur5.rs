@@ -19,16 +19,16 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 1 | 0 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 242 | 191 | 0 | 0 | 5 | 5 |
-//! | `mass_matrix` | 180 | 127 | 0 | 0 | 5 | 5 |
-//! | `bias` | 232 | 165 | 0 | 0 | 5 | 5 |
-//! | `gravity` | 46 | 23 | 0 | 0 | 4 | 4 |
-//! | `forward_dynamics` | 586 | 349 | 5 | 0 | 5 | 5 |
-//! | `coriolis_matrix` | 708 | 470 | 0 | 0 | 5 | 5 |
-//! | `energy` | 140 | 88 | 0 | 0 | 5 | 5 |
-//! | `body_poses` | 100 | 54 | 0 | 0 | 6 | 6 |
+//! | `inverse_dynamics` | 240 | 191 | 0 | 0 | 5 | 5 |
+//! | `mass_matrix` | 176 | 127 | 0 | 0 | 5 | 5 |
+//! | `bias` | 226 | 165 | 0 | 0 | 5 | 5 |
+//! | `gravity` | 44 | 23 | 0 | 0 | 4 | 4 |
+//! | `forward_dynamics` | 562 | 349 | 5 | 0 | 5 | 5 |
+//! | `coriolis_matrix` | 688 | 470 | 0 | 0 | 5 | 5 |
+//! | `energy` | 134 | 88 | 0 | 0 | 5 | 5 |
+//! | `body_poses` | 96 | 54 | 0 | 0 | 6 | 6 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `body_jacobians` | 327 | 164 | 0 | 0 | 6 | 6 |
+//! | `body_jacobians` | 312 | 164 | 0 | 0 | 6 | 6 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 /// The floating-point type of every input, output and parameter:
@@ -139,7 +139,7 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 242,
+    mul: 240,
     add: 191,
     div: 0,
     sqrt: 0,
@@ -187,9 +187,9 @@ pub fn inverse_dynamics_with(
     let t16 = qd[0] * t4 * c_q2 - qd[0] * t2 * s_q2;
     let t17 = qd[0] * t4 * s_q2 + qd[0] * t2 * c_q2;
     let t18 = 0.425 * qd[1] + 0.1197 * (qd[0] * t2);
-    let t19 = qd[0] * qd[0] * t2 * t4;
+    let t19 = t6 * (t2 * t4);
     let t20 = qd[0] * t2 * t18;
-    let t21 = qd[0] * qd[0] * (t4 * t4);
+    let t21 = t6 * (t4 * t4);
     let t22 = 0.425 * (qdd[1] + t19) + t7 + 0.1197 * (t13 - t11) - 0.13585 * t5;
     let t23 = t9 - 0.13585 * t8 - qd[1] * t18 - 0.1197 * t12 - 0.425 * t21;
     let t24 = c_q2 * t22;
@@ -330,7 +330,7 @@ pub fn inverse_dynamics_with(
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 180,
+    mul: 176,
     add: 127,
     div: 0,
     sqrt: 0,
@@ -378,8 +378,8 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t26 = t9 * t21 + t11 * t22;
     let t27 = s_q4 * t26;
     let t28 = c_q4 * t26;
-    let t29 = c_q4 * c_q5 * t26 - s_q5 * t23;
-    let t30 = c_q4 * s_q5 * t26 + c_q5 * t23;
+    let t29 = t28 * c_q5 - s_q5 * t23;
+    let t30 = t28 * s_q5 + c_q5 * t23;
     let t31 = 0.111172755531 * t28 + 0.0171364731454 * (c_q5 * t29)
         + 0.033822 * (s_q5 * t30)
         - 0.017784735 * (c_q4 * t25 - s_q4 * t24 - 0.09465 * t28);
@@ -401,7 +401,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t45 = s_q4
         * (0.111172755531 * s_q4 + 0.0171364731454 * t40 + 0.033822 * t41
             - 0.017784735 * (-(0.09465 * s_q4) - 0.39225 * (t9 * s_q4)));
-    let t46 = s_q4 * s_q4 * t26;
+    let t46 = t27 * s_q4;
     let t47 = t9 * t23;
     let t48 = t10 * t26;
     let t49 = 0.1308417 * (t48 - t47);
@@ -410,7 +410,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t52 = s_q2 * t51;
     let t53 = s_q2 * t49;
     let t54 = c_q2 * t51;
-    let t55 = c_q4 * c_q4 * t26;
+    let t55 = t28 * c_q4;
     let t56 = 0.017784735 * (c_q4 * t24 + s_q4 * t25 - 0.09465 * t27)
         - 0.1283092286764 * t27;
     let t57 = 0.111172755531 * t26 + 0.1308417 * (0.093 * t26 + t10 * t18 + t9 * t20)
@@ -494,7 +494,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 232,
+    mul: 226,
     add: 165,
     div: 0,
     sqrt: 0,
@@ -525,9 +525,9 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t9 = qd[0] * t3 * c_q2 - qd[0] * t2 * s_q2;
     let t10 = qd[0] * t3 * s_q2 + qd[0] * t2 * c_q2;
     let t11 = 0.425 * qd[1] + 0.1197 * (qd[0] * t2);
-    let t12 = qd[0] * qd[0] * t2 * t3;
+    let t12 = t4 * (t2 * t3);
     let t13 = qd[0] * t2 * t11;
-    let t14 = qd[0] * qd[0] * (t3 * t3);
+    let t14 = t4 * (t3 * t3);
     let t15 = qd[1] * t11;
     let t16 = qd[1] + qd[2];
     let s_q3 = libm::Libm::<Real>::sin(q[3]);
@@ -571,8 +571,8 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t55 = s_q2 * t54;
     let t56 = 0.39225 * t26 + t53 - t55;
     let t57 = s_q2 * t52 + c_q2 * t54 - 0.39225 * (t28 + t29);
-    let t58 = -(qd[2] * t10) - qd[0] * t2 * qd[1] * c_q2 - qd[0] * t3 * qd[1] * s_q2;
-    let t59 = qd[2] * t9 + qd[0] * t3 * qd[1] * c_q2 - qd[0] * t2 * qd[1] * s_q2;
+    let t58 = -(qd[2] * t10) - t6 * c_q2 - qd[0] * t3 * qd[1] * s_q2;
+    let t59 = qd[2] * t9 + qd[0] * t3 * qd[1] * c_q2 - t6 * s_q2;
     let t60 = qd[3] * t22 + t20 * t58 + t19 * t59;
     let t61 = 0.093 * (t37 - t60) + t19 * t56 + t21 * t57;
     let t62 = t40
@@ -650,7 +650,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
-    mul: 46,
+    mul: 44,
     add: 23,
     div: 0,
     sqrt: 0,
@@ -682,8 +682,8 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let t11 = -t10;
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
-    let t14 = p.g * t3 * c_q2 - p.g * t2 * s_q2;
-    let t15 = p.g * t3 * s_q2 + p.g * t2 * c_q2;
+    let t14 = t4 * c_q2 - p.g * t2 * s_q2;
+    let t15 = t4 * s_q2 + p.g * t2 * c_q2;
     let t16 = t9 * t14 + t11 * t15;
     let t17 = t10 * t14 + t9 * t15;
     let t18 = s_q4 * s_q4 * t16;
@@ -702,7 +702,7 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 586,
+    mul: 562,
     add: 349,
     div: 5,
     sqrt: 0,
@@ -797,12 +797,12 @@ pub fn forward_dynamics_with(
     let t62 = s_q2 * t15;
     let t63 = c_q2 * t18;
     let t64 = t62 + t63;
-    let t65 = t11 * t12 * t22;
+    let t65 = t29 * t22;
     let t66 = t24 * t33;
     let t67 = 0.39225 * t65 + t66;
-    let t68 = 0.39225 * (t11 * t12 * t23) + t22 * t33;
-    let t69 = 0.093 * (t25 * t34 * c_q4) + s_q4 * t42;
-    let t70 = c_q4 * t42 - 0.093 * (t25 * t34 * s_q4);
+    let t68 = 0.39225 * (t29 * t23) + t22 * t33;
+    let t69 = 0.093 * (t40 * t25) + s_q4 * t42;
+    let t70 = c_q4 * t42 - 0.093 * (t39 * t34);
     let t71 = 0.09465 * (t38 * t44 * c_q5) - s_q5 * t52;
     let t72 = 0.09465 * (t38 * t44 * s_q5) + c_q5 * t52;
     let t73 = 0.0171364731454 * (qd[5] * t50) - 0.0166855268546 * (t50 * (t41 + qd[5]));
@@ -813,12 +813,12 @@ pub fn forward_dynamics_with(
     let t78 = s_q5 * t73;
     let t79 = c_q5 * qd[5] * t49;
     let t80 = 0.033822 * t55 + 0.0171364731454 * t56 + 0.11285608069875
-        - 0.0002784068064155778 * (s_q5 * s_q5 * (c_q5 * c_q5) * inv58);
+        - 0.0002784068064155778 * (t56 * (s_q5 * s_q5 * inv58));
     let t81 = 0.017784735 * t46 - 1.4069 * t69 - 0.1879 * (t74 + t75);
     let t82 = 0.017784735 * (t45 - t51) - 1.4069 * t70;
     let t83 = 0.11285608069875 * t46 + 0.108247244469 * (t38 * t44)
         + 0.09465 * -(0.1879 * (t74 + t75)) - 0.017784735 * t69 - tau[5];
-    let t84 = 0.017784735 * t70 + c_q5 * t73 - 0.10656391930125 * t51 - qd[4] * t41 * t80
+    let t84 = 0.017784735 * t70 + c_q5 * t73 - 0.10656391930125 * t51 - t45 * t80
         - 0.033822 * (s_q5 * qd[5] * t49)
         - 0.0166855268546 * (s_q5 * c_q5 * inv58 * (tau[4] - t78 - 0.033822 * t79));
     let t85 = s_q4 * c_q4 * t80 - 0.11285608069875 * (s_q4 * c_q4);
@@ -837,12 +837,12 @@ pub fn forward_dynamics_with(
     let t98 = 0.11285608069875 * (s_q4 * s_q4) + c_q4 * c_q4 * t80 + 0.123341033631
         - t85 * t85 * inv87;
     let t99 = 0.2315882781 - 0.000002735651014725926 * t94;
-    let t100 = qd[3] * t28 * t85 * inv87;
+    let t100 = t35 * (t85 * inv87);
     let t101 = 0.1308417 * (t35 - t43) + 0.1879 * (t76 - t77) - 2.6259 * t68;
     let t102 = inv87 * t95;
     let t103 = t88 - t89 - t67 * t96 - qd[3] * t25 * t97 - 0.017784735 * (t100 + t102);
     let t104 = 0.00697606230375 * t30 + 0.093 * (0.1879 * (t76 - t77) - 0.1308417 * t43)
-        + c_q4 * t84 + qd[3] * t28 * t98 + 0.017784735 * (t67 * t85 * inv87)
+        + c_q4 * t84 + t35 * t98 + 0.017784735 * (t67 * t85 * inv87)
         - 0.108247244469 * t43 - 0.1308417 * t68 - s_q4 * t83 - t85 * inv87 * t95
         - 0.001653980355 * (qd[3] * t25 * t85 * inv87);
     let t105 = 0.001653980355 * (t100 + t102) - tau[4] - t67 * t97 - qd[3] * t25 * t99
@@ -969,25 +969,21 @@ pub fn forward_dynamics_with(
         - 0.2717 * (t2 * t201 + t3 * t202);
     let inv204 = 1.0 / t203;
     let t205 = t4
-        * (0.86979447591 * t7 + c_q2 * t144 + s_q2 * t145 + qd[0] * t2 * qd[1] * t197
+        * (0.86979447591 * t7 + c_q2 * t144 + s_q2 * t145 + t7 * t197
             + 0.13585 * (qd[0] * qd[0] * (t161 - 0.017784735 * t54 - 4.4329225))
             - 0.425
                 * (0.017784735 * (qd[2] * t11 * t24 - t35) + t90 + t91
                     + qd[2] * t12 * t125 - 4.9009 * t17 - 1.598759275 * t30)
-            - 0.1197 * (t188 - t187) - qd[0] * t4 * qd[1] * t198 - t179 * inv183 * t189)
+            - 0.1197 * (t188 - t187) - t8 * t198 - t179 * inv183 * t189)
         + t2
-            * (0.1197 * t186 + c_q2 * t145 + qd[0] * t2 * qd[1] * t198
-                + 0.13585 * (qd[0] * qd[0] * t162) - s_q2 * t144
-                - qd[0] * t4 * qd[1] * t199 - t180 * inv183 * t189) + tau[0]
+            * (0.1197 * t186 + c_q2 * t145 + t7 * t198 + 0.13585 * (qd[0] * qd[0] * t162)
+                - s_q2 * t144 - t8 * t199 - t180 * inv183 * t189) + tau[0]
         - 0.13585
             * (t2
-                * (t186
-                    + (qd[0] * t2 * qd[1] * t193 - 2.35004 * t14
-                        - qd[0] * t4 * qd[1] * t194 - t181 * inv183 * t189))
+                * (t186 + (t7 * t193 - 2.35004 * t14 - t8 * t194 - t181 * inv183 * t189))
                 + t3
-                    * (t188 + qd[0] * t2 * qd[1] * t195
-                        - 8.393 * -(0.28 * (t16 + qd[1] * qd[1])) - t187
-                        - qd[0] * t4 * qd[1] * t196 - 0.425 * (t155 * inv183 * t189)))
+                    * (t188 + t7 * t195 - 8.393 * -(0.28 * (t16 + qd[1] * qd[1])) - t187
+                        - t8 * t196 - 0.425 * (t155 * inv183 * t189)))
         - p.g
             * (t4 * t201 + t2 * t202
                 - 0.13585 * (t2 * (t4 * t190 + t200) + t3 * (t4 * t191 + t2 * t192)));
@@ -1035,7 +1031,7 @@ pub fn forward_dynamics_with(
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 708,
+    mul: 688,
     add: 470,
     div: 0,
     sqrt: 0,
@@ -1067,9 +1063,9 @@ pub fn coriolis_matrix_with(
     let t5 = qd[0] * t2;
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t8 = qd[0] * t4 * c_q2 - qd[0] * t2 * s_q2;
+    let t8 = qd[0] * t4 * c_q2 - t5 * s_q2;
     let t9 = qd[0] * t4 * s_q2;
-    let t10 = qd[0] * t2 * c_q2;
+    let t10 = t5 * c_q2;
     let t11 = t9 + t10;
     let t12 = qd[1] + qd[2];
     let s_q3 = libm::Libm::<Real>::sin(q[3]);
@@ -1105,27 +1101,27 @@ pub fn coriolis_matrix_with(
     let t43 = t15 * t40 + t17 * t41;
     let t44 = c_q4 * c_q5 * t43 - s_q5 * t42;
     let t45 = c_q4 * s_q5 * t43 + c_q5 * t42;
-    let t46 = qd[0] * t2 * t4;
+    let t46 = t5 * t4;
     let t47 = t11 * t40 + t8 * t41;
-    let t48 = qd[0] * t2 * t4 * c_q2;
+    let t48 = t46 * c_q2;
     let t49 = t2 * qd[1];
     let t50 = qd[0] * (t4 * t4);
-    let t51 = qd[0] * (t4 * t4) * s_q2;
+    let t51 = t50 * s_q2;
     let t52 = 0.25 * t47 + 0.85 * (t48 + t51);
     let t53 = 0.39225 * t47 + 0.85 * (t48 + t51);
     let t54 = t15 * t53;
     let t55 = t8 * t40;
-    let t56 = qd[0] * t2 * t4 * s_q2;
-    let t57 = qd[0] * (t4 * t4) * c_q2;
+    let t56 = t46 * s_q2;
+    let t57 = t50 * c_q2;
     let t58 = 0.85 * (t56 - t57) - 0.7845 * t55;
     let t59 = t17 * t58;
-    let t60 = -(qd[2] * t41) - t2 * qd[1] * c_q2 - t4 * qd[1] * s_q2;
-    let t61 = qd[2] * t40 + t4 * qd[1] * c_q2 - t2 * qd[1] * s_q2;
+    let t60 = -(qd[2] * t41) - t49 * c_q2 - t4 * qd[1] * s_q2;
+    let t61 = qd[2] * t40 + t4 * qd[1] * c_q2 - t49 * s_q2;
     let t62 = qd[3] * t43 + t16 * t60 + t15 * t61;
     let t63 = t54 + t59 + 0.093 * (t23 * t43 - t62);
     let t64 = c_q4 * t63;
     let t65 = t2 * (0.425 * qd[1] + 0.1197 * t5);
-    let t66 = qd[0] * (t2 * t2);
+    let t66 = t5 * t2;
     let t67 = t12 * t41;
     let t68 = 0.425 * t49 + 0.2394 * t50 + 0.39225 * (t67 - t60) + t65 + 0.1197 * t66
         - 0.2717 * qd[0] - 0.186 * (t22 * t42 + t19 * t43);
@@ -1193,7 +1189,7 @@ pub fn coriolis_matrix_with(
     let t122 = c_q4 * t112;
     let t123 = t92 + t97;
     let t124 = qd[1] * s_q2;
-    let t125 = qd[1] * s_q2 * t15;
+    let t125 = t124 * t15;
     let t126 = qd[1] * c_q2;
     let t127 = -(0.7845 * t12) - 0.85 * t126;
     let t128 = t17 * t127;
@@ -1210,7 +1206,7 @@ pub fn coriolis_matrix_with(
     let t139 = t132 + t134 + 0.09465 * (t135 + t138);
     let t140 = s_q4 * t28;
     let t141 = c_q4 * t31;
-    let t142 = qd[1] * s_q2 * t16;
+    let t142 = t124 * t16;
     let t143 = t15 * t127;
     let t144 = 0.093 * (t22 + t137) + 0.85 * t142 + t143 - 0.1893 * (t140 + t141);
     let t145 = c_q5 * t139 - s_q5 * t144;
@@ -1347,8 +1343,8 @@ pub fn coriolis_matrix_with(
     let t263 = 0.09465 * (t28 + t262);
     let t264 = 0.1879 * (c_q5 * c_q5 * t263 + s_q5 * s_q5 * t263);
     let t265 = t15 * c_q4 * t264;
-    let t266 = c_q2 * t15 * c_q4 * t264 + s_q2 * t17 * c_q4 * t264;
-    let t267 = c_q2 * t17 * c_q4 * t264 - s_q2 * t15 * c_q4 * t264;
+    let t266 = t265 * c_q2 + s_q2 * t17 * c_q4 * t264;
+    let t267 = c_q2 * t17 * c_q4 * t264 - t265 * s_q2;
     let t268 = s_q4 * t264;
     let t269 = 0.0166855268546 * (c_q5 * t39)
         + 0.0171364731454 * (t31 * c_q5 - c_q5 * qd[5]);
@@ -1460,7 +1456,7 @@ pub fn coriolis_matrix_with(
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
-    mul: 140,
+    mul: 134,
     add: 88,
     div: 0,
     sqrt: 0,
@@ -1488,9 +1484,9 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let t6 = qd[0] * t2;
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t9 = qd[0] * t4 * c_q2 - qd[0] * t2 * s_q2;
-    let t10 = qd[0] * t4 * s_q2 + qd[0] * t2 * c_q2;
-    let t11 = qd[0] * qd[0] * (t4 * t4);
+    let t9 = t5 * c_q2 - t6 * s_q2;
+    let t10 = t5 * s_q2 + t6 * c_q2;
+    let t11 = t5 * (qd[0] * t4);
     let t12 = qd[1] + qd[2];
     let s_q3 = libm::Libm::<Real>::sin(q[3]);
     let c_q3 = libm::Libm::<Real>::cos(q[3]);
@@ -1550,7 +1546,7 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
                     + 8.393
                         * (0.0784 * t11 + t61 * t61
                             + 0.0184552225 * (qd[0] * qd[0] * (t3 * t3)))
-                    + 0.0151074 * (qd[0] * qd[0] * (t2 * t2))
+                    + 0.0151074 * (t6 * (qd[0] * t2))
                     + (0.049443313556 * (t9 * t9 + t12 * t12)
                         + 2.275 * (t62 * t62 + t63 * t63 + t40 * t40)
                         + 0.004095 * (t10 * t10))
@@ -1574,7 +1570,7 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_POSES: OpCount = OpCount {
-    mul: 100,
+    mul: 96,
     add: 54,
     div: 0,
     sqrt: 0,
@@ -1618,10 +1614,10 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let t23 = -(s_q4 * t22);
     let t24 = c_q0 * t6;
     let t25 = s_q0 * t6;
-    let t26 = c_q0 * t5 * c_q2 - c_q0 * t6 * s_q2;
-    let t27 = c_q0 * t5 * s_q2 + c_q0 * t6 * c_q2;
-    let t28 = s_q0 * t5 * c_q2 - s_q0 * t6 * s_q2;
-    let t29 = s_q0 * t5 * s_q2 + s_q0 * t6 * c_q2;
+    let t26 = c_q0 * t5 * c_q2 - t24 * s_q2;
+    let t27 = c_q0 * t5 * s_q2 + t24 * c_q2;
+    let t28 = s_q0 * t5 * c_q2 - t25 * s_q2;
+    let t29 = s_q0 * t5 * s_q2 + t25 * c_q2;
     let t30 = t12 * t26 + t14 * t27;
     let t31 = t13 * t26 + t12 * t27;
     let t32 = t12 * t28 + t14 * t29;
@@ -1709,7 +1705,7 @@ pub fn coordinate_rates_with(
 }
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
-    mul: 327,
+    mul: 312,
     add: 164,
     div: 0,
     sqrt: 0,
@@ -1791,10 +1787,10 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let t58 = c_q5 * t57 - 0.39225 * (t13 * s_q5);
     let t59 = s_q5 * t57 + 0.39225 * (t13 * c_q5);
     let t60 = -(0.09465 * s_q4) - 0.39225 * (t12 * s_q4);
-    let t61 = c_q0 * t5 * c_q2 - c_q0 * t6 * s_q2;
-    let t62 = c_q0 * t5 * s_q2 + c_q0 * t6 * c_q2;
-    let t63 = s_q0 * t5 * c_q2 - s_q0 * t6 * s_q2;
-    let t64 = s_q0 * t5 * s_q2 + s_q0 * t6 * c_q2;
+    let t61 = t19 * c_q0 - c_q0 * t6 * s_q2;
+    let t62 = t23 * c_q0 + c_q0 * t6 * c_q2;
+    let t63 = t19 * s_q0 - s_q0 * t6 * s_q2;
+    let t64 = t23 * s_q0 + s_q0 * t6 * c_q2;
     let t65 = t12 * t61 + t14 * t62;
     let t66 = t13 * t61 + t12 * t62;
     let t67 = t12 * t63 + t14 * t64;
@@ -1816,16 +1812,16 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let t83 = t29 * t66;
     let t84 = t29 * t68;
     let t85 = t29 * t29;
-    let t86 = s_q4 * t35 * t70;
+    let t86 = t36 * t70;
     let t87 = c_q4 * t70;
     let t88 = s_q4 * t69 + t87;
-    let t89 = s_q4 * t35 * t72;
+    let t89 = t36 * t72;
     let t90 = c_q4 * t72;
     let t91 = s_q4 * t71 + t90;
-    let t92 = s_q4 * s_q4 * (t35 * t35);
+    let t92 = t36 * (s_q4 * t35);
     let t93 = t87 + s_q4 * c_q5 * t73 + s_q4 * s_q5 * t74;
     let t94 = t90 + s_q4 * c_q5 * t75 + s_q4 * s_q5 * t76;
-    let t95 = s_q4 * c_q5 * t48 + s_q4 * s_q5 * t49 - s_q4 * c_q4 * t35;
+    let t95 = s_q4 * c_q5 * t48 + s_q4 * s_q5 * t49 - t36 * c_q4;
     [
         [
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
@@ -1933,9 +1929,9 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 0.0,
             ],
             [
-                c_q4 * t34 * t35 + t29 * t40 - s_q4 * t35 * t45,
-                t81 + c_q4 * c_q4 * t35 * t51 + s_q4 * s_q4 * t35 * t51,
-                0.39225 * (t82 + t12 * (c_q4 * c_q4) * t35 + t12 * (s_q4 * s_q4) * t35),
+                c_q4 * t34 * t35 + t29 * t40 - t36 * t45,
+                t81 + c_q4 * c_q4 * t35 * t51 + t36 * (s_q4 * t51),
+                0.39225 * (t82 + t12 * (c_q4 * c_q4) * t35 + t36 * (t12 * s_q4)),
                 0.0,
                 0.0,
                 0.0,
@@ -1962,10 +1958,10 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 0.0,
             ],
             [
-                t41 * t48 + t42 * t49 - s_q4 * t35 * t46,
-                t48 * t54 + t49 * t55 - s_q4 * t35 * t56,
-                t48 * t58 + t49 * t59 - s_q4 * t35 * t60,
-                0.09465 * (c_q4 * c_q5 * t48 + s_q4 * s_q4 * t35 + c_q4 * s_q5 * t49),
+                t41 * t48 + t42 * t49 - t36 * t46,
+                t48 * t54 + t49 * t55 - t36 * t56,
+                t48 * t58 + t49 * t59 - t36 * t60,
+                0.09465 * (c_q4 * c_q5 * t48 + t36 * s_q4 + c_q4 * s_q5 * t49),
                 0.0,
                 0.0,
             ],

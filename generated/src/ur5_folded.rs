@@ -19,16 +19,16 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 244 | 191 | 0 | 0 | 5 | 5 |
-//! | `mass_matrix` | 180 | 127 | 0 | 0 | 5 | 5 |
-//! | `bias` | 232 | 165 | 0 | 0 | 5 | 5 |
+//! | `inverse_dynamics` | 242 | 191 | 0 | 0 | 5 | 5 |
+//! | `mass_matrix` | 176 | 127 | 0 | 0 | 5 | 5 |
+//! | `bias` | 226 | 165 | 0 | 0 | 5 | 5 |
 //! | `gravity` | 42 | 23 | 0 | 0 | 4 | 4 |
-//! | `forward_dynamics` | 588 | 349 | 5 | 0 | 5 | 5 |
-//! | `coriolis_matrix` | 708 | 470 | 0 | 0 | 5 | 5 |
-//! | `energy` | 136 | 88 | 0 | 0 | 5 | 5 |
-//! | `body_poses` | 100 | 54 | 0 | 0 | 6 | 6 |
+//! | `forward_dynamics` | 564 | 349 | 5 | 0 | 5 | 5 |
+//! | `coriolis_matrix` | 688 | 470 | 0 | 0 | 5 | 5 |
+//! | `energy` | 130 | 88 | 0 | 0 | 5 | 5 |
+//! | `body_poses` | 96 | 54 | 0 | 0 | 6 | 6 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `body_jacobians` | 327 | 164 | 0 | 0 | 6 | 6 |
+//! | `body_jacobians` | 312 | 164 | 0 | 0 | 6 | 6 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 /// The floating-point type of every input, output and parameter:
@@ -131,7 +131,7 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 244,
+    mul: 242,
     add: 191,
     div: 0,
     sqrt: 0,
@@ -177,9 +177,9 @@ pub fn inverse_dynamics_with(
     let t14 = qd[0] * t4 * c_q2 - qd[0] * t2 * s_q2;
     let t15 = qd[0] * t4 * s_q2 + qd[0] * t2 * c_q2;
     let t16 = 0.425 * qd[1] + 0.1197 * (qd[0] * t2);
-    let t17 = qd[0] * qd[0] * t2 * t4;
+    let t17 = t6 * (t2 * t4);
     let t18 = qd[0] * t2 * t16;
-    let t19 = qd[0] * qd[0] * (t4 * t4);
+    let t19 = t6 * (t4 * t4);
     let t20 = 9.81 * t4 + 0.425 * (qdd[1] + t17) + 0.1197 * (t11 - t9) - 0.13585 * t5;
     let t21 = 9.81 * t2 - 0.13585 * t7 - 0.1197 * t10 - 0.425 * t19 - qd[1] * t16;
     let t22 = c_q2 * t20;
@@ -321,7 +321,7 @@ pub fn inverse_dynamics_with(
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 180,
+    mul: 176,
     add: 127,
     div: 0,
     sqrt: 0,
@@ -369,8 +369,8 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t26 = t9 * t21 + t11 * t22;
     let t27 = s_q4 * t26;
     let t28 = c_q4 * t26;
-    let t29 = c_q4 * c_q5 * t26 - s_q5 * t23;
-    let t30 = c_q4 * s_q5 * t26 + c_q5 * t23;
+    let t29 = t28 * c_q5 - s_q5 * t23;
+    let t30 = t28 * s_q5 + c_q5 * t23;
     let t31 = 0.111172755531 * t28 + 0.0171364731454 * (c_q5 * t29)
         + 0.033822 * (s_q5 * t30)
         - 0.017784735 * (c_q4 * t25 - s_q4 * t24 - 0.09465 * t28);
@@ -392,7 +392,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t45 = s_q4
         * (0.111172755531 * s_q4 + 0.0171364731454 * t40 + 0.033822 * t41
             - 0.017784735 * (-(0.09465 * s_q4) - 0.39225 * (t9 * s_q4)));
-    let t46 = s_q4 * s_q4 * t26;
+    let t46 = t27 * s_q4;
     let t47 = t9 * t23;
     let t48 = t10 * t26;
     let t49 = 0.1308417 * (t48 - t47);
@@ -401,7 +401,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t52 = s_q2 * t51;
     let t53 = s_q2 * t49;
     let t54 = c_q2 * t51;
-    let t55 = c_q4 * c_q4 * t26;
+    let t55 = t28 * c_q4;
     let t56 = 0.017784735 * (c_q4 * t24 + s_q4 * t25 - 0.09465 * t27)
         - 0.1283092286764 * t27;
     let t57 = 0.111172755531 * t26 + 0.1308417 * (0.093 * t26 + t10 * t18 + t9 * t20)
@@ -485,7 +485,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 232,
+    mul: 226,
     add: 165,
     div: 0,
     sqrt: 0,
@@ -515,9 +515,9 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t8 = qd[0] * t3 * c_q2 - qd[0] * t2 * s_q2;
     let t9 = qd[0] * t3 * s_q2 + qd[0] * t2 * c_q2;
     let t10 = 0.425 * qd[1] + 0.1197 * (qd[0] * t2);
-    let t11 = qd[0] * qd[0] * t2 * t3;
+    let t11 = t4 * (t2 * t3);
     let t12 = qd[0] * t2 * t10;
-    let t13 = qd[0] * qd[0] * (t3 * t3);
+    let t13 = t4 * (t3 * t3);
     let t14 = qd[1] * t10;
     let t15 = qd[1] + qd[2];
     let s_q3 = libm::Libm::<Real>::sin(q[3]);
@@ -561,8 +561,8 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t54 = s_q2 * t53;
     let t55 = 0.39225 * t25 + t52 - t54;
     let t56 = s_q2 * t51 + c_q2 * t53 - 0.39225 * (t27 + t28);
-    let t57 = -(qd[2] * t9) - qd[0] * t2 * qd[1] * c_q2 - qd[0] * t3 * qd[1] * s_q2;
-    let t58 = qd[2] * t8 + qd[0] * t3 * qd[1] * c_q2 - qd[0] * t2 * qd[1] * s_q2;
+    let t57 = -(qd[2] * t9) - t5 * c_q2 - qd[0] * t3 * qd[1] * s_q2;
+    let t58 = qd[2] * t8 + qd[0] * t3 * qd[1] * c_q2 - t5 * s_q2;
     let t59 = qd[3] * t21 + t19 * t57 + t18 * t58;
     let t60 = 0.093 * (t36 - t59) + t18 * t55 + t20 * t56;
     let t61 = t39
@@ -691,7 +691,7 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 588,
+    mul: 564,
     add: 349,
     div: 5,
     sqrt: 0,
@@ -784,12 +784,12 @@ pub fn forward_dynamics_with(
     let t60 = s_q2 * t13;
     let t61 = c_q2 * t16;
     let t62 = t60 + t61;
-    let t63 = t9 * t10 * t20;
+    let t63 = t27 * t20;
     let t64 = t22 * t31;
     let t65 = 0.39225 * t63 + t64;
-    let t66 = 0.39225 * (t9 * t10 * t21) + t20 * t31;
-    let t67 = 0.093 * (t23 * t32 * c_q4) + s_q4 * t40;
-    let t68 = c_q4 * t40 - 0.093 * (t23 * t32 * s_q4);
+    let t66 = 0.39225 * (t27 * t21) + t20 * t31;
+    let t67 = 0.093 * (t38 * t23) + s_q4 * t40;
+    let t68 = c_q4 * t40 - 0.093 * (t37 * t32);
     let t69 = 0.09465 * (t36 * t42 * c_q5) - s_q5 * t50;
     let t70 = 0.09465 * (t36 * t42 * s_q5) + c_q5 * t50;
     let t71 = 0.0171364731454 * (qd[5] * t48) - 0.0166855268546 * (t48 * (t39 + qd[5]));
@@ -800,12 +800,12 @@ pub fn forward_dynamics_with(
     let t76 = s_q5 * t71;
     let t77 = c_q5 * qd[5] * t47;
     let t78 = 0.033822 * t53 + 0.0171364731454 * t54 + 0.11285608069875
-        - 0.0002784068064155778 * (s_q5 * s_q5 * (c_q5 * c_q5) * inv56);
+        - 0.0002784068064155778 * (t54 * (s_q5 * s_q5 * inv56));
     let t79 = 0.017784735 * t44 - 1.4069 * t67 - 0.1879 * (t72 + t73);
     let t80 = 0.017784735 * (t43 - t49) - 1.4069 * t68;
     let t81 = 0.11285608069875 * t44 + 0.108247244469 * (t36 * t42)
         + 0.09465 * -(0.1879 * (t72 + t73)) - 0.017784735 * t67 - tau[5];
-    let t82 = 0.017784735 * t68 + c_q5 * t71 - 0.10656391930125 * t49 - qd[4] * t39 * t78
+    let t82 = 0.017784735 * t68 + c_q5 * t71 - 0.10656391930125 * t49 - t43 * t78
         - 0.033822 * (s_q5 * qd[5] * t47)
         - 0.0166855268546 * (s_q5 * c_q5 * inv56 * (tau[4] - t76 - 0.033822 * t77));
     let t83 = s_q4 * c_q4 * t78 - 0.11285608069875 * (s_q4 * c_q4);
@@ -824,12 +824,12 @@ pub fn forward_dynamics_with(
     let t96 = 0.11285608069875 * (s_q4 * s_q4) + c_q4 * c_q4 * t78 + 0.123341033631
         - t83 * t83 * inv85;
     let t97 = 0.2315882781 - 0.000002735651014725926 * t92;
-    let t98 = qd[3] * t26 * t83 * inv85;
+    let t98 = t33 * (t83 * inv85);
     let t99 = 0.1308417 * (t33 - t41) + 0.1879 * (t74 - t75) - 2.6259 * t66;
     let t100 = inv85 * t93;
     let t101 = t86 - t87 - t65 * t94 - qd[3] * t23 * t95 - 0.017784735 * (t98 + t100);
     let t102 = 0.00697606230375 * t28 + 0.093 * (0.1879 * (t74 - t75) - 0.1308417 * t41)
-        + c_q4 * t82 + qd[3] * t26 * t96 + 0.017784735 * (t65 * t83 * inv85)
+        + c_q4 * t82 + t33 * t96 + 0.017784735 * (t65 * t83 * inv85)
         - 0.108247244469 * t41 - 0.1308417 * t66 - s_q4 * t81 - t83 * inv85 * t93
         - 0.001653980355 * (qd[3] * t23 * t83 * inv85);
     let t103 = 0.001653980355 * (t98 + t100) - tau[4] - t65 * t95 - qd[3] * t23 * t97
@@ -955,28 +955,24 @@ pub fn forward_dynamics_with(
         - 0.2717 * (t2 * t199 + t3 * t200);
     let inv202 = 1.0 / t201;
     let t203 = t4
-        * (0.86979447591 * t5 + c_q2 * t142 + s_q2 * t143 + qd[0] * t2 * qd[1] * t195
+        * (0.86979447591 * t5 + c_q2 * t142 + s_q2 * t143 + t5 * t195
             + 0.13585 * (qd[0] * qd[0] * (t159 - 0.017784735 * t52 - 4.4329225))
             - 0.425
                 * (0.017784735 * (qd[2] * t9 * t22 - t33) + t88 + t89
                     + qd[2] * t10 * t123 - 4.9009 * t15 - 1.598759275 * t28)
-            - 0.1197 * (t186 - t185) - qd[0] * t4 * qd[1] * t196 - t177 * inv181 * t187)
+            - 0.1197 * (t186 - t185) - t6 * t196 - t177 * inv181 * t187)
         + t2
-            * (0.1197 * t184 + c_q2 * t143 + qd[0] * t2 * qd[1] * t196
-                + 0.13585 * (qd[0] * qd[0] * t160) - s_q2 * t142
-                - qd[0] * t4 * qd[1] * t197 - t178 * inv181 * t187) + tau[0]
+            * (0.1197 * t184 + c_q2 * t143 + t5 * t196 + 0.13585 * (qd[0] * qd[0] * t160)
+                - s_q2 * t142 - t6 * t197 - t178 * inv181 * t187) + tau[0]
         - 9.81
             * (t4 * t199 + t2 * t200
                 - 0.13585 * (t2 * (t4 * t188 + t198) + t3 * (t4 * t189 + t2 * t190)))
         - 0.13585
             * (t2
-                * (t184
-                    + (qd[0] * t2 * qd[1] * t191 - 2.35004 * t12
-                        - qd[0] * t4 * qd[1] * t192 - t179 * inv181 * t187))
+                * (t184 + (t5 * t191 - 2.35004 * t12 - t6 * t192 - t179 * inv181 * t187))
                 + t3
-                    * (t186 + qd[0] * t2 * qd[1] * t193
-                        - 8.393 * -(0.28 * (t14 + qd[1] * qd[1])) - t185
-                        - qd[0] * t4 * qd[1] * t194 - 0.425 * (t153 * inv181 * t187)));
+                    * (t186 + t5 * t193 - 8.393 * -(0.28 * (t14 + qd[1] * qd[1])) - t185
+                        - t6 * t194 - 0.425 * (t153 * inv181 * t187)));
     let t204 = t2 * inv202 * t203;
     let t205 = t3 * inv202 * t203;
     let t206 = t4 * inv202 * t203 - t5;
@@ -1021,7 +1017,7 @@ pub fn forward_dynamics_with(
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 708,
+    mul: 688,
     add: 470,
     div: 0,
     sqrt: 0,
@@ -1053,9 +1049,9 @@ pub fn coriolis_matrix_with(
     let t5 = qd[0] * t2;
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t8 = qd[0] * t4 * c_q2 - qd[0] * t2 * s_q2;
+    let t8 = qd[0] * t4 * c_q2 - t5 * s_q2;
     let t9 = qd[0] * t4 * s_q2;
-    let t10 = qd[0] * t2 * c_q2;
+    let t10 = t5 * c_q2;
     let t11 = t9 + t10;
     let t12 = qd[1] + qd[2];
     let s_q3 = libm::Libm::<Real>::sin(q[3]);
@@ -1091,27 +1087,27 @@ pub fn coriolis_matrix_with(
     let t43 = t15 * t40 + t17 * t41;
     let t44 = c_q4 * c_q5 * t43 - s_q5 * t42;
     let t45 = c_q4 * s_q5 * t43 + c_q5 * t42;
-    let t46 = qd[0] * t2 * t4;
+    let t46 = t5 * t4;
     let t47 = t11 * t40 + t8 * t41;
-    let t48 = qd[0] * t2 * t4 * c_q2;
+    let t48 = t46 * c_q2;
     let t49 = t2 * qd[1];
     let t50 = qd[0] * (t4 * t4);
-    let t51 = qd[0] * (t4 * t4) * s_q2;
+    let t51 = t50 * s_q2;
     let t52 = 0.25 * t47 + 0.85 * (t48 + t51);
     let t53 = 0.39225 * t47 + 0.85 * (t48 + t51);
     let t54 = t15 * t53;
     let t55 = t8 * t40;
-    let t56 = qd[0] * t2 * t4 * s_q2;
-    let t57 = qd[0] * (t4 * t4) * c_q2;
+    let t56 = t46 * s_q2;
+    let t57 = t50 * c_q2;
     let t58 = 0.85 * (t56 - t57) - 0.7845 * t55;
     let t59 = t17 * t58;
-    let t60 = -(qd[2] * t41) - t2 * qd[1] * c_q2 - t4 * qd[1] * s_q2;
-    let t61 = qd[2] * t40 + t4 * qd[1] * c_q2 - t2 * qd[1] * s_q2;
+    let t60 = -(qd[2] * t41) - t49 * c_q2 - t4 * qd[1] * s_q2;
+    let t61 = qd[2] * t40 + t4 * qd[1] * c_q2 - t49 * s_q2;
     let t62 = qd[3] * t43 + t16 * t60 + t15 * t61;
     let t63 = t54 + t59 + 0.093 * (t23 * t43 - t62);
     let t64 = c_q4 * t63;
     let t65 = t2 * (0.425 * qd[1] + 0.1197 * t5);
-    let t66 = qd[0] * (t2 * t2);
+    let t66 = t5 * t2;
     let t67 = t12 * t41;
     let t68 = 0.425 * t49 + 0.2394 * t50 + 0.39225 * (t67 - t60) + t65 + 0.1197 * t66
         - 0.2717 * qd[0] - 0.186 * (t22 * t42 + t19 * t43);
@@ -1179,7 +1175,7 @@ pub fn coriolis_matrix_with(
     let t122 = c_q4 * t112;
     let t123 = t92 + t97;
     let t124 = qd[1] * s_q2;
-    let t125 = qd[1] * s_q2 * t15;
+    let t125 = t124 * t15;
     let t126 = qd[1] * c_q2;
     let t127 = -(0.7845 * t12) - 0.85 * t126;
     let t128 = t17 * t127;
@@ -1196,7 +1192,7 @@ pub fn coriolis_matrix_with(
     let t139 = t132 + t134 + 0.09465 * (t135 + t138);
     let t140 = s_q4 * t28;
     let t141 = c_q4 * t31;
-    let t142 = qd[1] * s_q2 * t16;
+    let t142 = t124 * t16;
     let t143 = t15 * t127;
     let t144 = 0.093 * (t22 + t137) + 0.85 * t142 + t143 - 0.1893 * (t140 + t141);
     let t145 = c_q5 * t139 - s_q5 * t144;
@@ -1333,8 +1329,8 @@ pub fn coriolis_matrix_with(
     let t263 = 0.09465 * (t28 + t262);
     let t264 = 0.1879 * (c_q5 * c_q5 * t263 + s_q5 * s_q5 * t263);
     let t265 = t15 * c_q4 * t264;
-    let t266 = c_q2 * t15 * c_q4 * t264 + s_q2 * t17 * c_q4 * t264;
-    let t267 = c_q2 * t17 * c_q4 * t264 - s_q2 * t15 * c_q4 * t264;
+    let t266 = t265 * c_q2 + s_q2 * t17 * c_q4 * t264;
+    let t267 = c_q2 * t17 * c_q4 * t264 - t265 * s_q2;
     let t268 = s_q4 * t264;
     let t269 = 0.0166855268546 * (c_q5 * t39)
         + 0.0171364731454 * (t31 * c_q5 - c_q5 * qd[5]);
@@ -1446,7 +1442,7 @@ pub fn coriolis_matrix_with(
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
-    mul: 136,
+    mul: 130,
     add: 88,
     div: 0,
     sqrt: 0,
@@ -1474,9 +1470,9 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let t6 = qd[0] * t2;
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t9 = qd[0] * t4 * c_q2 - qd[0] * t2 * s_q2;
-    let t10 = qd[0] * t4 * s_q2 + qd[0] * t2 * c_q2;
-    let t11 = qd[0] * qd[0] * (t4 * t4);
+    let t9 = t5 * c_q2 - t6 * s_q2;
+    let t10 = t5 * s_q2 + t6 * c_q2;
+    let t11 = t5 * (qd[0] * t4);
     let t12 = qd[1] + qd[2];
     let s_q3 = libm::Libm::<Real>::sin(q[3]);
     let c_q3 = libm::Libm::<Real>::cos(q[3]);
@@ -1536,7 +1532,7 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
                     + 8.393
                         * (0.0784 * t11 + t61 * t61
                             + 0.0184552225 * (qd[0] * qd[0] * (t3 * t3)))
-                    + 0.0151074 * (qd[0] * qd[0] * (t2 * t2))
+                    + 0.0151074 * (t6 * (qd[0] * t2))
                     + (0.049443313556 * (t9 * t9 + t12 * t12)
                         + 2.275 * (t62 * t62 + t63 * t63 + t40 * t40)
                         + 0.004095 * (t10 * t10))
@@ -1558,7 +1554,7 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_POSES: OpCount = OpCount {
-    mul: 100,
+    mul: 96,
     add: 54,
     div: 0,
     sqrt: 0,
@@ -1602,10 +1598,10 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let t23 = -(s_q4 * t22);
     let t24 = c_q0 * t6;
     let t25 = s_q0 * t6;
-    let t26 = c_q0 * t5 * c_q2 - c_q0 * t6 * s_q2;
-    let t27 = c_q0 * t5 * s_q2 + c_q0 * t6 * c_q2;
-    let t28 = s_q0 * t5 * c_q2 - s_q0 * t6 * s_q2;
-    let t29 = s_q0 * t5 * s_q2 + s_q0 * t6 * c_q2;
+    let t26 = c_q0 * t5 * c_q2 - t24 * s_q2;
+    let t27 = c_q0 * t5 * s_q2 + t24 * c_q2;
+    let t28 = s_q0 * t5 * c_q2 - t25 * s_q2;
+    let t29 = s_q0 * t5 * s_q2 + t25 * c_q2;
     let t30 = t12 * t26 + t14 * t27;
     let t31 = t13 * t26 + t12 * t27;
     let t32 = t12 * t28 + t14 * t29;
@@ -1693,7 +1689,7 @@ pub fn coordinate_rates_with(
 }
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
-    mul: 327,
+    mul: 312,
     add: 164,
     div: 0,
     sqrt: 0,
@@ -1775,10 +1771,10 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let t58 = c_q5 * t57 - 0.39225 * (t13 * s_q5);
     let t59 = s_q5 * t57 + 0.39225 * (t13 * c_q5);
     let t60 = -(0.09465 * s_q4) - 0.39225 * (t12 * s_q4);
-    let t61 = c_q0 * t5 * c_q2 - c_q0 * t6 * s_q2;
-    let t62 = c_q0 * t5 * s_q2 + c_q0 * t6 * c_q2;
-    let t63 = s_q0 * t5 * c_q2 - s_q0 * t6 * s_q2;
-    let t64 = s_q0 * t5 * s_q2 + s_q0 * t6 * c_q2;
+    let t61 = t19 * c_q0 - c_q0 * t6 * s_q2;
+    let t62 = t23 * c_q0 + c_q0 * t6 * c_q2;
+    let t63 = t19 * s_q0 - s_q0 * t6 * s_q2;
+    let t64 = t23 * s_q0 + s_q0 * t6 * c_q2;
     let t65 = t12 * t61 + t14 * t62;
     let t66 = t13 * t61 + t12 * t62;
     let t67 = t12 * t63 + t14 * t64;
@@ -1800,16 +1796,16 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let t83 = t29 * t66;
     let t84 = t29 * t68;
     let t85 = t29 * t29;
-    let t86 = s_q4 * t35 * t70;
+    let t86 = t36 * t70;
     let t87 = c_q4 * t70;
     let t88 = s_q4 * t69 + t87;
-    let t89 = s_q4 * t35 * t72;
+    let t89 = t36 * t72;
     let t90 = c_q4 * t72;
     let t91 = s_q4 * t71 + t90;
-    let t92 = s_q4 * s_q4 * (t35 * t35);
+    let t92 = t36 * (s_q4 * t35);
     let t93 = t87 + s_q4 * c_q5 * t73 + s_q4 * s_q5 * t74;
     let t94 = t90 + s_q4 * c_q5 * t75 + s_q4 * s_q5 * t76;
-    let t95 = s_q4 * c_q5 * t48 + s_q4 * s_q5 * t49 - s_q4 * c_q4 * t35;
+    let t95 = s_q4 * c_q5 * t48 + s_q4 * s_q5 * t49 - t36 * c_q4;
     [
         [
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
@@ -1917,9 +1913,9 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 0.0,
             ],
             [
-                c_q4 * t34 * t35 + t29 * t40 - s_q4 * t35 * t45,
-                t81 + c_q4 * c_q4 * t35 * t51 + s_q4 * s_q4 * t35 * t51,
-                0.39225 * (t82 + t12 * (c_q4 * c_q4) * t35 + t12 * (s_q4 * s_q4) * t35),
+                c_q4 * t34 * t35 + t29 * t40 - t36 * t45,
+                t81 + c_q4 * c_q4 * t35 * t51 + t36 * (s_q4 * t51),
+                0.39225 * (t82 + t12 * (c_q4 * c_q4) * t35 + t36 * (t12 * s_q4)),
                 0.0,
                 0.0,
                 0.0,
@@ -1946,10 +1942,10 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 0.0,
             ],
             [
-                t41 * t48 + t42 * t49 - s_q4 * t35 * t46,
-                t48 * t54 + t49 * t55 - s_q4 * t35 * t56,
-                t48 * t58 + t49 * t59 - s_q4 * t35 * t60,
-                0.09465 * (c_q4 * c_q5 * t48 + s_q4 * s_q4 * t35 + c_q4 * s_q5 * t49),
+                t41 * t48 + t42 * t49 - t36 * t46,
+                t48 * t54 + t49 * t55 - t36 * t56,
+                t48 * t58 + t49 * t59 - t36 * t60,
+                0.09465 * (c_q4 * c_q5 * t48 + t36 * s_q4 + c_q4 * s_q5 * t49),
                 0.0,
                 0.0,
             ],

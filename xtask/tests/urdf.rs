@@ -355,15 +355,34 @@ fn floating_base() {
 }
 
 #[test]
-fn mimic_joints_are_not_supported_yet() {
+fn mimic_joints_become_coupled_coordinates() {
+    let urdf = edited(
+        "<dynamics damping=\"0.1\" friction=\"0.05\"/>",
+        "<mimic joint=\"shoulder\" multiplier=\"2\"/>",
+    );
+    let (output, _dir) = run("urdf2spec", &urdf, &[]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let spec = text(&output.stdout);
+    assert!(
+        spec.contains("mimic = { joint = \"shoulder\", multiplier = 2, offset = 0 }"),
+        "{spec}"
+    );
+    let (output, dir) = run("gen", &urdf, &[]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let module = std::fs::read_to_string(dir.path().join("out").join("arm.rs")).expect("written");
+    assert!(
+        module.contains("pub const NV: usize = 1;"),
+        "one degree of freedom"
+    );
+    assert!(module.contains("`elbow` follows `shoulder`"));
     rejects(
         &edited(
             "<dynamics damping=\"0.1\" friction=\"0.05\"/>",
-            "<mimic joint=\"shoulder\" multiplier=\"2\"/>",
+            "<mimic joint=\"wrist\"/>",
         ),
         &[],
-        "30:5",
-        "joint `elbow` mimics another joint: coupled joints are not supported yet",
+        "30:19",
+        "joint `elbow` mimics an unknown joint `wrist`",
     );
 }
 

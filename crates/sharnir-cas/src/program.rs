@@ -256,6 +256,9 @@ struct Lowering<'p> {
     /// The sums that are locals already, with their local indices, in
     /// creation order: candidates for reuse inside larger sums.
     local_sums: Vec<(Id, usize)>,
+    /// The same for products without divisions: candidates for reuse
+    /// inside larger products.
+    local_products: Vec<(Id, usize)>,
     program: Program,
 }
 
@@ -295,6 +298,7 @@ impl<'p> Lowering<'p> {
             local_of: HashMap::new(),
             reciprocal_of: HashMap::new(),
             local_sums: Vec::new(),
+            local_products: Vec::new(),
             program: Program::default(),
         }
     }
@@ -307,8 +311,12 @@ impl<'p> Lowering<'p> {
                 let value = self.expand(id);
                 let name = self.local_name(id);
                 self.local_of.insert(id, self.program.locals.len());
-                if matches!(self.pool.node(id), Node::Add(..)) {
-                    self.local_sums.push((id, self.program.locals.len()));
+                match self.pool.node(id) {
+                    Node::Add(..) => self.local_sums.push((id, self.program.locals.len())),
+                    Node::Mul(factors) if factors.iter().all(|&(_, e)| e > 0) => {
+                        self.local_products.push((id, self.program.locals.len()));
+                    }
+                    _ => {}
                 }
                 self.program.locals.push(Local { name, value });
             }
@@ -366,7 +374,7 @@ impl<'p> Lowering<'p> {
     fn expand(&self, id: Id) -> Term {
         match self.pool.node(id) {
             Node::Add(terms, c0) => self.expand_sum_reusing(id, terms, *c0),
-            Node::Mul(factors) => self.expand_product(factors),
+            Node::Mul(factors) => self.expand_product_reusing(id, factors),
             Node::Sin(u) => Term::Sin(Box::new(self.term(*u))),
             Node::Cos(u) => Term::Cos(Box::new(self.term(*u))),
             Node::Sqrt(u) => Term::Sqrt(Box::new(self.term(*u))),
@@ -462,6 +470,71 @@ impl<'p> Lowering<'p> {
             items.push((Term::Const(c0.to_f64().abs()), c0.is_negative()));
         }
         signed_sum(items)
+    }
+
+    /// A product that contains an already computed product reads that
+    /// local instead of multiplying its factors again: with `t = q̇₀ sin q₁`
+    /// computed, `q̇₀ q̇₁ sin q₁` is emitted as `t · q̇₁`. The largest
+    /// contained local (by factor count, powers counted) is taken first,
+    /// repeatedly; a local must leave at least one factor over, or it would
+    /// be the product itself.
+    fn expand_product_reusing(&self, id: Id, factors: &[(Id, i32)]) -> Term {
+        let mut rest: Vec<(Id, i32)> = factors.to_vec();
+        let mut reused: Vec<Term> = Vec::new();
+        loop {
+            let degree = |list: &[(Id, i32)]| -> i32 {
+                list.iter().filter(|&&(_, e)| e > 0).map(|&(_, e)| e).sum()
+            };
+            let available = degree(&rest);
+            let contained = self
+                .local_products
+                .iter()
+                .filter(|(product, _)| *product != id)
+                .filter_map(|&(product, local)| {
+                    let Node::Mul(inner) = self.pool.node(product) else {
+                        return None;
+                    };
+                    let size = degree(inner);
+                    let fits = size >= 2
+                        && size < available
+                        && inner
+                            .iter()
+                            .all(|&(b, e)| rest.iter().any(|&(r, re)| r == b && re >= e));
+                    fits.then_some((size, product, local))
+                })
+                .max_by_key(|&(size, product, _)| (size, product));
+            let Some((_, product, local)) = contained else {
+                break;
+            };
+            if let Node::Mul(inner) = self.pool.node(product) {
+                for &(b, e) in inner.iter() {
+                    if let Some(slot) = rest.iter_mut().find(|(r, _)| *r == b) {
+                        slot.1 -= e;
+                    }
+                }
+                rest.retain(|&(_, e)| e != 0);
+            }
+            reused.push(Term::Local(local));
+        }
+        let Some(first) = reused.first().cloned() else {
+            return self.expand_product(factors);
+        };
+        let head = reused
+            .into_iter()
+            .skip(1)
+            .fold(first, |acc, t| Term::Mul(Box::new(acc), Box::new(t)));
+        if rest.is_empty() {
+            return head;
+        }
+        match self.expand_product(&rest) {
+            Term::Div(numerator, denominator) if *numerator == Term::Const(1.0) => {
+                Term::Div(Box::new(head), denominator)
+            }
+            Term::Div(numerator, denominator) => {
+                Term::Div(Box::new(Term::Mul(Box::new(head), numerator)), denominator)
+            }
+            tail => Term::Mul(Box::new(head), Box::new(tail)),
+        }
     }
 
     fn expand_product(&self, factors: &[(Id, i32)]) -> Term {

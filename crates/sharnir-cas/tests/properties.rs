@@ -277,6 +277,39 @@ fn contained_sums_are_reused() {
 }
 
 #[test]
+fn contained_products_are_reused() {
+    let mut p = Pool::new();
+    let (a, b, c, d) = (p.symbol("x"), p.symbol("y"), p.symbol("z"), p.symbol("w"));
+    // t = x·y is needed twice (a local); x·y·z and x²·y·w/z then read it:
+    // x·y once, t·z, t·x·w/z.
+    let t = p.mul(a, b);
+    let t_twice = p.add(t, c);
+    let longer = p.mul_all(&[a, b, c]);
+    let square = p.powi(a, 2);
+    let inverse = p.powi(c, -1);
+    let with_division = p.mul_all(&[square, b, d, inverse]);
+    let roots = [t, t_twice, longer, with_division];
+    let program = Program::lower(&p, &roots);
+    let ops = program.op_count();
+    assert_eq!((ops.mul, ops.div, ops.add), (1 + 1 + 2, 1, 1));
+    let env = |name: &str| match name {
+        "x" => Some(0.5),
+        "y" => Some(-1.25),
+        "z" => Some(2.0),
+        "w" => Some(0.125),
+        _ => None,
+    };
+    let got = program.eval(&env).expect("all inputs bound");
+    let want = p.eval(&roots, &env).expect("all inputs bound");
+    for (g, w) in got.iter().zip(&want) {
+        assert!(
+            (g - w).abs() <= 1e-15 * w.abs().max(1.0),
+            "{got:?} vs {want:?}"
+        );
+    }
+}
+
+#[test]
 fn shared_subexpressions_are_computed_once() {
     let mut p = Pool::new();
     let (x, y) = (p.symbol("x"), p.symbol("y"));
