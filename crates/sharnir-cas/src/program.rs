@@ -482,9 +482,6 @@ impl<'p> Lowering<'p> {
         let mut rest: Vec<(Id, i32)> = factors.to_vec();
         let mut reused: Vec<Term> = Vec::new();
         loop {
-            let degree = |list: &[(Id, i32)]| -> i32 {
-                list.iter().filter(|&&(_, e)| e > 0).map(|&(_, e)| e).sum()
-            };
             let available = degree(&rest);
             let contained = self
                 .local_products
@@ -577,6 +574,16 @@ impl<'p> Lowering<'p> {
             (None, None) => Term::Const(1.0),
         }
     }
+}
+
+/// The number of multiplied factors of a product, powers counted (`x²y`
+/// has three); divisors do not count.
+fn degree(factors: &[(Id, i32)]) -> i32 {
+    factors
+        .iter()
+        .filter(|&&(_, e)| e > 0)
+        .map(|&(_, e)| e)
+        .sum()
 }
 
 /// `±a ± b ± …` with the positive items first, so that a sum starts with a

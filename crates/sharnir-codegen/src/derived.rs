@@ -5,15 +5,17 @@
 //! and every constant group (`k0`, `k1`, …) the functions read; each
 //! function `f` has a twin `f_with(d: &Derived, …)` that only reads them.
 
+use crate::module::op_count_literal;
 use crate::printer::Printer;
-use proc_macro2::{Ident, Literal, Span, TokenStream};
+use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
 use sharnir_cas::{Id, OpCount, Pool, Program};
 use sharnir_mech::Input;
 
 /// The constant groups of a module, lowered to one straight-line program.
+/// Plain data, so that a generated module holding it stays `Send`.
 pub(crate) struct Derived {
-    fields: Vec<Ident>,
+    fields: Vec<String>,
     program: Program,
 }
 
@@ -22,12 +24,9 @@ impl Derived {
     pub(crate) fn lower(pool: &Pool, definitions: &[(String, Id)]) -> Derived {
         let fields = definitions
             .iter()
-            .map(|(symbol, _)| {
-                let name = match Input::parse(symbol) {
-                    Some(Input::Derived(k)) => format!("k{k}"),
-                    _ => "k_unknown".to_owned(),
-                };
-                Ident::new(&name, Span::call_site())
+            .map(|(symbol, _)| match Input::parse(symbol) {
+                Some(Input::Derived(k)) => format!("k{k}"),
+                _ => "k_unknown".to_owned(),
             })
             .collect();
         let roots: Vec<Id> = definitions.iter().map(|(_, d)| *d).collect();
@@ -42,8 +41,10 @@ impl Derived {
         self.program.op_count()
     }
 
-    /// The `Derived` struct, `Params::derived` and `OPS_DERIVED`.
-    pub(crate) fn emit(&self) -> TokenStream {
+    /// The `Derived` struct, `Params::derived` and `OPS_DERIVED` (with an
+    /// `fma` field, always zero, in fused modules, whose `OpCount` has one:
+    /// the groups are computed once and not fused).
+    pub(crate) fn emit(&self, fma: bool) -> TokenStream {
         let locals: Vec<String> = self.program.locals.iter().map(|l| l.name.clone()).collect();
         let printer = Printer { locals: &locals };
         let statements = self.program.locals.iter().map(|local| {
@@ -52,11 +53,13 @@ impl Derived {
             quote!(let #name = #value;)
         });
         let values = self.program.outputs.iter().map(|o| printer.expr(o));
-        let fields = &self.fields;
+        let fields: Vec<Ident> = self
+            .fields
+            .iter()
+            .map(|name| Ident::new(name, Span::call_site()))
+            .collect();
         let docs = (0..fields.len()).map(|k| format!(" Parameter group {k}."));
-        let ops = self.op_count();
-        let [mul, add, div, sqrt, sin, cos] =
-            [ops.mul, ops.add, ops.div, ops.sqrt, ops.sin, ops.cos].map(Literal::u32_unsuffixed);
+        let ops = op_count_literal(self.op_count(), fma);
         quote! {
             /// The parameters and the constant groups of parameters that the
             /// `*_with` functions read, computed once by [`Params::derived`].
@@ -78,7 +81,7 @@ impl Derived {
             }
 
             /// Operation count of [`Params::derived`].
-            pub const OPS_DERIVED: OpCount = OpCount { mul: #mul, add: #add, div: #div, sqrt: #sqrt, sin: #sin, cos: #cos };
+            pub const OPS_DERIVED: OpCount = #ops;
         }
     }
 }

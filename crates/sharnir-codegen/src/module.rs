@@ -84,11 +84,8 @@ pub struct GeneratedModule {
 /// Plain data (no token streams), so a [`GeneratedModule`] stays `Send`.
 struct Lowered {
     facts: Facts,
-    /// The `Derived` struct, `Params::derived` and `OPS_DERIVED`, as tokens
-    /// printed to text.
-    derived: String,
-    /// What `Params::derived` costs.
-    derived_ops: OpCount,
+    /// The parameter groups (`Derived`, `Params::derived`, `OPS_DERIVED`).
+    derived: Derived,
     /// Every function with its (unfused) program, in emission order.
     functions: Vec<(FunctionSpec, Program)>,
 }
@@ -162,7 +159,6 @@ pub fn emit_module(
     let name = |k: usize| Input::Derived(k).symbol_name();
     let hoisted = hoist_constants(&mut mechanism.pool, &roots, &is_parameter, &name);
     let derived = Derived::lower(&mechanism.pool, &hoisted.definitions);
-    let derived_items = derived.emit();
     let mut rest = hoisted.roots.as_slice();
     let mut lowered_functions = Vec::with_capacity(functions.len());
     for function in functions {
@@ -173,12 +169,11 @@ pub fn emit_module(
     }
     let lowered = Lowered {
         facts: Facts::of(mechanism),
-        derived: derived_items.to_string(),
-        derived_ops: derived.op_count(),
+        derived,
         functions: lowered_functions,
     };
     let programs: Vec<&Program> = lowered.functions.iter().map(|(_, p)| p).collect();
-    let (body, op_counts) = render(&lowered, derived_items, &programs, false)?;
+    let (body, op_counts) = render(&lowered, &programs, false)?;
     let source = format!("{}{body}", header(mechanism, module_name, &op_counts));
     Ok(GeneratedModule {
         name: module_name.to_owned(),
@@ -194,12 +189,11 @@ pub fn emit_module(
 /// field to the module's `OpCount` and to every `OPS_*` constant.
 fn render(
     lowered: &Lowered,
-    derived_items: TokenStream,
     programs: &[&Program],
     fma: bool,
 ) -> Result<(String, Vec<(String, OpCount)>), EmitError> {
-    let mut items = vec![derived_items];
-    let mut op_counts = vec![("derived".to_owned(), lowered.derived_ops)];
+    let mut items = vec![lowered.derived.emit(fma)];
+    let mut op_counts = vec![("derived".to_owned(), lowered.derived.op_count())];
     for ((function, _), program) in lowered.functions.iter().zip(programs) {
         let ops = program.op_count();
         items.push(emit_function(
@@ -245,8 +239,7 @@ pub fn fused_multiply_add(module: &GeneratedModule) -> Result<GeneratedModule, E
         .map(|(_, program)| program.fuse_multiply_add())
         .collect();
     let programs: Vec<&Program> = fused.iter().collect();
-    let derived_items = derived_with_fma_count(&lowered.derived, lowered.derived_ops)?;
-    let (body, op_counts) = render(lowered, derived_items, &programs, true)?;
+    let (body, op_counts) = render(lowered, &programs, true)?;
     let name = format!("{}_fma", module.name);
     let header_end = module.source.find("\n\n").map_or(0, |i| i + 1);
     let header = &module.source[..header_end];
@@ -275,32 +268,19 @@ pub fn fused_multiply_add(module: &GeneratedModule) -> Result<GeneratedModule, E
     })
 }
 
-/// The `Derived` items (printed to `text` by [`emit_module`]) with an
-/// `fma: 0` field in `OPS_DERIVED`, for a module whose `OpCount` has one.
-fn derived_with_fma_count(text: &str, ops: OpCount) -> Result<TokenStream, EmitError> {
-    let mut file: syn::File =
-        syn::parse_str(text).map_err(|e| EmitError(format!("derived items do not parse: {e}")))?;
-    let [mul, add, div, sqrt, sin, cos, fma] = [
+/// `OpCount { … }` for `ops`, with the `fma` field only in fused modules
+/// (whose `OpCount` type has it).
+pub(crate) fn op_count_literal(ops: OpCount, fma: bool) -> TokenStream {
+    let [mul, add, div, sqrt, sin, cos, fused] = [
         ops.mul, ops.add, ops.div, ops.sqrt, ops.sin, ops.cos, ops.fma,
     ]
     .map(Literal::u32_unsuffixed);
-    let mut found = false;
-    for item in &mut file.items {
-        if let syn::Item::Const(constant) = item {
-            if constant.ident == "OPS_DERIVED" {
-                *constant.expr = syn::parse_quote! {
-                    OpCount { mul: #mul, add: #add, div: #div, sqrt: #sqrt, sin: #sin, cos: #cos, fma: #fma }
-                };
-                found = true;
-            }
-        }
-    }
-    if !found {
-        return Err(EmitError(
-            "the derived items have no `OPS_DERIVED`".to_owned(),
-        ));
-    }
-    Ok(quote!(#file))
+    let fma_field = if fma {
+        quote!(, fma: #fused)
+    } else {
+        TokenStream::new()
+    };
+    quote!(OpCount { mul: #mul, add: #add, div: #div, sqrt: #sqrt, sin: #sin, cos: #cos #fma_field })
 }
 
 /// The `//!` header: provenance, conventions and the operation-count table.
@@ -531,14 +511,7 @@ fn emit_function(
         " Operation count of [`{}_with`] (and of [`{}`] after [`OPS_DERIVED`]).",
         function.name, function.name
     );
-    let [mul, add, div, sqrt, sin, cos] =
-        [ops.mul, ops.add, ops.div, ops.sqrt, ops.sin, ops.cos].map(Literal::u32_unsuffixed);
-    let fma_count = if fma {
-        let n = Literal::u32_unsuffixed(ops.fma);
-        quote!(, fma: #n)
-    } else {
-        TokenStream::new()
-    };
+    let ops_literal = op_count_literal(ops, fma);
     let arguments: Vec<TokenStream> = function
         .arguments
         .iter()
@@ -587,7 +560,7 @@ fn emit_function(
     };
     quote! {
         #[doc = #ops_doc]
-        pub const #ops_name: OpCount = OpCount { mul: #mul, add: #add, div: #div, sqrt: #sqrt, sin: #sin, cos: #cos #fma_count };
+        pub const #ops_name: OpCount = #ops_literal;
 
         #doc
         ///
@@ -689,13 +662,11 @@ mod tests {
                 body_names: vec!["one".to_owned(), "two".to_owned()],
                 parameters: vec![("m".to_owned(), 2.0)],
             },
-            derived: derived.emit().to_string(),
-            derived_ops: derived.op_count(),
+            derived,
             functions: vec![(function, Program::lower(&pool, &outputs))],
         };
         let programs: Vec<&Program> = lowered.functions.iter().map(|(_, p)| p).collect();
-        let (body, op_counts) =
-            render(&lowered, derived.emit(), &programs, false).expect("renders");
+        let (body, op_counts) = render(&lowered, &programs, false).expect("renders");
         let header = format!(
             "//! `tiny`: equations of motion generated by sharnir from `tiny.spec`.\n\
              //!\n//! Self-contained: needs only `core` and the `libm` crate.\n//!\n{}\n",
