@@ -5,7 +5,8 @@
 //! matrix and body poses → lowered straight-line programs (the emitter's
 //! input) → numbers.
 //!
-//! At 3 random states per mechanism every output is compared with the
+//! At 3 random states per mechanism every output (and the inverse dynamics
+//! from the regrouped base inertias) is compared with the
 //! numeric spatial-vector oracle of `sharnir-runtime` to 1e-10 relative
 //! (`relative_error`, relative to `max(1, ‖expected‖∞)`), and the outputs
 //! are checked against each other: `M q̈ + bias = τ` and
@@ -49,8 +50,8 @@ const SYMMETRY_TOLERANCE: f64 = 1e-12;
 /// The derived outputs of one mechanism and how to evaluate them.
 struct Pipeline {
     mechanism: Mechanism,
-    /// `τ`, `M` row by row, `bias`, `T`, `V`, `q̇`, `g`, `C` row by row and
-    /// the spec bodies' poses (rotation row-major, origin): over `q`, `q̇`,
+    /// `τ`, `M` row by row, `bias`, `T`, `V`, `q̇`, `g`, `C` row by row, `τ`
+    /// from the base inertias and the spec bodies' poses (rotation row-major, origin): over `q`, `q̇`,
     /// `q̈`.
     dynamics: Vec<Id>,
     /// `q̈`: over `q`, `q̇`, `τ`.
@@ -69,6 +70,8 @@ struct Dynamics {
     rates: Vec<f64>,
     gravity: Vec<f64>,
     coriolis: Vec<Vec<f64>>,
+    /// `τ` from the base inertias (`rnea::inverse_dynamics_regrouped`).
+    tau_base: Vec<f64>,
     poses: Vec<f64>,
 }
 
@@ -87,6 +90,7 @@ impl Pipeline {
     fn derive(spec: &Spec, mode: ParameterMode) -> Result<Pipeline, String> {
         let mut mechanism = Mechanism::from_spec(spec, mode).map_err(|e| format!("{e:?}"))?;
         let tau = rnea::inverse_dynamics(&mut mechanism);
+        let tau_base = rnea::inverse_dynamics_regrouped(&mut mechanism);
         let terms = joint_space::joint_space(&mut mechanism.pool, &tau);
         let forward = if mechanism.has_couplings() {
             lagrange::forward_dynamics(&mut mechanism.pool, &terms)
@@ -110,6 +114,7 @@ impl Pipeline {
         dynamics.extend(rates);
         dynamics.extend(terms.gravity);
         dynamics.extend(coriolis.concat());
+        dynamics.extend(tau_base);
         dynamics.extend(poses);
         let programs = (mode == ParameterMode::Runtime).then(|| {
             (
@@ -164,6 +169,7 @@ impl Pipeline {
         let rates = take(nq);
         let gravity = take(nv);
         let coriolis = (0..nv).map(|_| take(nv)).collect();
+        let tau_base = take(nv);
         let poses = take(usize::MAX);
         Ok(Dynamics {
             tau,
@@ -176,6 +182,7 @@ impl Pipeline {
             rates,
             gravity,
             coriolis,
+            tau_base,
             poses,
         })
     }
@@ -289,10 +296,17 @@ fn check_state(
 ) -> Result<(), String> {
     let State { q, qd, qdd, tau } = state;
     let got = pipeline.dynamics(values, state)?;
+    let oracle_tau = oracle.inverse_dynamics(q, qd, qdd);
     expect(
         "inverse dynamics vs oracle RNEA",
         &got.tau,
-        &oracle.inverse_dynamics(q, qd, qdd),
+        &oracle_tau,
+        ORACLE_TOLERANCE,
+    )?;
+    expect(
+        "inverse dynamics from base inertias vs oracle RNEA",
+        &got.tau_base,
+        &oracle_tau,
         ORACLE_TOLERANCE,
     )?;
     expect(

@@ -4,9 +4,9 @@
 //! Each dynamics output by the formalism whose code is cheapest (`cargo xtask ops`
 //! compares them all):
 //! - `inverse_dynamics`: recursive Newton–Euler.
-//! - `mass_matrix`: Telegin's direction-cosine formalism.
-//! - `bias`: recursive Newton–Euler.
-//! - `gravity`: Telegin's direction-cosine formalism.
+//! - `mass_matrix`: recursive Newton–Euler.
+//! - `bias`: Telegin's direction-cosine formalism.
+//! - `gravity`: recursive Newton–Euler.
 //! - `forward_dynamics`: Vereshchagin's separate-bodies method.
 //!
 //! Yudintsev, Vereshchagin's method slides, MATLAB example: planar chain of 10 rods, 1 kg, 0.1 m each
@@ -18,10 +18,10 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 35 | 0 | 2 | 0 | 0 | 0 |
+//! | `derived` | 28 | 0 | 2 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 190 | 275 | 0 | 0 | 10 | 10 |
-//! | `mass_matrix` | 412 | 607 | 0 | 0 | 9 | 9 |
-//! | `bias` | 151 | 184 | 0 | 0 | 10 | 10 |
+//! | `mass_matrix` | 450 | 533 | 0 | 0 | 9 | 9 |
+//! | `bias` | 172 | 165 | 0 | 0 | 10 | 10 |
 //! | `gravity` | 65 | 90 | 0 | 0 | 0 | 10 |
 //! | `forward_dynamics` | 533 | 334 | 9 | 0 | 10 | 10 |
 //! | `coriolis_matrix` | 1038 | 1174 | 0 | 0 | 9 | 9 |
@@ -186,20 +186,6 @@ pub struct Derived {
     pub k26: Real,
     /// Parameter group 27.
     pub k27: Real,
-    /// Parameter group 28.
-    pub k28: Real,
-    /// Parameter group 29.
-    pub k29: Real,
-    /// Parameter group 30.
-    pub k30: Real,
-    /// Parameter group 31.
-    pub k31: Real,
-    /// Parameter group 32.
-    pub k32: Real,
-    /// Parameter group 33.
-    pub k33: Real,
-    /// Parameter group 34.
-    pub k34: Real,
 }
 impl Params {
     /// Computes the parameter groups; call again after changing a
@@ -221,37 +207,30 @@ impl Params {
             k7: 6.5 * t2,
             k8: 7.5 * t2,
             k9: 8.5 * t2,
-            k10: 9.0 * t2,
-            k11: 3.3333333333333335 * t1,
-            k12: 3.0 * t1,
-            k13: 2.6666666666666665 * t1,
-            k14: 2.3333333333333335 * t1,
-            k15: 2.0 * t1,
-            k16: 1.6666666666666667 * t1,
-            k17: 1.3333333333333333 * t1,
-            k18: 0.6666666666666666 * t1,
+            k10: 48.333333333333336 * t1,
+            k11: 39.0 * t1,
+            k12: 30.666666666666668 * t1,
+            k13: 23.333333333333332 * t1,
+            k14: 17.0 * t1,
+            k15: 11.666666666666666 * t1,
+            k16: 7.333333333333333 * t1,
+            k17: 4.0 * t1,
+            k18: 1.6666666666666667 * t1,
             k19: 0.3333333333333333 * t1,
-            k20: 8.0 * t2,
-            k21: 7.0 * t2,
-            k22: 6.0 * t2,
-            k23: 5.0 * t2,
-            k24: 4.0 * t2,
-            k25: 3.0 * t2,
-            k26: 2.0 * t2,
-            k27: t2 * p.g,
-            k28: p.l * p.l,
-            k29: t1 * p.m,
-            k30: 0.5 * t2,
-            k31: inv0,
-            k32: p.l * p.g,
-            k33: inv0 * inv0 / p.m,
-            k34: p.m * p.g,
+            k20: t2 * p.g,
+            k21: p.m * p.g,
+            k22: p.l * p.l,
+            k23: t1 * p.m,
+            k24: 0.5 * t2,
+            k25: inv0,
+            k26: p.l * p.g,
+            k27: inv0 * inv0 / p.m,
         }
     }
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 35,
+    mul: 28,
     add: 0,
     div: 2,
     sqrt: 0,
@@ -499,8 +478,8 @@ pub fn inverse_dynamics_with(
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 412,
-    add: 607,
+    mul: 450,
+    add: 533,
     div: 0,
     sqrt: 0,
     sin: 9,
@@ -563,299 +542,299 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t42 = s_q8 * t41;
     let t43 = p.l + t40 - t38;
     let t44 = c_q8 * t43;
-    let t45 = p.l + t44 - t42;
-    let t46 = p.l * s_q2 * s_q3;
-    let t47 = p.l + p.l * c_q2;
-    let t48 = c_q3 * t47;
-    let t49 = p.l * s_q2 * c_q3 + s_q3 * t47;
-    let t50 = s_q4 * t49;
-    let t51 = p.l + t48 - t46;
-    let t52 = c_q4 * t51;
-    let t53 = c_q4 * t49 + s_q4 * t51;
-    let t54 = s_q5 * t53;
-    let t55 = p.l + t52 - t50;
-    let t56 = c_q5 * t55;
-    let t57 = c_q5 * t53 + s_q5 * t55;
-    let t58 = s_q6 * t57;
-    let t59 = p.l + t56 - t54;
-    let t60 = c_q6 * t59;
-    let t61 = c_q6 * t57 + s_q6 * t59;
-    let t62 = s_q7 * t61;
-    let t63 = p.l + t60 - t58;
-    let t64 = c_q7 * t63;
-    let t65 = c_q7 * t61 + s_q7 * t63;
-    let t66 = s_q8 * t65;
-    let t67 = p.l + t64 - t62;
-    let t68 = c_q8 * t67;
-    let t69 = p.l + t68 - t66;
-    let t70 = p.l * s_q3 * s_q4;
-    let t71 = p.l + p.l * c_q3;
-    let t72 = c_q4 * t71;
-    let t73 = p.l * s_q3 * c_q4 + s_q4 * t71;
-    let t74 = s_q5 * t73;
-    let t75 = p.l + t72 - t70;
-    let t76 = c_q5 * t75;
-    let t77 = c_q5 * t73 + s_q5 * t75;
-    let t78 = s_q6 * t77;
-    let t79 = p.l + t76 - t74;
-    let t80 = c_q6 * t79;
-    let t81 = c_q6 * t77 + s_q6 * t79;
-    let t82 = s_q7 * t81;
-    let t83 = p.l + t80 - t78;
-    let t84 = c_q7 * t83;
-    let t85 = c_q7 * t81 + s_q7 * t83;
-    let t86 = s_q8 * t85;
-    let t87 = p.l + t84 - t82;
-    let t88 = c_q8 * t87;
-    let t89 = p.l + t88 - t86;
-    let t90 = p.l * s_q4 * s_q5;
-    let t91 = p.l + p.l * c_q4;
-    let t92 = c_q5 * t91;
-    let t93 = p.l * s_q4 * c_q5 + s_q5 * t91;
-    let t94 = s_q6 * t93;
-    let t95 = p.l + t92 - t90;
-    let t96 = c_q6 * t95;
-    let t97 = c_q6 * t93 + s_q6 * t95;
-    let t98 = s_q7 * t97;
-    let t99 = p.l + t96 - t94;
-    let t100 = c_q7 * t99;
-    let t101 = c_q7 * t97 + s_q7 * t99;
-    let t102 = s_q8 * t101;
-    let t103 = p.l + t100 - t98;
-    let t104 = c_q8 * t103;
-    let t105 = p.l + t104 - t102;
-    let t106 = p.l * s_q5 * s_q6;
-    let t107 = p.l + p.l * c_q5;
-    let t108 = c_q6 * t107;
-    let t109 = p.l * s_q5 * c_q6 + s_q6 * t107;
-    let t110 = s_q7 * t109;
+    let t45 = p.l * s_q2 * s_q3;
+    let t46 = p.l + p.l * c_q2;
+    let t47 = c_q3 * t46;
+    let t48 = p.l * s_q2 * c_q3 + s_q3 * t46;
+    let t49 = s_q4 * t48;
+    let t50 = p.l + t47 - t45;
+    let t51 = c_q4 * t50;
+    let t52 = c_q4 * t48 + s_q4 * t50;
+    let t53 = s_q5 * t52;
+    let t54 = p.l + t51 - t49;
+    let t55 = c_q5 * t54;
+    let t56 = c_q5 * t52 + s_q5 * t54;
+    let t57 = s_q6 * t56;
+    let t58 = p.l + t55 - t53;
+    let t59 = c_q6 * t58;
+    let t60 = c_q6 * t56 + s_q6 * t58;
+    let t61 = s_q7 * t60;
+    let t62 = p.l + t59 - t57;
+    let t63 = c_q7 * t62;
+    let t64 = c_q7 * t60 + s_q7 * t62;
+    let t65 = s_q8 * t64;
+    let t66 = p.l + t63 - t61;
+    let t67 = c_q8 * t66;
+    let t68 = p.l * s_q3 * s_q4;
+    let t69 = p.l + p.l * c_q3;
+    let t70 = c_q4 * t69;
+    let t71 = p.l * s_q3 * c_q4 + s_q4 * t69;
+    let t72 = s_q5 * t71;
+    let t73 = p.l + t70 - t68;
+    let t74 = c_q5 * t73;
+    let t75 = c_q5 * t71 + s_q5 * t73;
+    let t76 = s_q6 * t75;
+    let t77 = p.l + t74 - t72;
+    let t78 = c_q6 * t77;
+    let t79 = c_q6 * t75 + s_q6 * t77;
+    let t80 = s_q7 * t79;
+    let t81 = p.l + t78 - t76;
+    let t82 = c_q7 * t81;
+    let t83 = c_q7 * t79 + s_q7 * t81;
+    let t84 = s_q8 * t83;
+    let t85 = p.l + t82 - t80;
+    let t86 = c_q8 * t85;
+    let t87 = p.l * s_q4 * s_q5;
+    let t88 = p.l + p.l * c_q4;
+    let t89 = c_q5 * t88;
+    let t90 = p.l * s_q4 * c_q5 + s_q5 * t88;
+    let t91 = s_q6 * t90;
+    let t92 = p.l + t89 - t87;
+    let t93 = c_q6 * t92;
+    let t94 = c_q6 * t90 + s_q6 * t92;
+    let t95 = s_q7 * t94;
+    let t96 = p.l + t93 - t91;
+    let t97 = c_q7 * t96;
+    let t98 = c_q7 * t94 + s_q7 * t96;
+    let t99 = s_q8 * t98;
+    let t100 = p.l + t97 - t95;
+    let t101 = c_q8 * t100;
+    let t102 = p.l * s_q5 * s_q6;
+    let t103 = p.l + p.l * c_q5;
+    let t104 = c_q6 * t103;
+    let t105 = p.l * s_q5 * c_q6 + s_q6 * t103;
+    let t106 = s_q7 * t105;
+    let t107 = p.l + t104 - t102;
+    let t108 = c_q7 * t107;
+    let t109 = c_q7 * t105 + s_q7 * t107;
+    let t110 = s_q8 * t109;
     let t111 = p.l + t108 - t106;
-    let t112 = c_q7 * t111;
-    let t113 = c_q7 * t109 + s_q7 * t111;
-    let t114 = s_q8 * t113;
-    let t115 = p.l + t112 - t110;
-    let t116 = c_q8 * t115;
-    let t117 = p.l + t116 - t114;
-    let t118 = p.l * s_q6 * s_q7;
-    let t119 = p.l + p.l * c_q6;
-    let t120 = c_q7 * t119;
-    let t121 = p.l * s_q6 * c_q7 + s_q7 * t119;
-    let t122 = s_q8 * t121;
-    let t123 = p.l + t120 - t118;
-    let t124 = c_q8 * t123;
-    let t125 = p.l + t124 - t122;
-    let t126 = p.l * s_q7 * s_q8;
-    let t127 = p.l + p.l * c_q7;
-    let t128 = c_q8 * t127;
-    let t129 = p.l + t128 - t126;
-    let t130 = p.l + p.l * c_q8;
-    let t131 = (c_q9 * t45 - s_q9 * (c_q8 * t41 + s_q8 * t43)) * d.k1;
-    let t132 = (t44 - t42) * d.k1;
-    let t133 = c_q9 * d.k1;
-    let t134 = p.l * (p.m * t45 + 0.5 * t133);
-    let t135 = (t40 - t38) * d.k1;
-    let t136 = s_q8 * s_q9 * d.k1;
-    let t137 = 0.5 * t133 + d.k2;
-    let t138 = c_q8 * t137;
-    let t139 = p.l * (2.0 * (p.m * t43) + t138 - 0.5 * t136);
-    let t140 = (t36 - t34) * d.k1;
-    let t141 = t138 + d.k3 - 0.5 * t136;
-    let t142 = c_q7 * t141;
-    let t143 = -(0.5 * (c_q8 * s_q9 * d.k1)) - s_q8 * t137;
-    let t144 = s_q7 * t143;
-    let t145 = p.l * (3.0 * (p.m * t39) + t142 + t144);
-    let t146 = (t32 - t30) * d.k1;
-    let t147 = c_q7 * t143 - s_q7 * t141;
-    let t148 = s_q6 * t147;
-    let t149 = t142 + t144 + d.k4;
-    let t150 = c_q6 * t149;
-    let t151 = p.l * (4.0 * (p.m * t35) + t148 + t150);
-    let t152 = (t28 - t26) * d.k1;
-    let t153 = c_q6 * t147 - s_q6 * t149;
-    let t154 = s_q5 * t153;
-    let t155 = t148 + t150 + d.k5;
-    let t156 = c_q5 * t155;
-    let t157 = p.l * (5.0 * (p.m * t31) + t154 + t156);
-    let t158 = (t24 - t22) * d.k1;
-    let t159 = c_q5 * t153 - s_q5 * t155;
-    let t160 = s_q4 * t159;
-    let t161 = t154 + t156 + d.k6;
-    let t162 = c_q4 * t161;
-    let t163 = p.l * (6.0 * (p.m * t27) + t160 + t162);
-    let t164 = (t20 - t18) * d.k1;
-    let t165 = c_q4 * t159 - s_q4 * t161;
-    let t166 = s_q3 * t165;
-    let t167 = t160 + t162 + d.k7;
-    let t168 = c_q3 * t167;
-    let t169 = p.l * (7.0 * (p.m * t23) + t166 + t168);
-    let t170 = c_q1 * d.k0;
-    let t171 = c_q3 * t165 - s_q3 * t167;
-    let t172 = s_q2 * t171;
-    let t173 = t166 + t168 + d.k8;
-    let t174 = c_q2 * t173;
-    let t175 = p.l * (8.0 * (p.m * t19) + t172 + t174);
-    let t176 = 0.5 * (t131 + t132 + t135 + t140 + t146 + t152 + t158 + t164 + t170)
-        + t134 + t139 + t145 + t151 + t157 + t163 + t169 + t175 + d.k12;
-    let t177 = 0.5 * (t131 + t132 + t135 + t140 + t146 + t152 + t158 + t164) + t134
-        + t139 + t145 + t151 + t157 + t163 + t169 + d.k13;
-    let t178 = 0.5 * (t131 + t132 + t135 + t140 + t146 + t152 + t158) + t134 + t139
-        + t145 + t151 + t157 + t163 + d.k14;
-    let t179 = 0.5 * (t131 + t132 + t135 + t140 + t146 + t152) + t134 + t139 + t145
-        + t151 + t157 + d.k15;
-    let t180 = 0.5 * (t131 + t132 + t135 + t140 + t146) + t134 + t139 + t145 + t151
+    let t112 = c_q8 * t111;
+    let t113 = p.l * s_q6 * s_q7;
+    let t114 = p.l + p.l * c_q6;
+    let t115 = c_q7 * t114;
+    let t116 = p.l * s_q6 * c_q7 + s_q7 * t114;
+    let t117 = s_q8 * t116;
+    let t118 = p.l + t115 - t113;
+    let t119 = c_q8 * t118;
+    let t120 = p.l * s_q7 * s_q8;
+    let t121 = p.l + p.l * c_q7;
+    let t122 = c_q8 * t121;
+    let t123 = c_q9 * d.k0;
+    let t124 = c_q1 * d.k0;
+    let t125 = (t20 - t18) * d.k1;
+    let t126 = (t24 - t22) * d.k1;
+    let t127 = (t28 - t26) * d.k1;
+    let t128 = (t32 - t30) * d.k1;
+    let t129 = (t36 - t34) * d.k1;
+    let t130 = (t40 - t38) * d.k1;
+    let t131 = (t44 - t42) * d.k1;
+    let t132 = (c_q9 * (p.l + t44 - t42) - s_q9 * (c_q8 * t41 + s_q8 * t43)) * d.k1;
+    let t133 = s_q8 * s_q9 * d.k1;
+    let t134 = 0.5 * (c_q9 * d.k1) + d.k2;
+    let t135 = c_q8 * t134;
+    let t136 = p.l * (t135 - 0.5 * t133);
+    let t137 = -(0.5 * (c_q8 * s_q9 * d.k1)) - s_q8 * t134;
+    let t138 = s_q7 * t137;
+    let t139 = t135 + d.k3 - 0.5 * t133;
+    let t140 = c_q7 * t139;
+    let t141 = p.l * (t138 + t140);
+    let t142 = c_q7 * t137 - s_q7 * t139;
+    let t143 = s_q6 * t142;
+    let t144 = t138 + t140 + d.k4;
+    let t145 = c_q6 * t144;
+    let t146 = p.l * (t143 + t145);
+    let t147 = c_q6 * t142 - s_q6 * t144;
+    let t148 = s_q5 * t147;
+    let t149 = t143 + t145 + d.k5;
+    let t150 = c_q5 * t149;
+    let t151 = p.l * (t148 + t150);
+    let t152 = c_q5 * t147 - s_q5 * t149;
+    let t153 = s_q4 * t152;
+    let t154 = t148 + t150 + d.k6;
+    let t155 = c_q4 * t154;
+    let t156 = p.l * (t153 + t155);
+    let t157 = c_q4 * t152 - s_q4 * t154;
+    let t158 = s_q3 * t157;
+    let t159 = t153 + t155 + d.k7;
+    let t160 = c_q3 * t159;
+    let t161 = p.l * (t158 + t160);
+    let t162 = c_q3 * t157 - s_q3 * t159;
+    let t163 = s_q2 * t162;
+    let t164 = t158 + t160 + d.k8;
+    let t165 = c_q2 * t164;
+    let t166 = p.l * (t163 + t165);
+    let t167 = 0.5 * (t123 + t132) + 8.5 * t124 + 7.5 * t125 + 6.5 * t126 + 5.5 * t127
+        + 4.5 * t128 + 3.5 * t129 + 2.5 * t130 + 1.5 * t131 + t136 + t141 + t146 + t151
+        + t156 + t161 + t166 + d.k11;
+    let t168 = 0.5 * (t123 + t132) + 7.5 * t125 + 6.5 * t126 + 5.5 * t127 + 4.5 * t128
+        + 3.5 * t129 + 2.5 * t130 + 1.5 * t131 + t136 + t141 + t146 + t151 + t156 + t161
+        + d.k12;
+    let t169 = 0.5 * (t123 + t132) + 6.5 * t126 + 5.5 * t127 + 4.5 * t128 + 3.5 * t129
+        + 2.5 * t130 + 1.5 * t131 + t136 + t141 + t146 + t151 + t156 + d.k13;
+    let t170 = 0.5 * (t123 + t132) + 5.5 * t127 + 4.5 * t128 + 3.5 * t129 + 2.5 * t130
+        + 1.5 * t131 + t136 + t141 + t146 + t151 + d.k14;
+    let t171 = 0.5 * (t123 + t132) + 4.5 * t128 + 3.5 * t129 + 2.5 * t130 + 1.5 * t131
+        + t136 + t141 + t146 + d.k15;
+    let t172 = 0.5 * (t123 + t132) + 3.5 * t129 + 2.5 * t130 + 1.5 * t131 + t136 + t141
         + d.k16;
-    let t181 = 0.5 * (t131 + t132 + t135 + t140) + t134 + t139 + t145 + d.k17;
-    let t182 = d.k0 + t134 + t139 + 0.5 * (t131 + t132 + t135);
-    let t183 = 0.5 * (t131 + t132) + t134 + d.k18;
-    let t184 = 0.5 * t131 + d.k19;
-    let t185 = (c_q9 * t69 - s_q9 * (c_q8 * t65 + s_q8 * t67)) * d.k1;
-    let t186 = (t68 - t66) * d.k1;
-    let t187 = p.l * (p.m * t69 + 0.5 * t133);
-    let t188 = (t64 - t62) * d.k1;
-    let t189 = p.l * (2.0 * (p.m * t67) + t138 - 0.5 * t136);
-    let t190 = (t60 - t58) * d.k1;
-    let t191 = p.l * (3.0 * (p.m * t63) + t142 + t144);
-    let t192 = (t56 - t54) * d.k1;
-    let t193 = p.l * (4.0 * (p.m * t59) + t148 + t150);
-    let t194 = (t52 - t50) * d.k1;
-    let t195 = p.l * (5.0 * (p.m * t55) + t154 + t156);
-    let t196 = (t48 - t46) * d.k1;
-    let t197 = p.l * (6.0 * (p.m * t51) + t160 + t162);
-    let t198 = c_q2 * d.k0;
-    let t199 = p.l * (7.0 * (p.m * t47) + t166 + t168);
-    let t200 = d.k13 + t187 + t189 + t191 + t193 + t195 + t197 + t199
-        + 0.5 * (t185 + t186 + t188 + t190 + t192 + t194 + t196 + t198);
-    let t201 = d.k14 + t187 + t189 + t191 + t193 + t195 + t197
-        + 0.5 * (t185 + t186 + t188 + t190 + t192 + t194 + t196);
-    let t202 = d.k15 + t187 + t189 + t191 + t193 + t195
-        + 0.5 * (t185 + t186 + t188 + t190 + t192 + t194);
-    let t203 = d.k16 + t187 + t189 + t191 + t193
-        + 0.5 * (t185 + t186 + t188 + t190 + t192);
-    let t204 = d.k17 + t187 + t189 + t191 + 0.5 * (t185 + t186 + t188 + t190);
-    let t205 = d.k0 + t187 + t189 + 0.5 * (t185 + t186 + t188);
-    let t206 = d.k18 + t187 + 0.5 * (t185 + t186);
-    let t207 = d.k19 + 0.5 * t185;
-    let t208 = (c_q9 * t89 - s_q9 * (c_q8 * t85 + s_q8 * t87)) * d.k1;
-    let t209 = (t88 - t86) * d.k1;
-    let t210 = p.l * (p.m * t89 + 0.5 * t133);
-    let t211 = (t84 - t82) * d.k1;
-    let t212 = p.l * (2.0 * (p.m * t87) + t138 - 0.5 * t136);
-    let t213 = (t80 - t78) * d.k1;
-    let t214 = p.l * (3.0 * (p.m * t83) + t142 + t144);
-    let t215 = (t76 - t74) * d.k1;
-    let t216 = p.l * (4.0 * (p.m * t79) + t148 + t150);
-    let t217 = (t72 - t70) * d.k1;
-    let t218 = p.l * (5.0 * (p.m * t75) + t154 + t156);
-    let t219 = c_q3 * d.k0;
-    let t220 = p.l * (6.0 * (p.m * t71) + t160 + t162);
-    let t221 = d.k14 + t210 + t212 + t214 + t216 + t218 + t220
-        + 0.5 * (t208 + t209 + t211 + t213 + t215 + t217 + t219);
-    let t222 = d.k15 + t210 + t212 + t214 + t216 + t218
-        + 0.5 * (t208 + t209 + t211 + t213 + t215 + t217);
-    let t223 = d.k16 + t210 + t212 + t214 + t216
-        + 0.5 * (t208 + t209 + t211 + t213 + t215);
-    let t224 = d.k17 + t210 + t212 + t214 + 0.5 * (t208 + t209 + t211 + t213);
-    let t225 = d.k0 + t210 + t212 + 0.5 * (t208 + t209 + t211);
-    let t226 = d.k18 + t210 + 0.5 * (t208 + t209);
-    let t227 = d.k19 + 0.5 * t208;
-    let t228 = (c_q9 * t105 - s_q9 * (c_q8 * t101 + s_q8 * t103)) * d.k1;
-    let t229 = (t104 - t102) * d.k1;
-    let t230 = p.l * (p.m * t105 + 0.5 * t133);
-    let t231 = (t100 - t98) * d.k1;
-    let t232 = p.l * (2.0 * (p.m * t103) + t138 - 0.5 * t136);
-    let t233 = (t96 - t94) * d.k1;
-    let t234 = p.l * (3.0 * (p.m * t99) + t142 + t144);
-    let t235 = (t92 - t90) * d.k1;
-    let t236 = p.l * (4.0 * (p.m * t95) + t148 + t150);
-    let t237 = c_q4 * d.k0;
-    let t238 = p.l * (5.0 * (p.m * t91) + t154 + t156);
-    let t239 = d.k15 + t230 + t232 + t234 + t236 + t238
-        + 0.5 * (t228 + t229 + t231 + t233 + t235 + t237);
-    let t240 = d.k16 + t230 + t232 + t234 + t236
-        + 0.5 * (t228 + t229 + t231 + t233 + t235);
-    let t241 = d.k17 + t230 + t232 + t234 + 0.5 * (t228 + t229 + t231 + t233);
-    let t242 = d.k0 + t230 + t232 + 0.5 * (t228 + t229 + t231);
-    let t243 = d.k18 + t230 + 0.5 * (t228 + t229);
-    let t244 = d.k19 + 0.5 * t228;
-    let t245 = (c_q9 * t117 - s_q9 * (c_q8 * t113 + s_q8 * t115)) * d.k1;
-    let t246 = (t116 - t114) * d.k1;
-    let t247 = p.l * (p.m * t117 + 0.5 * t133);
-    let t248 = (t112 - t110) * d.k1;
-    let t249 = p.l * (2.0 * (p.m * t115) + t138 - 0.5 * t136);
-    let t250 = (t108 - t106) * d.k1;
-    let t251 = p.l * (3.0 * (p.m * t111) + t142 + t144);
-    let t252 = c_q5 * d.k0;
-    let t253 = p.l * (4.0 * (p.m * t107) + t148 + t150);
-    let t254 = d.k16 + t247 + t249 + t251 + t253
-        + 0.5 * (t245 + t246 + t248 + t250 + t252);
-    let t255 = d.k17 + t247 + t249 + t251 + 0.5 * (t245 + t246 + t248 + t250);
-    let t256 = d.k0 + t247 + t249 + 0.5 * (t245 + t246 + t248);
-    let t257 = d.k18 + t247 + 0.5 * (t245 + t246);
-    let t258 = d.k19 + 0.5 * t245;
-    let t259 = (c_q9 * t125 - s_q9 * (c_q8 * t121 + s_q8 * t123)) * d.k1;
-    let t260 = (t124 - t122) * d.k1;
-    let t261 = p.l * (p.m * t125 + 0.5 * t133);
-    let t262 = (t120 - t118) * d.k1;
-    let t263 = p.l * (2.0 * (p.m * t123) + t138 - 0.5 * t136);
-    let t264 = c_q6 * d.k0;
-    let t265 = p.l * (3.0 * (p.m * t119) + t142 + t144);
-    let t266 = d.k17 + t261 + t263 + t265 + 0.5 * (t259 + t260 + t262 + t264);
-    let t267 = d.k0 + t261 + t263 + 0.5 * (t259 + t260 + t262);
-    let t268 = d.k18 + t261 + 0.5 * (t259 + t260);
-    let t269 = d.k19 + 0.5 * t259;
-    let t270 = (c_q9 * t129 - s_q9 * (p.l * s_q7 * c_q8 + s_q8 * t127)) * d.k1;
-    let t271 = (t128 - t126) * d.k1;
-    let t272 = p.l * (p.m * t129 + 0.5 * t133);
-    let t273 = c_q7 * d.k0;
-    let t274 = p.l * (2.0 * (p.m * t127) + t138 - 0.5 * t136);
-    let t275 = d.k0 + t272 + t274 + 0.5 * (t270 + t271 + t273);
-    let t276 = d.k18 + t272 + 0.5 * (t270 + t271);
-    let t277 = d.k19 + 0.5 * t270;
-    let t278 = (c_q9 * t130 - p.l * s_q8 * s_q9) * d.k1;
-    let t279 = c_q8 * d.k0;
-    let t280 = p.l * (p.m * t130 + 0.5 * t133);
-    let t281 = d.k18 + t280 + 0.5 * (t278 + t279);
-    let t282 = d.k19 + 0.5 * t278;
-    let t283 = c_q9 * d.k0;
-    let t284 = d.k19 + 0.5 * t283;
+    let t173 = 0.5 * (t123 + t132) + 2.5 * t130 + 1.5 * t131 + t136 + d.k17;
+    let t174 = 0.5 * (t123 + t132) + 1.5 * t131 + d.k18;
+    let t175 = 0.5 * t132 + d.k19;
+    let t176 = c_q2 * d.k0;
+    let t177 = (t47 - t45) * d.k1;
+    let t178 = (t51 - t49) * d.k1;
+    let t179 = (t55 - t53) * d.k1;
+    let t180 = (t59 - t57) * d.k1;
+    let t181 = (t63 - t61) * d.k1;
+    let t182 = (t67 - t65) * d.k1;
+    let t183 = (c_q9 * (p.l + t67 - t65) - s_q9 * (c_q8 * t64 + s_q8 * t66)) * d.k1;
+    let t184 = 0.5 * (t123 + t183) + t136 + t141 + t146 + t151 + t156 + t161 + d.k12
+        + 7.5 * t176 + 6.5 * t177 + 5.5 * t178 + 4.5 * t179 + 3.5 * t180 + 2.5 * t181
+        + 1.5 * t182;
+    let t185 = 0.5 * (t123 + t183) + t136 + t141 + t146 + t151 + t156 + d.k13
+        + 6.5 * t177 + 5.5 * t178 + 4.5 * t179 + 3.5 * t180 + 2.5 * t181 + 1.5 * t182;
+    let t186 = 0.5 * (t123 + t183) + t136 + t141 + t146 + t151 + d.k14 + 5.5 * t178
+        + 4.5 * t179 + 3.5 * t180 + 2.5 * t181 + 1.5 * t182;
+    let t187 = 0.5 * (t123 + t183) + t136 + t141 + t146 + d.k15 + 4.5 * t179 + 3.5 * t180
+        + 2.5 * t181 + 1.5 * t182;
+    let t188 = 0.5 * (t123 + t183) + t136 + t141 + d.k16 + 3.5 * t180 + 2.5 * t181
+        + 1.5 * t182;
+    let t189 = 0.5 * (t123 + t183) + t136 + d.k17 + 2.5 * t181 + 1.5 * t182;
+    let t190 = 0.5 * (t123 + t183) + d.k18 + 1.5 * t182;
+    let t191 = d.k19 + 0.5 * t183;
+    let t192 = c_q3 * d.k0;
+    let t193 = (t70 - t68) * d.k1;
+    let t194 = (t74 - t72) * d.k1;
+    let t195 = (t78 - t76) * d.k1;
+    let t196 = (t82 - t80) * d.k1;
+    let t197 = (t86 - t84) * d.k1;
+    let t198 = (c_q9 * (p.l + t86 - t84) - s_q9 * (c_q8 * t83 + s_q8 * t85)) * d.k1;
+    let t199 = 0.5 * (t123 + t198) + t136 + t141 + t146 + t151 + t156 + d.k13
+        + 6.5 * t192 + 5.5 * t193 + 4.5 * t194 + 3.5 * t195 + 2.5 * t196 + 1.5 * t197;
+    let t200 = 0.5 * (t123 + t198) + t136 + t141 + t146 + t151 + d.k14 + 5.5 * t193
+        + 4.5 * t194 + 3.5 * t195 + 2.5 * t196 + 1.5 * t197;
+    let t201 = 0.5 * (t123 + t198) + t136 + t141 + t146 + d.k15 + 4.5 * t194 + 3.5 * t195
+        + 2.5 * t196 + 1.5 * t197;
+    let t202 = 0.5 * (t123 + t198) + t136 + t141 + d.k16 + 3.5 * t195 + 2.5 * t196
+        + 1.5 * t197;
+    let t203 = 0.5 * (t123 + t198) + t136 + d.k17 + 2.5 * t196 + 1.5 * t197;
+    let t204 = 0.5 * (t123 + t198) + d.k18 + 1.5 * t197;
+    let t205 = d.k19 + 0.5 * t198;
+    let t206 = c_q4 * d.k0;
+    let t207 = (t89 - t87) * d.k1;
+    let t208 = (t93 - t91) * d.k1;
+    let t209 = (t97 - t95) * d.k1;
+    let t210 = (t101 - t99) * d.k1;
+    let t211 = (c_q9 * (p.l + t101 - t99) - s_q9 * (c_q8 * t98 + s_q8 * t100)) * d.k1;
+    let t212 = 0.5 * (t123 + t211) + t136 + t141 + t146 + t151 + d.k14 + 5.5 * t206
+        + 4.5 * t207 + 3.5 * t208 + 2.5 * t209 + 1.5 * t210;
+    let t213 = 0.5 * (t123 + t211) + t136 + t141 + t146 + d.k15 + 4.5 * t207 + 3.5 * t208
+        + 2.5 * t209 + 1.5 * t210;
+    let t214 = 0.5 * (t123 + t211) + t136 + t141 + d.k16 + 3.5 * t208 + 2.5 * t209
+        + 1.5 * t210;
+    let t215 = 0.5 * (t123 + t211) + t136 + d.k17 + 2.5 * t209 + 1.5 * t210;
+    let t216 = 0.5 * (t123 + t211) + d.k18 + 1.5 * t210;
+    let t217 = d.k19 + 0.5 * t211;
+    let t218 = c_q5 * d.k0;
+    let t219 = (t104 - t102) * d.k1;
+    let t220 = (t108 - t106) * d.k1;
+    let t221 = (t112 - t110) * d.k1;
+    let t222 = (c_q9 * (p.l + t112 - t110) - s_q9 * (c_q8 * t109 + s_q8 * t111)) * d.k1;
+    let t223 = 0.5 * (t123 + t222) + t136 + t141 + t146 + d.k15 + 4.5 * t218 + 3.5 * t219
+        + 2.5 * t220 + 1.5 * t221;
+    let t224 = 0.5 * (t123 + t222) + t136 + t141 + d.k16 + 3.5 * t219 + 2.5 * t220
+        + 1.5 * t221;
+    let t225 = 0.5 * (t123 + t222) + t136 + d.k17 + 2.5 * t220 + 1.5 * t221;
+    let t226 = 0.5 * (t123 + t222) + d.k18 + 1.5 * t221;
+    let t227 = d.k19 + 0.5 * t222;
+    let t228 = c_q6 * d.k0;
+    let t229 = (t115 - t113) * d.k1;
+    let t230 = (t119 - t117) * d.k1;
+    let t231 = (c_q9 * (p.l + t119 - t117) - s_q9 * (c_q8 * t116 + s_q8 * t118)) * d.k1;
+    let t232 = 0.5 * (t123 + t231) + t136 + t141 + d.k16 + 3.5 * t228 + 2.5 * t229
+        + 1.5 * t230;
+    let t233 = 0.5 * (t123 + t231) + t136 + d.k17 + 2.5 * t229 + 1.5 * t230;
+    let t234 = 0.5 * (t123 + t231) + d.k18 + 1.5 * t230;
+    let t235 = d.k19 + 0.5 * t231;
+    let t236 = c_q7 * d.k0;
+    let t237 = (t122 - t120) * d.k1;
+    let t238 = (c_q9 * (p.l + t122 - t120) - s_q9 * (p.l * s_q7 * c_q8 + s_q8 * t121))
+        * d.k1;
+    let t239 = 0.5 * (t123 + t238) + t136 + d.k17 + 2.5 * t236 + 1.5 * t237;
+    let t240 = 0.5 * (t123 + t238) + d.k18 + 1.5 * t237;
+    let t241 = d.k19 + 0.5 * t238;
+    let t242 = c_q8 * d.k0;
+    let t243 = (c_q9 * (p.l + p.l * c_q8) - p.l * s_q8 * s_q9) * d.k1;
+    let t244 = 0.5 * (t123 + t243) + d.k18 + 1.5 * t242;
+    let t245 = d.k19 + 0.5 * t243;
+    let t246 = 0.5 * t123 + d.k19;
     [
         [
-            0.5 * (t131 + t132 + t135 + t140 + t146 + t152 + t158 + t164 + t170) + t134
-                + t139 + t145 + t151 + t157 + t163 + t169 + t175
+            0.5 * (t123 + t132) + 8.5 * t124 + 7.5 * t125 + 6.5 * t126 + 5.5 * t127
+                + 4.5 * t128 + 3.5 * t129 + 2.5 * t130 + 1.5 * t131 + t136 + t141 + t146
+                + t151 + t156 + t161 + t166
                 + p.l
-                    * (s_q1 * (c_q2 * t171 - s_q2 * t173) + c_q1 * (t172 + t174 + d.k9)
-                        + d.k10) + d.k11,
-            t176,
-            t177,
-            t178,
-            t179,
-            t180,
-            t181,
-            t182,
-            t183,
-            t184,
+                    * (s_q1 * (c_q2 * t162 - s_q2 * t164) + c_q1 * (t163 + t165 + d.k9))
+                + d.k10,
+            t167,
+            t168,
+            t169,
+            t170,
+            t171,
+            t172,
+            t173,
+            t174,
+            t175,
         ],
         [
-            t176,
-            d.k12 + t187 + t189 + t191 + t193 + t195 + t197 + t199
-                + p.l * (t172 + t174 + d.k20)
-                + 0.5 * (t185 + t186 + t188 + t190 + t192 + t194 + t196 + t198),
+            t167,
+            0.5 * (t123 + t183) + t136 + t141 + t146 + t151 + t156 + t161 + t166 + d.k11
+                + 7.5 * t176 + 6.5 * t177 + 5.5 * t178 + 4.5 * t179 + 3.5 * t180
+                + 2.5 * t181 + 1.5 * t182,
+            t184,
+            t185,
+            t186,
+            t187,
+            t188,
+            t189,
+            t190,
+            t191,
+        ],
+        [
+            t168,
+            t184,
+            0.5 * (t123 + t198) + t136 + t141 + t146 + t151 + t156 + t161 + d.k12
+                + 6.5 * t192 + 5.5 * t193 + 4.5 * t194 + 3.5 * t195 + 2.5 * t196
+                + 1.5 * t197,
+            t199,
             t200,
             t201,
             t202,
             t203,
             t204,
             t205,
-            t206,
-            t207,
         ],
         [
-            t177,
+            t169,
+            t185,
+            t199,
+            0.5 * (t123 + t211) + t136 + t141 + t146 + t151 + t156 + d.k13 + 5.5 * t206
+                + 4.5 * t207 + 3.5 * t208 + 2.5 * t209 + 1.5 * t210,
+            t212,
+            t213,
+            t214,
+            t215,
+            t216,
+            t217,
+        ],
+        [
+            t170,
+            t186,
             t200,
-            d.k13 + t210 + t212 + t214 + t216 + t218 + t220 + p.l * (t166 + t168 + d.k21)
-                + 0.5 * (t208 + t209 + t211 + t213 + t215 + t217 + t219),
-            t221,
-            t222,
+            t212,
+            0.5 * (t123 + t222) + t136 + t141 + t146 + t151 + d.k14 + 4.5 * t218
+                + 3.5 * t219 + 2.5 * t220 + 1.5 * t221,
             t223,
             t224,
             t225,
@@ -863,88 +842,50 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
             t227,
         ],
         [
-            t178,
+            t171,
+            t187,
             t201,
-            t221,
-            d.k14 + t230 + t232 + t234 + t236 + t238 + p.l * (t160 + t162 + d.k22)
-                + 0.5 * (t228 + t229 + t231 + t233 + t235 + t237),
-            t239,
-            t240,
-            t241,
-            t242,
-            t243,
-            t244,
-        ],
-        [
-            t179,
-            t202,
-            t222,
-            t239,
-            d.k15 + t247 + t249 + t251 + t253 + p.l * (t154 + t156 + d.k23)
-                + 0.5 * (t245 + t246 + t248 + t250 + t252),
-            t254,
-            t255,
-            t256,
-            t257,
-            t258,
-        ],
-        [
-            t180,
-            t203,
+            t213,
             t223,
-            t240,
-            t254,
-            d.k16 + t261 + t263 + t265 + p.l * (t148 + t150 + d.k24)
-                + 0.5 * (t259 + t260 + t262 + t264),
-            t266,
-            t267,
-            t268,
-            t269,
+            0.5 * (t123 + t231) + t136 + t141 + t146 + d.k15 + 3.5 * t228 + 2.5 * t229
+                + 1.5 * t230,
+            t232,
+            t233,
+            t234,
+            t235,
         ],
         [
-            t181,
-            t204,
+            t172,
+            t188,
+            t202,
+            t214,
             t224,
+            t232,
+            0.5 * (t123 + t238) + t136 + t141 + d.k16 + 2.5 * t236 + 1.5 * t237,
+            t239,
+            t240,
             t241,
-            t255,
-            t266,
-            d.k17 + t272 + t274 + p.l * (t142 + t144 + d.k25)
-                + 0.5 * (t270 + t271 + t273),
-            t275,
-            t276,
-            t277,
         ],
         [
-            t182,
-            t205,
+            t173,
+            t189,
+            t203,
+            t215,
             t225,
-            t242,
-            t256,
-            t267,
-            t275,
-            d.k0 + t280 + p.l * (t138 + d.k26 - 0.5 * t136) + 0.5 * (t278 + t279),
-            t281,
-            t282,
+            t233,
+            t239,
+            0.5 * (t123 + t243) + t136 + d.k17 + 1.5 * t242,
+            t244,
+            t245,
         ],
-        [
-            t183,
-            t206,
-            t226,
-            t243,
-            t257,
-            t268,
-            t276,
-            t281,
-            d.k18 + p.l * (d.k1 + 0.5 * t133) + 0.5 * t283,
-            t284,
-        ],
-        [t184, t207, t227, t244, t258, t269, t277, t282, t284, d.k19],
+        [t174, t190, t204, t216, t226, t234, t240, t244, t123 + d.k18, t246],
+        [t175, t191, t205, t217, t227, t235, t241, t245, t246, d.k19],
     ]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 151,
-    add: 184,
+    mul: 172,
+    add: 165,
     div: 0,
     sqrt: 0,
     sin: 10,
@@ -967,140 +908,109 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t4 = p.g * s_q0 - p.l * (qd[0] * qd[0]);
-    let t5 = c_q1 * t4;
-    let t6 = qd[0] + qd[1];
+    let t5 = qd[0] + qd[1];
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t9 = p.l * (t6 * t6);
-    let t10 = t6 + qd[2];
+    let t8 = t5 + qd[2];
     let s_q3 = libm::Libm::<Real>::sin(q[3]);
     let c_q3 = libm::Libm::<Real>::cos(q[3]);
-    let t13 = p.l * (t10 * t10);
-    let t14 = t10 + qd[3];
+    let t11 = t8 + qd[3];
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
-    let t17 = p.l * (t14 * t14);
-    let t18 = t14 + qd[4];
+    let t14 = t11 + qd[4];
     let s_q5 = libm::Libm::<Real>::sin(q[5]);
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
-    let t21 = p.l * (t18 * t18);
-    let t22 = t18 + qd[5];
+    let t17 = t14 + qd[5];
     let s_q6 = libm::Libm::<Real>::sin(q[6]);
     let c_q6 = libm::Libm::<Real>::cos(q[6]);
-    let t25 = p.l * (t22 * t22);
-    let t26 = t22 + qd[6];
+    let t20 = t17 + qd[6];
     let s_q7 = libm::Libm::<Real>::sin(q[7]);
     let c_q7 = libm::Libm::<Real>::cos(q[7]);
-    let t29 = p.l * (t26 * t26);
-    let t30 = t26 + qd[7];
+    let t23 = t20 + qd[7];
     let s_q8 = libm::Libm::<Real>::sin(q[8]);
     let c_q8 = libm::Libm::<Real>::cos(q[8]);
-    let t33 = p.l * (t30 * t30);
-    let t34 = t30 + qd[8];
+    let t26 = t23 + qd[8];
     let s_q9 = libm::Libm::<Real>::sin(q[9]);
     let c_q9 = libm::Libm::<Real>::cos(q[9]);
-    let t37 = p.l * (t34 * t34);
-    let t38 = t34 + qd[9];
-    let t39 = p.g * c_q0 * c_q1 - s_q1 * t4;
-    let t40 = p.g * c_q0 * s_q1;
-    let t41 = t5 + t40 - t9;
-    let t42 = c_q2 * t39 - s_q2 * t41;
-    let t43 = c_q2 * t41;
-    let t44 = s_q2 * t39;
-    let t45 = t43 + t44 - t13;
-    let t46 = c_q3 * t42 - s_q3 * t45;
-    let t47 = c_q3 * t45;
-    let t48 = s_q3 * t42;
-    let t49 = t47 + t48 - t17;
-    let t50 = c_q4 * t46 - s_q4 * t49;
-    let t51 = c_q4 * t49;
-    let t52 = s_q4 * t46;
-    let t53 = t51 + t52 - t21;
-    let t54 = c_q5 * t50 - s_q5 * t53;
-    let t55 = c_q5 * t53;
-    let t56 = s_q5 * t50;
-    let t57 = t55 + t56 - t25;
-    let t58 = c_q6 * t54 - s_q6 * t57;
-    let t59 = c_q6 * t57;
-    let t60 = s_q6 * t54;
-    let t61 = t59 + t60 - t29;
-    let t62 = c_q7 * t58 - s_q7 * t61;
-    let t63 = c_q7 * t61;
-    let t64 = s_q7 * t58;
-    let t65 = t63 + t64 - t33;
-    let t66 = c_q8 * t62 - s_q8 * t65;
-    let t67 = c_q8 * t65;
-    let t68 = s_q8 * t62;
-    let t69 = t67 + t68 - t37;
-    let t70 = c_q9 * t66 - s_q9 * t69;
-    let t71 = c_q9 * t69 + s_q9 * t66 - 0.5 * (p.l * (t38 * t38));
-    let t72 = p.m * s_q9 * t71;
-    let t73 = p.m * c_q9 * t70;
-    let t74 = p.l * (t72 + t73);
-    let t75 = p.m * (t67 + t68 - 0.5 * t37) + p.m * c_q9 * t71 - p.m * s_q9 * t70;
-    let t76 = s_q8 * t75;
-    let t77 = t72 + t73 + p.m * t66;
-    let t78 = c_q8 * t77;
-    let t79 = p.l * (t76 + t78);
-    let t80 = p.m * (t63 + t64 - 0.5 * t33) + c_q8 * t75 - s_q8 * t77;
-    let t81 = s_q7 * t80;
-    let t82 = t76 + t78 + p.m * t62;
-    let t83 = c_q7 * t82;
-    let t84 = p.l * (t81 + t83);
-    let t85 = p.m * (t59 + t60 - 0.5 * t29) + c_q7 * t80 - s_q7 * t82;
-    let t86 = s_q6 * t85;
-    let t87 = t81 + t83 + p.m * t58;
-    let t88 = c_q6 * t87;
-    let t89 = p.l * (t86 + t88);
-    let t90 = p.m * (t55 + t56 - 0.5 * t25) + c_q6 * t85 - s_q6 * t87;
-    let t91 = s_q5 * t90;
-    let t92 = t86 + t88 + p.m * t54;
-    let t93 = c_q5 * t92;
-    let t94 = p.l * (t91 + t93);
-    let t95 = p.m * (t51 + t52 - 0.5 * t21) + c_q5 * t90 - s_q5 * t92;
-    let t96 = s_q4 * t95;
-    let t97 = t91 + t93 + p.m * t50;
-    let t98 = c_q4 * t97;
-    let t99 = p.l * (t96 + t98);
-    let t100 = p.m * (t47 + t48 - 0.5 * t17) + c_q4 * t95 - s_q4 * t97;
-    let t101 = s_q3 * t100;
-    let t102 = t96 + t98 + p.m * t46;
-    let t103 = c_q3 * t102;
-    let t104 = p.l * (t101 + t103);
-    let t105 = p.m * (t43 + t44 - 0.5 * t13) + c_q3 * t100 - s_q3 * t102;
-    let t106 = s_q2 * t105;
-    let t107 = t101 + t103 + p.m * t42;
-    let t108 = c_q2 * t107;
-    let t109 = p.l * (t106 + t108);
-    let t110 = t39 * d.k1;
-    let t111 = t42 * d.k1;
-    let t112 = t46 * d.k1;
-    let t113 = t50 * d.k1;
-    let t114 = t54 * d.k1;
-    let t115 = t58 * d.k1;
-    let t116 = t62 * d.k1;
-    let t117 = t66 * d.k1;
-    let t118 = t70 * d.k1;
+    let t29 = t26 + qd[9];
+    let t30 = p.g * c_q0 * c_q1 - s_q1 * t4;
+    let t31 = c_q1 * t4 + p.g * c_q0 * s_q1 - p.l * (t5 * t5);
+    let t32 = c_q2 * t30 - s_q2 * t31;
+    let t33 = c_q2 * t31 + s_q2 * t30 - p.l * (t8 * t8);
+    let t34 = c_q3 * t32 - s_q3 * t33;
+    let t35 = c_q3 * t33 + s_q3 * t32 - p.l * (t11 * t11);
+    let t36 = c_q4 * t34 - s_q4 * t35;
+    let t37 = c_q4 * t35 + s_q4 * t34 - p.l * (t14 * t14);
+    let t38 = c_q5 * t36 - s_q5 * t37;
+    let t39 = c_q5 * t37 + s_q5 * t36 - p.l * (t17 * t17);
+    let t40 = c_q6 * t38 - s_q6 * t39;
+    let t41 = c_q6 * t39 + s_q6 * t38 - p.l * (t20 * t20);
+    let t42 = c_q7 * t40 - s_q7 * t41;
+    let t43 = c_q7 * t41 + s_q7 * t40 - p.l * (t23 * t23);
+    let t44 = c_q8 * t42 - s_q8 * t43;
+    let t45 = t30 * d.k1;
+    let t46 = t32 * d.k1;
+    let t47 = t34 * d.k1;
+    let t48 = t36 * d.k1;
+    let t49 = t38 * d.k1;
+    let t50 = t40 * d.k1;
+    let t51 = t42 * d.k1;
+    let t52 = t44 * d.k1;
+    let t53 = (c_q9 * t44 - s_q9 * (c_q8 * t43 + s_q8 * t42 - p.l * (t26 * t26))) * d.k1;
+    let t54 = p.l * (p.m * t44 - 0.5 * (s_q9 * (t29 * t29) * d.k1));
+    let t55 = -(1.5 * (t26 * t26 * d.k1)) - 0.5 * (c_q9 * (t29 * t29) * d.k1);
+    let t56 = s_q8 * t55;
+    let t57 = c_q8 * s_q9 * (t29 * t29) * d.k1;
+    let t58 = p.l * (2.0 * (p.m * t42) + t56 - 0.5 * t57);
+    let t59 = c_q8 * t55 + 0.5 * (s_q8 * s_q9 * (t29 * t29) * d.k1)
+        - 2.5 * (t23 * t23 * d.k1);
+    let t60 = s_q7 * t59;
+    let t61 = t56 - 0.5 * t57;
+    let t62 = c_q7 * t61;
+    let t63 = p.l * (3.0 * (p.m * t40) + t60 + t62);
+    let t64 = c_q7 * t59 - 3.5 * (t20 * t20 * d.k1) - s_q7 * t61;
+    let t65 = s_q6 * t64;
+    let t66 = t60 + t62;
+    let t67 = c_q6 * t66;
+    let t68 = p.l * (4.0 * (p.m * t38) + t65 + t67);
+    let t69 = c_q6 * t64 - 4.5 * (t17 * t17 * d.k1) - s_q6 * t66;
+    let t70 = s_q5 * t69;
+    let t71 = t65 + t67;
+    let t72 = c_q5 * t71;
+    let t73 = p.l * (5.0 * (p.m * t36) + t70 + t72);
+    let t74 = c_q5 * t69 - 5.5 * (t14 * t14 * d.k1) - s_q5 * t71;
+    let t75 = s_q4 * t74;
+    let t76 = t70 + t72;
+    let t77 = c_q4 * t76;
+    let t78 = p.l * (6.0 * (p.m * t34) + t75 + t77);
+    let t79 = c_q4 * t74 - 6.5 * (t11 * t11 * d.k1) - s_q4 * t76;
+    let t80 = s_q3 * t79;
+    let t81 = t75 + t77;
+    let t82 = c_q3 * t81;
+    let t83 = p.l * (7.0 * (p.m * t32) + t80 + t82);
+    let t84 = c_q3 * t79 - 7.5 * (t8 * t8 * d.k1) - s_q3 * t81;
+    let t85 = s_q2 * t84;
+    let t86 = t80 + t82;
+    let t87 = c_q2 * t86;
+    let t88 = p.l * (8.0 * (p.m * t30) + t85 + t87);
     [
-        t74 + t79 + t84 + t89 + t94 + t99 + t104 + t109
+        0.5 * (c_q0 * d.k20 + t45 + t46 + t47 + t48 + t49 + t50 + t51 + t52 + t53) + t54
+            + t58 + t63 + t68 + t73 + t78 + t83 + t88
             + p.l
-                * (s_q1 * (p.m * (t5 + t40 - 0.5 * t9) + c_q2 * t105 - s_q2 * t107)
-                    + c_q1 * (t106 + t108 + p.m * t39))
-            + 0.5
-                * (c_q0 * d.k27 + t110 + t111 + t112 + t113 + t114 + t115 + t116 + t117
-                    + t118),
-        t74 + t79 + t84 + t89 + t94 + t99 + t104 + t109
-            + 0.5 * (t110 + t111 + t112 + t113 + t114 + t115 + t116 + t117 + t118),
-        t74 + t79 + t84 + t89 + t94 + t99 + t104
-            + 0.5 * (t111 + t112 + t113 + t114 + t115 + t116 + t117 + t118),
-        t74 + t79 + t84 + t89 + t94 + t99
-            + 0.5 * (t112 + t113 + t114 + t115 + t116 + t117 + t118),
-        t74 + t79 + t84 + t89 + t94 + 0.5 * (t113 + t114 + t115 + t116 + t117 + t118),
-        t74 + t79 + t84 + t89 + 0.5 * (t114 + t115 + t116 + t117 + t118),
-        t74 + t79 + t84 + 0.5 * (t115 + t116 + t117 + t118),
-        t74 + t79 + 0.5 * (t116 + t117 + t118),
-        t74 + 0.5 * (t117 + t118),
-        0.5 * t118,
+                * (s_q1 * (c_q2 * t84 - 8.5 * (t5 * t5 * d.k1) - s_q2 * t86)
+                    + c_q1 * (t85 + t87) + 9.0 * (c_q0 * d.k21)),
+        0.5 * (t45 + t46 + t47 + t48 + t49 + t50 + t51 + t52 + t53) + t54 + t58 + t63
+            + t68 + t73 + t78 + t83 + t88,
+        0.5 * (t46 + t47 + t48 + t49 + t50 + t51 + t52 + t53) + t54 + t58 + t63 + t68
+            + t73 + t78 + t83,
+        0.5 * (t47 + t48 + t49 + t50 + t51 + t52 + t53) + t54 + t58 + t63 + t68 + t73
+            + t78,
+        0.5 * (t48 + t49 + t50 + t51 + t52 + t53) + t54 + t58 + t63 + t68 + t73,
+        0.5 * (t49 + t50 + t51 + t52 + t53) + t54 + t58 + t63 + t68,
+        0.5 * (t50 + t51 + t52 + t53) + t54 + t58 + t63,
+        0.5 * (t51 + t52 + t53) + t54 + t58,
+        0.5 * (t52 + t53) + t54,
+        0.5 * t53,
     ]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
@@ -1139,17 +1049,17 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let t9 = libm::Libm::<
         Real,
     >::cos(q[0] + q[1] + q[2] + q[3] + q[4] + q[5] + q[6] + q[7] + q[8] + q[9]);
-    let t10 = t1 * d.k27;
-    let t11 = t2 * d.k27;
-    let t12 = t3 * d.k27;
-    let t13 = t4 * d.k27;
-    let t14 = t5 * d.k27;
-    let t15 = t6 * d.k27;
-    let t16 = t7 * d.k27;
-    let t17 = t8 * d.k27;
-    let t18 = t9 * d.k27;
+    let t10 = t1 * d.k20;
+    let t11 = t2 * d.k20;
+    let t12 = t3 * d.k20;
+    let t13 = t4 * d.k20;
+    let t14 = t5 * d.k20;
+    let t15 = t6 * d.k20;
+    let t16 = t7 * d.k20;
+    let t17 = t8 * d.k20;
+    let t18 = t9 * d.k20;
     [
-        9.5 * (c_q0 * d.k27) + 8.5 * t10 + 7.5 * t11 + 6.5 * t12 + 5.5 * t13 + 4.5 * t14
+        9.5 * (c_q0 * d.k20) + 8.5 * t10 + 7.5 * t11 + 6.5 * t12 + 5.5 * t13 + 4.5 * t14
             + 3.5 * t15 + 2.5 * t16 + 1.5 * t17 + 0.5 * t18,
         8.5 * t10 + 7.5 * t11 + 6.5 * t12 + 5.5 * t13 + 4.5 * t14 + 3.5 * t15 + 2.5 * t16
             + 1.5 * t17 + 0.5 * t18,
@@ -1238,11 +1148,11 @@ pub fn forward_dynamics_with(
     let t38 = p.m * (c_q9 * c_q9);
     let t39 = p.m * (s_q9 * s_q9);
     let t40 = 0.25 * t38 + t39;
-    let t41 = d.k19 + t40 * d.k28;
+    let t41 = d.k19 + t40 * d.k22;
     let inv42 = 1.0 / t41;
     let t43 = p.m + t38 + 0.25 * t39
-        - 0.5625 * (s_q9 * s_q9 * (c_q9 * c_q9) * inv42 * d.k29);
-    let t44 = p.l * t40 + d.k30;
+        - 0.5625 * (s_q9 * s_q9 * (c_q9 * c_q9) * inv42 * d.k23);
+    let t44 = p.l * t40 + d.k24;
     let t45 = 0.75 * (p.m * s_q9 * c_q9 - s_q9 * c_q9 * d.k1 * inv42 * t44);
     let t46 = s_q8 * t45;
     let t47 = c_q8 * t45;
@@ -1255,11 +1165,11 @@ pub fn forward_dynamics_with(
     let t54 = s_q8 * t49;
     let t55 = c_q8 * t51;
     let t56 = t54 + t55;
-    let t57 = d.k19 + d.k28 * t56;
+    let t57 = d.k19 + d.k22 * t56;
     let inv58 = 1.0 / t57;
     let t59 = p.m + c_q8 * (c_q8 * t43 - t46) - s_q8 * (t47 - s_q8 * t48)
-        - d.k28 * (t53 * t53) * inv58;
-    let t60 = d.k30 + p.l * t56;
+        - d.k22 * (t53 * t53) * inv58;
+    let t60 = d.k24 + p.l * t56;
     let t61 = t53 + -(p.l * t53 * inv58 * t60);
     let t62 = s_q7 * t61;
     let t63 = c_q7 * t61;
@@ -1272,11 +1182,11 @@ pub fn forward_dynamics_with(
     let t70 = s_q7 * t65;
     let t71 = c_q7 * t67;
     let t72 = t70 + t71;
-    let t73 = d.k19 + d.k28 * t72;
+    let t73 = d.k19 + d.k22 * t72;
     let inv74 = 1.0 / t73;
     let t75 = p.m + c_q7 * (c_q7 * t59 - t62) - s_q7 * (t63 - s_q7 * t64)
-        - d.k28 * (t69 * t69) * inv74;
-    let t76 = d.k30 + p.l * t72;
+        - d.k22 * (t69 * t69) * inv74;
+    let t76 = d.k24 + p.l * t72;
     let t77 = t69 + -(p.l * t69 * inv74 * t76);
     let t78 = s_q6 * t77;
     let t79 = c_q6 * t77;
@@ -1289,11 +1199,11 @@ pub fn forward_dynamics_with(
     let t86 = s_q6 * t81;
     let t87 = c_q6 * t83;
     let t88 = t86 + t87;
-    let t89 = d.k19 + d.k28 * t88;
+    let t89 = d.k19 + d.k22 * t88;
     let inv90 = 1.0 / t89;
     let t91 = p.m + c_q6 * (c_q6 * t75 - t78) - s_q6 * (t79 - s_q6 * t80)
-        - d.k28 * (t85 * t85) * inv90;
-    let t92 = d.k30 + p.l * t88;
+        - d.k22 * (t85 * t85) * inv90;
+    let t92 = d.k24 + p.l * t88;
     let t93 = t85 + -(p.l * t85 * inv90 * t92);
     let t94 = s_q5 * t93;
     let t95 = c_q5 * t93;
@@ -1306,11 +1216,11 @@ pub fn forward_dynamics_with(
     let t102 = s_q5 * t97;
     let t103 = c_q5 * t99;
     let t104 = t102 + t103;
-    let t105 = d.k19 + d.k28 * t104;
+    let t105 = d.k19 + d.k22 * t104;
     let inv106 = 1.0 / t105;
     let t107 = p.m + c_q5 * (c_q5 * t91 - t94) - s_q5 * (t95 - s_q5 * t96)
-        - d.k28 * (t101 * t101) * inv106;
-    let t108 = d.k30 + p.l * t104;
+        - d.k22 * (t101 * t101) * inv106;
+    let t108 = d.k24 + p.l * t104;
     let t109 = t101 + -(p.l * t101 * inv106 * t108);
     let t110 = s_q4 * t109;
     let t111 = c_q4 * t109;
@@ -1323,11 +1233,11 @@ pub fn forward_dynamics_with(
     let t118 = s_q4 * t113;
     let t119 = c_q4 * t115;
     let t120 = t118 + t119;
-    let t121 = d.k19 + d.k28 * t120;
+    let t121 = d.k19 + d.k22 * t120;
     let inv122 = 1.0 / t121;
     let t123 = p.m + c_q4 * (c_q4 * t107 - t110) - s_q4 * (t111 - s_q4 * t112)
-        - d.k28 * (t117 * t117) * inv122;
-    let t124 = d.k30 + p.l * t120;
+        - d.k22 * (t117 * t117) * inv122;
+    let t124 = d.k24 + p.l * t120;
     let t125 = t117 + -(p.l * t117 * inv122 * t124);
     let t126 = s_q3 * t125;
     let t127 = c_q3 * t125;
@@ -1340,11 +1250,11 @@ pub fn forward_dynamics_with(
     let t134 = s_q3 * t129;
     let t135 = c_q3 * t131;
     let t136 = t134 + t135;
-    let t137 = d.k19 + d.k28 * t136;
+    let t137 = d.k19 + d.k22 * t136;
     let inv138 = 1.0 / t137;
     let t139 = p.m + c_q3 * (c_q3 * t123 - t126) - s_q3 * (t127 - s_q3 * t128)
-        - d.k28 * (t133 * t133) * inv138;
-    let t140 = d.k30 + p.l * t136;
+        - d.k22 * (t133 * t133) * inv138;
+    let t140 = d.k24 + p.l * t136;
     let t141 = t133 + -(p.l * t133 * inv138 * t140);
     let t142 = s_q2 * t141;
     let t143 = c_q2 * t141;
@@ -1357,20 +1267,20 @@ pub fn forward_dynamics_with(
     let t150 = s_q2 * t145;
     let t151 = c_q2 * t147;
     let t152 = t150 + t151;
-    let t153 = d.k19 + d.k28 * t152;
+    let t153 = d.k19 + d.k22 * t152;
     let inv154 = 1.0 / t153;
     let t155 = p.m + c_q2 * (c_q2 * t139 - t142) - s_q2 * (t143 - s_q2 * t144)
-        - d.k28 * (t149 * t149) * inv154;
-    let t156 = d.k30 + p.l * t152;
+        - d.k22 * (t149 * t149) * inv154;
+    let t156 = d.k24 + p.l * t152;
     let t157 = t149 + -(p.l * t149 * inv154 * t156);
     let t158 = s_q1 * t155 + c_q1 * t157;
     let t159 = t152 + (p.m - inv154 * (t156 * t156));
     let t160 = s_q1 * t157 + c_q1 * t159;
     let t161 = s_q1 * t158 + c_q1 * t160;
-    let t162 = d.k19 + d.k28 * t161;
+    let t162 = d.k19 + d.k22 * t161;
     let inv163 = 1.0 / t162;
     let t164 = 0.5 * (t28 * t28 * d.k1) + t25 * t25 * c_q9 * d.k1;
-    let t165 = -(0.25 * (t25 * t25 * s_q9 * d.k1)) - 1.5 * (tau[9] * d.k31);
+    let t165 = -(0.25 * (t25 * t25 * s_q9 * d.k1)) - 1.5 * (tau[9] * d.k25);
     let t166 = s_q9 * t164;
     let t167 = c_q9 * t165;
     let t168 = p.l * (t166 + t167);
@@ -1436,7 +1346,7 @@ pub fn forward_dynamics_with(
                 + c_q1
                     * (t208 + t209 + p.l * (qd[0] * qd[0]) * c_q1 * t157 - t30 * t159
                         - inv154 * t156 * t211)) - tau[1]
-        - s_q0 * (c_q1 * t158 - s_q1 * t160) * d.k32 - p.g * c_q0 * (d.k30 + p.l * t161);
+        - s_q0 * (c_q1 * t158 - s_q1 * t160) * d.k26 - p.g * c_q0 * (d.k24 + p.l * t161);
     let t213 = inv163 * t212;
     let t214 = p.g * c_q0 + p.l * inv163 * t212;
     let t215 = p.g * s_q0 * c_q1 + s_q1 * t214 - p.l * (qd[0] * qd[0]) * c_q1;
@@ -1512,7 +1422,7 @@ pub fn forward_dynamics_with(
                     * (d.k1
                         * (p.l * (t25 * t25) * s_q9
                             + c_q9 * (t37 + t258 + p.l * t260 - t257) - s_q9 * t256))
-                - 0.3333333333333333 * (d.k0 * t260)) * d.k33),
+                - 0.3333333333333333 * (d.k0 * t260)) * d.k27),
     ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
@@ -2397,7 +2307,7 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     (
         0.16666666666666666 * (qd[0] * qd[0] * d.k0)
             + 0.5
-                * (p.m * (t92 * t92 + qd[0] * qd[0] * (s_q1 * s_q1) * d.k28)
+                * (p.m * (t92 * t92 + qd[0] * qd[0] * (s_q1 * s_q1) * d.k22)
                     + 0.08333333333333333 * (t4 * t4 * d.k0)
                     + (p.m * (t64 * t64 + t93 * t93)
                         + 0.08333333333333333 * (t8 * t8 * d.k0))
@@ -2415,15 +2325,15 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
                         + 0.08333333333333333 * (t32 * t32 * d.k0))
                     + (p.m * (t91 * t91 + t100 * t100)
                         + 0.08333333333333333 * (t36 * t36 * d.k0))),
-        0.5 * (s_q0 * d.k27) + (t39 + 0.5 * t42) * d.k34
-            + (t39 + t42 + 0.5 * t45) * d.k34 + (t39 + t42 + t45 + 0.5 * t48) * d.k34
-            + (t39 + t42 + t45 + t48 + 0.5 * t51) * d.k34
-            + (t39 + t42 + t45 + t48 + t51 + 0.5 * t54) * d.k34
-            + (t39 + t42 + t45 + t48 + t51 + t54 + 0.5 * t57) * d.k34
-            + (t39 + t42 + t45 + t48 + t51 + t54 + t57 + 0.5 * t60) * d.k34
-            + (t39 + t42 + t45 + t48 + t51 + t54 + t57 + t60 + 0.5 * t62) * d.k34
+        0.5 * (s_q0 * d.k20) + (t39 + 0.5 * t42) * d.k21
+            + (t39 + t42 + 0.5 * t45) * d.k21 + (t39 + t42 + t45 + 0.5 * t48) * d.k21
+            + (t39 + t42 + t45 + t48 + 0.5 * t51) * d.k21
+            + (t39 + t42 + t45 + t48 + t51 + 0.5 * t54) * d.k21
+            + (t39 + t42 + t45 + t48 + t51 + t54 + 0.5 * t57) * d.k21
+            + (t39 + t42 + t45 + t48 + t51 + t54 + t57 + 0.5 * t60) * d.k21
+            + (t39 + t42 + t45 + t48 + t51 + t54 + t57 + t60 + 0.5 * t62) * d.k21
             + (t39 + t42 + t45 + t48 + t51 + t54 + t57 + t60 + t62
-                + 0.5 * (p.l * (c_q9 * t61 + s_q9 * (c_q8 * t59 - s_q8 * t58)))) * d.k34,
+                + 0.5 * (p.l * (c_q9 * t61 + s_q9 * (c_q8 * t59 - s_q8 * t58)))) * d.k21,
     )
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
@@ -2750,81 +2660,81 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let t145 = c_q9 * t143 + s_q9 * t144;
     let t146 = p.l + p.l * c_q8;
     let t147 = p.l * s_q8 * c_q9 + s_q9 * t146;
-    let t148 = c_q0 * c_q1 - s_q0 * s_q1;
-    let t149 = c_q0 * s_q1;
-    let t150 = s_q0 * c_q1;
-    let t151 = -t149 - t150;
-    let t152 = -t151;
-    let t153 = c_q2 * t148;
-    let t154 = t153 + s_q2 * t151;
-    let t155 = s_q2 * t148;
-    let t156 = c_q2 * t151 - t155;
-    let t157 = t155 + c_q2 * t152;
-    let t158 = t153 - s_q2 * t152;
-    let t159 = c_q3 * t154 + s_q3 * t156;
-    let t160 = c_q3 * t156 - s_q3 * t154;
-    let t161 = c_q3 * t157 + s_q3 * t158;
-    let t162 = c_q3 * t158 - s_q3 * t157;
-    let t163 = c_q4 * t159 + s_q4 * t160;
-    let t164 = c_q4 * t160 - s_q4 * t159;
-    let t165 = c_q4 * t161 + s_q4 * t162;
-    let t166 = c_q4 * t162 - s_q4 * t161;
-    let t167 = c_q5 * t163 + s_q5 * t164;
-    let t168 = c_q5 * t164 - s_q5 * t163;
-    let t169 = c_q5 * t165 + s_q5 * t166;
-    let t170 = c_q5 * t166 - s_q5 * t165;
-    let t171 = c_q6 * t167 + s_q6 * t168;
-    let t172 = c_q6 * t168 - s_q6 * t167;
-    let t173 = c_q6 * t169 + s_q6 * t170;
-    let t174 = c_q6 * t170 - s_q6 * t169;
-    let t175 = c_q7 * t171 + s_q7 * t172;
-    let t176 = c_q7 * t172 - s_q7 * t171;
-    let t177 = c_q7 * t173 + s_q7 * t174;
-    let t178 = c_q7 * t174 - s_q7 * t173;
-    let t179 = c_q8 * t175 + s_q8 * t176;
-    let t180 = c_q8 * t176 - s_q8 * t175;
-    let t181 = c_q8 * t177 + s_q8 * t178;
-    let t182 = c_q8 * t178 - s_q8 * t177;
-    let t183 = c_q9 * t179 + s_q9 * t180;
-    let t184 = c_q9 * t180 - s_q9 * t179;
-    let t185 = c_q9 * t181 + s_q9 * t182;
-    let t186 = c_q9 * t182 - s_q9 * t181;
-    let t187 = t22 - t20;
-    let t188 = t26 - t24;
-    let t189 = t52 - t50;
-    let t190 = t30 - t28;
-    let t191 = t56 - t54;
-    let t192 = t78 - t76;
-    let t193 = t34 - t32;
-    let t194 = t60 - t58;
-    let t195 = t82 - t80;
-    let t196 = t100 - t98;
-    let t197 = t38 - t36;
-    let t198 = t64 - t62;
-    let t199 = t86 - t84;
-    let t200 = t104 - t102;
-    let t201 = t118 - t116;
-    let t202 = t42 - t40;
-    let t203 = t68 - t66;
-    let t204 = t90 - t88;
-    let t205 = t108 - t106;
-    let t206 = t122 - t120;
-    let t207 = t132 - t130;
-    let t208 = t46 - t44;
-    let t209 = t72 - t70;
-    let t210 = t94 - t92;
-    let t211 = t112 - t110;
-    let t212 = t126 - t124;
-    let t213 = t136 - t134;
-    let t214 = t142 - t140;
-    let t215 = c_q9 * t48 - s_q9 * t47;
-    let t216 = c_q9 * t74 - s_q9 * t73;
-    let t217 = c_q9 * t96 - s_q9 * t95;
-    let t218 = c_q9 * t114 - s_q9 * t113;
-    let t219 = c_q9 * t128 - s_q9 * t127;
-    let t220 = c_q9 * t138 - s_q9 * t137;
-    let t221 = c_q9 * t144 - s_q9 * t143;
-    let t222 = c_q9 * t146 - p.l * s_q8 * s_q9;
+    let t148 = t22 - t20;
+    let t149 = t26 - t24;
+    let t150 = t30 - t28;
+    let t151 = t34 - t32;
+    let t152 = t38 - t36;
+    let t153 = t42 - t40;
+    let t154 = t46 - t44;
+    let t155 = c_q9 * t48 - s_q9 * t47;
+    let t156 = t52 - t50;
+    let t157 = t56 - t54;
+    let t158 = t60 - t58;
+    let t159 = t64 - t62;
+    let t160 = t68 - t66;
+    let t161 = t72 - t70;
+    let t162 = c_q9 * t74 - s_q9 * t73;
+    let t163 = t78 - t76;
+    let t164 = t82 - t80;
+    let t165 = t86 - t84;
+    let t166 = t90 - t88;
+    let t167 = t94 - t92;
+    let t168 = c_q9 * t96 - s_q9 * t95;
+    let t169 = t100 - t98;
+    let t170 = t104 - t102;
+    let t171 = t108 - t106;
+    let t172 = t112 - t110;
+    let t173 = c_q9 * t114 - s_q9 * t113;
+    let t174 = t118 - t116;
+    let t175 = t122 - t120;
+    let t176 = t126 - t124;
+    let t177 = c_q9 * t128 - s_q9 * t127;
+    let t178 = t132 - t130;
+    let t179 = t136 - t134;
+    let t180 = c_q9 * t138 - s_q9 * t137;
+    let t181 = t142 - t140;
+    let t182 = c_q9 * t144 - s_q9 * t143;
+    let t183 = c_q9 * t146 - p.l * s_q8 * s_q9;
+    let t184 = c_q0 * c_q1 - s_q0 * s_q1;
+    let t185 = c_q0 * s_q1;
+    let t186 = s_q0 * c_q1;
+    let t187 = -t185 - t186;
+    let t188 = -t187;
+    let t189 = c_q2 * t184;
+    let t190 = t189 + s_q2 * t187;
+    let t191 = s_q2 * t184;
+    let t192 = c_q2 * t187 - t191;
+    let t193 = t191 + c_q2 * t188;
+    let t194 = t189 - s_q2 * t188;
+    let t195 = c_q3 * t190 + s_q3 * t192;
+    let t196 = c_q3 * t192 - s_q3 * t190;
+    let t197 = c_q3 * t193 + s_q3 * t194;
+    let t198 = c_q3 * t194 - s_q3 * t193;
+    let t199 = c_q4 * t195 + s_q4 * t196;
+    let t200 = c_q4 * t196 - s_q4 * t195;
+    let t201 = c_q4 * t197 + s_q4 * t198;
+    let t202 = c_q4 * t198 - s_q4 * t197;
+    let t203 = c_q5 * t199 + s_q5 * t200;
+    let t204 = c_q5 * t200 - s_q5 * t199;
+    let t205 = c_q5 * t201 + s_q5 * t202;
+    let t206 = c_q5 * t202 - s_q5 * t201;
+    let t207 = c_q6 * t203 + s_q6 * t204;
+    let t208 = c_q6 * t204 - s_q6 * t203;
+    let t209 = c_q6 * t205 + s_q6 * t206;
+    let t210 = c_q6 * t206 - s_q6 * t205;
+    let t211 = c_q7 * t207 + s_q7 * t208;
+    let t212 = c_q7 * t208 - s_q7 * t207;
+    let t213 = c_q7 * t209 + s_q7 * t210;
+    let t214 = c_q7 * t210 - s_q7 * t209;
+    let t215 = c_q8 * t211 + s_q8 * t212;
+    let t216 = c_q8 * t212 - s_q8 * t211;
+    let t217 = c_q8 * t213 + s_q8 * t214;
+    let t218 = c_q8 * t214 - s_q8 * t213;
+    let t219 = c_q9 * t215 + s_q9 * t216;
+    let t220 = c_q9 * t216 - s_q9 * t215;
+    let t221 = c_q9 * t217 + s_q9 * t218;
+    let t222 = c_q9 * t218 - s_q9 * t217;
     [
         [
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
@@ -2836,7 +2746,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
         ],
         [
             [
-                p.l * s_q1 * t148 + p.l * c_q1 * t151,
+                p.l * s_q1 * t184 + p.l * c_q1 * t187,
                 0.0,
                 0.0,
                 0.0,
@@ -2848,7 +2758,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 0.0,
             ],
             [
-                p.l * s_q1 * t152 + p.l * c_q1 * t148,
+                p.l * s_q1 * t188 + p.l * c_q1 * t184,
                 0.0,
                 0.0,
                 0.0,
@@ -2866,8 +2776,8 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
         ],
         [
             [
-                t23 * t154 + t156 * t187,
-                p.l * s_q2 * t154 + p.l * c_q2 * t156,
+                t23 * t190 + t148 * t192,
+                p.l * s_q2 * t190 + p.l * c_q2 * t192,
                 0.0,
                 0.0,
                 0.0,
@@ -2878,8 +2788,8 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 0.0,
             ],
             [
-                t23 * t157 + t158 * t187,
-                p.l * s_q2 * t157 + p.l * c_q2 * t158,
+                t23 * t193 + t148 * t194,
+                p.l * s_q2 * t193 + p.l * c_q2 * t194,
                 0.0,
                 0.0,
                 0.0,
@@ -2896,9 +2806,9 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
         ],
         [
             [
-                t27 * t159 + t160 * t188,
-                t53 * t159 + t160 * t189,
-                p.l * s_q3 * t159 + p.l * c_q3 * t160,
+                t27 * t195 + t149 * t196,
+                t53 * t195 + t156 * t196,
+                p.l * s_q3 * t195 + p.l * c_q3 * t196,
                 0.0,
                 0.0,
                 0.0,
@@ -2908,9 +2818,9 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 0.0,
             ],
             [
-                t27 * t161 + t162 * t188,
-                t53 * t161 + t162 * t189,
-                p.l * s_q3 * t161 + p.l * c_q3 * t162,
+                t27 * t197 + t149 * t198,
+                t53 * t197 + t156 * t198,
+                p.l * s_q3 * t197 + p.l * c_q3 * t198,
                 0.0,
                 0.0,
                 0.0,
@@ -2926,10 +2836,10 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
         ],
         [
             [
-                t31 * t163 + t164 * t190,
-                t57 * t163 + t164 * t191,
-                t79 * t163 + t164 * t192,
-                p.l * s_q4 * t163 + p.l * c_q4 * t164,
+                t31 * t199 + t150 * t200,
+                t57 * t199 + t157 * t200,
+                t79 * t199 + t163 * t200,
+                p.l * s_q4 * t199 + p.l * c_q4 * t200,
                 0.0,
                 0.0,
                 0.0,
@@ -2938,10 +2848,10 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 0.0,
             ],
             [
-                t31 * t165 + t166 * t190,
-                t57 * t165 + t166 * t191,
-                t79 * t165 + t166 * t192,
-                p.l * s_q4 * t165 + p.l * c_q4 * t166,
+                t31 * t201 + t150 * t202,
+                t57 * t201 + t157 * t202,
+                t79 * t201 + t163 * t202,
+                p.l * s_q4 * t201 + p.l * c_q4 * t202,
                 0.0,
                 0.0,
                 0.0,
@@ -2956,11 +2866,11 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
         ],
         [
             [
-                t35 * t167 + t168 * t193,
-                t61 * t167 + t168 * t194,
-                t83 * t167 + t168 * t195,
-                t101 * t167 + t168 * t196,
-                p.l * s_q5 * t167 + p.l * c_q5 * t168,
+                t35 * t203 + t151 * t204,
+                t61 * t203 + t158 * t204,
+                t83 * t203 + t164 * t204,
+                t101 * t203 + t169 * t204,
+                p.l * s_q5 * t203 + p.l * c_q5 * t204,
                 0.0,
                 0.0,
                 0.0,
@@ -2968,11 +2878,11 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 0.0,
             ],
             [
-                t35 * t169 + t170 * t193,
-                t61 * t169 + t170 * t194,
-                t83 * t169 + t170 * t195,
-                t101 * t169 + t170 * t196,
-                p.l * s_q5 * t169 + p.l * c_q5 * t170,
+                t35 * t205 + t151 * t206,
+                t61 * t205 + t158 * t206,
+                t83 * t205 + t164 * t206,
+                t101 * t205 + t169 * t206,
+                p.l * s_q5 * t205 + p.l * c_q5 * t206,
                 0.0,
                 0.0,
                 0.0,
@@ -2986,24 +2896,24 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
         ],
         [
             [
-                t39 * t171 + t172 * t197,
-                t65 * t171 + t172 * t198,
-                t87 * t171 + t172 * t199,
-                t105 * t171 + t172 * t200,
-                t119 * t171 + t172 * t201,
-                p.l * s_q6 * t171 + p.l * c_q6 * t172,
+                t39 * t207 + t152 * t208,
+                t65 * t207 + t159 * t208,
+                t87 * t207 + t165 * t208,
+                t105 * t207 + t170 * t208,
+                t119 * t207 + t174 * t208,
+                p.l * s_q6 * t207 + p.l * c_q6 * t208,
                 0.0,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                t39 * t173 + t174 * t197,
-                t65 * t173 + t174 * t198,
-                t87 * t173 + t174 * t199,
-                t105 * t173 + t174 * t200,
-                t119 * t173 + t174 * t201,
-                p.l * s_q6 * t173 + p.l * c_q6 * t174,
+                t39 * t209 + t152 * t210,
+                t65 * t209 + t159 * t210,
+                t87 * t209 + t165 * t210,
+                t105 * t209 + t170 * t210,
+                t119 * t209 + t174 * t210,
+                p.l * s_q6 * t209 + p.l * c_q6 * t210,
                 0.0,
                 0.0,
                 0.0,
@@ -3016,25 +2926,25 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
         ],
         [
             [
-                t43 * t175 + t176 * t202,
-                t69 * t175 + t176 * t203,
-                t91 * t175 + t176 * t204,
-                t109 * t175 + t176 * t205,
-                t123 * t175 + t176 * t206,
-                t133 * t175 + t176 * t207,
-                p.l * s_q7 * t175 + p.l * c_q7 * t176,
+                t43 * t211 + t153 * t212,
+                t69 * t211 + t160 * t212,
+                t91 * t211 + t166 * t212,
+                t109 * t211 + t171 * t212,
+                t123 * t211 + t175 * t212,
+                t133 * t211 + t178 * t212,
+                p.l * s_q7 * t211 + p.l * c_q7 * t212,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                t43 * t177 + t178 * t202,
-                t69 * t177 + t178 * t203,
-                t91 * t177 + t178 * t204,
-                t109 * t177 + t178 * t205,
-                t123 * t177 + t178 * t206,
-                t133 * t177 + t178 * t207,
-                p.l * s_q7 * t177 + p.l * c_q7 * t178,
+                t43 * t213 + t153 * t214,
+                t69 * t213 + t160 * t214,
+                t91 * t213 + t166 * t214,
+                t109 * t213 + t171 * t214,
+                t123 * t213 + t175 * t214,
+                t133 * t213 + t178 * t214,
+                p.l * s_q7 * t213 + p.l * c_q7 * t214,
                 0.0,
                 0.0,
                 0.0,
@@ -3046,26 +2956,26 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
         ],
         [
             [
-                t47 * t179 + t180 * t208,
-                t73 * t179 + t180 * t209,
-                t95 * t179 + t180 * t210,
-                t113 * t179 + t180 * t211,
-                t127 * t179 + t180 * t212,
-                t137 * t179 + t180 * t213,
-                t143 * t179 + t180 * t214,
-                p.l * s_q8 * t179 + p.l * c_q8 * t180,
+                t47 * t215 + t154 * t216,
+                t73 * t215 + t161 * t216,
+                t95 * t215 + t167 * t216,
+                t113 * t215 + t172 * t216,
+                t127 * t215 + t176 * t216,
+                t137 * t215 + t179 * t216,
+                t143 * t215 + t181 * t216,
+                p.l * s_q8 * t215 + p.l * c_q8 * t216,
                 0.0,
                 0.0,
             ],
             [
-                t47 * t181 + t182 * t208,
-                t73 * t181 + t182 * t209,
-                t95 * t181 + t182 * t210,
-                t113 * t181 + t182 * t211,
-                t127 * t181 + t182 * t212,
-                t137 * t181 + t182 * t213,
-                t143 * t181 + t182 * t214,
-                p.l * s_q8 * t181 + p.l * c_q8 * t182,
+                t47 * t217 + t154 * t218,
+                t73 * t217 + t161 * t218,
+                t95 * t217 + t167 * t218,
+                t113 * t217 + t172 * t218,
+                t127 * t217 + t176 * t218,
+                t137 * t217 + t179 * t218,
+                t143 * t217 + t181 * t218,
+                p.l * s_q8 * t217 + p.l * c_q8 * t218,
                 0.0,
                 0.0,
             ],
@@ -3076,27 +2986,27 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
         ],
         [
             [
-                t49 * t183 + t184 * t215,
-                t75 * t183 + t184 * t216,
-                t97 * t183 + t184 * t217,
-                t115 * t183 + t184 * t218,
-                t129 * t183 + t184 * t219,
-                t139 * t183 + t184 * t220,
-                t145 * t183 + t184 * t221,
-                t147 * t183 + t184 * t222,
-                p.l * s_q9 * t183 + p.l * c_q9 * t184,
+                t49 * t219 + t155 * t220,
+                t75 * t219 + t162 * t220,
+                t97 * t219 + t168 * t220,
+                t115 * t219 + t173 * t220,
+                t129 * t219 + t177 * t220,
+                t139 * t219 + t180 * t220,
+                t145 * t219 + t182 * t220,
+                t147 * t219 + t183 * t220,
+                p.l * s_q9 * t219 + p.l * c_q9 * t220,
                 0.0,
             ],
             [
-                t49 * t185 + t186 * t215,
-                t75 * t185 + t186 * t216,
-                t97 * t185 + t186 * t217,
-                t115 * t185 + t186 * t218,
-                t129 * t185 + t186 * t219,
-                t139 * t185 + t186 * t220,
-                t145 * t185 + t186 * t221,
-                t147 * t185 + t186 * t222,
-                p.l * s_q9 * t185 + p.l * c_q9 * t186,
+                t49 * t221 + t155 * t222,
+                t75 * t221 + t162 * t222,
+                t97 * t221 + t168 * t222,
+                t115 * t221 + t173 * t222,
+                t129 * t221 + t177 * t222,
+                t139 * t221 + t180 * t222,
+                t145 * t221 + t182 * t222,
+                t147 * t221 + t183 * t222,
+                p.l * s_q9 * t221 + p.l * c_q9 * t222,
                 0.0,
             ],
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],

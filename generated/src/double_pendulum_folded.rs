@@ -3,10 +3,10 @@
 //!
 //! Each dynamics output by the formalism whose code is cheapest (`cargo xtask ops`
 //! compares them all):
-//! - `inverse_dynamics`: Telegin's direction-cosine formalism.
-//! - `mass_matrix`: the joint-coordinate (Lagrange) formalism.
-//! - `bias`: Telegin's direction-cosine formalism.
-//! - `gravity`: Telegin's direction-cosine formalism.
+//! - `inverse_dynamics`: recursive Newton–Euler.
+//! - `mass_matrix`: recursive Newton–Euler.
+//! - `bias`: recursive Newton–Euler.
+//! - `gravity`: recursive Newton–Euler.
 //! - `forward_dynamics`: Vereshchagin's separate-bodies method.
 //!
 //! URDF robot `2dof_planar` from tests/fixtures/double_pendulum.urdf, converted by sharnir-urdf
@@ -19,12 +19,12 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 27 | 19 | 0 | 0 | 2 | 2 |
+//! | `inverse_dynamics` | 26 | 18 | 0 | 0 | 2 | 2 |
 //! | `mass_matrix` | 7 | 7 | 0 | 0 | 1 | 1 |
-//! | `bias` | 23 | 11 | 0 | 0 | 2 | 2 |
+//! | `bias` | 22 | 10 | 0 | 0 | 2 | 2 |
 //! | `gravity` | 6 | 5 | 0 | 0 | 2 | 2 |
 //! | `forward_dynamics` | 49 | 30 | 1 | 0 | 2 | 2 |
-//! | `coriolis_matrix` | 21 | 11 | 0 | 0 | 1 | 1 |
+//! | `coriolis_matrix` | 14 | 6 | 0 | 0 | 1 | 1 |
 //! | `energy` | 25 | 15 | 0 | 0 | 2 | 2 |
 //! | `body_poses` | 2 | 5 | 0 | 0 | 2 | 2 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -110,16 +110,15 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 27,
-    add: 19,
+    mul: 26,
+    add: 18,
     div: 0,
     sqrt: 0,
     sin: 2,
     cos: 2,
 };
-///Joint forces τ(q, q̇, q̈) by Telegin's direction-cosine formalism (subsystem
-///static moments, Statements 1–2): torques for revolute joints, forces for
-///prismatic ones, in coordinate order.
+///Joint forces τ(q, q̇, q̈) by the recursive Newton–Euler method: torques for
+///revolute joints, forces for prismatic ones, in coordinate order.
 ///
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
@@ -152,12 +151,11 @@ pub fn inverse_dynamics_with(
     let t9 = qdd[0] + qdd[1];
     let t10 = t8 * t8;
     [
-        0.00000569152735461 * c_q0 + 0.0007545716336328685 * qdd[0]
+        0.00000569152735461 * c_q0 + 0.004078371633632868 * qdd[0]
             + 0.0000000000643853298 * t7 + 0.004557856275072 * t9
-            - 0.0943357495716 * s_q0 - 0.0335304944 * t6
+            - 0.4204005295716 * s_q0 - 0.0335304944 * t6
             - 0.1
-                * (0.33238 * t4
-                    + c_q1 * (-(0.0335304944 * t9) - 0.0000000000643853298 * t10)
+                * (c_q1 * (-(0.0335304944 * t9) - 0.0000000000643853298 * t10)
                     - s_q1 * (0.0000000000643853298 * t9 - 0.0335304944 * t10)),
         0.0000000000643853298 * t7 + 0.004557856275072 * t9 - 0.0335304944 * t6,
     ]
@@ -185,18 +183,20 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let p = &d.params;
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let t2 = -(0.1 * c_q1) - 0.10088;
-    let t3 = 0.1 * s_q1 + 0.00000000019371;
-    let t4 = 0.0000000000643853298 * t3 + 0.0011753 - 0.0335304944 * t2;
+    let t2 = 0.00000000000643853298 * s_q1 + 0.00335304944 * c_q1 + 0.004557856275072;
     [
-        [0.33238 * (t2 * t2 + t3 * t3) + 0.0019298716336328685, t4],
-        [t4, 0.004557856275072],
+        [
+            0.00000000000643853298 * s_q1 + 0.00335304944 * c_q1 + 0.008636227908704868
+                - 0.1 * (-(0.0000000000643853298 * s_q1) - 0.0335304944 * c_q1),
+            t2,
+        ],
+        [t2, 0.004557856275072],
     ]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 23,
-    add: 11,
+    mul: 22,
+    add: 10,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -223,10 +223,10 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t6 = s_q1 * t4 + 9.81 * (s_q0 * c_q1);
     let t7 = c_q1 * t4 - 9.81 * (s_q0 * s_q1);
     [
-        0.00000569152735461 * c_q0 + 0.0000000000643853298 * t7 - 0.0943357495716 * s_q0
+        0.00000569152735461 * c_q0 + 0.0000000000643853298 * t7 - 0.4204005295716 * s_q0
             - 0.0335304944 * t6
             - 0.1
-                * (3.2606478 * s_q0 + 0.0335304944 * (s_q1 * (t5 * t5))
+                * (0.0335304944 * (s_q1 * (t5 * t5))
                     - 0.0000000000643853298 * (c_q1 * (t5 * t5))),
         0.0000000000643853298 * t7 - 0.0335304944 * t6,
     ]
@@ -335,8 +335,8 @@ pub fn forward_dynamics_with(
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 21,
-    add: 11,
+    mul: 14,
+    add: 6,
     div: 0,
     sqrt: 0,
     sin: 1,
@@ -362,16 +362,15 @@ pub fn coriolis_matrix_with(
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t2 = qd[0] + qd[1];
-    let t3 = -(0.00000000038742 * t2) - 0.2 * (qd[0] * s_q1);
-    let t4 = -(0.20176 * t2) - 0.2 * (qd[0] * c_q1);
+    let t3 = qd[0] * s_q1;
+    let t4 = qd[0] * c_q1;
+    let t5 = 0.0670609888 * (s_q1 * t2) - 0.0000000001287706596 * (c_q1 * t2);
     [
         [
-            0.5
-                * (0.0000000000643853298 * t4 - 0.0335304944 * t3
-                    - 0.1 * (0.33238 * (c_q1 * t3 - s_q1 * t4))),
-            -(0.05 * (0.0670609888 * (s_q1 * t2) - 0.0000000001287706596 * (c_q1 * t2))),
+            0.5 * (0.00670609888 * t3 - 0.00000000001287706596 * t4 - 0.1 * t5),
+            -(0.05 * t5),
         ],
-        [0.5 * (0.0000000000643853298 * t4 - 0.0335304944 * t3), 0.0],
+        [0.5 * (0.00670609888 * t3 - 0.00000000001287706596 * t4), 0.0],
     ]
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).

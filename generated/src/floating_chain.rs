@@ -18,17 +18,17 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 39 | 19 | 1 | 0 | 0 | 0 |
+//! | `derived` | 57 | 34 | 1 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 285 | 243 | 0 | 0 | 2 | 2 |
-//! | `mass_matrix` | 595 | 388 | 0 | 0 | 2 | 2 |
+//! | `mass_matrix` | 344 | 251 | 0 | 0 | 2 | 2 |
 //! | `bias` | 272 | 207 | 0 | 0 | 2 | 2 |
-//! | `gravity` | 131 | 80 | 0 | 0 | 2 | 2 |
+//! | `gravity` | 87 | 46 | 0 | 0 | 2 | 2 |
 //! | `forward_dynamics` | 1395 | 841 | 10 | 0 | 2 | 2 |
-//! | `coriolis_matrix` | 2038 | 1458 | 0 | 0 | 2 | 2 |
+//! | `coriolis_matrix` | 2039 | 1459 | 0 | 0 | 2 | 2 |
 //! | `energy` | 157 | 116 | 0 | 0 | 2 | 2 |
 //! | `body_poses` | 102 | 72 | 0 | 0 | 2 | 2 |
 //! | `coordinate_rates` | 59 | 36 | 0 | 0 | 0 | 0 |
-//! | `body_jacobians` | 346 | 194 | 0 | 0 | 2 | 2 |
+//! | `body_jacobians` | 347 | 195 | 0 | 0 | 2 | 2 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 /// The floating-point type of every input, output and parameter:
@@ -198,6 +198,34 @@ pub struct Derived {
     pub k32: Real,
     /// Parameter group 33.
     pub k33: Real,
+    /// Parameter group 34.
+    pub k34: Real,
+    /// Parameter group 35.
+    pub k35: Real,
+    /// Parameter group 36.
+    pub k36: Real,
+    /// Parameter group 37.
+    pub k37: Real,
+    /// Parameter group 38.
+    pub k38: Real,
+    /// Parameter group 39.
+    pub k39: Real,
+    /// Parameter group 40.
+    pub k40: Real,
+    /// Parameter group 41.
+    pub k41: Real,
+    /// Parameter group 42.
+    pub k42: Real,
+    /// Parameter group 43.
+    pub k43: Real,
+    /// Parameter group 44.
+    pub k44: Real,
+    /// Parameter group 45.
+    pub k45: Real,
+    /// Parameter group 46.
+    pub k46: Real,
+    /// Parameter group 47.
+    pub k47: Real,
 }
 impl Params {
     /// Computes the parameter groups; call again after changing a
@@ -208,49 +236,65 @@ impl Params {
         let t1 = t0 * p.l;
         let t2 = 0.125 * t1 + 0.01;
         let inv3 = 1.0 / t2;
+        let t4 = p.m0 + 2.5 * p.m;
+        let t5 = 0.05 * p.m0 + 0.5 * p.m;
         Derived {
             params: *self,
             k0: t0,
-            k1: 0.05 * p.m0,
-            k2: p.m0 + p.m,
-            k3: -(0.5 * t0),
-            k4: -(0.05 * p.m0),
-            k5: t1,
-            k6: 0.0025 * p.m0 + 0.12,
-            k7: 0.5 * p.l,
-            k8: 0.0025 * p.m0 + 0.101,
-            k9: 0.25 * t1 + 0.021,
-            k10: 0.0001 * p.m + 0.004,
-            k11: -(0.005 * t0),
-            k12: -(0.5 * p.l),
-            k13: 0.25 * t1 + 0.03,
-            k14: 0.0001 * p.m + 0.25 * t1 + 0.022,
-            k15: t2,
-            k16: p.g * p.m0,
-            k17: p.g * p.m,
-            k18: t0 * p.g,
-            k19: 0.5 * p.m - 0.0625 * (t1 * (p.m * inv3)),
-            k20: p.l * p.l,
-            k21: t1 * p.m,
-            k22: 0.25 * t1 + 0.02,
-            k23: 0.0001 * p.m + 0.75 * t1 + 0.022,
-            k24: p.m * p.m,
-            k25: t0 * p.m,
-            k26: 1.5 * p.m,
-            k27: t1 * (p.m * p.m),
-            k28: -(0.01 * p.m),
-            k29: 0.01 * p.m,
-            k30: 0.5 * t0,
-            k31: 0.0025 * p.m0 + 0.08,
-            k32: p.m * p.l * inv3,
-            k33: inv3,
+            k1: t4,
+            k2: t5,
+            k3: -(2.0 * t0),
+            k4: -t5,
+            k5: -(1.75 * t1) - 0.019,
+            k6: 0.0001 * p.m + 0.005,
+            k7: 0.125 * t1 + 0.009,
+            k8: 0.75 * t1 + 0.02,
+            k9: t1,
+            k10: t2,
+            k11: 0.0001 * p.m + 0.75 * t1 + 0.023,
+            k12: 1.75 * t1 + 0.121,
+            k13: 0.4 * t0,
+            k14: 0.0025 * p.m0 + 0.1 * p.m + 1.75 * t1 + 0.141,
+            k15: 2.0 * t0,
+            k16: 0.0025 * p.m0 + 0.1 * p.m + 1.75 * t1 + 0.101,
+            k17: 1.75 * t1 + 0.021,
+            k18: -(0.005 * t0),
+            k19: 0.875 * t1 + 0.03,
+            k20: 0.25 * t1,
+            k21: p.g * t4,
+            k22: t0 * p.g,
+            k23: p.g * t5,
+            k24: 0.5 * p.m - 0.0625 * (t1 * (p.m * inv3)),
+            k25: p.l * p.l,
+            k26: 0.0001 * p.m + 0.004,
+            k27: t1 * p.m,
+            k28: 0.25 * t1 + 0.02,
+            k29: 0.0001 * p.m + 0.75 * t1 + 0.022,
+            k30: p.m * p.m,
+            k31: t0 * p.m,
+            k32: -(0.5 * t0),
+            k33: 1.5 * p.m,
+            k34: t1 * (p.m * p.m),
+            k35: -(0.01 * p.m),
+            k36: 0.01 * p.m,
+            k37: 0.25 * t1 + 0.021,
+            k38: 0.5 * t0,
+            k39: p.m0 + p.m,
+            k40: -(0.05 * p.m0),
+            k41: 0.0025 * p.m0 + 0.12,
+            k42: 0.05 * p.m0,
+            k43: 0.0025 * p.m0 + 0.08,
+            k44: p.m * p.l * inv3,
+            k45: inv3,
+            k46: p.g * p.m0,
+            k47: p.g * p.m,
         }
     }
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 39,
-    add: 19,
+    mul: 57,
+    add: 34,
     div: 1,
     sqrt: 0,
     sin: 0,
@@ -463,8 +507,8 @@ pub fn inverse_dynamics_with(
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 595,
-    add: 388,
+    mul: 344,
+    add: 251,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -504,392 +548,258 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t19 = 1.0 - 2.0 * (t2 + t3);
     let s_q12 = libm::Libm::<Real>::sin(q[12]);
     let c_q12 = libm::Libm::<Real>::cos(q[12]);
-    let t22 = p.m * c_q7;
-    let t23 = c_q7 * t11 - s_q7 * t14;
-    let t24 = p.m * t23;
-    let t25 = c_q7 * t13 - s_q7 * t16;
-    let t26 = c_q12 * t23 - s_q12 * t25;
-    let t27 = s_q12 * t23 + c_q12 * t25;
-    let t28 = t24 + 0.5 * (p.m * c_q12 * t26 + p.m * s_q12 * t27);
-    let t29 = c_q7 * t12 - s_q7 * t15;
-    let t30 = p.m * t25;
-    let t31 = p.m * s_q12 * t26;
-    let t32 = p.m * c_q12 * t27;
-    let t33 = t30 + 0.5 * (t32 - t31);
-    let t34 = t22 + t11 * t28 + t13 * t33 + 1.5 * (p.m * t12 * t29);
-    let t35 = p.m * s_q7;
-    let t36 = t14 * t28;
-    let t37 = p.m * t15 * t29;
-    let t38 = t16 * t33;
-    let t39 = t36 + t38 + 1.5 * t37 - t35;
-    let t40 = s_q7 * t34 + c_q7 * t39;
-    let t41 = t17 * t28 + t19 * t33 + 1.5 * (p.m * t18 * t29);
-    let t42 = p.l * (t36 + t38 + 1.5 * t37);
-    let t43 = s_q7 * t11;
-    let t44 = t43 + c_q7 * t14;
-    let t45 = p.m * t44;
-    let t46 = s_q7 * t13;
-    let t47 = t46 + c_q7 * t16;
-    let t48 = c_q12 * t44 - s_q12 * t47;
-    let t49 = s_q12 * t44 + c_q12 * t47;
-    let t50 = t45 + 0.5 * (p.m * c_q12 * t48 + p.m * s_q12 * t49);
-    let t51 = s_q7 * t12;
-    let t52 = t51 + c_q7 * t15;
-    let t53 = p.m * t47;
-    let t54 = p.m * s_q12 * t48;
-    let t55 = p.m * c_q12 * t49;
-    let t56 = t53 + 0.5 * (t55 - t54);
-    let t57 = t14 * t50;
-    let t58 = p.m * t15 * t52;
-    let t59 = t16 * t56;
-    let t60 = s_q7 * (t35 + t11 * t50 + t13 * t56 + 1.5 * (p.m * t12 * t52));
-    let t61 = c_q7 * (t22 + t57 + t59 + 1.5 * t58);
-    let t62 = t17 * t50 + t19 * t56 + 1.5 * (p.m * t18 * t52);
-    let t63 = p.l * (t57 + t59 + 1.5 * t58);
-    let t64 = p.m * t17;
-    let t65 = t17 * c_q12 - t19 * s_q12;
-    let t66 = t17 * s_q12 + t19 * c_q12;
-    let t67 = t64 + 0.5 * (p.m * c_q12 * t65 + p.m * s_q12 * t66);
-    let t68 = p.m * t19;
-    let t69 = p.m * s_q12 * t65;
-    let t70 = p.m * c_q12 * t66;
-    let t71 = t68 + 0.5 * (t70 - t69);
-    let t72 = t14 * t67 + t16 * t71 + 1.5 * (p.m * t15 * t18);
-    let t73 = t17 * t67;
-    let t74 = p.m * (t18 * t18);
-    let t75 = t19 * t71;
-    let t76 = p.l * t72;
-    let t77 = p.m * (p.l * s_q7 * t17 - 0.01 * t25);
-    let t78 = p.l * s_q7 * t19;
-    let t79 = p.l * t29;
-    let t80 = t78 - t79;
-    let t81 = p.l * s_q7 * t17 * c_q12 - s_q12 * t80;
-    let t82 = p.l * s_q7 * t17 * s_q12 + c_q12 * t80 - 0.5 * t79;
-    let t83 = t77 + 0.5 * (p.m * c_q12 * t81 + p.m * s_q12 * t82);
-    let t84 = p.l * s_q7 * t18;
-    let t85 = p.l * t25;
-    let t86 = t84 + 0.5 * t85;
-    let t87 = t84 + t85 + 0.5 * (p.l * t27);
-    let t88 = p.m * t86 + 0.5 * (p.m * t87);
-    let t89 = 0.01 * t23 + t78 - 0.5 * t79;
-    let t90 = p.m * t89;
-    let t91 = p.m * s_q12 * t81;
-    let t92 = p.m * c_q12 * t82;
-    let t93 = t90 + 0.5 * (t92 - t91);
-    let t94 = t14 * t83 + t15 * t88 + t16 * t93;
-    let t95 = t17 * t83;
-    let t96 = t18 * t88;
-    let t97 = t19 * t93;
-    let t98 = p.l * t94;
-    let t99 = p.l * c_q7;
-    let t100 = -t99 - 0.2;
-    let t101 = p.m * (t17 * t100 - 0.01 * t47);
-    let t102 = t19 * t100;
-    let t103 = p.l * t52;
-    let t104 = t102 - t103;
-    let t105 = t17 * c_q12 * t100 - s_q12 * t104;
-    let t106 = t17 * s_q12 * t100 + c_q12 * t104 - 0.5 * t103;
-    let t107 = t101 + 0.5 * (p.m * c_q12 * t105 + p.m * s_q12 * t106);
-    let t108 = t18 * t100;
-    let t109 = p.l * t47;
-    let t110 = t108 + 0.5 * t109;
-    let t111 = t108 + t109 + 0.5 * (p.l * t49);
-    let t112 = p.m * t110 + 0.5 * (p.m * t111);
-    let t113 = 0.01 * t44 + t102 - 0.5 * t103;
-    let t114 = p.m * t113;
-    let t115 = p.m * s_q12 * t105;
-    let t116 = p.m * c_q12 * t106;
-    let t117 = t114 + 0.5 * (t116 - t115);
-    let t118 = t14 * t107 + t15 * t112 + t16 * t117;
-    let t119 = -(0.5 * t99) - 0.2;
-    let t120 = t17 * t107;
-    let t121 = t18 * t112;
-    let t122 = t19 * t117;
-    let t123 = p.l * t118;
-    let t124 = p.l + 0.2 * c_q7;
-    let t125 = t14 * t124;
-    let t126 = p.m * (0.2 * t43 + t125 - 0.01 * t19);
-    let t127 = 0.2 * t43 + t125;
-    let t128 = t16 * t124;
-    let t129 = p.l * t18;
-    let t130 = 0.2 * t46 + t128 - t129;
-    let t131 = c_q12 * t127 - s_q12 * t130;
-    let t132 = s_q12 * t127 + c_q12 * t130 - 0.5 * t129;
-    let t133 = t126 + 0.5 * (p.m * c_q12 * t131 + p.m * s_q12 * t132);
-    let t134 = t15 * t124;
-    let t135 = p.l * t19;
-    let t136 = 0.2 * t51 + t134 + 0.5 * t135;
-    let t137 = p.l * t66;
-    let t138 = 0.2 * t51 + t134 + t135 + 0.5 * t137;
-    let t139 = p.m * t136 + 0.5 * (p.m * t138);
-    let t140 = 0.01 * t17 + 0.2 * t46 + t128 - 0.5 * t129;
-    let t141 = p.m * t140;
-    let t142 = p.m * s_q12 * t131;
-    let t143 = p.m * c_q12 * t132;
-    let t144 = t141 + 0.5 * (t143 - t142);
-    let t145 = t14 * t133;
-    let t146 = t15 * t139;
-    let t147 = t16 * t144;
-    let t148 = c_q12 * t65;
-    let t149 = s_q12 * t65;
-    let t150 = p.l * (t145 + t146 + t147);
-    let t151 = p.m * (p.l * t14 - 0.01 * t19);
-    let t152 = p.l * t16;
-    let t153 = t152 - t129;
-    let t154 = p.l * t14 * c_q12 - s_q12 * t153;
-    let t155 = p.l * t14 * s_q12 + c_q12 * t153 - 0.5 * t129;
-    let t156 = p.l * t15;
-    let t157 = 0.5 * t135 + t156;
-    let t158 = t135 + t156 + 0.5 * t137;
-    let t159 = 0.01 * t17 + t152 - 0.5 * t129;
-    let t160 = p.m * t159;
-    let t161 = p.m * s_q12 * t154;
-    let t162 = p.m * c_q12 * t155;
-    let t163 = p.l * c_q12;
-    let t164 = 0.01 * t30 + 0.25 * (s_q12 * t29 * d.k0);
-    let t165 = t27 * d.k0;
-    let t166 = -(p.l * (0.5 * (t32 - t31))) - 0.5 * (t25 * d.k0) - 0.25 * t165;
-    let t167 = t29 * d.k0 + 0.25 * (c_q12 * t29 * d.k0) - 0.01 * t24;
-    let t168 = t11 * t164 + t12 * t166 + t13 * t167;
-    let t169 = t14 * t164 + t15 * t166 + t16 * t167 - p.l * t41;
-    let t170 = c_q7 * t168 - s_q7 * t169;
-    let t171 = s_q7 * t168 + c_q7 * t169 - 0.2 * t41;
-    let t172 = s_q7 * d.k0;
-    let t173 = t17 * t164;
-    let t174 = t18 * t166;
-    let t175 = t19 * t167;
-    let t176 = 0.2 * t40 + t42 + t173 + t174 + t175 - 0.5 * t172;
-    let t177 = t42 + t173 + t174 + t175 - 0.5 * t172;
-    let t178 = -(0.25 * t165);
-    let t179 = 0.01 * t53 + 0.25 * (s_q12 * t52 * d.k0);
-    let t180 = t49 * d.k0;
-    let t181 = -(p.l * (0.5 * (t55 - t54))) - 0.5 * (t47 * d.k0) - 0.25 * t180;
-    let t182 = t52 * d.k0 + 0.25 * (c_q12 * t52 * d.k0) - 0.01 * t45;
-    let t183 = t11 * t179 + t12 * t181 + t13 * t182;
-    let t184 = t14 * t179 + t15 * t181 + t16 * t182 - p.l * t62;
-    let t185 = c_q7 * t183 - s_q7 * t184;
-    let t186 = s_q7 * t183 + c_q7 * t184 - 0.2 * t62;
-    let t187 = c_q7 * d.k0;
-    let t188 = t17 * t179;
-    let t189 = t18 * t181;
-    let t190 = t19 * t182;
-    let t191 = t63 + t188 + t189 + t190 + d.k1 + 0.2 * (t60 + t61) + 0.5 * t187;
-    let t192 = t63 + t188 + t189 + t190 + 0.5 * t187;
-    let t193 = -(0.25 * t180);
-    let t194 = 0.01 * t68 + 0.25 * (t18 * s_q12 * d.k0);
-    let t195 = t66 * d.k0;
-    let t196 = -(p.l * (0.5 * (t70 - t69))) - 0.5 * (t19 * d.k0) - 0.25 * t195;
-    let t197 = t18 * d.k0 + 0.25 * (t18 * c_q12 * d.k0) - 0.01 * t64;
-    let t198 = t11 * t194 + t12 * t196 + t13 * t197;
-    let t199 = t14 * t194 + t15 * t196 + t16 * t197 + d.k3
-        - p.l * (t73 + t75 + 1.5 * t74);
-    let t200 = c_q7 * t198 - s_q7 * t199;
-    let t201 = s_q7 * t198 + c_q7 * t199 + d.k4 - 0.2 * (p.m + t73 + t75 + 1.5 * t74);
-    let t202 = t17 * t194;
-    let t203 = t18 * t196;
-    let t204 = t19 * t197;
-    let t205 = 0.2
-        * (s_q7 * (t11 * t67 + t13 * t71 + 1.5 * (p.m * t12 * t18)) + c_q7 * t72) + t76
-        + t202 + t203 + t204;
-    let t206 = t76 + t202 + t203 + t204;
-    let t207 = -(0.25 * t195);
-    let t208 = t87 * d.k0;
-    let t209 = 0.01 * t27 + 0.25 * t208;
-    let t210 = 0.004 * t23 + 0.001 * (t25 + c_q12 * t26) + 0.01 * t90 + s_q12 * t209;
-    let t211 = t82 * d.k0;
-    let t212 = 0.03 * t29 - p.l * (0.5 * (t92 - t91)) - 0.5 * (t89 * d.k0) - 0.25 * t211;
-    let t213 = 0.001 * (t23 - s_q12 * t26) + 0.022 * t25 + 0.5 * (t208 + t86 * d.k0)
-        + c_q12 * t209 - 0.01 * t77;
-    let t214 = 0.002 * c_q7 + t11 * t210 + t12 * t212 + t13 * t213;
-    let t215 = t14 * t210 + t15 * t212 + t16 * t213 - 0.021 * s_q7
-        - p.l * (t95 + t96 + t97) - 0.25 * (s_q7 * d.k5);
-    let t216 = s_q7 * t214 + c_q7 * t215 + 0.005 - 0.2 * (t95 + t96 + t97 + 0.5 * t172);
-    let t217 = t17 * t210;
-    let t218 = t18 * t212;
-    let t219 = t19 * t213;
-    let t220 = 0.2 * (s_q7 * (t11 * t83 + t12 * t88 + t13 * t93) + c_q7 * t94) + t98
-        + t217 + t218 + t219;
-    let t221 = t98 + t217 + t218 + t219;
-    let t222 = 0.01 * t29 - 0.25 * t211;
-    let t223 = t111 * d.k0;
-    let t224 = 0.01 * t49 + 0.25 * t223;
-    let t225 = 0.004 * t44 + 0.001 * (t47 + c_q12 * t48) + 0.01 * t114 + s_q12 * t224;
-    let t226 = t106 * d.k0;
-    let t227 = 0.03 * t52 - p.l * (0.5 * (t116 - t115)) - 0.5 * (t113 * d.k0)
-        - 0.25 * t226;
-    let t228 = 0.001 * (t44 - s_q12 * t48) + 0.022 * t47 + 0.5 * (t223 + t110 * d.k0)
-        + c_q12 * t224 - 0.01 * t101;
-    let t229 = t17 * t225;
-    let t230 = t18 * t227;
-    let t231 = t19 * t228;
-    let t232 = 0.2 * (s_q7 * (t11 * t107 + t12 * t112 + t13 * t117) + c_q7 * t118) + t123
-        + t229 + t230 + t231 + 0.002;
-    let t233 = t123 + t229 + t230 + t231;
-    let t234 = 0.01 * t52 - 0.25 * t226;
-    let t235 = 0.2 * c_q7 + d.k7;
-    let t236 = d.k0 * t235;
-    let t237 = t138 * d.k0;
-    let t238 = 0.01 * t66 + 0.25 * t237;
-    let t239 = 0.004 * t17 + 0.001 * (t19 + t148) + 0.01 * t141 + s_q12 * t238;
-    let t240 = t17 * t239;
-    let t241 = t132 * d.k0;
-    let t242 = 0.03 * t18 - p.l * (0.5 * (t143 - t142)) - 0.5 * (t140 * d.k0)
-        - 0.25 * t241;
-    let t243 = t18 * t242;
-    let t244 = 0.001 * (t17 - t149) + 0.022 * t19 + 0.5 * (t237 + t136 * d.k0)
-        + c_q12 * t238 - 0.01 * t126;
-    let t245 = t19 * t244;
-    let t246 = t150 + t240 + t243 + t245 + 0.5 * t236 + 0.021;
-    let t247 = 0.01 * t18 - 0.25 * t241;
-    let t248 = t158 * d.k0;
-    let t249 = 0.01 * t66 + 0.25 * t248;
-    let t250 = 0.004 * t17 + 0.001 * (t19 + t148) + 0.01 * t160 + s_q12 * t249;
-    let t251 = t155 * d.k0;
-    let t252 = 0.03 * t18 - p.l * (0.5 * (t162 - t161)) - 0.5 * (t159 * d.k0)
-        - 0.25 * t251;
-    let t253 = 0.001 * (t17 - t149) + 0.022 * t19 + 0.5 * (t248 + t157 * d.k0)
-        + c_q12 * t249 - 0.01 * t151;
-    let t254 = 0.01 * t18 - 0.25 * t251;
-    let t255 = s_q12 * d.k5;
-    let t256 = 0.01 * s_q12 + 0.125 * t255;
-    let t257 = 0.25 * t255 + c_q12 * t256 + 0.001 - 0.001 * (s_q12 * c_q12);
-    let t258 = d.k12 - t163;
-    let t259 = d.k0 * t258;
-    let t260 = 0.01 - 0.25 * t259;
-    let t261 = (p.l + 0.5 * t163) * d.k0;
+    let t22 = c_q7 * t11 - s_q7 * t14;
+    let t23 = p.m * t22;
+    let t24 = c_q7 * t13 - s_q7 * t16;
+    let t25 = s_q12 * t22 + c_q12 * t24;
+    let t26 = c_q7 * t12 - s_q7 * t15;
+    let t27 = p.m * t24;
+    let t28 = s_q7 * t11;
+    let t29 = t28 + c_q7 * t14;
+    let t30 = p.m * t29;
+    let t31 = s_q7 * t13;
+    let t32 = t31 + c_q7 * t16;
+    let t33 = s_q12 * t29 + c_q12 * t32;
+    let t34 = s_q7 * t12;
+    let t35 = t34 + c_q7 * t15;
+    let t36 = p.m * t32;
+    let t37 = p.m * t17;
+    let t38 = t17 * s_q12 + t19 * c_q12;
+    let t39 = p.m * t19;
+    let t40 = -(p.l * c_q7) - 0.2;
+    let t41 = p.l + 0.2 * c_q7;
+    let t42 = 0.2 * t28 + t14 * t41;
+    let t43 = t16 * t41;
+    let t44 = p.l * t18;
+    let t45 = t15 * t41;
+    let t46 = p.l * t19;
+    let t47 = 0.2 * t31 + t43;
+    let t48 = s_q12 * t26 * d.k0;
+    let t49 = 0.01 * t27 + 0.25 * t48;
+    let t50 = t26 * d.k0;
+    let t51 = t50 * c_q12;
+    let t52 = t50 + 0.25 * t51 - 0.01 * t23;
+    let t53 = t24 * d.k0;
+    let t54 = t25 * d.k0;
+    let t55 = -t53 - 0.25 * t54;
+    let t56 = t11 * t49 + t13 * t52 + t12 * t55;
+    let t57 = t14 * t49 + t16 * t52 + t15 * t55;
+    let t58 = c_q7 * t56 - s_q7 * t57;
+    let t59 = s_q7 * t56 + c_q7 * t57;
+    let t60 = s_q7 * d.k0;
+    let t61 = t17 * t49 + t19 * t52 + t18 * t55 - 2.0 * t60;
+    let t62 = -(0.25 * t54);
+    let t63 = s_q12 * t35 * d.k0;
+    let t64 = 0.01 * t36 + 0.25 * t63;
+    let t65 = t35 * d.k0;
+    let t66 = t65 * c_q12;
+    let t67 = t65 + 0.25 * t66 - 0.01 * t30;
+    let t68 = t32 * d.k0;
+    let t69 = t33 * d.k0;
+    let t70 = -t68 - 0.25 * t69;
+    let t71 = t11 * t64 + t13 * t67 + t12 * t70;
+    let t72 = t14 * t64 + t16 * t67 + t15 * t70;
+    let t73 = c_q7 * t71 - s_q7 * t72;
+    let t74 = s_q7 * t71 + c_q7 * t72;
+    let t75 = c_q7 * d.k0;
+    let t76 = t17 * t64;
+    let t77 = t19 * t67;
+    let t78 = t18 * t70;
+    let t79 = 2.0 * t75 + t76 + t77 + t78 + d.k2;
+    let t80 = 2.0 * t75 + t76 + t77 + t78;
+    let t81 = -(0.25 * t69);
+    let t82 = t18 * s_q12 * d.k0;
+    let t83 = 0.01 * t39 + 0.25 * t82;
+    let t84 = t18 * d.k0;
+    let t85 = t84 * c_q12;
+    let t86 = t84 + 0.25 * t85 - 0.01 * t37;
+    let t87 = t19 * d.k0;
+    let t88 = t38 * d.k0;
+    let t89 = -t87 - 0.25 * t88;
+    let t90 = t11 * t83 + t13 * t86 + t12 * t89;
+    let t91 = t14 * t83 + t16 * t86 + t15 * t89 + d.k3;
+    let t92 = c_q7 * t90 - s_q7 * t91;
+    let t93 = s_q7 * t90 + c_q7 * t91 + d.k4;
+    let t94 = t17 * t83 + t19 * t86 + t18 * t89;
+    let t95 = -(0.25 * t88);
+    let t96 = t25 * d.k7 + 0.25 * ((t44 * s_q7 + p.l * t24) * d.k0);
+    let t97 = 0.001 * t24 + t22 * d.k6 + s_q12 * t96 + 0.01 * (t87 * s_q7) - 0.005 * t50;
+    let t98 = t26 * d.k10;
+    let t99 = (p.l * s_q7 * t17 * s_q12 + c_q12 * (t46 * s_q7 - p.l * t26)) * d.k0;
+    let t100 = t26 * d.k8 + t98 + 0.25 * (c_q12 * t26 * d.k9 - t99)
+        - 0.005 * (t22 * d.k0) - s_q7 * t19 * d.k9;
+    let t101 = 0.001 * t22 + t24 * d.k11 + s_q7 * t18 * d.k9 + c_q12 * t96
+        + 0.25 * (t25 * d.k9) - 0.01 * (t60 * t17);
+    let t102 = c_q7 * d.k5 + t11 * t97 + t12 * t100 + t13 * t101;
+    let t103 = -t49;
+    let t104 = t17 * t103;
+    let t105 = -t55;
+    let t106 = t18 * t105;
+    let t107 = -t52;
+    let t108 = t19 * t107;
+    let t109 = t14 * t97 + t15 * t100 + t16 * t101 - p.l * (t104 + t106 + t108);
+    let t110 = s_q7 * t102 + c_q7 * t109 + 0.005
+        - 0.2 * (2.0 * t60 + t104 + t106 + t108);
+    let t111 = t14 * t103 + t15 * t105 + t16 * t107;
+    let t112 = t17 * t97;
+    let t113 = t18 * t100;
+    let t114 = t19 * t101;
+    let t115 = p.l * t111;
+    let t116 = 0.2 * (s_q7 * (t11 * t103 + t12 * t105 + t13 * t107) + c_q7 * t111) + t112
+        + t113 + t114 + t115;
+    let t117 = t112 + t113 + t114 + t115;
+    let t118 = t98 - 0.25 * t99;
+    let t119 = -t64;
+    let t120 = t17 * t119;
+    let t121 = -t70;
+    let t122 = t18 * t121;
+    let t123 = -t67;
+    let t124 = t19 * t123;
+    let t125 = t33 * d.k7 + 0.25 * ((t18 * t40 + p.l * t32) * d.k0);
+    let t126 = 0.001 * t32 + 0.01 * (t39 * t40) + t29 * d.k6 + s_q12 * t125
+        - 0.005 * t65;
+    let t127 = t35 * d.k10;
+    let t128 = (t17 * s_q12 * t40 + c_q12 * (t19 * t40 - p.l * t35)) * d.k0;
+    let t129 = t35 * d.k8 + t127 + 0.25 * (c_q12 * t35 * d.k9 - t128)
+        - 0.005 * (t29 * d.k0) - t87 * t40;
+    let t130 = 0.001 * t29 + t32 * d.k11 + t84 * t40 + c_q12 * t125 + 0.25 * (t33 * d.k9)
+        - 0.01 * (t37 * t40);
+    let t131 = t14 * t119 + t15 * t121 + t16 * t123;
+    let t132 = t17 * t126;
+    let t133 = t18 * t129;
+    let t134 = t19 * t130;
+    let t135 = p.l * t131;
+    let t136 = 0.2 * (s_q7 * (t11 * t119 + t12 * t121 + t13 * t123) + c_q7 * t131) + t132
+        + t133 + t134 + t135 + 0.002;
+    let t137 = t132 + t133 + t134 + t135;
+    let t138 = t127 - 0.25 * t128;
+    let t139 = t17 * d.k6;
+    let t140 = t38 * d.k7;
+    let t141 = t140 + 0.25 * ((0.2 * t34 + t45 + t46) * d.k0);
+    let t142 = 0.001 * t19 + 0.01 * (p.m * t47) + t139 + s_q12 * t141 - 0.005 * t84;
+    let t143 = t17 * t142;
+    let t144 = t17 * d.k0;
+    let t145 = t18 * d.k8;
+    let t146 = t18 * d.k10;
+    let t147 = (s_q12 * t42 + c_q12 * (t47 + -t44)) * d.k0;
+    let t148 = t18 * c_q12 * d.k9;
+    let t149 = t145 + t146 + 0.25 * (t148 - t147) - 0.005 * t144 - t47 * d.k0;
+    let t150 = t18 * t149;
+    let t151 = t19 * d.k11;
+    let t152 = t38 * d.k9;
+    let t153 = 0.001 * t17 + t151 + (0.2 * t34 + t45) * d.k0 + c_q12 * t141 + 0.25 * t152
+        - 0.01 * (p.m * t42);
+    let t154 = t19 * t153;
+    let t155 = -t83;
+    let t156 = t14 * t155;
+    let t157 = -t89;
+    let t158 = t15 * t157;
+    let t159 = -t86;
+    let t160 = t16 * t159;
+    let t161 = p.l * (t156 + t158 + t160);
+    let t162 = 0.4 * t75 + t143 + t150 + t154 + t161 + d.k17;
+    let t163 = t146 - 0.25 * t147;
+    let t164 = t140 + 0.25 * ((t46 + p.l * t15) * d.k0);
+    let t165 = 0.001 * t19 + t139 + s_q12 * t164 + 0.01 * (t16 * d.k0) - 0.005 * t84;
+    let t166 = (p.l * t14 * s_q12 + c_q12 * (p.l * t16 - t44)) * d.k0;
+    let t167 = t145 + t146 + 0.25 * (t148 - t166) - 0.005 * t144 - t16 * d.k9;
+    let t168 = 0.001 * t17 + t151 + t15 * d.k9 + c_q12 * t164 + 0.25 * t152
+        - 0.01 * (t14 * d.k0);
+    let t169 = t146 - 0.25 * t166;
+    let t170 = 0.25 * (s_q12 * d.k9) + s_q12 * c_q12 * d.k7 + 0.001;
+    let t171 = c_q12 * d.k9;
+    let t172 = d.k10 + 0.25 * t171;
     [
+        [d.k1, 0.0, 0.0, t58, t59, t61, t61, t49, t55, t52, t62],
+        [0.0, d.k1, 0.0, t73, t74, t79, t80, t64, t70, t67, t81],
+        [0.0, 0.0, d.k1, t92, t93, t94, t94, t83, t89, t86, t95],
         [
-            p.m0 + c_q7 * t34 - s_q7 * t39,
-            t40,
-            t41,
-            t170,
-            t171,
-            t176,
-            t177,
-            t164,
-            t166,
-            t167,
-            t178,
-        ],
-        [t40, p.m0 + t60 + t61, t62, t185, t186, t191, t192, t179, t181, t182, t193],
-        [
-            t41,
-            t62,
-            t73 + t75 + d.k2 + 1.5 * t74,
-            t200,
-            t201,
-            t205,
-            t206,
-            t194,
-            t196,
-            t197,
-            t207,
+            t58,
+            t73,
+            t92,
+            c_q7 * t102 + d.k12 - s_q7 * t109,
+            t110,
+            t116,
+            t117,
+            t97,
+            t100,
+            t101,
+            t118,
         ],
         [
-            t170,
-            t185,
-            t200,
-            c_q7 * t214 + 0.1 - s_q7 * t215,
-            t216,
-            t220,
-            t221,
-            t210,
-            t212,
-            t213,
-            t222,
-        ],
-        [
-            t171,
-            t186,
-            t201,
-            t216,
-            s_q7 * (0.002 * s_q7 + t11 * t225 + t12 * t227 + t13 * t228)
+            t59,
+            t74,
+            t93,
+            t110,
+            s_q7 * (s_q7 * d.k5 + t11 * t126 + t12 * t129 + t13 * t130)
                 + c_q7
-                    * (0.021 * c_q7 + t14 * t225 + t15 * t227 + t16 * t228
-                        - p.l * (t120 + t121 + t122) - 0.5 * (t119 * d.k0)) + d.k6
-                - 0.2 * (p.m * t119 + t120 + t121 + t122),
-            t232,
-            t233,
-            t225,
-            t227,
-            t228,
-            t234,
+                    * (t14 * t126 + t15 * t129 + t16 * t130 + d.k13
+                        - p.l * (t120 + t122 + t124)) + d.k14
+                - 0.2 * (t120 + t122 + t124 - 2.0 * t75),
+            t136,
+            t137,
+            t126,
+            t129,
+            t130,
+            t138,
         ],
         [
-            t176,
-            t191,
-            t205,
-            t220,
-            t232,
-            t150 + t240 + t243 + t245 + d.k8 + 0.5 * t236
+            t61,
+            t79,
+            t94,
+            t116,
+            t136,
+            0.4 * t75 + t143 + t150 + t154 + t161 + d.k16
                 + 0.2
-                    * (s_q7 * (0.2 * t35 + t11 * t133 + t12 * t139 + t13 * t144)
-                        + c_q7 * (t145 + t146 + t147 + p.m * t235)),
-            t246,
-            t239,
-            t242,
-            t244,
-            t247,
+                    * (s_q7 * (t11 * t155 + t12 * t157 + t13 * t159)
+                        + c_q7 * (t156 + t158 + t160 + d.k15)),
+            t162,
+            t142,
+            t149,
+            t153,
+            t163,
         ],
         [
-            t177,
-            t192,
-            t206,
-            t221,
-            t233,
-            t246,
-            p.l
-                * (t14 * (t151 + 0.5 * (p.m * c_q12 * t154 + p.m * s_q12 * t155))
-                    + t15 * (p.m * t157 + 0.5 * (p.m * t158))
-                    + t16 * (t160 + 0.5 * (t162 - t161))) + t17 * t250 + t18 * t252
-                + t19 * t253 + d.k9,
-            t250,
-            t252,
-            t253,
-            t254,
-        ],
-        [
-            t164,
-            t179,
-            t194,
-            t210,
-            t225,
-            t239,
-            t250,
-            0.001 * (c_q12 * c_q12) + s_q12 * t256 + d.k10,
-            d.k11,
-            t257,
-            0.0,
-        ],
-        [
-            t166,
-            t181,
-            t196,
-            t212,
-            t227,
-            t242,
-            t252,
-            d.k11,
-            d.k13 - 0.25 * t259
-                - p.l * (0.5 * (p.m * c_q12 * t258 - s_q12 * s_q12 * d.k0)),
-            0.0,
-            t260,
-        ],
-        [
+            t61,
+            t80,
+            t94,
+            t117,
+            t137,
+            t162,
+            t161 + d.k17 + t17 * t165 + t18 * t167 + t19 * t168,
+            t165,
             t167,
-            t182,
-            t197,
-            t213,
-            t228,
-            t244,
-            t253,
-            t257,
-            0.0,
-            0.001 * (s_q12 * s_q12) + 0.5 * t261 + c_q12 * (0.01 * c_q12 + 0.25 * t261)
-                + d.k14,
+            t168,
+            t169,
+        ],
+        [
+            t49,
+            t64,
+            t83,
+            t97,
+            t126,
+            t142,
+            t165,
+            d.k6 + s_q12 * s_q12 * d.k7,
+            d.k18,
+            t170,
             0.0,
         ],
-        [t178, t193, t207, t222, t234, t247, t254, 0.0, t260, 0.0, d.k15],
+        [t55, t70, t89, t100, t129, t149, t167, d.k18, 0.5 * t171 + d.k19, 0.0, t172],
+        [
+            t52,
+            t67,
+            t86,
+            t101,
+            t130,
+            t153,
+            t168,
+            t170,
+            0.0,
+            d.k11 + c_q12 * (c_q12 * d.k7 + d.k20) + 0.25 * t171,
+            0.0,
+        ],
+        [t62, t81, t95, t118, t138, t163, t169, 0.0, t172, 0.0, d.k10],
     ]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
@@ -1077,8 +987,8 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
-    mul: 131,
-    add: 80,
+    mul: 87,
+    add: 46,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -1123,53 +1033,30 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let t25 = p.g * t0 * c_q7 + p.g * t1 * s_q7;
     let t26 = p.g * t1 * c_q7 - p.g * t0 * s_q7;
     let t27 = t14 * t25 + t17 * t26 + p.g * t2 * t20;
-    let t28 = p.m * t27;
-    let t29 = t16 * t25 + t19 * t26 + p.g * t2 * t22;
-    let t30 = c_q12 * t27 - s_q12 * t29;
-    let t31 = s_q12 * t27 + c_q12 * t29;
-    let t32 = t28 + 0.5 * (p.m * c_q12 * t30 + p.m * s_q12 * t31);
-    let t33 = t15 * t25 + t18 * t26 + p.g * t2 * t21;
-    let t34 = p.m * t29;
-    let t35 = p.m * s_q12 * t30;
-    let t36 = p.m * c_q12 * t31;
-    let t37 = t34 + 0.5 * (t36 - t35);
-    let t38 = p.m * t25 + t14 * t32 + t16 * t37 + 1.5 * (p.m * t15 * t33);
-    let t39 = t17 * t32;
-    let t40 = p.m * t18 * t33;
-    let t41 = t19 * t37;
-    let t42 = p.m * t26 + t39 + t41 + 1.5 * t40;
-    let t43 = s_q7 * t38;
-    let t44 = c_q7 * t42;
-    let t45 = t20 * t32;
-    let t46 = p.m * t21 * t33;
-    let t47 = t22 * t37;
-    let t48 = p.l * (t39 + t41 + 1.5 * t40);
-    let t49 = t1 * d.k16;
-    let t50 = t2 * d.k16;
-    let t51 = t2 * d.k17;
-    let t52 = 0.01 * t34 + 0.25 * (s_q12 * t33 * d.k0);
-    let t53 = t31 * d.k0;
-    let t54 = -(p.l * (0.5 * (t36 - t35))) - 0.5 * (t29 * d.k0) - 0.25 * t53;
-    let t55 = t33 * d.k0 + 0.25 * (c_q12 * t33 * d.k0) - 0.01 * t28;
-    let t56 = t14 * t52 + t15 * t54 + t16 * t55;
-    let t57 = t17 * t52 + t18 * t54 + t19 * t55 - p.l * (t45 + t47 + 1.5 * t46)
-        - 0.5 * (t2 * d.k18);
-    let t58 = t26 * d.k0;
-    let t59 = t20 * t52;
-    let t60 = t21 * t54;
-    let t61 = t22 * t55;
+    let t28 = t16 * t25 + t19 * t26 + p.g * t2 * t22;
+    let t29 = t15 * t25 + t18 * t26 + p.g * t2 * t21;
+    let t30 = 0.01 * (p.m * t28) + 0.25 * (s_q12 * t29 * d.k0);
+    let t31 = t29 * d.k0 + 0.25 * (c_q12 * t29 * d.k0) - 0.01 * (p.m * t27);
+    let t32 = (s_q12 * t27 + c_q12 * t28) * d.k0;
+    let t33 = -(t28 * d.k0) - 0.25 * t32;
+    let t34 = t14 * t30 + t16 * t31 + t15 * t33;
+    let t35 = t17 * t30 + t19 * t31 + t18 * t33 - 2.0 * (t2 * d.k22);
+    let t36 = t26 * d.k0;
+    let t37 = t20 * t30;
+    let t38 = t22 * t31;
+    let t39 = t21 * t33;
     [
-        c_q7 * t38 + t0 * d.k16 - s_q7 * t42,
-        t43 + t44 + t49,
-        t45 + t47 + t50 + t51 + 1.5 * t46,
-        c_q7 * t56 - s_q7 * t57,
-        s_q7 * t56 + c_q7 * t57 - 0.05 * t50 - 0.2 * (t45 + t47 + t51 + 1.5 * t46),
-        t48 + t59 + t60 + t61 + 0.2 * (t43 + t44) + 0.05 * t49 + 0.5 * t58,
-        t48 + t59 + t60 + t61 + 0.5 * t58,
-        t52,
-        t54,
-        t55,
-        -(0.25 * t53),
+        t0 * d.k21,
+        t1 * d.k21,
+        t2 * d.k21,
+        c_q7 * t34 - s_q7 * t35,
+        s_q7 * t34 + c_q7 * t35 - t2 * d.k23,
+        2.0 * t36 + t37 + t38 + t1 * d.k23 + t39,
+        2.0 * t36 + t37 + t38 + t39,
+        t30,
+        t33,
+        t31,
+        -(0.25 * t32),
     ]
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
@@ -1293,127 +1180,127 @@ pub fn forward_dynamics_with(
     let t86 = c_q12 * c_q12;
     let t87 = s_q12 * c_q12;
     let t88 = s_q12 * s_q12;
-    let t89 = c_q7 * t15;
-    let t90 = qd[3] * qd[4] * s_q7;
-    let t91 = t89 + 0.2 * t90;
-    let t92 = s_q7 * t15;
-    let t93 = qd[3] * qd[4] * c_q7;
-    let t94 = 0.2 * t93 - t92;
-    let t95 = t27 * t50;
-    let t96 = t73 * (p.l * t30);
-    let t97 = t38 * (p.l * t11);
-    let t98 = t95 + t96 + t97;
-    let t99 = t28 * t50;
-    let t100 = t73 * (p.l * t31);
-    let t101 = t42 * (p.l * t11);
-    let t102 = t99 + t100 + t101;
-    let t103 = t29 * t50;
-    let t104 = t73 * (p.l * t32);
-    let t105 = t46 * (p.l * t11);
-    let t106 = t103 + t104 + t105;
-    let t107 = s_q12 * t68;
-    let t108 = p.l * t51 * t53 * c_q12;
-    let t109 = p.m0 * qd[3] * qd[4];
-    let t110 = t16 * p.m0;
-    let t111 = p.m * (t52 * t74 - 0.5 * t67);
-    let t112 = p.m * t77;
-    let t113 = -(0.5
+    let t89 = t0 + t3 - t4;
+    let t90 = t1 + t5 - t6;
+    let t91 = t2 + t7 - t8;
+    let t92 = c_q7 * t15;
+    let t93 = qd[3] * qd[4] * s_q7;
+    let t94 = t92 + 0.2 * t93;
+    let t95 = s_q7 * t15;
+    let t96 = qd[3] * qd[4] * c_q7;
+    let t97 = 0.2 * t96 - t95;
+    let t98 = t27 * t50;
+    let t99 = t73 * (p.l * t30);
+    let t100 = t38 * (p.l * t11);
+    let t101 = t98 + t99 + t100;
+    let t102 = t28 * t50;
+    let t103 = t73 * (p.l * t31);
+    let t104 = t42 * (p.l * t11);
+    let t105 = t102 + t103 + t104;
+    let t106 = t29 * t50;
+    let t107 = t73 * (p.l * t32);
+    let t108 = t46 * (p.l * t11);
+    let t109 = t106 + t107 + t108;
+    let t110 = s_q12 * t68;
+    let t111 = p.l * t51 * t53 * c_q12;
+    let t112 = p.m0 * qd[3] * qd[4];
+    let t113 = t16 * p.m0;
+    let t114 = p.m * (t52 * t74 - 0.5 * t67);
+    let t115 = p.m * t77;
+    let t116 = -(0.5
         * (p.m * -(0.5 * (p.l * (t69 * t69) + p.l * (t66 * t66)))
             + p.m * (c_q12 * t68 - p.l * t51 * t53 * s_q12)));
-    let t114 = t87 * p.m;
-    let t115 = t88 * p.m;
-    let t116 = s_q12 * t113;
-    let t117 = c_q12 * qd[10] * t66;
-    let t118 = s_q12 * qd[10] * t66;
-    let t119 = t0 + t3 - t4;
-    let t120 = t1 + t5 - t6;
-    let t121 = t2 + t7 - t8;
-    let t122 = s_q12 * d.k5;
-    let t123 = t87 * d.k19;
-    let t124 = t123 - 0.5 * t114;
-    let t125 = t86 * d.k19;
-    let t126 = 0.5 * t115 + t125;
-    let t127 = t126 * d.k20;
-    let t128 = t88 * d.k15;
-    let t129 = 0.001 * t86 + d.k10 + t128;
-    let inv130 = 1.0 / t129;
-    let t131 = t127 + d.k22 - 0.000025 * (inv130 * d.k21);
-    let inv132 = 1.0 / t131;
-    let t133 = t87 * d.k15;
-    let t134 = 0.25 * t122 + t133 + 0.001 - 0.001 * t87;
-    let t135 = c_q12 * d.k5;
-    let t136 = t86 * d.k15;
-    let t137 = 0.001 * t88 + 0.5 * t135 + t136 + d.k23 - inv130 * (t134 * t134)
-        - 0.000025 * (inv130 * inv130 * d.k21 * inv132 * (t134 * t134));
+    let t117 = t87 * p.m;
+    let t118 = t88 * p.m;
+    let t119 = s_q12 * t116;
+    let t120 = c_q12 * qd[10] * t66;
+    let t121 = s_q12 * qd[10] * t66;
+    let t122 = s_q12 * d.k9;
+    let t123 = c_q12 * d.k9;
+    let t124 = t87 * d.k24;
+    let t125 = t124 - 0.5 * t117;
+    let t126 = t86 * d.k24;
+    let t127 = 0.5 * t118 + t126;
+    let t128 = t127 * d.k25;
+    let t129 = t88 * d.k10;
+    let t130 = 0.001 * t86 + t129 + d.k26;
+    let inv131 = 1.0 / t130;
+    let t132 = t128 + d.k28 - 0.000025 * (inv131 * d.k27);
+    let inv133 = 1.0 / t132;
+    let t134 = t87 * d.k10;
+    let t135 = 0.25 * t122 + t134 + 0.001 - 0.001 * t87;
+    let t136 = t86 * d.k10;
+    let t137 = 0.001 * t88 + 0.5 * t123 + t136 + d.k29 - inv131 * (t135 * t135)
+        - 0.000025 * (inv131 * inv131 * d.k27 * inv133 * (t135 * t135));
     let inv138 = 1.0 / t137;
-    let t139 = inv132
+    let t139 = inv133
         + 0.000025
-            * (inv130 * inv130 * d.k21 * (inv132 * inv132) * (t134 * t134) * inv138);
-    let t140 = p.m + t88 * d.k19 + 0.5 * (t86 * p.m)
-        + 0.0001 * (t124 * inv130 * d.k21 * inv132 * t134 * inv138 - inv138 * d.k24)
-        - t124 * t124 * d.k20 * t139;
-    let t141 = -(inv130 * t134) - 0.000025 * (inv130 * inv130 * d.k21 * inv132 * t134);
+            * (inv131 * inv131 * d.k27 * (inv133 * inv133) * (t135 * t135) * inv138);
+    let t140 = p.m + t88 * d.k24 + 0.5 * (t86 * p.m)
+        + 0.0001 * (t125 * inv131 * d.k27 * inv133 * t135 * inv138 - inv138 * d.k30)
+        - t125 * t125 * d.k25 * t139;
+    let t141 = -(inv131 * t135) - 0.000025 * (inv131 * inv131 * d.k27 * inv133 * t135);
     let t142 = 0.005
-        * (d.k0 * inv130 * inv132 - d.k0 * inv130 * inv132 * t134 * inv138 * t141);
+        * (d.k0 * inv131 * inv133 - d.k0 * inv131 * inv133 * t135 * inv138 * t141);
     let t143 = c_q12 * d.k0;
     let t144 = d.k0 + 0.25 * t143;
-    let t145 = 0.25 * (t122 * (t124 * t142)) + 0.0025 * (s_q12 * inv138 * t141 * d.k25)
+    let t145 = 0.25 * (t122 * (t125 * t142)) + 0.0025 * (s_q12 * inv138 * t141 * d.k31)
         + 0.01 * (p.m * inv138 * t144)
-        - 0.005 * (d.k5 * t124 * inv130 * inv132 * t134 * inv138 * t144);
-    let t146 = p.l * t126;
-    let t147 = d.k3 - t146;
-    let t148 = t124
-        + (0.01 * (d.k0 * t124 * t142) + p.l * t124 * t139 * t147
-            + 0.0001 * (inv138 * d.k24 * t141)
-            - 0.00005 * (inv130 * inv132 * t134 * inv138 * d.k25 * t147));
-    let t149 = inv130 + 0.005 * (d.k0 * inv130 * t142) - inv130 * t134 * inv138 * t141;
-    let t150 = d.k26 - 0.0625 * (t88 * (d.k21 * t149))
+        - 0.005 * (d.k9 * t125 * inv131 * inv133 * t135 * inv138 * t144);
+    let t146 = p.l * t127;
+    let t147 = d.k32 - t146;
+    let t148 = t125
+        + (0.01 * (d.k0 * t125 * t142) + p.l * t125 * t139 * t147
+            + 0.0001 * (inv138 * d.k30 * t141)
+            - 0.00005 * (inv131 * inv133 * t135 * inv138 * d.k31 * t147));
+    let t149 = inv131 + 0.005 * (d.k0 * inv131 * t142) - inv131 * t135 * inv138 * t141;
+    let t150 = d.k33 - 0.0625 * (t88 * (d.k27 * t149))
         - 0.5 * (s_q12 * d.k0 * inv138 * t141 * t144) - inv138 * (t144 * t144);
-    let t151 = 0.005 * (d.k0 * inv130 * inv132 * t134 * inv138 * t144 * t147)
-        - 0.0025 * (s_q12 * d.k25 * t149) - 0.25 * (s_q12 * d.k0 * t142 * t147)
+    let t151 = 0.005 * (d.k0 * inv131 * inv133 * t135 * inv138 * t144 * t147)
+        - 0.0025 * (s_q12 * d.k31 * t149) - 0.25 * (s_q12 * d.k0 * t142 * t147)
         - 0.01 * (p.m * inv138 * t141 * t144);
-    let t152 = t126
-        + (p.m - t139 * (t147 * t147) - 0.0001 * (d.k24 * t149)
+    let t152 = t127
+        + (p.m - t139 * (t147 * t147) - 0.0001 * (d.k30 * t149)
             - 0.02 * (p.m * t142 * t147));
-    let t153 = p.l * t124 * t129 * t142
-        + 0.01 * (p.m * t129 * inv138 * t141 + p.m * t134 * inv138)
-        + 0.00000025 * (inv130 * inv132 * t134 * inv138 * d.k27)
+    let t153 = p.l * t125 * t130 * t142
+        + 0.01 * (p.m * t130 * inv138 * t141 + p.m * t135 * inv138)
+        + 0.00000025 * (inv131 * inv133 * t135 * inv138 * d.k34)
         - 0.005
-            * (d.k5 * t124 * t139
-                + d.k5 * t124 * inv130 * inv132 * (t134 * t134) * inv138);
-    let t154 = t127 + d.k22;
-    let t155 = p.l * t124 * t139 * t154 - p.l * t124 - 0.005 * (d.k5 * t124 * t142)
+            * (d.k9 * t125 * t139
+                + d.k9 * t125 * inv131 * inv133 * (t135 * t135) * inv138);
+    let t154 = t128 + d.k28;
+    let t155 = p.l * t125 * t139 * t154 - p.l * t125 - 0.005 * (d.k9 * t125 * t142)
         - 0.00005
-            * (inv138 * t141 * d.k25 + inv130 * inv132 * t134 * inv138 * d.k25 * t154);
-    let t156 = 0.001 * t88 + 0.5 * t135 + t136 + d.k23;
-    let t157 = p.m * t134 * inv138 * t141;
-    let t158 = p.l * t124 * t134 * t142 + d.k28 + 0.01 * (t157 + p.m * inv138 * t156)
-        - 0.005 * (d.k5 * t124 * inv130 * inv132 * t134 * inv138 * t156);
+            * (inv138 * t141 * d.k31 + inv131 * inv133 * t135 * inv138 * d.k31 * t154);
+    let t156 = 0.001 * t88 + 0.5 * t123 + t136 + d.k29;
+    let t157 = p.m * t135 * inv138 * t141;
+    let t158 = p.l * t125 * t135 * t142 + d.k35 + 0.01 * (t157 + p.m * inv138 * t156)
+        - 0.005 * (d.k9 * t125 * inv131 * inv133 * t135 * inv138 * t156);
     let t159 = t33 * t153 + t34 * t155 + t35 * t158;
     let t160 = 0.25
-        * (s_q12 * d.k0 - s_q12 * d.k0 * t129 * t149
-            - s_q12 * d.k0 * t134 * inv138 * t141) + 0.00125 * (s_q12 * d.k21 * t142)
-        - t129 * inv138 * t141 * t144 - t134 * inv138 * t144
-        - 0.000025 * (inv130 * d.k21 * inv132 * t134 * inv138 * t144);
-    let t161 = 0.00125 * (s_q12 * d.k21 * t149)
+        * (s_q12 * d.k0 - s_q12 * d.k0 * t130 * t149
+            - s_q12 * d.k0 * t135 * inv138 * t141) + 0.00125 * (s_q12 * d.k27 * t142)
+        - t130 * inv138 * t141 * t144 - t135 * inv138 * t144
+        - 0.000025 * (inv131 * d.k27 * inv133 * t135 * inv138 * t144);
+    let t161 = 0.00125 * (s_q12 * d.k27 * t149)
         + 0.005
             * (d.k0 * inv138 * t141 * t144
-                + d.k0 * inv130 * inv132 * t134 * inv138 * t144 * t154)
+                + d.k0 * inv131 * inv133 * t135 * inv138 * t144 * t154)
         - 0.25 * (s_q12 * d.k0 * t142 * t154);
     let t162 = t144
-        + (-(0.25 * (s_q12 * d.k0 * t134 * t149 + s_q12 * d.k0 * inv138 * t141 * t156))
-            - t134 * inv138 * t141 * t144 - inv138 * t144 * t156);
+        + (-(0.25 * (s_q12 * d.k0 * t135 * t149 + s_q12 * d.k0 * inv138 * t141 * t156))
+            - t135 * inv138 * t141 * t144 - inv138 * t144 * t156);
     let t163 = t33 * t160 + t34 * t161 + t35 * t162;
-    let t164 = 0.00005 * (t142 * d.k25) + d.k29
+    let t164 = 0.00005 * (t142 * d.k31) + d.k36
         + 0.005
             * (d.k0 * t139 * t147
-                + d.k0 * inv130 * inv132 * (t134 * t134) * inv138 * t147)
-        - 0.01 * (t157 + p.m * t129 * t149) - t129 * t142 * t147;
+                + d.k0 * inv131 * inv133 * (t135 * t135) * inv138 * t147)
+        - 0.01 * (t157 + p.m * t130 * t149) - t130 * t142 * t147;
     let t165 = t147
-        + (0.00005 * (d.k25 * t149) + 0.005 * (d.k0 * t142 * t147)
+        + (0.00005 * (d.k31 * t149) + 0.005 * (d.k0 * t142 * t147)
             - 0.01 * (p.m * t142 * t154) - t139 * t147 * t154);
-    let t166 = 0.005 * (d.k0 * inv130 * inv132 * t134 * inv138 * t147 * t156)
-        - 0.01 * (p.m * t134 * t149 + p.m * inv138 * t141 * t156) - t134 * t142 * t147;
+    let t166 = 0.005 * (d.k0 * inv131 * inv133 * t135 * inv138 * t147 * t156)
+        - 0.01 * (p.m * t135 * t149 + p.m * inv138 * t141 * t156) - t135 * t142 * t147;
     let t167 = t33 * t164 + t34 * t165 + t35 * t166;
     let t168 = t30 * t140 + t31 * t145 + t32 * t148;
     let t169 = t27 * t168;
@@ -1422,30 +1309,30 @@ pub fn forward_dynamics_with(
     let t172 = t30 * t148 + t31 * t151 + t32 * t152;
     let t173 = t29 * t172;
     let t174 = t27 * t159 + t28 * t163 + t29 * t167 + p.l * (t169 + t171 + t173);
-    let t175 = t129
-        + (0.01 * (d.k0 * t129 * t142) - t129 * t129 * t149 - t134 * t134 * inv138
-            - 2.0 * (t129 * t134 * inv138 * t141) - 0.000025 * (d.k21 * t139)
-            - 0.00005 * (inv130 * d.k21 * inv132 * (t134 * t134) * inv138));
-    let t176 = d.k11
+    let t175 = t130
+        + (0.01 * (d.k0 * t130 * t142) - t130 * t130 * t149 - t135 * t135 * inv138
+            - 2.0 * (t130 * t135 * inv138 * t141) - 0.000025 * (d.k27 * t139)
+            - 0.00005 * (inv131 * d.k27 * inv133 * (t135 * t135) * inv138));
+    let t176 = d.k18
         + 0.005
-            * (d.k0 * t129 * t149 + d.k0 * t139 * t154 + d.k0 * t134 * inv138 * t141
-                + d.k0 * inv130 * inv132 * (t134 * t134) * inv138 * t154)
-        - t129 * t142 * t154 - 0.000025 * (d.k21 * t142);
-    let t177 = 0.25 * t122 + t133 + 0.005 * (d.k0 * t134 * t142) + 0.001 - 0.001 * t87
-        - t129 * t134 * t149 - t129 * inv138 * t141 * t156 - t134 * t134 * inv138 * t141
-        - t134 * inv138 * t156
-        - 0.000025 * (inv130 * d.k21 * inv132 * t134 * inv138 * t156);
+            * (d.k0 * t130 * t149 + d.k0 * t139 * t154 + d.k0 * t135 * inv138 * t141
+                + d.k0 * inv131 * inv133 * (t135 * t135) * inv138 * t154)
+        - t130 * t142 * t154 - 0.000025 * (d.k27 * t142);
+    let t177 = 0.25 * t122 + t134 + 0.005 * (d.k0 * t135 * t142) + 0.001 - 0.001 * t87
+        - t130 * t135 * t149 - t130 * inv138 * t141 * t156 - t135 * t135 * inv138 * t141
+        - t135 * inv138 * t156
+        - 0.000025 * (inv131 * d.k27 * inv133 * t135 * inv138 * t156);
     let t178 = t33 * t175 + t34 * t176 + t35 * t177;
     let t179 = t154
-        + (0.01 * (d.k0 * t142 * t154) - 0.000025 * (d.k21 * t149)
+        + (0.01 * (d.k0 * t142 * t154) - 0.000025 * (d.k27 * t149)
             - t139 * (t154 * t154));
     let t180 = 0.005
-        * (d.k0 * t134 * t149 + d.k0 * inv138 * t141 * t156
-            + d.k0 * inv130 * inv132 * t134 * inv138 * t154 * t156) - t134 * t142 * t154;
+        * (d.k0 * t135 * t149 + d.k0 * inv138 * t141 * t156
+            + d.k0 * inv131 * inv133 * t135 * inv138 * t154 * t156) - t135 * t142 * t154;
     let t181 = t33 * t176 + t34 * t179 + t35 * t180;
     let t182 = t156
-        + (-(t134 * t134 * t149) - inv138 * (t156 * t156)
-            - 2.0 * (t134 * inv138 * t141 * t156));
+        + (-(t135 * t135 * t149) - inv138 * (t156 * t156)
+            - 2.0 * (t135 * inv138 * t141 * t156));
     let t183 = t33 * t177 + t34 * t180 + t35 * t182;
     let t184 = t30 * t159;
     let t185 = t31 * t163;
@@ -1454,13 +1341,13 @@ pub fn forward_dynamics_with(
     let t188 = t31 * t170;
     let t189 = t32 * t172;
     let t190 = t187 + t188 + t189;
-    let t191 = d.k9 + t33 * t178 + t34 * t181 + t35 * t183 + d.k20 * t190
+    let t191 = t33 * t178 + t34 * t181 + t35 * t183 + d.k25 * t190 + d.k37
         + 2.0 * (p.l * (t184 + t185 + t186));
     let inv192 = 1.0 / t191;
     let t193 = p.m + t27 * (t27 * t140 + t28 * t145 + t29 * t148)
         + t28 * (t27 * t145 + t28 * t150 + t29 * t151)
         + t29 * (t27 * t148 + t28 * t151 + t29 * t152) - t174 * t174 * inv192;
-    let t194 = t184 + t185 + t186 + p.l * t190 + d.k30;
+    let t194 = t184 + t185 + t186 + p.l * t190 + d.k38;
     let t195 = t169 + t171 + t173 - t174 * inv192 * t194;
     let t196 = s_q7 * t195;
     let t197 = c_q7 * t195;
@@ -1501,7 +1388,7 @@ pub fn forward_dynamics_with(
     let t232 = t34 * t211;
     let t233 = t35 * t213;
     let t234 = inv192 * (t223 * t223);
-    let t235 = d.k2 + t231 + t232 + t233 - t234 - inv200 * (t228 * t228)
+    let t235 = t231 + t232 + t233 + d.k39 - t234 - inv200 * (t228 * t228)
         - inv208 * (t230 * t230);
     let inv236 = 1.0 / t235;
     let t237 = inv200 * t203 * inv208 * t230 - inv200 * t228;
@@ -1528,8 +1415,8 @@ pub fn forward_dynamics_with(
     let t258 = t31 * t252;
     let t259 = t32 * t254;
     let t260 = t30 * t178 + t31 * t181 + t32 * t183 + p.l * (t257 + t258 + t259)
-        - p.l * (t215 + t216 + t217) - d.k20 * t221;
-    let t261 = d.k3 + t251 + t253 + t255 - p.l * t256 - inv192 * t223 * t260;
+        - p.l * (t215 + t216 + t217) - d.k25 * t221;
+    let t261 = d.k32 + t251 + t253 + t255 - p.l * t256 - inv192 * t223 * t260;
     let t262 = s_q7 * t261;
     let t263 = t27 * t238 + t28 * t240 + t29 * t242 - t174 * inv192 * t247;
     let t264 = t27 * t250 + t28 * t252 + t29 * t254 - p.l * (t210 + t212 + t214)
@@ -1554,7 +1441,7 @@ pub fn forward_dynamics_with(
         - inv192 * t247 * t260;
     let t280 = s_q7 * t279;
     let t281 = c_q7 * t279;
-    let t282 = d.k9 + t30 * t276 + t31 * t277 + t32 * t278 + d.k20 * t256
+    let t282 = d.k37 + t30 * t276 + t31 * t277 + t32 * t278 + d.k25 * t256
         - inv192 * (t260 * t260) - 2.0 * (p.l * (t251 + t253 + t255));
     let t283 = c_q7 * (c_q7 * t275 - t280) + 0.1 - s_q7 * (t281 - s_q7 * t282)
         - inv200 * (t269 * t269) - inv208 * (t273 * t273) - inv236 * (t274 * t274);
@@ -1574,24 +1461,24 @@ pub fn forward_dynamics_with(
     let t297 = t256 + (p.m - t234);
     let t298 = s_q7 * t248;
     let t299 = c_q7 * t261;
-    let t300 = d.k4 + t298 + t299 - inv200 * t228 * t291 - inv208 * t230 * t296
-        - 0.2 * t297;
+    let t300 = t298 + t299 + d.k40 - 0.2 * t297 - inv200 * t228 * t291
+        - inv208 * t230 * t296;
     let t301 = c_q7 * t287 + 0.005 - 0.2 * t286 - s_q7 * t288 - inv200 * t269 * t291
         - inv208 * t273 * t296 - inv236 * t274 * t300;
-    let t302 = d.k6 + s_q7 * t287 + c_q7 * t288 + 0.04 * t297 - inv200 * (t291 * t291)
-        - inv208 * (t296 * t296) - inv236 * (t300 * t300) - inv284 * (t301 * t301)
-        - 0.4 * (t298 + t299);
+    let t302 = 0.04 * t297 + s_q7 * t287 + c_q7 * t288 + d.k41 - 0.4 * (t298 + t299)
+        - inv200 * (t291 * t291) - inv208 * (t296 * t296) - inv236 * (t300 * t300)
+        - inv284 * (t301 * t301);
     let inv303 = 1.0 / t302;
     let t304 = inv200 * t203 * inv208 * t296 - inv200 * t291 - inv236 * t237 * t300
         - inv284 * t285 * t301;
     let t305 = t204 + t205;
-    let t306 = d.k1 + 0.2 * (t305 - t206);
+    let t306 = 0.2 * (t305 - t206) + d.k42;
     let t307 = 0.2 * (t292 - t229) - inv208 * t230 * t306;
     let t308 = t270 + t271;
     let t309 = 0.2 * (t308 - t272) - inv208 * t273 * t306 - inv236 * t274 * t307;
     let t310 = 0.2 * (t293 + t294 - t295) + 0.002 - 0.04 * t292 - inv208 * t296 * t306
         - inv236 * t300 * t307 - inv284 * t301 * t309;
-    let t311 = 0.04 * (t305 - t206) + d.k31 - inv208 * (t306 * t306)
+    let t311 = 0.04 * (t305 - t206) + d.k43 - inv208 * (t306 * t306)
         - inv236 * (t307 * t307) - inv284 * (t309 * t309) - inv303 * (t310 * t310);
     let inv312 = 1.0 / t311;
     let t313 = inv200 * t203 * inv208 * t306 - 0.2 * (inv200 * t203)
@@ -1602,16 +1489,16 @@ pub fn forward_dynamics_with(
         - inv236 * t307 * inv312 * t313;
     let t317 = -(inv200 * t203 * inv208) - inv208 * t230 * t316 - inv208 * t273 * t315
         - inv208 * t296 * t314 - inv208 * t306 * inv312 * t313;
-    let t318 = t85 * d.k5;
-    let t319 = 0.25 * ((0.009 * t85 + tau[10] + 0.125 * t318) * d.k32 - t85 * d.k0)
-        - (t107 + t108) * d.k19;
-    let t320 = -(0.009 * (t65 * t69)) - 0.125 * (t65 * t69 * d.k5) - 0.25 * (t83 * d.k5)
-        - qd[10] * t65 * d.k15;
+    let t318 = t85 * d.k9;
+    let t319 = 0.25 * ((0.009 * t85 + tau[10] + 0.125 * t318) * d.k44 - t85 * d.k0)
+        - (t110 + t111) * d.k24;
+    let t320 = -(0.009 * (t65 * t69)) - 0.125 * (t65 * t69 * d.k9) - 0.25 * (t83 * d.k9)
+        - qd[10] * t65 * d.k10;
     let t321 = s_q12 * t320;
-    let t322 = 0.02 * t76 + tau[7] + t321 + 0.001 * t117 - t80 - 0.01 * t112;
+    let t322 = 0.02 * t76 + tau[7] + t321 + 0.001 * t120 - t80 - 0.01 * t115;
     let t323 = t77 * d.k0;
     let t324 = c_q12 * t319;
-    let t325 = p.l * (t324 - t116);
+    let t325 = p.l * (t324 - t119);
     let t326 = t82 + tau[8] + 0.5 * t323 - t81 - tau[10] - t325;
     let t327 = t75 * d.k0;
     let t328 = c_q12 * t320;
@@ -1619,33 +1506,33 @@ pub fn forward_dynamics_with(
     let t330 = t83 * d.k0;
     let t331 = qd[10] * t65 * d.k0;
     let t332 = p.l * (-(0.25 * (t329 + t331)) - 0.5 * t330);
-    let t333 = t84 + tau[9] + t328 + t332 + 0.01 * t111 - 0.02 * t83 - 0.001 * t118
+    let t333 = t84 + tau[9] + t328 + t332 + 0.01 * t114 - 0.02 * t83 - 0.001 * t121
         - 0.5 * t327;
     let t334 = t142 * t322 + t139 * t326
-        - 0.005 * (d.k0 * inv130 * inv132 * t134 * inv138 * t333);
+        - 0.005 * (d.k0 * inv131 * inv133 * t135 * inv138 * t333);
     let t335 = inv138 * t141 * t322 + inv138 * t333
-        - 0.005 * (d.k0 * inv130 * inv132 * t134 * inv138 * t326);
-    let t336 = c_q12 * t113 + s_q12 * t319 + p.l * t124 * t334 + 0.01 * (p.m * t335)
-        - t111 - t98 * t140 - t102 * t145 - t106 * t148 - t56 * t153 - t59 * t155
+        - 0.005 * (d.k0 * inv131 * inv133 * t135 * inv138 * t326);
+    let t336 = c_q12 * t116 + s_q12 * t319 + p.l * t125 * t334 + 0.01 * (p.m * t335)
+        - t114 - t101 * t140 - t105 * t145 - t109 * t148 - t56 * t153 - t59 * t155
         - t62 * t158;
     let t337 = t149 * t322 + t142 * t326 + inv138 * t141 * t333;
-    let t338 = -(p.m * t75) - t98 * t145 - t102 * t150 - t106 * t151 - t56 * t160
+    let t338 = -(p.m * t75) - t101 * t145 - t105 * t150 - t109 * t151 - t56 * t160
         - t59 * t161 - t62 * t162 - t144 * t335
         - 0.25 * (t329 + t331 + s_q12 * d.k0 * t337) - 0.5 * t330;
-    let t339 = t324 - t112 - t116 - t98 * t148 - t102 * t151 - t106 * t152 - t56 * t164
+    let t339 = t324 - t115 - t119 - t101 * t148 - t105 * t151 - t109 * t152 - t56 * t164
         - t59 * t165 - t62 * t166 - t147 * t334 - 0.01 * (p.m * t337);
-    let t340 = t73 * d.k5;
-    let t341 = 0.02 * t76 + t321 + 0.001 * t117 + 0.005 * (d.k0 * t334) - t80
-        - t98 * t153 - t102 * t160 - t106 * t164 - t56 * t175 - t59 * t176 - t62 * t177
-        - t129 * t337 - t134 * t335 - 0.01 * t112;
+    let t340 = t73 * d.k9;
+    let t341 = 0.02 * t76 + t321 + 0.001 * t120 + 0.005 * (d.k0 * t334) - t80
+        - t101 * t153 - t105 * t160 - t109 * t164 - t56 * t175 - t59 * t176 - t62 * t177
+        - t130 * t337 - t135 * t335 - 0.01 * t115;
     let t342 = t33 * t341;
     let t343 = t82 + 0.5 * t323 + 0.005 * (d.k0 * t337) - t81 - tau[10] - t325
-        - t98 * t155 - t102 * t161 - t106 * t165 - t56 * t176 - t59 * t179 - t62 * t180
+        - t101 * t155 - t105 * t161 - t109 * t165 - t56 * t176 - t59 * t179 - t62 * t180
         - t154 * t334;
     let t344 = t34 * t343;
-    let t345 = t84 + t328 + t332 + 0.01 * t111 - 0.02 * t83 - t98 * t158 - t102 * t162
-        - t106 * t166 - t56 * t177 - t59 * t180 - t62 * t182 - t134 * t337 - t156 * t335
-        - 0.001 * t118 - 0.5 * t327;
+    let t345 = t84 + t328 + t332 + 0.01 * t114 - 0.02 * t83 - t101 * t158 - t105 * t162
+        - t109 * t166 - t56 * t177 - t59 * t180 - t62 * t182 - t135 * t337 - t156 * t335
+        - 0.001 * t121 - 0.5 * t327;
     let t346 = t35 * t345;
     let t347 = t30 * t336;
     let t348 = t31 * t338;
@@ -1653,53 +1540,53 @@ pub fn forward_dynamics_with(
     let t350 = p.l * (t347 + t348 + t349);
     let t351 = tau[6] + t342 + t344 + t346 + t350 - 0.019 * t73 - 0.25 * t340;
     let t352 = t27 * t336 + t28 * t338 + t29 * t339 + qd[6] * t11 * t264
-        - p.m * -(0.5 * (t48 + t49)) - t91 * t193 - t94 * t195 - qd[6] * t12 * t263
+        - p.m * -(0.5 * (t48 + t49)) - t94 * t193 - t97 * t195 - qd[6] * t12 * t263
         - t174 * inv192 * t351 - 0.2 * (t16 * t224);
-    let t353 = t347 + t348 + t349 + qd[6] * t11 * t267 - t91 * t195 - t94 * t198
+    let t353 = t347 + t348 + t349 + qd[6] * t11 * t267 - t94 * t195 - t97 * t198
         - qd[6] * t12 * t266 - inv192 * t194 * t351 - 0.5 * (t73 * d.k0)
         - 0.2 * (t16 * t226);
     let t354 = tau[0] + c_q7 * t352 - p.m0 * -(0.05 * (t13 + t14)) - s_q7 * t353
-        - t119 * t199 - t120 * t203 - t121 * t228;
+        - t89 * t199 - t90 * t203 - t91 * t228;
     let t355 = (inv200 - inv200 * t203 * t317 - inv200 * t228 * t316
         - inv200 * t269 * t315 - inv200 * t291 * t314
         - 0.2 * (inv200 * t203 * inv312 * t313)) * t354;
     let t356 = s_q7 * t352;
     let t357 = c_q7 * t353;
-    let t358 = t119 * t203;
-    let t359 = t121 * t292;
-    let t360 = tau[1] + t356 + t357 - 0.05 * t109 - t358 - t120 * (t305 + p.m0) - t359;
+    let t358 = t89 * t203;
+    let t359 = t91 * t292;
+    let t360 = tau[1] + t356 + t357 - 0.05 * t112 - t358 - t90 * (t305 + p.m0) - t359;
     let t361 = t317 * t360;
     let t362 = t11 * t17 * d.k0;
     let t363 = t33 * t336;
     let t364 = t34 * t338;
     let t365 = t35 * t339;
-    let t366 = t91 * t224;
-    let t367 = t94 * t226;
+    let t366 = t94 * t224;
+    let t367 = t97 * t226;
     let t368 = t16 * t297;
     let t369 = qd[6] * t12 * t248;
     let t370 = qd[6] * t11 * t261;
     let t371 = inv192 * t223 * t351;
-    let t372 = tau[2] + t363 + t364 + t365 + t370 - 0.05 * t110 - t366 - t367 - t369
-        - t371 - t119 * t228 - t120 * t292 - t121 * (t256 + (d.k2 - t234)) - 0.5 * t362
+    let t372 = tau[2] + t363 + t364 + t365 + t370 - 0.05 * t113 - t366 - t367 - t369
+        - t371 - t89 * t228 - t90 * t292 - t91 * (t256 + (d.k39 - t234)) - 0.5 * t362
         - 0.2 * t368;
     let t373 = t316 * t372;
-    let t374 = t27 * t341 + t28 * t343 + t29 * t345 + qd[6] * t11 * t279 - t91 * t263
-        - t94 * t266 - qd[6] * t12 * t275 - inv192 * t247 * t351 - 0.2 * (t16 * t248);
-    let t375 = 0.019 * (t11 * t17) + 0.25 * (t11 * t17 * d.k5) + t30 * t341 + t31 * t343
-        + t32 * t345 + qd[6] * t11 * t282 - p.l * (t363 + t364 + t365) - t91 * t264
-        - t94 * t267 - qd[6] * t12 * t279 - inv192 * t260 * t351 - 0.2 * (t16 * t261);
+    let t374 = t27 * t341 + t28 * t343 + t29 * t345 + qd[6] * t11 * t279 - t94 * t263
+        - t97 * t266 - qd[6] * t12 * t275 - inv192 * t247 * t351 - 0.2 * (t16 * t248);
+    let t375 = 0.019 * (t11 * t17) + 0.25 * (t11 * t17 * d.k9) + t30 * t341 + t31 * t343
+        + t32 * t345 + qd[6] * t11 * t282 - p.l * (t363 + t364 + t365) - t94 * t264
+        - t97 * t267 - qd[6] * t12 * t279 - inv192 * t260 * t351 - 0.2 * (t16 * t261);
     let t376 = qd[5] * t71 + tau[3] + c_q7 * t374 - qd[4] * t72 - s_q7 * t375
-        - t119 * t269 - t120 * t308 - t121 * t286;
+        - t89 * t269 - t90 * t308 - t91 * t286;
     let t377 = t315 * t376;
-    let t378 = qd[3] * t72 + tau[4] + s_q7 * t374 + c_q7 * t375 + 0.0025 * t110
-        - qd[5] * t70 - t119 * t291 - t120 * (t293 + t294 - 0.2 * t292)
-        - t121 * (d.k4 + t298 + t299 - 0.2 * t297)
+    let t378 = qd[3] * t72 + tau[4] + s_q7 * t374 + c_q7 * t375 + 0.0025 * t113
+        - qd[5] * t70 - t89 * t291 - t90 * (t293 + t294 - 0.2 * t292)
+        - t91 * (t298 + t299 + d.k40 - 0.2 * t297)
         - 0.2
             * (t363 + t364 + t365 + t370 - 0.5 * t362 - t366 - t367 - t369 - t371
                 - 0.2 * t368);
     let t379 = t314 * t378;
     let t380 = qd[4] * t70 + tau[5] + 0.2 * (t356 + t357 - t358 - t359) - qd[3] * t71
-        - tau[6] - t120 * (d.k1 + 0.2 * t305) - 0.0025 * t109;
+        - tau[6] - t90 * (0.2 * t305 + d.k42) - 0.0025 * t112;
     let t381 = inv312 * t313 * t380;
     let t382 = t317 * t354;
     let t383 = inv208 * t230 * inv236 * t274 - inv208 * t273;
@@ -1745,29 +1632,29 @@ pub fn forward_dynamics_with(
     let t412 = inv303 * t310 * inv312 * t378;
     let t413 = inv312 * t380;
     let t414 = t408 + t409 + t410 + t411 + t413 - t412;
-    let t415 = t119 + (t355 + t361 + t373 + t377 + t379 + t381);
-    let t416 = t120 + (t382 + t389 + t390 + t391 + t392 + t393 + 0.2 * t414);
-    let t417 = t91 + (c_q7 * t415 + s_q7 * t416);
+    let t415 = t89 + (t355 + t361 + t373 + t377 + t379 + t381);
+    let t416 = t90 + (t382 + t389 + t390 + t391 + t392 + t393 + 0.2 * t414);
+    let t417 = t94 + (c_q7 * t415 + s_q7 * t416);
     let t418 = s_q7 * t415;
     let t419 = c_q7 * t416;
     let t420 = qd[6] * t12 + c_q7 * t406 + s_q7 * t407;
     let t421 = c_q7 * t407 - qd[6] * t11 - s_q7 * t406;
     let t422 = inv192
         * (t351
-            + (-(t174 * t417) - t194 * (t94 + (t419 - t418))
+            + (-(t174 * t417) - t194 * (t97 + (t419 - t418))
                 - t223
-                    * (t121
+                    * (t91
                         + (0.2 * (t16 - t407) + t394 + t395 + t400 + t401 + t402 + t403))
                 - t247 * t420 - t260 * t421 - t191 * t414));
     let t423 = t414 + t422;
-    let t424 = t94 + (t419 + p.l * t423 - t418);
-    let t425 = t121
+    let t424 = t97 + (t419 + p.l * t423 - t418);
+    let t425 = t91
         + (0.2 * (t16 - t407) + t394 + t395 + t400 + t401 + t402 + t403 - p.l * t421);
-    let t426 = t102 + (t28 * t417 + t31 * t424 + t34 * t425);
+    let t426 = t105 + (t28 * t417 + t31 * t424 + t34 * t425);
     let t427 = t29 * t417;
     let t428 = t32 * t424;
     let t429 = t35 * t425;
-    let t430 = t106 + (t427 + t428 + t429);
+    let t430 = t109 + (t427 + t428 + t429);
     let t431 = t56 + (t27 * t420 + t30 * t421 + t33 * t423);
     let t432 = t28 * t420;
     let t433 = t31 * t421;
@@ -1776,14 +1663,14 @@ pub fn forward_dynamics_with(
     let t436 = t62 + (t29 * t420 + t32 * t421 + t35 * t423);
     let t437 = t322
         + (0.005 * (d.k0 * t435) - 0.25 * (s_q12 * d.k0 * t426) - 0.01 * (p.m * t430)
-            - t129 * t431 - t134 * t436);
-    let t438 = t98 + (t27 * t417 + t30 * t424 + t33 * t425);
+            - t130 * t431 - t135 * t436);
+    let t438 = t101 + (t27 * t417 + t30 * t424 + t33 * t425);
     let t439 = t326
-        + (p.l * t124 * t438 + 0.005 * (d.k0 * t431) - t147 * t430 - t154 * t435);
-    let t440 = t333 + (0.01 * (p.m * t438) - t144 * t426 - t134 * t431 - t156 * t436);
+        + (p.l * t125 * t438 + 0.005 * (d.k0 * t431) - t147 * t430 - t154 * t435);
+    let t440 = t333 + (0.01 * (p.m * t438) - t144 * t426 - t135 * t431 - t156 * t436);
     let t441 = t142 * t437;
     let t442 = t139 * t439;
-    let t443 = d.k0 * inv130 * inv132 * t134 * inv138 * t440;
+    let t443 = d.k0 * inv131 * inv133 * t135 * inv138 * t440;
     let t444 = t435 + (t441 + t442 - 0.005 * t443);
     [
         t355 + t361 + t373 + t377 + t379 + t381,
@@ -1796,17 +1683,17 @@ pub fn forward_dynamics_with(
         t149 * t437 + t142 * t439 + inv138 * t141 * t440,
         t441 + t442 - 0.005 * t443,
         inv138 * t141 * t437 + inv138 * t440
-            - 0.005 * (d.k0 * inv130 * inv132 * t134 * inv138 * t439),
+            - 0.005 * (d.k0 * inv131 * inv133 * t135 * inv138 * t439),
         (0.009 * t85 + tau[10] + 0.125 * t318
             + 0.25
-                * (d.k0 * (t107 + t108 + s_q12 * t438 + c_q12 * (t430 + -(p.l * t444))))
-            - d.k15 * t444) * d.k33,
+                * (d.k0 * (t110 + t111 + s_q12 * t438 + c_q12 * (t430 + -(p.l * t444))))
+            - d.k10 * t444) * d.k45,
     ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 2038,
-    add: 1458,
+    mul: 2039,
+    add: 1459,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -1920,385 +1807,385 @@ pub fn coriolis_matrix_with(
     let t88 = p.l * t17 * c_q12 - s_q12 * t87;
     let t89 = p.l * t17 * s_q12;
     let t90 = c_q12 * t87;
-    let t91 = qd[1] + 0.2 * qd[5];
-    let t92 = qd[0] * c_q7 + s_q7 * t91;
-    let t93 = qd[0] * s_q7;
-    let t94 = c_q7 * t91;
-    let t95 = t26 + t94 - t93;
-    let t96 = qd[2] - t27 - 0.2 * qd[4];
-    let t97 = t14 * t92;
-    let t98 = t17 * t95;
-    let t99 = t20 * t96;
-    let t100 = t97 + t98 + t99;
-    let t101 = t15 * t92;
-    let t102 = t18 * t95;
-    let t103 = t21 * t96;
-    let t104 = t16 * t92;
-    let t105 = t19 * t95;
-    let t106 = t22 * t96;
-    let t107 = t104 + t105 + t106 - t36;
-    let t108 = c_q12 * t100 - s_q12 * t107;
-    let t109 = q[11] * qd[7] + q[9] * qd[9] - q[10] * qd[8];
-    let t110 = q[11] * qd[8] + q[10] * qd[7] - q[8] * qd[9];
-    let t111 = q[11] * qd[9] + q[8] * qd[8] - q[9] * qd[7];
-    let t112 = q[8] * qd[7] + q[9] * qd[8] + q[10] * qd[9];
-    let t113 = p.m0 * qd[0];
-    let t114 = p.m0 * (qd[1] + 0.05 * qd[5]);
-    let t115 = p.m0 * (qd[2] - 0.05 * qd[4]);
-    let t116 = 0.5 * t26 + t94 - t93;
-    let t117 = qd[2] - 0.2 * qd[4] - 0.5 * t27;
-    let t118 = p.m * t92;
-    let t119 = p.m * t116;
-    let t120 = s_q7 * qd[6];
-    let t121 = c_q7 * qd[6];
-    let t122 = t119 * c_q7;
-    let t123 = t118 * s_q7;
-    let t124 = t119 * s_q7;
-    let t125 = t118 * c_q7;
-    let t126 = s_q7 * t2;
-    let t127 = c_q7 * t2;
-    let t128 = 0.002 * t2 - 0.2 * (p.m * s_q7 * t117);
-    let t129 = 0.2 * (t121 * p.m) - t119;
-    let t130 = t118 - 0.2 * (t120 * p.m);
-    let t131 = t121 * (p.m * c_q7);
-    let t132 = t120 * (p.m * s_q7);
-    let t133 = p.m * (c_q7 * c_q7) * t117;
-    let t134 = p.m * (s_q7 * s_q7) * t117;
-    let t135 = s_q7 * t129;
-    let t136 = c_q7 * t130;
-    let t137 = 0.2 * t61 + t85;
-    let t138 = 0.2 * t54 + t79;
-    let t139 = t100 + -(0.01 * t30);
-    let t140 = 0.5 * t35 + t101 + t102 + t103;
-    let t141 = 0.01 * t28 + t104 + t105 + t106 - 0.5 * t36;
-    let t142 = p.m * t139;
-    let t143 = p.m * t141;
-    let t144 = 0.004 * t28 + 0.001 * t30 + 0.01 * t143;
-    let t145 = -t53;
-    let t146 = -t63;
-    let t147 = -t56;
-    let t148 = s_q7 * q[9];
-    let t149 = c_q7 * q[9];
-    let t150 = s_q7 * q[8];
-    let t151 = 2.0 * t149 + 4.0 * t150;
-    let t152 = c_q7 * q[10];
-    let t153 = s_q7 * q[11];
-    let t154 = 2.0 * (t152 + t153);
-    let t155 = -(4.0 * t149) - 2.0 * t150;
-    let t156 = c_q7 * q[8];
-    let t157 = c_q7 * q[11];
-    let t158 = s_q7 * q[10];
-    let t159 = 2.0 * (t157 - t158);
-    let t160 = -(4.0 * t152) - 2.0 * t153;
-    let t161 = 4.0 * t158 - 2.0 * t157;
-    let t162 = 2.0 * (t156 - t148);
-    let t163 = t111 * t160;
-    let t164 = 2.0 * (t149 + t150);
-    let t165 = t158 * t112;
-    let t166 = qd[6] * t145 + t165 + 0.5 * (t110 * t155 + t163) - t148 * t109;
-    let t167 = t152 * t112;
-    let t168 = qd[6] * t146 + t156 * t110 + t167 + 0.5 * (t109 * t151 + t111 * t161);
-    let t169 = qd[6] * t147
-        + 0.5 * (t109 * t154 + t110 * t159 + t111 * t162 - t112 * t164);
-    let t170 = p.m * t166;
-    let t171 = p.m * t169;
-    let t172 = t143 * t50;
-    let t173 = p.m * t43 * t140;
-    let t174 = t142 * t43;
-    let t175 = t143 * t40;
-    let t176 = p.m * t40 * t140;
-    let t177 = t142 * t50;
-    let t178 = 0.01 * t171 + t172 - t173;
-    let t179 = 2.0 * t148 - 4.0 * t156;
-    let t180 = -t159;
-    let t181 = 2.0 * t156 - 4.0 * t148;
-    let t182 = t150 * t110;
-    let t183 = -t161;
-    let t184 = -t162;
-    let t185 = qd[6] * t40 + t149 * t109 + 0.5 * (t110 * t181 + t111 * t183) - t167;
-    let t186 = 0.5 * (t163 + t109 * t179) + t165 + qd[6] * t50 + t182;
-    let t187 = qd[6] * t43
-        + 0.5 * (t109 * t180 + t110 * t154 + t111 * t164 - t112 * t184);
-    let t188 = p.m * t185;
-    let t189 = p.m * t187;
-    let t190 = t143 * t63;
-    let t191 = p.m * t56 * t140;
-    let t192 = t142 * t56;
-    let t193 = t143 * t53;
-    let t194 = p.m * t53 * t140;
-    let t195 = t142 * t63;
-    let t196 = 0.01 * t189 + t190 - t191;
-    let t197 = -(2.0 * (q[8] * t109 + q[9] * t110));
-    let t198 = q[10] * t109 + q[8] * t111 + q[9] * t112 - q[11] * t110;
-    let t199 = q[11] * t109 + q[10] * t110 + q[9] * t111 - q[8] * t112;
-    let t200 = p.m * t198;
-    let t201 = p.m * t197;
-    let t202 = t143 * t21;
-    let t203 = p.m * t22 * t140;
-    let t204 = t142 * t22;
-    let t205 = t143 * t20;
-    let t206 = p.m * t20 * t140;
-    let t207 = t142 * t21;
-    let t208 = 0.01 * t201 + t202 - t203;
-    let t209 = t150 * p.l;
-    let t210 = t148 * p.l;
-    let t211 = p.l * t168;
-    let t212 = t121 * (p.l * t21) + t153 * (p.l * t109) + t158 * (p.l * t110)
-        + t210 * t111 + 0.5 * (p.l * t169) - t209 * t112;
-    let t213 = 0.01 * t166 + t121 * (p.l * t22) - 2.0 * (t209 * t109 + t210 * t110)
-        - 0.5 * t211;
-    let t214 = p.m
-        * (t121 * (p.l * t20) + t158 * (p.l * t109) + t209 * t111 + t210 * t112
-            - 0.01 * t169 - t153 * (p.l * t110));
-    let t215 = p.m * t213;
-    let t216 = t43 * t144;
-    let t217 = t50 * t144;
-    let t218 = t172 + t214 - t173;
-    let t219 = t174 + p.m * t212 - t175;
-    let t220 = t176 + t215 - t177;
-    let t221 = q[8] * t72;
-    let t222 = q[9] * t72;
-    let t223 = p.l * t186;
-    let t224 = t120 * (p.l * t21) + q[11] * t72 * t109 + q[10] * t72 * t110 + t222 * t111
-        + 0.5 * (p.l * t187) - t221 * t112;
-    let t225 = 0.01 * t185 + t120 * (p.l * t22) - 2.0 * (t221 * t109 + t222 * t110)
-        - 0.5 * t223;
-    let t226 = p.m
-        * (t120 * (p.l * t20) + q[10] * t72 * t109 + t221 * t111 + t222 * t112
-            - 0.01 * t187 - q[11] * t72 * t110);
-    let t227 = p.m * t225;
-    let t228 = t56 * t144;
-    let t229 = t63 * t144;
-    let t230 = t202 * t72;
-    let t231 = t203 * t72;
-    let t232 = t204 * t72;
-    let t233 = t205 * t72;
-    let t234 = t206 * t72;
-    let t235 = t207 * t72;
-    let t236 = t190 + t226 - t191;
-    let t237 = t192 + p.m * t224 - t193;
-    let t238 = t194 + t227 - t195;
-    let t239 = 0.2 * (t38 - t39);
-    let t240 = 0.2 * (t41 - t42);
-    let t241 = qd[6] * (0.2 * (t48 - t49));
-    let t242 = q[9] * t77;
-    let t243 = q[8] * t77;
-    let t244 = q[11] * t77;
-    let t245 = 2.0 * t243 - 0.8 * t148;
-    let t246 = q[10] * t77;
-    let t247 = 2.0 * t244 - 0.8 * t158;
-    let t248 = t111 * (-(0.4 * t153) - 4.0 * t246);
-    let t249 = p.l * t197;
-    let t250 = p.l * t199;
-    let t251 = 0.2 * (t165 + t182) + t241
-        + 0.5 * (t109 * (0.4 * t148 - 4.0 * t243) + t248 + t249);
-    let t252 = 0.01 * t198 + qd[6] * t240
+    let t91 = t80 * s_q7 + p.l * t43;
+    let t92 = t70 + t71;
+    let t93 = t21 * t72 + p.l * t56;
+    let t94 = t75 + t76;
+    let t95 = 0.2 * t54 + t79;
+    let t96 = 0.2 * t61 + t85 + t86;
+    let t97 = t83 + t84;
+    let t98 = 0.2 * t61 + t85;
+    let t99 = t86 + p.l * t18;
+    let t100 = t89 + t90;
+    let t101 = qd[1] + 0.2 * qd[5];
+    let t102 = qd[0] * c_q7 + s_q7 * t101;
+    let t103 = qd[0] * s_q7;
+    let t104 = c_q7 * t101;
+    let t105 = t26 + t104 - t103;
+    let t106 = qd[2] - t27 - 0.2 * qd[4];
+    let t107 = t14 * t102;
+    let t108 = t17 * t105;
+    let t109 = t20 * t106;
+    let t110 = t107 + t108 + t109;
+    let t111 = t15 * t102;
+    let t112 = t18 * t105;
+    let t113 = t21 * t106;
+    let t114 = t16 * t102;
+    let t115 = t19 * t105;
+    let t116 = t22 * t106;
+    let t117 = t114 + t115 + t116 - t36;
+    let t118 = c_q12 * t110 - s_q12 * t117;
+    let t119 = q[11] * qd[7] + q[9] * qd[9] - q[10] * qd[8];
+    let t120 = q[11] * qd[8] + q[10] * qd[7] - q[8] * qd[9];
+    let t121 = q[11] * qd[9] + q[8] * qd[8] - q[9] * qd[7];
+    let t122 = q[8] * qd[7] + q[9] * qd[8] + q[10] * qd[9];
+    let t123 = p.m0 * qd[0];
+    let t124 = p.m0 * (qd[1] + 0.05 * qd[5]);
+    let t125 = p.m0 * (qd[2] - 0.05 * qd[4]);
+    let t126 = 0.5 * t26 + t104 - t103;
+    let t127 = qd[2] - 0.2 * qd[4] - 0.5 * t27;
+    let t128 = p.m * t102;
+    let t129 = p.m * t126;
+    let t130 = s_q7 * qd[6];
+    let t131 = c_q7 * qd[6];
+    let t132 = t129 * c_q7;
+    let t133 = t128 * s_q7;
+    let t134 = t129 * s_q7;
+    let t135 = t128 * c_q7;
+    let t136 = s_q7 * t2;
+    let t137 = c_q7 * t2;
+    let t138 = 0.002 * t2 - 0.2 * (p.m * s_q7 * t127);
+    let t139 = 0.2 * (t131 * p.m) - t129;
+    let t140 = t128 - 0.2 * (t130 * p.m);
+    let t141 = t131 * (p.m * c_q7);
+    let t142 = t130 * (p.m * s_q7);
+    let t143 = p.m * (c_q7 * c_q7) * t127;
+    let t144 = p.m * (s_q7 * s_q7) * t127;
+    let t145 = s_q7 * t139;
+    let t146 = c_q7 * t140;
+    let t147 = t110 + -(0.01 * t30);
+    let t148 = 0.5 * t35 + t111 + t112 + t113;
+    let t149 = 0.01 * t28 + t114 + t115 + t116 - 0.5 * t36;
+    let t150 = p.m * t147;
+    let t151 = p.m * t149;
+    let t152 = 0.004 * t28 + 0.001 * t30 + 0.01 * t151;
+    let t153 = -t53;
+    let t154 = -t63;
+    let t155 = -t56;
+    let t156 = s_q7 * q[9];
+    let t157 = c_q7 * q[9];
+    let t158 = s_q7 * q[8];
+    let t159 = 2.0 * t157 + 4.0 * t158;
+    let t160 = c_q7 * q[10];
+    let t161 = s_q7 * q[11];
+    let t162 = 2.0 * (t160 + t161);
+    let t163 = -(4.0 * t157) - 2.0 * t158;
+    let t164 = c_q7 * q[8];
+    let t165 = c_q7 * q[11];
+    let t166 = s_q7 * q[10];
+    let t167 = 2.0 * (t165 - t166);
+    let t168 = -(4.0 * t160) - 2.0 * t161;
+    let t169 = 4.0 * t166 - 2.0 * t165;
+    let t170 = 2.0 * (t164 - t156);
+    let t171 = t121 * t168;
+    let t172 = 2.0 * (t157 + t158);
+    let t173 = t166 * t122;
+    let t174 = qd[6] * t153 + t173 + 0.5 * (t120 * t163 + t171) - t156 * t119;
+    let t175 = t160 * t122;
+    let t176 = qd[6] * t154 + t164 * t120 + t175 + 0.5 * (t119 * t159 + t121 * t169);
+    let t177 = qd[6] * t155
+        + 0.5 * (t119 * t162 + t120 * t167 + t121 * t170 - t122 * t172);
+    let t178 = p.m * t174;
+    let t179 = p.m * t177;
+    let t180 = t151 * t50;
+    let t181 = p.m * t43 * t148;
+    let t182 = t150 * t43;
+    let t183 = t151 * t40;
+    let t184 = p.m * t40 * t148;
+    let t185 = t150 * t50;
+    let t186 = 0.01 * t179 + t180 - t181;
+    let t187 = 2.0 * t156 - 4.0 * t164;
+    let t188 = -t167;
+    let t189 = 2.0 * t164 - 4.0 * t156;
+    let t190 = t158 * t120;
+    let t191 = -t169;
+    let t192 = -t170;
+    let t193 = qd[6] * t40 + t157 * t119 + 0.5 * (t120 * t189 + t121 * t191) - t175;
+    let t194 = 0.5 * (t171 + t119 * t187) + t173 + qd[6] * t50 + t190;
+    let t195 = qd[6] * t43
+        + 0.5 * (t119 * t188 + t120 * t162 + t121 * t172 - t122 * t192);
+    let t196 = p.m * t193;
+    let t197 = p.m * t195;
+    let t198 = t151 * t63;
+    let t199 = p.m * t56 * t148;
+    let t200 = t150 * t56;
+    let t201 = t151 * t53;
+    let t202 = p.m * t53 * t148;
+    let t203 = t150 * t63;
+    let t204 = 0.01 * t197 + t198 - t199;
+    let t205 = -(2.0 * (q[8] * t119 + q[9] * t120));
+    let t206 = q[10] * t119 + q[8] * t121 + q[9] * t122 - q[11] * t120;
+    let t207 = q[11] * t119 + q[10] * t120 + q[9] * t121 - q[8] * t122;
+    let t208 = p.m * t206;
+    let t209 = p.m * t205;
+    let t210 = t151 * t21;
+    let t211 = p.m * t22 * t148;
+    let t212 = t150 * t22;
+    let t213 = t151 * t20;
+    let t214 = p.m * t20 * t148;
+    let t215 = t150 * t21;
+    let t216 = 0.01 * t209 + t210 - t211;
+    let t217 = t158 * p.l;
+    let t218 = t156 * p.l;
+    let t219 = p.l * t176;
+    let t220 = t131 * (p.l * t21) + t161 * (p.l * t119) + t166 * (p.l * t120)
+        + t218 * t121 + 0.5 * (p.l * t177) - t217 * t122;
+    let t221 = 0.01 * t174 + t131 * (p.l * t22) - 2.0 * (t217 * t119 + t218 * t120)
+        - 0.5 * t219;
+    let t222 = p.m
+        * (t131 * (p.l * t20) + t166 * (p.l * t119) + t217 * t121 + t218 * t122
+            - 0.01 * t177 - t161 * (p.l * t120));
+    let t223 = p.m * t221;
+    let t224 = t43 * t152;
+    let t225 = t50 * t152;
+    let t226 = t180 + t222 - t181;
+    let t227 = t182 + p.m * t220 - t183;
+    let t228 = t184 + t223 - t185;
+    let t229 = q[8] * t72;
+    let t230 = q[9] * t72;
+    let t231 = p.l * t194;
+    let t232 = t130 * (p.l * t21) + q[11] * t72 * t119 + q[10] * t72 * t120 + t230 * t121
+        + 0.5 * (p.l * t195) - t229 * t122;
+    let t233 = 0.01 * t193 + t130 * (p.l * t22) - 2.0 * (t229 * t119 + t230 * t120)
+        - 0.5 * t231;
+    let t234 = p.m
+        * (t130 * (p.l * t20) + q[10] * t72 * t119 + t229 * t121 + t230 * t122
+            - 0.01 * t195 - q[11] * t72 * t120);
+    let t235 = p.m * t233;
+    let t236 = t56 * t152;
+    let t237 = t63 * t152;
+    let t238 = t210 * t72;
+    let t239 = t211 * t72;
+    let t240 = t212 * t72;
+    let t241 = t213 * t72;
+    let t242 = t214 * t72;
+    let t243 = t215 * t72;
+    let t244 = t198 + t234 - t199;
+    let t245 = t200 + p.m * t232 - t201;
+    let t246 = t202 + t235 - t203;
+    let t247 = 0.2 * (t38 - t39);
+    let t248 = 0.2 * (t41 - t42);
+    let t249 = qd[6] * (0.2 * (t48 - t49));
+    let t250 = q[9] * t77;
+    let t251 = q[8] * t77;
+    let t252 = q[11] * t77;
+    let t253 = 2.0 * t251 - 0.8 * t156;
+    let t254 = q[10] * t77;
+    let t255 = 2.0 * t252 - 0.8 * t166;
+    let t256 = t121 * (-(0.4 * t161) - 4.0 * t254);
+    let t257 = p.l * t205;
+    let t258 = p.l * t207;
+    let t259 = 0.2 * (t173 + t190) + t249
+        + 0.5 * (t119 * (0.4 * t156 - 4.0 * t251) + t256 + t257);
+    let t260 = 0.01 * t206 + qd[6] * t248
         + 0.5
-            * (t109 * (0.4 * t158 - 2.0 * t244) + t110 * (0.4 * t153 + 2.0 * t246)
-                + t111 * (0.4 * t150 + 2.0 * t242) - t112 * (0.4 * t148 - 2.0 * t243)
-                - t250);
-    let t253 = p.m
-        * (qd[6] * t239 + t242 * t109 + 0.5 * (t110 * t245 + t111 * t247) - 0.01 * t197
-            - t246 * t112);
-    let t254 = p.m * t252;
-    let t255 = t22 * t144;
-    let t256 = t21 * t144;
-    let t257 = t143 * t137;
-    let t258 = p.m * t138 * t140;
-    let t259 = t142 * t138;
-    let t260 = t143 * t78;
-    let t261 = p.m * t78 * t140;
-    let t262 = t142 * t137;
-    let t263 = t202 + t253 - t203;
-    let t264 = t204 + p.m * t251 - t205;
-    let t265 = t206 + t254 - t207;
-    let t266 = p.l * q[9];
-    let t267 = p.l * q[8];
-    let t268 = t267 * t109;
-    let t269 = p.l * q[10] * t111;
-    let t270 = 0.5 * t249 - 2.0 * (t268 + t269);
-    let t271 = 0.01 * t198 + p.l * q[10] * t110 + t266 * t111 + t267 * t112 - 0.5 * t250
-        - p.l * q[11] * t109;
-    let t272 = p.m
-        * (t266 * t109 + t267 * t110 + p.l * q[11] * t111 - 0.01 * t197
-            - p.l * q[10] * t112);
-    let t273 = p.m * t271;
-    let t274 = t202 + t272 - t203;
-    let t275 = t204 + p.m * t270 - t205;
-    let t276 = t206 + t273 - t207;
-    let t277 = -t144;
-    let t278 = t20 * t178;
-    let t279 = t20 * t196;
-    let t280 = t20 * t208;
-    let t281 = t22 * t277;
-    let t282 = t80 * s_q7 + p.l * t43;
-    let t283 = t70 + t71;
-    let t284 = t21 * t72 + p.l * t56;
-    let t285 = t75 + t76;
-    let t286 = t137 + t86;
-    let t287 = t83 + t84;
-    let t288 = t86 + p.l * t18;
-    let t289 = t89 + t90;
-    let t290 = t35 + t101 + t102 + t103 + 0.5 * (p.l * t34);
-    let t291 = s_q12 * t100 + c_q12 * t107 - 0.5 * (p.l * t37);
-    let t292 = s_q12 * t154;
-    let t293 = c_q12 * t154;
-    let t294 = s_q12 * t164;
-    let t295 = c_q12 * t164;
-    let t296 = qd[6] * (c_q12 * t145 - s_q12 * t147) + qd[10] * -t47
+            * (t119 * (0.4 * t166 - 2.0 * t252) + t120 * (0.4 * t161 + 2.0 * t254)
+                + t121 * (0.4 * t158 + 2.0 * t250) - t122 * (0.4 * t156 - 2.0 * t251)
+                - t258);
+    let t261 = p.m
+        * (qd[6] * t247 + t250 * t119 + 0.5 * (t120 * t253 + t121 * t255) - 0.01 * t205
+            - t254 * t122);
+    let t262 = p.m * t260;
+    let t263 = t22 * t152;
+    let t264 = t21 * t152;
+    let t265 = t151 * t98;
+    let t266 = p.m * t95 * t148;
+    let t267 = t150 * t95;
+    let t268 = t151 * t78;
+    let t269 = p.m * t78 * t148;
+    let t270 = t150 * t98;
+    let t271 = t210 + t261 - t211;
+    let t272 = t212 + p.m * t259 - t213;
+    let t273 = t214 + t262 - t215;
+    let t274 = p.l * q[9];
+    let t275 = p.l * q[8];
+    let t276 = t275 * t119;
+    let t277 = p.l * q[10] * t121;
+    let t278 = 0.5 * t257 - 2.0 * (t276 + t277);
+    let t279 = 0.01 * t206 + p.l * q[10] * t120 + t274 * t121 + t275 * t122 - 0.5 * t258
+        - p.l * q[11] * t119;
+    let t280 = p.m
+        * (t274 * t119 + t275 * t120 + p.l * q[11] * t121 - 0.01 * t205
+            - p.l * q[10] * t122);
+    let t281 = p.m * t279;
+    let t282 = t210 + t280 - t211;
+    let t283 = t212 + p.m * t278 - t213;
+    let t284 = t214 + t281 - t215;
+    let t285 = -t152;
+    let t286 = t20 * t186;
+    let t287 = t20 * t204;
+    let t288 = t20 * t216;
+    let t289 = t22 * t285;
+    let t290 = t35 + t111 + t112 + t113 + 0.5 * (p.l * t34);
+    let t291 = s_q12 * t110 + c_q12 * t117 - 0.5 * (p.l * t37);
+    let t292 = s_q12 * t162;
+    let t293 = c_q12 * t162;
+    let t294 = s_q12 * t172;
+    let t295 = c_q12 * t172;
+    let t296 = qd[6] * (c_q12 * t153 - s_q12 * t155) + qd[10] * -t47
         + 0.5
-            * (t109 * (-(2.0 * (t148 * c_q12)) - t292)
-                + t110 * (c_q12 * t155 - s_q12 * t159)
-                + t111 * (c_q12 * t160 - s_q12 * t162)
-                - t112 * (-(2.0 * (t158 * c_q12)) - t294));
-    let t297 = qd[6] * (s_q12 * t145 + c_q12 * t147) + qd[10] * t44
+            * (t119 * (-(2.0 * (t156 * c_q12)) - t292)
+                + t120 * (c_q12 * t163 - s_q12 * t167)
+                + t121 * (c_q12 * t168 - s_q12 * t170)
+                - t122 * (-(2.0 * (t166 * c_q12)) - t294));
+    let t297 = qd[6] * (s_q12 * t153 + c_q12 * t155) + qd[10] * t44
         + 0.5
-            * (t109 * (t293 - 2.0 * (t148 * s_q12))
-                + t110 * (s_q12 * t155 + c_q12 * t159)
-                + t111 * (s_q12 * t160 + c_q12 * t162)
-                - t112 * (t295 - 2.0 * (t158 * s_q12)));
+            * (t119 * (t293 - 2.0 * (t156 * s_q12))
+                + t120 * (s_q12 * t163 + c_q12 * t167)
+                + t121 * (s_q12 * t168 + c_q12 * t170)
+                - t122 * (t295 - 2.0 * (t166 * s_q12)));
     let t298 = p.m * t50 * t291;
     let t299 = p.m * t47 * t290;
     let t300 = 0.5 * (t298 - t299);
-    let t301 = p.m * t47 * t108;
+    let t301 = p.m * t47 * t118;
     let t302 = p.m * t44 * t291;
     let t303 = p.m * t44 * t290;
-    let t304 = p.m * t50 * t108;
+    let t304 = p.m * t50 * t118;
     let t305 = qd[6] * t44 + qd[10] * -t60
         + 0.5
-            * (t109 * (2.0 * (t149 * c_q12) - s_q12 * t180)
-                + t110 * (c_q12 * t181 - t292) + t111 * (c_q12 * t183 - t294)
-                - t112 * (2.0 * (t152 * c_q12) - s_q12 * t184));
+            * (t119 * (2.0 * (t157 * c_q12) - s_q12 * t188)
+                + t120 * (c_q12 * t189 - t292) + t121 * (c_q12 * t191 - t294)
+                - t122 * (2.0 * (t160 * c_q12) - s_q12 * t192));
     let t306 = qd[6] * t47 + qd[10] * t57
         + 0.5
-            * (t109 * (2.0 * (t149 * s_q12) + c_q12 * t180)
-                + t110 * (t293 + s_q12 * t181) + t111 * (t295 + s_q12 * t183)
-                - t112 * (2.0 * (t152 * s_q12) + c_q12 * t184));
+            * (t119 * (2.0 * (t157 * s_q12) + c_q12 * t188)
+                + t120 * (t293 + s_q12 * t189) + t121 * (t295 + s_q12 * t191)
+                - t122 * (2.0 * (t160 * s_q12) + c_q12 * t192));
     let t307 = p.m * t63 * t291;
     let t308 = p.m * t60 * t290;
     let t309 = 0.5 * (t307 - t308);
-    let t310 = p.m * t60 * t108;
+    let t310 = p.m * t60 * t118;
     let t311 = p.m * t57 * t291;
     let t312 = p.m * t57 * t290;
-    let t313 = p.m * t63 * t108;
+    let t313 = p.m * t63 * t118;
     let t314 = 0.5
-        * (t109 * (2.0 * (q[10] * c_q12) + 4.0 * (q[8] * s_q12))
-            + t110 * (4.0 * (q[9] * s_q12) - 2.0 * (q[11] * c_q12)))
-        + q[8] * c_q12 * t111 + q[9] * c_q12 * t112 + qd[10] * -t67;
+        * (t119 * (2.0 * (q[10] * c_q12) + 4.0 * (q[8] * s_q12))
+            + t120 * (4.0 * (q[9] * s_q12) - 2.0 * (q[11] * c_q12)))
+        + q[8] * c_q12 * t121 + q[9] * c_q12 * t122 + qd[10] * -t67;
     let t315 = 0.5
-        * (t109 * (2.0 * (q[10] * s_q12) - 4.0 * (q[8] * c_q12))
-            + t110 * (-(2.0 * (q[11] * s_q12)) - 4.0 * (q[9] * c_q12)))
-        + q[8] * s_q12 * t111 + q[9] * s_q12 * t112 + qd[10] * t64;
+        * (t119 * (2.0 * (q[10] * s_q12) - 4.0 * (q[8] * c_q12))
+            + t120 * (-(2.0 * (q[11] * s_q12)) - 4.0 * (q[9] * c_q12)))
+        + q[8] * s_q12 * t121 + q[9] * s_q12 * t122 + qd[10] * t64;
     let t316 = p.m * t21 * t291;
     let t317 = p.m * t67 * t290;
     let t318 = 0.5 * (t316 - t317);
-    let t319 = p.m * t67 * t108;
+    let t319 = p.m * t67 * t118;
     let t320 = p.m * t64 * t291;
     let t321 = p.m * t64 * t290;
-    let t322 = p.m * t21 * t108;
-    let t323 = t86 * c_q7 - p.l * t146;
-    let t324 = t158 * (p.l * c_q12);
-    let t325 = -(4.0 * t209) - p.l * t151;
-    let t326 = p.l * t154;
-    let t327 = t158 * (p.l * s_q12);
-    let t328 = -(4.0 * t210) - 2.0 * (t267 * c_q7);
-    let t329 = p.l * t164;
-    let t330 = qd[6] * (t80 * c_q7 + p.l * t147)
+    let t322 = p.m * t21 * t118;
+    let t323 = t86 * c_q7 - p.l * t154;
+    let t324 = t166 * (p.l * c_q12);
+    let t325 = -(4.0 * t217) - p.l * t159;
+    let t326 = p.l * t162;
+    let t327 = t166 * (p.l * s_q12);
+    let t328 = -(4.0 * t218) - 2.0 * (t275 * c_q7);
+    let t329 = p.l * t172;
+    let t330 = qd[6] * (t80 * c_q7 + p.l * t155)
         + 0.5
-            * (t109 * (2.0 * (t153 * p.l) + t326)
-                + t110 * (2.0 * (t158 * p.l) + p.l * t159)
-                + t111 * (2.0 * t210 + p.l * t162) + p.l * t297
-                - t112 * (2.0 * t209 + t329));
+            * (t119 * (2.0 * (t161 * p.l) + t326)
+                + t120 * (2.0 * (t166 * p.l) + p.l * t167)
+                + t121 * (2.0 * t218 + p.l * t170) + p.l * t297
+                - t122 * (2.0 * t217 + t329));
     let t331 = 0.5
-        * (t109 * (2.0 * t327 + c_q12 * t325)
-            + t110 * (c_q12 * t328 - 2.0 * (t153 * (p.l * s_q12)))
-            + t111 * (2.0 * (t209 * s_q12) - p.l * c_q12 * t161) - t211
-            - t112 * (2.0 * (t152 * (p.l * c_q12) - t210 * s_q12)))
+        * (t119 * (2.0 * t327 + c_q12 * t325)
+            + t120 * (c_q12 * t328 - 2.0 * (t161 * (p.l * s_q12)))
+            + t121 * (2.0 * (t217 * s_q12) - p.l * c_q12 * t169) - t219
+            - t122 * (2.0 * (t160 * (p.l * c_q12) - t218 * s_q12)))
         + qd[6] * (t65 * (p.l * c_q7) + c_q12 * t323) + qd[10] * t69;
     let t332 = t33 * t47;
-    let t333 = p.m * t108 * t283;
+    let t333 = p.m * t92 * t118;
     let t334 = p.m * t69 * t291;
     let t335 = t300
         + 0.5
             * (p.m
-                * (qd[6] * (p.l * c_q7 * t20 * c_q12 - s_q12 * t323) + qd[10] * -t283
+                * (qd[6] * (p.l * c_q7 * t20 * c_q12 - s_q12 * t323) + qd[10] * -t92
                     + 0.5
-                        * (t109 * (2.0 * t324 - s_q12 * t325)
-                            + t110 * (-(2.0 * (t153 * (p.l * c_q12))) - s_q12 * t328)
-                            + t111 * (2.0 * (t209 * c_q12) + p.l * s_q12 * t161)
-                            - t112 * -(2.0 * (t210 * c_q12 + t152 * (p.l * s_q12))))));
+                        * (t119 * (2.0 * t324 - s_q12 * t325)
+                            + t120 * (-(2.0 * (t161 * (p.l * c_q12))) - s_q12 * t328)
+                            + t121 * (2.0 * (t217 * c_q12) + p.l * s_q12 * t169)
+                            - t122 * -(2.0 * (t218 * c_q12 + t160 * (p.l * s_q12))))));
     let t336 = 0.5 * (t301 + p.m * t330 - t302);
     let t337 = 0.5 * (t303 + p.m * t331 - t304);
-    let t338 = -(4.0 * t221) - p.l * t179;
-    let t339 = -(2.0 * t209) - 4.0 * t222;
-    let t340 = qd[6] * t282
+    let t338 = -(4.0 * t229) - p.l * t187;
+    let t339 = -(2.0 * t217) - 4.0 * t230;
+    let t340 = qd[6] * t91
         + 0.5
-            * (t109 * (2.0 * (q[11] * t72) + p.l * t180)
-                + t110 * (2.0 * (q[10] * t72) + t326) + t111 * (2.0 * t222 + t329)
-                + p.l * t306 - t112 * (2.0 * t221 + p.l * t184));
+            * (t119 * (2.0 * (q[11] * t72) + p.l * t188)
+                + t120 * (2.0 * (q[10] * t72) + t326) + t121 * (2.0 * t230 + t329)
+                + p.l * t306 - t122 * (2.0 * t229 + p.l * t192));
     let t341 = 0.5
-        * (t109 * (2.0 * (q[10] * s_q12 * t72) + c_q12 * t338)
-            + t110 * (c_q12 * t339 - 2.0 * (q[11] * s_q12 * t72))
-            + t111 * (2.0 * (t221 * s_q12) - p.l * c_q12 * t160) - t223
-            - t112 * (2.0 * (t324 - t222 * s_q12))) + qd[6] * t283 + qd[10] * t74;
+        * (t119 * (2.0 * (q[10] * s_q12 * t72) + c_q12 * t338)
+            + t120 * (c_q12 * t339 - 2.0 * (q[11] * s_q12 * t72))
+            + t121 * (2.0 * (t229 * s_q12) - p.l * c_q12 * t168) - t231
+            - t122 * (2.0 * (t324 - t230 * s_q12))) + qd[6] * t92 + qd[10] * t74;
     let t342 = t33 * t60;
-    let t343 = p.m * t108 * t285;
+    let t343 = p.m * t94 * t118;
     let t344 = p.m * t74 * t291;
     let t345 = t309
         + 0.5
             * (p.m
-                * (qd[6] * t69 + qd[10] * -t285
+                * (qd[6] * t69 + qd[10] * -t94
                     + 0.5
-                        * (t109 * (2.0 * (q[10] * c_q12 * t72) - s_q12 * t338)
-                            + t110 * (-(2.0 * (q[11] * c_q12 * t72)) - s_q12 * t339)
-                            + t111 * (2.0 * (t221 * c_q12) + p.l * s_q12 * t160)
-                            - t112 * -(2.0 * (t327 + t222 * c_q12)))));
+                        * (t119 * (2.0 * (q[10] * c_q12 * t72) - s_q12 * t338)
+                            + t120 * (-(2.0 * (q[11] * c_q12 * t72)) - s_q12 * t339)
+                            + t121 * (2.0 * (t229 * c_q12) + p.l * s_q12 * t168)
+                            - t122 * -(2.0 * (t327 + t230 * c_q12)))));
     let t346 = 0.5 * (t310 + p.m * t340 - t311);
     let t347 = 0.5 * (t312 + p.m * t341 - t313);
-    let t348 = 0.4 * t158 - 2.0 * (t244 + p.l * q[11]);
-    let t349 = 0.4 * t153 + 2.0 * (t246 - p.l * q[10]);
-    let t350 = 0.4 * t150 + 2.0 * (t242 - t266);
-    let t351 = 0.4 * t148 - 2.0 * (t243 + t267);
+    let t348 = 0.4 * t166 - 2.0 * (t252 + p.l * q[11]);
+    let t349 = 0.4 * t161 + 2.0 * (t254 - p.l * q[10]);
+    let t350 = 0.4 * t158 + 2.0 * (t250 - t274);
+    let t351 = 0.4 * t156 - 2.0 * (t251 + t275);
     let t352 = p.l * t315;
-    let t353 = 0.2 * t165 + t241
+    let t353 = 0.2 * t173 + t249
         + 0.5
-            * (t248 + t109 * (0.4 * t148 - 4.0 * (t243 + t267))
-                + t110 * (0.4 * t150 - 4.0 * t266) + t352);
+            * (t256 + t119 * (0.4 * t156 - 4.0 * (t251 + t275))
+                + t120 * (0.4 * t158 - 4.0 * t274) + t352);
     let t354 = 0.5
-        * (t109 * (2.0 * (t242 * s_q12) + c_q12 * t348)
-            + t110 * (s_q12 * t245 + c_q12 * t349) + t111 * (s_q12 * t247 + c_q12 * t350)
-            - t250 - t112 * (2.0 * (t246 * s_q12) + c_q12 * t351))
-        + qd[6] * (s_q12 * t239 + c_q12 * t240) + qd[10] * t82;
+        * (t119 * (2.0 * (t250 * s_q12) + c_q12 * t348)
+            + t120 * (s_q12 * t253 + c_q12 * t349) + t121 * (s_q12 * t255 + c_q12 * t350)
+            - t258 - t122 * (2.0 * (t254 * s_q12) + c_q12 * t351))
+        + qd[6] * (s_q12 * t247 + c_q12 * t248) + qd[10] * t82;
     let t355 = t33 * t67;
     let t356 = t21 * t33;
-    let t357 = p.m * t108 * t287;
+    let t357 = p.m * t97 * t118;
     let t358 = p.m * t82 * t291;
     let t359 = t318
         + 0.5
             * (p.m
-                * (qd[6] * (c_q12 * t239 - s_q12 * t240) + qd[10] * -t287
+                * (qd[6] * (c_q12 * t247 - s_q12 * t248) + qd[10] * -t97
                     + 0.5
-                        * (t109 * (2.0 * (t242 * c_q12) - s_q12 * t348)
-                            + t110 * (c_q12 * t245 - s_q12 * t349)
-                            + t111 * (c_q12 * t247 - s_q12 * t350)
-                            - t112 * (2.0 * (t246 * c_q12) - s_q12 * t351))));
+                        * (t119 * (2.0 * (t250 * c_q12) - s_q12 * t348)
+                            + t120 * (c_q12 * t253 - s_q12 * t349)
+                            + t121 * (c_q12 * t255 - s_q12 * t350)
+                            - t122 * (2.0 * (t254 * c_q12) - s_q12 * t351))));
     let t360 = 0.5 * (t319 + p.m * t353 - t320);
     let t361 = 0.5 * (t321 + p.m * t354 - t322);
-    let t362 = 0.5 * t352 - 4.0 * t268 - 2.0 * (t269 + t266 * t110);
+    let t362 = 0.5 * t352 - 4.0 * t276 - 2.0 * (t277 + t274 * t120);
     let t363 = 0.5
-        * (t109 * (2.0 * (t266 * s_q12) - 4.0 * (p.l * q[11] * c_q12)) - t250
-            - t112 * (2.0 * (p.l * q[10] * s_q12) - 4.0 * (t267 * c_q12)))
-        + t267 * (s_q12 * t110) + p.l * q[11] * s_q12 * t111 + qd[10] * t88;
-    let t364 = p.m * t108 * t289;
+        * (t119 * (2.0 * (t274 * s_q12) - 4.0 * (p.l * q[11] * c_q12)) - t258
+            - t122 * (2.0 * (p.l * q[10] * s_q12) - 4.0 * (t275 * c_q12)))
+        + t275 * (s_q12 * t120) + p.l * q[11] * s_q12 * t121 + qd[10] * t88;
+    let t364 = p.m * t100 * t118;
     let t365 = p.m * t88 * t291;
     let t366 = t318
         + 0.5
             * (p.m
                 * (0.5
-                    * (t109 * (2.0 * (t266 * c_q12) + 4.0 * (p.l * q[11] * s_q12))
-                        - t112 * (4.0 * (t267 * s_q12) + 2.0 * (p.l * q[10] * c_q12)))
-                    + t267 * (c_q12 * t110) + p.l * q[11] * c_q12 * t111
-                    + qd[10] * -t289));
+                    * (t119 * (2.0 * (t274 * c_q12) + 4.0 * (p.l * q[11] * s_q12))
+                        - t122 * (4.0 * (t275 * s_q12) + 2.0 * (p.l * q[10] * c_q12)))
+                    + t275 * (c_q12 * t120) + p.l * q[11] * c_q12 * t121
+                    + qd[10] * -t100));
     let t367 = 0.5 * (t319 + p.m * t362 - t320);
     let t368 = 0.5 * (t321 + p.m * t363 - t322);
     let t369 = s_q12 * qd[10];
@@ -2309,129 +2196,127 @@ pub fn coriolis_matrix_with(
     let t374 = t64 * t309;
     let t375 = t64 * t318;
     let t376 = t370 * d.k0;
-    let t377 = 0.5 * (p.m * s_q12 * t108 - p.m * c_q12 * t291) + 0.25 * t376;
+    let t377 = 0.5 * (p.m * s_q12 * t118 - p.m * c_q12 * t291) + 0.25 * t376;
     let t378 = 0.5 * (p.m * t291 + t376);
     let t379 = t369 * d.k0;
-    let t380 = 0.5 * (t379 - p.m * t108);
-    let t381 = 0.5 * (p.m * c_q12 * t108 + p.m * s_q12 * t291) - 0.25 * t379;
-    let t382 = t121 * d.k0;
-    let t383 = t120 * d.k0;
-    let t384 = t169 * d.k0;
-    let t385 = t174 - t175 - 0.5 * t384;
-    let t386 = t168 * d.k0;
-    let t387 = t176 + 0.5 * t386 - 0.01 * t170 - t177;
+    let t380 = 0.5 * (t379 - p.m * t118);
+    let t381 = 0.5 * (p.m * c_q12 * t118 + p.m * s_q12 * t291) - 0.25 * t379;
+    let t382 = t131 * d.k0;
+    let t383 = t130 * d.k0;
+    let t384 = t177 * d.k0;
+    let t385 = t182 - t183 - 0.5 * t384;
+    let t386 = t176 * d.k0;
+    let t387 = t184 + 0.5 * t386 - 0.01 * t178 - t185;
     let t388 = t297 * d.k0;
     let t389 = 0.5 * (t301 - t302) - 0.25 * t388;
     let t390 = 0.5 * (t303 - t304) + 0.25 * t386;
-    let t391 = t187 * d.k0;
-    let t392 = t192 - t193 - 0.5 * t391;
-    let t393 = t186 * d.k0;
-    let t394 = t194 + 0.5 * t393 - 0.01 * t188 - t195;
+    let t391 = t195 * d.k0;
+    let t392 = t200 - t201 - 0.5 * t391;
+    let t393 = t194 * d.k0;
+    let t394 = t202 + 0.5 * t393 - 0.01 * t196 - t203;
     let t395 = t306 * d.k0;
     let t396 = 0.5 * (t310 - t311) - 0.25 * t395;
     let t397 = 0.5 * (t312 - t313) + 0.25 * t393;
-    let t398 = t197 * d.k0;
-    let t399 = t204 - t205 - 0.5 * t398;
-    let t400 = t199 * d.k0;
-    let t401 = t206 + 0.5 * t400 - 0.01 * t200 - t207;
+    let t398 = t205 * d.k0;
+    let t399 = t212 - t213 - 0.5 * t398;
+    let t400 = t207 * d.k0;
+    let t401 = t214 + 0.5 * t400 - 0.01 * t208 - t215;
     let t402 = t315 * d.k0;
     let t403 = 0.5 * (t319 - t320) - 0.25 * t402;
     let t404 = 0.5 * (t321 - t322) + 0.25 * t400;
-    let t405 = 0.021 * t4 + 0.5 * (t116 * d.k0);
+    let t405 = 0.021 * t4 + 0.5 * (t126 * d.k0);
     let t406 = s_q7 * t405;
-    let t407 = -(0.002 * t120) - t406;
+    let t407 = -(0.002 * t130) - t406;
     let t408 = c_q7 * t405;
-    let t409 = -(0.021 * t121) - 0.25 * (t121 * d.k5) - t408;
-    let t410 = t140 * d.k0;
-    let t411 = 0.001 * t28 + 0.022 * t30 + 0.5 * t410 - 0.01 * t142;
+    let t409 = -(0.021 * t131) - 0.25 * (t131 * d.k9) - t408;
+    let t410 = t148 * d.k0;
+    let t411 = 0.001 * t28 + 0.022 * t30 + 0.5 * t410 - 0.01 * t150;
     let t412 = t50 * t411;
-    let t413 = t141 * d.k0;
+    let t413 = t149 * d.k0;
     let t414 = 0.02 * t29 - 0.5 * t413;
     let t415 = t43 * t414;
     let t416 = t413 * (s_q7 * t21);
     let t417 = t410 * (s_q7 * t22);
-    let t418 = 0.004 * t166 + 0.001 * t169 + 0.01 * t215 + t412 + t416 - t415 - t417;
-    let t419 = t213 * d.k0;
+    let t418 = 0.004 * t174 + 0.001 * t177 + 0.01 * t223 + t412 + t416 - t415 - t417;
+    let t419 = t221 * d.k0;
     let t420 = t40 * t411;
-    let t421 = s_q7 * t22 * t139 * d.k0;
+    let t421 = s_q7 * t22 * t147 * d.k0;
     let t422 = t413 * (s_q7 * t20);
-    let t423 = 0.02 * t168 + t216 + t421 - t420 - t422 - 0.5 * t419;
-    let t424 = t212 * d.k0;
+    let t423 = 0.02 * t176 + t224 + t421 - t420 - t422 - 0.5 * t419;
+    let t424 = t220 * d.k0;
     let t425 = t40 * t414;
     let t426 = t410 * (s_q7 * t20);
-    let t427 = s_q7 * t21 * t139 * d.k0;
-    let t428 = 0.001 * t166 + 0.022 * t169 + t425 + t426 + 0.5 * t424 - 0.01 * t214
-        - t217 - t427;
+    let t427 = s_q7 * t21 * t147 * d.k0;
+    let t428 = 0.001 * t174 + 0.022 * t177 + t425 + t426 + 0.5 * t424 - 0.01 * t222
+        - t225 - t427;
     let t429 = t290 * d.k0;
     let t430 = 0.01 * t34 + 0.25 * t429;
     let t431 = t291 * d.k0;
     let t432 = 0.01 * t37 - 0.25 * t431;
-    let t433 = 0.001 * t296 + 0.5 * (p.m * t282 * t291 - p.m * t283 * t290) + t50 * t430
+    let t433 = 0.001 * t296 + 0.5 * (p.m * t91 * t291 - p.m * t92 * t290) + t50 * t430
         - t47 * t432;
     let t434 = t331 * d.k0;
     let t435 = t44 * t430;
-    let t436 = 0.01 * t168 + 0.001 * t332 + 0.5 * (t333 - t334) - 0.25 * t434 - t435;
-    let t437 = 0.01 * t297 + 0.5 * (p.m * t69 * t290 - p.m * t108 * t282)
+    let t436 = 0.01 * t176 + 0.001 * t332 + 0.5 * (t333 - t334) - 0.25 * t434 - t435;
+    let t437 = 0.01 * t297 + 0.5 * (p.m * t69 * t290 - p.m * t91 * t118)
         + 0.25 * (t330 * d.k0) + t44 * t432 - 0.001 * (t33 * t50);
-    let t438 = 0.2 * t119 + 0.002 * t121 + t408;
-    let t439 = -(0.2 * t118) - 0.021 * t120 - t406 - 0.25 * (t120 * d.k5);
+    let t438 = 0.2 * t129 + 0.002 * t131 + t408;
+    let t439 = -(0.2 * t128) - 0.021 * t130 - t406 - 0.25 * (t130 * d.k9);
     let t440 = t63 * t411;
     let t441 = t56 * t414;
-    let t442 = 0.004 * t185 + 0.001 * t187 + 0.01 * t227 + t230 + t440 - t231 - t441;
-    let t443 = t225 * d.k0;
+    let t442 = 0.004 * t193 + 0.001 * t195 + 0.01 * t235 + t238 + t440 - t239 - t441;
+    let t443 = t233 * d.k0;
     let t444 = t53 * t411;
-    let t445 = 0.02 * t186 + t228 + t232 - t233 - t444 - 0.5 * t443;
-    let t446 = t224 * d.k0;
+    let t445 = 0.02 * t194 + t236 + t240 - t241 - t444 - 0.5 * t443;
+    let t446 = t232 * d.k0;
     let t447 = t53 * t414;
-    let t448 = 0.001 * t185 + 0.022 * t187 + t234 + t447 + 0.5 * t446 - 0.01 * t226
-        - t229 - t235;
-    let t449 = 0.001 * t305 + 0.5 * (p.m * t284 * t291 - p.m * t285 * t290) + t63 * t430
+    let t448 = 0.001 * t193 + 0.022 * t195 + t242 + t447 + 0.5 * t446 - 0.01 * t234
+        - t237 - t243;
+    let t449 = 0.001 * t305 + 0.5 * (p.m * t93 * t291 - p.m * t94 * t290) + t63 * t430
         - t60 * t432;
     let t450 = t341 * d.k0;
     let t451 = t57 * t430;
-    let t452 = 0.01 * t186 + 0.001 * t342 + 0.5 * (t343 - t344) - 0.25 * t450 - t451;
-    let t453 = 0.01 * t306 + 0.5 * (p.m * t74 * t290 - p.m * t108 * t284)
+    let t452 = 0.01 * t194 + 0.001 * t342 + 0.5 * (t343 - t344) - 0.25 * t450 - t451;
+    let t453 = 0.01 * t306 + 0.5 * (p.m * t74 * t290 - p.m * t93 * t118)
         + 0.25 * (t340 * d.k0) + t57 * t432 - 0.001 * (t33 * t63);
-    let t454 = t117 * d.k0;
-    let t455 = 0.2 * (p.m * c_q7 * t117) + 0.5 * t454 - 0.021 * t3;
+    let t454 = t127 * d.k0;
+    let t455 = 0.2 * (p.m * c_q7 * t127) + 0.5 * t454 - 0.021 * t3;
     let t456 = t21 * t411;
     let t457 = t22 * t414;
-    let t458 = 0.001 * t197 + 0.004 * t198 + 0.01 * t254 + t257 + t456 - t258 - t457;
-    let t459 = t252 * d.k0;
+    let t458 = 0.001 * t205 + 0.004 * t206 + 0.01 * t262 + t265 + t456 - t266 - t457;
+    let t459 = t260 * d.k0;
     let t460 = t20 * t411;
-    let t461 = 0.02 * t199 + t255 + t259 - t260 - t460 - 0.5 * t459;
-    let t462 = t251 * d.k0;
+    let t461 = 0.02 * t207 + t263 + t267 - t268 - t460 - 0.5 * t459;
+    let t462 = t259 * d.k0;
     let t463 = t20 * t414;
-    let t464 = 0.022 * t197 + 0.001 * t198 + t261 + t463 + 0.5 * t462 - 0.01 * t253
-        - t256 - t262;
+    let t464 = 0.022 * t205 + 0.001 * t206 + t269 + t463 + 0.5 * t462 - 0.01 * t261
+        - t264 - t270;
     let t465 = t21 * t430;
     let t466 = t67 * t432;
-    let t467 = 0.001 * t314 + 0.5 * (p.m * t286 * t291 - p.m * t287 * t290) + t465
-        - t466;
+    let t467 = 0.001 * t314 + 0.5 * (p.m * t96 * t291 - p.m * t97 * t290) + t465 - t466;
     let t468 = t354 * d.k0;
     let t469 = t64 * t430;
-    let t470 = 0.01 * t199 + 0.001 * t355 + 0.5 * (t357 - t358) - 0.25 * t468 - t469;
+    let t470 = 0.01 * t207 + 0.001 * t355 + 0.5 * (t357 - t358) - 0.25 * t468 - t469;
     let t471 = t64 * t432;
-    let t472 = 0.01 * t315 + 0.5 * (p.m * t82 * t290 - p.m * t108 * t286)
+    let t472 = 0.01 * t315 + 0.5 * (p.m * t82 * t290 - p.m * t96 * t118)
         + 0.25 * (t353 * d.k0) + t471 - 0.001 * t356;
     let t473 = 0.5 * t454 - 0.021 * t3;
     let t474 = t413 * t18;
     let t475 = t410 * t19;
-    let t476 = 0.001 * t197 + 0.004 * t198 + 0.01 * t273 + t456 + t474 - t457 - t475;
-    let t477 = t271 * d.k0;
-    let t478 = t19 * t139 * d.k0;
+    let t476 = 0.001 * t205 + 0.004 * t206 + 0.01 * t281 + t456 + t474 - t457 - t475;
+    let t477 = t279 * d.k0;
+    let t478 = t19 * t147 * d.k0;
     let t479 = t413 * t17;
-    let t480 = 0.02 * t199 + t255 + t478 - t460 - t479 - 0.5 * t477;
-    let t481 = t270 * d.k0;
+    let t480 = 0.02 * t207 + t263 + t478 - t460 - t479 - 0.5 * t477;
+    let t481 = t278 * d.k0;
     let t482 = t410 * t17;
-    let t483 = t18 * t139 * d.k0;
-    let t484 = 0.022 * t197 + 0.001 * t198 + t463 + t482 + 0.5 * t481 - t256 - t483
-        - 0.01 * t272;
-    let t485 = 0.001 * t314 + 0.5 * (p.m * t288 * t291 - p.m * t289 * t290) + t465
-        - t466;
+    let t483 = t18 * t147 * d.k0;
+    let t484 = 0.022 * t205 + 0.001 * t206 + t463 + t482 + 0.5 * t481 - t264 - t483
+        - 0.01 * t280;
+    let t485 = 0.001 * t314 + 0.5 * (p.m * t99 * t291 - p.m * t100 * t290) + t465 - t466;
     let t486 = t363 * d.k0;
-    let t487 = 0.01 * t199 + 0.001 * t355 + 0.5 * (t364 - t365) - t469 - 0.25 * t486;
-    let t488 = 0.01 * t315 + 0.5 * (p.m * t88 * t290 - p.m * t108 * t288) + t471
+    let t487 = 0.01 * t207 + 0.001 * t355 + 0.5 * (t364 - t365) - t469 - 0.25 * t486;
+    let t488 = 0.01 * t315 + 0.5 * (p.m * t88 * t290 - p.m * t99 * t118) + t471
         + 0.25 * (t362 * d.k0) - 0.001 * t356;
     let t489 = -t411;
     let t490 = s_q12 * t432;
@@ -2439,10 +2324,10 @@ pub fn coriolis_matrix_with(
     let t492 = c_q12 * t430;
     let t493 = 0.001 * t371 - t492;
     let t494 = c_q12 * t432;
-    let t495 = 0.01 * t370 + 0.125 * (t370 * d.k5) + t494;
+    let t495 = 0.01 * t370 + 0.125 * (t370 * d.k9) + t494;
     let t496 = t430 + 0.5 * (t429 * c_q12);
-    let t497 = t369 * d.k5;
-    let t498 = c_q12 * t108 * d.k0;
+    let t497 = t369 * d.k9;
+    let t498 = c_q12 * t118 * d.k0;
     let t499 = t431 * s_q12;
     let t500 = -(0.25 * t497) - 0.5 * (t498 + t499);
     let t501 = 0.5 * (t429 * s_q12) - 0.001 * t33;
@@ -2450,7 +2335,7 @@ pub fn coriolis_matrix_with(
     let t503 = 0.5 * t431 - 0.001 * t370 - t494;
     let t504 = s_q12 * t430;
     let t505 = 0.001 * t372 + t504;
-    let t506 = -(0.01 * t369) - t490 - 0.125 * t497 - 0.5 * (t108 * d.k0);
+    let t506 = -(0.01 * t369) - t490 - 0.125 * t497 - 0.5 * (t118 * d.k0);
     let t507 = t21 * t385;
     let t508 = t22 * t387;
     let t509 = t21 * t389;
@@ -2503,200 +2388,197 @@ pub fn coriolis_matrix_with(
     let t556 = t67 * t506;
     [
         [
-            t170 * t40 + t171 * t43 + 1.5 * (p.m * t50 * t168)
+            t178 * t40 + t179 * t43 + 1.5 * (p.m * t50 * t176)
                 + 0.5 * (p.m * t44 * t296 + p.m * t47 * t297),
-            t131 + t132 + t188 * t40 + t189 * t43 + 1.5 * (p.m * t50 * t186)
+            t141 + t142 + t196 * t40 + t197 * t43 + 1.5 * (p.m * t50 * t194)
                 + 0.5 * (p.m * t44 * t305 + p.m * t47 * t306),
-            t200 * t40 + t201 * t43 + 1.5 * (p.m * t50 * t199)
+            t208 * t40 + t209 * t43 + 1.5 * (p.m * t50 * t207)
                 + 0.5 * (p.m * t44 * t314 + p.m * t47 * t315),
-            t40 * t218 + t50 * t219 + t43 * t220 + t44 * t335 + t50 * t336 + t47 * t337,
-            t115 + t133 + t134 + t40 * t236 + t50 * t237 + t43 * t238 + t44 * t345
+            t40 * t226 + t50 * t227 + t43 * t228 + t44 * t335 + t50 * t336 + t47 * t337,
+            t125 + t143 + t144 + t40 * t244 + t50 * t245 + t43 * t246 + t44 * t345
                 + t50 * t346 + t47 * t347,
-            c_q7 * t129 + t40 * t263 + t50 * t264 + t43 * t265 + t44 * t359 + t50 * t360
-                + t47 * t361 - t114 - s_q7 * t130,
-            t40 * t274 + t50 * t275 + t43 * t276 + t44 * t366 + t50 * t367 + t47 * t368
-                - t122 - t123,
-            t173 + t50 * t377 + 0.5 * (t299 * c_q12 - t303 * s_q12) - t172,
-            t175 + t44 * t378 + t47 * t380 - t174,
-            t177 + t50 * t381 - t176 - 0.5 * (t303 * c_q12 + t299 * s_q12),
+            c_q7 * t139 + t40 * t271 + t50 * t272 + t43 * t273 + t44 * t359 + t50 * t360
+                + t47 * t361 - t124 - s_q7 * t140,
+            t40 * t282 + t50 * t283 + t43 * t284 + t44 * t366 + t50 * t367 + t47 * t368
+                - t132 - t133,
+            t181 + t50 * t377 + 0.5 * (t299 * c_q12 - t303 * s_q12) - t180,
+            t183 + t44 * t378 + t47 * t380 - t182,
+            t185 + t50 * t381 - t184 - 0.5 * (t303 * c_q12 + t299 * s_q12),
             0.5 * (t302 - t301),
         ],
         [
-            t170 * t53 + t171 * t56 + 1.5 * (p.m * t63 * t168)
-                + 0.5 * (p.m * t57 * t296 + p.m * t60 * t297) - t131 - t132,
-            t188 * t53 + t189 * t56 + 1.5 * (p.m * t63 * t186)
+            t178 * t53 + t179 * t56 + 1.5 * (p.m * t63 * t176)
+                + 0.5 * (p.m * t57 * t296 + p.m * t60 * t297) - t141 - t142,
+            t196 * t53 + t197 * t56 + 1.5 * (p.m * t63 * t194)
                 + 0.5 * (p.m * t57 * t305 + p.m * t60 * t306),
-            t200 * t53 + t201 * t56 + 1.5 * (p.m * t63 * t199)
+            t208 * t53 + t209 * t56 + 1.5 * (p.m * t63 * t207)
                 + 0.5 * (p.m * t57 * t314 + p.m * t60 * t315),
-            t53 * t218 + t63 * t219 + t56 * t220 + t57 * t335 + t63 * t336 + t60 * t337
-                - t115 - t133 - t134,
-            t53 * t236 + t63 * t237 + t56 * t238 + t57 * t345 + t63 * t346 + t60 * t347,
-            t113 + t135 + t136 + t53 * t263 + t63 * t264 + t56 * t265 + t57 * t359
+            t53 * t226 + t63 * t227 + t56 * t228 + t57 * t335 + t63 * t336 + t60 * t337
+                - t125 - t143 - t144,
+            t53 * t244 + t63 * t245 + t56 * t246 + t57 * t345 + t63 * t346 + t60 * t347,
+            t123 + t145 + t146 + t53 * t271 + t63 * t272 + t56 * t273 + t57 * t359
                 + t63 * t360 + t60 * t361,
-            t125 + t53 * t274 + t63 * t275 + t56 * t276 + t57 * t366 + t63 * t367
-                + t60 * t368 - t124,
-            t191 + t63 * t377 + 0.5 * (t308 * c_q12 - t312 * s_q12) - t190,
-            t193 + t57 * t378 + t60 * t380 - t192,
-            t195 + t63 * t381 - t194 - 0.5 * (t312 * c_q12 + t308 * s_q12),
+            t135 + t53 * t282 + t63 * t283 + t56 * t284 + t57 * t366 + t63 * t367
+                + t60 * t368 - t134,
+            t199 + t63 * t377 + 0.5 * (t308 * c_q12 - t312 * s_q12) - t198,
+            t201 + t57 * t378 + t60 * t380 - t200,
+            t203 + t63 * t381 - t202 - 0.5 * (t312 * c_q12 + t308 * s_q12),
             0.5 * (t311 - t310),
         ],
         [
-            t170 * t20 + t171 * t22 + 1.5 * (p.m * t21 * t168)
+            t178 * t20 + t179 * t22 + 1.5 * (p.m * t21 * t176)
                 + 0.5 * (p.m * t64 * t296 + p.m * t67 * t297),
-            t188 * t20 + t189 * t22 + 1.5 * (p.m * t21 * t186)
+            t196 * t20 + t197 * t22 + 1.5 * (p.m * t21 * t194)
                 + 0.5 * (p.m * t64 * t305 + p.m * t67 * t306),
-            t200 * t20 + t201 * t22 + 1.5 * (p.m * t21 * t199)
+            t208 * t20 + t209 * t22 + 1.5 * (p.m * t21 * t207)
                 + 0.5 * (p.m * t64 * t314 + p.m * t67 * t315),
-            t114 + t122 + t123 + t20 * t218 + t21 * t219 + t22 * t220 + t64 * t335
+            t124 + t132 + t133 + t20 * t226 + t21 * t227 + t22 * t228 + t64 * t335
                 + t21 * t336 + t67 * t337 + 0.5 * t382,
-            t124 + t20 * t236 + t21 * t237 + t22 * t238 + t64 * t345 + t21 * t346
-                + t67 * t347 + 0.5 * t383 - t113 - t125,
-            t20 * t263 + t21 * t264 + t22 * t265 + t64 * t359 + t21 * t360 + t67 * t361,
-            t20 * t274 + t21 * t275 + t22 * t276 + t64 * t366 + t21 * t367 + t67 * t368,
-            t203 + t21 * t377 + 0.5 * (t317 * c_q12 - t321 * s_q12) - t202,
-            t205 + t64 * t378 + t67 * t380 - t204,
-            t207 + t21 * t381 - t206 - 0.5 * (t321 * c_q12 + t317 * s_q12),
+            t134 + t20 * t244 + t21 * t245 + t22 * t246 + t64 * t345 + t21 * t346
+                + t67 * t347 + 0.5 * t383 - t123 - t135,
+            t20 * t271 + t21 * t272 + t22 * t273 + t64 * t359 + t21 * t360 + t67 * t361,
+            t20 * t282 + t21 * t283 + t22 * t284 + t64 * t366 + t21 * t367 + t67 * t368,
+            t211 + t21 * t377 + 0.5 * (t317 * c_q12 - t321 * s_q12) - t210,
+            t213 + t64 * t378 + t67 * t380 - t212,
+            t215 + t21 * t381 - t214 - 0.5 * (t321 * c_q12 + t317 * s_q12),
             0.5 * (t320 - t319),
         ],
         [
-            t40 * t178 + t44 * t300 + t50 * t385 + t43 * t387 + s_q7 * t20 * t166 * d.k0
+            t40 * t186 + t44 * t300 + t50 * t385 + t43 * t387 + s_q7 * t20 * t174 * d.k0
                 + t386 * (s_q7 * t21) + t384 * (s_q7 * t22) + t50 * t389 + t47 * t390
-                + 0.5 * (p.m * t69 * t296 + p.m * t168 * t282 + p.m * t283 * t297),
-            t115 + t133 + t134 + t40 * t196 + t44 * t309 + t50 * t392 + t43 * t394
-                + s_q7 * t20 * t185 * d.k0 + t393 * (s_q7 * t21) + t391 * (s_q7 * t22)
+                + 0.5 * (p.m * t69 * t296 + p.m * t91 * t176 + p.m * t92 * t297),
+            t125 + t143 + t144 + t40 * t204 + t44 * t309 + t50 * t392 + t43 * t394
+                + s_q7 * t20 * t193 * d.k0 + t393 * (s_q7 * t21) + t391 * (s_q7 * t22)
                 + t50 * t396 + t47 * t397
-                + 0.5 * (p.m * t69 * t305 + p.m * t186 * t282 + p.m * t283 * t306),
-            t40 * t208 + t44 * t318 + t50 * t399 + t43 * t401 + s_q7 * t20 * t198 * d.k0
+                + 0.5 * (p.m * t69 * t305 + p.m * t91 * t194 + p.m * t92 * t306),
+            t40 * t216 + t44 * t318 + t50 * t399 + t43 * t401 + s_q7 * t20 * t206 * d.k0
                 + t400 * (s_q7 * t21) + t398 * (s_q7 * t22) + t50 * t403 + t47 * t404
-                + 0.5 * (p.m * t69 * t314 + p.m * t199 * t282 + p.m * t283 * t315) - t114
-                - t122 - t123,
-            p.l * s_q7 * t20 * t218 + t80 * (s_q7 * t219) + t86 * (s_q7 * t220)
-                + t69 * t335 + t282 * t336 + t283 * t337 + c_q7 * t407 + t40 * t418
+                + 0.5 * (p.m * t69 * t314 + p.m * t91 * t207 + p.m * t92 * t315) - t124
+                - t132 - t133,
+            p.l * s_q7 * t20 * t226 + t80 * (s_q7 * t227) + t86 * (s_q7 * t228)
+                + t69 * t335 + t91 * t336 + t92 * t337 + c_q7 * t407 + t40 * t418
                 + t50 * t423 + t43 * t428 + t44 * t433 + t50 * t436 + t47 * t437
                 - s_q7 * t409,
-            0.002 * qd[4] + 0.08 * qd[5] + 0.05 * t114 + p.l * s_q7 * t20 * t236
-                + t80 * (s_q7 * t237) + t86 * (s_q7 * t238) + t69 * t345 + t282 * t346
-                + t283 * t347 + c_q7 * t438 + t40 * t442 + t50 * t445 + t43 * t448
+            0.002 * qd[4] + 0.08 * qd[5] + 0.05 * t124 + p.l * s_q7 * t20 * t244
+                + t80 * (s_q7 * t245) + t86 * (s_q7 * t246) + t69 * t345 + t91 * t346
+                + t92 * t347 + c_q7 * t438 + t40 * t442 + t50 * t445 + t43 * t448
                 + t44 * t449 + t50 * t452 + t47 * t453 - s_q7 * t439,
-            0.05 * t115 + p.l * s_q7 * t20 * t263 + t80 * (s_q7 * t264)
-                + t86 * (s_q7 * t265) + t69 * t359 + t282 * t360 + t283 * t361
+            0.05 * t125 + p.l * s_q7 * t20 * t271 + t80 * (s_q7 * t272)
+                + t86 * (s_q7 * t273) + t69 * t359 + t91 * t360 + t92 * t361
                 + c_q7 * t455 + t40 * t458 + t50 * t461 + t43 * t464 + t44 * t467
                 + t50 * t470 + t47 * t472 - 0.005 * qd[3] - 0.12 * qd[4] - 0.002 * qd[5]
-                - s_q7 * t128,
-            p.l * s_q7 * t20 * t274 + t80 * (s_q7 * t275) + t86 * (s_q7 * t276)
-                + t69 * t366 + t282 * t367 + t283 * t368 + c_q7 * t473 + t40 * t476
+                - s_q7 * t138,
+            p.l * s_q7 * t20 * t282 + t80 * (s_q7 * t283) + t86 * (s_q7 * t284)
+                + t69 * t366 + t91 * t367 + t92 * t368 + c_q7 * t473 + t40 * t476
                 + t50 * t480 + t43 * t484 + t44 * t485 + t50 * t487 + t47 * t488
-                - 0.002 * t126,
-            0.5 * (p.m * c_q12 * t283 * t290 - p.m * s_q12 * t69 * t290) + t415 + t417
-                + t50 * t489 + t44 * t491 + t50 * t493 + t47 * t495 + t282 * t377 - t416,
-            t43 * t277 + t420 + t422 + t44 * t496 + t50 * t500 + t47 * t501 + t69 * t378
-                + t283 * t380 - t421,
-            t217 + t427 + t40 * t502 + t44 * t503 + t50 * t505 + t47 * t506 + t282 * t381
-                - t426 - 0.5 * (p.m * c_q12 * t69 * t290 + p.m * s_q12 * t283 * t290),
+                - 0.002 * t136,
+            0.5 * (p.m * c_q12 * t92 * t290 - p.m * s_q12 * t69 * t290) + t415 + t417
+                + t50 * t489 + t44 * t491 + t50 * t493 + t47 * t495 + t91 * t377 - t416,
+            t43 * t285 + t420 + t422 + t44 * t496 + t50 * t500 + t47 * t501 + t69 * t378
+                + t92 * t380 - t421,
+            t225 + t427 + t40 * t502 + t44 * t503 + t50 * t505 + t47 * t506 + t91 * t381
+                - t426 - 0.5 * (p.m * c_q12 * t69 * t290 + p.m * s_q12 * t92 * t290),
             0.5 * (t334 - t333) + t435 - 0.001 * t332,
         ],
         [
-            t53 * t178 + t170 * (t20 * t72) + p.m * t21 * t72 * t168 + t171 * (t22 * t72)
+            t53 * t186 + t178 * (t20 * t72) + p.m * t21 * t72 * t176 + t179 * (t22 * t72)
                 + t57 * t300 + t63 * t385 + t56 * t387 + t63 * t389 + t60 * t390
-                + 0.5 * (p.m * t74 * t296 + p.m * t168 * t284 + p.m * t285 * t297) - t115
-                - t133 - t134,
-            t53 * t196 + t188 * (t20 * t72) + p.m * t21 * t72 * t186 + t189 * (t22 * t72)
+                + 0.5 * (p.m * t74 * t296 + p.m * t93 * t176 + p.m * t94 * t297) - t125
+                - t143 - t144,
+            t53 * t204 + t196 * (t20 * t72) + p.m * t21 * t72 * t194 + t197 * (t22 * t72)
                 + t57 * t309 + t63 * t392 + t56 * t394 + t63 * t396 + t60 * t397
-                + 0.5 * (p.m * t74 * t305 + p.m * t186 * t284 + p.m * t285 * t306),
-            t113 + t125 + t53 * t208 + t200 * (t20 * t72) + p.m * t21 * t72 * t199
-                + t201 * (t22 * t72) + t57 * t318 + t63 * t399 + t56 * t401 + t63 * t403
+                + 0.5 * (p.m * t74 * t305 + p.m * t93 * t194 + p.m * t94 * t306),
+            t123 + t135 + t53 * t216 + t208 * (t20 * t72) + p.m * t21 * t72 * t207
+                + t209 * (t22 * t72) + t57 * t318 + t63 * t399 + t56 * t401 + t63 * t403
                 + t60 * t404
-                + 0.5 * (p.m * t74 * t314 + p.m * t199 * t284 + p.m * t285 * t315)
-                - t124,
-            t20 * t72 * t218 + t21 * t72 * t219 + t22 * t72 * t220 + t74 * t335
-                + t284 * t336 + t285 * t337 + s_q7 * t407 + c_q7 * t409 + t53 * t418
+                + 0.5 * (p.m * t74 * t314 + p.m * t93 * t207 + p.m * t94 * t315) - t134,
+            t20 * t72 * t226 + t21 * t72 * t227 + t22 * t72 * t228 + t74 * t335
+                + t93 * t336 + t94 * t337 + s_q7 * t407 + c_q7 * t409 + t53 * t418
                 + t63 * t423 + t56 * t428 + t57 * t433 + t63 * t436 + t60 * t437
-                - 0.002 * qd[4] - 0.08 * qd[5] - 0.05 * t114
-                - 0.2 * (t122 + t123 + 0.5 * t382),
-            t20 * t72 * t236 + t21 * t72 * t237 + t22 * t72 * t238 + t74 * t345
-                + t284 * t346 + t285 * t347 + s_q7 * t438 + c_q7 * t439 + t53 * t442
+                - 0.002 * qd[4] - 0.08 * qd[5] - 0.05 * t124
+                - 0.2 * (t132 + t133 + 0.5 * t382),
+            t20 * t72 * t244 + t21 * t72 * t245 + t22 * t72 * t246 + t74 * t345
+                + t93 * t346 + t94 * t347 + s_q7 * t438 + c_q7 * t439 + t53 * t442
                 + t63 * t445 + t56 * t448 + t57 * t449 + t63 * t452 + t60 * t453
-                - 0.2 * (t124 + 0.5 * t383 - t125),
-            0.1 * qd[3] + 0.005 * qd[4] + c_q7 * t128 + t20 * t72 * t263
-                + t21 * t72 * t264 + t22 * t72 * t265 + t74 * t359 + t284 * t360
-                + t285 * t361 + s_q7 * t455 + t53 * t458 + t63 * t461 + t56 * t464
+                - 0.2 * (t134 + 0.5 * t383 - t135),
+            0.1 * qd[3] + 0.005 * qd[4] + c_q7 * t138 + t20 * t72 * t271
+                + t21 * t72 * t272 + t22 * t72 * t273 + t74 * t359 + t93 * t360
+                + t94 * t361 + s_q7 * t455 + t53 * t458 + t63 * t461 + t56 * t464
                 + t57 * t467 + t63 * t470 + t60 * t472,
-            0.002 * t127 + t20 * t72 * t274 + t21 * t72 * t275 + t22 * t72 * t276
-                + t74 * t366 + t284 * t367 + t285 * t368 + s_q7 * t473 + t53 * t476
+            0.002 * t137 + t20 * t72 * t282 + t21 * t72 * t283 + t22 * t72 * t284
+                + t74 * t366 + t93 * t367 + t94 * t368 + s_q7 * t473 + t53 * t476
                 + t63 * t480 + t56 * t484 + t57 * t485 + t63 * t487 + t60 * t488,
-            t231 + t441 + t63 * t489 + t57 * t491 + t63 * t493 + t60 * t495 + t284 * t377
-                + 0.5 * (p.m * c_q12 * t285 * t290 - p.m * s_q12 * t74 * t290) - t230,
-            t233 + t56 * t277 + t444 + t57 * t496 + t63 * t500 + t60 * t501 + t74 * t378
-                + t285 * t380 - t232,
-            t229 + t235 + t53 * t502 + t57 * t503 + t63 * t505 + t60 * t506 + t284 * t381
-                - t234 - 0.5 * (p.m * c_q12 * t74 * t290 + p.m * s_q12 * t285 * t290),
+            t239 + t441 + t63 * t489 + t57 * t491 + t63 * t493 + t60 * t495 + t93 * t377
+                + 0.5 * (p.m * c_q12 * t94 * t290 - p.m * s_q12 * t74 * t290) - t238,
+            t241 + t56 * t285 + t444 + t57 * t496 + t63 * t500 + t60 * t501 + t74 * t378
+                + t94 * t380 - t240,
+            t237 + t243 + t53 * t502 + t57 * t503 + t63 * t505 + t60 * t506 + t93 * t381
+                - t242 - 0.5 * (p.m * c_q12 * t74 * t290 + p.m * s_q12 * t94 * t290),
             0.5 * (t344 - t343) + t451 - 0.001 * t342,
         ],
         [
-            t114 + t122 + t123 + t278 + t170 * t78 + p.m * t137 * t168 + t171 * t138
-                + t373 + t507 + t508 + t509 + t510
-                + 0.5 * (p.m * t82 * t296 + p.m * t168 * t286 + p.m * t287 * t297 - t382)
-                - 0.2 * (t131 + t132),
-            t124 + t279 + t188 * t78 + p.m * t137 * t186 + t189 * t138 + t374 + t511
-                + t512 + t513 + t514
-                + 0.5 * (p.m * t82 * t305 + p.m * t186 * t286 + p.m * t287 * t306 - t383)
-                - t113 - t125,
-            t280 + t200 * t78 + p.m * t137 * t199 + t201 * t138 + t375 + t515 + t516
-                + t517 + t518
-                + 0.5 * (p.m * t82 * t314 + p.m * t199 * t286 + p.m * t287 * t315),
-            0.005 * qd[3] + 0.12 * qd[4] + 0.002 * (qd[5] + t126) + t78 * t218
-                + t137 * t219 + t138 * t220 + t82 * t335 + t286 * t336 + t287 * t337
-                + t520 + t521 + t522 + t523 + t524 + t525 + t526 - 0.05 * t115
-                - 0.2 * (t133 + t134),
-            t78 * t236 + t137 * t237 + t138 * t238 + t82 * t345 + t286 * t346
-                + t287 * t347 + t527 + t528 + t529 + t530 + t531 + t532 + t533
-                - 0.1 * qd[3] - 0.005 * qd[4] - 0.002 * t127,
-            0.2 * (t124 + t135 + t136 - t125) + t78 * t263 + t137 * t264 + t138 * t265
-                + t82 * t359 + t286 * t360 + t287 * t361 + t534 + t535 + t536 + t537
-                + t538 + t539 - 0.1 * t383,
-            0.2 * (t125 - t124) + t78 * t274 + t137 * t275 + t138 * t276 + t82 * t366
-                + t286 * t367 + t287 * t368 + t540 + t541 + t542 + t543 + t544 + t545,
-            t258 + t457 + t546 + t547 + t548 + t549 + t286 * t377
-                + 0.5 * (p.m * c_q12 * t287 * t290 - p.m * s_q12 * t82 * t290) - t257,
-            t260 + t281 + t460 + t550 + t551 + t552 + t82 * t378 + t287 * t380 - t259,
-            t256 + t262 + t553 + t554 + t555 + t556 + t286 * t381 - t261
-                - 0.5 * (p.m * c_q12 * t82 * t290 + p.m * s_q12 * t287 * t290),
+            t124 + t132 + t133 + t286 + t178 * t78 + p.m * t98 * t176 + t179 * t95 + t373
+                + t507 + t508 + t509 + t510
+                + 0.5 * (p.m * t82 * t296 + p.m * t96 * t176 + p.m * t97 * t297 - t382)
+                - 0.2 * (t141 + t142),
+            t134 + t287 + t196 * t78 + p.m * t98 * t194 + t197 * t95 + t374 + t511 + t512
+                + t513 + t514
+                + 0.5 * (p.m * t82 * t305 + p.m * t96 * t194 + p.m * t97 * t306 - t383)
+                - t123 - t135,
+            t288 + t208 * t78 + p.m * t98 * t207 + t209 * t95 + t375 + t515 + t516 + t517
+                + t518 + 0.5 * (p.m * t82 * t314 + p.m * t96 * t207 + p.m * t97 * t315),
+            0.005 * qd[3] + 0.12 * qd[4] + 0.002 * (qd[5] + t136) + t78 * t226
+                + t98 * t227 + t95 * t228 + t82 * t335 + t96 * t336 + t97 * t337 + t520
+                + t521 + t522 + t523 + t524 + t525 + t526 - 0.05 * t125
+                - 0.2 * (t143 + t144),
+            t78 * t244 + t98 * t245 + t95 * t246 + t82 * t345 + t96 * t346 + t97 * t347
+                + t527 + t528 + t529 + t530 + t531 + t532 + t533 - 0.1 * qd[3]
+                - 0.005 * qd[4] - 0.002 * t137,
+            0.2 * (t134 + t145 + t146 - t135) + t78 * t271 + t98 * t272 + t95 * t273
+                + t82 * t359 + t96 * t360 + t97 * t361 + t534 + t535 + t536 + t537 + t538
+                + t539 - 0.1 * t383,
+            0.2 * (t135 - t134) + t78 * t282 + t98 * t283 + t95 * t284 + t82 * t366
+                + t96 * t367 + t97 * t368 + t540 + t541 + t542 + t543 + t544 + t545,
+            t266 + t457 + t546 + t547 + t548 + t549 + t96 * t377
+                + 0.5 * (p.m * c_q12 * t97 * t290 - p.m * s_q12 * t82 * t290) - t265,
+            t268 + t289 + t460 + t550 + t551 + t552 + t82 * t378 + t97 * t380 - t267,
+            t264 + t270 + t553 + t554 + t555 + t556 + t96 * t381 - t269
+                - 0.5 * (p.m * c_q12 * t82 * t290 + p.m * s_q12 * t97 * t290),
             0.5 * (t358 - t357) + t469 - 0.001 * t355,
         ],
         [
-            t122 + t123 + t278 + t373 + t507 + t508 + t509 + t510 + t17 * t166 * d.k0
+            t132 + t133 + t286 + t373 + t507 + t508 + t509 + t510 + t17 * t174 * d.k0
                 + t386 * t18 + t384 * t19
-                + 0.5
-                    * (p.m * t88 * t296 + p.m * t168 * t288 + p.m * t289 * t297 - t382),
-            t124 + t279 + t374 + t511 + t512 + t513 + t514 + t17 * t185 * d.k0
+                + 0.5 * (p.m * t88 * t296 + p.m * t99 * t176 + p.m * t100 * t297 - t382),
+            t134 + t287 + t374 + t511 + t512 + t513 + t514 + t17 * t193 * d.k0
                 + t393 * t18 + t391 * t19
-                + 0.5 * (p.m * t88 * t305 + p.m * t186 * t288 + p.m * t289 * t306 - t383)
-                - t125,
-            t280 + t375 + t515 + t516 + t517 + t518 + t17 * t198 * d.k0 + t400 * t18
+                + 0.5 * (p.m * t88 * t305 + p.m * t99 * t194 + p.m * t100 * t306 - t383)
+                - t135,
+            t288 + t375 + t515 + t516 + t517 + t518 + t17 * t206 * d.k0 + t400 * t18
                 + t398 * t19
-                + 0.5 * (p.m * t88 * t314 + p.m * t199 * t288 + p.m * t289 * t315),
-            0.002 * t126 + p.l * t17 * t218 + p.l * t18 * t219 + p.l * t19 * t220
-                + t88 * t335 + t288 * t336 + t289 * t337 + t520 + t521 + t522 + t523
+                + 0.5 * (p.m * t88 * t314 + p.m * t99 * t207 + p.m * t100 * t315),
+            0.002 * t136 + p.l * t17 * t226 + p.l * t18 * t227 + p.l * t19 * t228
+                + t88 * t335 + t99 * t336 + t100 * t337 + t520 + t521 + t522 + t523
                 + t524 + t525 + t526,
-            p.l * t17 * t236 + p.l * t18 * t237 + p.l * t19 * t238 + t88 * t345
-                + t288 * t346 + t289 * t347 + t527 + t528 + t529 + t530 + t531 + t532
-                + t533 - 0.002 * t127,
-            0.2 * (t124 - t125) + p.l * t17 * t263 + p.l * t18 * t264 + p.l * t19 * t265
-                + t88 * t359 + t288 * t360 + t289 * t361 + t534 + t535 + t536 + t537
+            p.l * t17 * t244 + p.l * t18 * t245 + p.l * t19 * t246 + t88 * t345
+                + t99 * t346 + t100 * t347 + t527 + t528 + t529 + t530 + t531 + t532
+                + t533 - 0.002 * t137,
+            0.2 * (t134 - t135) + p.l * t17 * t271 + p.l * t18 * t272 + p.l * t19 * t273
+                + t88 * t359 + t99 * t360 + t100 * t361 + t534 + t535 + t536 + t537
                 + t538 + t539 - 0.1 * t383,
-            p.l * t17 * t274 + p.l * t18 * t275 + p.l * t19 * t276 + t88 * t366
-                + t288 * t367 + t289 * t368 + t540 + t541 + t542 + t543 + t544 + t545,
-            0.5 * (p.m * c_q12 * t289 * t290 - p.m * s_q12 * t88 * t290) + t457 + t475
-                + t546 + t547 + t548 + t549 + t288 * t377 - t474,
-            t281 + t460 + t479 + t550 + t551 + t552 + t88 * t378 + t289 * t380 - t478,
-            t256 + t483 + t553 + t554 + t555 + t556 + t288 * t381 - t482
-                - 0.5 * (p.m * c_q12 * t88 * t290 + p.m * s_q12 * t289 * t290),
+            p.l * t17 * t282 + p.l * t18 * t283 + p.l * t19 * t284 + t88 * t366
+                + t99 * t367 + t100 * t368 + t540 + t541 + t542 + t543 + t544 + t545,
+            0.5 * (p.m * c_q12 * t100 * t290 - p.m * s_q12 * t88 * t290) + t457 + t475
+                + t546 + t547 + t548 + t549 + t99 * t377 - t474,
+            t289 + t460 + t479 + t550 + t551 + t552 + t88 * t378 + t100 * t380 - t478,
+            t264 + t483 + t553 + t554 + t555 + t556 + t99 * t381 - t482
+                - 0.5 * (p.m * c_q12 * t88 * t290 + p.m * s_q12 * t100 * t290),
             0.5 * (t365 - t364) + t469 - 0.001 * t355,
         ],
         [
-            t178 + (c_q12 * t300 + s_q12 * t390),
-            t196 + (c_q12 * t309 + s_q12 * t397),
-            t208 + (c_q12 * t318 + s_q12 * t404),
+            t186 + (c_q12 * t300 + s_q12 * t390),
+            t204 + (c_q12 * t309 + s_q12 * t397),
+            t216 + (c_q12 * t318 + s_q12 * t404),
             t418 + (c_q12 * t433 + s_q12 * t437),
             t442 + (c_q12 * t449 + s_q12 * t453),
             t458 + (c_q12 * t467 + s_q12 * t472),
@@ -2710,33 +2592,33 @@ pub fn coriolis_matrix_with(
             t389 + t385 + 0.5 * (s_q12 * t296 * d.k0 - t388 * c_q12),
             t396 + t392 + 0.5 * (s_q12 * t305 * d.k0 - t395 * c_q12),
             t403 + t399 + 0.5 * (s_q12 * t314 * d.k0 - t402 * c_q12),
-            0.03 * t168 + t216 + p.l * s_q12 * t335 + t421 + 0.001 * t332
+            0.03 * t176 + t224 + p.l * s_q12 * t335 + t421 + 0.001 * t332
                 + 0.5 * (t333 - t334 - t419) - p.l * c_q12 * t337 - t420 - t422 - t435
                 - 0.25 * t434,
-            0.03 * t186 + t228 + t232 + p.l * s_q12 * t345 + 0.001 * t342
-                + 0.5 * (t343 - t344 - t443) - t233 - p.l * c_q12 * t347 - t444 - t451
+            0.03 * t194 + t236 + t240 + p.l * s_q12 * t345 + 0.001 * t342
+                + 0.5 * (t343 - t344 - t443) - t241 - p.l * c_q12 * t347 - t444 - t451
                 - 0.25 * t450,
-            0.03 * t199 + t255 + t259 + p.l * s_q12 * t359 + 0.001 * t355
-                + 0.5 * (t357 - t358 - t459) - t260 - p.l * c_q12 * t361 - t460 - t469
+            0.03 * t207 + t263 + t267 + p.l * s_q12 * t359 + 0.001 * t355
+                + 0.5 * (t357 - t358 - t459) - t268 - p.l * c_q12 * t361 - t460 - t469
                 - 0.25 * t468,
-            0.03 * t199 + t255 + p.l * s_q12 * t366 + t478 + 0.001 * t355
+            0.03 * t207 + t263 + p.l * s_q12 * t366 + t478 + 0.001 * t355
                 + 0.5 * (t364 - t365 - t477) - p.l * c_q12 * t368 - t460 - t469 - t479
                 - 0.25 * t486,
             t489 + t493 + -(0.5 * (t429 * (s_q12 * s_q12) + t429 * (c_q12 * c_q12))),
             t500 + (p.l * s_q12 * t378 - p.l * c_q12 * t380),
-            t505 - t277,
+            t505 - t285,
             0.5 * (t498 + t499),
         ],
         [
-            t176 + t386 + c_q12 * t390 - 0.01 * t170 - t177 - s_q12 * t300,
-            t194 + t393 + c_q12 * t397 - 0.01 * t188 - t195 - s_q12 * t309,
-            t206 + t400 + c_q12 * t404 - 0.01 * t200 - t207 - s_q12 * t318,
+            t184 + t386 + c_q12 * t390 - 0.01 * t178 - t185 - s_q12 * t300,
+            t202 + t393 + c_q12 * t397 - 0.01 * t196 - t203 - s_q12 * t309,
+            t214 + t400 + c_q12 * t404 - 0.01 * t208 - t215 - s_q12 * t318,
             t428 + (p.l * t336 + c_q12 * t437 - s_q12 * t433),
             t448 + (p.l * t346 + c_q12 * t453 - s_q12 * t449),
             t464 + (p.l * t360 + c_q12 * t472 - s_q12 * t467),
             t484 + (p.l * t367 + c_q12 * t488 - s_q12 * t485),
             c_q12 * t495 + p.l * t377 - s_q12 * t491 - t502,
-            t277 + (c_q12 * t501 - s_q12 * t496),
+            t285 + (c_q12 * t501 - s_q12 * t496),
             c_q12 * t506 + p.l * t381 - s_q12 * t503,
             -t505,
         ],
@@ -2850,15 +2732,15 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
                     + t33 * (0.001 * t31 + 0.022 * t33) + 0.02 * (t32 * t32))
                 + (0.5 * (p.m * (t58 * t58 + t66 * t66 + t67 * t67))
                     + 0.001 * (t36 * t36) + 0.01 * (t40 * t40 + t37 * t37))),
-        (q[2] + 0.05 * t0) * d.k16 + (q[2] + 0.2 * t0 + 0.5 * t70) * d.k17
+        (q[2] + 0.05 * t0) * d.k46 + (q[2] + 0.2 * t0 + 0.5 * t70) * d.k47
             + (q[2] + t70 + 0.2 * t0 + 0.01 * (t18 * t68 + t21 * t69 + t2 * t24)
-                + 0.5 * t72) * d.k17
+                + 0.5 * t72) * d.k47
             + 0.5
                 * ((q[2] + t70 + t72 + 0.2 * t0
                     + 0.5
                         * (p.l
                             * (c_q12 * t71
-                                - s_q12 * (t19 * t68 + t22 * t69 + t2 * t25)))) * d.k17),
+                                - s_q12 * (t19 * t68 + t22 * t69 + t2 * t25)))) * d.k47),
     )
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
@@ -3027,8 +2909,8 @@ pub fn coordinate_rates_with(
 }
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
-    mul: 346,
-    add: 194,
+    mul: 347,
+    add: 195,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -3118,14 +3000,14 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let t67 = p.l * t37;
     let t68 = p.l * t34 - t63;
     let t69 = p.l * t32 * c_q12 - s_q12 * t68;
-    let t70 = 0.2 * t51 + t66;
-    let t71 = 0.2 * t47 + t62;
-    let t72 = t63 * s_q7 + p.l * t41;
-    let t73 = p.l * s_q7 * t35 * s_q12 + c_q12 * t55;
-    let t74 = t36 * t57 + p.l * t48;
-    let t75 = t35 * s_q12 * t57 + c_q12 * t58;
-    let t76 = t70 + t67;
-    let t77 = s_q12 * t61 + c_q12 * t64;
+    let t70 = t63 * s_q7 + p.l * t41;
+    let t71 = p.l * s_q7 * t35 * s_q12 + c_q12 * t55;
+    let t72 = t36 * t57 + p.l * t48;
+    let t73 = t35 * s_q12 * t57 + c_q12 * t58;
+    let t74 = 0.2 * t47 + t62;
+    let t75 = 0.2 * t51 + t66 + t67;
+    let t76 = s_q12 * t61 + c_q12 * t64;
+    let t77 = 0.2 * t51 + t66;
     let t78 = t67 + p.l * t33;
     let t79 = p.l * t32 * s_q12 + c_q12 * t68;
     let t80 = t9 * c_q7 + t10 * s_q7;
@@ -3248,7 +3130,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 t118,
                 p.l * s_q7 * t35 * t86 + t117 * (p.l * s_q7) + t67 * (s_q7 * t88),
                 t35 * t57 * t86 + t117 * t57 + t37 * t57 * t88,
-                t61 * t86 + t70 * t87 + t71 * t88,
+                t61 * t86 + t77 * t87 + t74 * t88,
                 p.l * t32 * t86 + p.l * t33 * t87 + p.l * t34 * t88,
                 0.0,
                 0.0,
@@ -3261,7 +3143,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 t124,
                 p.l * s_q7 * t35 * t89 + t123 * (p.l * s_q7) + t67 * (s_q7 * t91),
                 t35 * t57 * t89 + t123 * t57 + t37 * t57 * t91,
-                t61 * t89 + t70 * t90 + t71 * t91,
+                t61 * t89 + t77 * t90 + t74 * t91,
                 p.l * t32 * t89 + p.l * t33 * t90 + p.l * t34 * t91,
                 0.0,
                 0.0,
@@ -3274,7 +3156,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 t130,
                 p.l * s_q7 * t35 * t92 + t129 * (p.l * s_q7) + t67 * (s_q7 * t94),
                 t35 * t57 * t92 + t129 * t57 + t37 * t57 * t94,
-                t61 * t92 + t70 * t93 + t71 * t94,
+                t61 * t92 + t77 * t93 + t74 * t94,
                 p.l * t32 * t92 + p.l * t33 * t93 + p.l * t34 * t94,
                 0.0,
                 0.0,
@@ -3290,9 +3172,9 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 t131,
                 t132,
                 t133,
-                t56 * t95 + t72 * t87 + t73 * t96,
-                t59 * t95 + t74 * t87 + t75 * t96,
-                t65 * t95 + t76 * t87 + t77 * t96,
+                t56 * t95 + t70 * t87 + t71 * t96,
+                t59 * t95 + t72 * t87 + t73 * t96,
+                t65 * t95 + t75 * t87 + t76 * t96,
                 t69 * t95 + t78 * t87 + t79 * t96,
                 0.0,
                 p.l * s_q12 * t95 - p.l * c_q12 * t96,
@@ -3303,9 +3185,9 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 t134,
                 t135,
                 t136,
-                t56 * t97 + t72 * t90 + t73 * t98,
-                t59 * t97 + t74 * t90 + t75 * t98,
-                t65 * t97 + t76 * t90 + t77 * t98,
+                t56 * t97 + t70 * t90 + t71 * t98,
+                t59 * t97 + t72 * t90 + t73 * t98,
+                t65 * t97 + t75 * t90 + t76 * t98,
                 t69 * t97 + t78 * t90 + t79 * t98,
                 0.0,
                 p.l * s_q12 * t97 - p.l * c_q12 * t98,
@@ -3316,9 +3198,9 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 t137,
                 t138,
                 t139,
-                t56 * t99 + t72 * t93 + t73 * t100,
-                t59 * t99 + t74 * t93 + t75 * t100,
-                t65 * t99 + t76 * t93 + t77 * t100,
+                t56 * t99 + t70 * t93 + t71 * t100,
+                t59 * t99 + t72 * t93 + t73 * t100,
+                t65 * t99 + t75 * t93 + t76 * t100,
                 t69 * t99 + t78 * t93 + t79 * t100,
                 0.0,
                 p.l * s_q12 * t99 - p.l * c_q12 * t100,

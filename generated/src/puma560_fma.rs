@@ -4,9 +4,9 @@
 //! Each dynamics output by the formalism whose code is cheapest (`cargo xtask ops`
 //! compares them all):
 //! - `inverse_dynamics`: recursive Newton–Euler.
-//! - `mass_matrix`: Telegin's direction-cosine formalism.
+//! - `mass_matrix`: recursive Newton–Euler.
 //! - `bias`: recursive Newton–Euler.
-//! - `gravity`: Telegin's direction-cosine formalism.
+//! - `gravity`: recursive Newton–Euler.
 //! - `forward_dynamics`: Vereshchagin's separate-bodies method.
 //!
 //! PUMA 560, Armstrong-Khatib-Burdick (1986) parameters as in Corke's Robotics Toolbox mdl_puma560 (standard DH)
@@ -23,17 +23,17 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos | fma |
 //! |---|---:|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 48 | 29 | 0 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 148 | 92 | 0 | 0 | 5 | 5 | 106 |
-//! | `mass_matrix` | 149 | 58 | 0 | 0 | 5 | 5 | 90 |
-//! | `bias` | 140 | 80 | 0 | 0 | 5 | 5 | 94 |
-//! | `gravity` | 39 | 9 | 0 | 0 | 4 | 4 | 17 |
+//! | `derived` | 76 | 63 | 0 | 0 | 0 | 0 | 0 |
+//! | `inverse_dynamics` | 166 | 71 | 0 | 0 | 5 | 5 | 99 |
+//! | `mass_matrix` | 123 | 41 | 0 | 0 | 4 | 4 | 58 |
+//! | `bias` | 168 | 65 | 0 | 0 | 5 | 5 | 86 |
+//! | `gravity` | 42 | 6 | 0 | 0 | 4 | 4 | 9 |
 //! | `forward_dynamics` | 378 | 181 | 5 | 0 | 5 | 5 | 198 |
-//! | `coriolis_matrix` | 535 | 254 | 0 | 0 | 6 | 6 | 253 |
+//! | `coriolis_matrix` | 512 | 200 | 0 | 0 | 6 | 6 | 214 |
 //! | `energy` | 73 | 33 | 0 | 0 | 5 | 5 | 54 |
 //! | `body_poses` | 55 | 29 | 0 | 0 | 6 | 6 | 12 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `body_jacobians` | 197 | 66 | 0 | 0 | 7 | 7 | 97 |
+//! | `body_jacobians` | 197 | 65 | 0 | 0 | 7 | 7 | 97 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 /// The floating-point type of every input, output and parameter:
@@ -244,6 +244,10 @@ pub struct Derived {
     pub k48: Real,
     /// Parameter group 49.
     pub k49: Real,
+    /// Parameter group 50.
+    pub k50: Real,
+    /// Parameter group 51.
+    pub k51: Real,
 }
 impl Params {
     /// Computes the parameter groups; call again after changing a
@@ -251,67 +255,81 @@ impl Params {
     pub fn derived(&self) -> Derived {
         let p = self;
         let t0 = p.m4 + p.m5 + p.m6;
-        let t1 = t0 + p.m3;
-        let t2 = p.d4 * t0;
+        let t1 = p.d4 * t0;
+        let t2 = p.d4 * p.m4;
+        let t3 = p.a3 * p.a3;
+        let t4 = p.d4 * p.d4;
+        let t5 = t0 * (t3 + t4);
+        let t6 = t4 * t0;
+        let t7 = t0 + p.m3;
+        let t8 = 0.07 * p.m3 + 0.019 * p.m4 + t1;
+        let t9 = p.a2 * p.a2;
+        let t10 = p.d3 * p.d3;
+        let t11 = t7 * (t9 + t10);
+        let t12 = t10 * t7;
         Derived {
             params: *self,
-            k0: 0.05179225 * p.m2 + 0.12,
-            k1: p.d3 * t1,
-            k2: 0.00509881 * p.m3 + 0.076,
-            k3: p.a2 * p.m3,
-            k4: t0,
-            k5: 0.000361 * p.m4 + 0.0018,
-            k6: 0.001024 * p.m6 + 0.00015,
-            k7: 0.019 * p.m4,
-            k8: 0.00019881 * p.m3 + 0.0225,
-            k9: 0.05638025 * p.m2 + 0.514,
-            k10: p.a2 * t1,
-            k11: -(0.07 * p.m3) - t2,
-            k12: p.a3 * t0,
-            k13: 0.00466 * p.m2 + 0.0049 * p.m3 + 0.625,
-            k14: 0.0049 * p.m3 + 0.086,
-            k15: -t2,
-            k16: p.a3 * p.m6,
-            k17: p.d4 * p.m6,
-            k18: 0.001024 * p.m6 + 0.00055,
-            k19: p.m2 * p.g,
-            k20: p.d3 * p.g * t1,
-            k21: t2,
-            k22: p.a2 * p.g * t1,
-            k23: -(0.019 * p.m4),
-            k24: p.m5 + p.m6,
-            k25: p.m4 + p.m5,
-            k26: p.d4 * p.d4,
-            k27: p.a3 * p.d4,
-            k28: -(0.000987 * p.m3),
-            k29: p.a3 * p.a3,
+            k0: 0.05638025 * p.m2 + 0.00019881 * p.m3 + t5 + t11 + 0.0282 * (p.d3 * p.m3)
+                + 0.8865 - t6,
+            k1: -(0.004588 * p.m2) - t9 * t7 - 0.394,
+            k2: -(0.01547 * p.m2) - 0.0141 * (p.a2 * p.m3) - p.a2 * p.d3 * t7,
+            k3: 0.00466 * p.m2 + t11 + 0.539 - t12,
+            k4: 0.0049 * p.m3 + 0.000361 * p.m4 + 0.038 * t2 + t6 + 0.0553 - t3 * t0,
+            k5: -(0.019 * (p.a3 * p.m4)) - t1 * p.a3,
+            k6: 0.0049 * p.m3 + 0.000361 * p.m4 + 0.038 * t2 + t5 + 0.0878,
+            k7: t8,
+            k8: 0.001024 * p.m6 + 0.00015,
+            k9: 0.001024 * p.m6 + 0.00055,
+            k10: p.a3 * t0,
+            k11: p.m2 * p.g,
+            k12: p.g * (0.068 * p.m2 + p.a2 * t7),
+            k13: p.a2 * t8,
+            k14: p.a2 * p.a3 * t0,
+            k15: p.a3 * p.m6,
+            k16: -t8,
+            k17: 0.00466 * p.m2 + 0.0049 * p.m3 + 0.000361 * p.m4 + 0.038 * t2 + t5 + t11
+                + 0.6268 - t12,
+            k18: p.d4 * p.m6,
+            k19: 0.000361 * p.m4 + 0.0018,
+            k20: -(0.019 * p.m4),
+            k21: p.m5 + p.m6,
+            k22: p.m4 + p.m5,
+            k23: t4,
+            k24: 0.0049 * p.m3 + 0.086,
+            k25: 0.00509881 * p.m3 + 0.076,
+            k26: p.a3 * p.d4,
+            k27: -(0.000987 * p.m3),
+            k28: t3,
+            k29: 0.00019881 * p.m3 + 0.0225,
             k30: -(0.07 * p.m3),
             k31: 0.0141 * p.m3,
             k32: -(0.0141 * p.m3),
             k33: p.m3 + p.m4,
-            k34: p.d3 * p.d3,
+            k34: t10,
             k35: p.a2 * p.d3,
             k36: -(0.01547 * p.m2),
-            k37: p.a2 * p.a2,
+            k37: t9,
             k38: 0.00466 * p.m2 + 0.539,
-            k39: 0.07 * p.m3,
-            k40: -(0.001365 * p.m2),
-            k41: -(0.000408 * p.m2),
-            k42: -(0.006 * p.m2),
-            k43: 0.2275 * p.m2,
-            k44: 0.068 * p.m2,
-            k45: -(0.2275 * p.m2),
-            k46: p.m3 * p.g,
-            k47: p.m4 * p.g,
-            k48: p.m5 * p.g,
-            k49: p.m6 * p.g,
+            k39: 0.05179225 * p.m2 + 0.12,
+            k40: 0.07 * p.m3,
+            k41: -(0.001365 * p.m2),
+            k42: -(0.000408 * p.m2),
+            k43: 0.05638025 * p.m2 + 0.514,
+            k44: -(0.006 * p.m2),
+            k45: 0.2275 * p.m2,
+            k46: 0.068 * p.m2,
+            k47: -(0.2275 * p.m2),
+            k48: p.m3 * p.g,
+            k49: p.m4 * p.g,
+            k50: p.m5 * p.g,
+            k51: p.m6 * p.g,
         }
     }
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 48,
-    add: 29,
+    mul: 76,
+    add: 63,
     div: 0,
     sqrt: 0,
     sin: 0,
@@ -320,13 +338,13 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 148,
-    add: 92,
+    mul: 166,
+    add: 71,
     div: 0,
     sqrt: 0,
     sin: 5,
     cos: 5,
-    fma: 106,
+    fma: 99,
 };
 ///Joint forces τ(q, q̇, q̈) by the recursive Newton–Euler method: torques for
 ///revolute joints, forces for prismatic ones, in coordinate order.
@@ -352,224 +370,209 @@ pub fn inverse_dynamics_with(
     let p = &d.params;
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let t2 = qd[0] * s_q1;
-    let t3 = qd[0] * c_q1;
-    let t4 = p.g * s_q1;
-    let t5 = p.g * c_q1;
-    let t6 = t3 * qd[1];
-    let t7 = t2 * qd[1];
-    let t8 = fma(qdd[0], s_q1, t6);
-    let t9 = qdd[0] * c_q1 - t7;
+    let t2 = fma(qd[0] * c_q1, qd[1], qdd[0] * s_q1);
+    let t3 = qdd[0] * c_q1 - qd[0] * s_q1 * qd[1];
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t12 = fma(t3, s_q2, t2 * c_q2);
-    let t13 = t2 * s_q2;
-    let t14 = t3 * c_q2;
-    let t15 = t14 - t13;
-    let t16 = t8 * s_q2;
-    let t17 = t9 * c_q2;
-    let t18 = p.a2 * t9;
-    let t19 = p.a2 * qd[1] - t2 * p.d3;
-    let t20 = t2 * t19;
-    let t21 = t3 * t3 * p.d3;
-    let t22 = fma(p.d3, t9, t4) - fma(qd[1], t19, t3 * t3 * p.a2);
-    let t23 = fma(t3 * t2, p.a2, fma(t6, p.d3, fma(p.a2, qdd[1], t5))) - p.d3 * t8;
-    let t24 = c_q2 * t22;
-    let t25 = s_q2 * t23;
-    let t26 = s_q2 * t22;
-    let t27 = c_q2 * t23;
-    let t28 = qd[1] + qd[2];
-    let t29 = qd[2] * t12;
-    let t30 = qdd[1] + qdd[2];
-    let t31 = fma(qd[2], t15, fma(t9, s_q2, t8 * c_q2));
-    let t32 = t17 - (t16 + t29);
+    let t6 = fma(qd[0] * c_q1, s_q2, qd[0] * s_q1 * c_q2);
+    let t7 = qd[0] * s_q1 * s_q2;
+    let t8 = qd[0] * c_q1 * c_q2;
+    let t9 = t8 - t7;
+    let t10 = t2 * s_q2;
+    let t11 = t3 * c_q2;
+    let t12 = p.a2 * t3;
+    let t13 = p.a2 * qd[1] - p.d3 * qd[0] * s_q1;
+    let t14 = qd[0] * s_q1 * t13;
+    let t15 = p.d3 * (qd[0] * qd[0]) * (c_q1 * c_q1);
+    let t16 = fma(p.d3, t3, p.g * s_q1)
+        - fma(qd[1], t13, p.a2 * (qd[0] * qd[0]) * (c_q1 * c_q1));
+    let t17 = fma(
+        p.a2 * (qd[0] * qd[0]) * s_q1,
+        c_q1,
+        fma(p.d3 * qd[0] * c_q1, qd[1], fma(p.a2, qdd[1], p.g * c_q1)),
+    ) - p.d3 * t2;
+    let t18 = t14 - (t12 + t15);
+    let t19 = c_q2 * t16;
+    let t20 = s_q2 * t17;
+    let t21 = s_q2 * t16;
+    let t22 = c_q2 * t17;
+    let t23 = qd[1] + qd[2];
+    let t24 = qd[2] * t6;
+    let t25 = qdd[1] + qdd[2];
+    let t26 = fma(qd[2], t9, fma(t3, s_q2, t2 * c_q2));
+    let t27 = t11 - (t10 + t24);
     let s_q3 = libm::Libm::<Real>::sin(q[3]);
     let c_q3 = libm::Libm::<Real>::cos(q[3]);
-    let t35 = t12 * c_q3 - t28 * s_q3;
-    let t36 = t12 * s_q3;
-    let t37 = t28 * c_q3;
-    let t38 = -(t36 + t37);
-    let t39 = t31 * s_q3;
-    let t40 = t30 * c_q3;
-    let t41 = p.a3 * t30;
-    let t42 = p.d4 * t12 - p.a3 * t15;
-    let t43 = p.d4 * (t28 * t28);
-    let t44 = t12 * t42;
-    let t45 = fma(t15, t42, t24 + t25) - fma(p.a3, t28 * t28, p.d4 * t30);
-    let t46 = t27 + t41 - (t26 + t43 + t44);
-    let t47 = fma(p.d4 * t15, t28, fma(p.a3 * t12, t28, fma(p.d4, t31, t20)))
-        - fma(p.a3, t32, t18 + t21);
-    let t48 = c_q3 * t45;
-    let t49 = s_q3 * t47;
-    let t50 = t48 - t49;
-    let t51 = s_q3 * t45;
-    let t52 = c_q3 * t47;
-    let t53 = t15 + qd[3];
-    let t54 = qd[3] * t35;
-    let t55 = t32 + qdd[3];
-    let t56 = fma(qd[3], t38, t31 * c_q3) - t30 * s_q3;
-    let t57 = -(t39 + t40 + t54);
+    let t30 = t6 * c_q3 - t23 * s_q3;
+    let t31 = t6 * s_q3;
+    let t32 = t23 * c_q3;
+    let t33 = -(t31 + t32);
+    let t34 = p.d4 * t6 - p.a3 * t9;
+    let t35 = fma(t9, t34, t19 + t20) - fma(p.a3, t23 * t23, p.d4 * t25);
+    let t36 = fma(p.d4 * t9, t23, fma(p.a3 * t6, t23, fma(p.d4, t26, t18))) - p.a3 * t27;
+    let t37 = t9 + qd[3];
+    let t38 = t27 + qdd[3];
+    let t39 = fma(qd[3], t33, t26 * c_q3) - t25 * s_q3;
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
-    let t60 = fma(t53, s_q4, t35 * c_q4);
-    let t61 = t35 * s_q4;
-    let t62 = t53 * c_q4;
-    let t63 = t62 - t61;
-    let t64 = t56 * s_q4;
-    let t65 = t55 * c_q4;
-    let t66 = fma(t46, s_q4, t50 * c_q4);
-    let t67 = t50 * s_q4;
-    let t68 = t46 * c_q4;
-    let t69 = t51 + t52;
-    let t70 = qd[4] - t38;
-    let t71 = qd[4] * t60;
-    let t72 = qdd[4] - t57;
-    let t73 = fma(qd[4], t63, fma(t55, s_q4, t56 * c_q4));
+    let t42 = fma(t37, s_q4, t30 * c_q4);
+    let t43 = t30 * s_q4;
+    let t44 = t37 * c_q4;
+    let t45 = t44 - t43;
+    let t46 = qd[4] - t33;
+    let t47 = fma(qd[3], t30, fma(t25, c_q3, fma(t26, s_q3, qdd[4])));
+    let t48 = fma(qd[4], t45, fma(t38, s_q4, t39 * c_q4));
     let s_q5 = libm::Libm::<Real>::sin(q[5]);
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
-    let t76 = t60 * c_q5 - t70 * s_q5;
-    let t77 = -fma(t70, c_q5, t60 * s_q5);
-    let t78 = t63 + qd[5];
-    let t79 = t65 + qdd[5] - (t64 + t71);
-    let t80 = fma(qd[5], t77, t73 * c_q5) - t72 * s_q5;
-    let t81 = -fma(qd[5], t76, fma(t72, c_q5, t73 * s_q5));
-    let t82 = fma(-0.006, qd[1], 0.2275 * t3);
-    let t83 = fma(-0.2275, t2, 0.068 * qd[1]);
-    let t84 = fma(-0.068, t3, 0.006 * t2);
-    let t85 = p.m2
-        * (fma(-0.006, qdd[1], fma(0.2275, t9, fma(t3, t84, t4))) - qd[1] * t83);
-    let t86 = p.m2
-        * (fma(-0.2275, t8, fma(qd[1], t82, fma(0.068, qdd[1], t5))) - t2 * t84);
-    let t87 = p.m2 * (fma(-0.068, t9, fma(t2, t83, 0.006 * t8)) - t3 * t82);
-    let t88 = fma(-0.07, t28, 0.0141 * t15);
-    let t89 = t12 * t15;
-    let t90 = t12 * t28;
-    let t91 = t12 * t12;
-    let t92 = p.m3 * fma(0.0141, t32 + t90, fma(0.07, t89 - t30, t24 + t25));
-    let t93 = p.m3 * (fma(-0.07, t91, fma(-0.0141, t31, fma(t28, t88, t27))) - t26);
-    let t94 = p.m3 * (fma(-0.0141, t91, fma(0.07, t31, t20)) - fma(t15, t88, t18 + t21));
-    let t95 = t35 * t53;
-    let t96 = t38 * t53;
-    let t97 = p.m4 * fma(0.019, t57 + t95, t50);
-    let t98 = p.m4 * (0.019 * (t96 - t56) - t69);
-    let t99 = p.m4 * fma(-0.019, fma(t38, t38, t35 * t35), t46);
-    let t100 = t76 * t78;
-    let t101 = t77 * t78;
-    let t102 = fma(0.032, t81 + t100, t66 * c_q5) - t69 * s_q5;
-    let t103 = 0.032 * (t101 - t80) - fma(t69, c_q5, t66 * s_q5);
-    let t104 = fma(-0.032, p.m6 * t103, fma(-0.00011, t101, 0.00015 * t80));
-    let t105 = fma(0.032, p.m6 * t102, fma(0.00011, t100, 0.00015 * t81));
-    let t106 = s_q5 * t104;
-    let t107 = c_q5 * t105;
-    let t108 = fma(p.m6 * c_q5, t102, p.m5 * t66) - p.m6 * s_q5 * t103;
-    let t109 = fma(
-        p.m6,
-        fma(-0.032, fma(t77, t77, t76 * t76), t68) - t67,
-        p.m5 * (t68 - t67),
-    );
-    let t110 = fma(c_q5, t104, fma(0.0001, t63 * t70, 0.0003 * t73)) - s_q5 * t105;
-    let t111 = fma(-0.0001, t60 * t70, fma(0.00004, t79, 0.0003 * (t65 - (t64 + t71))));
-    let t112 = s_q4 * t108;
-    let t113 = c_q4 * t109;
-    let t114 = s_q4 * t110;
-    let t115 = c_q4 * t111;
-    let t116 = fma(c_q4, t108, t97) - s_q4 * t109;
-    let t117 = fma(p.m6 * c_q5, t103, fma(p.m6 * s_q5, t102, t98)) - p.m5 * t69;
-    let t118 = fma(-0.019, t98, fma(-0.0005, t96, fma(c_q4, t110, 0.0018 * t56)))
-        - s_q4 * t111;
-    let t119 = fma(
-        -0.0004,
-        t72,
-        fma(0.019, t97, fma(0.0005, t95, fma(0.0018, t57, t106 + t107))),
-    );
-    let t120 = c_q3 * t116;
-    let t121 = s_q3 * t117;
-    let t122 = s_q3 * t116;
-    let t123 = c_q3 * t117;
-    let t124 = -(t122 + t123);
-    let t125 = s_q3 * t118;
-    let t126 = c_q3 * t119;
-    let t127 = p.a3 * (t99 + t112 + t113);
-    let t128 = p.d4 * (t120 - t121);
-    let t129 = t92 + t120 - t121;
-    let t130 = t93 + t99 + t112 + t113;
-    let t131 = fma(
-        -0.0141,
-        t93,
+    let t51 = t42 * c_q5 - t46 * s_q5;
+    let t52 = -fma(t46, c_q5, t42 * s_q5);
+    let t53 = t45 + qd[5];
+    let t54 = fma(t38, c_q4, qdd[5]) - fma(qd[4], t42, t39 * s_q4);
+    let t55 = t30 * t33;
+    let t56 = p.m2 * t3;
+    let t57 = p.m2 * qd[0] * c_q1;
+    let t58 = fma(-0.000408, p.m2 * qd[0] * s_q1, -0.001365 * (p.m2 * qd[1]));
+    let t59 = p.m3 * t27;
+    let t60 = -0.032 * fma(p.m6, t42 * t42, p.m6 * (t46 * t46));
+    let t61 = 0.032 * (p.m6 * t42 * t45 - p.m6 * t47);
+    let t62 = p.m6
+        * fma(
+            fma(p.a3, t25, t22) - fma(t6, t34, fma(p.d4, t23 * t23, t21)),
+            s_q4,
+            (c_q3 * t35 - s_q3 * t36) * c_q4,
+        );
+    let t63 = s_q5 * t52 * t53;
+    let t64 = c_q5 * t51 * t53;
+    let t65 = c_q4 * t61 - s_q4 * t60;
+    let t66 = -0.032 * fma(p.m6 * t45, t46, p.m6 * t48);
+    let t67 = s_q4 * t61;
+    let t68 = c_q4 * t60;
+    let t69 = c_q3 * t65;
+    let t70 = s_q3 * t66;
+    let t71 = s_q3 * t65;
+    let t72 = c_q3 * t66;
+    let t73 = -(t71 + t72);
+    let t74 = p.a3 * (t67 + t68);
+    let t75 = p.d4 * (t69 - t70);
+    let t76 = fma(-0.001365, t57, fma(qd[1], d.k3, qd[0] * s_q1 * d.k2));
+    let t77 = fma(-0.000987, p.m3 * t9, t23 * d.k6);
+    let t78 = fma(-0.000987, p.m3 * t23, t6 * d.k5);
+    let t79 = fma(
+        t45 * t46,
+        d.k9,
         fma(
-            p.d4,
-            t124,
-            fma(c_q3, t118, fma(0.0635, t15 * t28, fma(0.07, t94, 0.076 * t31))),
+            t48,
+            d.k8,
+            fma(
+                0.00004,
+                fma(s_q5 * t51, t53, c_q5 * t52 * t53),
+                0.032 * (p.m6 * fma(c_q3, t36, s_q3 * t35)),
+            ),
         ),
-    ) - s_q3 * t119;
-    let t132 = fma(
-        -0.01,
-        t90,
-        fma(0.0141, t92, fma(0.0013, t55, fma(0.0225, t32, t114 + t115))),
-    ) - p.a3 * t124;
-    let t133 = fma(c_q2, t130, s_q2 * t129);
+    );
+    let t80 = fma(t42 * t46, d.k8, 0.00004 * t54) - t42 * t46 * d.k9;
+    let t81 = fma(c_q4, t79, fma(0.0016, t33 * t37, 0.0003 * t39)) - s_q4 * t80;
+    let t82 = t47 * d.k9;
+    let t83 = t42 * t45 * d.k8;
+    let t84 = fma(-0.0013, t30 * t37, fma(0.00004, t63 - t64, fma(0.032, t62, t83)))
+        - t82;
+    let t85 = fma(
+        c_q3,
+        t81,
+        fma(t18, d.k7, fma(t9, t77, fma(t27, d.k5, fma(t26, d.k4, p.d4 * t73)))),
+    ) - fma(s_q3, t84, t23 * t78);
+    let t86 = fma(t9, d.k5, t6 * d.k4);
+    let t87 = s_q4 * t79;
+    let t88 = c_q4 * t80;
+    let t89 = fma(
+        -0.000987,
+        p.m3 * t25,
+        fma(-0.0003, t55, fma(t23, t86, fma(t26, d.k5, fma(0.0016, t38, t87 + t88)))),
+    ) - fma(t18, d.k10, fma(t6, t77, p.a3 * t73));
+    let t90 = t6 * d.k7 - t9 * d.k10;
+    let t91 = fma(t9, t90, t69) - fma(t23 * t23, d.k10, fma(t25, d.k7, t70));
+    let t92 = fma(t25, d.k10, t67 + t68) - fma(t6, t90, t23 * t23 * d.k7);
+    let t93 = fma(c_q2, t92, s_q2 * t91);
+    let t94 = fma(-0.000408, t57, fma(qd[1], d.k2, qd[0] * s_q1 * d.k1));
+    let t95 = t25 * d.k6;
+    let t96 = t6 * t78;
+    let t97 = t9 * t86;
+    let t98 = (t22 - t21) * d.k10;
+    let t99 = (t19 + t20) * d.k7;
+    let t100 = s_q3 * t81;
+    let t101 = c_q3 * t84;
     [
         fma(
             c_q1,
             fma(
-                -0.068,
-                t87,
+                -0.000408,
+                p.m2 * t2,
                 fma(
-                    -0.419,
-                    t7,
+                    -0.001365,
+                    p.m2 * qdd[1],
                     fma(
                         p.d3,
-                        c_q2 * t129 - s_q2 * t130,
-                        fma(c_q2, t132, fma(s_q2, t131, fma(0.2275, t85, 0.514 * t9))),
+                        c_q2 * t91 - s_q2 * t92,
+                        fma(c_q2, t89, fma(s_q2, t85, qd[1] * t94)),
                     ),
                 ),
-            ) - p.a2 * (t124 + t94),
+            )
+                - fma(
+                    p.a2,
+                    fma(t9 * t23, d.k7, fma(t6 * t23, d.k10, fma(t26, d.k7, t73)))
+                        - t27 * d.k10,
+                    qd[0] * s_q1 * t76,
+                ),
             fma(
                 s_q1,
                 fma(
-                    -0.2275,
-                    t86,
-                    fma(c_q2, t131, fma(0.006, t87, fma(0.12, t8, 0.025 * t6))),
-                ) - fma(p.d3, t133, s_q2 * t132),
-                0.35 * qdd[0],
+                    -0.000408,
+                    t56,
+                    fma(c_q2, t85, fma(qd[0] * c_q1, t76, fma(qdd[1], d.k2, t2 * d.k1))),
+                ) - fma(p.d3, t93, fma(s_q2, t89, qd[1] * t58)),
+                qdd[0] * d.k0,
             ),
         ),
         fma(
-            -0.07,
-            t92,
+            -0.006,
+            s_q1 * d.k11,
             fma(
-                -0.0535,
-                t89,
+                -0.000987,
+                t59,
                 fma(
-                    -0.006,
-                    t85,
+                    -0.001365,
+                    t56,
                     fma(
                         p.a2,
-                        t133,
+                        t93,
                         fma(
-                            0.394,
-                            t3 * (qd[0] * s_q1),
-                            fma(0.068, t86, fma(0.086, t30, fma(0.539, qdd[1], t127))),
+                            c_q1,
+                            d.k12,
+                            fma(
+                                qdd[1],
+                                d.k3,
+                                fma(t2, d.k2, fma(qd[0] * s_q1, t58, t74 + t95 + t96 + t98)),
+                            ),
                         ),
                     ),
                 ),
             ),
-        ) - (t125 + t126 + t128),
-        fma(-0.07, t92, fma(-0.0535, t89, fma(0.086, t30, t127))) - (t125 + t126 + t128),
-        fma(0.0013, t55, t114 + t115),
-        0.0004 * t72 - (t106 + t107),
-        0.00004 * t79,
+        ) - fma(qd[0] * c_q1, t94, t75 + t97 + t99 + t100 + t101),
+        fma(-0.000987, t59, t74 + t95 + t96 + t98) - (t75 + t97 + t99 + t100 + t101),
+        fma(-0.0003, t55, fma(0.0016, t38, t87 + t88)),
+        fma(-0.032, t62, fma(0.00004, t64 - t63, t82)) - t83,
+        0.00004 * t54,
     ]
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 149,
-    add: 58,
+    mul: 123,
+    add: 41,
     div: 0,
     sqrt: 0,
-    sin: 5,
-    cos: 5,
-    fma: 90,
+    sin: 4,
+    cos: 4,
+    fma: 58,
 };
 ///The joint-space mass matrix M(q), symmetric positive definite, so that
 ///`M(q) q̈ + bias(q, q̇) = τ`. Entries of joints on different branches are zero.
@@ -591,207 +594,150 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let c_q3 = libm::Libm::<Real>::cos(q[3]);
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
-    let s_q5 = libm::Libm::<Real>::sin(q[5]);
-    let c_q5 = libm::Libm::<Real>::cos(q[5]);
-    let t10 = p.m2 * s_q1;
-    let t11 = fma(c_q1, s_q2, s_q1 * c_q2);
-    let t12 = p.d3 * c_q1 * c_q2 - p.d3 * s_q1 * s_q2;
-    let t13 = p.d4 * t11;
-    let t14 = c_q1 * c_q2 - s_q1 * s_q2;
-    let t15 = p.a3 * t14;
-    let t16 = t13 - fma(p.a2, c_q1, t15);
-    let t17 = fma(s_q4, t14, c_q3 * c_q4 * t11);
-    let t18 = s_q3 * t11;
-    let t19 = c_q5 * t17 - t18 * s_q5;
-    let t20 = c_q3 * t12 - s_q3 * t16;
-    let t21 = -fma(p.d3 * s_q1, c_q2, p.d3 * c_q1 * s_q2);
-    let t22 = -fma(t18, c_q5, s_q5 * t17);
-    let t23 = c_q4 * t14 - c_q3 * s_q4 * t11;
-    let t24 = c_q4 * t23;
-    let t25 = p.m2 * c_q1;
-    let t26 = 0.00004 * t23;
-    let t27 = p.a2 * s_q2 - p.d4;
-    let t28 = -fma(c_q3, s_q5, s_q3 * c_q4 * c_q5);
-    let t29 = fma(p.a2, c_q2, p.a3);
-    let t30 = s_q3 * c_q4 * s_q5 - c_q3 * c_q5;
-    let t31 = s_q3 * (s_q4 * s_q4);
-    let t32 = s_q3 * s_q4 * c_q4;
-    let t33 = 0.00004 * (s_q3 * s_q4);
-    let t34 = 0.00004 * c_q4;
-    let t35 = -fma(c_q3, t16, s_q3 * t12);
-    let t36 = p.m3 * t14;
-    let t37 = 0.032 * fma(p.m6 * s_q5, t19, p.m6 * c_q5 * t22);
-    let t38 = fma(-0.019, t18 * p.m4, c_q4 * t37);
-    let t39 = c_q3 * t38;
-    let t40 = fma(
-        -0.019,
-        p.m4 * c_q3 * t11,
-        0.032 * (p.m6 * s_q5 * t22 - p.m6 * c_q5 * t19),
-    );
-    let t41 = s_q3 * t40;
-    let t42 = fma(0.0141, t36, t39) - t41;
-    let t43 = s_q4 * t37;
-    let t44 = p.m3 * t11;
-    let t45 = fma(-0.0141, t44, t43);
-    let t46 = s_q3 * t38;
-    let t47 = c_q3 * t40;
-    let t48 = p.m6 * s_q4 * t35;
-    let t49 = p.m3 * t12;
-    let t50 = 0.032 * fma(p.m6 * s_q5, t28, p.m6 * c_q5 * t30);
-    let t51 = c_q3 * fma(-0.019, p.m4 * c_q3, c_q4 * t50);
-    let t52 = s_q3
-        * fma(0.032, p.m6 * s_q5 * t30 - p.m6 * c_q5 * t28, 0.019 * (p.m4 * s_q3));
-    let t53 = s_q4 * t50;
-    let t54 = fma(c_q2, t45, s_q2 * t42) - s_q1 * d.k1;
-    let t55 = t16 * d.k4 - (t46 + t47);
-    let t56 = fma(t17, d.k6, 0.0003 * t17);
-    let t57 = fma(0.032, p.m6 * c_q4, d.k7);
-    let t58 = fma(-0.00034, s_q4 * t23, fma(c_q4, t56, c_q3 * t11 * d.k5)) - t35 * t57;
-    let t59 = t18 * d.k6;
-    let t60 = fma(-0.0004, t18, fma(t20, t57, 0.032 * (p.m6 * s_q4 * t21)))
-        - fma(t18, d.k5, t59);
-    let t61 = fma(
-        -0.07,
-        c_q1 * d.k3,
-        fma(-0.0141, p.m3 * t21, fma(c_q3, t58, fma(p.d4, t55, t11 * d.k2))),
-    ) - s_q3 * t60;
-    let t62 = s_q4 * t56;
-    let t63 = fma(
+    let t8 = fma(c_q1, s_q2, s_q1 * c_q2);
+    let t9 = p.d3 * c_q1 * c_q2 - p.d3 * s_q1 * s_q2;
+    let t10 = c_q1 * c_q2 - s_q1 * s_q2;
+    let t11 = p.d4 * t8 - fma(p.a3, t10, p.a2 * c_q1);
+    let t12 = fma(s_q4, t10, c_q3 * c_q4 * t8);
+    let t13 = -fma(p.d3 * s_q1, c_q2, p.d3 * c_q1 * s_q2);
+    let t14 = c_q4 * t10 - c_q3 * s_q4 * t8;
+    let t15 = c_q4 * t14;
+    let t16 = p.m2 * c_q1;
+    let t17 = 0.00004 * t14;
+    let t18 = p.a2 * s_q2 - p.d4;
+    let t19 = s_q3 * (s_q4 * s_q4);
+    let t20 = s_q3 * s_q4 * c_q4;
+    let t21 = 0.00004 * (s_q3 * s_q4);
+    let t22 = 0.00004 * c_q4;
+    let t23 = p.m6 * fma(s_q4, t13, c_q4 * (c_q3 * t9 - s_q3 * t11));
+    let t24 = p.m6 * (s_q3 * s_q3) * c_q4 * t8;
+    let t25 = p.m6 * c_q3 * t12;
+    let t26 = 0.032 * (t24 + t25);
+    let t27 = 0.032 * (p.m6 * s_q3 * t12 - p.m6 * s_q3 * c_q3 * c_q4 * t8);
+    let t28 = fma(-0.032, p.m6 * c_q2 * s_q3 * s_q4 * t8, s_q2 * t27);
+    let t29 = p.m3 * t10;
+    let t30 = p.d4 * t27;
+    let t31 = p.m6 * fma(s_q4, fma(p.a2, c_q2, p.a3), c_q3 * c_q4 * t18);
+    let t32 = p.m6 * (c_q3 * c_q3) * c_q4;
+    let t33 = p.m6 * (s_q3 * s_q3) * c_q4;
+    let t34 = p.d4 * (-0.032 * (t32 + t33));
+    let t35 = p.m6 * (p.a3 * s_q4 - p.d4 * c_q3 * c_q4);
+    let t36 = fma(t12, d.k8, 0.032 * (p.m6 * fma(c_q3, t11, s_q3 * t9)));
+    let t37 = fma(-0.00004, s_q4 * t14, fma(c_q4, t36, 0.0003 * (c_q3 * t8)));
+    let t38 = s_q3 * t8 * d.k9;
+    let t39 = 0.032 * t23 - t38;
+    let t40 = fma(c_q3, t37, fma(t10, d.k5, fma(t8, d.k4, p.d4 * t26)))
+        - fma(s_q3, t39, c_q1 * d.k13);
+    let t41 = s_q4 * t36;
+    let t42 = fma(c_q1, d.k14, fma(t8, d.k5, fma(0.00004, t15, fma(0.0016, t10, t41))))
+        - p.a3 * t26;
+    let t43 = t13 * d.k10;
+    let t44 = t9 * d.k7;
+    let t45 = s_q3 * t37;
+    let t46 = c_q3 * t39;
+    let t47 = s_q3 * s_q4 * t8 * d.k15;
+    let t48 = fma(
         -0.032,
-        t48,
-        fma(t14, d.k8, fma(0.0141, t49, fma(0.00034, t24, fma(0.0013, t14, t62)))),
-    ) - p.a3 * t55;
-    let t64 = p.a3 * fma(t21, d.k4, t43);
-    let t65 = p.d4 * (fma(t12, d.k4, t39) - t41);
-    let t66 = s_q3 * t58;
-    let t67 = c_q3 * t60;
-    let t68 = fma(
-        -0.07,
-        t49,
-        fma(-0.000987, t36, fma(-0.001365, t25, fma(-0.01547, t10, fma(p.a2, t54, t64)))),
-    ) - (t65 + t66 + t67);
-    let t69 = fma(-0.07, t49, fma(-0.000987, t36, t64)) - (t65 + t66 + t67);
-    let t70 = fma(-0.032, t48, fma(0.00034, t24, fma(0.0013, t14, t62)));
-    let t71 = fma(-0.032, p.m6 * fma(s_q4, t21, c_q4 * t20), fma(0.0004, t18, t59));
-    let t72 = s_q2 * d.k3;
-    let t73 = p.a3 * fma(t29, d.k4, t53);
-    let t74 = p.d4 * (fma(t27, d.k4, t51) - t52);
-    let t75 = s_q3 * d.k5;
-    let t76 = -0.0003 * (s_q3 * c_q4) - s_q3 * c_q4 * d.k6;
-    let t77 = c_q4 * t76;
-    let t78 = s_q3 * (fma(-0.00034, t31, fma(s_q3 * t27, t57, t77)) - t75);
-    let t79 = c_q3 * d.k5;
-    let t80 = c_q3 * d.k6;
-    let t81 = c_q3
-        * (fma(-0.0004, c_q3, fma(c_q3 * t27, t57, 0.032 * (p.m6 * s_q4 * t29)))
-            - (t79 + t80));
-    let t82 = t53 + d.k12;
-    let t83 = fma(-0.07, t72, t73 + d.k14) - (t74 + t78 + t81);
-    let t84 = s_q4 * t76;
-    let t85 = fma(0.032, p.m6 * s_q3 * s_q4 * t27, fma(0.00034, t32, t84));
-    let t86 = fma(
-        -0.032,
-        p.m6 * fma(s_q4, t29, c_q3 * c_q4 * t27),
-        fma(0.0004, c_q3, t80),
-    );
-    let t87 = fma(-0.032, s_q3 * s_q4 * d.k17, fma(0.00034, t32, t84));
-    let t88 = fma(
-        -0.032,
-        p.m6 * (p.a3 * s_q4 - p.d4 * c_q3 * c_q4),
-        fma(0.0004, c_q3, t80),
-    );
+        t47,
+        fma(-0.000987, t29, fma(-0.001365, t16, fma(s_q1, d.k2, fma(p.a2, t28, t43)))),
+    ) - (t30 + t44 + t45 + t46);
+    let t49 = fma(-0.032, t47, fma(-0.000987, t29, t43)) - (t30 + t44 + t45 + t46);
+    let t50 = fma(0.00004, t15, fma(0.0016, t10, t41));
+    let t51 = -t39;
+    let t52 = c_q2 * d.k14;
+    let t53 = s_q2 * d.k13;
+    let t54 = s_q3 * c_q4 * d.k8;
+    let t55 = 0.032 * (p.m6 * s_q3 * t18) - t54;
+    let t56 = s_q3 * fma(-0.00004, t19, fma(-0.0003, s_q3, c_q4 * t55));
+    let t57 = c_q3 * d.k9;
+    let t58 = c_q3 * (0.032 * t31 - t57);
+    let t59 = c_q3 * s_q4 * d.k15;
+    let t60 = fma(-0.032, t59, d.k6 + t52) - (t34 + t53 + t56 + t58);
+    let t61 = fma(s_q4, t55, 0.00004 * t20);
+    let t62 = fma(-0.032, t31, t57);
+    let t63 = -0.032 * (s_q3 * d.k18) - t54;
+    let t64 = fma(s_q4, t63, 0.00004 * t20);
+    let t65 = fma(-0.032, t35, t57);
     [
         [
             fma(
                 c_q1,
                 fma(
                     -0.000408,
-                    t10,
+                    p.m2 * s_q1,
                     fma(
                         c_q2,
-                        t63,
+                        t42,
                         fma(
                             s_q2,
-                            t61,
-                            fma(
-                                p.d3,
-                                fma(c_q1, d.k1, c_q2 * t42) - s_q2 * t45,
-                                c_q1 * d.k9,
-                            ),
+                            t40,
+                            p.d3 * fma(0.032, p.m6 * s_q2 * s_q3 * s_q4 * t8, c_q2 * t27),
                         ),
                     ),
-                )
-                    - p.a2
-                        * (fma(t13 - t15, d.k4, 0.07 * t44)
-                            - fma(c_q1, d.k10, t46 + t47)),
+                ) - p.a2 * (fma(t8, d.k7, t26) - t10 * d.k10),
                 fma(
                     s_q1,
-                    fma(-0.000408, t25, fma(c_q2, t61, s_q1 * d.k0))
-                        - fma(s_q2, t63, p.d3 * t54),
-                    0.35,
+                    fma(-0.000408, t16, fma(c_q2, t40, s_q1 * d.k1))
+                        - fma(s_q2, t42, p.d3 * t28),
+                    d.k0,
                 ),
             ),
-            t68,
-            t69,
-            t70,
-            t71,
-            t26,
+            t48,
+            t49,
+            t50,
+            t51,
+            t17,
         ],
         [
-            t68,
+            t48,
             fma(
-                -0.07,
-                t72,
+                -0.032,
+                t59,
                 fma(
                     p.a2,
-                    fma(c_q2, t82, fma(s_q2, t51 + d.k11 - t52, d.k10)),
-                    t73 + d.k13,
-                ),
-            ) - (t74 + t78 + t81),
-            t83,
-            t85,
-            t86,
-            t33,
-        ],
-        [
-            t69,
-            t83,
-            fma(p.a3, t82, d.k14)
-                - fma(
-                    c_q3,
-                    fma(-0.0004, c_q3, 0.032 * (s_q4 * d.k16))
-                        - fma(p.d4 * c_q3, t57, t79 + t80),
                     fma(
-                        s_q3,
-                        fma(-0.00034, t31, t77) - fma(p.d4 * s_q3, t57, t75),
-                        p.d4 * (t51 + d.k15 - t52),
+                        c_q2,
+                        fma(-0.032, p.m6 * c_q3 * s_q4, d.k10),
+                        s_q2 * fma(-0.032, t32 + t33, d.k16),
                     ),
+                    t52 + d.k17,
                 ),
-            t87,
-            t88,
-            t33,
+            ) - (t34 + t53 + t56 + t58),
+            t60,
+            t61,
+            t62,
+            t21,
         ],
         [
-            t70,
-            t85,
-            t87,
-            fma(s_q4, fma(s_q4, d.k6, 0.0003 * s_q4), fma(0.00034, c_q4 * c_q4, 0.0013)),
-            0.0,
-            t34,
+            t49,
+            t60,
+            fma(-0.032, t59, fma(c_q3, t65, d.k6))
+                - fma(s_q3, fma(-0.00004, t19, fma(-0.0003, s_q3, c_q4 * t63)), t34),
+            t64,
+            t65,
+            t21,
         ],
-        [t71, t86, t88, 0.0, d.k18, 0.0],
-        [t26, t33, t33, t34, 0.0, 0.00004],
+        [
+            t50,
+            t61,
+            t64,
+            fma(s_q4 * s_q4, d.k8, fma(0.00004, c_q4 * c_q4, 0.0016)),
+            0.0,
+            t22,
+        ],
+        [t51, t62, t65, 0.0, d.k9, 0.0],
+        [t17, t21, t21, t22, 0.0, 0.00004],
     ]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 140,
-    add: 80,
+    mul: 168,
+    add: 65,
     div: 0,
     sqrt: 0,
     sin: 5,
     cos: 5,
-    fma: 94,
+    fma: 86,
 };
 ///The bias forces C(q, q̇) q̇ + g(q): the joint forces that keep every
 ///acceleration zero.
@@ -807,197 +753,195 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let t2 = qd[0] * s_q1;
-    let t3 = qd[0] * c_q1;
-    let t4 = p.g * s_q1;
-    let t5 = p.g * c_q1;
-    let t6 = t3 * qd[1];
-    let t7 = t2 * qd[1];
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t10 = fma(t3, s_q2, t2 * c_q2);
-    let t11 = t2 * s_q2;
-    let t12 = t3 * c_q2;
-    let t13 = t12 - t11;
-    let t14 = p.a2 * qd[1] - t2 * p.d3;
-    let t15 = t2 * t14;
-    let t16 = t3 * t3 * p.d3;
-    let t17 = qd[1] + qd[2];
+    let t4 = fma(qd[0] * c_q1, s_q2, qd[0] * s_q1 * c_q2);
+    let t5 = qd[0] * s_q1 * s_q2;
+    let t6 = qd[0] * c_q1 * c_q2;
+    let t7 = t6 - t5;
+    let t8 = p.a2 * qd[1] - p.d3 * qd[0] * s_q1;
+    let t9 = qd[0] * s_q1 * t8;
+    let t10 = p.d3 * (qd[0] * qd[0]) * (c_q1 * c_q1);
+    let t11 = qd[1] + qd[2];
     let s_q3 = libm::Libm::<Real>::sin(q[3]);
     let c_q3 = libm::Libm::<Real>::cos(q[3]);
-    let t20 = t10 * c_q3 - t17 * s_q3;
-    let t21 = t10 * s_q3;
-    let t22 = t17 * c_q3;
-    let t23 = -(t21 + t22);
-    let t24 = p.d4 * t10 - p.a3 * t13;
-    let t25 = p.d4 * (t17 * t17);
-    let t26 = t10 * t24;
-    let t27 = t13 + qd[3];
-    let t28 = qd[3] * t20;
+    let t14 = t4 * c_q3 - t11 * s_q3;
+    let t15 = t4 * s_q3;
+    let t16 = t11 * c_q3;
+    let t17 = -(t15 + t16);
+    let t18 = p.d4 * t4 - p.a3 * t7;
+    let t19 = t7 + qd[3];
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
-    let t31 = fma(t27, s_q4, t20 * c_q4);
-    let t32 = t20 * s_q4;
-    let t33 = t27 * c_q4;
-    let t34 = t33 - t32;
-    let t35 = qd[4] - t23;
+    let t22 = fma(t19, s_q4, t14 * c_q4);
+    let t23 = t14 * s_q4;
+    let t24 = t19 * c_q4;
+    let t25 = t24 - t23;
+    let t26 = qd[4] - t17;
     let s_q5 = libm::Libm::<Real>::sin(q[5]);
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
-    let t38 = t31 * c_q5 - t35 * s_q5;
-    let t39 = -fma(t35, c_q5, t31 * s_q5);
-    let t40 = t34 + qd[5];
-    let t41 = fma(-0.006, qd[1], 0.2275 * t3);
-    let t42 = fma(-0.2275, t2, 0.068 * qd[1]);
-    let t43 = fma(-0.068, t3, 0.006 * t2);
-    let t44 = fma(-0.07, t17, 0.0141 * t13);
-    let t45 = t10 * t13;
-    let t46 = t10 * t17;
-    let t47 = t10 * t10;
-    let t48 = t20 * t27;
-    let t49 = t23 * t27;
-    let t50 = t38 * t40;
-    let t51 = t39 * t40;
-    let t52 = p.m2 * (fma(-0.2275, t6, fma(qd[1], t41, t5)) - t2 * t43);
-    let t53 = p.m2 * (fma(t2, t42, fma(0.068, t7, 0.006 * t6)) - t3 * t41);
-    let t54 = fma(t12, qd[1], qd[2] * t13) - t11 * qd[1];
-    let t55 = t4 - fma(t7, p.d3, fma(qd[1], t14, t3 * t3 * p.a2));
-    let t56 = s_q2 * t55;
-    let t57 = fma(t3 * t2, p.a2, t5);
-    let t58 = c_q2 * t57;
-    let t59 = p.m3 * (fma(-0.0141, t54, fma(-0.07, t47, fma(t17, t44, t58))) - t56);
-    let t60 = t7 * p.a2;
-    let t61 = p.m3 * (fma(-0.0141, t47, fma(0.07, t54, t15 + t60)) - fma(t13, t44, t16));
-    let t62 = fma(c_q3, t54, qd[3] * t23);
-    let t63 = c_q2 * t55;
-    let t64 = s_q2 * t57;
-    let t65 = fma(t13, t24, t63 + t64) - p.a3 * (t17 * t17);
-    let t66 = s_q3 * t65;
-    let t67 = -fma(t7, c_q2, fma(t6, s_q2, qd[2] * t10));
-    let t68 = fma(p.d4, t54, fma(p.d4 * t13, t17, fma(t46, p.a3, t15 + t60)))
-        - fma(p.a3, t67, t16);
-    let t69 = c_q3 * t68;
-    let t70 = p.m4 * (0.019 * (t49 - t62) - (t66 + t69));
-    let t71 = fma(s_q4, t67, fma(c_q4, t62, qd[4] * t34));
-    let t72 = s_q3 * t54;
-    let t73 = t28 + t72;
-    let t74 = fma(c_q5, t71, qd[5] * t39) - s_q5 * t73;
-    let t75 = c_q3 * t65;
-    let t76 = s_q3 * t68;
-    let t77 = t75 - t76;
-    let t78 = t58 - (t25 + t26 + t56);
-    let t79 = fma(s_q4, t78, c_q4 * t77);
-    let t80 = t66 + t69;
-    let t81 = 0.032 * (t51 - t74) - fma(c_q5, t80, s_q5 * t79);
-    let t82 = fma(-0.032, p.m6 * t81, fma(-0.00011, t51, 0.00015 * t74));
-    let t83 = -fma(c_q5, t73, fma(s_q5, t71, qd[5] * t38));
-    let t84 = fma(c_q5, t79, 0.032 * (t50 + t83)) - s_q5 * t80;
-    let t85 = fma(0.032, p.m6 * t84, fma(0.00015, t83, 0.00011 * t50));
-    let t86 = fma(c_q5, t82, fma(0.0003, t71, 0.0001 * (t34 * t35))) - s_q5 * t85;
-    let t87 = c_q4 * t67 - fma(s_q4, t62, qd[4] * t31);
-    let t88 = fma(-0.0001, t31 * t35, 0.00034 * t87);
-    let t89 = fma(-0.019, t70, fma(-0.0005, t49, fma(c_q4, t86, 0.0018 * t62)))
-        - s_q4 * t88;
-    let t90 = -t73;
-    let t91 = p.m4 * fma(0.019, t48 + t90, t77);
-    let t92 = s_q5 * t82;
-    let t93 = c_q5 * t85;
-    let t94 = fma(
-        -0.0004,
-        t73,
-        fma(0.019, t91, fma(0.0018, t90, fma(0.0005, t48, t92 + t93))),
+    let t29 = t22 * c_q5 - t26 * s_q5;
+    let t30 = -fma(t26, c_q5, t22 * s_q5);
+    let t31 = t25 + qd[5];
+    let t32 = t14 * t17;
+    let t33 = fma(t6, qd[1], qd[2] * t7) - t5 * qd[1];
+    let t34 = p.g * s_q1
+        - fma(
+            p.d3 * qd[0] * s_q1,
+            qd[1],
+            fma(qd[1], t8, p.a2 * (qd[0] * qd[0]) * (c_q1 * c_q1)),
+        );
+    let t35 = s_q2 * t34;
+    let t36 = fma(p.a2 * (qd[0] * qd[0]) * s_q1, c_q1, p.g * c_q1);
+    let t37 = c_q2 * t36;
+    let t38 = p.a2 * qd[0] * s_q1 * qd[1];
+    let t39 = fma(c_q3, t33, qd[3] * t17);
+    let t40 = c_q2 * t34;
+    let t41 = s_q2 * t36;
+    let t42 = fma(t7, t18, t40 + t41) - p.a3 * (t11 * t11);
+    let t43 = -fma(
+        qd[0] * s_q1 * qd[1],
+        c_q2,
+        fma(qd[0] * c_q1 * qd[1], s_q2, qd[2] * t4),
     );
-    let t95 = fma(p.m6 * c_q5, t84, p.m5 * t79) - p.m6 * s_q5 * t81;
-    let t96 = s_q4 * t77;
-    let t97 = c_q4 * t78;
-    let t98 = fma(
-        p.m6,
-        fma(-0.032, fma(t39, t39, t38 * t38), t97) - t96,
-        p.m5 * (t97 - t96),
-    );
-    let t99 = fma(c_q4, t95, t91) - s_q4 * t98;
-    let t100 = s_q3 * t99;
-    let t101 = fma(p.m6 * c_q5, t81, fma(p.m6 * s_q5, t84, t70)) - p.m5 * t80;
-    let t102 = c_q3 * t101;
-    let t103 = -(t100 + t102);
-    let t104 = fma(
-        -0.0141,
-        t59,
+    let t44 = fma(p.d4, t33, fma(p.d4 * t7, t11, fma(p.a3 * t4, t11, t9 + t38)))
+        - fma(p.a3, t43, t10);
+    let t45 = fma(s_q4, t43, fma(c_q4, t39, qd[4] * t25));
+    let t46 = fma(s_q3, t33, qd[3] * t14);
+    let t47 = c_q4 * t43 - fma(s_q4, t39, qd[4] * t22);
+    let t48 = p.m2 * qd[0] * c_q1;
+    let t49 = fma(-0.000408, p.m2 * qd[0] * s_q1, -0.001365 * (p.m2 * qd[1]));
+    let t50 = -0.032 * fma(p.m6, t22 * t22, p.m6 * (t26 * t26));
+    let t51 = s_q5 * t30 * t31;
+    let t52 = c_q5 * t29 * t31;
+    let t53 = c_q4 * t50;
+    let t54 = p.m2 * qd[0] * s_q1 * qd[1];
+    let t55 = t9 + t38 - t10;
+    let t56 = p.m6
+        * fma(
+            s_q4,
+            t37 - fma(t4, t18, fma(p.d4, t11 * t11, t35)),
+            c_q4 * (c_q3 * t42 - s_q3 * t44),
+        );
+    let t57 = 0.032 * (p.m6 * t22 * t25 - p.m6 * t46);
+    let t58 = c_q4 * t57 - s_q4 * t50;
+    let t59 = s_q3 * t58;
+    let t60 = -0.032 * fma(p.m6, t45, p.m6 * t25 * t26);
+    let t61 = c_q3 * t60;
+    let t62 = -(t59 + t61);
+    let t63 = c_q3 * t58;
+    let t64 = s_q3 * t60;
+    let t65 = s_q4 * t57;
+    let t66 = p.m3 * t43;
+    let t67 = p.a3 * (t53 + t65);
+    let t68 = p.d4 * (t63 - t64);
+    let t69 = fma(-0.001365, t48, fma(qd[1], d.k3, qd[0] * s_q1 * d.k2));
+    let t70 = fma(-0.000987, p.m3 * t7, t11 * d.k6);
+    let t71 = fma(-0.000987, p.m3 * t11, t4 * d.k5);
+    let t72 = t22 * t25 * d.k8;
+    let t73 = fma(t7, d.k5, t4 * d.k4);
+    let t74 = t4 * d.k7 - t7 * d.k10;
+    let t75 = fma(-0.000408, t48, fma(qd[1], d.k2, qd[0] * s_q1 * d.k1));
+    let t76 = t4 * t71;
+    let t77 = t7 * t73;
+    let t78 = fma(
+        t45,
+        d.k8,
         fma(
-            p.d4,
-            t103,
-            fma(c_q3, t89, fma(0.07, t61, fma(0.076, t54, 0.0635 * (t13 * t17)))),
+            t25 * t26,
+            d.k9,
+            fma(
+                0.032,
+                p.m6 * fma(c_q3, t44, s_q3 * t42),
+                0.00004 * fma(s_q5 * t29, t31, c_q5 * t30 * t31),
+            ),
         ),
-    ) - s_q3 * t94;
-    let t105 = p.m3 * fma(0.0141, t46 + t67, fma(0.07, t45, t63 + t64));
-    let t106 = s_q4 * t86;
-    let t107 = c_q4 * t88;
-    let t108 = fma(-0.01, t46, fma(0.0141, t105, fma(0.0238, t67, t106 + t107)))
-        - p.a3 * t103;
-    let t109 = c_q3 * t99;
-    let t110 = s_q3 * t101;
-    let t111 = t105 + t109 - t110;
-    let t112 = p.m4 * fma(-0.019, fma(t23, t23, t20 * t20), t78);
-    let t113 = s_q4 * t95;
-    let t114 = c_q4 * t98;
-    let t115 = t59 + t112 + t113 + t114;
-    let t116 = fma(c_q2, t115, s_q2 * t111);
-    let t117 = p.m2 * (fma(-0.2275, t7, fma(t3, t43, t4)) - qd[1] * t42);
-    let t118 = s_q3 * t89;
-    let t119 = c_q3 * t94;
-    let t120 = p.a3 * (t112 + t113 + t114);
-    let t121 = p.d4 * (t109 - t110);
+    );
+    let t79 = fma(t22 * t26, d.k8, 0.00004 * t47) - t22 * t26 * d.k9;
+    let t80 = fma(c_q4, t78, fma(0.0003, t39, 0.0016 * (t17 * t19))) - s_q4 * t79;
+    let t81 = t46 * d.k9;
+    let t82 = fma(-0.0013, t14 * t19, fma(0.032, t56, fma(0.00004, t51 - t52, t72)))
+        - t81;
+    let t83 = fma(
+        c_q3,
+        t80,
+        fma(t55, d.k7, fma(t43, d.k5, fma(t33, d.k4, fma(t7, t70, p.d4 * t62)))),
+    ) - fma(s_q3, t82, t11 * t71);
+    let t84 = s_q4 * t78;
+    let t85 = c_q4 * t79;
+    let t86 = fma(
+        -0.0003,
+        t32,
+        fma(t33, d.k5, fma(t11, t73, fma(0.0016, t43, t84 + t85))),
+    ) - fma(t55, d.k10, fma(t4, t70, p.a3 * t62));
+    let t87 = fma(t7, t74, t63) - fma(t11 * t11, d.k10, t64);
+    let t88 = t53 + t65 - fma(t4, t74, t11 * t11 * d.k7);
+    let t89 = fma(c_q2, t88, s_q2 * t87);
+    let t90 = (t37 - t35) * d.k10;
+    let t91 = (t40 + t41) * d.k7;
+    let t92 = s_q3 * t80;
+    let t93 = c_q3 * t82;
     [
         fma(
             c_q1,
             fma(
-                -0.068,
-                t53,
+                -0.000408,
+                t48 * qd[1],
                 fma(
-                    -0.933,
-                    t7,
-                    fma(
-                        p.d3,
-                        c_q2 * t111 - s_q2 * t115,
-                        fma(c_q2, t108, fma(s_q2, t104, 0.2275 * t117)),
-                    ),
+                    p.d3,
+                    c_q2 * t87 - s_q2 * t88,
+                    fma(c_q2, t86, fma(s_q2, t83, qd[1] * t75)),
                 ),
-            ) - p.a2 * (t103 + t61),
+            )
+                - fma(
+                    p.a2,
+                    fma(t33, d.k7, fma(t7 * t11, d.k7, fma(t4 * t11, d.k10, t62)))
+                        - t43 * d.k10,
+                    qd[0] * s_q1 * t69,
+                ),
             s_q1
-                * (fma(-0.2275, t52, fma(c_q2, t104, fma(0.006, t53, 0.145 * t6)))
-                    - fma(p.d3, t116, s_q2 * t108)),
+                * (fma(
+                    0.000408,
+                    t54,
+                    fma(c_q2, t83, fma(qd[0] * c_q1 * qd[1], d.k1, qd[0] * c_q1 * t69)),
+                ) - fma(p.d3, t89, fma(s_q2, t86, qd[1] * t49))),
         ),
         fma(
             -0.006,
-            t117,
+            s_q1 * d.k11,
             fma(
-                -0.07,
-                t105,
+                -0.000987,
+                t66,
                 fma(
-                    -0.0535,
-                    t45,
+                    0.001365,
+                    t54,
                     fma(
                         p.a2,
-                        t116,
-                        fma(0.068, t52, fma(0.394, t3 * (qd[0] * s_q1), t120)),
+                        t89,
+                        fma(
+                            qd[0] * c_q1 * qd[1],
+                            d.k2,
+                            fma(c_q1, d.k12, fma(qd[0] * s_q1, t49, t67 + t76 + t90)),
+                        ),
                     ),
                 ),
             ),
-        ) - (t118 + t119 + t121),
-        fma(-0.07, t105, fma(-0.0535, t45, t120)) - (t118 + t119 + t121),
-        fma(0.0013, t67, t106 + t107),
-        0.0004 * t73 - (t92 + t93),
-        0.00004 * t87,
+        ) - fma(qd[0] * c_q1, t75, t68 + t77 + t91 + t92 + t93),
+        fma(-0.000987, t66, t67 + t76 + t90) - (t68 + t77 + t91 + t92 + t93),
+        fma(-0.0003, t32, fma(0.0016, t43, t84 + t85)),
+        fma(-0.032, t56, fma(0.00004, t52 - t51, t81)) - t72,
+        0.00004 * t47,
     ]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
-    mul: 39,
-    add: 9,
+    mul: 42,
+    add: 6,
     div: 0,
     sqrt: 0,
     sin: 4,
     cos: 4,
-    fma: 17,
+    fma: 9,
 };
 ///The gravity forces g(q): the joint forces that hold the mechanism at rest.
 ///
@@ -1020,29 +964,22 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
     let t8 = p.g * c_q1 * c_q2 - p.g * s_q1 * s_q2;
     let t9 = fma(p.g * c_q1, s_q2, p.g * s_q1 * c_q2);
-    let t10 = p.m3 * t9;
-    let t11 = p.m6 * s_q3 * s_q4 * t9;
-    let t12 = fma(0.032, t11, 0.0141 * t10);
-    let t13 = fma(0.032, p.m6 * c_q4, d.k7);
-    let t14 = c_q1 * d.k19;
-    let t15 = fma(c_q3 * t9, t13, 0.032 * (p.m6 * s_q4 * t8));
-    let t16 = fma(-0.0141, p.m3 * t8, s_q3 * c_q3 * t9 * t13) - s_q3 * t15;
-    let t17 = s_q1 * d.k19;
-    let t18 = t8 * d.k12;
-    let t19 = t9 * d.k21;
-    let t20 = s_q3 * s_q3 * t9 * t13;
-    let t21 = c_q3 * t15;
+    let t10 = fma(s_q4, t8, c_q3 * c_q4 * t9);
+    let t11 = 0.032 * (p.m6 * s_q3 * c_q3 * c_q4 * t9 - p.m6 * s_q3 * t10);
+    let t12 = p.m6 * (s_q3 * s_q3) * c_q4 * t9;
+    let t13 = p.m6 * c_q3 * t10;
+    let t14 = t8 * d.k10;
+    let t15 = t9 * d.k7;
     [
         fma(
             c_q1,
-            fma(0.2275, t17, fma(s_q2, t16, fma(s_q1, d.k20, c_q2 * t12))),
-            s_q1 * (fma(-0.2275, t14, c_q2 * t16) - fma(c_q1, d.k20, s_q2 * t12)),
+            fma(0.032, p.m6 * c_q2 * s_q3 * s_q4 * t9, s_q2 * t11),
+            s_q1 * fma(-0.032, p.m6 * s_q2 * s_q3 * s_q4 * t9, c_q2 * t11),
         ),
-        fma(-0.006, t17, fma(-0.07, t10, fma(c_q1, d.k22, fma(0.068, t14, t18))))
-            - (t19 + t20 + t21),
-        fma(-0.07, t10, t18) - (t19 + t20 + t21),
-        0.032 * t11,
-        -0.032 * (p.m6 * fma(s_q4, t8, c_q3 * c_q4 * t9)),
+        fma(-0.006, s_q1 * d.k11, fma(-0.032, t12 + t13, fma(c_q1, d.k12, t14))) - t15,
+        fma(-0.032, t12 + t13, t14) - t15,
+        0.032 * (p.m6 * s_q3 * s_q4 * t9),
+        -0.032 * (p.m6 * t10),
         0.0,
     ]
 }
@@ -1169,22 +1106,22 @@ pub fn forward_dynamics_with(
     let t87 = p.m4 * s_q3 * c_q3;
     let t88 = p.m4 * (c_q3 * c_q3);
     let t89 = p.m4 * (s_q3 * s_q3);
-    let t90 = c_q5 * c_q5 * d.k6;
-    let t91 = s_q5 * s_q5 * d.k6;
+    let t90 = c_q5 * c_q5 * d.k8;
+    let t91 = s_q5 * s_q5 * d.k8;
     let t92 = t90 + t91 + 0.0003;
     let t93 = fma(-0.0003, s_q4 * c_q4, s_q4 * c_q4 * t92);
     let t94 = fma(s_q4 * s_q4, t92, fma(0.0003, c_q4 * c_q4, 0.0013));
     let inv95 = 1.0 / t94;
-    let t96 = fma(c_q4 * c_q4, t92, fma(0.0003, s_q4 * s_q4, d.k5)) - t93 * t93 * inv95;
-    let t97 = fma(s_q4 * t83 * t93, inv95, d.k23) - c_q4 * t83;
+    let t96 = fma(c_q4 * c_q4, t92, fma(0.0003, s_q4 * s_q4, d.k19)) - t93 * t93 * inv95;
+    let t97 = fma(s_q4 * t83 * t93, inv95, d.k20) - c_q4 * t83;
     let t98 = c_q3 * c_q3 * t97;
     let t99 = 0.019 * t89 - t98;
     let t100 = t90 + t91 + 0.0004;
     let inv101 = 1.0 / t100;
     let t102 = p.m5 + t55 + t56 - t57 * t57 * inv101;
-    let t103 = fma(s_q4 * s_q4, d.k24, fma(c_q4 * c_q4, t102, p.m4));
+    let t103 = fma(s_q4 * s_q4, d.k21, fma(c_q4 * c_q4, t102, p.m4));
     let t104 = s_q3 * s_q3 * t103;
-    let t105 = t55 + t56 + d.k25 - s_q4 * s_q4 * (t83 * t83) * inv95;
+    let t105 = t55 + t56 + d.k22 - s_q4 * s_q4 * (t83 * t83) * inv95;
     let t106 = c_q3 * c_q3 * t105;
     let t107 = t104 + t106;
     let t108 = s_q3 * c_q3 * t97;
@@ -1193,15 +1130,15 @@ pub fn forward_dynamics_with(
     let t111 = s_q3 * c_q3 * t105;
     let t112 = t111 - t110;
     let t113 = p.d4 * t112;
-    let t114 = s_q4 * c_q4 * t102 - s_q4 * c_q4 * d.k24;
+    let t114 = s_q4 * c_q4 * t102 - s_q4 * c_q4 * d.k21;
     let t115 = p.a3 * s_q3 * t114;
     let t116 = t113 + t115;
-    let t117 = fma(p.d4, t109, fma(p.d4, t109, s_q3 * c_q3 * d.k5))
+    let t117 = fma(p.d4, t109, fma(p.d4, t109, s_q3 * c_q3 * d.k19))
         - fma(p.d4, t116, s_q3 * c_q3 * t96);
     let t118 = s_q3 * s_q3 * t97;
     let t119 = p.d4 * c_q3 * t114;
     let t120 = s_q4 * s_q4 * t102;
-    let t121 = c_q4 * c_q4 * d.k24;
+    let t121 = c_q4 * c_q4 * d.k21;
     let t122 = p.m4 + t120 + t121;
     let t123 = p.a3 * t122;
     let t124 = c_q3 * c_q3 * t103;
@@ -1211,19 +1148,19 @@ pub fn forward_dynamics_with(
     let t128 = fma(
         -2.0,
         p.d4 * fma(-0.019, t88, t118),
-        fma(p.d4, t126 - t127, fma(c_q3 * c_q3, d.k5, fma(s_q3 * s_q3, t96, d.k14))),
+        fma(p.d4, t126 - t127, fma(c_q3 * c_q3, d.k19, fma(s_q3 * s_q3, t96, d.k24))),
     ) - p.a3 * (t119 - t123);
     let inv129 = 1.0 / t128;
     let t130 = fma(
         2.0,
         p.d4 * t99,
-        fma(t107, d.k26, fma(s_q3 * s_q3, d.k5, fma(c_q3 * c_q3, t96, d.k2))),
+        fma(t107, d.k23, fma(s_q3 * s_q3, d.k19, fma(c_q3 * c_q3, t96, d.k25))),
     ) - t117 * t117 * inv129;
-    let t131 = fma(p.a3, t116, d.k28) - p.a3 * t109;
-    let t132 = -fma(t117 * inv129, t131, fma(t107, d.k27, p.a3 * t99));
+    let t131 = fma(p.a3, t116, d.k27) - p.a3 * t109;
+    let t132 = -fma(t117 * inv129, t131, fma(t107, d.k26, p.a3 * t99));
     let t133 = s_q2 * t132;
     let t134 = c_q2 * t132;
-    let t135 = fma(t107, d.k29, d.k8) - inv129 * (t131 * t131);
+    let t135 = fma(t107, d.k28, d.k29) - inv129 * (t131 * t131);
     let t136 = fma(-0.019, t88, t118 + t127 + d.k30) - t126;
     let t137 = t113 - fma(t117 * inv129, t136, t109);
     let t138 = d.k31 - fma(inv129 * t131, t136, p.a3 * t112);
@@ -1249,14 +1186,14 @@ pub fn forward_dynamics_with(
     let t158 = fma(
         -2.0,
         p.d3 * t146,
-        fma(t154, d.k34, fma(c_q2, c_q2 * t130 - t133, d.k0)),
+        fma(t154, d.k34, fma(c_q2, c_q2 * t130 - t133, d.k39)),
     ) - fma(t155 * t155, inv157, s_q2 * (t134 - s_q2 * t135));
     let t159 = fma(s_q2, t130, t134);
     let t160 = fma(c_q2, t135, t133);
     let t161 = c_q2 * t139;
     let t162 = s_q2 * t144;
     let t163 = t109 - t116;
-    let t164 = fma(p.d4, t107, t99 + d.k39) - t117 * inv129 * t163;
+    let t164 = fma(p.d4, t107, t99 + d.k40) - t117 * inv129 * t163;
     let t165 = -fma(inv129 * t131, t163, p.a3 * t107);
     let t166 = fma(c_q2, t138, s_q2 * t137);
     let t167 = s_q2 * t166;
@@ -1269,8 +1206,8 @@ pub fn forward_dynamics_with(
     let t174 = -fma(inv129 * t141, t163, s_q3 * t114);
     let t175 = fma(c_q2, t174, s_q2 * t173);
     let t176 = p.a2 * t175;
-    let t177 = fma(d.k35, t171, fma(p.a2, t170, d.k40)) - d.k37 * t175;
-    let t178 = fma(p.d3, t176 - t172, fma(p.d3, t161 - t162, fma(c_q2, t159, d.k41)))
+    let t177 = fma(d.k35, t171, fma(p.a2, t170, d.k41)) - d.k37 * t175;
+    let t178 = fma(p.d3, t176 - t172, fma(p.d3, t161 - t162, fma(c_q2, t159, d.k42)))
         - fma(
             t155 * inv157,
             t177,
@@ -1285,7 +1222,7 @@ pub fn forward_dynamics_with(
     let t185 = fma(
         2.0,
         p.d3 * (t179 - t180) - p.a2 * fma(c_q2, t165, s_q2 * t164),
-        fma(p.a2, p.a2 * t184 - p.d3 * t181, fma(c_q2, t160, fma(s_q2, t159, d.k9))),
+        fma(p.a2, p.a2 * t184 - p.d3 * t181, fma(c_q2, t160, fma(s_q2, t159, d.k43))),
     ) - fma(inv157, t177 * t177, p.d3 * (t182 - t183));
     let t186 = fma(
         c_q1,
@@ -1293,8 +1230,8 @@ pub fn forward_dynamics_with(
         fma(s_q1, fma(c_q1, t178, s_q1 * t158), 0.35),
     );
     let inv187 = 1.0 / t186;
-    let t188 = fma(0.001024, t80, 0.00011 * (t44 * t45)) - qd[5] * t44 * d.k6;
-    let t189 = fma(-0.001024, t79, fma(-0.00011, t43 * t45, qd[5] * t43 * d.k6));
+    let t188 = fma(0.001024, t80, 0.00011 * (t44 * t45)) - qd[5] * t44 * d.k8;
+    let t189 = fma(-0.001024, t79, fma(-0.00011, t43 * t45, qd[5] * t43 * d.k8));
     let t190 = fma(-0.0001, t38 * t39, c_q5 * t188) - fma(qd[4] * t38, t92, s_q5 * t189);
     let t191 = s_q4 * t190;
     let t192 = t86 + tau[3] + t191;
@@ -1303,7 +1240,7 @@ pub fn forward_dynamics_with(
     let t194 = fma(
         -0.019,
         p.m4 * t66,
-        fma(-0.000361, t76, fma(-0.0005, t22 * t32, fma(qd[3] * t22, d.k5, tau[4]))),
+        fma(-0.000361, t76, fma(-0.0005, t22 * t32, fma(qd[3] * t22, d.k19, tau[4]))),
     );
     let t195 = s_q5 * t188;
     let t196 = c_q5 * t189;
@@ -1384,8 +1321,8 @@ pub fn forward_dynamics_with(
     let t218 = p.a2 * t217;
     let t219 = fma(-0.068, t71, fma(-0.394, t49, fma(0.006, t70, tau[1] + t218)))
         - tau[2];
-    let t220 = fma(p.a2, t171, d.k42);
-    let t221 = fma(p.a2, t154, d.k44);
+    let t220 = fma(p.a2, t171, d.k44);
+    let t221 = fma(p.a2, t154, d.k46);
     let t222 = fma(
         c_q1,
         fma(
@@ -1436,12 +1373,12 @@ pub fn forward_dynamics_with(
                 fma(
                     c_q1,
                     t170 + t172 - fma(inv157 * t177, t221, t176),
-                    s_q1 * (t146 + d.k45 - fma(t155 * inv157, t221, p.d3 * t154)),
+                    s_q1 * (t146 + d.k47 - fma(t155 * inv157, t221, p.d3 * t154)),
                 ),
                 s_q1
                     * fma(
                         c_q1,
-                        t179 + t183 + d.k43 - fma(inv157 * t177, t220, t180 + t182),
+                        t179 + t183 + d.k45 - fma(inv157 * t177, t220, t180 + t182),
                         s_q1 * (t161 - fma(t155 * inv157, t220, t162 + t172)),
                     ),
             );
@@ -1512,13 +1449,13 @@ pub fn forward_dynamics_with(
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 535,
-    add: 254,
+    mul: 512,
+    add: 200,
     div: 0,
     sqrt: 0,
     sin: 6,
     cos: 6,
-    fma: 253,
+    fma: 214,
 };
 ///The Coriolis matrix C(q, q̇): `C q̇ + g = bias` and `Ṁ − 2C` is skew-symmetric,
 ///as passivity-based controllers need (the Christoffel matrix when every velocity
@@ -1539,520 +1476,481 @@ pub fn coriolis_matrix_with(
     let p = &d.params;
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let t2 = qd[0] * s_q1;
-    let t3 = qd[0] * c_q1;
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t6 = qd[1] + qd[2];
+    let t4 = qd[1] + qd[2];
     let s_q3 = libm::Libm::<Real>::sin(q[3]);
     let c_q3 = libm::Libm::<Real>::cos(q[3]);
-    let t9 = t6 * s_q3;
-    let t10 = t6 * c_q3;
-    let t11 = p.d4 * t6;
+    let t7 = t4 * c_q3;
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
     let s_q5 = libm::Libm::<Real>::sin(q[5]);
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
-    let t16 = fma(-0.068, t3, 0.006 * t2);
-    let t17 = fma(-0.068, c_q1, 0.006 * s_q1);
-    let t18 = -fma(c_q3, s_q5, s_q3 * c_q4 * c_q5);
-    let t19 = s_q3 * c_q4 * s_q5 - c_q3 * c_q5;
-    let t20 = c_q1 * qd[1];
-    let t21 = p.m2 * -fma(t2, t17, s_q1 * t16);
-    let t22 = s_q1 * qd[1];
-    let t23 = p.m2
-        * (fma(
-            -0.2275,
-            fma(t3, c_q1, t2 * s_q1),
-            fma(s_q1, fma(-0.2275, t2, 0.068 * qd[1]), fma(0.068, t22, 0.006 * t20)),
-        ) - c_q1 * fma(-0.006, qd[1], 0.2275 * t3));
-    let t24 = s_q1 * (p.a2 * qd[1] - t2 * p.d3);
-    let t25 = t2 * (p.d3 * s_q1);
-    let t26 = t3 * (p.d3 * c_q1);
-    let t27 = t22 * p.a2;
-    let t28 = p.m2 * fma(t3, t17, c_q1 * t16);
-    let t29 = p.m2 * qd[1];
-    let t30 = p.m2 * fma(0.012, t3, 0.136 * t2);
-    let t31 = p.a2 * qd[1] * s_q2;
-    let t32 = p.m3 * fma(-0.14, t6, 2.0 * t31);
-    let t33 = t2 * p.a2;
-    let t34 = -2.0 * fma(p.a2 * qd[1], c_q2, p.a3 * t6);
-    let t35 = s_q3 * t34;
-    let t36 = s_q3 * qd[3];
-    let t37 = c_q3 * t34;
-    let t38 = 2.0 * (t31 - t11);
-    let t39 = c_q4 * t38;
-    let t40 = p.m3 * t6;
-    let t41 = t9 * p.a3;
-    let t42 = t10 * p.a3;
-    let t43 = t11 * c_q4;
-    let t44 = q[1] + q[2];
-    let t45 = libm::Libm::<Real>::sin(t44);
-    let t46 = qd[0] * t45;
-    let t47 = libm::Libm::<Real>::cos(t44);
-    let t48 = qd[0] * t47;
-    let t49 = t46 * c_q3;
-    let t50 = t49 - t9;
-    let t51 = t46 * s_q3;
-    let t52 = -(t10 + t51);
-    let t53 = t46 * p.d4 - t48 * p.a3;
-    let t54 = qd[3] + t48;
-    let t55 = c_q4 * t50;
-    let t56 = s_q4 * t54;
-    let t57 = t55 + t56;
-    let t58 = s_q4 * t50;
-    let t59 = c_q4 * t54;
-    let t60 = t59 - t58;
-    let t61 = qd[4] - t52;
-    let t62 = c_q5 * t57;
-    let t63 = s_q5 * t61;
-    let t64 = t62 - t63;
-    let t65 = -fma(c_q5, t61, s_q5 * t57);
-    let t66 = t60 + qd[5];
-    let t67 = fma(s_q4, t47, c_q3 * c_q4 * t45);
-    let t68 = c_q5 * t67 - s_q3 * s_q5 * t45;
-    let t69 = -fma(s_q3 * c_q5, t45, s_q5 * t67);
-    let t70 = c_q4 * t47 - c_q3 * s_q4 * t45;
-    let t71 = p.d4 * t45 - p.a3 * t47;
-    let t72 = t6 * t47;
-    let t73 = fma(qd[1], t47, qd[2] * t47);
-    let t74 = t46 * t45;
-    let t75 = t46 * (p.a2 * c_q1);
-    let t76 = p.m3 * fma(-0.14, t74, fma(2.0, t75, 0.0141 * (t72 - t73)));
-    let t77 = p.m3
-        * (fma(
-            -0.0141,
-            t48 * t47,
-            fma(-0.0282, t74, fma(-2.0, t26, fma(0.07, t73, t24 + t27))),
-        ) - fma(t47, fma(-0.07, t6, 0.0141 * t48), t25));
-    let t78 = t47 * t52 - s_q3 * t45 * t54;
-    let t79 = c_q3 * t73 - t36 * t45;
-    let t80 = t48 * (p.a2 * c_q1);
-    let t81 = fma(-2.0, t80, fma(t48, t71, t47 * t53));
-    let t82 = s_q3 * t81;
-    let t83 = -fma(qd[1], t45, qd[2] * t45);
-    let t84 = fma(
-        -2.0,
-        t26,
-        fma(p.d4, t73, fma(t72, p.d4, fma(p.a3 * t6, t45, t24 + t27))),
-    ) - fma(p.a3, t83, t25);
-    let t85 = c_q3 * t84;
-    let t86 = p.m4 * (0.019 * (t78 - t79) - (t82 + t85));
-    let t87 = fma(s_q4, t83, fma(c_q4, t79, qd[4] * t70));
-    let t88 = fma(t65, t70, t66 * t69);
-    let t89 = c_q3 * qd[3] * t45;
-    let t90 = s_q3 * t73;
-    let t91 = t89 + t90;
-    let t92 = fma(c_q5, t87, qd[5] * t69) - s_q5 * t91;
-    let t93 = c_q3 * t81;
-    let t94 = s_q3 * t84;
-    let t95 = t93 - t94;
-    let t96 = t45 * t53;
-    let t97 = t46 * t71;
-    let t98 = 2.0 * t75 - (t96 + t97);
-    let t99 = fma(s_q4, t98, c_q4 * t95);
-    let t100 = t82 + t85;
-    let t101 = 0.032 * (t88 - t92) - fma(c_q5, t100, s_q5 * t99);
-    let t102 = fma(-0.032, p.m6 * t101, fma(-0.00011, t88, 0.00015 * t92));
-    let t103 = fma(t64, t70, t66 * t68);
-    let t104 = -fma(c_q5, t91, fma(s_q5, t87, qd[5] * t68));
-    let t105 = fma(c_q5, t99, 0.032 * (t103 + t104)) - s_q5 * t100;
-    let t106 = fma(0.032, p.m6 * t105, fma(0.00015, t104, 0.00011 * t103));
-    let t107 = fma(
-        c_q5,
-        t102,
-        fma(0.0003, t87, 0.0001 * fma(s_q3 * t45, t60, t61 * t70)),
-    ) - s_q5 * t106;
-    let t108 = c_q4 * t83 - fma(s_q4, t79, qd[4] * t67);
-    let t109 = fma(-0.0001, fma(s_q3 * t45, t57, t61 * t67), 0.00034 * t108);
-    let t110 = fma(-0.019, t86, fma(-0.0005, t78, fma(c_q4, t107, 0.0018 * t79)))
-        - s_q4 * t109;
-    let t111 = fma(t47, t50, c_q3 * t45 * t54);
-    let t112 = -t91;
-    let t113 = p.m4 * fma(0.019, t111 + t112, t95);
-    let t114 = s_q5 * t102;
-    let t115 = c_q5 * t106;
-    let t116 = fma(
-        -0.0004,
-        t91,
-        fma(0.019, t113, fma(0.0018, t112, fma(0.0005, t111, t114 + t115))),
+    let t12 = p.m2 * c_q1;
+    let t13 = -fma(c_q3, s_q5, s_q3 * c_q4 * c_q5);
+    let t14 = s_q3 * c_q4 * s_q5 - c_q3 * c_q5;
+    let t15 = p.m2 * qd[1];
+    let t16 = p.m2 * qd[0] * s_q1;
+    let t17 = t12 * qd[0];
+    let t18 = p.m3 * t4;
+    let t19 = t15 * s_q1;
+    let t20 = s_q1 * (p.a2 * qd[1] - p.d3 * qd[0] * s_q1);
+    let t21 = p.d3 * qd[0] * (s_q1 * s_q1);
+    let t22 = p.d3 * qd[0] * (c_q1 * c_q1);
+    let t23 = p.a2 * s_q1 * qd[1];
+    let t24 = fma(-2.0, t22, t20 + t23) - t21;
+    let t25 = -2.0 * fma(p.a2 * qd[1], c_q2, p.a3 * t4);
+    let t26 = q[1] + q[2];
+    let t27 = libm::Libm::<Real>::sin(t26);
+    let t28 = qd[0] * t27;
+    let t29 = libm::Libm::<Real>::cos(t26);
+    let t30 = t28 * c_q3 - t4 * s_q3;
+    let t31 = t28 * s_q3;
+    let t32 = -(t7 + t31);
+    let t33 = t28 * p.d4 - p.a3 * qd[0] * t29;
+    let t34 = fma(qd[0], t29, qd[3]);
+    let t35 = c_q4 * t30;
+    let t36 = s_q4 * t34;
+    let t37 = t35 + t36;
+    let t38 = s_q4 * t30;
+    let t39 = c_q4 * t34;
+    let t40 = t39 - t38;
+    let t41 = qd[4] - t32;
+    let t42 = c_q5 * t37 - s_q5 * t41;
+    let t43 = -fma(c_q5, t41, s_q5 * t37);
+    let t44 = t40 + qd[5];
+    let t45 = fma(s_q4, t29, c_q3 * c_q4 * t27);
+    let t46 = c_q4 * t29 - c_q3 * s_q4 * t27;
+    let t47 = c_q5 * t45 - s_q3 * s_q5 * t27;
+    let t48 = -fma(s_q3 * c_q5, t27, s_q5 * t45);
+    let t49 = fma(qd[1], t29, qd[2] * t29);
+    let t50 = -fma(qd[1], t27, qd[2] * t27);
+    let t51 = c_q3 * t49 - s_q3 * qd[3] * t27;
+    let t52 = fma(s_q4, t50, fma(c_q4, t51, qd[4] * t46));
+    let t53 = p.d4 * t27 - p.a3 * t29;
+    let t54 = fma(-2.0, p.a2 * qd[0] * c_q1 * t29, fma(qd[0] * t29, t53, t29 * t33));
+    let t55 = fma(p.d4, t49, fma(p.d4 * t4, t29, fma(p.a3 * t4, t27, t24))) - p.a3 * t50;
+    let t56 = c_q4 * t50 - fma(s_q4, t51, qd[4] * t45);
+    let t57 = fma(s_q5 * t43, t46, s_q5 * t44 * t48);
+    let t58 = fma(c_q5 * t42, t46, c_q5 * t44 * t47);
+    let t59 = fma(s_q3, t49, c_q3 * qd[3] * t27);
+    let t60 = p.m6
+        * fma(
+            s_q4,
+            2.0 * (t28 * (p.a2 * c_q1)) - fma(t28, t53, t27 * t33),
+            c_q4 * (c_q3 * t54 - s_q3 * t55),
+        );
+    let t61 = -0.064 * fma(p.m6 * t37, t45, p.m6 * s_q3 * t27 * t41);
+    let t62 = 0.032 * (fma(p.m6 * t37, t46, p.m6 * t40 * t45) - p.m6 * t59);
+    let t63 = c_q4 * t62 - s_q4 * t61;
+    let t64 = s_q3 * t63;
+    let t65 = -0.032 * fma(p.m6, t52, fma(p.m6 * s_q3 * t27, t40, p.m6 * t41 * t46));
+    let t66 = c_q3 * t65;
+    let t67 = -(t64 + t66);
+    let t68 = c_q3 * t27 * t32 - s_q3 * t27 * t30;
+    let t69 = c_q3 * t63;
+    let t70 = s_q3 * t65;
+    let t71 = c_q4 * t61;
+    let t72 = s_q4 * t62;
+    let t73 = p.m3 * t50;
+    let t74 = p.a3 * (t71 + t72);
+    let t75 = p.d4 * (t69 - t70);
+    let t76 = c_q3 * t34;
+    let t77 = qd[0] * c_q3 * t29 - c_q3 * qd[3];
+    let t78 = fma(s_q3 * s_q4 * c_q5, t43, c_q5 * t14 * t44);
+    let t79 = fma(s_q3 * s_q4 * s_q5, t42, s_q5 * t13 * t44);
+    let t80 = fma(c_q4, t77, s_q3 * s_q4 * qd[4]) - t28 * s_q4;
+    let t81 = t28 * p.a3;
+    let t82 = p.d4 * qd[0] * t29;
+    let t83 = 2.0 * fma(p.a2 * qd[0], s_q1, t81 + t82);
+    let t84 = s_q3 * c_q4 * qd[4] - fma(t28, c_q4, s_q4 * t77);
+    let t85 = s_q3 * t34;
+    let t86 = fma(s_q3 * s_q4 * s_q5, t43, s_q5 * t14 * t44);
+    let t87 = fma(s_q3 * s_q4 * c_q5, t42, c_q5 * t13 * t44);
+    let t88 = qd[0] * s_q3 * t29 - s_q3 * qd[3];
+    let t89 = p.m6
+        * fma(
+            c_q4,
+            c_q3 * t25 - s_q3 * t83,
+            s_q4 * (2.0 * (p.a2 * qd[1] * s_q2 - p.d4 * t4)),
+        );
+    let t90 = 0.064 * (p.m6 * s_q3 * c_q4 * t37 - p.m6 * c_q3 * t41);
+    let t91 = 0.032
+        * (p.m6 * s_q3 * s_q4 * t37 - fma(p.m6, t88, p.m6 * s_q3 * c_q4 * t40));
+    let t92 = c_q4 * t91 - s_q4 * t90;
+    let t93 = s_q3 * t92;
+    let t94 = p.m6 * s_q3 * s_q4 * t41;
+    let t95 = p.m6 * c_q3 * t40;
+    let t96 = -0.032 * fma(p.m6, t80, t94 + t95);
+    let t97 = c_q3 * t96;
+    let t98 = -(t93 + t97);
+    let t99 = p.d4 * t98;
+    let t100 = -fma(c_q3, t30, s_q3 * t32);
+    let t101 = p.a3 * t98;
+    let t102 = c_q3 * t92;
+    let t103 = s_q3 * t96;
+    let t104 = c_q4 * t90;
+    let t105 = s_q4 * t91;
+    let t106 = p.a3 * (t104 + t105);
+    let t107 = p.d4 * (t102 - t103);
+    let t108 = 0.00002 * t84;
+    let t109 = 2.0 * (t81 + t82);
+    let t110 = p.m6
+        * fma(-2.0, p.d4 * t4 * s_q4, c_q4 * (-2.0 * (t7 * p.a3) - s_q3 * t109));
+    let t111 = s_q4 * s_q5 * c_q5 * t44;
+    let t112 = fma(c_q4, t32, c_q4 * qd[4]);
+    let t113 = -fma(s_q4, t32, s_q4 * qd[4]);
+    let t114 = c_q4 * s_q5 * t43 - s_q4 * (s_q5 * s_q5) * t44;
+    let t115 = fma(c_q4 * c_q5, t42, s_q4 * (c_q5 * c_q5) * t44);
+    let t116 = 0.032 * (fma(p.m6 * c_q4, t37, p.m6 * s_q4 * t40) - p.m6 * t30);
+    let t117 = fma(c_q4, t116, 0.064 * (p.m6 * (s_q4 * s_q4) * t37));
+    let t118 = -0.032 * fma(p.m6, t112, p.m6 * c_q4 * t41);
+    let t119 = -fma(c_q3, t118, s_q3 * t117);
+    let t120 = c_q3 * t117 - s_q3 * t118;
+    let t121 = fma(-0.064, p.m6 * s_q4 * c_q4 * t37, s_q4 * t116);
+    let t122 = fma(c_q2, t121, s_q2 * t120);
+    let t123 = p.a3 * t121;
+    let t124 = p.d4 * t120;
+    let t125 = -t37;
+    let t126 = 0.064 * (t95 - t94);
+    let t127 = 0.064 * fma(p.m6 * s_q3, t40, p.m6 * c_q3 * s_q4 * t41);
+    let t128 = fma(-0.064, p.m6 * c_q2 * c_q4 * t41, s_q2 * t127);
+    let t129 = p.d4 * t127;
+    let t130 = 0.00004 * fma(s_q5, t42, c_q5 * t43);
+    let t131 = s_q5 * t43;
+    let t132 = c_q5 * t42;
+    let t133 = 0.00004 * (t131 - t132);
+    let t134 = c_q3 * c_q4 * t130 - s_q3 * t133;
+    let t135 = 0.5 * -fma(c_q3, t133, s_q3 * c_q4 * t130);
+    let t136 = fma(-0.001365, t17, fma(qd[1], d.k3, qd[0] * s_q1 * d.k2));
+    let t137 = qd[0] * s_q1 * d.k1;
+    let t138 = qd[1] * d.k2;
+    let t139 = fma(-0.001365, t12, s_q1 * d.k2);
+    let t140 = fma(-0.000987, p.m3 * qd[0] * t29, t4 * d.k6);
+    let t141 = fma(
+        t52,
+        d.k8,
+        fma(
+            s_q3 * t27 * t40,
+            d.k9,
+            fma(
+                t41 * t46,
+                d.k9,
+                fma(
+                    0.032,
+                    p.m6 * fma(c_q3, t55, s_q3 * t54),
+                    0.00004
+                        * fma(
+                            s_q5 * t42,
+                            t46,
+                            fma(s_q5 * t44, t47, fma(c_q5 * t43, t46, c_q5 * t44 * t48)),
+                        ),
+                ),
+            ),
+        ),
     );
-    let t117 = fma(p.m6 * c_q5, t105, p.m5 * t99) - p.m6 * s_q5 * t101;
-    let t118 = s_q4 * t95;
-    let t119 = c_q4 * t98;
-    let t120 = fma(
-        p.m6,
-        fma(-0.064, fma(t65, t69, t64 * t68), t119) - t118,
-        p.m5 * (t119 - t118),
+    let t142 = fma(s_q3 * t27 * t37, d.k8, fma(t41 * t45, d.k8, 0.00004 * t56))
+        - fma(s_q3 * t27 * t37, d.k9, t41 * t45 * d.k9);
+    let t143 = fma(c_q4, t141, fma(0.0003, t51, 0.0016 * (t29 * t32 - t85 * t27)))
+        - s_q4 * t142;
+    let t144 = t40 * t45 * d.k8;
+    let t145 = t37 * t46 * d.k8;
+    let t146 = t59 * d.k9;
+    let t147 = fma(
+        -0.0013,
+        fma(t29, t30, t76 * t27),
+        fma(0.032, t60, fma(0.00004, t57 - t58, t144 + t145)),
+    ) - t146;
+    let t148 = fma(
+        -0.000987,
+        p.m3 * qd[0] * (t29 * t29),
+        fma(
+            c_q3,
+            t143,
+            fma(t50, d.k5, fma(t49, d.k4, fma(t29, t140, fma(t24, d.k7, p.d4 * t67)))),
+        ),
+    ) - fma(s_q3, t147, t4 * t27 * d.k5);
+    let t149 = fma(t29, d.k5, t27 * d.k4);
+    let t150 = s_q4 * t141;
+    let t151 = c_q4 * t142;
+    let t152 = fma(
+        -0.0003,
+        t68,
+        fma(
+            t49,
+            d.k5,
+            fma(
+                t4,
+                t149,
+                fma(0.000987, t28 * (p.m3 * t29), fma(0.0016, t50, t150 + t151)),
+            ),
+        ),
+    ) - fma(t27, t140, fma(t24, d.k10, p.a3 * t67));
+    let t153 = t28 * d.k7 - qd[0] * t29 * d.k10;
+    let t154 = t27 * d.k7 - t29 * d.k10;
+    let t155 = fma(qd[0] * t29, t154, fma(t29, t153, t69)) - t70;
+    let t156 = t71 + t72 - fma(t28, t154, t27 * t153);
+    let t157 = fma(c_q2, t156, s_q2 * t155);
+    let t158 = fma(-0.000408, t12, s_q1 * d.k1);
+    let t159 = t28 * d.k5;
+    let t160 = qd[0] * t29 * d.k6;
+    let t161 = qd[0] * t29 * d.k4;
+    let t162 = s_q3 * s_q4 * t41 * d.k9;
+    let t163 = c_q3 * t40 * d.k9;
+    let t164 = t80 * d.k8;
+    let t165 = fma(
+        0.032,
+        p.m6 * fma(c_q3, t83, s_q3 * t25),
+        fma(0.00004, t78 + t79, t162 + t163 + t164),
     );
-    let t121 = fma(c_q4, t117, t113) - s_q4 * t120;
-    let t122 = s_q3 * t121;
-    let t123 = fma(p.m6 * c_q5, t101, fma(p.m6 * s_q5, t105, t86)) - p.m5 * t100;
-    let t124 = c_q3 * t123;
-    let t125 = -(t122 + t124);
-    let t126 = fma(
-        -0.0141,
-        t76,
-        fma(p.d4, t125, fma(c_q3, t110, fma(0.07, t77, fma(0.076, t73, 0.0635 * t72)))),
-    ) - s_q3 * t116;
-    let t127 = t6 * t45;
-    let t128 = t48 * t45;
-    let t129 = p.m3 * fma(-2.0, t80, fma(0.14, t128, 0.0141 * (t83 + t127)));
-    let t130 = s_q4 * t107;
-    let t131 = c_q4 * t109;
-    let t132 = fma(-0.01, t127, fma(0.0141, t129, fma(0.0238, t83, t130 + t131)))
-        - p.a3 * t125;
-    let t133 = c_q3 * t121;
-    let t134 = s_q3 * t123;
-    let t135 = t129 + t133 - t134;
-    let t136 = p.m4 * fma(0.038, s_q3 * t45 * t52 - c_q3 * t45 * t50, t98);
-    let t137 = s_q4 * t117;
-    let t138 = c_q4 * t120;
-    let t139 = t76 + t136 + t137 + t138;
-    let t140 = fma(c_q2, t139, s_q2 * t135);
-    let t141 = s_q3 * t110;
-    let t142 = c_q3 * t116;
-    let t143 = p.a3 * (t136 + t137 + t138);
-    let t144 = p.d4 * (t133 - t134);
-    let t145 = p.m3 * fma(0.14, t48, 2.0 * t33);
-    let t146 = c_q3 * t54;
-    let t147 = t48 * c_q3 - c_q3 * qd[3];
-    let t148 = t46 * p.a3;
-    let t149 = t48 * p.d4;
-    let t150 = 2.0 * (t33 + t148 + t149);
-    let t151 = c_q3 * t150;
-    let t152 = p.m4 * (-0.019 * (t146 + t147) - (t35 + t151));
-    let t153 = fma(c_q3, t60, s_q3 * s_q4 * t61);
-    let t154 = fma(c_q4, t147, s_q3 * s_q4 * qd[4]) - t46 * s_q4;
-    let t155 = fma(s_q3 * s_q4, t65, t19 * t66);
-    let t156 = t48 * s_q3;
-    let t157 = t156 - t36;
-    let t158 = fma(c_q5, t154, qd[5] * t19) - s_q5 * t157;
-    let t159 = s_q3 * t150;
-    let t160 = t37 - t159;
-    let t161 = fma(c_q4, t160, s_q4 * t38);
-    let t162 = t35 + t151;
-    let t163 = 0.032 * (t155 - t158) - fma(c_q5, t162, s_q5 * t161);
-    let t164 = fma(-0.032, p.m6 * t163, fma(-0.00011, t155, 0.00015 * t158));
-    let t165 = fma(s_q3 * s_q4, t64, t18 * t66);
-    let t166 = -fma(c_q5, t157, fma(s_q5, t154, qd[5] * t18));
-    let t167 = fma(c_q5, t161, 0.032 * (t165 + t166)) - s_q5 * t162;
-    let t168 = fma(0.032, p.m6 * t167, fma(0.00015, t166, 0.00011 * t165));
-    let t169 = fma(c_q5, t164, fma(0.0003, t154, 0.0001 * t153)) - s_q5 * t168;
-    let t170 = s_q3 * c_q4 * qd[4] - fma(t46, c_q4, s_q4 * t147);
-    let t171 = fma(-0.0001, c_q3 * t57 - s_q3 * c_q4 * t61, 0.00034 * t170);
-    let t172 = s_q4 * t171;
-    let t173 = fma(-0.019, t152, fma(c_q4, t169, fma(0.0018, t147, 0.0005 * t146)))
-        - t172;
-    let t174 = s_q3 * t54;
-    let t175 = -t157;
-    let t176 = p.m4 * fma(0.019, t175 - t174, t160);
-    let t177 = s_q5 * t164;
-    let t178 = c_q5 * t168;
+    let t166 = fma(s_q3 * c_q4 * t41, d.k9, fma(c_q3 * t37, d.k8, 0.00004 * t84))
+        - fma(c_q3 * t37, d.k9, s_q3 * c_q4 * t41 * d.k8);
+    let t167 = s_q4 * t166;
+    let t168 = fma(-0.0016, t76, fma(c_q4, t165, 0.0003 * t77)) - t167;
+    let t169 = s_q3 * c_q4 * t40 * d.k8;
+    let t170 = s_q3 * s_q4 * t37 * d.k8;
+    let t171 = t88 * d.k9;
+    let t172 = fma(0.032, t89, fma(0.00004, t86 - t87, fma(0.0013, t85, t170)))
+        - (t169 + t171);
+    let t173 = fma(
+        2.0,
+        qd[0] * s_q1 * d.k13 - t159,
+        fma(c_q3, t168, fma(0.001974, t18, t99 + t160 + t161)),
+    ) - s_q3 * t172;
+    let t174 = t28 * d.k4;
+    let t175 = qd[0] * t29 * d.k5;
+    let t176 = t28 * d.k6;
+    let t177 = s_q4 * t165;
+    let t178 = c_q4 * t166;
     let t179 = fma(
-        -0.0005,
-        t174,
-        fma(-0.0004, t157, fma(0.019, t176, fma(0.0018, t175, t177 + t178))),
+        -0.0003,
+        t100,
+        fma(-0.0016, t28, fma(2.0, t175 - qd[0] * s_q1 * d.k14, t174 + t177 + t178)),
+    ) - (t101 + t176);
+    let t180 = fma(-2.0, t4 * d.k10, t102) - t103;
+    let t181 = fma(-2.0, t4 * d.k7, t104 + t105);
+    let t182 = fma(c_q2, t181, s_q2 * t180);
+    let t183 = p.d3 * t182;
+    let t184 = p.d3 * (c_q2 * t180 - s_q2 * t181);
+    let t185 = p.a2 * fma(2.0, fma(qd[0] * t29, d.k7, t28 * d.k10), t98);
+    let t186 = fma(
+        0.032,
+        p.m6 * fma(-2.0, p.a3 * t4 * s_q3, c_q3 * t109),
+        fma(0.00004, t78 + t79, t162 + t163 + t164),
     );
-    let t180 = fma(p.m6 * c_q5, t167, p.m5 * t161) - p.m6 * s_q5 * t163;
-    let t181 = s_q4 * t160;
-    let t182 = t18 * t64;
-    let t183 = t19 * t65;
-    let t184 = fma(p.m6, fma(-0.064, t182 + t183, t39) - t181, p.m5 * (t39 - t181));
-    let t185 = fma(c_q4, t180, t176) - s_q4 * t184;
-    let t186 = s_q3 * t185;
-    let t187 = fma(p.m6 * c_q5, t163, fma(p.m6 * s_q5, t167, t152)) - p.m5 * t162;
-    let t188 = c_q3 * t187;
-    let t189 = -(t186 + t188);
-    let t190 = fma(
-        -0.0141,
-        t32,
-        fma(p.d4, t189, fma(c_q3, t173, fma(0.07, t145, 0.1395 * t48))),
-    ) - s_q3 * t179;
-    let t191 = s_q4 * t169;
-    let t192 = c_q4 * t171;
-    let t193 = c_q3 * t185;
-    let t194 = s_q3 * t187;
-    let t195 = s_q3 * t50;
-    let t196 = c_q3 * t52;
-    let t197 = p.m4 * fma(0.038, t195 + t196, t38);
-    let t198 = s_q4 * t180;
-    let t199 = c_q4 * t184;
-    let t200 = t32 + t197 + t198 + t199;
-    let t201 = s_q3 * t173;
-    let t202 = c_q3 * t179;
-    let t203 = p.a3 * (t197 + t198 + t199);
-    let t204 = p.d4 * (t193 - t194);
-    let t205 = 0.00002 * t170;
-    let t206 = t48 * p.m3;
-    let t207 = 2.0 * (t148 + t149);
-    let t208 = c_q3 * t207;
-    let t209 = p.m4 * (fma(-0.019, t146 + t147, 2.0 * t41) - t208);
-    let t210 = s_q3 * t207;
-    let t211 = -2.0 * t42 - t210;
-    let t212 = fma(-2.0, t11 * s_q4, c_q4 * t211);
-    let t213 = fma(-2.0, t41, t208);
-    let t214 = 0.032 * (t155 - t158) - fma(c_q5, t213, s_q5 * t212);
-    let t215 = fma(-0.032, p.m6 * t214, fma(-0.00011, t155, 0.00015 * t158));
-    let t216 = fma(c_q5, t212, 0.032 * (t165 + t166)) - s_q5 * t213;
-    let t217 = fma(0.032, p.m6 * t216, fma(0.00015, t166, 0.00011 * t165));
-    let t218 = fma(c_q5, t215, fma(0.0003, t154, 0.0001 * t153)) - s_q5 * t217;
-    let t219 = fma(-0.019, t209, fma(c_q4, t218, fma(0.0018, t147, 0.0005 * t146)))
-        - t172;
-    let t220 = p.m4 * fma(0.019, t175 - t174, t211);
-    let t221 = s_q5 * t215;
-    let t222 = c_q5 * t217;
-    let t223 = fma(
-        -0.0005,
-        t174,
-        fma(-0.0004, t157, fma(0.019, t220, fma(0.0018, t175, t221 + t222))),
+    let t187 = fma(-0.0016, t76, fma(c_q4, t186, 0.0003 * t77)) - t167;
+    let t188 = fma(0.032, t110, fma(0.00004, t86 - t87, fma(0.0013, t85, t170)))
+        - (t169 + t171);
+    let t189 = fma(-2.0, t159, fma(c_q3, t187, fma(0.001974, t18, t99 + t160 + t161)))
+        - s_q3 * t188;
+    let t190 = s_q4 * t186;
+    let t191 = fma(-0.0003, t100, fma(-0.0016, t28, fma(2.0, t175, t174 + t178 + t190)))
+        - (t101 + t176);
+    let t192 = fma(
+        t112,
+        d.k8,
+        fma(
+            c_q4 * t41,
+            d.k9,
+            0.00004 * (fma(c_q4 * s_q5, t42, fma(c_q4 * c_q5, t43, t111)) - t111),
+        ),
     );
-    let t224 = fma(p.m6 * c_q5, t216, p.m5 * t212) - p.m6 * s_q5 * t214;
-    let t225 = s_q4 * t211;
-    let t226 = fma(
-        p.m6,
-        fma(-0.064, t182 + t183, -2.0 * t43) - t225,
-        p.m5 * (-2.0 * t43 - t225),
+    let t193 = fma(s_q4 * t41, d.k8, 0.00004 * t113) - s_q4 * t41 * d.k9;
+    let t194 = fma(c_q4, t192, 0.0019 * t32) - s_q4 * t193;
+    let t195 = s_q4 * t40 * d.k8;
+    let t196 = c_q4 * t37 * d.k8;
+    let t197 = t30 * d.k9;
+    let t198 = fma(-0.0013, t30, fma(0.00004, t114 - t115, t195 + t196)) - t197;
+    let t199 = fma(c_q3, t194, p.d4 * t119) - s_q3 * t198;
+    let t200 = s_q4 * t192;
+    let t201 = c_q4 * t193;
+    let t202 = t200 + t201 - p.a3 * t119;
+    let t203 = fma(
+        -0.00004,
+        fma(s_q5 * s_q5, t44, c_q5 * c_q5 * t44),
+        fma(t40, d.k8, t40 * d.k9),
     );
-    let t227 = fma(c_q4, t224, t220) - s_q4 * t226;
-    let t228 = s_q3 * t227;
-    let t229 = fma(p.m6 * c_q5, t214, fma(p.m6 * s_q5, t216, t209)) - p.m5 * t213;
-    let t230 = c_q3 * t229;
-    let t231 = -(t228 + t230);
-    let t232 = fma(
-        p.d4,
-        t231,
-        fma(c_q3, t219, fma(0.0098, t206, fma(0.1395, t48, 0.001974 * t40))),
-    ) - s_q3 * t223;
-    let t233 = s_q4 * t218;
-    let t234 = fma(-0.0338, t46, t192 + t233) - p.a3 * t231;
-    let t235 = c_q3 * t227 - s_q3 * t229;
-    let t236 = p.m4 * fma(-2.0, t11, 0.038 * (t195 + t196));
-    let t237 = s_q4 * t224;
-    let t238 = c_q4 * t226;
-    let t239 = fma(-0.14, t40, t236 + t237 + t238);
-    let t240 = fma(c_q2, t239, s_q2 * t235);
-    let t241 = s_q3 * t219;
-    let t242 = c_q3 * t223;
-    let t243 = p.a3 * (t236 + t237 + t238);
-    let t244 = p.d4 * t235;
-    let t245 = fma(c_q4, t52, c_q4 * qd[4]);
-    let t246 = c_q4 * t65 - s_q4 * s_q5 * t66;
-    let t247 = c_q5 * t245 - fma(s_q5, t50, s_q4 * s_q5 * qd[5]);
-    let t248 = 0.032 * (t246 - t247);
-    let t249 = fma(-0.032, p.m6 * t248, fma(-0.00011, t246, 0.00015 * t247));
-    let t250 = fma(c_q4, t64, s_q4 * c_q5 * t66);
-    let t251 = -fma(c_q5, t50, fma(s_q5, t245, s_q4 * c_q5 * qd[5]));
-    let t252 = 0.032 * (t250 + t251);
-    let t253 = fma(0.032, p.m6 * t252, fma(0.00015, t251, 0.00011 * t250));
-    let t254 = fma(c_q5, t249, fma(0.0003, t245, 0.0001 * (c_q4 * t61))) - s_q5 * t253;
-    let t255 = -fma(s_q4, t52, s_q4 * qd[4]);
-    let t256 = fma(-0.0001, s_q4 * t61, 0.00034 * t255);
-    let t257 = fma(c_q4, t254, 0.0013 * t52) - s_q4 * t256;
-    let t258 = -t50;
-    let t259 = p.m4 * (0.019 * (t50 + t258));
-    let t260 = s_q5 * t249;
-    let t261 = c_q5 * t253;
-    let t262 = fma(0.019, t259, fma(0.0018, t258, fma(0.0001, t50, t260 + t261)));
-    let t263 = p.m6 * c_q5 * t252 - p.m6 * s_q5 * t248;
-    let t264 = 0.064 * (s_q4 * s_q5 * t65 - s_q4 * c_q5 * t64);
-    let t265 = fma(c_q4, t263, t259) - p.m6 * s_q4 * t264;
-    let t266 = fma(p.m6 * c_q5, t248, p.m6 * s_q5 * t252);
-    let t267 = -fma(c_q3, t266, s_q3 * t265);
-    let t268 = fma(p.d4, t267, c_q3 * t257) - s_q3 * t262;
-    let t269 = s_q4 * t254;
-    let t270 = c_q4 * t256;
-    let t271 = t269 + t270 - p.a3 * t267;
-    let t272 = c_q3 * t265 - s_q3 * t266;
-    let t273 = fma(p.m6 * c_q4, t264, s_q4 * t263);
-    let t274 = fma(c_q2, t273, s_q2 * t272);
-    let t275 = s_q3 * t257;
-    let t276 = c_q3 * t262;
-    let t277 = p.a3 * t273;
-    let t278 = p.d4 * t272;
-    let t279 = c_q5 * t66;
-    let t280 = c_q5 * t60 - c_q5 * qd[5];
-    let t281 = -0.032 * (t279 + t280);
-    let t282 = fma(-0.032, p.m6 * t281, fma(0.00015, t280, 0.00011 * t279));
-    let t283 = s_q5 * t66;
-    let t284 = s_q5 * qd[5] - s_q5 * t60;
-    let t285 = 0.032 * (t284 - t283);
-    let t286 = fma(-0.00011, t283, fma(0.032, p.m6 * t285, 0.00015 * t284));
-    let t287 = fma(c_q5, t282, 0.0004 * t60) - s_q5 * t286;
-    let t288 = -t57;
-    let t289 = fma(-0.0001, t57, 0.00034 * t288);
-    let t290 = c_q4 * t287 - s_q4 * t289;
-    let t291 = s_q5 * t282;
-    let t292 = c_q5 * t286;
-    let t293 = t291 + t292;
-    let t294 = p.m6 * c_q5 * t285 - p.m6 * s_q5 * t281;
-    let t295 = c_q5 * t65;
-    let t296 = 0.064 * fma(s_q5, t64, t295);
-    let t297 = c_q4 * t294 - p.m6 * s_q4 * t296;
-    let t298 = fma(p.m6 * c_q5, t281, p.m6 * s_q5 * t285);
-    let t299 = -fma(c_q3, t298, s_q3 * t297);
-    let t300 = fma(p.d4, t299, c_q3 * t290) - s_q3 * t293;
-    let t301 = s_q4 * t287;
-    let t302 = c_q4 * t289;
-    let t303 = t301 + t302 - p.a3 * t299;
-    let t304 = c_q3 * t297 - s_q3 * t298;
-    let t305 = fma(p.m6 * c_q4, t296, s_q4 * t294);
-    let t306 = fma(c_q2, t305, s_q2 * t304);
-    let t307 = s_q3 * t290;
-    let t308 = c_q3 * t293;
-    let t309 = p.a3 * t305;
-    let t310 = p.d4 * t304;
-    let t311 = -t64;
-    let t312 = 0.032 * (t64 + t311);
-    let t313 = fma(0.032, p.m6 * t312, fma(0.00015, t311, 0.00011 * t64));
-    let t314 = 0.00004 * t295 - s_q5 * t313;
-    let t315 = s_q5 * t65;
-    let t316 = c_q5 * t313;
-    let t317 = fma(0.00004, t315, t316);
-    let t318 = -fma(p.m6 * c_q3 * s_q5, t312, p.m6 * s_q3 * c_q4 * c_q5 * t312);
-    let t319 = fma(p.d4, t318, c_q3 * c_q4 * t314) - s_q3 * t317;
-    let t320 = s_q4 * t314;
-    let t321 = t320 - p.a3 * t318;
-    let t322 = p.m6 * c_q3 * c_q4 * c_q5 * t312 - p.m6 * s_q3 * s_q5 * t312;
-    let t323 = fma(p.m6 * c_q2 * s_q4 * c_q5, t312, s_q2 * t322);
-    let t324 = s_q3 * c_q4 * t314;
-    let t325 = c_q3 * t317;
-    let t326 = p.d4 * t322;
-    let t327 = qd[1] * c_q2 * d.k3;
-    let t328 = fma(-0.0282, t327, fma(-0.0338, t46, t191 + t192)) - p.a3 * t189;
-    let t329 = fma(-2.0, t327, t193) - t194;
-    let t330 = fma(s_q2, t329, c_q2 * t200);
-    let t331 = s_q4 * c_q5 * t312 * d.k16;
+    let t204 = fma(t37, d.k8, 0.00004 * t125) - t37 * d.k9;
+    let t205 = c_q4 * t203 - s_q4 * t204;
+    let t206 = fma(c_q3, t205, p.d4 * t126);
+    let t207 = s_q4 * t203;
+    let t208 = c_q4 * t204;
+    let t209 = t207 + t208 - p.a3 * t126;
+    let t210 = t27 * fma(-0.000987, t18, t159);
+    let t211 = t159 * t27;
+    let t212 = t29 * (t174 + t175);
+    let t213 = qd[0] * t29 * t149;
+    let t214 = t28 * (c_q1 * d.k14);
+    let t215 = qd[0] * c_q1 * t29 * d.k13;
+    let t216 = s_q3 * t143;
+    let t217 = c_q3 * t147;
+    let t218 = qd[1] * s_q2 * d.k14;
+    let t219 = qd[1] * c_q2 * d.k13;
+    let t220 = s_q3 * t168;
+    let t221 = c_q3 * t172;
+    let t222 = p.a2 * t182;
+    let t223 = s_q3 * t187;
+    let t224 = c_q3 * t188;
+    let t225 = s_q3 * t194;
+    let t226 = c_q3 * t198;
+    let t227 = s_q3 * t205;
+    let t228 = c_q4 * t41 * d.k15;
     [
         [
             0.5
                 * fma(
                     c_q1,
                     fma(
-                        -0.068,
-                        t23,
+                        -0.000408,
+                        t15 * c_q1,
                         fma(
-                            -0.933,
-                            t22,
-                            fma(
-                                p.d3,
-                                c_q2 * t135 - s_q2 * t139,
-                                fma(c_q2, t132, fma(s_q2, t126, 0.2275 * t28)),
-                            ),
+                            p.d3,
+                            c_q2 * t155 - s_q2 * t156,
+                            fma(c_q2, t152, fma(s_q2, t148, qd[1] * t158)),
                         ),
-                    ) - p.a2 * (t125 + t77),
-                    s_q1
-                        * (fma(
-                            -0.2275,
-                            t21,
-                            fma(c_q2, t126, fma(0.006, t23, 0.145 * t20)),
-                        ) - fma(p.d3, t140, s_q2 * t132)),
-                ),
-            0.5
-                * fma(
-                    c_q1,
-                    fma(
-                        -0.068,
-                        t30,
-                        fma(
-                            -0.03094,
-                            t29,
+                    )
+                        - fma(
+                            p.a2,
                             fma(
-                                -0.933,
-                                t2,
-                                fma(
-                                    p.d3,
-                                    c_q2 * t329 - s_q2 * t200,
-                                    fma(c_q2, t328, s_q2 * t190),
-                                ),
-                            ),
+                                t49,
+                                d.k7,
+                                fma(t4 * t29, d.k7, fma(t4 * t27, d.k10, t67)),
+                            ) - t50 * d.k10,
+                            fma(qd[0] * s_q1, t139, s_q1 * t136),
                         ),
-                    ) - p.a2 * (t189 + t145),
                     s_q1
                         * (fma(
                             c_q2,
-                            t190,
-                            fma(0.006, t30, fma(0.00273, t29, 0.145 * t3)),
-                        ) - fma(p.d3, t330, s_q2 * t328)),
-                ),
-            0.5
-                * fma(
-                    c_q1,
-                    fma(p.d3, c_q2 * t235 - s_q2 * t239, fma(c_q2, t234, s_q2 * t232))
-                        - p.a2 * fma(0.14, t206, t231),
-                    s_q1 * (c_q2 * t232 - fma(p.d3, t240, s_q2 * t234)),
-                ),
-            0.5
-                * fma(
-                    c_q1,
-                    fma(p.d3, c_q2 * t272 - s_q2 * t273, fma(c_q2, t271, s_q2 * t268))
-                        - p.a2 * t267,
-                    s_q1 * (c_q2 * t268 - fma(p.d3, t274, s_q2 * t271)),
-                ),
-            0.5
-                * fma(
-                    c_q1,
-                    fma(p.d3, c_q2 * t304 - s_q2 * t305, fma(c_q2, t303, s_q2 * t300))
-                        - p.a2 * t299,
-                    s_q1 * (c_q2 * t300 - fma(p.d3, t306, s_q2 * t303)),
+                            t148,
+                            fma(
+                                c_q1 * qd[1],
+                                d.k1,
+                                fma(qd[0] * c_q1, t139, fma(c_q1, t136, 0.000816 * t19)),
+                            ),
+                        ) - fma(p.d3, t157, s_q2 * t152)),
                 ),
             0.5
                 * fma(
                     c_q1,
                     fma(
-                        p.d3,
-                        c_q2 * t322 - p.m6 * s_q2 * s_q4 * c_q5 * t312,
-                        fma(c_q2, t321, s_q2 * t319),
-                    ) - p.a2 * t318,
-                    s_q1 * (c_q2 * t319 - fma(p.d3, t323, s_q2 * t321)),
+                        -0.000816,
+                        t17,
+                        fma(2.0, t138, fma(c_q2, t179, fma(s_q2, t173, t137 + t184))),
+                    ) - fma(qd[0] * s_q1, d.k3, t185),
+                    s_q1
+                        * (fma(
+                            c_q2,
+                            t173,
+                            fma(
+                                qd[0] * c_q1,
+                                d.k1,
+                                fma(qd[0] * c_q1, d.k3, fma(0.000816, t16, 0.00273 * t15)),
+                            ),
+                        ) - fma(s_q2, t179, t183)),
+                ),
+            0.5
+                * fma(
+                    c_q1,
+                    fma(c_q2, t191, fma(s_q2, t189, t184)) - t185,
+                    s_q1 * (c_q2 * t189 - fma(s_q2, t191, t183)),
+                ),
+            0.5
+                * fma(
+                    c_q1,
+                    fma(c_q2, t202, fma(s_q2, t199, p.d3 * (c_q2 * t120 - s_q2 * t121)))
+                        - p.a2 * t119,
+                    s_q1 * (c_q2 * t199 - fma(s_q2, t202, p.d3 * t122)),
+                ),
+            0.5
+                * fma(
+                    c_q1,
+                    fma(
+                        c_q2,
+                        t209,
+                        fma(
+                            s_q2,
+                            t206,
+                            p.d3 * fma(0.064, p.m6 * s_q2 * c_q4 * t41, c_q2 * t127),
+                        ),
+                    ) - p.a2 * t126,
+                    s_q1 * (c_q2 * t206 - fma(s_q2, t209, p.d3 * t128)),
+                ),
+            0.5
+                * fma(
+                    c_q1,
+                    fma(c_q2 * s_q4, t130, s_q2 * t134),
+                    s_q1 * (c_q2 * t134 - s_q2 * s_q4 * t130),
                 ),
         ],
         [
             0.5
                 * (fma(
-                    -0.07,
-                    t129,
+                    -0.000987,
+                    t73,
                     fma(
-                        -0.107,
-                        t128,
+                        -0.000408,
+                        t16 * s_q1,
                         fma(
-                            -0.006,
-                            t28,
-                            fma(p.a2, t140, fma(0.788, t3 * s_q1, fma(0.068, t21, t143))),
+                            2.0,
+                            t214 + t215,
+                            fma(
+                                p.a2,
+                                t157,
+                                fma(
+                                    t138,
+                                    c_q1,
+                                    fma(
+                                        s_q1,
+                                        fma(-0.000408, t16, -0.001365 * t15),
+                                        fma(0.001365, t19, t74 + t210 + t211),
+                                    ),
+                                ),
+                            ),
                         ),
                     ),
-                ) - (t141 + t142 + t144)),
-            0.5 * (fma(0.14, t327, fma(p.a2, t330, t203)) - (t201 + t202 + t204)),
-            0.5 * (fma(p.a2, t240, t243) - (t241 + t242 + t244)),
-            0.5 * (fma(p.a2, t274, t277) - (t275 + t276 + t278)),
-            0.5 * (fma(p.a2, t306, t309) - (t307 + t308 + t310)),
-            0.5 * (fma(p.a2, t323, t331) - (t324 + t325 + t326)),
+                )
+                    - fma(
+                        qd[0] * c_q1,
+                        t158,
+                        fma(
+                            c_q1,
+                            fma(-0.000408, t17, t137 + t138),
+                            t75 + t212 + t213 + t216 + t217,
+                        ),
+                    )),
+            0.5 * (fma(2.0, t218 + t219, t106 + t222) - (t107 + t220 + t221)),
+            0.5 * (t106 + t222 - (t107 + t223 + t224)),
+            0.5 * (fma(p.a2, t122, t123) - (t124 + t225 + t226)),
+            0.5 * (fma(-0.064, t228, p.a2 * t128) - (t129 + t227)),
+            t135,
         ],
         [
-            0.5 * (fma(-0.07, t129, fma(-0.107, t128, t143)) - (t141 + t142 + t144)),
-            0.5 * (fma(0.14, t327, t203) - (t201 + t202 + t204)),
-            0.5 * (t243 - (t241 + t242 + t244)),
-            0.5 * (t277 - (t275 + t276 + t278)),
-            0.5 * (t309 - (t307 + t308 + t310)),
-            0.5 * (t331 - (t324 + t325 + t326)),
+            0.5
+                * (fma(-0.000987, t73, fma(2.0, t214 + t215, t74 + t210 + t211))
+                    - (t75 + t212 + t213 + t216 + t217)),
+            0.5 * (fma(2.0, t218 + t219, t106) - (t107 + t220 + t221)),
+            0.5 * (t106 - (t107 + t223 + t224)),
+            0.5 * (t123 - (t124 + t225 + t226)),
+            0.5 * (-0.064 * t228 - (t129 + t227)),
+            t135,
         ],
         [
-            0.5 * fma(0.0013, t83, t130 + t131),
-            0.5 * fma(-0.0013, t46, t191 + t192),
-            0.5 * fma(-0.0013, t46, t192 + t233),
-            0.5 * (t269 + t270),
-            0.5 * (t301 + t302),
-            0.5 * t320,
+            0.5 * fma(-0.0003, t68, fma(0.0016, t50, t150 + t151)),
+            0.5 * fma(-0.0003, t100, fma(-0.0016, t28, t177 + t178)),
+            0.5 * fma(-0.0003, t100, fma(-0.0016, t28, t178 + t190)),
+            0.5 * (t200 + t201),
+            0.5 * (t207 + t208),
+            0.5 * (s_q4 * t130),
         ],
         [
-            0.5 * (0.0004 * t91 - (t114 + t115)),
-            0.5 * (0.0004 * t157 - (t177 + t178)),
-            0.5 * (0.0004 * t157 - (t221 + t222)),
-            0.5 * (0.0004 * t50 - (t260 + t261)),
-            0.5 * -t293,
-            0.5 * -t317,
+            0.5 * (fma(-0.032, t60, fma(0.00004, t58 - t57, t146)) - (t144 + t145)),
+            0.5 * (fma(-0.032, t89, fma(0.00004, t87 - t86, t169 + t171)) - t170),
+            0.5 * (fma(-0.032, t110, fma(0.00004, t87 - t86, t169 + t171)) - t170),
+            0.5 * (fma(0.00004, t115 - t114, t197) - (t195 + t196)),
+            0.0,
+            0.5 * -t133,
         ],
-        [0.00002 * t108, t205, t205, 0.00002 * t255, 0.00002 * t288, 0.0],
+        [0.00002 * t56, t108, t108, 0.00002 * t113, 0.00002 * t125, 0.0],
     ]
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
@@ -2212,17 +2110,17 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
         ),
         fma(
             fma(0.032, c_q4 * t36 - c_q3 * s_q4 * t35, t37 + t38 + t39),
-            d.k49,
+            d.k51,
             fma(
                 t37 + t38 + t39,
-                d.k48,
+                d.k50,
                 fma(
                     fma(0.019, t36, t37 + t38 + t39),
-                    d.k47,
+                    d.k49,
                     fma(
                         fma(0.07, t36, t37),
-                        d.k46,
-                        fma(0.006, c_q1, 0.068 * s_q1) * d.k19,
+                        d.k48,
+                        fma(0.006, c_q1, 0.068 * s_q1) * d.k11,
                     ),
                 ),
             ),
@@ -2272,9 +2170,9 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let t19 = libm::Libm::<Real>::sin(t18);
     let t20 = libm::Libm::<Real>::cos(t18);
     let t21 = fma(s_q4, t20, c_q3 * c_q4 * t19);
-    let t22 = s_q3 * t19;
-    let t23 = c_q4 * t20 - c_q3 * s_q4 * t19;
-    let t24 = fma(p.d4, t20, fma(p.a3, t19, t15));
+    let t22 = c_q4 * t20 - c_q3 * s_q4 * t19;
+    let t23 = fma(p.d4, t20, fma(p.a3, t19, t15));
+    let t24 = s_q3 * t19;
     let t25 = -(c_q0 * t19);
     let t26 = -(s_q0 * t19);
     let t27 = t17 * t20 - s_q0 * s_q3;
@@ -2307,20 +2205,20 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
             position: [t11 + t12, t13 - t14, t15],
         },
         Pose {
-            rotation: [[t27, -t35, t25], [t29, -t38, t26], [c_q3 * t19, -t22, t20]],
-            position: [t31, t32, t24],
+            rotation: [[t27, -t35, t25], [t29, -t38, t26], [c_q3 * t19, -t24, t20]],
+            position: [t31, t32, t23],
         },
         Pose {
-            rotation: [[t33, t34, t35], [t36, t37, t38], [t21, t23, t22]],
-            position: [t31, t32, t24],
+            rotation: [[t33, t34, t35], [t36, t37, t38], [t21, t22, t24]],
+            position: [t31, t32, t23],
         },
         Pose {
             rotation: [
                 [c_q5 * t33 - s_q5 * t35, -fma(c_q5, t35, s_q5 * t33), t34],
                 [c_q5 * t36 - s_q5 * t38, -fma(c_q5, t38, s_q5 * t36), t37],
-                [c_q5 * t21 - t22 * s_q5, -fma(t22, c_q5, s_q5 * t21), t23],
+                [c_q5 * t21 - t24 * s_q5, -fma(t24, c_q5, s_q5 * t21), t22],
             ],
-            position: [t31, t32, t24],
+            position: [t31, t32, t23],
         },
     ]
 }
@@ -2357,7 +2255,7 @@ pub fn coordinate_rates_with(
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
     mul: 197,
-    add: 66,
+    add: 65,
     div: 0,
     sqrt: 0,
     sin: 7,
@@ -2414,13 +2312,13 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let t33 = p.d4 * t29 - (t13 + t32);
     let t34 = c_q3 * t33;
     let t35 = fma(s_q4, t30, c_q3 * c_q4 * t29);
-    let t36 = c_q5 * t35 - s_q3 * s_q5 * t29;
-    let t37 = p.d3 * c_q3 * t30 - s_q3 * t33;
-    let t38 = c_q4 * t37 - p.d3 * s_q4 * t29;
-    let t39 = -fma(s_q3 * c_q5, t29, s_q5 * t35);
-    let t40 = c_q4 * t30 - c_q3 * s_q4 * t29;
-    let t41 = c_q4 * t40;
-    let t42 = -(t31 + t34);
+    let t36 = p.d3 * c_q3 * t30 - s_q3 * t33;
+    let t37 = c_q4 * t36 - p.d3 * s_q4 * t29;
+    let t38 = t31 + t34;
+    let t39 = c_q4 * t30 - c_q3 * s_q4 * t29;
+    let t40 = c_q4 * t39;
+    let t41 = c_q5 * t35 - s_q3 * s_q5 * t29;
+    let t42 = -fma(s_q3 * c_q5, t29, s_q5 * t35);
     let t43 = t23 * t30 - s_q0 * s_q3;
     let t44 = c_q0 * s_q3 * t30;
     let t45 = -(t22 + t44);
@@ -2437,40 +2335,40 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let t56 = -fma(c_q5, t51, s_q5 * t49);
     let t57 = c_q5 * t52 - s_q5 * t54;
     let t58 = -fma(c_q5, t54, s_q5 * t52);
-    let t59 = -t42;
-    let t60 = -fma(p.d3 * c_q4, t29, s_q4 * t37);
-    let t61 = p.d3 * c_q0 * (t29 * t29);
-    let t62 = p.d3 * s_q0 * (t29 * t29);
+    let t59 = -fma(p.d3 * c_q4, t29, s_q4 * t36);
+    let t60 = p.d3 * c_q0 * (t29 * t29);
+    let t61 = p.d3 * s_q0 * (t29 * t29);
+    let t62 = -t38;
     let t63 = s_q3 * s_q3 * t14 * t29;
     let t64 = p.d4 * (s_q3 * s_q3) * t29;
     let t65 = -fma(c_q3, t45, s_q3 * t43);
     let t66 = -fma(c_q3, t48, s_q3 * t46);
     let t67 = s_q3 * s_q3 * (t29 * t29);
-    let t68 = t50 * t60;
+    let t68 = t50 * t59;
     let t69 = t19 * t50;
     let t70 = t21 * t50;
-    let t71 = t53 * t60;
+    let t71 = t53 * t59;
     let t72 = t19 * t53;
     let t73 = t21 * t53;
-    let t74 = t40 * t60;
-    let t75 = t19 * t40;
-    let t76 = t21 * t40;
-    let t77 = t40 * t50;
+    let t74 = t39 * t59;
+    let t75 = t19 * t39;
+    let t76 = t21 * t39;
+    let t77 = t39 * t50;
     let t78 = s_q3 * s_q4 * t50;
     let t79 = fma(c_q3, t51, t78) - s_q3 * c_q4 * t49;
     let t80 = c_q4 * t50;
-    let t81 = t40 * t53;
+    let t81 = t39 * t53;
     let t82 = s_q3 * s_q4 * t53;
     let t83 = fma(c_q3, t54, t82) - s_q3 * c_q4 * t52;
     let t84 = c_q4 * t53;
-    let t85 = t40 * t40;
-    let t86 = s_q3 * s_q4 * t40;
+    let t85 = t39 * t39;
+    let t86 = s_q3 * s_q4 * t39;
     let t87 = fma(s_q3 * c_q3, t29, t86) - s_q3 * c_q4 * t35;
-    let t88 = c_q5 * t38 - s_q5 * t59;
-    let t89 = -fma(c_q5, t59, s_q5 * t38);
+    let t88 = c_q5 * t37 - s_q5 * t38;
+    let t89 = -fma(c_q5, t38, s_q5 * t37);
     let t90 = fma(t18, t56, fma(t15, t55, t78));
     let t91 = fma(t18, t58, fma(t15, t57, t82));
-    let t92 = fma(t18, t39, fma(t15, t36, t86));
+    let t92 = fma(t18, t42, fma(t15, t41, t86));
     [
         [
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
@@ -2490,7 +2388,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
         ],
         [
             [
-                fma(p.d3 * c_q0, t30 * t30, t61) - t13 * s_q0,
+                fma(p.d3 * c_q0, t30 * t30, t60) - t13 * s_q0,
                 -(p.a2 * c_q0 * s_q1),
                 0.0,
                 0.0,
@@ -2498,7 +2396,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 0.0,
             ],
             [
-                fma(p.d3 * s_q0, t30 * t30, fma(t13, c_q0, t62)),
+                fma(p.d3 * s_q0, t30 * t30, fma(t13, c_q0, t61)),
                 -(p.a2 * s_q0 * s_q1),
                 0.0,
                 0.0,
@@ -2512,7 +2410,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
         ],
         [
             [
-                fma(t42, t45, fma(t37, t43, t61)),
+                fma(t45, t62, fma(t36, t43, t60)),
                 c_q3 * t14 * t43 - fma(c_q0 * t16, t29, s_q3 * t14 * t45),
                 p.d4 * s_q3 * t45 - fma(p.a3 * c_q0, t29, p.d4 * c_q3 * t43),
                 0.0,
@@ -2520,7 +2418,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 0.0,
             ],
             [
-                fma(t42, t48, fma(t37, t46, t62)),
+                fma(t48, t62, fma(t36, t46, t61)),
                 c_q3 * t14 * t46 - fma(s_q0 * t16, t29, s_q3 * t14 * t48),
                 p.d4 * s_q3 * t48 - fma(p.a3 * s_q0, t29, p.d4 * c_q3 * t46),
                 0.0,
@@ -2528,7 +2426,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 0.0,
             ],
             [
-                c_q3 * t29 * t37 - fma(s_q3 * t29, t42, p.d3 * t29 * t30),
+                c_q3 * t29 * t36 - fma(s_q3 * t29, t62, p.d3 * t29 * t30),
                 fma(t16, t30, fma(c_q3 * c_q3 * t14, t29, t63)),
                 t32 - fma(p.d4 * (c_q3 * c_q3), t29, t64),
                 0.0,
@@ -2555,7 +2453,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
         ],
         [
             [
-                fma(t51, t59, fma(t38, t49, t68)),
+                fma(t38, t51, fma(t37, t49, t68)),
                 fma(s_q3 * t14, t51, fma(t17, t49, t69)),
                 fma(t20, t49, t70) - p.d4 * s_q3 * t51,
                 0.0,
@@ -2563,7 +2461,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 0.0,
             ],
             [
-                fma(t54, t59, fma(t38, t52, t71)),
+                fma(t38, t54, fma(t37, t52, t71)),
                 fma(s_q3 * t14, t54, fma(t17, t52, t72)),
                 fma(t20, t52, t73) - p.d4 * s_q3 * t54,
                 0.0,
@@ -2571,7 +2469,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 0.0,
             ],
             [
-                fma(s_q3 * t29, t59, fma(t35, t38, t74)),
+                fma(s_q3 * t29, t38, fma(t35, t37, t74)),
                 fma(t17, t35, t63 + t75),
                 fma(t20, t35, t76) - t64,
                 0.0,
@@ -2594,7 +2492,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 t54,
                 0.0,
             ],
-            [fma(t35, t35, t67 + t85), t87, t87, fma(s_q4, t35, t41), s_q3 * t29, 0.0],
+            [fma(t35, t35, t67 + t85), t87, t87, fma(s_q4, t35, t40), s_q3 * t29, 0.0],
         ],
         [
             [
@@ -2614,15 +2512,15 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 0.0,
             ],
             [
-                fma(t39, t89, fma(t36, t88, t74)),
-                fma(t25, t39, fma(t24, t36, t75)),
-                fma(t27, t39, fma(t26, t36, t76)),
+                fma(t42, t89, fma(t41, t88, t74)),
+                fma(t25, t42, fma(t24, t41, t75)),
+                fma(t27, t42, fma(t26, t41, t76)),
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                fma(t39, t56, fma(t36, t55, t77)),
+                fma(t42, t56, fma(t41, t55, t77)),
                 t90,
                 t90,
                 fma(s_q4 * c_q5, t55, t80) - s_q4 * s_q5 * t56,
@@ -2630,7 +2528,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 t50,
             ],
             [
-                fma(t39, t58, fma(t36, t57, t81)),
+                fma(t42, t58, fma(t41, t57, t81)),
                 t91,
                 t91,
                 fma(s_q4 * c_q5, t57, t84) - s_q4 * s_q5 * t58,
@@ -2638,12 +2536,12 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 t53,
             ],
             [
-                fma(t39, t39, fma(t36, t36, t85)),
+                fma(t42, t42, fma(t41, t41, t85)),
                 t92,
                 t92,
-                fma(s_q4 * c_q5, t36, t41) - s_q4 * s_q5 * t39,
-                -fma(c_q5, t39, s_q5 * t36),
-                t40,
+                fma(s_q4 * c_q5, t41, t40) - s_q4 * s_q5 * t42,
+                -fma(c_q5, t42, s_q5 * t41),
+                t39,
             ],
         ],
     ]

@@ -3,7 +3,7 @@
 //!
 //! Each dynamics output by the formalism whose code is cheapest (`cargo xtask ops`
 //! compares them all):
-//! - `inverse_dynamics`: Telegin's direction-cosine formalism.
+//! - `inverse_dynamics`: recursive Newton–Euler.
 //! - `mass_matrix`: the joint-coordinate (Lagrange) formalism.
 //! - `bias`: recursive Newton–Euler.
 //! - `gravity`: recursive Newton–Euler.
@@ -19,12 +19,12 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 23 | 12 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 28 | 21 | 0 | 0 | 1 | 1 |
+//! | `inverse_dynamics` | 26 | 19 | 0 | 0 | 1 | 1 |
 //! | `mass_matrix` | 10 | 8 | 0 | 0 | 1 | 1 |
-//! | `bias` | 28 | 12 | 0 | 0 | 1 | 1 |
+//! | `bias` | 28 | 11 | 0 | 0 | 1 | 1 |
 //! | `gravity` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `forward_dynamics` | 51 | 24 | 2 | 0 | 1 | 1 |
-//! | `coriolis_matrix` | 39 | 16 | 0 | 0 | 1 | 1 |
+//! | `coriolis_matrix` | 27 | 12 | 0 | 0 | 1 | 1 |
 //! | `energy` | 25 | 10 | 0 | 0 | 1 | 1 |
 //! | `body_poses` | 4 | 5 | 0 | 0 | 2 | 2 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -146,8 +146,6 @@ pub struct Derived {
     pub k10: Real,
     /// Parameter group 11.
     pub k11: Real,
-    /// Parameter group 12.
-    pub k12: Real,
 }
 impl Params {
     /// Computes the parameter groups; call again after changing a
@@ -155,25 +153,26 @@ impl Params {
     pub fn derived(&self) -> Derived {
         let p = self;
         let t0 = p.m1 * (p.length * p.length);
-        let t1 = p.m2 * (p.length * p.length);
-        let t2 = p.s10 * p.s10;
-        let t3 = p.h10 * p.h10;
+        let t1 = p.s10 + p.s12;
+        let t2 = -p.h10 - p.h12;
+        let t3 = p.m2 * (p.length * p.length);
+        let t4 = p.m1 * (p.s10 * p.s10);
+        let t5 = p.m1 * (p.h10 * p.h10);
         Derived {
             params: *self,
-            k0: 0.08333333333333333 * t0 + p.m1 * (t2 + t3),
-            k1: 0.08333333333333333 * t1 + p.m2 * (p.s21 * p.s21 + p.h21 * p.h21),
-            k2: -p.h10 - p.h12,
-            k3: p.s10 + p.s12,
+            k0: 0.08333333333333333 * t0 + t4 + t5 + p.m2 * (t1 * t1 + t2 * t2),
+            k1: 0.08333333333333333 * t3 + p.m2 * (p.s21 * p.s21)
+                + p.m2 * (p.h21 * p.h21),
+            k2: t2,
+            k3: t1,
             k4: p.m2 * p.s21,
             k5: p.m2 * p.h21,
-            k6: 0.08333333333333333 * (t0 + t1) + t2 * p.m1 + t3 * p.m1,
-            k7: 0.08333333333333333 * t1,
-            k8: 0.08333333333333333 * t1 + p.m2 * (p.s21 * p.s21)
-                + p.m2 * (p.h21 * p.h21),
-            k9: t3,
-            k10: t2,
-            k11: t0,
-            k12: t1,
+            k6: 0.08333333333333333 * (t0 + t3) + t4 + t5,
+            k7: 0.08333333333333333 * t3,
+            k8: p.h10 * p.h10,
+            k9: p.s10 * p.s10,
+            k10: t0,
+            k11: t3,
         }
     }
 }
@@ -188,16 +187,15 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 28,
-    add: 21,
+    mul: 26,
+    add: 19,
     div: 0,
     sqrt: 0,
     sin: 1,
     cos: 1,
 };
-///Joint forces τ(q, q̇, q̈) by Telegin's direction-cosine formalism (subsystem
-///static moments, Statements 1–2): torques for revolute joints, forces for
-///prismatic ones, in coordinate order.
+///Joint forces τ(q, q̇, q̈) by the recursive Newton–Euler method: torques for
+///revolute joints, forces for prismatic ones, in coordinate order.
 ///
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
@@ -227,11 +225,11 @@ pub fn inverse_dynamics_with(
     let t6 = qdd[0] * d.k3 - qd[0] * qd[0] * d.k2;
     let t7 = (c_q1 * t6 - s_q1 * t5) * d.k4;
     let t8 = (c_q1 * t5 + s_q1 * t6) * d.k5;
-    let t9 = -(t2 * t2 * d.k4) - t3 * d.k5;
+    let t9 = -(t3 * d.k5) - t2 * t2 * d.k4;
     let t10 = t3 * d.k4 - t2 * t2 * d.k5;
     [
-        qdd[0] * d.k0 + t4 + t7 + d.k3 * (p.m2 * t6 + s_q1 * t9 + c_q1 * t10) - t8
-            - d.k2 * (p.m2 * t5 + c_q1 * t9 - s_q1 * t10),
+        qdd[0] * d.k0 + t4 + t7 + d.k3 * (s_q1 * t9 + c_q1 * t10) - t8
+            - d.k2 * (c_q1 * t9 - s_q1 * t10),
         t4 + t7 - t8,
     ]
 }
@@ -261,12 +259,12 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t2 = s_q1 * d.k3 - p.h21 - c_q1 * d.k2;
     let t3 = p.s21 + c_q1 * d.k3 + s_q1 * d.k2;
     let t4 = d.k4 * t3 + d.k7 - d.k5 * t2;
-    [[p.m2 * (t2 * t2) + p.m2 * (t3 * t3) + d.k6, t4], [t4, d.k8]]
+    [[p.m2 * (t2 * t2) + p.m2 * (t3 * t3) + d.k6, t4], [t4, d.k1]]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
     mul: 28,
-    add: 12,
+    add: 11,
     div: 0,
     sqrt: 0,
     sin: 1,
@@ -287,16 +285,12 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t2 = qd[0] + qd[1];
-    let t3 = qd[0] * qd[0] * s_q1 * d.k3 - p.h21 * (t2 * t2)
-        - qd[0] * qd[0] * c_q1 * d.k2;
-    let t4 = d.k4 * t3;
-    let t5 = -(p.s21 * (t2 * t2)) - qd[0] * qd[0] * c_q1 * d.k3
-        - qd[0] * qd[0] * s_q1 * d.k2;
-    let t6 = d.k5 * t5;
+    let t3 = d.k4 * (qd[0] * qd[0] * s_q1 * d.k3 - qd[0] * qd[0] * c_q1 * d.k2);
+    let t4 = d.k5 * (-(qd[0] * qd[0] * c_q1 * d.k3) - qd[0] * qd[0] * s_q1 * d.k2);
     [
-        t4 + d.k3 * (p.m2 * s_q1 * t5 + p.m2 * c_q1 * t3) - t6
-            - d.k2 * (p.m2 * c_q1 * t5 - p.m2 * s_q1 * t3),
-        t4 - t6,
+        t3 + d.k3 * (-(s_q1 * (t2 * t2) * d.k4) - c_q1 * (t2 * t2) * d.k5) - t4
+            - d.k2 * (s_q1 * (t2 * t2) * d.k5 - c_q1 * (t2 * t2) * d.k4),
+        t3 - t4,
     ]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
@@ -365,15 +359,15 @@ pub fn forward_dynamics_with(
     let t9 = p.m2 * (qd[0] * c_q1 * qd[1] * d.k2 - qd[0] * s_q1 * qd[1] * d.k3)
         + p.m2 * t2 * (qd[0] * s_q1 * d.k3 - p.h21 * t2 - qd[0] * c_q1 * d.k2);
     let t10 = tau[0] - t3 * t8 - t4 * t9;
-    let t11 = d.k8 - inv6 * (t7 * t7);
+    let t11 = d.k1 - inv6 * (t7 * t7);
     let inv12 = 1.0 / t11;
     let t13 = tau[1] + p.h21 * t8 - p.s21 * t9 - inv6 * t7 * t10;
     [inv6 * t10 - inv6 * t7 * inv12 * t13, inv12 * t13]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 39,
-    add: 16,
+    mul: 27,
+    add: 12,
     div: 0,
     sqrt: 0,
     sin: 1,
@@ -399,21 +393,11 @@ pub fn coriolis_matrix_with(
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t2 = qd[0] + qd[1];
-    let t3 = 2.0 * (qd[0] * s_q1 * d.k3 - p.h21 * t2 - qd[0] * c_q1 * d.k2);
-    let t4 = d.k4 * t3;
-    let t5 = -(2.0 * (p.s21 * t2 + qd[0] * c_q1 * d.k3 + qd[0] * s_q1 * d.k2));
-    let t6 = d.k5 * t5;
-    [
-        [
-            0.5
-                * (t4 + d.k3 * (p.m2 * s_q1 * t5 + p.m2 * c_q1 * t3) - t6
-                    - d.k2 * (p.m2 * c_q1 * t5 - p.m2 * s_q1 * t3)),
-            0.5
-                * (d.k3 * -(2.0 * (s_q1 * t2 * d.k4 + c_q1 * t2 * d.k5))
-                    - d.k2 * (2.0 * (s_q1 * t2 * d.k5 - c_q1 * t2 * d.k4))),
-        ],
-        [0.5 * (t4 - t6), 0.0],
-    ]
+    let t3 = d.k4 * (2.0 * (qd[0] * s_q1 * d.k3 - qd[0] * c_q1 * d.k2));
+    let t4 = d.k5 * -(2.0 * (qd[0] * c_q1 * d.k3 + qd[0] * s_q1 * d.k2));
+    let t5 = d.k3 * -(2.0 * (s_q1 * t2 * d.k4 + c_q1 * t2 * d.k5));
+    let t6 = d.k2 * (2.0 * (s_q1 * t2 * d.k5 - c_q1 * t2 * d.k4));
+    [[0.5 * (t3 + t5 - t4 - t6), 0.5 * (t5 - t6)], [0.5 * (t3 - t4), 0.0]]
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
@@ -443,10 +427,10 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let t4 = qd[0] * s_q1 * d.k3 - p.h21 * t2 - qd[0] * c_q1 * d.k2;
     (
         0.5
-            * (p.m1 * (qd[0] * qd[0] * d.k9 + qd[0] * qd[0] * d.k10)
-                + 0.08333333333333333 * (qd[0] * qd[0] * d.k11)
+            * (p.m1 * (qd[0] * qd[0] * d.k8 + qd[0] * qd[0] * d.k9)
+                + 0.08333333333333333 * (qd[0] * qd[0] * d.k10)
                 + (p.m2 * (t4 * t4 + t3 * t3)
-                    + 0.08333333333333333 * (t2 * t2 * d.k12))),
+                    + 0.08333333333333333 * (t2 * t2 * d.k11))),
         0.0,
     )
 }

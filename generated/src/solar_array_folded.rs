@@ -3,7 +3,7 @@
 //!
 //! Each dynamics output by the formalism whose code is cheapest (`cargo xtask ops`
 //! compares them all):
-//! - `inverse_dynamics`: Telegin's direction-cosine formalism.
+//! - `inverse_dynamics`: recursive Newton–Euler.
 //! - `mass_matrix`: the joint-coordinate (Lagrange) formalism.
 //! - `bias`: recursive Newton–Euler.
 //! - `gravity`: recursive Newton–Euler.
@@ -19,7 +19,7 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 26 | 22 | 0 | 0 | 1 | 1 |
+//! | `inverse_dynamics` | 24 | 20 | 0 | 0 | 1 | 1 |
 //! | `mass_matrix` | 10 | 9 | 0 | 0 | 1 | 1 |
 //! | `bias` | 21 | 11 | 0 | 0 | 1 | 1 |
 //! | `gravity` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -110,16 +110,15 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 26,
-    add: 22,
+    mul: 24,
+    add: 20,
     div: 0,
     sqrt: 0,
     sin: 1,
     cos: 1,
 };
-///Joint forces τ(q, q̇, q̈) by Telegin's direction-cosine formalism (subsystem
-///static moments, Statements 1–2): torques for revolute joints, forces for
-///prismatic ones, in coordinate order.
+///Joint forces τ(q, q̇, q̈) by the recursive Newton–Euler method: torques for
+///revolute joints, forces for prismatic ones, in coordinate order.
 ///
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
@@ -153,9 +152,8 @@ pub fn inverse_dynamics_with(
     let t10 = -(12.0 * (t8 * t8)) - t9;
     let t11 = 12.0 * t9 + t8 * -t8;
     [
-        2.65 * qdd[0] + 12.0 * t7 + 9.65 * t9
-            + 0.1 * (20.0 * t3 + c_q1 * t10 - s_q1 * t11)
-            + 0.7 * (20.0 * t4 + s_q1 * t10 + c_q1 * t11) - t5 - t6,
+        12.65 * qdd[0] + 12.0 * t7 + 9.65 * t9 + 0.1 * (c_q1 * t10 - s_q1 * t11)
+            + 0.7 * (s_q1 * t10 + c_q1 * t11) - t5 - t6,
         12.0 * t7 + 9.65 * t9 - t5 - t6,
     ]
 }
@@ -460,16 +458,16 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let p = &d.params;
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let t2 = 0.7 * s_q1 + 0.1 * c_q1;
-    let t3 = 0.7 * c_q1 - 0.1 * s_q1;
+    let t2 = 0.7 * c_q1 - 0.1 * s_q1;
+    let t3 = 0.7 * s_q1 + 0.1 * c_q1;
     let t4 = q[0] + q[1];
     let t5 = libm::Libm::<Real>::cos(t4);
     let t6 = libm::Libm::<Real>::sin(t4);
     [
         [[0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [1.0, 0.0]],
         [
-            [t2 * t5 - t3 * t6, 0.0],
-            [t2 * t6 + t3 * t5, 0.0],
+            [t3 * t5 - t2 * t6, 0.0],
+            [t3 * t6 + t2 * t5, 0.0],
             [0.0, 0.0],
             [0.0, 0.0],
             [0.0, 0.0],

@@ -3,10 +3,10 @@
 //!
 //! Each dynamics output by the formalism whose code is cheapest (`cargo xtask ops`
 //! compares them all):
-//! - `inverse_dynamics`: recursive Newton–Euler.
-//! - `mass_matrix`: Telegin's direction-cosine formalism.
-//! - `bias`: Telegin's direction-cosine formalism.
-//! - `gravity`: Telegin's direction-cosine formalism.
+//! - `inverse_dynamics`: Telegin's direction-cosine formalism.
+//! - `mass_matrix`: recursive Newton–Euler.
+//! - `bias`: recursive Newton–Euler.
+//! - `gravity`: recursive Newton–Euler.
 //! - `forward_dynamics`: Vereshchagin's separate-bodies method.
 //!
 //! Telegin (2021), Fig. 1: 3-DOF Cartesian manipulator PPR in a vertical plane
@@ -19,7 +19,7 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 15 | 6 | 1 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 20 | 11 | 0 | 0 | 1 | 1 |
+//! | `inverse_dynamics` | 16 | 7 | 0 | 0 | 1 | 1 |
 //! | `mass_matrix` | 2 | 1 | 0 | 0 | 1 | 1 |
 //! | `bias` | 7 | 2 | 0 | 0 | 1 | 1 |
 //! | `gravity` | 1 | 0 | 0 | 0 | 0 | 1 |
@@ -150,20 +150,21 @@ impl Params {
         let p = self;
         let t0 = p.icz3 + p.m03 * (p.d3 * p.d3);
         let inv1 = 1.0 / t0;
-        let t2 = p.m01 + p.m02 + p.m03;
+        let t2 = p.m01 * p.g;
+        let t3 = p.m02 + p.m03;
         Derived {
             params: *self,
             k0: p.m03 * p.d3,
-            k1: t2,
-            k2: p.m02 + p.m03,
+            k1: t3 + p.m01,
+            k2: t3,
             k3: t0,
-            k4: p.g * t2,
+            k4: t2 + p.g * t3,
             k5: p.m03 * p.d3 * p.g,
             k6: p.m03 - p.m03 * p.m03 * (p.d3 * p.d3) * inv1,
             k7: p.m01 + p.m02,
             k8: p.m03 * p.d3 * inv1,
             k9: inv1,
-            k10: p.m01 * p.g,
+            k10: t2,
             k11: p.m02 * p.g,
             k12: p.m03 * p.g,
         }
@@ -180,15 +181,16 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 20,
-    add: 11,
+    mul: 16,
+    add: 7,
     div: 0,
     sqrt: 0,
     sin: 1,
     cos: 1,
 };
-///Joint forces τ(q, q̇, q̈) by the recursive Newton–Euler method: torques for
-///revolute joints, forces for prismatic ones, in coordinate order.
+///Joint forces τ(q, q̇, q̈) by Telegin's direction-cosine formalism (subsystem
+///static moments, Statements 1–2): torques for revolute joints, forces for
+///prismatic ones, in coordinate order.
 ///
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
@@ -212,12 +214,10 @@ pub fn inverse_dynamics_with(
     let t0 = p.g + qdd[0];
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t3 = t0 * c_q2 + p.d3 * qdd[2] - qdd[1] * s_q2;
-    let t4 = qdd[1] * c_q2 + t0 * s_q2 - p.d3 * (qd[2] * qd[2]);
     [
-        p.m01 * t0 + p.m02 * t0 + p.m03 * s_q2 * t4 + p.m03 * c_q2 * t3,
-        p.m02 * qdd[1] + p.m03 * c_q2 * t4 - p.m03 * s_q2 * t3,
-        p.icz3 * qdd[2] + t3 * d.k0,
+        c_q2 * qdd[2] * d.k0 + t0 * d.k1 - s_q2 * (qd[2] * qd[2]) * d.k0,
+        qdd[1] * d.k2 - c_q2 * (qd[2] * qd[2]) * d.k0 - s_q2 * qdd[2] * d.k0,
+        qdd[2] * d.k3 + (t0 * c_q2 - qdd[1] * s_q2) * d.k0,
     ]
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).

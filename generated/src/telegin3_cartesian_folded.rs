@@ -3,9 +3,9 @@
 //!
 //! Each dynamics output by the formalism whose code is cheapest (`cargo xtask ops`
 //! compares them all):
-//! - `inverse_dynamics`: Telegin's direction-cosine formalism.
+//! - `inverse_dynamics`: recursive Newton–Euler.
 //! - `mass_matrix`: recursive Newton–Euler.
-//! - `bias`: Telegin's direction-cosine formalism.
+//! - `bias`: recursive Newton–Euler.
 //! - `gravity`: recursive Newton–Euler.
 //! - `forward_dynamics`: Vereshchagin's separate-bodies method.
 //!
@@ -117,9 +117,8 @@ pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
     sin: 1,
     cos: 1,
 };
-///Joint forces τ(q, q̇, q̈) by Telegin's direction-cosine formalism (subsystem
-///static moments, Statements 1–2): torques for revolute joints, forces for
-///prismatic ones, in coordinate order.
+///Joint forces τ(q, q̇, q̈) by the recursive Newton–Euler method: torques for
+///revolute joints, forces for prismatic ones, in coordinate order.
 ///
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
@@ -259,20 +258,20 @@ pub fn forward_dynamics_with(
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let t2 = s_q2 * s_q2;
     let t3 = c_q2 * c_q2;
-    let t4 = 0.996996996996997 * t2 + 4.0 * t3 + 10.0;
-    let inv5 = 1.0 / t4;
-    let t6 = c_q2 * (qd[2] * qd[2]);
+    let t4 = c_q2 * (qd[2] * qd[2]);
+    let t5 = 0.996996996996997 * t2 + 4.0 * t3 + 10.0;
+    let inv6 = 1.0 / t5;
     let t7 = s_q2 * tau[2];
     let t8 = 4.0 * t2 + 0.996996996996997 * t3 + 30.0
-        - 9.018027036045053 * (t3 * (s_q2 * s_q2 * inv5));
+        - 9.018027036045053 * (t3 * (s_q2 * s_q2 * inv6));
     let t9 = (s_q2 * (qd[2] * qd[2]) + tau[0]
         - 3.003003003003003
             * (c_q2 * tau[2]
-                + s_q2 * c_q2 * inv5 * (t6 + tau[1] + 3.003003003003003 * t7))
+                + s_q2 * c_q2 * inv6 * (t4 + tau[1] + 3.003003003003003 * t7))
         - 9.81 * t8) / t8;
     let t10 = t9 + 9.81;
-    let t11 = t6 + tau[1] + 3.003003003003003 * (t7 - s_q2 * c_q2 * t10);
-    [t9, inv5 * t11, 3.003003003003003 * (tau[2] + s_q2 * inv5 * t11 - c_q2 * t10)]
+    let t11 = t4 + tau[1] + 3.003003003003003 * (t7 - s_q2 * c_q2 * t10);
+    [t9, inv6 * t11, 3.003003003003003 * (tau[2] + s_q2 * inv6 * t11 - c_q2 * t10)]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {

@@ -3,11 +3,11 @@
 //!
 //! Each dynamics output by the formalism whose code is cheapest (`cargo xtask ops`
 //! compares them all):
-//! - `inverse_dynamics`: the joint-coordinate (Lagrange) formalism.
-//! - `mass_matrix`: the joint-coordinate (Lagrange) formalism.
+//! - `inverse_dynamics`: recursive Newton–Euler.
+//! - `mass_matrix`: Telegin's direction-cosine formalism.
 //! - `bias`: Telegin's direction-cosine formalism.
 //! - `gravity`: recursive Newton–Euler.
-//! - `forward_dynamics`: the joint-coordinate (Lagrange) formalism.
+//! - `forward_dynamics`: Vereshchagin's separate-bodies method.
 //!
 //! Telegin (2021), Fig. 2: 3-DOF cylindrical manipulator RPP, y vertical
 //!
@@ -18,12 +18,12 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 2 | 4 | 2 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 21 | 9 | 0 | 0 | 0 | 0 |
-//! | `mass_matrix` | 4 | 3 | 0 | 0 | 0 | 0 |
+//! | `derived` | 4 | 5 | 2 | 0 | 0 | 0 |
+//! | `inverse_dynamics` | 16 | 11 | 0 | 0 | 0 | 0 |
+//! | `mass_matrix` | 3 | 3 | 0 | 0 | 0 | 0 |
 //! | `bias` | 11 | 2 | 0 | 0 | 0 | 0 |
 //! | `gravity` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `forward_dynamics` | 20 | 9 | 1 | 0 | 0 | 0 |
+//! | `forward_dynamics` | 17 | 7 | 1 | 0 | 0 | 0 |
 //! | `coriolis_matrix` | 22 | 10 | 0 | 0 | 0 | 0 |
 //! | `energy` | 18 | 9 | 0 | 0 | 0 | 0 |
 //! | `body_poses` | 2 | 3 | 0 | 0 | 1 | 1 |
@@ -143,10 +143,10 @@ impl Params {
         let t1 = p.m03 * p.g;
         Derived {
             params: *self,
-            k0: p.icy1 + p.icy2 + p.icy3,
-            k1: t0,
-            k2: -t1,
-            k3: p.m02 * p.d2,
+            k0: p.icy1 + p.icy2 + p.icy3 + p.m02 * (p.d2 * p.d2),
+            k1: p.m02 * p.d2,
+            k2: t0,
+            k3: -t1,
             k4: 1.0 / t0,
             k5: t1,
             k6: 1.0 / p.m03,
@@ -155,8 +155,8 @@ impl Params {
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 2,
-    add: 4,
+    mul: 4,
+    add: 5,
     div: 2,
     sqrt: 0,
     sin: 0,
@@ -164,16 +164,15 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 21,
-    add: 9,
+    mul: 16,
+    add: 11,
     div: 0,
     sqrt: 0,
     sin: 0,
     cos: 0,
 };
-///Joint forces τ(q, q̇, q̈) = M(q) q̈ + bias(q, q̇) by the joint-coordinate
-///(Lagrange) formalism: torques for revolute joints, forces for prismatic ones,
-///in coordinate order.
+///Joint forces τ(q, q̇, q̈) by the recursive Newton–Euler method: torques for
+///revolute joints, forces for prismatic ones, in coordinate order.
 ///
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
@@ -194,18 +193,17 @@ pub fn inverse_dynamics_with(
     qdd: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let t0 = p.d2 - q[1];
+    let t0 = qdd[1] - qd[0] * qd[0] * q[1];
+    let t1 = -(qdd[0] * q[1]) - 2.0 * (qd[0] * qd[1]);
     [
-        2.0 * (p.m03 * qd[0] * q[1] * qd[1] - p.m02 * qd[0] * qd[1] * t0)
-            + qdd[0] * (p.m02 * (t0 * t0) + p.m03 * (q[1] * q[1]) + d.k0),
-        p.m02 * qd[0] * (p.d2 * qd[0] - qd[0] * q[1]) + qdd[1] * d.k1
-            - p.m03 * (qd[0] * qd[0]) * q[1],
-        p.m03 * qdd[2] + d.k2,
+        qdd[0] * d.k0 + t1 * d.k1 - q[1] * (p.m03 * t1 + p.m02 * t1 + qdd[0] * d.k1),
+        p.m03 * t0 + p.m02 * t0 + qd[0] * qd[0] * d.k1,
+        -(p.m03 * (p.g - qdd[2])),
     ]
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 4,
+    mul: 3,
     add: 3,
     div: 0,
     sqrt: 0,
@@ -224,10 +222,9 @@ pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let t0 = p.d2 - q[1];
     [
-        [p.m02 * (t0 * t0) + p.m03 * (q[1] * q[1]) + d.k0, 0.0, 0.0],
-        [0.0, d.k1, 0.0],
+        [d.k0 - q[1] * d.k1 - q[1] * (d.k1 - q[1] * d.k2), 0.0, 0.0],
+        [0.0, d.k2, 0.0],
         [0.0, 0.0, p.m03],
     ]
 }
@@ -253,9 +250,9 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
     [
-        2.0 * (qd[0] * q[1] * qd[1] * d.k1 - qd[0] * qd[1] * d.k3),
-        qd[0] * qd[0] * d.k3 - qd[0] * qd[0] * q[1] * d.k1,
-        d.k2,
+        2.0 * (qd[0] * q[1] * qd[1] * d.k2 - qd[0] * qd[1] * d.k1),
+        qd[0] * qd[0] * d.k1 - qd[0] * qd[0] * q[1] * d.k2,
+        d.k3,
     ]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
@@ -278,19 +275,20 @@ pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
 pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let p = &d.params;
-    [0.0, 0.0, d.k2]
+    [0.0, 0.0, d.k3]
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 20,
-    add: 9,
+    mul: 17,
+    add: 7,
     div: 1,
     sqrt: 0,
     sin: 0,
     cos: 0,
 };
-///Joint accelerations q̈(q, q̇, τ) by an L D Lᵀ factorisation of M(q) in
-///`M(q) q̈ = τ − bias(q, q̇)` (joint-coordinate formalism), in O(n³).
+///Joint accelerations q̈(q, q̇, τ) by Vereshchagin's separate-bodies
+///(articulated-body) method, in O(n) and without forming M(q); they satisfy
+///`M(q) q̈ + bias(q, q̇) = τ`.
 ///
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
@@ -311,12 +309,10 @@ pub fn forward_dynamics_with(
     tau: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let t0 = p.d2 - q[1];
     [
-        (tau[0] + 2.0 * (p.m02 * qd[0] * qd[1] * t0 - p.m03 * qd[0] * q[1] * qd[1]))
-            / (p.m02 * (t0 * t0) + p.m03 * (q[1] * q[1]) + d.k0),
-        (p.m03 * (qd[0] * qd[0]) * q[1] + tau[1]
-            - p.m02 * qd[0] * (p.d2 * qd[0] - qd[0] * q[1])) * d.k4,
+        (tau[0] + 2.0 * (qd[0] * qd[1] * d.k1 - qd[0] * q[1] * qd[1] * d.k2))
+            / (d.k0 + q[1] * q[1] * d.k2 - 2.0 * (q[1] * d.k1)),
+        (tau[1] + qd[0] * qd[0] * q[1] * d.k2 - qd[0] * qd[0] * d.k1) * d.k4,
         (tau[2] + d.k5) * d.k6,
     ]
 }
@@ -350,10 +346,10 @@ pub fn coriolis_matrix_with(
         [
             0.5
                 * (-(q[1] * -(2.0 * (p.m02 * qd[1] + p.m03 * qd[1])))
-                    - 2.0 * (qd[1] * d.k3)),
+                    - 2.0 * (qd[1] * d.k1)),
             0.5
                 * (-(q[1] * -(2.0 * (p.m02 * qd[0] + p.m03 * qd[0])))
-                    - 2.0 * (qd[0] * d.k3)),
+                    - 2.0 * (qd[0] * d.k1)),
             0.0,
         ],
         [

@@ -3,9 +3,9 @@
 //!
 //! Each dynamics output by the formalism whose code is cheapest (`cargo xtask ops`
 //! compares them all):
-//! - `inverse_dynamics`: Telegin's direction-cosine formalism.
-//! - `mass_matrix`: Telegin's direction-cosine formalism.
-//! - `bias`: Telegin's direction-cosine formalism.
+//! - `inverse_dynamics`: recursive Newton–Euler.
+//! - `mass_matrix`: recursive Newton–Euler.
+//! - `bias`: recursive Newton–Euler.
 //! - `gravity`: recursive Newton–Euler.
 //! - `forward_dynamics`: Vereshchagin's separate-bodies method.
 //!
@@ -24,7 +24,7 @@
 //! | `bias` | 10 | 3 | 0 | 0 | 0 | 0 |
 //! | `gravity` | 0 | 1 | 0 | 0 | 0 | 0 |
 //! | `forward_dynamics` | 15 | 7 | 1 | 0 | 0 | 0 |
-//! | `coriolis_matrix` | 13 | 4 | 0 | 0 | 0 | 0 |
+//! | `coriolis_matrix` | 11 | 3 | 0 | 0 | 0 | 0 |
 //! | `energy` | 15 | 9 | 0 | 0 | 0 | 0 |
 //! | `body_poses` | 2 | 3 | 0 | 0 | 1 | 1 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -117,9 +117,8 @@ pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
     sin: 0,
     cos: 0,
 };
-///Joint forces τ(q, q̇, q̈) by Telegin's direction-cosine formalism (subsystem
-///static moments, Statements 1–2): torques for revolute joints, forces for
-///prismatic ones, in coordinate order.
+///Joint forces τ(q, q̇, q̈) by the recursive Newton–Euler method: torques for
+///revolute joints, forces for prismatic ones, in coordinate order.
 ///
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
@@ -265,8 +264,8 @@ pub fn forward_dynamics_with(
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 13,
-    add: 4,
+    mul: 11,
+    add: 3,
     div: 0,
     sqrt: 0,
     sin: 0,
@@ -296,7 +295,7 @@ pub fn coriolis_matrix_with(
             0.5 * (22.0 * t0 - 4.8 * qd[0]),
             0.0,
         ],
-        [0.5 * (8.0 * (0.6 * qd[0] - 2.0 * t0) - 6.0 * t0), 0.0, 0.0],
+        [0.5 * (4.8 * qd[0] - 22.0 * t0), 0.0, 0.0],
         [0.0, 0.0, 0.0],
     ]
 }

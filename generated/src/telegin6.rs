@@ -6,7 +6,7 @@
 //! - `inverse_dynamics`: Telegin's direction-cosine formalism.
 //! - `mass_matrix`: Telegin's direction-cosine formalism.
 //! - `bias`: Telegin's direction-cosine formalism.
-//! - `gravity`: Telegin's direction-cosine formalism.
+//! - `gravity`: recursive Newton–Euler.
 //! - `forward_dynamics`: Vereshchagin's separate-bodies method.
 //!
 //! Telegin (2021), Fig. 3: 6-DOF manipulator RRRPRR, y vertical, Listing 2 parameters
@@ -18,13 +18,13 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 28 | 34 | 1 | 0 | 0 | 0 |
+//! | `derived` | 28 | 39 | 1 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 105 | 70 | 0 | 0 | 3 | 3 |
 //! | `mass_matrix` | 32 | 36 | 0 | 0 | 3 | 3 |
 //! | `bias` | 101 | 41 | 0 | 0 | 3 | 3 |
 //! | `gravity` | 1 | 1 | 0 | 0 | 1 | 0 |
 //! | `forward_dynamics` | 262 | 134 | 5 | 0 | 4 | 4 |
-//! | `coriolis_matrix` | 407 | 222 | 0 | 0 | 4 | 4 |
+//! | `coriolis_matrix` | 188 | 92 | 0 | 0 | 4 | 4 |
 //! | `energy` | 82 | 52 | 0 | 0 | 4 | 4 |
 //! | `body_poses` | 22 | 17 | 0 | 0 | 5 | 5 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -268,6 +268,8 @@ pub struct Derived {
     pub k42: Real,
     /// Parameter group 43.
     pub k43: Real,
+    /// Parameter group 44.
+    pub k44: Real,
 }
 impl Params {
     /// Computes the parameter groups; call again after changing a
@@ -283,9 +285,10 @@ impl Params {
         let t6 = t5 * p.b6;
         let t7 = -t3 - t5;
         let t8 = p.m04 + p.m05 + p.m06;
-        let t9 = t8 + p.m03;
-        let t10 = p.l2 * t9;
-        let t11 = p.l1 * (t9 + p.m02);
+        let t9 = t2 + p.m03 * p.l2;
+        let t10 = t8 + p.m03;
+        let t11 = p.l2 * t10;
+        let t12 = p.l1 * (t10 + p.m02);
         Derived {
             params: *self,
             k0: p.icy1 + t0,
@@ -294,20 +297,20 @@ impl Params {
             k3: p.icx6 + t6,
             k4: t7,
             k5: t2,
-            k6: t9,
-            k7: t11,
-            k8: t10,
+            k6: t10,
+            k7: t12,
+            k8: t11,
             k9: t8,
             k10: t2 * p.l1,
-            k11: -t2 - t10,
-            k12: -t11,
+            k11: -t2 - t11,
+            k12: -t12,
             k13: p.icy1 + p.icy2 + p.icy3 + p.icy4 + t0 + t1,
             k14: p.icy2 + p.icy3 + p.icy4 + t1,
             k15: p.icy3 + p.icy4,
             k16: p.l2 * t7,
-            k17: -t10,
+            k17: -t11,
             k18: p.icx5 + p.icx6 + t4 + t6,
-            k19: p.l1 * t9,
+            k19: p.l1 * t10,
             k20: -(p.g * t8),
             k21: p.g * t7,
             k22: t5,
@@ -324,21 +327,22 @@ impl Params {
             k33: p.l1 * p.g,
             k34: p.l2 * p.g,
             k35: 1.0 / p.icy6,
-            k36: p.m02 * p.l1,
-            k37: p.m03 * p.l2,
-            k38: p.m04 * p.l2,
-            k39: t0,
-            k40: p.m04 * p.g,
-            k41: p.m05 * p.g,
-            k42: p.m06 * p.g,
-            k43: -(p.m03 * p.b3 * p.g),
+            k36: p.l1 * t9,
+            k37: p.icx5 + p.icx6 + t4 + t6 - p.icy5,
+            k38: t9,
+            k39: p.l2 * t8,
+            k40: t0,
+            k41: p.m04 * p.g,
+            k42: p.m05 * p.g,
+            k43: p.m06 * p.g,
+            k44: -(p.m03 * p.b3 * p.g),
         }
     }
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
     mul: 28,
-    add: 34,
+    add: 39,
     div: 1,
     sqrt: 0,
     sin: 0,
@@ -420,11 +424,10 @@ pub fn inverse_dynamics_with(
                         * (c_q2 * t29 + s_q2 * t31 - t4 * t4 * d.k5 - t4 * t4 * d.k8)),
         t17 + t18 + t22 + t23 + t24 + t25 - t26 - t33,
         t17 + t18 + t22 + t24 + t25,
-        -(s_q4 * t27) - c_q4 * t28 - t12 * d.k9,
+        -(t12 * d.k9) - s_q4 * t27 - c_q4 * t28,
         p.icy5 * (t10 * t10) * s_q4 * c_q4 + t10 * s_q4 * t20 + qdd[4] * d.k2
-            + qdd[4] * d.k3 - t10 * t10 * s_q4 * c_q4 * d.k2
-            - t10 * t10 * s_q4 * c_q4 * d.k3
-            - ((c_q2 * t9 - s_q2 * t8) * c_q4 + t12 * s_q4) * d.k4,
+            + qdd[4] * d.k3 - ((c_q2 * t9 - s_q2 * t8) * c_q4 + t12 * s_q4) * d.k4
+            - t10 * t10 * s_q4 * c_q4 * d.k2 - t10 * t10 * s_q4 * c_q4 * d.k3,
         t19 + t21,
     ]
 }
@@ -723,8 +726,8 @@ pub fn forward_dynamics_with(
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 407,
-    add: 222,
+    mul: 188,
+    add: 92,
     div: 0,
     sqrt: 0,
     sin: 4,
@@ -758,180 +761,99 @@ pub fn coriolis_matrix_with(
     let s_q5 = libm::Libm::<Real>::sin(q[5]);
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
     let t10 = t5 * s_q4 * c_q5 - qd[4] * s_q5;
-    let t11 = t5 * s_q4 * s_q5;
-    let t12 = qd[4] * c_q5;
-    let t13 = t11 + t12;
-    let t14 = t5 * c_q4 + qd[5];
-    let t15 = p.icx5 * c_q4 * qd[4];
-    let t16 = p.icy5 * c_q4 * qd[4];
-    let t17 = p.b5 * c_q4 * qd[4];
-    let t18 = p.l1 * qd[0] * c_q1;
-    let t19 = -(2.0 * (p.l2 * t2 + t18));
-    let t20 = s_q2 * t19;
-    let t21 = p.l1 * qd[0] * s_q1 * c_q2;
-    let t22 = t20 - 2.0 * (t17 + t21);
-    let t23 = p.icx6 * s_q4 * s_q5 * t14;
-    let t24 = p.icx6 * c_q4 * t13;
-    let t25 = p.icy6 * s_q4 * s_q5 * t14;
-    let t26 = p.icy6 * c_q4 * t13;
-    let t27 = t12 * c_q4 - s_q4 * s_q5 * qd[5];
-    let t28 = p.icx6 * t27;
-    let t29 = p.b6 * s_q4 * s_q5 * t14;
-    let t30 = p.b6 * c_q4 * t13;
-    let t31 = c_q2 * t19 + 2.0 * (p.l1 * qd[0] * s_q1 * s_q2);
-    let t32 = t20 - 2.0 * t21;
-    let t33 = p.b6 * t27;
-    let t34 = c_q4 * s_q5 * t31 + c_q5 * t32 - t29 - t30 - t33;
-    let t35 = p.icy6 * s_q4 * c_q5 * t14;
-    let t36 = p.icy6 * c_q4 * t10;
-    let t37 = p.icx6 * s_q4 * c_q5 * t14;
-    let t38 = p.icx6 * c_q4 * t10;
-    let t39 = s_q4 * c_q5 * qd[5] + c_q4 * qd[4] * s_q5;
-    let t40 = p.icx6 * t39;
-    let t41 = p.b6 * s_q4 * c_q5 * t14;
-    let t42 = p.b6 * c_q4 * t10;
-    let t43 = p.b6 * t39;
-    let t44 = c_q4 * c_q5 * t31 + t43 - t41 - t42 - s_q5 * t32;
-    let t45 = p.icy6 * s_q4 * qd[4];
-    let t46 = c_q4 * (-(p.icy5 * s_q4 * qd[4]) - t45);
-    let t47 = p.b5 * t5 * s_q4 * c_q4;
-    let t48 = c_q4 * t31 - 2.0 * t47;
-    let t49 = p.m05 * t48 + p.m06 * c_q5 * t44 + p.m06 * s_q5 * t34;
-    let t50 = p.b5 * t5 * (s_q4 * s_q4);
-    let t51 = s_q4 * t31;
-    let t52 = p.b6 * s_q4 * s_q5 * t13;
-    let t53 = p.b6 * s_q4 * c_q5 * t10;
-    let t54 = p.m05 * (2.0 * t50 - t51) + p.m06 * (2.0 * (t52 + t53) - t51);
-    let t55 = p.m03 * t31 + p.m04 * t31 + c_q4 * t49 - s_q4 * t54;
-    let t56 = s_q2 * t55;
-    let t57 = p.m03 * t32 + p.m04 * t32 + p.m05 * t22 + p.m06 * c_q5 * t34
-        - p.m06 * s_q5 * t44;
-    let t58 = c_q2 * t57;
-    let t59 = p.l2 * (t58 - t56);
-    let t60 = p.icy5 * t5 * s_q4 * c_q4;
-    let t61 = p.icx5 * t5 * s_q4 * c_q4;
-    let t62 = -(0.5 * t45);
-    let t63 = -(2.0 * (t17 + p.l2 * t2 * s_q2));
-    let t64 = -t29 - t30 - t33
-        - 2.0 * (p.l2 * t2 * c_q2 * c_q4 * s_q5 + p.l2 * t2 * s_q2 * c_q5);
-    let t65 = t43 + 2.0 * (p.l2 * t2 * s_q2 * s_q5 - p.l2 * t2 * c_q2 * c_q4 * c_q5)
-        - t41 - t42;
-    let t66 = -(2.0 * (t47 + p.l2 * t2 * c_q2 * c_q4));
-    let t67 = p.m05 * t66 + p.m06 * c_q5 * t65 + p.m06 * s_q5 * t64;
-    let t68 = p.l2 * t2 * c_q2 * s_q4;
-    let t69 = p.m05 * (2.0 * (t50 + t68)) + p.m06 * (2.0 * (t52 + t53 + t68));
-    let t70 = -t29 - t30 - t33;
-    let t71 = t43 - t41 - t42;
-    let t72 = t5 * c_q4 * c_q5 - c_q5 * qd[5];
-    let t73 = -(p.b6 * c_q5 * t14) - p.b6 * t72;
-    let t74 = t5 * c_q4 * s_q5 - s_q5 * qd[5];
-    let t75 = p.b6 * s_q5 * t14 + p.b6 * t74;
-    let t76 = p.icy6 * t5 * s_q4;
-    let t77 = c_q4 * (-(p.icy5 * t5 * s_q4) - t76);
-    let t78 = p.m06 * c_q5 * t75 + p.m06 * s_q5 * t73;
-    let t79 = -t13;
-    let t80 = -(p.b6 * t13) - p.b6 * t79;
-    let t81 = p.m06 * c_q2 * c_q5 * t80 - p.m06 * s_q2 * c_q4 * s_q5 * t80;
-    let t82 = p.l2 * t81;
-    let t83 = qd[0] * s_q1 * d.k10;
-    let t84 = t23 + t24 + t28 - t25 - t26 - t34 * d.k22;
-    let t85 = t35 + t36 + t40 + t44 * d.k22 - t37 - t38;
-    let t86 = s_q4 * (2.0 * t15 + c_q5 * t84 + s_q5 * t85 - t16 - t22 * d.k23);
-    let t87 = t23 + t24 + t28 - t25 - t26 - t64 * d.k22;
-    let t88 = t35 + t36 + t40 + t65 * d.k22 - t37 - t38;
-    let t89 = s_q4 * (2.0 * t15 + c_q5 * t87 + s_q5 * t88 - t16 - t63 * d.k23);
-    let t90 = c_q4 * t67 - s_q4 * t69 - 2.0 * (t2 * c_q2 * d.k37 + t2 * c_q2 * d.k38);
-    let t91 = p.m05 * t63 + p.m06 * c_q5 * t64 - p.m06 * s_q5 * t65
-        - 2.0 * (t2 * s_q2 * d.k37 + t2 * s_q2 * d.k38);
-    let t92 = c_q2 * t91 - s_q2 * t90;
-    let t93 = p.l2 * t92;
-    let t94 = t23 + t24 + t28 - t25 - t26 - t70 * d.k22;
-    let t95 = t35 + t36 + t40 + t71 * d.k22 - t37 - t38;
-    let t96 = s_q4
-        * (2.0 * (t15 + c_q4 * qd[4] * d.k31) + c_q5 * t94 + s_q5 * t95 - t16);
-    let t97 = p.m06 * c_q5 * t71 + p.m06 * s_q5 * t70 - 2.0 * (t5 * s_q4 * c_q4 * d.k23);
-    let t98 = p.m06 * (2.0 * (t52 + t53)) + 2.0 * (t5 * (s_q4 * s_q4) * d.k23);
-    let t99 = c_q4 * t97 - s_q4 * t98;
-    let t100 = p.m06 * c_q5 * t70 - p.m06 * s_q5 * t71 - 2.0 * (c_q4 * qd[4] * d.k23);
-    let t101 = c_q2 * t100 - s_q2 * t99;
-    let t102 = p.l2 * t101;
-    let t103 = p.icx6 * c_q5 * t14 + p.icx6 * t72 - p.icy6 * c_q5 * t14 - t73 * d.k22;
-    let t104 = p.icx6 * s_q5 * t14 + p.icx6 * t74 + t75 * d.k22 - p.icy6 * s_q5 * t14;
-    let t105 = s_q4
-        * (c_q5 * t103 + s_q5 * t104 + 2.0 * (p.icx5 * t5 * c_q4 + t5 * c_q4 * d.k31)
-            - p.icy5 * t5 * c_q4);
-    let t106 = p.m06 * (2.0 * (p.b6 * c_q5 * t13 - p.b6 * s_q5 * t10))
-        + 2.0 * (qd[4] * d.k23);
-    let t107 = c_q4 * t78 - s_q4 * t106;
-    let t108 = p.m06 * c_q5 * t73 - p.m06 * s_q5 * t75 - 2.0 * (t5 * c_q4 * d.k23);
-    let t109 = c_q2 * t108 - s_q2 * t107;
-    let t110 = p.l2 * t109;
-    let t111 = p.icx6 * t13 + p.icx6 * t79 - p.icy6 * t13 - t80 * d.k22;
-    let t112 = s_q4 * (p.icy6 * s_q5 * t10 + c_q5 * t111);
+    let t11 = t5 * s_q4 * s_q5 + qd[4] * c_q5;
+    let t12 = t5 * c_q4 + qd[5];
+    let t13 = p.icy6 * c_q4 * c_q5 * t11;
+    let t14 = p.icy6 * c_q4 * s_q5 * t10;
+    let t15 = -(2.0 * (p.l2 * t2 + p.l1 * qd[0] * c_q1));
+    let t16 = s_q2 * t15 - 2.0 * (p.l1 * qd[0] * s_q1 * c_q2);
+    let t17 = p.icy6 * s_q4 * qd[4];
+    let t18 = c_q2 * t15 + 2.0 * (p.l1 * qd[0] * s_q1 * s_q2);
+    let t19 = p.icy6 * s_q4 * (s_q5 * s_q5) * t12;
+    let t20 = p.icy6 * c_q4 * s_q5 * t11;
+    let t21 = p.icy6 * s_q4 * (c_q5 * c_q5) * t12;
+    let t22 = p.icy6 * c_q4 * c_q5 * t10;
+    let t23 = -(0.5 * t17);
+    let t24 = p.icy6 * t5 * s_q4;
+    let t25 = 0.5 * (s_q4 * (p.icy6 * s_q5 * t10 - p.icy6 * c_q5 * t11));
+    let t26 = qd[0] * s_q1 * d.k36;
+    let t27 = c_q4 * qd[4] * d.k18;
+    let t28 = c_q4 * qd[4] * d.k37;
+    let t29 = s_q4 * (t14 + t27 + t28 + t16 * d.k4 - t13);
+    let t30 = c_q4 * (s_q4 * qd[4] * d.k37 - t17 - s_q4 * qd[4] * d.k18);
+    let t31 = t5 * (s_q4 * s_q4 * s_q4) * d.k4;
+    let t32 = t5 * s_q4 * (c_q4 * c_q4) * d.k4;
+    let t33 = 2.0 * (t31 + t32) + t18 * d.k9;
+    let t34 = c_q4 * qd[4] * d.k4;
+    let t35 = 2.0 * t34 + t16 * d.k9;
+    let t36 = c_q2 * t35 - s_q2 * t33;
+    let t37 = p.l2 * t36;
+    let t38 = t2 * d.k38;
+    let t39 = s_q4 * (t14 + t27 + t28 - t13 - 2.0 * (t2 * s_q2 * d.k16));
+    let t40 = 2.0 * (t31 + t32 - t2 * c_q2 * d.k39);
+    let t41 = 2.0 * (t34 - t2 * s_q2 * d.k39);
+    let t42 = c_q2 * t41 - s_q2 * t40;
+    let t43 = p.l2 * t42;
+    let t44 = s_q4 * (t14 + t27 + t28 - t13);
+    let t45 = 2.0 * (t31 + t32);
+    let t46 = 2.0 * (t34 * c_q2) - s_q2 * t45;
+    let t47 = p.l2 * t46;
+    let t48 = s_q4
+        * (t5 * c_q4 * d.k18 + t5 * c_q4 * d.k37 - p.icy6 * (c_q5 * c_q5) * t12
+            - p.icy6 * (s_q5 * s_q5) * t12);
+    let t49 = c_q4 * (t5 * s_q4 * d.k37 - t24 - t5 * s_q4 * d.k18);
+    let t50 = 2.0 * (c_q2 * t5 * c_q4 * d.k4 - s_q2 * s_q4 * qd[4] * d.k4);
+    let t51 = p.l2 * t50;
+    let t52 = t5 * s_q4 * c_q4 * d.k37;
     [
         [
             0.5
-                * (t46 + t86 + 2.0 * t83 - t59
+                * (2.0 * t26 + t29 + t30 - t37
                     - p.l1
-                        * (c_q1 * (t58 - t56 - 2.0 * (qd[0] * s_q1 * d.k36))
+                        * (c_q1 * t36 - s_q1 * (c_q2 * t33 + s_q2 * t35 - 2.0 * t38))),
+            0.5
+                * (t30 + t39 - t43
+                    - p.l1
+                        * (c_q1 * t42 - s_q1 * (c_q2 * t40 + s_q2 * t41 - 2.0 * t38))),
+            0.5
+                * (t30 + t44 - t47
+                    - p.l1 * (c_q1 * t46 - s_q1 * (c_q2 * t45 + 2.0 * (t34 * s_q2)))),
+            0.0,
+            0.5
+                * (t48 + t49 - t51
+                    - p.l1
+                        * (c_q1 * t50
                             - s_q1
-                                * (p.m02 * -(2.0 * (p.a2 * t2 + t18)) + c_q2 * t55
-                                    + s_q2 * t57))),
-            0.5
-                * (t46 + t89 - t93
-                    - p.l1
-                        * (c_q1 * t92
-                            - s_q1 * (c_q2 * t90 + s_q2 * t91 - 2.0 * (t2 * d.k5)))),
-            0.5
-                * (t46 + t96 - t102
-                    - p.l1 * (c_q1 * t101 - s_q1 * (c_q2 * t99 + s_q2 * t100))),
-            0.0,
-            0.5
-                * (t77 + t105 - t110
-                    - p.l1 * (c_q1 * t109 - s_q1 * (c_q2 * t107 + s_q2 * t108))),
-            0.5
-                * (t112 - t82
-                    - p.l1
-                        * (c_q1 * t81
-                            - s_q1
-                                * (p.m06 * c_q2 * c_q4 * s_q5 * t80
-                                    + p.m06 * s_q2 * c_q5 * t80))),
+                                * (2.0
+                                    * (c_q2 * s_q4 * qd[4] * d.k4 + s_q2 * t5 * c_q4 * d.k4)))),
+            t25,
         ],
         [
-            0.5 * (t46 + t86 + 2.0 * t83 - t59),
-            0.5 * (t46 + t89 - t93),
-            0.5 * (t46 + t96 - t102),
+            0.5 * (2.0 * t26 + t29 + t30 - t37),
+            0.5 * (t30 + t39 - t43),
+            0.5 * (t30 + t44 - t47),
             0.0,
-            0.5 * (t77 + t105 - t110),
-            0.5 * (t112 - t82),
+            0.5 * (t48 + t49 - t51),
+            t25,
         ],
         [
-            0.5 * (t46 + t86),
-            0.5 * (t46 + t89),
-            0.5 * (t46 + t96),
+            0.5 * (t29 + t30),
+            0.5 * (t30 + t39),
+            0.5 * (t30 + t44),
             0.0,
-            0.5 * (t77 + t105),
-            0.5 * t112,
+            0.5 * (t48 + t49),
+            t25,
         ],
+        [0.0, 0.0, 0.0, 0.0, t34, 0.0],
         [
-            0.5 * (-(s_q4 * t49) - c_q4 * t54),
-            0.5 * (-(s_q4 * t67) - c_q4 * t69),
-            0.5 * (-(s_q4 * t97) - c_q4 * t98),
+            0.5 * (t19 + t20 + t21 + t22 - c_q4 * t18 * d.k4 - 2.0 * t52),
+            0.5 * (t19 + t20 + t21 + t22 + 2.0 * (t2 * c_q2 * c_q4 * d.k16 - t52)),
+            0.5 * (t19 + t20 + t21 + t22 - 2.0 * t52),
             0.0,
-            0.5 * (-(s_q4 * t78) - c_q4 * t106),
-            -(0.5 * (p.m06 * s_q4 * s_q5 * t80)),
-        ],
-        [
-            0.5 * (2.0 * (t60 - t61) + t48 * d.k23 + c_q5 * t85 - s_q5 * t84),
-            0.5 * (2.0 * (t60 - t61) + t66 * d.k23 + c_q5 * t88 - s_q5 * t87),
-            0.5
-                * (2.0 * (t60 - t61 - t5 * s_q4 * c_q4 * d.k31) + c_q5 * t95
-                    - s_q5 * t94),
             0.0,
-            0.5 * (c_q5 * t104 - s_q5 * t103),
-            0.5 * (p.icy6 * c_q5 * t10 - s_q5 * t111),
+            0.5 * (p.icy6 * s_q5 * t11 + p.icy6 * c_q5 * t10),
         ],
-        [t62, t62, t62, 0.0, -(0.5 * t76), 0.0],
+        [t23, t23, t23, 0.0, -(0.5 * t24), 0.0],
     ]
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
@@ -995,11 +917,11 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
                     + p.icy5 * (t5 * t5) * (c_q4 * c_q4) + p.icx5 * (qd[4] * qd[4]))
                 + (p.m06 * (t28 + t29 * t29 + t30 * t30) + p.icx6 * (t10 * t10)
                     + p.icy6 * (t12 * t12) + p.icx6 * (t11 * t11))
-                + (p.icy1 * (qd[0] * qd[0]) + qd[0] * qd[0] * d.k39)
+                + (p.icy1 * (qd[0] * qd[0]) + qd[0] * qd[0] * d.k40)
                 + (p.icy2 * (t2 * t2)
                     + p.m02 * (t23 * t23 + qd[0] * qd[0] * (s_q1 * s_q1) * d.k30))),
-        (p.b4 - q[3]) * d.k40 + (-q[3] - p.b5 * c_q4) * d.k41
-            + (-q[3] - p.b6 * c_q4) * d.k42 + d.k43,
+        (p.b4 - q[3]) * d.k41 + (-q[3] - p.b5 * c_q4) * d.k42
+            + (-q[3] - p.b6 * c_q4) * d.k43 + d.k44,
     )
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).

@@ -6,7 +6,7 @@
 //! - `inverse_dynamics`: Telegin's direction-cosine formalism.
 //! - `mass_matrix`: Telegin's direction-cosine formalism.
 //! - `bias`: Telegin's direction-cosine formalism.
-//! - `gravity`: Telegin's direction-cosine formalism.
+//! - `gravity`: recursive Newton–Euler.
 //! - `forward_dynamics`: Vereshchagin's separate-bodies method.
 //!
 //! Telegin (2021), Fig. 3: 6-DOF manipulator RRRPRR, y vertical, Listing 2 parameters
@@ -23,13 +23,13 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos | fma |
 //! |---|---:|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 28 | 34 | 1 | 0 | 0 | 0 | 0 |
+//! | `derived` | 28 | 39 | 1 | 0 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 77 | 42 | 0 | 0 | 3 | 3 | 28 |
 //! | `mass_matrix` | 24 | 28 | 0 | 0 | 3 | 3 | 8 |
 //! | `bias` | 85 | 25 | 0 | 0 | 3 | 3 | 16 |
 //! | `gravity` | 1 | 1 | 0 | 0 | 1 | 0 | 0 |
 //! | `forward_dynamics` | 206 | 77 | 5 | 0 | 4 | 4 | 56 |
-//! | `coriolis_matrix` | 314 | 121 | 0 | 0 | 4 | 4 | 93 |
+//! | `coriolis_matrix` | 158 | 59 | 0 | 0 | 4 | 4 | 30 |
 //! | `energy` | 48 | 17 | 0 | 0 | 4 | 4 | 34 |
 //! | `body_poses` | 18 | 13 | 0 | 0 | 5 | 5 | 4 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -283,6 +283,8 @@ pub struct Derived {
     pub k42: Real,
     /// Parameter group 43.
     pub k43: Real,
+    /// Parameter group 44.
+    pub k44: Real,
 }
 impl Params {
     /// Computes the parameter groups; call again after changing a
@@ -298,9 +300,10 @@ impl Params {
         let t6 = t5 * p.b6;
         let t7 = -t3 - t5;
         let t8 = p.m04 + p.m05 + p.m06;
-        let t9 = t8 + p.m03;
-        let t10 = p.l2 * t9;
-        let t11 = p.l1 * (t9 + p.m02);
+        let t9 = t2 + p.m03 * p.l2;
+        let t10 = t8 + p.m03;
+        let t11 = p.l2 * t10;
+        let t12 = p.l1 * (t10 + p.m02);
         Derived {
             params: *self,
             k0: p.icy1 + t0,
@@ -309,20 +312,20 @@ impl Params {
             k3: p.icx6 + t6,
             k4: t7,
             k5: t2,
-            k6: t9,
-            k7: t11,
-            k8: t10,
+            k6: t10,
+            k7: t12,
+            k8: t11,
             k9: t8,
             k10: t2 * p.l1,
-            k11: -t2 - t10,
-            k12: -t11,
+            k11: -t2 - t11,
+            k12: -t12,
             k13: p.icy1 + p.icy2 + p.icy3 + p.icy4 + t0 + t1,
             k14: p.icy2 + p.icy3 + p.icy4 + t1,
             k15: p.icy3 + p.icy4,
             k16: p.l2 * t7,
-            k17: -t10,
+            k17: -t11,
             k18: p.icx5 + p.icx6 + t4 + t6,
-            k19: p.l1 * t9,
+            k19: p.l1 * t10,
             k20: -(p.g * t8),
             k21: p.g * t7,
             k22: t5,
@@ -339,21 +342,22 @@ impl Params {
             k33: p.l1 * p.g,
             k34: p.l2 * p.g,
             k35: 1.0 / p.icy6,
-            k36: p.m02 * p.l1,
-            k37: p.m03 * p.l2,
-            k38: p.m04 * p.l2,
-            k39: t0,
-            k40: p.m04 * p.g,
-            k41: p.m05 * p.g,
-            k42: p.m06 * p.g,
-            k43: -(p.m03 * p.b3 * p.g),
+            k36: p.l1 * t9,
+            k37: p.icx5 + p.icx6 + t4 + t6 - p.icy5,
+            k38: t9,
+            k39: p.l2 * t8,
+            k40: t0,
+            k41: p.m04 * p.g,
+            k42: p.m05 * p.g,
+            k43: p.m06 * p.g,
+            k44: -(p.m03 * p.b3 * p.g),
         }
     }
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
     mul: 28,
-    add: 34,
+    add: 39,
     div: 1,
     sqrt: 0,
     sin: 0,
@@ -446,16 +450,20 @@ pub fn inverse_dynamics_with(
             ),
         t17 + t18 + t22 + t23 + t24 + t25 - (t26 + t33),
         t17 + t18 + t22 + t24 + t25,
-        -fma(t12, d.k9, fma(c_q4, t28, s_q4 * t27)),
+        -fma(c_q4, t28, fma(s_q4, t27, t12 * d.k9)),
         fma(
             qdd[4],
             d.k3,
             fma(qdd[4], d.k2, fma(t10 * s_q4, t20, p.icy5 * (t10 * t10) * s_q4 * c_q4)),
         )
             - fma(
-                fma(t12, s_q4, (c_q2 * t9 - s_q2 * t8) * c_q4),
-                d.k4,
-                fma(t10 * t10 * s_q4 * c_q4, d.k3, t10 * t10 * s_q4 * c_q4 * d.k2),
+                t10 * t10 * s_q4 * c_q4,
+                d.k3,
+                fma(
+                    t10 * t10 * s_q4 * c_q4,
+                    d.k2,
+                    fma(t12, s_q4, (c_q2 * t9 - s_q2 * t8) * c_q4) * d.k4,
+                ),
             ),
         t19 + t21,
     ]
@@ -804,13 +812,13 @@ pub fn forward_dynamics_with(
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 314,
-    add: 121,
+    mul: 158,
+    add: 59,
     div: 0,
     sqrt: 0,
     sin: 4,
     cos: 4,
-    fma: 93,
+    fma: 30,
 };
 ///The Coriolis matrix C(q, q̇): `C q̇ + g = bias` and `Ṁ − 2C` is skew-symmetric,
 ///as passivity-based controllers need (the Christoffel matrix when every velocity
@@ -840,215 +848,114 @@ pub fn coriolis_matrix_with(
     let s_q5 = libm::Libm::<Real>::sin(q[5]);
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
     let t10 = t5 * s_q4 * c_q5 - qd[4] * s_q5;
-    let t11 = t5 * s_q4 * s_q5;
-    let t12 = qd[4] * c_q5;
-    let t13 = t11 + t12;
-    let t14 = fma(t5, c_q4, qd[5]);
-    let t15 = p.icx5 * c_q4 * qd[4];
-    let t16 = p.icy5 * c_q4 * qd[4];
-    let t17 = p.b5 * c_q4 * qd[4];
-    let t18 = p.l1 * qd[0] * c_q1;
-    let t19 = -2.0 * fma(p.l2, t2, t18);
-    let t20 = s_q2 * t19;
-    let t21 = p.l1 * qd[0] * s_q1 * c_q2;
-    let t22 = fma(-2.0, t17 + t21, t20);
-    let t23 = p.icx6 * s_q4 * s_q5 * t14;
-    let t24 = p.icx6 * c_q4 * t13;
-    let t25 = p.icy6 * s_q4 * s_q5 * t14;
-    let t26 = p.icy6 * c_q4 * t13;
-    let t27 = t12 * c_q4 - s_q4 * s_q5 * qd[5];
-    let t28 = p.icx6 * t27;
-    let t29 = p.b6 * s_q4 * s_q5 * t14;
-    let t30 = p.b6 * c_q4 * t13;
-    let t31 = fma(2.0, p.l1 * qd[0] * s_q1 * s_q2, c_q2 * t19);
-    let t32 = fma(-2.0, t21, t20);
-    let t33 = p.b6 * t27;
-    let t34 = fma(c_q5, t32, c_q4 * s_q5 * t31) - (t29 + t30 + t33);
-    let t35 = p.icy6 * s_q4 * c_q5 * t14;
-    let t36 = p.icy6 * c_q4 * t10;
-    let t37 = p.icx6 * s_q4 * c_q5 * t14;
-    let t38 = p.icx6 * c_q4 * t10;
-    let t39 = fma(c_q4 * qd[4], s_q5, s_q4 * c_q5 * qd[5]);
-    let t40 = p.icx6 * t39;
-    let t41 = p.b6 * s_q4 * c_q5 * t14;
-    let t42 = p.b6 * c_q4 * t10;
-    let t43 = p.b6 * t39;
-    let t44 = fma(c_q4 * c_q5, t31, t43) - fma(s_q5, t32, t41 + t42);
-    let t45 = p.icy6 * s_q4 * qd[4];
-    let t46 = c_q4 * -fma(p.icy5 * s_q4, qd[4], t45);
-    let t47 = p.b5 * t5 * s_q4 * c_q4;
-    let t48 = fma(-2.0, t47, c_q4 * t31);
-    let t49 = fma(p.m06 * s_q5, t34, fma(p.m06 * c_q5, t44, p.m05 * t48));
-    let t50 = p.b5 * t5 * (s_q4 * s_q4);
-    let t51 = s_q4 * t31;
-    let t52 = p.b6 * s_q4 * s_q5 * t13;
-    let t53 = p.b6 * s_q4 * c_q5 * t10;
-    let t54 = fma(p.m06, 2.0 * (t52 + t53) - t51, p.m05 * (2.0 * t50 - t51));
-    let t55 = fma(c_q4, t49, fma(p.m04, t31, p.m03 * t31)) - s_q4 * t54;
-    let t56 = s_q2 * t55;
-    let t57 = fma(p.m06 * c_q5, t34, fma(p.m05, t22, fma(p.m04, t32, p.m03 * t32)))
-        - p.m06 * s_q5 * t44;
-    let t58 = c_q2 * t57;
-    let t59 = p.l2 * (t58 - t56);
-    let t60 = p.icy5 * t5 * s_q4 * c_q4;
-    let t61 = p.icx5 * t5 * s_q4 * c_q4;
-    let t62 = -0.5 * t45;
-    let t63 = -2.0 * fma(p.l2 * t2, s_q2, t17);
-    let t64 = -2.0 * fma(p.l2 * t2 * s_q2, c_q5, p.l2 * t2 * c_q2 * c_q4 * s_q5)
-        - (t29 + t30 + t33);
-    let t65 = fma(2.0, p.l2 * t2 * s_q2 * s_q5 - p.l2 * t2 * c_q2 * c_q4 * c_q5, t43)
-        - (t41 + t42);
-    let t66 = -2.0 * fma(p.l2 * t2 * c_q2, c_q4, t47);
-    let t67 = fma(p.m06 * s_q5, t64, fma(p.m06 * c_q5, t65, p.m05 * t66));
-    let t68 = p.l2 * t2 * c_q2 * s_q4;
-    let t69 = fma(p.m06, 2.0 * (t52 + t53 + t68), p.m05 * (2.0 * (t50 + t68)));
-    let t70 = -(t29 + t30 + t33);
-    let t71 = t43 - (t41 + t42);
-    let t72 = t5 * c_q4 * c_q5 - c_q5 * qd[5];
-    let t73 = -fma(p.b6, t72, p.b6 * c_q5 * t14);
-    let t74 = t5 * c_q4 * s_q5 - s_q5 * qd[5];
-    let t75 = fma(p.b6, t74, p.b6 * s_q5 * t14);
-    let t76 = p.icy6 * t5 * s_q4;
-    let t77 = c_q4 * -fma(p.icy5 * t5, s_q4, t76);
-    let t78 = fma(p.m06 * s_q5, t73, p.m06 * c_q5 * t75);
-    let t79 = -t13;
-    let t80 = -fma(p.b6, t79, p.b6 * t13);
-    let t81 = p.m06 * c_q2 * c_q5 * t80 - p.m06 * s_q2 * c_q4 * s_q5 * t80;
-    let t82 = p.l2 * t81;
-    let t83 = qd[0] * s_q1 * d.k10;
-    let t84 = t23 + t24 + t28 - fma(t34, d.k22, t25 + t26);
-    let t85 = fma(t44, d.k22, t35 + t36 + t40) - (t37 + t38);
-    let t86 = s_q4 * (fma(s_q5, t85, fma(c_q5, t84, 2.0 * t15)) - fma(t22, d.k23, t16));
-    let t87 = t23 + t24 + t28 - fma(t64, d.k22, t25 + t26);
-    let t88 = fma(t65, d.k22, t35 + t36 + t40) - (t37 + t38);
-    let t89 = s_q4 * (fma(s_q5, t88, fma(c_q5, t87, 2.0 * t15)) - fma(t63, d.k23, t16));
-    let t90 = fma(-2.0, fma(t2 * c_q2, d.k38, t2 * c_q2 * d.k37), c_q4 * t67)
-        - s_q4 * t69;
-    let t91 = fma(
-        -2.0,
-        fma(t2 * s_q2, d.k38, t2 * s_q2 * d.k37),
-        fma(p.m06 * c_q5, t64, p.m05 * t63),
-    ) - p.m06 * s_q5 * t65;
-    let t92 = c_q2 * t91 - s_q2 * t90;
-    let t93 = p.l2 * t92;
-    let t94 = t23 + t24 + t28 - fma(t70, d.k22, t25 + t26);
-    let t95 = fma(t71, d.k22, t35 + t36 + t40) - (t37 + t38);
-    let t96 = s_q4
-        * (fma(s_q5, t95, fma(c_q5, t94, 2.0 * fma(c_q4 * qd[4], d.k31, t15))) - t16);
-    let t97 = fma(
-        -2.0,
-        t5 * s_q4 * c_q4 * d.k23,
-        fma(p.m06 * s_q5, t70, p.m06 * c_q5 * t71),
-    );
-    let t98 = fma(2.0, t5 * (s_q4 * s_q4) * d.k23, p.m06 * (2.0 * (t52 + t53)));
-    let t99 = c_q4 * t97 - s_q4 * t98;
-    let t100 = fma(-2.0, c_q4 * qd[4] * d.k23, p.m06 * c_q5 * t70) - p.m06 * s_q5 * t71;
-    let t101 = c_q2 * t100 - s_q2 * t99;
-    let t102 = p.l2 * t101;
-    let t103 = fma(p.icx6, t72, p.icx6 * c_q5 * t14)
-        - fma(t73, d.k22, p.icy6 * c_q5 * t14);
-    let t104 = fma(t75, d.k22, fma(p.icx6, t74, p.icx6 * s_q5 * t14))
-        - p.icy6 * s_q5 * t14;
-    let t105 = s_q4
-        * (fma(
-            2.0,
-            fma(t5 * c_q4, d.k31, p.icx5 * t5 * c_q4),
-            fma(s_q5, t104, c_q5 * t103),
-        ) - p.icy5 * t5 * c_q4);
-    let t106 = fma(
-        2.0,
-        qd[4] * d.k23,
-        p.m06 * (2.0 * (p.b6 * c_q5 * t13 - p.b6 * s_q5 * t10)),
-    );
-    let t107 = c_q4 * t78 - s_q4 * t106;
-    let t108 = fma(-2.0, t5 * c_q4 * d.k23, p.m06 * c_q5 * t73) - p.m06 * s_q5 * t75;
-    let t109 = c_q2 * t108 - s_q2 * t107;
-    let t110 = p.l2 * t109;
-    let t111 = fma(p.icx6, t79, p.icx6 * t13) - fma(t80, d.k22, p.icy6 * t13);
-    let t112 = s_q4 * fma(c_q5, t111, p.icy6 * s_q5 * t10);
+    let t11 = fma(qd[4], c_q5, t5 * s_q4 * s_q5);
+    let t12 = fma(t5, c_q4, qd[5]);
+    let t13 = p.icy6 * c_q4 * c_q5 * t11;
+    let t14 = p.icy6 * c_q4 * s_q5 * t10;
+    let t15 = -2.0 * fma(p.l1 * qd[0], c_q1, p.l2 * t2);
+    let t16 = fma(-2.0, p.l1 * qd[0] * s_q1 * c_q2, s_q2 * t15);
+    let t17 = p.icy6 * s_q4 * qd[4];
+    let t18 = fma(2.0, p.l1 * qd[0] * s_q1 * s_q2, c_q2 * t15);
+    let t19 = p.icy6 * s_q4 * (s_q5 * s_q5) * t12;
+    let t20 = p.icy6 * c_q4 * s_q5 * t11;
+    let t21 = p.icy6 * s_q4 * (c_q5 * c_q5) * t12;
+    let t22 = p.icy6 * c_q4 * c_q5 * t10;
+    let t23 = -0.5 * t17;
+    let t24 = p.icy6 * t5 * s_q4;
+    let t25 = 0.5 * (s_q4 * (p.icy6 * s_q5 * t10 - p.icy6 * c_q5 * t11));
+    let t26 = qd[0] * s_q1 * d.k36;
+    let t27 = c_q4 * qd[4] * d.k18;
+    let t28 = c_q4 * qd[4] * d.k37;
+    let t29 = s_q4 * (fma(t16, d.k4, t14 + t27 + t28) - t13);
+    let t30 = c_q4 * (s_q4 * qd[4] * d.k37 - fma(s_q4 * qd[4], d.k18, t17));
+    let t31 = t5 * (s_q4 * s_q4 * s_q4) * d.k4;
+    let t32 = t5 * s_q4 * (c_q4 * c_q4) * d.k4;
+    let t33 = fma(t18, d.k9, 2.0 * (t31 + t32));
+    let t34 = c_q4 * qd[4] * d.k4;
+    let t35 = fma(t16, d.k9, 2.0 * t34);
+    let t36 = c_q2 * t35 - s_q2 * t33;
+    let t37 = p.l2 * t36;
+    let t38 = t2 * d.k38;
+    let t39 = s_q4 * (fma(-2.0, t2 * s_q2 * d.k16, t14 + t27 + t28) - t13);
+    let t40 = 2.0 * (t31 + t32 - t2 * c_q2 * d.k39);
+    let t41 = 2.0 * (t34 - t2 * s_q2 * d.k39);
+    let t42 = c_q2 * t41 - s_q2 * t40;
+    let t43 = p.l2 * t42;
+    let t44 = s_q4 * (t14 + t27 + t28 - t13);
+    let t45 = 2.0 * (t31 + t32);
+    let t46 = 2.0 * (t34 * c_q2) - s_q2 * t45;
+    let t47 = p.l2 * t46;
+    let t48 = s_q4
+        * (fma(t5 * c_q4, d.k37, t5 * c_q4 * d.k18)
+            - fma(p.icy6 * (s_q5 * s_q5), t12, p.icy6 * (c_q5 * c_q5) * t12));
+    let t49 = c_q4 * (t5 * s_q4 * d.k37 - fma(t5 * s_q4, d.k18, t24));
+    let t50 = 2.0 * (c_q2 * t5 * c_q4 * d.k4 - s_q2 * s_q4 * qd[4] * d.k4);
+    let t51 = p.l2 * t50;
+    let t52 = t5 * s_q4 * c_q4 * d.k37;
     [
         [
             0.5
-                * (fma(2.0, t83, t46 + t86)
+                * (fma(2.0, t26, t29 + t30)
                     - fma(
                         p.l1,
-                        c_q1 * (fma(-2.0, qd[0] * s_q1 * d.k36, t58) - t56)
-                            - s_q1
-                                * fma(
-                                    s_q2,
-                                    t57,
-                                    fma(c_q2, t55, p.m02 * (-2.0 * fma(p.a2, t2, t18))),
-                                ),
-                        t59,
+                        c_q1 * t36 - s_q1 * fma(-2.0, t38, fma(s_q2, t35, c_q2 * t33)),
+                        t37,
                     )),
             0.5
-                * (t46 + t89
+                * (t30 + t39
                     - fma(
                         p.l1,
-                        c_q1 * t92
-                            - s_q1 * fma(-2.0, t2 * d.k5, fma(s_q2, t91, c_q2 * t90)),
-                        t93,
+                        c_q1 * t42 - s_q1 * fma(-2.0, t38, fma(s_q2, t41, c_q2 * t40)),
+                        t43,
                     )),
             0.5
-                * (t46 + t96
-                    - fma(p.l1, c_q1 * t101 - s_q1 * fma(s_q2, t100, c_q2 * t99), t102)),
-            0.0,
-            0.5
-                * (t77 + t105
+                * (t30 + t44
                     - fma(
                         p.l1,
-                        c_q1 * t109 - s_q1 * fma(s_q2, t108, c_q2 * t107),
-                        t110,
+                        c_q1 * t46 - s_q1 * fma(2.0, t34 * s_q2, c_q2 * t45),
+                        t47,
                     )),
+            0.0,
             0.5
-                * (t112
+                * (t48 + t49
                     - fma(
                         p.l1,
-                        c_q1 * t81
-                            - s_q1
-                                * fma(
-                                    p.m06 * s_q2 * c_q5,
-                                    t80,
-                                    p.m06 * c_q2 * c_q4 * s_q5 * t80,
-                                ),
-                        t82,
+                        fma(
+                            s_q1,
+                            -2.0
+                                * fma(s_q2 * t5 * c_q4, d.k4, c_q2 * s_q4 * qd[4] * d.k4),
+                            c_q1 * t50,
+                        ),
+                        t51,
                     )),
+            t25,
         ],
         [
-            0.5 * (fma(2.0, t83, t46 + t86) - t59),
-            0.5 * (t46 + t89 - t93),
-            0.5 * (t46 + t96 - t102),
+            0.5 * (fma(2.0, t26, t29 + t30) - t37),
+            0.5 * (t30 + t39 - t43),
+            0.5 * (t30 + t44 - t47),
             0.0,
-            0.5 * (t77 + t105 - t110),
-            0.5 * (t112 - t82),
+            0.5 * (t48 + t49 - t51),
+            t25,
         ],
         [
-            0.5 * (t46 + t86),
-            0.5 * (t46 + t89),
-            0.5 * (t46 + t96),
+            0.5 * (t29 + t30),
+            0.5 * (t30 + t39),
+            0.5 * (t30 + t44),
             0.0,
-            0.5 * (t77 + t105),
-            0.5 * t112,
+            0.5 * (t48 + t49),
+            t25,
         ],
+        [0.0, 0.0, 0.0, 0.0, t34, 0.0],
         [
-            0.5 * -fma(c_q4, t54, s_q4 * t49),
-            0.5 * -fma(c_q4, t69, s_q4 * t67),
-            0.5 * -fma(c_q4, t98, s_q4 * t97),
+            0.5 * (fma(-2.0, t52, t19 + t20 + t21 + t22) - c_q4 * t18 * d.k4),
+            0.5 * fma(2.0, t2 * c_q2 * c_q4 * d.k16 - t52, t19 + t20 + t21 + t22),
+            0.5 * fma(-2.0, t52, t19 + t20 + t21 + t22),
             0.0,
-            0.5 * -fma(c_q4, t106, s_q4 * t78),
-            -0.5 * (p.m06 * s_q4 * s_q5 * t80),
-        ],
-        [
-            0.5 * (fma(c_q5, t85, fma(t48, d.k23, 2.0 * (t60 - t61))) - s_q5 * t84),
-            0.5 * (fma(c_q5, t88, fma(t66, d.k23, 2.0 * (t60 - t61))) - s_q5 * t87),
-            0.5
-                * (fma(c_q5, t95, 2.0 * (t60 - fma(t5 * s_q4 * c_q4, d.k31, t61)))
-                    - s_q5 * t94),
             0.0,
-            0.5 * (c_q5 * t104 - s_q5 * t103),
-            0.5 * (p.icy6 * c_q5 * t10 - s_q5 * t111),
+            0.5 * fma(p.icy6 * c_q5, t10, p.icy6 * s_q5 * t11),
         ],
-        [t62, t62, t62, 0.0, -0.5 * t76, 0.0],
+        [t23, t23, t23, 0.0, -0.5 * t24, 0.0],
     ]
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
@@ -1114,7 +1021,7 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
                     t2 * t2,
                     fma(
                         qd[0] * qd[0],
-                        d.k39,
+                        d.k40,
                         fma(
                             p.icy1,
                             qd[0] * qd[0],
@@ -1165,8 +1072,8 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
             ),
         fma(
             -fma(p.b6, c_q4, q[3]),
-            d.k42,
-            fma(-fma(p.b5, c_q4, q[3]), d.k41, fma(p.b4 - q[3], d.k40, d.k43)),
+            d.k43,
+            fma(-fma(p.b5, c_q4, q[3]), d.k42, fma(p.b4 - q[3], d.k41, d.k44)),
         ),
     )
 }

@@ -4,9 +4,9 @@
 //! Each dynamics output by the formalism whose code is cheapest (`cargo xtask ops`
 //! compares them all):
 //! - `inverse_dynamics`: Telegin's direction-cosine formalism.
-//! - `mass_matrix`: Telegin's direction-cosine formalism.
+//! - `mass_matrix`: recursive Newton–Euler.
 //! - `bias`: Telegin's direction-cosine formalism.
-//! - `gravity`: Telegin's direction-cosine formalism.
+//! - `gravity`: recursive Newton–Euler.
 //! - `forward_dynamics`: Vereshchagin's separate-bodies method.
 //!
 //! Telegin (2021), Fig. 3: 6-DOF manipulator RRRPRR, y vertical, Listing 2 parameters
@@ -20,11 +20,11 @@
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 74 | 57 | 0 | 0 | 3 | 3 |
-//! | `mass_matrix` | 47 | 35 | 0 | 0 | 3 | 3 |
+//! | `mass_matrix` | 48 | 34 | 0 | 0 | 3 | 3 |
 //! | `bias` | 77 | 36 | 0 | 0 | 3 | 3 |
 //! | `gravity` | 1 | 1 | 0 | 0 | 1 | 0 |
 //! | `forward_dynamics` | 199 | 112 | 4 | 0 | 4 | 4 |
-//! | `coriolis_matrix` | 287 | 177 | 0 | 0 | 4 | 4 |
+//! | `coriolis_matrix` | 161 | 87 | 0 | 0 | 4 | 4 |
 //! | `energy` | 74 | 51 | 0 | 0 | 4 | 4 |
 //! | `body_poses` | 22 | 17 | 0 | 0 | 5 | 5 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -196,8 +196,8 @@ pub fn inverse_dynamics_with(
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 47,
-    add: 35,
+    mul: 48,
+    add: 34,
     div: 0,
     sqrt: 0,
     sin: 3,
@@ -222,42 +222,48 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
     let t6 = -(0.5 * c_q1) - 0.5;
-    let t7 = c_q4 * c_q4;
-    let t8 = 0.1 * c_q4;
-    let t9 = 0.135 * (s_q2 * c_q4);
-    let t10 = -(0.27 * s_q4);
-    let t11 = s_q4 * s_q4;
-    let t12 = c_q2 * s_q4;
-    let t13 = 11.0 * t6 - 0.27 * t12;
-    let t14 = s_q4 * (0.5 * (s_q1 * s_q2) + c_q2 * t6);
-    let t15 = 1.2 * c_q1 + 0.2 * t7 + 0.7249 * t11 + 2.02 - 0.5 * t13 - 0.27 * t14;
-    let t16 = 0.2 * t7 + 0.7249 * t11 + 0.5 - 0.27 * t14;
-    let t17 = 0.27 * (c_q4 * (0.5 * (s_q1 * c_q2) - s_q2 * t6));
-    let t18 = 0.2 * t7 + 0.7249 * t11 + 0.135 * t12 + 0.5;
+    let t7 = 0.5 * (s_q1 * c_q2) - s_q2 * t6;
+    let t8 = 0.5 * (s_q1 * s_q2) + c_q2 * t6;
+    let t9 = c_q4 * c_q4;
+    let t10 = 0.1 * c_q4;
+    let t11 = 0.135 * (s_q2 * c_q4);
+    let t12 = -(0.27 * s_q4);
+    let t13 = s_q4 * (0.6249 * s_q4 - 0.27 * t8);
+    let t14 = s_q2 * t7;
+    let t15 = 6.0 * t8 - 0.27 * s_q4;
+    let t16 = c_q2 * t15;
+    let t17 = t16 - 6.0 * t14;
+    let t18 = 2.45 * c_q1 + 0.1 * t9 + t13 + 3.37 - 0.5 * t17;
+    let t19 = 0.1 * t9 + t13 + 0.6;
+    let t20 = 0.27 * (c_q4 * t7);
+    let t21 = s_q4 * (0.135 * c_q2 + 0.6249 * s_q4);
+    let t22 = 0.1 * t9 + t21 + 0.6;
     [
         [
-            1.2 * c_q1 + 0.2 * t7 + 0.7249 * t11 + 3.32
+            2.45 * c_q1 + 0.1 * t9 + t13 + 7.92
                 - 0.5
-                    * (0.27 * (s_q1 * s_q2 * s_q4) + c_q1 * (-(0.27 * t12) - 7.9) - 9.5
-                        + t13) - 0.27 * t14,
-            t15,
-            t16,
+                    * (t17
+                        + (c_q1 * (t17 + -4.9)
+                            - s_q1 * (6.0 * (c_q2 * t7) + s_q2 * t15))),
+            t18,
+            t19,
             0.0,
-            t17,
-            t8,
+            t20,
+            t10,
         ],
         [
-            t15,
-            0.2 * t7 + 0.7249 * t11 + 0.135 * t12 + 2.02 - 0.5 * (-(0.27 * t12) - 5.5),
             t18,
+            0.1 * t9 + t21 + 3.37
+                - 0.5 * (c_q2 * (-(3.0 * c_q2) - 0.27 * s_q4) - 3.0 * (s_q2 * s_q2)),
+            t22,
             0.0,
-            t9,
-            t8,
+            t11,
+            t10,
         ],
-        [t16, t18, 0.2 * t7 + 0.7249 * t11 + 0.5, 0.0, 0.0, t8],
-        [0.0, 0.0, 0.0, 6.0, t10, 0.0],
-        [t17, t9, 0.0, t10, 0.7249, 0.0],
-        [t8, t8, t8, 0.0, 0.0, 0.1],
+        [t19, t22, 0.1 * t9 + 0.6249 * (s_q4 * s_q4) + 0.6, 0.0, 0.0, t10],
+        [0.0, 0.0, 0.0, 6.0, t12, 0.0],
+        [t20, t11, 0.0, t12, 0.7249, 0.0],
+        [t10, t10, t10, 0.0, 0.0, 0.1],
     ]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
@@ -483,8 +489,8 @@ pub fn forward_dynamics_with(
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 287,
-    add: 177,
+    mul: 161,
+    add: 87,
     div: 0,
     sqrt: 0,
     sin: 4,
@@ -519,149 +525,92 @@ pub fn coriolis_matrix_with(
     let s_q5 = libm::Libm::<Real>::sin(q[5]);
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
     let t11 = t5 * s_q4 * c_q5 - qd[4] * s_q5;
-    let t12 = t5 * s_q4 * s_q5;
-    let t13 = qd[4] * c_q5;
-    let t14 = t12 + t13;
-    let t15 = t8 + qd[5];
-    let t16 = qd[0] * s_q1;
-    let t17 = c_q4 * qd[4];
-    let t18 = qd[0] * c_q1;
-    let t19 = t16 * c_q2;
-    let t20 = s_q4 * s_q5 * t15 + c_q4 * t14;
-    let t21 = t17 * c_q5 - s_q4 * s_q5 * qd[5];
-    let t22 = s_q4 * c_q5 * t15 + c_q4 * t11;
-    let t23 = s_q4 * c_q5 * qd[5] + t17 * s_q5;
-    let t24 = t17 * s_q4;
-    let t25 = t8 * s_q4;
-    let t26 = s_q4 * s_q5 * t14;
-    let t27 = s_q4 * c_q5 * t11;
-    let t28 = t5 * (s_q4 * s_q4);
-    let t29 = -(0.05 * (s_q4 * qd[4]));
-    let t30 = t2 * s_q2;
-    let t31 = -(0.2 * t17) - t30;
-    let t32 = -(0.07 * (t20 + t21)) - t2 * c_q2 * c_q4 * s_q5 - t30 * c_q5;
-    let t33 = 0.2 * t20 + 0.3 * t21 - 0.07 * t32;
-    let t34 = 0.07 * (t23 - t22) + t30 * s_q5 - t2 * c_q2 * c_q4 * c_q5;
-    let t35 = 0.3 * t23 + 0.07 * t34 - 0.2 * t22;
-    let t36 = s_q4 * (0.7 * t17 + c_q5 * t33 + s_q5 * t35 - 0.2 * t31);
-    let t37 = -(0.2 * t25) - t2 * c_q2 * c_q4;
-    let t38 = 2.0 * t37 + c_q5 * t34 + s_q5 * t32;
-    let t39 = t2 * c_q2 * s_q4;
-    let t40 = 0.14 * (t26 + t27) + t39 + 2.0 * (0.2 * t28 + t39);
-    let t41 = c_q4 * t38 - 8.0 * (t2 * c_q2) - s_q4 * t40;
-    let t42 = 2.0 * t31 + c_q5 * t32 - 8.0 * t30 - s_q5 * t34;
+    let t12 = t5 * s_q4 * s_q5 + qd[4] * c_q5;
+    let t13 = t8 + qd[5];
+    let t14 = qd[0] * s_q1;
+    let t15 = s_q4 * c_q4 * qd[4];
+    let t16 = c_q4 * qd[4];
+    let t17 = s_q4 * s_q5 * c_q5 * t13;
+    let t18 = t17 + c_q4 * c_q5 * t12;
+    let t19 = t17 + c_q4 * s_q5 * t11;
+    let t20 = t5 * (s_q4 * s_q4 * s_q4);
+    let t21 = t8 * (s_q4 * c_q4);
+    let t22 = t8 * s_q4;
+    let t23 = s_q4 * (s_q5 * s_q5) * t13 + c_q4 * s_q5 * t12;
+    let t24 = s_q4 * (c_q5 * c_q5) * t13 + c_q4 * c_q5 * t11;
+    let t25 = -(0.05 * (s_q4 * qd[4]));
+    let t26 = t2 * s_q2;
+    let t27 = s_q4 * (1.3498 * t16 + 0.1 * (t19 - t18) + 0.27 * t26);
+    let t28 = -(0.54 * (t20 + t21)) - 6.0 * (t2 * c_q2);
+    let t29 = -(0.54 * t16) - 6.0 * t26;
+    let t30 = c_q2 * t29 - s_q2 * t28;
+    let t31 = s_q4 * (1.3498 * t16 + 0.1 * (t19 - t18));
+    let t32 = -(0.54 * (t20 + t21));
+    let t33 = -(s_q2 * t32) - 0.54 * (t16 * c_q2);
+    let t34 = s_q4 * (1.3498 * t8 - 0.1 * (c_q5 * c_q5 * t13 + s_q5 * s_q5 * t13));
+    let t35 = 0.54 * (s_q2 * s_q4 * qd[4] - t8 * c_q2);
+    let t36 = 0.5 * (s_q4 * (0.1 * (s_q5 * t11 - c_q5 * t12)));
+    let t37 = -(qd[0] * c_q1) - t2;
+    let t38 = s_q2 * t37 - t14 * c_q2;
+    let t39 = s_q4 * (1.3498 * t16 + 0.1 * (t19 - t18) - 0.27 * t38);
+    let t40 = t14 * s_q2 + c_q2 * t37;
+    let t41 = t32 + 6.0 * t40;
+    let t42 = 6.0 * t38 - 0.54 * t16;
     let t43 = c_q2 * t42 - s_q2 * t41;
-    let t44 = -(0.07 * (t20 + t21));
-    let t45 = 0.2 * t20 + 0.3 * t21 - 0.07 * t44;
-    let t46 = 0.07 * (t23 - t22);
-    let t47 = 0.3 * t23 + 0.07 * t46 - 0.2 * t22;
-    let t48 = s_q4 * (0.74 * t17 + c_q5 * t45 + s_q5 * t47);
-    let t49 = c_q5 * t46 + s_q5 * t44 - 0.4 * t25;
-    let t50 = 0.14 * (t26 + t27) + 0.4 * t28;
-    let t51 = c_q4 * t49 - s_q4 * t50;
-    let t52 = c_q5 * t44 - 0.4 * t17 - s_q5 * t46;
-    let t53 = c_q2 * t52 - s_q2 * t51;
-    let t54 = c_q5 * t15;
-    let t55 = t8 * c_q5 - c_q5 * qd[5];
-    let t56 = -(0.07 * (t54 + t55));
-    let t57 = 0.2 * t54 + 0.3 * t55 - 0.07 * t56;
-    let t58 = s_q5 * t15;
-    let t59 = t8 * s_q5 - s_q5 * qd[5];
-    let t60 = 0.07 * (t58 + t59);
-    let t61 = 0.2 * t58 + 0.3 * t59 + 0.07 * t60;
-    let t62 = s_q4 * (0.74 * t8 + c_q5 * t57 + s_q5 * t61);
-    let t63 = c_q5 * t60 + s_q5 * t56;
-    let t64 = s_q5 * t11;
-    let t65 = 0.4 * qd[4] + 0.14 * (c_q5 * t14 - t64);
-    let t66 = c_q4 * t63 - s_q4 * t65;
-    let t67 = c_q5 * t56 - 0.4 * t8 - s_q5 * t60;
-    let t68 = c_q2 * t67 - s_q2 * t66;
-    let t69 = -t14;
-    let t70 = -(0.07 * (t14 + t69));
-    let t71 = 0.2 * t14 + 0.3 * t69 - 0.07 * t70;
-    let t72 = s_q4 * (0.1 * t64 + c_q5 * t71);
-    let t73 = c_q2 * c_q5 * t70 - s_q2 * c_q4 * s_q5 * t70;
-    let t74 = -t18 - t2;
-    let t75 = s_q2 * t74;
-    let t76 = t75 - 0.2 * t17 - t19;
-    let t77 = t16 * s_q2 + c_q2 * t74;
-    let t78 = t75 - t19;
-    let t79 = t44 + (c_q4 * s_q5 * t77 + c_q5 * t78);
-    let t80 = 0.2 * t20 + 0.3 * t21 - 0.07 * t79;
-    let t81 = t46 + (c_q4 * c_q5 * t77 - s_q5 * t78);
-    let t82 = 0.3 * t23 + 0.07 * t81 - 0.2 * t22;
-    let t83 = s_q4 * (0.7 * t17 + c_q5 * t80 + s_q5 * t82 - 0.2 * t76);
-    let t84 = c_q4 * t77 - 0.2 * t25;
-    let t85 = 2.0 * t84 + c_q5 * t81 + s_q5 * t79;
-    let t86 = s_q4 * t77;
-    let t87 = 0.14 * (t26 + t27) + 2.0 * (0.2 * t28 - t86) - t86;
-    let t88 = 8.0 * t77 + c_q4 * t85 - s_q4 * t87;
-    let t89 = s_q2 * t88;
-    let t90 = 2.0 * t76 + 8.0 * t78 + c_q5 * t79 - s_q5 * t81;
-    let t91 = c_q2 * t90;
-    let t92 = t91 - t89;
     [
         [
             0.5
-                * (2.4 * t16 + t83 - 0.2 * t24
-                    - 0.5
-                        * (t92
-                            + (c_q1 * (t92 + -(8.0 * t16))
-                                - s_q1
-                                    * (8.0 * (-(0.6 * t2) - t18) + c_q2 * t88 + s_q2 * t90)))),
-            0.5
-                * (t36 - 0.2 * t24
+                * (4.9 * t14 + t39 - 0.2 * t15
                     - 0.5
                         * (t43
                             + (c_q1 * t43
-                                - s_q1 * (c_q2 * t41 + s_q2 * t42 - 4.8 * t2)))),
+                                - s_q1 * (c_q2 * t41 + s_q2 * t42 - 9.8 * t2)))),
             0.5
-                * (t48 - 0.2 * t24
-                    - 0.5 * (t53 + (c_q1 * t53 - s_q1 * (c_q2 * t51 + s_q2 * t52)))),
-            0.0,
-            0.5
-                * (t62 - 0.2 * t25
-                    - 0.5 * (t68 + (c_q1 * t68 - s_q1 * (c_q2 * t66 + s_q2 * t67)))),
-            0.5
-                * (t72
+                * (t27 - 0.2 * t15
                     - 0.5
-                        * (t73
-                            + (c_q1 * t73
-                                - s_q1 * (c_q2 * c_q4 * s_q5 * t70 + s_q2 * c_q5 * t70)))),
+                        * (t30
+                            + (c_q1 * t30
+                                - s_q1 * (c_q2 * t28 + s_q2 * t29 - 9.8 * t2)))),
+            0.5
+                * (t31 - 0.2 * t15
+                    - 0.5
+                        * (t33
+                            + (c_q1 * t33 - s_q1 * (c_q2 * t32 - 0.54 * (t16 * s_q2))))),
+            0.0,
+            0.5
+                * (t34 - 0.2 * t22
+                    - 0.5
+                        * (t35
+                            + (c_q1 * t35
+                                - s_q1 * -(0.54 * (c_q2 * s_q4 * qd[4] + t8 * s_q2))))),
+            t36,
         ],
         [
-            0.5 * (2.4 * t16 + t83 - 0.2 * t24 - 0.5 * t92),
-            0.5 * (t36 - 0.2 * t24 - 0.5 * t43),
-            0.5 * (t48 - 0.2 * t24 - 0.5 * t53),
+            0.5 * (4.9 * t14 + t39 - 0.2 * t15 - 0.5 * t43),
+            0.5 * (t27 - 0.2 * t15 - 0.5 * t30),
+            0.5 * (t31 - 0.2 * t15 - 0.5 * t33),
             0.0,
-            0.5 * (t62 - 0.2 * t25 - 0.5 * t68),
-            0.5 * (t72 - 0.5 * t73),
+            0.5 * (t34 - 0.2 * t22 - 0.5 * t35),
+            t36,
         ],
         [
-            0.5 * (t83 - 0.2 * t24),
-            0.5 * (t36 - 0.2 * t24),
-            0.5 * (t48 - 0.2 * t24),
+            0.5 * (t39 - 0.2 * t15),
+            0.5 * (t27 - 0.2 * t15),
+            0.5 * (t31 - 0.2 * t15),
             0.0,
-            0.5 * (t62 - 0.2 * t25),
-            0.5 * t72,
+            0.5 * (t34 - 0.2 * t22),
+            t36,
         ],
+        [0.0, 0.0, 0.0, 0.0, -(0.27 * t16), 0.0],
         [
-            0.5 * (-(s_q4 * t85) - c_q4 * t87),
-            0.5 * (-(s_q4 * t38) - c_q4 * t40),
-            0.5 * (-(s_q4 * t49) - c_q4 * t50),
+            0.5 * (0.1 * (t23 + t24) + 0.27 * (c_q4 * t40) - 1.2498 * t22),
+            0.5 * (0.1 * (t23 + t24) - 1.2498 * t22 - 0.27 * (t2 * c_q2 * c_q4)),
+            0.5 * (0.1 * (t23 + t24) - 1.2498 * t22),
             0.0,
-            0.5 * (-(s_q4 * t63) - c_q4 * t65),
-            -(0.5 * (s_q4 * s_q5 * t70)),
-        ],
-        [
-            0.5 * (0.2 * t84 + c_q5 * t82 - 0.6 * t25 - s_q5 * t80),
-            0.5 * (0.2 * t37 + c_q5 * t35 - 0.6 * t25 - s_q5 * t33),
-            0.5 * (c_q5 * t47 - 0.64 * t25 - s_q5 * t45),
             0.0,
-            0.5 * (c_q5 * t61 - s_q5 * t57),
-            0.5 * (0.1 * (c_q5 * t11) - s_q5 * t71),
+            0.5 * (0.1 * (s_q5 * t12 + c_q5 * t11)),
         ],
-        [t29, t29, t29, 0.0, -(0.05 * (t5 * s_q4)), 0.0],
+        [t25, t25, t25, 0.0, -(0.05 * (t5 * s_q4)), 0.0],
     ]
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).

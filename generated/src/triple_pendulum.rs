@@ -4,9 +4,9 @@
 //! Each dynamics output by the formalism whose code is cheapest (`cargo xtask ops`
 //! compares them all):
 //! - `inverse_dynamics`: recursive Newton–Euler.
-//! - `mass_matrix`: Telegin's direction-cosine formalism.
+//! - `mass_matrix`: recursive Newton–Euler.
 //! - `bias`: recursive Newton–Euler.
-//! - `gravity`: Telegin's direction-cosine formalism.
+//! - `gravity`: recursive Newton–Euler.
 //! - `forward_dynamics`: Vereshchagin's separate-bodies method.
 //!
 //! Yudintsev (2008), Sec. 3.5: planar triple physical pendulum, m = 1, Jz = 1, rods of length 2, unit weight
@@ -18,13 +18,13 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 21 | 4 | 1 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 47 | 37 | 0 | 0 | 3 | 3 |
-//! | `mass_matrix` | 24 | 18 | 0 | 0 | 2 | 2 |
-//! | `bias` | 39 | 23 | 0 | 0 | 3 | 3 |
+//! | `derived` | 22 | 6 | 1 | 0 | 0 | 0 |
+//! | `inverse_dynamics` | 48 | 31 | 0 | 0 | 3 | 3 |
+//! | `mass_matrix` | 20 | 14 | 0 | 0 | 2 | 2 |
+//! | `bias` | 39 | 16 | 0 | 0 | 3 | 3 |
 //! | `gravity` | 9 | 6 | 0 | 0 | 0 | 3 |
 //! | `forward_dynamics` | 105 | 56 | 2 | 0 | 3 | 3 |
-//! | `coriolis_matrix` | 75 | 33 | 0 | 0 | 2 | 2 |
+//! | `coriolis_matrix` | 41 | 20 | 0 | 0 | 2 | 2 |
 //! | `energy` | 48 | 22 | 0 | 0 | 3 | 3 |
 //! | `body_poses` | 4 | 7 | 0 | 0 | 3 | 3 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -136,6 +136,8 @@ pub struct Derived {
     pub k14: Real,
     /// Parameter group 15.
     pub k15: Real,
+    /// Parameter group 16.
+    pub k16: Real,
 }
 impl Params {
     /// Computes the parameter groups; call again after changing a
@@ -149,29 +151,30 @@ impl Params {
         let t4 = p.m - 0.25 * (t0 * (p.m * inv3));
         Derived {
             params: *self,
-            k0: t1,
-            k1: t0,
-            k2: 1.5 * t1,
-            k3: 2.0 * t1,
-            k4: 3.0 * p.jz + 0.75 * t0,
-            k5: 2.0 * p.jz + 0.5 * t0,
-            k6: t2,
-            k7: t1 * p.g,
-            k8: t4,
-            k9: p.l * p.l,
-            k10: 0.5 * t1,
-            k11: p.l * t4,
-            k12: p.m * p.l * inv3,
-            k13: p.l * p.g,
-            k14: inv3,
-            k15: p.m * p.g,
+            k0: t1 * p.g,
+            k1: p.jz + 2.25 * t0,
+            k2: p.jz + 1.25 * t0,
+            k3: t1,
+            k4: t2,
+            k5: t0,
+            k6: 1.5 * t1,
+            k7: 3.0 * p.jz + 3.75 * t0,
+            k8: 2.0 * p.jz + 1.5 * t0,
+            k9: t4,
+            k10: p.l * p.l,
+            k11: 0.5 * t1,
+            k12: p.l * t4,
+            k13: p.m * p.l * inv3,
+            k14: p.l * p.g,
+            k15: inv3,
+            k16: p.m * p.g,
         }
     }
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 21,
-    add: 4,
+    mul: 22,
+    add: 6,
     div: 1,
     sqrt: 0,
     sin: 0,
@@ -179,8 +182,8 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 47,
-    add: 37,
+    mul: 48,
+    add: 31,
     div: 0,
     sqrt: 0,
     sin: 3,
@@ -210,51 +213,42 @@ pub fn inverse_dynamics_with(
     let p = &d.params;
     let s_q0 = libm::Libm::<Real>::sin(q[0]);
     let c_q0 = libm::Libm::<Real>::cos(q[0]);
-    let t2 = p.g * c_q0;
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let t5 = p.l * qdd[0];
-    let t6 = t2 + t5;
-    let t7 = p.g * s_q0 - p.l * (qd[0] * qd[0]);
-    let t8 = c_q1 * t7;
-    let t9 = s_q1 * t6;
-    let t10 = s_q1 * t7;
-    let t11 = c_q1 * t6;
-    let t12 = qd[0] + qd[1];
-    let t13 = qdd[0] + qdd[1];
+    let t4 = p.g * c_q0 + p.l * qdd[0];
+    let t5 = p.g * s_q0 - p.l * (qd[0] * qd[0]);
+    let t6 = s_q1 * t5;
+    let t7 = c_q1 * t4;
+    let t8 = qd[0] + qd[1];
+    let t9 = qdd[0] + qdd[1];
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t16 = p.l * t13;
-    let t17 = p.l * (t12 * t12);
-    let t18 = t11 + t16 - t10;
-    let t19 = t8 + t9 - t17;
-    let t20 = t12 + qd[2];
-    let t21 = t13 + qdd[2];
-    let t22 = t11 + 0.5 * t16 - t10;
-    let t23 = p.jz * t13;
-    let t24 = c_q2 * t18 + 0.5 * (p.l * t21) - s_q2 * t19;
-    let t25 = c_q2 * t19 + s_q2 * t18 - 0.5 * (p.l * (t20 * t20));
-    let t26 = p.jz * t21;
-    let t27 = p.m * s_q2 * t25;
-    let t28 = p.m * c_q2 * t24;
-    let t29 = p.l * (t27 + t28);
-    let t30 = t22 * d.k0;
-    let t31 = t24 * d.k0;
+    let t12 = t8 + qd[2];
+    let t13 = t9 + qdd[2];
+    let t14 = t9 * d.k2;
+    let t15 = (t7 - t6) * d.k3;
+    let t16 = t13 * d.k4;
+    let t17 = (c_q2 * (t7 + p.l * t9 - t6)
+        - s_q2 * (c_q1 * t5 + s_q1 * t4 - p.l * (t8 * t8))) * d.k3;
+    let t18 = s_q2 * (t12 * t12) * d.k3;
+    let t19 = c_q2 * t13 * d.k3;
+    let t20 = p.l * (0.5 * (t19 - t18));
     [
-        p.jz * qdd[0] + t23 + t26 + t29
+        2.5 * (c_q0 * d.k0) + qdd[0] * d.k1 + t14 + t16 + t20
             + p.l
                 * (s_q1
-                    * (p.m * (t8 + t9 - 0.5 * t17) + p.m * c_q2 * t25 - p.m * s_q2 * t24)
-                    + c_q1 * (p.m * t22 + t27 + t28))
-            + 0.5 * ((t2 + 0.5 * t5) * d.k0 + t30 + t31),
-        t23 + t26 + t29 + 0.5 * (t30 + t31),
-        t26 + 0.5 * t31,
+                    * (-(1.5 * (t8 * t8 * d.k3))
+                        - 0.5 * (c_q2 * (t12 * t12) * d.k3 + s_q2 * t13 * d.k3))
+                    + c_q1 * (0.5 * (t19 - t18) + 1.5 * (t9 * d.k3))) + 1.5 * t15
+            + 0.5 * t17,
+        t14 + t16 + t20 + 1.5 * t15 + 0.5 * t17,
+        t16 + 0.5 * t17,
     ]
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 24,
-    add: 18,
+    mul: 20,
+    add: 14,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -276,31 +270,29 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t4 = p.l + p.l * c_q1;
-    let t5 = (c_q2 * t4 - p.l * s_q1 * s_q2) * d.k0;
-    let t6 = c_q1 * d.k1;
-    let t7 = c_q2 * d.k0;
-    let t8 = p.l * (p.m * t4 + 0.5 * t7);
-    let t9 = 0.5 * (t5 + t6) + t8 + d.k5;
-    let t10 = 0.5 * t5 + d.k6;
-    let t11 = c_q2 * d.k1;
-    let t12 = d.k6 + 0.5 * t11;
+    let t4 = c_q2 * d.k5;
+    let t5 = c_q1 * d.k5;
+    let t6 = (c_q2 * (p.l + p.l * c_q1) - p.l * s_q1 * s_q2) * d.k3;
+    let t7 = 0.5 * (t4 + t6) + 1.5 * t5 + d.k8;
+    let t8 = d.k4 + 0.5 * t6;
+    let t9 = d.k4 + 0.5 * t4;
     [
         [
-            0.5 * (t5 + t6) + t8
-                + p.l * (c_q1 * (0.5 * t7 + d.k2) + d.k3 - 0.5 * (s_q1 * s_q2 * d.k0))
-                + d.k4,
-            t9,
-            t10,
+            0.5 * (t4 + t6) + 1.5 * t5
+                + p.l
+                    * (c_q1 * (0.5 * (c_q2 * d.k3) + d.k6) - 0.5 * (s_q1 * s_q2 * d.k3))
+                + d.k7,
+            t7,
+            t8,
         ],
-        [t9, d.k5 + p.l * (d.k0 + 0.5 * t7) + 0.5 * t11, t12],
-        [t10, t12, d.k6],
+        [t7, t4 + d.k8, t9],
+        [t8, t9, d.k4],
     ]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
     mul: 39,
-    add: 23,
+    add: 16,
     div: 0,
     sqrt: 0,
     sin: 3,
@@ -323,30 +315,22 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t4 = p.g * s_q0 - p.l * (qd[0] * qd[0]);
-    let t5 = c_q1 * t4;
-    let t6 = qd[0] + qd[1];
+    let t5 = qd[0] + qd[1];
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t9 = p.l * (t6 * t6);
-    let t10 = t6 + qd[2];
-    let t11 = p.g * c_q0 * c_q1 - s_q1 * t4;
-    let t12 = p.g * c_q0 * s_q1;
-    let t13 = t5 + t12 - t9;
-    let t14 = c_q2 * t11 - s_q2 * t13;
-    let t15 = c_q2 * t13 + s_q2 * t11 - 0.5 * (p.l * (t10 * t10));
-    let t16 = p.m * s_q2 * t15;
-    let t17 = p.m * c_q2 * t14;
-    let t18 = p.l * (t16 + t17);
-    let t19 = t11 * d.k0;
-    let t20 = t14 * d.k0;
+    let t8 = t5 + qd[2];
+    let t9 = p.g * c_q0 * c_q1 - s_q1 * t4;
+    let t10 = t9 * d.k3;
+    let t11 = (c_q2 * t9 - s_q2 * (c_q1 * t4 + p.g * c_q0 * s_q1 - p.l * (t5 * t5)))
+        * d.k3;
+    let t12 = s_q2 * (t8 * t8) * d.k5;
     [
-        t18
+        2.5 * (c_q0 * d.k0) + 1.5 * t10 + 0.5 * (t11 - t12)
             + p.l
-                * (s_q1
-                    * (p.m * (t5 + t12 - 0.5 * t9) + p.m * c_q2 * t15 - p.m * s_q2 * t14)
-                    + c_q1 * (t16 + t17 + p.m * t11)) + 0.5 * (c_q0 * d.k7 + t19 + t20),
-        t18 + 0.5 * (t19 + t20),
-        0.5 * t20,
+                * (s_q1 * (-(1.5 * (t5 * t5 * d.k3)) - 0.5 * (c_q2 * (t8 * t8) * d.k3))
+                    - 0.5 * (c_q1 * s_q2 * (t8 * t8) * d.k3)),
+        1.5 * t10 + 0.5 * (t11 - t12),
+        0.5 * t11,
     ]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
@@ -372,9 +356,9 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let c_q0 = libm::Libm::<Real>::cos(q[0]);
     let t1 = libm::Libm::<Real>::cos(q[0] + q[1]);
     let t2 = libm::Libm::<Real>::cos(q[0] + q[1] + q[2]);
-    let t3 = t1 * d.k7;
-    let t4 = t2 * d.k7;
-    [2.5 * (c_q0 * d.k7) + 1.5 * t3 + 0.5 * t4, 1.5 * t3 + 0.5 * t4, 0.5 * t4]
+    let t3 = t1 * d.k0;
+    let t4 = t2 * d.k0;
+    [2.5 * (c_q0 * d.k0) + 1.5 * t3 + 0.5 * t4, 1.5 * t3 + 0.5 * t4, 0.5 * t4]
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
@@ -420,23 +404,23 @@ pub fn forward_dynamics_with(
     let t9 = p.l * (qd[0] * qd[0]) * s_q1;
     let t10 = p.m * s_q2 * c_q2;
     let t11 = p.m * (s_q2 * s_q2);
-    let t12 = s_q2 * c_q2 * d.k8;
+    let t12 = s_q2 * c_q2 * d.k9;
     let t13 = t10 - t12;
-    let t14 = c_q2 * c_q2 * d.k8;
+    let t14 = c_q2 * c_q2 * d.k9;
     let t15 = t11 + t14;
-    let t16 = d.k6 + t15 * d.k9;
+    let t16 = d.k4 + t15 * d.k10;
     let inv17 = 1.0 / t16;
-    let t18 = p.m + p.m * (c_q2 * c_q2) + s_q2 * s_q2 * d.k8 - t13 * t13 * d.k9 * inv17;
-    let t19 = p.l * t15 + d.k10;
+    let t18 = p.m + p.m * (c_q2 * c_q2) + s_q2 * s_q2 * d.k9 - t13 * t13 * d.k10 * inv17;
+    let t19 = p.l * t15 + d.k11;
     let t20 = t13 + -(p.l * t13 * inv17 * t19);
     let t21 = s_q1 * t18 + c_q1 * t20;
     let t22 = t15 + (p.m - inv17 * (t19 * t19));
     let t23 = s_q1 * t20 + c_q1 * t22;
     let t24 = s_q1 * t21 + c_q1 * t23;
-    let t25 = d.k6 + d.k9 * t24;
+    let t25 = d.k4 + d.k10 * t24;
     let inv26 = 1.0 / t25;
-    let t27 = 0.5 * (t7 * t7 * d.k0) + t4 * t4 * c_q2 * d.k0;
-    let t28 = -(t4 * t4 * s_q2 * d.k11) - 0.5 * (tau[2] * d.k12);
+    let t27 = 0.5 * (t7 * t7 * d.k3) + t4 * t4 * c_q2 * d.k3;
+    let t28 = -(t4 * t4 * s_q2 * d.k12) - 0.5 * (tau[2] * d.k13);
     let t29 = s_q2 * t27;
     let t30 = c_q2 * t28;
     let t31 = p.l * (t29 + t30);
@@ -444,13 +428,13 @@ pub fn forward_dynamics_with(
     let t33 = tau[0]
         + p.l
             * (s_q1
-                * (0.5 * (t4 * t4 * d.k0) + c_q2 * t27
+                * (0.5 * (t4 * t4 * d.k3) + c_q2 * t27
                     + p.l * (qd[0] * qd[0]) * c_q1 * t18 - s_q2 * t28 - t9 * t20
                     - p.l * t13 * inv17 * t32)
                 + c_q1
                     * (t29 + t30 + p.l * (qd[0] * qd[0]) * c_q1 * t20 - t9 * t22
                         - inv17 * t19 * t32)) - tau[1]
-        - s_q0 * (c_q1 * t21 - s_q1 * t23) * d.k13 - p.g * c_q0 * (d.k10 + p.l * t24);
+        - s_q0 * (c_q1 * t21 - s_q1 * t23) * d.k14 - p.g * c_q0 * (d.k11 + p.l * t24);
     let t34 = inv26 * t33;
     let t35 = p.g * c_q0 + p.l * inv26 * t33;
     let t36 = p.g * s_q0 * c_q1 + s_q1 * t35 - p.l * (qd[0] * qd[0]) * c_q1;
@@ -461,17 +445,17 @@ pub fn forward_dynamics_with(
     [
         t34,
         t38,
-        (tau[2] - d.k6 * t39
+        (tau[2] - d.k4 * t39
             - 0.5
-                * (d.k0
+                * (d.k3
                     * (p.l * (t4 * t4) * s_q2 + c_q2 * (t9 + t37 + p.l * t39 - t8)
-                        - s_q2 * t36))) * d.k14,
+                        - s_q2 * t36))) * d.k15,
     ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 75,
-    add: 33,
+    mul: 41,
+    add: 20,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -499,43 +483,22 @@ pub fn coriolis_matrix_with(
     let t2 = qd[0] + qd[1];
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t5 = p.l * t2;
-    let t6 = t2 + qd[2];
-    let t7 = p.l * t6;
-    let t8 = p.l * qd[0] * c_q1;
-    let t9 = -(2.0 * (t5 + t8));
-    let t10 = 2.0 * (p.l * qd[0] * s_q1 * c_q2) - s_q2 * t9;
-    let t11 = c_q2 * t9 + 2.0 * (p.l * qd[0] * s_q1 * s_q2) - t7;
-    let t12 = p.m * s_q2 * t11;
-    let t13 = p.m * c_q2 * t10;
-    let t14 = p.l * (t12 + t13);
-    let t15 = -t7 - 2.0 * (t5 * c_q2);
-    let t16 = qd[0] * s_q1 * d.k1;
-    let t17 = t10 * d.k0;
-    let t18 = t2 * s_q2 * d.k1;
-    let t19 = p.m * s_q2 * t15 + 2.0 * (t2 * s_q2 * c_q2 * d.k0);
-    let t20 = p.l * t19;
-    let t21 = s_q2 * t6 * d.k1;
+    let t5 = t2 + qd[2];
+    let t6 = qd[0] * s_q1 * d.k5;
+    let t7 = (2.0 * (p.l * qd[0] * s_q1 * c_q2)
+        - s_q2 * -(2.0 * (p.l * t2 + p.l * qd[0] * c_q1))) * d.k3;
+    let t8 = s_q2 * t5 * d.k5;
+    let t9 = c_q1 * s_q2 * t5 * d.k3;
+    let t10 = p.l * (s_q1 * (-(3.0 * (t2 * d.k3)) - c_q2 * t5 * d.k3) - t9);
+    let t11 = t2 * s_q2 * d.k5;
     [
         [
-            0.5
-                * (t14 + t16
-                    + p.l
-                        * (s_q1
-                            * (p.m * (-t5 - 2.0 * t8) + p.m * c_q2 * t11
-                                - p.m * s_q2 * t10)
-                            + c_q1 * (t12 + t13 + 2.0 * (qd[0] * s_q1 * d.k0)))
-                    + 0.5 * t17),
-            0.5
-                * (t18 + t20
-                    + p.l
-                        * (s_q1
-                            * (p.m * c_q2 * t15 - t2 * d.k0
-                                - 2.0 * (t2 * (s_q2 * s_q2) * d.k0)) + c_q1 * t19)),
-            0.5 * (p.l * (-(s_q1 * c_q2 * t6 * d.k0) - c_q1 * s_q2 * t6 * d.k0) - t21),
+            0.5 * (3.0 * t6 + 0.5 * t7 + t10 - t8),
+            0.5 * (t10 + t11 - t8),
+            0.5 * (p.l * (-t9 - s_q1 * c_q2 * t5 * d.k3) - t8),
         ],
-        [0.5 * (t14 + t16 + 0.5 * t17), 0.5 * (t18 + t20), -(0.5 * t21)],
-        [0.25 * t17, 0.5 * t18, 0.0],
+        [0.5 * (3.0 * t6 + 0.5 * t7 - t8), 0.5 * (t11 - t8), -(0.5 * t8)],
+        [0.25 * t7, 0.5 * t11, 0.0],
     ]
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
@@ -579,13 +542,13 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     (
         0.5
             * (p.m * (t14 * t14 + t16 * t16) + p.jz * (t8 * t8)
-                + (p.jz * (qd[0] * qd[0]) + 0.25 * (qd[0] * qd[0] * d.k1))
+                + (p.jz * (qd[0] * qd[0]) + 0.25 * (qd[0] * qd[0] * d.k5))
                 + (p.jz * (t4 * t4)
-                    + p.m * (t15 * t15 + qd[0] * qd[0] * (s_q1 * s_q1) * d.k9))),
-        0.5 * (s_q0 * d.k7) + (t10 + 0.5 * t12) * d.k15
+                    + p.m * (t15 * t15 + qd[0] * qd[0] * (s_q1 * s_q1) * d.k10))),
+        0.5 * (s_q0 * d.k0) + (t10 + 0.5 * t12) * d.k16
             + (t10 + t12
                 + 0.5 * (p.l * (s_q2 * (c_q0 * c_q1 - s_q0 * s_q1) + c_q2 * t11)))
-                * d.k15,
+                * d.k16,
     )
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
@@ -693,18 +656,18 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let t6 = p.l + p.l * c_q1;
     let t7 = p.l * s_q1 * c_q2 + s_q2 * t6;
-    let t8 = c_q0 * c_q1 - s_q0 * s_q1;
-    let t9 = c_q0 * s_q1;
-    let t10 = s_q0 * c_q1;
-    let t11 = -t9 - t10;
-    let t12 = -t11;
-    let t13 = c_q2 * t8;
-    let t14 = t13 + s_q2 * t11;
-    let t15 = s_q2 * t8;
-    let t16 = c_q2 * t11 - t15;
-    let t17 = t15 + c_q2 * t12;
-    let t18 = t13 - s_q2 * t12;
-    let t19 = c_q2 * t6 - p.l * s_q1 * s_q2;
+    let t8 = c_q2 * t6 - p.l * s_q1 * s_q2;
+    let t9 = c_q0 * c_q1 - s_q0 * s_q1;
+    let t10 = c_q0 * s_q1;
+    let t11 = s_q0 * c_q1;
+    let t12 = -t10 - t11;
+    let t13 = -t12;
+    let t14 = c_q2 * t9;
+    let t15 = t14 + s_q2 * t12;
+    let t16 = s_q2 * t9;
+    let t17 = c_q2 * t12 - t16;
+    let t18 = t16 + c_q2 * t13;
+    let t19 = t14 - s_q2 * t13;
     [
         [
             [0.0, 0.0, 0.0],
@@ -715,16 +678,16 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             [1.0, 0.0, 0.0],
         ],
         [
-            [p.l * s_q1 * t8 + p.l * c_q1 * t11, 0.0, 0.0],
-            [p.l * s_q1 * t12 + p.l * c_q1 * t8, 0.0, 0.0],
+            [p.l * s_q1 * t9 + p.l * c_q1 * t12, 0.0, 0.0],
+            [p.l * s_q1 * t13 + p.l * c_q1 * t9, 0.0, 0.0],
             [0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0],
             [1.0, 1.0, 0.0],
         ],
         [
-            [t7 * t14 + t16 * t19, p.l * s_q2 * t14 + p.l * c_q2 * t16, 0.0],
-            [t7 * t17 + t18 * t19, p.l * s_q2 * t17 + p.l * c_q2 * t18, 0.0],
+            [t7 * t15 + t8 * t17, p.l * s_q2 * t15 + p.l * c_q2 * t17, 0.0],
+            [t7 * t18 + t8 * t19, p.l * s_q2 * t18 + p.l * c_q2 * t19, 0.0],
             [0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0],

@@ -3,10 +3,10 @@
 //!
 //! Each dynamics output by the formalism whose code is cheapest (`cargo xtask ops`
 //! compares them all):
-//! - `inverse_dynamics`: Telegin's direction-cosine formalism.
-//! - `mass_matrix`: Telegin's direction-cosine formalism.
+//! - `inverse_dynamics`: recursive Newton–Euler.
+//! - `mass_matrix`: recursive Newton–Euler.
 //! - `bias`: recursive Newton–Euler.
-//! - `gravity`: Telegin's direction-cosine formalism.
+//! - `gravity`: recursive Newton–Euler.
 //! - `forward_dynamics`: Vereshchagin's separate-bodies method.
 //!
 //! Yudintsev (2008), Sec. 3.5: planar triple physical pendulum, m = 1, Jz = 1, rods of length 2, unit weight
@@ -19,12 +19,12 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 27 | 38 | 0 | 0 | 3 | 3 |
-//! | `mass_matrix` | 10 | 21 | 0 | 0 | 2 | 2 |
-//! | `bias` | 21 | 22 | 0 | 0 | 3 | 3 |
+//! | `inverse_dynamics` | 31 | 31 | 0 | 0 | 3 | 3 |
+//! | `mass_matrix` | 11 | 16 | 0 | 0 | 2 | 2 |
+//! | `bias` | 22 | 18 | 0 | 0 | 3 | 3 |
 //! | `gravity` | 3 | 6 | 0 | 0 | 0 | 3 |
 //! | `forward_dynamics` | 82 | 53 | 2 | 0 | 3 | 3 |
-//! | `coriolis_matrix` | 55 | 31 | 0 | 0 | 2 | 2 |
+//! | `coriolis_matrix` | 35 | 22 | 0 | 0 | 2 | 2 |
 //! | `energy` | 30 | 19 | 0 | 0 | 3 | 3 |
 //! | `body_poses` | 4 | 7 | 0 | 0 | 3 | 3 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -110,16 +110,15 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 27,
-    add: 38,
+    mul: 31,
+    add: 31,
     div: 0,
     sqrt: 0,
     sin: 3,
     cos: 3,
 };
-///Joint forces τ(q, q̇, q̈) by Telegin's direction-cosine formalism (subsystem
-///static moments, Statements 1–2): torques for revolute joints, forces for
-///prismatic ones, in coordinate order.
+///Joint forces τ(q, q̇, q̈) by the recursive Newton–Euler method: torques for
+///revolute joints, forces for prismatic ones, in coordinate order.
 ///
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
@@ -148,34 +147,33 @@ pub fn inverse_dynamics_with(
     let t5 = s_q0 - 2.0 * (qd[0] * qd[0]);
     let t6 = s_q1 * t5;
     let t7 = c_q1 * t4;
-    let t8 = qd[0] + qd[1];
-    let t9 = qdd[0] + qdd[1];
+    let t8 = t7 - t6;
+    let t9 = qd[0] + qd[1];
+    let t10 = qdd[0] + qdd[1];
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t12 = t8 * t8;
-    let t13 = s_q2 * (c_q1 * t5 + s_q1 * t4 - 2.0 * t12);
-    let t14 = c_q2 * (t7 + 2.0 * t9 - t6);
-    let t15 = t8 + qd[2];
-    let t16 = t9 + qdd[2];
-    let t17 = s_q2 * (t15 * t15);
-    let t18 = c_q2 * t16;
-    let t19 = t7 + t18 + 2.0 * t9 - t6 - t17;
+    let t13 = t9 * t9;
+    let t14 = s_q2 * (c_q1 * t5 + s_q1 * t4 - 2.0 * t13);
+    let t15 = c_q2 * (t8 + 2.0 * t10);
+    let t16 = t9 + qd[2];
+    let t17 = t10 + qdd[2];
+    let t18 = s_q2 * (t16 * t16);
+    let t19 = c_q2 * t17;
+    let t20 = t19 - t18;
     [
-        t4
-            + (t7 + t14
-                + 2.0
-                    * (t9 + t16
-                        + (2.0 * t4
-                            + s_q1 * (-(3.0 * t12) - c_q2 * (t15 * t15) - s_q2 * t16)
-                            + c_q1 * (t9 + (2.0 * t9 + t18 - t17))) + t19) - t6 - t13),
-        t7 + t14 + 2.0 * (t9 + t16 + t19) - t6 - t13,
-        t14 + 2.0 * t16 - t13,
+        5.0 * c_q0 + 10.0 * qdd[0] + 3.0 * t8 + 6.0 * t10 + t15
+            + 2.0
+                * (t17 + t20
+                    + (s_q1 * (-(3.0 * t13) - c_q2 * (t16 * t16) - s_q2 * t17)
+                        + c_q1 * (t20 + 3.0 * t10))) - t14,
+        3.0 * t8 + 6.0 * t10 + t15 + 2.0 * (t17 + t20) - t14,
+        t15 + 2.0 * t17 - t14,
     ]
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 10,
-    add: 21,
+    mul: 11,
+    add: 16,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -201,18 +199,21 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t5 = c_q2 * (2.0 * c_q1 + 2.0);
     let t6 = t5 + 2.0 - 2.0 * t4;
     let t7 = 2.0 * c_q2 + 2.0;
-    let t8 = 2.0 * c_q1 + c_q2 + 2.0;
-    let t9 = 2.0 * (c_q1 + t8 - t4) + t5 + 4.0;
+    let t8 = 6.0 * c_q1 + 2.0 * (c_q2 - t4) + t5 + 8.0;
     [
-        [2.0 * (c_q1 + (c_q1 * (c_q2 + 3.0) + 4.0 - t4) + t8 - t4) + t5 + 6.0, t9, t6],
-        [t9, 2.0 * (c_q2 + (c_q2 + 2.0)) + 4.0, t7],
+        [
+            6.0 * c_q1 + 2.0 * (c_q2 + (c_q1 * (c_q2 + 3.0) - t4) - t4) + t5 + 18.0,
+            t8,
+            t6,
+        ],
+        [t8, 4.0 * c_q2 + 8.0, t7],
         [t6, t7, 2.0],
     ]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 21,
-    add: 22,
+    mul: 22,
+    add: 18,
     div: 0,
     sqrt: 0,
     sin: 3,
@@ -235,33 +236,20 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t4 = s_q0 - 2.0 * (qd[0] * qd[0]);
-    let t5 = c_q1 * t4;
-    let t6 = s_q1 * t4;
-    let t7 = qd[0] + qd[1];
+    let t5 = qd[0] + qd[1];
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t10 = t7 * t7;
-    let t11 = t7 + qd[2];
-    let t12 = c_q0 * c_q1;
-    let t13 = c_q0 * s_q1;
-    let t14 = t5 + t13 - 2.0 * t10;
-    let t15 = s_q2 * t14;
-    let t16 = t12 - t6;
-    let t17 = c_q2 * t16;
-    let t18 = c_q2 * t14 + s_q2 * t16 - t11 * t11;
-    let t19 = s_q2 * t18;
-    let t20 = t17 - t15;
-    let t21 = c_q2 * t20;
-    let t22 = t19 + t21;
+    let t8 = t5 * t5;
+    let t9 = t5 + qd[2];
+    let t10 = s_q2 * (c_q1 * t4 + c_q0 * s_q1 - 2.0 * t8);
+    let t11 = c_q0 * c_q1 - s_q1 * t4;
+    let t12 = c_q2 * t11;
+    let t13 = s_q2 * (t9 * t9);
     [
-        t20 + t16
-            + (c_q0
-                + 2.0
-                    * (t22
-                        + (s_q1 * (t5 + t13 + c_q2 * t18 - t10 - s_q2 * t20)
-                            + c_q1 * (t22 + t16)))),
-        t20 + t16 + 2.0 * t22,
-        t20,
+        5.0 * c_q0 + t12 + 3.0 * t11
+            + 2.0 * (s_q1 * (-(3.0 * t8) - c_q2 * (t9 * t9)) - t13 * c_q1 - t13) - t10,
+        t12 + 3.0 * t11 - t10 - 2.0 * t13,
+        t12 - t10,
     ]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
@@ -380,8 +368,8 @@ pub fn forward_dynamics_with(
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 55,
-    add: 31,
+    mul: 35,
+    add: 22,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -410,43 +398,25 @@ pub fn coriolis_matrix_with(
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let t5 = t2 + qd[2];
-    let t6 = qd[0] * s_q1;
-    let t7 = qd[0] * c_q1;
-    let t8 = -(4.0 * (t2 + t7));
-    let t9 = s_q2 * t8;
-    let t10 = t6 * c_q2;
-    let t11 = c_q2 * t8 + 4.0 * (t6 * s_q2) - 2.0 * t5;
-    let t12 = s_q2 * t11;
-    let t13 = 4.0 * t10 - t9;
-    let t14 = c_q2 * t13;
-    let t15 = t12 + t14;
-    let t16 = t2 * s_q2;
-    let t17 = -(2.0 * t5) - 4.0 * (t2 * c_q2);
-    let t18 = s_q2 * t17 + 4.0 * (t16 * c_q2);
-    let t19 = s_q2 * t5;
+    let t6 = s_q2 * -(4.0 * (t2 + qd[0] * c_q1));
+    let t7 = qd[0] * s_q1;
+    let t8 = t7 * c_q2;
+    let t9 = s_q2 * t5;
+    let t10 = t9 * c_q1;
+    let t11 = s_q1 * (-(6.0 * t2) - 2.0 * (c_q2 * t5)) - 2.0 * t10;
+    let t12 = t2 * s_q2;
     [
         [
-            0.5
-                * (t13
-                    + (4.0 * t6
-                        + 2.0
-                            * (t15
-                                + (s_q1 * (c_q2 * t11 - 2.0 * t2 - 4.0 * t7 - s_q2 * t13)
-                                    + c_q1 * (t15 + 4.0 * t6))))),
-            0.5
-                * (4.0 * t16
-                    + 2.0
-                        * (t18
-                            + (s_q1 * (c_q2 * t17 - 2.0 * t2 - 4.0 * (t16 * s_q2))
-                                + c_q1 * t18))),
-            0.5 * (2.0 * -(2.0 * (s_q1 * c_q2 * t5 + t19 * c_q1)) - 4.0 * t19),
+            0.5 * (12.0 * t7 + 4.0 * (t8 - t9) + 2.0 * t11 - t6),
+            0.5 * (4.0 * (t12 - t9) + 2.0 * t11),
+            0.5 * (2.0 * -(2.0 * (t10 + s_q1 * c_q2 * t5)) - 4.0 * t9),
         ],
         [
-            0.5 * (t13 + (4.0 * t6 + 2.0 * t15)),
-            0.5 * (4.0 * t16 + 2.0 * t18),
-            -(2.0 * t19),
+            0.5 * (12.0 * t7 + 4.0 * (t8 - t9) - t6),
+            0.5 * (4.0 * (t12 - t9)),
+            -(2.0 * t9),
         ],
-        [0.5 * t13, 2.0 * t16, 0.0],
+        [0.5 * (4.0 * t8 - t6), 2.0 * t12, 0.0],
     ]
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).

@@ -5,10 +5,10 @@
 
 use crate::method::{Method, Output};
 use crate::module::{emit_module, Argument, EmitError, FunctionSpec, GeneratedModule, Shape};
-use sharnir_cas::{Id, Pool, Program};
+use sharnir_cas::{hoist_constants, Id, Pool, Program};
 use sharnir_mech::joint_space::JointSpace;
 use sharnir_mech::{coriolis, energy, jacobian, joint_space, kinematics, lagrange, rnea, telegin};
-use sharnir_mech::{Mechanism, ParameterMode};
+use sharnir_mech::{Input, Mechanism, ParameterMode};
 
 /// Derives and emits every function of the module for `mechanism`, each
 /// dynamics output by the formalism whose emitted code is cheapest (see
@@ -35,8 +35,7 @@ fn assemble(
     method: Option<Method>,
 ) -> Result<GeneratedModule, EmitError> {
     use Argument::{Acceleration, Position, Velocity};
-    let inverse_dynamics = rnea::inverse_dynamics(mechanism);
-    let terms = joint_space::joint_space(&mut mechanism.pool, &inverse_dynamics);
+    let (inverse_dynamics, terms) = newton_euler(mechanism);
     let coriolis = coriolis::coriolis_matrix(mechanism, &terms.bias);
     let (kinetic, potential) = energy::energy(mechanism);
     let spec_body: Vec<bool> = mechanism.bodies.iter().map(|b| !b.auxiliary).collect();
@@ -272,8 +271,8 @@ impl Dynamics {
                 Err(e) => return Err(e),
             }
         }
-        let pool = &mechanism.pool;
-        let best = |output: &dyn Fn(&Dynamics) -> Vec<Id>| -> usize {
+        let pool = &mut mechanism.pool;
+        let mut best = |output: &dyn Fn(&Dynamics) -> Vec<Id>| -> usize {
             (0..candidates.len())
                 .min_by_key(|&i| (cost(pool, &output(&candidates[i].1)), i))
                 .unwrap_or(0)
@@ -305,6 +304,39 @@ impl Dynamics {
     }
 }
 
+/// Newton–Euler's joint forces and the joint-space terms read off them,
+/// each from the bodies' own inertias or from the base inertias
+/// ([`sharnir_mech::base_parameters`]), whichever gives cheaper code. Both
+/// give the same numbers; regrouping usually removes a third of the
+/// operations, but not where it turns unit masses into other numbers.
+fn newton_euler(mechanism: &mut Mechanism) -> (Vec<Id>, JointSpace) {
+    let own = rnea::inverse_dynamics(mechanism);
+    let own_terms = joint_space::joint_space(&mut mechanism.pool, &own);
+    let base = rnea::inverse_dynamics_regrouped(mechanism);
+    let base_terms = joint_space::joint_space(&mut mechanism.pool, &base);
+    let pool = &mut mechanism.pool;
+    let mut cheaper = |a: Vec<Id>, b: Vec<Id>| {
+        if cost(pool, &b) < cost(pool, &a) {
+            b
+        } else {
+            a
+        }
+    };
+    let n = own.len();
+    let mass_matrix = cheaper(
+        own_terms.mass_matrix.concat(),
+        base_terms.mass_matrix.concat(),
+    );
+    (
+        cheaper(own, base),
+        JointSpace {
+            mass_matrix: mass_matrix.chunks(n.max(1)).map(<[Id]>::to_vec).collect(),
+            bias: cheaper(own_terms.bias, base_terms.bias),
+            gravity: cheaper(own_terms.gravity, base_terms.gravity),
+        },
+    )
+}
+
 /// `outputs` with products of sines and cosines contracted into sines and
 /// cosines of angle sums (`c₁c₂ − s₁s₂ → cos(q₁ + q₂)`, see
 /// [`sharnir_cas::trig`]) when that makes the function cheaper, as it does
@@ -319,12 +351,17 @@ fn with_angle_sums(pool: &mut Pool, outputs: &[Id]) -> Vec<Id> {
     }
 }
 
-/// The weighted operation count that decides between formalisms and
-/// forms: a division costs four multiplications, and a square root, a sine
-/// or a cosine ten, as on typical embedded floating-point units (every
-/// angle's sine and cosine are needed anyway; angle sums add more).
-fn cost(pool: &Pool, outputs: &[Id]) -> u64 {
-    let o = Program::lower(pool, outputs).op_count();
+/// The weighted operation count per call that decides between formalisms
+/// and forms: a division costs four multiplications, and a square root, a
+/// sine or a cosine ten, as on typical embedded floating-point units (every
+/// angle's sine and cosine are needed anyway; angle sums add more). Groups
+/// of runtime parameters are hoisted first, as the emitter does, because
+/// `Params::derived` computes them once and not on every call.
+fn cost(pool: &mut Pool, outputs: &[Id]) -> u64 {
+    let is_parameter = |symbol: &str| matches!(Input::parse(symbol), Some(Input::Parameter(_)));
+    let name = |k: usize| format!("cost.k{k}");
+    let per_call = hoist_constants(pool, outputs, &is_parameter, &name).roots;
+    let o = Program::lower(pool, &per_call).op_count();
     u64::from(o.mul)
         + u64::from(o.add)
         + 4 * u64::from(o.div)

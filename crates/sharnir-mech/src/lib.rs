@@ -5,7 +5,8 @@
 //!   numbering, incidence and path matrices, cut joints;
 //! - [`mechanism`]: the spec assembled into a regularly numbered tree of
 //!   symbolic bodies;
-//! - [`rnea`]: the recursive Newton–Euler inverse dynamics;
+//! - [`rnea`]: the recursive Newton–Euler inverse dynamics, with the
+//!   inertias regrouped into base parameters by [`base_parameters`];
 //! - [`joint_space`]: mass matrix, bias and gravity read off the inverse
 //!   dynamics;
 //! - [`vereshchagin`]: forward dynamics by Vereshchagin's separate-bodies
@@ -21,6 +22,7 @@
 //! - [`jacobian`]: geometric Jacobians of the body frames;
 //! - [`inputs`]: the names of the symbols derived expressions read.
 
+pub mod base_parameters;
 pub mod coriolis;
 pub mod energy;
 pub mod graph;

@@ -23,6 +23,11 @@
 //! n  = I_c ω̇ + ω × I_c ω + c × F + Σ_children (E_ch n_ch + o_ch × E_ch f_ch)
 //! τ  = Sᵀ (f; n)
 //! ```
+//! [`inverse_dynamics_regrouped`] uses the base inertias of
+//! [`crate::base_parameters`] instead, about the body origin (`h` the first
+//! moment): `F = m v̇ + ω̇ × h + ω × (ω × h)`, `n = I ω̇ + ω × I ω + h × v̇ + …`;
+//! its joint forces are the same, its `f` and `n` are not the bodies' true
+//! joint reactions.
 //! A follower joint (`q = k q_leader + offset`, see [`crate::Coupling`])
 //! moves with `k q̇_leader` and `k q̈_leader`, and adds `k Sᵀ (f; n)` to its
 //! leader's τ: the virtual work of the coupled coordinates.
@@ -30,6 +35,7 @@
 //! derivative of the body-frame components of `v_j`, which for a free joint
 //! is Pinocchio's `a`.)
 
+use crate::base_parameters::{base_inertias, RigidInertia};
 use crate::inputs::Input;
 use crate::kinematics::{joint_symbols, placement, relative_motion, subspace};
 use crate::mechanism::{Mechanism, TreeBody};
@@ -48,8 +54,24 @@ struct Motion {
 }
 
 /// Joint forces `τ(q, q̇, q̈)` in velocity-coordinate order (torques for
-/// rotations, forces for translations), as expressions in `mechanism.pool`.
+/// rotations, forces for translations), as expressions in `mechanism.pool`,
+/// from the bodies' own inertias.
 pub fn inverse_dynamics(mechanism: &mut Mechanism) -> Vec<Id> {
+    inverse_dynamics_with(mechanism, None)
+}
+
+/// The same joint forces from the base inertias of
+/// [`crate::base_parameters`], where most inertial parameters are zero:
+/// usually much cheaper, but not always (unit masses are free in the
+/// bodies' own inertias and not in the regrouped ones).
+pub fn inverse_dynamics_regrouped(mechanism: &mut Mechanism) -> Vec<Id> {
+    let inertias = base_inertias(mechanism);
+    inverse_dynamics_with(mechanism, Some(&inertias))
+}
+
+/// Newton–Euler with `base[k]` standing for body `k`, or with the bodies'
+/// own central inertias when `base` is `None`.
+fn inverse_dynamics_with(mechanism: &mut Mechanism, base: Option<&[RigidInertia]>) -> Vec<Id> {
     let Mechanism {
         pool,
         bodies,
@@ -60,8 +82,11 @@ pub fn inverse_dynamics(mechanism: &mut Mechanism) -> Vec<Id> {
     let motions = forward_pass(pool, bodies, *gravity);
     let mut force: Vec<Vec3> = Vec::with_capacity(bodies.len());
     let mut moment: Vec<Vec3> = Vec::with_capacity(bodies.len());
-    for (body, motion) in bodies.iter().zip(&motions) {
-        let (f, n) = body_wrench(pool, body, motion);
+    for (k, (body, motion)) in bodies.iter().zip(&motions).enumerate() {
+        let (f, n) = match base {
+            Some(inertias) => origin_wrench(pool, &inertias[k], motion),
+            None => central_wrench(pool, body, motion),
+        };
         force.push(f);
         moment.push(n);
     }
@@ -143,9 +168,12 @@ fn forward_pass(pool: &mut Pool, bodies: &[TreeBody], gravity: Vec3) -> Vec<Moti
     motions
 }
 
-/// The inertial force at the centre of mass and the moment about the body
-/// origin needed to produce the body's own motion.
-fn body_wrench(pool: &mut Pool, body: &TreeBody, m: &Motion) -> (Vec3, Vec3) {
+/// The force and the moment about the body origin needed to produce the
+/// body's own motion, from its centre of mass and central inertia:
+/// `F = m (v̇ + ω̇ × c + ω × (ω × c))`, `n = I_c ω̇ + ω × I_c ω + c × F`.
+/// Cheaper than [`origin_wrench`] for a body's own inertia, which is often
+/// diagonal about the centre of mass and full about the origin.
+fn central_wrench(pool: &mut Pool, body: &TreeBody, m: &Motion) -> (Vec3, Vec3) {
     let ang = pool.cross3(m.omega_dot, body.com);
     let inner = pool.cross3(m.omega, body.com);
     let centripetal = pool.cross3(m.omega, inner);
@@ -156,6 +184,25 @@ fn body_wrench(pool: &mut Pool, body: &TreeBody, m: &Motion) -> (Vec3, Vec3) {
     let i_omega = pool.mat_vec(&body.inertia, m.omega);
     let gyroscopic = pool.cross3(m.omega, i_omega);
     let lever = pool.cross3(body.com, force);
+    let n = pool.add3(i_omega_dot, gyroscopic);
+    (force, pool.add3(n, lever))
+}
+
+/// The same from an inertia about the body origin, which a base inertia
+/// without mass needs:
+/// `F = m v̇ + ω̇ × h + ω × (ω × h)`, `n = I ω̇ + ω × I ω + h × v̇`.
+fn origin_wrench(pool: &mut Pool, inertia: &RigidInertia, m: &Motion) -> (Vec3, Vec3) {
+    let h = inertia.first_moment;
+    let linear = pool.scale3(inertia.mass, m.accel);
+    let ang = pool.cross3(m.omega_dot, h);
+    let inner = pool.cross3(m.omega, h);
+    let centripetal = pool.cross3(m.omega, inner);
+    let f = pool.add3(linear, ang);
+    let force = pool.add3(f, centripetal);
+    let i_omega_dot = pool.mat_vec(&inertia.rotational, m.omega_dot);
+    let i_omega = pool.mat_vec(&inertia.rotational, m.omega);
+    let gyroscopic = pool.cross3(m.omega, i_omega);
+    let lever = pool.cross3(h, m.accel);
     let n = pool.add3(i_omega_dot, gyroscopic);
     (force, pool.add3(n, lever))
 }
