@@ -1,6 +1,7 @@
 //! The outputs of every generated module against each other, against the
 //! numeric oracle, and against finite differences:
 //!
+//! - `joint_space` equals `mass_matrix`, `bias` and `gravity` (1e-12);
 //! - `C q̇ + g = bias` and `Ṁ − 2C` skew-symmetric (Ṁ by central differences
 //!   along q̇), to 1e-12 and 1e-6 relative;
 //! - energy against the numeric oracle (1e-12), `T = ½ q̇ᵀ M q̇` (1e-12), and
@@ -53,6 +54,22 @@ macro_rules! identities_hold {
                     .collect();
                 let err = relative_error(&c_qd_g, &m::bias(&p, &q, &qd));
                 assert!(err < 1e-12, "{stem}: C q̇ + g ≠ bias by {err:e}");
+
+                let together = m::joint_space(&p, &q, &qd);
+                let apart = [
+                    m::mass_matrix(&p, &q).concat(),
+                    m::bias(&p, &q, &qd).to_vec(),
+                    g.to_vec(),
+                ]
+                .concat();
+                let joint = [
+                    together.mass_matrix.concat(),
+                    together.bias.to_vec(),
+                    together.gravity.to_vec(),
+                ]
+                .concat();
+                let err = relative_error(&joint, &apart);
+                assert!(err < 1e-12, "{stem}: joint_space ≠ (M, bias, g) by {err:e}");
                 let m_dot =
                     derivative(|s| m::mass_matrix(&p, &along(&q, &rates, s)).concat(), 1e-4);
                 let skew: Vec<f64> = (0..N * N)

@@ -5,7 +5,7 @@
 //! compares them all):
 //! - `inverse_dynamics`: recursive Newton–Euler.
 //! - `mass_matrix`: recursive Newton–Euler.
-//! - `bias`: Telegin's direction-cosine formalism.
+//! - `bias`: recursive Newton–Euler.
 //! - `gravity`: recursive Newton–Euler.
 //! - `forward_dynamics`: Vereshchagin's separate-bodies method.
 //!
@@ -19,14 +19,15 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 28 | 0 | 2 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 190 | 275 | 0 | 0 | 10 | 10 |
+//! | `inverse_dynamics` | 195 | 131 | 0 | 0 | 10 | 10 |
 //! | `mass_matrix` | 450 | 533 | 0 | 0 | 9 | 9 |
-//! | `bias` | 172 | 165 | 0 | 0 | 10 | 10 |
-//! | `gravity` | 65 | 90 | 0 | 0 | 0 | 10 |
+//! | `bias` | 153 | 77 | 0 | 0 | 10 | 10 |
+//! | `gravity` | 21 | 54 | 0 | 0 | 0 | 10 |
+//! | `joint_space` | 655 | 636 | 0 | 0 | 10 | 10 |
 //! | `forward_dynamics` | 533 | 334 | 9 | 0 | 10 | 10 |
-//! | `coriolis_matrix` | 1038 | 1174 | 0 | 0 | 9 | 9 |
+//! | `coriolis_matrix` | 889 | 895 | 0 | 0 | 9 | 9 |
 //! | `energy` | 181 | 147 | 0 | 0 | 10 | 10 |
-//! | `body_poses` | 18 | 91 | 0 | 0 | 10 | 10 |
+//! | `body_poses` | 18 | 35 | 0 | 0 | 10 | 10 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `body_jacobians` | 450 | 262 | 0 | 0 | 10 | 10 |
 
@@ -91,6 +92,17 @@ pub struct Pose {
     pub rotation: [[Real; 3]; 3],
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
+}
+/// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
+/// computed together so that they share every subexpression.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct JointSpace {
+    /// The mass matrix `M(q)`, row-major.
+    pub mass_matrix: [[Real; NV]; NV],
+    /// `C(q, q̇) q̇ + g(q)`.
+    pub bias: [Real; NV],
+    /// `g(q)`.
+    pub gravity: [Real; NV],
 }
 /// Arithmetic operations of one generated function (subtractions and
 /// negations count as additions).
@@ -198,33 +210,33 @@ impl Params {
         Derived {
             params: *self,
             k0: t1,
-            k1: t2,
-            k2: 1.5 * t2,
-            k3: 2.5 * t2,
-            k4: 3.5 * t2,
-            k5: 4.5 * t2,
-            k6: 5.5 * t2,
-            k7: 6.5 * t2,
-            k8: 7.5 * t2,
-            k9: 8.5 * t2,
-            k10: 48.333333333333336 * t1,
-            k11: 39.0 * t1,
-            k12: 30.666666666666668 * t1,
-            k13: 23.333333333333332 * t1,
-            k14: 17.0 * t1,
-            k15: 11.666666666666666 * t1,
-            k16: 7.333333333333333 * t1,
-            k17: 4.0 * t1,
-            k18: 1.6666666666666667 * t1,
-            k19: 0.3333333333333333 * t1,
-            k20: t2 * p.g,
-            k21: p.m * p.g,
-            k22: p.l * p.l,
-            k23: t1 * p.m,
-            k24: 0.5 * t2,
-            k25: inv0,
-            k26: p.l * p.g,
-            k27: inv0 * inv0 / p.m,
+            k1: t2 * p.g,
+            k2: t2,
+            k3: 1.5 * t2,
+            k4: 2.5 * t2,
+            k5: 3.5 * t2,
+            k6: 4.5 * t2,
+            k7: 5.5 * t2,
+            k8: 6.5 * t2,
+            k9: 7.5 * t2,
+            k10: 8.5 * t2,
+            k11: 48.333333333333336 * t1,
+            k12: 39.0 * t1,
+            k13: 30.666666666666668 * t1,
+            k14: 23.333333333333332 * t1,
+            k15: 17.0 * t1,
+            k16: 11.666666666666666 * t1,
+            k17: 7.333333333333333 * t1,
+            k18: 4.0 * t1,
+            k19: 1.6666666666666667 * t1,
+            k20: 0.3333333333333333 * t1,
+            k21: p.l * p.l,
+            k22: t1 * p.m,
+            k23: 0.5 * t2,
+            k24: inv0,
+            k25: p.l * p.g,
+            k26: inv0 * inv0 / p.m,
+            k27: p.m * p.g,
         }
     }
 }
@@ -239,8 +251,8 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 190,
-    add: 275,
+    mul: 195,
+    add: 131,
     div: 0,
     sqrt: 0,
     sin: 10,
@@ -270,210 +282,156 @@ pub fn inverse_dynamics_with(
     let p = &d.params;
     let s_q0 = libm::Libm::<Real>::sin(q[0]);
     let c_q0 = libm::Libm::<Real>::cos(q[0]);
-    let t2 = p.g * c_q0;
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let t5 = p.l * qdd[0];
-    let t6 = t2 + t5;
-    let t7 = p.g * s_q0 - p.l * (qd[0] * qd[0]);
-    let t8 = c_q1 * t7;
-    let t9 = s_q1 * t6;
-    let t10 = s_q1 * t7;
-    let t11 = c_q1 * t6;
-    let t12 = qd[0] + qd[1];
-    let t13 = qdd[0] + qdd[1];
+    let t4 = p.g * c_q0 + p.l * qdd[0];
+    let t5 = p.g * s_q0 - p.l * (qd[0] * qd[0]);
+    let t6 = s_q1 * t5;
+    let t7 = c_q1 * t4;
+    let t8 = qd[0] + qd[1];
+    let t9 = qdd[0] + qdd[1];
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t16 = p.l * t13;
-    let t17 = p.l * (t12 * t12);
-    let t18 = t11 + t16 - t10;
-    let t19 = t8 + t9 - t17;
-    let t20 = c_q2 * t19;
-    let t21 = s_q2 * t18;
-    let t22 = s_q2 * t19;
-    let t23 = c_q2 * t18;
-    let t24 = t12 + qd[2];
-    let t25 = t13 + qdd[2];
+    let t12 = t7 + p.l * t9 - t6;
+    let t13 = c_q1 * t5 + s_q1 * t4 - p.l * (t8 * t8);
+    let t14 = s_q2 * t13;
+    let t15 = c_q2 * t12;
+    let t16 = t8 + qd[2];
+    let t17 = t9 + qdd[2];
     let s_q3 = libm::Libm::<Real>::sin(q[3]);
     let c_q3 = libm::Libm::<Real>::cos(q[3]);
-    let t28 = p.l * t25;
-    let t29 = p.l * (t24 * t24);
-    let t30 = t23 + t28 - t22;
-    let t31 = t20 + t21 - t29;
-    let t32 = c_q3 * t31;
-    let t33 = s_q3 * t30;
-    let t34 = s_q3 * t31;
-    let t35 = c_q3 * t30;
-    let t36 = t24 + qd[3];
-    let t37 = t25 + qdd[3];
+    let t20 = t15 + p.l * t17 - t14;
+    let t21 = c_q2 * t13 + s_q2 * t12 - p.l * (t16 * t16);
+    let t22 = s_q3 * t21;
+    let t23 = c_q3 * t20;
+    let t24 = t16 + qd[3];
+    let t25 = t17 + qdd[3];
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
-    let t40 = p.l * t37;
-    let t41 = p.l * (t36 * t36);
-    let t42 = t35 + t40 - t34;
-    let t43 = t32 + t33 - t41;
-    let t44 = c_q4 * t43;
-    let t45 = s_q4 * t42;
-    let t46 = s_q4 * t43;
-    let t47 = c_q4 * t42;
-    let t48 = t36 + qd[4];
-    let t49 = t37 + qdd[4];
+    let t28 = t23 + p.l * t25 - t22;
+    let t29 = c_q3 * t21 + s_q3 * t20 - p.l * (t24 * t24);
+    let t30 = s_q4 * t29;
+    let t31 = c_q4 * t28;
+    let t32 = t24 + qd[4];
+    let t33 = t25 + qdd[4];
     let s_q5 = libm::Libm::<Real>::sin(q[5]);
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
-    let t52 = p.l * t49;
-    let t53 = p.l * (t48 * t48);
-    let t54 = t47 + t52 - t46;
-    let t55 = t44 + t45 - t53;
-    let t56 = c_q5 * t55;
-    let t57 = s_q5 * t54;
-    let t58 = s_q5 * t55;
-    let t59 = c_q5 * t54;
-    let t60 = t48 + qd[5];
-    let t61 = t49 + qdd[5];
+    let t36 = t31 + p.l * t33 - t30;
+    let t37 = c_q4 * t29 + s_q4 * t28 - p.l * (t32 * t32);
+    let t38 = s_q5 * t37;
+    let t39 = c_q5 * t36;
+    let t40 = t32 + qd[5];
+    let t41 = t33 + qdd[5];
     let s_q6 = libm::Libm::<Real>::sin(q[6]);
     let c_q6 = libm::Libm::<Real>::cos(q[6]);
-    let t64 = p.l * t61;
-    let t65 = p.l * (t60 * t60);
-    let t66 = t59 + t64 - t58;
-    let t67 = t56 + t57 - t65;
-    let t68 = c_q6 * t67;
-    let t69 = s_q6 * t66;
-    let t70 = s_q6 * t67;
-    let t71 = c_q6 * t66;
-    let t72 = t60 + qd[6];
-    let t73 = t61 + qdd[6];
+    let t44 = t39 + p.l * t41 - t38;
+    let t45 = c_q5 * t37 + s_q5 * t36 - p.l * (t40 * t40);
+    let t46 = s_q6 * t45;
+    let t47 = c_q6 * t44;
+    let t48 = t40 + qd[6];
+    let t49 = t41 + qdd[6];
     let s_q7 = libm::Libm::<Real>::sin(q[7]);
     let c_q7 = libm::Libm::<Real>::cos(q[7]);
-    let t76 = p.l * t73;
-    let t77 = p.l * (t72 * t72);
-    let t78 = t71 + t76 - t70;
-    let t79 = t68 + t69 - t77;
-    let t80 = c_q7 * t79;
-    let t81 = s_q7 * t78;
-    let t82 = s_q7 * t79;
-    let t83 = c_q7 * t78;
-    let t84 = t72 + qd[7];
-    let t85 = t73 + qdd[7];
+    let t52 = t47 + p.l * t49 - t46;
+    let t53 = c_q6 * t45 + s_q6 * t44 - p.l * (t48 * t48);
+    let t54 = s_q7 * t53;
+    let t55 = c_q7 * t52;
+    let t56 = t48 + qd[7];
+    let t57 = t49 + qdd[7];
     let s_q8 = libm::Libm::<Real>::sin(q[8]);
     let c_q8 = libm::Libm::<Real>::cos(q[8]);
-    let t88 = p.l * t85;
-    let t89 = p.l * (t84 * t84);
-    let t90 = t83 + t88 - t82;
-    let t91 = t80 + t81 - t89;
-    let t92 = c_q8 * t91;
-    let t93 = s_q8 * t90;
-    let t94 = s_q8 * t91;
-    let t95 = c_q8 * t90;
-    let t96 = t84 + qd[8];
-    let t97 = t85 + qdd[8];
+    let t60 = t55 + p.l * t57 - t54;
+    let t61 = c_q7 * t53 + s_q7 * t52 - p.l * (t56 * t56);
+    let t62 = s_q8 * t61;
+    let t63 = c_q8 * t60;
+    let t64 = t56 + qd[8];
+    let t65 = t57 + qdd[8];
     let s_q9 = libm::Libm::<Real>::sin(q[9]);
     let c_q9 = libm::Libm::<Real>::cos(q[9]);
-    let t100 = p.l * t97;
-    let t101 = p.l * (t96 * t96);
-    let t102 = t95 + t100 - t94;
-    let t103 = t92 + t93 - t101;
-    let t104 = t96 + qd[9];
-    let t105 = t97 + qdd[9];
-    let t106 = t11 + 0.5 * t16 - t10;
-    let t107 = t23 + 0.5 * t28 - t22;
-    let t108 = t35 + 0.5 * t40 - t34;
-    let t109 = t47 + 0.5 * t52 - t46;
-    let t110 = t59 + 0.5 * t64 - t58;
-    let t111 = t71 + 0.5 * t76 - t70;
-    let t112 = t83 + 0.5 * t88 - t82;
-    let t113 = t95 + 0.5 * t100 - t94;
-    let t114 = c_q9 * t102 + 0.5 * (p.l * t105) - s_q9 * t103;
-    let t115 = c_q9 * t103 + s_q9 * t102 - 0.5 * (p.l * (t104 * t104));
-    let t116 = p.m * s_q9 * t115;
-    let t117 = p.m * c_q9 * t114;
-    let t118 = p.l * (t116 + t117);
-    let t119 = p.m * (t92 + t93 - 0.5 * t101) + p.m * c_q9 * t115 - p.m * s_q9 * t114;
-    let t120 = p.m * t113 + t116 + t117;
-    let t121 = s_q8 * t119;
-    let t122 = c_q8 * t120;
-    let t123 = p.l * (t121 + t122);
-    let t124 = p.m * (t80 + t81 - 0.5 * t89) + c_q8 * t119 - s_q8 * t120;
-    let t125 = p.m * t112 + t121 + t122;
-    let t126 = s_q7 * t124;
-    let t127 = c_q7 * t125;
-    let t128 = p.l * (t126 + t127);
-    let t129 = p.m * (t68 + t69 - 0.5 * t77) + c_q7 * t124 - s_q7 * t125;
-    let t130 = p.m * t111 + t126 + t127;
-    let t131 = s_q6 * t129;
-    let t132 = c_q6 * t130;
-    let t133 = p.l * (t131 + t132);
-    let t134 = p.m * (t56 + t57 - 0.5 * t65) + c_q6 * t129 - s_q6 * t130;
-    let t135 = p.m * t110 + t131 + t132;
-    let t136 = s_q5 * t134;
-    let t137 = c_q5 * t135;
-    let t138 = p.l * (t136 + t137);
-    let t139 = p.m * (t44 + t45 - 0.5 * t53) + c_q5 * t134 - s_q5 * t135;
-    let t140 = p.m * t109 + t136 + t137;
-    let t141 = s_q4 * t139;
-    let t142 = c_q4 * t140;
-    let t143 = p.l * (t141 + t142);
-    let t144 = p.m * (t32 + t33 - 0.5 * t41) + c_q4 * t139 - s_q4 * t140;
-    let t145 = p.m * t108 + t141 + t142;
-    let t146 = s_q3 * t144;
-    let t147 = c_q3 * t145;
-    let t148 = p.l * (t146 + t147);
-    let t149 = p.m * (t20 + t21 - 0.5 * t29) + c_q3 * t144 - s_q3 * t145;
-    let t150 = p.m * t107 + t146 + t147;
-    let t151 = s_q2 * t149;
-    let t152 = c_q2 * t150;
-    let t153 = p.l * (t151 + t152);
-    let t154 = t13 * d.k0;
-    let t155 = t106 * d.k1;
-    let t156 = t25 * d.k0;
-    let t157 = t107 * d.k1;
-    let t158 = t37 * d.k0;
-    let t159 = t108 * d.k1;
-    let t160 = t49 * d.k0;
-    let t161 = t109 * d.k1;
-    let t162 = t61 * d.k0;
-    let t163 = t110 * d.k1;
-    let t164 = t73 * d.k0;
-    let t165 = t111 * d.k1;
-    let t166 = t85 * d.k0;
-    let t167 = t112 * d.k1;
-    let t168 = t97 * d.k0;
-    let t169 = t113 * d.k1;
-    let t170 = t105 * d.k0;
-    let t171 = t114 * d.k1;
+    let t68 = t64 + qd[9];
+    let t69 = t65 + qdd[9];
+    let t70 = t9 * d.k0;
+    let t71 = t17 * d.k0;
+    let t72 = t25 * d.k0;
+    let t73 = t33 * d.k0;
+    let t74 = t41 * d.k0;
+    let t75 = t49 * d.k0;
+    let t76 = t57 * d.k0;
+    let t77 = t65 * d.k0;
+    let t78 = t69 * d.k0;
+    let t79 = (t7 - t6) * d.k2;
+    let t80 = (t15 - t14) * d.k2;
+    let t81 = (t23 - t22) * d.k2;
+    let t82 = (t31 - t30) * d.k2;
+    let t83 = (t39 - t38) * d.k2;
+    let t84 = (t47 - t46) * d.k2;
+    let t85 = (t55 - t54) * d.k2;
+    let t86 = (t63 - t62) * d.k2;
+    let t87 = (c_q9 * (t63 + p.l * t65 - t62)
+        - s_q9 * (c_q8 * t61 + s_q8 * t60 - p.l * (t64 * t64))) * d.k2;
+    let t88 = s_q9 * (t68 * t68) * d.k2;
+    let t89 = c_q9 * t69 * d.k2;
+    let t90 = p.l * (0.5 * (t89 - t88));
+    let t91 = -(1.5 * (t64 * t64 * d.k2))
+        - 0.5 * (c_q9 * (t68 * t68) * d.k2 + s_q9 * t69 * d.k2);
+    let t92 = s_q8 * t91;
+    let t93 = 0.5 * (t89 - t88) + 1.5 * (t65 * d.k2);
+    let t94 = c_q8 * t93;
+    let t95 = p.l * (t92 + t94);
+    let t96 = c_q8 * t91 - 2.5 * (t56 * t56 * d.k2) - s_q8 * t93;
+    let t97 = s_q7 * t96;
+    let t98 = t92 + t94 + 2.5 * (t57 * d.k2);
+    let t99 = c_q7 * t98;
+    let t100 = p.l * (t97 + t99);
+    let t101 = c_q7 * t96 - 3.5 * (t48 * t48 * d.k2) - s_q7 * t98;
+    let t102 = s_q6 * t101;
+    let t103 = t97 + t99 + 3.5 * (t49 * d.k2);
+    let t104 = c_q6 * t103;
+    let t105 = p.l * (t102 + t104);
+    let t106 = c_q6 * t101 - 4.5 * (t40 * t40 * d.k2) - s_q6 * t103;
+    let t107 = s_q5 * t106;
+    let t108 = t102 + t104 + 4.5 * (t41 * d.k2);
+    let t109 = c_q5 * t108;
+    let t110 = p.l * (t107 + t109);
+    let t111 = c_q5 * t106 - 5.5 * (t32 * t32 * d.k2) - s_q5 * t108;
+    let t112 = s_q4 * t111;
+    let t113 = t107 + t109 + 5.5 * (t33 * d.k2);
+    let t114 = c_q4 * t113;
+    let t115 = p.l * (t112 + t114);
+    let t116 = c_q4 * t111 - 6.5 * (t24 * t24 * d.k2) - s_q4 * t113;
+    let t117 = s_q3 * t116;
+    let t118 = t112 + t114 + 6.5 * (t25 * d.k2);
+    let t119 = c_q3 * t118;
+    let t120 = p.l * (t117 + t119);
+    let t121 = c_q3 * t116 - 7.5 * (t16 * t16 * d.k2) - s_q3 * t118;
+    let t122 = s_q2 * t121;
+    let t123 = t117 + t119 + 7.5 * (t17 * d.k2);
+    let t124 = c_q2 * t123;
+    let t125 = p.l * (t122 + t124);
+    let t126 = 0.3333333333333333 * t78 + 0.5 * t87;
+    let t127 = t126 + (1.3333333333333333 * t77 + 1.5 * t86 + t90);
+    let t128 = t127 + (2.3333333333333335 * t76 + 2.5 * t85 + t95);
+    let t129 = t128 + (3.3333333333333335 * t75 + 3.5 * t84 + t100);
+    let t130 = t129 + (4.333333333333333 * t74 + 4.5 * t83 + t105);
+    let t131 = t130 + (5.333333333333333 * t73 + 5.5 * t82 + t110);
+    let t132 = t131 + (6.333333333333333 * t72 + 6.5 * t81 + t115);
+    let t133 = t132 + (7.333333333333333 * t71 + 7.5 * t80 + t120);
+    let t134 = t133 + (8.333333333333334 * t70 + 8.5 * t79 + t125);
     [
-        t118 + t123 + t128 + t133 + t138 + t143 + t148 + t153
-            + p.l
-                * (s_q1 * (p.m * (t8 + t9 - 0.5 * t17) + c_q2 * t149 - s_q2 * t150)
-                    + c_q1 * (p.m * t106 + t151 + t152))
-            + 0.08333333333333333
-                * (qdd[0] * d.k0 + t154 + t156 + t158 + t160 + t162 + t164 + t166 + t168
-                    + t170)
-            + 0.5
-                * ((t2 + 0.5 * t5) * d.k1 + t155 + t157 + t159 + t161 + t163 + t165
-                    + t167 + t169 + t171),
-        t118 + t123 + t128 + t133 + t138 + t143 + t148 + t153
-            + 0.08333333333333333
-                * (t154 + t156 + t158 + t160 + t162 + t164 + t166 + t168 + t170)
-            + 0.5 * (t155 + t157 + t159 + t161 + t163 + t165 + t167 + t169 + t171),
-        t118 + t123 + t128 + t133 + t138 + t143 + t148
-            + 0.08333333333333333
-                * (t156 + t158 + t160 + t162 + t164 + t166 + t168 + t170)
-            + 0.5 * (t157 + t159 + t161 + t163 + t165 + t167 + t169 + t171),
-        t118 + t123 + t128 + t133 + t138 + t143
-            + 0.08333333333333333 * (t158 + t160 + t162 + t164 + t166 + t168 + t170)
-            + 0.5 * (t159 + t161 + t163 + t165 + t167 + t169 + t171),
-        t118 + t123 + t128 + t133 + t138
-            + 0.08333333333333333 * (t160 + t162 + t164 + t166 + t168 + t170)
-            + 0.5 * (t161 + t163 + t165 + t167 + t169 + t171),
-        t118 + t123 + t128 + t133
-            + 0.08333333333333333 * (t162 + t164 + t166 + t168 + t170)
-            + 0.5 * (t163 + t165 + t167 + t169 + t171),
-        t118 + t123 + t128 + 0.08333333333333333 * (t164 + t166 + t168 + t170)
-            + 0.5 * (t165 + t167 + t169 + t171),
-        t118 + t123 + 0.08333333333333333 * (t166 + t168 + t170)
-            + 0.5 * (t167 + t169 + t171),
-        t118 + 0.08333333333333333 * (t168 + t170) + 0.5 * (t169 + t171),
-        0.08333333333333333 * t170 + 0.5 * t171,
+        t134
+            + (9.333333333333334 * (qdd[0] * d.k0) + 9.5 * (c_q0 * d.k1)
+                + p.l
+                    * (s_q1 * (c_q2 * t121 - 8.5 * (t8 * t8 * d.k2) - s_q2 * t123)
+                        + c_q1 * (t122 + t124 + 8.5 * (t9 * d.k2)))),
+        t134,
+        t133,
+        t132,
+        t131,
+        t130,
+        t129,
+        t128,
+        t127,
+        t126,
     ]
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
@@ -622,161 +580,161 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t122 = c_q8 * t121;
     let t123 = c_q9 * d.k0;
     let t124 = c_q1 * d.k0;
-    let t125 = (t20 - t18) * d.k1;
-    let t126 = (t24 - t22) * d.k1;
-    let t127 = (t28 - t26) * d.k1;
-    let t128 = (t32 - t30) * d.k1;
-    let t129 = (t36 - t34) * d.k1;
-    let t130 = (t40 - t38) * d.k1;
-    let t131 = (t44 - t42) * d.k1;
-    let t132 = (c_q9 * (p.l + t44 - t42) - s_q9 * (c_q8 * t41 + s_q8 * t43)) * d.k1;
-    let t133 = s_q8 * s_q9 * d.k1;
-    let t134 = 0.5 * (c_q9 * d.k1) + d.k2;
+    let t125 = (t20 - t18) * d.k2;
+    let t126 = (t24 - t22) * d.k2;
+    let t127 = (t28 - t26) * d.k2;
+    let t128 = (t32 - t30) * d.k2;
+    let t129 = (t36 - t34) * d.k2;
+    let t130 = (t40 - t38) * d.k2;
+    let t131 = (t44 - t42) * d.k2;
+    let t132 = (c_q9 * (p.l + t44 - t42) - s_q9 * (c_q8 * t41 + s_q8 * t43)) * d.k2;
+    let t133 = s_q8 * s_q9 * d.k2;
+    let t134 = 0.5 * (c_q9 * d.k2) + d.k3;
     let t135 = c_q8 * t134;
     let t136 = p.l * (t135 - 0.5 * t133);
-    let t137 = -(0.5 * (c_q8 * s_q9 * d.k1)) - s_q8 * t134;
+    let t137 = -(0.5 * (c_q8 * s_q9 * d.k2)) - s_q8 * t134;
     let t138 = s_q7 * t137;
-    let t139 = t135 + d.k3 - 0.5 * t133;
+    let t139 = t135 + d.k4 - 0.5 * t133;
     let t140 = c_q7 * t139;
     let t141 = p.l * (t138 + t140);
     let t142 = c_q7 * t137 - s_q7 * t139;
     let t143 = s_q6 * t142;
-    let t144 = t138 + t140 + d.k4;
+    let t144 = t138 + t140 + d.k5;
     let t145 = c_q6 * t144;
     let t146 = p.l * (t143 + t145);
     let t147 = c_q6 * t142 - s_q6 * t144;
     let t148 = s_q5 * t147;
-    let t149 = t143 + t145 + d.k5;
+    let t149 = t143 + t145 + d.k6;
     let t150 = c_q5 * t149;
     let t151 = p.l * (t148 + t150);
     let t152 = c_q5 * t147 - s_q5 * t149;
     let t153 = s_q4 * t152;
-    let t154 = t148 + t150 + d.k6;
+    let t154 = t148 + t150 + d.k7;
     let t155 = c_q4 * t154;
     let t156 = p.l * (t153 + t155);
     let t157 = c_q4 * t152 - s_q4 * t154;
     let t158 = s_q3 * t157;
-    let t159 = t153 + t155 + d.k7;
+    let t159 = t153 + t155 + d.k8;
     let t160 = c_q3 * t159;
     let t161 = p.l * (t158 + t160);
     let t162 = c_q3 * t157 - s_q3 * t159;
     let t163 = s_q2 * t162;
-    let t164 = t158 + t160 + d.k8;
+    let t164 = t158 + t160 + d.k9;
     let t165 = c_q2 * t164;
     let t166 = p.l * (t163 + t165);
     let t167 = 0.5 * (t123 + t132) + 8.5 * t124 + 7.5 * t125 + 6.5 * t126 + 5.5 * t127
         + 4.5 * t128 + 3.5 * t129 + 2.5 * t130 + 1.5 * t131 + t136 + t141 + t146 + t151
-        + t156 + t161 + t166 + d.k11;
+        + t156 + t161 + t166 + d.k12;
     let t168 = 0.5 * (t123 + t132) + 7.5 * t125 + 6.5 * t126 + 5.5 * t127 + 4.5 * t128
         + 3.5 * t129 + 2.5 * t130 + 1.5 * t131 + t136 + t141 + t146 + t151 + t156 + t161
-        + d.k12;
+        + d.k13;
     let t169 = 0.5 * (t123 + t132) + 6.5 * t126 + 5.5 * t127 + 4.5 * t128 + 3.5 * t129
-        + 2.5 * t130 + 1.5 * t131 + t136 + t141 + t146 + t151 + t156 + d.k13;
+        + 2.5 * t130 + 1.5 * t131 + t136 + t141 + t146 + t151 + t156 + d.k14;
     let t170 = 0.5 * (t123 + t132) + 5.5 * t127 + 4.5 * t128 + 3.5 * t129 + 2.5 * t130
-        + 1.5 * t131 + t136 + t141 + t146 + t151 + d.k14;
+        + 1.5 * t131 + t136 + t141 + t146 + t151 + d.k15;
     let t171 = 0.5 * (t123 + t132) + 4.5 * t128 + 3.5 * t129 + 2.5 * t130 + 1.5 * t131
-        + t136 + t141 + t146 + d.k15;
+        + t136 + t141 + t146 + d.k16;
     let t172 = 0.5 * (t123 + t132) + 3.5 * t129 + 2.5 * t130 + 1.5 * t131 + t136 + t141
-        + d.k16;
-    let t173 = 0.5 * (t123 + t132) + 2.5 * t130 + 1.5 * t131 + t136 + d.k17;
-    let t174 = 0.5 * (t123 + t132) + 1.5 * t131 + d.k18;
-    let t175 = 0.5 * t132 + d.k19;
+        + d.k17;
+    let t173 = 0.5 * (t123 + t132) + 2.5 * t130 + 1.5 * t131 + t136 + d.k18;
+    let t174 = 0.5 * (t123 + t132) + 1.5 * t131 + d.k19;
+    let t175 = 0.5 * t132 + d.k20;
     let t176 = c_q2 * d.k0;
-    let t177 = (t47 - t45) * d.k1;
-    let t178 = (t51 - t49) * d.k1;
-    let t179 = (t55 - t53) * d.k1;
-    let t180 = (t59 - t57) * d.k1;
-    let t181 = (t63 - t61) * d.k1;
-    let t182 = (t67 - t65) * d.k1;
-    let t183 = (c_q9 * (p.l + t67 - t65) - s_q9 * (c_q8 * t64 + s_q8 * t66)) * d.k1;
-    let t184 = 0.5 * (t123 + t183) + t136 + t141 + t146 + t151 + t156 + t161 + d.k12
+    let t177 = (t47 - t45) * d.k2;
+    let t178 = (t51 - t49) * d.k2;
+    let t179 = (t55 - t53) * d.k2;
+    let t180 = (t59 - t57) * d.k2;
+    let t181 = (t63 - t61) * d.k2;
+    let t182 = (t67 - t65) * d.k2;
+    let t183 = (c_q9 * (p.l + t67 - t65) - s_q9 * (c_q8 * t64 + s_q8 * t66)) * d.k2;
+    let t184 = 0.5 * (t123 + t183) + t136 + t141 + t146 + t151 + t156 + t161 + d.k13
         + 7.5 * t176 + 6.5 * t177 + 5.5 * t178 + 4.5 * t179 + 3.5 * t180 + 2.5 * t181
         + 1.5 * t182;
-    let t185 = 0.5 * (t123 + t183) + t136 + t141 + t146 + t151 + t156 + d.k13
+    let t185 = 0.5 * (t123 + t183) + t136 + t141 + t146 + t151 + t156 + d.k14
         + 6.5 * t177 + 5.5 * t178 + 4.5 * t179 + 3.5 * t180 + 2.5 * t181 + 1.5 * t182;
-    let t186 = 0.5 * (t123 + t183) + t136 + t141 + t146 + t151 + d.k14 + 5.5 * t178
+    let t186 = 0.5 * (t123 + t183) + t136 + t141 + t146 + t151 + d.k15 + 5.5 * t178
         + 4.5 * t179 + 3.5 * t180 + 2.5 * t181 + 1.5 * t182;
-    let t187 = 0.5 * (t123 + t183) + t136 + t141 + t146 + d.k15 + 4.5 * t179 + 3.5 * t180
+    let t187 = 0.5 * (t123 + t183) + t136 + t141 + t146 + d.k16 + 4.5 * t179 + 3.5 * t180
         + 2.5 * t181 + 1.5 * t182;
-    let t188 = 0.5 * (t123 + t183) + t136 + t141 + d.k16 + 3.5 * t180 + 2.5 * t181
+    let t188 = 0.5 * (t123 + t183) + t136 + t141 + d.k17 + 3.5 * t180 + 2.5 * t181
         + 1.5 * t182;
-    let t189 = 0.5 * (t123 + t183) + t136 + d.k17 + 2.5 * t181 + 1.5 * t182;
-    let t190 = 0.5 * (t123 + t183) + d.k18 + 1.5 * t182;
-    let t191 = d.k19 + 0.5 * t183;
+    let t189 = 0.5 * (t123 + t183) + t136 + d.k18 + 2.5 * t181 + 1.5 * t182;
+    let t190 = 0.5 * (t123 + t183) + d.k19 + 1.5 * t182;
+    let t191 = d.k20 + 0.5 * t183;
     let t192 = c_q3 * d.k0;
-    let t193 = (t70 - t68) * d.k1;
-    let t194 = (t74 - t72) * d.k1;
-    let t195 = (t78 - t76) * d.k1;
-    let t196 = (t82 - t80) * d.k1;
-    let t197 = (t86 - t84) * d.k1;
-    let t198 = (c_q9 * (p.l + t86 - t84) - s_q9 * (c_q8 * t83 + s_q8 * t85)) * d.k1;
-    let t199 = 0.5 * (t123 + t198) + t136 + t141 + t146 + t151 + t156 + d.k13
+    let t193 = (t70 - t68) * d.k2;
+    let t194 = (t74 - t72) * d.k2;
+    let t195 = (t78 - t76) * d.k2;
+    let t196 = (t82 - t80) * d.k2;
+    let t197 = (t86 - t84) * d.k2;
+    let t198 = (c_q9 * (p.l + t86 - t84) - s_q9 * (c_q8 * t83 + s_q8 * t85)) * d.k2;
+    let t199 = 0.5 * (t123 + t198) + t136 + t141 + t146 + t151 + t156 + d.k14
         + 6.5 * t192 + 5.5 * t193 + 4.5 * t194 + 3.5 * t195 + 2.5 * t196 + 1.5 * t197;
-    let t200 = 0.5 * (t123 + t198) + t136 + t141 + t146 + t151 + d.k14 + 5.5 * t193
+    let t200 = 0.5 * (t123 + t198) + t136 + t141 + t146 + t151 + d.k15 + 5.5 * t193
         + 4.5 * t194 + 3.5 * t195 + 2.5 * t196 + 1.5 * t197;
-    let t201 = 0.5 * (t123 + t198) + t136 + t141 + t146 + d.k15 + 4.5 * t194 + 3.5 * t195
+    let t201 = 0.5 * (t123 + t198) + t136 + t141 + t146 + d.k16 + 4.5 * t194 + 3.5 * t195
         + 2.5 * t196 + 1.5 * t197;
-    let t202 = 0.5 * (t123 + t198) + t136 + t141 + d.k16 + 3.5 * t195 + 2.5 * t196
+    let t202 = 0.5 * (t123 + t198) + t136 + t141 + d.k17 + 3.5 * t195 + 2.5 * t196
         + 1.5 * t197;
-    let t203 = 0.5 * (t123 + t198) + t136 + d.k17 + 2.5 * t196 + 1.5 * t197;
-    let t204 = 0.5 * (t123 + t198) + d.k18 + 1.5 * t197;
-    let t205 = d.k19 + 0.5 * t198;
+    let t203 = 0.5 * (t123 + t198) + t136 + d.k18 + 2.5 * t196 + 1.5 * t197;
+    let t204 = 0.5 * (t123 + t198) + d.k19 + 1.5 * t197;
+    let t205 = d.k20 + 0.5 * t198;
     let t206 = c_q4 * d.k0;
-    let t207 = (t89 - t87) * d.k1;
-    let t208 = (t93 - t91) * d.k1;
-    let t209 = (t97 - t95) * d.k1;
-    let t210 = (t101 - t99) * d.k1;
-    let t211 = (c_q9 * (p.l + t101 - t99) - s_q9 * (c_q8 * t98 + s_q8 * t100)) * d.k1;
-    let t212 = 0.5 * (t123 + t211) + t136 + t141 + t146 + t151 + d.k14 + 5.5 * t206
+    let t207 = (t89 - t87) * d.k2;
+    let t208 = (t93 - t91) * d.k2;
+    let t209 = (t97 - t95) * d.k2;
+    let t210 = (t101 - t99) * d.k2;
+    let t211 = (c_q9 * (p.l + t101 - t99) - s_q9 * (c_q8 * t98 + s_q8 * t100)) * d.k2;
+    let t212 = 0.5 * (t123 + t211) + t136 + t141 + t146 + t151 + d.k15 + 5.5 * t206
         + 4.5 * t207 + 3.5 * t208 + 2.5 * t209 + 1.5 * t210;
-    let t213 = 0.5 * (t123 + t211) + t136 + t141 + t146 + d.k15 + 4.5 * t207 + 3.5 * t208
+    let t213 = 0.5 * (t123 + t211) + t136 + t141 + t146 + d.k16 + 4.5 * t207 + 3.5 * t208
         + 2.5 * t209 + 1.5 * t210;
-    let t214 = 0.5 * (t123 + t211) + t136 + t141 + d.k16 + 3.5 * t208 + 2.5 * t209
+    let t214 = 0.5 * (t123 + t211) + t136 + t141 + d.k17 + 3.5 * t208 + 2.5 * t209
         + 1.5 * t210;
-    let t215 = 0.5 * (t123 + t211) + t136 + d.k17 + 2.5 * t209 + 1.5 * t210;
-    let t216 = 0.5 * (t123 + t211) + d.k18 + 1.5 * t210;
-    let t217 = d.k19 + 0.5 * t211;
+    let t215 = 0.5 * (t123 + t211) + t136 + d.k18 + 2.5 * t209 + 1.5 * t210;
+    let t216 = 0.5 * (t123 + t211) + d.k19 + 1.5 * t210;
+    let t217 = d.k20 + 0.5 * t211;
     let t218 = c_q5 * d.k0;
-    let t219 = (t104 - t102) * d.k1;
-    let t220 = (t108 - t106) * d.k1;
-    let t221 = (t112 - t110) * d.k1;
-    let t222 = (c_q9 * (p.l + t112 - t110) - s_q9 * (c_q8 * t109 + s_q8 * t111)) * d.k1;
-    let t223 = 0.5 * (t123 + t222) + t136 + t141 + t146 + d.k15 + 4.5 * t218 + 3.5 * t219
+    let t219 = (t104 - t102) * d.k2;
+    let t220 = (t108 - t106) * d.k2;
+    let t221 = (t112 - t110) * d.k2;
+    let t222 = (c_q9 * (p.l + t112 - t110) - s_q9 * (c_q8 * t109 + s_q8 * t111)) * d.k2;
+    let t223 = 0.5 * (t123 + t222) + t136 + t141 + t146 + d.k16 + 4.5 * t218 + 3.5 * t219
         + 2.5 * t220 + 1.5 * t221;
-    let t224 = 0.5 * (t123 + t222) + t136 + t141 + d.k16 + 3.5 * t219 + 2.5 * t220
+    let t224 = 0.5 * (t123 + t222) + t136 + t141 + d.k17 + 3.5 * t219 + 2.5 * t220
         + 1.5 * t221;
-    let t225 = 0.5 * (t123 + t222) + t136 + d.k17 + 2.5 * t220 + 1.5 * t221;
-    let t226 = 0.5 * (t123 + t222) + d.k18 + 1.5 * t221;
-    let t227 = d.k19 + 0.5 * t222;
+    let t225 = 0.5 * (t123 + t222) + t136 + d.k18 + 2.5 * t220 + 1.5 * t221;
+    let t226 = 0.5 * (t123 + t222) + d.k19 + 1.5 * t221;
+    let t227 = d.k20 + 0.5 * t222;
     let t228 = c_q6 * d.k0;
-    let t229 = (t115 - t113) * d.k1;
-    let t230 = (t119 - t117) * d.k1;
-    let t231 = (c_q9 * (p.l + t119 - t117) - s_q9 * (c_q8 * t116 + s_q8 * t118)) * d.k1;
-    let t232 = 0.5 * (t123 + t231) + t136 + t141 + d.k16 + 3.5 * t228 + 2.5 * t229
+    let t229 = (t115 - t113) * d.k2;
+    let t230 = (t119 - t117) * d.k2;
+    let t231 = (c_q9 * (p.l + t119 - t117) - s_q9 * (c_q8 * t116 + s_q8 * t118)) * d.k2;
+    let t232 = 0.5 * (t123 + t231) + t136 + t141 + d.k17 + 3.5 * t228 + 2.5 * t229
         + 1.5 * t230;
-    let t233 = 0.5 * (t123 + t231) + t136 + d.k17 + 2.5 * t229 + 1.5 * t230;
-    let t234 = 0.5 * (t123 + t231) + d.k18 + 1.5 * t230;
-    let t235 = d.k19 + 0.5 * t231;
+    let t233 = 0.5 * (t123 + t231) + t136 + d.k18 + 2.5 * t229 + 1.5 * t230;
+    let t234 = 0.5 * (t123 + t231) + d.k19 + 1.5 * t230;
+    let t235 = d.k20 + 0.5 * t231;
     let t236 = c_q7 * d.k0;
-    let t237 = (t122 - t120) * d.k1;
+    let t237 = (t122 - t120) * d.k2;
     let t238 = (c_q9 * (p.l + t122 - t120) - s_q9 * (p.l * s_q7 * c_q8 + s_q8 * t121))
-        * d.k1;
-    let t239 = 0.5 * (t123 + t238) + t136 + d.k17 + 2.5 * t236 + 1.5 * t237;
-    let t240 = 0.5 * (t123 + t238) + d.k18 + 1.5 * t237;
-    let t241 = d.k19 + 0.5 * t238;
+        * d.k2;
+    let t239 = 0.5 * (t123 + t238) + t136 + d.k18 + 2.5 * t236 + 1.5 * t237;
+    let t240 = 0.5 * (t123 + t238) + d.k19 + 1.5 * t237;
+    let t241 = d.k20 + 0.5 * t238;
     let t242 = c_q8 * d.k0;
-    let t243 = (c_q9 * (p.l + p.l * c_q8) - p.l * s_q8 * s_q9) * d.k1;
-    let t244 = 0.5 * (t123 + t243) + d.k18 + 1.5 * t242;
-    let t245 = d.k19 + 0.5 * t243;
-    let t246 = 0.5 * t123 + d.k19;
+    let t243 = (c_q9 * (p.l + p.l * c_q8) - p.l * s_q8 * s_q9) * d.k2;
+    let t244 = 0.5 * (t123 + t243) + d.k19 + 1.5 * t242;
+    let t245 = d.k20 + 0.5 * t243;
+    let t246 = 0.5 * t123 + d.k20;
     [
         [
             0.5 * (t123 + t132) + 8.5 * t124 + 7.5 * t125 + 6.5 * t126 + 5.5 * t127
                 + 4.5 * t128 + 3.5 * t129 + 2.5 * t130 + 1.5 * t131 + t136 + t141 + t146
                 + t151 + t156 + t161 + t166
                 + p.l
-                    * (s_q1 * (c_q2 * t162 - s_q2 * t164) + c_q1 * (t163 + t165 + d.k9))
-                + d.k10,
+                    * (s_q1 * (c_q2 * t162 - s_q2 * t164) + c_q1 * (t163 + t165 + d.k10))
+                + d.k11,
             t167,
             t168,
             t169,
@@ -789,7 +747,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
         ],
         [
             t167,
-            0.5 * (t123 + t183) + t136 + t141 + t146 + t151 + t156 + t161 + t166 + d.k11
+            0.5 * (t123 + t183) + t136 + t141 + t146 + t151 + t156 + t161 + t166 + d.k12
                 + 7.5 * t176 + 6.5 * t177 + 5.5 * t178 + 4.5 * t179 + 3.5 * t180
                 + 2.5 * t181 + 1.5 * t182,
             t184,
@@ -804,7 +762,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
         [
             t168,
             t184,
-            0.5 * (t123 + t198) + t136 + t141 + t146 + t151 + t156 + t161 + d.k12
+            0.5 * (t123 + t198) + t136 + t141 + t146 + t151 + t156 + t161 + d.k13
                 + 6.5 * t192 + 5.5 * t193 + 4.5 * t194 + 3.5 * t195 + 2.5 * t196
                 + 1.5 * t197,
             t199,
@@ -819,7 +777,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
             t169,
             t185,
             t199,
-            0.5 * (t123 + t211) + t136 + t141 + t146 + t151 + t156 + d.k13 + 5.5 * t206
+            0.5 * (t123 + t211) + t136 + t141 + t146 + t151 + t156 + d.k14 + 5.5 * t206
                 + 4.5 * t207 + 3.5 * t208 + 2.5 * t209 + 1.5 * t210,
             t212,
             t213,
@@ -833,7 +791,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
             t186,
             t200,
             t212,
-            0.5 * (t123 + t222) + t136 + t141 + t146 + t151 + d.k14 + 4.5 * t218
+            0.5 * (t123 + t222) + t136 + t141 + t146 + t151 + d.k15 + 4.5 * t218
                 + 3.5 * t219 + 2.5 * t220 + 1.5 * t221,
             t223,
             t224,
@@ -847,7 +805,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
             t201,
             t213,
             t223,
-            0.5 * (t123 + t231) + t136 + t141 + t146 + d.k15 + 3.5 * t228 + 2.5 * t229
+            0.5 * (t123 + t231) + t136 + t141 + t146 + d.k16 + 3.5 * t228 + 2.5 * t229
                 + 1.5 * t230,
             t232,
             t233,
@@ -861,7 +819,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
             t214,
             t224,
             t232,
-            0.5 * (t123 + t238) + t136 + t141 + d.k16 + 2.5 * t236 + 1.5 * t237,
+            0.5 * (t123 + t238) + t136 + t141 + d.k17 + 2.5 * t236 + 1.5 * t237,
             t239,
             t240,
             t241,
@@ -874,18 +832,18 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
             t225,
             t233,
             t239,
-            0.5 * (t123 + t243) + t136 + d.k17 + 1.5 * t242,
+            0.5 * (t123 + t243) + t136 + d.k18 + 1.5 * t242,
             t244,
             t245,
         ],
-        [t174, t190, t204, t216, t226, t234, t240, t244, t123 + d.k18, t246],
-        [t175, t191, t205, t217, t227, t235, t241, t245, t246, d.k19],
+        [t174, t190, t204, t216, t226, t234, t240, t244, t123 + d.k19, t246],
+        [t175, t191, t205, t217, t227, t235, t241, t245, t246, d.k20],
     ]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 172,
-    add: 165,
+    mul: 153,
+    add: 77,
     div: 0,
     sqrt: 0,
     sin: 10,
@@ -948,75 +906,67 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t42 = c_q7 * t40 - s_q7 * t41;
     let t43 = c_q7 * t41 + s_q7 * t40 - p.l * (t23 * t23);
     let t44 = c_q8 * t42 - s_q8 * t43;
-    let t45 = t30 * d.k1;
-    let t46 = t32 * d.k1;
-    let t47 = t34 * d.k1;
-    let t48 = t36 * d.k1;
-    let t49 = t38 * d.k1;
-    let t50 = t40 * d.k1;
-    let t51 = t42 * d.k1;
-    let t52 = t44 * d.k1;
-    let t53 = (c_q9 * t44 - s_q9 * (c_q8 * t43 + s_q8 * t42 - p.l * (t26 * t26))) * d.k1;
-    let t54 = p.l * (p.m * t44 - 0.5 * (s_q9 * (t29 * t29) * d.k1));
-    let t55 = -(1.5 * (t26 * t26 * d.k1)) - 0.5 * (c_q9 * (t29 * t29) * d.k1);
-    let t56 = s_q8 * t55;
-    let t57 = c_q8 * s_q9 * (t29 * t29) * d.k1;
-    let t58 = p.l * (2.0 * (p.m * t42) + t56 - 0.5 * t57);
-    let t59 = c_q8 * t55 + 0.5 * (s_q8 * s_q9 * (t29 * t29) * d.k1)
-        - 2.5 * (t23 * t23 * d.k1);
-    let t60 = s_q7 * t59;
-    let t61 = t56 - 0.5 * t57;
-    let t62 = c_q7 * t61;
-    let t63 = p.l * (3.0 * (p.m * t40) + t60 + t62);
-    let t64 = c_q7 * t59 - 3.5 * (t20 * t20 * d.k1) - s_q7 * t61;
-    let t65 = s_q6 * t64;
-    let t66 = t60 + t62;
-    let t67 = c_q6 * t66;
-    let t68 = p.l * (4.0 * (p.m * t38) + t65 + t67);
-    let t69 = c_q6 * t64 - 4.5 * (t17 * t17 * d.k1) - s_q6 * t66;
-    let t70 = s_q5 * t69;
-    let t71 = t65 + t67;
-    let t72 = c_q5 * t71;
-    let t73 = p.l * (5.0 * (p.m * t36) + t70 + t72);
-    let t74 = c_q5 * t69 - 5.5 * (t14 * t14 * d.k1) - s_q5 * t71;
-    let t75 = s_q4 * t74;
-    let t76 = t70 + t72;
-    let t77 = c_q4 * t76;
-    let t78 = p.l * (6.0 * (p.m * t34) + t75 + t77);
-    let t79 = c_q4 * t74 - 6.5 * (t11 * t11 * d.k1) - s_q4 * t76;
-    let t80 = s_q3 * t79;
-    let t81 = t75 + t77;
-    let t82 = c_q3 * t81;
-    let t83 = p.l * (7.0 * (p.m * t32) + t80 + t82);
-    let t84 = c_q3 * t79 - 7.5 * (t8 * t8 * d.k1) - s_q3 * t81;
-    let t85 = s_q2 * t84;
-    let t86 = t80 + t82;
-    let t87 = c_q2 * t86;
-    let t88 = p.l * (8.0 * (p.m * t30) + t85 + t87);
+    let t45 = t30 * d.k2;
+    let t46 = t32 * d.k2;
+    let t47 = t34 * d.k2;
+    let t48 = t36 * d.k2;
+    let t49 = t38 * d.k2;
+    let t50 = t40 * d.k2;
+    let t51 = t42 * d.k2;
+    let t52 = t44 * d.k2;
+    let t53 = (c_q9 * t44 - s_q9 * (c_q8 * t43 + s_q8 * t42 - p.l * (t26 * t26))) * d.k2;
+    let t54 = s_q9 * (t29 * t29) * d.k0;
+    let t55 = -(1.5 * (t26 * t26 * d.k2)) - 0.5 * (c_q9 * (t29 * t29) * d.k2);
+    let t56 = s_q8 * t55 - 0.5 * (c_q8 * s_q9 * (t29 * t29) * d.k2);
+    let t57 = p.l * t56;
+    let t58 = c_q8 * t55 + 0.5 * (s_q8 * s_q9 * (t29 * t29) * d.k2)
+        - 2.5 * (t23 * t23 * d.k2);
+    let t59 = s_q7 * t58 + c_q7 * t56;
+    let t60 = p.l * t59;
+    let t61 = c_q7 * t58 - 3.5 * (t20 * t20 * d.k2) - s_q7 * t56;
+    let t62 = s_q6 * t61 + c_q6 * t59;
+    let t63 = p.l * t62;
+    let t64 = c_q6 * t61 - 4.5 * (t17 * t17 * d.k2) - s_q6 * t59;
+    let t65 = s_q5 * t64 + c_q5 * t62;
+    let t66 = p.l * t65;
+    let t67 = c_q5 * t64 - 5.5 * (t14 * t14 * d.k2) - s_q5 * t62;
+    let t68 = s_q4 * t67 + c_q4 * t65;
+    let t69 = p.l * t68;
+    let t70 = c_q4 * t67 - 6.5 * (t11 * t11 * d.k2) - s_q4 * t65;
+    let t71 = s_q3 * t70 + c_q3 * t68;
+    let t72 = p.l * t71;
+    let t73 = c_q3 * t70 - 7.5 * (t8 * t8 * d.k2) - s_q3 * t68;
+    let t74 = s_q2 * t73 + c_q2 * t71;
+    let t75 = p.l * t74;
+    let t76 = 1.5 * t52 + 0.5 * (t53 - t54);
+    let t77 = t76 + (2.5 * t51 + t57);
+    let t78 = t77 + (3.5 * t50 + t60);
+    let t79 = t78 + (4.5 * t49 + t63);
+    let t80 = t79 + (5.5 * t48 + t66);
+    let t81 = t80 + (6.5 * t47 + t69);
+    let t82 = t81 + (7.5 * t46 + t72);
+    let t83 = t82 + (8.5 * t45 + t75);
     [
-        0.5 * (c_q0 * d.k20 + t45 + t46 + t47 + t48 + t49 + t50 + t51 + t52 + t53) + t54
-            + t58 + t63 + t68 + t73 + t78 + t83 + t88
-            + p.l
-                * (s_q1 * (c_q2 * t84 - 8.5 * (t5 * t5 * d.k1) - s_q2 * t86)
-                    + c_q1 * (t85 + t87) + 9.0 * (c_q0 * d.k21)),
-        0.5 * (t45 + t46 + t47 + t48 + t49 + t50 + t51 + t52 + t53) + t54 + t58 + t63
-            + t68 + t73 + t78 + t83 + t88,
-        0.5 * (t46 + t47 + t48 + t49 + t50 + t51 + t52 + t53) + t54 + t58 + t63 + t68
-            + t73 + t78 + t83,
-        0.5 * (t47 + t48 + t49 + t50 + t51 + t52 + t53) + t54 + t58 + t63 + t68 + t73
-            + t78,
-        0.5 * (t48 + t49 + t50 + t51 + t52 + t53) + t54 + t58 + t63 + t68 + t73,
-        0.5 * (t49 + t50 + t51 + t52 + t53) + t54 + t58 + t63 + t68,
-        0.5 * (t50 + t51 + t52 + t53) + t54 + t58 + t63,
-        0.5 * (t51 + t52 + t53) + t54 + t58,
-        0.5 * (t52 + t53) + t54,
+        t83
+            + (9.5 * (c_q0 * d.k1)
+                + p.l
+                    * (s_q1 * (c_q2 * t73 - 8.5 * (t5 * t5 * d.k2) - s_q2 * t71)
+                        + c_q1 * t74)),
+        t83,
+        t82,
+        t81,
+        t80,
+        t79,
+        t78,
+        t77,
+        t76,
         0.5 * t53,
     ]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
-    mul: 65,
-    add: 90,
+    mul: 21,
+    add: 54,
     div: 0,
     sqrt: 0,
     sin: 0,
@@ -1049,31 +999,564 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let t9 = libm::Libm::<
         Real,
     >::cos(q[0] + q[1] + q[2] + q[3] + q[4] + q[5] + q[6] + q[7] + q[8] + q[9]);
-    let t10 = t1 * d.k20;
-    let t11 = t2 * d.k20;
-    let t12 = t3 * d.k20;
-    let t13 = t4 * d.k20;
-    let t14 = t5 * d.k20;
-    let t15 = t6 * d.k20;
-    let t16 = t7 * d.k20;
-    let t17 = t8 * d.k20;
-    let t18 = t9 * d.k20;
-    [
-        9.5 * (c_q0 * d.k20) + 8.5 * t10 + 7.5 * t11 + 6.5 * t12 + 5.5 * t13 + 4.5 * t14
-            + 3.5 * t15 + 2.5 * t16 + 1.5 * t17 + 0.5 * t18,
-        8.5 * t10 + 7.5 * t11 + 6.5 * t12 + 5.5 * t13 + 4.5 * t14 + 3.5 * t15 + 2.5 * t16
-            + 1.5 * t17 + 0.5 * t18,
-        7.5 * t11 + 6.5 * t12 + 5.5 * t13 + 4.5 * t14 + 3.5 * t15 + 2.5 * t16 + 1.5 * t17
-            + 0.5 * t18,
-        6.5 * t12 + 5.5 * t13 + 4.5 * t14 + 3.5 * t15 + 2.5 * t16 + 1.5 * t17
-            + 0.5 * t18,
-        5.5 * t13 + 4.5 * t14 + 3.5 * t15 + 2.5 * t16 + 1.5 * t17 + 0.5 * t18,
-        4.5 * t14 + 3.5 * t15 + 2.5 * t16 + 1.5 * t17 + 0.5 * t18,
-        3.5 * t15 + 2.5 * t16 + 1.5 * t17 + 0.5 * t18,
-        2.5 * t16 + 1.5 * t17 + 0.5 * t18,
-        1.5 * t17 + 0.5 * t18,
-        0.5 * t18,
-    ]
+    let t10 = t1 * d.k1;
+    let t11 = t2 * d.k1;
+    let t12 = t3 * d.k1;
+    let t13 = t4 * d.k1;
+    let t14 = t5 * d.k1;
+    let t15 = t6 * d.k1;
+    let t16 = t7 * d.k1;
+    let t17 = t8 * d.k1;
+    let t18 = t9 * d.k1;
+    let t19 = 1.5 * t17 + 0.5 * t18;
+    let t20 = t19 + 2.5 * t16;
+    let t21 = t20 + 3.5 * t15;
+    let t22 = t21 + 4.5 * t14;
+    let t23 = t22 + 5.5 * t13;
+    let t24 = t23 + 6.5 * t12;
+    let t25 = t24 + 7.5 * t11;
+    let t26 = t25 + 8.5 * t10;
+    [t26 + 9.5 * (c_q0 * d.k1), t26, t25, t24, t23, t22, t21, t20, t19, 0.5 * t18]
+}
+/// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
+pub const OPS_JOINT_SPACE: OpCount = OpCount {
+    mul: 655,
+    add: 636,
+    div: 0,
+    sqrt: 0,
+    sin: 10,
+    cos: 10,
+};
+///The mass matrix, bias and gravity forces of one state in one pass: the
+///three share every subexpression (sines and cosines, rotations, velocity
+///products), so this costs less than `mass_matrix`, `bias` and `gravity`
+///called one after the other (compare the `OPS_*` constants).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`joint_space_with`]; its cost is [`OPS_JOINT_SPACE`].
+pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
+    joint_space_with(&p.derived(), q, qd)
+}
+/// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
+pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
+    let p = &d.params;
+    let s_q0 = libm::Libm::<Real>::sin(q[0]);
+    let c_q0 = libm::Libm::<Real>::cos(q[0]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let t4 = p.g * s_q0 - p.l * (qd[0] * qd[0]);
+    let t5 = qd[0] + qd[1];
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let t8 = t5 + qd[2];
+    let s_q3 = libm::Libm::<Real>::sin(q[3]);
+    let c_q3 = libm::Libm::<Real>::cos(q[3]);
+    let t11 = t8 + qd[3];
+    let s_q4 = libm::Libm::<Real>::sin(q[4]);
+    let c_q4 = libm::Libm::<Real>::cos(q[4]);
+    let t14 = t11 + qd[4];
+    let s_q5 = libm::Libm::<Real>::sin(q[5]);
+    let c_q5 = libm::Libm::<Real>::cos(q[5]);
+    let t17 = t14 + qd[5];
+    let s_q6 = libm::Libm::<Real>::sin(q[6]);
+    let c_q6 = libm::Libm::<Real>::cos(q[6]);
+    let t20 = t17 + qd[6];
+    let s_q7 = libm::Libm::<Real>::sin(q[7]);
+    let c_q7 = libm::Libm::<Real>::cos(q[7]);
+    let t23 = t20 + qd[7];
+    let s_q8 = libm::Libm::<Real>::sin(q[8]);
+    let c_q8 = libm::Libm::<Real>::cos(q[8]);
+    let t26 = t23 + qd[8];
+    let s_q9 = libm::Libm::<Real>::sin(q[9]);
+    let c_q9 = libm::Libm::<Real>::cos(q[9]);
+    let t29 = t26 + qd[9];
+    let t30 = p.l * s_q1 * s_q2;
+    let t31 = p.l + p.l * c_q1;
+    let t32 = c_q2 * t31;
+    let t33 = p.l * s_q1 * c_q2 + s_q2 * t31;
+    let t34 = s_q3 * t33;
+    let t35 = p.l + t32 - t30;
+    let t36 = c_q3 * t35;
+    let t37 = c_q3 * t33 + s_q3 * t35;
+    let t38 = s_q4 * t37;
+    let t39 = p.l + t36 - t34;
+    let t40 = c_q4 * t39;
+    let t41 = c_q4 * t37 + s_q4 * t39;
+    let t42 = s_q5 * t41;
+    let t43 = p.l + t40 - t38;
+    let t44 = c_q5 * t43;
+    let t45 = c_q5 * t41 + s_q5 * t43;
+    let t46 = s_q6 * t45;
+    let t47 = p.l + t44 - t42;
+    let t48 = c_q6 * t47;
+    let t49 = c_q6 * t45 + s_q6 * t47;
+    let t50 = s_q7 * t49;
+    let t51 = p.l + t48 - t46;
+    let t52 = c_q7 * t51;
+    let t53 = c_q7 * t49 + s_q7 * t51;
+    let t54 = s_q8 * t53;
+    let t55 = p.l + t52 - t50;
+    let t56 = c_q8 * t55;
+    let t57 = p.l * s_q2 * s_q3;
+    let t58 = p.l + p.l * c_q2;
+    let t59 = c_q3 * t58;
+    let t60 = p.l * s_q2 * c_q3 + s_q3 * t58;
+    let t61 = s_q4 * t60;
+    let t62 = p.l + t59 - t57;
+    let t63 = c_q4 * t62;
+    let t64 = c_q4 * t60 + s_q4 * t62;
+    let t65 = s_q5 * t64;
+    let t66 = p.l + t63 - t61;
+    let t67 = c_q5 * t66;
+    let t68 = c_q5 * t64 + s_q5 * t66;
+    let t69 = s_q6 * t68;
+    let t70 = p.l + t67 - t65;
+    let t71 = c_q6 * t70;
+    let t72 = c_q6 * t68 + s_q6 * t70;
+    let t73 = s_q7 * t72;
+    let t74 = p.l + t71 - t69;
+    let t75 = c_q7 * t74;
+    let t76 = c_q7 * t72 + s_q7 * t74;
+    let t77 = s_q8 * t76;
+    let t78 = p.l + t75 - t73;
+    let t79 = c_q8 * t78;
+    let t80 = p.l * s_q3 * s_q4;
+    let t81 = p.l + p.l * c_q3;
+    let t82 = c_q4 * t81;
+    let t83 = p.l * s_q3 * c_q4 + s_q4 * t81;
+    let t84 = s_q5 * t83;
+    let t85 = p.l + t82 - t80;
+    let t86 = c_q5 * t85;
+    let t87 = c_q5 * t83 + s_q5 * t85;
+    let t88 = s_q6 * t87;
+    let t89 = p.l + t86 - t84;
+    let t90 = c_q6 * t89;
+    let t91 = c_q6 * t87 + s_q6 * t89;
+    let t92 = s_q7 * t91;
+    let t93 = p.l + t90 - t88;
+    let t94 = c_q7 * t93;
+    let t95 = c_q7 * t91 + s_q7 * t93;
+    let t96 = s_q8 * t95;
+    let t97 = p.l + t94 - t92;
+    let t98 = c_q8 * t97;
+    let t99 = p.l * s_q4 * s_q5;
+    let t100 = p.l + p.l * c_q4;
+    let t101 = c_q5 * t100;
+    let t102 = p.l * s_q4 * c_q5 + s_q5 * t100;
+    let t103 = s_q6 * t102;
+    let t104 = p.l + t101 - t99;
+    let t105 = c_q6 * t104;
+    let t106 = c_q6 * t102 + s_q6 * t104;
+    let t107 = s_q7 * t106;
+    let t108 = p.l + t105 - t103;
+    let t109 = c_q7 * t108;
+    let t110 = c_q7 * t106 + s_q7 * t108;
+    let t111 = s_q8 * t110;
+    let t112 = p.l + t109 - t107;
+    let t113 = c_q8 * t112;
+    let t114 = p.l * s_q5 * s_q6;
+    let t115 = p.l + p.l * c_q5;
+    let t116 = c_q6 * t115;
+    let t117 = p.l * s_q5 * c_q6 + s_q6 * t115;
+    let t118 = s_q7 * t117;
+    let t119 = p.l + t116 - t114;
+    let t120 = c_q7 * t119;
+    let t121 = c_q7 * t117 + s_q7 * t119;
+    let t122 = s_q8 * t121;
+    let t123 = p.l + t120 - t118;
+    let t124 = c_q8 * t123;
+    let t125 = p.l * s_q6 * s_q7;
+    let t126 = p.l + p.l * c_q6;
+    let t127 = c_q7 * t126;
+    let t128 = p.l * s_q6 * c_q7 + s_q7 * t126;
+    let t129 = s_q8 * t128;
+    let t130 = p.l + t127 - t125;
+    let t131 = c_q8 * t130;
+    let t132 = p.l * s_q7 * s_q8;
+    let t133 = p.l + p.l * c_q7;
+    let t134 = c_q8 * t133;
+    let t135 = p.g * c_q0 * c_q1;
+    let t136 = t135 - s_q1 * t4;
+    let t137 = p.g * c_q0 * s_q1;
+    let t138 = c_q1 * t4 + t137 - p.l * (t5 * t5);
+    let t139 = c_q2 * t136 - s_q2 * t138;
+    let t140 = c_q2 * t138 + s_q2 * t136 - p.l * (t8 * t8);
+    let t141 = c_q3 * t139 - s_q3 * t140;
+    let t142 = c_q3 * t140 + s_q3 * t139 - p.l * (t11 * t11);
+    let t143 = c_q4 * t141 - s_q4 * t142;
+    let t144 = c_q4 * t142 + s_q4 * t141 - p.l * (t14 * t14);
+    let t145 = c_q5 * t143 - s_q5 * t144;
+    let t146 = c_q5 * t144 + s_q5 * t143 - p.l * (t17 * t17);
+    let t147 = c_q6 * t145 - s_q6 * t146;
+    let t148 = c_q6 * t146 + s_q6 * t145 - p.l * (t20 * t20);
+    let t149 = c_q7 * t147 - s_q7 * t148;
+    let t150 = c_q7 * t148 + s_q7 * t147 - p.l * (t23 * t23);
+    let t151 = c_q8 * t149 - s_q8 * t150;
+    let t152 = t135 - p.g * s_q0 * s_q1;
+    let t153 = t137 + p.g * s_q0 * c_q1;
+    let t154 = c_q2 * t152 - s_q2 * t153;
+    let t155 = c_q2 * t153 + s_q2 * t152;
+    let t156 = c_q3 * t154 - s_q3 * t155;
+    let t157 = c_q3 * t155 + s_q3 * t154;
+    let t158 = c_q4 * t156 - s_q4 * t157;
+    let t159 = c_q4 * t157 + s_q4 * t156;
+    let t160 = c_q5 * t158 - s_q5 * t159;
+    let t161 = c_q5 * t159 + s_q5 * t158;
+    let t162 = c_q6 * t160 - s_q6 * t161;
+    let t163 = c_q6 * t161 + s_q6 * t160;
+    let t164 = c_q7 * t162 - s_q7 * t163;
+    let t165 = c_q7 * t163 + s_q7 * t162;
+    let t166 = c_q8 * t164 - s_q8 * t165;
+    let t167 = c_q0 * d.k1;
+    let t168 = c_q9 * d.k0;
+    let t169 = c_q1 * d.k0;
+    let t170 = (t32 - t30) * d.k2;
+    let t171 = (t36 - t34) * d.k2;
+    let t172 = (t40 - t38) * d.k2;
+    let t173 = (t44 - t42) * d.k2;
+    let t174 = (t48 - t46) * d.k2;
+    let t175 = (t52 - t50) * d.k2;
+    let t176 = (t56 - t54) * d.k2;
+    let t177 = (c_q9 * (p.l + t56 - t54) - s_q9 * (c_q8 * t53 + s_q8 * t55)) * d.k2;
+    let t178 = s_q8 * s_q9 * d.k2;
+    let t179 = 0.5 * (c_q9 * d.k2) + d.k3;
+    let t180 = c_q8 * t179;
+    let t181 = p.l * (t180 - 0.5 * t178);
+    let t182 = -(0.5 * (c_q8 * s_q9 * d.k2)) - s_q8 * t179;
+    let t183 = s_q7 * t182;
+    let t184 = t180 + d.k4 - 0.5 * t178;
+    let t185 = c_q7 * t184;
+    let t186 = p.l * (t183 + t185);
+    let t187 = c_q7 * t182 - s_q7 * t184;
+    let t188 = s_q6 * t187;
+    let t189 = t183 + t185 + d.k5;
+    let t190 = c_q6 * t189;
+    let t191 = p.l * (t188 + t190);
+    let t192 = c_q6 * t187 - s_q6 * t189;
+    let t193 = s_q5 * t192;
+    let t194 = t188 + t190 + d.k6;
+    let t195 = c_q5 * t194;
+    let t196 = p.l * (t193 + t195);
+    let t197 = c_q5 * t192 - s_q5 * t194;
+    let t198 = s_q4 * t197;
+    let t199 = t193 + t195 + d.k7;
+    let t200 = c_q4 * t199;
+    let t201 = p.l * (t198 + t200);
+    let t202 = c_q4 * t197 - s_q4 * t199;
+    let t203 = s_q3 * t202;
+    let t204 = t198 + t200 + d.k8;
+    let t205 = c_q3 * t204;
+    let t206 = p.l * (t203 + t205);
+    let t207 = c_q3 * t202 - s_q3 * t204;
+    let t208 = s_q2 * t207;
+    let t209 = t203 + t205 + d.k9;
+    let t210 = c_q2 * t209;
+    let t211 = p.l * (t208 + t210);
+    let t212 = 0.5 * (t168 + t177) + 8.5 * t169 + 7.5 * t170 + 6.5 * t171 + 5.5 * t172
+        + 4.5 * t173 + 3.5 * t174 + 2.5 * t175 + 1.5 * t176 + t181 + t186 + t191 + t196
+        + t201 + t206 + t211 + d.k12;
+    let t213 = 0.5 * (t168 + t177) + 7.5 * t170 + 6.5 * t171 + 5.5 * t172 + 4.5 * t173
+        + 3.5 * t174 + 2.5 * t175 + 1.5 * t176 + t181 + t186 + t191 + t196 + t201 + t206
+        + d.k13;
+    let t214 = 0.5 * (t168 + t177) + 6.5 * t171 + 5.5 * t172 + 4.5 * t173 + 3.5 * t174
+        + 2.5 * t175 + 1.5 * t176 + t181 + t186 + t191 + t196 + t201 + d.k14;
+    let t215 = 0.5 * (t168 + t177) + 5.5 * t172 + 4.5 * t173 + 3.5 * t174 + 2.5 * t175
+        + 1.5 * t176 + t181 + t186 + t191 + t196 + d.k15;
+    let t216 = 0.5 * (t168 + t177) + 4.5 * t173 + 3.5 * t174 + 2.5 * t175 + 1.5 * t176
+        + t181 + t186 + t191 + d.k16;
+    let t217 = 0.5 * (t168 + t177) + 3.5 * t174 + 2.5 * t175 + 1.5 * t176 + t181 + t186
+        + d.k17;
+    let t218 = 0.5 * (t168 + t177) + 2.5 * t175 + 1.5 * t176 + t181 + d.k18;
+    let t219 = 0.5 * (t168 + t177) + 1.5 * t176 + d.k19;
+    let t220 = 0.5 * t177 + d.k20;
+    let t221 = c_q2 * d.k0;
+    let t222 = (t59 - t57) * d.k2;
+    let t223 = (t63 - t61) * d.k2;
+    let t224 = (t67 - t65) * d.k2;
+    let t225 = (t71 - t69) * d.k2;
+    let t226 = (t75 - t73) * d.k2;
+    let t227 = (t79 - t77) * d.k2;
+    let t228 = (c_q9 * (p.l + t79 - t77) - s_q9 * (c_q8 * t76 + s_q8 * t78)) * d.k2;
+    let t229 = 0.5 * (t168 + t228) + t181 + t186 + t191 + t196 + t201 + t206 + d.k13
+        + 7.5 * t221 + 6.5 * t222 + 5.5 * t223 + 4.5 * t224 + 3.5 * t225 + 2.5 * t226
+        + 1.5 * t227;
+    let t230 = 0.5 * (t168 + t228) + t181 + t186 + t191 + t196 + t201 + d.k14
+        + 6.5 * t222 + 5.5 * t223 + 4.5 * t224 + 3.5 * t225 + 2.5 * t226 + 1.5 * t227;
+    let t231 = 0.5 * (t168 + t228) + t181 + t186 + t191 + t196 + d.k15 + 5.5 * t223
+        + 4.5 * t224 + 3.5 * t225 + 2.5 * t226 + 1.5 * t227;
+    let t232 = 0.5 * (t168 + t228) + t181 + t186 + t191 + d.k16 + 4.5 * t224 + 3.5 * t225
+        + 2.5 * t226 + 1.5 * t227;
+    let t233 = 0.5 * (t168 + t228) + t181 + t186 + d.k17 + 3.5 * t225 + 2.5 * t226
+        + 1.5 * t227;
+    let t234 = 0.5 * (t168 + t228) + t181 + d.k18 + 2.5 * t226 + 1.5 * t227;
+    let t235 = 0.5 * (t168 + t228) + d.k19 + 1.5 * t227;
+    let t236 = d.k20 + 0.5 * t228;
+    let t237 = c_q3 * d.k0;
+    let t238 = (t82 - t80) * d.k2;
+    let t239 = (t86 - t84) * d.k2;
+    let t240 = (t90 - t88) * d.k2;
+    let t241 = (t94 - t92) * d.k2;
+    let t242 = (t98 - t96) * d.k2;
+    let t243 = (c_q9 * (p.l + t98 - t96) - s_q9 * (c_q8 * t95 + s_q8 * t97)) * d.k2;
+    let t244 = 0.5 * (t168 + t243) + t181 + t186 + t191 + t196 + t201 + d.k14
+        + 6.5 * t237 + 5.5 * t238 + 4.5 * t239 + 3.5 * t240 + 2.5 * t241 + 1.5 * t242;
+    let t245 = 0.5 * (t168 + t243) + t181 + t186 + t191 + t196 + d.k15 + 5.5 * t238
+        + 4.5 * t239 + 3.5 * t240 + 2.5 * t241 + 1.5 * t242;
+    let t246 = 0.5 * (t168 + t243) + t181 + t186 + t191 + d.k16 + 4.5 * t239 + 3.5 * t240
+        + 2.5 * t241 + 1.5 * t242;
+    let t247 = 0.5 * (t168 + t243) + t181 + t186 + d.k17 + 3.5 * t240 + 2.5 * t241
+        + 1.5 * t242;
+    let t248 = 0.5 * (t168 + t243) + t181 + d.k18 + 2.5 * t241 + 1.5 * t242;
+    let t249 = 0.5 * (t168 + t243) + d.k19 + 1.5 * t242;
+    let t250 = d.k20 + 0.5 * t243;
+    let t251 = c_q4 * d.k0;
+    let t252 = (t101 - t99) * d.k2;
+    let t253 = (t105 - t103) * d.k2;
+    let t254 = (t109 - t107) * d.k2;
+    let t255 = (t113 - t111) * d.k2;
+    let t256 = (c_q9 * (p.l + t113 - t111) - s_q9 * (c_q8 * t110 + s_q8 * t112)) * d.k2;
+    let t257 = 0.5 * (t168 + t256) + t181 + t186 + t191 + t196 + d.k15 + 5.5 * t251
+        + 4.5 * t252 + 3.5 * t253 + 2.5 * t254 + 1.5 * t255;
+    let t258 = 0.5 * (t168 + t256) + t181 + t186 + t191 + d.k16 + 4.5 * t252 + 3.5 * t253
+        + 2.5 * t254 + 1.5 * t255;
+    let t259 = 0.5 * (t168 + t256) + t181 + t186 + d.k17 + 3.5 * t253 + 2.5 * t254
+        + 1.5 * t255;
+    let t260 = 0.5 * (t168 + t256) + t181 + d.k18 + 2.5 * t254 + 1.5 * t255;
+    let t261 = 0.5 * (t168 + t256) + d.k19 + 1.5 * t255;
+    let t262 = d.k20 + 0.5 * t256;
+    let t263 = c_q5 * d.k0;
+    let t264 = (t116 - t114) * d.k2;
+    let t265 = (t120 - t118) * d.k2;
+    let t266 = (t124 - t122) * d.k2;
+    let t267 = (c_q9 * (p.l + t124 - t122) - s_q9 * (c_q8 * t121 + s_q8 * t123)) * d.k2;
+    let t268 = 0.5 * (t168 + t267) + t181 + t186 + t191 + d.k16 + 4.5 * t263 + 3.5 * t264
+        + 2.5 * t265 + 1.5 * t266;
+    let t269 = 0.5 * (t168 + t267) + t181 + t186 + d.k17 + 3.5 * t264 + 2.5 * t265
+        + 1.5 * t266;
+    let t270 = 0.5 * (t168 + t267) + t181 + d.k18 + 2.5 * t265 + 1.5 * t266;
+    let t271 = 0.5 * (t168 + t267) + d.k19 + 1.5 * t266;
+    let t272 = d.k20 + 0.5 * t267;
+    let t273 = c_q6 * d.k0;
+    let t274 = (t127 - t125) * d.k2;
+    let t275 = (t131 - t129) * d.k2;
+    let t276 = (c_q9 * (p.l + t131 - t129) - s_q9 * (c_q8 * t128 + s_q8 * t130)) * d.k2;
+    let t277 = 0.5 * (t168 + t276) + t181 + t186 + d.k17 + 3.5 * t273 + 2.5 * t274
+        + 1.5 * t275;
+    let t278 = 0.5 * (t168 + t276) + t181 + d.k18 + 2.5 * t274 + 1.5 * t275;
+    let t279 = 0.5 * (t168 + t276) + d.k19 + 1.5 * t275;
+    let t280 = d.k20 + 0.5 * t276;
+    let t281 = c_q7 * d.k0;
+    let t282 = (t134 - t132) * d.k2;
+    let t283 = (c_q9 * (p.l + t134 - t132) - s_q9 * (p.l * s_q7 * c_q8 + s_q8 * t133))
+        * d.k2;
+    let t284 = 0.5 * (t168 + t283) + t181 + d.k18 + 2.5 * t281 + 1.5 * t282;
+    let t285 = 0.5 * (t168 + t283) + d.k19 + 1.5 * t282;
+    let t286 = d.k20 + 0.5 * t283;
+    let t287 = c_q8 * d.k0;
+    let t288 = (c_q9 * (p.l + p.l * c_q8) - p.l * s_q8 * s_q9) * d.k2;
+    let t289 = 0.5 * (t168 + t288) + d.k19 + 1.5 * t287;
+    let t290 = d.k20 + 0.5 * t288;
+    let t291 = 0.5 * t168 + d.k20;
+    let t292 = t136 * d.k2;
+    let t293 = t139 * d.k2;
+    let t294 = t141 * d.k2;
+    let t295 = t143 * d.k2;
+    let t296 = t145 * d.k2;
+    let t297 = t147 * d.k2;
+    let t298 = t149 * d.k2;
+    let t299 = t151 * d.k2;
+    let t300 = (c_q9 * t151 - s_q9 * (c_q8 * t150 + s_q8 * t149 - p.l * (t26 * t26)))
+        * d.k2;
+    let t301 = s_q9 * (t29 * t29) * d.k0;
+    let t302 = -(1.5 * (t26 * t26 * d.k2)) - 0.5 * (c_q9 * (t29 * t29) * d.k2);
+    let t303 = s_q8 * t302 - 0.5 * (c_q8 * s_q9 * (t29 * t29) * d.k2);
+    let t304 = p.l * t303;
+    let t305 = c_q8 * t302 + 0.5 * (t178 * (t29 * t29)) - 2.5 * (t23 * t23 * d.k2);
+    let t306 = s_q7 * t305 + c_q7 * t303;
+    let t307 = p.l * t306;
+    let t308 = c_q7 * t305 - 3.5 * (t20 * t20 * d.k2) - s_q7 * t303;
+    let t309 = s_q6 * t308 + c_q6 * t306;
+    let t310 = p.l * t309;
+    let t311 = c_q6 * t308 - 4.5 * (t17 * t17 * d.k2) - s_q6 * t306;
+    let t312 = s_q5 * t311 + c_q5 * t309;
+    let t313 = p.l * t312;
+    let t314 = c_q5 * t311 - 5.5 * (t14 * t14 * d.k2) - s_q5 * t309;
+    let t315 = s_q4 * t314 + c_q4 * t312;
+    let t316 = p.l * t315;
+    let t317 = c_q4 * t314 - 6.5 * (t11 * t11 * d.k2) - s_q4 * t312;
+    let t318 = s_q3 * t317 + c_q3 * t315;
+    let t319 = p.l * t318;
+    let t320 = c_q3 * t317 - 7.5 * (t8 * t8 * d.k2) - s_q3 * t315;
+    let t321 = s_q2 * t320 + c_q2 * t318;
+    let t322 = p.l * t321;
+    let t323 = t152 * d.k2;
+    let t324 = t154 * d.k2;
+    let t325 = t156 * d.k2;
+    let t326 = t158 * d.k2;
+    let t327 = t160 * d.k2;
+    let t328 = t162 * d.k2;
+    let t329 = t164 * d.k2;
+    let t330 = t166 * d.k2;
+    let t331 = (c_q9 * t166 - s_q9 * (c_q8 * t165 + s_q8 * t164)) * d.k2;
+    let t332 = 1.5 * t330 + 0.5 * t331;
+    let t333 = 1.5 * t299 + 0.5 * (t300 - t301);
+    let t334 = t332 + 2.5 * t329;
+    let t335 = t334 + 3.5 * t328;
+    let t336 = t333 + (2.5 * t298 + t304);
+    let t337 = t335 + 4.5 * t327;
+    let t338 = t337 + 5.5 * t326;
+    let t339 = t336 + (3.5 * t297 + t307);
+    let t340 = t338 + 6.5 * t325;
+    let t341 = t340 + 7.5 * t324;
+    let t342 = t339 + (4.5 * t296 + t310);
+    let t343 = t341 + 8.5 * t323;
+    let t344 = t342 + (5.5 * t295 + t313);
+    let t345 = t344 + (6.5 * t294 + t316);
+    let t346 = t345 + (7.5 * t293 + t319);
+    let t347 = t346 + (8.5 * t292 + t322);
+    JointSpace {
+        mass_matrix: [
+            [
+                0.5 * (t168 + t177) + 8.5 * t169 + 7.5 * t170 + 6.5 * t171 + 5.5 * t172
+                    + 4.5 * t173 + 3.5 * t174 + 2.5 * t175 + 1.5 * t176 + t181 + t186
+                    + t191 + t196 + t201 + t206 + t211
+                    + p.l
+                        * (s_q1 * (c_q2 * t207 - s_q2 * t209)
+                            + c_q1 * (t208 + t210 + d.k10)) + d.k11,
+                t212,
+                t213,
+                t214,
+                t215,
+                t216,
+                t217,
+                t218,
+                t219,
+                t220,
+            ],
+            [
+                t212,
+                0.5 * (t168 + t228) + t181 + t186 + t191 + t196 + t201 + t206 + t211
+                    + d.k12 + 7.5 * t221 + 6.5 * t222 + 5.5 * t223 + 4.5 * t224
+                    + 3.5 * t225 + 2.5 * t226 + 1.5 * t227,
+                t229,
+                t230,
+                t231,
+                t232,
+                t233,
+                t234,
+                t235,
+                t236,
+            ],
+            [
+                t213,
+                t229,
+                0.5 * (t168 + t243) + t181 + t186 + t191 + t196 + t201 + t206 + d.k13
+                    + 6.5 * t237 + 5.5 * t238 + 4.5 * t239 + 3.5 * t240 + 2.5 * t241
+                    + 1.5 * t242,
+                t244,
+                t245,
+                t246,
+                t247,
+                t248,
+                t249,
+                t250,
+            ],
+            [
+                t214,
+                t230,
+                t244,
+                0.5 * (t168 + t256) + t181 + t186 + t191 + t196 + t201 + d.k14
+                    + 5.5 * t251 + 4.5 * t252 + 3.5 * t253 + 2.5 * t254 + 1.5 * t255,
+                t257,
+                t258,
+                t259,
+                t260,
+                t261,
+                t262,
+            ],
+            [
+                t215,
+                t231,
+                t245,
+                t257,
+                0.5 * (t168 + t267) + t181 + t186 + t191 + t196 + d.k15 + 4.5 * t263
+                    + 3.5 * t264 + 2.5 * t265 + 1.5 * t266,
+                t268,
+                t269,
+                t270,
+                t271,
+                t272,
+            ],
+            [
+                t216,
+                t232,
+                t246,
+                t258,
+                t268,
+                0.5 * (t168 + t276) + t181 + t186 + t191 + d.k16 + 3.5 * t273
+                    + 2.5 * t274 + 1.5 * t275,
+                t277,
+                t278,
+                t279,
+                t280,
+            ],
+            [
+                t217,
+                t233,
+                t247,
+                t259,
+                t269,
+                t277,
+                0.5 * (t168 + t283) + t181 + t186 + d.k17 + 2.5 * t281 + 1.5 * t282,
+                t284,
+                t285,
+                t286,
+            ],
+            [
+                t218,
+                t234,
+                t248,
+                t260,
+                t270,
+                t278,
+                t284,
+                0.5 * (t168 + t288) + t181 + d.k18 + 1.5 * t287,
+                t289,
+                t290,
+            ],
+            [t219, t235, t249, t261, t271, t279, t285, t289, t168 + d.k19, t291],
+            [t220, t236, t250, t262, t272, t280, t286, t290, t291, d.k20],
+        ],
+        bias: [
+            t347
+                + (9.5 * t167
+                    + p.l
+                        * (s_q1 * (c_q2 * t320 - 8.5 * (t5 * t5 * d.k2) - s_q2 * t318)
+                            + c_q1 * t321)),
+            t347,
+            t346,
+            t345,
+            t344,
+            t342,
+            t339,
+            t336,
+            t333,
+            0.5 * t300,
+        ],
+        gravity: [
+            t343 + 9.5 * t167,
+            t343,
+            t341,
+            t340,
+            t338,
+            t337,
+            t335,
+            t334,
+            t332,
+            0.5 * t331,
+        ],
+    }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
@@ -1148,12 +1631,12 @@ pub fn forward_dynamics_with(
     let t38 = p.m * (c_q9 * c_q9);
     let t39 = p.m * (s_q9 * s_q9);
     let t40 = 0.25 * t38 + t39;
-    let t41 = d.k19 + t40 * d.k22;
+    let t41 = d.k20 + t40 * d.k21;
     let inv42 = 1.0 / t41;
     let t43 = p.m + t38 + 0.25 * t39
-        - 0.5625 * (s_q9 * s_q9 * (c_q9 * c_q9) * inv42 * d.k23);
-    let t44 = p.l * t40 + d.k24;
-    let t45 = 0.75 * (p.m * s_q9 * c_q9 - s_q9 * c_q9 * d.k1 * inv42 * t44);
+        - 0.5625 * (s_q9 * s_q9 * (c_q9 * c_q9) * inv42 * d.k22);
+    let t44 = p.l * t40 + d.k23;
+    let t45 = 0.75 * (p.m * s_q9 * c_q9 - s_q9 * c_q9 * d.k2 * inv42 * t44);
     let t46 = s_q8 * t45;
     let t47 = c_q8 * t45;
     let t48 = t40 + (p.m - inv42 * (t44 * t44));
@@ -1165,11 +1648,11 @@ pub fn forward_dynamics_with(
     let t54 = s_q8 * t49;
     let t55 = c_q8 * t51;
     let t56 = t54 + t55;
-    let t57 = d.k19 + d.k22 * t56;
+    let t57 = d.k20 + d.k21 * t56;
     let inv58 = 1.0 / t57;
     let t59 = p.m + c_q8 * (c_q8 * t43 - t46) - s_q8 * (t47 - s_q8 * t48)
-        - d.k22 * (t53 * t53) * inv58;
-    let t60 = d.k24 + p.l * t56;
+        - d.k21 * (t53 * t53) * inv58;
+    let t60 = d.k23 + p.l * t56;
     let t61 = t53 + -(p.l * t53 * inv58 * t60);
     let t62 = s_q7 * t61;
     let t63 = c_q7 * t61;
@@ -1182,11 +1665,11 @@ pub fn forward_dynamics_with(
     let t70 = s_q7 * t65;
     let t71 = c_q7 * t67;
     let t72 = t70 + t71;
-    let t73 = d.k19 + d.k22 * t72;
+    let t73 = d.k20 + d.k21 * t72;
     let inv74 = 1.0 / t73;
     let t75 = p.m + c_q7 * (c_q7 * t59 - t62) - s_q7 * (t63 - s_q7 * t64)
-        - d.k22 * (t69 * t69) * inv74;
-    let t76 = d.k24 + p.l * t72;
+        - d.k21 * (t69 * t69) * inv74;
+    let t76 = d.k23 + p.l * t72;
     let t77 = t69 + -(p.l * t69 * inv74 * t76);
     let t78 = s_q6 * t77;
     let t79 = c_q6 * t77;
@@ -1199,11 +1682,11 @@ pub fn forward_dynamics_with(
     let t86 = s_q6 * t81;
     let t87 = c_q6 * t83;
     let t88 = t86 + t87;
-    let t89 = d.k19 + d.k22 * t88;
+    let t89 = d.k20 + d.k21 * t88;
     let inv90 = 1.0 / t89;
     let t91 = p.m + c_q6 * (c_q6 * t75 - t78) - s_q6 * (t79 - s_q6 * t80)
-        - d.k22 * (t85 * t85) * inv90;
-    let t92 = d.k24 + p.l * t88;
+        - d.k21 * (t85 * t85) * inv90;
+    let t92 = d.k23 + p.l * t88;
     let t93 = t85 + -(p.l * t85 * inv90 * t92);
     let t94 = s_q5 * t93;
     let t95 = c_q5 * t93;
@@ -1216,11 +1699,11 @@ pub fn forward_dynamics_with(
     let t102 = s_q5 * t97;
     let t103 = c_q5 * t99;
     let t104 = t102 + t103;
-    let t105 = d.k19 + d.k22 * t104;
+    let t105 = d.k20 + d.k21 * t104;
     let inv106 = 1.0 / t105;
     let t107 = p.m + c_q5 * (c_q5 * t91 - t94) - s_q5 * (t95 - s_q5 * t96)
-        - d.k22 * (t101 * t101) * inv106;
-    let t108 = d.k24 + p.l * t104;
+        - d.k21 * (t101 * t101) * inv106;
+    let t108 = d.k23 + p.l * t104;
     let t109 = t101 + -(p.l * t101 * inv106 * t108);
     let t110 = s_q4 * t109;
     let t111 = c_q4 * t109;
@@ -1233,11 +1716,11 @@ pub fn forward_dynamics_with(
     let t118 = s_q4 * t113;
     let t119 = c_q4 * t115;
     let t120 = t118 + t119;
-    let t121 = d.k19 + d.k22 * t120;
+    let t121 = d.k20 + d.k21 * t120;
     let inv122 = 1.0 / t121;
     let t123 = p.m + c_q4 * (c_q4 * t107 - t110) - s_q4 * (t111 - s_q4 * t112)
-        - d.k22 * (t117 * t117) * inv122;
-    let t124 = d.k24 + p.l * t120;
+        - d.k21 * (t117 * t117) * inv122;
+    let t124 = d.k23 + p.l * t120;
     let t125 = t117 + -(p.l * t117 * inv122 * t124);
     let t126 = s_q3 * t125;
     let t127 = c_q3 * t125;
@@ -1250,11 +1733,11 @@ pub fn forward_dynamics_with(
     let t134 = s_q3 * t129;
     let t135 = c_q3 * t131;
     let t136 = t134 + t135;
-    let t137 = d.k19 + d.k22 * t136;
+    let t137 = d.k20 + d.k21 * t136;
     let inv138 = 1.0 / t137;
     let t139 = p.m + c_q3 * (c_q3 * t123 - t126) - s_q3 * (t127 - s_q3 * t128)
-        - d.k22 * (t133 * t133) * inv138;
-    let t140 = d.k24 + p.l * t136;
+        - d.k21 * (t133 * t133) * inv138;
+    let t140 = d.k23 + p.l * t136;
     let t141 = t133 + -(p.l * t133 * inv138 * t140);
     let t142 = s_q2 * t141;
     let t143 = c_q2 * t141;
@@ -1267,53 +1750,53 @@ pub fn forward_dynamics_with(
     let t150 = s_q2 * t145;
     let t151 = c_q2 * t147;
     let t152 = t150 + t151;
-    let t153 = d.k19 + d.k22 * t152;
+    let t153 = d.k20 + d.k21 * t152;
     let inv154 = 1.0 / t153;
     let t155 = p.m + c_q2 * (c_q2 * t139 - t142) - s_q2 * (t143 - s_q2 * t144)
-        - d.k22 * (t149 * t149) * inv154;
-    let t156 = d.k24 + p.l * t152;
+        - d.k21 * (t149 * t149) * inv154;
+    let t156 = d.k23 + p.l * t152;
     let t157 = t149 + -(p.l * t149 * inv154 * t156);
     let t158 = s_q1 * t155 + c_q1 * t157;
     let t159 = t152 + (p.m - inv154 * (t156 * t156));
     let t160 = s_q1 * t157 + c_q1 * t159;
     let t161 = s_q1 * t158 + c_q1 * t160;
-    let t162 = d.k19 + d.k22 * t161;
+    let t162 = d.k20 + d.k21 * t161;
     let inv163 = 1.0 / t162;
-    let t164 = 0.5 * (t28 * t28 * d.k1) + t25 * t25 * c_q9 * d.k1;
-    let t165 = -(0.25 * (t25 * t25 * s_q9 * d.k1)) - 1.5 * (tau[9] * d.k25);
+    let t164 = 0.5 * (t28 * t28 * d.k2) + t25 * t25 * c_q9 * d.k2;
+    let t165 = -(0.25 * (t25 * t25 * s_q9 * d.k2)) - 1.5 * (tau[9] * d.k24);
     let t166 = s_q9 * t164;
     let t167 = c_q9 * t165;
     let t168 = p.l * (t166 + t167);
     let t169 = tau[8] + t168 - tau[9];
-    let t170 = 0.5 * (t25 * t25 * d.k1) + c_q9 * t164 + p.l * (t22 * t22) * c_q8 * t43
-        - s_q9 * t165 - t37 * t45 - 0.75 * (s_q9 * c_q9 * d.k1 * inv42 * t169);
+    let t170 = 0.5 * (t25 * t25 * d.k2) + c_q9 * t164 + p.l * (t22 * t22) * c_q8 * t43
+        - s_q9 * t165 - t37 * t45 - 0.75 * (s_q9 * c_q9 * d.k2 * inv42 * t169);
     let t171 = t166 + t167 + t47 * (p.l * (t22 * t22)) - t37 * t48 - inv42 * t44 * t169;
     let t172 = s_q8 * t170;
     let t173 = c_q8 * t171;
     let t174 = p.l * (t172 + t173);
     let t175 = tau[7] + t174 - tau[8];
-    let t176 = 0.5 * (t22 * t22 * d.k1) + c_q8 * t170 + p.l * (t19 * t19) * c_q7 * t59
+    let t176 = 0.5 * (t22 * t22 * d.k2) + c_q8 * t170 + p.l * (t19 * t19) * c_q7 * t59
         - s_q8 * t171 - t36 * t61 - p.l * t53 * inv58 * t175;
     let t177 = t172 + t173 + t63 * (p.l * (t19 * t19)) - t36 * t64 - inv58 * t60 * t175;
     let t178 = s_q7 * t176;
     let t179 = c_q7 * t177;
     let t180 = p.l * (t178 + t179);
     let t181 = tau[6] + t180 - tau[7];
-    let t182 = 0.5 * (t19 * t19 * d.k1) + c_q7 * t176 + p.l * (t16 * t16) * c_q6 * t75
+    let t182 = 0.5 * (t19 * t19 * d.k2) + c_q7 * t176 + p.l * (t16 * t16) * c_q6 * t75
         - s_q7 * t177 - t35 * t77 - p.l * t69 * inv74 * t181;
     let t183 = t178 + t179 + t79 * (p.l * (t16 * t16)) - t35 * t80 - inv74 * t76 * t181;
     let t184 = s_q6 * t182;
     let t185 = c_q6 * t183;
     let t186 = p.l * (t184 + t185);
     let t187 = tau[5] + t186 - tau[6];
-    let t188 = 0.5 * (t16 * t16 * d.k1) + c_q6 * t182 + p.l * (t13 * t13) * c_q5 * t91
+    let t188 = 0.5 * (t16 * t16 * d.k2) + c_q6 * t182 + p.l * (t13 * t13) * c_q5 * t91
         - s_q6 * t183 - t34 * t93 - p.l * t85 * inv90 * t187;
     let t189 = t184 + t185 + t95 * (p.l * (t13 * t13)) - t34 * t96 - inv90 * t92 * t187;
     let t190 = s_q5 * t188;
     let t191 = c_q5 * t189;
     let t192 = p.l * (t190 + t191);
     let t193 = tau[4] + t192 - tau[5];
-    let t194 = 0.5 * (t13 * t13 * d.k1) + c_q5 * t188 + p.l * (t10 * t10) * c_q4 * t107
+    let t194 = 0.5 * (t13 * t13 * d.k2) + c_q5 * t188 + p.l * (t10 * t10) * c_q4 * t107
         - s_q5 * t189 - t33 * t109 - p.l * t101 * inv106 * t193;
     let t195 = t190 + t191 + t111 * (p.l * (t10 * t10)) - t33 * t112
         - inv106 * t108 * t193;
@@ -1321,7 +1804,7 @@ pub fn forward_dynamics_with(
     let t197 = c_q4 * t195;
     let t198 = p.l * (t196 + t197);
     let t199 = tau[3] + t198 - tau[4];
-    let t200 = 0.5 * (t10 * t10 * d.k1) + c_q4 * t194 + p.l * (t7 * t7) * c_q3 * t123
+    let t200 = 0.5 * (t10 * t10 * d.k2) + c_q4 * t194 + p.l * (t7 * t7) * c_q3 * t123
         - s_q4 * t195 - t32 * t125 - p.l * t117 * inv122 * t199;
     let t201 = t196 + t197 + t127 * (p.l * (t7 * t7)) - t32 * t128
         - inv122 * t124 * t199;
@@ -1329,7 +1812,7 @@ pub fn forward_dynamics_with(
     let t203 = c_q3 * t201;
     let t204 = p.l * (t202 + t203);
     let t205 = tau[2] + t204 - tau[3];
-    let t206 = 0.5 * (t7 * t7 * d.k1) + c_q3 * t200 + p.l * (t4 * t4) * c_q2 * t139
+    let t206 = 0.5 * (t7 * t7 * d.k2) + c_q3 * t200 + p.l * (t4 * t4) * c_q2 * t139
         - s_q3 * t201 - t31 * t141 - p.l * t133 * inv138 * t205;
     let t207 = t202 + t203 + t143 * (p.l * (t4 * t4)) - t31 * t144
         - inv138 * t140 * t205;
@@ -1340,13 +1823,13 @@ pub fn forward_dynamics_with(
     let t212 = tau[0]
         + p.l
             * (s_q1
-                * (0.5 * (t4 * t4 * d.k1) + c_q2 * t206
+                * (0.5 * (t4 * t4 * d.k2) + c_q2 * t206
                     + p.l * (qd[0] * qd[0]) * c_q1 * t155 - s_q2 * t207 - t30 * t157
                     - p.l * t149 * inv154 * t211)
                 + c_q1
                     * (t208 + t209 + p.l * (qd[0] * qd[0]) * c_q1 * t157 - t30 * t159
                         - inv154 * t156 * t211)) - tau[1]
-        - s_q0 * (c_q1 * t158 - s_q1 * t160) * d.k26 - p.g * c_q0 * (d.k24 + p.l * t161);
+        - s_q0 * (c_q1 * t158 - s_q1 * t160) * d.k25 - p.g * c_q0 * (d.k23 + p.l * t161);
     let t213 = inv163 * t212;
     let t214 = p.g * c_q0 + p.l * inv163 * t212;
     let t215 = p.g * s_q0 * c_q1 + s_q1 * t214 - p.l * (qd[0] * qd[0]) * c_q1;
@@ -1403,7 +1886,7 @@ pub fn forward_dynamics_with(
     let t258 = c_q8 * t255;
     let t259 = inv42
         * (t169
-            + (-(0.75 * (s_q9 * c_q9 * d.k1 * t256)) - t44 * (t37 + t258 - t257)
+            + (-(0.75 * (s_q9 * c_q9 * d.k2 * t256)) - t44 * (t37 + t258 - t257)
                 - t41 * t254));
     let t260 = t254 + t259;
     [
@@ -1419,16 +1902,16 @@ pub fn forward_dynamics_with(
         3.0
             * ((tau[9]
                 - 0.5
-                    * (d.k1
+                    * (d.k2
                         * (p.l * (t25 * t25) * s_q9
                             + c_q9 * (t37 + t258 + p.l * t260 - t257) - s_q9 * t256))
-                - 0.3333333333333333 * (d.k0 * t260)) * d.k27),
+                - 0.3333333333333333 * (d.k0 * t260)) * d.k26),
     ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 1038,
-    add: 1174,
+    mul: 889,
+    add: 895,
     div: 0,
     sqrt: 0,
     sin: 9,
@@ -1456,728 +1939,506 @@ pub fn coriolis_matrix_with(
     let t2 = qd[0] + qd[1];
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t5 = p.l * t2;
-    let t6 = t2 + qd[2];
+    let t5 = t2 + qd[2];
     let s_q3 = libm::Libm::<Real>::sin(q[3]);
     let c_q3 = libm::Libm::<Real>::cos(q[3]);
-    let t9 = p.l * t6;
-    let t10 = t6 + qd[3];
+    let t8 = p.l * t5;
+    let t9 = t5 + qd[3];
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
-    let t13 = p.l * t10;
-    let t14 = t10 + qd[4];
+    let t12 = p.l * t9;
+    let t13 = t9 + qd[4];
     let s_q5 = libm::Libm::<Real>::sin(q[5]);
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
-    let t17 = p.l * t14;
-    let t18 = t14 + qd[5];
+    let t16 = p.l * t13;
+    let t17 = t13 + qd[5];
     let s_q6 = libm::Libm::<Real>::sin(q[6]);
     let c_q6 = libm::Libm::<Real>::cos(q[6]);
-    let t21 = p.l * t18;
-    let t22 = t18 + qd[6];
+    let t20 = p.l * t17;
+    let t21 = t17 + qd[6];
     let s_q7 = libm::Libm::<Real>::sin(q[7]);
     let c_q7 = libm::Libm::<Real>::cos(q[7]);
-    let t25 = p.l * t22;
-    let t26 = t22 + qd[7];
+    let t24 = p.l * t21;
+    let t25 = t21 + qd[7];
     let s_q8 = libm::Libm::<Real>::sin(q[8]);
     let c_q8 = libm::Libm::<Real>::cos(q[8]);
-    let t29 = p.l * t26;
-    let t30 = t26 + qd[8];
+    let t28 = p.l * t25;
+    let t29 = t25 + qd[8];
     let s_q9 = libm::Libm::<Real>::sin(q[9]);
     let c_q9 = libm::Libm::<Real>::cos(q[9]);
-    let t33 = p.l * t30;
-    let t34 = t30 + qd[9];
-    let t35 = p.l * t34;
-    let t36 = p.l * qd[0] * c_q1;
-    let t37 = -(2.0 * (t5 + t36));
-    let t38 = 2.0 * (p.l * qd[0] * s_q1 * c_q2) - s_q2 * t37;
-    let t39 = c_q2 * t37;
-    let t40 = p.l * qd[0] * s_q1 * s_q2;
-    let t41 = 2.0 * (t40 - t9) + t39;
-    let t42 = c_q3 * t38 - s_q3 * t41;
-    let t43 = c_q3 * t41;
-    let t44 = s_q3 * t38;
-    let t45 = t43 + t44 - 2.0 * t13;
-    let t46 = c_q4 * t42 - s_q4 * t45;
-    let t47 = c_q4 * t45;
-    let t48 = s_q4 * t42;
-    let t49 = t47 + t48 - 2.0 * t17;
-    let t50 = c_q5 * t46 - s_q5 * t49;
-    let t51 = c_q5 * t49;
-    let t52 = s_q5 * t46;
-    let t53 = t51 + t52 - 2.0 * t21;
-    let t54 = c_q6 * t50 - s_q6 * t53;
-    let t55 = c_q6 * t53;
-    let t56 = s_q6 * t50;
-    let t57 = t55 + t56 - 2.0 * t25;
-    let t58 = c_q7 * t54 - s_q7 * t57;
-    let t59 = c_q7 * t57;
-    let t60 = s_q7 * t54;
-    let t61 = t59 + t60 - 2.0 * t29;
-    let t62 = c_q8 * t58 - s_q8 * t61;
-    let t63 = c_q8 * t61;
-    let t64 = s_q8 * t58;
-    let t65 = t63 + t64 - 2.0 * t33;
-    let t66 = c_q9 * t62 - s_q9 * t65;
-    let t67 = c_q9 * t65 + s_q9 * t62 - t35;
-    let t68 = p.m * s_q9 * t67;
-    let t69 = p.m * c_q9 * t66;
-    let t70 = p.l * (t68 + t69);
-    let t71 = p.m * (t63 + t64 - t33) + p.m * c_q9 * t67 - p.m * s_q9 * t66;
-    let t72 = s_q8 * t71;
-    let t73 = t68 + t69 + p.m * t62;
-    let t74 = c_q8 * t73;
-    let t75 = p.l * (t72 + t74);
-    let t76 = p.m * (t59 + t60 - t29) + c_q8 * t71 - s_q8 * t73;
-    let t77 = s_q7 * t76;
-    let t78 = t72 + t74 + p.m * t58;
-    let t79 = c_q7 * t78;
-    let t80 = p.l * (t77 + t79);
-    let t81 = p.m * (t55 + t56 - t25) + c_q7 * t76 - s_q7 * t78;
-    let t82 = s_q6 * t81;
-    let t83 = t77 + t79 + p.m * t54;
-    let t84 = c_q6 * t83;
-    let t85 = p.l * (t82 + t84);
-    let t86 = p.m * (t51 + t52 - t21) + c_q6 * t81 - s_q6 * t83;
-    let t87 = s_q5 * t86;
-    let t88 = t82 + t84 + p.m * t50;
-    let t89 = c_q5 * t88;
-    let t90 = p.l * (t87 + t89);
-    let t91 = p.m * (t47 + t48 - t17) + c_q5 * t86 - s_q5 * t88;
-    let t92 = s_q4 * t91;
-    let t93 = t87 + t89 + p.m * t46;
-    let t94 = c_q4 * t93;
-    let t95 = p.l * (t92 + t94);
-    let t96 = p.m * (t43 + t44 - t13) + c_q4 * t91 - s_q4 * t93;
-    let t97 = s_q3 * t96;
-    let t98 = t92 + t94 + p.m * t42;
-    let t99 = c_q3 * t98;
-    let t100 = p.l * (t97 + t99);
-    let t101 = p.m * (t39 + 2.0 * t40 - t9) + c_q3 * t96 - s_q3 * t98;
-    let t102 = s_q2 * t101;
-    let t103 = t97 + t99 + p.m * t38;
-    let t104 = c_q2 * t103;
-    let t105 = p.l * (t102 + t104);
-    let t106 = t5 * c_q2;
-    let t107 = -(2.0 * (t9 + t106));
-    let t108 = 2.0 * (t5 * (s_q2 * c_q3)) - s_q3 * t107;
-    let t109 = c_q3 * t107;
-    let t110 = t5 * (s_q2 * s_q3);
-    let t111 = 2.0 * (t110 - t13) + t109;
-    let t112 = c_q4 * t108 - s_q4 * t111;
-    let t113 = c_q4 * t111;
-    let t114 = s_q4 * t108;
-    let t115 = t113 + t114 - 2.0 * t17;
-    let t116 = c_q5 * t112 - s_q5 * t115;
-    let t117 = c_q5 * t115;
-    let t118 = s_q5 * t112;
-    let t119 = t117 + t118 - 2.0 * t21;
-    let t120 = c_q6 * t116 - s_q6 * t119;
-    let t121 = c_q6 * t119;
-    let t122 = s_q6 * t116;
-    let t123 = t121 + t122 - 2.0 * t25;
-    let t124 = c_q7 * t120 - s_q7 * t123;
-    let t125 = c_q7 * t123;
-    let t126 = s_q7 * t120;
-    let t127 = t125 + t126 - 2.0 * t29;
-    let t128 = c_q8 * t124 - s_q8 * t127;
-    let t129 = c_q8 * t127;
-    let t130 = s_q8 * t124;
-    let t131 = t129 + t130 - 2.0 * t33;
-    let t132 = c_q9 * t128 - s_q9 * t131;
-    let t133 = c_q9 * t131 + s_q9 * t128 - t35;
-    let t134 = p.m * s_q9 * t133;
-    let t135 = p.m * c_q9 * t132;
-    let t136 = p.l * (t134 + t135);
-    let t137 = p.m * (t129 + t130 - t33) + p.m * c_q9 * t133 - p.m * s_q9 * t132;
-    let t138 = s_q8 * t137;
-    let t139 = t134 + t135 + p.m * t128;
-    let t140 = c_q8 * t139;
-    let t141 = p.l * (t138 + t140);
-    let t142 = p.m * (t125 + t126 - t29) + c_q8 * t137 - s_q8 * t139;
-    let t143 = s_q7 * t142;
-    let t144 = t138 + t140 + p.m * t124;
-    let t145 = c_q7 * t144;
-    let t146 = p.l * (t143 + t145);
-    let t147 = p.m * (t121 + t122 - t25) + c_q7 * t142 - s_q7 * t144;
-    let t148 = s_q6 * t147;
-    let t149 = t143 + t145 + p.m * t120;
-    let t150 = c_q6 * t149;
-    let t151 = p.l * (t148 + t150);
-    let t152 = p.m * (t117 + t118 - t21) + c_q6 * t147 - s_q6 * t149;
-    let t153 = s_q5 * t152;
-    let t154 = t148 + t150 + p.m * t116;
-    let t155 = c_q5 * t154;
-    let t156 = p.l * (t153 + t155);
-    let t157 = p.m * (t113 + t114 - t17) + c_q5 * t152 - s_q5 * t154;
-    let t158 = s_q4 * t157;
-    let t159 = t153 + t155 + p.m * t112;
-    let t160 = c_q4 * t159;
-    let t161 = p.l * (t158 + t160);
-    let t162 = p.m * (t109 + 2.0 * t110 - t13) + c_q4 * t157 - s_q4 * t159;
-    let t163 = s_q3 * t162;
-    let t164 = t158 + t160 + p.m * t108;
-    let t165 = c_q3 * t164;
-    let t166 = p.l * (t163 + t165);
-    let t167 = p.m * (-t9 - 2.0 * t106) + c_q3 * t162 - s_q3 * t164;
-    let t168 = t9 * c_q3;
-    let t169 = -(2.0 * (t13 + t168));
-    let t170 = 2.0 * (t9 * (s_q3 * c_q4)) - s_q4 * t169;
-    let t171 = c_q4 * t169;
-    let t172 = t9 * (s_q3 * s_q4);
-    let t173 = 2.0 * (t172 - t17) + t171;
-    let t174 = c_q5 * t170 - s_q5 * t173;
-    let t175 = c_q5 * t173;
-    let t176 = s_q5 * t170;
-    let t177 = t175 + t176 - 2.0 * t21;
-    let t178 = c_q6 * t174 - s_q6 * t177;
-    let t179 = c_q6 * t177;
-    let t180 = s_q6 * t174;
-    let t181 = t179 + t180 - 2.0 * t25;
-    let t182 = c_q7 * t178 - s_q7 * t181;
-    let t183 = c_q7 * t181;
-    let t184 = s_q7 * t178;
-    let t185 = t183 + t184 - 2.0 * t29;
-    let t186 = c_q8 * t182 - s_q8 * t185;
-    let t187 = c_q8 * t185;
-    let t188 = s_q8 * t182;
-    let t189 = t187 + t188 - 2.0 * t33;
-    let t190 = c_q9 * t186 - s_q9 * t189;
-    let t191 = c_q9 * t189 + s_q9 * t186 - t35;
-    let t192 = p.m * s_q9 * t191;
-    let t193 = p.m * c_q9 * t190;
-    let t194 = p.l * (t192 + t193);
-    let t195 = p.m * (t187 + t188 - t33) + p.m * c_q9 * t191 - p.m * s_q9 * t190;
-    let t196 = s_q8 * t195;
-    let t197 = t192 + t193 + p.m * t186;
-    let t198 = c_q8 * t197;
-    let t199 = p.l * (t196 + t198);
-    let t200 = p.m * (t183 + t184 - t29) + c_q8 * t195 - s_q8 * t197;
-    let t201 = s_q7 * t200;
-    let t202 = t196 + t198 + p.m * t182;
-    let t203 = c_q7 * t202;
-    let t204 = p.l * (t201 + t203);
-    let t205 = p.m * (t179 + t180 - t25) + c_q7 * t200 - s_q7 * t202;
-    let t206 = s_q6 * t205;
-    let t207 = t201 + t203 + p.m * t178;
-    let t208 = c_q6 * t207;
-    let t209 = p.l * (t206 + t208);
-    let t210 = p.m * (t175 + t176 - t21) + c_q6 * t205 - s_q6 * t207;
-    let t211 = s_q5 * t210;
-    let t212 = t206 + t208 + p.m * t174;
-    let t213 = c_q5 * t212;
-    let t214 = p.l * (t211 + t213);
-    let t215 = p.m * (t171 + 2.0 * t172 - t17) + c_q5 * t210 - s_q5 * t212;
-    let t216 = s_q4 * t215;
-    let t217 = t211 + t213 + p.m * t170;
-    let t218 = c_q4 * t217;
-    let t219 = p.l * (t216 + t218);
-    let t220 = p.m * (-t13 - 2.0 * t168) + c_q4 * t215 - s_q4 * t217;
-    let t221 = t13 * c_q4;
-    let t222 = -(2.0 * (t17 + t221));
-    let t223 = 2.0 * (t13 * (s_q4 * c_q5)) - s_q5 * t222;
-    let t224 = c_q5 * t222;
-    let t225 = t13 * (s_q4 * s_q5);
-    let t226 = 2.0 * (t225 - t21) + t224;
-    let t227 = c_q6 * t223 - s_q6 * t226;
-    let t228 = c_q6 * t226;
-    let t229 = s_q6 * t223;
-    let t230 = t228 + t229 - 2.0 * t25;
-    let t231 = c_q7 * t227 - s_q7 * t230;
-    let t232 = c_q7 * t230;
-    let t233 = s_q7 * t227;
-    let t234 = t232 + t233 - 2.0 * t29;
-    let t235 = c_q8 * t231 - s_q8 * t234;
-    let t236 = c_q8 * t234;
-    let t237 = s_q8 * t231;
-    let t238 = t236 + t237 - 2.0 * t33;
-    let t239 = c_q9 * t235 - s_q9 * t238;
-    let t240 = c_q9 * t238 + s_q9 * t235 - t35;
-    let t241 = p.m * s_q9 * t240;
-    let t242 = p.m * c_q9 * t239;
-    let t243 = p.l * (t241 + t242);
-    let t244 = p.m * (t236 + t237 - t33) + p.m * c_q9 * t240 - p.m * s_q9 * t239;
-    let t245 = s_q8 * t244;
-    let t246 = t241 + t242 + p.m * t235;
-    let t247 = c_q8 * t246;
-    let t248 = p.l * (t245 + t247);
-    let t249 = p.m * (t232 + t233 - t29) + c_q8 * t244 - s_q8 * t246;
-    let t250 = s_q7 * t249;
-    let t251 = t245 + t247 + p.m * t231;
-    let t252 = c_q7 * t251;
-    let t253 = p.l * (t250 + t252);
-    let t254 = p.m * (t228 + t229 - t25) + c_q7 * t249 - s_q7 * t251;
-    let t255 = s_q6 * t254;
-    let t256 = t250 + t252 + p.m * t227;
-    let t257 = c_q6 * t256;
-    let t258 = p.l * (t255 + t257);
-    let t259 = p.m * (t224 + 2.0 * t225 - t21) + c_q6 * t254 - s_q6 * t256;
-    let t260 = s_q5 * t259;
-    let t261 = t255 + t257 + p.m * t223;
-    let t262 = c_q5 * t261;
-    let t263 = p.l * (t260 + t262);
-    let t264 = p.m * (-t17 - 2.0 * t221) + c_q5 * t259 - s_q5 * t261;
-    let t265 = t17 * c_q5;
-    let t266 = -(2.0 * (t21 + t265));
-    let t267 = 2.0 * (t17 * (s_q5 * c_q6)) - s_q6 * t266;
-    let t268 = c_q6 * t266;
-    let t269 = t17 * (s_q5 * s_q6);
-    let t270 = 2.0 * (t269 - t25) + t268;
-    let t271 = c_q7 * t267 - s_q7 * t270;
-    let t272 = c_q7 * t270;
-    let t273 = s_q7 * t267;
-    let t274 = t272 + t273 - 2.0 * t29;
-    let t275 = c_q8 * t271 - s_q8 * t274;
-    let t276 = c_q8 * t274;
-    let t277 = s_q8 * t271;
-    let t278 = t276 + t277 - 2.0 * t33;
-    let t279 = c_q9 * t275 - s_q9 * t278;
-    let t280 = c_q9 * t278 + s_q9 * t275 - t35;
-    let t281 = p.m * s_q9 * t280;
-    let t282 = p.m * c_q9 * t279;
-    let t283 = p.l * (t281 + t282);
-    let t284 = p.m * (t276 + t277 - t33) + p.m * c_q9 * t280 - p.m * s_q9 * t279;
-    let t285 = s_q8 * t284;
-    let t286 = t281 + t282 + p.m * t275;
-    let t287 = c_q8 * t286;
-    let t288 = p.l * (t285 + t287);
-    let t289 = p.m * (t272 + t273 - t29) + c_q8 * t284 - s_q8 * t286;
-    let t290 = s_q7 * t289;
-    let t291 = t285 + t287 + p.m * t271;
-    let t292 = c_q7 * t291;
-    let t293 = p.l * (t290 + t292);
-    let t294 = p.m * (t268 + 2.0 * t269 - t25) + c_q7 * t289 - s_q7 * t291;
-    let t295 = s_q6 * t294;
-    let t296 = t290 + t292 + p.m * t267;
-    let t297 = c_q6 * t296;
-    let t298 = p.l * (t295 + t297);
-    let t299 = p.m * (-t21 - 2.0 * t265) + c_q6 * t294 - s_q6 * t296;
-    let t300 = t21 * c_q6;
-    let t301 = -(2.0 * (t25 + t300));
-    let t302 = 2.0 * (t21 * (s_q6 * c_q7)) - s_q7 * t301;
-    let t303 = c_q7 * t301;
-    let t304 = t21 * (s_q6 * s_q7);
-    let t305 = 2.0 * (t304 - t29) + t303;
-    let t306 = c_q8 * t302 - s_q8 * t305;
-    let t307 = c_q8 * t305;
-    let t308 = s_q8 * t302;
-    let t309 = t307 + t308 - 2.0 * t33;
-    let t310 = c_q9 * t306 - s_q9 * t309;
-    let t311 = c_q9 * t309 + s_q9 * t306 - t35;
-    let t312 = p.m * s_q9 * t311;
-    let t313 = p.m * c_q9 * t310;
-    let t314 = p.l * (t312 + t313);
-    let t315 = p.m * (t307 + t308 - t33) + p.m * c_q9 * t311 - p.m * s_q9 * t310;
-    let t316 = s_q8 * t315;
-    let t317 = t312 + t313 + p.m * t306;
-    let t318 = c_q8 * t317;
-    let t319 = p.l * (t316 + t318);
-    let t320 = p.m * (t303 + 2.0 * t304 - t29) + c_q8 * t315 - s_q8 * t317;
-    let t321 = s_q7 * t320;
-    let t322 = t316 + t318 + p.m * t302;
-    let t323 = c_q7 * t322;
-    let t324 = p.l * (t321 + t323);
-    let t325 = p.m * (-t25 - 2.0 * t300) + c_q7 * t320 - s_q7 * t322;
-    let t326 = t25 * c_q7;
-    let t327 = -(2.0 * (t29 + t326));
-    let t328 = 2.0 * (t25 * (s_q7 * c_q8)) - s_q8 * t327;
-    let t329 = c_q8 * t327;
-    let t330 = t25 * (s_q7 * s_q8);
-    let t331 = 2.0 * (t330 - t33) + t329;
-    let t332 = c_q9 * t328 - s_q9 * t331;
-    let t333 = c_q9 * t331 + s_q9 * t328 - t35;
-    let t334 = p.m * s_q9 * t333;
-    let t335 = p.m * c_q9 * t332;
-    let t336 = p.l * (t334 + t335);
-    let t337 = p.m * (t329 + 2.0 * t330 - t33) + p.m * c_q9 * t333 - p.m * s_q9 * t332;
-    let t338 = s_q8 * t337;
-    let t339 = t334 + t335 + p.m * t328;
-    let t340 = c_q8 * t339;
-    let t341 = p.l * (t338 + t340);
-    let t342 = p.m * (-t29 - 2.0 * t326) + c_q8 * t337 - s_q8 * t339;
-    let t343 = t29 * c_q8;
-    let t344 = -(2.0 * (t33 + t343));
-    let t345 = 2.0 * (t29 * (s_q8 * c_q9)) - s_q9 * t344;
-    let t346 = c_q9 * t344 + 2.0 * (t29 * (s_q8 * s_q9)) - t35;
-    let t347 = p.m * s_q9 * t346;
-    let t348 = p.m * c_q9 * t345;
-    let t349 = p.l * (t347 + t348);
-    let t350 = p.m * (-t33 - 2.0 * t343) + p.m * c_q9 * t346 - p.m * s_q9 * t345;
-    let t351 = -t35 - 2.0 * (t33 * c_q9);
-    let t352 = qd[0] * s_q1 * d.k0;
-    let t353 = t38 * d.k1;
-    let t354 = t42 * d.k1;
-    let t355 = t46 * d.k1;
-    let t356 = t50 * d.k1;
-    let t357 = t54 * d.k1;
-    let t358 = t58 * d.k1;
-    let t359 = t62 * d.k1;
-    let t360 = t66 * d.k1;
-    let t361 = t2 * s_q2 * d.k0;
-    let t362 = t108 * d.k1;
-    let t363 = t112 * d.k1;
-    let t364 = t116 * d.k1;
-    let t365 = t120 * d.k1;
-    let t366 = t124 * d.k1;
-    let t367 = t128 * d.k1;
-    let t368 = t132 * d.k1;
-    let t369 = t163 + t165 + 2.0 * (t2 * s_q2 * d.k1);
-    let t370 = s_q2 * t167 + c_q2 * t369;
-    let t371 = p.l * t370;
-    let t372 = t6 * s_q3 * d.k0;
-    let t373 = t170 * d.k1;
-    let t374 = t174 * d.k1;
-    let t375 = t178 * d.k1;
-    let t376 = t182 * d.k1;
-    let t377 = t186 * d.k1;
-    let t378 = t190 * d.k1;
-    let t379 = t216 + t218 + 2.0 * (t6 * s_q3 * d.k1);
-    let t380 = s_q3 * t220 + c_q3 * t379;
-    let t381 = p.l * t380;
-    let t382 = c_q3 * t220 - t6 * d.k1 - s_q3 * t379;
-    let t383 = s_q2 * t382 + c_q2 * t380;
-    let t384 = p.l * t383;
-    let t385 = t10 * s_q4 * d.k0;
-    let t386 = t223 * d.k1;
-    let t387 = t227 * d.k1;
-    let t388 = t231 * d.k1;
-    let t389 = t235 * d.k1;
-    let t390 = t239 * d.k1;
-    let t391 = t260 + t262 + 2.0 * (t10 * s_q4 * d.k1);
-    let t392 = s_q4 * t264 + c_q4 * t391;
-    let t393 = p.l * t392;
-    let t394 = c_q4 * t264 - t10 * d.k1 - s_q4 * t391;
-    let t395 = s_q3 * t394 + c_q3 * t392;
-    let t396 = p.l * t395;
-    let t397 = c_q3 * t394 - s_q3 * t392;
-    let t398 = s_q2 * t397 + c_q2 * t395;
-    let t399 = p.l * t398;
-    let t400 = t14 * s_q5 * d.k0;
-    let t401 = t267 * d.k1;
-    let t402 = t271 * d.k1;
-    let t403 = t275 * d.k1;
-    let t404 = t279 * d.k1;
-    let t405 = t295 + t297 + 2.0 * (t14 * s_q5 * d.k1);
-    let t406 = s_q5 * t299 + c_q5 * t405;
-    let t407 = p.l * t406;
-    let t408 = c_q5 * t299 - t14 * d.k1 - s_q5 * t405;
-    let t409 = s_q4 * t408 + c_q4 * t406;
-    let t410 = p.l * t409;
-    let t411 = c_q4 * t408 - s_q4 * t406;
-    let t412 = s_q3 * t411 + c_q3 * t409;
-    let t413 = p.l * t412;
-    let t414 = c_q3 * t411 - s_q3 * t409;
-    let t415 = s_q2 * t414 + c_q2 * t412;
-    let t416 = p.l * t415;
-    let t417 = t18 * s_q6 * d.k0;
-    let t418 = t302 * d.k1;
-    let t419 = t306 * d.k1;
-    let t420 = t310 * d.k1;
-    let t421 = t321 + t323 + 2.0 * (t18 * s_q6 * d.k1);
-    let t422 = s_q6 * t325 + c_q6 * t421;
-    let t423 = p.l * t422;
-    let t424 = c_q6 * t325 - t18 * d.k1 - s_q6 * t421;
-    let t425 = s_q5 * t424 + c_q5 * t422;
-    let t426 = p.l * t425;
-    let t427 = c_q5 * t424 - s_q5 * t422;
-    let t428 = s_q4 * t427 + c_q4 * t425;
-    let t429 = p.l * t428;
-    let t430 = c_q4 * t427 - s_q4 * t425;
-    let t431 = s_q3 * t430 + c_q3 * t428;
-    let t432 = p.l * t431;
-    let t433 = c_q3 * t430 - s_q3 * t428;
-    let t434 = s_q2 * t433 + c_q2 * t431;
-    let t435 = p.l * t434;
-    let t436 = t22 * s_q7 * d.k0;
-    let t437 = t328 * d.k1;
-    let t438 = t332 * d.k1;
-    let t439 = t338 + t340 + 2.0 * (t22 * s_q7 * d.k1);
-    let t440 = s_q7 * t342 + c_q7 * t439;
-    let t441 = p.l * t440;
-    let t442 = c_q7 * t342 - t22 * d.k1 - s_q7 * t439;
-    let t443 = s_q6 * t442 + c_q6 * t440;
-    let t444 = p.l * t443;
-    let t445 = c_q6 * t442 - s_q6 * t440;
-    let t446 = s_q5 * t445 + c_q5 * t443;
-    let t447 = p.l * t446;
-    let t448 = c_q5 * t445 - s_q5 * t443;
-    let t449 = s_q4 * t448 + c_q4 * t446;
-    let t450 = p.l * t449;
-    let t451 = c_q4 * t448 - s_q4 * t446;
-    let t452 = s_q3 * t451 + c_q3 * t449;
-    let t453 = p.l * t452;
-    let t454 = c_q3 * t451 - s_q3 * t449;
-    let t455 = s_q2 * t454 + c_q2 * t452;
-    let t456 = p.l * t455;
-    let t457 = t26 * s_q8 * d.k0;
-    let t458 = t345 * d.k1;
-    let t459 = t347 + t348 + 2.0 * (t26 * s_q8 * d.k1);
-    let t460 = s_q8 * t350 + c_q8 * t459;
-    let t461 = p.l * t460;
-    let t462 = c_q8 * t350 - t26 * d.k1 - s_q8 * t459;
-    let t463 = s_q7 * t462 + c_q7 * t460;
-    let t464 = p.l * t463;
-    let t465 = c_q7 * t462 - s_q7 * t460;
-    let t466 = s_q6 * t465 + c_q6 * t463;
-    let t467 = p.l * t466;
-    let t468 = c_q6 * t465 - s_q6 * t463;
-    let t469 = s_q5 * t468 + c_q5 * t466;
-    let t470 = p.l * t469;
-    let t471 = c_q5 * t468 - s_q5 * t466;
-    let t472 = s_q4 * t471 + c_q4 * t469;
-    let t473 = p.l * t472;
-    let t474 = c_q4 * t471 - s_q4 * t469;
-    let t475 = s_q3 * t474 + c_q3 * t472;
-    let t476 = p.l * t475;
-    let t477 = c_q3 * t474 - s_q3 * t472;
-    let t478 = s_q2 * t477 + c_q2 * t475;
-    let t479 = p.l * t478;
-    let t480 = t30 * s_q9 * d.k0;
-    let t481 = p.m * s_q9 * t351 + 2.0 * (t30 * s_q9 * c_q9 * d.k1);
-    let t482 = p.l * t481;
-    let t483 = p.m * c_q9 * t351 - t30 * d.k1 - 2.0 * (t30 * (s_q9 * s_q9) * d.k1);
-    let t484 = s_q8 * t483 + c_q8 * t481;
-    let t485 = p.l * t484;
-    let t486 = c_q8 * t483 - s_q8 * t481;
-    let t487 = s_q7 * t486 + c_q7 * t484;
-    let t488 = p.l * t487;
-    let t489 = c_q7 * t486 - s_q7 * t484;
-    let t490 = s_q6 * t489 + c_q6 * t487;
-    let t491 = p.l * t490;
-    let t492 = c_q6 * t489 - s_q6 * t487;
-    let t493 = s_q5 * t492 + c_q5 * t490;
-    let t494 = p.l * t493;
-    let t495 = c_q5 * t492 - s_q5 * t490;
-    let t496 = s_q4 * t495 + c_q4 * t493;
-    let t497 = p.l * t496;
-    let t498 = c_q4 * t495 - s_q4 * t493;
-    let t499 = s_q3 * t498 + c_q3 * t496;
-    let t500 = p.l * t499;
-    let t501 = c_q3 * t498 - s_q3 * t496;
-    let t502 = s_q2 * t501 + c_q2 * t499;
-    let t503 = p.l * t502;
-    let t504 = s_q9 * t34 * d.k0;
-    let t505 = -(s_q8 * c_q9 * t34 * d.k1) - c_q8 * s_q9 * t34 * d.k1;
-    let t506 = p.l * t505;
-    let t507 = s_q8 * s_q9 * t34 * d.k1 - c_q8 * c_q9 * t34 * d.k1;
-    let t508 = s_q7 * t507 + c_q7 * t505;
-    let t509 = p.l * t508;
-    let t510 = c_q7 * t507 - s_q7 * t505;
-    let t511 = s_q6 * t510 + c_q6 * t508;
-    let t512 = p.l * t511;
-    let t513 = c_q6 * t510 - s_q6 * t508;
-    let t514 = s_q5 * t513 + c_q5 * t511;
-    let t515 = p.l * t514;
-    let t516 = c_q5 * t513 - s_q5 * t511;
-    let t517 = s_q4 * t516 + c_q4 * t514;
-    let t518 = p.l * t517;
-    let t519 = c_q4 * t516 - s_q4 * t514;
-    let t520 = s_q3 * t519 + c_q3 * t517;
-    let t521 = p.l * t520;
-    let t522 = c_q3 * t519 - s_q3 * t517;
-    let t523 = s_q2 * t522 + c_q2 * t520;
-    let t524 = p.l * t523;
+    let t32 = p.l * t29;
+    let t33 = t29 + qd[9];
+    let t34 = -(2.0 * (p.l * t2 + p.l * qd[0] * c_q1));
+    let t35 = 2.0 * (p.l * qd[0] * s_q1 * c_q2) - s_q2 * t34;
+    let t36 = 2.0 * (p.l * qd[0] * s_q1 * s_q2 - t8) + c_q2 * t34;
+    let t37 = c_q3 * t35 - s_q3 * t36;
+    let t38 = c_q3 * t36 + s_q3 * t35 - 2.0 * t12;
+    let t39 = c_q4 * t37 - s_q4 * t38;
+    let t40 = c_q4 * t38 + s_q4 * t37 - 2.0 * t16;
+    let t41 = c_q5 * t39 - s_q5 * t40;
+    let t42 = c_q5 * t40 + s_q5 * t39 - 2.0 * t20;
+    let t43 = c_q6 * t41 - s_q6 * t42;
+    let t44 = c_q6 * t42 + s_q6 * t41 - 2.0 * t24;
+    let t45 = c_q7 * t43 - s_q7 * t44;
+    let t46 = c_q7 * t44 + s_q7 * t43 - 2.0 * t28;
+    let t47 = c_q8 * t45 - s_q8 * t46;
+    let t48 = -(2.0 * (t8 + p.l * t2 * c_q2));
+    let t49 = 2.0 * (p.l * t2 * s_q2 * c_q3) - s_q3 * t48;
+    let t50 = 2.0 * (p.l * t2 * s_q2 * s_q3 - t12) + c_q3 * t48;
+    let t51 = c_q4 * t49 - s_q4 * t50;
+    let t52 = c_q4 * t50 + s_q4 * t49 - 2.0 * t16;
+    let t53 = c_q5 * t51 - s_q5 * t52;
+    let t54 = c_q5 * t52 + s_q5 * t51 - 2.0 * t20;
+    let t55 = c_q6 * t53 - s_q6 * t54;
+    let t56 = c_q6 * t54 + s_q6 * t53 - 2.0 * t24;
+    let t57 = c_q7 * t55 - s_q7 * t56;
+    let t58 = c_q7 * t56 + s_q7 * t55 - 2.0 * t28;
+    let t59 = c_q8 * t57 - s_q8 * t58;
+    let t60 = -(2.0 * (t12 + t8 * c_q3));
+    let t61 = 2.0 * (t8 * (s_q3 * c_q4)) - s_q4 * t60;
+    let t62 = 2.0 * (t8 * (s_q3 * s_q4) - t16) + c_q4 * t60;
+    let t63 = c_q5 * t61 - s_q5 * t62;
+    let t64 = c_q5 * t62 + s_q5 * t61 - 2.0 * t20;
+    let t65 = c_q6 * t63 - s_q6 * t64;
+    let t66 = c_q6 * t64 + s_q6 * t63 - 2.0 * t24;
+    let t67 = c_q7 * t65 - s_q7 * t66;
+    let t68 = c_q7 * t66 + s_q7 * t65 - 2.0 * t28;
+    let t69 = c_q8 * t67 - s_q8 * t68;
+    let t70 = -(2.0 * (t16 + t12 * c_q4));
+    let t71 = 2.0 * (t12 * (s_q4 * c_q5)) - s_q5 * t70;
+    let t72 = 2.0 * (t12 * (s_q4 * s_q5) - t20) + c_q5 * t70;
+    let t73 = c_q6 * t71 - s_q6 * t72;
+    let t74 = c_q6 * t72 + s_q6 * t71 - 2.0 * t24;
+    let t75 = c_q7 * t73 - s_q7 * t74;
+    let t76 = c_q7 * t74 + s_q7 * t73 - 2.0 * t28;
+    let t77 = c_q8 * t75 - s_q8 * t76;
+    let t78 = -(2.0 * (t20 + t16 * c_q5));
+    let t79 = 2.0 * (t16 * (s_q5 * c_q6)) - s_q6 * t78;
+    let t80 = 2.0 * (t16 * (s_q5 * s_q6) - t24) + c_q6 * t78;
+    let t81 = c_q7 * t79 - s_q7 * t80;
+    let t82 = c_q7 * t80 + s_q7 * t79 - 2.0 * t28;
+    let t83 = c_q8 * t81 - s_q8 * t82;
+    let t84 = -(2.0 * (t24 + t20 * c_q6));
+    let t85 = 2.0 * (t20 * (s_q6 * c_q7)) - s_q7 * t84;
+    let t86 = 2.0 * (t20 * (s_q6 * s_q7) - t28) + c_q7 * t84;
+    let t87 = c_q8 * t85 - s_q8 * t86;
+    let t88 = -(2.0 * (t28 + t24 * c_q7));
+    let t89 = 2.0 * (t24 * (s_q7 * c_q8)) - s_q8 * t88;
+    let t90 = qd[0] * s_q1 * d.k0;
+    let t91 = t35 * d.k2;
+    let t92 = t37 * d.k2;
+    let t93 = t39 * d.k2;
+    let t94 = t41 * d.k2;
+    let t95 = t43 * d.k2;
+    let t96 = t45 * d.k2;
+    let t97 = t47 * d.k2;
+    let t98 = (c_q9 * t47 - s_q9 * (c_q8 * t46 + s_q8 * t45 - 2.0 * t32)) * d.k2;
+    let t99 = s_q9 * t33 * d.k0;
+    let t100 = -(3.0 * (t29 * d.k2)) - c_q9 * t33 * d.k2;
+    let t101 = c_q8 * s_q9 * t33 * d.k2;
+    let t102 = s_q8 * t100 - t101;
+    let t103 = p.l * t102;
+    let t104 = c_q8 * t100;
+    let t105 = s_q8 * s_q9 * t33 * d.k2;
+    let t106 = t104 + t105 - 5.0 * (t25 * d.k2);
+    let t107 = c_q7 * t102;
+    let t108 = s_q7 * t106 + t107;
+    let t109 = p.l * t108;
+    let t110 = c_q7 * t106;
+    let t111 = s_q7 * t102;
+    let t112 = t110 - 7.0 * (t21 * d.k2) - t111;
+    let t113 = c_q6 * t108;
+    let t114 = s_q6 * t112 + t113;
+    let t115 = p.l * t114;
+    let t116 = c_q6 * t112;
+    let t117 = s_q6 * t108;
+    let t118 = t116 - 9.0 * (t17 * d.k2) - t117;
+    let t119 = c_q5 * t114;
+    let t120 = s_q5 * t118 + t119;
+    let t121 = p.l * t120;
+    let t122 = c_q5 * t118;
+    let t123 = s_q5 * t114;
+    let t124 = t122 - 11.0 * (t13 * d.k2) - t123;
+    let t125 = c_q4 * t120;
+    let t126 = s_q4 * t124 + t125;
+    let t127 = p.l * t126;
+    let t128 = c_q4 * t124;
+    let t129 = s_q4 * t120;
+    let t130 = t128 - 13.0 * (t9 * d.k2) - t129;
+    let t131 = c_q3 * t126;
+    let t132 = s_q3 * t130 + t131;
+    let t133 = p.l * t132;
+    let t134 = c_q3 * t130;
+    let t135 = s_q3 * t126;
+    let t136 = t134 - 15.0 * (t5 * d.k2) - t135;
+    let t137 = c_q2 * t132;
+    let t138 = s_q2 * t136 + t137;
+    let t139 = p.l * t138;
+    let t140 = c_q2 * t136;
+    let t141 = s_q2 * t132;
+    let t142 = c_q1 * t138;
+    let t143 = p.l * (s_q1 * (t140 - 17.0 * (t2 * d.k2) - t141) + t142);
+    let t144 = t2 * s_q2 * d.k0;
+    let t145 = t49 * d.k2;
+    let t146 = t51 * d.k2;
+    let t147 = t53 * d.k2;
+    let t148 = t55 * d.k2;
+    let t149 = t57 * d.k2;
+    let t150 = t59 * d.k2;
+    let t151 = (c_q9 * t59 - s_q9 * (c_q8 * t58 + s_q8 * t57 - 2.0 * t32)) * d.k2;
+    let t152 = t5 * s_q3 * d.k0;
+    let t153 = t61 * d.k2;
+    let t154 = t63 * d.k2;
+    let t155 = t65 * d.k2;
+    let t156 = t67 * d.k2;
+    let t157 = t69 * d.k2;
+    let t158 = (c_q9 * t69 - s_q9 * (c_q8 * t68 + s_q8 * t67 - 2.0 * t32)) * d.k2;
+    let t159 = t9 * s_q4 * d.k0;
+    let t160 = t71 * d.k2;
+    let t161 = t73 * d.k2;
+    let t162 = t75 * d.k2;
+    let t163 = t77 * d.k2;
+    let t164 = (c_q9 * t77 - s_q9 * (c_q8 * t76 + s_q8 * t75 - 2.0 * t32)) * d.k2;
+    let t165 = t134 - t135;
+    let t166 = t137 + s_q2 * t165;
+    let t167 = p.l * t166;
+    let t168 = t13 * s_q5 * d.k0;
+    let t169 = t79 * d.k2;
+    let t170 = t81 * d.k2;
+    let t171 = t83 * d.k2;
+    let t172 = (c_q9 * t83 - s_q9 * (c_q8 * t82 + s_q8 * t81 - 2.0 * t32)) * d.k2;
+    let t173 = t128 - t129;
+    let t174 = t131 + s_q3 * t173;
+    let t175 = p.l * t174;
+    let t176 = c_q3 * t173 - t135;
+    let t177 = s_q2 * t176 + c_q2 * t174;
+    let t178 = p.l * t177;
+    let t179 = t17 * s_q6 * d.k0;
+    let t180 = t85 * d.k2;
+    let t181 = t87 * d.k2;
+    let t182 = (c_q9 * t87 - s_q9 * (c_q8 * t86 + s_q8 * t85 - 2.0 * t32)) * d.k2;
+    let t183 = t122 - t123;
+    let t184 = t125 + s_q4 * t183;
+    let t185 = p.l * t184;
+    let t186 = c_q4 * t183 - t129;
+    let t187 = s_q3 * t186 + c_q3 * t184;
+    let t188 = p.l * t187;
+    let t189 = c_q3 * t186 - s_q3 * t184;
+    let t190 = s_q2 * t189 + c_q2 * t187;
+    let t191 = p.l * t190;
+    let t192 = t21 * s_q7 * d.k0;
+    let t193 = t89 * d.k2;
+    let t194 = (c_q9 * t89 - s_q9 * (2.0 * (t24 * (s_q7 * s_q8) - t32) + c_q8 * t88))
+        * d.k2;
+    let t195 = t116 - t117;
+    let t196 = t119 + s_q5 * t195;
+    let t197 = p.l * t196;
+    let t198 = c_q5 * t195 - t123;
+    let t199 = s_q4 * t198 + c_q4 * t196;
+    let t200 = p.l * t199;
+    let t201 = c_q4 * t198 - s_q4 * t196;
+    let t202 = s_q3 * t201 + c_q3 * t199;
+    let t203 = p.l * t202;
+    let t204 = c_q3 * t201 - s_q3 * t199;
+    let t205 = s_q2 * t204 + c_q2 * t202;
+    let t206 = p.l * t205;
+    let t207 = t25 * s_q8 * d.k0;
+    let t208 = (2.0 * (t28 * (s_q8 * c_q9)) - s_q9 * -(2.0 * (t32 + t28 * c_q8))) * d.k2;
+    let t209 = t110 - t111;
+    let t210 = t113 + s_q6 * t209;
+    let t211 = p.l * t210;
+    let t212 = c_q6 * t209 - t117;
+    let t213 = s_q5 * t212 + c_q5 * t210;
+    let t214 = p.l * t213;
+    let t215 = c_q5 * t212 - s_q5 * t210;
+    let t216 = s_q4 * t215 + c_q4 * t213;
+    let t217 = p.l * t216;
+    let t218 = c_q4 * t215 - s_q4 * t213;
+    let t219 = s_q3 * t218 + c_q3 * t216;
+    let t220 = p.l * t219;
+    let t221 = c_q3 * t218 - s_q3 * t216;
+    let t222 = s_q2 * t221 + c_q2 * t219;
+    let t223 = p.l * t222;
+    let t224 = t29 * s_q9 * d.k0;
+    let t225 = t104 + t105;
+    let t226 = t107 + s_q7 * t225;
+    let t227 = p.l * t226;
+    let t228 = c_q7 * t225 - t111;
+    let t229 = s_q6 * t228 + c_q6 * t226;
+    let t230 = p.l * t229;
+    let t231 = c_q6 * t228 - s_q6 * t226;
+    let t232 = s_q5 * t231 + c_q5 * t229;
+    let t233 = p.l * t232;
+    let t234 = c_q5 * t231 - s_q5 * t229;
+    let t235 = s_q4 * t234 + c_q4 * t232;
+    let t236 = p.l * t235;
+    let t237 = c_q4 * t234 - s_q4 * t232;
+    let t238 = s_q3 * t237 + c_q3 * t235;
+    let t239 = p.l * t238;
+    let t240 = c_q3 * t237 - s_q3 * t235;
+    let t241 = s_q2 * t240 + c_q2 * t238;
+    let t242 = p.l * t241;
+    let t243 = -t101 - s_q8 * c_q9 * t33 * d.k2;
+    let t244 = p.l * t243;
+    let t245 = t105 - c_q8 * c_q9 * t33 * d.k2;
+    let t246 = s_q7 * t245 + c_q7 * t243;
+    let t247 = p.l * t246;
+    let t248 = c_q7 * t245 - s_q7 * t243;
+    let t249 = s_q6 * t248 + c_q6 * t246;
+    let t250 = p.l * t249;
+    let t251 = c_q6 * t248 - s_q6 * t246;
+    let t252 = s_q5 * t251 + c_q5 * t249;
+    let t253 = p.l * t252;
+    let t254 = c_q5 * t251 - s_q5 * t249;
+    let t255 = s_q4 * t254 + c_q4 * t252;
+    let t256 = p.l * t255;
+    let t257 = c_q4 * t254 - s_q4 * t252;
+    let t258 = s_q3 * t257 + c_q3 * t255;
+    let t259 = p.l * t258;
+    let t260 = c_q3 * t257 - s_q3 * t255;
+    let t261 = s_q2 * t260 + c_q2 * t258;
+    let t262 = p.l * t261;
     [
         [
             0.5
-                * (t70 + t75 + t80 + t85 + t90 + t95 + t100 + t105 + t352
-                    + p.l
-                        * (s_q1 * (p.m * (-t5 - 2.0 * t36) + c_q2 * t101 - s_q2 * t103)
-                            + c_q1 * (t102 + t104 + 2.0 * (qd[0] * s_q1 * d.k1)))
-                    + 0.5 * (t353 + t354 + t355 + t356 + t357 + t358 + t359 + t360)),
+                * (17.0 * t90 + 7.5 * t91 + 6.5 * t92 + 5.5 * t93 + 4.5 * t94 + 3.5 * t95
+                    + 2.5 * t96 + 1.5 * t97 + 0.5 * t98 + t103 + t109 + t115 + t121
+                    + t127 + t133 + t139 + t143 - t99),
             0.5
-                * (t136 + t141 + t146 + t151 + t156 + t161 + t166 + t361 + t371
-                    + p.l
-                        * (s_q1 * (c_q2 * t167 - t2 * d.k1 - s_q2 * t369) + c_q1 * t370)
-                    + 0.5 * (t362 + t363 + t364 + t365 + t366 + t367 + t368)),
+                * (t103 + t109 + t115 + t121 + t127 + t133 + t139 + t143 + 15.0 * t144
+                    + 6.5 * t145 + 5.5 * t146 + 4.5 * t147 + 3.5 * t148 + 2.5 * t149
+                    + 1.5 * t150 + 0.5 * t151 - t99),
             0.5
-                * (t194 + t199 + t204 + t209 + t214 + t219 + t372 + t381 + t384
-                    + p.l * (s_q1 * (c_q2 * t382 - s_q2 * t380) + c_q1 * t383)
-                    + 0.5 * (t373 + t374 + t375 + t376 + t377 + t378)),
+                * (t103 + t109 + t115 + t121 + t127 + t133 + t139
+                    + p.l * (t142 + s_q1 * (t140 - t141)) + 13.0 * t152 + 5.5 * t153
+                    + 4.5 * t154 + 3.5 * t155 + 2.5 * t156 + 1.5 * t157 + 0.5 * t158
+                    - t99),
             0.5
-                * (t243 + t248 + t253 + t258 + t263 + t385 + t393 + t396 + t399
-                    + p.l * (s_q1 * (c_q2 * t397 - s_q2 * t395) + c_q1 * t398)
-                    + 0.5 * (t386 + t387 + t388 + t389 + t390)),
+                * (t103 + t109 + t115 + t121 + t127 + t133 + t167
+                    + p.l * (s_q1 * (c_q2 * t165 - t141) + c_q1 * t166) + 11.0 * t159
+                    + 4.5 * t160 + 3.5 * t161 + 2.5 * t162 + 1.5 * t163 + 0.5 * t164
+                    - t99),
             0.5
-                * (t283 + t288 + t293 + t298 + t400 + t407 + t410 + t413 + t416
-                    + p.l * (s_q1 * (c_q2 * t414 - s_q2 * t412) + c_q1 * t415)
-                    + 0.5 * (t401 + t402 + t403 + t404)),
+                * (t103 + t109 + t115 + t121 + t127 + t175 + t178
+                    + p.l * (s_q1 * (c_q2 * t176 - s_q2 * t174) + c_q1 * t177)
+                    + 9.0 * t168 + 3.5 * t169 + 2.5 * t170 + 1.5 * t171 + 0.5 * t172
+                    - t99),
             0.5
-                * (t314 + t319 + t324 + t417 + t423 + t426 + t429 + t432 + t435
-                    + p.l * (s_q1 * (c_q2 * t433 - s_q2 * t431) + c_q1 * t434)
-                    + 0.5 * (t418 + t419 + t420)),
+                * (t103 + t109 + t115 + t121 + t185 + t188 + t191
+                    + p.l * (s_q1 * (c_q2 * t189 - s_q2 * t187) + c_q1 * t190)
+                    + 7.0 * t179 + 2.5 * t180 + 1.5 * t181 + 0.5 * t182 - t99),
             0.5
-                * (t336 + t341 + t436 + t441 + t444 + t447 + t450 + t453 + t456
-                    + p.l * (s_q1 * (c_q2 * t454 - s_q2 * t452) + c_q1 * t455)
-                    + 0.5 * (t437 + t438)),
+                * (t103 + t109 + t115 + t197 + t200 + t203 + t206
+                    + p.l * (s_q1 * (c_q2 * t204 - s_q2 * t202) + c_q1 * t205)
+                    + 5.0 * t192 + 1.5 * t193 + 0.5 * t194 - t99),
             0.5
-                * (t349 + t457 + t461 + t464 + t467 + t470 + t473 + t476 + t479
-                    + p.l * (s_q1 * (c_q2 * t477 - s_q2 * t475) + c_q1 * t478)
-                    + 0.5 * t458),
+                * (t103 + t109 + t211 + t214 + t217 + t220 + t223
+                    + p.l * (s_q1 * (c_q2 * t221 - s_q2 * t219) + c_q1 * t222)
+                    + 3.0 * t207 + 0.5 * t208 - t99),
             0.5
-                * (t480 + t482 + t485 + t488 + t491 + t494 + t497 + t500 + t503
-                    + p.l * (s_q1 * (c_q2 * t501 - s_q2 * t499) + c_q1 * t502)),
+                * (t103 + t224 + t227 + t230 + t233 + t236 + t239 + t242
+                    + p.l * (s_q1 * (c_q2 * t240 - s_q2 * t238) + c_q1 * t241) - t99),
             0.5
-                * (t506 + t509 + t512 + t515 + t518 + t521 + t524
-                    + p.l * (s_q1 * (c_q2 * t522 - s_q2 * t520) + c_q1 * t523) - t504),
+                * (t244 + t247 + t250 + t253 + t256 + t259 + t262
+                    + p.l * (s_q1 * (c_q2 * t260 - s_q2 * t258) + c_q1 * t261) - t99),
         ],
         [
             0.5
-                * (t70 + t75 + t80 + t85 + t90 + t95 + t100 + t105 + t352
-                    + 0.5 * (t353 + t354 + t355 + t356 + t357 + t358 + t359 + t360)),
+                * (17.0 * t90 + 7.5 * t91 + 6.5 * t92 + 5.5 * t93 + 4.5 * t94 + 3.5 * t95
+                    + 2.5 * t96 + 1.5 * t97 + 0.5 * t98 + t103 + t109 + t115 + t121
+                    + t127 + t133 + t139 - t99),
             0.5
-                * (t136 + t141 + t146 + t151 + t156 + t161 + t166 + t361 + t371
-                    + 0.5 * (t362 + t363 + t364 + t365 + t366 + t367 + t368)),
+                * (t103 + t109 + t115 + t121 + t127 + t133 + t139 + 15.0 * t144
+                    + 6.5 * t145 + 5.5 * t146 + 4.5 * t147 + 3.5 * t148 + 2.5 * t149
+                    + 1.5 * t150 + 0.5 * t151 - t99),
             0.5
-                * (t194 + t199 + t204 + t209 + t214 + t219 + t372 + t381 + t384
-                    + 0.5 * (t373 + t374 + t375 + t376 + t377 + t378)),
+                * (t103 + t109 + t115 + t121 + t127 + t133 + t139 + 13.0 * t152
+                    + 5.5 * t153 + 4.5 * t154 + 3.5 * t155 + 2.5 * t156 + 1.5 * t157
+                    + 0.5 * t158 - t99),
             0.5
-                * (t243 + t248 + t253 + t258 + t263 + t385 + t393 + t396 + t399
-                    + 0.5 * (t386 + t387 + t388 + t389 + t390)),
+                * (t103 + t109 + t115 + t121 + t127 + t133 + t167 + 11.0 * t159
+                    + 4.5 * t160 + 3.5 * t161 + 2.5 * t162 + 1.5 * t163 + 0.5 * t164
+                    - t99),
             0.5
-                * (t283 + t288 + t293 + t298 + t400 + t407 + t410 + t413 + t416
-                    + 0.5 * (t401 + t402 + t403 + t404)),
+                * (t103 + t109 + t115 + t121 + t127 + t175 + t178 + 9.0 * t168
+                    + 3.5 * t169 + 2.5 * t170 + 1.5 * t171 + 0.5 * t172 - t99),
             0.5
-                * (t314 + t319 + t324 + t417 + t423 + t426 + t429 + t432 + t435
-                    + 0.5 * (t418 + t419 + t420)),
+                * (t103 + t109 + t115 + t121 + t185 + t188 + t191 + 7.0 * t179
+                    + 2.5 * t180 + 1.5 * t181 + 0.5 * t182 - t99),
             0.5
-                * (t336 + t341 + t436 + t441 + t444 + t447 + t450 + t453 + t456
-                    + 0.5 * (t437 + t438)),
+                * (t103 + t109 + t115 + t197 + t200 + t203 + t206 + 5.0 * t192
+                    + 1.5 * t193 + 0.5 * t194 - t99),
             0.5
-                * (t349 + t457 + t461 + t464 + t467 + t470 + t473 + t476 + t479
-                    + 0.5 * t458),
-            0.5 * (t480 + t482 + t485 + t488 + t491 + t494 + t497 + t500 + t503),
-            0.5 * (t506 + t509 + t512 + t515 + t518 + t521 + t524 - t504),
+                * (t103 + t109 + t211 + t214 + t217 + t220 + t223 + 3.0 * t207
+                    + 0.5 * t208 - t99),
+            0.5 * (t103 + t224 + t227 + t230 + t233 + t236 + t239 + t242 - t99),
+            0.5 * (t244 + t247 + t250 + t253 + t256 + t259 + t262 - t99),
         ],
         [
             0.5
-                * (t70 + t75 + t80 + t85 + t90 + t95 + t100
-                    + 0.5 * (t353 + t354 + t355 + t356 + t357 + t358 + t359 + t360)),
+                * (7.5 * t91 + 6.5 * t92 + 5.5 * t93 + 4.5 * t94 + 3.5 * t95 + 2.5 * t96
+                    + 1.5 * t97 + 0.5 * t98 + t103 + t109 + t115 + t121 + t127 + t133
+                    - t99),
             0.5
-                * (t136 + t141 + t146 + t151 + t156 + t161 + t166 + t361
-                    + 0.5 * (t362 + t363 + t364 + t365 + t366 + t367 + t368)),
+                * (t103 + t109 + t115 + t121 + t127 + t133 + 15.0 * t144 + 6.5 * t145
+                    + 5.5 * t146 + 4.5 * t147 + 3.5 * t148 + 2.5 * t149 + 1.5 * t150
+                    + 0.5 * t151 - t99),
             0.5
-                * (t194 + t199 + t204 + t209 + t214 + t219 + t372 + t381
-                    + 0.5 * (t373 + t374 + t375 + t376 + t377 + t378)),
+                * (t103 + t109 + t115 + t121 + t127 + t133 + 13.0 * t152 + 5.5 * t153
+                    + 4.5 * t154 + 3.5 * t155 + 2.5 * t156 + 1.5 * t157 + 0.5 * t158
+                    - t99),
             0.5
-                * (t243 + t248 + t253 + t258 + t263 + t385 + t393 + t396
-                    + 0.5 * (t386 + t387 + t388 + t389 + t390)),
+                * (t103 + t109 + t115 + t121 + t127 + t133 + 11.0 * t159 + 4.5 * t160
+                    + 3.5 * t161 + 2.5 * t162 + 1.5 * t163 + 0.5 * t164 - t99),
             0.5
-                * (t283 + t288 + t293 + t298 + t400 + t407 + t410 + t413
-                    + 0.5 * (t401 + t402 + t403 + t404)),
+                * (t103 + t109 + t115 + t121 + t127 + t175 + 9.0 * t168 + 3.5 * t169
+                    + 2.5 * t170 + 1.5 * t171 + 0.5 * t172 - t99),
             0.5
-                * (t314 + t319 + t324 + t417 + t423 + t426 + t429 + t432
-                    + 0.5 * (t418 + t419 + t420)),
+                * (t103 + t109 + t115 + t121 + t185 + t188 + 7.0 * t179 + 2.5 * t180
+                    + 1.5 * t181 + 0.5 * t182 - t99),
             0.5
-                * (t336 + t341 + t436 + t441 + t444 + t447 + t450 + t453
-                    + 0.5 * (t437 + t438)),
-            0.5 * (t349 + t457 + t461 + t464 + t467 + t470 + t473 + t476 + 0.5 * t458),
-            0.5 * (t480 + t482 + t485 + t488 + t491 + t494 + t497 + t500),
-            0.5 * (t506 + t509 + t512 + t515 + t518 + t521 - t504),
+                * (t103 + t109 + t115 + t197 + t200 + t203 + 5.0 * t192 + 1.5 * t193
+                    + 0.5 * t194 - t99),
+            0.5
+                * (t103 + t109 + t211 + t214 + t217 + t220 + 3.0 * t207 + 0.5 * t208
+                    - t99),
+            0.5 * (t103 + t224 + t227 + t230 + t233 + t236 + t239 - t99),
+            0.5 * (t244 + t247 + t250 + t253 + t256 + t259 - t99),
         ],
         [
             0.5
-                * (t70 + t75 + t80 + t85 + t90 + t95
-                    + 0.5 * (t354 + t355 + t356 + t357 + t358 + t359 + t360)),
+                * (6.5 * t92 + 5.5 * t93 + 4.5 * t94 + 3.5 * t95 + 2.5 * t96 + 1.5 * t97
+                    + 0.5 * t98 + t103 + t109 + t115 + t121 + t127 - t99),
             0.5
-                * (t136 + t141 + t146 + t151 + t156 + t161
-                    + 0.5 * (t362 + t363 + t364 + t365 + t366 + t367 + t368)),
+                * (t103 + t109 + t115 + t121 + t127 + 6.5 * t145 + 5.5 * t146
+                    + 4.5 * t147 + 3.5 * t148 + 2.5 * t149 + 1.5 * t150 + 0.5 * t151
+                    - t99),
             0.5
-                * (t194 + t199 + t204 + t209 + t214 + t219 + t372
-                    + 0.5 * (t373 + t374 + t375 + t376 + t377 + t378)),
+                * (t103 + t109 + t115 + t121 + t127 + 13.0 * t152 + 5.5 * t153
+                    + 4.5 * t154 + 3.5 * t155 + 2.5 * t156 + 1.5 * t157 + 0.5 * t158
+                    - t99),
             0.5
-                * (t243 + t248 + t253 + t258 + t263 + t385 + t393
-                    + 0.5 * (t386 + t387 + t388 + t389 + t390)),
+                * (t103 + t109 + t115 + t121 + t127 + 11.0 * t159 + 4.5 * t160
+                    + 3.5 * t161 + 2.5 * t162 + 1.5 * t163 + 0.5 * t164 - t99),
             0.5
-                * (t283 + t288 + t293 + t298 + t400 + t407 + t410
-                    + 0.5 * (t401 + t402 + t403 + t404)),
+                * (t103 + t109 + t115 + t121 + t127 + 9.0 * t168 + 3.5 * t169
+                    + 2.5 * t170 + 1.5 * t171 + 0.5 * t172 - t99),
             0.5
-                * (t314 + t319 + t324 + t417 + t423 + t426 + t429
-                    + 0.5 * (t418 + t419 + t420)),
-            0.5 * (t336 + t341 + t436 + t441 + t444 + t447 + t450 + 0.5 * (t437 + t438)),
-            0.5 * (t349 + t457 + t461 + t464 + t467 + t470 + t473 + 0.5 * t458),
-            0.5 * (t480 + t482 + t485 + t488 + t491 + t494 + t497),
-            0.5 * (t506 + t509 + t512 + t515 + t518 - t504),
+                * (t103 + t109 + t115 + t121 + t185 + 7.0 * t179 + 2.5 * t180
+                    + 1.5 * t181 + 0.5 * t182 - t99),
+            0.5
+                * (t103 + t109 + t115 + t197 + t200 + 5.0 * t192 + 1.5 * t193
+                    + 0.5 * t194 - t99),
+            0.5 * (t103 + t109 + t211 + t214 + t217 + 3.0 * t207 + 0.5 * t208 - t99),
+            0.5 * (t103 + t224 + t227 + t230 + t233 + t236 - t99),
+            0.5 * (t244 + t247 + t250 + t253 + t256 - t99),
         ],
         [
             0.5
-                * (t70 + t75 + t80 + t85 + t90
-                    + 0.5 * (t355 + t356 + t357 + t358 + t359 + t360)),
+                * (5.5 * t93 + 4.5 * t94 + 3.5 * t95 + 2.5 * t96 + 1.5 * t97 + 0.5 * t98
+                    + t103 + t109 + t115 + t121 - t99),
             0.5
-                * (t136 + t141 + t146 + t151 + t156
-                    + 0.5 * (t363 + t364 + t365 + t366 + t367 + t368)),
+                * (t103 + t109 + t115 + t121 + 5.5 * t146 + 4.5 * t147 + 3.5 * t148
+                    + 2.5 * t149 + 1.5 * t150 + 0.5 * t151 - t99),
             0.5
-                * (t194 + t199 + t204 + t209 + t214
-                    + 0.5 * (t373 + t374 + t375 + t376 + t377 + t378)),
+                * (t103 + t109 + t115 + t121 + 5.5 * t153 + 4.5 * t154 + 3.5 * t155
+                    + 2.5 * t156 + 1.5 * t157 + 0.5 * t158 - t99),
             0.5
-                * (t243 + t248 + t253 + t258 + t263 + t385
-                    + 0.5 * (t386 + t387 + t388 + t389 + t390)),
+                * (t103 + t109 + t115 + t121 + 11.0 * t159 + 4.5 * t160 + 3.5 * t161
+                    + 2.5 * t162 + 1.5 * t163 + 0.5 * t164 - t99),
             0.5
-                * (t283 + t288 + t293 + t298 + t400 + t407
-                    + 0.5 * (t401 + t402 + t403 + t404)),
-            0.5 * (t314 + t319 + t324 + t417 + t423 + t426 + 0.5 * (t418 + t419 + t420)),
-            0.5 * (t336 + t341 + t436 + t441 + t444 + t447 + 0.5 * (t437 + t438)),
-            0.5 * (t349 + t457 + t461 + t464 + t467 + t470 + 0.5 * t458),
-            0.5 * (t480 + t482 + t485 + t488 + t491 + t494),
-            0.5 * (t506 + t509 + t512 + t515 - t504),
+                * (t103 + t109 + t115 + t121 + 9.0 * t168 + 3.5 * t169 + 2.5 * t170
+                    + 1.5 * t171 + 0.5 * t172 - t99),
+            0.5
+                * (t103 + t109 + t115 + t121 + 7.0 * t179 + 2.5 * t180 + 1.5 * t181
+                    + 0.5 * t182 - t99),
+            0.5
+                * (t103 + t109 + t115 + t197 + 5.0 * t192 + 1.5 * t193 + 0.5 * t194
+                    - t99),
+            0.5 * (t103 + t109 + t211 + t214 + 3.0 * t207 + 0.5 * t208 - t99),
+            0.5 * (t103 + t224 + t227 + t230 + t233 - t99),
+            0.5 * (t244 + t247 + t250 + t253 - t99),
         ],
         [
-            0.5 * (t70 + t75 + t80 + t85 + 0.5 * (t356 + t357 + t358 + t359 + t360)),
-            0.5 * (t136 + t141 + t146 + t151 + 0.5 * (t364 + t365 + t366 + t367 + t368)),
-            0.5 * (t194 + t199 + t204 + t209 + 0.5 * (t374 + t375 + t376 + t377 + t378)),
-            0.5 * (t243 + t248 + t253 + t258 + 0.5 * (t386 + t387 + t388 + t389 + t390)),
-            0.5 * (t283 + t288 + t293 + t298 + t400 + 0.5 * (t401 + t402 + t403 + t404)),
-            0.5 * (t314 + t319 + t324 + t417 + t423 + 0.5 * (t418 + t419 + t420)),
-            0.5 * (t336 + t341 + t436 + t441 + t444 + 0.5 * (t437 + t438)),
-            0.5 * (t349 + t457 + t461 + t464 + t467 + 0.5 * t458),
-            0.5 * (t480 + t482 + t485 + t488 + t491),
-            0.5 * (t506 + t509 + t512 - t504),
+            0.5
+                * (4.5 * t94 + 3.5 * t95 + 2.5 * t96 + 1.5 * t97 + 0.5 * t98 + t103
+                    + t109 + t115 - t99),
+            0.5
+                * (t103 + t109 + t115 + 4.5 * t147 + 3.5 * t148 + 2.5 * t149 + 1.5 * t150
+                    + 0.5 * t151 - t99),
+            0.5
+                * (t103 + t109 + t115 + 4.5 * t154 + 3.5 * t155 + 2.5 * t156 + 1.5 * t157
+                    + 0.5 * t158 - t99),
+            0.5
+                * (t103 + t109 + t115 + 4.5 * t160 + 3.5 * t161 + 2.5 * t162 + 1.5 * t163
+                    + 0.5 * t164 - t99),
+            0.5
+                * (t103 + t109 + t115 + 9.0 * t168 + 3.5 * t169 + 2.5 * t170 + 1.5 * t171
+                    + 0.5 * t172 - t99),
+            0.5
+                * (t103 + t109 + t115 + 7.0 * t179 + 2.5 * t180 + 1.5 * t181 + 0.5 * t182
+                    - t99),
+            0.5 * (t103 + t109 + t115 + 5.0 * t192 + 1.5 * t193 + 0.5 * t194 - t99),
+            0.5 * (t103 + t109 + t211 + 3.0 * t207 + 0.5 * t208 - t99),
+            0.5 * (t103 + t224 + t227 + t230 - t99),
+            0.5 * (t244 + t247 + t250 - t99),
         ],
         [
-            0.5 * (t70 + t75 + t80 + 0.5 * (t357 + t358 + t359 + t360)),
-            0.5 * (t136 + t141 + t146 + 0.5 * (t365 + t366 + t367 + t368)),
-            0.5 * (t194 + t199 + t204 + 0.5 * (t375 + t376 + t377 + t378)),
-            0.5 * (t243 + t248 + t253 + 0.5 * (t387 + t388 + t389 + t390)),
-            0.5 * (t283 + t288 + t293 + 0.5 * (t401 + t402 + t403 + t404)),
-            0.5 * (t314 + t319 + t324 + t417 + 0.5 * (t418 + t419 + t420)),
-            0.5 * (t336 + t341 + t436 + t441 + 0.5 * (t437 + t438)),
-            0.5 * (t349 + t457 + t461 + t464 + 0.5 * t458),
-            0.5 * (t480 + t482 + t485 + t488),
-            0.5 * (t506 + t509 - t504),
+            0.5 * (3.5 * t95 + 2.5 * t96 + 1.5 * t97 + 0.5 * t98 + t103 + t109 - t99),
+            0.5
+                * (t103 + t109 + 3.5 * t148 + 2.5 * t149 + 1.5 * t150 + 0.5 * t151
+                    - t99),
+            0.5
+                * (t103 + t109 + 3.5 * t155 + 2.5 * t156 + 1.5 * t157 + 0.5 * t158
+                    - t99),
+            0.5
+                * (t103 + t109 + 3.5 * t161 + 2.5 * t162 + 1.5 * t163 + 0.5 * t164
+                    - t99),
+            0.5
+                * (t103 + t109 + 3.5 * t169 + 2.5 * t170 + 1.5 * t171 + 0.5 * t172
+                    - t99),
+            0.5
+                * (t103 + t109 + 7.0 * t179 + 2.5 * t180 + 1.5 * t181 + 0.5 * t182
+                    - t99),
+            0.5 * (t103 + t109 + 5.0 * t192 + 1.5 * t193 + 0.5 * t194 - t99),
+            0.5 * (t103 + t109 + 3.0 * t207 + 0.5 * t208 - t99),
+            0.5 * (t103 + t224 + t227 - t99),
+            0.5 * (t244 + t247 - t99),
         ],
         [
-            0.5 * (t70 + t75 + 0.5 * (t358 + t359 + t360)),
-            0.5 * (t136 + t141 + 0.5 * (t366 + t367 + t368)),
-            0.5 * (t194 + t199 + 0.5 * (t376 + t377 + t378)),
-            0.5 * (t243 + t248 + 0.5 * (t388 + t389 + t390)),
-            0.5 * (t283 + t288 + 0.5 * (t402 + t403 + t404)),
-            0.5 * (t314 + t319 + 0.5 * (t418 + t419 + t420)),
-            0.5 * (t336 + t341 + t436 + 0.5 * (t437 + t438)),
-            0.5 * (t349 + t457 + t461 + 0.5 * t458),
-            0.5 * (t480 + t482 + t485),
-            0.5 * (t506 - t504),
+            0.5 * (2.5 * t96 + 1.5 * t97 + 0.5 * t98 + t103 - t99),
+            0.5 * (t103 + 2.5 * t149 + 1.5 * t150 + 0.5 * t151 - t99),
+            0.5 * (t103 + 2.5 * t156 + 1.5 * t157 + 0.5 * t158 - t99),
+            0.5 * (t103 + 2.5 * t162 + 1.5 * t163 + 0.5 * t164 - t99),
+            0.5 * (t103 + 2.5 * t170 + 1.5 * t171 + 0.5 * t172 - t99),
+            0.5 * (t103 + 2.5 * t180 + 1.5 * t181 + 0.5 * t182 - t99),
+            0.5 * (t103 + 5.0 * t192 + 1.5 * t193 + 0.5 * t194 - t99),
+            0.5 * (t103 + 3.0 * t207 + 0.5 * t208 - t99),
+            0.5 * (t103 + t224 - t99),
+            0.5 * (t244 - t99),
         ],
         [
-            0.5 * (t70 + 0.5 * (t359 + t360)),
-            0.5 * (t136 + 0.5 * (t367 + t368)),
-            0.5 * (t194 + 0.5 * (t377 + t378)),
-            0.5 * (t243 + 0.5 * (t389 + t390)),
-            0.5 * (t283 + 0.5 * (t403 + t404)),
-            0.5 * (t314 + 0.5 * (t419 + t420)),
-            0.5 * (t336 + 0.5 * (t437 + t438)),
-            0.5 * (t349 + t457 + 0.5 * t458),
-            0.5 * (t480 + t482),
-            -(0.5 * t504),
+            0.5 * (1.5 * t97 + 0.5 * t98 - t99),
+            0.5 * (1.5 * t150 + 0.5 * t151 - t99),
+            0.5 * (1.5 * t157 + 0.5 * t158 - t99),
+            0.5 * (1.5 * t163 + 0.5 * t164 - t99),
+            0.5 * (1.5 * t171 + 0.5 * t172 - t99),
+            0.5 * (1.5 * t181 + 0.5 * t182 - t99),
+            0.5 * (1.5 * t193 + 0.5 * t194 - t99),
+            0.5 * (3.0 * t207 + 0.5 * t208 - t99),
+            0.5 * (t224 - t99),
+            -(0.5 * t99),
         ],
         [
-            0.25 * t360,
-            0.25 * t368,
-            0.25 * t378,
-            0.25 * t390,
-            0.25 * t404,
-            0.25 * t420,
-            0.25 * t438,
-            0.25 * t458,
-            0.5 * t480,
+            0.25 * t98,
+            0.25 * t151,
+            0.25 * t158,
+            0.25 * t164,
+            0.25 * t172,
+            0.25 * t182,
+            0.25 * t194,
+            0.25 * t208,
+            0.5 * t224,
             0.0,
         ],
     ]
@@ -2307,7 +2568,7 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     (
         0.16666666666666666 * (qd[0] * qd[0] * d.k0)
             + 0.5
-                * (p.m * (t92 * t92 + qd[0] * qd[0] * (s_q1 * s_q1) * d.k22)
+                * (p.m * (t92 * t92 + qd[0] * qd[0] * (s_q1 * s_q1) * d.k21)
                     + 0.08333333333333333 * (t4 * t4 * d.k0)
                     + (p.m * (t64 * t64 + t93 * t93)
                         + 0.08333333333333333 * (t8 * t8 * d.k0))
@@ -2325,21 +2586,21 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
                         + 0.08333333333333333 * (t32 * t32 * d.k0))
                     + (p.m * (t91 * t91 + t100 * t100)
                         + 0.08333333333333333 * (t36 * t36 * d.k0))),
-        0.5 * (s_q0 * d.k20) + (t39 + 0.5 * t42) * d.k21
-            + (t39 + t42 + 0.5 * t45) * d.k21 + (t39 + t42 + t45 + 0.5 * t48) * d.k21
-            + (t39 + t42 + t45 + t48 + 0.5 * t51) * d.k21
-            + (t39 + t42 + t45 + t48 + t51 + 0.5 * t54) * d.k21
-            + (t39 + t42 + t45 + t48 + t51 + t54 + 0.5 * t57) * d.k21
-            + (t39 + t42 + t45 + t48 + t51 + t54 + t57 + 0.5 * t60) * d.k21
-            + (t39 + t42 + t45 + t48 + t51 + t54 + t57 + t60 + 0.5 * t62) * d.k21
+        0.5 * (s_q0 * d.k1) + (t39 + 0.5 * t42) * d.k27 + (t39 + t42 + 0.5 * t45) * d.k27
+            + (t39 + t42 + t45 + 0.5 * t48) * d.k27
+            + (t39 + t42 + t45 + t48 + 0.5 * t51) * d.k27
+            + (t39 + t42 + t45 + t48 + t51 + 0.5 * t54) * d.k27
+            + (t39 + t42 + t45 + t48 + t51 + t54 + 0.5 * t57) * d.k27
+            + (t39 + t42 + t45 + t48 + t51 + t54 + t57 + 0.5 * t60) * d.k27
+            + (t39 + t42 + t45 + t48 + t51 + t54 + t57 + t60 + 0.5 * t62) * d.k27
             + (t39 + t42 + t45 + t48 + t51 + t54 + t57 + t60 + t62
-                + 0.5 * (p.l * (c_q9 * t61 + s_q9 * (c_q8 * t59 - s_q8 * t58)))) * d.k21,
+                + 0.5 * (p.l * (c_q9 * t61 + s_q9 * (c_q8 * t59 - s_q8 * t58)))) * d.k27,
     )
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_POSES: OpCount = OpCount {
     mul: 18,
-    add: 91,
+    add: 35,
     div: 0,
     sqrt: 0,
     sin: 10,
@@ -2401,6 +2662,20 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let t42 = p.l * t17;
     let t43 = p.l * t20;
     let t44 = p.l * t23;
+    let t45 = t2 + t38;
+    let t46 = t3 + t30;
+    let t47 = t45 + t39;
+    let t48 = t46 + t31;
+    let t49 = t47 + t40;
+    let t50 = t48 + t32;
+    let t51 = t49 + t41;
+    let t52 = t50 + t33;
+    let t53 = t51 + t42;
+    let t54 = t52 + t34;
+    let t55 = t53 + t43;
+    let t56 = t54 + t35;
+    let t57 = t55 + t44;
+    let t58 = t56 + t36;
     [
         Pose {
             rotation: [[c_q0, -s_q0, 0.0], [s_q0, c_q0, 0.0], [0.0, 0.0, 1.0]],
@@ -2412,51 +2687,35 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
         },
         Pose {
             rotation: [[t8, -t9, 0.0], [t9, t8, 0.0], [0.0, 0.0, 1.0]],
-            position: [t2 + t38, t3 + t30, 0.0],
+            position: [t45, t46, 0.0],
         },
         Pose {
             rotation: [[t11, -t12, 0.0], [t12, t11, 0.0], [0.0, 0.0, 1.0]],
-            position: [t2 + t38 + t39, t3 + t30 + t31, 0.0],
+            position: [t47, t48, 0.0],
         },
         Pose {
             rotation: [[t14, -t15, 0.0], [t15, t14, 0.0], [0.0, 0.0, 1.0]],
-            position: [t2 + t38 + t39 + t40, t3 + t30 + t31 + t32, 0.0],
+            position: [t49, t50, 0.0],
         },
         Pose {
             rotation: [[t17, -t18, 0.0], [t18, t17, 0.0], [0.0, 0.0, 1.0]],
-            position: [t2 + t38 + t39 + t40 + t41, t3 + t30 + t31 + t32 + t33, 0.0],
+            position: [t51, t52, 0.0],
         },
         Pose {
             rotation: [[t20, -t21, 0.0], [t21, t20, 0.0], [0.0, 0.0, 1.0]],
-            position: [
-                t2 + t38 + t39 + t40 + t41 + t42,
-                t3 + t30 + t31 + t32 + t33 + t34,
-                0.0,
-            ],
+            position: [t53, t54, 0.0],
         },
         Pose {
             rotation: [[t23, -t24, 0.0], [t24, t23, 0.0], [0.0, 0.0, 1.0]],
-            position: [
-                t2 + t38 + t39 + t40 + t41 + t42 + t43,
-                t3 + t30 + t31 + t32 + t33 + t34 + t35,
-                0.0,
-            ],
+            position: [t55, t56, 0.0],
         },
         Pose {
             rotation: [[t26, -t27, 0.0], [t27, t26, 0.0], [0.0, 0.0, 1.0]],
-            position: [
-                t2 + t38 + t39 + t40 + t41 + t42 + t43 + t44,
-                t3 + t30 + t31 + t32 + t33 + t34 + t35 + t36,
-                0.0,
-            ],
+            position: [t57, t58, 0.0],
         },
         Pose {
             rotation: [[t29, -t37, 0.0], [t37, t29, 0.0], [0.0, 0.0, 1.0]],
-            position: [
-                t2 + t38 + t39 + t40 + t41 + t42 + t43 + t44 + p.l * t26,
-                t3 + t30 + t31 + t32 + t33 + t34 + t35 + t36 + p.l * t27,
-                0.0,
-            ],
+            position: [t57 + p.l * t26, t58 + p.l * t27, 0.0],
         },
     ]
 }

@@ -3,9 +3,9 @@
 //!
 //! Each dynamics output by the formalism whose code is cheapest (`cargo xtask ops`
 //! compares them all):
-//! - `inverse_dynamics`: Telegin's direction-cosine formalism.
+//! - `inverse_dynamics`: recursive Newton–Euler.
 //! - `mass_matrix`: Telegin's direction-cosine formalism.
-//! - `bias`: Telegin's direction-cosine formalism.
+//! - `bias`: recursive Newton–Euler.
 //! - `gravity`: recursive Newton–Euler.
 //! - `forward_dynamics`: Vereshchagin's separate-bodies method.
 //!
@@ -19,14 +19,15 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 157 | 250 | 0 | 0 | 10 | 10 |
+//! | `inverse_dynamics` | 146 | 115 | 0 | 0 | 10 | 10 |
 //! | `mass_matrix` | 350 | 608 | 0 | 0 | 9 | 9 |
-//! | `bias` | 133 | 160 | 0 | 0 | 10 | 10 |
-//! | `gravity` | 55 | 90 | 0 | 0 | 0 | 10 |
+//! | `bias` | 120 | 77 | 0 | 0 | 10 | 10 |
+//! | `gravity` | 11 | 54 | 0 | 0 | 0 | 10 |
+//! | `joint_space` | 515 | 711 | 0 | 0 | 10 | 10 |
 //! | `forward_dynamics` | 510 | 326 | 9 | 0 | 10 | 10 |
-//! | `coriolis_matrix` | 948 | 1130 | 0 | 0 | 9 | 9 |
+//! | `coriolis_matrix` | 919 | 895 | 0 | 0 | 9 | 9 |
 //! | `energy` | 151 | 147 | 0 | 0 | 10 | 10 |
-//! | `body_poses` | 18 | 91 | 0 | 0 | 10 | 10 |
+//! | `body_poses` | 18 | 35 | 0 | 0 | 10 | 10 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `body_jacobians` | 439 | 262 | 0 | 0 | 10 | 10 |
 
@@ -92,6 +93,17 @@ pub struct Pose {
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
 }
+/// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
+/// computed together so that they share every subexpression.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct JointSpace {
+    /// The mass matrix `M(q)`, row-major.
+    pub mass_matrix: [[Real; NV]; NV],
+    /// `C(q, q̇) q̇ + g(q)`.
+    pub bias: [Real; NV],
+    /// `g(q)`.
+    pub gravity: [Real; NV],
+}
 /// Arithmetic operations of one generated function (subtractions and
 /// negations count as additions).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -143,16 +155,15 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 157,
-    add: 250,
+    mul: 146,
+    add: 115,
     div: 0,
     sqrt: 0,
     sin: 10,
     cos: 10,
 };
-///Joint forces τ(q, q̇, q̈) by Telegin's direction-cosine formalism (subsystem
-///static moments, Statements 1–2): torques for revolute joints, forces for
-///prismatic ones, in coordinate order.
+///Joint forces τ(q, q̇, q̈) by the recursive Newton–Euler method: torques for
+///revolute joints, forces for prismatic ones, in coordinate order.
 ///
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
@@ -262,73 +273,66 @@ pub fn inverse_dynamics_with(
     let t86 = t80 + qdd[9];
     let t87 = s_q9 * (t85 * t85);
     let t88 = c_q9 * t86;
-    let t89 = -(0.15 * t83) - 0.05 * (c_q9 * (t85 * t85) + s_q9 * t86);
-    let t90 = 0.15 * t80 + 0.05 * (t88 - t87);
-    let t91 = s_q8 * t89;
-    let t92 = c_q8 * t90;
-    let t93 = c_q8 * t89 - 0.25 * t73 - s_q8 * t90;
-    let t94 = 0.25 * t70 + t91 + t92;
-    let t95 = s_q7 * t93;
-    let t96 = c_q7 * t94;
-    let t97 = c_q7 * t93 - 0.35 * t63 - s_q7 * t94;
-    let t98 = 0.35 * t60 + t95 + t96;
-    let t99 = s_q6 * t97;
-    let t100 = c_q6 * t98;
-    let t101 = c_q6 * t97 - 0.45 * t53 - s_q6 * t98;
-    let t102 = 0.45 * t50 + t99 + t100;
-    let t103 = s_q5 * t101;
-    let t104 = c_q5 * t102;
-    let t105 = c_q5 * t101 - 0.55 * t43 - s_q5 * t102;
-    let t106 = 0.55 * t40 + t103 + t104;
-    let t107 = s_q4 * t105;
-    let t108 = c_q4 * t106;
-    let t109 = c_q4 * t105 - 0.65 * t33 - s_q4 * t106;
-    let t110 = 0.65 * t30 + t107 + t108;
-    let t111 = s_q3 * t109;
-    let t112 = c_q3 * t110;
-    let t113 = c_q3 * t109 - 0.75 * t23 - s_q3 * t110;
-    let t114 = 0.75 * t20 + t111 + t112;
-    let t115 = s_q2 * t113;
-    let t116 = c_q2 * t114;
-    let t117 = 8.0 * t14 + t115 + t116;
-    let t118 = 7.0 * t24 + t111 + t112;
-    let t119 = 6.0 * t34 + t107 + t108;
-    let t120 = 5.0 * t44 + t103 + t104;
-    let t121 = 4.0 * t54 + t99 + t100;
-    let t122 = 3.0 * t64 + t95 + t96;
-    let t123 = 2.0 * t74 + t91 + t92;
-    let t124 = t78 + (0.1 * t80 + 0.05 * (t88 - t87));
+    let t89 = 0.05 * (t88 - t87);
+    let t90 = -(0.15 * t83) - 0.05 * (c_q9 * (t85 * t85) + s_q9 * t86);
+    let t91 = t89 + 0.15 * t80;
+    let t92 = s_q8 * t90;
+    let t93 = c_q8 * t91;
+    let t94 = t92 + t93;
+    let t95 = c_q8 * t90 - 0.25 * t73 - s_q8 * t91;
+    let t96 = t94 + 0.25 * t70;
+    let t97 = s_q7 * t95;
+    let t98 = c_q7 * t96;
+    let t99 = t97 + t98;
+    let t100 = c_q7 * t95 - 0.35 * t63 - s_q7 * t96;
+    let t101 = t99 + 0.35 * t60;
+    let t102 = s_q6 * t100;
+    let t103 = c_q6 * t101;
+    let t104 = t102 + t103;
+    let t105 = c_q6 * t100 - 0.45 * t53 - s_q6 * t101;
+    let t106 = t104 + 0.45 * t50;
+    let t107 = s_q5 * t105;
+    let t108 = c_q5 * t106;
+    let t109 = t107 + t108;
+    let t110 = c_q5 * t105 - 0.55 * t43 - s_q5 * t106;
+    let t111 = t109 + 0.55 * t40;
+    let t112 = s_q4 * t110;
+    let t113 = c_q4 * t111;
+    let t114 = t112 + t113;
+    let t115 = c_q4 * t110 - 0.65 * t33 - s_q4 * t111;
+    let t116 = t114 + 0.65 * t30;
+    let t117 = s_q3 * t115;
+    let t118 = c_q3 * t116;
+    let t119 = t117 + t118;
+    let t120 = c_q3 * t115 - 0.75 * t23 - s_q3 * t116;
+    let t121 = t119 + 0.75 * t20;
+    let t122 = s_q2 * t120;
+    let t123 = c_q2 * t121;
+    let t124 = t122 + t123;
+    let t125 = 0.05 * t84 + 0.0033333333333333335 * t86;
+    let t126 = t125 + (0.15 * t78 + 0.013333333333333334 * t80 + 0.1 * t89);
+    let t127 = t126 + (0.25 * t68 + 0.023333333333333334 * t70 + 0.1 * t94);
+    let t128 = t127 + (0.35 * t58 + 0.03333333333333333 * t60 + 0.1 * t99);
+    let t129 = t128 + (0.45 * t48 + 0.043333333333333335 * t50 + 0.1 * t104);
+    let t130 = t129 + (0.55 * t38 + 0.05333333333333334 * t40 + 0.1 * t109);
+    let t131 = t130 + (0.65 * t28 + 0.06333333333333334 * t30 + 0.1 * t114);
+    let t132 = t131 + (0.75 * t18 + 0.07333333333333333 * t20 + 0.1 * t119);
+    let t133 = t132 + (0.85 * t8 + 0.08333333333333333 * t10 + 0.1 * t124);
     [
-        0.4905 * c_q0
-            + 0.0033333333333333335
-                * (qdd[0] + t10 + t20 + t30 + t40 + t50 + t60 + t70 + t80 + t86)
-            + 0.05 * (t8 + t18 + t28 + t38 + t48 + t58 + t68 + t78 + t84)
-            + 0.1
-                * (9.0 * t4 + s_q1 * (c_q2 * t113 - 0.85 * t13 - s_q2 * t114)
-                    + c_q1 * (0.85 * t10 + t115 + t116) + t117 + t118 + t119 + t120
-                    + t121 + t122 + t123 + t124),
-        0.05 * (t8 + t18 + t28 + t38 + t48 + t58 + t68 + t78 + t84)
-            + 0.0033333333333333335
-                * (t10 + t20 + t30 + t40 + t50 + t60 + t70 + t80 + t86)
-            + 0.1 * (t117 + t118 + t119 + t120 + t121 + t122 + t123 + t124),
-        0.05 * (t18 + t28 + t38 + t48 + t58 + t68 + t78 + t84)
-            + 0.0033333333333333335 * (t20 + t30 + t40 + t50 + t60 + t70 + t80 + t86)
-            + 0.1 * (t118 + t119 + t120 + t121 + t122 + t123 + t124),
-        0.05 * (t28 + t38 + t48 + t58 + t68 + t78 + t84)
-            + 0.0033333333333333335 * (t30 + t40 + t50 + t60 + t70 + t80 + t86)
-            + 0.1 * (t119 + t120 + t121 + t122 + t123 + t124),
-        0.05 * (t38 + t48 + t58 + t68 + t78 + t84)
-            + 0.0033333333333333335 * (t40 + t50 + t60 + t70 + t80 + t86)
-            + 0.1 * (t120 + t121 + t122 + t123 + t124),
-        0.05 * (t48 + t58 + t68 + t78 + t84)
-            + 0.0033333333333333335 * (t50 + t60 + t70 + t80 + t86)
-            + 0.1 * (t121 + t122 + t123 + t124),
-        0.05 * (t58 + t68 + t78 + t84) + 0.0033333333333333335 * (t60 + t70 + t80 + t86)
-            + 0.1 * (t122 + t123 + t124),
-        0.05 * (t68 + t78 + t84) + 0.0033333333333333335 * (t70 + t80 + t86)
-            + 0.1 * (t123 + t124),
-        0.05 * (t78 + t84) + 0.0033333333333333335 * (t80 + t86) + 0.1 * t124,
-        0.05 * t84 + 0.0033333333333333335 * t86,
+        t133
+            + (9.3195 * c_q0 + 0.09333333333333334 * qdd[0]
+                + 0.1
+                    * (s_q1 * (c_q2 * t120 - 0.85 * t13 - s_q2 * t121)
+                        + c_q1 * (t124 + 0.85 * t10))),
+        t133,
+        t132,
+        t131,
+        t130,
+        t129,
+        t128,
+        t127,
+        t126,
+        t125,
     ]
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
@@ -769,8 +773,8 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 133,
-    add: 160,
+    mul: 120,
+    add: 77,
     div: 0,
     sqrt: 0,
     sin: 10,
@@ -840,69 +844,50 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t49 = c_q6 * t47 + s_q6 * t46 - 0.1 * t28;
     let t50 = c_q7 * t48 - s_q7 * t49;
     let t51 = c_q7 * t49 + s_q7 * t48 - 0.1 * t32;
-    let t52 = s_q8 * t51;
-    let t53 = c_q8 * t50;
-    let t54 = t53 - t52;
-    let t55 = c_q9 * t54 - s_q9 * (c_q8 * t51 + s_q8 * t50 - 0.1 * t36);
-    let t56 = -(0.15 * t36) - 0.05 * (c_q9 * (t37 * t37));
-    let t57 = s_q8 * t56;
-    let t58 = c_q8 * s_q9 * (t37 * t37);
-    let t59 = t57 - 0.05 * t58;
-    let t60 = c_q8 * t56 + 0.05 * (s_q8 * s_q9 * (t37 * t37)) - 0.25 * t32;
-    let t61 = s_q7 * t60;
-    let t62 = c_q7 * t59;
-    let t63 = t61 + t62;
-    let t64 = c_q7 * t60 - 0.35 * t28 - s_q7 * t59;
-    let t65 = s_q6 * t64;
-    let t66 = c_q6 * t63;
-    let t67 = t65 + t66;
-    let t68 = c_q6 * t64 - 0.45 * t24 - s_q6 * t63;
-    let t69 = s_q5 * t68;
-    let t70 = c_q5 * t67;
-    let t71 = t69 + t70;
-    let t72 = c_q5 * t68 - 0.55 * t20 - s_q5 * t67;
-    let t73 = s_q4 * t72;
-    let t74 = c_q4 * t71;
-    let t75 = t73 + t74;
-    let t76 = c_q4 * t72 - 0.65 * t16 - s_q4 * t71;
-    let t77 = s_q3 * t76;
-    let t78 = c_q3 * t75;
-    let t79 = t77 + t78;
-    let t80 = c_q3 * t76 - 0.75 * t12 - s_q3 * t75;
-    let t81 = s_q2 * t80;
-    let t82 = c_q2 * t79;
-    let t83 = 8.0 * t38 + t81 + t82;
-    let t84 = t79 + 7.0 * t40;
-    let t85 = t75 + 6.0 * t42;
-    let t86 = t71 + 5.0 * t44;
-    let t87 = t67 + 4.0 * t46;
-    let t88 = t63 + 3.0 * t48;
-    let t89 = t59 + 2.0 * t50;
-    let t90 = t54 + -(0.05 * (s_q9 * (t37 * t37)));
+    let t52 = c_q8 * t50 - s_q8 * t51;
+    let t53 = c_q9 * t52 - s_q9 * (c_q8 * t51 + s_q8 * t50 - 0.1 * t36);
+    let t54 = s_q9 * (t37 * t37);
+    let t55 = -(0.15 * t36) - 0.05 * (c_q9 * (t37 * t37));
+    let t56 = s_q8 * t55 - 0.05 * (t54 * c_q8);
+    let t57 = c_q8 * t55 + 0.05 * (t54 * s_q8) - 0.25 * t32;
+    let t58 = s_q7 * t57 + c_q7 * t56;
+    let t59 = c_q7 * t57 - 0.35 * t28 - s_q7 * t56;
+    let t60 = s_q6 * t59 + c_q6 * t58;
+    let t61 = c_q6 * t59 - 0.45 * t24 - s_q6 * t58;
+    let t62 = s_q5 * t61 + c_q5 * t60;
+    let t63 = c_q5 * t61 - 0.55 * t20 - s_q5 * t60;
+    let t64 = s_q4 * t63 + c_q4 * t62;
+    let t65 = c_q4 * t63 - 0.65 * t16 - s_q4 * t62;
+    let t66 = s_q3 * t65 + c_q3 * t64;
+    let t67 = c_q3 * t65 - 0.75 * t12 - s_q3 * t64;
+    let t68 = s_q2 * t67 + c_q2 * t66;
+    let t69 = 0.15 * t52 + 0.05 * t53 - 0.005 * t54;
+    let t70 = t69 + (0.25 * t50 + 0.1 * t56);
+    let t71 = t70 + (0.35 * t48 + 0.1 * t58);
+    let t72 = t71 + (0.45 * t46 + 0.1 * t60);
+    let t73 = t72 + (0.55 * t44 + 0.1 * t62);
+    let t74 = t73 + (0.65 * t42 + 0.1 * t64);
+    let t75 = t74 + (0.75 * t40 + 0.1 * t66);
+    let t76 = t75 + (0.85 * t38 + 0.1 * t68);
     [
-        0.4905 * c_q0 + 0.05 * (t38 + t40 + t42 + t44 + t46 + t48 + t50 + t54 + t55)
-            + 0.1
-                * (88.29 * c_q0 + s_q1 * (c_q2 * t80 - 0.85 * t8 - s_q2 * t79)
-                    + c_q1 * (t81 + t82) + t83 + t84 + t85 + t86 + t87 + t88 + t89
-                    + t90),
-        0.05 * (t38 + t40 + t42 + t44 + t46 + t48 + t50 + t54 + t55)
-            + 0.1 * (t83 + t84 + t85 + t86 + t87 + t88 + t89 + t90),
-        0.05 * (t40 + t42 + t44 + t46 + t48 + t50 + t54 + t55)
-            + 0.1 * (t84 + t85 + t86 + t87 + t88 + t89 + t90),
-        0.05 * (t42 + t44 + t46 + t48 + t50 + t54 + t55)
-            + 0.1 * (t85 + t86 + t87 + t88 + t89 + t90),
-        0.05 * (t44 + t46 + t48 + t50 + t54 + t55) + 0.1 * (t86 + t87 + t88 + t89 + t90),
-        0.05 * (t46 + t48 + t50 + t54 + t55) + 0.1 * (t87 + t88 + t89 + t90),
-        0.05 * (t48 + t50 + t54 + t55) + 0.1 * (t88 + t89 + t90),
-        0.05 * (t50 + t54 + t55) + 0.1 * (t89 + t90),
-        0.05 * (t54 + t55) + 0.1 * t90,
-        0.05 * t55,
+        t76
+            + (9.3195 * c_q0
+                + 0.1 * (s_q1 * (c_q2 * t67 - 0.85 * t8 - s_q2 * t66) + c_q1 * t68)),
+        t76,
+        t75,
+        t74,
+        t73,
+        t72,
+        t71,
+        t70,
+        t69,
+        0.05 * t53,
     ]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
-    mul: 55,
-    add: 90,
+    mul: 11,
+    add: 54,
     div: 0,
     sqrt: 0,
     sin: 0,
@@ -935,23 +920,571 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let t9 = libm::Libm::<
         Real,
     >::cos(q[0] + q[1] + q[2] + q[3] + q[4] + q[5] + q[6] + q[7] + q[8] + q[9]);
-    [
-        9.3195 * c_q0 + 8.3385 * t1 + 7.3575 * t2 + 6.3765 * t3 + 5.3955 * t4
-            + 4.4145 * t5 + 3.4335 * t6 + 2.4525 * t7 + 1.4715 * t8 + 0.4905 * t9,
-        8.3385 * t1 + 7.3575 * t2 + 6.3765 * t3 + 5.3955 * t4 + 4.4145 * t5 + 3.4335 * t6
-            + 2.4525 * t7 + 1.4715 * t8 + 0.4905 * t9,
-        7.3575 * t2 + 6.3765 * t3 + 5.3955 * t4 + 4.4145 * t5 + 3.4335 * t6 + 2.4525 * t7
-            + 1.4715 * t8 + 0.4905 * t9,
-        6.3765 * t3 + 5.3955 * t4 + 4.4145 * t5 + 3.4335 * t6 + 2.4525 * t7 + 1.4715 * t8
-            + 0.4905 * t9,
-        5.3955 * t4 + 4.4145 * t5 + 3.4335 * t6 + 2.4525 * t7 + 1.4715 * t8
-            + 0.4905 * t9,
-        4.4145 * t5 + 3.4335 * t6 + 2.4525 * t7 + 1.4715 * t8 + 0.4905 * t9,
-        3.4335 * t6 + 2.4525 * t7 + 1.4715 * t8 + 0.4905 * t9,
-        2.4525 * t7 + 1.4715 * t8 + 0.4905 * t9,
-        1.4715 * t8 + 0.4905 * t9,
-        0.4905 * t9,
-    ]
+    let t10 = 1.4715 * t8 + 0.4905 * t9;
+    let t11 = t10 + 2.4525 * t7;
+    let t12 = t11 + 3.4335 * t6;
+    let t13 = t12 + 4.4145 * t5;
+    let t14 = t13 + 5.3955 * t4;
+    let t15 = t14 + 6.3765 * t3;
+    let t16 = t15 + 7.3575 * t2;
+    let t17 = t16 + 8.3385 * t1;
+    [t17 + 9.3195 * c_q0, t17, t16, t15, t14, t13, t12, t11, t10, 0.4905 * t9]
+}
+/// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
+pub const OPS_JOINT_SPACE: OpCount = OpCount {
+    mul: 515,
+    add: 711,
+    div: 0,
+    sqrt: 0,
+    sin: 10,
+    cos: 10,
+};
+///The mass matrix, bias and gravity forces of one state in one pass: the
+///three share every subexpression (sines and cosines, rotations, velocity
+///products), so this costs less than `mass_matrix`, `bias` and `gravity`
+///called one after the other (compare the `OPS_*` constants).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`joint_space_with`]; its cost is [`OPS_JOINT_SPACE`].
+pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
+    joint_space_with(&p.derived(), q, qd)
+}
+/// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
+pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
+    let p = &d.params;
+    let s_q0 = libm::Libm::<Real>::sin(q[0]);
+    let c_q0 = libm::Libm::<Real>::cos(q[0]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let t4 = 9.81 * s_q0 - 0.1 * (qd[0] * qd[0]);
+    let t5 = qd[0] + qd[1];
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let t8 = t5 * t5;
+    let t9 = t5 + qd[2];
+    let s_q3 = libm::Libm::<Real>::sin(q[3]);
+    let c_q3 = libm::Libm::<Real>::cos(q[3]);
+    let t12 = t9 * t9;
+    let t13 = t9 + qd[3];
+    let s_q4 = libm::Libm::<Real>::sin(q[4]);
+    let c_q4 = libm::Libm::<Real>::cos(q[4]);
+    let t16 = t13 * t13;
+    let t17 = t13 + qd[4];
+    let s_q5 = libm::Libm::<Real>::sin(q[5]);
+    let c_q5 = libm::Libm::<Real>::cos(q[5]);
+    let t20 = t17 * t17;
+    let t21 = t17 + qd[5];
+    let s_q6 = libm::Libm::<Real>::sin(q[6]);
+    let c_q6 = libm::Libm::<Real>::cos(q[6]);
+    let t24 = t21 * t21;
+    let t25 = t21 + qd[6];
+    let s_q7 = libm::Libm::<Real>::sin(q[7]);
+    let c_q7 = libm::Libm::<Real>::cos(q[7]);
+    let t28 = t25 * t25;
+    let t29 = t25 + qd[7];
+    let s_q8 = libm::Libm::<Real>::sin(q[8]);
+    let c_q8 = libm::Libm::<Real>::cos(q[8]);
+    let t32 = t29 * t29;
+    let t33 = t29 + qd[8];
+    let s_q9 = libm::Libm::<Real>::sin(q[9]);
+    let c_q9 = libm::Libm::<Real>::cos(q[9]);
+    let t36 = t33 * t33;
+    let t37 = t33 + qd[9];
+    let t38 = s_q1 * s_q2;
+    let t39 = 0.1 * c_q1 + 0.1;
+    let t40 = c_q2 * t39;
+    let t41 = 0.1 * (s_q1 * c_q2) + s_q2 * t39;
+    let t42 = s_q3 * t41;
+    let t43 = t40 + 0.1 - 0.1 * t38;
+    let t44 = c_q3 * t43;
+    let t45 = c_q3 * t41 + s_q3 * t43;
+    let t46 = s_q4 * t45;
+    let t47 = t44 + 0.1 - t42;
+    let t48 = c_q4 * t47;
+    let t49 = c_q4 * t45 + s_q4 * t47;
+    let t50 = s_q5 * t49;
+    let t51 = t48 + 0.1 - t46;
+    let t52 = c_q5 * t51;
+    let t53 = c_q5 * t49 + s_q5 * t51;
+    let t54 = s_q6 * t53;
+    let t55 = t52 + 0.1 - t50;
+    let t56 = c_q6 * t55;
+    let t57 = c_q6 * t53 + s_q6 * t55;
+    let t58 = s_q7 * t57;
+    let t59 = t56 + 0.1 - t54;
+    let t60 = c_q7 * t59;
+    let t61 = c_q7 * t57 + s_q7 * t59;
+    let t62 = s_q8 * t61;
+    let t63 = t60 + 0.1 - t58;
+    let t64 = c_q8 * t63;
+    let t65 = s_q2 * s_q3;
+    let t66 = 0.1 * c_q2 + 0.1;
+    let t67 = c_q3 * t66;
+    let t68 = 0.1 * (s_q2 * c_q3) + s_q3 * t66;
+    let t69 = s_q4 * t68;
+    let t70 = t67 + 0.1 - 0.1 * t65;
+    let t71 = c_q4 * t70;
+    let t72 = c_q4 * t68 + s_q4 * t70;
+    let t73 = s_q5 * t72;
+    let t74 = t71 + 0.1 - t69;
+    let t75 = c_q5 * t74;
+    let t76 = c_q5 * t72 + s_q5 * t74;
+    let t77 = s_q6 * t76;
+    let t78 = t75 + 0.1 - t73;
+    let t79 = c_q6 * t78;
+    let t80 = c_q6 * t76 + s_q6 * t78;
+    let t81 = s_q7 * t80;
+    let t82 = t79 + 0.1 - t77;
+    let t83 = c_q7 * t82;
+    let t84 = c_q7 * t80 + s_q7 * t82;
+    let t85 = s_q8 * t84;
+    let t86 = t83 + 0.1 - t81;
+    let t87 = c_q8 * t86;
+    let t88 = s_q3 * s_q4;
+    let t89 = 0.1 * c_q3 + 0.1;
+    let t90 = c_q4 * t89;
+    let t91 = 0.1 * (s_q3 * c_q4) + s_q4 * t89;
+    let t92 = s_q5 * t91;
+    let t93 = t90 + 0.1 - 0.1 * t88;
+    let t94 = c_q5 * t93;
+    let t95 = c_q5 * t91 + s_q5 * t93;
+    let t96 = s_q6 * t95;
+    let t97 = t94 + 0.1 - t92;
+    let t98 = c_q6 * t97;
+    let t99 = c_q6 * t95 + s_q6 * t97;
+    let t100 = s_q7 * t99;
+    let t101 = t98 + 0.1 - t96;
+    let t102 = c_q7 * t101;
+    let t103 = c_q7 * t99 + s_q7 * t101;
+    let t104 = s_q8 * t103;
+    let t105 = t102 + 0.1 - t100;
+    let t106 = c_q8 * t105;
+    let t107 = s_q4 * s_q5;
+    let t108 = 0.1 * c_q4 + 0.1;
+    let t109 = c_q5 * t108;
+    let t110 = 0.1 * (s_q4 * c_q5) + s_q5 * t108;
+    let t111 = s_q6 * t110;
+    let t112 = t109 + 0.1 - 0.1 * t107;
+    let t113 = c_q6 * t112;
+    let t114 = c_q6 * t110 + s_q6 * t112;
+    let t115 = s_q7 * t114;
+    let t116 = t113 + 0.1 - t111;
+    let t117 = c_q7 * t116;
+    let t118 = c_q7 * t114 + s_q7 * t116;
+    let t119 = s_q8 * t118;
+    let t120 = t117 + 0.1 - t115;
+    let t121 = c_q8 * t120;
+    let t122 = s_q5 * s_q6;
+    let t123 = 0.1 * c_q5 + 0.1;
+    let t124 = c_q6 * t123;
+    let t125 = 0.1 * (s_q5 * c_q6) + s_q6 * t123;
+    let t126 = s_q7 * t125;
+    let t127 = t124 + 0.1 - 0.1 * t122;
+    let t128 = c_q7 * t127;
+    let t129 = c_q7 * t125 + s_q7 * t127;
+    let t130 = s_q8 * t129;
+    let t131 = t128 + 0.1 - t126;
+    let t132 = c_q8 * t131;
+    let t133 = s_q6 * s_q7;
+    let t134 = 0.1 * c_q6 + 0.1;
+    let t135 = c_q7 * t134;
+    let t136 = 0.1 * (s_q6 * c_q7) + s_q7 * t134;
+    let t137 = s_q8 * t136;
+    let t138 = t135 + 0.1 - 0.1 * t133;
+    let t139 = c_q8 * t138;
+    let t140 = s_q7 * s_q8;
+    let t141 = 0.1 * c_q7 + 0.1;
+    let t142 = c_q8 * t141;
+    let t143 = s_q8 * s_q9;
+    let t144 = 0.005 * c_q9 + 0.0033333333333333335;
+    let t145 = c_q0 * c_q1;
+    let t146 = 9.81 * t145 - s_q1 * t4;
+    let t147 = c_q0 * s_q1;
+    let t148 = c_q1 * t4 + 9.81 * t147 - 0.1 * t8;
+    let t149 = c_q2 * t146 - s_q2 * t148;
+    let t150 = c_q2 * t148 + s_q2 * t146 - 0.1 * t12;
+    let t151 = c_q3 * t149 - s_q3 * t150;
+    let t152 = c_q3 * t150 + s_q3 * t149 - 0.1 * t16;
+    let t153 = c_q4 * t151 - s_q4 * t152;
+    let t154 = c_q4 * t152 + s_q4 * t151 - 0.1 * t20;
+    let t155 = c_q5 * t153 - s_q5 * t154;
+    let t156 = c_q5 * t154 + s_q5 * t153 - 0.1 * t24;
+    let t157 = c_q6 * t155 - s_q6 * t156;
+    let t158 = c_q6 * t156 + s_q6 * t155 - 0.1 * t28;
+    let t159 = c_q7 * t157 - s_q7 * t158;
+    let t160 = c_q7 * t158 + s_q7 * t157 - 0.1 * t32;
+    let t161 = c_q8 * t159 - s_q8 * t160;
+    let t162 = c_q9 * t161 - s_q9 * (c_q8 * t160 + s_q8 * t159 - 0.1 * t36);
+    let t163 = 9.81 * (t145 - s_q0 * s_q1);
+    let t164 = 9.81 * (t147 + s_q0 * c_q1);
+    let t165 = c_q2 * t163 - s_q2 * t164;
+    let t166 = c_q2 * t164 + s_q2 * t163;
+    let t167 = c_q3 * t165 - s_q3 * t166;
+    let t168 = c_q3 * t166 + s_q3 * t165;
+    let t169 = c_q4 * t167 - s_q4 * t168;
+    let t170 = c_q4 * t168 + s_q4 * t167;
+    let t171 = c_q5 * t169 - s_q5 * t170;
+    let t172 = c_q5 * t170 + s_q5 * t169;
+    let t173 = c_q6 * t171 - s_q6 * t172;
+    let t174 = c_q6 * t172 + s_q6 * t171;
+    let t175 = c_q7 * t173 - s_q7 * t174;
+    let t176 = c_q7 * t174 + s_q7 * t173;
+    let t177 = c_q8 * t175 - s_q8 * t176;
+    let t178 = c_q9 * t177 - s_q9 * (c_q8 * t176 + s_q8 * t175);
+    let t179 = s_q9 * (t37 * t37);
+    let t180 = t40 - 0.1 * t38;
+    let t181 = t44 - t42;
+    let t182 = t48 - t46;
+    let t183 = t52 - t50;
+    let t184 = t56 - t54;
+    let t185 = t60 - t58;
+    let t186 = t64 - t62;
+    let t187 = c_q9 * (t186 + 0.1) - s_q9 * (c_q8 * t61 + s_q8 * t63);
+    let t188 = 0.05 * c_q9 + 0.15;
+    let t189 = c_q8 * t188;
+    let t190 = -(0.05 * (c_q8 * s_q9)) - s_q8 * t188;
+    let t191 = s_q7 * t190;
+    let t192 = t189 + 0.25 - 0.05 * t143;
+    let t193 = c_q7 * t192;
+    let t194 = c_q7 * t190 - s_q7 * t192;
+    let t195 = s_q6 * t194;
+    let t196 = t191 + t193 + 0.35;
+    let t197 = c_q6 * t196;
+    let t198 = c_q6 * t194 - s_q6 * t196;
+    let t199 = s_q5 * t198;
+    let t200 = t195 + t197 + 0.45;
+    let t201 = c_q5 * t200;
+    let t202 = c_q5 * t198 - s_q5 * t200;
+    let t203 = s_q4 * t202;
+    let t204 = t199 + t201 + 0.55;
+    let t205 = c_q4 * t204;
+    let t206 = c_q4 * t202 - s_q4 * t204;
+    let t207 = s_q3 * t206;
+    let t208 = t203 + t205 + 0.65;
+    let t209 = c_q3 * t208;
+    let t210 = c_q3 * t206 - s_q3 * t208;
+    let t211 = s_q2 * t210;
+    let t212 = t207 + t209 + 0.75;
+    let t213 = c_q2 * t212;
+    let t214 = 0.05 * t187 + 0.0033333333333333335;
+    let t215 = t67 - 0.1 * t65;
+    let t216 = t71 - t69;
+    let t217 = t75 - t73;
+    let t218 = t79 - t77;
+    let t219 = t83 - t81;
+    let t220 = t87 - t85;
+    let t221 = c_q9 * (t220 + 0.1) - s_q9 * (c_q8 * t84 + s_q8 * t86);
+    let t222 = 0.05 * t221 + 0.0033333333333333335;
+    let t223 = t90 - 0.1 * t88;
+    let t224 = t94 - t92;
+    let t225 = t98 - t96;
+    let t226 = t102 - t100;
+    let t227 = t106 - t104;
+    let t228 = c_q9 * (t227 + 0.1) - s_q9 * (c_q8 * t103 + s_q8 * t105);
+    let t229 = 0.05 * t228 + 0.0033333333333333335;
+    let t230 = t109 - 0.1 * t107;
+    let t231 = t113 - t111;
+    let t232 = t117 - t115;
+    let t233 = t121 - t119;
+    let t234 = c_q9 * (t233 + 0.1) - s_q9 * (c_q8 * t118 + s_q8 * t120);
+    let t235 = 0.05 * t234 + 0.0033333333333333335;
+    let t236 = t124 - 0.1 * t122;
+    let t237 = t128 - t126;
+    let t238 = t132 - t130;
+    let t239 = c_q9 * (t238 + 0.1) - s_q9 * (c_q8 * t129 + s_q8 * t131);
+    let t240 = 0.05 * t239 + 0.0033333333333333335;
+    let t241 = t135 - 0.1 * t133;
+    let t242 = t139 - t137;
+    let t243 = c_q9 * (t242 + 0.1) - s_q9 * (c_q8 * t136 + s_q8 * t138);
+    let t244 = 0.05 * t243 + 0.0033333333333333335;
+    let t245 = t142 - 0.1 * t140;
+    let t246 = c_q9 * (t245 + 0.1) - s_q9 * (0.1 * (s_q7 * c_q8) + s_q8 * t141);
+    let t247 = 0.05 * t246 + 0.0033333333333333335;
+    let t248 = c_q9 * (0.1 * c_q8 + 0.1) - 0.1 * t143;
+    let t249 = 0.05 * t248 + 0.0033333333333333335;
+    let t250 = -(0.15 * t36) - 0.05 * (c_q9 * (t37 * t37));
+    let t251 = s_q8 * t250 - 0.05 * (t179 * c_q8);
+    let t252 = c_q8 * t250 + 0.05 * (t179 * s_q8) - 0.25 * t32;
+    let t253 = s_q7 * t252 + c_q7 * t251;
+    let t254 = c_q7 * t252 - 0.35 * t28 - s_q7 * t251;
+    let t255 = s_q6 * t254 + c_q6 * t253;
+    let t256 = c_q6 * t254 - 0.45 * t24 - s_q6 * t253;
+    let t257 = s_q5 * t256 + c_q5 * t255;
+    let t258 = c_q5 * t256 - 0.55 * t20 - s_q5 * t255;
+    let t259 = s_q4 * t258 + c_q4 * t257;
+    let t260 = c_q4 * t258 - 0.65 * t16 - s_q4 * t257;
+    let t261 = s_q3 * t260 + c_q3 * t259;
+    let t262 = c_q3 * t260 - 0.75 * t12 - s_q3 * t259;
+    let t263 = s_q2 * t262 + c_q2 * t261;
+    let t264 = 8.0 * t39 + t211 + t213;
+    let t265 = 7.0 * t43 + t207 + t209;
+    let t266 = 6.0 * t47 + t203 + t205;
+    let t267 = 5.0 * t51 + t199 + t201;
+    let t268 = 4.0 * t55 + t195 + t197;
+    let t269 = 3.0 * t59 + t191 + t193;
+    let t270 = 2.0 * t63 + t189 - 0.05 * t143;
+    let t271 = t186 + (0.05 * c_q9 + 0.1);
+    let t272 = 0.005 * c_q1
+        + 0.05 * (t180 + t181 + t182 + t183 + t184 + t185 + t186 + t187)
+        + 0.1 * (t264 + t265 + t266 + t267 + t268 + t269 + t270 + t271) + 0.03;
+    let t273 = 0.05 * (t180 + t181 + t182 + t183 + t184 + t185 + t186 + t187)
+        + 0.1 * (t265 + t266 + t267 + t268 + t269 + t270 + t271) + 0.02666666666666667;
+    let t274 = 0.05 * (t181 + t182 + t183 + t184 + t185 + t186 + t187)
+        + 0.1 * (t266 + t267 + t268 + t269 + t270 + t271) + 0.023333333333333334;
+    let t275 = 0.05 * (t182 + t183 + t184 + t185 + t186 + t187)
+        + 0.1 * (t267 + t268 + t269 + t270 + t271) + 0.02;
+    let t276 = 0.05 * (t183 + t184 + t185 + t186 + t187)
+        + 0.1 * (t268 + t269 + t270 + t271) + 0.016666666666666666;
+    let t277 = 0.05 * (t184 + t185 + t186 + t187) + 0.1 * (t269 + t270 + t271)
+        + 0.013333333333333334;
+    let t278 = 0.05 * (t185 + t186 + t187) + 0.1 * (t270 + t271) + 0.01;
+    let t279 = 0.05 * (t186 + t187) + 0.1 * t271 + 0.006666666666666667;
+    let t280 = 7.0 * t66 + t207 + t209;
+    let t281 = 6.0 * t70 + t203 + t205;
+    let t282 = 5.0 * t74 + t199 + t201;
+    let t283 = 4.0 * t78 + t195 + t197;
+    let t284 = 3.0 * t82 + t191 + t193;
+    let t285 = 2.0 * t86 + t189 - 0.05 * t143;
+    let t286 = t220 + (0.05 * c_q9 + 0.1);
+    let t287 = 0.005 * c_q2 + 0.05 * (t215 + t216 + t217 + t218 + t219 + t220 + t221)
+        + 0.1 * (t280 + t281 + t282 + t283 + t284 + t285 + t286) + 0.02666666666666667;
+    let t288 = 0.05 * (t215 + t216 + t217 + t218 + t219 + t220 + t221)
+        + 0.1 * (t281 + t282 + t283 + t284 + t285 + t286) + 0.023333333333333334;
+    let t289 = 0.05 * (t216 + t217 + t218 + t219 + t220 + t221)
+        + 0.1 * (t282 + t283 + t284 + t285 + t286) + 0.02;
+    let t290 = 0.05 * (t217 + t218 + t219 + t220 + t221)
+        + 0.1 * (t283 + t284 + t285 + t286) + 0.016666666666666666;
+    let t291 = 0.05 * (t218 + t219 + t220 + t221) + 0.1 * (t284 + t285 + t286)
+        + 0.013333333333333334;
+    let t292 = 0.05 * (t219 + t220 + t221) + 0.1 * (t285 + t286) + 0.01;
+    let t293 = 0.05 * (t220 + t221) + 0.1 * t286 + 0.006666666666666667;
+    let t294 = 6.0 * t89 + t203 + t205;
+    let t295 = 5.0 * t93 + t199 + t201;
+    let t296 = 4.0 * t97 + t195 + t197;
+    let t297 = 3.0 * t101 + t191 + t193;
+    let t298 = 2.0 * t105 + t189 - 0.05 * t143;
+    let t299 = t227 + (0.05 * c_q9 + 0.1);
+    let t300 = 0.005 * c_q3 + 0.05 * (t223 + t224 + t225 + t226 + t227 + t228)
+        + 0.1 * (t294 + t295 + t296 + t297 + t298 + t299) + 0.023333333333333334;
+    let t301 = 0.05 * (t223 + t224 + t225 + t226 + t227 + t228)
+        + 0.1 * (t295 + t296 + t297 + t298 + t299) + 0.02;
+    let t302 = 0.05 * (t224 + t225 + t226 + t227 + t228)
+        + 0.1 * (t296 + t297 + t298 + t299) + 0.016666666666666666;
+    let t303 = 0.05 * (t225 + t226 + t227 + t228) + 0.1 * (t297 + t298 + t299)
+        + 0.013333333333333334;
+    let t304 = 0.05 * (t226 + t227 + t228) + 0.1 * (t298 + t299) + 0.01;
+    let t305 = 0.05 * (t227 + t228) + 0.1 * t299 + 0.006666666666666667;
+    let t306 = 5.0 * t108 + t199 + t201;
+    let t307 = 4.0 * t112 + t195 + t197;
+    let t308 = 3.0 * t116 + t191 + t193;
+    let t309 = 2.0 * t120 + t189 - 0.05 * t143;
+    let t310 = t233 + (0.05 * c_q9 + 0.1);
+    let t311 = 0.005 * c_q4 + 0.05 * (t230 + t231 + t232 + t233 + t234)
+        + 0.1 * (t306 + t307 + t308 + t309 + t310) + 0.02;
+    let t312 = 0.05 * (t230 + t231 + t232 + t233 + t234)
+        + 0.1 * (t307 + t308 + t309 + t310) + 0.016666666666666666;
+    let t313 = 0.05 * (t231 + t232 + t233 + t234) + 0.1 * (t308 + t309 + t310)
+        + 0.013333333333333334;
+    let t314 = 0.05 * (t232 + t233 + t234) + 0.1 * (t309 + t310) + 0.01;
+    let t315 = 0.05 * (t233 + t234) + 0.1 * t310 + 0.006666666666666667;
+    let t316 = 4.0 * t123 + t195 + t197;
+    let t317 = 3.0 * t127 + t191 + t193;
+    let t318 = 2.0 * t131 + t189 - 0.05 * t143;
+    let t319 = t238 + (0.05 * c_q9 + 0.1);
+    let t320 = 0.005 * c_q5 + 0.05 * (t236 + t237 + t238 + t239)
+        + 0.1 * (t316 + t317 + t318 + t319) + 0.016666666666666666;
+    let t321 = 0.05 * (t236 + t237 + t238 + t239) + 0.1 * (t317 + t318 + t319)
+        + 0.013333333333333334;
+    let t322 = 0.05 * (t237 + t238 + t239) + 0.1 * (t318 + t319) + 0.01;
+    let t323 = 0.05 * (t238 + t239) + 0.1 * t319 + 0.006666666666666667;
+    let t324 = 3.0 * t134 + t191 + t193;
+    let t325 = 2.0 * t138 + t189 - 0.05 * t143;
+    let t326 = t242 + (0.05 * c_q9 + 0.1);
+    let t327 = 0.005 * c_q6 + 0.05 * (t241 + t242 + t243) + 0.1 * (t324 + t325 + t326)
+        + 0.013333333333333334;
+    let t328 = 0.05 * (t241 + t242 + t243) + 0.1 * (t325 + t326) + 0.01;
+    let t329 = 0.05 * (t242 + t243) + 0.1 * t326 + 0.006666666666666667;
+    let t330 = 2.0 * t141 + t189 - 0.05 * t143;
+    let t331 = t245 + (0.05 * c_q9 + 0.1);
+    let t332 = 0.005 * c_q7 + 0.05 * (t245 + t246) + 0.1 * (t330 + t331) + 0.01;
+    let t333 = 0.05 * (t245 + t246) + 0.1 * t331 + 0.006666666666666667;
+    let t334 = 0.1 * c_q8 + 0.05 * c_q9 + 0.1;
+    let t335 = 0.005 * c_q8 + 0.05 * t248 + 0.1 * t334 + 0.006666666666666667;
+    let t336 = 0.15 * t177 + 0.05 * t178;
+    let t337 = 0.15 * t161 + 0.05 * t162 - 0.005 * t179;
+    let t338 = t336 + 0.25 * t175;
+    let t339 = t338 + 0.35 * t173;
+    let t340 = t337 + (0.25 * t159 + 0.1 * t251);
+    let t341 = t339 + 0.45 * t171;
+    let t342 = t341 + 0.55 * t169;
+    let t343 = t340 + (0.35 * t157 + 0.1 * t253);
+    let t344 = t342 + 0.65 * t167;
+    let t345 = t344 + 0.75 * t165;
+    let t346 = t343 + (0.45 * t155 + 0.1 * t255);
+    let t347 = t345 + 0.85 * t163;
+    let t348 = t346 + (0.55 * t153 + 0.1 * t257);
+    let t349 = t348 + (0.65 * t151 + 0.1 * t259);
+    let t350 = t349 + (0.75 * t149 + 0.1 * t261);
+    let t351 = t350 + (0.85 * t146 + 0.1 * t263);
+    JointSpace {
+        mass_matrix: [
+            [
+                0.005 * c_q1
+                    + 0.05 * (t180 + t181 + t182 + t183 + t184 + t185 + t186 + t187)
+                    + 0.1
+                        * (s_q1 * (c_q2 * t210 - s_q2 * t212)
+                            + c_q1 * (t211 + t213 + 0.85) + 0.9 + t264 + t265 + t266
+                            + t267 + t268 + t269 + t270 + t271) + 0.03333333333333333,
+                t272,
+                t273,
+                t274,
+                t275,
+                t276,
+                t277,
+                t278,
+                t279,
+                t214,
+            ],
+            [
+                t272,
+                0.005 * c_q2 + 0.05 * (t215 + t216 + t217 + t218 + t219 + t220 + t221)
+                    + 0.1
+                        * (t211 + t213 + 0.8 + t280 + t281 + t282 + t283 + t284 + t285
+                            + t286) + 0.03,
+                t287,
+                t288,
+                t289,
+                t290,
+                t291,
+                t292,
+                t293,
+                t222,
+            ],
+            [
+                t273,
+                t287,
+                0.005 * c_q3 + 0.05 * (t223 + t224 + t225 + t226 + t227 + t228)
+                    + 0.1 * (t207 + t209 + 0.7 + t294 + t295 + t296 + t297 + t298 + t299)
+                    + 0.02666666666666667,
+                t300,
+                t301,
+                t302,
+                t303,
+                t304,
+                t305,
+                t229,
+            ],
+            [
+                t274,
+                t288,
+                t300,
+                0.005 * c_q4 + 0.05 * (t230 + t231 + t232 + t233 + t234)
+                    + 0.1 * (t203 + t205 + 0.6 + t306 + t307 + t308 + t309 + t310)
+                    + 0.023333333333333334,
+                t311,
+                t312,
+                t313,
+                t314,
+                t315,
+                t235,
+            ],
+            [
+                t275,
+                t289,
+                t301,
+                t311,
+                0.005 * c_q5 + 0.05 * (t236 + t237 + t238 + t239)
+                    + 0.1 * (t199 + t201 + 0.5 + t316 + t317 + t318 + t319) + 0.02,
+                t320,
+                t321,
+                t322,
+                t323,
+                t240,
+            ],
+            [
+                t276,
+                t290,
+                t302,
+                t312,
+                t320,
+                0.005 * c_q6 + 0.05 * (t241 + t242 + t243)
+                    + 0.1 * (t195 + t197 + 0.4 + t324 + t325 + t326)
+                    + 0.016666666666666666,
+                t327,
+                t328,
+                t329,
+                t244,
+            ],
+            [
+                t277,
+                t291,
+                t303,
+                t313,
+                t321,
+                t327,
+                0.005 * c_q7 + 0.05 * (t245 + t246)
+                    + 0.1 * (t191 + t193 + 0.3 + t330 + t331) + 0.013333333333333334,
+                t332,
+                t333,
+                t247,
+            ],
+            [
+                t278,
+                t292,
+                t304,
+                t314,
+                t322,
+                t328,
+                t332,
+                0.005 * c_q8 + 0.05 * t248 + 0.1 * (t189 + 0.2 - 0.05 * t143 + t334)
+                    + 0.01,
+                t335,
+                t249,
+            ],
+            [
+                t279,
+                t293,
+                t305,
+                t315,
+                t323,
+                t329,
+                t333,
+                t335,
+                0.005 * c_q9 + 0.1 * (0.05 * c_q9 + 0.1) + 0.006666666666666667,
+                t144,
+            ],
+            [t214, t222, t229, t235, t240, t244, t247, t249, t144, 0.0033333333333333335],
+        ],
+        bias: [
+            t351
+                + (9.3195 * c_q0
+                    + 0.1
+                        * (s_q1 * (c_q2 * t262 - 0.85 * t8 - s_q2 * t261)
+                            + c_q1 * t263)),
+            t351,
+            t350,
+            t349,
+            t348,
+            t346,
+            t343,
+            t340,
+            t337,
+            0.05 * t162,
+        ],
+        gravity: [
+            t347 + 9.3195 * c_q0,
+            t347,
+            t345,
+            t344,
+            t342,
+            t341,
+            t339,
+            t338,
+            t336,
+            0.05 * t178,
+        ],
+    }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
@@ -1317,8 +1850,8 @@ pub fn forward_dynamics_with(
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 948,
-    add: 1130,
+    mul: 919,
+    add: 895,
     div: 0,
     sqrt: 0,
     sin: 9,
@@ -1369,710 +1902,439 @@ pub fn coriolis_matrix_with(
     let c_q9 = libm::Libm::<Real>::cos(q[9]);
     let t26 = t23 + qd[9];
     let t27 = qd[0] * s_q1;
-    let t28 = qd[0] * c_q1;
-    let t29 = -(0.2 * (t2 + t28));
-    let t30 = s_q2 * t29;
-    let t31 = t27 * c_q2;
-    let t32 = 0.2 * t31 - t30;
-    let t33 = c_q2 * t29;
-    let t34 = t27 * s_q2;
-    let t35 = 0.2 * (t34 - t5) + t33;
-    let t36 = s_q3 * t35;
-    let t37 = c_q3 * t32;
-    let t38 = t37 - t36;
-    let t39 = c_q3 * t35;
-    let t40 = s_q3 * t32;
-    let t41 = t39 + t40 - 0.2 * t8;
-    let t42 = s_q4 * t41;
-    let t43 = c_q4 * t38;
-    let t44 = t43 - t42;
-    let t45 = c_q4 * t41;
-    let t46 = s_q4 * t38;
-    let t47 = t45 + t46 - 0.2 * t11;
-    let t48 = s_q5 * t47;
-    let t49 = c_q5 * t44;
-    let t50 = t49 - t48;
-    let t51 = c_q5 * t47;
-    let t52 = s_q5 * t44;
-    let t53 = t51 + t52 - 0.2 * t14;
-    let t54 = s_q6 * t53;
-    let t55 = c_q6 * t50;
-    let t56 = t55 - t54;
-    let t57 = c_q6 * t53;
-    let t58 = s_q6 * t50;
-    let t59 = t57 + t58 - 0.2 * t17;
-    let t60 = s_q7 * t59;
-    let t61 = c_q7 * t56;
-    let t62 = t61 - t60;
-    let t63 = c_q7 * t59;
-    let t64 = s_q7 * t56;
-    let t65 = t63 + t64 - 0.2 * t20;
-    let t66 = s_q8 * t65;
-    let t67 = c_q8 * t62;
-    let t68 = t67 - t66;
-    let t69 = c_q8 * t65;
-    let t70 = s_q8 * t62;
-    let t71 = t69 + t70 - 0.2 * t23;
-    let t72 = c_q9 * t68 - s_q9 * t71;
-    let t73 = c_q9 * t71 + s_q9 * t68 - 0.1 * t26;
-    let t74 = s_q9 * t73;
-    let t75 = c_q9 * t72;
-    let t76 = t74 + t75;
-    let t77 = t69 + t70 + c_q9 * t73 - 0.1 * t23 - s_q9 * t72;
-    let t78 = s_q8 * t77;
-    let t79 = t76 + t68;
-    let t80 = c_q8 * t79;
-    let t81 = t78 + t80;
-    let t82 = t63 + t64 + c_q8 * t77 - 0.1 * t20 - s_q8 * t79;
-    let t83 = s_q7 * t82;
-    let t84 = t81 + t62;
-    let t85 = c_q7 * t84;
-    let t86 = t83 + t85;
-    let t87 = t57 + t58 + c_q7 * t82 - 0.1 * t17 - s_q7 * t84;
-    let t88 = s_q6 * t87;
-    let t89 = t86 + t56;
-    let t90 = c_q6 * t89;
-    let t91 = t88 + t90;
-    let t92 = t51 + t52 + c_q6 * t87 - 0.1 * t14 - s_q6 * t89;
-    let t93 = s_q5 * t92;
-    let t94 = t91 + t50;
-    let t95 = c_q5 * t94;
-    let t96 = t93 + t95;
-    let t97 = t45 + t46 + c_q5 * t92 - 0.1 * t11 - s_q5 * t94;
-    let t98 = s_q4 * t97;
-    let t99 = t96 + t44;
-    let t100 = c_q4 * t99;
-    let t101 = t98 + t100;
-    let t102 = t39 + t40 + c_q4 * t97 - 0.1 * t8 - s_q4 * t99;
-    let t103 = s_q3 * t102;
-    let t104 = t101 + t38;
-    let t105 = c_q3 * t104;
-    let t106 = t103 + t105;
-    let t107 = t33 + c_q3 * t102 + 0.2 * t34 - 0.1 * t5 - s_q3 * t104;
-    let t108 = s_q2 * t107;
-    let t109 = t106 + t32;
-    let t110 = c_q2 * t109;
-    let t111 = t108 + t110;
-    let t112 = t2 * s_q2;
-    let t113 = t2 * c_q2;
-    let t114 = -(0.2 * (t5 + t113));
-    let t115 = s_q3 * t114;
-    let t116 = t112 * c_q3;
-    let t117 = 0.2 * t116 - t115;
-    let t118 = c_q3 * t114;
-    let t119 = t112 * s_q3;
-    let t120 = 0.2 * (t119 - t8) + t118;
-    let t121 = s_q4 * t120;
-    let t122 = c_q4 * t117;
-    let t123 = t122 - t121;
-    let t124 = c_q4 * t120;
-    let t125 = s_q4 * t117;
-    let t126 = t124 + t125 - 0.2 * t11;
-    let t127 = s_q5 * t126;
-    let t128 = c_q5 * t123;
-    let t129 = t128 - t127;
-    let t130 = c_q5 * t126;
-    let t131 = s_q5 * t123;
-    let t132 = t130 + t131 - 0.2 * t14;
-    let t133 = s_q6 * t132;
-    let t134 = c_q6 * t129;
-    let t135 = t134 - t133;
-    let t136 = c_q6 * t132;
-    let t137 = s_q6 * t129;
-    let t138 = t136 + t137 - 0.2 * t17;
-    let t139 = s_q7 * t138;
-    let t140 = c_q7 * t135;
-    let t141 = t140 - t139;
-    let t142 = c_q7 * t138;
-    let t143 = s_q7 * t135;
-    let t144 = t142 + t143 - 0.2 * t20;
-    let t145 = s_q8 * t144;
-    let t146 = c_q8 * t141;
-    let t147 = t146 - t145;
-    let t148 = c_q8 * t144;
-    let t149 = s_q8 * t141;
-    let t150 = t148 + t149 - 0.2 * t23;
-    let t151 = c_q9 * t147 - s_q9 * t150;
-    let t152 = c_q9 * t150 + s_q9 * t147 - 0.1 * t26;
-    let t153 = s_q9 * t152;
-    let t154 = c_q9 * t151;
-    let t155 = t153 + t154;
-    let t156 = t148 + t149 + c_q9 * t152 - 0.1 * t23 - s_q9 * t151;
-    let t157 = s_q8 * t156;
-    let t158 = t155 + t147;
-    let t159 = c_q8 * t158;
-    let t160 = t157 + t159;
-    let t161 = t142 + t143 + c_q8 * t156 - 0.1 * t20 - s_q8 * t158;
-    let t162 = s_q7 * t161;
-    let t163 = t160 + t141;
-    let t164 = c_q7 * t163;
-    let t165 = t162 + t164;
-    let t166 = t136 + t137 + c_q7 * t161 - 0.1 * t17 - s_q7 * t163;
-    let t167 = s_q6 * t166;
-    let t168 = t165 + t135;
-    let t169 = c_q6 * t168;
-    let t170 = t167 + t169;
-    let t171 = t130 + t131 + c_q6 * t166 - 0.1 * t14 - s_q6 * t168;
-    let t172 = s_q5 * t171;
-    let t173 = t170 + t129;
-    let t174 = c_q5 * t173;
-    let t175 = t172 + t174;
-    let t176 = t124 + t125 + c_q5 * t171 - 0.1 * t11 - s_q5 * t173;
-    let t177 = s_q4 * t176;
-    let t178 = t175 + t123;
-    let t179 = c_q4 * t178;
-    let t180 = t177 + t179;
-    let t181 = t118 + c_q4 * t176 + 0.2 * t119 - 0.1 * t8 - s_q4 * t178;
-    let t182 = s_q3 * t181;
-    let t183 = t180 + t117;
-    let t184 = c_q3 * t183;
-    let t185 = t182 + t184;
-    let t186 = c_q3 * t181 - 0.1 * t5 - 0.2 * t113 - s_q3 * t183;
-    let t187 = t185 + 0.2 * t112;
-    let t188 = s_q2 * t186 + c_q2 * t187;
-    let t189 = t5 * s_q3;
-    let t190 = t5 * c_q3;
-    let t191 = -(0.2 * (t8 + t190));
-    let t192 = s_q4 * t191;
-    let t193 = t189 * c_q4;
-    let t194 = 0.2 * t193 - t192;
-    let t195 = c_q4 * t191;
-    let t196 = t189 * s_q4;
-    let t197 = 0.2 * (t196 - t11) + t195;
-    let t198 = s_q5 * t197;
-    let t199 = c_q5 * t194;
-    let t200 = t199 - t198;
-    let t201 = c_q5 * t197;
-    let t202 = s_q5 * t194;
-    let t203 = t201 + t202 - 0.2 * t14;
-    let t204 = s_q6 * t203;
-    let t205 = c_q6 * t200;
-    let t206 = t205 - t204;
-    let t207 = c_q6 * t203;
-    let t208 = s_q6 * t200;
-    let t209 = t207 + t208 - 0.2 * t17;
-    let t210 = s_q7 * t209;
-    let t211 = c_q7 * t206;
-    let t212 = t211 - t210;
-    let t213 = c_q7 * t209;
-    let t214 = s_q7 * t206;
-    let t215 = t213 + t214 - 0.2 * t20;
-    let t216 = s_q8 * t215;
-    let t217 = c_q8 * t212;
-    let t218 = t217 - t216;
-    let t219 = c_q8 * t215;
-    let t220 = s_q8 * t212;
-    let t221 = t219 + t220 - 0.2 * t23;
-    let t222 = c_q9 * t218 - s_q9 * t221;
-    let t223 = c_q9 * t221 + s_q9 * t218 - 0.1 * t26;
-    let t224 = s_q9 * t223;
-    let t225 = c_q9 * t222;
-    let t226 = t224 + t225;
-    let t227 = t219 + t220 + c_q9 * t223 - 0.1 * t23 - s_q9 * t222;
-    let t228 = s_q8 * t227;
-    let t229 = t226 + t218;
-    let t230 = c_q8 * t229;
-    let t231 = t228 + t230;
-    let t232 = t213 + t214 + c_q8 * t227 - 0.1 * t20 - s_q8 * t229;
-    let t233 = s_q7 * t232;
-    let t234 = t231 + t212;
-    let t235 = c_q7 * t234;
-    let t236 = t233 + t235;
-    let t237 = t207 + t208 + c_q7 * t232 - 0.1 * t17 - s_q7 * t234;
-    let t238 = s_q6 * t237;
-    let t239 = t236 + t206;
-    let t240 = c_q6 * t239;
-    let t241 = t238 + t240;
-    let t242 = t201 + t202 + c_q6 * t237 - 0.1 * t14 - s_q6 * t239;
-    let t243 = s_q5 * t242;
-    let t244 = t241 + t200;
-    let t245 = c_q5 * t244;
-    let t246 = t243 + t245;
-    let t247 = t195 + c_q5 * t242 + 0.2 * t196 - 0.1 * t11 - s_q5 * t244;
-    let t248 = s_q4 * t247;
-    let t249 = t246 + t194;
-    let t250 = c_q4 * t249;
-    let t251 = t248 + t250;
-    let t252 = c_q4 * t247 - 0.1 * t8 - 0.2 * t190 - s_q4 * t249;
-    let t253 = t251 + 0.2 * t189;
-    let t254 = s_q3 * t252 + c_q3 * t253;
-    let t255 = c_q3 * t252 - 0.1 * t5 - s_q3 * t253;
-    let t256 = s_q2 * t255 + c_q2 * t254;
-    let t257 = t8 * s_q4;
-    let t258 = t8 * c_q4;
-    let t259 = -(0.2 * (t11 + t258));
-    let t260 = s_q5 * t259;
-    let t261 = t257 * c_q5;
-    let t262 = 0.2 * t261 - t260;
-    let t263 = c_q5 * t259;
-    let t264 = t257 * s_q5;
-    let t265 = 0.2 * (t264 - t14) + t263;
-    let t266 = s_q6 * t265;
-    let t267 = c_q6 * t262;
-    let t268 = t267 - t266;
-    let t269 = c_q6 * t265;
-    let t270 = s_q6 * t262;
-    let t271 = t269 + t270 - 0.2 * t17;
-    let t272 = s_q7 * t271;
-    let t273 = c_q7 * t268;
-    let t274 = t273 - t272;
-    let t275 = c_q7 * t271;
-    let t276 = s_q7 * t268;
-    let t277 = t275 + t276 - 0.2 * t20;
-    let t278 = s_q8 * t277;
-    let t279 = c_q8 * t274;
-    let t280 = t279 - t278;
-    let t281 = c_q8 * t277;
-    let t282 = s_q8 * t274;
-    let t283 = t281 + t282 - 0.2 * t23;
-    let t284 = c_q9 * t280 - s_q9 * t283;
-    let t285 = c_q9 * t283 + s_q9 * t280 - 0.1 * t26;
-    let t286 = s_q9 * t285;
-    let t287 = c_q9 * t284;
-    let t288 = t286 + t287;
-    let t289 = t281 + t282 + c_q9 * t285 - 0.1 * t23 - s_q9 * t284;
-    let t290 = s_q8 * t289;
-    let t291 = t288 + t280;
-    let t292 = c_q8 * t291;
-    let t293 = t290 + t292;
-    let t294 = t275 + t276 + c_q8 * t289 - 0.1 * t20 - s_q8 * t291;
-    let t295 = s_q7 * t294;
-    let t296 = t293 + t274;
-    let t297 = c_q7 * t296;
-    let t298 = t295 + t297;
-    let t299 = t269 + t270 + c_q7 * t294 - 0.1 * t17 - s_q7 * t296;
-    let t300 = s_q6 * t299;
-    let t301 = t298 + t268;
-    let t302 = c_q6 * t301;
-    let t303 = t300 + t302;
-    let t304 = t263 + c_q6 * t299 + 0.2 * t264 - 0.1 * t14 - s_q6 * t301;
-    let t305 = s_q5 * t304;
-    let t306 = t303 + t262;
-    let t307 = c_q5 * t306;
-    let t308 = t305 + t307;
-    let t309 = c_q5 * t304 - 0.1 * t11 - 0.2 * t258 - s_q5 * t306;
-    let t310 = t308 + 0.2 * t257;
-    let t311 = s_q4 * t309 + c_q4 * t310;
-    let t312 = c_q4 * t309 - 0.1 * t8 - s_q4 * t310;
-    let t313 = s_q3 * t312 + c_q3 * t311;
-    let t314 = c_q3 * t312 - s_q3 * t311;
-    let t315 = s_q2 * t314 + c_q2 * t313;
-    let t316 = t11 * s_q5;
-    let t317 = t11 * c_q5;
-    let t318 = -(0.2 * (t14 + t317));
-    let t319 = s_q6 * t318;
-    let t320 = t316 * c_q6;
-    let t321 = 0.2 * t320 - t319;
-    let t322 = c_q6 * t318;
-    let t323 = t316 * s_q6;
-    let t324 = 0.2 * (t323 - t17) + t322;
-    let t325 = s_q7 * t324;
-    let t326 = c_q7 * t321;
-    let t327 = t326 - t325;
-    let t328 = c_q7 * t324;
-    let t329 = s_q7 * t321;
-    let t330 = t328 + t329 - 0.2 * t20;
-    let t331 = s_q8 * t330;
-    let t332 = c_q8 * t327;
-    let t333 = t332 - t331;
-    let t334 = c_q8 * t330;
-    let t335 = s_q8 * t327;
-    let t336 = t334 + t335 - 0.2 * t23;
-    let t337 = c_q9 * t333 - s_q9 * t336;
-    let t338 = c_q9 * t336 + s_q9 * t333 - 0.1 * t26;
-    let t339 = s_q9 * t338;
-    let t340 = c_q9 * t337;
-    let t341 = t339 + t340;
-    let t342 = t334 + t335 + c_q9 * t338 - 0.1 * t23 - s_q9 * t337;
-    let t343 = s_q8 * t342;
-    let t344 = t341 + t333;
-    let t345 = c_q8 * t344;
-    let t346 = t343 + t345;
-    let t347 = t328 + t329 + c_q8 * t342 - 0.1 * t20 - s_q8 * t344;
-    let t348 = s_q7 * t347;
-    let t349 = t346 + t327;
-    let t350 = c_q7 * t349;
-    let t351 = t348 + t350;
-    let t352 = t322 + c_q7 * t347 + 0.2 * t323 - 0.1 * t17 - s_q7 * t349;
-    let t353 = s_q6 * t352;
-    let t354 = t351 + t321;
-    let t355 = c_q6 * t354;
-    let t356 = t353 + t355;
-    let t357 = c_q6 * t352 - 0.1 * t14 - 0.2 * t317 - s_q6 * t354;
-    let t358 = t356 + 0.2 * t316;
-    let t359 = s_q5 * t357 + c_q5 * t358;
-    let t360 = c_q5 * t357 - 0.1 * t11 - s_q5 * t358;
-    let t361 = s_q4 * t360 + c_q4 * t359;
-    let t362 = c_q4 * t360 - s_q4 * t359;
-    let t363 = s_q3 * t362 + c_q3 * t361;
-    let t364 = c_q3 * t362 - s_q3 * t361;
-    let t365 = s_q2 * t364 + c_q2 * t363;
-    let t366 = t14 * s_q6;
-    let t367 = t14 * c_q6;
-    let t368 = -(0.2 * (t17 + t367));
-    let t369 = s_q7 * t368;
-    let t370 = t366 * c_q7;
-    let t371 = 0.2 * t370 - t369;
-    let t372 = c_q7 * t368;
-    let t373 = t366 * s_q7;
-    let t374 = 0.2 * (t373 - t20) + t372;
-    let t375 = s_q8 * t374;
-    let t376 = c_q8 * t371;
-    let t377 = t376 - t375;
-    let t378 = c_q8 * t374;
-    let t379 = s_q8 * t371;
-    let t380 = t378 + t379 - 0.2 * t23;
-    let t381 = c_q9 * t377 - s_q9 * t380;
-    let t382 = c_q9 * t380 + s_q9 * t377 - 0.1 * t26;
-    let t383 = s_q9 * t382;
-    let t384 = c_q9 * t381;
-    let t385 = t383 + t384;
-    let t386 = t378 + t379 + c_q9 * t382 - 0.1 * t23 - s_q9 * t381;
-    let t387 = s_q8 * t386;
-    let t388 = t385 + t377;
-    let t389 = c_q8 * t388;
-    let t390 = t387 + t389;
-    let t391 = t372 + c_q8 * t386 + 0.2 * t373 - 0.1 * t20 - s_q8 * t388;
-    let t392 = s_q7 * t391;
-    let t393 = t390 + t371;
-    let t394 = c_q7 * t393;
-    let t395 = t392 + t394;
-    let t396 = c_q7 * t391 - 0.1 * t17 - 0.2 * t367 - s_q7 * t393;
-    let t397 = t395 + 0.2 * t366;
-    let t398 = s_q6 * t396 + c_q6 * t397;
-    let t399 = c_q6 * t396 - 0.1 * t14 - s_q6 * t397;
-    let t400 = s_q5 * t399 + c_q5 * t398;
-    let t401 = c_q5 * t399 - s_q5 * t398;
-    let t402 = s_q4 * t401 + c_q4 * t400;
-    let t403 = c_q4 * t401 - s_q4 * t400;
-    let t404 = s_q3 * t403 + c_q3 * t402;
-    let t405 = c_q3 * t403 - s_q3 * t402;
-    let t406 = s_q2 * t405 + c_q2 * t404;
-    let t407 = t17 * s_q7;
-    let t408 = t17 * c_q7;
-    let t409 = -(0.2 * (t20 + t408));
-    let t410 = s_q8 * t409;
-    let t411 = t407 * c_q8;
-    let t412 = 0.2 * t411 - t410;
-    let t413 = c_q8 * t409;
-    let t414 = t407 * s_q8;
-    let t415 = 0.2 * (t414 - t23) + t413;
-    let t416 = c_q9 * t412 - s_q9 * t415;
-    let t417 = c_q9 * t415 + s_q9 * t412 - 0.1 * t26;
-    let t418 = s_q9 * t417;
-    let t419 = c_q9 * t416;
-    let t420 = t418 + t419;
-    let t421 = t413 + c_q9 * t417 + 0.2 * t414 - 0.1 * t23 - s_q9 * t416;
-    let t422 = s_q8 * t421;
-    let t423 = t420 + t412;
-    let t424 = c_q8 * t423;
-    let t425 = t422 + t424;
-    let t426 = c_q8 * t421 - 0.1 * t20 - 0.2 * t408 - s_q8 * t423;
-    let t427 = t425 + 0.2 * t407;
-    let t428 = s_q7 * t426 + c_q7 * t427;
-    let t429 = c_q7 * t426 - 0.1 * t17 - s_q7 * t427;
-    let t430 = s_q6 * t429 + c_q6 * t428;
-    let t431 = c_q6 * t429 - s_q6 * t428;
-    let t432 = s_q5 * t431 + c_q5 * t430;
-    let t433 = c_q5 * t431 - s_q5 * t430;
-    let t434 = s_q4 * t433 + c_q4 * t432;
-    let t435 = c_q4 * t433 - s_q4 * t432;
-    let t436 = s_q3 * t435 + c_q3 * t434;
-    let t437 = c_q3 * t435 - s_q3 * t434;
-    let t438 = s_q2 * t437 + c_q2 * t436;
-    let t439 = t20 * s_q8;
-    let t440 = t20 * c_q8;
-    let t441 = -(0.2 * (t23 + t440));
-    let t442 = 0.2 * (t439 * c_q9) - s_q9 * t441;
-    let t443 = c_q9 * t441 + 0.2 * (t439 * s_q9) - 0.1 * t26;
-    let t444 = s_q9 * t443;
-    let t445 = c_q9 * t442;
-    let t446 = t444 + t445;
-    let t447 = c_q9 * t443 - 0.1 * t23 - 0.2 * t440 - s_q9 * t442;
-    let t448 = t446 + 0.2 * t439;
-    let t449 = s_q8 * t447 + c_q8 * t448;
-    let t450 = c_q8 * t447 - 0.1 * t20 - s_q8 * t448;
-    let t451 = s_q7 * t450 + c_q7 * t449;
-    let t452 = c_q7 * t450 - s_q7 * t449;
-    let t453 = s_q6 * t452 + c_q6 * t451;
-    let t454 = c_q6 * t452 - s_q6 * t451;
-    let t455 = s_q5 * t454 + c_q5 * t453;
-    let t456 = c_q5 * t454 - s_q5 * t453;
-    let t457 = s_q4 * t456 + c_q4 * t455;
-    let t458 = c_q4 * t456 - s_q4 * t455;
-    let t459 = s_q3 * t458 + c_q3 * t457;
-    let t460 = c_q3 * t458 - s_q3 * t457;
-    let t461 = s_q2 * t460 + c_q2 * t459;
-    let t462 = t23 * s_q9;
-    let t463 = -(0.1 * t26) - 0.2 * (t23 * c_q9);
-    let t464 = s_q9 * t463 + 0.2 * (t462 * c_q9);
-    let t465 = c_q9 * t463 - 0.1 * t23 - 0.2 * (t462 * s_q9);
-    let t466 = s_q8 * t465 + c_q8 * t464;
-    let t467 = c_q8 * t465 - s_q8 * t464;
-    let t468 = s_q7 * t467 + c_q7 * t466;
-    let t469 = c_q7 * t467 - s_q7 * t466;
-    let t470 = s_q6 * t469 + c_q6 * t468;
-    let t471 = c_q6 * t469 - s_q6 * t468;
-    let t472 = s_q5 * t471 + c_q5 * t470;
-    let t473 = c_q5 * t471 - s_q5 * t470;
-    let t474 = s_q4 * t473 + c_q4 * t472;
-    let t475 = c_q4 * t473 - s_q4 * t472;
-    let t476 = s_q3 * t475 + c_q3 * t474;
-    let t477 = c_q3 * t475 - s_q3 * t474;
-    let t478 = s_q2 * t477 + c_q2 * t476;
-    let t479 = s_q9 * t26;
-    let t480 = -(0.1 * (s_q8 * c_q9 * t26 + t479 * c_q8));
-    let t481 = 0.1 * (t479 * s_q8 - c_q8 * c_q9 * t26);
-    let t482 = s_q7 * t481 + c_q7 * t480;
-    let t483 = c_q7 * t481 - s_q7 * t480;
-    let t484 = s_q6 * t483 + c_q6 * t482;
-    let t485 = c_q6 * t483 - s_q6 * t482;
-    let t486 = s_q5 * t485 + c_q5 * t484;
-    let t487 = c_q5 * t485 - s_q5 * t484;
-    let t488 = s_q4 * t487 + c_q4 * t486;
-    let t489 = c_q4 * t487 - s_q4 * t486;
-    let t490 = s_q3 * t489 + c_q3 * t488;
-    let t491 = c_q3 * t489 - s_q3 * t488;
-    let t492 = s_q2 * t491 + c_q2 * t490;
+    let t28 = -(0.2 * (t2 + qd[0] * c_q1));
+    let t29 = 0.2 * (t27 * c_q2) - s_q2 * t28;
+    let t30 = 0.2 * (t27 * s_q2 - t5) + c_q2 * t28;
+    let t31 = c_q3 * t29 - s_q3 * t30;
+    let t32 = c_q3 * t30 + s_q3 * t29 - 0.2 * t8;
+    let t33 = c_q4 * t31 - s_q4 * t32;
+    let t34 = c_q4 * t32 + s_q4 * t31 - 0.2 * t11;
+    let t35 = c_q5 * t33 - s_q5 * t34;
+    let t36 = c_q5 * t34 + s_q5 * t33 - 0.2 * t14;
+    let t37 = c_q6 * t35 - s_q6 * t36;
+    let t38 = c_q6 * t36 + s_q6 * t35 - 0.2 * t17;
+    let t39 = c_q7 * t37 - s_q7 * t38;
+    let t40 = c_q7 * t38 + s_q7 * t37 - 0.2 * t20;
+    let t41 = c_q8 * t39 - s_q8 * t40;
+    let t42 = c_q9 * t41 - s_q9 * (c_q8 * t40 + s_q8 * t39 - 0.2 * t23);
+    let t43 = s_q9 * t26;
+    let t44 = -(0.3 * t23) - 0.1 * (c_q9 * t26);
+    let t45 = t43 * c_q8;
+    let t46 = s_q8 * t44 - 0.1 * t45;
+    let t47 = c_q8 * t44;
+    let t48 = t43 * s_q8;
+    let t49 = t47 + 0.1 * t48 - 0.5 * t20;
+    let t50 = c_q7 * t46;
+    let t51 = s_q7 * t49 + t50;
+    let t52 = c_q7 * t49;
+    let t53 = s_q7 * t46;
+    let t54 = t52 - 0.7 * t17 - t53;
+    let t55 = c_q6 * t51;
+    let t56 = s_q6 * t54 + t55;
+    let t57 = c_q6 * t54;
+    let t58 = s_q6 * t51;
+    let t59 = t57 - 0.9 * t14 - t58;
+    let t60 = c_q5 * t56;
+    let t61 = s_q5 * t59 + t60;
+    let t62 = c_q5 * t59;
+    let t63 = s_q5 * t56;
+    let t64 = t62 - 1.1 * t11 - t63;
+    let t65 = c_q4 * t61;
+    let t66 = s_q4 * t64 + t65;
+    let t67 = c_q4 * t64;
+    let t68 = s_q4 * t61;
+    let t69 = t67 - 1.3 * t8 - t68;
+    let t70 = c_q3 * t66;
+    let t71 = s_q3 * t69 + t70;
+    let t72 = c_q3 * t69;
+    let t73 = s_q3 * t66;
+    let t74 = t72 - 1.5 * t5 - t73;
+    let t75 = c_q2 * t71;
+    let t76 = s_q2 * t74 + t75;
+    let t77 = c_q2 * t74;
+    let t78 = s_q2 * t71;
+    let t79 = c_q1 * t76;
+    let t80 = s_q1 * (t77 - 1.7 * t2 - t78) + t79;
+    let t81 = t2 * s_q2;
+    let t82 = -(0.2 * (t5 + t2 * c_q2));
+    let t83 = 0.2 * (t81 * c_q3) - s_q3 * t82;
+    let t84 = 0.2 * (t81 * s_q3 - t8) + c_q3 * t82;
+    let t85 = c_q4 * t83 - s_q4 * t84;
+    let t86 = c_q4 * t84 + s_q4 * t83 - 0.2 * t11;
+    let t87 = c_q5 * t85 - s_q5 * t86;
+    let t88 = c_q5 * t86 + s_q5 * t85 - 0.2 * t14;
+    let t89 = c_q6 * t87 - s_q6 * t88;
+    let t90 = c_q6 * t88 + s_q6 * t87 - 0.2 * t17;
+    let t91 = c_q7 * t89 - s_q7 * t90;
+    let t92 = c_q7 * t90 + s_q7 * t89 - 0.2 * t20;
+    let t93 = c_q8 * t91 - s_q8 * t92;
+    let t94 = c_q9 * t93 - s_q9 * (c_q8 * t92 + s_q8 * t91 - 0.2 * t23);
+    let t95 = t5 * s_q3;
+    let t96 = -(0.2 * (t8 + t5 * c_q3));
+    let t97 = 0.2 * (t95 * c_q4) - s_q4 * t96;
+    let t98 = 0.2 * (t95 * s_q4 - t11) + c_q4 * t96;
+    let t99 = c_q5 * t97 - s_q5 * t98;
+    let t100 = c_q5 * t98 + s_q5 * t97 - 0.2 * t14;
+    let t101 = c_q6 * t99 - s_q6 * t100;
+    let t102 = c_q6 * t100 + s_q6 * t99 - 0.2 * t17;
+    let t103 = c_q7 * t101 - s_q7 * t102;
+    let t104 = c_q7 * t102 + s_q7 * t101 - 0.2 * t20;
+    let t105 = c_q8 * t103 - s_q8 * t104;
+    let t106 = c_q9 * t105 - s_q9 * (c_q8 * t104 + s_q8 * t103 - 0.2 * t23);
+    let t107 = t8 * s_q4;
+    let t108 = -(0.2 * (t11 + t8 * c_q4));
+    let t109 = 0.2 * (t107 * c_q5) - s_q5 * t108;
+    let t110 = 0.2 * (t107 * s_q5 - t14) + c_q5 * t108;
+    let t111 = c_q6 * t109 - s_q6 * t110;
+    let t112 = c_q6 * t110 + s_q6 * t109 - 0.2 * t17;
+    let t113 = c_q7 * t111 - s_q7 * t112;
+    let t114 = c_q7 * t112 + s_q7 * t111 - 0.2 * t20;
+    let t115 = c_q8 * t113 - s_q8 * t114;
+    let t116 = c_q9 * t115 - s_q9 * (c_q8 * t114 + s_q8 * t113 - 0.2 * t23);
+    let t117 = t72 - t73;
+    let t118 = t75 + s_q2 * t117;
+    let t119 = t11 * s_q5;
+    let t120 = -(0.2 * (t14 + t11 * c_q5));
+    let t121 = 0.2 * (t119 * c_q6) - s_q6 * t120;
+    let t122 = 0.2 * (t119 * s_q6 - t17) + c_q6 * t120;
+    let t123 = c_q7 * t121 - s_q7 * t122;
+    let t124 = c_q7 * t122 + s_q7 * t121 - 0.2 * t20;
+    let t125 = c_q8 * t123 - s_q8 * t124;
+    let t126 = c_q9 * t125 - s_q9 * (c_q8 * t124 + s_q8 * t123 - 0.2 * t23);
+    let t127 = t67 - t68;
+    let t128 = t70 + s_q3 * t127;
+    let t129 = c_q3 * t127 - t73;
+    let t130 = s_q2 * t129 + c_q2 * t128;
+    let t131 = t14 * s_q6;
+    let t132 = -(0.2 * (t17 + t14 * c_q6));
+    let t133 = 0.2 * (t131 * c_q7) - s_q7 * t132;
+    let t134 = 0.2 * (t131 * s_q7 - t20) + c_q7 * t132;
+    let t135 = c_q8 * t133 - s_q8 * t134;
+    let t136 = c_q9 * t135 - s_q9 * (c_q8 * t134 + s_q8 * t133 - 0.2 * t23);
+    let t137 = t62 - t63;
+    let t138 = t65 + s_q4 * t137;
+    let t139 = c_q4 * t137 - t68;
+    let t140 = s_q3 * t139 + c_q3 * t138;
+    let t141 = c_q3 * t139 - s_q3 * t138;
+    let t142 = s_q2 * t141 + c_q2 * t140;
+    let t143 = t17 * s_q7;
+    let t144 = -(0.2 * (t20 + t17 * c_q7));
+    let t145 = 0.2 * (t143 * c_q8) - s_q8 * t144;
+    let t146 = c_q9 * t145 - s_q9 * (0.2 * (t143 * s_q8 - t23) + c_q8 * t144);
+    let t147 = t57 - t58;
+    let t148 = t60 + s_q5 * t147;
+    let t149 = c_q5 * t147 - t63;
+    let t150 = s_q4 * t149 + c_q4 * t148;
+    let t151 = c_q4 * t149 - s_q4 * t148;
+    let t152 = s_q3 * t151 + c_q3 * t150;
+    let t153 = c_q3 * t151 - s_q3 * t150;
+    let t154 = s_q2 * t153 + c_q2 * t152;
+    let t155 = t20 * s_q8;
+    let t156 = 0.2 * (t155 * c_q9) - s_q9 * -(0.2 * (t23 + t20 * c_q8));
+    let t157 = t52 - t53;
+    let t158 = t55 + s_q6 * t157;
+    let t159 = c_q6 * t157 - t58;
+    let t160 = s_q5 * t159 + c_q5 * t158;
+    let t161 = c_q5 * t159 - s_q5 * t158;
+    let t162 = s_q4 * t161 + c_q4 * t160;
+    let t163 = c_q4 * t161 - s_q4 * t160;
+    let t164 = s_q3 * t163 + c_q3 * t162;
+    let t165 = c_q3 * t163 - s_q3 * t162;
+    let t166 = s_q2 * t165 + c_q2 * t164;
+    let t167 = t23 * s_q9;
+    let t168 = t47 + 0.1 * t48;
+    let t169 = t50 + s_q7 * t168;
+    let t170 = c_q7 * t168 - t53;
+    let t171 = s_q6 * t170 + c_q6 * t169;
+    let t172 = c_q6 * t170 - s_q6 * t169;
+    let t173 = s_q5 * t172 + c_q5 * t171;
+    let t174 = c_q5 * t172 - s_q5 * t171;
+    let t175 = s_q4 * t174 + c_q4 * t173;
+    let t176 = c_q4 * t174 - s_q4 * t173;
+    let t177 = s_q3 * t176 + c_q3 * t175;
+    let t178 = c_q3 * t176 - s_q3 * t175;
+    let t179 = s_q2 * t178 + c_q2 * t177;
+    let t180 = -(0.1 * (t45 + s_q8 * c_q9 * t26));
+    let t181 = 0.1 * (t48 - c_q8 * c_q9 * t26);
+    let t182 = s_q7 * t181 + c_q7 * t180;
+    let t183 = c_q7 * t181 - s_q7 * t180;
+    let t184 = s_q6 * t183 + c_q6 * t182;
+    let t185 = c_q6 * t183 - s_q6 * t182;
+    let t186 = s_q5 * t185 + c_q5 * t184;
+    let t187 = c_q5 * t185 - s_q5 * t184;
+    let t188 = s_q4 * t187 + c_q4 * t186;
+    let t189 = c_q4 * t187 - s_q4 * t186;
+    let t190 = s_q3 * t189 + c_q3 * t188;
+    let t191 = c_q3 * t189 - s_q3 * t188;
+    let t192 = s_q2 * t191 + c_q2 * t190;
     [
         [
             0.5
-                * (0.01 * t27 + 0.05 * (t32 + t38 + t44 + t50 + t56 + t62 + t68 + t72)
-                    + 0.1
-                        * (t76 + t81 + t86 + t91 + t96 + t101 + t106 + t111
-                            + (s_q1 * (c_q2 * t107 - 0.1 * t2 - 0.2 * t28 - s_q2 * t109)
-                                + c_q1 * (t111 + 0.2 * t27)))),
+                * (0.17 * t27 + 0.75 * t29 + 0.65 * t31 + 0.55 * t33 + 0.45 * t35
+                    + 0.35 * t37 + 0.25 * t39 + 0.15 * t41 + 0.05 * t42
+                    + 0.1 * (t46 + t51 + t56 + t61 + t66 + t71 + t76 + t80)
+                    - 0.01 * t43),
             0.5
-                * (0.01 * t112 + 0.05 * (t117 + t123 + t129 + t135 + t141 + t147 + t151)
-                    + 0.1
-                        * (t155 + t160 + t165 + t170 + t175 + t180 + t185 + t188
-                            + (s_q1 * (c_q2 * t186 - 0.1 * t2 - s_q2 * t187)
-                                + c_q1 * t188))),
-            0.5
-                * (0.01 * t189 + 0.05 * (t194 + t200 + t206 + t212 + t218 + t222)
-                    + 0.1
-                        * (t226 + t231 + t236 + t241 + t246 + t251 + t254 + t256
-                            + (s_q1 * (c_q2 * t255 - s_q2 * t254) + c_q1 * t256))),
-            0.5
-                * (0.01 * t257 + 0.05 * (t262 + t268 + t274 + t280 + t284)
-                    + 0.1
-                        * (t288 + t293 + t298 + t303 + t308 + t311 + t313 + t315
-                            + (s_q1 * (c_q2 * t314 - s_q2 * t313) + c_q1 * t315))),
-            0.5
-                * (0.01 * t316 + 0.05 * (t321 + t327 + t333 + t337)
-                    + 0.1
-                        * (t341 + t346 + t351 + t356 + t359 + t361 + t363 + t365
-                            + (s_q1 * (c_q2 * t364 - s_q2 * t363) + c_q1 * t365))),
-            0.5
-                * (0.01 * t366 + 0.05 * (t371 + t377 + t381)
-                    + 0.1
-                        * (t385 + t390 + t395 + t398 + t400 + t402 + t404 + t406
-                            + (s_q1 * (c_q2 * t405 - s_q2 * t404) + c_q1 * t406))),
-            0.5
-                * (0.01 * t407 + 0.05 * (t412 + t416)
-                    + 0.1
-                        * (t420 + t425 + t428 + t430 + t432 + t434 + t436 + t438
-                            + (s_q1 * (c_q2 * t437 - s_q2 * t436) + c_q1 * t438))),
-            0.5
-                * (0.01 * t439 + 0.05 * t442
-                    + 0.1
-                        * (t446 + t449 + t451 + t453 + t455 + t457 + t459 + t461
-                            + (s_q1 * (c_q2 * t460 - s_q2 * t459) + c_q1 * t461))),
-            0.5
-                * (0.01 * t462
-                    + 0.1
-                        * (t464 + t466 + t468 + t470 + t472 + t474 + t476 + t478
-                            + (s_q1 * (c_q2 * t477 - s_q2 * t476) + c_q1 * t478))),
+                * (0.1 * (t46 + t51 + t56 + t61 + t66 + t71 + t76 + t80)
+                    + 0.15 * (t81 + t93) + 0.65 * t83 + 0.55 * t85 + 0.45 * t87
+                    + 0.35 * t89 + 0.25 * t91 + 0.05 * t94 - 0.01 * t43),
             0.5
                 * (0.1
-                    * (t480 + t482 + t484 + t486 + t488 + t490 + t492
-                        + (s_q1 * (c_q2 * t491 - s_q2 * t490) + c_q1 * t492))
-                    - 0.01 * t479),
+                    * (t46 + t51 + t56 + t61 + t66 + t71 + t76
+                        + (t79 + s_q1 * (t77 - t78))) + 0.13 * t95 + 0.55 * t97
+                    + 0.45 * t99 + 0.35 * t101 + 0.25 * t103 + 0.15 * t105 + 0.05 * t106
+                    - 0.01 * t43),
+            0.5
+                * (0.1
+                    * (t46 + t51 + t56 + t61 + t66 + t71 + t118
+                        + (s_q1 * (c_q2 * t117 - t78) + c_q1 * t118)) + 0.11 * t107
+                    + 0.45 * t109 + 0.35 * t111 + 0.25 * t113 + 0.15 * t115 + 0.05 * t116
+                    - 0.01 * t43),
+            0.5
+                * (0.1
+                    * (t46 + t51 + t56 + t61 + t66 + t128 + t130
+                        + (s_q1 * (c_q2 * t129 - s_q2 * t128) + c_q1 * t130))
+                    + 0.09 * t119 + 0.35 * t121 + 0.25 * t123 + 0.15 * t125 + 0.05 * t126
+                    - 0.01 * t43),
+            0.5
+                * (0.1
+                    * (t46 + t51 + t56 + t61 + t138 + t140 + t142
+                        + (s_q1 * (c_q2 * t141 - s_q2 * t140) + c_q1 * t142))
+                    + 0.07 * t131 + 0.25 * t133 + 0.15 * t135 + 0.05 * t136
+                    - 0.01 * t43),
+            0.5
+                * (0.1
+                    * (t46 + t51 + t56 + t148 + t150 + t152 + t154
+                        + (s_q1 * (c_q2 * t153 - s_q2 * t152) + c_q1 * t154))
+                    + 0.05 * (t143 + t146) + 0.15 * t145 - 0.01 * t43),
+            0.5
+                * (0.1
+                    * (t46 + t51 + t158 + t160 + t162 + t164 + t166
+                        + (s_q1 * (c_q2 * t165 - s_q2 * t164) + c_q1 * t166))
+                    + 0.03 * t155 + 0.05 * t156 - 0.01 * t43),
+            0.5
+                * (0.01 * (t167 - t43)
+                    + 0.1
+                        * (t46 + t169 + t171 + t173 + t175 + t177 + t179
+                            + (s_q1 * (c_q2 * t178 - s_q2 * t177) + c_q1 * t179))),
+            0.5
+                * (0.1
+                    * (t180 + t182 + t184 + t186 + t188 + t190 + t192
+                        + (s_q1 * (c_q2 * t191 - s_q2 * t190) + c_q1 * t192))
+                    - 0.01 * t43),
         ],
         [
             0.5
-                * (0.01 * t27 + 0.05 * (t32 + t38 + t44 + t50 + t56 + t62 + t68 + t72)
-                    + 0.1 * (t76 + t81 + t86 + t91 + t96 + t101 + t106 + t111)),
+                * (0.17 * t27 + 0.75 * t29 + 0.65 * t31 + 0.55 * t33 + 0.45 * t35
+                    + 0.35 * t37 + 0.25 * t39 + 0.15 * t41 + 0.05 * t42
+                    + 0.1 * (t46 + t51 + t56 + t61 + t66 + t71 + t76) - 0.01 * t43),
             0.5
-                * (0.01 * t112 + 0.05 * (t117 + t123 + t129 + t135 + t141 + t147 + t151)
-                    + 0.1 * (t155 + t160 + t165 + t170 + t175 + t180 + t185 + t188)),
+                * (0.1 * (t46 + t51 + t56 + t61 + t66 + t71 + t76) + 0.15 * (t81 + t93)
+                    + 0.65 * t83 + 0.55 * t85 + 0.45 * t87 + 0.35 * t89 + 0.25 * t91
+                    + 0.05 * t94 - 0.01 * t43),
             0.5
-                * (0.01 * t189 + 0.05 * (t194 + t200 + t206 + t212 + t218 + t222)
-                    + 0.1 * (t226 + t231 + t236 + t241 + t246 + t251 + t254 + t256)),
+                * (0.1 * (t46 + t51 + t56 + t61 + t66 + t71 + t76) + 0.13 * t95
+                    + 0.55 * t97 + 0.45 * t99 + 0.35 * t101 + 0.25 * t103 + 0.15 * t105
+                    + 0.05 * t106 - 0.01 * t43),
             0.5
-                * (0.01 * t257 + 0.05 * (t262 + t268 + t274 + t280 + t284)
-                    + 0.1 * (t288 + t293 + t298 + t303 + t308 + t311 + t313 + t315)),
+                * (0.1 * (t46 + t51 + t56 + t61 + t66 + t71 + t118) + 0.11 * t107
+                    + 0.45 * t109 + 0.35 * t111 + 0.25 * t113 + 0.15 * t115 + 0.05 * t116
+                    - 0.01 * t43),
             0.5
-                * (0.01 * t316 + 0.05 * (t321 + t327 + t333 + t337)
-                    + 0.1 * (t341 + t346 + t351 + t356 + t359 + t361 + t363 + t365)),
+                * (0.1 * (t46 + t51 + t56 + t61 + t66 + t128 + t130) + 0.09 * t119
+                    + 0.35 * t121 + 0.25 * t123 + 0.15 * t125 + 0.05 * t126
+                    - 0.01 * t43),
             0.5
-                * (0.01 * t366 + 0.05 * (t371 + t377 + t381)
-                    + 0.1 * (t385 + t390 + t395 + t398 + t400 + t402 + t404 + t406)),
+                * (0.1 * (t46 + t51 + t56 + t61 + t138 + t140 + t142) + 0.07 * t131
+                    + 0.25 * t133 + 0.15 * t135 + 0.05 * t136 - 0.01 * t43),
             0.5
-                * (0.01 * t407 + 0.05 * (t412 + t416)
-                    + 0.1 * (t420 + t425 + t428 + t430 + t432 + t434 + t436 + t438)),
+                * (0.1 * (t46 + t51 + t56 + t148 + t150 + t152 + t154)
+                    + 0.05 * (t143 + t146) + 0.15 * t145 - 0.01 * t43),
             0.5
-                * (0.01 * t439 + 0.05 * t442
-                    + 0.1 * (t446 + t449 + t451 + t453 + t455 + t457 + t459 + t461)),
+                * (0.1 * (t46 + t51 + t158 + t160 + t162 + t164 + t166) + 0.03 * t155
+                    + 0.05 * t156 - 0.01 * t43),
             0.5
-                * (0.01 * t462
-                    + 0.1 * (t464 + t466 + t468 + t470 + t472 + t474 + t476 + t478)),
-            0.5 * (0.1 * (t480 + t482 + t484 + t486 + t488 + t490 + t492) - 0.01 * t479),
+                * (0.01 * (t167 - t43)
+                    + 0.1 * (t46 + t169 + t171 + t173 + t175 + t177 + t179)),
+            0.5 * (0.1 * (t180 + t182 + t184 + t186 + t188 + t190 + t192) - 0.01 * t43),
         ],
         [
             0.5
-                * (0.05 * (t32 + t38 + t44 + t50 + t56 + t62 + t68 + t72)
-                    + 0.1 * (t76 + t81 + t86 + t91 + t96 + t101 + t106)),
+                * (0.75 * t29 + 0.65 * t31 + 0.55 * t33 + 0.45 * t35 + 0.35 * t37
+                    + 0.25 * t39 + 0.15 * t41 + 0.05 * t42
+                    + 0.1 * (t46 + t51 + t56 + t61 + t66 + t71) - 0.01 * t43),
             0.5
-                * (0.01 * t112 + 0.05 * (t117 + t123 + t129 + t135 + t141 + t147 + t151)
-                    + 0.1 * (t155 + t160 + t165 + t170 + t175 + t180 + t185)),
+                * (0.1 * (t46 + t51 + t56 + t61 + t66 + t71) + 0.15 * (t81 + t93)
+                    + 0.65 * t83 + 0.55 * t85 + 0.45 * t87 + 0.35 * t89 + 0.25 * t91
+                    + 0.05 * t94 - 0.01 * t43),
             0.5
-                * (0.01 * t189 + 0.05 * (t194 + t200 + t206 + t212 + t218 + t222)
-                    + 0.1 * (t226 + t231 + t236 + t241 + t246 + t251 + t254)),
+                * (0.1 * (t46 + t51 + t56 + t61 + t66 + t71) + 0.13 * t95 + 0.55 * t97
+                    + 0.45 * t99 + 0.35 * t101 + 0.25 * t103 + 0.15 * t105 + 0.05 * t106
+                    - 0.01 * t43),
             0.5
-                * (0.01 * t257 + 0.05 * (t262 + t268 + t274 + t280 + t284)
-                    + 0.1 * (t288 + t293 + t298 + t303 + t308 + t311 + t313)),
+                * (0.1 * (t46 + t51 + t56 + t61 + t66 + t71) + 0.11 * t107 + 0.45 * t109
+                    + 0.35 * t111 + 0.25 * t113 + 0.15 * t115 + 0.05 * t116
+                    - 0.01 * t43),
             0.5
-                * (0.01 * t316 + 0.05 * (t321 + t327 + t333 + t337)
-                    + 0.1 * (t341 + t346 + t351 + t356 + t359 + t361 + t363)),
+                * (0.1 * (t46 + t51 + t56 + t61 + t66 + t128) + 0.09 * t119 + 0.35 * t121
+                    + 0.25 * t123 + 0.15 * t125 + 0.05 * t126 - 0.01 * t43),
             0.5
-                * (0.01 * t366 + 0.05 * (t371 + t377 + t381)
-                    + 0.1 * (t385 + t390 + t395 + t398 + t400 + t402 + t404)),
+                * (0.1 * (t46 + t51 + t56 + t61 + t138 + t140) + 0.07 * t131
+                    + 0.25 * t133 + 0.15 * t135 + 0.05 * t136 - 0.01 * t43),
             0.5
-                * (0.01 * t407 + 0.05 * (t412 + t416)
-                    + 0.1 * (t420 + t425 + t428 + t430 + t432 + t434 + t436)),
+                * (0.1 * (t46 + t51 + t56 + t148 + t150 + t152) + 0.05 * (t143 + t146)
+                    + 0.15 * t145 - 0.01 * t43),
             0.5
-                * (0.01 * t439 + 0.05 * t442
-                    + 0.1 * (t446 + t449 + t451 + t453 + t455 + t457 + t459)),
-            0.5 * (0.01 * t462 + 0.1 * (t464 + t466 + t468 + t470 + t472 + t474 + t476)),
-            0.5 * (0.1 * (t480 + t482 + t484 + t486 + t488 + t490) - 0.01 * t479),
+                * (0.1 * (t46 + t51 + t158 + t160 + t162 + t164) + 0.03 * t155
+                    + 0.05 * t156 - 0.01 * t43),
+            0.5 * (0.01 * (t167 - t43) + 0.1 * (t46 + t169 + t171 + t173 + t175 + t177)),
+            0.5 * (0.1 * (t180 + t182 + t184 + t186 + t188 + t190) - 0.01 * t43),
         ],
         [
             0.5
-                * (0.05 * (t38 + t44 + t50 + t56 + t62 + t68 + t72)
-                    + 0.1 * (t76 + t81 + t86 + t91 + t96 + t101)),
+                * (0.65 * t31 + 0.55 * t33 + 0.45 * t35 + 0.35 * t37 + 0.25 * t39
+                    + 0.15 * t41 + 0.05 * t42 + 0.1 * (t46 + t51 + t56 + t61 + t66)
+                    - 0.01 * t43),
             0.5
-                * (0.05 * (t117 + t123 + t129 + t135 + t141 + t147 + t151)
-                    + 0.1 * (t155 + t160 + t165 + t170 + t175 + t180)),
+                * (0.1 * (t46 + t51 + t56 + t61 + t66) + 0.65 * t83 + 0.55 * t85
+                    + 0.45 * t87 + 0.35 * t89 + 0.25 * t91 + 0.15 * t93 + 0.05 * t94
+                    - 0.01 * t43),
             0.5
-                * (0.01 * t189 + 0.05 * (t194 + t200 + t206 + t212 + t218 + t222)
-                    + 0.1 * (t226 + t231 + t236 + t241 + t246 + t251)),
+                * (0.1 * (t46 + t51 + t56 + t61 + t66) + 0.13 * t95 + 0.55 * t97
+                    + 0.45 * t99 + 0.35 * t101 + 0.25 * t103 + 0.15 * t105 + 0.05 * t106
+                    - 0.01 * t43),
             0.5
-                * (0.01 * t257 + 0.05 * (t262 + t268 + t274 + t280 + t284)
-                    + 0.1 * (t288 + t293 + t298 + t303 + t308 + t311)),
+                * (0.1 * (t46 + t51 + t56 + t61 + t66) + 0.11 * t107 + 0.45 * t109
+                    + 0.35 * t111 + 0.25 * t113 + 0.15 * t115 + 0.05 * t116
+                    - 0.01 * t43),
             0.5
-                * (0.01 * t316 + 0.05 * (t321 + t327 + t333 + t337)
-                    + 0.1 * (t341 + t346 + t351 + t356 + t359 + t361)),
+                * (0.1 * (t46 + t51 + t56 + t61 + t66) + 0.09 * t119 + 0.35 * t121
+                    + 0.25 * t123 + 0.15 * t125 + 0.05 * t126 - 0.01 * t43),
             0.5
-                * (0.01 * t366 + 0.05 * (t371 + t377 + t381)
-                    + 0.1 * (t385 + t390 + t395 + t398 + t400 + t402)),
+                * (0.1 * (t46 + t51 + t56 + t61 + t138) + 0.07 * t131 + 0.25 * t133
+                    + 0.15 * t135 + 0.05 * t136 - 0.01 * t43),
             0.5
-                * (0.01 * t407 + 0.05 * (t412 + t416)
-                    + 0.1 * (t420 + t425 + t428 + t430 + t432 + t434)),
+                * (0.1 * (t46 + t51 + t56 + t148 + t150) + 0.05 * (t143 + t146)
+                    + 0.15 * t145 - 0.01 * t43),
             0.5
-                * (0.01 * t439 + 0.05 * t442
-                    + 0.1 * (t446 + t449 + t451 + t453 + t455 + t457)),
-            0.5 * (0.01 * t462 + 0.1 * (t464 + t466 + t468 + t470 + t472 + t474)),
-            0.5 * (0.1 * (t480 + t482 + t484 + t486 + t488) - 0.01 * t479),
+                * (0.1 * (t46 + t51 + t158 + t160 + t162) + 0.03 * t155 + 0.05 * t156
+                    - 0.01 * t43),
+            0.5 * (0.01 * (t167 - t43) + 0.1 * (t46 + t169 + t171 + t173 + t175)),
+            0.5 * (0.1 * (t180 + t182 + t184 + t186 + t188) - 0.01 * t43),
         ],
         [
             0.5
-                * (0.05 * (t44 + t50 + t56 + t62 + t68 + t72)
-                    + 0.1 * (t76 + t81 + t86 + t91 + t96)),
+                * (0.55 * t33 + 0.45 * t35 + 0.35 * t37 + 0.25 * t39 + 0.15 * t41
+                    + 0.05 * t42 + 0.1 * (t46 + t51 + t56 + t61) - 0.01 * t43),
             0.5
-                * (0.05 * (t123 + t129 + t135 + t141 + t147 + t151)
-                    + 0.1 * (t155 + t160 + t165 + t170 + t175)),
+                * (0.1 * (t46 + t51 + t56 + t61) + 0.55 * t85 + 0.45 * t87 + 0.35 * t89
+                    + 0.25 * t91 + 0.15 * t93 + 0.05 * t94 - 0.01 * t43),
             0.5
-                * (0.05 * (t194 + t200 + t206 + t212 + t218 + t222)
-                    + 0.1 * (t226 + t231 + t236 + t241 + t246)),
+                * (0.1 * (t46 + t51 + t56 + t61) + 0.55 * t97 + 0.45 * t99 + 0.35 * t101
+                    + 0.25 * t103 + 0.15 * t105 + 0.05 * t106 - 0.01 * t43),
             0.5
-                * (0.01 * t257 + 0.05 * (t262 + t268 + t274 + t280 + t284)
-                    + 0.1 * (t288 + t293 + t298 + t303 + t308)),
+                * (0.1 * (t46 + t51 + t56 + t61) + 0.11 * t107 + 0.45 * t109
+                    + 0.35 * t111 + 0.25 * t113 + 0.15 * t115 + 0.05 * t116
+                    - 0.01 * t43),
             0.5
-                * (0.01 * t316 + 0.05 * (t321 + t327 + t333 + t337)
-                    + 0.1 * (t341 + t346 + t351 + t356 + t359)),
+                * (0.1 * (t46 + t51 + t56 + t61) + 0.09 * t119 + 0.35 * t121
+                    + 0.25 * t123 + 0.15 * t125 + 0.05 * t126 - 0.01 * t43),
             0.5
-                * (0.01 * t366 + 0.05 * (t371 + t377 + t381)
-                    + 0.1 * (t385 + t390 + t395 + t398 + t400)),
+                * (0.1 * (t46 + t51 + t56 + t61) + 0.07 * t131 + 0.25 * t133
+                    + 0.15 * t135 + 0.05 * t136 - 0.01 * t43),
             0.5
-                * (0.01 * t407 + 0.05 * (t412 + t416)
-                    + 0.1 * (t420 + t425 + t428 + t430 + t432)),
-            0.5 * (0.01 * t439 + 0.05 * t442 + 0.1 * (t446 + t449 + t451 + t453 + t455)),
-            0.5 * (0.01 * t462 + 0.1 * (t464 + t466 + t468 + t470 + t472)),
-            0.5 * (0.1 * (t480 + t482 + t484 + t486) - 0.01 * t479),
+                * (0.1 * (t46 + t51 + t56 + t148) + 0.05 * (t143 + t146) + 0.15 * t145
+                    - 0.01 * t43),
+            0.5
+                * (0.1 * (t46 + t51 + t158 + t160) + 0.03 * t155 + 0.05 * t156
+                    - 0.01 * t43),
+            0.5 * (0.01 * (t167 - t43) + 0.1 * (t46 + t169 + t171 + t173)),
+            0.5 * (0.1 * (t180 + t182 + t184 + t186) - 0.01 * t43),
         ],
         [
-            0.5 * (0.05 * (t50 + t56 + t62 + t68 + t72) + 0.1 * (t76 + t81 + t86 + t91)),
             0.5
-                * (0.05 * (t129 + t135 + t141 + t147 + t151)
-                    + 0.1 * (t155 + t160 + t165 + t170)),
+                * (0.45 * t35 + 0.35 * t37 + 0.25 * t39 + 0.15 * t41 + 0.05 * t42
+                    + 0.1 * (t46 + t51 + t56) - 0.01 * t43),
             0.5
-                * (0.05 * (t200 + t206 + t212 + t218 + t222)
-                    + 0.1 * (t226 + t231 + t236 + t241)),
+                * (0.1 * (t46 + t51 + t56) + 0.45 * t87 + 0.35 * t89 + 0.25 * t91
+                    + 0.15 * t93 + 0.05 * t94 - 0.01 * t43),
             0.5
-                * (0.05 * (t262 + t268 + t274 + t280 + t284)
-                    + 0.1 * (t288 + t293 + t298 + t303)),
+                * (0.1 * (t46 + t51 + t56) + 0.45 * t99 + 0.35 * t101 + 0.25 * t103
+                    + 0.15 * t105 + 0.05 * t106 - 0.01 * t43),
             0.5
-                * (0.01 * t316 + 0.05 * (t321 + t327 + t333 + t337)
-                    + 0.1 * (t341 + t346 + t351 + t356)),
+                * (0.1 * (t46 + t51 + t56) + 0.45 * t109 + 0.35 * t111 + 0.25 * t113
+                    + 0.15 * t115 + 0.05 * t116 - 0.01 * t43),
             0.5
-                * (0.01 * t366 + 0.05 * (t371 + t377 + t381)
-                    + 0.1 * (t385 + t390 + t395 + t398)),
+                * (0.1 * (t46 + t51 + t56) + 0.09 * t119 + 0.35 * t121 + 0.25 * t123
+                    + 0.15 * t125 + 0.05 * t126 - 0.01 * t43),
             0.5
-                * (0.01 * t407 + 0.05 * (t412 + t416)
-                    + 0.1 * (t420 + t425 + t428 + t430)),
-            0.5 * (0.01 * t439 + 0.05 * t442 + 0.1 * (t446 + t449 + t451 + t453)),
-            0.5 * (0.01 * t462 + 0.1 * (t464 + t466 + t468 + t470)),
-            0.5 * (0.1 * (t480 + t482 + t484) - 0.01 * t479),
+                * (0.1 * (t46 + t51 + t56) + 0.07 * t131 + 0.25 * t133 + 0.15 * t135
+                    + 0.05 * t136 - 0.01 * t43),
+            0.5
+                * (0.1 * (t46 + t51 + t56) + 0.05 * (t143 + t146) + 0.15 * t145
+                    - 0.01 * t43),
+            0.5 * (0.1 * (t46 + t51 + t158) + 0.03 * t155 + 0.05 * t156 - 0.01 * t43),
+            0.5 * (0.01 * (t167 - t43) + 0.1 * (t46 + t169 + t171)),
+            0.5 * (0.1 * (t180 + t182 + t184) - 0.01 * t43),
         ],
         [
-            0.5 * (0.05 * (t56 + t62 + t68 + t72) + 0.1 * (t76 + t81 + t86)),
-            0.5 * (0.05 * (t135 + t141 + t147 + t151) + 0.1 * (t155 + t160 + t165)),
-            0.5 * (0.05 * (t206 + t212 + t218 + t222) + 0.1 * (t226 + t231 + t236)),
-            0.5 * (0.05 * (t268 + t274 + t280 + t284) + 0.1 * (t288 + t293 + t298)),
-            0.5 * (0.05 * (t321 + t327 + t333 + t337) + 0.1 * (t341 + t346 + t351)),
             0.5
-                * (0.01 * t366 + 0.05 * (t371 + t377 + t381)
-                    + 0.1 * (t385 + t390 + t395)),
-            0.5 * (0.01 * t407 + 0.05 * (t412 + t416) + 0.1 * (t420 + t425 + t428)),
-            0.5 * (0.01 * t439 + 0.05 * t442 + 0.1 * (t446 + t449 + t451)),
-            0.5 * (0.01 * t462 + 0.1 * (t464 + t466 + t468)),
-            0.5 * (0.1 * (t480 + t482) - 0.01 * t479),
+                * (0.35 * t37 + 0.25 * t39 + 0.15 * t41 + 0.05 * t42 + 0.1 * (t46 + t51)
+                    - 0.01 * t43),
+            0.5
+                * (0.1 * (t46 + t51) + 0.35 * t89 + 0.25 * t91 + 0.15 * t93 + 0.05 * t94
+                    - 0.01 * t43),
+            0.5
+                * (0.1 * (t46 + t51) + 0.35 * t101 + 0.25 * t103 + 0.15 * t105
+                    + 0.05 * t106 - 0.01 * t43),
+            0.5
+                * (0.1 * (t46 + t51) + 0.35 * t111 + 0.25 * t113 + 0.15 * t115
+                    + 0.05 * t116 - 0.01 * t43),
+            0.5
+                * (0.1 * (t46 + t51) + 0.35 * t121 + 0.25 * t123 + 0.15 * t125
+                    + 0.05 * t126 - 0.01 * t43),
+            0.5
+                * (0.1 * (t46 + t51) + 0.07 * t131 + 0.25 * t133 + 0.15 * t135
+                    + 0.05 * t136 - 0.01 * t43),
+            0.5 * (0.1 * (t46 + t51) + 0.05 * (t143 + t146) + 0.15 * t145 - 0.01 * t43),
+            0.5 * (0.1 * (t46 + t51) + 0.03 * t155 + 0.05 * t156 - 0.01 * t43),
+            0.5 * (0.01 * (t167 - t43) + 0.1 * (t46 + t169)),
+            0.5 * (0.1 * (t180 + t182) - 0.01 * t43),
         ],
         [
-            0.5 * (0.05 * (t62 + t68 + t72) + 0.1 * (t76 + t81)),
-            0.5 * (0.05 * (t141 + t147 + t151) + 0.1 * (t155 + t160)),
-            0.5 * (0.05 * (t212 + t218 + t222) + 0.1 * (t226 + t231)),
-            0.5 * (0.05 * (t274 + t280 + t284) + 0.1 * (t288 + t293)),
-            0.5 * (0.05 * (t327 + t333 + t337) + 0.1 * (t341 + t346)),
-            0.5 * (0.05 * (t371 + t377 + t381) + 0.1 * (t385 + t390)),
-            0.5 * (0.01 * t407 + 0.05 * (t412 + t416) + 0.1 * (t420 + t425)),
-            0.5 * (0.01 * t439 + 0.05 * t442 + 0.1 * (t446 + t449)),
-            0.5 * (0.01 * t462 + 0.1 * (t464 + t466)),
-            0.5 * (0.1 * t480 - 0.01 * t479),
+            0.5 * (0.25 * t39 + 0.15 * t41 + 0.05 * t42 + 0.1 * t46 - 0.01 * t43),
+            0.5 * (0.1 * t46 + 0.25 * t91 + 0.15 * t93 + 0.05 * t94 - 0.01 * t43),
+            0.5 * (0.1 * t46 + 0.25 * t103 + 0.15 * t105 + 0.05 * t106 - 0.01 * t43),
+            0.5 * (0.1 * t46 + 0.25 * t113 + 0.15 * t115 + 0.05 * t116 - 0.01 * t43),
+            0.5 * (0.1 * t46 + 0.25 * t123 + 0.15 * t125 + 0.05 * t126 - 0.01 * t43),
+            0.5 * (0.1 * t46 + 0.25 * t133 + 0.15 * t135 + 0.05 * t136 - 0.01 * t43),
+            0.5 * (0.1 * t46 + 0.05 * (t143 + t146) + 0.15 * t145 - 0.01 * t43),
+            0.5 * (0.1 * t46 + 0.03 * t155 + 0.05 * t156 - 0.01 * t43),
+            0.5 * (0.01 * (t167 - t43) + 0.1 * t46),
+            0.5 * (0.1 * t180 - 0.01 * t43),
         ],
         [
-            0.5 * (0.05 * (t68 + t72) + 0.1 * t76),
-            0.5 * (0.05 * (t147 + t151) + 0.1 * t155),
-            0.5 * (0.05 * (t218 + t222) + 0.1 * t226),
-            0.5 * (0.05 * (t280 + t284) + 0.1 * t288),
-            0.5 * (0.05 * (t333 + t337) + 0.1 * t341),
-            0.5 * (0.05 * (t377 + t381) + 0.1 * t385),
-            0.5 * (0.05 * (t412 + t416) + 0.1 * t420),
-            0.5 * (0.01 * t439 + 0.05 * t442 + 0.1 * t446),
-            0.5 * (0.01 * t462 + 0.1 * t464),
-            -(0.005 * t479),
+            0.5 * (0.15 * t41 + 0.05 * t42 - 0.01 * t43),
+            0.5 * (0.15 * t93 + 0.05 * t94 - 0.01 * t43),
+            0.5 * (0.15 * t105 + 0.05 * t106 - 0.01 * t43),
+            0.5 * (0.15 * t115 + 0.05 * t116 - 0.01 * t43),
+            0.5 * (0.15 * t125 + 0.05 * t126 - 0.01 * t43),
+            0.5 * (0.15 * t135 + 0.05 * t136 - 0.01 * t43),
+            0.5 * (0.15 * t145 + 0.05 * t146 - 0.01 * t43),
+            0.5 * (0.03 * t155 + 0.05 * t156 - 0.01 * t43),
+            0.5 * (0.01 * (t167 - t43)),
+            -(0.005 * t43),
         ],
         [
-            0.025 * t72,
-            0.025 * t151,
-            0.025 * t222,
-            0.025 * t284,
-            0.025 * t337,
-            0.025 * t381,
-            0.025 * t416,
-            0.025 * t442,
-            0.005 * t462,
+            0.025 * t42,
+            0.025 * t94,
+            0.025 * t106,
+            0.025 * t116,
+            0.025 * t126,
+            0.025 * t136,
+            0.025 * t146,
+            0.025 * t156,
+            0.005 * t167,
             0.0,
         ],
     ]
@@ -2212,7 +2474,7 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_POSES: OpCount = OpCount {
     mul: 18,
-    add: 91,
+    add: 35,
     div: 0,
     sqrt: 0,
     sin: 10,
@@ -2258,6 +2520,20 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let t26 = t23 + q[9];
     let t27 = libm::Libm::<Real>::cos(t26);
     let t28 = libm::Libm::<Real>::sin(t26);
+    let t29 = 0.1 * (c_q0 + t3);
+    let t30 = 0.1 * (s_q0 + t4);
+    let t31 = t29 + 0.1 * t6;
+    let t32 = t30 + 0.1 * t7;
+    let t33 = t31 + 0.1 * t9;
+    let t34 = t32 + 0.1 * t10;
+    let t35 = t33 + 0.1 * t12;
+    let t36 = t34 + 0.1 * t13;
+    let t37 = t35 + 0.1 * t15;
+    let t38 = t36 + 0.1 * t16;
+    let t39 = t37 + 0.1 * t18;
+    let t40 = t38 + 0.1 * t19;
+    let t41 = t39 + 0.1 * t21;
+    let t42 = t40 + 0.1 * t22;
     [
         Pose {
             rotation: [[c_q0, -s_q0, 0.0], [s_q0, c_q0, 0.0], [0.0, 0.0, 1.0]],
@@ -2269,55 +2545,35 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
         },
         Pose {
             rotation: [[t6, -t7, 0.0], [t7, t6, 0.0], [0.0, 0.0, 1.0]],
-            position: [0.1 * (c_q0 + t3), 0.1 * (s_q0 + t4), 0.0],
+            position: [t29, t30, 0.0],
         },
         Pose {
             rotation: [[t9, -t10, 0.0], [t10, t9, 0.0], [0.0, 0.0, 1.0]],
-            position: [0.1 * (c_q0 + t3 + t6), 0.1 * (s_q0 + t4 + t7), 0.0],
+            position: [t31, t32, 0.0],
         },
         Pose {
             rotation: [[t12, -t13, 0.0], [t13, t12, 0.0], [0.0, 0.0, 1.0]],
-            position: [0.1 * (c_q0 + t3 + t6 + t9), 0.1 * (s_q0 + t4 + t7 + t10), 0.0],
+            position: [t33, t34, 0.0],
         },
         Pose {
             rotation: [[t15, -t16, 0.0], [t16, t15, 0.0], [0.0, 0.0, 1.0]],
-            position: [
-                0.1 * (c_q0 + t3 + t6 + t9 + t12),
-                0.1 * (s_q0 + t4 + t7 + t10 + t13),
-                0.0,
-            ],
+            position: [t35, t36, 0.0],
         },
         Pose {
             rotation: [[t18, -t19, 0.0], [t19, t18, 0.0], [0.0, 0.0, 1.0]],
-            position: [
-                0.1 * (c_q0 + t3 + t6 + t9 + t12 + t15),
-                0.1 * (s_q0 + t4 + t7 + t10 + t13 + t16),
-                0.0,
-            ],
+            position: [t37, t38, 0.0],
         },
         Pose {
             rotation: [[t21, -t22, 0.0], [t22, t21, 0.0], [0.0, 0.0, 1.0]],
-            position: [
-                0.1 * (c_q0 + t3 + t6 + t9 + t12 + t15 + t18),
-                0.1 * (s_q0 + t4 + t7 + t10 + t13 + t16 + t19),
-                0.0,
-            ],
+            position: [t39, t40, 0.0],
         },
         Pose {
             rotation: [[t24, -t25, 0.0], [t25, t24, 0.0], [0.0, 0.0, 1.0]],
-            position: [
-                0.1 * (c_q0 + t3 + t6 + t9 + t12 + t15 + t18 + t21),
-                0.1 * (s_q0 + t4 + t7 + t10 + t13 + t16 + t19 + t22),
-                0.0,
-            ],
+            position: [t41, t42, 0.0],
         },
         Pose {
             rotation: [[t27, -t28, 0.0], [t28, t27, 0.0], [0.0, 0.0, 1.0]],
-            position: [
-                0.1 * (c_q0 + t3 + t6 + t9 + t12 + t15 + t18 + t21 + t24),
-                0.1 * (s_q0 + t4 + t7 + t10 + t13 + t16 + t19 + t22 + t25),
-                0.0,
-            ],
+            position: [t41 + 0.1 * t24, t42 + 0.1 * t25, 0.0],
         },
     ]
 }

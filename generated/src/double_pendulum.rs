@@ -19,10 +19,11 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 26 | 18 | 0 | 0 | 2 | 2 |
+//! | `inverse_dynamics` | 23 | 16 | 0 | 0 | 2 | 2 |
 //! | `mass_matrix` | 7 | 7 | 0 | 0 | 1 | 1 |
-//! | `bias` | 23 | 10 | 0 | 0 | 2 | 2 |
-//! | `gravity` | 10 | 5 | 0 | 0 | 2 | 2 |
+//! | `bias` | 21 | 9 | 0 | 0 | 2 | 2 |
+//! | `gravity` | 8 | 4 | 0 | 0 | 2 | 2 |
+//! | `joint_space` | 32 | 21 | 0 | 0 | 2 | 2 |
 //! | `forward_dynamics` | 50 | 30 | 1 | 0 | 2 | 2 |
 //! | `coriolis_matrix` | 14 | 6 | 0 | 0 | 1 | 1 |
 //! | `energy` | 27 | 15 | 0 | 0 | 2 | 2 |
@@ -58,6 +59,17 @@ pub struct Pose {
     pub rotation: [[Real; 3]; 3],
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
+}
+/// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
+/// computed together so that they share every subexpression.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct JointSpace {
+    /// The mass matrix `M(q)`, row-major.
+    pub mass_matrix: [[Real; NV]; NV],
+    /// `C(q, q̇) q̇ + g(q)`.
+    pub bias: [Real; NV],
+    /// `g(q)`.
+    pub gravity: [Real; NV],
 }
 /// Arithmetic operations of one generated function (subtractions and
 /// negations count as additions).
@@ -113,8 +125,8 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 26,
-    add: 18,
+    mul: 23,
+    add: 16,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -155,14 +167,15 @@ pub fn inverse_dynamics_with(
     let t10 = qd[0] + qd[1];
     let t11 = qdd[0] + qdd[1];
     let t12 = t10 * t10;
+    let t13 = 0.0000000000643853298 * t9 + 0.004557856275072 * t11 - 0.0335304944 * t8;
     [
-        0.004078371633632868 * qdd[0] + 0.000000580176081 * t3
-            + 0.0000000000643853298 * t9 + 0.004557856275072 * t11 - 0.04285428436 * t2
-            - 0.0335304944 * t8
-            - 0.1
-                * (c_q1 * (-(0.0335304944 * t11) - 0.0000000000643853298 * t12)
-                    - s_q1 * (0.0000000000643853298 * t11 - 0.0335304944 * t12)),
-        0.0000000000643853298 * t9 + 0.004557856275072 * t11 - 0.0335304944 * t8,
+        t13
+            + (0.004078371633632868 * qdd[0] + 0.000000580176081 * t3
+                - 0.04285428436 * t2
+                - 0.1
+                    * (c_q1 * (-(0.0335304944 * t11) - 0.0000000000643853298 * t12)
+                        - s_q1 * (0.0000000000643853298 * t11 - 0.0335304944 * t12))),
+        t13,
     ]
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
@@ -200,8 +213,8 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 23,
-    add: 10,
+    mul: 21,
+    add: 9,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -228,19 +241,20 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t6 = qd[0] + qd[1];
     let t7 = s_q1 * t5 + p.g * s_q0 * c_q1;
     let t8 = c_q1 * t5 - p.g * s_q0 * s_q1;
+    let t9 = 0.0000000000643853298 * t8 - 0.0335304944 * t7;
     [
-        0.000000580176081 * t2 + 0.0000000000643853298 * t8
-            - 0.04285428436 * (p.g * s_q0) - 0.0335304944 * t7
-            - 0.1
-                * (0.0335304944 * (s_q1 * (t6 * t6))
-                    - 0.0000000000643853298 * (c_q1 * (t6 * t6))),
-        0.0000000000643853298 * t8 - 0.0335304944 * t7,
+        t9
+            + (0.000000580176081 * t2 - 0.04285428436 * (p.g * s_q0)
+                - 0.1
+                    * (0.0335304944 * (s_q1 * (t6 * t6))
+                        - 0.0000000000643853298 * (c_q1 * (t6 * t6)))),
+        t9,
     ]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
-    mul: 10,
-    add: 5,
+    mul: 8,
+    add: 4,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -264,11 +278,69 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let t4 = p.g * t3;
     let t5 = libm::Libm::<Real>::cos(t2);
     let t6 = p.g * t5;
-    [
-        0.000000580176081 * (p.g * c_q0) + 0.0000000000643853298 * t6
-            - 0.04285428436 * (p.g * s_q0) - 0.0335304944 * t4,
-        0.0000000000643853298 * t6 - 0.0335304944 * t4,
-    ]
+    let t7 = 0.0000000000643853298 * t6 - 0.0335304944 * t4;
+    [t7 + (0.000000580176081 * (p.g * c_q0) - 0.04285428436 * (p.g * s_q0)), t7]
+}
+/// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
+pub const OPS_JOINT_SPACE: OpCount = OpCount {
+    mul: 32,
+    add: 21,
+    div: 0,
+    sqrt: 0,
+    sin: 2,
+    cos: 2,
+};
+///The mass matrix, bias and gravity forces of one state in one pass: the
+///three share every subexpression (sines and cosines, rotations, velocity
+///products), so this costs less than `mass_matrix`, `bias` and `gravity`
+///called one after the other (compare the `OPS_*` constants).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`joint_space_with`]; its cost is [`OPS_JOINT_SPACE`].
+pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
+    joint_space_with(&p.derived(), q, qd)
+}
+/// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
+pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
+    let p = &d.params;
+    let s_q0 = libm::Libm::<Real>::sin(q[0]);
+    let c_q0 = libm::Libm::<Real>::cos(q[0]);
+    let t2 = p.g * s_q0;
+    let t3 = p.g * c_q0;
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let t6 = t3 - 0.1 * (qd[0] * qd[0]);
+    let t7 = qd[0] + qd[1];
+    let t8 = t2 * c_q1;
+    let t9 = t2 * s_q1;
+    let t10 = t8 + t3 * s_q1;
+    let t11 = t3 * c_q1 - t9;
+    let t12 = 0.00000000000643853298 * s_q1 + 0.00335304944 * c_q1 + 0.004557856275072;
+    let t13 = s_q1 * t6 + t8;
+    let t14 = c_q1 * t6 - t9;
+    let t15 = 0.0000000000643853298 * t11 - 0.0335304944 * t10;
+    let t16 = 0.0000000000643853298 * t14 - 0.0335304944 * t13;
+    JointSpace {
+        mass_matrix: [
+            [
+                0.00000000000643853298 * s_q1 + 0.00335304944 * c_q1
+                    + 0.008636227908704868
+                    - 0.1 * (-(0.0000000000643853298 * s_q1) - 0.0335304944 * c_q1),
+                t12,
+            ],
+            [t12, 0.004557856275072],
+        ],
+        bias: [
+            t16
+                + (0.000000580176081 * t3 - 0.04285428436 * t2
+                    - 0.1
+                        * (0.0335304944 * (s_q1 * (t7 * t7))
+                            - 0.0000000000643853298 * (c_q1 * (t7 * t7)))),
+            t16,
+        ],
+        gravity: [t15 + (0.000000580176081 * t3 - 0.04285428436 * t2), t15],
+    }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {

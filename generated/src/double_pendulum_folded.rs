@@ -19,10 +19,11 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 26 | 18 | 0 | 0 | 2 | 2 |
+//! | `inverse_dynamics` | 23 | 16 | 0 | 0 | 2 | 2 |
 //! | `mass_matrix` | 7 | 7 | 0 | 0 | 1 | 1 |
-//! | `bias` | 22 | 10 | 0 | 0 | 2 | 2 |
-//! | `gravity` | 6 | 5 | 0 | 0 | 2 | 2 |
+//! | `bias` | 20 | 9 | 0 | 0 | 2 | 2 |
+//! | `gravity` | 4 | 4 | 0 | 0 | 2 | 2 |
+//! | `joint_space` | 35 | 21 | 0 | 0 | 2 | 2 |
 //! | `forward_dynamics` | 49 | 30 | 1 | 0 | 2 | 2 |
 //! | `coriolis_matrix` | 14 | 6 | 0 | 0 | 1 | 1 |
 //! | `energy` | 25 | 15 | 0 | 0 | 2 | 2 |
@@ -58,6 +59,17 @@ pub struct Pose {
     pub rotation: [[Real; 3]; 3],
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
+}
+/// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
+/// computed together so that they share every subexpression.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct JointSpace {
+    /// The mass matrix `M(q)`, row-major.
+    pub mass_matrix: [[Real; NV]; NV],
+    /// `C(q, q̇) q̇ + g(q)`.
+    pub bias: [Real; NV],
+    /// `g(q)`.
+    pub gravity: [Real; NV],
 }
 /// Arithmetic operations of one generated function (subtractions and
 /// negations count as additions).
@@ -110,8 +122,8 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 26,
-    add: 18,
+    mul: 23,
+    add: 16,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -150,14 +162,15 @@ pub fn inverse_dynamics_with(
     let t8 = qd[0] + qd[1];
     let t9 = qdd[0] + qdd[1];
     let t10 = t8 * t8;
+    let t11 = 0.0000000000643853298 * t7 + 0.004557856275072 * t9 - 0.0335304944 * t6;
     [
-        0.00000569152735461 * c_q0 + 0.004078371633632868 * qdd[0]
-            + 0.0000000000643853298 * t7 + 0.004557856275072 * t9
-            - 0.4204005295716 * s_q0 - 0.0335304944 * t6
-            - 0.1
-                * (c_q1 * (-(0.0335304944 * t9) - 0.0000000000643853298 * t10)
-                    - s_q1 * (0.0000000000643853298 * t9 - 0.0335304944 * t10)),
-        0.0000000000643853298 * t7 + 0.004557856275072 * t9 - 0.0335304944 * t6,
+        t11
+            + (0.00000569152735461 * c_q0 + 0.004078371633632868 * qdd[0]
+                - 0.4204005295716 * s_q0
+                - 0.1
+                    * (c_q1 * (-(0.0335304944 * t9) - 0.0000000000643853298 * t10)
+                        - s_q1 * (0.0000000000643853298 * t9 - 0.0335304944 * t10))),
+        t11,
     ]
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
@@ -195,8 +208,8 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 22,
-    add: 10,
+    mul: 20,
+    add: 9,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -222,19 +235,20 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t5 = qd[0] + qd[1];
     let t6 = s_q1 * t4 + 9.81 * (s_q0 * c_q1);
     let t7 = c_q1 * t4 - 9.81 * (s_q0 * s_q1);
+    let t8 = 0.0000000000643853298 * t7 - 0.0335304944 * t6;
     [
-        0.00000569152735461 * c_q0 + 0.0000000000643853298 * t7 - 0.4204005295716 * s_q0
-            - 0.0335304944 * t6
-            - 0.1
-                * (0.0335304944 * (s_q1 * (t5 * t5))
-                    - 0.0000000000643853298 * (c_q1 * (t5 * t5))),
-        0.0000000000643853298 * t7 - 0.0335304944 * t6,
+        t8
+            + (0.00000569152735461 * c_q0 - 0.4204005295716 * s_q0
+                - 0.1
+                    * (0.0335304944 * (s_q1 * (t5 * t5))
+                        - 0.0000000000643853298 * (c_q1 * (t5 * t5)))),
+        t8,
     ]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
-    mul: 6,
-    add: 5,
+    mul: 4,
+    add: 4,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -256,11 +270,67 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let t2 = q[0] + q[1];
     let t3 = libm::Libm::<Real>::sin(t2);
     let t4 = libm::Libm::<Real>::cos(t2);
-    [
-        0.00000569152735461 * c_q0 + 0.000000000631620085338 * t4
-            - 0.4204005295716 * s_q0 - 0.328934150064 * t3,
-        0.000000000631620085338 * t4 - 0.328934150064 * t3,
-    ]
+    let t5 = 0.000000000631620085338 * t4 - 0.328934150064 * t3;
+    [t5 + (0.00000569152735461 * c_q0 - 0.4204005295716 * s_q0), t5]
+}
+/// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
+pub const OPS_JOINT_SPACE: OpCount = OpCount {
+    mul: 35,
+    add: 21,
+    div: 0,
+    sqrt: 0,
+    sin: 2,
+    cos: 2,
+};
+///The mass matrix, bias and gravity forces of one state in one pass: the
+///three share every subexpression (sines and cosines, rotations, velocity
+///products), so this costs less than `mass_matrix`, `bias` and `gravity`
+///called one after the other (compare the `OPS_*` constants).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`joint_space_with`]; its cost is [`OPS_JOINT_SPACE`].
+pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
+    joint_space_with(&p.derived(), q, qd)
+}
+/// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
+pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
+    let p = &d.params;
+    let s_q0 = libm::Libm::<Real>::sin(q[0]);
+    let c_q0 = libm::Libm::<Real>::cos(q[0]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let t4 = 9.81 * c_q0 - 0.1 * (qd[0] * qd[0]);
+    let t5 = qd[0] + qd[1];
+    let t6 = s_q0 * c_q1;
+    let t7 = s_q0 * s_q1;
+    let t8 = 9.81 * (t6 + c_q0 * s_q1);
+    let t9 = 9.81 * (c_q0 * c_q1 - t7);
+    let t10 = 0.00000000000643853298 * s_q1 + 0.00335304944 * c_q1 + 0.004557856275072;
+    let t11 = s_q1 * t4 + 9.81 * t6;
+    let t12 = c_q1 * t4 - 9.81 * t7;
+    let t13 = 0.0000000000643853298 * t9 - 0.0335304944 * t8;
+    let t14 = 0.0000000000643853298 * t12 - 0.0335304944 * t11;
+    JointSpace {
+        mass_matrix: [
+            [
+                0.00000000000643853298 * s_q1 + 0.00335304944 * c_q1
+                    + 0.008636227908704868
+                    - 0.1 * (-(0.0000000000643853298 * s_q1) - 0.0335304944 * c_q1),
+                t10,
+            ],
+            [t10, 0.004557856275072],
+        ],
+        bias: [
+            t14
+                + (0.00000569152735461 * c_q0 - 0.4204005295716 * s_q0
+                    - 0.1
+                        * (0.0335304944 * (s_q1 * (t5 * t5))
+                            - 0.0000000000643853298 * (c_q1 * (t5 * t5)))),
+            t14,
+        ],
+        gravity: [t13 + (0.00000569152735461 * c_q0 - 0.4204005295716 * s_q0), t13],
+    }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {

@@ -19,14 +19,15 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 57 | 34 | 1 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 285 | 243 | 0 | 0 | 2 | 2 |
+//! | `inverse_dynamics` | 282 | 237 | 0 | 0 | 2 | 2 |
 //! | `mass_matrix` | 344 | 251 | 0 | 0 | 2 | 2 |
-//! | `bias` | 272 | 207 | 0 | 0 | 2 | 2 |
-//! | `gravity` | 87 | 46 | 0 | 0 | 2 | 2 |
+//! | `bias` | 270 | 202 | 0 | 0 | 2 | 2 |
+//! | `gravity` | 86 | 43 | 0 | 0 | 2 | 2 |
+//! | `joint_space` | 648 | 468 | 0 | 0 | 2 | 2 |
 //! | `forward_dynamics` | 1395 | 841 | 10 | 0 | 2 | 2 |
-//! | `coriolis_matrix` | 2039 | 1459 | 0 | 0 | 2 | 2 |
+//! | `coriolis_matrix` | 2035 | 1448 | 0 | 0 | 2 | 2 |
 //! | `energy` | 157 | 116 | 0 | 0 | 2 | 2 |
-//! | `body_poses` | 102 | 72 | 0 | 0 | 2 | 2 |
+//! | `body_poses` | 96 | 63 | 0 | 0 | 2 | 2 |
 //! | `coordinate_rates` | 59 | 36 | 0 | 0 | 0 | 0 |
 //! | `body_jacobians` | 347 | 195 | 0 | 0 | 2 | 2 |
 
@@ -84,6 +85,17 @@ pub struct Pose {
     pub rotation: [[Real; 3]; 3],
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
+}
+/// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
+/// computed together so that they share every subexpression.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct JointSpace {
+    /// The mass matrix `M(q)`, row-major.
+    pub mass_matrix: [[Real; NV]; NV],
+    /// `C(q, q̇) q̇ + g(q)`.
+    pub bias: [Real; NV],
+    /// `g(q)`.
+    pub gravity: [Real; NV],
 }
 /// Arithmetic operations of one generated function (subtractions and
 /// negations count as additions).
@@ -302,8 +314,8 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 285,
-    add: 243,
+    mul: 282,
+    add: 237,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -486,6 +498,8 @@ pub fn inverse_dynamics_with(
     let t146 = t42 * t139;
     let t147 = t43 * t141;
     let t148 = t44 * t142;
+    let t149 = 0.01 * t97 - 0.009 * t120 - 0.25 * t140;
+    let t150 = 0.021 * t24 + 0.019 * t108 + t132 + t146 + t147 + t148 + 0.5 * t145;
     [
         p.m0 * (qdd[0] + t0 + t3 - t4 - 0.05 * (t13 + t14)) + c_q7 * t133 - s_q7 * t134,
         t100 + t135 + t136,
@@ -495,14 +509,14 @@ pub fn inverse_dynamics_with(
         0.005 * qdd[3] + 0.12 * qdd[4] + 0.002 * qdd[5] + qd[5] * t102 + s_q7 * t143
             + c_q7 * t144 - 0.05 * t101 - qd[3] * t104
             - 0.2 * (t107 + t129 + t130 + t131),
-        0.002 * qdd[4] + 0.08 * qdd[5] + 0.021 * t24 + 0.05 * t100 + qd[3] * t103 + t132
-            + t146 + t147 + t148 + 0.019 * t108 + 0.2 * (t135 + t136) + 0.5 * t145
-            - qd[4] * t102,
-        0.021 * t24 + 0.019 * t108 + t132 + t146 + t147 + t148 + 0.5 * t145,
+        t150
+            + (0.002 * qdd[4] + 0.08 * qdd[5] + 0.05 * t100 + qd[3] * t103
+                + 0.2 * (t135 + t136) - qd[4] * t102),
+        t150,
         t139,
         t141,
         t142,
-        0.01 * t97 - 0.009 * t120 - 0.25 * t140,
+        t149,
     ]
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
@@ -804,8 +818,8 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 272,
-    add: 207,
+    mul: 270,
+    add: 202,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -969,6 +983,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t136 = t33 * t129;
     let t137 = t34 * t131;
     let t138 = t35 * t132;
+    let t139 = 0.019 * t65 + t126 + t136 + t137 + t138 + 0.5 * t135;
     [
         p.m0 * (t0 + t3 - t4 - 0.05 * (t13 + t14)) + c_q7 * t110 - s_q7 * t115,
         t116 + t117 + t118,
@@ -976,9 +991,8 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
         qd[4] * t64 + c_q7 * t133 - qd[5] * t63 - s_q7 * t134,
         qd[5] * t62 + s_q7 * t133 + c_q7 * t134 - qd[3] * t64 - 0.05 * t119
             - 0.2 * (t121 + t122 + t123 + t124),
-        qd[3] * t63 + t126 + t136 + t137 + t138 + 0.019 * t65 + 0.05 * t116
-            + 0.2 * (t117 + t118) + 0.5 * t135 - qd[4] * t62,
-        0.019 * t65 + t126 + t136 + t137 + t138 + 0.5 * t135,
+        t139 + (qd[3] * t63 + 0.05 * t116 + 0.2 * (t117 + t118) - qd[4] * t62),
+        t139,
         t129,
         t131,
         t132,
@@ -987,8 +1001,8 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
-    mul: 87,
-    add: 46,
+    mul: 86,
+    add: 43,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -1045,19 +1059,506 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let t37 = t20 * t30;
     let t38 = t22 * t31;
     let t39 = t21 * t33;
+    let t40 = 2.0 * t36 + t37 + t38 + t39;
     [
         t0 * d.k21,
         t1 * d.k21,
         t2 * d.k21,
         c_q7 * t34 - s_q7 * t35,
         s_q7 * t34 + c_q7 * t35 - t2 * d.k23,
-        2.0 * t36 + t37 + t38 + t1 * d.k23 + t39,
-        2.0 * t36 + t37 + t38 + t39,
+        t40 + t1 * d.k23,
+        t40,
         t30,
         t33,
         t31,
         -(0.25 * t32),
     ]
+}
+/// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
+pub const OPS_JOINT_SPACE: OpCount = OpCount {
+    mul: 648,
+    add: 468,
+    div: 0,
+    sqrt: 0,
+    sin: 2,
+    cos: 2,
+};
+///The mass matrix, bias and gravity forces of one state in one pass: the
+///three share every subexpression (sines and cosines, rotations, velocity
+///products), so this costs less than `mass_matrix`, `bias` and `gravity`
+///called one after the other (compare the `OPS_*` constants).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`joint_space_with`]; its cost is [`OPS_JOINT_SPACE`].
+pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
+    joint_space_with(&p.derived(), q, qd)
+}
+/// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
+pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
+    let p = &d.params;
+    let t0 = 2.0 * (q[3] * q[5] - q[4] * q[6]);
+    let t1 = 2.0 * (q[4] * q[5] + q[3] * q[6]);
+    let t2 = 1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4]);
+    let t3 = p.g * t0;
+    let t4 = p.g * t1;
+    let t5 = p.g * t2;
+    let t6 = qd[2] * qd[4];
+    let t7 = qd[1] * qd[5];
+    let t8 = qd[0] * qd[5];
+    let t9 = qd[2] * qd[3];
+    let t10 = qd[1] * qd[3];
+    let t11 = qd[0] * qd[4];
+    let s_q7 = libm::Libm::<Real>::sin(q[7]);
+    let c_q7 = libm::Libm::<Real>::cos(q[7]);
+    let t14 = qd[3] * c_q7 + qd[4] * s_q7;
+    let t15 = qd[4] * c_q7 - qd[3] * s_q7;
+    let t16 = qd[4] * qd[4];
+    let t17 = qd[5] * qd[5];
+    let t18 = qd[3] * qd[4];
+    let t19 = qd[3] * qd[5];
+    let t20 = qd[5] + qd[6];
+    let t21 = q[8] * q[8];
+    let t22 = q[9] * q[9];
+    let t23 = q[10] * q[10];
+    let t24 = q[8] * q[9];
+    let t25 = q[8] * q[10];
+    let t26 = q[9] * q[10];
+    let t27 = q[8] * q[11];
+    let t28 = q[9] * q[11];
+    let t29 = q[10] * q[11];
+    let t30 = 1.0 - 2.0 * (t22 + t23);
+    let t31 = 2.0 * (t24 - t29);
+    let t32 = 2.0 * (t25 + t28);
+    let t33 = 2.0 * (t24 + t29);
+    let t34 = 1.0 - 2.0 * (t21 + t23);
+    let t35 = 2.0 * (t26 - t27);
+    let t36 = 2.0 * (t25 - t28);
+    let t37 = 2.0 * (t26 + t27);
+    let t38 = 1.0 - 2.0 * (t21 + t22);
+    let t39 = t14 * t30;
+    let t40 = t15 * t33;
+    let t41 = t20 * t36;
+    let t42 = t39 + t40 + t41;
+    let t43 = t14 * t31;
+    let t44 = t15 * t34;
+    let t45 = t20 * t37;
+    let t46 = t43 + t44 + t45;
+    let t47 = t14 * t32;
+    let t48 = t15 * t35;
+    let t49 = t20 * t38;
+    let t50 = t47 + t48 + t49;
+    let t51 = p.l * (t15 * t15);
+    let t52 = p.l * (t20 * t20);
+    let t53 = p.l * t14 * t15;
+    let t54 = p.l * t14 * t20;
+    let t55 = t42 + qd[7];
+    let t56 = t46 + qd[8];
+    let t57 = t50 + qd[9];
+    let s_q12 = libm::Libm::<Real>::sin(q[12]);
+    let c_q12 = libm::Libm::<Real>::cos(q[12]);
+    let t60 = t55 * c_q12 - t57 * s_q12;
+    let t61 = t55 * s_q12 + t57 * c_q12;
+    let t62 = p.l * (t57 * t57);
+    let t63 = p.l * t55 * t57;
+    let t64 = t56 + qd[10];
+    let t65 = 0.1 * qd[3] + 0.005 * qd[4];
+    let t66 = 0.005 * qd[3] + 0.12 * qd[4] + 0.002 * qd[5];
+    let t67 = 0.002 * qd[4] + 0.08 * qd[5];
+    let t68 = t14 * t15;
+    let t69 = 0.01 * t55 - 0.5 * (p.l * t56);
+    let t70 = t56 * t57;
+    let t71 = 0.004 * t55 + 0.001 * t57;
+    let t72 = 0.001 * t55 + 0.022 * t57;
+    let t73 = t60 * t61;
+    let t74 = c_q7 * t30 - s_q7 * t33;
+    let t75 = p.m * t74;
+    let t76 = c_q7 * t32 - s_q7 * t35;
+    let t77 = s_q12 * t74 + c_q12 * t76;
+    let t78 = c_q7 * t31 - s_q7 * t34;
+    let t79 = p.m * t76;
+    let t80 = s_q7 * t30;
+    let t81 = t80 + c_q7 * t33;
+    let t82 = p.m * t81;
+    let t83 = s_q7 * t32;
+    let t84 = t83 + c_q7 * t35;
+    let t85 = s_q12 * t81 + c_q12 * t84;
+    let t86 = s_q7 * t31;
+    let t87 = t86 + c_q7 * t34;
+    let t88 = p.m * t84;
+    let t89 = p.m * t36;
+    let t90 = t36 * s_q12 + t38 * c_q12;
+    let t91 = p.m * t38;
+    let t92 = -(p.l * c_q7) - 0.2;
+    let t93 = p.l + 0.2 * c_q7;
+    let t94 = 0.2 * t80 + t33 * t93;
+    let t95 = t35 * t93;
+    let t96 = p.l * t37;
+    let t97 = t34 * t93;
+    let t98 = p.l * t38;
+    let t99 = t3 + t6 - t7 - 0.2 * (t16 + t17);
+    let t100 = c_q7 * t99;
+    let t101 = t4 + t8 + 0.2 * t18 - t9;
+    let t102 = s_q7 * t101;
+    let t103 = t100 + t102 - t51 - t52;
+    let t104 = t30 * t103;
+    let t105 = s_q7 * t99;
+    let t106 = c_q7 * t101;
+    let t107 = t53 + t106 - t105;
+    let t108 = t33 * t107;
+    let t109 = p.l * qd[6] * t14;
+    let t110 = t5 + t10 + t54 + t109 + 0.2 * t19 - t11;
+    let t111 = t36 * t110;
+    let t112 = qd[8] * t42 + qd[6] * t15 * t32 - qd[7] * t46 - qd[6] * t14 * t35;
+    let t113 = p.m * (t56 * t69 + t104 + t108 + t111 - 0.5 * t62 - 0.01 * t112);
+    let t114 = t104 + t108 + t111 - p.l * (t56 * t56) - t62;
+    let t115 = t32 * t103;
+    let t116 = t35 * t107;
+    let t117 = t38 * t110;
+    let t118 = qd[7] * t50 + qd[6] * t15 * t31 - qd[9] * t42 - qd[6] * t14 * t34;
+    let t119 = p.l * t118;
+    let t120 = t63 + t115 + t116 + t117 - t119;
+    let t121 = c_q12 * t114 - 0.5 * (p.l * (t64 * t64) + p.l * (t61 * t61))
+        - s_q12 * t120;
+    let t122 = 0.5 * (t73 * p.l - t119) + s_q12 * t114 + c_q12 * t120;
+    let t123 = t113 + 0.5 * (p.m * c_q12 * t121 + p.m * s_q12 * t122);
+    let t124 = t31 * t103;
+    let t125 = t34 * t107;
+    let t126 = t37 * t110;
+    let t127 = p.l * t112;
+    let t128 = t124 + t125 + t126 + 0.5 * t127 - 0.01 * (t57 * t57) - t55 * t69;
+    let t129 = qd[9] * t46 + qd[6] * t15 * t30 - qd[8] * t50 - qd[6] * t14 * t33;
+    let t130 = qd[10] * t60 + s_q12 * t129 + c_q12 * t112;
+    let t131 = p.l * t55 * t56 + t124 + t125 + t126 + t127
+        + 0.5 * (p.l * t60 * t64 + p.l * t130);
+    let t132 = p.m * t128 + 0.5 * (p.m * t131);
+    let t133 = 0.5 * (t63 - t119) + 0.01 * (t70 + t129) + t115 + t116 + t117;
+    let t134 = p.m * t133;
+    let t135 = p.m * s_q12 * t121;
+    let t136 = p.m * c_q12 * t122;
+    let t137 = t134 + 0.5 * (t136 - t135);
+    let t138 = p.m * (t100 + t102 - 0.5 * (t51 + t52)) + t30 * t123 + t31 * t132
+        + t32 * t137;
+    let t139 = 0.5 * t53 + t106 - t105;
+    let t140 = t33 * t123;
+    let t141 = t34 * t132;
+    let t142 = t35 * t137;
+    let t143 = p.m * t139 + t140 + t141 + t142;
+    let t144 = p.m0 * (t4 + t8 + 0.05 * t18 - t9);
+    let t145 = s_q7 * t138;
+    let t146 = c_q7 * t143;
+    let t147 = p.m0 * (t5 + t10 + 0.05 * t19 - t11);
+    let t148 = t5 + t10 + 0.2 * t19 + 0.5 * (t54 + t109) - t11;
+    let t149 = p.m * t148;
+    let t150 = t36 * t123;
+    let t151 = t37 * t132;
+    let t152 = t38 * t137;
+    let t153 = c_q12 * t129 - qd[10] * t61 - s_q12 * t112;
+    let t154 = p.l * (t140 + t141 + t142);
+    let t155 = t3 * c_q7 + t4 * s_q7;
+    let t156 = t4 * c_q7 - t3 * s_q7;
+    let t157 = t30 * t155 + t33 * t156 + t5 * t36;
+    let t158 = t32 * t155 + t35 * t156 + t5 * t38;
+    let t159 = t31 * t155 + t34 * t156 + t5 * t37;
+    let t160 = 0.2 * t83 + t95;
+    let t161 = s_q12 * t78 * d.k0;
+    let t162 = 0.01 * t79 + 0.25 * t161;
+    let t163 = t78 * d.k0;
+    let t164 = t163 * c_q12;
+    let t165 = t163 + 0.25 * t164 - 0.01 * t75;
+    let t166 = t76 * d.k0;
+    let t167 = t77 * d.k0;
+    let t168 = -t166 - 0.25 * t167;
+    let t169 = t30 * t162 + t32 * t165 + t31 * t168;
+    let t170 = t33 * t162 + t35 * t165 + t34 * t168;
+    let t171 = c_q7 * t169 - s_q7 * t170;
+    let t172 = s_q7 * t169 + c_q7 * t170;
+    let t173 = s_q7 * d.k0;
+    let t174 = t36 * t162 + t38 * t165 + t37 * t168 - 2.0 * t173;
+    let t175 = -(0.25 * t167);
+    let t176 = s_q12 * t87 * d.k0;
+    let t177 = 0.01 * t88 + 0.25 * t176;
+    let t178 = t87 * d.k0;
+    let t179 = t178 * c_q12;
+    let t180 = t178 + 0.25 * t179 - 0.01 * t82;
+    let t181 = t84 * d.k0;
+    let t182 = t85 * d.k0;
+    let t183 = -t181 - 0.25 * t182;
+    let t184 = t30 * t177 + t32 * t180 + t31 * t183;
+    let t185 = t33 * t177 + t35 * t180 + t34 * t183;
+    let t186 = c_q7 * t184 - s_q7 * t185;
+    let t187 = s_q7 * t184 + c_q7 * t185;
+    let t188 = c_q7 * d.k0;
+    let t189 = t36 * t177;
+    let t190 = t38 * t180;
+    let t191 = t37 * t183;
+    let t192 = 2.0 * t188 + t189 + t190 + t191 + d.k2;
+    let t193 = 2.0 * t188 + t189 + t190 + t191;
+    let t194 = -(0.25 * t182);
+    let t195 = t37 * s_q12 * d.k0;
+    let t196 = 0.01 * t91 + 0.25 * t195;
+    let t197 = t37 * d.k0;
+    let t198 = t197 * c_q12;
+    let t199 = t197 + 0.25 * t198 - 0.01 * t89;
+    let t200 = t38 * d.k0;
+    let t201 = t90 * d.k0;
+    let t202 = -t200 - 0.25 * t201;
+    let t203 = t30 * t196 + t32 * t199 + t31 * t202;
+    let t204 = t33 * t196 + t35 * t199 + t34 * t202 + d.k3;
+    let t205 = c_q7 * t203 - s_q7 * t204;
+    let t206 = s_q7 * t203 + c_q7 * t204 + d.k4;
+    let t207 = t36 * t196 + t38 * t199 + t37 * t202;
+    let t208 = -(0.25 * t201);
+    let t209 = t77 * d.k7 + 0.25 * ((t96 * s_q7 + p.l * t76) * d.k0);
+    let t210 = 0.001 * t76 + t74 * d.k6 + s_q12 * t209 + 0.01 * (t200 * s_q7)
+        - 0.005 * t163;
+    let t211 = t78 * d.k10;
+    let t212 = (p.l * s_q7 * t36 * s_q12 + c_q12 * (t98 * s_q7 - p.l * t78)) * d.k0;
+    let t213 = t78 * d.k8 + t211 + 0.25 * (c_q12 * t78 * d.k9 - t212)
+        - 0.005 * (t74 * d.k0) - s_q7 * t38 * d.k9;
+    let t214 = 0.001 * t74 + t76 * d.k11 + s_q7 * t37 * d.k9 + c_q12 * t209
+        + 0.25 * (t77 * d.k9) - 0.01 * (t173 * t36);
+    let t215 = c_q7 * d.k5 + t30 * t210 + t31 * t213 + t32 * t214;
+    let t216 = -t162;
+    let t217 = t36 * t216;
+    let t218 = -t168;
+    let t219 = t37 * t218;
+    let t220 = -t165;
+    let t221 = t38 * t220;
+    let t222 = t33 * t210 + t34 * t213 + t35 * t214 - p.l * (t217 + t219 + t221);
+    let t223 = s_q7 * t215 + c_q7 * t222 + 0.005
+        - 0.2 * (2.0 * t173 + t217 + t219 + t221);
+    let t224 = t33 * t216 + t34 * t218 + t35 * t220;
+    let t225 = t36 * t210;
+    let t226 = t37 * t213;
+    let t227 = t38 * t214;
+    let t228 = p.l * t224;
+    let t229 = 0.2 * (s_q7 * (t30 * t216 + t31 * t218 + t32 * t220) + c_q7 * t224) + t225
+        + t226 + t227 + t228;
+    let t230 = t225 + t226 + t227 + t228;
+    let t231 = t211 - 0.25 * t212;
+    let t232 = -t177;
+    let t233 = t36 * t232;
+    let t234 = -t183;
+    let t235 = t37 * t234;
+    let t236 = -t180;
+    let t237 = t38 * t236;
+    let t238 = t85 * d.k7 + 0.25 * ((t37 * t92 + p.l * t84) * d.k0);
+    let t239 = 0.001 * t84 + 0.01 * (t91 * t92) + t81 * d.k6 + s_q12 * t238
+        - 0.005 * t178;
+    let t240 = t87 * d.k10;
+    let t241 = (t36 * s_q12 * t92 + c_q12 * (t38 * t92 - p.l * t87)) * d.k0;
+    let t242 = t87 * d.k8 + t240 + 0.25 * (c_q12 * t87 * d.k9 - t241)
+        - 0.005 * (t81 * d.k0) - t200 * t92;
+    let t243 = 0.001 * t81 + t84 * d.k11 + t197 * t92 + c_q12 * t238
+        + 0.25 * (t85 * d.k9) - 0.01 * (t89 * t92);
+    let t244 = t33 * t232 + t34 * t234 + t35 * t236;
+    let t245 = t36 * t239;
+    let t246 = t37 * t242;
+    let t247 = t38 * t243;
+    let t248 = p.l * t244;
+    let t249 = 0.2 * (s_q7 * (t30 * t232 + t31 * t234 + t32 * t236) + c_q7 * t244) + t245
+        + t246 + t247 + t248 + 0.002;
+    let t250 = t245 + t246 + t247 + t248;
+    let t251 = t240 - 0.25 * t241;
+    let t252 = t36 * d.k6;
+    let t253 = t90 * d.k7;
+    let t254 = t253 + 0.25 * ((0.2 * t86 + t97 + t98) * d.k0);
+    let t255 = 0.001 * t38 + 0.01 * (p.m * t160) + t252 + s_q12 * t254 - 0.005 * t197;
+    let t256 = t36 * t255;
+    let t257 = t36 * d.k0;
+    let t258 = t37 * d.k8;
+    let t259 = t37 * d.k10;
+    let t260 = (s_q12 * t94 + c_q12 * (t160 + -t96)) * d.k0;
+    let t261 = t37 * c_q12 * d.k9;
+    let t262 = t258 + t259 + 0.25 * (t261 - t260) - 0.005 * t257 - t160 * d.k0;
+    let t263 = t37 * t262;
+    let t264 = t38 * d.k11;
+    let t265 = t90 * d.k9;
+    let t266 = 0.001 * t36 + t264 + (0.2 * t86 + t97) * d.k0 + c_q12 * t254 + 0.25 * t265
+        - 0.01 * (p.m * t94);
+    let t267 = t38 * t266;
+    let t268 = -t196;
+    let t269 = t33 * t268;
+    let t270 = -t202;
+    let t271 = t34 * t270;
+    let t272 = -t199;
+    let t273 = t35 * t272;
+    let t274 = p.l * (t269 + t271 + t273);
+    let t275 = 0.4 * t188 + t256 + t263 + t267 + t274 + d.k17;
+    let t276 = t259 - 0.25 * t260;
+    let t277 = t253 + 0.25 * ((t98 + p.l * t34) * d.k0);
+    let t278 = 0.001 * t38 + t252 + s_q12 * t277 + 0.01 * (t35 * d.k0) - 0.005 * t197;
+    let t279 = (p.l * t33 * s_q12 + c_q12 * (p.l * t35 - t96)) * d.k0;
+    let t280 = t258 + t259 + 0.25 * (t261 - t279) - 0.005 * t257 - t35 * d.k9;
+    let t281 = 0.001 * t36 + t264 + t34 * d.k9 + c_q12 * t277 + 0.25 * t265
+        - 0.01 * (t33 * d.k0);
+    let t282 = t259 - 0.25 * t279;
+    let t283 = 0.25 * (s_q12 * d.k9) + s_q12 * c_q12 * d.k7 + 0.001;
+    let t284 = c_q12 * d.k9;
+    let t285 = d.k10 + 0.25 * t284;
+    let t286 = t131 * d.k0;
+    let t287 = 0.009 * (t60 * t64) + 0.01 * t130 + 0.25 * t286;
+    let t288 = t56 * t72 + s_q12 * t287 + 0.001 * (t112 + c_q12 * t153) + 0.004 * t129
+        + 0.01 * t134 - 0.02 * t70;
+    let t289 = t122 * d.k0;
+    let t290 = t57 * t71 + 0.03 * t118 - t55 * t72 - p.l * (0.5 * (t136 - t135))
+        - 0.009 * t73 - 0.5 * (t133 * d.k0) - 0.25 * t289;
+    let t291 = 0.02 * (t55 * t56) + c_q12 * t287 + 0.022 * t112
+        + 0.001 * (t129 - s_q12 * t153) + 0.5 * (t286 + t128 * d.k0) - t56 * t71
+        - 0.01 * t113;
+    let t292 = 0.002 * (qd[6] * t15) + t30 * t288 + t31 * t290 + t32 * t291;
+    let t293 = t33 * t288 + t34 * t290 + t35 * t291 - 0.021 * (qd[6] * t14)
+        - 0.019 * (t14 * t20) - p.l * (t150 + t151 + t152) - 0.5 * (t148 * d.k0);
+    let t294 = t139 * d.k0;
+    let t295 = t36 * t288;
+    let t296 = t37 * t290;
+    let t297 = t38 * t291;
+    let t298 = 0.01 * (p.m * t158) + 0.25 * (s_q12 * t159 * d.k0);
+    let t299 = t159 * d.k0 + 0.25 * (c_q12 * t159 * d.k0) - 0.01 * (p.m * t157);
+    let t300 = (s_q12 * t157 + c_q12 * t158) * d.k0;
+    let t301 = -(t158 * d.k0) - 0.25 * t300;
+    let t302 = t30 * t298 + t32 * t299 + t31 * t301;
+    let t303 = t33 * t298 + t35 * t299 + t34 * t301 - 2.0 * (t2 * d.k22);
+    let t304 = t156 * d.k0;
+    let t305 = t36 * t298;
+    let t306 = t38 * t299;
+    let t307 = t37 * t301;
+    let t308 = 2.0 * t304 + t305 + t306 + t307;
+    let t309 = 0.019 * t68 + t154 + t295 + t296 + t297 + 0.5 * t294;
+    JointSpace {
+        mass_matrix: [
+            [d.k1, 0.0, 0.0, t171, t172, t174, t174, t162, t168, t165, t175],
+            [0.0, d.k1, 0.0, t186, t187, t192, t193, t177, t183, t180, t194],
+            [0.0, 0.0, d.k1, t205, t206, t207, t207, t196, t202, t199, t208],
+            [
+                t171,
+                t186,
+                t205,
+                c_q7 * t215 + d.k12 - s_q7 * t222,
+                t223,
+                t229,
+                t230,
+                t210,
+                t213,
+                t214,
+                t231,
+            ],
+            [
+                t172,
+                t187,
+                t206,
+                t223,
+                s_q7 * (s_q7 * d.k5 + t30 * t239 + t31 * t242 + t32 * t243)
+                    + c_q7
+                        * (t33 * t239 + t34 * t242 + t35 * t243 + d.k13
+                            - p.l * (t233 + t235 + t237)) + d.k14
+                    - 0.2 * (t233 + t235 + t237 - 2.0 * t188),
+                t249,
+                t250,
+                t239,
+                t242,
+                t243,
+                t251,
+            ],
+            [
+                t174,
+                t192,
+                t207,
+                t229,
+                t249,
+                0.4 * t188 + t256 + t263 + t267 + t274 + d.k16
+                    + 0.2
+                        * (s_q7 * (t30 * t268 + t31 * t270 + t32 * t272)
+                            + c_q7 * (t269 + t271 + t273 + d.k15)),
+                t275,
+                t255,
+                t262,
+                t266,
+                t276,
+            ],
+            [
+                t174,
+                t193,
+                t207,
+                t230,
+                t250,
+                t275,
+                t274 + d.k17 + t36 * t278 + t37 * t280 + t38 * t281,
+                t278,
+                t280,
+                t281,
+                t282,
+            ],
+            [
+                t162,
+                t177,
+                t196,
+                t210,
+                t239,
+                t255,
+                t278,
+                d.k6 + s_q12 * s_q12 * d.k7,
+                d.k18,
+                t283,
+                0.0,
+            ],
+            [
+                t168,
+                t183,
+                t202,
+                t213,
+                t242,
+                t262,
+                t280,
+                d.k18,
+                0.5 * t284 + d.k19,
+                0.0,
+                t285,
+            ],
+            [
+                t165,
+                t180,
+                t199,
+                t214,
+                t243,
+                t266,
+                t281,
+                t283,
+                0.0,
+                d.k11 + c_q12 * (c_q12 * d.k7 + d.k20) + 0.25 * t284,
+                0.0,
+            ],
+            [t175, t194, t208, t231, t251, t276, t282, 0.0, t285, 0.0, d.k10],
+        ],
+        bias: [
+            p.m0 * (t3 + t6 - t7 - 0.05 * (t16 + t17)) + c_q7 * t138 - s_q7 * t143,
+            t144 + t145 + t146,
+            t147 + t149 + t150 + t151 + t152,
+            qd[4] * t67 + c_q7 * t292 - qd[5] * t66 - s_q7 * t293,
+            qd[5] * t65 + s_q7 * t292 + c_q7 * t293 - qd[3] * t67 - 0.05 * t147
+                - 0.2 * (t149 + t150 + t151 + t152),
+            t309 + (qd[3] * t66 + 0.05 * t144 + 0.2 * (t145 + t146) - qd[4] * t65),
+            t309,
+            t288,
+            t290,
+            t291,
+            0.01 * t118 - 0.009 * t73 - 0.25 * t289,
+        ],
+        gravity: [
+            t0 * d.k21,
+            t1 * d.k21,
+            t2 * d.k21,
+            c_q7 * t302 - s_q7 * t303,
+            s_q7 * t302 + c_q7 * t303 - t2 * d.k23,
+            t308 + t1 * d.k23,
+            t308,
+            t298,
+            t301,
+            t299,
+            -(0.25 * t300),
+        ],
+    }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
@@ -1692,8 +2193,8 @@ pub fn forward_dynamics_with(
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 2039,
-    add: 1459,
+    mul: 2035,
+    add: 1448,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -2386,6 +2887,16 @@ pub fn coriolis_matrix_with(
     let t554 = t64 * t503;
     let t555 = t21 * t505;
     let t556 = t67 * t506;
+    let t557 = 0.5 * (t302 - t301);
+    let t558 = 0.5 * (t311 - t310);
+    let t559 = 0.5 * (t320 - t319);
+    let t560 = -t493;
+    let t561 = 0.5 * (t498 + t499);
+    let t562 = -t505;
+    let t563 = 0.5 * (t334 - t333) + t435 - 0.001 * t332;
+    let t564 = 0.5 * (t344 - t343) + t451 - 0.001 * t342;
+    let t565 = 0.5 * (t358 - t357) + t469 - 0.001 * t355;
+    let t566 = 0.5 * (t365 - t364) + t469 - 0.001 * t355;
     [
         [
             t178 * t40 + t179 * t43 + 1.5 * (p.m * t50 * t176)
@@ -2404,7 +2915,7 @@ pub fn coriolis_matrix_with(
             t181 + t50 * t377 + 0.5 * (t299 * c_q12 - t303 * s_q12) - t180,
             t183 + t44 * t378 + t47 * t380 - t182,
             t185 + t50 * t381 - t184 - 0.5 * (t303 * c_q12 + t299 * s_q12),
-            0.5 * (t302 - t301),
+            t557,
         ],
         [
             t178 * t53 + t179 * t56 + 1.5 * (p.m * t63 * t176)
@@ -2423,7 +2934,7 @@ pub fn coriolis_matrix_with(
             t199 + t63 * t377 + 0.5 * (t308 * c_q12 - t312 * s_q12) - t198,
             t201 + t57 * t378 + t60 * t380 - t200,
             t203 + t63 * t381 - t202 - 0.5 * (t312 * c_q12 + t308 * s_q12),
-            0.5 * (t311 - t310),
+            t558,
         ],
         [
             t178 * t20 + t179 * t22 + 1.5 * (p.m * t21 * t176)
@@ -2441,7 +2952,7 @@ pub fn coriolis_matrix_with(
             t211 + t21 * t377 + 0.5 * (t317 * c_q12 - t321 * s_q12) - t210,
             t213 + t64 * t378 + t67 * t380 - t212,
             t215 + t21 * t381 - t214 - 0.5 * (t321 * c_q12 + t317 * s_q12),
-            0.5 * (t320 - t319),
+            t559,
         ],
         [
             t40 * t186 + t44 * t300 + t50 * t385 + t43 * t387 + s_q7 * t20 * t174 * d.k0
@@ -2478,7 +2989,7 @@ pub fn coriolis_matrix_with(
                 + t92 * t380 - t421,
             t225 + t427 + t40 * t502 + t44 * t503 + t50 * t505 + t47 * t506 + t91 * t381
                 - t426 - 0.5 * (p.m * c_q12 * t69 * t290 + p.m * s_q12 * t92 * t290),
-            0.5 * (t334 - t333) + t435 - 0.001 * t332,
+            t563,
         ],
         [
             t53 * t186 + t178 * (t20 * t72) + p.m * t21 * t72 * t176 + t179 * (t22 * t72)
@@ -2514,7 +3025,7 @@ pub fn coriolis_matrix_with(
                 + t94 * t380 - t240,
             t237 + t243 + t53 * t502 + t57 * t503 + t63 * t505 + t60 * t506 + t93 * t381
                 - t242 - 0.5 * (p.m * c_q12 * t74 * t290 + p.m * s_q12 * t94 * t290),
-            0.5 * (t344 - t343) + t451 - 0.001 * t342,
+            t564,
         ],
         [
             t124 + t132 + t133 + t286 + t178 * t78 + p.m * t98 * t176 + t179 * t95 + t373
@@ -2544,7 +3055,7 @@ pub fn coriolis_matrix_with(
             t268 + t289 + t460 + t550 + t551 + t552 + t82 * t378 + t97 * t380 - t267,
             t264 + t270 + t553 + t554 + t555 + t556 + t96 * t381 - t269
                 - 0.5 * (p.m * c_q12 * t82 * t290 + p.m * s_q12 * t97 * t290),
-            0.5 * (t358 - t357) + t469 - 0.001 * t355,
+            t565,
         ],
         [
             t132 + t133 + t286 + t373 + t507 + t508 + t509 + t510 + t17 * t174 * d.k0
@@ -2573,7 +3084,7 @@ pub fn coriolis_matrix_with(
             t289 + t460 + t479 + t550 + t551 + t552 + t88 * t378 + t100 * t380 - t478,
             t264 + t483 + t553 + t554 + t555 + t556 + t99 * t381 - t482
                 - 0.5 * (p.m * c_q12 * t88 * t290 + p.m * s_q12 * t100 * t290),
-            0.5 * (t365 - t364) + t469 - 0.001 * t355,
+            t566,
         ],
         [
             t186 + (c_q12 * t300 + s_q12 * t390),
@@ -2586,28 +3097,24 @@ pub fn coriolis_matrix_with(
             c_q12 * t491 + s_q12 * t495,
             c_q12 * t496 + s_q12 * t501 - t489,
             t502 + (c_q12 * t503 + s_q12 * t506),
-            -t493,
+            t560,
         ],
         [
             t389 + t385 + 0.5 * (s_q12 * t296 * d.k0 - t388 * c_q12),
             t396 + t392 + 0.5 * (s_q12 * t305 * d.k0 - t395 * c_q12),
             t403 + t399 + 0.5 * (s_q12 * t314 * d.k0 - t402 * c_q12),
-            0.03 * t176 + t224 + p.l * s_q12 * t335 + t421 + 0.001 * t332
-                + 0.5 * (t333 - t334 - t419) - p.l * c_q12 * t337 - t420 - t422 - t435
-                - 0.25 * t434,
-            0.03 * t194 + t236 + t240 + p.l * s_q12 * t345 + 0.001 * t342
-                + 0.5 * (t343 - t344 - t443) - t241 - p.l * c_q12 * t347 - t444 - t451
-                - 0.25 * t450,
-            0.03 * t207 + t263 + t267 + p.l * s_q12 * t359 + 0.001 * t355
-                + 0.5 * (t357 - t358 - t459) - t268 - p.l * c_q12 * t361 - t460 - t469
-                - 0.25 * t468,
-            0.03 * t207 + t263 + p.l * s_q12 * t366 + t478 + 0.001 * t355
-                + 0.5 * (t364 - t365 - t477) - p.l * c_q12 * t368 - t460 - t469 - t479
-                - 0.25 * t486,
-            t489 + t493 + -(0.5 * (t429 * (s_q12 * s_q12) + t429 * (c_q12 * c_q12))),
+            0.03 * t176 + t224 + p.l * s_q12 * t335 + t421 - p.l * c_q12 * t337 - t420
+                - t422 - 0.5 * t419 - 0.25 * t434 - t563,
+            0.03 * t194 + t236 + t240 + p.l * s_q12 * t345 - t241 - p.l * c_q12 * t347
+                - t444 - 0.5 * t443 - 0.25 * t450 - t564,
+            0.03 * t207 + t263 + t267 + p.l * s_q12 * t359 - t268 - p.l * c_q12 * t361
+                - t460 - 0.5 * t459 - 0.25 * t468 - t565,
+            0.03 * t207 + t263 + p.l * s_q12 * t366 + t478 - p.l * c_q12 * t368 - t460
+                - t479 - 0.5 * t477 - 0.25 * t486 - t566,
+            t489 + -(0.5 * (t429 * (s_q12 * s_q12) + t429 * (c_q12 * c_q12))) - t560,
             t500 + (p.l * s_q12 * t378 - p.l * c_q12 * t380),
-            t505 - t285,
-            0.5 * (t498 + t499),
+            -t285 - t562,
+            t561,
         ],
         [
             t184 + t386 + c_q12 * t390 - 0.01 * t178 - t185 - s_q12 * t300,
@@ -2620,7 +3127,7 @@ pub fn coriolis_matrix_with(
             c_q12 * t495 + p.l * t377 - s_q12 * t491 - t502,
             t285 + (c_q12 * t501 - s_q12 * t496),
             c_q12 * t506 + p.l * t381 - s_q12 * t503,
-            -t505,
+            t562,
         ],
         [t389, t396, t403, t436, t452, t470, t487, t493, t500, t505, 0.0],
     ]
@@ -2745,8 +3252,8 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_POSES: OpCount = OpCount {
-    mul: 102,
-    add: 72,
+    mul: 96,
+    add: 63,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -2821,6 +3328,12 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let t55 = t29 * t44 + t32 * t45 + t17 * t35;
     let t56 = t30 * t44 + t33 * t45 + t17 * t36;
     let t57 = t31 * t44 + t34 * t45 + t17 * t37;
+    let t58 = q[0] + 0.2 * t9;
+    let t59 = q[1] + 0.2 * t12;
+    let t60 = q[2] + 0.2 * t15;
+    let t61 = t58 + t46;
+    let t62 = t59 + t47;
+    let t63 = t60 + t48;
     [
         Pose {
             rotation: [[t9, t10, t11], [t12, t13, t14], [t15, t16, t17]],
@@ -2828,15 +3341,11 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
         },
         Pose {
             rotation: [[t40, t41, t11], [t42, t43, t14], [t44, t45, t17]],
-            position: [q[0] + 0.2 * t9, q[1] + 0.2 * t12, q[2] + 0.2 * t15],
+            position: [t58, t59, t60],
         },
         Pose {
             rotation: [[t49, t50, t51], [t52, t53, t54], [t55, t56, t57]],
-            position: [
-                q[0] + t46 + 0.2 * t9,
-                q[1] + t47 + 0.2 * t12,
-                q[2] + t48 + 0.2 * t15,
-            ],
+            position: [t61, t62, t63],
         },
         Pose {
             rotation: [
@@ -2844,11 +3353,7 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
                 [c_q12 * t52 - s_q12 * t54, t53, s_q12 * t52 + c_q12 * t54],
                 [c_q12 * t55 - s_q12 * t57, t56, s_q12 * t55 + c_q12 * t57],
             ],
-            position: [
-                q[0] + t46 + p.l * t49 + 0.2 * t9,
-                q[1] + t47 + p.l * t52 + 0.2 * t12,
-                q[2] + t48 + p.l * t55 + 0.2 * t15,
-            ],
+            position: [t61 + p.l * t49, t62 + p.l * t52, t63 + p.l * t55],
         },
     ]
 }

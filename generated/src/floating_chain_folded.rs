@@ -19,14 +19,15 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 246 | 227 | 0 | 0 | 2 | 2 |
+//! | `inverse_dynamics` | 243 | 220 | 0 | 0 | 2 | 2 |
 //! | `mass_matrix` | 307 | 247 | 0 | 0 | 2 | 2 |
-//! | `bias` | 234 | 199 | 0 | 0 | 2 | 2 |
-//! | `gravity` | 76 | 46 | 0 | 0 | 2 | 2 |
+//! | `bias` | 232 | 193 | 0 | 0 | 2 | 2 |
+//! | `gravity` | 76 | 43 | 0 | 0 | 2 | 2 |
+//! | `joint_space` | 570 | 455 | 0 | 0 | 2 | 2 |
 //! | `forward_dynamics` | 1239 | 833 | 10 | 0 | 2 | 2 |
-//! | `coriolis_matrix` | 1743 | 1459 | 0 | 0 | 2 | 2 |
+//! | `coriolis_matrix` | 1739 | 1448 | 0 | 0 | 2 | 2 |
 //! | `energy` | 149 | 116 | 0 | 0 | 2 | 2 |
-//! | `body_poses` | 102 | 72 | 0 | 0 | 2 | 2 |
+//! | `body_poses` | 96 | 63 | 0 | 0 | 2 | 2 |
 //! | `coordinate_rates` | 59 | 36 | 0 | 0 | 0 | 0 |
 //! | `body_jacobians` | 328 | 195 | 0 | 0 | 2 | 2 |
 
@@ -85,6 +86,17 @@ pub struct Pose {
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
 }
+/// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
+/// computed together so that they share every subexpression.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct JointSpace {
+    /// The mass matrix `M(q)`, row-major.
+    pub mass_matrix: [[Real; NV]; NV],
+    /// `C(q, q̇) q̇ + g(q)`.
+    pub bias: [Real; NV],
+    /// `g(q)`.
+    pub gravity: [Real; NV],
+}
 /// Arithmetic operations of one generated function (subtractions and
 /// negations count as additions).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -136,8 +148,8 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 246,
-    add: 227,
+    mul: 243,
+    add: 220,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -309,6 +321,8 @@ pub fn inverse_dynamics_with(
         - 0.5 * (t124 + t125 + t126) - t10;
     let t134 = s_q7 * t130;
     let t135 = c_q7 * t131;
+    let t136 = 0.04125 * t97 - 0.125 * t95 - 0.04025 * t100;
+    let t137 = t26 + t127 + t128 + t129 + 0.4585 * t29 + 0.4565 * t66 + 0.5 * t123 - t25;
     [
         6.5 * (9.81 * t0 + qdd[0] + t3 - t4) + c_q7 * t130 - 0.7 * (t19 + t20)
             - s_q7 * t131,
@@ -319,14 +333,14 @@ pub fn inverse_dynamics_with(
         0.005 * qdd[3] + 0.6885 * qdd[4] + 0.002 * qdd[5] + qd[5] * t101 + s_q7 * t132
             + c_q7 * t133 - 0.7 * t10 - qd[3] * t103
             - 0.2 * (t67 + t124 + t125 + t126 - t31),
-        0.002 * qdd[4] + 0.19 * qdd[5] + 0.7 * t9 + t26 + qd[3] * t102 + t127 + t128
-            + t129 + 0.4585 * t29 + 0.4565 * t66 + 0.5 * t123 + 0.2 * (t134 + t135) - t25
-            - qd[4] * t101,
-        t26 + t127 + t128 + t129 + 0.4585 * t29 + 0.4565 * t66 + 0.5 * t123 - t25,
+        t137
+            + (0.002 * qdd[4] + 0.19 * qdd[5] + 0.7 * t9 + qd[3] * t102
+                + 0.2 * (t134 + t135) - qd[4] * t101),
+        t137,
         t117,
         t118,
         t119,
-        0.04125 * t97 - 0.125 * t95 - 0.04025 * t100,
+        t136,
     ]
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
@@ -611,8 +625,8 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 234,
-    add: 199,
+    mul: 232,
+    add: 193,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -763,6 +777,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t122 = t36 * t115;
     let t123 = t37 * t117;
     let t124 = t38 * t118;
+    let t125 = 0.4565 * t52 + t71 + t122 + t123 + t124 + 0.5 * t121 - t70;
     [
         6.5 * (9.81 * t0 + t3 - t4) + c_q7 * t101 - 0.7 * (t15 + t16) - s_q7 * t105,
         0.7 * t17 + 6.5 * t106 + t107 + t108,
@@ -770,9 +785,8 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
         qd[4] * t88 + c_q7 * t119 - qd[5] * t87 - s_q7 * t120,
         qd[5] * t86 + s_q7 * t119 + c_q7 * t120 - qd[3] * t88 - 0.7 * t109
             - 0.2 * (t20 + t53 + t110 + t111 + t112),
-        0.4565 * t52 + t71 + qd[3] * t87 + t122 + t123 + t124 + 0.7 * t106 + 0.5 * t121
-            + 0.2 * (t107 + t108) - t70 - qd[4] * t86,
-        0.4565 * t52 + t71 + t122 + t123 + t124 + 0.5 * t121 - t70,
+        t125 + (qd[3] * t87 + 0.7 * t106 + 0.2 * (t107 + t108) - qd[4] * t86),
+        t125,
         t115,
         t117,
         t118,
@@ -782,7 +796,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
     mul: 76,
-    add: 46,
+    add: 43,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -840,19 +854,460 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let t38 = t14 * t33 + t16 * t34 + t15 * t37;
     let t39 = t17 * t33 + t19 * t34 + t18 * t37 - 9.81 * t2;
     let t40 = t21 * t37;
+    let t41 = t28 + (t35 + t36 + t40);
     [
         63.765 * t0,
         63.765 * t1,
         63.765 * t2,
         c_q7 * t38 - s_q7 * t39,
         s_q7 * t38 + c_q7 * t39 - 6.867 * t2,
-        t28 + (6.867 * t1 + t35 + t36 + t40),
-        t28 + (t35 + t36 + t40),
+        t41 + 6.867 * t1,
+        t41,
         t33,
         t37,
         t34,
         -(0.125 * t31),
     ]
+}
+/// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
+pub const OPS_JOINT_SPACE: OpCount = OpCount {
+    mul: 570,
+    add: 455,
+    div: 0,
+    sqrt: 0,
+    sin: 2,
+    cos: 2,
+};
+///The mass matrix, bias and gravity forces of one state in one pass: the
+///three share every subexpression (sines and cosines, rotations, velocity
+///products), so this costs less than `mass_matrix`, `bias` and `gravity`
+///called one after the other (compare the `OPS_*` constants).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`joint_space_with`]; its cost is [`OPS_JOINT_SPACE`].
+pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
+    joint_space_with(&p.derived(), q, qd)
+}
+/// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
+pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
+    let p = &d.params;
+    let t0 = 2.0 * (q[3] * q[5] - q[4] * q[6]);
+    let t1 = 2.0 * (q[4] * q[5] + q[3] * q[6]);
+    let t2 = 1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4]);
+    let t3 = qd[2] * qd[4];
+    let t4 = qd[1] * qd[5];
+    let t5 = qd[0] * qd[5];
+    let t6 = qd[2] * qd[3];
+    let t7 = qd[1] * qd[3];
+    let t8 = qd[0] * qd[4];
+    let s_q7 = libm::Libm::<Real>::sin(q[7]);
+    let c_q7 = libm::Libm::<Real>::cos(q[7]);
+    let t11 = qd[3] * c_q7 + qd[4] * s_q7;
+    let t12 = qd[3] * s_q7;
+    let t13 = qd[4] * c_q7;
+    let t14 = t13 - t12;
+    let t15 = qd[4] * qd[4];
+    let t16 = qd[5] * qd[5];
+    let t17 = qd[3] * qd[4];
+    let t18 = qd[3] * qd[5];
+    let t19 = qd[5] + qd[6];
+    let t20 = qd[6] * t11;
+    let t21 = q[8] * q[8];
+    let t22 = q[9] * q[9];
+    let t23 = q[10] * q[10];
+    let t24 = q[8] * q[9];
+    let t25 = q[8] * q[10];
+    let t26 = q[9] * q[10];
+    let t27 = q[8] * q[11];
+    let t28 = q[9] * q[11];
+    let t29 = q[10] * q[11];
+    let t30 = 1.0 - 2.0 * (t22 + t23);
+    let t31 = 2.0 * (t24 - t29);
+    let t32 = 2.0 * (t25 + t28);
+    let t33 = 2.0 * (t24 + t29);
+    let t34 = 1.0 - 2.0 * (t21 + t23);
+    let t35 = 2.0 * (t26 - t27);
+    let t36 = 2.0 * (t25 - t28);
+    let t37 = 2.0 * (t26 + t27);
+    let t38 = 1.0 - 2.0 * (t21 + t22);
+    let t39 = t11 * t30;
+    let t40 = t14 * t33;
+    let t41 = t19 * t36;
+    let t42 = t39 + t40 + t41;
+    let t43 = t11 * t31;
+    let t44 = t14 * t34;
+    let t45 = t19 * t37;
+    let t46 = t43 + t44 + t45;
+    let t47 = t11 * t32;
+    let t48 = t14 * t35;
+    let t49 = t19 * t38;
+    let t50 = t47 + t48 + t49;
+    let t51 = t19 * t19;
+    let t52 = t11 * t14;
+    let t53 = t11 * t19;
+    let t54 = t42 + qd[7];
+    let t55 = t46 + qd[8];
+    let t56 = t50 + qd[9];
+    let s_q12 = libm::Libm::<Real>::sin(q[12]);
+    let c_q12 = libm::Libm::<Real>::cos(q[12]);
+    let t59 = t54 * c_q12 - t56 * s_q12;
+    let t60 = t54 * s_q12 + t56 * c_q12;
+    let t61 = t56 * t56;
+    let t62 = t54 * t56;
+    let t63 = t55 + qd[10];
+    let t64 = t59 * t63;
+    let t65 = t59 * t60;
+    let t66 = c_q7 * t30 - s_q7 * t33;
+    let t67 = c_q7 * t32 - s_q7 * t35;
+    let t68 = s_q12 * t66 + c_q12 * t67;
+    let t69 = c_q7 * t31 - s_q7 * t34;
+    let t70 = s_q12 * t69;
+    let t71 = 0.01 * t67 + 0.125 * t70;
+    let t72 = c_q12 * t69;
+    let t73 = 0.5 * t69 + 0.125 * t72 - 0.01 * t66;
+    let t74 = -(0.125 * t68);
+    let t75 = s_q7 * t30;
+    let t76 = t75 + c_q7 * t33;
+    let t77 = s_q7 * t32;
+    let t78 = t77 + c_q7 * t35;
+    let t79 = s_q12 * t76 + c_q12 * t78;
+    let t80 = s_q7 * t31;
+    let t81 = t80 + c_q7 * t34;
+    let t82 = s_q12 * t81;
+    let t83 = 0.01 * t78 + 0.125 * t82;
+    let t84 = c_q12 * t81;
+    let t85 = 0.5 * t81 + 0.125 * t84 - 0.01 * t76;
+    let t86 = t36 * t83;
+    let t87 = t38 * t85;
+    let t88 = -(0.125 * t79);
+    let t89 = t36 * s_q12 + t38 * c_q12;
+    let t90 = t37 * s_q12;
+    let t91 = 0.01 * t38 + 0.125 * t90;
+    let t92 = t37 * c_q12;
+    let t93 = 0.5 * t37 + 0.125 * t92 - 0.01 * t36;
+    let t94 = -(0.125 * t89);
+    let t95 = s_q7 * t38;
+    let t96 = s_q7 * t37;
+    let t97 = -(0.5 * c_q7) - 0.2;
+    let t98 = t38 * t97;
+    let t99 = t37 * t97;
+    let t100 = 0.2 * c_q7 + 0.5;
+    let t101 = 0.2 * t75 + t33 * t100;
+    let t102 = t35 * t100;
+    let t103 = t34 * t100;
+    let t104 = 0.0625 * s_q12 + 0.04025 * (s_q12 * c_q12) + 0.001;
+    let t105 = 0.0625 * c_q12 + 0.04125;
+    let t106 = 9.81 * t0 + t3 - t4 - 0.2 * (t15 + t16);
+    let t107 = 9.81 * t1 + t5 + 0.2 * t17 - t6;
+    let t108 = c_q7 * t106 + s_q7 * t107 - 0.5 * (t14 * t14 + t51);
+    let t109 = t30 * t108;
+    let t110 = s_q7 * t106;
+    let t111 = c_q7 * t107;
+    let t112 = 0.5 * t52 + t111 - t110;
+    let t113 = t33 * t112;
+    let t114 = 9.81 * t2 + t7 + 0.2 * t18 + 0.5 * (t20 + t53) - t8;
+    let t115 = t36 * t114;
+    let t116 = qd[8] * t42 + qd[6] * t14 * t32 - qd[7] * t46 - t20 * t35;
+    let t117 = t32 * t108;
+    let t118 = t35 * t112;
+    let t119 = t38 * t114;
+    let t120 = qd[7] * t50 + qd[6] * t14 * t31 - qd[9] * t42 - t20 * t34;
+    let t121 = t31 * t108;
+    let t122 = t34 * t112;
+    let t123 = t37 * t114;
+    let t124 = qd[9] * t46 + qd[6] * t14 * t30 - qd[8] * t50 - t20 * t33;
+    let t125 = qd[10] * t59 + s_q12 * t124 + c_q12 * t116;
+    let t126 = 9.81 * (t0 * c_q7 + t1 * s_q7);
+    let t127 = t0 * s_q7;
+    let t128 = t1 * c_q7;
+    let t129 = 9.81 * (t128 - t127);
+    let t130 = t30 * t126 + t33 * t129 + 9.81 * (t2 * t36);
+    let t131 = t32 * t126 + t35 * t129 + 9.81 * (t2 * t38);
+    let t132 = s_q12 * t130 + c_q12 * t131;
+    let t133 = t31 * t126 + t34 * t129 + 9.81 * (t2 * t37);
+    let t134 = 0.01 * t131 + 0.125 * (s_q12 * t133);
+    let t135 = 0.5 * t133 + 0.125 * (c_q12 * t133) - 0.01 * t130;
+    let t136 = t36 * t134;
+    let t137 = t38 * t135;
+    let t138 = 0.5585 * qd[3] + 0.005 * qd[4];
+    let t139 = 0.005 * qd[3] + 0.6885 * qd[4] + 0.002 * qd[5];
+    let t140 = 0.002 * qd[4] + 0.19 * qd[5];
+    let t141 = -t14;
+    let t142 = 0.01 * t54 - 0.5 * t55;
+    let t143 = 0.0051 * t54 + 0.001 * t56 - 0.0025 * t55;
+    let t144 = 0.2075 * t55 - 0.0025 * t54;
+    let t145 = 0.001 * t54 + 0.2106 * t56;
+    let t146 = -(0.125 * (t63 * t63 + t60 * t60));
+    let t147 = s_q12 * t146;
+    let t148 = -(0.5 * t67) - 0.125 * t68;
+    let t149 = t30 * t71 + t32 * t73 + t31 * t148;
+    let t150 = t33 * t71 + t35 * t73 + t34 * t148;
+    let t151 = c_q7 * t149 - s_q7 * t150;
+    let t152 = s_q7 * t149 + c_q7 * t150;
+    let t153 = t36 * t71 + t38 * t73 + t37 * t148 - s_q7;
+    let t154 = -(0.5 * t78) - 0.125 * t79;
+    let t155 = t30 * t83 + t32 * t85 + t31 * t154;
+    let t156 = t33 * t83 + t35 * t85 + t34 * t154;
+    let t157 = c_q7 * t155 - s_q7 * t156;
+    let t158 = s_q7 * t155 + c_q7 * t156;
+    let t159 = t37 * t154;
+    let t160 = c_q7 + t86 + t87 + t159 + 0.7;
+    let t161 = c_q7 + t86 + t87 + t159;
+    let t162 = -(0.5 * t38) - 0.125 * t89;
+    let t163 = t30 * t91 + t32 * t93 + t31 * t162;
+    let t164 = t33 * t91 + t35 * t93 + t34 * t162 - 1.0;
+    let t165 = c_q7 * t163 - s_q7 * t164;
+    let t166 = s_q7 * t163 + c_q7 * t164 - 0.7;
+    let t167 = t36 * t91 + t38 * t93 + t37 * t162;
+    let t168 = -t71;
+    let t169 = -t148;
+    let t170 = -t73;
+    let t171 = t33 * t168 + t34 * t169 + t35 * t170;
+    let t172 = t36 * t168;
+    let t173 = t37 * t169;
+    let t174 = t38 * t170;
+    let t175 = 0.04025 * t68 + 0.125 * (0.5 * (t67 + t96));
+    let t176 = 0.0051 * t66 + 0.001 * t67 + 0.005 * t95 + s_q12 * t175 - 0.0025 * t69;
+    let t177 = 0.5 * (s_q7 * t36 * s_q12) + c_q12 * (0.5 * (t95 - t69));
+    let t178 = 0.24875 * t69 + 0.0625 * t72 - 0.0025 * t66 - 0.25 * t95 - 0.125 * t177;
+    let t179 = 0.001 * t66 + 0.2106 * t67 + 0.0625 * t68 + 0.25 * t96 + c_q12 * t175
+        - 0.005 * (s_q7 * t36);
+    let t180 = t30 * t176 + t31 * t178 + t32 * t179 - 0.4565 * c_q7;
+    let t181 = t33 * t176 + t34 * t178 + t35 * t179 - 0.5 * (t172 + t173 + t174);
+    let t182 = s_q7 * t180 + c_q7 * t181 + 0.005 - 0.2 * (s_q7 + t172 + t173 + t174);
+    let t183 = t36 * t176;
+    let t184 = t37 * t178;
+    let t185 = t38 * t179;
+    let t186 = 0.5 * t171
+        + 0.2 * (s_q7 * (t30 * t168 + t31 * t169 + t32 * t170) + c_q7 * t171) + t183
+        + t184 + t185;
+    let t187 = 0.5 * t171 + t183 + t184 + t185;
+    let t188 = 0.04125 * t69 - 0.125 * t177;
+    let t189 = -t83;
+    let t190 = -t154;
+    let t191 = -t85;
+    let t192 = t33 * t189 + t34 * t190 + t35 * t191;
+    let t193 = t36 * t189;
+    let t194 = t37 * t190;
+    let t195 = t38 * t191;
+    let t196 = 0.04025 * t79 + 0.125 * (0.5 * t78 + t99);
+    let t197 = 0.0051 * t76 + 0.001 * t78 + 0.01 * t98 + s_q12 * t196 - 0.0025 * t81;
+    let t198 = t36 * s_q12 * t97 + c_q12 * (t98 - 0.5 * t81);
+    let t199 = 0.24875 * t81 + 0.0625 * t84 - 0.0025 * t76 - 0.5 * t98 - 0.125 * t198;
+    let t200 = 0.001 * t76 + 0.2106 * t78 + 0.0625 * t79 + 0.5 * t99 + c_q12 * t196
+        - 0.01 * (t36 * t97);
+    let t201 = t36 * t197;
+    let t202 = t37 * t199;
+    let t203 = t38 * t200;
+    let t204 = 0.5 * t192
+        + 0.2 * (s_q7 * (t30 * t189 + t31 * t190 + t32 * t191) + c_q7 * t192) + t201
+        + t202 + t203 + 0.002;
+    let t205 = 0.5 * t192 + t201 + t202 + t203;
+    let t206 = 0.04125 * t81 - 0.125 * t198;
+    let t207 = -t91;
+    let t208 = -t162;
+    let t209 = -t93;
+    let t210 = t33 * t207;
+    let t211 = t34 * t208;
+    let t212 = t35 * t209;
+    let t213 = 0.2 * t77 + t102;
+    let t214 = 0.04025 * t89 + 0.125 * (0.5 * t38 + 0.2 * t80 + t103);
+    let t215 = 0.0051 * t36 + 0.001 * t38 + 0.01 * t213 + s_q12 * t214 - 0.0025 * t37;
+    let t216 = s_q12 * t101 + c_q12 * (t213 + -(0.5 * t37));
+    let t217 = 0.24875 * t37 + 0.0625 * t92 - 0.0025 * t36 - 0.5 * t213 - 0.125 * t216;
+    let t218 = 0.001 * t36 + 0.2106 * t38 + 0.0625 * t89 + 0.5 * (0.2 * t80 + t103)
+        + c_q12 * t214 - 0.01 * t101;
+    let t219 = t210 + t211 + t212;
+    let t220 = t36 * t215;
+    let t221 = t37 * t217;
+    let t222 = t38 * t218;
+    let t223 = 0.2 * c_q7 + 0.5 * t219 + t220 + t221 + t222 + 0.4585;
+    let t224 = 0.04125 * t37 - 0.125 * t216;
+    let t225 = 0.04025 * t89 + 0.125 * (0.5 * (t34 + t38));
+    let t226 = 0.005 * t35 + 0.0051 * t36 + 0.001 * t38 + s_q12 * t225 - 0.0025 * t37;
+    let t227 = 0.5 * (t33 * s_q12) + c_q12 * (0.5 * (t35 - t37));
+    let t228 = 0.24875 * t37 + 0.0625 * t92 - 0.25 * t35 - 0.0025 * t36 - 0.125 * t227;
+    let t229 = 0.25 * t34 + 0.001 * t36 + 0.2106 * t38 + 0.0625 * t89 + c_q12 * t225
+        - 0.005 * t33;
+    let t230 = 0.04125 * t37 - 0.125 * t227;
+    let t231 = 0.125 * (t65 - t120);
+    let t232 = t55 * t142 + c_q12 * t146 + s_q12 * t231 - 0.5 * t61 - 0.01 * t116;
+    let t233 = 0.125 * (t64 + t125) + 0.5 * t116 - 0.01 * t61 - t54 * t142;
+    let t234 = c_q12 * t231;
+    let t235 = 0.5 * (t62 - t120) + 0.01 * (t55 * t56 + t124) + t234 - t147;
+    let t236 = t14 * t141 + t30 * t232 + t31 * t233 + t32 * t235 - t51;
+    let t237 = t33 * t232;
+    let t238 = t34 * t233;
+    let t239 = t35 * t235;
+    let t240 = t237 + t238 + t239 - t11 * t141;
+    let t241 = 9.81 * t1 + t5 - t6;
+    let t242 = s_q7 * t236;
+    let t243 = c_q7 * t240;
+    let t244 = 9.81 * t2 + t7 - t8;
+    let t245 = t36 * t232;
+    let t246 = t37 * t233;
+    let t247 = t38 * t235;
+    let t248 = t117 + t118 + t119;
+    let t249 = 0.04125 * t64 + 0.04025 * t125
+        + 0.125 * (0.5 * (t54 * t55 + t116) + t121 + t122 + t123);
+    let t250 = 0.001 * (t116 - c_q12 * t60 * t63) + 0.0051 * t124 + t55 * t145
+        + s_q12 * t249 + 0.01 * t248 - 0.0025 * t120 - t56 * t144;
+    let t251 = s_q12 * (t109 + t113 + t115 - 0.5 * (t55 * t55 + t61))
+        + c_q12 * (t248 + 0.5 * (t62 - t120));
+    let t252 = 0.24875 * t120 + t56 * t143 - 0.04025 * t65 - 0.0025 * t124 - t54 * t145
+        - 0.5 * (t248 + (t234 - t147)) - 0.125 * t251;
+    let t253 = 0.2106 * t116 + 0.001 * (t124 + s_q12 * t60 * t63) + t54 * t144
+        + c_q12 * t249 + 0.5 * (t121 + t122 + t123 + 0.125 * (t64 + t125)) - t55 * t143
+        - 0.01 * (t109 + t113 + t115);
+    let t254 = 0.4585 * (t14 * t19) + t30 * t250 + t31 * t252 + t32 * t253
+        - 0.4565 * (qd[6] * t14);
+    let t255 = t33 * t250 + t34 * t252 + t35 * t253 - 0.2 * t18 - 0.915 * t53
+        - 0.5 * (t245 + t246 + t247) - t244;
+    let t256 = t237 + t238 + t239;
+    let t257 = t36 * t250;
+    let t258 = t37 * t252;
+    let t259 = t38 * t253;
+    let t260 = -(0.5 * t131) - 0.125 * t132;
+    let t261 = t30 * t134 + t32 * t135 + t31 * t260;
+    let t262 = t33 * t134 + t35 * t135 + t34 * t260 - 9.81 * t2;
+    let t263 = t37 * t260;
+    let t264 = t129 + (t136 + t137 + t263);
+    let t265 = 0.4565 * t52 + t111 + t257 + t258 + t259 + 0.5 * t256 - t110;
+    JointSpace {
+        mass_matrix: [
+            [6.5, 0.0, 0.0, t151, t152, t153, t153, t71, t148, t73, t74],
+            [0.0, 6.5, 0.0, t157, t158, t160, t161, t83, t154, t85, t88],
+            [0.0, 0.0, 6.5, t165, t166, t167, t167, t91, t162, t93, t94],
+            [
+                t151,
+                t157,
+                t165,
+                c_q7 * t180 + 0.5585 - s_q7 * t181,
+                t182,
+                t186,
+                t187,
+                t176,
+                t178,
+                t179,
+                t188,
+            ],
+            [
+                t152,
+                t158,
+                t166,
+                t182,
+                s_q7 * (t30 * t197 + t31 * t199 + t32 * t200 - 0.4565 * s_q7)
+                    + c_q7
+                        * (t33 * t197 + t34 * t199 + t35 * t200 + 0.2
+                            - 0.5 * (t193 + t194 + t195)) + 0.6885
+                    - 0.2 * (t193 + t194 + t195 - c_q7),
+                t204,
+                t205,
+                t197,
+                t199,
+                t200,
+                t206,
+            ],
+            [
+                t153,
+                t160,
+                t167,
+                t186,
+                t204,
+                0.2
+                    * (c_q7
+                        + (s_q7 * (t30 * t207 + t31 * t208 + t32 * t209)
+                            + c_q7 * (t219 + 1.0))) + 0.5 * t219 + t220 + t221 + t222
+                    + 0.6485,
+                t223,
+                t215,
+                t217,
+                t218,
+                t224,
+            ],
+            [
+                t153,
+                t161,
+                t167,
+                t187,
+                t205,
+                t223,
+                0.5 * t219 + t36 * t226 + t37 * t228 + t38 * t229 + 0.4585,
+                t226,
+                t228,
+                t229,
+                t230,
+            ],
+            [
+                t71,
+                t83,
+                t91,
+                t176,
+                t197,
+                t215,
+                t226,
+                0.04025 * (s_q12 * s_q12) + 0.0051,
+                -0.0025,
+                t104,
+                0.0,
+            ],
+            [
+                t148,
+                t154,
+                t162,
+                t178,
+                t199,
+                t217,
+                t228,
+                -0.0025,
+                0.125 * c_q12 + 0.24875,
+                0.0,
+                t105,
+            ],
+            [
+                t73,
+                t85,
+                t93,
+                t179,
+                t200,
+                t218,
+                t229,
+                t104,
+                0.0,
+                0.0625 * c_q12 + c_q12 * (0.04025 * c_q12 + 0.0625) + 0.2106,
+                0.0,
+            ],
+            [t74, t88, t94, t188, t206, t224, t230, 0.0, t105, 0.0, 0.04125],
+        ],
+        bias: [
+            6.5 * (9.81 * t0 + t3 - t4) + c_q7 * t236 - 0.7 * (t15 + t16) - s_q7 * t240,
+            0.7 * t17 + 6.5 * t241 + t242 + t243,
+            0.7 * t18 + t20 + t53 + t245 + t246 + t247 + 6.5 * t244,
+            qd[4] * t140 + c_q7 * t254 - qd[5] * t139 - s_q7 * t255,
+            qd[5] * t138 + s_q7 * t254 + c_q7 * t255 - qd[3] * t140 - 0.7 * t244
+                - 0.2 * (t20 + t53 + t245 + t246 + t247),
+            t265 + (qd[3] * t139 + 0.7 * t241 + 0.2 * (t242 + t243) - qd[4] * t138),
+            t265,
+            t250,
+            t252,
+            t253,
+            0.04125 * t120 - 0.04025 * t65 - 0.125 * t251,
+        ],
+        gravity: [
+            63.765 * t0,
+            63.765 * t1,
+            63.765 * t2,
+            c_q7 * t261 - s_q7 * t262,
+            s_q7 * t261 + c_q7 * t262 - 6.867 * t2,
+            t264 + 6.867 * t1,
+            t264,
+            t134,
+            t260,
+            t135,
+            -(0.125 * t132),
+        ],
+    }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
@@ -1458,8 +1913,8 @@ pub fn forward_dynamics_with(
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 1743,
-    add: 1459,
+    mul: 1739,
+    add: 1448,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -2125,6 +2580,16 @@ pub fn coriolis_matrix_with(
     let t559 = t60 * t529;
     let t560 = t21 * t528;
     let t561 = t63 * t530;
+    let t562 = 0.5 * (t413 - t412);
+    let t563 = 0.5 * (t426 - t425);
+    let t564 = 0.5 * (t445 - t444);
+    let t565 = -t514;
+    let t566 = 0.25 * (t519 + t520);
+    let t567 = -t528;
+    let t568 = t456 + 0.5 * (t458 - t457) - 0.001 * t455;
+    let t569 = t470 + 0.5 * (t472 - t471) - 0.001 * t469;
+    let t570 = t488 + 0.5 * (t492 - t491) - 0.001 * t487;
+    let t571 = t488 + 0.5 * (t502 - t501) - 0.001 * t487;
     [
         [
             t36 * t182 + t39 * t185 + 1.5 * (t46 * t184)
@@ -2143,7 +2608,7 @@ pub fn coriolis_matrix_with(
             t187 + t46 * t364 + t46 * t518 + 0.5 * (t410 * c_q12 - t414 * s_q12),
             t189 + t39 * t366 + t40 * t524 + t43 * t525,
             t191 + t36 * t368 + t46 * t531 - 0.5 * (t414 * c_q12 + t410 * s_q12),
-            0.5 * (t413 - t412),
+            t562,
         ],
         [
             t49 * t182 + t52 * t185 + 1.5 * (t59 * t184)
@@ -2162,7 +2627,7 @@ pub fn coriolis_matrix_with(
             t205 + t59 * t364 + t59 * t518 + 0.5 * (t423 * c_q12 - t427 * s_q12),
             t207 + t52 * t366 + t53 * t524 + t56 * t525,
             t209 + t49 * t368 + t59 * t531 - 0.5 * (t427 * c_q12 + t423 * s_q12),
-            0.5 * (t426 - t425),
+            t563,
         ],
         [
             t20 * t182 + t22 * t185 + 1.5 * (t21 * t184)
@@ -2180,7 +2645,7 @@ pub fn coriolis_matrix_with(
             t223 + t21 * t364 + t21 * t518 + 0.5 * (t442 * c_q12 - t446 * s_q12),
             t225 + t22 * t366 + t60 * t524 + t63 * t525,
             t227 + t20 * t368 + t21 * t531 - 0.5 * (t446 * c_q12 + t442 * s_q12),
-            0.5 * (t445 - t444),
+            t564,
         ],
         [
             t36 * t192 + t46 * t193 + t39 * t194 + t40 * t411 + t46 * t416 + t43 * t417
@@ -2224,7 +2689,7 @@ pub fn coriolis_matrix_with(
                 + 0.5
                     * (t258 + s_q7 * t20 * t368 - c_q12 * t65 * t393
                         - s_q12 * t86 * t393),
-            t456 + 0.5 * (t458 - t457) - 0.001 * t455,
+            t568,
         ],
         [
             t49 * t192 + t59 * t193 + t52 * t194 + t20 * t68 * t182 + t21 * t68 * t184
@@ -2261,7 +2726,7 @@ pub fn coriolis_matrix_with(
             t288 + t294 + t49 * t367 + t20 * t68 * t368 + t53 * t529 + t59 * t528
                 + t56 * t530 + t87 * t531
                 - 0.5 * (c_q12 * t70 * t393 + s_q12 * t88 * t393),
-            t470 + 0.5 * (t472 - t471) - 0.001 * t469,
+            t569,
         ],
         [
             4.0 * t119 + t127 + t128 + t369 + t370 + t371 + t74 * t182 + t92 * t184
@@ -2290,7 +2755,7 @@ pub fn coriolis_matrix_with(
                 + t91 * t525,
             t330 + t336 + t392 + t74 * t368 + t559 + t560 + t561 + t90 * t531
                 - 0.5 * (c_q12 * t77 * t393 + s_q12 * t91 * t393),
-            t488 + 0.5 * (t492 - t491) - 0.001 * t487,
+            t570,
         ],
         [
             t127 + t128 + t369 + t370 + t371 + t532 + t533 + t534
@@ -2322,7 +2787,7 @@ pub fn coriolis_matrix_with(
                 + 0.5 * (t354 + t19 * t366),
             t330 + t392 + t559 + t560 + t561 + t93 * t531
                 + 0.5 * (t356 + t17 * t368 - c_q12 * t82 * t393 - s_q12 * t94 * t393),
-            t488 + 0.5 * (t502 - t501) - 0.001 * t487,
+            t571,
         ],
         [
             t192 + (c_q12 * t411 + s_q12 * t417),
@@ -2335,28 +2800,24 @@ pub fn coriolis_matrix_with(
             c_q12 * t516 + s_q12 * t517,
             c_q12 * t521 + s_q12 * t522 - t363,
             t367 + (c_q12 * t529 + s_q12 * t530),
-            -t514,
+            t565,
         ],
         [
             t416 + t193 + 0.25 * (s_q12 * t407 - c_q12 * t408),
             t429 + t211 + 0.25 * (s_q12 * t420 - c_q12 * t421),
             t448 + t229 + 0.25 * (s_q12 * t439 - c_q12 * t440),
-            0.03 * t184 + t249
-                + 0.5 * (t255 + t457 + s_q12 * t462 - t256 - t458 - c_q12 * t464)
-                + 0.001 * t455 - 0.25 * t246 - t250 - t456 - 0.125 * t454,
-            0.03 * t202 + t285 + t291 + 0.001 * t469
-                + 0.5 * (t471 + s_q12 * t476 - t472 - c_q12 * t478) - 0.25 * t282 - t286
-                - t292 - t470 - 0.125 * t468,
-            0.03 * t221 + t327 + t333 + 0.001 * t487
-                + 0.5 * (t491 + s_q12 * t496 - t492 - c_q12 * t498) - 0.25 * t324 - t328
-                - t334 - t488 - 0.125 * t484,
-            0.03 * t221 + t327
-                + 0.5 * (t353 + t501 + s_q12 * t506 - t354 - t502 - c_q12 * t508)
-                + 0.001 * t487 - t328 - t488 - 0.25 * t350 - 0.125 * t500,
-            t363 + t514 + -(0.25 * (s_q12 * s_q12 * t393 + c_q12 * c_q12 * t393)),
+            0.03 * t184 + t249 + 0.5 * (t255 + s_q12 * t462 - t256 - c_q12 * t464)
+                - 0.25 * t246 - t250 - 0.125 * t454 - t568,
+            0.03 * t202 + t285 + t291 + 0.5 * (s_q12 * t476 - c_q12 * t478) - 0.25 * t282
+                - t286 - t292 - 0.125 * t468 - t569,
+            0.03 * t221 + t327 + t333 + 0.5 * (s_q12 * t496 - c_q12 * t498) - 0.25 * t324
+                - t328 - t334 - 0.125 * t484 - t570,
+            0.03 * t221 + t327 + 0.5 * (t353 + s_q12 * t506 - t354 - c_q12 * t508) - t328
+                - 0.25 * t350 - 0.125 * t500 - t571,
+            t363 + -(0.25 * (s_q12 * s_q12 * t393 + c_q12 * c_q12 * t393)) - t565,
             t523 + 0.5 * (s_q12 * t524 - c_q12 * t525),
-            t528 - t365,
-            0.25 * (t519 + t520),
+            -t365 - t567,
+            t566,
         ],
         [
             0.5 * t184 + t190 + c_q12 * t417 - 0.01 * t182 - t191 - s_q12 * t411,
@@ -2369,7 +2830,7 @@ pub fn coriolis_matrix_with(
             0.5 * t518 + c_q12 * t517 - s_q12 * t516 - t367,
             t365 + (c_q12 * t522 - s_q12 * t521),
             0.5 * t531 + c_q12 * t530 - s_q12 * t529,
-            -t528,
+            t567,
         ],
         [t416, t429, t448, t460, t474, t494, t504, t514, t523, t528, 0.0],
     ]
@@ -2487,8 +2948,8 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_POSES: OpCount = OpCount {
-    mul: 102,
-    add: 72,
+    mul: 96,
+    add: 63,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -2560,6 +3021,12 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let t52 = t17 * t35 + t29 * t44 + t32 * t45;
     let t53 = t17 * t36 + t30 * t44 + t33 * t45;
     let t54 = t17 * t37 + t31 * t44 + t34 * t45;
+    let t55 = q[0] + 0.2 * t9;
+    let t56 = q[1] + 0.2 * t12;
+    let t57 = q[2] + 0.2 * t15;
+    let t58 = t55 + 0.5 * t40;
+    let t59 = t56 + 0.5 * t42;
+    let t60 = t57 + 0.5 * t44;
     [
         Pose {
             rotation: [[t9, t10, t11], [t12, t13, t14], [t15, t16, t17]],
@@ -2567,15 +3034,11 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
         },
         Pose {
             rotation: [[t40, t41, t11], [t42, t43, t14], [t44, t45, t17]],
-            position: [q[0] + 0.2 * t9, q[1] + 0.2 * t12, q[2] + 0.2 * t15],
+            position: [t55, t56, t57],
         },
         Pose {
             rotation: [[t46, t47, t48], [t49, t50, t51], [t52, t53, t54]],
-            position: [
-                q[0] + 0.2 * t9 + 0.5 * t40,
-                q[1] + 0.2 * t12 + 0.5 * t42,
-                q[2] + 0.2 * t15 + 0.5 * t44,
-            ],
+            position: [t58, t59, t60],
         },
         Pose {
             rotation: [
@@ -2583,11 +3046,7 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
                 [c_q12 * t49 - s_q12 * t51, t50, s_q12 * t49 + c_q12 * t51],
                 [c_q12 * t52 - s_q12 * t54, t53, s_q12 * t52 + c_q12 * t54],
             ],
-            position: [
-                q[0] + 0.2 * t9 + 0.5 * (t40 + t46),
-                q[1] + 0.2 * t12 + 0.5 * (t42 + t49),
-                q[2] + 0.2 * t15 + 0.5 * (t44 + t52),
-            ],
+            position: [t58 + 0.5 * t46, t59 + 0.5 * t49, t60 + 0.5 * t52],
         },
     ]
 }

@@ -19,10 +19,11 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 76 | 63 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 265 | 173 | 0 | 0 | 5 | 5 |
+//! | `inverse_dynamics` | 264 | 164 | 0 | 0 | 5 | 5 |
 //! | `mass_matrix` | 181 | 102 | 0 | 0 | 4 | 4 |
-//! | `bias` | 254 | 154 | 0 | 0 | 5 | 5 |
-//! | `gravity` | 51 | 16 | 0 | 0 | 4 | 4 |
+//! | `bias` | 253 | 146 | 0 | 0 | 5 | 5 |
+//! | `gravity` | 50 | 13 | 0 | 0 | 4 | 4 |
+//! | `joint_space` | 478 | 261 | 0 | 0 | 5 | 5 |
 //! | `forward_dynamics` | 576 | 389 | 5 | 0 | 5 | 5 |
 //! | `coriolis_matrix` | 726 | 422 | 0 | 0 | 6 | 6 |
 //! | `energy` | 127 | 89 | 0 | 0 | 5 | 5 |
@@ -65,6 +66,17 @@ pub struct Pose {
     pub rotation: [[Real; 3]; 3],
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
+}
+/// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
+/// computed together so that they share every subexpression.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct JointSpace {
+    /// The mass matrix `M(q)`, row-major.
+    pub mass_matrix: [[Real; NV]; NV],
+    /// `C(q, q̇) q̇ + g(q)`.
+    pub bias: [Real; NV],
+    /// `g(q)`.
+    pub gravity: [Real; NV],
 }
 /// Arithmetic operations of one generated function (subtractions and
 /// negations count as additions).
@@ -322,8 +334,8 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 265,
-    add: 173,
+    mul: 264,
+    add: 164,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -461,6 +473,7 @@ pub fn inverse_dynamics_with(
     let t99 = (t19 + t20) * d.k7;
     let t100 = s_q3 * t81;
     let t101 = c_q3 * t84;
+    let t102 = t74 + t95 + t96 + t98 - 0.000987 * t59 - t75 - t97 - t99 - t100 - t101;
     [
         qdd[0] * d.k0
             + s_q1
@@ -474,10 +487,10 @@ pub fn inverse_dynamics_with(
                         * (t73
                             + (t26 * d.k7 + t6 * t23 * d.k10 + t9 * t23 * d.k7
                                 - t27 * d.k10))),
-        qd[0] * s_q1 * t58 + t74 + t2 * d.k2 + qdd[1] * d.k3 + c_q1 * d.k12 + t95 + t96
-            + t98 + p.a2 * t93 - 0.001365 * t56 - t75 - qd[0] * c_q1 * t94 - t97 - t99
-            - t100 - t101 - 0.000987 * t59 - 0.006 * (s_q1 * d.k11),
-        t74 + t95 + t96 + t98 - 0.000987 * t59 - t75 - t97 - t99 - t100 - t101,
+        t102
+            + (qd[0] * s_q1 * t58 + t2 * d.k2 + qdd[1] * d.k3 + c_q1 * d.k12 + p.a2 * t93
+                - 0.001365 * t56 - qd[0] * c_q1 * t94 - 0.006 * (s_q1 * d.k11)),
+        t102,
         0.0016 * t38 + t87 + t88 - 0.0003 * t55,
         0.00004 * (t64 - t63) + t82 - 0.032 * t62 - t83,
         0.00004 * t54,
@@ -616,8 +629,8 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 254,
-    add: 154,
+    mul: 253,
+    add: 146,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -736,6 +749,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t91 = (t40 + t41) * d.k7;
     let t92 = s_q3 * t80;
     let t93 = c_q3 * t82;
+    let t94 = t67 + t76 + t90 - 0.000987 * t66 - t68 - t77 - t91 - t92 - t93;
     [
         s_q1
             * (qd[0] * c_q1 * t69 + qd[0] * c_q1 * qd[1] * d.k1 + c_q2 * t83
@@ -748,10 +762,11 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
                         * (t62
                             + (t4 * t11 * d.k10 + t7 * t11 * d.k7 + t33 * d.k7
                                 - t43 * d.k10))),
-        qd[0] * s_q1 * t49 + t67 + c_q1 * d.k12 + t76 + qd[0] * c_q1 * qd[1] * d.k2 + t90
-            + p.a2 * t89 + 0.001365 * t54 - t68 - qd[0] * c_q1 * t75 - t77 - t91 - t92
-            - t93 - 0.000987 * t66 - 0.006 * (s_q1 * d.k11),
-        t67 + t76 + t90 - 0.000987 * t66 - t68 - t77 - t91 - t92 - t93,
+        t94
+            + (qd[0] * s_q1 * t49 + c_q1 * d.k12 + qd[0] * c_q1 * qd[1] * d.k2
+                + p.a2 * t89 + 0.001365 * t54 - qd[0] * c_q1 * t75
+                - 0.006 * (s_q1 * d.k11)),
+        t94,
         0.0016 * t43 + t84 + t85 - 0.0003 * t32,
         0.00004 * (t52 - t51) + t81 - 0.032 * t56 - t72,
         0.00004 * t47,
@@ -759,8 +774,8 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
-    mul: 51,
-    add: 16,
+    mul: 50,
+    add: 13,
     div: 0,
     sqrt: 0,
     sin: 4,
@@ -793,15 +808,294 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let t13 = p.m6 * c_q3 * t10;
     let t14 = t8 * d.k10;
     let t15 = t9 * d.k7;
+    let t16 = t14 - 0.032 * (t12 + t13) - t15;
     [
         s_q1 * (c_q2 * t11 - 0.032 * (p.m6 * s_q2 * s_q3 * s_q4 * t9))
             + c_q1 * (s_q2 * t11 + 0.032 * (p.m6 * c_q2 * s_q3 * s_q4 * t9)),
-        c_q1 * d.k12 + t14 - 0.032 * (t12 + t13) - 0.006 * (s_q1 * d.k11) - t15,
-        t14 - 0.032 * (t12 + t13) - t15,
+        t16 + (c_q1 * d.k12 - 0.006 * (s_q1 * d.k11)),
+        t16,
         0.032 * (p.m6 * s_q3 * s_q4 * t9),
         -(0.032 * (p.m6 * t10)),
         0.0,
     ]
+}
+/// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
+pub const OPS_JOINT_SPACE: OpCount = OpCount {
+    mul: 478,
+    add: 261,
+    div: 0,
+    sqrt: 0,
+    sin: 5,
+    cos: 5,
+};
+///The mass matrix, bias and gravity forces of one state in one pass: the
+///three share every subexpression (sines and cosines, rotations, velocity
+///products), so this costs less than `mass_matrix`, `bias` and `gravity`
+///called one after the other (compare the `OPS_*` constants).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`joint_space_with`]; its cost is [`OPS_JOINT_SPACE`].
+pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
+    joint_space_with(&p.derived(), q, qd)
+}
+/// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
+pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
+    let p = &d.params;
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let t4 = qd[0] * s_q1 * c_q2 + qd[0] * c_q1 * s_q2;
+    let t5 = qd[0] * s_q1 * s_q2;
+    let t6 = qd[0] * c_q1 * c_q2;
+    let t7 = t6 - t5;
+    let t8 = p.a2 * qd[1] - p.d3 * qd[0] * s_q1;
+    let t9 = qd[0] * s_q1 * t8;
+    let t10 = p.d3 * (qd[0] * qd[0]) * (c_q1 * c_q1);
+    let t11 = qd[1] + qd[2];
+    let s_q3 = libm::Libm::<Real>::sin(q[3]);
+    let c_q3 = libm::Libm::<Real>::cos(q[3]);
+    let t14 = t4 * c_q3 - t11 * s_q3;
+    let t15 = t4 * s_q3;
+    let t16 = t11 * c_q3;
+    let t17 = -t15 - t16;
+    let t18 = p.d4 * t4 - p.a3 * t7;
+    let t19 = t7 + qd[3];
+    let s_q4 = libm::Libm::<Real>::sin(q[4]);
+    let c_q4 = libm::Libm::<Real>::cos(q[4]);
+    let t22 = t14 * c_q4 + t19 * s_q4;
+    let t23 = t14 * s_q4;
+    let t24 = t19 * c_q4;
+    let t25 = t24 - t23;
+    let t26 = qd[4] - t17;
+    let s_q5 = libm::Libm::<Real>::sin(q[5]);
+    let c_q5 = libm::Libm::<Real>::cos(q[5]);
+    let t29 = t22 * c_q5 - t26 * s_q5;
+    let t30 = -(t22 * s_q5) - t26 * c_q5;
+    let t31 = t25 + qd[5];
+    let t32 = t14 * t17;
+    let t33 = s_q1 * c_q2 + c_q1 * s_q2;
+    let t34 = p.d3 * c_q1 * c_q2 - p.d3 * s_q1 * s_q2;
+    let t35 = c_q1 * c_q2 - s_q1 * s_q2;
+    let t36 = p.d4 * t33 - p.a2 * c_q1 - p.a3 * t35;
+    let t37 = c_q3 * c_q4 * t33 + s_q4 * t35;
+    let t38 = -(p.d3 * c_q1 * s_q2) - p.d3 * s_q1 * c_q2;
+    let t39 = c_q4 * t35 - c_q3 * s_q4 * t33;
+    let t40 = c_q4 * t39;
+    let t41 = p.m2 * c_q1;
+    let t42 = 0.00004 * t39;
+    let t43 = p.a2 * s_q2 - p.d4;
+    let t44 = s_q3 * (s_q4 * s_q4);
+    let t45 = s_q3 * s_q4 * c_q4;
+    let t46 = 0.00004 * (s_q3 * s_q4);
+    let t47 = 0.00004 * c_q4;
+    let t48 = qd[2] * t7 + t6 * qd[1] - t5 * qd[1];
+    let t49 = p.g * s_q1 - p.a2 * (qd[0] * qd[0]) * (c_q1 * c_q1) - qd[1] * t8
+        - p.d3 * qd[0] * s_q1 * qd[1];
+    let t50 = s_q2 * t49;
+    let t51 = p.g * c_q1 + p.a2 * (qd[0] * qd[0]) * s_q1 * c_q1;
+    let t52 = c_q2 * t51;
+    let t53 = p.a2 * qd[0] * s_q1 * qd[1];
+    let t54 = qd[3] * t17 + c_q3 * t48;
+    let t55 = c_q2 * t49;
+    let t56 = s_q2 * t51;
+    let t57 = t7 * t18 + t55 + t56 - p.a3 * (t11 * t11);
+    let t58 = -(qd[2] * t4) - qd[0] * c_q1 * qd[1] * s_q2 - qd[0] * s_q1 * qd[1] * c_q2;
+    let t59 = t9 + p.a3 * t4 * t11 + p.d4 * t7 * t11 + t53 + p.d4 * t48 - t10
+        - p.a3 * t58;
+    let t60 = qd[4] * t25 + c_q4 * t54 + s_q4 * t58;
+    let t61 = qd[3] * t14 + s_q3 * t48;
+    let t62 = c_q4 * t58 - qd[4] * t22 - s_q4 * t54;
+    let t63 = p.g * c_q1 * c_q2 - p.g * s_q1 * s_q2;
+    let t64 = p.g * s_q1 * c_q2 + p.g * c_q1 * s_q2;
+    let t65 = c_q3 * c_q4 * t64 + s_q4 * t63;
+    let t66 = t41 * qd[0];
+    let t67 = -(0.001365 * (p.m2 * qd[1])) - 0.000408 * (p.m2 * qd[0] * s_q1);
+    let t68 = -(0.032 * (p.m6 * (t26 * t26) + p.m6 * (t22 * t22)));
+    let t69 = s_q5 * t30 * t31;
+    let t70 = c_q5 * t29 * t31;
+    let t71 = c_q4 * t68;
+    let t72 = p.m6 * (c_q4 * (c_q3 * t34 - s_q3 * t36) + s_q4 * t38);
+    let t73 = p.m6 * (s_q3 * s_q3) * c_q4 * t33;
+    let t74 = p.m6 * c_q3 * t37;
+    let t75 = 0.032 * (t73 + t74);
+    let t76 = 0.032 * (p.m6 * s_q3 * t37 - p.m6 * s_q3 * c_q3 * c_q4 * t33);
+    let t77 = s_q2 * t76 - 0.032 * (p.m6 * c_q2 * s_q3 * s_q4 * t33);
+    let t78 = p.m3 * t35;
+    let t79 = p.d4 * t76;
+    let t80 = p.m6 * (c_q3 * c_q4 * t43 + s_q4 * (p.a3 + p.a2 * c_q2));
+    let t81 = p.m6 * (c_q3 * c_q3) * c_q4;
+    let t82 = p.m6 * (s_q3 * s_q3) * c_q4;
+    let t83 = p.d4 * -(0.032 * (t81 + t82));
+    let t84 = p.m6 * (p.a3 * s_q4 - p.d4 * c_q3 * c_q4);
+    let t85 = p.m2 * qd[0] * s_q1 * qd[1];
+    let t86 = t9 + t53 - t10;
+    let t87 = p.m6
+        * (c_q4 * (c_q3 * t57 - s_q3 * t59)
+            + s_q4 * (t52 - p.d4 * (t11 * t11) - t4 * t18 - t50));
+    let t88 = 0.032 * (p.m6 * t22 * t25 - p.m6 * t61);
+    let t89 = c_q4 * t88 - s_q4 * t68;
+    let t90 = s_q3 * t89;
+    let t91 = -(0.032 * (p.m6 * t25 * t26 + p.m6 * t60));
+    let t92 = c_q3 * t91;
+    let t93 = -t90 - t92;
+    let t94 = c_q3 * t89;
+    let t95 = s_q3 * t91;
+    let t96 = s_q4 * t88;
+    let t97 = p.m3 * t58;
+    let t98 = p.a3 * (t71 + t96);
+    let t99 = p.d4 * (t94 - t95);
+    let t100 = 0.032 * (p.m6 * s_q3 * c_q3 * c_q4 * t64 - p.m6 * s_q3 * t65);
+    let t101 = t82 * t64;
+    let t102 = p.m6 * c_q3 * t65;
+    let t103 = qd[0] * s_q1 * d.k2 + qd[1] * d.k3 - 0.001365 * t66;
+    let t104 = t11 * d.k6 - 0.000987 * (p.m3 * t7);
+    let t105 = t4 * d.k5 - 0.000987 * (p.m3 * t11);
+    let t106 = t22 * t25 * d.k8;
+    let t107 = t4 * d.k4 + t7 * d.k5;
+    let t108 = t4 * d.k7 - t7 * d.k10;
+    let t109 = qd[0] * s_q1 * d.k1 + qd[1] * d.k2 - 0.000408 * t66;
+    let t110 = s_q1 * d.k11;
+    let t111 = c_q1 * d.k12;
+    let t112 = t4 * t105;
+    let t113 = t7 * t107;
+    let t114 = 0.032 * (p.m6 * (s_q3 * t34 + c_q3 * t36)) + t37 * d.k8;
+    let t115 = 0.0003 * (c_q3 * t33) + c_q4 * t114 - 0.00004 * (s_q4 * t39);
+    let t116 = s_q3 * t33 * d.k9;
+    let t117 = 0.032 * t72 - t116;
+    let t118 = p.d4 * t75 + t33 * d.k4 + t35 * d.k5 + c_q3 * t115 - c_q1 * d.k13
+        - s_q3 * t117;
+    let t119 = s_q4 * t114;
+    let t120 = 0.0016 * t35 + 0.00004 * t40 + t33 * d.k5 + c_q1 * d.k14 + t119
+        - p.a3 * t75;
+    let t121 = t38 * d.k10;
+    let t122 = t34 * d.k7;
+    let t123 = s_q3 * t115;
+    let t124 = c_q3 * t117;
+    let t125 = s_q3 * s_q4 * t33 * d.k15;
+    let t126 = p.a2 * t77 + s_q1 * d.k2 + t121 - 0.001365 * t41 - 0.000987 * t78 - t79
+        - t122 - t123 - t124 - 0.032 * t125;
+    let t127 = t121 - 0.000987 * t78 - t79 - t122 - t123 - t124 - 0.032 * t125;
+    let t128 = 0.0016 * t35 + 0.00004 * t40 + t119;
+    let t129 = -t117;
+    let t130 = c_q2 * d.k14;
+    let t131 = s_q2 * d.k13;
+    let t132 = s_q3 * c_q4 * d.k8;
+    let t133 = 0.032 * (p.m6 * s_q3 * t43) - t132;
+    let t134 = s_q3 * (c_q4 * t133 - 0.0003 * s_q3 - 0.00004 * t44);
+    let t135 = c_q3 * d.k9;
+    let t136 = c_q3 * (0.032 * t80 - t135);
+    let t137 = c_q3 * s_q4 * d.k15;
+    let t138 = d.k6 + t130 - t83 - t131 - t134 - t136 - 0.032 * t137;
+    let t139 = 0.00004 * t45 + s_q4 * t133;
+    let t140 = t135 - 0.032 * t80;
+    let t141 = -t132 - 0.032 * (s_q3 * d.k18);
+    let t142 = 0.00004 * t45 + s_q4 * t141;
+    let t143 = t135 - 0.032 * t84;
+    let t144 = 0.00004 * (c_q5 * t30 * t31 + s_q5 * t29 * t31)
+        + 0.032 * (p.m6 * (s_q3 * t57 + c_q3 * t59)) + t25 * t26 * d.k9 + t60 * d.k8;
+    let t145 = 0.00004 * t62 + t22 * t26 * d.k8 - t22 * t26 * d.k9;
+    let t146 = 0.0016 * (t17 * t19) + 0.0003 * t54 + c_q4 * t144 - s_q4 * t145;
+    let t147 = t61 * d.k9;
+    let t148 = 0.00004 * (t69 - t70) + 0.032 * t87 + t106 - 0.0013 * (t14 * t19) - t147;
+    let t149 = p.d4 * t93 + t7 * t104 + t48 * d.k4 + t58 * d.k5 + t86 * d.k7
+        + c_q3 * t146 - t11 * t105 - s_q3 * t148;
+    let t150 = s_q4 * t144;
+    let t151 = c_q4 * t145;
+    let t152 = 0.0016 * t58 + t11 * t107 + t48 * d.k5 + t150 + t151 - 0.0003 * t32
+        - p.a3 * t93 - t4 * t104 - t86 * d.k10;
+    let t153 = t94 + t7 * t108 - t95 - t11 * t11 * d.k10;
+    let t154 = t71 + t96 - t11 * t11 * d.k7 - t4 * t108;
+    let t155 = s_q2 * t153 + c_q2 * t154;
+    let t156 = (t52 - t50) * d.k10;
+    let t157 = (t55 + t56) * d.k7;
+    let t158 = s_q3 * t146;
+    let t159 = c_q3 * t148;
+    let t160 = t63 * d.k10;
+    let t161 = t64 * d.k7;
+    let t162 = t160 - 0.032 * (t101 + t102) - t161;
+    let t163 = t98 + t112 + t156 - 0.000987 * t97 - t99 - t113 - t157 - t158 - t159;
+    JointSpace {
+        mass_matrix: [
+            [
+                d.k0
+                    + s_q1
+                        * (s_q1 * d.k1 + c_q2 * t118 - 0.000408 * t41 - p.d3 * t77
+                            - s_q2 * t120)
+                    + c_q1
+                        * (p.d3
+                            * (c_q2 * t76 + 0.032 * (p.m6 * s_q2 * s_q3 * s_q4 * t33))
+                            + s_q2 * t118 + c_q2 * t120 - 0.000408 * (p.m2 * s_q1)
+                            - p.a2 * (t75 + (t33 * d.k7 - t35 * d.k10))),
+                t126,
+                t127,
+                t128,
+                t129,
+                t42,
+            ],
+            [
+                t126,
+                t130
+                    + p.a2
+                        * (s_q2 * (d.k16 - 0.032 * (t81 + t82))
+                            + c_q2 * (d.k10 - 0.032 * (p.m6 * c_q3 * s_q4))) + d.k17
+                    - t83 - t131 - t134 - t136 - 0.032 * t137,
+                t138,
+                t139,
+                t140,
+                t46,
+            ],
+            [
+                t127,
+                t138,
+                d.k6 - t83 - s_q3 * (c_q4 * t141 - 0.0003 * s_q3 - 0.00004 * t44)
+                    - c_q3 * -t143 - 0.032 * t137,
+                t142,
+                t143,
+                t46,
+            ],
+            [
+                t128,
+                t139,
+                t142,
+                0.00004 * (c_q4 * c_q4) + s_q4 * s_q4 * d.k8 + 0.0016,
+                0.0,
+                t47,
+            ],
+            [t129, t140, t143, 0.0, d.k9, 0.0],
+            [t42, t46, t46, t47, 0.0, 0.00004],
+        ],
+        bias: [
+            s_q1
+                * (qd[0] * c_q1 * t103 + qd[0] * c_q1 * qd[1] * d.k1 + c_q2 * t149
+                    + 0.000408 * t85 - qd[1] * t67 - s_q2 * t152 - p.d3 * t155)
+                + c_q1
+                    * (qd[1] * t109 + s_q2 * t149 + c_q2 * t152
+                        + p.d3 * (c_q2 * t153 - s_q2 * t154) - 0.000408 * (t66 * qd[1])
+                        - qd[0] * s_q1 * t103
+                        - p.a2
+                            * (t93
+                                + (t4 * t11 * d.k10 + t7 * t11 * d.k7 + t48 * d.k7
+                                    - t58 * d.k10))),
+            t163
+                + (qd[0] * s_q1 * t67 + t111 + qd[0] * c_q1 * qd[1] * d.k2 + p.a2 * t155
+                    + 0.001365 * t85 - qd[0] * c_q1 * t109 - 0.006 * t110),
+            t163,
+            0.0016 * t58 + t150 + t151 - 0.0003 * t32,
+            0.00004 * (t70 - t69) + t147 - 0.032 * t87 - t106,
+            0.00004 * t62,
+        ],
+        gravity: [
+            s_q1 * (c_q2 * t100 - 0.032 * (p.m6 * s_q2 * s_q3 * s_q4 * t64))
+                + c_q1 * (s_q2 * t100 + 0.032 * (p.m6 * c_q2 * s_q3 * s_q4 * t64)),
+            t162 + (t111 - 0.006 * t110),
+            t162,
+            0.032 * (p.m6 * s_q3 * s_q4 * t64),
+            -(0.032 * (p.m6 * t65)),
+            0.0,
+        ],
+    }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
@@ -1657,6 +1951,8 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let t36 = c_q4 * t29 - s_q0 * s_q4 * t19;
     let t37 = -(s_q4 * t29) - s_q0 * c_q4 * t19;
     let t38 = t30 - t17;
+    let t39 = t11 + t12;
+    let t40 = t13 - t14;
     [
         Pose {
             rotation: [[c_q0, -s_q0, 0.0], [s_q0, c_q0, 0.0], [0.0, 0.0, 1.0]],
@@ -1672,7 +1968,7 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
         },
         Pose {
             rotation: [[c_q0 * t20, t25, s_q0], [s_q0 * t20, t26, t2], [t19, t20, 0.0]],
-            position: [t11 + t12, t13 - t14, t15],
+            position: [t39, t40, t15],
         },
         Pose {
             rotation: [[t27, -t35, t25], [t29, -t38, t26], [c_q3 * t19, -t24, t20]],

@@ -19,10 +19,11 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 216 | 170 | 0 | 0 | 5 | 5 |
+//! | `inverse_dynamics` | 211 | 161 | 0 | 0 | 5 | 5 |
 //! | `mass_matrix` | 151 | 102 | 0 | 0 | 4 | 4 |
-//! | `bias` | 201 | 155 | 0 | 0 | 5 | 5 |
-//! | `gravity` | 42 | 16 | 0 | 0 | 4 | 4 |
+//! | `bias` | 197 | 147 | 0 | 0 | 5 | 5 |
+//! | `gravity` | 39 | 13 | 0 | 0 | 4 | 4 |
+//! | `joint_space` | 354 | 248 | 0 | 0 | 6 | 6 |
 //! | `forward_dynamics` | 519 | 367 | 4 | 0 | 5 | 5 |
 //! | `coriolis_matrix` | 611 | 399 | 0 | 0 | 6 | 6 |
 //! | `energy` | 132 | 88 | 0 | 0 | 5 | 5 |
@@ -65,6 +66,17 @@ pub struct Pose {
     pub rotation: [[Real; 3]; 3],
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
+}
+/// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
+/// computed together so that they share every subexpression.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct JointSpace {
+    /// The mass matrix `M(q)`, row-major.
+    pub mass_matrix: [[Real; NV]; NV],
+    /// `C(q, q̇) q̇ + g(q)`.
+    pub bias: [Real; NV],
+    /// `g(q)`.
+    pub gravity: [Real; NV],
 }
 /// Arithmetic operations of one generated function (subtractions and
 /// negations count as additions).
@@ -117,8 +129,8 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 216,
-    add: 170,
+    mul: 211,
+    add: 161,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -255,6 +267,8 @@ pub fn inverse_dynamics_with(
     let t101 = 0.0016 * t45 + t27 * t70 + t86 + t87 - 0.025375 * t20 - 0.0047376 * t29
         - 0.011273199 * t30 - 0.0003 * t63 - t9 * t72 - 0.0203 * t95;
     let t102 = s_q2 * t98 + c_q2 * t99;
+    let t103 = 0.025375 * t26 + 0.3586500705 * t29 + t73 + 0.0203 * t85 - 0.89133 * t23
+        - 0.0047376 * t31 - t74 - t96 - t97 - 0.4318 * t92;
     [
         3.153542285625 * qdd[0]
             + s_q1
@@ -265,12 +279,10 @@ pub fn inverse_dynamics_with(
                     + 0.15005 * (c_q2 * t98 - s_q2 * t99) - 0.023751 * qdd[1]
                     - 0.0070992 * t5 - t2 * t68
                     - 0.4318 * (t95 + (0.89133 * (t30 + t41) + 0.025375 * (t40 - t31)))),
-        37.2347379 * c_q1 + 1.748114002 * qdd[1] + 0.025375 * t26 + 0.3586500705 * t29
-            + t2 * t67 + t73 + 0.0203 * t85 + 0.4318 * (t102 - t92) - 1.024164 * s_q1
-            - 0.6903913435 * t5 - 0.023751 * t6 - 0.89133 * t23 - 0.0047376 * t31
-            - t3 * t66 - t74 - t96 - t97,
-        0.025375 * t26 + 0.3586500705 * t29 + t73 + 0.0203 * t85 - 0.89133 * t23
-            - 0.0047376 * t31 - t74 - t96 - t97 - 0.4318 * t92,
+        t103
+            + (37.2347379 * c_q1 + 1.748114002 * qdd[1] + t2 * t67 + 0.4318 * t102
+                - 1.024164 * s_q1 - 0.6903913435 * t5 - 0.023751 * t6 - t3 * t66),
+        t103,
         0.0016 * t45 + t86 + t87 - 0.0003 * t63,
         0.00064216 * t55 + 0.00004 * (t78 - t77) - 0.00288 * t53 - 0.00024216 * t65,
         0.00004 * t62,
@@ -415,8 +427,8 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 201,
-    add: 155,
+    mul: 197,
+    add: 147,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -536,6 +548,8 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t94 = t72 - t74;
     let t95 = s_q3 * t85;
     let t96 = c_q3 * t86;
+    let t97 = t64 + 0.025375 * t92 + 0.0203 * t93 - 0.0047376 * t46 - t65 - t95 - t96
+        - 0.89133 * t91 - 0.4318 * t94;
     [
         s_q1
             * (0.0070992 * t5 + t3 * t59 + c_q2 * t87 - 1.601861202 * t4 - qd[1] * t58
@@ -544,11 +558,10 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
                 * (qd[1] * t57 + s_q2 * t87 + c_q2 * t90
                     + 0.15005 * (c_q2 * t75 - s_q2 * t77) - 0.0070992 * t4 - t2 * t59
                     - 0.4318 * (t82 + (0.025375 * (t24 - t46) + 0.89133 * (t25 + t48)))),
-        37.2347379 * c_q1 + 0.023751 * t5 + t2 * t58 + t64 + 0.4318 * (t78 - t94)
-            + 0.025375 * t92 + 0.0203 * t93 - 1.024164 * s_q1 - 0.6903913435 * t4
-            - 0.0047376 * t46 - t3 * t57 - t65 - t95 - t96 - 0.89133 * t91,
-        t64 + 0.025375 * t92 + 0.0203 * t93 - 0.0047376 * t46 - t65 - t95 - t96
-            - 0.89133 * t91 - 0.4318 * t94,
+        t97
+            + (37.2347379 * c_q1 + 0.023751 * t5 + t2 * t58 + 0.4318 * t78
+                - 1.024164 * s_q1 - 0.6903913435 * t4 - t3 * t57),
+        t97,
         0.0016 * t46 + t88 + t89 - 0.0003 * t39,
         0.00064216 * t55 + 0.00004 * (t68 - t67) - 0.00024216 * t41 - 0.00288 * t52,
         0.00004 * t56,
@@ -556,8 +569,8 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
-    mul: 42,
-    add: 16,
+    mul: 39,
+    add: 13,
     div: 0,
     sqrt: 0,
     sin: 4,
@@ -588,16 +601,284 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let t11 = 0.00288 * (s_q3 * c_q3 * c_q4 * t8 - s_q3 * t10);
     let t12 = s_q3 * s_q3 * c_q4 * t8;
     let t13 = c_q3 * t10;
+    let t14 = 0.025375 * t9 - 0.89133 * t8 - 0.00288 * (t12 + t13);
     [
         s_q1 * (c_q2 * t11 - 0.00288 * (s_q2 * s_q3 * s_q4 * t8))
             + c_q1 * (s_q2 * t11 + 0.00288 * (c_q2 * s_q3 * s_q4 * t8)),
-        37.2347379 * c_q1 + 0.025375 * t9 - 1.024164 * s_q1 - 0.89133 * t8
-            - 0.00288 * (t12 + t13),
-        0.025375 * t9 - 0.89133 * t8 - 0.00288 * (t12 + t13),
+        t14 + (37.2347379 * c_q1 - 1.024164 * s_q1),
+        t14,
         0.00288 * (s_q3 * s_q4 * t8),
         -(0.00288 * t10),
         0.0,
     ]
+}
+/// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
+pub const OPS_JOINT_SPACE: OpCount = OpCount {
+    mul: 354,
+    add: 248,
+    div: 0,
+    sqrt: 0,
+    sin: 6,
+    cos: 6,
+};
+///The mass matrix, bias and gravity forces of one state in one pass: the
+///three share every subexpression (sines and cosines, rotations, velocity
+///products), so this costs less than `mass_matrix`, `bias` and `gravity`
+///called one after the other (compare the `OPS_*` constants).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`joint_space_with`]; its cost is [`OPS_JOINT_SPACE`].
+pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
+    joint_space_with(&p.derived(), q, qd)
+}
+/// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
+pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
+    let p = &d.params;
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let t2 = qd[0] * s_q1;
+    let t3 = qd[0] * c_q1;
+    let t4 = t3 * qd[1];
+    let t5 = t2 * qd[1];
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let t8 = 0.4318 * qd[1] - 0.15005 * t2;
+    let t9 = t3 * (qd[0] * c_q1);
+    let t10 = t2 * t8;
+    let t11 = qd[1] + qd[2];
+    let s_q3 = libm::Libm::<Real>::sin(q[3]);
+    let c_q3 = libm::Libm::<Real>::cos(q[3]);
+    let t14 = t11 * c_q3;
+    let t15 = t11 * t11;
+    let s_q4 = libm::Libm::<Real>::sin(q[4]);
+    let c_q4 = libm::Libm::<Real>::cos(q[4]);
+    let s_q5 = libm::Libm::<Real>::sin(q[5]);
+    let c_q5 = libm::Libm::<Real>::cos(q[5]);
+    let t20 = 0.4318 * s_q2 - 0.4318;
+    let t21 = c_q3 * c_q4 * t20 + s_q4 * (0.4318 * c_q2 + 0.0203);
+    let t22 = s_q3 * c_q4;
+    let t23 = s_q3 * (s_q4 * s_q4);
+    let t24 = t22 * s_q4;
+    let t25 = 0.00004 * (s_q3 * s_q4);
+    let t26 = 0.0203 * s_q4 - 0.4318 * (c_q3 * c_q4);
+    let t27 = c_q3 * s_q4;
+    let t28 = 0.00004 * c_q4;
+    let t29 = 9.81 * s_q1 - 0.15005 * t5 - 0.4318 * t9 - qd[1] * t8;
+    let t30 = c_q2 * t29;
+    let t31 = 9.81 * c_q1 + 0.4318 * (t3 * (qd[0] * s_q1));
+    let t32 = s_q2 * t31;
+    let t33 = s_q2 * t29;
+    let t34 = c_q2 * t31;
+    let t35 = -(0.6903913435 * qd[1]) - 1.601861202 * t2 - 0.0070992 * t3;
+    let t36 = -(0.023751 * qd[1]) - 0.0070992 * t2;
+    let t37 = 1.748114002 * qd[1] - 0.6903913435 * t2 - 0.023751 * t3;
+    let t38 = c_q3 * c_q3 * c_q4;
+    let t39 = t22 * s_q3;
+    let t40 = 0.00288 * (s_q3 * t20) - 0.00024216 * t22;
+    let t41 = -(0.00288 * (t38 + t39));
+    let t42 = s_q3 * (c_q4 * t40 - 0.0003 * s_q3 - 0.00004 * t23);
+    let t43 = c_q3 * (0.00288 * t21 - 0.00064216 * c_q3);
+    let t44 = 0.010956925 * c_q2 + 0.3586500705 - 0.384876294 * s_q2 - 0.000058464 * t27
+        - 0.4318 * t41 - t42 - t43;
+    let t45 = 0.00004 * t24 + s_q4 * t40;
+    let t46 = 0.00064216 * c_q3 - 0.00288 * t21;
+    let t47 = -(0.001243584 * s_q3) - 0.00024216 * t22;
+    let t48 = 0.00004 * t24 + s_q4 * t47;
+    let t49 = 0.00064216 * c_q3 - 0.00288 * t26;
+    let t50 = 0.4318 * t5 + t10 - 0.15005 * t9;
+    let t51 = t30 + t32;
+    let t52 = t34 - t33;
+    let t53 = q[1] + q[2];
+    let t54 = libm::Libm::<Real>::sin(t53);
+    let t55 = qd[0] * t54;
+    let t56 = libm::Libm::<Real>::cos(t53);
+    let t57 = qd[0] * t56;
+    let t58 = t55 * c_q3 - t11 * s_q3;
+    let t59 = t55 * s_q3;
+    let t60 = -t14 - t59;
+    let t61 = 0.4318 * t55 - 0.0203 * t57;
+    let t62 = t55 * t11;
+    let t63 = t57 * t11;
+    let t64 = qd[3] + t57;
+    let t65 = c_q4 * t58 + s_q4 * t64;
+    let t66 = s_q4 * t58;
+    let t67 = c_q4 * t64;
+    let t68 = t67 - t66;
+    let t69 = qd[4] - t60;
+    let t70 = c_q5 * t65 - s_q5 * t69;
+    let t71 = -(s_q5 * t65) - c_q5 * t69;
+    let t72 = t68 + qd[5];
+    let t73 = t58 * t60;
+    let t74 = t68 * t69;
+    let t75 = t65 * t68;
+    let t76 = 0.89133 * t55 - 0.025375 * t57;
+    let t77 = 0.3251198455 * t55 - 0.011273199 * t57;
+    let t78 = -(0.0047376 * t11) - 0.011273199 * t55;
+    let t79 = 0.3586500705 * t11 - 0.0047376 * t57;
+    let t80 = t55 * t78;
+    let t81 = t57 * t77;
+    let t82 = -(0.00288 * (t69 * t69 + t65 * t65));
+    let t83 = s_q5 * t71 * t72;
+    let t84 = c_q5 * t70 * t72;
+    let t85 = c_q4 * t82;
+    let t86 = 0.4318 * (t54 - c_q1) - 0.0203 * t56;
+    let t87 = s_q3 * t54;
+    let t88 = c_q4 * (0.15005 * (c_q3 * t56) - s_q3 * t86) - 0.15005 * (s_q4 * t54);
+    let t89 = c_q3 * c_q4 * t54;
+    let t90 = s_q4 * t56;
+    let t91 = t89 + t90;
+    let t92 = c_q4 * t56 - t27 * t54;
+    let t93 = c_q4 * t92;
+    let t94 = 0.00004 * t92;
+    let t95 = t89 * s_q3;
+    let t96 = 0.00288 * (s_q3 * t91 - t95);
+    let t97 = t87 * s_q4;
+    let t98 = t97 * c_q2;
+    let t99 = s_q2 * t96 - 0.00288 * t98;
+    let t100 = t39 * t54;
+    let t101 = c_q3 * t91;
+    let t102 = 0.00288 * (t100 + t101);
+    let t103 = 0.00288 * (0.15005 * (s_q3 * t56) + c_q3 * t86) + 0.00024216 * t91;
+    let t104 = 0.0003 * (c_q3 * t54) + c_q4 * t103 - 0.00004 * (s_q4 * t92);
+    let t105 = 0.00288 * t88 - 0.00064216 * t87;
+    let t106 = 0.3251198455 * t54 + 0.4318 * t102 + c_q3 * t104 - 0.384876294 * c_q1
+        - 0.011273199 * t56 - s_q3 * t105;
+    let t107 = s_q4 * t103;
+    let t108 = 0.010956925 * c_q1 + 0.0016 * t56 + 0.00004 * t93 + t107
+        - 0.011273199 * t54 - 0.0203 * t102;
+    let t109 = t97 * s_q2;
+    let t110 = s_q3 * t104;
+    let t111 = c_q3 * t105;
+    let t112 = 0.4318 * (t99 - t96) - 0.6903913435 * s_q1 - 0.023751 * c_q1
+        - 0.00380751875 * t54 - 0.1384816665 * t56 - 0.000058464 * t97 - t110 - t111;
+    let t113 = -(0.00380751875 * t54) - 0.1384816665 * t56 - 0.4318 * t96
+        - 0.000058464 * t97 - t110 - t111;
+    let t114 = 0.0016 * t56 + 0.00004 * t93 + t107;
+    let t115 = -t105;
+    let t116 = -(t55 * qd[2]) - t55 * qd[1];
+    let t117 = t51 + (t57 * t61 - 0.0203 * t15);
+    let t118 = t57 * qd[2] + t57 * qd[1];
+    let t119 = t50 + (0.0203 * (t62 - t116) + 0.4318 * (t63 + t118));
+    let t120 = c_q4 * (c_q3 * t117 - s_q3 * t119)
+        + s_q4 * (t52 + (-(0.4318 * t15) - t55 * t61));
+    let t121 = qd[3] * t60 + c_q3 * t118;
+    let t122 = qd[4] * t68 + c_q4 * t121 + s_q4 * t116;
+    let t123 = qd[3] * t58 + s_q3 * t118;
+    let t124 = c_q4 * t116 - qd[4] * t65 - s_q4 * t121;
+    let t125 = 0.00288 * (t75 - t123);
+    let t126 = c_q4 * t125 - s_q4 * t82;
+    let t127 = c_q3 * t126;
+    let t128 = -(0.00288 * (t74 + t122));
+    let t129 = s_q3 * t128;
+    let t130 = t57 * t76 + t127 - 0.025375 * t15 - t129;
+    let t131 = s_q4 * t125;
+    let t132 = t85 + t131 - 0.89133 * t15 - t55 * t76;
+    let t133 = s_q2 * t130 + c_q2 * t132;
+    let t134 = s_q3 * t126;
+    let t135 = c_q3 * t128;
+    let t136 = -t134 - t135;
+    let t137 = 0.00064216 * t74 + 0.00004 * (c_q5 * t71 * t72 + s_q5 * t70 * t72)
+        + 0.00288 * (s_q3 * t117 + c_q3 * t119) + 0.00024216 * t122;
+    let t138 = 0.00004 * t124 - 0.0004 * (t65 * t69);
+    let t139 = 0.0016 * (t60 * t64) + 0.0003 * t121 + c_q4 * t137 - s_q4 * t138;
+    let t140 = 0.00024216 * t75 + 0.00004 * (t83 - t84) + 0.00288 * t120
+        - 0.0013 * (t58 * t64) - 0.00064216 * t123;
+    let t141 = 0.89133 * t50 + t57 * t79 + c_q3 * t139 + 0.3251198455 * t118
+        + 0.4318 * t136 - t11 * t78 - s_q3 * t140 - 0.011273199 * t116;
+    let t142 = s_q4 * t137;
+    let t143 = c_q4 * t138;
+    let t144 = t11 * t77 + t142 + t143 + 0.0016 * t116 - 0.025375 * t50 - 0.0003 * t73
+        - t55 * t79 - 0.011273199 * t118 - 0.0203 * t136;
+    let t145 = t85 + t131;
+    let t146 = t127 - t129;
+    let t147 = s_q3 * t139;
+    let t148 = c_q3 * t140;
+    let t149 = 9.81 * (t89 + t90);
+    let t150 = 0.0282528 * t95 - 0.00288 * (s_q3 * t149);
+    let t151 = c_q3 * t149;
+    let t152 = 0.24892875 * t56 - 8.7439473 * t54 - 0.0282528 * t100 - 0.00288 * t151;
+    let t153 = 0.025375 * t52 + t80 + 0.0203 * t145 - 0.89133 * t51 - t81 - t147 - t148
+        - 0.0047376 * t116 - 0.4318 * t146;
+    JointSpace {
+        mass_matrix: [
+            [
+                s_q1
+                    * (c_q2 * t106 - 1.601861202 * s_q1 - 0.0070992 * c_q1
+                        - 0.15005 * t99 - s_q2 * t108)
+                    + c_q1
+                        * (0.15005 * (c_q2 * t96 + 0.00288 * t109) + s_q2 * t106
+                            + c_q2 * t108 - 0.0070992 * s_q1
+                            - 0.4318 * (t102 + (0.89133 * t54 - 0.025375 * t56)))
+                    + 3.153542285625,
+                t112,
+                t113,
+                t114,
+                t115,
+                t94,
+            ],
+            [
+                t112,
+                0.010956925 * c_q2
+                    + 0.4318
+                        * (s_q2 * (t41 + -0.89133) + c_q2 * (0.025375 - 0.00288 * t27)
+                            - t41) + 2.1067640725 - 0.384876294 * s_q2
+                    - 0.000058464 * t27 - t42 - t43,
+                t44,
+                t45,
+                t46,
+                t25,
+            ],
+            [
+                t113,
+                t44,
+                0.3586500705 - 0.000058464 * t27 - 0.4318 * t41
+                    - s_q3 * (c_q4 * t47 - 0.0003 * s_q3 - 0.00004 * t23) - c_q3 * -t49,
+                t48,
+                t49,
+                t25,
+            ],
+            [
+                t114,
+                t45,
+                t48,
+                0.00004 * (c_q4 * c_q4) + 0.00024216 * (s_q4 * s_q4) + 0.0016,
+                0.0,
+                t28,
+            ],
+            [t115, t46, t49, 0.0, 0.00064216, 0.0],
+            [t94, t25, t25, t28, 0.0, 0.00004],
+        ],
+        bias: [
+            s_q1
+                * (0.0070992 * t5 + t3 * t37 + c_q2 * t141 - 1.601861202 * t4
+                    - qd[1] * t36 - s_q2 * t144 - 0.15005 * t133)
+                + c_q1
+                    * (qd[1] * t35 + s_q2 * t141 + c_q2 * t144
+                        + 0.15005 * (c_q2 * t130 - s_q2 * t132) - 0.0070992 * t4
+                        - t2 * t37
+                        - 0.4318
+                            * (t136
+                                + (0.025375 * (t62 - t116) + 0.89133 * (t63 + t118)))),
+            t153
+                + (37.2347379 * c_q1 + 0.023751 * t5 + t2 * t36 + 0.4318 * t133
+                    - 1.024164 * s_q1 - 0.6903913435 * t4 - t3 * t35),
+            t153,
+            0.0016 * t116 + t142 + t143 - 0.0003 * t73,
+            0.00004 * (t84 - t83) + 0.00064216 * t123 - 0.00024216 * t75
+                - 0.00288 * t120,
+            0.00004 * t124,
+        ],
+        gravity: [
+            s_q1 * (c_q2 * t150 - 0.0282528 * t109)
+                + c_q1 * (0.0282528 * t98 + s_q2 * t150),
+            t152 + (37.2347379 * c_q1 - 1.024164 * s_q1),
+            t152,
+            0.0282528 * t97,
+            -(0.00288 * t149),
+            0.0,
+        ],
+    }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
@@ -1435,6 +1716,8 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let t37 = c_q4 * t30 - t26 * s_q4;
     let t38 = -(s_q4 * t30) - t26 * c_q4;
     let t39 = t31 - t14;
+    let t40 = 0.15005 * s_q0 + 0.4318 * t11;
+    let t41 = 0.4318 * t12 - 0.15005 * c_q0;
     [
         Pose {
             rotation: [[c_q0, -s_q0, 0.0], [s_q0, c_q0, 0.0], [0.0, 0.0, 1.0]],
@@ -1450,11 +1733,7 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
         },
         Pose {
             rotation: [[t22, t24, s_q0], [t25, t27, t2], [t16, t17, 0.0]],
-            position: [
-                0.15005 * s_q0 + 0.4318 * t11,
-                0.4318 * t12 - 0.15005 * c_q0,
-                0.4318 * s_q1,
-            ],
+            position: [t40, t41, 0.4318 * s_q1],
         },
         Pose {
             rotation: [[t28, -t36, t24], [t30, -t39, t27], [c_q3 * t16, -t18, t17]],

@@ -19,10 +19,11 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 23 | 12 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 26 | 19 | 0 | 0 | 1 | 1 |
+//! | `inverse_dynamics` | 26 | 17 | 0 | 0 | 1 | 1 |
 //! | `mass_matrix` | 10 | 8 | 0 | 0 | 1 | 1 |
-//! | `bias` | 28 | 11 | 0 | 0 | 1 | 1 |
+//! | `bias` | 28 | 10 | 0 | 0 | 1 | 1 |
 //! | `gravity` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `joint_space` | 38 | 18 | 0 | 0 | 1 | 1 |
 //! | `forward_dynamics` | 51 | 24 | 2 | 0 | 1 | 1 |
 //! | `coriolis_matrix` | 27 | 12 | 0 | 0 | 1 | 1 |
 //! | `energy` | 25 | 10 | 0 | 0 | 1 | 1 |
@@ -58,6 +59,17 @@ pub struct Pose {
     pub rotation: [[Real; 3]; 3],
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
+}
+/// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
+/// computed together so that they share every subexpression.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct JointSpace {
+    /// The mass matrix `M(q)`, row-major.
+    pub mass_matrix: [[Real; NV]; NV],
+    /// `C(q, q̇) q̇ + g(q)`.
+    pub bias: [Real; NV],
+    /// `g(q)`.
+    pub gravity: [Real; NV],
 }
 /// Arithmetic operations of one generated function (subtractions and
 /// negations count as additions).
@@ -188,7 +200,7 @@ pub const OPS_DERIVED: OpCount = OpCount {
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
     mul: 26,
-    add: 19,
+    add: 17,
     div: 0,
     sqrt: 0,
     sin: 1,
@@ -227,10 +239,12 @@ pub fn inverse_dynamics_with(
     let t8 = (c_q1 * t5 + s_q1 * t6) * d.k5;
     let t9 = -(t3 * d.k5) - t2 * t2 * d.k4;
     let t10 = t3 * d.k4 - t2 * t2 * d.k5;
+    let t11 = t4 + t7 - t8;
     [
-        qdd[0] * d.k0 + t4 + t7 + d.k3 * (s_q1 * t9 + c_q1 * t10) - t8
-            - d.k2 * (c_q1 * t9 - s_q1 * t10),
-        t4 + t7 - t8,
+        t11
+            + (qdd[0] * d.k0 + d.k3 * (s_q1 * t9 + c_q1 * t10)
+                - d.k2 * (c_q1 * t9 - s_q1 * t10)),
+        t11,
     ]
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
@@ -264,7 +278,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
     mul: 28,
-    add: 11,
+    add: 10,
     div: 0,
     sqrt: 0,
     sin: 1,
@@ -287,10 +301,12 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t2 = qd[0] + qd[1];
     let t3 = d.k4 * (qd[0] * qd[0] * s_q1 * d.k3 - qd[0] * qd[0] * c_q1 * d.k2);
     let t4 = d.k5 * (-(qd[0] * qd[0] * c_q1 * d.k3) - qd[0] * qd[0] * s_q1 * d.k2);
+    let t5 = t3 - t4;
     [
-        t3 + d.k3 * (-(s_q1 * (t2 * t2) * d.k4) - c_q1 * (t2 * t2) * d.k5) - t4
-            - d.k2 * (s_q1 * (t2 * t2) * d.k5 - c_q1 * (t2 * t2) * d.k4),
-        t3 - t4,
+        t5
+            + (d.k3 * (-(s_q1 * (t2 * t2) * d.k4) - c_q1 * (t2 * t2) * d.k5)
+                - d.k2 * (s_q1 * (t2 * t2) * d.k5 - c_q1 * (t2 * t2) * d.k4)),
+        t5,
     ]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
@@ -314,6 +330,49 @@ pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
 pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let p = &d.params;
     [0.0, 0.0]
+}
+/// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
+pub const OPS_JOINT_SPACE: OpCount = OpCount {
+    mul: 38,
+    add: 18,
+    div: 0,
+    sqrt: 0,
+    sin: 1,
+    cos: 1,
+};
+///The mass matrix, bias and gravity forces of one state in one pass: the
+///three share every subexpression (sines and cosines, rotations, velocity
+///products), so this costs less than `mass_matrix`, `bias` and `gravity`
+///called one after the other (compare the `OPS_*` constants).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`joint_space_with`]; its cost is [`OPS_JOINT_SPACE`].
+pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
+    joint_space_with(&p.derived(), q, qd)
+}
+/// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
+pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
+    let p = &d.params;
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let t2 = qd[0] + qd[1];
+    let t3 = s_q1 * d.k3 - p.h21 - c_q1 * d.k2;
+    let t4 = p.s21 + c_q1 * d.k3 + s_q1 * d.k2;
+    let t5 = d.k4 * t4 + d.k7 - d.k5 * t3;
+    let t6 = d.k4 * (qd[0] * qd[0] * s_q1 * d.k3 - qd[0] * qd[0] * c_q1 * d.k2);
+    let t7 = d.k5 * (-(qd[0] * qd[0] * c_q1 * d.k3) - qd[0] * qd[0] * s_q1 * d.k2);
+    let t8 = t6 - t7;
+    JointSpace {
+        mass_matrix: [[p.m2 * (t3 * t3) + p.m2 * (t4 * t4) + d.k6, t5], [t5, d.k1]],
+        bias: [
+            t8
+                + (d.k3 * (-(s_q1 * (t2 * t2) * d.k4) - c_q1 * (t2 * t2) * d.k5)
+                    - d.k2 * (s_q1 * (t2 * t2) * d.k5 - c_q1 * (t2 * t2) * d.k4)),
+            t8,
+        ],
+        gravity: [0.0, 0.0],
+    }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {

@@ -19,10 +19,11 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 24 | 20 | 0 | 0 | 1 | 1 |
+//! | `inverse_dynamics` | 22 | 17 | 0 | 0 | 1 | 1 |
 //! | `mass_matrix` | 10 | 9 | 0 | 0 | 1 | 1 |
-//! | `bias` | 21 | 11 | 0 | 0 | 1 | 1 |
+//! | `bias` | 20 | 10 | 0 | 0 | 1 | 1 |
 //! | `gravity` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `joint_space` | 30 | 19 | 0 | 0 | 1 | 1 |
 //! | `forward_dynamics` | 41 | 26 | 2 | 0 | 1 | 1 |
 //! | `coriolis_matrix` | 29 | 15 | 0 | 0 | 1 | 1 |
 //! | `energy` | 16 | 8 | 0 | 0 | 1 | 1 |
@@ -58,6 +59,17 @@ pub struct Pose {
     pub rotation: [[Real; 3]; 3],
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
+}
+/// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
+/// computed together so that they share every subexpression.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct JointSpace {
+    /// The mass matrix `M(q)`, row-major.
+    pub mass_matrix: [[Real; NV]; NV],
+    /// `C(q, q̇) q̇ + g(q)`.
+    pub bias: [Real; NV],
+    /// `g(q)`.
+    pub gravity: [Real; NV],
 }
 /// Arithmetic operations of one generated function (subtractions and
 /// negations count as additions).
@@ -110,8 +122,8 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 24,
-    add: 20,
+    mul: 22,
+    add: 17,
     div: 0,
     sqrt: 0,
     sin: 1,
@@ -151,10 +163,12 @@ pub fn inverse_dynamics_with(
     let t9 = qdd[0] + qdd[1];
     let t10 = -(12.0 * (t8 * t8)) - t9;
     let t11 = 12.0 * t9 + t8 * -t8;
+    let t12 = 12.0 * t7 + 9.65 * t9 - t5 - t6;
     [
-        12.65 * qdd[0] + 12.0 * t7 + 9.65 * t9 + 0.1 * (c_q1 * t10 - s_q1 * t11)
-            + 0.7 * (s_q1 * t10 + c_q1 * t11) - t5 - t6,
-        12.0 * t7 + 9.65 * t9 - t5 - t6,
+        t12
+            + (12.65 * qdd[0] + 0.1 * (c_q1 * t10 - s_q1 * t11)
+                + 0.7 * (s_q1 * t10 + c_q1 * t11)),
+        t12,
     ]
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
@@ -187,8 +201,8 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 21,
-    add: 11,
+    mul: 20,
+    add: 10,
     div: 0,
     sqrt: 0,
     sin: 1,
@@ -214,10 +228,12 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t5 = qd[0] * qd[0] * s_q1;
     let t6 = 0.1 * t4 + 0.7 * t5 - 0.05 * t3;
     let t7 = 0.1 * t5 - 0.6 * t3 - 0.7 * t4;
+    let t8 = 12.0 * t6 - t7;
     [
-        12.0 * t6 + 0.1 * (20.0 * (c_q1 * t7 - s_q1 * t6))
-            + 0.7 * (20.0 * (s_q1 * t7 + c_q1 * t6)) - t7,
-        12.0 * t6 - t7,
+        t8
+            + (0.1 * (20.0 * (c_q1 * t7 - s_q1 * t6))
+                + 0.7 * (20.0 * (s_q1 * t7 + c_q1 * t6))),
+        t8,
     ]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
@@ -241,6 +257,52 @@ pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
 pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let p = &d.params;
     [0.0, 0.0]
+}
+/// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
+pub const OPS_JOINT_SPACE: OpCount = OpCount {
+    mul: 30,
+    add: 19,
+    div: 0,
+    sqrt: 0,
+    sin: 1,
+    cos: 1,
+};
+///The mass matrix, bias and gravity forces of one state in one pass: the
+///three share every subexpression (sines and cosines, rotations, velocity
+///products), so this costs less than `mass_matrix`, `bias` and `gravity`
+///called one after the other (compare the `OPS_*` constants).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`joint_space_with`]; its cost is [`OPS_JOINT_SPACE`].
+pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
+    joint_space_with(&p.derived(), q, qd)
+}
+/// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
+pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
+    let p = &d.params;
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let t2 = qd[0] + qd[1];
+    let t3 = t2 * t2;
+    let t4 = 0.7 * c_q1 + 0.6 - 0.1 * s_q1;
+    let t5 = 0.7 * s_q1 + 0.1 * c_q1 - 0.05;
+    let t6 = 12.0 * t4 + 2.45 - 0.7 * s_q1 - 0.1 * c_q1;
+    let t7 = qd[0] * qd[0] * c_q1;
+    let t8 = qd[0] * qd[0] * s_q1;
+    let t9 = 0.1 * t7 + 0.7 * t8 - 0.05 * t3;
+    let t10 = 0.1 * t8 - 0.6 * t3 - 0.7 * t7;
+    let t11 = 12.0 * t9 - t10;
+    JointSpace {
+        mass_matrix: [[20.0 * (t5 * t5 + t4 * t4) + 5.05, t6], [t6, 9.65]],
+        bias: [
+            t11
+                + (0.1 * (20.0 * (c_q1 * t10 - s_q1 * t9))
+                    + 0.7 * (20.0 * (s_q1 * t10 + c_q1 * t9))),
+            t11,
+        ],
+        gravity: [0.0, 0.0],
+    }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {

@@ -23,6 +23,7 @@
 //! | `mass_matrix` | 2 | 1 | 0 | 0 | 1 | 1 |
 //! | `bias` | 7 | 2 | 0 | 0 | 1 | 1 |
 //! | `gravity` | 1 | 0 | 0 | 0 | 0 | 1 |
+//! | `joint_space` | 8 | 3 | 0 | 0 | 1 | 1 |
 //! | `forward_dynamics` | 34 | 18 | 2 | 0 | 1 | 1 |
 //! | `coriolis_matrix` | 4 | 2 | 0 | 0 | 1 | 1 |
 //! | `energy` | 20 | 12 | 0 | 0 | 1 | 1 |
@@ -58,6 +59,17 @@ pub struct Pose {
     pub rotation: [[Real; 3]; 3],
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
+}
+/// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
+/// computed together so that they share every subexpression.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct JointSpace {
+    /// The mass matrix `M(q)`, row-major.
+    pub mass_matrix: [[Real; NV]; NV],
+    /// `C(q, q̇) q̇ + g(q)`.
+    pub bias: [Real; NV],
+    /// `g(q)`.
+    pub gravity: [Real; NV],
 }
 /// Arithmetic operations of one generated function (subtractions and
 /// negations count as additions).
@@ -152,16 +164,17 @@ impl Params {
         let inv1 = 1.0 / t0;
         let t2 = p.m01 * p.g;
         let t3 = p.m02 + p.m03;
+        let t4 = p.m01 + p.m02;
         Derived {
             params: *self,
             k0: p.m03 * p.d3,
-            k1: t3 + p.m01,
+            k1: t4 + p.m03,
             k2: t3,
             k3: t0,
             k4: t2 + p.g * t3,
             k5: p.m03 * p.d3 * p.g,
             k6: p.m03 - p.m03 * p.m03 * (p.d3 * p.d3) * inv1,
-            k7: p.m01 + p.m02,
+            k7: t4,
             k8: p.m03 * p.d3 * inv1,
             k9: inv1,
             k10: t2,
@@ -294,6 +307,40 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let p = &d.params;
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
     [d.k4, 0.0, c_q2 * d.k5]
+}
+/// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
+pub const OPS_JOINT_SPACE: OpCount = OpCount {
+    mul: 8,
+    add: 3,
+    div: 0,
+    sqrt: 0,
+    sin: 1,
+    cos: 1,
+};
+///The mass matrix, bias and gravity forces of one state in one pass: the
+///three share every subexpression (sines and cosines, rotations, velocity
+///products), so this costs less than `mass_matrix`, `bias` and `gravity`
+///called one after the other (compare the `OPS_*` constants).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`joint_space_with`]; its cost is [`OPS_JOINT_SPACE`].
+pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
+    joint_space_with(&p.derived(), q, qd)
+}
+/// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
+pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
+    let p = &d.params;
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let t2 = c_q2 * d.k0;
+    let t3 = -(s_q2 * d.k0);
+    let t4 = c_q2 * d.k5;
+    JointSpace {
+        mass_matrix: [[d.k1, 0.0, t2], [0.0, d.k2, t3], [t2, t3, d.k3]],
+        bias: [d.k4 - s_q2 * (qd[2] * qd[2]) * d.k0, -(t2 * (qd[2] * qd[2])), t4],
+        gravity: [d.k4, 0.0, t4],
+    }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {

@@ -23,6 +23,7 @@
 //! | `mass_matrix` | 3 | 3 | 0 | 0 | 0 | 0 |
 //! | `bias` | 11 | 2 | 0 | 0 | 0 | 0 |
 //! | `gravity` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `joint_space` | 14 | 5 | 0 | 0 | 0 | 0 |
 //! | `forward_dynamics` | 17 | 7 | 1 | 0 | 0 | 0 |
 //! | `coriolis_matrix` | 22 | 10 | 0 | 0 | 0 | 0 |
 //! | `energy` | 18 | 9 | 0 | 0 | 0 | 0 |
@@ -58,6 +59,17 @@ pub struct Pose {
     pub rotation: [[Real; 3]; 3],
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
+}
+/// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
+/// computed together so that they share every subexpression.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct JointSpace {
+    /// The mass matrix `M(q)`, row-major.
+    pub mass_matrix: [[Real; NV]; NV],
+    /// `C(q, q̇) q̇ + g(q)`.
+    pub bias: [Real; NV],
+    /// `g(q)`.
+    pub gravity: [Real; NV],
 }
 /// Arithmetic operations of one generated function (subtractions and
 /// negations count as additions).
@@ -276,6 +288,43 @@ pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
 pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let p = &d.params;
     [0.0, 0.0, d.k3]
+}
+/// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
+pub const OPS_JOINT_SPACE: OpCount = OpCount {
+    mul: 14,
+    add: 5,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+};
+///The mass matrix, bias and gravity forces of one state in one pass: the
+///three share every subexpression (sines and cosines, rotations, velocity
+///products), so this costs less than `mass_matrix`, `bias` and `gravity`
+///called one after the other (compare the `OPS_*` constants).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`joint_space_with`]; its cost is [`OPS_JOINT_SPACE`].
+pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
+    joint_space_with(&p.derived(), q, qd)
+}
+/// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
+pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
+    let p = &d.params;
+    JointSpace {
+        mass_matrix: [
+            [d.k0 - q[1] * d.k1 - q[1] * (d.k1 - q[1] * d.k2), 0.0, 0.0],
+            [0.0, d.k2, 0.0],
+            [0.0, 0.0, p.m03],
+        ],
+        bias: [
+            2.0 * (qd[0] * q[1] * qd[1] * d.k2 - qd[0] * qd[1] * d.k1),
+            qd[0] * qd[0] * d.k1 - qd[0] * qd[0] * q[1] * d.k2,
+            d.k3,
+        ],
+        gravity: [0.0, 0.0, d.k3],
+    }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {

@@ -23,6 +23,7 @@
 //! | `mass_matrix` | 3 | 3 | 0 | 0 | 0 | 0 |
 //! | `bias` | 10 | 3 | 0 | 0 | 0 | 0 |
 //! | `gravity` | 0 | 1 | 0 | 0 | 0 | 0 |
+//! | `joint_space` | 13 | 7 | 0 | 0 | 0 | 0 |
 //! | `forward_dynamics` | 15 | 7 | 1 | 0 | 0 | 0 |
 //! | `coriolis_matrix` | 11 | 3 | 0 | 0 | 0 | 0 |
 //! | `energy` | 15 | 9 | 0 | 0 | 0 | 0 |
@@ -58,6 +59,17 @@ pub struct Pose {
     pub rotation: [[Real; 3]; 3],
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
+}
+/// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
+/// computed together so that they share every subexpression.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct JointSpace {
+    /// The mass matrix `M(q)`, row-major.
+    pub mass_matrix: [[Real; NV]; NV],
+    /// `C(q, q̇) q̇ + g(q)`.
+    pub bias: [Real; NV],
+    /// `g(q)`.
+    pub gravity: [Real; NV],
 }
 /// Arithmetic operations of one generated function (subtractions and
 /// negations count as additions).
@@ -221,6 +233,43 @@ pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
 pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let p = &d.params;
     [0.0, 0.0, -29.43]
+}
+/// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
+pub const OPS_JOINT_SPACE: OpCount = OpCount {
+    mul: 13,
+    add: 7,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+};
+///The mass matrix, bias and gravity forces of one state in one pass: the
+///three share every subexpression (sines and cosines, rotations, velocity
+///products), so this costs less than `mass_matrix`, `bias` and `gravity`
+///called one after the other (compare the `OPS_*` constants).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`joint_space_with`]; its cost is [`OPS_JOINT_SPACE`].
+pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
+    joint_space_with(&p.derived(), q, qd)
+}
+/// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
+pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
+    let p = &d.params;
+    JointSpace {
+        mass_matrix: [
+            [1.495 - 2.4 * q[1] - q[1] * (2.4 - 11.0 * q[1]), 0.0, 0.0],
+            [0.0, 11.0, 0.0],
+            [0.0, 0.0, 3.0],
+        ],
+        bias: [
+            22.0 * (qd[0] * q[1] * qd[1]) - 4.8 * (qd[0] * qd[1]),
+            2.4 * (qd[0] * qd[0]) - 11.0 * (qd[0] * qd[0] * q[1]),
+            -29.43,
+        ],
+        gravity: [0.0, 0.0, -29.43],
+    }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {

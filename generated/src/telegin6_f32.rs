@@ -19,11 +19,12 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 28 | 39 | 1 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 105 | 70 | 0 | 0 | 3 | 3 |
+//! | `derived` | 28 | 28 | 1 | 0 | 0 | 0 |
+//! | `inverse_dynamics` | 105 | 59 | 0 | 0 | 3 | 3 |
 //! | `mass_matrix` | 32 | 36 | 0 | 0 | 3 | 3 |
-//! | `bias` | 101 | 41 | 0 | 0 | 3 | 3 |
+//! | `bias` | 101 | 36 | 0 | 0 | 3 | 3 |
 //! | `gravity` | 1 | 1 | 0 | 0 | 1 | 0 |
+//! | `joint_space` | 130 | 73 | 0 | 0 | 3 | 3 |
 //! | `forward_dynamics` | 262 | 134 | 5 | 0 | 4 | 4 |
 //! | `coriolis_matrix` | 188 | 92 | 0 | 0 | 4 | 4 |
 //! | `energy` | 82 | 52 | 0 | 0 | 4 | 4 |
@@ -66,6 +67,17 @@ pub struct Pose {
     pub rotation: [[Real; 3]; 3],
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
+}
+/// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
+/// computed together so that they share every subexpression.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct JointSpace {
+    /// The mass matrix `M(q)`, row-major.
+    pub mass_matrix: [[Real; NV]; NV],
+    /// `C(q, q̇) q̇ + g(q)`.
+    pub bias: [Real; NV],
+    /// `g(q)`.
+    pub gravity: [Real; NV],
 }
 /// Arithmetic operations of one generated function (subtractions and
 /// negations count as additions).
@@ -290,12 +302,22 @@ impl Params {
         let t10 = t8 + p.m03;
         let t11 = p.l2 * t10;
         let t12 = p.l1 * (t10 + p.m02);
+        let t13 = p.icy1 + t0;
+        let t14 = p.icy2 + t1;
+        let t15 = p.icx5 + t4;
+        let t16 = p.icx6 + t6;
+        let t17 = p.m05 + p.m06;
+        let t18 = p.icy3 + p.icy4;
+        let t19 = p.m03 + p.m04;
+        let t20 = t19 + p.m05;
+        let t21 = t16 + t15;
+        let t22 = t18 + t14;
         Derived {
             params: *self,
-            k0: p.icy1 + t0,
-            k1: p.icy2 + t1,
-            k2: p.icx5 + t4,
-            k3: p.icx6 + t6,
+            k0: t13,
+            k1: t14,
+            k2: t15,
+            k3: t16,
             k4: t7,
             k5: t2,
             k6: t10,
@@ -305,21 +327,21 @@ impl Params {
             k10: t2 * p.l1,
             k11: -t2 - t11,
             k12: -t12,
-            k13: p.icy1 + p.icy2 + p.icy3 + p.icy4 + t0 + t1,
-            k14: p.icy2 + p.icy3 + p.icy4 + t1,
-            k15: p.icy3 + p.icy4,
+            k13: t22 + t13,
+            k14: t22,
+            k15: t18,
             k16: p.l2 * t7,
             k17: -t11,
-            k18: p.icx5 + p.icx6 + t4 + t6,
+            k18: t21,
             k19: p.l1 * t10,
             k20: -(p.g * t8),
             k21: p.g * t7,
             k22: t5,
             k23: t3,
-            k24: p.m05 + p.m06,
-            k25: p.m03 + p.m04,
+            k24: t17,
+            k25: t19,
             k26: -t3,
-            k27: p.m03 + p.m04 + p.m05,
+            k27: t20,
             k28: p.l2 * p.l2,
             k29: -t2,
             k30: p.l1 * p.l1,
@@ -329,7 +351,7 @@ impl Params {
             k34: p.l2 * p.g,
             k35: 1.0 / p.icy6,
             k36: p.l1 * t9,
-            k37: p.icx5 + p.icx6 + t4 + t6 - p.icy5,
+            k37: t21 + -p.icy5,
             k38: t9,
             k39: p.l2 * t8,
             k40: t0,
@@ -343,7 +365,7 @@ impl Params {
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
     mul: 28,
-    add: 39,
+    add: 28,
     div: 1,
     sqrt: 0,
     sin: 0,
@@ -352,7 +374,7 @@ pub const OPS_DERIVED: OpCount = OpCount {
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
     mul: 105,
-    add: 70,
+    add: 59,
     div: 0,
     sqrt: 0,
     sin: 3,
@@ -417,14 +439,18 @@ pub fn inverse_dynamics_with(
     let t31 = t15 * d.k4 + t10 * c_q4 * qd[4] * d.k4;
     let t32 = c_q2 * t31;
     let t33 = p.l2 * (t32 + t8 * d.k6 - t30);
+    let t34 = t17 + t18 + t22 + t24 + t25;
+    let t35 = t34 + (t23 - t26 - t33);
     [
-        t17 + t18 + t22 + qdd[0] * d.k0 + t23 + t24 + t25 - t26 - t33
-            - p.l1
-                * (c_q1 * (t32 - t30 - t5 * d.k5 - t5 * d.k8) - qdd[0] * d.k7
-                    - s_q1
-                        * (c_q2 * t29 + s_q2 * t31 - t4 * t4 * d.k5 - t4 * t4 * d.k8)),
-        t17 + t18 + t22 + t23 + t24 + t25 - t26 - t33,
-        t17 + t18 + t22 + t24 + t25,
+        t35
+            + (qdd[0] * d.k0
+                - p.l1
+                    * (c_q1 * (t32 - t30 - t5 * d.k5 - t5 * d.k8) - qdd[0] * d.k7
+                        - s_q1
+                            * (c_q2 * t29 + s_q2 * t31 - t4 * t4 * d.k5
+                                - t4 * t4 * d.k8))),
+        t35,
+        t34,
         -(t12 * d.k9) - s_q4 * t27 - c_q4 * t28,
         p.icy5 * (t10 * t10) * s_q4 * c_q4 + t10 * s_q4 * t20 + qdd[4] * d.k2
             + qdd[4] * d.k3 - ((c_q2 * t9 - s_q2 * t8) * c_q4 + t12 * s_q4) * d.k4
@@ -474,6 +500,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t18 = t8 + t9 + d.k15 - t17;
     let t19 = -(s_q2 * c_q4 * d.k16);
     let t20 = s_q4 * d.k4;
+    let t21 = t8 + t9 + d.k15;
     [
         [
             t8 + t9 + t10 + t11 + d.k13 - t13
@@ -485,7 +512,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
             t7,
         ],
         [t14, t8 + t9 + d.k14 - t17 - p.l2 * (t12 + d.k17), t18, 0.0, t19, t7],
-        [t15, t18, t8 + t9 + d.k15, 0.0, 0.0, t7],
+        [t15, t18, t21, 0.0, 0.0, t7],
         [0.0, 0.0, 0.0, d.k9, t20, 0.0],
         [t16, t19, 0.0, t20, d.k18, 0.0],
         [t7, t7, t7, 0.0, 0.0, p.icy6],
@@ -494,7 +521,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
     mul: 101,
-    add: 41,
+    add: 36,
     div: 0,
     sqrt: 0,
     sin: 3,
@@ -534,15 +561,17 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t17 = s_q2 * t16;
     let t18 = c_q2 * t5 * c_q4 * qd[4] * d.k4;
     let t19 = p.l2 * (2.0 * t18 - t17 - qd[0] * qd[0] * s_q1 * d.k19);
+    let t20 = t10 + t14 + t15;
+    let t21 = t20 + (t13 - t19);
     [
-        t10 + t13 + t14 + t15 - t19
-            - p.l1
+        t21
+            + -(p.l1
                 * (c_q1 * (2.0 * t18 - t17)
                     - s_q1
                         * (c_q2 * t16 + 2.0 * (s_q2 * t5 * c_q4 * qd[4] * d.k4)
-                            - t2 * t2 * d.k5 - t2 * t2 * d.k8)),
-        t10 + t13 + t14 + t15 - t19,
-        t10 + t14 + t15,
+                            - t2 * t2 * d.k5 - t2 * t2 * d.k8))),
+        t21,
+        t20,
         d.k20 - c_q4 * t12 - t5 * t5 * (s_q4 * s_q4) * c_q4 * d.k4,
         p.icy5 * (t5 * t5) * s_q4 * c_q4 + t5 * s_q4 * t11 - t5 * t5 * s_q4 * c_q4 * d.k2
             - t5 * t5 * s_q4 * c_q4 * d.k3
@@ -573,6 +602,105 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let p = &d.params;
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
     [0.0, 0.0, 0.0, d.k20, -(s_q4 * d.k21), 0.0]
+}
+/// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
+pub const OPS_JOINT_SPACE: OpCount = OpCount {
+    mul: 130,
+    add: 73,
+    div: 0,
+    sqrt: 0,
+    sin: 3,
+    cos: 3,
+};
+///The mass matrix, bias and gravity forces of one state in one pass: the
+///three share every subexpression (sines and cosines, rotations, velocity
+///products), so this costs less than `mass_matrix`, `bias` and `gravity`
+///called one after the other (compare the `OPS_*` constants).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`joint_space_with`]; its cost is [`OPS_JOINT_SPACE`].
+pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
+    joint_space_with(&p.derived(), q, qd)
+}
+/// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
+pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
+    let p = &d.params;
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let t2 = qd[0] + qd[1];
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let t5 = t2 + qd[2];
+    let s_q4 = libm::Libm::<Real>::sin(q[4]);
+    let c_q4 = libm::Libm::<Real>::cos(q[4]);
+    let t8 = -p.l2 - p.l1 * c_q1;
+    let t9 = p.icy6 * c_q4;
+    let t10 = c_q4 * (p.icy5 * c_q4 + t9);
+    let t11 = -(p.l1 * (qd[0] * qd[0]) * c_q1) - p.l2 * (t2 * t2);
+    let t12 = p.icy6 * t5 * s_q4 * qd[4];
+    let t13 = c_q4 * (-(p.icy5 * t5 * s_q4 * qd[4]) - t12);
+    let t14 = p.icy6 * qd[5] + t9 * t5;
+    let t15 = -(qd[4] * qd[4] * d.k4) - t5 * t5 * (s_q4 * s_q4) * d.k4;
+    let t16 = s_q4 * (s_q4 * d.k2 + s_q4 * d.k3);
+    let t17 = s_q4 * (p.l1 * s_q1 * s_q2 + c_q2 * t8) * d.k4;
+    let t18 = c_q1 * d.k10;
+    let t19 = c_q2 * s_q4 * d.k4;
+    let t20 = p.l2 * (t19 + t8 * d.k6);
+    let t21 = t10 + t16 + t17 + t18 + d.k14 - t20;
+    let t22 = t10 + t16 + t17 + d.k15;
+    let t23 = -(c_q4 * (p.l1 * s_q1 * c_q2 - s_q2 * t8) * d.k4);
+    let t24 = c_q2 * s_q4 * d.k16;
+    let t25 = t10 + t16 + d.k15 - t24;
+    let t26 = -(s_q2 * c_q4 * d.k16);
+    let t27 = s_q4 * d.k4;
+    let t28 = qd[0] * qd[0] * s_q1 * d.k10;
+    let t29 = s_q4
+        * (2.0 * (t5 * c_q4 * qd[4] * d.k2 + t5 * c_q4 * qd[4] * d.k3)
+            - p.icy5 * t5 * c_q4 * qd[4] - qd[4] * t14);
+    let t30 = t27 * (s_q2 * t11 - p.l1 * (qd[0] * qd[0]) * s_q1 * c_q2);
+    let t31 = t27 * (t5 * t5 * (c_q4 * c_q4)) - s_q4 * t15;
+    let t32 = s_q2 * t31;
+    let t33 = c_q2 * t5 * c_q4 * qd[4] * d.k4;
+    let t34 = p.l2 * (2.0 * t33 - t32 - qd[0] * qd[0] * s_q1 * d.k19);
+    let t35 = t10 + t16 + d.k15;
+    let t36 = t13 + t29 + t30;
+    let t37 = t36 + (t28 - t34);
+    JointSpace {
+        mass_matrix: [
+            [
+                t10 + t16 + t17 + t18 + d.k13 - t20
+                    - p.l1 * (c_q1 * (t19 + d.k11) + d.k12 - t27 * (s_q1 * s_q2)),
+                t21,
+                t22,
+                0.0,
+                t23,
+                t9,
+            ],
+            [t21, t10 + t16 + d.k14 - t24 - p.l2 * (t19 + d.k17), t25, 0.0, t26, t9],
+            [t22, t25, t35, 0.0, 0.0, t9],
+            [0.0, 0.0, 0.0, d.k9, t27, 0.0],
+            [t23, t26, 0.0, t27, d.k18, 0.0],
+            [t9, t9, t9, 0.0, 0.0, p.icy6],
+        ],
+        bias: [
+            t37
+                + -(p.l1
+                    * (c_q1 * (2.0 * t33 - t32)
+                        - s_q1
+                            * (c_q2 * t31 + 2.0 * (s_q2 * t5 * c_q4 * qd[4] * d.k4)
+                                - t2 * t2 * d.k5 - t2 * t2 * d.k8))),
+            t37,
+            t36,
+            d.k20 - c_q4 * t15 - t27 * (t5 * t5 * s_q4 * c_q4),
+            p.icy5 * (t5 * t5) * s_q4 * c_q4 + t5 * s_q4 * t14
+                - t5 * t5 * s_q4 * c_q4 * d.k2 - t5 * t5 * s_q4 * c_q4 * d.k3
+                - (c_q4 * (c_q2 * t11 + p.l1 * (qd[0] * qd[0]) * s_q1 * s_q2)
+                    + p.g * s_q4) * d.k4,
+            -t12,
+        ],
+        gravity: [0.0, 0.0, 0.0, d.k20, -(s_q4 * d.k21), 0.0],
+    }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {

@@ -19,10 +19,11 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 74 | 57 | 0 | 0 | 3 | 3 |
+//! | `inverse_dynamics` | 70 | 48 | 0 | 0 | 3 | 3 |
 //! | `mass_matrix` | 48 | 34 | 0 | 0 | 3 | 3 |
-//! | `bias` | 77 | 36 | 0 | 0 | 3 | 3 |
+//! | `bias` | 72 | 31 | 0 | 0 | 3 | 3 |
 //! | `gravity` | 1 | 1 | 0 | 0 | 1 | 0 |
+//! | `joint_space` | 120 | 66 | 0 | 0 | 3 | 3 |
 //! | `forward_dynamics` | 199 | 112 | 4 | 0 | 4 | 4 |
 //! | `coriolis_matrix` | 161 | 87 | 0 | 0 | 4 | 4 |
 //! | `energy` | 74 | 51 | 0 | 0 | 4 | 4 |
@@ -65,6 +66,17 @@ pub struct Pose {
     pub rotation: [[Real; 3]; 3],
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
+}
+/// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
+/// computed together so that they share every subexpression.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct JointSpace {
+    /// The mass matrix `M(q)`, row-major.
+    pub mass_matrix: [[Real; NV]; NV],
+    /// `C(q, q̇) q̇ + g(q)`.
+    pub bias: [Real; NV],
+    /// `g(q)`.
+    pub gravity: [Real; NV],
 }
 /// Arithmetic operations of one generated function (subtractions and
 /// negations count as additions).
@@ -117,8 +129,8 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 74,
-    add: 57,
+    mul: 70,
+    add: 48,
     div: 0,
     sqrt: 0,
     sin: 3,
@@ -179,15 +191,16 @@ pub fn inverse_dynamics_with(
     let t29 = c_q4 * (0.2 * t19 + 0.1 * qdd[5]);
     let t30 = s_q4 * (0.6249 * t17 + 0.7249 * t18 - qd[4] * t27);
     let t31 = (s_q2 * t11 + c_q2 * t10) * s_q4;
+    let t32 = 0.5 * t13 + t29 + t30 - 0.27 * t31;
+    let t33 = t32 + (1.52 * t6 - 2.4 * t4 - 0.5 * t28);
     [
-        1.3 * qdd[0] + 1.52 * t6
-            + 0.5
-                * (t13
-                    - (c_q1 * (t26 - 7.9 * t6 - t25) - 9.5 * qdd[0]
-                        - s_q1 * (c_q2 * t24 + s_q2 * t23 - 7.9 * t9)) - t28) + t29 + t30
-            - 2.4 * t4 - 0.27 * t31,
-        1.52 * t6 + 0.5 * (t13 - t28) + t29 + t30 - 2.4 * t4 - 0.27 * t31,
-        0.5 * t13 + t29 + t30 - 0.27 * t31,
+        t33
+            + (1.3 * qdd[0]
+                - 0.5
+                    * (c_q1 * (t26 - 7.9 * t6 - t25) - 9.5 * qdd[0]
+                        - s_q1 * (c_q2 * t24 + s_q2 * t23 - 7.9 * t9))),
+        t33,
+        t32,
         -(6.0 * t14) - s_q4 * t22 - c_q4 * t21,
         0.7249 * qdd[4] + 0.27 * ((c_q2 * t11 - s_q2 * t10) * c_q4 + t14 * s_q4)
             + t12 * s_q4 * t27 - 0.6249 * t20,
@@ -268,8 +281,8 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 77,
-    add: 36,
+    mul: 72,
+    add: 31,
     div: 0,
     sqrt: 0,
     sin: 3,
@@ -307,14 +320,16 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t17 = -(5.5 * t2) - t15 - 0.54 * t16;
     let t18 = s_q4 * (1.3498 * (t7 * c_q4 * qd[4]) - qd[4] * t13);
     let t19 = s_q4 * (s_q2 * t10 - 0.5 * (t2 * c_q2));
+    let t20 = t18 - 0.2 * t11 - 0.27 * t19;
+    let t21 = t20 + (1.2 * t2 - 0.5 * t17);
     [
-        1.2 * t2 + t18 - 0.2 * t11
-            - 0.5
+        t21
+            + -(0.5
                 * (c_q1 * (-t15 - 0.54 * t16)
-                    - s_q1 * (c_q2 * t14 - 7.9 * t6 - 0.54 * (s_q2 * t7 * c_q4 * qd[4]))
-                    + t17) - 0.27 * t19,
-        1.2 * t2 + t18 - 0.2 * t11 - 0.5 * t17 - 0.27 * t19,
-        t18 - 0.2 * t11 - 0.27 * t19,
+                    - s_q1
+                        * (c_q2 * t14 - 7.9 * t6 - 0.54 * (s_q2 * t7 * c_q4 * qd[4])))),
+        t21,
+        t20,
         0.27 * (t7 * t7 * (s_q4 * s_q4) * c_q4) - c_q4 * t12 - 58.86,
         0.27 * (9.81 * s_q4 + c_q4 * (c_q2 * t10 + 0.5 * (t2 * s_q2))) + t7 * s_q4 * t13
             - 0.6249 * (t7 * t7 * s_q4 * c_q4),
@@ -343,6 +358,113 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let p = &d.params;
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
     [0.0, 0.0, 0.0, -58.86, 2.6487 * s_q4, 0.0]
+}
+/// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
+pub const OPS_JOINT_SPACE: OpCount = OpCount {
+    mul: 120,
+    add: 66,
+    div: 0,
+    sqrt: 0,
+    sin: 3,
+    cos: 3,
+};
+///The mass matrix, bias and gravity forces of one state in one pass: the
+///three share every subexpression (sines and cosines, rotations, velocity
+///products), so this costs less than `mass_matrix`, `bias` and `gravity`
+///called one after the other (compare the `OPS_*` constants).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`joint_space_with`]; its cost is [`OPS_JOINT_SPACE`].
+pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
+    joint_space_with(&p.derived(), q, qd)
+}
+/// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
+pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
+    let p = &d.params;
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let t2 = qd[0] * qd[0] * s_q1;
+    let t3 = qd[0] + qd[1];
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let t6 = t3 * t3;
+    let t7 = t3 + qd[2];
+    let s_q4 = libm::Libm::<Real>::sin(q[4]);
+    let c_q4 = libm::Libm::<Real>::cos(q[4]);
+    let t10 = -(0.5 * c_q1) - 0.5;
+    let t11 = 0.5 * (s_q1 * c_q2) - s_q2 * t10;
+    let t12 = 0.5 * (s_q1 * s_q2) + c_q2 * t10;
+    let t13 = c_q4 * c_q4;
+    let t14 = 0.1 * c_q4;
+    let t15 = 0.135 * (s_q2 * c_q4);
+    let t16 = -(0.27 * s_q4);
+    let t17 = -(0.5 * (qd[0] * qd[0] * c_q1 + t6));
+    let t18 = t7 * s_q4 * c_q4 * qd[4];
+    let t19 = 0.27 * (qd[4] * qd[4] + t7 * t7 * (s_q4 * s_q4));
+    let t20 = s_q4 * (0.6249 * s_q4 - 0.27 * t12);
+    let t21 = s_q2 * t11;
+    let t22 = 6.0 * t12 - 0.27 * s_q4;
+    let t23 = c_q2 * t22;
+    let t24 = t23 - 6.0 * t21;
+    let t25 = 2.45 * c_q1 + 0.1 * t13 + t20 + 3.37 - 0.5 * t24;
+    let t26 = 0.1 * t13 + t20 + 0.6;
+    let t27 = 0.27 * (c_q4 * t11);
+    let t28 = s_q4 * (0.135 * c_q2 + 0.6249 * s_q4);
+    let t29 = 0.1 * t13 + t28 + 0.6;
+    let t30 = 0.1 * (t7 * c_q4 + qd[5]);
+    let t31 = -(s_q4 * t19) - 0.27 * (t13 * (t7 * t7 * s_q4));
+    let t32 = s_q2 * t31;
+    let t33 = c_q2 * t7 * c_q4 * qd[4];
+    let t34 = -(5.5 * t2) - t32 - 0.54 * t33;
+    let t35 = s_q4 * (1.3498 * (t7 * c_q4 * qd[4]) - qd[4] * t30);
+    let t36 = s_q4 * (s_q2 * t17 - 0.5 * (t2 * c_q2));
+    let t37 = t35 - 0.2 * t18 - 0.27 * t36;
+    let t38 = t37 + (1.2 * t2 - 0.5 * t34);
+    JointSpace {
+        mass_matrix: [
+            [
+                2.45 * c_q1 + 0.1 * t13 + t20 + 7.92
+                    - 0.5
+                        * (t24
+                            + (c_q1 * (t24 + -4.9)
+                                - s_q1 * (6.0 * (c_q2 * t11) + s_q2 * t22))),
+                t25,
+                t26,
+                0.0,
+                t27,
+                t14,
+            ],
+            [
+                t25,
+                0.1 * t13 + t28 + 3.37
+                    - 0.5 * (c_q2 * (-(3.0 * c_q2) - 0.27 * s_q4) - 3.0 * (s_q2 * s_q2)),
+                t29,
+                0.0,
+                t15,
+                t14,
+            ],
+            [t26, t29, 0.1 * t13 + 0.6249 * (s_q4 * s_q4) + 0.6, 0.0, 0.0, t14],
+            [0.0, 0.0, 0.0, 6.0, t16, 0.0],
+            [t27, t15, 0.0, t16, 0.7249, 0.0],
+            [t14, t14, t14, 0.0, 0.0, 0.1],
+        ],
+        bias: [
+            t38
+                + -(0.5
+                    * (c_q1 * (-t32 - 0.54 * t33)
+                        - s_q1
+                            * (c_q2 * t31 - 7.9 * t6
+                                - 0.54 * (s_q2 * t7 * c_q4 * qd[4])))),
+            t38,
+            t37,
+            0.27 * (t7 * t7 * (s_q4 * s_q4) * c_q4) - c_q4 * t19 - 58.86,
+            0.27 * (9.81 * s_q4 + c_q4 * (c_q2 * t17 + 0.5 * (t2 * s_q2)))
+                + t7 * s_q4 * t30 - 0.6249 * (t7 * t7 * s_q4 * c_q4),
+            -(0.1 * (t7 * s_q4 * qd[4])),
+        ],
+        gravity: [0.0, 0.0, 0.0, -58.86, 2.6487 * s_q4, 0.0],
+    }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {

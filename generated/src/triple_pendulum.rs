@@ -19,10 +19,11 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 22 | 6 | 1 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 48 | 31 | 0 | 0 | 3 | 3 |
+//! | `inverse_dynamics` | 45 | 26 | 0 | 0 | 3 | 3 |
 //! | `mass_matrix` | 20 | 14 | 0 | 0 | 2 | 2 |
-//! | `bias` | 39 | 16 | 0 | 0 | 3 | 3 |
-//! | `gravity` | 9 | 6 | 0 | 0 | 0 | 3 |
+//! | `bias` | 37 | 14 | 0 | 0 | 3 | 3 |
+//! | `gravity` | 7 | 5 | 0 | 0 | 0 | 3 |
+//! | `joint_space` | 69 | 33 | 0 | 0 | 3 | 3 |
 //! | `forward_dynamics` | 105 | 56 | 2 | 0 | 3 | 3 |
 //! | `coriolis_matrix` | 41 | 20 | 0 | 0 | 2 | 2 |
 //! | `energy` | 48 | 22 | 0 | 0 | 3 | 3 |
@@ -58,6 +59,17 @@ pub struct Pose {
     pub rotation: [[Real; 3]; 3],
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
+}
+/// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
+/// computed together so that they share every subexpression.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct JointSpace {
+    /// The mass matrix `M(q)`, row-major.
+    pub mass_matrix: [[Real; NV]; NV],
+    /// `C(q, q̇) q̇ + g(q)`.
+    pub bias: [Real; NV],
+    /// `g(q)`.
+    pub gravity: [Real; NV],
 }
 /// Arithmetic operations of one generated function (subtractions and
 /// negations count as additions).
@@ -182,8 +194,8 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 48,
-    add: 31,
+    mul: 45,
+    add: 26,
     div: 0,
     sqrt: 0,
     sin: 3,
@@ -233,16 +245,18 @@ pub fn inverse_dynamics_with(
     let t18 = s_q2 * (t12 * t12) * d.k3;
     let t19 = c_q2 * t13 * d.k3;
     let t20 = p.l * (0.5 * (t19 - t18));
+    let t21 = t16 + 0.5 * t17;
+    let t22 = t21 + (t14 + t20 + 1.5 * t15);
     [
-        2.5 * (c_q0 * d.k0) + qdd[0] * d.k1 + t14 + t16 + t20
-            + p.l
-                * (s_q1
-                    * (-(1.5 * (t8 * t8 * d.k3))
-                        - 0.5 * (c_q2 * (t12 * t12) * d.k3 + s_q2 * t13 * d.k3))
-                    + c_q1 * (0.5 * (t19 - t18) + 1.5 * (t9 * d.k3))) + 1.5 * t15
-            + 0.5 * t17,
-        t14 + t16 + t20 + 1.5 * t15 + 0.5 * t17,
-        t16 + 0.5 * t17,
+        t22
+            + (2.5 * (c_q0 * d.k0) + qdd[0] * d.k1
+                + p.l
+                    * (s_q1
+                        * (-(1.5 * (t8 * t8 * d.k3))
+                            - 0.5 * (c_q2 * (t12 * t12) * d.k3 + s_q2 * t13 * d.k3))
+                        + c_q1 * (0.5 * (t19 - t18) + 1.5 * (t9 * d.k3)))),
+        t22,
+        t21,
     ]
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
@@ -291,8 +305,8 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 39,
-    add: 16,
+    mul: 37,
+    add: 14,
     div: 0,
     sqrt: 0,
     sin: 3,
@@ -324,19 +338,22 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t11 = (c_q2 * t9 - s_q2 * (c_q1 * t4 + p.g * c_q0 * s_q1 - p.l * (t5 * t5)))
         * d.k3;
     let t12 = s_q2 * (t8 * t8) * d.k5;
+    let t13 = 1.5 * t10 + 0.5 * (t11 - t12);
     [
-        2.5 * (c_q0 * d.k0) + 1.5 * t10 + 0.5 * (t11 - t12)
-            + p.l
-                * (s_q1 * (-(1.5 * (t5 * t5 * d.k3)) - 0.5 * (c_q2 * (t8 * t8) * d.k3))
-                    - 0.5 * (c_q1 * s_q2 * (t8 * t8) * d.k3)),
-        1.5 * t10 + 0.5 * (t11 - t12),
+        t13
+            + (2.5 * (c_q0 * d.k0)
+                + p.l
+                    * (s_q1
+                        * (-(1.5 * (t5 * t5 * d.k3)) - 0.5 * (c_q2 * (t8 * t8) * d.k3))
+                        - 0.5 * (c_q1 * s_q2 * (t8 * t8) * d.k3))),
+        t13,
         0.5 * t11,
     ]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
-    mul: 9,
-    add: 6,
+    mul: 7,
+    add: 5,
     div: 0,
     sqrt: 0,
     sin: 0,
@@ -358,7 +375,85 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let t2 = libm::Libm::<Real>::cos(q[0] + q[1] + q[2]);
     let t3 = t1 * d.k0;
     let t4 = t2 * d.k0;
-    [2.5 * (c_q0 * d.k0) + 1.5 * t3 + 0.5 * t4, 1.5 * t3 + 0.5 * t4, 0.5 * t4]
+    let t5 = 1.5 * t3 + 0.5 * t4;
+    [t5 + 2.5 * (c_q0 * d.k0), t5, 0.5 * t4]
+}
+/// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
+pub const OPS_JOINT_SPACE: OpCount = OpCount {
+    mul: 69,
+    add: 33,
+    div: 0,
+    sqrt: 0,
+    sin: 3,
+    cos: 3,
+};
+///The mass matrix, bias and gravity forces of one state in one pass: the
+///three share every subexpression (sines and cosines, rotations, velocity
+///products), so this costs less than `mass_matrix`, `bias` and `gravity`
+///called one after the other (compare the `OPS_*` constants).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`joint_space_with`]; its cost is [`OPS_JOINT_SPACE`].
+pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
+    joint_space_with(&p.derived(), q, qd)
+}
+/// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
+pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
+    let p = &d.params;
+    let s_q0 = libm::Libm::<Real>::sin(q[0]);
+    let c_q0 = libm::Libm::<Real>::cos(q[0]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let t4 = p.g * s_q0 - p.l * (qd[0] * qd[0]);
+    let t5 = qd[0] + qd[1];
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let t8 = t5 + qd[2];
+    let t9 = p.g * c_q0 * c_q1;
+    let t10 = t9 - s_q1 * t4;
+    let t11 = p.g * c_q0 * s_q1;
+    let t12 = t9 - p.g * s_q0 * s_q1;
+    let t13 = c_q0 * d.k0;
+    let t14 = c_q2 * d.k5;
+    let t15 = c_q1 * d.k5;
+    let t16 = (c_q2 * (p.l + p.l * c_q1) - p.l * s_q1 * s_q2) * d.k3;
+    let t17 = 0.5 * (t14 + t16) + 1.5 * t15 + d.k8;
+    let t18 = d.k4 + 0.5 * t16;
+    let t19 = d.k4 + 0.5 * t14;
+    let t20 = t10 * d.k3;
+    let t21 = (c_q2 * t10 - s_q2 * (c_q1 * t4 + t11 - p.l * (t5 * t5))) * d.k3;
+    let t22 = s_q2 * (t8 * t8) * d.k5;
+    let t23 = t12 * d.k3;
+    let t24 = (c_q2 * t12 - s_q2 * (t11 + p.g * s_q0 * c_q1)) * d.k3;
+    let t25 = 1.5 * t23 + 0.5 * t24;
+    let t26 = 1.5 * t20 + 0.5 * (t21 - t22);
+    JointSpace {
+        mass_matrix: [
+            [
+                0.5 * (t14 + t16) + 1.5 * t15
+                    + p.l
+                        * (c_q1 * (0.5 * (c_q2 * d.k3) + d.k6)
+                            - 0.5 * (s_q1 * s_q2 * d.k3)) + d.k7,
+                t17,
+                t18,
+            ],
+            [t17, t14 + d.k8, t19],
+            [t18, t19, d.k4],
+        ],
+        bias: [
+            t26
+                + (2.5 * t13
+                    + p.l
+                        * (s_q1
+                            * (-(1.5 * (t5 * t5 * d.k3))
+                                - 0.5 * (c_q2 * (t8 * t8) * d.k3))
+                            - 0.5 * (c_q1 * s_q2 * (t8 * t8) * d.k3))),
+            t26,
+            0.5 * t21,
+        ],
+        gravity: [t25 + 2.5 * t13, t25, 0.5 * t24],
+    }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {

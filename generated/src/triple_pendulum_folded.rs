@@ -19,10 +19,11 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 31 | 31 | 0 | 0 | 3 | 3 |
+//! | `inverse_dynamics` | 29 | 24 | 0 | 0 | 3 | 3 |
 //! | `mass_matrix` | 11 | 16 | 0 | 0 | 2 | 2 |
-//! | `bias` | 22 | 18 | 0 | 0 | 3 | 3 |
-//! | `gravity` | 3 | 6 | 0 | 0 | 0 | 3 |
+//! | `bias` | 21 | 14 | 0 | 0 | 3 | 3 |
+//! | `gravity` | 2 | 5 | 0 | 0 | 0 | 3 |
+//! | `joint_space` | 38 | 35 | 0 | 0 | 3 | 3 |
 //! | `forward_dynamics` | 82 | 53 | 2 | 0 | 3 | 3 |
 //! | `coriolis_matrix` | 35 | 22 | 0 | 0 | 2 | 2 |
 //! | `energy` | 30 | 19 | 0 | 0 | 3 | 3 |
@@ -58,6 +59,17 @@ pub struct Pose {
     pub rotation: [[Real; 3]; 3],
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
+}
+/// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
+/// computed together so that they share every subexpression.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct JointSpace {
+    /// The mass matrix `M(q)`, row-major.
+    pub mass_matrix: [[Real; NV]; NV],
+    /// `C(q, q̇) q̇ + g(q)`.
+    pub bias: [Real; NV],
+    /// `g(q)`.
+    pub gravity: [Real; NV],
 }
 /// Arithmetic operations of one generated function (subtractions and
 /// negations count as additions).
@@ -110,8 +122,8 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 31,
-    add: 31,
+    mul: 29,
+    add: 24,
     div: 0,
     sqrt: 0,
     sin: 3,
@@ -160,14 +172,16 @@ pub fn inverse_dynamics_with(
     let t18 = s_q2 * (t16 * t16);
     let t19 = c_q2 * t17;
     let t20 = t19 - t18;
+    let t21 = t15 + 2.0 * t17 - t14;
+    let t22 = t21 + (3.0 * t8 + 6.0 * t10 + 2.0 * t20);
     [
-        5.0 * c_q0 + 10.0 * qdd[0] + 3.0 * t8 + 6.0 * t10 + t15
-            + 2.0
-                * (t17 + t20
-                    + (s_q1 * (-(3.0 * t13) - c_q2 * (t16 * t16) - s_q2 * t17)
-                        + c_q1 * (t20 + 3.0 * t10))) - t14,
-        3.0 * t8 + 6.0 * t10 + t15 + 2.0 * (t17 + t20) - t14,
-        t15 + 2.0 * t17 - t14,
+        t22
+            + (5.0 * c_q0 + 10.0 * qdd[0]
+                + 2.0
+                    * (s_q1 * (-(3.0 * t13) - c_q2 * (t16 * t16) - s_q2 * t17)
+                        + c_q1 * (t20 + 3.0 * t10))),
+        t22,
+        t21,
     ]
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
@@ -212,8 +226,8 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 22,
-    add: 18,
+    mul: 21,
+    add: 14,
     div: 0,
     sqrt: 0,
     sin: 3,
@@ -245,17 +259,20 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t11 = c_q0 * c_q1 - s_q1 * t4;
     let t12 = c_q2 * t11;
     let t13 = s_q2 * (t9 * t9);
+    let t14 = t12 - t10;
+    let t15 = t14 + (3.0 * t11 - 2.0 * t13);
     [
-        5.0 * c_q0 + t12 + 3.0 * t11
-            + 2.0 * (s_q1 * (-(3.0 * t8) - c_q2 * (t9 * t9)) - t13 * c_q1 - t13) - t10,
-        t12 + 3.0 * t11 - t10 - 2.0 * t13,
-        t12 - t10,
+        t15
+            + (5.0 * c_q0
+                + 2.0 * (s_q1 * (-(3.0 * t8) - c_q2 * (t9 * t9)) - t13 * c_q1)),
+        t15,
+        t14,
     ]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
-    mul: 3,
-    add: 6,
+    mul: 2,
+    add: 5,
     div: 0,
     sqrt: 0,
     sin: 0,
@@ -275,7 +292,80 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let c_q0 = libm::Libm::<Real>::cos(q[0]);
     let t1 = libm::Libm::<Real>::cos(q[0] + q[1]);
     let t2 = libm::Libm::<Real>::cos(q[0] + q[1] + q[2]);
-    [5.0 * c_q0 + 3.0 * t1 + t2, 3.0 * t1 + t2, t2]
+    let t3 = 3.0 * t1 + t2;
+    [t3 + 5.0 * c_q0, t3, t2]
+}
+/// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
+pub const OPS_JOINT_SPACE: OpCount = OpCount {
+    mul: 38,
+    add: 35,
+    div: 0,
+    sqrt: 0,
+    sin: 3,
+    cos: 3,
+};
+///The mass matrix, bias and gravity forces of one state in one pass: the
+///three share every subexpression (sines and cosines, rotations, velocity
+///products), so this costs less than `mass_matrix`, `bias` and `gravity`
+///called one after the other (compare the `OPS_*` constants).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`joint_space_with`]; its cost is [`OPS_JOINT_SPACE`].
+pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
+    joint_space_with(&p.derived(), q, qd)
+}
+/// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
+pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
+    let p = &d.params;
+    let s_q0 = libm::Libm::<Real>::sin(q[0]);
+    let c_q0 = libm::Libm::<Real>::cos(q[0]);
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let t4 = s_q0 - 2.0 * (qd[0] * qd[0]);
+    let t5 = qd[0] + qd[1];
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let t8 = t5 * t5;
+    let t9 = t5 + qd[2];
+    let t10 = s_q1 * s_q2;
+    let t11 = c_q2 * (2.0 * c_q1 + 2.0);
+    let t12 = t11 + 2.0 - 2.0 * t10;
+    let t13 = 2.0 * c_q2 + 2.0;
+    let t14 = c_q0 * c_q1;
+    let t15 = c_q0 * s_q1;
+    let t16 = s_q2 * (c_q1 * t4 + t15 - 2.0 * t8);
+    let t17 = t14 - s_q1 * t4;
+    let t18 = c_q2 * t17;
+    let t19 = s_q2 * (t15 + s_q0 * c_q1);
+    let t20 = t14 - s_q0 * s_q1;
+    let t21 = c_q2 * t20;
+    let t22 = s_q2 * (t9 * t9);
+    let t23 = 6.0 * c_q1 + 2.0 * (c_q2 - t10) + t11 + 8.0;
+    let t24 = t18 - t16;
+    let t25 = t21 - t19;
+    let t26 = t25 + 3.0 * t20;
+    let t27 = t24 + (3.0 * t17 - 2.0 * t22);
+    JointSpace {
+        mass_matrix: [
+            [
+                6.0 * c_q1 + 2.0 * (c_q2 + (c_q1 * (c_q2 + 3.0) - t10) - t10) + t11
+                    + 18.0,
+                t23,
+                t12,
+            ],
+            [t23, 4.0 * c_q2 + 8.0, t13],
+            [t12, t13, 2.0],
+        ],
+        bias: [
+            t27
+                + (5.0 * c_q0
+                    + 2.0 * (s_q1 * (-(3.0 * t8) - c_q2 * (t9 * t9)) - t22 * c_q1)),
+            t27,
+            t24,
+        ],
+        gravity: [t26 + 5.0 * c_q0, t26, t25],
+    }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {

@@ -19,14 +19,15 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 1 | 0 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 218 | 166 | 0 | 0 | 5 | 5 |
+//! | `inverse_dynamics` | 208 | 151 | 0 | 0 | 5 | 5 |
 //! | `mass_matrix` | 114 | 81 | 0 | 0 | 5 | 5 |
-//! | `bias` | 201 | 142 | 0 | 0 | 5 | 5 |
-//! | `gravity` | 25 | 12 | 0 | 0 | 3 | 3 |
+//! | `bias` | 194 | 130 | 0 | 0 | 5 | 5 |
+//! | `gravity` | 23 | 11 | 0 | 0 | 3 | 3 |
+//! | `joint_space` | 310 | 208 | 0 | 0 | 5 | 5 |
 //! | `forward_dynamics` | 562 | 349 | 5 | 0 | 5 | 5 |
 //! | `coriolis_matrix` | 533 | 343 | 0 | 0 | 5 | 5 |
 //! | `energy` | 134 | 88 | 0 | 0 | 5 | 5 |
-//! | `body_poses` | 96 | 54 | 0 | 0 | 6 | 6 |
+//! | `body_poses` | 86 | 48 | 0 | 0 | 6 | 6 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `body_jacobians` | 312 | 164 | 0 | 0 | 6 | 6 |
 
@@ -79,6 +80,17 @@ pub struct Pose {
     pub rotation: [[Real; 3]; 3],
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
+}
+/// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
+/// computed together so that they share every subexpression.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct JointSpace {
+    /// The mass matrix `M(q)`, row-major.
+    pub mass_matrix: [[Real; NV]; NV],
+    /// `C(q, q̇) q̇ + g(q)`.
+    pub bias: [Real; NV],
+    /// `g(q)`.
+    pub gravity: [Real; NV],
 }
 /// Arithmetic operations of one generated function (subtractions and
 /// negations count as additions).
@@ -139,8 +151,8 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 218,
-    add: 166,
+    mul: 208,
+    add: 151,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -278,6 +290,11 @@ pub fn inverse_dynamics_with(
     let t96 = t94 + t95;
     let t97 = s_q2 * t90;
     let t98 = c_q2 * t91;
+    let t99 = 0.017784735 * t44 + 0.22402883622975 * t47 + t83 + t84
+        - 0.001653980355 * t49 - t77;
+    let t100 = t99
+        + (1.598759275 * t24 + 0.59565195167475 * t26 + 0.39225 * t89
+            - 0.051322656825 * t28 - t72);
     [
         2.7690351387572503 * qdd[0]
             + t4
@@ -290,15 +307,11 @@ pub fn inverse_dynamics_with(
             - 0.13585
                 * (t2 * (t96 + 4.4329225 * (qdd[1] + t17))
                     + t3 * (t98 - 4.4329225 * (t19 + qd[1] * qd[1]) - t97)),
-        1.77012693841 * qdd[1] + 4.4329225 * (t8 - 0.13585 * t6) + 0.19371331275 * t11
-            + 1.598759275 * t24 + 0.59565195167475 * t26 + 0.017784735 * t44
-            + 0.22402883622975 * t47 + t83 + t84 + 0.39225 * t89 + 0.425 * t96
-            - 0.051322656825 * t28 - 0.001653980355 * t49 - qd[0] * t4 * t69 - t72 - t77,
-        1.598759275 * t24 + 0.59565195167475 * t26 + 0.017784735 * t44
-            + 0.22402883622975 * t47 + t83 + t84 + 0.39225 * t89 - 0.051322656825 * t28
-            - 0.001653980355 * t49 - t72 - t77,
-        0.017784735 * t44 + 0.22402883622975 * t47 + t83 + t84 - 0.001653980355 * t49
-            - t77,
+        t100
+            + (1.77012693841 * qdd[1] + 4.4329225 * (t8 - 0.13585 * t6)
+                + 0.19371331275 * t11 + 0.425 * t96 - qd[0] * t4 * t69),
+        t100,
+        t99,
         0.2365564731454 * t58 + 0.0004509462908 * t79 + t80 - 0.0171364731454 * t66,
         0.0171364731454 * t65 - 0.0166855268546 * t67,
     ]
@@ -413,8 +426,8 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 201,
-    add: 142,
+    mul: 194,
+    add: 130,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -530,6 +543,8 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t86 = s_q4 * t77;
     let t87 = c_q4 * t78;
     let t88 = t68 + 0.017784735 * t69;
+    let t89 = 0.017784735 * t51 + t86 + t87 - 0.001653980355 * t54 - t66;
+    let t90 = t89 + (1.598759275 * t85 + 0.39225 * t88 - 0.051322656825 * t53 - t62);
     [
         t3
             * (0.602212521625 * t5 + qd[1] * t59 + c_q2 * t82 + s_q2 * t83 - t4 * t58
@@ -541,20 +556,17 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
             - 0.13585
                 * (t2 * (t84 + 4.4329225 * t14)
                     + -t3 * (t75 - 4.4329225 * (t16 + qd[1] * qd[1]) - t74)),
-        4.4329225 * t6 + 0.19371331275 * t8 + 0.017784735 * t51 + t86 + t87 + 0.425 * t84
-            + 1.598759275 * t85 + 0.39225 * t88 - 0.051322656825 * t53
-            - 0.001653980355 * t54 - qd[0] * t3 * t59 - t62 - t66,
-        0.017784735 * t51 + t86 + t87 + 1.598759275 * t85 + 0.39225 * t88
-            - 0.051322656825 * t53 - 0.001653980355 * t54 - t62 - t66,
-        0.017784735 * t51 + t86 + t87 - 0.001653980355 * t54 - t66,
+        t90 + (4.4329225 * t6 + 0.19371331275 * t8 + 0.425 * t84 - qd[0] * t3 * t59),
+        t90,
+        t89,
         0.2365564731454 * t54 + 0.0004509462908 * t67 + t80 - 0.0171364731454 * t45,
         0.0171364731454 * t56 - 0.0166855268546 * t46,
     ]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
-    mul: 25,
-    add: 12,
+    mul: 23,
+    add: 11,
     div: 0,
     sqrt: 0,
     sin: 3,
@@ -583,14 +595,231 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let t9 = (0.000000000004896638650109253 * c_q3 - 1.0 * s_q3) * t8
         + (-(0.000000000004896638650109253 * s_q3) - 1.0 * c_q3)
             * (p.g * t3 * s_q2 + p.g * t2 * c_q2);
-    [
-        0.0,
-        4.4329225 * (p.g * t3) + 1.598759275 * t8 + 0.017784735 * t9,
-        1.598759275 * t8 + 0.017784735 * t9,
-        0.017784735 * t9,
-        0.0,
-        0.0,
-    ]
+    let t10 = 1.598759275 * t8 + 0.017784735 * t9;
+    [0.0, t10 + 4.4329225 * (p.g * t3), t10, 0.017784735 * t9, 0.0, 0.0]
+}
+/// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
+pub const OPS_JOINT_SPACE: OpCount = OpCount {
+    mul: 310,
+    add: 208,
+    div: 0,
+    sqrt: 0,
+    sin: 5,
+    cos: 5,
+};
+///The mass matrix, bias and gravity forces of one state in one pass: the
+///three share every subexpression (sines and cosines, rotations, velocity
+///products), so this costs less than `mass_matrix`, `bias` and `gravity`
+///called one after the other (compare the `OPS_*` constants).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`joint_space_with`]; its cost is [`OPS_JOINT_SPACE`].
+pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
+    joint_space_with(&p.derived(), q, qd)
+}
+/// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
+pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
+    let p = &d.params;
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let t2 = 0.000000000004896638650109253 * c_q1 - 1.0 * s_q1;
+    let t3 = 0.000000000004896638650109253 * s_q1 + 1.0 * c_q1;
+    let t4 = -t3;
+    let t5 = qd[0] * t2;
+    let t6 = qd[0] * qd[0];
+    let t7 = p.g * t4;
+    let t8 = t5 * qd[1];
+    let t9 = qd[0] * t4 * qd[1];
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let t12 = qd[0] * t4 * c_q2 - t5 * s_q2;
+    let t13 = qd[0] * t4 * s_q2 + t5 * c_q2;
+    let t14 = 0.425 * qd[1] + 0.1197 * t5;
+    let t15 = t6 * (t2 * t4);
+    let t16 = t5 * t14;
+    let t17 = t6 * (t4 * t4);
+    let t18 = qd[1] + qd[2];
+    let s_q3 = libm::Libm::<Real>::sin(q[3]);
+    let c_q3 = libm::Libm::<Real>::cos(q[3]);
+    let t21 = 0.000000000004896638650109253 * c_q3 - 1.0 * s_q3;
+    let t22 = 0.000000000004896638650109253 * s_q3 + 1.0 * c_q3;
+    let t23 = -t22;
+    let t24 = t12 * t21 + t13 * t23;
+    let t25 = t12 * t22;
+    let t26 = t13 * t21;
+    let t27 = t25 + t26;
+    let t28 = t12 * t13;
+    let t29 = t13 * t18;
+    let t30 = t12 * t12;
+    let t31 = t18 * t18;
+    let t32 = t18 + qd[3];
+    let s_q4 = libm::Libm::<Real>::sin(q[4]);
+    let c_q4 = libm::Libm::<Real>::cos(q[4]);
+    let t35 = t24 * c_q4 + t32 * s_q4;
+    let t36 = t24 * s_q4;
+    let t37 = t32 * c_q4;
+    let t38 = t37 - t36;
+    let t39 = t27 * t32;
+    let t40 = t27 + qd[4];
+    let s_q5 = libm::Libm::<Real>::sin(q[5]);
+    let c_q5 = libm::Libm::<Real>::cos(q[5]);
+    let t43 = t35 * c_q5 - t40 * s_q5;
+    let t44 = t35 * s_q5 + t40 * c_q5;
+    let t45 = t38 + qd[5];
+    let t46 = t35 * t38;
+    let t47 = t43 * t44;
+    let t48 = t2 * c_q2;
+    let t49 = -(0.13585 * t3) - 0.1197 * t4;
+    let t50 = -(0.01615 * t48) - s_q2 * t49;
+    let t51 = t2 * s_q2;
+    let t52 = t21 * t50 + t23 * (c_q2 * t49 - 0.01615 * t51);
+    let t53 = t4 * c_q2 - t51;
+    let t54 = t48 + t4 * s_q2;
+    let t55 = t22 * t53 + t21 * t54;
+    let t56 = t21 * t53 + t23 * t54;
+    let t57 = c_q4 * s_q5 * t56 + c_q5 * t55;
+    let t58 = c_q5 * t57;
+    let t59 = -(0.0171364731454 * (s_q4 * t56));
+    let t60 = s_q2 * t23;
+    let t61 = t21 * (0.425 * c_q2 + 0.39225) + 0.425 * t60;
+    let t62 = 0.0166855268546 * (s_q4 * s_q5 * c_q5);
+    let t63 = 0.0171364731454 * c_q4;
+    let t64 = t7 + 0.425 * t15;
+    let t65 = c_q2 * t64;
+    let t66 = p.g * t2 + 0.1197 * t8 - qd[1] * t14 - 0.425 * t17;
+    let t67 = s_q2 * t66;
+    let t68 = t21 * (0.39225 * t28 + t65 - t67)
+        + t23 * (s_q2 * t64 + c_q2 * t66 - 0.39225 * (t30 + t31));
+    let t69 = -(qd[2] * t13) - t8 * c_q2 - t9 * s_q2;
+    let t70 = qd[2] * t12 + t9 * c_q2 - t8 * s_q2;
+    let t71 = qd[3] * t24 + t22 * t69 + t21 * t70;
+    let t72 = t21 * t69 + t23 * t70 - qd[3] * t27;
+    let t73 = -(qd[4] * t35) - s_q4 * t72;
+    let t74 = qd[4] * t38 + c_q4 * t72;
+    let t75 = t7 * c_q2 - t51 * p.g;
+    let t76 = t21 * t75 + t23 * (t7 * s_q2 + t48 * p.g);
+    let t77 = 1.77012693841 * qd[1] + 0.19371331275 * t5;
+    let t78 = 0.19371331275 * qd[1] - 1.75501953841 * t5;
+    let t79 = 0.59565195167475 * t18 - 0.051322656825 * t13;
+    let t80 = -(0.5915569516747501 * t13) - 0.051322656825 * t18;
+    let t81 = t12 * t80;
+    let t82 = -(0.017784735 * (t24 * t24 + t32 * t32));
+    let t83 = 0.22402883622975 * t32 - 0.001653980355 * t27;
+    let t84 = -(0.00460883622975 * t27) - 0.001653980355 * t32;
+    let t85 = t24 * t84;
+    let t86 = s_q5 * t44 * t45;
+    let t87 = t22 * t82;
+    let t88 = 0.0171364731454 * (c_q4 * t56) + 0.0166855268546 * (s_q5 * t57);
+    let t89 = c_q4 * t88 + 0.0171364731454 * (s_q4 * s_q4 * t56)
+        - 0.017784735 * (-(0.425 * t4) - 0.39225 * t53);
+    let t90 = 0.23194763691565 * t55 + 0.0166855268546 * t58;
+    let t91 = 0.679472691875 * t4 + 0.00697606230375 * t56 + t21 * t89 + t22 * t90;
+    let t92 = t23 * t89 + t21 * t90 - 0.5915569516747501 * t54;
+    let t93 = s_q4 * t88;
+    let t94 = s_q4 * c_q4 * t56;
+    let t95 = 1.598759275 * t50 + 0.017784735 * t52 + t93 - 0.408499208875 * t2
+        - 0.051322656825 * t54 - 0.001653980355 * t55 - 0.0171364731454 * t94;
+    let t96 = 1.598759275 * t50 + 0.017784735 * t52 + t93 - 0.051322656825 * t54
+        - 0.001653980355 * t55 - 0.0171364731454 * t94;
+    let t97 = 0.017784735 * t52 + t93 - 0.001653980355 * t55 - 0.0171364731454 * t94;
+    let t98 = 0.2365564731454 * t55 + 0.0166855268546 * t58;
+    let t99 = s_q4 * (0.0171364731454 * s_q4 + 0.0166855268546 * (s_q4 * (s_q5 * s_q5)));
+    let t100 = c_q4 * c_q4;
+    let t101 = 0.679472691875 * c_q2 + 0.00697606230375 * t21 + 0.017784735 * t61 + t99
+        + 0.0171364731454 * t100 + 0.8196807879045;
+    let t102 = 0.017784735 * t61 + t99 + 0.0171364731454 * t100 + 0.22402883622975;
+    let t103 = 0.00697606230375 * t21 + t99 + 0.0171364731454 * t100 + 0.22402883622975;
+    let t104 = t21 * t24 * t27;
+    let t105 = 1.598759275 * t28 + t87 + 0.017784735 * t104;
+    let t106 = c_q2 * t105;
+    let t107 = t21 * t82 + 0.017784735 * (t23 * t24 * t27) - 1.598759275 * (t30 + t31);
+    let t108 = s_q2 * t107;
+    let t109 = s_q2 * t105;
+    let t110 = c_q2 * t107;
+    let t111 = 0.0171364731454 * (t43 * t45)
+        + 0.0166855268546 * (qd[5] * t43 + s_q5 * t74 + c_q5 * t71);
+    let t112 = 0.2365564731454 * (t38 * t40) + 0.0171364731454 * t74 + s_q5 * t111
+        - 0.0004509462908 * (c_q5 * t44 * t45);
+    let t113 = 0.0171364731454 * t73 - 0.21942 * (t35 * t40) - 0.0166855268546 * t47;
+    let t114 = t32 * t84 + c_q4 * t112
+        - 0.017784735
+            * (0.425 * t8 + t16 + 0.1197 * t17 + 0.39225 * (t29 - t69) - 0.13585 * t6)
+        - t27 * t83 - s_q4 * t113;
+    let t115 = c_q5 * t111;
+    let t116 = 0.23194763691565 * t71 + t24 * t83 + t115 + 0.0004509462908 * t86
+        - 0.0171364731454 * t46;
+    let t117 = t18 * t80 + t21 * t114 + t22 * t116 - t13 * t79
+        - 1.598759275 * (0.425 * t8 + t16 + 0.1197 * t17 - 0.13585 * t6)
+        - 0.39225 * (0.017784735 * (t39 - t72));
+    let t118 = t12 * t79 + t23 * t114 + t21 * t116 - 0.5915569516747501 * t70;
+    let t119 = t106 + t108;
+    let t120 = t65 - t67;
+    let t121 = s_q4 * t112;
+    let t122 = c_q4 * t113;
+    let t123 = t87 + 0.017784735 * t104;
+    let t124 = 1.598759275 * t75 + 0.017784735 * t76;
+    let t125 = 0.017784735 * t68 + t121 + t122 - 0.001653980355 * t71 - t85;
+    let t126 = t125 + (1.598759275 * t120 + 0.39225 * t123 - 0.051322656825 * t70 - t81);
+    JointSpace {
+        mass_matrix: [
+            [
+                t4
+                    * (c_q2 * t91 + s_q2 * t92
+                        - 0.425 * (-(1.598759275 * t53) - 0.017784735 * t56))
+                    + t2 * (c_q2 * t92 - 1.75501953841 * t2 - s_q2 * t91)
+                    + 2.7690351387572503,
+                t95,
+                t96,
+                t97,
+                t98,
+                t59,
+            ],
+            [
+                t95,
+                0.679472691875 * c_q2 + 0.00697606230375 * t21 + 0.017784735 * t61
+                    + 0.425
+                        * (0.017784735 * t60 + c_q2 * (0.017784735 * t21 + 1.598759275))
+                    + t99 + 0.0171364731454 * t100 + 2.5898077263145,
+                t101,
+                t102,
+                t62,
+                t63,
+            ],
+            [
+                t96,
+                t101,
+                0.0139521246075 * t21 + t99 + 0.0171364731454 * t100 + 0.8196807879045,
+                t103,
+                t62,
+                t63,
+            ],
+            [t97, t102, t103, t99 + 0.0171364731454 * t100 + 0.22402883622975, t62, t63],
+            [t98, t62, t62, t62, 0.0166855268546 * (c_q5 * c_q5) + 0.2365564731454, 0.0],
+            [t59, t63, t63, t63, 0.0, 0.0171364731454],
+        ],
+        bias: [
+            t4
+                * (0.602212521625 * t6 + qd[1] * t78 + c_q2 * t117 + s_q2 * t118
+                    - t5 * t77
+                    - 0.425 * (1.598759275 * (t29 - t69) + 0.017784735 * (t39 - t72))
+                    - 0.1197 * (t110 - t109))
+                + t2
+                    * (qd[0] * t4 * t77 + c_q2 * t118 + 0.1197 * t119
+                        - 1.75501953841 * t9 - s_q2 * t117)
+                - 0.13585
+                    * (t2 * (t119 + 4.4329225 * t15)
+                        + t3 * (t110 - 4.4329225 * (t17 + qd[1] * qd[1]) - t109)),
+            t126
+                + (4.4329225 * t7 + 0.19371331275 * t9 + 0.425 * t119
+                    - qd[0] * t4 * t78),
+            t126,
+            t125,
+            0.2365564731454 * t71 + 0.0004509462908 * t86 + t115 - 0.0171364731454 * t46,
+            0.0171364731454 * t73 - 0.0166855268546 * t47,
+        ],
+        gravity: [0.0, t124 + 4.4329225 * t7, t124, 0.017784735 * t76, 0.0, 0.0],
+    }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
@@ -1362,8 +1591,8 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_POSES: OpCount = OpCount {
-    mul: 96,
-    add: 54,
+    mul: 86,
+    add: 48,
     div: 0,
     sqrt: 0,
     sin: 6,
@@ -1419,6 +1648,10 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let t36 = -(s_q4 * t30) - s_q0 * c_q4;
     let t37 = c_q4 * t32 + c_q0 * s_q4;
     let t38 = c_q0 * c_q4 - s_q4 * t32;
+    let t39 = 0.425 * t24 - 0.01615 * s_q0;
+    let t40 = 0.01615 * c_q0 + 0.425 * t25;
+    let t41 = 0.425 * t24 + 0.39225 * t27 - 0.10915 * s_q0;
+    let t42 = 0.10915 * c_q0 + 0.425 * t25 + 0.39225 * t29;
     [
         Pose {
             rotation: [[c_q0, t2, 0.0], [s_q0, c_q0, 0.0], [0.0, 0.0, 1.0]],
@@ -1430,27 +1663,15 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
         },
         Pose {
             rotation: [[t26, t2, t27], [t28, c_q0, t29], [t19, 0.0, t20]],
-            position: [
-                0.425 * t24 - 0.01615 * s_q0,
-                0.01615 * c_q0 + 0.425 * t25,
-                0.425 * t5 + 0.089159,
-            ],
+            position: [t39, t40, 0.425 * t5 + 0.089159],
         },
         Pose {
             rotation: [[t30, t2, t31], [t32, c_q0, t33], [t22, 0.0, t21]],
-            position: [
-                0.425 * t24 + 0.39225 * t27 - 0.01615 * s_q0,
-                0.01615 * c_q0 + 0.425 * t25 + 0.39225 * t29,
-                t34,
-            ],
+            position: [t39 + 0.39225 * t27, t40 + 0.39225 * t29, t34],
         },
         Pose {
             rotation: [[t35, t36, t31], [t37, t38, t33], [c_q4 * t22, t23, t21]],
-            position: [
-                0.425 * t24 + 0.39225 * t27 - 0.10915 * s_q0,
-                0.10915 * c_q0 + 0.425 * t25 + 0.39225 * t29,
-                t34,
-            ],
+            position: [t41, t42, t34],
         },
         Pose {
             rotation: [
@@ -1459,8 +1680,8 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
                 [c_q4 * c_q5 * t22 - s_q5 * t21, t23, c_q4 * s_q5 * t22 + c_q5 * t21],
             ],
             position: [
-                0.425 * t24 + 0.39225 * t27 + 0.09465 * t31 - 0.10915 * s_q0,
-                0.10915 * c_q0 + 0.425 * t25 + 0.39225 * t29 + 0.09465 * t33,
+                t41 + 0.09465 * t31,
+                t42 + 0.09465 * t33,
                 0.425 * t5 + 0.39225 * t20 + 0.09465 * t21 + 0.089159,
             ],
         },

@@ -19,14 +19,15 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 219 | 166 | 0 | 0 | 5 | 5 |
+//! | `inverse_dynamics` | 209 | 151 | 0 | 0 | 5 | 5 |
 //! | `mass_matrix` | 114 | 81 | 0 | 0 | 5 | 5 |
-//! | `bias` | 201 | 142 | 0 | 0 | 5 | 5 |
-//! | `gravity` | 22 | 12 | 0 | 0 | 3 | 3 |
+//! | `bias` | 194 | 130 | 0 | 0 | 5 | 5 |
+//! | `gravity` | 20 | 11 | 0 | 0 | 3 | 3 |
+//! | `joint_space` | 308 | 208 | 0 | 0 | 5 | 5 |
 //! | `forward_dynamics` | 564 | 349 | 5 | 0 | 5 | 5 |
 //! | `coriolis_matrix` | 533 | 343 | 0 | 0 | 5 | 5 |
 //! | `energy` | 130 | 88 | 0 | 0 | 5 | 5 |
-//! | `body_poses` | 96 | 54 | 0 | 0 | 6 | 6 |
+//! | `body_poses` | 86 | 48 | 0 | 0 | 6 | 6 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `body_jacobians` | 312 | 164 | 0 | 0 | 6 | 6 |
 
@@ -80,6 +81,17 @@ pub struct Pose {
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
 }
+/// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
+/// computed together so that they share every subexpression.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct JointSpace {
+    /// The mass matrix `M(q)`, row-major.
+    pub mass_matrix: [[Real; NV]; NV],
+    /// `C(q, q̇) q̇ + g(q)`.
+    pub bias: [Real; NV],
+    /// `g(q)`.
+    pub gravity: [Real; NV],
+}
 /// Arithmetic operations of one generated function (subtractions and
 /// negations count as additions).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -131,8 +143,8 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 219,
-    add: 166,
+    mul: 209,
+    add: 151,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -269,6 +281,11 @@ pub fn inverse_dynamics_with(
     let t95 = t93 + t94;
     let t96 = s_q2 * t89;
     let t97 = c_q2 * t90;
+    let t98 = 0.017784735 * t43 + 0.22402883622975 * t46 + t82 + t83
+        - 0.001653980355 * t48 - t76;
+    let t99 = t98
+        + (1.598759275 * t23 + 0.59565195167475 * t25 + 0.39225 * t88
+            - 0.051322656825 * t27 - t71);
     [
         2.7690351387572503 * qdd[0]
             + t4
@@ -281,16 +298,11 @@ pub fn inverse_dynamics_with(
             - 0.13585
                 * (t2 * (t95 + 4.4329225 * (qdd[1] + t16))
                     + t3 * (t97 - 4.4329225 * (t18 + qd[1] * qd[1]) - t96)),
-        1.77012693841 * qdd[1] + 4.4329225 * (9.81 * t4 - 0.13585 * t6)
-            + 0.19371331275 * t10 + 1.598759275 * t23 + 0.59565195167475 * t25
-            + 0.017784735 * t43 + 0.22402883622975 * t46 + t82 + t83 + 0.39225 * t88
-            + 0.425 * t95 - 0.051322656825 * t27 - 0.001653980355 * t48
-            - qd[0] * t4 * t68 - t71 - t76,
-        1.598759275 * t23 + 0.59565195167475 * t25 + 0.017784735 * t43
-            + 0.22402883622975 * t46 + t82 + t83 + 0.39225 * t88 - 0.051322656825 * t27
-            - 0.001653980355 * t48 - t71 - t76,
-        0.017784735 * t43 + 0.22402883622975 * t46 + t82 + t83 - 0.001653980355 * t48
-            - t76,
+        t99
+            + (1.77012693841 * qdd[1] + 4.4329225 * (9.81 * t4 - 0.13585 * t6)
+                + 0.19371331275 * t10 + 0.425 * t95 - qd[0] * t4 * t68),
+        t99,
+        t98,
         0.2365564731454 * t57 + 0.0004509462908 * t78 + t79 - 0.0171364731454 * t65,
         0.0171364731454 * t64 - 0.0166855268546 * t66,
     ]
@@ -405,8 +417,8 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 201,
-    add: 142,
+    mul: 194,
+    add: 130,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -521,6 +533,8 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t85 = s_q4 * t76;
     let t86 = c_q4 * t77;
     let t87 = t67 + 0.017784735 * t68;
+    let t88 = 0.017784735 * t50 + t85 + t86 - 0.001653980355 * t53 - t65;
+    let t89 = t88 + (1.598759275 * t84 + 0.39225 * t87 - 0.051322656825 * t52 - t61);
     [
         t3
             * (0.602212521625 * t5 + qd[1] * t58 + c_q2 * t81 + s_q2 * t82 - t4 * t57
@@ -532,20 +546,17 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
             - 0.13585
                 * (t2 * (t83 + 4.4329225 * t13)
                     + -t3 * (t74 - 4.4329225 * (t15 + qd[1] * qd[1]) - t73)),
-        43.486969725 * t3 + 0.19371331275 * t7 + 0.017784735 * t50 + t85 + t86
-            + 0.425 * t83 + 1.598759275 * t84 + 0.39225 * t87 - 0.051322656825 * t52
-            - 0.001653980355 * t53 - qd[0] * t3 * t58 - t61 - t65,
-        0.017784735 * t50 + t85 + t86 + 1.598759275 * t84 + 0.39225 * t87
-            - 0.051322656825 * t52 - 0.001653980355 * t53 - t61 - t65,
-        0.017784735 * t50 + t85 + t86 - 0.001653980355 * t53 - t65,
+        t89 + (43.486969725 * t3 + 0.19371331275 * t7 + 0.425 * t83 - qd[0] * t3 * t58),
+        t89,
+        t88,
         0.2365564731454 * t53 + 0.0004509462908 * t66 + t79 - 0.0171364731454 * t44,
         0.0171364731454 * t55 - 0.0166855268546 * t45,
     ]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
-    mul: 22,
-    add: 12,
+    mul: 20,
+    add: 11,
     div: 0,
     sqrt: 0,
     sin: 3,
@@ -574,14 +585,240 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let t9 = (0.000000000004896638650109253 * c_q3 - 1.0 * s_q3) * t8
         + (-(0.000000000004896638650109253 * s_q3) - 1.0 * c_q3)
             * (9.81 * (t2 * c_q2 + t3 * s_q2));
-    [
-        0.0,
-        43.486969725 * t3 + 1.598759275 * t8 + 0.017784735 * t9,
-        1.598759275 * t8 + 0.017784735 * t9,
-        0.017784735 * t9,
-        0.0,
-        0.0,
-    ]
+    let t10 = 1.598759275 * t8 + 0.017784735 * t9;
+    [0.0, t10 + 43.486969725 * t3, t10, 0.017784735 * t9, 0.0, 0.0]
+}
+/// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
+pub const OPS_JOINT_SPACE: OpCount = OpCount {
+    mul: 308,
+    add: 208,
+    div: 0,
+    sqrt: 0,
+    sin: 5,
+    cos: 5,
+};
+///The mass matrix, bias and gravity forces of one state in one pass: the
+///three share every subexpression (sines and cosines, rotations, velocity
+///products), so this costs less than `mass_matrix`, `bias` and `gravity`
+///called one after the other (compare the `OPS_*` constants).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`joint_space_with`]; its cost is [`OPS_JOINT_SPACE`].
+pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
+    joint_space_with(&p.derived(), q, qd)
+}
+/// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
+pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
+    let p = &d.params;
+    let s_q1 = libm::Libm::<Real>::sin(q[1]);
+    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let t2 = 0.000000000004896638650109253 * c_q1 - 1.0 * s_q1;
+    let t3 = 0.000000000004896638650109253 * s_q1 + 1.0 * c_q1;
+    let t4 = -t3;
+    let t5 = qd[0] * t2;
+    let t6 = qd[0] * qd[0];
+    let t7 = t5 * qd[1];
+    let t8 = qd[0] * t4 * qd[1];
+    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let t11 = qd[0] * t4 * c_q2 - t5 * s_q2;
+    let t12 = qd[0] * t4 * s_q2 + t5 * c_q2;
+    let t13 = 0.425 * qd[1] + 0.1197 * t5;
+    let t14 = t6 * (t2 * t4);
+    let t15 = t5 * t13;
+    let t16 = t6 * (t4 * t4);
+    let t17 = qd[1] + qd[2];
+    let s_q3 = libm::Libm::<Real>::sin(q[3]);
+    let c_q3 = libm::Libm::<Real>::cos(q[3]);
+    let t20 = 0.000000000004896638650109253 * c_q3 - 1.0 * s_q3;
+    let t21 = 0.000000000004896638650109253 * s_q3 + 1.0 * c_q3;
+    let t22 = -t21;
+    let t23 = t11 * t20 + t12 * t22;
+    let t24 = t11 * t21;
+    let t25 = t12 * t20;
+    let t26 = t24 + t25;
+    let t27 = t11 * t12;
+    let t28 = t12 * t17;
+    let t29 = t11 * t11;
+    let t30 = t17 * t17;
+    let t31 = t17 + qd[3];
+    let s_q4 = libm::Libm::<Real>::sin(q[4]);
+    let c_q4 = libm::Libm::<Real>::cos(q[4]);
+    let t34 = t23 * c_q4 + t31 * s_q4;
+    let t35 = t23 * s_q4;
+    let t36 = t31 * c_q4;
+    let t37 = t36 - t35;
+    let t38 = t26 * t31;
+    let t39 = t26 + qd[4];
+    let s_q5 = libm::Libm::<Real>::sin(q[5]);
+    let c_q5 = libm::Libm::<Real>::cos(q[5]);
+    let t42 = t34 * c_q5 - t39 * s_q5;
+    let t43 = t34 * s_q5 + t39 * c_q5;
+    let t44 = t37 + qd[5];
+    let t45 = t34 * t37;
+    let t46 = t42 * t43;
+    let t47 = t2 * c_q2;
+    let t48 = -(0.13585 * t3) - 0.1197 * t4;
+    let t49 = -(0.01615 * t47) - s_q2 * t48;
+    let t50 = t2 * s_q2;
+    let t51 = t20 * t49 + t22 * (c_q2 * t48 - 0.01615 * t50);
+    let t52 = t4 * c_q2;
+    let t53 = t52 - t50;
+    let t54 = t4 * s_q2;
+    let t55 = t47 + t54;
+    let t56 = t21 * t53 + t20 * t55;
+    let t57 = t20 * t53 + t22 * t55;
+    let t58 = c_q4 * s_q5 * t57 + c_q5 * t56;
+    let t59 = c_q5 * t58;
+    let t60 = -(0.0171364731454 * (s_q4 * t57));
+    let t61 = s_q2 * t22;
+    let t62 = t20 * (0.425 * c_q2 + 0.39225) + 0.425 * t61;
+    let t63 = 0.0166855268546 * (s_q4 * s_q5 * c_q5);
+    let t64 = 0.0171364731454 * c_q4;
+    let t65 = 9.81 * t4 + 0.425 * t14;
+    let t66 = c_q2 * t65;
+    let t67 = 9.81 * t2 + 0.1197 * t7 - 0.425 * t16 - qd[1] * t13;
+    let t68 = s_q2 * t67;
+    let t69 = t20 * (0.39225 * t27 + t66 - t68)
+        + t22 * (s_q2 * t65 + c_q2 * t67 - 0.39225 * (t29 + t30));
+    let t70 = -(qd[2] * t12) - t7 * c_q2 - t8 * s_q2;
+    let t71 = qd[2] * t11 + t8 * c_q2 - t7 * s_q2;
+    let t72 = qd[3] * t23 + t21 * t70 + t20 * t71;
+    let t73 = t20 * t70 + t22 * t71 - qd[3] * t26;
+    let t74 = -(qd[4] * t34) - s_q4 * t73;
+    let t75 = qd[4] * t37 + c_q4 * t73;
+    let t76 = 9.81 * (t52 - t50);
+    let t77 = t20 * t76 + t22 * (9.81 * (t47 + t54));
+    let t78 = 1.77012693841 * qd[1] + 0.19371331275 * t5;
+    let t79 = 0.19371331275 * qd[1] - 1.75501953841 * t5;
+    let t80 = 0.59565195167475 * t17 - 0.051322656825 * t12;
+    let t81 = -(0.5915569516747501 * t12) - 0.051322656825 * t17;
+    let t82 = t11 * t81;
+    let t83 = -(0.017784735 * (t23 * t23 + t31 * t31));
+    let t84 = 0.22402883622975 * t31 - 0.001653980355 * t26;
+    let t85 = -(0.00460883622975 * t26) - 0.001653980355 * t31;
+    let t86 = t23 * t85;
+    let t87 = s_q5 * t43 * t44;
+    let t88 = t21 * t83;
+    let t89 = 0.0171364731454 * (c_q4 * t57) + 0.0166855268546 * (s_q5 * t58);
+    let t90 = c_q4 * t89 + 0.0171364731454 * (s_q4 * s_q4 * t57)
+        - 0.017784735 * (-(0.425 * t4) - 0.39225 * t53);
+    let t91 = 0.23194763691565 * t56 + 0.0166855268546 * t59;
+    let t92 = 0.679472691875 * t4 + 0.00697606230375 * t57 + t20 * t90 + t21 * t91;
+    let t93 = t22 * t90 + t20 * t91 - 0.5915569516747501 * t55;
+    let t94 = s_q4 * t89;
+    let t95 = s_q4 * c_q4 * t57;
+    let t96 = 1.598759275 * t49 + 0.017784735 * t51 + t94 - 0.408499208875 * t2
+        - 0.051322656825 * t55 - 0.001653980355 * t56 - 0.0171364731454 * t95;
+    let t97 = 1.598759275 * t49 + 0.017784735 * t51 + t94 - 0.051322656825 * t55
+        - 0.001653980355 * t56 - 0.0171364731454 * t95;
+    let t98 = 0.017784735 * t51 + t94 - 0.001653980355 * t56 - 0.0171364731454 * t95;
+    let t99 = 0.2365564731454 * t56 + 0.0166855268546 * t59;
+    let t100 = s_q4
+        * (0.0171364731454 * s_q4 + 0.0166855268546 * (s_q4 * (s_q5 * s_q5)));
+    let t101 = c_q4 * c_q4;
+    let t102 = 0.679472691875 * c_q2 + 0.00697606230375 * t20 + 0.017784735 * t62 + t100
+        + 0.0171364731454 * t101 + 0.8196807879045;
+    let t103 = 0.017784735 * t62 + t100 + 0.0171364731454 * t101 + 0.22402883622975;
+    let t104 = 0.00697606230375 * t20 + t100 + 0.0171364731454 * t101 + 0.22402883622975;
+    let t105 = t20 * t23 * t26;
+    let t106 = 1.598759275 * t27 + t88 + 0.017784735 * t105;
+    let t107 = c_q2 * t106;
+    let t108 = t20 * t83 + 0.017784735 * (t22 * t23 * t26) - 1.598759275 * (t29 + t30);
+    let t109 = s_q2 * t108;
+    let t110 = s_q2 * t106;
+    let t111 = c_q2 * t108;
+    let t112 = 0.0171364731454 * (t42 * t44)
+        + 0.0166855268546 * (qd[5] * t42 + s_q5 * t75 + c_q5 * t72);
+    let t113 = 0.2365564731454 * (t37 * t39) + 0.0171364731454 * t75 + s_q5 * t112
+        - 0.0004509462908 * (c_q5 * t43 * t44);
+    let t114 = 0.0171364731454 * t74 - 0.21942 * (t34 * t39) - 0.0166855268546 * t46;
+    let t115 = t31 * t85 + c_q4 * t113
+        - 0.017784735
+            * (0.425 * t7 + t15 + 0.1197 * t16 + 0.39225 * (t28 - t70) - 0.13585 * t6)
+        - t26 * t84 - s_q4 * t114;
+    let t116 = c_q5 * t112;
+    let t117 = 0.23194763691565 * t72 + t23 * t84 + t116 + 0.0004509462908 * t87
+        - 0.0171364731454 * t45;
+    let t118 = t17 * t81 + t20 * t115 + t21 * t117 - t12 * t80
+        - 1.598759275 * (0.425 * t7 + t15 + 0.1197 * t16 - 0.13585 * t6)
+        - 0.39225 * (0.017784735 * (t38 - t73));
+    let t119 = t11 * t80 + t22 * t115 + t20 * t117 - 0.5915569516747501 * t71;
+    let t120 = t107 + t109;
+    let t121 = t66 - t68;
+    let t122 = s_q4 * t113;
+    let t123 = c_q4 * t114;
+    let t124 = t88 + 0.017784735 * t105;
+    let t125 = 1.598759275 * t76 + 0.017784735 * t77;
+    let t126 = 0.017784735 * t69 + t122 + t123 - 0.001653980355 * t72 - t86;
+    let t127 = t126 + (1.598759275 * t121 + 0.39225 * t124 - 0.051322656825 * t71 - t82);
+    JointSpace {
+        mass_matrix: [
+            [
+                t4
+                    * (c_q2 * t92 + s_q2 * t93
+                        - 0.425 * (-(1.598759275 * t53) - 0.017784735 * t57))
+                    + t2 * (c_q2 * t93 - 1.75501953841 * t2 - s_q2 * t92)
+                    + 2.7690351387572503,
+                t96,
+                t97,
+                t98,
+                t99,
+                t60,
+            ],
+            [
+                t96,
+                0.679472691875 * c_q2 + 0.00697606230375 * t20 + 0.017784735 * t62
+                    + 0.425
+                        * (0.017784735 * t61 + c_q2 * (0.017784735 * t20 + 1.598759275))
+                    + t100 + 0.0171364731454 * t101 + 2.5898077263145,
+                t102,
+                t103,
+                t63,
+                t64,
+            ],
+            [
+                t97,
+                t102,
+                0.0139521246075 * t20 + t100 + 0.0171364731454 * t101 + 0.8196807879045,
+                t104,
+                t63,
+                t64,
+            ],
+            [
+                t98,
+                t103,
+                t104,
+                t100 + 0.0171364731454 * t101 + 0.22402883622975,
+                t63,
+                t64,
+            ],
+            [t99, t63, t63, t63, 0.0166855268546 * (c_q5 * c_q5) + 0.2365564731454, 0.0],
+            [t60, t64, t64, t64, 0.0, 0.0171364731454],
+        ],
+        bias: [
+            t4
+                * (0.602212521625 * t6 + qd[1] * t79 + c_q2 * t118 + s_q2 * t119
+                    - t5 * t78
+                    - 0.425 * (1.598759275 * (t28 - t70) + 0.017784735 * (t38 - t73))
+                    - 0.1197 * (t111 - t110))
+                + t2
+                    * (qd[0] * t4 * t78 + c_q2 * t119 + 0.1197 * t120
+                        - 1.75501953841 * t8 - s_q2 * t118)
+                - 0.13585
+                    * (t2 * (t120 + 4.4329225 * t14)
+                        + t3 * (t111 - 4.4329225 * (t16 + qd[1] * qd[1]) - t110)),
+            t127
+                + (43.486969725 * t4 + 0.19371331275 * t8 + 0.425 * t120
+                    - qd[0] * t4 * t79),
+            t127,
+            t126,
+            0.2365564731454 * t72 + 0.0004509462908 * t87 + t116 - 0.0171364731454 * t45,
+            0.0171364731454 * t74 - 0.0166855268546 * t46,
+        ],
+        gravity: [0.0, t125 + 43.486969725 * t4, t125, 0.017784735 * t77, 0.0, 0.0],
+    }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
@@ -1348,8 +1585,8 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_POSES: OpCount = OpCount {
-    mul: 96,
-    add: 54,
+    mul: 86,
+    add: 48,
     div: 0,
     sqrt: 0,
     sin: 6,
@@ -1405,6 +1642,10 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let t36 = -(s_q4 * t30) - s_q0 * c_q4;
     let t37 = c_q4 * t32 + c_q0 * s_q4;
     let t38 = c_q0 * c_q4 - s_q4 * t32;
+    let t39 = 0.425 * t24 - 0.01615 * s_q0;
+    let t40 = 0.01615 * c_q0 + 0.425 * t25;
+    let t41 = 0.425 * t24 + 0.39225 * t27 - 0.10915 * s_q0;
+    let t42 = 0.10915 * c_q0 + 0.425 * t25 + 0.39225 * t29;
     [
         Pose {
             rotation: [[c_q0, t2, 0.0], [s_q0, c_q0, 0.0], [0.0, 0.0, 1.0]],
@@ -1416,27 +1657,15 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
         },
         Pose {
             rotation: [[t26, t2, t27], [t28, c_q0, t29], [t19, 0.0, t20]],
-            position: [
-                0.425 * t24 - 0.01615 * s_q0,
-                0.01615 * c_q0 + 0.425 * t25,
-                0.425 * t5 + 0.089159,
-            ],
+            position: [t39, t40, 0.425 * t5 + 0.089159],
         },
         Pose {
             rotation: [[t30, t2, t31], [t32, c_q0, t33], [t22, 0.0, t21]],
-            position: [
-                0.425 * t24 + 0.39225 * t27 - 0.01615 * s_q0,
-                0.01615 * c_q0 + 0.425 * t25 + 0.39225 * t29,
-                t34,
-            ],
+            position: [t39 + 0.39225 * t27, t40 + 0.39225 * t29, t34],
         },
         Pose {
             rotation: [[t35, t36, t31], [t37, t38, t33], [c_q4 * t22, t23, t21]],
-            position: [
-                0.425 * t24 + 0.39225 * t27 - 0.10915 * s_q0,
-                0.10915 * c_q0 + 0.425 * t25 + 0.39225 * t29,
-                t34,
-            ],
+            position: [t41, t42, t34],
         },
         Pose {
             rotation: [
@@ -1445,8 +1674,8 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
                 [c_q4 * c_q5 * t22 - s_q5 * t21, t23, c_q4 * s_q5 * t22 + c_q5 * t21],
             ],
             position: [
-                0.425 * t24 + 0.39225 * t27 + 0.09465 * t31 - 0.10915 * s_q0,
-                0.10915 * c_q0 + 0.425 * t25 + 0.39225 * t29 + 0.09465 * t33,
+                t41 + 0.09465 * t31,
+                t42 + 0.09465 * t33,
                 0.425 * t5 + 0.39225 * t20 + 0.09465 * t21 + 0.089159,
             ],
         },

@@ -327,8 +327,57 @@ impl<'p> Lowering<'p> {
                 self.program.locals.push(Local { name, value });
             }
         }
+        for id in self.nested_roots(roots) {
+            let value = self.expand(id);
+            let name = self.local_name(id);
+            self.local_of.insert(id, self.program.locals.len());
+            self.local_sums.push((id, self.program.locals.len()));
+            self.program.locals.push(Local { name, value });
+        }
         self.program.outputs = roots.iter().map(|&r| self.term(r)).collect();
         self.program
+    }
+
+    /// The output sums that another output sum contains (with the same
+    /// coefficients, or all negated), smallest first: computed as locals
+    /// after every other local, the larger outputs then add to them instead
+    /// of repeating their terms. In a chain, the joint force of joint `i` is
+    /// joint `i + 1`'s plus what body `i` adds, so each row reads the next.
+    fn nested_roots(&self, roots: &[Id]) -> Vec<Id> {
+        let sum_terms = |id: Id| match self.pool.node(id) {
+            Node::Add(terms, c0) if c0.is_zero() && terms.len() >= 2 => Some(terms),
+            _ => None,
+        };
+        let mut hosts_of: HashMap<Id, Vec<Id>> = HashMap::new();
+        for &root in roots {
+            for &(t, _) in sum_terms(root).into_iter().flatten() {
+                hosts_of.entry(t).or_default().push(root);
+            }
+        }
+        let contains = |host: Id, inner: &[(Id, Coeff)]| {
+            let Some(outer) = sum_terms(host) else {
+                return false;
+            };
+            let coefficient = |t: Id| outer.iter().find(|(o, _)| *o == t).map(|&(_, c)| c);
+            let same = inner.iter().all(|&(t, c)| coefficient(t) == Some(c));
+            let negated = inner.iter().all(|&(t, c)| coefficient(t) == Some(-c));
+            outer.len() > inner.len() && (same || negated)
+        };
+        let mut nested: Vec<Id> = roots
+            .iter()
+            .copied()
+            .filter(|&root| !self.local_of.contains_key(&root))
+            .filter(|&root| {
+                sum_terms(root).is_some_and(|inner| {
+                    hosts_of
+                        .get(&inner[0].0)
+                        .is_some_and(|hosts| hosts.iter().any(|&h| contains(h, inner)))
+                })
+            })
+            .collect();
+        nested.sort_by_key(|&id| (sum_terms(id).map_or(0, |t| t.len()), id));
+        nested.dedup();
+        nested
     }
 
     fn needs_local(&self, id: Id) -> bool {

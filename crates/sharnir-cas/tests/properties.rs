@@ -277,6 +277,35 @@ fn contained_sums_are_reused() {
 }
 
 #[test]
+fn outputs_nested_in_other_outputs_are_reused() {
+    let mut p = Pool::new();
+    let (a, b, c, d) = (p.symbol("x"), p.symbol("y"), p.symbol("z"), p.symbol("w"));
+    // The joint forces of a chain: each output is the next one plus a term.
+    // x + 2y, x + 2y + z and −x − 2y − z − w are computed as t = x + 2y,
+    // u = t + z and −u − w: one multiplication, three additions and the
+    // negation, against one multiplication and 2 + 3 + 3 additions apart.
+    let two_b = p.scale(sharnir_cas::Coeff::int(2), b);
+    let inner = p.add(a, two_b);
+    let middle = p.add(inner, c);
+    let outer_sum = p.add(middle, d);
+    let outer = p.neg(outer_sum);
+    let roots = [outer, inner, middle];
+    let program = Program::lower(&p, &roots);
+    let ops = program.op_count();
+    assert_eq!((ops.mul, ops.add), (1, 4));
+    let env = |name: &str| match name {
+        "x" => Some(0.5),
+        "y" => Some(-1.25),
+        "z" => Some(2.0),
+        "w" => Some(0.125),
+        _ => None,
+    };
+    let got = program.eval(&env).expect("all inputs bound");
+    let want = p.eval(&roots, &env).expect("all inputs bound");
+    assert_eq!(got, want);
+}
+
+#[test]
 fn contained_products_are_reused() {
     let mut p = Pool::new();
     let (a, b, c, d) = (p.symbol("x"), p.symbol("y"), p.symbol("z"), p.symbol("w"));

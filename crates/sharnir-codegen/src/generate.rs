@@ -80,7 +80,7 @@ fn assemble(
                 .to_owned(),
             arguments: vec![Position, Velocity],
             shape: Shape::JointVector,
-            outputs: dynamics.terms.bias,
+            outputs: dynamics.terms.bias.clone(),
         },
         FunctionSpec {
             name: "gravity".to_owned(),
@@ -88,7 +88,23 @@ fn assemble(
                 .to_owned(),
             arguments: vec![Position],
             shape: Shape::JointVector,
-            outputs: dynamics.terms.gravity,
+            outputs: dynamics.terms.gravity.clone(),
+        },
+        FunctionSpec {
+            name: "joint_space".to_owned(),
+            doc: "The mass matrix, bias and gravity forces of one state in one pass: the\n\
+                  three share every subexpression (sines and cosines, rotations, velocity\n\
+                  products), so this costs less than `mass_matrix`, `bias` and `gravity`\n\
+                  called one after the other (compare the `OPS_*` constants)."
+                .to_owned(),
+            arguments: vec![Position, Velocity],
+            shape: Shape::JointSpace,
+            outputs: [
+                dynamics.terms.mass_matrix.concat(),
+                dynamics.terms.bias.clone(),
+                dynamics.terms.gravity.clone(),
+            ]
+            .concat(),
         },
         FunctionSpec {
             name: "forward_dynamics".to_owned(),

@@ -47,6 +47,9 @@ pub enum Shape {
     Poses,
     /// `[[[Real; NV]; 6]; NB]`: per body, six rows of NV entries.
     BodyJacobians,
+    /// `JointSpace`: the mass matrix (row-major), then the bias, then the
+    /// gravity forces.
+    JointSpace,
 }
 
 /// A function to emit: its name, arguments, doc text and outputs.
@@ -452,6 +455,18 @@ fn preamble(facts: &Facts, fma: bool) -> TokenStream {
             pub position: [Real; 3],
         }
 
+        /// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
+        /// computed together so that they share every subexpression.
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        pub struct JointSpace {
+            /// The mass matrix `M(q)`, row-major.
+            pub mass_matrix: [[Real; NV]; NV],
+            /// `C(q, q̇) q̇ + g(q)`.
+            pub bias: [Real; NV],
+            /// `g(q)`.
+            pub gravity: [Real; NV],
+        }
+
         #op_count_doc
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
         pub struct OpCount {
@@ -556,6 +571,19 @@ fn emit_function(
                 quote!([#(#rows),*])
             });
             (quote!([[[Real; NV]; 6]; NB]), quote!([#(#bodies),*]))
+        }
+        Shape::JointSpace => {
+            let (mass, terms) = outputs.split_at((dof * dof).min(outputs.len()));
+            let (bias, gravity) = terms.split_at(dof.min(terms.len()));
+            let rows = mass.chunks(dof.max(1)).map(|row| quote!([#(#row),*]));
+            (
+                quote!(JointSpace),
+                quote!(JointSpace {
+                    mass_matrix: [#(#rows),*],
+                    bias: [#(#bias),*],
+                    gravity: [#(#gravity),*],
+                }),
+            )
         }
     };
     quote! {
