@@ -18,13 +18,13 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 28 | 0 | 2 | 0 | 0 | 0 |
+//! | `derived` | 36 | 0 | 2 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 195 | 131 | 0 | 0 | 10 | 10 |
 //! | `mass_matrix` | 450 | 533 | 0 | 0 | 9 | 9 |
 //! | `bias` | 153 | 77 | 0 | 0 | 10 | 10 |
 //! | `gravity` | 21 | 54 | 0 | 0 | 0 | 10 |
 //! | `joint_space` | 655 | 636 | 0 | 0 | 10 | 10 |
-//! | `forward_dynamics` | 533 | 334 | 9 | 0 | 10 | 10 |
+//! | `forward_dynamics` | 538 | 323 | 9 | 0 | 10 | 10 |
 //! | `coriolis_matrix` | 889 | 895 | 0 | 0 | 9 | 9 |
 //! | `energy` | 181 | 147 | 0 | 0 | 10 | 10 |
 //! | `body_poses` | 18 | 35 | 0 | 0 | 10 | 10 |
@@ -198,6 +198,22 @@ pub struct Derived {
     pub k26: Real,
     /// Parameter group 27.
     pub k27: Real,
+    /// Parameter group 28.
+    pub k28: Real,
+    /// Parameter group 29.
+    pub k29: Real,
+    /// Parameter group 30.
+    pub k30: Real,
+    /// Parameter group 31.
+    pub k31: Real,
+    /// Parameter group 32.
+    pub k32: Real,
+    /// Parameter group 33.
+    pub k33: Real,
+    /// Parameter group 34.
+    pub k34: Real,
+    /// Parameter group 35.
+    pub k35: Real,
 }
 impl Params {
     /// Computes the parameter groups; call again after changing a
@@ -230,19 +246,27 @@ impl Params {
             k18: 4.0 * t1,
             k19: 1.6666666666666667 * t1,
             k20: 0.3333333333333333 * t1,
-            k21: p.l * p.l,
+            k21: 1.3333333333333333 * t1,
             k22: t1 * p.m,
-            k23: 0.5 * t2,
-            k24: inv0,
-            k25: p.l * p.g,
-            k26: inv0 * inv0 / p.m,
-            k27: p.m * p.g,
+            k23: p.l * p.l,
+            k24: 2.3333333333333335 * t1,
+            k25: 3.3333333333333335 * t1,
+            k26: 4.333333333333333 * t1,
+            k27: 5.333333333333333 * t1,
+            k28: 6.333333333333333 * t1,
+            k29: 8.333333333333334 * t1,
+            k30: 9.333333333333334 * t1,
+            k31: inv0,
+            k32: p.l * p.g,
+            k33: 9.5 * t2,
+            k34: inv0 * inv0 / p.m,
+            k35: p.m * p.g,
         }
     }
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 28,
+    mul: 36,
     add: 0,
     div: 2,
     sqrt: 0,
@@ -1560,8 +1584,8 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 533,
-    add: 334,
+    mul: 538,
+    add: 323,
     div: 9,
     sqrt: 0,
     sin: 10,
@@ -1628,284 +1652,282 @@ pub fn forward_dynamics_with(
     let t35 = p.l * (t16 * t16) * s_q6;
     let t36 = p.l * (t19 * t19) * s_q7;
     let t37 = p.l * (t22 * t22) * s_q8;
-    let t38 = p.m * (c_q9 * c_q9);
-    let t39 = p.m * (s_q9 * s_q9);
-    let t40 = 0.25 * t38 + t39;
-    let t41 = d.k20 + t40 * d.k21;
-    let inv42 = 1.0 / t41;
-    let t43 = p.m + t38 + 0.25 * t39
-        - 0.5625 * (s_q9 * s_q9 * (c_q9 * c_q9) * inv42 * d.k22);
-    let t44 = p.l * t40 + d.k23;
-    let t45 = 0.75 * (p.m * s_q9 * c_q9 - s_q9 * c_q9 * d.k2 * inv42 * t44);
-    let t46 = s_q8 * t45;
-    let t47 = c_q8 * t45;
-    let t48 = t40 + (p.m - inv42 * (t44 * t44));
-    let t49 = t47 + s_q8 * t43;
-    let t50 = c_q8 * t49;
-    let t51 = t46 + c_q8 * t48;
-    let t52 = s_q8 * t51;
-    let t53 = t50 - t52;
-    let t54 = s_q8 * t49;
-    let t55 = c_q8 * t51;
-    let t56 = t54 + t55;
-    let t57 = d.k20 + d.k21 * t56;
-    let inv58 = 1.0 / t57;
-    let t59 = p.m + c_q8 * (c_q8 * t43 - t46) - s_q8 * (t47 - s_q8 * t48)
-        - d.k21 * (t53 * t53) * inv58;
-    let t60 = d.k23 + p.l * t56;
-    let t61 = t53 + -(p.l * t53 * inv58 * t60);
-    let t62 = s_q7 * t61;
-    let t63 = c_q7 * t61;
-    let t64 = t56 + (p.m - inv58 * (t60 * t60));
-    let t65 = t63 + s_q7 * t59;
-    let t66 = c_q7 * t65;
-    let t67 = t62 + c_q7 * t64;
-    let t68 = s_q7 * t67;
-    let t69 = t66 - t68;
-    let t70 = s_q7 * t65;
-    let t71 = c_q7 * t67;
-    let t72 = t70 + t71;
-    let t73 = d.k20 + d.k21 * t72;
-    let inv74 = 1.0 / t73;
-    let t75 = p.m + c_q7 * (c_q7 * t59 - t62) - s_q7 * (t63 - s_q7 * t64)
-        - d.k21 * (t69 * t69) * inv74;
-    let t76 = d.k23 + p.l * t72;
-    let t77 = t69 + -(p.l * t69 * inv74 * t76);
-    let t78 = s_q6 * t77;
-    let t79 = c_q6 * t77;
-    let t80 = t72 + (p.m - inv74 * (t76 * t76));
-    let t81 = t79 + s_q6 * t75;
-    let t82 = c_q6 * t81;
-    let t83 = t78 + c_q6 * t80;
-    let t84 = s_q6 * t83;
-    let t85 = t82 - t84;
-    let t86 = s_q6 * t81;
-    let t87 = c_q6 * t83;
-    let t88 = t86 + t87;
-    let t89 = d.k20 + d.k21 * t88;
-    let inv90 = 1.0 / t89;
-    let t91 = p.m + c_q6 * (c_q6 * t75 - t78) - s_q6 * (t79 - s_q6 * t80)
-        - d.k21 * (t85 * t85) * inv90;
-    let t92 = d.k23 + p.l * t88;
-    let t93 = t85 + -(p.l * t85 * inv90 * t92);
-    let t94 = s_q5 * t93;
-    let t95 = c_q5 * t93;
-    let t96 = t88 + (p.m - inv90 * (t92 * t92));
-    let t97 = t95 + s_q5 * t91;
-    let t98 = c_q5 * t97;
-    let t99 = t94 + c_q5 * t96;
-    let t100 = s_q5 * t99;
-    let t101 = t98 - t100;
-    let t102 = s_q5 * t97;
-    let t103 = c_q5 * t99;
-    let t104 = t102 + t103;
-    let t105 = d.k20 + d.k21 * t104;
-    let inv106 = 1.0 / t105;
-    let t107 = p.m + c_q5 * (c_q5 * t91 - t94) - s_q5 * (t95 - s_q5 * t96)
-        - d.k21 * (t101 * t101) * inv106;
-    let t108 = d.k23 + p.l * t104;
-    let t109 = t101 + -(p.l * t101 * inv106 * t108);
-    let t110 = s_q4 * t109;
-    let t111 = c_q4 * t109;
-    let t112 = t104 + (p.m - inv106 * (t108 * t108));
-    let t113 = t111 + s_q4 * t107;
-    let t114 = c_q4 * t113;
-    let t115 = t110 + c_q4 * t112;
-    let t116 = s_q4 * t115;
-    let t117 = t114 - t116;
-    let t118 = s_q4 * t113;
-    let t119 = c_q4 * t115;
-    let t120 = t118 + t119;
-    let t121 = d.k20 + d.k21 * t120;
-    let inv122 = 1.0 / t121;
-    let t123 = p.m + c_q4 * (c_q4 * t107 - t110) - s_q4 * (t111 - s_q4 * t112)
-        - d.k21 * (t117 * t117) * inv122;
-    let t124 = d.k23 + p.l * t120;
-    let t125 = t117 + -(p.l * t117 * inv122 * t124);
-    let t126 = s_q3 * t125;
-    let t127 = c_q3 * t125;
-    let t128 = t120 + (p.m - inv122 * (t124 * t124));
-    let t129 = t127 + s_q3 * t123;
-    let t130 = c_q3 * t129;
-    let t131 = t126 + c_q3 * t128;
-    let t132 = s_q3 * t131;
-    let t133 = t130 - t132;
-    let t134 = s_q3 * t129;
-    let t135 = c_q3 * t131;
-    let t136 = t134 + t135;
-    let t137 = d.k20 + d.k21 * t136;
-    let inv138 = 1.0 / t137;
-    let t139 = p.m + c_q3 * (c_q3 * t123 - t126) - s_q3 * (t127 - s_q3 * t128)
-        - d.k21 * (t133 * t133) * inv138;
-    let t140 = d.k23 + p.l * t136;
-    let t141 = t133 + -(p.l * t133 * inv138 * t140);
-    let t142 = s_q2 * t141;
-    let t143 = c_q2 * t141;
-    let t144 = t136 + (p.m - inv138 * (t140 * t140));
-    let t145 = t143 + s_q2 * t139;
-    let t146 = c_q2 * t145;
-    let t147 = t142 + c_q2 * t144;
-    let t148 = s_q2 * t147;
-    let t149 = t146 - t148;
-    let t150 = s_q2 * t145;
-    let t151 = c_q2 * t147;
-    let t152 = t150 + t151;
-    let t153 = d.k20 + d.k21 * t152;
-    let inv154 = 1.0 / t153;
-    let t155 = p.m + c_q2 * (c_q2 * t139 - t142) - s_q2 * (t143 - s_q2 * t144)
-        - d.k21 * (t149 * t149) * inv154;
-    let t156 = d.k23 + p.l * t152;
-    let t157 = t149 + -(p.l * t149 * inv154 * t156);
+    let t38 = s_q9 * (t28 * t28) * d.k2;
+    let t39 = d.k21 - 0.75 * (c_q9 * c_q9 * d.k0);
+    let inv40 = 1.0 / t39;
+    let t41 = -(0.75 * (p.m * (s_q9 * s_q9)))
+        - 0.5625 * (s_q9 * s_q9 * (c_q9 * c_q9) * inv40 * d.k22);
+    let t42 = d.k3 - 0.75 * (c_q9 * c_q9 * d.k2);
+    let t43 = 0.75 * (p.m * s_q9 * c_q9 - s_q9 * c_q9 * d.k2 * inv40 * t42);
+    let t44 = s_q8 * t43;
+    let t45 = c_q8 * t43;
+    let t46 = -(0.75 * (p.m * (c_q9 * c_q9))) - inv40 * (t42 * t42);
+    let t47 = t45 + s_q8 * t41;
+    let t48 = c_q8 * t47;
+    let t49 = t44 + c_q8 * t46;
+    let t50 = s_q8 * t49;
+    let t51 = t48 - t50;
+    let t52 = s_q8 * t47;
+    let t53 = c_q8 * t49;
+    let t54 = t52 + t53;
+    let t55 = t54 * d.k23 + d.k24;
+    let inv56 = 1.0 / t55;
+    let t57 = c_q8 * (c_q8 * t41 - t44) - s_q8 * (t45 - s_q8 * t46)
+        - t51 * t51 * d.k23 * inv56;
+    let t58 = d.k4 + p.l * t54;
+    let t59 = t51 + -(p.l * t51 * inv56 * t58);
+    let t60 = s_q7 * t59;
+    let t61 = c_q7 * t59;
+    let t62 = t54 + -(inv56 * (t58 * t58));
+    let t63 = t61 + s_q7 * t57;
+    let t64 = c_q7 * t63;
+    let t65 = t60 + c_q7 * t62;
+    let t66 = s_q7 * t65;
+    let t67 = t64 - t66;
+    let t68 = s_q7 * t63;
+    let t69 = c_q7 * t65;
+    let t70 = t68 + t69;
+    let t71 = d.k23 * t70 + d.k25;
+    let inv72 = 1.0 / t71;
+    let t73 = c_q7 * (c_q7 * t57 - t60) - s_q7 * (t61 - s_q7 * t62)
+        - d.k23 * (t67 * t67) * inv72;
+    let t74 = d.k5 + p.l * t70;
+    let t75 = t67 + -(p.l * t67 * inv72 * t74);
+    let t76 = s_q6 * t75;
+    let t77 = c_q6 * t75;
+    let t78 = t70 + -(inv72 * (t74 * t74));
+    let t79 = t77 + s_q6 * t73;
+    let t80 = c_q6 * t79;
+    let t81 = t76 + c_q6 * t78;
+    let t82 = s_q6 * t81;
+    let t83 = t80 - t82;
+    let t84 = s_q6 * t79;
+    let t85 = c_q6 * t81;
+    let t86 = t84 + t85;
+    let t87 = d.k23 * t86 + d.k26;
+    let inv88 = 1.0 / t87;
+    let t89 = c_q6 * (c_q6 * t73 - t76) - s_q6 * (t77 - s_q6 * t78)
+        - d.k23 * (t83 * t83) * inv88;
+    let t90 = d.k6 + p.l * t86;
+    let t91 = t83 + -(p.l * t83 * inv88 * t90);
+    let t92 = s_q5 * t91;
+    let t93 = c_q5 * t91;
+    let t94 = t86 + -(inv88 * (t90 * t90));
+    let t95 = t93 + s_q5 * t89;
+    let t96 = c_q5 * t95;
+    let t97 = t92 + c_q5 * t94;
+    let t98 = s_q5 * t97;
+    let t99 = t96 - t98;
+    let t100 = s_q5 * t95;
+    let t101 = c_q5 * t97;
+    let t102 = t100 + t101;
+    let t103 = d.k23 * t102 + d.k27;
+    let inv104 = 1.0 / t103;
+    let t105 = c_q5 * (c_q5 * t89 - t92) - s_q5 * (t93 - s_q5 * t94)
+        - d.k23 * (t99 * t99) * inv104;
+    let t106 = d.k7 + p.l * t102;
+    let t107 = t99 + -(p.l * t99 * inv104 * t106);
+    let t108 = s_q4 * t107;
+    let t109 = c_q4 * t107;
+    let t110 = t102 + -(inv104 * (t106 * t106));
+    let t111 = t109 + s_q4 * t105;
+    let t112 = c_q4 * t111;
+    let t113 = t108 + c_q4 * t110;
+    let t114 = s_q4 * t113;
+    let t115 = t112 - t114;
+    let t116 = s_q4 * t111;
+    let t117 = c_q4 * t113;
+    let t118 = t116 + t117;
+    let t119 = d.k23 * t118 + d.k28;
+    let inv120 = 1.0 / t119;
+    let t121 = c_q4 * (c_q4 * t105 - t108) - s_q4 * (t109 - s_q4 * t110)
+        - d.k23 * (t115 * t115) * inv120;
+    let t122 = d.k8 + p.l * t118;
+    let t123 = t115 + -(p.l * t115 * inv120 * t122);
+    let t124 = s_q3 * t123;
+    let t125 = c_q3 * t123;
+    let t126 = t118 + -(inv120 * (t122 * t122));
+    let t127 = t125 + s_q3 * t121;
+    let t128 = c_q3 * t127;
+    let t129 = t124 + c_q3 * t126;
+    let t130 = s_q3 * t129;
+    let t131 = t128 - t130;
+    let t132 = s_q3 * t127;
+    let t133 = c_q3 * t129;
+    let t134 = t132 + t133;
+    let t135 = d.k17 + d.k23 * t134;
+    let inv136 = 1.0 / t135;
+    let t137 = c_q3 * (c_q3 * t121 - t124) - s_q3 * (t125 - s_q3 * t126)
+        - d.k23 * (t131 * t131) * inv136;
+    let t138 = d.k9 + p.l * t134;
+    let t139 = t131 + -(p.l * t131 * inv136 * t138);
+    let t140 = s_q2 * t139;
+    let t141 = c_q2 * t139;
+    let t142 = t134 + -(inv136 * (t138 * t138));
+    let t143 = t141 + s_q2 * t137;
+    let t144 = c_q2 * t143;
+    let t145 = t140 + c_q2 * t142;
+    let t146 = s_q2 * t145;
+    let t147 = t144 - t146;
+    let t148 = s_q2 * t143;
+    let t149 = c_q2 * t145;
+    let t150 = t148 + t149;
+    let t151 = d.k23 * t150 + d.k29;
+    let inv152 = 1.0 / t151;
+    let t153 = c_q2 * (c_q2 * t137 - t140) - s_q2 * (t141 - s_q2 * t142)
+        - d.k23 * (t147 * t147) * inv152;
+    let t154 = d.k10 + p.l * t150;
+    let t155 = t147 + -(p.l * t147 * inv152 * t154);
+    let t156 = s_q1 * t153 + c_q1 * t155;
+    let t157 = t150 + -(inv152 * (t154 * t154));
     let t158 = s_q1 * t155 + c_q1 * t157;
-    let t159 = t152 + (p.m - inv154 * (t156 * t156));
-    let t160 = s_q1 * t157 + c_q1 * t159;
-    let t161 = s_q1 * t158 + c_q1 * t160;
-    let t162 = d.k20 + d.k21 * t161;
-    let inv163 = 1.0 / t162;
-    let t164 = 0.5 * (t28 * t28 * d.k2) + t25 * t25 * c_q9 * d.k2;
-    let t165 = -(0.25 * (t25 * t25 * s_q9 * d.k2)) - 1.5 * (tau[9] * d.k24);
-    let t166 = s_q9 * t164;
-    let t167 = c_q9 * t165;
-    let t168 = p.l * (t166 + t167);
-    let t169 = tau[8] + t168 - tau[9];
-    let t170 = 0.5 * (t25 * t25 * d.k2) + c_q9 * t164 + p.l * (t22 * t22) * c_q8 * t43
-        - s_q9 * t165 - t37 * t45 - 0.75 * (s_q9 * c_q9 * d.k2 * inv42 * t169);
-    let t171 = t166 + t167 + t47 * (p.l * (t22 * t22)) - t37 * t48 - inv42 * t44 * t169;
-    let t172 = s_q8 * t170;
-    let t173 = c_q8 * t171;
-    let t174 = p.l * (t172 + t173);
-    let t175 = tau[7] + t174 - tau[8];
-    let t176 = 0.5 * (t22 * t22 * d.k2) + c_q8 * t170 + p.l * (t19 * t19) * c_q7 * t59
-        - s_q8 * t171 - t36 * t61 - p.l * t53 * inv58 * t175;
-    let t177 = t172 + t173 + t63 * (p.l * (t19 * t19)) - t36 * t64 - inv58 * t60 * t175;
-    let t178 = s_q7 * t176;
-    let t179 = c_q7 * t177;
-    let t180 = p.l * (t178 + t179);
-    let t181 = tau[6] + t180 - tau[7];
-    let t182 = 0.5 * (t19 * t19 * d.k2) + c_q7 * t176 + p.l * (t16 * t16) * c_q6 * t75
-        - s_q7 * t177 - t35 * t77 - p.l * t69 * inv74 * t181;
-    let t183 = t178 + t179 + t79 * (p.l * (t16 * t16)) - t35 * t80 - inv74 * t76 * t181;
-    let t184 = s_q6 * t182;
-    let t185 = c_q6 * t183;
-    let t186 = p.l * (t184 + t185);
-    let t187 = tau[5] + t186 - tau[6];
-    let t188 = 0.5 * (t16 * t16 * d.k2) + c_q6 * t182 + p.l * (t13 * t13) * c_q5 * t91
-        - s_q6 * t183 - t34 * t93 - p.l * t85 * inv90 * t187;
-    let t189 = t184 + t185 + t95 * (p.l * (t13 * t13)) - t34 * t96 - inv90 * t92 * t187;
-    let t190 = s_q5 * t188;
-    let t191 = c_q5 * t189;
-    let t192 = p.l * (t190 + t191);
-    let t193 = tau[4] + t192 - tau[5];
-    let t194 = 0.5 * (t13 * t13 * d.k2) + c_q5 * t188 + p.l * (t10 * t10) * c_q4 * t107
-        - s_q5 * t189 - t33 * t109 - p.l * t101 * inv106 * t193;
-    let t195 = t190 + t191 + t111 * (p.l * (t10 * t10)) - t33 * t112
-        - inv106 * t108 * t193;
-    let t196 = s_q4 * t194;
-    let t197 = c_q4 * t195;
-    let t198 = p.l * (t196 + t197);
-    let t199 = tau[3] + t198 - tau[4];
-    let t200 = 0.5 * (t10 * t10 * d.k2) + c_q4 * t194 + p.l * (t7 * t7) * c_q3 * t123
-        - s_q4 * t195 - t32 * t125 - p.l * t117 * inv122 * t199;
-    let t201 = t196 + t197 + t127 * (p.l * (t7 * t7)) - t32 * t128
-        - inv122 * t124 * t199;
-    let t202 = s_q3 * t200;
-    let t203 = c_q3 * t201;
-    let t204 = p.l * (t202 + t203);
-    let t205 = tau[2] + t204 - tau[3];
-    let t206 = 0.5 * (t7 * t7 * d.k2) + c_q3 * t200 + p.l * (t4 * t4) * c_q2 * t139
-        - s_q3 * t201 - t31 * t141 - p.l * t133 * inv138 * t205;
-    let t207 = t202 + t203 + t143 * (p.l * (t4 * t4)) - t31 * t144
-        - inv138 * t140 * t205;
-    let t208 = s_q2 * t206;
-    let t209 = c_q2 * t207;
-    let t210 = p.l * (t208 + t209);
-    let t211 = tau[1] + t210 - tau[2];
-    let t212 = tau[0]
+    let t159 = s_q1 * t156 + c_q1 * t158;
+    let t160 = d.k23 * t159 + d.k30;
+    let inv161 = 1.0 / t160;
+    let t162 = 0.75 * (t25 * t25 * s_q9 * d.k2) - 1.5 * (tau[9] * d.k31);
+    let t163 = c_q9 * t162;
+    let t164 = p.l * (0.5 * t38 + t163);
+    let t165 = tau[8] + t164 - tau[9];
+    let t166 = 1.5 * (t25 * t25 * d.k2) + 0.5 * (c_q9 * (t28 * t28) * d.k2)
+        + p.l * (t22 * t22) * c_q8 * t41 - s_q9 * t162 - t37 * t43
+        - 0.75 * (s_q9 * c_q9 * d.k2 * inv40 * t165);
+    let t167 = 0.5 * t38 + t163 + t45 * (p.l * (t22 * t22)) - t37 * t46
+        - inv40 * t42 * t165;
+    let t168 = s_q8 * t166;
+    let t169 = c_q8 * t167;
+    let t170 = p.l * (t168 + t169);
+    let t171 = tau[7] + t170 - tau[8];
+    let t172 = 2.5 * (t22 * t22 * d.k2) + c_q8 * t166 + p.l * (t19 * t19) * c_q7 * t57
+        - s_q8 * t167 - t36 * t59 - p.l * t51 * inv56 * t171;
+    let t173 = t168 + t169 + t61 * (p.l * (t19 * t19)) - t36 * t62 - inv56 * t58 * t171;
+    let t174 = s_q7 * t172;
+    let t175 = c_q7 * t173;
+    let t176 = p.l * (t174 + t175);
+    let t177 = tau[6] + t176 - tau[7];
+    let t178 = 3.5 * (t19 * t19 * d.k2) + c_q7 * t172 + p.l * (t16 * t16) * c_q6 * t73
+        - s_q7 * t173 - t35 * t75 - p.l * t67 * inv72 * t177;
+    let t179 = t174 + t175 + t77 * (p.l * (t16 * t16)) - t35 * t78 - inv72 * t74 * t177;
+    let t180 = s_q6 * t178;
+    let t181 = c_q6 * t179;
+    let t182 = p.l * (t180 + t181);
+    let t183 = tau[5] + t182 - tau[6];
+    let t184 = 4.5 * (t16 * t16 * d.k2) + c_q6 * t178 + p.l * (t13 * t13) * c_q5 * t89
+        - s_q6 * t179 - t34 * t91 - p.l * t83 * inv88 * t183;
+    let t185 = t180 + t181 + t93 * (p.l * (t13 * t13)) - t34 * t94 - inv88 * t90 * t183;
+    let t186 = s_q5 * t184;
+    let t187 = c_q5 * t185;
+    let t188 = p.l * (t186 + t187);
+    let t189 = tau[4] + t188 - tau[5];
+    let t190 = 5.5 * (t13 * t13 * d.k2) + c_q5 * t184 + p.l * (t10 * t10) * c_q4 * t105
+        - s_q5 * t185 - t33 * t107 - p.l * t99 * inv104 * t189;
+    let t191 = t186 + t187 + t109 * (p.l * (t10 * t10)) - t33 * t110
+        - inv104 * t106 * t189;
+    let t192 = s_q4 * t190;
+    let t193 = c_q4 * t191;
+    let t194 = p.l * (t192 + t193);
+    let t195 = tau[3] + t194 - tau[4];
+    let t196 = 6.5 * (t10 * t10 * d.k2) + c_q4 * t190 + p.l * (t7 * t7) * c_q3 * t121
+        - s_q4 * t191 - t32 * t123 - p.l * t115 * inv120 * t195;
+    let t197 = t192 + t193 + t125 * (p.l * (t7 * t7)) - t32 * t126
+        - inv120 * t122 * t195;
+    let t198 = s_q3 * t196;
+    let t199 = c_q3 * t197;
+    let t200 = p.l * (t198 + t199);
+    let t201 = tau[2] + t200 - tau[3];
+    let t202 = 7.5 * (t7 * t7 * d.k2) + c_q3 * t196 + p.l * (t4 * t4) * c_q2 * t137
+        - s_q3 * t197 - t31 * t139 - p.l * t131 * inv136 * t201;
+    let t203 = t198 + t199 + t141 * (p.l * (t4 * t4)) - t31 * t142
+        - inv136 * t138 * t201;
+    let t204 = s_q2 * t202;
+    let t205 = c_q2 * t203;
+    let t206 = p.l * (t204 + t205);
+    let t207 = tau[1] + t206 - tau[2];
+    let t208 = tau[0]
         + p.l
             * (s_q1
-                * (0.5 * (t4 * t4 * d.k2) + c_q2 * t206
-                    + p.l * (qd[0] * qd[0]) * c_q1 * t155 - s_q2 * t207 - t30 * t157
-                    - p.l * t149 * inv154 * t211)
+                * (8.5 * (t4 * t4 * d.k2) + c_q2 * t202
+                    + p.l * (qd[0] * qd[0]) * c_q1 * t153 - s_q2 * t203 - t30 * t155
+                    - p.l * t147 * inv152 * t207)
                 + c_q1
-                    * (t208 + t209 + p.l * (qd[0] * qd[0]) * c_q1 * t157 - t30 * t159
-                        - inv154 * t156 * t211)) - tau[1]
-        - s_q0 * (c_q1 * t158 - s_q1 * t160) * d.k25 - p.g * c_q0 * (d.k23 + p.l * t161);
-    let t213 = inv163 * t212;
-    let t214 = p.g * c_q0 + p.l * inv163 * t212;
-    let t215 = p.g * s_q0 * c_q1 + s_q1 * t214 - p.l * (qd[0] * qd[0]) * c_q1;
-    let t216 = c_q1 * t214;
-    let t217 = inv154
-        * (t211
-            + (-(p.l * t149 * t215) - t156 * (t30 + t216 - t29) - t153 * inv163 * t212));
-    let t218 = t213 + t217;
-    let t219 = t30 + t216 + p.l * t218 - t29;
-    let t220 = c_q2 * t215 + s_q2 * t219 - p.l * (t4 * t4) * c_q2;
-    let t221 = s_q2 * t215;
-    let t222 = c_q2 * t219;
-    let t223 = inv138
-        * (t205 + (-(p.l * t133 * t220) - t140 * (t31 + t222 - t221) - t137 * t218));
-    let t224 = t218 + t223;
-    let t225 = t31 + t222 + p.l * t224 - t221;
-    let t226 = c_q3 * t220 + s_q3 * t225 - p.l * (t7 * t7) * c_q3;
-    let t227 = s_q3 * t220;
-    let t228 = c_q3 * t225;
-    let t229 = inv122
-        * (t199 + (-(p.l * t117 * t226) - t124 * (t32 + t228 - t227) - t121 * t224));
-    let t230 = t224 + t229;
-    let t231 = t32 + t228 + p.l * t230 - t227;
-    let t232 = c_q4 * t226 + s_q4 * t231 - p.l * (t10 * t10) * c_q4;
-    let t233 = s_q4 * t226;
-    let t234 = c_q4 * t231;
-    let t235 = inv106
-        * (t193 + (-(p.l * t101 * t232) - t108 * (t33 + t234 - t233) - t105 * t230));
-    let t236 = t230 + t235;
-    let t237 = t33 + t234 + p.l * t236 - t233;
-    let t238 = c_q5 * t232 + s_q5 * t237 - p.l * (t13 * t13) * c_q5;
-    let t239 = s_q5 * t232;
-    let t240 = c_q5 * t237;
-    let t241 = inv90
-        * (t187 + (-(p.l * t85 * t238) - t92 * (t34 + t240 - t239) - t89 * t236));
-    let t242 = t236 + t241;
-    let t243 = t34 + t240 + p.l * t242 - t239;
-    let t244 = c_q6 * t238 + s_q6 * t243 - p.l * (t16 * t16) * c_q6;
-    let t245 = s_q6 * t238;
-    let t246 = c_q6 * t243;
-    let t247 = inv74
-        * (t181 + (-(p.l * t69 * t244) - t76 * (t35 + t246 - t245) - t73 * t242));
-    let t248 = t242 + t247;
-    let t249 = t35 + t246 + p.l * t248 - t245;
-    let t250 = c_q7 * t244 + s_q7 * t249 - p.l * (t19 * t19) * c_q7;
-    let t251 = s_q7 * t244;
-    let t252 = c_q7 * t249;
-    let t253 = inv58
-        * (t175 + (-(p.l * t53 * t250) - t60 * (t36 + t252 - t251) - t57 * t248));
-    let t254 = t248 + t253;
-    let t255 = t36 + t252 + p.l * t254 - t251;
-    let t256 = c_q8 * t250 + s_q8 * t255 - p.l * (t22 * t22) * c_q8;
-    let t257 = s_q8 * t250;
-    let t258 = c_q8 * t255;
-    let t259 = inv42
-        * (t169
-            + (-(0.75 * (s_q9 * c_q9 * d.k2 * t256)) - t44 * (t37 + t258 - t257)
-                - t41 * t254));
-    let t260 = t254 + t259;
+                    * (t204 + t205 + p.l * (qd[0] * qd[0]) * c_q1 * t155 - t30 * t157
+                        - inv152 * t154 * t207)) - tau[1]
+        - s_q0 * (c_q1 * t156 - s_q1 * t158) * d.k32 - p.g * c_q0 * (p.l * t159 + d.k33);
+    let t209 = inv161 * t208;
+    let t210 = p.g * c_q0 + p.l * inv161 * t208;
+    let t211 = p.g * s_q0 * c_q1 + s_q1 * t210 - p.l * (qd[0] * qd[0]) * c_q1;
+    let t212 = c_q1 * t210;
+    let t213 = inv152
+        * (t207
+            + (-(p.l * t147 * t211) - t154 * (t30 + t212 - t29) - t151 * inv161 * t208));
+    let t214 = t209 + t213;
+    let t215 = t30 + t212 + p.l * t214 - t29;
+    let t216 = c_q2 * t211 + s_q2 * t215 - p.l * (t4 * t4) * c_q2;
+    let t217 = s_q2 * t211;
+    let t218 = c_q2 * t215;
+    let t219 = inv136
+        * (t201 + (-(p.l * t131 * t216) - t138 * (t31 + t218 - t217) - t135 * t214));
+    let t220 = t214 + t219;
+    let t221 = t31 + t218 + p.l * t220 - t217;
+    let t222 = c_q3 * t216 + s_q3 * t221 - p.l * (t7 * t7) * c_q3;
+    let t223 = s_q3 * t216;
+    let t224 = c_q3 * t221;
+    let t225 = inv120
+        * (t195 + (-(p.l * t115 * t222) - t122 * (t32 + t224 - t223) - t119 * t220));
+    let t226 = t220 + t225;
+    let t227 = t32 + t224 + p.l * t226 - t223;
+    let t228 = c_q4 * t222 + s_q4 * t227 - p.l * (t10 * t10) * c_q4;
+    let t229 = s_q4 * t222;
+    let t230 = c_q4 * t227;
+    let t231 = inv104
+        * (t189 + (-(p.l * t99 * t228) - t106 * (t33 + t230 - t229) - t103 * t226));
+    let t232 = t226 + t231;
+    let t233 = t33 + t230 + p.l * t232 - t229;
+    let t234 = c_q5 * t228 + s_q5 * t233 - p.l * (t13 * t13) * c_q5;
+    let t235 = s_q5 * t228;
+    let t236 = c_q5 * t233;
+    let t237 = inv88
+        * (t183 + (-(p.l * t83 * t234) - t90 * (t34 + t236 - t235) - t87 * t232));
+    let t238 = t232 + t237;
+    let t239 = t34 + t236 + p.l * t238 - t235;
+    let t240 = c_q6 * t234 + s_q6 * t239 - p.l * (t16 * t16) * c_q6;
+    let t241 = s_q6 * t234;
+    let t242 = c_q6 * t239;
+    let t243 = inv72
+        * (t177 + (-(p.l * t67 * t240) - t74 * (t35 + t242 - t241) - t71 * t238));
+    let t244 = t238 + t243;
+    let t245 = t35 + t242 + p.l * t244 - t241;
+    let t246 = c_q7 * t240 + s_q7 * t245 - p.l * (t19 * t19) * c_q7;
+    let t247 = s_q7 * t240;
+    let t248 = c_q7 * t245;
+    let t249 = inv56
+        * (t171 + (-(p.l * t51 * t246) - t58 * (t36 + t248 - t247) - t55 * t244));
+    let t250 = t244 + t249;
+    let t251 = t36 + t248 + p.l * t250 - t247;
+    let t252 = c_q8 * t246 + s_q8 * t251 - p.l * (t22 * t22) * c_q8;
+    let t253 = s_q8 * t246;
+    let t254 = c_q8 * t251;
+    let t255 = inv40
+        * (t165
+            + (-(0.75 * (s_q9 * c_q9 * d.k2 * t252)) - t42 * (t37 + t254 - t253)
+                - t39 * t250));
+    let t256 = t250 + t255;
     [
+        t209,
         t213,
-        t217,
-        t223,
-        t229,
-        t235,
-        t241,
-        t247,
-        t253,
-        t259,
+        t219,
+        t225,
+        t231,
+        t237,
+        t243,
+        t249,
+        t255,
         3.0
             * ((tau[9]
                 - 0.5
                     * (d.k2
                         * (p.l * (t25 * t25) * s_q9
-                            + c_q9 * (t37 + t258 + p.l * t260 - t257) - s_q9 * t256))
-                - 0.3333333333333333 * (d.k0 * t260)) * d.k26),
+                            + c_q9 * (t37 + t254 + p.l * t256 - t253) - s_q9 * t252))
+                - 0.3333333333333333 * (d.k0 * t256)) * d.k34),
     ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
@@ -2568,7 +2590,7 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     (
         0.16666666666666666 * (qd[0] * qd[0] * d.k0)
             + 0.5
-                * (p.m * (t92 * t92 + qd[0] * qd[0] * (s_q1 * s_q1) * d.k21)
+                * (p.m * (t92 * t92 + qd[0] * qd[0] * (s_q1 * s_q1) * d.k23)
                     + 0.08333333333333333 * (t4 * t4 * d.k0)
                     + (p.m * (t64 * t64 + t93 * t93)
                         + 0.08333333333333333 * (t8 * t8 * d.k0))
@@ -2586,15 +2608,15 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
                         + 0.08333333333333333 * (t32 * t32 * d.k0))
                     + (p.m * (t91 * t91 + t100 * t100)
                         + 0.08333333333333333 * (t36 * t36 * d.k0))),
-        0.5 * (s_q0 * d.k1) + (t39 + 0.5 * t42) * d.k27 + (t39 + t42 + 0.5 * t45) * d.k27
-            + (t39 + t42 + t45 + 0.5 * t48) * d.k27
-            + (t39 + t42 + t45 + t48 + 0.5 * t51) * d.k27
-            + (t39 + t42 + t45 + t48 + t51 + 0.5 * t54) * d.k27
-            + (t39 + t42 + t45 + t48 + t51 + t54 + 0.5 * t57) * d.k27
-            + (t39 + t42 + t45 + t48 + t51 + t54 + t57 + 0.5 * t60) * d.k27
-            + (t39 + t42 + t45 + t48 + t51 + t54 + t57 + t60 + 0.5 * t62) * d.k27
+        0.5 * (s_q0 * d.k1) + (t39 + 0.5 * t42) * d.k35 + (t39 + t42 + 0.5 * t45) * d.k35
+            + (t39 + t42 + t45 + 0.5 * t48) * d.k35
+            + (t39 + t42 + t45 + t48 + 0.5 * t51) * d.k35
+            + (t39 + t42 + t45 + t48 + t51 + 0.5 * t54) * d.k35
+            + (t39 + t42 + t45 + t48 + t51 + t54 + 0.5 * t57) * d.k35
+            + (t39 + t42 + t45 + t48 + t51 + t54 + t57 + 0.5 * t60) * d.k35
+            + (t39 + t42 + t45 + t48 + t51 + t54 + t57 + t60 + 0.5 * t62) * d.k35
             + (t39 + t42 + t45 + t48 + t51 + t54 + t57 + t60 + t62
-                + 0.5 * (p.l * (c_q9 * t61 + s_q9 * (c_q8 * t59 - s_q8 * t58)))) * d.k27,
+                + 0.5 * (p.l * (c_q9 * t61 + s_q9 * (c_q8 * t59 - s_q8 * t58)))) * d.k35,
     )
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).

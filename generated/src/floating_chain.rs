@@ -18,13 +18,13 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 57 | 34 | 1 | 0 | 0 | 0 |
+//! | `derived` | 66 | 26 | 1 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 282 | 237 | 0 | 0 | 2 | 2 |
 //! | `mass_matrix` | 344 | 251 | 0 | 0 | 2 | 2 |
 //! | `bias` | 270 | 202 | 0 | 0 | 2 | 2 |
 //! | `gravity` | 86 | 43 | 0 | 0 | 2 | 2 |
 //! | `joint_space` | 648 | 468 | 0 | 0 | 2 | 2 |
-//! | `forward_dynamics` | 1395 | 841 | 10 | 0 | 2 | 2 |
+//! | `forward_dynamics` | 1395 | 810 | 10 | 0 | 2 | 2 |
 //! | `coriolis_matrix` | 2035 | 1448 | 0 | 0 | 2 | 2 |
 //! | `energy` | 157 | 116 | 0 | 0 | 2 | 2 |
 //! | `body_poses` | 96 | 63 | 0 | 0 | 2 | 2 |
@@ -230,14 +230,6 @@ pub struct Derived {
     pub k42: Real,
     /// Parameter group 43.
     pub k43: Real,
-    /// Parameter group 44.
-    pub k44: Real,
-    /// Parameter group 45.
-    pub k45: Real,
-    /// Parameter group 46.
-    pub k46: Real,
-    /// Parameter group 47.
-    pub k47: Real,
 }
 impl Params {
     /// Computes the parameter groups; call again after changing a
@@ -276,37 +268,33 @@ impl Params {
             k21: p.g * t4,
             k22: t0 * p.g,
             k23: p.g * t5,
-            k24: 0.5 * p.m - 0.0625 * (t1 * (p.m * inv3)),
-            k25: p.l * p.l,
-            k26: 0.0001 * p.m + 0.004,
-            k27: t1 * p.m,
-            k28: 0.25 * t1 + 0.02,
-            k29: 0.0001 * p.m + 0.75 * t1 + 0.022,
-            k30: p.m * p.m,
+            k24: t1 * (p.m * inv3),
+            k25: t1 * t0 * (p.l * inv3),
+            k26: t1 * p.m,
+            k27: t1 * t1 * t1 * (p.m * (inv3 * inv3)),
+            k28: t1 * t1 * (p.m * p.m * inv3),
+            k29: p.m * p.m,
+            k30: t1 * t1 * (p.m * inv3),
             k31: t0 * p.m,
-            k32: -(0.5 * t0),
-            k33: 1.5 * p.m,
-            k34: t1 * (p.m * p.m),
-            k35: -(0.01 * p.m),
-            k36: 0.01 * p.m,
-            k37: 0.25 * t1 + 0.021,
-            k38: 0.5 * t0,
-            k39: p.m0 + p.m,
-            k40: -(0.05 * p.m0),
-            k41: 0.0025 * p.m0 + 0.12,
-            k42: 0.05 * p.m0,
-            k43: 0.0025 * p.m0 + 0.08,
-            k44: p.m * p.l * inv3,
-            k45: inv3,
-            k46: p.g * p.m0,
-            k47: p.g * p.m,
+            k32: t1 * t0 * (p.m * inv3),
+            k33: t1 * (p.m * p.l * inv3),
+            k34: -t0,
+            k35: t1 * (p.m * p.m),
+            k36: -(0.01 * p.m),
+            k37: 0.01 * p.m,
+            k38: p.l * p.l,
+            k39: 0.0025 * p.m0 + 0.1 * p.m + 0.08,
+            k40: p.m * p.l * inv3,
+            k41: inv3,
+            k42: p.g * p.m0,
+            k43: p.g * p.m,
         }
     }
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 57,
-    add: 34,
+    mul: 66,
+    add: 26,
     div: 1,
     sqrt: 0,
     sin: 0,
@@ -1563,7 +1551,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
     mul: 1395,
-    add: 841,
+    add: 810,
     div: 10,
     sqrt: 0,
     sin: 2,
@@ -1605,590 +1593,560 @@ pub fn forward_dynamics_with(
     let c_q7 = libm::Libm::<Real>::cos(q[7]);
     let t11 = qd[3] * c_q7 + qd[4] * s_q7;
     let t12 = qd[4] * c_q7 - qd[3] * s_q7;
-    let t13 = qd[4] * qd[4];
-    let t14 = qd[5] * qd[5];
-    let t15 = -(0.2 * (t13 + t14));
-    let t16 = qd[3] * qd[5];
-    let t17 = qd[5] + qd[6];
-    let t18 = q[8] * q[8];
-    let t19 = q[9] * q[9];
-    let t20 = q[10] * q[10];
-    let t21 = q[8] * q[9];
-    let t22 = q[8] * q[10];
-    let t23 = q[9] * q[10];
-    let t24 = q[8] * q[11];
-    let t25 = q[9] * q[11];
-    let t26 = q[10] * q[11];
-    let t27 = 1.0 - 2.0 * (t19 + t20);
-    let t28 = 2.0 * (t21 - t26);
-    let t29 = 2.0 * (t22 + t25);
-    let t30 = 2.0 * (t21 + t26);
-    let t31 = 1.0 - 2.0 * (t18 + t20);
-    let t32 = 2.0 * (t23 - t24);
-    let t33 = 2.0 * (t22 - t25);
-    let t34 = 2.0 * (t23 + t24);
-    let t35 = 1.0 - 2.0 * (t18 + t19);
-    let t36 = t11 * t27;
-    let t37 = t12 * t30;
-    let t38 = t17 * t33;
-    let t39 = t36 + t37 + t38;
-    let t40 = t11 * t28;
-    let t41 = t12 * t31;
-    let t42 = t17 * t34;
-    let t43 = t40 + t41 + t42;
-    let t44 = t11 * t29;
-    let t45 = t12 * t32;
-    let t46 = t17 * t35;
-    let t47 = t44 + t45 + t46;
-    let t48 = p.l * (t12 * t12);
-    let t49 = p.l * (t17 * t17);
-    let t50 = -t48 - t49;
-    let t51 = t39 + qd[7];
-    let t52 = t43 + qd[8];
-    let t53 = t47 + qd[9];
-    let t54 = qd[9] * t43;
-    let t55 = qd[8] * t47;
-    let t56 = t54 - t55;
-    let t57 = qd[7] * t47;
-    let t58 = qd[9] * t39;
-    let t59 = t57 - t58;
-    let t60 = qd[8] * t39;
-    let t61 = qd[7] * t43;
-    let t62 = t60 - t61;
+    let t13 = -(0.2 * (qd[4] * qd[4] + qd[5] * qd[5]));
+    let t14 = qd[3] * qd[5];
+    let t15 = qd[5] + qd[6];
+    let t16 = q[8] * q[8];
+    let t17 = q[9] * q[9];
+    let t18 = q[10] * q[10];
+    let t19 = q[8] * q[9];
+    let t20 = q[8] * q[10];
+    let t21 = q[9] * q[10];
+    let t22 = q[8] * q[11];
+    let t23 = q[9] * q[11];
+    let t24 = q[10] * q[11];
+    let t25 = 1.0 - 2.0 * (t17 + t18);
+    let t26 = 2.0 * (t19 - t24);
+    let t27 = 2.0 * (t20 + t23);
+    let t28 = 2.0 * (t19 + t24);
+    let t29 = 1.0 - 2.0 * (t16 + t18);
+    let t30 = 2.0 * (t21 - t22);
+    let t31 = 2.0 * (t20 - t23);
+    let t32 = 2.0 * (t21 + t22);
+    let t33 = 1.0 - 2.0 * (t16 + t17);
+    let t34 = t11 * t25;
+    let t35 = t12 * t28;
+    let t36 = t15 * t31;
+    let t37 = t34 + t35 + t36;
+    let t38 = t11 * t26;
+    let t39 = t12 * t29;
+    let t40 = t15 * t32;
+    let t41 = t38 + t39 + t40;
+    let t42 = t11 * t27;
+    let t43 = t12 * t30;
+    let t44 = t15 * t33;
+    let t45 = t42 + t43 + t44;
+    let t46 = -(p.l * (t12 * t12)) - p.l * (t15 * t15);
+    let t47 = t37 + qd[7];
+    let t48 = t41 + qd[8];
+    let t49 = t45 + qd[9];
+    let t50 = qd[9] * t41;
+    let t51 = qd[8] * t45;
+    let t52 = t50 - t51;
+    let t53 = qd[7] * t45;
+    let t54 = qd[9] * t37;
+    let t55 = t53 - t54;
+    let t56 = qd[8] * t37;
+    let t57 = qd[7] * t41;
+    let t58 = t56 - t57;
     let s_q12 = libm::Libm::<Real>::sin(q[12]);
     let c_q12 = libm::Libm::<Real>::cos(q[12]);
-    let t65 = t51 * c_q12 - t53 * s_q12;
-    let t66 = t51 * s_q12 + t53 * c_q12;
-    let t67 = p.l * (t53 * t53);
-    let t68 = -(p.l * (t52 * t52)) - t67;
-    let t69 = t52 + qd[10];
-    let t70 = 0.1 * qd[3] + 0.005 * qd[4];
-    let t71 = 0.005 * qd[3] + 0.12 * qd[4] + 0.002 * qd[5];
-    let t72 = 0.002 * qd[4] + 0.08 * qd[5];
-    let t73 = t11 * t12;
-    let t74 = 0.01 * t51 - 0.5 * (p.l * t52);
-    let t75 = -(0.01 * (t53 * t53)) - t51 * t74;
-    let t76 = t52 * t53;
-    let t77 = 0.5 * (p.l * t51 * t53) + 0.01 * t76;
-    let t78 = 0.004 * t51 + 0.001 * t53;
-    let t79 = 0.001 * t51 + 0.022 * t53;
-    let t80 = t52 * t79;
-    let t81 = t53 * t78;
-    let t82 = t51 * t79;
-    let t83 = t51 * t52;
-    let t84 = t52 * t78;
-    let t85 = t65 * t66;
-    let t86 = c_q12 * c_q12;
-    let t87 = s_q12 * c_q12;
-    let t88 = s_q12 * s_q12;
-    let t89 = t0 + t3 - t4;
-    let t90 = t1 + t5 - t6;
-    let t91 = t2 + t7 - t8;
-    let t92 = c_q7 * t15;
-    let t93 = qd[3] * qd[4] * s_q7;
-    let t94 = t92 + 0.2 * t93;
-    let t95 = s_q7 * t15;
-    let t96 = qd[3] * qd[4] * c_q7;
-    let t97 = 0.2 * t96 - t95;
-    let t98 = t27 * t50;
-    let t99 = t73 * (p.l * t30);
-    let t100 = t38 * (p.l * t11);
-    let t101 = t98 + t99 + t100;
-    let t102 = t28 * t50;
-    let t103 = t73 * (p.l * t31);
-    let t104 = t42 * (p.l * t11);
-    let t105 = t102 + t103 + t104;
-    let t106 = t29 * t50;
-    let t107 = t73 * (p.l * t32);
-    let t108 = t46 * (p.l * t11);
-    let t109 = t106 + t107 + t108;
-    let t110 = s_q12 * t68;
-    let t111 = p.l * t51 * t53 * c_q12;
-    let t112 = p.m0 * qd[3] * qd[4];
-    let t113 = t16 * p.m0;
-    let t114 = p.m * (t52 * t74 - 0.5 * t67);
-    let t115 = p.m * t77;
-    let t116 = -(0.5
-        * (p.m * -(0.5 * (p.l * (t69 * t69) + p.l * (t66 * t66)))
-            + p.m * (c_q12 * t68 - p.l * t51 * t53 * s_q12)));
-    let t117 = t87 * p.m;
-    let t118 = t88 * p.m;
-    let t119 = s_q12 * t116;
-    let t120 = c_q12 * qd[10] * t66;
-    let t121 = s_q12 * qd[10] * t66;
-    let t122 = s_q12 * d.k9;
-    let t123 = c_q12 * d.k9;
-    let t124 = t87 * d.k24;
-    let t125 = t124 - 0.5 * t117;
-    let t126 = t86 * d.k24;
-    let t127 = 0.5 * t118 + t126;
-    let t128 = t127 * d.k25;
-    let t129 = t88 * d.k10;
-    let t130 = 0.001 * t86 + t129 + d.k26;
-    let inv131 = 1.0 / t130;
-    let t132 = t128 + d.k28 - 0.000025 * (inv131 * d.k27);
-    let inv133 = 1.0 / t132;
-    let t134 = t87 * d.k10;
-    let t135 = 0.25 * t122 + t134 + 0.001 - 0.001 * t87;
-    let t136 = t86 * d.k10;
-    let t137 = 0.001 * t88 + 0.5 * t123 + t136 + d.k29 - inv131 * (t135 * t135)
-        - 0.000025 * (inv131 * inv131 * d.k27 * inv133 * (t135 * t135));
-    let inv138 = 1.0 / t137;
-    let t139 = inv133
-        + 0.000025
-            * (inv131 * inv131 * d.k27 * (inv133 * inv133) * (t135 * t135) * inv138);
-    let t140 = p.m + t88 * d.k24 + 0.5 * (t86 * p.m)
-        + 0.0001 * (t125 * inv131 * d.k27 * inv133 * t135 * inv138 - inv138 * d.k30)
-        - t125 * t125 * d.k25 * t139;
-    let t141 = -(inv131 * t135) - 0.000025 * (inv131 * inv131 * d.k27 * inv133 * t135);
-    let t142 = 0.005
-        * (d.k0 * inv131 * inv133 - d.k0 * inv131 * inv133 * t135 * inv138 * t141);
-    let t143 = c_q12 * d.k0;
-    let t144 = d.k0 + 0.25 * t143;
-    let t145 = 0.25 * (t122 * (t125 * t142)) + 0.0025 * (s_q12 * inv138 * t141 * d.k31)
-        + 0.01 * (p.m * inv138 * t144)
-        - 0.005 * (d.k9 * t125 * inv131 * inv133 * t135 * inv138 * t144);
-    let t146 = p.l * t127;
-    let t147 = d.k32 - t146;
-    let t148 = t125
-        + (0.01 * (d.k0 * t125 * t142) + p.l * t125 * t139 * t147
-            + 0.0001 * (inv138 * d.k30 * t141)
-            - 0.00005 * (inv131 * inv133 * t135 * inv138 * d.k31 * t147));
-    let t149 = inv131 + 0.005 * (d.k0 * inv131 * t142) - inv131 * t135 * inv138 * t141;
-    let t150 = d.k33 - 0.0625 * (t88 * (d.k27 * t149))
-        - 0.5 * (s_q12 * d.k0 * inv138 * t141 * t144) - inv138 * (t144 * t144);
-    let t151 = 0.005 * (d.k0 * inv131 * inv133 * t135 * inv138 * t144 * t147)
-        - 0.0025 * (s_q12 * d.k31 * t149) - 0.25 * (s_q12 * d.k0 * t142 * t147)
-        - 0.01 * (p.m * inv138 * t141 * t144);
-    let t152 = t127
-        + (p.m - t139 * (t147 * t147) - 0.0001 * (d.k30 * t149)
-            - 0.02 * (p.m * t142 * t147));
-    let t153 = p.l * t125 * t130 * t142
-        + 0.01 * (p.m * t130 * inv138 * t141 + p.m * t135 * inv138)
-        + 0.00000025 * (inv131 * inv133 * t135 * inv138 * d.k34)
-        - 0.005
-            * (d.k9 * t125 * t139
-                + d.k9 * t125 * inv131 * inv133 * (t135 * t135) * inv138);
-    let t154 = t128 + d.k28;
-    let t155 = p.l * t125 * t139 * t154 - p.l * t125 - 0.005 * (d.k9 * t125 * t142)
-        - 0.00005
-            * (inv138 * t141 * d.k31 + inv131 * inv133 * t135 * inv138 * d.k31 * t154);
-    let t156 = 0.001 * t88 + 0.5 * t123 + t136 + d.k29;
-    let t157 = p.m * t135 * inv138 * t141;
-    let t158 = p.l * t125 * t135 * t142 + d.k35 + 0.01 * (t157 + p.m * inv138 * t156)
-        - 0.005 * (d.k9 * t125 * inv131 * inv133 * t135 * inv138 * t156);
-    let t159 = t33 * t153 + t34 * t155 + t35 * t158;
-    let t160 = 0.25
-        * (s_q12 * d.k0 - s_q12 * d.k0 * t130 * t149
-            - s_q12 * d.k0 * t135 * inv138 * t141) + 0.00125 * (s_q12 * d.k27 * t142)
-        - t130 * inv138 * t141 * t144 - t135 * inv138 * t144
-        - 0.000025 * (inv131 * d.k27 * inv133 * t135 * inv138 * t144);
-    let t161 = 0.00125 * (s_q12 * d.k27 * t149)
+    let t61 = t47 * c_q12 - t49 * s_q12;
+    let t62 = t47 * s_q12 + t49 * c_q12;
+    let t63 = t48 + qd[10];
+    let t64 = t0 + t3 - t4;
+    let t65 = t1 + t5 - t6;
+    let t66 = t2 + t7 - t8;
+    let t67 = c_q7 * t13;
+    let t68 = qd[3] * qd[4] * s_q7;
+    let t69 = t67 + 0.2 * t68;
+    let t70 = s_q7 * t13;
+    let t71 = qd[3] * qd[4] * c_q7;
+    let t72 = 0.2 * t71 - t70;
+    let t73 = t25 * t46;
+    let t74 = t35 * (p.l * t11);
+    let t75 = t36 * (p.l * t11);
+    let t76 = t73 + t74 + t75;
+    let t77 = t26 * t46;
+    let t78 = t39 * (p.l * t11);
+    let t79 = t40 * (p.l * t11);
+    let t80 = t77 + t78 + t79;
+    let t81 = t27 * t46;
+    let t82 = t43 * (p.l * t11);
+    let t83 = t44 * (p.l * t11);
+    let t84 = t81 + t82 + t83;
+    let t85 = s_q12 * (-(p.l * (t48 * t48)) - p.l * (t49 * t49));
+    let t86 = p.l * t47 * t49 * c_q12;
+    let t87 = s_q12 * s_q12 * d.k7;
+    let t88 = d.k6 + t87;
+    let inv89 = 1.0 / t88;
+    let t90 = s_q12 * d.k9;
+    let t91 = s_q12 * c_q12 * d.k7;
+    let t92 = 0.25 * t90 + t91 + 0.001;
+    let t93 = c_q12 * d.k9;
+    let t94 = c_q12 * c_q12 * d.k25;
+    let t95 = d.k8 - 0.0625 * t94 - 0.000025 * (inv89 * d.k26);
+    let inv96 = 1.0 / t95;
+    let t97 = c_q12 * c_q12 * d.k7;
+    let t98 = d.k11 + t97 + 0.5 * t93 - inv89 * (t92 * t92)
+        - 0.000025 * (inv89 * inv89 * (t92 * t92) * d.k26 * inv96);
+    let inv99 = 1.0 / t98;
+    let t100 = inv96
+        + 0.000025 * (inv89 * inv89 * (t92 * t92) * d.k26 * (inv96 * inv96) * inv99);
+    let t101 = -(0.0625 * (s_q12 * s_q12 * d.k24))
+        - 0.00390625 * (s_q12 * s_q12 * (c_q12 * c_q12) * t100 * d.k27)
+        - 0.00000625 * (s_q12 * c_q12 * inv89 * t92 * inv96 * inv99 * d.k28)
+        - 0.0001 * (inv99 * d.k29);
+    let t102 = -(inv89 * t92) - 0.000025 * (inv89 * inv89 * t92 * d.k26 * inv96);
+    let t103 = 0.005
+        * (d.k0 * inv89 * inv96 - d.k0 * inv89 * t92 * inv96 * inv99 * t102);
+    let t104 = c_q12 * d.k0;
+    let t105 = d.k0 + 0.25 * t104;
+    let t106 = 0.0003125 * (s_q12 * c_q12 * inv89 * t92 * inv96 * inv99 * d.k30 * t105)
+        + 0.0025 * (s_q12 * inv99 * t102 * d.k31) + 0.01 * (p.m * inv99 * t105)
+        - 0.015625 * (s_q12 * s_q12 * c_q12 * t103 * d.k30);
+    let t107 = c_q12 * c_q12 * d.k33;
+    let t108 = 0.0625 * t107 + d.k34;
+    let t109 = 0.0001 * (inv99 * d.k29 * t102)
+        - 0.0625 * (s_q12 * c_q12 * d.k24 + s_q12 * c_q12 * t100 * d.k33 * t108)
+        - 0.000625 * (s_q12 * c_q12 * t103 * d.k32)
+        - 0.00005 * (inv89 * t92 * inv96 * inv99 * d.k31 * t108);
+    let t110 = inv89 + 0.005 * (d.k0 * inv89 * t103) - inv89 * t92 * inv99 * t102;
+    let t111 = -(0.0625 * (s_q12 * s_q12 * d.k26 * t110))
+        - 0.5 * (s_q12 * d.k0 * inv99 * t102 * t105) - inv99 * (t105 * t105);
+    let t112 = 0.005 * (d.k0 * inv89 * t92 * inv96 * inv99 * t105 * t108)
+        - 0.0025 * (s_q12 * d.k31 * t110) - 0.25 * (s_q12 * d.k0 * t103 * t108)
+        - 0.01 * (p.m * inv99 * t102 * t105);
+    let t113 = -(0.0625 * (c_q12 * c_q12 * d.k24)) - 0.0001 * (d.k29 * t110)
+        - 0.02 * (p.m * t103 * t108) - t100 * (t108 * t108);
+    let t114 = 0.0003125
+        * (s_q12 * c_q12 * t100 * d.k30
+            + s_q12 * c_q12 * inv89 * (t92 * t92) * inv96 * inv99 * d.k30)
+        + 0.01 * (p.m * t88 * inv99 * t102 + p.m * t92 * inv99)
+        + 0.00000025 * (inv89 * t92 * inv96 * inv99 * d.k35)
+        - 0.0625 * (s_q12 * c_q12 * t88 * t103 * d.k33);
+    let t115 = d.k8 - 0.0625 * t94;
+    let t116 = 0.0625 * (s_q12 * c_q12 * d.k33 - s_q12 * c_q12 * t100 * d.k33 * t115)
+        + 0.0003125 * (s_q12 * c_q12 * t103 * d.k30)
+        - 0.00005 * (inv99 * t102 * d.k31 + inv89 * t92 * inv96 * inv99 * d.k31 * t115);
+    let t117 = d.k11 + t97 + 0.5 * t93;
+    let t118 = p.m * t92 * inv99 * t102;
+    let t119 = 0.0003125 * (s_q12 * c_q12 * inv89 * t92 * inv96 * inv99 * d.k30 * t117)
+        + 0.01 * (t118 + p.m * inv99 * t117) + d.k36
+        - 0.0625 * (s_q12 * c_q12 * t92 * t103 * d.k33);
+    let t120 = t31 * t114 + t32 * t116 + t33 * t119;
+    let t121 = 0.25
+        * (s_q12 * d.k0 - s_q12 * d.k0 * t88 * t110 - s_q12 * d.k0 * t92 * inv99 * t102)
+        + 0.00125 * (s_q12 * d.k26 * t103) - t88 * inv99 * t102 * t105
+        - t92 * inv99 * t105 - 0.000025 * (inv89 * t92 * d.k26 * inv96 * inv99 * t105);
+    let t122 = 0.00125 * (s_q12 * d.k26 * t110)
         + 0.005
-            * (d.k0 * inv138 * t141 * t144
-                + d.k0 * inv131 * inv133 * t135 * inv138 * t144 * t154)
-        - 0.25 * (s_q12 * d.k0 * t142 * t154);
-    let t162 = t144
-        + (-(0.25 * (s_q12 * d.k0 * t135 * t149 + s_q12 * d.k0 * inv138 * t141 * t156))
-            - t135 * inv138 * t141 * t144 - inv138 * t144 * t156);
-    let t163 = t33 * t160 + t34 * t161 + t35 * t162;
-    let t164 = 0.00005 * (t142 * d.k31) + d.k36
+            * (d.k0 * inv99 * t102 * t105
+                + d.k0 * inv89 * t92 * inv96 * inv99 * t105 * t115)
+        - 0.25 * (s_q12 * d.k0 * t103 * t115);
+    let t123 = t105
+        + (-(0.25 * (s_q12 * d.k0 * t92 * t110 + s_q12 * d.k0 * inv99 * t102 * t117))
+            - t92 * inv99 * t102 * t105 - inv99 * t105 * t117);
+    let t124 = t31 * t121 + t32 * t122 + t33 * t123;
+    let t125 = 0.00005 * (t103 * d.k31) + d.k37
         + 0.005
-            * (d.k0 * t139 * t147
-                + d.k0 * inv131 * inv133 * (t135 * t135) * inv138 * t147)
-        - 0.01 * (t157 + p.m * t130 * t149) - t130 * t142 * t147;
-    let t165 = t147
-        + (0.00005 * (d.k31 * t149) + 0.005 * (d.k0 * t142 * t147)
-            - 0.01 * (p.m * t142 * t154) - t139 * t147 * t154);
-    let t166 = 0.005 * (d.k0 * inv131 * inv133 * t135 * inv138 * t147 * t156)
-        - 0.01 * (p.m * t135 * t149 + p.m * inv138 * t141 * t156) - t135 * t142 * t147;
-    let t167 = t33 * t164 + t34 * t165 + t35 * t166;
-    let t168 = t30 * t140 + t31 * t145 + t32 * t148;
-    let t169 = t27 * t168;
-    let t170 = t30 * t145 + t31 * t150 + t32 * t151;
-    let t171 = t28 * t170;
-    let t172 = t30 * t148 + t31 * t151 + t32 * t152;
-    let t173 = t29 * t172;
-    let t174 = t27 * t159 + t28 * t163 + t29 * t167 + p.l * (t169 + t171 + t173);
-    let t175 = t130
-        + (0.01 * (d.k0 * t130 * t142) - t130 * t130 * t149 - t135 * t135 * inv138
-            - 2.0 * (t130 * t135 * inv138 * t141) - 0.000025 * (d.k27 * t139)
-            - 0.00005 * (inv131 * d.k27 * inv133 * (t135 * t135) * inv138));
-    let t176 = d.k18
+            * (d.k0 * t100 * t108 + d.k0 * inv89 * (t92 * t92) * inv96 * inv99 * t108)
+        - 0.01 * (t118 + p.m * t88 * t110) - t88 * t103 * t108;
+    let t126 = t108
+        + (0.00005 * (d.k31 * t110) + 0.005 * (d.k0 * t103 * t108)
+            - 0.01 * (p.m * t103 * t115) - t100 * t108 * t115);
+    let t127 = 0.005 * (d.k0 * inv89 * t92 * inv96 * inv99 * t108 * t117)
+        - 0.01 * (p.m * t92 * t110 + p.m * inv99 * t102 * t117) - t92 * t103 * t108;
+    let t128 = t31 * t125 + t32 * t126 + t33 * t127;
+    let t129 = t28 * t101 + t29 * t106 + t30 * t109;
+    let t130 = t25 * t129;
+    let t131 = t28 * t106 + t29 * t111 + t30 * t112;
+    let t132 = t26 * t131;
+    let t133 = t28 * t109 + t29 * t112 + t30 * t113;
+    let t134 = t27 * t133;
+    let t135 = t25 * t120 + t26 * t124 + t27 * t128 + p.l * (t130 + t132 + t134);
+    let t136 = t88
+        + (0.01 * (d.k0 * t88 * t103) - t88 * t88 * t110 - t92 * t92 * inv99
+            - 2.0 * (t88 * t92 * inv99 * t102) - 0.000025 * (d.k26 * t100)
+            - 0.00005 * (inv89 * (t92 * t92) * d.k26 * inv96 * inv99));
+    let t137 = d.k18
         + 0.005
-            * (d.k0 * t130 * t149 + d.k0 * t139 * t154 + d.k0 * t135 * inv138 * t141
-                + d.k0 * inv131 * inv133 * (t135 * t135) * inv138 * t154)
-        - t130 * t142 * t154 - 0.000025 * (d.k27 * t142);
-    let t177 = 0.25 * t122 + t134 + 0.005 * (d.k0 * t135 * t142) + 0.001 - 0.001 * t87
-        - t130 * t135 * t149 - t130 * inv138 * t141 * t156 - t135 * t135 * inv138 * t141
-        - t135 * inv138 * t156
-        - 0.000025 * (inv131 * d.k27 * inv133 * t135 * inv138 * t156);
-    let t178 = t33 * t175 + t34 * t176 + t35 * t177;
-    let t179 = t154
-        + (0.01 * (d.k0 * t142 * t154) - 0.000025 * (d.k27 * t149)
-            - t139 * (t154 * t154));
-    let t180 = 0.005
-        * (d.k0 * t135 * t149 + d.k0 * inv138 * t141 * t156
-            + d.k0 * inv131 * inv133 * t135 * inv138 * t154 * t156) - t135 * t142 * t154;
-    let t181 = t33 * t176 + t34 * t179 + t35 * t180;
-    let t182 = t156
-        + (-(t135 * t135 * t149) - inv138 * (t156 * t156)
-            - 2.0 * (t135 * inv138 * t141 * t156));
-    let t183 = t33 * t177 + t34 * t180 + t35 * t182;
-    let t184 = t30 * t159;
-    let t185 = t31 * t163;
-    let t186 = t32 * t167;
-    let t187 = t30 * t168;
-    let t188 = t31 * t170;
-    let t189 = t32 * t172;
-    let t190 = t187 + t188 + t189;
-    let t191 = t33 * t178 + t34 * t181 + t35 * t183 + d.k25 * t190 + d.k37
-        + 2.0 * (p.l * (t184 + t185 + t186));
-    let inv192 = 1.0 / t191;
-    let t193 = p.m + t27 * (t27 * t140 + t28 * t145 + t29 * t148)
-        + t28 * (t27 * t145 + t28 * t150 + t29 * t151)
-        + t29 * (t27 * t148 + t28 * t151 + t29 * t152) - t174 * t174 * inv192;
-    let t194 = t184 + t185 + t186 + p.l * t190 + d.k38;
-    let t195 = t169 + t171 + t173 - t174 * inv192 * t194;
-    let t196 = s_q7 * t195;
-    let t197 = c_q7 * t195;
-    let t198 = t190 + (p.m - inv192 * (t194 * t194));
-    let t199 = p.m0 + c_q7 * (c_q7 * t193 - t196) - s_q7 * (t197 - s_q7 * t198);
-    let inv200 = 1.0 / t199;
-    let t201 = t197 + s_q7 * t193;
-    let t202 = t196 + c_q7 * t198;
-    let t203 = c_q7 * t201 - s_q7 * t202;
-    let t204 = s_q7 * t201;
-    let t205 = c_q7 * t202;
-    let t206 = inv200 * (t203 * t203);
-    let t207 = p.m0 + t204 + t205 - t206;
-    let inv208 = 1.0 / t207;
-    let t209 = t33 * t140 + t34 * t145 + t35 * t148;
-    let t210 = t27 * t209;
-    let t211 = t33 * t145 + t34 * t150 + t35 * t151;
-    let t212 = t28 * t211;
-    let t213 = t33 * t148 + t34 * t151 + t35 * t152;
-    let t214 = t29 * t213;
-    let t215 = t33 * t159;
-    let t216 = t34 * t163;
-    let t217 = t35 * t167;
-    let t218 = t30 * t209;
-    let t219 = t31 * t211;
-    let t220 = t32 * t213;
-    let t221 = t218 + t219 + t220;
-    let t222 = p.l * t221;
-    let t223 = t215 + t216 + t217 + t222;
-    let t224 = t210 + t212 + t214 - t174 * inv192 * t223;
-    let t225 = s_q7 * t224;
-    let t226 = t221 + -(inv192 * t194 * t223);
-    let t227 = c_q7 * t226;
-    let t228 = c_q7 * t224 - s_q7 * t226;
-    let t229 = inv200 * t203 * t228;
-    let t230 = t225 + t227 - t229;
-    let t231 = t33 * t209;
-    let t232 = t34 * t211;
-    let t233 = t35 * t213;
-    let t234 = inv192 * (t223 * t223);
-    let t235 = t231 + t232 + t233 + d.k39 - t234 - inv200 * (t228 * t228)
-        - inv208 * (t230 * t230);
-    let inv236 = 1.0 / t235;
-    let t237 = inv200 * t203 * inv208 * t230 - inv200 * t228;
-    let t238 = t27 * t153 + t28 * t155 + t29 * t158;
-    let t239 = t33 * t238;
-    let t240 = t27 * t160 + t28 * t161 + t29 * t162;
-    let t241 = t34 * t240;
-    let t242 = t27 * t164 + t28 * t165 + t29 * t166;
-    let t243 = t35 * t242;
-    let t244 = t30 * t238;
-    let t245 = t31 * t240;
-    let t246 = t32 * t242;
-    let t247 = t27 * t178 + t28 * t181 + t29 * t183 + p.l * (t244 + t245 + t246);
-    let t248 = t239 + t241 + t243 - inv192 * t223 * t247;
-    let t249 = c_q7 * t248;
-    let t250 = t30 * t153 + t31 * t155 + t32 * t158;
-    let t251 = t33 * t250;
-    let t252 = t30 * t160 + t31 * t161 + t32 * t162;
-    let t253 = t34 * t252;
-    let t254 = t30 * t164 + t31 * t165 + t32 * t166;
-    let t255 = t35 * t254;
-    let t256 = t231 + t232 + t233;
-    let t257 = t30 * t250;
-    let t258 = t31 * t252;
-    let t259 = t32 * t254;
-    let t260 = t30 * t178 + t31 * t181 + t32 * t183 + p.l * (t257 + t258 + t259)
-        - p.l * (t215 + t216 + t217) - d.k25 * t221;
-    let t261 = d.k32 + t251 + t253 + t255 - p.l * t256 - inv192 * t223 * t260;
-    let t262 = s_q7 * t261;
-    let t263 = t27 * t238 + t28 * t240 + t29 * t242 - t174 * inv192 * t247;
-    let t264 = t27 * t250 + t28 * t252 + t29 * t254 - p.l * (t210 + t212 + t214)
-        - t174 * inv192 * t260;
-    let t265 = c_q7 * t263 - s_q7 * t264;
-    let t266 = t244 + t245 + t246 - inv192 * t194 * t247;
-    let t267 = t257 + t258 + t259 - t222 - inv192 * t194 * t260;
-    let t268 = c_q7 * t266 - s_q7 * t267;
-    let t269 = c_q7 * t265 - s_q7 * t268;
-    let t270 = s_q7 * t265;
-    let t271 = c_q7 * t268;
-    let t272 = inv200 * t203 * t269;
-    let t273 = t270 + t271 - t272;
-    let t274 = t249 - t262 - inv200 * t228 * t269 - inv208 * t230 * t273;
-    let t275 = t27 * (t27 * t175 + t28 * t176 + t29 * t177)
-        + t28 * (t27 * t176 + t28 * t179 + t29 * t180)
-        + t29 * (t27 * t177 + t28 * t180 + t29 * t182) + 0.002 - inv192 * (t247 * t247);
-    let t276 = t30 * t175 + t31 * t176 + t32 * t177;
-    let t277 = t30 * t176 + t31 * t179 + t32 * t180;
-    let t278 = t30 * t177 + t31 * t180 + t32 * t182;
-    let t279 = t27 * t276 + t28 * t277 + t29 * t278 - p.l * (t239 + t241 + t243)
-        - inv192 * t247 * t260;
-    let t280 = s_q7 * t279;
-    let t281 = c_q7 * t279;
-    let t282 = d.k37 + t30 * t276 + t31 * t277 + t32 * t278 + d.k25 * t256
-        - inv192 * (t260 * t260) - 2.0 * (p.l * (t251 + t253 + t255));
-    let t283 = c_q7 * (c_q7 * t275 - t280) + 0.1 - s_q7 * (t281 - s_q7 * t282)
-        - inv200 * (t269 * t269) - inv208 * (t273 * t273) - inv236 * (t274 * t274);
-    let inv284 = 1.0 / t283;
-    let t285 = inv200 * t203 * inv208 * t273 - inv200 * t269 - inv236 * t237 * t274;
-    let t286 = t249 - t262;
-    let t287 = t281 + s_q7 * t275;
-    let t288 = t280 + c_q7 * t282;
-    let t289 = s_q7 * t263 + c_q7 * t264;
-    let t290 = s_q7 * t266 + c_q7 * t267;
-    let t291 = c_q7 * t289 - 0.2 * t228 - s_q7 * t290;
-    let t292 = t225 + t227;
-    let t293 = s_q7 * t289;
-    let t294 = c_q7 * t290;
-    let t295 = inv200 * t203 * t291;
-    let t296 = t293 + t294 - 0.2 * t292 - t295;
-    let t297 = t256 + (p.m - t234);
-    let t298 = s_q7 * t248;
-    let t299 = c_q7 * t261;
-    let t300 = t298 + t299 + d.k40 - 0.2 * t297 - inv200 * t228 * t291
-        - inv208 * t230 * t296;
-    let t301 = c_q7 * t287 + 0.005 - 0.2 * t286 - s_q7 * t288 - inv200 * t269 * t291
-        - inv208 * t273 * t296 - inv236 * t274 * t300;
-    let t302 = 0.04 * t297 + s_q7 * t287 + c_q7 * t288 + d.k41 - 0.4 * (t298 + t299)
-        - inv200 * (t291 * t291) - inv208 * (t296 * t296) - inv236 * (t300 * t300)
-        - inv284 * (t301 * t301);
-    let inv303 = 1.0 / t302;
-    let t304 = inv200 * t203 * inv208 * t296 - inv200 * t291 - inv236 * t237 * t300
-        - inv284 * t285 * t301;
-    let t305 = t204 + t205;
-    let t306 = 0.2 * (t305 - t206) + d.k42;
-    let t307 = 0.2 * (t292 - t229) - inv208 * t230 * t306;
-    let t308 = t270 + t271;
-    let t309 = 0.2 * (t308 - t272) - inv208 * t273 * t306 - inv236 * t274 * t307;
-    let t310 = 0.2 * (t293 + t294 - t295) + 0.002 - 0.04 * t292 - inv208 * t296 * t306
-        - inv236 * t300 * t307 - inv284 * t301 * t309;
-    let t311 = 0.04 * (t305 - t206) + d.k43 - inv208 * (t306 * t306)
-        - inv236 * (t307 * t307) - inv284 * (t309 * t309) - inv303 * (t310 * t310);
-    let inv312 = 1.0 / t311;
-    let t313 = inv200 * t203 * inv208 * t306 - 0.2 * (inv200 * t203)
-        - inv236 * t237 * t307 - inv284 * t285 * t309 - inv303 * t304 * t310;
-    let t314 = inv303 * t304 - inv303 * t310 * inv312 * t313;
-    let t315 = inv284 * t285 - inv284 * t301 * t314 - inv284 * t309 * inv312 * t313;
-    let t316 = inv236 * t237 - inv236 * t274 * t315 - inv236 * t300 * t314
-        - inv236 * t307 * inv312 * t313;
-    let t317 = -(inv200 * t203 * inv208) - inv208 * t230 * t316 - inv208 * t273 * t315
-        - inv208 * t296 * t314 - inv208 * t306 * inv312 * t313;
-    let t318 = t85 * d.k9;
-    let t319 = 0.25 * ((0.009 * t85 + tau[10] + 0.125 * t318) * d.k44 - t85 * d.k0)
-        - (t110 + t111) * d.k24;
-    let t320 = -(0.009 * (t65 * t69)) - 0.125 * (t65 * t69 * d.k9) - 0.25 * (t83 * d.k9)
-        - qd[10] * t65 * d.k10;
-    let t321 = s_q12 * t320;
-    let t322 = 0.02 * t76 + tau[7] + t321 + 0.001 * t120 - t80 - 0.01 * t115;
-    let t323 = t77 * d.k0;
-    let t324 = c_q12 * t319;
-    let t325 = p.l * (t324 - t119);
-    let t326 = t82 + tau[8] + 0.5 * t323 - t81 - tau[10] - t325;
-    let t327 = t75 * d.k0;
-    let t328 = c_q12 * t320;
-    let t329 = t65 * t69 * d.k0;
-    let t330 = t83 * d.k0;
-    let t331 = qd[10] * t65 * d.k0;
-    let t332 = p.l * (-(0.25 * (t329 + t331)) - 0.5 * t330);
-    let t333 = t84 + tau[9] + t328 + t332 + 0.01 * t114 - 0.02 * t83 - 0.001 * t121
-        - 0.5 * t327;
-    let t334 = t142 * t322 + t139 * t326
-        - 0.005 * (d.k0 * inv131 * inv133 * t135 * inv138 * t333);
-    let t335 = inv138 * t141 * t322 + inv138 * t333
-        - 0.005 * (d.k0 * inv131 * inv133 * t135 * inv138 * t326);
-    let t336 = c_q12 * t116 + s_q12 * t319 + p.l * t125 * t334 + 0.01 * (p.m * t335)
-        - t114 - t101 * t140 - t105 * t145 - t109 * t148 - t56 * t153 - t59 * t155
-        - t62 * t158;
-    let t337 = t149 * t322 + t142 * t326 + inv138 * t141 * t333;
-    let t338 = -(p.m * t75) - t101 * t145 - t105 * t150 - t109 * t151 - t56 * t160
-        - t59 * t161 - t62 * t162 - t144 * t335
-        - 0.25 * (t329 + t331 + s_q12 * d.k0 * t337) - 0.5 * t330;
-    let t339 = t324 - t115 - t119 - t101 * t148 - t105 * t151 - t109 * t152 - t56 * t164
-        - t59 * t165 - t62 * t166 - t147 * t334 - 0.01 * (p.m * t337);
-    let t340 = t73 * d.k9;
-    let t341 = 0.02 * t76 + t321 + 0.001 * t120 + 0.005 * (d.k0 * t334) - t80
-        - t101 * t153 - t105 * t160 - t109 * t164 - t56 * t175 - t59 * t176 - t62 * t177
-        - t130 * t337 - t135 * t335 - 0.01 * t115;
-    let t342 = t33 * t341;
-    let t343 = t82 + 0.5 * t323 + 0.005 * (d.k0 * t337) - t81 - tau[10] - t325
-        - t101 * t155 - t105 * t161 - t109 * t165 - t56 * t176 - t59 * t179 - t62 * t180
-        - t154 * t334;
-    let t344 = t34 * t343;
-    let t345 = t84 + t328 + t332 + 0.01 * t114 - 0.02 * t83 - t101 * t158 - t105 * t162
-        - t109 * t166 - t56 * t177 - t59 * t180 - t62 * t182 - t135 * t337 - t156 * t335
-        - 0.001 * t121 - 0.5 * t327;
-    let t346 = t35 * t345;
-    let t347 = t30 * t336;
-    let t348 = t31 * t338;
-    let t349 = t32 * t339;
-    let t350 = p.l * (t347 + t348 + t349);
-    let t351 = tau[6] + t342 + t344 + t346 + t350 - 0.019 * t73 - 0.25 * t340;
-    let t352 = t27 * t336 + t28 * t338 + t29 * t339 + qd[6] * t11 * t264
-        - p.m * -(0.5 * (t48 + t49)) - t94 * t193 - t97 * t195 - qd[6] * t12 * t263
-        - t174 * inv192 * t351 - 0.2 * (t16 * t224);
-    let t353 = t347 + t348 + t349 + qd[6] * t11 * t267 - t94 * t195 - t97 * t198
-        - qd[6] * t12 * t266 - inv192 * t194 * t351 - 0.5 * (t73 * d.k0)
-        - 0.2 * (t16 * t226);
-    let t354 = tau[0] + c_q7 * t352 - p.m0 * -(0.05 * (t13 + t14)) - s_q7 * t353
-        - t89 * t199 - t90 * t203 - t91 * t228;
-    let t355 = (inv200 - inv200 * t203 * t317 - inv200 * t228 * t316
-        - inv200 * t269 * t315 - inv200 * t291 * t314
-        - 0.2 * (inv200 * t203 * inv312 * t313)) * t354;
-    let t356 = s_q7 * t352;
-    let t357 = c_q7 * t353;
-    let t358 = t89 * t203;
-    let t359 = t91 * t292;
-    let t360 = tau[1] + t356 + t357 - 0.05 * t112 - t358 - t90 * (t305 + p.m0) - t359;
-    let t361 = t317 * t360;
-    let t362 = t11 * t17 * d.k0;
-    let t363 = t33 * t336;
-    let t364 = t34 * t338;
-    let t365 = t35 * t339;
-    let t366 = t94 * t224;
-    let t367 = t97 * t226;
-    let t368 = t16 * t297;
-    let t369 = qd[6] * t12 * t248;
-    let t370 = qd[6] * t11 * t261;
-    let t371 = inv192 * t223 * t351;
-    let t372 = tau[2] + t363 + t364 + t365 + t370 - 0.05 * t113 - t366 - t367 - t369
-        - t371 - t89 * t228 - t90 * t292 - t91 * (t256 + (d.k39 - t234)) - 0.5 * t362
-        - 0.2 * t368;
-    let t373 = t316 * t372;
-    let t374 = t27 * t341 + t28 * t343 + t29 * t345 + qd[6] * t11 * t279 - t94 * t263
-        - t97 * t266 - qd[6] * t12 * t275 - inv192 * t247 * t351 - 0.2 * (t16 * t248);
-    let t375 = 0.019 * (t11 * t17) + 0.25 * (t11 * t17 * d.k9) + t30 * t341 + t31 * t343
-        + t32 * t345 + qd[6] * t11 * t282 - p.l * (t363 + t364 + t365) - t94 * t264
-        - t97 * t267 - qd[6] * t12 * t279 - inv192 * t260 * t351 - 0.2 * (t16 * t261);
-    let t376 = qd[5] * t71 + tau[3] + c_q7 * t374 - qd[4] * t72 - s_q7 * t375
-        - t89 * t269 - t90 * t308 - t91 * t286;
-    let t377 = t315 * t376;
-    let t378 = qd[3] * t72 + tau[4] + s_q7 * t374 + c_q7 * t375 + 0.0025 * t113
-        - qd[5] * t70 - t89 * t291 - t90 * (t293 + t294 - 0.2 * t292)
-        - t91 * (t298 + t299 + d.k40 - 0.2 * t297)
+            * (d.k0 * t88 * t110 + d.k0 * t100 * t115 + d.k0 * t92 * inv99 * t102
+                + d.k0 * inv89 * (t92 * t92) * inv96 * inv99 * t115) - t88 * t103 * t115
+        - 0.000025 * (d.k26 * t103);
+    let t138 = 0.25 * t90 + t91 + 0.005 * (d.k0 * t92 * t103) + 0.001 - t88 * t92 * t110
+        - t88 * inv99 * t102 * t117 - t92 * t92 * inv99 * t102 - t92 * inv99 * t117
+        - 0.000025 * (inv89 * t92 * d.k26 * inv96 * inv99 * t117);
+    let t139 = t31 * t136 + t32 * t137 + t33 * t138;
+    let t140 = t115
+        + (0.01 * (d.k0 * t103 * t115) - 0.000025 * (d.k26 * t110)
+            - t100 * (t115 * t115));
+    let t141 = 0.005
+        * (d.k0 * t92 * t110 + d.k0 * inv99 * t102 * t117
+            + d.k0 * inv89 * t92 * inv96 * inv99 * t115 * t117) - t92 * t103 * t115;
+    let t142 = t31 * t137 + t32 * t140 + t33 * t141;
+    let t143 = t117
+        + (-(t92 * t92 * t110) - inv99 * (t117 * t117)
+            - 2.0 * (t92 * inv99 * t102 * t117));
+    let t144 = t31 * t138 + t32 * t141 + t33 * t143;
+    let t145 = t28 * t120;
+    let t146 = t29 * t124;
+    let t147 = t30 * t128;
+    let t148 = t28 * t129;
+    let t149 = t29 * t131;
+    let t150 = t30 * t133;
+    let t151 = t148 + t149 + t150;
+    let t152 = d.k17 + t31 * t139 + t32 * t142 + t33 * t144 + t151 * d.k38
+        + 2.0 * (p.l * (t145 + t146 + t147));
+    let inv153 = 1.0 / t152;
+    let t154 = t25 * (t25 * t101 + t26 * t106 + t27 * t109)
+        + t26 * (t25 * t106 + t26 * t111 + t27 * t112)
+        + t27 * (t25 * t109 + t26 * t112 + t27 * t113) - t135 * t135 * inv153;
+    let t155 = d.k15 + t145 + t146 + t147 + p.l * t151;
+    let t156 = t130 + t132 + t134 - t135 * inv153 * t155;
+    let t157 = s_q7 * t156;
+    let t158 = c_q7 * t156;
+    let t159 = t151 + -(inv153 * (t155 * t155));
+    let t160 = d.k1 + c_q7 * (c_q7 * t154 - t157) - s_q7 * (t158 - s_q7 * t159);
+    let inv161 = 1.0 / t160;
+    let t162 = t158 + s_q7 * t154;
+    let t163 = t157 + c_q7 * t159;
+    let t164 = c_q7 * t162 - s_q7 * t163;
+    let t165 = s_q7 * t162;
+    let t166 = c_q7 * t163;
+    let t167 = inv161 * (t164 * t164);
+    let t168 = d.k1 + t165 + t166 - t167;
+    let inv169 = 1.0 / t168;
+    let t170 = t31 * t101 + t32 * t106 + t33 * t109;
+    let t171 = t25 * t170;
+    let t172 = t31 * t106 + t32 * t111 + t33 * t112;
+    let t173 = t26 * t172;
+    let t174 = t31 * t109 + t32 * t112 + t33 * t113;
+    let t175 = t27 * t174;
+    let t176 = t31 * t120;
+    let t177 = t32 * t124;
+    let t178 = t33 * t128;
+    let t179 = t28 * t170;
+    let t180 = t29 * t172;
+    let t181 = t30 * t174;
+    let t182 = t179 + t180 + t181;
+    let t183 = p.l * t182;
+    let t184 = t176 + t177 + t178 + t183;
+    let t185 = t171 + t173 + t175 - t135 * inv153 * t184;
+    let t186 = s_q7 * t185;
+    let t187 = t182 + -(inv153 * t155 * t184);
+    let t188 = c_q7 * t187;
+    let t189 = c_q7 * t185 - s_q7 * t187;
+    let t190 = inv161 * t164 * t189;
+    let t191 = t186 + t188 - t190;
+    let t192 = t31 * t170;
+    let t193 = t32 * t172;
+    let t194 = t33 * t174;
+    let t195 = inv153 * (t184 * t184);
+    let t196 = d.k1 + t192 + t193 + t194 - t195 - inv161 * (t189 * t189)
+        - inv169 * (t191 * t191);
+    let inv197 = 1.0 / t196;
+    let t198 = inv161 * t164 * inv169 * t191 - inv161 * t189;
+    let t199 = t25 * t114 + t26 * t116 + t27 * t119;
+    let t200 = t31 * t199;
+    let t201 = t25 * t121 + t26 * t122 + t27 * t123;
+    let t202 = t32 * t201;
+    let t203 = t25 * t125 + t26 * t126 + t27 * t127;
+    let t204 = t33 * t203;
+    let t205 = t28 * t199;
+    let t206 = t29 * t201;
+    let t207 = t30 * t203;
+    let t208 = t25 * t139 + t26 * t142 + t27 * t144 + p.l * (t205 + t206 + t207);
+    let t209 = t200 + t202 + t204 - inv153 * t184 * t208;
+    let t210 = c_q7 * t209;
+    let t211 = t28 * t114 + t29 * t116 + t30 * t119;
+    let t212 = t31 * t211;
+    let t213 = t28 * t121 + t29 * t122 + t30 * t123;
+    let t214 = t32 * t213;
+    let t215 = t28 * t125 + t29 * t126 + t30 * t127;
+    let t216 = t33 * t215;
+    let t217 = t192 + t193 + t194;
+    let t218 = t28 * t211;
+    let t219 = t29 * t213;
+    let t220 = t30 * t215;
+    let t221 = t28 * t139 + t29 * t142 + t30 * t144 + p.l * (t218 + t219 + t220)
+        - p.l * (t176 + t177 + t178) - d.k38 * t182;
+    let t222 = d.k3 + t212 + t214 + t216 - p.l * t217 - inv153 * t184 * t221;
+    let t223 = s_q7 * t222;
+    let t224 = t25 * t199 + t26 * t201 + t27 * t203 - t135 * inv153 * t208;
+    let t225 = t25 * t211 + t26 * t213 + t27 * t215 - p.l * (t171 + t173 + t175)
+        - t135 * inv153 * t221;
+    let t226 = c_q7 * t224 - s_q7 * t225;
+    let t227 = t205 + t206 + t207 - inv153 * t155 * t208;
+    let t228 = t218 + t219 + t220 - t183 - inv153 * t155 * t221;
+    let t229 = c_q7 * t227 - s_q7 * t228;
+    let t230 = c_q7 * t226 - s_q7 * t229;
+    let t231 = s_q7 * t226;
+    let t232 = c_q7 * t229;
+    let t233 = inv161 * t164 * t230;
+    let t234 = t231 + t232 - t233;
+    let t235 = t210 - t223 - inv161 * t189 * t230 - inv169 * t191 * t234;
+    let t236 = d.k5 + t25 * (t25 * t136 + t26 * t137 + t27 * t138)
+        + t26 * (t25 * t137 + t26 * t140 + t27 * t141)
+        + t27 * (t25 * t138 + t26 * t141 + t27 * t143) - inv153 * (t208 * t208);
+    let t237 = t28 * t136 + t29 * t137 + t30 * t138;
+    let t238 = t28 * t137 + t29 * t140 + t30 * t141;
+    let t239 = t28 * t138 + t29 * t141 + t30 * t143;
+    let t240 = t25 * t237 + t26 * t238 + t27 * t239 - p.l * (t200 + t202 + t204)
+        - inv153 * t208 * t221;
+    let t241 = s_q7 * t240;
+    let t242 = c_q7 * t240;
+    let t243 = t28 * t237 + t29 * t238 + t30 * t239 + d.k38 * t217
+        - inv153 * (t221 * t221) - 2.0 * (p.l * (t212 + t214 + t216));
+    let t244 = d.k12 + c_q7 * (c_q7 * t236 - t241) - s_q7 * (t242 - s_q7 * t243)
+        - inv161 * (t230 * t230) - inv169 * (t234 * t234) - inv197 * (t235 * t235);
+    let inv245 = 1.0 / t244;
+    let t246 = inv161 * t164 * inv169 * t234 - inv161 * t230 - inv197 * t198 * t235;
+    let t247 = t210 - t223;
+    let t248 = t242 + s_q7 * t236;
+    let t249 = t241 + c_q7 * t243;
+    let t250 = s_q7 * t224 + c_q7 * t225;
+    let t251 = s_q7 * t227 + c_q7 * t228;
+    let t252 = c_q7 * t250 - 0.2 * t189 - s_q7 * t251;
+    let t253 = t186 + t188;
+    let t254 = s_q7 * t250;
+    let t255 = c_q7 * t251;
+    let t256 = inv161 * t164 * t252;
+    let t257 = t254 + t255 - 0.2 * t253 - t256;
+    let t258 = t217 + -t195;
+    let t259 = s_q7 * t209;
+    let t260 = c_q7 * t222;
+    let t261 = d.k4 + t259 + t260 - inv161 * t189 * t252 - inv169 * t191 * t257
+        - 0.2 * t258;
+    let t262 = c_q7 * t248 + 0.005 - 0.2 * t247 - s_q7 * t249 - inv161 * t230 * t252
+        - inv169 * t234 * t257 - inv197 * t235 * t261;
+    let t263 = d.k14 + s_q7 * t248 + c_q7 * t249 + 0.04 * t258 - inv161 * (t252 * t252)
+        - inv169 * (t257 * t257) - inv197 * (t261 * t261) - inv245 * (t262 * t262)
+        - 0.4 * (t259 + t260);
+    let inv264 = 1.0 / t263;
+    let t265 = inv161 * t164 * inv169 * t257 - inv161 * t252 - inv197 * t198 * t261
+        - inv245 * t246 * t262;
+    let t266 = t165 + t166;
+    let t267 = d.k2 + 0.2 * (t266 - t167);
+    let t268 = 0.2 * (t253 - t190) - inv169 * t191 * t267;
+    let t269 = t231 + t232;
+    let t270 = 0.2 * (t269 - t233) - inv169 * t234 * t267 - inv197 * t235 * t268;
+    let t271 = 0.2 * (t254 + t255 - t256) + 0.002 - 0.04 * t253 - inv169 * t257 * t267
+        - inv197 * t261 * t268 - inv245 * t262 * t270;
+    let t272 = 0.04 * (t266 - t167) + d.k39 - inv169 * (t267 * t267)
+        - inv197 * (t268 * t268) - inv245 * (t270 * t270) - inv264 * (t271 * t271);
+    let inv273 = 1.0 / t272;
+    let t274 = inv161 * t164 * inv169 * t267 - 0.2 * (inv161 * t164)
+        - inv197 * t198 * t268 - inv245 * t246 * t270 - inv264 * t265 * t271;
+    let t275 = inv264 * t265 - inv264 * t271 * inv273 * t274;
+    let t276 = inv245 * t246 - inv245 * t262 * t275 - inv245 * t270 * inv273 * t274;
+    let t277 = inv197 * t198 - inv197 * t235 * t276 - inv197 * t261 * t275
+        - inv197 * t268 * inv273 * t274;
+    let t278 = -(inv161 * t164 * inv169) - inv169 * t191 * t277 - inv169 * t234 * t276
+        - inv169 * t257 * t275 - inv169 * t267 * inv273 * t274;
+    let t279 = t48 * d.k0;
+    let t280 = 0.01 * (p.m * t47) - t279;
+    let t281 = 0.25 * (t63 * t63 * d.k0 + t62 * t62 * d.k0);
+    let t282 = t61 * t62 * d.k7;
+    let t283 = 0.25 * ((tau[10] + t282) * d.k40 - t61 * t62 * d.k0)
+        + 0.0625 * ((t85 + t86) * d.k24);
+    let t284 = 0.001 * t47 + t49 * d.k11;
+    let t285 = t48 * t284;
+    let t286 = t48 * d.k8 - 0.005 * (t47 * d.k0);
+    let t287 = t49 * t286;
+    let t288 = t62 * t63 * d.k10 - t62 * t63 * d.k7;
+    let t289 = c_q12 * t288;
+    let t290 = -(t61 * t63 * d.k10) - qd[10] * t61 * d.k7 - 0.25 * (t47 * t48 * d.k9);
+    let t291 = s_q12 * t290;
+    let t292 = tau[7] + t287 + t289 + t291 - t285;
+    let t293 = 0.001 * t49 + t47 * d.k6 - 0.005 * t279;
+    let t294 = t49 * t293;
+    let t295 = t47 * t284;
+    let t296 = s_q12 * t281;
+    let t297 = c_q12 * t283;
+    let t298 = p.l * (t297 - t296);
+    let t299 = tau[8] + t295 - tau[10] - t294 - t298;
+    let t300 = t47 * t286;
+    let t301 = t48 * t293;
+    let t302 = s_q12 * t288;
+    let t303 = c_q12 * t290;
+    let t304 = t61 * t63 * d.k0;
+    let t305 = qd[10] * t61 * d.k0;
+    let t306 = p.l * -(0.25 * (t304 + t305));
+    let t307 = tau[9] + t301 + t303 + t306 - t300 - t302;
+    let t308 = t103 * t292 + t100 * t299
+        - 0.005 * (d.k0 * inv89 * t92 * inv96 * inv99 * t307);
+    let t309 = inv99 * t102 * t292 + inv99 * t307
+        - 0.005 * (d.k0 * inv89 * t92 * inv96 * inv99 * t299);
+    let t310 = t49 * t49 * d.k0 + c_q12 * t281 + s_q12 * t283 + 0.01 * (p.m * t309)
+        - t48 * t280 - t76 * t101 - t80 * t106 - t84 * t109 - t52 * t114 - t55 * t116
+        - t58 * t119 - 0.0625 * (s_q12 * c_q12 * d.k33 * t308);
+    let t311 = t110 * t292 + t103 * t299 + inv99 * t102 * t307;
+    let t312 = 0.01 * (p.m * (t49 * t49)) + t47 * t280
+        - 0.25 * (t304 + t305 + s_q12 * d.k0 * t311) - t76 * t106 - t80 * t111
+        - t84 * t112 - t52 * t121 - t55 * t122 - t58 * t123 - t105 * t309;
+    let t313 = t297 - 0.01 * (p.m * t48 * t49 + p.m * t311) - t296 - t47 * t49 * d.k0
+        - t76 * t109 - t80 * t112 - t84 * t113 - t52 * t125 - t55 * t126 - t58 * t127
+        - t108 * t308;
+    let t314 = t11 * t12 * d.k5;
+    let t315 = t287 + t289 + t291 + 0.005 * (d.k0 * t308) - t285 - t76 * t114
+        - t80 * t121 - t84 * t125 - t52 * t136 - t55 * t137 - t58 * t138 - t88 * t311
+        - t92 * t309;
+    let t316 = t31 * t315;
+    let t317 = t295 + 0.005 * (d.k0 * t311) - tau[10] - t294 - t298 - t76 * t116
+        - t80 * t122 - t84 * t126 - t52 * t137 - t55 * t140 - t58 * t141 - t115 * t308;
+    let t318 = t32 * t317;
+    let t319 = t301 + t303 + t306 - t300 - t302 - t76 * t119 - t80 * t123 - t84 * t127
+        - t52 * t138 - t55 * t141 - t58 * t143 - t92 * t311 - t117 * t309;
+    let t320 = t33 * t319;
+    let t321 = t28 * t310;
+    let t322 = t29 * t312;
+    let t323 = t30 * t313;
+    let t324 = p.l * (t321 + t322 + t323);
+    let t325 = tau[6] + t314 + t316 + t318 + t320 + t324;
+    let t326 = 2.0 * (t12 * t12 * d.k0 + t15 * t15 * d.k0) + t25 * t310 + t26 * t312
+        + t27 * t313 + qd[6] * t11 * t225 - t69 * t154 - t72 * t156 - qd[6] * t12 * t224
+        - t135 * inv153 * t325 - 0.2 * (t14 * t185);
+    let t327 = t321 + t322 + t323 + qd[6] * t11 * t228 - t69 * t156 - t72 * t159
+        - qd[6] * t12 * t227 - inv153 * t155 * t325 - 2.0 * (t11 * t12 * d.k0)
+        - 0.2 * (t14 * t187);
+    let t328 = tau[0] + qd[4] * qd[4] * d.k2 + qd[5] * qd[5] * d.k2 + c_q7 * t326
+        - s_q7 * t327 - t64 * t160 - t65 * t164 - t66 * t189;
+    let t329 = (inv161 - inv161 * t164 * t278 - inv161 * t189 * t277
+        - inv161 * t230 * t276 - inv161 * t252 * t275
+        - 0.2 * (inv161 * t164 * inv273 * t274)) * t328;
+    let t330 = s_q7 * t326;
+    let t331 = c_q7 * t327;
+    let t332 = t64 * t164;
+    let t333 = t66 * t253;
+    let t334 = tau[1] + t330 + t331 - qd[3] * qd[4] * d.k2 - t332 - t65 * (t266 + d.k1)
+        - t333;
+    let t335 = t278 * t334;
+    let t336 = t11 * t15 * d.k0;
+    let t337 = t31 * t310;
+    let t338 = t32 * t312;
+    let t339 = t33 * t313;
+    let t340 = t69 * t185;
+    let t341 = t72 * t187;
+    let t342 = t14 * t258;
+    let t343 = qd[6] * t12 * t209;
+    let t344 = qd[6] * t11 * t222;
+    let t345 = inv153 * t184 * t325;
+    let t346 = tau[2] + t337 + t338 + t339 + t344 - t14 * d.k2 - t340 - t341 - t343
+        - t345 - t64 * t189 - t65 * t253 - t66 * (t258 + d.k1) - 2.0 * t336 - 0.2 * t342;
+    let t347 = t277 * t346;
+    let t348 = 0.002 * qd[4] + qd[5] * d.k39;
+    let t349 = 0.005 * qd[3] + 0.002 * qd[5] + qd[4] * d.k14;
+    let t350 = t25 * t315 + t26 * t317 + t27 * t319 + qd[6] * t11 * t240
+        - t12 * t15 * d.k17 - t69 * t224 - t72 * t227 - qd[6] * t12 * t236
+        - inv153 * t208 * t325 - 0.2 * (t14 * t209);
+    let t351 = t11 * t15 * d.k17 + t28 * t315 + t29 * t317 + t30 * t319
+        + qd[6] * t11 * t243 - t11 * t15 * d.k5 - p.l * (t337 + t338 + t339) - t69 * t225
+        - t72 * t228 - qd[6] * t12 * t240 - inv153 * t221 * t325 - 0.2 * (t14 * t222);
+    let t352 = tau[3] + qd[5] * t349 + c_q7 * t350 - qd[4] * t348 - s_q7 * t351
+        - t64 * t230 - t65 * t269 - t66 * t247;
+    let t353 = t276 * t352;
+    let t354 = 0.005 * qd[4] + qd[3] * d.k12;
+    let t355 = tau[4] + qd[3] * t348 + s_q7 * t350 + c_q7 * t351 - qd[5] * t354
+        - t64 * t252 - t65 * (t254 + t255 - 0.2 * t253)
+        - t66 * (d.k4 + t259 + t260 - 0.2 * t258)
         - 0.2
-            * (t363 + t364 + t365 + t370 - 0.5 * t362 - t366 - t367 - t369 - t371
-                - 0.2 * t368);
-    let t379 = t314 * t378;
-    let t380 = qd[4] * t70 + tau[5] + 0.2 * (t356 + t357 - t358 - t359) - qd[3] * t71
-        - tau[6] - t90 * (0.2 * t305 + d.k42) - 0.0025 * t112;
-    let t381 = inv312 * t313 * t380;
-    let t382 = t317 * t354;
-    let t383 = inv208 * t230 * inv236 * t274 - inv208 * t273;
-    let t384 = inv208 * t230 * inv236 * t300 - inv208 * t296 - inv284 * t301 * t383;
-    let t385 = inv208 * t230 * inv236 * t307 - inv208 * t306 - inv284 * t309 * t383
-        - inv303 * t310 * t384;
-    let t386 = inv303 * t384 - inv303 * t310 * inv312 * t385;
-    let t387 = inv284 * t383 - inv284 * t301 * t386 - inv284 * t309 * inv312 * t385;
-    let t388 = -(inv208 * t230 * inv236) - inv236 * t274 * t387 - inv236 * t300 * t386
-        - inv236 * t307 * inv312 * t385;
-    let t389 = t360
-        * (inv208 - inv208 * t230 * t388 - inv208 * t273 * t387 - inv208 * t296 * t386
-            - inv208 * t306 * inv312 * t385);
-    let t390 = t372 * t388;
-    let t391 = t376 * t387;
-    let t392 = t378 * t386;
-    let t393 = inv312 * t380 * t385;
-    let t394 = t316 * t354;
-    let t395 = t360 * t388;
-    let t396 = inv236 * t274 * inv284 * t301 - inv236 * t300;
-    let t397 = inv236 * t274 * inv284 * t309 - inv236 * t307 - inv303 * t310 * t396;
-    let t398 = inv303 * t396 - inv303 * t310 * inv312 * t397;
-    let t399 = -(inv236 * t274 * inv284) - inv284 * t301 * t398
-        - inv284 * t309 * inv312 * t397;
-    let t400 = t372
-        * (inv236 - inv236 * t274 * t399 - inv236 * t300 * t398
-            - inv236 * t307 * inv312 * t397);
-    let t401 = t376 * t399;
-    let t402 = t378 * t398;
-    let t403 = inv312 * t380 * t397;
-    let t404 = inv284 * t301 * inv303 * t310 - inv284 * t309;
-    let t405 = -(inv284 * t301 * inv303) - inv303 * t310 * inv312 * t404;
-    let t406 = t315 * t354 + t360 * t387 + t372 * t399
-        + t376 * (inv284 - inv284 * t301 * t405 - inv284 * t309 * inv312 * t404)
-        + t378 * t405 + inv312 * t380 * t404;
-    let t407 = t314 * t354 + t360 * t386 + t372 * t398 + t376 * t405
-        + t378 * (inv303 + inv303 * inv303 * (t310 * t310) * inv312)
-        - inv303 * t310 * inv312 * t380;
-    let t408 = inv312 * t313 * t354;
-    let t409 = inv312 * t360 * t385;
-    let t410 = inv312 * t372 * t397;
-    let t411 = inv312 * t376 * t404;
-    let t412 = inv303 * t310 * inv312 * t378;
-    let t413 = inv312 * t380;
-    let t414 = t408 + t409 + t410 + t411 + t413 - t412;
-    let t415 = t89 + (t355 + t361 + t373 + t377 + t379 + t381);
-    let t416 = t90 + (t382 + t389 + t390 + t391 + t392 + t393 + 0.2 * t414);
-    let t417 = t94 + (c_q7 * t415 + s_q7 * t416);
-    let t418 = s_q7 * t415;
-    let t419 = c_q7 * t416;
-    let t420 = qd[6] * t12 + c_q7 * t406 + s_q7 * t407;
-    let t421 = c_q7 * t407 - qd[6] * t11 - s_q7 * t406;
-    let t422 = inv192
-        * (t351
-            + (-(t174 * t417) - t194 * (t97 + (t419 - t418))
-                - t223
-                    * (t91
-                        + (0.2 * (t16 - t407) + t394 + t395 + t400 + t401 + t402 + t403))
-                - t247 * t420 - t260 * t421 - t191 * t414));
-    let t423 = t414 + t422;
-    let t424 = t97 + (t419 + p.l * t423 - t418);
-    let t425 = t91
-        + (0.2 * (t16 - t407) + t394 + t395 + t400 + t401 + t402 + t403 - p.l * t421);
-    let t426 = t105 + (t28 * t417 + t31 * t424 + t34 * t425);
-    let t427 = t29 * t417;
-    let t428 = t32 * t424;
-    let t429 = t35 * t425;
-    let t430 = t109 + (t427 + t428 + t429);
-    let t431 = t56 + (t27 * t420 + t30 * t421 + t33 * t423);
-    let t432 = t28 * t420;
-    let t433 = t31 * t421;
-    let t434 = t34 * t423;
-    let t435 = t59 + (t432 + t433 + t434);
-    let t436 = t62 + (t29 * t420 + t32 * t421 + t35 * t423);
-    let t437 = t322
-        + (0.005 * (d.k0 * t435) - 0.25 * (s_q12 * d.k0 * t426) - 0.01 * (p.m * t430)
-            - t130 * t431 - t135 * t436);
-    let t438 = t101 + (t27 * t417 + t30 * t424 + t33 * t425);
-    let t439 = t326
-        + (p.l * t125 * t438 + 0.005 * (d.k0 * t431) - t147 * t430 - t154 * t435);
-    let t440 = t333 + (0.01 * (p.m * t438) - t144 * t426 - t135 * t431 - t156 * t436);
-    let t441 = t142 * t437;
-    let t442 = t139 * t439;
-    let t443 = d.k0 * inv131 * inv133 * t135 * inv138 * t440;
-    let t444 = t435 + (t441 + t442 - 0.005 * t443);
+            * (t337 + t338 + t339 + t344 - 2.0 * t336 - t340 - t341 - t343 - t345
+                - 0.2 * t342);
+    let t356 = t275 * t355;
+    let t357 = tau[5] + qd[4] * t354 + 0.2 * (t330 + t331 - t332 - t333) - tau[6]
+        - qd[3] * t349 - t65 * (d.k2 + 0.2 * t266);
+    let t358 = inv273 * t274 * t357;
+    let t359 = t278 * t328;
+    let t360 = inv169 * t191 * inv197 * t235 - inv169 * t234;
+    let t361 = inv169 * t191 * inv197 * t261 - inv169 * t257 - inv245 * t262 * t360;
+    let t362 = inv169 * t191 * inv197 * t268 - inv169 * t267 - inv245 * t270 * t360
+        - inv264 * t271 * t361;
+    let t363 = inv264 * t361 - inv264 * t271 * inv273 * t362;
+    let t364 = inv245 * t360 - inv245 * t262 * t363 - inv245 * t270 * inv273 * t362;
+    let t365 = -(inv169 * t191 * inv197) - inv197 * t235 * t364 - inv197 * t261 * t363
+        - inv197 * t268 * inv273 * t362;
+    let t366 = t334
+        * (inv169 - inv169 * t191 * t365 - inv169 * t234 * t364 - inv169 * t257 * t363
+            - inv169 * t267 * inv273 * t362);
+    let t367 = t346 * t365;
+    let t368 = t352 * t364;
+    let t369 = t355 * t363;
+    let t370 = inv273 * t357 * t362;
+    let t371 = t277 * t328;
+    let t372 = t334 * t365;
+    let t373 = inv197 * t235 * inv245 * t262 - inv197 * t261;
+    let t374 = inv197 * t235 * inv245 * t270 - inv197 * t268 - inv264 * t271 * t373;
+    let t375 = inv264 * t373 - inv264 * t271 * inv273 * t374;
+    let t376 = -(inv197 * t235 * inv245) - inv245 * t262 * t375
+        - inv245 * t270 * inv273 * t374;
+    let t377 = t346
+        * (inv197 - inv197 * t235 * t376 - inv197 * t261 * t375
+            - inv197 * t268 * inv273 * t374);
+    let t378 = t352 * t376;
+    let t379 = t355 * t375;
+    let t380 = inv273 * t357 * t374;
+    let t381 = inv245 * t262 * inv264 * t271 - inv245 * t270;
+    let t382 = -(inv245 * t262 * inv264) - inv264 * t271 * inv273 * t381;
+    let t383 = t276 * t328 + t334 * t364 + t346 * t376
+        + t352 * (inv245 - inv245 * t262 * t382 - inv245 * t270 * inv273 * t381)
+        + t355 * t382 + inv273 * t357 * t381;
+    let t384 = t275 * t328 + t334 * t363 + t346 * t375 + t352 * t382
+        + t355 * (inv264 + inv264 * inv264 * (t271 * t271) * inv273)
+        - inv264 * t271 * inv273 * t357;
+    let t385 = inv273 * t274 * t328;
+    let t386 = inv273 * t334 * t362;
+    let t387 = inv273 * t346 * t374;
+    let t388 = inv273 * t352 * t381;
+    let t389 = inv264 * t271 * inv273 * t355;
+    let t390 = inv273 * t357;
+    let t391 = t385 + t386 + t387 + t388 + t390 - t389;
+    let t392 = t64 + (t329 + t335 + t347 + t353 + t356 + t358);
+    let t393 = t65 + (t359 + t366 + t367 + t368 + t369 + t370 + 0.2 * t391);
+    let t394 = t69 + (c_q7 * t392 + s_q7 * t393);
+    let t395 = s_q7 * t392;
+    let t396 = c_q7 * t393;
+    let t397 = qd[6] * t12 + c_q7 * t383 + s_q7 * t384;
+    let t398 = c_q7 * t384 - qd[6] * t11 - s_q7 * t383;
+    let t399 = inv153
+        * (t325
+            + (-(t135 * t394) - t155 * (t72 + (t396 - t395))
+                - t184
+                    * (t66
+                        + (0.2 * (t14 - t384) + t371 + t372 + t377 + t378 + t379 + t380))
+                - t208 * t397 - t221 * t398 - t152 * t391));
+    let t400 = t391 + t399;
+    let t401 = t72 + (t396 + p.l * t400 - t395);
+    let t402 = t66
+        + (0.2 * (t14 - t384) + t371 + t372 + t377 + t378 + t379 + t380 - p.l * t398);
+    let t403 = t80 + (t26 * t394 + t29 * t401 + t32 * t402);
+    let t404 = t27 * t394;
+    let t405 = t30 * t401;
+    let t406 = t33 * t402;
+    let t407 = t84 + (t404 + t405 + t406);
+    let t408 = t52 + (t25 * t397 + t28 * t398 + t31 * t400);
+    let t409 = t26 * t397;
+    let t410 = t29 * t398;
+    let t411 = t32 * t400;
+    let t412 = t55 + (t409 + t410 + t411);
+    let t413 = t58 + (t27 * t397 + t30 * t398 + t33 * t400);
+    let t414 = t292
+        + (0.005 * (d.k0 * t412) - 0.25 * (s_q12 * d.k0 * t403) - 0.01 * (p.m * t407)
+            - t88 * t408 - t92 * t413);
+    let t415 = t76 + (t25 * t394 + t28 * t401 + t31 * t402);
+    let t416 = t299
+        + (0.005 * (d.k0 * t408) - 0.0625 * (s_q12 * c_q12 * d.k33 * t415) - t108 * t407
+            - t115 * t412);
+    let t417 = t307 + (0.01 * (p.m * t415) - t105 * t403 - t92 * t408 - t117 * t413);
+    let t418 = t103 * t414;
+    let t419 = t100 * t416;
+    let t420 = d.k0 * inv89 * t92 * inv96 * inv99 * t417;
+    let t421 = t412 + (t418 + t419 - 0.005 * t420);
     [
-        t355 + t361 + t373 + t377 + t379 + t381,
-        t382 + t389 + t390 + t391 + t392 + t393,
-        t394 + t395 + t400 + t401 + t402 + t403,
-        t406,
-        t407,
-        t414,
-        t422,
-        t149 * t437 + t142 * t439 + inv138 * t141 * t440,
-        t441 + t442 - 0.005 * t443,
-        inv138 * t141 * t437 + inv138 * t440
-            - 0.005 * (d.k0 * inv131 * inv133 * t135 * inv138 * t439),
-        (0.009 * t85 + tau[10] + 0.125 * t318
-            + 0.25
-                * (d.k0 * (t110 + t111 + s_q12 * t438 + c_q12 * (t430 + -(p.l * t444))))
-            - d.k10 * t444) * d.k45,
+        t329 + t335 + t347 + t353 + t356 + t358,
+        t359 + t366 + t367 + t368 + t369 + t370,
+        t371 + t372 + t377 + t378 + t379 + t380,
+        t383,
+        t384,
+        t391,
+        t399,
+        t110 * t414 + t103 * t416 + inv99 * t102 * t417,
+        t418 + t419 - 0.005 * t420,
+        inv99 * t102 * t414 + inv99 * t417
+            - 0.005 * (d.k0 * inv89 * t92 * inv96 * inv99 * t416),
+        (tau[10] + t282
+            + 0.25 * (d.k0 * (t85 + t86 + s_q12 * t415 + c_q12 * (t407 + -(p.l * t421))))
+            - d.k10 * t421) * d.k41,
     ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
@@ -3239,15 +3197,15 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
                     + t33 * (0.001 * t31 + 0.022 * t33) + 0.02 * (t32 * t32))
                 + (0.5 * (p.m * (t58 * t58 + t66 * t66 + t67 * t67))
                     + 0.001 * (t36 * t36) + 0.01 * (t40 * t40 + t37 * t37))),
-        (q[2] + 0.05 * t0) * d.k46 + (q[2] + 0.2 * t0 + 0.5 * t70) * d.k47
+        (q[2] + 0.05 * t0) * d.k42 + (q[2] + 0.2 * t0 + 0.5 * t70) * d.k43
             + (q[2] + t70 + 0.2 * t0 + 0.01 * (t18 * t68 + t21 * t69 + t2 * t24)
-                + 0.5 * t72) * d.k47
+                + 0.5 * t72) * d.k43
             + 0.5
                 * ((q[2] + t70 + t72 + 0.2 * t0
                     + 0.5
                         * (p.l
                             * (c_q12 * t71
-                                - s_q12 * (t19 * t68 + t22 * t69 + t2 * t25)))) * d.k47),
+                                - s_q12 * (t19 * t68 + t22 * t69 + t2 * t25)))) * d.k43),
     )
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).

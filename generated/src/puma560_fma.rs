@@ -23,13 +23,13 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos | fma |
 //! |---|---:|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 76 | 63 | 0 | 0 | 0 | 0 | 0 |
+//! | `derived` | 71 | 49 | 1 | 0 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 167 | 64 | 0 | 0 | 5 | 5 | 97 |
 //! | `mass_matrix` | 123 | 41 | 0 | 0 | 4 | 4 | 58 |
 //! | `bias` | 169 | 59 | 0 | 0 | 5 | 5 | 84 |
 //! | `gravity` | 42 | 4 | 0 | 0 | 4 | 4 | 8 |
 //! | `joint_space` | 330 | 106 | 0 | 0 | 5 | 5 | 148 |
-//! | `forward_dynamics` | 378 | 181 | 5 | 0 | 5 | 5 | 198 |
+//! | `forward_dynamics` | 423 | 146 | 4 | 0 | 5 | 5 | 178 |
 //! | `coriolis_matrix` | 512 | 200 | 0 | 0 | 6 | 6 | 214 |
 //! | `energy` | 73 | 33 | 0 | 0 | 5 | 5 | 54 |
 //! | `body_poses` | 55 | 29 | 0 | 0 | 6 | 6 | 12 |
@@ -242,107 +242,85 @@ pub struct Derived {
     pub k41: Real,
     /// Parameter group 42.
     pub k42: Real,
-    /// Parameter group 43.
-    pub k43: Real,
-    /// Parameter group 44.
-    pub k44: Real,
-    /// Parameter group 45.
-    pub k45: Real,
-    /// Parameter group 46.
-    pub k46: Real,
-    /// Parameter group 47.
-    pub k47: Real,
-    /// Parameter group 48.
-    pub k48: Real,
-    /// Parameter group 49.
-    pub k49: Real,
-    /// Parameter group 50.
-    pub k50: Real,
-    /// Parameter group 51.
-    pub k51: Real,
 }
 impl Params {
     /// Computes the parameter groups; call again after changing a
     /// parameter.
     pub fn derived(&self) -> Derived {
         let p = self;
-        let t0 = p.m4 + p.m5 + p.m6;
-        let t1 = p.d4 * t0;
-        let t2 = p.d4 * p.m4;
-        let t3 = p.a3 * p.a3;
-        let t4 = p.d4 * p.d4;
-        let t5 = t0 * (t3 + t4);
-        let t6 = t4 * t0;
-        let t7 = t0 + p.m3;
-        let t8 = 0.07 * p.m3 + 0.019 * p.m4 + t1;
-        let t9 = p.a2 * p.a2;
-        let t10 = p.d3 * p.d3;
-        let t11 = t7 * (t9 + t10);
-        let t12 = t10 * t7;
+        let t0 = 0.001024 * p.m6 + 0.00015;
+        let t1 = 0.001024 * p.m6 + 0.00055;
+        let inv2 = 1.0 / t1;
+        let t3 = p.m4 + p.m5 + p.m6;
+        let t4 = p.a3 * t3;
+        let t5 = p.d4 * t3;
+        let t6 = p.d4 * p.m4;
+        let t7 = p.a3 * p.a3;
+        let t8 = p.d4 * p.d4;
+        let t9 = t3 * (t7 + t8);
+        let t10 = t8 * t3;
+        let t11 = t3 + p.m3;
+        let t12 = 0.07 * p.m3 + 0.019 * p.m4 + t5;
+        let t13 = p.a2 * p.a2;
+        let t14 = p.d3 * p.d3;
+        let t15 = t11 * (t13 + t14);
+        let t16 = t14 * t11;
+        let t17 = 0.068 * p.m2 + p.a2 * t11;
         Derived {
             params: *self,
-            k0: 0.05638025 * p.m2 + 0.00019881 * p.m3 + t5 + t11 + 0.0282 * (p.d3 * p.m3)
-                + 0.8865 - t6,
-            k1: -(0.004588 * p.m2) - t9 * t7 - 0.394,
-            k2: -(0.01547 * p.m2) - 0.0141 * (p.a2 * p.m3) - p.a2 * p.d3 * t7,
-            k3: 0.00466 * p.m2 + t11 + 0.539 - t12,
-            k4: 0.0049 * p.m3 + 0.000361 * p.m4 + 0.038 * t2 + t6 + 0.0553 - t3 * t0,
-            k5: -(0.019 * (p.a3 * p.m4)) - t1 * p.a3,
-            k6: 0.0049 * p.m3 + 0.000361 * p.m4 + 0.038 * t2 + t5 + 0.0878,
-            k7: t8,
-            k8: 0.001024 * p.m6 + 0.00015,
-            k9: 0.001024 * p.m6 + 0.00055,
-            k10: p.a3 * t0,
+            k0: 0.05638025 * p.m2 + 0.00019881 * p.m3 + t9 + t15 + 0.0282 * (p.d3 * p.m3)
+                + 0.8865 - t10,
+            k1: -(0.004588 * p.m2) - t13 * t11 - 0.394,
+            k2: -(0.01547 * p.m2) - 0.0141 * (p.a2 * p.m3) - p.a2 * p.d3 * t11,
+            k3: 0.00466 * p.m2 + t15 + 0.539 - t16,
+            k4: 0.0049 * p.m3 + 0.000361 * p.m4 + 0.038 * t6 + t10 + 0.0553 - t7 * t3,
+            k5: -(0.019 * (p.a3 * p.m4)) - t5 * p.a3,
+            k6: 0.0049 * p.m3 + 0.000361 * p.m4 + 0.038 * t6 + t9 + 0.0878,
+            k7: t12,
+            k8: t0,
+            k9: t1,
+            k10: t4,
             k11: p.m2 * p.g,
-            k12: p.g * (0.068 * p.m2 + p.a2 * t7),
-            k13: p.a2 * t8,
-            k14: p.a2 * p.a3 * t0,
+            k12: p.g * t17,
+            k13: p.a2 * t12,
+            k14: t4 * p.a2,
             k15: p.a3 * p.m6,
-            k16: -t8,
-            k17: 0.00466 * p.m2 + 0.0049 * p.m3 + 0.000361 * p.m4 + 0.038 * t2 + t5 + t11
-                + 0.6268 - t12,
+            k16: -t12,
+            k17: 0.00466 * p.m2 + 0.0049 * p.m3 + 0.000361 * p.m4 + 0.038 * t6 + t9 + t15
+                + 0.6268 - t16,
             k18: p.d4 * p.m6,
-            k19: 0.000361 * p.m4 + 0.0018,
-            k20: -(0.019 * p.m4),
-            k21: p.m5 + p.m6,
-            k22: p.m4 + p.m5,
-            k23: t4,
-            k24: 0.0049 * p.m3 + 0.086,
-            k25: 0.00509881 * p.m3 + 0.076,
+            k19: t0 * t0,
+            k20: p.m6 * t0,
+            k21: p.m6 * p.m6 * inv2,
+            k22: p.m6 * p.m6,
+            k23: t8,
+            k24: p.a3 * (p.m6 * p.m6) * inv2,
+            k25: p.d4 * (p.m6 * p.m6) * inv2,
             k26: p.a3 * p.d4,
             k27: -(0.000987 * p.m3),
-            k28: t3,
-            k29: 0.00019881 * p.m3 + 0.0225,
-            k30: -(0.07 * p.m3),
-            k31: 0.0141 * p.m3,
-            k32: -(0.0141 * p.m3),
-            k33: p.m3 + p.m4,
-            k34: t10,
-            k35: p.a2 * p.d3,
-            k36: -(0.01547 * p.m2),
-            k37: t9,
-            k38: 0.00466 * p.m2 + 0.539,
-            k39: 0.05179225 * p.m2 + 0.12,
-            k40: 0.07 * p.m3,
-            k41: -(0.001365 * p.m2),
-            k42: -(0.000408 * p.m2),
-            k43: 0.05638025 * p.m2 + 0.514,
-            k44: -(0.006 * p.m2),
-            k45: 0.2275 * p.m2,
-            k46: 0.068 * p.m2,
-            k47: -(0.2275 * p.m2),
-            k48: p.m3 * p.g,
-            k49: p.m4 * p.g,
-            k50: p.m5 * p.g,
-            k51: p.m6 * p.g,
+            k28: t7,
+            k29: t14,
+            k30: p.a2 * p.d3,
+            k31: t13,
+            k32: -t4,
+            k33: -(0.001365 * p.m2),
+            k34: -(0.000408 * p.m2),
+            k35: p.m6 * inv2,
+            k36: -(0.006 * p.m2),
+            k37: t17,
+            k38: inv2,
+            k39: p.m3 * p.g,
+            k40: p.m4 * p.g,
+            k41: p.m5 * p.g,
+            k42: p.m6 * p.g,
         }
     }
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 76,
-    add: 63,
-    div: 0,
+    mul: 71,
+    add: 49,
+    div: 1,
     sqrt: 0,
     sin: 0,
     cos: 0,
@@ -1364,13 +1342,13 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 378,
-    add: 181,
-    div: 5,
+    mul: 423,
+    add: 146,
+    div: 4,
     sqrt: 0,
     sin: 5,
     cos: 5,
-    fma: 198,
+    fma: 178,
 };
 ///Joint accelerations q̈(q, q̇, τ) by Vereshchagin's separate-bodies
 ///(articulated-body) method, in O(n) and without forming M(q); they satisfy
@@ -1397,352 +1375,330 @@ pub fn forward_dynamics_with(
     let p = &d.params;
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let t2 = qd[0] * s_q1;
-    let t3 = qd[0] * c_q1;
-    let t4 = t3 * qd[1];
-    let t5 = t2 * qd[1];
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t8 = fma(t3, s_q2, t2 * c_q2);
-    let t9 = t2 * s_q2;
-    let t10 = t3 * c_q2;
-    let t11 = t10 - t9;
-    let t12 = p.a2 * qd[1] - t2 * p.d3;
-    let t13 = -fma(qd[1], t12, t3 * t3 * p.a2);
-    let t14 = fma(t3 * t2, p.a2, t4 * p.d3);
-    let t15 = t2 * t12;
-    let t16 = t3 * t3 * p.d3;
-    let t17 = t15 - t16;
-    let t18 = qd[1] + qd[2];
-    let t19 = qd[2] * t8;
+    let t4 = fma(qd[0] * c_q1, s_q2, qd[0] * s_q1 * c_q2);
+    let t5 = qd[0] * s_q1 * s_q2;
+    let t6 = qd[0] * c_q1 * c_q2;
+    let t7 = t6 - t5;
+    let t8 = p.a2 * qd[1] - p.d3 * qd[0] * s_q1;
+    let t9 = -fma(qd[1], t8, p.a2 * (qd[0] * qd[0]) * (c_q1 * c_q1));
+    let t10 = fma(p.a2 * (qd[0] * qd[0]) * s_q1, c_q1, p.d3 * qd[0] * c_q1 * qd[1]);
+    let t11 = qd[0] * s_q1 * t8;
+    let t12 = p.d3 * (qd[0] * qd[0]) * (c_q1 * c_q1);
+    let t13 = t11 - t12;
+    let t14 = qd[1] + qd[2];
+    let t15 = qd[2] * t4;
     let s_q3 = libm::Libm::<Real>::sin(q[3]);
     let c_q3 = libm::Libm::<Real>::cos(q[3]);
-    let t22 = t8 * c_q3 - t18 * s_q3;
-    let t23 = t8 * s_q3;
-    let t24 = t18 * c_q3;
-    let t25 = -(t23 + t24);
-    let t26 = p.d4 * t8 - p.a3 * t11;
-    let t27 = t11 * t26 - p.a3 * (t18 * t18);
-    let t28 = p.d4 * (t18 * t18);
-    let t29 = t8 * t26;
-    let t30 = -(t28 + t29);
-    let t31 = fma(p.d4 * t11, t18, p.a3 * t8 * t18);
-    let t32 = t11 + qd[3];
+    let t18 = t4 * c_q3 - t14 * s_q3;
+    let t19 = t4 * s_q3;
+    let t20 = t14 * c_q3;
+    let t21 = -(t19 + t20);
+    let t22 = p.d4 * t4 - p.a3 * t7;
+    let t23 = t7 * t22 - p.a3 * (t14 * t14);
+    let t24 = p.d4 * (t14 * t14);
+    let t25 = t4 * t22;
+    let t26 = -(t24 + t25);
+    let t27 = fma(p.d4 * t7, t14, p.a3 * t4 * t14);
+    let t28 = t7 + qd[3];
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
-    let t35 = fma(t32, s_q4, t22 * c_q4);
-    let t36 = t22 * s_q4;
-    let t37 = t32 * c_q4;
-    let t38 = t37 - t36;
-    let t39 = qd[4] - t25;
-    let t40 = qd[4] * t35;
+    let t31 = fma(t28, s_q4, t18 * c_q4);
+    let t32 = t18 * s_q4;
+    let t33 = t28 * c_q4;
+    let t34 = t33 - t32;
+    let t35 = qd[4] - t21;
     let s_q5 = libm::Libm::<Real>::sin(q[5]);
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
-    let t43 = t35 * c_q5 - t39 * s_q5;
-    let t44 = -fma(t39, c_q5, t35 * s_q5);
-    let t45 = t38 + qd[5];
-    let t46 = fma(-0.006, qd[1], 0.2275 * t3);
-    let t47 = fma(-0.2275, t2, 0.068 * qd[1]);
-    let t48 = fma(-0.068, t3, 0.006 * t2);
-    let t49 = t3 * (qd[0] * s_q1);
-    let t50 = fma(-0.07, t18, 0.0141 * t11);
-    let t51 = t8 * t11;
-    let t52 = t8 * t18;
-    let t53 = t8 * t8;
-    let t54 = -0.032 * fma(t44, t44, t43 * t43);
-    let t55 = p.m6 * (c_q5 * c_q5);
-    let t56 = p.m6 * (s_q5 * s_q5);
-    let t57 = -0.032 * (t55 + t56);
-    let t58 = c_q2 * t13;
-    let t59 = s_q2 * t14;
-    let t60 = t58 + t59;
-    let t61 = s_q2 * t13;
-    let t62 = c_q2 * t14;
-    let t63 = t62 - t61;
-    let t64 = c_q3 * t27;
-    let t65 = s_q3 * t31;
-    let t66 = t64 - t65;
-    let t67 = s_q3 * t27;
-    let t68 = c_q3 * t31;
-    let t69 = -(t67 + t68);
-    let t70 = p.m2 * (t3 * t48 - qd[1] * t47);
-    let t71 = p.m2 * (qd[1] * t46 - t2 * t48);
-    let t72 = p.m2 * (t2 * t47 - t3 * t46);
-    let t73 = p.m3 * fma(0.0141, t52, 0.07 * t51);
-    let t74 = p.m3 * fma(-0.07, t53, t18 * t50);
-    let t75 = p.m3 * (-0.0141 * t53 - t11 * t50);
-    let t76 = p.m4 * t22 * t32;
-    let t77 = p.m4 * t25 * t32;
-    let t78 = p.m4 * (-0.019 * fma(t25, t25, t22 * t22));
-    let t79 = p.m6 * t43 * t45;
-    let t80 = p.m6 * t44 * t45;
-    let t81 = 0.032 * (p.m6 * qd[5] * t43 - t79);
-    let t82 = 0.032 * (p.m6 * qd[5] * t44 - t80);
-    let t83 = -t57;
-    let t84 = fma(0.0001, t35 * t39, 0.0003 * t40) - tau[5];
-    let t85 = p.m6 * c_q4 * t54;
-    let t86 = c_q4 * t84;
-    let t87 = p.m4 * s_q3 * c_q3;
-    let t88 = p.m4 * (c_q3 * c_q3);
-    let t89 = p.m4 * (s_q3 * s_q3);
-    let t90 = c_q5 * c_q5 * d.k8;
-    let t91 = s_q5 * s_q5 * d.k8;
-    let t92 = t90 + t91 + 0.0003;
-    let t93 = fma(-0.0003, s_q4 * c_q4, s_q4 * c_q4 * t92);
-    let t94 = fma(s_q4 * s_q4, t92, fma(0.0003, c_q4 * c_q4, 0.0013));
-    let inv95 = 1.0 / t94;
-    let t96 = fma(c_q4 * c_q4, t92, fma(0.0003, s_q4 * s_q4, d.k19)) - t93 * t93 * inv95;
-    let t97 = fma(s_q4 * t83 * t93, inv95, d.k20) - c_q4 * t83;
-    let t98 = c_q3 * c_q3 * t97;
-    let t99 = 0.019 * t89 - t98;
-    let t100 = t90 + t91 + 0.0004;
-    let inv101 = 1.0 / t100;
-    let t102 = p.m5 + t55 + t56 - t57 * t57 * inv101;
-    let t103 = fma(s_q4 * s_q4, d.k21, fma(c_q4 * c_q4, t102, p.m4));
-    let t104 = s_q3 * s_q3 * t103;
-    let t105 = t55 + t56 + d.k22 - s_q4 * s_q4 * (t83 * t83) * inv95;
-    let t106 = c_q3 * c_q3 * t105;
-    let t107 = t104 + t106;
-    let t108 = s_q3 * c_q3 * t97;
-    let t109 = fma(0.019, t87, t108);
-    let t110 = s_q3 * c_q3 * t103;
-    let t111 = s_q3 * c_q3 * t105;
-    let t112 = t111 - t110;
-    let t113 = p.d4 * t112;
-    let t114 = s_q4 * c_q4 * t102 - s_q4 * c_q4 * d.k21;
-    let t115 = p.a3 * s_q3 * t114;
-    let t116 = t113 + t115;
-    let t117 = fma(p.d4, t109, fma(p.d4, t109, s_q3 * c_q3 * d.k19))
-        - fma(p.d4, t116, s_q3 * c_q3 * t96);
-    let t118 = s_q3 * s_q3 * t97;
-    let t119 = p.d4 * c_q3 * t114;
-    let t120 = s_q4 * s_q4 * t102;
-    let t121 = c_q4 * c_q4 * d.k21;
-    let t122 = p.m4 + t120 + t121;
-    let t123 = p.a3 * t122;
-    let t124 = c_q3 * c_q3 * t103;
-    let t125 = s_q3 * s_q3 * t105;
-    let t126 = p.d4 * (t124 + t125);
-    let t127 = p.a3 * c_q3 * t114;
-    let t128 = fma(
+    let t38 = t31 * c_q5 - t35 * s_q5;
+    let t39 = -fma(t35, c_q5, t31 * s_q5);
+    let t40 = t34 + qd[5];
+    let t41 = t18 * t21;
+    let t42 = p.m2 * qd[0] * c_q1;
+    let t43 = fma(-0.000408, p.m2 * qd[0] * s_q1, -0.001365 * (p.m2 * qd[1]));
+    let t44 = qd[0] * s_q1 * t43;
+    let t45 = s_q5 * t39 * t40;
+    let t46 = c_q5 * t38 * t40;
+    let t47 = c_q2 * t9;
+    let t48 = s_q2 * t10;
+    let t49 = t47 + t48;
+    let t50 = s_q2 * t9;
+    let t51 = c_q2 * t10;
+    let t52 = t51 - t50;
+    let t53 = c_q3 * t23;
+    let t54 = s_q3 * t27;
+    let t55 = t53 - t54;
+    let t56 = s_q3 * t23;
+    let t57 = c_q3 * t27;
+    let t58 = -(t56 + t57);
+    let t59 = 0.032 * fma(p.m6, t31 * t31, p.m6 * (t35 * t35));
+    let t60 = c_q4 * t59;
+    let t61 = fma(0.0013, t18 * t28, tau[4]);
+    let t62 = c_q3 * t61;
+    let t63 = fma(-0.001365, t42, fma(qd[1], d.k3, qd[0] * s_q1 * d.k2));
+    let t64 = fma(-0.000987, p.m3 * t7, t14 * d.k6);
+    let t65 = fma(-0.000987, p.m3 * t14, t4 * d.k5);
+    let t66 = t31 * t34 * d.k8;
+    let t67 = fma(t7, d.k5, t4 * d.k4);
+    let t68 = t4 * d.k7 - t7 * d.k10;
+    let t69 = fma(-0.000408, t42, fma(qd[1], d.k2, qd[0] * s_q1 * d.k1));
+    let t70 = qd[0] * c_q1 * t69;
+    let t71 = t4 * t65;
+    let t72 = t7 * t67;
+    let t73 = fma(s_q4 * s_q4, d.k8, 0.0016);
+    let inv74 = 1.0 / t73;
+    let t75 = fma(c_q4 * c_q4, d.k8, 0.0003)
+        - s_q4 * s_q4 * (c_q4 * c_q4) * inv74 * d.k19;
+    let t76 = 0.032 * (s_q4 * s_q4 * c_q4 * inv74 * d.k20 - p.m6 * c_q4);
+    let t77 = s_q3 * s_q3 * (c_q4 * c_q4) * d.k21;
+    let t78 = c_q3 * c_q3 * (s_q4 * s_q4) * inv74 * d.k22;
+    let t79 = -0.001024 * (t77 + t78);
+    let t80 = s_q3 * c_q3 * (c_q4 * c_q4) * d.k21;
+    let t81 = s_q3 * c_q3 * (s_q4 * s_q4) * inv74 * d.k22;
+    let t82 = 0.001024 * (t80 - t81);
+    let t83 = p.d4 * t82;
+    let t84 = s_q3 * s_q4 * c_q4 * d.k24;
+    let t85 = fma(-0.001024, t84, t83);
+    let t86 = 2.0 * (p.d4 * s_q3 * c_q3 * t76) - fma(p.d4, t85, s_q3 * c_q3 * t75);
+    let t87 = c_q3 * s_q4 * c_q4 * d.k25;
+    let t88 = s_q4 * s_q4 * d.k24;
+    let t89 = c_q3 * c_q3 * (c_q4 * c_q4) * d.k21;
+    let t90 = s_q3 * s_q3 * (s_q4 * s_q4) * inv74 * d.k22;
+    let t91 = p.d4 * (-0.001024 * (t89 + t90));
+    let t92 = c_q3 * s_q4 * c_q4 * d.k24;
+    let t93 = fma(
         -2.0,
-        p.d4 * fma(-0.019, t88, t118),
-        fma(p.d4, t126 - t127, fma(c_q3 * c_q3, d.k19, fma(s_q3 * s_q3, t96, d.k24))),
-    ) - p.a3 * (t119 - t123);
-    let inv129 = 1.0 / t128;
-    let t130 = fma(
-        2.0,
-        p.d4 * t99,
-        fma(t107, d.k23, fma(s_q3 * s_q3, d.k19, fma(c_q3 * c_q3, t96, d.k25))),
-    ) - t117 * t117 * inv129;
-    let t131 = fma(p.a3, t116, d.k27) - p.a3 * t109;
-    let t132 = -fma(t117 * inv129, t131, fma(t107, d.k26, p.a3 * t99));
-    let t133 = s_q2 * t132;
-    let t134 = c_q2 * t132;
-    let t135 = fma(t107, d.k28, d.k29) - inv129 * (t131 * t131);
-    let t136 = fma(-0.019, t88, t118 + t127 + d.k30) - t126;
-    let t137 = t113 - fma(t117 * inv129, t136, t109);
-    let t138 = d.k31 - fma(inv129 * t131, t136, p.a3 * t112);
-    let t139 = c_q2 * t137 - s_q2 * t138;
-    let t140 = s_q2 * t139;
-    let t141 = t123 - t119;
-    let t142 = d.k32 - fma(t117 * inv129, t141, p.d4 * s_q3 * t114);
-    let t143 = t115 - inv129 * t131 * t141;
-    let t144 = c_q2 * t142 - s_q2 * t143;
-    let t145 = c_q2 * t144;
-    let t146 = t140 + t145;
-    let t147 = p.m3 + t124 + t125 - inv129 * (t136 * t136);
-    let t148 = c_q3 * t114 - inv129 * t136 * t141;
-    let t149 = c_q2 * t148;
-    let t150 = fma(s_q2, t147, t149);
-    let t151 = s_q2 * t148;
-    let t152 = t120 + t121 + d.k33 - inv129 * (t141 * t141);
-    let t153 = fma(c_q2, t152, t151);
-    let t154 = fma(c_q2, t153, s_q2 * t150);
-    let t155 = fma(p.a2, t146, d.k36) - t154 * d.k35;
-    let t156 = fma(t154, d.k37, d.k38);
-    let inv157 = 1.0 / t156;
-    let t158 = fma(
-        -2.0,
-        p.d3 * t146,
-        fma(t154, d.k34, fma(c_q2, c_q2 * t130 - t133, d.k39)),
-    ) - fma(t155 * t155, inv157, s_q2 * (t134 - s_q2 * t135));
-    let t159 = fma(s_q2, t130, t134);
-    let t160 = fma(c_q2, t135, t133);
-    let t161 = c_q2 * t139;
-    let t162 = s_q2 * t144;
-    let t163 = t109 - t116;
-    let t164 = fma(p.d4, t107, t99 + d.k40) - t117 * inv129 * t163;
-    let t165 = -fma(inv129 * t131, t163, p.a3 * t107);
-    let t166 = fma(c_q2, t138, s_q2 * t137);
-    let t167 = s_q2 * t166;
-    let t168 = fma(c_q2, t143, s_q2 * t142);
-    let t169 = c_q2 * t168;
-    let t170 = t167 + t169;
-    let t171 = c_q2 * t150 - s_q2 * t153;
-    let t172 = p.d3 * t171;
-    let t173 = t112 - inv129 * t136 * t163;
-    let t174 = -fma(inv129 * t141, t163, s_q3 * t114);
-    let t175 = fma(c_q2, t174, s_q2 * t173);
-    let t176 = p.a2 * t175;
-    let t177 = fma(d.k35, t171, fma(p.a2, t170, d.k41)) - d.k37 * t175;
-    let t178 = fma(p.d3, t176 - t172, fma(p.d3, t161 - t162, fma(c_q2, t159, d.k42)))
-        - fma(
-            t155 * inv157,
-            t177,
-            fma(p.d3, t170, fma(p.a2, c_q2 * t164 - s_q2 * t165, s_q2 * t160)),
-        );
-    let t179 = c_q2 * t166;
-    let t180 = s_q2 * t168;
-    let t181 = c_q2 * t173 - s_q2 * t174;
-    let t182 = p.a2 * t181;
-    let t183 = p.d3 * (c_q2 * (c_q2 * t147 - t151) - s_q2 * (t149 - s_q2 * t152));
-    let t184 = t107 + p.m3 - inv129 * (t163 * t163);
-    let t185 = fma(
-        2.0,
-        p.d3 * (t179 - t180) - p.a2 * fma(c_q2, t165, s_q2 * t164),
-        fma(p.a2, p.a2 * t184 - p.d3 * t181, fma(c_q2, t160, fma(s_q2, t159, d.k43))),
-    ) - fma(inv157, t177 * t177, p.d3 * (t182 - t183));
-    let t186 = fma(
-        c_q1,
-        fma(c_q1, t185, s_q1 * t178),
-        fma(s_q1, fma(c_q1, t178, s_q1 * t158), 0.35),
-    );
-    let inv187 = 1.0 / t186;
-    let t188 = fma(0.001024, t80, 0.00011 * (t44 * t45)) - qd[5] * t44 * d.k8;
-    let t189 = fma(-0.001024, t79, fma(-0.00011, t43 * t45, qd[5] * t43 * d.k8));
-    let t190 = fma(-0.0001, t38 * t39, c_q5 * t188) - fma(qd[4] * t38, t92, s_q5 * t189);
-    let t191 = s_q4 * t190;
-    let t192 = t86 + tau[3] + t191;
-    let t193 = fma(c_q4, t190, fma(0.000361, t77, 0.0005 * (t25 * t32)))
-        - fma(t93 * inv95, t192, fma(qd[3] * t25, t96, fma(t69, t97, s_q4 * t84)));
-    let t194 = fma(
-        -0.019,
-        p.m4 * t66,
-        fma(-0.000361, t76, fma(-0.0005, t22 * t32, fma(qd[3] * t22, d.k19, tau[4]))),
-    );
-    let t195 = s_q5 * t188;
-    let t196 = c_q5 * t189;
-    let t197 = c_q5 * t81 - fma(t57 * inv101, tau[4] - (t195 + t196), s_q5 * t82);
-    let t198 = fma(c_q4, t197, fma(p.m6 * s_q4, t54, 0.019 * (p.m4 * qd[3] * t22 - t76)))
-        - fma(t30, t114, t66 * t103);
-    let t199 = s_q3 * t198;
-    let t200 = fma(
-        -0.019,
-        t77,
-        fma(s_q4 * t83 * inv95, t192, fma(qd[4] * t38, t83, fma(c_q5, t82, s_q5 * t81))),
-    ) - fma(qd[3] * t25, t97, t69 * t105);
-    let t201 = c_q3 * t200;
-    let t202 = -(t199 + t201);
-    let t203 = s_q3 * t193;
-    let t204 = c_q3 * t194;
-    let t205 = s_q4 * t197;
-    let t206 = t66 * t114;
-    let t207 = t30 * t122;
-    let t208 = p.a3 * (t205 - (t78 + t85 + t206 + t207));
-    let t209 = c_q3 * t198;
-    let t210 = s_q3 * t200;
-    let t211 = p.d4 * (t209 - t210);
-    let t212 = fma(0.07, t73, fma(0.0535, t51, tau[2] + t208)) - (t203 + t204 + t211);
-    let t213 = fma(
-        -0.07,
-        t75,
+        p.d4 * (s_q3 * s_q3) * t76,
         fma(
-            -0.0635,
-            t11 * t18,
-            fma(t19, t132, fma(p.d4, t202, fma(c_q3, t193, 0.0141 * t74))),
+            p.a3,
+            -0.001024 * (t88 - t87),
+            fma(p.d4, fma(0.001024, t92, t91), fma(s_q3 * s_q3, t75, d.k6)),
         ),
+    );
+    let inv94 = 1.0 / t93;
+    let t95 = fma(
+        -2.0,
+        p.d4 * (c_q3 * c_q3) * t76,
+        fma(t79, d.k23, fma(c_q3 * c_q3, t75, d.k4)),
+    ) - t86 * t86 * inv94;
+    let t96 = fma(p.a3, t85, d.k27) - p.a3 * s_q3 * c_q3 * t76;
+    let t97 = fma(p.a3 * (c_q3 * c_q3), t76, d.k5) - fma(t86 * inv94, t96, t79 * d.k26);
+    let t98 = s_q2 * t97;
+    let t99 = c_q2 * t97;
+    let t100 = t79 * d.k28 - inv94 * (t96 * t96);
+    let t101 = s_q3 * c_q3 * t76;
+    let t102 = fma(-0.001024, t92, fma(s_q3 * s_q3, t76, d.k16)) - t91;
+    let t103 = t83 - fma(t86 * inv94, t102, t101);
+    let t104 = -fma(inv94 * t96, t102, p.a3 * t82);
+    let t105 = c_q2 * t103 - s_q2 * t104;
+    let t106 = s_q2 * t105;
+    let t107 = fma(0.001024, t87 - t88, d.k10);
+    let t108 = 0.001024 * (s_q3 * s_q4 * c_q4 * d.k25) - t86 * inv94 * t107;
+    let t109 = -0.001024 * t84 - inv94 * t96 * t107;
+    let t110 = c_q2 * t108 - s_q2 * t109;
+    let t111 = c_q2 * t110;
+    let t112 = t106 + t111;
+    let t113 = -0.001024 * (t89 + t90) - inv94 * (t102 * t102);
+    let t114 = -0.001024 * (c_q3 * s_q4 * c_q4 * d.k21) - inv94 * t102 * t107;
+    let t115 = c_q2 * t114;
+    let t116 = fma(s_q2, t113, t115);
+    let t117 = s_q2 * t114;
+    let t118 = -0.001024 * (s_q4 * s_q4 * d.k21) - inv94 * (t107 * t107);
+    let t119 = fma(c_q2, t118, t117);
+    let t120 = fma(c_q2, t119, s_q2 * t116);
+    let t121 = fma(p.a2, t112, d.k2) - t120 * d.k30;
+    let t122 = fma(t120, d.k31, d.k3);
+    let inv123 = 1.0 / t122;
+    let t124 = fma(
+        -2.0,
+        p.d3 * t112,
+        fma(t120, d.k29, fma(c_q2, c_q2 * t95 - t98, d.k1)),
+    ) - fma(t121 * t121, inv123, s_q2 * (t99 - s_q2 * t100));
+    let t125 = fma(s_q2, t95, t99);
+    let t126 = fma(c_q2, t100, t98);
+    let t127 = c_q2 * t105;
+    let t128 = s_q2 * t110;
+    let t129 = t101 - t85;
+    let t130 = fma(p.d4, t79, d.k7) - fma(t86 * inv94, t129, c_q3 * c_q3 * t76);
+    let t131 = d.k32 - fma(inv94 * t96, t129, p.a3 * t79);
+    let t132 = fma(c_q2, t104, s_q2 * t103);
+    let t133 = s_q2 * t132;
+    let t134 = fma(c_q2, t109, s_q2 * t108);
+    let t135 = c_q2 * t134;
+    let t136 = t133 + t135;
+    let t137 = c_q2 * t116 - s_q2 * t119;
+    let t138 = p.d3 * t137;
+    let t139 = t82 - inv94 * t102 * t129;
+    let t140 = 0.001024 * (s_q3 * s_q4 * c_q4 * d.k21) - inv94 * t107 * t129;
+    let t141 = fma(c_q2, t140, s_q2 * t139);
+    let t142 = p.a2 * t141;
+    let t143 = fma(d.k30, t137, fma(p.a2, t136, d.k33)) - d.k31 * t141;
+    let t144 = fma(p.d3, t142 - t138, fma(p.d3, t127 - t128, fma(c_q2, t125, d.k34)))
+        - fma(
+            t121 * inv123,
+            t143,
+            fma(p.d3, t136, fma(p.a2, c_q2 * t130 - s_q2 * t131, s_q2 * t126)),
+        );
+    let t145 = c_q2 * t132;
+    let t146 = s_q2 * t134;
+    let t147 = c_q2 * t139 - s_q2 * t140;
+    let t148 = p.a2 * t147;
+    let t149 = p.d3 * (c_q2 * (c_q2 * t113 - t117) - s_q2 * (t115 - s_q2 * t118));
+    let t150 = t79 - inv94 * (t129 * t129);
+    let t151 = fma(
+        2.0,
+        p.d3 * (t145 - t146) - p.a2 * fma(c_q2, t131, s_q2 * t130),
+        fma(p.a2, p.a2 * t150 - p.d3 * t147, fma(c_q2, t126, s_q2 * t125)),
+    ) - fma(inv123, t143 * t143, p.d3 * (t148 - t149));
+    let t152 = fma(
+        c_q1,
+        fma(c_q1, t151, s_q1 * t144),
+        fma(s_q1, fma(c_q1, t144, s_q1 * t124), d.k0),
+    );
+    let inv153 = 1.0 / t152;
+    let t154 = -0.00004 * fma(s_q5 * t38, t40, c_q5 * t39 * t40)
+        - fma(qd[4] * t34, d.k8, t34 * t35 * d.k9);
+    let t155 = t31 * t35 * d.k9 - fma(t31 * t35, d.k8, tau[5]);
+    let t156 = s_q4 * t154;
+    let t157 = c_q4 * t155;
+    let t158 = fma(0.0003, t41, tau[3] + t156 + t157);
+    let t159 = fma(-0.0016, t21 * t28, c_q4 * t154)
+        - fma(
+            s_q4 * c_q4 * d.k8 * inv74,
+            t158,
+            fma(qd[3] * t21, t75, fma(t58, t76, s_q4 * t155)),
+        );
+    let t160 = 0.032
+        * (fma(0.00004, t45 - t46, tau[4] + t66) * d.k35 - p.m6 * t31 * t34);
+    let t161 = fma(
+        0.001024,
+        fma(t26 * s_q4 * c_q4, d.k21, c_q4 * c_q4 * t55 * d.k21),
+        c_q4 * t160,
+    ) - s_q4 * t59;
+    let t162 = s_q3 * t161;
+    let t163 = fma(
+        0.001024,
+        s_q4 * s_q4 * t58 * inv74 * d.k22,
+        0.032 * fma(p.m6 * s_q4 * inv74, t158, fma(p.m6 * qd[4], t34, p.m6 * t34 * t35)),
+    ) - qd[3] * t21 * t76;
+    let t164 = c_q3 * t163;
+    let t165 = -(t162 + t164);
+    let t166 = s_q3 * t159;
+    let t167 = s_q4 * t160;
+    let t168 = s_q4 * c_q4 * t55 * d.k21;
+    let t169 = t26 * (s_q4 * s_q4) * d.k21;
+    let t170 = p.a3 * fma(0.001024, t168 + t169, t60 + t167);
+    let t171 = c_q3 * t161;
+    let t172 = s_q3 * t163;
+    let t173 = p.d4 * (t171 - t172);
+    let t174 = tau[2] + t72 + t170 - (t62 + t71 + t166 + t173);
+    let t175 = fma(t15, t97, fma(p.d4, t165, fma(c_q3, t159, t14 * t65)))
+        - fma(
+            t86 * inv94,
+            t174,
+            fma(
+                qd[2] * t7,
+                t95,
+                fma(t13, t130, fma(t52, t108, fma(t49, t103, fma(t7, t64, s_q3 * t61)))),
+            ),
+        );
+    let t176 = fma(t15, t100, t4 * t64)
+        - fma(
+            inv94 * t96,
+            t174,
+            fma(
+                qd[2] * t7,
+                t97,
+                fma(
+                    t13,
+                    t131,
+                    fma(
+                        t52,
+                        t109,
+                        fma(t49, t104, fma(p.a3, t165, fma(t14, t67, tau[3]))),
+                    ),
+                ),
+            ),
+        );
+    let t177 = fma(t15, t104, fma(t14 * t14, d.k10, t171))
+        - fma(
+            inv94 * t102,
+            t174,
+            fma(
+                qd[2] * t7,
+                t103,
+                fma(t13, t139, fma(t52, t114, fma(t49, t113, fma(t7, t68, t172)))),
+            ),
+        );
+    let t178 = fma(
+        0.001024,
+        t168 + t169,
+        fma(t15, t109, fma(t4, t68, fma(t14 * t14, d.k7, t60 + t167))),
     )
         - fma(
-            t117 * inv129,
-            t212,
-            fma(
-                qd[2] * t11,
-                t130,
-                fma(t17, t164, fma(t63, t142, fma(t60, t137, s_q3 * t194))),
-            ),
+            inv94 * t107,
+            t174,
+            fma(qd[2] * t7, t108, fma(t13, t140, fma(t52, t118, t49 * t114))),
         );
-    let t214 = fma(-0.0141, t73, fma(t19, t135, 0.01 * t52))
-        - fma(
-            inv129 * t131,
-            t212,
-            fma(
-                qd[2] * t11,
-                t132,
-                fma(t17, t165, fma(t63, t143, fma(t60, t138, fma(p.a3, t202, tau[3])))),
-            ),
-        );
-    let t215 = fma(t19, t138, t209)
-        - fma(
-            inv129 * t136,
-            t212,
-            fma(
-                qd[2] * t11,
-                t137,
-                fma(t17, t173, fma(t63, t148, fma(t60, t147, t73 + t210))),
-            ),
-        );
-    let t216 = fma(t19, t143, t205)
-        - fma(
-            inv129 * t141,
-            t212,
-            fma(
-                qd[2] * t11,
-                t142,
-                fma(
-                    t17,
-                    t174,
-                    fma(t63, t152, fma(t60, t148, t74 + t78 + t85 + t206 + t207)),
-                ),
-            ),
-        );
-    let t217 = fma(c_q2, t216, s_q2 * t215);
-    let t218 = p.a2 * t217;
-    let t219 = fma(-0.068, t71, fma(-0.394, t49, fma(0.006, t70, tau[1] + t218)))
-        - tau[2];
-    let t220 = fma(p.a2, t171, d.k44);
-    let t221 = fma(p.a2, t154, d.k46);
-    let t222 = fma(
+    let t179 = fma(c_q2, t178, s_q2 * t177);
+    let t180 = p.a2 * t179;
+    let t181 = tau[1] + t70 + t180 - (t44 + tau[2]);
+    let t182 = fma(p.a2, t137, d.k36);
+    let t183 = fma(p.a2, t120, d.k37);
+    let t184 = fma(
         c_q1,
         fma(
-            -0.2275,
-            t70,
+            qd[0] * s_q1 * qd[1],
+            t151,
             fma(
-                t5,
-                t185,
-                fma(
-                    p.d3,
-                    c_q2 * t215 - s_q2 * t216,
-                    fma(c_q2, t214, fma(s_q2, t213, fma(0.068, t72, 0.419 * t5))),
-                ),
+                p.d3,
+                c_q2 * t177 - s_q2 * t178,
+                fma(c_q2, t176, fma(s_q2, t175, qd[0] * s_q1 * t63)),
             ),
         )
             - fma(
-                inv157 * t177,
-                t219,
+                inv123 * t143,
+                t181,
                 fma(
-                    t4,
-                    t178,
-                    p.a2
-                        * (fma(t19, t165, t202)
+                    qd[0] * c_q1 * qd[1],
+                    t144,
+                    fma(
+                        p.a2,
+                        fma(t15, t131, t165)
                             - fma(
-                                inv129 * t163,
-                                t212,
+                                inv94 * t129,
+                                t174,
                                 fma(
-                                    qd[2] * t11,
-                                    t164,
-                                    fma(t17, t184, fma(t63, t174, fma(t60, t173, t75))),
+                                    qd[2] * t7,
+                                    t130,
+                                    fma(
+                                        t13,
+                                        t150,
+                                        fma(
+                                            t52,
+                                            t140,
+                                            fma(t49, t139, fma(t7 * t14, d.k7, t4 * t14 * d.k10)),
+                                        ),
+                                    ),
                                 ),
-                            )),
+                            ),
+                        qd[1] * t69,
+                    ),
                 ),
             ),
         fma(
             s_q1,
-            fma(
-                -0.006,
-                t72,
-                fma(-0.025, t4, fma(t5, t178, fma(c_q2, t213, 0.2275 * t71))),
-            ) - fma(t155 * inv157, t219, fma(t4, t158, fma(p.d3, t217, s_q2 * t214))),
+            fma(qd[0] * s_q1 * qd[1], t144, fma(c_q2, t175, qd[1] * t43))
+                - fma(
+                    t121 * inv123,
+                    t181,
+                    fma(
+                        qd[0] * c_q1 * qd[1],
+                        t124,
+                        fma(p.d3, t179, fma(s_q2, t176, qd[0] * c_q1 * t63)),
+                    ),
+                ),
             tau[0],
         ),
     )
@@ -1751,79 +1707,75 @@ pub fn forward_dynamics_with(
                 c_q1,
                 fma(
                     c_q1,
-                    t170 + t172 - fma(inv157 * t177, t221, t176),
-                    s_q1 * (t146 + d.k47 - fma(t155 * inv157, t221, p.d3 * t154)),
+                    t136 + t138 - fma(inv123 * t143, t183, t142),
+                    s_q1 * (t112 - fma(t121 * inv123, t183, p.d3 * t120)),
                 ),
                 s_q1
                     * fma(
                         c_q1,
-                        t179 + t183 + d.k45 - fma(inv157 * t177, t220, t180 + t182),
-                        s_q1 * (t161 - fma(t155 * inv157, t220, t162 + t172)),
+                        t145 + t149 - fma(inv123 * t143, t182, t146 + t148),
+                        s_q1 * (t127 - fma(t121 * inv123, t182, t128 + t138)),
                     ),
             );
-    let t223 = fma(s_q1 * inv187, t222, t4);
-    let t224 = c_q1 * inv187 * t222 - t5;
-    let t225 = t219
-        - fma(t177, t224, fma(t155, t223, fma(p.g * c_q1, t221, p.g * s_q1 * t220)));
-    let t226 = inv157 * t225;
-    let t227 = fma(p.d3, t224, p.g * s_q1);
-    let t228 = c_q2 * t227;
-    let t229 = fma(p.a2 * inv157, t225, p.g * c_q1) - p.d3 * t223;
-    let t230 = s_q2 * t229;
-    let t231 = s_q2 * t227;
-    let t232 = c_q2 * t229;
-    let t233 = p.a2 * t224;
-    let t234 = fma(s_q2, t224, fma(c_q2, t223, qd[2] * t11));
-    let t235 = s_q2 * t223;
-    let t236 = c_q2 * t224;
-    let t237 = t236 - (t19 + t235);
-    let t238 = inv129
-        * (t212
+    let t185 = fma(s_q1 * inv153, t184, qd[0] * c_q1 * qd[1]);
+    let t186 = c_q1 * inv153 * t184 - qd[0] * s_q1 * qd[1];
+    let t187 = t181
+        - fma(t143, t186, fma(t121, t185, fma(p.g * c_q1, t183, p.g * s_q1 * t182)));
+    let t188 = inv123 * t187;
+    let t189 = fma(p.d3, t186, p.g * s_q1);
+    let t190 = c_q2 * t189;
+    let t191 = fma(p.a2 * inv123, t187, p.g * c_q1) - p.d3 * t185;
+    let t192 = s_q2 * t191;
+    let t193 = s_q2 * t189;
+    let t194 = c_q2 * t191;
+    let t195 = p.a2 * t186;
+    let t196 = fma(s_q2, t186, fma(c_q2, t185, qd[2] * t7));
+    let t197 = s_q2 * t185;
+    let t198 = c_q2 * t186;
+    let t199 = t198 - (t15 + t197);
+    let t200 = inv94
+        * (t174
             - fma(
-                t128 * inv157,
-                t225,
+                t93 * inv123,
+                t187,
                 fma(
-                    t131,
-                    t237,
+                    t96,
+                    t199,
                     fma(
-                        t117,
-                        t234,
+                        t86,
+                        t196,
                         fma(
-                            t163,
-                            t17 - t233,
-                            fma(t141, t63 + t232 - t231, t136 * (t60 + t228 + t230)),
+                            t129,
+                            t13 - t195,
+                            fma(t107, t52 + t194 - t193, t102 * (t49 + t190 + t192)),
                         ),
                     ),
                 ),
             ));
-    let t239 = t226 + t238;
-    let t240 = t60 + t228 + t230 - p.d4 * t239;
-    let t241 = fma(p.d4, t234, t17) - fma(p.a3, t237, t233);
-    let t242 = fma(c_q3, t234, qd[3] * t25) - s_q3 * t239;
-    let t243 = inv95
-        * (fma(s_q4 * t83, t69 - fma(c_q3, t241, s_q3 * t240), t192)
-            - fma(t94, t237, t93 * t242));
+    let t201 = t188 + t200;
+    let t202 = t49 + t190 + t192 - p.d4 * t201;
+    let t203 = fma(p.d4, t196, t13) - fma(p.a3, t199, t195);
+    let t204 = fma(c_q3, t196, qd[3] * t21) - s_q3 * t201;
+    let t205 = inv74
+        * (fma(0.032, p.m6 * s_q4 * (t58 - fma(c_q3, t203, s_q3 * t202)), t158)
+            - fma(t73, t199, s_q4 * c_q4 * d.k8 * t204));
     [
-        inv187 * t222,
-        t226,
-        t238,
-        t243,
-        inv101
-            * (tau[4]
-                - fma(
-                    t100,
-                    fma(c_q3, t239, fma(s_q3, t234, qd[3] * t22)),
-                    fma(
-                        t57,
-                        fma(
-                            s_q4,
-                            fma(p.a3, t239, t63 + t30 + t232) - t231,
-                            c_q4 * (fma(c_q3, t240, t66) - s_q3 * t241),
-                        ),
-                        t195 + t196,
-                    ),
-                )),
-        25000.0 * fma(-0.00004, c_q4 * (t237 + t243) - fma(s_q4, t242, t40), tau[5]),
+        inv153 * t184,
+        t188,
+        t200,
+        t205,
+        (fma(
+            0.032,
+            p.m6
+                * fma(
+                    s_q4,
+                    fma(p.a3, t201, t52 + t26 + t194) - t193,
+                    c_q4 * (fma(c_q3, t202, t55) - s_q3 * t203),
+                ),
+            fma(0.00004, t45 - t46, tau[4] + t66),
+        ) - d.k9 * fma(c_q3, t201, fma(s_q3, t196, qd[3] * t18))) * d.k38,
+        25000.0
+            * fma(-0.00004, c_q4 * (t199 + t205) - fma(s_q4, t204, qd[4] * t31), tau[5]),
     ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
@@ -2489,16 +2441,16 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
         ),
         fma(
             fma(0.032, c_q4 * t36 - c_q3 * s_q4 * t35, t37 + t38 + t39),
-            d.k51,
+            d.k42,
             fma(
                 t37 + t38 + t39,
-                d.k50,
+                d.k41,
                 fma(
                     fma(0.019, t36, t37 + t38 + t39),
-                    d.k49,
+                    d.k40,
                     fma(
                         fma(0.07, t36, t37),
-                        d.k48,
+                        d.k39,
                         fma(0.006, c_q1, 0.068 * s_q1) * d.k11,
                     ),
                 ),

@@ -18,13 +18,13 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 15 | 6 | 1 | 0 | 0 | 0 |
+//! | `derived` | 24 | 4 | 1 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 16 | 7 | 0 | 0 | 1 | 1 |
 //! | `mass_matrix` | 2 | 1 | 0 | 0 | 1 | 1 |
 //! | `bias` | 7 | 2 | 0 | 0 | 1 | 1 |
 //! | `gravity` | 1 | 0 | 0 | 0 | 0 | 1 |
 //! | `joint_space` | 8 | 3 | 0 | 0 | 1 | 1 |
-//! | `forward_dynamics` | 34 | 18 | 2 | 0 | 1 | 1 |
+//! | `forward_dynamics` | 33 | 15 | 2 | 0 | 1 | 1 |
 //! | `coriolis_matrix` | 4 | 2 | 0 | 0 | 1 | 1 |
 //! | `energy` | 20 | 12 | 0 | 0 | 1 | 1 |
 //! | `body_poses` | 0 | 1 | 0 | 0 | 1 | 1 |
@@ -164,17 +164,17 @@ impl Params {
         let inv1 = 1.0 / t0;
         let t2 = p.m01 * p.g;
         let t3 = p.m02 + p.m03;
-        let t4 = p.m01 + p.m02;
         Derived {
             params: *self,
             k0: p.m03 * p.d3,
-            k1: t4 + p.m03,
+            k1: t3 + p.m01,
             k2: t3,
             k3: t0,
             k4: t2 + p.g * t3,
             k5: p.m03 * p.d3 * p.g,
-            k6: p.m03 - p.m03 * p.m03 * (p.d3 * p.d3) * inv1,
-            k7: t4,
+            k6: p.m03 * p.m03 * (p.d3 * p.d3) * inv1,
+            k7: p.m03 * p.m03 * p.m03 * p.m03 * (p.d3 * p.d3 * p.d3 * p.d3)
+                * (inv1 * inv1),
             k8: p.m03 * p.d3 * inv1,
             k9: inv1,
             k10: t2,
@@ -185,8 +185,8 @@ impl Params {
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 15,
-    add: 6,
+    mul: 24,
+    add: 4,
     div: 1,
     sqrt: 0,
     sin: 0,
@@ -344,8 +344,8 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 34,
-    add: 18,
+    mul: 33,
+    add: 15,
     div: 2,
     sqrt: 0,
     sin: 1,
@@ -377,16 +377,15 @@ pub fn forward_dynamics_with(
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let t2 = c_q2 * (qd[2] * qd[2]) * d.k0;
-    let t3 = p.m03 * s_q2 * c_q2 - s_q2 * c_q2 * d.k6;
-    let t4 = p.m02 + p.m03 * (c_q2 * c_q2) + s_q2 * s_q2 * d.k6;
-    let inv5 = 1.0 / t4;
-    let t6 = p.m03 * (s_q2 * s_q2) + c_q2 * c_q2 * d.k6 + d.k7 - t3 * t3 * inv5;
-    let t7 = s_q2 * tau[2] * d.k8;
-    let t8 = (tau[0] + s_q2 * (qd[2] * qd[2]) * d.k0 - c_q2 * tau[2] * d.k8
-        - t3 * inv5 * (tau[1] + t2 + t7) - p.g * t6) / t6;
-    let t9 = p.g + t8;
-    let t10 = tau[1] + t2 + t7 - t3 * t9;
-    [t8, inv5 * t10, (tau[2] - d.k0 * (c_q2 * t9 - s_q2 * inv5 * t10)) * d.k9]
+    let t3 = d.k2 - s_q2 * s_q2 * d.k6;
+    let inv4 = 1.0 / t3;
+    let t5 = d.k1 - c_q2 * c_q2 * d.k6 - s_q2 * s_q2 * (c_q2 * c_q2) * inv4 * d.k7;
+    let t6 = s_q2 * tau[2] * d.k8;
+    let t7 = (tau[0] + s_q2 * (qd[2] * qd[2]) * d.k0 - c_q2 * tau[2] * d.k8
+        - s_q2 * c_q2 * d.k6 * inv4 * (tau[1] + t2 + t6) - p.g * t5) / t5;
+    let t8 = p.g + t7;
+    let t9 = tau[1] + t2 + t6 - s_q2 * c_q2 * d.k6 * t8;
+    [t7, inv4 * t9, (tau[2] - d.k0 * (c_q2 * t8 - s_q2 * inv4 * t9)) * d.k9]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {

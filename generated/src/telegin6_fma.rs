@@ -23,13 +23,13 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos | fma |
 //! |---|---:|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 28 | 28 | 1 | 0 | 0 | 0 | 0 |
+//! | `derived` | 40 | 32 | 2 | 0 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 78 | 32 | 0 | 0 | 3 | 3 | 27 |
 //! | `mass_matrix` | 24 | 28 | 0 | 0 | 3 | 3 | 8 |
 //! | `bias` | 86 | 20 | 0 | 0 | 3 | 3 | 15 |
 //! | `gravity` | 1 | 1 | 0 | 0 | 1 | 0 | 0 |
 //! | `joint_space` | 107 | 49 | 0 | 0 | 3 | 3 | 23 |
-//! | `forward_dynamics` | 206 | 77 | 5 | 0 | 4 | 4 | 56 |
+//! | `forward_dynamics` | 168 | 56 | 4 | 0 | 4 | 4 | 40 |
 //! | `coriolis_matrix` | 158 | 59 | 0 | 0 | 4 | 4 | 30 |
 //! | `energy` | 48 | 17 | 0 | 0 | 4 | 4 | 34 |
 //! | `body_poses` | 18 | 13 | 0 | 0 | 5 | 5 | 4 |
@@ -297,6 +297,10 @@ pub struct Derived {
     pub k43: Real,
     /// Parameter group 44.
     pub k44: Real,
+    /// Parameter group 45.
+    pub k45: Real,
+    /// Parameter group 46.
+    pub k46: Real,
 }
 impl Params {
     /// Computes the parameter groups; call again after changing a
@@ -310,77 +314,80 @@ impl Params {
         let t4 = t3 * p.b5;
         let t5 = p.m06 * p.b6;
         let t6 = t5 * p.b6;
-        let t7 = -t3 - t5;
-        let t8 = p.m04 + p.m05 + p.m06;
-        let t9 = t2 + p.m03 * p.l2;
-        let t10 = t8 + p.m03;
-        let t11 = p.l2 * t10;
-        let t12 = p.l1 * (t10 + p.m02);
-        let t13 = p.icy1 + t0;
-        let t14 = p.icy2 + t1;
-        let t15 = p.icx5 + t4;
-        let t16 = p.icx6 + t6;
-        let t17 = p.m05 + p.m06;
-        let t18 = p.icy3 + p.icy4;
-        let t19 = p.m03 + p.m04;
-        let t20 = t19 + p.m05;
-        let t21 = t16 + t15;
-        let t22 = t18 + t14;
+        let t7 = p.icx5 + p.icx6 + t4 + t6;
+        let inv8 = 1.0 / t7;
+        let t9 = -t3 - t5;
+        let t10 = p.m04 + p.m05 + p.m06;
+        let t11 = p.m03 * p.l2;
+        let t12 = t2 + t11;
+        let t13 = -t9;
+        let t14 = t10 + p.m03;
+        let t15 = p.l2 * t14;
+        let t16 = p.l1 * (t14 + p.m02);
+        let t17 = p.icy1 + t0;
+        let t18 = p.icy2 + t1;
+        let t19 = p.icx5 + t4;
+        let t20 = p.icx6 + t6;
+        let t21 = p.icy3 + p.icy4;
+        let t22 = -t10;
+        let t23 = t21 + t18;
         Derived {
             params: *self,
-            k0: t13,
-            k1: t14,
-            k2: t15,
-            k3: t16,
-            k4: t7,
+            k0: t17,
+            k1: t18,
+            k2: t19,
+            k3: t20,
+            k4: t9,
             k5: t2,
-            k6: t10,
-            k7: t12,
-            k8: t11,
-            k9: t8,
+            k6: t14,
+            k7: t16,
+            k8: t15,
+            k9: t10,
             k10: t2 * p.l1,
-            k11: -t2 - t11,
-            k12: -t12,
-            k13: t22 + t13,
-            k14: t22,
-            k15: t18,
-            k16: p.l2 * t7,
-            k17: -t11,
-            k18: t21,
-            k19: p.l1 * t10,
-            k20: -(p.g * t8),
-            k21: p.g * t7,
-            k22: t5,
-            k23: t3,
-            k24: t17,
-            k25: t19,
-            k26: -t3,
-            k27: t20,
-            k28: p.l2 * p.l2,
-            k29: -t2,
+            k11: -t2 - t15,
+            k12: -t16,
+            k13: t23 + t17,
+            k14: t23,
+            k15: t21,
+            k16: p.l2 * t9,
+            k17: -t15,
+            k18: t7,
+            k19: p.l1 * t14,
+            k20: -(p.g * t10),
+            k21: p.g * t9,
+            k22: inv8 * (t13 * t13),
+            k23: inv8 * inv8 * (t13 * t13 * t13 * t13),
+            k24: t7 + -p.icy5,
+            k25: t21 + p.icy5,
+            k26: t9 * t9,
+            k27: p.l2 * p.l2,
+            k28: t18 + t11 * p.l2,
+            k29: -t12,
             k30: p.l1 * p.l1,
-            k31: t4,
-            k32: t6,
-            k33: p.l1 * p.g,
-            k34: p.l2 * p.g,
-            k35: 1.0 / p.icy6,
-            k36: p.l1 * t9,
-            k37: t21 + -p.icy5,
-            k38: t9,
-            k39: p.l2 * t8,
-            k40: t0,
-            k41: p.m04 * p.g,
-            k42: p.m05 * p.g,
-            k43: p.m06 * p.g,
-            k44: -(p.m03 * p.b3 * p.g),
+            k31: t17 + p.l1 * p.l1 * (p.m02 + p.m03),
+            k32: t12,
+            k33: inv8 * t13,
+            k34: t22,
+            k35: p.l1 * p.g,
+            k36: p.l2 * p.g,
+            k37: t13,
+            k38: inv8,
+            k39: 1.0 / p.icy6,
+            k40: p.l1 * t12,
+            k41: p.l2 * t10,
+            k42: t0,
+            k43: p.m04 * p.g,
+            k44: p.m05 * p.g,
+            k45: p.m06 * p.g,
+            k46: -(p.m03 * p.b3 * p.g),
         }
     }
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 28,
-    add: 28,
-    div: 1,
+    mul: 40,
+    add: 32,
+    div: 2,
     sqrt: 0,
     sin: 0,
     cos: 0,
@@ -447,7 +454,7 @@ pub fn inverse_dynamics_with(
         * (fma(
             t15,
             d.k3,
-            fma(t10 * c_q4 * qd[4], d.k3, fma(t10 * c_q4 * qd[4], d.k2, t15 * d.k2)),
+            fma(t10 * c_q4 * qd[4], d.k3, fma(t15, d.k2, t10 * c_q4 * qd[4] * d.k2)),
         ) - fma(qd[4], t20, p.icy5 * t10 * c_q4 * qd[4]));
     let t25 = fma(c_q2, t8, s_q2 * t9) * s_q4 * d.k4;
     let t26 = -(t2 + t3) * d.k5;
@@ -755,13 +762,13 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 206,
-    add: 77,
-    div: 5,
+    mul: 168,
+    add: 56,
+    div: 4,
     sqrt: 0,
     sin: 4,
     cos: 4,
-    fma: 56,
+    fma: 40,
 };
 ///Joint accelerations q̈(q, q̇, τ) by Vereshchagin's separate-bodies
 ///(articulated-body) method, in O(n) and without forming M(q); they satisfy
@@ -800,145 +807,108 @@ pub fn forward_dynamics_with(
     let t11 = t6 * s_q4 * c_q5 - qd[4] * s_q5;
     let t12 = fma(qd[4], c_q5, t6 * s_q4 * s_q5);
     let t13 = fma(t6, c_q4, qd[5]);
-    let t14 = p.icy5 * (t6 * t6) * s_q4 * c_q4;
-    let t15 = p.icx5 * (t6 * t6) * s_q4 * c_q4;
-    let t16 = p.m06 * (c_q5 * c_q5);
-    let t17 = p.m06 * (s_q5 * s_q5);
-    let t18 = -fma(
-        p.m06,
-        fma(p.b6, t11 * t11, p.b6 * (t12 * t12)),
-        p.m05 * fma(p.b5 * (t6 * t6), s_q4 * s_q4, p.b5 * (qd[4] * qd[4])),
-    );
-    let t19 = c_q4 * t18;
-    let t20 = c_q4 * (p.icy5 * t6 * s_q4 * qd[4] - tau[5]);
-    let t21 = c_q5 * c_q5 * d.k22;
-    let t22 = s_q5 * s_q5 * d.k22;
-    let t23 = t21 + t22 + d.k23;
-    let t24 = fma(s_q5 * s_q5, d.k3, fma(c_q5 * c_q5, d.k3, d.k2));
-    let inv25 = 1.0 / t24;
-    let t26 = p.m05 + t16 + t17 - t23 * t23 * inv25;
-    let t27 = s_q4 * s_q4 * t26;
-    let t28 = c_q4 * c_q4 * d.k24;
-    let t29 = p.m04 + t27 + t28;
+    let t14 = p.icy6 * s_q5 * t12 * t13;
+    let t15 = p.icy6 * c_q5 * t11 * t13;
+    let t16 = s_q4 * s_q4 * d.k22;
+    let t17 = d.k9 - t16;
+    let inv18 = 1.0 / t17;
+    let t19 = d.k9
+        - fma(s_q4 * s_q4 * (c_q4 * c_q4) * inv18, d.k23, c_q4 * c_q4 * d.k22);
+    let t20 = fma(s_q4 * s_q4, d.k24, d.k25);
+    let inv21 = 1.0 / t20;
+    let t22 = d.k9 - s_q4 * s_q4 * inv21 * d.k26;
+    let t23 = s_q2 * c_q2 * t19;
+    let t24 = s_q2 * c_q2 * t22;
+    let t25 = t24 - t23;
+    let t26 = s_q2 * s_q2 * t19;
+    let t27 = c_q2 * c_q2 * t22;
+    let t28 = t26 + t27;
+    let t29 = fma(t28, d.k27, d.k28);
     let inv30 = 1.0 / t29;
-    let t31 = s_q4 * c_q4 * t26;
-    let t32 = s_q4 * c_q4 * d.k24;
-    let t33 = t32 - t31;
-    let t34 = fma(s_q4 * s_q4, d.k24, fma(c_q4 * c_q4, t26, d.k25))
-        - inv30 * (t33 * t33);
-    let t35 = d.k26 - (t21 + t22);
-    let t36 = fma(s_q4 * s_q4, t24, fma(p.icy5, c_q4 * c_q4, d.k15));
-    let inv37 = 1.0 / t36;
-    let t38 = t16 + t17 + d.k27 - s_q4 * s_q4 * (t35 * t35) * inv37;
-    let t39 = s_q2 * c_q2 * t34;
-    let t40 = s_q2 * c_q2 * t38;
-    let t41 = t40 - t39;
-    let t42 = s_q2 * s_q2 * t34;
-    let t43 = c_q2 * c_q2 * t38;
-    let t44 = t42 + t43;
-    let t45 = fma(t44, d.k28, d.k1);
-    let inv46 = 1.0 / t45;
-    let t47 = fma(s_q2 * s_q2, t38, fma(c_q2 * c_q2, t34, p.m02))
-        - t41 * t41 * d.k28 * inv46;
-    let t48 = d.k29 - p.l2 * t44;
-    let t49 = fma(p.l2 * t41 * inv46, t48, t41);
-    let t50 = t44 + p.m02 - inv46 * (t48 * t48);
-    let t51 = fma(
-        c_q1 * (c_q1 * t50 - s_q1 * t49) - s_q1 * (c_q1 * t49 - s_q1 * t47),
+    let t31 = fma(s_q2 * s_q2, t22, c_q2 * c_q2 * t19) - t25 * t25 * d.k27 * inv30;
+    let t32 = d.k29 - p.l2 * t28;
+    let t33 = fma(p.l2 * t25 * inv30, t32, t25);
+    let t34 = t28 - inv30 * (t32 * t32);
+    let t35 = fma(
+        c_q1 * (c_q1 * t34 - s_q1 * t33) - s_q1 * (c_q1 * t33 - s_q1 * t31),
         d.k30,
-        d.k0,
+        d.k31,
     );
-    let inv52 = 1.0 / t51;
-    let t53 = t11 * t13 * d.k22 - qd[5] * t11 * d.k22;
-    let t54 = t12 * t13 * d.k22 - qd[5] * t12 * d.k22;
-    let t55 = t6 * t6 * s_q4 * c_q4 * d.k31;
-    let t56 = fma(qd[5] * t12, d.k3, p.icy6 * t12 * t13)
-        - fma(t12 * t13, d.k32, p.icx6 * t12 * t13);
-    let t57 = s_q5 * t56;
-    let t58 = fma(t11 * t13, d.k32, p.icx6 * t11 * t13)
-        - fma(qd[5] * t11, d.k3, p.icy6 * t11 * t13);
-    let t59 = c_q5 * t58;
-    let t60 = fma(s_q5, t54, fma(c_q5, t53, t6 * t6 * s_q4 * c_q4 * d.k23))
-        - t23 * inv25 * (t15 + tau[4] + t55 + t59 - (t14 + t57));
-    let t61 = s_q4 * t60;
-    let t62 = fma(p.l2 * (t3 * t3) * c_q2, t34, c_q4 * t60)
-        - fma(inv30 * t33, tau[3] - (t19 + t61), s_q4 * t18);
-    let t63 = s_q4
-        * (fma(s_q5, t58, fma(c_q5, t56, p.icy5 * t6 * c_q4 * qd[4]))
+    let inv36 = 1.0 / t35;
+    let t37 = t6 * t6 * s_q4 * c_q4 * d.k24;
+    let t38 = -fma(tau[4] + t37 - (t14 + t15), d.k33, t6 * t6 * s_q4 * c_q4 * d.k4);
+    let t39 = fma(t6 * t6 * (s_q4 * s_q4), d.k4, qd[4] * qd[4] * d.k4);
+    let t40 = s_q4 * t38;
+    let t41 = c_q4 * t39;
+    let t42 = fma(p.l2 * (t3 * t3) * c_q2, t19, c_q4 * t38)
+        - fma(s_q4 * c_q4 * d.k22 * inv18, tau[3] - (t40 + t41), s_q4 * t39);
+    let t43 = s_q4
+        * (p.icy6 * c_q5 * t12 * t13
             - fma(
                 t6 * c_q4 * qd[4],
-                t24,
-                fma(t6 * c_q4 * qd[4], d.k31, p.icx5 * t6 * c_q4 * qd[4]),
+                d.k24,
+                fma(t6 * c_q4 * qd[4], d.k18, p.icy6 * s_q5 * t11 * t13),
             ));
-    let t64 = fma(
-        p.l2 * (t3 * t3) * s_q2,
-        t38,
-        fma(c_q5, t54, t6 * c_q4 * qd[4] * d.k23),
-    )
-        - fma(
-            s_q4 * t35 * inv37,
-            t20 + tau[2] + t63,
-            fma(t6 * c_q4 * qd[4], t35, s_q5 * t53),
-        );
-    let t65 = s_q2 * t62;
-    let t66 = c_q2 * t64;
-    let t67 = p.l2 * (t66 - t65);
-    let t68 = tau[1] - (tau[2] + t67);
-    let t69 = -t29;
-    let t70 = -fma(inv30 * t33, t69, t33);
-    let t71 = fma(
-        c_q1 * -fma(p.l2 * s_q2 * inv46 * t48, t70, s_q2 * t70)
-            - s_q1 * fma(s_q2 * t41 * d.k28 * inv46, t70, c_q2 * t70),
-        d.k33,
+    let t44 = c_q4 * (t6 * s_q4 * qd[4] * d.k18 - fma(t6 * s_q4 * qd[4], d.k24, tau[5]));
+    let t45 = fma(-2.0, t6 * c_q4 * qd[4] * d.k4, p.l2 * (t3 * t3) * s_q2 * t22)
+        - s_q4 * d.k4 * inv21 * (tau[2] + t43 + t44);
+    let t46 = s_q2 * t42;
+    let t47 = c_q2 * t45;
+    let t48 = p.l2 * (t47 - t46);
+    let t49 = tau[1] - (tau[2] + t48);
+    let t50 = t16 + d.k34;
+    let t51 = -fma(s_q4 * c_q4 * d.k22 * inv18, t50, s_q4 * c_q4 * d.k22);
+    let t52 = fma(
+        c_q1 * -fma(p.l2 * s_q2 * inv30 * t32, t51, s_q2 * t51)
+            - s_q1 * fma(s_q2 * t25 * d.k27 * inv30, t51, c_q2 * t51),
+        d.k35,
         tau[0],
     )
         - fma(
             p.l1,
             c_q1
-                * (fma(t2, t50, fma(p.l1 * (qd[0] * qd[0]) * c_q1, t49, t66))
-                    - fma(inv46 * t48, t68, t65))
+                * (fma(t2, t34, fma(p.l1 * (qd[0] * qd[0]) * c_q1, t33, t47))
+                    - fma(inv30 * t32, t49, t46))
                 - s_q1
                     * fma(
-                        p.l2 * t41 * inv46,
-                        t68,
+                        p.l2 * t25 * inv30,
+                        t49,
                         fma(
                             t2,
-                            t49,
+                            t33,
                             fma(
                                 p.l1 * (qd[0] * qd[0]) * c_q1,
-                                t47,
-                                fma(s_q2, t64, fma(c_q2, t62, t3 * t3 * d.k5)),
+                                t31,
+                                fma(s_q2, t45, fma(c_q2, t42, t3 * t3 * d.k32)),
                             ),
                         ),
                     ),
             tau[1],
         );
-    let t72 = inv52 * t71;
-    let t73 = p.l1 * s_q1 * inv52 * t71 - p.l1 * (qd[0] * qd[0]) * c_q1;
-    let t74 = p.l1 * c_q1 * inv52 * t71;
-    let t75 = inv46
-        * (fma(t48, t2 + t74, fma(p.l2 * t41, t73, t68))
-            - fma(t45 * inv52, t71, s_q2 * t70 * d.k34));
-    let t76 = t72 + t75;
-    let t77 = -fma(p.l2, t76, t2 + t74);
-    let t78 = inv37
-        * (t20 + tau[2] + t63
+    let t53 = inv36 * t52;
+    let t54 = p.l1 * s_q1 * inv36 * t52 - p.l1 * (qd[0] * qd[0]) * c_q1;
+    let t55 = p.l1 * c_q1 * inv36 * t52;
+    let t56 = inv30
+        * (fma(t32, t2 + t55, fma(p.l2 * t25, t54, t49))
+            - fma(t29 * inv36, t52, s_q2 * t51 * d.k36));
+    let t57 = t53 + t56;
+    let t58 = -fma(p.l2, t57, t2 + t55);
+    let t59 = inv21
+        * (tau[2] + t43 + t44
             - fma(
-                t36,
-                t76,
-                s_q4 * t35 * (fma(c_q2, t77, s_q2 * t73) - p.l2 * (t3 * t3) * s_q2),
+                t20,
+                t57,
+                s_q4 * d.k4 * (fma(c_q2, t58, s_q2 * t54) - p.l2 * (t3 * t3) * s_q2),
             ));
-    let t79 = c_q2 * t73 - fma(s_q2, t77, p.l2 * (t3 * t3) * c_q2);
-    let t80 = inv30 * (tau[3] - fma(p.g, t69, fma(t33, t79, t19 + t61)));
+    let t60 = c_q2 * t54 - fma(s_q2, t58, p.l2 * (t3 * t3) * c_q2);
+    let t61 = inv18 * (tau[3] - fma(p.g, t50, fma(s_q4 * c_q4 * d.k22, t60, t40 + t41)));
     [
-        t72,
-        t75,
-        t78,
-        t80,
-        inv25
-            * (t15 + tau[4] + t55 + t59
-                - fma(t23, fma(s_q4, p.g - t80, c_q4 * t79), t14 + t57)),
-        (tau[5] - p.icy6 * (c_q4 * (t76 + t78) - t6 * s_q4 * qd[4])) * d.k35,
+        t53,
+        t56,
+        t59,
+        t61,
+        (tau[4] + t37 - fma(fma(s_q4, p.g - t61, c_q4 * t60), d.k37, t14 + t15)) * d.k38,
+        (tau[5] - p.icy6 * (c_q4 * (t57 + t59) - t6 * s_q4 * qd[4])) * d.k39,
     ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
@@ -994,11 +964,11 @@ pub fn coriolis_matrix_with(
     let t23 = -0.5 * t17;
     let t24 = p.icy6 * t5 * s_q4;
     let t25 = 0.5 * (s_q4 * (p.icy6 * s_q5 * t10 - p.icy6 * c_q5 * t11));
-    let t26 = qd[0] * s_q1 * d.k36;
+    let t26 = qd[0] * s_q1 * d.k40;
     let t27 = c_q4 * qd[4] * d.k18;
-    let t28 = c_q4 * qd[4] * d.k37;
+    let t28 = c_q4 * qd[4] * d.k24;
     let t29 = s_q4 * (fma(t16, d.k4, t14 + t27 + t28) - t13);
-    let t30 = c_q4 * (s_q4 * qd[4] * d.k37 - fma(s_q4 * qd[4], d.k18, t17));
+    let t30 = c_q4 * (s_q4 * qd[4] * d.k24 - fma(s_q4 * qd[4], d.k18, t17));
     let t31 = t5 * (s_q4 * s_q4 * s_q4) * d.k4;
     let t32 = t5 * s_q4 * (c_q4 * c_q4) * d.k4;
     let t33 = fma(t18, d.k9, 2.0 * (t31 + t32));
@@ -1006,10 +976,10 @@ pub fn coriolis_matrix_with(
     let t35 = fma(t16, d.k9, 2.0 * t34);
     let t36 = c_q2 * t35 - s_q2 * t33;
     let t37 = p.l2 * t36;
-    let t38 = t2 * d.k38;
+    let t38 = t2 * d.k32;
     let t39 = s_q4 * (fma(-2.0, t2 * s_q2 * d.k16, t14 + t27 + t28) - t13);
-    let t40 = 2.0 * (t31 + t32 - t2 * c_q2 * d.k39);
-    let t41 = 2.0 * (t34 - t2 * s_q2 * d.k39);
+    let t40 = 2.0 * (t31 + t32 - t2 * c_q2 * d.k41);
+    let t41 = 2.0 * (t34 - t2 * s_q2 * d.k41);
     let t42 = c_q2 * t41 - s_q2 * t40;
     let t43 = p.l2 * t42;
     let t44 = s_q4 * (t14 + t27 + t28 - t13);
@@ -1017,12 +987,12 @@ pub fn coriolis_matrix_with(
     let t46 = 2.0 * (t34 * c_q2) - s_q2 * t45;
     let t47 = p.l2 * t46;
     let t48 = s_q4
-        * (fma(t5 * c_q4, d.k37, t5 * c_q4 * d.k18)
+        * (fma(t5 * c_q4, d.k24, t5 * c_q4 * d.k18)
             - fma(p.icy6 * (s_q5 * s_q5), t12, p.icy6 * (c_q5 * c_q5) * t12));
-    let t49 = c_q4 * (t5 * s_q4 * d.k37 - fma(t5 * s_q4, d.k18, t24));
+    let t49 = c_q4 * (t5 * s_q4 * d.k24 - fma(t5 * s_q4, d.k18, t24));
     let t50 = 2.0 * (c_q2 * t5 * c_q4 * d.k4 - s_q2 * s_q4 * qd[4] * d.k4);
     let t51 = p.l2 * t50;
-    let t52 = t5 * s_q4 * c_q4 * d.k37;
+    let t52 = t5 * s_q4 * c_q4 * d.k24;
     [
         [
             0.5
@@ -1152,7 +1122,7 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
                     t2 * t2,
                     fma(
                         qd[0] * qd[0],
-                        d.k40,
+                        d.k42,
                         fma(
                             p.icy1,
                             qd[0] * qd[0],
@@ -1203,8 +1173,8 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
             ),
         fma(
             -fma(p.b6, c_q4, q[3]),
-            d.k43,
-            fma(-fma(p.b5, c_q4, q[3]), d.k42, fma(p.b4 - q[3], d.k41, d.k44)),
+            d.k45,
+            fma(-fma(p.b5, c_q4, q[3]), d.k44, fma(p.b4 - q[3], d.k43, d.k46)),
         ),
     )
 }

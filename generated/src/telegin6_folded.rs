@@ -24,7 +24,7 @@
 //! | `bias` | 72 | 31 | 0 | 0 | 3 | 3 |
 //! | `gravity` | 1 | 1 | 0 | 0 | 1 | 0 |
 //! | `joint_space` | 120 | 66 | 0 | 0 | 3 | 3 |
-//! | `forward_dynamics` | 199 | 112 | 4 | 0 | 4 | 4 |
+//! | `forward_dynamics` | 184 | 96 | 4 | 0 | 4 | 4 |
 //! | `coriolis_matrix` | 161 | 87 | 0 | 0 | 4 | 4 |
 //! | `energy` | 74 | 51 | 0 | 0 | 4 | 4 |
 //! | `body_poses` | 22 | 17 | 0 | 0 | 5 | 5 |
@@ -468,8 +468,8 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 199,
-    add: 112,
+    mul: 184,
+    add: 96,
     div: 4,
     sqrt: 0,
     sin: 4,
@@ -514,99 +514,89 @@ pub fn forward_dynamics_with(
     let t13 = t6 * s_q4 * c_q5 - qd[4] * s_q5;
     let t14 = t6 * s_q4 * s_q5 + qd[4] * c_q5;
     let t15 = t6 * c_q4 + qd[5];
-    let t16 = qd[5] * t14;
-    let t17 = qd[5] * t13;
-    let t18 = t6 * t6 * s_q4 * c_q4;
-    let t19 = t13 * t15;
-    let t20 = t14 * t15;
-    let t21 = c_q4 * c_q4;
-    let t22 = s_q4 * s_q4;
-    let t23 = 0.07 * (t19 - t17);
-    let t24 = 0.07 * (t20 - t16);
-    let t25 = 0.3049 * t16 - 0.2049 * t20;
-    let t26 = 0.2049 * t19 - 0.3049 * t17;
-    let t27 = s_q5 * t25;
-    let t28 = c_q5 * t26;
-    let t29 = -(2.0 * (0.1 * (qd[4] * qd[4] + t22 * (t6 * t6))))
-        - 0.07 * (t14 * t14 + t13 * t13);
-    let t30 = 0.2 * t18 + c_q5 * t23 + s_q5 * t24
-        - 0.3724651676093254 * (0.32 * t18 + t28 + tau[4] - t27);
-    let t31 = 3.0 * t21 + 2.8994344047454823 * t22 + 3.0;
+    let t16 = t6 * t6 * s_q4 * c_q4;
+    let t17 = s_q5 * t14 * t15;
+    let t18 = c_q5 * t13 * t15;
+    let t19 = s_q4 * s_q4;
+    let t20 = c_q4 * (0.1 * t10 - tau[5]);
+    let t21 = -(0.27 * (qd[4] * qd[4] + t19 * (t6 * t6)));
+    let t22 = 0.27 * t16
+        - 0.3724651676093254 * (0.6249 * t16 + tau[4] - 0.1 * (t17 + t18));
+    let t23 = 6.0 - 0.10056559525451786 * t19;
+    let inv24 = 1.0 / t23;
+    let t25 = s_q4 * t22;
+    let t26 = c_q4 * t21;
+    let t27 = s_q4 * (0.1 * (c_q5 * t14 * t15 - s_q5 * t13 * t15) - 1.3498 * t9);
+    let t28 = 0.10056559525451786 * t19 - 6.0;
+    let t29 = 6.0 - 0.10056559525451786 * (c_q4 * c_q4)
+        - 0.010113438948895506 * (t19 * (c_q4 * c_q4 * inv24));
+    let t30 = -(0.10056559525451786 * (s_q4 * c_q4 + s_q4 * c_q4 * inv24 * t28));
+    let t31 = 0.6249 * t19 + 0.6;
     let inv32 = 1.0 / t31;
-    let t33 = s_q4 * t30;
-    let t34 = c_q4 * t29;
-    let t35 = s_q4 * (c_q5 * t25 + s_q5 * t26 - 1.0449 * t9);
-    let t36 = c_q4 * (0.1 * t10 - tau[5]);
-    let t37 = -(3.0 * t21) - 2.8994344047454823 * t22 - 3.0;
-    let t38 = -(0.10056559525451786 * (s_q4 * c_q4 + s_q4 * c_q4 * inv32 * t37));
-    let t39 = 2.8994344047454823 * t21 + 3.0 * t22 + 8.0
-        - 0.010113438948895506 * (t22 * (c_q4 * c_q4 * inv32));
-    let t40 = 0.1 * t21 + 0.7249 * t22 + 0.5;
-    let inv41 = 1.0 / t40;
-    let t42 = 11.0 - 0.0729 * (s_q4 * s_q4 * inv41);
-    let t43 = c_q4 * t30 + 0.5 * (t3 * t3 * c_q2 * t39) - s_q4 * t29
-        - 0.10056559525451786 * (s_q4 * c_q4 * inv32 * (tau[3] - t33 - t34));
-    let t44 = 0.47 * t9 + c_q5 * t24 + 0.5 * (t3 * t3 * s_q2 * t42)
-        + 0.27 * (s_q4 * inv41 * (t35 + t36 + tau[2])) - s_q5 * t23;
-    let t45 = s_q2 * t38;
-    let t46 = s_q2 * c_q2 * t39;
-    let t47 = s_q2 * c_q2 * t42;
+    let t33 = 6.0 - 0.0729 * (s_q4 * s_q4 * inv32);
+    let t34 = c_q4 * t22 + 0.5 * (t3 * t3 * c_q2 * t29) - s_q4 * t21
+        - 0.10056559525451786 * (s_q4 * c_q4 * inv24 * (tau[3] - t25 - t26));
+    let t35 = 0.54 * t9 + 0.5 * (t3 * t3 * s_q2 * t33)
+        + 0.27 * (s_q4 * inv32 * (t20 + tau[2] + t27));
+    let t36 = s_q2 * t30;
+    let t37 = s_q2 * c_q2 * t29;
+    let t38 = s_q2 * c_q2 * t33;
+    let t39 = t38 - t37;
+    let t40 = s_q2 * s_q2 * t29;
+    let t41 = c_q2 * c_q2 * t33;
+    let t42 = t40 + t41;
+    let t43 = -(0.5 * t42) - 4.9;
+    let t44 = 0.25 * t42 + 2.77;
+    let inv45 = 1.0 / t44;
+    let t46 = s_q2 * t34;
+    let t47 = c_q2 * t35;
     let t48 = t47 - t46;
-    let t49 = s_q2 * s_q2 * t39;
-    let t50 = c_q2 * c_q2 * t42;
-    let t51 = t49 + t50;
-    let t52 = -(0.5 * t51) - 2.4;
-    let t53 = 0.25 * t51 + 1.52;
+    let t49 = tau[1] - tau[2] - 0.5 * t48;
+    let t50 = c_q2 * c_q2 * t29 + s_q2 * s_q2 * t33 - 0.25 * (t39 * t39 * inv45);
+    let t51 = t39 + 0.5 * (t39 * t43 * inv45);
+    let t52 = t42 + -(t43 * t43 * inv45);
+    let t53 = 0.25
+        * (c_q1 * (c_q1 * t52 - s_q1 * t51) - s_q1 * (c_q1 * t51 - s_q1 * t50)) + 4.55;
     let inv54 = 1.0 / t53;
-    let t55 = s_q2 * t43;
-    let t56 = c_q2 * t44;
-    let t57 = t56 - t55;
-    let t58 = tau[1] - tau[2] - 0.5 * t57;
-    let t59 = c_q2 * c_q2 * t39 + s_q2 * s_q2 * t42 + 8.0 - 0.25 * (t48 * t48 * inv54);
-    let t60 = t48 + 0.5 * (t48 * t52 * inv54);
-    let t61 = t51 + (8.0 - t52 * t52 * inv54);
-    let t62 = 0.25
-        * (c_q1 * (c_q1 * t61 - s_q1 * t60) - s_q1 * (c_q1 * t60 - s_q1 * t59)) + 1.3;
-    let inv63 = 1.0 / t62;
-    let t64 = tau[0]
+    let t55 = tau[0]
         + 4.905
-            * (c_q1 * (-t45 - 0.5 * (t45 * (t52 * inv54)))
-                - s_q1 * (c_q2 * t38 + 0.25 * (t45 * (t48 * inv54)))) - tau[1]
+            * (c_q1 * (-t36 - 0.5 * (t36 * (t43 * inv45)))
+                - s_q1 * (c_q2 * t30 + 0.25 * (t36 * (t39 * inv45)))) - tau[1]
         - 0.5
             * (c_q1
-                * (t57
-                    + (0.5 * (qd[0] * qd[0] * c_q1 * t60 + t2 * t61)
-                        - t52 * inv54 * t58))
+                * (t48
+                    + (0.5 * (qd[0] * qd[0] * c_q1 * t51 + t2 * t52)
+                        - t43 * inv45 * t49))
                 - s_q1
-                    * (2.4 * (t3 * t3) + c_q2 * t43 + s_q2 * t44
+                    * (4.9 * (t3 * t3) + c_q2 * t34 + s_q2 * t35
                         + 0.5
-                            * (qd[0] * qd[0] * c_q1 * t59 + t2 * t60
-                                + t48 * inv54 * t58)));
-    let t65 = inv63 * t64;
-    let t66 = c_q1 * inv63 * t64;
-    let t67 = 0.5 * (s_q1 * inv63 * t64 - qd[0] * qd[0] * c_q1);
-    let t68 = inv54
-        * (t58
-            + (0.5 * (t48 * t67) - 4.905 * t45 - t52 * -(0.5 * (t2 + t66))
-                - t53 * inv63 * t64));
-    let t69 = t65 + t68;
-    let t70 = -(0.5 * (t2 + t66 + t69));
-    let t71 = c_q2 * t67 - 0.5 * (t3 * t3 * c_q2) - s_q2 * t70;
-    let t72 = inv41
-        * (t35 + t36 + tau[2]
-            + 0.27 * (s_q4 * (s_q2 * t67 + c_q2 * t70 - 0.5 * (t3 * t3 * s_q2)))
-            - t40 * t69);
-    let t73 = inv32
-        * (tau[3] - t33 - t34 - 9.81 * t37 - 0.10056559525451786 * (s_q4 * c_q4 * t71));
+                            * (qd[0] * qd[0] * c_q1 * t50 + t2 * t51
+                                + t39 * inv45 * t49)));
+    let t56 = inv54 * t55;
+    let t57 = c_q1 * inv54 * t55;
+    let t58 = 0.5 * (s_q1 * inv54 * t55 - qd[0] * qd[0] * c_q1);
+    let t59 = inv45
+        * (t49
+            + (0.5 * (t39 * t58) - 4.905 * t36 - t43 * -(0.5 * (t2 + t57))
+                - t44 * inv54 * t55));
+    let t60 = t56 + t59;
+    let t61 = -(0.5 * (t2 + t57 + t60));
+    let t62 = c_q2 * t58 - 0.5 * (t3 * t3 * c_q2) - s_q2 * t61;
+    let t63 = inv32
+        * (t20 + tau[2] + t27
+            + 0.27 * (s_q4 * (s_q2 * t58 + c_q2 * t61 - 0.5 * (t3 * t3 * s_q2)))
+            - t31 * t60);
+    let t64 = inv24
+        * (tau[3] - t25 - t26 - 9.81 * t28 - 0.10056559525451786 * (s_q4 * c_q4 * t62));
     [
-        t65,
-        t68,
-        t72,
-        t73,
+        t56,
+        t59,
+        t63,
+        t64,
         1.3795006207752794
-            * (0.32 * t18 + t28 + tau[4] - t27
-                - 0.27 * (c_q4 * t71 + s_q4 * (9.81 - t73))),
-        10.0 * (tau[5] - 0.1 * (c_q4 * (t69 + t72) - t10)),
+            * (0.6249 * t16 + tau[4] - 0.1 * (t17 + t18)
+                - 0.27 * (c_q4 * t62 + s_q4 * (9.81 - t64))),
+        10.0 * (tau[5] - 0.1 * (c_q4 * (t60 + t63) - t10)),
     ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).

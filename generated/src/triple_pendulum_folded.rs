@@ -24,7 +24,7 @@
 //! | `bias` | 21 | 14 | 0 | 0 | 3 | 3 |
 //! | `gravity` | 2 | 5 | 0 | 0 | 0 | 3 |
 //! | `joint_space` | 38 | 35 | 0 | 0 | 3 | 3 |
-//! | `forward_dynamics` | 82 | 53 | 2 | 0 | 3 | 3 |
+//! | `forward_dynamics` | 80 | 49 | 2 | 0 | 3 | 3 |
 //! | `coriolis_matrix` | 35 | 22 | 0 | 0 | 2 | 2 |
 //! | `energy` | 30 | 19 | 0 | 0 | 3 | 3 |
 //! | `body_poses` | 4 | 7 | 0 | 0 | 3 | 3 |
@@ -369,8 +369,8 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 82,
-    add: 53,
+    mul: 80,
+    add: 49,
     div: 2,
     sqrt: 0,
     sin: 3,
@@ -407,53 +407,51 @@ pub fn forward_dynamics_with(
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let t7 = t4 + qd[2];
-    let t8 = s_q2 * s_q2;
-    let t9 = s_q0 * s_q1;
+    let t8 = s_q0 * s_q1;
+    let t9 = s_q2 * (t7 * t7);
     let t10 = qd[0] * qd[0] * s_q1;
     let t11 = t4 * t4 * s_q2;
-    let t12 = t7 * t7 + 2.0 * (t4 * t4 * c_q2);
-    let t13 = -t11 - 0.5 * tau[2];
-    let t14 = c_q2 * c_q2;
-    let t15 = t8 + 0.5 * t14;
-    let t16 = 2.0 * t15 + 1.0;
-    let t17 = 4.0 * t15 + 2.0;
-    let inv18 = 1.0 / t17;
-    let t19 = s_q2 * t12;
-    let t20 = c_q2 * t13;
-    let t21 = t19 + t20;
-    let t22 = tau[1] + 2.0 * t21 - tau[2];
-    let t23 = 0.5 * t8 + t14 + 1.0 - t14 * (s_q2 * s_q2 * inv18);
-    let t24 = 0.5 * (s_q2 * c_q2) - s_q2 * c_q2 * t16 * inv18;
-    let t25 = t15 + (1.0 - t16 * t16 * inv18);
-    let t26 = s_q1 * t23 + c_q1 * t24;
-    let t27 = s_q1 * t24 + c_q1 * t25;
-    let t28 = s_q1 * t26 + c_q1 * t27;
-    let t29 = 4.0 * t28 + 2.0;
-    let inv30 = 1.0 / t29;
-    let t31 = tau[0]
+    let t12 = c_q2 * c_q2;
+    let t13 = t11 - 0.5 * tau[2];
+    let t14 = 3.0 - t12;
+    let t15 = 6.0 - 2.0 * t12;
+    let inv16 = 1.0 / t15;
+    let t17 = c_q2 * t13;
+    let t18 = t9 + t17;
+    let t19 = tau[1] + 2.0 * t18 - tau[2];
+    let t20 = -(0.5 * (s_q2 * s_q2)) - t12 * (s_q2 * s_q2 * inv16);
+    let t21 = 0.5 * (s_q2 * c_q2) - s_q2 * c_q2 * t14 * inv16;
+    let t22 = -(0.5 * t12) - t14 * t14 * inv16;
+    let t23 = s_q1 * t20 + c_q1 * t21;
+    let t24 = s_q1 * t21 + c_q1 * t22;
+    let t25 = s_q1 * t23 + c_q1 * t24;
+    let t26 = 4.0 * t25 + 10.0;
+    let inv27 = 1.0 / t26;
+    let t28 = tau[0]
         + 2.0
             * (s_q1
-                * (t4 * t4 + c_q2 * t12 + 2.0 * (qd[0] * qd[0] * c_q1 * t23 - t10 * t24)
-                    - s_q2 * t13 - s_q2 * c_q2 * inv18 * t22)
+                * (3.0 * (t4 * t4) + c_q2 * (t7 * t7)
+                    + 2.0 * (qd[0] * qd[0] * c_q1 * t20 - t10 * t21) - s_q2 * t13
+                    - s_q2 * c_q2 * inv16 * t19)
                 + c_q1
-                    * (t21
-                        + (2.0 * (qd[0] * qd[0] * c_q1 * t24 - t10 * t25)
-                            - t16 * inv18 * t22)) - s_q0 * (c_q1 * t26 - s_q1 * t27))
-        - tau[1] - c_q0 * (2.0 * t28 + 1.0);
-    let t32 = inv30 * t31;
-    let t33 = c_q0 + 2.0 * t32;
-    let t34 = c_q1 * t33;
-    let t35 = s_q0 * c_q1 + s_q1 * t33 - 2.0 * (qd[0] * qd[0] * c_q1);
-    let t36 = inv18
-        * (t22
-            + (-(s_q2 * c_q2 * t35) - t16 * (t34 + 2.0 * t10 - t9) - t17 * inv30 * t31));
-    let t37 = t32 + t36;
+                    * (t18
+                        + (2.0 * (qd[0] * qd[0] * c_q1 * t21 - t10 * t22)
+                            - t14 * inv16 * t19)) - s_q0 * (c_q1 * t23 - s_q1 * t24))
+        - tau[1] - c_q0 * (2.0 * t25 + 5.0);
+    let t29 = inv27 * t28;
+    let t30 = c_q0 + 2.0 * t29;
+    let t31 = c_q1 * t30;
+    let t32 = s_q0 * c_q1 + s_q1 * t30 - 2.0 * (qd[0] * qd[0] * c_q1);
+    let t33 = inv16
+        * (t19
+            + (-(s_q2 * c_q2 * t32) - t14 * (t31 + 2.0 * t10 - t8) - t15 * inv27 * t28));
+    let t34 = t29 + t33;
     [
-        t32,
-        t36,
+        t29,
+        t33,
         0.5
-            * (tau[2] + s_q2 * t35 - 2.0 * (t11 + t37)
-                - c_q2 * (t34 + 2.0 * (t10 + t37) - t9)),
+            * (tau[2] + s_q2 * t32 - 2.0 * (t11 + t34)
+                - c_q2 * (t31 + 2.0 * (t10 + t34) - t8)),
     ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).

@@ -7,7 +7,9 @@ use crate::method::{Method, Output};
 use crate::module::{emit_module, Argument, EmitError, FunctionSpec, GeneratedModule, Shape};
 use sharnir_cas::{hoist_constants, Id, Pool, Program};
 use sharnir_mech::joint_space::JointSpace;
-use sharnir_mech::{coriolis, energy, jacobian, joint_space, kinematics, lagrange, rnea, telegin};
+use sharnir_mech::{
+    coriolis, energy, jacobian, joint_space, kinematics, lagrange, rnea, telegin, vereshchagin,
+};
 use sharnir_mech::{Input, Mechanism, ParameterMode};
 
 /// Derives and emits every function of the module for `mechanism`, each
@@ -247,8 +249,7 @@ impl Dynamics {
                  `M(q) q̈ = τ − bias(q, q̇)` (joint-coordinate formalism), in O(n³).",
             ),
             _ => (
-                sharnir_mech::vereshchagin::forward_dynamics(mechanism)
-                    .map_err(|e| EmitError(e.to_string()))?,
+                separate_bodies(mechanism)?,
                 "Joint accelerations q̈(q, q̇, τ) by Vereshchagin's separate-bodies\n\
                  (articulated-body) method, in O(n) and without forming M(q); they satisfy\n\
                  `M(q) q̈ + bias(q, q̇) = τ`.",
@@ -351,6 +352,20 @@ fn newton_euler(mechanism: &mut Mechanism) -> (Vec<Id>, JointSpace) {
             gravity: cheaper(own_terms.gravity, base_terms.gravity),
         },
     )
+}
+
+/// Vereshchagin's forward dynamics from the bodies' own inertias or from
+/// the base inertias, whichever gives cheaper code (see [`newton_euler`]).
+fn separate_bodies(mechanism: &mut Mechanism) -> Result<Vec<Id>, EmitError> {
+    let own = vereshchagin::forward_dynamics(mechanism).map_err(|e| EmitError(e.to_string()))?;
+    let base = vereshchagin::forward_dynamics_regrouped(mechanism)
+        .map_err(|e| EmitError(e.to_string()))?;
+    let pool = &mut mechanism.pool;
+    Ok(if cost(pool, &base) < cost(pool, &own) {
+        base
+    } else {
+        own
+    })
 }
 
 /// `outputs` with products of sines and cosines contracted into sines and

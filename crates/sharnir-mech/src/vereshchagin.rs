@@ -27,8 +27,8 @@
 //! S_k  = (0; e) revolute,  (e; 0) prismatic
 //! w'_k = (Eᵀ(ω_p × (ω_p × o)); Eᵀω_p × e q̇)                         (revolute)
 //!        (Eᵀ(ω_p × (ω_p × o)) + 2 Eᵀω_p × e q̇; 0)                  (prismatic)
-//! M_k  = [m 1  −m c̃; m c̃  J_c − m c̃c̃]     the rigid body about its origin
-//! Q_k  = −(m ω × (ω × c); ω × J_c ω + c × m ω × (ω × c))    velocity loads (3.170)
+//! M_k  = [m 1  −h̃; h̃  I]                 the rigid body about its origin
+//! Q_k  = −(ω × (ω × h); ω × I ω)        velocity loads (3.170), h = m c, I = J_c − m c̃c̃
 //! ```
 //!
 //! Gravity enters as the fictitious acceleration of the ground, `w_0 = (−g; 0)`,
@@ -69,6 +69,7 @@
 //! pool's canonical products fold `x · D_k⁻¹` into `x / D_k`, so the emitted
 //! code divides once per distinct product with `D_k⁻¹` (a few per joint).
 
+use crate::base_parameters::{base_inertias, RigidInertia};
 use crate::inputs::Input;
 use crate::kinematics::{joint_symbols, placement, relative_motion, subspace};
 use crate::mechanism::{Mechanism, TreeBody};
@@ -105,6 +106,30 @@ impl std::error::Error for CoupledJoint {}
 /// by one scalar per joint, where solving `M(q) q̈ = τ − bias(q, q̇)` costs
 /// O(n³) for the factorisation. Mechanisms with coupled joints are refused.
 pub fn forward_dynamics(mechanism: &mut Mechanism) -> Result<Vec<Id>, CoupledJoint> {
+    let own: Vec<RigidInertia> = {
+        let Mechanism { pool, bodies, .. } = &mut *mechanism;
+        bodies
+            .iter()
+            .map(|body| RigidInertia::of_body(pool, body))
+            .collect()
+    };
+    forward_dynamics_with(mechanism, &own)
+}
+
+/// The same accelerations with the bodies' inertias regrouped into base
+/// inertias ([`crate::base_parameters`]): the mass matrix, and with it every
+/// pivot `D_k`, is unchanged, and the many zero parameters usually make the
+/// code cheaper.
+pub fn forward_dynamics_regrouped(mechanism: &mut Mechanism) -> Result<Vec<Id>, CoupledJoint> {
+    let base = base_inertias(mechanism);
+    forward_dynamics_with(mechanism, &base)
+}
+
+/// The separate-bodies method with `inertias[k]` standing for body `k`.
+fn forward_dynamics_with(
+    mechanism: &mut Mechanism,
+    inertias: &[RigidInertia],
+) -> Result<Vec<Id>, CoupledJoint> {
     if let Some(follower) = mechanism.bodies.iter().find(|b| b.coupling.is_some()) {
         return Err(CoupledJoint {
             joint: follower.joint.clone(),
@@ -118,7 +143,7 @@ pub fn forward_dynamics(mechanism: &mut Mechanism) -> Result<Vec<Id>, CoupledJoi
         ..
     } = mechanism;
     let joints: Vec<JointMotion> = velocity_pass(pool, bodies);
-    let projections = backward_pass(pool, bodies, &joints);
+    let projections = backward_pass(pool, bodies, inertias, &joints);
     let ground = Accel {
         linear: pool.scale3c(Coeff::MINUS_ONE, *gravity),
         angular: pool.zero3(),
@@ -232,34 +257,21 @@ struct Inertia {
 }
 
 impl Inertia {
-    /// `M_k`: the rigid body about its origin, `[m 1, −m c̃; m c̃, J_c − m c̃c̃]`.
-    fn rigid(pool: &mut Pool, body: &TreeBody) -> Inertia {
-        let (m, c, j) = (body.mass, body.com, body.inertia);
+    /// `M_k`: the rigid body about its origin, `[m 1, −h̃; h̃, I]` with `h`
+    /// its first moment and `I` its inertia about the origin.
+    fn rigid(pool: &mut Pool, body: &RigidInertia) -> Inertia {
+        let (m, h) = (body.mass, body.first_moment);
         let zero = pool.zero();
-        let mc = pool.scale3(m, c);
         let ll = [[m, zero, zero], [zero, m, zero], [zero, zero, m]];
-        // −m c̃, the cross-product matrix of −m c.
-        let [x, y, z] = mc;
-        let [nx, ny, nz] = mc.map(|v| pool.neg(v));
+        // −h̃, the cross-product matrix of −h.
+        let [x, y, z] = h;
+        let [nx, ny, nz] = h.map(|v| pool.neg(v));
         let la = [[zero, z, ny], [nz, zero, x], [y, nx, zero]];
-        let mut aa = j;
-        // J_c − m c̃c̃ = J_c + m(|c|² 1 − c cᵀ).
-        for i in 0..3 {
-            for k in i..3 {
-                let shift = if i == k {
-                    let (b, d) = ((i + 1) % 3, (i + 2) % 3);
-                    let cb = pool.mul(mc[b], c[b]);
-                    let cd = pool.mul(mc[d], c[d]);
-                    pool.add(cb, cd)
-                } else {
-                    let p = pool.mul(mc[i], c[k]);
-                    pool.neg(p)
-                };
-                aa[i][k] = pool.add(j[i][k], shift);
-                aa[k][i] = aa[i][k];
-            }
+        Inertia {
+            ll,
+            la,
+            aa: body.rotational,
         }
-        Inertia { ll, la, aa }
     }
 
     fn apply(&self, pool: &mut Pool, w: Accel) -> Wrench {
@@ -494,12 +506,17 @@ fn velocity_pass(pool: &mut Pool, bodies: &[TreeBody]) -> Vec<JointMotion> {
 
 /// Inward pass: apparent inertias `M*_k` and loads `Q*_k`, projected at each
 /// joint and accumulated in the parent. Returns the projections in body order.
-fn backward_pass(pool: &mut Pool, bodies: &[TreeBody], joints: &[JointMotion]) -> Vec<Projection> {
-    let mut inertias: Vec<Inertia> = bodies.iter().map(|b| Inertia::rigid(pool, b)).collect();
-    let mut loads: Vec<Wrench> = bodies
+fn backward_pass(
+    pool: &mut Pool,
+    bodies: &[TreeBody],
+    rigid: &[RigidInertia],
+    joints: &[JointMotion],
+) -> Vec<Projection> {
+    let mut inertias: Vec<Inertia> = rigid.iter().map(|r| Inertia::rigid(pool, r)).collect();
+    let mut loads: Vec<Wrench> = rigid
         .iter()
         .zip(joints)
-        .map(|(b, j)| velocity_load(pool, b, j.omega))
+        .map(|(r, j)| velocity_load(pool, r, j.omega))
         .collect();
     let mut projections = Vec::with_capacity(bodies.len());
     for (k, (body, joint)) in bodies.iter().zip(joints).enumerate().rev() {
@@ -549,14 +566,11 @@ fn backward_pass(pool: &mut Pool, bodies: &[TreeBody], joints: &[JointMotion]) -
 
 /// `Q_k`: the loads that the velocities alone require, with the sign of an
 /// applied load, about the body origin.
-fn velocity_load(pool: &mut Pool, body: &TreeBody, omega: Vec3) -> Wrench {
-    let inner = pool.cross3(omega, body.com);
-    let centripetal = pool.cross3(omega, inner);
-    let force = pool.scale3(body.mass, centripetal);
-    let j_omega = pool.mat_vec(&body.inertia, omega);
-    let gyroscopic = pool.cross3(omega, j_omega);
-    let lever = pool.cross3(body.com, force);
-    let moment = pool.add3(gyroscopic, lever);
+fn velocity_load(pool: &mut Pool, body: &RigidInertia, omega: Vec3) -> Wrench {
+    let inner = pool.cross3(omega, body.first_moment);
+    let force = pool.cross3(omega, inner);
+    let spin = pool.mat_vec(&body.rotational, omega);
+    let moment = pool.cross3(omega, spin);
     Wrench {
         force: pool.scale3c(Coeff::MINUS_ONE, force),
         moment: pool.scale3c(Coeff::MINUS_ONE, moment),
