@@ -355,13 +355,12 @@ impl<'p> Lowering<'p> {
             }
         }
         let contains = |host: Id, inner: &[(Id, Coeff)]| {
-            let Some(outer) = sum_terms(host) else {
+            let Some(outer) = sum_terms(host).filter(|outer| outer.len() > inner.len()) else {
                 return false;
             };
             let coefficient = |t: Id| outer.iter().find(|(o, _)| *o == t).map(|&(_, c)| c);
-            let same = inner.iter().all(|&(t, c)| coefficient(t) == Some(c));
-            let negated = inner.iter().all(|&(t, c)| coefficient(t) == Some(-c));
-            outer.len() > inner.len() && (same || negated)
+            inner.iter().all(|&(t, c)| coefficient(t) == Some(c))
+                || inner.iter().all(|&(t, c)| coefficient(t) == Some(-c))
         };
         let mut nested: Vec<Id> = roots
             .iter()

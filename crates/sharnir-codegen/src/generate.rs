@@ -332,24 +332,18 @@ fn newton_euler(mechanism: &mut Mechanism) -> (Vec<Id>, JointSpace) {
     let base = rnea::inverse_dynamics_regrouped(mechanism);
     let base_terms = joint_space::joint_space(&mut mechanism.pool, &base);
     let pool = &mut mechanism.pool;
-    let mut cheaper = |a: Vec<Id>, b: Vec<Id>| {
-        if cost(pool, &b) < cost(pool, &a) {
-            b
-        } else {
-            a
-        }
-    };
     let n = own.len();
     let mass_matrix = cheaper(
+        pool,
         own_terms.mass_matrix.concat(),
         base_terms.mass_matrix.concat(),
     );
     (
-        cheaper(own, base),
+        cheaper(pool, own, base),
         JointSpace {
             mass_matrix: mass_matrix.chunks(n.max(1)).map(<[Id]>::to_vec).collect(),
-            bias: cheaper(own_terms.bias, base_terms.bias),
-            gravity: cheaper(own_terms.gravity, base_terms.gravity),
+            bias: cheaper(pool, own_terms.bias, base_terms.bias),
+            gravity: cheaper(pool, own_terms.gravity, base_terms.gravity),
         },
     )
 }
@@ -360,12 +354,7 @@ fn separate_bodies(mechanism: &mut Mechanism) -> Result<Vec<Id>, EmitError> {
     let own = vereshchagin::forward_dynamics(mechanism).map_err(|e| EmitError(e.to_string()))?;
     let base = vereshchagin::forward_dynamics_regrouped(mechanism)
         .map_err(|e| EmitError(e.to_string()))?;
-    let pool = &mut mechanism.pool;
-    Ok(if cost(pool, &base) < cost(pool, &own) {
-        base
-    } else {
-        own
-    })
+    Ok(cheaper(&mut mechanism.pool, own, base))
 }
 
 /// `outputs` with products of sines and cosines contracted into sines and
@@ -375,10 +364,16 @@ fn separate_bodies(mechanism: &mut Mechanism) -> Result<Vec<Id>, EmitError> {
 /// angle sums; otherwise `outputs` unchanged.
 fn with_angle_sums(pool: &mut Pool, outputs: &[Id]) -> Vec<Id> {
     let contracted = sharnir_cas::contract_angle_sums(pool, outputs);
-    if cost(pool, &contracted) < cost(pool, outputs) {
-        contracted
+    cheaper(pool, outputs.to_vec(), contracted)
+}
+
+/// `alternative` when its code is cheaper than `usual`'s by [`cost`],
+/// otherwise `usual` (ties keep it).
+fn cheaper(pool: &mut Pool, usual: Vec<Id>, alternative: Vec<Id>) -> Vec<Id> {
+    if cost(pool, &alternative) < cost(pool, &usual) {
+        alternative
     } else {
-        outputs.to_vec()
+        usual
     }
 }
 

@@ -108,8 +108,7 @@ impl RigidInertia {
         let turned = pool.mat_vec(rotation, self.first_moment);
         let carried_mass = pool.scale3(self.mass, origin);
         let first_moment = pool.add3(turned, carried_mass);
-        let spun = pool.mat_mul(rotation, &self.rotational);
-        let mut rotational = [[pool.zero(); 3]; 3];
+        let mut rotational = pool.rotate_symmetric(rotation, &self.rotational);
         let t_dot_h = pool.dot3(origin, turned);
         let t_squared = pool.dot3(origin, origin);
         let t_squared_m = pool.mul(self.mass, t_squared);
@@ -119,9 +118,6 @@ impl RigidInertia {
         };
         for i in 0..3 {
             for k in i..3 {
-                let row = [spun[i][0], spun[i][1], spun[i][2]];
-                let column = [rotation[k][0], rotation[k][1], rotation[k][2]];
-                let turned_entry = pool.dot3(row, column);
                 let cross = {
                     let a = pool.mul(origin[i], turned[k]);
                     let b = pool.mul(turned[i], origin[k]);
@@ -135,7 +131,7 @@ impl RigidInertia {
                 } else {
                     pool.neg(cross)
                 };
-                rotational[i][k] = pool.add(turned_entry, shift);
+                rotational[i][k] = pool.add(rotational[i][k], shift);
                 rotational[k][i] = rotational[i][k];
             }
         }

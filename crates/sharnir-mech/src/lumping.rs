@@ -66,7 +66,7 @@ pub(crate) fn lump(
     let moment = pool.add3(host_moment, welded_moment);
     let inverse = pool.powi(total, -1);
     let centre = pool.scale3(inverse, moment);
-    let welded_inertia = rotate(pool, &frame.rotation, &inertia);
+    let welded_inertia = pool.rotate_symmetric(&frame.rotation, &inertia);
     let zero = pool.zero();
     let mut combined = [[zero; 3]; 3];
     for (part_mass, part_com, part_inertia) in [
@@ -93,11 +93,4 @@ pub(crate) fn lump(
     host.mass = total;
     host.com = centre;
     host.inertia = combined;
-}
-
-/// `R A Rᵀ`: a tensor given in a rotated frame, in the host frame's axes.
-fn rotate(pool: &mut Pool, r: &Mat3, a: &Mat3) -> Mat3 {
-    let ra = pool.mat_mul(r, a);
-    let rt = [0, 1, 2].map(|i| [r[0][i], r[1][i], r[2][i]]);
-    pool.mat_mul(&ra, &rt)
 }

@@ -142,6 +142,7 @@
 //!   the super- and subscripts, which are restored above from the examples
 //!   (Table 3 and the worked equations of Examples 1–3 reproduce (1)–(5)).
 
+use crate::base_parameters::RigidInertia;
 use crate::inputs::Input;
 use crate::kinematics::placement;
 use crate::mechanism::{JointKind, Mechanism, TreeBody};
@@ -439,7 +440,7 @@ impl Link {
             acceleration: pool.symbol(&Input::Acceleration(body.velocity).symbol_name()),
             mass: body.mass,
             com: body.com,
-            inertia: pole_inertia(pool, body),
+            inertia: RigidInertia::of_body(pool, body).rotational,
         })
     }
 
@@ -447,26 +448,6 @@ impl Link {
     fn own_moment(&self, pool: &mut Pool) -> Vec3 {
         pool.scale3(self.mass, self.com)
     }
-}
-
-/// `J_o = J_c + m (|c|² 1 − c cᵀ)`: the central inertia moved to the pole.
-fn pole_inertia(pool: &mut Pool, body: &TreeBody) -> Mat3 {
-    let c = body.com;
-    let squared = pool.dot3(c, c);
-    let mut inertia = body.inertia;
-    for (i, row) in inertia.iter_mut().enumerate() {
-        for (j, entry) in row.iter_mut().enumerate() {
-            let outer = pool.mul(c[i], c[j]);
-            let shift = if i == j {
-                pool.sub(squared, outer)
-            } else {
-                pool.neg(outer)
-            };
-            let weighted = pool.mul(body.mass, shift);
-            *entry = pool.add(*entry, weighted);
-        }
-    }
-    inertia
 }
 
 /// Angular velocity and acceleration of a frame, in its own components.

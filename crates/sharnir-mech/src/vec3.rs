@@ -33,6 +33,10 @@ pub trait Vec3Ops {
     fn mat_t_vec(&mut self, m: &Mat3, a: Vec3) -> Vec3;
     /// `A B`.
     fn mat_mul(&mut self, a: &Mat3, b: &Mat3) -> Mat3;
+    /// `E A Eᵀ` for a symmetric `A` (an inertia seen in rotated axes), each
+    /// off-diagonal entry computed once so the result is symmetric entry for
+    /// entry.
+    fn rotate_symmetric(&mut self, e: &Mat3, a: &Mat3) -> Mat3;
 }
 
 impl Vec3Ops for Pool {
@@ -103,6 +107,19 @@ impl Vec3Ops for Pool {
         for (i, row) in out.iter_mut().enumerate() {
             for (j, entry) in row.iter_mut().enumerate() {
                 *entry = self.dot3(a[i], column(j));
+            }
+        }
+        out
+    }
+
+    fn rotate_symmetric(&mut self, e: &Mat3, a: &Mat3) -> Mat3 {
+        let a_et = a.map(|row| e.map(|e_row| self.dot3(row, e_row)));
+        let mut out = *a;
+        for i in 0..3 {
+            for k in i..3 {
+                let column = [a_et[0][k], a_et[1][k], a_et[2][k]];
+                out[i][k] = self.dot3(e[i], column);
+                out[k][i] = out[i][k];
             }
         }
         out

@@ -387,9 +387,9 @@ impl JointMotion {
     /// to the parent origin.
     fn carry_inertia(&self, pool: &mut Pool, inertia: &Inertia) -> Inertia {
         let e = &self.to_parent;
-        let a = rotate_symmetric(pool, e, &inertia.ll);
+        let a = pool.rotate_symmetric(e, &inertia.ll);
         let b = rotate(pool, e, &inertia.la);
-        let c = rotate_symmetric(pool, e, &inertia.aa);
+        let c = pool.rotate_symmetric(e, &inertia.aa);
         let o = self.origin;
         // With õ the cross-product matrix of o:
         //   ll' = A,  la' = B − A õ,  aa' = C + õB − Bᵀõ − õAõ = C + X + Xᵀ − õ(Aõ), X = õB.
@@ -407,21 +407,6 @@ impl JointMotion {
         }
         Inertia { ll: a, la, aa }
     }
-}
-
-/// `E A Eᵀ` for a symmetric `A`, computing each off-diagonal entry once so
-/// the result is symmetric entry for entry.
-fn rotate_symmetric(pool: &mut Pool, e: &Mat3, a: &Mat3) -> Mat3 {
-    let a_et = a.map(|row| e.map(|e_row| pool.dot3(row, e_row)));
-    let mut out = *a;
-    for i in 0..3 {
-        for k in i..3 {
-            let column = [a_et[0][k], a_et[1][k], a_et[2][k]];
-            out[i][k] = pool.dot3(e[i], column);
-            out[k][i] = out[i][k];
-        }
-    }
-    out
 }
 
 /// `E B Eᵀ`.
