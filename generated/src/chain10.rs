@@ -19,13 +19,13 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 36 | 0 | 2 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 195 | 131 | 0 | 0 | 10 | 10 |
-//! | `mass_matrix` | 450 | 533 | 0 | 0 | 9 | 9 |
-//! | `bias` | 153 | 77 | 0 | 0 | 10 | 10 |
+//! | `inverse_dynamics` | 195 | 130 | 0 | 0 | 10 | 10 |
+//! | `mass_matrix` | 450 | 532 | 0 | 0 | 9 | 9 |
+//! | `bias` | 153 | 76 | 0 | 0 | 10 | 10 |
 //! | `gravity` | 21 | 54 | 0 | 0 | 0 | 10 |
-//! | `joint_space` | 655 | 636 | 0 | 0 | 10 | 10 |
-//! | `forward_dynamics` | 538 | 323 | 9 | 0 | 10 | 10 |
-//! | `coriolis_matrix` | 889 | 895 | 0 | 0 | 9 | 9 |
+//! | `joint_space` | 655 | 634 | 0 | 0 | 10 | 10 |
+//! | `forward_dynamics` | 538 | 299 | 9 | 0 | 10 | 10 |
+//! | `coriolis_matrix` | 889 | 885 | 0 | 0 | 9 | 9 |
 //! | `energy` | 181 | 147 | 0 | 0 | 10 | 10 |
 //! | `body_poses` | 18 | 35 | 0 | 0 | 10 | 10 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -276,7 +276,7 @@ pub const OPS_DERIVED: OpCount = OpCount {
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
     mul: 195,
-    add: 131,
+    add: 130,
     div: 0,
     sqrt: 0,
     sin: 10,
@@ -396,7 +396,7 @@ pub fn inverse_dynamics_with(
     let t88 = s_q9 * (t68 * t68) * d.k2;
     let t89 = c_q9 * t69 * d.k2;
     let t90 = p.l * (0.5 * (t89 - t88));
-    let t91 = -(1.5 * (t64 * t64 * d.k2))
+    let t91 = -1.5 * (t64 * t64 * d.k2)
         - 0.5 * (c_q9 * (t68 * t68) * d.k2 + s_q9 * t69 * d.k2);
     let t92 = s_q8 * t91;
     let t93 = 0.5 * (t89 - t88) + 1.5 * (t65 * d.k2);
@@ -433,20 +433,19 @@ pub fn inverse_dynamics_with(
     let t124 = c_q2 * t123;
     let t125 = p.l * (t122 + t124);
     let t126 = 0.3333333333333333 * t78 + 0.5 * t87;
-    let t127 = t126 + (1.3333333333333333 * t77 + 1.5 * t86 + t90);
-    let t128 = t127 + (2.3333333333333335 * t76 + 2.5 * t85 + t95);
-    let t129 = t128 + (3.3333333333333335 * t75 + 3.5 * t84 + t100);
-    let t130 = t129 + (4.333333333333333 * t74 + 4.5 * t83 + t105);
-    let t131 = t130 + (5.333333333333333 * t73 + 5.5 * t82 + t110);
-    let t132 = t131 + (6.333333333333333 * t72 + 6.5 * t81 + t115);
-    let t133 = t132 + (7.333333333333333 * t71 + 7.5 * t80 + t120);
-    let t134 = t133 + (8.333333333333334 * t70 + 8.5 * t79 + t125);
+    let t127 = t126 + 1.3333333333333333 * t77 + 1.5 * t86 + t90;
+    let t128 = t127 + 2.3333333333333335 * t76 + 2.5 * t85 + t95;
+    let t129 = t128 + 3.3333333333333335 * t75 + 3.5 * t84 + t100;
+    let t130 = t129 + 4.333333333333333 * t74 + 4.5 * t83 + t105;
+    let t131 = t130 + 5.333333333333333 * t73 + 5.5 * t82 + t110;
+    let t132 = t131 + 6.333333333333333 * t72 + 6.5 * t81 + t115;
+    let t133 = t132 + 7.333333333333333 * t71 + 7.5 * t80 + t120;
+    let t134 = t133 + 8.333333333333334 * t70 + 8.5 * t79 + t125;
     [
-        t134
-            + (9.333333333333334 * (qdd[0] * d.k0) + 9.5 * (c_q0 * d.k1)
-                + p.l
-                    * (s_q1 * (c_q2 * t121 - 8.5 * (t8 * t8 * d.k2) - s_q2 * t123)
-                        + c_q1 * (t122 + t124 + 8.5 * (t9 * d.k2)))),
+        t134 + 9.333333333333334 * (qdd[0] * d.k0) + 9.5 * (c_q0 * d.k1)
+            + p.l
+                * (s_q1 * (c_q2 * t121 - 8.5 * (t8 * t8 * d.k2) - s_q2 * t123)
+                    + c_q1 * (t122 + t124 + 8.5 * (t9 * d.k2))),
         t134,
         t133,
         t132,
@@ -461,7 +460,7 @@ pub fn inverse_dynamics_with(
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
     mul: 450,
-    add: 533,
+    add: 532,
     div: 0,
     sqrt: 0,
     sin: 9,
@@ -616,7 +615,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t134 = 0.5 * (c_q9 * d.k2) + d.k3;
     let t135 = c_q8 * t134;
     let t136 = p.l * (t135 - 0.5 * t133);
-    let t137 = -(0.5 * (c_q8 * s_q9 * d.k2)) - s_q8 * t134;
+    let t137 = -0.5 * (c_q8 * s_q9 * d.k2) - s_q8 * t134;
     let t138 = s_q7 * t137;
     let t139 = t135 + d.k4 - 0.5 * t133;
     let t140 = c_q7 * t139;
@@ -867,7 +866,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
     mul: 153,
-    add: 77,
+    add: 76,
     div: 0,
     sqrt: 0,
     sin: 10,
@@ -940,7 +939,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t52 = t44 * d.k2;
     let t53 = (c_q9 * t44 - s_q9 * (c_q8 * t43 + s_q8 * t42 - p.l * (t26 * t26))) * d.k2;
     let t54 = s_q9 * (t29 * t29) * d.k0;
-    let t55 = -(1.5 * (t26 * t26 * d.k2)) - 0.5 * (c_q9 * (t29 * t29) * d.k2);
+    let t55 = -1.5 * (t26 * t26 * d.k2) - 0.5 * (c_q9 * (t29 * t29) * d.k2);
     let t56 = s_q8 * t55 - 0.5 * (c_q8 * s_q9 * (t29 * t29) * d.k2);
     let t57 = p.l * t56;
     let t58 = c_q8 * t55 + 0.5 * (s_q8 * s_q9 * (t29 * t29) * d.k2)
@@ -963,19 +962,18 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t74 = s_q2 * t73 + c_q2 * t71;
     let t75 = p.l * t74;
     let t76 = 1.5 * t52 + 0.5 * (t53 - t54);
-    let t77 = t76 + (2.5 * t51 + t57);
-    let t78 = t77 + (3.5 * t50 + t60);
-    let t79 = t78 + (4.5 * t49 + t63);
-    let t80 = t79 + (5.5 * t48 + t66);
-    let t81 = t80 + (6.5 * t47 + t69);
-    let t82 = t81 + (7.5 * t46 + t72);
-    let t83 = t82 + (8.5 * t45 + t75);
+    let t77 = t76 + 2.5 * t51 + t57;
+    let t78 = t77 + 3.5 * t50 + t60;
+    let t79 = t78 + 4.5 * t49 + t63;
+    let t80 = t79 + 5.5 * t48 + t66;
+    let t81 = t80 + 6.5 * t47 + t69;
+    let t82 = t81 + 7.5 * t46 + t72;
+    let t83 = t82 + 8.5 * t45 + t75;
     [
-        t83
-            + (9.5 * (c_q0 * d.k1)
-                + p.l
-                    * (s_q1 * (c_q2 * t73 - 8.5 * (t5 * t5 * d.k2) - s_q2 * t71)
-                        + c_q1 * t74)),
+        t83 + 9.5 * (c_q0 * d.k1)
+            + p.l
+                * (s_q1 * (c_q2 * t73 - 8.5 * (t5 * t5 * d.k2) - s_q2 * t71)
+                    + c_q1 * t74),
         t83,
         t82,
         t81,
@@ -1045,7 +1043,7 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
     mul: 655,
-    add: 636,
+    add: 634,
     div: 0,
     sqrt: 0,
     sin: 10,
@@ -1247,7 +1245,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t179 = 0.5 * (c_q9 * d.k2) + d.k3;
     let t180 = c_q8 * t179;
     let t181 = p.l * (t180 - 0.5 * t178);
-    let t182 = -(0.5 * (c_q8 * s_q9 * d.k2)) - s_q8 * t179;
+    let t182 = -0.5 * (c_q8 * s_q9 * d.k2) - s_q8 * t179;
     let t183 = s_q7 * t182;
     let t184 = t180 + d.k4 - 0.5 * t178;
     let t185 = c_q7 * t184;
@@ -1393,7 +1391,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t300 = (c_q9 * t151 - s_q9 * (c_q8 * t150 + s_q8 * t149 - p.l * (t26 * t26)))
         * d.k2;
     let t301 = s_q9 * (t29 * t29) * d.k0;
-    let t302 = -(1.5 * (t26 * t26 * d.k2)) - 0.5 * (c_q9 * (t29 * t29) * d.k2);
+    let t302 = -1.5 * (t26 * t26 * d.k2) - 0.5 * (c_q9 * (t29 * t29) * d.k2);
     let t303 = s_q8 * t302 - 0.5 * (c_q8 * s_q9 * (t29 * t29) * d.k2);
     let t304 = p.l * t303;
     let t305 = c_q8 * t302 + 0.5 * (t178 * (t29 * t29)) - 2.5 * (t23 * t23 * d.k2);
@@ -1427,18 +1425,18 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t333 = 1.5 * t299 + 0.5 * (t300 - t301);
     let t334 = t332 + 2.5 * t329;
     let t335 = t334 + 3.5 * t328;
-    let t336 = t333 + (2.5 * t298 + t304);
+    let t336 = t333 + 2.5 * t298 + t304;
     let t337 = t335 + 4.5 * t327;
     let t338 = t337 + 5.5 * t326;
-    let t339 = t336 + (3.5 * t297 + t307);
+    let t339 = t336 + 3.5 * t297 + t307;
     let t340 = t338 + 6.5 * t325;
     let t341 = t340 + 7.5 * t324;
-    let t342 = t339 + (4.5 * t296 + t310);
+    let t342 = t339 + 4.5 * t296 + t310;
     let t343 = t341 + 8.5 * t323;
-    let t344 = t342 + (5.5 * t295 + t313);
-    let t345 = t344 + (6.5 * t294 + t316);
-    let t346 = t345 + (7.5 * t293 + t319);
-    let t347 = t346 + (8.5 * t292 + t322);
+    let t344 = t342 + 5.5 * t295 + t313;
+    let t345 = t344 + 6.5 * t294 + t316;
+    let t346 = t345 + 7.5 * t293 + t319;
+    let t347 = t346 + 8.5 * t292 + t322;
     JointSpace {
         mass_matrix: [
             [
@@ -1553,11 +1551,10 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
             [t220, t236, t250, t262, t272, t280, t286, t290, t291, d.k20],
         ],
         bias: [
-            t347
-                + (9.5 * t167
-                    + p.l
-                        * (s_q1 * (c_q2 * t320 - 8.5 * (t5 * t5 * d.k2) - s_q2 * t318)
-                            + c_q1 * t321)),
+            t347 + 9.5 * t167
+                + p.l
+                    * (s_q1 * (c_q2 * t320 - 8.5 * (t5 * t5 * d.k2) - s_q2 * t318)
+                        + c_q1 * t321),
             t347,
             t346,
             t345,
@@ -1585,7 +1582,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
     mul: 538,
-    add: 323,
+    add: 299,
     div: 9,
     sqrt: 0,
     sin: 10,
@@ -1655,13 +1652,13 @@ pub fn forward_dynamics_with(
     let t38 = s_q9 * (t28 * t28) * d.k2;
     let t39 = d.k21 - 0.75 * (c_q9 * c_q9 * d.k0);
     let inv40 = 1.0 / t39;
-    let t41 = -(0.75 * (p.m * (s_q9 * s_q9)))
+    let t41 = -0.75 * (p.m * (s_q9 * s_q9))
         - 0.5625 * (s_q9 * s_q9 * (c_q9 * c_q9) * inv40 * d.k22);
     let t42 = d.k3 - 0.75 * (c_q9 * c_q9 * d.k2);
     let t43 = 0.75 * (p.m * s_q9 * c_q9 - s_q9 * c_q9 * d.k2 * inv40 * t42);
     let t44 = s_q8 * t43;
     let t45 = c_q8 * t43;
-    let t46 = -(0.75 * (p.m * (c_q9 * c_q9))) - inv40 * (t42 * t42);
+    let t46 = -0.75 * (p.m * (c_q9 * c_q9)) - inv40 * (t42 * t42);
     let t47 = t45 + s_q8 * t41;
     let t48 = c_q8 * t47;
     let t49 = t44 + c_q8 * t46;
@@ -1675,10 +1672,10 @@ pub fn forward_dynamics_with(
     let t57 = c_q8 * (c_q8 * t41 - t44) - s_q8 * (t45 - s_q8 * t46)
         - t51 * t51 * d.k23 * inv56;
     let t58 = d.k4 + p.l * t54;
-    let t59 = t51 + -(p.l * t51 * inv56 * t58);
+    let t59 = t51 - p.l * t51 * inv56 * t58;
     let t60 = s_q7 * t59;
     let t61 = c_q7 * t59;
-    let t62 = t54 + -(inv56 * (t58 * t58));
+    let t62 = t54 - inv56 * (t58 * t58);
     let t63 = t61 + s_q7 * t57;
     let t64 = c_q7 * t63;
     let t65 = t60 + c_q7 * t62;
@@ -1692,10 +1689,10 @@ pub fn forward_dynamics_with(
     let t73 = c_q7 * (c_q7 * t57 - t60) - s_q7 * (t61 - s_q7 * t62)
         - d.k23 * (t67 * t67) * inv72;
     let t74 = d.k5 + p.l * t70;
-    let t75 = t67 + -(p.l * t67 * inv72 * t74);
+    let t75 = t67 - p.l * t67 * inv72 * t74;
     let t76 = s_q6 * t75;
     let t77 = c_q6 * t75;
-    let t78 = t70 + -(inv72 * (t74 * t74));
+    let t78 = t70 - inv72 * (t74 * t74);
     let t79 = t77 + s_q6 * t73;
     let t80 = c_q6 * t79;
     let t81 = t76 + c_q6 * t78;
@@ -1709,10 +1706,10 @@ pub fn forward_dynamics_with(
     let t89 = c_q6 * (c_q6 * t73 - t76) - s_q6 * (t77 - s_q6 * t78)
         - d.k23 * (t83 * t83) * inv88;
     let t90 = d.k6 + p.l * t86;
-    let t91 = t83 + -(p.l * t83 * inv88 * t90);
+    let t91 = t83 - p.l * t83 * inv88 * t90;
     let t92 = s_q5 * t91;
     let t93 = c_q5 * t91;
-    let t94 = t86 + -(inv88 * (t90 * t90));
+    let t94 = t86 - inv88 * (t90 * t90);
     let t95 = t93 + s_q5 * t89;
     let t96 = c_q5 * t95;
     let t97 = t92 + c_q5 * t94;
@@ -1726,10 +1723,10 @@ pub fn forward_dynamics_with(
     let t105 = c_q5 * (c_q5 * t89 - t92) - s_q5 * (t93 - s_q5 * t94)
         - d.k23 * (t99 * t99) * inv104;
     let t106 = d.k7 + p.l * t102;
-    let t107 = t99 + -(p.l * t99 * inv104 * t106);
+    let t107 = t99 - p.l * t99 * inv104 * t106;
     let t108 = s_q4 * t107;
     let t109 = c_q4 * t107;
-    let t110 = t102 + -(inv104 * (t106 * t106));
+    let t110 = t102 - inv104 * (t106 * t106);
     let t111 = t109 + s_q4 * t105;
     let t112 = c_q4 * t111;
     let t113 = t108 + c_q4 * t110;
@@ -1743,10 +1740,10 @@ pub fn forward_dynamics_with(
     let t121 = c_q4 * (c_q4 * t105 - t108) - s_q4 * (t109 - s_q4 * t110)
         - d.k23 * (t115 * t115) * inv120;
     let t122 = d.k8 + p.l * t118;
-    let t123 = t115 + -(p.l * t115 * inv120 * t122);
+    let t123 = t115 - p.l * t115 * inv120 * t122;
     let t124 = s_q3 * t123;
     let t125 = c_q3 * t123;
-    let t126 = t118 + -(inv120 * (t122 * t122));
+    let t126 = t118 - inv120 * (t122 * t122);
     let t127 = t125 + s_q3 * t121;
     let t128 = c_q3 * t127;
     let t129 = t124 + c_q3 * t126;
@@ -1760,10 +1757,10 @@ pub fn forward_dynamics_with(
     let t137 = c_q3 * (c_q3 * t121 - t124) - s_q3 * (t125 - s_q3 * t126)
         - d.k23 * (t131 * t131) * inv136;
     let t138 = d.k9 + p.l * t134;
-    let t139 = t131 + -(p.l * t131 * inv136 * t138);
+    let t139 = t131 - p.l * t131 * inv136 * t138;
     let t140 = s_q2 * t139;
     let t141 = c_q2 * t139;
-    let t142 = t134 + -(inv136 * (t138 * t138));
+    let t142 = t134 - inv136 * (t138 * t138);
     let t143 = t141 + s_q2 * t137;
     let t144 = c_q2 * t143;
     let t145 = t140 + c_q2 * t142;
@@ -1777,9 +1774,9 @@ pub fn forward_dynamics_with(
     let t153 = c_q2 * (c_q2 * t137 - t140) - s_q2 * (t141 - s_q2 * t142)
         - d.k23 * (t147 * t147) * inv152;
     let t154 = d.k10 + p.l * t150;
-    let t155 = t147 + -(p.l * t147 * inv152 * t154);
+    let t155 = t147 - p.l * t147 * inv152 * t154;
     let t156 = s_q1 * t153 + c_q1 * t155;
-    let t157 = t150 + -(inv152 * (t154 * t154));
+    let t157 = t150 - inv152 * (t154 * t154);
     let t158 = s_q1 * t155 + c_q1 * t157;
     let t159 = s_q1 * t156 + c_q1 * t158;
     let t160 = d.k23 * t159 + d.k30;
@@ -1857,59 +1854,57 @@ pub fn forward_dynamics_with(
     let t211 = p.g * s_q0 * c_q1 + s_q1 * t210 - p.l * (qd[0] * qd[0]) * c_q1;
     let t212 = c_q1 * t210;
     let t213 = inv152
-        * (t207
-            + (-(p.l * t147 * t211) - t154 * (t30 + t212 - t29) - t151 * inv161 * t208));
+        * (t207 - p.l * t147 * t211 - t154 * (t30 + t212 - t29) - t151 * inv161 * t208);
     let t214 = t209 + t213;
     let t215 = t30 + t212 + p.l * t214 - t29;
     let t216 = c_q2 * t211 + s_q2 * t215 - p.l * (t4 * t4) * c_q2;
     let t217 = s_q2 * t211;
     let t218 = c_q2 * t215;
     let t219 = inv136
-        * (t201 + (-(p.l * t131 * t216) - t138 * (t31 + t218 - t217) - t135 * t214));
+        * (t201 - p.l * t131 * t216 - t138 * (t31 + t218 - t217) - t135 * t214);
     let t220 = t214 + t219;
     let t221 = t31 + t218 + p.l * t220 - t217;
     let t222 = c_q3 * t216 + s_q3 * t221 - p.l * (t7 * t7) * c_q3;
     let t223 = s_q3 * t216;
     let t224 = c_q3 * t221;
     let t225 = inv120
-        * (t195 + (-(p.l * t115 * t222) - t122 * (t32 + t224 - t223) - t119 * t220));
+        * (t195 - p.l * t115 * t222 - t122 * (t32 + t224 - t223) - t119 * t220);
     let t226 = t220 + t225;
     let t227 = t32 + t224 + p.l * t226 - t223;
     let t228 = c_q4 * t222 + s_q4 * t227 - p.l * (t10 * t10) * c_q4;
     let t229 = s_q4 * t222;
     let t230 = c_q4 * t227;
     let t231 = inv104
-        * (t189 + (-(p.l * t99 * t228) - t106 * (t33 + t230 - t229) - t103 * t226));
+        * (t189 - p.l * t99 * t228 - t106 * (t33 + t230 - t229) - t103 * t226);
     let t232 = t226 + t231;
     let t233 = t33 + t230 + p.l * t232 - t229;
     let t234 = c_q5 * t228 + s_q5 * t233 - p.l * (t13 * t13) * c_q5;
     let t235 = s_q5 * t228;
     let t236 = c_q5 * t233;
     let t237 = inv88
-        * (t183 + (-(p.l * t83 * t234) - t90 * (t34 + t236 - t235) - t87 * t232));
+        * (t183 - p.l * t83 * t234 - t90 * (t34 + t236 - t235) - t87 * t232);
     let t238 = t232 + t237;
     let t239 = t34 + t236 + p.l * t238 - t235;
     let t240 = c_q6 * t234 + s_q6 * t239 - p.l * (t16 * t16) * c_q6;
     let t241 = s_q6 * t234;
     let t242 = c_q6 * t239;
     let t243 = inv72
-        * (t177 + (-(p.l * t67 * t240) - t74 * (t35 + t242 - t241) - t71 * t238));
+        * (t177 - p.l * t67 * t240 - t74 * (t35 + t242 - t241) - t71 * t238);
     let t244 = t238 + t243;
     let t245 = t35 + t242 + p.l * t244 - t241;
     let t246 = c_q7 * t240 + s_q7 * t245 - p.l * (t19 * t19) * c_q7;
     let t247 = s_q7 * t240;
     let t248 = c_q7 * t245;
     let t249 = inv56
-        * (t171 + (-(p.l * t51 * t246) - t58 * (t36 + t248 - t247) - t55 * t244));
+        * (t171 - p.l * t51 * t246 - t58 * (t36 + t248 - t247) - t55 * t244);
     let t250 = t244 + t249;
     let t251 = t36 + t248 + p.l * t250 - t247;
     let t252 = c_q8 * t246 + s_q8 * t251 - p.l * (t22 * t22) * c_q8;
     let t253 = s_q8 * t246;
     let t254 = c_q8 * t251;
     let t255 = inv40
-        * (t165
-            + (-(0.75 * (s_q9 * c_q9 * d.k2 * t252)) - t42 * (t37 + t254 - t253)
-                - t39 * t250));
+        * (t165 - 0.75 * (s_q9 * c_q9 * d.k2 * t252) - t42 * (t37 + t254 - t253)
+            - t39 * t250);
     let t256 = t250 + t255;
     [
         t209,
@@ -1933,7 +1928,7 @@ pub fn forward_dynamics_with(
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
     mul: 889,
-    add: 895,
+    add: 885,
     div: 0,
     sqrt: 0,
     sin: 9,
@@ -1990,7 +1985,7 @@ pub fn coriolis_matrix_with(
     let c_q9 = libm::Libm::<Real>::cos(q[9]);
     let t32 = p.l * t29;
     let t33 = t29 + qd[9];
-    let t34 = -(2.0 * (p.l * t2 + p.l * qd[0] * c_q1));
+    let t34 = -2.0 * (p.l * t2 + p.l * qd[0] * c_q1);
     let t35 = 2.0 * (p.l * qd[0] * s_q1 * c_q2) - s_q2 * t34;
     let t36 = 2.0 * (p.l * qd[0] * s_q1 * s_q2 - t8) + c_q2 * t34;
     let t37 = c_q3 * t35 - s_q3 * t36;
@@ -2004,7 +1999,7 @@ pub fn coriolis_matrix_with(
     let t45 = c_q7 * t43 - s_q7 * t44;
     let t46 = c_q7 * t44 + s_q7 * t43 - 2.0 * t28;
     let t47 = c_q8 * t45 - s_q8 * t46;
-    let t48 = -(2.0 * (t8 + p.l * t2 * c_q2));
+    let t48 = -2.0 * (t8 + p.l * t2 * c_q2);
     let t49 = 2.0 * (p.l * t2 * s_q2 * c_q3) - s_q3 * t48;
     let t50 = 2.0 * (p.l * t2 * s_q2 * s_q3 - t12) + c_q3 * t48;
     let t51 = c_q4 * t49 - s_q4 * t50;
@@ -2016,7 +2011,7 @@ pub fn coriolis_matrix_with(
     let t57 = c_q7 * t55 - s_q7 * t56;
     let t58 = c_q7 * t56 + s_q7 * t55 - 2.0 * t28;
     let t59 = c_q8 * t57 - s_q8 * t58;
-    let t60 = -(2.0 * (t12 + t8 * c_q3));
+    let t60 = -2.0 * (t12 + t8 * c_q3);
     let t61 = 2.0 * (t8 * (s_q3 * c_q4)) - s_q4 * t60;
     let t62 = 2.0 * (t8 * (s_q3 * s_q4) - t16) + c_q4 * t60;
     let t63 = c_q5 * t61 - s_q5 * t62;
@@ -2026,7 +2021,7 @@ pub fn coriolis_matrix_with(
     let t67 = c_q7 * t65 - s_q7 * t66;
     let t68 = c_q7 * t66 + s_q7 * t65 - 2.0 * t28;
     let t69 = c_q8 * t67 - s_q8 * t68;
-    let t70 = -(2.0 * (t16 + t12 * c_q4));
+    let t70 = -2.0 * (t16 + t12 * c_q4);
     let t71 = 2.0 * (t12 * (s_q4 * c_q5)) - s_q5 * t70;
     let t72 = 2.0 * (t12 * (s_q4 * s_q5) - t20) + c_q5 * t70;
     let t73 = c_q6 * t71 - s_q6 * t72;
@@ -2034,17 +2029,17 @@ pub fn coriolis_matrix_with(
     let t75 = c_q7 * t73 - s_q7 * t74;
     let t76 = c_q7 * t74 + s_q7 * t73 - 2.0 * t28;
     let t77 = c_q8 * t75 - s_q8 * t76;
-    let t78 = -(2.0 * (t20 + t16 * c_q5));
+    let t78 = -2.0 * (t20 + t16 * c_q5);
     let t79 = 2.0 * (t16 * (s_q5 * c_q6)) - s_q6 * t78;
     let t80 = 2.0 * (t16 * (s_q5 * s_q6) - t24) + c_q6 * t78;
     let t81 = c_q7 * t79 - s_q7 * t80;
     let t82 = c_q7 * t80 + s_q7 * t79 - 2.0 * t28;
     let t83 = c_q8 * t81 - s_q8 * t82;
-    let t84 = -(2.0 * (t24 + t20 * c_q6));
+    let t84 = -2.0 * (t24 + t20 * c_q6);
     let t85 = 2.0 * (t20 * (s_q6 * c_q7)) - s_q7 * t84;
     let t86 = 2.0 * (t20 * (s_q6 * s_q7) - t28) + c_q7 * t84;
     let t87 = c_q8 * t85 - s_q8 * t86;
-    let t88 = -(2.0 * (t28 + t24 * c_q7));
+    let t88 = -2.0 * (t28 + t24 * c_q7);
     let t89 = 2.0 * (t24 * (s_q7 * c_q8)) - s_q8 * t88;
     let t90 = qd[0] * s_q1 * d.k0;
     let t91 = t35 * d.k2;
@@ -2056,7 +2051,7 @@ pub fn coriolis_matrix_with(
     let t97 = t47 * d.k2;
     let t98 = (c_q9 * t47 - s_q9 * (c_q8 * t46 + s_q8 * t45 - 2.0 * t32)) * d.k2;
     let t99 = s_q9 * t33 * d.k0;
-    let t100 = -(3.0 * (t29 * d.k2)) - c_q9 * t33 * d.k2;
+    let t100 = -3.0 * (t29 * d.k2) - c_q9 * t33 * d.k2;
     let t101 = c_q8 * s_q9 * t33 * d.k2;
     let t102 = s_q8 * t100 - t101;
     let t103 = p.l * t102;
@@ -2165,7 +2160,7 @@ pub fn coriolis_matrix_with(
     let t205 = s_q2 * t204 + c_q2 * t202;
     let t206 = p.l * t205;
     let t207 = t25 * s_q8 * d.k0;
-    let t208 = (2.0 * (t28 * (s_q8 * c_q9)) - s_q9 * -(2.0 * (t32 + t28 * c_q8))) * d.k2;
+    let t208 = (2.0 * (t28 * (s_q8 * c_q9)) - s_q9 * (-2.0 * (t32 + t28 * c_q8))) * d.k2;
     let t209 = t110 - t111;
     let t210 = t113 + s_q6 * t209;
     let t211 = p.l * t210;
@@ -2449,7 +2444,7 @@ pub fn coriolis_matrix_with(
             0.5 * (1.5 * t193 + 0.5 * t194 - t99),
             0.5 * (3.0 * t207 + 0.5 * t208 - t99),
             0.5 * (t224 - t99),
-            -(0.5 * t99),
+            -0.5 * t99,
         ],
         [
             0.25 * t98,

@@ -19,13 +19,13 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 146 | 115 | 0 | 0 | 10 | 10 |
-//! | `mass_matrix` | 350 | 608 | 0 | 0 | 9 | 9 |
-//! | `bias` | 120 | 77 | 0 | 0 | 10 | 10 |
+//! | `inverse_dynamics` | 146 | 114 | 0 | 0 | 10 | 10 |
+//! | `mass_matrix` | 350 | 607 | 0 | 0 | 9 | 9 |
+//! | `bias` | 120 | 76 | 0 | 0 | 10 | 10 |
 //! | `gravity` | 11 | 54 | 0 | 0 | 0 | 10 |
-//! | `joint_space` | 515 | 711 | 0 | 0 | 10 | 10 |
-//! | `forward_dynamics` | 509 | 315 | 9 | 0 | 10 | 10 |
-//! | `coriolis_matrix` | 919 | 895 | 0 | 0 | 9 | 9 |
+//! | `joint_space` | 515 | 709 | 0 | 0 | 10 | 10 |
+//! | `forward_dynamics` | 509 | 291 | 9 | 0 | 10 | 10 |
+//! | `coriolis_matrix` | 919 | 884 | 0 | 0 | 9 | 9 |
 //! | `energy` | 151 | 147 | 0 | 0 | 10 | 10 |
 //! | `body_poses` | 18 | 35 | 0 | 0 | 10 | 10 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -156,7 +156,7 @@ pub const OPS_DERIVED: OpCount = OpCount {
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
     mul: 146,
-    add: 115,
+    add: 114,
     div: 0,
     sqrt: 0,
     sin: 10,
@@ -274,7 +274,7 @@ pub fn inverse_dynamics_with(
     let t87 = s_q9 * (t85 * t85);
     let t88 = c_q9 * t86;
     let t89 = 0.05 * (t88 - t87);
-    let t90 = -(0.15 * t83) - 0.05 * (c_q9 * (t85 * t85) + s_q9 * t86);
+    let t90 = -0.15 * t83 - 0.05 * (c_q9 * (t85 * t85) + s_q9 * t86);
     let t91 = t89 + 0.15 * t80;
     let t92 = s_q8 * t90;
     let t93 = c_q8 * t91;
@@ -310,20 +310,19 @@ pub fn inverse_dynamics_with(
     let t123 = c_q2 * t121;
     let t124 = t122 + t123;
     let t125 = 0.05 * t84 + 0.0033333333333333335 * t86;
-    let t126 = t125 + (0.15 * t78 + 0.013333333333333334 * t80 + 0.1 * t89);
-    let t127 = t126 + (0.25 * t68 + 0.023333333333333334 * t70 + 0.1 * t94);
-    let t128 = t127 + (0.35 * t58 + 0.03333333333333333 * t60 + 0.1 * t99);
-    let t129 = t128 + (0.45 * t48 + 0.043333333333333335 * t50 + 0.1 * t104);
-    let t130 = t129 + (0.55 * t38 + 0.05333333333333334 * t40 + 0.1 * t109);
-    let t131 = t130 + (0.65 * t28 + 0.06333333333333334 * t30 + 0.1 * t114);
-    let t132 = t131 + (0.75 * t18 + 0.07333333333333333 * t20 + 0.1 * t119);
-    let t133 = t132 + (0.85 * t8 + 0.08333333333333333 * t10 + 0.1 * t124);
+    let t126 = t125 + 0.15 * t78 + 0.013333333333333334 * t80 + 0.1 * t89;
+    let t127 = t126 + 0.25 * t68 + 0.023333333333333334 * t70 + 0.1 * t94;
+    let t128 = t127 + 0.35 * t58 + 0.03333333333333333 * t60 + 0.1 * t99;
+    let t129 = t128 + 0.45 * t48 + 0.043333333333333335 * t50 + 0.1 * t104;
+    let t130 = t129 + 0.55 * t38 + 0.05333333333333334 * t40 + 0.1 * t109;
+    let t131 = t130 + 0.65 * t28 + 0.06333333333333334 * t30 + 0.1 * t114;
+    let t132 = t131 + 0.75 * t18 + 0.07333333333333333 * t20 + 0.1 * t119;
+    let t133 = t132 + 0.85 * t8 + 0.08333333333333333 * t10 + 0.1 * t124;
     [
-        t133
-            + (9.3195 * c_q0 + 0.09333333333333334 * qdd[0]
-                + 0.1
-                    * (s_q1 * (c_q2 * t120 - 0.85 * t13 - s_q2 * t121)
-                        + c_q1 * (t124 + 0.85 * t10))),
+        t133 + 9.3195 * c_q0 + 0.09333333333333334 * qdd[0]
+            + 0.1
+                * (s_q1 * (c_q2 * t120 - 0.85 * t13 - s_q2 * t121)
+                    + c_q1 * (t124 + 0.85 * t10)),
         t133,
         t132,
         t131,
@@ -338,7 +337,7 @@ pub fn inverse_dynamics_with(
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
     mul: 350,
-    add: 608,
+    add: 607,
     div: 0,
     sqrt: 0,
     sin: 9,
@@ -491,7 +490,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t132 = c_q9 * (t131 + 0.1) - s_q9 * (c_q8 * t41 + s_q8 * t43);
     let t133 = 0.05 * c_q9 + 0.15;
     let t134 = c_q8 * t133;
-    let t135 = -(0.05 * (c_q8 * s_q9)) - s_q8 * t133;
+    let t135 = -0.05 * (c_q8 * s_q9) - s_q8 * t133;
     let t136 = s_q7 * t135;
     let t137 = t134 + 0.25 - 0.05 * t123;
     let t138 = c_q7 * t137;
@@ -558,7 +557,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t199 = 4.0 * t35 + t140 + t142;
     let t200 = 3.0 * t39 + t136 + t138;
     let t201 = 2.0 * t43 + t134 - 0.05 * t123;
-    let t202 = t131 + (0.05 * c_q9 + 0.1);
+    let t202 = t131 + 0.05 * c_q9 + 0.1;
     let t203 = 0.005 * c_q1
         + 0.05 * (t125 + t126 + t127 + t128 + t129 + t130 + t131 + t132)
         + 0.1 * (t195 + t196 + t197 + t198 + t199 + t200 + t201 + t202) + 0.03;
@@ -580,7 +579,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t214 = 4.0 * t58 + t140 + t142;
     let t215 = 3.0 * t62 + t136 + t138;
     let t216 = 2.0 * t66 + t134 - 0.05 * t123;
-    let t217 = t165 + (0.05 * c_q9 + 0.1);
+    let t217 = t165 + 0.05 * c_q9 + 0.1;
     let t218 = 0.005 * c_q2 + 0.05 * (t160 + t161 + t162 + t163 + t164 + t165 + t166)
         + 0.1 * (t211 + t212 + t213 + t214 + t215 + t216 + t217) + 0.02666666666666667;
     let t219 = 0.05 * (t160 + t161 + t162 + t163 + t164 + t165 + t166)
@@ -598,7 +597,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t227 = 4.0 * t77 + t140 + t142;
     let t228 = 3.0 * t81 + t136 + t138;
     let t229 = 2.0 * t85 + t134 - 0.05 * t123;
-    let t230 = t172 + (0.05 * c_q9 + 0.1);
+    let t230 = t172 + 0.05 * c_q9 + 0.1;
     let t231 = 0.005 * c_q3 + 0.05 * (t168 + t169 + t170 + t171 + t172 + t173)
         + 0.1 * (t225 + t226 + t227 + t228 + t229 + t230) + 0.023333333333333334;
     let t232 = 0.05 * (t168 + t169 + t170 + t171 + t172 + t173)
@@ -613,7 +612,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t238 = 4.0 * t92 + t140 + t142;
     let t239 = 3.0 * t96 + t136 + t138;
     let t240 = 2.0 * t100 + t134 - 0.05 * t123;
-    let t241 = t178 + (0.05 * c_q9 + 0.1);
+    let t241 = t178 + 0.05 * c_q9 + 0.1;
     let t242 = 0.005 * c_q4 + 0.05 * (t175 + t176 + t177 + t178 + t179)
         + 0.1 * (t237 + t238 + t239 + t240 + t241) + 0.02;
     let t243 = 0.05 * (t175 + t176 + t177 + t178 + t179)
@@ -625,7 +624,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t247 = 4.0 * t103 + t140 + t142;
     let t248 = 3.0 * t107 + t136 + t138;
     let t249 = 2.0 * t111 + t134 - 0.05 * t123;
-    let t250 = t183 + (0.05 * c_q9 + 0.1);
+    let t250 = t183 + 0.05 * c_q9 + 0.1;
     let t251 = 0.005 * c_q5 + 0.05 * (t181 + t182 + t183 + t184)
         + 0.1 * (t247 + t248 + t249 + t250) + 0.016666666666666666;
     let t252 = 0.05 * (t181 + t182 + t183 + t184) + 0.1 * (t248 + t249 + t250)
@@ -634,13 +633,13 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t254 = 0.05 * (t183 + t184) + 0.1 * t250 + 0.006666666666666667;
     let t255 = 3.0 * t114 + t136 + t138;
     let t256 = 2.0 * t118 + t134 - 0.05 * t123;
-    let t257 = t187 + (0.05 * c_q9 + 0.1);
+    let t257 = t187 + 0.05 * c_q9 + 0.1;
     let t258 = 0.005 * c_q6 + 0.05 * (t186 + t187 + t188) + 0.1 * (t255 + t256 + t257)
         + 0.013333333333333334;
     let t259 = 0.05 * (t186 + t187 + t188) + 0.1 * (t256 + t257) + 0.01;
     let t260 = 0.05 * (t187 + t188) + 0.1 * t257 + 0.006666666666666667;
     let t261 = 2.0 * t121 + t134 - 0.05 * t123;
-    let t262 = t190 + (0.05 * c_q9 + 0.1);
+    let t262 = t190 + 0.05 * c_q9 + 0.1;
     let t263 = 0.005 * c_q7 + 0.05 * (t190 + t191) + 0.1 * (t261 + t262) + 0.01;
     let t264 = 0.05 * (t190 + t191) + 0.1 * t262 + 0.006666666666666667;
     let t265 = 0.1 * c_q8 + 0.05 * c_q9 + 0.1;
@@ -774,7 +773,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
     mul: 120,
-    add: 77,
+    add: 76,
     div: 0,
     sqrt: 0,
     sin: 10,
@@ -847,7 +846,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t52 = c_q8 * t50 - s_q8 * t51;
     let t53 = c_q9 * t52 - s_q9 * (c_q8 * t51 + s_q8 * t50 - 0.1 * t36);
     let t54 = s_q9 * (t37 * t37);
-    let t55 = -(0.15 * t36) - 0.05 * (c_q9 * (t37 * t37));
+    let t55 = -0.15 * t36 - 0.05 * (c_q9 * (t37 * t37));
     let t56 = s_q8 * t55 - 0.05 * (t54 * c_q8);
     let t57 = c_q8 * t55 + 0.05 * (t54 * s_q8) - 0.25 * t32;
     let t58 = s_q7 * t57 + c_q7 * t56;
@@ -862,17 +861,16 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t67 = c_q3 * t65 - 0.75 * t12 - s_q3 * t64;
     let t68 = s_q2 * t67 + c_q2 * t66;
     let t69 = 0.15 * t52 + 0.05 * t53 - 0.005 * t54;
-    let t70 = t69 + (0.25 * t50 + 0.1 * t56);
-    let t71 = t70 + (0.35 * t48 + 0.1 * t58);
-    let t72 = t71 + (0.45 * t46 + 0.1 * t60);
-    let t73 = t72 + (0.55 * t44 + 0.1 * t62);
-    let t74 = t73 + (0.65 * t42 + 0.1 * t64);
-    let t75 = t74 + (0.75 * t40 + 0.1 * t66);
-    let t76 = t75 + (0.85 * t38 + 0.1 * t68);
+    let t70 = t69 + 0.25 * t50 + 0.1 * t56;
+    let t71 = t70 + 0.35 * t48 + 0.1 * t58;
+    let t72 = t71 + 0.45 * t46 + 0.1 * t60;
+    let t73 = t72 + 0.55 * t44 + 0.1 * t62;
+    let t74 = t73 + 0.65 * t42 + 0.1 * t64;
+    let t75 = t74 + 0.75 * t40 + 0.1 * t66;
+    let t76 = t75 + 0.85 * t38 + 0.1 * t68;
     [
-        t76
-            + (9.3195 * c_q0
-                + 0.1 * (s_q1 * (c_q2 * t67 - 0.85 * t8 - s_q2 * t66) + c_q1 * t68)),
+        t76 + 9.3195 * c_q0
+            + 0.1 * (s_q1 * (c_q2 * t67 - 0.85 * t8 - s_q2 * t66) + c_q1 * t68),
         t76,
         t75,
         t74,
@@ -933,7 +931,7 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
     mul: 515,
-    add: 711,
+    add: 709,
     div: 0,
     sqrt: 0,
     sin: 10,
@@ -1143,7 +1141,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t187 = c_q9 * (t186 + 0.1) - s_q9 * (c_q8 * t61 + s_q8 * t63);
     let t188 = 0.05 * c_q9 + 0.15;
     let t189 = c_q8 * t188;
-    let t190 = -(0.05 * (c_q8 * s_q9)) - s_q8 * t188;
+    let t190 = -0.05 * (c_q8 * s_q9) - s_q8 * t188;
     let t191 = s_q7 * t190;
     let t192 = t189 + 0.25 - 0.05 * t143;
     let t193 = c_q7 * t192;
@@ -1203,7 +1201,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t247 = 0.05 * t246 + 0.0033333333333333335;
     let t248 = c_q9 * (0.1 * c_q8 + 0.1) - 0.1 * t143;
     let t249 = 0.05 * t248 + 0.0033333333333333335;
-    let t250 = -(0.15 * t36) - 0.05 * (c_q9 * (t37 * t37));
+    let t250 = -0.15 * t36 - 0.05 * (c_q9 * (t37 * t37));
     let t251 = s_q8 * t250 - 0.05 * (t179 * c_q8);
     let t252 = c_q8 * t250 + 0.05 * (t179 * s_q8) - 0.25 * t32;
     let t253 = s_q7 * t252 + c_q7 * t251;
@@ -1224,7 +1222,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t268 = 4.0 * t55 + t195 + t197;
     let t269 = 3.0 * t59 + t191 + t193;
     let t270 = 2.0 * t63 + t189 - 0.05 * t143;
-    let t271 = t186 + (0.05 * c_q9 + 0.1);
+    let t271 = t186 + 0.05 * c_q9 + 0.1;
     let t272 = 0.005 * c_q1
         + 0.05 * (t180 + t181 + t182 + t183 + t184 + t185 + t186 + t187)
         + 0.1 * (t264 + t265 + t266 + t267 + t268 + t269 + t270 + t271) + 0.03;
@@ -1246,7 +1244,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t283 = 4.0 * t78 + t195 + t197;
     let t284 = 3.0 * t82 + t191 + t193;
     let t285 = 2.0 * t86 + t189 - 0.05 * t143;
-    let t286 = t220 + (0.05 * c_q9 + 0.1);
+    let t286 = t220 + 0.05 * c_q9 + 0.1;
     let t287 = 0.005 * c_q2 + 0.05 * (t215 + t216 + t217 + t218 + t219 + t220 + t221)
         + 0.1 * (t280 + t281 + t282 + t283 + t284 + t285 + t286) + 0.02666666666666667;
     let t288 = 0.05 * (t215 + t216 + t217 + t218 + t219 + t220 + t221)
@@ -1264,7 +1262,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t296 = 4.0 * t97 + t195 + t197;
     let t297 = 3.0 * t101 + t191 + t193;
     let t298 = 2.0 * t105 + t189 - 0.05 * t143;
-    let t299 = t227 + (0.05 * c_q9 + 0.1);
+    let t299 = t227 + 0.05 * c_q9 + 0.1;
     let t300 = 0.005 * c_q3 + 0.05 * (t223 + t224 + t225 + t226 + t227 + t228)
         + 0.1 * (t294 + t295 + t296 + t297 + t298 + t299) + 0.023333333333333334;
     let t301 = 0.05 * (t223 + t224 + t225 + t226 + t227 + t228)
@@ -1279,7 +1277,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t307 = 4.0 * t112 + t195 + t197;
     let t308 = 3.0 * t116 + t191 + t193;
     let t309 = 2.0 * t120 + t189 - 0.05 * t143;
-    let t310 = t233 + (0.05 * c_q9 + 0.1);
+    let t310 = t233 + 0.05 * c_q9 + 0.1;
     let t311 = 0.005 * c_q4 + 0.05 * (t230 + t231 + t232 + t233 + t234)
         + 0.1 * (t306 + t307 + t308 + t309 + t310) + 0.02;
     let t312 = 0.05 * (t230 + t231 + t232 + t233 + t234)
@@ -1291,7 +1289,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t316 = 4.0 * t123 + t195 + t197;
     let t317 = 3.0 * t127 + t191 + t193;
     let t318 = 2.0 * t131 + t189 - 0.05 * t143;
-    let t319 = t238 + (0.05 * c_q9 + 0.1);
+    let t319 = t238 + 0.05 * c_q9 + 0.1;
     let t320 = 0.005 * c_q5 + 0.05 * (t236 + t237 + t238 + t239)
         + 0.1 * (t316 + t317 + t318 + t319) + 0.016666666666666666;
     let t321 = 0.05 * (t236 + t237 + t238 + t239) + 0.1 * (t317 + t318 + t319)
@@ -1300,13 +1298,13 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t323 = 0.05 * (t238 + t239) + 0.1 * t319 + 0.006666666666666667;
     let t324 = 3.0 * t134 + t191 + t193;
     let t325 = 2.0 * t138 + t189 - 0.05 * t143;
-    let t326 = t242 + (0.05 * c_q9 + 0.1);
+    let t326 = t242 + 0.05 * c_q9 + 0.1;
     let t327 = 0.005 * c_q6 + 0.05 * (t241 + t242 + t243) + 0.1 * (t324 + t325 + t326)
         + 0.013333333333333334;
     let t328 = 0.05 * (t241 + t242 + t243) + 0.1 * (t325 + t326) + 0.01;
     let t329 = 0.05 * (t242 + t243) + 0.1 * t326 + 0.006666666666666667;
     let t330 = 2.0 * t141 + t189 - 0.05 * t143;
-    let t331 = t245 + (0.05 * c_q9 + 0.1);
+    let t331 = t245 + 0.05 * c_q9 + 0.1;
     let t332 = 0.005 * c_q7 + 0.05 * (t245 + t246) + 0.1 * (t330 + t331) + 0.01;
     let t333 = 0.05 * (t245 + t246) + 0.1 * t331 + 0.006666666666666667;
     let t334 = 0.1 * c_q8 + 0.05 * c_q9 + 0.1;
@@ -1315,18 +1313,18 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t337 = 0.15 * t161 + 0.05 * t162 - 0.005 * t179;
     let t338 = t336 + 0.25 * t175;
     let t339 = t338 + 0.35 * t173;
-    let t340 = t337 + (0.25 * t159 + 0.1 * t251);
+    let t340 = t337 + 0.25 * t159 + 0.1 * t251;
     let t341 = t339 + 0.45 * t171;
     let t342 = t341 + 0.55 * t169;
-    let t343 = t340 + (0.35 * t157 + 0.1 * t253);
+    let t343 = t340 + 0.35 * t157 + 0.1 * t253;
     let t344 = t342 + 0.65 * t167;
     let t345 = t344 + 0.75 * t165;
-    let t346 = t343 + (0.45 * t155 + 0.1 * t255);
+    let t346 = t343 + 0.45 * t155 + 0.1 * t255;
     let t347 = t345 + 0.85 * t163;
-    let t348 = t346 + (0.55 * t153 + 0.1 * t257);
-    let t349 = t348 + (0.65 * t151 + 0.1 * t259);
-    let t350 = t349 + (0.75 * t149 + 0.1 * t261);
-    let t351 = t350 + (0.85 * t146 + 0.1 * t263);
+    let t348 = t346 + 0.55 * t153 + 0.1 * t257;
+    let t349 = t348 + 0.65 * t151 + 0.1 * t259;
+    let t350 = t349 + 0.75 * t149 + 0.1 * t261;
+    let t351 = t350 + 0.85 * t146 + 0.1 * t263;
     JointSpace {
         mass_matrix: [
             [
@@ -1457,11 +1455,8 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
             [t214, t222, t229, t235, t240, t244, t247, t249, t144, 0.0033333333333333335],
         ],
         bias: [
-            t351
-                + (9.3195 * c_q0
-                    + 0.1
-                        * (s_q1 * (c_q2 * t262 - 0.85 * t8 - s_q2 * t261)
-                            + c_q1 * t263)),
+            t351 + 9.3195 * c_q0
+                + 0.1 * (s_q1 * (c_q2 * t262 - 0.85 * t8 - s_q2 * t261) + c_q1 * t263),
             t351,
             t350,
             t349,
@@ -1489,7 +1484,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
     mul: 509,
-    add: 315,
+    add: 291,
     div: 9,
     sqrt: 0,
     sin: 10,
@@ -1566,13 +1561,13 @@ pub fn forward_dynamics_with(
     let t45 = c_q9 * t41;
     let t46 = 0.05 * t30 + t45;
     let t47 = tau[8] + 0.1 * t46 - tau[9];
-    let t48 = -(0.75 * (s_q9 * s_q9)) - 0.005625 * (t40 * (s_q9 * s_q9 * inv44));
+    let t48 = -0.75 * (s_q9 * s_q9) - 0.005625 * (t40 * (s_q9 * s_q9 * inv44));
     let t49 = 0.75 * (s_q9 * c_q9) - 0.075 * (s_q9 * c_q9 * t42 * inv44);
-    let t50 = -(0.75 * t40) - t42 * t42 * inv44;
+    let t50 = -0.75 * t40 - t42 * t42 * inv44;
     let t51 = 0.15 * (t25 * t25) + 0.05 * (c_q9 * (t28 * t28))
         + 0.1 * (t22 * t22 * c_q8 * t48 - t38 * t49) - s_q9 * t41
         - 0.075 * (s_q9 * c_q9 * inv44 * t47);
-    let t52 = t46 + (0.1 * (t22 * t22 * c_q8 * t49 - t38 * t50) - t42 * inv44 * t47);
+    let t52 = t46 + 0.1 * (t22 * t22 * c_q8 * t49 - t38 * t50) - t42 * inv44 * t47;
     let t53 = s_q8 * t49;
     let t54 = c_q8 * t49;
     let t55 = s_q8 * t48 + t54;
@@ -1592,11 +1587,11 @@ pub fn forward_dynamics_with(
     let t69 = tau[7] + 0.1 * t68 - tau[8];
     let t70 = c_q8 * (c_q8 * t48 - t53) - s_q8 * (t54 - s_q8 * t50)
         - 0.01 * (t59 * t59 * inv65);
-    let t71 = t59 + -(0.1 * (t59 * t63 * inv65));
-    let t72 = t62 + -(t63 * t63 * inv65);
+    let t71 = t59 - 0.1 * (t59 * t63 * inv65);
+    let t72 = t62 - t63 * t63 * inv65;
     let t73 = 0.25 * (t22 * t22) + c_q8 * t51
         + 0.1 * (t19 * t19 * c_q7 * t70 - t37 * t71 - t59 * inv65 * t69) - s_q8 * t52;
-    let t74 = t68 + (0.1 * (t19 * t19 * c_q7 * t71 - t37 * t72) - t63 * inv65 * t69);
+    let t74 = t68 + 0.1 * (t19 * t19 * c_q7 * t71 - t37 * t72) - t63 * inv65 * t69;
     let t75 = s_q7 * t71;
     let t76 = c_q7 * t71;
     let t77 = s_q7 * t70 + t76;
@@ -1616,11 +1611,11 @@ pub fn forward_dynamics_with(
     let t91 = tau[6] + 0.1 * t90 - tau[7];
     let t92 = c_q7 * (c_q7 * t70 - t75) - s_q7 * (t76 - s_q7 * t72)
         - 0.01 * (t81 * t81 * inv87);
-    let t93 = t81 + -(0.1 * (t81 * t85 * inv87));
-    let t94 = t84 + -(t85 * t85 * inv87);
+    let t93 = t81 - 0.1 * (t81 * t85 * inv87);
+    let t94 = t84 - t85 * t85 * inv87;
     let t95 = 0.35 * (t19 * t19) + c_q7 * t73
         + 0.1 * (t16 * t16 * c_q6 * t92 - t36 * t93 - t81 * inv87 * t91) - s_q7 * t74;
-    let t96 = t90 + (0.1 * (t16 * t16 * c_q6 * t93 - t36 * t94) - t85 * inv87 * t91);
+    let t96 = t90 + 0.1 * (t16 * t16 * c_q6 * t93 - t36 * t94) - t85 * inv87 * t91;
     let t97 = s_q6 * t93;
     let t98 = c_q6 * t93;
     let t99 = s_q6 * t92 + t98;
@@ -1640,13 +1635,13 @@ pub fn forward_dynamics_with(
     let t113 = tau[5] + 0.1 * t112 - tau[6];
     let t114 = c_q6 * (c_q6 * t92 - t97) - s_q6 * (t98 - s_q6 * t94)
         - 0.01 * (t103 * t103 * inv109);
-    let t115 = t103 + -(0.1 * (t103 * t107 * inv109));
-    let t116 = t106 + -(t107 * t107 * inv109);
+    let t115 = t103 - 0.1 * (t103 * t107 * inv109);
+    let t116 = t106 - t107 * t107 * inv109;
     let t117 = 0.45 * (t16 * t16) + c_q6 * t95
         + 0.1 * (t13 * t13 * c_q5 * t114 - t35 * t115 - t103 * inv109 * t113)
         - s_q6 * t96;
-    let t118 = t112
-        + (0.1 * (t13 * t13 * c_q5 * t115 - t35 * t116) - t107 * inv109 * t113);
+    let t118 = t112 + 0.1 * (t13 * t13 * c_q5 * t115 - t35 * t116)
+        - t107 * inv109 * t113;
     let t119 = s_q5 * t115;
     let t120 = c_q5 * t115;
     let t121 = s_q5 * t114 + t120;
@@ -1666,13 +1661,13 @@ pub fn forward_dynamics_with(
     let t135 = tau[4] + 0.1 * t134 - tau[5];
     let t136 = c_q5 * (c_q5 * t114 - t119) - s_q5 * (t120 - s_q5 * t116)
         - 0.01 * (t125 * t125 * inv131);
-    let t137 = t125 + -(0.1 * (t125 * t129 * inv131));
-    let t138 = t128 + -(t129 * t129 * inv131);
+    let t137 = t125 - 0.1 * (t125 * t129 * inv131);
+    let t138 = t128 - t129 * t129 * inv131;
     let t139 = 0.55 * (t13 * t13) + c_q5 * t117
         + 0.1 * (t10 * t10 * c_q4 * t136 - t34 * t137 - t125 * inv131 * t135)
         - s_q5 * t118;
-    let t140 = t134
-        + (0.1 * (t10 * t10 * c_q4 * t137 - t34 * t138) - t129 * inv131 * t135);
+    let t140 = t134 + 0.1 * (t10 * t10 * c_q4 * t137 - t34 * t138)
+        - t129 * inv131 * t135;
     let t141 = s_q4 * t137;
     let t142 = c_q4 * t137;
     let t143 = s_q4 * t136 + t142;
@@ -1692,13 +1687,12 @@ pub fn forward_dynamics_with(
     let t157 = tau[3] + 0.1 * t156 - tau[4];
     let t158 = c_q4 * (c_q4 * t136 - t141) - s_q4 * (t142 - s_q4 * t138)
         - 0.01 * (t147 * t147 * inv153);
-    let t159 = t147 + -(0.1 * (t147 * t151 * inv153));
-    let t160 = t150 + -(t151 * t151 * inv153);
+    let t159 = t147 - 0.1 * (t147 * t151 * inv153);
+    let t160 = t150 - t151 * t151 * inv153;
     let t161 = 0.65 * (t10 * t10) + c_q4 * t139
         + 0.1 * (t7 * t7 * c_q3 * t158 - t33 * t159 - t147 * inv153 * t157)
         - s_q4 * t140;
-    let t162 = t156
-        + (0.1 * (t7 * t7 * c_q3 * t159 - t33 * t160) - t151 * inv153 * t157);
+    let t162 = t156 + 0.1 * (t7 * t7 * c_q3 * t159 - t33 * t160) - t151 * inv153 * t157;
     let t163 = s_q3 * t159;
     let t164 = c_q3 * t159;
     let t165 = s_q3 * t158 + t164;
@@ -1718,13 +1712,12 @@ pub fn forward_dynamics_with(
     let t179 = tau[2] + 0.1 * t178 - tau[3];
     let t180 = c_q3 * (c_q3 * t158 - t163) - s_q3 * (t164 - s_q3 * t160)
         - 0.01 * (t169 * t169 * inv175);
-    let t181 = t169 + -(0.1 * (t169 * t173 * inv175));
-    let t182 = t172 + -(t173 * t173 * inv175);
+    let t181 = t169 - 0.1 * (t169 * t173 * inv175);
+    let t182 = t172 - t173 * t173 * inv175;
     let t183 = 0.75 * (t7 * t7) + c_q3 * t161
         + 0.1 * (t4 * t4 * c_q2 * t180 - t32 * t181 - t169 * inv175 * t179)
         - s_q3 * t162;
-    let t184 = t178
-        + (0.1 * (t4 * t4 * c_q2 * t181 - t32 * t182) - t173 * inv175 * t179);
+    let t184 = t178 + 0.1 * (t4 * t4 * c_q2 * t181 - t32 * t182) - t173 * inv175 * t179;
     let t185 = s_q2 * t181;
     let t186 = c_q2 * t181;
     let t187 = s_q2 * t180 + t186;
@@ -1744,8 +1737,8 @@ pub fn forward_dynamics_with(
     let t201 = tau[1] + 0.1 * t200 - tau[2];
     let t202 = c_q2 * (c_q2 * t180 - t185) - s_q2 * (t186 - s_q2 * t182)
         - 0.01 * (t191 * t191 * inv197);
-    let t203 = t191 + -(0.1 * (t191 * t195 * inv197));
-    let t204 = t194 + -(t195 * t195 * inv197);
+    let t203 = t191 - 0.1 * (t191 * t195 * inv197);
+    let t204 = t194 - t195 * t195 * inv197;
     let t205 = s_q1 * t202 + c_q1 * t203;
     let t206 = s_q1 * t203 + c_q1 * t204;
     let t207 = s_q1 * t205 + c_q1 * t206;
@@ -1759,9 +1752,8 @@ pub fn forward_dynamics_with(
                         * (qd[0] * qd[0] * c_q1 * t202 - t31 * t203
                             - t191 * inv197 * t201) - s_q2 * t184)
                 + c_q1
-                    * (t200
-                        + (0.1 * (qd[0] * qd[0] * c_q1 * t203 - t31 * t204)
-                            - t195 * inv197 * t201))) - tau[1]
+                    * (t200 + 0.1 * (qd[0] * qd[0] * c_q1 * t203 - t31 * t204)
+                        - t195 * inv197 * t201)) - tau[1]
         - 0.981 * (s_q0 * (c_q1 * t205 - s_q1 * t206))
         - 9.81 * (c_q0 * (0.1 * t207 + 0.95));
     let t211 = inv209 * t210;
@@ -1769,64 +1761,58 @@ pub fn forward_dynamics_with(
     let t213 = c_q1 * t212;
     let t214 = 9.81 * (s_q0 * c_q1) + s_q1 * t212 - 0.1 * (qd[0] * qd[0] * c_q1);
     let t215 = inv197
-        * (t201
-            + (-(0.1 * (t191 * t214)) - t195 * (0.1 * t31 + t213 - 9.81 * t29)
-                - t196 * inv209 * t210));
+        * (t201 - 0.1 * (t191 * t214) - t195 * (0.1 * t31 + t213 - 9.81 * t29)
+            - t196 * inv209 * t210);
     let t216 = t211 + t215;
     let t217 = 0.1 * (t31 + t216) + t213 - 9.81 * t29;
     let t218 = s_q2 * t214;
     let t219 = c_q2 * t217;
     let t220 = c_q2 * t214 + s_q2 * t217 - 0.1 * (t4 * t4 * c_q2);
     let t221 = inv175
-        * (t179
-            + (-(0.1 * (t169 * t220)) - t173 * (0.1 * t32 + t219 - t218) - t174 * t216));
+        * (t179 - 0.1 * (t169 * t220) - t173 * (0.1 * t32 + t219 - t218) - t174 * t216);
     let t222 = t216 + t221;
     let t223 = 0.1 * (t32 + t222) + t219 - t218;
     let t224 = s_q3 * t220;
     let t225 = c_q3 * t223;
     let t226 = c_q3 * t220 + s_q3 * t223 - 0.1 * (t7 * t7 * c_q3);
     let t227 = inv153
-        * (t157
-            + (-(0.1 * (t147 * t226)) - t151 * (0.1 * t33 + t225 - t224) - t152 * t222));
+        * (t157 - 0.1 * (t147 * t226) - t151 * (0.1 * t33 + t225 - t224) - t152 * t222);
     let t228 = t222 + t227;
     let t229 = 0.1 * (t33 + t228) + t225 - t224;
     let t230 = s_q4 * t226;
     let t231 = c_q4 * t229;
     let t232 = c_q4 * t226 + s_q4 * t229 - 0.1 * (t10 * t10 * c_q4);
     let t233 = inv131
-        * (t135
-            + (-(0.1 * (t125 * t232)) - t129 * (0.1 * t34 + t231 - t230) - t130 * t228));
+        * (t135 - 0.1 * (t125 * t232) - t129 * (0.1 * t34 + t231 - t230) - t130 * t228);
     let t234 = t228 + t233;
     let t235 = 0.1 * (t34 + t234) + t231 - t230;
     let t236 = s_q5 * t232;
     let t237 = c_q5 * t235;
     let t238 = c_q5 * t232 + s_q5 * t235 - 0.1 * (t13 * t13 * c_q5);
     let t239 = inv109
-        * (t113
-            + (-(0.1 * (t103 * t238)) - t107 * (0.1 * t35 + t237 - t236) - t108 * t234));
+        * (t113 - 0.1 * (t103 * t238) - t107 * (0.1 * t35 + t237 - t236) - t108 * t234);
     let t240 = t234 + t239;
     let t241 = 0.1 * (t35 + t240) + t237 - t236;
     let t242 = s_q6 * t238;
     let t243 = c_q6 * t241;
     let t244 = c_q6 * t238 + s_q6 * t241 - 0.1 * (t16 * t16 * c_q6);
     let t245 = inv87
-        * (t91 + (-(0.1 * (t81 * t244)) - t85 * (0.1 * t36 + t243 - t242) - t86 * t240));
+        * (t91 - 0.1 * (t81 * t244) - t85 * (0.1 * t36 + t243 - t242) - t86 * t240);
     let t246 = t240 + t245;
     let t247 = 0.1 * (t36 + t246) + t243 - t242;
     let t248 = s_q7 * t244;
     let t249 = c_q7 * t247;
     let t250 = c_q7 * t244 + s_q7 * t247 - 0.1 * (t19 * t19 * c_q7);
     let t251 = inv65
-        * (t69 + (-(0.1 * (t59 * t250)) - t63 * (0.1 * t37 + t249 - t248) - t64 * t246));
+        * (t69 - 0.1 * (t59 * t250) - t63 * (0.1 * t37 + t249 - t248) - t64 * t246);
     let t252 = t246 + t251;
     let t253 = 0.1 * (t37 + t252) + t249 - t248;
     let t254 = s_q8 * t250;
     let t255 = c_q8 * t253;
     let t256 = c_q8 * t250 + s_q8 * t253 - 0.1 * (t22 * t22 * c_q8);
     let t257 = inv44
-        * (t47
-            + (-(0.075 * (s_q9 * c_q9 * t256)) - t42 * (0.1 * t38 + t255 - t254)
-                - t43 * t252));
+        * (t47 - 0.075 * (s_q9 * c_q9 * t256) - t42 * (0.1 * t38 + t255 - t254)
+            - t43 * t252);
     let t258 = t252 + t257;
     [
         t211,
@@ -1848,7 +1834,7 @@ pub fn forward_dynamics_with(
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
     mul: 919,
-    add: 895,
+    add: 884,
     div: 0,
     sqrt: 0,
     sin: 9,
@@ -1899,7 +1885,7 @@ pub fn coriolis_matrix_with(
     let c_q9 = libm::Libm::<Real>::cos(q[9]);
     let t26 = t23 + qd[9];
     let t27 = qd[0] * s_q1;
-    let t28 = -(0.2 * (t2 + qd[0] * c_q1));
+    let t28 = -0.2 * (t2 + qd[0] * c_q1);
     let t29 = 0.2 * (t27 * c_q2) - s_q2 * t28;
     let t30 = 0.2 * (t27 * s_q2 - t5) + c_q2 * t28;
     let t31 = c_q3 * t29 - s_q3 * t30;
@@ -1915,7 +1901,7 @@ pub fn coriolis_matrix_with(
     let t41 = c_q8 * t39 - s_q8 * t40;
     let t42 = c_q9 * t41 - s_q9 * (c_q8 * t40 + s_q8 * t39 - 0.2 * t23);
     let t43 = s_q9 * t26;
-    let t44 = -(0.3 * t23) - 0.1 * (c_q9 * t26);
+    let t44 = -0.3 * t23 - 0.1 * (c_q9 * t26);
     let t45 = t43 * c_q8;
     let t46 = s_q8 * t44 - 0.1 * t45;
     let t47 = c_q8 * t44;
@@ -1953,7 +1939,7 @@ pub fn coriolis_matrix_with(
     let t79 = c_q1 * t76;
     let t80 = s_q1 * (t77 - 1.7 * t2 - t78) + t79;
     let t81 = t2 * s_q2;
-    let t82 = -(0.2 * (t5 + t2 * c_q2));
+    let t82 = -0.2 * (t5 + t2 * c_q2);
     let t83 = 0.2 * (t81 * c_q3) - s_q3 * t82;
     let t84 = 0.2 * (t81 * s_q3 - t8) + c_q3 * t82;
     let t85 = c_q4 * t83 - s_q4 * t84;
@@ -1967,7 +1953,7 @@ pub fn coriolis_matrix_with(
     let t93 = c_q8 * t91 - s_q8 * t92;
     let t94 = c_q9 * t93 - s_q9 * (c_q8 * t92 + s_q8 * t91 - 0.2 * t23);
     let t95 = t5 * s_q3;
-    let t96 = -(0.2 * (t8 + t5 * c_q3));
+    let t96 = -0.2 * (t8 + t5 * c_q3);
     let t97 = 0.2 * (t95 * c_q4) - s_q4 * t96;
     let t98 = 0.2 * (t95 * s_q4 - t11) + c_q4 * t96;
     let t99 = c_q5 * t97 - s_q5 * t98;
@@ -1979,7 +1965,7 @@ pub fn coriolis_matrix_with(
     let t105 = c_q8 * t103 - s_q8 * t104;
     let t106 = c_q9 * t105 - s_q9 * (c_q8 * t104 + s_q8 * t103 - 0.2 * t23);
     let t107 = t8 * s_q4;
-    let t108 = -(0.2 * (t11 + t8 * c_q4));
+    let t108 = -0.2 * (t11 + t8 * c_q4);
     let t109 = 0.2 * (t107 * c_q5) - s_q5 * t108;
     let t110 = 0.2 * (t107 * s_q5 - t14) + c_q5 * t108;
     let t111 = c_q6 * t109 - s_q6 * t110;
@@ -1991,7 +1977,7 @@ pub fn coriolis_matrix_with(
     let t117 = t72 - t73;
     let t118 = t75 + s_q2 * t117;
     let t119 = t11 * s_q5;
-    let t120 = -(0.2 * (t14 + t11 * c_q5));
+    let t120 = -0.2 * (t14 + t11 * c_q5);
     let t121 = 0.2 * (t119 * c_q6) - s_q6 * t120;
     let t122 = 0.2 * (t119 * s_q6 - t17) + c_q6 * t120;
     let t123 = c_q7 * t121 - s_q7 * t122;
@@ -2003,7 +1989,7 @@ pub fn coriolis_matrix_with(
     let t129 = c_q3 * t127 - t73;
     let t130 = s_q2 * t129 + c_q2 * t128;
     let t131 = t14 * s_q6;
-    let t132 = -(0.2 * (t17 + t14 * c_q6));
+    let t132 = -0.2 * (t17 + t14 * c_q6);
     let t133 = 0.2 * (t131 * c_q7) - s_q7 * t132;
     let t134 = 0.2 * (t131 * s_q7 - t20) + c_q7 * t132;
     let t135 = c_q8 * t133 - s_q8 * t134;
@@ -2015,7 +2001,7 @@ pub fn coriolis_matrix_with(
     let t141 = c_q3 * t139 - s_q3 * t138;
     let t142 = s_q2 * t141 + c_q2 * t140;
     let t143 = t17 * s_q7;
-    let t144 = -(0.2 * (t20 + t17 * c_q7));
+    let t144 = -0.2 * (t20 + t17 * c_q7);
     let t145 = 0.2 * (t143 * c_q8) - s_q8 * t144;
     let t146 = c_q9 * t145 - s_q9 * (0.2 * (t143 * s_q8 - t23) + c_q8 * t144);
     let t147 = t57 - t58;
@@ -2027,7 +2013,7 @@ pub fn coriolis_matrix_with(
     let t153 = c_q3 * t151 - s_q3 * t150;
     let t154 = s_q2 * t153 + c_q2 * t152;
     let t155 = t20 * s_q8;
-    let t156 = 0.2 * (t155 * c_q9) - s_q9 * -(0.2 * (t23 + t20 * c_q8));
+    let t156 = 0.2 * (t155 * c_q9) - s_q9 * (-0.2 * (t23 + t20 * c_q8));
     let t157 = t52 - t53;
     let t158 = t55 + s_q6 * t157;
     let t159 = c_q6 * t157 - t58;
@@ -2051,7 +2037,7 @@ pub fn coriolis_matrix_with(
     let t177 = s_q3 * t176 + c_q3 * t175;
     let t178 = c_q3 * t176 - s_q3 * t175;
     let t179 = s_q2 * t178 + c_q2 * t177;
-    let t180 = -(0.1 * (t45 + s_q8 * c_q9 * t26));
+    let t180 = -0.1 * (t45 + s_q8 * c_q9 * t26);
     let t181 = 0.1 * (t48 - c_q8 * c_q9 * t26);
     let t182 = s_q7 * t181 + c_q7 * t180;
     let t183 = c_q7 * t181 - s_q7 * t180;
@@ -2320,7 +2306,7 @@ pub fn coriolis_matrix_with(
             0.5 * (0.15 * t145 + 0.05 * t146 - 0.01 * t43),
             0.5 * (0.03 * t155 + 0.05 * t156 - 0.01 * t43),
             0.5 * (0.01 * (t167 - t43)),
-            -(0.005 * t43),
+            -0.005 * t43,
         ],
         [
             0.025 * t42,

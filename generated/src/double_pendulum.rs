@@ -19,17 +19,17 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 23 | 16 | 0 | 0 | 2 | 2 |
-//! | `mass_matrix` | 7 | 7 | 0 | 0 | 1 | 1 |
+//! | `inverse_dynamics` | 23 | 15 | 0 | 0 | 2 | 2 |
+//! | `mass_matrix` | 7 | 6 | 0 | 0 | 1 | 1 |
 //! | `bias` | 21 | 9 | 0 | 0 | 2 | 2 |
 //! | `gravity` | 8 | 4 | 0 | 0 | 2 | 2 |
-//! | `joint_space` | 32 | 21 | 0 | 0 | 2 | 2 |
-//! | `forward_dynamics` | 50 | 30 | 1 | 0 | 2 | 2 |
-//! | `coriolis_matrix` | 14 | 6 | 0 | 0 | 1 | 1 |
-//! | `energy` | 27 | 15 | 0 | 0 | 2 | 2 |
-//! | `body_poses` | 2 | 5 | 0 | 0 | 2 | 2 |
+//! | `joint_space` | 32 | 20 | 0 | 0 | 2 | 2 |
+//! | `forward_dynamics` | 50 | 29 | 1 | 0 | 2 | 2 |
+//! | `coriolis_matrix` | 14 | 5 | 0 | 0 | 1 | 1 |
+//! | `energy` | 27 | 14 | 0 | 0 | 2 | 2 |
+//! | `body_poses` | 2 | 4 | 0 | 0 | 2 | 2 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `body_jacobians` | 2 | 2 | 0 | 0 | 1 | 1 |
+//! | `body_jacobians` | 2 | 0 | 0 | 0 | 1 | 1 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 /// The floating-point type of every input, output and parameter:
@@ -126,7 +126,7 @@ pub const OPS_DERIVED: OpCount = OpCount {
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
     mul: 23,
-    add: 16,
+    add: 15,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -169,19 +169,17 @@ pub fn inverse_dynamics_with(
     let t12 = t10 * t10;
     let t13 = 0.0000000000643853298 * t9 + 0.004557856275072 * t11 - 0.0335304944 * t8;
     [
-        t13
-            + (0.004078371633632868 * qdd[0] + 0.000000580176081 * t3
-                - 0.04285428436 * t2
-                - 0.1
-                    * (c_q1 * (-(0.0335304944 * t11) - 0.0000000000643853298 * t12)
-                        - s_q1 * (0.0000000000643853298 * t11 - 0.0335304944 * t12))),
+        t13 + 0.004078371633632868 * qdd[0] + 0.000000580176081 * t3 - 0.04285428436 * t2
+            - 0.1
+                * (c_q1 * (-0.0335304944 * t11 - 0.0000000000643853298 * t12)
+                    - s_q1 * (0.0000000000643853298 * t11 - 0.0335304944 * t12)),
         t13,
     ]
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
     mul: 7,
-    add: 7,
+    add: 6,
     div: 0,
     sqrt: 0,
     sin: 1,
@@ -205,7 +203,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     [
         [
             0.00000000000643853298 * s_q1 + 0.00335304944 * c_q1 + 0.008636227908704868
-                - 0.1 * (-(0.0000000000643853298 * s_q1) - 0.0335304944 * c_q1),
+                - 0.1 * (-0.0000000000643853298 * s_q1 - 0.0335304944 * c_q1),
             t2,
         ],
         [t2, 0.004557856275072],
@@ -243,11 +241,10 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t8 = c_q1 * t5 - p.g * s_q0 * s_q1;
     let t9 = 0.0000000000643853298 * t8 - 0.0335304944 * t7;
     [
-        t9
-            + (0.000000580176081 * t2 - 0.04285428436 * (p.g * s_q0)
-                - 0.1
-                    * (0.0335304944 * (s_q1 * (t6 * t6))
-                        - 0.0000000000643853298 * (c_q1 * (t6 * t6)))),
+        t9 + 0.000000580176081 * t2 - 0.04285428436 * (p.g * s_q0)
+            - 0.1
+                * (0.0335304944 * (s_q1 * (t6 * t6))
+                    - 0.0000000000643853298 * (c_q1 * (t6 * t6))),
         t9,
     ]
 }
@@ -279,12 +276,12 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let t5 = libm::Libm::<Real>::cos(t2);
     let t6 = p.g * t5;
     let t7 = 0.0000000000643853298 * t6 - 0.0335304944 * t4;
-    [t7 + (0.000000580176081 * (p.g * c_q0) - 0.04285428436 * (p.g * s_q0)), t7]
+    [t7 + 0.000000580176081 * (p.g * c_q0) - 0.04285428436 * (p.g * s_q0), t7]
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
     mul: 32,
-    add: 21,
+    add: 20,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -326,26 +323,25 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
             [
                 0.00000000000643853298 * s_q1 + 0.00335304944 * c_q1
                     + 0.008636227908704868
-                    - 0.1 * (-(0.0000000000643853298 * s_q1) - 0.0335304944 * c_q1),
+                    - 0.1 * (-0.0000000000643853298 * s_q1 - 0.0335304944 * c_q1),
                 t12,
             ],
             [t12, 0.004557856275072],
         ],
         bias: [
-            t16
-                + (0.000000580176081 * t3 - 0.04285428436 * t2
-                    - 0.1
-                        * (0.0335304944 * (s_q1 * (t7 * t7))
-                            - 0.0000000000643853298 * (c_q1 * (t7 * t7)))),
+            t16 + 0.000000580176081 * t3 - 0.04285428436 * t2
+                - 0.1
+                    * (0.0335304944 * (s_q1 * (t7 * t7))
+                        - 0.0000000000643853298 * (c_q1 * (t7 * t7))),
             t16,
         ],
-        gravity: [t15 + (0.000000580176081 * t3 - 0.04285428436 * t2), t15],
+        gravity: [t15 + 0.000000580176081 * t3 - 0.04285428436 * t2, t15],
     }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
     mul: 50,
-    add: 30,
+    add: 29,
     div: 1,
     sqrt: 0,
     sin: 2,
@@ -393,7 +389,7 @@ pub fn forward_dynamics_with(
                     * (0.0335304944 * t5 + 0.000000000047365950350572425 * t6
                         + 0.033238000000000004 * t7
                         - 0.000000014126230823060104 * tau[1]))
-        - p.g * s_q0 * (-(0.1 * t8) - 0.00961628436)
+        - p.g * s_q0 * (-0.1 * t8 - 0.00961628436)
         - p.g * c_q0
             * (0.000000580176081
                 - 0.1
@@ -414,7 +410,7 @@ pub fn forward_dynamics_with(
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
     mul: 14,
-    add: 6,
+    add: 5,
     div: 0,
     sqrt: 0,
     sin: 1,
@@ -446,7 +442,7 @@ pub fn coriolis_matrix_with(
     [
         [
             0.5 * (0.00670609888 * t3 - 0.00000000001287706596 * t4 - 0.1 * t5),
-            -(0.05 * t5),
+            -0.05 * t5,
         ],
         [0.5 * (0.00670609888 * t3 - 0.00000000001287706596 * t4), 0.0],
     ]
@@ -454,7 +450,7 @@ pub fn coriolis_matrix_with(
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
     mul: 27,
-    add: 15,
+    add: 14,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -477,7 +473,7 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t4 = qd[0] + qd[1];
-    let t5 = -(0.10088 * t4) - 0.1 * (qd[0] * c_q1);
+    let t5 = -0.10088 * t4 - 0.1 * (qd[0] * c_q1);
     let t6 = 0.00000000019371 * t4 + 0.1 * (qd[0] * s_q1);
     (
         0.00037728581681643425 * (qd[0] * qd[0])
@@ -492,7 +488,7 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_POSES: OpCount = OpCount {
     mul: 2,
-    add: 5,
+    add: 4,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -521,7 +517,7 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
         },
         Pose {
             rotation: [[1.0, 0.0, 0.0], [0.0, t4, -t3], [0.0, t3, t4]],
-            position: [0.0290872, -(0.1 * s_q0), 0.1 * c_q0 + 0.035],
+            position: [0.0290872, -0.1 * s_q0, 0.1 * c_q0 + 0.035],
         },
     ]
 }
@@ -557,7 +553,7 @@ pub fn coordinate_rates_with(
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
     mul: 2,
-    add: 2,
+    add: 0,
     div: 0,
     sqrt: 0,
     sin: 1,
@@ -583,8 +579,8 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
         [[0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [1.0, 0.0], [0.0, 0.0], [0.0, 0.0]],
         [
             [0.0, 0.0],
-            [-(0.1 * c_q0), 0.0],
-            [-(0.1 * s_q0), 0.0],
+            [-0.1 * c_q0, 0.0],
+            [-0.1 * s_q0, 0.0],
             [1.0, 1.0],
             [0.0, 0.0],
             [0.0, 0.0],

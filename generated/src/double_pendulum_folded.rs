@@ -19,17 +19,17 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 23 | 16 | 0 | 0 | 2 | 2 |
-//! | `mass_matrix` | 7 | 7 | 0 | 0 | 1 | 1 |
+//! | `inverse_dynamics` | 23 | 15 | 0 | 0 | 2 | 2 |
+//! | `mass_matrix` | 7 | 6 | 0 | 0 | 1 | 1 |
 //! | `bias` | 20 | 9 | 0 | 0 | 2 | 2 |
 //! | `gravity` | 4 | 4 | 0 | 0 | 2 | 2 |
-//! | `joint_space` | 35 | 21 | 0 | 0 | 2 | 2 |
-//! | `forward_dynamics` | 49 | 30 | 1 | 0 | 2 | 2 |
-//! | `coriolis_matrix` | 14 | 6 | 0 | 0 | 1 | 1 |
-//! | `energy` | 25 | 15 | 0 | 0 | 2 | 2 |
-//! | `body_poses` | 2 | 5 | 0 | 0 | 2 | 2 |
+//! | `joint_space` | 35 | 20 | 0 | 0 | 2 | 2 |
+//! | `forward_dynamics` | 49 | 29 | 1 | 0 | 2 | 2 |
+//! | `coriolis_matrix` | 14 | 5 | 0 | 0 | 1 | 1 |
+//! | `energy` | 25 | 14 | 0 | 0 | 2 | 2 |
+//! | `body_poses` | 2 | 4 | 0 | 0 | 2 | 2 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `body_jacobians` | 2 | 2 | 0 | 0 | 1 | 1 |
+//! | `body_jacobians` | 2 | 0 | 0 | 0 | 1 | 1 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 /// The floating-point type of every input, output and parameter:
@@ -123,7 +123,7 @@ pub const OPS_DERIVED: OpCount = OpCount {
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
     mul: 23,
-    add: 16,
+    add: 15,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -164,19 +164,18 @@ pub fn inverse_dynamics_with(
     let t10 = t8 * t8;
     let t11 = 0.0000000000643853298 * t7 + 0.004557856275072 * t9 - 0.0335304944 * t6;
     [
-        t11
-            + (0.00000569152735461 * c_q0 + 0.004078371633632868 * qdd[0]
-                - 0.4204005295716 * s_q0
-                - 0.1
-                    * (c_q1 * (-(0.0335304944 * t9) - 0.0000000000643853298 * t10)
-                        - s_q1 * (0.0000000000643853298 * t9 - 0.0335304944 * t10))),
+        t11 + 0.00000569152735461 * c_q0 + 0.004078371633632868 * qdd[0]
+            - 0.4204005295716 * s_q0
+            - 0.1
+                * (c_q1 * (-0.0335304944 * t9 - 0.0000000000643853298 * t10)
+                    - s_q1 * (0.0000000000643853298 * t9 - 0.0335304944 * t10)),
         t11,
     ]
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
     mul: 7,
-    add: 7,
+    add: 6,
     div: 0,
     sqrt: 0,
     sin: 1,
@@ -200,7 +199,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     [
         [
             0.00000000000643853298 * s_q1 + 0.00335304944 * c_q1 + 0.008636227908704868
-                - 0.1 * (-(0.0000000000643853298 * s_q1) - 0.0335304944 * c_q1),
+                - 0.1 * (-0.0000000000643853298 * s_q1 - 0.0335304944 * c_q1),
             t2,
         ],
         [t2, 0.004557856275072],
@@ -237,11 +236,10 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t7 = c_q1 * t4 - 9.81 * (s_q0 * s_q1);
     let t8 = 0.0000000000643853298 * t7 - 0.0335304944 * t6;
     [
-        t8
-            + (0.00000569152735461 * c_q0 - 0.4204005295716 * s_q0
-                - 0.1
-                    * (0.0335304944 * (s_q1 * (t5 * t5))
-                        - 0.0000000000643853298 * (c_q1 * (t5 * t5)))),
+        t8 + 0.00000569152735461 * c_q0 - 0.4204005295716 * s_q0
+            - 0.1
+                * (0.0335304944 * (s_q1 * (t5 * t5))
+                    - 0.0000000000643853298 * (c_q1 * (t5 * t5))),
         t8,
     ]
 }
@@ -271,12 +269,12 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let t3 = libm::Libm::<Real>::sin(t2);
     let t4 = libm::Libm::<Real>::cos(t2);
     let t5 = 0.000000000631620085338 * t4 - 0.328934150064 * t3;
-    [t5 + (0.00000569152735461 * c_q0 - 0.4204005295716 * s_q0), t5]
+    [t5 + 0.00000569152735461 * c_q0 - 0.4204005295716 * s_q0, t5]
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
     mul: 35,
-    add: 21,
+    add: 20,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -316,26 +314,25 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
             [
                 0.00000000000643853298 * s_q1 + 0.00335304944 * c_q1
                     + 0.008636227908704868
-                    - 0.1 * (-(0.0000000000643853298 * s_q1) - 0.0335304944 * c_q1),
+                    - 0.1 * (-0.0000000000643853298 * s_q1 - 0.0335304944 * c_q1),
                 t10,
             ],
             [t10, 0.004557856275072],
         ],
         bias: [
-            t14
-                + (0.00000569152735461 * c_q0 - 0.4204005295716 * s_q0
-                    - 0.1
-                        * (0.0335304944 * (s_q1 * (t5 * t5))
-                            - 0.0000000000643853298 * (c_q1 * (t5 * t5)))),
+            t14 + 0.00000569152735461 * c_q0 - 0.4204005295716 * s_q0
+                - 0.1
+                    * (0.0335304944 * (s_q1 * (t5 * t5))
+                        - 0.0000000000643853298 * (c_q1 * (t5 * t5))),
             t14,
         ],
-        gravity: [t13 + (0.00000569152735461 * c_q0 - 0.4204005295716 * s_q0), t13],
+        gravity: [t13 + 0.00000569152735461 * c_q0 - 0.4204005295716 * s_q0, t13],
     }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
     mul: 49,
-    add: 30,
+    add: 29,
     div: 1,
     sqrt: 0,
     sin: 2,
@@ -384,7 +381,7 @@ pub fn forward_dynamics_with(
                         + 0.033238000000000004 * t7
                         - 0.000000014126230823060104 * tau[1]))
         - 9.81
-            * (s_q0 * (-(0.1 * t8) - 0.00961628436)
+            * (s_q0 * (-0.1 * t8 - 0.00961628436)
                 + c_q0
                     * (0.000000580176081
                         - 0.1
@@ -406,7 +403,7 @@ pub fn forward_dynamics_with(
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
     mul: 14,
-    add: 6,
+    add: 5,
     div: 0,
     sqrt: 0,
     sin: 1,
@@ -438,7 +435,7 @@ pub fn coriolis_matrix_with(
     [
         [
             0.5 * (0.00670609888 * t3 - 0.00000000001287706596 * t4 - 0.1 * t5),
-            -(0.05 * t5),
+            -0.05 * t5,
         ],
         [0.5 * (0.00670609888 * t3 - 0.00000000001287706596 * t4), 0.0],
     ]
@@ -446,7 +443,7 @@ pub fn coriolis_matrix_with(
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
     mul: 25,
-    add: 15,
+    add: 14,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -469,7 +466,7 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t4 = qd[0] + qd[1];
-    let t5 = -(0.10088 * t4) - 0.1 * (qd[0] * c_q1);
+    let t5 = -0.10088 * t4 - 0.1 * (qd[0] * c_q1);
     let t6 = 0.00000000019371 * t4 + 0.1 * (qd[0] * s_q1);
     (
         0.00037728581681643425 * (qd[0] * qd[0])
@@ -483,7 +480,7 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_POSES: OpCount = OpCount {
     mul: 2,
-    add: 5,
+    add: 4,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -512,7 +509,7 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
         },
         Pose {
             rotation: [[1.0, 0.0, 0.0], [0.0, t4, -t3], [0.0, t3, t4]],
-            position: [0.0290872, -(0.1 * s_q0), 0.1 * c_q0 + 0.035],
+            position: [0.0290872, -0.1 * s_q0, 0.1 * c_q0 + 0.035],
         },
     ]
 }
@@ -548,7 +545,7 @@ pub fn coordinate_rates_with(
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
     mul: 2,
-    add: 2,
+    add: 0,
     div: 0,
     sqrt: 0,
     sin: 1,
@@ -574,8 +571,8 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
         [[0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [1.0, 0.0], [0.0, 0.0], [0.0, 0.0]],
         [
             [0.0, 0.0],
-            [-(0.1 * c_q0), 0.0],
-            [-(0.1 * s_q0), 0.0],
+            [-0.1 * c_q0, 0.0],
+            [-0.1 * s_q0, 0.0],
             [1.0, 1.0],
             [0.0, 0.0],
             [0.0, 0.0],

@@ -18,18 +18,18 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 66 | 26 | 1 | 0 | 0 | 0 |
+//! | `derived` | 66 | 22 | 1 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 282 | 237 | 0 | 0 | 2 | 2 |
-//! | `mass_matrix` | 344 | 251 | 0 | 0 | 2 | 2 |
+//! | `mass_matrix` | 344 | 243 | 0 | 0 | 2 | 2 |
 //! | `bias` | 270 | 202 | 0 | 0 | 2 | 2 |
-//! | `gravity` | 86 | 43 | 0 | 0 | 2 | 2 |
-//! | `joint_space` | 648 | 468 | 0 | 0 | 2 | 2 |
-//! | `forward_dynamics` | 1395 | 810 | 10 | 0 | 2 | 2 |
-//! | `coriolis_matrix` | 2035 | 1448 | 0 | 0 | 2 | 2 |
-//! | `energy` | 157 | 116 | 0 | 0 | 2 | 2 |
+//! | `gravity` | 86 | 41 | 0 | 0 | 2 | 2 |
+//! | `joint_space` | 648 | 458 | 0 | 0 | 2 | 2 |
+//! | `forward_dynamics` | 1395 | 796 | 10 | 0 | 2 | 2 |
+//! | `coriolis_matrix` | 2035 | 1424 | 0 | 0 | 2 | 2 |
+//! | `energy` | 157 | 115 | 0 | 0 | 2 | 2 |
 //! | `body_poses` | 96 | 63 | 0 | 0 | 2 | 2 |
-//! | `coordinate_rates` | 59 | 36 | 0 | 0 | 0 | 0 |
-//! | `body_jacobians` | 347 | 195 | 0 | 0 | 2 | 2 |
+//! | `coordinate_rates` | 59 | 34 | 0 | 0 | 0 | 0 |
+//! | `body_jacobians` | 347 | 191 | 0 | 0 | 2 | 2 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 /// The floating-point type of every input, output and parameter:
@@ -247,9 +247,9 @@ impl Params {
             k0: t0,
             k1: t4,
             k2: t5,
-            k3: -(2.0 * t0),
+            k3: -2.0 * t0,
             k4: -t5,
-            k5: -(1.75 * t1) - 0.019,
+            k5: -1.75 * t1 - 0.019,
             k6: 0.0001 * p.m + 0.005,
             k7: 0.125 * t1 + 0.009,
             k8: 0.75 * t1 + 0.02,
@@ -262,7 +262,7 @@ impl Params {
             k15: 2.0 * t0,
             k16: 0.0025 * p.m0 + 0.1 * p.m + 1.75 * t1 + 0.101,
             k17: 1.75 * t1 + 0.021,
-            k18: -(0.005 * t0),
+            k18: -0.005 * t0,
             k19: 0.875 * t1 + 0.03,
             k20: 0.25 * t1,
             k21: p.g * t4,
@@ -280,7 +280,7 @@ impl Params {
             k33: t1 * (p.m * p.l * inv3),
             k34: -t0,
             k35: t1 * (p.m * p.m),
-            k36: -(0.01 * p.m),
+            k36: -0.01 * p.m,
             k37: 0.01 * p.m,
             k38: p.l * p.l,
             k39: 0.0025 * p.m0 + 0.1 * p.m + 0.08,
@@ -294,7 +294,7 @@ impl Params {
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
     mul: 66,
-    add: 26,
+    add: 22,
     div: 1,
     sqrt: 0,
     sin: 0,
@@ -497,9 +497,8 @@ pub fn inverse_dynamics_with(
         0.005 * qdd[3] + 0.12 * qdd[4] + 0.002 * qdd[5] + qd[5] * t102 + s_q7 * t143
             + c_q7 * t144 - 0.05 * t101 - qd[3] * t104
             - 0.2 * (t107 + t129 + t130 + t131),
-        t150
-            + (0.002 * qdd[4] + 0.08 * qdd[5] + 0.05 * t100 + qd[3] * t103
-                + 0.2 * (t135 + t136) - qd[4] * t102),
+        t150 + 0.002 * qdd[4] + 0.08 * qdd[5] + 0.05 * t100 + qd[3] * t103
+            + 0.2 * (t135 + t136) - qd[4] * t102,
         t150,
         t139,
         t141,
@@ -510,7 +509,7 @@ pub fn inverse_dynamics_with(
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
     mul: 344,
-    add: 251,
+    add: 243,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -568,7 +567,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t37 = p.m * t17;
     let t38 = t17 * s_q12 + t19 * c_q12;
     let t39 = p.m * t19;
-    let t40 = -(p.l * c_q7) - 0.2;
+    let t40 = -0.2 - p.l * c_q7;
     let t41 = p.l + 0.2 * c_q7;
     let t42 = 0.2 * t28 + t14 * t41;
     let t43 = t16 * t41;
@@ -583,14 +582,14 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t52 = t50 + 0.25 * t51 - 0.01 * t23;
     let t53 = t24 * d.k0;
     let t54 = t25 * d.k0;
-    let t55 = -t53 - 0.25 * t54;
+    let t55 = -0.25 * t54 - t53;
     let t56 = t11 * t49 + t13 * t52 + t12 * t55;
     let t57 = t14 * t49 + t16 * t52 + t15 * t55;
     let t58 = c_q7 * t56 - s_q7 * t57;
     let t59 = s_q7 * t56 + c_q7 * t57;
     let t60 = s_q7 * d.k0;
     let t61 = t17 * t49 + t19 * t52 + t18 * t55 - 2.0 * t60;
-    let t62 = -(0.25 * t54);
+    let t62 = -0.25 * t54;
     let t63 = s_q12 * t35 * d.k0;
     let t64 = 0.01 * t36 + 0.25 * t63;
     let t65 = t35 * d.k0;
@@ -598,7 +597,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t67 = t65 + 0.25 * t66 - 0.01 * t30;
     let t68 = t32 * d.k0;
     let t69 = t33 * d.k0;
-    let t70 = -t68 - 0.25 * t69;
+    let t70 = -0.25 * t69 - t68;
     let t71 = t11 * t64 + t13 * t67 + t12 * t70;
     let t72 = t14 * t64 + t16 * t67 + t15 * t70;
     let t73 = c_q7 * t71 - s_q7 * t72;
@@ -609,7 +608,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t78 = t18 * t70;
     let t79 = 2.0 * t75 + t76 + t77 + t78 + d.k2;
     let t80 = 2.0 * t75 + t76 + t77 + t78;
-    let t81 = -(0.25 * t69);
+    let t81 = -0.25 * t69;
     let t82 = t18 * s_q12 * d.k0;
     let t83 = 0.01 * t39 + 0.25 * t82;
     let t84 = t18 * d.k0;
@@ -617,13 +616,13 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t86 = t84 + 0.25 * t85 - 0.01 * t37;
     let t87 = t19 * d.k0;
     let t88 = t38 * d.k0;
-    let t89 = -t87 - 0.25 * t88;
+    let t89 = -0.25 * t88 - t87;
     let t90 = t11 * t83 + t13 * t86 + t12 * t89;
     let t91 = t14 * t83 + t16 * t86 + t15 * t89 + d.k3;
     let t92 = c_q7 * t90 - s_q7 * t91;
     let t93 = s_q7 * t90 + c_q7 * t91 + d.k4;
     let t94 = t17 * t83 + t19 * t86 + t18 * t89;
-    let t95 = -(0.25 * t88);
+    let t95 = -0.25 * t88;
     let t96 = t25 * d.k7 + 0.25 * ((t44 * s_q7 + p.l * t24) * d.k0);
     let t97 = 0.001 * t24 + t22 * d.k6 + s_q12 * t96 + 0.01 * (t87 * s_q7) - 0.005 * t50;
     let t98 = t26 * d.k10;
@@ -683,7 +682,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t144 = t17 * d.k0;
     let t145 = t18 * d.k8;
     let t146 = t18 * d.k10;
-    let t147 = (s_q12 * t42 + c_q12 * (t47 + -t44)) * d.k0;
+    let t147 = (s_q12 * t42 + c_q12 * (t47 - t44)) * d.k0;
     let t148 = t18 * c_q12 * d.k9;
     let t149 = t145 + t146 + 0.25 * (t148 - t147) - 0.005 * t144 - t47 * d.k0;
     let t150 = t18 * t149;
@@ -979,7 +978,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
         qd[4] * t64 + c_q7 * t133 - qd[5] * t63 - s_q7 * t134,
         qd[5] * t62 + s_q7 * t133 + c_q7 * t134 - qd[3] * t64 - 0.05 * t119
             - 0.2 * (t121 + t122 + t123 + t124),
-        t139 + (qd[3] * t63 + 0.05 * t116 + 0.2 * (t117 + t118) - qd[4] * t62),
+        t139 + qd[3] * t63 + 0.05 * t116 + 0.2 * (t117 + t118) - qd[4] * t62,
         t139,
         t129,
         t131,
@@ -990,7 +989,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
     mul: 86,
-    add: 43,
+    add: 41,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -1040,7 +1039,7 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let t30 = 0.01 * (p.m * t28) + 0.25 * (s_q12 * t29 * d.k0);
     let t31 = t29 * d.k0 + 0.25 * (c_q12 * t29 * d.k0) - 0.01 * (p.m * t27);
     let t32 = (s_q12 * t27 + c_q12 * t28) * d.k0;
-    let t33 = -(t28 * d.k0) - 0.25 * t32;
+    let t33 = -0.25 * t32 - t28 * d.k0;
     let t34 = t14 * t30 + t16 * t31 + t15 * t33;
     let t35 = t17 * t30 + t19 * t31 + t18 * t33 - 2.0 * (t2 * d.k22);
     let t36 = t26 * d.k0;
@@ -1059,13 +1058,13 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
         t30,
         t33,
         t31,
-        -(0.25 * t32),
+        -0.25 * t32,
     ]
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
     mul: 648,
-    add: 468,
+    add: 458,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -1177,7 +1176,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t89 = p.m * t36;
     let t90 = t36 * s_q12 + t38 * c_q12;
     let t91 = p.m * t38;
-    let t92 = -(p.l * c_q7) - 0.2;
+    let t92 = -0.2 - p.l * c_q7;
     let t93 = p.l + 0.2 * c_q7;
     let t94 = 0.2 * t80 + t33 * t93;
     let t95 = t35 * t93;
@@ -1256,14 +1255,14 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t165 = t163 + 0.25 * t164 - 0.01 * t75;
     let t166 = t76 * d.k0;
     let t167 = t77 * d.k0;
-    let t168 = -t166 - 0.25 * t167;
+    let t168 = -0.25 * t167 - t166;
     let t169 = t30 * t162 + t32 * t165 + t31 * t168;
     let t170 = t33 * t162 + t35 * t165 + t34 * t168;
     let t171 = c_q7 * t169 - s_q7 * t170;
     let t172 = s_q7 * t169 + c_q7 * t170;
     let t173 = s_q7 * d.k0;
     let t174 = t36 * t162 + t38 * t165 + t37 * t168 - 2.0 * t173;
-    let t175 = -(0.25 * t167);
+    let t175 = -0.25 * t167;
     let t176 = s_q12 * t87 * d.k0;
     let t177 = 0.01 * t88 + 0.25 * t176;
     let t178 = t87 * d.k0;
@@ -1271,7 +1270,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t180 = t178 + 0.25 * t179 - 0.01 * t82;
     let t181 = t84 * d.k0;
     let t182 = t85 * d.k0;
-    let t183 = -t181 - 0.25 * t182;
+    let t183 = -0.25 * t182 - t181;
     let t184 = t30 * t177 + t32 * t180 + t31 * t183;
     let t185 = t33 * t177 + t35 * t180 + t34 * t183;
     let t186 = c_q7 * t184 - s_q7 * t185;
@@ -1282,7 +1281,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t191 = t37 * t183;
     let t192 = 2.0 * t188 + t189 + t190 + t191 + d.k2;
     let t193 = 2.0 * t188 + t189 + t190 + t191;
-    let t194 = -(0.25 * t182);
+    let t194 = -0.25 * t182;
     let t195 = t37 * s_q12 * d.k0;
     let t196 = 0.01 * t91 + 0.25 * t195;
     let t197 = t37 * d.k0;
@@ -1290,13 +1289,13 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t199 = t197 + 0.25 * t198 - 0.01 * t89;
     let t200 = t38 * d.k0;
     let t201 = t90 * d.k0;
-    let t202 = -t200 - 0.25 * t201;
+    let t202 = -0.25 * t201 - t200;
     let t203 = t30 * t196 + t32 * t199 + t31 * t202;
     let t204 = t33 * t196 + t35 * t199 + t34 * t202 + d.k3;
     let t205 = c_q7 * t203 - s_q7 * t204;
     let t206 = s_q7 * t203 + c_q7 * t204 + d.k4;
     let t207 = t36 * t196 + t38 * t199 + t37 * t202;
-    let t208 = -(0.25 * t201);
+    let t208 = -0.25 * t201;
     let t209 = t77 * d.k7 + 0.25 * ((t96 * s_q7 + p.l * t76) * d.k0);
     let t210 = 0.001 * t76 + t74 * d.k6 + s_q12 * t209 + 0.01 * (t200 * s_q7)
         - 0.005 * t163;
@@ -1357,7 +1356,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t257 = t36 * d.k0;
     let t258 = t37 * d.k8;
     let t259 = t37 * d.k10;
-    let t260 = (s_q12 * t94 + c_q12 * (t160 + -t96)) * d.k0;
+    let t260 = (s_q12 * t94 + c_q12 * (t160 - t96)) * d.k0;
     let t261 = t37 * c_q12 * d.k9;
     let t262 = t258 + t259 + 0.25 * (t261 - t260) - 0.005 * t257 - t160 * d.k0;
     let t263 = t37 * t262;
@@ -1405,7 +1404,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t298 = 0.01 * (p.m * t158) + 0.25 * (s_q12 * t159 * d.k0);
     let t299 = t159 * d.k0 + 0.25 * (c_q12 * t159 * d.k0) - 0.01 * (p.m * t157);
     let t300 = (s_q12 * t157 + c_q12 * t158) * d.k0;
-    let t301 = -(t158 * d.k0) - 0.25 * t300;
+    let t301 = -0.25 * t300 - t158 * d.k0;
     let t302 = t30 * t298 + t32 * t299 + t31 * t301;
     let t303 = t33 * t298 + t35 * t299 + t34 * t301 - 2.0 * (t2 * d.k22);
     let t304 = t156 * d.k0;
@@ -1526,7 +1525,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
             qd[4] * t67 + c_q7 * t292 - qd[5] * t66 - s_q7 * t293,
             qd[5] * t65 + s_q7 * t292 + c_q7 * t293 - qd[3] * t67 - 0.05 * t147
                 - 0.2 * (t149 + t150 + t151 + t152),
-            t309 + (qd[3] * t66 + 0.05 * t144 + 0.2 * (t145 + t146) - qd[4] * t65),
+            t309 + qd[3] * t66 + 0.05 * t144 + 0.2 * (t145 + t146) - qd[4] * t65,
             t309,
             t288,
             t290,
@@ -1544,14 +1543,14 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
             t298,
             t301,
             t299,
-            -(0.25 * t300),
+            -0.25 * t300,
         ],
     }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
     mul: 1395,
-    add: 810,
+    add: 796,
     div: 10,
     sqrt: 0,
     sin: 2,
@@ -1593,7 +1592,7 @@ pub fn forward_dynamics_with(
     let c_q7 = libm::Libm::<Real>::cos(q[7]);
     let t11 = qd[3] * c_q7 + qd[4] * s_q7;
     let t12 = qd[4] * c_q7 - qd[3] * s_q7;
-    let t13 = -(0.2 * (qd[4] * qd[4] + qd[5] * qd[5]));
+    let t13 = -0.2 * (qd[4] * qd[4] + qd[5] * qd[5]);
     let t14 = qd[3] * qd[5];
     let t15 = qd[5] + qd[6];
     let t16 = q[8] * q[8];
@@ -1683,11 +1682,11 @@ pub fn forward_dynamics_with(
     let inv99 = 1.0 / t98;
     let t100 = inv96
         + 0.000025 * (inv89 * inv89 * (t92 * t92) * d.k26 * (inv96 * inv96) * inv99);
-    let t101 = -(0.0625 * (s_q12 * s_q12 * d.k24))
+    let t101 = -0.0625 * (s_q12 * s_q12 * d.k24)
         - 0.00390625 * (s_q12 * s_q12 * (c_q12 * c_q12) * t100 * d.k27)
         - 0.00000625 * (s_q12 * c_q12 * inv89 * t92 * inv96 * inv99 * d.k28)
         - 0.0001 * (inv99 * d.k29);
-    let t102 = -(inv89 * t92) - 0.000025 * (inv89 * inv89 * t92 * d.k26 * inv96);
+    let t102 = -0.000025 * (inv89 * inv89 * t92 * d.k26 * inv96) - inv89 * t92;
     let t103 = 0.005
         * (d.k0 * inv89 * inv96 - d.k0 * inv89 * t92 * inv96 * inv99 * t102);
     let t104 = c_q12 * d.k0;
@@ -1702,12 +1701,12 @@ pub fn forward_dynamics_with(
         - 0.000625 * (s_q12 * c_q12 * t103 * d.k32)
         - 0.00005 * (inv89 * t92 * inv96 * inv99 * d.k31 * t108);
     let t110 = inv89 + 0.005 * (d.k0 * inv89 * t103) - inv89 * t92 * inv99 * t102;
-    let t111 = -(0.0625 * (s_q12 * s_q12 * d.k26 * t110))
+    let t111 = -0.0625 * (s_q12 * s_q12 * d.k26 * t110)
         - 0.5 * (s_q12 * d.k0 * inv99 * t102 * t105) - inv99 * (t105 * t105);
     let t112 = 0.005 * (d.k0 * inv89 * t92 * inv96 * inv99 * t105 * t108)
         - 0.0025 * (s_q12 * d.k31 * t110) - 0.25 * (s_q12 * d.k0 * t103 * t108)
         - 0.01 * (p.m * inv99 * t102 * t105);
-    let t113 = -(0.0625 * (c_q12 * c_q12 * d.k24)) - 0.0001 * (d.k29 * t110)
+    let t113 = -0.0625 * (c_q12 * c_q12 * d.k24) - 0.0001 * (d.k29 * t110)
         - 0.02 * (p.m * t103 * t108) - t100 * (t108 * t108);
     let t114 = 0.0003125
         * (s_q12 * c_q12 * t100 * d.k30
@@ -1735,16 +1734,15 @@ pub fn forward_dynamics_with(
                 + d.k0 * inv89 * t92 * inv96 * inv99 * t105 * t115)
         - 0.25 * (s_q12 * d.k0 * t103 * t115);
     let t123 = t105
-        + (-(0.25 * (s_q12 * d.k0 * t92 * t110 + s_q12 * d.k0 * inv99 * t102 * t117))
-            - t92 * inv99 * t102 * t105 - inv99 * t105 * t117);
+        - 0.25 * (s_q12 * d.k0 * t92 * t110 + s_q12 * d.k0 * inv99 * t102 * t117)
+        - t92 * inv99 * t102 * t105 - inv99 * t105 * t117;
     let t124 = t31 * t121 + t32 * t122 + t33 * t123;
     let t125 = 0.00005 * (t103 * d.k31) + d.k37
         + 0.005
             * (d.k0 * t100 * t108 + d.k0 * inv89 * (t92 * t92) * inv96 * inv99 * t108)
         - 0.01 * (t118 + p.m * t88 * t110) - t88 * t103 * t108;
-    let t126 = t108
-        + (0.00005 * (d.k31 * t110) + 0.005 * (d.k0 * t103 * t108)
-            - 0.01 * (p.m * t103 * t115) - t100 * t108 * t115);
+    let t126 = t108 + 0.00005 * (d.k31 * t110) + 0.005 * (d.k0 * t103 * t108)
+        - 0.01 * (p.m * t103 * t115) - t100 * t108 * t115;
     let t127 = 0.005 * (d.k0 * inv89 * t92 * inv96 * inv99 * t108 * t117)
         - 0.01 * (p.m * t92 * t110 + p.m * inv99 * t102 * t117) - t92 * t103 * t108;
     let t128 = t31 * t125 + t32 * t126 + t33 * t127;
@@ -1755,10 +1753,9 @@ pub fn forward_dynamics_with(
     let t133 = t28 * t109 + t29 * t112 + t30 * t113;
     let t134 = t27 * t133;
     let t135 = t25 * t120 + t26 * t124 + t27 * t128 + p.l * (t130 + t132 + t134);
-    let t136 = t88
-        + (0.01 * (d.k0 * t88 * t103) - t88 * t88 * t110 - t92 * t92 * inv99
-            - 2.0 * (t88 * t92 * inv99 * t102) - 0.000025 * (d.k26 * t100)
-            - 0.00005 * (inv89 * (t92 * t92) * d.k26 * inv96 * inv99));
+    let t136 = t88 + 0.01 * (d.k0 * t88 * t103) - t88 * t88 * t110 - t92 * t92 * inv99
+        - 2.0 * (t88 * t92 * inv99 * t102) - 0.000025 * (d.k26 * t100)
+        - 0.00005 * (inv89 * (t92 * t92) * d.k26 * inv96 * inv99);
     let t137 = d.k18
         + 0.005
             * (d.k0 * t88 * t110 + d.k0 * t100 * t115 + d.k0 * t92 * inv99 * t102
@@ -1768,16 +1765,14 @@ pub fn forward_dynamics_with(
         - t88 * inv99 * t102 * t117 - t92 * t92 * inv99 * t102 - t92 * inv99 * t117
         - 0.000025 * (inv89 * t92 * d.k26 * inv96 * inv99 * t117);
     let t139 = t31 * t136 + t32 * t137 + t33 * t138;
-    let t140 = t115
-        + (0.01 * (d.k0 * t103 * t115) - 0.000025 * (d.k26 * t110)
-            - t100 * (t115 * t115));
+    let t140 = t115 + 0.01 * (d.k0 * t103 * t115) - 0.000025 * (d.k26 * t110)
+        - t100 * (t115 * t115);
     let t141 = 0.005
         * (d.k0 * t92 * t110 + d.k0 * inv99 * t102 * t117
             + d.k0 * inv89 * t92 * inv96 * inv99 * t115 * t117) - t92 * t103 * t115;
     let t142 = t31 * t137 + t32 * t140 + t33 * t141;
-    let t143 = t117
-        + (-(t92 * t92 * t110) - inv99 * (t117 * t117)
-            - 2.0 * (t92 * inv99 * t102 * t117));
+    let t143 = t117 - t92 * t92 * t110 - inv99 * (t117 * t117)
+        - 2.0 * (t92 * inv99 * t102 * t117);
     let t144 = t31 * t138 + t32 * t141 + t33 * t143;
     let t145 = t28 * t120;
     let t146 = t29 * t124;
@@ -1796,7 +1791,7 @@ pub fn forward_dynamics_with(
     let t156 = t130 + t132 + t134 - t135 * inv153 * t155;
     let t157 = s_q7 * t156;
     let t158 = c_q7 * t156;
-    let t159 = t151 + -(inv153 * (t155 * t155));
+    let t159 = t151 - inv153 * (t155 * t155);
     let t160 = d.k1 + c_q7 * (c_q7 * t154 - t157) - s_q7 * (t158 - s_q7 * t159);
     let inv161 = 1.0 / t160;
     let t162 = t158 + s_q7 * t154;
@@ -1824,7 +1819,7 @@ pub fn forward_dynamics_with(
     let t184 = t176 + t177 + t178 + t183;
     let t185 = t171 + t173 + t175 - t135 * inv153 * t184;
     let t186 = s_q7 * t185;
-    let t187 = t182 + -(inv153 * t155 * t184);
+    let t187 = t182 - inv153 * t155 * t184;
     let t188 = c_q7 * t187;
     let t189 = c_q7 * t185 - s_q7 * t187;
     let t190 = inv161 * t164 * t189;
@@ -1903,7 +1898,7 @@ pub fn forward_dynamics_with(
     let t255 = c_q7 * t251;
     let t256 = inv161 * t164 * t252;
     let t257 = t254 + t255 - 0.2 * t253 - t256;
-    let t258 = t217 + -t195;
+    let t258 = t217 - t195;
     let t259 = s_q7 * t209;
     let t260 = c_q7 * t222;
     let t261 = d.k4 + t259 + t260 - inv161 * t189 * t252 - inv169 * t191 * t257
@@ -1946,7 +1941,7 @@ pub fn forward_dynamics_with(
     let t287 = t49 * t286;
     let t288 = t62 * t63 * d.k10 - t62 * t63 * d.k7;
     let t289 = c_q12 * t288;
-    let t290 = -(t61 * t63 * d.k10) - qd[10] * t61 * d.k7 - 0.25 * (t47 * t48 * d.k9);
+    let t290 = -0.25 * (t47 * t48 * d.k9) - t61 * t63 * d.k10 - qd[10] * t61 * d.k7;
     let t291 = s_q12 * t290;
     let t292 = tau[7] + t287 + t289 + t291 - t285;
     let t293 = 0.001 * t49 + t47 * d.k6 - 0.005 * t279;
@@ -1962,7 +1957,7 @@ pub fn forward_dynamics_with(
     let t303 = c_q12 * t290;
     let t304 = t61 * t63 * d.k0;
     let t305 = qd[10] * t61 * d.k0;
-    let t306 = p.l * -(0.25 * (t304 + t305));
+    let t306 = p.l * (-0.25 * (t304 + t305));
     let t307 = tau[9] + t301 + t303 + t306 - t300 - t302;
     let t308 = t103 * t292 + t100 * t299
         - 0.005 * (d.k0 * inv89 * t92 * inv96 * inv99 * t307);
@@ -2091,47 +2086,42 @@ pub fn forward_dynamics_with(
     let t389 = inv264 * t271 * inv273 * t355;
     let t390 = inv273 * t357;
     let t391 = t385 + t386 + t387 + t388 + t390 - t389;
-    let t392 = t64 + (t329 + t335 + t347 + t353 + t356 + t358);
-    let t393 = t65 + (t359 + t366 + t367 + t368 + t369 + t370 + 0.2 * t391);
-    let t394 = t69 + (c_q7 * t392 + s_q7 * t393);
+    let t392 = t64 + t329 + t335 + t347 + t353 + t356 + t358;
+    let t393 = t65 + t359 + t366 + t367 + t368 + t369 + t370 + 0.2 * t391;
+    let t394 = t69 + c_q7 * t392 + s_q7 * t393;
     let t395 = s_q7 * t392;
     let t396 = c_q7 * t393;
     let t397 = qd[6] * t12 + c_q7 * t383 + s_q7 * t384;
     let t398 = c_q7 * t384 - qd[6] * t11 - s_q7 * t383;
     let t399 = inv153
-        * (t325
-            + (-(t135 * t394) - t155 * (t72 + (t396 - t395))
-                - t184
-                    * (t66
-                        + (0.2 * (t14 - t384) + t371 + t372 + t377 + t378 + t379 + t380))
-                - t208 * t397 - t221 * t398 - t152 * t391));
+        * (t325 - t135 * t394 - t155 * (t72 + t396 - t395)
+            - t184 * (t66 + 0.2 * (t14 - t384) + t371 + t372 + t377 + t378 + t379 + t380)
+            - t208 * t397 - t221 * t398 - t152 * t391);
     let t400 = t391 + t399;
-    let t401 = t72 + (t396 + p.l * t400 - t395);
-    let t402 = t66
-        + (0.2 * (t14 - t384) + t371 + t372 + t377 + t378 + t379 + t380 - p.l * t398);
-    let t403 = t80 + (t26 * t394 + t29 * t401 + t32 * t402);
+    let t401 = t72 + t396 + p.l * t400 - t395;
+    let t402 = t66 + 0.2 * (t14 - t384) + t371 + t372 + t377 + t378 + t379 + t380
+        - p.l * t398;
+    let t403 = t80 + t26 * t394 + t29 * t401 + t32 * t402;
     let t404 = t27 * t394;
     let t405 = t30 * t401;
     let t406 = t33 * t402;
-    let t407 = t84 + (t404 + t405 + t406);
-    let t408 = t52 + (t25 * t397 + t28 * t398 + t31 * t400);
+    let t407 = t84 + t404 + t405 + t406;
+    let t408 = t52 + t25 * t397 + t28 * t398 + t31 * t400;
     let t409 = t26 * t397;
     let t410 = t29 * t398;
     let t411 = t32 * t400;
-    let t412 = t55 + (t409 + t410 + t411);
-    let t413 = t58 + (t27 * t397 + t30 * t398 + t33 * t400);
-    let t414 = t292
-        + (0.005 * (d.k0 * t412) - 0.25 * (s_q12 * d.k0 * t403) - 0.01 * (p.m * t407)
-            - t88 * t408 - t92 * t413);
-    let t415 = t76 + (t25 * t394 + t28 * t401 + t31 * t402);
-    let t416 = t299
-        + (0.005 * (d.k0 * t408) - 0.0625 * (s_q12 * c_q12 * d.k33 * t415) - t108 * t407
-            - t115 * t412);
-    let t417 = t307 + (0.01 * (p.m * t415) - t105 * t403 - t92 * t408 - t117 * t413);
+    let t412 = t55 + t409 + t410 + t411;
+    let t413 = t58 + t27 * t397 + t30 * t398 + t33 * t400;
+    let t414 = t292 + 0.005 * (d.k0 * t412) - 0.25 * (s_q12 * d.k0 * t403)
+        - 0.01 * (p.m * t407) - t88 * t408 - t92 * t413;
+    let t415 = t76 + t25 * t394 + t28 * t401 + t31 * t402;
+    let t416 = t299 + 0.005 * (d.k0 * t408) - 0.0625 * (s_q12 * c_q12 * d.k33 * t415)
+        - t108 * t407 - t115 * t412;
+    let t417 = t307 + 0.01 * (p.m * t415) - t105 * t403 - t92 * t408 - t117 * t413;
     let t418 = t103 * t414;
     let t419 = t100 * t416;
     let t420 = d.k0 * inv89 * t92 * inv96 * inv99 * t417;
-    let t421 = t412 + (t418 + t419 - 0.005 * t420);
+    let t421 = t412 + t418 + t419 - 0.005 * t420;
     [
         t329 + t335 + t347 + t353 + t356 + t358,
         t359 + t366 + t367 + t368 + t369 + t370,
@@ -2145,14 +2135,14 @@ pub fn forward_dynamics_with(
         inv99 * t102 * t414 + inv99 * t417
             - 0.005 * (d.k0 * inv89 * t92 * inv96 * inv99 * t416),
         (tau[10] + t282
-            + 0.25 * (d.k0 * (t85 + t86 + s_q12 * t415 + c_q12 * (t407 + -(p.l * t421))))
+            + 0.25 * (d.k0 * (t85 + t86 + s_q12 * t415 + c_q12 * (t407 - p.l * t421)))
             - d.k10 * t421) * d.k41,
     ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
     mul: 2035,
-    add: 1448,
+    add: 1424,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -2247,7 +2237,7 @@ pub fn coriolis_matrix_with(
     let t69 = p.l * s_q7 * t20 * c_q12 - s_q12 * t68;
     let t70 = t65 * (p.l * s_q7);
     let t71 = c_q12 * t68;
-    let t72 = -(p.l * c_q7) - 0.2;
+    let t72 = -0.2 - p.l * c_q7;
     let t73 = t22 * t72 - p.l * t63;
     let t74 = t20 * c_q12 * t72 - s_q12 * t73;
     let t75 = t65 * t72;
@@ -2322,7 +2312,7 @@ pub fn coriolis_matrix_with(
     let t144 = p.m * (s_q7 * s_q7) * t127;
     let t145 = s_q7 * t139;
     let t146 = c_q7 * t140;
-    let t147 = t110 + -(0.01 * t30);
+    let t147 = t110 - 0.01 * t30;
     let t148 = 0.5 * t35 + t111 + t112 + t113;
     let t149 = 0.01 * t28 + t114 + t115 + t116 - 0.5 * t36;
     let t150 = p.m * t147;
@@ -2338,12 +2328,12 @@ pub fn coriolis_matrix_with(
     let t160 = c_q7 * q[10];
     let t161 = s_q7 * q[11];
     let t162 = 2.0 * (t160 + t161);
-    let t163 = -(4.0 * t157) - 2.0 * t158;
+    let t163 = -4.0 * t157 - 2.0 * t158;
     let t164 = c_q7 * q[8];
     let t165 = c_q7 * q[11];
     let t166 = s_q7 * q[10];
     let t167 = 2.0 * (t165 - t166);
-    let t168 = -(4.0 * t160) - 2.0 * t161;
+    let t168 = -4.0 * t160 - 2.0 * t161;
     let t169 = 4.0 * t166 - 2.0 * t165;
     let t170 = 2.0 * (t164 - t156);
     let t171 = t121 * t168;
@@ -2382,7 +2372,7 @@ pub fn coriolis_matrix_with(
     let t202 = p.m * t53 * t148;
     let t203 = t150 * t63;
     let t204 = 0.01 * t197 + t198 - t199;
-    let t205 = -(2.0 * (q[8] * t119 + q[9] * t120));
+    let t205 = -2.0 * (q[8] * t119 + q[9] * t120);
     let t206 = q[10] * t119 + q[8] * t121 + q[9] * t122 - q[11] * t120;
     let t207 = q[11] * t119 + q[10] * t120 + q[9] * t121 - q[8] * t122;
     let t208 = p.m * t206;
@@ -2441,7 +2431,7 @@ pub fn coriolis_matrix_with(
     let t253 = 2.0 * t251 - 0.8 * t156;
     let t254 = q[10] * t77;
     let t255 = 2.0 * t252 - 0.8 * t166;
-    let t256 = t121 * (-(0.4 * t161) - 4.0 * t254);
+    let t256 = t121 * (-0.4 * t161 - 4.0 * t254);
     let t257 = p.l * t205;
     let t258 = p.l * t207;
     let t259 = 0.2 * (t173 + t190) + t249
@@ -2493,10 +2483,10 @@ pub fn coriolis_matrix_with(
     let t295 = c_q12 * t172;
     let t296 = qd[6] * (c_q12 * t153 - s_q12 * t155) + qd[10] * -t47
         + 0.5
-            * (t119 * (-(2.0 * (t156 * c_q12)) - t292)
+            * (t119 * (-2.0 * (t156 * c_q12) - t292)
                 + t120 * (c_q12 * t163 - s_q12 * t167)
                 + t121 * (c_q12 * t168 - s_q12 * t170)
-                - t122 * (-(2.0 * (t166 * c_q12)) - t294));
+                - t122 * (-2.0 * (t166 * c_q12) - t294));
     let t297 = qd[6] * (s_q12 * t153 + c_q12 * t155) + qd[10] * t44
         + 0.5
             * (t119 * (t293 - 2.0 * (t156 * s_q12))
@@ -2533,7 +2523,7 @@ pub fn coriolis_matrix_with(
         + q[8] * c_q12 * t121 + q[9] * c_q12 * t122 + qd[10] * -t67;
     let t315 = 0.5
         * (t119 * (2.0 * (q[10] * s_q12) - 4.0 * (q[8] * c_q12))
-            + t120 * (-(2.0 * (q[11] * s_q12)) - 4.0 * (q[9] * c_q12)))
+            + t120 * (-2.0 * (q[11] * s_q12) - 4.0 * (q[9] * c_q12)))
         + q[8] * s_q12 * t121 + q[9] * s_q12 * t122 + qd[10] * t64;
     let t316 = p.m * t21 * t291;
     let t317 = p.m * t67 * t290;
@@ -2544,10 +2534,10 @@ pub fn coriolis_matrix_with(
     let t322 = p.m * t21 * t118;
     let t323 = t86 * c_q7 - p.l * t154;
     let t324 = t166 * (p.l * c_q12);
-    let t325 = -(4.0 * t217) - p.l * t159;
+    let t325 = -4.0 * t217 - p.l * t159;
     let t326 = p.l * t162;
     let t327 = t166 * (p.l * s_q12);
-    let t328 = -(4.0 * t218) - 2.0 * (t275 * c_q7);
+    let t328 = -4.0 * t218 - 2.0 * (t275 * c_q7);
     let t329 = p.l * t172;
     let t330 = qd[6] * (t80 * c_q7 + p.l * t155)
         + 0.5
@@ -2570,13 +2560,13 @@ pub fn coriolis_matrix_with(
                 * (qd[6] * (p.l * c_q7 * t20 * c_q12 - s_q12 * t323) + qd[10] * -t92
                     + 0.5
                         * (t119 * (2.0 * t324 - s_q12 * t325)
-                            + t120 * (-(2.0 * (t161 * (p.l * c_q12))) - s_q12 * t328)
+                            + t120 * (-2.0 * (t161 * (p.l * c_q12)) - s_q12 * t328)
                             + t121 * (2.0 * (t217 * c_q12) + p.l * s_q12 * t169)
-                            - t122 * -(2.0 * (t218 * c_q12 + t160 * (p.l * s_q12))))));
+                            - t122 * (-2.0 * (t218 * c_q12 + t160 * (p.l * s_q12))))));
     let t336 = 0.5 * (t301 + p.m * t330 - t302);
     let t337 = 0.5 * (t303 + p.m * t331 - t304);
-    let t338 = -(4.0 * t229) - p.l * t187;
-    let t339 = -(2.0 * t217) - 4.0 * t230;
+    let t338 = -4.0 * t229 - p.l * t187;
+    let t339 = -2.0 * t217 - 4.0 * t230;
     let t340 = qd[6] * t91
         + 0.5
             * (t119 * (2.0 * (q[11] * t72) + p.l * t188)
@@ -2596,9 +2586,9 @@ pub fn coriolis_matrix_with(
                 * (qd[6] * t69 + qd[10] * -t94
                     + 0.5
                         * (t119 * (2.0 * (q[10] * c_q12 * t72) - s_q12 * t338)
-                            + t120 * (-(2.0 * (q[11] * c_q12 * t72)) - s_q12 * t339)
+                            + t120 * (-2.0 * (q[11] * c_q12 * t72) - s_q12 * t339)
                             + t121 * (2.0 * (t229 * c_q12) + p.l * s_q12 * t168)
-                            - t122 * -(2.0 * (t327 + t230 * c_q12)))));
+                            - t122 * (-2.0 * (t327 + t230 * c_q12)))));
     let t346 = 0.5 * (t310 + p.m * t340 - t311);
     let t347 = 0.5 * (t312 + p.m * t341 - t313);
     let t348 = 0.4 * t166 - 2.0 * (t252 + p.l * q[11]);
@@ -2685,9 +2675,9 @@ pub fn coriolis_matrix_with(
     let t404 = 0.5 * (t321 - t322) + 0.25 * t400;
     let t405 = 0.021 * t4 + 0.5 * (t126 * d.k0);
     let t406 = s_q7 * t405;
-    let t407 = -(0.002 * t130) - t406;
+    let t407 = -0.002 * t130 - t406;
     let t408 = c_q7 * t405;
-    let t409 = -(0.021 * t131) - 0.25 * (t131 * d.k9) - t408;
+    let t409 = -0.021 * t131 - 0.25 * (t131 * d.k9) - t408;
     let t410 = t148 * d.k0;
     let t411 = 0.001 * t28 + 0.022 * t30 + 0.5 * t410 - 0.01 * t150;
     let t412 = t50 * t411;
@@ -2720,7 +2710,7 @@ pub fn coriolis_matrix_with(
     let t437 = 0.01 * t297 + 0.5 * (p.m * t69 * t290 - p.m * t91 * t118)
         + 0.25 * (t330 * d.k0) + t44 * t432 - 0.001 * (t33 * t50);
     let t438 = 0.2 * t129 + 0.002 * t131 + t408;
-    let t439 = -(0.2 * t128) - 0.021 * t130 - t406 - 0.25 * (t130 * d.k9);
+    let t439 = -0.2 * t128 - 0.021 * t130 - t406 - 0.25 * (t130 * d.k9);
     let t440 = t63 * t411;
     let t441 = t56 * t414;
     let t442 = 0.004 * t193 + 0.001 * t195 + 0.01 * t235 + t238 + t440 - t239 - t441;
@@ -2779,7 +2769,7 @@ pub fn coriolis_matrix_with(
         + 0.25 * (t362 * d.k0) - 0.001 * t356;
     let t489 = -t411;
     let t490 = s_q12 * t432;
-    let t491 = -(0.001 * t369) - t490;
+    let t491 = -0.001 * t369 - t490;
     let t492 = c_q12 * t430;
     let t493 = 0.001 * t371 - t492;
     let t494 = c_q12 * t432;
@@ -2788,13 +2778,13 @@ pub fn coriolis_matrix_with(
     let t497 = t369 * d.k9;
     let t498 = c_q12 * t118 * d.k0;
     let t499 = t431 * s_q12;
-    let t500 = -(0.25 * t497) - 0.5 * (t498 + t499);
+    let t500 = -0.25 * t497 - 0.5 * (t498 + t499);
     let t501 = 0.5 * (t429 * s_q12) - 0.001 * t33;
     let t502 = -t414;
     let t503 = 0.5 * t431 - 0.001 * t370 - t494;
     let t504 = s_q12 * t430;
     let t505 = 0.001 * t372 + t504;
-    let t506 = -(0.01 * t369) - t490 - 0.125 * t497 - 0.5 * (t118 * d.k0);
+    let t506 = -0.01 * t369 - t490 - 0.125 * t497 - 0.5 * (t118 * d.k0);
     let t507 = t21 * t385;
     let t508 = t22 * t387;
     let t509 = t21 * t389;
@@ -3045,32 +3035,32 @@ pub fn coriolis_matrix_with(
             t566,
         ],
         [
-            t186 + (c_q12 * t300 + s_q12 * t390),
-            t204 + (c_q12 * t309 + s_q12 * t397),
-            t216 + (c_q12 * t318 + s_q12 * t404),
-            t418 + (c_q12 * t433 + s_q12 * t437),
-            t442 + (c_q12 * t449 + s_q12 * t453),
-            t458 + (c_q12 * t467 + s_q12 * t472),
-            t476 + (c_q12 * t485 + s_q12 * t488),
+            t186 + c_q12 * t300 + s_q12 * t390,
+            t204 + c_q12 * t309 + s_q12 * t397,
+            t216 + c_q12 * t318 + s_q12 * t404,
+            t418 + c_q12 * t433 + s_q12 * t437,
+            t442 + c_q12 * t449 + s_q12 * t453,
+            t458 + c_q12 * t467 + s_q12 * t472,
+            t476 + c_q12 * t485 + s_q12 * t488,
             c_q12 * t491 + s_q12 * t495,
             c_q12 * t496 + s_q12 * t501 - t489,
-            t502 + (c_q12 * t503 + s_q12 * t506),
+            t502 + c_q12 * t503 + s_q12 * t506,
             t560,
         ],
         [
             t389 + t385 + 0.5 * (s_q12 * t296 * d.k0 - t388 * c_q12),
             t396 + t392 + 0.5 * (s_q12 * t305 * d.k0 - t395 * c_q12),
             t403 + t399 + 0.5 * (s_q12 * t314 * d.k0 - t402 * c_q12),
-            0.03 * t176 + t224 + p.l * s_q12 * t335 + t421 - p.l * c_q12 * t337 - t420
-                - t422 - 0.5 * t419 - 0.25 * t434 - t563,
-            0.03 * t194 + t236 + t240 + p.l * s_q12 * t345 - t241 - p.l * c_q12 * t347
-                - t444 - 0.5 * t443 - 0.25 * t450 - t564,
-            0.03 * t207 + t263 + t267 + p.l * s_q12 * t359 - t268 - p.l * c_q12 * t361
-                - t460 - 0.5 * t459 - 0.25 * t468 - t565,
-            0.03 * t207 + t263 + p.l * s_q12 * t366 + t478 - p.l * c_q12 * t368 - t460
-                - t479 - 0.5 * t477 - 0.25 * t486 - t566,
-            t489 + -(0.5 * (t429 * (s_q12 * s_q12) + t429 * (c_q12 * c_q12))) - t560,
-            t500 + (p.l * s_q12 * t378 - p.l * c_q12 * t380),
+            0.03 * t176 + t224 + p.l * s_q12 * t335 + t421 - t563 - p.l * c_q12 * t337
+                - t420 - t422 - 0.5 * t419 - 0.25 * t434,
+            0.03 * t194 + t236 + t240 + p.l * s_q12 * t345 - t564 - t241
+                - p.l * c_q12 * t347 - t444 - 0.5 * t443 - 0.25 * t450,
+            0.03 * t207 + t263 + t267 + p.l * s_q12 * t359 - t565 - t268
+                - p.l * c_q12 * t361 - t460 - 0.5 * t459 - 0.25 * t468,
+            0.03 * t207 + t263 + p.l * s_q12 * t366 + t478 - t566 - p.l * c_q12 * t368
+                - t460 - t479 - 0.5 * t477 - 0.25 * t486,
+            t489 - t560 - 0.5 * (t429 * (s_q12 * s_q12) + t429 * (c_q12 * c_q12)),
+            t500 + p.l * s_q12 * t378 - p.l * c_q12 * t380,
             -t285 - t562,
             t561,
         ],
@@ -3078,12 +3068,12 @@ pub fn coriolis_matrix_with(
             t184 + t386 + c_q12 * t390 - 0.01 * t178 - t185 - s_q12 * t300,
             t202 + t393 + c_q12 * t397 - 0.01 * t196 - t203 - s_q12 * t309,
             t214 + t400 + c_q12 * t404 - 0.01 * t208 - t215 - s_q12 * t318,
-            t428 + (p.l * t336 + c_q12 * t437 - s_q12 * t433),
-            t448 + (p.l * t346 + c_q12 * t453 - s_q12 * t449),
-            t464 + (p.l * t360 + c_q12 * t472 - s_q12 * t467),
-            t484 + (p.l * t367 + c_q12 * t488 - s_q12 * t485),
-            c_q12 * t495 + p.l * t377 - s_q12 * t491 - t502,
-            t285 + (c_q12 * t501 - s_q12 * t496),
+            t428 + p.l * t336 + c_q12 * t437 - s_q12 * t433,
+            t448 + p.l * t346 + c_q12 * t453 - s_q12 * t449,
+            t464 + p.l * t360 + c_q12 * t472 - s_q12 * t467,
+            t484 + p.l * t367 + c_q12 * t488 - s_q12 * t485,
+            c_q12 * t495 + p.l * t377 - t502 - s_q12 * t491,
+            t285 + c_q12 * t501 - s_q12 * t496,
             c_q12 * t506 + p.l * t381 - s_q12 * t503,
             t562,
         ],
@@ -3093,7 +3083,7 @@ pub fn coriolis_matrix_with(
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
     mul: 157,
-    add: 116,
+    add: 115,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -3174,7 +3164,7 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let t60 = qd[2] - 0.05 * qd[4];
     let t61 = 0.5 * t29 + t44 - t43;
     let t62 = qd[2] - 0.2 * qd[4] - 0.5 * t30;
-    let t63 = t50 + -(0.01 * t33);
+    let t63 = t50 - 0.01 * t33;
     let t64 = 0.5 * t38 + t51 + t52 + t53;
     let t65 = 0.01 * t31 + t54 + t55 + t56 - 0.5 * t39;
     let t66 = t38 + t51 + t52 + t53 + 0.5 * (p.l * t37);
@@ -3318,7 +3308,7 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
 /// Operation count of [`coordinate_rates_with`] (and of [`coordinate_rates`] after [`OPS_DERIVED`]).
 pub const OPS_COORDINATE_RATES: OpCount = OpCount {
     mul: 59,
-    add: 36,
+    add: 34,
     div: 0,
     sqrt: 0,
     sin: 0,
@@ -3361,19 +3351,19 @@ pub fn coordinate_rates_with(
         0.5 * (q[6] * qd[3] + q[4] * qd[5] - q[5] * qd[4]),
         0.5 * (q[6] * qd[4] + q[5] * qd[3] - q[3] * qd[5]),
         0.5 * (q[6] * qd[5] + q[3] * qd[4] - q[4] * qd[3]),
-        -(0.5 * (q[3] * qd[3] + q[4] * qd[4] + q[5] * qd[5])),
+        -0.5 * (q[3] * qd[3] + q[4] * qd[4] + q[5] * qd[5]),
         qd[6],
         0.5 * (q[11] * qd[7] + q[9] * qd[9] - q[10] * qd[8]),
         0.5 * (q[11] * qd[8] + q[10] * qd[7] - q[8] * qd[9]),
         0.5 * (q[11] * qd[9] + q[8] * qd[8] - q[9] * qd[7]),
-        -(0.5 * (q[8] * qd[7] + q[9] * qd[8] + q[10] * qd[9])),
+        -0.5 * (q[8] * qd[7] + q[9] * qd[8] + q[10] * qd[9]),
         qd[10],
     ]
 }
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
     mul: 347,
-    add: 195,
+    add: 191,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -3450,7 +3440,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let t54 = t35 * s_q12 + t37 * c_q12;
     let t55 = p.l * s_q7 * t37 - p.l * t44;
     let t56 = p.l * s_q7 * t35 * c_q12 - s_q12 * t55;
-    let t57 = -(p.l * c_q7) - 0.2;
+    let t57 = -0.2 - p.l * c_q7;
     let t58 = t37 * t57 - p.l * t52;
     let t59 = t35 * c_q12 * t57 - s_q12 * t58;
     let t60 = p.l + 0.2 * c_q7;
@@ -3548,7 +3538,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 t104,
                 t11,
                 0.0,
-                -(0.2 * t11),
+                -0.2 * t11,
                 0.2 * (t102 + t103),
                 0.0,
                 0.0,
@@ -3561,7 +3551,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 t108,
                 t14,
                 0.0,
-                -(0.2 * t14),
+                -0.2 * t14,
                 0.2 * (t106 + t107),
                 0.0,
                 0.0,
@@ -3574,7 +3564,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 t112,
                 t17,
                 0.0,
-                -(0.2 * t17),
+                -0.2 * t17,
                 0.2 * (t110 + t111),
                 0.0,
                 0.0,

@@ -19,17 +19,17 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 243 | 220 | 0 | 0 | 2 | 2 |
-//! | `mass_matrix` | 307 | 247 | 0 | 0 | 2 | 2 |
-//! | `bias` | 232 | 193 | 0 | 0 | 2 | 2 |
-//! | `gravity` | 76 | 43 | 0 | 0 | 2 | 2 |
-//! | `joint_space` | 570 | 455 | 0 | 0 | 2 | 2 |
-//! | `forward_dynamics` | 1218 | 808 | 10 | 0 | 2 | 2 |
-//! | `coriolis_matrix` | 1739 | 1448 | 0 | 0 | 2 | 2 |
-//! | `energy` | 149 | 116 | 0 | 0 | 2 | 2 |
+//! | `inverse_dynamics` | 243 | 218 | 0 | 0 | 2 | 2 |
+//! | `mass_matrix` | 307 | 237 | 0 | 0 | 2 | 2 |
+//! | `bias` | 232 | 192 | 0 | 0 | 2 | 2 |
+//! | `gravity` | 76 | 41 | 0 | 0 | 2 | 2 |
+//! | `joint_space` | 570 | 442 | 0 | 0 | 2 | 2 |
+//! | `forward_dynamics` | 1218 | 793 | 10 | 0 | 2 | 2 |
+//! | `coriolis_matrix` | 1739 | 1425 | 0 | 0 | 2 | 2 |
+//! | `energy` | 149 | 115 | 0 | 0 | 2 | 2 |
 //! | `body_poses` | 96 | 63 | 0 | 0 | 2 | 2 |
-//! | `coordinate_rates` | 59 | 36 | 0 | 0 | 0 | 0 |
-//! | `body_jacobians` | 328 | 195 | 0 | 0 | 2 | 2 |
+//! | `coordinate_rates` | 59 | 34 | 0 | 0 | 0 | 0 |
+//! | `body_jacobians` | 328 | 191 | 0 | 0 | 2 | 2 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 /// The floating-point type of every input, output and parameter:
@@ -149,7 +149,7 @@ pub const OPS_DERIVED: OpCount = OpCount {
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
     mul: 243,
-    add: 220,
+    add: 218,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -247,7 +247,7 @@ pub fn inverse_dynamics_with(
     let t67 = t13 * t27;
     let t68 = c_q7 * t23 + s_q7 * t24 - 0.5 * (t16 * t16 + t65);
     let t69 = t26 + 0.5 * (t29 + t66) - t25;
-    let t70 = t10 + (0.2 * (t22 - qdd[4]) + 0.5 * (t67 - t31));
+    let t70 = t10 + 0.2 * (t22 - qdd[4]) + 0.5 * (t67 - t31);
     let t71 = t41 * t68;
     let t72 = t44 * t69;
     let t73 = t47 * t70;
@@ -287,7 +287,7 @@ pub fn inverse_dynamics_with(
     let t106 = 0.0051 * t81 + 0.001 * t83 - 0.0025 * t82;
     let t107 = 0.2075 * t82 - 0.0025 * t81;
     let t108 = 0.001 * t81 + 0.2106 * t83;
-    let t109 = -(0.125 * (t96 * t96 + t92 * t92));
+    let t109 = -0.125 * (t96 * t96 + t92 * t92);
     let t110 = 0.125 * (t100 - t97);
     let t111 = 0.125 * (t74 + t75 + t76 + 0.5 * (t88 + t81 * t82)) + 0.04025 * t98
         + 0.04125 * t99;
@@ -314,11 +314,11 @@ pub fn inverse_dynamics_with(
     let t128 = t48 * t118;
     let t129 = t49 * t119;
     let t130 = t16 * t104 + t41 * t114 + t42 * t115 + t43 * t116 - t65;
-    let t131 = t123 + t29 + -(t13 * t104);
+    let t131 = t123 + t29 - t13 * t104;
     let t132 = 0.4585 * (t16 * t27) + t41 * t117 + t42 * t118 + t43 * t119
         - 0.4565 * t30;
-    let t133 = 0.2 * (qdd[4] - t22) + t44 * t117 + t45 * t118 + t46 * t119 - 0.915 * t67
-        - 0.5 * (t124 + t125 + t126) - t10;
+    let t133 = 0.2 * (qdd[4] - t22) + t44 * t117 + t45 * t118 + t46 * t119 - t10
+        - 0.915 * t67 - 0.5 * (t124 + t125 + t126);
     let t134 = s_q7 * t130;
     let t135 = c_q7 * t131;
     let t136 = 0.04125 * t97 - 0.125 * t95 - 0.04025 * t100;
@@ -333,9 +333,8 @@ pub fn inverse_dynamics_with(
         0.005 * qdd[3] + 0.6885 * qdd[4] + 0.002 * qdd[5] + qd[5] * t101 + s_q7 * t132
             + c_q7 * t133 - 0.7 * t10 - qd[3] * t103
             - 0.2 * (t67 + t124 + t125 + t126 - t31),
-        t137
-            + (0.002 * qdd[4] + 0.19 * qdd[5] + 0.7 * t9 + qd[3] * t102
-                + 0.2 * (t134 + t135) - qd[4] * t101),
+        t137 + 0.002 * qdd[4] + 0.19 * qdd[5] + 0.7 * t9 + qd[3] * t102
+            + 0.2 * (t134 + t135) - qd[4] * t101,
         t137,
         t117,
         t118,
@@ -346,7 +345,7 @@ pub fn inverse_dynamics_with(
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
     mul: 307,
-    add: 247,
+    add: 237,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -394,7 +393,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t27 = 0.01 * t23 + 0.125 * t26;
     let t28 = c_q12 * t25;
     let t29 = 0.5 * t25 + 0.125 * t28 - 0.01 * t22;
-    let t30 = -(0.125 * t24);
+    let t30 = -0.125 * t24;
     let t31 = s_q7 * t11;
     let t32 = t31 + c_q7 * t14;
     let t33 = s_q7 * t13;
@@ -408,16 +407,16 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t41 = 0.5 * t37 + 0.125 * t40 - 0.01 * t32;
     let t42 = t17 * t39;
     let t43 = t19 * t41;
-    let t44 = -(0.125 * t35);
+    let t44 = -0.125 * t35;
     let t45 = t17 * s_q12 + t19 * c_q12;
     let t46 = t18 * s_q12;
     let t47 = 0.01 * t19 + 0.125 * t46;
     let t48 = t18 * c_q12;
     let t49 = 0.5 * t18 + 0.125 * t48 - 0.01 * t17;
-    let t50 = -(0.125 * t45);
+    let t50 = -0.125 * t45;
     let t51 = s_q7 * t19;
     let t52 = s_q7 * t18;
-    let t53 = -(0.5 * c_q7) - 0.2;
+    let t53 = -0.5 * c_q7 - 0.2;
     let t54 = t19 * t53;
     let t55 = t18 * t53;
     let t56 = 0.2 * c_q7 + 0.5;
@@ -426,13 +425,13 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t59 = t15 * t56;
     let t60 = 0.0625 * s_q12 + 0.04025 * (s_q12 * c_q12) + 0.001;
     let t61 = 0.0625 * c_q12 + 0.04125;
-    let t62 = -(0.5 * t23) - 0.125 * t24;
+    let t62 = -0.5 * t23 - 0.125 * t24;
     let t63 = t11 * t27 + t13 * t29 + t12 * t62;
     let t64 = t14 * t27 + t16 * t29 + t15 * t62;
     let t65 = c_q7 * t63 - s_q7 * t64;
     let t66 = s_q7 * t63 + c_q7 * t64;
     let t67 = t17 * t27 + t19 * t29 + t18 * t62 - s_q7;
-    let t68 = -(0.5 * t34) - 0.125 * t35;
+    let t68 = -0.5 * t34 - 0.125 * t35;
     let t69 = t11 * t39 + t13 * t41 + t12 * t68;
     let t70 = t14 * t39 + t16 * t41 + t15 * t68;
     let t71 = c_q7 * t69 - s_q7 * t70;
@@ -440,7 +439,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t73 = t18 * t68;
     let t74 = c_q7 + t42 + t43 + t73 + 0.7;
     let t75 = c_q7 + t42 + t43 + t73;
-    let t76 = -(0.5 * t19) - 0.125 * t45;
+    let t76 = -0.5 * t19 - 0.125 * t45;
     let t77 = t11 * t47 + t13 * t49 + t12 * t76;
     let t78 = t14 * t47 + t16 * t49 + t15 * t76 - 1.0;
     let t79 = c_q7 * t77 - s_q7 * t78;
@@ -500,7 +499,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t127 = 0.2 * t33 + t58;
     let t128 = 0.04025 * t45 + 0.125 * (0.5 * t19 + 0.2 * t36 + t59);
     let t129 = 0.0051 * t17 + 0.001 * t19 + 0.01 * t127 + s_q12 * t128 - 0.0025 * t18;
-    let t130 = s_q12 * t57 + c_q12 * (t127 + -(0.5 * t18));
+    let t130 = s_q12 * t57 + c_q12 * (t127 - 0.5 * t18);
     let t131 = 0.24875 * t18 + 0.0625 * t48 - 0.0025 * t17 - 0.5 * t127 - 0.125 * t130;
     let t132 = 0.001 * t17 + 0.2106 * t19 + 0.0625 * t45 + 0.5 * (0.2 * t36 + t59)
         + c_q12 * t128 - 0.01 * t57;
@@ -626,7 +625,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
     mul: 232,
-    add: 193,
+    add: 192,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -738,7 +737,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t91 = 0.0051 * t54 + 0.001 * t56 - 0.0025 * t55;
     let t92 = 0.2075 * t55 - 0.0025 * t54;
     let t93 = 0.001 * t54 + 0.2106 * t56;
-    let t94 = -(0.125 * (t63 * t63 + t60 * t60));
+    let t94 = -0.125 * (t63 * t63 + t60 * t60);
     let t95 = s_q12 * t94;
     let t96 = 0.125 * (t65 - t80);
     let t97 = t55 * t90 + c_q12 * t94 + s_q12 * t96 - 0.5 * t61 - 0.01 * t76;
@@ -771,8 +770,8 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
         - 0.01 * (t69 + t73 + t75);
     let t119 = 0.4585 * (t14 * t19) + t30 * t115 + t31 * t117 + t32 * t118
         - 0.4565 * (qd[6] * t14);
-    let t120 = t33 * t115 + t34 * t117 + t35 * t118 - 0.2 * t18 - 0.915 * t53
-        - 0.5 * (t110 + t111 + t112) - t109;
+    let t120 = t33 * t115 + t34 * t117 + t35 * t118 - t109 - 0.2 * t18 - 0.915 * t53
+        - 0.5 * (t110 + t111 + t112);
     let t121 = t102 + t103 + t104;
     let t122 = t36 * t115;
     let t123 = t37 * t117;
@@ -785,7 +784,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
         qd[4] * t88 + c_q7 * t119 - qd[5] * t87 - s_q7 * t120,
         qd[5] * t86 + s_q7 * t119 + c_q7 * t120 - qd[3] * t88 - 0.7 * t109
             - 0.2 * (t20 + t53 + t110 + t111 + t112),
-        t125 + (qd[3] * t87 + 0.7 * t106 + 0.2 * (t107 + t108) - qd[4] * t86),
+        t125 + qd[3] * t87 + 0.7 * t106 + 0.2 * (t107 + t108) - qd[4] * t86,
         t125,
         t115,
         t117,
@@ -796,7 +795,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
     mul: 76,
-    add: 43,
+    add: 41,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -850,11 +849,11 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let t34 = 0.5 * t32 + 0.125 * (c_q12 * t32) - 0.01 * t29;
     let t35 = t20 * t33;
     let t36 = t22 * t34;
-    let t37 = -(0.5 * t30) - 0.125 * t31;
+    let t37 = -0.5 * t30 - 0.125 * t31;
     let t38 = t14 * t33 + t16 * t34 + t15 * t37;
     let t39 = t17 * t33 + t19 * t34 + t18 * t37 - 9.81 * t2;
     let t40 = t21 * t37;
-    let t41 = t28 + (t35 + t36 + t40);
+    let t41 = t28 + t35 + t36 + t40;
     [
         63.765 * t0,
         63.765 * t1,
@@ -866,13 +865,13 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
         t33,
         t37,
         t34,
-        -(0.125 * t31),
+        -0.125 * t31,
     ]
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
     mul: 570,
-    add: 455,
+    add: 442,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -966,7 +965,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t71 = 0.01 * t67 + 0.125 * t70;
     let t72 = c_q12 * t69;
     let t73 = 0.5 * t69 + 0.125 * t72 - 0.01 * t66;
-    let t74 = -(0.125 * t68);
+    let t74 = -0.125 * t68;
     let t75 = s_q7 * t30;
     let t76 = t75 + c_q7 * t33;
     let t77 = s_q7 * t32;
@@ -980,16 +979,16 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t85 = 0.5 * t81 + 0.125 * t84 - 0.01 * t76;
     let t86 = t36 * t83;
     let t87 = t38 * t85;
-    let t88 = -(0.125 * t79);
+    let t88 = -0.125 * t79;
     let t89 = t36 * s_q12 + t38 * c_q12;
     let t90 = t37 * s_q12;
     let t91 = 0.01 * t38 + 0.125 * t90;
     let t92 = t37 * c_q12;
     let t93 = 0.5 * t37 + 0.125 * t92 - 0.01 * t36;
-    let t94 = -(0.125 * t89);
+    let t94 = -0.125 * t89;
     let t95 = s_q7 * t38;
     let t96 = s_q7 * t37;
-    let t97 = -(0.5 * c_q7) - 0.2;
+    let t97 = -0.5 * c_q7 - 0.2;
     let t98 = t38 * t97;
     let t99 = t37 * t97;
     let t100 = 0.2 * c_q7 + 0.5;
@@ -1038,15 +1037,15 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t143 = 0.0051 * t54 + 0.001 * t56 - 0.0025 * t55;
     let t144 = 0.2075 * t55 - 0.0025 * t54;
     let t145 = 0.001 * t54 + 0.2106 * t56;
-    let t146 = -(0.125 * (t63 * t63 + t60 * t60));
+    let t146 = -0.125 * (t63 * t63 + t60 * t60);
     let t147 = s_q12 * t146;
-    let t148 = -(0.5 * t67) - 0.125 * t68;
+    let t148 = -0.5 * t67 - 0.125 * t68;
     let t149 = t30 * t71 + t32 * t73 + t31 * t148;
     let t150 = t33 * t71 + t35 * t73 + t34 * t148;
     let t151 = c_q7 * t149 - s_q7 * t150;
     let t152 = s_q7 * t149 + c_q7 * t150;
     let t153 = t36 * t71 + t38 * t73 + t37 * t148 - s_q7;
-    let t154 = -(0.5 * t78) - 0.125 * t79;
+    let t154 = -0.5 * t78 - 0.125 * t79;
     let t155 = t30 * t83 + t32 * t85 + t31 * t154;
     let t156 = t33 * t83 + t35 * t85 + t34 * t154;
     let t157 = c_q7 * t155 - s_q7 * t156;
@@ -1054,7 +1053,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t159 = t37 * t154;
     let t160 = c_q7 + t86 + t87 + t159 + 0.7;
     let t161 = c_q7 + t86 + t87 + t159;
-    let t162 = -(0.5 * t38) - 0.125 * t89;
+    let t162 = -0.5 * t38 - 0.125 * t89;
     let t163 = t30 * t91 + t32 * t93 + t31 * t162;
     let t164 = t33 * t91 + t35 * t93 + t34 * t162 - 1.0;
     let t165 = c_q7 * t163 - s_q7 * t164;
@@ -1114,7 +1113,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t213 = 0.2 * t77 + t102;
     let t214 = 0.04025 * t89 + 0.125 * (0.5 * t38 + 0.2 * t80 + t103);
     let t215 = 0.0051 * t36 + 0.001 * t38 + 0.01 * t213 + s_q12 * t214 - 0.0025 * t37;
-    let t216 = s_q12 * t101 + c_q12 * (t213 + -(0.5 * t37));
+    let t216 = s_q12 * t101 + c_q12 * (t213 - 0.5 * t37);
     let t217 = 0.24875 * t37 + 0.0625 * t92 - 0.0025 * t36 - 0.5 * t213 - 0.125 * t216;
     let t218 = 0.001 * t36 + 0.2106 * t38 + 0.0625 * t89 + 0.5 * (0.2 * t80 + t103)
         + c_q12 * t214 - 0.01 * t101;
@@ -1162,17 +1161,17 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
         - 0.01 * (t109 + t113 + t115);
     let t254 = 0.4585 * (t14 * t19) + t30 * t250 + t31 * t252 + t32 * t253
         - 0.4565 * (qd[6] * t14);
-    let t255 = t33 * t250 + t34 * t252 + t35 * t253 - 0.2 * t18 - 0.915 * t53
-        - 0.5 * (t245 + t246 + t247) - t244;
+    let t255 = t33 * t250 + t34 * t252 + t35 * t253 - t244 - 0.2 * t18 - 0.915 * t53
+        - 0.5 * (t245 + t246 + t247);
     let t256 = t237 + t238 + t239;
     let t257 = t36 * t250;
     let t258 = t37 * t252;
     let t259 = t38 * t253;
-    let t260 = -(0.5 * t131) - 0.125 * t132;
+    let t260 = -0.5 * t131 - 0.125 * t132;
     let t261 = t30 * t134 + t32 * t135 + t31 * t260;
     let t262 = t33 * t134 + t35 * t135 + t34 * t260 - 9.81 * t2;
     let t263 = t37 * t260;
-    let t264 = t129 + (t136 + t137 + t263);
+    let t264 = t129 + t136 + t137 + t263;
     let t265 = 0.4565 * t52 + t111 + t257 + t258 + t259 + 0.5 * t256 - t110;
     JointSpace {
         mass_matrix: [
@@ -1287,7 +1286,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
             qd[4] * t140 + c_q7 * t254 - qd[5] * t139 - s_q7 * t255,
             qd[5] * t138 + s_q7 * t254 + c_q7 * t255 - qd[3] * t140 - 0.7 * t244
                 - 0.2 * (t20 + t53 + t245 + t246 + t247),
-            t265 + (qd[3] * t139 + 0.7 * t241 + 0.2 * (t242 + t243) - qd[4] * t138),
+            t265 + qd[3] * t139 + 0.7 * t241 + 0.2 * (t242 + t243) - qd[4] * t138,
             t265,
             t250,
             t252,
@@ -1305,14 +1304,14 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
             t134,
             t260,
             t135,
-            -(0.125 * t132),
+            -0.125 * t132,
         ],
     }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
     mul: 1218,
-    add: 808,
+    add: 793,
     div: 10,
     sqrt: 0,
     sin: 2,
@@ -1358,7 +1357,7 @@ pub fn forward_dynamics_with(
     let t14 = t13 - t12;
     let t15 = qd[4] * qd[4];
     let t16 = qd[5] * qd[5];
-    let t17 = -(0.2 * (t15 + t16));
+    let t17 = -0.2 * (t15 + t16);
     let t18 = qd[3] * qd[5];
     let t19 = qd[5] + qd[6];
     let t20 = q[8] * q[8];
@@ -1392,7 +1391,7 @@ pub fn forward_dynamics_with(
     let t48 = t19 * t37;
     let t49 = t46 + t47 + t48;
     let t50 = t19 * t19;
-    let t51 = -(0.5 * (t14 * t14 + t50));
+    let t51 = -0.5 * (t14 * t14 + t50);
     let t52 = t11 * t14;
     let t53 = t11 * t19;
     let t54 = t41 + qd[7];
@@ -1460,11 +1459,11 @@ pub fn forward_dynamics_with(
     let t116 = t52 * t34;
     let t117 = t53 * t37;
     let t118 = t115 + 0.5 * (t116 + t117);
-    let t119 = s_q12 * -(0.5 * (t55 * t55 + t70));
+    let t119 = s_q12 * (-0.5 * (t55 * t55 + t70));
     let t120 = t54 * t56 * c_q12;
     let t121 = 0.125 * (t71 * t71 + t69 * t69);
-    let t122 = -(0.125 * (t72 + t73));
-    let t123 = -(0.0625 * (t54 * t55)) - 0.04025 * t72 - 0.04125 * t73;
+    let t122 = -0.125 * (t72 + t73);
+    let t123 = -0.0625 * (t54 * t55) - 0.04025 * t72 - 0.04125 * t73;
     let t124 = 0.3787878787878788 * (t119 + 0.5 * t120)
         + 3.0303030303030303 * (0.04025 * t74 + tau[10]) - 0.125 * t74;
     let t125 = 0.1893939393939394 * t75 - 0.5;
@@ -1481,7 +1480,7 @@ pub fn forward_dynamics_with(
     let t136 = 0.125 * c_q12 + 0.04025 * t75 + 0.2106 - t78 * t78 * inv96
         - 0.00000625 * (t78 * t78 * (inv96 * inv96) * inv135);
     let inv137 = 1.0 / t136;
-    let t138 = -(t78 * inv96) - 0.00000625 * (t78 * (inv96 * inv96) * inv135);
+    let t138 = -0.00000625 * (t78 * (inv96 * inv96) * inv135) - t78 * inv96;
     let t139 = inv137 * t138;
     let t140 = 0.0025 * (inv96 * inv135 - t78 * inv96 * inv135 * inv137 * t138);
     let t141 = t133 + 0.0025 * (inv96 * t140) - t78 * inv96 * inv137 * t138;
@@ -1490,7 +1489,7 @@ pub fn forward_dynamics_with(
     let t143 = t88 + tau[7] + t131 + 0.001 * t93 - t87;
     let t144 = t90 + tau[8] - t89 - tau[10] - 0.5 * t130;
     let t145 = t92 + tau[9] + t132 + 0.5 * t122 - t91 - 0.001 * t94;
-    let t146 = -(0.3787878787878788 * t76) - 0.0001 * inv137
+    let t146 = -0.3787878787878788 * t76 - 0.0001 * inv137
         - 0.035870064279155185 * (t77 * t77 * t142)
         - 0.00000946969696969697 * (t77 * (t78 * inv96 * inv135 * inv137));
     let t147 = 0.0004734848484848485 * (t77 * (t78 * inv96 * t97 * inv135 * inv137))
@@ -1500,14 +1499,14 @@ pub fn forward_dynamics_with(
     let t149 = 0.0001 * t139 - 0.3787878787878788 * t77 - 0.001893939393939394 * t148
         - 0.1893939393939394 * (t77 * (t125 * t142))
         - 0.000025 * (t78 * inv96 * t125 * inv135 * inv137);
-    let t150 = -(0.015625 * (t76 * t141)) - 0.25 * (s_q12 * t97 * inv137 * t138)
+    let t150 = -0.015625 * (t76 * t141) - 0.25 * (s_q12 * t97 * inv137 * t138)
         - t97 * t97 * inv137;
     let t151 = s_q12 * t141;
     let t152 = t97 * inv137 * t138;
     let t153 = 0.0025 * (t78 * inv96 * t97 * t125 * inv135 * inv137) - 0.00125 * t151
         - 0.125 * (s_q12 * t125 * t140) - 0.01 * t152;
     let t154 = t125 * t140;
-    let t155 = -(0.3787878787878788 * t75) - 0.0001 * t141 - 0.02 * t154
+    let t155 = -0.3787878787878788 * t75 - 0.0001 * t141 - 0.02 * t154
         - t125 * t125 * t142;
     let t156 = 0.0000000625 * (t78 * inv96 * inv135 * inv137)
         + 0.0004734848484848485
@@ -1557,9 +1556,8 @@ pub fn forward_dynamics_with(
     let t176 = t141 * t143 + t140 * t144 + inv137 * t138 * t145;
     let t177 = t140 * t143 + t142 * t144
         - 0.0025 * (t78 * inv96 * inv135 * inv137 * t145);
-    let t178 = t130
-        + (-(0.5 * (t54 * t56)) - 0.01 * (t55 * t56 + t176) - t110 * t149 - t114 * t153
-            - t118 * t155 - t59 * t164 - t62 * t166 - t65 * t169 - t125 * t177);
+    let t178 = t130 - 0.5 * (t54 * t56) - 0.01 * (t55 * t56 + t176) - t110 * t149
+        - t114 * t153 - t118 * t155 - t59 * t164 - t62 * t166 - t65 * t169 - t125 * t177;
     let t179 = t90 + 0.0025 * t176 - t89 - tau[10] - t110 * t157 - t114 * t161
         - t118 * t166 - t59 * t171 - t62 * t173 - t65 * t174 - t126 * t177 - 0.5 * t130;
     let t180 = inv137 * t138 * t143 + inv137 * t145
@@ -1567,9 +1565,8 @@ pub fn forward_dynamics_with(
     let t181 = 0.5 * t70 + c_q12 * t121 + s_q12 * t124 + 0.01 * t180 - t55 * t83
         - t110 * t146 - t114 * t147 - t118 * t149 - t59 * t156 - t62 * t157 - t65 * t159
         - 0.1893939393939394 * (t77 * t177);
-    let t182 = t122
-        + (0.01 * t70 + t54 * t83 - t110 * t147 - t114 * t150 - t118 * t153 - t59 * t160
-            - t62 * t161 - t65 * t162 - t97 * t180 - 0.125 * (s_q12 * t176));
+    let t182 = t122 + 0.01 * t70 + t54 * t83 - t110 * t147 - t114 * t150 - t118 * t153
+        - t59 * t160 - t62 * t161 - t65 * t162 - t97 * t180 - 0.125 * (s_q12 * t176);
     let t183 = t88 + t131 + 0.001 * t93 + 0.0025 * t177 - t87 - t110 * t156 - t114 * t160
         - t118 * t164 - t59 * t170 - t62 * t171 - t65 * t172 - t95 * t176 - t78 * t180;
     let t184 = t92 + t132 + 0.5 * t122 - t91 - t110 * t159 - t114 * t162 - t118 * t169
@@ -1657,7 +1654,7 @@ pub fn forward_dynamics_with(
     let t261 = t191 + t192 + t193 - t242 * t246 * inv259;
     let t262 = s_q7 * t261;
     let t263 = c_q7 * t261;
-    let t264 = t200 + -(t246 * t246 * inv259);
+    let t264 = t200 - t246 * t246 * inv259;
     let t265 = c_q7 * (c_q7 * t260 - t262) + 6.5 - s_q7 * (t263 - s_q7 * t264);
     let inv266 = 1.0 / t265;
     let t267 = t263 + s_q7 * t260;
@@ -1670,13 +1667,13 @@ pub fn forward_dynamics_with(
     let inv274 = 1.0 / t273;
     let t275 = t194 + t195 + t196 - t242 * t243 * inv259;
     let t276 = s_q7 * t275;
-    let t277 = t204 + -(t243 * t246 * inv259);
+    let t277 = t204 - t243 * t246 * inv259;
     let t278 = c_q7 * t277;
     let t279 = c_q7 * t275 - s_q7 * t277;
     let t280 = inv266 * t269 * t279;
     let t281 = t276 + t278 - t280;
     let t282 = t243 * t243 * inv259;
-    let t283 = t208 + (6.5 - t282 - inv266 * (t279 * t279) - inv274 * (t281 * t281));
+    let t283 = t208 + 6.5 - t282 - inv266 * (t279 * t279) - inv274 * (t281 * t281);
     let inv284 = 1.0 / t283;
     let t285 = inv266 * t269 * inv274 * t281 - inv266 * t279;
     let t286 = t227 + t228 + t229 - t243 * t244 * inv259;
@@ -1720,7 +1717,7 @@ pub fn forward_dynamics_with(
     let t318 = c_q7 * t314;
     let t319 = inv266 * t269 * t315;
     let t320 = t317 + t318 - 0.2 * t316 - t319;
-    let t321 = t208 + -t282;
+    let t321 = t208 - t282;
     let t322 = s_q7 * t286;
     let t323 = c_q7 * t288;
     let t324 = t322 + t323 - 0.2 * t321 - inv266 * t279 * t315 - inv274 * t281 * t320
@@ -1754,9 +1751,8 @@ pub fn forward_dynamics_with(
     let t342 = t50 + t29 * t181 + t30 * t182 + t31 * t178 + qd[6] * t11 * t291
         - t14 * t82 - t103 * t260 - t106 * t261 - qd[6] * t14 * t290
         - t242 * t257 * inv259 - 0.2 * (t18 * t275);
-    let t343 = t250
-        + (t11 * t82 + qd[6] * t11 * t294 - t103 * t261 - t106 * t264
-            - qd[6] * t14 * t293 - t246 * t257 * inv259 - 0.2 * (t18 * t277));
+    let t343 = t250 + t11 * t82 + qd[6] * t11 * t294 - t103 * t261 - t106 * t264
+        - qd[6] * t14 * t293 - t246 * t257 * inv259 - 0.2 * (t18 * t277);
     let t344 = 0.7 * (t15 + t16) + tau[0] + c_q7 * t342 - s_q7 * t343 - t98 * t265
         - t99 * t269 - t100 * t279;
     let t345 = (inv266 - inv266 * t269 * t341 - inv266 * t279 * t340
@@ -1840,47 +1836,43 @@ pub fn forward_dynamics_with(
     let t398 = inv327 * t334 * inv336 * t364;
     let t399 = inv336 * t366;
     let t400 = t394 + t395 + t396 + t397 + t399 - t398;
-    let t401 = t98 + (t345 + t351 + t359 + t363 + t365 + t367);
-    let t402 = t99 + (t368 + t375 + t376 + t377 + t378 + t379 + 0.2 * t400);
-    let t403 = t103 + (c_q7 * t401 + s_q7 * t402);
+    let t401 = t98 + t345 + t351 + t359 + t363 + t365 + t367;
+    let t402 = t99 + t368 + t375 + t376 + t377 + t378 + t379 + 0.2 * t400;
+    let t403 = t103 + c_q7 * t401 + s_q7 * t402;
     let t404 = s_q7 * t401;
     let t405 = c_q7 * t402;
     let t406 = qd[6] * t14 + c_q7 * t392 + s_q7 * t393;
     let t407 = c_q7 * t393 - qd[6] * t11 - s_q7 * t392;
     let t408 = inv259
-        * (t257
-            + (-(t242 * t403) - t246 * (t106 + (t405 - t404))
-                - t243
-                    * (t100
-                        + (0.2 * (t18 - t393) + t380 + t381 + t386 + t387 + t388 + t389))
-                - t244 * t406 - t245 * t407 - t258 * t400));
+        * (t257 - t242 * t403 - t246 * (t106 + t405 - t404)
+            - t243
+                * (t100 + 0.2 * (t18 - t393) + t380 + t381 + t386 + t387 + t388 + t389)
+            - t244 * t406 - t245 * t407 - t258 * t400);
     let t409 = t31 * t403;
     let t410 = t400 + t408;
-    let t411 = t106 + (t405 + 0.5 * t410 - t404);
+    let t411 = t106 + t405 + 0.5 * t410 - t404;
     let t412 = t34 * t411;
-    let t413 = t100
-        + (0.2 * (t18 - t393) + t380 + t381 + t386 + t387 + t388 + t389 - 0.5 * t407);
+    let t413 = t100 + 0.2 * (t18 - t393) + t380 + t381 + t386 + t387 + t388 + t389
+        - 0.5 * t407;
     let t414 = t37 * t413;
-    let t415 = t118 + (t409 + t412 + t414);
+    let t415 = t118 + t409 + t412 + t414;
     let t416 = t30 * t406;
     let t417 = t33 * t407;
     let t418 = t36 * t410;
-    let t419 = t62 + (t416 + t417 + t418);
-    let t420 = t114 + (t30 * t403 + t33 * t411 + t36 * t413);
-    let t421 = t59 + (t29 * t406 + t32 * t407 + t35 * t410);
-    let t422 = t65 + (t31 * t406 + t34 * t407 + t37 * t410);
-    let t423 = t143
-        + (0.0025 * t419 - 0.01 * t415 - 0.125 * (s_q12 * t420) - t95 * t421
-            - t78 * t422);
-    let t424 = t110 + (t29 * t403 + t32 * t411 + t35 * t413);
-    let t425 = t144
-        + (0.0025 * t421 - 0.1893939393939394 * (t77 * t424) - t125 * t415
-            - t126 * t419);
-    let t426 = t145 + (0.01 * t424 - t97 * t420 - t78 * t421 - t127 * t422);
+    let t419 = t62 + t416 + t417 + t418;
+    let t420 = t114 + t30 * t403 + t33 * t411 + t36 * t413;
+    let t421 = t59 + t29 * t406 + t32 * t407 + t35 * t410;
+    let t422 = t65 + t31 * t406 + t34 * t407 + t37 * t410;
+    let t423 = t143 + 0.0025 * t419 - 0.01 * t415 - 0.125 * (s_q12 * t420) - t95 * t421
+        - t78 * t422;
+    let t424 = t110 + t29 * t403 + t32 * t411 + t35 * t413;
+    let t425 = t144 + 0.0025 * t421 - 0.1893939393939394 * (t77 * t424) - t125 * t415
+        - t126 * t419;
+    let t426 = t145 + 0.01 * t424 - t97 * t420 - t78 * t421 - t127 * t422;
     let t427 = t140 * t423;
     let t428 = t142 * t425;
     let t429 = t78 * inv96 * inv135 * inv137 * t426;
-    let t430 = t419 + (t427 + t428 - 0.0025 * t429);
+    let t430 = t419 + t427 + t428 - 0.0025 * t429;
     [
         t345 + t351 + t359 + t363 + t365 + t367,
         t368 + t375 + t376 + t377 + t378 + t379,
@@ -1896,14 +1888,14 @@ pub fn forward_dynamics_with(
         24.242424242424242
             * (0.04025 * t74 + tau[10]
                 + 0.125
-                    * (t119 + s_q12 * t424 + c_q12 * (t415 + -(0.5 * t430)) + 0.5 * t120)
+                    * (t119 + s_q12 * t424 + c_q12 * (t415 - 0.5 * t430) + 0.5 * t120)
                 - 0.04125 * t430),
     ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
     mul: 1739,
-    add: 1448,
+    add: 1425,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -1994,7 +1986,7 @@ pub fn coriolis_matrix_with(
     let t65 = 0.5 * (s_q7 * t20 * c_q12) - s_q12 * t64;
     let t66 = t61 * s_q7;
     let t67 = c_q12 * t64;
-    let t68 = -(0.5 * c_q7) - 0.2;
+    let t68 = -0.5 * c_q7 - 0.2;
     let t69 = t22 * t68 - 0.5 * t59;
     let t70 = t20 * c_q12 * t68 - s_q12 * t69;
     let t71 = t61 * t68;
@@ -2062,17 +2054,17 @@ pub fn coriolis_matrix_with(
     let t133 = c_q7 * t124;
     let t134 = c_q7 * t123;
     let t135 = s_q7 * t2;
-    let t136 = -(0.002 * t125) - t132;
-    let t137 = -(0.0835 * t126) - t133;
+    let t136 = -0.002 * t125 - t132;
+    let t137 = -0.0835 * t126 - t133;
     let t138 = s_q7 * t123;
     let t139 = c_q7 * t2;
     let t140 = 0.2 * t121 + 0.002 * t126 + t133;
-    let t141 = -(0.2 * t98) - 0.0835 * t125 - t132;
+    let t141 = -0.2 * t98 - 0.0835 * t125 - t132;
     let t142 = -t123;
     let t143 = t142 + 0.2 * (c_q7 * t122);
     let t144 = 0.002 * t2 - 0.2 * (s_q7 * t122);
     let t145 = t131 + 0.2 * t126;
-    let t146 = t98 + -(0.2 * t125);
+    let t146 = t98 - 0.2 * t125;
     let t147 = t126 * c_q7;
     let t148 = t125 * s_q7;
     let t149 = c_q7 * c_q7 * t122;
@@ -2081,7 +2073,7 @@ pub fn coriolis_matrix_with(
     let t152 = s_q7 * t145;
     let t153 = c_q7 * t146;
     let t154 = s_q7 * t131;
-    let t155 = t106 + -(0.01 * t28);
+    let t155 = t106 - 0.01 * t28;
     let t156 = 0.25 * t28 + t107 + t108 + t109;
     let t157 = 0.01 * t26 + t110 + t111 + t112 - 0.25 * t27;
     let t158 = 0.004 * t26 + 0.001 * t28 + 0.01 * t157;
@@ -2097,12 +2089,12 @@ pub fn coriolis_matrix_with(
     let t168 = c_q7 * q[10];
     let t169 = s_q7 * q[11];
     let t170 = 2.0 * (t168 + t169);
-    let t171 = -(4.0 * t165) - 2.0 * t166;
+    let t171 = -4.0 * t165 - 2.0 * t166;
     let t172 = c_q7 * q[8];
     let t173 = c_q7 * q[11];
     let t174 = s_q7 * q[10];
     let t175 = 2.0 * (t173 - t174);
-    let t176 = -(4.0 * t168) - 2.0 * t169;
+    let t176 = -4.0 * t168 - 2.0 * t169;
     let t177 = 4.0 * t174 - 2.0 * t173;
     let t178 = 2.0 * (t172 - t164);
     let t179 = t117 * t176;
@@ -2145,7 +2137,7 @@ pub fn coriolis_matrix_with(
     let t214 = q[8] * t115;
     let t215 = q[10] * t116;
     let t216 = q[9] * t116;
-    let t217 = -(2.0 * (t214 + t216));
+    let t217 = -2.0 * (t214 + t216);
     let t218 = q[9] * t117;
     let t219 = q[10] * t115 + q[8] * t117 + q[9] * t118 - q[11] * t116;
     let t220 = q[8] * t118;
@@ -2192,9 +2184,9 @@ pub fn coriolis_matrix_with(
     let t260 = 0.02 * t184 + t249 + 0.5 * (t255 - t256) - 0.25 * t246 - t250;
     let t261 = 0.001 * t182 + 0.022 * t185 + 0.25 * t245 + t251 + 0.5 * (t257 - t258)
         - 0.01 * t244 - t252;
-    let t262 = t244 + (t186 - t187);
-    let t263 = t245 + (t188 - t189);
-    let t264 = t246 + (t190 - t191);
+    let t262 = t244 + t186 - t187;
+    let t263 = t245 + t188 - t189;
+    let t264 = t246 + t190 - t191;
     let t265 = t125 * t20;
     let t266 = t125 * t21;
     let t267 = t125 * t22;
@@ -2229,9 +2221,9 @@ pub fn coriolis_matrix_with(
     let t296 = 0.02 * t202 + t285 + t291 - 0.25 * t282 - t286 - t292;
     let t297 = 0.001 * t201 + 0.022 * t203 + 0.25 * t281 + t287 + t293 - 0.01 * t280
         - t288 - t294;
-    let t298 = t280 + (t204 - t205);
-    let t299 = t281 + (t206 - t207);
-    let t300 = t282 + (t208 - t209);
+    let t298 = t280 + t204 - t205;
+    let t299 = t281 + t206 - t207;
+    let t300 = t282 + t208 - t209;
     let t301 = 0.2 * (t34 - t35);
     let t302 = 0.2 * (t37 - t38);
     let t303 = qd[6] * t301;
@@ -2249,7 +2241,7 @@ pub fn coriolis_matrix_with(
     let t315 = t116 * (0.4 * t169 + 2.0 * t313);
     let t316 = 2.0 * t308 - 0.8 * t174;
     let t317 = t117 * t316;
-    let t318 = t117 * (-(0.4 * t169) - 4.0 * t313);
+    let t318 = t117 * (-0.4 * t169 - 4.0 * t313);
     let t319 = t117 * (0.4 * t166 + 2.0 * t306);
     let t320 = t313 * t118;
     let t321 = t118 * (0.4 * t164 - 2.0 * t307);
@@ -2272,9 +2264,9 @@ pub fn coriolis_matrix_with(
     let t338 = 0.02 * t221 + t327 + t333 - 0.25 * t324 - t328 - t334;
     let t339 = 0.022 * t217 + 0.001 * t219 + 0.25 * t323 + t329 + t335 - 0.01 * t322
         - t330 - t336;
-    let t340 = t322 + (t222 - t223);
-    let t341 = t323 + (t224 - t225);
-    let t342 = t324 + (t226 - t227);
+    let t340 = t322 + t222 - t223;
+    let t341 = t323 + t224 - t225;
+    let t342 = t324 + t226 - t227;
     let t343 = q[9] * t115;
     let t344 = q[8] * t116;
     let t345 = q[11] * t117;
@@ -2294,9 +2286,9 @@ pub fn coriolis_matrix_with(
     let t358 = 0.02 * t221 + t327 + 0.5 * (t353 - t354) - t328 - 0.25 * t350;
     let t359 = 0.022 * t217 + 0.001 * t219 + t329 + 0.25 * t349 + 0.5 * (t355 - t356)
         - t330 - 0.01 * t348;
-    let t360 = t348 + (t222 - t223);
-    let t361 = t349 + (t224 - t225);
-    let t362 = t350 + (t226 - t227);
+    let t360 = t348 + t222 - t223;
+    let t361 = t349 + t224 - t225;
+    let t362 = t350 + t226 - t227;
     let t363 = -t160;
     let t364 = -t157;
     let t365 = -t158;
@@ -2343,8 +2335,8 @@ pub fn coriolis_matrix_with(
     let t406 = c_q12 * t180;
     let t407 = qd[6] * (c_q12 * t161 - s_q12 * t163) + qd[10] * -t43
         + 0.5
-            * (t115 * (-(2.0 * t397) - t398) + t116 * (c_q12 * t171 - s_q12 * t175)
-                + t117 * (t401 - s_q12 * t178) - t118 * (-(2.0 * t403) - t404));
+            * (t115 * (-2.0 * t397 - t398) + t116 * (c_q12 * t171 - s_q12 * t175)
+                + t117 * (t401 - s_q12 * t178) - t118 * (-2.0 * t403 - t404));
     let t408 = qd[6] * (s_q12 * t161 + c_q12 * t163) + qd[10] * t40
         + 0.5
             * (t115 * (t400 - 2.0 * t399) + t116 * (s_q12 * t171 + c_q12 * t175)
@@ -2391,7 +2383,7 @@ pub fn coriolis_matrix_with(
         * (t115 * (2.0 * t431 + 4.0 * t432) + t116 * (4.0 * t436 - 2.0 * t435))
         + t434 * t117 + t438 * t118 + qd[10] * -t63;
     let t440 = 0.5
-        * (t115 * (2.0 * t433 - 4.0 * t434) + t116 * (-(2.0 * t437) - 4.0 * t438))
+        * (t115 * (2.0 * t433 - 4.0 * t434) + t116 * (-2.0 * t437 - 4.0 * t438))
         + t432 * t117 + t436 * t118 + qd[10] * t60;
     let t441 = t21 * t394;
     let t442 = t63 * t393;
@@ -2403,8 +2395,8 @@ pub fn coriolis_matrix_with(
     let t448 = 0.5 * (t444 - t445) - 0.125 * t440;
     let t449 = 0.125 * t221 + 0.5 * (t446 - t447);
     let t450 = 0.5 * (c_q7 * t22 - t162);
-    let t451 = -(2.0 * t166) - 0.5 * t167;
-    let t452 = -(2.0 * t164) - t172;
+    let t451 = -2.0 * t166 - 0.5 * t167;
+    let t452 = -2.0 * t164 - t172;
     let t453 = 0.25 * t408 + qd[6] * (0.5 * (t163 + c_q7 * t21))
         + 0.5
             * (t115 * (t169 + 0.5 * t170) + t116 * (t174 + 0.5 * t175)
@@ -2432,8 +2424,8 @@ pub fn coriolis_matrix_with(
                         - t118 * (-t397 - t419)));
     let t463 = 0.5 * (t412 + t453 - t413);
     let t464 = 0.5 * (t414 + t454 - t415);
-    let t465 = -(0.5 * t195) - 4.0 * t268;
-    let t466 = -t166 - 4.0 * t272;
+    let t465 = -0.5 * t195 - 4.0 * t268;
+    let t466 = -4.0 * t272 - t166;
     let t467 = 0.25 * t421 + qd[6] * t85
         + 0.5
             * (t115 * (0.5 * t196 + 2.0 * (q[11] * t68))
@@ -2458,9 +2450,9 @@ pub fn coriolis_matrix_with(
             * (qd[6] * t65 + qd[10] * -t88
                 + 0.5
                     * (t115 * (2.0 * (t431 * t68) - s_q12 * t465)
-                        + t116 * (-(2.0 * (t435 * t68)) - s_q12 * t466)
+                        + t116 * (-2.0 * (t435 * t68) - s_q12 * t466)
                         + t117 * (0.5 * t402 + 2.0 * (t434 * t68))
-                        - t118 * (-t405 - 2.0 * (t438 * t68))));
+                        - t118 * (-2.0 * (t438 * t68) - t405)));
     let t477 = 0.5 * (t425 + t467 - t426);
     let t478 = 0.5 * (t427 + t468 - t428);
     let t479 = 0.4 * t174 - q[11] - 2.0 * t308;
@@ -2523,21 +2515,21 @@ pub fn coriolis_matrix_with(
     let t513 = c_q12 * t396;
     let t514 = 0.001 * t512 - t513;
     let t515 = c_q12 * t395;
-    let t516 = -(0.001 * t509) - t511;
+    let t516 = -0.001 * t509 - t511;
     let t517 = 0.04125 * t510 + t515;
     let t518 = 0.125 * t510 + 0.5 * (s_q12 * t114 - c_q12 * t394);
     let t519 = c_q12 * t114;
     let t520 = s_q12 * t394;
     let t521 = t396 + 0.25 * (c_q12 * t393);
     let t522 = 0.25 * (s_q12 * t393) - 0.001 * t31;
-    let t523 = -(0.0625 * t509) - 0.25 * (t519 + t520);
+    let t523 = -0.0625 * t509 - 0.25 * (t519 + t520);
     let t524 = 0.5 * t394 + 0.25 * t510;
     let t525 = 0.25 * t509 - 0.5 * t114;
     let t526 = c_q12 * t31;
     let t527 = s_q12 * t396;
     let t528 = 0.001 * t526 + t527;
     let t529 = 0.25 * t394 - 0.001 * t510 - t515;
-    let t530 = -(0.25 * t114) - 0.04125 * t509 - t511;
+    let t530 = -0.25 * t114 - 0.04125 * t509 - t511;
     let t531 = 0.5 * (t519 + t520) - 0.125 * t509;
     let t532 = t60 * t411;
     let t533 = t21 * t416;
@@ -2779,31 +2771,31 @@ pub fn coriolis_matrix_with(
             t571,
         ],
         [
-            t192 + (c_q12 * t411 + s_q12 * t417),
-            t210 + (c_q12 * t424 + s_q12 * t430),
-            t228 + (c_q12 * t443 + s_q12 * t449),
-            t259 + (c_q12 * t459 + s_q12 * t461),
-            t295 + (c_q12 * t473 + s_q12 * t475),
-            t337 + (c_q12 * t493 + s_q12 * t495),
-            t357 + (c_q12 * t503 + s_q12 * t505),
+            t192 + c_q12 * t411 + s_q12 * t417,
+            t210 + c_q12 * t424 + s_q12 * t430,
+            t228 + c_q12 * t443 + s_q12 * t449,
+            t259 + c_q12 * t459 + s_q12 * t461,
+            t295 + c_q12 * t473 + s_q12 * t475,
+            t337 + c_q12 * t493 + s_q12 * t495,
+            t357 + c_q12 * t503 + s_q12 * t505,
             c_q12 * t516 + s_q12 * t517,
             c_q12 * t521 + s_q12 * t522 - t363,
-            t367 + (c_q12 * t529 + s_q12 * t530),
+            t367 + c_q12 * t529 + s_q12 * t530,
             t565,
         ],
         [
             t416 + t193 + 0.25 * (s_q12 * t407 - c_q12 * t408),
             t429 + t211 + 0.25 * (s_q12 * t420 - c_q12 * t421),
             t448 + t229 + 0.25 * (s_q12 * t439 - c_q12 * t440),
-            0.03 * t184 + t249 + 0.5 * (t255 + s_q12 * t462 - t256 - c_q12 * t464)
-                - 0.25 * t246 - t250 - 0.125 * t454 - t568,
-            0.03 * t202 + t285 + t291 + 0.5 * (s_q12 * t476 - c_q12 * t478) - 0.25 * t282
-                - t286 - t292 - 0.125 * t468 - t569,
-            0.03 * t221 + t327 + t333 + 0.5 * (s_q12 * t496 - c_q12 * t498) - 0.25 * t324
-                - t328 - t334 - 0.125 * t484 - t570,
-            0.03 * t221 + t327 + 0.5 * (t353 + s_q12 * t506 - t354 - c_q12 * t508) - t328
-                - 0.25 * t350 - 0.125 * t500 - t571,
-            t363 + -(0.25 * (s_q12 * s_q12 * t393 + c_q12 * c_q12 * t393)) - t565,
+            0.03 * t184 + t249 + 0.5 * (t255 + s_q12 * t462 - t256 - c_q12 * t464) - t568
+                - 0.25 * t246 - t250 - 0.125 * t454,
+            0.03 * t202 + t285 + t291 + 0.5 * (s_q12 * t476 - c_q12 * t478) - t569
+                - 0.25 * t282 - t286 - t292 - 0.125 * t468,
+            0.03 * t221 + t327 + t333 + 0.5 * (s_q12 * t496 - c_q12 * t498) - t570
+                - 0.25 * t324 - t328 - t334 - 0.125 * t484,
+            0.03 * t221 + t327 + 0.5 * (t353 + s_q12 * t506 - t354 - c_q12 * t508) - t571
+                - t328 - 0.25 * t350 - 0.125 * t500,
+            t363 - t565 - 0.25 * (s_q12 * s_q12 * t393 + c_q12 * c_q12 * t393),
             t523 + 0.5 * (s_q12 * t524 - c_q12 * t525),
             -t365 - t567,
             t566,
@@ -2812,12 +2804,12 @@ pub fn coriolis_matrix_with(
             0.5 * t184 + t190 + c_q12 * t417 - 0.01 * t182 - t191 - s_q12 * t411,
             0.5 * t202 + t208 + c_q12 * t430 - 0.01 * t201 - t209 - s_q12 * t424,
             0.5 * t221 + t226 + c_q12 * t449 - 0.01 * t219 - t227 - s_q12 * t443,
-            t261 + (0.5 * t463 + c_q12 * t461 - s_q12 * t459),
-            t297 + (0.5 * t477 + c_q12 * t475 - s_q12 * t473),
-            t339 + (0.5 * t497 + c_q12 * t495 - s_q12 * t493),
-            t359 + (0.5 * t507 + c_q12 * t505 - s_q12 * t503),
-            0.5 * t518 + c_q12 * t517 - s_q12 * t516 - t367,
-            t365 + (c_q12 * t522 - s_q12 * t521),
+            t261 + 0.5 * t463 + c_q12 * t461 - s_q12 * t459,
+            t297 + 0.5 * t477 + c_q12 * t475 - s_q12 * t473,
+            t339 + 0.5 * t497 + c_q12 * t495 - s_q12 * t493,
+            t359 + 0.5 * t507 + c_q12 * t505 - s_q12 * t503,
+            0.5 * t518 + c_q12 * t517 - t367 - s_q12 * t516,
+            t365 + c_q12 * t522 - s_q12 * t521,
             0.5 * t531 + c_q12 * t530 - s_q12 * t529,
             t567,
         ],
@@ -2827,7 +2819,7 @@ pub fn coriolis_matrix_with(
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
     mul: 149,
-    add: 116,
+    add: 115,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -2904,7 +2896,7 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let t56 = qd[2] - 0.05 * qd[4];
     let t57 = 0.25 * t7 + t40 - t39;
     let t58 = qd[2] - 0.2 * qd[4] - 0.25 * t6;
-    let t59 = t46 + -(0.01 * t31);
+    let t59 = t46 - 0.01 * t31;
     let t60 = 0.25 * t31 + t47 + t48 + t49;
     let t61 = 0.01 * t29 + t50 + t51 + t52 - 0.25 * t30;
     let t62 = 0.5 * t31 + 0.25 * t35 + t47 + t48 + t49;
@@ -3042,7 +3034,7 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
 /// Operation count of [`coordinate_rates_with`] (and of [`coordinate_rates`] after [`OPS_DERIVED`]).
 pub const OPS_COORDINATE_RATES: OpCount = OpCount {
     mul: 59,
-    add: 36,
+    add: 34,
     div: 0,
     sqrt: 0,
     sin: 0,
@@ -3085,19 +3077,19 @@ pub fn coordinate_rates_with(
         0.5 * (q[6] * qd[3] + q[4] * qd[5] - q[5] * qd[4]),
         0.5 * (q[6] * qd[4] + q[5] * qd[3] - q[3] * qd[5]),
         0.5 * (q[6] * qd[5] + q[3] * qd[4] - q[4] * qd[3]),
-        -(0.5 * (q[3] * qd[3] + q[4] * qd[4] + q[5] * qd[5])),
+        -0.5 * (q[3] * qd[3] + q[4] * qd[4] + q[5] * qd[5]),
         qd[6],
         0.5 * (q[11] * qd[7] + q[9] * qd[9] - q[10] * qd[8]),
         0.5 * (q[11] * qd[8] + q[10] * qd[7] - q[8] * qd[9]),
         0.5 * (q[11] * qd[9] + q[8] * qd[8] - q[9] * qd[7]),
-        -(0.5 * (q[8] * qd[7] + q[9] * qd[8] + q[10] * qd[9])),
+        -0.5 * (q[8] * qd[7] + q[9] * qd[8] + q[10] * qd[9]),
         qd[10],
     ]
 }
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
     mul: 328,
-    add: 195,
+    add: 191,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -3174,7 +3166,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let t54 = t35 * s_q12 + t37 * c_q12;
     let t55 = 0.5 * (s_q7 * t37 - t44);
     let t56 = 0.5 * (s_q7 * t35 * c_q12) - s_q12 * t55;
-    let t57 = -(0.5 * c_q7) - 0.2;
+    let t57 = -0.5 * c_q7 - 0.2;
     let t58 = t37 * t57 - 0.5 * t52;
     let t59 = t35 * c_q12 * t57 - s_q12 * t58;
     let t60 = 0.2 * c_q7 + 0.5;
@@ -3276,7 +3268,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 t102,
                 t11,
                 0.0,
-                -(0.2 * t11),
+                -0.2 * t11,
                 0.2 * (t100 + t101),
                 0.0,
                 0.0,
@@ -3289,7 +3281,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 t106,
                 t14,
                 0.0,
-                -(0.2 * t14),
+                -0.2 * t14,
                 0.2 * (t104 + t105),
                 0.0,
                 0.0,
@@ -3302,7 +3294,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 t110,
                 t17,
                 0.0,
-                -(0.2 * t17),
+                -0.2 * t17,
                 0.2 * (t108 + t109),
                 0.0,
                 0.0,

@@ -18,15 +18,15 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 71 | 49 | 1 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 264 | 164 | 0 | 0 | 5 | 5 |
-//! | `mass_matrix` | 181 | 102 | 0 | 0 | 4 | 4 |
-//! | `bias` | 253 | 146 | 0 | 0 | 5 | 5 |
-//! | `gravity` | 50 | 13 | 0 | 0 | 4 | 4 |
-//! | `joint_space` | 478 | 261 | 0 | 0 | 5 | 5 |
-//! | `forward_dynamics` | 601 | 339 | 4 | 0 | 5 | 5 |
-//! | `coriolis_matrix` | 726 | 422 | 0 | 0 | 6 | 6 |
-//! | `energy` | 127 | 89 | 0 | 0 | 5 | 5 |
+//! | `derived` | 71 | 42 | 1 | 0 | 0 | 0 |
+//! | `inverse_dynamics` | 264 | 161 | 0 | 0 | 5 | 5 |
+//! | `mass_matrix` | 181 | 100 | 0 | 0 | 4 | 4 |
+//! | `bias` | 253 | 143 | 0 | 0 | 5 | 5 |
+//! | `gravity` | 50 | 12 | 0 | 0 | 4 | 4 |
+//! | `joint_space` | 478 | 255 | 0 | 0 | 5 | 5 |
+//! | `forward_dynamics` | 601 | 324 | 4 | 0 | 5 | 5 |
+//! | `coriolis_matrix` | 726 | 414 | 0 | 0 | 6 | 6 |
+//! | `energy` | 127 | 87 | 0 | 0 | 5 | 5 |
 //! | `body_poses` | 67 | 41 | 0 | 0 | 6 | 6 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `body_jacobians` | 294 | 162 | 0 | 0 | 7 | 7 |
@@ -255,11 +255,11 @@ impl Params {
             params: *self,
             k0: 0.05638025 * p.m2 + 0.00019881 * p.m3 + t9 + t15 + 0.0282 * (p.d3 * p.m3)
                 + 0.8865 - t10,
-            k1: -(0.004588 * p.m2) - t13 * t11 - 0.394,
-            k2: -(0.01547 * p.m2) - 0.0141 * (p.a2 * p.m3) - p.a2 * p.d3 * t11,
+            k1: -0.004588 * p.m2 - t13 * t11 - 0.394,
+            k2: -0.01547 * p.m2 - 0.0141 * (p.a2 * p.m3) - p.a2 * p.d3 * t11,
             k3: 0.00466 * p.m2 + t15 + 0.539 - t16,
             k4: 0.0049 * p.m3 + 0.000361 * p.m4 + 0.038 * t6 + t10 + 0.0553 - t7 * t3,
-            k5: -(0.019 * (p.a3 * p.m4)) - t5 * p.a3,
+            k5: -0.019 * (p.a3 * p.m4) - t5 * p.a3,
             k6: 0.0049 * p.m3 + 0.000361 * p.m4 + 0.038 * t6 + t9 + 0.0878,
             k7: t12,
             k8: t0,
@@ -282,16 +282,16 @@ impl Params {
             k24: p.a3 * (p.m6 * p.m6) * inv2,
             k25: p.d4 * (p.m6 * p.m6) * inv2,
             k26: p.a3 * p.d4,
-            k27: -(0.000987 * p.m3),
+            k27: -0.000987 * p.m3,
             k28: t7,
             k29: t14,
             k30: p.a2 * p.d3,
             k31: t13,
             k32: -t4,
-            k33: -(0.001365 * p.m2),
-            k34: -(0.000408 * p.m2),
+            k33: -0.001365 * p.m2,
+            k34: -0.000408 * p.m2,
             k35: p.m6 * inv2,
-            k36: -(0.006 * p.m2),
+            k36: -0.006 * p.m2,
             k37: t17,
             k38: inv2,
             k39: p.m3 * p.g,
@@ -304,7 +304,7 @@ impl Params {
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
     mul: 71,
-    add: 49,
+    add: 42,
     div: 1,
     sqrt: 0,
     sin: 0,
@@ -313,7 +313,7 @@ pub const OPS_DERIVED: OpCount = OpCount {
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
     mul: 264,
-    add: 164,
+    add: 161,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -379,7 +379,7 @@ pub fn inverse_dynamics_with(
     let t33 = -t31 - t32;
     let t34 = p.d4 * t6 - p.a3 * t9;
     let t35 = t19 + t20 + t9 * t34 - p.d4 * t25 - p.a3 * (t23 * t23);
-    let t36 = t18 + (p.d4 * t26 + p.a3 * t6 * t23 + p.d4 * t9 * t23 - p.a3 * t27);
+    let t36 = t18 + p.d4 * t26 + p.a3 * t6 * t23 + p.d4 * t9 * t23 - p.a3 * t27;
     let t37 = t9 + qd[3];
     let t38 = t27 + qdd[3];
     let t39 = t26 * c_q3 + qd[3] * t33 - t25 * s_q3;
@@ -401,9 +401,9 @@ pub fn inverse_dynamics_with(
     let t55 = t30 * t33;
     let t56 = p.m2 * t3;
     let t57 = p.m2 * qd[0] * c_q1;
-    let t58 = -(0.001365 * (p.m2 * qd[1])) - 0.000408 * (p.m2 * qd[0] * s_q1);
+    let t58 = -0.001365 * (p.m2 * qd[1]) - 0.000408 * (p.m2 * qd[0] * s_q1);
     let t59 = p.m3 * t27;
-    let t60 = -(0.032 * (p.m6 * (t46 * t46) + p.m6 * (t42 * t42)));
+    let t60 = -0.032 * (p.m6 * (t46 * t46) + p.m6 * (t42 * t42));
     let t61 = 0.032 * (p.m6 * t42 * t45 - p.m6 * t47);
     let t62 = p.m6
         * ((c_q3 * t35 - s_q3 * t36) * c_q4
@@ -411,7 +411,7 @@ pub fn inverse_dynamics_with(
     let t63 = s_q5 * t52 * t53;
     let t64 = c_q5 * t51 * t53;
     let t65 = c_q4 * t61 - s_q4 * t60;
-    let t66 = -(0.032 * (p.m6 * t48 + p.m6 * t45 * t46));
+    let t66 = -0.032 * (p.m6 * t48 + p.m6 * t45 * t46);
     let t67 = s_q4 * t61;
     let t68 = c_q4 * t60;
     let t69 = c_q3 * t65;
@@ -462,12 +462,10 @@ pub fn inverse_dynamics_with(
                     + p.d3 * (c_q2 * t91 - s_q2 * t92) - 0.001365 * (p.m2 * qdd[1])
                     - 0.000408 * (p.m2 * t2) - qd[0] * s_q1 * t76
                     - p.a2
-                        * (t73
-                            + (t26 * d.k7 + t6 * t23 * d.k10 + t9 * t23 * d.k7
-                                - t27 * d.k10))),
-        t102
-            + (qd[0] * s_q1 * t58 + t2 * d.k2 + qdd[1] * d.k3 + c_q1 * d.k12 + p.a2 * t93
-                - 0.001365 * t56 - qd[0] * c_q1 * t94 - 0.006 * (s_q1 * d.k11)),
+                        * (t73 + t26 * d.k7 + t6 * t23 * d.k10 + t9 * t23 * d.k7
+                            - t27 * d.k10)),
+        t102 + qd[0] * s_q1 * t58 + t2 * d.k2 + qdd[1] * d.k3 + c_q1 * d.k12 + p.a2 * t93
+            - 0.001365 * t56 - qd[0] * c_q1 * t94 - 0.006 * (s_q1 * d.k11),
         t102,
         0.0016 * t38 + t87 + t88 - 0.0003 * t55,
         0.00004 * (t64 - t63) + t82 - 0.032 * t62 - t83,
@@ -477,7 +475,7 @@ pub fn inverse_dynamics_with(
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
     mul: 181,
-    add: 102,
+    add: 100,
     div: 0,
     sqrt: 0,
     sin: 4,
@@ -529,7 +527,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t31 = p.m6 * (c_q3 * c_q4 * t18 + s_q4 * (p.a3 + p.a2 * c_q2));
     let t32 = p.m6 * (c_q3 * c_q3) * c_q4;
     let t33 = p.m6 * (s_q3 * s_q3) * c_q4;
-    let t34 = p.d4 * -(0.032 * (t32 + t33));
+    let t34 = p.d4 * (-0.032 * (t32 + t33));
     let t35 = p.m6 * (p.a3 * s_q4 - p.d4 * c_q3 * c_q4);
     let t36 = 0.032 * (p.m6 * (s_q3 * t9 + c_q3 * t11)) + t12 * d.k8;
     let t37 = 0.0003 * (c_q3 * t8) + c_q4 * t36 - 0.00004 * (s_q4 * t14);
@@ -560,7 +558,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t60 = d.k6 + t52 - t34 - t53 - t56 - t58 - 0.032 * t59;
     let t61 = 0.00004 * t20 + s_q4 * t55;
     let t62 = t57 - 0.032 * t31;
-    let t63 = -t54 - 0.032 * (s_q3 * d.k18);
+    let t63 = -0.032 * (s_q3 * d.k18) - t54;
     let t64 = 0.00004 * t20 + s_q4 * t63;
     let t65 = t57 - 0.032 * t35;
     [
@@ -572,7 +570,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
                 + c_q1
                     * (p.d3 * (c_q2 * t27 + 0.032 * (p.m6 * s_q2 * s_q3 * s_q4 * t8))
                         + s_q2 * t40 + c_q2 * t42 - 0.000408 * (p.m2 * s_q1)
-                        - p.a2 * (t26 + (t8 * d.k7 - t10 * d.k10))),
+                        - p.a2 * (t26 + t8 * d.k7 - t10 * d.k10)),
             t48,
             t49,
             t50,
@@ -608,7 +606,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
     mul: 253,
-    add: 146,
+    add: 143,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -677,8 +675,8 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t46 = qd[3] * t14 + s_q3 * t33;
     let t47 = c_q4 * t43 - qd[4] * t22 - s_q4 * t39;
     let t48 = p.m2 * qd[0] * c_q1;
-    let t49 = -(0.001365 * (p.m2 * qd[1])) - 0.000408 * (p.m2 * qd[0] * s_q1);
-    let t50 = -(0.032 * (p.m6 * (t26 * t26) + p.m6 * (t22 * t22)));
+    let t49 = -0.001365 * (p.m2 * qd[1]) - 0.000408 * (p.m2 * qd[0] * s_q1);
+    let t50 = -0.032 * (p.m6 * (t26 * t26) + p.m6 * (t22 * t22));
     let t51 = s_q5 * t30 * t31;
     let t52 = c_q5 * t29 * t31;
     let t53 = c_q4 * t50;
@@ -690,7 +688,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t57 = 0.032 * (p.m6 * t22 * t25 - p.m6 * t46);
     let t58 = c_q4 * t57 - s_q4 * t50;
     let t59 = s_q3 * t58;
-    let t60 = -(0.032 * (p.m6 * t25 * t26 + p.m6 * t45));
+    let t60 = -0.032 * (p.m6 * t25 * t26 + p.m6 * t45);
     let t61 = c_q3 * t60;
     let t62 = -t59 - t61;
     let t63 = c_q3 * t58;
@@ -737,13 +735,10 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
                     + p.d3 * (c_q2 * t87 - s_q2 * t88) - 0.000408 * (t48 * qd[1])
                     - qd[0] * s_q1 * t69
                     - p.a2
-                        * (t62
-                            + (t4 * t11 * d.k10 + t7 * t11 * d.k7 + t33 * d.k7
-                                - t43 * d.k10))),
-        t94
-            + (qd[0] * s_q1 * t49 + c_q1 * d.k12 + qd[0] * c_q1 * qd[1] * d.k2
-                + p.a2 * t89 + 0.001365 * t54 - qd[0] * c_q1 * t75
-                - 0.006 * (s_q1 * d.k11)),
+                        * (t62 + t4 * t11 * d.k10 + t7 * t11 * d.k7 + t33 * d.k7
+                            - t43 * d.k10)),
+        t94 + qd[0] * s_q1 * t49 + c_q1 * d.k12 + qd[0] * c_q1 * qd[1] * d.k2
+            + p.a2 * t89 + 0.001365 * t54 - qd[0] * c_q1 * t75 - 0.006 * (s_q1 * d.k11),
         t94,
         0.0016 * t43 + t84 + t85 - 0.0003 * t32,
         0.00004 * (t52 - t51) + t81 - 0.032 * t56 - t72,
@@ -753,7 +748,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
     mul: 50,
-    add: 13,
+    add: 12,
     div: 0,
     sqrt: 0,
     sin: 4,
@@ -790,17 +785,17 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     [
         s_q1 * (c_q2 * t11 - 0.032 * (p.m6 * s_q2 * s_q3 * s_q4 * t9))
             + c_q1 * (s_q2 * t11 + 0.032 * (p.m6 * c_q2 * s_q3 * s_q4 * t9)),
-        t16 + (c_q1 * d.k12 - 0.006 * (s_q1 * d.k11)),
+        t16 + c_q1 * d.k12 - 0.006 * (s_q1 * d.k11),
         t16,
         0.032 * (p.m6 * s_q3 * s_q4 * t9),
-        -(0.032 * (p.m6 * t10)),
+        -0.032 * (p.m6 * t10),
         0.0,
     ]
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
     mul: 478,
-    add: 261,
+    add: 255,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -889,8 +884,8 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t64 = p.g * s_q1 * c_q2 + p.g * c_q1 * s_q2;
     let t65 = c_q3 * c_q4 * t64 + s_q4 * t63;
     let t66 = t41 * qd[0];
-    let t67 = -(0.001365 * (p.m2 * qd[1])) - 0.000408 * (p.m2 * qd[0] * s_q1);
-    let t68 = -(0.032 * (p.m6 * (t26 * t26) + p.m6 * (t22 * t22)));
+    let t67 = -0.001365 * (p.m2 * qd[1]) - 0.000408 * (p.m2 * qd[0] * s_q1);
+    let t68 = -0.032 * (p.m6 * (t26 * t26) + p.m6 * (t22 * t22));
     let t69 = s_q5 * t30 * t31;
     let t70 = c_q5 * t29 * t31;
     let t71 = c_q4 * t68;
@@ -905,7 +900,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t80 = p.m6 * (c_q3 * c_q4 * t43 + s_q4 * (p.a3 + p.a2 * c_q2));
     let t81 = p.m6 * (c_q3 * c_q3) * c_q4;
     let t82 = p.m6 * (s_q3 * s_q3) * c_q4;
-    let t83 = p.d4 * -(0.032 * (t81 + t82));
+    let t83 = p.d4 * (-0.032 * (t81 + t82));
     let t84 = p.m6 * (p.a3 * s_q4 - p.d4 * c_q3 * c_q4);
     let t85 = p.m2 * qd[0] * s_q1 * qd[1];
     let t86 = t9 + t53 - t10;
@@ -915,7 +910,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t88 = 0.032 * (p.m6 * t22 * t25 - p.m6 * t61);
     let t89 = c_q4 * t88 - s_q4 * t68;
     let t90 = s_q3 * t89;
-    let t91 = -(0.032 * (p.m6 * t25 * t26 + p.m6 * t60));
+    let t91 = -0.032 * (p.m6 * t25 * t26 + p.m6 * t60);
     let t92 = c_q3 * t91;
     let t93 = -t90 - t92;
     let t94 = c_q3 * t89;
@@ -968,7 +963,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t138 = d.k6 + t130 - t83 - t131 - t134 - t136 - 0.032 * t137;
     let t139 = 0.00004 * t45 + s_q4 * t133;
     let t140 = t135 - 0.032 * t80;
-    let t141 = -t132 - 0.032 * (s_q3 * d.k18);
+    let t141 = -0.032 * (s_q3 * d.k18) - t132;
     let t142 = 0.00004 * t45 + s_q4 * t141;
     let t143 = t135 - 0.032 * t84;
     let t144 = 0.00004 * (c_q5 * t30 * t31 + s_q5 * t29 * t31)
@@ -1005,7 +1000,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
                         * (p.d3
                             * (c_q2 * t76 + 0.032 * (p.m6 * s_q2 * s_q3 * s_q4 * t33))
                             + s_q2 * t118 + c_q2 * t120 - 0.000408 * (p.m2 * s_q1)
-                            - p.a2 * (t75 + (t33 * d.k7 - t35 * d.k10))),
+                            - p.a2 * (t75 + t33 * d.k7 - t35 * d.k10)),
                 t126,
                 t127,
                 t128,
@@ -1053,12 +1048,10 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
                         + p.d3 * (c_q2 * t153 - s_q2 * t154) - 0.000408 * (t66 * qd[1])
                         - qd[0] * s_q1 * t103
                         - p.a2
-                            * (t93
-                                + (t4 * t11 * d.k10 + t7 * t11 * d.k7 + t48 * d.k7
-                                    - t58 * d.k10))),
-            t163
-                + (qd[0] * s_q1 * t67 + t111 + qd[0] * c_q1 * qd[1] * d.k2 + p.a2 * t155
-                    + 0.001365 * t85 - qd[0] * c_q1 * t109 - 0.006 * t110),
+                            * (t93 + t4 * t11 * d.k10 + t7 * t11 * d.k7 + t48 * d.k7
+                                - t58 * d.k10)),
+            t163 + qd[0] * s_q1 * t67 + t111 + qd[0] * c_q1 * qd[1] * d.k2 + p.a2 * t155
+                + 0.001365 * t85 - qd[0] * c_q1 * t109 - 0.006 * t110,
             t163,
             0.0016 * t58 + t150 + t151 - 0.0003 * t32,
             0.00004 * (t70 - t69) + t147 - 0.032 * t87 - t106,
@@ -1067,10 +1060,10 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
         gravity: [
             s_q1 * (c_q2 * t100 - 0.032 * (p.m6 * s_q2 * s_q3 * s_q4 * t64))
                 + c_q1 * (s_q2 * t100 + 0.032 * (p.m6 * c_q2 * s_q3 * s_q4 * t64)),
-            t162 + (t111 - 0.006 * t110),
+            t162 + t111 - 0.006 * t110,
             t162,
             0.032 * (p.m6 * s_q3 * s_q4 * t64),
-            -(0.032 * (p.m6 * t65)),
+            -0.032 * (p.m6 * t65),
             0.0,
         ],
     }
@@ -1078,7 +1071,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
     mul: 601,
-    add: 339,
+    add: 324,
     div: 4,
     sqrt: 0,
     sin: 5,
@@ -1150,7 +1143,7 @@ pub fn forward_dynamics_with(
     let t40 = t34 + qd[5];
     let t41 = t18 * t21;
     let t42 = p.m2 * qd[0] * c_q1;
-    let t43 = -(0.001365 * (p.m2 * qd[1])) - 0.000408 * (p.m2 * qd[0] * s_q1);
+    let t43 = -0.001365 * (p.m2 * qd[1]) - 0.000408 * (p.m2 * qd[0] * s_q1);
     let t44 = qd[0] * s_q1 * t43;
     let t45 = s_q5 * t39 * t40;
     let t46 = c_q5 * t38 * t40;
@@ -1186,7 +1179,7 @@ pub fn forward_dynamics_with(
     let t76 = 0.032 * (s_q4 * s_q4 * c_q4 * inv74 * d.k20 - p.m6 * c_q4);
     let t77 = s_q3 * s_q3 * (c_q4 * c_q4) * d.k21;
     let t78 = c_q3 * c_q3 * (s_q4 * s_q4) * inv74 * d.k22;
-    let t79 = -(0.001024 * (t77 + t78));
+    let t79 = -0.001024 * (t77 + t78);
     let t80 = s_q3 * c_q3 * (c_q4 * c_q4) * d.k21;
     let t81 = s_q3 * c_q3 * (s_q4 * s_q4) * inv74 * d.k22;
     let t82 = 0.001024 * (t80 - t81);
@@ -1198,7 +1191,7 @@ pub fn forward_dynamics_with(
     let t88 = s_q4 * s_q4 * d.k24;
     let t89 = c_q3 * c_q3 * (c_q4 * c_q4) * d.k21;
     let t90 = s_q3 * s_q3 * (s_q4 * s_q4) * inv74 * d.k22;
-    let t91 = p.d4 * -(0.001024 * (t89 + t90));
+    let t91 = p.d4 * (-0.001024 * (t89 + t90));
     let t92 = c_q3 * s_q4 * c_q4 * d.k24;
     let t93 = d.k6 + s_q3 * s_q3 * t75 + p.d4 * (t91 + 0.001024 * t92)
         - p.a3 * (0.001024 * (t88 - t87)) - 2.0 * (p.d4 * (s_q3 * s_q3) * t76);
@@ -1218,16 +1211,16 @@ pub fn forward_dynamics_with(
     let t106 = s_q2 * t105;
     let t107 = d.k10 + 0.001024 * (t87 - t88);
     let t108 = 0.001024 * (s_q3 * s_q4 * c_q4 * d.k25) - t86 * inv94 * t107;
-    let t109 = -(0.001024 * t84) - inv94 * t96 * t107;
+    let t109 = -0.001024 * t84 - inv94 * t96 * t107;
     let t110 = c_q2 * t108 - s_q2 * t109;
     let t111 = c_q2 * t110;
     let t112 = t106 + t111;
-    let t113 = -(0.001024 * (t89 + t90)) - inv94 * (t102 * t102);
-    let t114 = -(0.001024 * (c_q3 * s_q4 * c_q4 * d.k21)) - inv94 * t102 * t107;
+    let t113 = -0.001024 * (t89 + t90) - inv94 * (t102 * t102);
+    let t114 = -0.001024 * (c_q3 * s_q4 * c_q4 * d.k21) - inv94 * t102 * t107;
     let t115 = c_q2 * t114;
     let t116 = s_q2 * t113 + t115;
     let t117 = s_q2 * t114;
-    let t118 = -(0.001024 * (s_q4 * s_q4 * d.k21)) - inv94 * (t107 * t107);
+    let t118 = -0.001024 * (s_q4 * s_q4 * d.k21) - inv94 * (t107 * t107);
     let t119 = t117 + c_q2 * t118;
     let t120 = s_q2 * t116 + c_q2 * t119;
     let t121 = d.k2 + p.a2 * t112 - t120 * d.k30;
@@ -1249,7 +1242,7 @@ pub fn forward_dynamics_with(
     let t136 = t133 + t135;
     let t137 = c_q2 * t116 - s_q2 * t119;
     let t138 = p.d3 * t137;
-    let t139 = t82 + -(inv94 * t102 * t129);
+    let t139 = t82 - inv94 * t102 * t129;
     let t140 = 0.001024 * (s_q3 * s_q4 * c_q4 * d.k21) - inv94 * t107 * t129;
     let t141 = s_q2 * t139 + c_q2 * t140;
     let t142 = p.a2 * t141;
@@ -1262,14 +1255,14 @@ pub fn forward_dynamics_with(
     let t147 = c_q2 * t139 - s_q2 * t140;
     let t148 = p.a2 * t147;
     let t149 = p.d3 * (c_q2 * (c_q2 * t113 - t117) - s_q2 * (t115 - s_q2 * t118));
-    let t150 = t79 + -(inv94 * (t129 * t129));
+    let t150 = t79 - inv94 * (t129 * t129);
     let t151 = s_q2 * t125 + c_q2 * t126 + p.a2 * (p.a2 * t150 - p.d3 * t147)
         + 2.0 * (p.d3 * (t145 - t146) - p.a2 * (s_q2 * t130 + c_q2 * t131))
         - p.d3 * (t148 - t149) - inv123 * (t143 * t143);
     let t152 = d.k0 + s_q1 * (s_q1 * t124 + c_q1 * t144)
         + c_q1 * (s_q1 * t144 + c_q1 * t151);
     let inv153 = 1.0 / t152;
-    let t154 = -(0.00004 * (c_q5 * t39 * t40 + s_q5 * t38 * t40)) - t34 * t35 * d.k9
+    let t154 = -0.00004 * (c_q5 * t39 * t40 + s_q5 * t38 * t40) - t34 * t35 * d.k9
         - qd[4] * t34 * d.k8;
     let t155 = t31 * t35 * d.k9 - tau[5] - t31 * t35 * d.k8;
     let t156 = s_q4 * t154;
@@ -1321,22 +1314,20 @@ pub fn forward_dynamics_with(
                 + p.d3 * (c_q2 * t177 - s_q2 * t178) + qd[0] * s_q1 * qd[1] * t151
                 - qd[1] * t69
                 - p.a2
-                    * (t165
-                        + (t15 * t131 - t4 * t14 * d.k10 - t7 * t14 * d.k7 - t49 * t139
-                            - t52 * t140 - t13 * t150 - qd[2] * t7 * t130
-                            - inv94 * t129 * t174)) - qd[0] * c_q1 * qd[1] * t144
+                    * (t165 + t15 * t131 - t4 * t14 * d.k10 - t7 * t14 * d.k7
+                        - t49 * t139 - t52 * t140 - t13 * t150 - qd[2] * t7 * t130
+                        - inv94 * t129 * t174) - qd[0] * c_q1 * qd[1] * t144
                 - inv123 * t143 * t181)
         - p.g
             * (s_q1
                 * (s_q1 * (t127 - t128 - t138 - t121 * inv123 * t182)
                     + c_q1 * (t145 + t149 - t146 - t148 - inv123 * t143 * t182))
                 + c_q1
-                    * (s_q1 * (t112 + (-(p.d3 * t120) - t121 * inv123 * t183))
-                        + c_q1 * (t136 + (t138 - t142 - inv123 * t143 * t183))));
+                    * (s_q1 * (t112 - p.d3 * t120 - t121 * inv123 * t183)
+                        + c_q1 * (t136 + t138 - t142 - inv123 * t143 * t183)));
     let t185 = qd[0] * c_q1 * qd[1] + s_q1 * inv153 * t184;
     let t186 = c_q1 * inv153 * t184 - qd[0] * s_q1 * qd[1];
-    let t187 = t181
-        + (-(p.g * s_q1 * t182) - p.g * c_q1 * t183 - t121 * t185 - t143 * t186);
+    let t187 = t181 - p.g * s_q1 * t182 - p.g * c_q1 * t183 - t121 * t185 - t143 * t186;
     let t188 = inv123 * t187;
     let t189 = p.g * s_q1 + p.d3 * t186;
     let t190 = c_q2 * t189;
@@ -1350,17 +1341,15 @@ pub fn forward_dynamics_with(
     let t198 = c_q2 * t186;
     let t199 = t198 - t15 - t197;
     let t200 = inv94
-        * (t174
-            + (-(t102 * (t49 + (t190 + t192))) - t107 * (t52 + (t194 - t193))
-                - t129 * (t13 + -t195) - t86 * t196 - t96 * t199 - t93 * inv123 * t187));
+        * (t174 - t102 * (t49 + t190 + t192) - t107 * (t52 + t194 - t193)
+            - t129 * (t13 - t195) - t86 * t196 - t96 * t199 - t93 * inv123 * t187);
     let t201 = t188 + t200;
-    let t202 = t49 + (t190 + t192 - p.d4 * t201);
-    let t203 = t13 + (p.d4 * t196 - t195 - p.a3 * t199);
+    let t202 = t49 + t190 + t192 - p.d4 * t201;
+    let t203 = t13 + p.d4 * t196 - t195 - p.a3 * t199;
     let t204 = qd[3] * t21 + c_q3 * t196 - s_q3 * t201;
     let t205 = inv74
-        * (t158
-            + (0.032 * (p.m6 * s_q4 * (t58 + (-(s_q3 * t202) - c_q3 * t203)))
-                - s_q4 * c_q4 * d.k8 * t204 - t73 * t199));
+        * (t158 + 0.032 * (p.m6 * s_q4 * (t58 - s_q3 * t202 - c_q3 * t203))
+            - s_q4 * c_q4 * d.k8 * t204 - t73 * t199);
     [
         inv153 * t184,
         t188,
@@ -1369,8 +1358,8 @@ pub fn forward_dynamics_with(
         (0.00004 * (t45 - t46) + tau[4] + t66
             + 0.032
                 * (p.m6
-                    * (c_q4 * (t55 + (c_q3 * t202 - s_q3 * t203))
-                        + s_q4 * (t52 + t26 + (t194 + p.a3 * t201 - t193))))
+                    * (c_q4 * (t55 + c_q3 * t202 - s_q3 * t203)
+                        + s_q4 * (t52 + t26 + t194 + p.a3 * t201 - t193)))
             - d.k9 * (qd[3] * t18 + s_q3 * t196 + c_q3 * t201)) * d.k38,
         25000.0 * (tau[5] - 0.00004 * (c_q4 * (t199 + t205) - qd[4] * t31 - s_q4 * t204)),
     ]
@@ -1378,7 +1367,7 @@ pub fn forward_dynamics_with(
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
     mul: 726,
-    add: 422,
+    add: 414,
     div: 0,
     sqrt: 0,
     sin: 6,
@@ -1426,7 +1415,7 @@ pub fn coriolis_matrix_with(
     let t22 = p.d3 * qd[0] * (c_q1 * c_q1);
     let t23 = p.a2 * s_q1 * qd[1];
     let t24 = t20 + t23 - t21 - 2.0 * t22;
-    let t25 = -(2.0 * (p.a3 * t4 + p.a2 * qd[1] * c_q2));
+    let t25 = -2.0 * (p.a3 * t4 + p.a2 * qd[1] * c_q2);
     let t26 = q[1] + q[2];
     let t27 = libm::Libm::<Real>::sin(t26);
     let t28 = qd[0] * t27;
@@ -1456,7 +1445,7 @@ pub fn coriolis_matrix_with(
     let t52 = qd[4] * t46 + c_q4 * t51 + s_q4 * t50;
     let t53 = p.d4 * t27 - p.a3 * t29;
     let t54 = t29 * t33 + qd[0] * t29 * t53 - 2.0 * (p.a2 * qd[0] * c_q1 * t29);
-    let t55 = t24 + (p.a3 * t4 * t27 + p.d4 * t4 * t29 + p.d4 * t49 - p.a3 * t50);
+    let t55 = t24 + p.a3 * t4 * t27 + p.d4 * t4 * t29 + p.d4 * t49 - p.a3 * t50;
     let t56 = c_q4 * t50 - qd[4] * t45 - s_q4 * t51;
     let t57 = s_q5 * t44 * t48 + s_q5 * t43 * t46;
     let t58 = c_q5 * t44 * t47 + c_q5 * t42 * t46;
@@ -1464,11 +1453,11 @@ pub fn coriolis_matrix_with(
     let t60 = p.m6
         * (c_q4 * (c_q3 * t54 - s_q3 * t55)
             + s_q4 * (2.0 * (t28 * (p.a2 * c_q1)) - t27 * t33 - t28 * t53));
-    let t61 = -(0.064 * (p.m6 * s_q3 * t27 * t41 + p.m6 * t37 * t45));
+    let t61 = -0.064 * (p.m6 * s_q3 * t27 * t41 + p.m6 * t37 * t45);
     let t62 = 0.032 * (p.m6 * t40 * t45 + p.m6 * t37 * t46 - p.m6 * t59);
     let t63 = c_q4 * t62 - s_q4 * t61;
     let t64 = s_q3 * t63;
-    let t65 = -(0.032 * (p.m6 * t41 * t46 + p.m6 * s_q3 * t27 * t40 + p.m6 * t52));
+    let t65 = -0.032 * (p.m6 * t41 * t46 + p.m6 * s_q3 * t27 * t40 + p.m6 * t52);
     let t66 = c_q3 * t65;
     let t67 = -t64 - t66;
     let t68 = c_q3 * t27 * t32 - s_q3 * t27 * t30;
@@ -1501,7 +1490,7 @@ pub fn coriolis_matrix_with(
     let t93 = s_q3 * t92;
     let t94 = p.m6 * s_q3 * s_q4 * t41;
     let t95 = p.m6 * c_q3 * t40;
-    let t96 = -(0.032 * (t94 + t95 + p.m6 * t80));
+    let t96 = -0.032 * (t94 + t95 + p.m6 * t80);
     let t97 = c_q3 * t96;
     let t98 = -t93 - t97;
     let t99 = p.d4 * t98;
@@ -1516,7 +1505,7 @@ pub fn coriolis_matrix_with(
     let t108 = 0.00002 * t84;
     let t109 = 2.0 * (t81 + t82);
     let t110 = p.m6
-        * (c_q4 * (-(2.0 * (t7 * p.a3)) - s_q3 * t109) - 2.0 * (p.d4 * t4 * s_q4));
+        * (c_q4 * (-2.0 * (t7 * p.a3) - s_q3 * t109) - 2.0 * (p.d4 * t4 * s_q4));
     let t111 = s_q4 * s_q5 * c_q5 * t44;
     let t112 = c_q4 * qd[4] + c_q4 * t32;
     let t113 = -(s_q4 * qd[4]) - s_q4 * t32;
@@ -1524,7 +1513,7 @@ pub fn coriolis_matrix_with(
     let t115 = s_q4 * (c_q5 * c_q5) * t44 + c_q4 * c_q5 * t42;
     let t116 = 0.032 * (p.m6 * s_q4 * t40 + p.m6 * c_q4 * t37 - p.m6 * t30);
     let t117 = 0.064 * (p.m6 * (s_q4 * s_q4) * t37) + c_q4 * t116;
-    let t118 = -(0.032 * (p.m6 * c_q4 * t41 + p.m6 * t112));
+    let t118 = -0.032 * (p.m6 * c_q4 * t41 + p.m6 * t112);
     let t119 = -(s_q3 * t117) - c_q3 * t118;
     let t120 = c_q3 * t117 - s_q3 * t118;
     let t121 = s_q4 * t116 - 0.064 * (p.m6 * s_q4 * c_q4 * t37);
@@ -1664,9 +1653,8 @@ pub fn coriolis_matrix_with(
                             + p.d3 * (c_q2 * t155 - s_q2 * t156)
                             - 0.000408 * (t15 * c_q1) - s_q1 * t136 - qd[0] * s_q1 * t139
                             - p.a2
-                                * (t67
-                                    + (t4 * t27 * d.k10 + t4 * t29 * d.k7 + t49 * d.k7
-                                        - t50 * d.k10)))),
+                                * (t67 + t4 * t27 * d.k10 + t4 * t29 * d.k7 + t49 * d.k7
+                                    - t50 * d.k10))),
             0.5
                 * (s_q1
                     * (0.00273 * t15 + 0.000816 * t16 + qd[0] * c_q1 * d.k3
@@ -1693,7 +1681,7 @@ pub fn coriolis_matrix_with(
         ],
         [
             0.5
-                * (0.001365 * t19 + s_q1 * (-(0.001365 * t15) - 0.000408 * t16) + t74
+                * (0.001365 * t19 + s_q1 * (-0.001365 * t15 - 0.000408 * t16) + t74
                     + t138 * c_q1 + t210 + t211 + p.a2 * t157 + 2.0 * (t214 + t215) - t75
                     - c_q1 * (t137 + t138 - 0.000408 * t17) - qd[0] * c_q1 * t158 - t212
                     - t213 - t216 - t217 - 0.000408 * (t16 * s_q1) - 0.000987 * t73),
@@ -1710,7 +1698,7 @@ pub fn coriolis_matrix_with(
             0.5 * (t106 + 2.0 * (t218 + t219) - t107 - t220 - t221),
             0.5 * (t106 - t107 - t223 - t224),
             0.5 * (t123 - t124 - t225 - t226),
-            0.5 * (-t129 - t227 - 0.064 * t228),
+            0.5 * (-0.064 * t228 - t129 - t227),
             t135,
         ],
         [
@@ -1735,7 +1723,7 @@ pub fn coriolis_matrix_with(
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
     mul: 127,
-    add: 89,
+    add: 87,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -1812,10 +1800,10 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let t56 = t43 - 0.0141 * t6 - t42;
     let t57 = 0.07 * t6 - t11;
     let t58 = t49 + 0.019 * t18;
-    let t59 = -(0.019 * t15) - t54;
+    let t59 = -0.019 * t15 - t54;
     let t60 = t53 * t53;
     let t61 = 0.032 * t30 + c_q5 * t52 - s_q5 * t54;
-    let t62 = -(0.032 * t29) - s_q5 * t52 - c_q5 * t54;
+    let t62 = -0.032 * t29 - s_q5 * t52 - c_q5 * t54;
     (
         0.175 * (qd[0] * qd[0])
             + 0.5

@@ -19,17 +19,17 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 211 | 161 | 0 | 0 | 5 | 5 |
-//! | `mass_matrix` | 151 | 102 | 0 | 0 | 4 | 4 |
-//! | `bias` | 197 | 147 | 0 | 0 | 5 | 5 |
-//! | `gravity` | 39 | 13 | 0 | 0 | 4 | 4 |
-//! | `joint_space` | 354 | 248 | 0 | 0 | 6 | 6 |
-//! | `forward_dynamics` | 505 | 336 | 4 | 0 | 5 | 5 |
-//! | `coriolis_matrix` | 611 | 399 | 0 | 0 | 6 | 6 |
-//! | `energy` | 132 | 88 | 0 | 0 | 5 | 5 |
+//! | `inverse_dynamics` | 211 | 156 | 0 | 0 | 5 | 5 |
+//! | `mass_matrix` | 151 | 98 | 0 | 0 | 4 | 4 |
+//! | `bias` | 197 | 142 | 0 | 0 | 5 | 5 |
+//! | `gravity` | 39 | 12 | 0 | 0 | 4 | 4 |
+//! | `joint_space` | 354 | 237 | 0 | 0 | 6 | 6 |
+//! | `forward_dynamics` | 505 | 315 | 4 | 0 | 5 | 5 |
+//! | `coriolis_matrix` | 611 | 387 | 0 | 0 | 6 | 6 |
+//! | `energy` | 132 | 86 | 0 | 0 | 5 | 5 |
 //! | `body_poses` | 57 | 41 | 0 | 0 | 6 | 6 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `body_jacobians` | 288 | 172 | 0 | 0 | 6 | 6 |
+//! | `body_jacobians` | 279 | 159 | 0 | 0 | 7 | 7 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 /// The floating-point type of every input, output and parameter:
@@ -130,7 +130,7 @@ pub const OPS_DERIVED: OpCount = OpCount {
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
     mul: 211,
-    add: 161,
+    add: 156,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -201,8 +201,8 @@ pub fn inverse_dynamics_with(
     let t39 = t27 * t27;
     let t40 = t9 * t27;
     let t41 = t12 * t27;
-    let t42 = t23 + (t12 * t38 - 0.4318 * t29 - 0.0203 * t39);
-    let t43 = t20 + (0.4318 * (t30 + t41) + 0.0203 * (t40 - t31));
+    let t42 = t23 + t12 * t38 - 0.4318 * t29 - 0.0203 * t39;
+    let t43 = t20 + 0.4318 * (t30 + t41) + 0.0203 * (t40 - t31);
     let t44 = t12 + qd[3];
     let t45 = t31 + qdd[3];
     let t46 = t30 * c_q3 + qd[3] * t37 - t29 * s_q3;
@@ -213,7 +213,7 @@ pub fn inverse_dynamics_with(
     let t51 = t44 * c_q4;
     let t52 = t51 - t50;
     let t53 = (c_q3 * t42 - s_q3 * t43) * c_q4
-        + (t26 + (0.0203 * t29 - 0.4318 * t39 - t9 * t38)) * s_q4;
+        + (t26 + 0.0203 * t29 - 0.4318 * t39 - t9 * t38) * s_q4;
     let t54 = qd[4] - t37;
     let t55 = t30 * s_q3 + t29 * c_q3 + qd[3] * t34 + qdd[4];
     let t56 = t46 * c_q4 + t45 * s_q4 + qd[4] * t52;
@@ -226,16 +226,16 @@ pub fn inverse_dynamics_with(
     let t63 = t34 * t37;
     let t64 = t52 * t54;
     let t65 = t49 * t52;
-    let t66 = -(0.6903913435 * qd[1]) - 1.601861202 * t2 - 0.0070992 * t3;
-    let t67 = -(0.023751 * qd[1]) - 0.0070992 * t2;
+    let t66 = -0.6903913435 * qd[1] - 1.601861202 * t2 - 0.0070992 * t3;
+    let t67 = -0.023751 * qd[1] - 0.0070992 * t2;
     let t68 = 1.748114002 * qd[1] - 0.6903913435 * t2 - 0.023751 * t3;
     let t69 = 0.89133 * t9 - 0.025375 * t12;
     let t70 = 0.3251198455 * t9 - 0.011273199 * t12;
-    let t71 = -(0.011273199 * t9) - 0.0047376 * t27;
+    let t71 = -0.011273199 * t9 - 0.0047376 * t27;
     let t72 = 0.3586500705 * t27 - 0.0047376 * t12;
     let t73 = t9 * t71;
     let t74 = t12 * t70;
-    let t75 = -(0.00288 * (t54 * t54 + t49 * t49));
+    let t75 = -0.00288 * (t54 * t54 + t49 * t49);
     let t76 = 0.00288 * (t65 - t55);
     let t77 = s_q5 * t60 * t61;
     let t78 = c_q5 * t59 * t61;
@@ -243,7 +243,7 @@ pub fn inverse_dynamics_with(
         + 0.00004 * (c_q5 * t60 * t61 + s_q5 * t59 * t61);
     let t80 = 0.00004 * t62 - 0.0004 * (t49 * t54);
     let t81 = c_q4 * t76 - s_q4 * t75;
-    let t82 = -(0.00288 * (t56 + t64));
+    let t82 = -0.00288 * (t56 + t64);
     let t83 = s_q4 * t76;
     let t84 = c_q4 * t75;
     let t85 = t83 + t84;
@@ -260,8 +260,8 @@ pub fn inverse_dynamics_with(
     let t95 = -t93 - t94;
     let t96 = s_q3 * t88;
     let t97 = c_q3 * t89;
-    let t98 = t92 + (t12 * t69 - 0.89133 * t29 - 0.025375 * t39);
-    let t99 = t85 + (0.025375 * t29 - 0.89133 * t39 - t9 * t69);
+    let t98 = t92 + t12 * t69 - 0.89133 * t29 - 0.025375 * t39;
+    let t99 = t85 + 0.025375 * t29 - 0.89133 * t39 - t9 * t69;
     let t100 = 0.89133 * t20 + 0.3251198455 * t30 + t12 * t72 + c_q3 * t88 + 0.4318 * t95
         - 0.011273199 * t31 - t27 * t71 - s_q3 * t89;
     let t101 = 0.0016 * t45 + t27 * t70 + t86 + t87 - 0.025375 * t20 - 0.0047376 * t29
@@ -278,10 +278,9 @@ pub fn inverse_dynamics_with(
                 * (qd[1] * t66 + s_q2 * t100 + c_q2 * t101
                     + 0.15005 * (c_q2 * t98 - s_q2 * t99) - 0.023751 * qdd[1]
                     - 0.0070992 * t5 - t2 * t68
-                    - 0.4318 * (t95 + (0.89133 * (t30 + t41) + 0.025375 * (t40 - t31)))),
-        t103
-            + (37.2347379 * c_q1 + 1.748114002 * qdd[1] + t2 * t67 + 0.4318 * t102
-                - 1.024164 * s_q1 - 0.6903913435 * t5 - 0.023751 * t6 - t3 * t66),
+                    - 0.4318 * (t95 + 0.89133 * (t30 + t41) + 0.025375 * (t40 - t31))),
+        t103 + 37.2347379 * c_q1 + 1.748114002 * qdd[1] + t2 * t67 + 0.4318 * t102
+            - 1.024164 * s_q1 - 0.6903913435 * t5 - 0.023751 * t6 - t3 * t66,
         t103,
         0.0016 * t45 + t86 + t87 - 0.0003 * t63,
         0.00064216 * t55 + 0.00004 * (t78 - t77) - 0.00288 * t53 - 0.00024216 * t65,
@@ -291,7 +290,7 @@ pub fn inverse_dynamics_with(
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
     mul: 151,
-    add: 102,
+    add: 98,
     div: 0,
     sqrt: 0,
     sin: 4,
@@ -326,7 +325,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t14 = t12 + t13;
     let t15 = 0.4318 * (t14 - c_q1) - 0.0203 * t10;
     let t16 = s_q3 * t14;
-    let t17 = -(0.15005 * (t12 + t13));
+    let t17 = -0.15005 * (t12 + t13);
     let t18 = c_q4 * (c_q3 * t11 - s_q3 * t15) + s_q4 * t17;
     let t19 = c_q3 * c_q4 * t14 + s_q4 * t10;
     let t20 = c_q4 * t10 - c_q3 * s_q4 * t14;
@@ -367,14 +366,14 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t50 = c_q3 * c_q3 * c_q4;
     let t51 = t25 * s_q3;
     let t52 = 0.00288 * (s_q3 * t23) - 0.00024216 * t25;
-    let t53 = -(0.00288 * (t50 + t51));
+    let t53 = -0.00288 * (t50 + t51);
     let t54 = s_q3 * (c_q4 * t52 - 0.0003 * s_q3 - 0.00004 * t26);
     let t55 = c_q3 * (0.00288 * t24 - 0.00064216 * c_q3);
     let t56 = 0.010956925 * c_q2 + 0.3586500705 - 0.384876294 * s_q2 - 0.000058464 * t30
         - 0.4318 * t53 - t54 - t55;
     let t57 = 0.00004 * t27 + s_q4 * t52;
     let t58 = 0.00064216 * c_q3 - 0.00288 * t24;
-    let t59 = -(0.001243584 * s_q3) - 0.00024216 * t25;
+    let t59 = -0.001243584 * s_q3 - 0.00024216 * t25;
     let t60 = 0.00004 * t27 + s_q4 * t59;
     let t61 = 0.00064216 * c_q3 - 0.00288 * t29;
     [
@@ -385,7 +384,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
                 + c_q1
                     * (0.15005 * (c_q2 * t32 + 0.00288 * (t33 * s_q2)) + s_q2 * t41
                         + c_q2 * t43 - 0.0070992 * s_q1
-                        - 0.4318 * (t37 + (0.89133 * t14 - 0.025375 * t10)))
+                        - 0.4318 * (t37 + 0.89133 * t14 - 0.025375 * t10))
                 + 3.153542285625,
             t46,
             t47,
@@ -397,7 +396,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
             t46,
             0.010956925 * c_q2
                 + 0.4318
-                    * (s_q2 * (t53 + -0.89133) + c_q2 * (0.025375 - 0.00288 * t30) - t53)
+                    * (s_q2 * (t53 - 0.89133) + c_q2 * (0.025375 - 0.00288 * t30) - t53)
                 + 2.1067640725 - 0.384876294 * s_q2 - 0.000058464 * t30 - t54 - t55,
             t56,
             t57,
@@ -428,7 +427,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
     mul: 197,
-    add: 147,
+    add: 142,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -504,23 +503,23 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t54 = qd[4] * t32 + c_q4 * t53 + s_q4 * t46;
     let t55 = qd[3] * t18 + s_q3 * t48;
     let t56 = c_q4 * t46 - qd[4] * t29 - s_q4 * t53;
-    let t57 = -(0.6903913435 * qd[1]) - 1.601861202 * t2 - 0.0070992 * t3;
-    let t58 = -(0.023751 * qd[1]) - 0.0070992 * t2;
+    let t57 = -0.6903913435 * qd[1] - 1.601861202 * t2 - 0.0070992 * t3;
+    let t58 = -0.023751 * qd[1] - 0.0070992 * t2;
     let t59 = 1.748114002 * qd[1] - 0.6903913435 * t2 - 0.023751 * t3;
     let t60 = 0.89133 * t8 - 0.025375 * t11;
     let t61 = 0.3251198455 * t8 - 0.011273199 * t11;
-    let t62 = -(0.011273199 * t8) - 0.0047376 * t15;
+    let t62 = -0.011273199 * t8 - 0.0047376 * t15;
     let t63 = 0.3586500705 * t15 - 0.0047376 * t11;
     let t64 = t8 * t62;
     let t65 = t11 * t61;
-    let t66 = -(0.00288 * (t33 * t33 + t29 * t29));
+    let t66 = -0.00288 * (t33 * t33 + t29 * t29);
     let t67 = s_q5 * t37 * t38;
     let t68 = c_q5 * t36 * t38;
     let t69 = c_q4 * t66;
     let t70 = 0.00288 * (t41 - t55);
     let t71 = c_q4 * t70 - s_q4 * t66;
     let t72 = c_q3 * t71;
-    let t73 = -(0.00288 * (t40 + t54));
+    let t73 = -0.00288 * (t40 + t54);
     let t74 = s_q3 * t73;
     let t75 = t11 * t60 + t72 - 0.025375 * t23 - t74;
     let t76 = s_q4 * t70;
@@ -557,10 +556,9 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
             + c_q1
                 * (qd[1] * t57 + s_q2 * t87 + c_q2 * t90
                     + 0.15005 * (c_q2 * t75 - s_q2 * t77) - 0.0070992 * t4 - t2 * t59
-                    - 0.4318 * (t82 + (0.025375 * (t24 - t46) + 0.89133 * (t25 + t48)))),
-        t97
-            + (37.2347379 * c_q1 + 0.023751 * t5 + t2 * t58 + 0.4318 * t78
-                - 1.024164 * s_q1 - 0.6903913435 * t4 - t3 * t57),
+                    - 0.4318 * (t82 + 0.025375 * (t24 - t46) + 0.89133 * (t25 + t48))),
+        t97 + 37.2347379 * c_q1 + 0.023751 * t5 + t2 * t58 + 0.4318 * t78
+            - 1.024164 * s_q1 - 0.6903913435 * t4 - t3 * t57,
         t97,
         0.0016 * t46 + t88 + t89 - 0.0003 * t39,
         0.00064216 * t55 + 0.00004 * (t68 - t67) - 0.00024216 * t41 - 0.00288 * t52,
@@ -570,7 +568,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
     mul: 39,
-    add: 13,
+    add: 12,
     div: 0,
     sqrt: 0,
     sin: 4,
@@ -605,17 +603,17 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     [
         s_q1 * (c_q2 * t11 - 0.00288 * (s_q2 * s_q3 * s_q4 * t8))
             + c_q1 * (s_q2 * t11 + 0.00288 * (c_q2 * s_q3 * s_q4 * t8)),
-        t14 + (37.2347379 * c_q1 - 1.024164 * s_q1),
+        t14 + 37.2347379 * c_q1 - 1.024164 * s_q1,
         t14,
         0.00288 * (s_q3 * s_q4 * t8),
-        -(0.00288 * t10),
+        -0.00288 * t10,
         0.0,
     ]
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
     mul: 354,
-    add: 248,
+    add: 237,
     div: 0,
     sqrt: 0,
     sin: 6,
@@ -670,20 +668,20 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t32 = s_q2 * t31;
     let t33 = s_q2 * t29;
     let t34 = c_q2 * t31;
-    let t35 = -(0.6903913435 * qd[1]) - 1.601861202 * t2 - 0.0070992 * t3;
-    let t36 = -(0.023751 * qd[1]) - 0.0070992 * t2;
+    let t35 = -0.6903913435 * qd[1] - 1.601861202 * t2 - 0.0070992 * t3;
+    let t36 = -0.023751 * qd[1] - 0.0070992 * t2;
     let t37 = 1.748114002 * qd[1] - 0.6903913435 * t2 - 0.023751 * t3;
     let t38 = c_q3 * c_q3 * c_q4;
     let t39 = t22 * s_q3;
     let t40 = 0.00288 * (s_q3 * t20) - 0.00024216 * t22;
-    let t41 = -(0.00288 * (t38 + t39));
+    let t41 = -0.00288 * (t38 + t39);
     let t42 = s_q3 * (c_q4 * t40 - 0.0003 * s_q3 - 0.00004 * t23);
     let t43 = c_q3 * (0.00288 * t21 - 0.00064216 * c_q3);
     let t44 = 0.010956925 * c_q2 + 0.3586500705 - 0.384876294 * s_q2 - 0.000058464 * t27
         - 0.4318 * t41 - t42 - t43;
     let t45 = 0.00004 * t24 + s_q4 * t40;
     let t46 = 0.00064216 * c_q3 - 0.00288 * t21;
-    let t47 = -(0.001243584 * s_q3) - 0.00024216 * t22;
+    let t47 = -0.001243584 * s_q3 - 0.00024216 * t22;
     let t48 = 0.00004 * t24 + s_q4 * t47;
     let t49 = 0.00064216 * c_q3 - 0.00288 * t26;
     let t50 = 0.4318 * t5 + t10 - 0.15005 * t9;
@@ -714,11 +712,11 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t75 = t65 * t68;
     let t76 = 0.89133 * t55 - 0.025375 * t57;
     let t77 = 0.3251198455 * t55 - 0.011273199 * t57;
-    let t78 = -(0.0047376 * t11) - 0.011273199 * t55;
+    let t78 = -0.0047376 * t11 - 0.011273199 * t55;
     let t79 = 0.3586500705 * t11 - 0.0047376 * t57;
     let t80 = t55 * t78;
     let t81 = t57 * t77;
-    let t82 = -(0.00288 * (t69 * t69 + t65 * t65));
+    let t82 = -0.00288 * (t69 * t69 + t65 * t65);
     let t83 = s_q5 * t71 * t72;
     let t84 = c_q5 * t70 * t72;
     let t85 = c_q4 * t82;
@@ -752,16 +750,16 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t111 = c_q3 * t105;
     let t112 = 0.4318 * (t99 - t96) - 0.6903913435 * s_q1 - 0.023751 * c_q1
         - 0.00380751875 * t54 - 0.1384816665 * t56 - 0.000058464 * t97 - t110 - t111;
-    let t113 = -(0.00380751875 * t54) - 0.1384816665 * t56 - 0.4318 * t96
+    let t113 = -0.00380751875 * t54 - 0.1384816665 * t56 - 0.4318 * t96
         - 0.000058464 * t97 - t110 - t111;
     let t114 = 0.0016 * t56 + 0.00004 * t93 + t107;
     let t115 = -t105;
     let t116 = -(t55 * qd[2]) - t55 * qd[1];
-    let t117 = t51 + (t57 * t61 - 0.0203 * t15);
+    let t117 = t51 + t57 * t61 - 0.0203 * t15;
     let t118 = t57 * qd[2] + t57 * qd[1];
-    let t119 = t50 + (0.0203 * (t62 - t116) + 0.4318 * (t63 + t118));
+    let t119 = t50 + 0.0203 * (t62 - t116) + 0.4318 * (t63 + t118);
     let t120 = c_q4 * (c_q3 * t117 - s_q3 * t119)
-        + s_q4 * (t52 + (-(0.4318 * t15) - t55 * t61));
+        + s_q4 * (t52 - 0.4318 * t15 - t55 * t61);
     let t121 = qd[3] * t60 + c_q3 * t118;
     let t122 = qd[4] * t68 + c_q4 * t121 + s_q4 * t116;
     let t123 = qd[3] * t58 + s_q3 * t118;
@@ -769,7 +767,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t125 = 0.00288 * (t75 - t123);
     let t126 = c_q4 * t125 - s_q4 * t82;
     let t127 = c_q3 * t126;
-    let t128 = -(0.00288 * (t74 + t122));
+    let t128 = -0.00288 * (t74 + t122);
     let t129 = s_q3 * t128;
     let t130 = t57 * t76 + t127 - 0.025375 * t15 - t129;
     let t131 = s_q4 * t125;
@@ -809,7 +807,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
                     + c_q1
                         * (0.15005 * (c_q2 * t96 + 0.00288 * t109) + s_q2 * t106
                             + c_q2 * t108 - 0.0070992 * s_q1
-                            - 0.4318 * (t102 + (0.89133 * t54 - 0.025375 * t56)))
+                            - 0.4318 * (t102 + 0.89133 * t54 - 0.025375 * t56))
                     + 3.153542285625,
                 t112,
                 t113,
@@ -821,7 +819,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
                 t112,
                 0.010956925 * c_q2
                     + 0.4318
-                        * (s_q2 * (t41 + -0.89133) + c_q2 * (0.025375 - 0.00288 * t27)
+                        * (s_q2 * (t41 - 0.89133) + c_q2 * (0.025375 - 0.00288 * t27)
                             - t41) + 2.1067640725 - 0.384876294 * s_q2
                     - 0.000058464 * t27 - t42 - t43,
                 t44,
@@ -858,11 +856,9 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
                         + 0.15005 * (c_q2 * t130 - s_q2 * t132) - 0.0070992 * t4
                         - t2 * t37
                         - 0.4318
-                            * (t136
-                                + (0.025375 * (t62 - t116) + 0.89133 * (t63 + t118)))),
-            t153
-                + (37.2347379 * c_q1 + 0.023751 * t5 + t2 * t36 + 0.4318 * t133
-                    - 1.024164 * s_q1 - 0.6903913435 * t4 - t3 * t35),
+                            * (t136 + 0.025375 * (t62 - t116) + 0.89133 * (t63 + t118))),
+            t153 + 37.2347379 * c_q1 + 0.023751 * t5 + t2 * t36 + 0.4318 * t133
+                - 1.024164 * s_q1 - 0.6903913435 * t4 - t3 * t35,
             t153,
             0.0016 * t116 + t142 + t143 - 0.0003 * t73,
             0.00004 * (t84 - t83) + 0.00064216 * t123 - 0.00024216 * t75
@@ -872,10 +868,10 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
         gravity: [
             s_q1 * (c_q2 * t150 - 0.0282528 * t109)
                 + c_q1 * (0.0282528 * t98 + s_q2 * t150),
-            t152 + (37.2347379 * c_q1 - 1.024164 * s_q1),
+            t152 + 37.2347379 * c_q1 - 1.024164 * s_q1,
             t152,
             0.0282528 * t97,
-            -(0.00288 * t149),
+            -0.00288 * t149,
             0.0,
         ],
     }
@@ -883,7 +879,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
     mul: 505,
-    add: 336,
+    add: 315,
     div: 4,
     sqrt: 0,
     sin: 5,
@@ -925,7 +921,7 @@ pub fn forward_dynamics_with(
     let t10 = t9 - t8;
     let t11 = 0.4318 * qd[1] - 0.15005 * t2;
     let t12 = t3 * (qd[0] * c_q1);
-    let t13 = -(0.4318 * t12) - qd[1] * t11;
+    let t13 = -0.4318 * t12 - qd[1] * t11;
     let t14 = 0.15005 * t4 + 0.4318 * (t3 * (qd[0] * s_q1));
     let t15 = t2 * t11;
     let t16 = t15 - 0.15005 * t12;
@@ -941,7 +937,7 @@ pub fn forward_dynamics_with(
     let t26 = t17 * t17;
     let t27 = t10 * t25 - 0.0203 * t26;
     let t28 = t7 * t25;
-    let t29 = -(0.4318 * t26) - t28;
+    let t29 = -0.4318 * t26 - t28;
     let t30 = t7 * t17;
     let t31 = t10 * t17;
     let t32 = 0.0203 * t30 + 0.4318 * t31;
@@ -963,14 +959,14 @@ pub fn forward_dynamics_with(
     let t48 = t39 * t40;
     let t49 = t36 * t39;
     let t50 = s_q3 * s_q4 * c_q4;
-    let t51 = -(0.6903913435 * qd[1]) - 1.601861202 * t2 - 0.0070992 * t3;
-    let t52 = -(0.023751 * qd[1]) - 0.0070992 * t2;
+    let t51 = -0.6903913435 * qd[1] - 1.601861202 * t2 - 0.0070992 * t3;
+    let t52 = -0.023751 * qd[1] - 0.0070992 * t2;
     let t53 = 1.748114002 * qd[1] - 0.6903913435 * t2 - 0.023751 * t3;
     let t54 = t2 * t52;
     let t55 = t3 * t51;
     let t56 = 0.89133 * t7 - 0.025375 * t10;
     let t57 = 0.3251198455 * t7 - 0.011273199 * t10;
-    let t58 = -(0.011273199 * t7) - 0.0047376 * t17;
+    let t58 = -0.011273199 * t7 - 0.0047376 * t17;
     let t59 = 0.3586500705 * t17 - 0.0047376 * t10;
     let t60 = t7 * t58;
     let t61 = t10 * t57;
@@ -993,7 +989,7 @@ pub fn forward_dynamics_with(
     let t78 = s_q4 * c_q4 * t74;
     let t79 = 0.00288 * (t40 * t40 + t36 * t36);
     let t80 = 0.0004 * (t36 * t40) - tau[5];
-    let t81 = -(0.00024216 * t41) - 0.00064216 * t48
+    let t81 = -0.00024216 * t41 - 0.00064216 * t48
         - 0.00004 * (c_q5 * t45 * t46 + s_q5 * t44 * t46);
     let t82 = 4.484863585399277 * (0.00024216 * t49 + 0.00004 * (t62 - t63) + tau[4])
         - 0.00288 * t49;
@@ -1018,13 +1014,13 @@ pub fn forward_dynamics_with(
         - qd[3] * t24 * t92 - 0.00024216 * (s_q4 * c_q4 * inv84 * t90);
     let t98 = c_q3 * c_q3 * (c_q4 * c_q4);
     let t99 = t65 * (s_q3 * s_q3 * inv84);
-    let t100 = -(0.012916407125949918 * t98) - 0.0000082944 * t99;
+    let t100 = -0.012916407125949918 * t98 - 0.0000082944 * t99;
     let t101 = s_q3 * c_q3 * (c_q4 * c_q4);
     let t102 = t65 * (s_q3 * c_q3 * inv84);
     let t103 = 0.012916407125949918 * t101 - 0.0000082944 * t102;
     let t104 = s_q3 * s_q3 * (c_q4 * c_q4);
     let t105 = t65 * (c_q3 * c_q3 * inv84);
-    let t106 = -(0.012916407125949918 * t104) - 0.0000082944 * t105;
+    let t106 = -0.012916407125949918 * t104 - 0.0000082944 * t105;
     let t107 = s_q3 * c_q3 * t91;
     let t108 = s_q3 * s_q3 * t91;
     let t109 = c_q3 * c_q3 * t91;
@@ -1048,28 +1044,26 @@ pub fn forward_dynamics_with(
     let t124 = s_q3 * t97;
     let t125 = c_q3 * t89;
     let t126 = t61 + tau[2] + 0.0203 * t95 - t60 - t124 - t125 - 0.4318 * t120;
-    let t127 = t100 + -(t113 * t113 * inv117);
-    let t128 = -(0.012916407125949918 * t64) - t113 * t114 * inv117;
-    let t129 = t103 + -(t111 * t113 * inv117);
-    let t130 = -(0.012916407125949918 * t65) - t114 * t114 * inv117;
+    let t127 = t100 - t113 * t113 * inv117;
+    let t128 = -0.012916407125949918 * t64 - t113 * t114 * inv117;
+    let t129 = t103 - t111 * t113 * inv117;
+    let t130 = -0.012916407125949918 * t65 - t114 * t114 * inv117;
     let t131 = 0.012916407125949918 * t50 - t111 * t114 * inv117;
-    let t132 = t106 + -(t111 * t111 * inv117);
+    let t132 = t106 - t111 * t111 * inv117;
     let t133 = 0.4318 * t103 - t107 - t112 * t113 * inv117;
-    let t134 = -(0.0203 * t103) - t113 * t115 * inv117;
+    let t134 = -0.0203 * t103 - t113 * t115 * inv117;
     let t135 = 0.005577304596985175 * t50 - t112 * t114 * inv117;
-    let t136 = -(0.00026220306465678337 * t50) - t114 * t115 * inv117;
+    let t136 = -0.00026220306465678337 * t50 - t114 * t115 * inv117;
     let t137 = 0.4318 * t106 + 0.89133 - t109 - t111 * t112 * inv117;
-    let t138 = -(0.0203 * t106) - t111 * t115 * inv117 - 0.025375;
+    let t138 = -0.0203 * t106 - t111 * t115 * inv117 - 0.025375;
     let t139 = 0.18645124 * t106 + c_q3 * c_q3 * t92 + 0.3251198455 - 0.8636 * t109
         - t112 * t112 * inv117;
     let t140 = 0.0203 * t109 - 0.00876554 * t106 - t112 * t115 * inv117 - 0.011273199;
     let t141 = 0.00041209 * t106 - t115 * t115 * inv117;
-    let t142 = t120
-        + (0.025375 * t26 + t18 * t134 - t10 * t56 - t68 * t127 - t71 * t128 - t16 * t129
-            - qd[2] * t10 * t133 - t113 * inv117 * t126);
-    let t143 = t95
-        + (0.89133 * t26 + t7 * t56 + t18 * t136 - t68 * t128 - t71 * t130 - t16 * t131
-            - qd[2] * t10 * t135 - t114 * inv117 * t126);
+    let t142 = t120 + 0.025375 * t26 + t18 * t134 - t10 * t56 - t68 * t127 - t71 * t128
+        - t16 * t129 - qd[2] * t10 * t133 - t113 * inv117 * t126;
+    let t143 = t95 + 0.89133 * t26 + t7 * t56 + t18 * t136 - t68 * t128 - t71 * t130
+        - t16 * t131 - qd[2] * t10 * t135 - t114 * inv117 * t126;
     let t144 = t17 * t58 + c_q3 * t97 + t18 * t140 + 0.4318 * t123 - t10 * t59
         - s_q3 * t89 - t68 * t133 - t71 * t135 - t16 * t137 - qd[2] * t10 * t139
         - t112 * inv117 * t126;
@@ -1131,10 +1125,9 @@ pub fn forward_dynamics_with(
                 + 0.15005 * (c_q2 * t142 - s_q2 * t143) - qd[1] * t51 - t4 * t182
                 - t176 * inv178 * t180
                 - 0.4318
-                    * (t123
-                        + (t18 * t138 - 0.025375 * t30 - 0.89133 * t31 - t68 * t129
-                            - t71 * t131 - t16 * t132 - qd[2] * t10 * t137
-                            - t111 * inv117 * t126)))
+                    * (t123 + t18 * t138 - 0.025375 * t30 - 0.89133 * t31 - t68 * t129
+                        - t71 * t131 - t16 * t132 - qd[2] * t10 * t137
+                        - t111 * inv117 * t126))
         - 9.81
             * (s_q1
                 * (s_q1 * (t159 - 0.15005 * t153 - t160 - t173 * t175 * inv178)
@@ -1142,15 +1135,13 @@ pub fn forward_dynamics_with(
                         * (0.15005 * t152 + t161 - 0.4318 * t150 - t162
                             - t173 * t176 * inv178))
                 + c_q1
-                    * (s_q1 * (t165 + (-(0.15005 * t154) - t174 * t175 * inv178))
+                    * (s_q1 * (t165 - 0.15005 * t154 - t174 * t175 * inv178)
                         + c_q1
-                            * (t168
-                                + (0.15005 * t153 - 0.4318 * t151
-                                    - t174 * t176 * inv178))));
+                            * (t168 + 0.15005 * t153 - 0.4318 * t151
+                                - t174 * t176 * inv178)));
     let t187 = t4 + s_q1 * inv185 * t186;
     let t188 = c_q1 * inv185 * t186 - t2 * qd[1];
-    let t189 = t180
-        + (-(9.81 * (s_q1 * t173 + c_q1 * t174)) - t175 * t187 - t176 * t188);
+    let t189 = t180 - 9.81 * (s_q1 * t173 + c_q1 * t174) - t175 * t187 - t176 * t188;
     let t190 = inv178 * t189;
     let t191 = 9.81 * s_q1 + 0.15005 * t188;
     let t192 = 9.81 * c_q1 + 0.4318 * t190 - 0.15005 * t187;
@@ -1163,18 +1154,16 @@ pub fn forward_dynamics_with(
     let t199 = qd[2] * t10 + c_q2 * t187 + s_q2 * t188;
     let t200 = t198 - t18 - t197;
     let t201 = inv117
-        * (t126
-            + (-(t113 * (t68 + (t193 + t194))) - t114 * (t71 + (t196 - t195))
-                - t111 * (t16 + -(0.4318 * t188)) - t112 * t199 - t115 * t200
-                - t116 * inv178 * t189));
+        * (t126 - t113 * (t68 + t193 + t194) - t114 * (t71 + t196 - t195)
+            - t111 * (t16 - 0.4318 * t188) - t112 * t199 - t115 * t200
+            - t116 * inv178 * t189);
     let t202 = t190 + t201;
-    let t203 = t68 + (t193 + t194 - 0.4318 * t202);
-    let t204 = t16 + (0.4318 * (t199 - t188) - 0.0203 * t200);
+    let t203 = t68 + t193 + t194 - 0.4318 * t202;
+    let t204 = t16 + 0.4318 * (t199 - t188) - 0.0203 * t200;
     let t205 = qd[3] * t24 + c_q3 * t199 - s_q3 * t202;
     let t206 = inv84
-        * (t90
-            + (0.00288 * (s_q4 * (t77 + (-(s_q3 * t203) - c_q3 * t204)))
-                - 0.00024216 * (s_q4 * c_q4 * t205) - t83 * t200));
+        * (t90 + 0.00288 * (s_q4 * (t77 - s_q3 * t203 - c_q3 * t204))
+            - 0.00024216 * (s_q4 * c_q4 * t205) - t83 * t200);
     [
         inv185 * t186,
         t190,
@@ -1183,8 +1172,8 @@ pub fn forward_dynamics_with(
         1557.2443004858603
             * (0.00024216 * t49 + 0.00004 * (t62 - t63) + tau[4]
                 + 0.00288
-                    * (c_q4 * (t74 + (c_q3 * t203 - s_q3 * t204))
-                        + s_q4 * (t71 + t29 + (t196 + 0.0203 * t202 - t195)))
+                    * (c_q4 * (t74 + c_q3 * t203 - s_q3 * t204)
+                        + s_q4 * (t71 + t29 + t196 + 0.0203 * t202 - t195))
                 - 0.00064216 * (qd[3] * t21 + s_q3 * t199 + c_q3 * t202)),
         25000.0 * (tau[5] - 0.00004 * (c_q4 * (t200 + t206) - qd[4] * t36 - s_q4 * t205)),
     ]
@@ -1192,7 +1181,7 @@ pub fn forward_dynamics_with(
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
     mul: 611,
-    add: 399,
+    add: 387,
     div: 0,
     sqrt: 0,
     sin: 6,
@@ -1235,14 +1224,14 @@ pub fn coriolis_matrix_with(
     let t17 = 1.748114002 * qd[1] - 0.6903913435 * t2 - 0.023751 * t3;
     let t18 = c_q1 * qd[1];
     let t19 = s_q1 * qd[1];
-    let t20 = -(0.6903913435 * s_q1) - 0.023751 * c_q1;
+    let t20 = -0.6903913435 * s_q1 - 0.023751 * c_q1;
     let t21 = t3 * c_q1;
     let t22 = s_q1 * (0.4318 * qd[1] - 0.15005 * t2);
     let t23 = t2 * s_q1;
     let t24 = 0.4318 * t19 + t22 - 0.3001 * t21 - 0.15005 * t23;
-    let t25 = -(1.601861202 * s_q1) - 0.0070992 * c_q1;
+    let t25 = -1.601861202 * s_q1 - 0.0070992 * c_q1;
     let t26 = qd[1] * c_q2;
-    let t27 = -(0.0406 * t6) - 0.8636 * t26;
+    let t27 = -0.0406 * t6 - 0.8636 * t26;
     let t28 = qd[1] * s_q2;
     let t29 = q[1] + q[2];
     let t30 = libm::Libm::<Real>::sin(t29);
@@ -1271,7 +1260,7 @@ pub fn coriolis_matrix_with(
     let t53 = -(s_q5 * t51) - s_q3 * c_q5 * t30;
     let t54 = c_q5 * t51 - s_q3 * s_q5 * t30;
     let t55 = 0.89133 * t30 - 0.025375 * t32;
-    let t56 = -(0.00576 * (s_q3 * t30 * t45 + t41 * t51));
+    let t56 = -0.00576 * (s_q3 * t30 * t45 + t41 * t51);
     let t57 = t44 * t51 + t41 * t52;
     let t58 = qd[2] * t32 + qd[1] * t32;
     let t59 = c_q3 * qd[3] * t30 + s_q3 * t58;
@@ -1282,7 +1271,7 @@ pub fn coriolis_matrix_with(
     let t64 = c_q3 * t58 - s_q3 * qd[3] * t30;
     let t65 = -(qd[2] * t30) - qd[1] * t30;
     let t66 = qd[4] * t52 + c_q4 * t64 + s_q4 * t65;
-    let t67 = -(0.00288 * (t63 + t66));
+    let t67 = -0.00288 * (t63 + t66);
     let t68 = s_q3 * t67;
     let t69 = t32 * t49 + t33 * t55 + t62 - t68;
     let t70 = c_q4 * t56;
@@ -1297,7 +1286,7 @@ pub fn coriolis_matrix_with(
     let t79 = t33 * c_q1;
     let t80 = t32 * t37 + t33 * t78 - 0.8636 * t79;
     let t81 = t6 * t32;
-    let t82 = t24 + (0.4318 * (t58 + t81) + 0.0203 * (t74 - t65));
+    let t82 = t24 + 0.4318 * (t58 + t81) + 0.0203 * (t74 - t65);
     let t83 = 0.00064216 * t63 + 0.00024216 * t66 + 0.00288 * (s_q3 * t80 + c_q3 * t82)
         + 0.00004
             * (c_q5 * t48 * t53 + c_q5 * t47 * t52
@@ -1321,7 +1310,7 @@ pub fn coriolis_matrix_with(
     let t96 = c_q4 * t85;
     let t97 = 0.0016 * t65 + t6 * t94 + t95 + t96 + 0.0047376 * (t33 * t30)
         - 0.025375 * t24 - 0.011273199 * t58 - 0.0203 * t77 - 0.0003 * t93 - t30 * t50;
-    let t98 = t30 * (-(0.0047376 * t6) - 0.011273199 * t31);
+    let t98 = t30 * (-0.0047376 * t6 - 0.011273199 * t31);
     let t99 = t31 * t30;
     let t100 = t32 * (0.3251198455 * t31 - 0.011273199 * t33);
     let t101 = t33 * t94;
@@ -1340,7 +1329,7 @@ pub fn coriolis_matrix_with(
     let t114 = t112 + t113;
     let t115 = t33 * c_q3 - c_q3 * qd[3];
     let t116 = s_q3 * s_q4 * qd[4] + c_q4 * t115 - t31 * s_q4;
-    let t117 = -(0.00288 * (t114 + t116));
+    let t117 = -0.00288 * (t114 + t116);
     let t118 = s_q3 * t117;
     let t119 = t111 - 0.05075 * t6 - t118;
     let t120 = c_q4 * t106;
@@ -1373,7 +1362,7 @@ pub fn coriolis_matrix_with(
     let t144 = c_q4 * t133;
     let t145 = t143 + t144 - 0.02191385 * t2 - 0.035130225 * t31 - 0.022546398 * t33
         - 0.0203 * t126 - 0.0003 * t142;
-    let t146 = t126 + (0.05075 * t31 + 1.78266 * t33);
+    let t146 = t126 + 0.05075 * t31 + 1.78266 * t33;
     let t147 = c_q2 * t119 - s_q2 * t122;
     let t148 = t120 + t121;
     let t149 = t111 - t118;
@@ -1384,7 +1373,7 @@ pub fn coriolis_matrix_with(
     let t154 = 0.00064216 * t114 + 0.00024216 * t116 + 0.00004 * (t129 + t130)
         + 0.00288 * (c_q3 * t153 - 0.0406 * t9);
     let t155 = 0.0003 * t115 + c_q4 * t154 - 0.0016 * t127 - t134;
-    let t156 = c_q4 * (-(0.0406 * t10) - s_q3 * t153) - 0.8636 * (t6 * s_q4);
+    let t156 = c_q4 * (-0.0406 * t10 - s_q3 * t153) - 0.8636 * (t6 * s_q4);
     let t157 = 0.00024216 * t107 + 0.0013 * t136 + 0.00004 * (t138 - t139)
         + 0.00288 * t156 - 0.00064216 * t108;
     let t158 = 0.0094752 * t6 + 0.022546398 * t31 + 0.683769916 * t33 + 0.4318 * t126
@@ -1399,7 +1388,7 @@ pub fn coriolis_matrix_with(
     let t165 = 0.00576 * (s_q4 * s_q4 * t41) + c_q4 * t164;
     let t166 = c_q4 * t45;
     let t167 = c_q4 * qd[4] + c_q4 * t36;
-    let t168 = -(0.00288 * (t166 + t167));
+    let t168 = -0.00288 * (t166 + t167);
     let t169 = c_q3 * t165 - s_q3 * t168;
     let t170 = s_q4 * t164 - 0.00576 * (s_q4 * c_q4 * t41);
     let t171 = s_q2 * t169 + c_q2 * t170;
@@ -1448,8 +1437,7 @@ pub fn coriolis_matrix_with(
                             + 0.15005 * (c_q2 * t69 - s_q2 * t72) - 0.0070992 * t18
                             - s_q1 * t17 - t2 * t20
                             - 0.4318
-                                * (t77
-                                    + (0.89133 * (t58 + t81) + 0.025375 * (t74 - t65))))),
+                                * (t77 + 0.89133 * (t58 + t81) + 0.025375 * (t74 - t65)))),
             0.5
                 * (s_q1
                     * (0.047502 * qd[1] + 0.0141984 * t2 + 0.1462528 * t3 + c_q2 * t141
@@ -1478,11 +1466,10 @@ pub fn coriolis_matrix_with(
         ],
         [
             0.5
-                * (0.023751 * t19 + s_q1 * (-(0.023751 * qd[1]) - 0.0070992 * t2) + t98
+                * (0.023751 * t19 + s_q1 * (-0.023751 * qd[1] - 0.0070992 * t2) + t98
                     + 0.4318 * (t73 - t103) + 0.769752588 * t79 + 0.02191385 * t87
                     + 0.0203 * t102 - 0.6903913435 * t18 - 0.0070992 * t23
-                    - c_q1
-                        * (-(0.6903913435 * qd[1]) - 1.601861202 * t2 - 0.0070992 * t3)
+                    - c_q1 * (-0.6903913435 * qd[1] - 1.601861202 * t2 - 0.0070992 * t3)
                     - t3 * t25 - t100 - t101 - t104 - t105 - 0.0047376 * t65
                     - 0.011273199 * t99),
             0.5
@@ -1503,7 +1490,7 @@ pub fn coriolis_matrix_with(
                     - t150 - t151),
             0.5 * (0.0203 * t148 - 0.4318 * t149 - t161 - t162),
             0.5 * (0.0203 * t170 - 0.4318 * t169 - t185 - t186),
-            0.5 * (-(0.000116928 * t166) - 0.4318 * t187 - t198),
+            0.5 * (-0.000116928 * t166 - 0.4318 * t187 - t198),
             t204,
         ],
         [
@@ -1534,7 +1521,7 @@ pub fn coriolis_matrix_with(
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
     mul: 132,
-    add: 88,
+    add: 86,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -1606,10 +1593,10 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let t51 = t38 - 0.15005 * t6 - 0.0141 * t7;
     let t52 = 0.07 * t7 - 0.4318 * t3;
     let t53 = t44 + 0.019 * t18;
-    let t54 = -(0.019 * t15) - t49;
+    let t54 = -0.019 * t15 - t49;
     let t55 = t48 * t48;
     let t56 = 0.032 * t30 + c_q5 * t47 - s_q5 * t49;
-    let t57 = -(0.032 * t29) - s_q5 * t47 - c_q5 * t49;
+    let t57 = -0.032 * t29 - s_q5 * t47 - c_q5 * t49;
     (
         0.175 * (qd[0] * qd[0])
             + 0.5
@@ -1763,12 +1750,12 @@ pub fn coordinate_rates_with(
 }
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
-    mul: 288,
-    add: 172,
+    mul: 279,
+    add: 159,
     div: 0,
     sqrt: 0,
-    sin: 6,
-    cos: 6,
+    sin: 7,
+    cos: 7,
 };
 ///For every body (order of `BODY_NAMES`), the geometric Jacobian: rows 0–2 map
 ///q̇ to the velocity of the body-frame origin, rows 3–5 to the angular velocity,
@@ -1797,97 +1784,86 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
     let s_q5 = libm::Libm::<Real>::sin(q[5]);
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
-    let t13 = c_q1 * c_q2;
-    let t14 = s_q1 * s_q2;
-    let t15 = t13 - t14;
-    let t16 = 0.15005 * (t13 - t14);
-    let t17 = s_q1 * c_q2;
-    let t18 = c_q1 * s_q2;
-    let t19 = t17 + t18;
-    let t20 = 0.4318 * (t19 - c_q1) - 0.0203 * t15;
-    let t21 = c_q3 * t16 - s_q3 * t20;
-    let t22 = -(0.15005 * (t17 + t18));
-    let t23 = c_q4 * t21 + s_q4 * t22;
-    let t24 = s_q3 * t16;
-    let t25 = c_q3 * t20;
-    let t26 = t24 + t25;
-    let t27 = c_q3 * c_q4 * t19 + s_q4 * t15;
-    let t28 = -(s_q5 * t27) - s_q3 * c_q5 * t19;
-    let t29 = c_q5 * t27 - s_q3 * s_q5 * t19;
-    let t30 = c_q4 * t22 - s_q4 * t21;
-    let t31 = c_q4 * t15 - c_q3 * s_q4 * t19;
-    let t32 = c_q4 * t31;
-    let t33 = 0.4318 * s_q2 - 0.4318;
-    let t34 = 0.4318 * c_q2 + 0.0203;
-    let t35 = c_q3 * c_q4 * t33 + s_q4 * t34;
-    let t36 = s_q3 * c_q4 * s_q5 - c_q3 * c_q5;
-    let t37 = -(s_q3 * c_q4 * c_q5) - c_q3 * s_q5;
-    let t38 = c_q4 * t34 - c_q3 * s_q4 * t33;
-    let t39 = 0.0203 * s_q4 - 0.4318 * (c_q3 * c_q4);
-    let t40 = 0.0203 * c_q4 + 0.4318 * (c_q3 * s_q4);
-    let t41 = t13 * c_q0 - t14 * c_q0;
-    let t42 = -(t18 * c_q0) - t17 * c_q0;
-    let t43 = t13 * s_q0 - t14 * s_q0;
-    let t44 = -(t18 * s_q0) - t17 * s_q0;
-    let t45 = c_q3 * t41 - s_q0 * s_q3;
-    let t46 = s_q3 * t41;
-    let t47 = s_q0 * c_q3;
-    let t48 = -t46 - t47;
-    let t49 = c_q3 * t43 + c_q0 * s_q3;
-    let t50 = s_q3 * t43;
-    let t51 = c_q0 * c_q3;
-    let t52 = t51 - t50;
-    let t53 = c_q4 * t45 + s_q4 * t42;
-    let t54 = c_q4 * t42 - s_q4 * t45;
-    let t55 = -t48;
-    let t56 = c_q4 * t49 + s_q4 * t44;
-    let t57 = c_q4 * t44 - s_q4 * t49;
-    let t58 = -t52;
-    let t59 = c_q5 * t53 - s_q5 * t55;
-    let t60 = -(s_q5 * t53) - c_q5 * t55;
-    let t61 = c_q5 * t56 - s_q5 * t58;
-    let t62 = -(s_q5 * t56) - c_q5 * t58;
-    let t63 = t22 * t42;
-    let t64 = t22 * t44;
-    let t65 = t15 * t22;
-    let t66 = t15 * t42;
-    let t67 = t15 * t44;
-    let t68 = t15 * t15;
-    let t69 = -t26;
-    let t70 = s_q3 * s_q3 * t19 * t33;
-    let t71 = s_q3 * s_q3 * t19;
-    let t72 = -(s_q3 * t45) - c_q3 * t48;
-    let t73 = -(s_q3 * t49) - c_q3 * t52;
-    let t74 = t71 * t19;
-    let t75 = t30 * t54;
-    let t76 = t38 * t54;
-    let t77 = t40 * t54;
-    let t78 = t30 * t57;
-    let t79 = t38 * t57;
-    let t80 = t40 * t57;
-    let t81 = t30 * t31;
-    let t82 = t31 * t38;
-    let t83 = t31 * t40;
-    let t84 = t31 * t54;
-    let t85 = s_q3 * s_q4 * t54;
-    let t86 = t85 + c_q3 * t55 - s_q3 * c_q4 * t53;
-    let t87 = c_q4 * t54;
-    let t88 = t31 * t57;
-    let t89 = s_q3 * s_q4 * t57;
-    let t90 = t89 + c_q3 * t58 - s_q3 * c_q4 * t56;
-    let t91 = c_q4 * t57;
-    let t92 = t31 * t31;
-    let t93 = s_q3 * s_q4 * t31;
-    let t94 = s_q3 * c_q3 * t19 + t93 - s_q3 * c_q4 * t27;
-    let t95 = c_q5 * t23 - s_q5 * t26;
-    let t96 = -(s_q5 * t23) - c_q5 * t26;
-    let t97 = c_q5 * t35 - s_q3 * s_q5 * t33;
-    let t98 = -(s_q5 * t35) - s_q3 * c_q5 * t33;
-    let t99 = c_q5 * t39 + 0.4318 * (s_q3 * s_q5);
-    let t100 = 0.4318 * (s_q3 * c_q5) - s_q5 * t39;
-    let t101 = t85 + t37 * t59 + t36 * t60;
-    let t102 = t89 + t37 * t61 + t36 * t62;
-    let t103 = t93 + t29 * t37 + t28 * t36;
+    let t13 = 0.4318 * s_q2 - 0.4318;
+    let t14 = 0.4318 * c_q2 + 0.0203;
+    let t15 = c_q3 * c_q4 * t13 + s_q4 * t14;
+    let t16 = s_q3 * c_q4 * s_q5 - c_q3 * c_q5;
+    let t17 = -(s_q3 * c_q4 * c_q5) - c_q3 * s_q5;
+    let t18 = c_q4 * t14 - c_q3 * s_q4 * t13;
+    let t19 = 0.0203 * s_q4 - 0.4318 * (c_q3 * c_q4);
+    let t20 = 0.0203 * c_q4 + 0.4318 * (c_q3 * s_q4);
+    let t21 = s_q0 * c_q3;
+    let t22 = c_q0 * c_q3;
+    let t23 = c_q5 * t15 - s_q3 * s_q5 * t13;
+    let t24 = -(s_q5 * t15) - s_q3 * c_q5 * t13;
+    let t25 = c_q5 * t19 + 0.4318 * (s_q3 * s_q5);
+    let t26 = 0.4318 * (s_q3 * c_q5) - s_q5 * t19;
+    let t27 = q[1] + q[2];
+    let t28 = libm::Libm::<Real>::sin(t27);
+    let t29 = libm::Libm::<Real>::cos(t27);
+    let t30 = 0.4318 * (t28 - c_q1) - 0.0203 * t29;
+    let t31 = 0.15005 * (c_q3 * t29) - s_q3 * t30;
+    let t32 = c_q4 * t31 - 0.15005 * (s_q4 * t28);
+    let t33 = s_q3 * t29;
+    let t34 = c_q3 * t30;
+    let t35 = 0.15005 * t33 + t34;
+    let t36 = c_q3 * c_q4 * t28 + s_q4 * t29;
+    let t37 = c_q4 * t29 - c_q3 * s_q4 * t28;
+    let t38 = c_q4 * t37;
+    let t39 = -(s_q5 * t36) - s_q3 * c_q5 * t28;
+    let t40 = c_q5 * t36 - s_q3 * s_q5 * t28;
+    let t41 = c_q0 * t28;
+    let t42 = s_q0 * t28;
+    let t43 = t22 * t29 - s_q0 * s_q3;
+    let t44 = t33 * c_q0;
+    let t45 = -t21 - t44;
+    let t46 = c_q0 * s_q3 + t21 * t29;
+    let t47 = t33 * s_q0;
+    let t48 = t22 - t47;
+    let t49 = c_q4 * t43 - t41 * s_q4;
+    let t50 = -(s_q4 * t43) - t41 * c_q4;
+    let t51 = -t45;
+    let t52 = c_q4 * t46 - t42 * s_q4;
+    let t53 = -(s_q4 * t46) - t42 * c_q4;
+    let t54 = -t48;
+    let t55 = c_q5 * t49 - s_q5 * t51;
+    let t56 = -(s_q5 * t49) - c_q5 * t51;
+    let t57 = c_q5 * t52 - s_q5 * t54;
+    let t58 = -(s_q5 * t52) - c_q5 * t54;
+    let t59 = -0.15005 * (c_q4 * t28) - s_q4 * t31;
+    let t60 = t41 * t28;
+    let t61 = t42 * t28;
+    let t62 = -t35;
+    let t63 = s_q3 * s_q3 * t13 * t28;
+    let t64 = s_q3 * s_q3 * t28;
+    let t65 = -(s_q3 * t43) - c_q3 * t45;
+    let t66 = -(s_q3 * t46) - c_q3 * t48;
+    let t67 = t64 * t28;
+    let t68 = t50 * t59;
+    let t69 = t18 * t50;
+    let t70 = t20 * t50;
+    let t71 = t53 * t59;
+    let t72 = t18 * t53;
+    let t73 = t20 * t53;
+    let t74 = t37 * t59;
+    let t75 = t18 * t37;
+    let t76 = t20 * t37;
+    let t77 = t37 * t50;
+    let t78 = s_q3 * s_q4 * t50;
+    let t79 = t78 + c_q3 * t51 - s_q3 * c_q4 * t49;
+    let t80 = c_q4 * t50;
+    let t81 = t37 * t53;
+    let t82 = s_q3 * s_q4 * t53;
+    let t83 = t82 + c_q3 * t54 - s_q3 * c_q4 * t52;
+    let t84 = c_q4 * t53;
+    let t85 = t37 * t37;
+    let t86 = s_q3 * s_q4 * t37;
+    let t87 = s_q3 * c_q3 * t28 + t86 - s_q3 * c_q4 * t36;
+    let t88 = c_q5 * t32 - s_q5 * t35;
+    let t89 = -(s_q5 * t32) - c_q5 * t35;
+    let t90 = t78 + t17 * t55 + t16 * t56;
+    let t91 = t82 + t17 * t57 + t16 * t58;
+    let t92 = t86 + t17 * t40 + t16 * t39;
     [
         [
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
@@ -1907,132 +1883,132 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
         ],
         [
             [
-                t16 * t41 + t63 - 0.4318 * (s_q0 * c_q1),
-                0.4318 * (s_q2 * t41 + c_q2 * t42),
+                0.15005 * (c_q0 * (t29 * t29) + t60) - 0.4318 * (s_q0 * c_q1),
+                -0.4318 * (c_q0 * s_q1),
                 0.0,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                0.4318 * (c_q0 * c_q1) + t16 * t43 + t64,
-                0.4318 * (s_q2 * t43 + c_q2 * t44),
+                0.4318 * (c_q0 * c_q1) + 0.15005 * (s_q0 * (t29 * t29) + t61),
+                -0.4318 * (s_q0 * s_q1),
                 0.0,
                 0.0,
                 0.0,
                 0.0,
             ],
-            [t16 * t19 + t65, 0.4318 * (s_q2 * t19 + c_q2 * t15), 0.0, 0.0, 0.0, 0.0],
-            [t19 * t41 + t66, s_q0, s_q0, 0.0, 0.0, 0.0],
-            [t19 * t43 + t67, t2, t2, 0.0, 0.0, 0.0],
-            [t68 + t19 * t19, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.4318 * c_q1, 0.0, 0.0, 0.0, 0.0],
+            [0.0, s_q0, s_q0, 0.0, 0.0, 0.0],
+            [0.0, t2, t2, 0.0, 0.0, 0.0],
+            [1.0, 0.0, 0.0, 0.0, 0.0, 0.0],
         ],
         [
             [
-                t63 + t21 * t45 + t48 * t69,
-                c_q3 * t33 * t45 + t34 * t42 - s_q3 * t33 * t48,
-                0.0203 * t42 + 0.4318 * (s_q3 * t48 - c_q3 * t45),
+                0.15005 * t60 + t31 * t43 + t45 * t62,
+                c_q3 * t13 * t43 - s_q3 * t13 * t45 - t41 * t14,
+                0.4318 * (s_q3 * t45 - c_q3 * t43) - 0.0203 * t41,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                t64 + t21 * t49 + t52 * t69,
-                c_q3 * t33 * t49 + t34 * t44 - s_q3 * t33 * t52,
-                0.0203 * t44 + 0.4318 * (s_q3 * t52 - c_q3 * t49),
+                0.15005 * t61 + t31 * t46 + t48 * t62,
+                c_q3 * t13 * t46 - s_q3 * t13 * t48 - t42 * t14,
+                0.4318 * (s_q3 * t48 - c_q3 * t46) - 0.0203 * t42,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                t65 + c_q3 * t19 * t21 - s_q3 * t19 * t69,
-                c_q3 * c_q3 * t19 * t33 + t70 + t15 * t34,
-                0.0203 * t15 - 0.4318 * (c_q3 * c_q3 * t19 + t71),
+                c_q3 * t28 * t31 - 0.15005 * (t28 * t29) - s_q3 * t28 * t62,
+                c_q3 * c_q3 * t13 * t28 + t63 + t14 * t29,
+                0.0203 * t29 - 0.4318 * (c_q3 * c_q3 * t28 + t64),
                 0.0,
                 0.0,
                 0.0,
             ],
-            [t66 + c_q3 * t19 * t45 - s_q3 * t19 * t48, t72, t72, t42, 0.0, 0.0],
-            [t67 + c_q3 * t19 * t49 - s_q3 * t19 * t52, t73, t73, t44, 0.0, 0.0],
-            [t68 + c_q3 * c_q3 * (t19 * t19) + t74, 0.0, 0.0, t15, 0.0, 0.0],
+            [c_q3 * t28 * t43 - t41 * t29 - s_q3 * t28 * t45, t65, t65, -t41, 0.0, 0.0],
+            [c_q3 * t28 * t46 - t42 * t29 - s_q3 * t28 * t48, t66, t66, -t42, 0.0, 0.0],
+            [t29 * t29 + c_q3 * c_q3 * (t28 * t28) + t67, 0.0, 0.0, t29, 0.0, 0.0],
         ],
         [
             [
-                t23 * t53 + t75 + t26 * t55,
-                t35 * t53 + t76 + s_q3 * t33 * t55,
-                t39 * t53 + t77 - 0.4318 * (s_q3 * t55),
+                t32 * t49 + t68 + t35 * t51,
+                t15 * t49 + t69 + s_q3 * t13 * t51,
+                t19 * t49 + t70 - 0.4318 * (s_q3 * t51),
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                t23 * t56 + t78 + t26 * t58,
-                t35 * t56 + t79 + s_q3 * t33 * t58,
-                t39 * t56 + t80 - 0.4318 * (s_q3 * t58),
+                t32 * t52 + t71 + t35 * t54,
+                t15 * t52 + t72 + s_q3 * t13 * t54,
+                t19 * t52 + t73 - 0.4318 * (s_q3 * t54),
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                t23 * t27 + t81 + s_q3 * t19 * t26,
-                t70 + t27 * t35 + t82,
-                t27 * t39 + t83 - 0.4318 * t71,
+                t32 * t36 + t74 + s_q3 * t28 * t35,
+                t63 + t15 * t36 + t75,
+                t19 * t36 + t76 - 0.4318 * t64,
                 0.0,
                 0.0,
                 0.0,
             ],
-            [t27 * t53 + t84 + s_q3 * t19 * t55, t86, t86, s_q4 * t53 + t87, t55, 0.0],
-            [t27 * t56 + t88 + s_q3 * t19 * t58, t90, t90, s_q4 * t56 + t91, t58, 0.0],
-            [t74 + t27 * t27 + t92, t94, t94, t32 + s_q4 * t27, s_q3 * t19, 0.0],
+            [t36 * t49 + t77 + s_q3 * t28 * t51, t79, t79, s_q4 * t49 + t80, t51, 0.0],
+            [t36 * t52 + t81 + s_q3 * t28 * t54, t83, t83, s_q4 * t52 + t84, t54, 0.0],
+            [t67 + t36 * t36 + t85, t87, t87, t38 + s_q4 * t36, s_q3 * t28, 0.0],
         ],
         [
             [
-                t75 + t59 * t95 + t60 * t96,
-                t76 + t59 * t97 + t60 * t98,
-                t77 + t59 * t99 + t60 * t100,
+                t68 + t55 * t88 + t56 * t89,
+                t69 + t23 * t55 + t24 * t56,
+                t70 + t25 * t55 + t26 * t56,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                t78 + t61 * t95 + t62 * t96,
-                t79 + t61 * t97 + t62 * t98,
-                t80 + t61 * t99 + t62 * t100,
+                t71 + t57 * t88 + t58 * t89,
+                t72 + t23 * t57 + t24 * t58,
+                t73 + t25 * t57 + t26 * t58,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                t81 + t29 * t95 + t28 * t96,
-                t82 + t29 * t97 + t28 * t98,
-                t83 + t29 * t99 + t28 * t100,
+                t74 + t40 * t88 + t39 * t89,
+                t75 + t23 * t40 + t24 * t39,
+                t76 + t25 * t40 + t26 * t39,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                t84 + t29 * t59 + t28 * t60,
-                t101,
-                t101,
-                t87 + s_q4 * c_q5 * t59 - s_q4 * s_q5 * t60,
-                -(s_q5 * t59) - c_q5 * t60,
-                t54,
+                t77 + t40 * t55 + t39 * t56,
+                t90,
+                t90,
+                t80 + s_q4 * c_q5 * t55 - s_q4 * s_q5 * t56,
+                -(s_q5 * t55) - c_q5 * t56,
+                t50,
             ],
             [
-                t88 + t29 * t61 + t28 * t62,
-                t102,
-                t102,
-                t91 + s_q4 * c_q5 * t61 - s_q4 * s_q5 * t62,
-                -(s_q5 * t61) - c_q5 * t62,
-                t57,
+                t81 + t40 * t57 + t39 * t58,
+                t91,
+                t91,
+                t84 + s_q4 * c_q5 * t57 - s_q4 * s_q5 * t58,
+                -(s_q5 * t57) - c_q5 * t58,
+                t53,
             ],
             [
-                t92 + t29 * t29 + t28 * t28,
-                t103,
-                t103,
-                t32 + s_q4 * c_q5 * t29 - s_q4 * s_q5 * t28,
-                -(s_q5 * t29) - c_q5 * t28,
-                t31,
+                t85 + t40 * t40 + t39 * t39,
+                t92,
+                t92,
+                t38 + s_q4 * c_q5 * t40 - s_q4 * s_q5 * t39,
+                -(s_q5 * t40) - c_q5 * t39,
+                t37,
             ],
         ],
     ]

@@ -25,7 +25,7 @@
 //! | `gravity` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `joint_space` | 38 | 18 | 0 | 0 | 1 | 1 |
 //! | `forward_dynamics` | 51 | 24 | 2 | 0 | 1 | 1 |
-//! | `coriolis_matrix` | 27 | 12 | 0 | 0 | 1 | 1 |
+//! | `coriolis_matrix` | 27 | 10 | 0 | 0 | 1 | 1 |
 //! | `energy` | 25 | 10 | 0 | 0 | 1 | 1 |
 //! | `body_poses` | 4 | 5 | 0 | 0 | 2 | 2 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -241,9 +241,8 @@ pub fn inverse_dynamics_with(
     let t10 = t3 * d.k4 - t2 * t2 * d.k5;
     let t11 = t4 + t7 - t8;
     [
-        t11
-            + (qdd[0] * d.k0 + d.k3 * (s_q1 * t9 + c_q1 * t10)
-                - d.k2 * (c_q1 * t9 - s_q1 * t10)),
+        t11 + qdd[0] * d.k0 + d.k3 * (s_q1 * t9 + c_q1 * t10)
+            - d.k2 * (c_q1 * t9 - s_q1 * t10),
         t11,
     ]
 }
@@ -303,9 +302,8 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t4 = d.k5 * (-(qd[0] * qd[0] * c_q1 * d.k3) - qd[0] * qd[0] * s_q1 * d.k2);
     let t5 = t3 - t4;
     [
-        t5
-            + (d.k3 * (-(s_q1 * (t2 * t2) * d.k4) - c_q1 * (t2 * t2) * d.k5)
-                - d.k2 * (s_q1 * (t2 * t2) * d.k5 - c_q1 * (t2 * t2) * d.k4)),
+        t5 + d.k3 * (-(s_q1 * (t2 * t2) * d.k4) - c_q1 * (t2 * t2) * d.k5)
+            - d.k2 * (s_q1 * (t2 * t2) * d.k5 - c_q1 * (t2 * t2) * d.k4),
         t5,
     ]
 }
@@ -366,9 +364,8 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     JointSpace {
         mass_matrix: [[p.m2 * (t3 * t3) + p.m2 * (t4 * t4) + d.k6, t5], [t5, d.k1]],
         bias: [
-            t8
-                + (d.k3 * (-(s_q1 * (t2 * t2) * d.k4) - c_q1 * (t2 * t2) * d.k5)
-                    - d.k2 * (s_q1 * (t2 * t2) * d.k5 - c_q1 * (t2 * t2) * d.k4)),
+            t8 + d.k3 * (-(s_q1 * (t2 * t2) * d.k4) - c_q1 * (t2 * t2) * d.k5)
+                - d.k2 * (s_q1 * (t2 * t2) * d.k5 - c_q1 * (t2 * t2) * d.k4),
             t8,
         ],
         gravity: [0.0, 0.0],
@@ -426,7 +423,7 @@ pub fn forward_dynamics_with(
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
     mul: 27,
-    add: 12,
+    add: 10,
     div: 0,
     sqrt: 0,
     sin: 1,
@@ -453,8 +450,8 @@ pub fn coriolis_matrix_with(
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t2 = qd[0] + qd[1];
     let t3 = d.k4 * (2.0 * (qd[0] * s_q1 * d.k3 - qd[0] * c_q1 * d.k2));
-    let t4 = d.k5 * -(2.0 * (qd[0] * c_q1 * d.k3 + qd[0] * s_q1 * d.k2));
-    let t5 = d.k3 * -(2.0 * (s_q1 * t2 * d.k4 + c_q1 * t2 * d.k5));
+    let t4 = d.k5 * (-2.0 * (qd[0] * c_q1 * d.k3 + qd[0] * s_q1 * d.k2));
+    let t5 = d.k3 * (-2.0 * (s_q1 * t2 * d.k4 + c_q1 * t2 * d.k5));
     let t6 = d.k2 * (2.0 * (s_q1 * t2 * d.k5 - c_q1 * t2 * d.k4));
     [[0.5 * (t3 + t5 - t4 - t6), 0.5 * (t5 - t6)], [0.5 * (t3 - t4), 0.0]]
 }

@@ -19,13 +19,13 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 22 | 17 | 0 | 0 | 1 | 1 |
+//! | `inverse_dynamics` | 22 | 16 | 0 | 0 | 1 | 1 |
 //! | `mass_matrix` | 10 | 9 | 0 | 0 | 1 | 1 |
 //! | `bias` | 20 | 10 | 0 | 0 | 1 | 1 |
 //! | `gravity` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `joint_space` | 30 | 19 | 0 | 0 | 1 | 1 |
-//! | `forward_dynamics` | 41 | 26 | 2 | 0 | 1 | 1 |
-//! | `coriolis_matrix` | 29 | 15 | 0 | 0 | 1 | 1 |
+//! | `forward_dynamics` | 41 | 25 | 2 | 0 | 1 | 1 |
+//! | `coriolis_matrix` | 29 | 14 | 0 | 0 | 1 | 1 |
 //! | `energy` | 16 | 8 | 0 | 0 | 1 | 1 |
 //! | `body_poses` | 4 | 5 | 0 | 0 | 2 | 2 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -123,7 +123,7 @@ pub const OPS_DERIVED: OpCount = OpCount {
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
     mul: 22,
-    add: 17,
+    add: 16,
     div: 0,
     sqrt: 0,
     sin: 1,
@@ -161,13 +161,12 @@ pub fn inverse_dynamics_with(
     let t7 = c_q1 * t4 - s_q1 * t3;
     let t8 = qd[0] + qd[1];
     let t9 = qdd[0] + qdd[1];
-    let t10 = -(12.0 * (t8 * t8)) - t9;
+    let t10 = -12.0 * (t8 * t8) - t9;
     let t11 = 12.0 * t9 + t8 * -t8;
     let t12 = 12.0 * t7 + 9.65 * t9 - t5 - t6;
     [
-        t12
-            + (12.65 * qdd[0] + 0.1 * (c_q1 * t10 - s_q1 * t11)
-                + 0.7 * (s_q1 * t10 + c_q1 * t11)),
+        t12 + 12.65 * qdd[0] + 0.1 * (c_q1 * t10 - s_q1 * t11)
+            + 0.7 * (s_q1 * t10 + c_q1 * t11),
         t12,
     ]
 }
@@ -230,9 +229,8 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t7 = 0.1 * t5 - 0.6 * t3 - 0.7 * t4;
     let t8 = 12.0 * t6 - t7;
     [
-        t8
-            + (0.1 * (20.0 * (c_q1 * t7 - s_q1 * t6))
-                + 0.7 * (20.0 * (s_q1 * t7 + c_q1 * t6))),
+        t8 + 0.1 * (20.0 * (c_q1 * t7 - s_q1 * t6))
+            + 0.7 * (20.0 * (s_q1 * t7 + c_q1 * t6)),
         t8,
     ]
 }
@@ -296,9 +294,8 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     JointSpace {
         mass_matrix: [[20.0 * (t5 * t5 + t4 * t4) + 5.05, t6], [t6, 9.65]],
         bias: [
-            t11
-                + (0.1 * (20.0 * (c_q1 * t10 - s_q1 * t9))
-                    + 0.7 * (20.0 * (s_q1 * t10 + c_q1 * t9))),
+            t11 + 0.1 * (20.0 * (c_q1 * t10 - s_q1 * t9))
+                + 0.7 * (20.0 * (s_q1 * t10 + c_q1 * t9)),
             t11,
         ],
         gravity: [0.0, 0.0],
@@ -307,7 +304,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
     mul: 41,
-    add: 26,
+    add: 25,
     div: 2,
     sqrt: 0,
     sin: 1,
@@ -346,7 +343,7 @@ pub fn forward_dynamics_with(
     let t8 = t7 * qd[1];
     let t9 = t6 * qd[1];
     let t10 = 20.0 * (0.7 * t9 - 0.1 * t8 - t2 * (0.6 * t2 + 0.7 * t6 - 0.1 * t7));
-    let t11 = 20.0 * (-(0.7 * t8) - 0.1 * t9 + t2 * (0.1 * t6 + 0.7 * t7 - 0.05 * t2));
+    let t11 = 20.0 * (-0.7 * t8 - 0.1 * t9 + t2 * (0.1 * t6 + 0.7 * t7 - 0.05 * t2));
     let t12 = 20.0 * (t4 * t4 + t3 * t3) + 5.05;
     let inv13 = 1.0 / t12;
     let t14 = tau[0] - t4 * t10 - t3 * t11;
@@ -358,7 +355,7 @@ pub fn forward_dynamics_with(
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
     mul: 29,
-    add: 15,
+    add: 14,
     div: 0,
     sqrt: 0,
     sin: 1,
@@ -395,7 +392,7 @@ pub fn coriolis_matrix_with(
             0.5
                 * (12.0 * t5 + 0.1 * (20.0 * (c_q1 * t6 - s_q1 * t5))
                     + 0.7 * (20.0 * (s_q1 * t6 + c_q1 * t5)) - t6),
-            0.5 * (0.1 * (2.0 * t8 - 24.0 * t7) + 0.7 * (-(2.0 * t7) - 24.0 * t8)),
+            0.5 * (0.1 * (2.0 * t8 - 24.0 * t7) + 0.7 * (-2.0 * t7 - 24.0 * t8)),
         ],
         [0.5 * (12.0 * t5 - t6), 0.0],
     ]

@@ -19,17 +19,17 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 4 | 5 | 2 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 16 | 11 | 0 | 0 | 0 | 0 |
+//! | `inverse_dynamics` | 16 | 10 | 0 | 0 | 0 | 0 |
 //! | `mass_matrix` | 3 | 3 | 0 | 0 | 0 | 0 |
 //! | `bias` | 11 | 2 | 0 | 0 | 0 | 0 |
 //! | `gravity` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `joint_space` | 14 | 5 | 0 | 0 | 0 | 0 |
 //! | `forward_dynamics` | 17 | 7 | 1 | 0 | 0 | 0 |
-//! | `coriolis_matrix` | 22 | 10 | 0 | 0 | 0 | 0 |
+//! | `coriolis_matrix` | 22 | 6 | 0 | 0 | 0 | 0 |
 //! | `energy` | 18 | 9 | 0 | 0 | 0 | 0 |
 //! | `body_poses` | 2 | 3 | 0 | 0 | 1 | 1 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `body_jacobians` | 2 | 4 | 0 | 0 | 1 | 1 |
+//! | `body_jacobians` | 2 | 3 | 0 | 0 | 1 | 1 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 /// The floating-point type of every input, output and parameter:
@@ -177,7 +177,7 @@ pub const OPS_DERIVED: OpCount = OpCount {
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
     mul: 16,
-    add: 11,
+    add: 10,
     div: 0,
     sqrt: 0,
     sin: 0,
@@ -206,7 +206,7 @@ pub fn inverse_dynamics_with(
 ) -> [Real; NV] {
     let p = &d.params;
     let t0 = qdd[1] - qd[0] * qd[0] * q[1];
-    let t1 = -(qdd[0] * q[1]) - 2.0 * (qd[0] * qd[1]);
+    let t1 = -2.0 * (qd[0] * qd[1]) - qdd[0] * q[1];
     [
         qdd[0] * d.k0 + t1 * d.k1 - q[1] * (p.m03 * t1 + p.m02 * t1 + qdd[0] * d.k1),
         p.m03 * t0 + p.m02 * t0 + qd[0] * qd[0] * d.k1,
@@ -368,7 +368,7 @@ pub fn forward_dynamics_with(
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
     mul: 22,
-    add: 10,
+    add: 6,
     div: 0,
     sqrt: 0,
     sin: 0,
@@ -394,10 +394,10 @@ pub fn coriolis_matrix_with(
     [
         [
             0.5
-                * (-(q[1] * -(2.0 * (p.m02 * qd[1] + p.m03 * qd[1])))
+                * (q[1] * (2.0 * (p.m02 * qd[1] + p.m03 * qd[1]))
                     - 2.0 * (qd[1] * d.k1)),
             0.5
-                * (-(q[1] * -(2.0 * (p.m02 * qd[0] + p.m03 * qd[0])))
+                * (q[1] * (2.0 * (p.m02 * qd[0] + p.m03 * qd[0]))
                     - 2.0 * (qd[0] * d.k1)),
             0.0,
         ],
@@ -515,7 +515,7 @@ pub fn coordinate_rates_with(
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
     mul: 2,
-    add: 4,
+    add: 3,
     div: 0,
     sqrt: 0,
     sin: 1,

@@ -19,17 +19,17 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 14 | 9 | 0 | 0 | 0 | 0 |
+//! | `inverse_dynamics` | 14 | 7 | 0 | 0 | 0 | 0 |
 //! | `mass_matrix` | 3 | 3 | 0 | 0 | 0 | 0 |
-//! | `bias` | 10 | 3 | 0 | 0 | 0 | 0 |
-//! | `gravity` | 0 | 1 | 0 | 0 | 0 | 0 |
-//! | `joint_space` | 13 | 7 | 0 | 0 | 0 | 0 |
+//! | `bias` | 10 | 2 | 0 | 0 | 0 | 0 |
+//! | `gravity` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `joint_space` | 13 | 5 | 0 | 0 | 0 | 0 |
 //! | `forward_dynamics` | 15 | 7 | 1 | 0 | 0 | 0 |
 //! | `coriolis_matrix` | 11 | 3 | 0 | 0 | 0 | 0 |
 //! | `energy` | 15 | 9 | 0 | 0 | 0 | 0 |
 //! | `body_poses` | 2 | 3 | 0 | 0 | 1 | 1 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `body_jacobians` | 2 | 4 | 0 | 0 | 1 | 1 |
+//! | `body_jacobians` | 2 | 3 | 0 | 0 | 1 | 1 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 /// The floating-point type of every input, output and parameter:
@@ -123,7 +123,7 @@ pub const OPS_DERIVED: OpCount = OpCount {
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
     mul: 14,
-    add: 9,
+    add: 7,
     div: 0,
     sqrt: 0,
     sin: 0,
@@ -151,11 +151,11 @@ pub fn inverse_dynamics_with(
     qdd: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let t0 = -(qdd[0] * q[1]) - 2.0 * (qd[0] * qd[1]);
+    let t0 = -2.0 * (qd[0] * qd[1]) - qdd[0] * q[1];
     [
         1.495 * qdd[0] + 2.4 * t0 - q[1] * (2.4 * qdd[0] + 11.0 * t0),
         11.0 * (qdd[1] - qd[0] * qd[0] * q[1]) + 2.4 * (qd[0] * qd[0]),
-        -(3.0 * (9.81 - qdd[2])),
+        -3.0 * (9.81 - qdd[2]),
     ]
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
@@ -188,7 +188,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
     mul: 10,
-    add: 3,
+    add: 2,
     div: 0,
     sqrt: 0,
     sin: 0,
@@ -215,7 +215,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
     mul: 0,
-    add: 1,
+    add: 0,
     div: 0,
     sqrt: 0,
     sin: 0,
@@ -237,7 +237,7 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
     mul: 13,
-    add: 7,
+    add: 5,
     div: 0,
     sqrt: 0,
     sin: 0,
@@ -452,7 +452,7 @@ pub fn coordinate_rates_with(
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
     mul: 2,
-    add: 4,
+    add: 3,
     div: 0,
     sqrt: 0,
     sin: 1,

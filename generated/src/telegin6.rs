@@ -18,18 +18,18 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 40 | 32 | 2 | 0 | 0 | 0 |
+//! | `derived` | 40 | 31 | 2 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 105 | 59 | 0 | 0 | 3 | 3 |
 //! | `mass_matrix` | 32 | 36 | 0 | 0 | 3 | 3 |
-//! | `bias` | 101 | 36 | 0 | 0 | 3 | 3 |
+//! | `bias` | 101 | 35 | 0 | 0 | 3 | 3 |
 //! | `gravity` | 1 | 1 | 0 | 0 | 1 | 0 |
-//! | `joint_space` | 130 | 73 | 0 | 0 | 3 | 3 |
-//! | `forward_dynamics` | 208 | 98 | 4 | 0 | 4 | 4 |
-//! | `coriolis_matrix` | 188 | 92 | 0 | 0 | 4 | 4 |
-//! | `energy` | 82 | 52 | 0 | 0 | 4 | 4 |
+//! | `joint_space` | 130 | 72 | 0 | 0 | 3 | 3 |
+//! | `forward_dynamics` | 208 | 97 | 4 | 0 | 4 | 4 |
+//! | `coriolis_matrix` | 188 | 89 | 0 | 0 | 4 | 4 |
+//! | `energy` | 82 | 51 | 0 | 0 | 4 | 4 |
 //! | `body_poses` | 22 | 17 | 0 | 0 | 5 | 5 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `body_jacobians` | 135 | 60 | 0 | 0 | 5 | 5 |
+//! | `body_jacobians` | 135 | 58 | 0 | 0 | 5 | 5 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 /// The floating-point type of every input, output and parameter:
@@ -342,7 +342,7 @@ impl Params {
             k21: p.g * t9,
             k22: inv8 * (t13 * t13),
             k23: inv8 * inv8 * (t13 * t13 * t13 * t13),
-            k24: t7 + -p.icy5,
+            k24: t7 - p.icy5,
             k25: t21 + p.icy5,
             k26: t9 * t9,
             k27: p.l2 * p.l2,
@@ -371,7 +371,7 @@ impl Params {
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
     mul: 40,
-    add: 32,
+    add: 31,
     div: 2,
     sqrt: 0,
     sin: 0,
@@ -446,15 +446,13 @@ pub fn inverse_dynamics_with(
     let t32 = c_q2 * t31;
     let t33 = p.l2 * (t32 + t8 * d.k6 - t30);
     let t34 = t17 + t18 + t22 + t24 + t25;
-    let t35 = t34 + (t23 - t26 - t33);
+    let t35 = t34 + t23 - t26 - t33;
     [
-        t35
-            + (qdd[0] * d.k0
-                - p.l1
-                    * (c_q1 * (t32 - t30 - t5 * d.k5 - t5 * d.k8) - qdd[0] * d.k7
-                        - s_q1
-                            * (c_q2 * t29 + s_q2 * t31 - t4 * t4 * d.k5
-                                - t4 * t4 * d.k8))),
+        t35 + qdd[0] * d.k0
+            - p.l1
+                * (c_q1 * (t32 - t30 - t5 * d.k5 - t5 * d.k8) - qdd[0] * d.k7
+                    - s_q1
+                        * (c_q2 * t29 + s_q2 * t31 - t4 * t4 * d.k5 - t4 * t4 * d.k8)),
         t35,
         t34,
         -(t12 * d.k9) - s_q4 * t27 - c_q4 * t28,
@@ -527,7 +525,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
     mul: 101,
-    add: 36,
+    add: 35,
     div: 0,
     sqrt: 0,
     sin: 3,
@@ -568,14 +566,14 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t18 = c_q2 * t5 * c_q4 * qd[4] * d.k4;
     let t19 = p.l2 * (2.0 * t18 - t17 - qd[0] * qd[0] * s_q1 * d.k19);
     let t20 = t10 + t14 + t15;
-    let t21 = t20 + (t13 - t19);
+    let t21 = t20 + t13 - t19;
     [
         t21
-            + -(p.l1
+            - p.l1
                 * (c_q1 * (2.0 * t18 - t17)
                     - s_q1
                         * (c_q2 * t16 + 2.0 * (s_q2 * t5 * c_q4 * qd[4] * d.k4)
-                            - t2 * t2 * d.k5 - t2 * t2 * d.k8))),
+                            - t2 * t2 * d.k5 - t2 * t2 * d.k8)),
         t21,
         t20,
         d.k20 - c_q4 * t12 - t5 * t5 * (s_q4 * s_q4) * c_q4 * d.k4,
@@ -612,7 +610,7 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
     mul: 130,
-    add: 73,
+    add: 72,
     div: 0,
     sqrt: 0,
     sin: 3,
@@ -671,7 +669,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t34 = p.l2 * (2.0 * t33 - t32 - qd[0] * qd[0] * s_q1 * d.k19);
     let t35 = t10 + t16 + d.k15;
     let t36 = t13 + t29 + t30;
-    let t37 = t36 + (t28 - t34);
+    let t37 = t36 + t28 - t34;
     JointSpace {
         mass_matrix: [
             [
@@ -691,11 +689,11 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
         ],
         bias: [
             t37
-                + -(p.l1
+                - p.l1
                     * (c_q1 * (2.0 * t33 - t32)
                         - s_q1
                             * (c_q2 * t31 + 2.0 * (s_q2 * t5 * c_q4 * qd[4] * d.k4)
-                                - t2 * t2 * d.k5 - t2 * t2 * d.k8))),
+                                - t2 * t2 * d.k5 - t2 * t2 * d.k8)),
             t37,
             t36,
             d.k20 - c_q4 * t15 - t27 * (t5 * t5 * s_q4 * c_q4),
@@ -711,7 +709,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
     mul: 208,
-    add: 98,
+    add: 97,
     div: 4,
     sqrt: 0,
     sin: 4,
@@ -774,7 +772,7 @@ pub fn forward_dynamics_with(
     let t31 = c_q2 * c_q2 * t19 + s_q2 * s_q2 * t22 - t25 * t25 * d.k27 * inv30;
     let t32 = d.k29 - p.l2 * t28;
     let t33 = t25 + p.l2 * t25 * inv30 * t32;
-    let t34 = t28 + -(inv30 * (t32 * t32));
+    let t34 = t28 - inv30 * (t32 * t32);
     let t35 = (c_q1 * (c_q1 * t34 - s_q1 * t33) - s_q1 * (c_q1 * t33 - s_q1 * t31))
         * d.k30 + d.k31;
     let inv36 = 1.0 / t35;
@@ -812,9 +810,8 @@ pub fn forward_dynamics_with(
     let t54 = p.l1 * s_q1 * inv36 * t52 - p.l1 * (qd[0] * qd[0]) * c_q1;
     let t55 = p.l1 * c_q1 * inv36 * t52;
     let t56 = inv30
-        * (t49
-            + (p.l2 * t25 * t54 - s_q2 * t51 * d.k36 - t32 * (-t2 - t55)
-                - t29 * inv36 * t52));
+        * (t49 + p.l2 * t25 * t54 - s_q2 * t51 * d.k36 - t32 * (-t2 - t55)
+            - t29 * inv36 * t52);
     let t57 = t53 + t56;
     let t58 = -t2 - t55 - p.l2 * t57;
     let t59 = inv21
@@ -835,7 +832,7 @@ pub fn forward_dynamics_with(
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
     mul: 188,
-    add: 92,
+    add: 89,
     div: 0,
     sqrt: 0,
     sin: 4,
@@ -873,7 +870,7 @@ pub fn coriolis_matrix_with(
     let t12 = t5 * c_q4 + qd[5];
     let t13 = p.icy6 * c_q4 * c_q5 * t11;
     let t14 = p.icy6 * c_q4 * s_q5 * t10;
-    let t15 = -(2.0 * (p.l2 * t2 + p.l1 * qd[0] * c_q1));
+    let t15 = -2.0 * (p.l2 * t2 + p.l1 * qd[0] * c_q1);
     let t16 = s_q2 * t15 - 2.0 * (p.l1 * qd[0] * s_q1 * c_q2);
     let t17 = p.icy6 * s_q4 * qd[4];
     let t18 = c_q2 * t15 + 2.0 * (p.l1 * qd[0] * s_q1 * s_q2);
@@ -881,7 +878,7 @@ pub fn coriolis_matrix_with(
     let t20 = p.icy6 * c_q4 * s_q5 * t11;
     let t21 = p.icy6 * s_q4 * (c_q5 * c_q5) * t12;
     let t22 = p.icy6 * c_q4 * c_q5 * t10;
-    let t23 = -(0.5 * t17);
+    let t23 = -0.5 * t17;
     let t24 = p.icy6 * t5 * s_q4;
     let t25 = 0.5 * (s_q4 * (p.icy6 * s_q5 * t10 - p.icy6 * c_q5 * t11));
     let t26 = qd[0] * s_q1 * d.k40;
@@ -961,13 +958,13 @@ pub fn coriolis_matrix_with(
             0.0,
             0.5 * (p.icy6 * s_q5 * t11 + p.icy6 * c_q5 * t10),
         ],
-        [t23, t23, t23, 0.0, -(0.5 * t24), 0.0],
+        [t23, t23, t23, 0.0, -0.5 * t24, 0.0],
     ]
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
     mul: 82,
-    add: 52,
+    add: 51,
     div: 0,
     sqrt: 0,
     sin: 4,
@@ -1012,7 +1009,7 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let t24 = t16 * t16;
     let t25 = t18 * t18;
     let t26 = t21 + p.b5 * qd[4];
-    let t27 = t18 + -(p.b5 * t5 * s_q4);
+    let t27 = t18 - p.b5 * t5 * s_q4;
     let t28 = t22 * t22;
     let t29 = p.b6 * t11 + c_q5 * t21 - s_q5 * t18;
     let t30 = s_q5 * t21 + c_q5 * t18 - p.b6 * t10;
@@ -1139,7 +1136,7 @@ pub fn coordinate_rates_with(
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
     mul: 135,
-    add: 60,
+    add: 58,
     div: 0,
     sqrt: 0,
     sin: 5,

@@ -24,7 +24,7 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos | fma |
 //! |---|---:|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 40 | 32 | 2 | 0 | 0 | 0 | 0 |
+//! | `derived` | 40 | 31 | 2 | 0 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 78 | 32 | 0 | 0 | 3 | 3 | 27 |
 //! | `mass_matrix` | 24 | 28 | 0 | 0 | 3 | 3 | 8 |
 //! | `bias` | 86 | 20 | 0 | 0 | 3 | 3 | 15 |
@@ -358,7 +358,7 @@ impl Params {
             k21: p.g * t9,
             k22: inv8 * (t13 * t13),
             k23: inv8 * inv8 * (t13 * t13 * t13 * t13),
-            k24: t7 + -p.icy5,
+            k24: t7 - p.icy5,
             k25: t21 + p.icy5,
             k26: t9 * t9,
             k27: p.l2 * p.l2,
@@ -387,7 +387,7 @@ impl Params {
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
     mul: 40,
-    add: 32,
+    add: 31,
     div: 2,
     sqrt: 0,
     sin: 0,

@@ -19,17 +19,17 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 70 | 48 | 0 | 0 | 3 | 3 |
-//! | `mass_matrix` | 48 | 34 | 0 | 0 | 3 | 3 |
-//! | `bias` | 72 | 31 | 0 | 0 | 3 | 3 |
-//! | `gravity` | 1 | 1 | 0 | 0 | 1 | 0 |
-//! | `joint_space` | 120 | 66 | 0 | 0 | 3 | 3 |
-//! | `forward_dynamics` | 184 | 96 | 4 | 0 | 4 | 4 |
-//! | `coriolis_matrix` | 161 | 87 | 0 | 0 | 4 | 4 |
-//! | `energy` | 74 | 51 | 0 | 0 | 4 | 4 |
-//! | `body_poses` | 22 | 17 | 0 | 0 | 5 | 5 |
+//! | `inverse_dynamics` | 70 | 44 | 0 | 0 | 3 | 3 |
+//! | `mass_matrix` | 48 | 30 | 0 | 0 | 3 | 3 |
+//! | `bias` | 72 | 25 | 0 | 0 | 3 | 3 |
+//! | `gravity` | 1 | 0 | 0 | 0 | 1 | 0 |
+//! | `joint_space` | 120 | 55 | 0 | 0 | 3 | 3 |
+//! | `forward_dynamics` | 184 | 89 | 4 | 0 | 4 | 4 |
+//! | `coriolis_matrix` | 161 | 79 | 0 | 0 | 4 | 4 |
+//! | `energy` | 74 | 46 | 0 | 0 | 4 | 4 |
+//! | `body_poses` | 22 | 15 | 0 | 0 | 5 | 5 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `body_jacobians` | 129 | 60 | 0 | 0 | 5 | 5 |
+//! | `body_jacobians` | 129 | 57 | 0 | 0 | 5 | 5 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 /// The floating-point type of every input, output and parameter:
@@ -130,7 +130,7 @@ pub const OPS_DERIVED: OpCount = OpCount {
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
     mul: 70,
-    add: 48,
+    add: 44,
     div: 0,
     sqrt: 0,
     sin: 3,
@@ -163,13 +163,13 @@ pub fn inverse_dynamics_with(
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t2 = qd[0] * qd[0] * s_q1;
     let t3 = qdd[0] * c_q1;
-    let t4 = -(0.5 * (t2 + t3));
+    let t4 = -0.5 * (t2 + t3);
     let t5 = qd[0] + qd[1];
     let t6 = qdd[0] + qdd[1];
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let t9 = t5 * t5;
-    let t10 = t4 + -(0.5 * t6);
+    let t10 = t4 - 0.5 * t6;
     let t11 = 0.5 * (qdd[0] * s_q1 - qd[0] * qd[0] * c_q1 - t9);
     let t12 = t5 + qd[2];
     let t13 = t6 + qdd[2];
@@ -182,7 +182,7 @@ pub fn inverse_dynamics_with(
     let t20 = t12 * t12 * s_q4 * c_q4;
     let t21 = 0.27 * (qd[4] * qd[4] + t12 * t12 * (s_q4 * s_q4));
     let t22 = 0.27 * (qdd[4] - t20);
-    let t23 = -(0.27 * (t17 + t18));
+    let t23 = -0.27 * (t17 + t18);
     let t24 = c_q4 * t22 - s_q4 * t21;
     let t25 = s_q2 * t24;
     let t26 = c_q2 * t23;
@@ -192,16 +192,15 @@ pub fn inverse_dynamics_with(
     let t30 = s_q4 * (0.6249 * t17 + 0.7249 * t18 - qd[4] * t27);
     let t31 = (s_q2 * t11 + c_q2 * t10) * s_q4;
     let t32 = 0.5 * t13 + t29 + t30 - 0.27 * t31;
-    let t33 = t32 + (1.52 * t6 - 2.4 * t4 - 0.5 * t28);
+    let t33 = t32 + 1.52 * t6 - 2.4 * t4 - 0.5 * t28;
     [
-        t33
-            + (1.3 * qdd[0]
-                - 0.5
-                    * (c_q1 * (t26 - 7.9 * t6 - t25) - 9.5 * qdd[0]
-                        - s_q1 * (c_q2 * t24 + s_q2 * t23 - 7.9 * t9))),
+        t33 + 1.3 * qdd[0]
+            - 0.5
+                * (c_q1 * (t26 - 7.9 * t6 - t25) - 9.5 * qdd[0]
+                    - s_q1 * (c_q2 * t24 + s_q2 * t23 - 7.9 * t9)),
         t33,
         t32,
-        -(6.0 * t14) - s_q4 * t22 - c_q4 * t21,
+        -6.0 * t14 - s_q4 * t22 - c_q4 * t21,
         0.7249 * qdd[4] + 0.27 * ((c_q2 * t11 - s_q2 * t10) * c_q4 + t14 * s_q4)
             + t12 * s_q4 * t27 - 0.6249 * t20,
         0.1 * (t19 + qdd[5]),
@@ -210,7 +209,7 @@ pub fn inverse_dynamics_with(
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
     mul: 48,
-    add: 34,
+    add: 30,
     div: 0,
     sqrt: 0,
     sin: 3,
@@ -234,13 +233,13 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
-    let t6 = -(0.5 * c_q1) - 0.5;
+    let t6 = -0.5 * c_q1 - 0.5;
     let t7 = 0.5 * (s_q1 * c_q2) - s_q2 * t6;
     let t8 = 0.5 * (s_q1 * s_q2) + c_q2 * t6;
     let t9 = c_q4 * c_q4;
     let t10 = 0.1 * c_q4;
     let t11 = 0.135 * (s_q2 * c_q4);
-    let t12 = -(0.27 * s_q4);
+    let t12 = -0.27 * s_q4;
     let t13 = s_q4 * (0.6249 * s_q4 - 0.27 * t8);
     let t14 = s_q2 * t7;
     let t15 = 6.0 * t8 - 0.27 * s_q4;
@@ -256,7 +255,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
             2.45 * c_q1 + 0.1 * t9 + t13 + 7.92
                 - 0.5
                     * (t17
-                        + (c_q1 * (t17 + -4.9)
+                        + (c_q1 * (t17 - 4.9)
                             - s_q1 * (6.0 * (c_q2 * t7) + s_q2 * t15))),
             t18,
             t19,
@@ -267,7 +266,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
         [
             t18,
             0.1 * t9 + t21 + 3.37
-                - 0.5 * (c_q2 * (-(3.0 * c_q2) - 0.27 * s_q4) - 3.0 * (s_q2 * s_q2)),
+                - 0.5 * (c_q2 * (-3.0 * c_q2 - 0.27 * s_q4) - 3.0 * (s_q2 * s_q2)),
             t22,
             0.0,
             t11,
@@ -282,7 +281,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
     mul: 72,
-    add: 31,
+    add: 25,
     div: 0,
     sqrt: 0,
     sin: 3,
@@ -310,36 +309,36 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t7 = t3 + qd[2];
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
-    let t10 = -(0.5 * (qd[0] * qd[0] * c_q1 + t6));
+    let t10 = -0.5 * (qd[0] * qd[0] * c_q1 + t6);
     let t11 = t7 * s_q4 * c_q4 * qd[4];
     let t12 = 0.27 * (qd[4] * qd[4] + t7 * t7 * (s_q4 * s_q4));
     let t13 = 0.1 * (t7 * c_q4 + qd[5]);
-    let t14 = -(s_q4 * t12) - 0.27 * (t7 * t7 * s_q4 * (c_q4 * c_q4));
+    let t14 = -0.27 * (t7 * t7 * s_q4 * (c_q4 * c_q4)) - s_q4 * t12;
     let t15 = s_q2 * t14;
     let t16 = c_q2 * t7 * c_q4 * qd[4];
-    let t17 = -(5.5 * t2) - t15 - 0.54 * t16;
+    let t17 = -5.5 * t2 - t15 - 0.54 * t16;
     let t18 = s_q4 * (1.3498 * (t7 * c_q4 * qd[4]) - qd[4] * t13);
     let t19 = s_q4 * (s_q2 * t10 - 0.5 * (t2 * c_q2));
     let t20 = t18 - 0.2 * t11 - 0.27 * t19;
-    let t21 = t20 + (1.2 * t2 - 0.5 * t17);
+    let t21 = t20 + 1.2 * t2 - 0.5 * t17;
     [
         t21
-            + -(0.5
-                * (c_q1 * (-t15 - 0.54 * t16)
+            - 0.5
+                * (c_q1 * (-0.54 * t16 - t15)
                     - s_q1
-                        * (c_q2 * t14 - 7.9 * t6 - 0.54 * (s_q2 * t7 * c_q4 * qd[4])))),
+                        * (c_q2 * t14 - 7.9 * t6 - 0.54 * (s_q2 * t7 * c_q4 * qd[4]))),
         t21,
         t20,
         0.27 * (t7 * t7 * (s_q4 * s_q4) * c_q4) - c_q4 * t12 - 58.86,
         0.27 * (9.81 * s_q4 + c_q4 * (c_q2 * t10 + 0.5 * (t2 * s_q2))) + t7 * s_q4 * t13
             - 0.6249 * (t7 * t7 * s_q4 * c_q4),
-        -(0.1 * (t7 * s_q4 * qd[4])),
+        -0.1 * (t7 * s_q4 * qd[4]),
     ]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
     mul: 1,
-    add: 1,
+    add: 0,
     div: 0,
     sqrt: 0,
     sin: 1,
@@ -362,7 +361,7 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
     mul: 120,
-    add: 66,
+    add: 55,
     div: 0,
     sqrt: 0,
     sin: 3,
@@ -392,14 +391,14 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t7 = t3 + qd[2];
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
-    let t10 = -(0.5 * c_q1) - 0.5;
+    let t10 = -0.5 * c_q1 - 0.5;
     let t11 = 0.5 * (s_q1 * c_q2) - s_q2 * t10;
     let t12 = 0.5 * (s_q1 * s_q2) + c_q2 * t10;
     let t13 = c_q4 * c_q4;
     let t14 = 0.1 * c_q4;
     let t15 = 0.135 * (s_q2 * c_q4);
-    let t16 = -(0.27 * s_q4);
-    let t17 = -(0.5 * (qd[0] * qd[0] * c_q1 + t6));
+    let t16 = -0.27 * s_q4;
+    let t17 = -0.5 * (qd[0] * qd[0] * c_q1 + t6);
     let t18 = t7 * s_q4 * c_q4 * qd[4];
     let t19 = 0.27 * (qd[4] * qd[4] + t7 * t7 * (s_q4 * s_q4));
     let t20 = s_q4 * (0.6249 * s_q4 - 0.27 * t12);
@@ -413,21 +412,21 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t28 = s_q4 * (0.135 * c_q2 + 0.6249 * s_q4);
     let t29 = 0.1 * t13 + t28 + 0.6;
     let t30 = 0.1 * (t7 * c_q4 + qd[5]);
-    let t31 = -(s_q4 * t19) - 0.27 * (t13 * (t7 * t7 * s_q4));
+    let t31 = -0.27 * (t13 * (t7 * t7 * s_q4)) - s_q4 * t19;
     let t32 = s_q2 * t31;
     let t33 = c_q2 * t7 * c_q4 * qd[4];
-    let t34 = -(5.5 * t2) - t32 - 0.54 * t33;
+    let t34 = -5.5 * t2 - t32 - 0.54 * t33;
     let t35 = s_q4 * (1.3498 * (t7 * c_q4 * qd[4]) - qd[4] * t30);
     let t36 = s_q4 * (s_q2 * t17 - 0.5 * (t2 * c_q2));
     let t37 = t35 - 0.2 * t18 - 0.27 * t36;
-    let t38 = t37 + (1.2 * t2 - 0.5 * t34);
+    let t38 = t37 + 1.2 * t2 - 0.5 * t34;
     JointSpace {
         mass_matrix: [
             [
                 2.45 * c_q1 + 0.1 * t13 + t20 + 7.92
                     - 0.5
                         * (t24
-                            + (c_q1 * (t24 + -4.9)
+                            + (c_q1 * (t24 - 4.9)
                                 - s_q1 * (6.0 * (c_q2 * t11) + s_q2 * t22))),
                 t25,
                 t26,
@@ -438,7 +437,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
             [
                 t25,
                 0.1 * t13 + t28 + 3.37
-                    - 0.5 * (c_q2 * (-(3.0 * c_q2) - 0.27 * s_q4) - 3.0 * (s_q2 * s_q2)),
+                    - 0.5 * (c_q2 * (-3.0 * c_q2 - 0.27 * s_q4) - 3.0 * (s_q2 * s_q2)),
                 t29,
                 0.0,
                 t15,
@@ -451,17 +450,17 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
         ],
         bias: [
             t38
-                + -(0.5
-                    * (c_q1 * (-t32 - 0.54 * t33)
+                - 0.5
+                    * (c_q1 * (-0.54 * t33 - t32)
                         - s_q1
                             * (c_q2 * t31 - 7.9 * t6
-                                - 0.54 * (s_q2 * t7 * c_q4 * qd[4])))),
+                                - 0.54 * (s_q2 * t7 * c_q4 * qd[4]))),
             t38,
             t37,
             0.27 * (t7 * t7 * (s_q4 * s_q4) * c_q4) - c_q4 * t19 - 58.86,
             0.27 * (9.81 * s_q4 + c_q4 * (c_q2 * t17 + 0.5 * (t2 * s_q2)))
                 + t7 * s_q4 * t30 - 0.6249 * (t7 * t7 * s_q4 * c_q4),
-            -(0.1 * (t7 * s_q4 * qd[4])),
+            -0.1 * (t7 * s_q4 * qd[4]),
         ],
         gravity: [0.0, 0.0, 0.0, -58.86, 2.6487 * s_q4, 0.0],
     }
@@ -469,7 +468,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
     mul: 184,
-    add: 96,
+    add: 89,
     div: 4,
     sqrt: 0,
     sin: 4,
@@ -519,7 +518,7 @@ pub fn forward_dynamics_with(
     let t18 = c_q5 * t13 * t15;
     let t19 = s_q4 * s_q4;
     let t20 = c_q4 * (0.1 * t10 - tau[5]);
-    let t21 = -(0.27 * (qd[4] * qd[4] + t19 * (t6 * t6)));
+    let t21 = -0.27 * (qd[4] * qd[4] + t19 * (t6 * t6));
     let t22 = 0.27 * t16
         - 0.3724651676093254 * (0.6249 * t16 + tau[4] - 0.1 * (t17 + t18));
     let t23 = 6.0 - 0.10056559525451786 * t19;
@@ -530,7 +529,7 @@ pub fn forward_dynamics_with(
     let t28 = 0.10056559525451786 * t19 - 6.0;
     let t29 = 6.0 - 0.10056559525451786 * (c_q4 * c_q4)
         - 0.010113438948895506 * (t19 * (c_q4 * c_q4 * inv24));
-    let t30 = -(0.10056559525451786 * (s_q4 * c_q4 + s_q4 * c_q4 * inv24 * t28));
+    let t30 = -0.10056559525451786 * (s_q4 * c_q4 + s_q4 * c_q4 * inv24 * t28);
     let t31 = 0.6249 * t19 + 0.6;
     let inv32 = 1.0 / t31;
     let t33 = 6.0 - 0.0729 * (s_q4 * s_q4 * inv32);
@@ -545,7 +544,7 @@ pub fn forward_dynamics_with(
     let t40 = s_q2 * s_q2 * t29;
     let t41 = c_q2 * c_q2 * t33;
     let t42 = t40 + t41;
-    let t43 = -(0.5 * t42) - 4.9;
+    let t43 = -0.5 * t42 - 4.9;
     let t44 = 0.25 * t42 + 2.77;
     let inv45 = 1.0 / t44;
     let t46 = s_q2 * t34;
@@ -554,19 +553,18 @@ pub fn forward_dynamics_with(
     let t49 = tau[1] - tau[2] - 0.5 * t48;
     let t50 = c_q2 * c_q2 * t29 + s_q2 * s_q2 * t33 - 0.25 * (t39 * t39 * inv45);
     let t51 = t39 + 0.5 * (t39 * t43 * inv45);
-    let t52 = t42 + -(t43 * t43 * inv45);
+    let t52 = t42 - t43 * t43 * inv45;
     let t53 = 0.25
         * (c_q1 * (c_q1 * t52 - s_q1 * t51) - s_q1 * (c_q1 * t51 - s_q1 * t50)) + 4.55;
     let inv54 = 1.0 / t53;
     let t55 = tau[0]
         + 4.905
-            * (c_q1 * (-t36 - 0.5 * (t36 * (t43 * inv45)))
+            * (c_q1 * (-0.5 * (t36 * (t43 * inv45)) - t36)
                 - s_q1 * (c_q2 * t30 + 0.25 * (t36 * (t39 * inv45)))) - tau[1]
         - 0.5
             * (c_q1
-                * (t48
-                    + (0.5 * (qd[0] * qd[0] * c_q1 * t51 + t2 * t52)
-                        - t43 * inv45 * t49))
+                * (t48 + 0.5 * (qd[0] * qd[0] * c_q1 * t51 + t2 * t52)
+                    - t43 * inv45 * t49)
                 - s_q1
                     * (4.9 * (t3 * t3) + c_q2 * t34 + s_q2 * t35
                         + 0.5
@@ -576,11 +574,10 @@ pub fn forward_dynamics_with(
     let t57 = c_q1 * inv54 * t55;
     let t58 = 0.5 * (s_q1 * inv54 * t55 - qd[0] * qd[0] * c_q1);
     let t59 = inv45
-        * (t49
-            + (0.5 * (t39 * t58) - 4.905 * t36 - t43 * -(0.5 * (t2 + t57))
-                - t44 * inv54 * t55));
+        * (t49 + 0.5 * (t39 * t58) - 4.905 * t36 - t43 * (-0.5 * (t2 + t57))
+            - t44 * inv54 * t55);
     let t60 = t56 + t59;
-    let t61 = -(0.5 * (t2 + t57 + t60));
+    let t61 = -0.5 * (t2 + t57 + t60);
     let t62 = c_q2 * t58 - 0.5 * (t3 * t3 * c_q2) - s_q2 * t61;
     let t63 = inv32
         * (t20 + tau[2] + t27
@@ -602,7 +599,7 @@ pub fn forward_dynamics_with(
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
     mul: 161,
-    add: 87,
+    add: 79,
     div: 0,
     sqrt: 0,
     sin: 4,
@@ -650,19 +647,19 @@ pub fn coriolis_matrix_with(
     let t22 = t8 * s_q4;
     let t23 = s_q4 * (s_q5 * s_q5) * t13 + c_q4 * s_q5 * t12;
     let t24 = s_q4 * (c_q5 * c_q5) * t13 + c_q4 * c_q5 * t11;
-    let t25 = -(0.05 * (s_q4 * qd[4]));
+    let t25 = -0.05 * (s_q4 * qd[4]);
     let t26 = t2 * s_q2;
     let t27 = s_q4 * (1.3498 * t16 + 0.1 * (t19 - t18) + 0.27 * t26);
-    let t28 = -(0.54 * (t20 + t21)) - 6.0 * (t2 * c_q2);
-    let t29 = -(0.54 * t16) - 6.0 * t26;
+    let t28 = -0.54 * (t20 + t21) - 6.0 * (t2 * c_q2);
+    let t29 = -0.54 * t16 - 6.0 * t26;
     let t30 = c_q2 * t29 - s_q2 * t28;
     let t31 = s_q4 * (1.3498 * t16 + 0.1 * (t19 - t18));
-    let t32 = -(0.54 * (t20 + t21));
-    let t33 = -(s_q2 * t32) - 0.54 * (t16 * c_q2);
+    let t32 = -0.54 * (t20 + t21);
+    let t33 = -0.54 * (t16 * c_q2) - s_q2 * t32;
     let t34 = s_q4 * (1.3498 * t8 - 0.1 * (c_q5 * c_q5 * t13 + s_q5 * s_q5 * t13));
     let t35 = 0.54 * (s_q2 * s_q4 * qd[4] - t8 * c_q2);
     let t36 = 0.5 * (s_q4 * (0.1 * (s_q5 * t11 - c_q5 * t12)));
-    let t37 = -(qd[0] * c_q1) - t2;
+    let t37 = -t2 - qd[0] * c_q1;
     let t38 = s_q2 * t37 - t14 * c_q2;
     let t39 = s_q4 * (1.3498 * t16 + 0.1 * (t19 - t18) - 0.27 * t38);
     let t40 = t14 * s_q2 + c_q2 * t37;
@@ -694,7 +691,7 @@ pub fn coriolis_matrix_with(
                     - 0.5
                         * (t35
                             + (c_q1 * t35
-                                - s_q1 * -(0.54 * (c_q2 * s_q4 * qd[4] + t8 * s_q2))))),
+                                - s_q1 * (-0.54 * (c_q2 * s_q4 * qd[4] + t8 * s_q2))))),
             t36,
         ],
         [
@@ -713,7 +710,7 @@ pub fn coriolis_matrix_with(
             0.5 * (t34 - 0.2 * t22),
             t36,
         ],
-        [0.0, 0.0, 0.0, 0.0, -(0.27 * t16), 0.0],
+        [0.0, 0.0, 0.0, 0.0, -0.27 * t16, 0.0],
         [
             0.5 * (0.1 * (t23 + t24) + 0.27 * (c_q4 * t40) - 1.2498 * t22),
             0.5 * (0.1 * (t23 + t24) - 1.2498 * t22 - 0.27 * (t2 * c_q2 * c_q4)),
@@ -722,13 +719,13 @@ pub fn coriolis_matrix_with(
             0.0,
             0.5 * (0.1 * (s_q5 * t12 + c_q5 * t11)),
         ],
-        [t25, t25, t25, 0.0, -(0.05 * (t5 * s_q4)), 0.0],
+        [t25, t25, t25, 0.0, -0.05 * (t5 * s_q4), 0.0],
     ]
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
     mul: 74,
-    add: 51,
+    add: 46,
     div: 0,
     sqrt: 0,
     sin: 4,
@@ -761,7 +758,7 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let t12 = t5 * c_q4 + qd[5];
     let t13 = qd[0] * c_q1;
     let t14 = qd[0] * s_q1 * s_q2;
-    let t15 = -(0.5 * (t2 + t13));
+    let t15 = -0.5 * (t2 + t13);
     let t16 = 0.5 * (qd[0] * s_q1 * c_q2) - s_q2 * t15;
     let t17 = c_q2 * t15;
     let t18 = 0.5 * t14 + t17;
@@ -769,12 +766,12 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let t20 = qd[3] * s_q4;
     let t21 = t19 - t20;
     let t22 = -(s_q4 * t16) - qd[3] * c_q4;
-    let t23 = -(0.3 * t2) - 0.5 * t13;
+    let t23 = -0.3 * t2 - 0.5 * t13;
     let t24 = t16 * t16;
     let t25 = t18 * t18;
     let t26 = t5 * t5;
     let t27 = t21 + 0.1 * qd[4];
-    let t28 = t18 + -(0.1 * (t5 * s_q4));
+    let t28 = t18 - 0.1 * (t5 * s_q4);
     let t29 = t22 * t22;
     let t30 = 0.07 * t11 + c_q5 * t21 - s_q5 * t18;
     let t31 = s_q5 * t21 + c_q5 * t18 - 0.07 * t10;
@@ -790,14 +787,14 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
                         + 0.1 * (t26 * (c_q4 * c_q4)))
                     + (0.3 * (t11 * t11 + t10 * t10) + t29 + t30 * t30 + t31 * t31
                         + 0.1 * (t12 * t12))),
-        29.43 * (0.2 - q[3]) + 19.62 * (-q[3] - 0.1 * c_q4)
-            + 9.81 * (-q[3] - 0.07 * c_q4) - 19.62,
+        29.43 * (0.2 - q[3]) + 19.62 * (-0.1 * c_q4 - q[3])
+            + 9.81 * (-0.07 * c_q4 - q[3]) - 19.62,
     )
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_POSES: OpCount = OpCount {
     mul: 22,
-    add: 17,
+    add: 15,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -829,7 +826,7 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let t12 = libm::Libm::<Real>::sin(t10);
     let t13 = -t12;
     let t14 = 0.5 * (c_q0 + t8);
-    let t15 = -(0.5 * (s_q0 + t9));
+    let t15 = -0.5 * (s_q0 + t9);
     let t16 = -(s_q4 * t11);
     let t17 = s_q4 * t12;
     [
@@ -839,7 +836,7 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
         },
         Pose {
             rotation: [[t8, 0.0, t9], [0.0, 1.0, 0.0], [-t9, 0.0, t8]],
-            position: [0.5 * c_q0, 0.0, -(0.5 * s_q0)],
+            position: [0.5 * c_q0, 0.0, -0.5 * s_q0],
         },
         Pose {
             rotation: [[t11, 0.0, t12], [0.0, 1.0, 0.0], [t13, 0.0, t11]],
@@ -899,7 +896,7 @@ pub fn coordinate_rates_with(
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
     mul: 129,
-    add: 60,
+    add: 57,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -929,7 +926,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
     let s_q5 = libm::Libm::<Real>::sin(q[5]);
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
-    let t10 = -(0.5 * c_q1) - 0.5;
+    let t10 = -0.5 * c_q1 - 0.5;
     let t11 = 0.5 * (s_q1 * c_q2) - s_q2 * t10;
     let t12 = 0.5 * (s_q1 * s_q2) + c_q2 * t10;
     let t13 = c_q4 * c_q4;

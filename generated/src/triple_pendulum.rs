@@ -19,13 +19,13 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 22 | 6 | 1 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 45 | 26 | 0 | 0 | 3 | 3 |
+//! | `inverse_dynamics` | 45 | 25 | 0 | 0 | 3 | 3 |
 //! | `mass_matrix` | 20 | 14 | 0 | 0 | 2 | 2 |
-//! | `bias` | 37 | 14 | 0 | 0 | 3 | 3 |
+//! | `bias` | 37 | 13 | 0 | 0 | 3 | 3 |
 //! | `gravity` | 7 | 5 | 0 | 0 | 0 | 3 |
-//! | `joint_space` | 69 | 33 | 0 | 0 | 3 | 3 |
-//! | `forward_dynamics` | 105 | 56 | 2 | 0 | 3 | 3 |
-//! | `coriolis_matrix` | 41 | 20 | 0 | 0 | 2 | 2 |
+//! | `joint_space` | 69 | 32 | 0 | 0 | 3 | 3 |
+//! | `forward_dynamics` | 105 | 53 | 2 | 0 | 3 | 3 |
+//! | `coriolis_matrix` | 41 | 17 | 0 | 0 | 2 | 2 |
 //! | `energy` | 48 | 22 | 0 | 0 | 3 | 3 |
 //! | `body_poses` | 4 | 7 | 0 | 0 | 3 | 3 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -195,7 +195,7 @@ pub const OPS_DERIVED: OpCount = OpCount {
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
     mul: 45,
-    add: 26,
+    add: 25,
     div: 0,
     sqrt: 0,
     sin: 3,
@@ -246,15 +246,14 @@ pub fn inverse_dynamics_with(
     let t19 = c_q2 * t13 * d.k3;
     let t20 = p.l * (0.5 * (t19 - t18));
     let t21 = t16 + 0.5 * t17;
-    let t22 = t21 + (t14 + t20 + 1.5 * t15);
+    let t22 = t21 + t14 + t20 + 1.5 * t15;
     [
-        t22
-            + (2.5 * (c_q0 * d.k0) + qdd[0] * d.k1
-                + p.l
-                    * (s_q1
-                        * (-(1.5 * (t8 * t8 * d.k3))
-                            - 0.5 * (c_q2 * (t12 * t12) * d.k3 + s_q2 * t13 * d.k3))
-                        + c_q1 * (0.5 * (t19 - t18) + 1.5 * (t9 * d.k3)))),
+        t22 + 2.5 * (c_q0 * d.k0) + qdd[0] * d.k1
+            + p.l
+                * (s_q1
+                    * (-1.5 * (t8 * t8 * d.k3)
+                        - 0.5 * (c_q2 * (t12 * t12) * d.k3 + s_q2 * t13 * d.k3))
+                    + c_q1 * (0.5 * (t19 - t18) + 1.5 * (t9 * d.k3))),
         t22,
         t21,
     ]
@@ -306,7 +305,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
     mul: 37,
-    add: 14,
+    add: 13,
     div: 0,
     sqrt: 0,
     sin: 3,
@@ -340,12 +339,10 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t12 = s_q2 * (t8 * t8) * d.k5;
     let t13 = 1.5 * t10 + 0.5 * (t11 - t12);
     [
-        t13
-            + (2.5 * (c_q0 * d.k0)
-                + p.l
-                    * (s_q1
-                        * (-(1.5 * (t5 * t5 * d.k3)) - 0.5 * (c_q2 * (t8 * t8) * d.k3))
-                        - 0.5 * (c_q1 * s_q2 * (t8 * t8) * d.k3))),
+        t13 + 2.5 * (c_q0 * d.k0)
+            + p.l
+                * (s_q1 * (-1.5 * (t5 * t5 * d.k3) - 0.5 * (c_q2 * (t8 * t8) * d.k3))
+                    - 0.5 * (c_q1 * s_q2 * (t8 * t8) * d.k3)),
         t13,
         0.5 * t11,
     ]
@@ -381,7 +378,7 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
     mul: 69,
-    add: 33,
+    add: 32,
     div: 0,
     sqrt: 0,
     sin: 3,
@@ -442,13 +439,10 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
             [t18, t19, d.k4],
         ],
         bias: [
-            t26
-                + (2.5 * t13
-                    + p.l
-                        * (s_q1
-                            * (-(1.5 * (t5 * t5 * d.k3))
-                                - 0.5 * (c_q2 * (t8 * t8) * d.k3))
-                            - 0.5 * (c_q1 * s_q2 * (t8 * t8) * d.k3))),
+            t26 + 2.5 * t13
+                + p.l
+                    * (s_q1 * (-1.5 * (t5 * t5 * d.k3) - 0.5 * (c_q2 * (t8 * t8) * d.k3))
+                        - 0.5 * (c_q1 * s_q2 * (t8 * t8) * d.k3)),
             t26,
             0.5 * t21,
         ],
@@ -458,7 +452,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
     mul: 105,
-    add: 56,
+    add: 53,
     div: 2,
     sqrt: 0,
     sin: 3,
@@ -507,15 +501,15 @@ pub fn forward_dynamics_with(
     let inv17 = 1.0 / t16;
     let t18 = p.m + p.m * (c_q2 * c_q2) + s_q2 * s_q2 * d.k9 - t13 * t13 * d.k10 * inv17;
     let t19 = p.l * t15 + d.k11;
-    let t20 = t13 + -(p.l * t13 * inv17 * t19);
+    let t20 = t13 - p.l * t13 * inv17 * t19;
     let t21 = s_q1 * t18 + c_q1 * t20;
-    let t22 = t15 + (p.m - inv17 * (t19 * t19));
+    let t22 = t15 + p.m - inv17 * (t19 * t19);
     let t23 = s_q1 * t20 + c_q1 * t22;
     let t24 = s_q1 * t21 + c_q1 * t23;
     let t25 = d.k4 + d.k10 * t24;
     let inv26 = 1.0 / t25;
     let t27 = 0.5 * (t7 * t7 * d.k3) + t4 * t4 * c_q2 * d.k3;
-    let t28 = -(t4 * t4 * s_q2 * d.k12) - 0.5 * (tau[2] * d.k13);
+    let t28 = -0.5 * (tau[2] * d.k13) - t4 * t4 * s_q2 * d.k12;
     let t29 = s_q2 * t27;
     let t30 = c_q2 * t28;
     let t31 = p.l * (t29 + t30);
@@ -535,7 +529,7 @@ pub fn forward_dynamics_with(
     let t36 = p.g * s_q0 * c_q1 + s_q1 * t35 - p.l * (qd[0] * qd[0]) * c_q1;
     let t37 = c_q1 * t35;
     let t38 = inv17
-        * (t32 + (-(p.l * t13 * t36) - t19 * (t9 + t37 - t8) - t16 * inv26 * t33));
+        * (t32 - p.l * t13 * t36 - t19 * (t9 + t37 - t8) - t16 * inv26 * t33);
     let t39 = t34 + t38;
     [
         t34,
@@ -550,7 +544,7 @@ pub fn forward_dynamics_with(
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
     mul: 41,
-    add: 20,
+    add: 17,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -581,10 +575,10 @@ pub fn coriolis_matrix_with(
     let t5 = t2 + qd[2];
     let t6 = qd[0] * s_q1 * d.k5;
     let t7 = (2.0 * (p.l * qd[0] * s_q1 * c_q2)
-        - s_q2 * -(2.0 * (p.l * t2 + p.l * qd[0] * c_q1))) * d.k3;
+        - s_q2 * (-2.0 * (p.l * t2 + p.l * qd[0] * c_q1))) * d.k3;
     let t8 = s_q2 * t5 * d.k5;
     let t9 = c_q1 * s_q2 * t5 * d.k3;
-    let t10 = p.l * (s_q1 * (-(3.0 * (t2 * d.k3)) - c_q2 * t5 * d.k3) - t9);
+    let t10 = p.l * (s_q1 * (-3.0 * (t2 * d.k3) - c_q2 * t5 * d.k3) - t9);
     let t11 = t2 * s_q2 * d.k5;
     [
         [
@@ -592,7 +586,7 @@ pub fn coriolis_matrix_with(
             0.5 * (t10 + t11 - t8),
             0.5 * (p.l * (-t9 - s_q1 * c_q2 * t5 * d.k3) - t8),
         ],
-        [0.5 * (3.0 * t6 + 0.5 * t7 - t8), 0.5 * (t11 - t8), -(0.5 * t8)],
+        [0.5 * (3.0 * t6 + 0.5 * t7 - t8), 0.5 * (t11 - t8), -0.5 * t8],
         [0.25 * t7, 0.5 * t11, 0.0],
     ]
 }

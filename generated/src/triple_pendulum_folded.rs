@@ -19,13 +19,13 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 29 | 24 | 0 | 0 | 3 | 3 |
+//! | `inverse_dynamics` | 29 | 23 | 0 | 0 | 3 | 3 |
 //! | `mass_matrix` | 11 | 16 | 0 | 0 | 2 | 2 |
-//! | `bias` | 21 | 14 | 0 | 0 | 3 | 3 |
+//! | `bias` | 21 | 13 | 0 | 0 | 3 | 3 |
 //! | `gravity` | 2 | 5 | 0 | 0 | 0 | 3 |
-//! | `joint_space` | 38 | 35 | 0 | 0 | 3 | 3 |
-//! | `forward_dynamics` | 80 | 49 | 2 | 0 | 3 | 3 |
-//! | `coriolis_matrix` | 35 | 22 | 0 | 0 | 2 | 2 |
+//! | `joint_space` | 38 | 34 | 0 | 0 | 3 | 3 |
+//! | `forward_dynamics` | 80 | 46 | 2 | 0 | 3 | 3 |
+//! | `coriolis_matrix` | 35 | 18 | 0 | 0 | 2 | 2 |
 //! | `energy` | 30 | 19 | 0 | 0 | 3 | 3 |
 //! | `body_poses` | 4 | 7 | 0 | 0 | 3 | 3 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -123,7 +123,7 @@ pub const OPS_DERIVED: OpCount = OpCount {
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
     mul: 29,
-    add: 24,
+    add: 23,
     div: 0,
     sqrt: 0,
     sin: 3,
@@ -173,13 +173,12 @@ pub fn inverse_dynamics_with(
     let t19 = c_q2 * t17;
     let t20 = t19 - t18;
     let t21 = t15 + 2.0 * t17 - t14;
-    let t22 = t21 + (3.0 * t8 + 6.0 * t10 + 2.0 * t20);
+    let t22 = t21 + 3.0 * t8 + 6.0 * t10 + 2.0 * t20;
     [
-        t22
-            + (5.0 * c_q0 + 10.0 * qdd[0]
-                + 2.0
-                    * (s_q1 * (-(3.0 * t13) - c_q2 * (t16 * t16) - s_q2 * t17)
-                        + c_q1 * (t20 + 3.0 * t10))),
+        t22 + 5.0 * c_q0 + 10.0 * qdd[0]
+            + 2.0
+                * (s_q1 * (-3.0 * t13 - c_q2 * (t16 * t16) - s_q2 * t17)
+                    + c_q1 * (t20 + 3.0 * t10)),
         t22,
         t21,
     ]
@@ -227,7 +226,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
     mul: 21,
-    add: 14,
+    add: 13,
     div: 0,
     sqrt: 0,
     sin: 3,
@@ -260,11 +259,9 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t12 = c_q2 * t11;
     let t13 = s_q2 * (t9 * t9);
     let t14 = t12 - t10;
-    let t15 = t14 + (3.0 * t11 - 2.0 * t13);
+    let t15 = t14 + 3.0 * t11 - 2.0 * t13;
     [
-        t15
-            + (5.0 * c_q0
-                + 2.0 * (s_q1 * (-(3.0 * t8) - c_q2 * (t9 * t9)) - t13 * c_q1)),
+        t15 + 5.0 * c_q0 + 2.0 * (s_q1 * (-3.0 * t8 - c_q2 * (t9 * t9)) - t13 * c_q1),
         t15,
         t14,
     ]
@@ -298,7 +295,7 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
     mul: 38,
-    add: 35,
+    add: 34,
     div: 0,
     sqrt: 0,
     sin: 3,
@@ -345,7 +342,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t24 = t18 - t16;
     let t25 = t21 - t19;
     let t26 = t25 + 3.0 * t20;
-    let t27 = t24 + (3.0 * t17 - 2.0 * t22);
+    let t27 = t24 + 3.0 * t17 - 2.0 * t22;
     JointSpace {
         mass_matrix: [
             [
@@ -358,9 +355,8 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
             [t12, t13, 2.0],
         ],
         bias: [
-            t27
-                + (5.0 * c_q0
-                    + 2.0 * (s_q1 * (-(3.0 * t8) - c_q2 * (t9 * t9)) - t22 * c_q1)),
+            t27 + 5.0 * c_q0
+                + 2.0 * (s_q1 * (-3.0 * t8 - c_q2 * (t9 * t9)) - t22 * c_q1),
             t27,
             t24,
         ],
@@ -370,7 +366,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
     mul: 80,
-    add: 49,
+    add: 46,
     div: 2,
     sqrt: 0,
     sin: 3,
@@ -419,9 +415,9 @@ pub fn forward_dynamics_with(
     let t17 = c_q2 * t13;
     let t18 = t9 + t17;
     let t19 = tau[1] + 2.0 * t18 - tau[2];
-    let t20 = -(0.5 * (s_q2 * s_q2)) - t12 * (s_q2 * s_q2 * inv16);
+    let t20 = -0.5 * (s_q2 * s_q2) - t12 * (s_q2 * s_q2 * inv16);
     let t21 = 0.5 * (s_q2 * c_q2) - s_q2 * c_q2 * t14 * inv16;
-    let t22 = -(0.5 * t12) - t14 * t14 * inv16;
+    let t22 = -0.5 * t12 - t14 * t14 * inv16;
     let t23 = s_q1 * t20 + c_q1 * t21;
     let t24 = s_q1 * t21 + c_q1 * t22;
     let t25 = s_q1 * t23 + c_q1 * t24;
@@ -434,17 +430,15 @@ pub fn forward_dynamics_with(
                     + 2.0 * (qd[0] * qd[0] * c_q1 * t20 - t10 * t21) - s_q2 * t13
                     - s_q2 * c_q2 * inv16 * t19)
                 + c_q1
-                    * (t18
-                        + (2.0 * (qd[0] * qd[0] * c_q1 * t21 - t10 * t22)
-                            - t14 * inv16 * t19)) - s_q0 * (c_q1 * t23 - s_q1 * t24))
-        - tau[1] - c_q0 * (2.0 * t25 + 5.0);
+                    * (t18 + 2.0 * (qd[0] * qd[0] * c_q1 * t21 - t10 * t22)
+                        - t14 * inv16 * t19) - s_q0 * (c_q1 * t23 - s_q1 * t24)) - tau[1]
+        - c_q0 * (2.0 * t25 + 5.0);
     let t29 = inv27 * t28;
     let t30 = c_q0 + 2.0 * t29;
     let t31 = c_q1 * t30;
     let t32 = s_q0 * c_q1 + s_q1 * t30 - 2.0 * (qd[0] * qd[0] * c_q1);
     let t33 = inv16
-        * (t19
-            + (-(s_q2 * c_q2 * t32) - t14 * (t31 + 2.0 * t10 - t8) - t15 * inv27 * t28));
+        * (t19 - s_q2 * c_q2 * t32 - t14 * (t31 + 2.0 * t10 - t8) - t15 * inv27 * t28);
     let t34 = t29 + t33;
     [
         t29,
@@ -457,7 +451,7 @@ pub fn forward_dynamics_with(
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
     mul: 35,
-    add: 22,
+    add: 18,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -486,24 +480,20 @@ pub fn coriolis_matrix_with(
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let t5 = t2 + qd[2];
-    let t6 = s_q2 * -(4.0 * (t2 + qd[0] * c_q1));
+    let t6 = s_q2 * (-4.0 * (t2 + qd[0] * c_q1));
     let t7 = qd[0] * s_q1;
     let t8 = t7 * c_q2;
     let t9 = s_q2 * t5;
     let t10 = t9 * c_q1;
-    let t11 = s_q1 * (-(6.0 * t2) - 2.0 * (c_q2 * t5)) - 2.0 * t10;
+    let t11 = s_q1 * (-6.0 * t2 - 2.0 * (c_q2 * t5)) - 2.0 * t10;
     let t12 = t2 * s_q2;
     [
         [
             0.5 * (12.0 * t7 + 4.0 * (t8 - t9) + 2.0 * t11 - t6),
             0.5 * (4.0 * (t12 - t9) + 2.0 * t11),
-            0.5 * (2.0 * -(2.0 * (t10 + s_q1 * c_q2 * t5)) - 4.0 * t9),
+            0.5 * (2.0 * (-2.0 * (t10 + s_q1 * c_q2 * t5)) - 4.0 * t9),
         ],
-        [
-            0.5 * (12.0 * t7 + 4.0 * (t8 - t9) - t6),
-            0.5 * (4.0 * (t12 - t9)),
-            -(2.0 * t9),
-        ],
+        [0.5 * (12.0 * t7 + 4.0 * (t8 - t9) - t6), 0.5 * (4.0 * (t12 - t9)), -2.0 * t9],
         [0.5 * (4.0 * t8 - t6), 2.0 * t12, 0.0],
     ]
 }
@@ -543,13 +533,13 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let t12 = 2.0 * (t4 + t11);
     let t13 = 2.0 * (qd[0] * s_q1 * c_q2) + s_q2 * t12;
     let t14 = t4 + 2.0 * t11;
-    let t15 = t7 + (c_q2 * t12 - 2.0 * (qd[0] * s_q1 * s_q2));
+    let t15 = t7 + c_q2 * t12 - 2.0 * (qd[0] * s_q1 * s_q2);
     (
         qd[0] * qd[0]
             + 0.5
                 * (t4 * t4 + t14 * t14 + 4.0 * (qd[0] * qd[0] * (s_q1 * s_q1))
                     + (t7 * t7 + t13 * t13 + t15 * t15)),
-        t10 + (5.0 * s_q0 + 2.0 * t10 + c_q2 * t10 + s_q2 * (c_q0 * c_q1 - s_q0 * s_q1)),
+        t10 + 5.0 * s_q0 + 2.0 * t10 + c_q2 * t10 + s_q2 * (c_q0 * c_q1 - s_q0 * s_q1),
     )
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).

@@ -19,17 +19,17 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 1 | 0 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 208 | 151 | 0 | 0 | 5 | 5 |
-//! | `mass_matrix` | 114 | 81 | 0 | 0 | 5 | 5 |
-//! | `bias` | 194 | 130 | 0 | 0 | 5 | 5 |
-//! | `gravity` | 23 | 11 | 0 | 0 | 3 | 3 |
-//! | `joint_space` | 310 | 208 | 0 | 0 | 5 | 5 |
-//! | `forward_dynamics` | 558 | 313 | 5 | 0 | 5 | 5 |
-//! | `coriolis_matrix` | 533 | 343 | 0 | 0 | 5 | 5 |
-//! | `energy` | 134 | 88 | 0 | 0 | 5 | 5 |
-//! | `body_poses` | 86 | 48 | 0 | 0 | 6 | 6 |
+//! | `inverse_dynamics` | 208 | 148 | 0 | 0 | 5 | 5 |
+//! | `mass_matrix` | 114 | 75 | 0 | 0 | 5 | 5 |
+//! | `bias` | 194 | 126 | 0 | 0 | 5 | 5 |
+//! | `gravity` | 23 | 9 | 0 | 0 | 3 | 3 |
+//! | `joint_space` | 310 | 200 | 0 | 0 | 5 | 5 |
+//! | `forward_dynamics` | 558 | 297 | 5 | 0 | 5 | 5 |
+//! | `coriolis_matrix` | 533 | 337 | 0 | 0 | 5 | 5 |
+//! | `energy` | 134 | 83 | 0 | 0 | 5 | 5 |
+//! | `body_poses` | 86 | 47 | 0 | 0 | 6 | 6 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `body_jacobians` | 312 | 164 | 0 | 0 | 6 | 6 |
+//! | `body_jacobians` | 312 | 153 | 0 | 0 | 6 | 6 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 /// The floating-point type of every input, output and parameter:
@@ -152,7 +152,7 @@ pub const OPS_DERIVED: OpCount = OpCount {
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
     mul: 208,
-    add: 151,
+    add: 148,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -253,12 +253,12 @@ pub fn inverse_dynamics_with(
     let t68 = 1.77012693841 * qd[1] + 0.19371331275 * t5;
     let t69 = 0.19371331275 * qd[1] - 1.75501953841 * t5;
     let t70 = 0.59565195167475 * t25 - 0.051322656825 * t15;
-    let t71 = -(0.5915569516747501 * t15) - 0.051322656825 * t25;
+    let t71 = -0.5915569516747501 * t15 - 0.051322656825 * t25;
     let t72 = t14 * t71;
-    let t73 = -(0.017784735 * (t34 * t34 + t45 * t45));
+    let t73 = -0.017784735 * (t34 * t34 + t45 * t45);
     let t74 = 0.017784735 * (t47 + t34 * t37);
     let t75 = 0.22402883622975 * t45 - 0.001653980355 * t37;
-    let t76 = -(0.00460883622975 * t37) - 0.001653980355 * t45;
+    let t76 = -0.00460883622975 * t37 - 0.001653980355 * t45;
     let t77 = t34 * t76;
     let t78 = 0.0166855268546 * (t59 * s_q5 + t58 * c_q5 + qd[5] * t62)
         + 0.0171364731454 * (t62 * t64);
@@ -292,9 +292,8 @@ pub fn inverse_dynamics_with(
     let t98 = c_q2 * t91;
     let t99 = 0.017784735 * t44 + 0.22402883622975 * t47 + t83 + t84
         - 0.001653980355 * t49 - t77;
-    let t100 = t99
-        + (1.598759275 * t24 + 0.59565195167475 * t26 + 0.39225 * t89
-            - 0.051322656825 * t28 - t72);
+    let t100 = t99 + 1.598759275 * t24 + 0.59565195167475 * t26 + 0.39225 * t89
+        - 0.051322656825 * t28 - t72;
     [
         2.7690351387572503 * qdd[0]
             + t4
@@ -307,9 +306,8 @@ pub fn inverse_dynamics_with(
             - 0.13585
                 * (t2 * (t96 + 4.4329225 * (qdd[1] + t17))
                     + t3 * (t98 - 4.4329225 * (t19 + qd[1] * qd[1]) - t97)),
-        t100
-            + (1.77012693841 * qdd[1] + 4.4329225 * (t8 - 0.13585 * t6)
-                + 0.19371331275 * t11 + 0.425 * t96 - qd[0] * t4 * t69),
+        t100 + 1.77012693841 * qdd[1] + 4.4329225 * (t8 - 0.13585 * t6)
+            + 0.19371331275 * t11 + 0.425 * t96 - qd[0] * t4 * t69,
         t100,
         t99,
         0.2365564731454 * t58 + 0.0004509462908 * t79 + t80 - 0.0171364731454 * t66,
@@ -319,7 +317,7 @@ pub fn inverse_dynamics_with(
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
     mul: 114,
-    add: 81,
+    add: 75,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -340,7 +338,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t2 = 0.000000000004896638650109253 * c_q1 - 1.0 * s_q1;
-    let t3 = -(0.000000000004896638650109253 * s_q1) - 1.0 * c_q1;
+    let t3 = -0.000000000004896638650109253 * s_q1 - 1.0 * c_q1;
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let s_q3 = libm::Libm::<Real>::sin(q[3]);
@@ -353,8 +351,8 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let s_q5 = libm::Libm::<Real>::sin(q[5]);
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
     let t15 = t2 * c_q2;
-    let t16 = -(0.13585 * -t3) - 0.1197 * t3;
-    let t17 = -(0.01615 * t15) - s_q2 * t16;
+    let t16 = -0.13585 * -t3 - 0.1197 * t3;
+    let t17 = -0.01615 * t15 - s_q2 * t16;
     let t18 = t2 * s_q2;
     let t19 = t8 * t17 + t10 * (c_q2 * t16 - 0.01615 * t18);
     let t20 = t3 * c_q2 - t18;
@@ -363,14 +361,14 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t23 = t8 * t20 + t10 * t21;
     let t24 = c_q4 * s_q5 * t23 + c_q5 * t22;
     let t25 = c_q5 * t24;
-    let t26 = -(0.0171364731454 * (s_q4 * t23));
+    let t26 = -0.0171364731454 * (s_q4 * t23);
     let t27 = s_q2 * t10;
     let t28 = t8 * (0.425 * c_q2 + 0.39225) + 0.425 * t27;
     let t29 = 0.0166855268546 * (s_q4 * s_q5 * c_q5);
     let t30 = 0.0171364731454 * c_q4;
     let t31 = 0.0171364731454 * (c_q4 * t23) + 0.0166855268546 * (s_q5 * t24);
     let t32 = c_q4 * t31 + 0.0171364731454 * (s_q4 * s_q4 * t23)
-        - 0.017784735 * (-(0.425 * t3) - 0.39225 * t20);
+        - 0.017784735 * (-0.425 * t3 - 0.39225 * t20);
     let t33 = 0.23194763691565 * t22 + 0.0166855268546 * t25;
     let t34 = 0.679472691875 * t3 + 0.00697606230375 * t23 + t8 * t32 + t9 * t33;
     let t35 = t10 * t32 + t8 * t33 - 0.5915569516747501 * t21;
@@ -392,7 +390,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
         [
             t3
                 * (c_q2 * t34 + s_q2 * t35
-                    - 0.425 * (-(1.598759275 * t20) - 0.017784735 * t23))
+                    - 0.425 * (-1.598759275 * t20 - 0.017784735 * t23))
                 + t2 * (c_q2 * t35 - 1.75501953841 * t2 - s_q2 * t34)
                 + 2.7690351387572503,
             t38,
@@ -427,7 +425,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
     mul: 194,
-    add: 130,
+    add: 126,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -448,7 +446,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t2 = 0.000000000004896638650109253 * c_q1 - 1.0 * s_q1;
-    let t3 = -(0.000000000004896638650109253 * s_q1) - 1.0 * c_q1;
+    let t3 = -0.000000000004896638650109253 * s_q1 - 1.0 * c_q1;
     let t4 = qd[0] * t2;
     let t5 = qd[0] * qd[0];
     let t6 = p.g * t3;
@@ -507,11 +505,11 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t58 = 1.77012693841 * qd[1] + 0.19371331275 * t4;
     let t59 = 0.19371331275 * qd[1] - 1.75501953841 * t4;
     let t60 = 0.59565195167475 * t17 - 0.051322656825 * t12;
-    let t61 = -(0.5915569516747501 * t12) - 0.051322656825 * t17;
+    let t61 = -0.5915569516747501 * t12 - 0.051322656825 * t17;
     let t62 = t11 * t61;
-    let t63 = -(0.017784735 * (t23 * t23 + t31 * t31));
+    let t63 = -0.017784735 * (t23 * t23 + t31 * t31);
     let t64 = 0.22402883622975 * t31 - 0.001653980355 * t26;
-    let t65 = -(0.00460883622975 * t26) - 0.001653980355 * t31;
+    let t65 = -0.00460883622975 * t26 - 0.001653980355 * t31;
     let t66 = t23 * t65;
     let t67 = s_q5 * t43 * t44;
     let t68 = t21 * t63;
@@ -544,7 +542,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t87 = c_q4 * t78;
     let t88 = t68 + 0.017784735 * t69;
     let t89 = 0.017784735 * t51 + t86 + t87 - 0.001653980355 * t54 - t66;
-    let t90 = t89 + (1.598759275 * t85 + 0.39225 * t88 - 0.051322656825 * t53 - t62);
+    let t90 = t89 + 1.598759275 * t85 + 0.39225 * t88 - 0.051322656825 * t53 - t62;
     [
         t3
             * (0.602212521625 * t5 + qd[1] * t59 + c_q2 * t82 + s_q2 * t83 - t4 * t58
@@ -556,7 +554,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
             - 0.13585
                 * (t2 * (t84 + 4.4329225 * t14)
                     + -t3 * (t75 - 4.4329225 * (t16 + qd[1] * qd[1]) - t74)),
-        t90 + (4.4329225 * t6 + 0.19371331275 * t8 + 0.425 * t84 - qd[0] * t3 * t59),
+        t90 + 4.4329225 * t6 + 0.19371331275 * t8 + 0.425 * t84 - qd[0] * t3 * t59,
         t90,
         t89,
         0.2365564731454 * t54 + 0.0004509462908 * t67 + t80 - 0.0171364731454 * t45,
@@ -566,7 +564,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
     mul: 23,
-    add: 11,
+    add: 9,
     div: 0,
     sqrt: 0,
     sin: 3,
@@ -586,14 +584,14 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t2 = 0.000000000004896638650109253 * c_q1 - 1.0 * s_q1;
-    let t3 = -(0.000000000004896638650109253 * s_q1) - 1.0 * c_q1;
+    let t3 = -0.000000000004896638650109253 * s_q1 - 1.0 * c_q1;
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let s_q3 = libm::Libm::<Real>::sin(q[3]);
     let c_q3 = libm::Libm::<Real>::cos(q[3]);
     let t8 = p.g * t3 * c_q2 - p.g * t2 * s_q2;
     let t9 = (0.000000000004896638650109253 * c_q3 - 1.0 * s_q3) * t8
-        + (-(0.000000000004896638650109253 * s_q3) - 1.0 * c_q3)
+        + (-0.000000000004896638650109253 * s_q3 - 1.0 * c_q3)
             * (p.g * t3 * s_q2 + p.g * t2 * c_q2);
     let t10 = 1.598759275 * t8 + 0.017784735 * t9;
     [0.0, t10 + 4.4329225 * (p.g * t3), t10, 0.017784735 * t9, 0.0, 0.0]
@@ -601,7 +599,7 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
     mul: 310,
-    add: 208,
+    add: 200,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -670,8 +668,8 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t46 = t35 * t38;
     let t47 = t43 * t44;
     let t48 = t2 * c_q2;
-    let t49 = -(0.13585 * t3) - 0.1197 * t4;
-    let t50 = -(0.01615 * t48) - s_q2 * t49;
+    let t49 = -0.13585 * t3 - 0.1197 * t4;
+    let t50 = -0.01615 * t48 - s_q2 * t49;
     let t51 = t2 * s_q2;
     let t52 = t21 * t50 + t23 * (c_q2 * t49 - 0.01615 * t51);
     let t53 = t4 * c_q2 - t51;
@@ -680,7 +678,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t56 = t21 * t53 + t23 * t54;
     let t57 = c_q4 * s_q5 * t56 + c_q5 * t55;
     let t58 = c_q5 * t57;
-    let t59 = -(0.0171364731454 * (s_q4 * t56));
+    let t59 = -0.0171364731454 * (s_q4 * t56);
     let t60 = s_q2 * t23;
     let t61 = t21 * (0.425 * c_q2 + 0.39225) + 0.425 * t60;
     let t62 = 0.0166855268546 * (s_q4 * s_q5 * c_q5);
@@ -702,17 +700,17 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t77 = 1.77012693841 * qd[1] + 0.19371331275 * t5;
     let t78 = 0.19371331275 * qd[1] - 1.75501953841 * t5;
     let t79 = 0.59565195167475 * t18 - 0.051322656825 * t13;
-    let t80 = -(0.5915569516747501 * t13) - 0.051322656825 * t18;
+    let t80 = -0.5915569516747501 * t13 - 0.051322656825 * t18;
     let t81 = t12 * t80;
-    let t82 = -(0.017784735 * (t24 * t24 + t32 * t32));
+    let t82 = -0.017784735 * (t24 * t24 + t32 * t32);
     let t83 = 0.22402883622975 * t32 - 0.001653980355 * t27;
-    let t84 = -(0.00460883622975 * t27) - 0.001653980355 * t32;
+    let t84 = -0.00460883622975 * t27 - 0.001653980355 * t32;
     let t85 = t24 * t84;
     let t86 = s_q5 * t44 * t45;
     let t87 = t22 * t82;
     let t88 = 0.0171364731454 * (c_q4 * t56) + 0.0166855268546 * (s_q5 * t57);
     let t89 = c_q4 * t88 + 0.0171364731454 * (s_q4 * s_q4 * t56)
-        - 0.017784735 * (-(0.425 * t4) - 0.39225 * t53);
+        - 0.017784735 * (-0.425 * t4 - 0.39225 * t53);
     let t90 = 0.23194763691565 * t55 + 0.0166855268546 * t58;
     let t91 = 0.679472691875 * t4 + 0.00697606230375 * t56 + t21 * t89 + t22 * t90;
     let t92 = t23 * t89 + t21 * t90 - 0.5915569516747501 * t54;
@@ -760,13 +758,13 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t123 = t87 + 0.017784735 * t104;
     let t124 = 1.598759275 * t75 + 0.017784735 * t76;
     let t125 = 0.017784735 * t68 + t121 + t122 - 0.001653980355 * t71 - t85;
-    let t126 = t125 + (1.598759275 * t120 + 0.39225 * t123 - 0.051322656825 * t70 - t81);
+    let t126 = t125 + 1.598759275 * t120 + 0.39225 * t123 - 0.051322656825 * t70 - t81;
     JointSpace {
         mass_matrix: [
             [
                 t4
                     * (c_q2 * t91 + s_q2 * t92
-                        - 0.425 * (-(1.598759275 * t53) - 0.017784735 * t56))
+                        - 0.425 * (-1.598759275 * t53 - 0.017784735 * t56))
                     + t2 * (c_q2 * t92 - 1.75501953841 * t2 - s_q2 * t91)
                     + 2.7690351387572503,
                 t95,
@@ -810,9 +808,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
                 - 0.13585
                     * (t2 * (t119 + 4.4329225 * t15)
                         + t3 * (t110 - 4.4329225 * (t17 + qd[1] * qd[1]) - t109)),
-            t126
-                + (4.4329225 * t7 + 0.19371331275 * t9 + 0.425 * t119
-                    - qd[0] * t4 * t78),
+            t126 + 4.4329225 * t7 + 0.19371331275 * t9 + 0.425 * t119 - qd[0] * t4 * t78,
             t126,
             t125,
             0.2365564731454 * t71 + 0.0004509462908 * t86 + t115 - 0.0171364731454 * t46,
@@ -824,7 +820,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
     mul: 558,
-    add: 313,
+    add: 297,
     div: 5,
     sqrt: 0,
     sin: 5,
@@ -871,7 +867,7 @@ pub fn forward_dynamics_with(
     let t15 = 0.425 * t14 - 0.1197 * t8;
     let t16 = qd[0] * qd[0] * (t4 * t4);
     let t17 = t5 * t13 + 0.1197 * t16;
-    let t18 = -(0.425 * t16) - qd[1] * t13;
+    let t18 = -0.425 * t16 - qd[1] * t13;
     let t19 = qd[1] + qd[2];
     let s_q3 = libm::Libm::<Real>::sin(q[3]);
     let c_q3 = libm::Libm::<Real>::cos(q[3]);
@@ -906,10 +902,10 @@ pub fn forward_dynamics_with(
     let t50 = 0.19371331275 * qd[1] - 1.75501953841 * t5;
     let t51 = qd[0] * t4 * t50;
     let t52 = 0.59565195167475 * t19 - 0.051322656825 * t12;
-    let t53 = -(0.5915569516747501 * t12) - 0.051322656825 * t19;
+    let t53 = -0.5915569516747501 * t12 - 0.051322656825 * t19;
     let t54 = t11 * t53;
     let t55 = 0.22402883622975 * t32 - 0.001653980355 * t28;
-    let t56 = -(0.00460883622975 * t28) - 0.001653980355 * t32;
+    let t56 = -0.00460883622975 * t28 - 0.001653980355 * t32;
     let t57 = t25 * t56;
     let t58 = s_q5 * t45 * t46;
     let t59 = 0.0166855268546 * (c_q5 * c_q5) + 0.2365564731454;
@@ -921,13 +917,13 @@ pub fn forward_dynamics_with(
     let t65 = c_q2 * t18;
     let t66 = t64 + t65;
     let t67 = t27 * t11;
-    let t68 = t24 * -(0.39225 * (t30 + t31));
+    let t68 = t24 * (-0.39225 * (t30 + t31));
     let t69 = 0.39225 * t67 + t68;
-    let t70 = -(0.017784735 * t22) - 1.598759275;
+    let t70 = -0.017784735 * t22 - 1.598759275;
     let t71 = c_q2 * t70;
-    let t72 = -(0.017784735 * (c_q2 * t24)) - s_q2 * t70;
+    let t72 = -0.017784735 * (c_q2 * t24) - s_q2 * t70;
     let t73 = 0.017784735 * (t25 * t25 + t32 * t32);
-    let t74 = -(0.0166855268546 * (qd[5] * t44)) - 0.0171364731454 * (t44 * t46);
+    let t74 = -0.0166855268546 * (qd[5] * t44) - 0.0171364731454 * (t44 * t46);
     let t75 = c_q5 * t74;
     let t76 = 0.21942 * (t36 * t41) - tau[5];
     let t77 = 0.0166855268546 * (s_q5 * s_q5) + 0.0171364731454
@@ -943,7 +939,7 @@ pub fn forward_dynamics_with(
     let t82 = c_q4 * t76;
     let t83 = t57 + tau[3] + t81 + t82;
     let t84 = c_q4 * c_q4 * t77 - s_q4 * s_q4 * (c_q4 * c_q4) * (t77 * t77) * inv80;
-    let t85 = -(0.000002735651014725926 * inv80) - 0.00460883622975;
+    let t85 = -0.000002735651014725926 * inv80 - 0.00460883622975;
     let t86 = t69 * inv80;
     let t87 = t33 * (s_q4 * c_q4 * t77 * inv80);
     let t88 = inv80 * t83;
@@ -971,10 +967,10 @@ pub fn forward_dynamics_with(
     let t105 = t23 * t73;
     let t106 = t104 + t105;
     let t107 = t54 + tau[2] + 0.39225 * t106 - tau[3];
-    let t108 = -(0.000316296799020225 * t92) - t100 * t100 * inv102;
+    let t108 = -0.000316296799020225 * t92 - t100 * t100 * inv102;
     let t109 = 0.00012406741941568326 * (t22 * t24 * inv80 * t100 * inv102)
         - 0.000316296799020225 * (t22 * t24 * inv80);
-    let t110 = -(0.000316296799020225 * (t24 * t24 * inv80))
+    let t110 = -0.000316296799020225 * (t24 * t24 * inv80)
         - 0.00000001539272456046706
             * (t22 * t22 * (t24 * t24) * (inv80 * inv80) * inv102);
     let t111 = t22 * t94 - 0.39225 * (t22 * t94 * t100 * inv102);
@@ -989,15 +985,14 @@ pub fn forward_dynamics_with(
     let t116 = 0.00697606230375 * t24 + t22 * t98 + t23 * t99
         - 0.39225 * (t22 * t94 * inv102 * t103);
     let t117 = t24 * t98 + t22 * t99 - inv102 * (t103 * t103) - 0.5915569516747501;
-    let t118 = t106
-        + (qd[2] * t12 * t111 - 1.598759275 * (t11 * t12) - t63 * t108 - t66 * t109
-            - qd[2] * t11 * t112 - t100 * inv102 * t107);
+    let t118 = t106 + qd[2] * t12 * t111 - 1.598759275 * (t11 * t12) - t63 * t108
+        - t66 * t109 - qd[2] * t11 * t112 - t100 * inv102 * t107;
     let t119 = 1.598759275 * (t30 + t31) + t24 * t89 + t22 * t73 + qd[2] * t12 * t113
         + 0.00012406741941568326 * (t22 * t24 * inv80 * inv102 * t107) - t63 * t109
         - t66 * t110 - qd[2] * t11 * t114;
     let t120 = t12 * t52 + t22 * t90 + t23 * t91 + qd[2] * t12 * t115 - t19 * t53
         - t17 * t70 - t63 * t111 - t66 * t113 - qd[2] * t11 * t116
-        - 0.39225 * (-(0.017784735 * (t33 + t40)) + t22 * t94 * inv102 * t107);
+        - 0.39225 * (-0.017784735 * (t33 + t40) + t22 * t94 * inv102 * t107);
     let t121 = t24 * t90 + t22 * t91 + qd[2] * t12 * t116 + 0.017784735 * (t17 * t24)
         - t11 * t52 - t63 * t112 - t66 * t114 - qd[2] * t11 * t117
         - inv102 * t103 * t107;
@@ -1043,11 +1038,11 @@ pub fn forward_dynamics_with(
     let t161 = s_q2 * t118;
     let t162 = c_q2 * t119;
     let t163 = t51 + tau[1] + 0.425 * t160 - tau[2];
-    let t164 = t128 + -(t154 * t154 * inv156);
-    let t165 = t131 + -(0.425 * (t131 * t154 * inv156));
-    let t166 = t134 + -(0.180625 * (t131 * t131 * inv156));
-    let t167 = t141 + (-(0.1197 * t131) - t153 * t154 * inv156);
-    let t168 = t144 + (0.1197 * t128 - t154 * inv156 * t157);
+    let t164 = t128 - t154 * t154 * inv156;
+    let t165 = t131 - 0.425 * (t131 * t154 * inv156);
+    let t166 = t134 - 0.180625 * (t131 * t131 * inv156);
+    let t167 = t141 - 0.1197 * t131 - t153 * t154 * inv156;
+    let t168 = t144 + 0.1197 * t128 - t154 * inv156 * t157;
     let t169 = t146 - 0.1197 * t134 - t145 - 0.425 * (t131 * t153 * inv156);
     let t170 = 0.1197 * t131 + t148 - t147 - 0.425 * (t131 * inv156 * t157);
     let t171 = 0.01432809 * t134 + c_q2 * (c_q2 * t115 + t149)
@@ -1081,9 +1076,8 @@ pub fn forward_dynamics_with(
                 - 0.13585 * (t2 * (t4 * t164 + t174) + t3 * (t4 * t165 + t2 * t166)))
         - 0.13585
             * (t2
-                * (t160
-                    + (t5 * (qd[1] * t167) - 4.4329225 * t14 - t8 * t168
-                        - t154 * inv156 * t163))
+                * (t160 + t5 * (qd[1] * t167) - 4.4329225 * t14 - t8 * t168
+                    - t154 * inv156 * t163)
                 + t3
                     * (4.4329225 * (t16 + qd[1] * qd[1]) + t162 + t5 * (qd[1] * t169)
                         - t161 - t8 * t170 - 0.425 * (t131 * inv156 * t163)));
@@ -1091,31 +1085,28 @@ pub fn forward_dynamics_with(
     let t181 = t3 * inv178 * t179;
     let t182 = t4 * inv178 * t179 - t5 * qd[1];
     let t183 = t8 + t180;
-    let t184 = t163
-        + (-(t154 * (t6 - 0.13585 * t180)) - t153 * t182 - t157 * t183
-            - 0.425 * (t131 * (t7 - 0.13585 * t181)));
+    let t184 = t163 - t154 * (t6 - 0.13585 * t180) - t153 * t182 - t157 * t183
+        - 0.425 * (t131 * (t7 - 0.13585 * t181));
     let t185 = inv156 * t184;
     let t186 = t6 + 0.1197 * t183 + 0.425 * t185 - 0.13585 * t180;
     let t187 = t7 - 0.13585 * t181 - 0.1197 * t182;
     let t188 = c_q2 * t186;
     let t189 = s_q2 * t187;
-    let t190 = t66 + (s_q2 * t186 + c_q2 * t187);
+    let t190 = t66 + s_q2 * t186 + c_q2 * t187;
     let t191 = c_q2 * t182 - qd[2] * t12 - s_q2 * t183;
     let t192 = qd[2] * t11 + s_q2 * t182 + c_q2 * t183;
     let t193 = inv102
-        * (t107
-            + (0.00012406741941568326 * (t22 * t24 * inv80 * t190)
-                - t100 * (t63 + (t188 - t189)) - t101 * inv156 * t184 - t103 * t192
-                - 0.39225 * (t22 * t94 * t191)));
+        * (t107 + 0.00012406741941568326 * (t22 * t24 * inv80 * t190)
+            - t100 * (t63 + t188 - t189) - t101 * inv156 * t184 - t103 * t192
+            - 0.39225 * (t22 * t94 * t191));
     let t194 = t185 + t193;
     let t195 = t22 * t191 + t24 * t192 - t33;
     let t196 = qd[3] * t25 + t23 * t191 + t22 * t192;
     let t197 = inv80
-        * (t83
-            + (0.001653980355 * t196
-                - 0.017784735
-                    * (t69 + (t22 * (t63 + (t188 + 0.39225 * t194 - t189)) + t24 * t190))
-                - s_q4 * c_q4 * t77 * t195 - t79 * t194));
+        * (t83 + 0.001653980355 * t196
+            - 0.017784735
+                * (t69 + t22 * (t63 + t188 + 0.39225 * t194 - t189) + t24 * t190)
+            - s_q4 * c_q4 * t77 * t195 - t79 * t194);
     let t198 = t194 + t197;
     [
         inv178 * t179,
@@ -1134,7 +1125,7 @@ pub fn forward_dynamics_with(
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
     mul: 533,
-    add: 343,
+    add: 337,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -1259,15 +1250,15 @@ pub fn coriolis_matrix_with(
     let t86 = t57 * s_q2;
     let t87 = t15 * (0.39225 * t49 + 0.85 * (t85 + t86))
         + t17 * (0.85 * (t47 * s_q2 - t57 * c_q2) - 0.7845 * t54);
-    let t88 = t38 * (-(0.5915569516747501 * t11) - 0.051322656825 * t12);
-    let t89 = t41 * (-(0.00460883622975 * t22) - 0.001653980355 * t23);
+    let t88 = t38 * (-0.5915569516747501 * t11 - 0.051322656825 * t12);
+    let t89 = t41 * (-0.00460883622975 * t22 - 0.001653980355 * t23);
     let t90 = 0.85 * (t85 + t86);
     let t91 = s_q4 * t71;
     let t92 = c_q4 * t74;
     let t93 = 0.017784735 * t51 - 0.03556947 * t50;
     let t94 = t16 * t23;
     let t95 = t94 * c_q2;
-    let t96 = -(3.19751855 * t12) - 0.03556947 * (t15 * t23);
+    let t96 = -3.19751855 * t12 - 0.03556947 * (t15 * t23);
     let t97 = s_q2 * t96 - 0.03556947 * t95;
     let t98 = t2 * t97;
     let t99 = t94 * s_q2;
@@ -1308,7 +1299,7 @@ pub fn coriolis_matrix_with(
     let t129 = t15 * t126;
     let t130 = 0.00409499999999996 * t8 + t17 * t122 + t129;
     let t131 = qd[1] * s_q2;
-    let t132 = 0.85 * (t131 * t15) + t17 * (-(0.7845 * t12) - 0.85 * (qd[1] * c_q2));
+    let t132 = 0.85 * (t131 * t15) + t17 * (-0.7845 * t12 - 0.85 * (qd[1] * c_q2));
     let t133 = s_q4 * t114;
     let t134 = c_q4 * t120;
     let t135 = 0.5
@@ -1321,7 +1312,7 @@ pub fn coriolis_matrix_with(
         - 0.39225 * t105;
     let t139 = 0.00409499999999996 * t8 + t129 + t17 * t137;
     let t140 = t12 * t17;
-    let t141 = -(0.03556947 * (t95 + s_q2 * t15 * t23));
+    let t141 = -0.03556947 * (t95 + s_q2 * t15 * t23);
     let t142 = 0.03556947 * (t99 - c_q2 * t15 * t23);
     let t143 = -t22;
     let t144 = 0.017784735 * (t22 - t143);
@@ -1380,7 +1371,7 @@ pub fn coriolis_matrix_with(
                     + t2
                         * (0.015107399999999993 * (qd[0] * t4) + 0.1197 * t97
                             + c_q2 * t130 - s_q2 * t128)
-                    - 0.13585 * (t98 + t3 * (t104 + -(8.865845 * qd[1])))),
+                    - 0.13585 * (t98 + t3 * (t104 - 8.865845 * qd[1]))),
             0.5
                 * (t4 * (c_q2 * t138 + s_q2 * t139 - 0.425 * t103 - 0.1197 * t104)
                     + t2 * (0.1197 * t97 + c_q2 * t139 - s_q2 * t138)
@@ -1459,7 +1450,7 @@ pub fn coriolis_matrix_with(
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
     mul: 134,
-    add: 88,
+    add: 83,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -1514,19 +1505,19 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let t34 = t28 + qd[5];
     let t35 = t2 * c_q2 + t4 * s_q2;
     let t36 = 0.425 * qd[1] - 0.01615 * t6;
-    let t37 = -(0.1197 * t5) - 0.13585 * (qd[0] * t3);
+    let t37 = -0.1197 * t5 - 0.13585 * (qd[0] * t3);
     let t38 = c_q2 * t36;
     let t39 = s_q2 * t37;
     let t40 = s_q2 * t36 + c_q2 * t37;
     let t41 = 0.39225 * t12 + t38 - t39;
-    let t42 = -(0.425 * t5) - 0.39225 * t9;
+    let t42 = -0.425 * t5 - 0.39225 * t9;
     let t43 = t15 * t41;
     let t44 = t17 * t40;
     let t45 = t43 + t44;
     let t46 = t16 * t41;
     let t47 = t15 * t40;
     let t48 = t46 + t47;
-    let t49 = t45 + -(0.093 * t21);
+    let t49 = t45 - 0.093 * t21;
     let t50 = t48 + 0.093 * t18;
     let t51 = c_q4 * t49;
     let t52 = s_q4 * t42;
@@ -1535,12 +1526,12 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let t55 = c_q4 * t42;
     let t56 = t55 - t54;
     let t57 = t53 + 0.09465 * t28;
-    let t58 = t56 + -(0.09465 * t25);
+    let t58 = t56 - 0.09465 * t25;
     let t59 = c_q5 * t57 - s_q5 * t50;
     let t60 = s_q5 * t57 + c_q5 * t50;
     let t61 = 0.28 * qd[1] - 0.13585 * t6;
     let t62 = 0.25 * t12 + t38 - t39;
-    let t63 = -(0.425 * t5) - 0.25 * t9;
+    let t63 = -0.425 * t5 - 0.25 * t9;
     (
         0.00333 * (qd[0] * qd[0])
             + 0.5
@@ -1573,7 +1564,7 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_POSES: OpCount = OpCount {
     mul: 86,
-    add: 48,
+    add: 47,
     div: 0,
     sqrt: 0,
     sin: 6,
@@ -1640,7 +1631,7 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
         },
         Pose {
             rotation: [[c_q0 * t5, t2, t24], [s_q0 * t5, c_q0, t25], [t7, 0.0, t5]],
-            position: [-(0.13585 * s_q0), 0.13585 * c_q0, 0.089159],
+            position: [-0.13585 * s_q0, 0.13585 * c_q0, 0.089159],
         },
         Pose {
             rotation: [[t26, t2, t27], [t28, c_q0, t29], [t19, 0.0, t20]],
@@ -1700,7 +1691,7 @@ pub fn coordinate_rates_with(
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
     mul: 312,
-    add: 164,
+    add: 153,
     div: 0,
     sqrt: 0,
     sin: 6,
@@ -1740,8 +1731,8 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let s_q5 = libm::Libm::<Real>::sin(q[5]);
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
     let t19 = t5 * c_q2;
-    let t20 = -(0.13585 * t6) - 0.1197 * t7;
-    let t21 = -(0.01615 * t19) - s_q2 * t20;
+    let t20 = -0.13585 * t6 - 0.1197 * t7;
+    let t21 = -0.01615 * t19 - s_q2 * t20;
     let t22 = t12 * t21;
     let t23 = t5 * s_q2;
     let t24 = c_q2 * t20 - 0.01615 * t23;
@@ -1750,14 +1741,14 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let t27 = t7 * c_q2 - t23;
     let t28 = t19 + t7 * s_q2;
     let t29 = t13 * t27 + t12 * t28;
-    let t30 = t26 + -(0.093 * t29);
+    let t30 = t26 - 0.093 * t29;
     let t31 = c_q4 * t30;
-    let t32 = -(0.425 * t7) - 0.39225 * t27;
+    let t32 = -0.425 * t7 - 0.39225 * t27;
     let t33 = s_q4 * t32;
     let t34 = t31 + t33;
     let t35 = t12 * t27 + t14 * t28;
     let t36 = s_q4 * t35;
-    let t37 = t34 + -(0.09465 * t36);
+    let t37 = t34 - 0.09465 * t36;
     let t38 = t13 * t21;
     let t39 = t12 * t24;
     let t40 = 0.093 * t35 + t38 + t39;
@@ -1766,7 +1757,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let t43 = s_q4 * t30;
     let t44 = c_q4 * t32;
     let t45 = t44 - t43;
-    let t46 = t45 + -(0.09465 * (c_q4 * t35));
+    let t46 = t45 - 0.09465 * (c_q4 * t35);
     let t47 = t38 + t39;
     let t48 = c_q4 * c_q5 * t35 - s_q5 * t29;
     let t49 = c_q4 * s_q5 * t35 + c_q5 * t29;
@@ -1776,11 +1767,11 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let t53 = t13 * t50 + 0.425 * (s_q2 * t12);
     let t54 = c_q5 * t52 - s_q5 * t53;
     let t55 = s_q5 * t52 + c_q5 * t53;
-    let t56 = -(0.09465 * s_q4) - s_q4 * t51;
+    let t56 = -0.09465 * s_q4 - s_q4 * t51;
     let t57 = 0.09465 * c_q4 + 0.39225 * (t12 * c_q4);
     let t58 = c_q5 * t57 - 0.39225 * (t13 * s_q5);
     let t59 = s_q5 * t57 + 0.39225 * (t13 * c_q5);
-    let t60 = -(0.09465 * s_q4) - 0.39225 * (t12 * s_q4);
+    let t60 = -0.09465 * s_q4 - 0.39225 * (t12 * s_q4);
     let t61 = t19 * c_q0 - c_q0 * t6 * s_q2;
     let t62 = t23 * c_q0 + c_q0 * t6 * c_q2;
     let t63 = t19 * s_q0 - s_q0 * t6 * s_q2;
@@ -1826,23 +1817,9 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             [1.0, 0.0, 0.0, 0.0, 0.0, 0.0],
         ],
         [
-            [
-                -(0.13585 * (c_q0 * (t5 * t5) + c_q0 * (t6 * t6))),
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-            ],
-            [
-                -(0.13585 * (s_q0 * (t5 * t5) + s_q0 * (t6 * t6))),
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-            ],
-            [-(0.13585 * (t5 * t7 + t5 * t6)), 0.0, 0.0, 0.0, 0.0, 0.0],
+            [-0.13585 * (c_q0 * (t5 * t5) + c_q0 * (t6 * t6)), 0.0, 0.0, 0.0, 0.0, 0.0],
+            [-0.13585 * (s_q0 * (t5 * t5) + s_q0 * (t6 * t6)), 0.0, 0.0, 0.0, 0.0, 0.0],
+            [-0.13585 * (t5 * t7 + t5 * t6), 0.0, 0.0, 0.0, 0.0, 0.0],
             [c_q0 * t5 * t7 + c_q0 * t5 * t6, t2, 0.0, 0.0, 0.0, 0.0],
             [s_q0 * t5 * t7 + s_q0 * t5 * t6, c_q0, 0.0, 0.0, 0.0, 0.0],
             [t7 * t7 + t5 * t5, 0.0, 0.0, 0.0, 0.0, 0.0],

@@ -19,17 +19,17 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 209 | 151 | 0 | 0 | 5 | 5 |
-//! | `mass_matrix` | 114 | 81 | 0 | 0 | 5 | 5 |
-//! | `bias` | 194 | 130 | 0 | 0 | 5 | 5 |
-//! | `gravity` | 20 | 11 | 0 | 0 | 3 | 3 |
-//! | `joint_space` | 308 | 208 | 0 | 0 | 5 | 5 |
-//! | `forward_dynamics` | 560 | 313 | 5 | 0 | 5 | 5 |
-//! | `coriolis_matrix` | 533 | 343 | 0 | 0 | 5 | 5 |
-//! | `energy` | 130 | 88 | 0 | 0 | 5 | 5 |
-//! | `body_poses` | 86 | 48 | 0 | 0 | 6 | 6 |
+//! | `inverse_dynamics` | 209 | 148 | 0 | 0 | 5 | 5 |
+//! | `mass_matrix` | 114 | 75 | 0 | 0 | 5 | 5 |
+//! | `bias` | 194 | 126 | 0 | 0 | 5 | 5 |
+//! | `gravity` | 20 | 9 | 0 | 0 | 3 | 3 |
+//! | `joint_space` | 308 | 200 | 0 | 0 | 5 | 5 |
+//! | `forward_dynamics` | 560 | 297 | 5 | 0 | 5 | 5 |
+//! | `coriolis_matrix` | 533 | 337 | 0 | 0 | 5 | 5 |
+//! | `energy` | 130 | 83 | 0 | 0 | 5 | 5 |
+//! | `body_poses` | 86 | 47 | 0 | 0 | 6 | 6 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `body_jacobians` | 312 | 164 | 0 | 0 | 6 | 6 |
+//! | `body_jacobians` | 312 | 153 | 0 | 0 | 6 | 6 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 /// The floating-point type of every input, output and parameter:
@@ -144,7 +144,7 @@ pub const OPS_DERIVED: OpCount = OpCount {
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
     mul: 209,
-    add: 151,
+    add: 148,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -244,12 +244,12 @@ pub fn inverse_dynamics_with(
     let t67 = 1.77012693841 * qd[1] + 0.19371331275 * t5;
     let t68 = 0.19371331275 * qd[1] - 1.75501953841 * t5;
     let t69 = 0.59565195167475 * t24 - 0.051322656825 * t14;
-    let t70 = -(0.5915569516747501 * t14) - 0.051322656825 * t24;
+    let t70 = -0.5915569516747501 * t14 - 0.051322656825 * t24;
     let t71 = t13 * t70;
-    let t72 = -(0.017784735 * (t33 * t33 + t44 * t44));
+    let t72 = -0.017784735 * (t33 * t33 + t44 * t44);
     let t73 = 0.017784735 * (t46 + t33 * t36);
     let t74 = 0.22402883622975 * t44 - 0.001653980355 * t36;
-    let t75 = -(0.00460883622975 * t36) - 0.001653980355 * t44;
+    let t75 = -0.00460883622975 * t36 - 0.001653980355 * t44;
     let t76 = t33 * t75;
     let t77 = 0.0166855268546 * (t58 * s_q5 + t57 * c_q5 + qd[5] * t61)
         + 0.0171364731454 * (t61 * t63);
@@ -283,9 +283,8 @@ pub fn inverse_dynamics_with(
     let t97 = c_q2 * t90;
     let t98 = 0.017784735 * t43 + 0.22402883622975 * t46 + t82 + t83
         - 0.001653980355 * t48 - t76;
-    let t99 = t98
-        + (1.598759275 * t23 + 0.59565195167475 * t25 + 0.39225 * t88
-            - 0.051322656825 * t27 - t71);
+    let t99 = t98 + 1.598759275 * t23 + 0.59565195167475 * t25 + 0.39225 * t88
+        - 0.051322656825 * t27 - t71;
     [
         2.7690351387572503 * qdd[0]
             + t4
@@ -298,9 +297,8 @@ pub fn inverse_dynamics_with(
             - 0.13585
                 * (t2 * (t95 + 4.4329225 * (qdd[1] + t16))
                     + t3 * (t97 - 4.4329225 * (t18 + qd[1] * qd[1]) - t96)),
-        t99
-            + (1.77012693841 * qdd[1] + 4.4329225 * (9.81 * t4 - 0.13585 * t6)
-                + 0.19371331275 * t10 + 0.425 * t95 - qd[0] * t4 * t68),
+        t99 + 1.77012693841 * qdd[1] + 4.4329225 * (9.81 * t4 - 0.13585 * t6)
+            + 0.19371331275 * t10 + 0.425 * t95 - qd[0] * t4 * t68,
         t99,
         t98,
         0.2365564731454 * t57 + 0.0004509462908 * t78 + t79 - 0.0171364731454 * t65,
@@ -310,7 +308,7 @@ pub fn inverse_dynamics_with(
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
     mul: 114,
-    add: 81,
+    add: 75,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -331,7 +329,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t2 = 0.000000000004896638650109253 * c_q1 - 1.0 * s_q1;
-    let t3 = -(0.000000000004896638650109253 * s_q1) - 1.0 * c_q1;
+    let t3 = -0.000000000004896638650109253 * s_q1 - 1.0 * c_q1;
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let s_q3 = libm::Libm::<Real>::sin(q[3]);
@@ -344,8 +342,8 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let s_q5 = libm::Libm::<Real>::sin(q[5]);
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
     let t15 = t2 * c_q2;
-    let t16 = -(0.13585 * -t3) - 0.1197 * t3;
-    let t17 = -(0.01615 * t15) - s_q2 * t16;
+    let t16 = -0.13585 * -t3 - 0.1197 * t3;
+    let t17 = -0.01615 * t15 - s_q2 * t16;
     let t18 = t2 * s_q2;
     let t19 = t8 * t17 + t10 * (c_q2 * t16 - 0.01615 * t18);
     let t20 = t3 * c_q2 - t18;
@@ -354,14 +352,14 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t23 = t8 * t20 + t10 * t21;
     let t24 = c_q4 * s_q5 * t23 + c_q5 * t22;
     let t25 = c_q5 * t24;
-    let t26 = -(0.0171364731454 * (s_q4 * t23));
+    let t26 = -0.0171364731454 * (s_q4 * t23);
     let t27 = s_q2 * t10;
     let t28 = t8 * (0.425 * c_q2 + 0.39225) + 0.425 * t27;
     let t29 = 0.0166855268546 * (s_q4 * s_q5 * c_q5);
     let t30 = 0.0171364731454 * c_q4;
     let t31 = 0.0171364731454 * (c_q4 * t23) + 0.0166855268546 * (s_q5 * t24);
     let t32 = c_q4 * t31 + 0.0171364731454 * (s_q4 * s_q4 * t23)
-        - 0.017784735 * (-(0.425 * t3) - 0.39225 * t20);
+        - 0.017784735 * (-0.425 * t3 - 0.39225 * t20);
     let t33 = 0.23194763691565 * t22 + 0.0166855268546 * t25;
     let t34 = 0.679472691875 * t3 + 0.00697606230375 * t23 + t8 * t32 + t9 * t33;
     let t35 = t10 * t32 + t8 * t33 - 0.5915569516747501 * t21;
@@ -383,7 +381,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
         [
             t3
                 * (c_q2 * t34 + s_q2 * t35
-                    - 0.425 * (-(1.598759275 * t20) - 0.017784735 * t23))
+                    - 0.425 * (-1.598759275 * t20 - 0.017784735 * t23))
                 + t2 * (c_q2 * t35 - 1.75501953841 * t2 - s_q2 * t34)
                 + 2.7690351387572503,
             t38,
@@ -418,7 +416,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
     mul: 194,
-    add: 130,
+    add: 126,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -439,7 +437,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t2 = 0.000000000004896638650109253 * c_q1 - 1.0 * s_q1;
-    let t3 = -(0.000000000004896638650109253 * s_q1) - 1.0 * c_q1;
+    let t3 = -0.000000000004896638650109253 * s_q1 - 1.0 * c_q1;
     let t4 = qd[0] * t2;
     let t5 = qd[0] * qd[0];
     let t6 = t4 * qd[1];
@@ -497,11 +495,11 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t57 = 1.77012693841 * qd[1] + 0.19371331275 * t4;
     let t58 = 0.19371331275 * qd[1] - 1.75501953841 * t4;
     let t59 = 0.59565195167475 * t16 - 0.051322656825 * t11;
-    let t60 = -(0.5915569516747501 * t11) - 0.051322656825 * t16;
+    let t60 = -0.5915569516747501 * t11 - 0.051322656825 * t16;
     let t61 = t10 * t60;
-    let t62 = -(0.017784735 * (t22 * t22 + t30 * t30));
+    let t62 = -0.017784735 * (t22 * t22 + t30 * t30);
     let t63 = 0.22402883622975 * t30 - 0.001653980355 * t25;
-    let t64 = -(0.00460883622975 * t25) - 0.001653980355 * t30;
+    let t64 = -0.00460883622975 * t25 - 0.001653980355 * t30;
     let t65 = t22 * t64;
     let t66 = s_q5 * t42 * t43;
     let t67 = t20 * t62;
@@ -534,7 +532,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t86 = c_q4 * t77;
     let t87 = t67 + 0.017784735 * t68;
     let t88 = 0.017784735 * t50 + t85 + t86 - 0.001653980355 * t53 - t65;
-    let t89 = t88 + (1.598759275 * t84 + 0.39225 * t87 - 0.051322656825 * t52 - t61);
+    let t89 = t88 + 1.598759275 * t84 + 0.39225 * t87 - 0.051322656825 * t52 - t61;
     [
         t3
             * (0.602212521625 * t5 + qd[1] * t58 + c_q2 * t81 + s_q2 * t82 - t4 * t57
@@ -546,7 +544,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
             - 0.13585
                 * (t2 * (t83 + 4.4329225 * t13)
                     + -t3 * (t74 - 4.4329225 * (t15 + qd[1] * qd[1]) - t73)),
-        t89 + (43.486969725 * t3 + 0.19371331275 * t7 + 0.425 * t83 - qd[0] * t3 * t58),
+        t89 + 43.486969725 * t3 + 0.19371331275 * t7 + 0.425 * t83 - qd[0] * t3 * t58,
         t89,
         t88,
         0.2365564731454 * t53 + 0.0004509462908 * t66 + t79 - 0.0171364731454 * t44,
@@ -556,7 +554,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
     mul: 20,
-    add: 11,
+    add: 9,
     div: 0,
     sqrt: 0,
     sin: 3,
@@ -576,14 +574,14 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t2 = 0.000000000004896638650109253 * c_q1 - 1.0 * s_q1;
-    let t3 = -(0.000000000004896638650109253 * s_q1) - 1.0 * c_q1;
+    let t3 = -0.000000000004896638650109253 * s_q1 - 1.0 * c_q1;
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let s_q3 = libm::Libm::<Real>::sin(q[3]);
     let c_q3 = libm::Libm::<Real>::cos(q[3]);
     let t8 = 9.81 * (t3 * c_q2 - t2 * s_q2);
     let t9 = (0.000000000004896638650109253 * c_q3 - 1.0 * s_q3) * t8
-        + (-(0.000000000004896638650109253 * s_q3) - 1.0 * c_q3)
+        + (-0.000000000004896638650109253 * s_q3 - 1.0 * c_q3)
             * (9.81 * (t2 * c_q2 + t3 * s_q2));
     let t10 = 1.598759275 * t8 + 0.017784735 * t9;
     [0.0, t10 + 43.486969725 * t3, t10, 0.017784735 * t9, 0.0, 0.0]
@@ -591,7 +589,7 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
     mul: 308,
-    add: 208,
+    add: 200,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -659,8 +657,8 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t45 = t34 * t37;
     let t46 = t42 * t43;
     let t47 = t2 * c_q2;
-    let t48 = -(0.13585 * t3) - 0.1197 * t4;
-    let t49 = -(0.01615 * t47) - s_q2 * t48;
+    let t48 = -0.13585 * t3 - 0.1197 * t4;
+    let t49 = -0.01615 * t47 - s_q2 * t48;
     let t50 = t2 * s_q2;
     let t51 = t20 * t49 + t22 * (c_q2 * t48 - 0.01615 * t50);
     let t52 = t4 * c_q2;
@@ -671,7 +669,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t57 = t20 * t53 + t22 * t55;
     let t58 = c_q4 * s_q5 * t57 + c_q5 * t56;
     let t59 = c_q5 * t58;
-    let t60 = -(0.0171364731454 * (s_q4 * t57));
+    let t60 = -0.0171364731454 * (s_q4 * t57);
     let t61 = s_q2 * t22;
     let t62 = t20 * (0.425 * c_q2 + 0.39225) + 0.425 * t61;
     let t63 = 0.0166855268546 * (s_q4 * s_q5 * c_q5);
@@ -693,17 +691,17 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t78 = 1.77012693841 * qd[1] + 0.19371331275 * t5;
     let t79 = 0.19371331275 * qd[1] - 1.75501953841 * t5;
     let t80 = 0.59565195167475 * t17 - 0.051322656825 * t12;
-    let t81 = -(0.5915569516747501 * t12) - 0.051322656825 * t17;
+    let t81 = -0.5915569516747501 * t12 - 0.051322656825 * t17;
     let t82 = t11 * t81;
-    let t83 = -(0.017784735 * (t23 * t23 + t31 * t31));
+    let t83 = -0.017784735 * (t23 * t23 + t31 * t31);
     let t84 = 0.22402883622975 * t31 - 0.001653980355 * t26;
-    let t85 = -(0.00460883622975 * t26) - 0.001653980355 * t31;
+    let t85 = -0.00460883622975 * t26 - 0.001653980355 * t31;
     let t86 = t23 * t85;
     let t87 = s_q5 * t43 * t44;
     let t88 = t21 * t83;
     let t89 = 0.0171364731454 * (c_q4 * t57) + 0.0166855268546 * (s_q5 * t58);
     let t90 = c_q4 * t89 + 0.0171364731454 * (s_q4 * s_q4 * t57)
-        - 0.017784735 * (-(0.425 * t4) - 0.39225 * t53);
+        - 0.017784735 * (-0.425 * t4 - 0.39225 * t53);
     let t91 = 0.23194763691565 * t56 + 0.0166855268546 * t59;
     let t92 = 0.679472691875 * t4 + 0.00697606230375 * t57 + t20 * t90 + t21 * t91;
     let t93 = t22 * t90 + t20 * t91 - 0.5915569516747501 * t55;
@@ -752,13 +750,13 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t124 = t88 + 0.017784735 * t105;
     let t125 = 1.598759275 * t76 + 0.017784735 * t77;
     let t126 = 0.017784735 * t69 + t122 + t123 - 0.001653980355 * t72 - t86;
-    let t127 = t126 + (1.598759275 * t121 + 0.39225 * t124 - 0.051322656825 * t71 - t82);
+    let t127 = t126 + 1.598759275 * t121 + 0.39225 * t124 - 0.051322656825 * t71 - t82;
     JointSpace {
         mass_matrix: [
             [
                 t4
                     * (c_q2 * t92 + s_q2 * t93
-                        - 0.425 * (-(1.598759275 * t53) - 0.017784735 * t57))
+                        - 0.425 * (-1.598759275 * t53 - 0.017784735 * t57))
                     + t2 * (c_q2 * t93 - 1.75501953841 * t2 - s_q2 * t92)
                     + 2.7690351387572503,
                 t96,
@@ -809,9 +807,8 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
                 - 0.13585
                     * (t2 * (t120 + 4.4329225 * t14)
                         + t3 * (t111 - 4.4329225 * (t16 + qd[1] * qd[1]) - t110)),
-            t127
-                + (43.486969725 * t4 + 0.19371331275 * t8 + 0.425 * t120
-                    - qd[0] * t4 * t79),
+            t127 + 43.486969725 * t4 + 0.19371331275 * t8 + 0.425 * t120
+                - qd[0] * t4 * t79,
             t127,
             t126,
             0.2365564731454 * t72 + 0.0004509462908 * t87 + t116 - 0.0171364731454 * t45,
@@ -823,7 +820,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
     mul: 560,
-    add: 313,
+    add: 297,
     div: 5,
     sqrt: 0,
     sin: 5,
@@ -868,7 +865,7 @@ pub fn forward_dynamics_with(
     let t13 = 0.425 * t12 - 0.1197 * t6;
     let t14 = qd[0] * qd[0] * (t4 * t4);
     let t15 = t5 * t11 + 0.1197 * t14;
-    let t16 = -(0.425 * t14) - qd[1] * t11;
+    let t16 = -0.425 * t14 - qd[1] * t11;
     let t17 = qd[1] + qd[2];
     let s_q3 = libm::Libm::<Real>::sin(q[3]);
     let c_q3 = libm::Libm::<Real>::cos(q[3]);
@@ -903,10 +900,10 @@ pub fn forward_dynamics_with(
     let t48 = 0.19371331275 * qd[1] - 1.75501953841 * t5;
     let t49 = qd[0] * t4 * t48;
     let t50 = 0.59565195167475 * t17 - 0.051322656825 * t10;
-    let t51 = -(0.5915569516747501 * t10) - 0.051322656825 * t17;
+    let t51 = -0.5915569516747501 * t10 - 0.051322656825 * t17;
     let t52 = t9 * t51;
     let t53 = 0.22402883622975 * t30 - 0.001653980355 * t26;
-    let t54 = -(0.00460883622975 * t26) - 0.001653980355 * t30;
+    let t54 = -0.00460883622975 * t26 - 0.001653980355 * t30;
     let t55 = t23 * t54;
     let t56 = s_q5 * t43 * t44;
     let t57 = 0.0166855268546 * (c_q5 * c_q5) + 0.2365564731454;
@@ -918,13 +915,13 @@ pub fn forward_dynamics_with(
     let t63 = c_q2 * t16;
     let t64 = t62 + t63;
     let t65 = t25 * t9;
-    let t66 = t22 * -(0.39225 * (t28 + t29));
+    let t66 = t22 * (-0.39225 * (t28 + t29));
     let t67 = 0.39225 * t65 + t66;
-    let t68 = -(0.017784735 * t20) - 1.598759275;
+    let t68 = -0.017784735 * t20 - 1.598759275;
     let t69 = c_q2 * t68;
-    let t70 = -(0.017784735 * (c_q2 * t22)) - s_q2 * t68;
+    let t70 = -0.017784735 * (c_q2 * t22) - s_q2 * t68;
     let t71 = 0.017784735 * (t23 * t23 + t30 * t30);
-    let t72 = -(0.0166855268546 * (qd[5] * t42)) - 0.0171364731454 * (t42 * t44);
+    let t72 = -0.0166855268546 * (qd[5] * t42) - 0.0171364731454 * (t42 * t44);
     let t73 = c_q5 * t72;
     let t74 = 0.21942 * (t34 * t39) - tau[5];
     let t75 = 0.0166855268546 * (s_q5 * s_q5) + 0.0171364731454
@@ -940,7 +937,7 @@ pub fn forward_dynamics_with(
     let t80 = c_q4 * t74;
     let t81 = t55 + tau[3] + t79 + t80;
     let t82 = c_q4 * c_q4 * t75 - s_q4 * s_q4 * (c_q4 * c_q4) * (t75 * t75) * inv78;
-    let t83 = -(0.000002735651014725926 * inv78) - 0.00460883622975;
+    let t83 = -0.000002735651014725926 * inv78 - 0.00460883622975;
     let t84 = t67 * inv78;
     let t85 = t31 * (s_q4 * c_q4 * t75 * inv78);
     let t86 = inv78 * t81;
@@ -968,10 +965,10 @@ pub fn forward_dynamics_with(
     let t103 = t21 * t71;
     let t104 = t102 + t103;
     let t105 = t52 + tau[2] + 0.39225 * t104 - tau[3];
-    let t106 = -(0.000316296799020225 * t90) - t98 * t98 * inv100;
+    let t106 = -0.000316296799020225 * t90 - t98 * t98 * inv100;
     let t107 = 0.00012406741941568326 * (t20 * t22 * inv78 * t98 * inv100)
         - 0.000316296799020225 * (t20 * t22 * inv78);
-    let t108 = -(0.000316296799020225 * (t22 * t22 * inv78))
+    let t108 = -0.000316296799020225 * (t22 * t22 * inv78)
         - 0.00000001539272456046706
             * (t20 * t20 * (t22 * t22) * (inv78 * inv78) * inv100);
     let t109 = t20 * t92 - 0.39225 * (t20 * t92 * t98 * inv100);
@@ -986,15 +983,14 @@ pub fn forward_dynamics_with(
     let t114 = 0.00697606230375 * t22 + t20 * t96 + t21 * t97
         - 0.39225 * (t20 * t92 * inv100 * t101);
     let t115 = t22 * t96 + t20 * t97 - inv100 * (t101 * t101) - 0.5915569516747501;
-    let t116 = t104
-        + (qd[2] * t10 * t109 - 1.598759275 * (t9 * t10) - t61 * t106 - t64 * t107
-            - qd[2] * t9 * t110 - t98 * inv100 * t105);
+    let t116 = t104 + qd[2] * t10 * t109 - 1.598759275 * (t9 * t10) - t61 * t106
+        - t64 * t107 - qd[2] * t9 * t110 - t98 * inv100 * t105;
     let t117 = 1.598759275 * (t28 + t29) + t22 * t87 + t20 * t71 + qd[2] * t10 * t111
         + 0.00012406741941568326 * (t20 * t22 * inv78 * inv100 * t105) - t61 * t107
         - t64 * t108 - qd[2] * t9 * t112;
     let t118 = t10 * t50 + t20 * t88 + t21 * t89 + qd[2] * t10 * t113 - t17 * t51
         - t15 * t68 - t61 * t109 - t64 * t111 - qd[2] * t9 * t114
-        - 0.39225 * (-(0.017784735 * (t31 + t38)) + t20 * t92 * inv100 * t105);
+        - 0.39225 * (-0.017784735 * (t31 + t38) + t20 * t92 * inv100 * t105);
     let t119 = t22 * t88 + t20 * t89 + qd[2] * t10 * t114 + 0.017784735 * (t15 * t22)
         - t9 * t50 - t61 * t110 - t64 * t112 - qd[2] * t9 * t115 - inv100 * t101 * t105;
     let t120 = s_q2 * t107;
@@ -1039,11 +1035,11 @@ pub fn forward_dynamics_with(
     let t159 = s_q2 * t116;
     let t160 = c_q2 * t117;
     let t161 = t49 + tau[1] + 0.425 * t158 - tau[2];
-    let t162 = t126 + -(t152 * t152 * inv154);
-    let t163 = t129 + -(0.425 * (t129 * t152 * inv154));
-    let t164 = t132 + -(0.180625 * (t129 * t129 * inv154));
-    let t165 = t139 + (-(0.1197 * t129) - t151 * t152 * inv154);
-    let t166 = t142 + (0.1197 * t126 - t152 * inv154 * t155);
+    let t162 = t126 - t152 * t152 * inv154;
+    let t163 = t129 - 0.425 * (t129 * t152 * inv154);
+    let t164 = t132 - 0.180625 * (t129 * t129 * inv154);
+    let t165 = t139 - 0.1197 * t129 - t151 * t152 * inv154;
+    let t166 = t142 + 0.1197 * t126 - t152 * inv154 * t155;
     let t167 = t144 - 0.1197 * t132 - t143 - 0.425 * (t129 * t151 * inv154);
     let t168 = 0.1197 * t129 + t146 - t145 - 0.425 * (t129 * inv154 * t155);
     let t169 = 0.01432809 * t132 + c_q2 * (c_q2 * t113 + t147)
@@ -1077,9 +1073,8 @@ pub fn forward_dynamics_with(
                 - 0.13585 * (t2 * (t4 * t162 + t172) + t3 * (t4 * t163 + t2 * t164)))
         - 0.13585
             * (t2
-                * (t158
-                    + (t5 * (qd[1] * t165) - 4.4329225 * t12 - t6 * t166
-                        - t152 * inv154 * t161))
+                * (t158 + t5 * (qd[1] * t165) - 4.4329225 * t12 - t6 * t166
+                    - t152 * inv154 * t161)
                 + t3
                     * (4.4329225 * (t14 + qd[1] * qd[1]) + t160 + t5 * (qd[1] * t167)
                         - t159 - t6 * t168 - 0.425 * (t129 * inv154 * t161)));
@@ -1087,31 +1082,28 @@ pub fn forward_dynamics_with(
     let t179 = t3 * inv176 * t177;
     let t180 = t4 * inv176 * t177 - t5 * qd[1];
     let t181 = t6 + t178;
-    let t182 = t161
-        + (-(t152 * (9.81 * t4 - 0.13585 * t178)) - t151 * t180 - t155 * t181
-            - 0.425 * (t129 * (9.81 * t2 - 0.13585 * t179)));
+    let t182 = t161 - t152 * (9.81 * t4 - 0.13585 * t178) - t151 * t180 - t155 * t181
+        - 0.425 * (t129 * (9.81 * t2 - 0.13585 * t179));
     let t183 = inv154 * t182;
     let t184 = 9.81 * t4 + 0.1197 * t181 + 0.425 * t183 - 0.13585 * t178;
     let t185 = 9.81 * t2 - 0.13585 * t179 - 0.1197 * t180;
     let t186 = c_q2 * t184;
     let t187 = s_q2 * t185;
-    let t188 = t64 + (s_q2 * t184 + c_q2 * t185);
+    let t188 = t64 + s_q2 * t184 + c_q2 * t185;
     let t189 = c_q2 * t180 - qd[2] * t10 - s_q2 * t181;
     let t190 = qd[2] * t9 + s_q2 * t180 + c_q2 * t181;
     let t191 = inv100
-        * (t105
-            + (0.00012406741941568326 * (t20 * t22 * inv78 * t188)
-                - t98 * (t61 + (t186 - t187)) - t99 * inv154 * t182 - t101 * t190
-                - 0.39225 * (t20 * t92 * t189)));
+        * (t105 + 0.00012406741941568326 * (t20 * t22 * inv78 * t188)
+            - t98 * (t61 + t186 - t187) - t99 * inv154 * t182 - t101 * t190
+            - 0.39225 * (t20 * t92 * t189));
     let t192 = t183 + t191;
     let t193 = t20 * t189 + t22 * t190 - t31;
     let t194 = qd[3] * t23 + t21 * t189 + t20 * t190;
     let t195 = inv78
-        * (t81
-            + (0.001653980355 * t194
-                - 0.017784735
-                    * (t67 + (t20 * (t61 + (t186 + 0.39225 * t192 - t187)) + t22 * t188))
-                - s_q4 * c_q4 * t75 * t193 - t77 * t192));
+        * (t81 + 0.001653980355 * t194
+            - 0.017784735
+                * (t67 + t20 * (t61 + t186 + 0.39225 * t192 - t187) + t22 * t188)
+            - s_q4 * c_q4 * t75 * t193 - t77 * t192);
     let t196 = t192 + t195;
     [
         inv176 * t177,
@@ -1130,7 +1122,7 @@ pub fn forward_dynamics_with(
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
     mul: 533,
-    add: 343,
+    add: 337,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -1255,15 +1247,15 @@ pub fn coriolis_matrix_with(
     let t86 = t57 * s_q2;
     let t87 = t15 * (0.39225 * t49 + 0.85 * (t85 + t86))
         + t17 * (0.85 * (t47 * s_q2 - t57 * c_q2) - 0.7845 * t54);
-    let t88 = t38 * (-(0.5915569516747501 * t11) - 0.051322656825 * t12);
-    let t89 = t41 * (-(0.00460883622975 * t22) - 0.001653980355 * t23);
+    let t88 = t38 * (-0.5915569516747501 * t11 - 0.051322656825 * t12);
+    let t89 = t41 * (-0.00460883622975 * t22 - 0.001653980355 * t23);
     let t90 = 0.85 * (t85 + t86);
     let t91 = s_q4 * t71;
     let t92 = c_q4 * t74;
     let t93 = 0.017784735 * t51 - 0.03556947 * t50;
     let t94 = t16 * t23;
     let t95 = t94 * c_q2;
-    let t96 = -(3.19751855 * t12) - 0.03556947 * (t15 * t23);
+    let t96 = -3.19751855 * t12 - 0.03556947 * (t15 * t23);
     let t97 = s_q2 * t96 - 0.03556947 * t95;
     let t98 = t2 * t97;
     let t99 = t94 * s_q2;
@@ -1304,7 +1296,7 @@ pub fn coriolis_matrix_with(
     let t129 = t15 * t126;
     let t130 = 0.00409499999999996 * t8 + t17 * t122 + t129;
     let t131 = qd[1] * s_q2;
-    let t132 = 0.85 * (t131 * t15) + t17 * (-(0.7845 * t12) - 0.85 * (qd[1] * c_q2));
+    let t132 = 0.85 * (t131 * t15) + t17 * (-0.7845 * t12 - 0.85 * (qd[1] * c_q2));
     let t133 = s_q4 * t114;
     let t134 = c_q4 * t120;
     let t135 = 0.5
@@ -1317,7 +1309,7 @@ pub fn coriolis_matrix_with(
         - 0.39225 * t105;
     let t139 = 0.00409499999999996 * t8 + t129 + t17 * t137;
     let t140 = t12 * t17;
-    let t141 = -(0.03556947 * (t95 + s_q2 * t15 * t23));
+    let t141 = -0.03556947 * (t95 + s_q2 * t15 * t23);
     let t142 = 0.03556947 * (t99 - c_q2 * t15 * t23);
     let t143 = -t22;
     let t144 = 0.017784735 * (t22 - t143);
@@ -1376,7 +1368,7 @@ pub fn coriolis_matrix_with(
                     + t2
                         * (0.015107399999999993 * (qd[0] * t4) + 0.1197 * t97
                             + c_q2 * t130 - s_q2 * t128)
-                    - 0.13585 * (t98 + t3 * (t104 + -(8.865845 * qd[1])))),
+                    - 0.13585 * (t98 + t3 * (t104 - 8.865845 * qd[1]))),
             0.5
                 * (t4 * (c_q2 * t138 + s_q2 * t139 - 0.425 * t103 - 0.1197 * t104)
                     + t2 * (0.1197 * t97 + c_q2 * t139 - s_q2 * t138)
@@ -1455,7 +1447,7 @@ pub fn coriolis_matrix_with(
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
     mul: 130,
-    add: 88,
+    add: 83,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -1510,19 +1502,19 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let t34 = t28 + qd[5];
     let t35 = t2 * c_q2 + t4 * s_q2;
     let t36 = 0.425 * qd[1] - 0.01615 * t6;
-    let t37 = -(0.1197 * t5) - 0.13585 * (qd[0] * t3);
+    let t37 = -0.1197 * t5 - 0.13585 * (qd[0] * t3);
     let t38 = c_q2 * t36;
     let t39 = s_q2 * t37;
     let t40 = s_q2 * t36 + c_q2 * t37;
     let t41 = 0.39225 * t12 + t38 - t39;
-    let t42 = -(0.425 * t5) - 0.39225 * t9;
+    let t42 = -0.425 * t5 - 0.39225 * t9;
     let t43 = t15 * t41;
     let t44 = t17 * t40;
     let t45 = t43 + t44;
     let t46 = t16 * t41;
     let t47 = t15 * t40;
     let t48 = t46 + t47;
-    let t49 = t45 + -(0.093 * t21);
+    let t49 = t45 - 0.093 * t21;
     let t50 = t48 + 0.093 * t18;
     let t51 = c_q4 * t49;
     let t52 = s_q4 * t42;
@@ -1531,12 +1523,12 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let t55 = c_q4 * t42;
     let t56 = t55 - t54;
     let t57 = t53 + 0.09465 * t28;
-    let t58 = t56 + -(0.09465 * t25);
+    let t58 = t56 - 0.09465 * t25;
     let t59 = c_q5 * t57 - s_q5 * t50;
     let t60 = s_q5 * t57 + c_q5 * t50;
     let t61 = 0.28 * qd[1] - 0.13585 * t6;
     let t62 = 0.25 * t12 + t38 - t39;
-    let t63 = -(0.425 * t5) - 0.25 * t9;
+    let t63 = -0.425 * t5 - 0.25 * t9;
     (
         0.00333 * (qd[0] * qd[0])
             + 0.5
@@ -1567,7 +1559,7 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_POSES: OpCount = OpCount {
     mul: 86,
-    add: 48,
+    add: 47,
     div: 0,
     sqrt: 0,
     sin: 6,
@@ -1634,7 +1626,7 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
         },
         Pose {
             rotation: [[c_q0 * t5, t2, t24], [s_q0 * t5, c_q0, t25], [t7, 0.0, t5]],
-            position: [-(0.13585 * s_q0), 0.13585 * c_q0, 0.089159],
+            position: [-0.13585 * s_q0, 0.13585 * c_q0, 0.089159],
         },
         Pose {
             rotation: [[t26, t2, t27], [t28, c_q0, t29], [t19, 0.0, t20]],
@@ -1694,7 +1686,7 @@ pub fn coordinate_rates_with(
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
     mul: 312,
-    add: 164,
+    add: 153,
     div: 0,
     sqrt: 0,
     sin: 6,
@@ -1734,8 +1726,8 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let s_q5 = libm::Libm::<Real>::sin(q[5]);
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
     let t19 = t5 * c_q2;
-    let t20 = -(0.13585 * t6) - 0.1197 * t7;
-    let t21 = -(0.01615 * t19) - s_q2 * t20;
+    let t20 = -0.13585 * t6 - 0.1197 * t7;
+    let t21 = -0.01615 * t19 - s_q2 * t20;
     let t22 = t12 * t21;
     let t23 = t5 * s_q2;
     let t24 = c_q2 * t20 - 0.01615 * t23;
@@ -1744,14 +1736,14 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let t27 = t7 * c_q2 - t23;
     let t28 = t19 + t7 * s_q2;
     let t29 = t13 * t27 + t12 * t28;
-    let t30 = t26 + -(0.093 * t29);
+    let t30 = t26 - 0.093 * t29;
     let t31 = c_q4 * t30;
-    let t32 = -(0.425 * t7) - 0.39225 * t27;
+    let t32 = -0.425 * t7 - 0.39225 * t27;
     let t33 = s_q4 * t32;
     let t34 = t31 + t33;
     let t35 = t12 * t27 + t14 * t28;
     let t36 = s_q4 * t35;
-    let t37 = t34 + -(0.09465 * t36);
+    let t37 = t34 - 0.09465 * t36;
     let t38 = t13 * t21;
     let t39 = t12 * t24;
     let t40 = 0.093 * t35 + t38 + t39;
@@ -1760,7 +1752,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let t43 = s_q4 * t30;
     let t44 = c_q4 * t32;
     let t45 = t44 - t43;
-    let t46 = t45 + -(0.09465 * (c_q4 * t35));
+    let t46 = t45 - 0.09465 * (c_q4 * t35);
     let t47 = t38 + t39;
     let t48 = c_q4 * c_q5 * t35 - s_q5 * t29;
     let t49 = c_q4 * s_q5 * t35 + c_q5 * t29;
@@ -1770,11 +1762,11 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let t53 = t13 * t50 + 0.425 * (s_q2 * t12);
     let t54 = c_q5 * t52 - s_q5 * t53;
     let t55 = s_q5 * t52 + c_q5 * t53;
-    let t56 = -(0.09465 * s_q4) - s_q4 * t51;
+    let t56 = -0.09465 * s_q4 - s_q4 * t51;
     let t57 = 0.09465 * c_q4 + 0.39225 * (t12 * c_q4);
     let t58 = c_q5 * t57 - 0.39225 * (t13 * s_q5);
     let t59 = s_q5 * t57 + 0.39225 * (t13 * c_q5);
-    let t60 = -(0.09465 * s_q4) - 0.39225 * (t12 * s_q4);
+    let t60 = -0.09465 * s_q4 - 0.39225 * (t12 * s_q4);
     let t61 = t19 * c_q0 - c_q0 * t6 * s_q2;
     let t62 = t23 * c_q0 + c_q0 * t6 * c_q2;
     let t63 = t19 * s_q0 - s_q0 * t6 * s_q2;
@@ -1820,23 +1812,9 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             [1.0, 0.0, 0.0, 0.0, 0.0, 0.0],
         ],
         [
-            [
-                -(0.13585 * (c_q0 * (t5 * t5) + c_q0 * (t6 * t6))),
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-            ],
-            [
-                -(0.13585 * (s_q0 * (t5 * t5) + s_q0 * (t6 * t6))),
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-            ],
-            [-(0.13585 * (t5 * t7 + t5 * t6)), 0.0, 0.0, 0.0, 0.0, 0.0],
+            [-0.13585 * (c_q0 * (t5 * t5) + c_q0 * (t6 * t6)), 0.0, 0.0, 0.0, 0.0, 0.0],
+            [-0.13585 * (s_q0 * (t5 * t5) + s_q0 * (t6 * t6)), 0.0, 0.0, 0.0, 0.0, 0.0],
+            [-0.13585 * (t5 * t7 + t5 * t6), 0.0, 0.0, 0.0, 0.0, 0.0],
             [c_q0 * t5 * t7 + c_q0 * t5 * t6, t2, 0.0, 0.0, 0.0, 0.0],
             [s_q0 * t5 * t7 + s_q0 * t5 * t6, c_q0, 0.0, 0.0, 0.0, 0.0],
             [t7 * t7 + t5 * t5, 0.0, 0.0, 0.0, 0.0, 0.0],

@@ -53,7 +53,7 @@ fn fuse_sum(term: &Term) -> Term {
     for (item, negative) in items {
         if !negative {
             added.push(item);
-        } else if let Some(negated) = negated_for_free(&item) {
+        } else if let Some(negated) = item.negated_for_free() {
             added.push(negated);
         } else {
             subtracted.push(item);
@@ -80,24 +80,6 @@ fn flatten(term: &Term, negative: bool, items: &mut Vec<(Term, bool)>) {
         }
         Term::Neg(a) => flatten(a, !negative, items),
         other => items.push((fuse(other), negative)),
-    }
-}
-
-/// `−item` when it costs nothing: a constant with its sign changed, or a
-/// product or quotient with one such factor negated in place.
-fn negated_for_free(item: &Term) -> Option<Term> {
-    match item {
-        Term::Const(c) => Some(Term::Const(-c)),
-        Term::Neg(a) => Some((**a).clone()),
-        Term::Mul(a, b) => match negated_for_free(a) {
-            Some(a) => Some(Term::Mul(boxed(a), b.clone())),
-            None => negated_for_free(b).map(|b| Term::Mul(a.clone(), boxed(b))),
-        },
-        Term::Div(a, b) => match negated_for_free(a) {
-            Some(a) => Some(Term::Div(boxed(a), b.clone())),
-            None => negated_for_free(b).map(|b| Term::Div(a.clone(), boxed(b))),
-        },
-        _ => None,
     }
 }
 

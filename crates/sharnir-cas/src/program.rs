@@ -77,9 +77,12 @@ impl fmt::Display for OpCount {
 /// inputs and earlier locals.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Term {
-    /// A numeric literal. Never negative in a lowered program (signs become
-    /// `Sub`/`Neg`); a fused program negates constant factors in place
-    /// (`fma(-0.5, x, acc)` for `acc − 0.5·x`), which costs no operation.
+    /// A numeric literal. Negative only where that saves an operation: a
+    /// sum whose items are all subtracted starts from a negated constant
+    /// factor (`-0.5 * x - y`, not `-(0.5 * x) - y`), and a fused program
+    /// negates constant factors in place (`fma(-0.5, x, acc)` for
+    /// `acc − 0.5·x`). A negative literal is a compile-time constant, so
+    /// it costs no operation.
     Const(f64),
     /// π.
     Pi,
@@ -109,6 +112,29 @@ pub enum Term {
 }
 
 impl Term {
+    /// `−self` when it costs nothing: a constant with its sign changed, a
+    /// negation unwrapped, or a product or quotient with one such factor
+    /// negated in place.
+    pub(crate) fn negated_for_free(&self) -> Option<Term> {
+        match self {
+            Term::Const(c) => Some(Term::Const(-c)),
+            Term::Neg(a) => Some((**a).clone()),
+            Term::Mul(a, b) => match a.negated_for_free() {
+                Some(a) => Some(Term::Mul(Box::new(a), b.clone())),
+                None => b
+                    .negated_for_free()
+                    .map(|b| Term::Mul(a.clone(), Box::new(b))),
+            },
+            Term::Div(a, b) => match a.negated_for_free() {
+                Some(a) => Some(Term::Div(Box::new(a), b.clone())),
+                None => b
+                    .negated_for_free()
+                    .map(|b| Term::Div(a.clone(), Box::new(b))),
+            },
+            _ => None,
+        }
+    }
+
     fn count(&self, ops: &mut OpCount) {
         match self {
             Term::Const(_) | Term::Pi | Term::Input(_) | Term::Local(_) => {}
@@ -411,7 +437,7 @@ impl<'p> Lowering<'p> {
             return Term::Local(i);
         }
         match self.pool.node(id) {
-            Node::Num(c) => signed_const(*c),
+            Node::Num(c) => Term::Const(c.to_f64()),
             Node::Pi => Term::Pi,
             Node::Symbol(name) => Term::Input(name.clone()),
             _ => self.expand(id),
@@ -479,9 +505,7 @@ impl<'p> Lowering<'p> {
         if reused.is_empty() {
             return self.expand_sum(terms, c0);
         }
-        if !rest.is_empty() || !c0.is_zero() {
-            reused.push((self.expand_sum(&rest, c0), false));
-        }
+        reused.extend(self.sum_items(&rest, c0));
         signed_sum(reused)
     }
 
@@ -489,6 +513,12 @@ impl<'p> Lowering<'p> {
     /// `0.5a − 0.5b + 2c + 2d` is emitted as `0.5·(a − b) + 2·(c + d)`, one
     /// multiplication per distinct magnitude rather than one per term.
     fn expand_sum(&self, terms: &[(Id, Coeff)], c0: Coeff) -> Term {
+        signed_sum(self.sum_items(terms, c0))
+    }
+
+    /// The signed items of [`Self::expand_sum`], for callers that add
+    /// further items to the same chain.
+    fn sum_items(&self, terms: &[(Id, Coeff)], c0: Coeff) -> Vec<(Term, bool)> {
         let mut groups: Vec<(Coeff, Vec<(Term, bool)>)> = Vec::new();
         for &(t, c) in terms {
             let magnitude = if c.is_negative() { -c } else { c };
@@ -517,7 +547,7 @@ impl<'p> Lowering<'p> {
         if !c0.is_zero() {
             items.push((Term::Const(c0.to_f64().abs()), c0.is_negative()));
         }
-        signed_sum(items)
+        items
     }
 
     /// A product that contains an already computed product reads that
@@ -635,10 +665,21 @@ fn degree(factors: &[(Id, i32)]) -> i32 {
 }
 
 /// `±a ± b ± …` with the positive items first, so that a sum starts with a
-/// plain operand whenever it can and a negation is emitted only when every
-/// item is negative.
+/// plain operand whenever it can. When every item is negative, the sum
+/// starts from one whose negation is free (`-0.5 * x - y`); only when none
+/// is does it cost a negation.
 fn signed_sum(items: Vec<(Term, bool)>) -> Term {
-    let (positive, negative): (Vec<_>, Vec<_>) = items.into_iter().partition(|(_, neg)| !neg);
+    let (positive, mut negative): (Vec<_>, Vec<_>) = items.into_iter().partition(|(_, neg)| !neg);
+    if positive.is_empty() {
+        if let Some((i, negated)) = negative
+            .iter()
+            .enumerate()
+            .find_map(|(i, (t, _))| t.negated_for_free().map(|n| (i, n)))
+        {
+            negative.remove(i);
+            negative.insert(0, (negated, false));
+        }
+    }
     let mut ordered = positive.into_iter().chain(negative);
     let Some((first, first_negative)) = ordered.next() else {
         return Term::Const(0.0);
@@ -664,13 +705,4 @@ fn identifier_part(name: &str) -> String {
     name.chars()
         .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
         .collect()
-}
-
-fn signed_const(c: Coeff) -> Term {
-    let v = c.to_f64();
-    if v < 0.0 {
-        Term::Neg(Box::new(Term::Const(-v)))
-    } else {
-        Term::Const(v)
-    }
 }

@@ -366,3 +366,22 @@ fn common_coefficients_are_factored_out_of_sums() {
         .unwrap()[0];
     assert_eq!(value, 2.0 * 3.0 - 2.0 * 5.0 + 2.0);
 }
+
+#[test]
+fn a_sum_of_subtracted_items_starts_from_a_negated_constant() {
+    let mut p = Pool::new();
+    let (x, y) = (p.symbol("x"), p.symbol("y"));
+    // −0.5x − y is `-0.5 * x - y`: the sign rides on the literal, so one
+    // multiplication and one subtraction, no negation; −9.81 alone is free.
+    let e = p.linear(
+        &[(x, Coeff::ratio(-1, 2)), (y, Coeff::MINUS_ONE)],
+        Coeff::ZERO,
+    );
+    let minus_g = p.num(Coeff::from_decimal_f64(-9.81));
+    let program = Program::lower(&p, &[e, minus_g]);
+    assert_eq!((program.op_count().mul, program.op_count().add), (1, 1));
+    let got = program
+        .eval(&|n| if n == "x" { Some(3.0) } else { Some(5.0) })
+        .expect("all inputs bound");
+    assert_eq!(got, vec![-0.5 * 3.0 - 5.0, -9.81]);
+}

@@ -35,8 +35,7 @@ impl Printer<'_> {
     fn print(&self, term: &Term) -> (TokenStream, Precedence) {
         match term {
             Term::Const(c) if *c < 0.0 => {
-                // Only fused programs have negative constants; `-0.5` is a
-                // constant expression, negated at compile time.
+                // `-0.5` is a constant expression, negated at compile time.
                 let literal = float_literal(-*c);
                 (quote!(-#literal), Precedence::Unary)
             }
