@@ -19,17 +19,17 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 36 | 0 | 2 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 195 | 130 | 0 | 0 | 10 | 10 |
-//! | `mass_matrix` | 450 | 532 | 0 | 0 | 9 | 9 |
-//! | `bias` | 153 | 76 | 0 | 0 | 10 | 10 |
-//! | `gravity` | 21 | 54 | 0 | 0 | 0 | 10 |
-//! | `joint_space` | 655 | 634 | 0 | 0 | 10 | 10 |
-//! | `forward_dynamics` | 538 | 299 | 9 | 0 | 10 | 10 |
-//! | `coriolis_matrix` | 889 | 885 | 0 | 0 | 9 | 9 |
-//! | `energy` | 181 | 147 | 0 | 0 | 10 | 10 |
+//! | `inverse_dynamics` | 192 | 114 | 0 | 0 | 10 | 10 |
+//! | `mass_matrix` | 284 | 231 | 0 | 0 | 9 | 9 |
+//! | `bias` | 148 | 76 | 0 | 0 | 10 | 10 |
+//! | `gravity` | 21 | 18 | 0 | 0 | 0 | 10 |
+//! | `joint_space` | 484 | 333 | 0 | 0 | 10 | 10 |
+//! | `forward_dynamics` | 458 | 275 | 9 | 0 | 10 | 10 |
+//! | `coriolis_matrix` | 601 | 329 | 0 | 0 | 9 | 9 |
+//! | `energy` | 178 | 112 | 0 | 0 | 10 | 10 |
 //! | `body_poses` | 18 | 35 | 0 | 0 | 10 | 10 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `body_jacobians` | 450 | 262 | 0 | 0 | 10 | 10 |
+//! | `body_jacobians` | 408 | 233 | 0 | 0 | 10 | 10 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 /// The floating-point type of every input, output and parameter:
@@ -275,8 +275,8 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 195,
-    add: 130,
+    mul: 192,
+    add: 114,
     div: 0,
     sqrt: 0,
     sin: 10,
@@ -310,157 +310,118 @@ pub fn inverse_dynamics_with(
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t4 = p.g * c_q0 + p.l * qdd[0];
     let t5 = p.g * s_q0 - p.l * (qd[0] * qd[0]);
-    let t6 = s_q1 * t5;
-    let t7 = c_q1 * t4;
-    let t8 = qd[0] + qd[1];
-    let t9 = qdd[0] + qdd[1];
+    let t6 = c_q1 * t4 - s_q1 * t5;
+    let t7 = qd[0] + qd[1];
+    let t8 = qdd[0] + qdd[1];
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t12 = t7 + p.l * t9 - t6;
-    let t13 = c_q1 * t5 + s_q1 * t4 - p.l * (t8 * t8);
-    let t14 = s_q2 * t13;
-    let t15 = c_q2 * t12;
-    let t16 = t8 + qd[2];
-    let t17 = t9 + qdd[2];
+    let t11 = t6 + p.l * t8;
+    let t12 = c_q1 * t5 + s_q1 * t4 - p.l * (t7 * t7);
+    let t13 = c_q2 * t11 - s_q2 * t12;
+    let t14 = t7 + qd[2];
+    let t15 = t8 + qdd[2];
     let s_q3 = libm::Libm::<Real>::sin(q[3]);
     let c_q3 = libm::Libm::<Real>::cos(q[3]);
-    let t20 = t15 + p.l * t17 - t14;
-    let t21 = c_q2 * t13 + s_q2 * t12 - p.l * (t16 * t16);
-    let t22 = s_q3 * t21;
-    let t23 = c_q3 * t20;
-    let t24 = t16 + qd[3];
-    let t25 = t17 + qdd[3];
+    let t18 = t13 + p.l * t15;
+    let t19 = c_q2 * t12 + s_q2 * t11 - p.l * (t14 * t14);
+    let t20 = c_q3 * t18 - s_q3 * t19;
+    let t21 = t14 + qd[3];
+    let t22 = t15 + qdd[3];
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
-    let t28 = t23 + p.l * t25 - t22;
-    let t29 = c_q3 * t21 + s_q3 * t20 - p.l * (t24 * t24);
-    let t30 = s_q4 * t29;
-    let t31 = c_q4 * t28;
-    let t32 = t24 + qd[4];
-    let t33 = t25 + qdd[4];
+    let t25 = t20 + p.l * t22;
+    let t26 = c_q3 * t19 + s_q3 * t18 - p.l * (t21 * t21);
+    let t27 = c_q4 * t25 - s_q4 * t26;
+    let t28 = t21 + qd[4];
+    let t29 = t22 + qdd[4];
     let s_q5 = libm::Libm::<Real>::sin(q[5]);
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
-    let t36 = t31 + p.l * t33 - t30;
-    let t37 = c_q4 * t29 + s_q4 * t28 - p.l * (t32 * t32);
-    let t38 = s_q5 * t37;
-    let t39 = c_q5 * t36;
-    let t40 = t32 + qd[5];
-    let t41 = t33 + qdd[5];
+    let t32 = t27 + p.l * t29;
+    let t33 = c_q4 * t26 + s_q4 * t25 - p.l * (t28 * t28);
+    let t34 = c_q5 * t32 - s_q5 * t33;
+    let t35 = t28 + qd[5];
+    let t36 = t29 + qdd[5];
     let s_q6 = libm::Libm::<Real>::sin(q[6]);
     let c_q6 = libm::Libm::<Real>::cos(q[6]);
-    let t44 = t39 + p.l * t41 - t38;
-    let t45 = c_q5 * t37 + s_q5 * t36 - p.l * (t40 * t40);
-    let t46 = s_q6 * t45;
-    let t47 = c_q6 * t44;
-    let t48 = t40 + qd[6];
-    let t49 = t41 + qdd[6];
+    let t39 = t34 + p.l * t36;
+    let t40 = c_q5 * t33 + s_q5 * t32 - p.l * (t35 * t35);
+    let t41 = c_q6 * t39 - s_q6 * t40;
+    let t42 = t35 + qd[6];
+    let t43 = t36 + qdd[6];
     let s_q7 = libm::Libm::<Real>::sin(q[7]);
     let c_q7 = libm::Libm::<Real>::cos(q[7]);
-    let t52 = t47 + p.l * t49 - t46;
-    let t53 = c_q6 * t45 + s_q6 * t44 - p.l * (t48 * t48);
-    let t54 = s_q7 * t53;
-    let t55 = c_q7 * t52;
-    let t56 = t48 + qd[7];
-    let t57 = t49 + qdd[7];
+    let t46 = t41 + p.l * t43;
+    let t47 = c_q6 * t40 + s_q6 * t39 - p.l * (t42 * t42);
+    let t48 = c_q7 * t46 - s_q7 * t47;
+    let t49 = t42 + qd[7];
+    let t50 = t43 + qdd[7];
     let s_q8 = libm::Libm::<Real>::sin(q[8]);
     let c_q8 = libm::Libm::<Real>::cos(q[8]);
-    let t60 = t55 + p.l * t57 - t54;
-    let t61 = c_q7 * t53 + s_q7 * t52 - p.l * (t56 * t56);
-    let t62 = s_q8 * t61;
-    let t63 = c_q8 * t60;
-    let t64 = t56 + qd[8];
-    let t65 = t57 + qdd[8];
+    let t53 = t48 + p.l * t50;
+    let t54 = c_q7 * t47 + s_q7 * t46 - p.l * (t49 * t49);
+    let t55 = c_q8 * t53 - s_q8 * t54;
+    let t56 = t49 + qd[8];
+    let t57 = t50 + qdd[8];
     let s_q9 = libm::Libm::<Real>::sin(q[9]);
     let c_q9 = libm::Libm::<Real>::cos(q[9]);
-    let t68 = t64 + qd[9];
-    let t69 = t65 + qdd[9];
-    let t70 = t9 * d.k0;
-    let t71 = t17 * d.k0;
-    let t72 = t25 * d.k0;
-    let t73 = t33 * d.k0;
-    let t74 = t41 * d.k0;
-    let t75 = t49 * d.k0;
-    let t76 = t57 * d.k0;
-    let t77 = t65 * d.k0;
-    let t78 = t69 * d.k0;
-    let t79 = (t7 - t6) * d.k2;
-    let t80 = (t15 - t14) * d.k2;
-    let t81 = (t23 - t22) * d.k2;
-    let t82 = (t31 - t30) * d.k2;
-    let t83 = (t39 - t38) * d.k2;
-    let t84 = (t47 - t46) * d.k2;
-    let t85 = (t55 - t54) * d.k2;
-    let t86 = (t63 - t62) * d.k2;
-    let t87 = (c_q9 * (t63 + p.l * t65 - t62)
-        - s_q9 * (c_q8 * t61 + s_q8 * t60 - p.l * (t64 * t64))) * d.k2;
-    let t88 = s_q9 * (t68 * t68) * d.k2;
-    let t89 = c_q9 * t69 * d.k2;
-    let t90 = p.l * (0.5 * (t89 - t88));
-    let t91 = -1.5 * (t64 * t64 * d.k2)
-        - 0.5 * (c_q9 * (t68 * t68) * d.k2 + s_q9 * t69 * d.k2);
-    let t92 = s_q8 * t91;
-    let t93 = 0.5 * (t89 - t88) + 1.5 * (t65 * d.k2);
-    let t94 = c_q8 * t93;
-    let t95 = p.l * (t92 + t94);
-    let t96 = c_q8 * t91 - 2.5 * (t56 * t56 * d.k2) - s_q8 * t93;
-    let t97 = s_q7 * t96;
-    let t98 = t92 + t94 + 2.5 * (t57 * d.k2);
-    let t99 = c_q7 * t98;
-    let t100 = p.l * (t97 + t99);
-    let t101 = c_q7 * t96 - 3.5 * (t48 * t48 * d.k2) - s_q7 * t98;
-    let t102 = s_q6 * t101;
-    let t103 = t97 + t99 + 3.5 * (t49 * d.k2);
-    let t104 = c_q6 * t103;
-    let t105 = p.l * (t102 + t104);
-    let t106 = c_q6 * t101 - 4.5 * (t40 * t40 * d.k2) - s_q6 * t103;
-    let t107 = s_q5 * t106;
-    let t108 = t102 + t104 + 4.5 * (t41 * d.k2);
-    let t109 = c_q5 * t108;
-    let t110 = p.l * (t107 + t109);
-    let t111 = c_q5 * t106 - 5.5 * (t32 * t32 * d.k2) - s_q5 * t108;
-    let t112 = s_q4 * t111;
-    let t113 = t107 + t109 + 5.5 * (t33 * d.k2);
-    let t114 = c_q4 * t113;
-    let t115 = p.l * (t112 + t114);
-    let t116 = c_q4 * t111 - 6.5 * (t24 * t24 * d.k2) - s_q4 * t113;
-    let t117 = s_q3 * t116;
-    let t118 = t112 + t114 + 6.5 * (t25 * d.k2);
-    let t119 = c_q3 * t118;
-    let t120 = p.l * (t117 + t119);
-    let t121 = c_q3 * t116 - 7.5 * (t16 * t16 * d.k2) - s_q3 * t118;
-    let t122 = s_q2 * t121;
-    let t123 = t117 + t119 + 7.5 * (t17 * d.k2);
-    let t124 = c_q2 * t123;
-    let t125 = p.l * (t122 + t124);
-    let t126 = 0.3333333333333333 * t78 + 0.5 * t87;
-    let t127 = t126 + 1.3333333333333333 * t77 + 1.5 * t86 + t90;
-    let t128 = t127 + 2.3333333333333335 * t76 + 2.5 * t85 + t95;
-    let t129 = t128 + 3.3333333333333335 * t75 + 3.5 * t84 + t100;
-    let t130 = t129 + 4.333333333333333 * t74 + 4.5 * t83 + t105;
-    let t131 = t130 + 5.333333333333333 * t73 + 5.5 * t82 + t110;
-    let t132 = t131 + 6.333333333333333 * t72 + 6.5 * t81 + t115;
-    let t133 = t132 + 7.333333333333333 * t71 + 7.5 * t80 + t120;
-    let t134 = t133 + 8.333333333333334 * t70 + 8.5 * t79 + t125;
+    let t60 = t56 + qd[9];
+    let t61 = t57 + qdd[9];
+    let t62 = s_q9 * d.k2;
+    let t63 = c_q9 * d.k2;
+    let t64 = 0.5 * (t61 * t63 - t60 * t60 * t62);
+    let t65 = -1.5 * (t56 * t56 * d.k2) - 0.5 * (t60 * t60 * t63 + t61 * t62);
+    let t66 = t64 + 1.5 * (t57 * d.k2);
+    let t67 = s_q8 * t65 + c_q8 * t66;
+    let t68 = c_q8 * t65 - 2.5 * (t49 * t49 * d.k2) - s_q8 * t66;
+    let t69 = t67 + 2.5 * (t50 * d.k2);
+    let t70 = s_q7 * t68 + c_q7 * t69;
+    let t71 = c_q7 * t68 - 3.5 * (t42 * t42 * d.k2) - s_q7 * t69;
+    let t72 = t70 + 3.5 * (t43 * d.k2);
+    let t73 = s_q6 * t71 + c_q6 * t72;
+    let t74 = c_q6 * t71 - 4.5 * (t35 * t35 * d.k2) - s_q6 * t72;
+    let t75 = t73 + 4.5 * (t36 * d.k2);
+    let t76 = s_q5 * t74 + c_q5 * t75;
+    let t77 = c_q5 * t74 - 5.5 * (t28 * t28 * d.k2) - s_q5 * t75;
+    let t78 = t76 + 5.5 * (t29 * d.k2);
+    let t79 = s_q4 * t77 + c_q4 * t78;
+    let t80 = c_q4 * t77 - 6.5 * (t21 * t21 * d.k2) - s_q4 * t78;
+    let t81 = t79 + 6.5 * (t22 * d.k2);
+    let t82 = s_q3 * t80 + c_q3 * t81;
+    let t83 = c_q3 * t80 - 7.5 * (t14 * t14 * d.k2) - s_q3 * t81;
+    let t84 = t82 + 7.5 * (t15 * d.k2);
+    let t85 = s_q2 * t83 + c_q2 * t84;
+    let t86 = 0.3333333333333333 * (t61 * d.k0)
+        + 0.5
+            * ((c_q9 * (t55 + p.l * t57)
+                - s_q9 * (c_q8 * t54 + s_q8 * t53 - p.l * (t56 * t56))) * d.k2);
+    let t87 = 1.3333333333333333 * (t57 * d.k0) + 1.5 * (t55 * d.k2) + (p.l * t64 + t86);
+    let t88 = 2.3333333333333335 * (t50 * d.k0) + 2.5 * (t48 * d.k2) + (p.l * t67 + t87);
+    let t89 = 3.3333333333333335 * (t43 * d.k0) + 3.5 * (t41 * d.k2) + (p.l * t70 + t88);
+    let t90 = 4.333333333333333 * (t36 * d.k0) + 4.5 * (t34 * d.k2) + (p.l * t73 + t89);
+    let t91 = 5.333333333333333 * (t29 * d.k0) + 5.5 * (t27 * d.k2) + (p.l * t76 + t90);
+    let t92 = 6.333333333333333 * (t22 * d.k0) + 6.5 * (t20 * d.k2) + (p.l * t79 + t91);
+    let t93 = 7.333333333333333 * (t15 * d.k0) + 7.5 * (t13 * d.k2) + (p.l * t82 + t92);
+    let t94 = 8.333333333333334 * (t8 * d.k0) + 8.5 * (t6 * d.k2) + (p.l * t85 + t93);
     [
-        t134 + 9.333333333333334 * (qdd[0] * d.k0) + 9.5 * (c_q0 * d.k1)
+        9.333333333333334 * (qdd[0] * d.k0) + 9.5 * (c_q0 * d.k1)
             + p.l
-                * (s_q1 * (c_q2 * t121 - 8.5 * (t8 * t8 * d.k2) - s_q2 * t123)
-                    + c_q1 * (t122 + t124 + 8.5 * (t9 * d.k2))),
-        t134,
-        t133,
-        t132,
-        t131,
-        t130,
-        t129,
-        t128,
-        t127,
-        t126,
+                * (s_q1 * (c_q2 * t83 - 8.5 * (t7 * t7 * d.k2) - s_q2 * t84)
+                    + c_q1 * (t85 + 8.5 * (t8 * d.k2))) + t94,
+        t94,
+        t93,
+        t92,
+        t91,
+        t90,
+        t89,
+        t88,
+        t87,
+        t86,
     ]
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 450,
-    add: 532,
+    mul: 284,
+    add: 231,
     div: 0,
     sqrt: 0,
     sin: 9,
@@ -496,376 +457,254 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let c_q8 = libm::Libm::<Real>::cos(q[8]);
     let s_q9 = libm::Libm::<Real>::sin(q[9]);
     let c_q9 = libm::Libm::<Real>::cos(q[9]);
-    let t18 = p.l * s_q1 * s_q2;
+    let t18 = p.l * s_q2;
     let t19 = p.l + p.l * c_q1;
-    let t20 = c_q2 * t19;
-    let t21 = p.l * s_q1 * c_q2 + s_q2 * t19;
-    let t22 = s_q3 * t21;
-    let t23 = p.l + t20 - t18;
-    let t24 = c_q3 * t23;
-    let t25 = c_q3 * t21 + s_q3 * t23;
-    let t26 = s_q4 * t25;
-    let t27 = p.l + t24 - t22;
-    let t28 = c_q4 * t27;
-    let t29 = c_q4 * t25 + s_q4 * t27;
-    let t30 = s_q5 * t29;
-    let t31 = p.l + t28 - t26;
-    let t32 = c_q5 * t31;
-    let t33 = c_q5 * t29 + s_q5 * t31;
-    let t34 = s_q6 * t33;
-    let t35 = p.l + t32 - t30;
-    let t36 = c_q6 * t35;
-    let t37 = c_q6 * t33 + s_q6 * t35;
-    let t38 = s_q7 * t37;
-    let t39 = p.l + t36 - t34;
-    let t40 = c_q7 * t39;
-    let t41 = c_q7 * t37 + s_q7 * t39;
-    let t42 = s_q8 * t41;
-    let t43 = p.l + t40 - t38;
-    let t44 = c_q8 * t43;
-    let t45 = p.l * s_q2 * s_q3;
-    let t46 = p.l + p.l * c_q2;
-    let t47 = c_q3 * t46;
-    let t48 = p.l * s_q2 * c_q3 + s_q3 * t46;
-    let t49 = s_q4 * t48;
-    let t50 = p.l + t47 - t45;
-    let t51 = c_q4 * t50;
-    let t52 = c_q4 * t48 + s_q4 * t50;
-    let t53 = s_q5 * t52;
-    let t54 = p.l + t51 - t49;
-    let t55 = c_q5 * t54;
-    let t56 = c_q5 * t52 + s_q5 * t54;
-    let t57 = s_q6 * t56;
-    let t58 = p.l + t55 - t53;
-    let t59 = c_q6 * t58;
-    let t60 = c_q6 * t56 + s_q6 * t58;
-    let t61 = s_q7 * t60;
-    let t62 = p.l + t59 - t57;
-    let t63 = c_q7 * t62;
-    let t64 = c_q7 * t60 + s_q7 * t62;
-    let t65 = s_q8 * t64;
-    let t66 = p.l + t63 - t61;
-    let t67 = c_q8 * t66;
-    let t68 = p.l * s_q3 * s_q4;
-    let t69 = p.l + p.l * c_q3;
-    let t70 = c_q4 * t69;
-    let t71 = p.l * s_q3 * c_q4 + s_q4 * t69;
-    let t72 = s_q5 * t71;
-    let t73 = p.l + t70 - t68;
-    let t74 = c_q5 * t73;
-    let t75 = c_q5 * t71 + s_q5 * t73;
-    let t76 = s_q6 * t75;
-    let t77 = p.l + t74 - t72;
-    let t78 = c_q6 * t77;
-    let t79 = c_q6 * t75 + s_q6 * t77;
-    let t80 = s_q7 * t79;
-    let t81 = p.l + t78 - t76;
-    let t82 = c_q7 * t81;
-    let t83 = c_q7 * t79 + s_q7 * t81;
-    let t84 = s_q8 * t83;
-    let t85 = p.l + t82 - t80;
-    let t86 = c_q8 * t85;
-    let t87 = p.l * s_q4 * s_q5;
-    let t88 = p.l + p.l * c_q4;
-    let t89 = c_q5 * t88;
-    let t90 = p.l * s_q4 * c_q5 + s_q5 * t88;
-    let t91 = s_q6 * t90;
-    let t92 = p.l + t89 - t87;
-    let t93 = c_q6 * t92;
-    let t94 = c_q6 * t90 + s_q6 * t92;
-    let t95 = s_q7 * t94;
-    let t96 = p.l + t93 - t91;
-    let t97 = c_q7 * t96;
-    let t98 = c_q7 * t94 + s_q7 * t96;
-    let t99 = s_q8 * t98;
-    let t100 = p.l + t97 - t95;
-    let t101 = c_q8 * t100;
-    let t102 = p.l * s_q5 * s_q6;
-    let t103 = p.l + p.l * c_q5;
-    let t104 = c_q6 * t103;
-    let t105 = p.l * s_q5 * c_q6 + s_q6 * t103;
-    let t106 = s_q7 * t105;
-    let t107 = p.l + t104 - t102;
-    let t108 = c_q7 * t107;
-    let t109 = c_q7 * t105 + s_q7 * t107;
-    let t110 = s_q8 * t109;
-    let t111 = p.l + t108 - t106;
-    let t112 = c_q8 * t111;
-    let t113 = p.l * s_q6 * s_q7;
-    let t114 = p.l + p.l * c_q6;
-    let t115 = c_q7 * t114;
-    let t116 = p.l * s_q6 * c_q7 + s_q7 * t114;
-    let t117 = s_q8 * t116;
-    let t118 = p.l + t115 - t113;
-    let t119 = c_q8 * t118;
-    let t120 = p.l * s_q7 * s_q8;
-    let t121 = p.l + p.l * c_q7;
-    let t122 = c_q8 * t121;
-    let t123 = c_q9 * d.k0;
-    let t124 = c_q1 * d.k0;
-    let t125 = (t20 - t18) * d.k2;
-    let t126 = (t24 - t22) * d.k2;
-    let t127 = (t28 - t26) * d.k2;
-    let t128 = (t32 - t30) * d.k2;
-    let t129 = (t36 - t34) * d.k2;
-    let t130 = (t40 - t38) * d.k2;
-    let t131 = (t44 - t42) * d.k2;
-    let t132 = (c_q9 * (p.l + t44 - t42) - s_q9 * (c_q8 * t41 + s_q8 * t43)) * d.k2;
-    let t133 = s_q8 * s_q9 * d.k2;
-    let t134 = 0.5 * (c_q9 * d.k2) + d.k3;
-    let t135 = c_q8 * t134;
-    let t136 = p.l * (t135 - 0.5 * t133);
-    let t137 = -0.5 * (c_q8 * s_q9 * d.k2) - s_q8 * t134;
-    let t138 = s_q7 * t137;
-    let t139 = t135 + d.k4 - 0.5 * t133;
-    let t140 = c_q7 * t139;
-    let t141 = p.l * (t138 + t140);
-    let t142 = c_q7 * t137 - s_q7 * t139;
-    let t143 = s_q6 * t142;
-    let t144 = t138 + t140 + d.k5;
-    let t145 = c_q6 * t144;
-    let t146 = p.l * (t143 + t145);
-    let t147 = c_q6 * t142 - s_q6 * t144;
-    let t148 = s_q5 * t147;
-    let t149 = t143 + t145 + d.k6;
-    let t150 = c_q5 * t149;
-    let t151 = p.l * (t148 + t150);
-    let t152 = c_q5 * t147 - s_q5 * t149;
-    let t153 = s_q4 * t152;
-    let t154 = t148 + t150 + d.k7;
-    let t155 = c_q4 * t154;
-    let t156 = p.l * (t153 + t155);
-    let t157 = c_q4 * t152 - s_q4 * t154;
-    let t158 = s_q3 * t157;
-    let t159 = t153 + t155 + d.k8;
-    let t160 = c_q3 * t159;
-    let t161 = p.l * (t158 + t160);
-    let t162 = c_q3 * t157 - s_q3 * t159;
-    let t163 = s_q2 * t162;
-    let t164 = t158 + t160 + d.k9;
-    let t165 = c_q2 * t164;
-    let t166 = p.l * (t163 + t165);
-    let t167 = 0.5 * (t123 + t132) + 8.5 * t124 + 7.5 * t125 + 6.5 * t126 + 5.5 * t127
-        + 4.5 * t128 + 3.5 * t129 + 2.5 * t130 + 1.5 * t131 + t136 + t141 + t146 + t151
-        + t156 + t161 + t166 + d.k12;
-    let t168 = 0.5 * (t123 + t132) + 7.5 * t125 + 6.5 * t126 + 5.5 * t127 + 4.5 * t128
-        + 3.5 * t129 + 2.5 * t130 + 1.5 * t131 + t136 + t141 + t146 + t151 + t156 + t161
-        + d.k13;
-    let t169 = 0.5 * (t123 + t132) + 6.5 * t126 + 5.5 * t127 + 4.5 * t128 + 3.5 * t129
-        + 2.5 * t130 + 1.5 * t131 + t136 + t141 + t146 + t151 + t156 + d.k14;
-    let t170 = 0.5 * (t123 + t132) + 5.5 * t127 + 4.5 * t128 + 3.5 * t129 + 2.5 * t130
-        + 1.5 * t131 + t136 + t141 + t146 + t151 + d.k15;
-    let t171 = 0.5 * (t123 + t132) + 4.5 * t128 + 3.5 * t129 + 2.5 * t130 + 1.5 * t131
-        + t136 + t141 + t146 + d.k16;
-    let t172 = 0.5 * (t123 + t132) + 3.5 * t129 + 2.5 * t130 + 1.5 * t131 + t136 + t141
-        + d.k17;
-    let t173 = 0.5 * (t123 + t132) + 2.5 * t130 + 1.5 * t131 + t136 + d.k18;
-    let t174 = 0.5 * (t123 + t132) + 1.5 * t131 + d.k19;
-    let t175 = 0.5 * t132 + d.k20;
-    let t176 = c_q2 * d.k0;
-    let t177 = (t47 - t45) * d.k2;
-    let t178 = (t51 - t49) * d.k2;
-    let t179 = (t55 - t53) * d.k2;
-    let t180 = (t59 - t57) * d.k2;
-    let t181 = (t63 - t61) * d.k2;
-    let t182 = (t67 - t65) * d.k2;
-    let t183 = (c_q9 * (p.l + t67 - t65) - s_q9 * (c_q8 * t64 + s_q8 * t66)) * d.k2;
-    let t184 = 0.5 * (t123 + t183) + t136 + t141 + t146 + t151 + t156 + t161 + d.k13
-        + 7.5 * t176 + 6.5 * t177 + 5.5 * t178 + 4.5 * t179 + 3.5 * t180 + 2.5 * t181
-        + 1.5 * t182;
-    let t185 = 0.5 * (t123 + t183) + t136 + t141 + t146 + t151 + t156 + d.k14
-        + 6.5 * t177 + 5.5 * t178 + 4.5 * t179 + 3.5 * t180 + 2.5 * t181 + 1.5 * t182;
-    let t186 = 0.5 * (t123 + t183) + t136 + t141 + t146 + t151 + d.k15 + 5.5 * t178
-        + 4.5 * t179 + 3.5 * t180 + 2.5 * t181 + 1.5 * t182;
-    let t187 = 0.5 * (t123 + t183) + t136 + t141 + t146 + d.k16 + 4.5 * t179 + 3.5 * t180
-        + 2.5 * t181 + 1.5 * t182;
-    let t188 = 0.5 * (t123 + t183) + t136 + t141 + d.k17 + 3.5 * t180 + 2.5 * t181
-        + 1.5 * t182;
-    let t189 = 0.5 * (t123 + t183) + t136 + d.k18 + 2.5 * t181 + 1.5 * t182;
-    let t190 = 0.5 * (t123 + t183) + d.k19 + 1.5 * t182;
-    let t191 = d.k20 + 0.5 * t183;
-    let t192 = c_q3 * d.k0;
-    let t193 = (t70 - t68) * d.k2;
-    let t194 = (t74 - t72) * d.k2;
-    let t195 = (t78 - t76) * d.k2;
-    let t196 = (t82 - t80) * d.k2;
-    let t197 = (t86 - t84) * d.k2;
-    let t198 = (c_q9 * (p.l + t86 - t84) - s_q9 * (c_q8 * t83 + s_q8 * t85)) * d.k2;
-    let t199 = 0.5 * (t123 + t198) + t136 + t141 + t146 + t151 + t156 + d.k14
-        + 6.5 * t192 + 5.5 * t193 + 4.5 * t194 + 3.5 * t195 + 2.5 * t196 + 1.5 * t197;
-    let t200 = 0.5 * (t123 + t198) + t136 + t141 + t146 + t151 + d.k15 + 5.5 * t193
-        + 4.5 * t194 + 3.5 * t195 + 2.5 * t196 + 1.5 * t197;
-    let t201 = 0.5 * (t123 + t198) + t136 + t141 + t146 + d.k16 + 4.5 * t194 + 3.5 * t195
-        + 2.5 * t196 + 1.5 * t197;
-    let t202 = 0.5 * (t123 + t198) + t136 + t141 + d.k17 + 3.5 * t195 + 2.5 * t196
-        + 1.5 * t197;
-    let t203 = 0.5 * (t123 + t198) + t136 + d.k18 + 2.5 * t196 + 1.5 * t197;
-    let t204 = 0.5 * (t123 + t198) + d.k19 + 1.5 * t197;
-    let t205 = d.k20 + 0.5 * t198;
-    let t206 = c_q4 * d.k0;
-    let t207 = (t89 - t87) * d.k2;
-    let t208 = (t93 - t91) * d.k2;
-    let t209 = (t97 - t95) * d.k2;
-    let t210 = (t101 - t99) * d.k2;
-    let t211 = (c_q9 * (p.l + t101 - t99) - s_q9 * (c_q8 * t98 + s_q8 * t100)) * d.k2;
-    let t212 = 0.5 * (t123 + t211) + t136 + t141 + t146 + t151 + d.k15 + 5.5 * t206
-        + 4.5 * t207 + 3.5 * t208 + 2.5 * t209 + 1.5 * t210;
-    let t213 = 0.5 * (t123 + t211) + t136 + t141 + t146 + d.k16 + 4.5 * t207 + 3.5 * t208
-        + 2.5 * t209 + 1.5 * t210;
-    let t214 = 0.5 * (t123 + t211) + t136 + t141 + d.k17 + 3.5 * t208 + 2.5 * t209
-        + 1.5 * t210;
-    let t215 = 0.5 * (t123 + t211) + t136 + d.k18 + 2.5 * t209 + 1.5 * t210;
-    let t216 = 0.5 * (t123 + t211) + d.k19 + 1.5 * t210;
-    let t217 = d.k20 + 0.5 * t211;
-    let t218 = c_q5 * d.k0;
-    let t219 = (t104 - t102) * d.k2;
-    let t220 = (t108 - t106) * d.k2;
-    let t221 = (t112 - t110) * d.k2;
-    let t222 = (c_q9 * (p.l + t112 - t110) - s_q9 * (c_q8 * t109 + s_q8 * t111)) * d.k2;
-    let t223 = 0.5 * (t123 + t222) + t136 + t141 + t146 + d.k16 + 4.5 * t218 + 3.5 * t219
-        + 2.5 * t220 + 1.5 * t221;
-    let t224 = 0.5 * (t123 + t222) + t136 + t141 + d.k17 + 3.5 * t219 + 2.5 * t220
-        + 1.5 * t221;
-    let t225 = 0.5 * (t123 + t222) + t136 + d.k18 + 2.5 * t220 + 1.5 * t221;
-    let t226 = 0.5 * (t123 + t222) + d.k19 + 1.5 * t221;
-    let t227 = d.k20 + 0.5 * t222;
-    let t228 = c_q6 * d.k0;
-    let t229 = (t115 - t113) * d.k2;
-    let t230 = (t119 - t117) * d.k2;
-    let t231 = (c_q9 * (p.l + t119 - t117) - s_q9 * (c_q8 * t116 + s_q8 * t118)) * d.k2;
-    let t232 = 0.5 * (t123 + t231) + t136 + t141 + d.k17 + 3.5 * t228 + 2.5 * t229
-        + 1.5 * t230;
-    let t233 = 0.5 * (t123 + t231) + t136 + d.k18 + 2.5 * t229 + 1.5 * t230;
-    let t234 = 0.5 * (t123 + t231) + d.k19 + 1.5 * t230;
-    let t235 = d.k20 + 0.5 * t231;
-    let t236 = c_q7 * d.k0;
-    let t237 = (t122 - t120) * d.k2;
-    let t238 = (c_q9 * (p.l + t122 - t120) - s_q9 * (p.l * s_q7 * c_q8 + s_q8 * t121))
-        * d.k2;
-    let t239 = 0.5 * (t123 + t238) + t136 + d.k18 + 2.5 * t236 + 1.5 * t237;
-    let t240 = 0.5 * (t123 + t238) + d.k19 + 1.5 * t237;
-    let t241 = d.k20 + 0.5 * t238;
-    let t242 = c_q8 * d.k0;
-    let t243 = (c_q9 * (p.l + p.l * c_q8) - p.l * s_q8 * s_q9) * d.k2;
-    let t244 = 0.5 * (t123 + t243) + d.k19 + 1.5 * t242;
-    let t245 = d.k20 + 0.5 * t243;
-    let t246 = 0.5 * t123 + d.k20;
+    let t20 = p.l * c_q2;
+    let t21 = s_q1 * t20 + s_q2 * t19;
+    let t22 = c_q2 * t19 - s_q1 * t18;
+    let t23 = p.l + t22;
+    let t24 = c_q3 * t21 + s_q3 * t23;
+    let t25 = c_q3 * t23 - s_q3 * t21;
+    let t26 = p.l + t25;
+    let t27 = c_q4 * t24 + s_q4 * t26;
+    let t28 = c_q4 * t26 - s_q4 * t24;
+    let t29 = p.l + t28;
+    let t30 = c_q5 * t27 + s_q5 * t29;
+    let t31 = c_q5 * t29 - s_q5 * t27;
+    let t32 = p.l + t31;
+    let t33 = c_q6 * t30 + s_q6 * t32;
+    let t34 = c_q6 * t32 - s_q6 * t30;
+    let t35 = p.l + t34;
+    let t36 = c_q7 * t33 + s_q7 * t35;
+    let t37 = c_q7 * t35 - s_q7 * t33;
+    let t38 = p.l + t37;
+    let t39 = c_q8 * t38 - s_q8 * t36;
+    let t40 = p.l + t20;
+    let t41 = c_q3 * t18 + s_q3 * t40;
+    let t42 = c_q3 * t40 - s_q3 * t18;
+    let t43 = p.l + t42;
+    let t44 = c_q4 * t41 + s_q4 * t43;
+    let t45 = c_q4 * t43 - s_q4 * t41;
+    let t46 = p.l + t45;
+    let t47 = c_q5 * t44 + s_q5 * t46;
+    let t48 = c_q5 * t46 - s_q5 * t44;
+    let t49 = p.l + t48;
+    let t50 = c_q6 * t47 + s_q6 * t49;
+    let t51 = c_q6 * t49 - s_q6 * t47;
+    let t52 = p.l + t51;
+    let t53 = c_q7 * t50 + s_q7 * t52;
+    let t54 = c_q7 * t52 - s_q7 * t50;
+    let t55 = p.l + t54;
+    let t56 = c_q8 * t55 - s_q8 * t53;
+    let t57 = p.l * s_q4;
+    let t58 = p.l + p.l * c_q3;
+    let t59 = p.l * c_q4;
+    let t60 = s_q3 * t59 + s_q4 * t58;
+    let t61 = c_q4 * t58 - s_q3 * t57;
+    let t62 = p.l + t61;
+    let t63 = c_q5 * t60 + s_q5 * t62;
+    let t64 = c_q5 * t62 - s_q5 * t60;
+    let t65 = p.l + t64;
+    let t66 = c_q6 * t63 + s_q6 * t65;
+    let t67 = c_q6 * t65 - s_q6 * t63;
+    let t68 = p.l + t67;
+    let t69 = c_q7 * t66 + s_q7 * t68;
+    let t70 = c_q7 * t68 - s_q7 * t66;
+    let t71 = p.l + t70;
+    let t72 = c_q8 * t71 - s_q8 * t69;
+    let t73 = p.l + t59;
+    let t74 = c_q5 * t57 + s_q5 * t73;
+    let t75 = c_q5 * t73 - s_q5 * t57;
+    let t76 = p.l + t75;
+    let t77 = c_q6 * t74 + s_q6 * t76;
+    let t78 = c_q6 * t76 - s_q6 * t74;
+    let t79 = p.l + t78;
+    let t80 = c_q7 * t77 + s_q7 * t79;
+    let t81 = c_q7 * t79 - s_q7 * t77;
+    let t82 = p.l + t81;
+    let t83 = c_q8 * t82 - s_q8 * t80;
+    let t84 = p.l * s_q6;
+    let t85 = p.l + p.l * c_q5;
+    let t86 = p.l * c_q6;
+    let t87 = s_q5 * t86 + s_q6 * t85;
+    let t88 = c_q6 * t85 - s_q5 * t84;
+    let t89 = p.l + t88;
+    let t90 = c_q7 * t87 + s_q7 * t89;
+    let t91 = c_q7 * t89 - s_q7 * t87;
+    let t92 = p.l + t91;
+    let t93 = c_q8 * t92 - s_q8 * t90;
+    let t94 = p.l + t86;
+    let t95 = c_q7 * t84 + s_q7 * t94;
+    let t96 = c_q7 * t94 - s_q7 * t84;
+    let t97 = p.l + t96;
+    let t98 = c_q8 * t97 - s_q8 * t95;
+    let t99 = p.l * s_q7;
+    let t100 = p.l + p.l * c_q7;
+    let t101 = c_q8 * t100 - s_q8 * t99;
+    let t102 = s_q8 * s_q9;
+    let t103 = c_q9 * d.k0;
+    let t104 = (c_q9 * (p.l + t39) - s_q9 * (c_q8 * t36 + s_q8 * t38)) * d.k2;
+    let t105 = 0.5 * (c_q9 * d.k2) + d.k3;
+    let t106 = c_q8 * t105 - 0.5 * (t102 * d.k2);
+    let t107 = -0.5 * (c_q8 * s_q9 * d.k2) - s_q8 * t105;
+    let t108 = t106 + d.k4;
+    let t109 = s_q7 * t107 + c_q7 * t108;
+    let t110 = c_q7 * t107 - s_q7 * t108;
+    let t111 = t109 + d.k5;
+    let t112 = s_q6 * t110 + c_q6 * t111;
+    let t113 = c_q6 * t110 - s_q6 * t111;
+    let t114 = t112 + d.k6;
+    let t115 = s_q5 * t113 + c_q5 * t114;
+    let t116 = c_q5 * t113 - s_q5 * t114;
+    let t117 = t115 + d.k7;
+    let t118 = s_q4 * t116 + c_q4 * t117;
+    let t119 = c_q4 * t116 - s_q4 * t117;
+    let t120 = t118 + d.k8;
+    let t121 = s_q3 * t119 + c_q3 * t120;
+    let t122 = c_q3 * t119 - s_q3 * t120;
+    let t123 = t121 + d.k9;
+    let t124 = s_q2 * t122 + c_q2 * t123;
+    let t125 = p.l * t124;
+    let t126 = 1.5 * (t39 * d.k2) + 0.5 * t104;
+    let t127 = 2.5 * (t37 * d.k2) + t126;
+    let t128 = 3.5 * (t34 * d.k2) + t127;
+    let t129 = 4.5 * (t31 * d.k2) + t128;
+    let t130 = 5.5 * (t28 * d.k2) + t129;
+    let t131 = 6.5 * (t25 * d.k2) + t130;
+    let t132 = 0.5 * t103 + p.l * t106;
+    let t133 = p.l * t109 + t132;
+    let t134 = p.l * t112 + t133;
+    let t135 = p.l * t115 + t134;
+    let t136 = p.l * t118 + t135;
+    let t137 = p.l * t121 + t136;
+    let t138 = t131 + (7.5 * (t22 * d.k2) + t137);
+    let t139 = t138 + (8.5 * (c_q1 * d.k0) + t125);
+    let t140 = t139 + d.k12;
+    let t141 = t138 + d.k13;
+    let t142 = t136 + d.k14;
+    let t143 = t131 + t142;
+    let t144 = t135 + d.k15;
+    let t145 = t130 + t144;
+    let t146 = t134 + d.k16;
+    let t147 = t129 + t146;
+    let t148 = t133 + d.k17;
+    let t149 = t128 + t148;
+    let t150 = t132 + d.k18;
+    let t151 = t127 + t150;
+    let t152 = 0.5 * t103 + d.k19;
+    let t153 = t126 + t152;
+    let t154 = 0.5 * t104 + d.k20;
+    let t155 = (c_q9 * (p.l + t56) - s_q9 * (c_q8 * t53 + s_q8 * t55)) * d.k2;
+    let t156 = 1.5 * (t56 * d.k2) + 0.5 * t155;
+    let t157 = 2.5 * (t54 * d.k2) + t156;
+    let t158 = 3.5 * (t51 * d.k2) + t157;
+    let t159 = 4.5 * (t48 * d.k2) + t158;
+    let t160 = 5.5 * (t45 * d.k2) + t159;
+    let t161 = 6.5 * (t42 * d.k2) + t160;
+    let t162 = 7.5 * (c_q2 * d.k0) + t161;
+    let t163 = t137 + d.k13;
+    let t164 = t162 + t163;
+    let t165 = t142 + t161;
+    let t166 = t144 + t160;
+    let t167 = t146 + t159;
+    let t168 = t148 + t158;
+    let t169 = t150 + t157;
+    let t170 = t152 + t156;
+    let t171 = d.k20 + 0.5 * t155;
+    let t172 = (c_q9 * (p.l + t72) - s_q9 * (c_q8 * t69 + s_q8 * t71)) * d.k2;
+    let t173 = 1.5 * (t72 * d.k2) + 0.5 * t172;
+    let t174 = 2.5 * (t70 * d.k2) + t173;
+    let t175 = 3.5 * (t67 * d.k2) + t174;
+    let t176 = 4.5 * (t64 * d.k2) + t175;
+    let t177 = 5.5 * (t61 * d.k2) + t176;
+    let t178 = 6.5 * (c_q3 * d.k0) + t177;
+    let t179 = t142 + t178;
+    let t180 = t144 + t177;
+    let t181 = t146 + t176;
+    let t182 = t148 + t175;
+    let t183 = t150 + t174;
+    let t184 = t152 + t173;
+    let t185 = d.k20 + 0.5 * t172;
+    let t186 = (c_q9 * (p.l + t83) - s_q9 * (c_q8 * t80 + s_q8 * t82)) * d.k2;
+    let t187 = 1.5 * (t83 * d.k2) + 0.5 * t186;
+    let t188 = 2.5 * (t81 * d.k2) + t187;
+    let t189 = 3.5 * (t78 * d.k2) + t188;
+    let t190 = 4.5 * (t75 * d.k2) + t189;
+    let t191 = 5.5 * (c_q4 * d.k0) + t190;
+    let t192 = t144 + t191;
+    let t193 = t146 + t190;
+    let t194 = t148 + t189;
+    let t195 = t150 + t188;
+    let t196 = t152 + t187;
+    let t197 = d.k20 + 0.5 * t186;
+    let t198 = (c_q9 * (p.l + t93) - s_q9 * (c_q8 * t90 + s_q8 * t92)) * d.k2;
+    let t199 = 1.5 * (t93 * d.k2) + 0.5 * t198;
+    let t200 = 2.5 * (t91 * d.k2) + t199;
+    let t201 = 3.5 * (t88 * d.k2) + t200;
+    let t202 = 4.5 * (c_q5 * d.k0) + t201;
+    let t203 = t146 + t202;
+    let t204 = t148 + t201;
+    let t205 = t150 + t200;
+    let t206 = t152 + t199;
+    let t207 = d.k20 + 0.5 * t198;
+    let t208 = (c_q9 * (p.l + t98) - s_q9 * (c_q8 * t95 + s_q8 * t97)) * d.k2;
+    let t209 = 1.5 * (t98 * d.k2) + 0.5 * t208;
+    let t210 = 2.5 * (t96 * d.k2) + t209;
+    let t211 = 3.5 * (c_q6 * d.k0) + t210;
+    let t212 = t148 + t211;
+    let t213 = t150 + t210;
+    let t214 = t152 + t209;
+    let t215 = d.k20 + 0.5 * t208;
+    let t216 = (c_q9 * (p.l + t101) - s_q9 * (c_q8 * t99 + s_q8 * t100)) * d.k2;
+    let t217 = 1.5 * (t101 * d.k2) + 0.5 * t216;
+    let t218 = 2.5 * (c_q7 * d.k0) + t217;
+    let t219 = t150 + t218;
+    let t220 = t152 + t217;
+    let t221 = d.k20 + 0.5 * t216;
+    let t222 = (c_q9 * (p.l + p.l * c_q8) - p.l * t102) * d.k2;
+    let t223 = 1.5 * (c_q8 * d.k0) + 0.5 * t222;
+    let t224 = t152 + t223;
+    let t225 = d.k20 + 0.5 * t222;
+    let t226 = 0.5 * t103 + d.k20;
     [
         [
-            0.5 * (t123 + t132) + 8.5 * t124 + 7.5 * t125 + 6.5 * t126 + 5.5 * t127
-                + 4.5 * t128 + 3.5 * t129 + 2.5 * t130 + 1.5 * t131 + t136 + t141 + t146
-                + t151 + t156 + t161 + t166
-                + p.l
-                    * (s_q1 * (c_q2 * t162 - s_q2 * t164) + c_q1 * (t163 + t165 + d.k10))
-                + d.k11,
+            p.l * (s_q1 * (c_q2 * t122 - s_q2 * t123) + c_q1 * (t124 + d.k10)) + d.k11
+                + t139,
+            t140,
+            t141,
+            t143,
+            t145,
+            t147,
+            t149,
+            t151,
+            t153,
+            t154,
+        ],
+        [
+            t140,
+            t125 + t137 + d.k12 + t162,
+            t164,
+            t165,
+            t166,
             t167,
             t168,
             t169,
             t170,
             t171,
-            t172,
-            t173,
-            t174,
-            t175,
         ],
-        [
-            t167,
-            0.5 * (t123 + t183) + t136 + t141 + t146 + t151 + t156 + t161 + t166 + d.k12
-                + 7.5 * t176 + 6.5 * t177 + 5.5 * t178 + 4.5 * t179 + 3.5 * t180
-                + 2.5 * t181 + 1.5 * t182,
-            t184,
-            t185,
-            t186,
-            t187,
-            t188,
-            t189,
-            t190,
-            t191,
-        ],
-        [
-            t168,
-            t184,
-            0.5 * (t123 + t198) + t136 + t141 + t146 + t151 + t156 + t161 + d.k13
-                + 6.5 * t192 + 5.5 * t193 + 4.5 * t194 + 3.5 * t195 + 2.5 * t196
-                + 1.5 * t197,
-            t199,
-            t200,
-            t201,
-            t202,
-            t203,
-            t204,
-            t205,
-        ],
-        [
-            t169,
-            t185,
-            t199,
-            0.5 * (t123 + t211) + t136 + t141 + t146 + t151 + t156 + d.k14 + 5.5 * t206
-                + 4.5 * t207 + 3.5 * t208 + 2.5 * t209 + 1.5 * t210,
-            t212,
-            t213,
-            t214,
-            t215,
-            t216,
-            t217,
-        ],
-        [
-            t170,
-            t186,
-            t200,
-            t212,
-            0.5 * (t123 + t222) + t136 + t141 + t146 + t151 + d.k15 + 4.5 * t218
-                + 3.5 * t219 + 2.5 * t220 + 1.5 * t221,
-            t223,
-            t224,
-            t225,
-            t226,
-            t227,
-        ],
-        [
-            t171,
-            t187,
-            t201,
-            t213,
-            t223,
-            0.5 * (t123 + t231) + t136 + t141 + t146 + d.k16 + 3.5 * t228 + 2.5 * t229
-                + 1.5 * t230,
-            t232,
-            t233,
-            t234,
-            t235,
-        ],
-        [
-            t172,
-            t188,
-            t202,
-            t214,
-            t224,
-            t232,
-            0.5 * (t123 + t238) + t136 + t141 + d.k17 + 2.5 * t236 + 1.5 * t237,
-            t239,
-            t240,
-            t241,
-        ],
-        [
-            t173,
-            t189,
-            t203,
-            t215,
-            t225,
-            t233,
-            t239,
-            0.5 * (t123 + t243) + t136 + d.k18 + 1.5 * t242,
-            t244,
-            t245,
-        ],
-        [t174, t190, t204, t216, t226, t234, t240, t244, t123 + d.k19, t246],
-        [t175, t191, t205, t217, t227, t235, t241, t245, t246, d.k20],
+        [t141, t164, t163 + t178, t179, t180, t181, t182, t183, t184, t185],
+        [t143, t165, t179, t142 + t191, t192, t193, t194, t195, t196, t197],
+        [t145, t166, t180, t192, t144 + t202, t203, t204, t205, t206, t207],
+        [t147, t167, t181, t193, t203, t146 + t211, t212, t213, t214, t215],
+        [t149, t168, t182, t194, t204, t212, t148 + t218, t219, t220, t221],
+        [t151, t169, t183, t195, t205, t213, t219, t150 + t223, t224, t225],
+        [t153, t170, t184, t196, t206, t214, t220, t224, t103 + d.k19, t226],
+        [t154, t171, t185, t197, t207, t215, t221, t225, t226, d.k20],
     ]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 153,
+    mul: 148,
     add: 76,
     div: 0,
     sqrt: 0,
@@ -914,81 +753,67 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let s_q9 = libm::Libm::<Real>::sin(q[9]);
     let c_q9 = libm::Libm::<Real>::cos(q[9]);
     let t29 = t26 + qd[9];
-    let t30 = p.g * c_q0 * c_q1 - s_q1 * t4;
-    let t31 = c_q1 * t4 + p.g * c_q0 * s_q1 - p.l * (t5 * t5);
-    let t32 = c_q2 * t30 - s_q2 * t31;
-    let t33 = c_q2 * t31 + s_q2 * t30 - p.l * (t8 * t8);
-    let t34 = c_q3 * t32 - s_q3 * t33;
-    let t35 = c_q3 * t33 + s_q3 * t32 - p.l * (t11 * t11);
-    let t36 = c_q4 * t34 - s_q4 * t35;
-    let t37 = c_q4 * t35 + s_q4 * t34 - p.l * (t14 * t14);
-    let t38 = c_q5 * t36 - s_q5 * t37;
-    let t39 = c_q5 * t37 + s_q5 * t36 - p.l * (t17 * t17);
-    let t40 = c_q6 * t38 - s_q6 * t39;
-    let t41 = c_q6 * t39 + s_q6 * t38 - p.l * (t20 * t20);
-    let t42 = c_q7 * t40 - s_q7 * t41;
-    let t43 = c_q7 * t41 + s_q7 * t40 - p.l * (t23 * t23);
-    let t44 = c_q8 * t42 - s_q8 * t43;
-    let t45 = t30 * d.k2;
-    let t46 = t32 * d.k2;
-    let t47 = t34 * d.k2;
-    let t48 = t36 * d.k2;
-    let t49 = t38 * d.k2;
-    let t50 = t40 * d.k2;
-    let t51 = t42 * d.k2;
-    let t52 = t44 * d.k2;
-    let t53 = (c_q9 * t44 - s_q9 * (c_q8 * t43 + s_q8 * t42 - p.l * (t26 * t26))) * d.k2;
-    let t54 = s_q9 * (t29 * t29) * d.k0;
-    let t55 = -1.5 * (t26 * t26 * d.k2) - 0.5 * (c_q9 * (t29 * t29) * d.k2);
-    let t56 = s_q8 * t55 - 0.5 * (c_q8 * s_q9 * (t29 * t29) * d.k2);
-    let t57 = p.l * t56;
-    let t58 = c_q8 * t55 + 0.5 * (s_q8 * s_q9 * (t29 * t29) * d.k2)
-        - 2.5 * (t23 * t23 * d.k2);
-    let t59 = s_q7 * t58 + c_q7 * t56;
-    let t60 = p.l * t59;
-    let t61 = c_q7 * t58 - 3.5 * (t20 * t20 * d.k2) - s_q7 * t56;
-    let t62 = s_q6 * t61 + c_q6 * t59;
-    let t63 = p.l * t62;
-    let t64 = c_q6 * t61 - 4.5 * (t17 * t17 * d.k2) - s_q6 * t59;
-    let t65 = s_q5 * t64 + c_q5 * t62;
-    let t66 = p.l * t65;
-    let t67 = c_q5 * t64 - 5.5 * (t14 * t14 * d.k2) - s_q5 * t62;
-    let t68 = s_q4 * t67 + c_q4 * t65;
-    let t69 = p.l * t68;
-    let t70 = c_q4 * t67 - 6.5 * (t11 * t11 * d.k2) - s_q4 * t65;
-    let t71 = s_q3 * t70 + c_q3 * t68;
-    let t72 = p.l * t71;
-    let t73 = c_q3 * t70 - 7.5 * (t8 * t8 * d.k2) - s_q3 * t68;
-    let t74 = s_q2 * t73 + c_q2 * t71;
-    let t75 = p.l * t74;
-    let t76 = 1.5 * t52 + 0.5 * (t53 - t54);
-    let t77 = t76 + 2.5 * t51 + t57;
-    let t78 = t77 + 3.5 * t50 + t60;
-    let t79 = t78 + 4.5 * t49 + t63;
-    let t80 = t79 + 5.5 * t48 + t66;
-    let t81 = t80 + 6.5 * t47 + t69;
-    let t82 = t81 + 7.5 * t46 + t72;
-    let t83 = t82 + 8.5 * t45 + t75;
+    let t30 = p.g * c_q0;
+    let t31 = c_q1 * t30 - s_q1 * t4;
+    let t32 = c_q1 * t4 + s_q1 * t30 - p.l * (t5 * t5);
+    let t33 = c_q2 * t31 - s_q2 * t32;
+    let t34 = c_q2 * t32 + s_q2 * t31 - p.l * (t8 * t8);
+    let t35 = c_q3 * t33 - s_q3 * t34;
+    let t36 = c_q3 * t34 + s_q3 * t33 - p.l * (t11 * t11);
+    let t37 = c_q4 * t35 - s_q4 * t36;
+    let t38 = c_q4 * t36 + s_q4 * t35 - p.l * (t14 * t14);
+    let t39 = c_q5 * t37 - s_q5 * t38;
+    let t40 = c_q5 * t38 + s_q5 * t37 - p.l * (t17 * t17);
+    let t41 = c_q6 * t39 - s_q6 * t40;
+    let t42 = c_q6 * t40 + s_q6 * t39 - p.l * (t20 * t20);
+    let t43 = c_q7 * t41 - s_q7 * t42;
+    let t44 = c_q7 * t42 + s_q7 * t41 - p.l * (t23 * t23);
+    let t45 = c_q8 * t43 - s_q8 * t44;
+    let t46 = t29 * t29 * d.k2;
+    let t47 = (c_q9 * t45 - s_q9 * (c_q8 * t44 + s_q8 * t43 - p.l * (t26 * t26))) * d.k2;
+    let t48 = -1.5 * (t26 * t26 * d.k2) - 0.5 * (c_q9 * t46);
+    let t49 = s_q9 * t46;
+    let t50 = s_q8 * t48 - 0.5 * (c_q8 * t49);
+    let t51 = c_q8 * t48 + 0.5 * (s_q8 * t49) - 2.5 * (t23 * t23 * d.k2);
+    let t52 = s_q7 * t51 + c_q7 * t50;
+    let t53 = c_q7 * t51 - 3.5 * (t20 * t20 * d.k2) - s_q7 * t50;
+    let t54 = s_q6 * t53 + c_q6 * t52;
+    let t55 = c_q6 * t53 - 4.5 * (t17 * t17 * d.k2) - s_q6 * t52;
+    let t56 = s_q5 * t55 + c_q5 * t54;
+    let t57 = c_q5 * t55 - 5.5 * (t14 * t14 * d.k2) - s_q5 * t54;
+    let t58 = s_q4 * t57 + c_q4 * t56;
+    let t59 = c_q4 * t57 - 6.5 * (t11 * t11 * d.k2) - s_q4 * t56;
+    let t60 = s_q3 * t59 + c_q3 * t58;
+    let t61 = c_q3 * t59 - 7.5 * (t8 * t8 * d.k2) - s_q3 * t58;
+    let t62 = s_q2 * t61 + c_q2 * t60;
+    let t63 = 1.5 * (t45 * d.k2) + 0.5 * t47 - 0.5 * (s_q9 * (t29 * t29) * d.k0);
+    let t64 = t63 + (2.5 * (t43 * d.k2) + p.l * t50);
+    let t65 = t64 + (3.5 * (t41 * d.k2) + p.l * t52);
+    let t66 = t65 + (4.5 * (t39 * d.k2) + p.l * t54);
+    let t67 = t66 + (5.5 * (t37 * d.k2) + p.l * t56);
+    let t68 = t67 + (6.5 * (t35 * d.k2) + p.l * t58);
+    let t69 = t68 + (7.5 * (t33 * d.k2) + p.l * t60);
+    let t70 = t69 + (8.5 * (t31 * d.k2) + p.l * t62);
     [
-        t83 + 9.5 * (c_q0 * d.k1)
+        9.5 * (c_q0 * d.k1)
             + p.l
-                * (s_q1 * (c_q2 * t73 - 8.5 * (t5 * t5 * d.k2) - s_q2 * t71)
-                    + c_q1 * t74),
-        t83,
-        t82,
-        t81,
-        t80,
-        t79,
-        t78,
-        t77,
-        t76,
-        0.5 * t53,
+                * (s_q1 * (c_q2 * t61 - 8.5 * (t5 * t5 * d.k2) - s_q2 * t60)
+                    + c_q1 * t62) + t70,
+        t70,
+        t69,
+        t68,
+        t67,
+        t66,
+        t65,
+        t64,
+        t63,
+        0.5 * t47,
     ]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
     mul: 21,
-    add: 54,
+    add: 18,
     div: 0,
     sqrt: 0,
     sin: 0,
@@ -1006,44 +831,38 @@ pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
 pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let p = &d.params;
     let c_q0 = libm::Libm::<Real>::cos(q[0]);
-    let t1 = libm::Libm::<Real>::cos(q[0] + q[1]);
-    let t2 = libm::Libm::<Real>::cos(q[0] + q[1] + q[2]);
-    let t3 = libm::Libm::<Real>::cos(q[0] + q[1] + q[2] + q[3]);
-    let t4 = libm::Libm::<Real>::cos(q[0] + q[1] + q[2] + q[3] + q[4]);
-    let t5 = libm::Libm::<Real>::cos(q[0] + q[1] + q[2] + q[3] + q[4] + q[5]);
-    let t6 = libm::Libm::<Real>::cos(q[0] + q[1] + q[2] + q[3] + q[4] + q[5] + q[6]);
-    let t7 = libm::Libm::<
-        Real,
-    >::cos(q[0] + q[1] + q[2] + q[3] + q[4] + q[5] + q[6] + q[7]);
-    let t8 = libm::Libm::<
-        Real,
-    >::cos(q[0] + q[1] + q[2] + q[3] + q[4] + q[5] + q[6] + q[7] + q[8]);
-    let t9 = libm::Libm::<
-        Real,
-    >::cos(q[0] + q[1] + q[2] + q[3] + q[4] + q[5] + q[6] + q[7] + q[8] + q[9]);
-    let t10 = t1 * d.k1;
-    let t11 = t2 * d.k1;
-    let t12 = t3 * d.k1;
-    let t13 = t4 * d.k1;
-    let t14 = t5 * d.k1;
-    let t15 = t6 * d.k1;
-    let t16 = t7 * d.k1;
-    let t17 = t8 * d.k1;
-    let t18 = t9 * d.k1;
-    let t19 = 1.5 * t17 + 0.5 * t18;
-    let t20 = t19 + 2.5 * t16;
-    let t21 = t20 + 3.5 * t15;
-    let t22 = t21 + 4.5 * t14;
-    let t23 = t22 + 5.5 * t13;
-    let t24 = t23 + 6.5 * t12;
-    let t25 = t24 + 7.5 * t11;
-    let t26 = t25 + 8.5 * t10;
-    [t26 + 9.5 * (c_q0 * d.k1), t26, t25, t24, t23, t22, t21, t20, t19, 0.5 * t18]
+    let t1 = q[0] + q[1];
+    let t2 = libm::Libm::<Real>::cos(t1);
+    let t3 = q[2] + t1;
+    let t4 = libm::Libm::<Real>::cos(t3);
+    let t5 = q[3] + t3;
+    let t6 = libm::Libm::<Real>::cos(t5);
+    let t7 = q[4] + t5;
+    let t8 = libm::Libm::<Real>::cos(t7);
+    let t9 = q[5] + t7;
+    let t10 = libm::Libm::<Real>::cos(t9);
+    let t11 = q[6] + t9;
+    let t12 = libm::Libm::<Real>::cos(t11);
+    let t13 = q[7] + t11;
+    let t14 = libm::Libm::<Real>::cos(t13);
+    let t15 = q[8] + t13;
+    let t16 = libm::Libm::<Real>::cos(t15);
+    let t17 = libm::Libm::<Real>::cos(q[9] + t15);
+    let t18 = t17 * d.k1;
+    let t19 = 1.5 * (t16 * d.k1) + 0.5 * t18;
+    let t20 = 2.5 * (t14 * d.k1) + t19;
+    let t21 = 3.5 * (t12 * d.k1) + t20;
+    let t22 = 4.5 * (t10 * d.k1) + t21;
+    let t23 = 5.5 * (t8 * d.k1) + t22;
+    let t24 = 6.5 * (t6 * d.k1) + t23;
+    let t25 = 7.5 * (t4 * d.k1) + t24;
+    let t26 = 8.5 * (t2 * d.k1) + t25;
+    [9.5 * (c_q0 * d.k1) + t26, t26, t25, t24, t23, t22, t21, t20, t19, 0.5 * t18]
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 655,
-    add: 634,
+    mul: 484,
+    add: 333,
     div: 0,
     sqrt: 0,
     sin: 10,
@@ -1065,389 +884,332 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let p = &d.params;
     let s_q0 = libm::Libm::<Real>::sin(q[0]);
     let c_q0 = libm::Libm::<Real>::cos(q[0]);
+    let t2 = p.g * s_q0;
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let t4 = p.g * s_q0 - p.l * (qd[0] * qd[0]);
-    let t5 = qd[0] + qd[1];
+    let t5 = t2 - p.l * (qd[0] * qd[0]);
+    let t6 = qd[0] + qd[1];
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t8 = t5 + qd[2];
+    let t9 = t6 + qd[2];
     let s_q3 = libm::Libm::<Real>::sin(q[3]);
     let c_q3 = libm::Libm::<Real>::cos(q[3]);
-    let t11 = t8 + qd[3];
+    let t12 = t9 + qd[3];
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
-    let t14 = t11 + qd[4];
+    let t15 = t12 + qd[4];
     let s_q5 = libm::Libm::<Real>::sin(q[5]);
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
-    let t17 = t14 + qd[5];
+    let t18 = t15 + qd[5];
     let s_q6 = libm::Libm::<Real>::sin(q[6]);
     let c_q6 = libm::Libm::<Real>::cos(q[6]);
-    let t20 = t17 + qd[6];
+    let t21 = t18 + qd[6];
     let s_q7 = libm::Libm::<Real>::sin(q[7]);
     let c_q7 = libm::Libm::<Real>::cos(q[7]);
-    let t23 = t20 + qd[7];
+    let t24 = t21 + qd[7];
     let s_q8 = libm::Libm::<Real>::sin(q[8]);
     let c_q8 = libm::Libm::<Real>::cos(q[8]);
-    let t26 = t23 + qd[8];
+    let t27 = t24 + qd[8];
     let s_q9 = libm::Libm::<Real>::sin(q[9]);
     let c_q9 = libm::Libm::<Real>::cos(q[9]);
-    let t29 = t26 + qd[9];
-    let t30 = p.l * s_q1 * s_q2;
-    let t31 = p.l + p.l * c_q1;
-    let t32 = c_q2 * t31;
-    let t33 = p.l * s_q1 * c_q2 + s_q2 * t31;
-    let t34 = s_q3 * t33;
-    let t35 = p.l + t32 - t30;
-    let t36 = c_q3 * t35;
-    let t37 = c_q3 * t33 + s_q3 * t35;
-    let t38 = s_q4 * t37;
-    let t39 = p.l + t36 - t34;
-    let t40 = c_q4 * t39;
-    let t41 = c_q4 * t37 + s_q4 * t39;
-    let t42 = s_q5 * t41;
-    let t43 = p.l + t40 - t38;
-    let t44 = c_q5 * t43;
-    let t45 = c_q5 * t41 + s_q5 * t43;
-    let t46 = s_q6 * t45;
-    let t47 = p.l + t44 - t42;
-    let t48 = c_q6 * t47;
-    let t49 = c_q6 * t45 + s_q6 * t47;
-    let t50 = s_q7 * t49;
-    let t51 = p.l + t48 - t46;
-    let t52 = c_q7 * t51;
-    let t53 = c_q7 * t49 + s_q7 * t51;
-    let t54 = s_q8 * t53;
-    let t55 = p.l + t52 - t50;
-    let t56 = c_q8 * t55;
-    let t57 = p.l * s_q2 * s_q3;
-    let t58 = p.l + p.l * c_q2;
-    let t59 = c_q3 * t58;
-    let t60 = p.l * s_q2 * c_q3 + s_q3 * t58;
-    let t61 = s_q4 * t60;
-    let t62 = p.l + t59 - t57;
-    let t63 = c_q4 * t62;
-    let t64 = c_q4 * t60 + s_q4 * t62;
-    let t65 = s_q5 * t64;
-    let t66 = p.l + t63 - t61;
-    let t67 = c_q5 * t66;
-    let t68 = c_q5 * t64 + s_q5 * t66;
-    let t69 = s_q6 * t68;
-    let t70 = p.l + t67 - t65;
-    let t71 = c_q6 * t70;
-    let t72 = c_q6 * t68 + s_q6 * t70;
-    let t73 = s_q7 * t72;
-    let t74 = p.l + t71 - t69;
-    let t75 = c_q7 * t74;
-    let t76 = c_q7 * t72 + s_q7 * t74;
-    let t77 = s_q8 * t76;
-    let t78 = p.l + t75 - t73;
-    let t79 = c_q8 * t78;
-    let t80 = p.l * s_q3 * s_q4;
-    let t81 = p.l + p.l * c_q3;
-    let t82 = c_q4 * t81;
-    let t83 = p.l * s_q3 * c_q4 + s_q4 * t81;
-    let t84 = s_q5 * t83;
-    let t85 = p.l + t82 - t80;
-    let t86 = c_q5 * t85;
-    let t87 = c_q5 * t83 + s_q5 * t85;
-    let t88 = s_q6 * t87;
-    let t89 = p.l + t86 - t84;
-    let t90 = c_q6 * t89;
-    let t91 = c_q6 * t87 + s_q6 * t89;
-    let t92 = s_q7 * t91;
-    let t93 = p.l + t90 - t88;
-    let t94 = c_q7 * t93;
-    let t95 = c_q7 * t91 + s_q7 * t93;
-    let t96 = s_q8 * t95;
-    let t97 = p.l + t94 - t92;
-    let t98 = c_q8 * t97;
-    let t99 = p.l * s_q4 * s_q5;
-    let t100 = p.l + p.l * c_q4;
-    let t101 = c_q5 * t100;
-    let t102 = p.l * s_q4 * c_q5 + s_q5 * t100;
-    let t103 = s_q6 * t102;
-    let t104 = p.l + t101 - t99;
-    let t105 = c_q6 * t104;
-    let t106 = c_q6 * t102 + s_q6 * t104;
-    let t107 = s_q7 * t106;
-    let t108 = p.l + t105 - t103;
-    let t109 = c_q7 * t108;
-    let t110 = c_q7 * t106 + s_q7 * t108;
-    let t111 = s_q8 * t110;
-    let t112 = p.l + t109 - t107;
-    let t113 = c_q8 * t112;
-    let t114 = p.l * s_q5 * s_q6;
-    let t115 = p.l + p.l * c_q5;
-    let t116 = c_q6 * t115;
-    let t117 = p.l * s_q5 * c_q6 + s_q6 * t115;
-    let t118 = s_q7 * t117;
-    let t119 = p.l + t116 - t114;
-    let t120 = c_q7 * t119;
-    let t121 = c_q7 * t117 + s_q7 * t119;
-    let t122 = s_q8 * t121;
-    let t123 = p.l + t120 - t118;
-    let t124 = c_q8 * t123;
-    let t125 = p.l * s_q6 * s_q7;
-    let t126 = p.l + p.l * c_q6;
-    let t127 = c_q7 * t126;
-    let t128 = p.l * s_q6 * c_q7 + s_q7 * t126;
-    let t129 = s_q8 * t128;
-    let t130 = p.l + t127 - t125;
-    let t131 = c_q8 * t130;
-    let t132 = p.l * s_q7 * s_q8;
-    let t133 = p.l + p.l * c_q7;
-    let t134 = c_q8 * t133;
-    let t135 = p.g * c_q0 * c_q1;
-    let t136 = t135 - s_q1 * t4;
-    let t137 = p.g * c_q0 * s_q1;
-    let t138 = c_q1 * t4 + t137 - p.l * (t5 * t5);
-    let t139 = c_q2 * t136 - s_q2 * t138;
-    let t140 = c_q2 * t138 + s_q2 * t136 - p.l * (t8 * t8);
-    let t141 = c_q3 * t139 - s_q3 * t140;
-    let t142 = c_q3 * t140 + s_q3 * t139 - p.l * (t11 * t11);
-    let t143 = c_q4 * t141 - s_q4 * t142;
-    let t144 = c_q4 * t142 + s_q4 * t141 - p.l * (t14 * t14);
-    let t145 = c_q5 * t143 - s_q5 * t144;
-    let t146 = c_q5 * t144 + s_q5 * t143 - p.l * (t17 * t17);
-    let t147 = c_q6 * t145 - s_q6 * t146;
-    let t148 = c_q6 * t146 + s_q6 * t145 - p.l * (t20 * t20);
-    let t149 = c_q7 * t147 - s_q7 * t148;
-    let t150 = c_q7 * t148 + s_q7 * t147 - p.l * (t23 * t23);
-    let t151 = c_q8 * t149 - s_q8 * t150;
-    let t152 = t135 - p.g * s_q0 * s_q1;
-    let t153 = t137 + p.g * s_q0 * c_q1;
-    let t154 = c_q2 * t152 - s_q2 * t153;
-    let t155 = c_q2 * t153 + s_q2 * t152;
-    let t156 = c_q3 * t154 - s_q3 * t155;
-    let t157 = c_q3 * t155 + s_q3 * t154;
-    let t158 = c_q4 * t156 - s_q4 * t157;
-    let t159 = c_q4 * t157 + s_q4 * t156;
-    let t160 = c_q5 * t158 - s_q5 * t159;
-    let t161 = c_q5 * t159 + s_q5 * t158;
-    let t162 = c_q6 * t160 - s_q6 * t161;
-    let t163 = c_q6 * t161 + s_q6 * t160;
-    let t164 = c_q7 * t162 - s_q7 * t163;
-    let t165 = c_q7 * t163 + s_q7 * t162;
-    let t166 = c_q8 * t164 - s_q8 * t165;
-    let t167 = c_q0 * d.k1;
-    let t168 = c_q9 * d.k0;
-    let t169 = c_q1 * d.k0;
-    let t170 = (t32 - t30) * d.k2;
-    let t171 = (t36 - t34) * d.k2;
-    let t172 = (t40 - t38) * d.k2;
-    let t173 = (t44 - t42) * d.k2;
-    let t174 = (t48 - t46) * d.k2;
-    let t175 = (t52 - t50) * d.k2;
-    let t176 = (t56 - t54) * d.k2;
-    let t177 = (c_q9 * (p.l + t56 - t54) - s_q9 * (c_q8 * t53 + s_q8 * t55)) * d.k2;
-    let t178 = s_q8 * s_q9 * d.k2;
-    let t179 = 0.5 * (c_q9 * d.k2) + d.k3;
-    let t180 = c_q8 * t179;
-    let t181 = p.l * (t180 - 0.5 * t178);
-    let t182 = -0.5 * (c_q8 * s_q9 * d.k2) - s_q8 * t179;
-    let t183 = s_q7 * t182;
-    let t184 = t180 + d.k4 - 0.5 * t178;
-    let t185 = c_q7 * t184;
-    let t186 = p.l * (t183 + t185);
-    let t187 = c_q7 * t182 - s_q7 * t184;
-    let t188 = s_q6 * t187;
-    let t189 = t183 + t185 + d.k5;
-    let t190 = c_q6 * t189;
-    let t191 = p.l * (t188 + t190);
-    let t192 = c_q6 * t187 - s_q6 * t189;
-    let t193 = s_q5 * t192;
-    let t194 = t188 + t190 + d.k6;
-    let t195 = c_q5 * t194;
-    let t196 = p.l * (t193 + t195);
-    let t197 = c_q5 * t192 - s_q5 * t194;
-    let t198 = s_q4 * t197;
-    let t199 = t193 + t195 + d.k7;
-    let t200 = c_q4 * t199;
-    let t201 = p.l * (t198 + t200);
-    let t202 = c_q4 * t197 - s_q4 * t199;
-    let t203 = s_q3 * t202;
-    let t204 = t198 + t200 + d.k8;
-    let t205 = c_q3 * t204;
-    let t206 = p.l * (t203 + t205);
-    let t207 = c_q3 * t202 - s_q3 * t204;
-    let t208 = s_q2 * t207;
-    let t209 = t203 + t205 + d.k9;
-    let t210 = c_q2 * t209;
-    let t211 = p.l * (t208 + t210);
-    let t212 = 0.5 * (t168 + t177) + 8.5 * t169 + 7.5 * t170 + 6.5 * t171 + 5.5 * t172
-        + 4.5 * t173 + 3.5 * t174 + 2.5 * t175 + 1.5 * t176 + t181 + t186 + t191 + t196
-        + t201 + t206 + t211 + d.k12;
-    let t213 = 0.5 * (t168 + t177) + 7.5 * t170 + 6.5 * t171 + 5.5 * t172 + 4.5 * t173
-        + 3.5 * t174 + 2.5 * t175 + 1.5 * t176 + t181 + t186 + t191 + t196 + t201 + t206
-        + d.k13;
-    let t214 = 0.5 * (t168 + t177) + 6.5 * t171 + 5.5 * t172 + 4.5 * t173 + 3.5 * t174
-        + 2.5 * t175 + 1.5 * t176 + t181 + t186 + t191 + t196 + t201 + d.k14;
-    let t215 = 0.5 * (t168 + t177) + 5.5 * t172 + 4.5 * t173 + 3.5 * t174 + 2.5 * t175
-        + 1.5 * t176 + t181 + t186 + t191 + t196 + d.k15;
-    let t216 = 0.5 * (t168 + t177) + 4.5 * t173 + 3.5 * t174 + 2.5 * t175 + 1.5 * t176
-        + t181 + t186 + t191 + d.k16;
-    let t217 = 0.5 * (t168 + t177) + 3.5 * t174 + 2.5 * t175 + 1.5 * t176 + t181 + t186
-        + d.k17;
-    let t218 = 0.5 * (t168 + t177) + 2.5 * t175 + 1.5 * t176 + t181 + d.k18;
-    let t219 = 0.5 * (t168 + t177) + 1.5 * t176 + d.k19;
-    let t220 = 0.5 * t177 + d.k20;
-    let t221 = c_q2 * d.k0;
-    let t222 = (t59 - t57) * d.k2;
-    let t223 = (t63 - t61) * d.k2;
-    let t224 = (t67 - t65) * d.k2;
-    let t225 = (t71 - t69) * d.k2;
-    let t226 = (t75 - t73) * d.k2;
-    let t227 = (t79 - t77) * d.k2;
-    let t228 = (c_q9 * (p.l + t79 - t77) - s_q9 * (c_q8 * t76 + s_q8 * t78)) * d.k2;
-    let t229 = 0.5 * (t168 + t228) + t181 + t186 + t191 + t196 + t201 + t206 + d.k13
-        + 7.5 * t221 + 6.5 * t222 + 5.5 * t223 + 4.5 * t224 + 3.5 * t225 + 2.5 * t226
-        + 1.5 * t227;
-    let t230 = 0.5 * (t168 + t228) + t181 + t186 + t191 + t196 + t201 + d.k14
-        + 6.5 * t222 + 5.5 * t223 + 4.5 * t224 + 3.5 * t225 + 2.5 * t226 + 1.5 * t227;
-    let t231 = 0.5 * (t168 + t228) + t181 + t186 + t191 + t196 + d.k15 + 5.5 * t223
-        + 4.5 * t224 + 3.5 * t225 + 2.5 * t226 + 1.5 * t227;
-    let t232 = 0.5 * (t168 + t228) + t181 + t186 + t191 + d.k16 + 4.5 * t224 + 3.5 * t225
-        + 2.5 * t226 + 1.5 * t227;
-    let t233 = 0.5 * (t168 + t228) + t181 + t186 + d.k17 + 3.5 * t225 + 2.5 * t226
-        + 1.5 * t227;
-    let t234 = 0.5 * (t168 + t228) + t181 + d.k18 + 2.5 * t226 + 1.5 * t227;
-    let t235 = 0.5 * (t168 + t228) + d.k19 + 1.5 * t227;
-    let t236 = d.k20 + 0.5 * t228;
-    let t237 = c_q3 * d.k0;
-    let t238 = (t82 - t80) * d.k2;
-    let t239 = (t86 - t84) * d.k2;
-    let t240 = (t90 - t88) * d.k2;
-    let t241 = (t94 - t92) * d.k2;
-    let t242 = (t98 - t96) * d.k2;
-    let t243 = (c_q9 * (p.l + t98 - t96) - s_q9 * (c_q8 * t95 + s_q8 * t97)) * d.k2;
-    let t244 = 0.5 * (t168 + t243) + t181 + t186 + t191 + t196 + t201 + d.k14
-        + 6.5 * t237 + 5.5 * t238 + 4.5 * t239 + 3.5 * t240 + 2.5 * t241 + 1.5 * t242;
-    let t245 = 0.5 * (t168 + t243) + t181 + t186 + t191 + t196 + d.k15 + 5.5 * t238
-        + 4.5 * t239 + 3.5 * t240 + 2.5 * t241 + 1.5 * t242;
-    let t246 = 0.5 * (t168 + t243) + t181 + t186 + t191 + d.k16 + 4.5 * t239 + 3.5 * t240
-        + 2.5 * t241 + 1.5 * t242;
-    let t247 = 0.5 * (t168 + t243) + t181 + t186 + d.k17 + 3.5 * t240 + 2.5 * t241
-        + 1.5 * t242;
-    let t248 = 0.5 * (t168 + t243) + t181 + d.k18 + 2.5 * t241 + 1.5 * t242;
-    let t249 = 0.5 * (t168 + t243) + d.k19 + 1.5 * t242;
-    let t250 = d.k20 + 0.5 * t243;
-    let t251 = c_q4 * d.k0;
-    let t252 = (t101 - t99) * d.k2;
-    let t253 = (t105 - t103) * d.k2;
-    let t254 = (t109 - t107) * d.k2;
-    let t255 = (t113 - t111) * d.k2;
-    let t256 = (c_q9 * (p.l + t113 - t111) - s_q9 * (c_q8 * t110 + s_q8 * t112)) * d.k2;
-    let t257 = 0.5 * (t168 + t256) + t181 + t186 + t191 + t196 + d.k15 + 5.5 * t251
-        + 4.5 * t252 + 3.5 * t253 + 2.5 * t254 + 1.5 * t255;
-    let t258 = 0.5 * (t168 + t256) + t181 + t186 + t191 + d.k16 + 4.5 * t252 + 3.5 * t253
-        + 2.5 * t254 + 1.5 * t255;
-    let t259 = 0.5 * (t168 + t256) + t181 + t186 + d.k17 + 3.5 * t253 + 2.5 * t254
-        + 1.5 * t255;
-    let t260 = 0.5 * (t168 + t256) + t181 + d.k18 + 2.5 * t254 + 1.5 * t255;
-    let t261 = 0.5 * (t168 + t256) + d.k19 + 1.5 * t255;
-    let t262 = d.k20 + 0.5 * t256;
-    let t263 = c_q5 * d.k0;
-    let t264 = (t116 - t114) * d.k2;
-    let t265 = (t120 - t118) * d.k2;
-    let t266 = (t124 - t122) * d.k2;
-    let t267 = (c_q9 * (p.l + t124 - t122) - s_q9 * (c_q8 * t121 + s_q8 * t123)) * d.k2;
-    let t268 = 0.5 * (t168 + t267) + t181 + t186 + t191 + d.k16 + 4.5 * t263 + 3.5 * t264
-        + 2.5 * t265 + 1.5 * t266;
-    let t269 = 0.5 * (t168 + t267) + t181 + t186 + d.k17 + 3.5 * t264 + 2.5 * t265
-        + 1.5 * t266;
-    let t270 = 0.5 * (t168 + t267) + t181 + d.k18 + 2.5 * t265 + 1.5 * t266;
-    let t271 = 0.5 * (t168 + t267) + d.k19 + 1.5 * t266;
-    let t272 = d.k20 + 0.5 * t267;
-    let t273 = c_q6 * d.k0;
-    let t274 = (t127 - t125) * d.k2;
-    let t275 = (t131 - t129) * d.k2;
-    let t276 = (c_q9 * (p.l + t131 - t129) - s_q9 * (c_q8 * t128 + s_q8 * t130)) * d.k2;
-    let t277 = 0.5 * (t168 + t276) + t181 + t186 + d.k17 + 3.5 * t273 + 2.5 * t274
-        + 1.5 * t275;
-    let t278 = 0.5 * (t168 + t276) + t181 + d.k18 + 2.5 * t274 + 1.5 * t275;
-    let t279 = 0.5 * (t168 + t276) + d.k19 + 1.5 * t275;
-    let t280 = d.k20 + 0.5 * t276;
-    let t281 = c_q7 * d.k0;
-    let t282 = (t134 - t132) * d.k2;
-    let t283 = (c_q9 * (p.l + t134 - t132) - s_q9 * (p.l * s_q7 * c_q8 + s_q8 * t133))
+    let t30 = t27 + qd[9];
+    let t31 = p.l * s_q2;
+    let t32 = p.l + p.l * c_q1;
+    let t33 = p.l * c_q2;
+    let t34 = s_q1 * t33 + s_q2 * t32;
+    let t35 = c_q2 * t32 - s_q1 * t31;
+    let t36 = p.l + t35;
+    let t37 = c_q3 * t34 + s_q3 * t36;
+    let t38 = c_q3 * t36 - s_q3 * t34;
+    let t39 = p.l + t38;
+    let t40 = c_q4 * t37 + s_q4 * t39;
+    let t41 = c_q4 * t39 - s_q4 * t37;
+    let t42 = p.l + t41;
+    let t43 = c_q5 * t40 + s_q5 * t42;
+    let t44 = c_q5 * t42 - s_q5 * t40;
+    let t45 = p.l + t44;
+    let t46 = c_q6 * t43 + s_q6 * t45;
+    let t47 = c_q6 * t45 - s_q6 * t43;
+    let t48 = p.l + t47;
+    let t49 = c_q7 * t46 + s_q7 * t48;
+    let t50 = c_q7 * t48 - s_q7 * t46;
+    let t51 = p.l + t50;
+    let t52 = c_q8 * t51 - s_q8 * t49;
+    let t53 = p.l + t33;
+    let t54 = c_q3 * t31 + s_q3 * t53;
+    let t55 = c_q3 * t53 - s_q3 * t31;
+    let t56 = p.l + t55;
+    let t57 = c_q4 * t54 + s_q4 * t56;
+    let t58 = c_q4 * t56 - s_q4 * t54;
+    let t59 = p.l + t58;
+    let t60 = c_q5 * t57 + s_q5 * t59;
+    let t61 = c_q5 * t59 - s_q5 * t57;
+    let t62 = p.l + t61;
+    let t63 = c_q6 * t60 + s_q6 * t62;
+    let t64 = c_q6 * t62 - s_q6 * t60;
+    let t65 = p.l + t64;
+    let t66 = c_q7 * t63 + s_q7 * t65;
+    let t67 = c_q7 * t65 - s_q7 * t63;
+    let t68 = p.l + t67;
+    let t69 = c_q8 * t68 - s_q8 * t66;
+    let t70 = p.l * s_q4;
+    let t71 = p.l + p.l * c_q3;
+    let t72 = p.l * c_q4;
+    let t73 = s_q3 * t72 + s_q4 * t71;
+    let t74 = c_q4 * t71 - s_q3 * t70;
+    let t75 = p.l + t74;
+    let t76 = c_q5 * t73 + s_q5 * t75;
+    let t77 = c_q5 * t75 - s_q5 * t73;
+    let t78 = p.l + t77;
+    let t79 = c_q6 * t76 + s_q6 * t78;
+    let t80 = c_q6 * t78 - s_q6 * t76;
+    let t81 = p.l + t80;
+    let t82 = c_q7 * t79 + s_q7 * t81;
+    let t83 = c_q7 * t81 - s_q7 * t79;
+    let t84 = p.l + t83;
+    let t85 = c_q8 * t84 - s_q8 * t82;
+    let t86 = p.l + t72;
+    let t87 = c_q5 * t70 + s_q5 * t86;
+    let t88 = c_q5 * t86 - s_q5 * t70;
+    let t89 = p.l + t88;
+    let t90 = c_q6 * t87 + s_q6 * t89;
+    let t91 = c_q6 * t89 - s_q6 * t87;
+    let t92 = p.l + t91;
+    let t93 = c_q7 * t90 + s_q7 * t92;
+    let t94 = c_q7 * t92 - s_q7 * t90;
+    let t95 = p.l + t94;
+    let t96 = c_q8 * t95 - s_q8 * t93;
+    let t97 = p.l * s_q6;
+    let t98 = p.l + p.l * c_q5;
+    let t99 = p.l * c_q6;
+    let t100 = s_q5 * t99 + s_q6 * t98;
+    let t101 = c_q6 * t98 - s_q5 * t97;
+    let t102 = p.l + t101;
+    let t103 = c_q7 * t100 + s_q7 * t102;
+    let t104 = c_q7 * t102 - s_q7 * t100;
+    let t105 = p.l + t104;
+    let t106 = c_q8 * t105 - s_q8 * t103;
+    let t107 = p.l + t99;
+    let t108 = c_q7 * t97 + s_q7 * t107;
+    let t109 = c_q7 * t107 - s_q7 * t97;
+    let t110 = p.l + t109;
+    let t111 = c_q8 * t110 - s_q8 * t108;
+    let t112 = p.l * s_q7;
+    let t113 = p.l + p.l * c_q7;
+    let t114 = c_q8 * t113 - s_q8 * t112;
+    let t115 = p.g * c_q0;
+    let t116 = c_q1 * t115;
+    let t117 = t116 - s_q1 * t5;
+    let t118 = s_q1 * t115;
+    let t119 = c_q1 * t5 + t118 - p.l * (t6 * t6);
+    let t120 = c_q2 * t117 - s_q2 * t119;
+    let t121 = c_q2 * t119 + s_q2 * t117 - p.l * (t9 * t9);
+    let t122 = c_q3 * t120 - s_q3 * t121;
+    let t123 = c_q3 * t121 + s_q3 * t120 - p.l * (t12 * t12);
+    let t124 = c_q4 * t122 - s_q4 * t123;
+    let t125 = c_q4 * t123 + s_q4 * t122 - p.l * (t15 * t15);
+    let t126 = c_q5 * t124 - s_q5 * t125;
+    let t127 = c_q5 * t125 + s_q5 * t124 - p.l * (t18 * t18);
+    let t128 = c_q6 * t126 - s_q6 * t127;
+    let t129 = c_q6 * t127 + s_q6 * t126 - p.l * (t21 * t21);
+    let t130 = c_q7 * t128 - s_q7 * t129;
+    let t131 = c_q7 * t129 + s_q7 * t128 - p.l * (t24 * t24);
+    let t132 = c_q8 * t130 - s_q8 * t131;
+    let t133 = t116 - t2 * s_q1;
+    let t134 = t118 + t2 * c_q1;
+    let t135 = c_q2 * t133 - s_q2 * t134;
+    let t136 = c_q2 * t134 + s_q2 * t133;
+    let t137 = c_q3 * t135 - s_q3 * t136;
+    let t138 = c_q3 * t136 + s_q3 * t135;
+    let t139 = c_q4 * t137 - s_q4 * t138;
+    let t140 = c_q4 * t138 + s_q4 * t137;
+    let t141 = c_q5 * t139 - s_q5 * t140;
+    let t142 = c_q5 * t140 + s_q5 * t139;
+    let t143 = c_q6 * t141 - s_q6 * t142;
+    let t144 = c_q6 * t142 + s_q6 * t141;
+    let t145 = c_q7 * t143 - s_q7 * t144;
+    let t146 = c_q7 * t144 + s_q7 * t143;
+    let t147 = c_q8 * t145 - s_q8 * t146;
+    let t148 = c_q0 * d.k1;
+    let t149 = c_q9 * d.k2;
+    let t150 = c_q9 * d.k0;
+    let t151 = (c_q9 * (p.l + t52) - s_q9 * (c_q8 * t49 + s_q8 * t51)) * d.k2;
+    let t152 = s_q9 * d.k2;
+    let t153 = s_q8 * t152;
+    let t154 = 0.5 * t149 + d.k3;
+    let t155 = c_q8 * t154 - 0.5 * t153;
+    let t156 = c_q8 * t152;
+    let t157 = -0.5 * t156 - s_q8 * t154;
+    let t158 = t155 + d.k4;
+    let t159 = s_q7 * t157 + c_q7 * t158;
+    let t160 = c_q7 * t157 - s_q7 * t158;
+    let t161 = t159 + d.k5;
+    let t162 = s_q6 * t160 + c_q6 * t161;
+    let t163 = c_q6 * t160 - s_q6 * t161;
+    let t164 = t162 + d.k6;
+    let t165 = s_q5 * t163 + c_q5 * t164;
+    let t166 = c_q5 * t163 - s_q5 * t164;
+    let t167 = t165 + d.k7;
+    let t168 = s_q4 * t166 + c_q4 * t167;
+    let t169 = c_q4 * t166 - s_q4 * t167;
+    let t170 = t168 + d.k8;
+    let t171 = s_q3 * t169 + c_q3 * t170;
+    let t172 = c_q3 * t169 - s_q3 * t170;
+    let t173 = t171 + d.k9;
+    let t174 = s_q2 * t172 + c_q2 * t173;
+    let t175 = p.l * t174;
+    let t176 = 1.5 * (t52 * d.k2) + 0.5 * t151;
+    let t177 = 2.5 * (t50 * d.k2) + t176;
+    let t178 = 3.5 * (t47 * d.k2) + t177;
+    let t179 = 4.5 * (t44 * d.k2) + t178;
+    let t180 = 5.5 * (t41 * d.k2) + t179;
+    let t181 = 6.5 * (t38 * d.k2) + t180;
+    let t182 = 0.5 * t150 + p.l * t155;
+    let t183 = p.l * t159 + t182;
+    let t184 = p.l * t162 + t183;
+    let t185 = p.l * t165 + t184;
+    let t186 = p.l * t168 + t185;
+    let t187 = p.l * t171 + t186;
+    let t188 = t181 + (7.5 * (t35 * d.k2) + t187);
+    let t189 = t188 + (8.5 * (c_q1 * d.k0) + t175);
+    let t190 = t189 + d.k12;
+    let t191 = t188 + d.k13;
+    let t192 = t186 + d.k14;
+    let t193 = t181 + t192;
+    let t194 = t185 + d.k15;
+    let t195 = t180 + t194;
+    let t196 = t184 + d.k16;
+    let t197 = t179 + t196;
+    let t198 = t183 + d.k17;
+    let t199 = t178 + t198;
+    let t200 = t182 + d.k18;
+    let t201 = t177 + t200;
+    let t202 = 0.5 * t150 + d.k19;
+    let t203 = t176 + t202;
+    let t204 = 0.5 * t151 + d.k20;
+    let t205 = (c_q9 * (p.l + t69) - s_q9 * (c_q8 * t66 + s_q8 * t68)) * d.k2;
+    let t206 = 1.5 * (t69 * d.k2) + 0.5 * t205;
+    let t207 = 2.5 * (t67 * d.k2) + t206;
+    let t208 = 3.5 * (t64 * d.k2) + t207;
+    let t209 = 4.5 * (t61 * d.k2) + t208;
+    let t210 = 5.5 * (t58 * d.k2) + t209;
+    let t211 = 6.5 * (t55 * d.k2) + t210;
+    let t212 = 7.5 * (c_q2 * d.k0) + t211;
+    let t213 = t187 + d.k13;
+    let t214 = t212 + t213;
+    let t215 = t192 + t211;
+    let t216 = t194 + t210;
+    let t217 = t196 + t209;
+    let t218 = t198 + t208;
+    let t219 = t200 + t207;
+    let t220 = t202 + t206;
+    let t221 = d.k20 + 0.5 * t205;
+    let t222 = (c_q9 * (p.l + t85) - s_q9 * (c_q8 * t82 + s_q8 * t84)) * d.k2;
+    let t223 = 1.5 * (t85 * d.k2) + 0.5 * t222;
+    let t224 = 2.5 * (t83 * d.k2) + t223;
+    let t225 = 3.5 * (t80 * d.k2) + t224;
+    let t226 = 4.5 * (t77 * d.k2) + t225;
+    let t227 = 5.5 * (t74 * d.k2) + t226;
+    let t228 = 6.5 * (c_q3 * d.k0) + t227;
+    let t229 = t192 + t228;
+    let t230 = t194 + t227;
+    let t231 = t196 + t226;
+    let t232 = t198 + t225;
+    let t233 = t200 + t224;
+    let t234 = t202 + t223;
+    let t235 = d.k20 + 0.5 * t222;
+    let t236 = (c_q9 * (p.l + t96) - s_q9 * (c_q8 * t93 + s_q8 * t95)) * d.k2;
+    let t237 = 1.5 * (t96 * d.k2) + 0.5 * t236;
+    let t238 = 2.5 * (t94 * d.k2) + t237;
+    let t239 = 3.5 * (t91 * d.k2) + t238;
+    let t240 = 4.5 * (t88 * d.k2) + t239;
+    let t241 = 5.5 * (c_q4 * d.k0) + t240;
+    let t242 = t194 + t241;
+    let t243 = t196 + t240;
+    let t244 = t198 + t239;
+    let t245 = t200 + t238;
+    let t246 = t202 + t237;
+    let t247 = d.k20 + 0.5 * t236;
+    let t248 = (c_q9 * (p.l + t106) - s_q9 * (c_q8 * t103 + s_q8 * t105)) * d.k2;
+    let t249 = 1.5 * (t106 * d.k2) + 0.5 * t248;
+    let t250 = 2.5 * (t104 * d.k2) + t249;
+    let t251 = 3.5 * (t101 * d.k2) + t250;
+    let t252 = 4.5 * (c_q5 * d.k0) + t251;
+    let t253 = t196 + t252;
+    let t254 = t198 + t251;
+    let t255 = t200 + t250;
+    let t256 = t202 + t249;
+    let t257 = d.k20 + 0.5 * t248;
+    let t258 = (c_q9 * (p.l + t111) - s_q9 * (c_q8 * t108 + s_q8 * t110)) * d.k2;
+    let t259 = 1.5 * (t111 * d.k2) + 0.5 * t258;
+    let t260 = 2.5 * (t109 * d.k2) + t259;
+    let t261 = 3.5 * (c_q6 * d.k0) + t260;
+    let t262 = t198 + t261;
+    let t263 = t200 + t260;
+    let t264 = t202 + t259;
+    let t265 = d.k20 + 0.5 * t258;
+    let t266 = (c_q9 * (p.l + t114) - s_q9 * (c_q8 * t112 + s_q8 * t113)) * d.k2;
+    let t267 = 1.5 * (t114 * d.k2) + 0.5 * t266;
+    let t268 = 2.5 * (c_q7 * d.k0) + t267;
+    let t269 = t200 + t268;
+    let t270 = t202 + t267;
+    let t271 = d.k20 + 0.5 * t266;
+    let t272 = (c_q9 * (p.l + p.l * c_q8) - p.l * s_q8 * s_q9) * d.k2;
+    let t273 = 1.5 * (c_q8 * d.k0) + 0.5 * t272;
+    let t274 = t202 + t273;
+    let t275 = d.k20 + 0.5 * t272;
+    let t276 = 0.5 * t150 + d.k20;
+    let t277 = (c_q9 * t132 - s_q9 * (c_q8 * t131 + s_q8 * t130 - p.l * (t27 * t27)))
         * d.k2;
-    let t284 = 0.5 * (t168 + t283) + t181 + d.k18 + 2.5 * t281 + 1.5 * t282;
-    let t285 = 0.5 * (t168 + t283) + d.k19 + 1.5 * t282;
-    let t286 = d.k20 + 0.5 * t283;
-    let t287 = c_q8 * d.k0;
-    let t288 = (c_q9 * (p.l + p.l * c_q8) - p.l * s_q8 * s_q9) * d.k2;
-    let t289 = 0.5 * (t168 + t288) + d.k19 + 1.5 * t287;
-    let t290 = d.k20 + 0.5 * t288;
-    let t291 = 0.5 * t168 + d.k20;
-    let t292 = t136 * d.k2;
-    let t293 = t139 * d.k2;
-    let t294 = t141 * d.k2;
-    let t295 = t143 * d.k2;
-    let t296 = t145 * d.k2;
-    let t297 = t147 * d.k2;
-    let t298 = t149 * d.k2;
-    let t299 = t151 * d.k2;
-    let t300 = (c_q9 * t151 - s_q9 * (c_q8 * t150 + s_q8 * t149 - p.l * (t26 * t26)))
-        * d.k2;
-    let t301 = s_q9 * (t29 * t29) * d.k0;
-    let t302 = -1.5 * (t26 * t26 * d.k2) - 0.5 * (c_q9 * (t29 * t29) * d.k2);
-    let t303 = s_q8 * t302 - 0.5 * (c_q8 * s_q9 * (t29 * t29) * d.k2);
-    let t304 = p.l * t303;
-    let t305 = c_q8 * t302 + 0.5 * (t178 * (t29 * t29)) - 2.5 * (t23 * t23 * d.k2);
-    let t306 = s_q7 * t305 + c_q7 * t303;
-    let t307 = p.l * t306;
-    let t308 = c_q7 * t305 - 3.5 * (t20 * t20 * d.k2) - s_q7 * t303;
-    let t309 = s_q6 * t308 + c_q6 * t306;
-    let t310 = p.l * t309;
-    let t311 = c_q6 * t308 - 4.5 * (t17 * t17 * d.k2) - s_q6 * t306;
-    let t312 = s_q5 * t311 + c_q5 * t309;
-    let t313 = p.l * t312;
-    let t314 = c_q5 * t311 - 5.5 * (t14 * t14 * d.k2) - s_q5 * t309;
-    let t315 = s_q4 * t314 + c_q4 * t312;
-    let t316 = p.l * t315;
-    let t317 = c_q4 * t314 - 6.5 * (t11 * t11 * d.k2) - s_q4 * t312;
-    let t318 = s_q3 * t317 + c_q3 * t315;
-    let t319 = p.l * t318;
-    let t320 = c_q3 * t317 - 7.5 * (t8 * t8 * d.k2) - s_q3 * t315;
-    let t321 = s_q2 * t320 + c_q2 * t318;
-    let t322 = p.l * t321;
-    let t323 = t152 * d.k2;
-    let t324 = t154 * d.k2;
-    let t325 = t156 * d.k2;
-    let t326 = t158 * d.k2;
-    let t327 = t160 * d.k2;
-    let t328 = t162 * d.k2;
-    let t329 = t164 * d.k2;
-    let t330 = t166 * d.k2;
-    let t331 = (c_q9 * t166 - s_q9 * (c_q8 * t165 + s_q8 * t164)) * d.k2;
-    let t332 = 1.5 * t330 + 0.5 * t331;
-    let t333 = 1.5 * t299 + 0.5 * (t300 - t301);
-    let t334 = t332 + 2.5 * t329;
-    let t335 = t334 + 3.5 * t328;
-    let t336 = t333 + 2.5 * t298 + t304;
-    let t337 = t335 + 4.5 * t327;
-    let t338 = t337 + 5.5 * t326;
-    let t339 = t336 + 3.5 * t297 + t307;
-    let t340 = t338 + 6.5 * t325;
-    let t341 = t340 + 7.5 * t324;
-    let t342 = t339 + 4.5 * t296 + t310;
-    let t343 = t341 + 8.5 * t323;
-    let t344 = t342 + 5.5 * t295 + t313;
-    let t345 = t344 + 6.5 * t294 + t316;
-    let t346 = t345 + 7.5 * t293 + t319;
-    let t347 = t346 + 8.5 * t292 + t322;
+    let t278 = -1.5 * (t27 * t27 * d.k2) - 0.5 * (t30 * t30 * t149);
+    let t279 = s_q8 * t278 - 0.5 * (t30 * t30 * t156);
+    let t280 = c_q8 * t278 + 0.5 * (t30 * t30 * t153) - 2.5 * (t24 * t24 * d.k2);
+    let t281 = s_q7 * t280 + c_q7 * t279;
+    let t282 = c_q7 * t280 - 3.5 * (t21 * t21 * d.k2) - s_q7 * t279;
+    let t283 = s_q6 * t282 + c_q6 * t281;
+    let t284 = c_q6 * t282 - 4.5 * (t18 * t18 * d.k2) - s_q6 * t281;
+    let t285 = s_q5 * t284 + c_q5 * t283;
+    let t286 = c_q5 * t284 - 5.5 * (t15 * t15 * d.k2) - s_q5 * t283;
+    let t287 = s_q4 * t286 + c_q4 * t285;
+    let t288 = c_q4 * t286 - 6.5 * (t12 * t12 * d.k2) - s_q4 * t285;
+    let t289 = s_q3 * t288 + c_q3 * t287;
+    let t290 = c_q3 * t288 - 7.5 * (t9 * t9 * d.k2) - s_q3 * t287;
+    let t291 = s_q2 * t290 + c_q2 * t289;
+    let t292 = 1.5 * (t132 * d.k2) + 0.5 * t277 - 0.5 * (s_q9 * (t30 * t30) * d.k0);
+    let t293 = t292 + (2.5 * (t130 * d.k2) + p.l * t279);
+    let t294 = t293 + (3.5 * (t128 * d.k2) + p.l * t281);
+    let t295 = t294 + (4.5 * (t126 * d.k2) + p.l * t283);
+    let t296 = t295 + (5.5 * (t124 * d.k2) + p.l * t285);
+    let t297 = t296 + (6.5 * (t122 * d.k2) + p.l * t287);
+    let t298 = t297 + (7.5 * (t120 * d.k2) + p.l * t289);
+    let t299 = t298 + (8.5 * (t117 * d.k2) + p.l * t291);
+    let t300 = (c_q9 * t147 - s_q9 * (c_q8 * t146 + s_q8 * t145)) * d.k2;
+    let t301 = 1.5 * (t147 * d.k2) + 0.5 * t300;
+    let t302 = 2.5 * (t145 * d.k2) + t301;
+    let t303 = 3.5 * (t143 * d.k2) + t302;
+    let t304 = 4.5 * (t141 * d.k2) + t303;
+    let t305 = 5.5 * (t139 * d.k2) + t304;
+    let t306 = 6.5 * (t137 * d.k2) + t305;
+    let t307 = 7.5 * (t135 * d.k2) + t306;
+    let t308 = 8.5 * (t133 * d.k2) + t307;
     JointSpace {
         mass_matrix: [
             [
-                0.5 * (t168 + t177) + 8.5 * t169 + 7.5 * t170 + 6.5 * t171 + 5.5 * t172
-                    + 4.5 * t173 + 3.5 * t174 + 2.5 * t175 + 1.5 * t176 + t181 + t186
-                    + t191 + t196 + t201 + t206 + t211
-                    + p.l
-                        * (s_q1 * (c_q2 * t207 - s_q2 * t209)
-                            + c_q1 * (t208 + t210 + d.k10)) + d.k11,
-                t212,
-                t213,
+                p.l * (s_q1 * (c_q2 * t172 - s_q2 * t173) + c_q1 * (t174 + d.k10))
+                    + d.k11 + t189,
+                t190,
+                t191,
+                t193,
+                t195,
+                t197,
+                t199,
+                t201,
+                t203,
+                t204,
+            ],
+            [
+                t190,
+                t175 + t187 + d.k12 + t212,
                 t214,
                 t215,
                 t216,
@@ -1455,134 +1217,50 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
                 t218,
                 t219,
                 t220,
+                t221,
             ],
-            [
-                t212,
-                0.5 * (t168 + t228) + t181 + t186 + t191 + t196 + t201 + t206 + t211
-                    + d.k12 + 7.5 * t221 + 6.5 * t222 + 5.5 * t223 + 4.5 * t224
-                    + 3.5 * t225 + 2.5 * t226 + 1.5 * t227,
-                t229,
-                t230,
-                t231,
-                t232,
-                t233,
-                t234,
-                t235,
-                t236,
-            ],
-            [
-                t213,
-                t229,
-                0.5 * (t168 + t243) + t181 + t186 + t191 + t196 + t201 + t206 + d.k13
-                    + 6.5 * t237 + 5.5 * t238 + 4.5 * t239 + 3.5 * t240 + 2.5 * t241
-                    + 1.5 * t242,
-                t244,
-                t245,
-                t246,
-                t247,
-                t248,
-                t249,
-                t250,
-            ],
-            [
-                t214,
-                t230,
-                t244,
-                0.5 * (t168 + t256) + t181 + t186 + t191 + t196 + t201 + d.k14
-                    + 5.5 * t251 + 4.5 * t252 + 3.5 * t253 + 2.5 * t254 + 1.5 * t255,
-                t257,
-                t258,
-                t259,
-                t260,
-                t261,
-                t262,
-            ],
-            [
-                t215,
-                t231,
-                t245,
-                t257,
-                0.5 * (t168 + t267) + t181 + t186 + t191 + t196 + d.k15 + 4.5 * t263
-                    + 3.5 * t264 + 2.5 * t265 + 1.5 * t266,
-                t268,
-                t269,
-                t270,
-                t271,
-                t272,
-            ],
-            [
-                t216,
-                t232,
-                t246,
-                t258,
-                t268,
-                0.5 * (t168 + t276) + t181 + t186 + t191 + d.k16 + 3.5 * t273
-                    + 2.5 * t274 + 1.5 * t275,
-                t277,
-                t278,
-                t279,
-                t280,
-            ],
-            [
-                t217,
-                t233,
-                t247,
-                t259,
-                t269,
-                t277,
-                0.5 * (t168 + t283) + t181 + t186 + d.k17 + 2.5 * t281 + 1.5 * t282,
-                t284,
-                t285,
-                t286,
-            ],
-            [
-                t218,
-                t234,
-                t248,
-                t260,
-                t270,
-                t278,
-                t284,
-                0.5 * (t168 + t288) + t181 + d.k18 + 1.5 * t287,
-                t289,
-                t290,
-            ],
-            [t219, t235, t249, t261, t271, t279, t285, t289, t168 + d.k19, t291],
-            [t220, t236, t250, t262, t272, t280, t286, t290, t291, d.k20],
+            [t191, t214, t213 + t228, t229, t230, t231, t232, t233, t234, t235],
+            [t193, t215, t229, t192 + t241, t242, t243, t244, t245, t246, t247],
+            [t195, t216, t230, t242, t194 + t252, t253, t254, t255, t256, t257],
+            [t197, t217, t231, t243, t253, t196 + t261, t262, t263, t264, t265],
+            [t199, t218, t232, t244, t254, t262, t198 + t268, t269, t270, t271],
+            [t201, t219, t233, t245, t255, t263, t269, t200 + t273, t274, t275],
+            [t203, t220, t234, t246, t256, t264, t270, t274, t150 + d.k19, t276],
+            [t204, t221, t235, t247, t257, t265, t271, t275, t276, d.k20],
         ],
         bias: [
-            t347 + 9.5 * t167
+            9.5 * t148
                 + p.l
-                    * (s_q1 * (c_q2 * t320 - 8.5 * (t5 * t5 * d.k2) - s_q2 * t318)
-                        + c_q1 * t321),
-            t347,
-            t346,
-            t345,
-            t344,
-            t342,
-            t339,
-            t336,
-            t333,
-            0.5 * t300,
+                    * (s_q1 * (c_q2 * t290 - 8.5 * (t6 * t6 * d.k2) - s_q2 * t289)
+                        + c_q1 * t291) + t299,
+            t299,
+            t298,
+            t297,
+            t296,
+            t295,
+            t294,
+            t293,
+            t292,
+            0.5 * t277,
         ],
         gravity: [
-            t343 + 9.5 * t167,
-            t343,
-            t341,
-            t340,
-            t338,
-            t337,
-            t335,
-            t334,
-            t332,
-            0.5 * t331,
+            9.5 * t148 + t308,
+            t308,
+            t307,
+            t306,
+            t305,
+            t304,
+            t303,
+            t302,
+            t301,
+            0.5 * t300,
         ],
     }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 538,
-    add: 299,
+    mul: 458,
+    add: 275,
     div: 9,
     sqrt: 0,
     sin: 10,
@@ -1613,322 +1291,281 @@ pub fn forward_dynamics_with(
     let p = &d.params;
     let s_q0 = libm::Libm::<Real>::sin(q[0]);
     let c_q0 = libm::Libm::<Real>::cos(q[0]);
+    let t2 = p.g * c_q0;
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let t4 = qd[0] + qd[1];
+    let t5 = qd[0] + qd[1];
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t7 = t4 + qd[2];
+    let t8 = t5 + qd[2];
     let s_q3 = libm::Libm::<Real>::sin(q[3]);
     let c_q3 = libm::Libm::<Real>::cos(q[3]);
-    let t10 = t7 + qd[3];
+    let t11 = t8 + qd[3];
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
-    let t13 = t10 + qd[4];
+    let t14 = t11 + qd[4];
     let s_q5 = libm::Libm::<Real>::sin(q[5]);
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
-    let t16 = t13 + qd[5];
+    let t17 = t14 + qd[5];
     let s_q6 = libm::Libm::<Real>::sin(q[6]);
     let c_q6 = libm::Libm::<Real>::cos(q[6]);
-    let t19 = t16 + qd[6];
+    let t20 = t17 + qd[6];
     let s_q7 = libm::Libm::<Real>::sin(q[7]);
     let c_q7 = libm::Libm::<Real>::cos(q[7]);
-    let t22 = t19 + qd[7];
+    let t23 = t20 + qd[7];
     let s_q8 = libm::Libm::<Real>::sin(q[8]);
     let c_q8 = libm::Libm::<Real>::cos(q[8]);
-    let t25 = t22 + qd[8];
+    let t26 = t23 + qd[8];
     let s_q9 = libm::Libm::<Real>::sin(q[9]);
     let c_q9 = libm::Libm::<Real>::cos(q[9]);
-    let t28 = t25 + qd[9];
-    let t29 = p.g * s_q0 * s_q1;
-    let t30 = p.l * (qd[0] * qd[0]) * s_q1;
-    let t31 = p.l * (t4 * t4) * s_q2;
-    let t32 = p.l * (t7 * t7) * s_q3;
-    let t33 = p.l * (t10 * t10) * s_q4;
-    let t34 = p.l * (t13 * t13) * s_q5;
-    let t35 = p.l * (t16 * t16) * s_q6;
-    let t36 = p.l * (t19 * t19) * s_q7;
-    let t37 = p.l * (t22 * t22) * s_q8;
-    let t38 = s_q9 * (t28 * t28) * d.k2;
-    let t39 = d.k21 - 0.75 * (c_q9 * c_q9 * d.k0);
-    let inv40 = 1.0 / t39;
-    let t41 = -0.75 * (p.m * (s_q9 * s_q9))
-        - 0.5625 * (s_q9 * s_q9 * (c_q9 * c_q9) * inv40 * d.k22);
-    let t42 = d.k3 - 0.75 * (c_q9 * c_q9 * d.k2);
-    let t43 = 0.75 * (p.m * s_q9 * c_q9 - s_q9 * c_q9 * d.k2 * inv40 * t42);
-    let t44 = s_q8 * t43;
-    let t45 = c_q8 * t43;
-    let t46 = -0.75 * (p.m * (c_q9 * c_q9)) - inv40 * (t42 * t42);
-    let t47 = t45 + s_q8 * t41;
-    let t48 = c_q8 * t47;
-    let t49 = t44 + c_q8 * t46;
-    let t50 = s_q8 * t49;
-    let t51 = t48 - t50;
-    let t52 = s_q8 * t47;
-    let t53 = c_q8 * t49;
-    let t54 = t52 + t53;
-    let t55 = t54 * d.k23 + d.k24;
-    let inv56 = 1.0 / t55;
-    let t57 = c_q8 * (c_q8 * t41 - t44) - s_q8 * (t45 - s_q8 * t46)
-        - t51 * t51 * d.k23 * inv56;
-    let t58 = d.k4 + p.l * t54;
-    let t59 = t51 - p.l * t51 * inv56 * t58;
-    let t60 = s_q7 * t59;
-    let t61 = c_q7 * t59;
-    let t62 = t54 - inv56 * (t58 * t58);
-    let t63 = t61 + s_q7 * t57;
-    let t64 = c_q7 * t63;
-    let t65 = t60 + c_q7 * t62;
-    let t66 = s_q7 * t65;
-    let t67 = t64 - t66;
-    let t68 = s_q7 * t63;
-    let t69 = c_q7 * t65;
-    let t70 = t68 + t69;
-    let t71 = d.k23 * t70 + d.k25;
-    let inv72 = 1.0 / t71;
-    let t73 = c_q7 * (c_q7 * t57 - t60) - s_q7 * (t61 - s_q7 * t62)
-        - d.k23 * (t67 * t67) * inv72;
-    let t74 = d.k5 + p.l * t70;
-    let t75 = t67 - p.l * t67 * inv72 * t74;
-    let t76 = s_q6 * t75;
-    let t77 = c_q6 * t75;
-    let t78 = t70 - inv72 * (t74 * t74);
-    let t79 = t77 + s_q6 * t73;
-    let t80 = c_q6 * t79;
-    let t81 = t76 + c_q6 * t78;
-    let t82 = s_q6 * t81;
-    let t83 = t80 - t82;
-    let t84 = s_q6 * t79;
-    let t85 = c_q6 * t81;
-    let t86 = t84 + t85;
-    let t87 = d.k23 * t86 + d.k26;
-    let inv88 = 1.0 / t87;
-    let t89 = c_q6 * (c_q6 * t73 - t76) - s_q6 * (t77 - s_q6 * t78)
-        - d.k23 * (t83 * t83) * inv88;
-    let t90 = d.k6 + p.l * t86;
-    let t91 = t83 - p.l * t83 * inv88 * t90;
-    let t92 = s_q5 * t91;
-    let t93 = c_q5 * t91;
-    let t94 = t86 - inv88 * (t90 * t90);
-    let t95 = t93 + s_q5 * t89;
-    let t96 = c_q5 * t95;
-    let t97 = t92 + c_q5 * t94;
-    let t98 = s_q5 * t97;
-    let t99 = t96 - t98;
-    let t100 = s_q5 * t95;
-    let t101 = c_q5 * t97;
-    let t102 = t100 + t101;
-    let t103 = d.k23 * t102 + d.k27;
-    let inv104 = 1.0 / t103;
-    let t105 = c_q5 * (c_q5 * t89 - t92) - s_q5 * (t93 - s_q5 * t94)
-        - d.k23 * (t99 * t99) * inv104;
-    let t106 = d.k7 + p.l * t102;
-    let t107 = t99 - p.l * t99 * inv104 * t106;
-    let t108 = s_q4 * t107;
-    let t109 = c_q4 * t107;
-    let t110 = t102 - inv104 * (t106 * t106);
-    let t111 = t109 + s_q4 * t105;
-    let t112 = c_q4 * t111;
-    let t113 = t108 + c_q4 * t110;
+    let t29 = t26 + qd[9];
+    let t30 = p.g * s_q0;
+    let t31 = p.l * (qd[0] * qd[0]);
+    let t32 = c_q1 * t31;
+    let t33 = s_q1 * t31;
+    let t34 = p.l * (t5 * t5);
+    let t35 = c_q2 * t34;
+    let t36 = s_q2 * t34;
+    let t37 = p.l * (t8 * t8);
+    let t38 = c_q3 * t37;
+    let t39 = s_q3 * t37;
+    let t40 = p.l * (t11 * t11);
+    let t41 = c_q4 * t40;
+    let t42 = s_q4 * t40;
+    let t43 = p.l * (t14 * t14);
+    let t44 = c_q5 * t43;
+    let t45 = s_q5 * t43;
+    let t46 = p.l * (t17 * t17);
+    let t47 = c_q6 * t46;
+    let t48 = s_q6 * t46;
+    let t49 = p.l * (t20 * t20);
+    let t50 = c_q7 * t49;
+    let t51 = s_q7 * t49;
+    let t52 = p.l * (t23 * t23);
+    let t53 = c_q8 * t52;
+    let t54 = s_q8 * t52;
+    let t55 = s_q9 * d.k2;
+    let t56 = d.k21 - 0.75 * (c_q9 * c_q9 * d.k0);
+    let inv57 = 1.0 / t56;
+    let t58 = -0.75 * (p.m * (s_q9 * s_q9))
+        - 0.5625 * (s_q9 * s_q9 * (c_q9 * c_q9) * inv57 * d.k22);
+    let t59 = d.k3 - 0.75 * (c_q9 * c_q9 * d.k2);
+    let t60 = c_q9 * t55;
+    let t61 = 0.75 * (p.m * s_q9 * c_q9 - inv57 * t59 * t60);
+    let t62 = s_q8 * t61;
+    let t63 = c_q8 * t61;
+    let t64 = -0.75 * (p.m * (c_q9 * c_q9)) - inv57 * (t59 * t59);
+    let t65 = t63 + s_q8 * t58;
+    let t66 = t62 + c_q8 * t64;
+    let t67 = c_q8 * t65 - s_q8 * t66;
+    let t68 = s_q8 * t65 + c_q8 * t66;
+    let t69 = t68 * d.k23 + d.k24;
+    let inv70 = 1.0 / t69;
+    let t71 = c_q8 * (c_q8 * t58 - t62) - s_q8 * (t63 - s_q8 * t64)
+        - t67 * t67 * d.k23 * inv70;
+    let t72 = d.k4 + p.l * t68;
+    let t73 = p.l * t67;
+    let t74 = t67 - inv70 * t72 * t73;
+    let t75 = s_q7 * t74;
+    let t76 = c_q7 * t74;
+    let t77 = t68 - inv70 * (t72 * t72);
+    let t78 = t76 + s_q7 * t71;
+    let t79 = t75 + c_q7 * t77;
+    let t80 = c_q7 * t78 - s_q7 * t79;
+    let t81 = s_q7 * t78 + c_q7 * t79;
+    let t82 = d.k23 * t81 + d.k25;
+    let inv83 = 1.0 / t82;
+    let t84 = c_q7 * (c_q7 * t71 - t75) - s_q7 * (t76 - s_q7 * t77)
+        - d.k23 * (t80 * t80) * inv83;
+    let t85 = d.k5 + p.l * t81;
+    let t86 = p.l * t80;
+    let t87 = t80 - inv83 * t85 * t86;
+    let t88 = s_q6 * t87;
+    let t89 = c_q6 * t87;
+    let t90 = t81 - inv83 * (t85 * t85);
+    let t91 = t89 + s_q6 * t84;
+    let t92 = t88 + c_q6 * t90;
+    let t93 = c_q6 * t91 - s_q6 * t92;
+    let t94 = s_q6 * t91 + c_q6 * t92;
+    let t95 = d.k23 * t94 + d.k26;
+    let inv96 = 1.0 / t95;
+    let t97 = c_q6 * (c_q6 * t84 - t88) - s_q6 * (t89 - s_q6 * t90)
+        - d.k23 * (t93 * t93) * inv96;
+    let t98 = d.k6 + p.l * t94;
+    let t99 = p.l * t93;
+    let t100 = t93 - inv96 * t98 * t99;
+    let t101 = s_q5 * t100;
+    let t102 = c_q5 * t100;
+    let t103 = t94 - inv96 * (t98 * t98);
+    let t104 = t102 + s_q5 * t97;
+    let t105 = t101 + c_q5 * t103;
+    let t106 = c_q5 * t104 - s_q5 * t105;
+    let t107 = s_q5 * t104 + c_q5 * t105;
+    let t108 = d.k23 * t107 + d.k27;
+    let inv109 = 1.0 / t108;
+    let t110 = c_q5 * (c_q5 * t97 - t101) - s_q5 * (t102 - s_q5 * t103)
+        - d.k23 * (t106 * t106) * inv109;
+    let t111 = d.k7 + p.l * t107;
+    let t112 = p.l * t106;
+    let t113 = t106 - inv109 * t111 * t112;
     let t114 = s_q4 * t113;
-    let t115 = t112 - t114;
-    let t116 = s_q4 * t111;
-    let t117 = c_q4 * t113;
-    let t118 = t116 + t117;
-    let t119 = d.k23 * t118 + d.k28;
-    let inv120 = 1.0 / t119;
-    let t121 = c_q4 * (c_q4 * t105 - t108) - s_q4 * (t109 - s_q4 * t110)
-        - d.k23 * (t115 * t115) * inv120;
-    let t122 = d.k8 + p.l * t118;
-    let t123 = t115 - p.l * t115 * inv120 * t122;
-    let t124 = s_q3 * t123;
-    let t125 = c_q3 * t123;
-    let t126 = t118 - inv120 * (t122 * t122);
-    let t127 = t125 + s_q3 * t121;
-    let t128 = c_q3 * t127;
-    let t129 = t124 + c_q3 * t126;
-    let t130 = s_q3 * t129;
-    let t131 = t128 - t130;
-    let t132 = s_q3 * t127;
-    let t133 = c_q3 * t129;
-    let t134 = t132 + t133;
-    let t135 = d.k17 + d.k23 * t134;
-    let inv136 = 1.0 / t135;
-    let t137 = c_q3 * (c_q3 * t121 - t124) - s_q3 * (t125 - s_q3 * t126)
-        - d.k23 * (t131 * t131) * inv136;
-    let t138 = d.k9 + p.l * t134;
-    let t139 = t131 - p.l * t131 * inv136 * t138;
+    let t115 = c_q4 * t113;
+    let t116 = t107 - inv109 * (t111 * t111);
+    let t117 = t115 + s_q4 * t110;
+    let t118 = t114 + c_q4 * t116;
+    let t119 = c_q4 * t117 - s_q4 * t118;
+    let t120 = s_q4 * t117 + c_q4 * t118;
+    let t121 = d.k23 * t120 + d.k28;
+    let inv122 = 1.0 / t121;
+    let t123 = c_q4 * (c_q4 * t110 - t114) - s_q4 * (t115 - s_q4 * t116)
+        - d.k23 * (t119 * t119) * inv122;
+    let t124 = d.k8 + p.l * t120;
+    let t125 = p.l * t119;
+    let t126 = t119 - inv122 * t124 * t125;
+    let t127 = s_q3 * t126;
+    let t128 = c_q3 * t126;
+    let t129 = t120 - inv122 * (t124 * t124);
+    let t130 = t128 + s_q3 * t123;
+    let t131 = t127 + c_q3 * t129;
+    let t132 = c_q3 * t130 - s_q3 * t131;
+    let t133 = s_q3 * t130 + c_q3 * t131;
+    let t134 = d.k17 + d.k23 * t133;
+    let inv135 = 1.0 / t134;
+    let t136 = c_q3 * (c_q3 * t123 - t127) - s_q3 * (t128 - s_q3 * t129)
+        - d.k23 * (t132 * t132) * inv135;
+    let t137 = d.k9 + p.l * t133;
+    let t138 = p.l * t132;
+    let t139 = t132 - inv135 * t137 * t138;
     let t140 = s_q2 * t139;
     let t141 = c_q2 * t139;
-    let t142 = t134 - inv136 * (t138 * t138);
-    let t143 = t141 + s_q2 * t137;
-    let t144 = c_q2 * t143;
-    let t145 = t140 + c_q2 * t142;
-    let t146 = s_q2 * t145;
-    let t147 = t144 - t146;
-    let t148 = s_q2 * t143;
-    let t149 = c_q2 * t145;
-    let t150 = t148 + t149;
-    let t151 = d.k23 * t150 + d.k29;
-    let inv152 = 1.0 / t151;
-    let t153 = c_q2 * (c_q2 * t137 - t140) - s_q2 * (t141 - s_q2 * t142)
-        - d.k23 * (t147 * t147) * inv152;
-    let t154 = d.k10 + p.l * t150;
-    let t155 = t147 - p.l * t147 * inv152 * t154;
+    let t142 = t133 - inv135 * (t137 * t137);
+    let t143 = t141 + s_q2 * t136;
+    let t144 = t140 + c_q2 * t142;
+    let t145 = c_q2 * t143 - s_q2 * t144;
+    let t146 = s_q2 * t143 + c_q2 * t144;
+    let t147 = d.k23 * t146 + d.k29;
+    let inv148 = 1.0 / t147;
+    let t149 = c_q2 * (c_q2 * t136 - t140) - s_q2 * (t141 - s_q2 * t142)
+        - d.k23 * (t145 * t145) * inv148;
+    let t150 = d.k10 + p.l * t146;
+    let t151 = p.l * t145;
+    let t152 = t145 - inv148 * t150 * t151;
+    let t153 = s_q1 * t149 + c_q1 * t152;
+    let t154 = t146 - inv148 * (t150 * t150);
+    let t155 = s_q1 * t152 + c_q1 * t154;
     let t156 = s_q1 * t153 + c_q1 * t155;
-    let t157 = t150 - inv152 * (t154 * t154);
-    let t158 = s_q1 * t155 + c_q1 * t157;
-    let t159 = s_q1 * t156 + c_q1 * t158;
-    let t160 = d.k23 * t159 + d.k30;
-    let inv161 = 1.0 / t160;
-    let t162 = 0.75 * (t25 * t25 * s_q9 * d.k2) - 1.5 * (tau[9] * d.k31);
-    let t163 = c_q9 * t162;
-    let t164 = p.l * (0.5 * t38 + t163);
-    let t165 = tau[8] + t164 - tau[9];
-    let t166 = 1.5 * (t25 * t25 * d.k2) + 0.5 * (c_q9 * (t28 * t28) * d.k2)
-        + p.l * (t22 * t22) * c_q8 * t41 - s_q9 * t162 - t37 * t43
-        - 0.75 * (s_q9 * c_q9 * d.k2 * inv40 * t165);
-    let t167 = 0.5 * t38 + t163 + t45 * (p.l * (t22 * t22)) - t37 * t46
-        - inv40 * t42 * t165;
-    let t168 = s_q8 * t166;
-    let t169 = c_q8 * t167;
-    let t170 = p.l * (t168 + t169);
-    let t171 = tau[7] + t170 - tau[8];
-    let t172 = 2.5 * (t22 * t22 * d.k2) + c_q8 * t166 + p.l * (t19 * t19) * c_q7 * t57
-        - s_q8 * t167 - t36 * t59 - p.l * t51 * inv56 * t171;
-    let t173 = t168 + t169 + t61 * (p.l * (t19 * t19)) - t36 * t62 - inv56 * t58 * t171;
-    let t174 = s_q7 * t172;
-    let t175 = c_q7 * t173;
-    let t176 = p.l * (t174 + t175);
-    let t177 = tau[6] + t176 - tau[7];
-    let t178 = 3.5 * (t19 * t19 * d.k2) + c_q7 * t172 + p.l * (t16 * t16) * c_q6 * t73
-        - s_q7 * t173 - t35 * t75 - p.l * t67 * inv72 * t177;
-    let t179 = t174 + t175 + t77 * (p.l * (t16 * t16)) - t35 * t78 - inv72 * t74 * t177;
-    let t180 = s_q6 * t178;
-    let t181 = c_q6 * t179;
-    let t182 = p.l * (t180 + t181);
-    let t183 = tau[5] + t182 - tau[6];
-    let t184 = 4.5 * (t16 * t16 * d.k2) + c_q6 * t178 + p.l * (t13 * t13) * c_q5 * t89
-        - s_q6 * t179 - t34 * t91 - p.l * t83 * inv88 * t183;
-    let t185 = t180 + t181 + t93 * (p.l * (t13 * t13)) - t34 * t94 - inv88 * t90 * t183;
-    let t186 = s_q5 * t184;
-    let t187 = c_q5 * t185;
-    let t188 = p.l * (t186 + t187);
-    let t189 = tau[4] + t188 - tau[5];
-    let t190 = 5.5 * (t13 * t13 * d.k2) + c_q5 * t184 + p.l * (t10 * t10) * c_q4 * t105
-        - s_q5 * t185 - t33 * t107 - p.l * t99 * inv104 * t189;
-    let t191 = t186 + t187 + t109 * (p.l * (t10 * t10)) - t33 * t110
-        - inv104 * t106 * t189;
-    let t192 = s_q4 * t190;
-    let t193 = c_q4 * t191;
-    let t194 = p.l * (t192 + t193);
-    let t195 = tau[3] + t194 - tau[4];
-    let t196 = 6.5 * (t10 * t10 * d.k2) + c_q4 * t190 + p.l * (t7 * t7) * c_q3 * t121
-        - s_q4 * t191 - t32 * t123 - p.l * t115 * inv120 * t195;
-    let t197 = t192 + t193 + t125 * (p.l * (t7 * t7)) - t32 * t126
-        - inv120 * t122 * t195;
-    let t198 = s_q3 * t196;
-    let t199 = c_q3 * t197;
-    let t200 = p.l * (t198 + t199);
-    let t201 = tau[2] + t200 - tau[3];
-    let t202 = 7.5 * (t7 * t7 * d.k2) + c_q3 * t196 + p.l * (t4 * t4) * c_q2 * t137
-        - s_q3 * t197 - t31 * t139 - p.l * t131 * inv136 * t201;
-    let t203 = t198 + t199 + t141 * (p.l * (t4 * t4)) - t31 * t142
-        - inv136 * t138 * t201;
-    let t204 = s_q2 * t202;
-    let t205 = c_q2 * t203;
-    let t206 = p.l * (t204 + t205);
-    let t207 = tau[1] + t206 - tau[2];
-    let t208 = tau[0]
+    let t157 = d.k23 * t156 + d.k30;
+    let inv158 = 1.0 / t157;
+    let t159 = 0.75 * (t26 * t26 * t55) - 1.5 * (tau[9] * d.k31);
+    let t160 = 0.5 * (t29 * t29 * t55) + c_q9 * t159;
+    let t161 = p.l * t160 + (tau[8] - tau[9]);
+    let t162 = 1.5 * (t26 * t26 * d.k2) + 0.5 * (c_q9 * (t29 * t29) * d.k2) + t53 * t58
+        - s_q9 * t159 - t54 * t61 - 0.75 * (inv57 * t60 * t161);
+    let t163 = t160 + t53 * t61 - t54 * t64 - inv57 * t59 * t161;
+    let t164 = s_q8 * t162 + c_q8 * t163;
+    let t165 = p.l * t164 + (tau[7] - tau[8]);
+    let t166 = 2.5 * (t23 * t23 * d.k2) + c_q8 * t162 + t50 * t71 - s_q8 * t163
+        - t51 * t74 - inv70 * t73 * t165;
+    let t167 = t164 + t50 * t74 - t51 * t77 - inv70 * t72 * t165;
+    let t168 = s_q7 * t166 + c_q7 * t167;
+    let t169 = p.l * t168 + (tau[6] - tau[7]);
+    let t170 = 3.5 * (t20 * t20 * d.k2) + c_q7 * t166 + t47 * t84 - s_q7 * t167
+        - t48 * t87 - inv83 * t86 * t169;
+    let t171 = t168 + t47 * t87 - t48 * t90 - inv83 * t85 * t169;
+    let t172 = s_q6 * t170 + c_q6 * t171;
+    let t173 = p.l * t172 + (tau[5] - tau[6]);
+    let t174 = 4.5 * (t17 * t17 * d.k2) + c_q6 * t170 + t44 * t97 - s_q6 * t171
+        - t45 * t100 - inv96 * t99 * t173;
+    let t175 = t172 + t44 * t100 - t45 * t103 - inv96 * t98 * t173;
+    let t176 = s_q5 * t174 + c_q5 * t175;
+    let t177 = p.l * t176 + (tau[4] - tau[5]);
+    let t178 = 5.5 * (t14 * t14 * d.k2) + c_q5 * t174 + t41 * t110 - s_q5 * t175
+        - t42 * t113 - inv109 * t112 * t177;
+    let t179 = t176 + t41 * t113 - t42 * t116 - inv109 * t111 * t177;
+    let t180 = s_q4 * t178 + c_q4 * t179;
+    let t181 = p.l * t180 + (tau[3] - tau[4]);
+    let t182 = 6.5 * (t11 * t11 * d.k2) + c_q4 * t178 + t38 * t123 - s_q4 * t179
+        - t39 * t126 - inv122 * t125 * t181;
+    let t183 = t180 + t38 * t126 - t39 * t129 - inv122 * t124 * t181;
+    let t184 = s_q3 * t182 + c_q3 * t183;
+    let t185 = p.l * t184 + (tau[2] - tau[3]);
+    let t186 = 7.5 * (t8 * t8 * d.k2) + c_q3 * t182 + t35 * t136 - s_q3 * t183
+        - t36 * t139 - inv135 * t138 * t185;
+    let t187 = t184 + t35 * t139 - t36 * t142 - inv135 * t137 * t185;
+    let t188 = s_q2 * t186 + c_q2 * t187;
+    let t189 = p.l * t188 + (tau[1] - tau[2]);
+    let t190 = tau[0]
         + p.l
             * (s_q1
-                * (8.5 * (t4 * t4 * d.k2) + c_q2 * t202
-                    + p.l * (qd[0] * qd[0]) * c_q1 * t153 - s_q2 * t203 - t30 * t155
-                    - p.l * t147 * inv152 * t207)
-                + c_q1
-                    * (t204 + t205 + p.l * (qd[0] * qd[0]) * c_q1 * t155 - t30 * t157
-                        - inv152 * t154 * t207)) - tau[1]
-        - s_q0 * (c_q1 * t156 - s_q1 * t158) * d.k32 - p.g * c_q0 * (p.l * t159 + d.k33);
-    let t209 = inv161 * t208;
-    let t210 = p.g * c_q0 + p.l * inv161 * t208;
-    let t211 = p.g * s_q0 * c_q1 + s_q1 * t210 - p.l * (qd[0] * qd[0]) * c_q1;
-    let t212 = c_q1 * t210;
-    let t213 = inv152
-        * (t207 - p.l * t147 * t211 - t154 * (t30 + t212 - t29) - t151 * inv161 * t208);
-    let t214 = t209 + t213;
-    let t215 = t30 + t212 + p.l * t214 - t29;
-    let t216 = c_q2 * t211 + s_q2 * t215 - p.l * (t4 * t4) * c_q2;
-    let t217 = s_q2 * t211;
-    let t218 = c_q2 * t215;
-    let t219 = inv136
-        * (t201 - p.l * t131 * t216 - t138 * (t31 + t218 - t217) - t135 * t214);
-    let t220 = t214 + t219;
-    let t221 = t31 + t218 + p.l * t220 - t217;
-    let t222 = c_q3 * t216 + s_q3 * t221 - p.l * (t7 * t7) * c_q3;
-    let t223 = s_q3 * t216;
-    let t224 = c_q3 * t221;
-    let t225 = inv120
-        * (t195 - p.l * t115 * t222 - t122 * (t32 + t224 - t223) - t119 * t220);
-    let t226 = t220 + t225;
-    let t227 = t32 + t224 + p.l * t226 - t223;
-    let t228 = c_q4 * t222 + s_q4 * t227 - p.l * (t10 * t10) * c_q4;
-    let t229 = s_q4 * t222;
-    let t230 = c_q4 * t227;
-    let t231 = inv104
-        * (t189 - p.l * t99 * t228 - t106 * (t33 + t230 - t229) - t103 * t226);
-    let t232 = t226 + t231;
-    let t233 = t33 + t230 + p.l * t232 - t229;
-    let t234 = c_q5 * t228 + s_q5 * t233 - p.l * (t13 * t13) * c_q5;
-    let t235 = s_q5 * t228;
-    let t236 = c_q5 * t233;
-    let t237 = inv88
-        * (t183 - p.l * t83 * t234 - t90 * (t34 + t236 - t235) - t87 * t232);
-    let t238 = t232 + t237;
-    let t239 = t34 + t236 + p.l * t238 - t235;
-    let t240 = c_q6 * t234 + s_q6 * t239 - p.l * (t16 * t16) * c_q6;
-    let t241 = s_q6 * t234;
-    let t242 = c_q6 * t239;
-    let t243 = inv72
-        * (t177 - p.l * t67 * t240 - t74 * (t35 + t242 - t241) - t71 * t238);
-    let t244 = t238 + t243;
-    let t245 = t35 + t242 + p.l * t244 - t241;
-    let t246 = c_q7 * t240 + s_q7 * t245 - p.l * (t19 * t19) * c_q7;
-    let t247 = s_q7 * t240;
-    let t248 = c_q7 * t245;
-    let t249 = inv56
-        * (t171 - p.l * t51 * t246 - t58 * (t36 + t248 - t247) - t55 * t244);
-    let t250 = t244 + t249;
-    let t251 = t36 + t248 + p.l * t250 - t247;
-    let t252 = c_q8 * t246 + s_q8 * t251 - p.l * (t22 * t22) * c_q8;
-    let t253 = s_q8 * t246;
-    let t254 = c_q8 * t251;
-    let t255 = inv40
-        * (t165 - 0.75 * (s_q9 * c_q9 * d.k2 * t252) - t42 * (t37 + t254 - t253)
-            - t39 * t250);
-    let t256 = t250 + t255;
+                * (8.5 * (t5 * t5 * d.k2) + c_q2 * t186 + t32 * t149 - s_q2 * t187
+                    - t33 * t152 - inv148 * t151 * t189)
+                + c_q1 * (t188 + t32 * t152 - t33 * t154 - inv148 * t150 * t189))
+        - tau[1] - s_q0 * (c_q1 * t153 - s_q1 * t155) * d.k32
+        - t2 * (p.l * t156 + d.k33);
+    let t191 = inv158 * t190;
+    let t192 = t2 + p.l * inv158 * t190;
+    let t193 = c_q1 * t30 + s_q1 * t192 - t32;
+    let t194 = c_q1 * t192 + (t33 - s_q1 * t30);
+    let t195 = inv148 * (t189 - t151 * t193 - t150 * t194 - t147 * inv158 * t190);
+    let t196 = t191 + t195;
+    let t197 = t194 + p.l * t196;
+    let t198 = c_q2 * t193 + s_q2 * t197 - t35;
+    let t199 = c_q2 * t197 + (t36 - s_q2 * t193);
+    let t200 = inv135 * (t185 - t138 * t198 - t137 * t199 - t134 * t196);
+    let t201 = t196 + t200;
+    let t202 = t199 + p.l * t201;
+    let t203 = c_q3 * t198 + s_q3 * t202 - t38;
+    let t204 = c_q3 * t202 + (t39 - s_q3 * t198);
+    let t205 = inv122 * (t181 - t125 * t203 - t124 * t204 - t121 * t201);
+    let t206 = t201 + t205;
+    let t207 = t204 + p.l * t206;
+    let t208 = c_q4 * t203 + s_q4 * t207 - t41;
+    let t209 = c_q4 * t207 + (t42 - s_q4 * t203);
+    let t210 = inv109 * (t177 - t112 * t208 - t111 * t209 - t108 * t206);
+    let t211 = t206 + t210;
+    let t212 = t209 + p.l * t211;
+    let t213 = c_q5 * t208 + s_q5 * t212 - t44;
+    let t214 = c_q5 * t212 + (t45 - s_q5 * t208);
+    let t215 = inv96 * (t173 - t99 * t213 - t98 * t214 - t95 * t211);
+    let t216 = t211 + t215;
+    let t217 = t214 + p.l * t216;
+    let t218 = c_q6 * t213 + s_q6 * t217 - t47;
+    let t219 = c_q6 * t217 + (t48 - s_q6 * t213);
+    let t220 = inv83 * (t169 - t86 * t218 - t85 * t219 - t82 * t216);
+    let t221 = t216 + t220;
+    let t222 = t219 + p.l * t221;
+    let t223 = c_q7 * t218 + s_q7 * t222 - t50;
+    let t224 = c_q7 * t222 + (t51 - s_q7 * t218);
+    let t225 = inv70 * (t165 - t73 * t223 - t72 * t224 - t69 * t221);
+    let t226 = t221 + t225;
+    let t227 = t224 + p.l * t226;
+    let t228 = c_q8 * t223 + s_q8 * t227 - t53;
+    let t229 = c_q8 * t227 + (t54 - s_q8 * t223);
+    let t230 = inv57 * (t161 - t59 * t229 - t56 * t226 - 0.75 * (t60 * t228));
+    let t231 = t226 + t230;
     [
-        t209,
-        t213,
-        t219,
+        t191,
+        t195,
+        t200,
+        t205,
+        t210,
+        t215,
+        t220,
         t225,
-        t231,
-        t237,
-        t243,
-        t249,
-        t255,
+        t230,
         3.0
             * ((tau[9]
                 - 0.5
                     * (d.k2
-                        * (p.l * (t25 * t25) * s_q9
-                            + c_q9 * (t37 + t254 + p.l * t256 - t253) - s_q9 * t252))
-                - 0.3333333333333333 * (d.k0 * t256)) * d.k34),
+                        * (p.l * (t26 * t26) * s_q9 + c_q9 * (t229 + p.l * t231)
+                            - s_q9 * t228)) - 0.3333333333333333 * (d.k0 * t231))
+                * d.k34),
     ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 889,
-    add: 885,
+    mul: 601,
+    add: 329,
     div: 0,
     sqrt: 0,
     sin: 9,
@@ -1956,514 +1593,406 @@ pub fn coriolis_matrix_with(
     let t2 = qd[0] + qd[1];
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t5 = t2 + qd[2];
+    let t5 = p.l * t2;
+    let t6 = t2 + qd[2];
     let s_q3 = libm::Libm::<Real>::sin(q[3]);
     let c_q3 = libm::Libm::<Real>::cos(q[3]);
-    let t8 = p.l * t5;
-    let t9 = t5 + qd[3];
+    let t9 = p.l * t6;
+    let t10 = t6 + qd[3];
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
-    let t12 = p.l * t9;
-    let t13 = t9 + qd[4];
+    let t13 = p.l * t10;
+    let t14 = t10 + qd[4];
     let s_q5 = libm::Libm::<Real>::sin(q[5]);
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
-    let t16 = p.l * t13;
-    let t17 = t13 + qd[5];
+    let t17 = p.l * t14;
+    let t18 = t14 + qd[5];
     let s_q6 = libm::Libm::<Real>::sin(q[6]);
     let c_q6 = libm::Libm::<Real>::cos(q[6]);
-    let t20 = p.l * t17;
-    let t21 = t17 + qd[6];
+    let t21 = p.l * t18;
+    let t22 = t18 + qd[6];
     let s_q7 = libm::Libm::<Real>::sin(q[7]);
     let c_q7 = libm::Libm::<Real>::cos(q[7]);
-    let t24 = p.l * t21;
-    let t25 = t21 + qd[7];
+    let t25 = p.l * t22;
+    let t26 = t22 + qd[7];
     let s_q8 = libm::Libm::<Real>::sin(q[8]);
     let c_q8 = libm::Libm::<Real>::cos(q[8]);
-    let t28 = p.l * t25;
-    let t29 = t25 + qd[8];
+    let t29 = p.l * t26;
+    let t30 = t26 + qd[8];
     let s_q9 = libm::Libm::<Real>::sin(q[9]);
     let c_q9 = libm::Libm::<Real>::cos(q[9]);
-    let t32 = p.l * t29;
-    let t33 = t29 + qd[9];
-    let t34 = -2.0 * (p.l * t2 + p.l * qd[0] * c_q1);
-    let t35 = 2.0 * (p.l * qd[0] * s_q1 * c_q2) - s_q2 * t34;
-    let t36 = 2.0 * (p.l * qd[0] * s_q1 * s_q2 - t8) + c_q2 * t34;
-    let t37 = c_q3 * t35 - s_q3 * t36;
-    let t38 = c_q3 * t36 + s_q3 * t35 - 2.0 * t12;
-    let t39 = c_q4 * t37 - s_q4 * t38;
-    let t40 = c_q4 * t38 + s_q4 * t37 - 2.0 * t16;
-    let t41 = c_q5 * t39 - s_q5 * t40;
-    let t42 = c_q5 * t40 + s_q5 * t39 - 2.0 * t20;
-    let t43 = c_q6 * t41 - s_q6 * t42;
-    let t44 = c_q6 * t42 + s_q6 * t41 - 2.0 * t24;
-    let t45 = c_q7 * t43 - s_q7 * t44;
-    let t46 = c_q7 * t44 + s_q7 * t43 - 2.0 * t28;
-    let t47 = c_q8 * t45 - s_q8 * t46;
-    let t48 = -2.0 * (t8 + p.l * t2 * c_q2);
-    let t49 = 2.0 * (p.l * t2 * s_q2 * c_q3) - s_q3 * t48;
-    let t50 = 2.0 * (p.l * t2 * s_q2 * s_q3 - t12) + c_q3 * t48;
-    let t51 = c_q4 * t49 - s_q4 * t50;
-    let t52 = c_q4 * t50 + s_q4 * t49 - 2.0 * t16;
-    let t53 = c_q5 * t51 - s_q5 * t52;
-    let t54 = c_q5 * t52 + s_q5 * t51 - 2.0 * t20;
-    let t55 = c_q6 * t53 - s_q6 * t54;
-    let t56 = c_q6 * t54 + s_q6 * t53 - 2.0 * t24;
-    let t57 = c_q7 * t55 - s_q7 * t56;
-    let t58 = c_q7 * t56 + s_q7 * t55 - 2.0 * t28;
-    let t59 = c_q8 * t57 - s_q8 * t58;
-    let t60 = -2.0 * (t12 + t8 * c_q3);
-    let t61 = 2.0 * (t8 * (s_q3 * c_q4)) - s_q4 * t60;
-    let t62 = 2.0 * (t8 * (s_q3 * s_q4) - t16) + c_q4 * t60;
-    let t63 = c_q5 * t61 - s_q5 * t62;
-    let t64 = c_q5 * t62 + s_q5 * t61 - 2.0 * t20;
-    let t65 = c_q6 * t63 - s_q6 * t64;
-    let t66 = c_q6 * t64 + s_q6 * t63 - 2.0 * t24;
-    let t67 = c_q7 * t65 - s_q7 * t66;
-    let t68 = c_q7 * t66 + s_q7 * t65 - 2.0 * t28;
-    let t69 = c_q8 * t67 - s_q8 * t68;
-    let t70 = -2.0 * (t16 + t12 * c_q4);
-    let t71 = 2.0 * (t12 * (s_q4 * c_q5)) - s_q5 * t70;
-    let t72 = 2.0 * (t12 * (s_q4 * s_q5) - t20) + c_q5 * t70;
-    let t73 = c_q6 * t71 - s_q6 * t72;
-    let t74 = c_q6 * t72 + s_q6 * t71 - 2.0 * t24;
-    let t75 = c_q7 * t73 - s_q7 * t74;
-    let t76 = c_q7 * t74 + s_q7 * t73 - 2.0 * t28;
-    let t77 = c_q8 * t75 - s_q8 * t76;
-    let t78 = -2.0 * (t20 + t16 * c_q5);
-    let t79 = 2.0 * (t16 * (s_q5 * c_q6)) - s_q6 * t78;
-    let t80 = 2.0 * (t16 * (s_q5 * s_q6) - t24) + c_q6 * t78;
+    let t33 = p.l * t30;
+    let t34 = t30 + qd[9];
+    let t35 = p.l * qd[0];
+    let t36 = -2.0 * (t5 + c_q1 * t35);
+    let t37 = s_q1 * t35;
+    let t38 = 2.0 * (c_q2 * t37) - s_q2 * t36;
+    let t39 = 2.0 * (s_q2 * t37 - t9) + c_q2 * t36;
+    let t40 = c_q3 * t38 - s_q3 * t39;
+    let t41 = c_q3 * t39 + s_q3 * t38 - 2.0 * t13;
+    let t42 = c_q4 * t40 - s_q4 * t41;
+    let t43 = c_q4 * t41 + s_q4 * t40 - 2.0 * t17;
+    let t44 = c_q5 * t42 - s_q5 * t43;
+    let t45 = c_q5 * t43 + s_q5 * t42 - 2.0 * t21;
+    let t46 = c_q6 * t44 - s_q6 * t45;
+    let t47 = c_q6 * t45 + s_q6 * t44 - 2.0 * t25;
+    let t48 = c_q7 * t46 - s_q7 * t47;
+    let t49 = c_q7 * t47 + s_q7 * t46 - 2.0 * t29;
+    let t50 = c_q8 * t48 - s_q8 * t49;
+    let t51 = -2.0 * (t9 + c_q2 * t5);
+    let t52 = s_q2 * t5;
+    let t53 = 2.0 * (c_q3 * t52) - s_q3 * t51;
+    let t54 = 2.0 * (s_q3 * t52 - t13) + c_q3 * t51;
+    let t55 = c_q4 * t53 - s_q4 * t54;
+    let t56 = c_q4 * t54 + s_q4 * t53 - 2.0 * t17;
+    let t57 = c_q5 * t55 - s_q5 * t56;
+    let t58 = c_q5 * t56 + s_q5 * t55 - 2.0 * t21;
+    let t59 = c_q6 * t57 - s_q6 * t58;
+    let t60 = c_q6 * t58 + s_q6 * t57 - 2.0 * t25;
+    let t61 = c_q7 * t59 - s_q7 * t60;
+    let t62 = c_q7 * t60 + s_q7 * t59 - 2.0 * t29;
+    let t63 = c_q8 * t61 - s_q8 * t62;
+    let t64 = -2.0 * (t13 + c_q3 * t9);
+    let t65 = s_q3 * t9;
+    let t66 = 2.0 * (c_q4 * t65) - s_q4 * t64;
+    let t67 = 2.0 * (s_q4 * t65 - t17) + c_q4 * t64;
+    let t68 = c_q5 * t66 - s_q5 * t67;
+    let t69 = c_q5 * t67 + s_q5 * t66 - 2.0 * t21;
+    let t70 = c_q6 * t68 - s_q6 * t69;
+    let t71 = c_q6 * t69 + s_q6 * t68 - 2.0 * t25;
+    let t72 = c_q7 * t70 - s_q7 * t71;
+    let t73 = c_q7 * t71 + s_q7 * t70 - 2.0 * t29;
+    let t74 = c_q8 * t72 - s_q8 * t73;
+    let t75 = -2.0 * (t17 + c_q4 * t13);
+    let t76 = s_q4 * t13;
+    let t77 = 2.0 * (c_q5 * t76) - s_q5 * t75;
+    let t78 = 2.0 * (s_q5 * t76 - t21) + c_q5 * t75;
+    let t79 = c_q6 * t77 - s_q6 * t78;
+    let t80 = c_q6 * t78 + s_q6 * t77 - 2.0 * t25;
     let t81 = c_q7 * t79 - s_q7 * t80;
-    let t82 = c_q7 * t80 + s_q7 * t79 - 2.0 * t28;
+    let t82 = c_q7 * t80 + s_q7 * t79 - 2.0 * t29;
     let t83 = c_q8 * t81 - s_q8 * t82;
-    let t84 = -2.0 * (t24 + t20 * c_q6);
-    let t85 = 2.0 * (t20 * (s_q6 * c_q7)) - s_q7 * t84;
-    let t86 = 2.0 * (t20 * (s_q6 * s_q7) - t28) + c_q7 * t84;
-    let t87 = c_q8 * t85 - s_q8 * t86;
-    let t88 = -2.0 * (t28 + t24 * c_q7);
-    let t89 = 2.0 * (t24 * (s_q7 * c_q8)) - s_q8 * t88;
-    let t90 = qd[0] * s_q1 * d.k0;
-    let t91 = t35 * d.k2;
-    let t92 = t37 * d.k2;
-    let t93 = t39 * d.k2;
-    let t94 = t41 * d.k2;
-    let t95 = t43 * d.k2;
-    let t96 = t45 * d.k2;
-    let t97 = t47 * d.k2;
-    let t98 = (c_q9 * t47 - s_q9 * (c_q8 * t46 + s_q8 * t45 - 2.0 * t32)) * d.k2;
-    let t99 = s_q9 * t33 * d.k0;
-    let t100 = -3.0 * (t29 * d.k2) - c_q9 * t33 * d.k2;
-    let t101 = c_q8 * s_q9 * t33 * d.k2;
-    let t102 = s_q8 * t100 - t101;
-    let t103 = p.l * t102;
-    let t104 = c_q8 * t100;
-    let t105 = s_q8 * s_q9 * t33 * d.k2;
-    let t106 = t104 + t105 - 5.0 * (t25 * d.k2);
-    let t107 = c_q7 * t102;
-    let t108 = s_q7 * t106 + t107;
-    let t109 = p.l * t108;
-    let t110 = c_q7 * t106;
-    let t111 = s_q7 * t102;
-    let t112 = t110 - 7.0 * (t21 * d.k2) - t111;
-    let t113 = c_q6 * t108;
-    let t114 = s_q6 * t112 + t113;
-    let t115 = p.l * t114;
+    let t84 = -2.0 * (t21 + c_q5 * t17);
+    let t85 = s_q5 * t17;
+    let t86 = 2.0 * (c_q6 * t85) - s_q6 * t84;
+    let t87 = 2.0 * (s_q6 * t85 - t25) + c_q6 * t84;
+    let t88 = c_q7 * t86 - s_q7 * t87;
+    let t89 = c_q7 * t87 + s_q7 * t86 - 2.0 * t29;
+    let t90 = c_q8 * t88 - s_q8 * t89;
+    let t91 = -2.0 * (t25 + c_q6 * t21);
+    let t92 = s_q6 * t21;
+    let t93 = 2.0 * (c_q7 * t92) - s_q7 * t91;
+    let t94 = 2.0 * (s_q7 * t92 - t29) + c_q7 * t91;
+    let t95 = c_q8 * t93 - s_q8 * t94;
+    let t96 = -2.0 * (t29 + c_q7 * t25);
+    let t97 = s_q7 * t25;
+    let t98 = 2.0 * (c_q8 * t97) - s_q8 * t96;
+    let t99 = (c_q9 * t50 - s_q9 * (c_q8 * t49 + s_q8 * t48 - 2.0 * t33)) * d.k2;
+    let t100 = s_q9 * d.k0;
+    let t101 = t34 * t100;
+    let t102 = t34 * d.k2;
+    let t103 = c_q9 * t102;
+    let t104 = -3.0 * (t30 * d.k2) - t103;
+    let t105 = s_q9 * t102;
+    let t106 = c_q8 * t105;
+    let t107 = s_q8 * t104 - t106;
+    let t108 = s_q8 * t105;
+    let t109 = c_q8 * t104 + t108;
+    let t110 = t109 - 5.0 * (t26 * d.k2);
+    let t111 = c_q7 * t107;
+    let t112 = s_q7 * t110 + t111;
+    let t113 = s_q7 * t107;
+    let t114 = c_q7 * t110 - t113;
+    let t115 = t114 - 7.0 * (t22 * d.k2);
     let t116 = c_q6 * t112;
-    let t117 = s_q6 * t108;
-    let t118 = t116 - 9.0 * (t17 * d.k2) - t117;
-    let t119 = c_q5 * t114;
-    let t120 = s_q5 * t118 + t119;
-    let t121 = p.l * t120;
-    let t122 = c_q5 * t118;
-    let t123 = s_q5 * t114;
-    let t124 = t122 - 11.0 * (t13 * d.k2) - t123;
-    let t125 = c_q4 * t120;
-    let t126 = s_q4 * t124 + t125;
-    let t127 = p.l * t126;
-    let t128 = c_q4 * t124;
-    let t129 = s_q4 * t120;
-    let t130 = t128 - 13.0 * (t9 * d.k2) - t129;
-    let t131 = c_q3 * t126;
+    let t117 = s_q6 * t115 + t116;
+    let t118 = s_q6 * t112;
+    let t119 = c_q6 * t115 - t118;
+    let t120 = t119 - 9.0 * (t18 * d.k2);
+    let t121 = c_q5 * t117;
+    let t122 = s_q5 * t120 + t121;
+    let t123 = s_q5 * t117;
+    let t124 = c_q5 * t120 - t123;
+    let t125 = t124 - 11.0 * (t14 * d.k2);
+    let t126 = c_q4 * t122;
+    let t127 = s_q4 * t125 + t126;
+    let t128 = s_q4 * t122;
+    let t129 = c_q4 * t125 - t128;
+    let t130 = t129 - 13.0 * (t10 * d.k2);
+    let t131 = c_q3 * t127;
     let t132 = s_q3 * t130 + t131;
-    let t133 = p.l * t132;
-    let t134 = c_q3 * t130;
-    let t135 = s_q3 * t126;
-    let t136 = t134 - 15.0 * (t5 * d.k2) - t135;
-    let t137 = c_q2 * t132;
-    let t138 = s_q2 * t136 + t137;
-    let t139 = p.l * t138;
-    let t140 = c_q2 * t136;
-    let t141 = s_q2 * t132;
-    let t142 = c_q1 * t138;
-    let t143 = p.l * (s_q1 * (t140 - 17.0 * (t2 * d.k2) - t141) + t142);
-    let t144 = t2 * s_q2 * d.k0;
-    let t145 = t49 * d.k2;
-    let t146 = t51 * d.k2;
-    let t147 = t53 * d.k2;
-    let t148 = t55 * d.k2;
-    let t149 = t57 * d.k2;
-    let t150 = t59 * d.k2;
-    let t151 = (c_q9 * t59 - s_q9 * (c_q8 * t58 + s_q8 * t57 - 2.0 * t32)) * d.k2;
-    let t152 = t5 * s_q3 * d.k0;
-    let t153 = t61 * d.k2;
-    let t154 = t63 * d.k2;
-    let t155 = t65 * d.k2;
-    let t156 = t67 * d.k2;
-    let t157 = t69 * d.k2;
-    let t158 = (c_q9 * t69 - s_q9 * (c_q8 * t68 + s_q8 * t67 - 2.0 * t32)) * d.k2;
-    let t159 = t9 * s_q4 * d.k0;
-    let t160 = t71 * d.k2;
-    let t161 = t73 * d.k2;
-    let t162 = t75 * d.k2;
-    let t163 = t77 * d.k2;
-    let t164 = (c_q9 * t77 - s_q9 * (c_q8 * t76 + s_q8 * t75 - 2.0 * t32)) * d.k2;
-    let t165 = t134 - t135;
-    let t166 = t137 + s_q2 * t165;
-    let t167 = p.l * t166;
-    let t168 = t13 * s_q5 * d.k0;
-    let t169 = t79 * d.k2;
-    let t170 = t81 * d.k2;
-    let t171 = t83 * d.k2;
-    let t172 = (c_q9 * t83 - s_q9 * (c_q8 * t82 + s_q8 * t81 - 2.0 * t32)) * d.k2;
-    let t173 = t128 - t129;
-    let t174 = t131 + s_q3 * t173;
-    let t175 = p.l * t174;
-    let t176 = c_q3 * t173 - t135;
-    let t177 = s_q2 * t176 + c_q2 * t174;
-    let t178 = p.l * t177;
-    let t179 = t17 * s_q6 * d.k0;
-    let t180 = t85 * d.k2;
-    let t181 = t87 * d.k2;
-    let t182 = (c_q9 * t87 - s_q9 * (c_q8 * t86 + s_q8 * t85 - 2.0 * t32)) * d.k2;
-    let t183 = t122 - t123;
-    let t184 = t125 + s_q4 * t183;
-    let t185 = p.l * t184;
-    let t186 = c_q4 * t183 - t129;
-    let t187 = s_q3 * t186 + c_q3 * t184;
-    let t188 = p.l * t187;
-    let t189 = c_q3 * t186 - s_q3 * t184;
-    let t190 = s_q2 * t189 + c_q2 * t187;
-    let t191 = p.l * t190;
-    let t192 = t21 * s_q7 * d.k0;
-    let t193 = t89 * d.k2;
-    let t194 = (c_q9 * t89 - s_q9 * (2.0 * (t24 * (s_q7 * s_q8) - t32) + c_q8 * t88))
-        * d.k2;
-    let t195 = t116 - t117;
-    let t196 = t119 + s_q5 * t195;
-    let t197 = p.l * t196;
-    let t198 = c_q5 * t195 - t123;
-    let t199 = s_q4 * t198 + c_q4 * t196;
-    let t200 = p.l * t199;
-    let t201 = c_q4 * t198 - s_q4 * t196;
-    let t202 = s_q3 * t201 + c_q3 * t199;
-    let t203 = p.l * t202;
-    let t204 = c_q3 * t201 - s_q3 * t199;
-    let t205 = s_q2 * t204 + c_q2 * t202;
-    let t206 = p.l * t205;
-    let t207 = t25 * s_q8 * d.k0;
-    let t208 = (2.0 * (t28 * (s_q8 * c_q9)) - s_q9 * (-2.0 * (t32 + t28 * c_q8))) * d.k2;
-    let t209 = t110 - t111;
-    let t210 = t113 + s_q6 * t209;
-    let t211 = p.l * t210;
-    let t212 = c_q6 * t209 - t117;
-    let t213 = s_q5 * t212 + c_q5 * t210;
-    let t214 = p.l * t213;
-    let t215 = c_q5 * t212 - s_q5 * t210;
-    let t216 = s_q4 * t215 + c_q4 * t213;
-    let t217 = p.l * t216;
-    let t218 = c_q4 * t215 - s_q4 * t213;
-    let t219 = s_q3 * t218 + c_q3 * t216;
-    let t220 = p.l * t219;
-    let t221 = c_q3 * t218 - s_q3 * t216;
-    let t222 = s_q2 * t221 + c_q2 * t219;
-    let t223 = p.l * t222;
-    let t224 = t29 * s_q9 * d.k0;
-    let t225 = t104 + t105;
-    let t226 = t107 + s_q7 * t225;
-    let t227 = p.l * t226;
-    let t228 = c_q7 * t225 - t111;
-    let t229 = s_q6 * t228 + c_q6 * t226;
-    let t230 = p.l * t229;
-    let t231 = c_q6 * t228 - s_q6 * t226;
-    let t232 = s_q5 * t231 + c_q5 * t229;
-    let t233 = p.l * t232;
-    let t234 = c_q5 * t231 - s_q5 * t229;
-    let t235 = s_q4 * t234 + c_q4 * t232;
-    let t236 = p.l * t235;
-    let t237 = c_q4 * t234 - s_q4 * t232;
-    let t238 = s_q3 * t237 + c_q3 * t235;
-    let t239 = p.l * t238;
-    let t240 = c_q3 * t237 - s_q3 * t235;
-    let t241 = s_q2 * t240 + c_q2 * t238;
-    let t242 = p.l * t241;
-    let t243 = -t101 - s_q8 * c_q9 * t33 * d.k2;
-    let t244 = p.l * t243;
-    let t245 = t105 - c_q8 * c_q9 * t33 * d.k2;
-    let t246 = s_q7 * t245 + c_q7 * t243;
-    let t247 = p.l * t246;
-    let t248 = c_q7 * t245 - s_q7 * t243;
-    let t249 = s_q6 * t248 + c_q6 * t246;
-    let t250 = p.l * t249;
-    let t251 = c_q6 * t248 - s_q6 * t246;
-    let t252 = s_q5 * t251 + c_q5 * t249;
-    let t253 = p.l * t252;
-    let t254 = c_q5 * t251 - s_q5 * t249;
-    let t255 = s_q4 * t254 + c_q4 * t252;
-    let t256 = p.l * t255;
-    let t257 = c_q4 * t254 - s_q4 * t252;
-    let t258 = s_q3 * t257 + c_q3 * t255;
-    let t259 = p.l * t258;
-    let t260 = c_q3 * t257 - s_q3 * t255;
-    let t261 = s_q2 * t260 + c_q2 * t258;
-    let t262 = p.l * t261;
+    let t133 = s_q3 * t127;
+    let t134 = c_q3 * t130 - t133;
+    let t135 = t134 - 15.0 * (t6 * d.k2);
+    let t136 = c_q2 * t132;
+    let t137 = s_q2 * t135 + t136;
+    let t138 = s_q2 * t132;
+    let t139 = c_q2 * t135 - t138;
+    let t140 = c_q1 * t137;
+    let t141 = p.l * (s_q1 * (t139 - 17.0 * (t2 * d.k2)) + t140);
+    let t142 = 1.5 * (t50 * d.k2) + 0.5 * t99;
+    let t143 = 2.5 * (t48 * d.k2) + t142;
+    let t144 = 3.5 * (t46 * d.k2) + t143;
+    let t145 = 4.5 * (t44 * d.k2) + t144;
+    let t146 = 5.5 * (t42 * d.k2) + t145;
+    let t147 = 6.5 * (t40 * d.k2) + t146;
+    let t148 = 7.5 * (t38 * d.k2) + t147;
+    let t149 = p.l * t107 - t101;
+    let t150 = p.l * t112 + t149;
+    let t151 = p.l * t117 + t150;
+    let t152 = p.l * t122 + t151;
+    let t153 = p.l * t127 + t152;
+    let t154 = p.l * t132 + t153;
+    let t155 = p.l * t137 + t154;
+    let t156 = t148 + (17.0 * (qd[0] * s_q1 * d.k0) + t155);
+    let t157 = (c_q9 * t63 - s_q9 * (c_q8 * t62 + s_q8 * t61 - 2.0 * t33)) * d.k2;
+    let t158 = 1.5 * (t63 * d.k2) + 0.5 * t157;
+    let t159 = 2.5 * (t61 * d.k2) + t158;
+    let t160 = 3.5 * (t59 * d.k2) + t159;
+    let t161 = 4.5 * (t57 * d.k2) + t160;
+    let t162 = 5.5 * (t55 * d.k2) + t161;
+    let t163 = 6.5 * (t53 * d.k2) + t162;
+    let t164 = 15.0 * (t2 * s_q2 * d.k0) + t163;
+    let t165 = t155 + t164;
+    let t166 = (c_q9 * t74 - s_q9 * (c_q8 * t73 + s_q8 * t72 - 2.0 * t33)) * d.k2;
+    let t167 = 1.5 * (t74 * d.k2) + 0.5 * t166;
+    let t168 = 2.5 * (t72 * d.k2) + t167;
+    let t169 = 3.5 * (t70 * d.k2) + t168;
+    let t170 = 4.5 * (t68 * d.k2) + t169;
+    let t171 = 5.5 * (t66 * d.k2) + t170;
+    let t172 = 13.0 * (t6 * s_q3 * d.k0) + t171;
+    let t173 = t155 + t172;
+    let t174 = (c_q9 * t83 - s_q9 * (c_q8 * t82 + s_q8 * t81 - 2.0 * t33)) * d.k2;
+    let t175 = t136 + s_q2 * t134;
+    let t176 = 1.5 * (t83 * d.k2) + 0.5 * t174;
+    let t177 = 2.5 * (t81 * d.k2) + t176;
+    let t178 = 3.5 * (t79 * d.k2) + t177;
+    let t179 = 4.5 * (t77 * d.k2) + t178;
+    let t180 = 11.0 * (t10 * s_q4 * d.k0) + t179;
+    let t181 = t154 + t180;
+    let t182 = p.l * t175 + t181;
+    let t183 = (c_q9 * t90 - s_q9 * (c_q8 * t89 + s_q8 * t88 - 2.0 * t33)) * d.k2;
+    let t184 = t131 + s_q3 * t129;
+    let t185 = c_q3 * t129 - t133;
+    let t186 = s_q2 * t185 + c_q2 * t184;
+    let t187 = 1.5 * (t90 * d.k2) + 0.5 * t183;
+    let t188 = 2.5 * (t88 * d.k2) + t187;
+    let t189 = 3.5 * (t86 * d.k2) + t188;
+    let t190 = 9.0 * (t14 * s_q5 * d.k0) + t189;
+    let t191 = t153 + t190;
+    let t192 = p.l * t184 + t191;
+    let t193 = p.l * t186 + t192;
+    let t194 = (c_q9 * t95 - s_q9 * (c_q8 * t94 + s_q8 * t93 - 2.0 * t33)) * d.k2;
+    let t195 = t126 + s_q4 * t124;
+    let t196 = c_q4 * t124 - t128;
+    let t197 = s_q3 * t196 + c_q3 * t195;
+    let t198 = c_q3 * t196 - s_q3 * t195;
+    let t199 = s_q2 * t198 + c_q2 * t197;
+    let t200 = 1.5 * (t95 * d.k2) + 0.5 * t194;
+    let t201 = 2.5 * (t93 * d.k2) + t200;
+    let t202 = 7.0 * (t18 * s_q6 * d.k0) + t201;
+    let t203 = t152 + t202;
+    let t204 = p.l * t195 + t203;
+    let t205 = p.l * t197 + t204;
+    let t206 = p.l * t199 + t205;
+    let t207 = (c_q9 * t98 - s_q9 * (2.0 * (s_q8 * t97 - t33) + c_q8 * t96)) * d.k2;
+    let t208 = t121 + s_q5 * t119;
+    let t209 = c_q5 * t119 - t123;
+    let t210 = s_q4 * t209 + c_q4 * t208;
+    let t211 = c_q4 * t209 - s_q4 * t208;
+    let t212 = s_q3 * t211 + c_q3 * t210;
+    let t213 = c_q3 * t211 - s_q3 * t210;
+    let t214 = s_q2 * t213 + c_q2 * t212;
+    let t215 = 1.5 * (t98 * d.k2) + 0.5 * t207;
+    let t216 = 5.0 * (t22 * s_q7 * d.k0) + t215;
+    let t217 = t151 + t216;
+    let t218 = p.l * t208 + t217;
+    let t219 = p.l * t210 + t218;
+    let t220 = p.l * t212 + t219;
+    let t221 = p.l * t214 + t220;
+    let t222 = (2.0 * (s_q8 * t29 * c_q9) - s_q9 * (-2.0 * (t33 + c_q8 * t29))) * d.k2;
+    let t223 = t116 + s_q6 * t114;
+    let t224 = c_q6 * t114 - t118;
+    let t225 = s_q5 * t224 + c_q5 * t223;
+    let t226 = c_q5 * t224 - s_q5 * t223;
+    let t227 = s_q4 * t226 + c_q4 * t225;
+    let t228 = c_q4 * t226 - s_q4 * t225;
+    let t229 = s_q3 * t228 + c_q3 * t227;
+    let t230 = c_q3 * t228 - s_q3 * t227;
+    let t231 = s_q2 * t230 + c_q2 * t229;
+    let t232 = 3.0 * (t26 * s_q8 * d.k0) + 0.5 * t222;
+    let t233 = t150 + t232;
+    let t234 = p.l * t223 + t233;
+    let t235 = p.l * t225 + t234;
+    let t236 = p.l * t227 + t235;
+    let t237 = p.l * t229 + t236;
+    let t238 = p.l * t231 + t237;
+    let t239 = t30 * t100;
+    let t240 = t111 + s_q7 * t109;
+    let t241 = c_q7 * t109 - t113;
+    let t242 = s_q6 * t241 + c_q6 * t240;
+    let t243 = c_q6 * t241 - s_q6 * t240;
+    let t244 = s_q5 * t243 + c_q5 * t242;
+    let t245 = c_q5 * t243 - s_q5 * t242;
+    let t246 = s_q4 * t245 + c_q4 * t244;
+    let t247 = c_q4 * t245 - s_q4 * t244;
+    let t248 = s_q3 * t247 + c_q3 * t246;
+    let t249 = c_q3 * t247 - s_q3 * t246;
+    let t250 = s_q2 * t249 + c_q2 * t248;
+    let t251 = t149 + t239;
+    let t252 = p.l * t240 + t251;
+    let t253 = p.l * t242 + t252;
+    let t254 = p.l * t244 + t253;
+    let t255 = p.l * t246 + t254;
+    let t256 = p.l * t248 + t255;
+    let t257 = p.l * t250 + t256;
+    let t258 = -t106 - s_q8 * t103;
+    let t259 = t108 - c_q8 * t103;
+    let t260 = s_q7 * t259 + c_q7 * t258;
+    let t261 = c_q7 * t259 - s_q7 * t258;
+    let t262 = s_q6 * t261 + c_q6 * t260;
+    let t263 = c_q6 * t261 - s_q6 * t260;
+    let t264 = s_q5 * t263 + c_q5 * t262;
+    let t265 = c_q5 * t263 - s_q5 * t262;
+    let t266 = s_q4 * t265 + c_q4 * t264;
+    let t267 = c_q4 * t265 - s_q4 * t264;
+    let t268 = s_q3 * t267 + c_q3 * t266;
+    let t269 = c_q3 * t267 - s_q3 * t266;
+    let t270 = s_q2 * t269 + c_q2 * t268;
+    let t271 = p.l * t258 - t101;
+    let t272 = p.l * t260 + t271;
+    let t273 = p.l * t262 + t272;
+    let t274 = p.l * t264 + t273;
+    let t275 = p.l * t266 + t274;
+    let t276 = p.l * t268 + t275;
+    let t277 = p.l * t270 + t276;
     [
         [
-            0.5
-                * (17.0 * t90 + 7.5 * t91 + 6.5 * t92 + 5.5 * t93 + 4.5 * t94 + 3.5 * t95
-                    + 2.5 * t96 + 1.5 * t97 + 0.5 * t98 + t103 + t109 + t115 + t121
-                    + t127 + t133 + t139 + t143 - t99),
-            0.5
-                * (t103 + t109 + t115 + t121 + t127 + t133 + t139 + t143 + 15.0 * t144
-                    + 6.5 * t145 + 5.5 * t146 + 4.5 * t147 + 3.5 * t148 + 2.5 * t149
-                    + 1.5 * t150 + 0.5 * t151 - t99),
-            0.5
-                * (t103 + t109 + t115 + t121 + t127 + t133 + t139
-                    + p.l * (t142 + s_q1 * (t140 - t141)) + 13.0 * t152 + 5.5 * t153
-                    + 4.5 * t154 + 3.5 * t155 + 2.5 * t156 + 1.5 * t157 + 0.5 * t158
-                    - t99),
-            0.5
-                * (t103 + t109 + t115 + t121 + t127 + t133 + t167
-                    + p.l * (s_q1 * (c_q2 * t165 - t141) + c_q1 * t166) + 11.0 * t159
-                    + 4.5 * t160 + 3.5 * t161 + 2.5 * t162 + 1.5 * t163 + 0.5 * t164
-                    - t99),
-            0.5
-                * (t103 + t109 + t115 + t121 + t127 + t175 + t178
-                    + p.l * (s_q1 * (c_q2 * t176 - s_q2 * t174) + c_q1 * t177)
-                    + 9.0 * t168 + 3.5 * t169 + 2.5 * t170 + 1.5 * t171 + 0.5 * t172
-                    - t99),
-            0.5
-                * (t103 + t109 + t115 + t121 + t185 + t188 + t191
-                    + p.l * (s_q1 * (c_q2 * t189 - s_q2 * t187) + c_q1 * t190)
-                    + 7.0 * t179 + 2.5 * t180 + 1.5 * t181 + 0.5 * t182 - t99),
-            0.5
-                * (t103 + t109 + t115 + t197 + t200 + t203 + t206
-                    + p.l * (s_q1 * (c_q2 * t204 - s_q2 * t202) + c_q1 * t205)
-                    + 5.0 * t192 + 1.5 * t193 + 0.5 * t194 - t99),
-            0.5
-                * (t103 + t109 + t211 + t214 + t217 + t220 + t223
-                    + p.l * (s_q1 * (c_q2 * t221 - s_q2 * t219) + c_q1 * t222)
-                    + 3.0 * t207 + 0.5 * t208 - t99),
-            0.5
-                * (t103 + t224 + t227 + t230 + t233 + t236 + t239 + t242
-                    + p.l * (s_q1 * (c_q2 * t240 - s_q2 * t238) + c_q1 * t241) - t99),
-            0.5
-                * (t244 + t247 + t250 + t253 + t256 + t259 + t262
-                    + p.l * (s_q1 * (c_q2 * t260 - s_q2 * t258) + c_q1 * t261) - t99),
+            0.5 * (t141 + t156),
+            0.5 * (t141 + t165),
+            0.5 * (p.l * (t140 + s_q1 * t139) + t173),
+            0.5 * (p.l * (s_q1 * (c_q2 * t134 - t138) + c_q1 * t175) + t182),
+            0.5 * (p.l * (s_q1 * (c_q2 * t185 - s_q2 * t184) + c_q1 * t186) + t193),
+            0.5 * (p.l * (s_q1 * (c_q2 * t198 - s_q2 * t197) + c_q1 * t199) + t206),
+            0.5 * (p.l * (s_q1 * (c_q2 * t213 - s_q2 * t212) + c_q1 * t214) + t221),
+            0.5 * (p.l * (s_q1 * (c_q2 * t230 - s_q2 * t229) + c_q1 * t231) + t238),
+            0.5 * (p.l * (s_q1 * (c_q2 * t249 - s_q2 * t248) + c_q1 * t250) + t257),
+            0.5 * (p.l * (s_q1 * (c_q2 * t269 - s_q2 * t268) + c_q1 * t270) + t277),
         ],
         [
-            0.5
-                * (17.0 * t90 + 7.5 * t91 + 6.5 * t92 + 5.5 * t93 + 4.5 * t94 + 3.5 * t95
-                    + 2.5 * t96 + 1.5 * t97 + 0.5 * t98 + t103 + t109 + t115 + t121
-                    + t127 + t133 + t139 - t99),
-            0.5
-                * (t103 + t109 + t115 + t121 + t127 + t133 + t139 + 15.0 * t144
-                    + 6.5 * t145 + 5.5 * t146 + 4.5 * t147 + 3.5 * t148 + 2.5 * t149
-                    + 1.5 * t150 + 0.5 * t151 - t99),
-            0.5
-                * (t103 + t109 + t115 + t121 + t127 + t133 + t139 + 13.0 * t152
-                    + 5.5 * t153 + 4.5 * t154 + 3.5 * t155 + 2.5 * t156 + 1.5 * t157
-                    + 0.5 * t158 - t99),
-            0.5
-                * (t103 + t109 + t115 + t121 + t127 + t133 + t167 + 11.0 * t159
-                    + 4.5 * t160 + 3.5 * t161 + 2.5 * t162 + 1.5 * t163 + 0.5 * t164
-                    - t99),
-            0.5
-                * (t103 + t109 + t115 + t121 + t127 + t175 + t178 + 9.0 * t168
-                    + 3.5 * t169 + 2.5 * t170 + 1.5 * t171 + 0.5 * t172 - t99),
-            0.5
-                * (t103 + t109 + t115 + t121 + t185 + t188 + t191 + 7.0 * t179
-                    + 2.5 * t180 + 1.5 * t181 + 0.5 * t182 - t99),
-            0.5
-                * (t103 + t109 + t115 + t197 + t200 + t203 + t206 + 5.0 * t192
-                    + 1.5 * t193 + 0.5 * t194 - t99),
-            0.5
-                * (t103 + t109 + t211 + t214 + t217 + t220 + t223 + 3.0 * t207
-                    + 0.5 * t208 - t99),
-            0.5 * (t103 + t224 + t227 + t230 + t233 + t236 + t239 + t242 - t99),
-            0.5 * (t244 + t247 + t250 + t253 + t256 + t259 + t262 - t99),
+            0.5 * t156,
+            0.5 * t165,
+            0.5 * t173,
+            0.5 * t182,
+            0.5 * t193,
+            0.5 * t206,
+            0.5 * t221,
+            0.5 * t238,
+            0.5 * t257,
+            0.5 * t277,
         ],
         [
-            0.5
-                * (7.5 * t91 + 6.5 * t92 + 5.5 * t93 + 4.5 * t94 + 3.5 * t95 + 2.5 * t96
-                    + 1.5 * t97 + 0.5 * t98 + t103 + t109 + t115 + t121 + t127 + t133
-                    - t99),
-            0.5
-                * (t103 + t109 + t115 + t121 + t127 + t133 + 15.0 * t144 + 6.5 * t145
-                    + 5.5 * t146 + 4.5 * t147 + 3.5 * t148 + 2.5 * t149 + 1.5 * t150
-                    + 0.5 * t151 - t99),
-            0.5
-                * (t103 + t109 + t115 + t121 + t127 + t133 + 13.0 * t152 + 5.5 * t153
-                    + 4.5 * t154 + 3.5 * t155 + 2.5 * t156 + 1.5 * t157 + 0.5 * t158
-                    - t99),
-            0.5
-                * (t103 + t109 + t115 + t121 + t127 + t133 + 11.0 * t159 + 4.5 * t160
-                    + 3.5 * t161 + 2.5 * t162 + 1.5 * t163 + 0.5 * t164 - t99),
-            0.5
-                * (t103 + t109 + t115 + t121 + t127 + t175 + 9.0 * t168 + 3.5 * t169
-                    + 2.5 * t170 + 1.5 * t171 + 0.5 * t172 - t99),
-            0.5
-                * (t103 + t109 + t115 + t121 + t185 + t188 + 7.0 * t179 + 2.5 * t180
-                    + 1.5 * t181 + 0.5 * t182 - t99),
-            0.5
-                * (t103 + t109 + t115 + t197 + t200 + t203 + 5.0 * t192 + 1.5 * t193
-                    + 0.5 * t194 - t99),
-            0.5
-                * (t103 + t109 + t211 + t214 + t217 + t220 + 3.0 * t207 + 0.5 * t208
-                    - t99),
-            0.5 * (t103 + t224 + t227 + t230 + t233 + t236 + t239 - t99),
-            0.5 * (t244 + t247 + t250 + t253 + t256 + t259 - t99),
+            0.5 * (t148 + t154),
+            0.5 * (t154 + t164),
+            0.5 * (t154 + t172),
+            0.5 * t181,
+            0.5 * t192,
+            0.5 * t205,
+            0.5 * t220,
+            0.5 * t237,
+            0.5 * t256,
+            0.5 * t276,
         ],
         [
-            0.5
-                * (6.5 * t92 + 5.5 * t93 + 4.5 * t94 + 3.5 * t95 + 2.5 * t96 + 1.5 * t97
-                    + 0.5 * t98 + t103 + t109 + t115 + t121 + t127 - t99),
-            0.5
-                * (t103 + t109 + t115 + t121 + t127 + 6.5 * t145 + 5.5 * t146
-                    + 4.5 * t147 + 3.5 * t148 + 2.5 * t149 + 1.5 * t150 + 0.5 * t151
-                    - t99),
-            0.5
-                * (t103 + t109 + t115 + t121 + t127 + 13.0 * t152 + 5.5 * t153
-                    + 4.5 * t154 + 3.5 * t155 + 2.5 * t156 + 1.5 * t157 + 0.5 * t158
-                    - t99),
-            0.5
-                * (t103 + t109 + t115 + t121 + t127 + 11.0 * t159 + 4.5 * t160
-                    + 3.5 * t161 + 2.5 * t162 + 1.5 * t163 + 0.5 * t164 - t99),
-            0.5
-                * (t103 + t109 + t115 + t121 + t127 + 9.0 * t168 + 3.5 * t169
-                    + 2.5 * t170 + 1.5 * t171 + 0.5 * t172 - t99),
-            0.5
-                * (t103 + t109 + t115 + t121 + t185 + 7.0 * t179 + 2.5 * t180
-                    + 1.5 * t181 + 0.5 * t182 - t99),
-            0.5
-                * (t103 + t109 + t115 + t197 + t200 + 5.0 * t192 + 1.5 * t193
-                    + 0.5 * t194 - t99),
-            0.5 * (t103 + t109 + t211 + t214 + t217 + 3.0 * t207 + 0.5 * t208 - t99),
-            0.5 * (t103 + t224 + t227 + t230 + t233 + t236 - t99),
-            0.5 * (t244 + t247 + t250 + t253 + t256 - t99),
+            0.5 * (t147 + t153),
+            0.5 * (t153 + t163),
+            0.5 * (t153 + t172),
+            0.5 * (t153 + t180),
+            0.5 * t191,
+            0.5 * t204,
+            0.5 * t219,
+            0.5 * t236,
+            0.5 * t255,
+            0.5 * t275,
         ],
         [
-            0.5
-                * (5.5 * t93 + 4.5 * t94 + 3.5 * t95 + 2.5 * t96 + 1.5 * t97 + 0.5 * t98
-                    + t103 + t109 + t115 + t121 - t99),
-            0.5
-                * (t103 + t109 + t115 + t121 + 5.5 * t146 + 4.5 * t147 + 3.5 * t148
-                    + 2.5 * t149 + 1.5 * t150 + 0.5 * t151 - t99),
-            0.5
-                * (t103 + t109 + t115 + t121 + 5.5 * t153 + 4.5 * t154 + 3.5 * t155
-                    + 2.5 * t156 + 1.5 * t157 + 0.5 * t158 - t99),
-            0.5
-                * (t103 + t109 + t115 + t121 + 11.0 * t159 + 4.5 * t160 + 3.5 * t161
-                    + 2.5 * t162 + 1.5 * t163 + 0.5 * t164 - t99),
-            0.5
-                * (t103 + t109 + t115 + t121 + 9.0 * t168 + 3.5 * t169 + 2.5 * t170
-                    + 1.5 * t171 + 0.5 * t172 - t99),
-            0.5
-                * (t103 + t109 + t115 + t121 + 7.0 * t179 + 2.5 * t180 + 1.5 * t181
-                    + 0.5 * t182 - t99),
-            0.5
-                * (t103 + t109 + t115 + t197 + 5.0 * t192 + 1.5 * t193 + 0.5 * t194
-                    - t99),
-            0.5 * (t103 + t109 + t211 + t214 + 3.0 * t207 + 0.5 * t208 - t99),
-            0.5 * (t103 + t224 + t227 + t230 + t233 - t99),
-            0.5 * (t244 + t247 + t250 + t253 - t99),
+            0.5 * (t146 + t152),
+            0.5 * (t152 + t162),
+            0.5 * (t152 + t171),
+            0.5 * (t152 + t180),
+            0.5 * (t152 + t190),
+            0.5 * t203,
+            0.5 * t218,
+            0.5 * t235,
+            0.5 * t254,
+            0.5 * t274,
         ],
         [
-            0.5
-                * (4.5 * t94 + 3.5 * t95 + 2.5 * t96 + 1.5 * t97 + 0.5 * t98 + t103
-                    + t109 + t115 - t99),
-            0.5
-                * (t103 + t109 + t115 + 4.5 * t147 + 3.5 * t148 + 2.5 * t149 + 1.5 * t150
-                    + 0.5 * t151 - t99),
-            0.5
-                * (t103 + t109 + t115 + 4.5 * t154 + 3.5 * t155 + 2.5 * t156 + 1.5 * t157
-                    + 0.5 * t158 - t99),
-            0.5
-                * (t103 + t109 + t115 + 4.5 * t160 + 3.5 * t161 + 2.5 * t162 + 1.5 * t163
-                    + 0.5 * t164 - t99),
-            0.5
-                * (t103 + t109 + t115 + 9.0 * t168 + 3.5 * t169 + 2.5 * t170 + 1.5 * t171
-                    + 0.5 * t172 - t99),
-            0.5
-                * (t103 + t109 + t115 + 7.0 * t179 + 2.5 * t180 + 1.5 * t181 + 0.5 * t182
-                    - t99),
-            0.5 * (t103 + t109 + t115 + 5.0 * t192 + 1.5 * t193 + 0.5 * t194 - t99),
-            0.5 * (t103 + t109 + t211 + 3.0 * t207 + 0.5 * t208 - t99),
-            0.5 * (t103 + t224 + t227 + t230 - t99),
-            0.5 * (t244 + t247 + t250 - t99),
+            0.5 * (t145 + t151),
+            0.5 * (t151 + t161),
+            0.5 * (t151 + t170),
+            0.5 * (t151 + t179),
+            0.5 * (t151 + t190),
+            0.5 * (t151 + t202),
+            0.5 * t217,
+            0.5 * t234,
+            0.5 * t253,
+            0.5 * t273,
         ],
         [
-            0.5 * (3.5 * t95 + 2.5 * t96 + 1.5 * t97 + 0.5 * t98 + t103 + t109 - t99),
-            0.5
-                * (t103 + t109 + 3.5 * t148 + 2.5 * t149 + 1.5 * t150 + 0.5 * t151
-                    - t99),
-            0.5
-                * (t103 + t109 + 3.5 * t155 + 2.5 * t156 + 1.5 * t157 + 0.5 * t158
-                    - t99),
-            0.5
-                * (t103 + t109 + 3.5 * t161 + 2.5 * t162 + 1.5 * t163 + 0.5 * t164
-                    - t99),
-            0.5
-                * (t103 + t109 + 3.5 * t169 + 2.5 * t170 + 1.5 * t171 + 0.5 * t172
-                    - t99),
-            0.5
-                * (t103 + t109 + 7.0 * t179 + 2.5 * t180 + 1.5 * t181 + 0.5 * t182
-                    - t99),
-            0.5 * (t103 + t109 + 5.0 * t192 + 1.5 * t193 + 0.5 * t194 - t99),
-            0.5 * (t103 + t109 + 3.0 * t207 + 0.5 * t208 - t99),
-            0.5 * (t103 + t224 + t227 - t99),
-            0.5 * (t244 + t247 - t99),
+            0.5 * (t144 + t150),
+            0.5 * (t150 + t160),
+            0.5 * (t150 + t169),
+            0.5 * (t150 + t178),
+            0.5 * (t150 + t189),
+            0.5 * (t150 + t202),
+            0.5 * (t150 + t216),
+            0.5 * t233,
+            0.5 * t252,
+            0.5 * t272,
         ],
         [
-            0.5 * (2.5 * t96 + 1.5 * t97 + 0.5 * t98 + t103 - t99),
-            0.5 * (t103 + 2.5 * t149 + 1.5 * t150 + 0.5 * t151 - t99),
-            0.5 * (t103 + 2.5 * t156 + 1.5 * t157 + 0.5 * t158 - t99),
-            0.5 * (t103 + 2.5 * t162 + 1.5 * t163 + 0.5 * t164 - t99),
-            0.5 * (t103 + 2.5 * t170 + 1.5 * t171 + 0.5 * t172 - t99),
-            0.5 * (t103 + 2.5 * t180 + 1.5 * t181 + 0.5 * t182 - t99),
-            0.5 * (t103 + 5.0 * t192 + 1.5 * t193 + 0.5 * t194 - t99),
-            0.5 * (t103 + 3.0 * t207 + 0.5 * t208 - t99),
-            0.5 * (t103 + t224 - t99),
-            0.5 * (t244 - t99),
+            0.5 * (t143 + t149),
+            0.5 * (t149 + t159),
+            0.5 * (t149 + t168),
+            0.5 * (t149 + t177),
+            0.5 * (t149 + t188),
+            0.5 * (t149 + t201),
+            0.5 * (t149 + t216),
+            0.5 * (t149 + t232),
+            0.5 * t251,
+            0.5 * t271,
         ],
         [
-            0.5 * (1.5 * t97 + 0.5 * t98 - t99),
-            0.5 * (1.5 * t150 + 0.5 * t151 - t99),
-            0.5 * (1.5 * t157 + 0.5 * t158 - t99),
-            0.5 * (1.5 * t163 + 0.5 * t164 - t99),
-            0.5 * (1.5 * t171 + 0.5 * t172 - t99),
-            0.5 * (1.5 * t181 + 0.5 * t182 - t99),
-            0.5 * (1.5 * t193 + 0.5 * t194 - t99),
-            0.5 * (3.0 * t207 + 0.5 * t208 - t99),
-            0.5 * (t224 - t99),
-            -0.5 * t99,
+            0.5 * (t142 - t101),
+            0.5 * (t158 - t101),
+            0.5 * (t167 - t101),
+            0.5 * (t176 - t101),
+            0.5 * (t187 - t101),
+            0.5 * (t200 - t101),
+            0.5 * (t215 - t101),
+            0.5 * (t232 - t101),
+            0.5 * (t239 - t101),
+            -0.5 * t101,
         ],
         [
-            0.25 * t98,
-            0.25 * t151,
-            0.25 * t158,
-            0.25 * t164,
-            0.25 * t172,
-            0.25 * t182,
+            0.25 * t99,
+            0.25 * t157,
+            0.25 * t166,
+            0.25 * t174,
+            0.25 * t183,
             0.25 * t194,
-            0.25 * t208,
-            0.5 * t224,
+            0.25 * t207,
+            0.25 * t222,
+            0.5 * t239,
             0.0,
         ],
     ]
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
-    mul: 181,
-    add: 147,
+    mul: 178,
+    add: 112,
     div: 0,
     sqrt: 0,
     sin: 10,
@@ -2518,100 +2047,99 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let c_q9 = libm::Libm::<Real>::cos(q[9]);
     let t35 = p.l * t32;
     let t36 = t32 + qd[9];
-    let t37 = p.l * qd[0] * c_q1;
-    let t38 = p.l * qd[0] * s_q1 * s_q2;
-    let t39 = p.l * s_q0;
-    let t40 = c_q0 * c_q1 - s_q0 * s_q1;
-    let t41 = c_q0 * s_q1 + s_q0 * c_q1;
-    let t42 = p.l * t41;
-    let t43 = s_q2 * t40 + c_q2 * t41;
-    let t44 = c_q2 * t40 - s_q2 * t41;
-    let t45 = p.l * t43;
-    let t46 = c_q3 * t43 + s_q3 * t44;
-    let t47 = c_q3 * t44 - s_q3 * t43;
-    let t48 = p.l * t46;
-    let t49 = c_q4 * t46 + s_q4 * t47;
-    let t50 = c_q4 * t47 - s_q4 * t46;
-    let t51 = p.l * t49;
-    let t52 = c_q5 * t49 + s_q5 * t50;
-    let t53 = c_q5 * t50 - s_q5 * t49;
-    let t54 = p.l * t52;
-    let t55 = c_q6 * t52 + s_q6 * t53;
-    let t56 = c_q6 * t53 - s_q6 * t52;
-    let t57 = p.l * t55;
-    let t58 = c_q7 * t55 + s_q7 * t56;
-    let t59 = c_q7 * t56 - s_q7 * t55;
-    let t60 = p.l * t58;
-    let t61 = c_q8 * t58 + s_q8 * t59;
-    let t62 = p.l * t61;
-    let t63 = t7 + t37;
-    let t64 = p.l * qd[0] * s_q1 * c_q2 + s_q2 * t63;
-    let t65 = c_q2 * t63;
-    let t66 = t11 + t65 - t38;
-    let t67 = c_q3 * t64 + s_q3 * t66;
-    let t68 = s_q3 * t64;
-    let t69 = c_q3 * t66;
-    let t70 = t15 + t69 - t68;
-    let t71 = c_q4 * t67 + s_q4 * t70;
-    let t72 = s_q4 * t67;
-    let t73 = c_q4 * t70;
-    let t74 = t19 + t73 - t72;
-    let t75 = c_q5 * t71 + s_q5 * t74;
-    let t76 = s_q5 * t71;
-    let t77 = c_q5 * t74;
-    let t78 = t23 + t77 - t76;
-    let t79 = c_q6 * t75 + s_q6 * t78;
-    let t80 = s_q6 * t75;
-    let t81 = c_q6 * t78;
-    let t82 = t27 + t81 - t80;
-    let t83 = c_q7 * t79 + s_q7 * t82;
-    let t84 = s_q7 * t79;
-    let t85 = c_q7 * t82;
-    let t86 = t31 + t85 - t84;
-    let t87 = c_q8 * t83 + s_q8 * t86;
-    let t88 = s_q8 * t83;
-    let t89 = c_q8 * t86;
-    let t90 = t35 + t89 - t88;
-    let t91 = c_q9 * t87 + s_q9 * t90;
-    let t92 = 0.5 * t7 + t37;
-    let t93 = 0.5 * t11 + t65 - t38;
-    let t94 = 0.5 * t15 + t69 - t68;
-    let t95 = 0.5 * t19 + t73 - t72;
-    let t96 = 0.5 * t23 + t77 - t76;
-    let t97 = 0.5 * t27 + t81 - t80;
-    let t98 = 0.5 * t31 + t85 - t84;
-    let t99 = 0.5 * t35 + t89 - t88;
-    let t100 = 0.5 * (p.l * t36) + c_q9 * t90 - s_q9 * t87;
+    let t37 = p.l * qd[0];
+    let t38 = c_q1 * t37;
+    let t39 = s_q1 * t37;
+    let t40 = p.l * s_q0;
+    let t41 = c_q0 * c_q1 - s_q0 * s_q1;
+    let t42 = c_q0 * s_q1 + s_q0 * c_q1;
+    let t43 = p.l * t42;
+    let t44 = s_q2 * t41 + c_q2 * t42;
+    let t45 = c_q2 * t41 - s_q2 * t42;
+    let t46 = p.l * t44;
+    let t47 = c_q3 * t44 + s_q3 * t45;
+    let t48 = c_q3 * t45 - s_q3 * t44;
+    let t49 = p.l * t47;
+    let t50 = c_q4 * t47 + s_q4 * t48;
+    let t51 = c_q4 * t48 - s_q4 * t47;
+    let t52 = p.l * t50;
+    let t53 = c_q5 * t50 + s_q5 * t51;
+    let t54 = c_q5 * t51 - s_q5 * t50;
+    let t55 = p.l * t53;
+    let t56 = c_q6 * t53 + s_q6 * t54;
+    let t57 = c_q6 * t54 - s_q6 * t53;
+    let t58 = p.l * t56;
+    let t59 = c_q7 * t56 + s_q7 * t57;
+    let t60 = c_q7 * t57 - s_q7 * t56;
+    let t61 = p.l * t59;
+    let t62 = c_q8 * t59 + s_q8 * t60;
+    let t63 = p.l * t62;
+    let t64 = t7 + t38;
+    let t65 = c_q2 * t39 + s_q2 * t64;
+    let t66 = c_q2 * t64 - s_q2 * t39;
+    let t67 = t11 + t66;
+    let t68 = c_q3 * t65 + s_q3 * t67;
+    let t69 = c_q3 * t67 - s_q3 * t65;
+    let t70 = t15 + t69;
+    let t71 = c_q4 * t68 + s_q4 * t70;
+    let t72 = c_q4 * t70 - s_q4 * t68;
+    let t73 = t19 + t72;
+    let t74 = c_q5 * t71 + s_q5 * t73;
+    let t75 = c_q5 * t73 - s_q5 * t71;
+    let t76 = t23 + t75;
+    let t77 = c_q6 * t74 + s_q6 * t76;
+    let t78 = c_q6 * t76 - s_q6 * t74;
+    let t79 = t27 + t78;
+    let t80 = c_q7 * t77 + s_q7 * t79;
+    let t81 = c_q7 * t79 - s_q7 * t77;
+    let t82 = t31 + t81;
+    let t83 = c_q8 * t80 + s_q8 * t82;
+    let t84 = c_q8 * t82 - s_q8 * t80;
+    let t85 = t35 + t84;
+    let t86 = c_q9 * t83 + s_q9 * t85;
+    let t87 = 0.5 * t7 + t38;
+    let t88 = 0.5 * t11 + t66;
+    let t89 = t40 + t43;
+    let t90 = 0.5 * t15 + t69;
+    let t91 = t46 + t89;
+    let t92 = 0.5 * t19 + t72;
+    let t93 = t49 + t91;
+    let t94 = 0.5 * t23 + t75;
+    let t95 = t52 + t93;
+    let t96 = 0.5 * t27 + t78;
+    let t97 = t55 + t95;
+    let t98 = 0.5 * t31 + t81;
+    let t99 = t58 + t97;
+    let t100 = 0.5 * t35 + t84;
+    let t101 = t61 + t99;
+    let t102 = 0.5 * (p.l * t36) + c_q9 * t85 - s_q9 * t83;
     (
         0.16666666666666666 * (qd[0] * qd[0] * d.k0)
             + 0.5
-                * (p.m * (t92 * t92 + qd[0] * qd[0] * (s_q1 * s_q1) * d.k23)
+                * (p.m * (t87 * t87 + qd[0] * qd[0] * (s_q1 * s_q1) * d.k23)
                     + 0.08333333333333333 * (t4 * t4 * d.k0)
-                    + (p.m * (t64 * t64 + t93 * t93)
+                    + (p.m * (t65 * t65 + t88 * t88)
                         + 0.08333333333333333 * (t8 * t8 * d.k0))
-                    + (p.m * (t67 * t67 + t94 * t94)
+                    + (p.m * (t68 * t68 + t90 * t90)
                         + 0.08333333333333333 * (t12 * t12 * d.k0))
-                    + (p.m * (t71 * t71 + t95 * t95)
+                    + (p.m * (t71 * t71 + t92 * t92)
                         + 0.08333333333333333 * (t16 * t16 * d.k0))
-                    + (p.m * (t75 * t75 + t96 * t96)
+                    + (p.m * (t74 * t74 + t94 * t94)
                         + 0.08333333333333333 * (t20 * t20 * d.k0))
-                    + (p.m * (t79 * t79 + t97 * t97)
+                    + (p.m * (t77 * t77 + t96 * t96)
                         + 0.08333333333333333 * (t24 * t24 * d.k0))
-                    + (p.m * (t83 * t83 + t98 * t98)
+                    + (p.m * (t80 * t80 + t98 * t98)
                         + 0.08333333333333333 * (t28 * t28 * d.k0))
-                    + (p.m * (t87 * t87 + t99 * t99)
+                    + (p.m * (t83 * t83 + t100 * t100)
                         + 0.08333333333333333 * (t32 * t32 * d.k0))
-                    + (p.m * (t91 * t91 + t100 * t100)
+                    + (p.m * (t86 * t86 + t102 * t102)
                         + 0.08333333333333333 * (t36 * t36 * d.k0))),
-        0.5 * (s_q0 * d.k1) + (t39 + 0.5 * t42) * d.k35 + (t39 + t42 + 0.5 * t45) * d.k35
-            + (t39 + t42 + t45 + 0.5 * t48) * d.k35
-            + (t39 + t42 + t45 + t48 + 0.5 * t51) * d.k35
-            + (t39 + t42 + t45 + t48 + t51 + 0.5 * t54) * d.k35
-            + (t39 + t42 + t45 + t48 + t51 + t54 + 0.5 * t57) * d.k35
-            + (t39 + t42 + t45 + t48 + t51 + t54 + t57 + 0.5 * t60) * d.k35
-            + (t39 + t42 + t45 + t48 + t51 + t54 + t57 + t60 + 0.5 * t62) * d.k35
-            + (t39 + t42 + t45 + t48 + t51 + t54 + t57 + t60 + t62
-                + 0.5 * (p.l * (c_q9 * t61 + s_q9 * (c_q8 * t59 - s_q8 * t58)))) * d.k35,
+        0.5 * (s_q0 * d.k1) + (t40 + 0.5 * t43) * d.k35 + (0.5 * t46 + t89) * d.k35
+            + (0.5 * t49 + t91) * d.k35 + (0.5 * t52 + t93) * d.k35
+            + (0.5 * t55 + t95) * d.k35 + (0.5 * t58 + t97) * d.k35
+            + (0.5 * t61 + t99) * d.k35 + (0.5 * t63 + t101) * d.k35
+            + (t63 + t101
+                + 0.5 * (p.l * (c_q9 * t62 + s_q9 * (c_q8 * t60 - s_q8 * t59)))) * d.k35,
     )
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
@@ -2767,8 +2295,8 @@ pub fn coordinate_rates_with(
 }
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
-    mul: 450,
-    add: 262,
+    mul: 408,
+    add: 233,
     div: 0,
     sqrt: 0,
     sin: 10,
@@ -2808,209 +2336,169 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let c_q8 = libm::Libm::<Real>::cos(q[8]);
     let s_q9 = libm::Libm::<Real>::sin(q[9]);
     let c_q9 = libm::Libm::<Real>::cos(q[9]);
-    let t20 = p.l * s_q1 * s_q2;
-    let t21 = p.l + p.l * c_q1;
-    let t22 = c_q2 * t21;
-    let t23 = p.l * s_q1 * c_q2 + s_q2 * t21;
-    let t24 = s_q3 * t23;
-    let t25 = p.l + t22 - t20;
-    let t26 = c_q3 * t25;
-    let t27 = c_q3 * t23 + s_q3 * t25;
-    let t28 = s_q4 * t27;
-    let t29 = p.l + t26 - t24;
-    let t30 = c_q4 * t29;
-    let t31 = c_q4 * t27 + s_q4 * t29;
-    let t32 = s_q5 * t31;
-    let t33 = p.l + t30 - t28;
-    let t34 = c_q5 * t33;
-    let t35 = c_q5 * t31 + s_q5 * t33;
-    let t36 = s_q6 * t35;
-    let t37 = p.l + t34 - t32;
-    let t38 = c_q6 * t37;
-    let t39 = c_q6 * t35 + s_q6 * t37;
-    let t40 = s_q7 * t39;
-    let t41 = p.l + t38 - t36;
-    let t42 = c_q7 * t41;
-    let t43 = c_q7 * t39 + s_q7 * t41;
-    let t44 = s_q8 * t43;
-    let t45 = p.l + t42 - t40;
-    let t46 = c_q8 * t45;
-    let t47 = c_q8 * t43 + s_q8 * t45;
-    let t48 = p.l + t46 - t44;
-    let t49 = c_q9 * t47 + s_q9 * t48;
-    let t50 = p.l * s_q2 * s_q3;
-    let t51 = p.l + p.l * c_q2;
-    let t52 = c_q3 * t51;
-    let t53 = p.l * s_q2 * c_q3 + s_q3 * t51;
-    let t54 = s_q4 * t53;
-    let t55 = p.l + t52 - t50;
-    let t56 = c_q4 * t55;
-    let t57 = c_q4 * t53 + s_q4 * t55;
-    let t58 = s_q5 * t57;
-    let t59 = p.l + t56 - t54;
-    let t60 = c_q5 * t59;
-    let t61 = c_q5 * t57 + s_q5 * t59;
-    let t62 = s_q6 * t61;
-    let t63 = p.l + t60 - t58;
-    let t64 = c_q6 * t63;
-    let t65 = c_q6 * t61 + s_q6 * t63;
-    let t66 = s_q7 * t65;
-    let t67 = p.l + t64 - t62;
-    let t68 = c_q7 * t67;
-    let t69 = c_q7 * t65 + s_q7 * t67;
-    let t70 = s_q8 * t69;
-    let t71 = p.l + t68 - t66;
-    let t72 = c_q8 * t71;
-    let t73 = c_q8 * t69 + s_q8 * t71;
-    let t74 = p.l + t72 - t70;
-    let t75 = c_q9 * t73 + s_q9 * t74;
-    let t76 = p.l * s_q3 * s_q4;
-    let t77 = p.l + p.l * c_q3;
-    let t78 = c_q4 * t77;
-    let t79 = p.l * s_q3 * c_q4 + s_q4 * t77;
-    let t80 = s_q5 * t79;
-    let t81 = p.l + t78 - t76;
-    let t82 = c_q5 * t81;
-    let t83 = c_q5 * t79 + s_q5 * t81;
-    let t84 = s_q6 * t83;
-    let t85 = p.l + t82 - t80;
-    let t86 = c_q6 * t85;
-    let t87 = c_q6 * t83 + s_q6 * t85;
-    let t88 = s_q7 * t87;
-    let t89 = p.l + t86 - t84;
-    let t90 = c_q7 * t89;
-    let t91 = c_q7 * t87 + s_q7 * t89;
-    let t92 = s_q8 * t91;
-    let t93 = p.l + t90 - t88;
-    let t94 = c_q8 * t93;
-    let t95 = c_q8 * t91 + s_q8 * t93;
-    let t96 = p.l + t94 - t92;
-    let t97 = c_q9 * t95 + s_q9 * t96;
-    let t98 = p.l * s_q4 * s_q5;
-    let t99 = p.l + p.l * c_q4;
-    let t100 = c_q5 * t99;
-    let t101 = p.l * s_q4 * c_q5 + s_q5 * t99;
-    let t102 = s_q6 * t101;
-    let t103 = p.l + t100 - t98;
-    let t104 = c_q6 * t103;
-    let t105 = c_q6 * t101 + s_q6 * t103;
-    let t106 = s_q7 * t105;
-    let t107 = p.l + t104 - t102;
-    let t108 = c_q7 * t107;
-    let t109 = c_q7 * t105 + s_q7 * t107;
-    let t110 = s_q8 * t109;
-    let t111 = p.l + t108 - t106;
-    let t112 = c_q8 * t111;
-    let t113 = c_q8 * t109 + s_q8 * t111;
-    let t114 = p.l + t112 - t110;
-    let t115 = c_q9 * t113 + s_q9 * t114;
-    let t116 = p.l * s_q5 * s_q6;
-    let t117 = p.l + p.l * c_q5;
-    let t118 = c_q6 * t117;
-    let t119 = p.l * s_q5 * c_q6 + s_q6 * t117;
-    let t120 = s_q7 * t119;
-    let t121 = p.l + t118 - t116;
-    let t122 = c_q7 * t121;
-    let t123 = c_q7 * t119 + s_q7 * t121;
-    let t124 = s_q8 * t123;
-    let t125 = p.l + t122 - t120;
-    let t126 = c_q8 * t125;
-    let t127 = c_q8 * t123 + s_q8 * t125;
-    let t128 = p.l + t126 - t124;
-    let t129 = c_q9 * t127 + s_q9 * t128;
-    let t130 = p.l * s_q6 * s_q7;
-    let t131 = p.l + p.l * c_q6;
-    let t132 = c_q7 * t131;
-    let t133 = p.l * s_q6 * c_q7 + s_q7 * t131;
-    let t134 = s_q8 * t133;
-    let t135 = p.l + t132 - t130;
-    let t136 = c_q8 * t135;
-    let t137 = c_q8 * t133 + s_q8 * t135;
-    let t138 = p.l + t136 - t134;
-    let t139 = c_q9 * t137 + s_q9 * t138;
-    let t140 = p.l * s_q7 * s_q8;
-    let t141 = p.l + p.l * c_q7;
-    let t142 = c_q8 * t141;
-    let t143 = p.l * s_q7 * c_q8 + s_q8 * t141;
-    let t144 = p.l + t142 - t140;
-    let t145 = c_q9 * t143 + s_q9 * t144;
-    let t146 = p.l + p.l * c_q8;
-    let t147 = p.l * s_q8 * c_q9 + s_q9 * t146;
-    let t148 = t22 - t20;
-    let t149 = t26 - t24;
-    let t150 = t30 - t28;
-    let t151 = t34 - t32;
-    let t152 = t38 - t36;
-    let t153 = t42 - t40;
-    let t154 = t46 - t44;
-    let t155 = c_q9 * t48 - s_q9 * t47;
-    let t156 = t52 - t50;
-    let t157 = t56 - t54;
-    let t158 = t60 - t58;
-    let t159 = t64 - t62;
-    let t160 = t68 - t66;
-    let t161 = t72 - t70;
-    let t162 = c_q9 * t74 - s_q9 * t73;
-    let t163 = t78 - t76;
-    let t164 = t82 - t80;
-    let t165 = t86 - t84;
-    let t166 = t90 - t88;
-    let t167 = t94 - t92;
-    let t168 = c_q9 * t96 - s_q9 * t95;
-    let t169 = t100 - t98;
-    let t170 = t104 - t102;
-    let t171 = t108 - t106;
-    let t172 = t112 - t110;
-    let t173 = c_q9 * t114 - s_q9 * t113;
-    let t174 = t118 - t116;
-    let t175 = t122 - t120;
-    let t176 = t126 - t124;
-    let t177 = c_q9 * t128 - s_q9 * t127;
-    let t178 = t132 - t130;
-    let t179 = t136 - t134;
-    let t180 = c_q9 * t138 - s_q9 * t137;
-    let t181 = t142 - t140;
-    let t182 = c_q9 * t144 - s_q9 * t143;
-    let t183 = c_q9 * t146 - p.l * s_q8 * s_q9;
-    let t184 = c_q0 * c_q1 - s_q0 * s_q1;
-    let t185 = c_q0 * s_q1;
-    let t186 = s_q0 * c_q1;
-    let t187 = -t185 - t186;
-    let t188 = -t187;
-    let t189 = c_q2 * t184;
-    let t190 = t189 + s_q2 * t187;
-    let t191 = s_q2 * t184;
-    let t192 = c_q2 * t187 - t191;
-    let t193 = t191 + c_q2 * t188;
-    let t194 = t189 - s_q2 * t188;
-    let t195 = c_q3 * t190 + s_q3 * t192;
-    let t196 = c_q3 * t192 - s_q3 * t190;
-    let t197 = c_q3 * t193 + s_q3 * t194;
-    let t198 = c_q3 * t194 - s_q3 * t193;
-    let t199 = c_q4 * t195 + s_q4 * t196;
-    let t200 = c_q4 * t196 - s_q4 * t195;
-    let t201 = c_q4 * t197 + s_q4 * t198;
-    let t202 = c_q4 * t198 - s_q4 * t197;
-    let t203 = c_q5 * t199 + s_q5 * t200;
-    let t204 = c_q5 * t200 - s_q5 * t199;
-    let t205 = c_q5 * t201 + s_q5 * t202;
-    let t206 = c_q5 * t202 - s_q5 * t201;
-    let t207 = c_q6 * t203 + s_q6 * t204;
-    let t208 = c_q6 * t204 - s_q6 * t203;
-    let t209 = c_q6 * t205 + s_q6 * t206;
-    let t210 = c_q6 * t206 - s_q6 * t205;
-    let t211 = c_q7 * t207 + s_q7 * t208;
-    let t212 = c_q7 * t208 - s_q7 * t207;
-    let t213 = c_q7 * t209 + s_q7 * t210;
-    let t214 = c_q7 * t210 - s_q7 * t209;
-    let t215 = c_q8 * t211 + s_q8 * t212;
-    let t216 = c_q8 * t212 - s_q8 * t211;
-    let t217 = c_q8 * t213 + s_q8 * t214;
-    let t218 = c_q8 * t214 - s_q8 * t213;
-    let t219 = c_q9 * t215 + s_q9 * t216;
-    let t220 = c_q9 * t216 - s_q9 * t215;
-    let t221 = c_q9 * t217 + s_q9 * t218;
-    let t222 = c_q9 * t218 - s_q9 * t217;
+    let t20 = p.l * c_q1;
+    let t21 = p.l * s_q2;
+    let t22 = p.l + t20;
+    let t23 = p.l * c_q2;
+    let t24 = s_q1 * t23 + s_q2 * t22;
+    let t25 = c_q2 * t22 - s_q1 * t21;
+    let t26 = p.l + t25;
+    let t27 = c_q3 * t24 + s_q3 * t26;
+    let t28 = c_q3 * t26 - s_q3 * t24;
+    let t29 = p.l + t28;
+    let t30 = c_q4 * t27 + s_q4 * t29;
+    let t31 = c_q4 * t29 - s_q4 * t27;
+    let t32 = p.l + t31;
+    let t33 = c_q5 * t30 + s_q5 * t32;
+    let t34 = c_q5 * t32 - s_q5 * t30;
+    let t35 = p.l + t34;
+    let t36 = c_q6 * t33 + s_q6 * t35;
+    let t37 = c_q6 * t35 - s_q6 * t33;
+    let t38 = p.l + t37;
+    let t39 = c_q7 * t36 + s_q7 * t38;
+    let t40 = c_q7 * t38 - s_q7 * t36;
+    let t41 = p.l + t40;
+    let t42 = c_q8 * t39 + s_q8 * t41;
+    let t43 = c_q8 * t41 - s_q8 * t39;
+    let t44 = p.l + t43;
+    let t45 = c_q9 * t42 + s_q9 * t44;
+    let t46 = p.l + t23;
+    let t47 = c_q3 * t21 + s_q3 * t46;
+    let t48 = c_q3 * t46 - s_q3 * t21;
+    let t49 = p.l + t48;
+    let t50 = c_q4 * t47 + s_q4 * t49;
+    let t51 = c_q4 * t49 - s_q4 * t47;
+    let t52 = p.l + t51;
+    let t53 = c_q5 * t50 + s_q5 * t52;
+    let t54 = c_q5 * t52 - s_q5 * t50;
+    let t55 = p.l + t54;
+    let t56 = c_q6 * t53 + s_q6 * t55;
+    let t57 = c_q6 * t55 - s_q6 * t53;
+    let t58 = p.l + t57;
+    let t59 = c_q7 * t56 + s_q7 * t58;
+    let t60 = c_q7 * t58 - s_q7 * t56;
+    let t61 = p.l + t60;
+    let t62 = c_q8 * t59 + s_q8 * t61;
+    let t63 = c_q8 * t61 - s_q8 * t59;
+    let t64 = p.l + t63;
+    let t65 = c_q9 * t62 + s_q9 * t64;
+    let t66 = p.l * c_q3;
+    let t67 = p.l * s_q4;
+    let t68 = p.l + t66;
+    let t69 = p.l * c_q4;
+    let t70 = s_q3 * t69 + s_q4 * t68;
+    let t71 = c_q4 * t68 - s_q3 * t67;
+    let t72 = p.l + t71;
+    let t73 = c_q5 * t70 + s_q5 * t72;
+    let t74 = c_q5 * t72 - s_q5 * t70;
+    let t75 = p.l + t74;
+    let t76 = c_q6 * t73 + s_q6 * t75;
+    let t77 = c_q6 * t75 - s_q6 * t73;
+    let t78 = p.l + t77;
+    let t79 = c_q7 * t76 + s_q7 * t78;
+    let t80 = c_q7 * t78 - s_q7 * t76;
+    let t81 = p.l + t80;
+    let t82 = c_q8 * t79 + s_q8 * t81;
+    let t83 = c_q8 * t81 - s_q8 * t79;
+    let t84 = p.l + t83;
+    let t85 = c_q9 * t82 + s_q9 * t84;
+    let t86 = p.l + t69;
+    let t87 = c_q5 * t67 + s_q5 * t86;
+    let t88 = c_q5 * t86 - s_q5 * t67;
+    let t89 = p.l + t88;
+    let t90 = c_q6 * t87 + s_q6 * t89;
+    let t91 = c_q6 * t89 - s_q6 * t87;
+    let t92 = p.l + t91;
+    let t93 = c_q7 * t90 + s_q7 * t92;
+    let t94 = c_q7 * t92 - s_q7 * t90;
+    let t95 = p.l + t94;
+    let t96 = c_q8 * t93 + s_q8 * t95;
+    let t97 = c_q8 * t95 - s_q8 * t93;
+    let t98 = p.l + t97;
+    let t99 = c_q9 * t96 + s_q9 * t98;
+    let t100 = p.l * c_q5;
+    let t101 = p.l * s_q6;
+    let t102 = p.l + t100;
+    let t103 = p.l * c_q6;
+    let t104 = s_q5 * t103 + s_q6 * t102;
+    let t105 = c_q6 * t102 - s_q5 * t101;
+    let t106 = p.l + t105;
+    let t107 = c_q7 * t104 + s_q7 * t106;
+    let t108 = c_q7 * t106 - s_q7 * t104;
+    let t109 = p.l + t108;
+    let t110 = c_q8 * t107 + s_q8 * t109;
+    let t111 = c_q8 * t109 - s_q8 * t107;
+    let t112 = p.l + t111;
+    let t113 = c_q9 * t110 + s_q9 * t112;
+    let t114 = p.l + t103;
+    let t115 = c_q7 * t101 + s_q7 * t114;
+    let t116 = c_q7 * t114 - s_q7 * t101;
+    let t117 = p.l + t116;
+    let t118 = c_q8 * t115 + s_q8 * t117;
+    let t119 = c_q8 * t117 - s_q8 * t115;
+    let t120 = p.l + t119;
+    let t121 = c_q9 * t118 + s_q9 * t120;
+    let t122 = p.l * c_q7;
+    let t123 = p.l * s_q8;
+    let t124 = p.l + t122;
+    let t125 = p.l * c_q8;
+    let t126 = s_q7 * t125 + s_q8 * t124;
+    let t127 = c_q8 * t124 - s_q7 * t123;
+    let t128 = p.l + t127;
+    let t129 = c_q9 * t126 + s_q9 * t128;
+    let t130 = p.l + t125;
+    let t131 = c_q9 * t123 + s_q9 * t130;
+    let t132 = c_q9 * t44 - s_q9 * t42;
+    let t133 = c_q9 * t64 - s_q9 * t62;
+    let t134 = c_q9 * t84 - s_q9 * t82;
+    let t135 = c_q9 * t98 - s_q9 * t96;
+    let t136 = c_q9 * t112 - s_q9 * t110;
+    let t137 = c_q9 * t120 - s_q9 * t118;
+    let t138 = c_q9 * t128 - s_q9 * t126;
+    let t139 = c_q9 * t130 - s_q9 * t123;
+    let t140 = c_q0 * c_q1 - s_q0 * s_q1;
+    let t141 = c_q0 * s_q1 + s_q0 * c_q1;
+    let t142 = -t141;
+    let t143 = c_q2 * t140;
+    let t144 = t143 + s_q2 * t142;
+    let t145 = s_q2 * t140;
+    let t146 = c_q2 * t142 - t145;
+    let t147 = t145 + c_q2 * t141;
+    let t148 = t143 - s_q2 * t141;
+    let t149 = c_q3 * t144 + s_q3 * t146;
+    let t150 = c_q3 * t146 - s_q3 * t144;
+    let t151 = c_q3 * t147 + s_q3 * t148;
+    let t152 = c_q3 * t148 - s_q3 * t147;
+    let t153 = c_q4 * t149 + s_q4 * t150;
+    let t154 = c_q4 * t150 - s_q4 * t149;
+    let t155 = c_q4 * t151 + s_q4 * t152;
+    let t156 = c_q4 * t152 - s_q4 * t151;
+    let t157 = c_q5 * t153 + s_q5 * t154;
+    let t158 = c_q5 * t154 - s_q5 * t153;
+    let t159 = c_q5 * t155 + s_q5 * t156;
+    let t160 = c_q5 * t156 - s_q5 * t155;
+    let t161 = c_q6 * t157 + s_q6 * t158;
+    let t162 = c_q6 * t158 - s_q6 * t157;
+    let t163 = c_q6 * t159 + s_q6 * t160;
+    let t164 = c_q6 * t160 - s_q6 * t159;
+    let t165 = c_q7 * t161 + s_q7 * t162;
+    let t166 = c_q7 * t162 - s_q7 * t161;
+    let t167 = c_q7 * t163 + s_q7 * t164;
+    let t168 = c_q7 * t164 - s_q7 * t163;
+    let t169 = c_q8 * t165 + s_q8 * t166;
+    let t170 = c_q8 * t166 - s_q8 * t165;
+    let t171 = c_q8 * t167 + s_q8 * t168;
+    let t172 = c_q8 * t168 - s_q8 * t167;
+    let t173 = c_q9 * t169 + s_q9 * t170;
+    let t174 = c_q9 * t170 - s_q9 * t169;
+    let t175 = c_q9 * t171 + s_q9 * t172;
+    let t176 = c_q9 * t172 - s_q9 * t171;
+    let t177 = p.l * s_q1;
+    let t178 = p.l * s_q3;
+    let t179 = p.l * s_q5;
+    let t180 = p.l * s_q7;
+    let t181 = p.l * s_q9;
+    let t182 = p.l * c_q9;
     [
         [
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
@@ -3021,30 +2509,8 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             [1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
         ],
         [
-            [
-                p.l * s_q1 * t184 + p.l * c_q1 * t187,
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-            ],
-            [
-                p.l * s_q1 * t188 + p.l * c_q1 * t184,
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-            ],
+            [t140 * t177 + t20 * t142, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [t141 * t177 + t20 * t140, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
@@ -3052,8 +2518,8 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
         ],
         [
             [
-                t23 * t190 + t148 * t192,
-                p.l * s_q2 * t190 + p.l * c_q2 * t192,
+                t24 * t144 + t25 * t146,
+                t21 * t144 + t23 * t146,
                 0.0,
                 0.0,
                 0.0,
@@ -3064,8 +2530,8 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 0.0,
             ],
             [
-                t23 * t193 + t148 * t194,
-                p.l * s_q2 * t193 + p.l * c_q2 * t194,
+                t24 * t147 + t25 * t148,
+                t21 * t147 + t23 * t148,
                 0.0,
                 0.0,
                 0.0,
@@ -3082,9 +2548,9 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
         ],
         [
             [
-                t27 * t195 + t149 * t196,
-                t53 * t195 + t156 * t196,
-                p.l * s_q3 * t195 + p.l * c_q3 * t196,
+                t27 * t149 + t28 * t150,
+                t47 * t149 + t48 * t150,
+                t149 * t178 + t66 * t150,
                 0.0,
                 0.0,
                 0.0,
@@ -3094,9 +2560,9 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 0.0,
             ],
             [
-                t27 * t197 + t149 * t198,
-                t53 * t197 + t156 * t198,
-                p.l * s_q3 * t197 + p.l * c_q3 * t198,
+                t27 * t151 + t28 * t152,
+                t47 * t151 + t48 * t152,
+                t151 * t178 + t66 * t152,
                 0.0,
                 0.0,
                 0.0,
@@ -3112,10 +2578,10 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
         ],
         [
             [
-                t31 * t199 + t150 * t200,
-                t57 * t199 + t157 * t200,
-                t79 * t199 + t163 * t200,
-                p.l * s_q4 * t199 + p.l * c_q4 * t200,
+                t30 * t153 + t31 * t154,
+                t50 * t153 + t51 * t154,
+                t70 * t153 + t71 * t154,
+                t67 * t153 + t69 * t154,
                 0.0,
                 0.0,
                 0.0,
@@ -3124,10 +2590,10 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 0.0,
             ],
             [
-                t31 * t201 + t150 * t202,
-                t57 * t201 + t157 * t202,
-                t79 * t201 + t163 * t202,
-                p.l * s_q4 * t201 + p.l * c_q4 * t202,
+                t30 * t155 + t31 * t156,
+                t50 * t155 + t51 * t156,
+                t70 * t155 + t71 * t156,
+                t67 * t155 + t69 * t156,
                 0.0,
                 0.0,
                 0.0,
@@ -3142,11 +2608,11 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
         ],
         [
             [
-                t35 * t203 + t151 * t204,
-                t61 * t203 + t158 * t204,
-                t83 * t203 + t164 * t204,
-                t101 * t203 + t169 * t204,
-                p.l * s_q5 * t203 + p.l * c_q5 * t204,
+                t33 * t157 + t34 * t158,
+                t53 * t157 + t54 * t158,
+                t73 * t157 + t74 * t158,
+                t87 * t157 + t88 * t158,
+                t157 * t179 + t100 * t158,
                 0.0,
                 0.0,
                 0.0,
@@ -3154,11 +2620,11 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 0.0,
             ],
             [
-                t35 * t205 + t151 * t206,
-                t61 * t205 + t158 * t206,
-                t83 * t205 + t164 * t206,
-                t101 * t205 + t169 * t206,
-                p.l * s_q5 * t205 + p.l * c_q5 * t206,
+                t33 * t159 + t34 * t160,
+                t53 * t159 + t54 * t160,
+                t73 * t159 + t74 * t160,
+                t87 * t159 + t88 * t160,
+                t159 * t179 + t100 * t160,
                 0.0,
                 0.0,
                 0.0,
@@ -3172,24 +2638,24 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
         ],
         [
             [
-                t39 * t207 + t152 * t208,
-                t65 * t207 + t159 * t208,
-                t87 * t207 + t165 * t208,
-                t105 * t207 + t170 * t208,
-                t119 * t207 + t174 * t208,
-                p.l * s_q6 * t207 + p.l * c_q6 * t208,
+                t36 * t161 + t37 * t162,
+                t56 * t161 + t57 * t162,
+                t76 * t161 + t77 * t162,
+                t90 * t161 + t91 * t162,
+                t104 * t161 + t105 * t162,
+                t101 * t161 + t103 * t162,
                 0.0,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                t39 * t209 + t152 * t210,
-                t65 * t209 + t159 * t210,
-                t87 * t209 + t165 * t210,
-                t105 * t209 + t170 * t210,
-                t119 * t209 + t174 * t210,
-                p.l * s_q6 * t209 + p.l * c_q6 * t210,
+                t36 * t163 + t37 * t164,
+                t56 * t163 + t57 * t164,
+                t76 * t163 + t77 * t164,
+                t90 * t163 + t91 * t164,
+                t104 * t163 + t105 * t164,
+                t101 * t163 + t103 * t164,
                 0.0,
                 0.0,
                 0.0,
@@ -3202,25 +2668,25 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
         ],
         [
             [
-                t43 * t211 + t153 * t212,
-                t69 * t211 + t160 * t212,
-                t91 * t211 + t166 * t212,
-                t109 * t211 + t171 * t212,
-                t123 * t211 + t175 * t212,
-                t133 * t211 + t178 * t212,
-                p.l * s_q7 * t211 + p.l * c_q7 * t212,
+                t39 * t165 + t40 * t166,
+                t59 * t165 + t60 * t166,
+                t79 * t165 + t80 * t166,
+                t93 * t165 + t94 * t166,
+                t107 * t165 + t108 * t166,
+                t115 * t165 + t116 * t166,
+                t165 * t180 + t122 * t166,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                t43 * t213 + t153 * t214,
-                t69 * t213 + t160 * t214,
-                t91 * t213 + t166 * t214,
-                t109 * t213 + t171 * t214,
-                t123 * t213 + t175 * t214,
-                t133 * t213 + t178 * t214,
-                p.l * s_q7 * t213 + p.l * c_q7 * t214,
+                t39 * t167 + t40 * t168,
+                t59 * t167 + t60 * t168,
+                t79 * t167 + t80 * t168,
+                t93 * t167 + t94 * t168,
+                t107 * t167 + t108 * t168,
+                t115 * t167 + t116 * t168,
+                t167 * t180 + t122 * t168,
                 0.0,
                 0.0,
                 0.0,
@@ -3232,26 +2698,26 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
         ],
         [
             [
-                t47 * t215 + t154 * t216,
-                t73 * t215 + t161 * t216,
-                t95 * t215 + t167 * t216,
-                t113 * t215 + t172 * t216,
-                t127 * t215 + t176 * t216,
-                t137 * t215 + t179 * t216,
-                t143 * t215 + t181 * t216,
-                p.l * s_q8 * t215 + p.l * c_q8 * t216,
+                t42 * t169 + t43 * t170,
+                t62 * t169 + t63 * t170,
+                t82 * t169 + t83 * t170,
+                t96 * t169 + t97 * t170,
+                t110 * t169 + t111 * t170,
+                t118 * t169 + t119 * t170,
+                t126 * t169 + t127 * t170,
+                t123 * t169 + t125 * t170,
                 0.0,
                 0.0,
             ],
             [
-                t47 * t217 + t154 * t218,
-                t73 * t217 + t161 * t218,
-                t95 * t217 + t167 * t218,
-                t113 * t217 + t172 * t218,
-                t127 * t217 + t176 * t218,
-                t137 * t217 + t179 * t218,
-                t143 * t217 + t181 * t218,
-                p.l * s_q8 * t217 + p.l * c_q8 * t218,
+                t42 * t171 + t43 * t172,
+                t62 * t171 + t63 * t172,
+                t82 * t171 + t83 * t172,
+                t96 * t171 + t97 * t172,
+                t110 * t171 + t111 * t172,
+                t118 * t171 + t119 * t172,
+                t126 * t171 + t127 * t172,
+                t123 * t171 + t125 * t172,
                 0.0,
                 0.0,
             ],
@@ -3262,27 +2728,27 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
         ],
         [
             [
-                t49 * t219 + t155 * t220,
-                t75 * t219 + t162 * t220,
-                t97 * t219 + t168 * t220,
-                t115 * t219 + t173 * t220,
-                t129 * t219 + t177 * t220,
-                t139 * t219 + t180 * t220,
-                t145 * t219 + t182 * t220,
-                t147 * t219 + t183 * t220,
-                p.l * s_q9 * t219 + p.l * c_q9 * t220,
+                t45 * t173 + t132 * t174,
+                t65 * t173 + t133 * t174,
+                t85 * t173 + t134 * t174,
+                t99 * t173 + t135 * t174,
+                t113 * t173 + t136 * t174,
+                t121 * t173 + t137 * t174,
+                t129 * t173 + t138 * t174,
+                t131 * t173 + t139 * t174,
+                t173 * t181 + t174 * t182,
                 0.0,
             ],
             [
-                t49 * t221 + t155 * t222,
-                t75 * t221 + t162 * t222,
-                t97 * t221 + t168 * t222,
-                t115 * t221 + t173 * t222,
-                t129 * t221 + t177 * t222,
-                t139 * t221 + t180 * t222,
-                t145 * t221 + t182 * t222,
-                t147 * t221 + t183 * t222,
-                p.l * s_q9 * t221 + p.l * c_q9 * t222,
+                t45 * t175 + t132 * t176,
+                t65 * t175 + t133 * t176,
+                t85 * t175 + t134 * t176,
+                t99 * t175 + t135 * t176,
+                t113 * t175 + t136 * t176,
+                t121 * t175 + t137 * t176,
+                t129 * t175 + t138 * t176,
+                t131 * t175 + t139 * t176,
+                t175 * t181 + t176 * t182,
                 0.0,
             ],
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],

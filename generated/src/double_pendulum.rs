@@ -20,12 +20,12 @@
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 23 | 15 | 0 | 0 | 2 | 2 |
-//! | `mass_matrix` | 7 | 6 | 0 | 0 | 1 | 1 |
-//! | `bias` | 21 | 9 | 0 | 0 | 2 | 2 |
+//! | `mass_matrix` | 4 | 4 | 0 | 0 | 1 | 1 |
+//! | `bias` | 19 | 9 | 0 | 0 | 2 | 2 |
 //! | `gravity` | 8 | 4 | 0 | 0 | 2 | 2 |
-//! | `joint_space` | 32 | 20 | 0 | 0 | 2 | 2 |
-//! | `forward_dynamics` | 50 | 29 | 1 | 0 | 2 | 2 |
-//! | `coriolis_matrix` | 14 | 5 | 0 | 0 | 1 | 1 |
+//! | `joint_space` | 27 | 17 | 0 | 0 | 2 | 2 |
+//! | `forward_dynamics` | 46 | 28 | 1 | 0 | 2 | 2 |
+//! | `coriolis_matrix` | 12 | 4 | 0 | 0 | 1 | 1 |
 //! | `energy` | 27 | 14 | 0 | 0 | 2 | 2 |
 //! | `body_poses` | 2 | 4 | 0 | 0 | 2 | 2 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -178,8 +178,8 @@ pub fn inverse_dynamics_with(
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 7,
-    add: 6,
+    mul: 4,
+    add: 4,
     div: 0,
     sqrt: 0,
     sin: 1,
@@ -199,19 +199,13 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let p = &d.params;
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let t2 = 0.00000000000643853298 * s_q1 + 0.00335304944 * c_q1 + 0.004557856275072;
-    [
-        [
-            0.00000000000643853298 * s_q1 + 0.00335304944 * c_q1 + 0.008636227908704868
-                - 0.1 * (-0.0000000000643853298 * s_q1 - 0.0335304944 * c_q1),
-            t2,
-        ],
-        [t2, 0.004557856275072],
-    ]
+    let t2 = 0.00000000000643853298 * s_q1 + 0.00335304944 * c_q1;
+    let t3 = t2 + 0.004557856275072;
+    [[t2 + 0.008636227908704868 - 0.1 * (-10.0 * t2), t3], [t3, 0.004557856275072]]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 21,
+    mul: 19,
     add: 9,
     div: 0,
     sqrt: 0,
@@ -232,20 +226,20 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
     let s_q0 = libm::Libm::<Real>::sin(q[0]);
     let c_q0 = libm::Libm::<Real>::cos(q[0]);
-    let t2 = p.g * c_q0;
+    let t2 = p.g * s_q0;
+    let t3 = p.g * c_q0;
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let t5 = t2 - 0.1 * (qd[0] * qd[0]);
-    let t6 = qd[0] + qd[1];
-    let t7 = s_q1 * t5 + p.g * s_q0 * c_q1;
-    let t8 = c_q1 * t5 - p.g * s_q0 * s_q1;
-    let t9 = 0.0000000000643853298 * t8 - 0.0335304944 * t7;
+    let t6 = t3 - 0.1 * (qd[0] * qd[0]);
+    let t7 = qd[0] + qd[1];
+    let t8 = 0.0000000000643853298 * (c_q1 * t6 - t2 * s_q1)
+        - 0.0335304944 * (s_q1 * t6 + t2 * c_q1);
     [
-        t9 + 0.000000580176081 * t2 - 0.04285428436 * (p.g * s_q0)
+        0.000000580176081 * t3 + t8 - 0.04285428436 * t2
             - 0.1
-                * (0.0335304944 * (s_q1 * (t6 * t6))
-                    - 0.0000000000643853298 * (c_q1 * (t6 * t6))),
-        t9,
+                * (0.0335304944 * (s_q1 * (t7 * t7))
+                    - 0.0000000000643853298 * (c_q1 * (t7 * t7))),
+        t8,
     ]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
@@ -280,8 +274,8 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 32,
-    add: 20,
+    mul: 27,
+    add: 17,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -309,39 +303,34 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t6 = t3 - 0.1 * (qd[0] * qd[0]);
     let t7 = qd[0] + qd[1];
-    let t8 = t2 * c_q1;
-    let t9 = t2 * s_q1;
-    let t10 = t8 + t3 * s_q1;
-    let t11 = t3 * c_q1 - t9;
-    let t12 = 0.00000000000643853298 * s_q1 + 0.00335304944 * c_q1 + 0.004557856275072;
-    let t13 = s_q1 * t6 + t8;
-    let t14 = c_q1 * t6 - t9;
-    let t15 = 0.0000000000643853298 * t11 - 0.0335304944 * t10;
-    let t16 = 0.0000000000643853298 * t14 - 0.0335304944 * t13;
+    let t8 = 0.00000000000643853298 * s_q1 + 0.00335304944 * c_q1;
+    let t9 = t2 * c_q1;
+    let t10 = t2 * s_q1;
+    let t11 = 0.0000000000643853298 * (t3 * c_q1 - t10)
+        - 0.0335304944 * (t9 + t3 * s_q1);
+    let t12 = t8 + 0.004557856275072;
+    let t13 = 0.000000580176081 * t3 - 0.04285428436 * t2;
+    let t14 = 0.0000000000643853298 * (c_q1 * t6 - t10)
+        - 0.0335304944 * (s_q1 * t6 + t9);
     JointSpace {
         mass_matrix: [
-            [
-                0.00000000000643853298 * s_q1 + 0.00335304944 * c_q1
-                    + 0.008636227908704868
-                    - 0.1 * (-0.0000000000643853298 * s_q1 - 0.0335304944 * c_q1),
-                t12,
-            ],
+            [t8 + 0.008636227908704868 - 0.1 * (-10.0 * t8), t12],
             [t12, 0.004557856275072],
         ],
         bias: [
-            t16 + 0.000000580176081 * t3 - 0.04285428436 * t2
+            t13 + t14
                 - 0.1
                     * (0.0335304944 * (s_q1 * (t7 * t7))
                         - 0.0000000000643853298 * (c_q1 * (t7 * t7))),
-            t16,
+            t14,
         ],
-        gravity: [t15 + 0.000000580176081 * t3 - 0.04285428436 * t2, t15],
+        gravity: [t11 + t13, t11],
     }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 50,
-    add: 29,
+    mul: 46,
+    add: 28,
     div: 1,
     sqrt: 0,
     sin: 2,
@@ -372,45 +361,50 @@ pub fn forward_dynamics_with(
     let p = &d.params;
     let s_q0 = libm::Libm::<Real>::sin(q[0]);
     let c_q0 = libm::Libm::<Real>::cos(q[0]);
+    let t2 = p.g * s_q0;
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let t4 = qd[0] + qd[1];
-    let t5 = t4 * t4;
-    let t6 = qd[0] * qd[0] * s_q1;
-    let t7 = qd[0] * qd[0] * c_q1;
-    let t8 = c_q1 * (0.08570832216376303 * c_q1 - 0.0000000004736595035057242 * s_q1)
-        - s_q1 * (0.0000000004736595035057242 * c_q1 - 0.33238 * s_q1);
-    let t9 = (tau[0] - 1.0 * tau[1]
-        - 0.1
-            * (c_q1
-                * (0.0000000000643853298 * t5 + 0.008570832216376304 * t6
-                    + 0.000000000047365950350572425 * t7 + 7.356637062775817 * tau[1])
-                - s_q1
-                    * (0.0335304944 * t5 + 0.000000000047365950350572425 * t6
-                        + 0.033238000000000004 * t7
-                        - 0.000000014126230823060104 * tau[1]))
-        - p.g * s_q0 * (-0.1 * t8 - 0.00961628436)
-        - p.g * c_q0
+    let t5 = qd[0] + qd[1];
+    let t6 = t5 * t5;
+    let t7 = p.g * c_q0;
+    let t8 = qd[0] * qd[0] * s_q1;
+    let t9 = qd[0] * qd[0] * c_q1;
+    let t10 = t8 - 0.0000000019202022204599526 * t9;
+    let t11 = c_q1 * (-0.0000000004736595035057242 * s_q1 - 0.24667167783623697 * c_q1)
+        - s_q1
+            * (0.0000000000000000009095220303736504 * s_q1
+                + 0.0000000004736595035057242 * c_q1);
+    let t12 = (tau[0] - 1.0 * tau[1] - t2 * (-0.1 * t11 - 0.04285428436)
+        - t7
             * (0.000000580176081
                 - 0.1
                     * (c_q1
-                        * (0.08570832216376303 * s_q1
-                            + 0.0000000004736595035057242 * c_q1)
-                        - s_q1 * (0.0000000004736595035057242 * s_q1 + 0.33238 * c_q1))))
-        / (0.01 * t8 + 0.0007545716336328686);
-    let t10 = p.g * s_q0 - 0.1 * t9;
+                        * (0.0000000004736595035057242 * c_q1
+                            - 0.24667167783623697 * s_q1)
+                        - s_q1
+                            * (0.0000000004736595035057242 * s_q1
+                                - 0.0000000000000000009095220303736504 * c_q1)))
+        - 0.1
+            * (c_q1
+                * (0.0000000000643853298 * t6 + 7.356637062775817 * tau[1]
+                    - 0.024667167783623697 * t10)
+                - s_q1
+                    * (0.0335304944 * t6 + 0.000000000047365950350572425 * t10
+                        - 0.000000014126230823060104 * tau[1])))
+        / (0.01 * t11 + 0.004078371633632868);
+    let t13 = t2 - 0.1 * t12;
     [
-        t9,
+        t12,
         219.4013895236754
-            * (tau[1] + 0.0335304944 * (p.g * c_q0 * s_q1 + c_q1 * t10 - 0.1 * t6)
-                - 0.004557856275072 * t9
-                - 0.0000000000643853298 * (p.g * c_q0 * c_q1 - s_q1 * t10 - 0.1 * t7)),
+            * (tau[1] + 0.0335304944 * (s_q1 * t7 + c_q1 * t13 - 0.1 * t8)
+                - 0.004557856275072 * t12
+                - 0.0000000000643853298 * (c_q1 * t7 - s_q1 * t13 - 0.1 * t9)),
     ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 14,
-    add: 5,
+    mul: 12,
+    add: 4,
     div: 0,
     sqrt: 0,
     sin: 1,
@@ -436,16 +430,9 @@ pub fn coriolis_matrix_with(
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t2 = qd[0] + qd[1];
-    let t3 = qd[0] * s_q1;
-    let t4 = qd[0] * c_q1;
-    let t5 = 0.0670609888 * (s_q1 * t2) - 0.0000000001287706596 * (c_q1 * t2);
-    [
-        [
-            0.5 * (0.00670609888 * t3 - 0.00000000001287706596 * t4 - 0.1 * t5),
-            -0.05 * t5,
-        ],
-        [0.5 * (0.00670609888 * t3 - 0.00000000001287706596 * t4), 0.0],
-    ]
+    let t3 = 0.0670609888 * (s_q1 * t2) - 0.0000000001287706596 * (c_q1 * t2);
+    let t4 = 0.00670609888 * (qd[0] * s_q1) - 0.00000000001287706596 * (qd[0] * c_q1);
+    [[0.5 * (t4 - 0.1 * t3), -0.05 * t3], [0.5 * t4, 0.0]]
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {

@@ -18,18 +18,18 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 66 | 22 | 1 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 282 | 237 | 0 | 0 | 2 | 2 |
-//! | `mass_matrix` | 344 | 243 | 0 | 0 | 2 | 2 |
-//! | `bias` | 270 | 202 | 0 | 0 | 2 | 2 |
-//! | `gravity` | 86 | 41 | 0 | 0 | 2 | 2 |
-//! | `joint_space` | 648 | 458 | 0 | 0 | 2 | 2 |
-//! | `forward_dynamics` | 1395 | 796 | 10 | 0 | 2 | 2 |
-//! | `coriolis_matrix` | 2035 | 1424 | 0 | 0 | 2 | 2 |
-//! | `energy` | 157 | 115 | 0 | 0 | 2 | 2 |
+//! | `derived` | 56 | 19 | 1 | 0 | 0 | 0 |
+//! | `inverse_dynamics` | 271 | 199 | 0 | 0 | 2 | 2 |
+//! | `mass_matrix` | 325 | 213 | 0 | 0 | 2 | 2 |
+//! | `bias` | 254 | 173 | 0 | 0 | 2 | 2 |
+//! | `gravity` | 80 | 41 | 0 | 0 | 2 | 2 |
+//! | `joint_space` | 613 | 399 | 0 | 0 | 2 | 2 |
+//! | `forward_dynamics` | 1262 | 705 | 10 | 0 | 2 | 2 |
+//! | `coriolis_matrix` | 1722 | 1216 | 0 | 0 | 2 | 2 |
+//! | `energy` | 154 | 106 | 0 | 0 | 2 | 2 |
 //! | `body_poses` | 96 | 63 | 0 | 0 | 2 | 2 |
 //! | `coordinate_rates` | 59 | 34 | 0 | 0 | 0 | 0 |
-//! | `body_jacobians` | 347 | 191 | 0 | 0 | 2 | 2 |
+//! | `body_jacobians` | 309 | 186 | 0 | 0 | 2 | 2 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 /// The floating-point type of every input, output and parameter:
@@ -240,15 +240,18 @@ impl Params {
         let t1 = t0 * p.l;
         let t2 = 0.125 * t1 + 0.01;
         let inv3 = 1.0 / t2;
-        let t4 = p.m0 + 2.5 * p.m;
-        let t5 = 0.05 * p.m0 + 0.5 * p.m;
+        let t4 = 0.0025 * p.m0 + 0.1 * p.m;
+        let t5 = 1.75 * t1 + t4;
+        let t6 = p.m0 + 2.5 * p.m;
+        let t7 = 0.05 * p.m0 + 0.5 * p.m;
+        let t8 = t1 * p.m;
         Derived {
             params: *self,
             k0: t0,
-            k1: t4,
-            k2: t5,
+            k1: t6,
+            k2: t7,
             k3: -2.0 * t0,
-            k4: -t5,
+            k4: -t7,
             k5: -1.75 * t1 - 0.019,
             k6: 0.0001 * p.m + 0.005,
             k7: 0.125 * t1 + 0.009,
@@ -258,33 +261,33 @@ impl Params {
             k11: 0.0001 * p.m + 0.75 * t1 + 0.023,
             k12: 1.75 * t1 + 0.121,
             k13: 0.4 * t0,
-            k14: 0.0025 * p.m0 + 0.1 * p.m + 1.75 * t1 + 0.141,
+            k14: t5 + 0.141,
             k15: 2.0 * t0,
-            k16: 0.0025 * p.m0 + 0.1 * p.m + 1.75 * t1 + 0.101,
+            k16: t5 + 0.101,
             k17: 1.75 * t1 + 0.021,
             k18: -0.005 * t0,
             k19: 0.875 * t1 + 0.03,
             k20: 0.25 * t1,
-            k21: p.g * t4,
-            k22: t0 * p.g,
-            k23: p.g * t5,
-            k24: t1 * (p.m * inv3),
-            k25: t1 * t0 * (p.l * inv3),
-            k26: t1 * p.m,
-            k27: t1 * t1 * t1 * (p.m * (inv3 * inv3)),
-            k28: t1 * t1 * (p.m * p.m * inv3),
+            k21: p.g * t6,
+            k22: p.g * t0,
+            k23: p.g * t7,
+            k24: inv3 * t8,
+            k25: t8 * (p.l * p.l * inv3),
+            k26: t8,
+            k27: t8 * t8 * (p.l * p.l * (inv3 * inv3)),
+            k28: t8 * t1 * (p.m * inv3),
             k29: p.m * p.m,
-            k30: t1 * t1 * (p.m * inv3),
+            k30: t8 * t0 * (p.l * inv3),
             k31: t0 * p.m,
-            k32: t1 * t0 * (p.m * inv3),
-            k33: t1 * (p.m * p.l * inv3),
+            k32: t8 * (p.m * p.l * inv3),
+            k33: t8 * (p.l * inv3),
             k34: -t0,
-            k35: t1 * (p.m * p.m),
+            k35: t8 * p.m,
             k36: -0.01 * p.m,
             k37: 0.01 * p.m,
             k38: p.l * p.l,
-            k39: 0.0025 * p.m0 + 0.1 * p.m + 0.08,
-            k40: p.m * p.l * inv3,
+            k39: t4 + 0.08,
+            k40: t0 * inv3,
             k41: inv3,
             k42: p.g * p.m0,
             k43: p.g * p.m,
@@ -293,8 +296,8 @@ impl Params {
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 66,
-    add: 22,
+    mul: 56,
+    add: 19,
     div: 1,
     sqrt: 0,
     sin: 0,
@@ -302,8 +305,8 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 282,
-    add: 237,
+    mul: 271,
+    add: 199,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -331,185 +334,145 @@ pub fn inverse_dynamics_with(
     qdd: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let t0 = p.g * (2.0 * (q[3] * q[5] - q[4] * q[6]));
-    let t1 = p.g * (2.0 * (q[4] * q[5] + q[3] * q[6]));
-    let t2 = p.g * (1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4]));
-    let t3 = qd[2] * qd[4];
-    let t4 = qd[1] * qd[5];
-    let t5 = qd[0] * qd[5];
-    let t6 = qd[2] * qd[3];
-    let t7 = qd[1] * qd[3];
-    let t8 = qd[0] * qd[4];
     let s_q7 = libm::Libm::<Real>::sin(q[7]);
     let c_q7 = libm::Libm::<Real>::cos(q[7]);
-    let t11 = qd[3] * c_q7 + qd[4] * s_q7;
-    let t12 = qd[4] * c_q7 - qd[3] * s_q7;
-    let t13 = qd[4] * qd[4];
-    let t14 = qd[5] * qd[5];
-    let t15 = qd[3] * qd[4];
-    let t16 = qd[3] * qd[5];
-    let t17 = qdd[0] + t0 + t3 - t4 - 0.2 * (t13 + t14);
-    let t18 = qdd[1] + t1 + t5 + 0.2 * (qdd[5] + t15) - t6;
-    let t19 = c_q7 * t17;
-    let t20 = s_q7 * t18;
-    let t21 = s_q7 * t17;
-    let t22 = c_q7 * t18;
-    let t23 = qd[5] + qd[6];
-    let t24 = qdd[5] + qdd[6];
-    let t25 = qdd[3] * c_q7 + qdd[4] * s_q7 + qd[6] * t12;
-    let t26 = qdd[4] * c_q7 - qdd[3] * s_q7 - qd[6] * t11;
-    let t27 = q[8] * q[8];
-    let t28 = q[9] * q[9];
-    let t29 = q[10] * q[10];
-    let t30 = q[8] * q[9];
-    let t31 = q[8] * q[10];
-    let t32 = q[9] * q[10];
-    let t33 = q[8] * q[11];
-    let t34 = q[9] * q[11];
-    let t35 = q[10] * q[11];
-    let t36 = 1.0 - 2.0 * (t28 + t29);
-    let t37 = 2.0 * (t30 - t35);
-    let t38 = 2.0 * (t31 + t34);
-    let t39 = 2.0 * (t30 + t35);
-    let t40 = 1.0 - 2.0 * (t27 + t29);
-    let t41 = 2.0 * (t32 - t33);
-    let t42 = 2.0 * (t31 - t34);
-    let t43 = 2.0 * (t32 + t33);
-    let t44 = 1.0 - 2.0 * (t27 + t28);
-    let t45 = t11 * t36;
-    let t46 = t12 * t39;
-    let t47 = t23 * t42;
-    let t48 = t45 + t46 + t47;
-    let t49 = t11 * t37;
-    let t50 = t12 * t40;
-    let t51 = t23 * t43;
-    let t52 = t49 + t50 + t51;
-    let t53 = t11 * t38;
-    let t54 = t12 * t41;
-    let t55 = t23 * t44;
-    let t56 = t53 + t54 + t55;
-    let t57 = t25 * t37;
-    let t58 = t26 * t40;
-    let t59 = t24 * t43;
-    let t60 = p.l * t24;
-    let t61 = p.l * t26;
-    let t62 = p.l * (t12 * t12);
-    let t63 = p.l * (t23 * t23);
-    let t64 = p.l * t11 * t12;
-    let t65 = p.l * t11 * t23;
-    let t66 = t19 + t20 - t62 - t63;
-    let t67 = t22 + t60 + t64 - t21;
-    let t68 = qdd[2] + t2 + t7 + t65 + 0.2 * (t16 - qdd[4]) - t8 - t61;
-    let t69 = t36 * t66;
-    let t70 = t39 * t67;
-    let t71 = t42 * t68;
-    let t72 = t37 * t66;
-    let t73 = t40 * t67;
-    let t74 = t43 * t68;
-    let t75 = t38 * t66;
-    let t76 = t41 * t67;
-    let t77 = t44 * t68;
-    let t78 = t48 + qd[7];
-    let t79 = t52 + qd[8];
-    let t80 = t56 + qd[9];
-    let t81 = qd[7] * t56;
-    let t82 = qd[9] * t48;
-    let t83 = qdd[7] + t25 * t36 + t26 * t39 + t24 * t42 + qd[9] * t52 - qd[8] * t56;
-    let t84 = qdd[8] + t57 + t58 + t59 + t81 - t82;
-    let t85 = qdd[9] + t25 * t38 + t26 * t41 + t24 * t44 + qd[8] * t48 - qd[7] * t52;
+    let t2 = qd[3] * c_q7 + qd[4] * s_q7;
+    let t3 = qd[4] * c_q7 - qd[3] * s_q7;
+    let t4 = -(qd[4] * qd[4]) - qd[5] * qd[5];
+    let t5 = qdd[0] + p.g * (2.0 * (q[3] * q[5] - q[4] * q[6]))
+        + (qd[2] * qd[4] - qd[1] * qd[5]);
+    let t6 = 0.2 * t4 + t5;
+    let t7 = qdd[5] + qd[3] * qd[4];
+    let t8 = qdd[1] + p.g * (2.0 * (q[4] * q[5] + q[3] * q[6]))
+        + (qd[0] * qd[5] - qd[2] * qd[3]);
+    let t9 = 0.2 * t7 + t8;
+    let t10 = qd[5] + qd[6];
+    let t11 = qdd[5] + qdd[6];
+    let t12 = qdd[3] * c_q7 + qdd[4] * s_q7 + qd[6] * t3;
+    let t13 = qdd[4] * c_q7 - qdd[3] * s_q7 - qd[6] * t2;
+    let t14 = q[8] * q[8];
+    let t15 = q[9] * q[9];
+    let t16 = q[10] * q[10];
+    let t17 = q[8] * q[9];
+    let t18 = q[8] * q[10];
+    let t19 = q[9] * q[10];
+    let t20 = q[8] * q[11];
+    let t21 = q[9] * q[11];
+    let t22 = q[10] * q[11];
+    let t23 = 1.0 - 2.0 * (t15 + t16);
+    let t24 = 2.0 * (t17 - t22);
+    let t25 = 2.0 * (t18 + t21);
+    let t26 = 2.0 * (t17 + t22);
+    let t27 = 1.0 - 2.0 * (t14 + t16);
+    let t28 = 2.0 * (t19 - t20);
+    let t29 = 2.0 * (t18 - t21);
+    let t30 = 2.0 * (t19 + t20);
+    let t31 = 1.0 - 2.0 * (t14 + t15);
+    let t32 = t10 * t29 + (t2 * t23 + t3 * t26);
+    let t33 = t10 * t30 + (t2 * t24 + t3 * t27);
+    let t34 = t10 * t31 + (t2 * t25 + t3 * t28);
+    let t35 = p.l * t2;
+    let t36 = c_q7 * t6 + s_q7 * t9;
+    let t37 = -(p.l * (t3 * t3)) - p.l * (t10 * t10);
+    let t38 = t36 + t37;
+    let t39 = c_q7 * t9 - s_q7 * t6;
+    let t40 = p.l * t11 + t3 * t35;
+    let t41 = t39 + t40;
+    let t42 = t10 * t35 - p.l * t13;
+    let t43 = 0.2 * (qd[3] * qd[5] - qdd[4]);
+    let t44 = qdd[2] + p.g * (1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4]))
+        + (qd[1] * qd[3] - qd[0] * qd[4]);
+    let t45 = t43 + t44;
+    let t46 = t42 + t45;
+    let t47 = qd[7] + t32;
+    let t48 = qd[8] + t33;
+    let t49 = qd[9] + t34;
+    let t50 = qdd[7] + t12 * t23 + t13 * t26 + t11 * t29 + qd[9] * t33 - qd[8] * t34;
+    let t51 = qd[7] * t34 - qd[9] * t32 + (qdd[8] + t12 * t24 + (t13 * t27 + t11 * t30));
+    let t52 = qdd[9] + t12 * t25 + t13 * t28 + t11 * t31 + qd[8] * t32 - qd[7] * t33;
     let s_q12 = libm::Libm::<Real>::sin(q[12]);
     let c_q12 = libm::Libm::<Real>::cos(q[12]);
-    let t88 = t78 * c_q12 - t80 * s_q12;
-    let t89 = t78 * s_q12 + t80 * c_q12;
-    let t90 = p.l * t85;
-    let t91 = p.l * t84;
-    let t92 = p.l * (t80 * t80);
-    let t93 = p.l * t78 * t80;
-    let t94 = t69 + t70 + t71 - p.l * (t79 * t79) - t92;
-    let t95 = t75 + t76 + t77 + t93 - t91;
-    let t96 = t79 + qd[10];
-    let t97 = t84 + qdd[10];
-    let t98 = t83 * c_q12 - t85 * s_q12 - qd[10] * t89;
-    let t99 = t83 * s_q12 + t85 * c_q12 + qd[10] * t88;
-    let t100 = p.m0 * (qdd[1] + t1 + t5 + 0.05 * (qdd[5] + t15) - t6);
-    let t101 = p.m0 * (qdd[2] + t2 + t7 + 0.05 * (t16 - qdd[4]) - t8);
-    let t102 = 0.1 * qd[3] + 0.005 * qd[4];
-    let t103 = 0.005 * qd[3] + 0.12 * qd[4] + 0.002 * qd[5];
-    let t104 = 0.002 * qd[4] + 0.08 * qd[5];
-    let t105 = t22 + 0.5 * (t60 + t64) - t21;
-    let t106 = qdd[2] + t2 + t7 + 0.2 * (t16 - qdd[4]) + 0.5 * (t65 - t61) - t8;
-    let t107 = p.m * t106;
-    let t108 = t11 * t12;
-    let t109 = 0.01 * t78 - 0.5 * (p.l * t79);
-    let t110 = t79 * t80;
-    let t111 = t72 + t73 + t74 + 0.5 * t90 - t78 * t109 - 0.01 * (t80 * t80);
-    let t112 = t75 + t76 + t77 + 0.01 * (t83 + t110) + 0.5 * (t93 - t91);
-    let t113 = p.m * (t69 + t70 + t71 + t79 * t109 - 0.01 * t85 - 0.5 * t92);
-    let t114 = p.m * t112;
-    let t115 = 0.004 * t78 + 0.001 * t80;
-    let t116 = 0.001 * t78 + 0.022 * t80;
-    let t117 = c_q12 * t94 - s_q12 * t95 - 0.5 * (p.l * (t96 * t96) + p.l * (t89 * t89));
-    let t118 = t72 + t73 + t74 + t90 + p.l * t78 * t79
-        + 0.5 * (p.l * t99 + p.l * t88 * t96);
-    let t119 = s_q12 * t94 + c_q12 * t95 + 0.5 * (p.l * t88 * t89 - p.l * t97);
-    let t120 = t88 * t89;
-    let t121 = p.m * s_q12 * t117;
-    let t122 = p.m * c_q12 * t119;
-    let t123 = t113 + 0.5 * (p.m * c_q12 * t117 + p.m * s_q12 * t119);
-    let t124 = p.m * t111 + 0.5 * (p.m * t118);
-    let t125 = t114 + 0.5 * (t122 - t121);
-    let t126 = t39 * t123;
-    let t127 = t40 * t124;
-    let t128 = t41 * t125;
-    let t129 = t42 * t123;
-    let t130 = t43 * t124;
-    let t131 = t44 * t125;
-    let t132 = p.l * (t126 + t127 + t128);
-    let t133 = p.m * (t19 + t20 - 0.5 * (t62 + t63)) + t36 * t123 + t37 * t124
-        + t38 * t125;
-    let t134 = p.m * t105 + t126 + t127 + t128;
-    let t135 = s_q7 * t133;
-    let t136 = c_q7 * t134;
-    let t137 = t118 * d.k0;
-    let t138 = 0.01 * t99 + 0.009 * (t88 * t96) + 0.25 * t137;
-    let t139 = 0.004 * t83 + 0.001 * (t85 + c_q12 * t98) + 0.01 * t114 + t79 * t116
-        + s_q12 * t138 - 0.02 * t110;
-    let t140 = t119 * d.k0;
-    let t141 = 0.02 * t84 + 0.01 * t97 + t80 * t115 - t78 * t116
-        - p.l * (0.5 * (t122 - t121)) - 0.009 * t120 - 0.5 * (t112 * d.k0) - 0.25 * t140;
-    let t142 = 0.001 * (t83 - s_q12 * t98) + 0.022 * t85 + 0.02 * (t78 * t79)
-        + c_q12 * t138 + 0.5 * (t137 + t111 * d.k0) - 0.01 * t113 - t79 * t115;
-    let t143 = 0.002 * t25 + t36 * t139 + t37 * t141 + t38 * t142;
-    let t144 = 0.021 * t26 + t39 * t139 + t40 * t141 + t41 * t142 - 0.019 * (t11 * t23)
-        - p.l * (t129 + t130 + t131) - 0.5 * (t106 * d.k0);
-    let t145 = t105 * d.k0;
-    let t146 = t42 * t139;
-    let t147 = t43 * t141;
-    let t148 = t44 * t142;
-    let t149 = 0.01 * t97 - 0.009 * t120 - 0.25 * t140;
-    let t150 = 0.021 * t24 + 0.019 * t108 + t132 + t146 + t147 + t148 + 0.5 * t145;
+    let t55 = t47 * c_q12 - t49 * s_q12;
+    let t56 = t47 * s_q12 + t49 * c_q12;
+    let t57 = p.l * t52;
+    let t58 = p.l * t48;
+    let t59 = p.l * (t49 * t49);
+    let t60 = t29 * t46 + (t23 * t38 + t26 * t41);
+    let t61 = t60 - t58 * t48 - t59;
+    let t62 = p.l * t47 * t49 - p.l * t51;
+    let t63 = t31 * t46 + (t25 * t38 + t28 * t41);
+    let t64 = t62 + t63;
+    let t65 = t48 + qd[10];
+    let t66 = t51 + qdd[10];
+    let t67 = t50 * c_q12 - t52 * s_q12 - qd[10] * t56;
+    let t68 = t50 * s_q12 + t52 * c_q12 + qd[10] * t55;
+    let t69 = p.m0 * (0.05 * t7 + t8);
+    let t70 = p.m0 * (0.25 * t43 + t44);
+    let t71 = 0.1 * qd[3] + 0.005 * qd[4];
+    let t72 = 0.005 * qd[3] + 0.12 * qd[4] + 0.002 * qd[5];
+    let t73 = 0.002 * qd[4] + 0.08 * qd[5];
+    let t74 = t39 + 0.5 * t40;
+    let t75 = 0.5 * t42 + t45;
+    let t76 = 0.01 * t47 - 0.5 * t58;
+    let t77 = t48 * t49;
+    let t78 = t30 * t46 + (t24 * t38 + t27 * t41);
+    let t79 = 0.5 * t57 + t78 - 0.01 * (t49 * t49) - t47 * t76;
+    let t80 = 0.01 * (t50 + t77) + 0.5 * t62 + t63;
+    let t81 = p.m * (t60 + t48 * t76 - 0.01 * t52 - 0.5 * t59);
+    let t82 = p.m * t80;
+    let t83 = 0.004 * t47 + 0.001 * t49;
+    let t84 = 0.001 * t47 + 0.022 * t49;
+    let t85 = p.l * t55;
+    let t86 = c_q12 * t61 - s_q12 * t64 - 0.5 * (p.l * (t65 * t65) + p.l * (t56 * t56));
+    let t87 = t57 + t47 * t58 + t78 + 0.5 * (p.l * t68 + t65 * t85);
+    let t88 = s_q12 * t61 + c_q12 * t64 + 0.5 * (t56 * t85 - p.l * t66);
+    let t89 = p.m * c_q12;
+    let t90 = p.m * s_q12;
+    let t91 = 0.5 * (t88 * t89 - t86 * t90);
+    let t92 = t81 + 0.5 * (t86 * t89 + t88 * t90);
+    let t93 = p.m * t79 + 0.5 * (p.m * t87);
+    let t94 = t82 + t91;
+    let t95 = t28 * t94 + (t26 * t92 + t27 * t93);
+    let t96 = t31 * t94 + (t29 * t92 + t30 * t93);
+    let t97 = p.m * (t36 + 0.5 * t37) + t23 * t92 + t24 * t93 + t25 * t94;
+    let t98 = p.m * t74 + t95;
+    let t99 = p.m * t75 + t96;
+    let t100 = s_q7 * t97 + c_q7 * t98;
+    let t101 = t87 * d.k0;
+    let t102 = 0.01 * t68 + 0.009 * (t55 * t65) + 0.25 * t101;
+    let t103 = 0.004 * t50 + 0.001 * (t52 + c_q12 * t67) + 0.01 * t82 + t48 * t84
+        + s_q12 * t102 - 0.02 * t77;
+    let t104 = 0.01 * t66 - 0.009 * (t55 * t56) - 0.25 * (t88 * d.k0);
+    let t105 = 0.02 * t51 + t49 * t83 + t104 - t47 * t84 - p.l * t91
+        - 0.5 * (t80 * d.k0);
+    let t106 = 0.001 * (t50 - s_q12 * t67) + 0.022 * t52 + 0.02 * (t47 * t48)
+        + c_q12 * t102 + 0.5 * (t101 + t79 * d.k0) - 0.01 * t81 - t48 * t83;
+    let t107 = 0.002 * t12 + t23 * t103 + t24 * t105 + t25 * t106;
+    let t108 = 0.021 * t13 + t26 * t103 + t27 * t105 + t28 * t106 - 0.019 * (t2 * t10)
+        - p.l * t96 - 0.5 * (t75 * d.k0);
+    let t109 = t31 * t106 + (0.021 * t11 + 0.019 * (t2 * t3))
+        + (p.l * t95 + 0.5 * (t74 * d.k0) + (t29 * t103 + t30 * t105));
     [
-        p.m0 * (qdd[0] + t0 + t3 - t4 - 0.05 * (t13 + t14)) + c_q7 * t133 - s_q7 * t134,
-        t100 + t135 + t136,
-        t101 + t107 + t129 + t130 + t131,
-        0.1 * qdd[3] + 0.005 * qdd[4] + qd[4] * t104 + c_q7 * t143 - qd[5] * t103
-            - s_q7 * t144,
-        0.005 * qdd[3] + 0.12 * qdd[4] + 0.002 * qdd[5] + qd[5] * t102 + s_q7 * t143
-            + c_q7 * t144 - 0.05 * t101 - qd[3] * t104
-            - 0.2 * (t107 + t129 + t130 + t131),
-        t150 + 0.002 * qdd[4] + 0.08 * qdd[5] + 0.05 * t100 + qd[3] * t103
-            + 0.2 * (t135 + t136) - qd[4] * t102,
-        t150,
-        t139,
-        t141,
-        t142,
-        t149,
+        p.m0 * (0.05 * t4 + t5) + c_q7 * t97 - s_q7 * t98,
+        t69 + t100,
+        t70 + t99,
+        0.1 * qdd[3] + 0.005 * qdd[4] + qd[4] * t73 + c_q7 * t107 - qd[5] * t72
+            - s_q7 * t108,
+        0.005 * qdd[3] + 0.12 * qdd[4] + 0.002 * qdd[5] + qd[5] * t71 + s_q7 * t107
+            + c_q7 * t108 - 0.05 * t70 - qd[3] * t73 - 0.2 * t99,
+        0.002 * qdd[4] + 0.08 * qdd[5] + 0.05 * t69 + qd[3] * t72 + t109 + 0.2 * t100
+            - qd[4] * t71,
+        t109,
+        t103,
+        t105,
+        t106,
+        t104,
     ]
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 344,
-    add: 243,
+    mul: 325,
+    add: 213,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -550,263 +513,220 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let s_q12 = libm::Libm::<Real>::sin(q[12]);
     let c_q12 = libm::Libm::<Real>::cos(q[12]);
     let t22 = c_q7 * t11 - s_q7 * t14;
-    let t23 = p.m * t22;
-    let t24 = c_q7 * t13 - s_q7 * t16;
-    let t25 = s_q12 * t22 + c_q12 * t24;
-    let t26 = c_q7 * t12 - s_q7 * t15;
-    let t27 = p.m * t24;
-    let t28 = s_q7 * t11;
-    let t29 = t28 + c_q7 * t14;
-    let t30 = p.m * t29;
-    let t31 = s_q7 * t13;
-    let t32 = t31 + c_q7 * t16;
-    let t33 = s_q12 * t29 + c_q12 * t32;
-    let t34 = s_q7 * t12;
-    let t35 = t34 + c_q7 * t15;
-    let t36 = p.m * t32;
-    let t37 = p.m * t17;
-    let t38 = t17 * s_q12 + t19 * c_q12;
-    let t39 = p.m * t19;
-    let t40 = -0.2 - p.l * c_q7;
-    let t41 = p.l + 0.2 * c_q7;
-    let t42 = 0.2 * t28 + t14 * t41;
-    let t43 = t16 * t41;
-    let t44 = p.l * t18;
-    let t45 = t15 * t41;
-    let t46 = p.l * t19;
-    let t47 = 0.2 * t31 + t43;
-    let t48 = s_q12 * t26 * d.k0;
-    let t49 = 0.01 * t27 + 0.25 * t48;
-    let t50 = t26 * d.k0;
-    let t51 = t50 * c_q12;
-    let t52 = t50 + 0.25 * t51 - 0.01 * t23;
-    let t53 = t24 * d.k0;
-    let t54 = t25 * d.k0;
-    let t55 = -0.25 * t54 - t53;
-    let t56 = t11 * t49 + t13 * t52 + t12 * t55;
-    let t57 = t14 * t49 + t16 * t52 + t15 * t55;
-    let t58 = c_q7 * t56 - s_q7 * t57;
-    let t59 = s_q7 * t56 + c_q7 * t57;
-    let t60 = s_q7 * d.k0;
-    let t61 = t17 * t49 + t19 * t52 + t18 * t55 - 2.0 * t60;
-    let t62 = -0.25 * t54;
-    let t63 = s_q12 * t35 * d.k0;
-    let t64 = 0.01 * t36 + 0.25 * t63;
-    let t65 = t35 * d.k0;
-    let t66 = t65 * c_q12;
-    let t67 = t65 + 0.25 * t66 - 0.01 * t30;
-    let t68 = t32 * d.k0;
-    let t69 = t33 * d.k0;
-    let t70 = -0.25 * t69 - t68;
-    let t71 = t11 * t64 + t13 * t67 + t12 * t70;
-    let t72 = t14 * t64 + t16 * t67 + t15 * t70;
-    let t73 = c_q7 * t71 - s_q7 * t72;
-    let t74 = s_q7 * t71 + c_q7 * t72;
-    let t75 = c_q7 * d.k0;
-    let t76 = t17 * t64;
-    let t77 = t19 * t67;
-    let t78 = t18 * t70;
-    let t79 = 2.0 * t75 + t76 + t77 + t78 + d.k2;
-    let t80 = 2.0 * t75 + t76 + t77 + t78;
-    let t81 = -0.25 * t69;
-    let t82 = t18 * s_q12 * d.k0;
-    let t83 = 0.01 * t39 + 0.25 * t82;
-    let t84 = t18 * d.k0;
-    let t85 = t84 * c_q12;
-    let t86 = t84 + 0.25 * t85 - 0.01 * t37;
-    let t87 = t19 * d.k0;
-    let t88 = t38 * d.k0;
-    let t89 = -0.25 * t88 - t87;
-    let t90 = t11 * t83 + t13 * t86 + t12 * t89;
-    let t91 = t14 * t83 + t16 * t86 + t15 * t89 + d.k3;
-    let t92 = c_q7 * t90 - s_q7 * t91;
-    let t93 = s_q7 * t90 + c_q7 * t91 + d.k4;
-    let t94 = t17 * t83 + t19 * t86 + t18 * t89;
-    let t95 = -0.25 * t88;
-    let t96 = t25 * d.k7 + 0.25 * ((t44 * s_q7 + p.l * t24) * d.k0);
-    let t97 = 0.001 * t24 + t22 * d.k6 + s_q12 * t96 + 0.01 * (t87 * s_q7) - 0.005 * t50;
-    let t98 = t26 * d.k10;
-    let t99 = (p.l * s_q7 * t17 * s_q12 + c_q12 * (t46 * s_q7 - p.l * t26)) * d.k0;
-    let t100 = t26 * d.k8 + t98 + 0.25 * (c_q12 * t26 * d.k9 - t99)
-        - 0.005 * (t22 * d.k0) - s_q7 * t19 * d.k9;
-    let t101 = 0.001 * t22 + t24 * d.k11 + s_q7 * t18 * d.k9 + c_q12 * t96
-        + 0.25 * (t25 * d.k9) - 0.01 * (t60 * t17);
-    let t102 = c_q7 * d.k5 + t11 * t97 + t12 * t100 + t13 * t101;
-    let t103 = -t49;
-    let t104 = t17 * t103;
-    let t105 = -t55;
-    let t106 = t18 * t105;
-    let t107 = -t52;
-    let t108 = t19 * t107;
-    let t109 = t14 * t97 + t15 * t100 + t16 * t101 - p.l * (t104 + t106 + t108);
-    let t110 = s_q7 * t102 + c_q7 * t109 + 0.005
-        - 0.2 * (2.0 * t60 + t104 + t106 + t108);
-    let t111 = t14 * t103 + t15 * t105 + t16 * t107;
-    let t112 = t17 * t97;
-    let t113 = t18 * t100;
-    let t114 = t19 * t101;
-    let t115 = p.l * t111;
-    let t116 = 0.2 * (s_q7 * (t11 * t103 + t12 * t105 + t13 * t107) + c_q7 * t111) + t112
-        + t113 + t114 + t115;
-    let t117 = t112 + t113 + t114 + t115;
-    let t118 = t98 - 0.25 * t99;
-    let t119 = -t64;
-    let t120 = t17 * t119;
-    let t121 = -t70;
-    let t122 = t18 * t121;
-    let t123 = -t67;
-    let t124 = t19 * t123;
-    let t125 = t33 * d.k7 + 0.25 * ((t18 * t40 + p.l * t32) * d.k0);
-    let t126 = 0.001 * t32 + 0.01 * (t39 * t40) + t29 * d.k6 + s_q12 * t125
-        - 0.005 * t65;
-    let t127 = t35 * d.k10;
-    let t128 = (t17 * s_q12 * t40 + c_q12 * (t19 * t40 - p.l * t35)) * d.k0;
-    let t129 = t35 * d.k8 + t127 + 0.25 * (c_q12 * t35 * d.k9 - t128)
-        - 0.005 * (t29 * d.k0) - t87 * t40;
-    let t130 = 0.001 * t29 + t32 * d.k11 + t84 * t40 + c_q12 * t125 + 0.25 * (t33 * d.k9)
-        - 0.01 * (t37 * t40);
-    let t131 = t14 * t119 + t15 * t121 + t16 * t123;
-    let t132 = t17 * t126;
-    let t133 = t18 * t129;
-    let t134 = t19 * t130;
-    let t135 = p.l * t131;
-    let t136 = 0.2 * (s_q7 * (t11 * t119 + t12 * t121 + t13 * t123) + c_q7 * t131) + t132
-        + t133 + t134 + t135 + 0.002;
-    let t137 = t132 + t133 + t134 + t135;
-    let t138 = t127 - 0.25 * t128;
-    let t139 = t17 * d.k6;
-    let t140 = t38 * d.k7;
-    let t141 = t140 + 0.25 * ((0.2 * t34 + t45 + t46) * d.k0);
-    let t142 = 0.001 * t19 + 0.01 * (p.m * t47) + t139 + s_q12 * t141 - 0.005 * t84;
-    let t143 = t17 * t142;
-    let t144 = t17 * d.k0;
-    let t145 = t18 * d.k8;
-    let t146 = t18 * d.k10;
-    let t147 = (s_q12 * t42 + c_q12 * (t47 - t44)) * d.k0;
-    let t148 = t18 * c_q12 * d.k9;
-    let t149 = t145 + t146 + 0.25 * (t148 - t147) - 0.005 * t144 - t47 * d.k0;
-    let t150 = t18 * t149;
-    let t151 = t19 * d.k11;
-    let t152 = t38 * d.k9;
-    let t153 = 0.001 * t17 + t151 + (0.2 * t34 + t45) * d.k0 + c_q12 * t141 + 0.25 * t152
-        - 0.01 * (p.m * t42);
-    let t154 = t19 * t153;
-    let t155 = -t83;
-    let t156 = t14 * t155;
-    let t157 = -t89;
-    let t158 = t15 * t157;
-    let t159 = -t86;
-    let t160 = t16 * t159;
-    let t161 = p.l * (t156 + t158 + t160);
-    let t162 = 0.4 * t75 + t143 + t150 + t154 + t161 + d.k17;
-    let t163 = t146 - 0.25 * t147;
-    let t164 = t140 + 0.25 * ((t46 + p.l * t15) * d.k0);
-    let t165 = 0.001 * t19 + t139 + s_q12 * t164 + 0.01 * (t16 * d.k0) - 0.005 * t84;
-    let t166 = (p.l * t14 * s_q12 + c_q12 * (p.l * t16 - t44)) * d.k0;
-    let t167 = t145 + t146 + 0.25 * (t148 - t166) - 0.005 * t144 - t16 * d.k9;
-    let t168 = 0.001 * t17 + t151 + t15 * d.k9 + c_q12 * t164 + 0.25 * t152
-        - 0.01 * (t14 * d.k0);
-    let t169 = t146 - 0.25 * t166;
-    let t170 = 0.25 * (s_q12 * d.k9) + s_q12 * c_q12 * d.k7 + 0.001;
-    let t171 = c_q12 * d.k9;
-    let t172 = d.k10 + 0.25 * t171;
+    let t23 = c_q7 * t13 - s_q7 * t16;
+    let t24 = s_q12 * t22 + c_q12 * t23;
+    let t25 = c_q7 * t12 - s_q7 * t15;
+    let t26 = s_q7 * t11;
+    let t27 = t26 + c_q7 * t14;
+    let t28 = s_q7 * t13;
+    let t29 = t28 + c_q7 * t16;
+    let t30 = s_q12 * t27 + c_q12 * t29;
+    let t31 = s_q7 * t12;
+    let t32 = t31 + c_q7 * t15;
+    let t33 = p.m * t17;
+    let t34 = t17 * s_q12;
+    let t35 = t34 + t19 * c_q12;
+    let t36 = p.l * s_q7;
+    let t37 = -0.2 - p.l * c_q7;
+    let t38 = t19 * t37;
+    let t39 = p.l + 0.2 * c_q7;
+    let t40 = 0.2 * t26 + t14 * t39;
+    let t41 = p.l * t18;
+    let t42 = 0.2 * t28 + t16 * t39;
+    let t43 = p.l * t19;
+    let t44 = 0.2 * t31 + t15 * t39;
+    let t45 = t25 * d.k0;
+    let t46 = 0.01 * (p.m * t23) + 0.25 * (s_q12 * t45);
+    let t47 = 0.25 * (c_q12 * t45) - (0.01 * (p.m * t22) - t45);
+    let t48 = t24 * d.k0;
+    let t49 = t23 * d.k0 + 0.25 * t48;
+    let t50 = -t49;
+    let t51 = t11 * t46 + t13 * t47 + t12 * t50;
+    let t52 = t14 * t46 + t16 * t47 + t15 * t50;
+    let t53 = c_q7 * t51 - s_q7 * t52;
+    let t54 = s_q7 * t51 + c_q7 * t52;
+    let t55 = s_q7 * d.k0;
+    let t56 = t17 * t46 + t19 * t47 + t18 * t50 - 2.0 * t55;
+    let t57 = -0.25 * t48;
+    let t58 = t32 * d.k0;
+    let t59 = 0.01 * (p.m * t29) + 0.25 * (s_q12 * t58);
+    let t60 = 0.25 * (c_q12 * t58) - (0.01 * (p.m * t27) - t58);
+    let t61 = t30 * d.k0;
+    let t62 = t29 * d.k0 + 0.25 * t61;
+    let t63 = -t62;
+    let t64 = t11 * t59 + t13 * t60 + t12 * t63;
+    let t65 = t14 * t59 + t16 * t60 + t15 * t63;
+    let t66 = c_q7 * t64 - s_q7 * t65;
+    let t67 = s_q7 * t64 + c_q7 * t65;
+    let t68 = c_q7 * d.k0;
+    let t69 = 2.0 * t68 + t17 * t59 + (t19 * t60 + t18 * t63);
+    let t70 = d.k2 + t69;
+    let t71 = -0.25 * t61;
+    let t72 = t18 * d.k0;
+    let t73 = 0.01 * (p.m * t19) + 0.25 * (s_q12 * t72);
+    let t74 = 0.25 * (c_q12 * t72) - (0.01 * t33 - t72);
+    let t75 = t35 * d.k0;
+    let t76 = t19 * d.k0 + 0.25 * t75;
+    let t77 = -t76;
+    let t78 = t11 * t73 + t13 * t74 + t12 * t77;
+    let t79 = t14 * t73 + t16 * t74 + t15 * t77 + d.k3;
+    let t80 = c_q7 * t78 - s_q7 * t79;
+    let t81 = s_q7 * t78 + c_q7 * t79 + d.k4;
+    let t82 = t17 * t73 + t19 * t74 + t18 * t77;
+    let t83 = -0.25 * t75;
+    let t84 = t24 * d.k7 + 0.25 * ((t18 * t36 + p.l * t23) * d.k0);
+    let t85 = 0.001 * t23 + t22 * d.k6 + s_q12 * t84 + 0.01 * (t19 * t55) - 0.005 * t45;
+    let t86 = s_q7 * d.k9;
+    let t87 = c_q12 * d.k9;
+    let t88 = t25 * d.k10
+        - 0.25 * ((t34 * t36 + c_q12 * (t19 * t36 - p.l * t25)) * d.k0);
+    let t89 = t25 * d.k8 + t88 + 0.25 * (t25 * t87) - 0.005 * (t22 * d.k0) - t19 * t86;
+    let t90 = 0.001 * t22 + t23 * d.k11 + t18 * t86 + c_q12 * t84 + 0.25 * (t24 * d.k9)
+        - 0.01 * (t17 * t55);
+    let t91 = c_q7 * d.k5 + t11 * t85 + t12 * t89 + t13 * t90;
+    let t92 = -t46;
+    let t93 = -t47;
+    let t94 = t19 * t93 + (t17 * t92 + t18 * t49);
+    let t95 = t14 * t85 + t15 * t89 + t16 * t90 - p.l * t94;
+    let t96 = s_q7 * t91 + c_q7 * t95 + 0.005 - 0.2 * (2.0 * t55 + t94);
+    let t97 = t14 * t92 + t15 * t49 + t16 * t93;
+    let t98 = t17 * t85 + t18 * t89 + (t19 * t90 + p.l * t97);
+    let t99 = 0.2 * (s_q7 * (t11 * t92 + t12 * t49 + t13 * t93) + c_q7 * t97) + t98;
+    let t100 = -t59;
+    let t101 = -t60;
+    let t102 = t19 * t101 + (t17 * t100 + t18 * t62);
+    let t103 = t30 * d.k7 + 0.25 * ((t18 * t37 + p.l * t29) * d.k0);
+    let t104 = 0.001 * t29 + 0.01 * (p.m * t38) + t27 * d.k6 + s_q12 * t103
+        - 0.005 * t58;
+    let t105 = t32 * d.k10 - 0.25 * ((t34 * t37 + c_q12 * (t38 - p.l * t32)) * d.k0);
+    let t106 = t32 * d.k8 + t105 + 0.25 * (t32 * t87) - 0.005 * (t27 * d.k0)
+        - t38 * d.k0;
+    let t107 = 0.001 * t27 + t29 * d.k11 + t37 * t72 + c_q12 * t103 + 0.25 * (t30 * d.k9)
+        - 0.01 * (t33 * t37);
+    let t108 = t14 * t100 + t15 * t62 + t16 * t101;
+    let t109 = t17 * t104 + t18 * t106 + (t19 * t107 + p.l * t108);
+    let t110 = 0.2 * (s_q7 * (t11 * t100 + t12 * t62 + t13 * t101) + c_q7 * t108) + t109
+        + 0.002;
+    let t111 = t35 * d.k7;
+    let t112 = t111 + 0.25 * ((t43 + t44) * d.k0);
+    let t113 = t17 * d.k6 + (0.001 * t19 - 0.005 * t72);
+    let t114 = 0.01 * (p.m * t42) + s_q12 * t112 + t113;
+    let t115 = t18 * d.k10;
+    let t116 = t115 - 0.25 * ((s_q12 * t40 + c_q12 * (t42 - t41)) * d.k0);
+    let t117 = 0.25 * (t18 * t87) + (t18 * d.k8 - 0.005 * (t17 * d.k0));
+    let t118 = t116 + t117 - t42 * d.k0;
+    let t119 = 0.25 * (t35 * d.k9) + (0.001 * t17 + t19 * d.k11);
+    let t120 = t44 * d.k0 + c_q12 * t112 + t119 - 0.01 * (p.m * t40);
+    let t121 = -t73;
+    let t122 = -t74;
+    let t123 = t16 * t122 + (t14 * t121 + t15 * t76);
+    let t124 = p.l * t123;
+    let t125 = 0.4 * t68 + t17 * t114 + (t18 * t118 + t19 * t120);
+    let t126 = t124 + d.k17;
+    let t127 = t125 + t126;
+    let t128 = t111 + 0.25 * ((t43 + p.l * t15) * d.k0);
+    let t129 = t113 + s_q12 * t128 + 0.01 * (t16 * d.k0);
+    let t130 = t115 - 0.25 * ((p.l * t14 * s_q12 + c_q12 * (p.l * t16 - t41)) * d.k0);
+    let t131 = t117 + t130 - t16 * d.k9;
+    let t132 = t119 + t15 * d.k9 + c_q12 * t128 - 0.01 * (t14 * d.k0);
+    let t133 = c_q12 * d.k7;
+    let t134 = 0.25 * (s_q12 * d.k9) + s_q12 * t133 + 0.001;
+    let t135 = d.k10 + 0.25 * t87;
     [
-        [d.k1, 0.0, 0.0, t58, t59, t61, t61, t49, t55, t52, t62],
-        [0.0, d.k1, 0.0, t73, t74, t79, t80, t64, t70, t67, t81],
-        [0.0, 0.0, d.k1, t92, t93, t94, t94, t83, t89, t86, t95],
+        [d.k1, 0.0, 0.0, t53, t54, t56, t56, t46, t50, t47, t57],
+        [0.0, d.k1, 0.0, t66, t67, t70, t69, t59, t63, t60, t71],
+        [0.0, 0.0, d.k1, t80, t81, t82, t82, t73, t77, t74, t83],
         [
-            t58,
-            t73,
-            t92,
-            c_q7 * t102 + d.k12 - s_q7 * t109,
-            t110,
-            t116,
-            t117,
-            t97,
-            t100,
-            t101,
-            t118,
-        ],
-        [
-            t59,
-            t74,
-            t93,
-            t110,
-            s_q7 * (s_q7 * d.k5 + t11 * t126 + t12 * t129 + t13 * t130)
-                + c_q7
-                    * (t14 * t126 + t15 * t129 + t16 * t130 + d.k13
-                        - p.l * (t120 + t122 + t124)) + d.k14
-                - 0.2 * (t120 + t122 + t124 - 2.0 * t75),
-            t136,
-            t137,
-            t126,
-            t129,
-            t130,
-            t138,
-        ],
-        [
-            t61,
-            t79,
-            t94,
-            t116,
-            t136,
-            0.4 * t75 + t143 + t150 + t154 + t161 + d.k16
-                + 0.2
-                    * (s_q7 * (t11 * t155 + t12 * t157 + t13 * t159)
-                        + c_q7 * (t156 + t158 + t160 + d.k15)),
-            t162,
-            t142,
-            t149,
-            t153,
-            t163,
-        ],
-        [
-            t61,
+            t53,
+            t66,
             t80,
-            t94,
-            t117,
-            t137,
-            t162,
-            t161 + d.k17 + t17 * t165 + t18 * t167 + t19 * t168,
-            t165,
-            t167,
-            t168,
-            t169,
+            c_q7 * t91 + d.k12 - s_q7 * t95,
+            t96,
+            t99,
+            t98,
+            t85,
+            t89,
+            t90,
+            t88,
         ],
         [
-            t49,
-            t64,
-            t83,
-            t97,
-            t126,
-            t142,
-            t165,
+            t54,
+            t67,
+            t81,
+            t96,
+            s_q7 * (s_q7 * d.k5 + t11 * t104 + t12 * t106 + t13 * t107)
+                + c_q7 * (t14 * t104 + t15 * t106 + t16 * t107 + d.k13 - p.l * t102)
+                + d.k14 - 0.2 * (t102 - 2.0 * t68),
+            t110,
+            t109,
+            t104,
+            t106,
+            t107,
+            t105,
+        ],
+        [
+            t56,
+            t70,
+            t82,
+            t99,
+            t110,
+            t124 + d.k16 + t125
+                + 0.2
+                    * (s_q7 * (t11 * t121 + t12 * t76 + t13 * t122)
+                        + c_q7 * (t123 + d.k15)),
+            t127,
+            t114,
+            t118,
+            t120,
+            t116,
+        ],
+        [
+            t56,
+            t69,
+            t82,
+            t98,
+            t109,
+            t127,
+            t126 + t17 * t129 + t18 * t131 + t19 * t132,
+            t129,
+            t131,
+            t132,
+            t130,
+        ],
+        [
+            t46,
+            t59,
+            t73,
+            t85,
+            t104,
+            t114,
+            t129,
             d.k6 + s_q12 * s_q12 * d.k7,
             d.k18,
-            t170,
+            t134,
             0.0,
         ],
-        [t55, t70, t89, t100, t129, t149, t167, d.k18, 0.5 * t171 + d.k19, 0.0, t172],
+        [t50, t63, t77, t89, t106, t118, t131, d.k18, 0.5 * t87 + d.k19, 0.0, t135],
         [
-            t52,
-            t67,
-            t86,
-            t101,
-            t130,
-            t153,
-            t168,
-            t170,
+            t47,
+            t60,
+            t74,
+            t90,
+            t107,
+            t120,
+            t132,
+            t134,
             0.0,
-            d.k11 + c_q12 * (c_q12 * d.k7 + d.k20) + 0.25 * t171,
+            0.25 * t87 + d.k11 + c_q12 * (t133 + d.k20),
             0.0,
         ],
-        [t62, t81, t95, t118, t138, t163, t169, 0.0, t172, 0.0, d.k10],
+        [t57, t71, t83, t88, t105, t116, t130, 0.0, t135, 0.0, d.k10],
     ]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 270,
-    add: 202,
+    mul: 254,
+    add: 173,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -824,171 +744,139 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
-    let t0 = p.g * (2.0 * (q[3] * q[5] - q[4] * q[6]));
-    let t1 = p.g * (2.0 * (q[4] * q[5] + q[3] * q[6]));
-    let t2 = p.g * (1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4]));
-    let t3 = qd[2] * qd[4];
-    let t4 = qd[1] * qd[5];
-    let t5 = qd[0] * qd[5];
-    let t6 = qd[2] * qd[3];
-    let t7 = qd[1] * qd[3];
-    let t8 = qd[0] * qd[4];
     let s_q7 = libm::Libm::<Real>::sin(q[7]);
     let c_q7 = libm::Libm::<Real>::cos(q[7]);
-    let t11 = qd[3] * c_q7 + qd[4] * s_q7;
-    let t12 = qd[4] * c_q7 - qd[3] * s_q7;
-    let t13 = qd[4] * qd[4];
-    let t14 = qd[5] * qd[5];
-    let t15 = qd[3] * qd[4];
-    let t16 = qd[3] * qd[5];
-    let t17 = qd[5] + qd[6];
-    let t18 = q[8] * q[8];
-    let t19 = q[9] * q[9];
-    let t20 = q[10] * q[10];
-    let t21 = q[8] * q[9];
-    let t22 = q[8] * q[10];
-    let t23 = q[9] * q[10];
-    let t24 = q[8] * q[11];
-    let t25 = q[9] * q[11];
-    let t26 = q[10] * q[11];
-    let t27 = 1.0 - 2.0 * (t19 + t20);
-    let t28 = 2.0 * (t21 - t26);
-    let t29 = 2.0 * (t22 + t25);
-    let t30 = 2.0 * (t21 + t26);
-    let t31 = 1.0 - 2.0 * (t18 + t20);
-    let t32 = 2.0 * (t23 - t24);
-    let t33 = 2.0 * (t22 - t25);
-    let t34 = 2.0 * (t23 + t24);
-    let t35 = 1.0 - 2.0 * (t18 + t19);
-    let t36 = t11 * t27;
-    let t37 = t12 * t30;
-    let t38 = t17 * t33;
-    let t39 = t36 + t37 + t38;
-    let t40 = t11 * t28;
-    let t41 = t12 * t31;
-    let t42 = t17 * t34;
-    let t43 = t40 + t41 + t42;
-    let t44 = t11 * t29;
-    let t45 = t12 * t32;
-    let t46 = t17 * t35;
-    let t47 = t44 + t45 + t46;
-    let t48 = p.l * (t12 * t12);
-    let t49 = p.l * (t17 * t17);
-    let t50 = p.l * t11 * t12;
-    let t51 = p.l * t11 * t17;
-    let t52 = t39 + qd[7];
-    let t53 = t43 + qd[8];
-    let t54 = t47 + qd[9];
+    let t2 = qd[3] * c_q7 + qd[4] * s_q7;
+    let t3 = qd[4] * c_q7 - qd[3] * s_q7;
+    let t4 = qd[3] * qd[4];
+    let t5 = qd[3] * qd[5];
+    let t6 = qd[5] + qd[6];
+    let t7 = qd[6] * t3;
+    let t8 = qd[6] * t2;
+    let t9 = q[8] * q[8];
+    let t10 = q[9] * q[9];
+    let t11 = q[10] * q[10];
+    let t12 = q[8] * q[9];
+    let t13 = q[8] * q[10];
+    let t14 = q[9] * q[10];
+    let t15 = q[8] * q[11];
+    let t16 = q[9] * q[11];
+    let t17 = q[10] * q[11];
+    let t18 = 1.0 - 2.0 * (t10 + t11);
+    let t19 = 2.0 * (t12 - t17);
+    let t20 = 2.0 * (t13 + t16);
+    let t21 = 2.0 * (t12 + t17);
+    let t22 = 1.0 - 2.0 * (t9 + t11);
+    let t23 = 2.0 * (t14 - t15);
+    let t24 = 2.0 * (t13 - t16);
+    let t25 = 2.0 * (t14 + t15);
+    let t26 = 1.0 - 2.0 * (t9 + t10);
+    let t27 = t6 * t24 + (t2 * t18 + t3 * t21);
+    let t28 = t6 * t25 + (t2 * t19 + t3 * t22);
+    let t29 = t6 * t26 + (t2 * t20 + t3 * t23);
+    let t30 = p.l * t2;
+    let t31 = t3 * t30;
+    let t32 = qd[7] + t27;
+    let t33 = qd[8] + t28;
+    let t34 = qd[9] + t29;
     let s_q12 = libm::Libm::<Real>::sin(q[12]);
     let c_q12 = libm::Libm::<Real>::cos(q[12]);
-    let t57 = t52 * c_q12 - t54 * s_q12;
-    let t58 = t52 * s_q12 + t54 * c_q12;
-    let t59 = p.l * (t54 * t54);
-    let t60 = p.l * t52 * t54;
-    let t61 = t53 + qd[10];
-    let t62 = 0.1 * qd[3] + 0.005 * qd[4];
-    let t63 = 0.005 * qd[3] + 0.12 * qd[4] + 0.002 * qd[5];
-    let t64 = 0.002 * qd[4] + 0.08 * qd[5];
-    let t65 = t11 * t12;
-    let t66 = 0.01 * t52 - 0.5 * (p.l * t53);
-    let t67 = t53 * t54;
-    let t68 = 0.004 * t52 + 0.001 * t54;
-    let t69 = 0.001 * t52 + 0.022 * t54;
-    let t70 = t57 * t58;
-    let t71 = t0 + t3 - t4 - 0.2 * (t13 + t14);
-    let t72 = c_q7 * t71;
-    let t73 = t1 + t5 + 0.2 * t15 - t6;
-    let t74 = s_q7 * t73;
-    let t75 = t72 + t74 - t48 - t49;
-    let t76 = t27 * t75;
-    let t77 = s_q7 * t71;
-    let t78 = c_q7 * t73;
-    let t79 = t50 + t78 - t77;
-    let t80 = t30 * t79;
-    let t81 = p.l * qd[6] * t11;
-    let t82 = t2 + t7 + t51 + t81 + 0.2 * t16 - t8;
-    let t83 = t33 * t82;
-    let t84 = qd[8] * t39 + qd[6] * t12 * t29 - qd[7] * t43 - qd[6] * t11 * t32;
-    let t85 = p.m * (t53 * t66 + t76 + t80 + t83 - 0.5 * t59 - 0.01 * t84);
-    let t86 = t76 + t80 + t83 - p.l * (t53 * t53) - t59;
-    let t87 = t29 * t75;
-    let t88 = t32 * t79;
-    let t89 = t35 * t82;
-    let t90 = qd[7] * t47 + qd[6] * t12 * t28 - qd[9] * t39 - qd[6] * t11 * t31;
-    let t91 = p.l * t90;
-    let t92 = t60 + t87 + t88 + t89 - t91;
-    let t93 = c_q12 * t86 - 0.5 * (p.l * (t61 * t61) + p.l * (t58 * t58)) - s_q12 * t92;
-    let t94 = 0.5 * (t70 * p.l - t91) + s_q12 * t86 + c_q12 * t92;
-    let t95 = t85 + 0.5 * (p.m * c_q12 * t93 + p.m * s_q12 * t94);
-    let t96 = t28 * t75;
-    let t97 = t31 * t79;
-    let t98 = t34 * t82;
-    let t99 = p.l * t84;
-    let t100 = t96 + t97 + t98 + 0.5 * t99 - 0.01 * (t54 * t54) - t52 * t66;
-    let t101 = qd[9] * t43 + qd[6] * t12 * t27 - qd[8] * t47 - qd[6] * t11 * t30;
-    let t102 = qd[10] * t57 + s_q12 * t101 + c_q12 * t84;
-    let t103 = p.l * t52 * t53 + t96 + t97 + t98 + t99
-        + 0.5 * (p.l * t57 * t61 + p.l * t102);
-    let t104 = p.m * t100 + 0.5 * (p.m * t103);
-    let t105 = 0.5 * (t60 - t91) + 0.01 * (t67 + t101) + t87 + t88 + t89;
-    let t106 = p.m * t105;
-    let t107 = p.m * s_q12 * t93;
-    let t108 = p.m * c_q12 * t94;
-    let t109 = t106 + 0.5 * (t108 - t107);
-    let t110 = p.m * (t72 + t74 - 0.5 * (t48 + t49)) + t27 * t95 + t28 * t104
-        + t29 * t109;
-    let t111 = 0.5 * t50 + t78 - t77;
-    let t112 = t30 * t95;
-    let t113 = t31 * t104;
-    let t114 = t32 * t109;
-    let t115 = p.m * t111 + t112 + t113 + t114;
-    let t116 = p.m0 * (t1 + t5 + 0.05 * t15 - t6);
-    let t117 = s_q7 * t110;
-    let t118 = c_q7 * t115;
-    let t119 = p.m0 * (t2 + t7 + 0.05 * t16 - t8);
-    let t120 = t2 + t7 + 0.2 * t16 + 0.5 * (t51 + t81) - t8;
-    let t121 = p.m * t120;
-    let t122 = t33 * t95;
-    let t123 = t34 * t104;
-    let t124 = t35 * t109;
-    let t125 = c_q12 * t101 - qd[10] * t58 - s_q12 * t84;
-    let t126 = p.l * (t112 + t113 + t114);
-    let t127 = t103 * d.k0;
-    let t128 = 0.009 * (t57 * t61) + 0.01 * t102 + 0.25 * t127;
-    let t129 = t53 * t69 + s_q12 * t128 + 0.001 * (t84 + c_q12 * t125) + 0.004 * t101
-        + 0.01 * t106 - 0.02 * t67;
-    let t130 = t94 * d.k0;
-    let t131 = t54 * t68 + 0.03 * t90 - t52 * t69 - p.l * (0.5 * (t108 - t107))
-        - 0.009 * t70 - 0.5 * (t105 * d.k0) - 0.25 * t130;
-    let t132 = 0.02 * (t52 * t53) + c_q12 * t128 + 0.022 * t84
-        + 0.001 * (t101 - s_q12 * t125) + 0.5 * (t127 + t100 * d.k0) - t53 * t68
-        - 0.01 * t85;
-    let t133 = 0.002 * (qd[6] * t12) + t27 * t129 + t28 * t131 + t29 * t132;
-    let t134 = t30 * t129 + t31 * t131 + t32 * t132 - 0.021 * (qd[6] * t11)
-        - 0.019 * (t11 * t17) - p.l * (t122 + t123 + t124) - 0.5 * (t120 * d.k0);
-    let t135 = t111 * d.k0;
-    let t136 = t33 * t129;
-    let t137 = t34 * t131;
-    let t138 = t35 * t132;
-    let t139 = 0.019 * t65 + t126 + t136 + t137 + t138 + 0.5 * t135;
+    let t37 = t32 * c_q12 - t34 * s_q12;
+    let t38 = t32 * s_q12 + t34 * c_q12;
+    let t39 = p.l * t33;
+    let t40 = p.l * (t34 * t34);
+    let t41 = t33 + qd[10];
+    let t42 = 0.1 * qd[3] + 0.005 * qd[4];
+    let t43 = 0.005 * qd[3] + 0.12 * qd[4] + 0.002 * qd[5];
+    let t44 = 0.002 * qd[4] + 0.08 * qd[5];
+    let t45 = 0.01 * t32 - 0.5 * t39;
+    let t46 = t33 * t34;
+    let t47 = 0.004 * t32 + 0.001 * t34;
+    let t48 = 0.001 * t32 + 0.022 * t34;
+    let t49 = p.l * t37;
+    let t50 = -(qd[4] * qd[4]) - qd[5] * qd[5];
+    let t51 = p.g * (2.0 * (q[3] * q[5] - q[4] * q[6])) + qd[2] * qd[4] - qd[1] * qd[5];
+    let t52 = 0.2 * t50 + t51;
+    let t53 = p.g * (2.0 * (q[4] * q[5] + q[3] * q[6])) + qd[0] * qd[5] - qd[2] * qd[3];
+    let t54 = 0.2 * t4 + t53;
+    let t55 = -(p.l * (t3 * t3)) - p.l * (t6 * t6);
+    let t56 = c_q7 * t52 + s_q7 * t54;
+    let t57 = t55 + t56;
+    let t58 = c_q7 * t54 - s_q7 * t52;
+    let t59 = t31 + t58;
+    let t60 = t6 * t30 + p.l * t8;
+    let t61 = p.g * (1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4])) + qd[1] * qd[3]
+        - qd[0] * qd[4];
+    let t62 = 0.2 * t5 + t61;
+    let t63 = t60 + t62;
+    let t64 = qd[8] * t27 + t7 * t20 - qd[7] * t28 - t8 * t23;
+    let t65 = t24 * t63 + (t18 * t57 + t21 * t59);
+    let t66 = p.m * (t33 * t45 + t65 - 0.5 * t40 - 0.01 * t64);
+    let t67 = t65 - t39 * t33 - t40;
+    let t68 = qd[7] * t29 + t7 * t19 - qd[9] * t27 - t8 * t22;
+    let t69 = p.l * t68;
+    let t70 = p.l * t32 * t34 - t69;
+    let t71 = t26 * t63 + (t20 * t57 + t23 * t59);
+    let t72 = t70 + t71;
+    let t73 = c_q12 * t67 - 0.5 * (p.l * (t41 * t41) + p.l * (t38 * t38)) - s_q12 * t72;
+    let t74 = p.m * c_q12;
+    let t75 = 0.5 * (t38 * t49 - t69) + s_q12 * t67 + c_q12 * t72;
+    let t76 = p.m * s_q12;
+    let t77 = t66 + 0.5 * (t73 * t74 + t75 * t76);
+    let t78 = p.l * t64;
+    let t79 = t25 * t63 + (t19 * t57 + t22 * t59);
+    let t80 = t79 + 0.5 * t78 - 0.01 * (t34 * t34) - t32 * t45;
+    let t81 = qd[9] * t28 + t7 * t18 - qd[8] * t29 - t8 * t21;
+    let t82 = qd[10] * t37 + s_q12 * t81 + c_q12 * t64;
+    let t83 = t32 * t39 + t78 + t79 + 0.5 * (t41 * t49 + p.l * t82);
+    let t84 = p.m * t80 + 0.5 * (p.m * t83);
+    let t85 = 0.01 * (t46 + t81) + 0.5 * t70 + t71;
+    let t86 = p.m * t85;
+    let t87 = 0.5 * (t74 * t75 - t73 * t76);
+    let t88 = t86 + t87;
+    let t89 = p.m * (0.5 * t55 + t56) + t18 * t77 + t19 * t84 + t20 * t88;
+    let t90 = 0.5 * t31 + t58;
+    let t91 = t23 * t88 + (t21 * t77 + t22 * t84);
+    let t92 = p.m * t90 + t91;
+    let t93 = p.m0 * (0.05 * t4 + t53);
+    let t94 = s_q7 * t89 + c_q7 * t92;
+    let t95 = p.m0 * (0.05 * t5 + t61);
+    let t96 = 0.5 * t60 + t62;
+    let t97 = t26 * t88 + (t24 * t77 + t25 * t84);
+    let t98 = p.m * t96 + t97;
+    let t99 = c_q12 * t81 - qd[10] * t38 - s_q12 * t64;
+    let t100 = t83 * d.k0;
+    let t101 = 0.009 * (t37 * t41) + 0.01 * t82 + 0.25 * t100;
+    let t102 = t33 * t48 + s_q12 * t101 + 0.001 * (t64 + c_q12 * t99) + 0.004 * t81
+        + 0.01 * t86 - 0.02 * t46;
+    let t103 = -0.009 * (t37 * t38) - 0.25 * (t75 * d.k0);
+    let t104 = t34 * t47 + t103 + 0.03 * t68 - t32 * t48 - p.l * t87
+        - 0.5 * (t85 * d.k0);
+    let t105 = 0.02 * (t32 * t33) + c_q12 * t101 + 0.022 * t64
+        + 0.001 * (t81 - s_q12 * t99) + 0.5 * (t100 + t80 * d.k0) - t33 * t47
+        - 0.01 * t66;
+    let t106 = 0.002 * t7 + t18 * t102 + t19 * t104 + t20 * t105;
+    let t107 = t21 * t102 + t22 * t104 + t23 * t105 - 0.021 * t8 - 0.019 * (t2 * t6)
+        - p.l * t97 - 0.5 * (t96 * d.k0);
+    let t108 = t25 * t104 + t26 * t105
+        + (0.019 * (t2 * t3) + p.l * t91 + (0.5 * (t90 * d.k0) + t24 * t102));
     [
-        p.m0 * (t0 + t3 - t4 - 0.05 * (t13 + t14)) + c_q7 * t110 - s_q7 * t115,
-        t116 + t117 + t118,
-        t119 + t121 + t122 + t123 + t124,
-        qd[4] * t64 + c_q7 * t133 - qd[5] * t63 - s_q7 * t134,
-        qd[5] * t62 + s_q7 * t133 + c_q7 * t134 - qd[3] * t64 - 0.05 * t119
-            - 0.2 * (t121 + t122 + t123 + t124),
-        t139 + qd[3] * t63 + 0.05 * t116 + 0.2 * (t117 + t118) - qd[4] * t62,
-        t139,
-        t129,
-        t131,
-        t132,
-        0.01 * t90 - 0.009 * t70 - 0.25 * t130,
+        p.m0 * (0.05 * t50 + t51) + c_q7 * t89 - s_q7 * t92,
+        t93 + t94,
+        t95 + t98,
+        qd[4] * t44 + c_q7 * t106 - qd[5] * t43 - s_q7 * t107,
+        qd[5] * t42 + s_q7 * t106 + c_q7 * t107 - qd[3] * t44 - 0.05 * t95 - 0.2 * t98,
+        qd[3] * t43 + t108 + 0.05 * t93 + 0.2 * t94 - qd[4] * t42,
+        t108,
+        t102,
+        t104,
+        t105,
+        0.01 * t68 + t103,
     ]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
-    mul: 86,
+    mul: 80,
     add: 41,
     div: 0,
     sqrt: 0,
@@ -1031,40 +919,39 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let t22 = 1.0 - 2.0 * (t5 + t6);
     let s_q12 = libm::Libm::<Real>::sin(q[12]);
     let c_q12 = libm::Libm::<Real>::cos(q[12]);
-    let t25 = p.g * t0 * c_q7 + p.g * t1 * s_q7;
-    let t26 = p.g * t1 * c_q7 - p.g * t0 * s_q7;
-    let t27 = t14 * t25 + t17 * t26 + p.g * t2 * t20;
-    let t28 = t16 * t25 + t19 * t26 + p.g * t2 * t22;
-    let t29 = t15 * t25 + t18 * t26 + p.g * t2 * t21;
-    let t30 = 0.01 * (p.m * t28) + 0.25 * (s_q12 * t29 * d.k0);
-    let t31 = t29 * d.k0 + 0.25 * (c_q12 * t29 * d.k0) - 0.01 * (p.m * t27);
-    let t32 = (s_q12 * t27 + c_q12 * t28) * d.k0;
-    let t33 = -0.25 * t32 - t28 * d.k0;
-    let t34 = t14 * t30 + t16 * t31 + t15 * t33;
-    let t35 = t17 * t30 + t19 * t31 + t18 * t33 - 2.0 * (t2 * d.k22);
-    let t36 = t26 * d.k0;
-    let t37 = t20 * t30;
-    let t38 = t22 * t31;
-    let t39 = t21 * t33;
-    let t40 = 2.0 * t36 + t37 + t38 + t39;
+    let t25 = p.g * t0;
+    let t26 = p.g * t1;
+    let t27 = c_q7 * t25 + s_q7 * t26;
+    let t28 = c_q7 * t26 - s_q7 * t25;
+    let t29 = p.g * t2;
+    let t30 = t14 * t27 + t17 * t28 + t20 * t29;
+    let t31 = t16 * t27 + t19 * t28 + t22 * t29;
+    let t32 = (t15 * t27 + t18 * t28 + t21 * t29) * d.k0;
+    let t33 = 0.01 * (p.m * t31) + 0.25 * (s_q12 * t32);
+    let t34 = t32 + 0.25 * (c_q12 * t32) - 0.01 * (p.m * t30);
+    let t35 = (s_q12 * t30 + c_q12 * t31) * d.k0;
+    let t36 = -0.25 * t35 - t31 * d.k0;
+    let t37 = t14 * t33 + t16 * t34 + t15 * t36;
+    let t38 = t17 * t33 + t19 * t34 + t18 * t36 - 2.0 * (t2 * d.k22);
+    let t39 = 2.0 * (t28 * d.k0) + t20 * t33 + (t22 * t34 + t21 * t36);
     [
         t0 * d.k21,
         t1 * d.k21,
         t2 * d.k21,
-        c_q7 * t34 - s_q7 * t35,
-        s_q7 * t34 + c_q7 * t35 - t2 * d.k23,
-        t40 + t1 * d.k23,
-        t40,
-        t30,
+        c_q7 * t37 - s_q7 * t38,
+        s_q7 * t37 + c_q7 * t38 - t2 * d.k23,
+        t1 * d.k23 + t39,
+        t39,
         t33,
-        t31,
-        -0.25 * t32,
+        t36,
+        t34,
+        -0.25 * t35,
     ]
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 648,
-    add: 458,
+    mul: 613,
+    add: 399,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -1090,467 +977,396 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t3 = p.g * t0;
     let t4 = p.g * t1;
     let t5 = p.g * t2;
-    let t6 = qd[2] * qd[4];
-    let t7 = qd[1] * qd[5];
-    let t8 = qd[0] * qd[5];
-    let t9 = qd[2] * qd[3];
-    let t10 = qd[1] * qd[3];
-    let t11 = qd[0] * qd[4];
     let s_q7 = libm::Libm::<Real>::sin(q[7]);
     let c_q7 = libm::Libm::<Real>::cos(q[7]);
-    let t14 = qd[3] * c_q7 + qd[4] * s_q7;
-    let t15 = qd[4] * c_q7 - qd[3] * s_q7;
-    let t16 = qd[4] * qd[4];
-    let t17 = qd[5] * qd[5];
-    let t18 = qd[3] * qd[4];
-    let t19 = qd[3] * qd[5];
-    let t20 = qd[5] + qd[6];
-    let t21 = q[8] * q[8];
-    let t22 = q[9] * q[9];
-    let t23 = q[10] * q[10];
-    let t24 = q[8] * q[9];
-    let t25 = q[8] * q[10];
-    let t26 = q[9] * q[10];
-    let t27 = q[8] * q[11];
-    let t28 = q[9] * q[11];
-    let t29 = q[10] * q[11];
-    let t30 = 1.0 - 2.0 * (t22 + t23);
-    let t31 = 2.0 * (t24 - t29);
-    let t32 = 2.0 * (t25 + t28);
-    let t33 = 2.0 * (t24 + t29);
-    let t34 = 1.0 - 2.0 * (t21 + t23);
-    let t35 = 2.0 * (t26 - t27);
-    let t36 = 2.0 * (t25 - t28);
-    let t37 = 2.0 * (t26 + t27);
-    let t38 = 1.0 - 2.0 * (t21 + t22);
-    let t39 = t14 * t30;
-    let t40 = t15 * t33;
-    let t41 = t20 * t36;
-    let t42 = t39 + t40 + t41;
-    let t43 = t14 * t31;
-    let t44 = t15 * t34;
-    let t45 = t20 * t37;
-    let t46 = t43 + t44 + t45;
-    let t47 = t14 * t32;
-    let t48 = t15 * t35;
-    let t49 = t20 * t38;
-    let t50 = t47 + t48 + t49;
-    let t51 = p.l * (t15 * t15);
-    let t52 = p.l * (t20 * t20);
-    let t53 = p.l * t14 * t15;
-    let t54 = p.l * t14 * t20;
-    let t55 = t42 + qd[7];
-    let t56 = t46 + qd[8];
-    let t57 = t50 + qd[9];
+    let t8 = qd[3] * c_q7 + qd[4] * s_q7;
+    let t9 = qd[4] * c_q7 - qd[3] * s_q7;
+    let t10 = qd[3] * qd[4];
+    let t11 = qd[3] * qd[5];
+    let t12 = qd[5] + qd[6];
+    let t13 = qd[6] * t9;
+    let t14 = qd[6] * t8;
+    let t15 = q[8] * q[8];
+    let t16 = q[9] * q[9];
+    let t17 = q[10] * q[10];
+    let t18 = q[8] * q[9];
+    let t19 = q[8] * q[10];
+    let t20 = q[9] * q[10];
+    let t21 = q[8] * q[11];
+    let t22 = q[9] * q[11];
+    let t23 = q[10] * q[11];
+    let t24 = 1.0 - 2.0 * (t16 + t17);
+    let t25 = 2.0 * (t18 - t23);
+    let t26 = 2.0 * (t19 + t22);
+    let t27 = 2.0 * (t18 + t23);
+    let t28 = 1.0 - 2.0 * (t15 + t17);
+    let t29 = 2.0 * (t20 - t21);
+    let t30 = 2.0 * (t19 - t22);
+    let t31 = 2.0 * (t20 + t21);
+    let t32 = 1.0 - 2.0 * (t15 + t16);
+    let t33 = t12 * t30 + (t8 * t24 + t9 * t27);
+    let t34 = t12 * t31 + (t8 * t25 + t9 * t28);
+    let t35 = t12 * t32 + (t8 * t26 + t9 * t29);
+    let t36 = p.l * t8;
+    let t37 = t9 * t36;
+    let t38 = qd[7] + t33;
+    let t39 = qd[8] + t34;
+    let t40 = qd[9] + t35;
     let s_q12 = libm::Libm::<Real>::sin(q[12]);
     let c_q12 = libm::Libm::<Real>::cos(q[12]);
-    let t60 = t55 * c_q12 - t57 * s_q12;
-    let t61 = t55 * s_q12 + t57 * c_q12;
-    let t62 = p.l * (t57 * t57);
-    let t63 = p.l * t55 * t57;
-    let t64 = t56 + qd[10];
-    let t65 = 0.1 * qd[3] + 0.005 * qd[4];
-    let t66 = 0.005 * qd[3] + 0.12 * qd[4] + 0.002 * qd[5];
-    let t67 = 0.002 * qd[4] + 0.08 * qd[5];
-    let t68 = t14 * t15;
-    let t69 = 0.01 * t55 - 0.5 * (p.l * t56);
-    let t70 = t56 * t57;
-    let t71 = 0.004 * t55 + 0.001 * t57;
-    let t72 = 0.001 * t55 + 0.022 * t57;
-    let t73 = t60 * t61;
-    let t74 = c_q7 * t30 - s_q7 * t33;
-    let t75 = p.m * t74;
-    let t76 = c_q7 * t32 - s_q7 * t35;
-    let t77 = s_q12 * t74 + c_q12 * t76;
-    let t78 = c_q7 * t31 - s_q7 * t34;
-    let t79 = p.m * t76;
-    let t80 = s_q7 * t30;
-    let t81 = t80 + c_q7 * t33;
-    let t82 = p.m * t81;
-    let t83 = s_q7 * t32;
-    let t84 = t83 + c_q7 * t35;
-    let t85 = s_q12 * t81 + c_q12 * t84;
-    let t86 = s_q7 * t31;
-    let t87 = t86 + c_q7 * t34;
-    let t88 = p.m * t84;
-    let t89 = p.m * t36;
-    let t90 = t36 * s_q12 + t38 * c_q12;
-    let t91 = p.m * t38;
-    let t92 = -0.2 - p.l * c_q7;
-    let t93 = p.l + 0.2 * c_q7;
-    let t94 = 0.2 * t80 + t33 * t93;
-    let t95 = t35 * t93;
-    let t96 = p.l * t37;
-    let t97 = t34 * t93;
-    let t98 = p.l * t38;
-    let t99 = t3 + t6 - t7 - 0.2 * (t16 + t17);
-    let t100 = c_q7 * t99;
-    let t101 = t4 + t8 + 0.2 * t18 - t9;
-    let t102 = s_q7 * t101;
-    let t103 = t100 + t102 - t51 - t52;
-    let t104 = t30 * t103;
-    let t105 = s_q7 * t99;
-    let t106 = c_q7 * t101;
-    let t107 = t53 + t106 - t105;
-    let t108 = t33 * t107;
-    let t109 = p.l * qd[6] * t14;
-    let t110 = t5 + t10 + t54 + t109 + 0.2 * t19 - t11;
-    let t111 = t36 * t110;
-    let t112 = qd[8] * t42 + qd[6] * t15 * t32 - qd[7] * t46 - qd[6] * t14 * t35;
-    let t113 = p.m * (t56 * t69 + t104 + t108 + t111 - 0.5 * t62 - 0.01 * t112);
-    let t114 = t104 + t108 + t111 - p.l * (t56 * t56) - t62;
-    let t115 = t32 * t103;
-    let t116 = t35 * t107;
-    let t117 = t38 * t110;
-    let t118 = qd[7] * t50 + qd[6] * t15 * t31 - qd[9] * t42 - qd[6] * t14 * t34;
-    let t119 = p.l * t118;
-    let t120 = t63 + t115 + t116 + t117 - t119;
-    let t121 = c_q12 * t114 - 0.5 * (p.l * (t64 * t64) + p.l * (t61 * t61))
-        - s_q12 * t120;
-    let t122 = 0.5 * (t73 * p.l - t119) + s_q12 * t114 + c_q12 * t120;
-    let t123 = t113 + 0.5 * (p.m * c_q12 * t121 + p.m * s_q12 * t122);
-    let t124 = t31 * t103;
-    let t125 = t34 * t107;
-    let t126 = t37 * t110;
-    let t127 = p.l * t112;
-    let t128 = t124 + t125 + t126 + 0.5 * t127 - 0.01 * (t57 * t57) - t55 * t69;
-    let t129 = qd[9] * t46 + qd[6] * t15 * t30 - qd[8] * t50 - qd[6] * t14 * t33;
-    let t130 = qd[10] * t60 + s_q12 * t129 + c_q12 * t112;
-    let t131 = p.l * t55 * t56 + t124 + t125 + t126 + t127
-        + 0.5 * (p.l * t60 * t64 + p.l * t130);
-    let t132 = p.m * t128 + 0.5 * (p.m * t131);
-    let t133 = 0.5 * (t63 - t119) + 0.01 * (t70 + t129) + t115 + t116 + t117;
-    let t134 = p.m * t133;
-    let t135 = p.m * s_q12 * t121;
-    let t136 = p.m * c_q12 * t122;
-    let t137 = t134 + 0.5 * (t136 - t135);
-    let t138 = p.m * (t100 + t102 - 0.5 * (t51 + t52)) + t30 * t123 + t31 * t132
-        + t32 * t137;
-    let t139 = 0.5 * t53 + t106 - t105;
-    let t140 = t33 * t123;
-    let t141 = t34 * t132;
-    let t142 = t35 * t137;
-    let t143 = p.m * t139 + t140 + t141 + t142;
-    let t144 = p.m0 * (t4 + t8 + 0.05 * t18 - t9);
-    let t145 = s_q7 * t138;
-    let t146 = c_q7 * t143;
-    let t147 = p.m0 * (t5 + t10 + 0.05 * t19 - t11);
-    let t148 = t5 + t10 + 0.2 * t19 + 0.5 * (t54 + t109) - t11;
-    let t149 = p.m * t148;
-    let t150 = t36 * t123;
-    let t151 = t37 * t132;
-    let t152 = t38 * t137;
-    let t153 = c_q12 * t129 - qd[10] * t61 - s_q12 * t112;
-    let t154 = p.l * (t140 + t141 + t142);
-    let t155 = t3 * c_q7 + t4 * s_q7;
-    let t156 = t4 * c_q7 - t3 * s_q7;
-    let t157 = t30 * t155 + t33 * t156 + t5 * t36;
-    let t158 = t32 * t155 + t35 * t156 + t5 * t38;
-    let t159 = t31 * t155 + t34 * t156 + t5 * t37;
-    let t160 = 0.2 * t83 + t95;
-    let t161 = s_q12 * t78 * d.k0;
-    let t162 = 0.01 * t79 + 0.25 * t161;
-    let t163 = t78 * d.k0;
-    let t164 = t163 * c_q12;
-    let t165 = t163 + 0.25 * t164 - 0.01 * t75;
-    let t166 = t76 * d.k0;
-    let t167 = t77 * d.k0;
-    let t168 = -0.25 * t167 - t166;
-    let t169 = t30 * t162 + t32 * t165 + t31 * t168;
-    let t170 = t33 * t162 + t35 * t165 + t34 * t168;
-    let t171 = c_q7 * t169 - s_q7 * t170;
-    let t172 = s_q7 * t169 + c_q7 * t170;
-    let t173 = s_q7 * d.k0;
-    let t174 = t36 * t162 + t38 * t165 + t37 * t168 - 2.0 * t173;
+    let t43 = t38 * c_q12 - t40 * s_q12;
+    let t44 = t38 * s_q12 + t40 * c_q12;
+    let t45 = p.l * t39;
+    let t46 = p.l * (t40 * t40);
+    let t47 = t39 + qd[10];
+    let t48 = 0.1 * qd[3] + 0.005 * qd[4];
+    let t49 = 0.005 * qd[3] + 0.12 * qd[4] + 0.002 * qd[5];
+    let t50 = 0.002 * qd[4] + 0.08 * qd[5];
+    let t51 = 0.01 * t38 - 0.5 * t45;
+    let t52 = t39 * t40;
+    let t53 = 0.004 * t38 + 0.001 * t40;
+    let t54 = 0.001 * t38 + 0.022 * t40;
+    let t55 = p.l * t43;
+    let t56 = c_q7 * t24 - s_q7 * t27;
+    let t57 = c_q7 * t26 - s_q7 * t29;
+    let t58 = s_q12 * t56 + c_q12 * t57;
+    let t59 = c_q7 * t25 - s_q7 * t28;
+    let t60 = s_q7 * t24;
+    let t61 = t60 + c_q7 * t27;
+    let t62 = s_q7 * t26;
+    let t63 = t62 + c_q7 * t29;
+    let t64 = s_q12 * t61 + c_q12 * t63;
+    let t65 = s_q7 * t25;
+    let t66 = t65 + c_q7 * t28;
+    let t67 = p.m * t30;
+    let t68 = t30 * s_q12;
+    let t69 = t68 + t32 * c_q12;
+    let t70 = p.l * s_q7;
+    let t71 = -0.2 - p.l * c_q7;
+    let t72 = t32 * t71;
+    let t73 = t31 * t71;
+    let t74 = p.l + 0.2 * c_q7;
+    let t75 = 0.2 * t60 + t27 * t74;
+    let t76 = p.l * t31;
+    let t77 = 0.2 * t62 + t29 * t74;
+    let t78 = p.l * t32;
+    let t79 = -(qd[4] * qd[4]) - qd[5] * qd[5];
+    let t80 = t3 + qd[2] * qd[4] - qd[1] * qd[5];
+    let t81 = 0.2 * t79 + t80;
+    let t82 = t4 + qd[0] * qd[5] - qd[2] * qd[3];
+    let t83 = 0.2 * t10 + t82;
+    let t84 = -(p.l * (t9 * t9)) - p.l * (t12 * t12);
+    let t85 = c_q7 * t81 + s_q7 * t83;
+    let t86 = t84 + t85;
+    let t87 = c_q7 * t83 - s_q7 * t81;
+    let t88 = t37 + t87;
+    let t89 = t12 * t36 + p.l * t14;
+    let t90 = t5 + qd[1] * qd[3] - qd[0] * qd[4];
+    let t91 = 0.2 * t11 + t90;
+    let t92 = t89 + t91;
+    let t93 = qd[8] * t33 + t13 * t26 - qd[7] * t34 - t14 * t29;
+    let t94 = t30 * t92 + (t24 * t86 + t27 * t88);
+    let t95 = p.m * (t39 * t51 + t94 - 0.5 * t46 - 0.01 * t93);
+    let t96 = t94 - t45 * t39 - t46;
+    let t97 = qd[7] * t35 + t13 * t25 - qd[9] * t33 - t14 * t28;
+    let t98 = p.l * t97;
+    let t99 = p.l * t38 * t40 - t98;
+    let t100 = t32 * t92 + (t26 * t86 + t29 * t88);
+    let t101 = t99 + t100;
+    let t102 = c_q12 * t96 - 0.5 * (p.l * (t47 * t47) + p.l * (t44 * t44))
+        - s_q12 * t101;
+    let t103 = p.m * c_q12;
+    let t104 = 0.5 * (t44 * t55 - t98) + s_q12 * t96 + c_q12 * t101;
+    let t105 = p.m * s_q12;
+    let t106 = t95 + 0.5 * (t102 * t103 + t104 * t105);
+    let t107 = p.l * t93;
+    let t108 = t31 * t92 + (t25 * t86 + t28 * t88);
+    let t109 = t108 + 0.5 * t107 - 0.01 * (t40 * t40) - t38 * t51;
+    let t110 = qd[9] * t34 + t13 * t24 - qd[8] * t35 - t14 * t27;
+    let t111 = qd[10] * t43 + s_q12 * t110 + c_q12 * t93;
+    let t112 = t38 * t45 + t107 + t108 + 0.5 * (t47 * t55 + p.l * t111);
+    let t113 = p.m * t109 + 0.5 * (p.m * t112);
+    let t114 = 0.01 * (t52 + t110) + 0.5 * t99 + t100;
+    let t115 = p.m * t114;
+    let t116 = 0.5 * (t103 * t104 - t102 * t105);
+    let t117 = t115 + t116;
+    let t118 = p.m * (0.5 * t84 + t85) + t24 * t106 + t25 * t113 + t26 * t117;
+    let t119 = 0.5 * t37 + t87;
+    let t120 = t29 * t117 + (t27 * t106 + t28 * t113);
+    let t121 = p.m * t119 + t120;
+    let t122 = p.m0 * (0.05 * t10 + t82);
+    let t123 = s_q7 * t118 + c_q7 * t121;
+    let t124 = p.m0 * (0.05 * t11 + t90);
+    let t125 = 0.5 * t89 + t91;
+    let t126 = t32 * t117 + (t30 * t106 + t31 * t113);
+    let t127 = p.m * t125 + t126;
+    let t128 = c_q12 * t110 - qd[10] * t44 - s_q12 * t93;
+    let t129 = t3 * c_q7 + t4 * s_q7;
+    let t130 = t4 * c_q7 - t3 * s_q7;
+    let t131 = t24 * t129 + t27 * t130 + t5 * t30;
+    let t132 = t26 * t129 + t29 * t130 + t5 * t32;
+    let t133 = t25 * t129 + t28 * t130 + t5 * t31;
+    let t134 = 0.2 * t65 + t28 * t74;
+    let t135 = s_q12 * d.k0;
+    let t136 = 0.01 * (p.m * t57) + 0.25 * (t59 * t135);
+    let t137 = t59 * d.k0;
+    let t138 = c_q12 * d.k0;
+    let t139 = 0.25 * (t59 * t138) - (0.01 * (p.m * t56) - t137);
+    let t140 = t58 * d.k0;
+    let t141 = t57 * d.k0 + 0.25 * t140;
+    let t142 = -t141;
+    let t143 = t24 * t136 + t26 * t139 + t25 * t142;
+    let t144 = t27 * t136 + t29 * t139 + t28 * t142;
+    let t145 = c_q7 * t143 - s_q7 * t144;
+    let t146 = s_q7 * t143 + c_q7 * t144;
+    let t147 = s_q7 * d.k0;
+    let t148 = t30 * t136 + t32 * t139 + t31 * t142 - 2.0 * t147;
+    let t149 = -0.25 * t140;
+    let t150 = 0.01 * (p.m * t63) + 0.25 * (t66 * t135);
+    let t151 = t66 * d.k0;
+    let t152 = 0.25 * (t66 * t138) - (0.01 * (p.m * t61) - t151);
+    let t153 = t64 * d.k0;
+    let t154 = t63 * d.k0 + 0.25 * t153;
+    let t155 = -t154;
+    let t156 = t24 * t150 + t26 * t152 + t25 * t155;
+    let t157 = t27 * t150 + t29 * t152 + t28 * t155;
+    let t158 = c_q7 * t156 - s_q7 * t157;
+    let t159 = s_q7 * t156 + c_q7 * t157;
+    let t160 = c_q7 * d.k0;
+    let t161 = 2.0 * t160 + t30 * t150 + (t32 * t152 + t31 * t155);
+    let t162 = d.k2 + t161;
+    let t163 = -0.25 * t153;
+    let t164 = 0.01 * (p.m * t32) + 0.25 * (t31 * t135);
+    let t165 = t31 * d.k0;
+    let t166 = 0.25 * (t31 * t138) - (0.01 * t67 - t165);
+    let t167 = t69 * d.k0;
+    let t168 = t32 * d.k0 + 0.25 * t167;
+    let t169 = -t168;
+    let t170 = t24 * t164 + t26 * t166 + t25 * t169;
+    let t171 = t27 * t164 + t29 * t166 + t28 * t169 + d.k3;
+    let t172 = c_q7 * t170 - s_q7 * t171;
+    let t173 = s_q7 * t170 + c_q7 * t171 + d.k4;
+    let t174 = t30 * t164 + t32 * t166 + t31 * t169;
     let t175 = -0.25 * t167;
-    let t176 = s_q12 * t87 * d.k0;
-    let t177 = 0.01 * t88 + 0.25 * t176;
-    let t178 = t87 * d.k0;
-    let t179 = t178 * c_q12;
-    let t180 = t178 + 0.25 * t179 - 0.01 * t82;
-    let t181 = t84 * d.k0;
-    let t182 = t85 * d.k0;
-    let t183 = -0.25 * t182 - t181;
-    let t184 = t30 * t177 + t32 * t180 + t31 * t183;
-    let t185 = t33 * t177 + t35 * t180 + t34 * t183;
-    let t186 = c_q7 * t184 - s_q7 * t185;
-    let t187 = s_q7 * t184 + c_q7 * t185;
-    let t188 = c_q7 * d.k0;
-    let t189 = t36 * t177;
-    let t190 = t38 * t180;
-    let t191 = t37 * t183;
-    let t192 = 2.0 * t188 + t189 + t190 + t191 + d.k2;
-    let t193 = 2.0 * t188 + t189 + t190 + t191;
-    let t194 = -0.25 * t182;
-    let t195 = t37 * s_q12 * d.k0;
-    let t196 = 0.01 * t91 + 0.25 * t195;
-    let t197 = t37 * d.k0;
-    let t198 = t197 * c_q12;
-    let t199 = t197 + 0.25 * t198 - 0.01 * t89;
-    let t200 = t38 * d.k0;
-    let t201 = t90 * d.k0;
-    let t202 = -0.25 * t201 - t200;
-    let t203 = t30 * t196 + t32 * t199 + t31 * t202;
-    let t204 = t33 * t196 + t35 * t199 + t34 * t202 + d.k3;
-    let t205 = c_q7 * t203 - s_q7 * t204;
-    let t206 = s_q7 * t203 + c_q7 * t204 + d.k4;
-    let t207 = t36 * t196 + t38 * t199 + t37 * t202;
-    let t208 = -0.25 * t201;
-    let t209 = t77 * d.k7 + 0.25 * ((t96 * s_q7 + p.l * t76) * d.k0);
-    let t210 = 0.001 * t76 + t74 * d.k6 + s_q12 * t209 + 0.01 * (t200 * s_q7)
-        - 0.005 * t163;
-    let t211 = t78 * d.k10;
-    let t212 = (p.l * s_q7 * t36 * s_q12 + c_q12 * (t98 * s_q7 - p.l * t78)) * d.k0;
-    let t213 = t78 * d.k8 + t211 + 0.25 * (c_q12 * t78 * d.k9 - t212)
-        - 0.005 * (t74 * d.k0) - s_q7 * t38 * d.k9;
-    let t214 = 0.001 * t74 + t76 * d.k11 + s_q7 * t37 * d.k9 + c_q12 * t209
-        + 0.25 * (t77 * d.k9) - 0.01 * (t173 * t36);
-    let t215 = c_q7 * d.k5 + t30 * t210 + t31 * t213 + t32 * t214;
-    let t216 = -t162;
-    let t217 = t36 * t216;
-    let t218 = -t168;
-    let t219 = t37 * t218;
-    let t220 = -t165;
-    let t221 = t38 * t220;
-    let t222 = t33 * t210 + t34 * t213 + t35 * t214 - p.l * (t217 + t219 + t221);
-    let t223 = s_q7 * t215 + c_q7 * t222 + 0.005
-        - 0.2 * (2.0 * t173 + t217 + t219 + t221);
-    let t224 = t33 * t216 + t34 * t218 + t35 * t220;
-    let t225 = t36 * t210;
-    let t226 = t37 * t213;
-    let t227 = t38 * t214;
-    let t228 = p.l * t224;
-    let t229 = 0.2 * (s_q7 * (t30 * t216 + t31 * t218 + t32 * t220) + c_q7 * t224) + t225
-        + t226 + t227 + t228;
-    let t230 = t225 + t226 + t227 + t228;
-    let t231 = t211 - 0.25 * t212;
-    let t232 = -t177;
-    let t233 = t36 * t232;
-    let t234 = -t183;
-    let t235 = t37 * t234;
-    let t236 = -t180;
-    let t237 = t38 * t236;
-    let t238 = t85 * d.k7 + 0.25 * ((t37 * t92 + p.l * t84) * d.k0);
-    let t239 = 0.001 * t84 + 0.01 * (t91 * t92) + t81 * d.k6 + s_q12 * t238
-        - 0.005 * t178;
-    let t240 = t87 * d.k10;
-    let t241 = (t36 * s_q12 * t92 + c_q12 * (t38 * t92 - p.l * t87)) * d.k0;
-    let t242 = t87 * d.k8 + t240 + 0.25 * (c_q12 * t87 * d.k9 - t241)
-        - 0.005 * (t81 * d.k0) - t200 * t92;
-    let t243 = 0.001 * t81 + t84 * d.k11 + t197 * t92 + c_q12 * t238
-        + 0.25 * (t85 * d.k9) - 0.01 * (t89 * t92);
-    let t244 = t33 * t232 + t34 * t234 + t35 * t236;
-    let t245 = t36 * t239;
-    let t246 = t37 * t242;
-    let t247 = t38 * t243;
-    let t248 = p.l * t244;
-    let t249 = 0.2 * (s_q7 * (t30 * t232 + t31 * t234 + t32 * t236) + c_q7 * t244) + t245
-        + t246 + t247 + t248 + 0.002;
-    let t250 = t245 + t246 + t247 + t248;
-    let t251 = t240 - 0.25 * t241;
-    let t252 = t36 * d.k6;
-    let t253 = t90 * d.k7;
-    let t254 = t253 + 0.25 * ((0.2 * t86 + t97 + t98) * d.k0);
-    let t255 = 0.001 * t38 + 0.01 * (p.m * t160) + t252 + s_q12 * t254 - 0.005 * t197;
-    let t256 = t36 * t255;
-    let t257 = t36 * d.k0;
-    let t258 = t37 * d.k8;
-    let t259 = t37 * d.k10;
-    let t260 = (s_q12 * t94 + c_q12 * (t160 - t96)) * d.k0;
-    let t261 = t37 * c_q12 * d.k9;
-    let t262 = t258 + t259 + 0.25 * (t261 - t260) - 0.005 * t257 - t160 * d.k0;
-    let t263 = t37 * t262;
-    let t264 = t38 * d.k11;
-    let t265 = t90 * d.k9;
-    let t266 = 0.001 * t36 + t264 + (0.2 * t86 + t97) * d.k0 + c_q12 * t254 + 0.25 * t265
-        - 0.01 * (p.m * t94);
-    let t267 = t38 * t266;
-    let t268 = -t196;
-    let t269 = t33 * t268;
-    let t270 = -t202;
-    let t271 = t34 * t270;
-    let t272 = -t199;
-    let t273 = t35 * t272;
-    let t274 = p.l * (t269 + t271 + t273);
-    let t275 = 0.4 * t188 + t256 + t263 + t267 + t274 + d.k17;
-    let t276 = t259 - 0.25 * t260;
-    let t277 = t253 + 0.25 * ((t98 + p.l * t34) * d.k0);
-    let t278 = 0.001 * t38 + t252 + s_q12 * t277 + 0.01 * (t35 * d.k0) - 0.005 * t197;
-    let t279 = (p.l * t33 * s_q12 + c_q12 * (p.l * t35 - t96)) * d.k0;
-    let t280 = t258 + t259 + 0.25 * (t261 - t279) - 0.005 * t257 - t35 * d.k9;
-    let t281 = 0.001 * t36 + t264 + t34 * d.k9 + c_q12 * t277 + 0.25 * t265
-        - 0.01 * (t33 * d.k0);
-    let t282 = t259 - 0.25 * t279;
-    let t283 = 0.25 * (s_q12 * d.k9) + s_q12 * c_q12 * d.k7 + 0.001;
-    let t284 = c_q12 * d.k9;
-    let t285 = d.k10 + 0.25 * t284;
-    let t286 = t131 * d.k0;
-    let t287 = 0.009 * (t60 * t64) + 0.01 * t130 + 0.25 * t286;
-    let t288 = t56 * t72 + s_q12 * t287 + 0.001 * (t112 + c_q12 * t153) + 0.004 * t129
-        + 0.01 * t134 - 0.02 * t70;
-    let t289 = t122 * d.k0;
-    let t290 = t57 * t71 + 0.03 * t118 - t55 * t72 - p.l * (0.5 * (t136 - t135))
-        - 0.009 * t73 - 0.5 * (t133 * d.k0) - 0.25 * t289;
-    let t291 = 0.02 * (t55 * t56) + c_q12 * t287 + 0.022 * t112
-        + 0.001 * (t129 - s_q12 * t153) + 0.5 * (t286 + t128 * d.k0) - t56 * t71
-        - 0.01 * t113;
-    let t292 = 0.002 * (qd[6] * t15) + t30 * t288 + t31 * t290 + t32 * t291;
-    let t293 = t33 * t288 + t34 * t290 + t35 * t291 - 0.021 * (qd[6] * t14)
-        - 0.019 * (t14 * t20) - p.l * (t150 + t151 + t152) - 0.5 * (t148 * d.k0);
-    let t294 = t139 * d.k0;
-    let t295 = t36 * t288;
-    let t296 = t37 * t290;
-    let t297 = t38 * t291;
-    let t298 = 0.01 * (p.m * t158) + 0.25 * (s_q12 * t159 * d.k0);
-    let t299 = t159 * d.k0 + 0.25 * (c_q12 * t159 * d.k0) - 0.01 * (p.m * t157);
-    let t300 = (s_q12 * t157 + c_q12 * t158) * d.k0;
-    let t301 = -0.25 * t300 - t158 * d.k0;
-    let t302 = t30 * t298 + t32 * t299 + t31 * t301;
-    let t303 = t33 * t298 + t35 * t299 + t34 * t301 - 2.0 * (t2 * d.k22);
-    let t304 = t156 * d.k0;
-    let t305 = t36 * t298;
-    let t306 = t38 * t299;
-    let t307 = t37 * t301;
-    let t308 = 2.0 * t304 + t305 + t306 + t307;
-    let t309 = 0.019 * t68 + t154 + t295 + t296 + t297 + 0.5 * t294;
+    let t176 = t58 * d.k7 + 0.25 * ((t31 * t70 + p.l * t57) * d.k0);
+    let t177 = 0.001 * t57 + t56 * d.k6 + s_q12 * t176 + 0.01 * (t32 * t147)
+        - 0.005 * t137;
+    let t178 = s_q7 * d.k9;
+    let t179 = c_q12 * d.k9;
+    let t180 = t59 * d.k10
+        - 0.25 * ((t68 * t70 + c_q12 * (t32 * t70 - p.l * t59)) * d.k0);
+    let t181 = t59 * d.k8 + t180 + 0.25 * (t59 * t179) - 0.005 * (t56 * d.k0)
+        - t32 * t178;
+    let t182 = 0.001 * t56 + t57 * d.k11 + t31 * t178 + c_q12 * t176
+        + 0.25 * (t58 * d.k9) - 0.01 * (t30 * t147);
+    let t183 = c_q7 * d.k5 + t24 * t177 + t25 * t181 + t26 * t182;
+    let t184 = -t136;
+    let t185 = -t139;
+    let t186 = t32 * t185 + (t30 * t184 + t31 * t141);
+    let t187 = t27 * t177 + t28 * t181 + t29 * t182 - p.l * t186;
+    let t188 = s_q7 * t183 + c_q7 * t187 + 0.005 - 0.2 * (2.0 * t147 + t186);
+    let t189 = t27 * t184 + t28 * t141 + t29 * t185;
+    let t190 = t30 * t177 + t31 * t181 + (t32 * t182 + p.l * t189);
+    let t191 = 0.2 * (s_q7 * (t24 * t184 + t25 * t141 + t26 * t185) + c_q7 * t189)
+        + t190;
+    let t192 = -t150;
+    let t193 = -t152;
+    let t194 = t32 * t193 + (t30 * t192 + t31 * t154);
+    let t195 = t64 * d.k7 + 0.25 * ((t73 + p.l * t63) * d.k0);
+    let t196 = 0.001 * t63 + 0.01 * (p.m * t72) + t61 * d.k6 + s_q12 * t195
+        - 0.005 * t151;
+    let t197 = t66 * d.k10 - 0.25 * ((t68 * t71 + c_q12 * (t72 - p.l * t66)) * d.k0);
+    let t198 = t66 * d.k8 + t197 + 0.25 * (t66 * t179) - 0.005 * (t61 * d.k0)
+        - t72 * d.k0;
+    let t199 = 0.001 * t61 + t63 * d.k11 + t73 * d.k0 + c_q12 * t195
+        + 0.25 * (t64 * d.k9) - 0.01 * (t67 * t71);
+    let t200 = t27 * t192 + t28 * t154 + t29 * t193;
+    let t201 = t30 * t196 + t31 * t198 + (t32 * t199 + p.l * t200);
+    let t202 = 0.2 * (s_q7 * (t24 * t192 + t25 * t154 + t26 * t193) + c_q7 * t200) + t201
+        + 0.002;
+    let t203 = t69 * d.k7;
+    let t204 = t203 + 0.25 * ((t78 + t134) * d.k0);
+    let t205 = t30 * d.k6 + (0.001 * t32 - 0.005 * t165);
+    let t206 = 0.01 * (p.m * t77) + s_q12 * t204 + t205;
+    let t207 = t31 * d.k10;
+    let t208 = t207 - 0.25 * ((s_q12 * t75 + c_q12 * (t77 - t76)) * d.k0);
+    let t209 = 0.25 * (t31 * t179) + (t31 * d.k8 - 0.005 * (t30 * d.k0));
+    let t210 = t208 + t209 - t77 * d.k0;
+    let t211 = 0.25 * (t69 * d.k9) + (0.001 * t30 + t32 * d.k11);
+    let t212 = t134 * d.k0 + c_q12 * t204 + t211 - 0.01 * (p.m * t75);
+    let t213 = -t164;
+    let t214 = -t166;
+    let t215 = t29 * t214 + (t27 * t213 + t28 * t168);
+    let t216 = p.l * t215;
+    let t217 = 0.4 * t160 + t30 * t206 + (t31 * t210 + t32 * t212);
+    let t218 = t216 + d.k17;
+    let t219 = t217 + t218;
+    let t220 = t203 + 0.25 * ((t78 + p.l * t28) * d.k0);
+    let t221 = t205 + s_q12 * t220 + 0.01 * (t29 * d.k0);
+    let t222 = t207 - 0.25 * ((p.l * t27 * s_q12 + c_q12 * (p.l * t29 - t76)) * d.k0);
+    let t223 = t209 + t222 - t29 * d.k9;
+    let t224 = t211 + t28 * d.k9 + c_q12 * t220 - 0.01 * (t27 * d.k0);
+    let t225 = c_q12 * d.k7;
+    let t226 = 0.25 * (s_q12 * d.k9) + s_q12 * t225 + 0.001;
+    let t227 = d.k10 + 0.25 * t179;
+    let t228 = t112 * d.k0;
+    let t229 = 0.009 * (t43 * t47) + 0.01 * t111 + 0.25 * t228;
+    let t230 = t39 * t54 + s_q12 * t229 + 0.001 * (t93 + c_q12 * t128) + 0.004 * t110
+        + 0.01 * t115 - 0.02 * t52;
+    let t231 = -0.009 * (t43 * t44) - 0.25 * (t104 * d.k0);
+    let t232 = t40 * t53 + t231 + 0.03 * t97 - t38 * t54 - p.l * t116
+        - 0.5 * (t114 * d.k0);
+    let t233 = 0.02 * (t38 * t39) + c_q12 * t229 + 0.022 * t93
+        + 0.001 * (t110 - s_q12 * t128) + 0.5 * (t228 + t109 * d.k0) - t39 * t53
+        - 0.01 * t95;
+    let t234 = 0.002 * t13 + t24 * t230 + t25 * t232 + t26 * t233;
+    let t235 = t27 * t230 + t28 * t232 + t29 * t233 - 0.021 * t14 - 0.019 * (t8 * t12)
+        - p.l * t126 - 0.5 * (t125 * d.k0);
+    let t236 = t31 * t232 + t32 * t233
+        + (0.019 * (t8 * t9) + p.l * t120 + (0.5 * (t119 * d.k0) + t30 * t230));
+    let t237 = 0.01 * (p.m * t132) + 0.25 * (t133 * t135);
+    let t238 = t133 * d.k0 + 0.25 * (t133 * t138) - 0.01 * (p.m * t131);
+    let t239 = (s_q12 * t131 + c_q12 * t132) * d.k0;
+    let t240 = -0.25 * t239 - t132 * d.k0;
+    let t241 = t24 * t237 + t26 * t238 + t25 * t240;
+    let t242 = t27 * t237 + t29 * t238 + t28 * t240 - 2.0 * (t2 * d.k22);
+    let t243 = 2.0 * (t130 * d.k0) + t30 * t237 + (t32 * t238 + t31 * t240);
     JointSpace {
         mass_matrix: [
-            [d.k1, 0.0, 0.0, t171, t172, t174, t174, t162, t168, t165, t175],
-            [0.0, d.k1, 0.0, t186, t187, t192, t193, t177, t183, t180, t194],
-            [0.0, 0.0, d.k1, t205, t206, t207, t207, t196, t202, t199, t208],
+            [d.k1, 0.0, 0.0, t145, t146, t148, t148, t136, t142, t139, t149],
+            [0.0, d.k1, 0.0, t158, t159, t162, t161, t150, t155, t152, t163],
+            [0.0, 0.0, d.k1, t172, t173, t174, t174, t164, t169, t166, t175],
             [
-                t171,
-                t186,
-                t205,
-                c_q7 * t215 + d.k12 - s_q7 * t222,
-                t223,
-                t229,
-                t230,
-                t210,
-                t213,
-                t214,
-                t231,
-            ],
-            [
+                t145,
+                t158,
                 t172,
-                t187,
-                t206,
-                t223,
-                s_q7 * (s_q7 * d.k5 + t30 * t239 + t31 * t242 + t32 * t243)
-                    + c_q7
-                        * (t33 * t239 + t34 * t242 + t35 * t243 + d.k13
-                            - p.l * (t233 + t235 + t237)) + d.k14
-                    - 0.2 * (t233 + t235 + t237 - 2.0 * t188),
-                t249,
-                t250,
-                t239,
-                t242,
-                t243,
-                t251,
+                c_q7 * t183 + d.k12 - s_q7 * t187,
+                t188,
+                t191,
+                t190,
+                t177,
+                t181,
+                t182,
+                t180,
             ],
             [
-                t174,
-                t192,
-                t207,
-                t229,
-                t249,
-                0.4 * t188 + t256 + t263 + t267 + t274 + d.k16
-                    + 0.2
-                        * (s_q7 * (t30 * t268 + t31 * t270 + t32 * t272)
-                            + c_q7 * (t269 + t271 + t273 + d.k15)),
-                t275,
-                t255,
-                t262,
-                t266,
-                t276,
+                t146,
+                t159,
+                t173,
+                t188,
+                s_q7 * (s_q7 * d.k5 + t24 * t196 + t25 * t198 + t26 * t199)
+                    + c_q7 * (t27 * t196 + t28 * t198 + t29 * t199 + d.k13 - p.l * t194)
+                    + d.k14 - 0.2 * (t194 - 2.0 * t160),
+                t202,
+                t201,
+                t196,
+                t198,
+                t199,
+                t197,
             ],
             [
-                t174,
-                t193,
-                t207,
-                t230,
-                t250,
-                t275,
-                t274 + d.k17 + t36 * t278 + t37 * t280 + t38 * t281,
-                t278,
-                t280,
-                t281,
-                t282,
-            ],
-            [
+                t148,
                 t162,
+                t174,
+                t191,
+                t202,
+                t216 + d.k16 + t217
+                    + 0.2
+                        * (s_q7 * (t24 * t213 + t25 * t168 + t26 * t214)
+                            + c_q7 * (t215 + d.k15)),
+                t219,
+                t206,
+                t210,
+                t212,
+                t208,
+            ],
+            [
+                t148,
+                t161,
+                t174,
+                t190,
+                t201,
+                t219,
+                t218 + t30 * t221 + t31 * t223 + t32 * t224,
+                t221,
+                t223,
+                t224,
+                t222,
+            ],
+            [
+                t136,
+                t150,
+                t164,
                 t177,
                 t196,
-                t210,
-                t239,
-                t255,
-                t278,
+                t206,
+                t221,
                 d.k6 + s_q12 * s_q12 * d.k7,
                 d.k18,
-                t283,
+                t226,
                 0.0,
             ],
             [
-                t168,
-                t183,
-                t202,
-                t213,
-                t242,
-                t262,
-                t280,
+                t142,
+                t155,
+                t169,
+                t181,
+                t198,
+                t210,
+                t223,
                 d.k18,
-                0.5 * t284 + d.k19,
+                0.5 * t179 + d.k19,
                 0.0,
-                t285,
+                t227,
             ],
             [
-                t165,
-                t180,
+                t139,
+                t152,
+                t166,
+                t182,
                 t199,
-                t214,
-                t243,
-                t266,
-                t281,
-                t283,
+                t212,
+                t224,
+                t226,
                 0.0,
-                d.k11 + c_q12 * (c_q12 * d.k7 + d.k20) + 0.25 * t284,
+                0.25 * t179 + d.k11 + c_q12 * (t225 + d.k20),
                 0.0,
             ],
-            [t175, t194, t208, t231, t251, t276, t282, 0.0, t285, 0.0, d.k10],
+            [t149, t163, t175, t180, t197, t208, t222, 0.0, t227, 0.0, d.k10],
         ],
         bias: [
-            p.m0 * (t3 + t6 - t7 - 0.05 * (t16 + t17)) + c_q7 * t138 - s_q7 * t143,
-            t144 + t145 + t146,
-            t147 + t149 + t150 + t151 + t152,
-            qd[4] * t67 + c_q7 * t292 - qd[5] * t66 - s_q7 * t293,
-            qd[5] * t65 + s_q7 * t292 + c_q7 * t293 - qd[3] * t67 - 0.05 * t147
-                - 0.2 * (t149 + t150 + t151 + t152),
-            t309 + qd[3] * t66 + 0.05 * t144 + 0.2 * (t145 + t146) - qd[4] * t65,
-            t309,
-            t288,
-            t290,
-            t291,
-            0.01 * t118 - 0.009 * t73 - 0.25 * t289,
+            p.m0 * (0.05 * t79 + t80) + c_q7 * t118 - s_q7 * t121,
+            t122 + t123,
+            t124 + t127,
+            qd[4] * t50 + c_q7 * t234 - qd[5] * t49 - s_q7 * t235,
+            qd[5] * t48 + s_q7 * t234 + c_q7 * t235 - qd[3] * t50 - 0.05 * t124
+                - 0.2 * t127,
+            qd[3] * t49 + t236 + 0.05 * t122 + 0.2 * t123 - qd[4] * t48,
+            t236,
+            t230,
+            t232,
+            t233,
+            0.01 * t97 + t231,
         ],
         gravity: [
             t0 * d.k21,
             t1 * d.k21,
             t2 * d.k21,
-            c_q7 * t302 - s_q7 * t303,
-            s_q7 * t302 + c_q7 * t303 - t2 * d.k23,
-            t308 + t1 * d.k23,
-            t308,
-            t298,
-            t301,
-            t299,
-            -0.25 * t300,
+            c_q7 * t241 - s_q7 * t242,
+            s_q7 * t241 + c_q7 * t242 - t2 * d.k23,
+            t1 * d.k23 + t243,
+            t243,
+            t237,
+            t240,
+            t238,
+            -0.25 * t239,
         ],
     }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 1395,
-    add: 796,
+    mul: 1262,
+    add: 705,
     div: 10,
     sqrt: 0,
     sin: 2,
@@ -1579,570 +1395,449 @@ pub fn forward_dynamics_with(
     tau: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let t0 = p.g * (2.0 * (q[3] * q[5] - q[4] * q[6]));
-    let t1 = p.g * (2.0 * (q[4] * q[5] + q[3] * q[6]));
-    let t2 = p.g * (1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4]));
-    let t3 = qd[2] * qd[4];
-    let t4 = qd[1] * qd[5];
-    let t5 = qd[0] * qd[5];
-    let t6 = qd[2] * qd[3];
-    let t7 = qd[1] * qd[3];
-    let t8 = qd[0] * qd[4];
     let s_q7 = libm::Libm::<Real>::sin(q[7]);
     let c_q7 = libm::Libm::<Real>::cos(q[7]);
-    let t11 = qd[3] * c_q7 + qd[4] * s_q7;
-    let t12 = qd[4] * c_q7 - qd[3] * s_q7;
-    let t13 = -0.2 * (qd[4] * qd[4] + qd[5] * qd[5]);
-    let t14 = qd[3] * qd[5];
-    let t15 = qd[5] + qd[6];
-    let t16 = q[8] * q[8];
-    let t17 = q[9] * q[9];
-    let t18 = q[10] * q[10];
-    let t19 = q[8] * q[9];
-    let t20 = q[8] * q[10];
-    let t21 = q[9] * q[10];
-    let t22 = q[8] * q[11];
-    let t23 = q[9] * q[11];
-    let t24 = q[10] * q[11];
-    let t25 = 1.0 - 2.0 * (t17 + t18);
-    let t26 = 2.0 * (t19 - t24);
-    let t27 = 2.0 * (t20 + t23);
-    let t28 = 2.0 * (t19 + t24);
-    let t29 = 1.0 - 2.0 * (t16 + t18);
-    let t30 = 2.0 * (t21 - t22);
-    let t31 = 2.0 * (t20 - t23);
-    let t32 = 2.0 * (t21 + t22);
-    let t33 = 1.0 - 2.0 * (t16 + t17);
-    let t34 = t11 * t25;
-    let t35 = t12 * t28;
-    let t36 = t15 * t31;
-    let t37 = t34 + t35 + t36;
-    let t38 = t11 * t26;
-    let t39 = t12 * t29;
-    let t40 = t15 * t32;
-    let t41 = t38 + t39 + t40;
-    let t42 = t11 * t27;
-    let t43 = t12 * t30;
-    let t44 = t15 * t33;
-    let t45 = t42 + t43 + t44;
-    let t46 = -(p.l * (t12 * t12)) - p.l * (t15 * t15);
-    let t47 = t37 + qd[7];
-    let t48 = t41 + qd[8];
-    let t49 = t45 + qd[9];
-    let t50 = qd[9] * t41;
-    let t51 = qd[8] * t45;
-    let t52 = t50 - t51;
-    let t53 = qd[7] * t45;
-    let t54 = qd[9] * t37;
-    let t55 = t53 - t54;
-    let t56 = qd[8] * t37;
-    let t57 = qd[7] * t41;
-    let t58 = t56 - t57;
+    let t2 = qd[3] * c_q7 + qd[4] * s_q7;
+    let t3 = qd[4] * c_q7 - qd[3] * s_q7;
+    let t4 = -0.2 * (qd[4] * qd[4] + qd[5] * qd[5]);
+    let t5 = qd[3] * qd[5];
+    let t6 = qd[5] + qd[6];
+    let t7 = qd[6] * t3;
+    let t8 = qd[6] * t2;
+    let t9 = q[8] * q[8];
+    let t10 = q[9] * q[9];
+    let t11 = q[10] * q[10];
+    let t12 = q[8] * q[9];
+    let t13 = q[8] * q[10];
+    let t14 = q[9] * q[10];
+    let t15 = q[8] * q[11];
+    let t16 = q[9] * q[11];
+    let t17 = q[10] * q[11];
+    let t18 = 1.0 - 2.0 * (t10 + t11);
+    let t19 = 2.0 * (t12 - t17);
+    let t20 = 2.0 * (t13 + t16);
+    let t21 = 2.0 * (t12 + t17);
+    let t22 = 1.0 - 2.0 * (t9 + t11);
+    let t23 = 2.0 * (t14 - t15);
+    let t24 = 2.0 * (t13 - t16);
+    let t25 = 2.0 * (t14 + t15);
+    let t26 = 1.0 - 2.0 * (t9 + t10);
+    let t27 = t6 * t24 + (t2 * t18 + t3 * t21);
+    let t28 = t6 * t25 + (t2 * t19 + t3 * t22);
+    let t29 = t6 * t26 + (t2 * t20 + t3 * t23);
+    let t30 = -(p.l * (t3 * t3)) - p.l * (t6 * t6);
+    let t31 = qd[7] + t27;
+    let t32 = qd[8] + t28;
+    let t33 = qd[9] + t29;
+    let t34 = qd[9] * t28 - qd[8] * t29;
+    let t35 = qd[7] * t29 - qd[9] * t27;
+    let t36 = qd[8] * t27 - qd[7] * t28;
     let s_q12 = libm::Libm::<Real>::sin(q[12]);
     let c_q12 = libm::Libm::<Real>::cos(q[12]);
-    let t61 = t47 * c_q12 - t49 * s_q12;
-    let t62 = t47 * s_q12 + t49 * c_q12;
-    let t63 = t48 + qd[10];
-    let t64 = t0 + t3 - t4;
-    let t65 = t1 + t5 - t6;
-    let t66 = t2 + t7 - t8;
-    let t67 = c_q7 * t13;
-    let t68 = qd[3] * qd[4] * s_q7;
-    let t69 = t67 + 0.2 * t68;
-    let t70 = s_q7 * t13;
-    let t71 = qd[3] * qd[4] * c_q7;
-    let t72 = 0.2 * t71 - t70;
-    let t73 = t25 * t46;
-    let t74 = t35 * (p.l * t11);
-    let t75 = t36 * (p.l * t11);
-    let t76 = t73 + t74 + t75;
-    let t77 = t26 * t46;
-    let t78 = t39 * (p.l * t11);
-    let t79 = t40 * (p.l * t11);
-    let t80 = t77 + t78 + t79;
-    let t81 = t27 * t46;
-    let t82 = t43 * (p.l * t11);
-    let t83 = t44 * (p.l * t11);
-    let t84 = t81 + t82 + t83;
-    let t85 = s_q12 * (-(p.l * (t48 * t48)) - p.l * (t49 * t49));
-    let t86 = p.l * t47 * t49 * c_q12;
-    let t87 = s_q12 * s_q12 * d.k7;
-    let t88 = d.k6 + t87;
-    let inv89 = 1.0 / t88;
-    let t90 = s_q12 * d.k9;
-    let t91 = s_q12 * c_q12 * d.k7;
-    let t92 = 0.25 * t90 + t91 + 0.001;
-    let t93 = c_q12 * d.k9;
-    let t94 = c_q12 * c_q12 * d.k25;
-    let t95 = d.k8 - 0.0625 * t94 - 0.000025 * (inv89 * d.k26);
-    let inv96 = 1.0 / t95;
-    let t97 = c_q12 * c_q12 * d.k7;
-    let t98 = d.k11 + t97 + 0.5 * t93 - inv89 * (t92 * t92)
-        - 0.000025 * (inv89 * inv89 * (t92 * t92) * d.k26 * inv96);
-    let inv99 = 1.0 / t98;
-    let t100 = inv96
-        + 0.000025 * (inv89 * inv89 * (t92 * t92) * d.k26 * (inv96 * inv96) * inv99);
-    let t101 = -0.0625 * (s_q12 * s_q12 * d.k24)
-        - 0.00390625 * (s_q12 * s_q12 * (c_q12 * c_q12) * t100 * d.k27)
-        - 0.00000625 * (s_q12 * c_q12 * inv89 * t92 * inv96 * inv99 * d.k28)
-        - 0.0001 * (inv99 * d.k29);
-    let t102 = -0.000025 * (inv89 * inv89 * t92 * d.k26 * inv96) - inv89 * t92;
-    let t103 = 0.005
-        * (d.k0 * inv89 * inv96 - d.k0 * inv89 * t92 * inv96 * inv99 * t102);
-    let t104 = c_q12 * d.k0;
-    let t105 = d.k0 + 0.25 * t104;
-    let t106 = 0.0003125 * (s_q12 * c_q12 * inv89 * t92 * inv96 * inv99 * d.k30 * t105)
-        + 0.0025 * (s_q12 * inv99 * t102 * d.k31) + 0.01 * (p.m * inv99 * t105)
-        - 0.015625 * (s_q12 * s_q12 * c_q12 * t103 * d.k30);
-    let t107 = c_q12 * c_q12 * d.k33;
-    let t108 = 0.0625 * t107 + d.k34;
-    let t109 = 0.0001 * (inv99 * d.k29 * t102)
-        - 0.0625 * (s_q12 * c_q12 * d.k24 + s_q12 * c_q12 * t100 * d.k33 * t108)
-        - 0.000625 * (s_q12 * c_q12 * t103 * d.k32)
-        - 0.00005 * (inv89 * t92 * inv96 * inv99 * d.k31 * t108);
-    let t110 = inv89 + 0.005 * (d.k0 * inv89 * t103) - inv89 * t92 * inv99 * t102;
-    let t111 = -0.0625 * (s_q12 * s_q12 * d.k26 * t110)
-        - 0.5 * (s_q12 * d.k0 * inv99 * t102 * t105) - inv99 * (t105 * t105);
-    let t112 = 0.005 * (d.k0 * inv89 * t92 * inv96 * inv99 * t105 * t108)
-        - 0.0025 * (s_q12 * d.k31 * t110) - 0.25 * (s_q12 * d.k0 * t103 * t108)
-        - 0.01 * (p.m * inv99 * t102 * t105);
-    let t113 = -0.0625 * (c_q12 * c_q12 * d.k24) - 0.0001 * (d.k29 * t110)
-        - 0.02 * (p.m * t103 * t108) - t100 * (t108 * t108);
-    let t114 = 0.0003125
-        * (s_q12 * c_q12 * t100 * d.k30
-            + s_q12 * c_q12 * inv89 * (t92 * t92) * inv96 * inv99 * d.k30)
-        + 0.01 * (p.m * t88 * inv99 * t102 + p.m * t92 * inv99)
-        + 0.00000025 * (inv89 * t92 * inv96 * inv99 * d.k35)
-        - 0.0625 * (s_q12 * c_q12 * t88 * t103 * d.k33);
-    let t115 = d.k8 - 0.0625 * t94;
-    let t116 = 0.0625 * (s_q12 * c_q12 * d.k33 - s_q12 * c_q12 * t100 * d.k33 * t115)
-        + 0.0003125 * (s_q12 * c_q12 * t103 * d.k30)
-        - 0.00005 * (inv99 * t102 * d.k31 + inv89 * t92 * inv96 * inv99 * d.k31 * t115);
-    let t117 = d.k11 + t97 + 0.5 * t93;
-    let t118 = p.m * t92 * inv99 * t102;
-    let t119 = 0.0003125 * (s_q12 * c_q12 * inv89 * t92 * inv96 * inv99 * d.k30 * t117)
-        + 0.01 * (t118 + p.m * inv99 * t117) + d.k36
-        - 0.0625 * (s_q12 * c_q12 * t92 * t103 * d.k33);
-    let t120 = t31 * t114 + t32 * t116 + t33 * t119;
-    let t121 = 0.25
-        * (s_q12 * d.k0 - s_q12 * d.k0 * t88 * t110 - s_q12 * d.k0 * t92 * inv99 * t102)
-        + 0.00125 * (s_q12 * d.k26 * t103) - t88 * inv99 * t102 * t105
-        - t92 * inv99 * t105 - 0.000025 * (inv89 * t92 * d.k26 * inv96 * inv99 * t105);
-    let t122 = 0.00125 * (s_q12 * d.k26 * t110)
+    let t39 = t31 * c_q12;
+    let t40 = t39 - t33 * s_q12;
+    let t41 = t31 * s_q12 + t33 * c_q12;
+    let t42 = t32 + qd[10];
+    let t43 = p.g * (2.0 * (q[3] * q[5] - q[4] * q[6])) + qd[2] * qd[4] - qd[1] * qd[5];
+    let t44 = p.g * (2.0 * (q[4] * q[5] + q[3] * q[6])) + qd[0] * qd[5] - qd[2] * qd[3];
+    let t45 = p.g * (1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4])) + qd[1] * qd[3]
+        - qd[0] * qd[4];
+    let t46 = qd[3] * qd[4];
+    let t47 = c_q7 * t4 + 0.2 * (s_q7 * t46);
+    let t48 = 0.2 * (c_q7 * t46) - s_q7 * t4;
+    let t49 = p.l * t2;
+    let t50 = t3 * t49;
+    let t51 = t6 * t49;
+    let t52 = t24 * t51 + (t18 * t30 + t21 * t50);
+    let t53 = t25 * t51 + (t19 * t30 + t22 * t50);
+    let t54 = t26 * t51 + (t20 * t30 + t23 * t50);
+    let t55 = s_q12 * (-(p.l * (t32 * t32)) - p.l * (t33 * t33)) + p.l * t33 * t39;
+    let t56 = d.k6 + s_q12 * s_q12 * d.k7;
+    let inv57 = 1.0 / t56;
+    let t58 = s_q12 * c_q12;
+    let t59 = 0.25 * (s_q12 * d.k9) + d.k7 * t58;
+    let t60 = t59 + 0.001;
+    let t61 = d.k8 - 0.0625 * (c_q12 * c_q12 * d.k25);
+    let t62 = t61 - 0.000025 * (inv57 * d.k26);
+    let inv63 = 1.0 / t62;
+    let t64 = t60 * t60 * d.k26;
+    let t65 = c_q12 * c_q12 * d.k7 + (d.k11 + 0.5 * (c_q12 * d.k9));
+    let t66 = t65 - inv57 * (t60 * t60) - 0.000025 * (inv57 * inv57 * inv63 * t64);
+    let inv67 = 1.0 / t66;
+    let t68 = inv63 + 0.000025 * (inv57 * inv57 * (inv63 * inv63) * t64 * inv67);
+    let t69 = -0.0625 * (s_q12 * s_q12 * d.k24)
+        - 0.00390625 * (t58 * t58 * (t68 * d.k27))
+        - 0.00000625 * (inv57 * t58 * t60 * inv63 * inv67 * d.k28)
+        - 0.0001 * (inv67 * d.k29);
+    let t70 = t60 * d.k26;
+    let t71 = -0.000025 * (inv57 * inv57 * inv63 * t70) - inv57 * t60;
+    let t72 = d.k0 * t60;
+    let t73 = t71 * t72;
+    let t74 = 0.005 * (d.k0 * inv57 * inv63 - inv57 * inv63 * inv67 * t73);
+    let t75 = d.k0 + 0.25 * (c_q12 * d.k0);
+    let t76 = t58 * d.k30;
+    let t77 = t60 * t75;
+    let t78 = s_q12 * d.k31;
+    let t79 = 0.0003125 * (inv57 * inv63 * inv67 * t76 * t77)
+        + 0.0025 * (inv67 * t71 * t78) + 0.01 * (p.m * inv67 * t75)
+        - 0.015625 * (t58 * (s_q12 * t74 * d.k30));
+    let t80 = 0.0625 * (c_q12 * c_q12 * d.k33) + d.k34;
+    let t81 = t58 * d.k33;
+    let t82 = t68 * t80;
+    let t83 = t60 * d.k31;
+    let t84 = 0.0001 * (inv67 * d.k29 * t71) - 0.0625 * (t58 * d.k24 + t81 * t82)
+        - 0.000625 * (t58 * t74 * d.k32) - 0.00005 * (inv57 * inv63 * inv67 * t80 * t83);
+    let t85 = d.k0 * t74;
+    let t86 = t60 * t71;
+    let t87 = inv57 + 0.005 * (inv57 * t85) - inv57 * inv67 * t86;
+    let t88 = d.k26 * t87;
+    let t89 = s_q12 * d.k0;
+    let t90 = t71 * t75;
+    let t91 = -0.0625 * (s_q12 * s_q12 * t88) - 0.5 * (inv67 * t89 * t90)
+        - inv67 * (t75 * t75);
+    let t92 = t74 * t80;
+    let t93 = t72 * t75;
+    let t94 = 0.005 * (inv57 * inv63 * inv67 * t80 * t93) - 0.0025 * (t78 * t87)
+        - 0.25 * (t89 * t92) - 0.01 * (p.m * inv67 * t90);
+    let t95 = -0.0625 * (c_q12 * c_q12 * d.k24) - 0.0001 * (d.k29 * t87)
+        - 0.02 * (p.m * t92) - t82 * t80;
+    let t96 = t74 * t81;
+    let t97 = p.m * t60;
+    let t98 = 0.0003125 * (t68 * t76 + inv57 * (t60 * t60) * inv63 * inv67 * t76)
+        + 0.01 * (p.m * t56 * inv67 * t71 + inv67 * t97)
+        + 0.00000025 * (inv57 * t60 * inv63 * inv67 * d.k35) - 0.0625 * (t56 * t96);
+    let t99 = t61 * t68;
+    let t100 = 0.0625 * (t81 - t81 * t99) + 0.0003125 * (t74 * t76)
+        - 0.00005 * (inv67 * t71 * d.k31 + inv57 * t61 * inv63 * inv67 * t83);
+    let t101 = t60 * t65;
+    let t102 = p.m * inv67 * t86;
+    let t103 = 0.0003125 * (inv57 * inv63 * inv67 * t76 * t101)
+        + 0.01 * (t102 + p.m * t65 * inv67) + d.k36 - 0.0625 * (t60 * t96);
+    let t104 = t24 * t98 + t25 * t100 + t26 * t103;
+    let t105 = t56 * t87;
+    let t106 = d.k26 * t74;
+    let t107 = 0.25 * (t89 - t89 * t105 - s_q12 * inv67 * t73) + 0.00125 * (s_q12 * t106)
+        - t56 * inv67 * t90 - inv67 * t77
+        - 0.000025 * (inv57 * inv63 * inv67 * t70 * t75);
+    let t108 = t61 * t74;
+    let t109 = 0.00125 * (s_q12 * t88)
+        + 0.005 * (d.k0 * inv67 * t90 + inv57 * t61 * inv63 * inv67 * t93)
+        - 0.25 * (t89 * t108);
+    let t110 = t72 * t87;
+    let t111 = t65 * t71;
+    let t112 = t75 - inv67 * t75 * t86 - t65 * inv67 * t75
+        - 0.25 * (s_q12 * t110 + inv67 * t89 * t111);
+    let t113 = t24 * t107 + t25 * t109 + t26 * t112;
+    let t114 = t72 * t60;
+    let t115 = 0.00005 * (t74 * d.k31) + d.k37
+        + 0.005 * (d.k0 * t82 + inv57 * inv63 * inv67 * t80 * t114)
+        - 0.01 * (t102 + p.m * t105) - t56 * t92;
+    let t116 = t80 + 0.00005 * (d.k31 * t87) + 0.005 * (d.k0 * t92) - t61 * t82
+        - 0.01 * (p.m * t108);
+    let t117 = t65 * t72;
+    let t118 = 0.005 * (inv57 * inv63 * inv67 * t80 * t117)
+        - 0.01 * (t87 * t97 + p.m * inv67 * t111) - t60 * t92;
+    let t119 = t24 * t115 + t25 * t116 + t26 * t118;
+    let t120 = t21 * t69 + t22 * t79 + t23 * t84;
+    let t121 = t21 * t79 + t22 * t91 + t23 * t94;
+    let t122 = t21 * t84 + t22 * t94 + t23 * t95;
+    let t123 = t20 * t122 + (t18 * t120 + t19 * t121);
+    let t124 = t18 * t104 + t19 * t113 + t20 * t119 + p.l * t123;
+    let t125 = t56 + 0.01 * (t56 * t85) - t105 * t56 - t60 * t60 * inv67
+        - 2.0 * (t56 * inv67 * t86) - 0.000025 * (d.k26 * t68)
+        - 0.00005 * (inv57 * inv63 * t64 * inv67);
+    let t126 = d.k18
         + 0.005
-            * (d.k0 * inv99 * t102 * t105
-                + d.k0 * inv89 * t92 * inv96 * inv99 * t105 * t115)
-        - 0.25 * (s_q12 * d.k0 * t103 * t115);
-    let t123 = t105
-        - 0.25 * (s_q12 * d.k0 * t92 * t110 + s_q12 * d.k0 * inv99 * t102 * t117)
-        - t92 * inv99 * t102 * t105 - inv99 * t105 * t117;
-    let t124 = t31 * t121 + t32 * t122 + t33 * t123;
-    let t125 = 0.00005 * (t103 * d.k31) + d.k37
-        + 0.005
-            * (d.k0 * t100 * t108 + d.k0 * inv89 * (t92 * t92) * inv96 * inv99 * t108)
-        - 0.01 * (t118 + p.m * t88 * t110) - t88 * t103 * t108;
-    let t126 = t108 + 0.00005 * (d.k31 * t110) + 0.005 * (d.k0 * t103 * t108)
-        - 0.01 * (p.m * t103 * t115) - t100 * t108 * t115;
-    let t127 = 0.005 * (d.k0 * inv89 * t92 * inv96 * inv99 * t108 * t117)
-        - 0.01 * (p.m * t92 * t110 + p.m * inv99 * t102 * t117) - t92 * t103 * t108;
-    let t128 = t31 * t125 + t32 * t126 + t33 * t127;
-    let t129 = t28 * t101 + t29 * t106 + t30 * t109;
-    let t130 = t25 * t129;
-    let t131 = t28 * t106 + t29 * t111 + t30 * t112;
-    let t132 = t26 * t131;
-    let t133 = t28 * t109 + t29 * t112 + t30 * t113;
-    let t134 = t27 * t133;
-    let t135 = t25 * t120 + t26 * t124 + t27 * t128 + p.l * (t130 + t132 + t134);
-    let t136 = t88 + 0.01 * (d.k0 * t88 * t103) - t88 * t88 * t110 - t92 * t92 * inv99
-        - 2.0 * (t88 * t92 * inv99 * t102) - 0.000025 * (d.k26 * t100)
-        - 0.00005 * (inv89 * (t92 * t92) * d.k26 * inv96 * inv99);
-    let t137 = d.k18
-        + 0.005
-            * (d.k0 * t88 * t110 + d.k0 * t100 * t115 + d.k0 * t92 * inv99 * t102
-                + d.k0 * inv89 * (t92 * t92) * inv96 * inv99 * t115) - t88 * t103 * t115
-        - 0.000025 * (d.k26 * t103);
-    let t138 = 0.25 * t90 + t91 + 0.005 * (d.k0 * t92 * t103) + 0.001 - t88 * t92 * t110
-        - t88 * inv99 * t102 * t117 - t92 * t92 * inv99 * t102 - t92 * inv99 * t117
-        - 0.000025 * (inv89 * t92 * d.k26 * inv96 * inv99 * t117);
-    let t139 = t31 * t136 + t32 * t137 + t33 * t138;
-    let t140 = t115 + 0.01 * (d.k0 * t103 * t115) - 0.000025 * (d.k26 * t110)
-        - t100 * (t115 * t115);
-    let t141 = 0.005
-        * (d.k0 * t92 * t110 + d.k0 * inv99 * t102 * t117
-            + d.k0 * inv89 * t92 * inv96 * inv99 * t115 * t117) - t92 * t103 * t115;
-    let t142 = t31 * t137 + t32 * t140 + t33 * t141;
-    let t143 = t117 - t92 * t92 * t110 - inv99 * (t117 * t117)
-        - 2.0 * (t92 * inv99 * t102 * t117);
-    let t144 = t31 * t138 + t32 * t141 + t33 * t143;
-    let t145 = t28 * t120;
-    let t146 = t29 * t124;
-    let t147 = t30 * t128;
-    let t148 = t28 * t129;
-    let t149 = t29 * t131;
-    let t150 = t30 * t133;
-    let t151 = t148 + t149 + t150;
-    let t152 = d.k17 + t31 * t139 + t32 * t142 + t33 * t144 + t151 * d.k38
-        + 2.0 * (p.l * (t145 + t146 + t147));
+            * (d.k0 * t105 + d.k0 * t99 + inv67 * t73
+                + inv57 * t61 * inv63 * inv67 * t114) - t56 * t108 - 0.000025 * t106;
+    let t127 = t59 + 0.005 * (t72 * t74) + 0.001 - t60 * t105 - t56 * inv67 * t111
+        - t86 * (t60 * inv67) - inv67 * t101
+        - 0.000025 * (inv57 * inv63 * t65 * inv67 * t70);
+    let t128 = t24 * t125 + t25 * t126 + t26 * t127;
+    let t129 = t61 + 0.01 * (d.k0 * t108) - t99 * t61 - 0.000025 * t88;
+    let t130 = 0.005 * (t110 + d.k0 * inv67 * t111 + inv57 * t61 * inv63 * inv67 * t117)
+        - t60 * t108;
+    let t131 = t24 * t126 + t25 * t129 + t26 * t130;
+    let t132 = t65 - t60 * t60 * t87 - t65 * t65 * inv67 - 2.0 * (t65 * inv67 * t86);
+    let t133 = t24 * t127 + t25 * t130 + t26 * t132;
+    let t134 = t23 * t119 + (t21 * t104 + t22 * t113);
+    let t135 = t23 * t122 + (t21 * t120 + t22 * t121);
+    let t136 = d.k17 + t24 * t128 + t25 * t131 + t26 * t133 + t135 * d.k38
+        + 2.0 * (p.l * t134);
+    let inv137 = 1.0 / t136;
+    let t138 = t18 * (t18 * t69 + t19 * t79 + t20 * t84)
+        + t19 * (t18 * t79 + t19 * t91 + t20 * t94)
+        + t20 * (t18 * t84 + t19 * t94 + t20 * t95) - t124 * t124 * inv137;
+    let t139 = d.k15 + t134 + p.l * t135;
+    let t140 = t123 - t124 * inv137 * t139;
+    let t141 = s_q7 * t140;
+    let t142 = c_q7 * t140;
+    let t143 = t135 - inv137 * (t139 * t139);
+    let t144 = d.k1 + c_q7 * (c_q7 * t138 - t141) - s_q7 * (t142 - s_q7 * t143);
+    let inv145 = 1.0 / t144;
+    let t146 = t142 + s_q7 * t138;
+    let t147 = t141 + c_q7 * t143;
+    let t148 = c_q7 * t146 - s_q7 * t147;
+    let t149 = inv145 * (t148 * t148);
+    let t150 = s_q7 * t146 + c_q7 * t147;
+    let t151 = d.k1 + t150;
+    let t152 = t151 - t149;
     let inv153 = 1.0 / t152;
-    let t154 = t25 * (t25 * t101 + t26 * t106 + t27 * t109)
-        + t26 * (t25 * t106 + t26 * t111 + t27 * t112)
-        + t27 * (t25 * t109 + t26 * t112 + t27 * t113) - t135 * t135 * inv153;
-    let t155 = d.k15 + t145 + t146 + t147 + p.l * t151;
-    let t156 = t130 + t132 + t134 - t135 * inv153 * t155;
-    let t157 = s_q7 * t156;
-    let t158 = c_q7 * t156;
-    let t159 = t151 - inv153 * (t155 * t155);
-    let t160 = d.k1 + c_q7 * (c_q7 * t154 - t157) - s_q7 * (t158 - s_q7 * t159);
-    let inv161 = 1.0 / t160;
-    let t162 = t158 + s_q7 * t154;
-    let t163 = t157 + c_q7 * t159;
+    let t154 = t24 * t69 + t25 * t79 + t26 * t84;
+    let t155 = t24 * t79 + t25 * t91 + t26 * t94;
+    let t156 = t24 * t84 + t25 * t94 + t26 * t95;
+    let t157 = t23 * t156 + (t21 * t154 + t22 * t155);
+    let t158 = p.l * t157;
+    let t159 = t26 * t119 + (t24 * t104 + t25 * t113);
+    let t160 = t158 + t159;
+    let t161 = t20 * t156 + (t18 * t154 + t19 * t155);
+    let t162 = t161 - t124 * inv137 * t160;
+    let t163 = t157 - inv137 * t139 * t160;
     let t164 = c_q7 * t162 - s_q7 * t163;
-    let t165 = s_q7 * t162;
-    let t166 = c_q7 * t163;
-    let t167 = inv161 * (t164 * t164);
-    let t168 = d.k1 + t165 + t166 - t167;
-    let inv169 = 1.0 / t168;
-    let t170 = t31 * t101 + t32 * t106 + t33 * t109;
-    let t171 = t25 * t170;
-    let t172 = t31 * t106 + t32 * t111 + t33 * t112;
-    let t173 = t26 * t172;
-    let t174 = t31 * t109 + t32 * t112 + t33 * t113;
-    let t175 = t27 * t174;
-    let t176 = t31 * t120;
-    let t177 = t32 * t124;
-    let t178 = t33 * t128;
-    let t179 = t28 * t170;
-    let t180 = t29 * t172;
-    let t181 = t30 * t174;
-    let t182 = t179 + t180 + t181;
-    let t183 = p.l * t182;
-    let t184 = t176 + t177 + t178 + t183;
-    let t185 = t171 + t173 + t175 - t135 * inv153 * t184;
-    let t186 = s_q7 * t185;
-    let t187 = t182 - inv153 * t155 * t184;
-    let t188 = c_q7 * t187;
-    let t189 = c_q7 * t185 - s_q7 * t187;
-    let t190 = inv161 * t164 * t189;
-    let t191 = t186 + t188 - t190;
-    let t192 = t31 * t170;
-    let t193 = t32 * t172;
-    let t194 = t33 * t174;
-    let t195 = inv153 * (t184 * t184);
-    let t196 = d.k1 + t192 + t193 + t194 - t195 - inv161 * (t189 * t189)
-        - inv169 * (t191 * t191);
-    let inv197 = 1.0 / t196;
-    let t198 = inv161 * t164 * inv169 * t191 - inv161 * t189;
-    let t199 = t25 * t114 + t26 * t116 + t27 * t119;
-    let t200 = t31 * t199;
-    let t201 = t25 * t121 + t26 * t122 + t27 * t123;
-    let t202 = t32 * t201;
-    let t203 = t25 * t125 + t26 * t126 + t27 * t127;
-    let t204 = t33 * t203;
-    let t205 = t28 * t199;
-    let t206 = t29 * t201;
-    let t207 = t30 * t203;
-    let t208 = t25 * t139 + t26 * t142 + t27 * t144 + p.l * (t205 + t206 + t207);
-    let t209 = t200 + t202 + t204 - inv153 * t184 * t208;
-    let t210 = c_q7 * t209;
-    let t211 = t28 * t114 + t29 * t116 + t30 * t119;
-    let t212 = t31 * t211;
-    let t213 = t28 * t121 + t29 * t122 + t30 * t123;
-    let t214 = t32 * t213;
-    let t215 = t28 * t125 + t29 * t126 + t30 * t127;
-    let t216 = t33 * t215;
-    let t217 = t192 + t193 + t194;
-    let t218 = t28 * t211;
-    let t219 = t29 * t213;
-    let t220 = t30 * t215;
-    let t221 = t28 * t139 + t29 * t142 + t30 * t144 + p.l * (t218 + t219 + t220)
-        - p.l * (t176 + t177 + t178) - d.k38 * t182;
-    let t222 = d.k3 + t212 + t214 + t216 - p.l * t217 - inv153 * t184 * t221;
-    let t223 = s_q7 * t222;
-    let t224 = t25 * t199 + t26 * t201 + t27 * t203 - t135 * inv153 * t208;
-    let t225 = t25 * t211 + t26 * t213 + t27 * t215 - p.l * (t171 + t173 + t175)
-        - t135 * inv153 * t221;
-    let t226 = c_q7 * t224 - s_q7 * t225;
-    let t227 = t205 + t206 + t207 - inv153 * t155 * t208;
-    let t228 = t218 + t219 + t220 - t183 - inv153 * t155 * t221;
-    let t229 = c_q7 * t227 - s_q7 * t228;
-    let t230 = c_q7 * t226 - s_q7 * t229;
-    let t231 = s_q7 * t226;
-    let t232 = c_q7 * t229;
-    let t233 = inv161 * t164 * t230;
-    let t234 = t231 + t232 - t233;
-    let t235 = t210 - t223 - inv161 * t189 * t230 - inv169 * t191 * t234;
-    let t236 = d.k5 + t25 * (t25 * t136 + t26 * t137 + t27 * t138)
-        + t26 * (t25 * t137 + t26 * t140 + t27 * t141)
-        + t27 * (t25 * t138 + t26 * t141 + t27 * t143) - inv153 * (t208 * t208);
-    let t237 = t28 * t136 + t29 * t137 + t30 * t138;
-    let t238 = t28 * t137 + t29 * t140 + t30 * t141;
-    let t239 = t28 * t138 + t29 * t141 + t30 * t143;
-    let t240 = t25 * t237 + t26 * t238 + t27 * t239 - p.l * (t200 + t202 + t204)
-        - inv153 * t208 * t221;
-    let t241 = s_q7 * t240;
-    let t242 = c_q7 * t240;
-    let t243 = t28 * t237 + t29 * t238 + t30 * t239 + d.k38 * t217
-        - inv153 * (t221 * t221) - 2.0 * (p.l * (t212 + t214 + t216));
-    let t244 = d.k12 + c_q7 * (c_q7 * t236 - t241) - s_q7 * (t242 - s_q7 * t243)
-        - inv161 * (t230 * t230) - inv169 * (t234 * t234) - inv197 * (t235 * t235);
-    let inv245 = 1.0 / t244;
-    let t246 = inv161 * t164 * inv169 * t234 - inv161 * t230 - inv197 * t198 * t235;
-    let t247 = t210 - t223;
-    let t248 = t242 + s_q7 * t236;
-    let t249 = t241 + c_q7 * t243;
-    let t250 = s_q7 * t224 + c_q7 * t225;
-    let t251 = s_q7 * t227 + c_q7 * t228;
-    let t252 = c_q7 * t250 - 0.2 * t189 - s_q7 * t251;
-    let t253 = t186 + t188;
-    let t254 = s_q7 * t250;
-    let t255 = c_q7 * t251;
-    let t256 = inv161 * t164 * t252;
-    let t257 = t254 + t255 - 0.2 * t253 - t256;
-    let t258 = t217 - t195;
-    let t259 = s_q7 * t209;
-    let t260 = c_q7 * t222;
-    let t261 = d.k4 + t259 + t260 - inv161 * t189 * t252 - inv169 * t191 * t257
-        - 0.2 * t258;
-    let t262 = c_q7 * t248 + 0.005 - 0.2 * t247 - s_q7 * t249 - inv161 * t230 * t252
-        - inv169 * t234 * t257 - inv197 * t235 * t261;
-    let t263 = d.k14 + s_q7 * t248 + c_q7 * t249 + 0.04 * t258 - inv161 * (t252 * t252)
-        - inv169 * (t257 * t257) - inv197 * (t261 * t261) - inv245 * (t262 * t262)
-        - 0.4 * (t259 + t260);
-    let inv264 = 1.0 / t263;
-    let t265 = inv161 * t164 * inv169 * t257 - inv161 * t252 - inv197 * t198 * t261
-        - inv245 * t246 * t262;
-    let t266 = t165 + t166;
-    let t267 = d.k2 + 0.2 * (t266 - t167);
-    let t268 = 0.2 * (t253 - t190) - inv169 * t191 * t267;
-    let t269 = t231 + t232;
-    let t270 = 0.2 * (t269 - t233) - inv169 * t234 * t267 - inv197 * t235 * t268;
-    let t271 = 0.2 * (t254 + t255 - t256) + 0.002 - 0.04 * t253 - inv169 * t257 * t267
-        - inv197 * t261 * t268 - inv245 * t262 * t270;
-    let t272 = 0.04 * (t266 - t167) + d.k39 - inv169 * (t267 * t267)
-        - inv197 * (t268 * t268) - inv245 * (t270 * t270) - inv264 * (t271 * t271);
-    let inv273 = 1.0 / t272;
-    let t274 = inv161 * t164 * inv169 * t267 - 0.2 * (inv161 * t164)
-        - inv197 * t198 * t268 - inv245 * t246 * t270 - inv264 * t265 * t271;
-    let t275 = inv264 * t265 - inv264 * t271 * inv273 * t274;
-    let t276 = inv245 * t246 - inv245 * t262 * t275 - inv245 * t270 * inv273 * t274;
-    let t277 = inv197 * t198 - inv197 * t235 * t276 - inv197 * t261 * t275
-        - inv197 * t268 * inv273 * t274;
-    let t278 = -(inv161 * t164 * inv169) - inv169 * t191 * t277 - inv169 * t234 * t276
-        - inv169 * t257 * t275 - inv169 * t267 * inv273 * t274;
-    let t279 = t48 * d.k0;
-    let t280 = 0.01 * (p.m * t47) - t279;
-    let t281 = 0.25 * (t63 * t63 * d.k0 + t62 * t62 * d.k0);
-    let t282 = t61 * t62 * d.k7;
-    let t283 = 0.25 * ((tau[10] + t282) * d.k40 - t61 * t62 * d.k0)
-        + 0.0625 * ((t85 + t86) * d.k24);
-    let t284 = 0.001 * t47 + t49 * d.k11;
-    let t285 = t48 * t284;
-    let t286 = t48 * d.k8 - 0.005 * (t47 * d.k0);
-    let t287 = t49 * t286;
-    let t288 = t62 * t63 * d.k10 - t62 * t63 * d.k7;
-    let t289 = c_q12 * t288;
-    let t290 = -0.25 * (t47 * t48 * d.k9) - t61 * t63 * d.k10 - qd[10] * t61 * d.k7;
-    let t291 = s_q12 * t290;
-    let t292 = tau[7] + t287 + t289 + t291 - t285;
-    let t293 = 0.001 * t49 + t47 * d.k6 - 0.005 * t279;
-    let t294 = t49 * t293;
-    let t295 = t47 * t284;
-    let t296 = s_q12 * t281;
-    let t297 = c_q12 * t283;
-    let t298 = p.l * (t297 - t296);
-    let t299 = tau[8] + t295 - tau[10] - t294 - t298;
-    let t300 = t47 * t286;
-    let t301 = t48 * t293;
-    let t302 = s_q12 * t288;
-    let t303 = c_q12 * t290;
-    let t304 = t61 * t63 * d.k0;
-    let t305 = qd[10] * t61 * d.k0;
-    let t306 = p.l * (-0.25 * (t304 + t305));
-    let t307 = tau[9] + t301 + t303 + t306 - t300 - t302;
-    let t308 = t103 * t292 + t100 * t299
-        - 0.005 * (d.k0 * inv89 * t92 * inv96 * inv99 * t307);
-    let t309 = inv99 * t102 * t292 + inv99 * t307
-        - 0.005 * (d.k0 * inv89 * t92 * inv96 * inv99 * t299);
-    let t310 = t49 * t49 * d.k0 + c_q12 * t281 + s_q12 * t283 + 0.01 * (p.m * t309)
-        - t48 * t280 - t76 * t101 - t80 * t106 - t84 * t109 - t52 * t114 - t55 * t116
-        - t58 * t119 - 0.0625 * (s_q12 * c_q12 * d.k33 * t308);
-    let t311 = t110 * t292 + t103 * t299 + inv99 * t102 * t307;
-    let t312 = 0.01 * (p.m * (t49 * t49)) + t47 * t280
-        - 0.25 * (t304 + t305 + s_q12 * d.k0 * t311) - t76 * t106 - t80 * t111
-        - t84 * t112 - t52 * t121 - t55 * t122 - t58 * t123 - t105 * t309;
-    let t313 = t297 - 0.01 * (p.m * t48 * t49 + p.m * t311) - t296 - t47 * t49 * d.k0
-        - t76 * t109 - t80 * t112 - t84 * t113 - t52 * t125 - t55 * t126 - t58 * t127
-        - t108 * t308;
-    let t314 = t11 * t12 * d.k5;
-    let t315 = t287 + t289 + t291 + 0.005 * (d.k0 * t308) - t285 - t76 * t114
-        - t80 * t121 - t84 * t125 - t52 * t136 - t55 * t137 - t58 * t138 - t88 * t311
-        - t92 * t309;
-    let t316 = t31 * t315;
-    let t317 = t295 + 0.005 * (d.k0 * t311) - tau[10] - t294 - t298 - t76 * t116
-        - t80 * t122 - t84 * t126 - t52 * t137 - t55 * t140 - t58 * t141 - t115 * t308;
-    let t318 = t32 * t317;
-    let t319 = t301 + t303 + t306 - t300 - t302 - t76 * t119 - t80 * t123 - t84 * t127
-        - t52 * t138 - t55 * t141 - t58 * t143 - t92 * t311 - t117 * t309;
-    let t320 = t33 * t319;
-    let t321 = t28 * t310;
-    let t322 = t29 * t312;
-    let t323 = t30 * t313;
-    let t324 = p.l * (t321 + t322 + t323);
-    let t325 = tau[6] + t314 + t316 + t318 + t320 + t324;
-    let t326 = 2.0 * (t12 * t12 * d.k0 + t15 * t15 * d.k0) + t25 * t310 + t26 * t312
-        + t27 * t313 + qd[6] * t11 * t225 - t69 * t154 - t72 * t156 - qd[6] * t12 * t224
-        - t135 * inv153 * t325 - 0.2 * (t14 * t185);
-    let t327 = t321 + t322 + t323 + qd[6] * t11 * t228 - t69 * t156 - t72 * t159
-        - qd[6] * t12 * t227 - inv153 * t155 * t325 - 2.0 * (t11 * t12 * d.k0)
-        - 0.2 * (t14 * t187);
-    let t328 = tau[0] + qd[4] * qd[4] * d.k2 + qd[5] * qd[5] * d.k2 + c_q7 * t326
-        - s_q7 * t327 - t64 * t160 - t65 * t164 - t66 * t189;
-    let t329 = (inv161 - inv161 * t164 * t278 - inv161 * t189 * t277
-        - inv161 * t230 * t276 - inv161 * t252 * t275
-        - 0.2 * (inv161 * t164 * inv273 * t274)) * t328;
-    let t330 = s_q7 * t326;
-    let t331 = c_q7 * t327;
-    let t332 = t64 * t164;
-    let t333 = t66 * t253;
-    let t334 = tau[1] + t330 + t331 - qd[3] * qd[4] * d.k2 - t332 - t65 * (t266 + d.k1)
-        - t333;
-    let t335 = t278 * t334;
-    let t336 = t11 * t15 * d.k0;
-    let t337 = t31 * t310;
-    let t338 = t32 * t312;
-    let t339 = t33 * t313;
-    let t340 = t69 * t185;
-    let t341 = t72 * t187;
-    let t342 = t14 * t258;
-    let t343 = qd[6] * t12 * t209;
-    let t344 = qd[6] * t11 * t222;
-    let t345 = inv153 * t184 * t325;
-    let t346 = tau[2] + t337 + t338 + t339 + t344 - t14 * d.k2 - t340 - t341 - t343
-        - t345 - t64 * t189 - t65 * t253 - t66 * (t258 + d.k1) - 2.0 * t336 - 0.2 * t342;
-    let t347 = t277 * t346;
-    let t348 = 0.002 * qd[4] + qd[5] * d.k39;
-    let t349 = 0.005 * qd[3] + 0.002 * qd[5] + qd[4] * d.k14;
-    let t350 = t25 * t315 + t26 * t317 + t27 * t319 + qd[6] * t11 * t240
-        - t12 * t15 * d.k17 - t69 * t224 - t72 * t227 - qd[6] * t12 * t236
-        - inv153 * t208 * t325 - 0.2 * (t14 * t209);
-    let t351 = t11 * t15 * d.k17 + t28 * t315 + t29 * t317 + t30 * t319
-        + qd[6] * t11 * t243 - t11 * t15 * d.k5 - p.l * (t337 + t338 + t339) - t69 * t225
-        - t72 * t228 - qd[6] * t12 * t240 - inv153 * t221 * t325 - 0.2 * (t14 * t222);
-    let t352 = tau[3] + qd[5] * t349 + c_q7 * t350 - qd[4] * t348 - s_q7 * t351
-        - t64 * t230 - t65 * t269 - t66 * t247;
-    let t353 = t276 * t352;
-    let t354 = 0.005 * qd[4] + qd[3] * d.k12;
-    let t355 = tau[4] + qd[3] * t348 + s_q7 * t350 + c_q7 * t351 - qd[5] * t354
-        - t64 * t252 - t65 * (t254 + t255 - 0.2 * t253)
-        - t66 * (d.k4 + t259 + t260 - 0.2 * t258)
-        - 0.2
-            * (t337 + t338 + t339 + t344 - 2.0 * t336 - t340 - t341 - t343 - t345
-                - 0.2 * t342);
-    let t356 = t275 * t355;
-    let t357 = tau[5] + qd[4] * t354 + 0.2 * (t330 + t331 - t332 - t333) - tau[6]
-        - qd[3] * t349 - t65 * (d.k2 + 0.2 * t266);
-    let t358 = inv273 * t274 * t357;
-    let t359 = t278 * t328;
-    let t360 = inv169 * t191 * inv197 * t235 - inv169 * t234;
-    let t361 = inv169 * t191 * inv197 * t261 - inv169 * t257 - inv245 * t262 * t360;
-    let t362 = inv169 * t191 * inv197 * t268 - inv169 * t267 - inv245 * t270 * t360
-        - inv264 * t271 * t361;
-    let t363 = inv264 * t361 - inv264 * t271 * inv273 * t362;
-    let t364 = inv245 * t360 - inv245 * t262 * t363 - inv245 * t270 * inv273 * t362;
-    let t365 = -(inv169 * t191 * inv197) - inv197 * t235 * t364 - inv197 * t261 * t363
-        - inv197 * t268 * inv273 * t362;
-    let t366 = t334
-        * (inv169 - inv169 * t191 * t365 - inv169 * t234 * t364 - inv169 * t257 * t363
-            - inv169 * t267 * inv273 * t362);
-    let t367 = t346 * t365;
-    let t368 = t352 * t364;
-    let t369 = t355 * t363;
-    let t370 = inv273 * t357 * t362;
-    let t371 = t277 * t328;
-    let t372 = t334 * t365;
-    let t373 = inv197 * t235 * inv245 * t262 - inv197 * t261;
-    let t374 = inv197 * t235 * inv245 * t270 - inv197 * t268 - inv264 * t271 * t373;
-    let t375 = inv264 * t373 - inv264 * t271 * inv273 * t374;
-    let t376 = -(inv197 * t235 * inv245) - inv245 * t262 * t375
-        - inv245 * t270 * inv273 * t374;
-    let t377 = t346
-        * (inv197 - inv197 * t235 * t376 - inv197 * t261 * t375
-            - inv197 * t268 * inv273 * t374);
-    let t378 = t352 * t376;
-    let t379 = t355 * t375;
-    let t380 = inv273 * t357 * t374;
-    let t381 = inv245 * t262 * inv264 * t271 - inv245 * t270;
-    let t382 = -(inv245 * t262 * inv264) - inv264 * t271 * inv273 * t381;
-    let t383 = t276 * t328 + t334 * t364 + t346 * t376
-        + t352 * (inv245 - inv245 * t262 * t382 - inv245 * t270 * inv273 * t381)
-        + t355 * t382 + inv273 * t357 * t381;
-    let t384 = t275 * t328 + t334 * t363 + t346 * t375 + t352 * t382
-        + t355 * (inv264 + inv264 * inv264 * (t271 * t271) * inv273)
-        - inv264 * t271 * inv273 * t357;
-    let t385 = inv273 * t274 * t328;
-    let t386 = inv273 * t334 * t362;
-    let t387 = inv273 * t346 * t374;
-    let t388 = inv273 * t352 * t381;
-    let t389 = inv264 * t271 * inv273 * t355;
-    let t390 = inv273 * t357;
-    let t391 = t385 + t386 + t387 + t388 + t390 - t389;
-    let t392 = t64 + t329 + t335 + t347 + t353 + t356 + t358;
-    let t393 = t65 + t359 + t366 + t367 + t368 + t369 + t370 + 0.2 * t391;
-    let t394 = t69 + c_q7 * t392 + s_q7 * t393;
-    let t395 = s_q7 * t392;
-    let t396 = c_q7 * t393;
-    let t397 = qd[6] * t12 + c_q7 * t383 + s_q7 * t384;
-    let t398 = c_q7 * t384 - qd[6] * t11 - s_q7 * t383;
-    let t399 = inv153
-        * (t325 - t135 * t394 - t155 * (t72 + t396 - t395)
-            - t184 * (t66 + 0.2 * (t14 - t384) + t371 + t372 + t377 + t378 + t379 + t380)
-            - t208 * t397 - t221 * t398 - t152 * t391);
-    let t400 = t391 + t399;
-    let t401 = t72 + t396 + p.l * t400 - t395;
-    let t402 = t66 + 0.2 * (t14 - t384) + t371 + t372 + t377 + t378 + t379 + t380
-        - p.l * t398;
-    let t403 = t80 + t26 * t394 + t29 * t401 + t32 * t402;
-    let t404 = t27 * t394;
-    let t405 = t30 * t401;
-    let t406 = t33 * t402;
-    let t407 = t84 + t404 + t405 + t406;
-    let t408 = t52 + t25 * t397 + t28 * t398 + t31 * t400;
-    let t409 = t26 * t397;
-    let t410 = t29 * t398;
-    let t411 = t32 * t400;
-    let t412 = t55 + t409 + t410 + t411;
-    let t413 = t58 + t27 * t397 + t30 * t398 + t33 * t400;
-    let t414 = t292 + 0.005 * (d.k0 * t412) - 0.25 * (s_q12 * d.k0 * t403)
-        - 0.01 * (p.m * t407) - t88 * t408 - t92 * t413;
-    let t415 = t76 + t25 * t394 + t28 * t401 + t31 * t402;
-    let t416 = t299 + 0.005 * (d.k0 * t408) - 0.0625 * (s_q12 * c_q12 * d.k33 * t415)
-        - t108 * t407 - t115 * t412;
-    let t417 = t307 + 0.01 * (p.m * t415) - t105 * t403 - t92 * t408 - t117 * t413;
-    let t418 = t103 * t414;
-    let t419 = t100 * t416;
-    let t420 = d.k0 * inv89 * t92 * inv96 * inv99 * t417;
-    let t421 = t412 + t418 + t419 - 0.005 * t420;
+    let t165 = inv145 * t148 * t164;
+    let t166 = s_q7 * t162 + c_q7 * t163;
+    let t167 = t166 - t165;
+    let t168 = t26 * t156 + (t24 * t154 + t25 * t155);
+    let t169 = t168 - inv137 * (t160 * t160);
+    let t170 = d.k1 + t169;
+    let t171 = t170 - inv145 * (t164 * t164) - inv153 * (t167 * t167);
+    let inv172 = 1.0 / t171;
+    let t173 = inv145 * t148 * inv153 * t167 - inv145 * t164;
+    let t174 = t18 * t98 + t19 * t100 + t20 * t103;
+    let t175 = t18 * t107 + t19 * t109 + t20 * t112;
+    let t176 = t18 * t115 + t19 * t116 + t20 * t118;
+    let t177 = t23 * t176 + (t21 * t174 + t22 * t175);
+    let t178 = t18 * t128 + t19 * t131 + t20 * t133 + p.l * t177;
+    let t179 = t26 * t176 + (t24 * t174 + t25 * t175);
+    let t180 = t179 - inv137 * t160 * t178;
+    let t181 = t21 * t98 + t22 * t100 + t23 * t103;
+    let t182 = t21 * t107 + t22 * t109 + t23 * t112;
+    let t183 = t21 * t115 + t22 * t116 + t23 * t118;
+    let t184 = t23 * t183 + (t21 * t181 + t22 * t182);
+    let t185 = t21 * t128 + t22 * t131 + t23 * t133 + p.l * t184 - p.l * t159
+        - d.k38 * t157;
+    let t186 = t26 * t183 + (t24 * t181 + t25 * t182);
+    let t187 = d.k3 + t186 - p.l * t168 - inv137 * t160 * t185;
+    let t188 = t18 * t174 + t19 * t175 + t20 * t176 - t124 * inv137 * t178;
+    let t189 = t18 * t181 + t19 * t182 + t20 * t183 - p.l * t161 - t124 * inv137 * t185;
+    let t190 = c_q7 * t188 - s_q7 * t189;
+    let t191 = t177 - inv137 * t139 * t178;
+    let t192 = t184 - t158 - inv137 * t139 * t185;
+    let t193 = c_q7 * t191 - s_q7 * t192;
+    let t194 = c_q7 * t190 - s_q7 * t193;
+    let t195 = inv145 * t148 * t194;
+    let t196 = s_q7 * t190 + c_q7 * t193;
+    let t197 = t196 - t195;
+    let t198 = c_q7 * t180 - s_q7 * t187;
+    let t199 = t198 - inv145 * t164 * t194 - inv153 * t167 * t197;
+    let t200 = d.k5 + t18 * (t18 * t125 + t19 * t126 + t20 * t127)
+        + t19 * (t18 * t126 + t19 * t129 + t20 * t130)
+        + t20 * (t18 * t127 + t19 * t130 + t20 * t132) - inv137 * (t178 * t178);
+    let t201 = t21 * t125 + t22 * t126 + t23 * t127;
+    let t202 = t21 * t126 + t22 * t129 + t23 * t130;
+    let t203 = t21 * t127 + t22 * t130 + t23 * t132;
+    let t204 = t18 * t201 + t19 * t202 + t20 * t203 - p.l * t179 - inv137 * t178 * t185;
+    let t205 = s_q7 * t204;
+    let t206 = c_q7 * t204;
+    let t207 = t21 * t201 + t22 * t202 + t23 * t203 + d.k38 * t168
+        - inv137 * (t185 * t185) - 2.0 * (p.l * t186);
+    let t208 = d.k12 + c_q7 * (c_q7 * t200 - t205) - s_q7 * (t206 - s_q7 * t207)
+        - inv145 * (t194 * t194) - inv153 * (t197 * t197) - inv172 * (t199 * t199);
+    let inv209 = 1.0 / t208;
+    let t210 = inv145 * t148 * inv153 * t197 - inv145 * t194 - inv172 * t173 * t199;
+    let t211 = t206 + s_q7 * t200;
+    let t212 = t205 + c_q7 * t207;
+    let t213 = s_q7 * t188 + c_q7 * t189;
+    let t214 = s_q7 * t191 + c_q7 * t192;
+    let t215 = c_q7 * t213 - 0.2 * t164 - s_q7 * t214;
+    let t216 = s_q7 * t213 + c_q7 * t214;
+    let t217 = -0.2 * t166 - inv145 * t148 * t215;
+    let t218 = t216 + t217;
+    let t219 = s_q7 * t180 + c_q7 * t187;
+    let t220 = t219 + (d.k4 - 0.2 * t169);
+    let t221 = t220 - inv145 * t164 * t215 - inv153 * t167 * t218;
+    let t222 = c_q7 * t211 + 0.005 - 0.2 * t198 - s_q7 * t212 - inv145 * t194 * t215
+        - inv153 * t197 * t218 - inv172 * t199 * t221;
+    let t223 = d.k14 + s_q7 * t211 + c_q7 * t212 + 0.04 * t169 - inv145 * (t215 * t215)
+        - inv153 * (t218 * t218) - inv172 * (t221 * t221) - inv209 * (t222 * t222)
+        - 0.4 * t219;
+    let inv224 = 1.0 / t223;
+    let t225 = inv145 * t148 * inv153 * t218 - inv145 * t215 - inv172 * t173 * t221
+        - inv209 * t210 * t222;
+    let t226 = d.k2 + 0.2 * t150;
+    let t227 = t226 - 0.2 * t149;
+    let t228 = 0.2 * (t166 - t165) - inv153 * t167 * t227;
+    let t229 = 0.2 * (t196 - t195) - inv153 * t197 * t227 - inv172 * t199 * t228;
+    let t230 = 0.2 * (t216 + t217) + 0.002 - inv153 * t218 * t227 - inv172 * t221 * t228
+        - inv209 * t222 * t229;
+    let t231 = 0.04 * (t150 - t149) + d.k39 - inv153 * (t227 * t227)
+        - inv172 * (t228 * t228) - inv209 * (t229 * t229) - inv224 * (t230 * t230);
+    let inv232 = 1.0 / t231;
+    let t233 = inv145 * t148 * inv153 * t227 - 0.2 * (inv145 * t148)
+        - inv172 * t173 * t228 - inv209 * t210 * t229 - inv224 * t225 * t230;
+    let t234 = inv224 * t225 - inv224 * t230 * inv232 * t233;
+    let t235 = inv209 * t210 - inv209 * t222 * t234 - inv209 * t229 * inv232 * t233;
+    let t236 = inv172 * t173 - inv172 * t199 * t235 - inv172 * t221 * t234
+        - inv172 * t228 * inv232 * t233;
+    let t237 = -(inv145 * t148 * inv153) - inv153 * t167 * t236 - inv153 * t197 * t235
+        - inv153 * t218 * t234 - inv153 * t227 * inv232 * t233;
+    let t238 = t32 * d.k0;
+    let t239 = 0.01 * (p.m * t31) - t238;
+    let t240 = 0.25 * (t42 * t42 * d.k0 + t41 * t41 * d.k0);
+    let t241 = t40 * d.k0;
+    let t242 = t40 * d.k7;
+    let t243 = tau[10] + t41 * t242;
+    let t244 = 0.25 * (t243 * d.k40 - t41 * t241) + 0.0625 * (t55 * d.k24);
+    let t245 = 0.001 * t31 + t33 * d.k11;
+    let t246 = t31 * d.k0;
+    let t247 = t32 * d.k8 - 0.005 * t246;
+    let t248 = t41 * t42;
+    let t249 = d.k10 * t248 - d.k7 * t248;
+    let t250 = -0.25 * (t31 * t32 * d.k9) - t40 * t42 * d.k10 - qd[10] * t242;
+    let t251 = t33 * t247 - t32 * t245 + (c_q12 * t249 + s_q12 * t250);
+    let t252 = tau[7] + t251;
+    let t253 = 0.001 * t33 + t31 * d.k6 - 0.005 * t238;
+    let t254 = c_q12 * t244 - s_q12 * t240;
+    let t255 = -tau[10] - t33 * t253 + (t31 * t245 - p.l * t254);
+    let t256 = tau[8] + t255;
+    let t257 = -0.25 * (t42 * t241 + qd[10] * t241);
+    let t258 = c_q12 * t250 - s_q12 * t249 + (p.l * t257 + (t32 * t253 - t31 * t247));
+    let t259 = tau[9] + t258;
+    let t260 = t74 * t252 + t68 * t256 - 0.005 * (inv57 * inv63 * inv67 * t72 * t259);
+    let t261 = inv67 * t71 * t252 + inv67 * t259
+        - 0.005 * (inv57 * inv63 * inv67 * t72 * t256);
+    let t262 = t33 * t33 * d.k0 + c_q12 * t240 + s_q12 * t244 + 0.01 * (p.m * t261)
+        - t32 * t239 - t52 * t69 - t53 * t79 - t54 * t84 - t34 * t98 - t35 * t100
+        - t36 * t103 - 0.0625 * (t81 * t260);
+    let t263 = t87 * t252 + t74 * t256 + inv67 * t71 * t259;
+    let t264 = 0.01 * (p.m * (t33 * t33)) + t257 + t31 * t239 - t52 * t79 - t53 * t91
+        - t54 * t94 - t34 * t107 - t35 * t109 - t36 * t112 - t75 * t261
+        - 0.25 * (t89 * t263);
+    let t265 = t254 - 0.01 * (p.m * t32 * t33 + p.m * t263) - t33 * t246 - t52 * t84
+        - t53 * t94 - t54 * t95 - t34 * t115 - t35 * t116 - t36 * t118 - t80 * t260;
+    let t266 = t2 * t3;
+    let t267 = t251 + 0.005 * (d.k0 * t260) - t52 * t98 - t53 * t107 - t54 * t115
+        - t34 * t125 - t35 * t126 - t36 * t127 - t56 * t263 - t60 * t261;
+    let t268 = t255 + 0.005 * (d.k0 * t263) - t52 * t100 - t53 * t109 - t54 * t116
+        - t34 * t126 - t35 * t129 - t36 * t130 - t61 * t260;
+    let t269 = t258 - t52 * t103 - t53 * t112 - t54 * t118 - t34 * t127 - t35 * t130
+        - t36 * t132 - t60 * t263 - t65 * t261;
+    let t270 = t23 * t265 + (t21 * t262 + t22 * t264);
+    let t271 = t26 * t269 + p.l * t270
+        + (tau[6] + d.k5 * t266 + (t24 * t267 + t25 * t268));
+    let t272 = 2.0 * (t3 * t3 * d.k0 + t6 * t6 * d.k0) + t18 * t262 + t19 * t264
+        + t20 * t265 + t8 * t189 - t47 * t138 - t48 * t140 - t7 * t188
+        - t124 * inv137 * t271 - 0.2 * (t5 * t162);
+    let t273 = t270 + t8 * t192 - t47 * t140 - t48 * t143 - t7 * t191
+        - inv137 * t139 * t271 - 2.0 * (d.k0 * t266) - 0.2 * (t5 * t163);
+    let t274 = tau[0] + qd[4] * qd[4] * d.k2 + qd[5] * qd[5] * d.k2 + c_q7 * t272
+        - s_q7 * t273 - t43 * t144 - t44 * t148 - t45 * t164;
+    let t275 = s_q7 * t272 + c_q7 * t273;
+    let t276 = -(t43 * t148) - t45 * t166;
+    let t277 = tau[1] + t275 + t276 - t46 * d.k2 - t44 * t151;
+    let t278 = t2 * t6;
+    let t279 = t26 * t265 + (t24 * t262 + t25 * t264);
+    let t280 = -2.0 * (d.k0 * t278) - t47 * t162 + (-0.2 * (t5 * t169) - t48 * t163)
+        + (t8 * t187 - t7 * t180 + (t279 - inv137 * t160 * t271));
+    let t281 = tau[2] + t280 - t5 * d.k2 - t43 * t164 - t44 * t166 - t45 * t170;
+    let t282 = 0.002 * qd[4] + qd[5] * d.k39;
+    let t283 = 0.005 * qd[3] + 0.002 * qd[5] + qd[4] * d.k14;
+    let t284 = t18 * t267 + t19 * t268 + t20 * t269 + t8 * t204 - t3 * t6 * d.k17
+        - t47 * t188 - t48 * t191 - t7 * t200 - inv137 * t178 * t271 - 0.2 * (t5 * t180);
+    let t285 = d.k17 * t278 + t21 * t267 + t22 * t268 + t23 * t269 + t8 * t207
+        - d.k5 * t278 - p.l * t279 - t47 * t189 - t48 * t192 - t7 * t204
+        - inv137 * t185 * t271 - 0.2 * (t5 * t187);
+    let t286 = tau[3] + qd[5] * t283 + c_q7 * t284 - qd[4] * t282 - s_q7 * t285
+        - t43 * t194 - t44 * t196 - t45 * t198;
+    let t287 = 0.005 * qd[4] + qd[3] * d.k12;
+    let t288 = tau[4] + qd[3] * t282 + s_q7 * t284 + c_q7 * t285 - qd[5] * t287
+        - t43 * t215 - t44 * (t216 - 0.2 * t166) - t45 * t220 - 0.2 * t280;
+    let t289 = tau[5] + qd[4] * t287 + 0.2 * (t275 + t276) - tau[6] - qd[3] * t283
+        - t44 * t226;
+    let t290 = t234 * t288 + inv232 * t233 * t289
+        + ((inv145 - inv145 * t148 * t237 - inv145 * t164 * t236 - inv145 * t194 * t235
+            - inv145 * t215 * t234 - 0.2 * (inv145 * t148 * inv232 * t233)) * t274
+            + t237 * t277 + (t236 * t281 + t235 * t286));
+    let t291 = inv153 * t167 * inv172 * t199 - inv153 * t197;
+    let t292 = inv153 * t167 * inv172 * t221 - inv153 * t218 - inv209 * t222 * t291;
+    let t293 = inv153 * t167 * inv172 * t228 - inv153 * t227 - inv209 * t229 * t291
+        - inv224 * t230 * t292;
+    let t294 = inv224 * t292 - inv224 * t230 * inv232 * t293;
+    let t295 = inv209 * t291 - inv209 * t222 * t294 - inv209 * t229 * inv232 * t293;
+    let t296 = -(inv153 * t167 * inv172) - inv172 * t199 * t295 - inv172 * t221 * t294
+        - inv172 * t228 * inv232 * t293;
+    let t297 = t288 * t294 + inv232 * t289 * t293
+        + (t237 * t274
+            + t277
+                * (inv153 - inv153 * t167 * t296 - inv153 * t197 * t295
+                    - inv153 * t218 * t294 - inv153 * t227 * inv232 * t293)
+            + (t281 * t296 + t286 * t295));
+    let t298 = inv172 * t199 * inv209 * t222 - inv172 * t221;
+    let t299 = inv172 * t199 * inv209 * t229 - inv172 * t228 - inv224 * t230 * t298;
+    let t300 = inv224 * t298 - inv224 * t230 * inv232 * t299;
+    let t301 = -(inv172 * t199 * inv209) - inv209 * t222 * t300
+        - inv209 * t229 * inv232 * t299;
+    let t302 = t288 * t300 + inv232 * t289 * t299
+        + (t236 * t274 + t277 * t296
+            + (t281
+                * (inv172 - inv172 * t199 * t301 - inv172 * t221 * t300
+                    - inv172 * t228 * inv232 * t299) + t286 * t301));
+    let t303 = inv209 * t222 * inv224 * t230 - inv209 * t229;
+    let t304 = -(inv209 * t222 * inv224) - inv224 * t230 * inv232 * t303;
+    let t305 = t235 * t274 + t277 * t295 + t281 * t301
+        + t286 * (inv209 - inv209 * t222 * t304 - inv209 * t229 * inv232 * t303)
+        + t288 * t304 + inv232 * t289 * t303;
+    let t306 = t234 * t274 + t277 * t294 + t281 * t300 + t286 * t304
+        + t288 * (inv224 + inv224 * inv224 * (t230 * t230) * inv232)
+        - inv224 * t230 * inv232 * t289;
+    let t307 = inv232 * t289 - inv224 * t230 * inv232 * t288
+        + (inv232 * t233 * t274 + inv232 * t277 * t293
+            + (inv232 * t281 * t299 + inv232 * t286 * t303));
+    let t308 = t43 + t290;
+    let t309 = t44 + t297 + 0.2 * t307;
+    let t310 = t47 + c_q7 * t308 + s_q7 * t309;
+    let t311 = t48 + (c_q7 * t309 - s_q7 * t308);
+    let t312 = 0.2 * (t5 - t306) + (t45 + t302);
+    let t313 = t7 + c_q7 * t305 + s_q7 * t306;
+    let t314 = c_q7 * t306 - t8 - s_q7 * t305;
+    let t315 = inv137
+        * (t271 - t124 * t310 - t139 * t311 - t160 * t312 - t178 * t313 - t185 * t314
+            - t136 * t307);
+    let t316 = t307 + t315;
+    let t317 = t311 + p.l * t316;
+    let t318 = t312 - p.l * t314;
+    let t319 = t53 + t19 * t310 + t22 * t317 + t25 * t318;
+    let t320 = t20 * t310 + t23 * t317 + (t54 + t26 * t318);
+    let t321 = t34 + t18 * t313 + t21 * t314 + t24 * t316;
+    let t322 = t19 * t313 + t22 * t314 + (t35 + t25 * t316);
+    let t323 = t36 + t20 * t313 + t23 * t314 + t26 * t316;
+    let t324 = t252 + 0.005 * (d.k0 * t322) - t56 * t321 - t60 * t323
+        - 0.25 * (t89 * t319) - 0.01 * (p.m * t320);
+    let t325 = t52 + t18 * t310 + t21 * t317 + t24 * t318;
+    let t326 = t256 + 0.005 * (d.k0 * t321) - t80 * t320 - t61 * t322
+        - 0.0625 * (t81 * t325);
+    let t327 = t259 + 0.01 * (p.m * t325) - t75 * t319 - t60 * t321 - t65 * t323;
+    let t328 = t74 * t324 + t68 * t326 - 0.005 * (inv57 * inv63 * inv67 * t72 * t327);
+    let t329 = t322 + t328;
     [
-        t329 + t335 + t347 + t353 + t356 + t358,
-        t359 + t366 + t367 + t368 + t369 + t370,
-        t371 + t372 + t377 + t378 + t379 + t380,
-        t383,
-        t384,
-        t391,
-        t399,
-        t110 * t414 + t103 * t416 + inv99 * t102 * t417,
-        t418 + t419 - 0.005 * t420,
-        inv99 * t102 * t414 + inv99 * t417
-            - 0.005 * (d.k0 * inv89 * t92 * inv96 * inv99 * t416),
-        (tau[10] + t282
-            + 0.25 * (d.k0 * (t85 + t86 + s_q12 * t415 + c_q12 * (t407 - p.l * t421)))
-            - d.k10 * t421) * d.k41,
+        t290,
+        t297,
+        t302,
+        t305,
+        t306,
+        t307,
+        t315,
+        t87 * t324 + t74 * t326 + inv67 * t71 * t327,
+        t328,
+        inv67 * t71 * t324 + inv67 * t327 - 0.005 * (inv57 * inv63 * inv67 * t72 * t326),
+        (t243 + 0.25 * (d.k0 * (t55 + s_q12 * t325 + c_q12 * (t320 - p.l * t329)))
+            - d.k10 * t329) * d.k41,
     ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 2035,
-    add: 1424,
+    mul: 1722,
+    add: 1216,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -2188,902 +1883,761 @@ pub fn coriolis_matrix_with(
     let t20 = 2.0 * (t9 - t12);
     let t21 = 2.0 * (t10 + t11);
     let t22 = 1.0 - 2.0 * (t5 + t6);
-    let t23 = t2 * t15;
-    let t24 = t3 * t18;
-    let t25 = t4 * t21;
-    let t26 = p.l * t4;
-    let t27 = p.l * t3;
-    let t28 = qd[7] + t2 * t14 + t3 * t17 + t4 * t20;
-    let t29 = qd[8] + t23 + t24 + t25;
-    let t30 = qd[9] + t2 * t16 + t3 * t19 + t4 * t22;
+    let t23 = p.l * t4;
+    let t24 = p.l * t3;
+    let t25 = qd[7] + t2 * t14 + t3 * t17 + t4 * t20;
+    let t26 = qd[8] + t2 * t15 + (t3 * t18 + t4 * t21);
+    let t27 = qd[9] + t2 * t16 + t3 * t19 + t4 * t22;
     let s_q12 = libm::Libm::<Real>::sin(q[12]);
     let c_q12 = libm::Libm::<Real>::cos(q[12]);
-    let t33 = t28 * c_q12 - t30 * s_q12;
-    let t34 = t28 * s_q12 + t30 * c_q12;
-    let t35 = p.l * t30;
-    let t36 = p.l * t29;
-    let t37 = t29 + qd[10];
-    let t38 = c_q7 * t14;
-    let t39 = s_q7 * t17;
-    let t40 = t38 - t39;
-    let t41 = c_q7 * t16;
-    let t42 = s_q7 * t19;
-    let t43 = t41 - t42;
-    let t44 = c_q12 * t40 - s_q12 * t43;
-    let t45 = s_q12 * t40;
-    let t46 = c_q12 * t43;
-    let t47 = t45 + t46;
-    let t48 = c_q7 * t15;
-    let t49 = s_q7 * t18;
-    let t50 = t48 - t49;
-    let t51 = s_q7 * t14;
-    let t52 = c_q7 * t17;
-    let t53 = t51 + t52;
-    let t54 = s_q7 * t16;
-    let t55 = c_q7 * t19;
-    let t56 = t54 + t55;
-    let t57 = c_q12 * t53 - s_q12 * t56;
-    let t58 = s_q12 * t53;
-    let t59 = c_q12 * t56;
-    let t60 = t58 + t59;
-    let t61 = s_q7 * t15;
-    let t62 = c_q7 * t18;
-    let t63 = t61 + t62;
-    let t64 = t20 * c_q12 - t22 * s_q12;
-    let t65 = t20 * s_q12;
-    let t66 = t22 * c_q12;
-    let t67 = t65 + t66;
-    let t68 = p.l * s_q7 * t22 - p.l * t50;
-    let t69 = p.l * s_q7 * t20 * c_q12 - s_q12 * t68;
-    let t70 = t65 * (p.l * s_q7);
-    let t71 = c_q12 * t68;
-    let t72 = -0.2 - p.l * c_q7;
-    let t73 = t22 * t72 - p.l * t63;
-    let t74 = t20 * c_q12 * t72 - s_q12 * t73;
-    let t75 = t65 * t72;
-    let t76 = c_q12 * t73;
-    let t77 = p.l + 0.2 * c_q7;
-    let t78 = 0.2 * t51 + t17 * t77;
-    let t79 = t19 * t77;
-    let t80 = p.l * t21;
-    let t81 = 0.2 * t54 + t79 - t80;
-    let t82 = c_q12 * t78 - s_q12 * t81;
-    let t83 = s_q12 * t78;
-    let t84 = c_q12 * t81;
-    let t85 = t18 * t77;
-    let t86 = p.l * t22;
-    let t87 = p.l * t19 - t80;
-    let t88 = p.l * t17 * c_q12 - s_q12 * t87;
-    let t89 = p.l * t17 * s_q12;
-    let t90 = c_q12 * t87;
-    let t91 = t80 * s_q7 + p.l * t43;
-    let t92 = t70 + t71;
-    let t93 = t21 * t72 + p.l * t56;
-    let t94 = t75 + t76;
-    let t95 = 0.2 * t54 + t79;
-    let t96 = 0.2 * t61 + t85 + t86;
-    let t97 = t83 + t84;
-    let t98 = 0.2 * t61 + t85;
-    let t99 = t86 + p.l * t18;
-    let t100 = t89 + t90;
-    let t101 = qd[1] + 0.2 * qd[5];
-    let t102 = qd[0] * c_q7 + s_q7 * t101;
-    let t103 = qd[0] * s_q7;
-    let t104 = c_q7 * t101;
-    let t105 = t26 + t104 - t103;
-    let t106 = qd[2] - t27 - 0.2 * qd[4];
-    let t107 = t14 * t102;
-    let t108 = t17 * t105;
-    let t109 = t20 * t106;
-    let t110 = t107 + t108 + t109;
-    let t111 = t15 * t102;
-    let t112 = t18 * t105;
-    let t113 = t21 * t106;
-    let t114 = t16 * t102;
-    let t115 = t19 * t105;
-    let t116 = t22 * t106;
-    let t117 = t114 + t115 + t116 - t36;
-    let t118 = c_q12 * t110 - s_q12 * t117;
-    let t119 = q[11] * qd[7] + q[9] * qd[9] - q[10] * qd[8];
-    let t120 = q[11] * qd[8] + q[10] * qd[7] - q[8] * qd[9];
-    let t121 = q[11] * qd[9] + q[8] * qd[8] - q[9] * qd[7];
-    let t122 = q[8] * qd[7] + q[9] * qd[8] + q[10] * qd[9];
-    let t123 = p.m0 * qd[0];
-    let t124 = p.m0 * (qd[1] + 0.05 * qd[5]);
-    let t125 = p.m0 * (qd[2] - 0.05 * qd[4]);
-    let t126 = 0.5 * t26 + t104 - t103;
-    let t127 = qd[2] - 0.2 * qd[4] - 0.5 * t27;
-    let t128 = p.m * t102;
-    let t129 = p.m * t126;
-    let t130 = s_q7 * qd[6];
-    let t131 = c_q7 * qd[6];
-    let t132 = t129 * c_q7;
-    let t133 = t128 * s_q7;
-    let t134 = t129 * s_q7;
-    let t135 = t128 * c_q7;
-    let t136 = s_q7 * t2;
-    let t137 = c_q7 * t2;
-    let t138 = 0.002 * t2 - 0.2 * (p.m * s_q7 * t127);
-    let t139 = 0.2 * (t131 * p.m) - t129;
-    let t140 = t128 - 0.2 * (t130 * p.m);
-    let t141 = t131 * (p.m * c_q7);
-    let t142 = t130 * (p.m * s_q7);
-    let t143 = p.m * (c_q7 * c_q7) * t127;
-    let t144 = p.m * (s_q7 * s_q7) * t127;
-    let t145 = s_q7 * t139;
-    let t146 = c_q7 * t140;
-    let t147 = t110 - 0.01 * t30;
-    let t148 = 0.5 * t35 + t111 + t112 + t113;
-    let t149 = 0.01 * t28 + t114 + t115 + t116 - 0.5 * t36;
-    let t150 = p.m * t147;
-    let t151 = p.m * t149;
-    let t152 = 0.004 * t28 + 0.001 * t30 + 0.01 * t151;
-    let t153 = -t53;
-    let t154 = -t63;
-    let t155 = -t56;
-    let t156 = s_q7 * q[9];
-    let t157 = c_q7 * q[9];
-    let t158 = s_q7 * q[8];
-    let t159 = 2.0 * t157 + 4.0 * t158;
-    let t160 = c_q7 * q[10];
-    let t161 = s_q7 * q[11];
-    let t162 = 2.0 * (t160 + t161);
-    let t163 = -4.0 * t157 - 2.0 * t158;
-    let t164 = c_q7 * q[8];
-    let t165 = c_q7 * q[11];
-    let t166 = s_q7 * q[10];
-    let t167 = 2.0 * (t165 - t166);
-    let t168 = -4.0 * t160 - 2.0 * t161;
-    let t169 = 4.0 * t166 - 2.0 * t165;
-    let t170 = 2.0 * (t164 - t156);
-    let t171 = t121 * t168;
-    let t172 = 2.0 * (t157 + t158);
-    let t173 = t166 * t122;
-    let t174 = qd[6] * t153 + t173 + 0.5 * (t120 * t163 + t171) - t156 * t119;
-    let t175 = t160 * t122;
-    let t176 = qd[6] * t154 + t164 * t120 + t175 + 0.5 * (t119 * t159 + t121 * t169);
-    let t177 = qd[6] * t155
-        + 0.5 * (t119 * t162 + t120 * t167 + t121 * t170 - t122 * t172);
-    let t178 = p.m * t174;
-    let t179 = p.m * t177;
-    let t180 = t151 * t50;
-    let t181 = p.m * t43 * t148;
-    let t182 = t150 * t43;
-    let t183 = t151 * t40;
-    let t184 = p.m * t40 * t148;
-    let t185 = t150 * t50;
-    let t186 = 0.01 * t179 + t180 - t181;
-    let t187 = 2.0 * t156 - 4.0 * t164;
-    let t188 = -t167;
-    let t189 = 2.0 * t164 - 4.0 * t156;
-    let t190 = t158 * t120;
-    let t191 = -t169;
-    let t192 = -t170;
-    let t193 = qd[6] * t40 + t157 * t119 + 0.5 * (t120 * t189 + t121 * t191) - t175;
-    let t194 = 0.5 * (t171 + t119 * t187) + t173 + qd[6] * t50 + t190;
-    let t195 = qd[6] * t43
-        + 0.5 * (t119 * t188 + t120 * t162 + t121 * t172 - t122 * t192);
-    let t196 = p.m * t193;
-    let t197 = p.m * t195;
-    let t198 = t151 * t63;
-    let t199 = p.m * t56 * t148;
-    let t200 = t150 * t56;
-    let t201 = t151 * t53;
-    let t202 = p.m * t53 * t148;
-    let t203 = t150 * t63;
-    let t204 = 0.01 * t197 + t198 - t199;
-    let t205 = -2.0 * (q[8] * t119 + q[9] * t120);
-    let t206 = q[10] * t119 + q[8] * t121 + q[9] * t122 - q[11] * t120;
-    let t207 = q[11] * t119 + q[10] * t120 + q[9] * t121 - q[8] * t122;
-    let t208 = p.m * t206;
-    let t209 = p.m * t205;
-    let t210 = t151 * t21;
-    let t211 = p.m * t22 * t148;
-    let t212 = t150 * t22;
-    let t213 = t151 * t20;
-    let t214 = p.m * t20 * t148;
-    let t215 = t150 * t21;
-    let t216 = 0.01 * t209 + t210 - t211;
-    let t217 = t158 * p.l;
-    let t218 = t156 * p.l;
-    let t219 = p.l * t176;
-    let t220 = t131 * (p.l * t21) + t161 * (p.l * t119) + t166 * (p.l * t120)
-        + t218 * t121 + 0.5 * (p.l * t177) - t217 * t122;
-    let t221 = 0.01 * t174 + t131 * (p.l * t22) - 2.0 * (t217 * t119 + t218 * t120)
-        - 0.5 * t219;
-    let t222 = p.m
-        * (t131 * (p.l * t20) + t166 * (p.l * t119) + t217 * t121 + t218 * t122
-            - 0.01 * t177 - t161 * (p.l * t120));
-    let t223 = p.m * t221;
-    let t224 = t43 * t152;
-    let t225 = t50 * t152;
-    let t226 = t180 + t222 - t181;
-    let t227 = t182 + p.m * t220 - t183;
-    let t228 = t184 + t223 - t185;
-    let t229 = q[8] * t72;
-    let t230 = q[9] * t72;
-    let t231 = p.l * t194;
-    let t232 = t130 * (p.l * t21) + q[11] * t72 * t119 + q[10] * t72 * t120 + t230 * t121
-        + 0.5 * (p.l * t195) - t229 * t122;
-    let t233 = 0.01 * t193 + t130 * (p.l * t22) - 2.0 * (t229 * t119 + t230 * t120)
-        - 0.5 * t231;
-    let t234 = p.m
-        * (t130 * (p.l * t20) + q[10] * t72 * t119 + t229 * t121 + t230 * t122
-            - 0.01 * t195 - q[11] * t72 * t120);
-    let t235 = p.m * t233;
-    let t236 = t56 * t152;
-    let t237 = t63 * t152;
-    let t238 = t210 * t72;
-    let t239 = t211 * t72;
-    let t240 = t212 * t72;
-    let t241 = t213 * t72;
-    let t242 = t214 * t72;
-    let t243 = t215 * t72;
-    let t244 = t198 + t234 - t199;
-    let t245 = t200 + p.m * t232 - t201;
-    let t246 = t202 + t235 - t203;
-    let t247 = 0.2 * (t38 - t39);
-    let t248 = 0.2 * (t41 - t42);
-    let t249 = qd[6] * (0.2 * (t48 - t49));
-    let t250 = q[9] * t77;
-    let t251 = q[8] * t77;
-    let t252 = q[11] * t77;
-    let t253 = 2.0 * t251 - 0.8 * t156;
-    let t254 = q[10] * t77;
-    let t255 = 2.0 * t252 - 0.8 * t166;
-    let t256 = t121 * (-0.4 * t161 - 4.0 * t254);
-    let t257 = p.l * t205;
-    let t258 = p.l * t207;
-    let t259 = 0.2 * (t173 + t190) + t249
-        + 0.5 * (t119 * (0.4 * t156 - 4.0 * t251) + t256 + t257);
-    let t260 = 0.01 * t206 + qd[6] * t248
+    let t30 = t25 * c_q12 - t27 * s_q12;
+    let t31 = t25 * s_q12 + t27 * c_q12;
+    let t32 = p.l * t27;
+    let t33 = p.l * t26;
+    let t34 = t26 + qd[10];
+    let t35 = c_q7 * t14 - s_q7 * t17;
+    let t36 = c_q7 * t16 - s_q7 * t19;
+    let t37 = c_q12 * t35 - s_q12 * t36;
+    let t38 = s_q12 * t35 + c_q12 * t36;
+    let t39 = c_q7 * t15 - s_q7 * t18;
+    let t40 = s_q7 * t14;
+    let t41 = t40 + c_q7 * t17;
+    let t42 = s_q7 * t16;
+    let t43 = t42 + c_q7 * t19;
+    let t44 = c_q12 * t41 - s_q12 * t43;
+    let t45 = s_q12 * t41 + c_q12 * t43;
+    let t46 = s_q7 * t15;
+    let t47 = t46 + c_q7 * t18;
+    let t48 = t20 * c_q12 - t22 * s_q12;
+    let t49 = t20 * s_q12 + t22 * c_q12;
+    let t50 = p.l * s_q7;
+    let t51 = t20 * t50;
+    let t52 = t22 * t50;
+    let t53 = t52 - p.l * t39;
+    let t54 = c_q12 * t51 - s_q12 * t53;
+    let t55 = t21 * t50;
+    let t56 = p.l * c_q7;
+    let t57 = -0.2 - t56;
+    let t58 = t20 * t57;
+    let t59 = t22 * t57;
+    let t60 = t59 - p.l * t47;
+    let t61 = c_q12 * t58 - s_q12 * t60;
+    let t62 = t21 * t57;
+    let t63 = p.l + 0.2 * c_q7;
+    let t64 = 0.2 * t40 + t17 * t63;
+    let t65 = p.l * t21;
+    let t66 = 0.2 * t42 + t19 * t63;
+    let t67 = t66 - t65;
+    let t68 = c_q12 * t64 - s_q12 * t67;
+    let t69 = p.l * t22;
+    let t70 = p.l * c_q12;
+    let t71 = p.l * t19;
+    let t72 = t71 - t65;
+    let t73 = t17 * t70 - s_q12 * t72;
+    let t74 = p.l * s_q12;
+    let t75 = p.l * t18;
+    let t76 = t55 + p.l * t36;
+    let t77 = s_q12 * t51 + c_q12 * t53;
+    let t78 = t62 + p.l * t43;
+    let t79 = s_q12 * t58 + c_q12 * t60;
+    let t80 = 0.2 * t46 + t18 * t63;
+    let t81 = t69 + t80;
+    let t82 = s_q12 * t64 + c_q12 * t67;
+    let t83 = t69 + t75;
+    let t84 = t17 * t74 + c_q12 * t72;
+    let t85 = qd[1] + 0.2 * qd[5];
+    let t86 = qd[0] * c_q7 + s_q7 * t85;
+    let t87 = c_q7 * t85 - qd[0] * s_q7;
+    let t88 = t23 + t87;
+    let t89 = qd[2] - 0.2 * qd[4];
+    let t90 = t89 - t24;
+    let t91 = t20 * t90 + (t14 * t86 + t17 * t88);
+    let t92 = t22 * t90 + (t16 * t86 + t19 * t88);
+    let t93 = t92 - t33;
+    let t94 = c_q12 * t91 - s_q12 * t93;
+    let t95 = q[11] * qd[7] + q[9] * qd[9] - q[10] * qd[8];
+    let t96 = q[11] * qd[8] + q[10] * qd[7] - q[8] * qd[9];
+    let t97 = q[11] * qd[9] + q[8] * qd[8] - q[9] * qd[7];
+    let t98 = q[8] * qd[7] + q[9] * qd[8] + q[10] * qd[9];
+    let t99 = p.m0 * qd[0];
+    let t100 = p.m0 * (qd[1] + 0.05 * qd[5]);
+    let t101 = p.m0 * (qd[2] - 0.05 * qd[4]);
+    let t102 = 0.5 * t23 + t87;
+    let t103 = t89 - 0.5 * t24;
+    let t104 = p.m * t86;
+    let t105 = p.m * t102;
+    let t106 = s_q7 * qd[6];
+    let t107 = c_q7 * qd[6];
+    let t108 = p.m * s_q7;
+    let t109 = p.m * c_q7;
+    let t110 = s_q7 * t2;
+    let t111 = c_q7 * t2;
+    let t112 = 0.002 * t2 - 0.2 * (t103 * t108);
+    let t113 = 0.2 * (p.m * t107) - t105;
+    let t114 = t104 - 0.2 * (qd[6] * t108);
+    let t115 = p.m * qd[6];
+    let t116 = p.m * t103;
+    let t117 = t91 - 0.01 * t27;
+    let t118 = t21 * t90 + (t15 * t86 + t18 * t88);
+    let t119 = 0.5 * t32 + t118;
+    let t120 = 0.01 * t25 + t92 - 0.5 * t33;
+    let t121 = p.m * t117;
+    let t122 = p.m * t120;
+    let t123 = 0.01 * t122 + (0.004 * t25 + 0.001 * t27);
+    let t124 = -t41;
+    let t125 = -t47;
+    let t126 = -t43;
+    let t127 = s_q7 * q[9];
+    let t128 = c_q7 * q[9];
+    let t129 = s_q7 * q[8];
+    let t130 = 2.0 * t128 + 4.0 * t129;
+    let t131 = c_q7 * q[10];
+    let t132 = s_q7 * q[11];
+    let t133 = 2.0 * (t131 + t132);
+    let t134 = q[9] * t95;
+    let t135 = -4.0 * t128 - 2.0 * t129;
+    let t136 = c_q7 * q[8];
+    let t137 = c_q7 * q[11];
+    let t138 = s_q7 * q[10];
+    let t139 = 2.0 * (t137 - t138);
+    let t140 = q[8] * t96;
+    let t141 = -4.0 * t131 - 2.0 * t132;
+    let t142 = 2.0 * t137 - 4.0 * t138;
+    let t143 = -t142;
+    let t144 = 2.0 * (t127 - t136);
+    let t145 = -t144;
+    let t146 = 2.0 * (t128 + t129);
+    let t147 = t98 * t138;
+    let t148 = 0.5 * (t97 * t141) + t147;
+    let t149 = qd[6] * t124 + t148 + 0.5 * (t96 * t135) - s_q7 * t134;
+    let t150 = t98 * t131;
+    let t151 = qd[6] * t125 + c_q7 * t140 + t150 + 0.5 * (t95 * t130 + t97 * t143);
+    let t152 = qd[6] * t126 + 0.5 * (t95 * t133 + t96 * t139 + t97 * t145 - t98 * t146);
+    let t153 = p.m * t149;
+    let t154 = p.m * t152;
+    let t155 = p.m * t119;
+    let t156 = t39 * t122 - t36 * t155;
+    let t157 = 0.01 * t154 + t156;
+    let t158 = 2.0 * t127 - 4.0 * t136;
+    let t159 = -t139;
+    let t160 = 2.0 * t136 - 4.0 * t127;
+    let t161 = s_q7 * t140;
+    let t162 = qd[6] * t35 + c_q7 * t134 + 0.5 * (t96 * t160 + t97 * t142) - t150;
+    let t163 = t148 + qd[6] * t39 + t161 + 0.5 * (t95 * t158);
+    let t164 = qd[6] * t36 + 0.5 * (t95 * t159 + t96 * t133 + t97 * t146 - t98 * t144);
+    let t165 = p.m * t162;
+    let t166 = p.m * t164;
+    let t167 = t47 * t122 - t43 * t155;
+    let t168 = 0.01 * t166 + t167;
+    let t169 = q[9] * t96;
+    let t170 = -2.0 * (q[8] * t95 + t169);
+    let t171 = q[8] * t97;
+    let t172 = q[9] * t97;
+    let t173 = q[9] * t98;
+    let t174 = q[10] * t95 + t171 + t173 - q[11] * t96;
+    let t175 = q[11] * t95 + q[10] * t96 + t172 - q[8] * t98;
+    let t176 = p.m * t174;
+    let t177 = p.m * t170;
+    let t178 = t21 * t122 - t22 * t155;
+    let t179 = 0.01 * t177 + t178;
+    let t180 = qd[6] * t56;
+    let t181 = q[10] * t50;
+    let t182 = q[11] * t50;
+    let t183 = q[8] * t50;
+    let t184 = q[9] * t50;
+    let t185 = p.l * t151;
+    let t186 = t21 * t180 + t95 * t182 + t96 * t181 + t50 * t172 + 0.5 * (p.l * t152)
+        - t98 * t183;
+    let t187 = 0.01 * t149 + t22 * t180 - 2.0 * (t95 * t183 + t50 * t169) - 0.5 * t185;
+    let t188 = p.m
+        * (t20 * t180 + t95 * t181 + t97 * t183 + t50 * t173 - 0.01 * t152 - t96 * t182);
+    let t189 = p.m * t187;
+    let t190 = t156 + t188;
+    let t191 = t36 * t121 - t35 * t122;
+    let t192 = p.m * t186 + t191;
+    let t193 = t35 * t155 - t39 * t121;
+    let t194 = t189 + t193;
+    let t195 = q[10] * t57;
+    let t196 = q[11] * t57;
+    let t197 = q[8] * t57;
+    let t198 = q[9] * t57;
+    let t199 = p.l * t163;
+    let t200 = qd[6] * t55 + t95 * t196 + t96 * t195 + t57 * t172 + 0.5 * (p.l * t164)
+        - t98 * t197;
+    let t201 = 0.01 * t162 + qd[6] * t52 - 2.0 * (t95 * t197 + t57 * t169) - 0.5 * t199;
+    let t202 = p.m
+        * (qd[6] * t51 + t95 * t195 + t97 * t197 + t57 * t173 - 0.01 * t164
+            - t96 * t196);
+    let t203 = p.m * t201;
+    let t204 = p.m * t57;
+    let t205 = t21 * t204;
+    let t206 = t22 * t204;
+    let t207 = t20 * t204;
+    let t208 = t167 + t202;
+    let t209 = t43 * t121 - t41 * t122;
+    let t210 = p.m * t200 + t209;
+    let t211 = t41 * t155 - t47 * t121;
+    let t212 = t203 + t211;
+    let t213 = 0.2 * t35;
+    let t214 = 0.2 * t36;
+    let t215 = q[8] * t63;
+    let t216 = 0.4 * t127 - 4.0 * t215;
+    let t217 = q[11] * t63;
+    let t218 = 0.4 * t138 - 2.0 * t217;
+    let t219 = 2.0 * t215 - 0.8 * t127;
+    let t220 = q[10] * t63;
+    let t221 = 0.4 * t132 + 2.0 * t220;
+    let t222 = 2.0 * t217 - 0.8 * t138;
+    let t223 = 0.4 * t129 + 2.0 * (q[9] * t63);
+    let t224 = 0.4 * t127 - 2.0 * t215;
+    let t225 = p.l * t170;
+    let t226 = p.l * t175;
+    let t227 = 0.5 * (t97 * (-0.4 * t132 - 4.0 * t220))
+        + (0.2 * t147 + qd[6] * (0.2 * t39));
+    let t228 = 0.2 * t161 + 0.5 * (t95 * t216 + t225) + t227;
+    let t229 = 0.01 * t174 - 0.5 * t226;
+    let t230 = qd[6] * t214 + t229
+        + 0.5 * (t95 * t218 + t96 * t221 + t97 * t223 - t98 * t224);
+    let t231 = p.m
+        * (qd[6] * t213 + t63 * t134 + 0.5 * (t96 * t219 + t97 * t222) - 0.01 * t170
+            - t98 * t220);
+    let t232 = p.m * t230;
+    let t233 = t21 * t123;
+    let t234 = t178 + t231;
+    let t235 = t22 * t121 - t20 * t122;
+    let t236 = p.m * t228 + t235;
+    let t237 = t20 * t155 - t21 * t121;
+    let t238 = t232 + t237;
+    let t239 = p.l * q[9];
+    let t240 = p.l * q[8];
+    let t241 = p.l * q[11];
+    let t242 = t95 * t240;
+    let t243 = p.l * q[10];
+    let t244 = t97 * t243;
+    let t245 = 0.5 * t225 - 2.0 * (t242 + t244);
+    let t246 = t229 + t96 * t243 + p.l * t172 + t98 * t240 - t95 * t241;
+    let t247 = p.m * (p.l * t134 + p.l * t140 + t97 * t241 - 0.01 * t170 - t98 * t243);
+    let t248 = p.m * t246;
+    let t249 = t178 + t247;
+    let t250 = t235 + p.m * t245;
+    let t251 = t237 + t248;
+    let t252 = -t123;
+    let t253 = p.m * t151;
+    let t254 = p.m * t163;
+    let t255 = p.m * t175;
+    let t256 = p.l * t17;
+    let t257 = t32 + t118 + 0.5 * (p.l * t31);
+    let t258 = s_q12 * t91 + c_q12 * t93 - 0.5 * (p.l * t34);
+    let t259 = p.m * t94;
+    let t260 = p.m * t258;
+    let t261 = q[9] * c_q12;
+    let t262 = s_q12 * t133;
+    let t263 = q[9] * s_q12;
+    let t264 = c_q12 * t133;
+    let t265 = s_q12 * t146;
+    let t266 = c_q12 * t146;
+    let t267 = qd[6] * (c_q12 * t124 - s_q12 * t126) + qd[10] * -t38
         + 0.5
-            * (t119 * (0.4 * t166 - 2.0 * t252) + t120 * (0.4 * t161 + 2.0 * t254)
-                + t121 * (0.4 * t158 + 2.0 * t250) - t122 * (0.4 * t156 - 2.0 * t251)
-                - t258);
-    let t261 = p.m
-        * (qd[6] * t247 + t250 * t119 + 0.5 * (t120 * t253 + t121 * t255) - 0.01 * t205
-            - t254 * t122);
-    let t262 = p.m * t260;
-    let t263 = t22 * t152;
-    let t264 = t21 * t152;
-    let t265 = t151 * t98;
-    let t266 = p.m * t95 * t148;
-    let t267 = t150 * t95;
-    let t268 = t151 * t78;
-    let t269 = p.m * t78 * t148;
-    let t270 = t150 * t98;
-    let t271 = t210 + t261 - t211;
-    let t272 = t212 + p.m * t259 - t213;
-    let t273 = t214 + t262 - t215;
-    let t274 = p.l * q[9];
-    let t275 = p.l * q[8];
-    let t276 = t275 * t119;
-    let t277 = p.l * q[10] * t121;
-    let t278 = 0.5 * t257 - 2.0 * (t276 + t277);
-    let t279 = 0.01 * t206 + p.l * q[10] * t120 + t274 * t121 + t275 * t122 - 0.5 * t258
-        - p.l * q[11] * t119;
-    let t280 = p.m
-        * (t274 * t119 + t275 * t120 + p.l * q[11] * t121 - 0.01 * t205
-            - p.l * q[10] * t122);
-    let t281 = p.m * t279;
-    let t282 = t210 + t280 - t211;
-    let t283 = t212 + p.m * t278 - t213;
-    let t284 = t214 + t281 - t215;
-    let t285 = -t152;
-    let t286 = t20 * t186;
-    let t287 = t20 * t204;
-    let t288 = t20 * t216;
-    let t289 = t22 * t285;
-    let t290 = t35 + t111 + t112 + t113 + 0.5 * (p.l * t34);
-    let t291 = s_q12 * t110 + c_q12 * t117 - 0.5 * (p.l * t37);
-    let t292 = s_q12 * t162;
-    let t293 = c_q12 * t162;
-    let t294 = s_q12 * t172;
-    let t295 = c_q12 * t172;
-    let t296 = qd[6] * (c_q12 * t153 - s_q12 * t155) + qd[10] * -t47
+            * (t95 * (-2.0 * (s_q7 * t261) - t262) + t96 * (c_q12 * t135 - s_q12 * t139)
+                + t97 * (c_q12 * t141 - s_q12 * t145)
+                - t98 * (-2.0 * (c_q12 * t138) - t265));
+    let t268 = qd[6] * (s_q12 * t124 + c_q12 * t126) + qd[10] * t37
         + 0.5
-            * (t119 * (-2.0 * (t156 * c_q12) - t292)
-                + t120 * (c_q12 * t163 - s_q12 * t167)
-                + t121 * (c_q12 * t168 - s_q12 * t170)
-                - t122 * (-2.0 * (t166 * c_q12) - t294));
-    let t297 = qd[6] * (s_q12 * t153 + c_q12 * t155) + qd[10] * t44
+            * (t95 * (t264 - 2.0 * (s_q7 * t263)) + t96 * (s_q12 * t135 + c_q12 * t139)
+                + t97 * (s_q12 * t141 + c_q12 * t145)
+                - t98 * (t266 - 2.0 * (s_q12 * t138)));
+    let t269 = p.m * t257;
+    let t270 = 0.5 * (t39 * t260 - t38 * t269);
+    let t271 = qd[6] * t37 + qd[10] * -t45
         + 0.5
-            * (t119 * (t293 - 2.0 * (t156 * s_q12))
-                + t120 * (s_q12 * t163 + c_q12 * t167)
-                + t121 * (s_q12 * t168 + c_q12 * t170)
-                - t122 * (t295 - 2.0 * (t166 * s_q12)));
-    let t298 = p.m * t50 * t291;
-    let t299 = p.m * t47 * t290;
-    let t300 = 0.5 * (t298 - t299);
-    let t301 = p.m * t47 * t118;
-    let t302 = p.m * t44 * t291;
-    let t303 = p.m * t44 * t290;
-    let t304 = p.m * t50 * t118;
-    let t305 = qd[6] * t44 + qd[10] * -t60
+            * (t95 * (2.0 * (c_q7 * t261) - s_q12 * t159) + t96 * (c_q12 * t160 - t262)
+                + t97 * (c_q12 * t142 - t265)
+                - t98 * (2.0 * (c_q12 * t131) - s_q12 * t144));
+    let t272 = qd[6] * t38 + qd[10] * t44
         + 0.5
-            * (t119 * (2.0 * (t157 * c_q12) - s_q12 * t188)
-                + t120 * (c_q12 * t189 - t292) + t121 * (c_q12 * t191 - t294)
-                - t122 * (2.0 * (t160 * c_q12) - s_q12 * t192));
-    let t306 = qd[6] * t47 + qd[10] * t57
+            * (t95 * (2.0 * (c_q7 * t263) + c_q12 * t159) + t96 * (t264 + s_q12 * t160)
+                + t97 * (t266 + s_q12 * t142)
+                - t98 * (2.0 * (s_q12 * t131) + c_q12 * t144));
+    let t273 = 0.5 * (t47 * t260 - t45 * t269);
+    let t274 = 0.5
+        * (t95 * (2.0 * (q[10] * c_q12) + 4.0 * (q[8] * s_q12))
+            + t96 * (4.0 * t263 - 2.0 * (q[11] * c_q12))) + c_q12 * t171 + t98 * t261
+        + qd[10] * -t49;
+    let t275 = 0.5
+        * (t95 * (2.0 * (q[10] * s_q12) - 4.0 * (q[8] * c_q12))
+            + t96 * (-4.0 * t261 - 2.0 * (q[11] * s_q12))) + s_q12 * t171 + t98 * t263
+        + qd[10] * t48;
+    let t276 = 0.5 * (t21 * t260 - t49 * t269);
+    let t277 = c_q7 * t20;
+    let t278 = t22 * t56 - p.l * t125;
+    let t279 = c_q12 * t181;
+    let t280 = -4.0 * t183 - p.l * t130;
+    let t281 = p.l * t133;
+    let t282 = s_q12 * t181;
+    let t283 = -4.0 * t184 - 2.0 * (q[8] * t56);
+    let t284 = p.l * t146;
+    let t285 = qd[6] * (t21 * t56 + p.l * t126)
         + 0.5
-            * (t119 * (2.0 * (t157 * s_q12) + c_q12 * t188)
-                + t120 * (t293 + s_q12 * t189) + t121 * (t295 + s_q12 * t191)
-                - t122 * (2.0 * (t160 * s_q12) + c_q12 * t192));
-    let t307 = p.m * t63 * t291;
-    let t308 = p.m * t60 * t290;
-    let t309 = 0.5 * (t307 - t308);
-    let t310 = p.m * t60 * t118;
-    let t311 = p.m * t57 * t291;
-    let t312 = p.m * t57 * t290;
-    let t313 = p.m * t63 * t118;
-    let t314 = 0.5
-        * (t119 * (2.0 * (q[10] * c_q12) + 4.0 * (q[8] * s_q12))
-            + t120 * (4.0 * (q[9] * s_q12) - 2.0 * (q[11] * c_q12)))
-        + q[8] * c_q12 * t121 + q[9] * c_q12 * t122 + qd[10] * -t67;
+            * (t95 * (2.0 * t182 + t281) + t96 * (2.0 * t181 + p.l * t139)
+                + t97 * (2.0 * t184 + p.l * t145) + p.l * t268
+                - t98 * (2.0 * t183 + t284));
+    let t286 = 0.5
+        * (t95 * (2.0 * t282 + c_q12 * t280)
+            + t96 * (c_q12 * t283 - 2.0 * (s_q12 * t182))
+            + t97 * (2.0 * (s_q12 * t183) - t70 * t143) - t185
+            - t98 * (2.0 * (t70 * t131 - t50 * t263)))
+        + qd[6] * (t74 * t277 + c_q12 * t278) + qd[10] * t54;
+    let t287 = t270
+        + 0.5
+            * (p.m
+                * (qd[6] * (t70 * t277 - s_q12 * t278) + qd[10] * -t77
+                    + 0.5
+                        * (t95 * (2.0 * t279 - s_q12 * t280)
+                            + t96 * (-2.0 * (c_q12 * t182) - s_q12 * t283)
+                            + t97 * (2.0 * (c_q12 * t183) + t74 * t143)
+                            - t98 * (-2.0 * (t50 * t261 + t74 * t131)))));
+    let t288 = 0.5 * (t37 * t260 - t38 * t259);
+    let t289 = 0.5 * (p.m * t285) - t288;
+    let t290 = 0.5 * (t37 * t269 - t39 * t259);
+    let t291 = 0.5 * (p.m * t286) + t290;
+    let t292 = -4.0 * t197 - p.l * t158;
+    let t293 = -2.0 * t183 - 4.0 * t198;
+    let t294 = qd[6] * t76
+        + 0.5
+            * (t95 * (2.0 * t196 + p.l * t159) + t96 * (2.0 * t195 + t281)
+                + t97 * (2.0 * t198 + t284) + p.l * t272
+                - t98 * (2.0 * t197 + p.l * t144));
+    let t295 = 0.5
+        * (t95 * (2.0 * (s_q12 * t195) + c_q12 * t292)
+            + t96 * (c_q12 * t293 - 2.0 * (s_q12 * t196))
+            + t97 * (2.0 * (s_q12 * t197) - t70 * t141) - t199
+            - t98 * (2.0 * (t279 - t57 * t263))) + qd[6] * t77 + qd[10] * t61;
+    let t296 = t273
+        + 0.5
+            * (p.m
+                * (qd[6] * t54 + qd[10] * -t79
+                    + 0.5
+                        * (t95 * (2.0 * (c_q12 * t195) - s_q12 * t292)
+                            + t96 * (-2.0 * (c_q12 * t196) - s_q12 * t293)
+                            + t97 * (2.0 * (c_q12 * t197) + t74 * t141)
+                            - t98 * (-2.0 * (t282 + t57 * t261)))));
+    let t297 = 0.5 * (t44 * t260 - t45 * t259);
+    let t298 = 0.5 * (p.m * t294) - t297;
+    let t299 = 0.5 * (t44 * t269 - t47 * t259);
+    let t300 = 0.5 * (p.m * t295) + t299;
+    let t301 = t218 - 2.0 * t241;
+    let t302 = t221 - 2.0 * t243;
+    let t303 = t223 - 2.0 * t239;
+    let t304 = t224 - 2.0 * t240;
+    let t305 = p.l * t275;
+    let t306 = t227
+        + 0.5 * (t95 * (t216 - 4.0 * t240) + t96 * (0.4 * t129 - 4.0 * t239) + t305);
+    let t307 = 0.5
+        * (t95 * (2.0 * (t63 * t263) + c_q12 * t301)
+            + t96 * (s_q12 * t219 + c_q12 * t302) + t97 * (s_q12 * t222 + c_q12 * t303)
+            - t226 - t98 * (2.0 * (s_q12 * t220) + c_q12 * t304))
+        + qd[6] * (s_q12 * t213 + c_q12 * t214) + qd[10] * t68;
+    let t308 = t276
+        + 0.5
+            * (p.m
+                * (qd[6] * (c_q12 * t213 - s_q12 * t214) + qd[10] * -t82
+                    + 0.5
+                        * (t95 * (2.0 * (t63 * t261) - s_q12 * t301)
+                            + t96 * (c_q12 * t219 - s_q12 * t302)
+                            + t97 * (c_q12 * t222 - s_q12 * t303)
+                            - t98 * (2.0 * (c_q12 * t220) - s_q12 * t304))));
+    let t309 = 0.5 * (t48 * t260 - t49 * t259);
+    let t310 = 0.5 * (p.m * t306) - t309;
+    let t311 = 0.5 * (t48 * t269 - t21 * t259);
+    let t312 = 0.5 * (p.m * t307) + t311;
+    let t313 = q[11] * t97;
+    let t314 = 0.5 * t305 - 4.0 * t242 - 2.0 * (t244 + p.l * t169);
     let t315 = 0.5
-        * (t119 * (2.0 * (q[10] * s_q12) - 4.0 * (q[8] * c_q12))
-            + t120 * (-2.0 * (q[11] * s_q12) - 4.0 * (q[9] * c_q12)))
-        + q[8] * s_q12 * t121 + q[9] * s_q12 * t122 + qd[10] * t64;
-    let t316 = p.m * t21 * t291;
-    let t317 = p.m * t67 * t290;
-    let t318 = 0.5 * (t316 - t317);
-    let t319 = p.m * t67 * t118;
-    let t320 = p.m * t64 * t291;
-    let t321 = p.m * t64 * t290;
-    let t322 = p.m * t21 * t118;
-    let t323 = t86 * c_q7 - p.l * t154;
-    let t324 = t166 * (p.l * c_q12);
-    let t325 = -4.0 * t217 - p.l * t159;
-    let t326 = p.l * t162;
-    let t327 = t166 * (p.l * s_q12);
-    let t328 = -4.0 * t218 - 2.0 * (t275 * c_q7);
-    let t329 = p.l * t172;
-    let t330 = qd[6] * (t80 * c_q7 + p.l * t155)
-        + 0.5
-            * (t119 * (2.0 * (t161 * p.l) + t326)
-                + t120 * (2.0 * (t166 * p.l) + p.l * t167)
-                + t121 * (2.0 * t218 + p.l * t170) + p.l * t297
-                - t122 * (2.0 * t217 + t329));
-    let t331 = 0.5
-        * (t119 * (2.0 * t327 + c_q12 * t325)
-            + t120 * (c_q12 * t328 - 2.0 * (t161 * (p.l * s_q12)))
-            + t121 * (2.0 * (t217 * s_q12) - p.l * c_q12 * t169) - t219
-            - t122 * (2.0 * (t160 * (p.l * c_q12) - t218 * s_q12)))
-        + qd[6] * (t65 * (p.l * c_q7) + c_q12 * t323) + qd[10] * t69;
-    let t332 = t33 * t47;
-    let t333 = p.m * t92 * t118;
-    let t334 = p.m * t69 * t291;
-    let t335 = t300
-        + 0.5
-            * (p.m
-                * (qd[6] * (p.l * c_q7 * t20 * c_q12 - s_q12 * t323) + qd[10] * -t92
-                    + 0.5
-                        * (t119 * (2.0 * t324 - s_q12 * t325)
-                            + t120 * (-2.0 * (t161 * (p.l * c_q12)) - s_q12 * t328)
-                            + t121 * (2.0 * (t217 * c_q12) + p.l * s_q12 * t169)
-                            - t122 * (-2.0 * (t218 * c_q12 + t160 * (p.l * s_q12))))));
-    let t336 = 0.5 * (t301 + p.m * t330 - t302);
-    let t337 = 0.5 * (t303 + p.m * t331 - t304);
-    let t338 = -4.0 * t229 - p.l * t187;
-    let t339 = -2.0 * t217 - 4.0 * t230;
-    let t340 = qd[6] * t91
-        + 0.5
-            * (t119 * (2.0 * (q[11] * t72) + p.l * t188)
-                + t120 * (2.0 * (q[10] * t72) + t326) + t121 * (2.0 * t230 + t329)
-                + p.l * t306 - t122 * (2.0 * t229 + p.l * t192));
-    let t341 = 0.5
-        * (t119 * (2.0 * (q[10] * s_q12 * t72) + c_q12 * t338)
-            + t120 * (c_q12 * t339 - 2.0 * (q[11] * s_q12 * t72))
-            + t121 * (2.0 * (t229 * s_q12) - p.l * c_q12 * t168) - t231
-            - t122 * (2.0 * (t324 - t230 * s_q12))) + qd[6] * t92 + qd[10] * t74;
-    let t342 = t33 * t60;
-    let t343 = p.m * t94 * t118;
-    let t344 = p.m * t74 * t291;
-    let t345 = t309
-        + 0.5
-            * (p.m
-                * (qd[6] * t69 + qd[10] * -t94
-                    + 0.5
-                        * (t119 * (2.0 * (q[10] * c_q12 * t72) - s_q12 * t338)
-                            + t120 * (-2.0 * (q[11] * c_q12 * t72) - s_q12 * t339)
-                            + t121 * (2.0 * (t229 * c_q12) + p.l * s_q12 * t168)
-                            - t122 * (-2.0 * (t327 + t230 * c_q12)))));
-    let t346 = 0.5 * (t310 + p.m * t340 - t311);
-    let t347 = 0.5 * (t312 + p.m * t341 - t313);
-    let t348 = 0.4 * t166 - 2.0 * (t252 + p.l * q[11]);
-    let t349 = 0.4 * t161 + 2.0 * (t254 - p.l * q[10]);
-    let t350 = 0.4 * t158 + 2.0 * (t250 - t274);
-    let t351 = 0.4 * t156 - 2.0 * (t251 + t275);
-    let t352 = p.l * t315;
-    let t353 = 0.2 * t173 + t249
-        + 0.5
-            * (t256 + t119 * (0.4 * t156 - 4.0 * (t251 + t275))
-                + t120 * (0.4 * t158 - 4.0 * t274) + t352);
-    let t354 = 0.5
-        * (t119 * (2.0 * (t250 * s_q12) + c_q12 * t348)
-            + t120 * (s_q12 * t253 + c_q12 * t349) + t121 * (s_q12 * t255 + c_q12 * t350)
-            - t258 - t122 * (2.0 * (t254 * s_q12) + c_q12 * t351))
-        + qd[6] * (s_q12 * t247 + c_q12 * t248) + qd[10] * t82;
-    let t355 = t33 * t67;
-    let t356 = t21 * t33;
-    let t357 = p.m * t97 * t118;
-    let t358 = p.m * t82 * t291;
-    let t359 = t318
-        + 0.5
-            * (p.m
-                * (qd[6] * (c_q12 * t247 - s_q12 * t248) + qd[10] * -t97
-                    + 0.5
-                        * (t119 * (2.0 * (t250 * c_q12) - s_q12 * t348)
-                            + t120 * (c_q12 * t253 - s_q12 * t349)
-                            + t121 * (c_q12 * t255 - s_q12 * t350)
-                            - t122 * (2.0 * (t254 * c_q12) - s_q12 * t351))));
-    let t360 = 0.5 * (t319 + p.m * t353 - t320);
-    let t361 = 0.5 * (t321 + p.m * t354 - t322);
-    let t362 = 0.5 * t352 - 4.0 * t276 - 2.0 * (t277 + t274 * t120);
-    let t363 = 0.5
-        * (t119 * (2.0 * (t274 * s_q12) - 4.0 * (p.l * q[11] * c_q12)) - t258
-            - t122 * (2.0 * (p.l * q[10] * s_q12) - 4.0 * (t275 * c_q12)))
-        + t275 * (s_q12 * t120) + p.l * q[11] * s_q12 * t121 + qd[10] * t88;
-    let t364 = p.m * t100 * t118;
-    let t365 = p.m * t88 * t291;
-    let t366 = t318
+        * (t95 * (2.0 * (q[9] * t74) - 4.0 * (q[11] * t70)) - t226
+            - t98 * (2.0 * (q[10] * t74) - 4.0 * (q[8] * t70))) + t74 * t140 + t74 * t313
+        + qd[10] * t73;
+    let t316 = t276
         + 0.5
             * (p.m
                 * (0.5
-                    * (t119 * (2.0 * (t274 * c_q12) + 4.0 * (p.l * q[11] * s_q12))
-                        - t122 * (4.0 * (t275 * s_q12) + 2.0 * (p.l * q[10] * c_q12)))
-                    + t275 * (c_q12 * t120) + p.l * q[11] * c_q12 * t121
-                    + qd[10] * -t100));
-    let t367 = 0.5 * (t319 + p.m * t362 - t320);
-    let t368 = 0.5 * (t321 + p.m * t363 - t322);
-    let t369 = s_q12 * qd[10];
-    let t370 = c_q12 * qd[10];
-    let t371 = s_q12 * t33;
-    let t372 = c_q12 * t33;
-    let t373 = t64 * t300;
-    let t374 = t64 * t309;
-    let t375 = t64 * t318;
-    let t376 = t370 * d.k0;
-    let t377 = 0.5 * (p.m * s_q12 * t118 - p.m * c_q12 * t291) + 0.25 * t376;
-    let t378 = 0.5 * (p.m * t291 + t376);
-    let t379 = t369 * d.k0;
-    let t380 = 0.5 * (t379 - p.m * t118);
-    let t381 = 0.5 * (p.m * c_q12 * t118 + p.m * s_q12 * t291) - 0.25 * t379;
-    let t382 = t131 * d.k0;
-    let t383 = t130 * d.k0;
-    let t384 = t177 * d.k0;
-    let t385 = t182 - t183 - 0.5 * t384;
-    let t386 = t176 * d.k0;
-    let t387 = t184 + 0.5 * t386 - 0.01 * t178 - t185;
-    let t388 = t297 * d.k0;
-    let t389 = 0.5 * (t301 - t302) - 0.25 * t388;
-    let t390 = 0.5 * (t303 - t304) + 0.25 * t386;
-    let t391 = t195 * d.k0;
-    let t392 = t200 - t201 - 0.5 * t391;
-    let t393 = t194 * d.k0;
-    let t394 = t202 + 0.5 * t393 - 0.01 * t196 - t203;
-    let t395 = t306 * d.k0;
-    let t396 = 0.5 * (t310 - t311) - 0.25 * t395;
-    let t397 = 0.5 * (t312 - t313) + 0.25 * t393;
-    let t398 = t205 * d.k0;
-    let t399 = t212 - t213 - 0.5 * t398;
-    let t400 = t207 * d.k0;
-    let t401 = t214 + 0.5 * t400 - 0.01 * t208 - t215;
-    let t402 = t315 * d.k0;
-    let t403 = 0.5 * (t319 - t320) - 0.25 * t402;
-    let t404 = 0.5 * (t321 - t322) + 0.25 * t400;
-    let t405 = 0.021 * t4 + 0.5 * (t126 * d.k0);
-    let t406 = s_q7 * t405;
-    let t407 = -0.002 * t130 - t406;
-    let t408 = c_q7 * t405;
-    let t409 = -0.021 * t131 - 0.25 * (t131 * d.k9) - t408;
-    let t410 = t148 * d.k0;
-    let t411 = 0.001 * t28 + 0.022 * t30 + 0.5 * t410 - 0.01 * t150;
-    let t412 = t50 * t411;
-    let t413 = t149 * d.k0;
-    let t414 = 0.02 * t29 - 0.5 * t413;
-    let t415 = t43 * t414;
-    let t416 = t413 * (s_q7 * t21);
-    let t417 = t410 * (s_q7 * t22);
-    let t418 = 0.004 * t174 + 0.001 * t177 + 0.01 * t223 + t412 + t416 - t415 - t417;
-    let t419 = t221 * d.k0;
-    let t420 = t40 * t411;
-    let t421 = s_q7 * t22 * t147 * d.k0;
-    let t422 = t413 * (s_q7 * t20);
-    let t423 = 0.02 * t176 + t224 + t421 - t420 - t422 - 0.5 * t419;
-    let t424 = t220 * d.k0;
-    let t425 = t40 * t414;
-    let t426 = t410 * (s_q7 * t20);
-    let t427 = s_q7 * t21 * t147 * d.k0;
-    let t428 = 0.001 * t174 + 0.022 * t177 + t425 + t426 + 0.5 * t424 - 0.01 * t222
-        - t225 - t427;
-    let t429 = t290 * d.k0;
-    let t430 = 0.01 * t34 + 0.25 * t429;
-    let t431 = t291 * d.k0;
-    let t432 = 0.01 * t37 - 0.25 * t431;
-    let t433 = 0.001 * t296 + 0.5 * (p.m * t91 * t291 - p.m * t92 * t290) + t50 * t430
-        - t47 * t432;
-    let t434 = t331 * d.k0;
-    let t435 = t44 * t430;
-    let t436 = 0.01 * t176 + 0.001 * t332 + 0.5 * (t333 - t334) - 0.25 * t434 - t435;
-    let t437 = 0.01 * t297 + 0.5 * (p.m * t69 * t290 - p.m * t91 * t118)
-        + 0.25 * (t330 * d.k0) + t44 * t432 - 0.001 * (t33 * t50);
-    let t438 = 0.2 * t129 + 0.002 * t131 + t408;
-    let t439 = -0.2 * t128 - 0.021 * t130 - t406 - 0.25 * (t130 * d.k9);
-    let t440 = t63 * t411;
-    let t441 = t56 * t414;
-    let t442 = 0.004 * t193 + 0.001 * t195 + 0.01 * t235 + t238 + t440 - t239 - t441;
-    let t443 = t233 * d.k0;
-    let t444 = t53 * t411;
-    let t445 = 0.02 * t194 + t236 + t240 - t241 - t444 - 0.5 * t443;
-    let t446 = t232 * d.k0;
-    let t447 = t53 * t414;
-    let t448 = 0.001 * t193 + 0.022 * t195 + t242 + t447 + 0.5 * t446 - 0.01 * t234
-        - t237 - t243;
-    let t449 = 0.001 * t305 + 0.5 * (p.m * t93 * t291 - p.m * t94 * t290) + t63 * t430
-        - t60 * t432;
-    let t450 = t341 * d.k0;
-    let t451 = t57 * t430;
-    let t452 = 0.01 * t194 + 0.001 * t342 + 0.5 * (t343 - t344) - 0.25 * t450 - t451;
-    let t453 = 0.01 * t306 + 0.5 * (p.m * t74 * t290 - p.m * t93 * t118)
-        + 0.25 * (t340 * d.k0) + t57 * t432 - 0.001 * (t33 * t63);
-    let t454 = t127 * d.k0;
-    let t455 = 0.2 * (p.m * c_q7 * t127) + 0.5 * t454 - 0.021 * t3;
-    let t456 = t21 * t411;
-    let t457 = t22 * t414;
-    let t458 = 0.001 * t205 + 0.004 * t206 + 0.01 * t262 + t265 + t456 - t266 - t457;
-    let t459 = t260 * d.k0;
-    let t460 = t20 * t411;
-    let t461 = 0.02 * t207 + t263 + t267 - t268 - t460 - 0.5 * t459;
-    let t462 = t259 * d.k0;
-    let t463 = t20 * t414;
-    let t464 = 0.022 * t205 + 0.001 * t206 + t269 + t463 + 0.5 * t462 - 0.01 * t261
-        - t264 - t270;
-    let t465 = t21 * t430;
-    let t466 = t67 * t432;
-    let t467 = 0.001 * t314 + 0.5 * (p.m * t96 * t291 - p.m * t97 * t290) + t465 - t466;
-    let t468 = t354 * d.k0;
-    let t469 = t64 * t430;
-    let t470 = 0.01 * t207 + 0.001 * t355 + 0.5 * (t357 - t358) - 0.25 * t468 - t469;
-    let t471 = t64 * t432;
-    let t472 = 0.01 * t315 + 0.5 * (p.m * t82 * t290 - p.m * t96 * t118)
-        + 0.25 * (t353 * d.k0) + t471 - 0.001 * t356;
-    let t473 = 0.5 * t454 - 0.021 * t3;
-    let t474 = t413 * t18;
-    let t475 = t410 * t19;
-    let t476 = 0.001 * t205 + 0.004 * t206 + 0.01 * t281 + t456 + t474 - t457 - t475;
-    let t477 = t279 * d.k0;
-    let t478 = t19 * t147 * d.k0;
-    let t479 = t413 * t17;
-    let t480 = 0.02 * t207 + t263 + t478 - t460 - t479 - 0.5 * t477;
-    let t481 = t278 * d.k0;
-    let t482 = t410 * t17;
-    let t483 = t18 * t147 * d.k0;
-    let t484 = 0.022 * t205 + 0.001 * t206 + t463 + t482 + 0.5 * t481 - t264 - t483
-        - 0.01 * t280;
-    let t485 = 0.001 * t314 + 0.5 * (p.m * t99 * t291 - p.m * t100 * t290) + t465 - t466;
-    let t486 = t363 * d.k0;
-    let t487 = 0.01 * t207 + 0.001 * t355 + 0.5 * (t364 - t365) - t469 - 0.25 * t486;
-    let t488 = 0.01 * t315 + 0.5 * (p.m * t88 * t290 - p.m * t99 * t118) + t471
-        + 0.25 * (t362 * d.k0) - 0.001 * t356;
-    let t489 = -t411;
-    let t490 = s_q12 * t432;
-    let t491 = -0.001 * t369 - t490;
-    let t492 = c_q12 * t430;
-    let t493 = 0.001 * t371 - t492;
-    let t494 = c_q12 * t432;
-    let t495 = 0.01 * t370 + 0.125 * (t370 * d.k9) + t494;
-    let t496 = t430 + 0.5 * (t429 * c_q12);
-    let t497 = t369 * d.k9;
-    let t498 = c_q12 * t118 * d.k0;
-    let t499 = t431 * s_q12;
-    let t500 = -0.25 * t497 - 0.5 * (t498 + t499);
-    let t501 = 0.5 * (t429 * s_q12) - 0.001 * t33;
-    let t502 = -t414;
-    let t503 = 0.5 * t431 - 0.001 * t370 - t494;
-    let t504 = s_q12 * t430;
-    let t505 = 0.001 * t372 + t504;
-    let t506 = -0.01 * t369 - t490 - 0.125 * t497 - 0.5 * (t118 * d.k0);
-    let t507 = t21 * t385;
-    let t508 = t22 * t387;
-    let t509 = t21 * t389;
-    let t510 = t67 * t390;
-    let t511 = t21 * t392;
-    let t512 = t22 * t394;
-    let t513 = t21 * t396;
-    let t514 = t67 * t397;
-    let t515 = t21 * t399;
-    let t516 = t22 * t401;
-    let t517 = t21 * t403;
-    let t518 = t67 * t404;
-    let t519 = -t473;
-    let t520 = c_q7 * t519;
-    let t521 = t20 * t418;
-    let t522 = t21 * t423;
-    let t523 = t22 * t428;
-    let t524 = t64 * t433;
-    let t525 = t21 * t436;
-    let t526 = t67 * t437;
-    let t527 = s_q7 * t519;
-    let t528 = t20 * t442;
-    let t529 = t21 * t445;
-    let t530 = t22 * t448;
-    let t531 = t64 * t449;
-    let t532 = t21 * t452;
-    let t533 = t67 * t453;
-    let t534 = t20 * t458;
-    let t535 = t21 * t461;
-    let t536 = t22 * t464;
-    let t537 = t64 * t467;
-    let t538 = t21 * t470;
-    let t539 = t67 * t472;
-    let t540 = t20 * t476;
-    let t541 = t21 * t480;
-    let t542 = t22 * t484;
-    let t543 = t64 * t485;
-    let t544 = t21 * t487;
-    let t545 = t67 * t488;
-    let t546 = t21 * t489;
-    let t547 = t64 * t491;
-    let t548 = t21 * t493;
-    let t549 = t67 * t495;
-    let t550 = t64 * t496;
-    let t551 = t21 * t500;
-    let t552 = t67 * t501;
-    let t553 = t20 * t502;
-    let t554 = t64 * t503;
-    let t555 = t21 * t505;
-    let t556 = t67 * t506;
-    let t557 = 0.5 * (t302 - t301);
-    let t558 = 0.5 * (t311 - t310);
-    let t559 = 0.5 * (t320 - t319);
-    let t560 = -t493;
-    let t561 = 0.5 * (t498 + t499);
-    let t562 = -t505;
-    let t563 = 0.5 * (t334 - t333) + t435 - 0.001 * t332;
-    let t564 = 0.5 * (t344 - t343) + t451 - 0.001 * t342;
-    let t565 = 0.5 * (t358 - t357) + t469 - 0.001 * t355;
-    let t566 = 0.5 * (t365 - t364) + t469 - 0.001 * t355;
+                    * (t95 * (2.0 * (q[9] * t70) + 4.0 * (q[11] * t74))
+                        - t98 * (4.0 * (q[8] * t74) + 2.0 * (q[10] * t70))) + t70 * t140
+                    + t70 * t313 + qd[10] * -t84));
+    let t317 = 0.5 * (p.m * t314) - t309;
+    let t318 = t311 + 0.5 * (p.m * t315);
+    let t319 = s_q12 * qd[10];
+    let t320 = c_q12 * qd[10];
+    let t321 = p.m * t267;
+    let t322 = p.m * t268;
+    let t323 = p.m * t271;
+    let t324 = p.m * t272;
+    let t325 = -(c_q7 * c_q7 * t115) - s_q7 * s_q7 * t115;
+    let t326 = p.m * t274;
+    let t327 = p.m * t275;
+    let t328 = -(c_q7 * c_q7 * t116) - s_q7 * s_q7 * t116;
+    let t329 = t101 - t328;
+    let t330 = t102 * t109 + t86 * t108;
+    let t331 = s_q12 * t269;
+    let t332 = c_q12 * t269;
+    let t333 = s_q7 * t113 + c_q7 * t114;
+    let t334 = t102 * t108 - t86 * t109;
+    let t335 = c_q12 * d.k0;
+    let t336 = qd[10] * t335;
+    let t337 = 0.5 * (s_q12 * t259 - c_q12 * t260) + 0.25 * t336;
+    let t338 = 0.5 * (t260 + t336);
+    let t339 = s_q12 * d.k0;
+    let t340 = qd[10] * t339;
+    let t341 = 0.5 * (t340 - t259);
+    let t342 = 0.5 * (c_q12 * t259 + s_q12 * t260) - 0.25 * t340;
+    let t343 = t107 * d.k0;
+    let t344 = t100 + t330;
+    let t345 = s_q7 * d.k0;
+    let t346 = qd[6] * t345;
+    let t347 = t99 - t334;
+    let t348 = t191 - 0.5 * (t152 * d.k0);
+    let t349 = t151 * d.k0;
+    let t350 = t193 - 0.01 * t153;
+    let t351 = 0.5 * t349 + t350;
+    let t352 = t20 * t345;
+    let t353 = t21 * t345;
+    let t354 = t22 * t345;
+    let t355 = -0.25 * (t268 * d.k0) - t288;
+    let t356 = t290 + 0.25 * t349;
+    let t357 = t209 - 0.5 * (t164 * d.k0);
+    let t358 = t163 * d.k0;
+    let t359 = t211 - 0.01 * t165;
+    let t360 = 0.5 * t358 + t359;
+    let t361 = -0.25 * (t272 * d.k0) - t297;
+    let t362 = t299 + 0.25 * t358;
+    let t363 = t235 - 0.5 * (t170 * d.k0);
+    let t364 = t175 * d.k0;
+    let t365 = t237 - 0.01 * t176;
+    let t366 = 0.5 * t364 + t365;
+    let t367 = -0.25 * (t275 * d.k0) - t309;
+    let t368 = t311 + 0.25 * t364;
+    let t369 = 0.021 * t4 + 0.5 * (t102 * d.k0);
+    let t370 = s_q7 * t369;
+    let t371 = -0.002 * t106 - t370;
+    let t372 = c_q7 * t369;
+    let t373 = -0.021 * t107 - 0.25 * (t107 * d.k9) - t372;
+    let t374 = 0.001 * t25 + 0.022 * t27 - (0.01 * t121 - 0.5 * (t119 * d.k0));
+    let t375 = 0.02 * t26 - 0.5 * (t120 * d.k0);
+    let t376 = t120 * t353 - t36 * t375 - t119 * t354;
+    let t377 = 0.01 * t189 + t39 * t374 + (t376 + (0.004 * t149 + 0.001 * t152));
+    let t378 = t117 * t354 - t35 * t374 - t120 * t352;
+    let t379 = t378 + (t36 * t123 - 0.5 * (t187 * d.k0));
+    let t380 = 0.02 * t151 + t379;
+    let t381 = t119 * t352 - t39 * t123 - t117 * t353;
+    let t382 = t35 * t375 + t381
+        + (0.001 * t149 + 0.022 * t152 + (0.5 * (t186 * d.k0) - 0.01 * t188));
+    let t383 = t257 * d.k0;
+    let t384 = 0.01 * t31 + 0.25 * t383;
+    let t385 = t258 * d.k0;
+    let t386 = 0.01 * t34 - 0.25 * t385;
+    let t387 = 0.001 * t267 + 0.5 * (t76 * t260 - t77 * t269) + t39 * t384 - t38 * t386;
+    let t388 = -(0.001 * (t30 * t38) + 0.5 * (t77 * t259))
+        - (-0.5 * (t54 * t260) - t37 * t384);
+    let t389 = -0.25 * (t286 * d.k0) - t388;
+    let t390 = 0.01 * t151 + t389;
+    let t391 = 0.01 * t268 + 0.5 * (t54 * t269 - t76 * t259) + 0.25 * (t285 * d.k0)
+        + t37 * t386 - 0.001 * (t30 * t39);
+    let t392 = 0.2 * t105 + 0.002 * t107 + t372;
+    let t393 = -0.2 * t104 - 0.021 * t106 - t370 - 0.25 * (t106 * d.k9);
+    let t394 = t120 * t205 - t119 * t206 - t43 * t375;
+    let t395 = 0.01 * t203 + t47 * t374 + (t394 + (0.004 * t162 + 0.001 * t164));
+    let t396 = t117 * t206 - t120 * t207 - t41 * t374;
+    let t397 = t396 + (t43 * t123 - 0.5 * (t201 * d.k0));
+    let t398 = 0.02 * t163 + t397;
+    let t399 = t119 * t207 - t47 * t123 - t117 * t205;
+    let t400 = t41 * t375 + t399
+        + (0.001 * t162 + 0.022 * t164 + (0.5 * (t200 * d.k0) - 0.01 * t202));
+    let t401 = 0.001 * t271 + 0.5 * (t78 * t260 - t79 * t269) + t47 * t384 - t45 * t386;
+    let t402 = -(0.001 * (t30 * t45) + 0.5 * (t79 * t259))
+        - (-0.5 * (t61 * t260) - t44 * t384);
+    let t403 = -0.25 * (t295 * d.k0) - t402;
+    let t404 = 0.01 * t163 + t403;
+    let t405 = 0.01 * t272 + 0.5 * (t61 * t269 - t78 * t259) + 0.25 * (t294 * d.k0)
+        + t44 * t386 - 0.001 * (t30 * t47);
+    let t406 = 0.05 * t100 + (0.002 * qd[4] + 0.08 * qd[5]);
+    let t407 = 0.5 * (t103 * d.k0) - 0.021 * t3;
+    let t408 = 0.2 * (t103 * t109) + t407;
+    let t409 = t22 * t375;
+    let t410 = t80 * t122 - t66 * t155;
+    let t411 = 0.001 * t170 + 0.004 * t174 + (t21 * t374 - t409);
+    let t412 = t410 + (0.01 * t232 + t411);
+    let t413 = t20 * t374;
+    let t414 = t22 * t123 - t413;
+    let t415 = 0.02 * t175 + t414;
+    let t416 = t66 * t121 - t64 * t122;
+    let t417 = t416 - 0.5 * (t230 * d.k0);
+    let t418 = t415 + t417;
+    let t419 = 0.022 * t170 + 0.001 * t174 + (t20 * t375 - t233);
+    let t420 = t64 * t155 - t80 * t121;
+    let t421 = 0.5 * (t228 * d.k0) - 0.01 * t231 + (t419 + t420);
+    let t422 = 0.001 * t274 + t21 * t384 - t49 * t386;
+    let t423 = 0.5 * (t81 * t260 - t82 * t269) + t422;
+    let t424 = 0.001 * (t30 * t49) - t48 * t384;
+    let t425 = -0.5 * (t82 * t259 - t68 * t260) - t424;
+    let t426 = -0.25 * (t307 * d.k0) - t425;
+    let t427 = 0.01 * t175 + t426;
+    let t428 = t48 * t386 + (0.01 * t275 - 0.001 * (t21 * t30));
+    let t429 = 0.5 * (t68 * t269 - t81 * t259) + 0.25 * (t306 * d.k0) + t428;
+    let t430 = 0.005 * qd[3] + 0.12 * qd[4] + (0.002 * qd[5] - 0.05 * t101);
+    let t431 = t18 * d.k0;
+    let t432 = t19 * d.k0;
+    let t433 = t120 * t431 - t119 * t432;
+    let t434 = t433 + (0.01 * t248 + t411);
+    let t435 = t17 * d.k0;
+    let t436 = t117 * t432 - t120 * t435;
+    let t437 = t436 - 0.5 * (t246 * d.k0);
+    let t438 = t415 + t437;
+    let t439 = t119 * t435 - t117 * t431;
+    let t440 = 0.5 * (t245 * d.k0) - 0.01 * t247 + (t419 + t439);
+    let t441 = 0.5 * (t83 * t260 - t84 * t269) + t422;
+    let t442 = -0.5 * (t84 * t259 - t73 * t260) - t424;
+    let t443 = -0.25 * (t315 * d.k0) - t442;
+    let t444 = 0.01 * t175 + t443;
+    let t445 = 0.5 * (t73 * t269 - t83 * t259) + t428 + 0.25 * (t314 * d.k0);
+    let t446 = -t374;
+    let t447 = s_q12 * t386;
+    let t448 = -0.001 * t319 - t447;
+    let t449 = 0.001 * (s_q12 * t30) - c_q12 * t384;
+    let t450 = c_q12 * t386;
+    let t451 = 0.01 * t320 + 0.125 * (t320 * d.k9) + t450;
+    let t452 = t384 + 0.5 * (t257 * t335);
+    let t453 = t319 * d.k9;
+    let t454 = 0.5 * (t94 * t335 + t258 * t339);
+    let t455 = -0.25 * t453 - t454;
+    let t456 = 0.5 * (t257 * t339) - 0.001 * t30;
+    let t457 = -t375;
+    let t458 = 0.5 * t385 - 0.001 * t320 - t450;
+    let t459 = 0.001 * (c_q12 * t30) + s_q12 * t384;
+    let t460 = -0.01 * t319 - t447 - 0.125 * t453 - 0.5 * (t94 * d.k0);
+    let t461 = 0.1 * qd[3] + 0.005 * qd[4];
+    let t462 = t49 * t356 + (t20 * t157 + t48 * t270)
+        + (t21 * t348 - 0.5 * t343 + (t22 * t351 + t21 * t355));
+    let t463 = t334 - 0.5 * t346;
+    let t464 = t463 + (t20 * t168 + t48 * t273)
+        + (t21 * t357 + t22 * t360 + (t21 * t361 + t49 * t362));
+    let t465 = t21 * t367 + t49 * t368
+        + (t20 * t179 + t48 * t276 + (t21 * t363 + t22 * t366));
+    let t466 = -t407;
+    let t467 = 0.002 * t110 + c_q7 * t466 + (t20 * t377 + t21 * t380)
+        + (t22 * t382 + t48 * t387 + (t21 * t390 + t49 * t391));
+    let t468 = s_q7 * t466 - 0.002 * t111 + (t20 * t395 + t21 * t398)
+        + (t22 * t400 + t48 * t401 + (t21 * t404 + t49 * t405));
+    let t469 = 0.2 * t463 + (t20 * t412 + t21 * t418)
+        + (t22 * t421 + t48 * t423 + (t21 * t427 + t49 * t429));
+    let t470 = t21 * t444 + t49 * t445
+        + (t20 * t434 + t21 * t438 + (t22 * t440 + t48 * t441));
+    let t471 = t48 * t448 + t21 * t449 + (t49 * t451 + (t409 + t21 * t446));
+    let t472 = t48 * t452 + t21 * t455 + (t49 * t456 + (t22 * t252 + t413));
+    let t473 = t48 * t458 + t21 * t459 + (t49 * t460 + (t233 + t20 * t457));
+    let t474 = 0.03 * t175 + t414;
     [
         [
-            t178 * t40 + t179 * t43 + 1.5 * (p.m * t50 * t176)
-                + 0.5 * (p.m * t44 * t296 + p.m * t47 * t297),
-            t141 + t142 + t196 * t40 + t197 * t43 + 1.5 * (p.m * t50 * t194)
-                + 0.5 * (p.m * t44 * t305 + p.m * t47 * t306),
-            t208 * t40 + t209 * t43 + 1.5 * (p.m * t50 * t207)
-                + 0.5 * (p.m * t44 * t314 + p.m * t47 * t315),
-            t40 * t226 + t50 * t227 + t43 * t228 + t44 * t335 + t50 * t336 + t47 * t337,
-            t125 + t143 + t144 + t40 * t244 + t50 * t245 + t43 * t246 + t44 * t345
-                + t50 * t346 + t47 * t347,
-            c_q7 * t139 + t40 * t271 + t50 * t272 + t43 * t273 + t44 * t359 + t50 * t360
-                + t47 * t361 - t124 - s_q7 * t140,
-            t40 * t282 + t50 * t283 + t43 * t284 + t44 * t366 + t50 * t367 + t47 * t368
-                - t132 - t133,
-            t181 + t50 * t377 + 0.5 * (t299 * c_q12 - t303 * s_q12) - t180,
-            t183 + t44 * t378 + t47 * t380 - t182,
-            t185 + t50 * t381 - t184 - 0.5 * (t303 * c_q12 + t299 * s_q12),
-            t557,
+            t35 * t153 + t36 * t154 + 1.5 * (t39 * t253)
+                + 0.5 * (t37 * t321 + t38 * t322),
+            t35 * t165 + t36 * t166 + 1.5 * (t39 * t254)
+                + 0.5 * (t37 * t323 + t38 * t324) - t325,
+            t35 * t176 + t36 * t177 + 1.5 * (t39 * t255)
+                + 0.5 * (t37 * t326 + t38 * t327),
+            t35 * t190 + t39 * t192 + t36 * t194 + t37 * t287 + t39 * t289 + t38 * t291,
+            t35 * t208 + t39 * t210 + t36 * t212 + t37 * t296 + t39 * t298 + t38 * t300
+                + t329,
+            c_q7 * t113 + t35 * t234 + t39 * t236 + t36 * t238 + t37 * t308 + t39 * t310
+                + t38 * t312 - t100 - s_q7 * t114,
+            t35 * t249 + t39 * t250 + t36 * t251 + t37 * t316 + t39 * t317 + t38 * t318
+                - t330,
+            t39 * t337 + 0.5 * (t38 * t332 - t37 * t331) - t156,
+            t37 * t338 + t38 * t341 - t191,
+            t39 * t342 - t193 - 0.5 * (t37 * t332 + t38 * t331),
+            t288,
         ],
         [
-            t178 * t53 + t179 * t56 + 1.5 * (p.m * t63 * t176)
-                + 0.5 * (p.m * t57 * t296 + p.m * t60 * t297) - t141 - t142,
-            t196 * t53 + t197 * t56 + 1.5 * (p.m * t63 * t194)
-                + 0.5 * (p.m * t57 * t305 + p.m * t60 * t306),
-            t208 * t53 + t209 * t56 + 1.5 * (p.m * t63 * t207)
-                + 0.5 * (p.m * t57 * t314 + p.m * t60 * t315),
-            t53 * t226 + t63 * t227 + t56 * t228 + t57 * t335 + t63 * t336 + t60 * t337
-                - t125 - t143 - t144,
-            t53 * t244 + t63 * t245 + t56 * t246 + t57 * t345 + t63 * t346 + t60 * t347,
-            t123 + t145 + t146 + t53 * t271 + t63 * t272 + t56 * t273 + t57 * t359
-                + t63 * t360 + t60 * t361,
-            t135 + t53 * t282 + t63 * t283 + t56 * t284 + t57 * t366 + t63 * t367
-                + t60 * t368 - t134,
-            t199 + t63 * t377 + 0.5 * (t308 * c_q12 - t312 * s_q12) - t198,
-            t201 + t57 * t378 + t60 * t380 - t200,
-            t203 + t63 * t381 - t202 - 0.5 * (t312 * c_q12 + t308 * s_q12),
-            t558,
+            t41 * t153 + t43 * t154 + t325 + 1.5 * (t47 * t253)
+                + 0.5 * (t44 * t321 + t45 * t322),
+            t41 * t165 + t43 * t166 + 1.5 * (t47 * t254)
+                + 0.5 * (t44 * t323 + t45 * t324),
+            t41 * t176 + t43 * t177 + 1.5 * (t47 * t255)
+                + 0.5 * (t44 * t326 + t45 * t327),
+            t41 * t190 + t47 * t192 + t43 * t194 + t44 * t287 + t47 * t289 + t45 * t291
+                - t329,
+            t41 * t208 + t47 * t210 + t43 * t212 + t44 * t296 + t47 * t298 + t45 * t300,
+            t99 + t41 * t234 + t47 * t236 + t43 * t238 + t44 * t308 + t47 * t310
+                + t45 * t312 + t333,
+            t41 * t249 + t47 * t250 + t43 * t251 + t44 * t316 + t47 * t317 + t45 * t318
+                - t334,
+            t47 * t337 + 0.5 * (t45 * t332 - t44 * t331) - t167,
+            t44 * t338 + t45 * t341 - t209,
+            t47 * t342 - t211 - 0.5 * (t44 * t332 + t45 * t331),
+            t297,
         ],
         [
-            t178 * t20 + t179 * t22 + 1.5 * (p.m * t21 * t176)
-                + 0.5 * (p.m * t64 * t296 + p.m * t67 * t297),
-            t196 * t20 + t197 * t22 + 1.5 * (p.m * t21 * t194)
-                + 0.5 * (p.m * t64 * t305 + p.m * t67 * t306),
-            t208 * t20 + t209 * t22 + 1.5 * (p.m * t21 * t207)
-                + 0.5 * (p.m * t64 * t314 + p.m * t67 * t315),
-            t124 + t132 + t133 + t20 * t226 + t21 * t227 + t22 * t228 + t64 * t335
-                + t21 * t336 + t67 * t337 + 0.5 * t382,
-            t134 + t20 * t244 + t21 * t245 + t22 * t246 + t64 * t345 + t21 * t346
-                + t67 * t347 + 0.5 * t383 - t123 - t135,
-            t20 * t271 + t21 * t272 + t22 * t273 + t64 * t359 + t21 * t360 + t67 * t361,
-            t20 * t282 + t21 * t283 + t22 * t284 + t64 * t366 + t21 * t367 + t67 * t368,
-            t211 + t21 * t377 + 0.5 * (t317 * c_q12 - t321 * s_q12) - t210,
-            t213 + t64 * t378 + t67 * t380 - t212,
-            t215 + t21 * t381 - t214 - 0.5 * (t321 * c_q12 + t317 * s_q12),
-            t559,
+            t20 * t153 + t22 * t154 + 1.5 * (t21 * t253)
+                + 0.5 * (t48 * t321 + t49 * t322),
+            t20 * t165 + t22 * t166 + 1.5 * (t21 * t254)
+                + 0.5 * (t48 * t323 + t49 * t324),
+            t20 * t176 + t22 * t177 + 1.5 * (t21 * t255)
+                + 0.5 * (t48 * t326 + t49 * t327),
+            t20 * t190 + t21 * t192 + t22 * t194 + t48 * t287 + t21 * t289 + t49 * t291
+                + t344 + 0.5 * t343,
+            t20 * t208 + t21 * t210 + t22 * t212 + t48 * t296 + t21 * t298 + t49 * t300
+                + 0.5 * t346 - t347,
+            t20 * t234 + t21 * t236 + t22 * t238 + t48 * t308 + t21 * t310 + t49 * t312,
+            t20 * t249 + t21 * t250 + t22 * t251 + t48 * t316 + t21 * t317 + t49 * t318,
+            t21 * t337 + 0.5 * (t49 * t332 - t48 * t331) - t178,
+            t48 * t338 + t49 * t341 - t235,
+            t21 * t342 - t237 - 0.5 * (t48 * t332 + t49 * t331),
+            t309,
         ],
         [
-            t40 * t186 + t44 * t300 + t50 * t385 + t43 * t387 + s_q7 * t20 * t174 * d.k0
-                + t386 * (s_q7 * t21) + t384 * (s_q7 * t22) + t50 * t389 + t47 * t390
-                + 0.5 * (p.m * t69 * t296 + p.m * t91 * t176 + p.m * t92 * t297),
-            t125 + t143 + t144 + t40 * t204 + t44 * t309 + t50 * t392 + t43 * t394
-                + s_q7 * t20 * t193 * d.k0 + t393 * (s_q7 * t21) + t391 * (s_q7 * t22)
-                + t50 * t396 + t47 * t397
-                + 0.5 * (p.m * t69 * t305 + p.m * t91 * t194 + p.m * t92 * t306),
-            t40 * t216 + t44 * t318 + t50 * t399 + t43 * t401 + s_q7 * t20 * t206 * d.k0
-                + t400 * (s_q7 * t21) + t398 * (s_q7 * t22) + t50 * t403 + t47 * t404
-                + 0.5 * (p.m * t69 * t314 + p.m * t91 * t207 + p.m * t92 * t315) - t124
-                - t132 - t133,
-            p.l * s_q7 * t20 * t226 + t80 * (s_q7 * t227) + t86 * (s_q7 * t228)
-                + t69 * t335 + t91 * t336 + t92 * t337 + c_q7 * t407 + t40 * t418
-                + t50 * t423 + t43 * t428 + t44 * t433 + t50 * t436 + t47 * t437
-                - s_q7 * t409,
-            0.002 * qd[4] + 0.08 * qd[5] + 0.05 * t124 + p.l * s_q7 * t20 * t244
-                + t80 * (s_q7 * t245) + t86 * (s_q7 * t246) + t69 * t345 + t91 * t346
-                + t92 * t347 + c_q7 * t438 + t40 * t442 + t50 * t445 + t43 * t448
-                + t44 * t449 + t50 * t452 + t47 * t453 - s_q7 * t439,
-            0.05 * t125 + p.l * s_q7 * t20 * t271 + t80 * (s_q7 * t272)
-                + t86 * (s_q7 * t273) + t69 * t359 + t91 * t360 + t92 * t361
-                + c_q7 * t455 + t40 * t458 + t50 * t461 + t43 * t464 + t44 * t467
-                + t50 * t470 + t47 * t472 - 0.005 * qd[3] - 0.12 * qd[4] - 0.002 * qd[5]
-                - s_q7 * t138,
-            p.l * s_q7 * t20 * t282 + t80 * (s_q7 * t283) + t86 * (s_q7 * t284)
-                + t69 * t366 + t91 * t367 + t92 * t368 + c_q7 * t473 + t40 * t476
-                + t50 * t480 + t43 * t484 + t44 * t485 + t50 * t487 + t47 * t488
-                - 0.002 * t136,
-            0.5 * (p.m * c_q12 * t92 * t290 - p.m * s_q12 * t69 * t290) + t415 + t417
-                + t50 * t489 + t44 * t491 + t50 * t493 + t47 * t495 + t91 * t377 - t416,
-            t43 * t285 + t420 + t422 + t44 * t496 + t50 * t500 + t47 * t501 + t69 * t378
-                + t92 * t380 - t421,
-            t225 + t427 + t40 * t502 + t44 * t503 + t50 * t505 + t47 * t506 + t91 * t381
-                - t426 - 0.5 * (p.m * c_q12 * t69 * t290 + p.m * s_q12 * t92 * t290),
-            t563,
+            t35 * t157 + t37 * t270 + t39 * t348 + t36 * t351 + t149 * t352 + t151 * t353
+                + t152 * t354 + t39 * t355 + t38 * t356
+                + 0.5 * (t54 * t321 + t76 * t253 + t77 * t322),
+            t35 * t168 + t329 + t37 * t273 + t39 * t357 + t36 * t360 + t162 * t352
+                + t163 * t353 + t164 * t354 + t39 * t361 + t38 * t362
+                + 0.5 * (t54 * t323 + t76 * t254 + t77 * t324),
+            t35 * t179 + t37 * t276 + t39 * t363 + t36 * t366 + t174 * t352 + t175 * t353
+                + t170 * t354 + t39 * t367 + t38 * t368
+                + 0.5 * (t54 * t326 + t76 * t255 + t77 * t327) - t344,
+            t51 * t190 + t55 * t192 + t52 * t194 + t54 * t287 + t76 * t289 + t77 * t291
+                + c_q7 * t371 + t35 * t377 + t39 * t380 + t36 * t382 + t37 * t387
+                + t39 * t390 + t38 * t391 - s_q7 * t373,
+            t51 * t208 + t55 * t210 + t52 * t212 + t54 * t296 + t76 * t298 + t77 * t300
+                + c_q7 * t392 + t35 * t395 + t39 * t398 + t36 * t400 + t37 * t401
+                + t39 * t404 + t38 * t405 + t406 - s_q7 * t393,
+            t51 * t234 + t55 * t236 + t52 * t238 + t54 * t308 + t76 * t310 + t77 * t312
+                + c_q7 * t408 + t35 * t412 + t39 * t418 + t36 * t421 + t37 * t423
+                + t39 * t427 + t38 * t429 - s_q7 * t112 - t430,
+            t51 * t249 + t55 * t250 + t52 * t251 + t54 * t316 + t76 * t317 + t77 * t318
+                + c_q7 * t407 + t35 * t434 + t39 * t438 + t36 * t440 + t37 * t441
+                + t39 * t444 + t38 * t445 - 0.002 * t110,
+            0.5 * (t77 * t332 - t54 * t331) + t39 * t446 + t37 * t448 + t39 * t449
+                + t38 * t451 + t76 * t337 - t376,
+            t36 * t252 + t37 * t452 + t39 * t455 + t38 * t456 + t54 * t338 + t77 * t341
+                - t378,
+            t35 * t457 + t37 * t458 + t39 * t459 + t38 * t460 + t76 * t342
+                - 0.5 * (t54 * t332 + t77 * t331) - t381,
+            t388,
         ],
         [
-            t53 * t186 + t178 * (t20 * t72) + p.m * t21 * t72 * t176 + t179 * (t22 * t72)
-                + t57 * t300 + t63 * t385 + t56 * t387 + t63 * t389 + t60 * t390
-                + 0.5 * (p.m * t74 * t296 + p.m * t93 * t176 + p.m * t94 * t297) - t125
-                - t143 - t144,
-            t53 * t204 + t196 * (t20 * t72) + p.m * t21 * t72 * t194 + t197 * (t22 * t72)
-                + t57 * t309 + t63 * t392 + t56 * t394 + t63 * t396 + t60 * t397
-                + 0.5 * (p.m * t74 * t305 + p.m * t93 * t194 + p.m * t94 * t306),
-            t123 + t135 + t53 * t216 + t208 * (t20 * t72) + p.m * t21 * t72 * t207
-                + t209 * (t22 * t72) + t57 * t318 + t63 * t399 + t56 * t401 + t63 * t403
-                + t60 * t404
-                + 0.5 * (p.m * t74 * t314 + p.m * t93 * t207 + p.m * t94 * t315) - t134,
-            t20 * t72 * t226 + t21 * t72 * t227 + t22 * t72 * t228 + t74 * t335
-                + t93 * t336 + t94 * t337 + s_q7 * t407 + c_q7 * t409 + t53 * t418
-                + t63 * t423 + t56 * t428 + t57 * t433 + t63 * t436 + t60 * t437
-                - 0.002 * qd[4] - 0.08 * qd[5] - 0.05 * t124
-                - 0.2 * (t132 + t133 + 0.5 * t382),
-            t20 * t72 * t244 + t21 * t72 * t245 + t22 * t72 * t246 + t74 * t345
-                + t93 * t346 + t94 * t347 + s_q7 * t438 + c_q7 * t439 + t53 * t442
-                + t63 * t445 + t56 * t448 + t57 * t449 + t63 * t452 + t60 * t453
-                - 0.2 * (t134 + 0.5 * t383 - t135),
-            0.1 * qd[3] + 0.005 * qd[4] + c_q7 * t138 + t20 * t72 * t271
-                + t21 * t72 * t272 + t22 * t72 * t273 + t74 * t359 + t93 * t360
-                + t94 * t361 + s_q7 * t455 + t53 * t458 + t63 * t461 + t56 * t464
-                + t57 * t467 + t63 * t470 + t60 * t472,
-            0.002 * t137 + t20 * t72 * t282 + t21 * t72 * t283 + t22 * t72 * t284
-                + t74 * t366 + t93 * t367 + t94 * t368 + s_q7 * t473 + t53 * t476
-                + t63 * t480 + t56 * t484 + t57 * t485 + t63 * t487 + t60 * t488,
-            t239 + t441 + t63 * t489 + t57 * t491 + t63 * t493 + t60 * t495 + t93 * t377
-                + 0.5 * (p.m * c_q12 * t94 * t290 - p.m * s_q12 * t74 * t290) - t238,
-            t241 + t56 * t285 + t444 + t57 * t496 + t63 * t500 + t60 * t501 + t74 * t378
-                + t94 * t380 - t240,
-            t237 + t243 + t53 * t502 + t57 * t503 + t63 * t505 + t60 * t506 + t93 * t381
-                - t242 - 0.5 * (p.m * c_q12 * t74 * t290 + p.m * s_q12 * t94 * t290),
-            t564,
+            t41 * t157 + t149 * t207 + t151 * t205 + t152 * t206 + t44 * t270
+                + t47 * t348 + t43 * t351 + t47 * t355 + t45 * t356
+                + 0.5 * (t61 * t321 + t78 * t253 + t79 * t322) - t329,
+            t41 * t168 + t162 * t207 + t163 * t205 + t164 * t206 + t44 * t273
+                + t47 * t357 + t43 * t360 + t47 * t361 + t45 * t362
+                + 0.5 * (t61 * t323 + t78 * t254 + t79 * t324),
+            t41 * t179 + t174 * t207 + t175 * t205 + t170 * t206 + t44 * t276 + t347
+                + t47 * t363 + t43 * t366 + t47 * t367 + t45 * t368
+                + 0.5 * (t61 * t326 + t78 * t255 + t79 * t327),
+            t58 * t190 + t62 * t192 + t59 * t194 + t61 * t287 + t78 * t289 + t79 * t291
+                + s_q7 * t371 + c_q7 * t373 + t41 * t377 + t47 * t380 + t43 * t382
+                + t44 * t387 + t47 * t390 + t45 * t391 - t406
+                - 0.2 * (t330 + 0.5 * t343),
+            t58 * t208 + t62 * t210 + t59 * t212 + t61 * t296 + t78 * t298 + t79 * t300
+                + s_q7 * t392 + c_q7 * t393 + t41 * t395 + t47 * t398 + t43 * t400
+                + t44 * t401 + t47 * t404 + t45 * t405 - 0.2 * (t334 + 0.5 * t346),
+            c_q7 * t112 + t58 * t234 + t62 * t236 + t59 * t238 + t61 * t308 + t78 * t310
+                + t79 * t312 + s_q7 * t408 + t41 * t412 + t47 * t418 + t43 * t421
+                + t44 * t423 + t47 * t427 + t45 * t429 + t461,
+            0.002 * t111 + t58 * t249 + t62 * t250 + t59 * t251 + t61 * t316 + t78 * t317
+                + t79 * t318 + s_q7 * t407 + t41 * t434 + t47 * t438 + t43 * t440
+                + t44 * t441 + t47 * t444 + t45 * t445,
+            0.5 * (t79 * t332 - t61 * t331) + t47 * t446 + t44 * t448 + t47 * t449
+                + t45 * t451 + t78 * t337 - t394,
+            t43 * t252 + t44 * t452 + t47 * t455 + t45 * t456 + t61 * t338 + t79 * t341
+                - t396,
+            t41 * t457 + t44 * t458 + t47 * t459 + t45 * t460 + t78 * t342
+                - 0.5 * (t61 * t332 + t79 * t331) - t399,
+            t402,
         ],
         [
-            t124 + t132 + t133 + t286 + t178 * t78 + p.m * t98 * t176 + t179 * t95 + t373
-                + t507 + t508 + t509 + t510
-                + 0.5 * (p.m * t82 * t296 + p.m * t96 * t176 + p.m * t97 * t297 - t382)
-                - 0.2 * (t141 + t142),
-            t134 + t287 + t196 * t78 + p.m * t98 * t194 + t197 * t95 + t374 + t511 + t512
-                + t513 + t514
-                + 0.5 * (p.m * t82 * t305 + p.m * t96 * t194 + p.m * t97 * t306 - t383)
-                - t123 - t135,
-            t288 + t208 * t78 + p.m * t98 * t207 + t209 * t95 + t375 + t515 + t516 + t517
-                + t518 + 0.5 * (p.m * t82 * t314 + p.m * t96 * t207 + p.m * t97 * t315),
-            0.005 * qd[3] + 0.12 * qd[4] + 0.002 * (qd[5] + t136) + t78 * t226
-                + t98 * t227 + t95 * t228 + t82 * t335 + t96 * t336 + t97 * t337 + t520
-                + t521 + t522 + t523 + t524 + t525 + t526 - 0.05 * t125
-                - 0.2 * (t143 + t144),
-            t78 * t244 + t98 * t245 + t95 * t246 + t82 * t345 + t96 * t346 + t97 * t347
-                + t527 + t528 + t529 + t530 + t531 + t532 + t533 - 0.1 * qd[3]
-                - 0.005 * qd[4] - 0.002 * t137,
-            0.2 * (t134 + t145 + t146 - t135) + t78 * t271 + t98 * t272 + t95 * t273
-                + t82 * t359 + t96 * t360 + t97 * t361 + t534 + t535 + t536 + t537 + t538
-                + t539 - 0.1 * t383,
-            0.2 * (t135 - t134) + t78 * t282 + t98 * t283 + t95 * t284 + t82 * t366
-                + t96 * t367 + t97 * t368 + t540 + t541 + t542 + t543 + t544 + t545,
-            t266 + t457 + t546 + t547 + t548 + t549 + t96 * t377
-                + 0.5 * (p.m * c_q12 * t97 * t290 - p.m * s_q12 * t82 * t290) - t265,
-            t268 + t289 + t460 + t550 + t551 + t552 + t82 * t378 + t97 * t380 - t267,
-            t264 + t270 + t553 + t554 + t555 + t556 + t96 * t381 - t269
-                - 0.5 * (p.m * c_q12 * t82 * t290 + p.m * s_q12 * t97 * t290),
-            t565,
+            t64 * t153 + t80 * t253 + t66 * t154 + t344 + t462 + 0.2 * t325
+                + 0.5 * (t68 * t321 + t81 * t253 + t82 * t322),
+            t64 * t165 + t80 * t254 + t66 * t166 + t464
+                + 0.5 * (t68 * t323 + t81 * t254 + t82 * t324) - t99,
+            t64 * t176 + t80 * t255 + t66 * t177 + t465
+                + 0.5 * (t68 * t326 + t81 * t255 + t82 * t327),
+            t64 * t190 + t80 * t192 + t66 * t194 + t68 * t287 + t81 * t289 + t82 * t291
+                + t430 + t467 + 0.2 * t328,
+            t64 * t208 + t80 * t210 + t66 * t212 + t68 * t296 + t81 * t298 + t82 * t300
+                + t468 - t461,
+            t64 * t234 + t80 * t236 + t66 * t238 + t68 * t308 + t81 * t310 + t82 * t312
+                + t469 + 0.2 * t333,
+            t64 * t249 + t80 * t250 + t66 * t251 + t68 * t316 + t81 * t317 + t82 * t318
+                + t470 - 0.2 * t334,
+            0.5 * (t82 * t332 - t68 * t331) + t81 * t337 + t471 - t410,
+            t68 * t338 + t82 * t341 + t472 - t416,
+            t81 * t342 + t473 - 0.5 * (t68 * t332 + t82 * t331) - t420,
+            t425,
         ],
         [
-            t132 + t133 + t286 + t373 + t507 + t508 + t509 + t510 + t17 * t174 * d.k0
-                + t386 * t18 + t384 * t19
-                + 0.5 * (p.m * t88 * t296 + p.m * t99 * t176 + p.m * t100 * t297 - t382),
-            t134 + t287 + t374 + t511 + t512 + t513 + t514 + t17 * t193 * d.k0
-                + t393 * t18 + t391 * t19
-                + 0.5 * (p.m * t88 * t305 + p.m * t99 * t194 + p.m * t100 * t306 - t383)
-                - t135,
-            t288 + t375 + t515 + t516 + t517 + t518 + t17 * t206 * d.k0 + t400 * t18
-                + t398 * t19
-                + 0.5 * (p.m * t88 * t314 + p.m * t99 * t207 + p.m * t100 * t315),
-            0.002 * t136 + p.l * t17 * t226 + p.l * t18 * t227 + p.l * t19 * t228
-                + t88 * t335 + t99 * t336 + t100 * t337 + t520 + t521 + t522 + t523
-                + t524 + t525 + t526,
-            p.l * t17 * t244 + p.l * t18 * t245 + p.l * t19 * t246 + t88 * t345
-                + t99 * t346 + t100 * t347 + t527 + t528 + t529 + t530 + t531 + t532
-                + t533 - 0.002 * t137,
-            0.2 * (t134 - t135) + p.l * t17 * t271 + p.l * t18 * t272 + p.l * t19 * t273
-                + t88 * t359 + t99 * t360 + t100 * t361 + t534 + t535 + t536 + t537
-                + t538 + t539 - 0.1 * t383,
-            p.l * t17 * t282 + p.l * t18 * t283 + p.l * t19 * t284 + t88 * t366
-                + t99 * t367 + t100 * t368 + t540 + t541 + t542 + t543 + t544 + t545,
-            0.5 * (p.m * c_q12 * t100 * t290 - p.m * s_q12 * t88 * t290) + t457 + t475
-                + t546 + t547 + t548 + t549 + t99 * t377 - t474,
-            t289 + t460 + t479 + t550 + t551 + t552 + t88 * t378 + t100 * t380 - t478,
-            t264 + t483 + t553 + t554 + t555 + t556 + t99 * t381 - t482
-                - 0.5 * (p.m * c_q12 * t88 * t290 + p.m * s_q12 * t100 * t290),
-            t566,
+            t330 + t462 + t149 * t435 + t151 * t431 + t152 * t432
+                + 0.5 * (t73 * t321 + t83 * t253 + t84 * t322),
+            0.5 * (t73 * t323 + t83 * t254 + t84 * t324) + t464 + t162 * t435
+                + t163 * t431 + t164 * t432,
+            0.5 * (t73 * t326 + t83 * t255 + t84 * t327) + t465 + t174 * t435
+                + t175 * t431 + t170 * t432,
+            t190 * t256 + t75 * t192 + t71 * t194 + t73 * t287 + t83 * t289 + t84 * t291
+                + t467,
+            t208 * t256 + t75 * t210 + t71 * t212 + t73 * t296 + t83 * t298 + t84 * t300
+                + t468,
+            t234 * t256 + t75 * t236 + t71 * t238 + t73 * t308 + t83 * t310 + t84 * t312
+                + t469,
+            t249 * t256 + t75 * t250 + t71 * t251 + t73 * t316 + t83 * t317 + t84 * t318
+                + t470,
+            0.5 * (t84 * t332 - t73 * t331) + t471 + t83 * t337 - t433,
+            t472 + t73 * t338 + t84 * t341 - t436,
+            t473 + t83 * t342 - 0.5 * (t73 * t332 + t84 * t331) - t439,
+            t442,
         ],
         [
-            t186 + c_q12 * t300 + s_q12 * t390,
-            t204 + c_q12 * t309 + s_q12 * t397,
-            t216 + c_q12 * t318 + s_q12 * t404,
-            t418 + c_q12 * t433 + s_q12 * t437,
-            t442 + c_q12 * t449 + s_q12 * t453,
-            t458 + c_q12 * t467 + s_q12 * t472,
-            t476 + c_q12 * t485 + s_q12 * t488,
-            c_q12 * t491 + s_q12 * t495,
-            c_q12 * t496 + s_q12 * t501 - t489,
-            t502 + c_q12 * t503 + s_q12 * t506,
-            t560,
+            t157 + c_q12 * t270 + s_q12 * t356,
+            t168 + c_q12 * t273 + s_q12 * t362,
+            t179 + c_q12 * t276 + s_q12 * t368,
+            t377 + c_q12 * t387 + s_q12 * t391,
+            t395 + c_q12 * t401 + s_q12 * t405,
+            t412 + c_q12 * t423 + s_q12 * t429,
+            t434 + c_q12 * t441 + s_q12 * t445,
+            c_q12 * t448 + s_q12 * t451,
+            t374 + c_q12 * t452 + s_q12 * t456,
+            c_q12 * t458 + s_q12 * t460 - t375,
+            -t449,
         ],
         [
-            t389 + t385 + 0.5 * (s_q12 * t296 * d.k0 - t388 * c_q12),
-            t396 + t392 + 0.5 * (s_q12 * t305 * d.k0 - t395 * c_q12),
-            t403 + t399 + 0.5 * (s_q12 * t314 * d.k0 - t402 * c_q12),
-            0.03 * t176 + t224 + p.l * s_q12 * t335 + t421 - t563 - p.l * c_q12 * t337
-                - t420 - t422 - 0.5 * t419 - 0.25 * t434,
-            0.03 * t194 + t236 + t240 + p.l * s_q12 * t345 - t564 - t241
-                - p.l * c_q12 * t347 - t444 - 0.5 * t443 - 0.25 * t450,
-            0.03 * t207 + t263 + t267 + p.l * s_q12 * t359 - t565 - t268
-                - p.l * c_q12 * t361 - t460 - 0.5 * t459 - 0.25 * t468,
-            0.03 * t207 + t263 + p.l * s_q12 * t366 + t478 - t566 - p.l * c_q12 * t368
-                - t460 - t479 - 0.5 * t477 - 0.25 * t486,
-            t489 - t560 - 0.5 * (t429 * (s_q12 * s_q12) + t429 * (c_q12 * c_q12)),
-            t500 + p.l * s_q12 * t378 - p.l * c_q12 * t380,
-            -t285 - t562,
-            t561,
+            t348 + t355 + 0.5 * (t267 * t339 - t268 * t335),
+            t357 + t361 + 0.5 * (t271 * t339 - t272 * t335),
+            t363 + t367 + 0.5 * (t274 * t339 - t275 * t335),
+            0.03 * t151 + t74 * t287 + t379 + t389 - t70 * t291,
+            0.03 * t163 + t74 * t296 + t397 + t403 - t70 * t300,
+            t74 * t308 + t417 + t426 + t474 - t70 * t312,
+            t74 * t316 + t437 + t443 + t474 - t70 * t318,
+            t449 - t374 - 0.5 * (s_q12 * s_q12 * t383 + c_q12 * c_q12 * t383),
+            t455 + t74 * t338 - t70 * t341,
+            t123 + t459,
+            t454,
         ],
         [
-            t184 + t386 + c_q12 * t390 - 0.01 * t178 - t185 - s_q12 * t300,
-            t202 + t393 + c_q12 * t397 - 0.01 * t196 - t203 - s_q12 * t309,
-            t214 + t400 + c_q12 * t404 - 0.01 * t208 - t215 - s_q12 * t318,
-            t428 + p.l * t336 + c_q12 * t437 - s_q12 * t433,
-            t448 + p.l * t346 + c_q12 * t453 - s_q12 * t449,
-            t464 + p.l * t360 + c_q12 * t472 - s_q12 * t467,
-            t484 + p.l * t367 + c_q12 * t488 - s_q12 * t485,
-            c_q12 * t495 + p.l * t377 - t502 - s_q12 * t491,
-            t285 + c_q12 * t501 - s_q12 * t496,
-            c_q12 * t506 + p.l * t381 - s_q12 * t503,
-            t562,
+            t349 + t350 + c_q12 * t356 - s_q12 * t270,
+            t358 + t359 + c_q12 * t362 - s_q12 * t273,
+            t364 + t365 + c_q12 * t368 - s_q12 * t276,
+            p.l * t289 + t382 + c_q12 * t391 - s_q12 * t387,
+            p.l * t298 + t400 + c_q12 * t405 - s_q12 * t401,
+            p.l * t310 + t421 + c_q12 * t429 - s_q12 * t423,
+            p.l * t317 + t440 + c_q12 * t445 - s_q12 * t441,
+            t375 + c_q12 * t451 + p.l * t337 - s_q12 * t448,
+            c_q12 * t456 - t123 - s_q12 * t452,
+            c_q12 * t460 + p.l * t342 - s_q12 * t458,
+            -t459,
         ],
-        [t389, t396, t403, t436, t452, t470, t487, t493, t500, t505, 0.0],
+        [t355, t361, t367, t390, t404, t427, t444, t449, t455, t459, 0.0],
     ]
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
-    mul: 157,
-    add: 115,
+    mul: 154,
+    add: 106,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -3127,75 +2681,66 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let t23 = 2.0 * (t12 - t15);
     let t24 = 2.0 * (t13 + t14);
     let t25 = 1.0 - 2.0 * (t8 + t9);
-    let t26 = t5 * t18;
-    let t27 = t6 * t21;
-    let t28 = t7 * t24;
-    let t29 = p.l * t7;
-    let t30 = p.l * t6;
-    let t31 = qd[7] + t5 * t17 + t6 * t20 + t7 * t23;
-    let t32 = qd[8] + t26 + t27 + t28;
-    let t33 = qd[9] + t5 * t19 + t6 * t22 + t7 * t25;
+    let t26 = p.l * t7;
+    let t27 = p.l * t6;
+    let t28 = qd[7] + t5 * t17 + t6 * t20 + t7 * t23;
+    let t29 = qd[8] + t5 * t18 + (t6 * t21 + t7 * t24);
+    let t30 = qd[9] + t5 * t19 + t6 * t22 + t7 * t25;
     let s_q12 = libm::Libm::<Real>::sin(q[12]);
     let c_q12 = libm::Libm::<Real>::cos(q[12]);
-    let t36 = t31 * c_q12 - t33 * s_q12;
-    let t37 = t31 * s_q12 + t33 * c_q12;
-    let t38 = p.l * t33;
-    let t39 = p.l * t32;
-    let t40 = t32 + qd[10];
-    let t41 = qd[1] + 0.2 * qd[5];
-    let t42 = qd[0] * c_q7 + s_q7 * t41;
-    let t43 = qd[0] * s_q7;
-    let t44 = c_q7 * t41;
-    let t45 = t29 + t44 - t43;
-    let t46 = qd[2] - t30 - 0.2 * qd[4];
-    let t47 = t17 * t42;
-    let t48 = t20 * t45;
-    let t49 = t23 * t46;
-    let t50 = t47 + t48 + t49;
-    let t51 = t18 * t42;
-    let t52 = t21 * t45;
-    let t53 = t24 * t46;
-    let t54 = t19 * t42;
-    let t55 = t22 * t45;
-    let t56 = t25 * t46;
-    let t57 = t54 + t55 + t56 - t39;
-    let t58 = c_q12 * t50 - s_q12 * t57;
-    let t59 = qd[1] + 0.05 * qd[5];
-    let t60 = qd[2] - 0.05 * qd[4];
-    let t61 = 0.5 * t29 + t44 - t43;
-    let t62 = qd[2] - 0.2 * qd[4] - 0.5 * t30;
-    let t63 = t50 - 0.01 * t33;
-    let t64 = 0.5 * t38 + t51 + t52 + t53;
-    let t65 = 0.01 * t31 + t54 + t55 + t56 - 0.5 * t39;
-    let t66 = t38 + t51 + t52 + t53 + 0.5 * (p.l * t37);
-    let t67 = s_q12 * t50 + c_q12 * t57 - 0.5 * (p.l * t40);
-    let t68 = t0 * c_q7 + t1 * s_q7;
-    let t69 = t1 * c_q7 - t0 * s_q7;
-    let t70 = p.l * t68;
-    let t71 = t17 * t68 + t20 * t69 + t2 * t23;
-    let t72 = p.l * t71;
+    let t33 = t28 * c_q12 - t30 * s_q12;
+    let t34 = t28 * s_q12 + t30 * c_q12;
+    let t35 = p.l * t30;
+    let t36 = p.l * t29;
+    let t37 = t29 + qd[10];
+    let t38 = qd[1] + 0.2 * qd[5];
+    let t39 = qd[0] * c_q7 + s_q7 * t38;
+    let t40 = c_q7 * t38 - qd[0] * s_q7;
+    let t41 = t26 + t40;
+    let t42 = qd[2] - 0.2 * qd[4];
+    let t43 = t42 - t27;
+    let t44 = t23 * t43 + (t17 * t39 + t20 * t41);
+    let t45 = t25 * t43 + (t19 * t39 + t22 * t41);
+    let t46 = t45 - t36;
+    let t47 = c_q12 * t44 - s_q12 * t46;
+    let t48 = qd[1] + 0.05 * qd[5];
+    let t49 = qd[2] - 0.05 * qd[4];
+    let t50 = 0.5 * t26 + t40;
+    let t51 = t42 - 0.5 * t27;
+    let t52 = t44 - 0.01 * t30;
+    let t53 = t24 * t43 + (t18 * t39 + t21 * t41);
+    let t54 = 0.5 * t35 + t53;
+    let t55 = 0.01 * t28 + t45 - 0.5 * t36;
+    let t56 = t35 + t53 + 0.5 * (p.l * t34);
+    let t57 = s_q12 * t44 + c_q12 * t46 - 0.5 * (p.l * t37);
+    let t58 = t0 * c_q7 + t1 * s_q7;
+    let t59 = t1 * c_q7 - t0 * s_q7;
+    let t60 = p.l * t58;
+    let t61 = t17 * t58 + t20 * t59 + t2 * t23;
+    let t62 = p.l * t61;
+    let t63 = q[2] + 0.2 * t0;
+    let t64 = t60 + t63;
     (
         0.5
-            * (p.m0 * (qd[0] * qd[0] + t59 * t59 + t60 * t60)
+            * (p.m0 * (qd[0] * qd[0] + t48 * t48 + t49 * t49)
                 + qd[3] * (0.1 * qd[3] + 0.005 * qd[4])
                 + qd[4] * (0.005 * qd[3] + 0.12 * qd[4] + 0.002 * qd[5])
                 + qd[5] * (0.002 * qd[4] + 0.08 * qd[5])
-                + (p.m * (t42 * t42 + t61 * t61 + t62 * t62) + 0.002 * (t5 * t5)
+                + (p.m * (t39 * t39 + t50 * t50 + t51 * t51) + 0.002 * (t5 * t5)
                     + 0.021 * (t6 * t6 + t7 * t7))
-                + (p.m * (t63 * t63 + t64 * t64 + t65 * t65)
-                    + t31 * (0.004 * t31 + 0.001 * t33)
-                    + t33 * (0.001 * t31 + 0.022 * t33) + 0.02 * (t32 * t32))
-                + (0.5 * (p.m * (t58 * t58 + t66 * t66 + t67 * t67))
-                    + 0.001 * (t36 * t36) + 0.01 * (t40 * t40 + t37 * t37))),
-        (q[2] + 0.05 * t0) * d.k42 + (q[2] + 0.2 * t0 + 0.5 * t70) * d.k43
-            + (q[2] + t70 + 0.2 * t0 + 0.01 * (t18 * t68 + t21 * t69 + t2 * t24)
-                + 0.5 * t72) * d.k43
+                + (p.m * (t52 * t52 + t54 * t54 + t55 * t55)
+                    + t28 * (0.004 * t28 + 0.001 * t30)
+                    + t30 * (0.001 * t28 + 0.022 * t30) + 0.02 * (t29 * t29))
+                + (0.5 * (p.m * (t47 * t47 + t56 * t56 + t57 * t57))
+                    + 0.001 * (t33 * t33) + 0.01 * (t37 * t37 + t34 * t34))),
+        (q[2] + 0.05 * t0) * d.k42 + (0.5 * t60 + t63) * d.k43
+            + (0.01 * (t18 * t58 + t21 * t59 + t2 * t24) + 0.5 * t62 + t64) * d.k43
             + 0.5
-                * ((q[2] + t70 + t72 + 0.2 * t0
+                * ((t62 + t64
                     + 0.5
                         * (p.l
-                            * (c_q12 * t71
-                                - s_q12 * (t19 * t68 + t22 * t69 + t2 * t25)))) * d.k43),
+                            * (c_q12 * t61
+                                - s_q12 * (t19 * t58 + t22 * t59 + t2 * t25)))) * d.k43),
     )
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
@@ -3362,8 +2907,8 @@ pub fn coordinate_rates_with(
 }
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
-    mul: 347,
-    add: 191,
+    mul: 309,
+    add: 186,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -3438,91 +2983,95 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let t52 = t51 + c_q7 * t33;
     let t53 = t35 * c_q12 - t37 * s_q12;
     let t54 = t35 * s_q12 + t37 * c_q12;
-    let t55 = p.l * s_q7 * t37 - p.l * t44;
-    let t56 = p.l * s_q7 * t35 * c_q12 - s_q12 * t55;
-    let t57 = -0.2 - p.l * c_q7;
-    let t58 = t37 * t57 - p.l * t52;
-    let t59 = t35 * c_q12 * t57 - s_q12 * t58;
-    let t60 = p.l + 0.2 * c_q7;
-    let t61 = 0.2 * t45 + t32 * t60;
-    let t62 = t34 * t60;
-    let t63 = p.l * t36;
-    let t64 = 0.2 * t47 + t62 - t63;
-    let t65 = c_q12 * t61 - s_q12 * t64;
-    let t66 = t33 * t60;
-    let t67 = p.l * t37;
-    let t68 = p.l * t34 - t63;
-    let t69 = p.l * t32 * c_q12 - s_q12 * t68;
-    let t70 = t63 * s_q7 + p.l * t41;
-    let t71 = p.l * s_q7 * t35 * s_q12 + c_q12 * t55;
-    let t72 = t36 * t57 + p.l * t48;
-    let t73 = t35 * s_q12 * t57 + c_q12 * t58;
-    let t74 = 0.2 * t47 + t62;
-    let t75 = 0.2 * t51 + t66 + t67;
-    let t76 = s_q12 * t61 + c_q12 * t64;
-    let t77 = 0.2 * t51 + t66;
-    let t78 = t67 + p.l * t33;
-    let t79 = p.l * t32 * s_q12 + c_q12 * t68;
-    let t80 = t9 * c_q7 + t10 * s_q7;
-    let t81 = t10 * c_q7 - t9 * s_q7;
-    let t82 = t12 * c_q7 + t13 * s_q7;
-    let t83 = t13 * c_q7 - t12 * s_q7;
-    let t84 = t15 * c_q7 + t16 * s_q7;
-    let t85 = t16 * c_q7 - t15 * s_q7;
-    let t86 = t29 * t80 + t32 * t81 + t11 * t35;
-    let t87 = t30 * t80 + t33 * t81 + t11 * t36;
-    let t88 = t31 * t80 + t34 * t81 + t11 * t37;
-    let t89 = t29 * t82 + t32 * t83 + t14 * t35;
-    let t90 = t30 * t82 + t33 * t83 + t14 * t36;
-    let t91 = t31 * t82 + t34 * t83 + t14 * t37;
-    let t92 = t29 * t84 + t32 * t85 + t17 * t35;
-    let t93 = t30 * t84 + t33 * t85 + t17 * t36;
-    let t94 = t31 * t84 + t34 * t85 + t17 * t37;
-    let t95 = c_q12 * t86 - s_q12 * t88;
-    let t96 = s_q12 * t86 + c_q12 * t88;
-    let t97 = c_q12 * t89 - s_q12 * t91;
-    let t98 = s_q12 * t89 + c_q12 * t91;
-    let t99 = c_q12 * t92 - s_q12 * t94;
-    let t100 = s_q12 * t92 + c_q12 * t94;
-    let t101 = c_q7 * t80 - s_q7 * t81;
-    let t102 = s_q7 * t80;
-    let t103 = c_q7 * t81;
-    let t104 = t102 + t103;
-    let t105 = c_q7 * t82 - s_q7 * t83;
-    let t106 = s_q7 * t82;
-    let t107 = c_q7 * t83;
-    let t108 = t106 + t107;
-    let t109 = c_q7 * t84 - s_q7 * t85;
-    let t110 = s_q7 * t84;
-    let t111 = c_q7 * t85;
-    let t112 = t110 + t111;
-    let t113 = t44 * t87;
-    let t114 = t40 * t86 + t113 + t41 * t88;
-    let t115 = t52 * t87;
-    let t116 = t46 * t86 + t115 + t48 * t88;
-    let t117 = t36 * t87;
-    let t118 = t35 * t86 + t117 + t37 * t88;
-    let t119 = t44 * t90;
-    let t120 = t40 * t89 + t119 + t41 * t91;
-    let t121 = t52 * t90;
-    let t122 = t46 * t89 + t121 + t48 * t91;
-    let t123 = t36 * t90;
-    let t124 = t35 * t89 + t123 + t37 * t91;
-    let t125 = t44 * t93;
-    let t126 = t40 * t92 + t125 + t41 * t94;
-    let t127 = t52 * t93;
-    let t128 = t46 * t92 + t127 + t48 * t94;
-    let t129 = t36 * t93;
-    let t130 = t35 * t92 + t129 + t37 * t94;
-    let t131 = t113 + t42 * t95 + t43 * t96;
-    let t132 = t115 + t49 * t95 + t50 * t96;
-    let t133 = t117 + t53 * t95 + t54 * t96;
-    let t134 = t119 + t42 * t97 + t43 * t98;
-    let t135 = t121 + t49 * t97 + t50 * t98;
-    let t136 = t123 + t53 * t97 + t54 * t98;
-    let t137 = t125 + t42 * t99 + t43 * t100;
-    let t138 = t127 + t49 * t99 + t50 * t100;
-    let t139 = t129 + t53 * t99 + t54 * t100;
+    let t55 = p.l * s_q7;
+    let t56 = t35 * t55;
+    let t57 = t37 * t55;
+    let t58 = t57 - p.l * t44;
+    let t59 = c_q12 * t56 - s_q12 * t58;
+    let t60 = t36 * t55;
+    let t61 = -0.2 - p.l * c_q7;
+    let t62 = t35 * t61;
+    let t63 = t37 * t61;
+    let t64 = t63 - p.l * t52;
+    let t65 = c_q12 * t62 - s_q12 * t64;
+    let t66 = t36 * t61;
+    let t67 = p.l + 0.2 * c_q7;
+    let t68 = 0.2 * t45 + t32 * t67;
+    let t69 = p.l * t36;
+    let t70 = 0.2 * t47 + t34 * t67;
+    let t71 = t70 - t69;
+    let t72 = c_q12 * t68 - s_q12 * t71;
+    let t73 = p.l * t37;
+    let t74 = p.l * t32;
+    let t75 = p.l * t34;
+    let t76 = t75 - t69;
+    let t77 = c_q12 * t74 - s_q12 * t76;
+    let t78 = p.l * t33;
+    let t79 = t60 + p.l * t41;
+    let t80 = s_q12 * t56 + c_q12 * t58;
+    let t81 = t66 + p.l * t48;
+    let t82 = s_q12 * t62 + c_q12 * t64;
+    let t83 = 0.2 * t51 + t33 * t67;
+    let t84 = t73 + t83;
+    let t85 = s_q12 * t68 + c_q12 * t71;
+    let t86 = t73 + t78;
+    let t87 = s_q12 * t74 + c_q12 * t76;
+    let t88 = t9 * c_q7 + t10 * s_q7;
+    let t89 = t10 * c_q7 - t9 * s_q7;
+    let t90 = t12 * c_q7 + t13 * s_q7;
+    let t91 = t13 * c_q7 - t12 * s_q7;
+    let t92 = t15 * c_q7 + t16 * s_q7;
+    let t93 = t16 * c_q7 - t15 * s_q7;
+    let t94 = t29 * t88 + t32 * t89 + t11 * t35;
+    let t95 = t30 * t88 + t33 * t89 + t11 * t36;
+    let t96 = t31 * t88 + t34 * t89 + t11 * t37;
+    let t97 = t29 * t90 + t32 * t91 + t14 * t35;
+    let t98 = t30 * t90 + t33 * t91 + t14 * t36;
+    let t99 = t31 * t90 + t34 * t91 + t14 * t37;
+    let t100 = t29 * t92 + t32 * t93 + t17 * t35;
+    let t101 = t30 * t92 + t33 * t93 + t17 * t36;
+    let t102 = t31 * t92 + t34 * t93 + t17 * t37;
+    let t103 = c_q12 * t94 - s_q12 * t96;
+    let t104 = s_q12 * t94 + c_q12 * t96;
+    let t105 = c_q12 * t97 - s_q12 * t99;
+    let t106 = s_q12 * t97 + c_q12 * t99;
+    let t107 = c_q12 * t100 - s_q12 * t102;
+    let t108 = s_q12 * t100 + c_q12 * t102;
+    let t109 = c_q7 * t88 - s_q7 * t89;
+    let t110 = s_q7 * t88 + c_q7 * t89;
+    let t111 = c_q7 * t90 - s_q7 * t91;
+    let t112 = s_q7 * t90 + c_q7 * t91;
+    let t113 = c_q7 * t92 - s_q7 * t93;
+    let t114 = s_q7 * t92 + c_q7 * t93;
+    let t115 = t44 * t95;
+    let t116 = t40 * t94 + t115 + t41 * t96;
+    let t117 = t52 * t95;
+    let t118 = t46 * t94 + t117 + t48 * t96;
+    let t119 = t36 * t95;
+    let t120 = t35 * t94 + t119 + t37 * t96;
+    let t121 = t44 * t98;
+    let t122 = t40 * t97 + t121 + t41 * t99;
+    let t123 = t52 * t98;
+    let t124 = t46 * t97 + t123 + t48 * t99;
+    let t125 = t36 * t98;
+    let t126 = t35 * t97 + t125 + t37 * t99;
+    let t127 = t44 * t101;
+    let t128 = t40 * t100 + t127 + t41 * t102;
+    let t129 = t52 * t101;
+    let t130 = t46 * t100 + t129 + t48 * t102;
+    let t131 = t36 * t101;
+    let t132 = t35 * t100 + t131 + t37 * t102;
+    let t133 = t115 + t42 * t103 + t43 * t104;
+    let t134 = t117 + t49 * t103 + t50 * t104;
+    let t135 = t119 + t53 * t103 + t54 * t104;
+    let t136 = p.l * s_q12;
+    let t137 = p.l * c_q12;
+    let t138 = t121 + t42 * t105 + t43 * t106;
+    let t139 = t123 + t49 * t105 + t50 * t106;
+    let t140 = t125 + t53 * t105 + t54 * t106;
+    let t141 = t127 + t42 * t107 + t43 * t108;
+    let t142 = t129 + t49 * t107 + t50 * t108;
+    let t143 = t131 + t53 * t107 + t54 * t108;
     [
         [
             [t9, t10, t11, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
@@ -3533,171 +3082,135 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             [0.0, 0.0, 0.0, t15, t16, t17, 0.0, 0.0, 0.0, 0.0, 0.0],
         ],
         [
-            [
-                t101,
-                t104,
-                t11,
-                0.0,
-                -0.2 * t11,
-                0.2 * (t102 + t103),
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-            ],
-            [
-                t105,
-                t108,
-                t14,
-                0.0,
-                -0.2 * t14,
-                0.2 * (t106 + t107),
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-            ],
-            [
-                t109,
-                t112,
-                t17,
-                0.0,
-                -0.2 * t17,
-                0.2 * (t110 + t111),
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-            ],
-            [0.0, 0.0, 0.0, t101, t104, t11, t11, 0.0, 0.0, 0.0, 0.0],
-            [0.0, 0.0, 0.0, t105, t108, t14, t14, 0.0, 0.0, 0.0, 0.0],
-            [0.0, 0.0, 0.0, t109, t112, t17, t17, 0.0, 0.0, 0.0, 0.0],
+            [t109, t110, t11, 0.0, -0.2 * t11, 0.2 * t110, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [t111, t112, t14, 0.0, -0.2 * t14, 0.2 * t112, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [t113, t114, t17, 0.0, -0.2 * t17, 0.2 * t114, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, t109, t110, t11, t11, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, t111, t112, t14, t14, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, t113, t114, t17, t17, 0.0, 0.0, 0.0, 0.0],
         ],
         [
             [
-                t114,
                 t116,
                 t118,
-                p.l * s_q7 * t35 * t86 + t117 * (p.l * s_q7) + t67 * (s_q7 * t88),
-                t35 * t57 * t86 + t117 * t57 + t37 * t57 * t88,
-                t61 * t86 + t77 * t87 + t74 * t88,
-                p.l * t32 * t86 + p.l * t33 * t87 + p.l * t34 * t88,
+                t120,
+                t56 * t94 + t60 * t95 + t57 * t96,
+                t62 * t94 + t66 * t95 + t63 * t96,
+                t68 * t94 + t83 * t95 + t70 * t96,
+                t74 * t94 + t78 * t95 + t75 * t96,
                 0.0,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                t120,
                 t122,
                 t124,
-                p.l * s_q7 * t35 * t89 + t123 * (p.l * s_q7) + t67 * (s_q7 * t91),
-                t35 * t57 * t89 + t123 * t57 + t37 * t57 * t91,
-                t61 * t89 + t77 * t90 + t74 * t91,
-                p.l * t32 * t89 + p.l * t33 * t90 + p.l * t34 * t91,
+                t126,
+                t56 * t97 + t60 * t98 + t57 * t99,
+                t62 * t97 + t66 * t98 + t63 * t99,
+                t68 * t97 + t83 * t98 + t70 * t99,
+                t74 * t97 + t78 * t98 + t75 * t99,
                 0.0,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                t126,
                 t128,
                 t130,
-                p.l * s_q7 * t35 * t92 + t129 * (p.l * s_q7) + t67 * (s_q7 * t94),
-                t35 * t57 * t92 + t129 * t57 + t37 * t57 * t94,
-                t61 * t92 + t77 * t93 + t74 * t94,
-                p.l * t32 * t92 + p.l * t33 * t93 + p.l * t34 * t94,
+                t132,
+                t56 * t100 + t60 * t101 + t57 * t102,
+                t62 * t100 + t66 * t101 + t63 * t102,
+                t68 * t100 + t83 * t101 + t70 * t102,
+                t74 * t100 + t78 * t101 + t75 * t102,
                 0.0,
                 0.0,
                 0.0,
                 0.0,
             ],
-            [0.0, 0.0, 0.0, t114, t116, t118, t118, t86, t87, t88, 0.0],
-            [0.0, 0.0, 0.0, t120, t122, t124, t124, t89, t90, t91, 0.0],
-            [0.0, 0.0, 0.0, t126, t128, t130, t130, t92, t93, t94, 0.0],
+            [0.0, 0.0, 0.0, t116, t118, t120, t120, t94, t95, t96, 0.0],
+            [0.0, 0.0, 0.0, t122, t124, t126, t126, t97, t98, t99, 0.0],
+            [0.0, 0.0, 0.0, t128, t130, t132, t132, t100, t101, t102, 0.0],
         ],
         [
             [
-                t131,
-                t132,
                 t133,
-                t56 * t95 + t70 * t87 + t71 * t96,
-                t59 * t95 + t72 * t87 + t73 * t96,
-                t65 * t95 + t75 * t87 + t76 * t96,
-                t69 * t95 + t78 * t87 + t79 * t96,
-                0.0,
-                p.l * s_q12 * t95 - p.l * c_q12 * t96,
-                p.l * t87,
-                0.0,
-            ],
-            [
                 t134,
                 t135,
-                t136,
-                t56 * t97 + t70 * t90 + t71 * t98,
-                t59 * t97 + t72 * t90 + t73 * t98,
-                t65 * t97 + t75 * t90 + t76 * t98,
-                t69 * t97 + t78 * t90 + t79 * t98,
+                t59 * t103 + t79 * t95 + t80 * t104,
+                t65 * t103 + t81 * t95 + t82 * t104,
+                t72 * t103 + t84 * t95 + t85 * t104,
+                t77 * t103 + t86 * t95 + t87 * t104,
                 0.0,
-                p.l * s_q12 * t97 - p.l * c_q12 * t98,
-                p.l * t90,
+                t103 * t136 - t104 * t137,
+                p.l * t95,
                 0.0,
             ],
             [
-                t137,
                 t138,
                 t139,
-                t56 * t99 + t70 * t93 + t71 * t100,
-                t59 * t99 + t72 * t93 + t73 * t100,
-                t65 * t99 + t75 * t93 + t76 * t100,
-                t69 * t99 + t78 * t93 + t79 * t100,
+                t140,
+                t59 * t105 + t79 * t98 + t80 * t106,
+                t65 * t105 + t81 * t98 + t82 * t106,
+                t72 * t105 + t84 * t98 + t85 * t106,
+                t77 * t105 + t86 * t98 + t87 * t106,
                 0.0,
-                p.l * s_q12 * t99 - p.l * c_q12 * t100,
-                p.l * t93,
+                t105 * t136 - t106 * t137,
+                p.l * t98,
+                0.0,
+            ],
+            [
+                t141,
+                t142,
+                t143,
+                t59 * t107 + t79 * t101 + t80 * t108,
+                t65 * t107 + t81 * t101 + t82 * t108,
+                t72 * t107 + t84 * t101 + t85 * t108,
+                t77 * t107 + t86 * t101 + t87 * t108,
+                0.0,
+                t107 * t136 - t108 * t137,
+                p.l * t101,
                 0.0,
             ],
             [
                 0.0,
                 0.0,
                 0.0,
-                t131,
-                t132,
                 t133,
-                t133,
-                c_q12 * t95 + s_q12 * t96,
-                t87,
-                c_q12 * t96 - s_q12 * t95,
-                t87,
-            ],
-            [
-                0.0,
-                0.0,
-                0.0,
                 t134,
                 t135,
-                t136,
-                t136,
-                c_q12 * t97 + s_q12 * t98,
-                t90,
-                c_q12 * t98 - s_q12 * t97,
-                t90,
+                t135,
+                c_q12 * t103 + s_q12 * t104,
+                t95,
+                c_q12 * t104 - s_q12 * t103,
+                t95,
             ],
             [
                 0.0,
                 0.0,
                 0.0,
-                t137,
                 t138,
                 t139,
-                t139,
-                c_q12 * t99 + s_q12 * t100,
-                t93,
-                c_q12 * t100 - s_q12 * t99,
-                t93,
+                t140,
+                t140,
+                c_q12 * t105 + s_q12 * t106,
+                t98,
+                c_q12 * t106 - s_q12 * t105,
+                t98,
+            ],
+            [
+                0.0,
+                0.0,
+                0.0,
+                t141,
+                t142,
+                t143,
+                t143,
+                c_q12 * t107 + s_q12 * t108,
+                t101,
+                c_q12 * t108 - s_q12 * t107,
+                t101,
             ],
         ],
     ]

@@ -18,18 +18,18 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 71 | 42 | 1 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 264 | 161 | 0 | 0 | 5 | 5 |
-//! | `mass_matrix` | 181 | 100 | 0 | 0 | 4 | 4 |
-//! | `bias` | 253 | 143 | 0 | 0 | 5 | 5 |
-//! | `gravity` | 50 | 12 | 0 | 0 | 4 | 4 |
-//! | `joint_space` | 478 | 255 | 0 | 0 | 5 | 5 |
-//! | `forward_dynamics` | 601 | 324 | 4 | 0 | 5 | 5 |
-//! | `coriolis_matrix` | 726 | 414 | 0 | 0 | 6 | 6 |
-//! | `energy` | 127 | 87 | 0 | 0 | 5 | 5 |
-//! | `body_poses` | 67 | 41 | 0 | 0 | 6 | 6 |
+//! | `derived` | 63 | 35 | 1 | 0 | 0 | 0 |
+//! | `inverse_dynamics` | 234 | 151 | 0 | 0 | 5 | 5 |
+//! | `mass_matrix` | 148 | 86 | 0 | 0 | 4 | 4 |
+//! | `bias` | 214 | 131 | 0 | 0 | 5 | 5 |
+//! | `gravity` | 36 | 12 | 0 | 0 | 4 | 4 |
+//! | `joint_space` | 388 | 228 | 0 | 0 | 5 | 5 |
+//! | `forward_dynamics` | 511 | 307 | 4 | 0 | 5 | 5 |
+//! | `coriolis_matrix` | 574 | 339 | 0 | 0 | 6 | 6 |
+//! | `energy` | 126 | 81 | 0 | 0 | 5 | 5 |
+//! | `body_poses` | 53 | 39 | 0 | 0 | 6 | 6 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `body_jacobians` | 294 | 162 | 0 | 0 | 7 | 7 |
+//! | `body_jacobians` | 232 | 161 | 0 | 0 | 7 | 7 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 /// The floating-point type of every input, output and parameter:
@@ -236,63 +236,63 @@ impl Params {
         let t0 = 0.001024 * p.m6 + 0.00015;
         let t1 = 0.001024 * p.m6 + 0.00055;
         let inv2 = 1.0 / t1;
-        let t3 = p.m4 + p.m5 + p.m6;
+        let t3 = p.m6 + (p.m4 + p.m5);
         let t4 = p.a3 * t3;
-        let t5 = p.d4 * t3;
-        let t6 = p.d4 * p.m4;
-        let t7 = p.a3 * p.a3;
-        let t8 = p.d4 * p.d4;
-        let t9 = t3 * (t7 + t8);
-        let t10 = t8 * t3;
-        let t11 = t3 + p.m3;
-        let t12 = 0.07 * p.m3 + 0.019 * p.m4 + t5;
-        let t13 = p.a2 * p.a2;
-        let t14 = p.d3 * p.d3;
-        let t15 = t11 * (t13 + t14);
-        let t16 = t14 * t11;
-        let t17 = 0.068 * p.m2 + p.a2 * t11;
+        let t5 = p.a3 * p.a3;
+        let t6 = p.d4 * p.d4;
+        let t7 = t3 * (t5 + t6);
+        let t8 = t6 * t3;
+        let t9 = 0.038 * (p.d4 * p.m4) + (0.0049 * p.m3 + 0.000361 * p.m4);
+        let t10 = t7 + t9;
+        let t11 = p.m3 + t3;
+        let t12 = p.d4 * t3 + (0.07 * p.m3 + 0.019 * p.m4);
+        let t13 = p.a2 * t11;
+        let t14 = p.a2 * p.a2;
+        let t15 = p.d3 * p.d3;
+        let t16 = t11 * (t14 + t15);
+        let t17 = 0.00466 * p.m2 + t16 - t15 * t11;
+        let t18 = 0.068 * p.m2 + t13;
         Derived {
             params: *self,
-            k0: 0.05638025 * p.m2 + 0.00019881 * p.m3 + t9 + t15 + 0.0282 * (p.d3 * p.m3)
-                + 0.8865 - t10,
-            k1: -0.004588 * p.m2 - t13 * t11 - 0.394,
-            k2: -0.01547 * p.m2 - 0.0141 * (p.a2 * p.m3) - p.a2 * p.d3 * t11,
-            k3: 0.00466 * p.m2 + t15 + 0.539 - t16,
-            k4: 0.0049 * p.m3 + 0.000361 * p.m4 + 0.038 * t6 + t10 + 0.0553 - t7 * t3,
-            k5: -0.019 * (p.a3 * p.m4) - t5 * p.a3,
-            k6: 0.0049 * p.m3 + 0.000361 * p.m4 + 0.038 * t6 + t9 + 0.0878,
+            k0: 0.05638025 * p.m2 + 0.00019881 * p.m3 + t7 + t16 + 0.0282 * (p.d3 * p.m3)
+                + 0.8865 - t8,
+            k1: -0.004588 * p.m2 - t14 * t11 - 0.394,
+            k2: -0.01547 * p.m2 - 0.0141 * (p.a2 * p.m3) - p.d3 * t13,
+            k3: t17 + 0.539,
+            k4: t8 + t9 + 0.0553 - t5 * t3,
+            k5: -0.019 * (p.a3 * p.m4) - p.d4 * t4,
+            k6: t10 + 0.0878,
             k7: t12,
             k8: t0,
             k9: t1,
             k10: t4,
             k11: p.m2 * p.g,
-            k12: p.g * t17,
+            k12: p.g * t18,
             k13: p.a2 * t12,
-            k14: t4 * p.a2,
+            k14: p.a2 * t4,
             k15: p.a3 * p.m6,
             k16: -t12,
-            k17: 0.00466 * p.m2 + 0.0049 * p.m3 + 0.000361 * p.m4 + 0.038 * t6 + t9 + t15
-                + 0.6268 - t16,
+            k17: t10 + t17 + 0.6268,
             k18: p.d4 * p.m6,
             k19: t0 * t0,
             k20: p.m6 * t0,
             k21: p.m6 * p.m6 * inv2,
             k22: p.m6 * p.m6,
-            k23: t8,
+            k23: t6,
             k24: p.a3 * (p.m6 * p.m6) * inv2,
             k25: p.d4 * (p.m6 * p.m6) * inv2,
             k26: p.a3 * p.d4,
             k27: -0.000987 * p.m3,
-            k28: t7,
-            k29: t14,
+            k28: t5,
+            k29: t15,
             k30: p.a2 * p.d3,
-            k31: t13,
+            k31: t14,
             k32: -t4,
             k33: -0.001365 * p.m2,
             k34: -0.000408 * p.m2,
             k35: p.m6 * inv2,
             k36: -0.006 * p.m2,
-            k37: t17,
+            k37: t18,
             k38: inv2,
             k39: p.m3 * p.g,
             k40: p.m4 * p.g,
@@ -303,8 +303,8 @@ impl Params {
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 71,
-    add: 42,
+    mul: 63,
+    add: 35,
     div: 1,
     sqrt: 0,
     sin: 0,
@@ -312,8 +312,8 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 264,
-    add: 161,
+    mul: 234,
+    add: 151,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -343,139 +343,118 @@ pub fn inverse_dynamics_with(
     let p = &d.params;
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let t2 = qdd[0] * s_q1 + qd[0] * c_q1 * qd[1];
-    let t3 = qdd[0] * c_q1 - qd[0] * s_q1 * qd[1];
+    let t2 = qd[0] * c_q1;
+    let t3 = qd[1] * t2;
+    let t4 = qd[0] * s_q1;
+    let t5 = qdd[0] * s_q1 + t3;
+    let t6 = qdd[0] * c_q1 - qd[1] * t4;
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t6 = qd[0] * s_q1 * c_q2 + qd[0] * c_q1 * s_q2;
-    let t7 = qd[0] * s_q1 * s_q2;
-    let t8 = qd[0] * c_q1 * c_q2;
-    let t9 = t8 - t7;
-    let t10 = t2 * s_q2;
-    let t11 = t3 * c_q2;
-    let t12 = p.a2 * t3;
-    let t13 = p.a2 * qd[1] - p.d3 * qd[0] * s_q1;
-    let t14 = qd[0] * s_q1 * t13;
-    let t15 = p.d3 * (qd[0] * qd[0]) * (c_q1 * c_q1);
-    let t16 = p.g * s_q1 + p.d3 * t3 - p.a2 * (qd[0] * qd[0]) * (c_q1 * c_q1)
-        - qd[1] * t13;
-    let t17 = p.g * c_q1 + p.a2 * qdd[1] + p.d3 * qd[0] * c_q1 * qd[1]
-        + p.a2 * (qd[0] * qd[0]) * s_q1 * c_q1 - p.d3 * t2;
-    let t18 = t14 - t12 - t15;
-    let t19 = c_q2 * t16;
-    let t20 = s_q2 * t17;
-    let t21 = s_q2 * t16;
-    let t22 = c_q2 * t17;
-    let t23 = qd[1] + qd[2];
-    let t24 = qd[2] * t6;
-    let t25 = qdd[1] + qdd[2];
-    let t26 = t2 * c_q2 + t3 * s_q2 + qd[2] * t9;
-    let t27 = t11 - t10 - t24;
+    let t9 = t4 * c_q2 + t2 * s_q2;
+    let t10 = t2 * c_q2 - t4 * s_q2;
+    let t11 = p.a2 * qd[1] - p.d3 * t4;
+    let t12 = p.a2 * (qd[0] * qd[0]);
+    let t13 = p.g * s_q1 + p.d3 * t6 - c_q1 * c_q1 * t12 - qd[1] * t11;
+    let t14 = p.g * c_q1 + p.a2 * qdd[1] + p.d3 * t3 + s_q1 * c_q1 * t12 - p.d3 * t5;
+    let t15 = t4 * t11 - p.a2 * t6 - t2 * t2 * p.d3;
+    let t16 = c_q2 * t13 + s_q2 * t14;
+    let t17 = c_q2 * t14 - s_q2 * t13;
+    let t18 = qd[1] + qd[2];
+    let t19 = qdd[1] + qdd[2];
+    let t20 = t5 * c_q2 + t6 * s_q2 + qd[2] * t10;
+    let t21 = t6 * c_q2 - t5 * s_q2 - qd[2] * t9;
     let s_q3 = libm::Libm::<Real>::sin(q[3]);
     let c_q3 = libm::Libm::<Real>::cos(q[3]);
-    let t30 = t6 * c_q3 - t23 * s_q3;
-    let t31 = t6 * s_q3;
-    let t32 = t23 * c_q3;
-    let t33 = -t31 - t32;
-    let t34 = p.d4 * t6 - p.a3 * t9;
-    let t35 = t19 + t20 + t9 * t34 - p.d4 * t25 - p.a3 * (t23 * t23);
-    let t36 = t18 + p.d4 * t26 + p.a3 * t6 * t23 + p.d4 * t9 * t23 - p.a3 * t27;
-    let t37 = t9 + qd[3];
-    let t38 = t27 + qdd[3];
-    let t39 = t26 * c_q3 + qd[3] * t33 - t25 * s_q3;
+    let t24 = t9 * c_q3 - t18 * s_q3;
+    let t25 = -(t9 * s_q3) - t18 * c_q3;
+    let t26 = p.d4 * t9 - p.a3 * t10;
+    let t27 = t9 * t18;
+    let t28 = t10 * t18;
+    let t29 = t16 + t10 * t26 - p.d4 * t19 - p.a3 * (t18 * t18);
+    let t30 = t15 + p.d4 * t20 + p.a3 * t27 + p.d4 * t28 - p.a3 * t21;
+    let t31 = t10 + qd[3];
+    let t32 = t21 + qdd[3];
+    let t33 = t20 * c_q3 + qd[3] * t25 - t19 * s_q3;
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
-    let t42 = t30 * c_q4 + t37 * s_q4;
-    let t43 = t30 * s_q4;
-    let t44 = t37 * c_q4;
-    let t45 = t44 - t43;
-    let t46 = qd[4] - t33;
-    let t47 = t26 * s_q3 + t25 * c_q3 + qd[3] * t30 + qdd[4];
-    let t48 = t39 * c_q4 + t38 * s_q4 + qd[4] * t45;
+    let t36 = t24 * c_q4 + t31 * s_q4;
+    let t37 = t31 * c_q4 - t24 * s_q4;
+    let t38 = qd[4] - t25;
+    let t39 = t20 * s_q3 + t19 * c_q3 + qd[3] * t24 + qdd[4];
+    let t40 = t33 * c_q4 + t32 * s_q4 + qd[4] * t37;
     let s_q5 = libm::Libm::<Real>::sin(q[5]);
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
-    let t51 = t42 * c_q5 - t46 * s_q5;
-    let t52 = -(t42 * s_q5) - t46 * c_q5;
-    let t53 = t45 + qd[5];
-    let t54 = t38 * c_q4 + qdd[5] - t39 * s_q4 - qd[4] * t42;
-    let t55 = t30 * t33;
-    let t56 = p.m2 * t3;
-    let t57 = p.m2 * qd[0] * c_q1;
-    let t58 = -0.001365 * (p.m2 * qd[1]) - 0.000408 * (p.m2 * qd[0] * s_q1);
-    let t59 = p.m3 * t27;
-    let t60 = -0.032 * (p.m6 * (t46 * t46) + p.m6 * (t42 * t42));
-    let t61 = 0.032 * (p.m6 * t42 * t45 - p.m6 * t47);
-    let t62 = p.m6
-        * ((c_q3 * t35 - s_q3 * t36) * c_q4
-            + (t22 + p.a3 * t25 - t21 - p.d4 * (t23 * t23) - t6 * t34) * s_q4);
-    let t63 = s_q5 * t52 * t53;
-    let t64 = c_q5 * t51 * t53;
-    let t65 = c_q4 * t61 - s_q4 * t60;
-    let t66 = -0.032 * (p.m6 * t48 + p.m6 * t45 * t46);
-    let t67 = s_q4 * t61;
-    let t68 = c_q4 * t60;
-    let t69 = c_q3 * t65;
-    let t70 = s_q3 * t66;
-    let t71 = s_q3 * t65;
-    let t72 = c_q3 * t66;
-    let t73 = -t71 - t72;
-    let t74 = p.a3 * (t67 + t68);
-    let t75 = p.d4 * (t69 - t70);
-    let t76 = qd[0] * s_q1 * d.k2 + qd[1] * d.k3 - 0.001365 * t57;
-    let t77 = t23 * d.k6 - 0.000987 * (p.m3 * t9);
-    let t78 = t6 * d.k5 - 0.000987 * (p.m3 * t23);
-    let t79 = 0.032 * (p.m6 * (s_q3 * t35 + c_q3 * t36))
-        + 0.00004 * (c_q5 * t52 * t53 + s_q5 * t51 * t53) + t48 * d.k8
-        + t45 * t46 * d.k9;
-    let t80 = 0.00004 * t54 + t42 * t46 * d.k8 - t42 * t46 * d.k9;
-    let t81 = 0.0003 * t39 + 0.0016 * (t33 * t37) + c_q4 * t79 - s_q4 * t80;
-    let t82 = t47 * d.k9;
-    let t83 = t42 * t45 * d.k8;
-    let t84 = 0.032 * t62 + 0.00004 * (t63 - t64) + t83 - 0.0013 * (t30 * t37) - t82;
-    let t85 = p.d4 * t73 + t26 * d.k4 + t27 * d.k5 + t9 * t77 + t18 * d.k7 + c_q3 * t81
-        - t23 * t78 - s_q3 * t84;
-    let t86 = t6 * d.k4 + t9 * d.k5;
-    let t87 = s_q4 * t79;
-    let t88 = c_q4 * t80;
-    let t89 = 0.0016 * t38 + t26 * d.k5 + t23 * t86 + t87 + t88 - 0.0003 * t55
-        - 0.000987 * (p.m3 * t25) - p.a3 * t73 - t6 * t77 - t18 * d.k10;
-    let t90 = t6 * d.k7 - t9 * d.k10;
-    let t91 = t69 + t9 * t90 - t70 - t25 * d.k7 - t23 * t23 * d.k10;
-    let t92 = t67 + t68 + t25 * d.k10 - t23 * t23 * d.k7 - t6 * t90;
-    let t93 = s_q2 * t91 + c_q2 * t92;
-    let t94 = qd[0] * s_q1 * d.k1 + qd[1] * d.k2 - 0.000408 * t57;
-    let t95 = t25 * d.k6;
-    let t96 = t6 * t78;
-    let t97 = t9 * t86;
-    let t98 = (t22 - t21) * d.k10;
-    let t99 = (t19 + t20) * d.k7;
-    let t100 = s_q3 * t81;
-    let t101 = c_q3 * t84;
-    let t102 = t74 + t95 + t96 + t98 - 0.000987 * t59 - t75 - t97 - t99 - t100 - t101;
+    let t43 = t36 * c_q5 - t38 * s_q5;
+    let t44 = -(t36 * s_q5) - t38 * c_q5;
+    let t45 = t37 + qd[5];
+    let t46 = t32 * c_q4 + qdd[5] - t33 * s_q4 - qd[4] * t36;
+    let t47 = p.m2 * t6;
+    let t48 = p.m2 * t2;
+    let t49 = -0.001365 * (p.m2 * qd[1]) - 0.000408 * (p.m2 * t4);
+    let t50 = p.m6 * t37;
+    let t51 = -0.032 * (p.m6 * (t38 * t38) + p.m6 * (t36 * t36));
+    let t52 = 0.032 * (t36 * t50 - p.m6 * t39);
+    let t53 = c_q5 * t45;
+    let t54 = s_q5 * t45;
+    let t55 = c_q4 * t52 - s_q4 * t51;
+    let t56 = -0.032 * (p.m6 * t40 + t38 * t50);
+    let t57 = s_q4 * t52 + c_q4 * t51;
+    let t58 = c_q3 * t55 - s_q3 * t56;
+    let t59 = -(s_q3 * t55) - c_q3 * t56;
+    let t60 = t4 * d.k2 + qd[1] * d.k3 - 0.001365 * t48;
+    let t61 = t18 * d.k6 - 0.000987 * (p.m3 * t10);
+    let t62 = t9 * d.k5 - 0.000987 * (p.m3 * t18);
+    let t63 = t38 * d.k9;
+    let t64 = 0.032 * (p.m6 * (s_q3 * t29 + c_q3 * t30))
+        + 0.00004 * (t44 * t53 + t43 * t54) + t40 * d.k8 + t37 * t63;
+    let t65 = t36 * d.k8;
+    let t66 = 0.00004 * t46 + t38 * t65 - t36 * t63;
+    let t67 = 0.0003 * t33 + 0.0016 * (t25 * t31) + c_q4 * t64 - s_q4 * t66;
+    let t68 = 0.00004 * (t43 * t53) + t39 * d.k9
+        - (t37 * t65
+            + (0.032
+                * (p.m6
+                    * ((c_q3 * t29 - s_q3 * t30) * c_q4
+                        + (t17 + p.a3 * t19 - p.d4 * (t18 * t18) - t9 * t26) * s_q4))
+                + 0.00004 * (t44 * t54)));
+    let t69 = -0.0013 * (t24 * t31) - t68;
+    let t70 = p.d4 * t59 + t20 * d.k4 + t21 * d.k5 + t10 * t61 + t15 * d.k7 + c_q3 * t67
+        - t18 * t62 - s_q3 * t69;
+    let t71 = t9 * d.k4 + t10 * d.k5;
+    let t72 = 0.0016 * t32 - 0.0003 * (t24 * t25) + (s_q4 * t64 + c_q4 * t66);
+    let t73 = t20 * d.k5 + t18 * t71 + t72 - 0.000987 * (p.m3 * t19) - p.a3 * t59
+        - t9 * t61 - t15 * d.k10;
+    let t74 = t9 * d.k7 - t10 * d.k10;
+    let t75 = t58 + t10 * t74 - t19 * d.k7 - t18 * t18 * d.k10;
+    let t76 = t57 + t19 * d.k10 - t18 * t18 * d.k7 - t9 * t74;
+    let t77 = s_q2 * t75 + c_q2 * t76;
+    let t78 = t4 * d.k1 + qd[1] * d.k2 - 0.000408 * t48;
+    let t79 = t9 * t62 - t10 * t71 + (t17 * d.k10 - t16 * d.k7)
+        + (-(s_q3 * t67) - c_q3 * t69
+            + (p.a3 * t57 - 0.000987 * (p.m3 * t21) + (t19 * d.k6 - p.d4 * t58)));
     [
         qdd[0] * d.k0
             + s_q1
-                * (t2 * d.k1 + qdd[1] * d.k2 + qd[0] * c_q1 * t76 + c_q2 * t85
-                    - 0.000408 * t56 - qd[1] * t58 - s_q2 * t89 - p.d3 * t93)
+                * (t5 * d.k1 + qdd[1] * d.k2 + t2 * t60 + c_q2 * t70 - 0.000408 * t47
+                    - qd[1] * t49 - s_q2 * t73 - p.d3 * t77)
             + c_q1
-                * (qd[1] * t94 + s_q2 * t85 + c_q2 * t89
-                    + p.d3 * (c_q2 * t91 - s_q2 * t92) - 0.001365 * (p.m2 * qdd[1])
-                    - 0.000408 * (p.m2 * t2) - qd[0] * s_q1 * t76
+                * (qd[1] * t78 + s_q2 * t70 + c_q2 * t73
+                    + p.d3 * (c_q2 * t75 - s_q2 * t76) - 0.001365 * (p.m2 * qdd[1])
+                    - 0.000408 * (p.m2 * t5) - t4 * t60
                     - p.a2
-                        * (t73 + t26 * d.k7 + t6 * t23 * d.k10 + t9 * t23 * d.k7
-                            - t27 * d.k10)),
-        t102 + qd[0] * s_q1 * t58 + t2 * d.k2 + qdd[1] * d.k3 + c_q1 * d.k12 + p.a2 * t93
-            - 0.001365 * t56 - qd[0] * c_q1 * t94 - 0.006 * (s_q1 * d.k11),
-        t102,
-        0.0016 * t38 + t87 + t88 - 0.0003 * t55,
-        0.00004 * (t64 - t63) + t82 - 0.032 * t62 - t83,
-        0.00004 * t54,
+                        * (t59 + t20 * d.k7 + t27 * d.k10 + t28 * d.k7 - t21 * d.k10)),
+        t4 * t49 + t5 * d.k2 + qdd[1] * d.k3 + c_q1 * d.k12 + p.a2 * t77 + t79
+            - 0.001365 * t47 - t2 * t78 - 0.006 * (s_q1 * d.k11),
+        t79,
+        t72,
+        t68,
+        0.00004 * t46,
     ]
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 181,
-    add: 100,
+    mul: 148,
+    add: 86,
     div: 0,
     sqrt: 0,
     sin: 4,
@@ -501,112 +480,98 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let c_q3 = libm::Libm::<Real>::cos(q[3]);
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
-    let t8 = s_q1 * c_q2 + c_q1 * s_q2;
-    let t9 = p.d3 * c_q1 * c_q2 - p.d3 * s_q1 * s_q2;
-    let t10 = c_q1 * c_q2 - s_q1 * s_q2;
-    let t11 = p.d4 * t8 - p.a2 * c_q1 - p.a3 * t10;
-    let t12 = c_q3 * c_q4 * t8 + s_q4 * t10;
-    let t13 = -(p.d3 * c_q1 * s_q2) - p.d3 * s_q1 * c_q2;
-    let t14 = c_q4 * t10 - c_q3 * s_q4 * t8;
-    let t15 = c_q4 * t14;
-    let t16 = p.m2 * c_q1;
-    let t17 = 0.00004 * t14;
-    let t18 = p.a2 * s_q2 - p.d4;
-    let t19 = s_q3 * (s_q4 * s_q4);
-    let t20 = s_q3 * s_q4 * c_q4;
-    let t21 = 0.00004 * (s_q3 * s_q4);
-    let t22 = 0.00004 * c_q4;
-    let t23 = p.m6 * (c_q4 * (c_q3 * t9 - s_q3 * t11) + s_q4 * t13);
-    let t24 = p.m6 * (s_q3 * s_q3) * c_q4 * t8;
-    let t25 = p.m6 * c_q3 * t12;
-    let t26 = 0.032 * (t24 + t25);
-    let t27 = 0.032 * (p.m6 * s_q3 * t12 - p.m6 * s_q3 * c_q3 * c_q4 * t8);
-    let t28 = s_q2 * t27 - 0.032 * (p.m6 * c_q2 * s_q3 * s_q4 * t8);
-    let t29 = p.m3 * t10;
-    let t30 = p.d4 * t27;
-    let t31 = p.m6 * (c_q3 * c_q4 * t18 + s_q4 * (p.a3 + p.a2 * c_q2));
-    let t32 = p.m6 * (c_q3 * c_q3) * c_q4;
-    let t33 = p.m6 * (s_q3 * s_q3) * c_q4;
-    let t34 = p.d4 * (-0.032 * (t32 + t33));
-    let t35 = p.m6 * (p.a3 * s_q4 - p.d4 * c_q3 * c_q4);
-    let t36 = 0.032 * (p.m6 * (s_q3 * t9 + c_q3 * t11)) + t12 * d.k8;
-    let t37 = 0.0003 * (c_q3 * t8) + c_q4 * t36 - 0.00004 * (s_q4 * t14);
-    let t38 = s_q3 * t8 * d.k9;
-    let t39 = 0.032 * t23 - t38;
-    let t40 = p.d4 * t26 + t8 * d.k4 + t10 * d.k5 + c_q3 * t37 - c_q1 * d.k13
-        - s_q3 * t39;
-    let t41 = s_q4 * t36;
-    let t42 = 0.0016 * t10 + 0.00004 * t15 + t8 * d.k5 + c_q1 * d.k14 + t41 - p.a3 * t26;
-    let t43 = t13 * d.k10;
-    let t44 = t9 * d.k7;
-    let t45 = s_q3 * t37;
-    let t46 = c_q3 * t39;
-    let t47 = s_q3 * s_q4 * t8 * d.k15;
-    let t48 = p.a2 * t28 + s_q1 * d.k2 + t43 - 0.001365 * t16 - 0.000987 * t29 - t30
-        - t44 - t45 - t46 - 0.032 * t47;
-    let t49 = t43 - 0.000987 * t29 - t30 - t44 - t45 - t46 - 0.032 * t47;
-    let t50 = 0.0016 * t10 + 0.00004 * t15 + t41;
-    let t51 = -t39;
-    let t52 = c_q2 * d.k14;
-    let t53 = s_q2 * d.k13;
-    let t54 = s_q3 * c_q4 * d.k8;
-    let t55 = 0.032 * (p.m6 * s_q3 * t18) - t54;
-    let t56 = s_q3 * (c_q4 * t55 - 0.0003 * s_q3 - 0.00004 * t19);
-    let t57 = c_q3 * d.k9;
-    let t58 = c_q3 * (0.032 * t31 - t57);
-    let t59 = c_q3 * s_q4 * d.k15;
-    let t60 = d.k6 + t52 - t34 - t53 - t56 - t58 - 0.032 * t59;
-    let t61 = 0.00004 * t20 + s_q4 * t55;
-    let t62 = t57 - 0.032 * t31;
-    let t63 = -0.032 * (s_q3 * d.k18) - t54;
-    let t64 = 0.00004 * t20 + s_q4 * t63;
-    let t65 = t57 - 0.032 * t35;
+    let t8 = s_q1 * c_q2;
+    let t9 = c_q1 * s_q2;
+    let t10 = t8 + t9;
+    let t11 = c_q3 * t10;
+    let t12 = c_q1 * c_q2;
+    let t13 = s_q1 * s_q2;
+    let t14 = p.d3 * t12 - p.d3 * t13;
+    let t15 = t12 - t13;
+    let t16 = p.d4 * t10 - p.a2 * c_q1 - p.a3 * t15;
+    let t17 = c_q4 * t11 + s_q4 * t15;
+    let t18 = -(p.d3 * t9) - p.d3 * t8;
+    let t19 = c_q4 * t15 - s_q4 * t11;
+    let t20 = p.m2 * c_q1;
+    let t21 = 0.00004 * t19;
+    let t22 = p.a2 * s_q2 - p.d4;
+    let t23 = c_q3 * c_q4;
+    let t24 = s_q3 * s_q4;
+    let t25 = c_q4 * t24;
+    let t26 = 0.00004 * t24;
+    let t27 = 0.00004 * c_q4;
+    let t28 = p.m6 * c_q4;
+    let t29 = s_q3 * s_q3 * t28;
+    let t30 = p.m6 * t17;
+    let t31 = 0.032 * (t10 * t29 + c_q3 * t30);
+    let t32 = 0.032 * (s_q3 * t30 - s_q3 * t11 * t28);
+    let t33 = t10 * t24;
+    let t34 = p.m6 * t33;
+    let t35 = s_q2 * t32 - 0.032 * (c_q2 * t34);
+    let t36 = c_q3 * s_q4;
+    let t37 = -0.032 * (t29 + c_q3 * c_q3 * t28);
+    let t38 = 0.032 * (p.m6 * (s_q3 * t14 + c_q3 * t16)) + t17 * d.k8;
+    let t39 = 0.0003 * t11 + c_q4 * t38 - 0.00004 * (s_q4 * t19);
+    let t40 = 0.032 * (p.m6 * (c_q4 * (c_q3 * t14 - s_q3 * t16) + s_q4 * t18))
+        - s_q3 * t10 * d.k9;
+    let t41 = p.d4 * t31 + t10 * d.k4 + t15 * d.k5 + c_q3 * t39 - c_q1 * d.k13
+        - s_q3 * t40;
+    let t42 = s_q4 * t38 + (0.0016 * t15 + 0.00004 * (c_q4 * t19));
+    let t43 = t10 * d.k5 + c_q1 * d.k14 + t42 - p.a3 * t31;
+    let t44 = -0.000987 * (p.m3 * t15) - p.d4 * t32 - 0.032 * (t33 * d.k15)
+        + (t18 * d.k10 - t14 * d.k7 + (-(s_q3 * t39) - c_q3 * t40));
+    let t45 = p.a2 * t35 + s_q1 * d.k2 + t44 - 0.001365 * t20;
+    let t46 = -t40;
+    let t47 = s_q3 * c_q4 * d.k8;
+    let t48 = 0.032 * (p.m6 * s_q3 * t22) - t47;
+    let t49 = -0.0003 * s_q3 - 0.00004 * (t24 * s_q4);
+    let t50 = c_q3 * d.k9;
+    let t51 = 0.032 * (p.m6 * (t22 * t23 + s_q4 * (p.a3 + p.a2 * c_q2))) - t50;
+    let t52 = -0.032 * (t36 * d.k15) - p.d4 * t37;
+    let t53 = c_q2 * d.k14 - s_q2 * d.k13 + (-(s_q3 * (c_q4 * t48 + t49)) - c_q3 * t51);
+    let t54 = d.k6 + t52;
+    let t55 = t53 + t54;
+    let t56 = 0.00004 * t25 + s_q4 * t48;
+    let t57 = -t51;
+    let t58 = -0.032 * (s_q3 * d.k18) - t47;
+    let t59 = 0.032 * (p.m6 * (p.a3 * s_q4 - p.d4 * t23)) - t50;
+    let t60 = 0.00004 * t25 + s_q4 * t58;
+    let t61 = -t59;
     [
         [
             d.k0
                 + s_q1
-                    * (s_q1 * d.k1 + c_q2 * t40 - 0.000408 * t16 - p.d3 * t28
-                        - s_q2 * t42)
+                    * (s_q1 * d.k1 + c_q2 * t41 - 0.000408 * t20 - p.d3 * t35
+                        - s_q2 * t43)
                 + c_q1
-                    * (p.d3 * (c_q2 * t27 + 0.032 * (p.m6 * s_q2 * s_q3 * s_q4 * t8))
-                        + s_q2 * t40 + c_q2 * t42 - 0.000408 * (p.m2 * s_q1)
-                        - p.a2 * (t26 + t8 * d.k7 - t10 * d.k10)),
-            t48,
-            t49,
-            t50,
-            t51,
-            t17,
-        ],
-        [
-            t48,
-            t52
-                + p.a2
-                    * (s_q2 * (d.k16 - 0.032 * (t32 + t33))
-                        + c_q2 * (d.k10 - 0.032 * (p.m6 * c_q3 * s_q4))) + d.k17 - t34
-                - t53 - t56 - t58 - 0.032 * t59,
-            t60,
-            t61,
-            t62,
+                    * (p.d3 * (c_q2 * t32 + 0.032 * (s_q2 * t34)) + s_q2 * t41
+                        + c_q2 * t43 - 0.000408 * (p.m2 * s_q1)
+                        - p.a2 * (t31 + t10 * d.k7 - t15 * d.k10)),
+            t45,
+            t44,
+            t42,
+            t46,
             t21,
         ],
         [
-            t49,
-            t60,
-            d.k6 - t34 - s_q3 * (c_q4 * t63 - 0.0003 * s_q3 - 0.00004 * t19)
-                - c_q3 * -t65 - 0.032 * t59,
-            t64,
-            t65,
-            t21,
+            t45,
+            p.a2 * (s_q2 * (t37 + d.k16) + c_q2 * (d.k10 - 0.032 * (p.m6 * t36))) + d.k17
+                + t52 + t53,
+            t55,
+            t56,
+            t57,
+            t26,
         ],
-        [t50, t61, t64, 0.00004 * (c_q4 * c_q4) + s_q4 * s_q4 * d.k8 + 0.0016, 0.0, t22],
-        [t51, t62, t65, 0.0, d.k9, 0.0],
-        [t17, t21, t21, t22, 0.0, 0.00004],
+        [t44, t55, t54 - s_q3 * (t49 + c_q4 * t58) - c_q3 * t59, t60, t61, t26],
+        [t42, t56, t60, 0.00004 * (c_q4 * c_q4) + s_q4 * s_q4 * d.k8 + 0.0016, 0.0, t27],
+        [t46, t57, t61, 0.0, d.k9, 0.0],
+        [t21, t26, t26, t27, 0.0, 0.00004],
     ]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 253,
-    add: 143,
+    mul: 214,
+    add: 131,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -628,126 +593,108 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t4 = qd[0] * s_q1 * c_q2 + qd[0] * c_q1 * s_q2;
-    let t5 = qd[0] * s_q1 * s_q2;
-    let t6 = qd[0] * c_q1 * c_q2;
-    let t7 = t6 - t5;
-    let t8 = p.a2 * qd[1] - p.d3 * qd[0] * s_q1;
-    let t9 = qd[0] * s_q1 * t8;
-    let t10 = p.d3 * (qd[0] * qd[0]) * (c_q1 * c_q1);
-    let t11 = qd[1] + qd[2];
+    let t4 = qd[0] * s_q1;
+    let t5 = qd[0] * c_q1;
+    let t6 = c_q2 * t4 + s_q2 * t5;
+    let t7 = c_q2 * t5 - s_q2 * t4;
+    let t8 = p.a2 * qd[1] - p.d3 * t4;
+    let t9 = p.a2 * (qd[0] * qd[0]);
+    let t10 = qd[1] + qd[2];
     let s_q3 = libm::Libm::<Real>::sin(q[3]);
     let c_q3 = libm::Libm::<Real>::cos(q[3]);
-    let t14 = t4 * c_q3 - t11 * s_q3;
-    let t15 = t4 * s_q3;
-    let t16 = t11 * c_q3;
-    let t17 = -t15 - t16;
-    let t18 = p.d4 * t4 - p.a3 * t7;
-    let t19 = t7 + qd[3];
+    let t13 = t6 * c_q3 - t10 * s_q3;
+    let t14 = -(t6 * s_q3) - t10 * c_q3;
+    let t15 = p.d4 * t6 - p.a3 * t7;
+    let t16 = t6 * t10;
+    let t17 = t7 * t10;
+    let t18 = t7 + qd[3];
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
-    let t22 = t14 * c_q4 + t19 * s_q4;
-    let t23 = t14 * s_q4;
-    let t24 = t19 * c_q4;
-    let t25 = t24 - t23;
-    let t26 = qd[4] - t17;
+    let t21 = t13 * c_q4 + t18 * s_q4;
+    let t22 = t18 * c_q4 - t13 * s_q4;
+    let t23 = qd[4] - t14;
     let s_q5 = libm::Libm::<Real>::sin(q[5]);
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
-    let t29 = t22 * c_q5 - t26 * s_q5;
-    let t30 = -(t22 * s_q5) - t26 * c_q5;
-    let t31 = t25 + qd[5];
-    let t32 = t14 * t17;
-    let t33 = qd[2] * t7 + t6 * qd[1] - t5 * qd[1];
-    let t34 = p.g * s_q1 - p.a2 * (qd[0] * qd[0]) * (c_q1 * c_q1) - qd[1] * t8
-        - p.d3 * qd[0] * s_q1 * qd[1];
-    let t35 = s_q2 * t34;
-    let t36 = p.g * c_q1 + p.a2 * (qd[0] * qd[0]) * s_q1 * c_q1;
-    let t37 = c_q2 * t36;
-    let t38 = p.a2 * qd[0] * s_q1 * qd[1];
-    let t39 = qd[3] * t17 + c_q3 * t33;
-    let t40 = c_q2 * t34;
-    let t41 = s_q2 * t36;
-    let t42 = t7 * t18 + t40 + t41 - p.a3 * (t11 * t11);
-    let t43 = -(qd[2] * t4) - qd[0] * c_q1 * qd[1] * s_q2 - qd[0] * s_q1 * qd[1] * c_q2;
-    let t44 = t9 + p.a3 * t4 * t11 + p.d4 * t7 * t11 + t38 + p.d4 * t33 - t10
-        - p.a3 * t43;
-    let t45 = qd[4] * t25 + c_q4 * t39 + s_q4 * t43;
-    let t46 = qd[3] * t14 + s_q3 * t33;
-    let t47 = c_q4 * t43 - qd[4] * t22 - s_q4 * t39;
-    let t48 = p.m2 * qd[0] * c_q1;
-    let t49 = -0.001365 * (p.m2 * qd[1]) - 0.000408 * (p.m2 * qd[0] * s_q1);
-    let t50 = -0.032 * (p.m6 * (t26 * t26) + p.m6 * (t22 * t22));
-    let t51 = s_q5 * t30 * t31;
-    let t52 = c_q5 * t29 * t31;
-    let t53 = c_q4 * t50;
-    let t54 = p.m2 * qd[0] * s_q1 * qd[1];
-    let t55 = t9 + t38 - t10;
-    let t56 = p.m6
-        * (c_q4 * (c_q3 * t42 - s_q3 * t44)
-            + s_q4 * (t37 - p.d4 * (t11 * t11) - t4 * t18 - t35));
-    let t57 = 0.032 * (p.m6 * t22 * t25 - p.m6 * t46);
-    let t58 = c_q4 * t57 - s_q4 * t50;
-    let t59 = s_q3 * t58;
-    let t60 = -0.032 * (p.m6 * t25 * t26 + p.m6 * t45);
-    let t61 = c_q3 * t60;
-    let t62 = -t59 - t61;
-    let t63 = c_q3 * t58;
-    let t64 = s_q3 * t60;
-    let t65 = s_q4 * t57;
-    let t66 = p.m3 * t43;
-    let t67 = p.a3 * (t53 + t65);
-    let t68 = p.d4 * (t63 - t64);
-    let t69 = qd[0] * s_q1 * d.k2 + qd[1] * d.k3 - 0.001365 * t48;
-    let t70 = t11 * d.k6 - 0.000987 * (p.m3 * t7);
-    let t71 = t4 * d.k5 - 0.000987 * (p.m3 * t11);
-    let t72 = t22 * t25 * d.k8;
-    let t73 = t4 * d.k4 + t7 * d.k5;
-    let t74 = t4 * d.k7 - t7 * d.k10;
-    let t75 = qd[0] * s_q1 * d.k1 + qd[1] * d.k2 - 0.000408 * t48;
-    let t76 = t4 * t71;
-    let t77 = t7 * t73;
-    let t78 = 0.00004 * (c_q5 * t30 * t31 + s_q5 * t29 * t31)
-        + 0.032 * (p.m6 * (s_q3 * t42 + c_q3 * t44)) + t25 * t26 * d.k9 + t45 * d.k8;
-    let t79 = 0.00004 * t47 + t22 * t26 * d.k8 - t22 * t26 * d.k9;
-    let t80 = 0.0016 * (t17 * t19) + 0.0003 * t39 + c_q4 * t78 - s_q4 * t79;
-    let t81 = t46 * d.k9;
-    let t82 = 0.00004 * (t51 - t52) + 0.032 * t56 + t72 - 0.0013 * (t14 * t19) - t81;
-    let t83 = p.d4 * t62 + t7 * t70 + t33 * d.k4 + t43 * d.k5 + t55 * d.k7 + c_q3 * t80
-        - t11 * t71 - s_q3 * t82;
-    let t84 = s_q4 * t78;
-    let t85 = c_q4 * t79;
-    let t86 = 0.0016 * t43 + t11 * t73 + t33 * d.k5 + t84 + t85 - 0.0003 * t32
-        - p.a3 * t62 - t4 * t70 - t55 * d.k10;
-    let t87 = t63 + t7 * t74 - t64 - t11 * t11 * d.k10;
-    let t88 = t53 + t65 - t11 * t11 * d.k7 - t4 * t74;
-    let t89 = s_q2 * t87 + c_q2 * t88;
-    let t90 = (t37 - t35) * d.k10;
-    let t91 = (t40 + t41) * d.k7;
-    let t92 = s_q3 * t80;
-    let t93 = c_q3 * t82;
-    let t94 = t67 + t76 + t90 - 0.000987 * t66 - t68 - t77 - t91 - t92 - t93;
+    let t26 = t21 * c_q5 - t23 * s_q5;
+    let t27 = -(t21 * s_q5) - t23 * c_q5;
+    let t28 = t22 + qd[5];
+    let t29 = qd[1] * t5;
+    let t30 = qd[1] * t4;
+    let t31 = qd[2] * t7 + c_q2 * t29 - s_q2 * t30;
+    let t32 = p.g * s_q1 - c_q1 * c_q1 * t9 - qd[1] * t8 - p.d3 * t30;
+    let t33 = p.g * c_q1 + s_q1 * c_q1 * t9;
+    let t34 = qd[3] * t14 + c_q3 * t31;
+    let t35 = c_q2 * t32 + s_q2 * t33;
+    let t36 = t7 * t15 + t35 - p.a3 * (t10 * t10);
+    let t37 = -(qd[2] * t6) - s_q2 * t29 - c_q2 * t30;
+    let t38 = p.a2 * t30 + (t4 * t8 - t5 * t5 * p.d3);
+    let t39 = p.a3 * t16 + p.d4 * t17 + p.d4 * t31 + t38 - p.a3 * t37;
+    let t40 = qd[4] * t22 + c_q4 * t34 + s_q4 * t37;
+    let t41 = qd[3] * t13 + s_q3 * t31;
+    let t42 = c_q2 * t33 - s_q2 * t32;
+    let t43 = c_q4 * t37 - qd[4] * t21 - s_q4 * t34;
+    let t44 = p.m2 * t5;
+    let t45 = -0.001365 * (p.m2 * qd[1]) - 0.000408 * (p.m2 * t4);
+    let t46 = p.m6 * t22;
+    let t47 = -0.032 * (p.m6 * (t23 * t23) + p.m6 * (t21 * t21));
+    let t48 = c_q5 * t28;
+    let t49 = s_q5 * t28;
+    let t50 = p.m2 * t30;
+    let t51 = 0.032 * (t21 * t46 - p.m6 * t41);
+    let t52 = c_q4 * t51 - s_q4 * t47;
+    let t53 = -0.032 * (t23 * t46 + p.m6 * t40);
+    let t54 = -(s_q3 * t52) - c_q3 * t53;
+    let t55 = c_q4 * t47 + s_q4 * t51;
+    let t56 = c_q3 * t52 - s_q3 * t53;
+    let t57 = t4 * d.k2 + qd[1] * d.k3 - 0.001365 * t44;
+    let t58 = t10 * d.k6 - 0.000987 * (p.m3 * t7);
+    let t59 = t6 * d.k5 - 0.000987 * (p.m3 * t10);
+    let t60 = t23 * d.k9;
+    let t61 = t21 * d.k8;
+    let t62 = t6 * d.k4 + t7 * d.k5;
+    let t63 = t6 * d.k7 - t7 * d.k10;
+    let t64 = t4 * d.k1 + qd[1] * d.k2 - 0.000408 * t44;
+    let t65 = 0.00004 * (t27 * t48 + t26 * t49)
+        + 0.032 * (p.m6 * (s_q3 * t36 + c_q3 * t39)) + t22 * t60 + t40 * d.k8;
+    let t66 = 0.00004 * t43 + t23 * t61 - t21 * t60;
+    let t67 = 0.0016 * (t14 * t18) + 0.0003 * t34 + c_q4 * t65 - s_q4 * t66;
+    let t68 = t41 * d.k9 - 0.00004 * (t27 * t49 - t26 * t48)
+        - (0.032
+            * (p.m6
+                * (c_q4 * (c_q3 * t36 - s_q3 * t39)
+                    + s_q4 * (t42 - p.d4 * (t10 * t10) - t6 * t15))) + t22 * t61);
+    let t69 = -0.0013 * (t13 * t18) - t68;
+    let t70 = p.d4 * t54 + t7 * t58 + t31 * d.k4 + t37 * d.k5 + t38 * d.k7 + c_q3 * t67
+        - t10 * t59 - s_q3 * t69;
+    let t71 = 0.0016 * t37 - 0.0003 * (t13 * t14) + (s_q4 * t65 + c_q4 * t66);
+    let t72 = t10 * t62 + t31 * d.k5 + t71 - p.a3 * t54 - t6 * t58 - t38 * d.k10;
+    let t73 = t56 + t7 * t63 - t10 * t10 * d.k10;
+    let t74 = t55 - t10 * t10 * d.k7 - t6 * t63;
+    let t75 = s_q2 * t73 + c_q2 * t74;
+    let t76 = t6 * t59 - p.d4 * t56 + (t42 * d.k10 - t7 * t62)
+        + (-(t35 * d.k7) - s_q3 * t67
+            + (p.a3 * t55 - 0.000987 * (p.m3 * t37) - c_q3 * t69));
     [
         s_q1
-            * (qd[0] * c_q1 * t69 + qd[0] * c_q1 * qd[1] * d.k1 + c_q2 * t83
-                + 0.000408 * t54 - qd[1] * t49 - s_q2 * t86 - p.d3 * t89)
+            * (t5 * t57 + t29 * d.k1 + c_q2 * t70 + 0.000408 * t50 - qd[1] * t45
+                - s_q2 * t72 - p.d3 * t75)
             + c_q1
-                * (qd[1] * t75 + s_q2 * t83 + c_q2 * t86
-                    + p.d3 * (c_q2 * t87 - s_q2 * t88) - 0.000408 * (t48 * qd[1])
-                    - qd[0] * s_q1 * t69
+                * (qd[1] * t64 + s_q2 * t70 + c_q2 * t72
+                    + p.d3 * (c_q2 * t73 - s_q2 * t74) - 0.000408 * (p.m2 * t29)
+                    - t4 * t57
                     - p.a2
-                        * (t62 + t4 * t11 * d.k10 + t7 * t11 * d.k7 + t33 * d.k7
-                            - t43 * d.k10)),
-        t94 + qd[0] * s_q1 * t49 + c_q1 * d.k12 + qd[0] * c_q1 * qd[1] * d.k2
-            + p.a2 * t89 + 0.001365 * t54 - qd[0] * c_q1 * t75 - 0.006 * (s_q1 * d.k11),
-        t94,
-        0.0016 * t43 + t84 + t85 - 0.0003 * t32,
-        0.00004 * (t52 - t51) + t81 - 0.032 * t56 - t72,
-        0.00004 * t47,
+                        * (t54 + t16 * d.k10 + t17 * d.k7 + t31 * d.k7 - t37 * d.k10)),
+        t4 * t45 + c_q1 * d.k12 + t29 * d.k2 + p.a2 * t75 + t76 + 0.001365 * t50
+            - t5 * t64 - 0.006 * (s_q1 * d.k11),
+        t76,
+        t71,
+        t68,
+        0.00004 * t43,
     ]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
-    mul: 50,
+    mul: 36,
     add: 12,
     div: 0,
     sqrt: 0,
@@ -773,29 +720,33 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let c_q3 = libm::Libm::<Real>::cos(q[3]);
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
-    let t8 = p.g * c_q1 * c_q2 - p.g * s_q1 * s_q2;
-    let t9 = p.g * s_q1 * c_q2 + p.g * c_q1 * s_q2;
-    let t10 = c_q3 * c_q4 * t9 + s_q4 * t8;
-    let t11 = 0.032 * (p.m6 * s_q3 * c_q3 * c_q4 * t9 - p.m6 * s_q3 * t10);
-    let t12 = p.m6 * (s_q3 * s_q3) * c_q4 * t9;
-    let t13 = p.m6 * c_q3 * t10;
-    let t14 = t8 * d.k10;
-    let t15 = t9 * d.k7;
-    let t16 = t14 - 0.032 * (t12 + t13) - t15;
+    let t8 = p.g * s_q1;
+    let t9 = p.g * c_q1;
+    let t10 = c_q2 * t9 - s_q2 * t8;
+    let t11 = c_q2 * t8 + s_q2 * t9;
+    let t12 = c_q3 * c_q4;
+    let t13 = t11 * t12 + s_q4 * t10;
+    let t14 = p.m6 * s_q3;
+    let t15 = t11 * t14;
+    let t16 = p.m6 * t13;
+    let t17 = 0.032 * (t12 * t15 - t13 * t14);
+    let t18 = s_q4 * t15;
+    let t19 = -0.032 * (t14 * (s_q3 * c_q4 * t11) + c_q3 * t16)
+        + (t10 * d.k10 - t11 * d.k7);
     [
-        s_q1 * (c_q2 * t11 - 0.032 * (p.m6 * s_q2 * s_q3 * s_q4 * t9))
-            + c_q1 * (s_q2 * t11 + 0.032 * (p.m6 * c_q2 * s_q3 * s_q4 * t9)),
-        t16 + c_q1 * d.k12 - 0.006 * (s_q1 * d.k11),
-        t16,
-        0.032 * (p.m6 * s_q3 * s_q4 * t9),
-        -0.032 * (p.m6 * t10),
+        s_q1 * (c_q2 * t17 - 0.032 * (s_q2 * t18))
+            + c_q1 * (s_q2 * t17 + 0.032 * (c_q2 * t18)),
+        c_q1 * d.k12 + t19 - 0.006 * (s_q1 * d.k11),
+        t19,
+        0.032 * t18,
+        -0.032 * t16,
         0.0,
     ]
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 478,
-    add: 255,
+    mul: 388,
+    add: 228,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -817,261 +768,236 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let p = &d.params;
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let t2 = p.g * s_q1;
+    let t3 = p.g * c_q1;
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t4 = qd[0] * s_q1 * c_q2 + qd[0] * c_q1 * s_q2;
-    let t5 = qd[0] * s_q1 * s_q2;
-    let t6 = qd[0] * c_q1 * c_q2;
-    let t7 = t6 - t5;
-    let t8 = p.a2 * qd[1] - p.d3 * qd[0] * s_q1;
-    let t9 = qd[0] * s_q1 * t8;
-    let t10 = p.d3 * (qd[0] * qd[0]) * (c_q1 * c_q1);
-    let t11 = qd[1] + qd[2];
+    let t6 = qd[0] * s_q1;
+    let t7 = qd[0] * c_q1;
+    let t8 = c_q2 * t6 + s_q2 * t7;
+    let t9 = c_q2 * t7 - s_q2 * t6;
+    let t10 = p.a2 * qd[1] - p.d3 * t6;
+    let t11 = p.a2 * (qd[0] * qd[0]);
+    let t12 = qd[1] + qd[2];
     let s_q3 = libm::Libm::<Real>::sin(q[3]);
     let c_q3 = libm::Libm::<Real>::cos(q[3]);
-    let t14 = t4 * c_q3 - t11 * s_q3;
-    let t15 = t4 * s_q3;
-    let t16 = t11 * c_q3;
-    let t17 = -t15 - t16;
-    let t18 = p.d4 * t4 - p.a3 * t7;
-    let t19 = t7 + qd[3];
+    let t15 = t8 * c_q3 - t12 * s_q3;
+    let t16 = -(t8 * s_q3) - t12 * c_q3;
+    let t17 = p.d4 * t8 - p.a3 * t9;
+    let t18 = t8 * t12;
+    let t19 = t9 * t12;
+    let t20 = t9 + qd[3];
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
-    let t22 = t14 * c_q4 + t19 * s_q4;
-    let t23 = t14 * s_q4;
-    let t24 = t19 * c_q4;
-    let t25 = t24 - t23;
-    let t26 = qd[4] - t17;
+    let t23 = t15 * c_q4 + t20 * s_q4;
+    let t24 = t20 * c_q4 - t15 * s_q4;
+    let t25 = qd[4] - t16;
     let s_q5 = libm::Libm::<Real>::sin(q[5]);
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
-    let t29 = t22 * c_q5 - t26 * s_q5;
-    let t30 = -(t22 * s_q5) - t26 * c_q5;
-    let t31 = t25 + qd[5];
-    let t32 = t14 * t17;
-    let t33 = s_q1 * c_q2 + c_q1 * s_q2;
-    let t34 = p.d3 * c_q1 * c_q2 - p.d3 * s_q1 * s_q2;
-    let t35 = c_q1 * c_q2 - s_q1 * s_q2;
-    let t36 = p.d4 * t33 - p.a2 * c_q1 - p.a3 * t35;
-    let t37 = c_q3 * c_q4 * t33 + s_q4 * t35;
-    let t38 = -(p.d3 * c_q1 * s_q2) - p.d3 * s_q1 * c_q2;
-    let t39 = c_q4 * t35 - c_q3 * s_q4 * t33;
-    let t40 = c_q4 * t39;
-    let t41 = p.m2 * c_q1;
-    let t42 = 0.00004 * t39;
-    let t43 = p.a2 * s_q2 - p.d4;
-    let t44 = s_q3 * (s_q4 * s_q4);
-    let t45 = s_q3 * s_q4 * c_q4;
-    let t46 = 0.00004 * (s_q3 * s_q4);
-    let t47 = 0.00004 * c_q4;
-    let t48 = qd[2] * t7 + t6 * qd[1] - t5 * qd[1];
-    let t49 = p.g * s_q1 - p.a2 * (qd[0] * qd[0]) * (c_q1 * c_q1) - qd[1] * t8
-        - p.d3 * qd[0] * s_q1 * qd[1];
-    let t50 = s_q2 * t49;
-    let t51 = p.g * c_q1 + p.a2 * (qd[0] * qd[0]) * s_q1 * c_q1;
-    let t52 = c_q2 * t51;
-    let t53 = p.a2 * qd[0] * s_q1 * qd[1];
-    let t54 = qd[3] * t17 + c_q3 * t48;
-    let t55 = c_q2 * t49;
-    let t56 = s_q2 * t51;
-    let t57 = t7 * t18 + t55 + t56 - p.a3 * (t11 * t11);
-    let t58 = -(qd[2] * t4) - qd[0] * c_q1 * qd[1] * s_q2 - qd[0] * s_q1 * qd[1] * c_q2;
-    let t59 = t9 + p.a3 * t4 * t11 + p.d4 * t7 * t11 + t53 + p.d4 * t48 - t10
-        - p.a3 * t58;
-    let t60 = qd[4] * t25 + c_q4 * t54 + s_q4 * t58;
-    let t61 = qd[3] * t14 + s_q3 * t48;
-    let t62 = c_q4 * t58 - qd[4] * t22 - s_q4 * t54;
-    let t63 = p.g * c_q1 * c_q2 - p.g * s_q1 * s_q2;
-    let t64 = p.g * s_q1 * c_q2 + p.g * c_q1 * s_q2;
-    let t65 = c_q3 * c_q4 * t64 + s_q4 * t63;
-    let t66 = t41 * qd[0];
-    let t67 = -0.001365 * (p.m2 * qd[1]) - 0.000408 * (p.m2 * qd[0] * s_q1);
-    let t68 = -0.032 * (p.m6 * (t26 * t26) + p.m6 * (t22 * t22));
-    let t69 = s_q5 * t30 * t31;
-    let t70 = c_q5 * t29 * t31;
-    let t71 = c_q4 * t68;
-    let t72 = p.m6 * (c_q4 * (c_q3 * t34 - s_q3 * t36) + s_q4 * t38);
-    let t73 = p.m6 * (s_q3 * s_q3) * c_q4 * t33;
-    let t74 = p.m6 * c_q3 * t37;
-    let t75 = 0.032 * (t73 + t74);
-    let t76 = 0.032 * (p.m6 * s_q3 * t37 - p.m6 * s_q3 * c_q3 * c_q4 * t33);
-    let t77 = s_q2 * t76 - 0.032 * (p.m6 * c_q2 * s_q3 * s_q4 * t33);
-    let t78 = p.m3 * t35;
-    let t79 = p.d4 * t76;
-    let t80 = p.m6 * (c_q3 * c_q4 * t43 + s_q4 * (p.a3 + p.a2 * c_q2));
-    let t81 = p.m6 * (c_q3 * c_q3) * c_q4;
-    let t82 = p.m6 * (s_q3 * s_q3) * c_q4;
-    let t83 = p.d4 * (-0.032 * (t81 + t82));
-    let t84 = p.m6 * (p.a3 * s_q4 - p.d4 * c_q3 * c_q4);
-    let t85 = p.m2 * qd[0] * s_q1 * qd[1];
-    let t86 = t9 + t53 - t10;
-    let t87 = p.m6
-        * (c_q4 * (c_q3 * t57 - s_q3 * t59)
-            + s_q4 * (t52 - p.d4 * (t11 * t11) - t4 * t18 - t50));
-    let t88 = 0.032 * (p.m6 * t22 * t25 - p.m6 * t61);
-    let t89 = c_q4 * t88 - s_q4 * t68;
-    let t90 = s_q3 * t89;
-    let t91 = -0.032 * (p.m6 * t25 * t26 + p.m6 * t60);
-    let t92 = c_q3 * t91;
-    let t93 = -t90 - t92;
-    let t94 = c_q3 * t89;
-    let t95 = s_q3 * t91;
-    let t96 = s_q4 * t88;
-    let t97 = p.m3 * t58;
-    let t98 = p.a3 * (t71 + t96);
-    let t99 = p.d4 * (t94 - t95);
-    let t100 = 0.032 * (p.m6 * s_q3 * c_q3 * c_q4 * t64 - p.m6 * s_q3 * t65);
-    let t101 = t82 * t64;
-    let t102 = p.m6 * c_q3 * t65;
-    let t103 = qd[0] * s_q1 * d.k2 + qd[1] * d.k3 - 0.001365 * t66;
-    let t104 = t11 * d.k6 - 0.000987 * (p.m3 * t7);
-    let t105 = t4 * d.k5 - 0.000987 * (p.m3 * t11);
-    let t106 = t22 * t25 * d.k8;
-    let t107 = t4 * d.k4 + t7 * d.k5;
-    let t108 = t4 * d.k7 - t7 * d.k10;
-    let t109 = qd[0] * s_q1 * d.k1 + qd[1] * d.k2 - 0.000408 * t66;
-    let t110 = s_q1 * d.k11;
-    let t111 = c_q1 * d.k12;
-    let t112 = t4 * t105;
-    let t113 = t7 * t107;
-    let t114 = 0.032 * (p.m6 * (s_q3 * t34 + c_q3 * t36)) + t37 * d.k8;
-    let t115 = 0.0003 * (c_q3 * t33) + c_q4 * t114 - 0.00004 * (s_q4 * t39);
-    let t116 = s_q3 * t33 * d.k9;
-    let t117 = 0.032 * t72 - t116;
-    let t118 = p.d4 * t75 + t33 * d.k4 + t35 * d.k5 + c_q3 * t115 - c_q1 * d.k13
-        - s_q3 * t117;
-    let t119 = s_q4 * t114;
-    let t120 = 0.0016 * t35 + 0.00004 * t40 + t33 * d.k5 + c_q1 * d.k14 + t119
-        - p.a3 * t75;
-    let t121 = t38 * d.k10;
-    let t122 = t34 * d.k7;
-    let t123 = s_q3 * t115;
-    let t124 = c_q3 * t117;
-    let t125 = s_q3 * s_q4 * t33 * d.k15;
-    let t126 = p.a2 * t77 + s_q1 * d.k2 + t121 - 0.001365 * t41 - 0.000987 * t78 - t79
-        - t122 - t123 - t124 - 0.032 * t125;
-    let t127 = t121 - 0.000987 * t78 - t79 - t122 - t123 - t124 - 0.032 * t125;
-    let t128 = 0.0016 * t35 + 0.00004 * t40 + t119;
-    let t129 = -t117;
-    let t130 = c_q2 * d.k14;
-    let t131 = s_q2 * d.k13;
-    let t132 = s_q3 * c_q4 * d.k8;
-    let t133 = 0.032 * (p.m6 * s_q3 * t43) - t132;
-    let t134 = s_q3 * (c_q4 * t133 - 0.0003 * s_q3 - 0.00004 * t44);
-    let t135 = c_q3 * d.k9;
-    let t136 = c_q3 * (0.032 * t80 - t135);
-    let t137 = c_q3 * s_q4 * d.k15;
-    let t138 = d.k6 + t130 - t83 - t131 - t134 - t136 - 0.032 * t137;
-    let t139 = 0.00004 * t45 + s_q4 * t133;
-    let t140 = t135 - 0.032 * t80;
-    let t141 = -0.032 * (s_q3 * d.k18) - t132;
-    let t142 = 0.00004 * t45 + s_q4 * t141;
-    let t143 = t135 - 0.032 * t84;
-    let t144 = 0.00004 * (c_q5 * t30 * t31 + s_q5 * t29 * t31)
-        + 0.032 * (p.m6 * (s_q3 * t57 + c_q3 * t59)) + t25 * t26 * d.k9 + t60 * d.k8;
-    let t145 = 0.00004 * t62 + t22 * t26 * d.k8 - t22 * t26 * d.k9;
-    let t146 = 0.0016 * (t17 * t19) + 0.0003 * t54 + c_q4 * t144 - s_q4 * t145;
-    let t147 = t61 * d.k9;
-    let t148 = 0.00004 * (t69 - t70) + 0.032 * t87 + t106 - 0.0013 * (t14 * t19) - t147;
-    let t149 = p.d4 * t93 + t7 * t104 + t48 * d.k4 + t58 * d.k5 + t86 * d.k7
-        + c_q3 * t146 - t11 * t105 - s_q3 * t148;
-    let t150 = s_q4 * t144;
-    let t151 = c_q4 * t145;
-    let t152 = 0.0016 * t58 + t11 * t107 + t48 * d.k5 + t150 + t151 - 0.0003 * t32
-        - p.a3 * t93 - t4 * t104 - t86 * d.k10;
-    let t153 = t94 + t7 * t108 - t95 - t11 * t11 * d.k10;
-    let t154 = t71 + t96 - t11 * t11 * d.k7 - t4 * t108;
-    let t155 = s_q2 * t153 + c_q2 * t154;
-    let t156 = (t52 - t50) * d.k10;
-    let t157 = (t55 + t56) * d.k7;
-    let t158 = s_q3 * t146;
-    let t159 = c_q3 * t148;
-    let t160 = t63 * d.k10;
-    let t161 = t64 * d.k7;
-    let t162 = t160 - 0.032 * (t101 + t102) - t161;
-    let t163 = t98 + t112 + t156 - 0.000987 * t97 - t99 - t113 - t157 - t158 - t159;
+    let t28 = t23 * c_q5 - t25 * s_q5;
+    let t29 = -(t23 * s_q5) - t25 * c_q5;
+    let t30 = t24 + qd[5];
+    let t31 = s_q1 * c_q2;
+    let t32 = c_q1 * s_q2;
+    let t33 = t31 + t32;
+    let t34 = c_q1 * c_q2;
+    let t35 = s_q1 * s_q2;
+    let t36 = p.d3 * t34 - p.d3 * t35;
+    let t37 = t34 - t35;
+    let t38 = p.d4 * t33 - p.a2 * c_q1 - p.a3 * t37;
+    let t39 = c_q3 * c_q4;
+    let t40 = t33 * t39;
+    let t41 = t40 + s_q4 * t37;
+    let t42 = -(p.d3 * t32) - p.d3 * t31;
+    let t43 = c_q3 * s_q4;
+    let t44 = c_q4 * t37 - t33 * t43;
+    let t45 = p.m2 * c_q1;
+    let t46 = 0.00004 * t44;
+    let t47 = p.a2 * s_q2 - p.d4;
+    let t48 = s_q3 * s_q4;
+    let t49 = c_q4 * t48;
+    let t50 = 0.00004 * t48;
+    let t51 = 0.00004 * c_q4;
+    let t52 = qd[1] * t7;
+    let t53 = qd[1] * t6;
+    let t54 = qd[2] * t9 + c_q2 * t52 - s_q2 * t53;
+    let t55 = t2 - c_q1 * c_q1 * t11 - qd[1] * t10 - p.d3 * t53;
+    let t56 = t3 + s_q1 * c_q1 * t11;
+    let t57 = qd[3] * t16 + c_q3 * t54;
+    let t58 = c_q2 * t55 + s_q2 * t56;
+    let t59 = t9 * t17 + t58 - p.a3 * (t12 * t12);
+    let t60 = -(qd[2] * t8) - s_q2 * t52 - c_q2 * t53;
+    let t61 = p.a2 * t53 + (t6 * t10 - t7 * t7 * p.d3);
+    let t62 = p.a3 * t18 + p.d4 * t19 + p.d4 * t54 + t61 - p.a3 * t60;
+    let t63 = qd[4] * t24 + c_q4 * t57 + s_q4 * t60;
+    let t64 = qd[3] * t15 + s_q3 * t54;
+    let t65 = c_q2 * t56 - s_q2 * t55;
+    let t66 = c_q4 * t60 - qd[4] * t23 - s_q4 * t57;
+    let t67 = t3 * c_q2 - t2 * s_q2;
+    let t68 = t2 * c_q2 + t3 * s_q2;
+    let t69 = t39 * t68;
+    let t70 = t69 + s_q4 * t67;
+    let t71 = p.m2 * t7;
+    let t72 = -0.001365 * (p.m2 * qd[1]) - 0.000408 * (p.m2 * t6);
+    let t73 = p.m6 * t24;
+    let t74 = -0.032 * (p.m6 * (t25 * t25) + p.m6 * (t23 * t23));
+    let t75 = c_q5 * t30;
+    let t76 = s_q5 * t30;
+    let t77 = p.m6 * c_q4;
+    let t78 = s_q3 * s_q3 * t77;
+    let t79 = p.m6 * c_q3;
+    let t80 = 0.032 * (t33 * t78 + t41 * t79);
+    let t81 = p.m6 * s_q3;
+    let t82 = 0.032 * (t41 * t81 - t40 * t81);
+    let t83 = s_q4 * t81;
+    let t84 = t33 * t83;
+    let t85 = s_q2 * t82 - 0.032 * (c_q2 * t84);
+    let t86 = -0.032 * (t78 + c_q3 * c_q3 * t77);
+    let t87 = p.m2 * t53;
+    let t88 = 0.032 * (t23 * t73 - p.m6 * t64);
+    let t89 = c_q4 * t88 - s_q4 * t74;
+    let t90 = -0.032 * (t25 * t73 + p.m6 * t63);
+    let t91 = -(s_q3 * t89) - c_q3 * t90;
+    let t92 = c_q4 * t74 + s_q4 * t88;
+    let t93 = c_q3 * t89 - s_q3 * t90;
+    let t94 = 0.032 * (t69 * t81 - t70 * t81);
+    let t95 = t68 * t83;
+    let t96 = t6 * d.k2 + qd[1] * d.k3 - 0.001365 * t71;
+    let t97 = t12 * d.k6 - 0.000987 * (p.m3 * t9);
+    let t98 = t8 * d.k5 - 0.000987 * (p.m3 * t12);
+    let t99 = t25 * d.k9;
+    let t100 = t23 * d.k8;
+    let t101 = t8 * d.k4 + t9 * d.k5;
+    let t102 = t8 * d.k7 - t9 * d.k10;
+    let t103 = t6 * d.k1 + qd[1] * d.k2 - 0.000408 * t71;
+    let t104 = 0.032 * (p.m6 * (s_q3 * t36 + c_q3 * t38)) + t41 * d.k8;
+    let t105 = 0.0003 * (c_q3 * t33) + c_q4 * t104 - 0.00004 * (s_q4 * t44);
+    let t106 = 0.032 * (p.m6 * (c_q4 * (c_q3 * t36 - s_q3 * t38) + s_q4 * t42))
+        - s_q3 * t33 * d.k9;
+    let t107 = p.d4 * t80 + t33 * d.k4 + t37 * d.k5 + c_q3 * t105 - c_q1 * d.k13
+        - s_q3 * t106;
+    let t108 = s_q4 * t104 + (0.0016 * t37 + 0.00004 * (c_q4 * t44));
+    let t109 = t33 * d.k5 + c_q1 * d.k14 + t108 - p.a3 * t80;
+    let t110 = -0.000987 * (p.m3 * t37) - p.d4 * t82 - 0.032 * (t33 * t48 * d.k15)
+        + (t42 * d.k10 - t36 * d.k7 + (-(s_q3 * t105) - c_q3 * t106));
+    let t111 = p.a2 * t85 + s_q1 * d.k2 + t110 - 0.001365 * t45;
+    let t112 = -t106;
+    let t113 = s_q3 * c_q4 * d.k8;
+    let t114 = 0.032 * (t47 * t81) - t113;
+    let t115 = -0.0003 * s_q3 - 0.00004 * (t48 * s_q4);
+    let t116 = c_q3 * d.k9;
+    let t117 = 0.032 * (p.m6 * (t39 * t47 + s_q4 * (p.a3 + p.a2 * c_q2))) - t116;
+    let t118 = -0.032 * (t43 * d.k15) - p.d4 * t86;
+    let t119 = c_q2 * d.k14 - s_q2 * d.k13
+        + (-(s_q3 * (c_q4 * t114 + t115)) - c_q3 * t117);
+    let t120 = d.k6 + t118;
+    let t121 = t119 + t120;
+    let t122 = 0.00004 * t49 + s_q4 * t114;
+    let t123 = -t117;
+    let t124 = -0.032 * (s_q3 * d.k18) - t113;
+    let t125 = 0.032 * (p.m6 * (p.a3 * s_q4 - p.d4 * t39)) - t116;
+    let t126 = 0.00004 * t49 + s_q4 * t124;
+    let t127 = -t125;
+    let t128 = 0.00004 * (t29 * t75 + t28 * t76)
+        + 0.032 * (p.m6 * (s_q3 * t59 + c_q3 * t62)) + t24 * t99 + t63 * d.k8;
+    let t129 = 0.00004 * t66 + t25 * t100 - t23 * t99;
+    let t130 = 0.0016 * (t16 * t20) + 0.0003 * t57 + c_q4 * t128 - s_q4 * t129;
+    let t131 = t64 * d.k9 - 0.00004 * (t29 * t76 - t28 * t75)
+        - (0.032
+            * (p.m6
+                * (c_q4 * (c_q3 * t59 - s_q3 * t62)
+                    + s_q4 * (t65 - p.d4 * (t12 * t12) - t8 * t17))) + t24 * t100);
+    let t132 = -0.0013 * (t15 * t20) - t131;
+    let t133 = p.d4 * t91 + t9 * t97 + t54 * d.k4 + t60 * d.k5 + t61 * d.k7 + c_q3 * t130
+        - t12 * t98 - s_q3 * t132;
+    let t134 = 0.0016 * t60 - 0.0003 * (t15 * t16) + (s_q4 * t128 + c_q4 * t129);
+    let t135 = t12 * t101 + t54 * d.k5 + t134 - p.a3 * t91 - t8 * t97 - t61 * d.k10;
+    let t136 = t93 + t9 * t102 - t12 * t12 * d.k10;
+    let t137 = t92 - t12 * t12 * d.k7 - t8 * t102;
+    let t138 = s_q2 * t136 + c_q2 * t137;
+    let t139 = c_q1 * d.k12 - 0.006 * (s_q1 * d.k11);
+    let t140 = t8 * t98 - p.d4 * t93 + (t65 * d.k10 - t9 * t101)
+        + (-(t58 * d.k7) - s_q3 * t130
+            + (p.a3 * t92 - 0.000987 * (p.m3 * t60) - c_q3 * t132));
+    let t141 = -0.032 * (t68 * t78 + t70 * t79) + (t67 * d.k10 - t68 * d.k7);
     JointSpace {
         mass_matrix: [
             [
                 d.k0
                     + s_q1
-                        * (s_q1 * d.k1 + c_q2 * t118 - 0.000408 * t41 - p.d3 * t77
-                            - s_q2 * t120)
+                        * (s_q1 * d.k1 + c_q2 * t107 - 0.000408 * t45 - p.d3 * t85
+                            - s_q2 * t109)
                     + c_q1
-                        * (p.d3
-                            * (c_q2 * t76 + 0.032 * (p.m6 * s_q2 * s_q3 * s_q4 * t33))
-                            + s_q2 * t118 + c_q2 * t120 - 0.000408 * (p.m2 * s_q1)
-                            - p.a2 * (t75 + t33 * d.k7 - t35 * d.k10)),
-                t126,
-                t127,
-                t128,
-                t129,
-                t42,
-            ],
-            [
-                t126,
-                t130
-                    + p.a2
-                        * (s_q2 * (d.k16 - 0.032 * (t81 + t82))
-                            + c_q2 * (d.k10 - 0.032 * (p.m6 * c_q3 * s_q4))) + d.k17
-                    - t83 - t131 - t134 - t136 - 0.032 * t137,
-                t138,
-                t139,
-                t140,
+                        * (p.d3 * (c_q2 * t82 + 0.032 * (s_q2 * t84)) + s_q2 * t107
+                            + c_q2 * t109 - 0.000408 * (p.m2 * s_q1)
+                            - p.a2 * (t80 + t33 * d.k7 - t37 * d.k10)),
+                t111,
+                t110,
+                t108,
+                t112,
                 t46,
             ],
             [
-                t127,
-                t138,
-                d.k6 - t83 - s_q3 * (c_q4 * t141 - 0.0003 * s_q3 - 0.00004 * t44)
-                    - c_q3 * -t143 - 0.032 * t137,
-                t142,
-                t143,
-                t46,
+                t111,
+                p.a2 * (s_q2 * (t86 + d.k16) + c_q2 * (d.k10 - 0.032 * (p.m6 * t43)))
+                    + d.k17 + t118 + t119,
+                t121,
+                t122,
+                t123,
+                t50,
             ],
             [
-                t128,
-                t139,
-                t142,
+                t110,
+                t121,
+                t120 - s_q3 * (t115 + c_q4 * t124) - c_q3 * t125,
+                t126,
+                t127,
+                t50,
+            ],
+            [
+                t108,
+                t122,
+                t126,
                 0.00004 * (c_q4 * c_q4) + s_q4 * s_q4 * d.k8 + 0.0016,
                 0.0,
-                t47,
+                t51,
             ],
-            [t129, t140, t143, 0.0, d.k9, 0.0],
-            [t42, t46, t46, t47, 0.0, 0.00004],
+            [t112, t123, t127, 0.0, d.k9, 0.0],
+            [t46, t50, t50, t51, 0.0, 0.00004],
         ],
         bias: [
             s_q1
-                * (qd[0] * c_q1 * t103 + qd[0] * c_q1 * qd[1] * d.k1 + c_q2 * t149
-                    + 0.000408 * t85 - qd[1] * t67 - s_q2 * t152 - p.d3 * t155)
+                * (t7 * t96 + t52 * d.k1 + c_q2 * t133 + 0.000408 * t87 - qd[1] * t72
+                    - s_q2 * t135 - p.d3 * t138)
                 + c_q1
-                    * (qd[1] * t109 + s_q2 * t149 + c_q2 * t152
-                        + p.d3 * (c_q2 * t153 - s_q2 * t154) - 0.000408 * (t66 * qd[1])
-                        - qd[0] * s_q1 * t103
+                    * (qd[1] * t103 + s_q2 * t133 + c_q2 * t135
+                        + p.d3 * (c_q2 * t136 - s_q2 * t137) - 0.000408 * (p.m2 * t52)
+                        - t6 * t96
                         - p.a2
-                            * (t93 + t4 * t11 * d.k10 + t7 * t11 * d.k7 + t48 * d.k7
-                                - t58 * d.k10)),
-            t163 + qd[0] * s_q1 * t67 + t111 + qd[0] * c_q1 * qd[1] * d.k2 + p.a2 * t155
-                + 0.001365 * t85 - qd[0] * c_q1 * t109 - 0.006 * t110,
-            t163,
-            0.0016 * t58 + t150 + t151 - 0.0003 * t32,
-            0.00004 * (t70 - t69) + t147 - 0.032 * t87 - t106,
-            0.00004 * t62,
+                            * (t91 + t18 * d.k10 + t19 * d.k7 + t54 * d.k7
+                                - t60 * d.k10)),
+            t6 * t72 + t52 * d.k2 + p.a2 * t138 + t139 + t140 + 0.001365 * t87
+                - t7 * t103,
+            t140,
+            t134,
+            t131,
+            0.00004 * t66,
         ],
         gravity: [
-            s_q1 * (c_q2 * t100 - 0.032 * (p.m6 * s_q2 * s_q3 * s_q4 * t64))
-                + c_q1 * (s_q2 * t100 + 0.032 * (p.m6 * c_q2 * s_q3 * s_q4 * t64)),
-            t162 + t111 - 0.006 * t110,
-            t162,
-            0.032 * (p.m6 * s_q3 * s_q4 * t64),
-            -0.032 * (p.m6 * t65),
+            s_q1 * (c_q2 * t94 - 0.032 * (s_q2 * t95))
+                + c_q1 * (s_q2 * t94 + 0.032 * (c_q2 * t95)),
+            t139 + t141,
+            t141,
+            0.032 * t95,
+            -0.032 * (p.m6 * t70),
             0.0,
         ],
     }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 601,
-    add: 324,
+    mul: 511,
+    add: 307,
     div: 4,
     sqrt: 0,
     sin: 5,
@@ -1102,272 +1028,236 @@ pub fn forward_dynamics_with(
     let p = &d.params;
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let t2 = p.g * s_q1;
+    let t3 = p.g * c_q1;
+    let t4 = qd[0] * c_q1;
+    let t5 = qd[1] * t4;
+    let t6 = qd[0] * s_q1;
+    let t7 = qd[1] * t6;
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t4 = qd[0] * s_q1 * c_q2 + qd[0] * c_q1 * s_q2;
-    let t5 = qd[0] * s_q1 * s_q2;
-    let t6 = qd[0] * c_q1 * c_q2;
-    let t7 = t6 - t5;
-    let t8 = p.a2 * qd[1] - p.d3 * qd[0] * s_q1;
-    let t9 = -(p.a2 * (qd[0] * qd[0]) * (c_q1 * c_q1)) - qd[1] * t8;
-    let t10 = p.d3 * qd[0] * c_q1 * qd[1] + p.a2 * (qd[0] * qd[0]) * s_q1 * c_q1;
-    let t11 = qd[0] * s_q1 * t8;
-    let t12 = p.d3 * (qd[0] * qd[0]) * (c_q1 * c_q1);
-    let t13 = t11 - t12;
-    let t14 = qd[1] + qd[2];
-    let t15 = qd[2] * t4;
+    let t10 = t6 * c_q2 + t4 * s_q2;
+    let t11 = t4 * c_q2 - t6 * s_q2;
+    let t12 = p.a2 * qd[1] - p.d3 * t6;
+    let t13 = p.a2 * (qd[0] * qd[0]);
+    let t14 = -(c_q1 * c_q1 * t13) - qd[1] * t12;
+    let t15 = p.d3 * t5 + s_q1 * c_q1 * t13;
+    let t16 = t6 * t12 - t4 * t4 * p.d3;
+    let t17 = qd[1] + qd[2];
+    let t18 = qd[2] * t11;
+    let t19 = qd[2] * t10;
     let s_q3 = libm::Libm::<Real>::sin(q[3]);
     let c_q3 = libm::Libm::<Real>::cos(q[3]);
-    let t18 = t4 * c_q3 - t14 * s_q3;
-    let t19 = t4 * s_q3;
-    let t20 = t14 * c_q3;
-    let t21 = -t19 - t20;
-    let t22 = p.d4 * t4 - p.a3 * t7;
-    let t23 = t7 * t22 - p.a3 * (t14 * t14);
-    let t24 = p.d4 * (t14 * t14);
-    let t25 = t4 * t22;
-    let t26 = -t24 - t25;
-    let t27 = p.a3 * t4 * t14 + p.d4 * t7 * t14;
-    let t28 = t7 + qd[3];
+    let t22 = t10 * c_q3 - t17 * s_q3;
+    let t23 = -(t10 * s_q3) - t17 * c_q3;
+    let t24 = p.d4 * t10 - p.a3 * t11;
+    let t25 = t11 * t24 - p.a3 * (t17 * t17);
+    let t26 = -(p.d4 * (t17 * t17)) - t10 * t24;
+    let t27 = t10 * t17;
+    let t28 = t11 * t17;
+    let t29 = p.a3 * t27 + p.d4 * t28;
+    let t30 = t11 + qd[3];
+    let t31 = qd[3] * t23;
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
-    let t31 = t18 * c_q4 + t28 * s_q4;
-    let t32 = t18 * s_q4;
-    let t33 = t28 * c_q4;
-    let t34 = t33 - t32;
-    let t35 = qd[4] - t21;
+    let t34 = t22 * c_q4 + t30 * s_q4;
+    let t35 = t30 * c_q4 - t22 * s_q4;
+    let t36 = qd[4] - t23;
     let s_q5 = libm::Libm::<Real>::sin(q[5]);
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
-    let t38 = t31 * c_q5 - t35 * s_q5;
-    let t39 = -(t31 * s_q5) - t35 * c_q5;
-    let t40 = t34 + qd[5];
-    let t41 = t18 * t21;
-    let t42 = p.m2 * qd[0] * c_q1;
-    let t43 = -0.001365 * (p.m2 * qd[1]) - 0.000408 * (p.m2 * qd[0] * s_q1);
-    let t44 = qd[0] * s_q1 * t43;
-    let t45 = s_q5 * t39 * t40;
-    let t46 = c_q5 * t38 * t40;
-    let t47 = c_q2 * t9;
-    let t48 = s_q2 * t10;
-    let t49 = t47 + t48;
-    let t50 = s_q2 * t9;
-    let t51 = c_q2 * t10;
-    let t52 = t51 - t50;
-    let t53 = c_q3 * t23;
-    let t54 = s_q3 * t27;
-    let t55 = t53 - t54;
-    let t56 = s_q3 * t23;
-    let t57 = c_q3 * t27;
-    let t58 = -t56 - t57;
-    let t59 = 0.032 * (p.m6 * (t35 * t35) + p.m6 * (t31 * t31));
-    let t60 = c_q4 * t59;
-    let t61 = 0.0013 * (t18 * t28) + tau[4];
-    let t62 = c_q3 * t61;
-    let t63 = qd[0] * s_q1 * d.k2 + qd[1] * d.k3 - 0.001365 * t42;
-    let t64 = t14 * d.k6 - 0.000987 * (p.m3 * t7);
-    let t65 = t4 * d.k5 - 0.000987 * (p.m3 * t14);
-    let t66 = t31 * t34 * d.k8;
-    let t67 = t4 * d.k4 + t7 * d.k5;
-    let t68 = t4 * d.k7 - t7 * d.k10;
-    let t69 = qd[0] * s_q1 * d.k1 + qd[1] * d.k2 - 0.000408 * t42;
-    let t70 = qd[0] * c_q1 * t69;
-    let t71 = t4 * t65;
-    let t72 = t7 * t67;
-    let t73 = s_q4 * s_q4 * d.k8 + 0.0016;
-    let inv74 = 1.0 / t73;
-    let t75 = c_q4 * c_q4 * d.k8 + 0.0003 - s_q4 * s_q4 * (c_q4 * c_q4) * inv74 * d.k19;
-    let t76 = 0.032 * (s_q4 * s_q4 * c_q4 * inv74 * d.k20 - p.m6 * c_q4);
-    let t77 = s_q3 * s_q3 * (c_q4 * c_q4) * d.k21;
-    let t78 = c_q3 * c_q3 * (s_q4 * s_q4) * inv74 * d.k22;
-    let t79 = -0.001024 * (t77 + t78);
-    let t80 = s_q3 * c_q3 * (c_q4 * c_q4) * d.k21;
-    let t81 = s_q3 * c_q3 * (s_q4 * s_q4) * inv74 * d.k22;
-    let t82 = 0.001024 * (t80 - t81);
-    let t83 = p.d4 * t82;
-    let t84 = s_q3 * s_q4 * c_q4 * d.k24;
-    let t85 = t83 - 0.001024 * t84;
-    let t86 = 2.0 * (p.d4 * s_q3 * c_q3 * t76) - s_q3 * c_q3 * t75 - p.d4 * t85;
-    let t87 = c_q3 * s_q4 * c_q4 * d.k25;
-    let t88 = s_q4 * s_q4 * d.k24;
-    let t89 = c_q3 * c_q3 * (c_q4 * c_q4) * d.k21;
-    let t90 = s_q3 * s_q3 * (s_q4 * s_q4) * inv74 * d.k22;
-    let t91 = p.d4 * (-0.001024 * (t89 + t90));
-    let t92 = c_q3 * s_q4 * c_q4 * d.k24;
-    let t93 = d.k6 + s_q3 * s_q3 * t75 + p.d4 * (t91 + 0.001024 * t92)
-        - p.a3 * (0.001024 * (t88 - t87)) - 2.0 * (p.d4 * (s_q3 * s_q3) * t76);
-    let inv94 = 1.0 / t93;
-    let t95 = d.k4 + c_q3 * c_q3 * t75 + t79 * d.k23 - t86 * t86 * inv94
-        - 2.0 * (p.d4 * (c_q3 * c_q3) * t76);
-    let t96 = p.a3 * t85 + d.k27 - p.a3 * s_q3 * c_q3 * t76;
-    let t97 = d.k5 + p.a3 * (c_q3 * c_q3) * t76 - t79 * d.k26 - t86 * inv94 * t96;
-    let t98 = s_q2 * t97;
-    let t99 = c_q2 * t97;
-    let t100 = t79 * d.k28 - inv94 * (t96 * t96);
-    let t101 = s_q3 * c_q3 * t76;
-    let t102 = d.k16 + s_q3 * s_q3 * t76 - t91 - 0.001024 * t92;
-    let t103 = t83 - t101 - t86 * inv94 * t102;
-    let t104 = -(p.a3 * t82) - inv94 * t96 * t102;
-    let t105 = c_q2 * t103 - s_q2 * t104;
-    let t106 = s_q2 * t105;
-    let t107 = d.k10 + 0.001024 * (t87 - t88);
-    let t108 = 0.001024 * (s_q3 * s_q4 * c_q4 * d.k25) - t86 * inv94 * t107;
-    let t109 = -0.001024 * t84 - inv94 * t96 * t107;
-    let t110 = c_q2 * t108 - s_q2 * t109;
-    let t111 = c_q2 * t110;
-    let t112 = t106 + t111;
-    let t113 = -0.001024 * (t89 + t90) - inv94 * (t102 * t102);
-    let t114 = -0.001024 * (c_q3 * s_q4 * c_q4 * d.k21) - inv94 * t102 * t107;
-    let t115 = c_q2 * t114;
-    let t116 = s_q2 * t113 + t115;
-    let t117 = s_q2 * t114;
-    let t118 = -0.001024 * (s_q4 * s_q4 * d.k21) - inv94 * (t107 * t107);
-    let t119 = t117 + c_q2 * t118;
-    let t120 = s_q2 * t116 + c_q2 * t119;
-    let t121 = d.k2 + p.a2 * t112 - t120 * d.k30;
-    let t122 = d.k3 + t120 * d.k31;
-    let inv123 = 1.0 / t122;
-    let t124 = d.k1 + c_q2 * (c_q2 * t95 - t98) + t120 * d.k29
-        - s_q2 * (t99 - s_q2 * t100) - t121 * t121 * inv123 - 2.0 * (p.d3 * t112);
-    let t125 = t99 + s_q2 * t95;
-    let t126 = t98 + c_q2 * t100;
-    let t127 = c_q2 * t105;
-    let t128 = s_q2 * t110;
-    let t129 = t101 - t85;
-    let t130 = d.k7 + p.d4 * t79 - c_q3 * c_q3 * t76 - t86 * inv94 * t129;
-    let t131 = d.k32 - p.a3 * t79 - inv94 * t96 * t129;
-    let t132 = s_q2 * t103 + c_q2 * t104;
-    let t133 = s_q2 * t132;
-    let t134 = s_q2 * t108 + c_q2 * t109;
-    let t135 = c_q2 * t134;
-    let t136 = t133 + t135;
-    let t137 = c_q2 * t116 - s_q2 * t119;
-    let t138 = p.d3 * t137;
-    let t139 = t82 - inv94 * t102 * t129;
-    let t140 = 0.001024 * (s_q3 * s_q4 * c_q4 * d.k21) - inv94 * t107 * t129;
-    let t141 = s_q2 * t139 + c_q2 * t140;
-    let t142 = p.a2 * t141;
-    let t143 = p.a2 * t136 + d.k30 * t137 + d.k33 - d.k31 * t141;
-    let t144 = c_q2 * t125 + p.d3 * (t127 - t128) + p.d3 * (t142 - t138) + d.k34
-        - s_q2 * t126 - p.a2 * (c_q2 * t130 - s_q2 * t131) - p.d3 * t136
-        - t121 * inv123 * t143;
-    let t145 = c_q2 * t132;
-    let t146 = s_q2 * t134;
-    let t147 = c_q2 * t139 - s_q2 * t140;
-    let t148 = p.a2 * t147;
-    let t149 = p.d3 * (c_q2 * (c_q2 * t113 - t117) - s_q2 * (t115 - s_q2 * t118));
-    let t150 = t79 - inv94 * (t129 * t129);
-    let t151 = s_q2 * t125 + c_q2 * t126 + p.a2 * (p.a2 * t150 - p.d3 * t147)
-        + 2.0 * (p.d3 * (t145 - t146) - p.a2 * (s_q2 * t130 + c_q2 * t131))
-        - p.d3 * (t148 - t149) - inv123 * (t143 * t143);
-    let t152 = d.k0 + s_q1 * (s_q1 * t124 + c_q1 * t144)
-        + c_q1 * (s_q1 * t144 + c_q1 * t151);
-    let inv153 = 1.0 / t152;
-    let t154 = -0.00004 * (c_q5 * t39 * t40 + s_q5 * t38 * t40) - t34 * t35 * d.k9
-        - qd[4] * t34 * d.k8;
-    let t155 = t31 * t35 * d.k9 - tau[5] - t31 * t35 * d.k8;
-    let t156 = s_q4 * t154;
-    let t157 = c_q4 * t155;
-    let t158 = 0.0003 * t41 + tau[3] + t156 + t157;
-    let t159 = c_q4 * t154 - 0.0016 * (t21 * t28) - s_q4 * t155 - t58 * t76
-        - qd[3] * t21 * t75 - s_q4 * c_q4 * d.k8 * inv74 * t158;
-    let t160 = 0.032
-        * ((0.00004 * (t45 - t46) + tau[4] + t66) * d.k35 - p.m6 * t31 * t34);
-    let t161 = c_q4 * t160
-        + 0.001024 * (c_q4 * c_q4 * t55 * d.k21 + t26 * s_q4 * c_q4 * d.k21)
-        - s_q4 * t59;
-    let t162 = s_q3 * t161;
-    let t163 = 0.032
-        * (p.m6 * t34 * t35 + p.m6 * qd[4] * t34 + p.m6 * s_q4 * inv74 * t158)
-        + 0.001024 * (s_q4 * s_q4 * t58 * inv74 * d.k22) - qd[3] * t21 * t76;
-    let t164 = c_q3 * t163;
-    let t165 = -t162 - t164;
-    let t166 = s_q3 * t159;
-    let t167 = s_q4 * t160;
-    let t168 = s_q4 * c_q4 * t55 * d.k21;
-    let t169 = t26 * (s_q4 * s_q4) * d.k21;
-    let t170 = p.a3 * (t60 + t167 + 0.001024 * (t168 + t169));
-    let t171 = c_q3 * t161;
-    let t172 = s_q3 * t163;
-    let t173 = p.d4 * (t171 - t172);
-    let t174 = tau[2] + t72 + t170 - t62 - t71 - t166 - t173;
-    let t175 = t14 * t65 + c_q3 * t159 + p.d4 * t165 + t15 * t97 - s_q3 * t61 - t7 * t64
-        - t49 * t103 - t52 * t108 - t13 * t130 - qd[2] * t7 * t95 - t86 * inv94 * t174;
-    let t176 = t4 * t64 + t15 * t100 - tau[3] - t14 * t67 - p.a3 * t165 - t49 * t104
-        - t52 * t109 - t13 * t131 - qd[2] * t7 * t97 - inv94 * t96 * t174;
-    let t177 = t14 * t14 * d.k10 + t171 + t15 * t104 - t7 * t68 - t172 - t49 * t113
-        - t52 * t114 - t13 * t139 - qd[2] * t7 * t103 - inv94 * t102 * t174;
-    let t178 = t60 + t14 * t14 * d.k7 + t4 * t68 + t167 + t15 * t109
-        + 0.001024 * (t168 + t169) - t49 * t114 - t52 * t118 - t13 * t140
-        - qd[2] * t7 * t108 - inv94 * t107 * t174;
-    let t179 = s_q2 * t177 + c_q2 * t178;
-    let t180 = p.a2 * t179;
-    let t181 = tau[1] + t70 + t180 - t44 - tau[2];
-    let t182 = p.a2 * t137 + d.k36;
-    let t183 = p.a2 * t120 + d.k37;
-    let t184 = tau[0]
+    let t39 = t34 * c_q5 - t36 * s_q5;
+    let t40 = -(t34 * s_q5) - t36 * c_q5;
+    let t41 = t35 + qd[5];
+    let t42 = p.m2 * t4;
+    let t43 = -0.001365 * (p.m2 * qd[1]) - 0.000408 * (p.m2 * t6);
+    let t44 = p.m6 * t35;
+    let t45 = c_q5 * t41;
+    let t46 = s_q5 * t41;
+    let t47 = c_q2 * t14 + s_q2 * t15;
+    let t48 = c_q2 * t15 - s_q2 * t14;
+    let t49 = c_q3 * t25 - s_q3 * t29;
+    let t50 = -(s_q3 * t25) - c_q3 * t29;
+    let t51 = 0.032 * (p.m6 * (t36 * t36) + p.m6 * (t34 * t34));
+    let t52 = 0.0013 * (t22 * t30) + tau[4];
+    let t53 = t6 * d.k2 + qd[1] * d.k3 - 0.001365 * t42;
+    let t54 = t17 * d.k6 - 0.000987 * (p.m3 * t11);
+    let t55 = t10 * d.k5 - 0.000987 * (p.m3 * t17);
+    let t56 = t36 * d.k9;
+    let t57 = t34 * d.k8;
+    let t58 = t10 * d.k4 + t11 * d.k5;
+    let t59 = t10 * d.k7 - t11 * d.k10;
+    let t60 = t6 * d.k1 + qd[1] * d.k2 - 0.000408 * t42;
+    let t61 = s_q4 * s_q4 * d.k8 + 0.0016;
+    let inv62 = 1.0 / t61;
+    let t63 = c_q4 * c_q4 * d.k8 + 0.0003 - s_q4 * s_q4 * (c_q4 * c_q4) * inv62 * d.k19;
+    let t64 = 0.032 * (s_q4 * s_q4 * c_q4 * inv62 * d.k20 - p.m6 * c_q4);
+    let t65 = p.d4 * t64;
+    let t66 = c_q4 * c_q4 * d.k21;
+    let t67 = s_q4 * s_q4 * d.k22;
+    let t68 = -0.001024 * (s_q3 * s_q3 * t66 + c_q3 * c_q3 * inv62 * t67);
+    let t69 = s_q3 * c_q3;
+    let t70 = 0.001024 * (t66 * t69 - inv62 * t67 * t69);
+    let t71 = p.d4 * t70;
+    let t72 = s_q4 * c_q4;
+    let t73 = s_q3 * t72;
+    let t74 = d.k24 * t73;
+    let t75 = t71 - 0.001024 * t74;
+    let t76 = 2.0 * (t65 * t69) - t63 * t69 - p.d4 * t75;
+    let t77 = c_q3 * t72;
+    let t78 = 0.001024 * (s_q4 * s_q4 * d.k24 - d.k25 * t77);
+    let t79 = -0.001024 * (c_q3 * c_q3 * t66 + s_q3 * s_q3 * inv62 * t67);
+    let t80 = p.d4 * t79 + 0.001024 * (d.k24 * t77);
+    let t81 = d.k6 + s_q3 * s_q3 * t63 + p.d4 * t80 - p.a3 * t78
+        - 2.0 * (s_q3 * s_q3 * t65);
+    let inv82 = 1.0 / t81;
+    let t83 = d.k4 + c_q3 * c_q3 * t63 + t68 * d.k23 - t76 * t76 * inv82
+        - 2.0 * (c_q3 * c_q3 * t65);
+    let t84 = c_q3 * c_q3 * t64;
+    let t85 = t64 * t69;
+    let t86 = p.a3 * t75 + d.k27 - p.a3 * t85;
+    let t87 = d.k5 + p.a3 * t84 - t68 * d.k26 - t76 * inv82 * t86;
+    let t88 = s_q2 * t87;
+    let t89 = c_q2 * t87;
+    let t90 = t68 * d.k28 - inv82 * (t86 * t86);
+    let t91 = d.k16 + s_q3 * s_q3 * t64 - t80;
+    let t92 = t71 - t85 - t76 * inv82 * t91;
+    let t93 = -(p.a3 * t70) - inv82 * t86 * t91;
+    let t94 = c_q2 * t92 - s_q2 * t93;
+    let t95 = d.k10 - t78;
+    let t96 = 0.001024 * (t73 * d.k25) - t76 * inv82 * t95;
+    let t97 = -0.001024 * t74 - inv82 * t86 * t95;
+    let t98 = c_q2 * t96 - s_q2 * t97;
+    let t99 = s_q2 * t94 + c_q2 * t98;
+    let t100 = t79 - inv82 * (t91 * t91);
+    let t101 = d.k21 * t72;
+    let t102 = -0.001024 * (c_q3 * t101) - inv82 * t91 * t95;
+    let t103 = c_q2 * t102;
+    let t104 = s_q2 * t100 + t103;
+    let t105 = s_q2 * t102;
+    let t106 = s_q4 * s_q4 * d.k21;
+    let t107 = -0.001024 * t106 - inv82 * (t95 * t95);
+    let t108 = t105 + c_q2 * t107;
+    let t109 = s_q2 * t104 + c_q2 * t108;
+    let t110 = d.k2 + p.a2 * t99 - t109 * d.k30;
+    let t111 = d.k3 + t109 * d.k31;
+    let inv112 = 1.0 / t111;
+    let t113 = d.k1 + c_q2 * (c_q2 * t83 - t88) + t109 * d.k29
+        - s_q2 * (t89 - s_q2 * t90) - t110 * t110 * inv112 - 2.0 * (p.d3 * t99);
+    let t114 = t89 + s_q2 * t83;
+    let t115 = t88 + c_q2 * t90;
+    let t116 = c_q2 * t94 - s_q2 * t98;
+    let t117 = t85 - t75;
+    let t118 = d.k7 + p.d4 * t68 - t84 - t76 * inv82 * t117;
+    let t119 = d.k32 - p.a3 * t68 - inv82 * t86 * t117;
+    let t120 = s_q2 * t92 + c_q2 * t93;
+    let t121 = s_q2 * t96 + c_q2 * t97;
+    let t122 = s_q2 * t120 + c_q2 * t121;
+    let t123 = c_q2 * t104 - s_q2 * t108;
+    let t124 = p.d3 * t123;
+    let t125 = t70 - inv82 * t91 * t117;
+    let t126 = 0.001024 * (s_q3 * t101) - inv82 * t95 * t117;
+    let t127 = s_q2 * t125 + c_q2 * t126;
+    let t128 = p.a2 * t127 - t124;
+    let t129 = p.a2 * t122 + d.k30 * t123 + d.k33 - d.k31 * t127;
+    let t130 = c_q2 * t114 + p.d3 * t116 + p.d3 * t128 + d.k34 - s_q2 * t115
+        - p.a2 * (c_q2 * t118 - s_q2 * t119) - p.d3 * t122 - t110 * inv112 * t129;
+    let t131 = c_q2 * t120 - s_q2 * t121;
+    let t132 = c_q2 * t125 - s_q2 * t126;
+    let t133 = p.a2 * t132
+        - p.d3 * (c_q2 * (c_q2 * t100 - t105) - s_q2 * (t103 - s_q2 * t107));
+    let t134 = t68 - inv82 * (t117 * t117);
+    let t135 = s_q2 * t114 + c_q2 * t115 + p.a2 * (p.a2 * t134 - p.d3 * t132)
+        + 2.0 * (p.d3 * t131 - p.a2 * (s_q2 * t118 + c_q2 * t119)) - p.d3 * t133
+        - inv112 * (t129 * t129);
+    let t136 = d.k0 + s_q1 * (s_q1 * t113 + c_q1 * t130)
+        + c_q1 * (s_q1 * t130 + c_q1 * t135);
+    let inv137 = 1.0 / t136;
+    let t138 = -0.00004 * (t40 * t45 + t39 * t46) - t35 * t56 - qd[4] * t35 * d.k8;
+    let t139 = t34 * t56 - tau[5] - t36 * t57;
+    let t140 = 0.0003 * (t22 * t23) + tau[3] + (s_q4 * t138 + c_q4 * t139);
+    let t141 = d.k8 * t72;
+    let t142 = c_q4 * t138 - 0.0016 * (t23 * t30) - s_q4 * t139 - t50 * t64 - t31 * t63
+        - inv62 * t140 * t141;
+    let t143 = 0.00004 * (t40 * t46 - t39 * t45) + (tau[4] + t35 * t57);
+    let t144 = 0.032 * (t143 * d.k35 - t34 * t44);
+    let t145 = c_q4 * t144 + 0.001024 * (t49 * t66 + t26 * t101) - s_q4 * t51;
+    let t146 = p.m6 * s_q4;
+    let t147 = 0.032 * (t36 * t44 + qd[4] * t44 + inv62 * t140 * t146)
+        + 0.001024 * (t50 * inv62 * t67) - t31 * t64;
+    let t148 = -(s_q3 * t145) - c_q3 * t147;
+    let t149 = c_q4 * t51 + s_q4 * t144 + 0.001024 * (t49 * t101 + t26 * t106);
+    let t150 = c_q3 * t145 - s_q3 * t147;
+    let t151 = tau[2] - c_q3 * t52 - p.d4 * t150
+        + (t11 * t58 - t10 * t55 + (p.a3 * t149 - s_q3 * t142));
+    let t152 = t17 * t55 + c_q3 * t142 + p.d4 * t148 + t19 * t87 - s_q3 * t52 - t11 * t54
+        - t47 * t92 - t48 * t96 - t16 * t118 - t18 * t83 - t76 * inv82 * t151;
+    let t153 = t10 * t54 + t19 * t90 - tau[3] - t17 * t58 - p.a3 * t148 - t47 * t93
+        - t48 * t97 - t16 * t119 - t18 * t87 - inv82 * t86 * t151;
+    let t154 = t17 * t17 * d.k10 + t150 + t19 * t93 - t11 * t59 - t47 * t100 - t48 * t102
+        - t16 * t125 - t18 * t92 - inv82 * t91 * t151;
+    let t155 = t17 * t17 * d.k7 + t10 * t59 + t149 + t19 * t97 - t47 * t102 - t48 * t107
+        - t16 * t126 - t18 * t96 - inv82 * t95 * t151;
+    let t156 = s_q2 * t154 + c_q2 * t155;
+    let t157 = tau[1] + t4 * t60 + (p.a2 * t156 + (-(t6 * t43) - tau[2]));
+    let t158 = p.a2 * t123 + d.k36;
+    let t159 = p.a2 * t109 + d.k37;
+    let t160 = tau[0]
         + s_q1
-            * (qd[1] * t43 + c_q2 * t175 + qd[0] * s_q1 * qd[1] * t144
-                - qd[0] * c_q1 * t63 - s_q2 * t176 - p.d3 * t179
-                - qd[0] * c_q1 * qd[1] * t124 - t121 * inv123 * t181)
+            * (qd[1] * t43 + c_q2 * t152 + t7 * t130 - t4 * t53 - s_q2 * t153
+                - p.d3 * t156 - t5 * t113 - t110 * inv112 * t157)
         + c_q1
-            * (qd[0] * s_q1 * t63 + s_q2 * t175 + c_q2 * t176
-                + p.d3 * (c_q2 * t177 - s_q2 * t178) + qd[0] * s_q1 * qd[1] * t151
-                - qd[1] * t69
+            * (t6 * t53 + s_q2 * t152 + c_q2 * t153 + p.d3 * (c_q2 * t154 - s_q2 * t155)
+                + t7 * t135 - qd[1] * t60
                 - p.a2
-                    * (t165 + t15 * t131 - t4 * t14 * d.k10 - t7 * t14 * d.k7
-                        - t49 * t139 - t52 * t140 - t13 * t150 - qd[2] * t7 * t130
-                        - inv94 * t129 * t174) - qd[0] * c_q1 * qd[1] * t144
-                - inv123 * t143 * t181)
+                    * (t148 + t19 * t119 - t27 * d.k10 - t28 * d.k7 - t47 * t125
+                        - t48 * t126 - t16 * t134 - t18 * t118 - inv82 * t117 * t151)
+                - t5 * t130 - inv112 * t129 * t157)
         - p.g
             * (s_q1
-                * (s_q1 * (t127 - t128 - t138 - t121 * inv123 * t182)
-                    + c_q1 * (t145 + t149 - t146 - t148 - inv123 * t143 * t182))
+                * (s_q1 * (t116 - t124 - t110 * inv112 * t158)
+                    + c_q1 * (t131 - t133 - inv112 * t129 * t158))
                 + c_q1
-                    * (s_q1 * (t112 - p.d3 * t120 - t121 * inv123 * t183)
-                        + c_q1 * (t136 + t138 - t142 - inv123 * t143 * t183)));
-    let t185 = qd[0] * c_q1 * qd[1] + s_q1 * inv153 * t184;
-    let t186 = c_q1 * inv153 * t184 - qd[0] * s_q1 * qd[1];
-    let t187 = t181 - p.g * s_q1 * t182 - p.g * c_q1 * t183 - t121 * t185 - t143 * t186;
-    let t188 = inv123 * t187;
-    let t189 = p.g * s_q1 + p.d3 * t186;
-    let t190 = c_q2 * t189;
-    let t191 = p.g * c_q1 + p.a2 * inv123 * t187 - p.d3 * t185;
-    let t192 = s_q2 * t191;
-    let t193 = s_q2 * t189;
-    let t194 = c_q2 * t191;
-    let t195 = p.a2 * t186;
-    let t196 = qd[2] * t7 + c_q2 * t185 + s_q2 * t186;
-    let t197 = s_q2 * t185;
-    let t198 = c_q2 * t186;
-    let t199 = t198 - t15 - t197;
-    let t200 = inv94
-        * (t174 - t102 * (t49 + t190 + t192) - t107 * (t52 + t194 - t193)
-            - t129 * (t13 - t195) - t86 * t196 - t96 * t199 - t93 * inv123 * t187);
-    let t201 = t188 + t200;
-    let t202 = t49 + t190 + t192 - p.d4 * t201;
-    let t203 = t13 + p.d4 * t196 - t195 - p.a3 * t199;
-    let t204 = qd[3] * t21 + c_q3 * t196 - s_q3 * t201;
-    let t205 = inv74
-        * (t158 + 0.032 * (p.m6 * s_q4 * (t58 - s_q3 * t202 - c_q3 * t203))
-            - s_q4 * c_q4 * d.k8 * t204 - t73 * t199);
+                    * (s_q1 * (t99 - p.d3 * t109 - t110 * inv112 * t159)
+                        + c_q1 * (t122 - t128 - inv112 * t129 * t159)));
+    let t161 = t5 + s_q1 * inv137 * t160;
+    let t162 = c_q1 * inv137 * t160 - t7;
+    let t163 = t157 - t2 * t158 - t3 * t159 - t110 * t161 - t129 * t162;
+    let t164 = inv112 * t163;
+    let t165 = t2 + p.d3 * t162;
+    let t166 = t3 + p.a2 * inv112 * t163 - p.d3 * t161;
+    let t167 = t47 + (c_q2 * t165 + s_q2 * t166);
+    let t168 = t48 + (c_q2 * t166 - s_q2 * t165);
+    let t169 = t16 - p.a2 * t162;
+    let t170 = t18 + c_q2 * t161 + s_q2 * t162;
+    let t171 = c_q2 * t162 + (-t19 - s_q2 * t161);
+    let t172 = inv82
+        * (t151 - t91 * t167 - t95 * t168 - t117 * t169 - t76 * t170 - t86 * t171
+            - t81 * inv112 * t163);
+    let t173 = t164 + t172;
+    let t174 = t167 - p.d4 * t173;
+    let t175 = t169 + p.d4 * t170 - p.a3 * t171;
+    let t176 = t31 + c_q3 * t170 - s_q3 * t173;
+    let t177 = inv62
+        * (t140 + 0.032 * (t146 * (t50 - s_q3 * t174 - c_q3 * t175)) - t141 * t176
+            - t61 * t171);
     [
-        inv153 * t184,
-        t188,
-        t200,
-        t205,
-        (0.00004 * (t45 - t46) + tau[4] + t66
+        inv137 * t160,
+        t164,
+        t172,
+        t177,
+        (t143
             + 0.032
                 * (p.m6
-                    * (c_q4 * (t55 + c_q3 * t202 - s_q3 * t203)
-                        + s_q4 * (t52 + t26 + t194 + p.a3 * t201 - t193)))
-            - d.k9 * (qd[3] * t18 + s_q3 * t196 + c_q3 * t201)) * d.k38,
-        25000.0 * (tau[5] - 0.00004 * (c_q4 * (t199 + t205) - qd[4] * t31 - s_q4 * t204)),
+                    * (c_q4 * (t49 + c_q3 * t174 - s_q3 * t175)
+                        + s_q4 * (t26 + t168 + p.a3 * t173)))
+            - d.k9 * (qd[3] * t22 + s_q3 * t170 + c_q3 * t173)) * d.k38,
+        25000.0 * (tau[5] - 0.00004 * (c_q4 * (t171 + t177) - qd[4] * t34 - s_q4 * t176)),
     ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 726,
-    add: 414,
+    mul: 574,
+    add: 339,
     div: 0,
     sqrt: 0,
     sin: 6,
@@ -1394,336 +1284,293 @@ pub fn coriolis_matrix_with(
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t4 = qd[1] + qd[2];
+    let t4 = p.a2 * qd[1];
+    let t5 = qd[0] * s_q1;
+    let t6 = qd[1] + qd[2];
     let s_q3 = libm::Libm::<Real>::sin(q[3]);
     let c_q3 = libm::Libm::<Real>::cos(q[3]);
-    let t7 = t4 * c_q3;
+    let t9 = p.d4 * t6;
+    let t10 = p.a3 * t6;
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
     let s_q5 = libm::Libm::<Real>::sin(q[5]);
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
-    let t12 = p.m2 * c_q1;
-    let t13 = -(s_q3 * c_q4 * c_q5) - c_q3 * s_q5;
-    let t14 = s_q3 * c_q4 * s_q5 - c_q3 * c_q5;
-    let t15 = p.m2 * qd[1];
-    let t16 = p.m2 * qd[0] * s_q1;
-    let t17 = t12 * qd[0];
-    let t18 = p.m3 * t4;
-    let t19 = t15 * s_q1;
-    let t20 = s_q1 * (p.a2 * qd[1] - p.d3 * qd[0] * s_q1);
-    let t21 = p.d3 * qd[0] * (s_q1 * s_q1);
-    let t22 = p.d3 * qd[0] * (c_q1 * c_q1);
-    let t23 = p.a2 * s_q1 * qd[1];
-    let t24 = t20 + t23 - t21 - 2.0 * t22;
-    let t25 = -2.0 * (p.a3 * t4 + p.a2 * qd[1] * c_q2);
-    let t26 = q[1] + q[2];
-    let t27 = libm::Libm::<Real>::sin(t26);
-    let t28 = qd[0] * t27;
-    let t29 = libm::Libm::<Real>::cos(t26);
-    let t30 = t28 * c_q3 - t4 * s_q3;
-    let t31 = t28 * s_q3;
-    let t32 = -t7 - t31;
-    let t33 = t28 * p.d4 - p.a3 * qd[0] * t29;
-    let t34 = qd[3] + qd[0] * t29;
-    let t35 = c_q4 * t30;
-    let t36 = s_q4 * t34;
-    let t37 = t35 + t36;
-    let t38 = s_q4 * t30;
-    let t39 = c_q4 * t34;
-    let t40 = t39 - t38;
-    let t41 = qd[4] - t32;
-    let t42 = c_q5 * t37 - s_q5 * t41;
-    let t43 = -(s_q5 * t37) - c_q5 * t41;
-    let t44 = t40 + qd[5];
-    let t45 = c_q3 * c_q4 * t27 + s_q4 * t29;
-    let t46 = c_q4 * t29 - c_q3 * s_q4 * t27;
-    let t47 = c_q5 * t45 - s_q3 * s_q5 * t27;
-    let t48 = -(s_q5 * t45) - s_q3 * c_q5 * t27;
-    let t49 = qd[2] * t29 + qd[1] * t29;
-    let t50 = -(qd[2] * t27) - qd[1] * t27;
-    let t51 = c_q3 * t49 - s_q3 * qd[3] * t27;
-    let t52 = qd[4] * t46 + c_q4 * t51 + s_q4 * t50;
-    let t53 = p.d4 * t27 - p.a3 * t29;
-    let t54 = t29 * t33 + qd[0] * t29 * t53 - 2.0 * (p.a2 * qd[0] * c_q1 * t29);
-    let t55 = t24 + p.a3 * t4 * t27 + p.d4 * t4 * t29 + p.d4 * t49 - p.a3 * t50;
-    let t56 = c_q4 * t50 - qd[4] * t45 - s_q4 * t51;
-    let t57 = s_q5 * t44 * t48 + s_q5 * t43 * t46;
-    let t58 = c_q5 * t44 * t47 + c_q5 * t42 * t46;
-    let t59 = c_q3 * qd[3] * t27 + s_q3 * t49;
-    let t60 = p.m6
-        * (c_q4 * (c_q3 * t54 - s_q3 * t55)
-            + s_q4 * (2.0 * (t28 * (p.a2 * c_q1)) - t27 * t33 - t28 * t53));
-    let t61 = -0.064 * (p.m6 * s_q3 * t27 * t41 + p.m6 * t37 * t45);
-    let t62 = 0.032 * (p.m6 * t40 * t45 + p.m6 * t37 * t46 - p.m6 * t59);
-    let t63 = c_q4 * t62 - s_q4 * t61;
-    let t64 = s_q3 * t63;
-    let t65 = -0.032 * (p.m6 * t41 * t46 + p.m6 * s_q3 * t27 * t40 + p.m6 * t52);
-    let t66 = c_q3 * t65;
-    let t67 = -t64 - t66;
-    let t68 = c_q3 * t27 * t32 - s_q3 * t27 * t30;
-    let t69 = c_q3 * t63;
-    let t70 = s_q3 * t65;
-    let t71 = c_q4 * t61;
-    let t72 = s_q4 * t62;
-    let t73 = p.m3 * t50;
-    let t74 = p.a3 * (t71 + t72);
-    let t75 = p.d4 * (t69 - t70);
-    let t76 = c_q3 * t34;
-    let t77 = qd[0] * c_q3 * t29 - c_q3 * qd[3];
-    let t78 = c_q5 * t14 * t44 + s_q3 * s_q4 * c_q5 * t43;
-    let t79 = s_q5 * t13 * t44 + s_q3 * s_q4 * s_q5 * t42;
-    let t80 = s_q3 * s_q4 * qd[4] + c_q4 * t77 - t28 * s_q4;
-    let t81 = t28 * p.a3;
-    let t82 = p.d4 * qd[0] * t29;
-    let t83 = 2.0 * (p.a2 * qd[0] * s_q1 + t81 + t82);
-    let t84 = s_q3 * c_q4 * qd[4] - s_q4 * t77 - t28 * c_q4;
-    let t85 = s_q3 * t34;
-    let t86 = s_q5 * t14 * t44 + s_q3 * s_q4 * s_q5 * t43;
-    let t87 = c_q5 * t13 * t44 + s_q3 * s_q4 * c_q5 * t42;
-    let t88 = qd[0] * s_q3 * t29 - s_q3 * qd[3];
-    let t89 = p.m6
-        * (s_q4 * (2.0 * (p.a2 * qd[1] * s_q2 - p.d4 * t4))
-            + c_q4 * (c_q3 * t25 - s_q3 * t83));
-    let t90 = 0.064 * (p.m6 * s_q3 * c_q4 * t37 - p.m6 * c_q3 * t41);
-    let t91 = 0.032 * (p.m6 * s_q3 * s_q4 * t37 - p.m6 * s_q3 * c_q4 * t40 - p.m6 * t88);
-    let t92 = c_q4 * t91 - s_q4 * t90;
-    let t93 = s_q3 * t92;
-    let t94 = p.m6 * s_q3 * s_q4 * t41;
-    let t95 = p.m6 * c_q3 * t40;
-    let t96 = -0.032 * (t94 + t95 + p.m6 * t80);
-    let t97 = c_q3 * t96;
-    let t98 = -t93 - t97;
-    let t99 = p.d4 * t98;
-    let t100 = -(s_q3 * t32) - c_q3 * t30;
-    let t101 = p.a3 * t98;
-    let t102 = c_q3 * t92;
-    let t103 = s_q3 * t96;
-    let t104 = c_q4 * t90;
-    let t105 = s_q4 * t91;
-    let t106 = p.a3 * (t104 + t105);
-    let t107 = p.d4 * (t102 - t103);
-    let t108 = 0.00002 * t84;
-    let t109 = 2.0 * (t81 + t82);
-    let t110 = p.m6
-        * (c_q4 * (-2.0 * (t7 * p.a3) - s_q3 * t109) - 2.0 * (p.d4 * t4 * s_q4));
-    let t111 = s_q4 * s_q5 * c_q5 * t44;
-    let t112 = c_q4 * qd[4] + c_q4 * t32;
-    let t113 = -(s_q4 * qd[4]) - s_q4 * t32;
-    let t114 = c_q4 * s_q5 * t43 - s_q4 * (s_q5 * s_q5) * t44;
-    let t115 = s_q4 * (c_q5 * c_q5) * t44 + c_q4 * c_q5 * t42;
-    let t116 = 0.032 * (p.m6 * s_q4 * t40 + p.m6 * c_q4 * t37 - p.m6 * t30);
-    let t117 = 0.064 * (p.m6 * (s_q4 * s_q4) * t37) + c_q4 * t116;
-    let t118 = -0.032 * (p.m6 * c_q4 * t41 + p.m6 * t112);
-    let t119 = -(s_q3 * t117) - c_q3 * t118;
-    let t120 = c_q3 * t117 - s_q3 * t118;
-    let t121 = s_q4 * t116 - 0.064 * (p.m6 * s_q4 * c_q4 * t37);
-    let t122 = s_q2 * t120 + c_q2 * t121;
-    let t123 = p.a3 * t121;
-    let t124 = p.d4 * t120;
-    let t125 = -t37;
-    let t126 = 0.064 * (t95 - t94);
-    let t127 = 0.064 * (p.m6 * c_q3 * s_q4 * t41 + p.m6 * s_q3 * t40);
-    let t128 = s_q2 * t127 - 0.064 * (p.m6 * c_q2 * c_q4 * t41);
-    let t129 = p.d4 * t127;
-    let t130 = 0.00004 * (c_q5 * t43 + s_q5 * t42);
-    let t131 = s_q5 * t43;
-    let t132 = c_q5 * t42;
-    let t133 = 0.00004 * (t131 - t132);
-    let t134 = c_q3 * c_q4 * t130 - s_q3 * t133;
-    let t135 = 0.5 * (-(s_q3 * c_q4 * t130) - c_q3 * t133);
-    let t136 = qd[0] * s_q1 * d.k2 + qd[1] * d.k3 - 0.001365 * t17;
-    let t137 = qd[0] * s_q1 * d.k1;
-    let t138 = qd[1] * d.k2;
-    let t139 = s_q1 * d.k2 - 0.001365 * t12;
-    let t140 = t4 * d.k6 - 0.000987 * (p.m3 * qd[0] * t29);
-    let t141 = 0.00004
-        * (c_q5 * t44 * t48 + c_q5 * t43 * t46 + (s_q5 * t44 * t47 + s_q5 * t42 * t46))
-        + 0.032 * (p.m6 * (s_q3 * t54 + c_q3 * t55)) + t41 * t46 * d.k9
-        + s_q3 * t27 * t40 * d.k9 + t52 * d.k8;
-    let t142 = 0.00004 * t56 + t41 * t45 * d.k8 + s_q3 * t27 * t37 * d.k8
-        - t41 * t45 * d.k9 - s_q3 * t27 * t37 * d.k9;
-    let t143 = 0.0016 * (t29 * t32 - t85 * t27) + 0.0003 * t51 + c_q4 * t141
-        - s_q4 * t142;
-    let t144 = t40 * t45 * d.k8;
-    let t145 = t37 * t46 * d.k8;
-    let t146 = t59 * d.k9;
-    let t147 = 0.00004 * (t57 - t58) + 0.032 * t60 + t144 + t145
-        - 0.0013 * (t76 * t27 + t29 * t30) - t146;
-    let t148 = p.d4 * t67 + t24 * d.k7 + t29 * t140 + t49 * d.k4 + t50 * d.k5
-        + c_q3 * t143 - 0.000987 * (p.m3 * qd[0] * (t29 * t29)) - t4 * t27 * d.k5
-        - s_q3 * t147;
-    let t149 = t27 * d.k4 + t29 * d.k5;
-    let t150 = s_q4 * t141;
-    let t151 = c_q4 * t142;
-    let t152 = 0.0016 * t50 + 0.000987 * (t28 * (p.m3 * t29)) + t4 * t149 + t49 * d.k5
-        + t150 + t151 - 0.0003 * t68 - p.a3 * t67 - t24 * d.k10 - t27 * t140;
-    let t153 = t28 * d.k7 - qd[0] * t29 * d.k10;
-    let t154 = t27 * d.k7 - t29 * d.k10;
-    let t155 = t69 + t29 * t153 + qd[0] * t29 * t154 - t70;
-    let t156 = t71 + t72 - t27 * t153 - t28 * t154;
-    let t157 = s_q2 * t155 + c_q2 * t156;
-    let t158 = s_q1 * d.k1 - 0.000408 * t12;
-    let t159 = t28 * d.k5;
-    let t160 = qd[0] * t29 * d.k6;
-    let t161 = qd[0] * t29 * d.k4;
-    let t162 = s_q3 * s_q4 * t41 * d.k9;
-    let t163 = c_q3 * t40 * d.k9;
-    let t164 = t80 * d.k8;
-    let t165 = 0.00004 * (t78 + t79) + 0.032 * (p.m6 * (s_q3 * t25 + c_q3 * t83)) + t162
-        + t163 + t164;
-    let t166 = 0.00004 * t84 + c_q3 * t37 * d.k8 + s_q3 * c_q4 * t41 * d.k9
-        - s_q3 * c_q4 * t41 * d.k8 - c_q3 * t37 * d.k9;
-    let t167 = s_q4 * t166;
-    let t168 = 0.0003 * t77 + c_q4 * t165 - 0.0016 * t76 - t167;
-    let t169 = s_q3 * c_q4 * t40 * d.k8;
-    let t170 = s_q3 * s_q4 * t37 * d.k8;
-    let t171 = t88 * d.k9;
-    let t172 = 0.0013 * t85 + 0.00004 * (t86 - t87) + 0.032 * t89 + t170 - t169 - t171;
-    let t173 = 0.001974 * t18 + t99 + t160 + t161 + c_q3 * t168
-        + 2.0 * (qd[0] * s_q1 * d.k13 - t159) - s_q3 * t172;
-    let t174 = t28 * d.k4;
-    let t175 = qd[0] * t29 * d.k5;
-    let t176 = t28 * d.k6;
-    let t177 = s_q4 * t165;
-    let t178 = c_q4 * t166;
-    let t179 = t174 + t177 + t178 + 2.0 * (t175 - qd[0] * s_q1 * d.k14) - 0.0016 * t28
-        - 0.0003 * t100 - t101 - t176;
-    let t180 = t102 - t103 - 2.0 * (t4 * d.k10);
-    let t181 = t104 + t105 - 2.0 * (t4 * d.k7);
-    let t182 = s_q2 * t180 + c_q2 * t181;
-    let t183 = p.d3 * t182;
-    let t184 = p.d3 * (c_q2 * t180 - s_q2 * t181);
-    let t185 = p.a2 * (t98 + 2.0 * (t28 * d.k10 + qd[0] * t29 * d.k7));
-    let t186 = 0.00004 * (t78 + t79)
-        + 0.032 * (p.m6 * (c_q3 * t109 - 2.0 * (p.a3 * t4 * s_q3))) + t162 + t163 + t164;
-    let t187 = 0.0003 * t77 + c_q4 * t186 - 0.0016 * t76 - t167;
-    let t188 = 0.0013 * t85 + 0.00004 * (t86 - t87) + 0.032 * t110 + t170 - t169 - t171;
-    let t189 = 0.001974 * t18 + t99 + t160 + t161 + c_q3 * t187 - s_q3 * t188
-        - 2.0 * t159;
-    let t190 = s_q4 * t186;
-    let t191 = t174 + t178 + t190 + 2.0 * t175 - 0.0016 * t28 - 0.0003 * t100 - t101
-        - t176;
-    let t192 = 0.00004 * (c_q4 * c_q5 * t43 - t111 + (t111 + c_q4 * s_q5 * t42))
-        + c_q4 * t41 * d.k9 + t112 * d.k8;
-    let t193 = 0.00004 * t113 + s_q4 * t41 * d.k8 - s_q4 * t41 * d.k9;
-    let t194 = 0.0019 * t32 + c_q4 * t192 - s_q4 * t193;
-    let t195 = s_q4 * t40 * d.k8;
-    let t196 = c_q4 * t37 * d.k8;
-    let t197 = t30 * d.k9;
-    let t198 = 0.00004 * (t114 - t115) + t195 + t196 - 0.0013 * t30 - t197;
-    let t199 = p.d4 * t119 + c_q3 * t194 - s_q3 * t198;
-    let t200 = s_q4 * t192;
-    let t201 = c_q4 * t193;
-    let t202 = t200 + t201 - p.a3 * t119;
-    let t203 = t40 * d.k9 + t40 * d.k8
-        - 0.00004 * (c_q5 * c_q5 * t44 + s_q5 * s_q5 * t44);
-    let t204 = 0.00004 * t125 + t37 * d.k8 - t37 * d.k9;
-    let t205 = c_q4 * t203 - s_q4 * t204;
-    let t206 = p.d4 * t126 + c_q3 * t205;
-    let t207 = s_q4 * t203;
-    let t208 = c_q4 * t204;
-    let t209 = t207 + t208 - p.a3 * t126;
-    let t210 = t27 * (t159 - 0.000987 * t18);
-    let t211 = t159 * t27;
-    let t212 = t29 * (t174 + t175);
-    let t213 = qd[0] * t29 * t149;
-    let t214 = t28 * (c_q1 * d.k14);
-    let t215 = qd[0] * c_q1 * t29 * d.k13;
-    let t216 = s_q3 * t143;
-    let t217 = c_q3 * t147;
-    let t218 = qd[1] * s_q2 * d.k14;
-    let t219 = qd[1] * c_q2 * d.k13;
-    let t220 = s_q3 * t168;
-    let t221 = c_q3 * t172;
-    let t222 = p.a2 * t182;
-    let t223 = s_q3 * t187;
-    let t224 = c_q3 * t188;
-    let t225 = s_q3 * t194;
-    let t226 = c_q3 * t198;
-    let t227 = s_q3 * t205;
-    let t228 = c_q4 * t41 * d.k15;
+    let t15 = p.m2 * c_q1;
+    let t16 = s_q3 * c_q4;
+    let t17 = -(c_q5 * t16) - c_q3 * s_q5;
+    let t18 = s_q5 * t16 - c_q3 * c_q5;
+    let t19 = p.m2 * qd[1];
+    let t20 = qd[0] * c_q1;
+    let t21 = p.m2 * t20;
+    let t22 = -0.2989010989010989 * (p.m2 * t5) - t19;
+    let t23 = s_q1 * t19;
+    let t24 = p.d3 * qd[0];
+    let t25 = s_q1 * (t4 - p.d3 * t5) - s_q1 * s_q1 * t24
+        + (s_q1 * t4 - 2.0 * (c_q1 * c_q1 * t24));
+    let t26 = s_q3 * s_q4;
+    let t27 = -2.0 * (t10 + c_q2 * t4);
+    let t28 = q[1] + q[2];
+    let t29 = libm::Libm::<Real>::sin(t28);
+    let t30 = qd[0] * t29;
+    let t31 = libm::Libm::<Real>::cos(t28);
+    let t32 = qd[0] * t31;
+    let t33 = c_q3 * t30 - t6 * s_q3;
+    let t34 = -(t6 * c_q3) - s_q3 * t30;
+    let t35 = p.d4 * t30 - p.a3 * t32;
+    let t36 = qd[3] + t32;
+    let t37 = c_q4 * t33 + s_q4 * t36;
+    let t38 = c_q4 * t36 - s_q4 * t33;
+    let t39 = qd[4] - t34;
+    let t40 = c_q5 * t37 - s_q5 * t39;
+    let t41 = -(s_q5 * t37) - c_q5 * t39;
+    let t42 = qd[5] + t38;
+    let t43 = c_q3 * t29;
+    let t44 = c_q4 * t43 + s_q4 * t31;
+    let t45 = c_q4 * t31 - s_q4 * t43;
+    let t46 = s_q3 * t29;
+    let t47 = c_q5 * t44 - s_q5 * t46;
+    let t48 = -(s_q5 * t44) - c_q5 * t46;
+    let t49 = qd[2] * t31 + qd[1] * t31;
+    let t50 = -(qd[2] * t29) - qd[1] * t29;
+    let t51 = c_q3 * t49 - qd[3] * t46;
+    let t52 = c_q5 * t42;
+    let t53 = c_q5 * t41;
+    let t54 = s_q5 * t42;
+    let t55 = s_q5 * t40;
+    let t56 = qd[4] * t45 + c_q4 * t51 + s_q4 * t50;
+    let t57 = p.d4 * t29 - p.a3 * t31;
+    let t58 = p.a2 * c_q1;
+    let t59 = t31 * t35 + t32 * t57 - 2.0 * (t32 * t58);
+    let t60 = t25 + t10 * t29 + t9 * t31 + p.d4 * t49 - p.a3 * t50;
+    let t61 = c_q4 * t50 - qd[4] * t44 - s_q4 * t51;
+    let t62 = s_q5 * t41;
+    let t63 = c_q5 * t40;
+    let t64 = qd[3] * t43 + s_q3 * t49;
+    let t65 = p.m6 * t39;
+    let t66 = p.m6 * t37;
+    let t67 = -0.064 * (t46 * t65 + t44 * t66);
+    let t68 = p.m6 * t38;
+    let t69 = 0.032 * (t44 * t68 + t45 * t66 - p.m6 * t64);
+    let t70 = c_q4 * t69 - s_q4 * t67;
+    let t71 = -0.032 * (t45 * t65 + t46 * t68 + p.m6 * t56);
+    let t72 = -(s_q3 * t70) - c_q3 * t71;
+    let t73 = c_q4 * t67 + s_q4 * t69;
+    let t74 = c_q3 * t70 - s_q3 * t71;
+    let t75 = c_q3 * t32 - c_q3 * qd[3];
+    let t76 = qd[4] * t26 + c_q4 * t75 - s_q4 * t30;
+    let t77 = 2.0 * (p.a3 * t30 + p.d4 * t32);
+    let t78 = 2.0 * (p.a2 * t5) + t77;
+    let t79 = qd[4] * t16 - s_q4 * t75 - c_q4 * t30;
+    let t80 = s_q3 * t32 - s_q3 * qd[3];
+    let t81 = p.m6
+        * (s_q4 * (2.0 * (s_q2 * t4 - t9)) + c_q4 * (c_q3 * t27 - s_q3 * t78));
+    let t82 = c_q3 * t65;
+    let t83 = 0.064 * (t16 * t66 - t82);
+    let t84 = 0.032 * (t26 * t66 - t16 * t68 - p.m6 * t80);
+    let t85 = c_q4 * t84 - s_q4 * t83;
+    let t86 = t26 * t65;
+    let t87 = c_q3 * t68;
+    let t88 = -0.032 * (t86 + t87 + p.m6 * t76);
+    let t89 = -(s_q3 * t85) - c_q3 * t88;
+    let t90 = c_q4 * t83 + s_q4 * t84;
+    let t91 = c_q3 * t85 - s_q3 * t88;
+    let t92 = 0.00002 * t79;
+    let t93 = p.m6 * (c_q4 * (-2.0 * (c_q3 * t10) - s_q3 * t77) - 2.0 * (t9 * s_q4));
+    let t94 = s_q4 * s_q5 * t52;
+    let t95 = c_q4 * qd[4] + c_q4 * t34;
+    let t96 = -(s_q4 * qd[4]) - s_q4 * t34;
+    let t97 = s_q4 * t42;
+    let t98 = c_q4 * t66;
+    let t99 = 0.032 * (s_q4 * t68 + t98 - p.m6 * t33);
+    let t100 = 0.064 * (s_q4 * s_q4 * t66) + c_q4 * t99;
+    let t101 = c_q4 * t65;
+    let t102 = -0.032 * (t101 + p.m6 * t95);
+    let t103 = -(s_q3 * t100) - c_q3 * t102;
+    let t104 = c_q3 * t100 - s_q3 * t102;
+    let t105 = s_q4 * t99 - 0.064 * (s_q4 * t98);
+    let t106 = s_q2 * t104 + c_q2 * t105;
+    let t107 = -t37;
+    let t108 = 0.064 * (t87 - t86);
+    let t109 = 0.064 * (s_q4 * t82 + s_q3 * t68);
+    let t110 = s_q2 * t109 - 0.064 * (c_q2 * t101);
+    let t111 = 0.00004 * (t53 + t55);
+    let t112 = 0.00004 * (t62 - t63);
+    let t113 = c_q3 * c_q4 * t111 - s_q3 * t112;
+    let t114 = s_q4 * t111;
+    let t115 = 0.5 * (-(t16 * t111) - c_q3 * t112);
+    let t116 = t5 * d.k2 + qd[1] * d.k3 - 0.001365 * t21;
+    let t117 = t5 * d.k1;
+    let t118 = qd[1] * d.k2 - 0.000408 * t21;
+    let t119 = s_q1 * d.k2 - 0.001365 * t15;
+    let t120 = c_q1 * qd[1];
+    let t121 = t6 * d.k6 - 0.000987 * (p.m3 * t32);
+    let t122 = t6 * t29;
+    let t123 = t39 * d.k9;
+    let t124 = t38 * d.k9;
+    let t125 = 0.00004 * (t48 * t52 + t45 * t53 + (t47 * t54 + t45 * t55))
+        + 0.032 * (p.m6 * (s_q3 * t59 + c_q3 * t60)) + t45 * t123 + t46 * t124
+        + t56 * d.k8;
+    let t126 = t39 * d.k8;
+    let t127 = t37 * d.k8;
+    let t128 = t37 * d.k9;
+    let t129 = 0.00004 * t61 + t44 * t126 + t46 * t127 - t44 * t123 - t46 * t128;
+    let t130 = 0.0016 * (t31 * t34 - t36 * t46) + 0.0003 * t51 + c_q4 * t125
+        - s_q4 * t129;
+    let t131 = t38 * d.k8;
+    let t132 = -(t45 * t127 - t64 * d.k9)
+        - (0.00004 * (t48 * t54 + t45 * t62 - (t47 * t52 + t45 * t63))
+            + (0.032
+                * (p.m6
+                    * (c_q4 * (c_q3 * t59 - s_q3 * t60)
+                        + s_q4 * (2.0 * (t30 * t58) - t29 * t35 - t30 * t57)))
+                + t44 * t131));
+    let t133 = -0.0013 * (t36 * t43 + t31 * t33) - t132;
+    let t134 = p.d4 * t72 + t25 * d.k7 + t31 * t121 + t49 * d.k4 + t50 * d.k5
+        + c_q3 * t130 - 0.000987 * (t32 * (p.m3 * t31)) - d.k5 * t122 - s_q3 * t133;
+    let t135 = t29 * d.k4 + t31 * d.k5;
+    let t136 = 0.0016 * t50 - 0.0003 * (t34 * t43 - t33 * t46)
+        + (s_q4 * t125 + c_q4 * t129);
+    let t137 = 0.000987 * (p.m3 * t30 * t31) + t6 * t135 + t49 * d.k5 + t136 - p.a3 * t72
+        - t25 * d.k10 - t29 * t121;
+    let t138 = t30 * d.k7 - t32 * d.k10;
+    let t139 = t29 * d.k7 - t31 * d.k10;
+    let t140 = t74 + t31 * t138 + t32 * t139;
+    let t141 = t73 - t29 * t138 - t30 * t139;
+    let t142 = s_q2 * t140 + c_q2 * t141;
+    let t143 = s_q1 * d.k1 - 0.000408 * t15;
+    let t144 = t6 * d.k7;
+    let t145 = t26 * t123 + c_q3 * t124
+        + (t76 * d.k8 + 0.00004 * (t18 * t52 + t26 * t53 + (t17 * t54 + t26 * t55)));
+    let t146 = 0.032 * (p.m6 * (s_q3 * t27 + c_q3 * t78)) + t145;
+    let t147 = 0.00004 * t79 + c_q3 * t127 + t16 * t123 - t16 * t126 - c_q3 * t128;
+    let t148 = 0.0003 * t75 - 0.0016 * (c_q3 * t36) - s_q4 * t147;
+    let t149 = c_q4 * t146 + t148;
+    let t150 = t16 * t131 - t26 * t127
+        + (t80 * d.k9 - 0.00004 * (t18 * t54 + t26 * t62 - (t17 * t52 + t26 * t63)));
+    let t151 = 0.0013 * (s_q3 * t36) - t150;
+    let t152 = 0.032 * t81 + t151;
+    let t153 = 2.0 * (t30 * d.k5) - 0.001974 * (p.m3 * t6);
+    let t154 = p.d4 * t89 + t32 * d.k6 + (t32 * d.k4 - t153);
+    let t155 = 2.0 * (t5 * d.k13) + c_q3 * t149 + t154 - s_q3 * t152;
+    let t156 = t30 * d.k4;
+    let t157 = t32 * d.k5;
+    let t158 = c_q4 * t147 + (-0.0016 * t30 - 0.0003 * (-(s_q3 * t34) - c_q3 * t33));
+    let t159 = s_q4 * t146 + t158;
+    let t160 = t156 - p.a3 * t89 + (2.0 * t157 - t30 * d.k6);
+    let t161 = t159 + t160 - 2.0 * (t5 * d.k14);
+    let t162 = t91 - 2.0 * (t6 * d.k10);
+    let t163 = t90 - 2.0 * t144;
+    let t164 = s_q2 * t162 + c_q2 * t163;
+    let t165 = p.d3 * t164;
+    let t166 = p.d3 * (c_q2 * t162 - s_q2 * t163)
+        - p.a2 * (t89 + 2.0 * (t30 * d.k10 + t32 * d.k7));
+    let t167 = 0.032 * (p.m6 * (c_q3 * t77 - 2.0 * (s_q3 * t10))) + t145;
+    let t168 = t148 + c_q4 * t167;
+    let t169 = 0.032 * t93 + t151;
+    let t170 = t154 + c_q3 * t168 - s_q3 * t169;
+    let t171 = t158 + s_q4 * t167;
+    let t172 = t160 + t171;
+    let t173 = 0.00004 * (c_q4 * t53 - t94 + (t94 + c_q4 * t55)) + c_q4 * t123
+        + t95 * d.k8;
+    let t174 = 0.00004 * t96 + s_q4 * t126 - s_q4 * t123;
+    let t175 = 0.0019 * t34 + c_q4 * t173 - s_q4 * t174;
+    let t176 = t33 * d.k9
+        - 0.00004 * (c_q4 * t62 - s_q5 * s_q5 * t97 - (c_q5 * c_q5 * t97 + c_q4 * t63))
+        - (s_q4 * t131 + c_q4 * t127);
+    let t177 = -0.0013 * t33 - t176;
+    let t178 = p.d4 * t103 + c_q3 * t175 - s_q3 * t177;
+    let t179 = s_q4 * t173 + c_q4 * t174;
+    let t180 = t179 - p.a3 * t103;
+    let t181 = t124 + t131 - 0.00004 * (t52 * c_q5 + t54 * s_q5);
+    let t182 = 0.00004 * t107 + t127 - t128;
+    let t183 = c_q4 * t181 - s_q4 * t182;
+    let t184 = p.d4 * t108 + c_q3 * t183;
+    let t185 = s_q4 * t181 + c_q4 * t182;
+    let t186 = t185 - p.a3 * t108;
+    let t187 = 2.0 * (c_q1 * t30 * d.k14) - t32 * t135
+        + (2.0 * (c_q1 * t32 * d.k13) - s_q3 * t130)
+        + (p.a3 * t73 - 0.000987 * (p.m3 * t50) - c_q3 * t133
+            + (t29 * (0.5 * t153) - p.d4 * t74
+                + (t30 * (t29 * d.k5) - t31 * (t156 + t157))));
+    let t188 = p.a3 * t90 - p.d4 * t91;
+    let t189 = p.a2 * t164 + t188;
+    let t190 = 2.0 * (qd[1] * s_q2 * d.k14 + qd[1] * c_q2 * d.k13)
+        + (-(s_q3 * t149) - c_q3 * t152);
+    let t191 = -(s_q3 * t168) - c_q3 * t169;
+    let t192 = p.a3 * t105 - p.d4 * t104 + (-(s_q3 * t175) - c_q3 * t177);
+    let t193 = -(p.d4 * t109) - s_q3 * t183 - 0.064 * (c_q4 * t39 * d.k15);
     [
         [
             0.5
                 * (s_q1
-                    * (0.000816 * t19 + c_q1 * t136 + qd[0] * c_q1 * t139
-                        + c_q1 * qd[1] * d.k1 + c_q2 * t148 - s_q2 * t152 - p.d3 * t157)
+                    * (0.000816 * t23 + c_q1 * t116 + t20 * t119 + d.k1 * t120
+                        + c_q2 * t134 - s_q2 * t137 - p.d3 * t142)
                     + c_q1
-                        * (qd[1] * t158 + s_q2 * t148 + c_q2 * t152
-                            + p.d3 * (c_q2 * t155 - s_q2 * t156)
-                            - 0.000408 * (t15 * c_q1) - s_q1 * t136 - qd[0] * s_q1 * t139
+                        * (qd[1] * t143 + s_q2 * t134 + c_q2 * t137
+                            + p.d3 * (c_q2 * t140 - s_q2 * t141)
+                            - 0.000408 * (c_q1 * t19) - s_q1 * t116 - t5 * t119
                             - p.a2
-                                * (t67 + t4 * t27 * d.k10 + t4 * t29 * d.k7 + t49 * d.k7
+                                * (t72 + d.k10 * t122 + t31 * t144 + t49 * d.k7
                                     - t50 * d.k10))),
             0.5
                 * (s_q1
-                    * (0.00273 * t15 + 0.000816 * t16 + qd[0] * c_q1 * d.k3
-                        + qd[0] * c_q1 * d.k1 + c_q2 * t173 - s_q2 * t179 - t183)
+                    * (t20 * d.k3 + t20 * d.k1 + c_q2 * t155 - 0.00273 * t22
+                        - s_q2 * t161 - t165)
                     + c_q1
-                        * (t137 + s_q2 * t173 + c_q2 * t179 + t184 + 2.0 * t138
-                            - 0.000816 * t17 - qd[0] * s_q1 * d.k3 - t185)),
+                        * (t117 + s_q2 * t155 + c_q2 * t161 + t166 + 2.0 * t118
+                            - t5 * d.k3)),
             0.5
-                * (s_q1 * (c_q2 * t189 - t183 - s_q2 * t191)
-                    + c_q1 * (t184 + s_q2 * t189 + c_q2 * t191 - t185)),
+                * (s_q1 * (c_q2 * t170 - t165 - s_q2 * t172)
+                    + c_q1 * (t166 + s_q2 * t170 + c_q2 * t172)),
             0.5
-                * (s_q1 * (c_q2 * t199 - p.d3 * t122 - s_q2 * t202)
+                * (s_q1 * (c_q2 * t178 - p.d3 * t106 - s_q2 * t180)
                     + c_q1
-                        * (p.d3 * (c_q2 * t120 - s_q2 * t121) + s_q2 * t199 + c_q2 * t202
-                            - p.a2 * t119)),
+                        * (p.d3 * (c_q2 * t104 - s_q2 * t105) + s_q2 * t178 + c_q2 * t180
+                            - p.a2 * t103)),
             0.5
-                * (s_q1 * (c_q2 * t206 - p.d3 * t128 - s_q2 * t209)
+                * (s_q1 * (c_q2 * t184 - p.d3 * t110 - s_q2 * t186)
                     + c_q1
-                        * (p.d3 * (c_q2 * t127 + 0.064 * (p.m6 * s_q2 * c_q4 * t41))
-                            + s_q2 * t206 + c_q2 * t209 - p.a2 * t126)),
+                        * (p.d3 * (c_q2 * t109 + 0.064 * (s_q2 * t101)) + s_q2 * t184
+                            + c_q2 * t186 - p.a2 * t108)),
             0.5
-                * (s_q1 * (c_q2 * t134 - s_q2 * s_q4 * t130)
-                    + c_q1 * (s_q2 * t134 + c_q2 * s_q4 * t130)),
-        ],
-        [
-            0.5
-                * (0.001365 * t19 + s_q1 * (-0.001365 * t15 - 0.000408 * t16) + t74
-                    + t138 * c_q1 + t210 + t211 + p.a2 * t157 + 2.0 * (t214 + t215) - t75
-                    - c_q1 * (t137 + t138 - 0.000408 * t17) - qd[0] * c_q1 * t158 - t212
-                    - t213 - t216 - t217 - 0.000408 * (t16 * s_q1) - 0.000987 * t73),
-            0.5 * (t106 + t222 + 2.0 * (t218 + t219) - t107 - t220 - t221),
-            0.5 * (t106 + t222 - t107 - t223 - t224),
-            0.5 * (t123 + p.a2 * t122 - t124 - t225 - t226),
-            0.5 * (p.a2 * t128 - t129 - t227 - 0.064 * t228),
-            t135,
+                * (s_q1 * (c_q2 * t113 - s_q2 * t114)
+                    + c_q1 * (s_q2 * t113 + c_q2 * t114)),
         ],
         [
             0.5
-                * (t74 + t210 + t211 + 2.0 * (t214 + t215) - 0.000987 * t73 - t75 - t212
-                    - t213 - t216 - t217),
-            0.5 * (t106 + 2.0 * (t218 + t219) - t107 - t220 - t221),
-            0.5 * (t106 - t107 - t223 - t224),
-            0.5 * (t123 - t124 - t225 - t226),
-            0.5 * (-0.064 * t228 - t129 - t227),
-            t135,
+                * (0.001365 * t23 + s_q1 * (0.001365 * t22) + d.k2 * t120 + p.a2 * t142
+                    + t187 - c_q1 * (t117 + t118) - t20 * t143
+                    - 0.000408 * (t5 * (p.m2 * s_q1))),
+            0.5 * (t189 + t190),
+            0.5 * (t189 + t191),
+            0.5 * (p.a2 * t106 + t192),
+            0.5 * (p.a2 * t110 + t193),
+            t115,
         ],
         [
-            0.5 * (0.0016 * t50 + t150 + t151 - 0.0003 * t68),
-            0.5 * (t177 + t178 - 0.0016 * t28 - 0.0003 * t100),
-            0.5 * (t178 + t190 - 0.0016 * t28 - 0.0003 * t100),
-            0.5 * (t200 + t201),
-            0.5 * (t207 + t208),
-            0.5 * (s_q4 * t130),
+            0.5 * t187,
+            0.5 * (t188 + t190),
+            0.5 * (t188 + t191),
+            0.5 * t192,
+            0.5 * t193,
+            t115,
         ],
+        [0.5 * t136, 0.5 * t159, 0.5 * t171, 0.5 * t179, 0.5 * t185, 0.5 * t114],
         [
-            0.5 * (0.00004 * (t58 - t57) + t146 - 0.032 * t60 - t144 - t145),
-            0.5 * (0.00004 * (t87 - t86) + t169 + t171 - 0.032 * t89 - t170),
-            0.5 * (0.00004 * (t87 - t86) + t169 + t171 - 0.032 * t110 - t170),
-            0.5 * (0.00004 * (t115 - t114) + t197 - t195 - t196),
+            0.5 * t132,
+            0.5 * (t150 - 0.032 * t81),
+            0.5 * (t150 - 0.032 * t93),
+            0.5 * t176,
             0.0,
-            0.5 * -t133,
+            0.5 * -t112,
         ],
-        [0.00002 * t56, t108, t108, 0.00002 * t113, 0.00002 * t125, 0.0],
+        [0.00002 * t61, t92, t92, 0.00002 * t96, 0.00002 * t107, 0.0],
     ]
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
-    mul: 127,
-    add: 87,
+    mul: 126,
+    add: 81,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -1747,87 +1594,76 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let t3 = qd[0] * c_q1;
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t6 = t2 * c_q2 + t3 * s_q2;
-    let t7 = t2 * s_q2;
+    let t6 = t3 * s_q2;
+    let t7 = t2 * c_q2 + t6;
     let t8 = t3 * c_q2;
-    let t9 = t8 - t7;
-    let t10 = p.a2 * qd[1] - t2 * p.d3;
-    let t11 = t3 * p.a2;
+    let t9 = t8 - t2 * s_q2;
+    let t10 = p.a2 * qd[1] - p.d3 * t2;
+    let t11 = p.a2 * t3;
     let t12 = qd[1] + qd[2];
     let s_q3 = libm::Libm::<Real>::sin(q[3]);
     let c_q3 = libm::Libm::<Real>::cos(q[3]);
-    let t15 = t6 * c_q3 - t12 * s_q3;
-    let t16 = t6 * s_q3;
-    let t17 = t12 * c_q3;
-    let t18 = -t16 - t17;
-    let t19 = t9 + qd[3];
+    let t15 = t7 * c_q3 - t12 * s_q3;
+    let t16 = -(t7 * s_q3) - t12 * c_q3;
+    let t17 = t9 + qd[3];
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
-    let t22 = t15 * c_q4 + t19 * s_q4;
-    let t23 = t15 * s_q4;
-    let t24 = t19 * c_q4;
-    let t25 = t24 - t23;
-    let t26 = qd[4] - t18;
+    let t20 = t15 * c_q4 + t17 * s_q4;
+    let t21 = t17 * c_q4 - t15 * s_q4;
+    let t22 = qd[4] - t16;
     let s_q5 = libm::Libm::<Real>::sin(q[5]);
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
-    let t29 = t22 * c_q5 - t26 * s_q5;
-    let t30 = -(t22 * s_q5) - t26 * c_q5;
-    let t31 = t25 + qd[5];
-    let t32 = 0.2275 * t3 - 0.006 * qd[1];
-    let t33 = 0.068 * qd[1] - 0.2275 * t2;
-    let t34 = 0.006 * t2 - 0.068 * t3;
-    let t35 = s_q1 * c_q2 + c_q1 * s_q2;
-    let t36 = c_q1 * c_q2 - s_q1 * s_q2;
-    let t37 = p.a2 * s_q1;
-    let t38 = p.a3 * t35;
-    let t39 = p.d4 * t36;
-    let t40 = t8 * p.d3;
-    let t41 = s_q2 * t10;
-    let t42 = t3 * (p.d3 * s_q2);
-    let t43 = c_q2 * t10;
-    let t44 = t40 + t41 - p.d4 * t12;
-    let t45 = p.a3 * t12 + t43 - t42;
-    let t46 = p.d4 * t6 - t11 - p.a3 * t9;
-    let t47 = c_q3 * t44;
-    let t48 = s_q3 * t46;
-    let t49 = t47 - t48;
-    let t50 = s_q3 * t44;
-    let t51 = c_q3 * t46;
-    let t52 = c_q4 * t49 + s_q4 * t45;
-    let t53 = c_q4 * t45 - s_q4 * t49;
-    let t54 = t50 + t51;
-    let t55 = 0.0141 * t9 + t40 + t41 - 0.07 * t12;
-    let t56 = t43 - 0.0141 * t6 - t42;
-    let t57 = 0.07 * t6 - t11;
-    let t58 = t49 + 0.019 * t18;
-    let t59 = -0.019 * t15 - t54;
-    let t60 = t53 * t53;
-    let t61 = 0.032 * t30 + c_q5 * t52 - s_q5 * t54;
-    let t62 = -0.032 * t29 - s_q5 * t52 - c_q5 * t54;
+    let t25 = t20 * c_q5 - t22 * s_q5;
+    let t26 = -(t20 * s_q5) - t22 * c_q5;
+    let t27 = t21 + qd[5];
+    let t28 = 0.2275 * t3 - 0.006 * qd[1];
+    let t29 = 0.068 * qd[1] - 0.2275 * t2;
+    let t30 = 0.006 * t2 - 0.068 * t3;
+    let t31 = s_q1 * c_q2 + c_q1 * s_q2;
+    let t32 = c_q1 * c_q2 - s_q1 * s_q2;
+    let t33 = p.a2 * s_q1;
+    let t34 = p.d4 * t32 + (t33 + p.a3 * t31);
+    let t35 = p.d3 * t8 + s_q2 * t10;
+    let t36 = t35 - p.d4 * t12;
+    let t37 = c_q2 * t10 - p.d3 * t6;
+    let t38 = p.a3 * t12 + t37;
+    let t39 = p.d4 * t7 - t11 - p.a3 * t9;
+    let t40 = c_q3 * t36 - s_q3 * t39;
+    let t41 = c_q4 * t40 + s_q4 * t38;
+    let t42 = c_q4 * t38 - s_q4 * t40;
+    let t43 = s_q3 * t36 + c_q3 * t39;
+    let t44 = 0.0141 * t9 + t35 - 0.07 * t12;
+    let t45 = t37 - 0.0141 * t7;
+    let t46 = 0.07 * t7 - t11;
+    let t47 = 0.019 * t16 + t40;
+    let t48 = -0.019 * t15 - t43;
+    let t49 = t42 * t42;
+    let t50 = 0.032 * t26 + c_q5 * t41 - s_q5 * t43;
+    let t51 = -0.032 * t25 - s_q5 * t41 - c_q5 * t43;
     (
         0.175 * (qd[0] * qd[0])
             + 0.5
-                * (p.m2 * (t32 * t32 + t33 * t33 + t34 * t34)
+                * (p.m2 * (t28 * t28 + t29 * t29 + t30 * t30)
                     + 0.12 * (t2 * (qd[0] * s_q1)) + 0.514 * (t3 * (qd[0] * c_q1))
                     + 0.539 * (qd[1] * qd[1])
-                    + (0.076 * (t6 * t6) + p.m3 * (t55 * t55 + t56 * t56 + t57 * t57)
+                    + (0.076 * (t7 * t7) + p.m3 * (t44 * t44 + t45 * t45 + t46 * t46)
                         + 0.0225 * (t9 * t9) + 0.086 * (t12 * t12))
-                    + (0.0018 * (t15 * t15 + t18 * t18)
-                        + p.m4 * (t58 * t58 + t59 * t59 + t45 * t45)
-                        + 0.0013 * (t19 * t19))
-                    + (p.m5 * (t52 * t52 + t60 + t54 * t54)
-                        + 0.0003 * (t22 * t22 + t25 * t25) + 0.0004 * (t26 * t26))
-                    + (0.00015 * (t29 * t29 + t30 * t30)
-                        + p.m6 * (t60 + t61 * t61 + t62 * t62) + 0.00004 * (t31 * t31))),
-        (0.068 * s_q1 + 0.006 * c_q1) * d.k11 + (0.07 * t36 + t37) * d.k39
-            + (0.019 * t36 + t37 + t38 + t39) * d.k40 + (t37 + t38 + t39) * d.k41
-            + (0.032 * (c_q4 * t36 - c_q3 * s_q4 * t35) + t37 + t38 + t39) * d.k42,
+                    + (0.0018 * (t15 * t15 + t16 * t16)
+                        + p.m4 * (t47 * t47 + t48 * t48 + t38 * t38)
+                        + 0.0013 * (t17 * t17))
+                    + (p.m5 * (t41 * t41 + t49 + t43 * t43)
+                        + 0.0003 * (t20 * t20 + t21 * t21) + 0.0004 * (t22 * t22))
+                    + (0.00015 * (t25 * t25 + t26 * t26)
+                        + p.m6 * (t49 + t50 * t50 + t51 * t51) + 0.00004 * (t27 * t27))),
+        (0.068 * s_q1 + 0.006 * c_q1) * d.k11 + (0.07 * t32 + t33) * d.k39
+            + (0.019 * t32 + t34) * d.k40 + t34 * d.k41
+            + (0.032 * (c_q4 * t32 - c_q3 * s_q4 * t31) + t34) * d.k42,
     )
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_POSES: OpCount = OpCount {
-    mul: 67,
-    add: 41,
+    mul: 53,
+    add: 39,
     div: 0,
     sqrt: 0,
     sin: 6,
@@ -1855,36 +1691,36 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
     let s_q5 = libm::Libm::<Real>::sin(q[5]);
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
-    let t11 = p.a2 * c_q0 * c_q1;
-    let t12 = p.d3 * s_q0;
-    let t13 = p.a2 * s_q0 * c_q1;
-    let t14 = p.d3 * c_q0;
+    let t11 = c_q0 * c_q1;
+    let t12 = s_q0 * c_q1;
+    let t13 = p.a2 * t11 + p.d3 * s_q0;
+    let t14 = p.a2 * t12 - p.d3 * c_q0;
     let t15 = p.a2 * s_q1;
-    let t16 = s_q0 * c_q3;
-    let t17 = c_q0 * c_q3;
-    let t18 = q[1] + q[2];
-    let t19 = libm::Libm::<Real>::sin(t18);
-    let t20 = libm::Libm::<Real>::cos(t18);
-    let t21 = c_q3 * c_q4 * t19 + s_q4 * t20;
-    let t22 = c_q4 * t20 - c_q3 * s_q4 * t19;
-    let t23 = t15 + p.a3 * t19 + p.d4 * t20;
-    let t24 = s_q3 * t19;
-    let t25 = -(c_q0 * t19);
-    let t26 = -(s_q0 * t19);
-    let t27 = t17 * t20 - s_q0 * s_q3;
-    let t28 = c_q0 * s_q3 * t20;
-    let t29 = c_q0 * s_q3 + t16 * t20;
-    let t30 = s_q0 * s_q3 * t20;
-    let t31 = t11 + t12 + p.a3 * c_q0 * t20 - p.d4 * c_q0 * t19;
-    let t32 = t13 + p.a3 * s_q0 * t20 - t14 - p.d4 * s_q0 * t19;
-    let t33 = c_q4 * t27 - c_q0 * s_q4 * t19;
-    let t34 = -(s_q4 * t27) - c_q0 * c_q4 * t19;
-    let t35 = t16 + t28;
-    let t36 = c_q4 * t29 - s_q0 * s_q4 * t19;
-    let t37 = -(s_q4 * t29) - s_q0 * c_q4 * t19;
-    let t38 = t30 - t17;
-    let t39 = t11 + t12;
-    let t40 = t13 - t14;
+    let t16 = q[1] + q[2];
+    let t17 = libm::Libm::<Real>::sin(t16);
+    let t18 = libm::Libm::<Real>::cos(t16);
+    let t19 = c_q3 * t17;
+    let t20 = c_q4 * t19 + s_q4 * t18;
+    let t21 = c_q4 * t18 - s_q4 * t19;
+    let t22 = s_q3 * t17;
+    let t23 = t15 + p.a3 * t17 + p.d4 * t18;
+    let t24 = c_q0 * t18;
+    let t25 = c_q0 * t17;
+    let t26 = -t25;
+    let t27 = s_q0 * t18;
+    let t28 = s_q0 * t17;
+    let t29 = -t28;
+    let t30 = c_q3 * t24 - s_q0 * s_q3;
+    let t31 = s_q0 * c_q3 + s_q3 * t24;
+    let t32 = c_q0 * s_q3 + c_q3 * t27;
+    let t33 = c_q0 * c_q3 - s_q3 * t27;
+    let t34 = t13 + p.a3 * t24 - p.d4 * t25;
+    let t35 = t14 + p.a3 * t27 - p.d4 * t28;
+    let t36 = c_q4 * t30 - s_q4 * t25;
+    let t37 = -(s_q4 * t30) - c_q4 * t25;
+    let t38 = c_q4 * t32 - s_q4 * t28;
+    let t39 = -(s_q4 * t32) - c_q4 * t28;
+    let t40 = -t33;
     [
         Pose {
             rotation: [[c_q0, -s_q0, 0.0], [s_q0, c_q0, 0.0], [0.0, 0.0, 1.0]],
@@ -1892,31 +1728,31 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
         },
         Pose {
             rotation: [
-                [c_q0 * c_q1, -(c_q0 * s_q1), s_q0],
-                [s_q0 * c_q1, -(s_q0 * s_q1), t2],
+                [t11, -(c_q0 * s_q1), s_q0],
+                [t12, -(s_q0 * s_q1), t2],
                 [s_q1, c_q1, 0.0],
             ],
             position: [0.0, 0.0, 0.0],
         },
         Pose {
-            rotation: [[c_q0 * t20, t25, s_q0], [s_q0 * t20, t26, t2], [t19, t20, 0.0]],
-            position: [t39, t40, t15],
+            rotation: [[t24, t26, s_q0], [t27, t29, t2], [t17, t18, 0.0]],
+            position: [t13, t14, t15],
         },
         Pose {
-            rotation: [[t27, -t35, t25], [t29, -t38, t26], [c_q3 * t19, -t24, t20]],
-            position: [t31, t32, t23],
+            rotation: [[t30, -t31, t26], [t32, t33, t29], [t19, -t22, t18]],
+            position: [t34, t35, t23],
         },
         Pose {
-            rotation: [[t33, t34, t35], [t36, t37, t38], [t21, t22, t24]],
-            position: [t31, t32, t23],
+            rotation: [[t36, t37, t31], [t38, t39, t40], [t20, t21, t22]],
+            position: [t34, t35, t23],
         },
         Pose {
             rotation: [
-                [c_q5 * t33 - s_q5 * t35, -(s_q5 * t33) - c_q5 * t35, t34],
-                [c_q5 * t36 - s_q5 * t38, -(s_q5 * t36) - c_q5 * t38, t37],
-                [c_q5 * t21 - t24 * s_q5, -(s_q5 * t21) - t24 * c_q5, t22],
+                [c_q5 * t36 - s_q5 * t31, -(s_q5 * t36) - c_q5 * t31, t37],
+                [c_q5 * t38 - s_q5 * t40, -(s_q5 * t38) - c_q5 * t40, t39],
+                [c_q5 * t20 - s_q5 * t22, -(s_q5 * t20) - c_q5 * t22, t21],
             ],
-            position: [t31, t32, t23],
+            position: [t34, t35, t23],
         },
     ]
 }
@@ -1951,8 +1787,8 @@ pub fn coordinate_rates_with(
 }
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
-    mul: 294,
-    add: 162,
+    mul: 232,
+    add: 161,
     div: 0,
     sqrt: 0,
     sin: 7,
@@ -1987,84 +1823,101 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
     let t13 = p.a2 * c_q1;
     let t14 = p.a2 * s_q2 - p.d4;
-    let t15 = -(s_q3 * c_q4 * c_q5) - c_q3 * s_q5;
-    let t16 = p.a3 + p.a2 * c_q2;
-    let t17 = c_q3 * c_q4 * t14 + s_q4 * t16;
-    let t18 = s_q3 * c_q4 * s_q5 - c_q3 * c_q5;
-    let t19 = c_q4 * t16 - c_q3 * s_q4 * t14;
-    let t20 = p.a3 * s_q4 - p.d4 * c_q3 * c_q4;
-    let t21 = p.d4 * c_q3 * s_q4 + p.a3 * c_q4;
-    let t22 = s_q0 * c_q3;
-    let t23 = c_q0 * c_q3;
-    let t24 = c_q5 * t17 - s_q3 * s_q5 * t14;
-    let t25 = -(s_q5 * t17) - s_q3 * c_q5 * t14;
-    let t26 = c_q5 * t20 + p.d4 * s_q3 * s_q5;
-    let t27 = p.d4 * s_q3 * c_q5 - s_q5 * t20;
-    let t28 = q[1] + q[2];
-    let t29 = libm::Libm::<Real>::sin(t28);
-    let t30 = libm::Libm::<Real>::cos(t28);
-    let t31 = p.d3 * s_q3 * t30;
-    let t32 = p.a3 * t30;
-    let t33 = p.d4 * t29 - t13 - t32;
-    let t34 = c_q3 * t33;
-    let t35 = c_q3 * c_q4 * t29 + s_q4 * t30;
-    let t36 = p.d3 * c_q3 * t30 - s_q3 * t33;
-    let t37 = c_q4 * t36 - p.d3 * s_q4 * t29;
-    let t38 = t31 + t34;
-    let t39 = c_q4 * t30 - c_q3 * s_q4 * t29;
-    let t40 = c_q4 * t39;
-    let t41 = c_q5 * t35 - s_q3 * s_q5 * t29;
-    let t42 = -(s_q5 * t35) - s_q3 * c_q5 * t29;
-    let t43 = t23 * t30 - s_q0 * s_q3;
-    let t44 = c_q0 * s_q3 * t30;
-    let t45 = -t22 - t44;
-    let t46 = c_q0 * s_q3 + t22 * t30;
-    let t47 = s_q0 * s_q3 * t30;
-    let t48 = t23 - t47;
-    let t49 = c_q4 * t43 - c_q0 * s_q4 * t29;
-    let t50 = -(s_q4 * t43) - c_q0 * c_q4 * t29;
-    let t51 = -t45;
-    let t52 = c_q4 * t46 - s_q0 * s_q4 * t29;
-    let t53 = -(s_q4 * t46) - s_q0 * c_q4 * t29;
-    let t54 = -t48;
-    let t55 = c_q5 * t49 - s_q5 * t51;
-    let t56 = -(s_q5 * t49) - c_q5 * t51;
-    let t57 = c_q5 * t52 - s_q5 * t54;
-    let t58 = -(s_q5 * t52) - c_q5 * t54;
-    let t59 = -(s_q4 * t36) - p.d3 * c_q4 * t29;
-    let t60 = p.d3 * c_q0 * (t29 * t29);
-    let t61 = p.d3 * s_q0 * (t29 * t29);
-    let t62 = -t38;
-    let t63 = s_q3 * s_q3 * t14 * t29;
-    let t64 = p.d4 * (s_q3 * s_q3) * t29;
-    let t65 = -(s_q3 * t43) - c_q3 * t45;
-    let t66 = -(s_q3 * t46) - c_q3 * t48;
-    let t67 = s_q3 * s_q3 * (t29 * t29);
-    let t68 = t50 * t59;
-    let t69 = t19 * t50;
-    let t70 = t21 * t50;
-    let t71 = t53 * t59;
-    let t72 = t19 * t53;
-    let t73 = t21 * t53;
-    let t74 = t39 * t59;
-    let t75 = t19 * t39;
-    let t76 = t21 * t39;
-    let t77 = t39 * t50;
-    let t78 = s_q3 * s_q4 * t50;
-    let t79 = t78 + c_q3 * t51 - s_q3 * c_q4 * t49;
-    let t80 = c_q4 * t50;
-    let t81 = t39 * t53;
-    let t82 = s_q3 * s_q4 * t53;
-    let t83 = t82 + c_q3 * t54 - s_q3 * c_q4 * t52;
-    let t84 = c_q4 * t53;
-    let t85 = t39 * t39;
-    let t86 = s_q3 * s_q4 * t39;
-    let t87 = s_q3 * c_q3 * t29 + t86 - s_q3 * c_q4 * t35;
-    let t88 = c_q5 * t37 - s_q5 * t38;
-    let t89 = -(s_q5 * t37) - c_q5 * t38;
-    let t90 = t78 + t15 * t55 + t18 * t56;
-    let t91 = t82 + t15 * t57 + t18 * t58;
-    let t92 = t86 + t15 * t41 + t18 * t42;
+    let t15 = s_q3 * c_q4;
+    let t16 = -(c_q5 * t15) - c_q3 * s_q5;
+    let t17 = c_q3 * t14;
+    let t18 = p.a3 + p.a2 * c_q2;
+    let t19 = c_q4 * t17 + s_q4 * t18;
+    let t20 = s_q3 * t14;
+    let t21 = s_q5 * t15 - c_q3 * c_q5;
+    let t22 = c_q4 * t18 - s_q4 * t17;
+    let t23 = p.d4 * c_q3;
+    let t24 = p.a3 * s_q4 - c_q4 * t23;
+    let t25 = p.d4 * s_q3;
+    let t26 = s_q4 * t23 + p.a3 * c_q4;
+    let t27 = s_q0 * s_q3;
+    let t28 = s_q0 * c_q3;
+    let t29 = c_q0 * s_q3;
+    let t30 = c_q0 * c_q3;
+    let t31 = c_q5 * t19 - s_q5 * t20;
+    let t32 = -(s_q5 * t19) - c_q5 * t20;
+    let t33 = c_q5 * t24 + s_q5 * t25;
+    let t34 = c_q5 * t25 - s_q5 * t24;
+    let t35 = q[1] + q[2];
+    let t36 = libm::Libm::<Real>::sin(t35);
+    let t37 = libm::Libm::<Real>::cos(t35);
+    let t38 = p.d3 * t37;
+    let t39 = p.d4 * t36;
+    let t40 = p.a3 * t37;
+    let t41 = t39 - t13 - t40;
+    let t42 = c_q3 * t36;
+    let t43 = c_q4 * t42 + s_q4 * t37;
+    let t44 = c_q3 * t38 - s_q3 * t41;
+    let t45 = p.d3 * t36;
+    let t46 = c_q4 * t44 - s_q4 * t45;
+    let t47 = s_q3 * t38 + c_q3 * t41;
+    let t48 = c_q4 * t37 - s_q4 * t42;
+    let t49 = c_q4 * t48;
+    let t50 = s_q3 * t36;
+    let t51 = c_q5 * t43 - s_q5 * t50;
+    let t52 = -(s_q5 * t43) - c_q5 * t50;
+    let t53 = c_q0 * t36;
+    let t54 = s_q0 * t36;
+    let t55 = t30 * t37 - t27;
+    let t56 = t28 + t29 * t37;
+    let t57 = -t56;
+    let t58 = t29 + t28 * t37;
+    let t59 = t30 - t27 * t37;
+    let t60 = c_q4 * t55 - s_q4 * t53;
+    let t61 = -(s_q4 * t55) - c_q4 * t53;
+    let t62 = c_q4 * t58 - s_q4 * t54;
+    let t63 = -(s_q4 * t58) - c_q4 * t54;
+    let t64 = -t59;
+    let t65 = c_q5 * t60 - s_q5 * t56;
+    let t66 = -(s_q5 * t60) - c_q5 * t56;
+    let t67 = c_q5 * t62 - s_q5 * t64;
+    let t68 = -(s_q5 * t62) - c_q5 * t64;
+    let t69 = -(s_q4 * t44) - c_q4 * t45;
+    let t70 = p.d3 * c_q0;
+    let t71 = t36 * t36 * t70;
+    let t72 = p.a2 * s_q1;
+    let t73 = p.d3 * s_q0;
+    let t74 = t36 * t36 * t73;
+    let t75 = -t47;
+    let t76 = t14 * t36;
+    let t77 = s_q3 * s_q3 * t76;
+    let t78 = s_q3 * s_q3 * t39;
+    let t79 = -(s_q3 * t55) - c_q3 * t57;
+    let t80 = -(s_q3 * t58) - c_q3 * t59;
+    let t81 = t50 * (s_q3 * t36);
+    let t82 = t61 * t69;
+    let t83 = t22 * t61;
+    let t84 = t26 * t61;
+    let t85 = t63 * t69;
+    let t86 = t22 * t63;
+    let t87 = t26 * t63;
+    let t88 = t48 * t69;
+    let t89 = t22 * t48;
+    let t90 = t26 * t48;
+    let t91 = t48 * t61;
+    let t92 = s_q3 * s_q4;
+    let t93 = t61 * t92;
+    let t94 = t93 + c_q3 * t56 - t15 * t60;
+    let t95 = c_q4 * t61;
+    let t96 = t48 * t63;
+    let t97 = t63 * t92;
+    let t98 = t97 + c_q3 * t64 - t15 * t62;
+    let t99 = c_q4 * t63;
+    let t100 = t48 * t48;
+    let t101 = t48 * t92;
+    let t102 = c_q3 * t50 + t101 - t15 * t43;
+    let t103 = c_q5 * t46 - s_q5 * t47;
+    let t104 = -(s_q5 * t46) - c_q5 * t47;
+    let t105 = t93 + t16 * t65 + t21 * t66;
+    let t106 = s_q4 * c_q5;
+    let t107 = s_q4 * s_q5;
+    let t108 = t97 + t16 * t67 + t21 * t68;
+    let t109 = t101 + t16 * t51 + t21 * t52;
     [
         [
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
@@ -2083,22 +1936,8 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             [1.0, 0.0, 0.0, 0.0, 0.0, 0.0],
         ],
         [
-            [
-                p.d3 * c_q0 * (t30 * t30) + t60 - t13 * s_q0,
-                -(p.a2 * c_q0 * s_q1),
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-            ],
-            [
-                t13 * c_q0 + p.d3 * s_q0 * (t30 * t30) + t61,
-                -(p.a2 * s_q0 * s_q1),
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-            ],
+            [t37 * t37 * t70 + t71 - s_q0 * t13, -(c_q0 * t72), 0.0, 0.0, 0.0, 0.0],
+            [c_q0 * t13 + t37 * t37 * t73 + t74, -(s_q0 * t72), 0.0, 0.0, 0.0, 0.0],
             [0.0, t13, 0.0, 0.0, 0.0, 0.0],
             [0.0, s_q0, s_q0, 0.0, 0.0, 0.0],
             [0.0, t2, t2, 0.0, 0.0, 0.0],
@@ -2106,124 +1945,110 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
         ],
         [
             [
-                t60 + t36 * t43 + t45 * t62,
-                c_q3 * t14 * t43 - s_q3 * t14 * t45 - c_q0 * t16 * t29,
-                p.d4 * s_q3 * t45 - p.d4 * c_q3 * t43 - p.a3 * c_q0 * t29,
+                t71 + t44 * t55 + t57 * t75,
+                t17 * t55 - t20 * t57 - t18 * t53,
+                t25 * t57 - t23 * t55 - p.a3 * t53,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                t61 + t36 * t46 + t48 * t62,
-                c_q3 * t14 * t46 - s_q3 * t14 * t48 - s_q0 * t16 * t29,
-                p.d4 * s_q3 * t48 - p.d4 * c_q3 * t46 - p.a3 * s_q0 * t29,
+                t74 + t44 * t58 + t59 * t75,
+                t17 * t58 - t20 * t59 - t18 * t54,
+                t25 * t59 - t23 * t58 - p.a3 * t54,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                c_q3 * t29 * t36 - p.d3 * t29 * t30 - s_q3 * t29 * t62,
-                c_q3 * c_q3 * t14 * t29 + t63 + t16 * t30,
-                t32 - p.d4 * (c_q3 * c_q3) * t29 - t64,
+                t42 * t44 - t36 * t38 - t50 * t75,
+                c_q3 * c_q3 * t76 + t77 + t18 * t37,
+                t40 - c_q3 * c_q3 * t39 - t78,
                 0.0,
                 0.0,
                 0.0,
             ],
-            [
-                c_q3 * t29 * t43 - c_q0 * t29 * t30 - s_q3 * t29 * t45,
-                t65,
-                t65,
-                -(c_q0 * t29),
-                0.0,
-                0.0,
-            ],
-            [
-                c_q3 * t29 * t46 - s_q0 * t29 * t30 - s_q3 * t29 * t48,
-                t66,
-                t66,
-                -(s_q0 * t29),
-                0.0,
-                0.0,
-            ],
-            [t30 * t30 + c_q3 * c_q3 * (t29 * t29) + t67, 0.0, 0.0, t30, 0.0, 0.0],
+            [t42 * t55 - t37 * t53 - t50 * t57, t79, t79, -t53, 0.0, 0.0],
+            [t42 * t58 - t37 * t54 - t50 * t59, t80, t80, -t54, 0.0, 0.0],
+            [t37 * t37 + t42 * (c_q3 * t36) + t81, 0.0, 0.0, t37, 0.0, 0.0],
         ],
         [
             [
-                t37 * t49 + t68 + t38 * t51,
-                t17 * t49 + t69 + s_q3 * t14 * t51,
-                t20 * t49 + t70 - p.d4 * s_q3 * t51,
+                t46 * t60 + t82 + t47 * t56,
+                t19 * t60 + t83 + t20 * t56,
+                t24 * t60 + t84 - t25 * t56,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                t37 * t52 + t71 + t38 * t54,
-                t17 * t52 + t72 + s_q3 * t14 * t54,
-                t20 * t52 + t73 - p.d4 * s_q3 * t54,
+                t46 * t62 + t85 + t47 * t64,
+                t19 * t62 + t86 + t20 * t64,
+                t24 * t62 + t87 - t25 * t64,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                t35 * t37 + t74 + s_q3 * t29 * t38,
-                t63 + t17 * t35 + t75,
-                t20 * t35 + t76 - t64,
+                t43 * t46 + t88 + t47 * t50,
+                t77 + t19 * t43 + t89,
+                t24 * t43 + t90 - t78,
                 0.0,
                 0.0,
                 0.0,
             ],
-            [t35 * t49 + t77 + s_q3 * t29 * t51, t79, t79, s_q4 * t49 + t80, t51, 0.0],
-            [t35 * t52 + t81 + s_q3 * t29 * t54, t83, t83, s_q4 * t52 + t84, t54, 0.0],
-            [t67 + t35 * t35 + t85, t87, t87, t40 + s_q4 * t35, s_q3 * t29, 0.0],
+            [t43 * t60 + t91 + t50 * t56, t94, t94, s_q4 * t60 + t95, t56, 0.0],
+            [t43 * t62 + t96 + t50 * t64, t98, t98, s_q4 * t62 + t99, t64, 0.0],
+            [t81 + t43 * t43 + t100, t102, t102, t49 + s_q4 * t43, t50, 0.0],
         ],
         [
             [
-                t68 + t55 * t88 + t56 * t89,
-                t69 + t24 * t55 + t25 * t56,
-                t70 + t26 * t55 + t27 * t56,
+                t82 + t65 * t103 + t66 * t104,
+                t83 + t31 * t65 + t32 * t66,
+                t84 + t33 * t65 + t34 * t66,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                t71 + t57 * t88 + t58 * t89,
-                t72 + t24 * t57 + t25 * t58,
-                t73 + t26 * t57 + t27 * t58,
+                t85 + t67 * t103 + t68 * t104,
+                t86 + t31 * t67 + t32 * t68,
+                t87 + t33 * t67 + t34 * t68,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                t74 + t41 * t88 + t42 * t89,
-                t75 + t24 * t41 + t25 * t42,
-                t76 + t26 * t41 + t27 * t42,
+                t88 + t51 * t103 + t52 * t104,
+                t89 + t31 * t51 + t32 * t52,
+                t90 + t33 * t51 + t34 * t52,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                t77 + t41 * t55 + t42 * t56,
-                t90,
-                t90,
-                t80 + s_q4 * c_q5 * t55 - s_q4 * s_q5 * t56,
-                -(s_q5 * t55) - c_q5 * t56,
-                t50,
+                t91 + t51 * t65 + t52 * t66,
+                t105,
+                t105,
+                t95 + t65 * t106 - t66 * t107,
+                -(s_q5 * t65) - c_q5 * t66,
+                t61,
             ],
             [
-                t81 + t41 * t57 + t42 * t58,
-                t91,
-                t91,
-                t84 + s_q4 * c_q5 * t57 - s_q4 * s_q5 * t58,
-                -(s_q5 * t57) - c_q5 * t58,
-                t53,
+                t96 + t51 * t67 + t52 * t68,
+                t108,
+                t108,
+                t99 + t67 * t106 - t68 * t107,
+                -(s_q5 * t67) - c_q5 * t68,
+                t63,
             ],
             [
-                t85 + t41 * t41 + t42 * t42,
-                t92,
-                t92,
-                t40 + s_q4 * c_q5 * t41 - s_q4 * s_q5 * t42,
-                -(s_q5 * t41) - c_q5 * t42,
-                t39,
+                t100 + t51 * t51 + t52 * t52,
+                t109,
+                t109,
+                t49 + t51 * t106 - t52 * t107,
+                -(s_q5 * t51) - c_q5 * t52,
+                t48,
             ],
         ],
     ]

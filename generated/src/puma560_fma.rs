@@ -23,18 +23,18 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos | fma |
 //! |---|---:|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 71 | 42 | 1 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 167 | 64 | 0 | 0 | 5 | 5 | 97 |
-//! | `mass_matrix` | 123 | 41 | 0 | 0 | 4 | 4 | 58 |
-//! | `bias` | 169 | 59 | 0 | 0 | 5 | 5 | 84 |
-//! | `gravity` | 42 | 4 | 0 | 0 | 4 | 4 | 8 |
-//! | `joint_space` | 330 | 106 | 0 | 0 | 5 | 5 | 148 |
-//! | `forward_dynamics` | 423 | 146 | 4 | 0 | 5 | 5 | 178 |
-//! | `coriolis_matrix` | 512 | 200 | 0 | 0 | 6 | 6 | 214 |
-//! | `energy` | 73 | 33 | 0 | 0 | 5 | 5 | 54 |
-//! | `body_poses` | 55 | 29 | 0 | 0 | 6 | 6 | 12 |
+//! | `derived` | 63 | 35 | 1 | 0 | 0 | 0 | 0 |
+//! | `inverse_dynamics` | 129 | 45 | 0 | 0 | 5 | 5 | 105 |
+//! | `mass_matrix` | 96 | 32 | 0 | 0 | 4 | 4 | 52 |
+//! | `bias` | 126 | 42 | 0 | 0 | 5 | 5 | 88 |
+//! | `gravity` | 27 | 3 | 0 | 0 | 4 | 4 | 9 |
+//! | `joint_space` | 242 | 79 | 0 | 0 | 5 | 5 | 146 |
+//! | `forward_dynamics` | 314 | 108 | 4 | 0 | 5 | 5 | 197 |
+//! | `coriolis_matrix` | 358 | 119 | 0 | 0 | 6 | 6 | 216 |
+//! | `energy` | 67 | 22 | 0 | 0 | 5 | 5 | 59 |
+//! | `body_poses` | 40 | 26 | 0 | 0 | 6 | 6 | 13 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `body_jacobians` | 197 | 65 | 0 | 0 | 7 | 7 | 97 |
+//! | `body_jacobians` | 133 | 62 | 0 | 0 | 7 | 7 | 99 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 /// The floating-point type of every input, output and parameter:
@@ -251,63 +251,63 @@ impl Params {
         let t0 = 0.001024 * p.m6 + 0.00015;
         let t1 = 0.001024 * p.m6 + 0.00055;
         let inv2 = 1.0 / t1;
-        let t3 = p.m4 + p.m5 + p.m6;
+        let t3 = p.m6 + (p.m4 + p.m5);
         let t4 = p.a3 * t3;
-        let t5 = p.d4 * t3;
-        let t6 = p.d4 * p.m4;
-        let t7 = p.a3 * p.a3;
-        let t8 = p.d4 * p.d4;
-        let t9 = t3 * (t7 + t8);
-        let t10 = t8 * t3;
-        let t11 = t3 + p.m3;
-        let t12 = 0.07 * p.m3 + 0.019 * p.m4 + t5;
-        let t13 = p.a2 * p.a2;
-        let t14 = p.d3 * p.d3;
-        let t15 = t11 * (t13 + t14);
-        let t16 = t14 * t11;
-        let t17 = 0.068 * p.m2 + p.a2 * t11;
+        let t5 = p.a3 * p.a3;
+        let t6 = p.d4 * p.d4;
+        let t7 = t3 * (t5 + t6);
+        let t8 = t6 * t3;
+        let t9 = 0.038 * (p.d4 * p.m4) + (0.0049 * p.m3 + 0.000361 * p.m4);
+        let t10 = t7 + t9;
+        let t11 = p.m3 + t3;
+        let t12 = p.d4 * t3 + (0.07 * p.m3 + 0.019 * p.m4);
+        let t13 = p.a2 * t11;
+        let t14 = p.a2 * p.a2;
+        let t15 = p.d3 * p.d3;
+        let t16 = t11 * (t14 + t15);
+        let t17 = 0.00466 * p.m2 + t16 - t15 * t11;
+        let t18 = 0.068 * p.m2 + t13;
         Derived {
             params: *self,
-            k0: 0.05638025 * p.m2 + 0.00019881 * p.m3 + t9 + t15 + 0.0282 * (p.d3 * p.m3)
-                + 0.8865 - t10,
-            k1: -0.004588 * p.m2 - t13 * t11 - 0.394,
-            k2: -0.01547 * p.m2 - 0.0141 * (p.a2 * p.m3) - p.a2 * p.d3 * t11,
-            k3: 0.00466 * p.m2 + t15 + 0.539 - t16,
-            k4: 0.0049 * p.m3 + 0.000361 * p.m4 + 0.038 * t6 + t10 + 0.0553 - t7 * t3,
-            k5: -0.019 * (p.a3 * p.m4) - t5 * p.a3,
-            k6: 0.0049 * p.m3 + 0.000361 * p.m4 + 0.038 * t6 + t9 + 0.0878,
+            k0: 0.05638025 * p.m2 + 0.00019881 * p.m3 + t7 + t16 + 0.0282 * (p.d3 * p.m3)
+                + 0.8865 - t8,
+            k1: -0.004588 * p.m2 - t14 * t11 - 0.394,
+            k2: -0.01547 * p.m2 - 0.0141 * (p.a2 * p.m3) - p.d3 * t13,
+            k3: t17 + 0.539,
+            k4: t8 + t9 + 0.0553 - t5 * t3,
+            k5: -0.019 * (p.a3 * p.m4) - p.d4 * t4,
+            k6: t10 + 0.0878,
             k7: t12,
             k8: t0,
             k9: t1,
             k10: t4,
             k11: p.m2 * p.g,
-            k12: p.g * t17,
+            k12: p.g * t18,
             k13: p.a2 * t12,
-            k14: t4 * p.a2,
+            k14: p.a2 * t4,
             k15: p.a3 * p.m6,
             k16: -t12,
-            k17: 0.00466 * p.m2 + 0.0049 * p.m3 + 0.000361 * p.m4 + 0.038 * t6 + t9 + t15
-                + 0.6268 - t16,
+            k17: t10 + t17 + 0.6268,
             k18: p.d4 * p.m6,
             k19: t0 * t0,
             k20: p.m6 * t0,
             k21: p.m6 * p.m6 * inv2,
             k22: p.m6 * p.m6,
-            k23: t8,
+            k23: t6,
             k24: p.a3 * (p.m6 * p.m6) * inv2,
             k25: p.d4 * (p.m6 * p.m6) * inv2,
             k26: p.a3 * p.d4,
             k27: -0.000987 * p.m3,
-            k28: t7,
-            k29: t14,
+            k28: t5,
+            k29: t15,
             k30: p.a2 * p.d3,
-            k31: t13,
+            k31: t14,
             k32: -t4,
             k33: -0.001365 * p.m2,
             k34: -0.000408 * p.m2,
             k35: p.m6 * inv2,
             k36: -0.006 * p.m2,
-            k37: t17,
+            k37: t18,
             k38: inv2,
             k39: p.m3 * p.g,
             k40: p.m4 * p.g,
@@ -318,8 +318,8 @@ impl Params {
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 71,
-    add: 42,
+    mul: 63,
+    add: 35,
     div: 1,
     sqrt: 0,
     sin: 0,
@@ -328,13 +328,13 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 167,
-    add: 64,
+    mul: 129,
+    add: 45,
     div: 0,
     sqrt: 0,
     sin: 5,
     cos: 5,
-    fma: 97,
+    fma: 105,
 };
 ///Joint forces τ(q, q̇, q̈) by the recursive Newton–Euler method: torques for
 ///revolute joints, forces for prismatic ones, in coordinate order.
@@ -360,168 +360,147 @@ pub fn inverse_dynamics_with(
     let p = &d.params;
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let t2 = fma(qd[0] * c_q1, qd[1], qdd[0] * s_q1);
-    let t3 = qdd[0] * c_q1 - qd[0] * s_q1 * qd[1];
+    let t2 = qd[0] * c_q1;
+    let t3 = qd[1] * t2;
+    let t4 = qd[0] * s_q1;
+    let t5 = fma(qdd[0], s_q1, t3);
+    let t6 = qdd[0] * c_q1 - qd[1] * t4;
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t6 = fma(qd[0] * c_q1, s_q2, qd[0] * s_q1 * c_q2);
-    let t7 = qd[0] * s_q1 * s_q2;
-    let t8 = qd[0] * c_q1 * c_q2;
-    let t9 = t8 - t7;
-    let t10 = t2 * s_q2;
-    let t11 = t3 * c_q2;
-    let t12 = p.a2 * t3;
-    let t13 = p.a2 * qd[1] - p.d3 * qd[0] * s_q1;
-    let t14 = qd[0] * s_q1 * t13;
-    let t15 = p.d3 * (qd[0] * qd[0]) * (c_q1 * c_q1);
-    let t16 = fma(p.d3, t3, p.g * s_q1)
-        - fma(qd[1], t13, p.a2 * (qd[0] * qd[0]) * (c_q1 * c_q1));
-    let t17 = fma(
-        p.a2 * (qd[0] * qd[0]) * s_q1,
-        c_q1,
-        fma(p.d3 * qd[0] * c_q1, qd[1], fma(p.a2, qdd[1], p.g * c_q1)),
-    ) - p.d3 * t2;
-    let t18 = t14 - (t12 + t15);
-    let t19 = c_q2 * t16;
-    let t20 = s_q2 * t17;
-    let t21 = s_q2 * t16;
-    let t22 = c_q2 * t17;
-    let t23 = qd[1] + qd[2];
-    let t24 = qd[2] * t6;
-    let t25 = qdd[1] + qdd[2];
-    let t26 = fma(qd[2], t9, fma(t3, s_q2, t2 * c_q2));
-    let t27 = t11 - (t10 + t24);
+    let t9 = fma(t2, s_q2, t4 * c_q2);
+    let t10 = t2 * c_q2 - t4 * s_q2;
+    let t11 = p.a2 * qd[1] - p.d3 * t4;
+    let t12 = p.a2 * (qd[0] * qd[0]);
+    let t13 = fma(p.d3, t6, p.g * s_q1) - fma(qd[1], t11, c_q1 * c_q1 * t12);
+    let t14 = fma(s_q1 * c_q1, t12, fma(p.d3, t3, fma(p.a2, qdd[1], p.g * c_q1)))
+        - p.d3 * t5;
+    let t15 = t4 * t11 - fma(t2 * t2, p.d3, p.a2 * t6);
+    let t16 = fma(s_q2, t14, c_q2 * t13);
+    let t17 = c_q2 * t14 - s_q2 * t13;
+    let t18 = qd[1] + qd[2];
+    let t19 = qdd[1] + qdd[2];
+    let t20 = fma(qd[2], t10, fma(t6, s_q2, t5 * c_q2));
+    let t21 = t6 * c_q2 - fma(qd[2], t9, t5 * s_q2);
     let s_q3 = libm::Libm::<Real>::sin(q[3]);
     let c_q3 = libm::Libm::<Real>::cos(q[3]);
-    let t30 = t6 * c_q3 - t23 * s_q3;
-    let t31 = t6 * s_q3;
-    let t32 = t23 * c_q3;
-    let t33 = -(t31 + t32);
-    let t34 = p.d4 * t6 - p.a3 * t9;
-    let t35 = fma(t9, t34, t19 + t20) - fma(p.a3, t23 * t23, p.d4 * t25);
-    let t36 = fma(p.d4 * t9, t23, fma(p.a3 * t6, t23, fma(p.d4, t26, t18))) - p.a3 * t27;
-    let t37 = t9 + qd[3];
-    let t38 = t27 + qdd[3];
-    let t39 = fma(qd[3], t33, t26 * c_q3) - t25 * s_q3;
+    let t24 = t9 * c_q3 - t18 * s_q3;
+    let t25 = -fma(t18, c_q3, t9 * s_q3);
+    let t26 = p.d4 * t9 - p.a3 * t10;
+    let t27 = t9 * t18;
+    let t28 = t10 * t18;
+    let t29 = fma(t10, t26, t16) - fma(p.a3, t18 * t18, p.d4 * t19);
+    let t30 = fma(p.d4, t28, fma(p.a3, t27, fma(p.d4, t20, t15))) - p.a3 * t21;
+    let t31 = t10 + qd[3];
+    let t32 = t21 + qdd[3];
+    let t33 = fma(qd[3], t25, t20 * c_q3) - t19 * s_q3;
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
-    let t42 = fma(t37, s_q4, t30 * c_q4);
-    let t43 = t30 * s_q4;
-    let t44 = t37 * c_q4;
-    let t45 = t44 - t43;
-    let t46 = qd[4] - t33;
-    let t47 = fma(qd[3], t30, fma(t25, c_q3, fma(t26, s_q3, qdd[4])));
-    let t48 = fma(qd[4], t45, fma(t38, s_q4, t39 * c_q4));
+    let t36 = fma(t31, s_q4, t24 * c_q4);
+    let t37 = t31 * c_q4 - t24 * s_q4;
+    let t38 = qd[4] - t25;
+    let t39 = fma(qd[3], t24, fma(t19, c_q3, fma(t20, s_q3, qdd[4])));
+    let t40 = fma(qd[4], t37, fma(t32, s_q4, t33 * c_q4));
     let s_q5 = libm::Libm::<Real>::sin(q[5]);
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
-    let t51 = t42 * c_q5 - t46 * s_q5;
-    let t52 = -fma(t46, c_q5, t42 * s_q5);
-    let t53 = t45 + qd[5];
-    let t54 = fma(t38, c_q4, qdd[5]) - fma(qd[4], t42, t39 * s_q4);
-    let t55 = t30 * t33;
-    let t56 = p.m2 * t3;
-    let t57 = p.m2 * qd[0] * c_q1;
-    let t58 = fma(-0.000408, p.m2 * qd[0] * s_q1, -0.001365 * (p.m2 * qd[1]));
-    let t59 = p.m3 * t27;
-    let t60 = -0.032 * fma(p.m6, t42 * t42, p.m6 * (t46 * t46));
-    let t61 = 0.032 * (p.m6 * t42 * t45 - p.m6 * t47);
-    let t62 = p.m6
-        * fma(
-            fma(p.a3, t25, t22) - fma(t6, t34, fma(p.d4, t23 * t23, t21)),
-            s_q4,
-            (c_q3 * t35 - s_q3 * t36) * c_q4,
-        );
-    let t63 = s_q5 * t52 * t53;
-    let t64 = c_q5 * t51 * t53;
-    let t65 = c_q4 * t61 - s_q4 * t60;
-    let t66 = -0.032 * fma(p.m6 * t45, t46, p.m6 * t48);
-    let t67 = s_q4 * t61;
-    let t68 = c_q4 * t60;
-    let t69 = c_q3 * t65;
-    let t70 = s_q3 * t66;
-    let t71 = s_q3 * t65;
-    let t72 = c_q3 * t66;
-    let t73 = -(t71 + t72);
-    let t74 = p.a3 * (t67 + t68);
-    let t75 = p.d4 * (t69 - t70);
-    let t76 = fma(-0.001365, t57, fma(qd[1], d.k3, qd[0] * s_q1 * d.k2));
-    let t77 = fma(-0.000987, p.m3 * t9, t23 * d.k6);
-    let t78 = fma(-0.000987, p.m3 * t23, t6 * d.k5);
-    let t79 = fma(
-        t45 * t46,
-        d.k9,
+    let t43 = t36 * c_q5 - t38 * s_q5;
+    let t44 = -fma(t38, c_q5, t36 * s_q5);
+    let t45 = t37 + qd[5];
+    let t46 = fma(t32, c_q4, qdd[5]) - fma(qd[4], t36, t33 * s_q4);
+    let t47 = p.m2 * t6;
+    let t48 = p.m2 * t2;
+    let t49 = fma(-0.000408, p.m2 * t4, -0.001365 * (p.m2 * qd[1]));
+    let t50 = p.m6 * t37;
+    let t51 = -0.032 * fma(p.m6, t36 * t36, p.m6 * (t38 * t38));
+    let t52 = 0.032 * (t36 * t50 - p.m6 * t39);
+    let t53 = c_q5 * t45;
+    let t54 = s_q5 * t45;
+    let t55 = c_q4 * t52 - s_q4 * t51;
+    let t56 = -0.032 * fma(t38, t50, p.m6 * t40);
+    let t57 = fma(c_q4, t51, s_q4 * t52);
+    let t58 = c_q3 * t55 - s_q3 * t56;
+    let t59 = -fma(c_q3, t56, s_q3 * t55);
+    let t60 = fma(-0.001365, t48, fma(qd[1], d.k3, t4 * d.k2));
+    let t61 = fma(-0.000987, p.m3 * t10, t18 * d.k6);
+    let t62 = fma(-0.000987, p.m3 * t18, t9 * d.k5);
+    let t63 = t38 * d.k9;
+    let t64 = fma(
+        t37,
+        t63,
         fma(
-            t48,
+            t40,
             d.k8,
             fma(
                 0.00004,
-                fma(s_q5 * t51, t53, c_q5 * t52 * t53),
-                0.032 * (p.m6 * fma(c_q3, t36, s_q3 * t35)),
+                fma(t43, t54, t44 * t53),
+                0.032 * (p.m6 * fma(c_q3, t30, s_q3 * t29)),
             ),
         ),
     );
-    let t80 = fma(t42 * t46, d.k8, 0.00004 * t54) - t42 * t46 * d.k9;
-    let t81 = fma(c_q4, t79, fma(0.0016, t33 * t37, 0.0003 * t39)) - s_q4 * t80;
-    let t82 = t47 * d.k9;
-    let t83 = t42 * t45 * d.k8;
-    let t84 = fma(-0.0013, t30 * t37, fma(0.00004, t63 - t64, fma(0.032, t62, t83)))
-        - t82;
-    let t85 = fma(
+    let t65 = t36 * d.k8;
+    let t66 = fma(t38, t65, 0.00004 * t46) - t36 * t63;
+    let t67 = fma(c_q4, t64, fma(0.0016, t25 * t31, 0.0003 * t33)) - s_q4 * t66;
+    let t68 = fma(
+        -0.00004,
+        t44 * t54,
+        fma(
+            -0.032,
+            p.m6
+                * fma(
+                    fma(p.a3, t19, t17) - fma(t9, t26, p.d4 * (t18 * t18)),
+                    s_q4,
+                    (c_q3 * t29 - s_q3 * t30) * c_q4,
+                ),
+            fma(t39, d.k9, 0.00004 * (t43 * t53)),
+        ),
+    ) - t37 * t65;
+    let t69 = -0.0013 * (t24 * t31) - t68;
+    let t70 = fma(
         c_q3,
-        t81,
-        fma(t18, d.k7, fma(t9, t77, fma(t27, d.k5, fma(t26, d.k4, p.d4 * t73)))),
-    ) - fma(s_q3, t84, t23 * t78);
-    let t86 = fma(t9, d.k5, t6 * d.k4);
-    let t87 = s_q4 * t79;
-    let t88 = c_q4 * t80;
-    let t89 = fma(
-        -0.000987,
-        p.m3 * t25,
-        fma(-0.0003, t55, fma(t23, t86, fma(t26, d.k5, fma(0.0016, t38, t87 + t88)))),
-    ) - fma(t18, d.k10, fma(t6, t77, p.a3 * t73));
-    let t90 = t6 * d.k7 - t9 * d.k10;
-    let t91 = fma(t9, t90, t69) - fma(t23 * t23, d.k10, fma(t25, d.k7, t70));
-    let t92 = fma(t25, d.k10, t67 + t68) - fma(t6, t90, t23 * t23 * d.k7);
-    let t93 = fma(c_q2, t92, s_q2 * t91);
-    let t94 = fma(-0.000408, t57, fma(qd[1], d.k2, qd[0] * s_q1 * d.k1));
-    let t95 = t25 * d.k6;
-    let t96 = t6 * t78;
-    let t97 = t9 * t86;
-    let t98 = (t22 - t21) * d.k10;
-    let t99 = (t19 + t20) * d.k7;
-    let t100 = s_q3 * t81;
-    let t101 = c_q3 * t84;
-    let t102 = fma(-0.000987, t59, t74 + t95 + t96 + t98)
-        - (t75 + t97 + t99 + t100 + t101);
+        t67,
+        fma(t15, d.k7, fma(t10, t61, fma(t21, d.k5, fma(t20, d.k4, p.d4 * t59)))),
+    ) - fma(s_q3, t69, t18 * t62);
+    let t71 = fma(t10, d.k5, t9 * d.k4);
+    let t72 = fma(c_q4, t66, fma(s_q4, t64, fma(-0.0003, t24 * t25, 0.0016 * t32)));
+    let t73 = fma(-0.000987, p.m3 * t19, fma(t18, t71, fma(t20, d.k5, t72)))
+        - fma(t15, d.k10, fma(t9, t61, p.a3 * t59));
+    let t74 = t9 * d.k7 - t10 * d.k10;
+    let t75 = fma(t10, t74, t58) - fma(t18 * t18, d.k10, t19 * d.k7);
+    let t76 = fma(t19, d.k10, t57) - fma(t9, t74, t18 * t18 * d.k7);
+    let t77 = fma(c_q2, t76, s_q2 * t75);
+    let t78 = fma(-0.000408, t48, fma(qd[1], d.k2, t4 * d.k1));
+    let t79 = fma(
+        t19,
+        d.k6,
+        fma(-0.000987, p.m3 * t21, fma(p.a3, t57, fma(t17, d.k10, t9 * t62))),
+    ) - fma(p.d4, t58, fma(c_q3, t69, fma(s_q3, t67, fma(t16, d.k7, t10 * t71))));
     [
         fma(
             c_q1,
             fma(
                 -0.000408,
-                p.m2 * t2,
+                p.m2 * t5,
                 fma(
                     -0.001365,
                     p.m2 * qdd[1],
                     fma(
                         p.d3,
-                        c_q2 * t91 - s_q2 * t92,
-                        fma(c_q2, t89, fma(s_q2, t85, qd[1] * t94)),
+                        c_q2 * t75 - s_q2 * t76,
+                        fma(c_q2, t73, fma(s_q2, t70, qd[1] * t78)),
                     ),
                 ),
             )
                 - fma(
                     p.a2,
-                    fma(t9 * t23, d.k7, fma(t6 * t23, d.k10, fma(t26, d.k7, t73)))
-                        - t27 * d.k10,
-                    qd[0] * s_q1 * t76,
+                    fma(t28, d.k7, fma(t27, d.k10, fma(t20, d.k7, t59))) - t21 * d.k10,
+                    t4 * t60,
                 ),
             fma(
                 s_q1,
                 fma(
                     -0.000408,
-                    t56,
-                    fma(c_q2, t85, fma(qd[0] * c_q1, t76, fma(qdd[1], d.k2, t2 * d.k1))),
-                ) - fma(p.d3, t93, fma(s_q2, t89, qd[1] * t58)),
+                    t47,
+                    fma(c_q2, t70, fma(t2, t60, fma(qdd[1], d.k2, t5 * d.k1))),
+                ) - fma(p.d3, t77, fma(s_q2, t73, qd[1] * t49)),
                 qdd[0] * d.k0,
             ),
         ),
@@ -530,33 +509,29 @@ pub fn inverse_dynamics_with(
             s_q1 * d.k11,
             fma(
                 -0.001365,
-                t56,
+                t47,
                 fma(
                     p.a2,
-                    t93,
-                    fma(
-                        c_q1,
-                        d.k12,
-                        fma(qdd[1], d.k3, fma(t2, d.k2, fma(qd[0] * s_q1, t58, t102))),
-                    ),
+                    t77,
+                    fma(c_q1, d.k12, fma(qdd[1], d.k3, fma(t5, d.k2, fma(t4, t49, t79)))),
                 ),
             ),
-        ) - qd[0] * c_q1 * t94,
-        t102,
-        fma(-0.0003, t55, fma(0.0016, t38, t87 + t88)),
-        fma(-0.032, t62, fma(0.00004, t64 - t63, t82)) - t83,
-        0.00004 * t54,
+        ) - t2 * t78,
+        t79,
+        t72,
+        t68,
+        0.00004 * t46,
     ]
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 123,
-    add: 41,
+    mul: 96,
+    add: 32,
     div: 0,
     sqrt: 0,
     sin: 4,
     cos: 4,
-    fma: 58,
+    fma: 52,
 };
 ///The joint-space mass matrix M(q), symmetric positive definite, so that
 ///`M(q) q̈ + bias(q, q̇) = τ`. Entries of joints on different branches are zero.
@@ -578,70 +553,64 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let c_q3 = libm::Libm::<Real>::cos(q[3]);
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
-    let t8 = fma(c_q1, s_q2, s_q1 * c_q2);
-    let t9 = p.d3 * c_q1 * c_q2 - p.d3 * s_q1 * s_q2;
-    let t10 = c_q1 * c_q2 - s_q1 * s_q2;
-    let t11 = p.d4 * t8 - fma(p.a3, t10, p.a2 * c_q1);
-    let t12 = fma(s_q4, t10, c_q3 * c_q4 * t8);
-    let t13 = -fma(p.d3 * s_q1, c_q2, p.d3 * c_q1 * s_q2);
-    let t14 = c_q4 * t10 - c_q3 * s_q4 * t8;
-    let t15 = c_q4 * t14;
-    let t16 = p.m2 * c_q1;
-    let t17 = 0.00004 * t14;
-    let t18 = p.a2 * s_q2 - p.d4;
-    let t19 = s_q3 * (s_q4 * s_q4);
-    let t20 = s_q3 * s_q4 * c_q4;
-    let t21 = 0.00004 * (s_q3 * s_q4);
-    let t22 = 0.00004 * c_q4;
-    let t23 = p.m6 * fma(s_q4, t13, c_q4 * (c_q3 * t9 - s_q3 * t11));
-    let t24 = p.m6 * (s_q3 * s_q3) * c_q4 * t8;
-    let t25 = p.m6 * c_q3 * t12;
-    let t26 = 0.032 * (t24 + t25);
-    let t27 = 0.032 * (p.m6 * s_q3 * t12 - p.m6 * s_q3 * c_q3 * c_q4 * t8);
-    let t28 = fma(-0.032, p.m6 * c_q2 * s_q3 * s_q4 * t8, s_q2 * t27);
-    let t29 = p.m3 * t10;
-    let t30 = p.d4 * t27;
-    let t31 = p.m6 * fma(s_q4, fma(p.a2, c_q2, p.a3), c_q3 * c_q4 * t18);
-    let t32 = p.m6 * (c_q3 * c_q3) * c_q4;
-    let t33 = p.m6 * (s_q3 * s_q3) * c_q4;
-    let t34 = p.d4 * (-0.032 * (t32 + t33));
-    let t35 = p.m6 * (p.a3 * s_q4 - p.d4 * c_q3 * c_q4);
-    let t36 = fma(t12, d.k8, 0.032 * (p.m6 * fma(c_q3, t11, s_q3 * t9)));
-    let t37 = fma(-0.00004, s_q4 * t14, fma(c_q4, t36, 0.0003 * (c_q3 * t8)));
-    let t38 = s_q3 * t8 * d.k9;
-    let t39 = 0.032 * t23 - t38;
-    let t40 = fma(c_q3, t37, fma(t10, d.k5, fma(t8, d.k4, p.d4 * t26)))
-        - fma(s_q3, t39, c_q1 * d.k13);
-    let t41 = s_q4 * t36;
-    let t42 = fma(c_q1, d.k14, fma(t8, d.k5, fma(0.00004, t15, fma(0.0016, t10, t41))))
-        - p.a3 * t26;
-    let t43 = t13 * d.k10;
-    let t44 = t9 * d.k7;
-    let t45 = s_q3 * t37;
-    let t46 = c_q3 * t39;
-    let t47 = s_q3 * s_q4 * t8 * d.k15;
-    let t48 = fma(
-        -0.032,
-        t47,
-        fma(-0.000987, t29, fma(-0.001365, t16, fma(s_q1, d.k2, fma(p.a2, t28, t43)))),
-    ) - (t30 + t44 + t45 + t46);
-    let t49 = fma(-0.032, t47, fma(-0.000987, t29, t43)) - (t30 + t44 + t45 + t46);
-    let t50 = fma(0.00004, t15, fma(0.0016, t10, t41));
-    let t51 = -t39;
-    let t52 = c_q2 * d.k14;
-    let t53 = s_q2 * d.k13;
-    let t54 = s_q3 * c_q4 * d.k8;
-    let t55 = 0.032 * (p.m6 * s_q3 * t18) - t54;
-    let t56 = s_q3 * fma(-0.00004, t19, fma(-0.0003, s_q3, c_q4 * t55));
-    let t57 = c_q3 * d.k9;
-    let t58 = c_q3 * (0.032 * t31 - t57);
-    let t59 = c_q3 * s_q4 * d.k15;
-    let t60 = fma(-0.032, t59, d.k6 + t52) - (t34 + t53 + t56 + t58);
-    let t61 = fma(s_q4, t55, 0.00004 * t20);
-    let t62 = fma(-0.032, t31, t57);
-    let t63 = -0.032 * (s_q3 * d.k18) - t54;
-    let t64 = fma(s_q4, t63, 0.00004 * t20);
-    let t65 = fma(-0.032, t35, t57);
+    let t8 = s_q1 * c_q2;
+    let t9 = c_q1 * s_q2;
+    let t10 = t8 + t9;
+    let t11 = c_q3 * t10;
+    let t12 = c_q1 * c_q2;
+    let t13 = s_q1 * s_q2;
+    let t14 = p.d3 * t12 - p.d3 * t13;
+    let t15 = t12 - t13;
+    let t16 = p.d4 * t10 - fma(p.a3, t15, p.a2 * c_q1);
+    let t17 = fma(s_q4, t15, c_q4 * t11);
+    let t18 = -fma(p.d3, t8, p.d3 * t9);
+    let t19 = c_q4 * t15 - s_q4 * t11;
+    let t20 = p.m2 * c_q1;
+    let t21 = 0.00004 * t19;
+    let t22 = p.a2 * s_q2 - p.d4;
+    let t23 = c_q3 * c_q4;
+    let t24 = s_q3 * s_q4;
+    let t25 = c_q4 * t24;
+    let t26 = 0.00004 * t24;
+    let t27 = 0.00004 * c_q4;
+    let t28 = p.m6 * c_q4;
+    let t29 = s_q3 * s_q3 * t28;
+    let t30 = p.m6 * t17;
+    let t31 = 0.032 * fma(c_q3, t30, t10 * t29);
+    let t32 = 0.032 * (s_q3 * t30 - s_q3 * t11 * t28);
+    let t33 = t10 * t24;
+    let t34 = p.m6 * t33;
+    let t35 = fma(-0.032, c_q2 * t34, s_q2 * t32);
+    let t36 = c_q3 * s_q4;
+    let t37 = -0.032 * fma(c_q3 * c_q3, t28, t29);
+    let t38 = fma(t17, d.k8, 0.032 * (p.m6 * fma(c_q3, t16, s_q3 * t14)));
+    let t39 = fma(-0.00004, s_q4 * t19, fma(c_q4, t38, 0.0003 * t11));
+    let t40 = 0.032 * (p.m6 * fma(s_q4, t18, c_q4 * (c_q3 * t14 - s_q3 * t16)))
+        - s_q3 * t10 * d.k9;
+    let t41 = fma(c_q3, t39, fma(t15, d.k5, fma(t10, d.k4, p.d4 * t31)))
+        - fma(s_q3, t40, c_q1 * d.k13);
+    let t42 = fma(0.00004, c_q4 * t19, fma(0.0016, t15, s_q4 * t38));
+    let t43 = fma(c_q1, d.k14, fma(t10, d.k5, t42)) - p.a3 * t31;
+    let t44 = fma(t18, d.k10, fma(-0.032, t33 * d.k15, -0.000987 * (p.m3 * t15)))
+        - fma(c_q3, t40, fma(s_q3, t39, fma(t14, d.k7, p.d4 * t32)));
+    let t45 = fma(-0.001365, t20, fma(s_q1, d.k2, fma(p.a2, t35, t44)));
+    let t46 = -t40;
+    let t47 = s_q3 * c_q4 * d.k8;
+    let t48 = 0.032 * (p.m6 * s_q3 * t22) - t47;
+    let t49 = fma(-0.00004, t24 * s_q4, -0.0003 * s_q3);
+    let t50 = c_q3 * d.k9;
+    let t51 = 0.032 * (p.m6 * fma(s_q4, fma(p.a2, c_q2, p.a3), t22 * t23)) - t50;
+    let t52 = -0.032 * (t36 * d.k15) - p.d4 * t37;
+    let t53 = c_q2 * d.k14
+        - fma(c_q3, t51, fma(s_q3, fma(c_q4, t48, t49), s_q2 * d.k13));
+    let t54 = d.k6 + t52;
+    let t55 = t53 + t54;
+    let t56 = fma(s_q4, t48, 0.00004 * t25);
+    let t57 = -t51;
+    let t58 = -0.032 * (s_q3 * d.k18) - t47;
+    let t59 = 0.032 * (p.m6 * (p.a3 * s_q4 - p.d4 * t23)) - t50;
+    let t60 = fma(s_q4, t58, 0.00004 * t25);
+    let t61 = -t59;
     [
         [
             fma(
@@ -651,77 +620,57 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
                     p.m2 * s_q1,
                     fma(
                         c_q2,
-                        t42,
-                        fma(
-                            s_q2,
-                            t40,
-                            p.d3 * fma(0.032, p.m6 * s_q2 * s_q3 * s_q4 * t8, c_q2 * t27),
-                        ),
+                        t43,
+                        fma(s_q2, t41, p.d3 * fma(0.032, s_q2 * t34, c_q2 * t32)),
                     ),
-                ) - p.a2 * (fma(t8, d.k7, t26) - t10 * d.k10),
+                ) - p.a2 * (fma(t10, d.k7, t31) - t15 * d.k10),
                 fma(
                     s_q1,
-                    fma(-0.000408, t16, fma(c_q2, t40, s_q1 * d.k1))
-                        - fma(s_q2, t42, p.d3 * t28),
+                    fma(-0.000408, t20, fma(c_q2, t41, s_q1 * d.k1))
+                        - fma(s_q2, t43, p.d3 * t35),
                     d.k0,
                 ),
             ),
-            t48,
-            t49,
-            t50,
-            t51,
-            t17,
+            t45,
+            t44,
+            t42,
+            t46,
+            t21,
         ],
         [
-            t48,
+            t45,
             fma(
-                -0.032,
-                t59,
-                fma(
-                    p.a2,
-                    fma(
-                        c_q2,
-                        fma(-0.032, p.m6 * c_q3 * s_q4, d.k10),
-                        s_q2 * fma(-0.032, t32 + t33, d.k16),
-                    ),
-                    t52 + d.k17,
-                ),
-            ) - (t34 + t53 + t56 + t58),
-            t60,
-            t61,
-            t62,
-            t21,
+                p.a2,
+                fma(c_q2, fma(-0.032, p.m6 * t36, d.k10), s_q2 * (t37 + d.k16)),
+                d.k17 + t52 + t53,
+            ),
+            t55,
+            t56,
+            t57,
+            t26,
         ],
+        [t44, t55, t54 - fma(c_q3, t59, s_q3 * fma(c_q4, t58, t49)), t60, t61, t26],
         [
-            t49,
+            t42,
+            t56,
             t60,
-            fma(-0.032, t59, fma(c_q3, t65, d.k6))
-                - fma(s_q3, fma(-0.00004, t19, fma(-0.0003, s_q3, c_q4 * t63)), t34),
-            t64,
-            t65,
-            t21,
-        ],
-        [
-            t50,
-            t61,
-            t64,
             fma(s_q4 * s_q4, d.k8, fma(0.00004, c_q4 * c_q4, 0.0016)),
             0.0,
-            t22,
+            t27,
         ],
-        [t51, t62, t65, 0.0, d.k9, 0.0],
-        [t17, t21, t21, t22, 0.0, 0.00004],
+        [t46, t57, t61, 0.0, d.k9, 0.0],
+        [t21, t26, t26, t27, 0.0, 0.00004],
     ]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 169,
-    add: 59,
+    mul: 126,
+    add: 42,
     div: 0,
     sqrt: 0,
     sin: 5,
     cos: 5,
-    fma: 84,
+    fma: 88,
 };
 ///The bias forces C(q, q̇) q̇ + g(q): the joint forces that keep every
 ///acceleration zero.
@@ -739,190 +688,151 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t4 = fma(qd[0] * c_q1, s_q2, qd[0] * s_q1 * c_q2);
-    let t5 = qd[0] * s_q1 * s_q2;
-    let t6 = qd[0] * c_q1 * c_q2;
-    let t7 = t6 - t5;
-    let t8 = p.a2 * qd[1] - p.d3 * qd[0] * s_q1;
-    let t9 = qd[0] * s_q1 * t8;
-    let t10 = p.d3 * (qd[0] * qd[0]) * (c_q1 * c_q1);
-    let t11 = qd[1] + qd[2];
+    let t4 = qd[0] * s_q1;
+    let t5 = qd[0] * c_q1;
+    let t6 = fma(s_q2, t5, c_q2 * t4);
+    let t7 = c_q2 * t5 - s_q2 * t4;
+    let t8 = p.a2 * qd[1] - p.d3 * t4;
+    let t9 = p.a2 * (qd[0] * qd[0]);
+    let t10 = qd[1] + qd[2];
     let s_q3 = libm::Libm::<Real>::sin(q[3]);
     let c_q3 = libm::Libm::<Real>::cos(q[3]);
-    let t14 = t4 * c_q3 - t11 * s_q3;
-    let t15 = t4 * s_q3;
-    let t16 = t11 * c_q3;
-    let t17 = -(t15 + t16);
-    let t18 = p.d4 * t4 - p.a3 * t7;
-    let t19 = t7 + qd[3];
+    let t13 = t6 * c_q3 - t10 * s_q3;
+    let t14 = -fma(t10, c_q3, t6 * s_q3);
+    let t15 = p.d4 * t6 - p.a3 * t7;
+    let t16 = t6 * t10;
+    let t17 = t7 * t10;
+    let t18 = t7 + qd[3];
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
-    let t22 = fma(t19, s_q4, t14 * c_q4);
-    let t23 = t14 * s_q4;
-    let t24 = t19 * c_q4;
-    let t25 = t24 - t23;
-    let t26 = qd[4] - t17;
+    let t21 = fma(t18, s_q4, t13 * c_q4);
+    let t22 = t18 * c_q4 - t13 * s_q4;
+    let t23 = qd[4] - t14;
     let s_q5 = libm::Libm::<Real>::sin(q[5]);
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
-    let t29 = t22 * c_q5 - t26 * s_q5;
-    let t30 = -fma(t26, c_q5, t22 * s_q5);
-    let t31 = t25 + qd[5];
-    let t32 = t14 * t17;
-    let t33 = fma(t6, qd[1], qd[2] * t7) - t5 * qd[1];
-    let t34 = p.g * s_q1
-        - fma(
-            p.d3 * qd[0] * s_q1,
-            qd[1],
-            fma(qd[1], t8, p.a2 * (qd[0] * qd[0]) * (c_q1 * c_q1)),
-        );
-    let t35 = s_q2 * t34;
-    let t36 = fma(p.a2 * (qd[0] * qd[0]) * s_q1, c_q1, p.g * c_q1);
-    let t37 = c_q2 * t36;
-    let t38 = p.a2 * qd[0] * s_q1 * qd[1];
-    let t39 = fma(c_q3, t33, qd[3] * t17);
-    let t40 = c_q2 * t34;
-    let t41 = s_q2 * t36;
-    let t42 = fma(t7, t18, t40 + t41) - p.a3 * (t11 * t11);
-    let t43 = -fma(
-        qd[0] * s_q1 * qd[1],
-        c_q2,
-        fma(qd[0] * c_q1 * qd[1], s_q2, qd[2] * t4),
-    );
-    let t44 = fma(p.d4, t33, fma(p.d4 * t7, t11, fma(p.a3 * t4, t11, t9 + t38)))
-        - fma(p.a3, t43, t10);
-    let t45 = fma(s_q4, t43, fma(c_q4, t39, qd[4] * t25));
-    let t46 = fma(s_q3, t33, qd[3] * t14);
-    let t47 = c_q4 * t43 - fma(s_q4, t39, qd[4] * t22);
-    let t48 = p.m2 * qd[0] * c_q1;
-    let t49 = fma(-0.000408, p.m2 * qd[0] * s_q1, -0.001365 * (p.m2 * qd[1]));
-    let t50 = -0.032 * fma(p.m6, t22 * t22, p.m6 * (t26 * t26));
-    let t51 = s_q5 * t30 * t31;
-    let t52 = c_q5 * t29 * t31;
-    let t53 = c_q4 * t50;
-    let t54 = p.m2 * qd[0] * s_q1 * qd[1];
-    let t55 = t9 + t38 - t10;
-    let t56 = p.m6
-        * fma(
-            s_q4,
-            t37 - fma(t4, t18, fma(p.d4, t11 * t11, t35)),
-            c_q4 * (c_q3 * t42 - s_q3 * t44),
-        );
-    let t57 = 0.032 * (p.m6 * t22 * t25 - p.m6 * t46);
-    let t58 = c_q4 * t57 - s_q4 * t50;
-    let t59 = s_q3 * t58;
-    let t60 = -0.032 * fma(p.m6, t45, p.m6 * t25 * t26);
-    let t61 = c_q3 * t60;
-    let t62 = -(t59 + t61);
-    let t63 = c_q3 * t58;
-    let t64 = s_q3 * t60;
-    let t65 = s_q4 * t57;
-    let t66 = p.m3 * t43;
-    let t67 = p.a3 * (t53 + t65);
-    let t68 = p.d4 * (t63 - t64);
-    let t69 = fma(-0.001365, t48, fma(qd[1], d.k3, qd[0] * s_q1 * d.k2));
-    let t70 = fma(-0.000987, p.m3 * t7, t11 * d.k6);
-    let t71 = fma(-0.000987, p.m3 * t11, t4 * d.k5);
-    let t72 = t22 * t25 * d.k8;
-    let t73 = fma(t7, d.k5, t4 * d.k4);
-    let t74 = t4 * d.k7 - t7 * d.k10;
-    let t75 = fma(-0.000408, t48, fma(qd[1], d.k2, qd[0] * s_q1 * d.k1));
-    let t76 = t4 * t71;
-    let t77 = t7 * t73;
-    let t78 = fma(
-        t45,
+    let t26 = t21 * c_q5 - t23 * s_q5;
+    let t27 = -fma(t23, c_q5, t21 * s_q5);
+    let t28 = t22 + qd[5];
+    let t29 = qd[1] * t5;
+    let t30 = qd[1] * t4;
+    let t31 = fma(c_q2, t29, qd[2] * t7) - s_q2 * t30;
+    let t32 = p.g * s_q1 - fma(p.d3, t30, fma(qd[1], t8, c_q1 * c_q1 * t9));
+    let t33 = fma(s_q1 * c_q1, t9, p.g * c_q1);
+    let t34 = fma(c_q3, t31, qd[3] * t14);
+    let t35 = fma(s_q2, t33, c_q2 * t32);
+    let t36 = fma(t7, t15, t35) - p.a3 * (t10 * t10);
+    let t37 = -fma(c_q2, t30, fma(s_q2, t29, qd[2] * t6));
+    let t38 = fma(t4, t8, p.a2 * t30) - t5 * t5 * p.d3;
+    let t39 = fma(p.d4, t31, fma(p.d4, t17, fma(p.a3, t16, t38))) - p.a3 * t37;
+    let t40 = fma(s_q4, t37, fma(c_q4, t34, qd[4] * t22));
+    let t41 = fma(s_q3, t31, qd[3] * t13);
+    let t42 = c_q2 * t33 - s_q2 * t32;
+    let t43 = c_q4 * t37 - fma(s_q4, t34, qd[4] * t21);
+    let t44 = p.m2 * t5;
+    let t45 = fma(-0.000408, p.m2 * t4, -0.001365 * (p.m2 * qd[1]));
+    let t46 = p.m6 * t22;
+    let t47 = -0.032 * fma(p.m6, t21 * t21, p.m6 * (t23 * t23));
+    let t48 = c_q5 * t28;
+    let t49 = s_q5 * t28;
+    let t50 = p.m2 * t30;
+    let t51 = 0.032 * (t21 * t46 - p.m6 * t41);
+    let t52 = c_q4 * t51 - s_q4 * t47;
+    let t53 = -0.032 * fma(p.m6, t40, t23 * t46);
+    let t54 = -fma(c_q3, t53, s_q3 * t52);
+    let t55 = fma(s_q4, t51, c_q4 * t47);
+    let t56 = c_q3 * t52 - s_q3 * t53;
+    let t57 = fma(-0.001365, t44, fma(qd[1], d.k3, t4 * d.k2));
+    let t58 = fma(-0.000987, p.m3 * t7, t10 * d.k6);
+    let t59 = fma(-0.000987, p.m3 * t10, t6 * d.k5);
+    let t60 = t23 * d.k9;
+    let t61 = t21 * d.k8;
+    let t62 = fma(t7, d.k5, t6 * d.k4);
+    let t63 = t6 * d.k7 - t7 * d.k10;
+    let t64 = fma(-0.000408, t44, fma(qd[1], d.k2, t4 * d.k1));
+    let t65 = fma(
+        t40,
         d.k8,
         fma(
-            t25 * t26,
-            d.k9,
+            t22,
+            t60,
             fma(
                 0.032,
-                p.m6 * fma(c_q3, t44, s_q3 * t42),
-                0.00004 * fma(s_q5 * t29, t31, c_q5 * t30 * t31),
+                p.m6 * fma(c_q3, t39, s_q3 * t36),
+                0.00004 * fma(t26, t49, t27 * t48),
             ),
         ),
     );
-    let t79 = fma(t22 * t26, d.k8, 0.00004 * t47) - t22 * t26 * d.k9;
-    let t80 = fma(c_q4, t78, fma(0.0003, t39, 0.0016 * (t17 * t19))) - s_q4 * t79;
-    let t81 = t46 * d.k9;
-    let t82 = fma(-0.0013, t14 * t19, fma(0.032, t56, fma(0.00004, t51 - t52, t72)))
-        - t81;
-    let t83 = fma(
+    let t66 = fma(t23, t61, 0.00004 * t43) - t21 * t60;
+    let t67 = fma(c_q4, t65, fma(0.0003, t34, 0.0016 * (t14 * t18))) - s_q4 * t66;
+    let t68 = fma(
+        -0.032,
+        p.m6
+            * fma(
+                s_q4,
+                t42 - fma(t6, t15, p.d4 * (t10 * t10)),
+                c_q4 * (c_q3 * t36 - s_q3 * t39),
+            ),
+        fma(-0.00004, t27 * t49 - t26 * t48, t41 * d.k9),
+    ) - t22 * t61;
+    let t69 = -0.0013 * (t13 * t18) - t68;
+    let t70 = fma(
         c_q3,
-        t80,
-        fma(t55, d.k7, fma(t43, d.k5, fma(t33, d.k4, fma(t7, t70, p.d4 * t62)))),
-    ) - fma(s_q3, t82, t11 * t71);
-    let t84 = s_q4 * t78;
-    let t85 = c_q4 * t79;
-    let t86 = fma(
-        -0.0003,
-        t32,
-        fma(t33, d.k5, fma(t11, t73, fma(0.0016, t43, t84 + t85))),
-    ) - fma(t55, d.k10, fma(t4, t70, p.a3 * t62));
-    let t87 = fma(t7, t74, t63) - fma(t11 * t11, d.k10, t64);
-    let t88 = t53 + t65 - fma(t4, t74, t11 * t11 * d.k7);
-    let t89 = fma(c_q2, t88, s_q2 * t87);
-    let t90 = (t37 - t35) * d.k10;
-    let t91 = (t40 + t41) * d.k7;
-    let t92 = s_q3 * t80;
-    let t93 = c_q3 * t82;
-    let t94 = fma(-0.000987, t66, t67 + t76 + t90) - (t68 + t77 + t91 + t92 + t93);
+        t67,
+        fma(t38, d.k7, fma(t37, d.k5, fma(t31, d.k4, fma(t7, t58, p.d4 * t54)))),
+    ) - fma(s_q3, t69, t10 * t59);
+    let t71 = fma(c_q4, t66, fma(s_q4, t65, fma(-0.0003, t13 * t14, 0.0016 * t37)));
+    let t72 = fma(t31, d.k5, fma(t10, t62, t71))
+        - fma(t38, d.k10, fma(t6, t58, p.a3 * t54));
+    let t73 = fma(t7, t63, t56) - t10 * t10 * d.k10;
+    let t74 = t55 - fma(t6, t63, t10 * t10 * d.k7);
+    let t75 = fma(c_q2, t74, s_q2 * t73);
+    let t76 = fma(-0.000987, p.m3 * t37, fma(p.a3, t55, fma(t42, d.k10, t6 * t59)))
+        - fma(c_q3, t69, fma(s_q3, t67, fma(t35, d.k7, fma(t7, t62, p.d4 * t56))));
     [
         fma(
             c_q1,
             fma(
                 -0.000408,
-                t48 * qd[1],
+                p.m2 * t29,
                 fma(
                     p.d3,
-                    c_q2 * t87 - s_q2 * t88,
-                    fma(c_q2, t86, fma(s_q2, t83, qd[1] * t75)),
+                    c_q2 * t73 - s_q2 * t74,
+                    fma(c_q2, t72, fma(s_q2, t70, qd[1] * t64)),
                 ),
             )
                 - fma(
                     p.a2,
-                    fma(t33, d.k7, fma(t7 * t11, d.k7, fma(t4 * t11, d.k10, t62)))
-                        - t43 * d.k10,
-                    qd[0] * s_q1 * t69,
+                    fma(t31, d.k7, fma(t17, d.k7, fma(t16, d.k10, t54))) - t37 * d.k10,
+                    t4 * t57,
                 ),
             s_q1
-                * (fma(
-                    0.000408,
-                    t54,
-                    fma(c_q2, t83, fma(qd[0] * c_q1 * qd[1], d.k1, qd[0] * c_q1 * t69)),
-                ) - fma(p.d3, t89, fma(s_q2, t86, qd[1] * t49))),
+                * (fma(0.000408, t50, fma(c_q2, t70, fma(t29, d.k1, t5 * t57)))
+                    - fma(p.d3, t75, fma(s_q2, t72, qd[1] * t45))),
         ),
         fma(
             -0.006,
             s_q1 * d.k11,
             fma(
                 0.001365,
-                t54,
-                fma(
-                    p.a2,
-                    t89,
-                    fma(
-                        qd[0] * c_q1 * qd[1],
-                        d.k2,
-                        fma(c_q1, d.k12, fma(qd[0] * s_q1, t49, t94)),
-                    ),
-                ),
+                t50,
+                fma(p.a2, t75, fma(t29, d.k2, fma(c_q1, d.k12, fma(t4, t45, t76)))),
             ),
-        ) - qd[0] * c_q1 * t75,
-        t94,
-        fma(-0.0003, t32, fma(0.0016, t43, t84 + t85)),
-        fma(-0.032, t56, fma(0.00004, t52 - t51, t81)) - t72,
-        0.00004 * t47,
+        ) - t5 * t64,
+        t76,
+        t71,
+        t68,
+        0.00004 * t43,
     ]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
-    mul: 42,
-    add: 4,
+    mul: 27,
+    add: 3,
     div: 0,
     sqrt: 0,
     sin: 4,
     cos: 4,
-    fma: 8,
+    fma: 9,
 };
 ///The gravity forces g(q): the joint forces that hold the mechanism at rest.
 ///
@@ -943,37 +853,41 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let c_q3 = libm::Libm::<Real>::cos(q[3]);
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
-    let t8 = p.g * c_q1 * c_q2 - p.g * s_q1 * s_q2;
-    let t9 = fma(p.g * c_q1, s_q2, p.g * s_q1 * c_q2);
-    let t10 = fma(s_q4, t8, c_q3 * c_q4 * t9);
-    let t11 = 0.032 * (p.m6 * s_q3 * c_q3 * c_q4 * t9 - p.m6 * s_q3 * t10);
-    let t12 = p.m6 * (s_q3 * s_q3) * c_q4 * t9;
-    let t13 = p.m6 * c_q3 * t10;
-    let t14 = t8 * d.k10;
-    let t15 = t9 * d.k7;
-    let t16 = fma(-0.032, t12 + t13, t14) - t15;
+    let t8 = p.g * s_q1;
+    let t9 = p.g * c_q1;
+    let t10 = c_q2 * t9 - s_q2 * t8;
+    let t11 = fma(s_q2, t9, c_q2 * t8);
+    let t12 = c_q3 * c_q4;
+    let t13 = fma(s_q4, t10, t11 * t12);
+    let t14 = p.m6 * s_q3;
+    let t15 = t11 * t14;
+    let t16 = p.m6 * t13;
+    let t17 = 0.032 * (t12 * t15 - t13 * t14);
+    let t18 = s_q4 * t15;
+    let t19 = fma(t10, d.k10, -0.032 * fma(c_q3, t16, t14 * (s_q3 * c_q4 * t11)))
+        - t11 * d.k7;
     [
         fma(
             c_q1,
-            fma(0.032, p.m6 * c_q2 * s_q3 * s_q4 * t9, s_q2 * t11),
-            s_q1 * fma(-0.032, p.m6 * s_q2 * s_q3 * s_q4 * t9, c_q2 * t11),
+            fma(0.032, c_q2 * t18, s_q2 * t17),
+            s_q1 * fma(-0.032, s_q2 * t18, c_q2 * t17),
         ),
-        fma(-0.006, s_q1 * d.k11, fma(c_q1, d.k12, t16)),
-        t16,
-        0.032 * (p.m6 * s_q3 * s_q4 * t9),
-        -0.032 * (p.m6 * t10),
+        fma(-0.006, s_q1 * d.k11, fma(c_q1, d.k12, t19)),
+        t19,
+        0.032 * t18,
+        -0.032 * t16,
         0.0,
     ]
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 330,
-    add: 106,
+    mul: 242,
+    add: 79,
     div: 0,
     sqrt: 0,
     sin: 5,
     cos: 5,
-    fma: 148,
+    fma: 146,
 };
 ///The mass matrix, bias and gravity forces of one state in one pass: the
 ///three share every subexpression (sines and cosines, rotations, velocity
@@ -991,214 +905,177 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let p = &d.params;
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let t2 = p.g * s_q1;
+    let t3 = p.g * c_q1;
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t4 = fma(qd[0] * c_q1, s_q2, qd[0] * s_q1 * c_q2);
-    let t5 = qd[0] * s_q1 * s_q2;
-    let t6 = qd[0] * c_q1 * c_q2;
-    let t7 = t6 - t5;
-    let t8 = p.a2 * qd[1] - p.d3 * qd[0] * s_q1;
-    let t9 = qd[0] * s_q1 * t8;
-    let t10 = p.d3 * (qd[0] * qd[0]) * (c_q1 * c_q1);
-    let t11 = qd[1] + qd[2];
+    let t6 = qd[0] * s_q1;
+    let t7 = qd[0] * c_q1;
+    let t8 = fma(s_q2, t7, c_q2 * t6);
+    let t9 = c_q2 * t7 - s_q2 * t6;
+    let t10 = p.a2 * qd[1] - p.d3 * t6;
+    let t11 = p.a2 * (qd[0] * qd[0]);
+    let t12 = qd[1] + qd[2];
     let s_q3 = libm::Libm::<Real>::sin(q[3]);
     let c_q3 = libm::Libm::<Real>::cos(q[3]);
-    let t14 = t4 * c_q3 - t11 * s_q3;
-    let t15 = t4 * s_q3;
-    let t16 = t11 * c_q3;
-    let t17 = -(t15 + t16);
-    let t18 = p.d4 * t4 - p.a3 * t7;
-    let t19 = t7 + qd[3];
+    let t15 = t8 * c_q3 - t12 * s_q3;
+    let t16 = -fma(t12, c_q3, t8 * s_q3);
+    let t17 = p.d4 * t8 - p.a3 * t9;
+    let t18 = t8 * t12;
+    let t19 = t9 * t12;
+    let t20 = t9 + qd[3];
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
-    let t22 = fma(t19, s_q4, t14 * c_q4);
-    let t23 = t14 * s_q4;
-    let t24 = t19 * c_q4;
-    let t25 = t24 - t23;
-    let t26 = qd[4] - t17;
+    let t23 = fma(t20, s_q4, t15 * c_q4);
+    let t24 = t20 * c_q4 - t15 * s_q4;
+    let t25 = qd[4] - t16;
     let s_q5 = libm::Libm::<Real>::sin(q[5]);
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
-    let t29 = t22 * c_q5 - t26 * s_q5;
-    let t30 = -fma(t26, c_q5, t22 * s_q5);
-    let t31 = t25 + qd[5];
-    let t32 = t14 * t17;
-    let t33 = fma(c_q1, s_q2, s_q1 * c_q2);
-    let t34 = p.d3 * c_q1 * c_q2 - p.d3 * s_q1 * s_q2;
-    let t35 = c_q1 * c_q2 - s_q1 * s_q2;
-    let t36 = p.d4 * t33 - fma(p.a3, t35, p.a2 * c_q1);
-    let t37 = fma(s_q4, t35, c_q3 * c_q4 * t33);
-    let t38 = -fma(p.d3 * s_q1, c_q2, p.d3 * c_q1 * s_q2);
-    let t39 = c_q4 * t35 - c_q3 * s_q4 * t33;
-    let t40 = c_q4 * t39;
-    let t41 = p.m2 * c_q1;
-    let t42 = 0.00004 * t39;
-    let t43 = p.a2 * s_q2 - p.d4;
-    let t44 = s_q3 * (s_q4 * s_q4);
-    let t45 = s_q3 * s_q4 * c_q4;
-    let t46 = 0.00004 * (s_q3 * s_q4);
-    let t47 = 0.00004 * c_q4;
-    let t48 = fma(t6, qd[1], qd[2] * t7) - t5 * qd[1];
-    let t49 = p.g * s_q1
-        - fma(
-            p.d3 * qd[0] * s_q1,
-            qd[1],
-            fma(qd[1], t8, p.a2 * (qd[0] * qd[0]) * (c_q1 * c_q1)),
-        );
-    let t50 = s_q2 * t49;
-    let t51 = fma(p.a2 * (qd[0] * qd[0]) * s_q1, c_q1, p.g * c_q1);
-    let t52 = c_q2 * t51;
-    let t53 = p.a2 * qd[0] * s_q1 * qd[1];
-    let t54 = fma(c_q3, t48, qd[3] * t17);
-    let t55 = c_q2 * t49;
-    let t56 = s_q2 * t51;
-    let t57 = fma(t7, t18, t55 + t56) - p.a3 * (t11 * t11);
-    let t58 = -fma(
-        qd[0] * s_q1 * qd[1],
-        c_q2,
-        fma(qd[0] * c_q1 * qd[1], s_q2, qd[2] * t4),
-    );
-    let t59 = fma(p.d4, t48, fma(p.d4 * t7, t11, fma(p.a3 * t4, t11, t9 + t53)))
-        - fma(p.a3, t58, t10);
-    let t60 = fma(s_q4, t58, fma(c_q4, t54, qd[4] * t25));
-    let t61 = fma(s_q3, t48, qd[3] * t14);
-    let t62 = c_q4 * t58 - fma(s_q4, t54, qd[4] * t22);
-    let t63 = p.g * c_q1 * c_q2 - p.g * s_q1 * s_q2;
-    let t64 = fma(p.g * c_q1, s_q2, p.g * s_q1 * c_q2);
-    let t65 = fma(s_q4, t63, c_q3 * c_q4 * t64);
-    let t66 = t41 * qd[0];
-    let t67 = fma(-0.000408, p.m2 * qd[0] * s_q1, -0.001365 * (p.m2 * qd[1]));
-    let t68 = -0.032 * fma(p.m6, t22 * t22, p.m6 * (t26 * t26));
-    let t69 = s_q5 * t30 * t31;
-    let t70 = c_q5 * t29 * t31;
-    let t71 = c_q4 * t68;
-    let t72 = p.m6 * fma(s_q4, t38, c_q4 * (c_q3 * t34 - s_q3 * t36));
-    let t73 = p.m6 * (s_q3 * s_q3) * c_q4 * t33;
-    let t74 = p.m6 * c_q3 * t37;
-    let t75 = 0.032 * (t73 + t74);
-    let t76 = 0.032 * (p.m6 * s_q3 * t37 - p.m6 * s_q3 * c_q3 * c_q4 * t33);
-    let t77 = fma(-0.032, p.m6 * c_q2 * s_q3 * s_q4 * t33, s_q2 * t76);
-    let t78 = p.m3 * t35;
-    let t79 = p.d4 * t76;
-    let t80 = p.m6 * fma(s_q4, fma(p.a2, c_q2, p.a3), c_q3 * c_q4 * t43);
-    let t81 = p.m6 * (c_q3 * c_q3) * c_q4;
-    let t82 = p.m6 * (s_q3 * s_q3) * c_q4;
-    let t83 = p.d4 * (-0.032 * (t81 + t82));
-    let t84 = p.m6 * (p.a3 * s_q4 - p.d4 * c_q3 * c_q4);
-    let t85 = p.m2 * qd[0] * s_q1 * qd[1];
-    let t86 = t9 + t53 - t10;
-    let t87 = p.m6
-        * fma(
-            s_q4,
-            t52 - fma(t4, t18, fma(p.d4, t11 * t11, t50)),
-            c_q4 * (c_q3 * t57 - s_q3 * t59),
-        );
-    let t88 = 0.032 * (p.m6 * t22 * t25 - p.m6 * t61);
-    let t89 = c_q4 * t88 - s_q4 * t68;
-    let t90 = s_q3 * t89;
-    let t91 = -0.032 * fma(p.m6, t60, p.m6 * t25 * t26);
-    let t92 = c_q3 * t91;
-    let t93 = -(t90 + t92);
-    let t94 = c_q3 * t89;
-    let t95 = s_q3 * t91;
-    let t96 = s_q4 * t88;
-    let t97 = p.m3 * t58;
-    let t98 = p.a3 * (t71 + t96);
-    let t99 = p.d4 * (t94 - t95);
-    let t100 = 0.032 * (p.m6 * s_q3 * c_q3 * c_q4 * t64 - p.m6 * s_q3 * t65);
-    let t101 = t82 * t64;
-    let t102 = p.m6 * c_q3 * t65;
-    let t103 = fma(-0.001365, t66, fma(qd[1], d.k3, qd[0] * s_q1 * d.k2));
-    let t104 = fma(-0.000987, p.m3 * t7, t11 * d.k6);
-    let t105 = fma(-0.000987, p.m3 * t11, t4 * d.k5);
-    let t106 = t22 * t25 * d.k8;
-    let t107 = fma(t7, d.k5, t4 * d.k4);
-    let t108 = t4 * d.k7 - t7 * d.k10;
-    let t109 = fma(-0.000408, t66, fma(qd[1], d.k2, qd[0] * s_q1 * d.k1));
-    let t110 = s_q1 * d.k11;
-    let t111 = c_q1 * d.k12;
-    let t112 = t4 * t105;
-    let t113 = t7 * t107;
-    let t114 = fma(t37, d.k8, 0.032 * (p.m6 * fma(c_q3, t36, s_q3 * t34)));
-    let t115 = fma(-0.00004, s_q4 * t39, fma(c_q4, t114, 0.0003 * (c_q3 * t33)));
-    let t116 = s_q3 * t33 * d.k9;
-    let t117 = 0.032 * t72 - t116;
-    let t118 = fma(c_q3, t115, fma(t35, d.k5, fma(t33, d.k4, p.d4 * t75)))
-        - fma(s_q3, t117, c_q1 * d.k13);
-    let t119 = s_q4 * t114;
-    let t120 = fma(
-        c_q1,
-        d.k14,
-        fma(t33, d.k5, fma(0.00004, t40, fma(0.0016, t35, t119))),
-    ) - p.a3 * t75;
-    let t121 = t38 * d.k10;
-    let t122 = t34 * d.k7;
-    let t123 = s_q3 * t115;
-    let t124 = c_q3 * t117;
-    let t125 = s_q3 * s_q4 * t33 * d.k15;
-    let t126 = fma(
-        -0.032,
-        t125,
-        fma(-0.000987, t78, fma(-0.001365, t41, fma(s_q1, d.k2, fma(p.a2, t77, t121)))),
-    ) - (t79 + t122 + t123 + t124);
-    let t127 = fma(-0.032, t125, fma(-0.000987, t78, t121)) - (t79 + t122 + t123 + t124);
-    let t128 = fma(0.00004, t40, fma(0.0016, t35, t119));
-    let t129 = -t117;
-    let t130 = c_q2 * d.k14;
-    let t131 = s_q2 * d.k13;
-    let t132 = s_q3 * c_q4 * d.k8;
-    let t133 = 0.032 * (p.m6 * s_q3 * t43) - t132;
-    let t134 = s_q3 * fma(-0.00004, t44, fma(-0.0003, s_q3, c_q4 * t133));
-    let t135 = c_q3 * d.k9;
-    let t136 = c_q3 * (0.032 * t80 - t135);
-    let t137 = c_q3 * s_q4 * d.k15;
-    let t138 = fma(-0.032, t137, d.k6 + t130) - (t83 + t131 + t134 + t136);
-    let t139 = fma(s_q4, t133, 0.00004 * t45);
-    let t140 = fma(-0.032, t80, t135);
-    let t141 = -0.032 * (s_q3 * d.k18) - t132;
-    let t142 = fma(s_q4, t141, 0.00004 * t45);
-    let t143 = fma(-0.032, t84, t135);
-    let t144 = fma(
-        t60,
+    let t28 = t23 * c_q5 - t25 * s_q5;
+    let t29 = -fma(t25, c_q5, t23 * s_q5);
+    let t30 = t24 + qd[5];
+    let t31 = s_q1 * c_q2;
+    let t32 = c_q1 * s_q2;
+    let t33 = t31 + t32;
+    let t34 = c_q1 * c_q2;
+    let t35 = s_q1 * s_q2;
+    let t36 = p.d3 * t34 - p.d3 * t35;
+    let t37 = t34 - t35;
+    let t38 = p.d4 * t33 - fma(p.a3, t37, p.a2 * c_q1);
+    let t39 = c_q3 * c_q4;
+    let t40 = t33 * t39;
+    let t41 = fma(s_q4, t37, t40);
+    let t42 = -fma(p.d3, t31, p.d3 * t32);
+    let t43 = c_q3 * s_q4;
+    let t44 = c_q4 * t37 - t33 * t43;
+    let t45 = p.m2 * c_q1;
+    let t46 = 0.00004 * t44;
+    let t47 = p.a2 * s_q2 - p.d4;
+    let t48 = s_q3 * s_q4;
+    let t49 = c_q4 * t48;
+    let t50 = 0.00004 * t48;
+    let t51 = 0.00004 * c_q4;
+    let t52 = qd[1] * t7;
+    let t53 = qd[1] * t6;
+    let t54 = fma(c_q2, t52, qd[2] * t9) - s_q2 * t53;
+    let t55 = t2 - fma(p.d3, t53, fma(qd[1], t10, c_q1 * c_q1 * t11));
+    let t56 = fma(s_q1 * c_q1, t11, t3);
+    let t57 = fma(c_q3, t54, qd[3] * t16);
+    let t58 = fma(s_q2, t56, c_q2 * t55);
+    let t59 = fma(t9, t17, t58) - p.a3 * (t12 * t12);
+    let t60 = -fma(c_q2, t53, fma(s_q2, t52, qd[2] * t8));
+    let t61 = fma(t6, t10, p.a2 * t53) - t7 * t7 * p.d3;
+    let t62 = fma(p.d4, t54, fma(p.d4, t19, fma(p.a3, t18, t61))) - p.a3 * t60;
+    let t63 = fma(s_q4, t60, fma(c_q4, t57, qd[4] * t24));
+    let t64 = fma(s_q3, t54, qd[3] * t15);
+    let t65 = c_q2 * t56 - s_q2 * t55;
+    let t66 = c_q4 * t60 - fma(s_q4, t57, qd[4] * t23);
+    let t67 = t3 * c_q2 - t2 * s_q2;
+    let t68 = fma(t3, s_q2, t2 * c_q2);
+    let t69 = t39 * t68;
+    let t70 = fma(s_q4, t67, t69);
+    let t71 = p.m2 * t7;
+    let t72 = fma(-0.000408, p.m2 * t6, -0.001365 * (p.m2 * qd[1]));
+    let t73 = p.m6 * t24;
+    let t74 = -0.032 * fma(p.m6, t23 * t23, p.m6 * (t25 * t25));
+    let t75 = c_q5 * t30;
+    let t76 = s_q5 * t30;
+    let t77 = p.m6 * c_q4;
+    let t78 = s_q3 * s_q3 * t77;
+    let t79 = p.m6 * c_q3;
+    let t80 = 0.032 * fma(t41, t79, t33 * t78);
+    let t81 = p.m6 * s_q3;
+    let t82 = 0.032 * (t41 * t81 - t40 * t81);
+    let t83 = s_q4 * t81;
+    let t84 = t33 * t83;
+    let t85 = fma(-0.032, c_q2 * t84, s_q2 * t82);
+    let t86 = -0.032 * fma(c_q3 * c_q3, t77, t78);
+    let t87 = p.m2 * t53;
+    let t88 = 0.032 * (t23 * t73 - p.m6 * t64);
+    let t89 = c_q4 * t88 - s_q4 * t74;
+    let t90 = -0.032 * fma(p.m6, t63, t25 * t73);
+    let t91 = -fma(c_q3, t90, s_q3 * t89);
+    let t92 = fma(s_q4, t88, c_q4 * t74);
+    let t93 = c_q3 * t89 - s_q3 * t90;
+    let t94 = 0.032 * (t69 * t81 - t70 * t81);
+    let t95 = t68 * t83;
+    let t96 = fma(-0.001365, t71, fma(qd[1], d.k3, t6 * d.k2));
+    let t97 = fma(-0.000987, p.m3 * t9, t12 * d.k6);
+    let t98 = fma(-0.000987, p.m3 * t12, t8 * d.k5);
+    let t99 = t25 * d.k9;
+    let t100 = t23 * d.k8;
+    let t101 = fma(t9, d.k5, t8 * d.k4);
+    let t102 = t8 * d.k7 - t9 * d.k10;
+    let t103 = fma(-0.000408, t71, fma(qd[1], d.k2, t6 * d.k1));
+    let t104 = fma(t41, d.k8, 0.032 * (p.m6 * fma(c_q3, t38, s_q3 * t36)));
+    let t105 = fma(-0.00004, s_q4 * t44, fma(c_q4, t104, 0.0003 * (c_q3 * t33)));
+    let t106 = 0.032 * (p.m6 * fma(s_q4, t42, c_q4 * (c_q3 * t36 - s_q3 * t38)))
+        - s_q3 * t33 * d.k9;
+    let t107 = fma(c_q3, t105, fma(t37, d.k5, fma(t33, d.k4, p.d4 * t80)))
+        - fma(s_q3, t106, c_q1 * d.k13);
+    let t108 = fma(0.00004, c_q4 * t44, fma(0.0016, t37, s_q4 * t104));
+    let t109 = fma(c_q1, d.k14, fma(t33, d.k5, t108)) - p.a3 * t80;
+    let t110 = fma(t42, d.k10, fma(-0.032, t33 * t48 * d.k15, -0.000987 * (p.m3 * t37)))
+        - fma(c_q3, t106, fma(s_q3, t105, fma(t36, d.k7, p.d4 * t82)));
+    let t111 = fma(-0.001365, t45, fma(s_q1, d.k2, fma(p.a2, t85, t110)));
+    let t112 = -t106;
+    let t113 = s_q3 * c_q4 * d.k8;
+    let t114 = 0.032 * (t47 * t81) - t113;
+    let t115 = fma(-0.00004, t48 * s_q4, -0.0003 * s_q3);
+    let t116 = c_q3 * d.k9;
+    let t117 = 0.032 * (p.m6 * fma(s_q4, fma(p.a2, c_q2, p.a3), t39 * t47)) - t116;
+    let t118 = -0.032 * (t43 * d.k15) - p.d4 * t86;
+    let t119 = c_q2 * d.k14
+        - fma(c_q3, t117, fma(s_q3, fma(c_q4, t114, t115), s_q2 * d.k13));
+    let t120 = d.k6 + t118;
+    let t121 = t119 + t120;
+    let t122 = fma(s_q4, t114, 0.00004 * t49);
+    let t123 = -t117;
+    let t124 = -0.032 * (s_q3 * d.k18) - t113;
+    let t125 = 0.032 * (p.m6 * (p.a3 * s_q4 - p.d4 * t39)) - t116;
+    let t126 = fma(s_q4, t124, 0.00004 * t49);
+    let t127 = -t125;
+    let t128 = fma(
+        t63,
         d.k8,
         fma(
-            t25 * t26,
-            d.k9,
+            t24,
+            t99,
             fma(
                 0.032,
-                p.m6 * fma(c_q3, t59, s_q3 * t57),
-                0.00004 * fma(s_q5 * t29, t31, c_q5 * t30 * t31),
+                p.m6 * fma(c_q3, t62, s_q3 * t59),
+                0.00004 * fma(t28, t76, t29 * t75),
             ),
         ),
     );
-    let t145 = fma(t22 * t26, d.k8, 0.00004 * t62) - t22 * t26 * d.k9;
-    let t146 = fma(c_q4, t144, fma(0.0003, t54, 0.0016 * (t17 * t19))) - s_q4 * t145;
-    let t147 = t61 * d.k9;
-    let t148 = fma(-0.0013, t14 * t19, fma(0.032, t87, fma(0.00004, t69 - t70, t106)))
-        - t147;
-    let t149 = fma(
+    let t129 = fma(t25, t100, 0.00004 * t66) - t23 * t99;
+    let t130 = fma(c_q4, t128, fma(0.0003, t57, 0.0016 * (t16 * t20))) - s_q4 * t129;
+    let t131 = fma(
+        -0.032,
+        p.m6
+            * fma(
+                s_q4,
+                t65 - fma(t8, t17, p.d4 * (t12 * t12)),
+                c_q4 * (c_q3 * t59 - s_q3 * t62),
+            ),
+        fma(-0.00004, t29 * t76 - t28 * t75, t64 * d.k9),
+    ) - t24 * t100;
+    let t132 = -0.0013 * (t15 * t20) - t131;
+    let t133 = fma(
         c_q3,
-        t146,
-        fma(t86, d.k7, fma(t58, d.k5, fma(t48, d.k4, fma(t7, t104, p.d4 * t93)))),
-    ) - fma(s_q3, t148, t11 * t105);
-    let t150 = s_q4 * t144;
-    let t151 = c_q4 * t145;
-    let t152 = fma(
-        -0.0003,
-        t32,
-        fma(t48, d.k5, fma(t11, t107, fma(0.0016, t58, t150 + t151))),
-    ) - fma(t86, d.k10, fma(t4, t104, p.a3 * t93));
-    let t153 = fma(t7, t108, t94) - fma(t11 * t11, d.k10, t95);
-    let t154 = t71 + t96 - fma(t4, t108, t11 * t11 * d.k7);
-    let t155 = fma(c_q2, t154, s_q2 * t153);
-    let t156 = (t52 - t50) * d.k10;
-    let t157 = (t55 + t56) * d.k7;
-    let t158 = s_q3 * t146;
-    let t159 = c_q3 * t148;
-    let t160 = t63 * d.k10;
-    let t161 = t64 * d.k7;
-    let t162 = fma(-0.032, t101 + t102, t160) - t161;
-    let t163 = fma(-0.000987, t97, t98 + t112 + t156)
-        - (t99 + t113 + t157 + t158 + t159);
+        t130,
+        fma(t61, d.k7, fma(t60, d.k5, fma(t54, d.k4, fma(t9, t97, p.d4 * t91)))),
+    ) - fma(s_q3, t132, t12 * t98);
+    let t134 = fma(c_q4, t129, fma(s_q4, t128, fma(-0.0003, t15 * t16, 0.0016 * t60)));
+    let t135 = fma(t54, d.k5, fma(t12, t101, t134))
+        - fma(t61, d.k10, fma(t8, t97, p.a3 * t91));
+    let t136 = fma(t9, t102, t93) - t12 * t12 * d.k10;
+    let t137 = t92 - fma(t8, t102, t12 * t12 * d.k7);
+    let t138 = fma(c_q2, t137, s_q2 * t136);
+    let t139 = fma(-0.006, s_q1 * d.k11, c_q1 * d.k12);
+    let t140 = fma(-0.000987, p.m3 * t60, fma(p.a3, t92, fma(t65, d.k10, t8 * t98)))
+        - fma(c_q3, t132, fma(s_q3, t130, fma(t58, d.k7, fma(t9, t101, p.d4 * t93))));
+    let t141 = fma(t67, d.k10, -0.032 * fma(t70, t79, t68 * t78)) - t68 * d.k7;
     JointSpace {
         mass_matrix: [
             [
@@ -1209,146 +1086,109 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
                         p.m2 * s_q1,
                         fma(
                             c_q2,
-                            t120,
-                            fma(
-                                s_q2,
-                                t118,
-                                p.d3
-                                    * fma(0.032, p.m6 * s_q2 * s_q3 * s_q4 * t33, c_q2 * t76),
-                            ),
+                            t109,
+                            fma(s_q2, t107, p.d3 * fma(0.032, s_q2 * t84, c_q2 * t82)),
                         ),
-                    ) - p.a2 * (fma(t33, d.k7, t75) - t35 * d.k10),
+                    ) - p.a2 * (fma(t33, d.k7, t80) - t37 * d.k10),
                     fma(
                         s_q1,
-                        fma(-0.000408, t41, fma(c_q2, t118, s_q1 * d.k1))
-                            - fma(s_q2, t120, p.d3 * t77),
+                        fma(-0.000408, t45, fma(c_q2, t107, s_q1 * d.k1))
+                            - fma(s_q2, t109, p.d3 * t85),
                         d.k0,
                     ),
                 ),
-                t126,
-                t127,
-                t128,
-                t129,
-                t42,
+                t111,
+                t110,
+                t108,
+                t112,
+                t46,
             ],
             [
-                t126,
+                t111,
                 fma(
-                    -0.032,
-                    t137,
-                    fma(
-                        p.a2,
-                        fma(
-                            c_q2,
-                            fma(-0.032, p.m6 * c_q3 * s_q4, d.k10),
-                            s_q2 * fma(-0.032, t81 + t82, d.k16),
-                        ),
-                        t130 + d.k17,
-                    ),
-                ) - (t83 + t131 + t134 + t136),
-                t138,
-                t139,
-                t140,
-                t46,
+                    p.a2,
+                    fma(c_q2, fma(-0.032, p.m6 * t43, d.k10), s_q2 * (t86 + d.k16)),
+                    d.k17 + t118 + t119,
+                ),
+                t121,
+                t122,
+                t123,
+                t50,
             ],
             [
+                t110,
+                t121,
+                t120 - fma(c_q3, t125, s_q3 * fma(c_q4, t124, t115)),
+                t126,
                 t127,
-                t138,
-                fma(-0.032, t137, fma(c_q3, t143, d.k6))
-                    - fma(
-                        s_q3,
-                        fma(-0.00004, t44, fma(-0.0003, s_q3, c_q4 * t141)),
-                        t83,
-                    ),
-                t142,
-                t143,
-                t46,
+                t50,
             ],
             [
-                t128,
-                t139,
-                t142,
+                t108,
+                t122,
+                t126,
                 fma(s_q4 * s_q4, d.k8, fma(0.00004, c_q4 * c_q4, 0.0016)),
                 0.0,
-                t47,
+                t51,
             ],
-            [t129, t140, t143, 0.0, d.k9, 0.0],
-            [t42, t46, t46, t47, 0.0, 0.00004],
+            [t112, t123, t127, 0.0, d.k9, 0.0],
+            [t46, t50, t50, t51, 0.0, 0.00004],
         ],
         bias: [
             fma(
                 c_q1,
                 fma(
                     -0.000408,
-                    t66 * qd[1],
+                    p.m2 * t52,
                     fma(
                         p.d3,
-                        c_q2 * t153 - s_q2 * t154,
-                        fma(c_q2, t152, fma(s_q2, t149, qd[1] * t109)),
+                        c_q2 * t136 - s_q2 * t137,
+                        fma(c_q2, t135, fma(s_q2, t133, qd[1] * t103)),
                     ),
                 )
                     - fma(
                         p.a2,
-                        fma(t48, d.k7, fma(t7 * t11, d.k7, fma(t4 * t11, d.k10, t93)))
-                            - t58 * d.k10,
-                        qd[0] * s_q1 * t103,
+                        fma(t54, d.k7, fma(t19, d.k7, fma(t18, d.k10, t91)))
+                            - t60 * d.k10,
+                        t6 * t96,
                     ),
                 s_q1
-                    * (fma(
-                        0.000408,
-                        t85,
-                        fma(
-                            c_q2,
-                            t149,
-                            fma(qd[0] * c_q1 * qd[1], d.k1, qd[0] * c_q1 * t103),
-                        ),
-                    ) - fma(p.d3, t155, fma(s_q2, t152, qd[1] * t67))),
+                    * (fma(0.000408, t87, fma(c_q2, t133, fma(t52, d.k1, t7 * t96)))
+                        - fma(p.d3, t138, fma(s_q2, t135, qd[1] * t72))),
             ),
             fma(
-                -0.006,
-                t110,
-                fma(
-                    0.001365,
-                    t85,
-                    fma(
-                        p.a2,
-                        t155,
-                        fma(
-                            qd[0] * c_q1 * qd[1],
-                            d.k2,
-                            fma(qd[0] * s_q1, t67, t163 + t111),
-                        ),
-                    ),
-                ),
-            ) - qd[0] * c_q1 * t109,
-            t163,
-            fma(-0.0003, t32, fma(0.0016, t58, t150 + t151)),
-            fma(-0.032, t87, fma(0.00004, t70 - t69, t147)) - t106,
-            0.00004 * t62,
+                0.001365,
+                t87,
+                fma(p.a2, t138, fma(t52, d.k2, fma(t6, t72, t139 + t140))),
+            ) - t7 * t103,
+            t140,
+            t134,
+            t131,
+            0.00004 * t66,
         ],
         gravity: [
             fma(
                 c_q1,
-                fma(0.032, p.m6 * c_q2 * s_q3 * s_q4 * t64, s_q2 * t100),
-                s_q1 * fma(-0.032, p.m6 * s_q2 * s_q3 * s_q4 * t64, c_q2 * t100),
+                fma(0.032, c_q2 * t95, s_q2 * t94),
+                s_q1 * fma(-0.032, s_q2 * t95, c_q2 * t94),
             ),
-            fma(-0.006, t110, t162 + t111),
-            t162,
-            0.032 * (p.m6 * s_q3 * s_q4 * t64),
-            -0.032 * (p.m6 * t65),
+            t139 + t141,
+            t141,
+            0.032 * t95,
+            -0.032 * (p.m6 * t70),
             0.0,
         ],
     }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 423,
-    add: 146,
+    mul: 314,
+    add: 108,
     div: 4,
     sqrt: 0,
     sin: 5,
     cos: 5,
-    fma: 178,
+    fma: 197,
 };
 ///Joint accelerations q̈(q, q̇, τ) by Vereshchagin's separate-bodies
 ///(articulated-body) method, in O(n) and without forming M(q); they satisfy
@@ -1375,329 +1215,264 @@ pub fn forward_dynamics_with(
     let p = &d.params;
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let t2 = p.g * s_q1;
+    let t3 = p.g * c_q1;
+    let t4 = qd[0] * c_q1;
+    let t5 = qd[1] * t4;
+    let t6 = qd[0] * s_q1;
+    let t7 = qd[1] * t6;
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t4 = fma(qd[0] * c_q1, s_q2, qd[0] * s_q1 * c_q2);
-    let t5 = qd[0] * s_q1 * s_q2;
-    let t6 = qd[0] * c_q1 * c_q2;
-    let t7 = t6 - t5;
-    let t8 = p.a2 * qd[1] - p.d3 * qd[0] * s_q1;
-    let t9 = -fma(qd[1], t8, p.a2 * (qd[0] * qd[0]) * (c_q1 * c_q1));
-    let t10 = fma(p.a2 * (qd[0] * qd[0]) * s_q1, c_q1, p.d3 * qd[0] * c_q1 * qd[1]);
-    let t11 = qd[0] * s_q1 * t8;
-    let t12 = p.d3 * (qd[0] * qd[0]) * (c_q1 * c_q1);
-    let t13 = t11 - t12;
-    let t14 = qd[1] + qd[2];
-    let t15 = qd[2] * t4;
+    let t10 = fma(t4, s_q2, t6 * c_q2);
+    let t11 = t4 * c_q2 - t6 * s_q2;
+    let t12 = p.a2 * qd[1] - p.d3 * t6;
+    let t13 = p.a2 * (qd[0] * qd[0]);
+    let t14 = -fma(qd[1], t12, c_q1 * c_q1 * t13);
+    let t15 = fma(s_q1 * c_q1, t13, p.d3 * t5);
+    let t16 = t6 * t12 - t4 * t4 * p.d3;
+    let t17 = qd[1] + qd[2];
+    let t18 = qd[2] * t11;
+    let t19 = qd[2] * t10;
     let s_q3 = libm::Libm::<Real>::sin(q[3]);
     let c_q3 = libm::Libm::<Real>::cos(q[3]);
-    let t18 = t4 * c_q3 - t14 * s_q3;
-    let t19 = t4 * s_q3;
-    let t20 = t14 * c_q3;
-    let t21 = -(t19 + t20);
-    let t22 = p.d4 * t4 - p.a3 * t7;
-    let t23 = t7 * t22 - p.a3 * (t14 * t14);
-    let t24 = p.d4 * (t14 * t14);
-    let t25 = t4 * t22;
-    let t26 = -(t24 + t25);
-    let t27 = fma(p.d4 * t7, t14, p.a3 * t4 * t14);
-    let t28 = t7 + qd[3];
+    let t22 = t10 * c_q3 - t17 * s_q3;
+    let t23 = -fma(t17, c_q3, t10 * s_q3);
+    let t24 = p.d4 * t10 - p.a3 * t11;
+    let t25 = t11 * t24 - p.a3 * (t17 * t17);
+    let t26 = -fma(t10, t24, p.d4 * (t17 * t17));
+    let t27 = t10 * t17;
+    let t28 = t11 * t17;
+    let t29 = fma(p.d4, t28, p.a3 * t27);
+    let t30 = t11 + qd[3];
+    let t31 = qd[3] * t23;
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
-    let t31 = fma(t28, s_q4, t18 * c_q4);
-    let t32 = t18 * s_q4;
-    let t33 = t28 * c_q4;
-    let t34 = t33 - t32;
-    let t35 = qd[4] - t21;
+    let t34 = fma(t30, s_q4, t22 * c_q4);
+    let t35 = t30 * c_q4 - t22 * s_q4;
+    let t36 = qd[4] - t23;
     let s_q5 = libm::Libm::<Real>::sin(q[5]);
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
-    let t38 = t31 * c_q5 - t35 * s_q5;
-    let t39 = -fma(t35, c_q5, t31 * s_q5);
-    let t40 = t34 + qd[5];
-    let t41 = t18 * t21;
-    let t42 = p.m2 * qd[0] * c_q1;
-    let t43 = fma(-0.000408, p.m2 * qd[0] * s_q1, -0.001365 * (p.m2 * qd[1]));
-    let t44 = qd[0] * s_q1 * t43;
-    let t45 = s_q5 * t39 * t40;
-    let t46 = c_q5 * t38 * t40;
-    let t47 = c_q2 * t9;
-    let t48 = s_q2 * t10;
-    let t49 = t47 + t48;
-    let t50 = s_q2 * t9;
-    let t51 = c_q2 * t10;
-    let t52 = t51 - t50;
-    let t53 = c_q3 * t23;
-    let t54 = s_q3 * t27;
-    let t55 = t53 - t54;
-    let t56 = s_q3 * t23;
-    let t57 = c_q3 * t27;
-    let t58 = -(t56 + t57);
-    let t59 = 0.032 * fma(p.m6, t31 * t31, p.m6 * (t35 * t35));
-    let t60 = c_q4 * t59;
-    let t61 = fma(0.0013, t18 * t28, tau[4]);
-    let t62 = c_q3 * t61;
-    let t63 = fma(-0.001365, t42, fma(qd[1], d.k3, qd[0] * s_q1 * d.k2));
-    let t64 = fma(-0.000987, p.m3 * t7, t14 * d.k6);
-    let t65 = fma(-0.000987, p.m3 * t14, t4 * d.k5);
-    let t66 = t31 * t34 * d.k8;
-    let t67 = fma(t7, d.k5, t4 * d.k4);
-    let t68 = t4 * d.k7 - t7 * d.k10;
-    let t69 = fma(-0.000408, t42, fma(qd[1], d.k2, qd[0] * s_q1 * d.k1));
-    let t70 = qd[0] * c_q1 * t69;
-    let t71 = t4 * t65;
-    let t72 = t7 * t67;
-    let t73 = fma(s_q4 * s_q4, d.k8, 0.0016);
-    let inv74 = 1.0 / t73;
-    let t75 = fma(c_q4 * c_q4, d.k8, 0.0003)
-        - s_q4 * s_q4 * (c_q4 * c_q4) * inv74 * d.k19;
-    let t76 = 0.032 * (s_q4 * s_q4 * c_q4 * inv74 * d.k20 - p.m6 * c_q4);
-    let t77 = s_q3 * s_q3 * (c_q4 * c_q4) * d.k21;
-    let t78 = c_q3 * c_q3 * (s_q4 * s_q4) * inv74 * d.k22;
-    let t79 = -0.001024 * (t77 + t78);
-    let t80 = s_q3 * c_q3 * (c_q4 * c_q4) * d.k21;
-    let t81 = s_q3 * c_q3 * (s_q4 * s_q4) * inv74 * d.k22;
-    let t82 = 0.001024 * (t80 - t81);
-    let t83 = p.d4 * t82;
-    let t84 = s_q3 * s_q4 * c_q4 * d.k24;
-    let t85 = fma(-0.001024, t84, t83);
-    let t86 = 2.0 * (p.d4 * s_q3 * c_q3 * t76) - fma(p.d4, t85, s_q3 * c_q3 * t75);
-    let t87 = c_q3 * s_q4 * c_q4 * d.k25;
-    let t88 = s_q4 * s_q4 * d.k24;
-    let t89 = c_q3 * c_q3 * (c_q4 * c_q4) * d.k21;
-    let t90 = s_q3 * s_q3 * (s_q4 * s_q4) * inv74 * d.k22;
-    let t91 = p.d4 * (-0.001024 * (t89 + t90));
-    let t92 = c_q3 * s_q4 * c_q4 * d.k24;
-    let t93 = fma(
-        -2.0,
-        p.d4 * (s_q3 * s_q3) * t76,
-        fma(
-            p.a3,
-            -0.001024 * (t88 - t87),
-            fma(p.d4, fma(0.001024, t92, t91), fma(s_q3 * s_q3, t75, d.k6)),
-        ),
-    );
-    let inv94 = 1.0 / t93;
-    let t95 = fma(
-        -2.0,
-        p.d4 * (c_q3 * c_q3) * t76,
-        fma(t79, d.k23, fma(c_q3 * c_q3, t75, d.k4)),
-    ) - t86 * t86 * inv94;
-    let t96 = fma(p.a3, t85, d.k27) - p.a3 * s_q3 * c_q3 * t76;
-    let t97 = fma(p.a3 * (c_q3 * c_q3), t76, d.k5) - fma(t86 * inv94, t96, t79 * d.k26);
-    let t98 = s_q2 * t97;
-    let t99 = c_q2 * t97;
-    let t100 = t79 * d.k28 - inv94 * (t96 * t96);
-    let t101 = s_q3 * c_q3 * t76;
-    let t102 = fma(-0.001024, t92, fma(s_q3 * s_q3, t76, d.k16)) - t91;
-    let t103 = t83 - fma(t86 * inv94, t102, t101);
-    let t104 = -fma(inv94 * t96, t102, p.a3 * t82);
-    let t105 = c_q2 * t103 - s_q2 * t104;
-    let t106 = s_q2 * t105;
-    let t107 = fma(0.001024, t87 - t88, d.k10);
-    let t108 = 0.001024 * (s_q3 * s_q4 * c_q4 * d.k25) - t86 * inv94 * t107;
-    let t109 = -0.001024 * t84 - inv94 * t96 * t107;
-    let t110 = c_q2 * t108 - s_q2 * t109;
-    let t111 = c_q2 * t110;
-    let t112 = t106 + t111;
-    let t113 = -0.001024 * (t89 + t90) - inv94 * (t102 * t102);
-    let t114 = -0.001024 * (c_q3 * s_q4 * c_q4 * d.k21) - inv94 * t102 * t107;
-    let t115 = c_q2 * t114;
-    let t116 = fma(s_q2, t113, t115);
-    let t117 = s_q2 * t114;
-    let t118 = -0.001024 * (s_q4 * s_q4 * d.k21) - inv94 * (t107 * t107);
-    let t119 = fma(c_q2, t118, t117);
-    let t120 = fma(c_q2, t119, s_q2 * t116);
-    let t121 = fma(p.a2, t112, d.k2) - t120 * d.k30;
-    let t122 = fma(t120, d.k31, d.k3);
-    let inv123 = 1.0 / t122;
-    let t124 = fma(
-        -2.0,
-        p.d3 * t112,
-        fma(t120, d.k29, fma(c_q2, c_q2 * t95 - t98, d.k1)),
-    ) - fma(t121 * t121, inv123, s_q2 * (t99 - s_q2 * t100));
-    let t125 = fma(s_q2, t95, t99);
-    let t126 = fma(c_q2, t100, t98);
-    let t127 = c_q2 * t105;
-    let t128 = s_q2 * t110;
-    let t129 = t101 - t85;
-    let t130 = fma(p.d4, t79, d.k7) - fma(t86 * inv94, t129, c_q3 * c_q3 * t76);
-    let t131 = d.k32 - fma(inv94 * t96, t129, p.a3 * t79);
-    let t132 = fma(c_q2, t104, s_q2 * t103);
-    let t133 = s_q2 * t132;
-    let t134 = fma(c_q2, t109, s_q2 * t108);
-    let t135 = c_q2 * t134;
-    let t136 = t133 + t135;
-    let t137 = c_q2 * t116 - s_q2 * t119;
-    let t138 = p.d3 * t137;
-    let t139 = t82 - inv94 * t102 * t129;
-    let t140 = 0.001024 * (s_q3 * s_q4 * c_q4 * d.k21) - inv94 * t107 * t129;
-    let t141 = fma(c_q2, t140, s_q2 * t139);
-    let t142 = p.a2 * t141;
-    let t143 = fma(d.k30, t137, fma(p.a2, t136, d.k33)) - d.k31 * t141;
-    let t144 = fma(p.d3, t142 - t138, fma(p.d3, t127 - t128, fma(c_q2, t125, d.k34)))
+    let t39 = t34 * c_q5 - t36 * s_q5;
+    let t40 = -fma(t36, c_q5, t34 * s_q5);
+    let t41 = t35 + qd[5];
+    let t42 = p.m2 * t4;
+    let t43 = fma(-0.000408, p.m2 * t6, -0.001365 * (p.m2 * qd[1]));
+    let t44 = p.m6 * t35;
+    let t45 = c_q5 * t41;
+    let t46 = s_q5 * t41;
+    let t47 = fma(s_q2, t15, c_q2 * t14);
+    let t48 = c_q2 * t15 - s_q2 * t14;
+    let t49 = c_q3 * t25 - s_q3 * t29;
+    let t50 = -fma(c_q3, t29, s_q3 * t25);
+    let t51 = 0.032 * fma(p.m6, t34 * t34, p.m6 * (t36 * t36));
+    let t52 = fma(0.0013, t22 * t30, tau[4]);
+    let t53 = fma(-0.001365, t42, fma(qd[1], d.k3, t6 * d.k2));
+    let t54 = fma(-0.000987, p.m3 * t11, t17 * d.k6);
+    let t55 = fma(-0.000987, p.m3 * t17, t10 * d.k5);
+    let t56 = t36 * d.k9;
+    let t57 = t34 * d.k8;
+    let t58 = fma(t11, d.k5, t10 * d.k4);
+    let t59 = t10 * d.k7 - t11 * d.k10;
+    let t60 = fma(-0.000408, t42, fma(qd[1], d.k2, t6 * d.k1));
+    let t61 = fma(s_q4 * s_q4, d.k8, 0.0016);
+    let inv62 = 1.0 / t61;
+    let t63 = fma(c_q4 * c_q4, d.k8, 0.0003)
+        - s_q4 * s_q4 * (c_q4 * c_q4) * inv62 * d.k19;
+    let t64 = 0.032 * (s_q4 * s_q4 * c_q4 * inv62 * d.k20 - p.m6 * c_q4);
+    let t65 = p.d4 * t64;
+    let t66 = c_q4 * c_q4 * d.k21;
+    let t67 = s_q4 * s_q4 * d.k22;
+    let t68 = -0.001024 * fma(c_q3 * c_q3 * inv62, t67, s_q3 * s_q3 * t66);
+    let t69 = s_q3 * c_q3;
+    let t70 = 0.001024 * (t66 * t69 - inv62 * t67 * t69);
+    let t71 = p.d4 * t70;
+    let t72 = s_q4 * c_q4;
+    let t73 = s_q3 * t72;
+    let t74 = d.k24 * t73;
+    let t75 = fma(-0.001024, t74, t71);
+    let t76 = 2.0 * (t65 * t69) - fma(p.d4, t75, t63 * t69);
+    let t77 = c_q3 * t72;
+    let t78 = 0.001024 * (s_q4 * s_q4 * d.k24 - d.k25 * t77);
+    let t79 = -0.001024 * fma(s_q3 * s_q3 * inv62, t67, c_q3 * c_q3 * t66);
+    let t80 = fma(0.001024, d.k24 * t77, p.d4 * t79);
+    let t81 = fma(-2.0, s_q3 * s_q3 * t65, fma(p.d4, t80, fma(s_q3 * s_q3, t63, d.k6)))
+        - p.a3 * t78;
+    let inv82 = 1.0 / t81;
+    let t83 = fma(-2.0, c_q3 * c_q3 * t65, fma(t68, d.k23, fma(c_q3 * c_q3, t63, d.k4)))
+        - t76 * t76 * inv82;
+    let t84 = c_q3 * c_q3 * t64;
+    let t85 = t64 * t69;
+    let t86 = fma(p.a3, t75, d.k27) - p.a3 * t85;
+    let t87 = fma(p.a3, t84, d.k5) - fma(t76 * inv82, t86, t68 * d.k26);
+    let t88 = s_q2 * t87;
+    let t89 = c_q2 * t87;
+    let t90 = t68 * d.k28 - inv82 * (t86 * t86);
+    let t91 = fma(s_q3 * s_q3, t64, d.k16) - t80;
+    let t92 = t71 - fma(t76 * inv82, t91, t85);
+    let t93 = -fma(inv82 * t86, t91, p.a3 * t70);
+    let t94 = c_q2 * t92 - s_q2 * t93;
+    let t95 = d.k10 - t78;
+    let t96 = 0.001024 * (t73 * d.k25) - t76 * inv82 * t95;
+    let t97 = -0.001024 * t74 - inv82 * t86 * t95;
+    let t98 = c_q2 * t96 - s_q2 * t97;
+    let t99 = fma(c_q2, t98, s_q2 * t94);
+    let t100 = t79 - inv82 * (t91 * t91);
+    let t101 = d.k21 * t72;
+    let t102 = -0.001024 * (c_q3 * t101) - inv82 * t91 * t95;
+    let t103 = c_q2 * t102;
+    let t104 = fma(s_q2, t100, t103);
+    let t105 = s_q2 * t102;
+    let t106 = s_q4 * s_q4 * d.k21;
+    let t107 = -0.001024 * t106 - inv82 * (t95 * t95);
+    let t108 = fma(c_q2, t107, t105);
+    let t109 = fma(c_q2, t108, s_q2 * t104);
+    let t110 = fma(p.a2, t99, d.k2) - t109 * d.k30;
+    let t111 = fma(t109, d.k31, d.k3);
+    let inv112 = 1.0 / t111;
+    let t113 = fma(-2.0, p.d3 * t99, fma(t109, d.k29, fma(c_q2, c_q2 * t83 - t88, d.k1)))
+        - fma(t110 * t110, inv112, s_q2 * (t89 - s_q2 * t90));
+    let t114 = fma(s_q2, t83, t89);
+    let t115 = fma(c_q2, t90, t88);
+    let t116 = c_q2 * t94 - s_q2 * t98;
+    let t117 = t85 - t75;
+    let t118 = fma(p.d4, t68, d.k7) - fma(t76 * inv82, t117, t84);
+    let t119 = d.k32 - fma(inv82 * t86, t117, p.a3 * t68);
+    let t120 = fma(c_q2, t93, s_q2 * t92);
+    let t121 = fma(c_q2, t97, s_q2 * t96);
+    let t122 = fma(c_q2, t121, s_q2 * t120);
+    let t123 = c_q2 * t104 - s_q2 * t108;
+    let t124 = p.d3 * t123;
+    let t125 = t70 - inv82 * t91 * t117;
+    let t126 = 0.001024 * (s_q3 * t101) - inv82 * t95 * t117;
+    let t127 = fma(c_q2, t126, s_q2 * t125);
+    let t128 = p.a2 * t127 - t124;
+    let t129 = fma(d.k30, t123, fma(p.a2, t122, d.k33)) - d.k31 * t127;
+    let t130 = fma(p.d3, t128, fma(p.d3, t116, fma(c_q2, t114, d.k34)))
         - fma(
-            t121 * inv123,
-            t143,
-            fma(p.d3, t136, fma(p.a2, c_q2 * t130 - s_q2 * t131, s_q2 * t126)),
+            t110 * inv112,
+            t129,
+            fma(p.d3, t122, fma(p.a2, c_q2 * t118 - s_q2 * t119, s_q2 * t115)),
         );
-    let t145 = c_q2 * t132;
-    let t146 = s_q2 * t134;
-    let t147 = c_q2 * t139 - s_q2 * t140;
-    let t148 = p.a2 * t147;
-    let t149 = p.d3 * (c_q2 * (c_q2 * t113 - t117) - s_q2 * (t115 - s_q2 * t118));
-    let t150 = t79 - inv94 * (t129 * t129);
-    let t151 = fma(
+    let t131 = c_q2 * t120 - s_q2 * t121;
+    let t132 = c_q2 * t125 - s_q2 * t126;
+    let t133 = p.a2 * t132
+        - p.d3 * (c_q2 * (c_q2 * t100 - t105) - s_q2 * (t103 - s_q2 * t107));
+    let t134 = t68 - inv82 * (t117 * t117);
+    let t135 = fma(
         2.0,
-        p.d3 * (t145 - t146) - p.a2 * fma(c_q2, t131, s_q2 * t130),
-        fma(p.a2, p.a2 * t150 - p.d3 * t147, fma(c_q2, t126, s_q2 * t125)),
-    ) - fma(inv123, t143 * t143, p.d3 * (t148 - t149));
-    let t152 = fma(
+        p.d3 * t131 - p.a2 * fma(c_q2, t119, s_q2 * t118),
+        fma(p.a2, p.a2 * t134 - p.d3 * t132, fma(c_q2, t115, s_q2 * t114)),
+    ) - fma(inv112, t129 * t129, p.d3 * t133);
+    let t136 = fma(
         c_q1,
-        fma(c_q1, t151, s_q1 * t144),
-        fma(s_q1, fma(c_q1, t144, s_q1 * t124), d.k0),
+        fma(c_q1, t135, s_q1 * t130),
+        fma(s_q1, fma(c_q1, t130, s_q1 * t113), d.k0),
     );
-    let inv153 = 1.0 / t152;
-    let t154 = -0.00004 * fma(s_q5 * t38, t40, c_q5 * t39 * t40)
-        - fma(qd[4] * t34, d.k8, t34 * t35 * d.k9);
-    let t155 = t31 * t35 * d.k9 - fma(t31 * t35, d.k8, tau[5]);
-    let t156 = s_q4 * t154;
-    let t157 = c_q4 * t155;
-    let t158 = fma(0.0003, t41, tau[3] + t156 + t157);
-    let t159 = fma(-0.0016, t21 * t28, c_q4 * t154)
-        - fma(
-            s_q4 * c_q4 * d.k8 * inv74,
-            t158,
-            fma(qd[3] * t21, t75, fma(t58, t76, s_q4 * t155)),
-        );
-    let t160 = 0.032
-        * (fma(0.00004, t45 - t46, tau[4] + t66) * d.k35 - p.m6 * t31 * t34);
-    let t161 = fma(
+    let inv137 = 1.0 / t136;
+    let t138 = -0.00004 * fma(t39, t46, t40 * t45) - fma(qd[4] * t35, d.k8, t35 * t56);
+    let t139 = t34 * t56 - fma(t36, t57, tau[5]);
+    let t140 = fma(c_q4, t139, fma(s_q4, t138, fma(0.0003, t22 * t23, tau[3])));
+    let t141 = d.k8 * t72;
+    let t142 = fma(-0.0016, t23 * t30, c_q4 * t138)
+        - fma(inv62 * t140, t141, fma(t31, t63, fma(t50, t64, s_q4 * t139)));
+    let t143 = fma(t35, t57, fma(0.00004, t40 * t46 - t39 * t45, tau[4]));
+    let t144 = 0.032 * (t143 * d.k35 - t34 * t44);
+    let t145 = fma(0.001024, fma(t26, t101, t49 * t66), c_q4 * t144) - s_q4 * t51;
+    let t146 = p.m6 * s_q4;
+    let t147 = fma(
         0.001024,
-        fma(t26 * s_q4 * c_q4, d.k21, c_q4 * c_q4 * t55 * d.k21),
-        c_q4 * t160,
-    ) - s_q4 * t59;
-    let t162 = s_q3 * t161;
-    let t163 = fma(
-        0.001024,
-        s_q4 * s_q4 * t58 * inv74 * d.k22,
-        0.032 * fma(p.m6 * s_q4 * inv74, t158, fma(p.m6 * qd[4], t34, p.m6 * t34 * t35)),
-    ) - qd[3] * t21 * t76;
-    let t164 = c_q3 * t163;
-    let t165 = -(t162 + t164);
-    let t166 = s_q3 * t159;
-    let t167 = s_q4 * t160;
-    let t168 = s_q4 * c_q4 * t55 * d.k21;
-    let t169 = t26 * (s_q4 * s_q4) * d.k21;
-    let t170 = p.a3 * fma(0.001024, t168 + t169, t60 + t167);
-    let t171 = c_q3 * t161;
-    let t172 = s_q3 * t163;
-    let t173 = p.d4 * (t171 - t172);
-    let t174 = tau[2] + t72 + t170 - (t62 + t71 + t166 + t173);
-    let t175 = fma(t15, t97, fma(p.d4, t165, fma(c_q3, t159, t14 * t65)))
+        t50 * inv62 * t67,
+        0.032 * fma(inv62 * t140, t146, fma(qd[4], t44, t36 * t44)),
+    ) - t31 * t64;
+    let t148 = -fma(c_q3, t147, s_q3 * t145);
+    let t149 = fma(0.001024, fma(t26, t106, t49 * t101), fma(s_q4, t144, c_q4 * t51));
+    let t150 = c_q3 * t145 - s_q3 * t147;
+    let t151 = fma(p.a3, t149, fma(t11, t58, tau[2]))
+        - fma(s_q3, t142, fma(t10, t55, fma(p.d4, t150, c_q3 * t52)));
+    let t152 = fma(t19, t87, fma(p.d4, t148, fma(c_q3, t142, t17 * t55)))
         - fma(
-            t86 * inv94,
-            t174,
+            t76 * inv82,
+            t151,
             fma(
-                qd[2] * t7,
-                t95,
-                fma(t13, t130, fma(t52, t108, fma(t49, t103, fma(t7, t64, s_q3 * t61)))),
+                t18,
+                t83,
+                fma(t16, t118, fma(t48, t96, fma(t47, t92, fma(t11, t54, s_q3 * t52)))),
             ),
         );
-    let t176 = fma(t15, t100, t4 * t64)
+    let t153 = fma(t19, t90, t10 * t54)
         - fma(
-            inv94 * t96,
-            t174,
+            inv82 * t86,
+            t151,
             fma(
-                qd[2] * t7,
-                t97,
+                t18,
+                t87,
                 fma(
-                    t13,
-                    t131,
-                    fma(
-                        t52,
-                        t109,
-                        fma(t49, t104, fma(p.a3, t165, fma(t14, t67, tau[3]))),
-                    ),
+                    t16,
+                    t119,
+                    fma(t48, t97, fma(t47, t93, fma(p.a3, t148, fma(t17, t58, tau[3])))),
                 ),
             ),
         );
-    let t177 = fma(t15, t104, fma(t14 * t14, d.k10, t171))
+    let t154 = fma(t19, t93, fma(t17 * t17, d.k10, t150))
         - fma(
-            inv94 * t102,
-            t174,
-            fma(
-                qd[2] * t7,
-                t103,
-                fma(t13, t139, fma(t52, t114, fma(t49, t113, fma(t7, t68, t172)))),
-            ),
+            inv82 * t91,
+            t151,
+            fma(t18, t92, fma(t16, t125, fma(t48, t102, fma(t47, t100, t11 * t59)))),
         );
-    let t178 = fma(
-        0.001024,
-        t168 + t169,
-        fma(t15, t109, fma(t4, t68, fma(t14 * t14, d.k7, t60 + t167))),
-    )
+    let t155 = fma(t19, t97, fma(t10, t59, fma(t17 * t17, d.k7, t149)))
         - fma(
-            inv94 * t107,
-            t174,
-            fma(qd[2] * t7, t108, fma(t13, t140, fma(t52, t118, t49 * t114))),
+            inv82 * t95,
+            t151,
+            fma(t18, t96, fma(t16, t126, fma(t48, t107, t47 * t102))),
         );
-    let t179 = fma(c_q2, t178, s_q2 * t177);
-    let t180 = p.a2 * t179;
-    let t181 = tau[1] + t70 + t180 - (t44 + tau[2]);
-    let t182 = fma(p.a2, t137, d.k36);
-    let t183 = fma(p.a2, t120, d.k37);
-    let t184 = fma(
+    let t156 = fma(c_q2, t155, s_q2 * t154);
+    let t157 = fma(p.a2, t156, fma(t4, t60, tau[1])) - fma(t6, t43, tau[2]);
+    let t158 = fma(p.a2, t123, d.k36);
+    let t159 = fma(p.a2, t109, d.k37);
+    let t160 = fma(
         c_q1,
         fma(
-            qd[0] * s_q1 * qd[1],
-            t151,
+            t7,
+            t135,
             fma(
                 p.d3,
-                c_q2 * t177 - s_q2 * t178,
-                fma(c_q2, t176, fma(s_q2, t175, qd[0] * s_q1 * t63)),
+                c_q2 * t154 - s_q2 * t155,
+                fma(c_q2, t153, fma(s_q2, t152, t6 * t53)),
             ),
         )
             - fma(
-                inv123 * t143,
-                t181,
+                inv112 * t129,
+                t157,
                 fma(
-                    qd[0] * c_q1 * qd[1],
-                    t144,
+                    t5,
+                    t130,
                     fma(
                         p.a2,
-                        fma(t15, t131, t165)
+                        fma(t19, t119, t148)
                             - fma(
-                                inv94 * t129,
-                                t174,
+                                inv82 * t117,
+                                t151,
                                 fma(
-                                    qd[2] * t7,
-                                    t130,
+                                    t18,
+                                    t118,
                                     fma(
-                                        t13,
-                                        t150,
-                                        fma(
-                                            t52,
-                                            t140,
-                                            fma(t49, t139, fma(t7 * t14, d.k7, t4 * t14 * d.k10)),
-                                        ),
+                                        t16,
+                                        t134,
+                                        fma(t48, t126, fma(t47, t125, fma(t28, d.k7, t27 * d.k10))),
                                     ),
                                 ),
                             ),
-                        qd[1] * t69,
+                        qd[1] * t60,
                     ),
                 ),
             ),
         fma(
             s_q1,
-            fma(qd[0] * s_q1 * qd[1], t144, fma(c_q2, t175, qd[1] * t43))
+            fma(t7, t130, fma(c_q2, t152, qd[1] * t43))
                 - fma(
-                    t121 * inv123,
-                    t181,
-                    fma(
-                        qd[0] * c_q1 * qd[1],
-                        t124,
-                        fma(p.d3, t179, fma(s_q2, t176, qd[0] * c_q1 * t63)),
-                    ),
+                    t110 * inv112,
+                    t157,
+                    fma(t5, t113, fma(p.d3, t156, fma(s_q2, t153, t4 * t53))),
                 ),
             tau[0],
         ),
@@ -1707,86 +1482,73 @@ pub fn forward_dynamics_with(
                 c_q1,
                 fma(
                     c_q1,
-                    t136 + t138 - fma(inv123 * t143, t183, t142),
-                    s_q1 * (t112 - fma(t121 * inv123, t183, p.d3 * t120)),
+                    t122 - fma(inv112 * t129, t159, t128),
+                    s_q1 * (t99 - fma(t110 * inv112, t159, p.d3 * t109)),
                 ),
                 s_q1
                     * fma(
                         c_q1,
-                        t145 + t149 - fma(inv123 * t143, t182, t146 + t148),
-                        s_q1 * (t127 - fma(t121 * inv123, t182, t128 + t138)),
+                        t131 - fma(inv112 * t129, t158, t133),
+                        s_q1 * (t116 - fma(t110 * inv112, t158, t124)),
                     ),
             );
-    let t185 = fma(s_q1 * inv153, t184, qd[0] * c_q1 * qd[1]);
-    let t186 = c_q1 * inv153 * t184 - qd[0] * s_q1 * qd[1];
-    let t187 = t181
-        - fma(t143, t186, fma(t121, t185, fma(p.g * c_q1, t183, p.g * s_q1 * t182)));
-    let t188 = inv123 * t187;
-    let t189 = fma(p.d3, t186, p.g * s_q1);
-    let t190 = c_q2 * t189;
-    let t191 = fma(p.a2 * inv123, t187, p.g * c_q1) - p.d3 * t185;
-    let t192 = s_q2 * t191;
-    let t193 = s_q2 * t189;
-    let t194 = c_q2 * t191;
-    let t195 = p.a2 * t186;
-    let t196 = fma(s_q2, t186, fma(c_q2, t185, qd[2] * t7));
-    let t197 = s_q2 * t185;
-    let t198 = c_q2 * t186;
-    let t199 = t198 - (t15 + t197);
-    let t200 = inv94
-        * (t174
+    let t161 = fma(s_q1 * inv137, t160, t5);
+    let t162 = c_q1 * inv137 * t160 - t7;
+    let t163 = t157 - fma(t129, t162, fma(t110, t161, fma(t3, t159, t2 * t158)));
+    let t164 = inv112 * t163;
+    let t165 = fma(p.d3, t162, t2);
+    let t166 = fma(p.a2 * inv112, t163, t3) - p.d3 * t161;
+    let t167 = fma(s_q2, t166, fma(c_q2, t165, t47));
+    let t168 = fma(c_q2, t166, t48) - s_q2 * t165;
+    let t169 = t16 - p.a2 * t162;
+    let t170 = fma(s_q2, t162, fma(c_q2, t161, t18));
+    let t171 = c_q2 * t162 - fma(s_q2, t161, t19);
+    let t172 = inv82
+        * (t151
             - fma(
-                t93 * inv123,
-                t187,
+                t81 * inv112,
+                t163,
                 fma(
-                    t96,
-                    t199,
-                    fma(
-                        t86,
-                        t196,
-                        fma(
-                            t129,
-                            t13 - t195,
-                            fma(t107, t52 + t194 - t193, t102 * (t49 + t190 + t192)),
-                        ),
-                    ),
+                    t86,
+                    t171,
+                    fma(t76, t170, fma(t117, t169, fma(t95, t168, t91 * t167))),
                 ),
             ));
-    let t201 = t188 + t200;
-    let t202 = t49 + t190 + t192 - p.d4 * t201;
-    let t203 = fma(p.d4, t196, t13) - fma(p.a3, t199, t195);
-    let t204 = fma(c_q3, t196, qd[3] * t21) - s_q3 * t201;
-    let t205 = inv74
-        * (fma(0.032, p.m6 * s_q4 * (t58 - fma(c_q3, t203, s_q3 * t202)), t158)
-            - fma(t73, t199, s_q4 * c_q4 * d.k8 * t204));
+    let t173 = t164 + t172;
+    let t174 = t167 - p.d4 * t173;
+    let t175 = fma(p.d4, t170, t169) - p.a3 * t171;
+    let t176 = fma(c_q3, t170, t31) - s_q3 * t173;
+    let t177 = inv62
+        * (fma(0.032, t146 * (t50 - fma(c_q3, t175, s_q3 * t174)), t140)
+            - fma(t61, t171, t141 * t176));
     [
-        inv153 * t184,
-        t188,
-        t200,
-        t205,
+        inv137 * t160,
+        t164,
+        t172,
+        t177,
         (fma(
             0.032,
             p.m6
                 * fma(
                     s_q4,
-                    fma(p.a3, t201, t52 + t26 + t194) - t193,
-                    c_q4 * (fma(c_q3, t202, t55) - s_q3 * t203),
+                    fma(p.a3, t173, t26 + t168),
+                    c_q4 * (fma(c_q3, t174, t49) - s_q3 * t175),
                 ),
-            fma(0.00004, t45 - t46, tau[4] + t66),
-        ) - d.k9 * fma(c_q3, t201, fma(s_q3, t196, qd[3] * t18))) * d.k38,
+            t143,
+        ) - d.k9 * fma(c_q3, t173, fma(s_q3, t170, qd[3] * t22))) * d.k38,
         25000.0
-            * fma(-0.00004, c_q4 * (t199 + t205) - fma(s_q4, t204, qd[4] * t31), tau[5]),
+            * fma(-0.00004, c_q4 * (t171 + t177) - fma(s_q4, t176, qd[4] * t34), tau[5]),
     ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 512,
-    add: 200,
+    mul: 358,
+    add: 119,
     div: 0,
     sqrt: 0,
     sin: 6,
     cos: 6,
-    fma: 214,
+    fma: 216,
 };
 ///The Coriolis matrix C(q, q̇): `C q̇ + g = bias` and `Ṁ − 2C` is skew-symmetric,
 ///as passivity-based controllers need (the Christoffel matrix when every velocity
@@ -1809,323 +1571,273 @@ pub fn coriolis_matrix_with(
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t4 = qd[1] + qd[2];
+    let t4 = p.a2 * qd[1];
+    let t5 = qd[0] * s_q1;
+    let t6 = qd[1] + qd[2];
     let s_q3 = libm::Libm::<Real>::sin(q[3]);
     let c_q3 = libm::Libm::<Real>::cos(q[3]);
-    let t7 = t4 * c_q3;
+    let t9 = p.d4 * t6;
+    let t10 = p.a3 * t6;
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
     let s_q5 = libm::Libm::<Real>::sin(q[5]);
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
-    let t12 = p.m2 * c_q1;
-    let t13 = -fma(c_q3, s_q5, s_q3 * c_q4 * c_q5);
-    let t14 = s_q3 * c_q4 * s_q5 - c_q3 * c_q5;
-    let t15 = p.m2 * qd[1];
-    let t16 = p.m2 * qd[0] * s_q1;
-    let t17 = t12 * qd[0];
-    let t18 = p.m3 * t4;
-    let t19 = t15 * s_q1;
-    let t20 = s_q1 * (p.a2 * qd[1] - p.d3 * qd[0] * s_q1);
-    let t21 = p.d3 * qd[0] * (s_q1 * s_q1);
-    let t22 = p.d3 * qd[0] * (c_q1 * c_q1);
-    let t23 = p.a2 * s_q1 * qd[1];
-    let t24 = fma(-2.0, t22, t20 + t23) - t21;
-    let t25 = -2.0 * fma(p.a2 * qd[1], c_q2, p.a3 * t4);
-    let t26 = q[1] + q[2];
-    let t27 = libm::Libm::<Real>::sin(t26);
-    let t28 = qd[0] * t27;
-    let t29 = libm::Libm::<Real>::cos(t26);
-    let t30 = t28 * c_q3 - t4 * s_q3;
-    let t31 = t28 * s_q3;
-    let t32 = -(t7 + t31);
-    let t33 = t28 * p.d4 - p.a3 * qd[0] * t29;
-    let t34 = fma(qd[0], t29, qd[3]);
-    let t35 = c_q4 * t30;
-    let t36 = s_q4 * t34;
-    let t37 = t35 + t36;
-    let t38 = s_q4 * t30;
-    let t39 = c_q4 * t34;
-    let t40 = t39 - t38;
-    let t41 = qd[4] - t32;
-    let t42 = c_q5 * t37 - s_q5 * t41;
-    let t43 = -fma(c_q5, t41, s_q5 * t37);
-    let t44 = t40 + qd[5];
-    let t45 = fma(s_q4, t29, c_q3 * c_q4 * t27);
-    let t46 = c_q4 * t29 - c_q3 * s_q4 * t27;
-    let t47 = c_q5 * t45 - s_q3 * s_q5 * t27;
-    let t48 = -fma(s_q3 * c_q5, t27, s_q5 * t45);
-    let t49 = fma(qd[1], t29, qd[2] * t29);
-    let t50 = -fma(qd[1], t27, qd[2] * t27);
-    let t51 = c_q3 * t49 - s_q3 * qd[3] * t27;
-    let t52 = fma(s_q4, t50, fma(c_q4, t51, qd[4] * t46));
-    let t53 = p.d4 * t27 - p.a3 * t29;
-    let t54 = fma(-2.0, p.a2 * qd[0] * c_q1 * t29, fma(qd[0] * t29, t53, t29 * t33));
-    let t55 = fma(p.d4, t49, fma(p.d4 * t4, t29, fma(p.a3 * t4, t27, t24))) - p.a3 * t50;
-    let t56 = c_q4 * t50 - fma(s_q4, t51, qd[4] * t45);
-    let t57 = fma(s_q5 * t43, t46, s_q5 * t44 * t48);
-    let t58 = fma(c_q5 * t42, t46, c_q5 * t44 * t47);
-    let t59 = fma(s_q3, t49, c_q3 * qd[3] * t27);
-    let t60 = p.m6
-        * fma(
-            s_q4,
-            2.0 * (t28 * (p.a2 * c_q1)) - fma(t28, t53, t27 * t33),
-            c_q4 * (c_q3 * t54 - s_q3 * t55),
-        );
-    let t61 = -0.064 * fma(p.m6 * t37, t45, p.m6 * s_q3 * t27 * t41);
-    let t62 = 0.032 * (fma(p.m6 * t37, t46, p.m6 * t40 * t45) - p.m6 * t59);
-    let t63 = c_q4 * t62 - s_q4 * t61;
-    let t64 = s_q3 * t63;
-    let t65 = -0.032 * fma(p.m6, t52, fma(p.m6 * s_q3 * t27, t40, p.m6 * t41 * t46));
-    let t66 = c_q3 * t65;
-    let t67 = -(t64 + t66);
-    let t68 = c_q3 * t27 * t32 - s_q3 * t27 * t30;
-    let t69 = c_q3 * t63;
-    let t70 = s_q3 * t65;
-    let t71 = c_q4 * t61;
-    let t72 = s_q4 * t62;
-    let t73 = p.m3 * t50;
-    let t74 = p.a3 * (t71 + t72);
-    let t75 = p.d4 * (t69 - t70);
-    let t76 = c_q3 * t34;
-    let t77 = qd[0] * c_q3 * t29 - c_q3 * qd[3];
-    let t78 = fma(s_q3 * s_q4 * c_q5, t43, c_q5 * t14 * t44);
-    let t79 = fma(s_q3 * s_q4 * s_q5, t42, s_q5 * t13 * t44);
-    let t80 = fma(c_q4, t77, s_q3 * s_q4 * qd[4]) - t28 * s_q4;
-    let t81 = t28 * p.a3;
-    let t82 = p.d4 * qd[0] * t29;
-    let t83 = 2.0 * fma(p.a2 * qd[0], s_q1, t81 + t82);
-    let t84 = s_q3 * c_q4 * qd[4] - fma(t28, c_q4, s_q4 * t77);
-    let t85 = s_q3 * t34;
-    let t86 = fma(s_q3 * s_q4 * s_q5, t43, s_q5 * t14 * t44);
-    let t87 = fma(s_q3 * s_q4 * c_q5, t42, c_q5 * t13 * t44);
-    let t88 = qd[0] * s_q3 * t29 - s_q3 * qd[3];
-    let t89 = p.m6
-        * fma(
-            c_q4,
-            c_q3 * t25 - s_q3 * t83,
-            s_q4 * (2.0 * (p.a2 * qd[1] * s_q2 - p.d4 * t4)),
-        );
-    let t90 = 0.064 * (p.m6 * s_q3 * c_q4 * t37 - p.m6 * c_q3 * t41);
-    let t91 = 0.032
-        * (p.m6 * s_q3 * s_q4 * t37 - fma(p.m6, t88, p.m6 * s_q3 * c_q4 * t40));
-    let t92 = c_q4 * t91 - s_q4 * t90;
-    let t93 = s_q3 * t92;
-    let t94 = p.m6 * s_q3 * s_q4 * t41;
-    let t95 = p.m6 * c_q3 * t40;
-    let t96 = -0.032 * fma(p.m6, t80, t94 + t95);
-    let t97 = c_q3 * t96;
-    let t98 = -(t93 + t97);
-    let t99 = p.d4 * t98;
-    let t100 = -fma(c_q3, t30, s_q3 * t32);
-    let t101 = p.a3 * t98;
-    let t102 = c_q3 * t92;
-    let t103 = s_q3 * t96;
-    let t104 = c_q4 * t90;
-    let t105 = s_q4 * t91;
-    let t106 = p.a3 * (t104 + t105);
-    let t107 = p.d4 * (t102 - t103);
-    let t108 = 0.00002 * t84;
-    let t109 = 2.0 * (t81 + t82);
-    let t110 = p.m6
-        * fma(-2.0, p.d4 * t4 * s_q4, c_q4 * (-2.0 * (t7 * p.a3) - s_q3 * t109));
-    let t111 = s_q4 * s_q5 * c_q5 * t44;
-    let t112 = fma(c_q4, t32, c_q4 * qd[4]);
-    let t113 = -fma(s_q4, t32, s_q4 * qd[4]);
-    let t114 = c_q4 * s_q5 * t43 - s_q4 * (s_q5 * s_q5) * t44;
-    let t115 = fma(c_q4 * c_q5, t42, s_q4 * (c_q5 * c_q5) * t44);
-    let t116 = 0.032 * (fma(p.m6 * c_q4, t37, p.m6 * s_q4 * t40) - p.m6 * t30);
-    let t117 = fma(c_q4, t116, 0.064 * (p.m6 * (s_q4 * s_q4) * t37));
-    let t118 = -0.032 * fma(p.m6, t112, p.m6 * c_q4 * t41);
-    let t119 = -fma(c_q3, t118, s_q3 * t117);
-    let t120 = c_q3 * t117 - s_q3 * t118;
-    let t121 = fma(-0.064, p.m6 * s_q4 * c_q4 * t37, s_q4 * t116);
-    let t122 = fma(c_q2, t121, s_q2 * t120);
-    let t123 = p.a3 * t121;
-    let t124 = p.d4 * t120;
-    let t125 = -t37;
-    let t126 = 0.064 * (t95 - t94);
-    let t127 = 0.064 * fma(p.m6 * s_q3, t40, p.m6 * c_q3 * s_q4 * t41);
-    let t128 = fma(-0.064, p.m6 * c_q2 * c_q4 * t41, s_q2 * t127);
-    let t129 = p.d4 * t127;
-    let t130 = 0.00004 * fma(s_q5, t42, c_q5 * t43);
-    let t131 = s_q5 * t43;
-    let t132 = c_q5 * t42;
-    let t133 = 0.00004 * (t131 - t132);
-    let t134 = c_q3 * c_q4 * t130 - s_q3 * t133;
-    let t135 = 0.5 * -fma(c_q3, t133, s_q3 * c_q4 * t130);
-    let t136 = fma(-0.001365, t17, fma(qd[1], d.k3, qd[0] * s_q1 * d.k2));
-    let t137 = qd[0] * s_q1 * d.k1;
-    let t138 = qd[1] * d.k2;
-    let t139 = fma(-0.001365, t12, s_q1 * d.k2);
-    let t140 = fma(-0.000987, p.m3 * qd[0] * t29, t4 * d.k6);
-    let t141 = fma(
-        t52,
+    let t15 = p.m2 * c_q1;
+    let t16 = s_q3 * c_q4;
+    let t17 = -fma(c_q3, s_q5, c_q5 * t16);
+    let t18 = s_q5 * t16 - c_q3 * c_q5;
+    let t19 = p.m2 * qd[1];
+    let t20 = qd[0] * c_q1;
+    let t21 = p.m2 * t20;
+    let t22 = -0.2989010989010989 * (p.m2 * t5) - t19;
+    let t23 = s_q1 * t19;
+    let t24 = p.d3 * qd[0];
+    let t25 = fma(-2.0, c_q1 * c_q1 * t24, fma(s_q1, t4, s_q1 * (t4 - p.d3 * t5)))
+        - s_q1 * s_q1 * t24;
+    let t26 = s_q3 * s_q4;
+    let t27 = -2.0 * fma(c_q2, t4, t10);
+    let t28 = q[1] + q[2];
+    let t29 = libm::Libm::<Real>::sin(t28);
+    let t30 = qd[0] * t29;
+    let t31 = libm::Libm::<Real>::cos(t28);
+    let t32 = qd[0] * t31;
+    let t33 = c_q3 * t30 - t6 * s_q3;
+    let t34 = -fma(s_q3, t30, t6 * c_q3);
+    let t35 = p.d4 * t30 - p.a3 * t32;
+    let t36 = qd[3] + t32;
+    let t37 = fma(s_q4, t36, c_q4 * t33);
+    let t38 = c_q4 * t36 - s_q4 * t33;
+    let t39 = qd[4] - t34;
+    let t40 = c_q5 * t37 - s_q5 * t39;
+    let t41 = -fma(c_q5, t39, s_q5 * t37);
+    let t42 = qd[5] + t38;
+    let t43 = c_q3 * t29;
+    let t44 = fma(s_q4, t31, c_q4 * t43);
+    let t45 = c_q4 * t31 - s_q4 * t43;
+    let t46 = s_q3 * t29;
+    let t47 = c_q5 * t44 - s_q5 * t46;
+    let t48 = -fma(c_q5, t46, s_q5 * t44);
+    let t49 = fma(qd[1], t31, qd[2] * t31);
+    let t50 = -fma(qd[1], t29, qd[2] * t29);
+    let t51 = c_q3 * t49 - qd[3] * t46;
+    let t52 = c_q5 * t42;
+    let t53 = c_q5 * t41;
+    let t54 = s_q5 * t42;
+    let t55 = s_q5 * t40;
+    let t56 = fma(s_q4, t50, fma(c_q4, t51, qd[4] * t45));
+    let t57 = p.d4 * t29 - p.a3 * t31;
+    let t58 = p.a2 * c_q1;
+    let t59 = fma(-2.0, t32 * t58, fma(t32, t57, t31 * t35));
+    let t60 = fma(p.d4, t49, fma(t9, t31, fma(t10, t29, t25))) - p.a3 * t50;
+    let t61 = c_q4 * t50 - fma(s_q4, t51, qd[4] * t44);
+    let t62 = s_q5 * t41;
+    let t63 = c_q5 * t40;
+    let t64 = fma(s_q3, t49, qd[3] * t43);
+    let t65 = p.m6 * t39;
+    let t66 = p.m6 * t37;
+    let t67 = -0.064 * fma(t44, t66, t46 * t65);
+    let t68 = p.m6 * t38;
+    let t69 = 0.032 * (fma(t45, t66, t44 * t68) - p.m6 * t64);
+    let t70 = c_q4 * t69 - s_q4 * t67;
+    let t71 = -0.032 * fma(p.m6, t56, fma(t46, t68, t45 * t65));
+    let t72 = -fma(c_q3, t71, s_q3 * t70);
+    let t73 = fma(s_q4, t69, c_q4 * t67);
+    let t74 = c_q3 * t70 - s_q3 * t71;
+    let t75 = c_q3 * t32 - c_q3 * qd[3];
+    let t76 = fma(c_q4, t75, qd[4] * t26) - s_q4 * t30;
+    let t77 = 2.0 * fma(p.d4, t32, p.a3 * t30);
+    let t78 = fma(2.0, p.a2 * t5, t77);
+    let t79 = qd[4] * t16 - fma(c_q4, t30, s_q4 * t75);
+    let t80 = s_q3 * t32 - s_q3 * qd[3];
+    let t81 = p.m6 * fma(c_q4, c_q3 * t27 - s_q3 * t78, s_q4 * (2.0 * (s_q2 * t4 - t9)));
+    let t82 = c_q3 * t65;
+    let t83 = 0.064 * (t16 * t66 - t82);
+    let t84 = 0.032 * (t26 * t66 - fma(p.m6, t80, t16 * t68));
+    let t85 = c_q4 * t84 - s_q4 * t83;
+    let t86 = t26 * t65;
+    let t87 = c_q3 * t68;
+    let t88 = -0.032 * fma(p.m6, t76, t86 + t87);
+    let t89 = -fma(c_q3, t88, s_q3 * t85);
+    let t90 = fma(s_q4, t84, c_q4 * t83);
+    let t91 = c_q3 * t85 - s_q3 * t88;
+    let t92 = 0.00002 * t79;
+    let t93 = p.m6 * fma(-2.0, t9 * s_q4, c_q4 * (-2.0 * (c_q3 * t10) - s_q3 * t77));
+    let t94 = s_q4 * s_q5 * t52;
+    let t95 = fma(c_q4, t34, c_q4 * qd[4]);
+    let t96 = -fma(s_q4, t34, s_q4 * qd[4]);
+    let t97 = s_q4 * t42;
+    let t98 = c_q4 * t66;
+    let t99 = 0.032 * (fma(s_q4, t68, t98) - p.m6 * t33);
+    let t100 = fma(c_q4, t99, 0.064 * (s_q4 * s_q4 * t66));
+    let t101 = c_q4 * t65;
+    let t102 = -0.032 * fma(p.m6, t95, t101);
+    let t103 = -fma(c_q3, t102, s_q3 * t100);
+    let t104 = c_q3 * t100 - s_q3 * t102;
+    let t105 = fma(-0.064, s_q4 * t98, s_q4 * t99);
+    let t106 = fma(c_q2, t105, s_q2 * t104);
+    let t107 = -t37;
+    let t108 = 0.064 * (t87 - t86);
+    let t109 = 0.064 * fma(s_q3, t68, s_q4 * t82);
+    let t110 = fma(-0.064, c_q2 * t101, s_q2 * t109);
+    let t111 = 0.00004 * (t53 + t55);
+    let t112 = 0.00004 * (t62 - t63);
+    let t113 = c_q3 * c_q4 * t111 - s_q3 * t112;
+    let t114 = s_q4 * t111;
+    let t115 = 0.5 * -fma(c_q3, t112, t16 * t111);
+    let t116 = fma(-0.001365, t21, fma(qd[1], d.k3, t5 * d.k2));
+    let t117 = t5 * d.k1;
+    let t118 = fma(-0.000408, t21, qd[1] * d.k2);
+    let t119 = fma(-0.001365, t15, s_q1 * d.k2);
+    let t120 = c_q1 * qd[1];
+    let t121 = fma(-0.000987, p.m3 * t32, t6 * d.k6);
+    let t122 = t6 * t29;
+    let t123 = t39 * d.k9;
+    let t124 = t38 * d.k9;
+    let t125 = fma(
+        t56,
         d.k8,
         fma(
-            s_q3 * t27 * t40,
-            d.k9,
+            t46,
+            t124,
             fma(
-                t41 * t46,
-                d.k9,
+                t45,
+                t123,
                 fma(
                     0.032,
-                    p.m6 * fma(c_q3, t55, s_q3 * t54),
-                    0.00004
-                        * fma(
-                            s_q5 * t42,
-                            t46,
-                            fma(s_q5 * t44, t47, fma(c_q5 * t43, t46, c_q5 * t44 * t48)),
-                        ),
+                    p.m6 * fma(c_q3, t60, s_q3 * t59),
+                    0.00004 * fma(t45, t55, fma(t47, t54, fma(t45, t53, t48 * t52))),
                 ),
             ),
         ),
     );
-    let t142 = fma(s_q3 * t27 * t37, d.k8, fma(t41 * t45, d.k8, 0.00004 * t56))
-        - fma(s_q3 * t27 * t37, d.k9, t41 * t45 * d.k9);
-    let t143 = fma(c_q4, t141, fma(0.0003, t51, 0.0016 * (t29 * t32 - t85 * t27)))
-        - s_q4 * t142;
-    let t144 = t40 * t45 * d.k8;
-    let t145 = t37 * t46 * d.k8;
-    let t146 = t59 * d.k9;
-    let t147 = fma(
-        -0.0013,
-        fma(t29, t30, t76 * t27),
-        fma(0.032, t60, fma(0.00004, t57 - t58, t144 + t145)),
-    ) - t146;
-    let t148 = fma(
+    let t126 = t39 * d.k8;
+    let t127 = t37 * d.k8;
+    let t128 = t37 * d.k9;
+    let t129 = fma(t46, t127, fma(t44, t126, 0.00004 * t61))
+        - fma(t46, t128, t44 * t123);
+    let t130 = fma(c_q4, t125, fma(0.0003, t51, 0.0016 * (t31 * t34 - t36 * t46)))
+        - s_q4 * t129;
+    let t131 = t38 * d.k8;
+    let t132 = fma(
+        -0.032,
+        p.m6
+            * fma(
+                s_q4,
+                2.0 * (t30 * t58) - fma(t30, t57, t29 * t35),
+                c_q4 * (c_q3 * t59 - s_q3 * t60),
+            ),
+        fma(-0.00004, fma(t45, t62, t48 * t54) - fma(t45, t63, t47 * t52), t64 * d.k9),
+    ) - fma(t44, t131, t45 * t127);
+    let t133 = -0.0013 * fma(t31, t33, t36 * t43) - t132;
+    let t134 = fma(
         -0.000987,
-        p.m3 * qd[0] * (t29 * t29),
+        t32 * (p.m3 * t31),
         fma(
             c_q3,
-            t143,
-            fma(t50, d.k5, fma(t49, d.k4, fma(t29, t140, fma(t24, d.k7, p.d4 * t67)))),
+            t130,
+            fma(t50, d.k5, fma(t49, d.k4, fma(t31, t121, fma(t25, d.k7, p.d4 * t72)))),
         ),
-    ) - fma(s_q3, t147, t4 * t27 * d.k5);
-    let t149 = fma(t29, d.k5, t27 * d.k4);
-    let t150 = s_q4 * t141;
-    let t151 = c_q4 * t142;
-    let t152 = fma(
-        -0.0003,
-        t68,
+    ) - fma(s_q3, t133, d.k5 * t122);
+    let t135 = fma(t31, d.k5, t29 * d.k4);
+    let t136 = fma(
+        c_q4,
+        t129,
+        fma(s_q4, t125, fma(-0.0003, t34 * t43 - t33 * t46, 0.0016 * t50)),
+    );
+    let t137 = fma(t49, d.k5, fma(t6, t135, fma(0.000987, p.m3 * t30 * t31, t136)))
+        - fma(t29, t121, fma(t25, d.k10, p.a3 * t72));
+    let t138 = t30 * d.k7 - t32 * d.k10;
+    let t139 = t29 * d.k7 - t31 * d.k10;
+    let t140 = fma(t32, t139, fma(t31, t138, t74));
+    let t141 = t73 - fma(t30, t139, t29 * t138);
+    let t142 = fma(c_q2, t141, s_q2 * t140);
+    let t143 = fma(-0.000408, t15, s_q1 * d.k1);
+    let t144 = t6 * d.k7;
+    let t145 = fma(
+        0.00004,
+        fma(t26, t55, fma(t17, t54, fma(t26, t53, t18 * t52))),
+        fma(t76, d.k8, fma(c_q3, t124, t26 * t123)),
+    );
+    let t146 = fma(0.032, p.m6 * fma(c_q3, t78, s_q3 * t27), t145);
+    let t147 = fma(t16, t123, fma(c_q3, t127, 0.00004 * t79))
+        - fma(c_q3, t128, t16 * t126);
+    let t148 = fma(-0.0016, c_q3 * t36, 0.0003 * t75) - s_q4 * t147;
+    let t149 = fma(c_q4, t146, t148);
+    let t150 = fma(
+        -0.00004,
+        fma(t26, t62, t18 * t54) - fma(t26, t63, t17 * t52),
+        fma(t80, d.k9, t16 * t131),
+    ) - t26 * t127;
+    let t151 = 0.0013 * (s_q3 * t36) - t150;
+    let t152 = fma(0.032, t81, t151);
+    let t153 = fma(-0.001974, p.m3 * t6, 2.0 * (t30 * d.k5));
+    let t154 = fma(t32, d.k4, fma(t32, d.k6, p.d4 * t89)) - t153;
+    let t155 = fma(c_q3, t149, fma(2.0, t5 * d.k13, t154)) - s_q3 * t152;
+    let t156 = t30 * d.k4;
+    let t157 = t32 * d.k5;
+    let t158 = fma(-0.0003, -fma(c_q3, t33, s_q3 * t34), fma(-0.0016, t30, c_q4 * t147));
+    let t159 = fma(s_q4, t146, t158);
+    let t160 = fma(2.0, t157, t156) - fma(t30, d.k6, p.a3 * t89);
+    let t161 = fma(-2.0, t5 * d.k14, t159 + t160);
+    let t162 = fma(-2.0, t6 * d.k10, t91);
+    let t163 = fma(-2.0, t144, t90);
+    let t164 = fma(c_q2, t163, s_q2 * t162);
+    let t165 = p.d3 * t164;
+    let t166 = p.d3 * (c_q2 * t162 - s_q2 * t163)
+        - p.a2 * fma(2.0, fma(t32, d.k7, t30 * d.k10), t89);
+    let t167 = fma(0.032, p.m6 * fma(-2.0, s_q3 * t10, c_q3 * t77), t145);
+    let t168 = fma(c_q4, t167, t148);
+    let t169 = fma(0.032, t93, t151);
+    let t170 = fma(c_q3, t168, t154) - s_q3 * t169;
+    let t171 = fma(s_q4, t167, t158);
+    let t172 = t160 + t171;
+    let t173 = fma(
+        t95,
+        d.k8,
+        fma(c_q4, t123, 0.00004 * (fma(c_q4, t55, fma(c_q4, t53, t94)) - t94)),
+    );
+    let t174 = fma(s_q4, t126, 0.00004 * t96) - s_q4 * t123;
+    let t175 = fma(c_q4, t173, 0.0019 * t34) - s_q4 * t174;
+    let t176 = fma(
+        -0.00004,
+        c_q4 * t62 - fma(c_q4, t63, fma(c_q5 * c_q5, t97, s_q5 * s_q5 * t97)),
+        t33 * d.k9,
+    ) - fma(c_q4, t127, s_q4 * t131);
+    let t177 = -0.0013 * t33 - t176;
+    let t178 = fma(c_q3, t175, p.d4 * t103) - s_q3 * t177;
+    let t179 = fma(c_q4, t174, s_q4 * t173);
+    let t180 = t179 - p.a3 * t103;
+    let t181 = fma(-0.00004, fma(t54, s_q5, t52 * c_q5), t124 + t131);
+    let t182 = fma(0.00004, t107, t127) - t128;
+    let t183 = c_q4 * t181 - s_q4 * t182;
+    let t184 = fma(c_q3, t183, p.d4 * t108);
+    let t185 = fma(c_q4, t182, s_q4 * t181);
+    let t186 = t185 - p.a3 * t108;
+    let t187 = fma(
+        t30,
+        t29 * d.k5,
         fma(
-            t49,
-            d.k5,
+            t29,
+            0.5 * t153,
             fma(
-                t4,
-                t149,
-                fma(0.000987, t28 * (p.m3 * t29), fma(0.0016, t50, t150 + t151)),
+                -0.000987,
+                p.m3 * t50,
+                fma(p.a3, t73, fma(2.0, c_q1 * t32 * d.k13, 2.0 * (c_q1 * t30 * d.k14))),
             ),
         ),
-    ) - fma(t27, t140, fma(t24, d.k10, p.a3 * t67));
-    let t153 = t28 * d.k7 - qd[0] * t29 * d.k10;
-    let t154 = t27 * d.k7 - t29 * d.k10;
-    let t155 = fma(qd[0] * t29, t154, fma(t29, t153, t69)) - t70;
-    let t156 = t71 + t72 - fma(t28, t154, t27 * t153);
-    let t157 = fma(c_q2, t156, s_q2 * t155);
-    let t158 = fma(-0.000408, t12, s_q1 * d.k1);
-    let t159 = t28 * d.k5;
-    let t160 = qd[0] * t29 * d.k6;
-    let t161 = qd[0] * t29 * d.k4;
-    let t162 = s_q3 * s_q4 * t41 * d.k9;
-    let t163 = c_q3 * t40 * d.k9;
-    let t164 = t80 * d.k8;
-    let t165 = fma(
-        0.032,
-        p.m6 * fma(c_q3, t83, s_q3 * t25),
-        fma(0.00004, t78 + t79, t162 + t163 + t164),
-    );
-    let t166 = fma(s_q3 * c_q4 * t41, d.k9, fma(c_q3 * t37, d.k8, 0.00004 * t84))
-        - fma(c_q3 * t37, d.k9, s_q3 * c_q4 * t41 * d.k8);
-    let t167 = s_q4 * t166;
-    let t168 = fma(-0.0016, t76, fma(c_q4, t165, 0.0003 * t77)) - t167;
-    let t169 = s_q3 * c_q4 * t40 * d.k8;
-    let t170 = s_q3 * s_q4 * t37 * d.k8;
-    let t171 = t88 * d.k9;
-    let t172 = fma(0.032, t89, fma(0.00004, t86 - t87, fma(0.0013, t85, t170)))
-        - (t169 + t171);
-    let t173 = fma(
-        2.0,
-        qd[0] * s_q1 * d.k13 - t159,
-        fma(c_q3, t168, fma(0.001974, t18, t99 + t160 + t161)),
-    ) - s_q3 * t172;
-    let t174 = t28 * d.k4;
-    let t175 = qd[0] * t29 * d.k5;
-    let t176 = t28 * d.k6;
-    let t177 = s_q4 * t165;
-    let t178 = c_q4 * t166;
-    let t179 = fma(
-        -0.0003,
-        t100,
-        fma(-0.0016, t28, fma(2.0, t175 - qd[0] * s_q1 * d.k14, t174 + t177 + t178)),
-    ) - (t101 + t176);
-    let t180 = fma(-2.0, t4 * d.k10, t102) - t103;
-    let t181 = fma(-2.0, t4 * d.k7, t104 + t105);
-    let t182 = fma(c_q2, t181, s_q2 * t180);
-    let t183 = p.d3 * t182;
-    let t184 = p.d3 * (c_q2 * t180 - s_q2 * t181);
-    let t185 = p.a2 * fma(2.0, fma(qd[0] * t29, d.k7, t28 * d.k10), t98);
-    let t186 = fma(
-        0.032,
-        p.m6 * fma(-2.0, p.a3 * t4 * s_q3, c_q3 * t109),
-        fma(0.00004, t78 + t79, t162 + t163 + t164),
-    );
-    let t187 = fma(-0.0016, t76, fma(c_q4, t186, 0.0003 * t77)) - t167;
-    let t188 = fma(0.032, t110, fma(0.00004, t86 - t87, fma(0.0013, t85, t170)))
-        - (t169 + t171);
-    let t189 = fma(-2.0, t159, fma(c_q3, t187, fma(0.001974, t18, t99 + t160 + t161)))
-        - s_q3 * t188;
-    let t190 = s_q4 * t186;
-    let t191 = fma(-0.0003, t100, fma(-0.0016, t28, fma(2.0, t175, t174 + t178 + t190)))
-        - (t101 + t176);
-    let t192 = fma(
-        t112,
-        d.k8,
-        fma(
-            c_q4 * t41,
-            d.k9,
-            0.00004 * (fma(c_q4 * s_q5, t42, fma(c_q4 * c_q5, t43, t111)) - t111),
-        ),
-    );
-    let t193 = fma(s_q4 * t41, d.k8, 0.00004 * t113) - s_q4 * t41 * d.k9;
-    let t194 = fma(c_q4, t192, 0.0019 * t32) - s_q4 * t193;
-    let t195 = s_q4 * t40 * d.k8;
-    let t196 = c_q4 * t37 * d.k8;
-    let t197 = t30 * d.k9;
-    let t198 = fma(-0.0013, t30, fma(0.00004, t114 - t115, t195 + t196)) - t197;
-    let t199 = fma(c_q3, t194, p.d4 * t119) - s_q3 * t198;
-    let t200 = s_q4 * t192;
-    let t201 = c_q4 * t193;
-    let t202 = t200 + t201 - p.a3 * t119;
-    let t203 = fma(
-        -0.00004,
-        fma(s_q5 * s_q5, t44, c_q5 * c_q5 * t44),
-        fma(t40, d.k8, t40 * d.k9),
-    );
-    let t204 = fma(t37, d.k8, 0.00004 * t125) - t37 * d.k9;
-    let t205 = c_q4 * t203 - s_q4 * t204;
-    let t206 = fma(c_q3, t205, p.d4 * t126);
-    let t207 = s_q4 * t203;
-    let t208 = c_q4 * t204;
-    let t209 = t207 + t208 - p.a3 * t126;
-    let t210 = t27 * fma(-0.000987, t18, t159);
-    let t211 = t159 * t27;
-    let t212 = t29 * (t174 + t175);
-    let t213 = qd[0] * t29 * t149;
-    let t214 = t28 * (c_q1 * d.k14);
-    let t215 = qd[0] * c_q1 * t29 * d.k13;
-    let t216 = s_q3 * t143;
-    let t217 = c_q3 * t147;
-    let t218 = qd[1] * s_q2 * d.k14;
-    let t219 = qd[1] * c_q2 * d.k13;
-    let t220 = s_q3 * t168;
-    let t221 = c_q3 * t172;
-    let t222 = p.a2 * t182;
-    let t223 = s_q3 * t187;
-    let t224 = c_q3 * t188;
-    let t225 = s_q3 * t194;
-    let t226 = c_q3 * t198;
-    let t227 = s_q3 * t205;
-    let t228 = c_q4 * t41 * d.k15;
+    )
+        - fma(
+            t31,
+            t156 + t157,
+            fma(p.d4, t74, fma(c_q3, t133, fma(s_q3, t130, t32 * t135))),
+        );
+    let t188 = p.a3 * t90 - p.d4 * t91;
+    let t189 = fma(p.a2, t164, t188);
+    let t190 = 2.0 * fma(qd[1] * c_q2, d.k13, qd[1] * s_q2 * d.k14)
+        - fma(c_q3, t152, s_q3 * t149);
+    let t191 = -fma(c_q3, t169, s_q3 * t168);
+    let t192 = p.a3 * t105 - fma(c_q3, t177, fma(s_q3, t175, p.d4 * t104));
+    let t193 = -0.064 * (c_q4 * t39 * d.k15) - fma(s_q3, t183, p.d4 * t109);
     [
         [
             0.5
@@ -2133,166 +1845,122 @@ pub fn coriolis_matrix_with(
                     c_q1,
                     fma(
                         -0.000408,
-                        t15 * c_q1,
+                        c_q1 * t19,
                         fma(
                             p.d3,
-                            c_q2 * t155 - s_q2 * t156,
-                            fma(c_q2, t152, fma(s_q2, t148, qd[1] * t158)),
+                            c_q2 * t140 - s_q2 * t141,
+                            fma(c_q2, t137, fma(s_q2, t134, qd[1] * t143)),
                         ),
                     )
                         - fma(
                             p.a2,
-                            fma(
-                                t49,
-                                d.k7,
-                                fma(t4 * t29, d.k7, fma(t4 * t27, d.k10, t67)),
-                            ) - t50 * d.k10,
-                            fma(qd[0] * s_q1, t139, s_q1 * t136),
+                            fma(t49, d.k7, fma(t31, t144, fma(d.k10, t122, t72)))
+                                - t50 * d.k10,
+                            fma(t5, t119, s_q1 * t116),
                         ),
                     s_q1
                         * (fma(
                             c_q2,
-                            t148,
+                            t134,
                             fma(
-                                c_q1 * qd[1],
                                 d.k1,
-                                fma(qd[0] * c_q1, t139, fma(c_q1, t136, 0.000816 * t19)),
+                                t120,
+                                fma(t20, t119, fma(c_q1, t116, 0.000816 * t23)),
                             ),
-                        ) - fma(p.d3, t157, s_q2 * t152)),
+                        ) - fma(p.d3, t142, s_q2 * t137)),
                 ),
             0.5
                 * fma(
                     c_q1,
-                    fma(
-                        -0.000816,
-                        t17,
-                        fma(2.0, t138, fma(c_q2, t179, fma(s_q2, t173, t137 + t184))),
-                    ) - fma(qd[0] * s_q1, d.k3, t185),
+                    fma(2.0, t118, fma(c_q2, t161, fma(s_q2, t155, t117 + t166)))
+                        - t5 * d.k3,
                     s_q1
                         * (fma(
-                            c_q2,
-                            t173,
-                            fma(
-                                qd[0] * c_q1,
-                                d.k1,
-                                fma(qd[0] * c_q1, d.k3, fma(0.000816, t16, 0.00273 * t15)),
-                            ),
-                        ) - fma(s_q2, t179, t183)),
+                            -0.00273,
+                            t22,
+                            fma(c_q2, t155, fma(t20, d.k1, t20 * d.k3)),
+                        ) - fma(s_q2, t161, t165)),
                 ),
             0.5
                 * fma(
                     c_q1,
-                    fma(c_q2, t191, fma(s_q2, t189, t184)) - t185,
-                    s_q1 * (c_q2 * t189 - fma(s_q2, t191, t183)),
+                    fma(c_q2, t172, fma(s_q2, t170, t166)),
+                    s_q1 * (c_q2 * t170 - fma(s_q2, t172, t165)),
                 ),
             0.5
                 * fma(
                     c_q1,
-                    fma(c_q2, t202, fma(s_q2, t199, p.d3 * (c_q2 * t120 - s_q2 * t121)))
-                        - p.a2 * t119,
-                    s_q1 * (c_q2 * t199 - fma(s_q2, t202, p.d3 * t122)),
+                    fma(c_q2, t180, fma(s_q2, t178, p.d3 * (c_q2 * t104 - s_q2 * t105)))
+                        - p.a2 * t103,
+                    s_q1 * (c_q2 * t178 - fma(s_q2, t180, p.d3 * t106)),
                 ),
             0.5
                 * fma(
                     c_q1,
                     fma(
                         c_q2,
-                        t209,
-                        fma(
-                            s_q2,
-                            t206,
-                            p.d3 * fma(0.064, p.m6 * s_q2 * c_q4 * t41, c_q2 * t127),
-                        ),
-                    ) - p.a2 * t126,
-                    s_q1 * (c_q2 * t206 - fma(s_q2, t209, p.d3 * t128)),
+                        t186,
+                        fma(s_q2, t184, p.d3 * fma(0.064, s_q2 * t101, c_q2 * t109)),
+                    ) - p.a2 * t108,
+                    s_q1 * (c_q2 * t184 - fma(s_q2, t186, p.d3 * t110)),
                 ),
             0.5
                 * fma(
                     c_q1,
-                    fma(c_q2 * s_q4, t130, s_q2 * t134),
-                    s_q1 * (c_q2 * t134 - s_q2 * s_q4 * t130),
+                    fma(c_q2, t114, s_q2 * t113),
+                    s_q1 * (c_q2 * t113 - s_q2 * t114),
                 ),
         ],
         [
             0.5
                 * (fma(
-                    -0.000987,
-                    t73,
+                    -0.000408,
+                    t5 * (p.m2 * s_q1),
                     fma(
-                        -0.000408,
-                        t16 * s_q1,
+                        p.a2,
+                        t142,
                         fma(
-                            2.0,
-                            t214 + t215,
-                            fma(
-                                p.a2,
-                                t157,
-                                fma(
-                                    t138,
-                                    c_q1,
-                                    fma(
-                                        s_q1,
-                                        fma(-0.000408, t16, -0.001365 * t15),
-                                        fma(0.001365, t19, t74 + t210 + t211),
-                                    ),
-                                ),
-                            ),
+                            d.k2,
+                            t120,
+                            fma(s_q1, 0.001365 * t22, fma(0.001365, t23, t187)),
                         ),
                     ),
-                )
-                    - fma(
-                        qd[0] * c_q1,
-                        t158,
-                        fma(
-                            c_q1,
-                            fma(-0.000408, t17, t137 + t138),
-                            t75 + t212 + t213 + t216 + t217,
-                        ),
-                    )),
-            0.5 * (fma(2.0, t218 + t219, t106 + t222) - (t107 + t220 + t221)),
-            0.5 * (t106 + t222 - (t107 + t223 + t224)),
-            0.5 * (fma(p.a2, t122, t123) - (t124 + t225 + t226)),
-            0.5 * (fma(-0.064, t228, p.a2 * t128) - (t129 + t227)),
-            t135,
+                ) - fma(t20, t143, c_q1 * (t117 + t118))),
+            0.5 * (t189 + t190),
+            0.5 * (t189 + t191),
+            0.5 * fma(p.a2, t106, t192),
+            0.5 * fma(p.a2, t110, t193),
+            t115,
         ],
         [
-            0.5
-                * (fma(-0.000987, t73, fma(2.0, t214 + t215, t74 + t210 + t211))
-                    - (t75 + t212 + t213 + t216 + t217)),
-            0.5 * (fma(2.0, t218 + t219, t106) - (t107 + t220 + t221)),
-            0.5 * (t106 - (t107 + t223 + t224)),
-            0.5 * (t123 - (t124 + t225 + t226)),
-            0.5 * (-0.064 * t228 - (t129 + t227)),
-            t135,
+            0.5 * t187,
+            0.5 * (t188 + t190),
+            0.5 * (t188 + t191),
+            0.5 * t192,
+            0.5 * t193,
+            t115,
         ],
+        [0.5 * t136, 0.5 * t159, 0.5 * t171, 0.5 * t179, 0.5 * t185, 0.5 * t114],
         [
-            0.5 * fma(-0.0003, t68, fma(0.0016, t50, t150 + t151)),
-            0.5 * fma(-0.0003, t100, fma(-0.0016, t28, t177 + t178)),
-            0.5 * fma(-0.0003, t100, fma(-0.0016, t28, t178 + t190)),
-            0.5 * (t200 + t201),
-            0.5 * (t207 + t208),
-            0.5 * (s_q4 * t130),
-        ],
-        [
-            0.5 * (fma(-0.032, t60, fma(0.00004, t58 - t57, t146)) - (t144 + t145)),
-            0.5 * (fma(-0.032, t89, fma(0.00004, t87 - t86, t169 + t171)) - t170),
-            0.5 * (fma(-0.032, t110, fma(0.00004, t87 - t86, t169 + t171)) - t170),
-            0.5 * (fma(0.00004, t115 - t114, t197) - (t195 + t196)),
+            0.5 * t132,
+            0.5 * fma(-0.032, t81, t150),
+            0.5 * fma(-0.032, t93, t150),
+            0.5 * t176,
             0.0,
-            0.5 * -t133,
+            0.5 * -t112,
         ],
-        [0.00002 * t56, t108, t108, 0.00002 * t113, 0.00002 * t125, 0.0],
+        [0.00002 * t61, t92, t92, 0.00002 * t96, 0.00002 * t107, 0.0],
     ]
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
-    mul: 73,
-    add: 33,
+    mul: 67,
+    add: 22,
     div: 0,
     sqrt: 0,
     sin: 5,
     cos: 5,
-    fma: 54,
+    fma: 59,
 };
 ///Kinetic and potential energy `(T, V)`; `V = −Σ m g·c` is zero where every
 ///centre of mass is at the ground origin's height.
@@ -2312,93 +1980,82 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let t3 = qd[0] * c_q1;
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t6 = fma(t3, s_q2, t2 * c_q2);
-    let t7 = t2 * s_q2;
+    let t6 = t3 * s_q2;
+    let t7 = fma(t2, c_q2, t6);
     let t8 = t3 * c_q2;
-    let t9 = t8 - t7;
-    let t10 = p.a2 * qd[1] - t2 * p.d3;
-    let t11 = t3 * p.a2;
+    let t9 = t8 - t2 * s_q2;
+    let t10 = p.a2 * qd[1] - p.d3 * t2;
+    let t11 = p.a2 * t3;
     let t12 = qd[1] + qd[2];
     let s_q3 = libm::Libm::<Real>::sin(q[3]);
     let c_q3 = libm::Libm::<Real>::cos(q[3]);
-    let t15 = t6 * c_q3 - t12 * s_q3;
-    let t16 = t6 * s_q3;
-    let t17 = t12 * c_q3;
-    let t18 = -(t16 + t17);
-    let t19 = t9 + qd[3];
+    let t15 = t7 * c_q3 - t12 * s_q3;
+    let t16 = -fma(t12, c_q3, t7 * s_q3);
+    let t17 = t9 + qd[3];
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
-    let t22 = fma(t19, s_q4, t15 * c_q4);
-    let t23 = t15 * s_q4;
-    let t24 = t19 * c_q4;
-    let t25 = t24 - t23;
-    let t26 = qd[4] - t18;
+    let t20 = fma(t17, s_q4, t15 * c_q4);
+    let t21 = t17 * c_q4 - t15 * s_q4;
+    let t22 = qd[4] - t16;
     let s_q5 = libm::Libm::<Real>::sin(q[5]);
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
-    let t29 = t22 * c_q5 - t26 * s_q5;
-    let t30 = -fma(t26, c_q5, t22 * s_q5);
-    let t31 = t25 + qd[5];
-    let t32 = fma(-0.006, qd[1], 0.2275 * t3);
-    let t33 = fma(-0.2275, t2, 0.068 * qd[1]);
-    let t34 = fma(-0.068, t3, 0.006 * t2);
-    let t35 = fma(c_q1, s_q2, s_q1 * c_q2);
-    let t36 = c_q1 * c_q2 - s_q1 * s_q2;
-    let t37 = p.a2 * s_q1;
-    let t38 = p.a3 * t35;
-    let t39 = p.d4 * t36;
-    let t40 = t8 * p.d3;
-    let t41 = s_q2 * t10;
-    let t42 = t3 * (p.d3 * s_q2);
-    let t43 = c_q2 * t10;
-    let t44 = t40 + t41 - p.d4 * t12;
-    let t45 = fma(p.a3, t12, t43) - t42;
-    let t46 = p.d4 * t6 - fma(p.a3, t9, t11);
-    let t47 = c_q3 * t44;
-    let t48 = s_q3 * t46;
-    let t49 = t47 - t48;
-    let t50 = s_q3 * t44;
-    let t51 = c_q3 * t46;
-    let t52 = fma(s_q4, t45, c_q4 * t49);
-    let t53 = c_q4 * t45 - s_q4 * t49;
-    let t54 = t50 + t51;
-    let t55 = fma(-0.07, t12, fma(0.0141, t9, t40 + t41));
-    let t56 = fma(-0.0141, t6, t43) - t42;
-    let t57 = 0.07 * t6 - t11;
-    let t58 = fma(0.019, t18, t49);
-    let t59 = -0.019 * t15 - t54;
-    let t60 = t53 * t53;
-    let t61 = fma(c_q5, t52, 0.032 * t30) - s_q5 * t54;
-    let t62 = -0.032 * t29 - fma(c_q5, t54, s_q5 * t52);
+    let t25 = t20 * c_q5 - t22 * s_q5;
+    let t26 = -fma(t22, c_q5, t20 * s_q5);
+    let t27 = t21 + qd[5];
+    let t28 = fma(-0.006, qd[1], 0.2275 * t3);
+    let t29 = fma(-0.2275, t2, 0.068 * qd[1]);
+    let t30 = fma(-0.068, t3, 0.006 * t2);
+    let t31 = fma(c_q1, s_q2, s_q1 * c_q2);
+    let t32 = c_q1 * c_q2 - s_q1 * s_q2;
+    let t33 = p.a2 * s_q1;
+    let t34 = fma(p.a3, t31, fma(p.d4, t32, t33));
+    let t35 = fma(s_q2, t10, p.d3 * t8);
+    let t36 = t35 - p.d4 * t12;
+    let t37 = c_q2 * t10 - p.d3 * t6;
+    let t38 = fma(p.a3, t12, t37);
+    let t39 = p.d4 * t7 - fma(p.a3, t9, t11);
+    let t40 = c_q3 * t36 - s_q3 * t39;
+    let t41 = fma(s_q4, t38, c_q4 * t40);
+    let t42 = c_q4 * t38 - s_q4 * t40;
+    let t43 = fma(c_q3, t39, s_q3 * t36);
+    let t44 = fma(-0.07, t12, fma(0.0141, t9, t35));
+    let t45 = fma(-0.0141, t7, t37);
+    let t46 = 0.07 * t7 - t11;
+    let t47 = fma(0.019, t16, t40);
+    let t48 = -0.019 * t15 - t43;
+    let t49 = t42 * t42;
+    let t50 = fma(c_q5, t41, 0.032 * t26) - s_q5 * t43;
+    let t51 = -0.032 * t25 - fma(c_q5, t43, s_q5 * t41);
     (
         fma(
             0.5,
             fma(
                 0.00004,
-                t31 * t31,
+                t27 * t27,
                 fma(
                     p.m6,
-                    fma(t62, t62, fma(t61, t61, t60)),
+                    fma(t51, t51, fma(t50, t50, t49)),
                     fma(
                         0.00015,
-                        fma(t30, t30, t29 * t29),
+                        fma(t26, t26, t25 * t25),
                         fma(
                             0.0004,
-                            t26 * t26,
+                            t22 * t22,
                             fma(
                                 0.0003,
-                                fma(t25, t25, t22 * t22),
+                                fma(t21, t21, t20 * t20),
                                 fma(
                                     p.m5,
-                                    fma(t54, t54, fma(t52, t52, t60)),
+                                    fma(t43, t43, fma(t41, t41, t49)),
                                     fma(
                                         0.0013,
-                                        t19 * t19,
+                                        t17 * t17,
                                         fma(
                                             p.m4,
-                                            fma(t45, t45, fma(t59, t59, t58 * t58)),
+                                            fma(t38, t38, fma(t48, t48, t47 * t47)),
                                             fma(
                                                 0.0018,
-                                                fma(t18, t18, t15 * t15),
+                                                fma(t16, t16, t15 * t15),
                                                 fma(
                                                     0.086,
                                                     t12 * t12,
@@ -2407,10 +2064,10 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
                                                         t9 * t9,
                                                         fma(
                                                             p.m3,
-                                                            fma(t57, t57, fma(t56, t56, t55 * t55)),
+                                                            fma(t46, t46, fma(t45, t45, t44 * t44)),
                                                             fma(
                                                                 0.076,
-                                                                t6 * t6,
+                                                                t7 * t7,
                                                                 fma(
                                                                     0.539,
                                                                     qd[1] * qd[1],
@@ -2420,7 +2077,7 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
                                                                         fma(
                                                                             0.12,
                                                                             t2 * (qd[0] * s_q1),
-                                                                            p.m2 * fma(t34, t34, fma(t33, t33, t32 * t32)),
+                                                                            p.m2 * fma(t30, t30, fma(t29, t29, t28 * t28)),
                                                                         ),
                                                                     ),
                                                                 ),
@@ -2440,16 +2097,16 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
             0.175 * (qd[0] * qd[0]),
         ),
         fma(
-            fma(0.032, c_q4 * t36 - c_q3 * s_q4 * t35, t37 + t38 + t39),
+            fma(0.032, c_q4 * t32 - c_q3 * s_q4 * t31, t34),
             d.k42,
             fma(
-                t37 + t38 + t39,
+                t34,
                 d.k41,
                 fma(
-                    fma(0.019, t36, t37 + t38 + t39),
+                    fma(0.019, t32, t34),
                     d.k40,
                     fma(
-                        fma(0.07, t36, t37),
+                        fma(0.07, t32, t33),
                         d.k39,
                         fma(0.006, c_q1, 0.068 * s_q1) * d.k11,
                     ),
@@ -2460,13 +2117,13 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_POSES: OpCount = OpCount {
-    mul: 55,
-    add: 29,
+    mul: 40,
+    add: 26,
     div: 0,
     sqrt: 0,
     sin: 6,
     cos: 6,
-    fma: 12,
+    fma: 13,
 };
 ///The pose of every body in the ground frame, in the order of `BODY_NAMES`.
 ///
@@ -2490,36 +2147,36 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
     let s_q5 = libm::Libm::<Real>::sin(q[5]);
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
-    let t11 = p.a2 * c_q0 * c_q1;
-    let t12 = p.d3 * s_q0;
-    let t13 = p.a2 * s_q0 * c_q1;
-    let t14 = p.d3 * c_q0;
+    let t11 = c_q0 * c_q1;
+    let t12 = s_q0 * c_q1;
+    let t13 = fma(p.d3, s_q0, p.a2 * t11);
+    let t14 = p.a2 * t12 - p.d3 * c_q0;
     let t15 = p.a2 * s_q1;
-    let t16 = s_q0 * c_q3;
-    let t17 = c_q0 * c_q3;
-    let t18 = q[1] + q[2];
-    let t19 = libm::Libm::<Real>::sin(t18);
-    let t20 = libm::Libm::<Real>::cos(t18);
-    let t21 = fma(s_q4, t20, c_q3 * c_q4 * t19);
-    let t22 = c_q4 * t20 - c_q3 * s_q4 * t19;
-    let t23 = fma(p.d4, t20, fma(p.a3, t19, t15));
-    let t24 = s_q3 * t19;
-    let t25 = -(c_q0 * t19);
-    let t26 = -(s_q0 * t19);
-    let t27 = t17 * t20 - s_q0 * s_q3;
-    let t28 = c_q0 * s_q3 * t20;
-    let t29 = fma(t16, t20, c_q0 * s_q3);
-    let t30 = s_q0 * s_q3 * t20;
-    let t31 = fma(p.a3 * c_q0, t20, t11 + t12) - p.d4 * c_q0 * t19;
-    let t32 = fma(p.a3 * s_q0, t20, t13) - fma(p.d4 * s_q0, t19, t14);
-    let t33 = c_q4 * t27 - c_q0 * s_q4 * t19;
-    let t34 = -fma(c_q0 * c_q4, t19, s_q4 * t27);
-    let t35 = t16 + t28;
-    let t36 = c_q4 * t29 - s_q0 * s_q4 * t19;
-    let t37 = -fma(s_q0 * c_q4, t19, s_q4 * t29);
-    let t38 = t30 - t17;
-    let t39 = t11 + t12;
-    let t40 = t13 - t14;
+    let t16 = q[1] + q[2];
+    let t17 = libm::Libm::<Real>::sin(t16);
+    let t18 = libm::Libm::<Real>::cos(t16);
+    let t19 = c_q3 * t17;
+    let t20 = fma(s_q4, t18, c_q4 * t19);
+    let t21 = c_q4 * t18 - s_q4 * t19;
+    let t22 = s_q3 * t17;
+    let t23 = fma(p.d4, t18, fma(p.a3, t17, t15));
+    let t24 = c_q0 * t18;
+    let t25 = c_q0 * t17;
+    let t26 = -t25;
+    let t27 = s_q0 * t18;
+    let t28 = s_q0 * t17;
+    let t29 = -t28;
+    let t30 = c_q3 * t24 - s_q0 * s_q3;
+    let t31 = fma(s_q3, t24, s_q0 * c_q3);
+    let t32 = fma(c_q3, t27, c_q0 * s_q3);
+    let t33 = c_q0 * c_q3 - s_q3 * t27;
+    let t34 = fma(p.a3, t24, t13) - p.d4 * t25;
+    let t35 = fma(p.a3, t27, t14) - p.d4 * t28;
+    let t36 = c_q4 * t30 - s_q4 * t25;
+    let t37 = -fma(c_q4, t25, s_q4 * t30);
+    let t38 = c_q4 * t32 - s_q4 * t28;
+    let t39 = -fma(c_q4, t28, s_q4 * t32);
+    let t40 = -t33;
     [
         Pose {
             rotation: [[c_q0, -s_q0, 0.0], [s_q0, c_q0, 0.0], [0.0, 0.0, 1.0]],
@@ -2527,31 +2184,31 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
         },
         Pose {
             rotation: [
-                [c_q0 * c_q1, -(c_q0 * s_q1), s_q0],
-                [s_q0 * c_q1, -(s_q0 * s_q1), t2],
+                [t11, -(c_q0 * s_q1), s_q0],
+                [t12, -(s_q0 * s_q1), t2],
                 [s_q1, c_q1, 0.0],
             ],
             position: [0.0, 0.0, 0.0],
         },
         Pose {
-            rotation: [[c_q0 * t20, t25, s_q0], [s_q0 * t20, t26, t2], [t19, t20, 0.0]],
-            position: [t39, t40, t15],
+            rotation: [[t24, t26, s_q0], [t27, t29, t2], [t17, t18, 0.0]],
+            position: [t13, t14, t15],
         },
         Pose {
-            rotation: [[t27, -t35, t25], [t29, -t38, t26], [c_q3 * t19, -t24, t20]],
-            position: [t31, t32, t23],
+            rotation: [[t30, -t31, t26], [t32, t33, t29], [t19, -t22, t18]],
+            position: [t34, t35, t23],
         },
         Pose {
-            rotation: [[t33, t34, t35], [t36, t37, t38], [t21, t22, t24]],
-            position: [t31, t32, t23],
+            rotation: [[t36, t37, t31], [t38, t39, t40], [t20, t21, t22]],
+            position: [t34, t35, t23],
         },
         Pose {
             rotation: [
-                [c_q5 * t33 - s_q5 * t35, -fma(c_q5, t35, s_q5 * t33), t34],
-                [c_q5 * t36 - s_q5 * t38, -fma(c_q5, t38, s_q5 * t36), t37],
-                [c_q5 * t21 - t24 * s_q5, -fma(t24, c_q5, s_q5 * t21), t22],
+                [c_q5 * t36 - s_q5 * t31, -fma(c_q5, t31, s_q5 * t36), t37],
+                [c_q5 * t38 - s_q5 * t40, -fma(c_q5, t40, s_q5 * t38), t39],
+                [c_q5 * t20 - s_q5 * t22, -fma(c_q5, t22, s_q5 * t20), t21],
             ],
-            position: [t31, t32, t23],
+            position: [t34, t35, t23],
         },
     ]
 }
@@ -2587,13 +2244,13 @@ pub fn coordinate_rates_with(
 }
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
-    mul: 197,
-    add: 65,
+    mul: 133,
+    add: 62,
     div: 0,
     sqrt: 0,
     sin: 7,
     cos: 7,
-    fma: 97,
+    fma: 99,
 };
 ///For every body (order of `BODY_NAMES`), the geometric Jacobian: rows 0–2 map
 ///q̇ to the velocity of the body-frame origin, rows 3–5 to the angular velocity,
@@ -2624,84 +2281,101 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
     let t13 = p.a2 * c_q1;
     let t14 = p.a2 * s_q2 - p.d4;
-    let t15 = -fma(c_q3, s_q5, s_q3 * c_q4 * c_q5);
-    let t16 = fma(p.a2, c_q2, p.a3);
-    let t17 = fma(s_q4, t16, c_q3 * c_q4 * t14);
-    let t18 = s_q3 * c_q4 * s_q5 - c_q3 * c_q5;
-    let t19 = c_q4 * t16 - c_q3 * s_q4 * t14;
-    let t20 = p.a3 * s_q4 - p.d4 * c_q3 * c_q4;
-    let t21 = fma(p.a3, c_q4, p.d4 * c_q3 * s_q4);
-    let t22 = s_q0 * c_q3;
-    let t23 = c_q0 * c_q3;
-    let t24 = c_q5 * t17 - s_q3 * s_q5 * t14;
-    let t25 = -fma(s_q3 * c_q5, t14, s_q5 * t17);
-    let t26 = fma(p.d4 * s_q3, s_q5, c_q5 * t20);
-    let t27 = p.d4 * s_q3 * c_q5 - s_q5 * t20;
-    let t28 = q[1] + q[2];
-    let t29 = libm::Libm::<Real>::sin(t28);
-    let t30 = libm::Libm::<Real>::cos(t28);
-    let t31 = p.d3 * s_q3 * t30;
-    let t32 = p.a3 * t30;
-    let t33 = p.d4 * t29 - (t13 + t32);
-    let t34 = c_q3 * t33;
-    let t35 = fma(s_q4, t30, c_q3 * c_q4 * t29);
-    let t36 = p.d3 * c_q3 * t30 - s_q3 * t33;
-    let t37 = c_q4 * t36 - p.d3 * s_q4 * t29;
-    let t38 = t31 + t34;
-    let t39 = c_q4 * t30 - c_q3 * s_q4 * t29;
-    let t40 = c_q4 * t39;
-    let t41 = c_q5 * t35 - s_q3 * s_q5 * t29;
-    let t42 = -fma(s_q3 * c_q5, t29, s_q5 * t35);
-    let t43 = t23 * t30 - s_q0 * s_q3;
-    let t44 = c_q0 * s_q3 * t30;
-    let t45 = -(t22 + t44);
-    let t46 = fma(t22, t30, c_q0 * s_q3);
-    let t47 = s_q0 * s_q3 * t30;
-    let t48 = t23 - t47;
-    let t49 = c_q4 * t43 - c_q0 * s_q4 * t29;
-    let t50 = -fma(c_q0 * c_q4, t29, s_q4 * t43);
-    let t51 = -t45;
-    let t52 = c_q4 * t46 - s_q0 * s_q4 * t29;
-    let t53 = -fma(s_q0 * c_q4, t29, s_q4 * t46);
-    let t54 = -t48;
-    let t55 = c_q5 * t49 - s_q5 * t51;
-    let t56 = -fma(c_q5, t51, s_q5 * t49);
-    let t57 = c_q5 * t52 - s_q5 * t54;
-    let t58 = -fma(c_q5, t54, s_q5 * t52);
-    let t59 = -fma(p.d3 * c_q4, t29, s_q4 * t36);
-    let t60 = p.d3 * c_q0 * (t29 * t29);
-    let t61 = p.d3 * s_q0 * (t29 * t29);
-    let t62 = -t38;
-    let t63 = s_q3 * s_q3 * t14 * t29;
-    let t64 = p.d4 * (s_q3 * s_q3) * t29;
-    let t65 = -fma(c_q3, t45, s_q3 * t43);
-    let t66 = -fma(c_q3, t48, s_q3 * t46);
-    let t67 = s_q3 * s_q3 * (t29 * t29);
-    let t68 = t50 * t59;
-    let t69 = t19 * t50;
-    let t70 = t21 * t50;
-    let t71 = t53 * t59;
-    let t72 = t19 * t53;
-    let t73 = t21 * t53;
-    let t74 = t39 * t59;
-    let t75 = t19 * t39;
-    let t76 = t21 * t39;
-    let t77 = t39 * t50;
-    let t78 = s_q3 * s_q4 * t50;
-    let t79 = fma(c_q3, t51, t78) - s_q3 * c_q4 * t49;
-    let t80 = c_q4 * t50;
-    let t81 = t39 * t53;
-    let t82 = s_q3 * s_q4 * t53;
-    let t83 = fma(c_q3, t54, t82) - s_q3 * c_q4 * t52;
-    let t84 = c_q4 * t53;
-    let t85 = t39 * t39;
-    let t86 = s_q3 * s_q4 * t39;
-    let t87 = fma(s_q3 * c_q3, t29, t86) - s_q3 * c_q4 * t35;
-    let t88 = c_q5 * t37 - s_q5 * t38;
-    let t89 = -fma(c_q5, t38, s_q5 * t37);
-    let t90 = fma(t18, t56, fma(t15, t55, t78));
-    let t91 = fma(t18, t58, fma(t15, t57, t82));
-    let t92 = fma(t18, t42, fma(t15, t41, t86));
+    let t15 = s_q3 * c_q4;
+    let t16 = -fma(c_q3, s_q5, c_q5 * t15);
+    let t17 = c_q3 * t14;
+    let t18 = fma(p.a2, c_q2, p.a3);
+    let t19 = fma(s_q4, t18, c_q4 * t17);
+    let t20 = s_q3 * t14;
+    let t21 = s_q5 * t15 - c_q3 * c_q5;
+    let t22 = c_q4 * t18 - s_q4 * t17;
+    let t23 = p.d4 * c_q3;
+    let t24 = p.a3 * s_q4 - c_q4 * t23;
+    let t25 = p.d4 * s_q3;
+    let t26 = fma(p.a3, c_q4, s_q4 * t23);
+    let t27 = s_q0 * s_q3;
+    let t28 = s_q0 * c_q3;
+    let t29 = c_q0 * s_q3;
+    let t30 = c_q0 * c_q3;
+    let t31 = c_q5 * t19 - s_q5 * t20;
+    let t32 = -fma(c_q5, t20, s_q5 * t19);
+    let t33 = fma(s_q5, t25, c_q5 * t24);
+    let t34 = c_q5 * t25 - s_q5 * t24;
+    let t35 = q[1] + q[2];
+    let t36 = libm::Libm::<Real>::sin(t35);
+    let t37 = libm::Libm::<Real>::cos(t35);
+    let t38 = p.d3 * t37;
+    let t39 = p.d4 * t36;
+    let t40 = p.a3 * t37;
+    let t41 = t39 - (t13 + t40);
+    let t42 = c_q3 * t36;
+    let t43 = fma(s_q4, t37, c_q4 * t42);
+    let t44 = c_q3 * t38 - s_q3 * t41;
+    let t45 = p.d3 * t36;
+    let t46 = c_q4 * t44 - s_q4 * t45;
+    let t47 = fma(c_q3, t41, s_q3 * t38);
+    let t48 = c_q4 * t37 - s_q4 * t42;
+    let t49 = c_q4 * t48;
+    let t50 = s_q3 * t36;
+    let t51 = c_q5 * t43 - s_q5 * t50;
+    let t52 = -fma(c_q5, t50, s_q5 * t43);
+    let t53 = c_q0 * t36;
+    let t54 = s_q0 * t36;
+    let t55 = t30 * t37 - t27;
+    let t56 = fma(t29, t37, t28);
+    let t57 = -t56;
+    let t58 = fma(t28, t37, t29);
+    let t59 = t30 - t27 * t37;
+    let t60 = c_q4 * t55 - s_q4 * t53;
+    let t61 = -fma(c_q4, t53, s_q4 * t55);
+    let t62 = c_q4 * t58 - s_q4 * t54;
+    let t63 = -fma(c_q4, t54, s_q4 * t58);
+    let t64 = -t59;
+    let t65 = c_q5 * t60 - s_q5 * t56;
+    let t66 = -fma(c_q5, t56, s_q5 * t60);
+    let t67 = c_q5 * t62 - s_q5 * t64;
+    let t68 = -fma(c_q5, t64, s_q5 * t62);
+    let t69 = -fma(c_q4, t45, s_q4 * t44);
+    let t70 = p.d3 * c_q0;
+    let t71 = t36 * t36 * t70;
+    let t72 = p.a2 * s_q1;
+    let t73 = p.d3 * s_q0;
+    let t74 = t36 * t36 * t73;
+    let t75 = -t47;
+    let t76 = t14 * t36;
+    let t77 = s_q3 * s_q3 * t76;
+    let t78 = s_q3 * s_q3 * t39;
+    let t79 = -fma(c_q3, t57, s_q3 * t55);
+    let t80 = -fma(c_q3, t59, s_q3 * t58);
+    let t81 = t50 * (s_q3 * t36);
+    let t82 = t61 * t69;
+    let t83 = t22 * t61;
+    let t84 = t26 * t61;
+    let t85 = t63 * t69;
+    let t86 = t22 * t63;
+    let t87 = t26 * t63;
+    let t88 = t48 * t69;
+    let t89 = t22 * t48;
+    let t90 = t26 * t48;
+    let t91 = t48 * t61;
+    let t92 = s_q3 * s_q4;
+    let t93 = t61 * t92;
+    let t94 = fma(c_q3, t56, t93) - t15 * t60;
+    let t95 = c_q4 * t61;
+    let t96 = t48 * t63;
+    let t97 = t63 * t92;
+    let t98 = fma(c_q3, t64, t97) - t15 * t62;
+    let t99 = c_q4 * t63;
+    let t100 = t48 * t48;
+    let t101 = t48 * t92;
+    let t102 = fma(c_q3, t50, t101) - t15 * t43;
+    let t103 = c_q5 * t46 - s_q5 * t47;
+    let t104 = -fma(c_q5, t47, s_q5 * t46);
+    let t105 = fma(t21, t66, fma(t16, t65, t93));
+    let t106 = s_q4 * c_q5;
+    let t107 = s_q4 * s_q5;
+    let t108 = fma(t21, t68, fma(t16, t67, t97));
+    let t109 = fma(t21, t52, fma(t16, t51, t101));
     [
         [
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
@@ -2720,17 +2394,10 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             [1.0, 0.0, 0.0, 0.0, 0.0, 0.0],
         ],
         [
+            [fma(t37 * t37, t70, t71) - s_q0 * t13, -(c_q0 * t72), 0.0, 0.0, 0.0, 0.0],
             [
-                fma(p.d3 * c_q0, t30 * t30, t60) - t13 * s_q0,
-                -(p.a2 * c_q0 * s_q1),
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-            ],
-            [
-                fma(p.d3 * s_q0, t30 * t30, fma(t13, c_q0, t61)),
-                -(p.a2 * s_q0 * s_q1),
+                fma(t37 * t37, t73, fma(c_q0, t13, t74)),
+                -(s_q0 * t72),
                 0.0,
                 0.0,
                 0.0,
@@ -2743,138 +2410,110 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
         ],
         [
             [
-                fma(t45, t62, fma(t36, t43, t60)),
-                c_q3 * t14 * t43 - fma(c_q0 * t16, t29, s_q3 * t14 * t45),
-                p.d4 * s_q3 * t45 - fma(p.a3 * c_q0, t29, p.d4 * c_q3 * t43),
+                fma(t57, t75, fma(t44, t55, t71)),
+                t17 * t55 - fma(t18, t53, t20 * t57),
+                t25 * t57 - fma(p.a3, t53, t23 * t55),
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                fma(t48, t62, fma(t36, t46, t61)),
-                c_q3 * t14 * t46 - fma(s_q0 * t16, t29, s_q3 * t14 * t48),
-                p.d4 * s_q3 * t48 - fma(p.a3 * s_q0, t29, p.d4 * c_q3 * t46),
+                fma(t59, t75, fma(t44, t58, t74)),
+                t17 * t58 - fma(t18, t54, t20 * t59),
+                t25 * t59 - fma(p.a3, t54, t23 * t58),
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                c_q3 * t29 * t36 - fma(s_q3 * t29, t62, p.d3 * t29 * t30),
-                fma(t16, t30, fma(c_q3 * c_q3 * t14, t29, t63)),
-                t32 - fma(p.d4 * (c_q3 * c_q3), t29, t64),
+                t42 * t44 - fma(t50, t75, t36 * t38),
+                fma(t18, t37, fma(c_q3 * c_q3, t76, t77)),
+                t40 - fma(c_q3 * c_q3, t39, t78),
                 0.0,
                 0.0,
                 0.0,
             ],
-            [
-                c_q3 * t29 * t43 - fma(s_q3 * t29, t45, c_q0 * t29 * t30),
-                t65,
-                t65,
-                -(c_q0 * t29),
-                0.0,
-                0.0,
-            ],
-            [
-                c_q3 * t29 * t46 - fma(s_q3 * t29, t48, s_q0 * t29 * t30),
-                t66,
-                t66,
-                -(s_q0 * t29),
-                0.0,
-                0.0,
-            ],
-            [fma(c_q3 * c_q3, t29 * t29, fma(t30, t30, t67)), 0.0, 0.0, t30, 0.0, 0.0],
+            [t42 * t55 - fma(t50, t57, t37 * t53), t79, t79, -t53, 0.0, 0.0],
+            [t42 * t58 - fma(t50, t59, t37 * t54), t80, t80, -t54, 0.0, 0.0],
+            [fma(t42, c_q3 * t36, fma(t37, t37, t81)), 0.0, 0.0, t37, 0.0, 0.0],
         ],
         [
             [
-                fma(t38, t51, fma(t37, t49, t68)),
-                fma(s_q3 * t14, t51, fma(t17, t49, t69)),
-                fma(t20, t49, t70) - p.d4 * s_q3 * t51,
+                fma(t47, t56, fma(t46, t60, t82)),
+                fma(t20, t56, fma(t19, t60, t83)),
+                fma(t24, t60, t84) - t25 * t56,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                fma(t38, t54, fma(t37, t52, t71)),
-                fma(s_q3 * t14, t54, fma(t17, t52, t72)),
-                fma(t20, t52, t73) - p.d4 * s_q3 * t54,
+                fma(t47, t64, fma(t46, t62, t85)),
+                fma(t20, t64, fma(t19, t62, t86)),
+                fma(t24, t62, t87) - t25 * t64,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                fma(s_q3 * t29, t38, fma(t35, t37, t74)),
-                fma(t17, t35, t63 + t75),
-                fma(t20, t35, t76) - t64,
+                fma(t47, t50, fma(t43, t46, t88)),
+                fma(t19, t43, t77 + t89),
+                fma(t24, t43, t90) - t78,
                 0.0,
                 0.0,
                 0.0,
             ],
-            [
-                fma(s_q3 * t29, t51, fma(t35, t49, t77)),
-                t79,
-                t79,
-                fma(s_q4, t49, t80),
-                t51,
-                0.0,
-            ],
-            [
-                fma(s_q3 * t29, t54, fma(t35, t52, t81)),
-                t83,
-                t83,
-                fma(s_q4, t52, t84),
-                t54,
-                0.0,
-            ],
-            [fma(t35, t35, t67 + t85), t87, t87, fma(s_q4, t35, t40), s_q3 * t29, 0.0],
+            [fma(t50, t56, fma(t43, t60, t91)), t94, t94, fma(s_q4, t60, t95), t56, 0.0],
+            [fma(t50, t64, fma(t43, t62, t96)), t98, t98, fma(s_q4, t62, t99), t64, 0.0],
+            [fma(t43, t43, t81 + t100), t102, t102, fma(s_q4, t43, t49), t50, 0.0],
         ],
         [
             [
-                fma(t56, t89, fma(t55, t88, t68)),
-                fma(t25, t56, fma(t24, t55, t69)),
-                fma(t27, t56, fma(t26, t55, t70)),
+                fma(t66, t104, fma(t65, t103, t82)),
+                fma(t32, t66, fma(t31, t65, t83)),
+                fma(t34, t66, fma(t33, t65, t84)),
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                fma(t58, t89, fma(t57, t88, t71)),
-                fma(t25, t58, fma(t24, t57, t72)),
-                fma(t27, t58, fma(t26, t57, t73)),
+                fma(t68, t104, fma(t67, t103, t85)),
+                fma(t32, t68, fma(t31, t67, t86)),
+                fma(t34, t68, fma(t33, t67, t87)),
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                fma(t42, t89, fma(t41, t88, t74)),
-                fma(t25, t42, fma(t24, t41, t75)),
-                fma(t27, t42, fma(t26, t41, t76)),
+                fma(t52, t104, fma(t51, t103, t88)),
+                fma(t32, t52, fma(t31, t51, t89)),
+                fma(t34, t52, fma(t33, t51, t90)),
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                fma(t42, t56, fma(t41, t55, t77)),
-                t90,
-                t90,
-                fma(s_q4 * c_q5, t55, t80) - s_q4 * s_q5 * t56,
-                -fma(c_q5, t56, s_q5 * t55),
-                t50,
+                fma(t52, t66, fma(t51, t65, t91)),
+                t105,
+                t105,
+                fma(t65, t106, t95) - t66 * t107,
+                -fma(c_q5, t66, s_q5 * t65),
+                t61,
             ],
             [
-                fma(t42, t58, fma(t41, t57, t81)),
-                t91,
-                t91,
-                fma(s_q4 * c_q5, t57, t84) - s_q4 * s_q5 * t58,
-                -fma(c_q5, t58, s_q5 * t57),
-                t53,
+                fma(t52, t68, fma(t51, t67, t96)),
+                t108,
+                t108,
+                fma(t67, t106, t99) - t68 * t107,
+                -fma(c_q5, t68, s_q5 * t67),
+                t63,
             ],
             [
-                fma(t42, t42, fma(t41, t41, t85)),
-                t92,
-                t92,
-                fma(s_q4 * c_q5, t41, t40) - s_q4 * s_q5 * t42,
-                -fma(c_q5, t42, s_q5 * t41),
-                t39,
+                fma(t52, t52, fma(t51, t51, t100)),
+                t109,
+                t109,
+                fma(t51, t106, t49) - t52 * t107,
+                -fma(c_q5, t52, s_q5 * t51),
+                t48,
             ],
         ],
     ]

@@ -18,15 +18,15 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 23 | 12 | 0 | 0 | 0 | 0 |
+//! | `derived` | 23 | 10 | 0 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 26 | 17 | 0 | 0 | 1 | 1 |
 //! | `mass_matrix` | 10 | 8 | 0 | 0 | 1 | 1 |
-//! | `bias` | 28 | 10 | 0 | 0 | 1 | 1 |
+//! | `bias` | 20 | 10 | 0 | 0 | 1 | 1 |
 //! | `gravity` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `joint_space` | 38 | 18 | 0 | 0 | 1 | 1 |
-//! | `forward_dynamics` | 51 | 24 | 2 | 0 | 1 | 1 |
-//! | `coriolis_matrix` | 27 | 10 | 0 | 0 | 1 | 1 |
-//! | `energy` | 25 | 10 | 0 | 0 | 1 | 1 |
+//! | `joint_space` | 30 | 18 | 0 | 0 | 1 | 1 |
+//! | `forward_dynamics` | 42 | 24 | 2 | 0 | 1 | 1 |
+//! | `coriolis_matrix` | 23 | 8 | 0 | 0 | 1 | 1 |
+//! | `energy` | 23 | 10 | 0 | 0 | 1 | 1 |
 //! | `body_poses` | 4 | 5 | 0 | 0 | 2 | 2 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `body_jacobians` | 8 | 5 | 0 | 0 | 2 | 2 |
@@ -168,18 +168,18 @@ impl Params {
         let t1 = p.s10 + p.s12;
         let t2 = -p.h10 - p.h12;
         let t3 = p.m2 * (p.length * p.length);
-        let t4 = p.m1 * (p.s10 * p.s10);
-        let t5 = p.m1 * (p.h10 * p.h10);
+        let t4 = p.m1 * (p.h10 * p.h10)
+            + (0.08333333333333333 * t0 + p.m1 * (p.s10 * p.s10));
         Derived {
             params: *self,
-            k0: 0.08333333333333333 * t0 + t4 + t5 + p.m2 * (t1 * t1 + t2 * t2),
+            k0: p.m2 * (t1 * t1 + t2 * t2) + t4,
             k1: 0.08333333333333333 * t3 + p.m2 * (p.s21 * p.s21)
                 + p.m2 * (p.h21 * p.h21),
             k2: t2,
             k3: t1,
             k4: p.m2 * p.s21,
             k5: p.m2 * p.h21,
-            k6: 0.08333333333333333 * (t0 + t3) + t4 + t5,
+            k6: 0.08333333333333333 * t3 + t4,
             k7: 0.08333333333333333 * t3,
             k8: p.h10 * p.h10,
             k9: p.s10 * p.s10,
@@ -191,7 +191,7 @@ impl Params {
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
     mul: 23,
-    add: 12,
+    add: 10,
     div: 0,
     sqrt: 0,
     sin: 0,
@@ -276,7 +276,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 28,
+    mul: 20,
     add: 10,
     div: 0,
     sqrt: 0,
@@ -298,14 +298,12 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t2 = qd[0] + qd[1];
-    let t3 = d.k4 * (qd[0] * qd[0] * s_q1 * d.k3 - qd[0] * qd[0] * c_q1 * d.k2);
-    let t4 = d.k5 * (-(qd[0] * qd[0] * c_q1 * d.k3) - qd[0] * qd[0] * s_q1 * d.k2);
-    let t5 = t3 - t4;
-    [
-        t5 + d.k3 * (-(s_q1 * (t2 * t2) * d.k4) - c_q1 * (t2 * t2) * d.k5)
-            - d.k2 * (s_q1 * (t2 * t2) * d.k5 - c_q1 * (t2 * t2) * d.k4),
-        t5,
-    ]
+    let t3 = qd[0] * qd[0] * s_q1;
+    let t4 = qd[0] * qd[0] * c_q1;
+    let t5 = s_q1 * (t2 * t2);
+    let t6 = c_q1 * (t2 * t2);
+    let t7 = d.k4 * (d.k3 * t3 - d.k2 * t4) - d.k5 * (-(d.k3 * t4) - d.k2 * t3);
+    [d.k3 * (-(d.k4 * t5) - d.k5 * t6) + t7 - d.k2 * (d.k5 * t5 - d.k4 * t6), t7]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
@@ -331,7 +329,7 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 38,
+    mul: 30,
     add: 18,
     div: 0,
     sqrt: 0,
@@ -355,25 +353,29 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t2 = qd[0] + qd[1];
-    let t3 = s_q1 * d.k3 - p.h21 - c_q1 * d.k2;
-    let t4 = p.s21 + c_q1 * d.k3 + s_q1 * d.k2;
-    let t5 = d.k4 * t4 + d.k7 - d.k5 * t3;
-    let t6 = d.k4 * (qd[0] * qd[0] * s_q1 * d.k3 - qd[0] * qd[0] * c_q1 * d.k2);
-    let t7 = d.k5 * (-(qd[0] * qd[0] * c_q1 * d.k3) - qd[0] * qd[0] * s_q1 * d.k2);
-    let t8 = t6 - t7;
+    let t3 = s_q1 * d.k3;
+    let t4 = c_q1 * d.k2;
+    let t5 = t3 - p.h21 - t4;
+    let t6 = c_q1 * d.k3;
+    let t7 = s_q1 * d.k2;
+    let t8 = p.s21 + t6 + t7;
+    let t9 = d.k4 * t8 + d.k7 - d.k5 * t5;
+    let t10 = s_q1 * (t2 * t2);
+    let t11 = c_q1 * (t2 * t2);
+    let t12 = d.k4 * (qd[0] * qd[0] * t3 - qd[0] * qd[0] * t4)
+        - d.k5 * (-(qd[0] * qd[0] * t6) - qd[0] * qd[0] * t7);
     JointSpace {
-        mass_matrix: [[p.m2 * (t3 * t3) + p.m2 * (t4 * t4) + d.k6, t5], [t5, d.k1]],
+        mass_matrix: [[p.m2 * (t5 * t5) + p.m2 * (t8 * t8) + d.k6, t9], [t9, d.k1]],
         bias: [
-            t8 + d.k3 * (-(s_q1 * (t2 * t2) * d.k4) - c_q1 * (t2 * t2) * d.k5)
-                - d.k2 * (s_q1 * (t2 * t2) * d.k5 - c_q1 * (t2 * t2) * d.k4),
-            t8,
+            d.k3 * (-(d.k4 * t10) - d.k5 * t11) + t12 - d.k2 * (d.k5 * t10 - d.k4 * t11),
+            t12,
         ],
         gravity: [0.0, 0.0],
     }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 51,
+    mul: 42,
     add: 24,
     div: 2,
     sqrt: 0,
@@ -410,20 +412,23 @@ pub fn forward_dynamics_with(
     let t5 = p.m2 * (t3 * t3) + p.m2 * (t4 * t4) + d.k6;
     let inv6 = 1.0 / t5;
     let t7 = d.k4 * t4 + d.k7 - d.k5 * t3;
-    let t8 = p.m2 * (qd[0] * c_q1 * qd[1] * d.k3 + qd[0] * s_q1 * qd[1] * d.k2)
-        - p.m2 * t2 * (p.s21 * t2 + qd[0] * c_q1 * d.k3 + qd[0] * s_q1 * d.k2);
-    let t9 = p.m2 * (qd[0] * c_q1 * qd[1] * d.k2 - qd[0] * s_q1 * qd[1] * d.k3)
-        + p.m2 * t2 * (qd[0] * s_q1 * d.k3 - p.h21 * t2 - qd[0] * c_q1 * d.k2);
-    let t10 = tau[0] - t3 * t8 - t4 * t9;
-    let t11 = d.k1 - inv6 * (t7 * t7);
-    let inv12 = 1.0 / t11;
-    let t13 = tau[1] + p.h21 * t8 - p.s21 * t9 - inv6 * t7 * t10;
-    [inv6 * t10 - inv6 * t7 * inv12 * t13, inv12 * t13]
+    let t8 = qd[0] * c_q1;
+    let t9 = qd[1] * d.k3;
+    let t10 = qd[0] * s_q1;
+    let t11 = qd[1] * d.k2;
+    let t12 = p.m2 * t2;
+    let t13 = p.m2 * (t8 * t9 + t10 * t11) - (p.s21 * t2 + d.k3 * t8 + d.k2 * t10) * t12;
+    let t14 = p.m2 * (t8 * t11 - t9 * t10) + t12 * (d.k3 * t10 - p.h21 * t2 - d.k2 * t8);
+    let t15 = tau[0] - t3 * t13 - t4 * t14;
+    let t16 = d.k1 - inv6 * (t7 * t7);
+    let inv17 = 1.0 / t16;
+    let t18 = tau[1] + p.h21 * t13 - p.s21 * t14 - inv6 * t7 * t15;
+    [inv6 * t15 - inv6 * t7 * inv17 * t18, inv17 * t18]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 27,
-    add: 10,
+    mul: 23,
+    add: 8,
     div: 0,
     sqrt: 0,
     sin: 1,
@@ -449,15 +454,19 @@ pub fn coriolis_matrix_with(
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t2 = qd[0] + qd[1];
-    let t3 = d.k4 * (2.0 * (qd[0] * s_q1 * d.k3 - qd[0] * c_q1 * d.k2));
-    let t4 = d.k5 * (-2.0 * (qd[0] * c_q1 * d.k3 + qd[0] * s_q1 * d.k2));
-    let t5 = d.k3 * (-2.0 * (s_q1 * t2 * d.k4 + c_q1 * t2 * d.k5));
-    let t6 = d.k2 * (2.0 * (s_q1 * t2 * d.k5 - c_q1 * t2 * d.k4));
-    [[0.5 * (t3 + t5 - t4 - t6), 0.5 * (t5 - t6)], [0.5 * (t3 - t4), 0.0]]
+    let t3 = qd[0] * c_q1;
+    let t4 = qd[0] * s_q1;
+    let t5 = s_q1 * t2;
+    let t6 = c_q1 * t2;
+    let t7 = d.k4 * (2.0 * (d.k3 * t4 - d.k2 * t3))
+        - d.k5 * (-2.0 * (d.k3 * t3 + d.k2 * t4));
+    let t8 = d.k3 * (-2.0 * (d.k4 * t5 + d.k5 * t6))
+        - d.k2 * (2.0 * (d.k5 * t5 - d.k4 * t6));
+    [[0.5 * (t7 + t8), 0.5 * t8], [0.5 * t7, 0.0]]
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
-    mul: 25,
+    mul: 23,
     add: 10,
     div: 0,
     sqrt: 0,
@@ -479,13 +488,15 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t2 = qd[0] + qd[1];
-    let t3 = p.s21 * t2 + qd[0] * c_q1 * d.k3 + qd[0] * s_q1 * d.k2;
-    let t4 = qd[0] * s_q1 * d.k3 - p.h21 * t2 - qd[0] * c_q1 * d.k2;
+    let t3 = qd[0] * c_q1;
+    let t4 = qd[0] * s_q1;
+    let t5 = p.s21 * t2 + d.k3 * t3 + d.k2 * t4;
+    let t6 = d.k3 * t4 - p.h21 * t2 - d.k2 * t3;
     (
         0.5
             * (p.m1 * (qd[0] * qd[0] * d.k8 + qd[0] * qd[0] * d.k9)
                 + 0.08333333333333333 * (qd[0] * qd[0] * d.k10)
-                + (p.m2 * (t4 * t4 + t3 * t3)
+                + (p.m2 * (t6 * t6 + t5 * t5)
                     + 0.08333333333333333 * (t2 * t2 * d.k11))),
         0.0,
     )

@@ -20,12 +20,12 @@
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 22 | 16 | 0 | 0 | 1 | 1 |
-//! | `mass_matrix` | 10 | 9 | 0 | 0 | 1 | 1 |
-//! | `bias` | 20 | 10 | 0 | 0 | 1 | 1 |
+//! | `mass_matrix` | 8 | 8 | 0 | 0 | 1 | 1 |
+//! | `bias` | 20 | 9 | 0 | 0 | 1 | 1 |
 //! | `gravity` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `joint_space` | 30 | 19 | 0 | 0 | 1 | 1 |
-//! | `forward_dynamics` | 41 | 25 | 2 | 0 | 1 | 1 |
-//! | `coriolis_matrix` | 29 | 14 | 0 | 0 | 1 | 1 |
+//! | `joint_space` | 28 | 17 | 0 | 0 | 1 | 1 |
+//! | `forward_dynamics` | 39 | 24 | 2 | 0 | 1 | 1 |
+//! | `coriolis_matrix` | 18 | 11 | 0 | 0 | 1 | 1 |
 //! | `energy` | 16 | 8 | 0 | 0 | 1 | 1 |
 //! | `body_poses` | 4 | 5 | 0 | 0 | 2 | 2 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -172,8 +172,8 @@ pub fn inverse_dynamics_with(
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 10,
-    add: 9,
+    mul: 8,
+    add: 8,
     div: 0,
     sqrt: 0,
     sin: 1,
@@ -194,14 +194,15 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t2 = 0.7 * c_q1 + 0.6 - 0.1 * s_q1;
-    let t3 = 0.7 * s_q1 + 0.1 * c_q1 - 0.05;
-    let t4 = 12.0 * t2 + 2.45 - 0.7 * s_q1 - 0.1 * c_q1;
-    [[20.0 * (t3 * t3 + t2 * t2) + 5.05, t4], [t4, 9.65]]
+    let t3 = 0.7 * s_q1 + 0.1 * c_q1;
+    let t4 = t3 - 0.05;
+    let t5 = 12.0 * t2 + 2.45 - t3;
+    [[20.0 * (t4 * t4 + t2 * t2) + 5.05, t5], [t5, 9.65]]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
     mul: 20,
-    add: 10,
+    add: 9,
     div: 0,
     sqrt: 0,
     sin: 1,
@@ -222,16 +223,14 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t2 = qd[0] + qd[1];
-    let t3 = t2 * t2;
-    let t4 = qd[0] * qd[0] * c_q1;
-    let t5 = qd[0] * qd[0] * s_q1;
-    let t6 = 0.1 * t4 + 0.7 * t5 - 0.05 * t3;
-    let t7 = 0.1 * t5 - 0.6 * t3 - 0.7 * t4;
-    let t8 = 12.0 * t6 - t7;
+    let t3 = qd[0] * qd[0] * c_q1;
+    let t4 = qd[0] * qd[0] * s_q1;
+    let t5 = t2 * -t2;
+    let t6 = 12.0 * (0.1 * t3 + 0.7 * t4) + (0.7 * t3 - 0.1 * t4);
     [
-        t8 + 0.1 * (20.0 * (c_q1 * t7 - s_q1 * t6))
-            + 0.7 * (20.0 * (s_q1 * t7 + c_q1 * t6)),
-        t8,
+        0.1 * (-12.0 * (c_q1 * (t2 * t2)) - s_q1 * t5)
+            + 0.7 * (c_q1 * t5 - 12.0 * (s_q1 * (t2 * t2))) + t6,
+        t6,
     ]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
@@ -258,8 +257,8 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 30,
-    add: 19,
+    mul: 28,
+    add: 17,
     div: 0,
     sqrt: 0,
     sin: 1,
@@ -282,29 +281,28 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t2 = qd[0] + qd[1];
-    let t3 = t2 * t2;
-    let t4 = 0.7 * c_q1 + 0.6 - 0.1 * s_q1;
-    let t5 = 0.7 * s_q1 + 0.1 * c_q1 - 0.05;
-    let t6 = 12.0 * t4 + 2.45 - 0.7 * s_q1 - 0.1 * c_q1;
+    let t3 = 0.7 * c_q1 + 0.6 - 0.1 * s_q1;
+    let t4 = 0.7 * s_q1 + 0.1 * c_q1;
+    let t5 = t4 - 0.05;
+    let t6 = 12.0 * t3 + 2.45 - t4;
     let t7 = qd[0] * qd[0] * c_q1;
     let t8 = qd[0] * qd[0] * s_q1;
-    let t9 = 0.1 * t7 + 0.7 * t8 - 0.05 * t3;
-    let t10 = 0.1 * t8 - 0.6 * t3 - 0.7 * t7;
-    let t11 = 12.0 * t9 - t10;
+    let t9 = t2 * -t2;
+    let t10 = 12.0 * (0.1 * t7 + 0.7 * t8) + (0.7 * t7 - 0.1 * t8);
     JointSpace {
-        mass_matrix: [[20.0 * (t5 * t5 + t4 * t4) + 5.05, t6], [t6, 9.65]],
+        mass_matrix: [[20.0 * (t5 * t5 + t3 * t3) + 5.05, t6], [t6, 9.65]],
         bias: [
-            t11 + 0.1 * (20.0 * (c_q1 * t10 - s_q1 * t9))
-                + 0.7 * (20.0 * (s_q1 * t10 + c_q1 * t9)),
-            t11,
+            0.1 * (-12.0 * (c_q1 * (t2 * t2)) - s_q1 * t9)
+                + 0.7 * (c_q1 * t9 - 12.0 * (s_q1 * (t2 * t2))) + t10,
+            t10,
         ],
         gravity: [0.0, 0.0],
     }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 41,
-    add: 25,
+    mul: 39,
+    add: 24,
     div: 2,
     sqrt: 0,
     sin: 1,
@@ -336,26 +334,27 @@ pub fn forward_dynamics_with(
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t2 = qd[0] + qd[1];
     let t3 = 0.7 * c_q1 + 0.6 - 0.1 * s_q1;
-    let t4 = 0.7 * s_q1 + 0.1 * c_q1 - 0.05;
-    let t5 = 12.0 * t3 + 2.45 - 0.7 * s_q1 - 0.1 * c_q1;
-    let t6 = qd[0] * c_q1;
-    let t7 = qd[0] * s_q1;
-    let t8 = t7 * qd[1];
-    let t9 = t6 * qd[1];
-    let t10 = 20.0 * (0.7 * t9 - 0.1 * t8 - t2 * (0.6 * t2 + 0.7 * t6 - 0.1 * t7));
-    let t11 = 20.0 * (-0.7 * t8 - 0.1 * t9 + t2 * (0.1 * t6 + 0.7 * t7 - 0.05 * t2));
-    let t12 = 20.0 * (t4 * t4 + t3 * t3) + 5.05;
-    let inv13 = 1.0 / t12;
-    let t14 = tau[0] - t4 * t10 - t3 * t11;
-    let t15 = 9.65 - t5 * t5 * inv13;
-    let inv16 = 1.0 / t15;
-    let t17 = tau[1] + 0.05 * t10 - t5 * inv13 * t14 - 0.6 * t11;
-    [inv13 * t14 - t5 * inv13 * inv16 * t17, inv16 * t17]
+    let t4 = 0.7 * s_q1 + 0.1 * c_q1;
+    let t5 = t4 - 0.05;
+    let t6 = 12.0 * t3 + 2.45 - t4;
+    let t7 = qd[0] * c_q1;
+    let t8 = qd[0] * s_q1;
+    let t9 = qd[1] * t8;
+    let t10 = qd[1] * t7;
+    let t11 = 20.0 * (0.7 * t10 - 0.1 * t9 - t2 * (0.6 * t2 + 0.7 * t7 - 0.1 * t8));
+    let t12 = 20.0 * (-0.7 * t9 - 0.1 * t10 + t2 * (0.1 * t7 + 0.7 * t8 - 0.05 * t2));
+    let t13 = 20.0 * (t5 * t5 + t3 * t3) + 5.05;
+    let inv14 = 1.0 / t13;
+    let t15 = tau[0] - t5 * t11 - t3 * t12;
+    let t16 = 9.65 - t6 * t6 * inv14;
+    let inv17 = 1.0 / t16;
+    let t18 = tau[1] + 0.05 * t11 - t6 * inv14 * t15 - 0.6 * t12;
+    [inv14 * t15 - t6 * inv14 * inv17 * t18, inv17 * t18]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 29,
-    add: 14,
+    mul: 18,
+    add: 11,
     div: 0,
     sqrt: 0,
     sin: 1,
@@ -381,21 +380,14 @@ pub fn coriolis_matrix_with(
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t2 = qd[0] + qd[1];
-    let t3 = qd[0] * c_q1;
-    let t4 = qd[0] * s_q1;
-    let t5 = 0.2 * t3 + 1.4 * t4 - 0.1 * t2;
-    let t6 = 0.2 * t4 - 1.2 * t2 - 1.4 * t3;
-    let t7 = c_q1 * t2;
-    let t8 = s_q1 * t2;
-    [
-        [
-            0.5
-                * (12.0 * t5 + 0.1 * (20.0 * (c_q1 * t6 - s_q1 * t5))
-                    + 0.7 * (20.0 * (s_q1 * t6 + c_q1 * t5)) - t6),
-            0.5 * (0.1 * (2.0 * t8 - 24.0 * t7) + 0.7 * (-2.0 * t7 - 24.0 * t8)),
-        ],
-        [0.5 * (12.0 * t5 - t6), 0.0],
-    ]
+    let t3 = -t2;
+    let t4 = qd[0] * c_q1;
+    let t5 = qd[0] * s_q1;
+    let t6 = c_q1 * t2;
+    let t7 = s_q1 * t2;
+    let t8 = 0.1 * (t7 - 24.0 * t6 - s_q1 * t3) + 0.7 * (c_q1 * t3 - t6 - 24.0 * t7);
+    let t9 = 12.0 * (0.2 * t4 + 1.4 * t5) + (1.4 * t4 - 0.2 * t5);
+    [[0.5 * (t8 + t9), 0.5 * t8], [0.5 * t9, 0.0]]
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {

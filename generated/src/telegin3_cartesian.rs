@@ -18,14 +18,14 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 24 | 4 | 1 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 16 | 7 | 0 | 0 | 1 | 1 |
+//! | `derived` | 18 | 4 | 1 | 0 | 0 | 0 |
+//! | `inverse_dynamics` | 14 | 7 | 0 | 0 | 1 | 1 |
 //! | `mass_matrix` | 2 | 1 | 0 | 0 | 1 | 1 |
-//! | `bias` | 7 | 2 | 0 | 0 | 1 | 1 |
+//! | `bias` | 5 | 2 | 0 | 0 | 1 | 1 |
 //! | `gravity` | 1 | 0 | 0 | 0 | 0 | 1 |
-//! | `joint_space` | 8 | 3 | 0 | 0 | 1 | 1 |
-//! | `forward_dynamics` | 33 | 15 | 2 | 0 | 1 | 1 |
-//! | `coriolis_matrix` | 4 | 2 | 0 | 0 | 1 | 1 |
+//! | `joint_space` | 7 | 3 | 0 | 0 | 1 | 1 |
+//! | `forward_dynamics` | 28 | 13 | 2 | 0 | 1 | 1 |
+//! | `coriolis_matrix` | 3 | 2 | 0 | 0 | 1 | 1 |
 //! | `energy` | 20 | 12 | 0 | 0 | 1 | 1 |
 //! | `body_poses` | 0 | 1 | 0 | 0 | 1 | 1 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -163,19 +163,19 @@ impl Params {
         let t0 = p.icz3 + p.m03 * (p.d3 * p.d3);
         let inv1 = 1.0 / t0;
         let t2 = p.m01 * p.g;
-        let t3 = p.m02 + p.m03;
+        let t3 = p.m03 * p.d3;
+        let t4 = p.m02 + p.m03;
         Derived {
             params: *self,
-            k0: p.m03 * p.d3,
-            k1: t3 + p.m01,
-            k2: t3,
+            k0: t3,
+            k1: p.m01 + t4,
+            k2: t4,
             k3: t0,
-            k4: t2 + p.g * t3,
-            k5: p.m03 * p.d3 * p.g,
-            k6: p.m03 * p.m03 * (p.d3 * p.d3) * inv1,
-            k7: p.m03 * p.m03 * p.m03 * p.m03 * (p.d3 * p.d3 * p.d3 * p.d3)
-                * (inv1 * inv1),
-            k8: p.m03 * p.d3 * inv1,
+            k4: t2 + p.g * t4,
+            k5: p.g * t3,
+            k6: t3 * (p.m03 * p.d3 * inv1),
+            k7: t3 * t3 * t3 * (p.m03 * p.d3 * (inv1 * inv1)),
+            k8: inv1 * t3,
             k9: inv1,
             k10: t2,
             k11: p.m02 * p.g,
@@ -185,7 +185,7 @@ impl Params {
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 24,
+    mul: 18,
     add: 4,
     div: 1,
     sqrt: 0,
@@ -194,7 +194,7 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 16,
+    mul: 14,
     add: 7,
     div: 0,
     sqrt: 0,
@@ -227,9 +227,11 @@ pub fn inverse_dynamics_with(
     let t0 = p.g + qdd[0];
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let t3 = s_q2 * d.k0;
+    let t4 = c_q2 * d.k0;
     [
-        c_q2 * qdd[2] * d.k0 + t0 * d.k1 - s_q2 * (qd[2] * qd[2]) * d.k0,
-        qdd[1] * d.k2 - c_q2 * (qd[2] * qd[2]) * d.k0 - s_q2 * qdd[2] * d.k0,
+        qdd[2] * t4 + t0 * d.k1 - qd[2] * qd[2] * t3,
+        qdd[1] * d.k2 - qd[2] * qd[2] * t4 - qdd[2] * t3,
         qdd[2] * d.k3 + (t0 * c_q2 - qdd[1] * s_q2) * d.k0,
     ]
 }
@@ -262,7 +264,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 7,
+    mul: 5,
     add: 2,
     div: 0,
     sqrt: 0,
@@ -283,7 +285,8 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    [d.k4 - s_q2 * (qd[2] * qd[2]) * d.k0, -(c_q2 * (qd[2] * qd[2]) * d.k0), c_q2 * d.k5]
+    let t2 = qd[2] * qd[2] * d.k0;
+    [d.k4 - s_q2 * t2, -(c_q2 * t2), c_q2 * d.k5]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
@@ -310,7 +313,7 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 8,
+    mul: 7,
     add: 3,
     div: 0,
     sqrt: 0,
@@ -333,19 +336,20 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let p = &d.params;
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t2 = c_q2 * d.k0;
-    let t3 = -(s_q2 * d.k0);
-    let t4 = c_q2 * d.k5;
+    let t2 = s_q2 * d.k0;
+    let t3 = c_q2 * d.k0;
+    let t4 = -t2;
+    let t5 = c_q2 * d.k5;
     JointSpace {
-        mass_matrix: [[d.k1, 0.0, t2], [0.0, d.k2, t3], [t2, t3, d.k3]],
-        bias: [d.k4 - s_q2 * (qd[2] * qd[2]) * d.k0, -(t2 * (qd[2] * qd[2])), t4],
-        gravity: [d.k4, 0.0, t4],
+        mass_matrix: [[d.k1, 0.0, t3], [0.0, d.k2, t4], [t3, t4, d.k3]],
+        bias: [d.k4 - qd[2] * qd[2] * t2, -(qd[2] * qd[2] * t3), t5],
+        gravity: [d.k4, 0.0, t5],
     }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 33,
-    add: 15,
+    mul: 28,
+    add: 13,
     div: 2,
     sqrt: 0,
     sin: 1,
@@ -376,20 +380,21 @@ pub fn forward_dynamics_with(
     let p = &d.params;
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t2 = c_q2 * (qd[2] * qd[2]) * d.k0;
+    let t2 = qd[2] * qd[2] * d.k0;
     let t3 = d.k2 - s_q2 * s_q2 * d.k6;
     let inv4 = 1.0 / t3;
     let t5 = d.k1 - c_q2 * c_q2 * d.k6 - s_q2 * s_q2 * (c_q2 * c_q2) * inv4 * d.k7;
-    let t6 = s_q2 * tau[2] * d.k8;
-    let t7 = (tau[0] + s_q2 * (qd[2] * qd[2]) * d.k0 - c_q2 * tau[2] * d.k8
-        - s_q2 * c_q2 * d.k6 * inv4 * (tau[1] + t2 + t6) - p.g * t5) / t5;
-    let t8 = p.g + t7;
-    let t9 = tau[1] + t2 + t6 - s_q2 * c_q2 * d.k6 * t8;
-    [t7, inv4 * t9, (tau[2] - d.k0 * (c_q2 * t8 - s_q2 * inv4 * t9)) * d.k9]
+    let t6 = tau[2] * d.k8;
+    let t7 = s_q2 * t6 + (tau[1] + c_q2 * t2);
+    let t8 = d.k6 * (s_q2 * c_q2);
+    let t9 = (tau[0] + s_q2 * t2 - c_q2 * t6 - inv4 * t7 * t8 - p.g * t5) / t5;
+    let t10 = p.g + t9;
+    let t11 = t7 - t8 * t10;
+    [t9, inv4 * t11, (tau[2] - d.k0 * (c_q2 * t10 - s_q2 * inv4 * t11)) * d.k9]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 4,
+    mul: 3,
     add: 2,
     div: 0,
     sqrt: 0,
@@ -415,11 +420,8 @@ pub fn coriolis_matrix_with(
     let p = &d.params;
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    [
-        [0.0, 0.0, -(s_q2 * qd[2] * d.k0)],
-        [0.0, 0.0, -(c_q2 * qd[2] * d.k0)],
-        [0.0, 0.0, 0.0],
-    ]
+    let t2 = qd[2] * d.k0;
+    [[0.0, 0.0, -(s_q2 * t2)], [0.0, 0.0, -(c_q2 * t2)], [0.0, 0.0, 0.0]]
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {

@@ -24,7 +24,7 @@
 //! | `bias` | 5 | 2 | 0 | 0 | 1 | 1 |
 //! | `gravity` | 1 | 0 | 0 | 0 | 0 | 1 |
 //! | `joint_space` | 5 | 3 | 0 | 0 | 1 | 1 |
-//! | `forward_dynamics` | 29 | 15 | 2 | 0 | 1 | 1 |
+//! | `forward_dynamics` | 27 | 13 | 2 | 0 | 1 | 1 |
 //! | `coriolis_matrix` | 2 | 2 | 0 | 0 | 1 | 1 |
 //! | `energy` | 19 | 12 | 0 | 0 | 1 | 1 |
 //! | `body_poses` | 0 | 1 | 0 | 0 | 1 | 1 |
@@ -269,8 +269,8 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 29,
-    add: 15,
+    mul: 27,
+    add: 13,
     div: 2,
     sqrt: 0,
     sin: 1,
@@ -301,20 +301,17 @@ pub fn forward_dynamics_with(
     let p = &d.params;
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t2 = c_q2 * (qd[2] * qd[2]);
-    let t3 = s_q2 * tau[2];
-    let t4 = 14.0 - 3.003003003003003 * (s_q2 * s_q2);
-    let inv5 = 1.0 / t4;
+    let t2 = tau[1] + (c_q2 * (qd[2] * qd[2]) + 3.003003003003003 * (s_q2 * tau[2]));
+    let t3 = 14.0 - 3.003003003003003 * (s_q2 * s_q2);
+    let inv4 = 1.0 / t3;
+    let t5 = s_q2 * c_q2;
     let t6 = 34.0 - 3.003003003003003 * (c_q2 * c_q2)
-        - 9.018027036045053 * (s_q2 * s_q2 * (c_q2 * c_q2) * inv5);
+        - 9.018027036045053 * (t5 * (s_q2 * c_q2 * inv4));
     let t7 = (s_q2 * (qd[2] * qd[2]) + tau[0]
-        - 3.003003003003003
-            * (c_q2 * tau[2]
-                + s_q2 * c_q2 * (t2 + tau[1] + 3.003003003003003 * t3) * inv5)
-        - 9.81 * t6) / t6;
+        - 3.003003003003003 * (c_q2 * tau[2] + t2 * inv4 * t5) - 9.81 * t6) / t6;
     let t8 = t7 + 9.81;
-    let t9 = t2 + tau[1] + 3.003003003003003 * (t3 - s_q2 * c_q2 * t8);
-    [t7, inv5 * t9, 3.003003003003003 * (tau[2] + s_q2 * inv5 * t9 - c_q2 * t8)]
+    let t9 = t2 - 3.003003003003003 * (t5 * t8);
+    [t7, inv4 * t9, 3.003003003003003 * (tau[2] + s_q2 * inv4 * t9 - c_q2 * t8)]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {

@@ -21,11 +21,11 @@
 //! | `derived` | 4 | 5 | 2 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 16 | 10 | 0 | 0 | 0 | 0 |
 //! | `mass_matrix` | 3 | 3 | 0 | 0 | 0 | 0 |
-//! | `bias` | 11 | 2 | 0 | 0 | 0 | 0 |
+//! | `bias` | 9 | 2 | 0 | 0 | 0 | 0 |
 //! | `gravity` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `joint_space` | 14 | 5 | 0 | 0 | 0 | 0 |
-//! | `forward_dynamics` | 17 | 7 | 1 | 0 | 0 | 0 |
-//! | `coriolis_matrix` | 22 | 6 | 0 | 0 | 0 | 0 |
+//! | `joint_space` | 11 | 5 | 0 | 0 | 0 | 0 |
+//! | `forward_dynamics` | 14 | 7 | 1 | 0 | 0 | 0 |
+//! | `coriolis_matrix` | 21 | 6 | 0 | 0 | 0 | 0 |
 //! | `energy` | 18 | 9 | 0 | 0 | 0 | 0 |
 //! | `body_poses` | 2 | 3 | 0 | 0 | 1 | 1 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -242,7 +242,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 11,
+    mul: 9,
     add: 2,
     div: 0,
     sqrt: 0,
@@ -261,11 +261,9 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
-    [
-        2.0 * (qd[0] * q[1] * qd[1] * d.k2 - qd[0] * qd[1] * d.k1),
-        qd[0] * qd[0] * d.k1 - qd[0] * qd[0] * q[1] * d.k2,
-        d.k3,
-    ]
+    let t0 = qd[0] * qd[1];
+    let t1 = q[1] * d.k2;
+    [2.0 * (t0 * t1 - d.k1 * t0), qd[0] * qd[0] * d.k1 - qd[0] * qd[0] * t1, d.k3]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
@@ -291,7 +289,7 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 14,
+    mul: 11,
     add: 5,
     div: 0,
     sqrt: 0,
@@ -312,15 +310,17 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     let p = &d.params;
+    let t0 = q[1] * d.k2;
+    let t1 = qd[0] * qd[1];
     JointSpace {
         mass_matrix: [
-            [d.k0 - q[1] * d.k1 - q[1] * (d.k1 - q[1] * d.k2), 0.0, 0.0],
+            [d.k0 - q[1] * d.k1 - q[1] * (d.k1 - t0), 0.0, 0.0],
             [0.0, d.k2, 0.0],
             [0.0, 0.0, p.m03],
         ],
         bias: [
-            2.0 * (qd[0] * q[1] * qd[1] * d.k2 - qd[0] * qd[1] * d.k1),
-            qd[0] * qd[0] * d.k1 - qd[0] * qd[0] * q[1] * d.k2,
+            2.0 * (t0 * t1 - d.k1 * t1),
+            qd[0] * qd[0] * d.k1 - qd[0] * qd[0] * t0,
             d.k3,
         ],
         gravity: [0.0, 0.0, d.k3],
@@ -328,7 +328,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 17,
+    mul: 14,
     add: 7,
     div: 1,
     sqrt: 0,
@@ -358,16 +358,18 @@ pub fn forward_dynamics_with(
     tau: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
+    let t0 = qd[0] * qd[1];
+    let t1 = q[1] * d.k2;
     [
-        (tau[0] + 2.0 * (qd[0] * qd[1] * d.k1 - qd[0] * q[1] * qd[1] * d.k2))
-            / (d.k0 + q[1] * q[1] * d.k2 - 2.0 * (q[1] * d.k1)),
-        (tau[1] + qd[0] * qd[0] * q[1] * d.k2 - qd[0] * qd[0] * d.k1) * d.k4,
+        (tau[0] + 2.0 * (d.k1 * t0 - t0 * t1))
+            / (d.k0 + t1 * q[1] - 2.0 * (q[1] * d.k1)),
+        (tau[1] + qd[0] * qd[0] * t1 - qd[0] * qd[0] * d.k1) * d.k4,
         (tau[2] + d.k5) * d.k6,
     ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 22,
+    mul: 21,
     add: 6,
     div: 0,
     sqrt: 0,
@@ -391,6 +393,7 @@ pub fn coriolis_matrix_with(
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
     let p = &d.params;
+    let t0 = qd[0] * q[1];
     [
         [
             0.5
@@ -401,13 +404,7 @@ pub fn coriolis_matrix_with(
                     - 2.0 * (qd[0] * d.k1)),
             0.0,
         ],
-        [
-            0.5
-                * (p.m02 * (2.0 * (p.d2 * qd[0] - qd[0] * q[1]))
-                    - 2.0 * (p.m03 * qd[0] * q[1])),
-            0.0,
-            0.0,
-        ],
+        [0.5 * (p.m02 * (2.0 * (p.d2 * qd[0] - t0)) - 2.0 * (p.m03 * t0)), 0.0, 0.0],
         [0.0, 0.0, 0.0],
     ]
 }

@@ -21,11 +21,11 @@
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 14 | 7 | 0 | 0 | 0 | 0 |
 //! | `mass_matrix` | 3 | 3 | 0 | 0 | 0 | 0 |
-//! | `bias` | 10 | 2 | 0 | 0 | 0 | 0 |
+//! | `bias` | 9 | 2 | 0 | 0 | 0 | 0 |
 //! | `gravity` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `joint_space` | 13 | 5 | 0 | 0 | 0 | 0 |
-//! | `forward_dynamics` | 15 | 7 | 1 | 0 | 0 | 0 |
-//! | `coriolis_matrix` | 11 | 3 | 0 | 0 | 0 | 0 |
+//! | `joint_space` | 12 | 5 | 0 | 0 | 0 | 0 |
+//! | `forward_dynamics` | 14 | 7 | 1 | 0 | 0 | 0 |
+//! | `coriolis_matrix` | 9 | 3 | 0 | 0 | 0 | 0 |
 //! | `energy` | 15 | 9 | 0 | 0 | 0 | 0 |
 //! | `body_poses` | 2 | 3 | 0 | 0 | 1 | 1 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -187,7 +187,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 10,
+    mul: 9,
     add: 2,
     div: 0,
     sqrt: 0,
@@ -206,8 +206,9 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
+    let t0 = qd[0] * qd[1];
     [
-        22.0 * (qd[0] * q[1] * qd[1]) - 4.8 * (qd[0] * qd[1]),
+        22.0 * (q[1] * t0) - 4.8 * t0,
         2.4 * (qd[0] * qd[0]) - 11.0 * (qd[0] * qd[0] * q[1]),
         -29.43,
     ]
@@ -236,7 +237,7 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 13,
+    mul: 12,
     add: 5,
     div: 0,
     sqrt: 0,
@@ -257,6 +258,7 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     let p = &d.params;
+    let t0 = qd[0] * qd[1];
     JointSpace {
         mass_matrix: [
             [1.495 - 2.4 * q[1] - q[1] * (2.4 - 11.0 * q[1]), 0.0, 0.0],
@@ -264,7 +266,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
             [0.0, 0.0, 3.0],
         ],
         bias: [
-            22.0 * (qd[0] * q[1] * qd[1]) - 4.8 * (qd[0] * qd[1]),
+            22.0 * (q[1] * t0) - 4.8 * t0,
             2.4 * (qd[0] * qd[0]) - 11.0 * (qd[0] * qd[0] * q[1]),
             -29.43,
         ],
@@ -273,7 +275,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 15,
+    mul: 14,
     add: 7,
     div: 1,
     sqrt: 0,
@@ -303,8 +305,9 @@ pub fn forward_dynamics_with(
     tau: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
+    let t0 = qd[0] * qd[1];
     [
-        (4.8 * (qd[0] * qd[1]) + tau[0] - 22.0 * (qd[0] * q[1] * qd[1]))
+        (4.8 * t0 + tau[0] - 22.0 * (q[1] * t0))
             / (11.0 * (q[1] * q[1]) + 1.495 - 4.8 * q[1]),
         0.09090909090909091
             * (11.0 * (qd[0] * qd[0] * q[1]) + tau[1] - 2.4 * (qd[0] * qd[0])),
@@ -313,7 +316,7 @@ pub fn forward_dynamics_with(
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 11,
+    mul: 9,
     add: 3,
     div: 0,
     sqrt: 0,
@@ -337,14 +340,10 @@ pub fn coriolis_matrix_with(
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let t0 = qd[0] * q[1];
+    let t0 = 4.8 * qd[0] - 22.0 * (qd[0] * q[1]);
     [
-        [
-            0.5 * (22.0 * (q[1] * qd[1]) - 4.8 * qd[1]),
-            0.5 * (22.0 * t0 - 4.8 * qd[0]),
-            0.0,
-        ],
-        [0.5 * (4.8 * qd[0] - 22.0 * t0), 0.0, 0.0],
+        [0.5 * (22.0 * (q[1] * qd[1]) - 4.8 * qd[1]), 0.5 * -t0, 0.0],
+        [0.5 * t0, 0.0, 0.0],
         [0.0, 0.0, 0.0],
     ]
 }

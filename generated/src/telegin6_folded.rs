@@ -4,7 +4,7 @@
 //! Each dynamics output by the formalism whose code is cheapest (`cargo xtask ops`
 //! compares them all):
 //! - `inverse_dynamics`: Telegin's direction-cosine formalism.
-//! - `mass_matrix`: recursive Newton–Euler.
+//! - `mass_matrix`: Telegin's direction-cosine formalism.
 //! - `bias`: Telegin's direction-cosine formalism.
 //! - `gravity`: recursive Newton–Euler.
 //! - `forward_dynamics`: Vereshchagin's separate-bodies method.
@@ -19,17 +19,17 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 70 | 44 | 0 | 0 | 3 | 3 |
-//! | `mass_matrix` | 48 | 30 | 0 | 0 | 3 | 3 |
-//! | `bias` | 72 | 25 | 0 | 0 | 3 | 3 |
+//! | `inverse_dynamics` | 66 | 43 | 0 | 0 | 3 | 3 |
+//! | `mass_matrix` | 32 | 21 | 0 | 0 | 3 | 3 |
+//! | `bias` | 55 | 24 | 0 | 0 | 3 | 3 |
 //! | `gravity` | 1 | 0 | 0 | 0 | 1 | 0 |
-//! | `joint_space` | 120 | 55 | 0 | 0 | 3 | 3 |
-//! | `forward_dynamics` | 184 | 89 | 4 | 0 | 4 | 4 |
-//! | `coriolis_matrix` | 161 | 79 | 0 | 0 | 4 | 4 |
-//! | `energy` | 74 | 46 | 0 | 0 | 4 | 4 |
-//! | `body_poses` | 22 | 15 | 0 | 0 | 5 | 5 |
+//! | `joint_space` | 88 | 45 | 0 | 0 | 3 | 3 |
+//! | `forward_dynamics` | 165 | 81 | 4 | 0 | 4 | 4 |
+//! | `coriolis_matrix` | 133 | 57 | 0 | 0 | 4 | 4 |
+//! | `energy` | 70 | 45 | 0 | 0 | 4 | 4 |
+//! | `body_poses` | 18 | 15 | 0 | 0 | 5 | 5 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `body_jacobians` | 129 | 57 | 0 | 0 | 5 | 5 |
+//! | `body_jacobians` | 108 | 57 | 0 | 0 | 5 | 5 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 /// The floating-point type of every input, output and parameter:
@@ -129,8 +129,8 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 70,
-    add: 44,
+    mul: 66,
+    add: 43,
     div: 0,
     sqrt: 0,
     sin: 3,
@@ -161,55 +161,52 @@ pub fn inverse_dynamics_with(
     let p = &d.params;
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let t2 = qd[0] * qd[0] * s_q1;
-    let t3 = qdd[0] * c_q1;
-    let t4 = -0.5 * (t2 + t3);
-    let t5 = qd[0] + qd[1];
-    let t6 = qdd[0] + qdd[1];
+    let t2 = -0.5 * (qd[0] * qd[0] * s_q1 + qdd[0] * c_q1);
+    let t3 = qd[0] + qd[1];
+    let t4 = qdd[0] + qdd[1];
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t9 = t5 * t5;
-    let t10 = t4 - 0.5 * t6;
-    let t11 = 0.5 * (qdd[0] * s_q1 - qd[0] * qd[0] * c_q1 - t9);
-    let t12 = t5 + qd[2];
-    let t13 = t6 + qdd[2];
-    let t14 = 9.81 - qdd[3];
+    let t7 = t3 * t3;
+    let t8 = t2 - 0.5 * t4;
+    let t9 = 0.5 * (qdd[0] * s_q1 - qd[0] * qd[0] * c_q1 - t7);
+    let t10 = t3 + qd[2];
+    let t11 = t4 + qdd[2];
+    let t12 = 9.81 - qdd[3];
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
-    let t17 = t12 * c_q4 * qd[4];
-    let t18 = t13 * s_q4 + t17;
-    let t19 = t13 * c_q4 - t12 * s_q4 * qd[4];
-    let t20 = t12 * t12 * s_q4 * c_q4;
-    let t21 = 0.27 * (qd[4] * qd[4] + t12 * t12 * (s_q4 * s_q4));
+    let t15 = t10 * c_q4;
+    let t16 = qd[4] * t15;
+    let t17 = t10 * s_q4;
+    let t18 = t11 * s_q4 + t16;
+    let t19 = t11 * c_q4 - qd[4] * t17;
+    let t20 = t17 * (t10 * c_q4);
+    let t21 = 0.27 * (qd[4] * qd[4] + t17 * (t10 * s_q4));
     let t22 = 0.27 * (qdd[4] - t20);
-    let t23 = -0.27 * (t17 + t18);
+    let t23 = -0.27 * (t16 + t18);
     let t24 = c_q4 * t22 - s_q4 * t21;
-    let t25 = s_q2 * t24;
-    let t26 = c_q2 * t23;
-    let t27 = 0.1 * (t12 * c_q4 + qd[5]);
-    let t28 = 11.0 * t10 + t26 - t25;
-    let t29 = c_q4 * (0.2 * t19 + 0.1 * qdd[5]);
-    let t30 = s_q4 * (0.6249 * t17 + 0.7249 * t18 - qd[4] * t27);
-    let t31 = (s_q2 * t11 + c_q2 * t10) * s_q4;
-    let t32 = 0.5 * t13 + t29 + t30 - 0.27 * t31;
-    let t33 = t32 + 1.52 * t6 - 2.4 * t4 - 0.5 * t28;
+    let t25 = c_q2 * t23 - s_q2 * t24;
+    let t26 = 0.1 * (t15 + qd[5]);
+    let t27 = 0.5 * t11 + c_q4 * (0.2 * t19 + 0.1 * qdd[5])
+        + (s_q4 * (0.6249 * t16 + 0.7249 * t18 - qd[4] * t26)
+            - 0.27 * ((s_q2 * t9 + c_q2 * t8) * s_q4));
+    let t28 = 1.52 * t4 - 2.4 * t2 + (t27 - 0.5 * (11.0 * t8 + t25));
     [
-        t33 + 1.3 * qdd[0]
+        1.3 * qdd[0] + t28
             - 0.5
-                * (c_q1 * (t26 - 7.9 * t6 - t25) - 9.5 * qdd[0]
-                    - s_q1 * (c_q2 * t24 + s_q2 * t23 - 7.9 * t9)),
-        t33,
-        t32,
-        -6.0 * t14 - s_q4 * t22 - c_q4 * t21,
-        0.7249 * qdd[4] + 0.27 * ((c_q2 * t11 - s_q2 * t10) * c_q4 + t14 * s_q4)
-            + t12 * s_q4 * t27 - 0.6249 * t20,
+                * (c_q1 * (t25 - 7.9 * t4) - 9.5 * qdd[0]
+                    - s_q1 * (c_q2 * t24 + s_q2 * t23 - 7.9 * t7)),
+        t28,
+        t27,
+        -6.0 * t12 - s_q4 * t22 - c_q4 * t21,
+        0.7249 * qdd[4] + 0.27 * ((c_q2 * t9 - s_q2 * t8) * c_q4 + t12 * s_q4)
+            + t17 * t26 - 0.6249 * t20,
         0.1 * (t19 + qdd[5]),
     ]
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 48,
-    add: 30,
+    mul: 32,
+    add: 21,
     div: 0,
     sqrt: 0,
     sin: 3,
@@ -233,55 +230,40 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
-    let t6 = -0.5 * c_q1 - 0.5;
-    let t7 = 0.5 * (s_q1 * c_q2) - s_q2 * t6;
-    let t8 = 0.5 * (s_q1 * s_q2) + c_q2 * t6;
-    let t9 = c_q4 * c_q4;
-    let t10 = 0.1 * c_q4;
-    let t11 = 0.135 * (s_q2 * c_q4);
-    let t12 = -0.27 * s_q4;
-    let t13 = s_q4 * (0.6249 * s_q4 - 0.27 * t8);
-    let t14 = s_q2 * t7;
-    let t15 = 6.0 * t8 - 0.27 * s_q4;
-    let t16 = c_q2 * t15;
-    let t17 = t16 - 6.0 * t14;
-    let t18 = 2.45 * c_q1 + 0.1 * t9 + t13 + 3.37 - 0.5 * t17;
-    let t19 = 0.1 * t9 + t13 + 0.6;
-    let t20 = 0.27 * (c_q4 * t7);
-    let t21 = s_q4 * (0.135 * c_q2 + 0.6249 * s_q4);
-    let t22 = 0.1 * t9 + t21 + 0.6;
+    let t6 = s_q1 * s_q2;
+    let t7 = -0.5 * c_q1 - 0.5;
+    let t8 = 0.1 * c_q4;
+    let t9 = 0.135 * (s_q2 * c_q4);
+    let t10 = -0.27 * s_q4;
+    let t11 = 0.27 * (c_q4 * (0.5 * (s_q1 * c_q2) - s_q2 * t7));
+    let t12 = c_q2 * s_q4;
+    let t13 = 0.2 * (c_q4 * c_q4) + 0.7249 * (s_q4 * s_q4);
+    let t14 = t13 - 0.27 * (s_q4 * (0.5 * t6 + c_q2 * t7));
+    let t15 = t14 + (1.2 * c_q1 - 0.5 * (11.0 * t7 - 0.27 * t12));
+    let t16 = t15 + 2.02;
+    let t17 = t14 + 0.5;
+    let t18 = 0.135 * t12 + t13;
+    let t19 = t18 + 0.5;
     [
         [
-            2.45 * c_q1 + 0.1 * t9 + t13 + 7.92
-                - 0.5
-                    * (t17
-                        + (c_q1 * (t17 - 4.9)
-                            - s_q1 * (6.0 * (c_q2 * t7) + s_q2 * t15))),
-            t18,
-            t19,
-            0.0,
-            t20,
-            t10,
-        ],
-        [
-            t18,
-            0.1 * t9 + t21 + 3.37
-                - 0.5 * (c_q2 * (-3.0 * c_q2 - 0.27 * s_q4) - 3.0 * (s_q2 * s_q2)),
-            t22,
+            t15 + 3.32 - 0.5 * (0.27 * (s_q4 * t6) + c_q1 * (-0.27 * t12 - 7.9) - 9.5),
+            t16,
+            t17,
             0.0,
             t11,
-            t10,
+            t8,
         ],
-        [t19, t22, 0.1 * t9 + 0.6249 * (s_q4 * s_q4) + 0.6, 0.0, 0.0, t10],
-        [0.0, 0.0, 0.0, 6.0, t12, 0.0],
-        [t20, t11, 0.0, t12, 0.7249, 0.0],
-        [t10, t10, t10, 0.0, 0.0, 0.1],
+        [t16, t18 + 2.02 - 0.5 * (-0.27 * t12 - 5.5), t19, 0.0, t9, t8],
+        [t17, t19, t13 + 0.5, 0.0, 0.0, t8],
+        [0.0, 0.0, 0.0, 6.0, t10, 0.0],
+        [t11, t9, 0.0, t10, 0.7249, 0.0],
+        [t8, t8, t8, 0.0, 0.0, 0.1],
     ]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 72,
-    add: 25,
+    mul: 55,
+    add: 24,
     div: 0,
     sqrt: 0,
     sin: 3,
@@ -309,30 +291,27 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t7 = t3 + qd[2];
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
-    let t10 = -0.5 * (qd[0] * qd[0] * c_q1 + t6);
-    let t11 = t7 * s_q4 * c_q4 * qd[4];
-    let t12 = 0.27 * (qd[4] * qd[4] + t7 * t7 * (s_q4 * s_q4));
-    let t13 = 0.1 * (t7 * c_q4 + qd[5]);
-    let t14 = -0.27 * (t7 * t7 * s_q4 * (c_q4 * c_q4)) - s_q4 * t12;
-    let t15 = s_q2 * t14;
-    let t16 = c_q2 * t7 * c_q4 * qd[4];
-    let t17 = -5.5 * t2 - t15 - 0.54 * t16;
-    let t18 = s_q4 * (1.3498 * (t7 * c_q4 * qd[4]) - qd[4] * t13);
-    let t19 = s_q4 * (s_q2 * t10 - 0.5 * (t2 * c_q2));
-    let t20 = t18 - 0.2 * t11 - 0.27 * t19;
-    let t21 = t20 + 1.2 * t2 - 0.5 * t17;
+    let t10 = t7 * c_q4;
+    let t11 = qd[4] * t10;
+    let t12 = t7 * s_q4;
+    let t13 = t12 * t7;
+    let t14 = t13 * s_q4;
+    let t15 = -0.5 * (qd[0] * qd[0] * c_q1 + t6);
+    let t16 = 0.27 * (qd[4] * qd[4] + t14);
+    let t17 = 0.1 * (t10 + qd[5]);
+    let t18 = -0.27 * (c_q4 * c_q4 * t13) - s_q4 * t16;
+    let t19 = -0.54 * (c_q2 * t11) - s_q2 * t18;
+    let t20 = s_q4 * (1.3498 * t11 - qd[4] * t17) - 0.2 * (s_q4 * t11)
+        - 0.27 * (s_q4 * (s_q2 * t15 - 0.5 * (t2 * c_q2)));
+    let t21 = t20 + (1.2 * t2 - 0.5 * (t19 - 5.5 * t2));
     [
-        t21
-            - 0.5
-                * (c_q1 * (-0.54 * t16 - t15)
-                    - s_q1
-                        * (c_q2 * t14 - 7.9 * t6 - 0.54 * (s_q2 * t7 * c_q4 * qd[4]))),
+        t21 - 0.5 * (c_q1 * t19 - s_q1 * (c_q2 * t18 - 7.9 * t6 - 0.54 * (s_q2 * t11))),
         t21,
         t20,
-        0.27 * (t7 * t7 * (s_q4 * s_q4) * c_q4) - c_q4 * t12 - 58.86,
-        0.27 * (9.81 * s_q4 + c_q4 * (c_q2 * t10 + 0.5 * (t2 * s_q2))) + t7 * s_q4 * t13
-            - 0.6249 * (t7 * t7 * s_q4 * c_q4),
-        -0.1 * (t7 * s_q4 * qd[4]),
+        0.27 * (c_q4 * t14) - c_q4 * t16 - 58.86,
+        0.27 * (9.81 * s_q4 + c_q4 * (c_q2 * t15 + 0.5 * (t2 * s_q2))) + t12 * t17
+            - 0.6249 * (c_q4 * t13),
+        -0.1 * (qd[4] * t12),
     ]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
@@ -360,8 +339,8 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 120,
-    add: 55,
+    mul: 88,
+    add: 45,
     div: 0,
     sqrt: 0,
     sin: 3,
@@ -391,84 +370,69 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t7 = t3 + qd[2];
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
-    let t10 = -0.5 * c_q1 - 0.5;
-    let t11 = 0.5 * (s_q1 * c_q2) - s_q2 * t10;
-    let t12 = 0.5 * (s_q1 * s_q2) + c_q2 * t10;
-    let t13 = c_q4 * c_q4;
-    let t14 = 0.1 * c_q4;
-    let t15 = 0.135 * (s_q2 * c_q4);
-    let t16 = -0.27 * s_q4;
-    let t17 = -0.5 * (qd[0] * qd[0] * c_q1 + t6);
-    let t18 = t7 * s_q4 * c_q4 * qd[4];
-    let t19 = 0.27 * (qd[4] * qd[4] + t7 * t7 * (s_q4 * s_q4));
-    let t20 = s_q4 * (0.6249 * s_q4 - 0.27 * t12);
-    let t21 = s_q2 * t11;
-    let t22 = 6.0 * t12 - 0.27 * s_q4;
-    let t23 = c_q2 * t22;
-    let t24 = t23 - 6.0 * t21;
-    let t25 = 2.45 * c_q1 + 0.1 * t13 + t20 + 3.37 - 0.5 * t24;
-    let t26 = 0.1 * t13 + t20 + 0.6;
-    let t27 = 0.27 * (c_q4 * t11);
-    let t28 = s_q4 * (0.135 * c_q2 + 0.6249 * s_q4);
-    let t29 = 0.1 * t13 + t28 + 0.6;
-    let t30 = 0.1 * (t7 * c_q4 + qd[5]);
-    let t31 = -0.27 * (t13 * (t7 * t7 * s_q4)) - s_q4 * t19;
-    let t32 = s_q2 * t31;
-    let t33 = c_q2 * t7 * c_q4 * qd[4];
-    let t34 = -5.5 * t2 - t32 - 0.54 * t33;
-    let t35 = s_q4 * (1.3498 * (t7 * c_q4 * qd[4]) - qd[4] * t30);
-    let t36 = s_q4 * (s_q2 * t17 - 0.5 * (t2 * c_q2));
-    let t37 = t35 - 0.2 * t18 - 0.27 * t36;
-    let t38 = t37 + 1.2 * t2 - 0.5 * t34;
+    let t10 = t7 * c_q4;
+    let t11 = qd[4] * t10;
+    let t12 = t7 * s_q4;
+    let t13 = t12 * t7;
+    let t14 = t13 * s_q4;
+    let t15 = s_q1 * s_q2;
+    let t16 = -0.5 * c_q1 - 0.5;
+    let t17 = 0.1 * c_q4;
+    let t18 = 0.135 * (s_q2 * c_q4);
+    let t19 = -0.27 * s_q4;
+    let t20 = -0.5 * (qd[0] * qd[0] * c_q1 + t6);
+    let t21 = 0.27 * (qd[4] * qd[4] + t14);
+    let t22 = 0.27 * (c_q4 * (0.5 * (s_q1 * c_q2) - s_q2 * t16));
+    let t23 = c_q2 * s_q4;
+    let t24 = 0.1 * (t10 + qd[5]);
+    let t25 = 0.2 * (c_q4 * c_q4) + 0.7249 * (s_q4 * s_q4);
+    let t26 = t25 - 0.27 * (s_q4 * (0.5 * t15 + c_q2 * t16));
+    let t27 = t26 + (1.2 * c_q1 - 0.5 * (11.0 * t16 - 0.27 * t23));
+    let t28 = t27 + 2.02;
+    let t29 = t26 + 0.5;
+    let t30 = 0.135 * t23 + t25;
+    let t31 = t30 + 0.5;
+    let t32 = -0.27 * (c_q4 * c_q4 * t13) - s_q4 * t21;
+    let t33 = -0.54 * (c_q2 * t11) - s_q2 * t32;
+    let t34 = s_q4 * (1.3498 * t11 - qd[4] * t24) - 0.2 * (s_q4 * t11)
+        - 0.27 * (s_q4 * (s_q2 * t20 - 0.5 * (t2 * c_q2)));
+    let t35 = t34 + (1.2 * t2 - 0.5 * (t33 - 5.5 * t2));
     JointSpace {
         mass_matrix: [
             [
-                2.45 * c_q1 + 0.1 * t13 + t20 + 7.92
-                    - 0.5
-                        * (t24
-                            + (c_q1 * (t24 - 4.9)
-                                - s_q1 * (6.0 * (c_q2 * t11) + s_q2 * t22))),
-                t25,
-                t26,
-                0.0,
-                t27,
-                t14,
-            ],
-            [
-                t25,
-                0.1 * t13 + t28 + 3.37
-                    - 0.5 * (c_q2 * (-3.0 * c_q2 - 0.27 * s_q4) - 3.0 * (s_q2 * s_q2)),
+                t27 + 3.32
+                    - 0.5 * (0.27 * (s_q4 * t15) + c_q1 * (-0.27 * t23 - 7.9) - 9.5),
+                t28,
                 t29,
                 0.0,
-                t15,
-                t14,
+                t22,
+                t17,
             ],
-            [t26, t29, 0.1 * t13 + 0.6249 * (s_q4 * s_q4) + 0.6, 0.0, 0.0, t14],
-            [0.0, 0.0, 0.0, 6.0, t16, 0.0],
-            [t27, t15, 0.0, t16, 0.7249, 0.0],
-            [t14, t14, t14, 0.0, 0.0, 0.1],
+            [t28, t30 + 2.02 - 0.5 * (-0.27 * t23 - 5.5), t31, 0.0, t18, t17],
+            [t29, t31, t25 + 0.5, 0.0, 0.0, t17],
+            [0.0, 0.0, 0.0, 6.0, t19, 0.0],
+            [t22, t18, 0.0, t19, 0.7249, 0.0],
+            [t17, t17, t17, 0.0, 0.0, 0.1],
         ],
         bias: [
-            t38
+            t35
                 - 0.5
-                    * (c_q1 * (-0.54 * t33 - t32)
-                        - s_q1
-                            * (c_q2 * t31 - 7.9 * t6
-                                - 0.54 * (s_q2 * t7 * c_q4 * qd[4]))),
-            t38,
-            t37,
-            0.27 * (t7 * t7 * (s_q4 * s_q4) * c_q4) - c_q4 * t19 - 58.86,
-            0.27 * (9.81 * s_q4 + c_q4 * (c_q2 * t17 + 0.5 * (t2 * s_q2)))
-                + t7 * s_q4 * t30 - 0.6249 * (t7 * t7 * s_q4 * c_q4),
-            -0.1 * (t7 * s_q4 * qd[4]),
+                    * (c_q1 * t33
+                        - s_q1 * (c_q2 * t32 - 7.9 * t6 - 0.54 * (s_q2 * t11))),
+            t35,
+            t34,
+            0.27 * (c_q4 * t14) - c_q4 * t21 - 58.86,
+            0.27 * (9.81 * s_q4 + c_q4 * (c_q2 * t20 + 0.5 * (t2 * s_q2))) + t12 * t24
+                - 0.6249 * (c_q4 * t13),
+            -0.1 * (qd[4] * t12),
         ],
         gravity: [0.0, 0.0, 0.0, -58.86, 2.6487 * s_q4, 0.0],
     }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 184,
-    add: 89,
+    mul: 165,
+    add: 81,
     div: 4,
     sqrt: 0,
     sin: 4,
@@ -499,107 +463,96 @@ pub fn forward_dynamics_with(
     let p = &d.params;
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let t2 = qd[0] * qd[0] * s_q1;
-    let t3 = qd[0] + qd[1];
+    let t2 = qd[0] * qd[0] * c_q1;
+    let t3 = qd[0] * qd[0] * s_q1;
+    let t4 = qd[0] + qd[1];
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t6 = t3 + qd[2];
+    let t7 = t4 + qd[2];
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
-    let t9 = t6 * c_q4 * qd[4];
-    let t10 = t6 * s_q4 * qd[4];
+    let t10 = t7 * c_q4;
+    let t11 = qd[4] * t10;
+    let t12 = t7 * s_q4;
+    let t13 = qd[4] * t12;
     let s_q5 = libm::Libm::<Real>::sin(q[5]);
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
-    let t13 = t6 * s_q4 * c_q5 - qd[4] * s_q5;
-    let t14 = t6 * s_q4 * s_q5 + qd[4] * c_q5;
-    let t15 = t6 * c_q4 + qd[5];
-    let t16 = t6 * t6 * s_q4 * c_q4;
-    let t17 = s_q5 * t14 * t15;
-    let t18 = c_q5 * t13 * t15;
-    let t19 = s_q4 * s_q4;
-    let t20 = c_q4 * (0.1 * t10 - tau[5]);
-    let t21 = -0.27 * (qd[4] * qd[4] + t19 * (t6 * t6));
-    let t22 = 0.27 * t16
-        - 0.3724651676093254 * (0.6249 * t16 + tau[4] - 0.1 * (t17 + t18));
-    let t23 = 6.0 - 0.10056559525451786 * t19;
-    let inv24 = 1.0 / t23;
-    let t25 = s_q4 * t22;
-    let t26 = c_q4 * t21;
-    let t27 = s_q4 * (0.1 * (c_q5 * t14 * t15 - s_q5 * t13 * t15) - 1.3498 * t9);
-    let t28 = 0.10056559525451786 * t19 - 6.0;
-    let t29 = 6.0 - 0.10056559525451786 * (c_q4 * c_q4)
-        - 0.010113438948895506 * (t19 * (c_q4 * c_q4 * inv24));
-    let t30 = -0.10056559525451786 * (s_q4 * c_q4 + s_q4 * c_q4 * inv24 * t28);
-    let t31 = 0.6249 * t19 + 0.6;
-    let inv32 = 1.0 / t31;
-    let t33 = 6.0 - 0.0729 * (s_q4 * s_q4 * inv32);
-    let t34 = c_q4 * t22 + 0.5 * (t3 * t3 * c_q2 * t29) - s_q4 * t21
-        - 0.10056559525451786 * (s_q4 * c_q4 * inv24 * (tau[3] - t25 - t26));
-    let t35 = 0.54 * t9 + 0.5 * (t3 * t3 * s_q2 * t33)
-        + 0.27 * (s_q4 * inv32 * (t20 + tau[2] + t27));
-    let t36 = s_q2 * t30;
-    let t37 = s_q2 * c_q2 * t29;
-    let t38 = s_q2 * c_q2 * t33;
-    let t39 = t38 - t37;
-    let t40 = s_q2 * s_q2 * t29;
-    let t41 = c_q2 * c_q2 * t33;
-    let t42 = t40 + t41;
-    let t43 = -0.5 * t42 - 4.9;
-    let t44 = 0.25 * t42 + 2.77;
-    let inv45 = 1.0 / t44;
-    let t46 = s_q2 * t34;
-    let t47 = c_q2 * t35;
-    let t48 = t47 - t46;
+    let t16 = t12 * c_q5 - qd[4] * s_q5;
+    let t17 = t12 * s_q5 + qd[4] * c_q5;
+    let t18 = t10 + qd[5];
+    let t19 = s_q4 * c_q4;
+    let t20 = t7 * t7 * t19;
+    let t21 = c_q5 * t18;
+    let t22 = s_q5 * t18;
+    let t23 = s_q4 * s_q4;
+    let t24 = t4 * t4 * c_q2;
+    let t25 = t4 * t4 * s_q2;
+    let t26 = -0.27 * (qd[4] * qd[4] + t23 * (t7 * t7));
+    let t27 = 0.6249 * t20 - 0.1 * (t17 * t22) + (tau[4] - 0.1 * (t16 * t21));
+    let t28 = 0.27 * t20 - 0.3724651676093254 * t27;
+    let t29 = 6.0 - 0.10056559525451786 * t23;
+    let inv30 = 1.0 / t29;
+    let t31 = 0.10056559525451786 * t23 - 6.0;
+    let t32 = tau[3] - s_q4 * t28 - c_q4 * t26;
+    let t33 = 6.0 - 0.10056559525451786 * (c_q4 * c_q4)
+        - 0.010113438948895506 * (t23 * (c_q4 * c_q4 * inv30));
+    let t34 = -0.10056559525451786 * (t19 + t19 * inv30 * t31);
+    let t35 = 0.6249 * t23 + 0.6;
+    let inv36 = 1.0 / t35;
+    let t37 = s_q4 * (0.1 * (t17 * t21 - t16 * t22) - 1.3498 * t11)
+        + (c_q4 * (0.1 * t13 - tau[5]) + tau[2]);
+    let t38 = 6.0 - 0.0729 * (s_q4 * s_q4 * inv36);
+    let t39 = c_q4 * t28 + 0.5 * (t24 * t33) - s_q4 * t26
+        - 0.10056559525451786 * (t19 * inv30 * t32);
+    let t40 = 0.54 * t11 + 0.5 * (t25 * t38) + 0.27 * (s_q4 * inv36 * t37);
+    let t41 = s_q2 * t34;
+    let t42 = s_q2 * c_q2;
+    let t43 = t38 * t42 - t33 * t42;
+    let t44 = s_q2 * s_q2 * t33 + c_q2 * c_q2 * t38;
+    let t45 = -0.5 * t44 - 4.9;
+    let t46 = 0.25 * t44 + 2.77;
+    let inv47 = 1.0 / t46;
+    let t48 = c_q2 * t40 - s_q2 * t39;
     let t49 = tau[1] - tau[2] - 0.5 * t48;
-    let t50 = c_q2 * c_q2 * t29 + s_q2 * s_q2 * t33 - 0.25 * (t39 * t39 * inv45);
-    let t51 = t39 + 0.5 * (t39 * t43 * inv45);
-    let t52 = t42 - t43 * t43 * inv45;
+    let t50 = c_q2 * c_q2 * t33 + s_q2 * s_q2 * t38 - 0.25 * (t43 * t43 * inv47);
+    let t51 = t43 + 0.5 * (t43 * t45 * inv47);
+    let t52 = t44 - t45 * t45 * inv47;
     let t53 = 0.25
         * (c_q1 * (c_q1 * t52 - s_q1 * t51) - s_q1 * (c_q1 * t51 - s_q1 * t50)) + 4.55;
     let inv54 = 1.0 / t53;
     let t55 = tau[0]
         + 4.905
-            * (c_q1 * (-0.5 * (t36 * (t43 * inv45)) - t36)
-                - s_q1 * (c_q2 * t30 + 0.25 * (t36 * (t39 * inv45)))) - tau[1]
+            * (c_q1 * (-0.5 * (t41 * t45 * inv47) - t41)
+                - s_q1 * (c_q2 * t34 + 0.25 * (t41 * t43 * inv47))) - tau[1]
         - 0.5
-            * (c_q1
-                * (t48 + 0.5 * (qd[0] * qd[0] * c_q1 * t51 + t2 * t52)
-                    - t43 * inv45 * t49)
+            * (c_q1 * (t48 + 0.5 * (t2 * t51 + t3 * t52) - t45 * inv47 * t49)
                 - s_q1
-                    * (4.9 * (t3 * t3) + c_q2 * t34 + s_q2 * t35
-                        + 0.5
-                            * (qd[0] * qd[0] * c_q1 * t50 + t2 * t51
-                                + t39 * inv45 * t49)));
+                    * (4.9 * (t4 * t4) + c_q2 * t39 + s_q2 * t40
+                        + 0.5 * (t2 * t50 + t3 * t51 + t43 * inv47 * t49)));
     let t56 = inv54 * t55;
-    let t57 = c_q1 * inv54 * t55;
-    let t58 = 0.5 * (s_q1 * inv54 * t55 - qd[0] * qd[0] * c_q1);
-    let t59 = inv45
-        * (t49 + 0.5 * (t39 * t58) - 4.905 * t36 - t43 * (-0.5 * (t2 + t57))
-            - t44 * inv54 * t55);
+    let t57 = 0.5 * (s_q1 * inv54 * t55 - t2);
+    let t58 = -0.5 * (t3 + c_q1 * inv54 * t55);
+    let t59 = inv47
+        * (t49 + 0.5 * (t43 * t57) - 4.905 * t41 - t45 * t58 - t46 * inv54 * t55);
     let t60 = t56 + t59;
-    let t61 = -0.5 * (t2 + t57 + t60);
-    let t62 = c_q2 * t58 - 0.5 * (t3 * t3 * c_q2) - s_q2 * t61;
-    let t63 = inv32
-        * (t20 + tau[2] + t27
-            + 0.27 * (s_q4 * (s_q2 * t58 + c_q2 * t61 - 0.5 * (t3 * t3 * s_q2)))
-            - t31 * t60);
-    let t64 = inv24
-        * (tau[3] - t25 - t26 - 9.81 * t28 - 0.10056559525451786 * (s_q4 * c_q4 * t62));
+    let t61 = t58 - 0.5 * t60;
+    let t62 = c_q2 * t57 - 0.5 * t24 - s_q2 * t61;
+    let t63 = inv36
+        * (t37 + 0.27 * (s_q4 * (s_q2 * t57 + c_q2 * t61 - 0.5 * t25)) - t35 * t60);
+    let t64 = inv30 * (t32 - 9.81 * t31 - 0.10056559525451786 * (t19 * t62));
     [
         t56,
         t59,
         t63,
         t64,
-        1.3795006207752794
-            * (0.6249 * t16 + tau[4] - 0.1 * (t17 + t18)
-                - 0.27 * (c_q4 * t62 + s_q4 * (9.81 - t64))),
-        10.0 * (tau[5] - 0.1 * (c_q4 * (t60 + t63) - t10)),
+        1.3795006207752794 * (t27 - 0.27 * (c_q4 * t62 + s_q4 * (9.81 - t64))),
+        10.0 * (tau[5] - 0.1 * (c_q4 * (t60 + t63) - t13)),
     ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 161,
-    add: 79,
+    mul: 133,
+    add: 57,
     div: 0,
     sqrt: 0,
     sin: 4,
@@ -630,102 +583,81 @@ pub fn coriolis_matrix_with(
     let t5 = t2 + qd[2];
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
-    let t8 = t5 * c_q4;
+    let t8 = t5 * s_q4;
+    let t9 = t5 * c_q4;
     let s_q5 = libm::Libm::<Real>::sin(q[5]);
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
-    let t11 = t5 * s_q4 * c_q5 - qd[4] * s_q5;
-    let t12 = t5 * s_q4 * s_q5 + qd[4] * c_q5;
-    let t13 = t8 + qd[5];
-    let t14 = qd[0] * s_q1;
-    let t15 = s_q4 * c_q4 * qd[4];
-    let t16 = c_q4 * qd[4];
-    let t17 = s_q4 * s_q5 * c_q5 * t13;
-    let t18 = t17 + c_q4 * c_q5 * t12;
-    let t19 = t17 + c_q4 * s_q5 * t11;
-    let t20 = t5 * (s_q4 * s_q4 * s_q4);
-    let t21 = t8 * (s_q4 * c_q4);
-    let t22 = t8 * s_q4;
-    let t23 = s_q4 * (s_q5 * s_q5) * t13 + c_q4 * s_q5 * t12;
-    let t24 = s_q4 * (c_q5 * c_q5) * t13 + c_q4 * c_q5 * t11;
-    let t25 = -0.05 * (s_q4 * qd[4]);
-    let t26 = t2 * s_q2;
-    let t27 = s_q4 * (1.3498 * t16 + 0.1 * (t19 - t18) + 0.27 * t26);
-    let t28 = -0.54 * (t20 + t21) - 6.0 * (t2 * c_q2);
-    let t29 = -0.54 * t16 - 6.0 * t26;
-    let t30 = c_q2 * t29 - s_q2 * t28;
-    let t31 = s_q4 * (1.3498 * t16 + 0.1 * (t19 - t18));
-    let t32 = -0.54 * (t20 + t21);
-    let t33 = -0.54 * (t16 * c_q2) - s_q2 * t32;
-    let t34 = s_q4 * (1.3498 * t8 - 0.1 * (c_q5 * c_q5 * t13 + s_q5 * s_q5 * t13));
-    let t35 = 0.54 * (s_q2 * s_q4 * qd[4] - t8 * c_q2);
-    let t36 = 0.5 * (s_q4 * (0.1 * (s_q5 * t11 - c_q5 * t12)));
-    let t37 = -t2 - qd[0] * c_q1;
-    let t38 = s_q2 * t37 - t14 * c_q2;
-    let t39 = s_q4 * (1.3498 * t16 + 0.1 * (t19 - t18) - 0.27 * t38);
-    let t40 = t14 * s_q2 + c_q2 * t37;
-    let t41 = t32 + 6.0 * t40;
-    let t42 = 6.0 * t38 - 0.54 * t16;
-    let t43 = c_q2 * t42 - s_q2 * t41;
+    let t12 = t8 * c_q5 - qd[4] * s_q5;
+    let t13 = t8 * s_q5 + qd[4] * c_q5;
+    let t14 = t9 + qd[5];
+    let t15 = qd[0] * s_q1;
+    let t16 = s_q4 * qd[4];
+    let t17 = c_q4 * t16;
+    let t18 = c_q4 * qd[4];
+    let t19 = s_q4 * t14;
+    let t20 = s_q5 * c_q5 * t19;
+    let t21 = c_q4 * c_q5;
+    let t22 = c_q4 * s_q5;
+    let t23 = c_q4 * t8;
+    let t24 = -0.05 * t16;
+    let t25 = t2 * s_q2;
+    let t26 = 0.1 * (t20 + t12 * t22) + (1.3498 * t18 - 0.1 * (t20 + t13 * t21));
+    let t27 = t2 * c_q2;
+    let t28 = -0.54 * (t8 * (s_q4 * s_q4) + t23 * c_q4);
+    let t29 = t28 - 6.0 * t27;
+    let t30 = -0.54 * t18 - 6.0 * t25;
+    let t31 = c_q2 * t30 - s_q2 * t29;
+    let t32 = s_q4 * (0.27 * t25 + t26) - 0.2 * t17;
+    let t33 = t32 - 0.5 * t31;
+    let t34 = 0.1 * (c_q5 * c_q5 * t19 + t12 * t21)
+        + (0.1 * (s_q5 * s_q5 * t19 + t13 * t22) - 1.2498 * t23);
+    let t35 = -0.54 * (c_q2 * t18) - s_q2 * t28;
+    let t36 = s_q4 * t26 - 0.2 * t17;
+    let t37 = t36 - 0.5 * t35;
+    let t38 = 0.54 * (s_q2 * t16 - c_q2 * t9);
+    let t39 = s_q4 * (1.3498 * t9 - 0.1 * (c_q5 * c_q5 * t14 + s_q5 * s_q5 * t14))
+        - 0.2 * t23;
+    let t40 = t39 - 0.5 * t38;
+    let t41 = 0.5 * (s_q4 * (0.1 * (s_q5 * t12 - c_q5 * t13)));
+    let t42 = -t2 - qd[0] * c_q1;
+    let t43 = s_q2 * t42 - c_q2 * t15;
+    let t44 = s_q2 * t15 + c_q2 * t42;
+    let t45 = t28 + 6.0 * t44;
+    let t46 = 6.0 * t43 - 0.54 * t18;
+    let t47 = c_q2 * t46 - s_q2 * t45;
+    let t48 = s_q4 * (t26 - 0.27 * t43) - 0.2 * t17;
+    let t49 = t48 + (4.9 * t15 - 0.5 * t47);
     [
         [
             0.5
-                * (4.9 * t14 + t39 - 0.2 * t15
-                    - 0.5
-                        * (t43
-                            + (c_q1 * t43
-                                - s_q1 * (c_q2 * t41 + s_q2 * t42 - 9.8 * t2)))),
+                * (t49
+                    - 0.5 * (c_q1 * t47 - s_q1 * (c_q2 * t45 + s_q2 * t46 - 9.8 * t2))),
             0.5
-                * (t27 - 0.2 * t15
-                    - 0.5
-                        * (t30
-                            + (c_q1 * t30
-                                - s_q1 * (c_q2 * t28 + s_q2 * t29 - 9.8 * t2)))),
-            0.5
-                * (t31 - 0.2 * t15
-                    - 0.5
-                        * (t33
-                            + (c_q1 * t33 - s_q1 * (c_q2 * t32 - 0.54 * (t16 * s_q2))))),
+                * (t33
+                    - 0.5 * (c_q1 * t31 - s_q1 * (c_q2 * t29 + s_q2 * t30 - 9.8 * t2))),
+            0.5 * (t37 - 0.5 * (c_q1 * t35 - s_q1 * (c_q2 * t28 - 0.54 * (s_q2 * t18)))),
             0.0,
-            0.5
-                * (t34 - 0.2 * t22
-                    - 0.5
-                        * (t35
-                            + (c_q1 * t35
-                                - s_q1 * (-0.54 * (c_q2 * s_q4 * qd[4] + t8 * s_q2))))),
-            t36,
+            0.5 * (t40 - 0.5 * (c_q1 * t38 - s_q1 * (-0.54 * (c_q2 * t16 + s_q2 * t9)))),
+            t41,
         ],
+        [0.5 * t49, 0.5 * t33, 0.5 * t37, 0.0, 0.5 * t40, t41],
+        [0.5 * t48, 0.5 * t32, 0.5 * t36, 0.0, 0.5 * t39, t41],
+        [0.0, 0.0, 0.0, 0.0, -0.27 * t18, 0.0],
         [
-            0.5 * (4.9 * t14 + t39 - 0.2 * t15 - 0.5 * t43),
-            0.5 * (t27 - 0.2 * t15 - 0.5 * t30),
-            0.5 * (t31 - 0.2 * t15 - 0.5 * t33),
+            0.5 * (t34 + 0.27 * (c_q4 * t44)),
+            0.5 * (t34 - 0.27 * (c_q4 * t27)),
+            0.5 * t34,
             0.0,
-            0.5 * (t34 - 0.2 * t22 - 0.5 * t35),
-            t36,
+            0.0,
+            0.5 * (0.1 * (s_q5 * t13 + c_q5 * t12)),
         ],
-        [
-            0.5 * (t39 - 0.2 * t15),
-            0.5 * (t27 - 0.2 * t15),
-            0.5 * (t31 - 0.2 * t15),
-            0.0,
-            0.5 * (t34 - 0.2 * t22),
-            t36,
-        ],
-        [0.0, 0.0, 0.0, 0.0, -0.27 * t16, 0.0],
-        [
-            0.5 * (0.1 * (t23 + t24) + 0.27 * (c_q4 * t40) - 1.2498 * t22),
-            0.5 * (0.1 * (t23 + t24) - 1.2498 * t22 - 0.27 * (t2 * c_q2 * c_q4)),
-            0.5 * (0.1 * (t23 + t24) - 1.2498 * t22),
-            0.0,
-            0.0,
-            0.5 * (0.1 * (s_q5 * t12 + c_q5 * t11)),
-        ],
-        [t25, t25, t25, 0.0, -0.05 * (t5 * s_q4), 0.0],
+        [t24, t24, t24, 0.0, -0.05 * t8, 0.0],
     ]
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
-    mul: 74,
-    add: 46,
+    mul: 70,
+    add: 45,
     div: 0,
     sqrt: 0,
     sin: 4,
@@ -751,49 +683,44 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let t5 = t2 + qd[2];
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
+    let t8 = t5 * s_q4;
     let s_q5 = libm::Libm::<Real>::sin(q[5]);
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
-    let t10 = t5 * s_q4 * c_q5 - qd[4] * s_q5;
-    let t11 = t5 * s_q4 * s_q5 + qd[4] * c_q5;
-    let t12 = t5 * c_q4 + qd[5];
-    let t13 = qd[0] * c_q1;
-    let t14 = qd[0] * s_q1 * s_q2;
-    let t15 = -0.5 * (t2 + t13);
-    let t16 = 0.5 * (qd[0] * s_q1 * c_q2) - s_q2 * t15;
-    let t17 = c_q2 * t15;
-    let t18 = 0.5 * t14 + t17;
-    let t19 = c_q4 * t16;
-    let t20 = qd[3] * s_q4;
-    let t21 = t19 - t20;
-    let t22 = -(s_q4 * t16) - qd[3] * c_q4;
-    let t23 = -0.3 * t2 - 0.5 * t13;
-    let t24 = t16 * t16;
-    let t25 = t18 * t18;
-    let t26 = t5 * t5;
-    let t27 = t21 + 0.1 * qd[4];
-    let t28 = t18 - 0.1 * (t5 * s_q4);
-    let t29 = t22 * t22;
-    let t30 = 0.07 * t11 + c_q5 * t21 - s_q5 * t18;
-    let t31 = s_q5 * t21 + c_q5 * t18 - 0.07 * t10;
+    let t11 = t8 * c_q5 - qd[4] * s_q5;
+    let t12 = t8 * s_q5 + qd[4] * c_q5;
+    let t13 = t5 * c_q4 + qd[5];
+    let t14 = qd[0] * c_q1;
+    let t15 = qd[0] * s_q1;
+    let t16 = -0.5 * (t2 + t14);
+    let t17 = 0.5 * (c_q2 * t15) - s_q2 * t16;
+    let t18 = 0.5 * (s_q2 * t15) + c_q2 * t16;
+    let t19 = c_q4 * t17 - qd[3] * s_q4;
+    let t20 = -(s_q4 * t17) - qd[3] * c_q4;
+    let t21 = -0.3 * t2 - 0.5 * t14;
+    let t22 = t17 * t17 + t18 * t18;
+    let t23 = t5 * t5;
+    let t24 = 0.1 * qd[4] + t19;
+    let t25 = t18 - 0.1 * t8;
+    let t26 = t20 * t20;
+    let t27 = 0.07 * t12 + c_q5 * t19 - s_q5 * t18;
+    let t28 = s_q5 * t19 + c_q5 * t18 - 0.07 * t11;
     (
         0.65 * (qd[0] * qd[0])
             + 0.5
-                * (0.8 * (t2 * t2)
-                    + 8.0 * (0.25 * (qd[0] * qd[0] * (s_q1 * s_q1)) + t23 * t23)
-                    + (5.0 * (t24 + t25) + 0.3 * t26)
-                    + (0.2 * t26 + 3.0 * (t24 + t25 + qd[3] * qd[3]))
-                    + (0.4 * (qd[4] * qd[4] + t26 * (s_q4 * s_q4))
-                        + 2.0 * (t27 * t27 + t29 + t28 * t28)
-                        + 0.1 * (t26 * (c_q4 * c_q4)))
-                    + (0.3 * (t11 * t11 + t10 * t10) + t29 + t30 * t30 + t31 * t31
-                        + 0.1 * (t12 * t12))),
+                * (0.8 * (t2 * t2) + 8.0 * (0.25 * (t15 * (qd[0] * s_q1)) + t21 * t21)
+                    + (5.0 * t22 + 0.3 * t23) + (0.2 * t23 + 3.0 * (t22 + qd[3] * qd[3]))
+                    + (0.4 * (qd[4] * qd[4] + t23 * (s_q4 * s_q4))
+                        + 2.0 * (t24 * t24 + t26 + t25 * t25)
+                        + 0.1 * (t23 * (c_q4 * c_q4)))
+                    + (0.3 * (t12 * t12 + t11 * t11) + t26 + t27 * t27 + t28 * t28
+                        + 0.1 * (t13 * t13))),
         29.43 * (0.2 - q[3]) + 19.62 * (-0.1 * c_q4 - q[3])
             + 9.81 * (-0.07 * c_q4 - q[3]) - 19.62,
     )
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_POSES: OpCount = OpCount {
-    mul: 22,
+    mul: 18,
     add: 15,
     div: 0,
     sqrt: 0,
@@ -821,14 +748,16 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let t7 = q[0] + q[1];
     let t8 = libm::Libm::<Real>::cos(t7);
     let t9 = libm::Libm::<Real>::sin(t7);
-    let t10 = t7 + q[2];
+    let t10 = q[2] + t7;
     let t11 = libm::Libm::<Real>::cos(t10);
     let t12 = libm::Libm::<Real>::sin(t10);
     let t13 = -t12;
     let t14 = 0.5 * (c_q0 + t8);
     let t15 = -0.5 * (s_q0 + t9);
-    let t16 = -(s_q4 * t11);
-    let t17 = s_q4 * t12;
+    let t16 = c_q4 * t11;
+    let t17 = -(s_q4 * t11);
+    let t18 = c_q4 * t12;
+    let t19 = s_q4 * t12;
     [
         Pose {
             rotation: [[c_q0, 0.0, s_q0], [0.0, 1.0, 0.0], [-s_q0, 0.0, c_q0]],
@@ -847,18 +776,14 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
             position: [t14, t2, t15],
         },
         Pose {
-            rotation: [
-                [c_q4 * t11, t16, t12],
-                [s_q4, c_q4, 0.0],
-                [-(c_q4 * t12), t17, t11],
-            ],
+            rotation: [[t16, t17, t12], [s_q4, c_q4, 0.0], [-t18, t19, t11]],
             position: [t14, t2, t15],
         },
         Pose {
             rotation: [
-                [c_q4 * c_q5 * t11 - s_q5 * t12, t16, c_q4 * s_q5 * t11 + c_q5 * t12],
+                [c_q5 * t16 - s_q5 * t12, t17, s_q5 * t16 + c_q5 * t12],
                 [s_q4 * c_q5, c_q4, s_q4 * s_q5],
-                [-(c_q4 * c_q5 * t12) - s_q5 * t11, t17, c_q5 * t11 - c_q4 * s_q5 * t12],
+                [-(c_q5 * t18) - s_q5 * t11, t19, c_q5 * t11 - s_q5 * t18],
             ],
             position: [t14, t2, t15],
         },
@@ -895,7 +820,7 @@ pub fn coordinate_rates_with(
 }
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
-    mul: 129,
+    mul: 108,
     add: 57,
     div: 0,
     sqrt: 0,
@@ -928,50 +853,48 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
     let t10 = -0.5 * c_q1 - 0.5;
     let t11 = 0.5 * (s_q1 * c_q2) - s_q2 * t10;
-    let t12 = 0.5 * (s_q1 * s_q2) + c_q2 * t10;
-    let t13 = c_q4 * c_q4;
-    let t14 = c_q0 * c_q1 - s_q0 * s_q1;
-    let t15 = c_q0 * s_q1;
-    let t16 = s_q0 * c_q1;
-    let t17 = t15 + t16;
+    let t12 = c_q4 * s_q5;
+    let t13 = 0.5 * (s_q1 * s_q2) + c_q2 * t10;
+    let t14 = c_q4 * c_q5;
+    let t15 = s_q4 * c_q4;
+    let t16 = c_q0 * c_q1 - s_q0 * s_q1;
+    let t17 = c_q0 * s_q1 + s_q0 * c_q1;
     let t18 = -t17;
-    let t19 = c_q2 * t14;
+    let t19 = c_q2 * t16;
     let t20 = t19 - s_q2 * t17;
-    let t21 = s_q2 * t14;
+    let t21 = s_q2 * t16;
     let t22 = t21 + c_q2 * t17;
     let t23 = c_q2 * t18 - t21;
     let t24 = t19 + s_q2 * t18;
-    let t25 = c_q4 * c_q5 * t20 - s_q5 * t22;
-    let t26 = c_q4 * s_q5 * t20 + c_q5 * t22;
-    let t27 = c_q4 * c_q5 * t23 - s_q5 * t24;
-    let t28 = c_q4 * s_q5 * t23 + c_q5 * t24;
-    let t29 = t12 * t22;
-    let t30 = t11 * t20 + t29;
-    let t31 = c_q2 * t22;
-    let t32 = 0.5 * (s_q2 * t20 - t31);
-    let t33 = t12 * t24;
-    let t34 = t11 * t23 + t33;
-    let t35 = c_q2 * t24;
-    let t36 = 0.5 * (s_q2 * t23 - t35);
-    let t37 = s_q4 * s_q4 * t11 * t20;
-    let t38 = s_q2 * (s_q4 * s_q4) * t20;
-    let t39 = s_q4 * c_q4 * t20;
-    let t40 = s_q4 * s_q4 * t11 * t23;
-    let t41 = s_q2 * (s_q4 * s_q4) * t23;
-    let t42 = s_q4 * c_q4 * t23;
-    let t43 = c_q4 * c_q5 * t11 - s_q5 * t12;
-    let t44 = c_q4 * s_q5 * t11 + c_q5 * t12;
-    let t45 = 0.5 * (s_q2 * c_q4 * c_q5 + c_q2 * s_q5);
-    let t46 = 0.5 * (s_q2 * c_q4 * s_q5 - c_q2 * c_q5);
-    let t47 = s_q4 * c_q5 * t25;
-    let t48 = s_q4 * s_q5 * t26;
-    let t49 = s_q4 * s_q4 * (c_q5 * c_q5);
-    let t50 = s_q4 * s_q4 * (s_q5 * s_q5);
-    let t51 = s_q4 * c_q5 * t27;
-    let t52 = s_q4 * s_q5 * t28;
-    let t53 = t47 + t48 - t39;
-    let t54 = t13 + t49 + t50;
-    let t55 = t51 + t52 - t42;
+    let t25 = t14 * t20 - s_q5 * t22;
+    let t26 = t12 * t20 + c_q5 * t22;
+    let t27 = t14 * t23 - s_q5 * t24;
+    let t28 = t12 * t23 + c_q5 * t24;
+    let t29 = t11 * t20;
+    let t30 = t13 * t22;
+    let t31 = t29 + t30;
+    let t32 = s_q2 * t20;
+    let t33 = c_q2 * t22;
+    let t34 = 0.5 * (t32 - t33);
+    let t35 = t11 * t23;
+    let t36 = t13 * t24;
+    let t37 = t35 + t36;
+    let t38 = s_q2 * t23;
+    let t39 = c_q2 * t24;
+    let t40 = 0.5 * (t38 - t39);
+    let t41 = s_q4 * s_q4 * t29;
+    let t42 = s_q4 * s_q4 * t32;
+    let t43 = s_q4 * s_q4 * t35;
+    let t44 = s_q4 * s_q4 * t38;
+    let t45 = t11 * t14 - s_q5 * t13;
+    let t46 = t11 * t12 + c_q5 * t13;
+    let t47 = 0.5 * (s_q2 * t14 + c_q2 * s_q5);
+    let t48 = 0.5 * (s_q2 * t12 - c_q2 * c_q5);
+    let t49 = s_q4 * c_q5;
+    let t50 = s_q4 * s_q5;
+    let t51 = t26 * t50 - (t15 * t20 - t25 * t49);
+    let t52 = t50 * (s_q4 * s_q5) + (c_q4 * c_q4 + t49 * (s_q4 * c_q5));
+    let t53 = t28 * t50 - (t15 * t23 - t27 * t49);
     [
         [
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
@@ -982,33 +905,33 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
         ],
         [
-            [0.5 * (s_q1 * t14 - c_q1 * t17), 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.5 * (s_q1 * t16 - c_q1 * t17), 0.0, 0.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
-            [0.5 * (s_q1 * t18 - c_q1 * t14), 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.5 * (s_q1 * t18 - c_q1 * t16), 0.0, 0.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
             [1.0, 1.0, 0.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
         ],
         [
-            [t30, t32, 0.0, 0.0, 0.0, 0.0],
+            [t31, t34, 0.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
-            [t34, t36, 0.0, 0.0, 0.0, 0.0],
+            [t37, t40, 0.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
             [1.0, 1.0, 1.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
         ],
         [
-            [t30, t32, 0.0, 0.0, 0.0, 0.0],
+            [t31, t34, 0.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, -1.0, 0.0, 0.0],
-            [t34, t36, 0.0, 0.0, 0.0, 0.0],
+            [t37, t40, 0.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
             [1.0, 1.0, 1.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
         ],
         [
             [
-                t29 + t13 * (t11 * t20) + t37,
-                0.5 * (t13 * (s_q2 * t20) + t38 - t31),
+                t30 + c_q4 * c_q4 * t29 + t41,
+                0.5 * (c_q4 * c_q4 * t32 + t42 - t33),
                 0.0,
                 0.0,
                 0.0,
@@ -1016,8 +939,8 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             ],
             [0.0, 0.0, 0.0, -1.0, 0.0, 0.0],
             [
-                t33 + t13 * (t11 * t23) + t40,
-                0.5 * (t13 * (s_q2 * t23) + t41 - t35),
+                t36 + c_q4 * c_q4 * t35 + t43,
+                0.5 * (c_q4 * c_q4 * t38 + t44 - t39),
                 0.0,
                 0.0,
                 0.0,
@@ -1029,32 +952,32 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
         ],
         [
             [
-                t37 + t25 * t43 + t26 * t44,
-                0.5 * t38 + t25 * t45 + t26 * t46,
+                t41 + t25 * t45 + t26 * t46,
+                0.5 * t42 + t25 * t47 + t26 * t48,
+                0.0,
+                -t51,
+                0.0,
+                0.0,
+            ],
+            [
+                t45 * t49 + t46 * t50 - t11 * t15,
+                t47 * t49 + t48 * t50 - 0.5 * (s_q2 * t15),
+                0.0,
+                -t52,
+                0.0,
+                0.0,
+            ],
+            [
+                t43 + t27 * t45 + t28 * t46,
+                0.5 * t44 + t27 * t47 + t28 * t48,
                 0.0,
                 -t53,
                 0.0,
                 0.0,
             ],
-            [
-                s_q4 * c_q5 * t43 + s_q4 * s_q5 * t44 - s_q4 * c_q4 * t11,
-                s_q4 * c_q5 * t45 + s_q4 * s_q5 * t46 - 0.5 * (s_q2 * s_q4 * c_q4),
-                0.0,
-                -t54,
-                0.0,
-                0.0,
-            ],
-            [
-                t40 + t27 * t43 + t28 * t44,
-                0.5 * t41 + t27 * t45 + t28 * t46,
-                0.0,
-                -t55,
-                0.0,
-                0.0,
-            ],
-            [t53, t53, t53, 0.0, c_q5 * t26 - s_q5 * t25, -(s_q4 * t20)],
-            [t54, t54, t54, 0.0, 0.0, c_q4],
-            [t55, t55, t55, 0.0, c_q5 * t28 - s_q5 * t27, -(s_q4 * t23)],
+            [t51, t51, t51, 0.0, c_q5 * t26 - s_q5 * t25, -(s_q4 * t20)],
+            [t52, t52, t52, 0.0, 0.0, c_q4],
+            [t53, t53, t53, 0.0, c_q5 * t28 - s_q5 * t27, -(s_q4 * t23)],
         ],
     ]
 }

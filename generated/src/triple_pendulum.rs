@@ -18,18 +18,18 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 22 | 6 | 1 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 45 | 25 | 0 | 0 | 3 | 3 |
-//! | `mass_matrix` | 20 | 14 | 0 | 0 | 2 | 2 |
-//! | `bias` | 37 | 13 | 0 | 0 | 3 | 3 |
-//! | `gravity` | 7 | 5 | 0 | 0 | 0 | 3 |
-//! | `joint_space` | 69 | 32 | 0 | 0 | 3 | 3 |
-//! | `forward_dynamics` | 105 | 53 | 2 | 0 | 3 | 3 |
-//! | `coriolis_matrix` | 41 | 17 | 0 | 0 | 2 | 2 |
-//! | `energy` | 48 | 22 | 0 | 0 | 3 | 3 |
+//! | `derived` | 20 | 5 | 1 | 0 | 0 | 0 |
+//! | `inverse_dynamics` | 42 | 23 | 0 | 0 | 3 | 3 |
+//! | `mass_matrix` | 18 | 12 | 0 | 0 | 2 | 2 |
+//! | `bias` | 35 | 13 | 0 | 0 | 3 | 3 |
+//! | `gravity` | 7 | 4 | 0 | 0 | 0 | 3 |
+//! | `joint_space` | 62 | 30 | 0 | 0 | 3 | 3 |
+//! | `forward_dynamics` | 88 | 50 | 2 | 0 | 3 | 3 |
+//! | `coriolis_matrix` | 34 | 15 | 0 | 0 | 2 | 2 |
+//! | `energy` | 45 | 22 | 0 | 0 | 3 | 3 |
 //! | `body_poses` | 4 | 7 | 0 | 0 | 3 | 3 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `body_jacobians` | 37 | 17 | 0 | 0 | 3 | 3 |
+//! | `body_jacobians` | 30 | 16 | 0 | 0 | 3 | 3 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 /// The floating-point type of every input, output and parameter:
@@ -160,23 +160,24 @@ impl Params {
         let t1 = p.m * p.l;
         let t2 = p.jz + 0.25 * t0;
         let inv3 = 1.0 / t2;
-        let t4 = p.m - 0.25 * (t0 * (p.m * inv3));
+        let t4 = p.jz + 1.25 * t0;
+        let t5 = p.m - 0.25 * (t0 * (p.m * inv3));
         Derived {
             params: *self,
-            k0: t1 * p.g,
+            k0: p.g * t1,
             k1: p.jz + 2.25 * t0,
-            k2: p.jz + 1.25 * t0,
+            k2: t4,
             k3: t1,
             k4: t2,
             k5: t0,
             k6: 1.5 * t1,
-            k7: 3.0 * p.jz + 3.75 * t0,
+            k7: 3.0 * t4,
             k8: 2.0 * p.jz + 1.5 * t0,
-            k9: t4,
+            k9: t5,
             k10: p.l * p.l,
             k11: 0.5 * t1,
-            k12: p.l * t4,
-            k13: p.m * p.l * inv3,
+            k12: p.l * t5,
+            k13: t1 * inv3,
             k14: p.l * p.g,
             k15: inv3,
             k16: p.m * p.g,
@@ -185,8 +186,8 @@ impl Params {
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 22,
-    add: 6,
+    mul: 20,
+    add: 5,
     div: 1,
     sqrt: 0,
     sin: 0,
@@ -194,8 +195,8 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 45,
-    add: 25,
+    mul: 42,
+    add: 23,
     div: 0,
     sqrt: 0,
     sin: 3,
@@ -229,39 +230,34 @@ pub fn inverse_dynamics_with(
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t4 = p.g * c_q0 + p.l * qdd[0];
     let t5 = p.g * s_q0 - p.l * (qd[0] * qd[0]);
-    let t6 = s_q1 * t5;
-    let t7 = c_q1 * t4;
-    let t8 = qd[0] + qd[1];
-    let t9 = qdd[0] + qdd[1];
+    let t6 = c_q1 * t4 - s_q1 * t5;
+    let t7 = qd[0] + qd[1];
+    let t8 = qdd[0] + qdd[1];
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t12 = t8 + qd[2];
-    let t13 = t9 + qdd[2];
-    let t14 = t9 * d.k2;
-    let t15 = (t7 - t6) * d.k3;
-    let t16 = t13 * d.k4;
-    let t17 = (c_q2 * (t7 + p.l * t9 - t6)
-        - s_q2 * (c_q1 * t5 + s_q1 * t4 - p.l * (t8 * t8))) * d.k3;
-    let t18 = s_q2 * (t12 * t12) * d.k3;
-    let t19 = c_q2 * t13 * d.k3;
-    let t20 = p.l * (0.5 * (t19 - t18));
-    let t21 = t16 + 0.5 * t17;
-    let t22 = t21 + t14 + t20 + 1.5 * t15;
+    let t11 = t7 + qd[2];
+    let t12 = t8 + qdd[2];
+    let t13 = s_q2 * d.k3;
+    let t14 = c_q2 * d.k3;
+    let t15 = 0.5 * (t12 * t14 - t11 * t11 * t13);
+    let t16 = t12 * d.k4
+        + 0.5
+            * ((c_q2 * (t6 + p.l * t8)
+                - s_q2 * (c_q1 * t5 + s_q1 * t4 - p.l * (t7 * t7))) * d.k3);
+    let t17 = t8 * d.k2 + 1.5 * (t6 * d.k3) + (p.l * t15 + t16);
     [
-        t22 + 2.5 * (c_q0 * d.k0) + qdd[0] * d.k1
+        2.5 * (c_q0 * d.k0) + qdd[0] * d.k1
             + p.l
-                * (s_q1
-                    * (-1.5 * (t8 * t8 * d.k3)
-                        - 0.5 * (c_q2 * (t12 * t12) * d.k3 + s_q2 * t13 * d.k3))
-                    + c_q1 * (0.5 * (t19 - t18) + 1.5 * (t9 * d.k3))),
-        t22,
-        t21,
+                * (s_q1 * (-1.5 * (t7 * t7 * d.k3) - 0.5 * (t11 * t11 * t14 + t12 * t13))
+                    + c_q1 * (t15 + 1.5 * (t8 * d.k3))) + t17,
+        t17,
+        t16,
     ]
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 20,
-    add: 14,
+    mul: 18,
+    add: 12,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -283,28 +279,26 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t4 = c_q2 * d.k5;
-    let t5 = c_q1 * d.k5;
-    let t6 = (c_q2 * (p.l + p.l * c_q1) - p.l * s_q1 * s_q2) * d.k3;
-    let t7 = 0.5 * (t4 + t6) + 1.5 * t5 + d.k8;
-    let t8 = d.k4 + 0.5 * t6;
-    let t9 = d.k4 + 0.5 * t4;
+    let t4 = s_q1 * s_q2;
+    let t5 = c_q2 * d.k5;
+    let t6 = (c_q2 * (p.l + p.l * c_q1) - p.l * t4) * d.k3;
+    let t7 = 0.5 * t6 + (0.5 * t5 + 1.5 * (c_q1 * d.k5));
+    let t8 = t7 + d.k8;
+    let t9 = d.k4 + 0.5 * t6;
+    let t10 = d.k4 + 0.5 * t5;
     [
         [
-            0.5 * (t4 + t6) + 1.5 * t5
-                + p.l
-                    * (c_q1 * (0.5 * (c_q2 * d.k3) + d.k6) - 0.5 * (s_q1 * s_q2 * d.k3))
-                + d.k7,
-            t7,
+            p.l * (c_q1 * (0.5 * (c_q2 * d.k3) + d.k6) - 0.5 * (t4 * d.k3)) + d.k7 + t7,
             t8,
+            t9,
         ],
-        [t7, t4 + d.k8, t9],
-        [t8, t9, d.k4],
+        [t8, t5 + d.k8, t10],
+        [t9, t10, d.k4],
     ]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 37,
+    mul: 35,
     add: 13,
     div: 0,
     sqrt: 0,
@@ -332,25 +326,24 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let t8 = t5 + qd[2];
-    let t9 = p.g * c_q0 * c_q1 - s_q1 * t4;
-    let t10 = t9 * d.k3;
-    let t11 = (c_q2 * t9 - s_q2 * (c_q1 * t4 + p.g * c_q0 * s_q1 - p.l * (t5 * t5)))
-        * d.k3;
-    let t12 = s_q2 * (t8 * t8) * d.k5;
-    let t13 = 1.5 * t10 + 0.5 * (t11 - t12);
+    let t9 = p.g * c_q0;
+    let t10 = c_q1 * t9 - s_q1 * t4;
+    let t11 = t8 * t8 * d.k3;
+    let t12 = (c_q2 * t10 - s_q2 * (c_q1 * t4 + s_q1 * t9 - p.l * (t5 * t5))) * d.k3;
+    let t13 = 1.5 * (t10 * d.k3) + 0.5 * t12 - 0.5 * (s_q2 * (t8 * t8) * d.k5);
     [
-        t13 + 2.5 * (c_q0 * d.k0)
+        2.5 * (c_q0 * d.k0)
             + p.l
-                * (s_q1 * (-1.5 * (t5 * t5 * d.k3) - 0.5 * (c_q2 * (t8 * t8) * d.k3))
-                    - 0.5 * (c_q1 * s_q2 * (t8 * t8) * d.k3)),
+                * (s_q1 * (-1.5 * (t5 * t5 * d.k3) - 0.5 * (c_q2 * t11))
+                    - 0.5 * (c_q1 * s_q2 * t11)) + t13,
         t13,
-        0.5 * t11,
+        0.5 * t12,
     ]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
     mul: 7,
-    add: 5,
+    add: 4,
     div: 0,
     sqrt: 0,
     sin: 0,
@@ -368,17 +361,17 @@ pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
 pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let p = &d.params;
     let c_q0 = libm::Libm::<Real>::cos(q[0]);
-    let t1 = libm::Libm::<Real>::cos(q[0] + q[1]);
-    let t2 = libm::Libm::<Real>::cos(q[0] + q[1] + q[2]);
-    let t3 = t1 * d.k0;
-    let t4 = t2 * d.k0;
-    let t5 = 1.5 * t3 + 0.5 * t4;
-    [t5 + 2.5 * (c_q0 * d.k0), t5, 0.5 * t4]
+    let t1 = q[0] + q[1];
+    let t2 = libm::Libm::<Real>::cos(t1);
+    let t3 = libm::Libm::<Real>::cos(q[2] + t1);
+    let t4 = t3 * d.k0;
+    let t5 = 1.5 * (t2 * d.k0) + 0.5 * t4;
+    [2.5 * (c_q0 * d.k0) + t5, t5, 0.5 * t4]
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 69,
-    add: 32,
+    mul: 62,
+    add: 30,
     div: 0,
     sqrt: 0,
     sin: 3,
@@ -400,59 +393,58 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let p = &d.params;
     let s_q0 = libm::Libm::<Real>::sin(q[0]);
     let c_q0 = libm::Libm::<Real>::cos(q[0]);
+    let t2 = p.g * s_q0;
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let t4 = p.g * s_q0 - p.l * (qd[0] * qd[0]);
-    let t5 = qd[0] + qd[1];
+    let t5 = t2 - p.l * (qd[0] * qd[0]);
+    let t6 = qd[0] + qd[1];
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t8 = t5 + qd[2];
-    let t9 = p.g * c_q0 * c_q1;
-    let t10 = t9 - s_q1 * t4;
-    let t11 = p.g * c_q0 * s_q1;
-    let t12 = t9 - p.g * s_q0 * s_q1;
-    let t13 = c_q0 * d.k0;
-    let t14 = c_q2 * d.k5;
-    let t15 = c_q1 * d.k5;
-    let t16 = (c_q2 * (p.l + p.l * c_q1) - p.l * s_q1 * s_q2) * d.k3;
-    let t17 = 0.5 * (t14 + t16) + 1.5 * t15 + d.k8;
-    let t18 = d.k4 + 0.5 * t16;
-    let t19 = d.k4 + 0.5 * t14;
-    let t20 = t10 * d.k3;
-    let t21 = (c_q2 * t10 - s_q2 * (c_q1 * t4 + t11 - p.l * (t5 * t5))) * d.k3;
-    let t22 = s_q2 * (t8 * t8) * d.k5;
-    let t23 = t12 * d.k3;
-    let t24 = (c_q2 * t12 - s_q2 * (t11 + p.g * s_q0 * c_q1)) * d.k3;
-    let t25 = 1.5 * t23 + 0.5 * t24;
-    let t26 = 1.5 * t20 + 0.5 * (t21 - t22);
+    let t9 = t6 + qd[2];
+    let t10 = s_q1 * s_q2;
+    let t11 = p.g * c_q0;
+    let t12 = c_q1 * t11;
+    let t13 = t12 - s_q1 * t5;
+    let t14 = s_q1 * t11;
+    let t15 = t12 - t2 * s_q1;
+    let t16 = c_q0 * d.k0;
+    let t17 = c_q2 * d.k3;
+    let t18 = c_q2 * d.k5;
+    let t19 = (c_q2 * (p.l + p.l * c_q1) - p.l * t10) * d.k3;
+    let t20 = 0.5 * t19 + (0.5 * t18 + 1.5 * (c_q1 * d.k5));
+    let t21 = t20 + d.k8;
+    let t22 = d.k4 + 0.5 * t19;
+    let t23 = d.k4 + 0.5 * t18;
+    let t24 = (c_q2 * t13 - s_q2 * (c_q1 * t5 + t14 - p.l * (t6 * t6))) * d.k3;
+    let t25 = s_q2 * (t9 * t9);
+    let t26 = 1.5 * (t13 * d.k3) + 0.5 * t24 - 0.5 * (d.k5 * t25);
+    let t27 = (c_q2 * t15 - s_q2 * (t14 + t2 * c_q1)) * d.k3;
+    let t28 = 1.5 * (t15 * d.k3) + 0.5 * t27;
     JointSpace {
         mass_matrix: [
             [
-                0.5 * (t14 + t16) + 1.5 * t15
-                    + p.l
-                        * (c_q1 * (0.5 * (c_q2 * d.k3) + d.k6)
-                            - 0.5 * (s_q1 * s_q2 * d.k3)) + d.k7,
-                t17,
-                t18,
+                p.l * (c_q1 * (0.5 * t17 + d.k6) - 0.5 * (t10 * d.k3)) + d.k7 + t20,
+                t21,
+                t22,
             ],
-            [t17, t14 + d.k8, t19],
-            [t18, t19, d.k4],
+            [t21, t18 + d.k8, t23],
+            [t22, t23, d.k4],
         ],
         bias: [
-            t26 + 2.5 * t13
+            2.5 * t16
                 + p.l
-                    * (s_q1 * (-1.5 * (t5 * t5 * d.k3) - 0.5 * (c_q2 * (t8 * t8) * d.k3))
-                        - 0.5 * (c_q1 * s_q2 * (t8 * t8) * d.k3)),
+                    * (s_q1 * (-1.5 * (t6 * t6 * d.k3) - 0.5 * (t9 * t9 * t17))
+                        - 0.5 * (c_q1 * d.k3 * t25)) + t26,
             t26,
-            0.5 * t21,
+            0.5 * t24,
         ],
-        gravity: [t25 + 2.5 * t13, t25, 0.5 * t24],
+        gravity: [2.5 * t16 + t28, t28, 0.5 * t27],
     }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 105,
-    add: 53,
+    mul: 88,
+    add: 50,
     div: 2,
     sqrt: 0,
     sin: 3,
@@ -483,68 +475,62 @@ pub fn forward_dynamics_with(
     let p = &d.params;
     let s_q0 = libm::Libm::<Real>::sin(q[0]);
     let c_q0 = libm::Libm::<Real>::cos(q[0]);
+    let t2 = p.g * c_q0;
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let t4 = qd[0] + qd[1];
+    let t5 = qd[0] + qd[1];
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t7 = t4 + qd[2];
-    let t8 = p.g * s_q0 * s_q1;
-    let t9 = p.l * (qd[0] * qd[0]) * s_q1;
-    let t10 = p.m * s_q2 * c_q2;
-    let t11 = p.m * (s_q2 * s_q2);
-    let t12 = s_q2 * c_q2 * d.k9;
-    let t13 = t10 - t12;
-    let t14 = c_q2 * c_q2 * d.k9;
-    let t15 = t11 + t14;
-    let t16 = d.k4 + t15 * d.k10;
-    let inv17 = 1.0 / t16;
-    let t18 = p.m + p.m * (c_q2 * c_q2) + s_q2 * s_q2 * d.k9 - t13 * t13 * d.k10 * inv17;
-    let t19 = p.l * t15 + d.k11;
-    let t20 = t13 - p.l * t13 * inv17 * t19;
-    let t21 = s_q1 * t18 + c_q1 * t20;
-    let t22 = t15 + p.m - inv17 * (t19 * t19);
-    let t23 = s_q1 * t20 + c_q1 * t22;
-    let t24 = s_q1 * t21 + c_q1 * t23;
-    let t25 = d.k4 + d.k10 * t24;
-    let inv26 = 1.0 / t25;
-    let t27 = 0.5 * (t7 * t7 * d.k3) + t4 * t4 * c_q2 * d.k3;
-    let t28 = -0.5 * (tau[2] * d.k13) - t4 * t4 * s_q2 * d.k12;
-    let t29 = s_q2 * t27;
-    let t30 = c_q2 * t28;
-    let t31 = p.l * (t29 + t30);
-    let t32 = tau[1] + t31 - tau[2];
-    let t33 = tau[0]
+    let t8 = t5 + qd[2];
+    let t9 = p.g * s_q0;
+    let t10 = p.l * (qd[0] * qd[0]);
+    let t11 = c_q1 * t10;
+    let t12 = s_q1 * t10;
+    let t13 = t5 * t5 * s_q2;
+    let t14 = s_q2 * c_q2;
+    let t15 = t5 * t5 * d.k3;
+    let t16 = p.m * t14 - t14 * d.k9;
+    let t17 = p.m * (s_q2 * s_q2) + c_q2 * c_q2 * d.k9;
+    let t18 = d.k4 + t17 * d.k10;
+    let inv19 = 1.0 / t18;
+    let t20 = p.m + p.m * (c_q2 * c_q2) + s_q2 * s_q2 * d.k9 - t16 * t16 * d.k10 * inv19;
+    let t21 = p.l * t17 + d.k11;
+    let t22 = p.l * t16;
+    let t23 = t16 - inv19 * t21 * t22;
+    let t24 = s_q1 * t20 + c_q1 * t23;
+    let t25 = p.m + t17 - inv19 * (t21 * t21);
+    let t26 = s_q1 * t23 + c_q1 * t25;
+    let t27 = s_q1 * t24 + c_q1 * t26;
+    let t28 = d.k4 + d.k10 * t27;
+    let inv29 = 1.0 / t28;
+    let t30 = 0.5 * (t8 * t8 * d.k3) + c_q2 * t15;
+    let t31 = -0.5 * (tau[2] * d.k13) - t13 * d.k12;
+    let t32 = s_q2 * t30 + c_q2 * t31;
+    let t33 = p.l * t32 + (tau[1] - tau[2]);
+    let t34 = tau[0]
         + p.l
             * (s_q1
-                * (0.5 * (t4 * t4 * d.k3) + c_q2 * t27
-                    + p.l * (qd[0] * qd[0]) * c_q1 * t18 - s_q2 * t28 - t9 * t20
-                    - p.l * t13 * inv17 * t32)
-                + c_q1
-                    * (t29 + t30 + p.l * (qd[0] * qd[0]) * c_q1 * t20 - t9 * t22
-                        - inv17 * t19 * t32)) - tau[1]
-        - s_q0 * (c_q1 * t21 - s_q1 * t23) * d.k14 - p.g * c_q0 * (d.k11 + p.l * t24);
-    let t34 = inv26 * t33;
-    let t35 = p.g * c_q0 + p.l * inv26 * t33;
-    let t36 = p.g * s_q0 * c_q1 + s_q1 * t35 - p.l * (qd[0] * qd[0]) * c_q1;
-    let t37 = c_q1 * t35;
-    let t38 = inv17
-        * (t32 - p.l * t13 * t36 - t19 * (t9 + t37 - t8) - t16 * inv26 * t33);
-    let t39 = t34 + t38;
+                * (0.5 * t15 + c_q2 * t30 + t11 * t20 - s_q2 * t31 - t12 * t23
+                    - inv19 * t22 * t33)
+                + c_q1 * (t32 + t11 * t23 - t12 * t25 - inv19 * t21 * t33)) - tau[1]
+        - s_q0 * (c_q1 * t24 - s_q1 * t26) * d.k14 - t2 * (d.k11 + p.l * t27);
+    let t35 = inv29 * t34;
+    let t36 = t2 + p.l * inv29 * t34;
+    let t37 = c_q1 * t9 + s_q1 * t36 - t11;
+    let t38 = c_q1 * t36 + (t12 - s_q1 * t9);
+    let t39 = inv19 * (t33 - t22 * t37 - t21 * t38 - t18 * inv29 * t34);
+    let t40 = t35 + t39;
     [
-        t34,
-        t38,
-        (tau[2] - d.k4 * t39
-            - 0.5
-                * (d.k3
-                    * (p.l * (t4 * t4) * s_q2 + c_q2 * (t9 + t37 + p.l * t39 - t8)
-                        - s_q2 * t36))) * d.k15,
+        t35,
+        t39,
+        (tau[2] - d.k4 * t40
+            - 0.5 * (d.k3 * (p.l * t13 + c_q2 * (t38 + p.l * t40) - s_q2 * t37))) * d.k15,
     ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 41,
-    add: 17,
+    mul: 34,
+    add: 15,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -573,26 +559,25 @@ pub fn coriolis_matrix_with(
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let t5 = t2 + qd[2];
-    let t6 = qd[0] * s_q1 * d.k5;
-    let t7 = (2.0 * (p.l * qd[0] * s_q1 * c_q2)
-        - s_q2 * (-2.0 * (p.l * t2 + p.l * qd[0] * c_q1))) * d.k3;
-    let t8 = s_q2 * t5 * d.k5;
-    let t9 = c_q1 * s_q2 * t5 * d.k3;
-    let t10 = p.l * (s_q1 * (-3.0 * (t2 * d.k3) - c_q2 * t5 * d.k3) - t9);
-    let t11 = t2 * s_q2 * d.k5;
+    let t6 = p.l * qd[0];
+    let t7 = s_q1 * c_q2;
+    let t8 = (2.0 * (t6 * t7) - s_q2 * (-2.0 * (p.l * t2 + c_q1 * t6))) * d.k3;
+    let t9 = s_q2 * d.k5;
+    let t10 = t5 * t9;
+    let t11 = t5 * d.k3;
+    let t12 = c_q1 * s_q2 * t11;
+    let t13 = 3.0 * (qd[0] * s_q1 * d.k5) + 0.5 * t8;
+    let t14 = p.l * (s_q1 * (-3.0 * (t2 * d.k3) - c_q2 * t11) - t12) - t10;
+    let t15 = t2 * t9;
     [
-        [
-            0.5 * (3.0 * t6 + 0.5 * t7 + t10 - t8),
-            0.5 * (t10 + t11 - t8),
-            0.5 * (p.l * (-t9 - s_q1 * c_q2 * t5 * d.k3) - t8),
-        ],
-        [0.5 * (3.0 * t6 + 0.5 * t7 - t8), 0.5 * (t11 - t8), -0.5 * t8],
-        [0.25 * t7, 0.5 * t11, 0.0],
+        [0.5 * (t13 + t14), 0.5 * (t14 + t15), 0.5 * (p.l * (-t12 - t7 * t11) - t10)],
+        [0.5 * (t13 - t10), 0.5 * (t15 - t10), -0.5 * t10],
+        [0.25 * t8, 0.5 * t15, 0.0],
     ]
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
-    mul: 48,
+    mul: 45,
     add: 22,
     div: 0,
     sqrt: 0,
@@ -620,23 +605,25 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let t7 = p.l * t4;
     let t8 = t4 + qd[2];
-    let t9 = p.l * qd[0] * c_q1;
-    let t10 = p.l * s_q0;
-    let t11 = c_q0 * s_q1 + s_q0 * c_q1;
-    let t12 = p.l * t11;
-    let t13 = t7 + t9;
-    let t14 = p.l * qd[0] * s_q1 * c_q2 + s_q2 * t13;
-    let t15 = 0.5 * t7 + t9;
-    let t16 = 0.5 * (p.l * t8) + c_q2 * t13 - p.l * qd[0] * s_q1 * s_q2;
+    let t9 = p.l * qd[0];
+    let t10 = c_q1 * t9;
+    let t11 = s_q1 * t9;
+    let t12 = p.l * s_q0;
+    let t13 = c_q0 * s_q1 + s_q0 * c_q1;
+    let t14 = p.l * t13;
+    let t15 = t7 + t10;
+    let t16 = c_q2 * t11 + s_q2 * t15;
+    let t17 = 0.5 * t7 + t10;
+    let t18 = 0.5 * (p.l * t8) + c_q2 * t15 - s_q2 * t11;
     (
         0.5
-            * (p.m * (t14 * t14 + t16 * t16) + p.jz * (t8 * t8)
+            * (p.m * (t16 * t16 + t18 * t18) + p.jz * (t8 * t8)
                 + (p.jz * (qd[0] * qd[0]) + 0.25 * (qd[0] * qd[0] * d.k5))
                 + (p.jz * (t4 * t4)
-                    + p.m * (t15 * t15 + qd[0] * qd[0] * (s_q1 * s_q1) * d.k10))),
-        0.5 * (s_q0 * d.k0) + (t10 + 0.5 * t12) * d.k16
-            + (t10 + t12
-                + 0.5 * (p.l * (s_q2 * (c_q0 * c_q1 - s_q0 * s_q1) + c_q2 * t11)))
+                    + p.m * (t17 * t17 + qd[0] * qd[0] * (s_q1 * s_q1) * d.k10))),
+        0.5 * (s_q0 * d.k0) + (t12 + 0.5 * t14) * d.k16
+            + (t12 + t14
+                + 0.5 * (p.l * (s_q2 * (c_q0 * c_q1 - s_q0 * s_q1) + c_q2 * t13)))
                 * d.k16,
     )
 }
@@ -716,8 +703,8 @@ pub fn coordinate_rates_with(
 }
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
-    mul: 37,
-    add: 17,
+    mul: 30,
+    add: 16,
     div: 0,
     sqrt: 0,
     sin: 3,
@@ -743,20 +730,22 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t6 = p.l + p.l * c_q1;
-    let t7 = p.l * s_q1 * c_q2 + s_q2 * t6;
-    let t8 = c_q2 * t6 - p.l * s_q1 * s_q2;
-    let t9 = c_q0 * c_q1 - s_q0 * s_q1;
-    let t10 = c_q0 * s_q1;
-    let t11 = s_q0 * c_q1;
-    let t12 = -t10 - t11;
+    let t6 = p.l * c_q1;
+    let t7 = p.l * s_q1;
+    let t8 = p.l + t6;
+    let t9 = c_q2 * t7 + s_q2 * t8;
+    let t10 = c_q2 * t8 - s_q2 * t7;
+    let t11 = c_q0 * c_q1 - s_q0 * s_q1;
+    let t12 = c_q0 * s_q1 + s_q0 * c_q1;
     let t13 = -t12;
-    let t14 = c_q2 * t9;
-    let t15 = t14 + s_q2 * t12;
-    let t16 = s_q2 * t9;
-    let t17 = c_q2 * t12 - t16;
-    let t18 = t16 + c_q2 * t13;
-    let t19 = t14 - s_q2 * t13;
+    let t14 = c_q2 * t11;
+    let t15 = t14 + s_q2 * t13;
+    let t16 = s_q2 * t11;
+    let t17 = c_q2 * t13 - t16;
+    let t18 = t16 + c_q2 * t12;
+    let t19 = t14 - s_q2 * t12;
+    let t20 = p.l * s_q2;
+    let t21 = p.l * c_q2;
     [
         [
             [0.0, 0.0, 0.0],
@@ -767,16 +756,16 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             [1.0, 0.0, 0.0],
         ],
         [
-            [p.l * s_q1 * t9 + p.l * c_q1 * t12, 0.0, 0.0],
-            [p.l * s_q1 * t13 + p.l * c_q1 * t9, 0.0, 0.0],
+            [t7 * t11 + t6 * t13, 0.0, 0.0],
+            [t7 * t12 + t6 * t11, 0.0, 0.0],
             [0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0],
             [1.0, 1.0, 0.0],
         ],
         [
-            [t7 * t15 + t8 * t17, p.l * s_q2 * t15 + p.l * c_q2 * t17, 0.0],
-            [t7 * t18 + t8 * t19, p.l * s_q2 * t18 + p.l * c_q2 * t19, 0.0],
+            [t9 * t15 + t10 * t17, t15 * t20 + t17 * t21, 0.0],
+            [t9 * t18 + t10 * t19, t18 * t20 + t19 * t21, 0.0],
             [0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0],

@@ -19,14 +19,14 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 29 | 23 | 0 | 0 | 3 | 3 |
-//! | `mass_matrix` | 11 | 16 | 0 | 0 | 2 | 2 |
+//! | `inverse_dynamics` | 28 | 22 | 0 | 0 | 3 | 3 |
+//! | `mass_matrix` | 10 | 12 | 0 | 0 | 2 | 2 |
 //! | `bias` | 21 | 13 | 0 | 0 | 3 | 3 |
-//! | `gravity` | 2 | 5 | 0 | 0 | 0 | 3 |
-//! | `joint_space` | 38 | 34 | 0 | 0 | 3 | 3 |
-//! | `forward_dynamics` | 80 | 46 | 2 | 0 | 3 | 3 |
-//! | `coriolis_matrix` | 35 | 18 | 0 | 0 | 2 | 2 |
-//! | `energy` | 30 | 19 | 0 | 0 | 3 | 3 |
+//! | `gravity` | 2 | 4 | 0 | 0 | 0 | 3 |
+//! | `joint_space` | 37 | 30 | 0 | 0 | 3 | 3 |
+//! | `forward_dynamics` | 73 | 43 | 2 | 0 | 3 | 3 |
+//! | `coriolis_matrix` | 31 | 13 | 0 | 0 | 2 | 2 |
+//! | `energy` | 28 | 19 | 0 | 0 | 3 | 3 |
 //! | `body_poses` | 4 | 7 | 0 | 0 | 3 | 3 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `body_jacobians` | 33 | 16 | 0 | 0 | 3 | 3 |
@@ -122,8 +122,8 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 29,
-    add: 23,
+    mul: 28,
+    add: 22,
     div: 0,
     sqrt: 0,
     sin: 3,
@@ -157,36 +157,31 @@ pub fn inverse_dynamics_with(
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t4 = c_q0 + 2.0 * qdd[0];
     let t5 = s_q0 - 2.0 * (qd[0] * qd[0]);
-    let t6 = s_q1 * t5;
-    let t7 = c_q1 * t4;
-    let t8 = t7 - t6;
-    let t9 = qd[0] + qd[1];
-    let t10 = qdd[0] + qdd[1];
+    let t6 = c_q1 * t4 - s_q1 * t5;
+    let t7 = qd[0] + qd[1];
+    let t8 = qdd[0] + qdd[1];
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t13 = t9 * t9;
-    let t14 = s_q2 * (c_q1 * t5 + s_q1 * t4 - 2.0 * t13);
-    let t15 = c_q2 * (t8 + 2.0 * t10);
-    let t16 = t9 + qd[2];
-    let t17 = t10 + qdd[2];
-    let t18 = s_q2 * (t16 * t16);
-    let t19 = c_q2 * t17;
-    let t20 = t19 - t18;
-    let t21 = t15 + 2.0 * t17 - t14;
-    let t22 = t21 + 3.0 * t8 + 6.0 * t10 + 2.0 * t20;
+    let t11 = t7 * t7;
+    let t12 = t7 + qd[2];
+    let t13 = t8 + qdd[2];
+    let t14 = 2.0 * t13
+        + (c_q2 * (t6 + 2.0 * t8) - s_q2 * (c_q1 * t5 + s_q1 * t4 - 2.0 * t11));
+    let t15 = c_q2 * t13 - s_q2 * (t12 * t12);
+    let t16 = 3.0 * t6 + 6.0 * t8 + (t14 + 2.0 * t15);
     [
-        t22 + 5.0 * c_q0 + 10.0 * qdd[0]
+        5.0 * t4 + t16
             + 2.0
-                * (s_q1 * (-3.0 * t13 - c_q2 * (t16 * t16) - s_q2 * t17)
-                    + c_q1 * (t20 + 3.0 * t10)),
-        t22,
-        t21,
+                * (s_q1 * (-3.0 * t11 - c_q2 * (t12 * t12) - s_q2 * t13)
+                    + c_q1 * (3.0 * t8 + t15)),
+        t16,
+        t14,
     ]
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 11,
-    add: 16,
+    mul: 10,
+    add: 12,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -209,17 +204,14 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let t4 = s_q1 * s_q2;
-    let t5 = c_q2 * (2.0 * c_q1 + 2.0);
-    let t6 = t5 + 2.0 - 2.0 * t4;
+    let t5 = c_q2 * (2.0 * c_q1 + 2.0) - 2.0 * t4;
+    let t6 = t5 + 2.0;
     let t7 = 2.0 * c_q2 + 2.0;
-    let t8 = 6.0 * c_q1 + 2.0 * (c_q2 - t4) + t5 + 8.0;
+    let t8 = t5 + (6.0 * c_q1 + 2.0 * c_q2);
+    let t9 = t8 + 8.0;
     [
-        [
-            6.0 * c_q1 + 2.0 * (c_q2 + (c_q1 * (c_q2 + 3.0) - t4) - t4) + t5 + 18.0,
-            t8,
-            t6,
-        ],
-        [t8, 4.0 * c_q2 + 8.0, t7],
+        [2.0 * (c_q1 * (c_q2 + 3.0) - t4) + t8 + 18.0, t9, t6],
+        [t9, 4.0 * c_q2 + 8.0, t7],
         [t6, t7, 2.0],
     ]
 }
@@ -269,7 +261,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
     mul: 2,
-    add: 5,
+    add: 4,
     div: 0,
     sqrt: 0,
     sin: 0,
@@ -287,15 +279,16 @@ pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
 pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let p = &d.params;
     let c_q0 = libm::Libm::<Real>::cos(q[0]);
-    let t1 = libm::Libm::<Real>::cos(q[0] + q[1]);
-    let t2 = libm::Libm::<Real>::cos(q[0] + q[1] + q[2]);
-    let t3 = 3.0 * t1 + t2;
-    [t3 + 5.0 * c_q0, t3, t2]
+    let t1 = q[0] + q[1];
+    let t2 = libm::Libm::<Real>::cos(t1);
+    let t3 = libm::Libm::<Real>::cos(q[2] + t1);
+    let t4 = 3.0 * t2 + t3;
+    [5.0 * c_q0 + t4, t4, t3]
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 38,
-    add: 34,
+    mul: 37,
+    add: 30,
     div: 0,
     sqrt: 0,
     sin: 3,
@@ -326,47 +319,39 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t8 = t5 * t5;
     let t9 = t5 + qd[2];
     let t10 = s_q1 * s_q2;
-    let t11 = c_q2 * (2.0 * c_q1 + 2.0);
-    let t12 = t11 + 2.0 - 2.0 * t10;
+    let t11 = c_q2 * (2.0 * c_q1 + 2.0) - 2.0 * t10;
+    let t12 = t11 + 2.0;
     let t13 = 2.0 * c_q2 + 2.0;
     let t14 = c_q0 * c_q1;
     let t15 = c_q0 * s_q1;
-    let t16 = s_q2 * (c_q1 * t4 + t15 - 2.0 * t8);
-    let t17 = t14 - s_q1 * t4;
-    let t18 = c_q2 * t17;
-    let t19 = s_q2 * (t15 + s_q0 * c_q1);
-    let t20 = t14 - s_q0 * s_q1;
-    let t21 = c_q2 * t20;
-    let t22 = s_q2 * (t9 * t9);
-    let t23 = 6.0 * c_q1 + 2.0 * (c_q2 - t10) + t11 + 8.0;
-    let t24 = t18 - t16;
-    let t25 = t21 - t19;
-    let t26 = t25 + 3.0 * t20;
-    let t27 = t24 + 3.0 * t17 - 2.0 * t22;
+    let t16 = t14 - s_q1 * t4;
+    let t17 = c_q2 * t16 - s_q2 * (c_q1 * t4 + t15 - 2.0 * t8);
+    let t18 = t14 - s_q0 * s_q1;
+    let t19 = c_q2 * t18 - s_q2 * (t15 + s_q0 * c_q1);
+    let t20 = s_q2 * (t9 * t9);
+    let t21 = t11 + (6.0 * c_q1 + 2.0 * c_q2);
+    let t22 = t21 + 8.0;
+    let t23 = t17 + (3.0 * t16 - 2.0 * t20);
+    let t24 = 3.0 * t18 + t19;
     JointSpace {
         mass_matrix: [
-            [
-                6.0 * c_q1 + 2.0 * (c_q2 + (c_q1 * (c_q2 + 3.0) - t10) - t10) + t11
-                    + 18.0,
-                t23,
-                t12,
-            ],
-            [t23, 4.0 * c_q2 + 8.0, t13],
+            [2.0 * (c_q1 * (c_q2 + 3.0) - t10) + t21 + 18.0, t22, t12],
+            [t22, 4.0 * c_q2 + 8.0, t13],
             [t12, t13, 2.0],
         ],
         bias: [
-            t27 + 5.0 * c_q0
-                + 2.0 * (s_q1 * (-3.0 * t8 - c_q2 * (t9 * t9)) - t22 * c_q1),
-            t27,
-            t24,
+            5.0 * c_q0 + 2.0 * (s_q1 * (-3.0 * t8 - c_q2 * (t9 * t9)) - c_q1 * t20)
+                + t23,
+            t23,
+            t17,
         ],
-        gravity: [t26 + 5.0 * c_q0, t26, t25],
+        gravity: [5.0 * c_q0 + t24, t24, t19],
     }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 80,
-    add: 46,
+    mul: 73,
+    add: 43,
     div: 2,
     sqrt: 0,
     sin: 3,
@@ -403,55 +388,43 @@ pub fn forward_dynamics_with(
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let t7 = t4 + qd[2];
-    let t8 = s_q0 * s_q1;
-    let t9 = s_q2 * (t7 * t7);
+    let t8 = s_q2 * c_q2;
+    let t9 = qd[0] * qd[0] * c_q1;
     let t10 = qd[0] * qd[0] * s_q1;
-    let t11 = t4 * t4 * s_q2;
-    let t12 = c_q2 * c_q2;
-    let t13 = t11 - 0.5 * tau[2];
-    let t14 = 3.0 - t12;
-    let t15 = 6.0 - 2.0 * t12;
-    let inv16 = 1.0 / t15;
-    let t17 = c_q2 * t13;
-    let t18 = t9 + t17;
-    let t19 = tau[1] + 2.0 * t18 - tau[2];
-    let t20 = -0.5 * (s_q2 * s_q2) - t12 * (s_q2 * s_q2 * inv16);
-    let t21 = 0.5 * (s_q2 * c_q2) - s_q2 * c_q2 * t14 * inv16;
-    let t22 = -0.5 * t12 - t14 * t14 * inv16;
-    let t23 = s_q1 * t20 + c_q1 * t21;
-    let t24 = s_q1 * t21 + c_q1 * t22;
-    let t25 = s_q1 * t23 + c_q1 * t24;
-    let t26 = 4.0 * t25 + 10.0;
-    let inv27 = 1.0 / t26;
-    let t28 = tau[0]
+    let t11 = c_q2 * c_q2;
+    let t12 = t4 * t4 * s_q2 - 0.5 * tau[2];
+    let t13 = 3.0 - t11;
+    let t14 = 6.0 - 2.0 * t11;
+    let inv15 = 1.0 / t14;
+    let t16 = s_q2 * (t7 * t7) + c_q2 * t12;
+    let t17 = 2.0 * t16 + (tau[1] - tau[2]);
+    let t18 = -0.5 * (s_q2 * s_q2) - t11 * (s_q2 * s_q2 * inv15);
+    let t19 = 0.5 * t8 - t8 * t13 * inv15;
+    let t20 = -0.5 * t11 - t13 * t13 * inv15;
+    let t21 = s_q1 * t18 + c_q1 * t19;
+    let t22 = s_q1 * t19 + c_q1 * t20;
+    let t23 = s_q1 * t21 + c_q1 * t22;
+    let t24 = 4.0 * t23 + 10.0;
+    let inv25 = 1.0 / t24;
+    let t26 = tau[0]
         + 2.0
             * (s_q1
-                * (3.0 * (t4 * t4) + c_q2 * (t7 * t7)
-                    + 2.0 * (qd[0] * qd[0] * c_q1 * t20 - t10 * t21) - s_q2 * t13
-                    - s_q2 * c_q2 * inv16 * t19)
-                + c_q1
-                    * (t18 + 2.0 * (qd[0] * qd[0] * c_q1 * t21 - t10 * t22)
-                        - t14 * inv16 * t19) - s_q0 * (c_q1 * t23 - s_q1 * t24)) - tau[1]
-        - c_q0 * (2.0 * t25 + 5.0);
-    let t29 = inv27 * t28;
-    let t30 = c_q0 + 2.0 * t29;
-    let t31 = c_q1 * t30;
-    let t32 = s_q0 * c_q1 + s_q1 * t30 - 2.0 * (qd[0] * qd[0] * c_q1);
-    let t33 = inv16
-        * (t19 - s_q2 * c_q2 * t32 - t14 * (t31 + 2.0 * t10 - t8) - t15 * inv27 * t28);
-    let t34 = t29 + t33;
-    [
-        t29,
-        t33,
-        0.5
-            * (tau[2] + s_q2 * t32 - 2.0 * (t11 + t34)
-                - c_q2 * (t31 + 2.0 * (t10 + t34) - t8)),
-    ]
+                * (3.0 * (t4 * t4) + c_q2 * (t7 * t7) + 2.0 * (t9 * t18 - t10 * t19)
+                    - s_q2 * t12 - t8 * inv15 * t17)
+                + c_q1 * (t16 + 2.0 * (t9 * t19 - t10 * t20) - t13 * inv15 * t17)
+                - s_q0 * (c_q1 * t21 - s_q1 * t22)) - tau[1] - c_q0 * (2.0 * t23 + 5.0);
+    let t27 = inv25 * t26;
+    let t28 = c_q0 + 2.0 * t27;
+    let t29 = s_q0 * c_q1 + s_q1 * t28 - 2.0 * t9;
+    let t30 = c_q1 * t28 + (2.0 * t10 - s_q0 * s_q1);
+    let t31 = inv15 * (t17 - t8 * t29 - t13 * t30 - t14 * inv25 * t26);
+    let t32 = t27 + t31;
+    [t27, t31, 0.5 * (s_q2 * t29 - 2.0 * (t12 + t32) - c_q2 * (t30 + 2.0 * t32))]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 35,
-    add: 18,
+    mul: 31,
+    add: 13,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -480,26 +453,28 @@ pub fn coriolis_matrix_with(
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let t5 = t2 + qd[2];
-    let t6 = s_q2 * (-4.0 * (t2 + qd[0] * c_q1));
-    let t7 = qd[0] * s_q1;
-    let t8 = t7 * c_q2;
-    let t9 = s_q2 * t5;
-    let t10 = t9 * c_q1;
-    let t11 = s_q1 * (-6.0 * t2 - 2.0 * (c_q2 * t5)) - 2.0 * t10;
-    let t12 = t2 * s_q2;
+    let t6 = qd[0] * s_q1;
+    let t7 = s_q2 * t5;
+    let t8 = c_q2 * t5;
+    let t9 = c_q1 * t7;
+    let t10 = s_q1 * (-6.0 * t2 - 2.0 * t8) - 2.0 * t9;
+    let t11 = 4.0 * (c_q2 * t6) - s_q2 * (-4.0 * (t2 + qd[0] * c_q1));
+    let t12 = t11 + (12.0 * t6 - 4.0 * t7);
+    let t13 = t2 * s_q2;
+    let t14 = 4.0 * (t13 - t7);
     [
         [
-            0.5 * (12.0 * t7 + 4.0 * (t8 - t9) + 2.0 * t11 - t6),
-            0.5 * (4.0 * (t12 - t9) + 2.0 * t11),
-            0.5 * (2.0 * (-2.0 * (t10 + s_q1 * c_q2 * t5)) - 4.0 * t9),
+            0.5 * (2.0 * t10 + t12),
+            0.5 * (2.0 * t10 + t14),
+            0.5 * (2.0 * (-2.0 * (t9 + s_q1 * t8)) - 4.0 * t7),
         ],
-        [0.5 * (12.0 * t7 + 4.0 * (t8 - t9) - t6), 0.5 * (4.0 * (t12 - t9)), -2.0 * t9],
-        [0.5 * (4.0 * t8 - t6), 2.0 * t12, 0.0],
+        [0.5 * t12, 0.5 * t14, -2.0 * t7],
+        [0.5 * t11, 2.0 * t13, 0.0],
     ]
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
-    mul: 30,
+    mul: 28,
     add: 19,
     div: 0,
     sqrt: 0,
@@ -526,20 +501,19 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let t7 = t4 + qd[2];
-    let t8 = c_q0 * s_q1;
-    let t9 = s_q0 * c_q1;
-    let t10 = t8 + t9;
-    let t11 = qd[0] * c_q1;
-    let t12 = 2.0 * (t4 + t11);
-    let t13 = 2.0 * (qd[0] * s_q1 * c_q2) + s_q2 * t12;
-    let t14 = t4 + 2.0 * t11;
-    let t15 = t7 + c_q2 * t12 - 2.0 * (qd[0] * s_q1 * s_q2);
+    let t8 = c_q0 * s_q1 + s_q0 * c_q1;
+    let t9 = qd[0] * c_q1;
+    let t10 = qd[0] * s_q1;
+    let t11 = 2.0 * (t4 + t9);
+    let t12 = 2.0 * (c_q2 * t10) + s_q2 * t11;
+    let t13 = t4 + 2.0 * t9;
+    let t14 = t7 + c_q2 * t11 - 2.0 * (s_q2 * t10);
     (
         qd[0] * qd[0]
             + 0.5
-                * (t4 * t4 + t14 * t14 + 4.0 * (qd[0] * qd[0] * (s_q1 * s_q1))
-                    + (t7 * t7 + t13 * t13 + t15 * t15)),
-        t10 + 5.0 * s_q0 + 2.0 * t10 + c_q2 * t10 + s_q2 * (c_q0 * c_q1 - s_q0 * s_q1),
+                * (t4 * t4 + t13 * t13 + 4.0 * (t10 * (qd[0] * s_q1))
+                    + (t7 * t7 + t12 * t12 + t14 * t14)),
+        5.0 * s_q0 + 2.0 * t8 + t8 + c_q2 * t8 + s_q2 * (c_q0 * c_q1 - s_q0 * s_q1),
     )
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).

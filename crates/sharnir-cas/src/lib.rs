@@ -15,7 +15,9 @@
 //! - [`hoist`]: parameter grouping, constant subexpressions hoisted into
 //!   symbols defined once;
 //! - [`program`]: lowering to straight-line code and operation counts;
-//!   `fuse` rewrites a lowered program with fused multiply–adds;
+//!   `share` first takes the partial sums and products that several
+//!   expressions have in common apart, and `fuse` rewrites a lowered program
+//!   with fused multiply–adds;
 //! - [`trig`]: contraction of expanded angle sums (`c₁c₂ − s₁s₂` back to
 //!   `cos(q₁ + q₂)`), which chain kinematics produce and the canonical form
 //!   cannot undo.
@@ -27,6 +29,7 @@ pub mod hoist;
 pub mod pool;
 pub mod program;
 mod rewrite;
+mod share;
 pub mod trig;
 
 pub use coeff::Coeff;

@@ -88,7 +88,10 @@ impl Pool {
         self.nodes.is_empty()
     }
 
-    fn intern(&mut self, node: Node) -> Id {
+    /// The id of `node` as given, built if new. The canonical constructors
+    /// all end here; called directly (by `share.rs`), it keeps a node that
+    /// is deliberately outside the canonical form.
+    pub(crate) fn intern(&mut self, node: Node) -> Id {
         if let Some(&id) = self.index.get(&node) {
             return id;
         }

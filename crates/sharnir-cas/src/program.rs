@@ -41,6 +41,20 @@ pub struct OpCount {
     pub fma: u32,
 }
 
+impl OpCount {
+    /// One number to compare programs by: operations weighted by their
+    /// typical latency on embedded floating-point units. A division costs
+    /// four multiplications; a square root, a sine or a cosine ten; a fused
+    /// multiply–add one.
+    pub fn weight(&self) -> u64 {
+        u64::from(self.mul)
+            + u64::from(self.add)
+            + u64::from(self.fma)
+            + 4 * u64::from(self.div)
+            + 10 * u64::from(self.sqrt + self.sin + self.cos)
+    }
+}
+
 impl std::ops::Add for OpCount {
     type Output = OpCount;
     fn add(self, o: OpCount) -> OpCount {
@@ -218,9 +232,21 @@ pub struct Program {
 }
 
 impl Program {
-    /// Lowers `roots` to a program sharing every subexpression used twice.
+    /// Lowers `roots` to a program sharing every subexpression used twice,
+    /// including, where that makes the program cheaper, the partial sums
+    /// and products that several flat sums and products have in common (see
+    /// `share.rs`). That sharing is greedy, pair by pair, and can cut across
+    /// the larger shared sums the plain lowering reuses whole, so both
+    /// programs are built and the one of lower [`OpCount::weight`] is kept.
     pub fn lower(pool: &Pool, roots: &[Id]) -> Program {
-        Lowering::new(pool, roots).run(roots)
+        let plain = Lowering::new(pool, roots).run(roots);
+        let (shared_pool, shared_roots) = crate::share::share_partial_results(pool, roots);
+        let shared = Lowering::new(&shared_pool, &shared_roots).run(&shared_roots);
+        if shared.op_count().weight() < plain.op_count().weight() {
+            shared
+        } else {
+            plain
+        }
     }
 
     /// The same program with every sum's products fused into the sum as

@@ -635,7 +635,7 @@ mod tests {
         // the composed rotations and links.
         assert_eq!(
             (before.mul, before.add, before.sin, before.cos),
-            (16, 12, 3, 3),
+            (16, 11, 3, 3),
             "before: {before}"
         );
         // After: the orientation entries are ±cos(q0 + q1 + q2) and

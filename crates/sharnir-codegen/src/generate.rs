@@ -377,21 +377,16 @@ fn cheaper(pool: &mut Pool, usual: Vec<Id>, alternative: Vec<Id>) -> Vec<Id> {
     }
 }
 
-/// The weighted operation count per call that decides between formalisms
-/// and forms: a division costs four multiplications, and a square root, a
-/// sine or a cosine ten, as on typical embedded floating-point units (every
-/// angle's sine and cosine are needed anyway; angle sums add more). Groups
-/// of runtime parameters are hoisted first, as the emitter does, because
-/// `Params::derived` computes them once and not on every call.
+/// The weighted operation count per call ([`sharnir_cas::OpCount::weight`])
+/// that decides between formalisms and forms (every angle's sine and cosine
+/// are needed anyway; angle sums add more). Groups of runtime parameters
+/// are hoisted first, as the emitter does, because `Params::derived`
+/// computes them once and not on every call.
 fn cost(pool: &mut Pool, outputs: &[Id]) -> u64 {
     let is_parameter = |symbol: &str| matches!(Input::parse(symbol), Some(Input::Parameter(_)));
     let name = |k: usize| format!("cost.k{k}");
     let per_call = hoist_constants(pool, outputs, &is_parameter, &name).roots;
-    let o = Program::lower(pool, &per_call).op_count();
-    u64::from(o.mul)
-        + u64::from(o.add)
-        + 4 * u64::from(o.div)
-        + 10 * u64::from(o.sqrt + o.sin + o.cos)
+    Program::lower(pool, &per_call).op_count().weight()
 }
 
 /// Which formalism produced each dynamics output of a module.

@@ -1,0 +1,530 @@
+//! Sharing of partial sums and partial products between expressions.
+//!
+//! Hash-consing shares whole subexpressions, but the canonical form keeps
+//! sums and products flat, so `a + b + c` and `a + b − d` share nothing and
+//! `a + b` is added twice. Before lowering, [`share_partial_results`] finds
+//! the pair of terms that the most sums contain (with the same ratio of
+//! coefficients, so `2a + 6b` and `a + 3b` match), or the pair of factors
+//! that the most products contain, makes that pair a node of its own, and
+//! repeats until no pair occurs twice: the greedy pairwise extraction of
+//! optimising compilers. Larger shared parts grow pair by pair: `{a, b}`
+//! first, then `{(a + b), c}`. Each extraction saves one addition (or
+//! multiplication) per host beyond the first, and never costs one.
+//!
+//! In a chain, the force a joint transmits is its child's plus what its own
+//! body adds, and the rows of a mass matrix repeat the same partial sums of
+//! the outboard bodies; the derivation expands them into flat sums that this
+//! pass takes apart again, across every output of one program.
+//!
+//! The result lives in a new pool outside the canonical form (a sum may
+//! hold a sum with unit coefficient, which the canonical constructors would
+//! flatten again); only the lowering reads it.
+
+use crate::coeff::Coeff;
+use crate::pool::{Id, Node, Pool};
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap};
+use std::hash::Hash;
+
+/// `roots` rebuilt in a new pool in which every pair of terms shared by two
+/// or more sums, and every pair of factors shared by two or more products,
+/// is a node of its own; the values are the same for every input.
+pub(crate) fn share_partial_results(pool: &Pool, roots: &[Id]) -> (Pool, Vec<Id>) {
+    let reachable = pool.reachable(roots);
+    let base = reachable.len();
+    let mut sums = Extraction::<Terms>::new(base);
+    let mut products = Extraction::<Factors>::new(base);
+    let mut set_of: HashMap<Id, usize> = HashMap::new();
+    for (i, &seen) in reachable.iter().enumerate() {
+        let id = Id::from_index(i);
+        if !seen {
+            continue;
+        }
+        match pool.node(id) {
+            Node::Add(terms, _) => {
+                set_of.insert(id, sums.add_set(terms.iter().map(|&(t, c)| (t.index(), c))));
+            }
+            Node::Mul(factors) => {
+                let multiplied = factors.iter().filter(|&&(_, e)| e > 0);
+                set_of.insert(
+                    id,
+                    products.add_set(multiplied.map(|&(b, e)| (b.index(), e))),
+                );
+            }
+            _ => {}
+        }
+    }
+    sums.run();
+    products.run();
+    let mut rebuild = Rebuild {
+        pool,
+        out: Pool::new(),
+        new_id: vec![None; base],
+        sum_pairs: vec![None; sums.extracted.len()],
+        product_pairs: vec![None; products.extracted.len()],
+        sums: &sums,
+        products: &products,
+    };
+    for (i, &seen) in reachable.iter().enumerate() {
+        if seen {
+            let id = Id::from_index(i);
+            let rebuilt = rebuild.node(id, set_of.get(&id).copied());
+            rebuild.new_id[i] = Some(rebuilt);
+        }
+    }
+    let roots = roots.iter().map(|&r| rebuild.old(r.index())).collect();
+    (rebuild.out, roots)
+}
+
+/// An operand of a flat sum or product during extraction: the index of an
+/// original node below the extraction's `base`, an extracted pair above.
+type Key = usize;
+
+/// What distinguishes sums from products in the extraction.
+trait Family {
+    /// The weight of an item: a coefficient of a term, an exponent of a factor.
+    type Weight: Copy + PartialEq;
+    /// What two items must agree on to be the same pair in two hosts.
+    type Shape: Copy + Eq + Hash;
+    /// The shape of the pair `(x, a), (y, b)` (with `x < y`), and the weight
+    /// of the pair in a host that has these weights, for a pair node of
+    /// unit scale.
+    fn shape(a: Self::Weight, b: Self::Weight) -> (Self::Shape, Self::Weight);
+    /// The scale of the pair node, given its unit-scale weights in its
+    /// hosts, each with whether the pair is all the host has.
+    fn scale(shape: Self::Shape, hosts: &[(Self::Weight, bool)]) -> Self::Weight;
+    /// The weight in a host of a pair node of scale `scale`.
+    fn relative(weight: Self::Weight, scale: Self::Weight) -> Self::Weight;
+    /// The weights of a pair node's own two items.
+    fn items(shape: Self::Shape, scale: Self::Weight) -> (Self::Weight, Self::Weight);
+}
+
+/// Terms of sums: `a·x + b·y = a·(x + (b/a)·y)`, so pairs match up to a
+/// common factor.
+struct Terms;
+
+impl Family for Terms {
+    type Weight = Coeff;
+    type Shape = Coeff;
+    fn shape(a: Coeff, b: Coeff) -> (Coeff, Coeff) {
+        (quotient(b, a), a)
+    }
+    /// The pair node `s·x + s·r·y` takes the coefficient magnitude `|s|`
+    /// that needs the fewest multiplications: one per host whose
+    /// coefficient has another magnitude (a host whose coefficient is `±s`
+    /// reads the node as it is), and the node's own, one for `s` unless it
+    /// is ±1 and one for `s·r` unless it is ±1 or ±s. The sign of `s` is
+    /// the one that leaves the fewest hosts that are nothing but the pair
+    /// negated (each would cost a negation), then the most hosts positive.
+    fn scale(ratio: Coeff, hosts: &[(Coeff, bool)]) -> Coeff {
+        let magnitude = |c: Coeff| if c.is_negative() { -c } else { c };
+        let costly = |c: Coeff, s: Coeff| u32::from(!magnitude(c).is_one() && magnitude(c) != s);
+        let cost = |s: Coeff| {
+            let others = hosts.iter().filter(|&&(w, _)| magnitude(w) != s).count() as u32;
+            others + u32::from(!s.is_one()) + costly(s * ratio, s)
+        };
+        let mut best = (cost(Coeff::ONE), Coeff::ONE);
+        for &(w, _) in hosts {
+            let s = magnitude(w);
+            let c = cost(s);
+            if c < best.0 {
+                best = (c, s);
+            }
+        }
+        let sign_cost = |positive: bool| {
+            let negated_alone = hosts
+                .iter()
+                .filter(|&&(w, alone)| alone && w.is_negative() == positive)
+                .count();
+            let negative = hosts
+                .iter()
+                .filter(|&&(w, _)| w.is_negative() == positive)
+                .count();
+            (negated_alone, negative)
+        };
+        if sign_cost(false) < sign_cost(true) {
+            -best.1
+        } else {
+            best.1
+        }
+    }
+    fn relative(weight: Coeff, scale: Coeff) -> Coeff {
+        quotient(weight, scale)
+    }
+    fn items(ratio: Coeff, scale: Coeff) -> (Coeff, Coeff) {
+        (scale, scale * ratio)
+    }
+}
+
+/// `a / b`, exactly ±1 when `a = ±b` even for inexact coefficients, so a
+/// host reads a pair node of its own scale without a multiplication.
+fn quotient(a: Coeff, b: Coeff) -> Coeff {
+    if a == b {
+        Coeff::ONE
+    } else if a == -b {
+        Coeff::MINUS_ONE
+    } else {
+        a * b.recip()
+    }
+}
+
+/// Multiplied factors of products, matched with their exponents.
+struct Factors;
+
+impl Family for Factors {
+    type Weight = i32;
+    type Shape = (i32, i32);
+    fn shape(a: i32, b: i32) -> ((i32, i32), i32) {
+        ((a, b), 1)
+    }
+    fn scale(_: (i32, i32), _: &[(i32, bool)]) -> i32 {
+        1
+    }
+    fn relative(weight: i32, _: i32) -> i32 {
+        weight
+    }
+    fn items(exponents: (i32, i32), _: i32) -> (i32, i32) {
+        exponents
+    }
+}
+
+/// A pair of items that some hosts contain.
+struct Pair<S> {
+    x: Key,
+    y: Key,
+    shape: S,
+    /// How many hosts contain it now.
+    count: u32,
+    /// Every host that ever contained it (some may have lost it since).
+    hosts: Vec<usize>,
+}
+
+/// The greedy extraction over one family of flat nodes.
+struct Extraction<F: Family> {
+    base: usize,
+    /// The items of every host, as they stand.
+    sets: Vec<Vec<(Key, F::Weight)>>,
+    pairs: Vec<Pair<F::Shape>>,
+    pair_of: HashMap<(Key, Key, F::Shape), usize>,
+    /// `(count, earliest pair first)`: the most shared pair on top. Entries
+    /// go stale when a count changes; a fresh one is pushed then.
+    queue: BinaryHeap<(u32, Reverse<usize>)>,
+    /// The pairs made nodes, with their scales, in order: key `base + i`
+    /// is `extracted[i]`.
+    extracted: Vec<(Key, Key, F::Shape, F::Weight)>,
+}
+
+impl<F: Family> Extraction<F> {
+    fn new(base: usize) -> Self {
+        Extraction {
+            base,
+            sets: Vec::new(),
+            pairs: Vec::new(),
+            pair_of: HashMap::new(),
+            queue: BinaryHeap::new(),
+            extracted: Vec::new(),
+        }
+    }
+
+    /// Registers a host with its items (sorted, distinct keys) and returns
+    /// its index.
+    fn add_set(&mut self, items: impl Iterator<Item = (Key, F::Weight)>) -> usize {
+        let set = self.sets.len();
+        let items: Vec<(Key, F::Weight)> = items.collect();
+        for (i, &first) in items.iter().enumerate() {
+            for &second in &items[i + 1..] {
+                self.touch(first, second, set, true);
+            }
+        }
+        self.sets.push(items);
+        set
+    }
+
+    /// Counts the pair of `first` and `second` in or out of host `set`.
+    fn touch(
+        &mut self,
+        first: (Key, F::Weight),
+        second: (Key, F::Weight),
+        set: usize,
+        gained: bool,
+    ) {
+        let ((x, a), (y, b)) = if first.0 < second.0 {
+            (first, second)
+        } else {
+            (second, first)
+        };
+        let (shape, _) = F::shape(a, b);
+        let next = self.pairs.len();
+        let index = *self.pair_of.entry((x, y, shape)).or_insert(next);
+        if index == next {
+            self.pairs.push(Pair {
+                x,
+                y,
+                shape,
+                count: 0,
+                hosts: Vec::new(),
+            });
+        }
+        let pair = &mut self.pairs[index];
+        if gained {
+            pair.count += 1;
+            pair.hosts.push(set);
+        } else {
+            pair.count = pair.count.saturating_sub(1);
+        }
+        if pair.count >= 2 {
+            self.queue.push((pair.count, Reverse(index)));
+        }
+    }
+
+    /// Extracts the most shared pair until none is shared.
+    fn run(&mut self) {
+        while let Some((count, Reverse(index))) = self.queue.pop() {
+            if self.pairs[index].count != count {
+                continue;
+            }
+            let (x, y, shape) = {
+                let pair = &self.pairs[index];
+                (pair.x, pair.y, pair.shape)
+            };
+            let mut hosts = std::mem::take(&mut self.pairs[index].hosts);
+            hosts.dedup();
+            let live: Vec<(usize, F::Weight)> = hosts
+                .into_iter()
+                .filter_map(|set| Some((set, self.weight_in(set, x, y, shape)?)))
+                .collect();
+            let weights: Vec<(F::Weight, bool)> = live
+                .iter()
+                .map(|&(set, w)| (w, self.sets[set].len() == 2))
+                .collect();
+            let scale = F::scale(shape, &weights);
+            let key = self.base + self.extracted.len();
+            self.extracted.push((x, y, shape, scale));
+            for (set, weight) in live {
+                self.replace(set, x, y, key, F::relative(weight, scale));
+            }
+        }
+    }
+
+    /// The unit-scale weight of the pair `x`, `y` in host `set`, if the
+    /// host still has both items in this shape.
+    fn weight_in(&self, set: usize, x: Key, y: Key, shape: F::Shape) -> Option<F::Weight> {
+        let items = &self.sets[set];
+        let weight = |k: Key| items.iter().find(|&&(i, _)| i == k).map(|&(_, w)| w);
+        let (found, weight) = F::shape(weight(x)?, weight(y)?);
+        (found == shape).then_some(weight)
+    }
+
+    /// Replaces the items `x` and `y` of host `set` by the pair node `key`
+    /// with weight `weight`.
+    fn replace(&mut self, set: usize, x: Key, y: Key, key: Key, weight: F::Weight) {
+        let items = std::mem::take(&mut self.sets[set]);
+        let (pair, rest): (Vec<_>, Vec<_>) =
+            items.into_iter().partition(|&(k, _)| k == x || k == y);
+        if let [first, second] = pair[..] {
+            self.touch(first, second, set, false);
+            for &other in &rest {
+                self.touch(first, other, set, false);
+                self.touch(second, other, set, false);
+            }
+        }
+        for &other in &rest {
+            self.touch((key, weight), other, set, true);
+        }
+        let mut items = rest;
+        items.push((key, weight));
+        self.sets[set] = items;
+    }
+}
+
+/// Building the new pool, children first; an extracted pair is built just
+/// before its first host.
+struct Rebuild<'a> {
+    pool: &'a Pool,
+    out: Pool,
+    new_id: Vec<Option<Id>>,
+    sum_pairs: Vec<Option<Id>>,
+    product_pairs: Vec<Option<Id>>,
+    sums: &'a Extraction<Terms>,
+    products: &'a Extraction<Factors>,
+}
+
+impl Rebuild<'_> {
+    /// The new id of an original node, built already (children come first).
+    fn old(&self, index: usize) -> Id {
+        self.new_id
+            .get(index)
+            .copied()
+            .flatten()
+            .unwrap_or_else(|| unreachable!("node {index} is rebuilt before its users"))
+    }
+
+    fn node(&mut self, id: Id, set: Option<usize>) -> Id {
+        let node = match (self.pool.node(id), set) {
+            (Node::Add(_, c0), Some(set)) => {
+                let mut terms: Vec<(Id, Coeff)> = self.sums.sets[set]
+                    .iter()
+                    .map(|&(k, c)| (self.sum_key(k), c))
+                    .collect();
+                terms.sort_by_key(|&(t, _)| t);
+                if let ([(t, c)], true) = (terms.as_slice(), c0.is_zero()) {
+                    if c.is_one() {
+                        return *t;
+                    }
+                }
+                Node::Add(terms.into_boxed_slice(), *c0)
+            }
+            (Node::Mul(factors), Some(set)) => {
+                let mut rebuilt: Vec<(Id, i32)> = self.products.sets[set]
+                    .iter()
+                    .map(|&(k, e)| (self.product_key(k), e))
+                    .collect();
+                let divisors = factors.iter().filter(|&&(_, e)| e < 0);
+                rebuilt.extend(divisors.map(|&(b, e)| (self.old(b.index()), e)));
+                rebuilt.sort_by_key(|&(b, _)| b);
+                if let [(b, 1)] = rebuilt.as_slice() {
+                    return *b;
+                }
+                Node::Mul(rebuilt.into_boxed_slice())
+            }
+            (Node::Sin(u), _) => Node::Sin(self.old(u.index())),
+            (Node::Cos(u), _) => Node::Cos(self.old(u.index())),
+            (Node::Sqrt(u), _) => Node::Sqrt(self.old(u.index())),
+            (other, _) => other.clone(),
+        };
+        self.out.intern(node)
+    }
+
+    fn sum_key(&mut self, key: Key) -> Id {
+        let Some(pair) = key.checked_sub(self.sums.base) else {
+            return self.old(key);
+        };
+        if let Some(id) = self.sum_pairs[pair] {
+            return id;
+        }
+        let (x, y, ratio, scale) = self.sums.extracted[pair];
+        let (a, b) = Terms::items(ratio, scale);
+        let mut terms = vec![(self.sum_key(x), a), (self.sum_key(y), b)];
+        terms.sort_by_key(|&(t, _)| t);
+        let id = self
+            .out
+            .intern(Node::Add(terms.into_boxed_slice(), Coeff::ZERO));
+        self.sum_pairs[pair] = Some(id);
+        id
+    }
+
+    fn product_key(&mut self, key: Key) -> Id {
+        let Some(pair) = key.checked_sub(self.products.base) else {
+            return self.old(key);
+        };
+        if let Some(id) = self.product_pairs[pair] {
+            return id;
+        }
+        let (x, y, exponents, scale) = self.products.extracted[pair];
+        let (a, b) = Factors::items(exponents, scale);
+        let mut factors = vec![(self.product_key(x), a), (self.product_key(y), b)];
+        factors.sort_by_key(|&(f, _)| f);
+        let id = self.out.intern(Node::Mul(factors.into_boxed_slice()));
+        self.product_pairs[pair] = Some(id);
+        id
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::program::Program;
+    use proptest::prelude::*;
+
+    fn env(name: &str) -> Option<f64> {
+        let value = match name {
+            "a" => 0.7,
+            "b" => -1.3,
+            "c" => 2.1,
+            "d" => 0.4,
+            "e" => -0.9,
+            _ => return None,
+        };
+        Some(value)
+    }
+
+    #[test]
+    fn a_pair_of_terms_in_several_sums_is_added_once() {
+        let mut p = Pool::new();
+        let [a, b, c, d, e] = ["a", "b", "c", "d", "e"].map(|n| p.symbol(n));
+        // a + b + c, a + b − d and 2a + 2b + e: t = a + b once, then
+        // t + c, t − d and 2t + e: one multiplication and four additions,
+        // against one and six without sharing.
+        let first = p.sum(&[a, b, c]);
+        let ab = p.add(a, b);
+        let second = p.sub(ab, d);
+        let two_ab = p.scale(Coeff::int(2), ab);
+        let third = p.add(two_ab, e);
+        let roots = [first, second, third];
+        let ops = Program::lower(&p, &roots).op_count();
+        assert_eq!((ops.mul, ops.add), (1, 4));
+        let (shared, shared_roots) = share_partial_results(&p, &roots);
+        assert_eq!(
+            shared.eval(&shared_roots, &env).expect("bound"),
+            p.eval(&roots, &env).expect("bound")
+        );
+    }
+
+    #[test]
+    fn a_pair_of_factors_in_several_products_is_multiplied_once() {
+        let mut p = Pool::new();
+        let [a, b, c, d, _] = ["a", "b", "c", "d", "e"].map(|n| p.symbol(n));
+        // a·b·c and a·b·d/c: t = a·b once, then t·c and t·d/c.
+        let first = p.mul_all(&[a, b, c]);
+        let abd = p.mul_all(&[a, b, d]);
+        let second = p.div(abd, c);
+        let ops = Program::lower(&p, &[first, second]).op_count();
+        assert_eq!((ops.mul, ops.div), (3, 1));
+    }
+
+    /// Sums and products of the symbols `a`…`e` with small integer
+    /// coefficients and exponents, so that they share many pairs.
+    fn expressions() -> impl Strategy<Value = Vec<(bool, Vec<(usize, i64)>)>> {
+        let item = (0..5usize, -3..4i64);
+        prop::collection::vec((any::<bool>(), prop::collection::vec(item, 1..6)), 1..8)
+    }
+
+    proptest! {
+        #[test]
+        fn sharing_keeps_every_value(list in expressions()) {
+            let mut p = Pool::new();
+            let symbols = ["a", "b", "c", "d", "e"].map(|n| p.symbol(n));
+            let mut roots: Vec<Id> = list
+                .iter()
+                .map(|(is_sum, items)| {
+                    if *is_sum {
+                        let terms: Vec<(Id, Coeff)> =
+                            items.iter().map(|&(s, c)| (symbols[s], Coeff::int(c))).collect();
+                        p.linear(&terms, Coeff::ZERO)
+                    } else {
+                        let factors: Vec<(Id, i32)> =
+                            items.iter().map(|&(s, e)| (symbols[s], e as i32)).collect();
+                        p.product(&factors)
+                    }
+                })
+                .collect();
+            // Products and scaled sums of those, so that hosts nest.
+            for i in 1..roots.len() {
+                let product = p.mul(roots[i - 1], roots[i]);
+                let scaled = p.scale(Coeff::ratio(3, 2), roots[i]);
+                let sum = p.add(product, scaled);
+                roots.push(sum);
+            }
+            let (shared, shared_roots) = share_partial_results(&p, &roots);
+            let want = p.eval(&roots, &env).expect("bound");
+            let got = shared.eval(&shared_roots, &env).expect("bound");
+            for (g, w) in got.iter().zip(&want) {
+                prop_assert!((g - w).abs() <= 1e-12 * (1.0 + w.abs()), "{got:?} vs {want:?}");
+            }
+            let lowered = Program::lower(&p, &roots).eval(&env).expect("bound");
+            for (l, w) in lowered.iter().zip(&want) {
+                prop_assert!((l - w).abs() <= 1e-12 * (1.0 + w.abs()), "{lowered:?} vs {want:?}");
+            }
+        }
+    }
+}
