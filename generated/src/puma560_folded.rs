@@ -24,7 +24,7 @@
 //! | `bias` | 189 | 127 | 0 | 0 | 5 | 5 |
 //! | `gravity` | 32 | 12 | 0 | 0 | 4 | 4 |
 //! | `joint_space` | 327 | 209 | 0 | 0 | 6 | 6 |
-//! | `forward_dynamics` | 475 | 301 | 4 | 0 | 5 | 5 |
+//! | `forward_dynamics` | 474 | 301 | 4 | 0 | 5 | 5 |
 //! | `coriolis_matrix` | 510 | 319 | 0 | 0 | 6 | 6 |
 //! | `energy` | 127 | 81 | 0 | 0 | 5 | 5 |
 //! | `body_poses` | 53 | 39 | 0 | 0 | 6 | 6 |
@@ -791,7 +791,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 475,
+    mul: 474,
     add: 301,
     div: 4,
     sqrt: 0,
@@ -884,10 +884,9 @@ pub fn forward_dynamics_with(
     let t60 = -(s_q3 * t24) - c_q3 * t28;
     let t61 = 0.00288 * (t35 * t35 + t33 * t33);
     let t62 = 0.0004 * (t33 * t35) - tau[5];
-    let t63 = 0.00024216 * t43 + 0.00004 * (t40 * t54)
-        + (tau[4] - 0.00004 * (t39 * t53));
+    let t63 = tau[4] + 0.00004 * (t40 * t54 - t39 * t53);
     let t64 = -0.00024216 * t36 - 0.00064216 * t42 - 0.00004 * (t40 * t53 + t39 * t54);
-    let t65 = 4.484863585399277 * t63 - 0.00288 * t43;
+    let t65 = 4.484863585399277 * t63 - 0.001793945434159711 * t43;
     let t66 = 0.00024216 * t56 + 0.0016;
     let inv67 = 1.0 / t66;
     let t68 = 0.0013 * (t20 * t29) + tau[4];
@@ -1039,7 +1038,7 @@ pub fn forward_dynamics_with(
         t162,
         t167,
         1557.2443004858603
-            * (t63
+            * (0.00024216 * t43 + t63
                 + 0.00288
                     * (c_q4 * (t59 + c_q3 * t164 - s_q3 * t165)
                         + s_q4 * (t25 + t158 + 0.0203 * t163))

@@ -4,7 +4,7 @@
 //! Each dynamics output by the formalism whose code is cheapest (`cargo xtask ops`
 //! compares them all):
 //! - `inverse_dynamics`: recursive Newton–Euler.
-//! - `mass_matrix`: the joint-coordinate (Lagrange) formalism.
+//! - `mass_matrix`: recursive Newton–Euler.
 //! - `bias`: recursive Newton–Euler.
 //! - `gravity`: recursive Newton–Euler.
 //! - `forward_dynamics`: the joint-coordinate (Lagrange) formalism.
@@ -20,12 +20,12 @@
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 22 | 16 | 0 | 0 | 1 | 1 |
-//! | `mass_matrix` | 8 | 8 | 0 | 0 | 1 | 1 |
-//! | `bias` | 20 | 9 | 0 | 0 | 1 | 1 |
+//! | `mass_matrix` | 3 | 3 | 0 | 0 | 1 | 1 |
+//! | `bias` | 17 | 7 | 0 | 0 | 1 | 1 |
 //! | `gravity` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `joint_space` | 28 | 17 | 0 | 0 | 1 | 1 |
+//! | `joint_space` | 20 | 10 | 0 | 0 | 1 | 1 |
 //! | `forward_dynamics` | 39 | 24 | 2 | 0 | 1 | 1 |
-//! | `coriolis_matrix` | 18 | 11 | 0 | 0 | 1 | 1 |
+//! | `coriolis_matrix` | 15 | 9 | 0 | 0 | 1 | 1 |
 //! | `energy` | 16 | 8 | 0 | 0 | 1 | 1 |
 //! | `body_poses` | 4 | 5 | 0 | 0 | 2 | 2 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -172,8 +172,8 @@ pub fn inverse_dynamics_with(
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 8,
-    add: 8,
+    mul: 3,
+    add: 3,
     div: 0,
     sqrt: 0,
     sin: 1,
@@ -193,16 +193,14 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let p = &d.params;
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let t2 = 0.7 * c_q1 + 0.6 - 0.1 * s_q1;
-    let t3 = 0.7 * s_q1 + 0.1 * c_q1;
-    let t4 = t3 - 0.05;
-    let t5 = 12.0 * t2 + 2.45 - t3;
-    [[20.0 * (t4 * t4 + t2 * t2) + 5.05, t5], [t5, 9.65]]
+    let t2 = 4.368421052631579 * c_q1 - s_q1;
+    let t3 = 1.9 * t2 + 9.65;
+    [[3.8 * t2 + 22.3, t3], [t3, 9.65]]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 20,
-    add: 9,
+    mul: 17,
+    add: 7,
     div: 0,
     sqrt: 0,
     sin: 1,
@@ -223,14 +221,12 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t2 = qd[0] + qd[1];
-    let t3 = qd[0] * qd[0] * c_q1;
-    let t4 = qd[0] * qd[0] * s_q1;
-    let t5 = t2 * -t2;
-    let t6 = 12.0 * (0.1 * t3 + 0.7 * t4) + (0.7 * t3 - 0.1 * t4);
+    let t3 = t2 * -t2;
+    let t4 = 1.9 * (qd[0] * qd[0] * c_q1) + 8.3 * (qd[0] * qd[0] * s_q1);
     [
-        0.1 * (-12.0 * (c_q1 * (t2 * t2)) - s_q1 * t5)
-            + 0.7 * (c_q1 * t5 - 12.0 * (s_q1 * (t2 * t2))) + t6,
-        t6,
+        0.1 * (-12.0 * (c_q1 * (t2 * t2)) - s_q1 * t3)
+            + 0.7 * (c_q1 * t3 - 12.0 * (s_q1 * (t2 * t2))) + t4,
+        t4,
     ]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
@@ -257,8 +253,8 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 28,
-    add: 17,
+    mul: 20,
+    add: 10,
     div: 0,
     sqrt: 0,
     sin: 1,
@@ -281,20 +277,16 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t2 = qd[0] + qd[1];
-    let t3 = 0.7 * c_q1 + 0.6 - 0.1 * s_q1;
-    let t4 = 0.7 * s_q1 + 0.1 * c_q1;
-    let t5 = t4 - 0.05;
-    let t6 = 12.0 * t3 + 2.45 - t4;
-    let t7 = qd[0] * qd[0] * c_q1;
-    let t8 = qd[0] * qd[0] * s_q1;
-    let t9 = t2 * -t2;
-    let t10 = 12.0 * (0.1 * t7 + 0.7 * t8) + (0.7 * t7 - 0.1 * t8);
+    let t3 = 4.368421052631579 * c_q1 - s_q1;
+    let t4 = 1.9 * t3 + 9.65;
+    let t5 = t2 * -t2;
+    let t6 = 1.9 * (qd[0] * qd[0] * c_q1) + 8.3 * (qd[0] * qd[0] * s_q1);
     JointSpace {
-        mass_matrix: [[20.0 * (t5 * t5 + t3 * t3) + 5.05, t6], [t6, 9.65]],
+        mass_matrix: [[3.8 * t3 + 22.3, t4], [t4, 9.65]],
         bias: [
-            0.1 * (-12.0 * (c_q1 * (t2 * t2)) - s_q1 * t9)
-                + 0.7 * (c_q1 * t9 - 12.0 * (s_q1 * (t2 * t2))) + t10,
-            t10,
+            0.1 * (-12.0 * (c_q1 * (t2 * t2)) - s_q1 * t5)
+                + 0.7 * (c_q1 * t5 - 12.0 * (s_q1 * (t2 * t2))) + t6,
+            t6,
         ],
         gravity: [0.0, 0.0],
     }
@@ -353,8 +345,8 @@ pub fn forward_dynamics_with(
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 18,
-    add: 11,
+    mul: 15,
+    add: 9,
     div: 0,
     sqrt: 0,
     sin: 1,
@@ -381,13 +373,11 @@ pub fn coriolis_matrix_with(
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t2 = qd[0] + qd[1];
     let t3 = -t2;
-    let t4 = qd[0] * c_q1;
-    let t5 = qd[0] * s_q1;
-    let t6 = c_q1 * t2;
-    let t7 = s_q1 * t2;
-    let t8 = 0.1 * (t7 - 24.0 * t6 - s_q1 * t3) + 0.7 * (c_q1 * t3 - t6 - 24.0 * t7);
-    let t9 = 12.0 * (0.2 * t4 + 1.4 * t5) + (1.4 * t4 - 0.2 * t5);
-    [[0.5 * (t8 + t9), 0.5 * t8], [0.5 * t9, 0.0]]
+    let t4 = c_q1 * t2;
+    let t5 = s_q1 * t2;
+    let t6 = 3.8 * (qd[0] * c_q1) + 16.6 * (qd[0] * s_q1);
+    let t7 = 0.1 * (t5 - 24.0 * t4 - s_q1 * t3) + 0.7 * (c_q1 * t3 - t4 - 24.0 * t5);
+    [[0.5 * (t6 + t7), 0.5 * t7], [0.5 * t6, 0.0]]
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {

@@ -26,7 +26,7 @@
 //! | `joint_space` | 5 | 3 | 0 | 0 | 1 | 1 |
 //! | `forward_dynamics` | 27 | 13 | 2 | 0 | 1 | 1 |
 //! | `coriolis_matrix` | 2 | 2 | 0 | 0 | 1 | 1 |
-//! | `energy` | 19 | 12 | 0 | 0 | 1 | 1 |
+//! | `energy` | 18 | 10 | 0 | 0 | 1 | 1 |
 //! | `body_poses` | 0 | 1 | 0 | 0 | 1 | 1 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `body_jacobians` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -345,8 +345,8 @@ pub fn coriolis_matrix_with(
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
-    mul: 19,
-    add: 12,
+    mul: 18,
+    add: 10,
     div: 0,
     sqrt: 0,
     sin: 1,
@@ -367,12 +367,11 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let t2 = qd[1] * c_q2 + qd[0] * s_q2;
-    let t3 = qd[0] * qd[0];
-    let t4 = 0.25 * qd[2] + qd[0] * c_q2 - qd[1] * s_q2;
+    let t3 = 0.25 * qd[2] + qd[0] * c_q2 - qd[1] * s_q2;
     (
-        10.0 * t3 + 5.0 * (t3 + qd[1] * qd[1])
-            + 0.5 * (0.083 * (qd[2] * qd[2]) + 4.0 * (t2 * t2 + t4 * t4)),
-        98.1 * q[0] + 196.2 * (q[0] - 0.2) + 39.24 * (q[0] + 0.25 * s_q2),
+        15.0 * (qd[0] * qd[0]) + 5.0 * (qd[1] * qd[1])
+            + 0.5 * (0.083 * (qd[2] * qd[2]) + 4.0 * (t2 * t2 + t3 * t3)),
+        137.34 * q[0] + 9.81 * s_q2 + 196.2 * (q[0] - 0.2),
     )
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).

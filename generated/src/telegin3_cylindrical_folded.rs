@@ -26,7 +26,7 @@
 //! | `joint_space` | 12 | 5 | 0 | 0 | 0 | 0 |
 //! | `forward_dynamics` | 14 | 7 | 1 | 0 | 0 | 0 |
 //! | `coriolis_matrix` | 9 | 3 | 0 | 0 | 0 | 0 |
-//! | `energy` | 15 | 9 | 0 | 0 | 0 | 0 |
+//! | `energy` | 13 | 7 | 0 | 0 | 0 | 0 |
 //! | `body_poses` | 2 | 3 | 0 | 0 | 1 | 1 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `body_jacobians` | 2 | 3 | 0 | 0 | 1 | 1 |
@@ -349,8 +349,8 @@ pub fn coriolis_matrix_with(
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
-    mul: 15,
-    add: 9,
+    mul: 13,
+    add: 7,
     div: 0,
     sqrt: 0,
     sin: 0,
@@ -368,14 +368,11 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
 pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     let p = &d.params;
-    let t0 = qd[0] * qd[0];
-    let t1 = 0.3 * qd[0] - qd[0] * q[1];
-    let t2 = qd[1] * qd[1];
+    let t0 = 0.3 * qd[0] - qd[0] * q[1];
+    let t1 = qd[1] * qd[1];
     (
-        0.085 * t0
-            + 0.5
-                * (0.6 * t0 + 8.0 * (t2 + t1 * t1)
-                    + (0.005 * t0 + 3.0 * (t2 + qd[2] * qd[2] + t0 * (q[1] * q[1])))),
+        0.3875 * (qd[0] * qd[0]) + 4.0 * (t1 + t0 * t0)
+            + 1.5 * (t1 + qd[2] * qd[2] + qd[0] * qd[0] * (q[1] * q[1])),
         29.43 * (0.2 - q[2]),
     )
 }

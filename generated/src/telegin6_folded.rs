@@ -19,12 +19,12 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 66 | 43 | 0 | 0 | 3 | 3 |
+//! | `inverse_dynamics` | 65 | 42 | 0 | 0 | 3 | 3 |
 //! | `mass_matrix` | 32 | 21 | 0 | 0 | 3 | 3 |
 //! | `bias` | 55 | 24 | 0 | 0 | 3 | 3 |
 //! | `gravity` | 1 | 0 | 0 | 0 | 1 | 0 |
 //! | `joint_space` | 88 | 45 | 0 | 0 | 3 | 3 |
-//! | `forward_dynamics` | 165 | 81 | 4 | 0 | 4 | 4 |
+//! | `forward_dynamics` | 164 | 81 | 4 | 0 | 4 | 4 |
 //! | `coriolis_matrix` | 133 | 57 | 0 | 0 | 4 | 4 |
 //! | `energy` | 70 | 45 | 0 | 0 | 4 | 4 |
 //! | `body_poses` | 18 | 15 | 0 | 0 | 5 | 5 |
@@ -129,8 +129,8 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 66,
-    add: 43,
+    mul: 65,
+    add: 42,
     div: 0,
     sqrt: 0,
     sin: 3,
@@ -191,9 +191,9 @@ pub fn inverse_dynamics_with(
             - 0.27 * ((s_q2 * t9 + c_q2 * t8) * s_q4));
     let t28 = 1.52 * t4 - 2.4 * t2 + (t27 - 0.5 * (11.0 * t8 + t25));
     [
-        1.3 * qdd[0] + t28
+        6.05 * qdd[0] + t28
             - 0.5
-                * (c_q1 * (t25 - 7.9 * t4) - 9.5 * qdd[0]
+                * (c_q1 * (t25 - 7.9 * t4)
                     - s_q1 * (c_q2 * t24 + s_q2 * t23 - 7.9 * t7)),
         t28,
         t27,
@@ -431,7 +431,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 165,
+    mul: 164,
     add: 81,
     div: 4,
     sqrt: 0,
@@ -488,8 +488,8 @@ pub fn forward_dynamics_with(
     let t24 = t4 * t4 * c_q2;
     let t25 = t4 * t4 * s_q2;
     let t26 = -0.27 * (qd[4] * qd[4] + t23 * (t7 * t7));
-    let t27 = 0.6249 * t20 - 0.1 * (t17 * t22) + (tau[4] - 0.1 * (t16 * t21));
-    let t28 = 0.27 * t20 - 0.3724651676093254 * t27;
+    let t27 = tau[4] + -0.1 * (t17 * t22 + t16 * t21);
+    let t28 = 0.03724651676093254 * t20 - 0.3724651676093254 * t27;
     let t29 = 6.0 - 0.10056559525451786 * t23;
     let inv30 = 1.0 / t29;
     let t31 = 0.10056559525451786 * t23 - 6.0;
@@ -545,7 +545,8 @@ pub fn forward_dynamics_with(
         t59,
         t63,
         t64,
-        1.3795006207752794 * (t27 - 0.27 * (c_q4 * t62 + s_q4 * (9.81 - t64))),
+        1.3795006207752794
+            * (0.6249 * t20 + t27 - 0.27 * (c_q4 * t62 + s_q4 * (9.81 - t64))),
         10.0 * (tau[5] - 0.1 * (c_q4 * (t60 + t63) - t13)),
     ]
 }

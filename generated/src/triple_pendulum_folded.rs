@@ -3,7 +3,7 @@
 //!
 //! Each dynamics output by the formalism whose code is cheapest (`cargo xtask ops`
 //! compares them all):
-//! - `inverse_dynamics`: recursive Newton–Euler.
+//! - `inverse_dynamics`: Telegin's direction-cosine formalism.
 //! - `mass_matrix`: recursive Newton–Euler.
 //! - `bias`: recursive Newton–Euler.
 //! - `gravity`: recursive Newton–Euler.
@@ -19,14 +19,14 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 28 | 22 | 0 | 0 | 3 | 3 |
-//! | `mass_matrix` | 10 | 12 | 0 | 0 | 2 | 2 |
+//! | `inverse_dynamics` | 26 | 22 | 0 | 0 | 3 | 3 |
+//! | `mass_matrix` | 11 | 13 | 0 | 0 | 2 | 2 |
 //! | `bias` | 21 | 13 | 0 | 0 | 3 | 3 |
 //! | `gravity` | 2 | 4 | 0 | 0 | 0 | 3 |
-//! | `joint_space` | 37 | 30 | 0 | 0 | 3 | 3 |
+//! | `joint_space` | 38 | 31 | 0 | 0 | 3 | 3 |
 //! | `forward_dynamics` | 73 | 43 | 2 | 0 | 3 | 3 |
 //! | `coriolis_matrix` | 31 | 13 | 0 | 0 | 2 | 2 |
-//! | `energy` | 28 | 19 | 0 | 0 | 3 | 3 |
+//! | `energy` | 28 | 18 | 0 | 0 | 3 | 3 |
 //! | `body_poses` | 4 | 7 | 0 | 0 | 3 | 3 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `body_jacobians` | 33 | 16 | 0 | 0 | 3 | 3 |
@@ -122,15 +122,16 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 28,
+    mul: 26,
     add: 22,
     div: 0,
     sqrt: 0,
     sin: 3,
     cos: 3,
 };
-///Joint forces τ(q, q̇, q̈) by the recursive Newton–Euler method: torques for
-///revolute joints, forces for prismatic ones, in coordinate order.
+///Joint forces τ(q, q̇, q̈) by Telegin's direction-cosine formalism (subsystem
+///static moments, Statements 1–2): torques for revolute joints, forces for
+///prismatic ones, in coordinate order.
 ///
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
@@ -157,31 +158,30 @@ pub fn inverse_dynamics_with(
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t4 = c_q0 + 2.0 * qdd[0];
     let t5 = s_q0 - 2.0 * (qd[0] * qd[0]);
-    let t6 = c_q1 * t4 - s_q1 * t5;
-    let t7 = qd[0] + qd[1];
-    let t8 = qdd[0] + qdd[1];
+    let t6 = qd[0] + qd[1];
+    let t7 = qdd[0] + qdd[1];
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t11 = t7 * t7;
-    let t12 = t7 + qd[2];
-    let t13 = t8 + qdd[2];
-    let t14 = 2.0 * t13
-        + (c_q2 * (t6 + 2.0 * t8) - s_q2 * (c_q1 * t5 + s_q1 * t4 - 2.0 * t11));
+    let t10 = t6 * t6;
+    let t11 = 2.0 * t7 + (c_q1 * t4 - s_q1 * t5);
+    let t12 = t6 + qd[2];
+    let t13 = t7 + qdd[2];
+    let t14 = 2.0 * t13 + (c_q2 * t11 - s_q2 * (c_q1 * t5 + s_q1 * t4 - 2.0 * t10));
     let t15 = c_q2 * t13 - s_q2 * (t12 * t12);
-    let t16 = 3.0 * t6 + 6.0 * t8 + (t14 + 2.0 * t15);
+    let t16 = t14 + (t11 + 2.0 * (t11 + t15));
     [
-        5.0 * t4 + t16
+        5.0 * t4
             + 2.0
-                * (s_q1 * (-3.0 * t11 - c_q2 * (t12 * t12) - s_q2 * t13)
-                    + c_q1 * (3.0 * t8 + t15)),
+                * (s_q1 * (-3.0 * t10 - c_q2 * (t12 * t12) - s_q2 * t13)
+                    + c_q1 * (3.0 * t7 + t15)) + t16,
         t16,
         t14,
     ]
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 10,
-    add: 12,
+    mul: 11,
+    add: 13,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -204,15 +204,16 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let t4 = s_q1 * s_q2;
-    let t5 = c_q2 * (2.0 * c_q1 + 2.0) - 2.0 * t4;
-    let t6 = t5 + 2.0;
-    let t7 = 2.0 * c_q2 + 2.0;
-    let t8 = t5 + (6.0 * c_q1 + 2.0 * c_q2);
-    let t9 = t8 + 8.0;
+    let t5 = c_q2 * (2.0 * c_q1 + 2.0);
+    let t6 = t5 - 2.0 * t4;
+    let t7 = t6 + 2.0;
+    let t8 = 2.0 * c_q2 + 2.0;
+    let t9 = 6.0 * c_q1 + 2.0 * c_q2;
+    let t10 = t6 + t9 + 8.0;
     [
-        [2.0 * (c_q1 * (c_q2 + 3.0) - t4) + t8 + 18.0, t9, t6],
-        [t9, 4.0 * c_q2 + 8.0, t7],
-        [t6, t7, 2.0],
+        [t5 + t9 + 2.0 * (c_q1 * (c_q2 + 3.0)) + 18.0 - 4.0 * t4, t10, t7],
+        [t10, 4.0 * c_q2 + 8.0, t8],
+        [t7, t8, 2.0],
     ]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
@@ -287,8 +288,8 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 37,
-    add: 30,
+    mul: 38,
+    add: 31,
     div: 0,
     sqrt: 0,
     sin: 3,
@@ -319,33 +320,34 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t8 = t5 * t5;
     let t9 = t5 + qd[2];
     let t10 = s_q1 * s_q2;
-    let t11 = c_q2 * (2.0 * c_q1 + 2.0) - 2.0 * t10;
-    let t12 = t11 + 2.0;
-    let t13 = 2.0 * c_q2 + 2.0;
-    let t14 = c_q0 * c_q1;
-    let t15 = c_q0 * s_q1;
-    let t16 = t14 - s_q1 * t4;
-    let t17 = c_q2 * t16 - s_q2 * (c_q1 * t4 + t15 - 2.0 * t8);
-    let t18 = t14 - s_q0 * s_q1;
-    let t19 = c_q2 * t18 - s_q2 * (t15 + s_q0 * c_q1);
-    let t20 = s_q2 * (t9 * t9);
-    let t21 = t11 + (6.0 * c_q1 + 2.0 * c_q2);
-    let t22 = t21 + 8.0;
-    let t23 = t17 + (3.0 * t16 - 2.0 * t20);
-    let t24 = 3.0 * t18 + t19;
+    let t11 = c_q2 * (2.0 * c_q1 + 2.0);
+    let t12 = t11 - 2.0 * t10;
+    let t13 = t12 + 2.0;
+    let t14 = 2.0 * c_q2 + 2.0;
+    let t15 = c_q0 * c_q1;
+    let t16 = c_q0 * s_q1;
+    let t17 = t15 - s_q1 * t4;
+    let t18 = c_q2 * t17 - s_q2 * (c_q1 * t4 + t16 - 2.0 * t8);
+    let t19 = t15 - s_q0 * s_q1;
+    let t20 = c_q2 * t19 - s_q2 * (t16 + s_q0 * c_q1);
+    let t21 = s_q2 * (t9 * t9);
+    let t22 = 6.0 * c_q1 + 2.0 * c_q2;
+    let t23 = t12 + t22 + 8.0;
+    let t24 = t18 + (3.0 * t17 - 2.0 * t21);
+    let t25 = 3.0 * t19 + t20;
     JointSpace {
         mass_matrix: [
-            [2.0 * (c_q1 * (c_q2 + 3.0) - t10) + t21 + 18.0, t22, t12],
-            [t22, 4.0 * c_q2 + 8.0, t13],
-            [t12, t13, 2.0],
+            [t11 + t22 + 2.0 * (c_q1 * (c_q2 + 3.0)) + 18.0 - 4.0 * t10, t23, t13],
+            [t23, 4.0 * c_q2 + 8.0, t14],
+            [t13, t14, 2.0],
         ],
         bias: [
-            5.0 * c_q0 + 2.0 * (s_q1 * (-3.0 * t8 - c_q2 * (t9 * t9)) - c_q1 * t20)
-                + t23,
-            t23,
-            t17,
+            5.0 * c_q0 + 2.0 * (s_q1 * (-3.0 * t8 - c_q2 * (t9 * t9)) - c_q1 * t21)
+                + t24,
+            t24,
+            t18,
         ],
-        gravity: [5.0 * c_q0 + t24, t24, t19],
+        gravity: [5.0 * c_q0 + t25, t25, t20],
     }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
@@ -475,7 +477,7 @@ pub fn coriolis_matrix_with(
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
     mul: 28,
-    add: 19,
+    add: 18,
     div: 0,
     sqrt: 0,
     sin: 3,
@@ -513,7 +515,7 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
             + 0.5
                 * (t4 * t4 + t13 * t13 + 4.0 * (t10 * (qd[0] * s_q1))
                     + (t7 * t7 + t12 * t12 + t14 * t14)),
-        5.0 * s_q0 + 2.0 * t8 + t8 + c_q2 * t8 + s_q2 * (c_q0 * c_q1 - s_q0 * s_q1),
+        5.0 * s_q0 + 3.0 * t8 + c_q2 * t8 + s_q2 * (c_q0 * c_q1 - s_q0 * s_q1),
     )
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
