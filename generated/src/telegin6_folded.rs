@@ -19,11 +19,11 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 65 | 42 | 0 | 0 | 3 | 3 |
+//! | `inverse_dynamics` | 65 | 40 | 0 | 0 | 3 | 3 |
 //! | `mass_matrix` | 32 | 21 | 0 | 0 | 3 | 3 |
-//! | `bias` | 55 | 24 | 0 | 0 | 3 | 3 |
+//! | `bias` | 54 | 23 | 0 | 0 | 3 | 3 |
 //! | `gravity` | 1 | 0 | 0 | 0 | 1 | 0 |
-//! | `joint_space` | 88 | 45 | 0 | 0 | 3 | 3 |
+//! | `joint_space` | 87 | 44 | 0 | 0 | 3 | 3 |
 //! | `forward_dynamics` | 164 | 81 | 4 | 0 | 4 | 4 |
 //! | `coriolis_matrix` | 133 | 57 | 0 | 0 | 4 | 4 |
 //! | `energy` | 70 | 45 | 0 | 0 | 4 | 4 |
@@ -130,7 +130,7 @@ pub const OPS_DERIVED: OpCount = OpCount {
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
     mul: 65,
-    add: 42,
+    add: 40,
     div: 0,
     sqrt: 0,
     sin: 3,
@@ -175,21 +175,21 @@ pub fn inverse_dynamics_with(
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
     let t15 = t10 * c_q4;
-    let t16 = qd[4] * t15;
-    let t17 = t10 * s_q4;
-    let t18 = t11 * s_q4 + t16;
-    let t19 = t11 * c_q4 - qd[4] * t17;
-    let t20 = t17 * (t10 * c_q4);
-    let t21 = 0.27 * (qd[4] * qd[4] + t17 * (t10 * s_q4));
+    let t16 = t11 * s_q4;
+    let t17 = qd[4] * t15;
+    let t18 = t10 * s_q4;
+    let t19 = t11 * c_q4 - qd[4] * t18;
+    let t20 = t18 * (t10 * c_q4);
+    let t21 = 0.27 * (qd[4] * qd[4] + t18 * (t10 * s_q4));
     let t22 = 0.27 * (qdd[4] - t20);
-    let t23 = -0.27 * (t16 + t18);
+    let t23 = -0.27 * t16 - 0.54 * t17;
     let t24 = c_q4 * t22 - s_q4 * t21;
     let t25 = c_q2 * t23 - s_q2 * t24;
     let t26 = 0.1 * (t15 + qd[5]);
     let t27 = 0.5 * t11 + c_q4 * (0.2 * t19 + 0.1 * qdd[5])
-        + (s_q4 * (0.6249 * t16 + 0.7249 * t18 - qd[4] * t26)
+        + (s_q4 * (0.7249 * t16 + 1.3498 * t17 - qd[4] * t26)
             - 0.27 * ((s_q2 * t9 + c_q2 * t8) * s_q4));
-    let t28 = 1.52 * t4 - 2.4 * t2 + (t27 - 0.5 * (11.0 * t8 + t25));
+    let t28 = 4.27 * t4 - 7.9 * t2 + (t27 - 0.5 * t25);
     [
         6.05 * qdd[0] + t28
             - 0.5
@@ -199,7 +199,7 @@ pub fn inverse_dynamics_with(
         t27,
         -6.0 * t12 - s_q4 * t22 - c_q4 * t21,
         0.7249 * qdd[4] + 0.27 * ((c_q2 * t9 - s_q2 * t8) * c_q4 + t12 * s_q4)
-            + t17 * t26 - 0.6249 * t20,
+            + t18 * t26 - 0.6249 * t20,
         0.1 * (t19 + qdd[5]),
     ]
 }
@@ -262,8 +262,8 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 55,
-    add: 24,
+    mul: 54,
+    add: 23,
     div: 0,
     sqrt: 0,
     sin: 3,
@@ -303,7 +303,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t19 = -0.54 * (c_q2 * t11) - s_q2 * t18;
     let t20 = s_q4 * (1.3498 * t11 - qd[4] * t17) - 0.2 * (s_q4 * t11)
         - 0.27 * (s_q4 * (s_q2 * t15 - 0.5 * (t2 * c_q2)));
-    let t21 = t20 + (1.2 * t2 - 0.5 * (t19 - 5.5 * t2));
+    let t21 = t20 + (3.95 * t2 - 0.5 * t19);
     [
         t21 - 0.5 * (c_q1 * t19 - s_q1 * (c_q2 * t18 - 7.9 * t6 - 0.54 * (s_q2 * t11))),
         t21,
@@ -339,8 +339,8 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 88,
-    add: 45,
+    mul: 87,
+    add: 44,
     div: 0,
     sqrt: 0,
     sin: 3,
@@ -396,7 +396,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t33 = -0.54 * (c_q2 * t11) - s_q2 * t32;
     let t34 = s_q4 * (1.3498 * t11 - qd[4] * t24) - 0.2 * (s_q4 * t11)
         - 0.27 * (s_q4 * (s_q2 * t20 - 0.5 * (t2 * c_q2)));
-    let t35 = t34 + (1.2 * t2 - 0.5 * (t33 - 5.5 * t2));
+    let t35 = t34 + (3.95 * t2 - 0.5 * t33);
     JointSpace {
         mass_matrix: [
             [

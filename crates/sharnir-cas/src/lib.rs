@@ -15,13 +15,15 @@
 //! - [`hoist`]: parameter grouping, constant subexpressions hoisted into
 //!   symbols defined once;
 //! - [`program`]: lowering to straight-line code and operation counts;
-//!   `share` first takes the partial sums and products that several
-//!   expressions have in common apart, and `fuse` rewrites a lowered program
-//!   with fused multiply–adds;
+//!   `absorb` first lets sums give up terms their users already have,
+//!   `share` takes the partial sums and products that several expressions
+//!   have in common apart, and `fuse` rewrites a lowered program with fused
+//!   multiply–adds;
 //! - [`trig`]: contraction of expanded angle sums (`c₁c₂ − s₁s₂` back to
 //!   `cos(q₁ + q₂)`), which chain kinematics produce and the canonical form
 //!   cannot undo.
 
+mod absorb;
 pub mod coeff;
 mod eval;
 mod fuse;

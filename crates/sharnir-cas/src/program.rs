@@ -235,9 +235,11 @@ impl Program {
     /// Lowers `roots` to a program sharing every subexpression used twice,
     /// including, where that makes the program cheaper, the partial sums
     /// and products that several flat sums and products have in common (see
-    /// `share.rs`). That sharing is greedy, pair by pair, and can cut across
-    /// the larger shared sums the plain lowering reuses whole, so both
-    /// programs are built and the one of lower [`OpCount::weight`] is kept.
+    /// `share.rs`), after sums gave up the terms their users already have
+    /// (see `absorb.rs`). Both rewrites are greedy and can cut across the
+    /// larger shared sums the plain lowering reuses whole, so the plain and
+    /// the rewritten program are both built and the one of lower
+    /// [`OpCount::weight`] is kept.
     pub fn lower(pool: &Pool, roots: &[Id]) -> Program {
         let plain = Lowering::new(pool, roots).run(roots);
         let (shared_pool, shared_roots) = crate::share::share_partial_results(pool, roots);

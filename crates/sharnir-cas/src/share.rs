@@ -28,11 +28,12 @@ use std::hash::Hash;
 
 /// `roots` rebuilt in a new pool in which every pair of terms shared by two
 /// or more sums, and every pair of factors shared by two or more products,
-/// is a node of its own; the values are the same for every input.
+/// is a node of its own, after the sums gave up the terms their users
+/// already have (see `absorb.rs`); the values are the same for every input.
 pub(crate) fn share_partial_results(pool: &Pool, roots: &[Id]) -> (Pool, Vec<Id>) {
     let reachable = pool.reachable(roots);
     let base = reachable.len();
-    let absorbed = absorb_common_terms(pool, roots, &reachable);
+    let absorbed = crate::absorb::absorb_common_terms(pool, roots, &reachable);
     let mut sums = Extraction::<Terms>::new(base);
     let mut products = Extraction::<Factors>::new(base);
     let mut set_of: HashMap<Id, usize> = HashMap::new();
@@ -76,123 +77,6 @@ pub(crate) fn share_partial_results(pool: &Pool, roots: &[Id]) -> (Pool, Vec<Id>
     }
     let roots = roots.iter().map(|&r| rebuild.old(r.index())).collect();
     (rebuild.out, roots)
-}
-
-/// The terms of the sums that change when a sum gives up terms its user
-/// already has, one addition fewer for each:
-///
-/// - a sum `S` used once, as a scaled term `c·S` of one other sum `H`,
-///   moves the terms it has in common with `H` into `H`:
-///   `1.3·a + x − 0.5·(b − 9.5·a)` becomes `6.05·a + x − 0.5·b`; `S` has no
-///   other user, so changing it changes nothing else;
-/// - a term of `H` (or of such an `S`) that is a sum made only of terms
-///   `H` has is spread over them: with `L = a − 0.5·b` shared,
-///   `1.5·b − 2·a + 3·L` becomes `a`, and `L` stays for its other users.
-///
-/// The roots keep their terms.
-fn absorb_common_terms(
-    pool: &Pool,
-    roots: &[Id],
-    reachable: &[bool],
-) -> HashMap<Id, Vec<(Id, Coeff)>> {
-    let mut uses = vec![0u32; reachable.len()];
-    for &r in roots {
-        uses[r.index()] += 2;
-    }
-    for (i, _) in reachable.iter().enumerate().filter(|(_, &seen)| seen) {
-        for child in pool.children(Id::from_index(i)) {
-            uses[child.index()] += 1;
-        }
-    }
-    let mut terms: HashMap<Id, Vec<(Id, Coeff)>> = HashMap::new();
-    let current = |terms: &HashMap<Id, Vec<(Id, Coeff)>>, id: Id| match pool.node(id) {
-        Node::Add(original, c0) if c0.is_zero() => {
-            Some(terms.get(&id).cloned().unwrap_or_else(|| original.to_vec()))
-        }
-        _ => None,
-    };
-    for (i, _) in reachable.iter().enumerate().filter(|(_, &seen)| seen) {
-        let host = Id::from_index(i);
-        let Node::Add(host_terms, _) = pool.node(host) else {
-            continue;
-        };
-        let mut merged = Merged(host_terms.to_vec());
-        let before = merged.0.clone();
-        for &(inner, _) in host_terms.iter() {
-            let (Some(inner_terms), Some(scale)) =
-                (current(&terms, inner), merged.coefficient(inner))
-            else {
-                continue;
-            };
-            if inner_terms.iter().all(|&(t, _)| merged.has(t)) {
-                merged.remove(inner);
-                merged.spread(&inner_terms, scale);
-                continue;
-            }
-            if uses[inner.index()] != 1 {
-                continue;
-            }
-            let mut rest = Vec::new();
-            for (t, c) in inner_terms {
-                if merged.has(t) {
-                    merged.add(t, scale * c);
-                    continue;
-                }
-                match current(&terms, t) {
-                    Some(covered) if covered.iter().all(|&(u, _)| merged.has(u)) => {
-                        merged.spread(&covered, scale * c);
-                    }
-                    _ => rest.push((t, c)),
-                }
-            }
-            match rest.as_slice() {
-                [] => merged.remove(inner),
-                [(t, c)] if !merged.has(*t) => {
-                    merged.remove(inner);
-                    merged.add(*t, scale * *c);
-                }
-                _ => {
-                    terms.insert(inner, rest);
-                }
-            }
-        }
-        merged.0.retain(|&(_, c)| !c.is_zero());
-        if merged.0 != before {
-            terms.insert(host, merged.0);
-        }
-    }
-    terms
-}
-
-/// The terms of a sum being rewritten.
-struct Merged(Vec<(Id, Coeff)>);
-
-impl Merged {
-    fn has(&self, t: Id) -> bool {
-        self.0.iter().any(|&(h, _)| h == t)
-    }
-
-    fn coefficient(&self, t: Id) -> Option<Coeff> {
-        self.0.iter().find(|&&(h, _)| h == t).map(|&(_, c)| c)
-    }
-
-    fn add(&mut self, t: Id, c: Coeff) {
-        match self.0.iter_mut().find(|(h, _)| *h == t) {
-            Some(slot) => slot.1 = slot.1 + c,
-            None => self.0.push((t, c)),
-        }
-    }
-
-    fn remove(&mut self, t: Id) {
-        self.0.retain(|&(h, _)| h != t);
-    }
-
-    /// Adds `scale·(Σ cᵢ·tᵢ)` term by term.
-    fn spread(&mut self, terms: &[(Id, Coeff)], scale: Coeff) {
-        for &(t, c) in terms {
-            self.add(t, scale * c);
-        }
-    }
 }
 
 /// An operand of a flat sum or product during extraction: the index of an
@@ -660,7 +544,13 @@ mod tests {
                     &[(inner, Coeff::ratio(-1, 2)), (symbols[0], Coeff::int(3)), (symbols[4], Coeff::ONE)],
                     Coeff::ZERO,
                 );
+                // A second user of the same inner sum, with terms of its own.
+                let other = p.linear(
+                    &[(inner, Coeff::int(2)), (symbols[0], Coeff::MINUS_ONE), (symbols[4], Coeff::int(5))],
+                    Coeff::ZERO,
+                );
                 roots.push(host);
+                roots.push(other);
             }
             // Products and scaled sums of those, so that hosts nest.
             for i in 1..roots.len() {
