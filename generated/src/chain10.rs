@@ -18,13 +18,13 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 36 | 0 | 2 | 0 | 0 | 0 |
+//! | `derived` | 35 | 0 | 2 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 192 | 114 | 0 | 0 | 10 | 10 |
 //! | `mass_matrix` | 284 | 231 | 0 | 0 | 9 | 9 |
 //! | `bias` | 148 | 76 | 0 | 0 | 10 | 10 |
 //! | `gravity` | 21 | 18 | 0 | 0 | 0 | 10 |
 //! | `joint_space` | 484 | 333 | 0 | 0 | 10 | 10 |
-//! | `forward_dynamics` | 458 | 275 | 9 | 0 | 10 | 10 |
+//! | `forward_dynamics` | 453 | 275 | 9 | 0 | 10 | 10 |
 //! | `coriolis_matrix` | 601 | 329 | 0 | 0 | 9 | 9 |
 //! | `energy` | 178 | 112 | 0 | 0 | 10 | 10 |
 //! | `body_poses` | 18 | 35 | 0 | 0 | 10 | 10 |
@@ -221,44 +221,44 @@ impl Params {
     pub fn derived(&self) -> Derived {
         let p = self;
         let inv0 = 1.0 / p.l;
-        let t1 = p.m * (p.l * p.l);
-        let t2 = p.m * p.l;
+        let t1 = p.m * p.l;
+        let t2 = p.l * t1;
         Derived {
             params: *self,
-            k0: t1,
-            k1: t2 * p.g,
-            k2: t2,
-            k3: 1.5 * t2,
-            k4: 2.5 * t2,
-            k5: 3.5 * t2,
-            k6: 4.5 * t2,
-            k7: 5.5 * t2,
-            k8: 6.5 * t2,
-            k9: 7.5 * t2,
-            k10: 8.5 * t2,
-            k11: 48.333333333333336 * t1,
-            k12: 39.0 * t1,
-            k13: 30.666666666666668 * t1,
-            k14: 23.333333333333332 * t1,
-            k15: 17.0 * t1,
-            k16: 11.666666666666666 * t1,
-            k17: 7.333333333333333 * t1,
-            k18: 4.0 * t1,
-            k19: 1.6666666666666667 * t1,
-            k20: 0.3333333333333333 * t1,
-            k21: 1.3333333333333333 * t1,
-            k22: t1 * p.m,
+            k0: t2,
+            k1: p.g * t1,
+            k2: t1,
+            k3: 1.5 * t1,
+            k4: 2.5 * t1,
+            k5: 3.5 * t1,
+            k6: 4.5 * t1,
+            k7: 5.5 * t1,
+            k8: 6.5 * t1,
+            k9: 7.5 * t1,
+            k10: 8.5 * t1,
+            k11: 48.333333333333336 * t2,
+            k12: 39.0 * t2,
+            k13: 30.666666666666668 * t2,
+            k14: 23.333333333333332 * t2,
+            k15: 17.0 * t2,
+            k16: 11.666666666666666 * t2,
+            k17: 7.333333333333333 * t2,
+            k18: 4.0 * t2,
+            k19: 1.6666666666666667 * t2,
+            k20: 0.3333333333333333 * t2,
+            k21: 1.3333333333333333 * t2,
+            k22: t1 * t1,
             k23: p.l * p.l,
-            k24: 2.3333333333333335 * t1,
-            k25: 3.3333333333333335 * t1,
-            k26: 4.333333333333333 * t1,
-            k27: 5.333333333333333 * t1,
-            k28: 6.333333333333333 * t1,
-            k29: 8.333333333333334 * t1,
-            k30: 9.333333333333334 * t1,
+            k24: 2.3333333333333335 * t2,
+            k25: 3.3333333333333335 * t2,
+            k26: 4.333333333333333 * t2,
+            k27: 5.333333333333333 * t2,
+            k28: 6.333333333333333 * t2,
+            k29: 8.333333333333334 * t2,
+            k30: 9.333333333333334 * t2,
             k31: inv0,
             k32: p.l * p.g,
-            k33: 9.5 * t2,
+            k33: 9.5 * t1,
             k34: inv0 * inv0 / p.m,
             k35: p.m * p.g,
         }
@@ -266,7 +266,7 @@ impl Params {
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 36,
+    mul: 35,
     add: 0,
     div: 2,
     sqrt: 0,
@@ -769,36 +769,38 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t43 = c_q7 * t41 - s_q7 * t42;
     let t44 = c_q7 * t42 + s_q7 * t41 - p.l * (t23 * t23);
     let t45 = c_q8 * t43 - s_q8 * t44;
-    let t46 = t29 * t29 * d.k2;
+    let t46 = t29 * d.k2;
     let t47 = (c_q9 * t45 - s_q9 * (c_q8 * t44 + s_q8 * t43 - p.l * (t26 * t26))) * d.k2;
-    let t48 = -1.5 * (t26 * t26 * d.k2) - 0.5 * (c_q9 * t46);
-    let t49 = s_q9 * t46;
-    let t50 = s_q8 * t48 - 0.5 * (c_q8 * t49);
-    let t51 = c_q8 * t48 + 0.5 * (s_q8 * t49) - 2.5 * (t23 * t23 * d.k2);
-    let t52 = s_q7 * t51 + c_q7 * t50;
-    let t53 = c_q7 * t51 - 3.5 * (t20 * t20 * d.k2) - s_q7 * t50;
-    let t54 = s_q6 * t53 + c_q6 * t52;
-    let t55 = c_q6 * t53 - 4.5 * (t17 * t17 * d.k2) - s_q6 * t52;
-    let t56 = s_q5 * t55 + c_q5 * t54;
-    let t57 = c_q5 * t55 - 5.5 * (t14 * t14 * d.k2) - s_q5 * t54;
-    let t58 = s_q4 * t57 + c_q4 * t56;
-    let t59 = c_q4 * t57 - 6.5 * (t11 * t11 * d.k2) - s_q4 * t56;
-    let t60 = s_q3 * t59 + c_q3 * t58;
-    let t61 = c_q3 * t59 - 7.5 * (t8 * t8 * d.k2) - s_q3 * t58;
-    let t62 = s_q2 * t61 + c_q2 * t60;
-    let t63 = 1.5 * (t45 * d.k2) + 0.5 * t47 - 0.5 * (s_q9 * (t29 * t29) * d.k0);
-    let t64 = t63 + (2.5 * (t43 * d.k2) + p.l * t50);
-    let t65 = t64 + (3.5 * (t41 * d.k2) + p.l * t52);
-    let t66 = t65 + (4.5 * (t39 * d.k2) + p.l * t54);
-    let t67 = t66 + (5.5 * (t37 * d.k2) + p.l * t56);
-    let t68 = t67 + (6.5 * (t35 * d.k2) + p.l * t58);
-    let t69 = t68 + (7.5 * (t33 * d.k2) + p.l * t60);
-    let t70 = t69 + (8.5 * (t31 * d.k2) + p.l * t62);
+    let t48 = s_q9 * t29;
+    let t49 = -1.5 * (t26 * t26 * d.k2) - 0.5 * (c_q9 * t29 * t46);
+    let t50 = t46 * t48;
+    let t51 = s_q8 * t49 - 0.5 * (c_q8 * t50);
+    let t52 = c_q8 * t49 + 0.5 * (s_q8 * t50) - 2.5 * (t23 * t23 * d.k2);
+    let t53 = s_q7 * t52 + c_q7 * t51;
+    let t54 = c_q7 * t52 - 3.5 * (t20 * t20 * d.k2) - s_q7 * t51;
+    let t55 = s_q6 * t54 + c_q6 * t53;
+    let t56 = c_q6 * t54 - 4.5 * (t17 * t17 * d.k2) - s_q6 * t53;
+    let t57 = s_q5 * t56 + c_q5 * t55;
+    let t58 = c_q5 * t56 - 5.5 * (t14 * t14 * d.k2) - s_q5 * t55;
+    let t59 = s_q4 * t58 + c_q4 * t57;
+    let t60 = c_q4 * t58 - 6.5 * (t11 * t11 * d.k2) - s_q4 * t57;
+    let t61 = s_q3 * t60 + c_q3 * t59;
+    let t62 = c_q3 * t60 - 7.5 * (t8 * t8 * d.k2) - s_q3 * t59;
+    let t63 = s_q2 * t62 + c_q2 * t61;
+    let t64 = 1.5 * (t45 * d.k2) + 0.5 * t47 - 0.5 * (t29 * d.k0 * t48);
+    let t65 = t64 + (2.5 * (t43 * d.k2) + p.l * t51);
+    let t66 = t65 + (3.5 * (t41 * d.k2) + p.l * t53);
+    let t67 = t66 + (4.5 * (t39 * d.k2) + p.l * t55);
+    let t68 = t67 + (5.5 * (t37 * d.k2) + p.l * t57);
+    let t69 = t68 + (6.5 * (t35 * d.k2) + p.l * t59);
+    let t70 = t69 + (7.5 * (t33 * d.k2) + p.l * t61);
+    let t71 = t70 + (8.5 * (t31 * d.k2) + p.l * t63);
     [
         9.5 * (c_q0 * d.k1)
             + p.l
-                * (s_q1 * (c_q2 * t61 - 8.5 * (t5 * t5 * d.k2) - s_q2 * t60)
-                    + c_q1 * t62) + t70,
+                * (s_q1 * (c_q2 * t62 - 8.5 * (t5 * t5 * d.k2) - s_q2 * t61)
+                    + c_q1 * t63) + t71,
+        t71,
         t70,
         t69,
         t68,
@@ -806,7 +808,6 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
         t66,
         t65,
         t64,
-        t63,
         0.5 * t47,
     ]
 }
@@ -1259,7 +1260,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 458,
+    mul: 453,
     add: 275,
     div: 9,
     sqrt: 0,
@@ -1320,246 +1321,247 @@ pub fn forward_dynamics_with(
     let c_q9 = libm::Libm::<Real>::cos(q[9]);
     let t29 = t26 + qd[9];
     let t30 = p.g * s_q0;
-    let t31 = p.l * (qd[0] * qd[0]);
+    let t31 = qd[0] * (p.l * qd[0]);
     let t32 = c_q1 * t31;
     let t33 = s_q1 * t31;
-    let t34 = p.l * (t5 * t5);
+    let t34 = t5 * (p.l * t5);
     let t35 = c_q2 * t34;
     let t36 = s_q2 * t34;
-    let t37 = p.l * (t8 * t8);
+    let t37 = t8 * (p.l * t8);
     let t38 = c_q3 * t37;
     let t39 = s_q3 * t37;
-    let t40 = p.l * (t11 * t11);
+    let t40 = t11 * (p.l * t11);
     let t41 = c_q4 * t40;
     let t42 = s_q4 * t40;
-    let t43 = p.l * (t14 * t14);
+    let t43 = t14 * (p.l * t14);
     let t44 = c_q5 * t43;
     let t45 = s_q5 * t43;
-    let t46 = p.l * (t17 * t17);
+    let t46 = t17 * (p.l * t17);
     let t47 = c_q6 * t46;
     let t48 = s_q6 * t46;
-    let t49 = p.l * (t20 * t20);
+    let t49 = t20 * (p.l * t20);
     let t50 = c_q7 * t49;
     let t51 = s_q7 * t49;
-    let t52 = p.l * (t23 * t23);
+    let t52 = t23 * (p.l * t23);
     let t53 = c_q8 * t52;
     let t54 = s_q8 * t52;
-    let t55 = s_q9 * d.k2;
-    let t56 = d.k21 - 0.75 * (c_q9 * c_q9 * d.k0);
-    let inv57 = 1.0 / t56;
-    let t58 = -0.75 * (p.m * (s_q9 * s_q9))
-        - 0.5625 * (s_q9 * s_q9 * (c_q9 * c_q9) * inv57 * d.k22);
-    let t59 = d.k3 - 0.75 * (c_q9 * c_q9 * d.k2);
-    let t60 = c_q9 * t55;
-    let t61 = 0.75 * (p.m * s_q9 * c_q9 - inv57 * t59 * t60);
-    let t62 = s_q8 * t61;
-    let t63 = c_q8 * t61;
-    let t64 = -0.75 * (p.m * (c_q9 * c_q9)) - inv57 * (t59 * t59);
-    let t65 = t63 + s_q8 * t58;
-    let t66 = t62 + c_q8 * t64;
-    let t67 = c_q8 * t65 - s_q8 * t66;
-    let t68 = s_q8 * t65 + c_q8 * t66;
-    let t69 = t68 * d.k23 + d.k24;
-    let inv70 = 1.0 / t69;
-    let t71 = c_q8 * (c_q8 * t58 - t62) - s_q8 * (t63 - s_q8 * t64)
-        - t67 * t67 * d.k23 * inv70;
-    let t72 = d.k4 + p.l * t68;
-    let t73 = p.l * t67;
-    let t74 = t67 - inv70 * t72 * t73;
-    let t75 = s_q7 * t74;
-    let t76 = c_q7 * t74;
-    let t77 = t68 - inv70 * (t72 * t72);
-    let t78 = t76 + s_q7 * t71;
-    let t79 = t75 + c_q7 * t77;
-    let t80 = c_q7 * t78 - s_q7 * t79;
-    let t81 = s_q7 * t78 + c_q7 * t79;
-    let t82 = d.k23 * t81 + d.k25;
-    let inv83 = 1.0 / t82;
-    let t84 = c_q7 * (c_q7 * t71 - t75) - s_q7 * (t76 - s_q7 * t77)
-        - d.k23 * (t80 * t80) * inv83;
-    let t85 = d.k5 + p.l * t81;
-    let t86 = p.l * t80;
-    let t87 = t80 - inv83 * t85 * t86;
-    let t88 = s_q6 * t87;
-    let t89 = c_q6 * t87;
-    let t90 = t81 - inv83 * (t85 * t85);
-    let t91 = t89 + s_q6 * t84;
-    let t92 = t88 + c_q6 * t90;
-    let t93 = c_q6 * t91 - s_q6 * t92;
-    let t94 = s_q6 * t91 + c_q6 * t92;
-    let t95 = d.k23 * t94 + d.k26;
-    let inv96 = 1.0 / t95;
-    let t97 = c_q6 * (c_q6 * t84 - t88) - s_q6 * (t89 - s_q6 * t90)
-        - d.k23 * (t93 * t93) * inv96;
-    let t98 = d.k6 + p.l * t94;
-    let t99 = p.l * t93;
-    let t100 = t93 - inv96 * t98 * t99;
-    let t101 = s_q5 * t100;
-    let t102 = c_q5 * t100;
-    let t103 = t94 - inv96 * (t98 * t98);
-    let t104 = t102 + s_q5 * t97;
-    let t105 = t101 + c_q5 * t103;
-    let t106 = c_q5 * t104 - s_q5 * t105;
-    let t107 = s_q5 * t104 + c_q5 * t105;
-    let t108 = d.k23 * t107 + d.k27;
-    let inv109 = 1.0 / t108;
-    let t110 = c_q5 * (c_q5 * t97 - t101) - s_q5 * (t102 - s_q5 * t103)
-        - d.k23 * (t106 * t106) * inv109;
-    let t111 = d.k7 + p.l * t107;
-    let t112 = p.l * t106;
-    let t113 = t106 - inv109 * t111 * t112;
-    let t114 = s_q4 * t113;
-    let t115 = c_q4 * t113;
-    let t116 = t107 - inv109 * (t111 * t111);
-    let t117 = t115 + s_q4 * t110;
-    let t118 = t114 + c_q4 * t116;
-    let t119 = c_q4 * t117 - s_q4 * t118;
-    let t120 = s_q4 * t117 + c_q4 * t118;
-    let t121 = d.k23 * t120 + d.k28;
-    let inv122 = 1.0 / t121;
-    let t123 = c_q4 * (c_q4 * t110 - t114) - s_q4 * (t115 - s_q4 * t116)
-        - d.k23 * (t119 * t119) * inv122;
-    let t124 = d.k8 + p.l * t120;
-    let t125 = p.l * t119;
-    let t126 = t119 - inv122 * t124 * t125;
-    let t127 = s_q3 * t126;
-    let t128 = c_q3 * t126;
-    let t129 = t120 - inv122 * (t124 * t124);
-    let t130 = t128 + s_q3 * t123;
-    let t131 = t127 + c_q3 * t129;
-    let t132 = c_q3 * t130 - s_q3 * t131;
-    let t133 = s_q3 * t130 + c_q3 * t131;
-    let t134 = d.k17 + d.k23 * t133;
-    let inv135 = 1.0 / t134;
-    let t136 = c_q3 * (c_q3 * t123 - t127) - s_q3 * (t128 - s_q3 * t129)
-        - d.k23 * (t132 * t132) * inv135;
-    let t137 = d.k9 + p.l * t133;
-    let t138 = p.l * t132;
-    let t139 = t132 - inv135 * t137 * t138;
-    let t140 = s_q2 * t139;
-    let t141 = c_q2 * t139;
-    let t142 = t133 - inv135 * (t137 * t137);
-    let t143 = t141 + s_q2 * t136;
-    let t144 = t140 + c_q2 * t142;
-    let t145 = c_q2 * t143 - s_q2 * t144;
-    let t146 = s_q2 * t143 + c_q2 * t144;
-    let t147 = d.k23 * t146 + d.k29;
-    let inv148 = 1.0 / t147;
-    let t149 = c_q2 * (c_q2 * t136 - t140) - s_q2 * (t141 - s_q2 * t142)
-        - d.k23 * (t145 * t145) * inv148;
-    let t150 = d.k10 + p.l * t146;
-    let t151 = p.l * t145;
-    let t152 = t145 - inv148 * t150 * t151;
-    let t153 = s_q1 * t149 + c_q1 * t152;
-    let t154 = t146 - inv148 * (t150 * t150);
-    let t155 = s_q1 * t152 + c_q1 * t154;
-    let t156 = s_q1 * t153 + c_q1 * t155;
-    let t157 = d.k23 * t156 + d.k30;
-    let inv158 = 1.0 / t157;
-    let t159 = 0.75 * (t26 * t26 * t55) - 1.5 * (tau[9] * d.k31);
-    let t160 = 0.5 * (t29 * t29 * t55) + c_q9 * t159;
-    let t161 = p.l * t160 + (tau[8] - tau[9]);
-    let t162 = 1.5 * (t26 * t26 * d.k2) + 0.5 * (c_q9 * (t29 * t29) * d.k2) + t53 * t58
-        - s_q9 * t159 - t54 * t61 - 0.75 * (inv57 * t60 * t161);
-    let t163 = t160 + t53 * t61 - t54 * t64 - inv57 * t59 * t161;
-    let t164 = s_q8 * t162 + c_q8 * t163;
-    let t165 = p.l * t164 + (tau[7] - tau[8]);
-    let t166 = 2.5 * (t23 * t23 * d.k2) + c_q8 * t162 + t50 * t71 - s_q8 * t163
-        - t51 * t74 - inv70 * t73 * t165;
-    let t167 = t164 + t50 * t74 - t51 * t77 - inv70 * t72 * t165;
-    let t168 = s_q7 * t166 + c_q7 * t167;
-    let t169 = p.l * t168 + (tau[6] - tau[7]);
-    let t170 = 3.5 * (t20 * t20 * d.k2) + c_q7 * t166 + t47 * t84 - s_q7 * t167
-        - t48 * t87 - inv83 * t86 * t169;
-    let t171 = t168 + t47 * t87 - t48 * t90 - inv83 * t85 * t169;
-    let t172 = s_q6 * t170 + c_q6 * t171;
-    let t173 = p.l * t172 + (tau[5] - tau[6]);
-    let t174 = 4.5 * (t17 * t17 * d.k2) + c_q6 * t170 + t44 * t97 - s_q6 * t171
-        - t45 * t100 - inv96 * t99 * t173;
-    let t175 = t172 + t44 * t100 - t45 * t103 - inv96 * t98 * t173;
-    let t176 = s_q5 * t174 + c_q5 * t175;
-    let t177 = p.l * t176 + (tau[4] - tau[5]);
-    let t178 = 5.5 * (t14 * t14 * d.k2) + c_q5 * t174 + t41 * t110 - s_q5 * t175
-        - t42 * t113 - inv109 * t112 * t177;
-    let t179 = t176 + t41 * t113 - t42 * t116 - inv109 * t111 * t177;
-    let t180 = s_q4 * t178 + c_q4 * t179;
-    let t181 = p.l * t180 + (tau[3] - tau[4]);
-    let t182 = 6.5 * (t11 * t11 * d.k2) + c_q4 * t178 + t38 * t123 - s_q4 * t179
-        - t39 * t126 - inv122 * t125 * t181;
-    let t183 = t180 + t38 * t126 - t39 * t129 - inv122 * t124 * t181;
-    let t184 = s_q3 * t182 + c_q3 * t183;
-    let t185 = p.l * t184 + (tau[2] - tau[3]);
-    let t186 = 7.5 * (t8 * t8 * d.k2) + c_q3 * t182 + t35 * t136 - s_q3 * t183
-        - t36 * t139 - inv135 * t138 * t185;
-    let t187 = t184 + t35 * t139 - t36 * t142 - inv135 * t137 * t185;
-    let t188 = s_q2 * t186 + c_q2 * t187;
-    let t189 = p.l * t188 + (tau[1] - tau[2]);
-    let t190 = tau[0]
+    let t55 = t26 * s_q9;
+    let t56 = s_q9 * c_q9;
+    let t57 = t29 * (t29 * d.k2);
+    let t58 = t26 * d.k2;
+    let t59 = d.k21 - 0.75 * (c_q9 * c_q9 * d.k0);
+    let inv60 = 1.0 / t59;
+    let t61 = -0.75 * (p.m * (s_q9 * s_q9)) - 0.5625 * (t56 * t56 * inv60 * d.k22);
+    let t62 = d.k3 - 0.75 * (c_q9 * c_q9 * d.k2);
+    let t63 = t56 * d.k2;
+    let t64 = 0.75 * (p.m * t56 - inv60 * t62 * t63);
+    let t65 = s_q8 * t64;
+    let t66 = c_q8 * t64;
+    let t67 = -0.75 * (p.m * (c_q9 * c_q9)) - inv60 * (t62 * t62);
+    let t68 = t66 + s_q8 * t61;
+    let t69 = t65 + c_q8 * t67;
+    let t70 = c_q8 * t68 - s_q8 * t69;
+    let t71 = s_q8 * t68 + c_q8 * t69;
+    let t72 = t71 * d.k23 + d.k24;
+    let inv73 = 1.0 / t72;
+    let t74 = c_q8 * (c_q8 * t61 - t65) - s_q8 * (t66 - s_q8 * t67)
+        - t70 * t70 * d.k23 * inv73;
+    let t75 = d.k4 + p.l * t71;
+    let t76 = p.l * t70;
+    let t77 = t70 - inv73 * t75 * t76;
+    let t78 = s_q7 * t77;
+    let t79 = c_q7 * t77;
+    let t80 = t71 - inv73 * (t75 * t75);
+    let t81 = t79 + s_q7 * t74;
+    let t82 = t78 + c_q7 * t80;
+    let t83 = c_q7 * t81 - s_q7 * t82;
+    let t84 = s_q7 * t81 + c_q7 * t82;
+    let t85 = d.k23 * t84 + d.k25;
+    let inv86 = 1.0 / t85;
+    let t87 = c_q7 * (c_q7 * t74 - t78) - s_q7 * (t79 - s_q7 * t80)
+        - d.k23 * (t83 * t83) * inv86;
+    let t88 = d.k5 + p.l * t84;
+    let t89 = p.l * t83;
+    let t90 = t83 - inv86 * t88 * t89;
+    let t91 = s_q6 * t90;
+    let t92 = c_q6 * t90;
+    let t93 = t84 - inv86 * (t88 * t88);
+    let t94 = t92 + s_q6 * t87;
+    let t95 = t91 + c_q6 * t93;
+    let t96 = c_q6 * t94 - s_q6 * t95;
+    let t97 = s_q6 * t94 + c_q6 * t95;
+    let t98 = d.k23 * t97 + d.k26;
+    let inv99 = 1.0 / t98;
+    let t100 = c_q6 * (c_q6 * t87 - t91) - s_q6 * (t92 - s_q6 * t93)
+        - d.k23 * (t96 * t96) * inv99;
+    let t101 = d.k6 + p.l * t97;
+    let t102 = p.l * t96;
+    let t103 = t96 - inv99 * t101 * t102;
+    let t104 = s_q5 * t103;
+    let t105 = c_q5 * t103;
+    let t106 = t97 - inv99 * (t101 * t101);
+    let t107 = t105 + s_q5 * t100;
+    let t108 = t104 + c_q5 * t106;
+    let t109 = c_q5 * t107 - s_q5 * t108;
+    let t110 = s_q5 * t107 + c_q5 * t108;
+    let t111 = d.k23 * t110 + d.k27;
+    let inv112 = 1.0 / t111;
+    let t113 = c_q5 * (c_q5 * t100 - t104) - s_q5 * (t105 - s_q5 * t106)
+        - d.k23 * (t109 * t109) * inv112;
+    let t114 = d.k7 + p.l * t110;
+    let t115 = p.l * t109;
+    let t116 = t109 - inv112 * t114 * t115;
+    let t117 = s_q4 * t116;
+    let t118 = c_q4 * t116;
+    let t119 = t110 - inv112 * (t114 * t114);
+    let t120 = t118 + s_q4 * t113;
+    let t121 = t117 + c_q4 * t119;
+    let t122 = c_q4 * t120 - s_q4 * t121;
+    let t123 = s_q4 * t120 + c_q4 * t121;
+    let t124 = d.k23 * t123 + d.k28;
+    let inv125 = 1.0 / t124;
+    let t126 = c_q4 * (c_q4 * t113 - t117) - s_q4 * (t118 - s_q4 * t119)
+        - d.k23 * (t122 * t122) * inv125;
+    let t127 = d.k8 + p.l * t123;
+    let t128 = p.l * t122;
+    let t129 = t122 - inv125 * t127 * t128;
+    let t130 = s_q3 * t129;
+    let t131 = c_q3 * t129;
+    let t132 = t123 - inv125 * (t127 * t127);
+    let t133 = t131 + s_q3 * t126;
+    let t134 = t130 + c_q3 * t132;
+    let t135 = c_q3 * t133 - s_q3 * t134;
+    let t136 = s_q3 * t133 + c_q3 * t134;
+    let t137 = d.k17 + d.k23 * t136;
+    let inv138 = 1.0 / t137;
+    let t139 = c_q3 * (c_q3 * t126 - t130) - s_q3 * (t131 - s_q3 * t132)
+        - d.k23 * (t135 * t135) * inv138;
+    let t140 = d.k9 + p.l * t136;
+    let t141 = p.l * t135;
+    let t142 = t135 - inv138 * t140 * t141;
+    let t143 = s_q2 * t142;
+    let t144 = c_q2 * t142;
+    let t145 = t136 - inv138 * (t140 * t140);
+    let t146 = t144 + s_q2 * t139;
+    let t147 = t143 + c_q2 * t145;
+    let t148 = c_q2 * t146 - s_q2 * t147;
+    let t149 = s_q2 * t146 + c_q2 * t147;
+    let t150 = d.k23 * t149 + d.k29;
+    let inv151 = 1.0 / t150;
+    let t152 = c_q2 * (c_q2 * t139 - t143) - s_q2 * (t144 - s_q2 * t145)
+        - d.k23 * (t148 * t148) * inv151;
+    let t153 = d.k10 + p.l * t149;
+    let t154 = p.l * t148;
+    let t155 = t148 - inv151 * t153 * t154;
+    let t156 = s_q1 * t152 + c_q1 * t155;
+    let t157 = t149 - inv151 * (t153 * t153);
+    let t158 = s_q1 * t155 + c_q1 * t157;
+    let t159 = s_q1 * t156 + c_q1 * t158;
+    let t160 = d.k23 * t159 + d.k30;
+    let inv161 = 1.0 / t160;
+    let t162 = 0.75 * (t55 * t58) - 1.5 * (tau[9] * d.k31);
+    let t163 = 0.5 * (s_q9 * t57) + c_q9 * t162;
+    let t164 = p.l * t163 + (tau[8] - tau[9]);
+    let t165 = 1.5 * (t26 * t58) + 0.5 * (c_q9 * t57) + t53 * t61 - s_q9 * t162
+        - t54 * t64 - 0.75 * (inv60 * t63 * t164);
+    let t166 = t163 + t53 * t64 - t54 * t67 - inv60 * t62 * t164;
+    let t167 = s_q8 * t165 + c_q8 * t166;
+    let t168 = p.l * t167 + (tau[7] - tau[8]);
+    let t169 = 2.5 * (t23 * t23 * d.k2) + c_q8 * t165 + t50 * t74 - s_q8 * t166
+        - t51 * t77 - inv73 * t76 * t168;
+    let t170 = t167 + t50 * t77 - t51 * t80 - inv73 * t75 * t168;
+    let t171 = s_q7 * t169 + c_q7 * t170;
+    let t172 = p.l * t171 + (tau[6] - tau[7]);
+    let t173 = 3.5 * (t20 * t20 * d.k2) + c_q7 * t169 + t47 * t87 - s_q7 * t170
+        - t48 * t90 - inv86 * t89 * t172;
+    let t174 = t171 + t47 * t90 - t48 * t93 - inv86 * t88 * t172;
+    let t175 = s_q6 * t173 + c_q6 * t174;
+    let t176 = p.l * t175 + (tau[5] - tau[6]);
+    let t177 = 4.5 * (t17 * t17 * d.k2) + c_q6 * t173 + t44 * t100 - s_q6 * t174
+        - t45 * t103 - inv99 * t102 * t176;
+    let t178 = t175 + t44 * t103 - t45 * t106 - inv99 * t101 * t176;
+    let t179 = s_q5 * t177 + c_q5 * t178;
+    let t180 = p.l * t179 + (tau[4] - tau[5]);
+    let t181 = 5.5 * (t14 * t14 * d.k2) + c_q5 * t177 + t41 * t113 - s_q5 * t178
+        - t42 * t116 - inv112 * t115 * t180;
+    let t182 = t179 + t41 * t116 - t42 * t119 - inv112 * t114 * t180;
+    let t183 = s_q4 * t181 + c_q4 * t182;
+    let t184 = p.l * t183 + (tau[3] - tau[4]);
+    let t185 = 6.5 * (t11 * t11 * d.k2) + c_q4 * t181 + t38 * t126 - s_q4 * t182
+        - t39 * t129 - inv125 * t128 * t184;
+    let t186 = t183 + t38 * t129 - t39 * t132 - inv125 * t127 * t184;
+    let t187 = s_q3 * t185 + c_q3 * t186;
+    let t188 = p.l * t187 + (tau[2] - tau[3]);
+    let t189 = 7.5 * (t8 * t8 * d.k2) + c_q3 * t185 + t35 * t139 - s_q3 * t186
+        - t36 * t142 - inv138 * t141 * t188;
+    let t190 = t187 + t35 * t142 - t36 * t145 - inv138 * t140 * t188;
+    let t191 = s_q2 * t189 + c_q2 * t190;
+    let t192 = p.l * t191 + (tau[1] - tau[2]);
+    let t193 = tau[0]
         + p.l
             * (s_q1
-                * (8.5 * (t5 * t5 * d.k2) + c_q2 * t186 + t32 * t149 - s_q2 * t187
-                    - t33 * t152 - inv148 * t151 * t189)
-                + c_q1 * (t188 + t32 * t152 - t33 * t154 - inv148 * t150 * t189))
-        - tau[1] - s_q0 * (c_q1 * t153 - s_q1 * t155) * d.k32
-        - t2 * (p.l * t156 + d.k33);
-    let t191 = inv158 * t190;
-    let t192 = t2 + p.l * inv158 * t190;
-    let t193 = c_q1 * t30 + s_q1 * t192 - t32;
-    let t194 = c_q1 * t192 + (t33 - s_q1 * t30);
-    let t195 = inv148 * (t189 - t151 * t193 - t150 * t194 - t147 * inv158 * t190);
-    let t196 = t191 + t195;
-    let t197 = t194 + p.l * t196;
-    let t198 = c_q2 * t193 + s_q2 * t197 - t35;
-    let t199 = c_q2 * t197 + (t36 - s_q2 * t193);
-    let t200 = inv135 * (t185 - t138 * t198 - t137 * t199 - t134 * t196);
-    let t201 = t196 + t200;
-    let t202 = t199 + p.l * t201;
-    let t203 = c_q3 * t198 + s_q3 * t202 - t38;
-    let t204 = c_q3 * t202 + (t39 - s_q3 * t198);
-    let t205 = inv122 * (t181 - t125 * t203 - t124 * t204 - t121 * t201);
-    let t206 = t201 + t205;
-    let t207 = t204 + p.l * t206;
-    let t208 = c_q4 * t203 + s_q4 * t207 - t41;
-    let t209 = c_q4 * t207 + (t42 - s_q4 * t203);
-    let t210 = inv109 * (t177 - t112 * t208 - t111 * t209 - t108 * t206);
-    let t211 = t206 + t210;
-    let t212 = t209 + p.l * t211;
-    let t213 = c_q5 * t208 + s_q5 * t212 - t44;
-    let t214 = c_q5 * t212 + (t45 - s_q5 * t208);
-    let t215 = inv96 * (t173 - t99 * t213 - t98 * t214 - t95 * t211);
-    let t216 = t211 + t215;
-    let t217 = t214 + p.l * t216;
-    let t218 = c_q6 * t213 + s_q6 * t217 - t47;
-    let t219 = c_q6 * t217 + (t48 - s_q6 * t213);
-    let t220 = inv83 * (t169 - t86 * t218 - t85 * t219 - t82 * t216);
-    let t221 = t216 + t220;
-    let t222 = t219 + p.l * t221;
-    let t223 = c_q7 * t218 + s_q7 * t222 - t50;
-    let t224 = c_q7 * t222 + (t51 - s_q7 * t218);
-    let t225 = inv70 * (t165 - t73 * t223 - t72 * t224 - t69 * t221);
-    let t226 = t221 + t225;
-    let t227 = t224 + p.l * t226;
-    let t228 = c_q8 * t223 + s_q8 * t227 - t53;
-    let t229 = c_q8 * t227 + (t54 - s_q8 * t223);
-    let t230 = inv57 * (t161 - t59 * t229 - t56 * t226 - 0.75 * (t60 * t228));
-    let t231 = t226 + t230;
+                * (8.5 * (t5 * t5 * d.k2) + c_q2 * t189 + t32 * t152 - s_q2 * t190
+                    - t33 * t155 - inv151 * t154 * t192)
+                + c_q1 * (t191 + t32 * t155 - t33 * t157 - inv151 * t153 * t192))
+        - tau[1] - s_q0 * (c_q1 * t156 - s_q1 * t158) * d.k32
+        - t2 * (p.l * t159 + d.k33);
+    let t194 = inv161 * t193;
+    let t195 = t2 + p.l * inv161 * t193;
+    let t196 = c_q1 * t30 + s_q1 * t195 - t32;
+    let t197 = c_q1 * t195 + (t33 - s_q1 * t30);
+    let t198 = inv151 * (t192 - t154 * t196 - t153 * t197 - t150 * inv161 * t193);
+    let t199 = t194 + t198;
+    let t200 = t197 + p.l * t199;
+    let t201 = c_q2 * t196 + s_q2 * t200 - t35;
+    let t202 = c_q2 * t200 + (t36 - s_q2 * t196);
+    let t203 = inv138 * (t188 - t141 * t201 - t140 * t202 - t137 * t199);
+    let t204 = t199 + t203;
+    let t205 = t202 + p.l * t204;
+    let t206 = c_q3 * t201 + s_q3 * t205 - t38;
+    let t207 = c_q3 * t205 + (t39 - s_q3 * t201);
+    let t208 = inv125 * (t184 - t128 * t206 - t127 * t207 - t124 * t204);
+    let t209 = t204 + t208;
+    let t210 = t207 + p.l * t209;
+    let t211 = c_q4 * t206 + s_q4 * t210 - t41;
+    let t212 = c_q4 * t210 + (t42 - s_q4 * t206);
+    let t213 = inv112 * (t180 - t115 * t211 - t114 * t212 - t111 * t209);
+    let t214 = t209 + t213;
+    let t215 = t212 + p.l * t214;
+    let t216 = c_q5 * t211 + s_q5 * t215 - t44;
+    let t217 = c_q5 * t215 + (t45 - s_q5 * t211);
+    let t218 = inv99 * (t176 - t102 * t216 - t101 * t217 - t98 * t214);
+    let t219 = t214 + t218;
+    let t220 = t217 + p.l * t219;
+    let t221 = c_q6 * t216 + s_q6 * t220 - t47;
+    let t222 = c_q6 * t220 + (t48 - s_q6 * t216);
+    let t223 = inv86 * (t172 - t89 * t221 - t88 * t222 - t85 * t219);
+    let t224 = t219 + t223;
+    let t225 = t222 + p.l * t224;
+    let t226 = c_q7 * t221 + s_q7 * t225 - t50;
+    let t227 = c_q7 * t225 + (t51 - s_q7 * t221);
+    let t228 = inv73 * (t168 - t76 * t226 - t75 * t227 - t72 * t224);
+    let t229 = t224 + t228;
+    let t230 = t227 + p.l * t229;
+    let t231 = c_q8 * t226 + s_q8 * t230 - t53;
+    let t232 = c_q8 * t230 + (t54 - s_q8 * t226);
+    let t233 = inv60 * (t164 - t62 * t232 - t59 * t229 - 0.75 * (t63 * t231));
+    let t234 = t229 + t233;
     [
-        t191,
-        t195,
-        t200,
-        t205,
-        t210,
-        t215,
-        t220,
-        t225,
-        t230,
+        t194,
+        t198,
+        t203,
+        t208,
+        t213,
+        t218,
+        t223,
+        t228,
+        t233,
         3.0
             * ((tau[9]
                 - 0.5
                     * (d.k2
-                        * (p.l * (t26 * t26) * s_q9 + c_q9 * (t229 + p.l * t231)
-                            - s_q9 * t228)) - 0.3333333333333333 * (d.k0 * t231))
-                * d.k34),
+                        * (p.l * t26 * t55 + c_q9 * (t232 + p.l * t234) - s_q9 * t231))
+                - 0.3333333333333333 * (d.k0 * t234)) * d.k34),
     ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).

@@ -24,9 +24,9 @@
 //! | `bias` | 120 | 76 | 0 | 0 | 10 | 10 |
 //! | `gravity` | 11 | 18 | 0 | 0 | 0 | 10 |
 //! | `joint_space` | 420 | 365 | 0 | 0 | 10 | 10 |
-//! | `forward_dynamics` | 473 | 275 | 9 | 0 | 10 | 10 |
+//! | `forward_dynamics` | 472 | 275 | 9 | 0 | 10 | 10 |
 //! | `coriolis_matrix` | 547 | 328 | 0 | 0 | 9 | 9 |
-//! | `energy` | 139 | 95 | 0 | 0 | 10 | 10 |
+//! | `energy` | 138 | 95 | 0 | 0 | 10 | 10 |
 //! | `body_poses` | 18 | 35 | 0 | 0 | 10 | 10 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `body_jacobians` | 432 | 233 | 0 | 0 | 10 | 10 |
@@ -980,7 +980,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t148 = c_q7 * t146 + s_q7 * t145;
     let t149 = c_q8 * t147 - s_q8 * t148;
     let t150 = c_q9 * t149 - s_q9 * (c_q8 * t148 + s_q8 * t147);
-    let t151 = s_q9 * (t37 * t37);
+    let t151 = t37 * (s_q9 * t37);
     let t152 = c_q9 * (t57 + 0.1) - s_q9 * (c_q8 * t54 + s_q8 * t56);
     let t153 = 0.05 * c_q9 + 0.15;
     let t154 = c_q8 * t153 - 0.05 * t115;
@@ -1246,7 +1246,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 473,
+    mul: 472,
     add: 275,
     div: 9,
     sqrt: 0,
@@ -1306,22 +1306,22 @@ pub fn forward_dynamics_with(
     let c_q9 = libm::Libm::<Real>::cos(q[9]);
     let t28 = t25 + qd[9];
     let t29 = s_q9 * c_q9;
-    let t30 = qd[0] * qd[0] * c_q1;
-    let t31 = qd[0] * qd[0] * s_q1;
-    let t32 = t4 * t4 * c_q2;
-    let t33 = t4 * t4 * s_q2;
-    let t34 = t7 * t7 * c_q3;
-    let t35 = t7 * t7 * s_q3;
-    let t36 = t10 * t10 * c_q4;
-    let t37 = t10 * t10 * s_q4;
-    let t38 = t13 * t13 * c_q5;
-    let t39 = t13 * t13 * s_q5;
-    let t40 = t16 * t16 * c_q6;
-    let t41 = t16 * t16 * s_q6;
-    let t42 = t19 * t19 * c_q7;
-    let t43 = t19 * t19 * s_q7;
-    let t44 = t22 * t22 * c_q8;
-    let t45 = t22 * t22 * s_q8;
+    let t30 = qd[0] * (qd[0] * c_q1);
+    let t31 = qd[0] * (qd[0] * s_q1);
+    let t32 = t4 * (t4 * c_q2);
+    let t33 = t4 * (t4 * s_q2);
+    let t34 = t7 * (t7 * c_q3);
+    let t35 = t7 * (t7 * s_q3);
+    let t36 = t10 * (t10 * c_q4);
+    let t37 = t10 * (t10 * s_q4);
+    let t38 = t13 * (t13 * c_q5);
+    let t39 = t13 * (t13 * s_q5);
+    let t40 = t16 * (t16 * c_q6);
+    let t41 = t16 * (t16 * s_q6);
+    let t42 = t19 * (t19 * c_q7);
+    let t43 = t19 * (t19 * s_q7);
+    let t44 = t22 * (t22 * c_q8);
+    let t45 = t22 * (t22 * s_q8);
     let t46 = t25 * t25 * s_q9;
     let t47 = c_q9 * c_q9;
     let t48 = 0.075 * t46 - 15.0 * tau[9];
@@ -1330,7 +1330,7 @@ pub fn forward_dynamics_with(
     let inv51 = 1.0 / t50;
     let t52 = 0.05 * (s_q9 * (t28 * t28)) + c_q9 * t48;
     let t53 = 0.1 * t52 + (tau[8] - tau[9]);
-    let t54 = -0.75 * (s_q9 * s_q9) - 0.005625 * (t47 * (s_q9 * s_q9 * inv51));
+    let t54 = -0.75 * (s_q9 * s_q9) - 0.005625 * (t29 * t29 * inv51);
     let t55 = 0.75 * t29 - 0.075 * (t29 * t49 * inv51);
     let t56 = -0.75 * t47 - t49 * t49 * inv51;
     let t57 = 0.15 * (t25 * t25) + 0.05 * (c_q9 * (t28 * t28))
@@ -1948,7 +1948,7 @@ pub fn coriolis_matrix_with(
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
-    mul: 139,
+    mul: 138,
     add: 95,
     div: 0,
     sqrt: 0,
@@ -2048,8 +2048,7 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     (
         0.0016666666666666668 * (qd[0] * qd[0])
             + 0.5
-                * (0.0008333333333333334 * (t4 * t4) + 0.01 * (t30 * (qd[0] * s_q1))
-                    + t69 * t69
+                * (0.0008333333333333334 * (t4 * t4) + 0.01 * (t30 * t30) + t69 * t69
                     + (0.0008333333333333334 * (t7 * t7) + t47 * t47 + t70 * t70)
                     + (0.0008333333333333334 * (t10 * t10) + t50 * t50 + t71 * t71)
                     + (0.0008333333333333334 * (t13 * t13) + t53 * t53 + t72 * t72)

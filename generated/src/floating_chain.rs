@@ -18,14 +18,14 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 56 | 19 | 1 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 271 | 199 | 0 | 0 | 2 | 2 |
+//! | `derived` | 54 | 19 | 1 | 0 | 0 | 0 |
+//! | `inverse_dynamics` | 268 | 199 | 0 | 0 | 2 | 2 |
 //! | `mass_matrix` | 325 | 213 | 0 | 0 | 2 | 2 |
-//! | `bias` | 254 | 173 | 0 | 0 | 2 | 2 |
+//! | `bias` | 251 | 173 | 0 | 0 | 2 | 2 |
 //! | `gravity` | 80 | 41 | 0 | 0 | 2 | 2 |
-//! | `joint_space` | 613 | 399 | 0 | 0 | 2 | 2 |
-//! | `forward_dynamics` | 1262 | 705 | 10 | 0 | 2 | 2 |
-//! | `coriolis_matrix` | 1722 | 1216 | 0 | 0 | 2 | 2 |
+//! | `joint_space` | 610 | 399 | 0 | 0 | 2 | 2 |
+//! | `forward_dynamics` | 1256 | 705 | 10 | 0 | 2 | 2 |
+//! | `coriolis_matrix` | 1714 | 1216 | 0 | 0 | 2 | 2 |
 //! | `energy` | 154 | 106 | 0 | 0 | 2 | 2 |
 //! | `body_poses` | 96 | 63 | 0 | 0 | 2 | 2 |
 //! | `coordinate_rates` | 59 | 34 | 0 | 0 | 0 | 0 |
@@ -237,14 +237,15 @@ impl Params {
     pub fn derived(&self) -> Derived {
         let p = self;
         let t0 = p.m * p.l;
-        let t1 = t0 * p.l;
+        let t1 = p.l * t0;
         let t2 = 0.125 * t1 + 0.01;
         let inv3 = 1.0 / t2;
         let t4 = 0.0025 * p.m0 + 0.1 * p.m;
         let t5 = 1.75 * t1 + t4;
         let t6 = p.m0 + 2.5 * p.m;
         let t7 = 0.05 * p.m0 + 0.5 * p.m;
-        let t8 = t1 * p.m;
+        let t8 = t0 * t1;
+        let t9 = p.m * t0;
         Derived {
             params: *self,
             k0: t0,
@@ -271,18 +272,18 @@ impl Params {
             k21: p.g * t6,
             k22: p.g * t0,
             k23: p.g * t7,
-            k24: inv3 * t8,
-            k25: t8 * (p.l * p.l * inv3),
-            k26: t8,
-            k27: t8 * t8 * (p.l * p.l * (inv3 * inv3)),
-            k28: t8 * t1 * (p.m * inv3),
+            k24: t0 * t0 * inv3,
+            k25: t1 * t1 * inv3,
+            k26: t0 * t0,
+            k27: inv3 * inv3 * (t8 * t8),
+            k28: t0 * t0 * t0 * t0 * inv3,
             k29: p.m * p.m,
-            k30: t8 * t0 * (p.l * inv3),
-            k31: t0 * p.m,
-            k32: t8 * (p.m * p.l * inv3),
-            k33: t8 * (p.l * inv3),
+            k30: t0 * inv3 * t8,
+            k31: t9,
+            k32: t0 * t0 * t0 * inv3,
+            k33: inv3 * t8,
             k34: -t0,
-            k35: t8 * p.m,
+            k35: t0 * t9,
             k36: -0.01 * p.m,
             k37: 0.01 * p.m,
             k38: p.l * p.l,
@@ -296,7 +297,7 @@ impl Params {
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 56,
+    mul: 54,
     add: 19,
     div: 1,
     sqrt: 0,
@@ -305,7 +306,7 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 271,
+    mul: 268,
     add: 199,
     div: 0,
     sqrt: 0,
@@ -371,102 +372,105 @@ pub fn inverse_dynamics_with(
     let t32 = t10 * t29 + (t2 * t23 + t3 * t26);
     let t33 = t10 * t30 + (t2 * t24 + t3 * t27);
     let t34 = t10 * t31 + (t2 * t25 + t3 * t28);
-    let t35 = p.l * t2;
-    let t36 = c_q7 * t6 + s_q7 * t9;
-    let t37 = -(p.l * (t3 * t3)) - p.l * (t10 * t10);
-    let t38 = t36 + t37;
-    let t39 = c_q7 * t9 - s_q7 * t6;
-    let t40 = p.l * t11 + t3 * t35;
-    let t41 = t39 + t40;
-    let t42 = t10 * t35 - p.l * t13;
-    let t43 = 0.2 * (qd[3] * qd[5] - qdd[4]);
-    let t44 = qdd[2] + p.g * (1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4]))
+    let t35 = p.l * t3;
+    let t36 = p.l * t10;
+    let t37 = c_q7 * t6 + s_q7 * t9;
+    let t38 = -(t3 * t35) - t10 * t36;
+    let t39 = t37 + t38;
+    let t40 = c_q7 * t9 - s_q7 * t6;
+    let t41 = p.l * t11 + t2 * t35;
+    let t42 = t40 + t41;
+    let t43 = t2 * t36 - p.l * t13;
+    let t44 = 0.2 * (qd[3] * qd[5] - qdd[4]);
+    let t45 = qdd[2] + p.g * (1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4]))
         + (qd[1] * qd[3] - qd[0] * qd[4]);
-    let t45 = t43 + t44;
-    let t46 = t42 + t45;
-    let t47 = qd[7] + t32;
-    let t48 = qd[8] + t33;
-    let t49 = qd[9] + t34;
-    let t50 = qdd[7] + t12 * t23 + t13 * t26 + t11 * t29 + qd[9] * t33 - qd[8] * t34;
-    let t51 = qd[7] * t34 - qd[9] * t32 + (qdd[8] + t12 * t24 + (t13 * t27 + t11 * t30));
-    let t52 = qdd[9] + t12 * t25 + t13 * t28 + t11 * t31 + qd[8] * t32 - qd[7] * t33;
+    let t46 = t44 + t45;
+    let t47 = t43 + t46;
+    let t48 = qd[7] + t32;
+    let t49 = qd[8] + t33;
+    let t50 = qd[9] + t34;
+    let t51 = qdd[7] + t12 * t23 + t13 * t26 + t11 * t29 + qd[9] * t33 - qd[8] * t34;
+    let t52 = qd[7] * t34 - qd[9] * t32 + (qdd[8] + t12 * t24 + (t13 * t27 + t11 * t30));
+    let t53 = qdd[9] + t12 * t25 + t13 * t28 + t11 * t31 + qd[8] * t32 - qd[7] * t33;
     let s_q12 = libm::Libm::<Real>::sin(q[12]);
     let c_q12 = libm::Libm::<Real>::cos(q[12]);
-    let t55 = t47 * c_q12 - t49 * s_q12;
-    let t56 = t47 * s_q12 + t49 * c_q12;
-    let t57 = p.l * t52;
-    let t58 = p.l * t48;
-    let t59 = p.l * (t49 * t49);
-    let t60 = t29 * t46 + (t23 * t38 + t26 * t41);
-    let t61 = t60 - t58 * t48 - t59;
-    let t62 = p.l * t47 * t49 - p.l * t51;
-    let t63 = t31 * t46 + (t25 * t38 + t28 * t41);
-    let t64 = t62 + t63;
-    let t65 = t48 + qd[10];
-    let t66 = t51 + qdd[10];
-    let t67 = t50 * c_q12 - t52 * s_q12 - qd[10] * t56;
-    let t68 = t50 * s_q12 + t52 * c_q12 + qd[10] * t55;
-    let t69 = p.m0 * (0.05 * t7 + t8);
-    let t70 = p.m0 * (0.25 * t43 + t44);
-    let t71 = 0.1 * qd[3] + 0.005 * qd[4];
-    let t72 = 0.005 * qd[3] + 0.12 * qd[4] + 0.002 * qd[5];
-    let t73 = 0.002 * qd[4] + 0.08 * qd[5];
-    let t74 = t39 + 0.5 * t40;
-    let t75 = 0.5 * t42 + t45;
-    let t76 = 0.01 * t47 - 0.5 * t58;
-    let t77 = t48 * t49;
-    let t78 = t30 * t46 + (t24 * t38 + t27 * t41);
-    let t79 = 0.5 * t57 + t78 - 0.01 * (t49 * t49) - t47 * t76;
-    let t80 = 0.01 * (t50 + t77) + 0.5 * t62 + t63;
-    let t81 = p.m * (t60 + t48 * t76 - 0.01 * t52 - 0.5 * t59);
-    let t82 = p.m * t80;
-    let t83 = 0.004 * t47 + 0.001 * t49;
-    let t84 = 0.001 * t47 + 0.022 * t49;
-    let t85 = p.l * t55;
-    let t86 = c_q12 * t61 - s_q12 * t64 - 0.5 * (p.l * (t65 * t65) + p.l * (t56 * t56));
-    let t87 = t57 + t47 * t58 + t78 + 0.5 * (p.l * t68 + t65 * t85);
-    let t88 = s_q12 * t61 + c_q12 * t64 + 0.5 * (t56 * t85 - p.l * t66);
-    let t89 = p.m * c_q12;
-    let t90 = p.m * s_q12;
-    let t91 = 0.5 * (t88 * t89 - t86 * t90);
-    let t92 = t81 + 0.5 * (t86 * t89 + t88 * t90);
-    let t93 = p.m * t79 + 0.5 * (p.m * t87);
-    let t94 = t82 + t91;
-    let t95 = t28 * t94 + (t26 * t92 + t27 * t93);
-    let t96 = t31 * t94 + (t29 * t92 + t30 * t93);
-    let t97 = p.m * (t36 + 0.5 * t37) + t23 * t92 + t24 * t93 + t25 * t94;
-    let t98 = p.m * t74 + t95;
-    let t99 = p.m * t75 + t96;
-    let t100 = s_q7 * t97 + c_q7 * t98;
-    let t101 = t87 * d.k0;
-    let t102 = 0.01 * t68 + 0.009 * (t55 * t65) + 0.25 * t101;
-    let t103 = 0.004 * t50 + 0.001 * (t52 + c_q12 * t67) + 0.01 * t82 + t48 * t84
-        + s_q12 * t102 - 0.02 * t77;
-    let t104 = 0.01 * t66 - 0.009 * (t55 * t56) - 0.25 * (t88 * d.k0);
-    let t105 = 0.02 * t51 + t49 * t83 + t104 - t47 * t84 - p.l * t91
-        - 0.5 * (t80 * d.k0);
-    let t106 = 0.001 * (t50 - s_q12 * t67) + 0.022 * t52 + 0.02 * (t47 * t48)
-        + c_q12 * t102 + 0.5 * (t101 + t79 * d.k0) - 0.01 * t81 - t48 * t83;
-    let t107 = 0.002 * t12 + t23 * t103 + t24 * t105 + t25 * t106;
-    let t108 = 0.021 * t13 + t26 * t103 + t27 * t105 + t28 * t106 - 0.019 * (t2 * t10)
-        - p.l * t96 - 0.5 * (t75 * d.k0);
-    let t109 = t31 * t106 + (0.021 * t11 + 0.019 * (t2 * t3))
-        + (p.l * t95 + 0.5 * (t74 * d.k0) + (t29 * t103 + t30 * t105));
+    let t56 = t48 * c_q12 - t50 * s_q12;
+    let t57 = t48 * s_q12 + t50 * c_q12;
+    let t58 = p.l * t53;
+    let t59 = p.l * t49;
+    let t60 = p.l * t50;
+    let t61 = t50 * t60;
+    let t62 = t29 * t47 + (t23 * t39 + t26 * t42);
+    let t63 = t62 - t49 * t59 - t61;
+    let t64 = t48 * t60 - p.l * t52;
+    let t65 = t31 * t47 + (t25 * t39 + t28 * t42);
+    let t66 = t64 + t65;
+    let t67 = t49 + qd[10];
+    let t68 = t52 + qdd[10];
+    let t69 = t51 * c_q12 - t53 * s_q12 - qd[10] * t57;
+    let t70 = t51 * s_q12 + t53 * c_q12 + qd[10] * t56;
+    let t71 = p.m0 * (0.05 * t7 + t8);
+    let t72 = p.m0 * (0.25 * t44 + t45);
+    let t73 = 0.1 * qd[3] + 0.005 * qd[4];
+    let t74 = 0.005 * qd[3] + 0.12 * qd[4] + 0.002 * qd[5];
+    let t75 = 0.002 * qd[4] + 0.08 * qd[5];
+    let t76 = t40 + 0.5 * t41;
+    let t77 = 0.5 * t43 + t46;
+    let t78 = 0.01 * t48 - 0.5 * t59;
+    let t79 = t49 * t50;
+    let t80 = t30 * t47 + (t24 * t39 + t27 * t42);
+    let t81 = 0.5 * t58 + t80 - 0.01 * (t50 * t50) - t48 * t78;
+    let t82 = 0.01 * (t51 + t79) + 0.5 * t64 + t65;
+    let t83 = p.m * (t62 + t49 * t78 - 0.01 * t53 - 0.5 * t61);
+    let t84 = p.m * t82;
+    let t85 = 0.004 * t48 + 0.001 * t50;
+    let t86 = 0.001 * t48 + 0.022 * t50;
+    let t87 = p.l * t67;
+    let t88 = p.l * t57;
+    let t89 = c_q12 * t63 - s_q12 * t66 - 0.5 * (t67 * t87 + t57 * t88);
+    let t90 = t58 + t48 * t59 + t80 + 0.5 * (p.l * t70 + t56 * t87);
+    let t91 = s_q12 * t63 + c_q12 * t66 + 0.5 * (t56 * t88 - p.l * t68);
+    let t92 = p.m * c_q12;
+    let t93 = p.m * s_q12;
+    let t94 = 0.5 * (t91 * t92 - t89 * t93);
+    let t95 = t83 + 0.5 * (t89 * t92 + t91 * t93);
+    let t96 = p.m * t81 + 0.5 * (p.m * t90);
+    let t97 = t84 + t94;
+    let t98 = t28 * t97 + (t26 * t95 + t27 * t96);
+    let t99 = t31 * t97 + (t29 * t95 + t30 * t96);
+    let t100 = p.m * (t37 + 0.5 * t38) + t23 * t95 + t24 * t96 + t25 * t97;
+    let t101 = p.m * t76 + t98;
+    let t102 = p.m * t77 + t99;
+    let t103 = s_q7 * t100 + c_q7 * t101;
+    let t104 = t90 * d.k0;
+    let t105 = 0.01 * t70 + 0.009 * (t56 * t67) + 0.25 * t104;
+    let t106 = 0.004 * t51 + 0.001 * (t53 + c_q12 * t69) + 0.01 * t84 + t49 * t86
+        + s_q12 * t105 - 0.02 * t79;
+    let t107 = 0.01 * t68 - 0.009 * (t56 * t57) - 0.25 * (t91 * d.k0);
+    let t108 = 0.02 * t52 + t50 * t85 + t107 - t48 * t86 - p.l * t94
+        - 0.5 * (t82 * d.k0);
+    let t109 = 0.001 * (t51 - s_q12 * t69) + 0.022 * t53 + 0.02 * (t48 * t49)
+        + c_q12 * t105 + 0.5 * (t104 + t81 * d.k0) - 0.01 * t83 - t49 * t85;
+    let t110 = 0.002 * t12 + t23 * t106 + t24 * t108 + t25 * t109;
+    let t111 = 0.021 * t13 + t26 * t106 + t27 * t108 + t28 * t109 - 0.019 * (t2 * t10)
+        - p.l * t99 - 0.5 * (t77 * d.k0);
+    let t112 = t31 * t109 + (0.021 * t11 + 0.019 * (t2 * t3))
+        + (p.l * t98 + 0.5 * (t76 * d.k0) + (t29 * t106 + t30 * t108));
     [
-        p.m0 * (0.05 * t4 + t5) + c_q7 * t97 - s_q7 * t98,
-        t69 + t100,
-        t70 + t99,
-        0.1 * qdd[3] + 0.005 * qdd[4] + qd[4] * t73 + c_q7 * t107 - qd[5] * t72
-            - s_q7 * t108,
-        0.005 * qdd[3] + 0.12 * qdd[4] + 0.002 * qdd[5] + qd[5] * t71 + s_q7 * t107
-            + c_q7 * t108 - 0.05 * t70 - qd[3] * t73 - 0.2 * t99,
-        0.002 * qdd[4] + 0.08 * qdd[5] + 0.05 * t69 + qd[3] * t72 + t109 + 0.2 * t100
-            - qd[4] * t71,
-        t109,
-        t103,
-        t105,
+        p.m0 * (0.05 * t4 + t5) + c_q7 * t100 - s_q7 * t101,
+        t71 + t103,
+        t72 + t102,
+        0.1 * qdd[3] + 0.005 * qdd[4] + qd[4] * t75 + c_q7 * t110 - qd[5] * t74
+            - s_q7 * t111,
+        0.005 * qdd[3] + 0.12 * qdd[4] + 0.002 * qdd[5] + qd[5] * t73 + s_q7 * t110
+            + c_q7 * t111 - 0.05 * t72 - qd[3] * t75 - 0.2 * t102,
+        0.002 * qdd[4] + 0.08 * qdd[5] + 0.05 * t71 + qd[3] * t74 + t112 + 0.2 * t103
+            - qd[4] * t73,
+        t112,
         t106,
-        t104,
+        t108,
+        t109,
+        t107,
     ]
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
@@ -629,8 +633,8 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t130 = t115 - 0.25 * ((p.l * t14 * s_q12 + c_q12 * (p.l * t16 - t41)) * d.k0);
     let t131 = t117 + t130 - t16 * d.k9;
     let t132 = t119 + t15 * d.k9 + c_q12 * t128 - 0.01 * (t14 * d.k0);
-    let t133 = c_q12 * d.k7;
-    let t134 = 0.25 * (s_q12 * d.k9) + s_q12 * t133 + 0.001;
+    let t133 = s_q12 * d.k7;
+    let t134 = 0.25 * (s_q12 * d.k9) + c_q12 * t133 + 0.001;
     let t135 = d.k10 + 0.25 * t87;
     [
         [d.k1, 0.0, 0.0, t53, t54, t56, t56, t46, t50, t47, t57],
@@ -693,19 +697,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
             t132,
             t130,
         ],
-        [
-            t46,
-            t59,
-            t73,
-            t85,
-            t104,
-            t114,
-            t129,
-            d.k6 + s_q12 * s_q12 * d.k7,
-            d.k18,
-            t134,
-            0.0,
-        ],
+        [t46, t59, t73, t85, t104, t114, t129, d.k6 + s_q12 * t133, d.k18, t134, 0.0],
         [t50, t63, t77, t89, t106, t118, t131, d.k18, 0.5 * t87 + d.k19, 0.0, t135],
         [
             t47,
@@ -717,7 +709,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
             t132,
             t134,
             0.0,
-            0.25 * t87 + d.k11 + c_q12 * (t133 + d.k20),
+            0.25 * t87 + d.k11 + c_q12 * (c_q12 * d.k7 + d.k20),
             0.0,
         ],
         [t57, t71, t83, t88, t105, t116, t130, 0.0, t135, 0.0, d.k10],
@@ -725,7 +717,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 254,
+    mul: 251,
     add: 173,
     div: 0,
     sqrt: 0,
@@ -774,104 +766,107 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t27 = t6 * t24 + (t2 * t18 + t3 * t21);
     let t28 = t6 * t25 + (t2 * t19 + t3 * t22);
     let t29 = t6 * t26 + (t2 * t20 + t3 * t23);
-    let t30 = p.l * t2;
-    let t31 = t3 * t30;
-    let t32 = qd[7] + t27;
-    let t33 = qd[8] + t28;
-    let t34 = qd[9] + t29;
+    let t30 = p.l * t3;
+    let t31 = p.l * t6;
+    let t32 = t2 * t30;
+    let t33 = qd[7] + t27;
+    let t34 = qd[8] + t28;
+    let t35 = qd[9] + t29;
     let s_q12 = libm::Libm::<Real>::sin(q[12]);
     let c_q12 = libm::Libm::<Real>::cos(q[12]);
-    let t37 = t32 * c_q12 - t34 * s_q12;
-    let t38 = t32 * s_q12 + t34 * c_q12;
-    let t39 = p.l * t33;
-    let t40 = p.l * (t34 * t34);
-    let t41 = t33 + qd[10];
-    let t42 = 0.1 * qd[3] + 0.005 * qd[4];
-    let t43 = 0.005 * qd[3] + 0.12 * qd[4] + 0.002 * qd[5];
-    let t44 = 0.002 * qd[4] + 0.08 * qd[5];
-    let t45 = 0.01 * t32 - 0.5 * t39;
-    let t46 = t33 * t34;
-    let t47 = 0.004 * t32 + 0.001 * t34;
-    let t48 = 0.001 * t32 + 0.022 * t34;
-    let t49 = p.l * t37;
-    let t50 = -(qd[4] * qd[4]) - qd[5] * qd[5];
-    let t51 = p.g * (2.0 * (q[3] * q[5] - q[4] * q[6])) + qd[2] * qd[4] - qd[1] * qd[5];
-    let t52 = 0.2 * t50 + t51;
-    let t53 = p.g * (2.0 * (q[4] * q[5] + q[3] * q[6])) + qd[0] * qd[5] - qd[2] * qd[3];
-    let t54 = 0.2 * t4 + t53;
-    let t55 = -(p.l * (t3 * t3)) - p.l * (t6 * t6);
-    let t56 = c_q7 * t52 + s_q7 * t54;
-    let t57 = t55 + t56;
-    let t58 = c_q7 * t54 - s_q7 * t52;
-    let t59 = t31 + t58;
-    let t60 = t6 * t30 + p.l * t8;
-    let t61 = p.g * (1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4])) + qd[1] * qd[3]
+    let t38 = t33 * c_q12 - t35 * s_q12;
+    let t39 = t33 * s_q12 + t35 * c_q12;
+    let t40 = p.l * t34;
+    let t41 = p.l * t35;
+    let t42 = t35 * t41;
+    let t43 = t34 + qd[10];
+    let t44 = 0.1 * qd[3] + 0.005 * qd[4];
+    let t45 = 0.005 * qd[3] + 0.12 * qd[4] + 0.002 * qd[5];
+    let t46 = 0.002 * qd[4] + 0.08 * qd[5];
+    let t47 = 0.01 * t33 - 0.5 * t40;
+    let t48 = t34 * t35;
+    let t49 = 0.004 * t33 + 0.001 * t35;
+    let t50 = 0.001 * t33 + 0.022 * t35;
+    let t51 = p.l * t43;
+    let t52 = p.l * t39;
+    let t53 = -(qd[4] * qd[4]) - qd[5] * qd[5];
+    let t54 = p.g * (2.0 * (q[3] * q[5] - q[4] * q[6])) + qd[2] * qd[4] - qd[1] * qd[5];
+    let t55 = 0.2 * t53 + t54;
+    let t56 = p.g * (2.0 * (q[4] * q[5] + q[3] * q[6])) + qd[0] * qd[5] - qd[2] * qd[3];
+    let t57 = 0.2 * t4 + t56;
+    let t58 = -(t3 * t30) - t6 * t31;
+    let t59 = c_q7 * t55 + s_q7 * t57;
+    let t60 = t58 + t59;
+    let t61 = c_q7 * t57 - s_q7 * t55;
+    let t62 = t32 + t61;
+    let t63 = t2 * t31 + p.l * t8;
+    let t64 = p.g * (1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4])) + qd[1] * qd[3]
         - qd[0] * qd[4];
-    let t62 = 0.2 * t5 + t61;
-    let t63 = t60 + t62;
-    let t64 = qd[8] * t27 + t7 * t20 - qd[7] * t28 - t8 * t23;
-    let t65 = t24 * t63 + (t18 * t57 + t21 * t59);
-    let t66 = p.m * (t33 * t45 + t65 - 0.5 * t40 - 0.01 * t64);
-    let t67 = t65 - t39 * t33 - t40;
-    let t68 = qd[7] * t29 + t7 * t19 - qd[9] * t27 - t8 * t22;
-    let t69 = p.l * t68;
-    let t70 = p.l * t32 * t34 - t69;
-    let t71 = t26 * t63 + (t20 * t57 + t23 * t59);
-    let t72 = t70 + t71;
-    let t73 = c_q12 * t67 - 0.5 * (p.l * (t41 * t41) + p.l * (t38 * t38)) - s_q12 * t72;
-    let t74 = p.m * c_q12;
-    let t75 = 0.5 * (t38 * t49 - t69) + s_q12 * t67 + c_q12 * t72;
-    let t76 = p.m * s_q12;
-    let t77 = t66 + 0.5 * (t73 * t74 + t75 * t76);
-    let t78 = p.l * t64;
-    let t79 = t25 * t63 + (t19 * t57 + t22 * t59);
-    let t80 = t79 + 0.5 * t78 - 0.01 * (t34 * t34) - t32 * t45;
-    let t81 = qd[9] * t28 + t7 * t18 - qd[8] * t29 - t8 * t21;
-    let t82 = qd[10] * t37 + s_q12 * t81 + c_q12 * t64;
-    let t83 = t32 * t39 + t78 + t79 + 0.5 * (t41 * t49 + p.l * t82);
-    let t84 = p.m * t80 + 0.5 * (p.m * t83);
-    let t85 = 0.01 * (t46 + t81) + 0.5 * t70 + t71;
-    let t86 = p.m * t85;
-    let t87 = 0.5 * (t74 * t75 - t73 * t76);
-    let t88 = t86 + t87;
-    let t89 = p.m * (0.5 * t55 + t56) + t18 * t77 + t19 * t84 + t20 * t88;
-    let t90 = 0.5 * t31 + t58;
-    let t91 = t23 * t88 + (t21 * t77 + t22 * t84);
-    let t92 = p.m * t90 + t91;
-    let t93 = p.m0 * (0.05 * t4 + t53);
-    let t94 = s_q7 * t89 + c_q7 * t92;
-    let t95 = p.m0 * (0.05 * t5 + t61);
-    let t96 = 0.5 * t60 + t62;
-    let t97 = t26 * t88 + (t24 * t77 + t25 * t84);
-    let t98 = p.m * t96 + t97;
-    let t99 = c_q12 * t81 - qd[10] * t38 - s_q12 * t64;
-    let t100 = t83 * d.k0;
-    let t101 = 0.009 * (t37 * t41) + 0.01 * t82 + 0.25 * t100;
-    let t102 = t33 * t48 + s_q12 * t101 + 0.001 * (t64 + c_q12 * t99) + 0.004 * t81
-        + 0.01 * t86 - 0.02 * t46;
-    let t103 = -0.009 * (t37 * t38) - 0.25 * (t75 * d.k0);
-    let t104 = t34 * t47 + t103 + 0.03 * t68 - t32 * t48 - p.l * t87
-        - 0.5 * (t85 * d.k0);
-    let t105 = 0.02 * (t32 * t33) + c_q12 * t101 + 0.022 * t64
-        + 0.001 * (t81 - s_q12 * t99) + 0.5 * (t100 + t80 * d.k0) - t33 * t47
-        - 0.01 * t66;
-    let t106 = 0.002 * t7 + t18 * t102 + t19 * t104 + t20 * t105;
-    let t107 = t21 * t102 + t22 * t104 + t23 * t105 - 0.021 * t8 - 0.019 * (t2 * t6)
-        - p.l * t97 - 0.5 * (t96 * d.k0);
-    let t108 = t25 * t104 + t26 * t105
-        + (0.019 * (t2 * t3) + p.l * t91 + (0.5 * (t90 * d.k0) + t24 * t102));
+    let t65 = 0.2 * t5 + t64;
+    let t66 = t63 + t65;
+    let t67 = qd[8] * t27 + t7 * t20 - qd[7] * t28 - t8 * t23;
+    let t68 = t24 * t66 + (t18 * t60 + t21 * t62);
+    let t69 = p.m * (t34 * t47 + t68 - 0.5 * t42 - 0.01 * t67);
+    let t70 = t68 - t34 * t40 - t42;
+    let t71 = qd[7] * t29 + t7 * t19 - qd[9] * t27 - t8 * t22;
+    let t72 = p.l * t71;
+    let t73 = t33 * t41 - t72;
+    let t74 = t26 * t66 + (t20 * t60 + t23 * t62);
+    let t75 = t73 + t74;
+    let t76 = c_q12 * t70 - 0.5 * (t43 * t51 + t39 * t52) - s_q12 * t75;
+    let t77 = p.m * c_q12;
+    let t78 = 0.5 * (t38 * t52 - t72) + s_q12 * t70 + c_q12 * t75;
+    let t79 = p.m * s_q12;
+    let t80 = t69 + 0.5 * (t76 * t77 + t78 * t79);
+    let t81 = p.l * t67;
+    let t82 = t25 * t66 + (t19 * t60 + t22 * t62);
+    let t83 = t82 + 0.5 * t81 - 0.01 * (t35 * t35) - t33 * t47;
+    let t84 = qd[9] * t28 + t7 * t18 - qd[8] * t29 - t8 * t21;
+    let t85 = qd[10] * t38 + s_q12 * t84 + c_q12 * t67;
+    let t86 = t33 * t40 + t81 + t82 + 0.5 * (t38 * t51 + p.l * t85);
+    let t87 = p.m * t83 + 0.5 * (p.m * t86);
+    let t88 = 0.01 * (t48 + t84) + 0.5 * t73 + t74;
+    let t89 = p.m * t88;
+    let t90 = 0.5 * (t77 * t78 - t76 * t79);
+    let t91 = t89 + t90;
+    let t92 = p.m * (0.5 * t58 + t59) + t18 * t80 + t19 * t87 + t20 * t91;
+    let t93 = 0.5 * t32 + t61;
+    let t94 = t23 * t91 + (t21 * t80 + t22 * t87);
+    let t95 = p.m * t93 + t94;
+    let t96 = p.m0 * (0.05 * t4 + t56);
+    let t97 = s_q7 * t92 + c_q7 * t95;
+    let t98 = p.m0 * (0.05 * t5 + t64);
+    let t99 = 0.5 * t63 + t65;
+    let t100 = t26 * t91 + (t24 * t80 + t25 * t87);
+    let t101 = p.m * t99 + t100;
+    let t102 = c_q12 * t84 - qd[10] * t39 - s_q12 * t67;
+    let t103 = t86 * d.k0;
+    let t104 = 0.009 * (t38 * t43) + 0.01 * t85 + 0.25 * t103;
+    let t105 = t34 * t50 + s_q12 * t104 + 0.001 * (t67 + c_q12 * t102) + 0.004 * t84
+        + 0.01 * t89 - 0.02 * t48;
+    let t106 = -0.009 * (t38 * t39) - 0.25 * (t78 * d.k0);
+    let t107 = t35 * t49 + t106 + 0.03 * t71 - t33 * t50 - p.l * t90
+        - 0.5 * (t88 * d.k0);
+    let t108 = 0.02 * (t33 * t34) + c_q12 * t104 + 0.022 * t67
+        + 0.001 * (t84 - s_q12 * t102) + 0.5 * (t103 + t83 * d.k0) - t34 * t49
+        - 0.01 * t69;
+    let t109 = 0.002 * t7 + t18 * t105 + t19 * t107 + t20 * t108;
+    let t110 = t21 * t105 + t22 * t107 + t23 * t108 - 0.021 * t8 - 0.019 * (t2 * t6)
+        - p.l * t100 - 0.5 * (t99 * d.k0);
+    let t111 = t25 * t107 + t26 * t108
+        + (0.019 * (t2 * t3) + p.l * t94 + (0.5 * (t93 * d.k0) + t24 * t105));
     [
-        p.m0 * (0.05 * t50 + t51) + c_q7 * t89 - s_q7 * t92,
-        t93 + t94,
-        t95 + t98,
-        qd[4] * t44 + c_q7 * t106 - qd[5] * t43 - s_q7 * t107,
-        qd[5] * t42 + s_q7 * t106 + c_q7 * t107 - qd[3] * t44 - 0.05 * t95 - 0.2 * t98,
-        qd[3] * t43 + t108 + 0.05 * t93 + 0.2 * t94 - qd[4] * t42,
-        t108,
-        t102,
-        t104,
+        p.m0 * (0.05 * t53 + t54) + c_q7 * t92 - s_q7 * t95,
+        t96 + t97,
+        t98 + t101,
+        qd[4] * t46 + c_q7 * t109 - qd[5] * t45 - s_q7 * t110,
+        qd[5] * t44 + s_q7 * t109 + c_q7 * t110 - qd[3] * t46 - 0.05 * t98 - 0.2 * t101,
+        qd[3] * t45 + t111 + 0.05 * t96 + 0.2 * t97 - qd[4] * t44,
+        t111,
         t105,
-        0.01 * t68 + t103,
+        t107,
+        t108,
+        0.01 * t71 + t106,
     ]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
@@ -950,7 +945,7 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 613,
+    mul: 610,
     add: 399,
     div: 0,
     sqrt: 0,
@@ -1007,365 +1002,367 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t33 = t12 * t30 + (t8 * t24 + t9 * t27);
     let t34 = t12 * t31 + (t8 * t25 + t9 * t28);
     let t35 = t12 * t32 + (t8 * t26 + t9 * t29);
-    let t36 = p.l * t8;
-    let t37 = t9 * t36;
-    let t38 = qd[7] + t33;
-    let t39 = qd[8] + t34;
-    let t40 = qd[9] + t35;
+    let t36 = p.l * t9;
+    let t37 = p.l * t12;
+    let t38 = t8 * t36;
+    let t39 = qd[7] + t33;
+    let t40 = qd[8] + t34;
+    let t41 = qd[9] + t35;
     let s_q12 = libm::Libm::<Real>::sin(q[12]);
     let c_q12 = libm::Libm::<Real>::cos(q[12]);
-    let t43 = t38 * c_q12 - t40 * s_q12;
-    let t44 = t38 * s_q12 + t40 * c_q12;
-    let t45 = p.l * t39;
-    let t46 = p.l * (t40 * t40);
-    let t47 = t39 + qd[10];
-    let t48 = 0.1 * qd[3] + 0.005 * qd[4];
-    let t49 = 0.005 * qd[3] + 0.12 * qd[4] + 0.002 * qd[5];
-    let t50 = 0.002 * qd[4] + 0.08 * qd[5];
-    let t51 = 0.01 * t38 - 0.5 * t45;
-    let t52 = t39 * t40;
-    let t53 = 0.004 * t38 + 0.001 * t40;
-    let t54 = 0.001 * t38 + 0.022 * t40;
-    let t55 = p.l * t43;
-    let t56 = c_q7 * t24 - s_q7 * t27;
-    let t57 = c_q7 * t26 - s_q7 * t29;
-    let t58 = s_q12 * t56 + c_q12 * t57;
-    let t59 = c_q7 * t25 - s_q7 * t28;
-    let t60 = s_q7 * t24;
-    let t61 = t60 + c_q7 * t27;
-    let t62 = s_q7 * t26;
-    let t63 = t62 + c_q7 * t29;
-    let t64 = s_q12 * t61 + c_q12 * t63;
-    let t65 = s_q7 * t25;
-    let t66 = t65 + c_q7 * t28;
-    let t67 = p.m * t30;
-    let t68 = t30 * s_q12;
-    let t69 = t68 + t32 * c_q12;
-    let t70 = p.l * s_q7;
-    let t71 = -0.2 - p.l * c_q7;
-    let t72 = t32 * t71;
-    let t73 = t31 * t71;
-    let t74 = p.l + 0.2 * c_q7;
-    let t75 = 0.2 * t60 + t27 * t74;
-    let t76 = p.l * t31;
-    let t77 = 0.2 * t62 + t29 * t74;
-    let t78 = p.l * t32;
-    let t79 = -(qd[4] * qd[4]) - qd[5] * qd[5];
-    let t80 = t3 + qd[2] * qd[4] - qd[1] * qd[5];
-    let t81 = 0.2 * t79 + t80;
-    let t82 = t4 + qd[0] * qd[5] - qd[2] * qd[3];
-    let t83 = 0.2 * t10 + t82;
-    let t84 = -(p.l * (t9 * t9)) - p.l * (t12 * t12);
-    let t85 = c_q7 * t81 + s_q7 * t83;
-    let t86 = t84 + t85;
-    let t87 = c_q7 * t83 - s_q7 * t81;
-    let t88 = t37 + t87;
-    let t89 = t12 * t36 + p.l * t14;
-    let t90 = t5 + qd[1] * qd[3] - qd[0] * qd[4];
-    let t91 = 0.2 * t11 + t90;
-    let t92 = t89 + t91;
-    let t93 = qd[8] * t33 + t13 * t26 - qd[7] * t34 - t14 * t29;
-    let t94 = t30 * t92 + (t24 * t86 + t27 * t88);
-    let t95 = p.m * (t39 * t51 + t94 - 0.5 * t46 - 0.01 * t93);
-    let t96 = t94 - t45 * t39 - t46;
-    let t97 = qd[7] * t35 + t13 * t25 - qd[9] * t33 - t14 * t28;
-    let t98 = p.l * t97;
-    let t99 = p.l * t38 * t40 - t98;
-    let t100 = t32 * t92 + (t26 * t86 + t29 * t88);
-    let t101 = t99 + t100;
-    let t102 = c_q12 * t96 - 0.5 * (p.l * (t47 * t47) + p.l * (t44 * t44))
-        - s_q12 * t101;
-    let t103 = p.m * c_q12;
-    let t104 = 0.5 * (t44 * t55 - t98) + s_q12 * t96 + c_q12 * t101;
-    let t105 = p.m * s_q12;
-    let t106 = t95 + 0.5 * (t102 * t103 + t104 * t105);
-    let t107 = p.l * t93;
-    let t108 = t31 * t92 + (t25 * t86 + t28 * t88);
-    let t109 = t108 + 0.5 * t107 - 0.01 * (t40 * t40) - t38 * t51;
-    let t110 = qd[9] * t34 + t13 * t24 - qd[8] * t35 - t14 * t27;
-    let t111 = qd[10] * t43 + s_q12 * t110 + c_q12 * t93;
-    let t112 = t38 * t45 + t107 + t108 + 0.5 * (t47 * t55 + p.l * t111);
-    let t113 = p.m * t109 + 0.5 * (p.m * t112);
-    let t114 = 0.01 * (t52 + t110) + 0.5 * t99 + t100;
-    let t115 = p.m * t114;
-    let t116 = 0.5 * (t103 * t104 - t102 * t105);
-    let t117 = t115 + t116;
-    let t118 = p.m * (0.5 * t84 + t85) + t24 * t106 + t25 * t113 + t26 * t117;
-    let t119 = 0.5 * t37 + t87;
-    let t120 = t29 * t117 + (t27 * t106 + t28 * t113);
-    let t121 = p.m * t119 + t120;
-    let t122 = p.m0 * (0.05 * t10 + t82);
-    let t123 = s_q7 * t118 + c_q7 * t121;
-    let t124 = p.m0 * (0.05 * t11 + t90);
-    let t125 = 0.5 * t89 + t91;
-    let t126 = t32 * t117 + (t30 * t106 + t31 * t113);
-    let t127 = p.m * t125 + t126;
-    let t128 = c_q12 * t110 - qd[10] * t44 - s_q12 * t93;
-    let t129 = t3 * c_q7 + t4 * s_q7;
-    let t130 = t4 * c_q7 - t3 * s_q7;
-    let t131 = t24 * t129 + t27 * t130 + t5 * t30;
-    let t132 = t26 * t129 + t29 * t130 + t5 * t32;
-    let t133 = t25 * t129 + t28 * t130 + t5 * t31;
-    let t134 = 0.2 * t65 + t28 * t74;
-    let t135 = s_q12 * d.k0;
-    let t136 = 0.01 * (p.m * t57) + 0.25 * (t59 * t135);
-    let t137 = t59 * d.k0;
-    let t138 = c_q12 * d.k0;
-    let t139 = 0.25 * (t59 * t138) - (0.01 * (p.m * t56) - t137);
-    let t140 = t58 * d.k0;
-    let t141 = t57 * d.k0 + 0.25 * t140;
-    let t142 = -t141;
-    let t143 = t24 * t136 + t26 * t139 + t25 * t142;
-    let t144 = t27 * t136 + t29 * t139 + t28 * t142;
-    let t145 = c_q7 * t143 - s_q7 * t144;
-    let t146 = s_q7 * t143 + c_q7 * t144;
-    let t147 = s_q7 * d.k0;
-    let t148 = t30 * t136 + t32 * t139 + t31 * t142 - 2.0 * t147;
-    let t149 = -0.25 * t140;
-    let t150 = 0.01 * (p.m * t63) + 0.25 * (t66 * t135);
-    let t151 = t66 * d.k0;
-    let t152 = 0.25 * (t66 * t138) - (0.01 * (p.m * t61) - t151);
-    let t153 = t64 * d.k0;
-    let t154 = t63 * d.k0 + 0.25 * t153;
-    let t155 = -t154;
-    let t156 = t24 * t150 + t26 * t152 + t25 * t155;
-    let t157 = t27 * t150 + t29 * t152 + t28 * t155;
-    let t158 = c_q7 * t156 - s_q7 * t157;
-    let t159 = s_q7 * t156 + c_q7 * t157;
-    let t160 = c_q7 * d.k0;
-    let t161 = 2.0 * t160 + t30 * t150 + (t32 * t152 + t31 * t155);
-    let t162 = d.k2 + t161;
-    let t163 = -0.25 * t153;
-    let t164 = 0.01 * (p.m * t32) + 0.25 * (t31 * t135);
-    let t165 = t31 * d.k0;
-    let t166 = 0.25 * (t31 * t138) - (0.01 * t67 - t165);
-    let t167 = t69 * d.k0;
-    let t168 = t32 * d.k0 + 0.25 * t167;
-    let t169 = -t168;
-    let t170 = t24 * t164 + t26 * t166 + t25 * t169;
-    let t171 = t27 * t164 + t29 * t166 + t28 * t169 + d.k3;
-    let t172 = c_q7 * t170 - s_q7 * t171;
-    let t173 = s_q7 * t170 + c_q7 * t171 + d.k4;
-    let t174 = t30 * t164 + t32 * t166 + t31 * t169;
-    let t175 = -0.25 * t167;
-    let t176 = t58 * d.k7 + 0.25 * ((t31 * t70 + p.l * t57) * d.k0);
-    let t177 = 0.001 * t57 + t56 * d.k6 + s_q12 * t176 + 0.01 * (t32 * t147)
-        - 0.005 * t137;
-    let t178 = s_q7 * d.k9;
-    let t179 = c_q12 * d.k9;
-    let t180 = t59 * d.k10
-        - 0.25 * ((t68 * t70 + c_q12 * (t32 * t70 - p.l * t59)) * d.k0);
-    let t181 = t59 * d.k8 + t180 + 0.25 * (t59 * t179) - 0.005 * (t56 * d.k0)
-        - t32 * t178;
-    let t182 = 0.001 * t56 + t57 * d.k11 + t31 * t178 + c_q12 * t176
-        + 0.25 * (t58 * d.k9) - 0.01 * (t30 * t147);
-    let t183 = c_q7 * d.k5 + t24 * t177 + t25 * t181 + t26 * t182;
-    let t184 = -t136;
-    let t185 = -t139;
-    let t186 = t32 * t185 + (t30 * t184 + t31 * t141);
-    let t187 = t27 * t177 + t28 * t181 + t29 * t182 - p.l * t186;
-    let t188 = s_q7 * t183 + c_q7 * t187 + 0.005 - 0.2 * (2.0 * t147 + t186);
-    let t189 = t27 * t184 + t28 * t141 + t29 * t185;
-    let t190 = t30 * t177 + t31 * t181 + (t32 * t182 + p.l * t189);
-    let t191 = 0.2 * (s_q7 * (t24 * t184 + t25 * t141 + t26 * t185) + c_q7 * t189)
-        + t190;
-    let t192 = -t150;
-    let t193 = -t152;
-    let t194 = t32 * t193 + (t30 * t192 + t31 * t154);
-    let t195 = t64 * d.k7 + 0.25 * ((t73 + p.l * t63) * d.k0);
-    let t196 = 0.001 * t63 + 0.01 * (p.m * t72) + t61 * d.k6 + s_q12 * t195
-        - 0.005 * t151;
-    let t197 = t66 * d.k10 - 0.25 * ((t68 * t71 + c_q12 * (t72 - p.l * t66)) * d.k0);
-    let t198 = t66 * d.k8 + t197 + 0.25 * (t66 * t179) - 0.005 * (t61 * d.k0)
-        - t72 * d.k0;
-    let t199 = 0.001 * t61 + t63 * d.k11 + t73 * d.k0 + c_q12 * t195
-        + 0.25 * (t64 * d.k9) - 0.01 * (t67 * t71);
-    let t200 = t27 * t192 + t28 * t154 + t29 * t193;
-    let t201 = t30 * t196 + t31 * t198 + (t32 * t199 + p.l * t200);
-    let t202 = 0.2 * (s_q7 * (t24 * t192 + t25 * t154 + t26 * t193) + c_q7 * t200) + t201
+    let t44 = t39 * c_q12 - t41 * s_q12;
+    let t45 = t39 * s_q12 + t41 * c_q12;
+    let t46 = p.l * t40;
+    let t47 = p.l * t41;
+    let t48 = t41 * t47;
+    let t49 = t40 + qd[10];
+    let t50 = 0.1 * qd[3] + 0.005 * qd[4];
+    let t51 = 0.005 * qd[3] + 0.12 * qd[4] + 0.002 * qd[5];
+    let t52 = 0.002 * qd[4] + 0.08 * qd[5];
+    let t53 = 0.01 * t39 - 0.5 * t46;
+    let t54 = t40 * t41;
+    let t55 = 0.004 * t39 + 0.001 * t41;
+    let t56 = 0.001 * t39 + 0.022 * t41;
+    let t57 = p.l * t49;
+    let t58 = p.l * t45;
+    let t59 = c_q7 * t24 - s_q7 * t27;
+    let t60 = c_q7 * t26 - s_q7 * t29;
+    let t61 = s_q12 * t59 + c_q12 * t60;
+    let t62 = c_q7 * t25 - s_q7 * t28;
+    let t63 = s_q7 * t24;
+    let t64 = t63 + c_q7 * t27;
+    let t65 = s_q7 * t26;
+    let t66 = t65 + c_q7 * t29;
+    let t67 = s_q12 * t64 + c_q12 * t66;
+    let t68 = s_q7 * t25;
+    let t69 = t68 + c_q7 * t28;
+    let t70 = p.m * t30;
+    let t71 = t30 * s_q12;
+    let t72 = t71 + t32 * c_q12;
+    let t73 = p.l * s_q7;
+    let t74 = -0.2 - p.l * c_q7;
+    let t75 = t32 * t74;
+    let t76 = t31 * t74;
+    let t77 = p.l + 0.2 * c_q7;
+    let t78 = 0.2 * t63 + t27 * t77;
+    let t79 = p.l * t31;
+    let t80 = 0.2 * t65 + t29 * t77;
+    let t81 = p.l * t32;
+    let t82 = -(qd[4] * qd[4]) - qd[5] * qd[5];
+    let t83 = t3 + qd[2] * qd[4] - qd[1] * qd[5];
+    let t84 = 0.2 * t82 + t83;
+    let t85 = t4 + qd[0] * qd[5] - qd[2] * qd[3];
+    let t86 = 0.2 * t10 + t85;
+    let t87 = -(t9 * t36) - t12 * t37;
+    let t88 = c_q7 * t84 + s_q7 * t86;
+    let t89 = t87 + t88;
+    let t90 = c_q7 * t86 - s_q7 * t84;
+    let t91 = t38 + t90;
+    let t92 = t8 * t37 + p.l * t14;
+    let t93 = t5 + qd[1] * qd[3] - qd[0] * qd[4];
+    let t94 = 0.2 * t11 + t93;
+    let t95 = t92 + t94;
+    let t96 = qd[8] * t33 + t13 * t26 - qd[7] * t34 - t14 * t29;
+    let t97 = t30 * t95 + (t24 * t89 + t27 * t91);
+    let t98 = p.m * (t40 * t53 + t97 - 0.5 * t48 - 0.01 * t96);
+    let t99 = t97 - t40 * t46 - t48;
+    let t100 = qd[7] * t35 + t13 * t25 - qd[9] * t33 - t14 * t28;
+    let t101 = p.l * t100;
+    let t102 = t39 * t47 - t101;
+    let t103 = t32 * t95 + (t26 * t89 + t29 * t91);
+    let t104 = t102 + t103;
+    let t105 = c_q12 * t99 - 0.5 * (t49 * t57 + t45 * t58) - s_q12 * t104;
+    let t106 = p.m * c_q12;
+    let t107 = 0.5 * (t44 * t58 - t101) + s_q12 * t99 + c_q12 * t104;
+    let t108 = p.m * s_q12;
+    let t109 = t98 + 0.5 * (t105 * t106 + t107 * t108);
+    let t110 = p.l * t96;
+    let t111 = t31 * t95 + (t25 * t89 + t28 * t91);
+    let t112 = t111 + 0.5 * t110 - 0.01 * (t41 * t41) - t39 * t53;
+    let t113 = qd[9] * t34 + t13 * t24 - qd[8] * t35 - t14 * t27;
+    let t114 = qd[10] * t44 + s_q12 * t113 + c_q12 * t96;
+    let t115 = t39 * t46 + t110 + t111 + 0.5 * (t44 * t57 + p.l * t114);
+    let t116 = p.m * t112 + 0.5 * (p.m * t115);
+    let t117 = 0.01 * (t54 + t113) + 0.5 * t102 + t103;
+    let t118 = p.m * t117;
+    let t119 = 0.5 * (t106 * t107 - t105 * t108);
+    let t120 = t118 + t119;
+    let t121 = p.m * (0.5 * t87 + t88) + t24 * t109 + t25 * t116 + t26 * t120;
+    let t122 = 0.5 * t38 + t90;
+    let t123 = t29 * t120 + (t27 * t109 + t28 * t116);
+    let t124 = p.m * t122 + t123;
+    let t125 = p.m0 * (0.05 * t10 + t85);
+    let t126 = s_q7 * t121 + c_q7 * t124;
+    let t127 = p.m0 * (0.05 * t11 + t93);
+    let t128 = 0.5 * t92 + t94;
+    let t129 = t32 * t120 + (t30 * t109 + t31 * t116);
+    let t130 = p.m * t128 + t129;
+    let t131 = c_q12 * t113 - qd[10] * t45 - s_q12 * t96;
+    let t132 = t3 * c_q7 + t4 * s_q7;
+    let t133 = t4 * c_q7 - t3 * s_q7;
+    let t134 = t24 * t132 + t27 * t133 + t5 * t30;
+    let t135 = t26 * t132 + t29 * t133 + t5 * t32;
+    let t136 = t25 * t132 + t28 * t133 + t5 * t31;
+    let t137 = 0.2 * t68 + t28 * t77;
+    let t138 = s_q12 * d.k0;
+    let t139 = 0.01 * (p.m * t60) + 0.25 * (t62 * t138);
+    let t140 = t62 * d.k0;
+    let t141 = c_q12 * d.k0;
+    let t142 = 0.25 * (t62 * t141) - (0.01 * (p.m * t59) - t140);
+    let t143 = t61 * d.k0;
+    let t144 = t60 * d.k0 + 0.25 * t143;
+    let t145 = -t144;
+    let t146 = t24 * t139 + t26 * t142 + t25 * t145;
+    let t147 = t27 * t139 + t29 * t142 + t28 * t145;
+    let t148 = c_q7 * t146 - s_q7 * t147;
+    let t149 = s_q7 * t146 + c_q7 * t147;
+    let t150 = s_q7 * d.k0;
+    let t151 = t30 * t139 + t32 * t142 + t31 * t145 - 2.0 * t150;
+    let t152 = -0.25 * t143;
+    let t153 = 0.01 * (p.m * t66) + 0.25 * (t69 * t138);
+    let t154 = t69 * d.k0;
+    let t155 = 0.25 * (t69 * t141) - (0.01 * (p.m * t64) - t154);
+    let t156 = t67 * d.k0;
+    let t157 = t66 * d.k0 + 0.25 * t156;
+    let t158 = -t157;
+    let t159 = t24 * t153 + t26 * t155 + t25 * t158;
+    let t160 = t27 * t153 + t29 * t155 + t28 * t158;
+    let t161 = c_q7 * t159 - s_q7 * t160;
+    let t162 = s_q7 * t159 + c_q7 * t160;
+    let t163 = c_q7 * d.k0;
+    let t164 = 2.0 * t163 + t30 * t153 + (t32 * t155 + t31 * t158);
+    let t165 = d.k2 + t164;
+    let t166 = -0.25 * t156;
+    let t167 = 0.01 * (p.m * t32) + 0.25 * (t31 * t138);
+    let t168 = t31 * d.k0;
+    let t169 = 0.25 * (t31 * t141) - (0.01 * t70 - t168);
+    let t170 = t72 * d.k0;
+    let t171 = t32 * d.k0 + 0.25 * t170;
+    let t172 = -t171;
+    let t173 = t24 * t167 + t26 * t169 + t25 * t172;
+    let t174 = t27 * t167 + t29 * t169 + t28 * t172 + d.k3;
+    let t175 = c_q7 * t173 - s_q7 * t174;
+    let t176 = s_q7 * t173 + c_q7 * t174 + d.k4;
+    let t177 = t30 * t167 + t32 * t169 + t31 * t172;
+    let t178 = -0.25 * t170;
+    let t179 = t61 * d.k7 + 0.25 * ((t31 * t73 + p.l * t60) * d.k0);
+    let t180 = 0.001 * t60 + t59 * d.k6 + s_q12 * t179 + 0.01 * (t32 * t150)
+        - 0.005 * t140;
+    let t181 = s_q7 * d.k9;
+    let t182 = c_q12 * d.k9;
+    let t183 = t62 * d.k10
+        - 0.25 * ((t71 * t73 + c_q12 * (t32 * t73 - p.l * t62)) * d.k0);
+    let t184 = t62 * d.k8 + t183 + 0.25 * (t62 * t182) - 0.005 * (t59 * d.k0)
+        - t32 * t181;
+    let t185 = 0.001 * t59 + t60 * d.k11 + t31 * t181 + c_q12 * t179
+        + 0.25 * (t61 * d.k9) - 0.01 * (t30 * t150);
+    let t186 = c_q7 * d.k5 + t24 * t180 + t25 * t184 + t26 * t185;
+    let t187 = -t139;
+    let t188 = -t142;
+    let t189 = t32 * t188 + (t30 * t187 + t31 * t144);
+    let t190 = t27 * t180 + t28 * t184 + t29 * t185 - p.l * t189;
+    let t191 = s_q7 * t186 + c_q7 * t190 + 0.005 - 0.2 * (2.0 * t150 + t189);
+    let t192 = t27 * t187 + t28 * t144 + t29 * t188;
+    let t193 = t30 * t180 + t31 * t184 + (t32 * t185 + p.l * t192);
+    let t194 = 0.2 * (s_q7 * (t24 * t187 + t25 * t144 + t26 * t188) + c_q7 * t192)
+        + t193;
+    let t195 = -t153;
+    let t196 = -t155;
+    let t197 = t32 * t196 + (t30 * t195 + t31 * t157);
+    let t198 = t67 * d.k7 + 0.25 * ((t76 + p.l * t66) * d.k0);
+    let t199 = 0.001 * t66 + 0.01 * (p.m * t75) + t64 * d.k6 + s_q12 * t198
+        - 0.005 * t154;
+    let t200 = t69 * d.k10 - 0.25 * ((t71 * t74 + c_q12 * (t75 - p.l * t69)) * d.k0);
+    let t201 = t69 * d.k8 + t200 + 0.25 * (t69 * t182) - 0.005 * (t64 * d.k0)
+        - t75 * d.k0;
+    let t202 = 0.001 * t64 + t66 * d.k11 + t76 * d.k0 + c_q12 * t198
+        + 0.25 * (t67 * d.k9) - 0.01 * (t70 * t74);
+    let t203 = t27 * t195 + t28 * t157 + t29 * t196;
+    let t204 = t30 * t199 + t31 * t201 + (t32 * t202 + p.l * t203);
+    let t205 = 0.2 * (s_q7 * (t24 * t195 + t25 * t157 + t26 * t196) + c_q7 * t203) + t204
         + 0.002;
-    let t203 = t69 * d.k7;
-    let t204 = t203 + 0.25 * ((t78 + t134) * d.k0);
-    let t205 = t30 * d.k6 + (0.001 * t32 - 0.005 * t165);
-    let t206 = 0.01 * (p.m * t77) + s_q12 * t204 + t205;
-    let t207 = t31 * d.k10;
-    let t208 = t207 - 0.25 * ((s_q12 * t75 + c_q12 * (t77 - t76)) * d.k0);
-    let t209 = 0.25 * (t31 * t179) + (t31 * d.k8 - 0.005 * (t30 * d.k0));
-    let t210 = t208 + t209 - t77 * d.k0;
-    let t211 = 0.25 * (t69 * d.k9) + (0.001 * t30 + t32 * d.k11);
-    let t212 = t134 * d.k0 + c_q12 * t204 + t211 - 0.01 * (p.m * t75);
-    let t213 = -t164;
-    let t214 = -t166;
-    let t215 = t29 * t214 + (t27 * t213 + t28 * t168);
-    let t216 = p.l * t215;
-    let t217 = 0.4 * t160 + t30 * t206 + (t31 * t210 + t32 * t212);
-    let t218 = t216 + d.k17;
-    let t219 = t217 + t218;
-    let t220 = t203 + 0.25 * ((t78 + p.l * t28) * d.k0);
-    let t221 = t205 + s_q12 * t220 + 0.01 * (t29 * d.k0);
-    let t222 = t207 - 0.25 * ((p.l * t27 * s_q12 + c_q12 * (p.l * t29 - t76)) * d.k0);
-    let t223 = t209 + t222 - t29 * d.k9;
-    let t224 = t211 + t28 * d.k9 + c_q12 * t220 - 0.01 * (t27 * d.k0);
-    let t225 = c_q12 * d.k7;
-    let t226 = 0.25 * (s_q12 * d.k9) + s_q12 * t225 + 0.001;
-    let t227 = d.k10 + 0.25 * t179;
-    let t228 = t112 * d.k0;
-    let t229 = 0.009 * (t43 * t47) + 0.01 * t111 + 0.25 * t228;
-    let t230 = t39 * t54 + s_q12 * t229 + 0.001 * (t93 + c_q12 * t128) + 0.004 * t110
-        + 0.01 * t115 - 0.02 * t52;
-    let t231 = -0.009 * (t43 * t44) - 0.25 * (t104 * d.k0);
-    let t232 = t40 * t53 + t231 + 0.03 * t97 - t38 * t54 - p.l * t116
-        - 0.5 * (t114 * d.k0);
-    let t233 = 0.02 * (t38 * t39) + c_q12 * t229 + 0.022 * t93
-        + 0.001 * (t110 - s_q12 * t128) + 0.5 * (t228 + t109 * d.k0) - t39 * t53
-        - 0.01 * t95;
-    let t234 = 0.002 * t13 + t24 * t230 + t25 * t232 + t26 * t233;
-    let t235 = t27 * t230 + t28 * t232 + t29 * t233 - 0.021 * t14 - 0.019 * (t8 * t12)
-        - p.l * t126 - 0.5 * (t125 * d.k0);
-    let t236 = t31 * t232 + t32 * t233
-        + (0.019 * (t8 * t9) + p.l * t120 + (0.5 * (t119 * d.k0) + t30 * t230));
-    let t237 = 0.01 * (p.m * t132) + 0.25 * (t133 * t135);
-    let t238 = t133 * d.k0 + 0.25 * (t133 * t138) - 0.01 * (p.m * t131);
-    let t239 = (s_q12 * t131 + c_q12 * t132) * d.k0;
-    let t240 = -0.25 * t239 - t132 * d.k0;
-    let t241 = t24 * t237 + t26 * t238 + t25 * t240;
-    let t242 = t27 * t237 + t29 * t238 + t28 * t240 - 2.0 * (t2 * d.k22);
-    let t243 = 2.0 * (t130 * d.k0) + t30 * t237 + (t32 * t238 + t31 * t240);
+    let t206 = t72 * d.k7;
+    let t207 = t206 + 0.25 * ((t81 + t137) * d.k0);
+    let t208 = t30 * d.k6 + (0.001 * t32 - 0.005 * t168);
+    let t209 = 0.01 * (p.m * t80) + s_q12 * t207 + t208;
+    let t210 = t31 * d.k10;
+    let t211 = t210 - 0.25 * ((s_q12 * t78 + c_q12 * (t80 - t79)) * d.k0);
+    let t212 = 0.25 * (t31 * t182) + (t31 * d.k8 - 0.005 * (t30 * d.k0));
+    let t213 = t211 + t212 - t80 * d.k0;
+    let t214 = 0.25 * (t72 * d.k9) + (0.001 * t30 + t32 * d.k11);
+    let t215 = t137 * d.k0 + c_q12 * t207 + t214 - 0.01 * (p.m * t78);
+    let t216 = -t167;
+    let t217 = -t169;
+    let t218 = t29 * t217 + (t27 * t216 + t28 * t171);
+    let t219 = p.l * t218;
+    let t220 = 0.4 * t163 + t30 * t209 + (t31 * t213 + t32 * t215);
+    let t221 = t219 + d.k17;
+    let t222 = t220 + t221;
+    let t223 = t206 + 0.25 * ((t81 + p.l * t28) * d.k0);
+    let t224 = t208 + s_q12 * t223 + 0.01 * (t29 * d.k0);
+    let t225 = t210 - 0.25 * ((p.l * t27 * s_q12 + c_q12 * (p.l * t29 - t79)) * d.k0);
+    let t226 = t212 + t225 - t29 * d.k9;
+    let t227 = t214 + t28 * d.k9 + c_q12 * t223 - 0.01 * (t27 * d.k0);
+    let t228 = s_q12 * d.k7;
+    let t229 = 0.25 * (s_q12 * d.k9) + c_q12 * t228 + 0.001;
+    let t230 = d.k10 + 0.25 * t182;
+    let t231 = t115 * d.k0;
+    let t232 = 0.009 * (t44 * t49) + 0.01 * t114 + 0.25 * t231;
+    let t233 = t40 * t56 + s_q12 * t232 + 0.001 * (t96 + c_q12 * t131) + 0.004 * t113
+        + 0.01 * t118 - 0.02 * t54;
+    let t234 = -0.009 * (t44 * t45) - 0.25 * (t107 * d.k0);
+    let t235 = t41 * t55 + t234 + 0.03 * t100 - t39 * t56 - p.l * t119
+        - 0.5 * (t117 * d.k0);
+    let t236 = 0.02 * (t39 * t40) + c_q12 * t232 + 0.022 * t96
+        + 0.001 * (t113 - s_q12 * t131) + 0.5 * (t231 + t112 * d.k0) - t40 * t55
+        - 0.01 * t98;
+    let t237 = 0.002 * t13 + t24 * t233 + t25 * t235 + t26 * t236;
+    let t238 = t27 * t233 + t28 * t235 + t29 * t236 - 0.021 * t14 - 0.019 * (t8 * t12)
+        - p.l * t129 - 0.5 * (t128 * d.k0);
+    let t239 = t31 * t235 + t32 * t236
+        + (0.019 * (t8 * t9) + p.l * t123 + (0.5 * (t122 * d.k0) + t30 * t233));
+    let t240 = 0.01 * (p.m * t135) + 0.25 * (t136 * t138);
+    let t241 = t136 * d.k0 + 0.25 * (t136 * t141) - 0.01 * (p.m * t134);
+    let t242 = (s_q12 * t134 + c_q12 * t135) * d.k0;
+    let t243 = -0.25 * t242 - t135 * d.k0;
+    let t244 = t24 * t240 + t26 * t241 + t25 * t243;
+    let t245 = t27 * t240 + t29 * t241 + t28 * t243 - 2.0 * (t2 * d.k22);
+    let t246 = 2.0 * (t133 * d.k0) + t30 * t240 + (t32 * t241 + t31 * t243);
     JointSpace {
         mass_matrix: [
-            [d.k1, 0.0, 0.0, t145, t146, t148, t148, t136, t142, t139, t149],
-            [0.0, d.k1, 0.0, t158, t159, t162, t161, t150, t155, t152, t163],
-            [0.0, 0.0, d.k1, t172, t173, t174, t174, t164, t169, t166, t175],
+            [d.k1, 0.0, 0.0, t148, t149, t151, t151, t139, t145, t142, t152],
+            [0.0, d.k1, 0.0, t161, t162, t165, t164, t153, t158, t155, t166],
+            [0.0, 0.0, d.k1, t175, t176, t177, t177, t167, t172, t169, t178],
+            [
+                t148,
+                t161,
+                t175,
+                c_q7 * t186 + d.k12 - s_q7 * t190,
+                t191,
+                t194,
+                t193,
+                t180,
+                t184,
+                t185,
+                t183,
+            ],
+            [
+                t149,
+                t162,
+                t176,
+                t191,
+                s_q7 * (s_q7 * d.k5 + t24 * t199 + t25 * t201 + t26 * t202)
+                    + c_q7 * (t27 * t199 + t28 * t201 + t29 * t202 + d.k13 - p.l * t197)
+                    + d.k14 - 0.2 * (t197 - 2.0 * t163),
+                t205,
+                t204,
+                t199,
+                t201,
+                t202,
+                t200,
+            ],
+            [
+                t151,
+                t165,
+                t177,
+                t194,
+                t205,
+                t219 + d.k16 + t220
+                    + 0.2
+                        * (s_q7 * (t24 * t216 + t25 * t171 + t26 * t217)
+                            + c_q7 * (t218 + d.k15)),
+                t222,
+                t209,
+                t213,
+                t215,
+                t211,
+            ],
+            [
+                t151,
+                t164,
+                t177,
+                t193,
+                t204,
+                t222,
+                t221 + t30 * t224 + t31 * t226 + t32 * t227,
+                t224,
+                t226,
+                t227,
+                t225,
+            ],
+            [
+                t139,
+                t153,
+                t167,
+                t180,
+                t199,
+                t209,
+                t224,
+                d.k6 + s_q12 * t228,
+                d.k18,
+                t229,
+                0.0,
+            ],
             [
                 t145,
                 t158,
                 t172,
-                c_q7 * t183 + d.k12 - s_q7 * t187,
-                t188,
-                t191,
-                t190,
-                t177,
-                t181,
-                t182,
-                t180,
-            ],
-            [
-                t146,
-                t159,
-                t173,
-                t188,
-                s_q7 * (s_q7 * d.k5 + t24 * t196 + t25 * t198 + t26 * t199)
-                    + c_q7 * (t27 * t196 + t28 * t198 + t29 * t199 + d.k13 - p.l * t194)
-                    + d.k14 - 0.2 * (t194 - 2.0 * t160),
-                t202,
+                t184,
                 t201,
-                t196,
-                t198,
-                t199,
-                t197,
-            ],
-            [
-                t148,
-                t162,
-                t174,
-                t191,
-                t202,
-                t216 + d.k16 + t217
-                    + 0.2
-                        * (s_q7 * (t24 * t213 + t25 * t168 + t26 * t214)
-                            + c_q7 * (t215 + d.k15)),
-                t219,
-                t206,
-                t210,
-                t212,
-                t208,
-            ],
-            [
-                t148,
-                t161,
-                t174,
-                t190,
-                t201,
-                t219,
-                t218 + t30 * t221 + t31 * t223 + t32 * t224,
-                t221,
-                t223,
-                t224,
-                t222,
-            ],
-            [
-                t136,
-                t150,
-                t164,
-                t177,
-                t196,
-                t206,
-                t221,
-                d.k6 + s_q12 * s_q12 * d.k7,
-                d.k18,
+                t213,
                 t226,
+                d.k18,
+                0.5 * t182 + d.k19,
                 0.0,
+                t230,
             ],
             [
                 t142,
                 t155,
                 t169,
-                t181,
-                t198,
-                t210,
-                t223,
-                d.k18,
-                0.5 * t179 + d.k19,
-                0.0,
+                t185,
+                t202,
+                t215,
                 t227,
-            ],
-            [
-                t139,
-                t152,
-                t166,
-                t182,
-                t199,
-                t212,
-                t224,
-                t226,
+                t229,
                 0.0,
-                0.25 * t179 + d.k11 + c_q12 * (t225 + d.k20),
+                0.25 * t182 + d.k11 + c_q12 * (c_q12 * d.k7 + d.k20),
                 0.0,
             ],
-            [t149, t163, t175, t180, t197, t208, t222, 0.0, t227, 0.0, d.k10],
+            [t152, t166, t178, t183, t200, t211, t225, 0.0, t230, 0.0, d.k10],
         ],
         bias: [
-            p.m0 * (0.05 * t79 + t80) + c_q7 * t118 - s_q7 * t121,
-            t122 + t123,
-            t124 + t127,
-            qd[4] * t50 + c_q7 * t234 - qd[5] * t49 - s_q7 * t235,
-            qd[5] * t48 + s_q7 * t234 + c_q7 * t235 - qd[3] * t50 - 0.05 * t124
-                - 0.2 * t127,
-            qd[3] * t49 + t236 + 0.05 * t122 + 0.2 * t123 - qd[4] * t48,
-            t236,
-            t230,
-            t232,
+            p.m0 * (0.05 * t82 + t83) + c_q7 * t121 - s_q7 * t124,
+            t125 + t126,
+            t127 + t130,
+            qd[4] * t52 + c_q7 * t237 - qd[5] * t51 - s_q7 * t238,
+            qd[5] * t50 + s_q7 * t237 + c_q7 * t238 - qd[3] * t52 - 0.05 * t127
+                - 0.2 * t130,
+            qd[3] * t51 + t239 + 0.05 * t125 + 0.2 * t126 - qd[4] * t50,
+            t239,
             t233,
-            0.01 * t97 + t231,
+            t235,
+            t236,
+            0.01 * t100 + t234,
         ],
         gravity: [
             t0 * d.k21,
             t1 * d.k21,
             t2 * d.k21,
-            c_q7 * t241 - s_q7 * t242,
-            s_q7 * t241 + c_q7 * t242 - t2 * d.k23,
-            t1 * d.k23 + t243,
-            t243,
-            t237,
+            c_q7 * t244 - s_q7 * t245,
+            s_q7 * t244 + c_q7 * t245 - t2 * d.k23,
+            t1 * d.k23 + t246,
+            t246,
             t240,
-            t238,
-            -0.25 * t239,
+            t243,
+            t241,
+            -0.25 * t242,
         ],
     }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 1262,
+    mul: 1256,
     add: 705,
     div: 10,
     sqrt: 0,
@@ -1437,137 +1434,137 @@ pub fn forward_dynamics_with(
     let t39 = t31 * c_q12;
     let t40 = t39 - t33 * s_q12;
     let t41 = t31 * s_q12 + t33 * c_q12;
-    let t42 = t32 + qd[10];
-    let t43 = p.g * (2.0 * (q[3] * q[5] - q[4] * q[6])) + qd[2] * qd[4] - qd[1] * qd[5];
-    let t44 = p.g * (2.0 * (q[4] * q[5] + q[3] * q[6])) + qd[0] * qd[5] - qd[2] * qd[3];
-    let t45 = p.g * (1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4])) + qd[1] * qd[3]
+    let t42 = p.l * t33;
+    let t43 = t32 + qd[10];
+    let t44 = p.m * t33;
+    let t45 = p.g * (2.0 * (q[3] * q[5] - q[4] * q[6])) + qd[2] * qd[4] - qd[1] * qd[5];
+    let t46 = p.g * (2.0 * (q[4] * q[5] + q[3] * q[6])) + qd[0] * qd[5] - qd[2] * qd[3];
+    let t47 = p.g * (1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4])) + qd[1] * qd[3]
         - qd[0] * qd[4];
-    let t46 = qd[3] * qd[4];
-    let t47 = c_q7 * t4 + 0.2 * (s_q7 * t46);
-    let t48 = 0.2 * (c_q7 * t46) - s_q7 * t4;
-    let t49 = p.l * t2;
-    let t50 = t3 * t49;
-    let t51 = t6 * t49;
-    let t52 = t24 * t51 + (t18 * t30 + t21 * t50);
-    let t53 = t25 * t51 + (t19 * t30 + t22 * t50);
-    let t54 = t26 * t51 + (t20 * t30 + t23 * t50);
-    let t55 = s_q12 * (-(p.l * (t32 * t32)) - p.l * (t33 * t33)) + p.l * t33 * t39;
-    let t56 = d.k6 + s_q12 * s_q12 * d.k7;
-    let inv57 = 1.0 / t56;
-    let t58 = s_q12 * c_q12;
-    let t59 = 0.25 * (s_q12 * d.k9) + d.k7 * t58;
-    let t60 = t59 + 0.001;
-    let t61 = d.k8 - 0.0625 * (c_q12 * c_q12 * d.k25);
-    let t62 = t61 - 0.000025 * (inv57 * d.k26);
-    let inv63 = 1.0 / t62;
-    let t64 = t60 * t60 * d.k26;
-    let t65 = c_q12 * c_q12 * d.k7 + (d.k11 + 0.5 * (c_q12 * d.k9));
-    let t66 = t65 - inv57 * (t60 * t60) - 0.000025 * (inv57 * inv57 * inv63 * t64);
-    let inv67 = 1.0 / t66;
-    let t68 = inv63 + 0.000025 * (inv57 * inv57 * (inv63 * inv63) * t64 * inv67);
-    let t69 = -0.0625 * (s_q12 * s_q12 * d.k24)
-        - 0.00390625 * (t58 * t58 * (t68 * d.k27))
-        - 0.00000625 * (inv57 * t58 * t60 * inv63 * inv67 * d.k28)
-        - 0.0001 * (inv67 * d.k29);
-    let t70 = t60 * d.k26;
-    let t71 = -0.000025 * (inv57 * inv57 * inv63 * t70) - inv57 * t60;
-    let t72 = d.k0 * t60;
-    let t73 = t71 * t72;
-    let t74 = 0.005 * (d.k0 * inv57 * inv63 - inv57 * inv63 * inv67 * t73);
-    let t75 = d.k0 + 0.25 * (c_q12 * d.k0);
-    let t76 = t58 * d.k30;
-    let t77 = t60 * t75;
-    let t78 = s_q12 * d.k31;
-    let t79 = 0.0003125 * (inv57 * inv63 * inv67 * t76 * t77)
-        + 0.0025 * (inv67 * t71 * t78) + 0.01 * (p.m * inv67 * t75)
-        - 0.015625 * (t58 * (s_q12 * t74 * d.k30));
-    let t80 = 0.0625 * (c_q12 * c_q12 * d.k33) + d.k34;
-    let t81 = t58 * d.k33;
-    let t82 = t68 * t80;
-    let t83 = t60 * d.k31;
-    let t84 = 0.0001 * (inv67 * d.k29 * t71) - 0.0625 * (t58 * d.k24 + t81 * t82)
-        - 0.000625 * (t58 * t74 * d.k32) - 0.00005 * (inv57 * inv63 * inv67 * t80 * t83);
-    let t85 = d.k0 * t74;
-    let t86 = t60 * t71;
-    let t87 = inv57 + 0.005 * (inv57 * t85) - inv57 * inv67 * t86;
-    let t88 = d.k26 * t87;
-    let t89 = s_q12 * d.k0;
-    let t90 = t71 * t75;
-    let t91 = -0.0625 * (s_q12 * s_q12 * t88) - 0.5 * (inv67 * t89 * t90)
-        - inv67 * (t75 * t75);
-    let t92 = t74 * t80;
-    let t93 = t72 * t75;
-    let t94 = 0.005 * (inv57 * inv63 * inv67 * t80 * t93) - 0.0025 * (t78 * t87)
-        - 0.25 * (t89 * t92) - 0.01 * (p.m * inv67 * t90);
-    let t95 = -0.0625 * (c_q12 * c_q12 * d.k24) - 0.0001 * (d.k29 * t87)
-        - 0.02 * (p.m * t92) - t82 * t80;
-    let t96 = t74 * t81;
-    let t97 = p.m * t60;
-    let t98 = 0.0003125 * (t68 * t76 + inv57 * (t60 * t60) * inv63 * inv67 * t76)
-        + 0.01 * (p.m * t56 * inv67 * t71 + inv67 * t97)
-        + 0.00000025 * (inv57 * t60 * inv63 * inv67 * d.k35) - 0.0625 * (t56 * t96);
-    let t99 = t61 * t68;
-    let t100 = 0.0625 * (t81 - t81 * t99) + 0.0003125 * (t74 * t76)
-        - 0.00005 * (inv67 * t71 * d.k31 + inv57 * t61 * inv63 * inv67 * t83);
-    let t101 = t60 * t65;
-    let t102 = p.m * inv67 * t86;
-    let t103 = 0.0003125 * (inv57 * inv63 * inv67 * t76 * t101)
-        + 0.01 * (t102 + p.m * t65 * inv67) + d.k36 - 0.0625 * (t60 * t96);
-    let t104 = t24 * t98 + t25 * t100 + t26 * t103;
-    let t105 = t56 * t87;
-    let t106 = d.k26 * t74;
-    let t107 = 0.25 * (t89 - t89 * t105 - s_q12 * inv67 * t73) + 0.00125 * (s_q12 * t106)
-        - t56 * inv67 * t90 - inv67 * t77
-        - 0.000025 * (inv57 * inv63 * inv67 * t70 * t75);
-    let t108 = t61 * t74;
-    let t109 = 0.00125 * (s_q12 * t88)
-        + 0.005 * (d.k0 * inv67 * t90 + inv57 * t61 * inv63 * inv67 * t93)
-        - 0.25 * (t89 * t108);
-    let t110 = t72 * t87;
-    let t111 = t65 * t71;
-    let t112 = t75 - inv67 * t75 * t86 - t65 * inv67 * t75
-        - 0.25 * (s_q12 * t110 + inv67 * t89 * t111);
-    let t113 = t24 * t107 + t25 * t109 + t26 * t112;
-    let t114 = t72 * t60;
-    let t115 = 0.00005 * (t74 * d.k31) + d.k37
-        + 0.005 * (d.k0 * t82 + inv57 * inv63 * inv67 * t80 * t114)
-        - 0.01 * (t102 + p.m * t105) - t56 * t92;
-    let t116 = t80 + 0.00005 * (d.k31 * t87) + 0.005 * (d.k0 * t92) - t61 * t82
-        - 0.01 * (p.m * t108);
-    let t117 = t65 * t72;
-    let t118 = 0.005 * (inv57 * inv63 * inv67 * t80 * t117)
-        - 0.01 * (t87 * t97 + p.m * inv67 * t111) - t60 * t92;
-    let t119 = t24 * t115 + t25 * t116 + t26 * t118;
-    let t120 = t21 * t69 + t22 * t79 + t23 * t84;
-    let t121 = t21 * t79 + t22 * t91 + t23 * t94;
-    let t122 = t21 * t84 + t22 * t94 + t23 * t95;
+    let t48 = qd[3] * qd[4];
+    let t49 = c_q7 * t4 + 0.2 * (s_q7 * t48);
+    let t50 = 0.2 * (c_q7 * t48) - s_q7 * t4;
+    let t51 = p.l * t2;
+    let t52 = t3 * t51;
+    let t53 = t6 * t51;
+    let t54 = t24 * t53 + (t18 * t30 + t21 * t52);
+    let t55 = t25 * t53 + (t19 * t30 + t22 * t52);
+    let t56 = t26 * t53 + (t20 * t30 + t23 * t52);
+    let t57 = s_q12 * (-(p.l * (t32 * t32)) - t33 * t42) + t39 * t42;
+    let t58 = d.k6 + s_q12 * s_q12 * d.k7;
+    let inv59 = 1.0 / t58;
+    let t60 = s_q12 * c_q12;
+    let t61 = 0.25 * (s_q12 * d.k9) + d.k7 * t60;
+    let t62 = t61 + 0.001;
+    let t63 = d.k8 - 0.0625 * (c_q12 * c_q12 * d.k25);
+    let t64 = t63 - 0.000025 * (inv59 * d.k26);
+    let inv65 = 1.0 / t64;
+    let t66 = t62 * d.k26;
+    let t67 = t62 * t66;
+    let t68 = c_q12 * c_q12 * d.k7 + (d.k11 + 0.5 * (c_q12 * d.k9));
+    let t69 = t68 - inv59 * (t62 * t62) - 0.000025 * (inv59 * inv59 * inv65 * t67);
+    let inv70 = 1.0 / t69;
+    let t71 = inv65 + 0.000025 * (inv59 * inv59 * (inv65 * inv65) * t67 * inv70);
+    let t72 = -0.0625 * (s_q12 * s_q12 * d.k24) - 0.00390625 * (t60 * t60 * t71 * d.k27)
+        - 0.00000625 * (inv59 * t60 * t62 * inv65 * inv70 * d.k28)
+        - 0.0001 * (inv70 * d.k29);
+    let t73 = -0.000025 * (inv59 * inv59 * inv65 * t66) - inv59 * t62;
+    let t74 = d.k0 * t62;
+    let t75 = t73 * t74;
+    let t76 = 0.005 * (d.k0 * inv59 * inv65 - inv59 * inv65 * inv70 * t75);
+    let t77 = t60 * d.k30;
+    let t78 = s_q12 * t76;
+    let t79 = d.k0 + 0.25 * (c_q12 * d.k0);
+    let t80 = t62 * t77;
+    let t81 = t73 * d.k31;
+    let t82 = 0.0003125 * (inv59 * inv65 * inv70 * t79 * t80)
+        + 0.0025 * (s_q12 * inv70 * t81) + 0.01 * (p.m * inv70 * t79)
+        - 0.015625 * (t77 * t78);
+    let t83 = 0.0625 * (c_q12 * c_q12 * d.k33) + d.k34;
+    let t84 = t60 * d.k33;
+    let t85 = t71 * t83;
+    let t86 = t62 * d.k31;
+    let t87 = 0.0001 * (inv70 * d.k29 * t73) - 0.0625 * (t60 * d.k24 + t84 * t85)
+        - 0.000625 * (t60 * t76 * d.k32) - 0.00005 * (inv59 * inv65 * inv70 * t83 * t86);
+    let t88 = d.k0 * t76;
+    let t89 = t62 * t73;
+    let t90 = inv59 + 0.005 * (inv59 * t88) - inv59 * inv70 * t89;
+    let t91 = s_q12 * t90;
+    let t92 = d.k26 * t91;
+    let t93 = s_q12 * d.k0;
+    let t94 = t73 * t79;
+    let t95 = -0.0625 * (s_q12 * t92) - 0.5 * (inv70 * t93 * t94) - inv70 * (t79 * t79);
+    let t96 = t76 * t83;
+    let t97 = t74 * t83;
+    let t98 = 0.005 * (inv59 * inv65 * inv70 * t79 * t97) - 0.0025 * (d.k31 * t91)
+        - 0.25 * (t93 * t96) - 0.01 * (p.m * inv70 * t94);
+    let t99 = -0.0625 * (c_q12 * c_q12 * d.k24) - 0.0001 * (d.k29 * t90)
+        - 0.02 * (p.m * t96) - t83 * t85;
+    let t100 = t76 * t84;
+    let t101 = p.m * t62;
+    let t102 = 0.0003125 * (t71 * t77 + inv59 * t62 * inv65 * inv70 * t80)
+        + 0.01 * (p.m * t58 * inv70 * t73 + inv70 * t101)
+        + 0.00000025 * (inv59 * t62 * inv65 * inv70 * d.k35) - 0.0625 * (t58 * t100);
+    let t103 = t63 * t71;
+    let t104 = 0.0625 * (t84 - t84 * t103) + 0.0003125 * (t76 * t77)
+        - 0.00005 * (inv70 * t81 + inv59 * t63 * inv65 * inv70 * t86);
+    let t105 = p.m * inv70 * t89;
+    let t106 = 0.0003125 * (inv59 * inv65 * t68 * inv70 * t80)
+        + 0.01 * (t105 + p.m * t68 * inv70) + d.k36 - 0.0625 * (t62 * t100);
+    let t107 = t24 * t102 + t25 * t104 + t26 * t106;
+    let t108 = t58 * t90;
+    let t109 = 0.25 * (t93 - t93 * t108 - s_q12 * inv70 * t75) + 0.00125 * (d.k26 * t78)
+        - t58 * inv70 * t94 - t62 * inv70 * t79
+        - 0.000025 * (inv59 * inv65 * t66 * inv70 * t79);
+    let t110 = t63 * t76;
+    let t111 = t63 * t74;
+    let t112 = 0.00125 * t92
+        + 0.005 * (d.k0 * inv70 * t94 + inv59 * inv65 * inv70 * t79 * t111)
+        - 0.25 * (t93 * t110);
+    let t113 = t68 * t73;
+    let t114 = t79 - inv70 * t79 * t89 - t68 * inv70 * t79
+        - 0.25 * (t74 * t91 + inv70 * t93 * t113);
+    let t115 = t24 * t109 + t25 * t112 + t26 * t114;
+    let t116 = 0.00005 * (t76 * d.k31) + d.k37
+        + 0.005 * (d.k0 * t85 + inv59 * t62 * inv65 * inv70 * t97)
+        - 0.01 * (t105 + p.m * t108) - t58 * t96;
+    let t117 = t83 + 0.00005 * (d.k31 * t90) + 0.005 * (d.k0 * t96) - t63 * t85
+        - 0.01 * (p.m * t110);
+    let t118 = 0.005 * (inv59 * inv65 * t68 * inv70 * t97)
+        - 0.01 * (t90 * t101 + p.m * inv70 * t113) - t62 * t96;
+    let t119 = t24 * t116 + t25 * t117 + t26 * t118;
+    let t120 = t21 * t72 + t22 * t82 + t23 * t87;
+    let t121 = t21 * t82 + t22 * t95 + t23 * t98;
+    let t122 = t21 * t87 + t22 * t98 + t23 * t99;
     let t123 = t20 * t122 + (t18 * t120 + t19 * t121);
-    let t124 = t18 * t104 + t19 * t113 + t20 * t119 + p.l * t123;
-    let t125 = t56 + 0.01 * (t56 * t85) - t105 * t56 - t60 * t60 * inv67
-        - 2.0 * (t56 * inv67 * t86) - 0.000025 * (d.k26 * t68)
-        - 0.00005 * (inv57 * inv63 * t64 * inv67);
+    let t124 = t18 * t107 + t19 * t115 + t20 * t119 + p.l * t123;
+    let t125 = t58 + 0.01 * (t58 * t88) - t58 * t108 - t62 * t62 * inv70
+        - 2.0 * (t58 * inv70 * t89) - 0.000025 * (d.k26 * t71)
+        - 0.00005 * (inv59 * inv65 * t67 * inv70);
     let t126 = d.k18
         + 0.005
-            * (d.k0 * t105 + d.k0 * t99 + inv67 * t73
-                + inv57 * t61 * inv63 * inv67 * t114) - t56 * t108 - 0.000025 * t106;
-    let t127 = t59 + 0.005 * (t72 * t74) + 0.001 - t60 * t105 - t56 * inv67 * t111
-        - t86 * (t60 * inv67) - inv67 * t101
-        - 0.000025 * (inv57 * inv63 * t65 * inv67 * t70);
+            * (d.k0 * t108 + d.k0 * t103 + inv70 * t75
+                + inv59 * t62 * inv65 * inv70 * t111) - t58 * t110
+        - 0.000025 * (d.k26 * t76);
+    let t127 = t61 + 0.005 * (t74 * t76) + 0.001 - t62 * t108 - t58 * inv70 * t113
+        - t62 * inv70 * t89 - t62 * t68 * inv70
+        - 0.000025 * (inv59 * inv65 * t66 * t68 * inv70);
     let t128 = t24 * t125 + t25 * t126 + t26 * t127;
-    let t129 = t61 + 0.01 * (d.k0 * t108) - t99 * t61 - 0.000025 * t88;
-    let t130 = 0.005 * (t110 + d.k0 * inv67 * t111 + inv57 * t61 * inv63 * inv67 * t117)
-        - t60 * t108;
+    let t129 = t63 + 0.01 * (d.k0 * t110) - t63 * t103 - 0.000025 * (d.k26 * t90);
+    let t130 = 0.005
+        * (t74 * t90 + d.k0 * inv70 * t113 + inv59 * inv65 * t68 * inv70 * t111)
+        - t62 * t110;
     let t131 = t24 * t126 + t25 * t129 + t26 * t130;
-    let t132 = t65 - t60 * t60 * t87 - t65 * t65 * inv67 - 2.0 * (t65 * inv67 * t86);
+    let t132 = t68 - t62 * t62 * t90 - t68 * t68 * inv70 - 2.0 * (t68 * inv70 * t89);
     let t133 = t24 * t127 + t25 * t130 + t26 * t132;
-    let t134 = t23 * t119 + (t21 * t104 + t22 * t113);
+    let t134 = t23 * t119 + (t21 * t107 + t22 * t115);
     let t135 = t23 * t122 + (t21 * t120 + t22 * t121);
     let t136 = d.k17 + t24 * t128 + t25 * t131 + t26 * t133 + t135 * d.k38
         + 2.0 * (p.l * t134);
     let inv137 = 1.0 / t136;
-    let t138 = t18 * (t18 * t69 + t19 * t79 + t20 * t84)
-        + t19 * (t18 * t79 + t19 * t91 + t20 * t94)
-        + t20 * (t18 * t84 + t19 * t94 + t20 * t95) - t124 * t124 * inv137;
+    let t138 = t18 * (t18 * t72 + t19 * t82 + t20 * t87)
+        + t19 * (t18 * t82 + t19 * t95 + t20 * t98)
+        + t20 * (t18 * t87 + t19 * t98 + t20 * t99) - t124 * t124 * inv137;
     let t139 = d.k15 + t134 + p.l * t135;
     let t140 = t123 - t124 * inv137 * t139;
     let t141 = s_q7 * t140;
@@ -1583,12 +1580,12 @@ pub fn forward_dynamics_with(
     let t151 = d.k1 + t150;
     let t152 = t151 - t149;
     let inv153 = 1.0 / t152;
-    let t154 = t24 * t69 + t25 * t79 + t26 * t84;
-    let t155 = t24 * t79 + t25 * t91 + t26 * t94;
-    let t156 = t24 * t84 + t25 * t94 + t26 * t95;
+    let t154 = t24 * t72 + t25 * t82 + t26 * t87;
+    let t155 = t24 * t82 + t25 * t95 + t26 * t98;
+    let t156 = t24 * t87 + t25 * t98 + t26 * t99;
     let t157 = t23 * t156 + (t21 * t154 + t22 * t155);
     let t158 = p.l * t157;
-    let t159 = t26 * t119 + (t24 * t104 + t25 * t113);
+    let t159 = t26 * t119 + (t24 * t107 + t25 * t115);
     let t160 = t158 + t159;
     let t161 = t20 * t156 + (t18 * t154 + t19 * t155);
     let t162 = t161 - t124 * inv137 * t160;
@@ -1603,16 +1600,16 @@ pub fn forward_dynamics_with(
     let t171 = t170 - inv145 * (t164 * t164) - inv153 * (t167 * t167);
     let inv172 = 1.0 / t171;
     let t173 = inv145 * t148 * inv153 * t167 - inv145 * t164;
-    let t174 = t18 * t98 + t19 * t100 + t20 * t103;
-    let t175 = t18 * t107 + t19 * t109 + t20 * t112;
-    let t176 = t18 * t115 + t19 * t116 + t20 * t118;
+    let t174 = t18 * t102 + t19 * t104 + t20 * t106;
+    let t175 = t18 * t109 + t19 * t112 + t20 * t114;
+    let t176 = t18 * t116 + t19 * t117 + t20 * t118;
     let t177 = t23 * t176 + (t21 * t174 + t22 * t175);
     let t178 = t18 * t128 + t19 * t131 + t20 * t133 + p.l * t177;
     let t179 = t26 * t176 + (t24 * t174 + t25 * t175);
     let t180 = t179 - inv137 * t160 * t178;
-    let t181 = t21 * t98 + t22 * t100 + t23 * t103;
-    let t182 = t21 * t107 + t22 * t109 + t23 * t112;
-    let t183 = t21 * t115 + t22 * t116 + t23 * t118;
+    let t181 = t21 * t102 + t22 * t104 + t23 * t106;
+    let t182 = t21 * t109 + t22 * t112 + t23 * t114;
+    let t183 = t21 * t116 + t22 * t117 + t23 * t118;
     let t184 = t23 * t183 + (t21 * t181 + t22 * t182);
     let t185 = t21 * t128 + t22 * t131 + t23 * t133 + p.l * t184 - p.l * t159
         - d.k38 * t157;
@@ -1683,77 +1680,76 @@ pub fn forward_dynamics_with(
         - inv153 * t218 * t234 - inv153 * t227 * inv232 * t233;
     let t238 = t32 * d.k0;
     let t239 = 0.01 * (p.m * t31) - t238;
-    let t240 = 0.25 * (t42 * t42 * d.k0 + t41 * t41 * d.k0);
-    let t241 = t40 * d.k0;
-    let t242 = t40 * d.k7;
-    let t243 = tau[10] + t41 * t242;
-    let t244 = 0.25 * (t243 * d.k40 - t41 * t241) + 0.0625 * (t55 * d.k24);
-    let t245 = 0.001 * t31 + t33 * d.k11;
-    let t246 = t31 * d.k0;
-    let t247 = t32 * d.k8 - 0.005 * t246;
-    let t248 = t41 * t42;
+    let t240 = t33 * d.k0;
+    let t241 = 0.25 * (t43 * t43 * d.k0 + t41 * t41 * d.k0);
+    let t242 = t40 * d.k0;
+    let t243 = t40 * d.k7;
+    let t244 = tau[10] + t41 * t243;
+    let t245 = 0.25 * (t244 * d.k40 - t41 * t242) + 0.0625 * (t57 * d.k24);
+    let t246 = 0.001 * t31 + t33 * d.k11;
+    let t247 = t32 * d.k8 - 0.005 * (t31 * d.k0);
+    let t248 = t41 * t43;
     let t249 = d.k10 * t248 - d.k7 * t248;
-    let t250 = -0.25 * (t31 * t32 * d.k9) - t40 * t42 * d.k10 - qd[10] * t242;
-    let t251 = t33 * t247 - t32 * t245 + (c_q12 * t249 + s_q12 * t250);
+    let t250 = -0.25 * (t31 * t32 * d.k9) - t40 * t43 * d.k10 - qd[10] * t243;
+    let t251 = t33 * t247 - t32 * t246 + (c_q12 * t249 + s_q12 * t250);
     let t252 = tau[7] + t251;
     let t253 = 0.001 * t33 + t31 * d.k6 - 0.005 * t238;
-    let t254 = c_q12 * t244 - s_q12 * t240;
-    let t255 = -tau[10] - t33 * t253 + (t31 * t245 - p.l * t254);
+    let t254 = c_q12 * t245 - s_q12 * t241;
+    let t255 = -tau[10] - t33 * t253 + (t31 * t246 - p.l * t254);
     let t256 = tau[8] + t255;
-    let t257 = -0.25 * (t42 * t241 + qd[10] * t241);
+    let t257 = -0.25 * (t43 * t242 + qd[10] * t242);
     let t258 = c_q12 * t250 - s_q12 * t249 + (p.l * t257 + (t32 * t253 - t31 * t247));
     let t259 = tau[9] + t258;
-    let t260 = t74 * t252 + t68 * t256 - 0.005 * (inv57 * inv63 * inv67 * t72 * t259);
-    let t261 = inv67 * t71 * t252 + inv67 * t259
-        - 0.005 * (inv57 * inv63 * inv67 * t72 * t256);
-    let t262 = t33 * t33 * d.k0 + c_q12 * t240 + s_q12 * t244 + 0.01 * (p.m * t261)
-        - t32 * t239 - t52 * t69 - t53 * t79 - t54 * t84 - t34 * t98 - t35 * t100
-        - t36 * t103 - 0.0625 * (t81 * t260);
-    let t263 = t87 * t252 + t74 * t256 + inv67 * t71 * t259;
-    let t264 = 0.01 * (p.m * (t33 * t33)) + t257 + t31 * t239 - t52 * t79 - t53 * t91
-        - t54 * t94 - t34 * t107 - t35 * t109 - t36 * t112 - t75 * t261
-        - 0.25 * (t89 * t263);
-    let t265 = t254 - 0.01 * (p.m * t32 * t33 + p.m * t263) - t33 * t246 - t52 * t84
-        - t53 * t94 - t54 * t95 - t34 * t115 - t35 * t116 - t36 * t118 - t80 * t260;
+    let t260 = t76 * t252 + t71 * t256 - 0.005 * (inv59 * inv65 * inv70 * t74 * t259);
+    let t261 = inv70 * t73 * t252 + inv70 * t259
+        - 0.005 * (inv59 * inv65 * inv70 * t74 * t256);
+    let t262 = t33 * t240 + c_q12 * t241 + s_q12 * t245 + 0.01 * (p.m * t261)
+        - t32 * t239 - t54 * t72 - t55 * t82 - t56 * t87 - t34 * t102 - t35 * t104
+        - t36 * t106 - 0.0625 * (t84 * t260);
+    let t263 = t90 * t252 + t76 * t256 + inv70 * t73 * t259;
+    let t264 = 0.01 * (t33 * t44) + t257 + t31 * t239 - t54 * t82 - t55 * t95 - t56 * t98
+        - t34 * t109 - t35 * t112 - t36 * t114 - t79 * t261 - 0.25 * (t93 * t263);
+    let t265 = t254 - 0.01 * (t32 * t44 + p.m * t263) - t31 * t240 - t54 * t87
+        - t55 * t98 - t56 * t99 - t34 * t116 - t35 * t117 - t36 * t118 - t83 * t260;
     let t266 = t2 * t3;
-    let t267 = t251 + 0.005 * (d.k0 * t260) - t52 * t98 - t53 * t107 - t54 * t115
-        - t34 * t125 - t35 * t126 - t36 * t127 - t56 * t263 - t60 * t261;
-    let t268 = t255 + 0.005 * (d.k0 * t263) - t52 * t100 - t53 * t109 - t54 * t116
-        - t34 * t126 - t35 * t129 - t36 * t130 - t61 * t260;
-    let t269 = t258 - t52 * t103 - t53 * t112 - t54 * t118 - t34 * t127 - t35 * t130
-        - t36 * t132 - t60 * t263 - t65 * t261;
+    let t267 = t251 + 0.005 * (d.k0 * t260) - t54 * t102 - t55 * t109 - t56 * t116
+        - t34 * t125 - t35 * t126 - t36 * t127 - t58 * t263 - t62 * t261;
+    let t268 = t255 + 0.005 * (d.k0 * t263) - t54 * t104 - t55 * t112 - t56 * t117
+        - t34 * t126 - t35 * t129 - t36 * t130 - t63 * t260;
+    let t269 = t258 - t54 * t106 - t55 * t114 - t56 * t118 - t34 * t127 - t35 * t130
+        - t36 * t132 - t62 * t263 - t68 * t261;
     let t270 = t23 * t265 + (t21 * t262 + t22 * t264);
     let t271 = t26 * t269 + p.l * t270
         + (tau[6] + d.k5 * t266 + (t24 * t267 + t25 * t268));
     let t272 = 2.0 * (t3 * t3 * d.k0 + t6 * t6 * d.k0) + t18 * t262 + t19 * t264
-        + t20 * t265 + t8 * t189 - t47 * t138 - t48 * t140 - t7 * t188
+        + t20 * t265 + t8 * t189 - t49 * t138 - t50 * t140 - t7 * t188
         - t124 * inv137 * t271 - 0.2 * (t5 * t162);
-    let t273 = t270 + t8 * t192 - t47 * t140 - t48 * t143 - t7 * t191
+    let t273 = t270 + t8 * t192 - t49 * t140 - t50 * t143 - t7 * t191
         - inv137 * t139 * t271 - 2.0 * (d.k0 * t266) - 0.2 * (t5 * t163);
     let t274 = tau[0] + qd[4] * qd[4] * d.k2 + qd[5] * qd[5] * d.k2 + c_q7 * t272
-        - s_q7 * t273 - t43 * t144 - t44 * t148 - t45 * t164;
+        - s_q7 * t273 - t45 * t144 - t46 * t148 - t47 * t164;
     let t275 = s_q7 * t272 + c_q7 * t273;
-    let t276 = -(t43 * t148) - t45 * t166;
-    let t277 = tau[1] + t275 + t276 - t46 * d.k2 - t44 * t151;
+    let t276 = -(t45 * t148) - t47 * t166;
+    let t277 = tau[1] + t275 + t276 - t48 * d.k2 - t46 * t151;
     let t278 = t2 * t6;
     let t279 = t26 * t265 + (t24 * t262 + t25 * t264);
-    let t280 = -2.0 * (d.k0 * t278) - t47 * t162 + (-0.2 * (t5 * t169) - t48 * t163)
+    let t280 = -2.0 * (d.k0 * t278) - t49 * t162 + (-0.2 * (t5 * t169) - t50 * t163)
         + (t8 * t187 - t7 * t180 + (t279 - inv137 * t160 * t271));
-    let t281 = tau[2] + t280 - t5 * d.k2 - t43 * t164 - t44 * t166 - t45 * t170;
+    let t281 = tau[2] + t280 - t5 * d.k2 - t45 * t164 - t46 * t166 - t47 * t170;
     let t282 = 0.002 * qd[4] + qd[5] * d.k39;
     let t283 = 0.005 * qd[3] + 0.002 * qd[5] + qd[4] * d.k14;
     let t284 = t18 * t267 + t19 * t268 + t20 * t269 + t8 * t204 - t3 * t6 * d.k17
-        - t47 * t188 - t48 * t191 - t7 * t200 - inv137 * t178 * t271 - 0.2 * (t5 * t180);
+        - t49 * t188 - t50 * t191 - t7 * t200 - inv137 * t178 * t271 - 0.2 * (t5 * t180);
     let t285 = d.k17 * t278 + t21 * t267 + t22 * t268 + t23 * t269 + t8 * t207
-        - d.k5 * t278 - p.l * t279 - t47 * t189 - t48 * t192 - t7 * t204
+        - d.k5 * t278 - p.l * t279 - t49 * t189 - t50 * t192 - t7 * t204
         - inv137 * t185 * t271 - 0.2 * (t5 * t187);
     let t286 = tau[3] + qd[5] * t283 + c_q7 * t284 - qd[4] * t282 - s_q7 * t285
-        - t43 * t194 - t44 * t196 - t45 * t198;
+        - t45 * t194 - t46 * t196 - t47 * t198;
     let t287 = 0.005 * qd[4] + qd[3] * d.k12;
     let t288 = tau[4] + qd[3] * t282 + s_q7 * t284 + c_q7 * t285 - qd[5] * t287
-        - t43 * t215 - t44 * (t216 - 0.2 * t166) - t45 * t220 - 0.2 * t280;
+        - t45 * t215 - t46 * (t216 - 0.2 * t166) - t47 * t220 - 0.2 * t280;
     let t289 = tau[5] + qd[4] * t287 + 0.2 * (t275 + t276) - tau[6] - qd[3] * t283
-        - t44 * t226;
+        - t46 * t226;
     let t290 = t234 * t288 + inv232 * t233 * t289
         + ((inv145 - inv145 * t148 * t237 - inv145 * t164 * t236 - inv145 * t194 * t235
             - inv145 * t215 * t234 - 0.2 * (inv145 * t148 * inv232 * t233)) * t274
@@ -1793,11 +1789,11 @@ pub fn forward_dynamics_with(
     let t307 = inv232 * t289 - inv224 * t230 * inv232 * t288
         + (inv232 * t233 * t274 + inv232 * t277 * t293
             + (inv232 * t281 * t299 + inv232 * t286 * t303));
-    let t308 = t43 + t290;
-    let t309 = t44 + t297 + 0.2 * t307;
-    let t310 = t47 + c_q7 * t308 + s_q7 * t309;
-    let t311 = t48 + (c_q7 * t309 - s_q7 * t308);
-    let t312 = 0.2 * (t5 - t306) + (t45 + t302);
+    let t308 = t45 + t290;
+    let t309 = t46 + t297 + 0.2 * t307;
+    let t310 = t49 + c_q7 * t308 + s_q7 * t309;
+    let t311 = t50 + (c_q7 * t309 - s_q7 * t308);
+    let t312 = 0.2 * (t5 - t306) + (t47 + t302);
     let t313 = t7 + c_q7 * t305 + s_q7 * t306;
     let t314 = c_q7 * t306 - t8 - s_q7 * t305;
     let t315 = inv137
@@ -1806,18 +1802,18 @@ pub fn forward_dynamics_with(
     let t316 = t307 + t315;
     let t317 = t311 + p.l * t316;
     let t318 = t312 - p.l * t314;
-    let t319 = t53 + t19 * t310 + t22 * t317 + t25 * t318;
-    let t320 = t20 * t310 + t23 * t317 + (t54 + t26 * t318);
+    let t319 = t55 + t19 * t310 + t22 * t317 + t25 * t318;
+    let t320 = t20 * t310 + t23 * t317 + (t56 + t26 * t318);
     let t321 = t34 + t18 * t313 + t21 * t314 + t24 * t316;
     let t322 = t19 * t313 + t22 * t314 + (t35 + t25 * t316);
     let t323 = t36 + t20 * t313 + t23 * t314 + t26 * t316;
-    let t324 = t252 + 0.005 * (d.k0 * t322) - t56 * t321 - t60 * t323
-        - 0.25 * (t89 * t319) - 0.01 * (p.m * t320);
-    let t325 = t52 + t18 * t310 + t21 * t317 + t24 * t318;
-    let t326 = t256 + 0.005 * (d.k0 * t321) - t80 * t320 - t61 * t322
-        - 0.0625 * (t81 * t325);
-    let t327 = t259 + 0.01 * (p.m * t325) - t75 * t319 - t60 * t321 - t65 * t323;
-    let t328 = t74 * t324 + t68 * t326 - 0.005 * (inv57 * inv63 * inv67 * t72 * t327);
+    let t324 = t252 + 0.005 * (d.k0 * t322) - t58 * t321 - t62 * t323
+        - 0.25 * (t93 * t319) - 0.01 * (p.m * t320);
+    let t325 = t54 + t18 * t310 + t21 * t317 + t24 * t318;
+    let t326 = t256 + 0.005 * (d.k0 * t321) - t83 * t320 - t63 * t322
+        - 0.0625 * (t84 * t325);
+    let t327 = t259 + 0.01 * (p.m * t325) - t79 * t319 - t62 * t321 - t68 * t323;
+    let t328 = t76 * t324 + t71 * t326 - 0.005 * (inv59 * inv65 * inv70 * t74 * t327);
     let t329 = t322 + t328;
     [
         t290,
@@ -1827,16 +1823,16 @@ pub fn forward_dynamics_with(
         t306,
         t307,
         t315,
-        t87 * t324 + t74 * t326 + inv67 * t71 * t327,
+        t90 * t324 + t76 * t326 + inv70 * t73 * t327,
         t328,
-        inv67 * t71 * t324 + inv67 * t327 - 0.005 * (inv57 * inv63 * inv67 * t72 * t326),
-        (t243 + 0.25 * (d.k0 * (t55 + s_q12 * t325 + c_q12 * (t320 - p.l * t329)))
+        inv70 * t73 * t324 + inv70 * t327 - 0.005 * (inv59 * inv65 * inv70 * t74 * t326),
+        (t244 + 0.25 * (d.k0 * (t57 + s_q12 * t325 + c_q12 * (t320 - p.l * t329)))
             - d.k10 * t329) * d.k41,
     ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 1722,
+    mul: 1714,
     add: 1216,
     div: 0,
     sqrt: 0,
@@ -1969,14 +1965,14 @@ pub fn coriolis_matrix_with(
     let t106 = s_q7 * qd[6];
     let t107 = c_q7 * qd[6];
     let t108 = p.m * s_q7;
-    let t109 = p.m * c_q7;
-    let t110 = s_q7 * t2;
-    let t111 = c_q7 * t2;
-    let t112 = 0.002 * t2 - 0.2 * (t103 * t108);
-    let t113 = 0.2 * (p.m * t107) - t105;
-    let t114 = t104 - 0.2 * (qd[6] * t108);
-    let t115 = p.m * qd[6];
-    let t116 = p.m * t103;
+    let t109 = t103 * t108;
+    let t110 = p.m * c_q7;
+    let t111 = t103 * t110;
+    let t112 = s_q7 * t2;
+    let t113 = c_q7 * t2;
+    let t114 = 0.002 * t2 - 0.2 * t109;
+    let t115 = 0.2 * (p.m * t107) - t105;
+    let t116 = t104 - 0.2 * (qd[6] * t108);
     let t117 = t91 - 0.01 * t27;
     let t118 = t21 * t90 + (t15 * t86 + t18 * t88);
     let t119 = 0.5 * t32 + t118;
@@ -2040,7 +2036,7 @@ pub fn coriolis_matrix_with(
     let t177 = p.m * t170;
     let t178 = t21 * t122 - t22 * t155;
     let t179 = 0.01 * t177 + t178;
-    let t180 = qd[6] * t56;
+    let t180 = p.l * t107;
     let t181 = q[10] * t50;
     let t182 = q[11] * t50;
     let t183 = q[8] * t50;
@@ -2271,16 +2267,16 @@ pub fn coriolis_matrix_with(
     let t322 = p.m * t268;
     let t323 = p.m * t271;
     let t324 = p.m * t272;
-    let t325 = -(c_q7 * c_q7 * t115) - s_q7 * s_q7 * t115;
+    let t325 = -(t107 * t110) - t106 * t108;
     let t326 = p.m * t274;
     let t327 = p.m * t275;
-    let t328 = -(c_q7 * c_q7 * t116) - s_q7 * s_q7 * t116;
+    let t328 = -(c_q7 * t111) - s_q7 * t109;
     let t329 = t101 - t328;
-    let t330 = t102 * t109 + t86 * t108;
+    let t330 = t102 * t110 + t86 * t108;
     let t331 = s_q12 * t269;
     let t332 = c_q12 * t269;
-    let t333 = s_q7 * t113 + c_q7 * t114;
-    let t334 = t102 * t108 - t86 * t109;
+    let t333 = s_q7 * t115 + c_q7 * t116;
+    let t334 = t102 * t108 - t86 * t110;
     let t335 = c_q12 * d.k0;
     let t336 = qd[10] * t335;
     let t337 = 0.5 * (s_q12 * t259 - c_q12 * t260) + 0.25 * t336;
@@ -2330,110 +2326,111 @@ pub fn coriolis_matrix_with(
     let t381 = t119 * t352 - t39 * t123 - t117 * t353;
     let t382 = t35 * t375 + t381
         + (0.001 * t149 + 0.022 * t152 + (0.5 * (t186 * d.k0) - 0.01 * t188));
-    let t383 = t257 * d.k0;
-    let t384 = 0.01 * t31 + 0.25 * t383;
-    let t385 = t258 * d.k0;
-    let t386 = 0.01 * t34 - 0.25 * t385;
-    let t387 = 0.001 * t267 + 0.5 * (t76 * t260 - t77 * t269) + t39 * t384 - t38 * t386;
-    let t388 = -(0.001 * (t30 * t38) + 0.5 * (t77 * t259))
-        - (-0.5 * (t54 * t260) - t37 * t384);
-    let t389 = -0.25 * (t286 * d.k0) - t388;
-    let t390 = 0.01 * t151 + t389;
-    let t391 = 0.01 * t268 + 0.5 * (t54 * t269 - t76 * t259) + 0.25 * (t285 * d.k0)
-        + t37 * t386 - 0.001 * (t30 * t39);
-    let t392 = 0.2 * t105 + 0.002 * t107 + t372;
-    let t393 = -0.2 * t104 - 0.021 * t106 - t370 - 0.25 * (t106 * d.k9);
-    let t394 = t120 * t205 - t119 * t206 - t43 * t375;
-    let t395 = 0.01 * t203 + t47 * t374 + (t394 + (0.004 * t162 + 0.001 * t164));
-    let t396 = t117 * t206 - t120 * t207 - t41 * t374;
-    let t397 = t396 + (t43 * t123 - 0.5 * (t201 * d.k0));
-    let t398 = 0.02 * t163 + t397;
-    let t399 = t119 * t207 - t47 * t123 - t117 * t205;
-    let t400 = t41 * t375 + t399
+    let t383 = 0.01 * t31 + 0.25 * (t257 * d.k0);
+    let t384 = t258 * d.k0;
+    let t385 = 0.01 * t34 - 0.25 * t384;
+    let t386 = 0.001 * t267 + 0.5 * (t76 * t260 - t77 * t269) + t39 * t383 - t38 * t385;
+    let t387 = -(0.001 * (t30 * t38) + 0.5 * (t77 * t259))
+        - (-0.5 * (t54 * t260) - t37 * t383);
+    let t388 = -0.25 * (t286 * d.k0) - t387;
+    let t389 = 0.01 * t151 + t388;
+    let t390 = 0.01 * t268 + 0.5 * (t54 * t269 - t76 * t259) + 0.25 * (t285 * d.k0)
+        + t37 * t385 - 0.001 * (t30 * t39);
+    let t391 = 0.2 * t105 + 0.002 * t107 + t372;
+    let t392 = -0.2 * t104 - 0.021 * t106 - t370 - 0.25 * (t106 * d.k9);
+    let t393 = t120 * t205 - t119 * t206 - t43 * t375;
+    let t394 = 0.01 * t203 + t47 * t374 + (t393 + (0.004 * t162 + 0.001 * t164));
+    let t395 = t117 * t206 - t120 * t207 - t41 * t374;
+    let t396 = t395 + (t43 * t123 - 0.5 * (t201 * d.k0));
+    let t397 = 0.02 * t163 + t396;
+    let t398 = t119 * t207 - t47 * t123 - t117 * t205;
+    let t399 = t41 * t375 + t398
         + (0.001 * t162 + 0.022 * t164 + (0.5 * (t200 * d.k0) - 0.01 * t202));
-    let t401 = 0.001 * t271 + 0.5 * (t78 * t260 - t79 * t269) + t47 * t384 - t45 * t386;
-    let t402 = -(0.001 * (t30 * t45) + 0.5 * (t79 * t259))
-        - (-0.5 * (t61 * t260) - t44 * t384);
-    let t403 = -0.25 * (t295 * d.k0) - t402;
-    let t404 = 0.01 * t163 + t403;
-    let t405 = 0.01 * t272 + 0.5 * (t61 * t269 - t78 * t259) + 0.25 * (t294 * d.k0)
-        + t44 * t386 - 0.001 * (t30 * t47);
-    let t406 = 0.05 * t100 + (0.002 * qd[4] + 0.08 * qd[5]);
-    let t407 = 0.5 * (t103 * d.k0) - 0.021 * t3;
-    let t408 = 0.2 * (t103 * t109) + t407;
-    let t409 = t22 * t375;
-    let t410 = t80 * t122 - t66 * t155;
-    let t411 = 0.001 * t170 + 0.004 * t174 + (t21 * t374 - t409);
-    let t412 = t410 + (0.01 * t232 + t411);
-    let t413 = t20 * t374;
-    let t414 = t22 * t123 - t413;
-    let t415 = 0.02 * t175 + t414;
-    let t416 = t66 * t121 - t64 * t122;
-    let t417 = t416 - 0.5 * (t230 * d.k0);
-    let t418 = t415 + t417;
-    let t419 = 0.022 * t170 + 0.001 * t174 + (t20 * t375 - t233);
-    let t420 = t64 * t155 - t80 * t121;
-    let t421 = 0.5 * (t228 * d.k0) - 0.01 * t231 + (t419 + t420);
-    let t422 = 0.001 * t274 + t21 * t384 - t49 * t386;
-    let t423 = 0.5 * (t81 * t260 - t82 * t269) + t422;
-    let t424 = 0.001 * (t30 * t49) - t48 * t384;
-    let t425 = -0.5 * (t82 * t259 - t68 * t260) - t424;
-    let t426 = -0.25 * (t307 * d.k0) - t425;
-    let t427 = 0.01 * t175 + t426;
-    let t428 = t48 * t386 + (0.01 * t275 - 0.001 * (t21 * t30));
-    let t429 = 0.5 * (t68 * t269 - t81 * t259) + 0.25 * (t306 * d.k0) + t428;
-    let t430 = 0.005 * qd[3] + 0.12 * qd[4] + (0.002 * qd[5] - 0.05 * t101);
-    let t431 = t18 * d.k0;
-    let t432 = t19 * d.k0;
-    let t433 = t120 * t431 - t119 * t432;
-    let t434 = t433 + (0.01 * t248 + t411);
-    let t435 = t17 * d.k0;
-    let t436 = t117 * t432 - t120 * t435;
-    let t437 = t436 - 0.5 * (t246 * d.k0);
-    let t438 = t415 + t437;
-    let t439 = t119 * t435 - t117 * t431;
-    let t440 = 0.5 * (t245 * d.k0) - 0.01 * t247 + (t419 + t439);
-    let t441 = 0.5 * (t83 * t260 - t84 * t269) + t422;
-    let t442 = -0.5 * (t84 * t259 - t73 * t260) - t424;
-    let t443 = -0.25 * (t315 * d.k0) - t442;
-    let t444 = 0.01 * t175 + t443;
-    let t445 = 0.5 * (t73 * t269 - t83 * t259) + t428 + 0.25 * (t314 * d.k0);
-    let t446 = -t374;
-    let t447 = s_q12 * t386;
-    let t448 = -0.001 * t319 - t447;
-    let t449 = 0.001 * (s_q12 * t30) - c_q12 * t384;
-    let t450 = c_q12 * t386;
-    let t451 = 0.01 * t320 + 0.125 * (t320 * d.k9) + t450;
-    let t452 = t384 + 0.5 * (t257 * t335);
+    let t400 = 0.001 * t271 + 0.5 * (t78 * t260 - t79 * t269) + t47 * t383 - t45 * t385;
+    let t401 = -(0.001 * (t30 * t45) + 0.5 * (t79 * t259))
+        - (-0.5 * (t61 * t260) - t44 * t383);
+    let t402 = -0.25 * (t295 * d.k0) - t401;
+    let t403 = 0.01 * t163 + t402;
+    let t404 = 0.01 * t272 + 0.5 * (t61 * t269 - t78 * t259) + 0.25 * (t294 * d.k0)
+        + t44 * t385 - 0.001 * (t30 * t47);
+    let t405 = 0.05 * t100 + (0.002 * qd[4] + 0.08 * qd[5]);
+    let t406 = 0.5 * (t103 * d.k0) - 0.021 * t3;
+    let t407 = 0.2 * t111 + t406;
+    let t408 = t22 * t375;
+    let t409 = t80 * t122 - t66 * t155;
+    let t410 = 0.001 * t170 + 0.004 * t174 + (t21 * t374 - t408);
+    let t411 = t409 + (0.01 * t232 + t410);
+    let t412 = t20 * t374;
+    let t413 = t22 * t123 - t412;
+    let t414 = 0.02 * t175 + t413;
+    let t415 = t66 * t121 - t64 * t122;
+    let t416 = t415 - 0.5 * (t230 * d.k0);
+    let t417 = t414 + t416;
+    let t418 = 0.022 * t170 + 0.001 * t174 + (t20 * t375 - t233);
+    let t419 = t64 * t155 - t80 * t121;
+    let t420 = 0.5 * (t228 * d.k0) - 0.01 * t231 + (t418 + t419);
+    let t421 = 0.001 * t274 + t21 * t383 - t49 * t385;
+    let t422 = 0.5 * (t81 * t260 - t82 * t269) + t421;
+    let t423 = 0.001 * (t30 * t49) - t48 * t383;
+    let t424 = -0.5 * (t82 * t259 - t68 * t260) - t423;
+    let t425 = -0.25 * (t307 * d.k0) - t424;
+    let t426 = 0.01 * t175 + t425;
+    let t427 = t48 * t385 + (0.01 * t275 - 0.001 * (t21 * t30));
+    let t428 = 0.5 * (t68 * t269 - t81 * t259) + 0.25 * (t306 * d.k0) + t427;
+    let t429 = 0.005 * qd[3] + 0.12 * qd[4] + (0.002 * qd[5] - 0.05 * t101);
+    let t430 = t18 * d.k0;
+    let t431 = t19 * d.k0;
+    let t432 = t120 * t430 - t119 * t431;
+    let t433 = t432 + (0.01 * t248 + t410);
+    let t434 = t17 * d.k0;
+    let t435 = t117 * t431 - t120 * t434;
+    let t436 = t435 - 0.5 * (t246 * d.k0);
+    let t437 = t414 + t436;
+    let t438 = t119 * t434 - t117 * t430;
+    let t439 = 0.5 * (t245 * d.k0) - 0.01 * t247 + (t418 + t438);
+    let t440 = 0.5 * (t83 * t260 - t84 * t269) + t421;
+    let t441 = -0.5 * (t84 * t259 - t73 * t260) - t423;
+    let t442 = -0.25 * (t315 * d.k0) - t441;
+    let t443 = 0.01 * t175 + t442;
+    let t444 = 0.5 * (t73 * t269 - t83 * t259) + t427 + 0.25 * (t314 * d.k0);
+    let t445 = -t374;
+    let t446 = s_q12 * t385;
+    let t447 = -0.001 * t319 - t446;
+    let t448 = 0.001 * (s_q12 * t30) - c_q12 * t383;
+    let t449 = c_q12 * t385;
+    let t450 = 0.01 * t320 + 0.125 * (t320 * d.k9) + t449;
+    let t451 = t257 * t335;
+    let t452 = t383 + 0.5 * t451;
     let t453 = t319 * d.k9;
     let t454 = 0.5 * (t94 * t335 + t258 * t339);
     let t455 = -0.25 * t453 - t454;
-    let t456 = 0.5 * (t257 * t339) - 0.001 * t30;
-    let t457 = -t375;
-    let t458 = 0.5 * t385 - 0.001 * t320 - t450;
-    let t459 = 0.001 * (c_q12 * t30) + s_q12 * t384;
-    let t460 = -0.01 * t319 - t447 - 0.125 * t453 - 0.5 * (t94 * d.k0);
-    let t461 = 0.1 * qd[3] + 0.005 * qd[4];
-    let t462 = t49 * t356 + (t20 * t157 + t48 * t270)
+    let t456 = t257 * t339;
+    let t457 = 0.5 * t456 - 0.001 * t30;
+    let t458 = -t375;
+    let t459 = 0.5 * t384 - 0.001 * t320 - t449;
+    let t460 = 0.001 * (c_q12 * t30) + s_q12 * t383;
+    let t461 = -0.01 * t319 - t446 - 0.125 * t453 - 0.5 * (t94 * d.k0);
+    let t462 = 0.1 * qd[3] + 0.005 * qd[4];
+    let t463 = t49 * t356 + (t20 * t157 + t48 * t270)
         + (t21 * t348 - 0.5 * t343 + (t22 * t351 + t21 * t355));
-    let t463 = t334 - 0.5 * t346;
-    let t464 = t463 + (t20 * t168 + t48 * t273)
+    let t464 = t334 - 0.5 * t346;
+    let t465 = t464 + (t20 * t168 + t48 * t273)
         + (t21 * t357 + t22 * t360 + (t21 * t361 + t49 * t362));
-    let t465 = t21 * t367 + t49 * t368
+    let t466 = t21 * t367 + t49 * t368
         + (t20 * t179 + t48 * t276 + (t21 * t363 + t22 * t366));
-    let t466 = -t407;
-    let t467 = 0.002 * t110 + c_q7 * t466 + (t20 * t377 + t21 * t380)
-        + (t22 * t382 + t48 * t387 + (t21 * t390 + t49 * t391));
-    let t468 = s_q7 * t466 - 0.002 * t111 + (t20 * t395 + t21 * t398)
-        + (t22 * t400 + t48 * t401 + (t21 * t404 + t49 * t405));
-    let t469 = 0.2 * t463 + (t20 * t412 + t21 * t418)
-        + (t22 * t421 + t48 * t423 + (t21 * t427 + t49 * t429));
-    let t470 = t21 * t444 + t49 * t445
-        + (t20 * t434 + t21 * t438 + (t22 * t440 + t48 * t441));
-    let t471 = t48 * t448 + t21 * t449 + (t49 * t451 + (t409 + t21 * t446));
-    let t472 = t48 * t452 + t21 * t455 + (t49 * t456 + (t22 * t252 + t413));
-    let t473 = t48 * t458 + t21 * t459 + (t49 * t460 + (t233 + t20 * t457));
-    let t474 = 0.03 * t175 + t414;
+    let t467 = -t406;
+    let t468 = 0.002 * t112 + c_q7 * t467 + (t20 * t377 + t21 * t380)
+        + (t22 * t382 + t48 * t386 + (t21 * t389 + t49 * t390));
+    let t469 = s_q7 * t467 - 0.002 * t113 + (t20 * t394 + t21 * t397)
+        + (t22 * t399 + t48 * t400 + (t21 * t403 + t49 * t404));
+    let t470 = 0.2 * t464 + (t20 * t411 + t21 * t417)
+        + (t22 * t420 + t48 * t422 + (t21 * t426 + t49 * t428));
+    let t471 = t21 * t443 + t49 * t444
+        + (t20 * t433 + t21 * t437 + (t22 * t439 + t48 * t440));
+    let t472 = t48 * t447 + t21 * t448 + (t49 * t450 + (t408 + t21 * t445));
+    let t473 = t48 * t452 + t21 * t455 + (t49 * t457 + (t22 * t252 + t412));
+    let t474 = t48 * t459 + t21 * t460 + (t49 * t461 + (t233 + t20 * t458));
+    let t475 = 0.03 * t175 + t413;
     [
         [
             t35 * t153 + t36 * t154 + 1.5 * (t39 * t253)
@@ -2445,8 +2442,8 @@ pub fn coriolis_matrix_with(
             t35 * t190 + t39 * t192 + t36 * t194 + t37 * t287 + t39 * t289 + t38 * t291,
             t35 * t208 + t39 * t210 + t36 * t212 + t37 * t296 + t39 * t298 + t38 * t300
                 + t329,
-            c_q7 * t113 + t35 * t234 + t39 * t236 + t36 * t238 + t37 * t308 + t39 * t310
-                + t38 * t312 - t100 - s_q7 * t114,
+            c_q7 * t115 + t35 * t234 + t39 * t236 + t36 * t238 + t37 * t308 + t39 * t310
+                + t38 * t312 - t100 - s_q7 * t116,
             t35 * t249 + t39 * t250 + t36 * t251 + t37 * t316 + t39 * t317 + t38 * t318
                 - t330,
             t39 * t337 + 0.5 * (t38 * t332 - t37 * t331) - t156,
@@ -2502,24 +2499,24 @@ pub fn coriolis_matrix_with(
                 + t170 * t354 + t39 * t367 + t38 * t368
                 + 0.5 * (t54 * t326 + t76 * t255 + t77 * t327) - t344,
             t51 * t190 + t55 * t192 + t52 * t194 + t54 * t287 + t76 * t289 + t77 * t291
-                + c_q7 * t371 + t35 * t377 + t39 * t380 + t36 * t382 + t37 * t387
-                + t39 * t390 + t38 * t391 - s_q7 * t373,
+                + c_q7 * t371 + t35 * t377 + t39 * t380 + t36 * t382 + t37 * t386
+                + t39 * t389 + t38 * t390 - s_q7 * t373,
             t51 * t208 + t55 * t210 + t52 * t212 + t54 * t296 + t76 * t298 + t77 * t300
-                + c_q7 * t392 + t35 * t395 + t39 * t398 + t36 * t400 + t37 * t401
-                + t39 * t404 + t38 * t405 + t406 - s_q7 * t393,
+                + c_q7 * t391 + t35 * t394 + t39 * t397 + t36 * t399 + t37 * t400
+                + t39 * t403 + t38 * t404 + t405 - s_q7 * t392,
             t51 * t234 + t55 * t236 + t52 * t238 + t54 * t308 + t76 * t310 + t77 * t312
-                + c_q7 * t408 + t35 * t412 + t39 * t418 + t36 * t421 + t37 * t423
-                + t39 * t427 + t38 * t429 - s_q7 * t112 - t430,
+                + c_q7 * t407 + t35 * t411 + t39 * t417 + t36 * t420 + t37 * t422
+                + t39 * t426 + t38 * t428 - s_q7 * t114 - t429,
             t51 * t249 + t55 * t250 + t52 * t251 + t54 * t316 + t76 * t317 + t77 * t318
-                + c_q7 * t407 + t35 * t434 + t39 * t438 + t36 * t440 + t37 * t441
-                + t39 * t444 + t38 * t445 - 0.002 * t110,
-            0.5 * (t77 * t332 - t54 * t331) + t39 * t446 + t37 * t448 + t39 * t449
-                + t38 * t451 + t76 * t337 - t376,
-            t36 * t252 + t37 * t452 + t39 * t455 + t38 * t456 + t54 * t338 + t77 * t341
+                + c_q7 * t406 + t35 * t433 + t39 * t437 + t36 * t439 + t37 * t440
+                + t39 * t443 + t38 * t444 - 0.002 * t112,
+            0.5 * (t77 * t332 - t54 * t331) + t39 * t445 + t37 * t447 + t39 * t448
+                + t38 * t450 + t76 * t337 - t376,
+            t36 * t252 + t37 * t452 + t39 * t455 + t38 * t457 + t54 * t338 + t77 * t341
                 - t378,
-            t35 * t457 + t37 * t458 + t39 * t459 + t38 * t460 + t76 * t342
+            t35 * t458 + t37 * t459 + t39 * t460 + t38 * t461 + t76 * t342
                 - 0.5 * (t54 * t332 + t77 * t331) - t381,
-            t388,
+            t387,
         ],
         [
             t41 * t157 + t149 * t207 + t151 * t205 + t152 * t206 + t44 * t270
@@ -2533,105 +2530,105 @@ pub fn coriolis_matrix_with(
                 + 0.5 * (t61 * t326 + t78 * t255 + t79 * t327),
             t58 * t190 + t62 * t192 + t59 * t194 + t61 * t287 + t78 * t289 + t79 * t291
                 + s_q7 * t371 + c_q7 * t373 + t41 * t377 + t47 * t380 + t43 * t382
-                + t44 * t387 + t47 * t390 + t45 * t391 - t406
+                + t44 * t386 + t47 * t389 + t45 * t390 - t405
                 - 0.2 * (t330 + 0.5 * t343),
             t58 * t208 + t62 * t210 + t59 * t212 + t61 * t296 + t78 * t298 + t79 * t300
-                + s_q7 * t392 + c_q7 * t393 + t41 * t395 + t47 * t398 + t43 * t400
-                + t44 * t401 + t47 * t404 + t45 * t405 - 0.2 * (t334 + 0.5 * t346),
-            c_q7 * t112 + t58 * t234 + t62 * t236 + t59 * t238 + t61 * t308 + t78 * t310
-                + t79 * t312 + s_q7 * t408 + t41 * t412 + t47 * t418 + t43 * t421
-                + t44 * t423 + t47 * t427 + t45 * t429 + t461,
-            0.002 * t111 + t58 * t249 + t62 * t250 + t59 * t251 + t61 * t316 + t78 * t317
-                + t79 * t318 + s_q7 * t407 + t41 * t434 + t47 * t438 + t43 * t440
-                + t44 * t441 + t47 * t444 + t45 * t445,
-            0.5 * (t79 * t332 - t61 * t331) + t47 * t446 + t44 * t448 + t47 * t449
-                + t45 * t451 + t78 * t337 - t394,
-            t43 * t252 + t44 * t452 + t47 * t455 + t45 * t456 + t61 * t338 + t79 * t341
-                - t396,
-            t41 * t457 + t44 * t458 + t47 * t459 + t45 * t460 + t78 * t342
-                - 0.5 * (t61 * t332 + t79 * t331) - t399,
-            t402,
+                + s_q7 * t391 + c_q7 * t392 + t41 * t394 + t47 * t397 + t43 * t399
+                + t44 * t400 + t47 * t403 + t45 * t404 - 0.2 * (t334 + 0.5 * t346),
+            c_q7 * t114 + t58 * t234 + t62 * t236 + t59 * t238 + t61 * t308 + t78 * t310
+                + t79 * t312 + s_q7 * t407 + t41 * t411 + t47 * t417 + t43 * t420
+                + t44 * t422 + t47 * t426 + t45 * t428 + t462,
+            0.002 * t113 + t58 * t249 + t62 * t250 + t59 * t251 + t61 * t316 + t78 * t317
+                + t79 * t318 + s_q7 * t406 + t41 * t433 + t47 * t437 + t43 * t439
+                + t44 * t440 + t47 * t443 + t45 * t444,
+            0.5 * (t79 * t332 - t61 * t331) + t47 * t445 + t44 * t447 + t47 * t448
+                + t45 * t450 + t78 * t337 - t393,
+            t43 * t252 + t44 * t452 + t47 * t455 + t45 * t457 + t61 * t338 + t79 * t341
+                - t395,
+            t41 * t458 + t44 * t459 + t47 * t460 + t45 * t461 + t78 * t342
+                - 0.5 * (t61 * t332 + t79 * t331) - t398,
+            t401,
         ],
         [
-            t64 * t153 + t80 * t253 + t66 * t154 + t344 + t462 + 0.2 * t325
+            t64 * t153 + t80 * t253 + t66 * t154 + t344 + t463 + 0.2 * t325
                 + 0.5 * (t68 * t321 + t81 * t253 + t82 * t322),
-            t64 * t165 + t80 * t254 + t66 * t166 + t464
+            t64 * t165 + t80 * t254 + t66 * t166 + t465
                 + 0.5 * (t68 * t323 + t81 * t254 + t82 * t324) - t99,
-            t64 * t176 + t80 * t255 + t66 * t177 + t465
+            t64 * t176 + t80 * t255 + t66 * t177 + t466
                 + 0.5 * (t68 * t326 + t81 * t255 + t82 * t327),
             t64 * t190 + t80 * t192 + t66 * t194 + t68 * t287 + t81 * t289 + t82 * t291
-                + t430 + t467 + 0.2 * t328,
+                + t429 + t468 + 0.2 * t328,
             t64 * t208 + t80 * t210 + t66 * t212 + t68 * t296 + t81 * t298 + t82 * t300
-                + t468 - t461,
+                + t469 - t462,
             t64 * t234 + t80 * t236 + t66 * t238 + t68 * t308 + t81 * t310 + t82 * t312
-                + t469 + 0.2 * t333,
+                + t470 + 0.2 * t333,
             t64 * t249 + t80 * t250 + t66 * t251 + t68 * t316 + t81 * t317 + t82 * t318
-                + t470 - 0.2 * t334,
-            0.5 * (t82 * t332 - t68 * t331) + t81 * t337 + t471 - t410,
-            t68 * t338 + t82 * t341 + t472 - t416,
-            t81 * t342 + t473 - 0.5 * (t68 * t332 + t82 * t331) - t420,
-            t425,
+                + t471 - 0.2 * t334,
+            0.5 * (t82 * t332 - t68 * t331) + t81 * t337 + t472 - t409,
+            t68 * t338 + t82 * t341 + t473 - t415,
+            t81 * t342 + t474 - 0.5 * (t68 * t332 + t82 * t331) - t419,
+            t424,
         ],
         [
-            t330 + t462 + t149 * t435 + t151 * t431 + t152 * t432
+            t330 + t463 + t149 * t434 + t151 * t430 + t152 * t431
                 + 0.5 * (t73 * t321 + t83 * t253 + t84 * t322),
-            0.5 * (t73 * t323 + t83 * t254 + t84 * t324) + t464 + t162 * t435
-                + t163 * t431 + t164 * t432,
-            0.5 * (t73 * t326 + t83 * t255 + t84 * t327) + t465 + t174 * t435
-                + t175 * t431 + t170 * t432,
+            0.5 * (t73 * t323 + t83 * t254 + t84 * t324) + t465 + t162 * t434
+                + t163 * t430 + t164 * t431,
+            0.5 * (t73 * t326 + t83 * t255 + t84 * t327) + t466 + t174 * t434
+                + t175 * t430 + t170 * t431,
             t190 * t256 + t75 * t192 + t71 * t194 + t73 * t287 + t83 * t289 + t84 * t291
-                + t467,
-            t208 * t256 + t75 * t210 + t71 * t212 + t73 * t296 + t83 * t298 + t84 * t300
                 + t468,
-            t234 * t256 + t75 * t236 + t71 * t238 + t73 * t308 + t83 * t310 + t84 * t312
+            t208 * t256 + t75 * t210 + t71 * t212 + t73 * t296 + t83 * t298 + t84 * t300
                 + t469,
-            t249 * t256 + t75 * t250 + t71 * t251 + t73 * t316 + t83 * t317 + t84 * t318
+            t234 * t256 + t75 * t236 + t71 * t238 + t73 * t308 + t83 * t310 + t84 * t312
                 + t470,
-            0.5 * (t84 * t332 - t73 * t331) + t471 + t83 * t337 - t433,
-            t472 + t73 * t338 + t84 * t341 - t436,
-            t473 + t83 * t342 - 0.5 * (t73 * t332 + t84 * t331) - t439,
-            t442,
+            t249 * t256 + t75 * t250 + t71 * t251 + t73 * t316 + t83 * t317 + t84 * t318
+                + t471,
+            0.5 * (t84 * t332 - t73 * t331) + t472 + t83 * t337 - t432,
+            t473 + t73 * t338 + t84 * t341 - t435,
+            t474 + t83 * t342 - 0.5 * (t73 * t332 + t84 * t331) - t438,
+            t441,
         ],
         [
             t157 + c_q12 * t270 + s_q12 * t356,
             t168 + c_q12 * t273 + s_q12 * t362,
             t179 + c_q12 * t276 + s_q12 * t368,
-            t377 + c_q12 * t387 + s_q12 * t391,
-            t395 + c_q12 * t401 + s_q12 * t405,
-            t412 + c_q12 * t423 + s_q12 * t429,
-            t434 + c_q12 * t441 + s_q12 * t445,
-            c_q12 * t448 + s_q12 * t451,
-            t374 + c_q12 * t452 + s_q12 * t456,
-            c_q12 * t458 + s_q12 * t460 - t375,
-            -t449,
+            t377 + c_q12 * t386 + s_q12 * t390,
+            t394 + c_q12 * t400 + s_q12 * t404,
+            t411 + c_q12 * t422 + s_q12 * t428,
+            t433 + c_q12 * t440 + s_q12 * t444,
+            c_q12 * t447 + s_q12 * t450,
+            t374 + c_q12 * t452 + s_q12 * t457,
+            c_q12 * t459 + s_q12 * t461 - t375,
+            -t448,
         ],
         [
             t348 + t355 + 0.5 * (t267 * t339 - t268 * t335),
             t357 + t361 + 0.5 * (t271 * t339 - t272 * t335),
             t363 + t367 + 0.5 * (t274 * t339 - t275 * t335),
-            0.03 * t151 + t74 * t287 + t379 + t389 - t70 * t291,
-            0.03 * t163 + t74 * t296 + t397 + t403 - t70 * t300,
-            t74 * t308 + t417 + t426 + t474 - t70 * t312,
-            t74 * t316 + t437 + t443 + t474 - t70 * t318,
-            t449 - t374 - 0.5 * (s_q12 * s_q12 * t383 + c_q12 * c_q12 * t383),
+            0.03 * t151 + t74 * t287 + t379 + t388 - t70 * t291,
+            0.03 * t163 + t74 * t296 + t396 + t402 - t70 * t300,
+            t74 * t308 + t416 + t425 + t475 - t70 * t312,
+            t74 * t316 + t436 + t442 + t475 - t70 * t318,
+            t448 - t374 - 0.5 * (s_q12 * t456 + c_q12 * t451),
             t455 + t74 * t338 - t70 * t341,
-            t123 + t459,
+            t123 + t460,
             t454,
         ],
         [
             t349 + t350 + c_q12 * t356 - s_q12 * t270,
             t358 + t359 + c_q12 * t362 - s_q12 * t273,
             t364 + t365 + c_q12 * t368 - s_q12 * t276,
-            p.l * t289 + t382 + c_q12 * t391 - s_q12 * t387,
-            p.l * t298 + t400 + c_q12 * t405 - s_q12 * t401,
-            p.l * t310 + t421 + c_q12 * t429 - s_q12 * t423,
-            p.l * t317 + t440 + c_q12 * t445 - s_q12 * t441,
-            t375 + c_q12 * t451 + p.l * t337 - s_q12 * t448,
-            c_q12 * t456 - t123 - s_q12 * t452,
-            c_q12 * t460 + p.l * t342 - s_q12 * t458,
-            -t459,
+            p.l * t289 + t382 + c_q12 * t390 - s_q12 * t386,
+            p.l * t298 + t399 + c_q12 * t404 - s_q12 * t400,
+            p.l * t310 + t420 + c_q12 * t428 - s_q12 * t422,
+            p.l * t317 + t439 + c_q12 * t444 - s_q12 * t440,
+            t375 + c_q12 * t450 + p.l * t337 - s_q12 * t447,
+            c_q12 * t457 - t123 - s_q12 * t452,
+            c_q12 * t461 + p.l * t342 - s_q12 * t459,
+            -t460,
         ],
-        [t355, t361, t367, t390, t404, t427, t444, t449, t455, t459, 0.0],
+        [t355, t361, t367, t389, t403, t426, t443, t448, t455, t460, 0.0],
     ]
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).

@@ -20,17 +20,17 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 454 | 357 | 0 | 0 | 6 | 6 |
+//! | `inverse_dynamics` | 452 | 357 | 0 | 0 | 6 | 6 |
 //! | `mass_matrix` | 787 | 604 | 0 | 0 | 6 | 6 |
-//! | `bias` | 446 | 341 | 0 | 0 | 6 | 6 |
+//! | `bias` | 444 | 341 | 0 | 0 | 6 | 6 |
 //! | `gravity` | 108 | 67 | 0 | 0 | 6 | 6 |
-//! | `joint_space` | 1331 | 1009 | 0 | 0 | 6 | 6 |
-//! | `forward_dynamics` | 1528 | 1093 | 8 | 0 | 6 | 6 |
+//! | `joint_space` | 1329 | 1009 | 0 | 0 | 6 | 6 |
+//! | `forward_dynamics` | 1526 | 1093 | 8 | 0 | 6 | 6 |
 //! | `coriolis_matrix` | 2388 | 1787 | 0 | 0 | 6 | 6 |
 //! | `energy` | 273 | 209 | 0 | 0 | 6 | 6 |
 //! | `body_poses` | 107 | 79 | 0 | 0 | 7 | 7 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `body_jacobians` | 769 | 484 | 0 | 0 | 7 | 7 |
+//! | `body_jacobians` | 768 | 484 | 0 | 0 | 7 | 7 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 /// The floating-point type of every input, output and parameter:
@@ -151,7 +151,7 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 454,
+    mul: 452,
     add: 357,
     div: 0,
     sqrt: 0,
@@ -191,11 +191,11 @@ pub fn inverse_dynamics_with(
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let t9 = qd[1] * s_q2 - t2 * c_q2;
     let t10 = t2 * s_q2 + qd[1] * c_q2;
-    let t11 = 0.316 * (qdd[1] - t3 * (qd[0] * s_q1)) - 9.81 * s_q1;
+    let t11 = 0.316 * (qdd[1] - t2 * t3) - 9.81 * s_q1;
     let t12 = 0.316 * (t4 - t5);
     let t13 = c_q2 * t11 + s_q2 * t12;
     let t14 = c_q2 * t12 - s_q2 * t11;
-    let t15 = 9.81 * c_q1 - 0.316 * (qd[1] * qd[1]) - 0.316 * (t2 * (qd[0] * s_q1));
+    let t15 = 9.81 * c_q1 - 0.316 * (qd[1] * qd[1]) - 0.316 * (t2 * t2);
     let t16 = t3 + qd[2];
     let t17 = qdd[2] - t6;
     let t18 = t5 * c_q2 + qdd[1] * s_q2 + qd[2] * t10;
@@ -951,7 +951,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 446,
+    mul: 444,
     add: 341,
     div: 0,
     sqrt: 0,
@@ -980,7 +980,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let t8 = qd[1] * s_q2 - t2 * c_q2;
     let t9 = t2 * s_q2 + qd[1] * c_q2;
-    let t10 = 9.81 * c_q1 - 0.316 * (qd[1] * qd[1]) - 0.316 * (t2 * (qd[0] * s_q1));
+    let t10 = 9.81 * c_q1 - 0.316 * (qd[1] * qd[1]) - 0.316 * (t2 * t2);
     let t11 = t3 + qd[2];
     let s_q3 = libm::Libm::<Real>::sin(q[3]);
     let c_q3 = libm::Libm::<Real>::cos(q[3]);
@@ -1014,7 +1014,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t41 = 0.1654 * t33 + 0.7071067811865476 * t36;
     let t42 = -0.1654 * t32 - 0.7071067811865475 * t36;
     let t43 = -t39;
-    let t44 = -9.81 * s_q1 - 0.316 * (t3 * (qd[0] * s_q1));
+    let t44 = -9.81 * s_q1 - 0.316 * (t2 * t3);
     let t45 = t4 * s_q2;
     let t46 = qd[2] * t8 - t45;
     let t47 = -t46;
@@ -1293,7 +1293,7 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 1331,
+    mul: 1329,
     add: 1009,
     div: 0,
     sqrt: 0,
@@ -1324,7 +1324,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let t8 = qd[1] * s_q2 - t2 * c_q2;
     let t9 = t2 * s_q2 + qd[1] * c_q2;
-    let t10 = 9.81 * c_q1 - 0.316 * (qd[1] * qd[1]) - 0.316 * (t2 * (qd[0] * s_q1));
+    let t10 = 9.81 * c_q1 - 0.316 * (qd[1] * qd[1]) - 0.316 * (t2 * t2);
     let t11 = t3 + qd[2];
     let s_q3 = libm::Libm::<Real>::sin(q[3]);
     let c_q3 = libm::Libm::<Real>::cos(q[3]);
@@ -1540,7 +1540,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t223 = t222 - 0.088;
     let t224 = -0.088 - t222;
     let t225 = -0.0009653051699191116 * s_q6 - 0.001255536598272898 * c_q6;
-    let t226 = -9.81 * s_q1 - 0.316 * (t3 * (qd[0] * s_q1));
+    let t226 = -9.81 * s_q1 - 0.316 * (t2 * t3);
     let t227 = t4 * s_q2;
     let t228 = qd[2] * t8 - t227;
     let t229 = -t228;
@@ -2117,7 +2117,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 1528,
+    mul: 1526,
     add: 1093,
     div: 8,
     sqrt: 0,
@@ -2156,7 +2156,7 @@ pub fn forward_dynamics_with(
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let t8 = qd[1] * s_q2 - t2 * c_q2;
     let t9 = t2 * s_q2 + qd[1] * c_q2;
-    let t10 = 9.81 * c_q1 - 0.316 * (qd[1] * qd[1]) - 0.316 * (t2 * (qd[0] * s_q1));
+    let t10 = 9.81 * c_q1 - 0.316 * (qd[1] * qd[1]) - 0.316 * (t2 * t2);
     let t11 = t3 + qd[2];
     let s_q3 = libm::Libm::<Real>::sin(q[3]);
     let c_q3 = libm::Libm::<Real>::cos(q[3]);
@@ -2365,7 +2365,7 @@ pub fn forward_dynamics_with(
     let t216 = 0.7071067811865476 * (s_q6 * q[7]) - 0.7071067811865475 * (c_q6 * q[7]);
     let t217 = t216 - 0.088;
     let t218 = -0.088 - t216;
-    let t219 = -9.81 * s_q1 - 0.316 * (t3 * (qd[0] * s_q1));
+    let t219 = -9.81 * s_q1 - 0.316 * (t2 * t3);
     let t220 = t4 * s_q2;
     let t221 = qd[2] * t8 - t220;
     let t222 = -t221;
@@ -3062,7 +3062,7 @@ pub fn coriolis_matrix_with(
     let t147 = 0.0825 * t48 + 0.384 * t49;
     let t148 = 0.632 * (t129 - t3 * t6);
     let t149 = t148 - 0.165 * (t126 + t8 * t9);
-    let t150 = t2 * s_q1;
+    let t150 = s_q1 * t2;
     let t151 = 0.0825 * (c_q1 * t7 - t6 * t10 - t130) - 0.632 * t150;
     let t152 = c_q3 * t149 + s_q3 * t151;
     let t153 = t24 * t48 + t16 * t147 + t152 - 0.165 * t128 - 0.384 * t131;
@@ -4396,7 +4396,7 @@ pub fn coordinate_rates_with(
 }
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
-    mul: 769,
+    mul: 768,
     add: 484,
     div: 0,
     sqrt: 0,
@@ -4636,8 +4636,8 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let t216 = 0.7071067811865475 * t211 + 0.7071067811865476 * t212;
     let t217 = 0.7071067811865476 * t213 - 0.7071067811865475 * t214;
     let t218 = 0.7071067811865475 * t213 + 0.7071067811865476 * t214;
-    let t219 = t14 * s_q2;
-    let t220 = t219 * s_q1;
+    let t219 = s_q2 * t14;
+    let t220 = t14 * t14;
     let t221 = t18 * t196;
     let t222 = t60 * t196;
     let t223 = c_q3 * t196;
@@ -4726,7 +4726,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 0.0,
                 0.0,
             ],
-            [0.0, -0.316 * (t17 * c_q2 + t219), 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, -0.316 * (c_q2 * t17 + t219), 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
             [
                 t14 * t191 + c_q1 * t184 - t17 * t188,
                 s_q2 * t188 + c_q2 * t191,
@@ -4747,16 +4747,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 0.0,
                 0.0,
             ],
-            [
-                c_q1 * c_q1 + t220 + t17 * (s_q1 * c_q2),
-                0.0,
-                c_q1,
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-            ],
+            [c_q1 * c_q1 + t220 + t17 * t17, 0.0, c_q1, 0.0, 0.0, 0.0, 0.0, 0.0],
         ],
         [
             [

@@ -18,18 +18,18 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 63 | 35 | 1 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 234 | 151 | 0 | 0 | 5 | 5 |
-//! | `mass_matrix` | 148 | 86 | 0 | 0 | 4 | 4 |
-//! | `bias` | 214 | 131 | 0 | 0 | 5 | 5 |
-//! | `gravity` | 36 | 12 | 0 | 0 | 4 | 4 |
-//! | `joint_space` | 388 | 228 | 0 | 0 | 5 | 5 |
-//! | `forward_dynamics` | 511 | 307 | 4 | 0 | 5 | 5 |
-//! | `coriolis_matrix` | 574 | 339 | 0 | 0 | 6 | 6 |
-//! | `energy` | 126 | 81 | 0 | 0 | 5 | 5 |
+//! | `derived` | 65 | 35 | 1 | 0 | 0 | 0 |
+//! | `inverse_dynamics` | 228 | 151 | 0 | 0 | 5 | 5 |
+//! | `mass_matrix` | 146 | 86 | 0 | 0 | 4 | 4 |
+//! | `bias` | 208 | 131 | 0 | 0 | 5 | 5 |
+//! | `gravity` | 35 | 12 | 0 | 0 | 4 | 4 |
+//! | `joint_space` | 366 | 219 | 0 | 0 | 6 | 6 |
+//! | `forward_dynamics` | 500 | 307 | 4 | 0 | 5 | 5 |
+//! | `coriolis_matrix` | 565 | 339 | 0 | 0 | 6 | 6 |
+//! | `energy` | 124 | 81 | 0 | 0 | 5 | 5 |
 //! | `body_poses` | 53 | 39 | 0 | 0 | 6 | 6 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `body_jacobians` | 232 | 161 | 0 | 0 | 7 | 7 |
+//! | `body_jacobians` | 221 | 161 | 0 | 0 | 7 | 7 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 /// The floating-point type of every input, output and parameter:
@@ -227,6 +227,14 @@ pub struct Derived {
     pub k41: Real,
     /// Parameter group 42.
     pub k42: Real,
+    /// Parameter group 43.
+    pub k43: Real,
+    /// Parameter group 44.
+    pub k44: Real,
+    /// Parameter group 45.
+    pub k45: Real,
+    /// Parameter group 46.
+    pub k46: Real,
 }
 impl Params {
     /// Computes the parameter groups; call again after changing a
@@ -238,72 +246,79 @@ impl Params {
         let inv2 = 1.0 / t1;
         let t3 = p.m6 + (p.m4 + p.m5);
         let t4 = p.a3 * t3;
-        let t5 = p.a3 * p.a3;
-        let t6 = p.d4 * p.d4;
-        let t7 = t3 * (t5 + t6);
-        let t8 = t6 * t3;
-        let t9 = 0.038 * (p.d4 * p.m4) + (0.0049 * p.m3 + 0.000361 * p.m4);
-        let t10 = t7 + t9;
-        let t11 = p.m3 + t3;
-        let t12 = p.d4 * t3 + (0.07 * p.m3 + 0.019 * p.m4);
-        let t13 = p.a2 * t11;
-        let t14 = p.a2 * p.a2;
-        let t15 = p.d3 * p.d3;
-        let t16 = t11 * (t14 + t15);
-        let t17 = 0.00466 * p.m2 + t16 - t15 * t11;
-        let t18 = 0.068 * p.m2 + t13;
+        let t5 = p.d4 * t3;
+        let t6 = p.a3 * p.a3;
+        let t7 = p.d4 * p.d4;
+        let t8 = t3 * (t6 + t7);
+        let t9 = p.d4 * t5;
+        let t10 = 0.038 * (p.d4 * p.m4) + (0.0049 * p.m3 + 0.000361 * p.m4);
+        let t11 = t8 + t10;
+        let t12 = p.m3 + t3;
+        let t13 = t5 + (0.07 * p.m3 + 0.019 * p.m4);
+        let t14 = p.a2 * t12;
+        let t15 = p.a2 * p.a2;
+        let t16 = p.d3 * p.d3;
+        let t17 = t12 * (t15 + t16);
+        let t18 = 0.00466 * p.m2 + t17 - t16 * t12;
+        let t19 = 0.068 * p.m2 + t14;
+        let t20 = p.a3 * p.m6;
+        let t21 = p.d4 * p.m6;
         Derived {
             params: *self,
-            k0: 0.05638025 * p.m2 + 0.00019881 * p.m3 + t7 + t16 + 0.0282 * (p.d3 * p.m3)
-                + 0.8865 - t8,
-            k1: -0.004588 * p.m2 - t14 * t11 - 0.394,
-            k2: -0.01547 * p.m2 - 0.0141 * (p.a2 * p.m3) - p.d3 * t13,
-            k3: t17 + 0.539,
-            k4: t8 + t9 + 0.0553 - t5 * t3,
+            k0: 0.05638025 * p.m2 + 0.00019881 * p.m3 + t8 + t17 + 0.0282 * (p.d3 * p.m3)
+                + 0.8865 - t9,
+            k1: -0.004588 * p.m2 - p.a2 * t14 - 0.394,
+            k2: -0.01547 * p.m2 - 0.0141 * (p.a2 * p.m3) - p.d3 * t14,
+            k3: t18 + 0.539,
+            k4: t9 + t10 + 0.0553 - p.a3 * t4,
             k5: -0.019 * (p.a3 * p.m4) - p.d4 * t4,
-            k6: t10 + 0.0878,
-            k7: t12,
+            k6: t11 + 0.0878,
+            k7: t13,
             k8: t0,
             k9: t1,
             k10: t4,
             k11: p.m2 * p.g,
-            k12: p.g * t18,
-            k13: p.a2 * t12,
+            k12: p.g * t19,
+            k13: p.a2 * t13,
             k14: p.a2 * t4,
-            k15: p.a3 * p.m6,
-            k16: -t12,
-            k17: t10 + t17 + 0.6268,
-            k18: p.d4 * p.m6,
-            k19: t0 * t0,
-            k20: p.m6 * t0,
-            k21: p.m6 * p.m6 * inv2,
-            k22: p.m6 * p.m6,
-            k23: t6,
-            k24: p.a3 * (p.m6 * p.m6) * inv2,
-            k25: p.d4 * (p.m6 * p.m6) * inv2,
-            k26: p.a3 * p.d4,
-            k27: -0.000987 * p.m3,
-            k28: t5,
-            k29: t15,
-            k30: p.a2 * p.d3,
-            k31: t14,
-            k32: -t4,
-            k33: -0.001365 * p.m2,
-            k34: -0.000408 * p.m2,
-            k35: p.m6 * inv2,
-            k36: -0.006 * p.m2,
-            k37: t18,
-            k38: inv2,
-            k39: p.m3 * p.g,
-            k40: p.m4 * p.g,
-            k41: p.m5 * p.g,
-            k42: p.m6 * p.g,
+            k15: t20,
+            k16: -t13,
+            k17: t11 + t18 + 0.6268,
+            k18: t21,
+            k19: p.d3 * t4,
+            k20: p.d3 * t13,
+            k21: p.m6 * p.g,
+            k22: p.g * t4,
+            k23: p.g * t13,
+            k24: t0 * t0,
+            k25: p.m6 * t0,
+            k26: p.m6 * p.m6 * inv2,
+            k27: p.m6 * p.m6,
+            k28: t7,
+            k29: p.m6 * inv2 * t20,
+            k30: p.m6 * inv2 * t21,
+            k31: p.a3 * p.d4,
+            k32: -0.000987 * p.m3,
+            k33: t6,
+            k34: t16,
+            k35: p.a2 * p.d3,
+            k36: t15,
+            k37: -t4,
+            k38: -0.001365 * p.m2,
+            k39: -0.000408 * p.m2,
+            k40: p.m6 * inv2,
+            k41: -0.006 * p.m2,
+            k42: t19,
+            k43: inv2,
+            k44: p.m3 * p.g,
+            k45: p.m4 * p.g,
+            k46: p.m5 * p.g,
         }
     }
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 63,
+    mul: 65,
     add: 35,
     div: 1,
     sqrt: 0,
@@ -312,7 +327,7 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 234,
+    mul: 228,
     add: 151,
     div: 0,
     sqrt: 0,
@@ -353,10 +368,10 @@ pub fn inverse_dynamics_with(
     let t9 = t4 * c_q2 + t2 * s_q2;
     let t10 = t2 * c_q2 - t4 * s_q2;
     let t11 = p.a2 * qd[1] - p.d3 * t4;
-    let t12 = p.a2 * (qd[0] * qd[0]);
-    let t13 = p.g * s_q1 + p.d3 * t6 - c_q1 * c_q1 * t12 - qd[1] * t11;
-    let t14 = p.g * c_q1 + p.a2 * qdd[1] + p.d3 * t3 + s_q1 * c_q1 * t12 - p.d3 * t5;
-    let t15 = t4 * t11 - p.a2 * t6 - t2 * t2 * p.d3;
+    let t12 = p.a2 * t2;
+    let t13 = p.g * s_q1 + p.d3 * t6 - t2 * t12 - qd[1] * t11;
+    let t14 = p.g * c_q1 + p.a2 * qdd[1] + p.d3 * t3 + t4 * t12 - p.d3 * t5;
+    let t15 = t4 * t11 - p.a2 * t6 - p.d3 * (t2 * t2);
     let t16 = c_q2 * t13 + s_q2 * t14;
     let t17 = c_q2 * t14 - s_q2 * t13;
     let t18 = qd[1] + qd[2];
@@ -368,10 +383,10 @@ pub fn inverse_dynamics_with(
     let t24 = t9 * c_q3 - t18 * s_q3;
     let t25 = -(t9 * s_q3) - t18 * c_q3;
     let t26 = p.d4 * t9 - p.a3 * t10;
-    let t27 = t9 * t18;
-    let t28 = t10 * t18;
-    let t29 = t16 + t10 * t26 - p.d4 * t19 - p.a3 * (t18 * t18);
-    let t30 = t15 + p.d4 * t20 + p.a3 * t27 + p.d4 * t28 - p.a3 * t21;
+    let t27 = p.a3 * t18;
+    let t28 = p.d4 * t18;
+    let t29 = t16 + t10 * t26 - p.d4 * t19 - t18 * t27;
+    let t30 = t15 + p.d4 * t20 + t9 * t27 + t10 * t28 - p.a3 * t21;
     let t31 = t10 + qd[3];
     let t32 = t21 + qdd[3];
     let t33 = t20 * c_q3 + qd[3] * t25 - t19 * s_q3;
@@ -391,69 +406,71 @@ pub fn inverse_dynamics_with(
     let t47 = p.m2 * t6;
     let t48 = p.m2 * t2;
     let t49 = -0.001365 * (p.m2 * qd[1]) - 0.000408 * (p.m2 * t4);
-    let t50 = p.m6 * t37;
-    let t51 = -0.032 * (p.m6 * (t38 * t38) + p.m6 * (t36 * t36));
-    let t52 = 0.032 * (t36 * t50 - p.m6 * t39);
-    let t53 = c_q5 * t45;
-    let t54 = s_q5 * t45;
-    let t55 = c_q4 * t52 - s_q4 * t51;
-    let t56 = -0.032 * (p.m6 * t40 + t38 * t50);
-    let t57 = s_q4 * t52 + c_q4 * t51;
-    let t58 = c_q3 * t55 - s_q3 * t56;
-    let t59 = -(s_q3 * t55) - c_q3 * t56;
-    let t60 = t4 * d.k2 + qd[1] * d.k3 - 0.001365 * t48;
-    let t61 = t18 * d.k6 - 0.000987 * (p.m3 * t10);
-    let t62 = t9 * d.k5 - 0.000987 * (p.m3 * t18);
-    let t63 = t38 * d.k9;
-    let t64 = 0.032 * (p.m6 * (s_q3 * t29 + c_q3 * t30))
-        + 0.00004 * (t44 * t53 + t43 * t54) + t40 * d.k8 + t37 * t63;
-    let t65 = t36 * d.k8;
-    let t66 = 0.00004 * t46 + t38 * t65 - t36 * t63;
-    let t67 = 0.0003 * t33 + 0.0016 * (t25 * t31) + c_q4 * t64 - s_q4 * t66;
-    let t68 = 0.00004 * (t43 * t53) + t39 * d.k9
-        - (t37 * t65
+    let t50 = p.m6 * t36;
+    let t51 = p.m6 * t38;
+    let t52 = -0.032 * (t38 * t51 + t36 * t50);
+    let t53 = 0.032 * (t37 * t50 - p.m6 * t39);
+    let t54 = c_q5 * t45;
+    let t55 = s_q5 * t45;
+    let t56 = c_q4 * t53 - s_q4 * t52;
+    let t57 = -0.032 * (p.m6 * t40 + t37 * t51);
+    let t58 = s_q4 * t53 + c_q4 * t52;
+    let t59 = c_q3 * t56 - s_q3 * t57;
+    let t60 = -(s_q3 * t56) - c_q3 * t57;
+    let t61 = t4 * d.k2 + qd[1] * d.k3 - 0.001365 * t48;
+    let t62 = t18 * d.k6 - 0.000987 * (p.m3 * t10);
+    let t63 = t9 * d.k5 - 0.000987 * (p.m3 * t18);
+    let t64 = t38 * d.k9;
+    let t65 = 0.032 * (p.m6 * (s_q3 * t29 + c_q3 * t30))
+        + 0.00004 * (t44 * t54 + t43 * t55) + t40 * d.k8 + t37 * t64;
+    let t66 = t36 * d.k8;
+    let t67 = 0.00004 * t46 + t38 * t66 - t36 * t64;
+    let t68 = 0.0003 * t33 + 0.0016 * (t25 * t31) + c_q4 * t65 - s_q4 * t67;
+    let t69 = 0.00004 * (t43 * t54) + t39 * d.k9
+        - (t37 * t66
             + (0.032
                 * (p.m6
                     * ((c_q3 * t29 - s_q3 * t30) * c_q4
-                        + (t17 + p.a3 * t19 - p.d4 * (t18 * t18) - t9 * t26) * s_q4))
-                + 0.00004 * (t44 * t54)));
-    let t69 = -0.0013 * (t24 * t31) - t68;
-    let t70 = p.d4 * t59 + t20 * d.k4 + t21 * d.k5 + t10 * t61 + t15 * d.k7 + c_q3 * t67
-        - t18 * t62 - s_q3 * t69;
-    let t71 = t9 * d.k4 + t10 * d.k5;
-    let t72 = 0.0016 * t32 - 0.0003 * (t24 * t25) + (s_q4 * t64 + c_q4 * t66);
-    let t73 = t20 * d.k5 + t18 * t71 + t72 - 0.000987 * (p.m3 * t19) - p.a3 * t59
-        - t9 * t61 - t15 * d.k10;
-    let t74 = t9 * d.k7 - t10 * d.k10;
-    let t75 = t58 + t10 * t74 - t19 * d.k7 - t18 * t18 * d.k10;
-    let t76 = t57 + t19 * d.k10 - t18 * t18 * d.k7 - t9 * t74;
-    let t77 = s_q2 * t75 + c_q2 * t76;
-    let t78 = t4 * d.k1 + qd[1] * d.k2 - 0.000408 * t48;
-    let t79 = t9 * t62 - t10 * t71 + (t17 * d.k10 - t16 * d.k7)
-        + (-(s_q3 * t67) - c_q3 * t69
-            + (p.a3 * t57 - 0.000987 * (p.m3 * t21) + (t19 * d.k6 - p.d4 * t58)));
+                        + (t17 + p.a3 * t19 - t18 * t28 - t9 * t26) * s_q4))
+                + 0.00004 * (t44 * t55)));
+    let t70 = -0.0013 * (t24 * t31) - t69;
+    let t71 = p.d4 * t60 + t20 * d.k4 + t21 * d.k5 + t10 * t62 + t15 * d.k7 + c_q3 * t68
+        - t18 * t63 - s_q3 * t70;
+    let t72 = t9 * d.k4 + t10 * d.k5;
+    let t73 = 0.0016 * t32 - 0.0003 * (t24 * t25) + (s_q4 * t65 + c_q4 * t67);
+    let t74 = t20 * d.k5 + t18 * t72 + t73 - 0.000987 * (p.m3 * t19) - p.a3 * t60
+        - t9 * t62 - t15 * d.k10;
+    let t75 = t9 * d.k7 - t10 * d.k10;
+    let t76 = t18 * d.k10;
+    let t77 = t59 + t10 * t75 - t19 * d.k7 - t18 * t76;
+    let t78 = t18 * d.k7;
+    let t79 = t58 + t19 * d.k10 - t18 * t78 - t9 * t75;
+    let t80 = s_q2 * t77 + c_q2 * t79;
+    let t81 = t4 * d.k1 + qd[1] * d.k2 - 0.000408 * t48;
+    let t82 = t9 * t63 - t10 * t72 + (t17 * d.k10 - t16 * d.k7)
+        + (-(s_q3 * t68) - c_q3 * t70
+            + (p.a3 * t58 - 0.000987 * (p.m3 * t21) + (t19 * d.k6 - p.d4 * t59)));
     [
         qdd[0] * d.k0
             + s_q1
-                * (t5 * d.k1 + qdd[1] * d.k2 + t2 * t60 + c_q2 * t70 - 0.000408 * t47
-                    - qd[1] * t49 - s_q2 * t73 - p.d3 * t77)
+                * (t5 * d.k1 + qdd[1] * d.k2 + t2 * t61 + c_q2 * t71 - 0.000408 * t47
+                    - qd[1] * t49 - s_q2 * t74 - p.d3 * t80)
             + c_q1
-                * (qd[1] * t78 + s_q2 * t70 + c_q2 * t73
-                    + p.d3 * (c_q2 * t75 - s_q2 * t76) - 0.001365 * (p.m2 * qdd[1])
-                    - 0.000408 * (p.m2 * t5) - t4 * t60
-                    - p.a2
-                        * (t59 + t20 * d.k7 + t27 * d.k10 + t28 * d.k7 - t21 * d.k10)),
-        t4 * t49 + t5 * d.k2 + qdd[1] * d.k3 + c_q1 * d.k12 + p.a2 * t77 + t79
-            - 0.001365 * t47 - t2 * t78 - 0.006 * (s_q1 * d.k11),
-        t79,
-        t72,
-        t68,
+                * (qd[1] * t81 + s_q2 * t71 + c_q2 * t74
+                    + p.d3 * (c_q2 * t77 - s_q2 * t79) - 0.001365 * (p.m2 * qdd[1])
+                    - 0.000408 * (p.m2 * t5) - t4 * t61
+                    - p.a2 * (t60 + t20 * d.k7 + t9 * t76 + t10 * t78 - t21 * d.k10)),
+        t4 * t49 + t5 * d.k2 + qdd[1] * d.k3 + c_q1 * d.k12 + p.a2 * t80 + t82
+            - 0.001365 * t47 - t2 * t81 - 0.006 * (s_q1 * d.k11),
+        t82,
+        t73,
+        t69,
         0.00004 * t46,
     ]
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 148,
+    mul: 146,
     add: 86,
     div: 0,
     sqrt: 0,
@@ -483,94 +500,93 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t8 = s_q1 * c_q2;
     let t9 = c_q1 * s_q2;
     let t10 = t8 + t9;
-    let t11 = c_q3 * t10;
-    let t12 = c_q1 * c_q2;
-    let t13 = s_q1 * s_q2;
-    let t14 = p.d3 * t12 - p.d3 * t13;
-    let t15 = t12 - t13;
-    let t16 = p.d4 * t10 - p.a2 * c_q1 - p.a3 * t15;
-    let t17 = c_q4 * t11 + s_q4 * t15;
+    let t11 = c_q1 * c_q2;
+    let t12 = s_q1 * s_q2;
+    let t13 = p.d3 * t11 - p.d3 * t12;
+    let t14 = t11 - t12;
+    let t15 = p.d4 * t10 - p.a2 * c_q1 - p.a3 * t14;
+    let t16 = c_q3 * c_q4;
+    let t17 = t10 * t16 + s_q4 * t14;
     let t18 = -(p.d3 * t9) - p.d3 * t8;
-    let t19 = c_q4 * t15 - s_q4 * t11;
-    let t20 = p.m2 * c_q1;
-    let t21 = 0.00004 * t19;
-    let t22 = p.a2 * s_q2 - p.d4;
-    let t23 = c_q3 * c_q4;
+    let t19 = s_q4 * t10;
+    let t20 = c_q4 * t14 - c_q3 * t19;
+    let t21 = p.m2 * c_q1;
+    let t22 = 0.00004 * t20;
+    let t23 = p.a2 * s_q2 - p.d4;
     let t24 = s_q3 * s_q4;
-    let t25 = c_q4 * t24;
-    let t26 = 0.00004 * t24;
-    let t27 = 0.00004 * c_q4;
-    let t28 = p.m6 * c_q4;
-    let t29 = s_q3 * s_q3 * t28;
-    let t30 = p.m6 * t17;
-    let t31 = 0.032 * (t10 * t29 + c_q3 * t30);
-    let t32 = 0.032 * (s_q3 * t30 - s_q3 * t11 * t28);
-    let t33 = t10 * t24;
-    let t34 = p.m6 * t33;
-    let t35 = s_q2 * t32 - 0.032 * (c_q2 * t34);
-    let t36 = c_q3 * s_q4;
-    let t37 = -0.032 * (t29 + c_q3 * c_q3 * t28);
-    let t38 = 0.032 * (p.m6 * (s_q3 * t14 + c_q3 * t16)) + t17 * d.k8;
-    let t39 = 0.0003 * t11 + c_q4 * t38 - 0.00004 * (s_q4 * t19);
-    let t40 = 0.032 * (p.m6 * (c_q4 * (c_q3 * t14 - s_q3 * t16) + s_q4 * t18))
+    let t25 = s_q3 * c_q4;
+    let t26 = s_q4 * t25;
+    let t27 = 0.00004 * t24;
+    let t28 = 0.00004 * c_q4;
+    let t29 = p.m6 * s_q3;
+    let t30 = t10 * t29;
+    let t31 = p.m6 * c_q3;
+    let t32 = 0.032 * (t25 * t30 + t17 * t31);
+    let t33 = 0.032 * (t17 * t29 - t16 * t30);
+    let t34 = t19 * t29;
+    let t35 = s_q2 * t33 - 0.032 * (c_q2 * t34);
+    let t36 = -0.032 * (t16 * t31 + t25 * t29);
+    let t37 = 0.032 * (p.m6 * (s_q3 * t13 + c_q3 * t15)) + t17 * d.k8;
+    let t38 = 0.0003 * (c_q3 * t10) + c_q4 * t37 - 0.00004 * (s_q4 * t20);
+    let t39 = 0.032 * (p.m6 * (c_q4 * (c_q3 * t13 - s_q3 * t15) + s_q4 * t18))
         - s_q3 * t10 * d.k9;
-    let t41 = p.d4 * t31 + t10 * d.k4 + t15 * d.k5 + c_q3 * t39 - c_q1 * d.k13
-        - s_q3 * t40;
-    let t42 = s_q4 * t38 + (0.0016 * t15 + 0.00004 * (c_q4 * t19));
-    let t43 = t10 * d.k5 + c_q1 * d.k14 + t42 - p.a3 * t31;
-    let t44 = -0.000987 * (p.m3 * t15) - p.d4 * t32 - 0.032 * (t33 * d.k15)
-        + (t18 * d.k10 - t14 * d.k7 + (-(s_q3 * t39) - c_q3 * t40));
-    let t45 = p.a2 * t35 + s_q1 * d.k2 + t44 - 0.001365 * t20;
-    let t46 = -t40;
-    let t47 = s_q3 * c_q4 * d.k8;
-    let t48 = 0.032 * (p.m6 * s_q3 * t22) - t47;
-    let t49 = -0.0003 * s_q3 - 0.00004 * (t24 * s_q4);
-    let t50 = c_q3 * d.k9;
-    let t51 = 0.032 * (p.m6 * (t22 * t23 + s_q4 * (p.a3 + p.a2 * c_q2))) - t50;
-    let t52 = -0.032 * (t36 * d.k15) - p.d4 * t37;
-    let t53 = c_q2 * d.k14 - s_q2 * d.k13 + (-(s_q3 * (c_q4 * t48 + t49)) - c_q3 * t51);
-    let t54 = d.k6 + t52;
-    let t55 = t53 + t54;
-    let t56 = 0.00004 * t25 + s_q4 * t48;
-    let t57 = -t51;
-    let t58 = -0.032 * (s_q3 * d.k18) - t47;
-    let t59 = 0.032 * (p.m6 * (p.a3 * s_q4 - p.d4 * t23)) - t50;
-    let t60 = 0.00004 * t25 + s_q4 * t58;
-    let t61 = -t59;
+    let t40 = p.d4 * t32 + t10 * d.k4 + t14 * d.k5 + c_q3 * t38 - c_q1 * d.k13
+        - s_q3 * t39;
+    let t41 = s_q4 * t37 + (0.0016 * t14 + 0.00004 * (c_q4 * t20));
+    let t42 = t10 * d.k5 + c_q1 * d.k14 + t41 - p.a3 * t32;
+    let t43 = -0.000987 * (p.m3 * t14) - p.d4 * t33 - 0.032 * (s_q3 * t19 * d.k15)
+        + (t18 * d.k10 - t13 * d.k7 + (-(s_q3 * t38) - c_q3 * t39));
+    let t44 = p.a2 * t35 + s_q1 * d.k2 + t43 - 0.001365 * t21;
+    let t45 = -t39;
+    let t46 = t25 * d.k8;
+    let t47 = 0.032 * (t23 * t29) - t46;
+    let t48 = -0.0003 * s_q3 - 0.00004 * (s_q4 * t24);
+    let t49 = c_q3 * d.k9;
+    let t50 = 0.032 * (p.m6 * (t16 * t23 + s_q4 * (p.a3 + p.a2 * c_q2))) - t49;
+    let t51 = -0.032 * (c_q3 * s_q4 * d.k15) - p.d4 * t36;
+    let t52 = c_q2 * d.k14 - s_q2 * d.k13 + (-(s_q3 * (c_q4 * t47 + t48)) - c_q3 * t50);
+    let t53 = d.k6 + t51;
+    let t54 = t52 + t53;
+    let t55 = 0.00004 * t26 + s_q4 * t47;
+    let t56 = -t50;
+    let t57 = -0.032 * (s_q3 * d.k18) - t46;
+    let t58 = 0.032 * (p.m6 * (p.a3 * s_q4 - p.d4 * t16)) - t49;
+    let t59 = 0.00004 * t26 + s_q4 * t57;
+    let t60 = -t58;
     [
         [
             d.k0
                 + s_q1
-                    * (s_q1 * d.k1 + c_q2 * t41 - 0.000408 * t20 - p.d3 * t35
-                        - s_q2 * t43)
+                    * (s_q1 * d.k1 + c_q2 * t40 - 0.000408 * t21 - p.d3 * t35
+                        - s_q2 * t42)
                 + c_q1
-                    * (p.d3 * (c_q2 * t32 + 0.032 * (s_q2 * t34)) + s_q2 * t41
-                        + c_q2 * t43 - 0.000408 * (p.m2 * s_q1)
-                        - p.a2 * (t31 + t10 * d.k7 - t15 * d.k10)),
-            t45,
+                    * (p.d3 * (c_q2 * t33 + 0.032 * (s_q2 * t34)) + s_q2 * t40
+                        + c_q2 * t42 - 0.000408 * (p.m2 * s_q1)
+                        - p.a2 * (t32 + t10 * d.k7 - t14 * d.k10)),
             t44,
-            t42,
-            t46,
-            t21,
+            t43,
+            t41,
+            t45,
+            t22,
         ],
         [
-            t45,
-            p.a2 * (s_q2 * (t37 + d.k16) + c_q2 * (d.k10 - 0.032 * (p.m6 * t36))) + d.k17
-                + t52 + t53,
+            t44,
+            p.a2 * (s_q2 * (t36 + d.k16) + c_q2 * (d.k10 - 0.032 * (s_q4 * t31))) + d.k17
+                + t51 + t52,
+            t54,
             t55,
             t56,
-            t57,
-            t26,
+            t27,
         ],
-        [t44, t55, t54 - s_q3 * (t49 + c_q4 * t58) - c_q3 * t59, t60, t61, t26],
-        [t42, t56, t60, 0.00004 * (c_q4 * c_q4) + s_q4 * s_q4 * d.k8 + 0.0016, 0.0, t27],
-        [t46, t57, t61, 0.0, d.k9, 0.0],
-        [t21, t26, t26, t27, 0.0, 0.00004],
+        [t43, t54, t53 - s_q3 * (t48 + c_q4 * t57) - c_q3 * t58, t59, t60, t27],
+        [t41, t55, t59, 0.00004 * (c_q4 * c_q4) + s_q4 * s_q4 * d.k8 + 0.0016, 0.0, t28],
+        [t45, t56, t60, 0.0, d.k9, 0.0],
+        [t22, t27, t27, t28, 0.0, 0.00004],
     ]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 214,
+    mul: 208,
     add: 131,
     div: 0,
     sqrt: 0,
@@ -598,15 +614,15 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t6 = c_q2 * t4 + s_q2 * t5;
     let t7 = c_q2 * t5 - s_q2 * t4;
     let t8 = p.a2 * qd[1] - p.d3 * t4;
-    let t9 = p.a2 * (qd[0] * qd[0]);
+    let t9 = p.a2 * t5;
     let t10 = qd[1] + qd[2];
     let s_q3 = libm::Libm::<Real>::sin(q[3]);
     let c_q3 = libm::Libm::<Real>::cos(q[3]);
     let t13 = t6 * c_q3 - t10 * s_q3;
     let t14 = -(t6 * s_q3) - t10 * c_q3;
     let t15 = p.d4 * t6 - p.a3 * t7;
-    let t16 = t6 * t10;
-    let t17 = t7 * t10;
+    let t16 = p.a3 * t10;
+    let t17 = p.d4 * t10;
     let t18 = t7 + qd[3];
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
@@ -621,80 +637,82 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t29 = qd[1] * t5;
     let t30 = qd[1] * t4;
     let t31 = qd[2] * t7 + c_q2 * t29 - s_q2 * t30;
-    let t32 = p.g * s_q1 - c_q1 * c_q1 * t9 - qd[1] * t8 - p.d3 * t30;
-    let t33 = p.g * c_q1 + s_q1 * c_q1 * t9;
+    let t32 = p.g * s_q1 - t5 * t9 - qd[1] * t8 - p.d3 * t30;
+    let t33 = p.g * c_q1 + t4 * t9;
     let t34 = qd[3] * t14 + c_q3 * t31;
     let t35 = c_q2 * t32 + s_q2 * t33;
-    let t36 = t7 * t15 + t35 - p.a3 * (t10 * t10);
+    let t36 = t7 * t15 + t35 - t10 * t16;
     let t37 = -(qd[2] * t6) - s_q2 * t29 - c_q2 * t30;
-    let t38 = p.a2 * t30 + (t4 * t8 - t5 * t5 * p.d3);
-    let t39 = p.a3 * t16 + p.d4 * t17 + p.d4 * t31 + t38 - p.a3 * t37;
+    let t38 = p.a2 * t30 + (t4 * t8 - p.d3 * (t5 * t5));
+    let t39 = t6 * t16 + t7 * t17 + p.d4 * t31 + t38 - p.a3 * t37;
     let t40 = qd[4] * t22 + c_q4 * t34 + s_q4 * t37;
     let t41 = qd[3] * t13 + s_q3 * t31;
     let t42 = c_q2 * t33 - s_q2 * t32;
     let t43 = c_q4 * t37 - qd[4] * t21 - s_q4 * t34;
     let t44 = p.m2 * t5;
     let t45 = -0.001365 * (p.m2 * qd[1]) - 0.000408 * (p.m2 * t4);
-    let t46 = p.m6 * t22;
-    let t47 = -0.032 * (p.m6 * (t23 * t23) + p.m6 * (t21 * t21));
-    let t48 = c_q5 * t28;
-    let t49 = s_q5 * t28;
-    let t50 = p.m2 * t30;
-    let t51 = 0.032 * (t21 * t46 - p.m6 * t41);
-    let t52 = c_q4 * t51 - s_q4 * t47;
-    let t53 = -0.032 * (t23 * t46 + p.m6 * t40);
-    let t54 = -(s_q3 * t52) - c_q3 * t53;
-    let t55 = c_q4 * t47 + s_q4 * t51;
-    let t56 = c_q3 * t52 - s_q3 * t53;
-    let t57 = t4 * d.k2 + qd[1] * d.k3 - 0.001365 * t44;
-    let t58 = t10 * d.k6 - 0.000987 * (p.m3 * t7);
-    let t59 = t6 * d.k5 - 0.000987 * (p.m3 * t10);
-    let t60 = t23 * d.k9;
-    let t61 = t21 * d.k8;
-    let t62 = t6 * d.k4 + t7 * d.k5;
-    let t63 = t6 * d.k7 - t7 * d.k10;
-    let t64 = t4 * d.k1 + qd[1] * d.k2 - 0.000408 * t44;
-    let t65 = 0.00004 * (t27 * t48 + t26 * t49)
-        + 0.032 * (p.m6 * (s_q3 * t36 + c_q3 * t39)) + t22 * t60 + t40 * d.k8;
-    let t66 = 0.00004 * t43 + t23 * t61 - t21 * t60;
-    let t67 = 0.0016 * (t14 * t18) + 0.0003 * t34 + c_q4 * t65 - s_q4 * t66;
-    let t68 = t41 * d.k9 - 0.00004 * (t27 * t49 - t26 * t48)
+    let t46 = p.m6 * t21;
+    let t47 = p.m6 * t23;
+    let t48 = -0.032 * (t23 * t47 + t21 * t46);
+    let t49 = c_q5 * t28;
+    let t50 = s_q5 * t28;
+    let t51 = p.m2 * t30;
+    let t52 = 0.032 * (t22 * t46 - p.m6 * t41);
+    let t53 = c_q4 * t52 - s_q4 * t48;
+    let t54 = -0.032 * (t22 * t47 + p.m6 * t40);
+    let t55 = -(s_q3 * t53) - c_q3 * t54;
+    let t56 = c_q4 * t48 + s_q4 * t52;
+    let t57 = c_q3 * t53 - s_q3 * t54;
+    let t58 = t4 * d.k2 + qd[1] * d.k3 - 0.001365 * t44;
+    let t59 = t10 * d.k6 - 0.000987 * (p.m3 * t7);
+    let t60 = t6 * d.k5 - 0.000987 * (p.m3 * t10);
+    let t61 = t23 * d.k9;
+    let t62 = t21 * d.k8;
+    let t63 = t6 * d.k4 + t7 * d.k5;
+    let t64 = t6 * d.k7 - t7 * d.k10;
+    let t65 = t10 * d.k10;
+    let t66 = t10 * d.k7;
+    let t67 = t4 * d.k1 + qd[1] * d.k2 - 0.000408 * t44;
+    let t68 = 0.00004 * (t27 * t49 + t26 * t50)
+        + 0.032 * (p.m6 * (s_q3 * t36 + c_q3 * t39)) + t22 * t61 + t40 * d.k8;
+    let t69 = 0.00004 * t43 + t23 * t62 - t21 * t61;
+    let t70 = 0.0016 * (t14 * t18) + 0.0003 * t34 + c_q4 * t68 - s_q4 * t69;
+    let t71 = t41 * d.k9 - 0.00004 * (t27 * t50 - t26 * t49)
         - (0.032
             * (p.m6
                 * (c_q4 * (c_q3 * t36 - s_q3 * t39)
-                    + s_q4 * (t42 - p.d4 * (t10 * t10) - t6 * t15))) + t22 * t61);
-    let t69 = -0.0013 * (t13 * t18) - t68;
-    let t70 = p.d4 * t54 + t7 * t58 + t31 * d.k4 + t37 * d.k5 + t38 * d.k7 + c_q3 * t67
-        - t10 * t59 - s_q3 * t69;
-    let t71 = 0.0016 * t37 - 0.0003 * (t13 * t14) + (s_q4 * t65 + c_q4 * t66);
-    let t72 = t10 * t62 + t31 * d.k5 + t71 - p.a3 * t54 - t6 * t58 - t38 * d.k10;
-    let t73 = t56 + t7 * t63 - t10 * t10 * d.k10;
-    let t74 = t55 - t10 * t10 * d.k7 - t6 * t63;
-    let t75 = s_q2 * t73 + c_q2 * t74;
-    let t76 = t6 * t59 - p.d4 * t56 + (t42 * d.k10 - t7 * t62)
-        + (-(t35 * d.k7) - s_q3 * t67
-            + (p.a3 * t55 - 0.000987 * (p.m3 * t37) - c_q3 * t69));
+                    + s_q4 * (t42 - t10 * t17 - t6 * t15))) + t22 * t62);
+    let t72 = -0.0013 * (t13 * t18) - t71;
+    let t73 = p.d4 * t55 + t7 * t59 + t31 * d.k4 + t37 * d.k5 + t38 * d.k7 + c_q3 * t70
+        - t10 * t60 - s_q3 * t72;
+    let t74 = 0.0016 * t37 - 0.0003 * (t13 * t14) + (s_q4 * t68 + c_q4 * t69);
+    let t75 = t10 * t63 + t31 * d.k5 + t74 - p.a3 * t55 - t6 * t59 - t38 * d.k10;
+    let t76 = t57 + t7 * t64 - t10 * t65;
+    let t77 = t56 - t10 * t66 - t6 * t64;
+    let t78 = s_q2 * t76 + c_q2 * t77;
+    let t79 = t6 * t60 - p.d4 * t57 + (t42 * d.k10 - t7 * t63)
+        + (-(t35 * d.k7) - s_q3 * t70
+            + (p.a3 * t56 - 0.000987 * (p.m3 * t37) - c_q3 * t72));
     [
         s_q1
-            * (t5 * t57 + t29 * d.k1 + c_q2 * t70 + 0.000408 * t50 - qd[1] * t45
-                - s_q2 * t72 - p.d3 * t75)
+            * (t5 * t58 + t29 * d.k1 + c_q2 * t73 + 0.000408 * t51 - qd[1] * t45
+                - s_q2 * t75 - p.d3 * t78)
             + c_q1
-                * (qd[1] * t64 + s_q2 * t70 + c_q2 * t72
-                    + p.d3 * (c_q2 * t73 - s_q2 * t74) - 0.000408 * (p.m2 * t29)
-                    - t4 * t57
-                    - p.a2
-                        * (t54 + t16 * d.k10 + t17 * d.k7 + t31 * d.k7 - t37 * d.k10)),
-        t4 * t45 + c_q1 * d.k12 + t29 * d.k2 + p.a2 * t75 + t76 + 0.001365 * t50
-            - t5 * t64 - 0.006 * (s_q1 * d.k11),
-        t76,
+                * (qd[1] * t67 + s_q2 * t73 + c_q2 * t75
+                    + p.d3 * (c_q2 * t76 - s_q2 * t77) - 0.000408 * (p.m2 * t29)
+                    - t4 * t58
+                    - p.a2 * (t55 + t6 * t65 + t7 * t66 + t31 * d.k7 - t37 * d.k10)),
+        t4 * t45 + c_q1 * d.k12 + t29 * d.k2 + p.a2 * t78 + t79 + 0.001365 * t51
+            - t5 * t67 - 0.006 * (s_q1 * d.k11),
+        t79,
+        t74,
         t71,
-        t68,
         0.00004 * t43,
     ]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
-    mul: 36,
+    mul: 35,
     add: 12,
     div: 0,
     sqrt: 0,
@@ -731,8 +749,7 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let t16 = p.m6 * t13;
     let t17 = 0.032 * (t12 * t15 - t13 * t14);
     let t18 = s_q4 * t15;
-    let t19 = -0.032 * (t14 * (s_q3 * c_q4 * t11) + c_q3 * t16)
-        + (t10 * d.k10 - t11 * d.k7);
+    let t19 = -0.032 * (s_q3 * c_q4 * t15 + c_q3 * t16) + (t10 * d.k10 - t11 * d.k7);
     [
         s_q1 * (c_q2 * t17 - 0.032 * (s_q2 * t18))
             + c_q1 * (s_q2 * t17 + 0.032 * (c_q2 * t18)),
@@ -745,12 +762,12 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 388,
-    add: 228,
+    mul: 366,
+    add: 219,
     div: 0,
     sqrt: 0,
-    sin: 5,
-    cos: 5,
+    sin: 6,
+    cos: 6,
 };
 ///The mass matrix, bias and gravity forces of one state in one pass: the
 ///three share every subexpression (sines and cosines, rotations, velocity
@@ -768,235 +785,231 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let p = &d.params;
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let t2 = p.g * s_q1;
-    let t3 = p.g * c_q1;
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t6 = qd[0] * s_q1;
-    let t7 = qd[0] * c_q1;
-    let t8 = c_q2 * t6 + s_q2 * t7;
-    let t9 = c_q2 * t7 - s_q2 * t6;
-    let t10 = p.a2 * qd[1] - p.d3 * t6;
-    let t11 = p.a2 * (qd[0] * qd[0]);
-    let t12 = qd[1] + qd[2];
+    let t4 = p.a2 * qd[1];
+    let t5 = qd[0] * s_q1;
+    let t6 = p.d3 * t5;
+    let t7 = t4 - t6;
+    let t8 = qd[0] * c_q1;
+    let t9 = p.a2 * t8;
+    let t10 = qd[1] + qd[2];
     let s_q3 = libm::Libm::<Real>::sin(q[3]);
     let c_q3 = libm::Libm::<Real>::cos(q[3]);
-    let t15 = t8 * c_q3 - t12 * s_q3;
-    let t16 = -(t8 * s_q3) - t12 * c_q3;
-    let t17 = p.d4 * t8 - p.a3 * t9;
-    let t18 = t8 * t12;
-    let t19 = t9 * t12;
-    let t20 = t9 + qd[3];
+    let t13 = p.a3 * t10;
+    let t14 = p.d4 * t10;
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
-    let t23 = t15 * c_q4 + t20 * s_q4;
-    let t24 = t20 * c_q4 - t15 * s_q4;
-    let t25 = qd[4] - t16;
     let s_q5 = libm::Libm::<Real>::sin(q[5]);
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
-    let t28 = t23 * c_q5 - t25 * s_q5;
-    let t29 = -(t23 * s_q5) - t25 * c_q5;
-    let t30 = t24 + qd[5];
-    let t31 = s_q1 * c_q2;
-    let t32 = c_q1 * s_q2;
-    let t33 = t31 + t32;
-    let t34 = c_q1 * c_q2;
-    let t35 = s_q1 * s_q2;
-    let t36 = p.d3 * t34 - p.d3 * t35;
-    let t37 = t34 - t35;
-    let t38 = p.d4 * t33 - p.a2 * c_q1 - p.a3 * t37;
-    let t39 = c_q3 * c_q4;
-    let t40 = t33 * t39;
-    let t41 = t40 + s_q4 * t37;
-    let t42 = -(p.d3 * t32) - p.d3 * t31;
-    let t43 = c_q3 * s_q4;
-    let t44 = c_q4 * t37 - t33 * t43;
-    let t45 = p.m2 * c_q1;
-    let t46 = 0.00004 * t44;
-    let t47 = p.a2 * s_q2 - p.d4;
-    let t48 = s_q3 * s_q4;
-    let t49 = c_q4 * t48;
-    let t50 = 0.00004 * t48;
-    let t51 = 0.00004 * c_q4;
-    let t52 = qd[1] * t7;
-    let t53 = qd[1] * t6;
-    let t54 = qd[2] * t9 + c_q2 * t52 - s_q2 * t53;
-    let t55 = t2 - c_q1 * c_q1 * t11 - qd[1] * t10 - p.d3 * t53;
-    let t56 = t3 + s_q1 * c_q1 * t11;
-    let t57 = qd[3] * t16 + c_q3 * t54;
-    let t58 = c_q2 * t55 + s_q2 * t56;
-    let t59 = t9 * t17 + t58 - p.a3 * (t12 * t12);
-    let t60 = -(qd[2] * t8) - s_q2 * t52 - c_q2 * t53;
-    let t61 = p.a2 * t53 + (t6 * t10 - t7 * t7 * p.d3);
-    let t62 = p.a3 * t18 + p.d4 * t19 + p.d4 * t54 + t61 - p.a3 * t60;
-    let t63 = qd[4] * t24 + c_q4 * t57 + s_q4 * t60;
-    let t64 = qd[3] * t15 + s_q3 * t54;
-    let t65 = c_q2 * t56 - s_q2 * t55;
-    let t66 = c_q4 * t60 - qd[4] * t23 - s_q4 * t57;
-    let t67 = t3 * c_q2 - t2 * s_q2;
-    let t68 = t2 * c_q2 + t3 * s_q2;
-    let t69 = t39 * t68;
-    let t70 = t69 + s_q4 * t67;
-    let t71 = p.m2 * t7;
-    let t72 = -0.001365 * (p.m2 * qd[1]) - 0.000408 * (p.m2 * t6);
-    let t73 = p.m6 * t24;
-    let t74 = -0.032 * (p.m6 * (t25 * t25) + p.m6 * (t23 * t23));
-    let t75 = c_q5 * t30;
-    let t76 = s_q5 * t30;
-    let t77 = p.m6 * c_q4;
-    let t78 = s_q3 * s_q3 * t77;
-    let t79 = p.m6 * c_q3;
-    let t80 = 0.032 * (t33 * t78 + t41 * t79);
-    let t81 = p.m6 * s_q3;
-    let t82 = 0.032 * (t41 * t81 - t40 * t81);
-    let t83 = s_q4 * t81;
-    let t84 = t33 * t83;
-    let t85 = s_q2 * t82 - 0.032 * (c_q2 * t84);
-    let t86 = -0.032 * (t78 + c_q3 * c_q3 * t77);
-    let t87 = p.m2 * t53;
-    let t88 = 0.032 * (t23 * t73 - p.m6 * t64);
-    let t89 = c_q4 * t88 - s_q4 * t74;
-    let t90 = -0.032 * (t25 * t73 + p.m6 * t63);
-    let t91 = -(s_q3 * t89) - c_q3 * t90;
-    let t92 = c_q4 * t74 + s_q4 * t88;
-    let t93 = c_q3 * t89 - s_q3 * t90;
-    let t94 = 0.032 * (t69 * t81 - t70 * t81);
-    let t95 = t68 * t83;
-    let t96 = t6 * d.k2 + qd[1] * d.k3 - 0.001365 * t71;
-    let t97 = t12 * d.k6 - 0.000987 * (p.m3 * t9);
-    let t98 = t8 * d.k5 - 0.000987 * (p.m3 * t12);
-    let t99 = t25 * d.k9;
-    let t100 = t23 * d.k8;
-    let t101 = t8 * d.k4 + t9 * d.k5;
-    let t102 = t8 * d.k7 - t9 * d.k10;
-    let t103 = t6 * d.k1 + qd[1] * d.k2 - 0.000408 * t71;
-    let t104 = 0.032 * (p.m6 * (s_q3 * t36 + c_q3 * t38)) + t41 * d.k8;
-    let t105 = 0.0003 * (c_q3 * t33) + c_q4 * t104 - 0.00004 * (s_q4 * t44);
-    let t106 = 0.032 * (p.m6 * (c_q4 * (c_q3 * t36 - s_q3 * t38) + s_q4 * t42))
-        - s_q3 * t33 * d.k9;
-    let t107 = p.d4 * t80 + t33 * d.k4 + t37 * d.k5 + c_q3 * t105 - c_q1 * d.k13
-        - s_q3 * t106;
-    let t108 = s_q4 * t104 + (0.0016 * t37 + 0.00004 * (c_q4 * t44));
-    let t109 = t33 * d.k5 + c_q1 * d.k14 + t108 - p.a3 * t80;
-    let t110 = -0.000987 * (p.m3 * t37) - p.d4 * t82 - 0.032 * (t33 * t48 * d.k15)
-        + (t42 * d.k10 - t36 * d.k7 + (-(s_q3 * t105) - c_q3 * t106));
-    let t111 = p.a2 * t85 + s_q1 * d.k2 + t110 - 0.001365 * t45;
-    let t112 = -t106;
-    let t113 = s_q3 * c_q4 * d.k8;
-    let t114 = 0.032 * (t47 * t81) - t113;
-    let t115 = -0.0003 * s_q3 - 0.00004 * (t48 * s_q4);
-    let t116 = c_q3 * d.k9;
-    let t117 = 0.032 * (p.m6 * (t39 * t47 + s_q4 * (p.a3 + p.a2 * c_q2))) - t116;
-    let t118 = -0.032 * (t43 * d.k15) - p.d4 * t86;
-    let t119 = c_q2 * d.k14 - s_q2 * d.k13
-        + (-(s_q3 * (c_q4 * t114 + t115)) - c_q3 * t117);
-    let t120 = d.k6 + t118;
-    let t121 = t119 + t120;
-    let t122 = 0.00004 * t49 + s_q4 * t114;
-    let t123 = -t117;
-    let t124 = -0.032 * (s_q3 * d.k18) - t113;
-    let t125 = 0.032 * (p.m6 * (p.a3 * s_q4 - p.d4 * t39)) - t116;
-    let t126 = 0.00004 * t49 + s_q4 * t124;
-    let t127 = -t125;
-    let t128 = 0.00004 * (t29 * t75 + t28 * t76)
-        + 0.032 * (p.m6 * (s_q3 * t59 + c_q3 * t62)) + t24 * t99 + t63 * d.k8;
-    let t129 = 0.00004 * t66 + t25 * t100 - t23 * t99;
-    let t130 = 0.0016 * (t16 * t20) + 0.0003 * t57 + c_q4 * t128 - s_q4 * t129;
-    let t131 = t64 * d.k9 - 0.00004 * (t29 * t76 - t28 * t75)
+    let t19 = p.m2 * c_q1;
+    let t20 = p.a2 * s_q2 - p.d4;
+    let t21 = c_q3 * c_q4;
+    let t22 = s_q3 * s_q4;
+    let t23 = s_q3 * c_q4;
+    let t24 = s_q4 * t23;
+    let t25 = 0.00004 * t22;
+    let t26 = 0.00004 * c_q4;
+    let t27 = p.g * s_q1 - t8 * t9 - qd[1] * t7 - qd[1] * t6;
+    let t28 = p.g * c_q1 + t5 * t9;
+    let t29 = p.m2 * qd[1];
+    let t30 = p.m2 * t8;
+    let t31 = -0.001365 * t29 - 0.000408 * (p.m2 * t5);
+    let t32 = p.m6 * s_q3;
+    let t33 = p.m6 * c_q3;
+    let t34 = -0.032 * (t21 * t33 + t23 * t32);
+    let t35 = t5 * t29;
+    let t36 = t4 * t5 + (t5 * t7 - p.d3 * (t8 * t8));
+    let t37 = c_q2 * t28 - s_q2 * t27;
+    let t38 = c_q2 * t27 + s_q2 * t28;
+    let t39 = q[1] + q[2];
+    let t40 = libm::Libm::<Real>::sin(t39);
+    let t41 = libm::Libm::<Real>::cos(t39);
+    let t42 = qd[0] * t41;
+    let t43 = qd[0] * t40;
+    let t44 = c_q3 * t43 - t10 * s_q3;
+    let t45 = -(t10 * c_q3) - s_q3 * t43;
+    let t46 = p.d4 * t43 - p.a3 * t42;
+    let t47 = qd[3] + t42;
+    let t48 = c_q4 * t44 + s_q4 * t47;
+    let t49 = c_q4 * t47 - s_q4 * t44;
+    let t50 = qd[4] - t45;
+    let t51 = c_q5 * t48 - s_q5 * t50;
+    let t52 = -(s_q5 * t48) - c_q5 * t50;
+    let t53 = qd[5] + t49;
+    let t54 = p.m6 * t48;
+    let t55 = p.m6 * t50;
+    let t56 = -0.032 * (t50 * t55 + t48 * t54);
+    let t57 = c_q5 * t53;
+    let t58 = s_q5 * t53;
+    let t59 = p.d3 * t41;
+    let t60 = p.d4 * t40 - p.a2 * c_q1 - p.a3 * t41;
+    let t61 = t21 * t40;
+    let t62 = s_q4 * t41;
+    let t63 = t61 + t62;
+    let t64 = c_q3 * s_q4;
+    let t65 = c_q4 * t41 - t40 * t64;
+    let t66 = 0.00004 * t65;
+    let t67 = s_q3 * t40;
+    let t68 = p.m6 * t67;
+    let t69 = 0.032 * (t23 * t68 + t33 * t63);
+    let t70 = 0.032 * (t32 * t63 - t21 * t68);
+    let t71 = s_q4 * t67;
+    let t72 = p.m6 * t71;
+    let t73 = s_q2 * t70 - 0.032 * (c_q2 * t72);
+    let t74 = qd[2] * t42 + qd[1] * t42;
+    let t75 = qd[3] * t45 + c_q3 * t74;
+    let t76 = t38 + t42 * t46 - t10 * t13;
+    let t77 = -(qd[2] * t43) - qd[1] * t43;
+    let t78 = t36 + t13 * t43 + t14 * t42 + p.d4 * t74 - p.a3 * t77;
+    let t79 = qd[4] * t49 + c_q4 * t75 + s_q4 * t77;
+    let t80 = qd[3] * t44 + s_q3 * t74;
+    let t81 = c_q4 * t77 - qd[4] * t48 - s_q4 * t75;
+    let t82 = 0.032 * (t49 * t54 - p.m6 * t80);
+    let t83 = c_q4 * t82 - s_q4 * t56;
+    let t84 = -0.032 * (t49 * t55 + p.m6 * t79);
+    let t85 = -(s_q3 * t83) - c_q3 * t84;
+    let t86 = c_q4 * t56 + s_q4 * t82;
+    let t87 = c_q3 * t83 - s_q3 * t84;
+    let t88 = p.g * t61 + p.g * t62;
+    let t89 = t5 * d.k2 + qd[1] * d.k3 - 0.001365 * t30;
+    let t90 = t10 * d.k10;
+    let t91 = t10 * d.k7;
+    let t92 = qd[1] * d.k2;
+    let t93 = t5 * d.k1 + t92 - 0.000408 * t30;
+    let t94 = t23 * d.k8;
+    let t95 = 0.032 * (t20 * t32) - t94;
+    let t96 = -0.0003 * s_q3 - 0.00004 * (s_q4 * t22);
+    let t97 = c_q3 * d.k9;
+    let t98 = 0.032 * (p.m6 * (t20 * t21 + s_q4 * (p.a3 + p.a2 * c_q2))) - t97;
+    let t99 = -0.032 * (t64 * d.k15) - p.d4 * t34;
+    let t100 = c_q2 * d.k14 - s_q2 * d.k13 + (-(s_q3 * (c_q4 * t95 + t96)) - c_q3 * t98);
+    let t101 = d.k6 + t99;
+    let t102 = t100 + t101;
+    let t103 = 0.00004 * t24 + s_q4 * t95;
+    let t104 = -t98;
+    let t105 = -0.032 * (s_q3 * d.k18) - t94;
+    let t106 = 0.032 * (p.m6 * (p.a3 * s_q4 - p.d4 * t21)) - t97;
+    let t107 = 0.00004 * t24 + s_q4 * t105;
+    let t108 = -t106;
+    let t109 = 0.032 * (p.m6 * (s_q3 * t59 + c_q3 * t60)) + t63 * d.k8;
+    let t110 = 0.0003 * (c_q3 * t40) + c_q4 * t109 - 0.00004 * (s_q4 * t65);
+    let t111 = 0.032 * (p.m6 * (c_q4 * (c_q3 * t59 - s_q3 * t60) - p.d3 * s_q4 * t40))
+        - t67 * d.k9;
+    let t112 = p.d4 * t69 + t40 * d.k4 + t41 * d.k5 + c_q3 * t110 - c_q1 * d.k13
+        - s_q3 * t111;
+    let t113 = s_q4 * t109 + (0.0016 * t41 + 0.00004 * (c_q4 * t65));
+    let t114 = c_q1 * d.k14 + t40 * d.k5 + t113 - p.a3 * t69;
+    let t115 = -0.000987 * (p.m3 * t41) - p.d4 * t70 - 0.032 * (t71 * d.k15)
+        + (-(t40 * d.k19) - t41 * d.k20 + (-(s_q3 * t110) - c_q3 * t111));
+    let t116 = p.a2 * t73 + s_q1 * d.k2 + t115 - 0.001365 * t19;
+    let t117 = -t111;
+    let t118 = t10 * d.k6 - 0.000987 * (p.m3 * t42);
+    let t119 = t43 * d.k5 - 0.000987 * (p.m3 * t10);
+    let t120 = t50 * d.k9;
+    let t121 = 0.00004 * (t52 * t57 + t51 * t58)
+        + 0.032 * (p.m6 * (s_q3 * t76 + c_q3 * t78)) + t49 * t120 + t79 * d.k8;
+    let t122 = t48 * d.k8;
+    let t123 = 0.00004 * t81 + t50 * t122 - t48 * t120;
+    let t124 = 0.0016 * (t45 * t47) + 0.0003 * t75 + c_q4 * t121 - s_q4 * t123;
+    let t125 = t80 * d.k9 - 0.00004 * (t52 * t58 - t51 * t57)
         - (0.032
             * (p.m6
-                * (c_q4 * (c_q3 * t59 - s_q3 * t62)
-                    + s_q4 * (t65 - p.d4 * (t12 * t12) - t8 * t17))) + t24 * t100);
-    let t132 = -0.0013 * (t15 * t20) - t131;
-    let t133 = p.d4 * t91 + t9 * t97 + t54 * d.k4 + t60 * d.k5 + t61 * d.k7 + c_q3 * t130
-        - t12 * t98 - s_q3 * t132;
-    let t134 = 0.0016 * t60 - 0.0003 * (t15 * t16) + (s_q4 * t128 + c_q4 * t129);
-    let t135 = t12 * t101 + t54 * d.k5 + t134 - p.a3 * t91 - t8 * t97 - t61 * d.k10;
-    let t136 = t93 + t9 * t102 - t12 * t12 * d.k10;
-    let t137 = t92 - t12 * t12 * d.k7 - t8 * t102;
-    let t138 = s_q2 * t136 + c_q2 * t137;
-    let t139 = c_q1 * d.k12 - 0.006 * (s_q1 * d.k11);
-    let t140 = t8 * t98 - p.d4 * t93 + (t65 * d.k10 - t9 * t101)
-        + (-(t58 * d.k7) - s_q3 * t130
-            + (p.a3 * t92 - 0.000987 * (p.m3 * t60) - c_q3 * t132));
-    let t141 = -0.032 * (t68 * t78 + t70 * t79) + (t67 * d.k10 - t68 * d.k7);
+                * (c_q4 * (c_q3 * t76 - s_q3 * t78)
+                    + s_q4 * (t37 - t10 * t14 - t43 * t46))) + t49 * t122);
+    let t126 = -0.0013 * (t44 * t47) - t125;
+    let t127 = p.d4 * t85 + t36 * d.k7 + t42 * t118 + t74 * d.k4 + t77 * d.k5
+        + c_q3 * t124 - t10 * t119 - s_q3 * t126;
+    let t128 = t43 * d.k4 + t42 * d.k5;
+    let t129 = 0.0016 * t77 - 0.0003 * (t44 * t45) + (s_q4 * t121 + c_q4 * t123);
+    let t130 = t10 * t128 + t74 * d.k5 + t129 - p.a3 * t85 - t36 * d.k10 - t43 * t118;
+    let t131 = t43 * d.k7 - t42 * d.k10;
+    let t132 = t87 + t42 * t131 - t10 * t90;
+    let t133 = t86 - t10 * t91 - t43 * t131;
+    let t134 = s_q2 * t132 + c_q2 * t133;
+    let t135 = c_q1 * d.k12 - 0.006 * (s_q1 * d.k11);
+    let t136 = t37 * d.k10 - p.d4 * t87 + (t43 * t119 - t38 * d.k7)
+        + (-(t42 * t128) - s_q3 * t124
+            + (p.a3 * t86 - 0.000987 * (p.m3 * t77) - c_q3 * t126));
+    let t137 = t67 * d.k21;
+    let t138 = 0.032 * (t21 * t137 - t32 * t88);
+    let t139 = t71 * d.k21;
+    let t140 = t41 * d.k22 - 0.032 * (t33 * t88) + (-0.032 * (t23 * t137) - t40 * d.k23);
     JointSpace {
         mass_matrix: [
             [
                 d.k0
                     + s_q1
-                        * (s_q1 * d.k1 + c_q2 * t107 - 0.000408 * t45 - p.d3 * t85
-                            - s_q2 * t109)
+                        * (s_q1 * d.k1 + c_q2 * t112 - 0.000408 * t19 - p.d3 * t73
+                            - s_q2 * t114)
                     + c_q1
-                        * (p.d3 * (c_q2 * t82 + 0.032 * (s_q2 * t84)) + s_q2 * t107
-                            + c_q2 * t109 - 0.000408 * (p.m2 * s_q1)
-                            - p.a2 * (t80 + t33 * d.k7 - t37 * d.k10)),
-                t111,
-                t110,
+                        * (p.d3 * (c_q2 * t70 + 0.032 * (s_q2 * t72)) + s_q2 * t112
+                            + c_q2 * t114 - 0.000408 * (p.m2 * s_q1)
+                            - p.a2 * (t69 + t40 * d.k7 - t41 * d.k10)),
+                t116,
+                t115,
+                t113,
+                t117,
+                t66,
+            ],
+            [
+                t116,
+                p.a2 * (s_q2 * (t34 + d.k16) + c_q2 * (d.k10 - 0.032 * (s_q4 * t33)))
+                    + d.k17 + t99 + t100,
+                t102,
+                t103,
+                t104,
+                t25,
+            ],
+            [
+                t115,
+                t102,
+                t101 - s_q3 * (t96 + c_q4 * t105) - c_q3 * t106,
+                t107,
                 t108,
-                t112,
-                t46,
+                t25,
             ],
             [
-                t111,
-                p.a2 * (s_q2 * (t86 + d.k16) + c_q2 * (d.k10 - 0.032 * (p.m6 * t43)))
-                    + d.k17 + t118 + t119,
-                t121,
-                t122,
-                t123,
-                t50,
-            ],
-            [
-                t110,
-                t121,
-                t120 - s_q3 * (t115 + c_q4 * t124) - c_q3 * t125,
-                t126,
-                t127,
-                t50,
-            ],
-            [
-                t108,
-                t122,
-                t126,
+                t113,
+                t103,
+                t107,
                 0.00004 * (c_q4 * c_q4) + s_q4 * s_q4 * d.k8 + 0.0016,
                 0.0,
-                t51,
+                t26,
             ],
-            [t112, t123, t127, 0.0, d.k9, 0.0],
-            [t46, t50, t50, t51, 0.0, 0.00004],
+            [t117, t104, t108, 0.0, d.k9, 0.0],
+            [t66, t25, t25, t26, 0.0, 0.00004],
         ],
         bias: [
             s_q1
-                * (t7 * t96 + t52 * d.k1 + c_q2 * t133 + 0.000408 * t87 - qd[1] * t72
-                    - s_q2 * t135 - p.d3 * t138)
+                * (t8 * t89 + qd[1] * t8 * d.k1 + c_q2 * t127 + 0.000408 * t35
+                    - qd[1] * t31 - s_q2 * t130 - p.d3 * t134)
                 + c_q1
-                    * (qd[1] * t103 + s_q2 * t133 + c_q2 * t135
-                        + p.d3 * (c_q2 * t136 - s_q2 * t137) - 0.000408 * (p.m2 * t52)
-                        - t6 * t96
+                    * (qd[1] * t93 + s_q2 * t127 + c_q2 * t130
+                        + p.d3 * (c_q2 * t132 - s_q2 * t133) - 0.000408 * (t8 * t29)
+                        - t5 * t89
                         - p.a2
-                            * (t91 + t18 * d.k10 + t19 * d.k7 + t54 * d.k7
-                                - t60 * d.k10)),
-            t6 * t72 + t52 * d.k2 + p.a2 * t138 + t139 + t140 + 0.001365 * t87
-                - t7 * t103,
-            t140,
-            t134,
-            t131,
-            0.00004 * t66,
+                            * (t85 + t43 * t90 + t42 * t91 + t74 * d.k7 - t77 * d.k10)),
+            t5 * t31 + t8 * t92 + p.a2 * t134 + t135 + t136 + 0.001365 * t35 - t8 * t93,
+            t136,
+            t129,
+            t125,
+            0.00004 * t81,
         ],
         gravity: [
-            s_q1 * (c_q2 * t94 - 0.032 * (s_q2 * t95))
-                + c_q1 * (s_q2 * t94 + 0.032 * (c_q2 * t95)),
-            t139 + t141,
-            t141,
-            0.032 * t95,
-            -0.032 * (p.m6 * t70),
+            s_q1 * (c_q2 * t138 - 0.032 * (s_q2 * t139))
+                + c_q1 * (s_q2 * t138 + 0.032 * (c_q2 * t139)),
+            t135 + t140,
+            t140,
+            0.032 * t139,
+            -0.032 * (p.m6 * t88),
             0.0,
         ],
     }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 511,
+    mul: 500,
     add: 307,
     div: 4,
     sqrt: 0,
@@ -1039,10 +1052,10 @@ pub fn forward_dynamics_with(
     let t10 = t6 * c_q2 + t4 * s_q2;
     let t11 = t4 * c_q2 - t6 * s_q2;
     let t12 = p.a2 * qd[1] - p.d3 * t6;
-    let t13 = p.a2 * (qd[0] * qd[0]);
-    let t14 = -(c_q1 * c_q1 * t13) - qd[1] * t12;
-    let t15 = p.d3 * t5 + s_q1 * c_q1 * t13;
-    let t16 = t6 * t12 - t4 * t4 * p.d3;
+    let t13 = p.a2 * t4;
+    let t14 = -(t4 * t13) - qd[1] * t12;
+    let t15 = p.d3 * t5 + t6 * t13;
+    let t16 = t6 * t12 - p.d3 * (t4 * t4);
     let t17 = qd[1] + qd[2];
     let t18 = qd[2] * t11;
     let t19 = qd[2] * t10;
@@ -1051,11 +1064,11 @@ pub fn forward_dynamics_with(
     let t22 = t10 * c_q3 - t17 * s_q3;
     let t23 = -(t10 * s_q3) - t17 * c_q3;
     let t24 = p.d4 * t10 - p.a3 * t11;
-    let t25 = t11 * t24 - p.a3 * (t17 * t17);
-    let t26 = -(p.d4 * (t17 * t17)) - t10 * t24;
-    let t27 = t10 * t17;
-    let t28 = t11 * t17;
-    let t29 = p.a3 * t27 + p.d4 * t28;
+    let t25 = p.a3 * t17;
+    let t26 = t11 * t24 - t17 * t25;
+    let t27 = p.d4 * t17;
+    let t28 = -(t17 * t27) - t10 * t24;
+    let t29 = t10 * t25 + t11 * t27;
     let t30 = t11 + qd[3];
     let t31 = qd[3] * t23;
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
@@ -1075,8 +1088,8 @@ pub fn forward_dynamics_with(
     let t46 = s_q5 * t41;
     let t47 = c_q2 * t14 + s_q2 * t15;
     let t48 = c_q2 * t15 - s_q2 * t14;
-    let t49 = c_q3 * t25 - s_q3 * t29;
-    let t50 = -(s_q3 * t25) - c_q3 * t29;
+    let t49 = c_q3 * t26 - s_q3 * t29;
+    let t50 = -(s_q3 * t26) - c_q3 * t29;
     let t51 = 0.032 * (p.m6 * (t36 * t36) + p.m6 * (t34 * t34));
     let t52 = 0.0013 * (t22 * t30) + tau[4];
     let t53 = t6 * d.k2 + qd[1] * d.k3 - 0.001365 * t42;
@@ -1086,177 +1099,179 @@ pub fn forward_dynamics_with(
     let t57 = t34 * d.k8;
     let t58 = t10 * d.k4 + t11 * d.k5;
     let t59 = t10 * d.k7 - t11 * d.k10;
-    let t60 = t6 * d.k1 + qd[1] * d.k2 - 0.000408 * t42;
-    let t61 = s_q4 * s_q4 * d.k8 + 0.0016;
-    let inv62 = 1.0 / t61;
-    let t63 = c_q4 * c_q4 * d.k8 + 0.0003 - s_q4 * s_q4 * (c_q4 * c_q4) * inv62 * d.k19;
-    let t64 = 0.032 * (s_q4 * s_q4 * c_q4 * inv62 * d.k20 - p.m6 * c_q4);
-    let t65 = p.d4 * t64;
-    let t66 = c_q4 * c_q4 * d.k21;
-    let t67 = s_q4 * s_q4 * d.k22;
-    let t68 = -0.001024 * (s_q3 * s_q3 * t66 + c_q3 * c_q3 * inv62 * t67);
-    let t69 = s_q3 * c_q3;
-    let t70 = 0.001024 * (t66 * t69 - inv62 * t67 * t69);
-    let t71 = p.d4 * t70;
-    let t72 = s_q4 * c_q4;
-    let t73 = s_q3 * t72;
-    let t74 = d.k24 * t73;
-    let t75 = t71 - 0.001024 * t74;
-    let t76 = 2.0 * (t65 * t69) - t63 * t69 - p.d4 * t75;
-    let t77 = c_q3 * t72;
-    let t78 = 0.001024 * (s_q4 * s_q4 * d.k24 - d.k25 * t77);
-    let t79 = -0.001024 * (c_q3 * c_q3 * t66 + s_q3 * s_q3 * inv62 * t67);
-    let t80 = p.d4 * t79 + 0.001024 * (d.k24 * t77);
-    let t81 = d.k6 + s_q3 * s_q3 * t63 + p.d4 * t80 - p.a3 * t78
-        - 2.0 * (s_q3 * s_q3 * t65);
-    let inv82 = 1.0 / t81;
-    let t83 = d.k4 + c_q3 * c_q3 * t63 + t68 * d.k23 - t76 * t76 * inv82
-        - 2.0 * (c_q3 * c_q3 * t65);
-    let t84 = c_q3 * c_q3 * t64;
-    let t85 = t64 * t69;
-    let t86 = p.a3 * t75 + d.k27 - p.a3 * t85;
-    let t87 = d.k5 + p.a3 * t84 - t68 * d.k26 - t76 * inv82 * t86;
-    let t88 = s_q2 * t87;
-    let t89 = c_q2 * t87;
-    let t90 = t68 * d.k28 - inv82 * (t86 * t86);
-    let t91 = d.k16 + s_q3 * s_q3 * t64 - t80;
-    let t92 = t71 - t85 - t76 * inv82 * t91;
-    let t93 = -(p.a3 * t70) - inv82 * t86 * t91;
-    let t94 = c_q2 * t92 - s_q2 * t93;
-    let t95 = d.k10 - t78;
-    let t96 = 0.001024 * (t73 * d.k25) - t76 * inv82 * t95;
-    let t97 = -0.001024 * t74 - inv82 * t86 * t95;
-    let t98 = c_q2 * t96 - s_q2 * t97;
-    let t99 = s_q2 * t94 + c_q2 * t98;
-    let t100 = t79 - inv82 * (t91 * t91);
-    let t101 = d.k21 * t72;
-    let t102 = -0.001024 * (c_q3 * t101) - inv82 * t91 * t95;
-    let t103 = c_q2 * t102;
-    let t104 = s_q2 * t100 + t103;
-    let t105 = s_q2 * t102;
-    let t106 = s_q4 * s_q4 * d.k21;
-    let t107 = -0.001024 * t106 - inv82 * (t95 * t95);
-    let t108 = t105 + c_q2 * t107;
-    let t109 = s_q2 * t104 + c_q2 * t108;
-    let t110 = d.k2 + p.a2 * t99 - t109 * d.k30;
-    let t111 = d.k3 + t109 * d.k31;
-    let inv112 = 1.0 / t111;
-    let t113 = d.k1 + c_q2 * (c_q2 * t83 - t88) + t109 * d.k29
-        - s_q2 * (t89 - s_q2 * t90) - t110 * t110 * inv112 - 2.0 * (p.d3 * t99);
-    let t114 = t89 + s_q2 * t83;
-    let t115 = t88 + c_q2 * t90;
-    let t116 = c_q2 * t94 - s_q2 * t98;
-    let t117 = t85 - t75;
-    let t118 = d.k7 + p.d4 * t68 - t84 - t76 * inv82 * t117;
-    let t119 = d.k32 - p.a3 * t68 - inv82 * t86 * t117;
-    let t120 = s_q2 * t92 + c_q2 * t93;
-    let t121 = s_q2 * t96 + c_q2 * t97;
-    let t122 = s_q2 * t120 + c_q2 * t121;
-    let t123 = c_q2 * t104 - s_q2 * t108;
-    let t124 = p.d3 * t123;
-    let t125 = t70 - inv82 * t91 * t117;
-    let t126 = 0.001024 * (s_q3 * t101) - inv82 * t95 * t117;
-    let t127 = s_q2 * t125 + c_q2 * t126;
-    let t128 = p.a2 * t127 - t124;
-    let t129 = p.a2 * t122 + d.k30 * t123 + d.k33 - d.k31 * t127;
-    let t130 = c_q2 * t114 + p.d3 * t116 + p.d3 * t128 + d.k34 - s_q2 * t115
-        - p.a2 * (c_q2 * t118 - s_q2 * t119) - p.d3 * t122 - t110 * inv112 * t129;
-    let t131 = c_q2 * t120 - s_q2 * t121;
-    let t132 = c_q2 * t125 - s_q2 * t126;
-    let t133 = p.a2 * t132
-        - p.d3 * (c_q2 * (c_q2 * t100 - t105) - s_q2 * (t103 - s_q2 * t107));
-    let t134 = t68 - inv82 * (t117 * t117);
-    let t135 = s_q2 * t114 + c_q2 * t115 + p.a2 * (p.a2 * t134 - p.d3 * t132)
-        + 2.0 * (p.d3 * t131 - p.a2 * (s_q2 * t118 + c_q2 * t119)) - p.d3 * t133
-        - inv112 * (t129 * t129);
-    let t136 = d.k0 + s_q1 * (s_q1 * t113 + c_q1 * t130)
-        + c_q1 * (s_q1 * t130 + c_q1 * t135);
-    let inv137 = 1.0 / t136;
-    let t138 = -0.00004 * (t40 * t45 + t39 * t46) - t35 * t56 - qd[4] * t35 * d.k8;
-    let t139 = t34 * t56 - tau[5] - t36 * t57;
-    let t140 = 0.0003 * (t22 * t23) + tau[3] + (s_q4 * t138 + c_q4 * t139);
-    let t141 = d.k8 * t72;
-    let t142 = c_q4 * t138 - 0.0016 * (t23 * t30) - s_q4 * t139 - t50 * t64 - t31 * t63
-        - inv62 * t140 * t141;
-    let t143 = 0.00004 * (t40 * t46 - t39 * t45) + (tau[4] + t35 * t57);
-    let t144 = 0.032 * (t143 * d.k35 - t34 * t44);
-    let t145 = c_q4 * t144 + 0.001024 * (t49 * t66 + t26 * t101) - s_q4 * t51;
-    let t146 = p.m6 * s_q4;
-    let t147 = 0.032 * (t36 * t44 + qd[4] * t44 + inv62 * t140 * t146)
-        + 0.001024 * (t50 * inv62 * t67) - t31 * t64;
-    let t148 = -(s_q3 * t145) - c_q3 * t147;
-    let t149 = c_q4 * t51 + s_q4 * t144 + 0.001024 * (t49 * t101 + t26 * t106);
-    let t150 = c_q3 * t145 - s_q3 * t147;
-    let t151 = tau[2] - c_q3 * t52 - p.d4 * t150
-        + (t11 * t58 - t10 * t55 + (p.a3 * t149 - s_q3 * t142));
-    let t152 = t17 * t55 + c_q3 * t142 + p.d4 * t148 + t19 * t87 - s_q3 * t52 - t11 * t54
-        - t47 * t92 - t48 * t96 - t16 * t118 - t18 * t83 - t76 * inv82 * t151;
-    let t153 = t10 * t54 + t19 * t90 - tau[3] - t17 * t58 - p.a3 * t148 - t47 * t93
-        - t48 * t97 - t16 * t119 - t18 * t87 - inv82 * t86 * t151;
-    let t154 = t17 * t17 * d.k10 + t150 + t19 * t93 - t11 * t59 - t47 * t100 - t48 * t102
-        - t16 * t125 - t18 * t92 - inv82 * t91 * t151;
-    let t155 = t17 * t17 * d.k7 + t10 * t59 + t149 + t19 * t97 - t47 * t102 - t48 * t107
-        - t16 * t126 - t18 * t96 - inv82 * t95 * t151;
-    let t156 = s_q2 * t154 + c_q2 * t155;
-    let t157 = tau[1] + t4 * t60 + (p.a2 * t156 + (-(t6 * t43) - tau[2]));
-    let t158 = p.a2 * t123 + d.k36;
-    let t159 = p.a2 * t109 + d.k37;
-    let t160 = tau[0]
+    let t60 = t17 * d.k10;
+    let t61 = t17 * d.k7;
+    let t62 = t6 * d.k1 + qd[1] * d.k2 - 0.000408 * t42;
+    let t63 = s_q4 * s_q4 * d.k8 + 0.0016;
+    let inv64 = 1.0 / t63;
+    let t65 = s_q4 * c_q4;
+    let t66 = c_q4 * c_q4 * d.k8 + 0.0003 - inv64 * d.k24 * (t65 * t65);
+    let t67 = 0.032 * (s_q4 * inv64 * t65 * d.k25 - p.m6 * c_q4);
+    let t68 = c_q3 * t67;
+    let t69 = c_q3 * t68;
+    let t70 = c_q4 * (c_q4 * d.k26);
+    let t71 = s_q4 * (s_q4 * d.k27);
+    let t72 = -0.001024 * (s_q3 * s_q3 * t70 + c_q3 * c_q3 * inv64 * t71);
+    let t73 = s_q3 * c_q3;
+    let t74 = s_q3 * t68;
+    let t75 = 0.001024 * (t70 * t73 - inv64 * t71 * t73);
+    let t76 = p.d4 * t75;
+    let t77 = s_q3 * t65;
+    let t78 = d.k29 * t77;
+    let t79 = t76 - 0.001024 * t78;
+    let t80 = 2.0 * (p.d4 * t74) - t66 * t73 - p.d4 * t79;
+    let t81 = s_q3 * (s_q3 * t67);
+    let t82 = c_q3 * t65;
+    let t83 = 0.001024 * (s_q4 * s_q4 * d.k29 - d.k30 * t82);
+    let t84 = -0.001024 * (c_q3 * c_q3 * t70 + s_q3 * s_q3 * inv64 * t71);
+    let t85 = p.d4 * t84 + 0.001024 * (d.k29 * t82);
+    let t86 = d.k6 + s_q3 * s_q3 * t66 + p.d4 * t85 - p.a3 * t83 - 2.0 * (p.d4 * t81);
+    let inv87 = 1.0 / t86;
+    let t88 = d.k4 + c_q3 * c_q3 * t66 + t72 * d.k28 - t80 * t80 * inv87
+        - 2.0 * (p.d4 * t69);
+    let t89 = p.a3 * t79 + d.k32 - p.a3 * t74;
+    let t90 = d.k5 + p.a3 * t69 - t72 * d.k31 - t80 * inv87 * t89;
+    let t91 = s_q2 * t90;
+    let t92 = c_q2 * t90;
+    let t93 = t72 * d.k33 - inv87 * (t89 * t89);
+    let t94 = d.k16 + t81 - t85;
+    let t95 = t76 - t74 - t80 * inv87 * t94;
+    let t96 = -(p.a3 * t75) - inv87 * t89 * t94;
+    let t97 = c_q2 * t95 - s_q2 * t96;
+    let t98 = d.k10 - t83;
+    let t99 = 0.001024 * (t77 * d.k30) - t80 * inv87 * t98;
+    let t100 = -0.001024 * t78 - inv87 * t89 * t98;
+    let t101 = c_q2 * t99 - s_q2 * t100;
+    let t102 = s_q2 * t97 + c_q2 * t101;
+    let t103 = t84 - inv87 * (t94 * t94);
+    let t104 = t65 * d.k26;
+    let t105 = -0.001024 * (c_q3 * t104) - inv87 * t94 * t98;
+    let t106 = c_q2 * t105;
+    let t107 = s_q2 * t103 + t106;
+    let t108 = s_q2 * t105;
+    let t109 = s_q4 * (s_q4 * d.k26);
+    let t110 = -0.001024 * t109 - inv87 * (t98 * t98);
+    let t111 = t108 + c_q2 * t110;
+    let t112 = s_q2 * t107 + c_q2 * t111;
+    let t113 = d.k2 + p.a2 * t102 - t112 * d.k35;
+    let t114 = d.k3 + t112 * d.k36;
+    let inv115 = 1.0 / t114;
+    let t116 = d.k1 + c_q2 * (c_q2 * t88 - t91) + t112 * d.k34
+        - s_q2 * (t92 - s_q2 * t93) - t113 * t113 * inv115 - 2.0 * (p.d3 * t102);
+    let t117 = t92 + s_q2 * t88;
+    let t118 = t91 + c_q2 * t93;
+    let t119 = c_q2 * t97 - s_q2 * t101;
+    let t120 = t74 - t79;
+    let t121 = d.k7 + p.d4 * t72 - t69 - t80 * inv87 * t120;
+    let t122 = d.k37 - p.a3 * t72 - inv87 * t89 * t120;
+    let t123 = s_q2 * t95 + c_q2 * t96;
+    let t124 = s_q2 * t99 + c_q2 * t100;
+    let t125 = s_q2 * t123 + c_q2 * t124;
+    let t126 = c_q2 * t107 - s_q2 * t111;
+    let t127 = p.d3 * t126;
+    let t128 = t75 - inv87 * t94 * t120;
+    let t129 = 0.001024 * (s_q3 * t104) - inv87 * t98 * t120;
+    let t130 = s_q2 * t128 + c_q2 * t129;
+    let t131 = p.a2 * t130 - t127;
+    let t132 = p.a2 * t125 + d.k35 * t126 + d.k38 - d.k36 * t130;
+    let t133 = c_q2 * t117 + p.d3 * t119 + p.d3 * t131 + d.k39 - s_q2 * t118
+        - p.a2 * (c_q2 * t121 - s_q2 * t122) - p.d3 * t125 - t113 * inv115 * t132;
+    let t134 = c_q2 * t123 - s_q2 * t124;
+    let t135 = c_q2 * t128 - s_q2 * t129;
+    let t136 = p.a2 * t135
+        - p.d3 * (c_q2 * (c_q2 * t103 - t108) - s_q2 * (t106 - s_q2 * t110));
+    let t137 = t72 - inv87 * (t120 * t120);
+    let t138 = s_q2 * t117 + c_q2 * t118 + p.a2 * (p.a2 * t137 - p.d3 * t135)
+        + 2.0 * (p.d3 * t134 - p.a2 * (s_q2 * t121 + c_q2 * t122)) - p.d3 * t136
+        - inv115 * (t132 * t132);
+    let t139 = d.k0 + s_q1 * (s_q1 * t116 + c_q1 * t133)
+        + c_q1 * (s_q1 * t133 + c_q1 * t138);
+    let inv140 = 1.0 / t139;
+    let t141 = -0.00004 * (t40 * t45 + t39 * t46) - t35 * t56 - qd[4] * t35 * d.k8;
+    let t142 = t34 * t56 - tau[5] - t36 * t57;
+    let t143 = 0.0003 * (t22 * t23) + tau[3] + (s_q4 * t141 + c_q4 * t142);
+    let t144 = d.k8 * t65;
+    let t145 = c_q4 * t141 - 0.0016 * (t23 * t30) - s_q4 * t142 - t50 * t67 - t31 * t66
+        - inv64 * t143 * t144;
+    let t146 = 0.00004 * (t40 * t46 - t39 * t45) + (tau[4] + t35 * t57);
+    let t147 = 0.032 * (t146 * d.k40 - t34 * t44);
+    let t148 = c_q4 * t147 + 0.001024 * (t49 * t70 + t28 * t104) - s_q4 * t51;
+    let t149 = p.m6 * s_q4;
+    let t150 = 0.032 * (t36 * t44 + qd[4] * t44 + inv64 * t143 * t149)
+        + 0.001024 * (t50 * inv64 * t71) - t31 * t67;
+    let t151 = -(s_q3 * t148) - c_q3 * t150;
+    let t152 = c_q4 * t51 + s_q4 * t147 + 0.001024 * (t49 * t104 + t28 * t109);
+    let t153 = c_q3 * t148 - s_q3 * t150;
+    let t154 = tau[2] - c_q3 * t52 - p.d4 * t153
+        + (t11 * t58 - t10 * t55 + (p.a3 * t152 - s_q3 * t145));
+    let t155 = t17 * t55 + c_q3 * t145 + p.d4 * t151 + t19 * t90 - s_q3 * t52 - t11 * t54
+        - t47 * t95 - t48 * t99 - t16 * t121 - t18 * t88 - t80 * inv87 * t154;
+    let t156 = t10 * t54 + t19 * t93 - tau[3] - t17 * t58 - p.a3 * t151 - t47 * t96
+        - t48 * t100 - t16 * t122 - t18 * t90 - inv87 * t89 * t154;
+    let t157 = t17 * t60 + t153 + t19 * t96 - t11 * t59 - t47 * t103 - t48 * t105
+        - t16 * t128 - t18 * t95 - inv87 * t94 * t154;
+    let t158 = t17 * t61 + t10 * t59 + t152 + t19 * t100 - t47 * t105 - t48 * t110
+        - t16 * t129 - t18 * t99 - inv87 * t98 * t154;
+    let t159 = s_q2 * t157 + c_q2 * t158;
+    let t160 = tau[1] + t4 * t62 + (p.a2 * t159 + (-(t6 * t43) - tau[2]));
+    let t161 = p.a2 * t126 + d.k41;
+    let t162 = p.a2 * t112 + d.k42;
+    let t163 = tau[0]
         + s_q1
-            * (qd[1] * t43 + c_q2 * t152 + t7 * t130 - t4 * t53 - s_q2 * t153
-                - p.d3 * t156 - t5 * t113 - t110 * inv112 * t157)
+            * (qd[1] * t43 + c_q2 * t155 + t7 * t133 - t4 * t53 - s_q2 * t156
+                - p.d3 * t159 - t5 * t116 - t113 * inv115 * t160)
         + c_q1
-            * (t6 * t53 + s_q2 * t152 + c_q2 * t153 + p.d3 * (c_q2 * t154 - s_q2 * t155)
-                + t7 * t135 - qd[1] * t60
+            * (t6 * t53 + s_q2 * t155 + c_q2 * t156 + p.d3 * (c_q2 * t157 - s_q2 * t158)
+                + t7 * t138 - qd[1] * t62
                 - p.a2
-                    * (t148 + t19 * t119 - t27 * d.k10 - t28 * d.k7 - t47 * t125
-                        - t48 * t126 - t16 * t134 - t18 * t118 - inv82 * t117 * t151)
-                - t5 * t130 - inv112 * t129 * t157)
+                    * (t151 + t19 * t122 - t10 * t60 - t11 * t61 - t47 * t128
+                        - t48 * t129 - t16 * t137 - t18 * t121 - inv87 * t120 * t154)
+                - t5 * t133 - inv115 * t132 * t160)
         - p.g
             * (s_q1
-                * (s_q1 * (t116 - t124 - t110 * inv112 * t158)
-                    + c_q1 * (t131 - t133 - inv112 * t129 * t158))
+                * (s_q1 * (t119 - t127 - t113 * inv115 * t161)
+                    + c_q1 * (t134 - t136 - inv115 * t132 * t161))
                 + c_q1
-                    * (s_q1 * (t99 - p.d3 * t109 - t110 * inv112 * t159)
-                        + c_q1 * (t122 - t128 - inv112 * t129 * t159)));
-    let t161 = t5 + s_q1 * inv137 * t160;
-    let t162 = c_q1 * inv137 * t160 - t7;
-    let t163 = t157 - t2 * t158 - t3 * t159 - t110 * t161 - t129 * t162;
-    let t164 = inv112 * t163;
-    let t165 = t2 + p.d3 * t162;
-    let t166 = t3 + p.a2 * inv112 * t163 - p.d3 * t161;
-    let t167 = t47 + (c_q2 * t165 + s_q2 * t166);
-    let t168 = t48 + (c_q2 * t166 - s_q2 * t165);
-    let t169 = t16 - p.a2 * t162;
-    let t170 = t18 + c_q2 * t161 + s_q2 * t162;
-    let t171 = c_q2 * t162 + (-t19 - s_q2 * t161);
-    let t172 = inv82
-        * (t151 - t91 * t167 - t95 * t168 - t117 * t169 - t76 * t170 - t86 * t171
-            - t81 * inv112 * t163);
-    let t173 = t164 + t172;
-    let t174 = t167 - p.d4 * t173;
-    let t175 = t169 + p.d4 * t170 - p.a3 * t171;
-    let t176 = t31 + c_q3 * t170 - s_q3 * t173;
-    let t177 = inv62
-        * (t140 + 0.032 * (t146 * (t50 - s_q3 * t174 - c_q3 * t175)) - t141 * t176
-            - t61 * t171);
+                    * (s_q1 * (t102 - p.d3 * t112 - t113 * inv115 * t162)
+                        + c_q1 * (t125 - t131 - inv115 * t132 * t162)));
+    let t164 = t5 + s_q1 * inv140 * t163;
+    let t165 = c_q1 * inv140 * t163 - t7;
+    let t166 = t160 - t2 * t161 - t3 * t162 - t113 * t164 - t132 * t165;
+    let t167 = inv115 * t166;
+    let t168 = t2 + p.d3 * t165;
+    let t169 = t3 + p.a2 * inv115 * t166 - p.d3 * t164;
+    let t170 = t47 + (c_q2 * t168 + s_q2 * t169);
+    let t171 = t48 + (c_q2 * t169 - s_q2 * t168);
+    let t172 = t16 - p.a2 * t165;
+    let t173 = t18 + c_q2 * t164 + s_q2 * t165;
+    let t174 = c_q2 * t165 + (-t19 - s_q2 * t164);
+    let t175 = inv87
+        * (t154 - t94 * t170 - t98 * t171 - t120 * t172 - t80 * t173 - t89 * t174
+            - t86 * inv115 * t166);
+    let t176 = t167 + t175;
+    let t177 = t170 - p.d4 * t176;
+    let t178 = t172 + p.d4 * t173 - p.a3 * t174;
+    let t179 = t31 + c_q3 * t173 - s_q3 * t176;
+    let t180 = inv64
+        * (t143 + 0.032 * (t149 * (t50 - s_q3 * t177 - c_q3 * t178)) - t144 * t179
+            - t63 * t174);
     [
-        inv137 * t160,
-        t164,
-        t172,
-        t177,
-        (t143
+        inv140 * t163,
+        t167,
+        t175,
+        t180,
+        (t146
             + 0.032
                 * (p.m6
-                    * (c_q4 * (t49 + c_q3 * t174 - s_q3 * t175)
-                        + s_q4 * (t26 + t168 + p.a3 * t173)))
-            - d.k9 * (qd[3] * t22 + s_q3 * t170 + c_q3 * t173)) * d.k38,
-        25000.0 * (tau[5] - 0.00004 * (c_q4 * (t171 + t177) - qd[4] * t34 - s_q4 * t176)),
+                    * (c_q4 * (t49 + c_q3 * t177 - s_q3 * t178)
+                        + s_q4 * (t28 + t171 + p.a3 * t176)))
+            - d.k9 * (qd[3] * t22 + s_q3 * t173 + c_q3 * t176)) * d.k43,
+        25000.0 * (tau[5] - 0.00004 * (c_q4 * (t174 + t180) - qd[4] * t34 - s_q4 * t179)),
     ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 574,
+    mul: 565,
     add: 339,
     div: 0,
     sqrt: 0,
@@ -1286,290 +1301,292 @@ pub fn coriolis_matrix_with(
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let t4 = p.a2 * qd[1];
     let t5 = qd[0] * s_q1;
-    let t6 = qd[1] + qd[2];
+    let t6 = p.d3 * t5;
+    let t7 = qd[1] + qd[2];
     let s_q3 = libm::Libm::<Real>::sin(q[3]);
     let c_q3 = libm::Libm::<Real>::cos(q[3]);
-    let t9 = p.d4 * t6;
-    let t10 = p.a3 * t6;
+    let t10 = p.d4 * t7;
+    let t11 = p.a3 * t7;
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
     let s_q5 = libm::Libm::<Real>::sin(q[5]);
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
-    let t15 = p.m2 * c_q1;
-    let t16 = s_q3 * c_q4;
-    let t17 = -(c_q5 * t16) - c_q3 * s_q5;
-    let t18 = s_q5 * t16 - c_q3 * c_q5;
-    let t19 = p.m2 * qd[1];
-    let t20 = qd[0] * c_q1;
-    let t21 = p.m2 * t20;
-    let t22 = -0.2989010989010989 * (p.m2 * t5) - t19;
-    let t23 = s_q1 * t19;
-    let t24 = p.d3 * qd[0];
-    let t25 = s_q1 * (t4 - p.d3 * t5) - s_q1 * s_q1 * t24
-        + (s_q1 * t4 - 2.0 * (c_q1 * c_q1 * t24));
-    let t26 = s_q3 * s_q4;
-    let t27 = -2.0 * (t10 + c_q2 * t4);
-    let t28 = q[1] + q[2];
-    let t29 = libm::Libm::<Real>::sin(t28);
-    let t30 = qd[0] * t29;
-    let t31 = libm::Libm::<Real>::cos(t28);
-    let t32 = qd[0] * t31;
-    let t33 = c_q3 * t30 - t6 * s_q3;
-    let t34 = -(t6 * c_q3) - s_q3 * t30;
-    let t35 = p.d4 * t30 - p.a3 * t32;
-    let t36 = qd[3] + t32;
-    let t37 = c_q4 * t33 + s_q4 * t36;
-    let t38 = c_q4 * t36 - s_q4 * t33;
-    let t39 = qd[4] - t34;
-    let t40 = c_q5 * t37 - s_q5 * t39;
-    let t41 = -(s_q5 * t37) - c_q5 * t39;
-    let t42 = qd[5] + t38;
-    let t43 = c_q3 * t29;
-    let t44 = c_q4 * t43 + s_q4 * t31;
-    let t45 = c_q4 * t31 - s_q4 * t43;
-    let t46 = s_q3 * t29;
-    let t47 = c_q5 * t44 - s_q5 * t46;
-    let t48 = -(s_q5 * t44) - c_q5 * t46;
-    let t49 = qd[2] * t31 + qd[1] * t31;
-    let t50 = -(qd[2] * t29) - qd[1] * t29;
-    let t51 = c_q3 * t49 - qd[3] * t46;
-    let t52 = c_q5 * t42;
-    let t53 = c_q5 * t41;
-    let t54 = s_q5 * t42;
-    let t55 = s_q5 * t40;
-    let t56 = qd[4] * t45 + c_q4 * t51 + s_q4 * t50;
-    let t57 = p.d4 * t29 - p.a3 * t31;
-    let t58 = p.a2 * c_q1;
-    let t59 = t31 * t35 + t32 * t57 - 2.0 * (t32 * t58);
-    let t60 = t25 + t10 * t29 + t9 * t31 + p.d4 * t49 - p.a3 * t50;
-    let t61 = c_q4 * t50 - qd[4] * t44 - s_q4 * t51;
-    let t62 = s_q5 * t41;
-    let t63 = c_q5 * t40;
-    let t64 = qd[3] * t43 + s_q3 * t49;
-    let t65 = p.m6 * t39;
-    let t66 = p.m6 * t37;
-    let t67 = -0.064 * (t46 * t65 + t44 * t66);
+    let t16 = p.m2 * c_q1;
+    let t17 = s_q3 * c_q4;
+    let t18 = -(c_q5 * t17) - c_q3 * s_q5;
+    let t19 = s_q5 * t17 - c_q3 * c_q5;
+    let t20 = p.m2 * qd[1];
+    let t21 = p.m2 * t5;
+    let t22 = qd[0] * c_q1;
+    let t23 = p.m2 * t22;
+    let t24 = -0.2989010989010989 * t21 - t20;
+    let t25 = s_q1 * t20;
+    let t26 = s_q1 * (t4 - t6) - s_q1 * t6 + (s_q1 * t4 - 2.0 * (p.d3 * c_q1 * t22));
+    let t27 = s_q3 * s_q4;
+    let t28 = -2.0 * (t11 + c_q2 * t4);
+    let t29 = q[1] + q[2];
+    let t30 = libm::Libm::<Real>::sin(t29);
+    let t31 = qd[0] * t30;
+    let t32 = libm::Libm::<Real>::cos(t29);
+    let t33 = qd[0] * t32;
+    let t34 = c_q3 * t31 - t7 * s_q3;
+    let t35 = -(t7 * c_q3) - s_q3 * t31;
+    let t36 = p.d4 * t31 - p.a3 * t33;
+    let t37 = qd[3] + t33;
+    let t38 = c_q4 * t34 + s_q4 * t37;
+    let t39 = c_q4 * t37 - s_q4 * t34;
+    let t40 = qd[4] - t35;
+    let t41 = c_q5 * t38 - s_q5 * t40;
+    let t42 = -(s_q5 * t38) - c_q5 * t40;
+    let t43 = qd[5] + t39;
+    let t44 = c_q3 * t30;
+    let t45 = c_q4 * t44 + s_q4 * t32;
+    let t46 = c_q4 * t32 - s_q4 * t44;
+    let t47 = s_q3 * t30;
+    let t48 = c_q5 * t45 - s_q5 * t47;
+    let t49 = -(s_q5 * t45) - c_q5 * t47;
+    let t50 = p.m3 * t32;
+    let t51 = qd[2] * t32 + qd[1] * t32;
+    let t52 = -(qd[2] * t30) - qd[1] * t30;
+    let t53 = c_q3 * t51 - qd[3] * t47;
+    let t54 = c_q5 * t43;
+    let t55 = c_q5 * t42;
+    let t56 = s_q5 * t43;
+    let t57 = s_q5 * t41;
+    let t58 = qd[4] * t46 + c_q4 * t53 + s_q4 * t52;
+    let t59 = p.d4 * t30 - p.a3 * t32;
+    let t60 = p.a2 * c_q1;
+    let t61 = t32 * t36 + t33 * t59 - 2.0 * (t33 * t60);
+    let t62 = t26 + t11 * t30 + t10 * t32 + p.d4 * t51 - p.a3 * t52;
+    let t63 = c_q4 * t52 - qd[4] * t45 - s_q4 * t53;
+    let t64 = s_q5 * t42;
+    let t65 = c_q5 * t41;
+    let t66 = qd[3] * t44 + s_q3 * t51;
+    let t67 = p.m6 * t40;
     let t68 = p.m6 * t38;
-    let t69 = 0.032 * (t44 * t68 + t45 * t66 - p.m6 * t64);
-    let t70 = c_q4 * t69 - s_q4 * t67;
-    let t71 = -0.032 * (t45 * t65 + t46 * t68 + p.m6 * t56);
-    let t72 = -(s_q3 * t70) - c_q3 * t71;
-    let t73 = c_q4 * t67 + s_q4 * t69;
-    let t74 = c_q3 * t70 - s_q3 * t71;
-    let t75 = c_q3 * t32 - c_q3 * qd[3];
-    let t76 = qd[4] * t26 + c_q4 * t75 - s_q4 * t30;
-    let t77 = 2.0 * (p.a3 * t30 + p.d4 * t32);
-    let t78 = 2.0 * (p.a2 * t5) + t77;
-    let t79 = qd[4] * t16 - s_q4 * t75 - c_q4 * t30;
-    let t80 = s_q3 * t32 - s_q3 * qd[3];
-    let t81 = p.m6
-        * (s_q4 * (2.0 * (s_q2 * t4 - t9)) + c_q4 * (c_q3 * t27 - s_q3 * t78));
-    let t82 = c_q3 * t65;
-    let t83 = 0.064 * (t16 * t66 - t82);
-    let t84 = 0.032 * (t26 * t66 - t16 * t68 - p.m6 * t80);
-    let t85 = c_q4 * t84 - s_q4 * t83;
-    let t86 = t26 * t65;
-    let t87 = c_q3 * t68;
-    let t88 = -0.032 * (t86 + t87 + p.m6 * t76);
-    let t89 = -(s_q3 * t85) - c_q3 * t88;
-    let t90 = c_q4 * t83 + s_q4 * t84;
-    let t91 = c_q3 * t85 - s_q3 * t88;
-    let t92 = 0.00002 * t79;
-    let t93 = p.m6 * (c_q4 * (-2.0 * (c_q3 * t10) - s_q3 * t77) - 2.0 * (t9 * s_q4));
-    let t94 = s_q4 * s_q5 * t52;
-    let t95 = c_q4 * qd[4] + c_q4 * t34;
-    let t96 = -(s_q4 * qd[4]) - s_q4 * t34;
-    let t97 = s_q4 * t42;
-    let t98 = c_q4 * t66;
-    let t99 = 0.032 * (s_q4 * t68 + t98 - p.m6 * t33);
-    let t100 = 0.064 * (s_q4 * s_q4 * t66) + c_q4 * t99;
-    let t101 = c_q4 * t65;
-    let t102 = -0.032 * (t101 + p.m6 * t95);
-    let t103 = -(s_q3 * t100) - c_q3 * t102;
-    let t104 = c_q3 * t100 - s_q3 * t102;
-    let t105 = s_q4 * t99 - 0.064 * (s_q4 * t98);
-    let t106 = s_q2 * t104 + c_q2 * t105;
-    let t107 = -t37;
-    let t108 = 0.064 * (t87 - t86);
-    let t109 = 0.064 * (s_q4 * t82 + s_q3 * t68);
-    let t110 = s_q2 * t109 - 0.064 * (c_q2 * t101);
-    let t111 = 0.00004 * (t53 + t55);
-    let t112 = 0.00004 * (t62 - t63);
-    let t113 = c_q3 * c_q4 * t111 - s_q3 * t112;
-    let t114 = s_q4 * t111;
-    let t115 = 0.5 * (-(t16 * t111) - c_q3 * t112);
-    let t116 = t5 * d.k2 + qd[1] * d.k3 - 0.001365 * t21;
-    let t117 = t5 * d.k1;
-    let t118 = qd[1] * d.k2 - 0.000408 * t21;
-    let t119 = s_q1 * d.k2 - 0.001365 * t15;
-    let t120 = c_q1 * qd[1];
-    let t121 = t6 * d.k6 - 0.000987 * (p.m3 * t32);
-    let t122 = t6 * t29;
-    let t123 = t39 * d.k9;
-    let t124 = t38 * d.k9;
-    let t125 = 0.00004 * (t48 * t52 + t45 * t53 + (t47 * t54 + t45 * t55))
-        + 0.032 * (p.m6 * (s_q3 * t59 + c_q3 * t60)) + t45 * t123 + t46 * t124
-        + t56 * d.k8;
-    let t126 = t39 * d.k8;
-    let t127 = t37 * d.k8;
-    let t128 = t37 * d.k9;
-    let t129 = 0.00004 * t61 + t44 * t126 + t46 * t127 - t44 * t123 - t46 * t128;
-    let t130 = 0.0016 * (t31 * t34 - t36 * t46) + 0.0003 * t51 + c_q4 * t125
-        - s_q4 * t129;
-    let t131 = t38 * d.k8;
-    let t132 = -(t45 * t127 - t64 * d.k9)
-        - (0.00004 * (t48 * t54 + t45 * t62 - (t47 * t52 + t45 * t63))
+    let t69 = -0.064 * (t47 * t67 + t45 * t68);
+    let t70 = p.m6 * t39;
+    let t71 = 0.032 * (t45 * t70 + t46 * t68 - p.m6 * t66);
+    let t72 = c_q4 * t71 - s_q4 * t69;
+    let t73 = -0.032 * (t46 * t67 + t47 * t70 + p.m6 * t58);
+    let t74 = -(s_q3 * t72) - c_q3 * t73;
+    let t75 = c_q4 * t69 + s_q4 * t71;
+    let t76 = c_q3 * t72 - s_q3 * t73;
+    let t77 = c_q3 * t33 - c_q3 * qd[3];
+    let t78 = qd[4] * t27 + c_q4 * t77 - s_q4 * t31;
+    let t79 = 2.0 * (p.a3 * t31 + p.d4 * t33);
+    let t80 = 2.0 * (p.a2 * t5) + t79;
+    let t81 = qd[4] * t17 - s_q4 * t77 - c_q4 * t31;
+    let t82 = s_q3 * t33 - s_q3 * qd[3];
+    let t83 = p.m6
+        * (s_q4 * (2.0 * (s_q2 * t4 - t10)) + c_q4 * (c_q3 * t28 - s_q3 * t80));
+    let t84 = c_q3 * t67;
+    let t85 = 0.064 * (t17 * t68 - t84);
+    let t86 = 0.032 * (t27 * t68 - t17 * t70 - p.m6 * t82);
+    let t87 = c_q4 * t86 - s_q4 * t85;
+    let t88 = t27 * t67;
+    let t89 = c_q3 * t70;
+    let t90 = -0.032 * (t88 + t89 + p.m6 * t78);
+    let t91 = -(s_q3 * t87) - c_q3 * t90;
+    let t92 = c_q4 * t85 + s_q4 * t86;
+    let t93 = c_q3 * t87 - s_q3 * t90;
+    let t94 = 0.00002 * t81;
+    let t95 = p.m6 * (c_q4 * (-2.0 * (c_q3 * t11) - s_q3 * t79) - 2.0 * (t10 * s_q4));
+    let t96 = s_q4 * s_q5;
+    let t97 = t54 * t96;
+    let t98 = c_q4 * qd[4] + c_q4 * t35;
+    let t99 = -(s_q4 * qd[4]) - s_q4 * t35;
+    let t100 = c_q5 * t54;
+    let t101 = s_q4 * t68;
+    let t102 = 0.032 * (s_q4 * t70 + c_q4 * t68 - p.m6 * t34);
+    let t103 = 0.064 * (s_q4 * t101) + c_q4 * t102;
+    let t104 = c_q4 * t67;
+    let t105 = -0.032 * (t104 + p.m6 * t98);
+    let t106 = -(s_q3 * t103) - c_q3 * t105;
+    let t107 = c_q3 * t103 - s_q3 * t105;
+    let t108 = s_q4 * t102 - 0.064 * (c_q4 * t101);
+    let t109 = s_q2 * t107 + c_q2 * t108;
+    let t110 = -t38;
+    let t111 = 0.064 * (t89 - t88);
+    let t112 = 0.064 * (s_q4 * t84 + s_q3 * t70);
+    let t113 = s_q2 * t112 - 0.064 * (c_q2 * t104);
+    let t114 = 0.00004 * (t55 + t57);
+    let t115 = 0.00004 * (t64 - t65);
+    let t116 = c_q3 * c_q4 * t114 - s_q3 * t115;
+    let t117 = s_q4 * t114;
+    let t118 = 0.5 * (-(t17 * t114) - c_q3 * t115);
+    let t119 = t5 * d.k2 + qd[1] * d.k3 - 0.001365 * t23;
+    let t120 = t5 * d.k1;
+    let t121 = qd[1] * d.k2 - 0.000408 * t23;
+    let t122 = t7 * d.k6 - 0.000987 * (p.m3 * t33);
+    let t123 = t31 * d.k5;
+    let t124 = t123 - 0.000987 * (p.m3 * t7);
+    let t125 = t31 * d.k4;
+    let t126 = t33 * d.k5;
+    let t127 = t31 * d.k7 - t33 * d.k10;
+    let t128 = s_q1 * d.k2 - 0.001365 * t16;
+    let t129 = c_q1 * qd[1];
+    let t130 = t7 * t30;
+    let t131 = t40 * d.k9;
+    let t132 = t39 * d.k9;
+    let t133 = 0.00004 * (t49 * t54 + t46 * t55 + (t48 * t56 + t46 * t57))
+        + 0.032 * (p.m6 * (s_q3 * t61 + c_q3 * t62)) + t46 * t131 + t47 * t132
+        + t58 * d.k8;
+    let t134 = t40 * d.k8;
+    let t135 = t38 * d.k8;
+    let t136 = t38 * d.k9;
+    let t137 = 0.00004 * t63 + t45 * t134 + t47 * t135 - t45 * t131 - t47 * t136;
+    let t138 = 0.0016 * (t32 * t35 - t37 * t47) + 0.0003 * t53 + c_q4 * t133
+        - s_q4 * t137;
+    let t139 = t39 * d.k8;
+    let t140 = -(t46 * t135 - t66 * d.k9)
+        - (0.00004 * (t49 * t56 + t46 * t64 - (t48 * t54 + t46 * t65))
             + (0.032
                 * (p.m6
-                    * (c_q4 * (c_q3 * t59 - s_q3 * t60)
-                        + s_q4 * (2.0 * (t30 * t58) - t29 * t35 - t30 * t57)))
-                + t44 * t131));
-    let t133 = -0.0013 * (t36 * t43 + t31 * t33) - t132;
-    let t134 = p.d4 * t72 + t25 * d.k7 + t31 * t121 + t49 * d.k4 + t50 * d.k5
-        + c_q3 * t130 - 0.000987 * (t32 * (p.m3 * t31)) - d.k5 * t122 - s_q3 * t133;
-    let t135 = t29 * d.k4 + t31 * d.k5;
-    let t136 = 0.0016 * t50 - 0.0003 * (t34 * t43 - t33 * t46)
-        + (s_q4 * t125 + c_q4 * t129);
-    let t137 = 0.000987 * (p.m3 * t30 * t31) + t6 * t135 + t49 * d.k5 + t136 - p.a3 * t72
-        - t25 * d.k10 - t29 * t121;
-    let t138 = t30 * d.k7 - t32 * d.k10;
-    let t139 = t29 * d.k7 - t31 * d.k10;
-    let t140 = t74 + t31 * t138 + t32 * t139;
-    let t141 = t73 - t29 * t138 - t30 * t139;
-    let t142 = s_q2 * t140 + c_q2 * t141;
-    let t143 = s_q1 * d.k1 - 0.000408 * t15;
-    let t144 = t6 * d.k7;
-    let t145 = t26 * t123 + c_q3 * t124
-        + (t76 * d.k8 + 0.00004 * (t18 * t52 + t26 * t53 + (t17 * t54 + t26 * t55)));
-    let t146 = 0.032 * (p.m6 * (s_q3 * t27 + c_q3 * t78)) + t145;
-    let t147 = 0.00004 * t79 + c_q3 * t127 + t16 * t123 - t16 * t126 - c_q3 * t128;
-    let t148 = 0.0003 * t75 - 0.0016 * (c_q3 * t36) - s_q4 * t147;
-    let t149 = c_q4 * t146 + t148;
-    let t150 = t16 * t131 - t26 * t127
-        + (t80 * d.k9 - 0.00004 * (t18 * t54 + t26 * t62 - (t17 * t52 + t26 * t63)));
-    let t151 = 0.0013 * (s_q3 * t36) - t150;
-    let t152 = 0.032 * t81 + t151;
-    let t153 = 2.0 * (t30 * d.k5) - 0.001974 * (p.m3 * t6);
-    let t154 = p.d4 * t89 + t32 * d.k6 + (t32 * d.k4 - t153);
-    let t155 = 2.0 * (t5 * d.k13) + c_q3 * t149 + t154 - s_q3 * t152;
-    let t156 = t30 * d.k4;
-    let t157 = t32 * d.k5;
-    let t158 = c_q4 * t147 + (-0.0016 * t30 - 0.0003 * (-(s_q3 * t34) - c_q3 * t33));
-    let t159 = s_q4 * t146 + t158;
-    let t160 = t156 - p.a3 * t89 + (2.0 * t157 - t30 * d.k6);
-    let t161 = t159 + t160 - 2.0 * (t5 * d.k14);
-    let t162 = t91 - 2.0 * (t6 * d.k10);
-    let t163 = t90 - 2.0 * t144;
-    let t164 = s_q2 * t162 + c_q2 * t163;
-    let t165 = p.d3 * t164;
-    let t166 = p.d3 * (c_q2 * t162 - s_q2 * t163)
-        - p.a2 * (t89 + 2.0 * (t30 * d.k10 + t32 * d.k7));
-    let t167 = 0.032 * (p.m6 * (c_q3 * t77 - 2.0 * (s_q3 * t10))) + t145;
-    let t168 = t148 + c_q4 * t167;
-    let t169 = 0.032 * t93 + t151;
-    let t170 = t154 + c_q3 * t168 - s_q3 * t169;
-    let t171 = t158 + s_q4 * t167;
-    let t172 = t160 + t171;
-    let t173 = 0.00004 * (c_q4 * t53 - t94 + (t94 + c_q4 * t55)) + c_q4 * t123
-        + t95 * d.k8;
-    let t174 = 0.00004 * t96 + s_q4 * t126 - s_q4 * t123;
-    let t175 = 0.0019 * t34 + c_q4 * t173 - s_q4 * t174;
-    let t176 = t33 * d.k9
-        - 0.00004 * (c_q4 * t62 - s_q5 * s_q5 * t97 - (c_q5 * c_q5 * t97 + c_q4 * t63))
-        - (s_q4 * t131 + c_q4 * t127);
-    let t177 = -0.0013 * t33 - t176;
-    let t178 = p.d4 * t103 + c_q3 * t175 - s_q3 * t177;
-    let t179 = s_q4 * t173 + c_q4 * t174;
-    let t180 = t179 - p.a3 * t103;
-    let t181 = t124 + t131 - 0.00004 * (t52 * c_q5 + t54 * s_q5);
-    let t182 = 0.00004 * t107 + t127 - t128;
-    let t183 = c_q4 * t181 - s_q4 * t182;
-    let t184 = p.d4 * t108 + c_q3 * t183;
-    let t185 = s_q4 * t181 + c_q4 * t182;
-    let t186 = t185 - p.a3 * t108;
-    let t187 = 2.0 * (c_q1 * t30 * d.k14) - t32 * t135
-        + (2.0 * (c_q1 * t32 * d.k13) - s_q3 * t130)
-        + (p.a3 * t73 - 0.000987 * (p.m3 * t50) - c_q3 * t133
-            + (t29 * (0.5 * t153) - p.d4 * t74
-                + (t30 * (t29 * d.k5) - t31 * (t156 + t157))));
-    let t188 = p.a3 * t90 - p.d4 * t91;
-    let t189 = p.a2 * t164 + t188;
-    let t190 = 2.0 * (qd[1] * s_q2 * d.k14 + qd[1] * c_q2 * d.k13)
-        + (-(s_q3 * t149) - c_q3 * t152);
-    let t191 = -(s_q3 * t168) - c_q3 * t169;
-    let t192 = p.a3 * t105 - p.d4 * t104 + (-(s_q3 * t175) - c_q3 * t177);
-    let t193 = -(p.d4 * t109) - s_q3 * t183 - 0.064 * (c_q4 * t39 * d.k15);
+                    * (c_q4 * (c_q3 * t61 - s_q3 * t62)
+                        + s_q4 * (2.0 * (t31 * t60) - t30 * t36 - t31 * t59)))
+                + t45 * t139));
+    let t141 = -0.0013 * (t37 * t44 + t32 * t34) - t140;
+    let t142 = p.d4 * t74 + t26 * d.k7 + t32 * t122 + t51 * d.k4 + t52 * d.k5
+        + c_q3 * t138 - 0.000987 * (t33 * t50) - d.k5 * t130 - s_q3 * t141;
+    let t143 = t30 * d.k4 + t32 * d.k5;
+    let t144 = 0.0016 * t52 - 0.0003 * (t35 * t44 - t34 * t47)
+        + (s_q4 * t133 + c_q4 * t137);
+    let t145 = 0.000987 * (t31 * t50) + t7 * t143 + t51 * d.k5 + t144 - p.a3 * t74
+        - t26 * d.k10 - t30 * t122;
+    let t146 = t30 * d.k7 - t32 * d.k10;
+    let t147 = t76 + t32 * t127 + t33 * t146;
+    let t148 = t75 - t30 * t127 - t31 * t146;
+    let t149 = s_q2 * t147 + c_q2 * t148;
+    let t150 = s_q1 * d.k1 - 0.000408 * t16;
+    let t151 = t7 * d.k7;
+    let t152 = t27 * t131 + c_q3 * t132
+        + (t78 * d.k8 + 0.00004 * (t19 * t54 + t27 * t55 + (t18 * t56 + t27 * t57)));
+    let t153 = 0.032 * (p.m6 * (s_q3 * t28 + c_q3 * t80)) + t152;
+    let t154 = 0.00004 * t81 + c_q3 * t135 + t17 * t131 - t17 * t134 - c_q3 * t136;
+    let t155 = 0.0003 * t77 - 0.0016 * (c_q3 * t37) - s_q4 * t154;
+    let t156 = c_q4 * t153 + t155;
+    let t157 = t17 * t139 - t27 * t135
+        + (t82 * d.k9 - 0.00004 * (t19 * t56 + t27 * t64 - (t18 * t54 + t27 * t65)));
+    let t158 = 0.0013 * (s_q3 * t37) - t157;
+    let t159 = 0.032 * t83 + t158;
+    let t160 = p.d4 * t91 + t33 * d.k6 + (t33 * d.k4 - 2.0 * t124);
+    let t161 = 2.0 * (t5 * d.k13) + c_q3 * t156 + t160 - s_q3 * t159;
+    let t162 = c_q4 * t154 + (-0.0016 * t31 - 0.0003 * (-(s_q3 * t35) - c_q3 * t34));
+    let t163 = s_q4 * t153 + t162;
+    let t164 = t125 - p.a3 * t91 + (2.0 * t126 - t31 * d.k6);
+    let t165 = t163 + t164 - 2.0 * (t5 * d.k14);
+    let t166 = t93 - 2.0 * (t7 * d.k10);
+    let t167 = t92 - 2.0 * t151;
+    let t168 = s_q2 * t166 + c_q2 * t167;
+    let t169 = p.d3 * t168;
+    let t170 = p.d3 * (c_q2 * t166 - s_q2 * t167)
+        - p.a2 * (t91 + 2.0 * (t31 * d.k10 + t33 * d.k7));
+    let t171 = 0.032 * (p.m6 * (c_q3 * t79 - 2.0 * (s_q3 * t11))) + t152;
+    let t172 = t155 + c_q4 * t171;
+    let t173 = 0.032 * t95 + t158;
+    let t174 = t160 + c_q3 * t172 - s_q3 * t173;
+    let t175 = t162 + s_q4 * t171;
+    let t176 = t164 + t175;
+    let t177 = 0.00004 * (c_q4 * t55 - t97 + (t97 + c_q4 * t57)) + c_q4 * t131
+        + t98 * d.k8;
+    let t178 = 0.00004 * t99 + s_q4 * t134 - s_q4 * t131;
+    let t179 = 0.0019 * t35 + c_q4 * t177 - s_q4 * t178;
+    let t180 = t34 * d.k9
+        - 0.00004 * (c_q4 * t64 - t56 * t96 - (s_q4 * t100 + c_q4 * t65))
+        - (s_q4 * t139 + c_q4 * t135);
+    let t181 = -0.0013 * t34 - t180;
+    let t182 = p.d4 * t106 + c_q3 * t179 - s_q3 * t181;
+    let t183 = s_q4 * t177 + c_q4 * t178;
+    let t184 = t183 - p.a3 * t106;
+    let t185 = t132 + t139 - 0.00004 * (t100 + s_q5 * t56);
+    let t186 = 0.00004 * t110 + t135 - t136;
+    let t187 = c_q4 * t185 - s_q4 * t186;
+    let t188 = p.d4 * t111 + c_q3 * t187;
+    let t189 = s_q4 * t185 + c_q4 * t186;
+    let t190 = t189 - p.a3 * t111;
+    let t191 = 2.0 * (c_q1 * t31 * d.k14) - t33 * t143
+        + (2.0 * (c_q1 * t33 * d.k13) - s_q3 * t138)
+        + (p.a3 * t75 - 0.000987 * (p.m3 * t52) - c_q3 * t141
+            + (t30 * t124 - p.d4 * t76 + (t30 * t123 - t32 * (t125 + t126))));
+    let t192 = p.a3 * t92 - p.d4 * t93;
+    let t193 = p.a2 * t168 + t192;
+    let t194 = 2.0 * (qd[1] * s_q2 * d.k14 + qd[1] * c_q2 * d.k13)
+        + (-(s_q3 * t156) - c_q3 * t159);
+    let t195 = -(s_q3 * t172) - c_q3 * t173;
+    let t196 = p.a3 * t108 - p.d4 * t107 + (-(s_q3 * t179) - c_q3 * t181);
+    let t197 = -(p.d4 * t112) - s_q3 * t187 - 0.064 * (c_q4 * t40 * d.k15);
     [
         [
             0.5
                 * (s_q1
-                    * (0.000816 * t23 + c_q1 * t116 + t20 * t119 + d.k1 * t120
-                        + c_q2 * t134 - s_q2 * t137 - p.d3 * t142)
+                    * (0.000816 * t25 + c_q1 * t119 + t22 * t128 + d.k1 * t129
+                        + c_q2 * t142 - s_q2 * t145 - p.d3 * t149)
                     + c_q1
-                        * (qd[1] * t143 + s_q2 * t134 + c_q2 * t137
-                            + p.d3 * (c_q2 * t140 - s_q2 * t141)
-                            - 0.000408 * (c_q1 * t19) - s_q1 * t116 - t5 * t119
+                        * (qd[1] * t150 + s_q2 * t142 + c_q2 * t145
+                            + p.d3 * (c_q2 * t147 - s_q2 * t148)
+                            - 0.000408 * (c_q1 * t20) - s_q1 * t119 - t5 * t128
                             - p.a2
-                                * (t72 + d.k10 * t122 + t31 * t144 + t49 * d.k7
-                                    - t50 * d.k10))),
+                                * (t74 + d.k10 * t130 + t32 * t151 + t51 * d.k7
+                                    - t52 * d.k10))),
             0.5
                 * (s_q1
-                    * (t20 * d.k3 + t20 * d.k1 + c_q2 * t155 - 0.00273 * t22
-                        - s_q2 * t161 - t165)
+                    * (t22 * d.k3 + t22 * d.k1 + c_q2 * t161 - 0.00273 * t24
+                        - s_q2 * t165 - t169)
                     + c_q1
-                        * (t117 + s_q2 * t155 + c_q2 * t161 + t166 + 2.0 * t118
+                        * (t120 + s_q2 * t161 + c_q2 * t165 + t170 + 2.0 * t121
                             - t5 * d.k3)),
             0.5
-                * (s_q1 * (c_q2 * t170 - t165 - s_q2 * t172)
-                    + c_q1 * (t166 + s_q2 * t170 + c_q2 * t172)),
+                * (s_q1 * (c_q2 * t174 - t169 - s_q2 * t176)
+                    + c_q1 * (t170 + s_q2 * t174 + c_q2 * t176)),
             0.5
-                * (s_q1 * (c_q2 * t178 - p.d3 * t106 - s_q2 * t180)
+                * (s_q1 * (c_q2 * t182 - p.d3 * t109 - s_q2 * t184)
                     + c_q1
-                        * (p.d3 * (c_q2 * t104 - s_q2 * t105) + s_q2 * t178 + c_q2 * t180
-                            - p.a2 * t103)),
+                        * (p.d3 * (c_q2 * t107 - s_q2 * t108) + s_q2 * t182 + c_q2 * t184
+                            - p.a2 * t106)),
             0.5
-                * (s_q1 * (c_q2 * t184 - p.d3 * t110 - s_q2 * t186)
+                * (s_q1 * (c_q2 * t188 - p.d3 * t113 - s_q2 * t190)
                     + c_q1
-                        * (p.d3 * (c_q2 * t109 + 0.064 * (s_q2 * t101)) + s_q2 * t184
-                            + c_q2 * t186 - p.a2 * t108)),
+                        * (p.d3 * (c_q2 * t112 + 0.064 * (s_q2 * t104)) + s_q2 * t188
+                            + c_q2 * t190 - p.a2 * t111)),
             0.5
-                * (s_q1 * (c_q2 * t113 - s_q2 * t114)
-                    + c_q1 * (s_q2 * t113 + c_q2 * t114)),
+                * (s_q1 * (c_q2 * t116 - s_q2 * t117)
+                    + c_q1 * (s_q2 * t116 + c_q2 * t117)),
         ],
         [
             0.5
-                * (0.001365 * t23 + s_q1 * (0.001365 * t22) + d.k2 * t120 + p.a2 * t142
-                    + t187 - c_q1 * (t117 + t118) - t20 * t143
-                    - 0.000408 * (t5 * (p.m2 * s_q1))),
-            0.5 * (t189 + t190),
-            0.5 * (t189 + t191),
-            0.5 * (p.a2 * t106 + t192),
-            0.5 * (p.a2 * t110 + t193),
-            t115,
+                * (0.001365 * t25 + s_q1 * (0.001365 * t24) + d.k2 * t129 + p.a2 * t149
+                    + t191 - c_q1 * (t120 + t121) - t22 * t150
+                    - 0.000408 * (s_q1 * t21)),
+            0.5 * (t193 + t194),
+            0.5 * (t193 + t195),
+            0.5 * (p.a2 * t109 + t196),
+            0.5 * (p.a2 * t113 + t197),
+            t118,
         ],
         [
-            0.5 * t187,
-            0.5 * (t188 + t190),
-            0.5 * (t188 + t191),
-            0.5 * t192,
-            0.5 * t193,
-            t115,
+            0.5 * t191,
+            0.5 * (t192 + t194),
+            0.5 * (t192 + t195),
+            0.5 * t196,
+            0.5 * t197,
+            t118,
         ],
-        [0.5 * t136, 0.5 * t159, 0.5 * t171, 0.5 * t179, 0.5 * t185, 0.5 * t114],
+        [0.5 * t144, 0.5 * t163, 0.5 * t175, 0.5 * t183, 0.5 * t189, 0.5 * t117],
         [
-            0.5 * t132,
-            0.5 * (t150 - 0.032 * t81),
-            0.5 * (t150 - 0.032 * t93),
-            0.5 * t176,
+            0.5 * t140,
+            0.5 * (t157 - 0.032 * t83),
+            0.5 * (t157 - 0.032 * t95),
+            0.5 * t180,
             0.0,
-            0.5 * -t112,
+            0.5 * -t115,
         ],
-        [0.00002 * t61, t92, t92, 0.00002 * t96, 0.00002 * t107, 0.0],
+        [0.00002 * t63, t94, t94, 0.00002 * t99, 0.00002 * t110, 0.0],
     ]
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
-    mul: 126,
+    mul: 124,
     add: 81,
     div: 0,
     sqrt: 0,
@@ -1643,9 +1660,8 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     (
         0.175 * (qd[0] * qd[0])
             + 0.5
-                * (p.m2 * (t28 * t28 + t29 * t29 + t30 * t30)
-                    + 0.12 * (t2 * (qd[0] * s_q1)) + 0.514 * (t3 * (qd[0] * c_q1))
-                    + 0.539 * (qd[1] * qd[1])
+                * (p.m2 * (t28 * t28 + t29 * t29 + t30 * t30) + 0.12 * (t2 * t2)
+                    + 0.514 * (t3 * t3) + 0.539 * (qd[1] * qd[1])
                     + (0.076 * (t7 * t7) + p.m3 * (t44 * t44 + t45 * t45 + t46 * t46)
                         + 0.0225 * (t9 * t9) + 0.086 * (t12 * t12))
                     + (0.0018 * (t15 * t15 + t16 * t16)
@@ -1655,9 +1671,9 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
                         + 0.0003 * (t20 * t20 + t21 * t21) + 0.0004 * (t22 * t22))
                     + (0.00015 * (t25 * t25 + t26 * t26)
                         + p.m6 * (t49 + t50 * t50 + t51 * t51) + 0.00004 * (t27 * t27))),
-        (0.068 * s_q1 + 0.006 * c_q1) * d.k11 + (0.07 * t32 + t33) * d.k39
-            + (0.019 * t32 + t34) * d.k40 + t34 * d.k41
-            + (0.032 * (c_q4 * t32 - c_q3 * s_q4 * t31) + t34) * d.k42,
+        (0.068 * s_q1 + 0.006 * c_q1) * d.k11 + (0.07 * t32 + t33) * d.k44
+            + (0.019 * t32 + t34) * d.k45 + t34 * d.k46
+            + (0.032 * (c_q4 * t32 - c_q3 * s_q4 * t31) + t34) * d.k21,
     )
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
@@ -1787,7 +1803,7 @@ pub fn coordinate_rates_with(
 }
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
-    mul: 232,
+    mul: 221,
     add: 161,
     div: 0,
     sqrt: 0,
@@ -1835,89 +1851,83 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let t24 = p.a3 * s_q4 - c_q4 * t23;
     let t25 = p.d4 * s_q3;
     let t26 = s_q4 * t23 + p.a3 * c_q4;
-    let t27 = s_q0 * s_q3;
-    let t28 = s_q0 * c_q3;
-    let t29 = c_q0 * s_q3;
-    let t30 = c_q0 * c_q3;
-    let t31 = c_q5 * t19 - s_q5 * t20;
-    let t32 = -(s_q5 * t19) - c_q5 * t20;
-    let t33 = c_q5 * t24 + s_q5 * t25;
-    let t34 = c_q5 * t25 - s_q5 * t24;
-    let t35 = q[1] + q[2];
-    let t36 = libm::Libm::<Real>::sin(t35);
-    let t37 = libm::Libm::<Real>::cos(t35);
-    let t38 = p.d3 * t37;
-    let t39 = p.d4 * t36;
-    let t40 = p.a3 * t37;
-    let t41 = t39 - t13 - t40;
-    let t42 = c_q3 * t36;
-    let t43 = c_q4 * t42 + s_q4 * t37;
-    let t44 = c_q3 * t38 - s_q3 * t41;
-    let t45 = p.d3 * t36;
-    let t46 = c_q4 * t44 - s_q4 * t45;
-    let t47 = s_q3 * t38 + c_q3 * t41;
-    let t48 = c_q4 * t37 - s_q4 * t42;
-    let t49 = c_q4 * t48;
-    let t50 = s_q3 * t36;
-    let t51 = c_q5 * t43 - s_q5 * t50;
-    let t52 = -(s_q5 * t43) - c_q5 * t50;
-    let t53 = c_q0 * t36;
-    let t54 = s_q0 * t36;
-    let t55 = t30 * t37 - t27;
-    let t56 = t28 + t29 * t37;
-    let t57 = -t56;
-    let t58 = t29 + t28 * t37;
-    let t59 = t30 - t27 * t37;
-    let t60 = c_q4 * t55 - s_q4 * t53;
-    let t61 = -(s_q4 * t55) - c_q4 * t53;
-    let t62 = c_q4 * t58 - s_q4 * t54;
-    let t63 = -(s_q4 * t58) - c_q4 * t54;
-    let t64 = -t59;
-    let t65 = c_q5 * t60 - s_q5 * t56;
-    let t66 = -(s_q5 * t60) - c_q5 * t56;
-    let t67 = c_q5 * t62 - s_q5 * t64;
-    let t68 = -(s_q5 * t62) - c_q5 * t64;
-    let t69 = -(s_q4 * t44) - c_q4 * t45;
-    let t70 = p.d3 * c_q0;
-    let t71 = t36 * t36 * t70;
-    let t72 = p.a2 * s_q1;
-    let t73 = p.d3 * s_q0;
-    let t74 = t36 * t36 * t73;
-    let t75 = -t47;
-    let t76 = t14 * t36;
-    let t77 = s_q3 * s_q3 * t76;
-    let t78 = s_q3 * s_q3 * t39;
-    let t79 = -(s_q3 * t55) - c_q3 * t57;
-    let t80 = -(s_q3 * t58) - c_q3 * t59;
-    let t81 = t50 * (s_q3 * t36);
-    let t82 = t61 * t69;
-    let t83 = t22 * t61;
-    let t84 = t26 * t61;
-    let t85 = t63 * t69;
-    let t86 = t22 * t63;
-    let t87 = t26 * t63;
-    let t88 = t48 * t69;
-    let t89 = t22 * t48;
-    let t90 = t26 * t48;
-    let t91 = t48 * t61;
-    let t92 = s_q3 * s_q4;
-    let t93 = t61 * t92;
-    let t94 = t93 + c_q3 * t56 - t15 * t60;
-    let t95 = c_q4 * t61;
-    let t96 = t48 * t63;
-    let t97 = t63 * t92;
-    let t98 = t97 + c_q3 * t64 - t15 * t62;
-    let t99 = c_q4 * t63;
-    let t100 = t48 * t48;
-    let t101 = t48 * t92;
-    let t102 = c_q3 * t50 + t101 - t15 * t43;
-    let t103 = c_q5 * t46 - s_q5 * t47;
-    let t104 = -(s_q5 * t46) - c_q5 * t47;
-    let t105 = t93 + t16 * t65 + t21 * t66;
-    let t106 = s_q4 * c_q5;
-    let t107 = s_q4 * s_q5;
-    let t108 = t97 + t16 * t67 + t21 * t68;
-    let t109 = t101 + t16 * t51 + t21 * t52;
+    let t27 = c_q5 * t19 - s_q5 * t20;
+    let t28 = -(s_q5 * t19) - c_q5 * t20;
+    let t29 = c_q5 * t24 + s_q5 * t25;
+    let t30 = c_q5 * t25 - s_q5 * t24;
+    let t31 = q[1] + q[2];
+    let t32 = libm::Libm::<Real>::sin(t31);
+    let t33 = libm::Libm::<Real>::cos(t31);
+    let t34 = p.d3 * t33;
+    let t35 = p.a3 * t33;
+    let t36 = p.d4 * t32 - t13 - t35;
+    let t37 = c_q3 * t32;
+    let t38 = c_q4 * t37 + s_q4 * t33;
+    let t39 = c_q3 * t34 - s_q3 * t36;
+    let t40 = p.d3 * t32;
+    let t41 = c_q4 * t39 - s_q4 * t40;
+    let t42 = s_q3 * t34 + c_q3 * t36;
+    let t43 = c_q4 * t33 - s_q4 * t37;
+    let t44 = c_q4 * t43;
+    let t45 = s_q3 * t32;
+    let t46 = c_q5 * t38 - s_q5 * t45;
+    let t47 = -(s_q5 * t38) - c_q5 * t45;
+    let t48 = c_q0 * t32;
+    let t49 = s_q0 * t32;
+    let t50 = c_q0 * t33;
+    let t51 = c_q3 * t50 - s_q0 * s_q3;
+    let t52 = s_q0 * c_q3 + s_q3 * t50;
+    let t53 = -t52;
+    let t54 = s_q0 * t33;
+    let t55 = c_q0 * s_q3 + c_q3 * t54;
+    let t56 = c_q0 * c_q3 - s_q3 * t54;
+    let t57 = c_q4 * t51 - s_q4 * t48;
+    let t58 = -(s_q4 * t51) - c_q4 * t48;
+    let t59 = c_q4 * t55 - s_q4 * t49;
+    let t60 = -(s_q4 * t55) - c_q4 * t49;
+    let t61 = -t56;
+    let t62 = c_q5 * t57 - s_q5 * t52;
+    let t63 = -(s_q5 * t57) - c_q5 * t52;
+    let t64 = c_q5 * t59 - s_q5 * t61;
+    let t65 = -(s_q5 * t59) - c_q5 * t61;
+    let t66 = -(s_q4 * t39) - c_q4 * t40;
+    let t67 = t40 * t48;
+    let t68 = p.a2 * s_q1;
+    let t69 = t40 * t49;
+    let t70 = -t42;
+    let t71 = t20 * t45;
+    let t72 = t25 * t45;
+    let t73 = -(s_q3 * t51) - c_q3 * t53;
+    let t74 = -(s_q3 * t55) - c_q3 * t56;
+    let t75 = t45 * t45;
+    let t76 = t58 * t66;
+    let t77 = t22 * t58;
+    let t78 = t26 * t58;
+    let t79 = t60 * t66;
+    let t80 = t22 * t60;
+    let t81 = t26 * t60;
+    let t82 = t43 * t66;
+    let t83 = t22 * t43;
+    let t84 = t26 * t43;
+    let t85 = t43 * t58;
+    let t86 = s_q3 * s_q4;
+    let t87 = t58 * t86;
+    let t88 = t87 + c_q3 * t52 - t15 * t57;
+    let t89 = c_q4 * t58;
+    let t90 = t43 * t60;
+    let t91 = t60 * t86;
+    let t92 = t91 + c_q3 * t61 - t15 * t59;
+    let t93 = c_q4 * t60;
+    let t94 = t43 * t43;
+    let t95 = t43 * t86;
+    let t96 = c_q3 * t45 + t95 - t15 * t38;
+    let t97 = c_q5 * t41 - s_q5 * t42;
+    let t98 = -(s_q5 * t41) - c_q5 * t42;
+    let t99 = t87 + t16 * t62 + t21 * t63;
+    let t100 = s_q4 * c_q5;
+    let t101 = s_q4 * s_q5;
+    let t102 = t91 + t16 * t64 + t21 * t65;
+    let t103 = t95 + t16 * t46 + t21 * t47;
     [
         [
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
@@ -1936,8 +1946,8 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             [1.0, 0.0, 0.0, 0.0, 0.0, 0.0],
         ],
         [
-            [t37 * t37 * t70 + t71 - s_q0 * t13, -(c_q0 * t72), 0.0, 0.0, 0.0, 0.0],
-            [c_q0 * t13 + t37 * t37 * t73 + t74, -(s_q0 * t72), 0.0, 0.0, 0.0, 0.0],
+            [t34 * t50 + t67 - s_q0 * t13, -(c_q0 * t68), 0.0, 0.0, 0.0, 0.0],
+            [c_q0 * t13 + t34 * t54 + t69, -(s_q0 * t68), 0.0, 0.0, 0.0, 0.0],
             [0.0, t13, 0.0, 0.0, 0.0, 0.0],
             [0.0, s_q0, s_q0, 0.0, 0.0, 0.0],
             [0.0, t2, t2, 0.0, 0.0, 0.0],
@@ -1945,110 +1955,110 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
         ],
         [
             [
-                t71 + t44 * t55 + t57 * t75,
-                t17 * t55 - t20 * t57 - t18 * t53,
-                t25 * t57 - t23 * t55 - p.a3 * t53,
+                t67 + t39 * t51 + t53 * t70,
+                t17 * t51 - t20 * t53 - t18 * t48,
+                t25 * t53 - t23 * t51 - p.a3 * t48,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                t74 + t44 * t58 + t59 * t75,
-                t17 * t58 - t20 * t59 - t18 * t54,
-                t25 * t59 - t23 * t58 - p.a3 * t54,
+                t69 + t39 * t55 + t56 * t70,
+                t17 * t55 - t20 * t56 - t18 * t49,
+                t25 * t56 - t23 * t55 - p.a3 * t49,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                t42 * t44 - t36 * t38 - t50 * t75,
-                c_q3 * c_q3 * t76 + t77 + t18 * t37,
-                t40 - c_q3 * c_q3 * t39 - t78,
+                t37 * t39 - t32 * t34 - t45 * t70,
+                t17 * t37 + t71 + t18 * t33,
+                t35 - t23 * t37 - t72,
                 0.0,
                 0.0,
                 0.0,
             ],
-            [t42 * t55 - t37 * t53 - t50 * t57, t79, t79, -t53, 0.0, 0.0],
-            [t42 * t58 - t37 * t54 - t50 * t59, t80, t80, -t54, 0.0, 0.0],
-            [t37 * t37 + t42 * (c_q3 * t36) + t81, 0.0, 0.0, t37, 0.0, 0.0],
+            [t37 * t51 - t33 * t48 - t45 * t53, t73, t73, -t48, 0.0, 0.0],
+            [t37 * t55 - t33 * t49 - t45 * t56, t74, t74, -t49, 0.0, 0.0],
+            [t33 * t33 + t37 * t37 + t75, 0.0, 0.0, t33, 0.0, 0.0],
         ],
         [
             [
-                t46 * t60 + t82 + t47 * t56,
-                t19 * t60 + t83 + t20 * t56,
-                t24 * t60 + t84 - t25 * t56,
+                t41 * t57 + t76 + t42 * t52,
+                t19 * t57 + t77 + t20 * t52,
+                t24 * t57 + t78 - t25 * t52,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                t46 * t62 + t85 + t47 * t64,
-                t19 * t62 + t86 + t20 * t64,
-                t24 * t62 + t87 - t25 * t64,
+                t41 * t59 + t79 + t42 * t61,
+                t19 * t59 + t80 + t20 * t61,
+                t24 * t59 + t81 - t25 * t61,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                t43 * t46 + t88 + t47 * t50,
-                t77 + t19 * t43 + t89,
-                t24 * t43 + t90 - t78,
+                t38 * t41 + t82 + t42 * t45,
+                t71 + t19 * t38 + t83,
+                t24 * t38 + t84 - t72,
                 0.0,
                 0.0,
                 0.0,
             ],
-            [t43 * t60 + t91 + t50 * t56, t94, t94, s_q4 * t60 + t95, t56, 0.0],
-            [t43 * t62 + t96 + t50 * t64, t98, t98, s_q4 * t62 + t99, t64, 0.0],
-            [t81 + t43 * t43 + t100, t102, t102, t49 + s_q4 * t43, t50, 0.0],
+            [t38 * t57 + t85 + t45 * t52, t88, t88, s_q4 * t57 + t89, t52, 0.0],
+            [t38 * t59 + t90 + t45 * t61, t92, t92, s_q4 * t59 + t93, t61, 0.0],
+            [t75 + t38 * t38 + t94, t96, t96, t44 + s_q4 * t38, t45, 0.0],
         ],
         [
             [
-                t82 + t65 * t103 + t66 * t104,
-                t83 + t31 * t65 + t32 * t66,
-                t84 + t33 * t65 + t34 * t66,
+                t76 + t62 * t97 + t63 * t98,
+                t77 + t27 * t62 + t28 * t63,
+                t78 + t29 * t62 + t30 * t63,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                t85 + t67 * t103 + t68 * t104,
-                t86 + t31 * t67 + t32 * t68,
-                t87 + t33 * t67 + t34 * t68,
+                t79 + t64 * t97 + t65 * t98,
+                t80 + t27 * t64 + t28 * t65,
+                t81 + t29 * t64 + t30 * t65,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                t88 + t51 * t103 + t52 * t104,
-                t89 + t31 * t51 + t32 * t52,
-                t90 + t33 * t51 + t34 * t52,
+                t82 + t46 * t97 + t47 * t98,
+                t83 + t27 * t46 + t28 * t47,
+                t84 + t29 * t46 + t30 * t47,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                t91 + t51 * t65 + t52 * t66,
-                t105,
-                t105,
-                t95 + t65 * t106 - t66 * t107,
-                -(s_q5 * t65) - c_q5 * t66,
-                t61,
+                t85 + t46 * t62 + t47 * t63,
+                t99,
+                t99,
+                t89 + t62 * t100 - t63 * t101,
+                -(s_q5 * t62) - c_q5 * t63,
+                t58,
             ],
             [
-                t96 + t51 * t67 + t52 * t68,
-                t108,
-                t108,
-                t99 + t67 * t106 - t68 * t107,
-                -(s_q5 * t67) - c_q5 * t68,
-                t63,
+                t90 + t46 * t64 + t47 * t65,
+                t102,
+                t102,
+                t93 + t64 * t100 - t65 * t101,
+                -(s_q5 * t64) - c_q5 * t65,
+                t60,
             ],
             [
-                t100 + t51 * t51 + t52 * t52,
-                t109,
-                t109,
-                t49 + t51 * t106 - t52 * t107,
-                -(s_q5 * t51) - c_q5 * t52,
-                t48,
+                t94 + t46 * t46 + t47 * t47,
+                t103,
+                t103,
+                t44 + t46 * t100 - t47 * t101,
+                -(s_q5 * t46) - c_q5 * t47,
+                t43,
             ],
         ],
     ]

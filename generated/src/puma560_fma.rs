@@ -23,18 +23,18 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos | fma |
 //! |---|---:|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 63 | 35 | 1 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 129 | 45 | 0 | 0 | 5 | 5 | 105 |
-//! | `mass_matrix` | 96 | 32 | 0 | 0 | 4 | 4 | 52 |
-//! | `bias` | 126 | 42 | 0 | 0 | 5 | 5 | 88 |
-//! | `gravity` | 27 | 3 | 0 | 0 | 4 | 4 | 9 |
-//! | `joint_space` | 242 | 79 | 0 | 0 | 5 | 5 | 146 |
-//! | `forward_dynamics` | 314 | 108 | 4 | 0 | 5 | 5 | 197 |
-//! | `coriolis_matrix` | 358 | 119 | 0 | 0 | 6 | 6 | 216 |
-//! | `energy` | 67 | 22 | 0 | 0 | 5 | 5 | 59 |
+//! | `derived` | 65 | 35 | 1 | 0 | 0 | 0 | 0 |
+//! | `inverse_dynamics` | 123 | 45 | 0 | 0 | 5 | 5 | 105 |
+//! | `mass_matrix` | 94 | 32 | 0 | 0 | 4 | 4 | 52 |
+//! | `bias` | 120 | 42 | 0 | 0 | 5 | 5 | 88 |
+//! | `gravity` | 26 | 3 | 0 | 0 | 4 | 4 | 9 |
+//! | `joint_space` | 226 | 75 | 0 | 0 | 6 | 6 | 140 |
+//! | `forward_dynamics` | 304 | 109 | 4 | 0 | 5 | 5 | 196 |
+//! | `coriolis_matrix` | 348 | 118 | 0 | 0 | 6 | 6 | 217 |
+//! | `energy` | 65 | 22 | 0 | 0 | 5 | 5 | 59 |
 //! | `body_poses` | 40 | 26 | 0 | 0 | 6 | 6 | 13 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `body_jacobians` | 133 | 62 | 0 | 0 | 7 | 7 | 99 |
+//! | `body_jacobians` | 122 | 62 | 0 | 0 | 7 | 7 | 99 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 /// The floating-point type of every input, output and parameter:
@@ -242,6 +242,14 @@ pub struct Derived {
     pub k41: Real,
     /// Parameter group 42.
     pub k42: Real,
+    /// Parameter group 43.
+    pub k43: Real,
+    /// Parameter group 44.
+    pub k44: Real,
+    /// Parameter group 45.
+    pub k45: Real,
+    /// Parameter group 46.
+    pub k46: Real,
 }
 impl Params {
     /// Computes the parameter groups; call again after changing a
@@ -253,72 +261,79 @@ impl Params {
         let inv2 = 1.0 / t1;
         let t3 = p.m6 + (p.m4 + p.m5);
         let t4 = p.a3 * t3;
-        let t5 = p.a3 * p.a3;
-        let t6 = p.d4 * p.d4;
-        let t7 = t3 * (t5 + t6);
-        let t8 = t6 * t3;
-        let t9 = 0.038 * (p.d4 * p.m4) + (0.0049 * p.m3 + 0.000361 * p.m4);
-        let t10 = t7 + t9;
-        let t11 = p.m3 + t3;
-        let t12 = p.d4 * t3 + (0.07 * p.m3 + 0.019 * p.m4);
-        let t13 = p.a2 * t11;
-        let t14 = p.a2 * p.a2;
-        let t15 = p.d3 * p.d3;
-        let t16 = t11 * (t14 + t15);
-        let t17 = 0.00466 * p.m2 + t16 - t15 * t11;
-        let t18 = 0.068 * p.m2 + t13;
+        let t5 = p.d4 * t3;
+        let t6 = p.a3 * p.a3;
+        let t7 = p.d4 * p.d4;
+        let t8 = t3 * (t6 + t7);
+        let t9 = p.d4 * t5;
+        let t10 = 0.038 * (p.d4 * p.m4) + (0.0049 * p.m3 + 0.000361 * p.m4);
+        let t11 = t8 + t10;
+        let t12 = p.m3 + t3;
+        let t13 = t5 + (0.07 * p.m3 + 0.019 * p.m4);
+        let t14 = p.a2 * t12;
+        let t15 = p.a2 * p.a2;
+        let t16 = p.d3 * p.d3;
+        let t17 = t12 * (t15 + t16);
+        let t18 = 0.00466 * p.m2 + t17 - t16 * t12;
+        let t19 = 0.068 * p.m2 + t14;
+        let t20 = p.a3 * p.m6;
+        let t21 = p.d4 * p.m6;
         Derived {
             params: *self,
-            k0: 0.05638025 * p.m2 + 0.00019881 * p.m3 + t7 + t16 + 0.0282 * (p.d3 * p.m3)
-                + 0.8865 - t8,
-            k1: -0.004588 * p.m2 - t14 * t11 - 0.394,
-            k2: -0.01547 * p.m2 - 0.0141 * (p.a2 * p.m3) - p.d3 * t13,
-            k3: t17 + 0.539,
-            k4: t8 + t9 + 0.0553 - t5 * t3,
+            k0: 0.05638025 * p.m2 + 0.00019881 * p.m3 + t8 + t17 + 0.0282 * (p.d3 * p.m3)
+                + 0.8865 - t9,
+            k1: -0.004588 * p.m2 - p.a2 * t14 - 0.394,
+            k2: -0.01547 * p.m2 - 0.0141 * (p.a2 * p.m3) - p.d3 * t14,
+            k3: t18 + 0.539,
+            k4: t9 + t10 + 0.0553 - p.a3 * t4,
             k5: -0.019 * (p.a3 * p.m4) - p.d4 * t4,
-            k6: t10 + 0.0878,
-            k7: t12,
+            k6: t11 + 0.0878,
+            k7: t13,
             k8: t0,
             k9: t1,
             k10: t4,
             k11: p.m2 * p.g,
-            k12: p.g * t18,
-            k13: p.a2 * t12,
+            k12: p.g * t19,
+            k13: p.a2 * t13,
             k14: p.a2 * t4,
-            k15: p.a3 * p.m6,
-            k16: -t12,
-            k17: t10 + t17 + 0.6268,
-            k18: p.d4 * p.m6,
-            k19: t0 * t0,
-            k20: p.m6 * t0,
-            k21: p.m6 * p.m6 * inv2,
-            k22: p.m6 * p.m6,
-            k23: t6,
-            k24: p.a3 * (p.m6 * p.m6) * inv2,
-            k25: p.d4 * (p.m6 * p.m6) * inv2,
-            k26: p.a3 * p.d4,
-            k27: -0.000987 * p.m3,
-            k28: t5,
-            k29: t15,
-            k30: p.a2 * p.d3,
-            k31: t14,
-            k32: -t4,
-            k33: -0.001365 * p.m2,
-            k34: -0.000408 * p.m2,
-            k35: p.m6 * inv2,
-            k36: -0.006 * p.m2,
-            k37: t18,
-            k38: inv2,
-            k39: p.m3 * p.g,
-            k40: p.m4 * p.g,
-            k41: p.m5 * p.g,
-            k42: p.m6 * p.g,
+            k15: t20,
+            k16: -t13,
+            k17: t11 + t18 + 0.6268,
+            k18: t21,
+            k19: p.d3 * t4,
+            k20: p.d3 * t13,
+            k21: p.m6 * p.g,
+            k22: p.g * t4,
+            k23: p.g * t13,
+            k24: t0 * t0,
+            k25: p.m6 * t0,
+            k26: p.m6 * p.m6 * inv2,
+            k27: p.m6 * p.m6,
+            k28: t7,
+            k29: p.m6 * inv2 * t20,
+            k30: p.m6 * inv2 * t21,
+            k31: p.a3 * p.d4,
+            k32: -0.000987 * p.m3,
+            k33: t6,
+            k34: t16,
+            k35: p.a2 * p.d3,
+            k36: t15,
+            k37: -t4,
+            k38: -0.001365 * p.m2,
+            k39: -0.000408 * p.m2,
+            k40: p.m6 * inv2,
+            k41: -0.006 * p.m2,
+            k42: t19,
+            k43: inv2,
+            k44: p.m3 * p.g,
+            k45: p.m4 * p.g,
+            k46: p.m5 * p.g,
         }
     }
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 63,
+    mul: 65,
     add: 35,
     div: 1,
     sqrt: 0,
@@ -328,7 +343,7 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 129,
+    mul: 123,
     add: 45,
     div: 0,
     sqrt: 0,
@@ -370,11 +385,10 @@ pub fn inverse_dynamics_with(
     let t9 = fma(t2, s_q2, t4 * c_q2);
     let t10 = t2 * c_q2 - t4 * s_q2;
     let t11 = p.a2 * qd[1] - p.d3 * t4;
-    let t12 = p.a2 * (qd[0] * qd[0]);
-    let t13 = fma(p.d3, t6, p.g * s_q1) - fma(qd[1], t11, c_q1 * c_q1 * t12);
-    let t14 = fma(s_q1 * c_q1, t12, fma(p.d3, t3, fma(p.a2, qdd[1], p.g * c_q1)))
-        - p.d3 * t5;
-    let t15 = t4 * t11 - fma(t2 * t2, p.d3, p.a2 * t6);
+    let t12 = p.a2 * t2;
+    let t13 = fma(p.d3, t6, p.g * s_q1) - fma(qd[1], t11, t2 * t12);
+    let t14 = fma(t4, t12, fma(p.d3, t3, fma(p.a2, qdd[1], p.g * c_q1))) - p.d3 * t5;
+    let t15 = t4 * t11 - fma(p.d3, t2 * t2, p.a2 * t6);
     let t16 = fma(s_q2, t14, c_q2 * t13);
     let t17 = c_q2 * t14 - s_q2 * t13;
     let t18 = qd[1] + qd[2];
@@ -386,10 +400,10 @@ pub fn inverse_dynamics_with(
     let t24 = t9 * c_q3 - t18 * s_q3;
     let t25 = -fma(t18, c_q3, t9 * s_q3);
     let t26 = p.d4 * t9 - p.a3 * t10;
-    let t27 = t9 * t18;
-    let t28 = t10 * t18;
-    let t29 = fma(t10, t26, t16) - fma(p.a3, t18 * t18, p.d4 * t19);
-    let t30 = fma(p.d4, t28, fma(p.a3, t27, fma(p.d4, t20, t15))) - p.a3 * t21;
+    let t27 = p.a3 * t18;
+    let t28 = p.d4 * t18;
+    let t29 = fma(t10, t26, t16) - fma(t18, t27, p.d4 * t19);
+    let t30 = fma(t10, t28, fma(t9, t27, fma(p.d4, t20, t15))) - p.a3 * t21;
     let t31 = t10 + qd[3];
     let t32 = t21 + qdd[3];
     let t33 = fma(qd[3], t25, t20 * c_q3) - t19 * s_q3;
@@ -409,70 +423,73 @@ pub fn inverse_dynamics_with(
     let t47 = p.m2 * t6;
     let t48 = p.m2 * t2;
     let t49 = fma(-0.000408, p.m2 * t4, -0.001365 * (p.m2 * qd[1]));
-    let t50 = p.m6 * t37;
-    let t51 = -0.032 * fma(p.m6, t36 * t36, p.m6 * (t38 * t38));
-    let t52 = 0.032 * (t36 * t50 - p.m6 * t39);
-    let t53 = c_q5 * t45;
-    let t54 = s_q5 * t45;
-    let t55 = c_q4 * t52 - s_q4 * t51;
-    let t56 = -0.032 * fma(t38, t50, p.m6 * t40);
-    let t57 = fma(c_q4, t51, s_q4 * t52);
-    let t58 = c_q3 * t55 - s_q3 * t56;
-    let t59 = -fma(c_q3, t56, s_q3 * t55);
-    let t60 = fma(-0.001365, t48, fma(qd[1], d.k3, t4 * d.k2));
-    let t61 = fma(-0.000987, p.m3 * t10, t18 * d.k6);
-    let t62 = fma(-0.000987, p.m3 * t18, t9 * d.k5);
-    let t63 = t38 * d.k9;
-    let t64 = fma(
+    let t50 = p.m6 * t36;
+    let t51 = p.m6 * t38;
+    let t52 = -0.032 * fma(t36, t50, t38 * t51);
+    let t53 = 0.032 * (t37 * t50 - p.m6 * t39);
+    let t54 = c_q5 * t45;
+    let t55 = s_q5 * t45;
+    let t56 = c_q4 * t53 - s_q4 * t52;
+    let t57 = -0.032 * fma(t37, t51, p.m6 * t40);
+    let t58 = fma(c_q4, t52, s_q4 * t53);
+    let t59 = c_q3 * t56 - s_q3 * t57;
+    let t60 = -fma(c_q3, t57, s_q3 * t56);
+    let t61 = fma(-0.001365, t48, fma(qd[1], d.k3, t4 * d.k2));
+    let t62 = fma(-0.000987, p.m3 * t10, t18 * d.k6);
+    let t63 = fma(-0.000987, p.m3 * t18, t9 * d.k5);
+    let t64 = t38 * d.k9;
+    let t65 = fma(
         t37,
-        t63,
+        t64,
         fma(
             t40,
             d.k8,
             fma(
                 0.00004,
-                fma(t43, t54, t44 * t53),
+                fma(t43, t55, t44 * t54),
                 0.032 * (p.m6 * fma(c_q3, t30, s_q3 * t29)),
             ),
         ),
     );
-    let t65 = t36 * d.k8;
-    let t66 = fma(t38, t65, 0.00004 * t46) - t36 * t63;
-    let t67 = fma(c_q4, t64, fma(0.0016, t25 * t31, 0.0003 * t33)) - s_q4 * t66;
-    let t68 = fma(
+    let t66 = t36 * d.k8;
+    let t67 = fma(t38, t66, 0.00004 * t46) - t36 * t64;
+    let t68 = fma(c_q4, t65, fma(0.0016, t25 * t31, 0.0003 * t33)) - s_q4 * t67;
+    let t69 = fma(
         -0.00004,
-        t44 * t54,
+        t44 * t55,
         fma(
             -0.032,
             p.m6
                 * fma(
-                    fma(p.a3, t19, t17) - fma(t9, t26, p.d4 * (t18 * t18)),
+                    fma(p.a3, t19, t17) - fma(t9, t26, t18 * t28),
                     s_q4,
                     (c_q3 * t29 - s_q3 * t30) * c_q4,
                 ),
-            fma(t39, d.k9, 0.00004 * (t43 * t53)),
+            fma(t39, d.k9, 0.00004 * (t43 * t54)),
         ),
-    ) - t37 * t65;
-    let t69 = -0.0013 * (t24 * t31) - t68;
-    let t70 = fma(
+    ) - t37 * t66;
+    let t70 = -0.0013 * (t24 * t31) - t69;
+    let t71 = fma(
         c_q3,
-        t67,
-        fma(t15, d.k7, fma(t10, t61, fma(t21, d.k5, fma(t20, d.k4, p.d4 * t59)))),
-    ) - fma(s_q3, t69, t18 * t62);
-    let t71 = fma(t10, d.k5, t9 * d.k4);
-    let t72 = fma(c_q4, t66, fma(s_q4, t64, fma(-0.0003, t24 * t25, 0.0016 * t32)));
-    let t73 = fma(-0.000987, p.m3 * t19, fma(t18, t71, fma(t20, d.k5, t72)))
-        - fma(t15, d.k10, fma(t9, t61, p.a3 * t59));
-    let t74 = t9 * d.k7 - t10 * d.k10;
-    let t75 = fma(t10, t74, t58) - fma(t18 * t18, d.k10, t19 * d.k7);
-    let t76 = fma(t19, d.k10, t57) - fma(t9, t74, t18 * t18 * d.k7);
-    let t77 = fma(c_q2, t76, s_q2 * t75);
-    let t78 = fma(-0.000408, t48, fma(qd[1], d.k2, t4 * d.k1));
-    let t79 = fma(
+        t68,
+        fma(t15, d.k7, fma(t10, t62, fma(t21, d.k5, fma(t20, d.k4, p.d4 * t60)))),
+    ) - fma(s_q3, t70, t18 * t63);
+    let t72 = fma(t10, d.k5, t9 * d.k4);
+    let t73 = fma(c_q4, t67, fma(s_q4, t65, fma(-0.0003, t24 * t25, 0.0016 * t32)));
+    let t74 = fma(-0.000987, p.m3 * t19, fma(t18, t72, fma(t20, d.k5, t73)))
+        - fma(t15, d.k10, fma(t9, t62, p.a3 * t60));
+    let t75 = t9 * d.k7 - t10 * d.k10;
+    let t76 = t18 * d.k10;
+    let t77 = fma(t10, t75, t59) - fma(t18, t76, t19 * d.k7);
+    let t78 = t18 * d.k7;
+    let t79 = fma(t19, d.k10, t58) - fma(t9, t75, t18 * t78);
+    let t80 = fma(c_q2, t79, s_q2 * t77);
+    let t81 = fma(-0.000408, t48, fma(qd[1], d.k2, t4 * d.k1));
+    let t82 = fma(
         t19,
         d.k6,
-        fma(-0.000987, p.m3 * t21, fma(p.a3, t57, fma(t17, d.k10, t9 * t62))),
-    ) - fma(p.d4, t58, fma(c_q3, t69, fma(s_q3, t67, fma(t16, d.k7, t10 * t71))));
+        fma(-0.000987, p.m3 * t21, fma(p.a3, t58, fma(t17, d.k10, t9 * t63))),
+    ) - fma(p.d4, t59, fma(c_q3, t70, fma(s_q3, t68, fma(t16, d.k7, t10 * t72))));
     [
         fma(
             c_q1,
@@ -484,23 +501,23 @@ pub fn inverse_dynamics_with(
                     p.m2 * qdd[1],
                     fma(
                         p.d3,
-                        c_q2 * t75 - s_q2 * t76,
-                        fma(c_q2, t73, fma(s_q2, t70, qd[1] * t78)),
+                        c_q2 * t77 - s_q2 * t79,
+                        fma(c_q2, t74, fma(s_q2, t71, qd[1] * t81)),
                     ),
                 ),
             )
                 - fma(
                     p.a2,
-                    fma(t28, d.k7, fma(t27, d.k10, fma(t20, d.k7, t59))) - t21 * d.k10,
-                    t4 * t60,
+                    fma(t10, t78, fma(t9, t76, fma(t20, d.k7, t60))) - t21 * d.k10,
+                    t4 * t61,
                 ),
             fma(
                 s_q1,
                 fma(
                     -0.000408,
                     t47,
-                    fma(c_q2, t70, fma(t2, t60, fma(qdd[1], d.k2, t5 * d.k1))),
-                ) - fma(p.d3, t77, fma(s_q2, t73, qd[1] * t49)),
+                    fma(c_q2, t71, fma(t2, t61, fma(qdd[1], d.k2, t5 * d.k1))),
+                ) - fma(p.d3, t80, fma(s_q2, t74, qd[1] * t49)),
                 qdd[0] * d.k0,
             ),
         ),
@@ -512,20 +529,20 @@ pub fn inverse_dynamics_with(
                 t47,
                 fma(
                     p.a2,
-                    t77,
-                    fma(c_q1, d.k12, fma(qdd[1], d.k3, fma(t5, d.k2, fma(t4, t49, t79)))),
+                    t80,
+                    fma(c_q1, d.k12, fma(qdd[1], d.k3, fma(t5, d.k2, fma(t4, t49, t82)))),
                 ),
             ),
-        ) - t2 * t78,
-        t79,
-        t72,
-        t68,
+        ) - t2 * t81,
+        t82,
+        t73,
+        t69,
         0.00004 * t46,
     ]
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 96,
+    mul: 94,
     add: 32,
     div: 0,
     sqrt: 0,
@@ -556,61 +573,60 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t8 = s_q1 * c_q2;
     let t9 = c_q1 * s_q2;
     let t10 = t8 + t9;
-    let t11 = c_q3 * t10;
-    let t12 = c_q1 * c_q2;
-    let t13 = s_q1 * s_q2;
-    let t14 = p.d3 * t12 - p.d3 * t13;
-    let t15 = t12 - t13;
-    let t16 = p.d4 * t10 - fma(p.a3, t15, p.a2 * c_q1);
-    let t17 = fma(s_q4, t15, c_q4 * t11);
+    let t11 = c_q1 * c_q2;
+    let t12 = s_q1 * s_q2;
+    let t13 = p.d3 * t11 - p.d3 * t12;
+    let t14 = t11 - t12;
+    let t15 = p.d4 * t10 - fma(p.a3, t14, p.a2 * c_q1);
+    let t16 = c_q3 * c_q4;
+    let t17 = fma(s_q4, t14, t10 * t16);
     let t18 = -fma(p.d3, t8, p.d3 * t9);
-    let t19 = c_q4 * t15 - s_q4 * t11;
-    let t20 = p.m2 * c_q1;
-    let t21 = 0.00004 * t19;
-    let t22 = p.a2 * s_q2 - p.d4;
-    let t23 = c_q3 * c_q4;
+    let t19 = s_q4 * t10;
+    let t20 = c_q4 * t14 - c_q3 * t19;
+    let t21 = p.m2 * c_q1;
+    let t22 = 0.00004 * t20;
+    let t23 = p.a2 * s_q2 - p.d4;
     let t24 = s_q3 * s_q4;
-    let t25 = c_q4 * t24;
-    let t26 = 0.00004 * t24;
-    let t27 = 0.00004 * c_q4;
-    let t28 = p.m6 * c_q4;
-    let t29 = s_q3 * s_q3 * t28;
-    let t30 = p.m6 * t17;
-    let t31 = 0.032 * fma(c_q3, t30, t10 * t29);
-    let t32 = 0.032 * (s_q3 * t30 - s_q3 * t11 * t28);
-    let t33 = t10 * t24;
-    let t34 = p.m6 * t33;
-    let t35 = fma(-0.032, c_q2 * t34, s_q2 * t32);
-    let t36 = c_q3 * s_q4;
-    let t37 = -0.032 * fma(c_q3 * c_q3, t28, t29);
-    let t38 = fma(t17, d.k8, 0.032 * (p.m6 * fma(c_q3, t16, s_q3 * t14)));
-    let t39 = fma(-0.00004, s_q4 * t19, fma(c_q4, t38, 0.0003 * t11));
-    let t40 = 0.032 * (p.m6 * fma(s_q4, t18, c_q4 * (c_q3 * t14 - s_q3 * t16)))
+    let t25 = s_q3 * c_q4;
+    let t26 = s_q4 * t25;
+    let t27 = 0.00004 * t24;
+    let t28 = 0.00004 * c_q4;
+    let t29 = p.m6 * s_q3;
+    let t30 = t10 * t29;
+    let t31 = p.m6 * c_q3;
+    let t32 = 0.032 * fma(t17, t31, t25 * t30);
+    let t33 = 0.032 * (t17 * t29 - t16 * t30);
+    let t34 = t19 * t29;
+    let t35 = fma(-0.032, c_q2 * t34, s_q2 * t33);
+    let t36 = -0.032 * fma(t25, t29, t16 * t31);
+    let t37 = fma(t17, d.k8, 0.032 * (p.m6 * fma(c_q3, t15, s_q3 * t13)));
+    let t38 = fma(-0.00004, s_q4 * t20, fma(c_q4, t37, 0.0003 * (c_q3 * t10)));
+    let t39 = 0.032 * (p.m6 * fma(s_q4, t18, c_q4 * (c_q3 * t13 - s_q3 * t15)))
         - s_q3 * t10 * d.k9;
-    let t41 = fma(c_q3, t39, fma(t15, d.k5, fma(t10, d.k4, p.d4 * t31)))
-        - fma(s_q3, t40, c_q1 * d.k13);
-    let t42 = fma(0.00004, c_q4 * t19, fma(0.0016, t15, s_q4 * t38));
-    let t43 = fma(c_q1, d.k14, fma(t10, d.k5, t42)) - p.a3 * t31;
-    let t44 = fma(t18, d.k10, fma(-0.032, t33 * d.k15, -0.000987 * (p.m3 * t15)))
-        - fma(c_q3, t40, fma(s_q3, t39, fma(t14, d.k7, p.d4 * t32)));
-    let t45 = fma(-0.001365, t20, fma(s_q1, d.k2, fma(p.a2, t35, t44)));
-    let t46 = -t40;
-    let t47 = s_q3 * c_q4 * d.k8;
-    let t48 = 0.032 * (p.m6 * s_q3 * t22) - t47;
-    let t49 = fma(-0.00004, t24 * s_q4, -0.0003 * s_q3);
-    let t50 = c_q3 * d.k9;
-    let t51 = 0.032 * (p.m6 * fma(s_q4, fma(p.a2, c_q2, p.a3), t22 * t23)) - t50;
-    let t52 = -0.032 * (t36 * d.k15) - p.d4 * t37;
-    let t53 = c_q2 * d.k14
-        - fma(c_q3, t51, fma(s_q3, fma(c_q4, t48, t49), s_q2 * d.k13));
-    let t54 = d.k6 + t52;
-    let t55 = t53 + t54;
-    let t56 = fma(s_q4, t48, 0.00004 * t25);
-    let t57 = -t51;
-    let t58 = -0.032 * (s_q3 * d.k18) - t47;
-    let t59 = 0.032 * (p.m6 * (p.a3 * s_q4 - p.d4 * t23)) - t50;
-    let t60 = fma(s_q4, t58, 0.00004 * t25);
-    let t61 = -t59;
+    let t40 = fma(c_q3, t38, fma(t14, d.k5, fma(t10, d.k4, p.d4 * t32)))
+        - fma(s_q3, t39, c_q1 * d.k13);
+    let t41 = fma(0.00004, c_q4 * t20, fma(0.0016, t14, s_q4 * t37));
+    let t42 = fma(c_q1, d.k14, fma(t10, d.k5, t41)) - p.a3 * t32;
+    let t43 = fma(t18, d.k10, fma(-0.032, s_q3 * t19 * d.k15, -0.000987 * (p.m3 * t14)))
+        - fma(c_q3, t39, fma(s_q3, t38, fma(t13, d.k7, p.d4 * t33)));
+    let t44 = fma(-0.001365, t21, fma(s_q1, d.k2, fma(p.a2, t35, t43)));
+    let t45 = -t39;
+    let t46 = t25 * d.k8;
+    let t47 = 0.032 * (t23 * t29) - t46;
+    let t48 = fma(-0.00004, s_q4 * t24, -0.0003 * s_q3);
+    let t49 = c_q3 * d.k9;
+    let t50 = 0.032 * (p.m6 * fma(s_q4, fma(p.a2, c_q2, p.a3), t16 * t23)) - t49;
+    let t51 = -0.032 * (c_q3 * s_q4 * d.k15) - p.d4 * t36;
+    let t52 = c_q2 * d.k14
+        - fma(c_q3, t50, fma(s_q3, fma(c_q4, t47, t48), s_q2 * d.k13));
+    let t53 = d.k6 + t51;
+    let t54 = t52 + t53;
+    let t55 = fma(s_q4, t47, 0.00004 * t26);
+    let t56 = -t50;
+    let t57 = -0.032 * (s_q3 * d.k18) - t46;
+    let t58 = 0.032 * (p.m6 * (p.a3 * s_q4 - p.d4 * t16)) - t49;
+    let t59 = fma(s_q4, t57, 0.00004 * t26);
+    let t60 = -t58;
     [
         [
             fma(
@@ -620,51 +636,51 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
                     p.m2 * s_q1,
                     fma(
                         c_q2,
-                        t43,
-                        fma(s_q2, t41, p.d3 * fma(0.032, s_q2 * t34, c_q2 * t32)),
+                        t42,
+                        fma(s_q2, t40, p.d3 * fma(0.032, s_q2 * t34, c_q2 * t33)),
                     ),
-                ) - p.a2 * (fma(t10, d.k7, t31) - t15 * d.k10),
+                ) - p.a2 * (fma(t10, d.k7, t32) - t14 * d.k10),
                 fma(
                     s_q1,
-                    fma(-0.000408, t20, fma(c_q2, t41, s_q1 * d.k1))
-                        - fma(s_q2, t43, p.d3 * t35),
+                    fma(-0.000408, t21, fma(c_q2, t40, s_q1 * d.k1))
+                        - fma(s_q2, t42, p.d3 * t35),
                     d.k0,
                 ),
             ),
-            t45,
             t44,
-            t42,
-            t46,
-            t21,
+            t43,
+            t41,
+            t45,
+            t22,
         ],
         [
-            t45,
+            t44,
             fma(
                 p.a2,
-                fma(c_q2, fma(-0.032, p.m6 * t36, d.k10), s_q2 * (t37 + d.k16)),
-                d.k17 + t52 + t53,
+                fma(c_q2, fma(-0.032, s_q4 * t31, d.k10), s_q2 * (t36 + d.k16)),
+                d.k17 + t51 + t52,
             ),
+            t54,
             t55,
             t56,
-            t57,
-            t26,
-        ],
-        [t44, t55, t54 - fma(c_q3, t59, s_q3 * fma(c_q4, t58, t49)), t60, t61, t26],
-        [
-            t42,
-            t56,
-            t60,
-            fma(s_q4 * s_q4, d.k8, fma(0.00004, c_q4 * c_q4, 0.0016)),
-            0.0,
             t27,
         ],
-        [t46, t57, t61, 0.0, d.k9, 0.0],
-        [t21, t26, t26, t27, 0.0, 0.00004],
+        [t43, t54, t53 - fma(c_q3, t58, s_q3 * fma(c_q4, t57, t48)), t59, t60, t27],
+        [
+            t41,
+            t55,
+            t59,
+            fma(s_q4 * s_q4, d.k8, fma(0.00004, c_q4 * c_q4, 0.0016)),
+            0.0,
+            t28,
+        ],
+        [t45, t56, t60, 0.0, d.k9, 0.0],
+        [t22, t27, t27, t28, 0.0, 0.00004],
     ]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 126,
+    mul: 120,
     add: 42,
     div: 0,
     sqrt: 0,
@@ -693,15 +709,15 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t6 = fma(s_q2, t5, c_q2 * t4);
     let t7 = c_q2 * t5 - s_q2 * t4;
     let t8 = p.a2 * qd[1] - p.d3 * t4;
-    let t9 = p.a2 * (qd[0] * qd[0]);
+    let t9 = p.a2 * t5;
     let t10 = qd[1] + qd[2];
     let s_q3 = libm::Libm::<Real>::sin(q[3]);
     let c_q3 = libm::Libm::<Real>::cos(q[3]);
     let t13 = t6 * c_q3 - t10 * s_q3;
     let t14 = -fma(t10, c_q3, t6 * s_q3);
     let t15 = p.d4 * t6 - p.a3 * t7;
-    let t16 = t6 * t10;
-    let t17 = t7 * t10;
+    let t16 = p.a3 * t10;
+    let t17 = p.d4 * t10;
     let t18 = t7 + qd[3];
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
@@ -716,78 +732,77 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t29 = qd[1] * t5;
     let t30 = qd[1] * t4;
     let t31 = fma(c_q2, t29, qd[2] * t7) - s_q2 * t30;
-    let t32 = p.g * s_q1 - fma(p.d3, t30, fma(qd[1], t8, c_q1 * c_q1 * t9));
-    let t33 = fma(s_q1 * c_q1, t9, p.g * c_q1);
+    let t32 = p.g * s_q1 - fma(p.d3, t30, fma(qd[1], t8, t5 * t9));
+    let t33 = fma(t4, t9, p.g * c_q1);
     let t34 = fma(c_q3, t31, qd[3] * t14);
     let t35 = fma(s_q2, t33, c_q2 * t32);
-    let t36 = fma(t7, t15, t35) - p.a3 * (t10 * t10);
+    let t36 = fma(t7, t15, t35) - t10 * t16;
     let t37 = -fma(c_q2, t30, fma(s_q2, t29, qd[2] * t6));
-    let t38 = fma(t4, t8, p.a2 * t30) - t5 * t5 * p.d3;
-    let t39 = fma(p.d4, t31, fma(p.d4, t17, fma(p.a3, t16, t38))) - p.a3 * t37;
+    let t38 = fma(t4, t8, p.a2 * t30) - p.d3 * (t5 * t5);
+    let t39 = fma(p.d4, t31, fma(t7, t17, fma(t6, t16, t38))) - p.a3 * t37;
     let t40 = fma(s_q4, t37, fma(c_q4, t34, qd[4] * t22));
     let t41 = fma(s_q3, t31, qd[3] * t13);
     let t42 = c_q2 * t33 - s_q2 * t32;
     let t43 = c_q4 * t37 - fma(s_q4, t34, qd[4] * t21);
     let t44 = p.m2 * t5;
     let t45 = fma(-0.000408, p.m2 * t4, -0.001365 * (p.m2 * qd[1]));
-    let t46 = p.m6 * t22;
-    let t47 = -0.032 * fma(p.m6, t21 * t21, p.m6 * (t23 * t23));
-    let t48 = c_q5 * t28;
-    let t49 = s_q5 * t28;
-    let t50 = p.m2 * t30;
-    let t51 = 0.032 * (t21 * t46 - p.m6 * t41);
-    let t52 = c_q4 * t51 - s_q4 * t47;
-    let t53 = -0.032 * fma(p.m6, t40, t23 * t46);
-    let t54 = -fma(c_q3, t53, s_q3 * t52);
-    let t55 = fma(s_q4, t51, c_q4 * t47);
-    let t56 = c_q3 * t52 - s_q3 * t53;
-    let t57 = fma(-0.001365, t44, fma(qd[1], d.k3, t4 * d.k2));
-    let t58 = fma(-0.000987, p.m3 * t7, t10 * d.k6);
-    let t59 = fma(-0.000987, p.m3 * t10, t6 * d.k5);
-    let t60 = t23 * d.k9;
-    let t61 = t21 * d.k8;
-    let t62 = fma(t7, d.k5, t6 * d.k4);
-    let t63 = t6 * d.k7 - t7 * d.k10;
-    let t64 = fma(-0.000408, t44, fma(qd[1], d.k2, t4 * d.k1));
-    let t65 = fma(
+    let t46 = p.m6 * t21;
+    let t47 = p.m6 * t23;
+    let t48 = -0.032 * fma(t21, t46, t23 * t47);
+    let t49 = c_q5 * t28;
+    let t50 = s_q5 * t28;
+    let t51 = p.m2 * t30;
+    let t52 = 0.032 * (t22 * t46 - p.m6 * t41);
+    let t53 = c_q4 * t52 - s_q4 * t48;
+    let t54 = -0.032 * fma(p.m6, t40, t22 * t47);
+    let t55 = -fma(c_q3, t54, s_q3 * t53);
+    let t56 = fma(s_q4, t52, c_q4 * t48);
+    let t57 = c_q3 * t53 - s_q3 * t54;
+    let t58 = fma(-0.001365, t44, fma(qd[1], d.k3, t4 * d.k2));
+    let t59 = fma(-0.000987, p.m3 * t7, t10 * d.k6);
+    let t60 = fma(-0.000987, p.m3 * t10, t6 * d.k5);
+    let t61 = t23 * d.k9;
+    let t62 = t21 * d.k8;
+    let t63 = fma(t7, d.k5, t6 * d.k4);
+    let t64 = t6 * d.k7 - t7 * d.k10;
+    let t65 = t10 * d.k10;
+    let t66 = t10 * d.k7;
+    let t67 = fma(-0.000408, t44, fma(qd[1], d.k2, t4 * d.k1));
+    let t68 = fma(
         t40,
         d.k8,
         fma(
             t22,
-            t60,
+            t61,
             fma(
                 0.032,
                 p.m6 * fma(c_q3, t39, s_q3 * t36),
-                0.00004 * fma(t26, t49, t27 * t48),
+                0.00004 * fma(t26, t50, t27 * t49),
             ),
         ),
     );
-    let t66 = fma(t23, t61, 0.00004 * t43) - t21 * t60;
-    let t67 = fma(c_q4, t65, fma(0.0003, t34, 0.0016 * (t14 * t18))) - s_q4 * t66;
-    let t68 = fma(
+    let t69 = fma(t23, t62, 0.00004 * t43) - t21 * t61;
+    let t70 = fma(c_q4, t68, fma(0.0003, t34, 0.0016 * (t14 * t18))) - s_q4 * t69;
+    let t71 = fma(
         -0.032,
         p.m6
-            * fma(
-                s_q4,
-                t42 - fma(t6, t15, p.d4 * (t10 * t10)),
-                c_q4 * (c_q3 * t36 - s_q3 * t39),
-            ),
-        fma(-0.00004, t27 * t49 - t26 * t48, t41 * d.k9),
-    ) - t22 * t61;
-    let t69 = -0.0013 * (t13 * t18) - t68;
-    let t70 = fma(
+            * fma(s_q4, t42 - fma(t6, t15, t10 * t17), c_q4 * (c_q3 * t36 - s_q3 * t39)),
+        fma(-0.00004, t27 * t50 - t26 * t49, t41 * d.k9),
+    ) - t22 * t62;
+    let t72 = -0.0013 * (t13 * t18) - t71;
+    let t73 = fma(
         c_q3,
-        t67,
-        fma(t38, d.k7, fma(t37, d.k5, fma(t31, d.k4, fma(t7, t58, p.d4 * t54)))),
-    ) - fma(s_q3, t69, t10 * t59);
-    let t71 = fma(c_q4, t66, fma(s_q4, t65, fma(-0.0003, t13 * t14, 0.0016 * t37)));
-    let t72 = fma(t31, d.k5, fma(t10, t62, t71))
-        - fma(t38, d.k10, fma(t6, t58, p.a3 * t54));
-    let t73 = fma(t7, t63, t56) - t10 * t10 * d.k10;
-    let t74 = t55 - fma(t6, t63, t10 * t10 * d.k7);
-    let t75 = fma(c_q2, t74, s_q2 * t73);
-    let t76 = fma(-0.000987, p.m3 * t37, fma(p.a3, t55, fma(t42, d.k10, t6 * t59)))
-        - fma(c_q3, t69, fma(s_q3, t67, fma(t35, d.k7, fma(t7, t62, p.d4 * t56))));
+        t70,
+        fma(t38, d.k7, fma(t37, d.k5, fma(t31, d.k4, fma(t7, t59, p.d4 * t55)))),
+    ) - fma(s_q3, t72, t10 * t60);
+    let t74 = fma(c_q4, t69, fma(s_q4, t68, fma(-0.0003, t13 * t14, 0.0016 * t37)));
+    let t75 = fma(t31, d.k5, fma(t10, t63, t74))
+        - fma(t38, d.k10, fma(t6, t59, p.a3 * t55));
+    let t76 = fma(t7, t64, t57) - t10 * t65;
+    let t77 = t56 - fma(t6, t64, t10 * t66);
+    let t78 = fma(c_q2, t77, s_q2 * t76);
+    let t79 = fma(-0.000987, p.m3 * t37, fma(p.a3, t56, fma(t42, d.k10, t6 * t60)))
+        - fma(c_q3, t72, fma(s_q3, t70, fma(t35, d.k7, fma(t7, t63, p.d4 * t57))));
     [
         fma(
             c_q1,
@@ -796,37 +811,37 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
                 p.m2 * t29,
                 fma(
                     p.d3,
-                    c_q2 * t73 - s_q2 * t74,
-                    fma(c_q2, t72, fma(s_q2, t70, qd[1] * t64)),
+                    c_q2 * t76 - s_q2 * t77,
+                    fma(c_q2, t75, fma(s_q2, t73, qd[1] * t67)),
                 ),
             )
                 - fma(
                     p.a2,
-                    fma(t31, d.k7, fma(t17, d.k7, fma(t16, d.k10, t54))) - t37 * d.k10,
-                    t4 * t57,
+                    fma(t31, d.k7, fma(t7, t66, fma(t6, t65, t55))) - t37 * d.k10,
+                    t4 * t58,
                 ),
             s_q1
-                * (fma(0.000408, t50, fma(c_q2, t70, fma(t29, d.k1, t5 * t57)))
-                    - fma(p.d3, t75, fma(s_q2, t72, qd[1] * t45))),
+                * (fma(0.000408, t51, fma(c_q2, t73, fma(t29, d.k1, t5 * t58)))
+                    - fma(p.d3, t78, fma(s_q2, t75, qd[1] * t45))),
         ),
         fma(
             -0.006,
             s_q1 * d.k11,
             fma(
                 0.001365,
-                t50,
-                fma(p.a2, t75, fma(t29, d.k2, fma(c_q1, d.k12, fma(t4, t45, t76)))),
+                t51,
+                fma(p.a2, t78, fma(t29, d.k2, fma(c_q1, d.k12, fma(t4, t45, t79)))),
             ),
-        ) - t5 * t64,
-        t76,
+        ) - t5 * t67,
+        t79,
+        t74,
         t71,
-        t68,
         0.00004 * t43,
     ]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
-    mul: 27,
+    mul: 26,
     add: 3,
     div: 0,
     sqrt: 0,
@@ -864,8 +879,7 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let t16 = p.m6 * t13;
     let t17 = 0.032 * (t12 * t15 - t13 * t14);
     let t18 = s_q4 * t15;
-    let t19 = fma(t10, d.k10, -0.032 * fma(c_q3, t16, t14 * (s_q3 * c_q4 * t11)))
-        - t11 * d.k7;
+    let t19 = fma(t10, d.k10, -0.032 * fma(c_q3, t16, s_q3 * c_q4 * t15)) - t11 * d.k7;
     [
         fma(
             c_q1,
@@ -881,13 +895,13 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 242,
-    add: 79,
+    mul: 226,
+    add: 75,
     div: 0,
     sqrt: 0,
-    sin: 5,
-    cos: 5,
-    fma: 146,
+    sin: 6,
+    cos: 6,
+    fma: 140,
 };
 ///The mass matrix, bias and gravity forces of one state in one pass: the
 ///three share every subexpression (sines and cosines, rotations, velocity
@@ -905,177 +919,177 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let p = &d.params;
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let t2 = p.g * s_q1;
-    let t3 = p.g * c_q1;
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t6 = qd[0] * s_q1;
-    let t7 = qd[0] * c_q1;
-    let t8 = fma(s_q2, t7, c_q2 * t6);
-    let t9 = c_q2 * t7 - s_q2 * t6;
-    let t10 = p.a2 * qd[1] - p.d3 * t6;
-    let t11 = p.a2 * (qd[0] * qd[0]);
-    let t12 = qd[1] + qd[2];
+    let t4 = p.a2 * qd[1];
+    let t5 = qd[0] * s_q1;
+    let t6 = p.d3 * t5;
+    let t7 = t4 - t6;
+    let t8 = qd[0] * c_q1;
+    let t9 = p.a2 * t8;
+    let t10 = qd[1] + qd[2];
     let s_q3 = libm::Libm::<Real>::sin(q[3]);
     let c_q3 = libm::Libm::<Real>::cos(q[3]);
-    let t15 = t8 * c_q3 - t12 * s_q3;
-    let t16 = -fma(t12, c_q3, t8 * s_q3);
-    let t17 = p.d4 * t8 - p.a3 * t9;
-    let t18 = t8 * t12;
-    let t19 = t9 * t12;
-    let t20 = t9 + qd[3];
+    let t13 = p.a3 * t10;
+    let t14 = p.d4 * t10;
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
-    let t23 = fma(t20, s_q4, t15 * c_q4);
-    let t24 = t20 * c_q4 - t15 * s_q4;
-    let t25 = qd[4] - t16;
     let s_q5 = libm::Libm::<Real>::sin(q[5]);
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
-    let t28 = t23 * c_q5 - t25 * s_q5;
-    let t29 = -fma(t25, c_q5, t23 * s_q5);
-    let t30 = t24 + qd[5];
-    let t31 = s_q1 * c_q2;
-    let t32 = c_q1 * s_q2;
-    let t33 = t31 + t32;
-    let t34 = c_q1 * c_q2;
-    let t35 = s_q1 * s_q2;
-    let t36 = p.d3 * t34 - p.d3 * t35;
-    let t37 = t34 - t35;
-    let t38 = p.d4 * t33 - fma(p.a3, t37, p.a2 * c_q1);
-    let t39 = c_q3 * c_q4;
-    let t40 = t33 * t39;
-    let t41 = fma(s_q4, t37, t40);
-    let t42 = -fma(p.d3, t31, p.d3 * t32);
-    let t43 = c_q3 * s_q4;
-    let t44 = c_q4 * t37 - t33 * t43;
-    let t45 = p.m2 * c_q1;
-    let t46 = 0.00004 * t44;
-    let t47 = p.a2 * s_q2 - p.d4;
-    let t48 = s_q3 * s_q4;
-    let t49 = c_q4 * t48;
-    let t50 = 0.00004 * t48;
-    let t51 = 0.00004 * c_q4;
-    let t52 = qd[1] * t7;
-    let t53 = qd[1] * t6;
-    let t54 = fma(c_q2, t52, qd[2] * t9) - s_q2 * t53;
-    let t55 = t2 - fma(p.d3, t53, fma(qd[1], t10, c_q1 * c_q1 * t11));
-    let t56 = fma(s_q1 * c_q1, t11, t3);
-    let t57 = fma(c_q3, t54, qd[3] * t16);
-    let t58 = fma(s_q2, t56, c_q2 * t55);
-    let t59 = fma(t9, t17, t58) - p.a3 * (t12 * t12);
-    let t60 = -fma(c_q2, t53, fma(s_q2, t52, qd[2] * t8));
-    let t61 = fma(t6, t10, p.a2 * t53) - t7 * t7 * p.d3;
-    let t62 = fma(p.d4, t54, fma(p.d4, t19, fma(p.a3, t18, t61))) - p.a3 * t60;
-    let t63 = fma(s_q4, t60, fma(c_q4, t57, qd[4] * t24));
-    let t64 = fma(s_q3, t54, qd[3] * t15);
-    let t65 = c_q2 * t56 - s_q2 * t55;
-    let t66 = c_q4 * t60 - fma(s_q4, t57, qd[4] * t23);
-    let t67 = t3 * c_q2 - t2 * s_q2;
-    let t68 = fma(t3, s_q2, t2 * c_q2);
-    let t69 = t39 * t68;
-    let t70 = fma(s_q4, t67, t69);
-    let t71 = p.m2 * t7;
-    let t72 = fma(-0.000408, p.m2 * t6, -0.001365 * (p.m2 * qd[1]));
-    let t73 = p.m6 * t24;
-    let t74 = -0.032 * fma(p.m6, t23 * t23, p.m6 * (t25 * t25));
-    let t75 = c_q5 * t30;
-    let t76 = s_q5 * t30;
-    let t77 = p.m6 * c_q4;
-    let t78 = s_q3 * s_q3 * t77;
-    let t79 = p.m6 * c_q3;
-    let t80 = 0.032 * fma(t41, t79, t33 * t78);
-    let t81 = p.m6 * s_q3;
-    let t82 = 0.032 * (t41 * t81 - t40 * t81);
-    let t83 = s_q4 * t81;
-    let t84 = t33 * t83;
-    let t85 = fma(-0.032, c_q2 * t84, s_q2 * t82);
-    let t86 = -0.032 * fma(c_q3 * c_q3, t77, t78);
-    let t87 = p.m2 * t53;
-    let t88 = 0.032 * (t23 * t73 - p.m6 * t64);
-    let t89 = c_q4 * t88 - s_q4 * t74;
-    let t90 = -0.032 * fma(p.m6, t63, t25 * t73);
-    let t91 = -fma(c_q3, t90, s_q3 * t89);
-    let t92 = fma(s_q4, t88, c_q4 * t74);
-    let t93 = c_q3 * t89 - s_q3 * t90;
-    let t94 = 0.032 * (t69 * t81 - t70 * t81);
-    let t95 = t68 * t83;
-    let t96 = fma(-0.001365, t71, fma(qd[1], d.k3, t6 * d.k2));
-    let t97 = fma(-0.000987, p.m3 * t9, t12 * d.k6);
-    let t98 = fma(-0.000987, p.m3 * t12, t8 * d.k5);
-    let t99 = t25 * d.k9;
-    let t100 = t23 * d.k8;
-    let t101 = fma(t9, d.k5, t8 * d.k4);
-    let t102 = t8 * d.k7 - t9 * d.k10;
-    let t103 = fma(-0.000408, t71, fma(qd[1], d.k2, t6 * d.k1));
-    let t104 = fma(t41, d.k8, 0.032 * (p.m6 * fma(c_q3, t38, s_q3 * t36)));
-    let t105 = fma(-0.00004, s_q4 * t44, fma(c_q4, t104, 0.0003 * (c_q3 * t33)));
-    let t106 = 0.032 * (p.m6 * fma(s_q4, t42, c_q4 * (c_q3 * t36 - s_q3 * t38)))
-        - s_q3 * t33 * d.k9;
-    let t107 = fma(c_q3, t105, fma(t37, d.k5, fma(t33, d.k4, p.d4 * t80)))
-        - fma(s_q3, t106, c_q1 * d.k13);
-    let t108 = fma(0.00004, c_q4 * t44, fma(0.0016, t37, s_q4 * t104));
-    let t109 = fma(c_q1, d.k14, fma(t33, d.k5, t108)) - p.a3 * t80;
-    let t110 = fma(t42, d.k10, fma(-0.032, t33 * t48 * d.k15, -0.000987 * (p.m3 * t37)))
-        - fma(c_q3, t106, fma(s_q3, t105, fma(t36, d.k7, p.d4 * t82)));
-    let t111 = fma(-0.001365, t45, fma(s_q1, d.k2, fma(p.a2, t85, t110)));
-    let t112 = -t106;
-    let t113 = s_q3 * c_q4 * d.k8;
-    let t114 = 0.032 * (t47 * t81) - t113;
-    let t115 = fma(-0.00004, t48 * s_q4, -0.0003 * s_q3);
-    let t116 = c_q3 * d.k9;
-    let t117 = 0.032 * (p.m6 * fma(s_q4, fma(p.a2, c_q2, p.a3), t39 * t47)) - t116;
-    let t118 = -0.032 * (t43 * d.k15) - p.d4 * t86;
-    let t119 = c_q2 * d.k14
-        - fma(c_q3, t117, fma(s_q3, fma(c_q4, t114, t115), s_q2 * d.k13));
-    let t120 = d.k6 + t118;
-    let t121 = t119 + t120;
-    let t122 = fma(s_q4, t114, 0.00004 * t49);
-    let t123 = -t117;
-    let t124 = -0.032 * (s_q3 * d.k18) - t113;
-    let t125 = 0.032 * (p.m6 * (p.a3 * s_q4 - p.d4 * t39)) - t116;
-    let t126 = fma(s_q4, t124, 0.00004 * t49);
-    let t127 = -t125;
-    let t128 = fma(
-        t63,
+    let t19 = p.m2 * c_q1;
+    let t20 = p.a2 * s_q2 - p.d4;
+    let t21 = c_q3 * c_q4;
+    let t22 = s_q3 * s_q4;
+    let t23 = s_q3 * c_q4;
+    let t24 = s_q4 * t23;
+    let t25 = 0.00004 * t22;
+    let t26 = 0.00004 * c_q4;
+    let t27 = p.g * s_q1 - fma(qd[1], t6, fma(qd[1], t7, t8 * t9));
+    let t28 = fma(t5, t9, p.g * c_q1);
+    let t29 = p.m2 * qd[1];
+    let t30 = p.m2 * t8;
+    let t31 = fma(-0.000408, p.m2 * t5, -0.001365 * t29);
+    let t32 = p.m6 * s_q3;
+    let t33 = p.m6 * c_q3;
+    let t34 = -0.032 * fma(t23, t32, t21 * t33);
+    let t35 = t5 * t29;
+    let t36 = fma(t5, t7, t4 * t5) - p.d3 * (t8 * t8);
+    let t37 = c_q2 * t28 - s_q2 * t27;
+    let t38 = fma(s_q2, t28, c_q2 * t27);
+    let t39 = q[1] + q[2];
+    let t40 = libm::Libm::<Real>::sin(t39);
+    let t41 = libm::Libm::<Real>::cos(t39);
+    let t42 = qd[0] * t41;
+    let t43 = qd[0] * t40;
+    let t44 = c_q3 * t43 - t10 * s_q3;
+    let t45 = -fma(s_q3, t43, t10 * c_q3);
+    let t46 = p.d4 * t43 - p.a3 * t42;
+    let t47 = qd[3] + t42;
+    let t48 = fma(s_q4, t47, c_q4 * t44);
+    let t49 = c_q4 * t47 - s_q4 * t44;
+    let t50 = qd[4] - t45;
+    let t51 = c_q5 * t48 - s_q5 * t50;
+    let t52 = -fma(c_q5, t50, s_q5 * t48);
+    let t53 = qd[5] + t49;
+    let t54 = p.m6 * t48;
+    let t55 = p.m6 * t50;
+    let t56 = -0.032 * fma(t48, t54, t50 * t55);
+    let t57 = c_q5 * t53;
+    let t58 = s_q5 * t53;
+    let t59 = p.d3 * t41;
+    let t60 = p.d4 * t40 - fma(p.a3, t41, p.a2 * c_q1);
+    let t61 = t21 * t40;
+    let t62 = s_q4 * t41;
+    let t63 = t61 + t62;
+    let t64 = c_q3 * s_q4;
+    let t65 = c_q4 * t41 - t40 * t64;
+    let t66 = 0.00004 * t65;
+    let t67 = s_q3 * t40;
+    let t68 = p.m6 * t67;
+    let t69 = 0.032 * fma(t33, t63, t23 * t68);
+    let t70 = 0.032 * (t32 * t63 - t21 * t68);
+    let t71 = s_q4 * t67;
+    let t72 = p.m6 * t71;
+    let t73 = fma(-0.032, c_q2 * t72, s_q2 * t70);
+    let t74 = fma(qd[1], t42, qd[2] * t42);
+    let t75 = fma(c_q3, t74, qd[3] * t45);
+    let t76 = fma(t42, t46, t38) - t10 * t13;
+    let t77 = -fma(qd[1], t43, qd[2] * t43);
+    let t78 = fma(p.d4, t74, fma(t14, t42, fma(t13, t43, t36))) - p.a3 * t77;
+    let t79 = fma(s_q4, t77, fma(c_q4, t75, qd[4] * t49));
+    let t80 = fma(s_q3, t74, qd[3] * t44);
+    let t81 = c_q4 * t77 - fma(s_q4, t75, qd[4] * t48);
+    let t82 = 0.032 * (t49 * t54 - p.m6 * t80);
+    let t83 = c_q4 * t82 - s_q4 * t56;
+    let t84 = -0.032 * fma(p.m6, t79, t49 * t55);
+    let t85 = -fma(c_q3, t84, s_q3 * t83);
+    let t86 = fma(s_q4, t82, c_q4 * t56);
+    let t87 = c_q3 * t83 - s_q3 * t84;
+    let t88 = fma(p.g, t62, p.g * t61);
+    let t89 = fma(-0.001365, t30, fma(qd[1], d.k3, t5 * d.k2));
+    let t90 = t10 * d.k10;
+    let t91 = t10 * d.k7;
+    let t92 = qd[1] * d.k2;
+    let t93 = fma(-0.000408, t30, fma(t5, d.k1, t92));
+    let t94 = t23 * d.k8;
+    let t95 = 0.032 * (t20 * t32) - t94;
+    let t96 = fma(-0.00004, s_q4 * t22, -0.0003 * s_q3);
+    let t97 = c_q3 * d.k9;
+    let t98 = 0.032 * (p.m6 * fma(s_q4, fma(p.a2, c_q2, p.a3), t20 * t21)) - t97;
+    let t99 = -0.032 * (t64 * d.k15) - p.d4 * t34;
+    let t100 = c_q2 * d.k14
+        - fma(c_q3, t98, fma(s_q3, fma(c_q4, t95, t96), s_q2 * d.k13));
+    let t101 = d.k6 + t99;
+    let t102 = t100 + t101;
+    let t103 = fma(s_q4, t95, 0.00004 * t24);
+    let t104 = -t98;
+    let t105 = -0.032 * (s_q3 * d.k18) - t94;
+    let t106 = 0.032 * (p.m6 * (p.a3 * s_q4 - p.d4 * t21)) - t97;
+    let t107 = fma(s_q4, t105, 0.00004 * t24);
+    let t108 = -t106;
+    let t109 = fma(t63, d.k8, 0.032 * (p.m6 * fma(c_q3, t60, s_q3 * t59)));
+    let t110 = fma(-0.00004, s_q4 * t65, fma(c_q4, t109, 0.0003 * (c_q3 * t40)));
+    let t111 = 0.032 * (p.m6 * (c_q4 * (c_q3 * t59 - s_q3 * t60) - p.d3 * s_q4 * t40))
+        - t67 * d.k9;
+    let t112 = fma(c_q3, t110, fma(t41, d.k5, fma(t40, d.k4, p.d4 * t69)))
+        - fma(s_q3, t111, c_q1 * d.k13);
+    let t113 = fma(0.00004, c_q4 * t65, fma(0.0016, t41, s_q4 * t109));
+    let t114 = fma(t40, d.k5, fma(c_q1, d.k14, t113)) - p.a3 * t69;
+    let t115 = fma(-0.032, t71 * d.k15, -0.000987 * (p.m3 * t41))
+        - fma(c_q3, t111, fma(s_q3, t110, fma(t41, d.k20, fma(t40, d.k19, p.d4 * t70))));
+    let t116 = fma(-0.001365, t19, fma(s_q1, d.k2, fma(p.a2, t73, t115)));
+    let t117 = -t111;
+    let t118 = fma(-0.000987, p.m3 * t42, t10 * d.k6);
+    let t119 = fma(-0.000987, p.m3 * t10, t43 * d.k5);
+    let t120 = t50 * d.k9;
+    let t121 = fma(
+        t79,
         d.k8,
         fma(
-            t24,
-            t99,
+            t49,
+            t120,
             fma(
                 0.032,
-                p.m6 * fma(c_q3, t62, s_q3 * t59),
-                0.00004 * fma(t28, t76, t29 * t75),
+                p.m6 * fma(c_q3, t78, s_q3 * t76),
+                0.00004 * fma(t51, t58, t52 * t57),
             ),
         ),
     );
-    let t129 = fma(t25, t100, 0.00004 * t66) - t23 * t99;
-    let t130 = fma(c_q4, t128, fma(0.0003, t57, 0.0016 * (t16 * t20))) - s_q4 * t129;
-    let t131 = fma(
+    let t122 = t48 * d.k8;
+    let t123 = fma(t50, t122, 0.00004 * t81) - t48 * t120;
+    let t124 = fma(c_q4, t121, fma(0.0003, t75, 0.0016 * (t45 * t47))) - s_q4 * t123;
+    let t125 = fma(
         -0.032,
         p.m6
             * fma(
                 s_q4,
-                t65 - fma(t8, t17, p.d4 * (t12 * t12)),
-                c_q4 * (c_q3 * t59 - s_q3 * t62),
+                t37 - fma(t43, t46, t10 * t14),
+                c_q4 * (c_q3 * t76 - s_q3 * t78),
             ),
-        fma(-0.00004, t29 * t76 - t28 * t75, t64 * d.k9),
-    ) - t24 * t100;
-    let t132 = -0.0013 * (t15 * t20) - t131;
-    let t133 = fma(
+        fma(-0.00004, t52 * t58 - t51 * t57, t80 * d.k9),
+    ) - t49 * t122;
+    let t126 = -0.0013 * (t44 * t47) - t125;
+    let t127 = fma(
         c_q3,
-        t130,
-        fma(t61, d.k7, fma(t60, d.k5, fma(t54, d.k4, fma(t9, t97, p.d4 * t91)))),
-    ) - fma(s_q3, t132, t12 * t98);
-    let t134 = fma(c_q4, t129, fma(s_q4, t128, fma(-0.0003, t15 * t16, 0.0016 * t60)));
-    let t135 = fma(t54, d.k5, fma(t12, t101, t134))
-        - fma(t61, d.k10, fma(t8, t97, p.a3 * t91));
-    let t136 = fma(t9, t102, t93) - t12 * t12 * d.k10;
-    let t137 = t92 - fma(t8, t102, t12 * t12 * d.k7);
-    let t138 = fma(c_q2, t137, s_q2 * t136);
-    let t139 = fma(-0.006, s_q1 * d.k11, c_q1 * d.k12);
-    let t140 = fma(-0.000987, p.m3 * t60, fma(p.a3, t92, fma(t65, d.k10, t8 * t98)))
-        - fma(c_q3, t132, fma(s_q3, t130, fma(t58, d.k7, fma(t9, t101, p.d4 * t93))));
-    let t141 = fma(t67, d.k10, -0.032 * fma(t70, t79, t68 * t78)) - t68 * d.k7;
+        t124,
+        fma(t77, d.k5, fma(t74, d.k4, fma(t42, t118, fma(t36, d.k7, p.d4 * t85)))),
+    ) - fma(s_q3, t126, t10 * t119);
+    let t128 = fma(t42, d.k5, t43 * d.k4);
+    let t129 = fma(c_q4, t123, fma(s_q4, t121, fma(-0.0003, t44 * t45, 0.0016 * t77)));
+    let t130 = fma(t74, d.k5, fma(t10, t128, t129))
+        - fma(t43, t118, fma(t36, d.k10, p.a3 * t85));
+    let t131 = t43 * d.k7 - t42 * d.k10;
+    let t132 = fma(t42, t131, t87) - t10 * t90;
+    let t133 = t86 - fma(t43, t131, t10 * t91);
+    let t134 = fma(c_q2, t133, s_q2 * t132);
+    let t135 = fma(-0.006, s_q1 * d.k11, c_q1 * d.k12);
+    let t136 = fma(-0.000987, p.m3 * t77, fma(p.a3, t86, fma(t43, t119, t37 * d.k10)))
+        - fma(c_q3, t126, fma(s_q3, t124, fma(t42, t128, fma(t38, d.k7, p.d4 * t87))));
+    let t137 = t67 * d.k21;
+    let t138 = 0.032 * (t21 * t137 - t32 * t88);
+    let t139 = t71 * d.k21;
+    let t140 = fma(-0.032, t23 * t137, fma(-0.032, t33 * t88, t41 * d.k22))
+        - t40 * d.k23;
     JointSpace {
         mass_matrix: [
             [
@@ -1086,109 +1100,108 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
                         p.m2 * s_q1,
                         fma(
                             c_q2,
-                            t109,
-                            fma(s_q2, t107, p.d3 * fma(0.032, s_q2 * t84, c_q2 * t82)),
+                            t114,
+                            fma(s_q2, t112, p.d3 * fma(0.032, s_q2 * t72, c_q2 * t70)),
                         ),
-                    ) - p.a2 * (fma(t33, d.k7, t80) - t37 * d.k10),
+                    ) - p.a2 * (fma(t40, d.k7, t69) - t41 * d.k10),
                     fma(
                         s_q1,
-                        fma(-0.000408, t45, fma(c_q2, t107, s_q1 * d.k1))
-                            - fma(s_q2, t109, p.d3 * t85),
+                        fma(-0.000408, t19, fma(c_q2, t112, s_q1 * d.k1))
+                            - fma(s_q2, t114, p.d3 * t73),
                         d.k0,
                     ),
                 ),
-                t111,
-                t110,
-                t108,
-                t112,
-                t46,
+                t116,
+                t115,
+                t113,
+                t117,
+                t66,
             ],
             [
-                t111,
+                t116,
                 fma(
                     p.a2,
-                    fma(c_q2, fma(-0.032, p.m6 * t43, d.k10), s_q2 * (t86 + d.k16)),
-                    d.k17 + t118 + t119,
+                    fma(c_q2, fma(-0.032, s_q4 * t33, d.k10), s_q2 * (t34 + d.k16)),
+                    d.k17 + t99 + t100,
                 ),
-                t121,
-                t122,
-                t123,
-                t50,
+                t102,
+                t103,
+                t104,
+                t25,
             ],
             [
-                t110,
-                t121,
-                t120 - fma(c_q3, t125, s_q3 * fma(c_q4, t124, t115)),
-                t126,
-                t127,
-                t50,
-            ],
-            [
+                t115,
+                t102,
+                t101 - fma(c_q3, t106, s_q3 * fma(c_q4, t105, t96)),
+                t107,
                 t108,
-                t122,
-                t126,
+                t25,
+            ],
+            [
+                t113,
+                t103,
+                t107,
                 fma(s_q4 * s_q4, d.k8, fma(0.00004, c_q4 * c_q4, 0.0016)),
                 0.0,
-                t51,
+                t26,
             ],
-            [t112, t123, t127, 0.0, d.k9, 0.0],
-            [t46, t50, t50, t51, 0.0, 0.00004],
+            [t117, t104, t108, 0.0, d.k9, 0.0],
+            [t66, t25, t25, t26, 0.0, 0.00004],
         ],
         bias: [
             fma(
                 c_q1,
                 fma(
                     -0.000408,
-                    p.m2 * t52,
+                    t8 * t29,
                     fma(
                         p.d3,
-                        c_q2 * t136 - s_q2 * t137,
-                        fma(c_q2, t135, fma(s_q2, t133, qd[1] * t103)),
+                        c_q2 * t132 - s_q2 * t133,
+                        fma(c_q2, t130, fma(s_q2, t127, qd[1] * t93)),
                     ),
                 )
                     - fma(
                         p.a2,
-                        fma(t54, d.k7, fma(t19, d.k7, fma(t18, d.k10, t91)))
-                            - t60 * d.k10,
-                        t6 * t96,
+                        fma(t74, d.k7, fma(t42, t91, fma(t43, t90, t85))) - t77 * d.k10,
+                        t5 * t89,
                     ),
                 s_q1
-                    * (fma(0.000408, t87, fma(c_q2, t133, fma(t52, d.k1, t7 * t96)))
-                        - fma(p.d3, t138, fma(s_q2, t135, qd[1] * t72))),
+                    * (fma(
+                        0.000408,
+                        t35,
+                        fma(c_q2, t127, fma(qd[1] * t8, d.k1, t8 * t89)),
+                    ) - fma(p.d3, t134, fma(s_q2, t130, qd[1] * t31))),
             ),
-            fma(
-                0.001365,
-                t87,
-                fma(p.a2, t138, fma(t52, d.k2, fma(t6, t72, t139 + t140))),
-            ) - t7 * t103,
-            t140,
-            t134,
-            t131,
-            0.00004 * t66,
+            fma(0.001365, t35, fma(p.a2, t134, fma(t8, t92, fma(t5, t31, t135 + t136))))
+                - t8 * t93,
+            t136,
+            t129,
+            t125,
+            0.00004 * t81,
         ],
         gravity: [
             fma(
                 c_q1,
-                fma(0.032, c_q2 * t95, s_q2 * t94),
-                s_q1 * fma(-0.032, s_q2 * t95, c_q2 * t94),
+                fma(0.032, c_q2 * t139, s_q2 * t138),
+                s_q1 * fma(-0.032, s_q2 * t139, c_q2 * t138),
             ),
-            t139 + t141,
-            t141,
-            0.032 * t95,
-            -0.032 * (p.m6 * t70),
+            t135 + t140,
+            t140,
+            0.032 * t139,
+            -0.032 * (p.m6 * t88),
             0.0,
         ],
     }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 314,
-    add: 108,
+    mul: 304,
+    add: 109,
     div: 4,
     sqrt: 0,
     sin: 5,
     cos: 5,
-    fma: 197,
+    fma: 196,
 };
 ///Joint accelerations q̈(q, q̇, τ) by Vereshchagin's separate-bodies
 ///(articulated-body) method, in O(n) and without forming M(q); they satisfy
@@ -1226,10 +1239,10 @@ pub fn forward_dynamics_with(
     let t10 = fma(t4, s_q2, t6 * c_q2);
     let t11 = t4 * c_q2 - t6 * s_q2;
     let t12 = p.a2 * qd[1] - p.d3 * t6;
-    let t13 = p.a2 * (qd[0] * qd[0]);
-    let t14 = -fma(qd[1], t12, c_q1 * c_q1 * t13);
-    let t15 = fma(s_q1 * c_q1, t13, p.d3 * t5);
-    let t16 = t6 * t12 - t4 * t4 * p.d3;
+    let t13 = p.a2 * t4;
+    let t14 = -fma(qd[1], t12, t4 * t13);
+    let t15 = fma(t6, t13, p.d3 * t5);
+    let t16 = t6 * t12 - p.d3 * (t4 * t4);
     let t17 = qd[1] + qd[2];
     let t18 = qd[2] * t11;
     let t19 = qd[2] * t10;
@@ -1238,11 +1251,11 @@ pub fn forward_dynamics_with(
     let t22 = t10 * c_q3 - t17 * s_q3;
     let t23 = -fma(t17, c_q3, t10 * s_q3);
     let t24 = p.d4 * t10 - p.a3 * t11;
-    let t25 = t11 * t24 - p.a3 * (t17 * t17);
-    let t26 = -fma(t10, t24, p.d4 * (t17 * t17));
-    let t27 = t10 * t17;
-    let t28 = t11 * t17;
-    let t29 = fma(p.d4, t28, p.a3 * t27);
+    let t25 = p.a3 * t17;
+    let t26 = t11 * t24 - t17 * t25;
+    let t27 = p.d4 * t17;
+    let t28 = -fma(t10, t24, t17 * t27);
+    let t29 = fma(t11, t27, t10 * t25);
     let t30 = t11 + qd[3];
     let t31 = qd[3] * t23;
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
@@ -1262,8 +1275,8 @@ pub fn forward_dynamics_with(
     let t46 = s_q5 * t41;
     let t47 = fma(s_q2, t15, c_q2 * t14);
     let t48 = c_q2 * t15 - s_q2 * t14;
-    let t49 = c_q3 * t25 - s_q3 * t29;
-    let t50 = -fma(c_q3, t29, s_q3 * t25);
+    let t49 = c_q3 * t26 - s_q3 * t29;
+    let t50 = -fma(c_q3, t29, s_q3 * t26);
     let t51 = 0.032 * fma(p.m6, t34 * t34, p.m6 * (t36 * t36));
     let t52 = fma(0.0013, t22 * t30, tau[4]);
     let t53 = fma(-0.001365, t42, fma(qd[1], d.k3, t6 * d.k2));
@@ -1273,206 +1286,211 @@ pub fn forward_dynamics_with(
     let t57 = t34 * d.k8;
     let t58 = fma(t11, d.k5, t10 * d.k4);
     let t59 = t10 * d.k7 - t11 * d.k10;
-    let t60 = fma(-0.000408, t42, fma(qd[1], d.k2, t6 * d.k1));
-    let t61 = fma(s_q4 * s_q4, d.k8, 0.0016);
-    let inv62 = 1.0 / t61;
-    let t63 = fma(c_q4 * c_q4, d.k8, 0.0003)
-        - s_q4 * s_q4 * (c_q4 * c_q4) * inv62 * d.k19;
-    let t64 = 0.032 * (s_q4 * s_q4 * c_q4 * inv62 * d.k20 - p.m6 * c_q4);
-    let t65 = p.d4 * t64;
-    let t66 = c_q4 * c_q4 * d.k21;
-    let t67 = s_q4 * s_q4 * d.k22;
-    let t68 = -0.001024 * fma(c_q3 * c_q3 * inv62, t67, s_q3 * s_q3 * t66);
-    let t69 = s_q3 * c_q3;
-    let t70 = 0.001024 * (t66 * t69 - inv62 * t67 * t69);
-    let t71 = p.d4 * t70;
-    let t72 = s_q4 * c_q4;
-    let t73 = s_q3 * t72;
-    let t74 = d.k24 * t73;
-    let t75 = fma(-0.001024, t74, t71);
-    let t76 = 2.0 * (t65 * t69) - fma(p.d4, t75, t63 * t69);
-    let t77 = c_q3 * t72;
-    let t78 = 0.001024 * (s_q4 * s_q4 * d.k24 - d.k25 * t77);
-    let t79 = -0.001024 * fma(s_q3 * s_q3 * inv62, t67, c_q3 * c_q3 * t66);
-    let t80 = fma(0.001024, d.k24 * t77, p.d4 * t79);
-    let t81 = fma(-2.0, s_q3 * s_q3 * t65, fma(p.d4, t80, fma(s_q3 * s_q3, t63, d.k6)))
-        - p.a3 * t78;
-    let inv82 = 1.0 / t81;
-    let t83 = fma(-2.0, c_q3 * c_q3 * t65, fma(t68, d.k23, fma(c_q3 * c_q3, t63, d.k4)))
-        - t76 * t76 * inv82;
-    let t84 = c_q3 * c_q3 * t64;
-    let t85 = t64 * t69;
-    let t86 = fma(p.a3, t75, d.k27) - p.a3 * t85;
-    let t87 = fma(p.a3, t84, d.k5) - fma(t76 * inv82, t86, t68 * d.k26);
-    let t88 = s_q2 * t87;
-    let t89 = c_q2 * t87;
-    let t90 = t68 * d.k28 - inv82 * (t86 * t86);
-    let t91 = fma(s_q3 * s_q3, t64, d.k16) - t80;
-    let t92 = t71 - fma(t76 * inv82, t91, t85);
-    let t93 = -fma(inv82 * t86, t91, p.a3 * t70);
-    let t94 = c_q2 * t92 - s_q2 * t93;
-    let t95 = d.k10 - t78;
-    let t96 = 0.001024 * (t73 * d.k25) - t76 * inv82 * t95;
-    let t97 = -0.001024 * t74 - inv82 * t86 * t95;
-    let t98 = c_q2 * t96 - s_q2 * t97;
-    let t99 = fma(c_q2, t98, s_q2 * t94);
-    let t100 = t79 - inv82 * (t91 * t91);
-    let t101 = d.k21 * t72;
-    let t102 = -0.001024 * (c_q3 * t101) - inv82 * t91 * t95;
-    let t103 = c_q2 * t102;
-    let t104 = fma(s_q2, t100, t103);
-    let t105 = s_q2 * t102;
-    let t106 = s_q4 * s_q4 * d.k21;
-    let t107 = -0.001024 * t106 - inv82 * (t95 * t95);
-    let t108 = fma(c_q2, t107, t105);
-    let t109 = fma(c_q2, t108, s_q2 * t104);
-    let t110 = fma(p.a2, t99, d.k2) - t109 * d.k30;
-    let t111 = fma(t109, d.k31, d.k3);
-    let inv112 = 1.0 / t111;
-    let t113 = fma(-2.0, p.d3 * t99, fma(t109, d.k29, fma(c_q2, c_q2 * t83 - t88, d.k1)))
-        - fma(t110 * t110, inv112, s_q2 * (t89 - s_q2 * t90));
-    let t114 = fma(s_q2, t83, t89);
-    let t115 = fma(c_q2, t90, t88);
-    let t116 = c_q2 * t94 - s_q2 * t98;
-    let t117 = t85 - t75;
-    let t118 = fma(p.d4, t68, d.k7) - fma(t76 * inv82, t117, t84);
-    let t119 = d.k32 - fma(inv82 * t86, t117, p.a3 * t68);
-    let t120 = fma(c_q2, t93, s_q2 * t92);
-    let t121 = fma(c_q2, t97, s_q2 * t96);
-    let t122 = fma(c_q2, t121, s_q2 * t120);
-    let t123 = c_q2 * t104 - s_q2 * t108;
-    let t124 = p.d3 * t123;
-    let t125 = t70 - inv82 * t91 * t117;
-    let t126 = 0.001024 * (s_q3 * t101) - inv82 * t95 * t117;
-    let t127 = fma(c_q2, t126, s_q2 * t125);
-    let t128 = p.a2 * t127 - t124;
-    let t129 = fma(d.k30, t123, fma(p.a2, t122, d.k33)) - d.k31 * t127;
-    let t130 = fma(p.d3, t128, fma(p.d3, t116, fma(c_q2, t114, d.k34)))
+    let t60 = t17 * d.k10;
+    let t61 = t17 * d.k7;
+    let t62 = fma(-0.000408, t42, fma(qd[1], d.k2, t6 * d.k1));
+    let t63 = fma(s_q4 * s_q4, d.k8, 0.0016);
+    let inv64 = 1.0 / t63;
+    let t65 = s_q4 * c_q4;
+    let t66 = fma(c_q4 * c_q4, d.k8, 0.0003) - inv64 * d.k24 * (t65 * t65);
+    let t67 = 0.032 * (s_q4 * inv64 * t65 * d.k25 - p.m6 * c_q4);
+    let t68 = c_q3 * t67;
+    let t69 = c_q3 * t68;
+    let t70 = c_q4 * (c_q4 * d.k26);
+    let t71 = s_q4 * (s_q4 * d.k27);
+    let t72 = -0.001024 * fma(c_q3 * c_q3 * inv64, t71, s_q3 * s_q3 * t70);
+    let t73 = s_q3 * c_q3;
+    let t74 = s_q3 * t68;
+    let t75 = 0.001024 * (t70 * t73 - inv64 * t71 * t73);
+    let t76 = p.d4 * t75;
+    let t77 = s_q3 * t65;
+    let t78 = d.k29 * t77;
+    let t79 = fma(-0.001024, t78, t76);
+    let t80 = 2.0 * (p.d4 * t74) - fma(p.d4, t79, t66 * t73);
+    let t81 = s_q3 * (s_q3 * t67);
+    let t82 = c_q3 * t65;
+    let t83 = 0.001024 * (s_q4 * s_q4 * d.k29 - d.k30 * t82);
+    let t84 = -0.001024 * fma(s_q3 * s_q3 * inv64, t71, c_q3 * c_q3 * t70);
+    let t85 = fma(0.001024, d.k29 * t82, p.d4 * t84);
+    let t86 = fma(-2.0, p.d4 * t81, fma(p.d4, t85, fma(s_q3 * s_q3, t66, d.k6)))
+        - p.a3 * t83;
+    let inv87 = 1.0 / t86;
+    let t88 = fma(-2.0, p.d4 * t69, fma(t72, d.k28, fma(c_q3 * c_q3, t66, d.k4)))
+        - t80 * t80 * inv87;
+    let t89 = fma(p.a3, t79, d.k32) - p.a3 * t74;
+    let t90 = fma(p.a3, t69, d.k5) - fma(t80 * inv87, t89, t72 * d.k31);
+    let t91 = s_q2 * t90;
+    let t92 = c_q2 * t90;
+    let t93 = t72 * d.k33 - inv87 * (t89 * t89);
+    let t94 = d.k16 + t81 - t85;
+    let t95 = t76 - fma(t80 * inv87, t94, t74);
+    let t96 = -fma(inv87 * t89, t94, p.a3 * t75);
+    let t97 = c_q2 * t95 - s_q2 * t96;
+    let t98 = d.k10 - t83;
+    let t99 = 0.001024 * (t77 * d.k30) - t80 * inv87 * t98;
+    let t100 = -0.001024 * t78 - inv87 * t89 * t98;
+    let t101 = c_q2 * t99 - s_q2 * t100;
+    let t102 = fma(c_q2, t101, s_q2 * t97);
+    let t103 = t84 - inv87 * (t94 * t94);
+    let t104 = t65 * d.k26;
+    let t105 = -0.001024 * (c_q3 * t104) - inv87 * t94 * t98;
+    let t106 = c_q2 * t105;
+    let t107 = fma(s_q2, t103, t106);
+    let t108 = s_q2 * t105;
+    let t109 = s_q4 * (s_q4 * d.k26);
+    let t110 = -0.001024 * t109 - inv87 * (t98 * t98);
+    let t111 = fma(c_q2, t110, t108);
+    let t112 = fma(c_q2, t111, s_q2 * t107);
+    let t113 = fma(p.a2, t102, d.k2) - t112 * d.k35;
+    let t114 = fma(t112, d.k36, d.k3);
+    let inv115 = 1.0 / t114;
+    let t116 = fma(
+        -2.0,
+        p.d3 * t102,
+        fma(t112, d.k34, fma(c_q2, c_q2 * t88 - t91, d.k1)),
+    ) - fma(t113 * t113, inv115, s_q2 * (t92 - s_q2 * t93));
+    let t117 = fma(s_q2, t88, t92);
+    let t118 = fma(c_q2, t93, t91);
+    let t119 = c_q2 * t97 - s_q2 * t101;
+    let t120 = t74 - t79;
+    let t121 = fma(p.d4, t72, d.k7) - fma(t80 * inv87, t120, t69);
+    let t122 = d.k37 - fma(inv87 * t89, t120, p.a3 * t72);
+    let t123 = fma(c_q2, t96, s_q2 * t95);
+    let t124 = fma(c_q2, t100, s_q2 * t99);
+    let t125 = fma(c_q2, t124, s_q2 * t123);
+    let t126 = c_q2 * t107 - s_q2 * t111;
+    let t127 = p.d3 * t126;
+    let t128 = t75 - inv87 * t94 * t120;
+    let t129 = 0.001024 * (s_q3 * t104) - inv87 * t98 * t120;
+    let t130 = fma(c_q2, t129, s_q2 * t128);
+    let t131 = p.a2 * t130 - t127;
+    let t132 = fma(d.k35, t126, fma(p.a2, t125, d.k38)) - d.k36 * t130;
+    let t133 = fma(p.d3, t131, fma(p.d3, t119, fma(c_q2, t117, d.k39)))
         - fma(
-            t110 * inv112,
-            t129,
-            fma(p.d3, t122, fma(p.a2, c_q2 * t118 - s_q2 * t119, s_q2 * t115)),
+            t113 * inv115,
+            t132,
+            fma(p.d3, t125, fma(p.a2, c_q2 * t121 - s_q2 * t122, s_q2 * t118)),
         );
-    let t131 = c_q2 * t120 - s_q2 * t121;
-    let t132 = c_q2 * t125 - s_q2 * t126;
-    let t133 = p.a2 * t132
-        - p.d3 * (c_q2 * (c_q2 * t100 - t105) - s_q2 * (t103 - s_q2 * t107));
-    let t134 = t68 - inv82 * (t117 * t117);
-    let t135 = fma(
+    let t134 = c_q2 * t123 - s_q2 * t124;
+    let t135 = c_q2 * t128 - s_q2 * t129;
+    let t136 = p.a2 * t135
+        - p.d3 * (c_q2 * (c_q2 * t103 - t108) - s_q2 * (t106 - s_q2 * t110));
+    let t137 = t72 - inv87 * (t120 * t120);
+    let t138 = fma(
         2.0,
-        p.d3 * t131 - p.a2 * fma(c_q2, t119, s_q2 * t118),
-        fma(p.a2, p.a2 * t134 - p.d3 * t132, fma(c_q2, t115, s_q2 * t114)),
-    ) - fma(inv112, t129 * t129, p.d3 * t133);
-    let t136 = fma(
+        p.d3 * t134 - p.a2 * fma(c_q2, t122, s_q2 * t121),
+        fma(p.a2, p.a2 * t137 - p.d3 * t135, fma(c_q2, t118, s_q2 * t117)),
+    ) - fma(inv115, t132 * t132, p.d3 * t136);
+    let t139 = fma(
         c_q1,
-        fma(c_q1, t135, s_q1 * t130),
-        fma(s_q1, fma(c_q1, t130, s_q1 * t113), d.k0),
+        fma(c_q1, t138, s_q1 * t133),
+        fma(s_q1, fma(c_q1, t133, s_q1 * t116), d.k0),
     );
-    let inv137 = 1.0 / t136;
-    let t138 = -0.00004 * fma(t39, t46, t40 * t45) - fma(qd[4] * t35, d.k8, t35 * t56);
-    let t139 = t34 * t56 - fma(t36, t57, tau[5]);
-    let t140 = fma(c_q4, t139, fma(s_q4, t138, fma(0.0003, t22 * t23, tau[3])));
-    let t141 = d.k8 * t72;
-    let t142 = fma(-0.0016, t23 * t30, c_q4 * t138)
-        - fma(inv62 * t140, t141, fma(t31, t63, fma(t50, t64, s_q4 * t139)));
-    let t143 = fma(t35, t57, fma(0.00004, t40 * t46 - t39 * t45, tau[4]));
-    let t144 = 0.032 * (t143 * d.k35 - t34 * t44);
-    let t145 = fma(0.001024, fma(t26, t101, t49 * t66), c_q4 * t144) - s_q4 * t51;
-    let t146 = p.m6 * s_q4;
-    let t147 = fma(
+    let inv140 = 1.0 / t139;
+    let t141 = -0.00004 * fma(t39, t46, t40 * t45) - fma(qd[4] * t35, d.k8, t35 * t56);
+    let t142 = t34 * t56 - fma(t36, t57, tau[5]);
+    let t143 = fma(c_q4, t142, fma(s_q4, t141, fma(0.0003, t22 * t23, tau[3])));
+    let t144 = d.k8 * t65;
+    let t145 = fma(-0.0016, t23 * t30, c_q4 * t141)
+        - fma(inv64 * t143, t144, fma(t31, t66, fma(t50, t67, s_q4 * t142)));
+    let t146 = fma(t35, t57, fma(0.00004, t40 * t46 - t39 * t45, tau[4]));
+    let t147 = 0.032 * (t146 * d.k40 - t34 * t44);
+    let t148 = fma(0.001024, fma(t28, t104, t49 * t70), c_q4 * t147) - s_q4 * t51;
+    let t149 = p.m6 * s_q4;
+    let t150 = fma(
         0.001024,
-        t50 * inv62 * t67,
-        0.032 * fma(inv62 * t140, t146, fma(qd[4], t44, t36 * t44)),
-    ) - t31 * t64;
-    let t148 = -fma(c_q3, t147, s_q3 * t145);
-    let t149 = fma(0.001024, fma(t26, t106, t49 * t101), fma(s_q4, t144, c_q4 * t51));
-    let t150 = c_q3 * t145 - s_q3 * t147;
-    let t151 = fma(p.a3, t149, fma(t11, t58, tau[2]))
-        - fma(s_q3, t142, fma(t10, t55, fma(p.d4, t150, c_q3 * t52)));
-    let t152 = fma(t19, t87, fma(p.d4, t148, fma(c_q3, t142, t17 * t55)))
+        t50 * inv64 * t71,
+        0.032 * fma(inv64 * t143, t149, fma(qd[4], t44, t36 * t44)),
+    ) - t31 * t67;
+    let t151 = -fma(c_q3, t150, s_q3 * t148);
+    let t152 = fma(0.001024, fma(t28, t109, t49 * t104), fma(s_q4, t147, c_q4 * t51));
+    let t153 = c_q3 * t148 - s_q3 * t150;
+    let t154 = fma(p.a3, t152, fma(t11, t58, tau[2]))
+        - fma(s_q3, t145, fma(t10, t55, fma(p.d4, t153, c_q3 * t52)));
+    let t155 = fma(t19, t90, fma(p.d4, t151, fma(c_q3, t145, t17 * t55)))
         - fma(
-            t76 * inv82,
-            t151,
+            t80 * inv87,
+            t154,
             fma(
                 t18,
-                t83,
-                fma(t16, t118, fma(t48, t96, fma(t47, t92, fma(t11, t54, s_q3 * t52)))),
+                t88,
+                fma(t16, t121, fma(t48, t99, fma(t47, t95, fma(t11, t54, s_q3 * t52)))),
             ),
         );
-    let t153 = fma(t19, t90, t10 * t54)
+    let t156 = fma(t19, t93, t10 * t54)
         - fma(
-            inv82 * t86,
-            t151,
+            inv87 * t89,
+            t154,
             fma(
                 t18,
-                t87,
+                t90,
                 fma(
                     t16,
-                    t119,
-                    fma(t48, t97, fma(t47, t93, fma(p.a3, t148, fma(t17, t58, tau[3])))),
+                    t122,
+                    fma(t48, t100, fma(t47, t96, fma(p.a3, t151, fma(t17, t58, tau[3])))),
                 ),
             ),
         );
-    let t154 = fma(t19, t93, fma(t17 * t17, d.k10, t150))
+    let t157 = fma(t19, t96, fma(t17, t60, t153))
         - fma(
-            inv82 * t91,
-            t151,
-            fma(t18, t92, fma(t16, t125, fma(t48, t102, fma(t47, t100, t11 * t59)))),
+            inv87 * t94,
+            t154,
+            fma(t18, t95, fma(t16, t128, fma(t48, t105, fma(t47, t103, t11 * t59)))),
         );
-    let t155 = fma(t19, t97, fma(t10, t59, fma(t17 * t17, d.k7, t149)))
+    let t158 = fma(t19, t100, fma(t10, t59, fma(t17, t61, t152)))
         - fma(
-            inv82 * t95,
-            t151,
-            fma(t18, t96, fma(t16, t126, fma(t48, t107, t47 * t102))),
+            inv87 * t98,
+            t154,
+            fma(t18, t99, fma(t16, t129, fma(t48, t110, t47 * t105))),
         );
-    let t156 = fma(c_q2, t155, s_q2 * t154);
-    let t157 = fma(p.a2, t156, fma(t4, t60, tau[1])) - fma(t6, t43, tau[2]);
-    let t158 = fma(p.a2, t123, d.k36);
-    let t159 = fma(p.a2, t109, d.k37);
-    let t160 = fma(
+    let t159 = fma(c_q2, t158, s_q2 * t157);
+    let t160 = fma(p.a2, t159, fma(t4, t62, tau[1])) - fma(t6, t43, tau[2]);
+    let t161 = fma(p.a2, t126, d.k41);
+    let t162 = fma(p.a2, t112, d.k42);
+    let t163 = fma(
         c_q1,
         fma(
             t7,
-            t135,
+            t138,
             fma(
                 p.d3,
-                c_q2 * t154 - s_q2 * t155,
-                fma(c_q2, t153, fma(s_q2, t152, t6 * t53)),
+                c_q2 * t157 - s_q2 * t158,
+                fma(c_q2, t156, fma(s_q2, t155, t6 * t53)),
             ),
         )
             - fma(
-                inv112 * t129,
-                t157,
+                inv115 * t132,
+                t160,
                 fma(
                     t5,
-                    t130,
+                    t133,
                     fma(
                         p.a2,
-                        fma(t19, t119, t148)
+                        fma(t19, t122, t151)
                             - fma(
-                                inv82 * t117,
-                                t151,
+                                inv87 * t120,
+                                t154,
                                 fma(
                                     t18,
-                                    t118,
+                                    t121,
                                     fma(
                                         t16,
-                                        t134,
-                                        fma(t48, t126, fma(t47, t125, fma(t28, d.k7, t27 * d.k10))),
+                                        t137,
+                                        fma(t48, t129, fma(t47, t128, fma(t11, t61, t10 * t60))),
                                     ),
                                 ),
                             ),
-                        qd[1] * t60,
+                        qd[1] * t62,
                     ),
                 ),
             ),
         fma(
             s_q1,
-            fma(t7, t130, fma(c_q2, t152, qd[1] * t43))
+            fma(t7, t133, fma(c_q2, t155, qd[1] * t43))
                 - fma(
-                    t110 * inv112,
-                    t157,
-                    fma(t5, t113, fma(p.d3, t156, fma(s_q2, t153, t4 * t53))),
+                    t113 * inv115,
+                    t160,
+                    fma(t5, t116, fma(p.d3, t159, fma(s_q2, t156, t4 * t53))),
                 ),
             tau[0],
         ),
@@ -1482,73 +1500,73 @@ pub fn forward_dynamics_with(
                 c_q1,
                 fma(
                     c_q1,
-                    t122 - fma(inv112 * t129, t159, t128),
-                    s_q1 * (t99 - fma(t110 * inv112, t159, p.d3 * t109)),
+                    t125 - fma(inv115 * t132, t162, t131),
+                    s_q1 * (t102 - fma(t113 * inv115, t162, p.d3 * t112)),
                 ),
                 s_q1
                     * fma(
                         c_q1,
-                        t131 - fma(inv112 * t129, t158, t133),
-                        s_q1 * (t116 - fma(t110 * inv112, t158, t124)),
+                        t134 - fma(inv115 * t132, t161, t136),
+                        s_q1 * (t119 - fma(t113 * inv115, t161, t127)),
                     ),
             );
-    let t161 = fma(s_q1 * inv137, t160, t5);
-    let t162 = c_q1 * inv137 * t160 - t7;
-    let t163 = t157 - fma(t129, t162, fma(t110, t161, fma(t3, t159, t2 * t158)));
-    let t164 = inv112 * t163;
-    let t165 = fma(p.d3, t162, t2);
-    let t166 = fma(p.a2 * inv112, t163, t3) - p.d3 * t161;
-    let t167 = fma(s_q2, t166, fma(c_q2, t165, t47));
-    let t168 = fma(c_q2, t166, t48) - s_q2 * t165;
-    let t169 = t16 - p.a2 * t162;
-    let t170 = fma(s_q2, t162, fma(c_q2, t161, t18));
-    let t171 = c_q2 * t162 - fma(s_q2, t161, t19);
-    let t172 = inv82
-        * (t151
+    let t164 = fma(s_q1 * inv140, t163, t5);
+    let t165 = c_q1 * inv140 * t163 - t7;
+    let t166 = t160 - fma(t132, t165, fma(t113, t164, fma(t3, t162, t2 * t161)));
+    let t167 = inv115 * t166;
+    let t168 = fma(p.d3, t165, t2);
+    let t169 = fma(p.a2 * inv115, t166, t3) - p.d3 * t164;
+    let t170 = fma(s_q2, t169, fma(c_q2, t168, t47));
+    let t171 = fma(c_q2, t169, t48) - s_q2 * t168;
+    let t172 = t16 - p.a2 * t165;
+    let t173 = fma(s_q2, t165, fma(c_q2, t164, t18));
+    let t174 = c_q2 * t165 - fma(s_q2, t164, t19);
+    let t175 = inv87
+        * (t154
             - fma(
-                t81 * inv112,
-                t163,
+                t86 * inv115,
+                t166,
                 fma(
-                    t86,
-                    t171,
-                    fma(t76, t170, fma(t117, t169, fma(t95, t168, t91 * t167))),
+                    t89,
+                    t174,
+                    fma(t80, t173, fma(t120, t172, fma(t98, t171, t94 * t170))),
                 ),
             ));
-    let t173 = t164 + t172;
-    let t174 = t167 - p.d4 * t173;
-    let t175 = fma(p.d4, t170, t169) - p.a3 * t171;
-    let t176 = fma(c_q3, t170, t31) - s_q3 * t173;
-    let t177 = inv62
-        * (fma(0.032, t146 * (t50 - fma(c_q3, t175, s_q3 * t174)), t140)
-            - fma(t61, t171, t141 * t176));
+    let t176 = t167 + t175;
+    let t177 = t170 - p.d4 * t176;
+    let t178 = fma(p.d4, t173, t172) - p.a3 * t174;
+    let t179 = fma(c_q3, t173, t31) - s_q3 * t176;
+    let t180 = inv64
+        * (fma(0.032, t149 * (t50 - fma(c_q3, t178, s_q3 * t177)), t143)
+            - fma(t63, t174, t144 * t179));
     [
-        inv137 * t160,
-        t164,
-        t172,
-        t177,
+        inv140 * t163,
+        t167,
+        t175,
+        t180,
         (fma(
             0.032,
             p.m6
                 * fma(
                     s_q4,
-                    fma(p.a3, t173, t26 + t168),
-                    c_q4 * (fma(c_q3, t174, t49) - s_q3 * t175),
+                    fma(p.a3, t176, t28 + t171),
+                    c_q4 * (fma(c_q3, t177, t49) - s_q3 * t178),
                 ),
-            t143,
-        ) - d.k9 * fma(c_q3, t173, fma(s_q3, t170, qd[3] * t22))) * d.k38,
+            t146,
+        ) - d.k9 * fma(c_q3, t176, fma(s_q3, t173, qd[3] * t22))) * d.k43,
         25000.0
-            * fma(-0.00004, c_q4 * (t171 + t177) - fma(s_q4, t176, qd[4] * t34), tau[5]),
+            * fma(-0.00004, c_q4 * (t174 + t180) - fma(s_q4, t179, qd[4] * t34), tau[5]),
     ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 358,
-    add: 119,
+    mul: 348,
+    add: 118,
     div: 0,
     sqrt: 0,
     sin: 6,
     cos: 6,
-    fma: 216,
+    fma: 217,
 };
 ///The Coriolis matrix C(q, q̇): `C q̇ + g = bias` and `Ṁ − 2C` is skew-symmetric,
 ///as passivity-based controllers need (the Christoffel matrix when every velocity
@@ -1573,271 +1591,275 @@ pub fn coriolis_matrix_with(
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let t4 = p.a2 * qd[1];
     let t5 = qd[0] * s_q1;
-    let t6 = qd[1] + qd[2];
+    let t6 = p.d3 * t5;
+    let t7 = qd[1] + qd[2];
     let s_q3 = libm::Libm::<Real>::sin(q[3]);
     let c_q3 = libm::Libm::<Real>::cos(q[3]);
-    let t9 = p.d4 * t6;
-    let t10 = p.a3 * t6;
+    let t10 = p.d4 * t7;
+    let t11 = p.a3 * t7;
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
     let s_q5 = libm::Libm::<Real>::sin(q[5]);
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
-    let t15 = p.m2 * c_q1;
-    let t16 = s_q3 * c_q4;
-    let t17 = -fma(c_q3, s_q5, c_q5 * t16);
-    let t18 = s_q5 * t16 - c_q3 * c_q5;
-    let t19 = p.m2 * qd[1];
-    let t20 = qd[0] * c_q1;
-    let t21 = p.m2 * t20;
-    let t22 = -0.2989010989010989 * (p.m2 * t5) - t19;
-    let t23 = s_q1 * t19;
-    let t24 = p.d3 * qd[0];
-    let t25 = fma(-2.0, c_q1 * c_q1 * t24, fma(s_q1, t4, s_q1 * (t4 - p.d3 * t5)))
-        - s_q1 * s_q1 * t24;
-    let t26 = s_q3 * s_q4;
-    let t27 = -2.0 * fma(c_q2, t4, t10);
-    let t28 = q[1] + q[2];
-    let t29 = libm::Libm::<Real>::sin(t28);
-    let t30 = qd[0] * t29;
-    let t31 = libm::Libm::<Real>::cos(t28);
-    let t32 = qd[0] * t31;
-    let t33 = c_q3 * t30 - t6 * s_q3;
-    let t34 = -fma(s_q3, t30, t6 * c_q3);
-    let t35 = p.d4 * t30 - p.a3 * t32;
-    let t36 = qd[3] + t32;
-    let t37 = fma(s_q4, t36, c_q4 * t33);
-    let t38 = c_q4 * t36 - s_q4 * t33;
-    let t39 = qd[4] - t34;
-    let t40 = c_q5 * t37 - s_q5 * t39;
-    let t41 = -fma(c_q5, t39, s_q5 * t37);
-    let t42 = qd[5] + t38;
-    let t43 = c_q3 * t29;
-    let t44 = fma(s_q4, t31, c_q4 * t43);
-    let t45 = c_q4 * t31 - s_q4 * t43;
-    let t46 = s_q3 * t29;
-    let t47 = c_q5 * t44 - s_q5 * t46;
-    let t48 = -fma(c_q5, t46, s_q5 * t44);
-    let t49 = fma(qd[1], t31, qd[2] * t31);
-    let t50 = -fma(qd[1], t29, qd[2] * t29);
-    let t51 = c_q3 * t49 - qd[3] * t46;
-    let t52 = c_q5 * t42;
-    let t53 = c_q5 * t41;
-    let t54 = s_q5 * t42;
-    let t55 = s_q5 * t40;
-    let t56 = fma(s_q4, t50, fma(c_q4, t51, qd[4] * t45));
-    let t57 = p.d4 * t29 - p.a3 * t31;
-    let t58 = p.a2 * c_q1;
-    let t59 = fma(-2.0, t32 * t58, fma(t32, t57, t31 * t35));
-    let t60 = fma(p.d4, t49, fma(t9, t31, fma(t10, t29, t25))) - p.a3 * t50;
-    let t61 = c_q4 * t50 - fma(s_q4, t51, qd[4] * t44);
-    let t62 = s_q5 * t41;
-    let t63 = c_q5 * t40;
-    let t64 = fma(s_q3, t49, qd[3] * t43);
-    let t65 = p.m6 * t39;
-    let t66 = p.m6 * t37;
-    let t67 = -0.064 * fma(t44, t66, t46 * t65);
+    let t16 = p.m2 * c_q1;
+    let t17 = s_q3 * c_q4;
+    let t18 = -fma(c_q3, s_q5, c_q5 * t17);
+    let t19 = s_q5 * t17 - c_q3 * c_q5;
+    let t20 = p.m2 * qd[1];
+    let t21 = p.m2 * t5;
+    let t22 = qd[0] * c_q1;
+    let t23 = p.m2 * t22;
+    let t24 = -0.2989010989010989 * t21 - t20;
+    let t25 = s_q1 * t20;
+    let t26 = fma(-2.0, p.d3 * c_q1 * t22, fma(s_q1, t4, s_q1 * (t4 - t6))) - s_q1 * t6;
+    let t27 = s_q3 * s_q4;
+    let t28 = -2.0 * fma(c_q2, t4, t11);
+    let t29 = q[1] + q[2];
+    let t30 = libm::Libm::<Real>::sin(t29);
+    let t31 = qd[0] * t30;
+    let t32 = libm::Libm::<Real>::cos(t29);
+    let t33 = qd[0] * t32;
+    let t34 = c_q3 * t31 - t7 * s_q3;
+    let t35 = -fma(s_q3, t31, t7 * c_q3);
+    let t36 = p.d4 * t31 - p.a3 * t33;
+    let t37 = qd[3] + t33;
+    let t38 = fma(s_q4, t37, c_q4 * t34);
+    let t39 = c_q4 * t37 - s_q4 * t34;
+    let t40 = qd[4] - t35;
+    let t41 = c_q5 * t38 - s_q5 * t40;
+    let t42 = -fma(c_q5, t40, s_q5 * t38);
+    let t43 = qd[5] + t39;
+    let t44 = c_q3 * t30;
+    let t45 = fma(s_q4, t32, c_q4 * t44);
+    let t46 = c_q4 * t32 - s_q4 * t44;
+    let t47 = s_q3 * t30;
+    let t48 = c_q5 * t45 - s_q5 * t47;
+    let t49 = -fma(c_q5, t47, s_q5 * t45);
+    let t50 = p.m3 * t32;
+    let t51 = fma(qd[1], t32, qd[2] * t32);
+    let t52 = -fma(qd[1], t30, qd[2] * t30);
+    let t53 = c_q3 * t51 - qd[3] * t47;
+    let t54 = c_q5 * t43;
+    let t55 = c_q5 * t42;
+    let t56 = s_q5 * t43;
+    let t57 = s_q5 * t41;
+    let t58 = fma(s_q4, t52, fma(c_q4, t53, qd[4] * t46));
+    let t59 = p.d4 * t30 - p.a3 * t32;
+    let t60 = p.a2 * c_q1;
+    let t61 = fma(-2.0, t33 * t60, fma(t33, t59, t32 * t36));
+    let t62 = fma(p.d4, t51, fma(t10, t32, fma(t11, t30, t26))) - p.a3 * t52;
+    let t63 = c_q4 * t52 - fma(s_q4, t53, qd[4] * t45);
+    let t64 = s_q5 * t42;
+    let t65 = c_q5 * t41;
+    let t66 = fma(s_q3, t51, qd[3] * t44);
+    let t67 = p.m6 * t40;
     let t68 = p.m6 * t38;
-    let t69 = 0.032 * (fma(t45, t66, t44 * t68) - p.m6 * t64);
-    let t70 = c_q4 * t69 - s_q4 * t67;
-    let t71 = -0.032 * fma(p.m6, t56, fma(t46, t68, t45 * t65));
-    let t72 = -fma(c_q3, t71, s_q3 * t70);
-    let t73 = fma(s_q4, t69, c_q4 * t67);
-    let t74 = c_q3 * t70 - s_q3 * t71;
-    let t75 = c_q3 * t32 - c_q3 * qd[3];
-    let t76 = fma(c_q4, t75, qd[4] * t26) - s_q4 * t30;
-    let t77 = 2.0 * fma(p.d4, t32, p.a3 * t30);
-    let t78 = fma(2.0, p.a2 * t5, t77);
-    let t79 = qd[4] * t16 - fma(c_q4, t30, s_q4 * t75);
-    let t80 = s_q3 * t32 - s_q3 * qd[3];
-    let t81 = p.m6 * fma(c_q4, c_q3 * t27 - s_q3 * t78, s_q4 * (2.0 * (s_q2 * t4 - t9)));
-    let t82 = c_q3 * t65;
-    let t83 = 0.064 * (t16 * t66 - t82);
-    let t84 = 0.032 * (t26 * t66 - fma(p.m6, t80, t16 * t68));
-    let t85 = c_q4 * t84 - s_q4 * t83;
-    let t86 = t26 * t65;
-    let t87 = c_q3 * t68;
-    let t88 = -0.032 * fma(p.m6, t76, t86 + t87);
-    let t89 = -fma(c_q3, t88, s_q3 * t85);
-    let t90 = fma(s_q4, t84, c_q4 * t83);
-    let t91 = c_q3 * t85 - s_q3 * t88;
-    let t92 = 0.00002 * t79;
-    let t93 = p.m6 * fma(-2.0, t9 * s_q4, c_q4 * (-2.0 * (c_q3 * t10) - s_q3 * t77));
-    let t94 = s_q4 * s_q5 * t52;
-    let t95 = fma(c_q4, t34, c_q4 * qd[4]);
-    let t96 = -fma(s_q4, t34, s_q4 * qd[4]);
-    let t97 = s_q4 * t42;
-    let t98 = c_q4 * t66;
-    let t99 = 0.032 * (fma(s_q4, t68, t98) - p.m6 * t33);
-    let t100 = fma(c_q4, t99, 0.064 * (s_q4 * s_q4 * t66));
-    let t101 = c_q4 * t65;
-    let t102 = -0.032 * fma(p.m6, t95, t101);
-    let t103 = -fma(c_q3, t102, s_q3 * t100);
-    let t104 = c_q3 * t100 - s_q3 * t102;
-    let t105 = fma(-0.064, s_q4 * t98, s_q4 * t99);
-    let t106 = fma(c_q2, t105, s_q2 * t104);
-    let t107 = -t37;
-    let t108 = 0.064 * (t87 - t86);
-    let t109 = 0.064 * fma(s_q3, t68, s_q4 * t82);
-    let t110 = fma(-0.064, c_q2 * t101, s_q2 * t109);
-    let t111 = 0.00004 * (t53 + t55);
-    let t112 = 0.00004 * (t62 - t63);
-    let t113 = c_q3 * c_q4 * t111 - s_q3 * t112;
-    let t114 = s_q4 * t111;
-    let t115 = 0.5 * -fma(c_q3, t112, t16 * t111);
-    let t116 = fma(-0.001365, t21, fma(qd[1], d.k3, t5 * d.k2));
-    let t117 = t5 * d.k1;
-    let t118 = fma(-0.000408, t21, qd[1] * d.k2);
-    let t119 = fma(-0.001365, t15, s_q1 * d.k2);
-    let t120 = c_q1 * qd[1];
-    let t121 = fma(-0.000987, p.m3 * t32, t6 * d.k6);
-    let t122 = t6 * t29;
-    let t123 = t39 * d.k9;
-    let t124 = t38 * d.k9;
-    let t125 = fma(
-        t56,
+    let t69 = -0.064 * fma(t45, t68, t47 * t67);
+    let t70 = p.m6 * t39;
+    let t71 = 0.032 * (fma(t46, t68, t45 * t70) - p.m6 * t66);
+    let t72 = c_q4 * t71 - s_q4 * t69;
+    let t73 = -0.032 * fma(p.m6, t58, fma(t47, t70, t46 * t67));
+    let t74 = -fma(c_q3, t73, s_q3 * t72);
+    let t75 = fma(s_q4, t71, c_q4 * t69);
+    let t76 = c_q3 * t72 - s_q3 * t73;
+    let t77 = c_q3 * t33 - c_q3 * qd[3];
+    let t78 = fma(c_q4, t77, qd[4] * t27) - s_q4 * t31;
+    let t79 = 2.0 * fma(p.d4, t33, p.a3 * t31);
+    let t80 = fma(2.0, p.a2 * t5, t79);
+    let t81 = qd[4] * t17 - fma(c_q4, t31, s_q4 * t77);
+    let t82 = s_q3 * t33 - s_q3 * qd[3];
+    let t83 = p.m6
+        * fma(c_q4, c_q3 * t28 - s_q3 * t80, s_q4 * (2.0 * (s_q2 * t4 - t10)));
+    let t84 = c_q3 * t67;
+    let t85 = 0.064 * (t17 * t68 - t84);
+    let t86 = 0.032 * (t27 * t68 - fma(p.m6, t82, t17 * t70));
+    let t87 = c_q4 * t86 - s_q4 * t85;
+    let t88 = t27 * t67;
+    let t89 = c_q3 * t70;
+    let t90 = -0.032 * fma(p.m6, t78, t88 + t89);
+    let t91 = -fma(c_q3, t90, s_q3 * t87);
+    let t92 = fma(s_q4, t86, c_q4 * t85);
+    let t93 = c_q3 * t87 - s_q3 * t90;
+    let t94 = 0.00002 * t81;
+    let t95 = p.m6 * fma(-2.0, t10 * s_q4, c_q4 * (-2.0 * (c_q3 * t11) - s_q3 * t79));
+    let t96 = s_q4 * s_q5;
+    let t97 = t54 * t96;
+    let t98 = fma(c_q4, t35, c_q4 * qd[4]);
+    let t99 = -fma(s_q4, t35, s_q4 * qd[4]);
+    let t100 = c_q5 * t54;
+    let t101 = s_q4 * t68;
+    let t102 = 0.032 * (fma(c_q4, t68, s_q4 * t70) - p.m6 * t34);
+    let t103 = fma(c_q4, t102, 0.064 * (s_q4 * t101));
+    let t104 = c_q4 * t67;
+    let t105 = -0.032 * fma(p.m6, t98, t104);
+    let t106 = -fma(c_q3, t105, s_q3 * t103);
+    let t107 = c_q3 * t103 - s_q3 * t105;
+    let t108 = fma(-0.064, c_q4 * t101, s_q4 * t102);
+    let t109 = fma(c_q2, t108, s_q2 * t107);
+    let t110 = -t38;
+    let t111 = 0.064 * (t89 - t88);
+    let t112 = 0.064 * fma(s_q3, t70, s_q4 * t84);
+    let t113 = fma(-0.064, c_q2 * t104, s_q2 * t112);
+    let t114 = 0.00004 * (t55 + t57);
+    let t115 = 0.00004 * (t64 - t65);
+    let t116 = c_q3 * c_q4 * t114 - s_q3 * t115;
+    let t117 = s_q4 * t114;
+    let t118 = 0.5 * -fma(c_q3, t115, t17 * t114);
+    let t119 = fma(-0.001365, t23, fma(qd[1], d.k3, t5 * d.k2));
+    let t120 = t5 * d.k1;
+    let t121 = fma(-0.000408, t23, qd[1] * d.k2);
+    let t122 = fma(-0.000987, p.m3 * t33, t7 * d.k6);
+    let t123 = t31 * d.k5;
+    let t124 = fma(-0.000987, p.m3 * t7, t123);
+    let t125 = t31 * d.k4;
+    let t126 = t33 * d.k5;
+    let t127 = t31 * d.k7 - t33 * d.k10;
+    let t128 = fma(-0.001365, t16, s_q1 * d.k2);
+    let t129 = c_q1 * qd[1];
+    let t130 = t7 * t30;
+    let t131 = t40 * d.k9;
+    let t132 = t39 * d.k9;
+    let t133 = fma(
+        t58,
         d.k8,
         fma(
-            t46,
-            t124,
+            t47,
+            t132,
             fma(
-                t45,
-                t123,
+                t46,
+                t131,
                 fma(
                     0.032,
-                    p.m6 * fma(c_q3, t60, s_q3 * t59),
-                    0.00004 * fma(t45, t55, fma(t47, t54, fma(t45, t53, t48 * t52))),
+                    p.m6 * fma(c_q3, t62, s_q3 * t61),
+                    0.00004 * fma(t46, t57, fma(t48, t56, fma(t46, t55, t49 * t54))),
                 ),
             ),
         ),
     );
-    let t126 = t39 * d.k8;
-    let t127 = t37 * d.k8;
-    let t128 = t37 * d.k9;
-    let t129 = fma(t46, t127, fma(t44, t126, 0.00004 * t61))
-        - fma(t46, t128, t44 * t123);
-    let t130 = fma(c_q4, t125, fma(0.0003, t51, 0.0016 * (t31 * t34 - t36 * t46)))
-        - s_q4 * t129;
-    let t131 = t38 * d.k8;
-    let t132 = fma(
+    let t134 = t40 * d.k8;
+    let t135 = t38 * d.k8;
+    let t136 = t38 * d.k9;
+    let t137 = fma(t47, t135, fma(t45, t134, 0.00004 * t63))
+        - fma(t47, t136, t45 * t131);
+    let t138 = fma(c_q4, t133, fma(0.0003, t53, 0.0016 * (t32 * t35 - t37 * t47)))
+        - s_q4 * t137;
+    let t139 = t39 * d.k8;
+    let t140 = fma(
         -0.032,
         p.m6
             * fma(
                 s_q4,
-                2.0 * (t30 * t58) - fma(t30, t57, t29 * t35),
-                c_q4 * (c_q3 * t59 - s_q3 * t60),
+                2.0 * (t31 * t60) - fma(t31, t59, t30 * t36),
+                c_q4 * (c_q3 * t61 - s_q3 * t62),
             ),
-        fma(-0.00004, fma(t45, t62, t48 * t54) - fma(t45, t63, t47 * t52), t64 * d.k9),
-    ) - fma(t44, t131, t45 * t127);
-    let t133 = -0.0013 * fma(t31, t33, t36 * t43) - t132;
-    let t134 = fma(
+        fma(-0.00004, fma(t46, t64, t49 * t56) - fma(t46, t65, t48 * t54), t66 * d.k9),
+    ) - fma(t45, t139, t46 * t135);
+    let t141 = -0.0013 * fma(t32, t34, t37 * t44) - t140;
+    let t142 = fma(
         -0.000987,
-        t32 * (p.m3 * t31),
+        t33 * t50,
         fma(
             c_q3,
-            t130,
-            fma(t50, d.k5, fma(t49, d.k4, fma(t31, t121, fma(t25, d.k7, p.d4 * t72)))),
+            t138,
+            fma(t52, d.k5, fma(t51, d.k4, fma(t32, t122, fma(t26, d.k7, p.d4 * t74)))),
         ),
-    ) - fma(s_q3, t133, d.k5 * t122);
-    let t135 = fma(t31, d.k5, t29 * d.k4);
-    let t136 = fma(
+    ) - fma(s_q3, t141, d.k5 * t130);
+    let t143 = fma(t32, d.k5, t30 * d.k4);
+    let t144 = fma(
         c_q4,
-        t129,
-        fma(s_q4, t125, fma(-0.0003, t34 * t43 - t33 * t46, 0.0016 * t50)),
+        t137,
+        fma(s_q4, t133, fma(-0.0003, t35 * t44 - t34 * t47, 0.0016 * t52)),
     );
-    let t137 = fma(t49, d.k5, fma(t6, t135, fma(0.000987, p.m3 * t30 * t31, t136)))
-        - fma(t29, t121, fma(t25, d.k10, p.a3 * t72));
-    let t138 = t30 * d.k7 - t32 * d.k10;
-    let t139 = t29 * d.k7 - t31 * d.k10;
-    let t140 = fma(t32, t139, fma(t31, t138, t74));
-    let t141 = t73 - fma(t30, t139, t29 * t138);
-    let t142 = fma(c_q2, t141, s_q2 * t140);
-    let t143 = fma(-0.000408, t15, s_q1 * d.k1);
-    let t144 = t6 * d.k7;
-    let t145 = fma(
+    let t145 = fma(t51, d.k5, fma(t7, t143, fma(0.000987, t31 * t50, t144)))
+        - fma(t30, t122, fma(t26, d.k10, p.a3 * t74));
+    let t146 = t30 * d.k7 - t32 * d.k10;
+    let t147 = fma(t33, t146, fma(t32, t127, t76));
+    let t148 = t75 - fma(t31, t146, t30 * t127);
+    let t149 = fma(c_q2, t148, s_q2 * t147);
+    let t150 = fma(-0.000408, t16, s_q1 * d.k1);
+    let t151 = t7 * d.k7;
+    let t152 = fma(
         0.00004,
-        fma(t26, t55, fma(t17, t54, fma(t26, t53, t18 * t52))),
-        fma(t76, d.k8, fma(c_q3, t124, t26 * t123)),
+        fma(t27, t57, fma(t18, t56, fma(t27, t55, t19 * t54))),
+        fma(t78, d.k8, fma(c_q3, t132, t27 * t131)),
     );
-    let t146 = fma(0.032, p.m6 * fma(c_q3, t78, s_q3 * t27), t145);
-    let t147 = fma(t16, t123, fma(c_q3, t127, 0.00004 * t79))
-        - fma(c_q3, t128, t16 * t126);
-    let t148 = fma(-0.0016, c_q3 * t36, 0.0003 * t75) - s_q4 * t147;
-    let t149 = fma(c_q4, t146, t148);
-    let t150 = fma(
+    let t153 = fma(0.032, p.m6 * fma(c_q3, t80, s_q3 * t28), t152);
+    let t154 = fma(t17, t131, fma(c_q3, t135, 0.00004 * t81))
+        - fma(c_q3, t136, t17 * t134);
+    let t155 = fma(-0.0016, c_q3 * t37, 0.0003 * t77) - s_q4 * t154;
+    let t156 = fma(c_q4, t153, t155);
+    let t157 = fma(
         -0.00004,
-        fma(t26, t62, t18 * t54) - fma(t26, t63, t17 * t52),
-        fma(t80, d.k9, t16 * t131),
-    ) - t26 * t127;
-    let t151 = 0.0013 * (s_q3 * t36) - t150;
-    let t152 = fma(0.032, t81, t151);
-    let t153 = fma(-0.001974, p.m3 * t6, 2.0 * (t30 * d.k5));
-    let t154 = fma(t32, d.k4, fma(t32, d.k6, p.d4 * t89)) - t153;
-    let t155 = fma(c_q3, t149, fma(2.0, t5 * d.k13, t154)) - s_q3 * t152;
-    let t156 = t30 * d.k4;
-    let t157 = t32 * d.k5;
-    let t158 = fma(-0.0003, -fma(c_q3, t33, s_q3 * t34), fma(-0.0016, t30, c_q4 * t147));
-    let t159 = fma(s_q4, t146, t158);
-    let t160 = fma(2.0, t157, t156) - fma(t30, d.k6, p.a3 * t89);
-    let t161 = fma(-2.0, t5 * d.k14, t159 + t160);
-    let t162 = fma(-2.0, t6 * d.k10, t91);
-    let t163 = fma(-2.0, t144, t90);
-    let t164 = fma(c_q2, t163, s_q2 * t162);
-    let t165 = p.d3 * t164;
-    let t166 = p.d3 * (c_q2 * t162 - s_q2 * t163)
-        - p.a2 * fma(2.0, fma(t32, d.k7, t30 * d.k10), t89);
-    let t167 = fma(0.032, p.m6 * fma(-2.0, s_q3 * t10, c_q3 * t77), t145);
-    let t168 = fma(c_q4, t167, t148);
-    let t169 = fma(0.032, t93, t151);
-    let t170 = fma(c_q3, t168, t154) - s_q3 * t169;
-    let t171 = fma(s_q4, t167, t158);
-    let t172 = t160 + t171;
-    let t173 = fma(
-        t95,
+        fma(t27, t64, t19 * t56) - fma(t27, t65, t18 * t54),
+        fma(t82, d.k9, t17 * t139),
+    ) - t27 * t135;
+    let t158 = 0.0013 * (s_q3 * t37) - t157;
+    let t159 = fma(0.032, t83, t158);
+    let t160 = fma(-2.0, t124, fma(t33, d.k4, fma(t33, d.k6, p.d4 * t91)));
+    let t161 = fma(c_q3, t156, fma(2.0, t5 * d.k13, t160)) - s_q3 * t159;
+    let t162 = fma(-0.0003, -fma(c_q3, t34, s_q3 * t35), fma(-0.0016, t31, c_q4 * t154));
+    let t163 = fma(s_q4, t153, t162);
+    let t164 = fma(2.0, t126, t125) - fma(t31, d.k6, p.a3 * t91);
+    let t165 = fma(-2.0, t5 * d.k14, t163 + t164);
+    let t166 = fma(-2.0, t7 * d.k10, t93);
+    let t167 = fma(-2.0, t151, t92);
+    let t168 = fma(c_q2, t167, s_q2 * t166);
+    let t169 = p.d3 * t168;
+    let t170 = p.d3 * (c_q2 * t166 - s_q2 * t167)
+        - p.a2 * fma(2.0, fma(t33, d.k7, t31 * d.k10), t91);
+    let t171 = fma(0.032, p.m6 * fma(-2.0, s_q3 * t11, c_q3 * t79), t152);
+    let t172 = fma(c_q4, t171, t155);
+    let t173 = fma(0.032, t95, t158);
+    let t174 = fma(c_q3, t172, t160) - s_q3 * t173;
+    let t175 = fma(s_q4, t171, t162);
+    let t176 = t164 + t175;
+    let t177 = fma(
+        t98,
         d.k8,
-        fma(c_q4, t123, 0.00004 * (fma(c_q4, t55, fma(c_q4, t53, t94)) - t94)),
+        fma(c_q4, t131, 0.00004 * (fma(c_q4, t57, fma(c_q4, t55, t97)) - t97)),
     );
-    let t174 = fma(s_q4, t126, 0.00004 * t96) - s_q4 * t123;
-    let t175 = fma(c_q4, t173, 0.0019 * t34) - s_q4 * t174;
-    let t176 = fma(
+    let t178 = fma(s_q4, t134, 0.00004 * t99) - s_q4 * t131;
+    let t179 = fma(c_q4, t177, 0.0019 * t35) - s_q4 * t178;
+    let t180 = fma(
         -0.00004,
-        c_q4 * t62 - fma(c_q4, t63, fma(c_q5 * c_q5, t97, s_q5 * s_q5 * t97)),
-        t33 * d.k9,
-    ) - fma(c_q4, t127, s_q4 * t131);
-    let t177 = -0.0013 * t33 - t176;
-    let t178 = fma(c_q3, t175, p.d4 * t103) - s_q3 * t177;
-    let t179 = fma(c_q4, t174, s_q4 * t173);
-    let t180 = t179 - p.a3 * t103;
-    let t181 = fma(-0.00004, fma(t54, s_q5, t52 * c_q5), t124 + t131);
-    let t182 = fma(0.00004, t107, t127) - t128;
-    let t183 = c_q4 * t181 - s_q4 * t182;
-    let t184 = fma(c_q3, t183, p.d4 * t108);
-    let t185 = fma(c_q4, t182, s_q4 * t181);
-    let t186 = t185 - p.a3 * t108;
-    let t187 = fma(
+        c_q4 * t64 - fma(c_q4, t65, fma(s_q4, t100, t56 * t96)),
+        t34 * d.k9,
+    ) - fma(c_q4, t135, s_q4 * t139);
+    let t181 = -0.0013 * t34 - t180;
+    let t182 = fma(c_q3, t179, p.d4 * t106) - s_q3 * t181;
+    let t183 = fma(c_q4, t178, s_q4 * t177);
+    let t184 = t183 - p.a3 * t106;
+    let t185 = fma(-0.00004, fma(s_q5, t56, t100), t132 + t139);
+    let t186 = fma(0.00004, t110, t135) - t136;
+    let t187 = c_q4 * t185 - s_q4 * t186;
+    let t188 = fma(c_q3, t187, p.d4 * t111);
+    let t189 = fma(c_q4, t186, s_q4 * t185);
+    let t190 = t189 - p.a3 * t111;
+    let t191 = fma(
         t30,
-        t29 * d.k5,
+        t123,
         fma(
-            t29,
-            0.5 * t153,
+            t30,
+            t124,
             fma(
                 -0.000987,
-                p.m3 * t50,
-                fma(p.a3, t73, fma(2.0, c_q1 * t32 * d.k13, 2.0 * (c_q1 * t30 * d.k14))),
+                p.m3 * t52,
+                fma(p.a3, t75, fma(2.0, c_q1 * t33 * d.k13, 2.0 * (c_q1 * t31 * d.k14))),
             ),
         ),
     )
         - fma(
-            t31,
-            t156 + t157,
-            fma(p.d4, t74, fma(c_q3, t133, fma(s_q3, t130, t32 * t135))),
+            t32,
+            t125 + t126,
+            fma(p.d4, t76, fma(c_q3, t141, fma(s_q3, t138, t33 * t143))),
         );
-    let t188 = p.a3 * t90 - p.d4 * t91;
-    let t189 = fma(p.a2, t164, t188);
-    let t190 = 2.0 * fma(qd[1] * c_q2, d.k13, qd[1] * s_q2 * d.k14)
-        - fma(c_q3, t152, s_q3 * t149);
-    let t191 = -fma(c_q3, t169, s_q3 * t168);
-    let t192 = p.a3 * t105 - fma(c_q3, t177, fma(s_q3, t175, p.d4 * t104));
-    let t193 = -0.064 * (c_q4 * t39 * d.k15) - fma(s_q3, t183, p.d4 * t109);
+    let t192 = p.a3 * t92 - p.d4 * t93;
+    let t193 = fma(p.a2, t168, t192);
+    let t194 = 2.0 * fma(qd[1] * c_q2, d.k13, qd[1] * s_q2 * d.k14)
+        - fma(c_q3, t159, s_q3 * t156);
+    let t195 = -fma(c_q3, t173, s_q3 * t172);
+    let t196 = p.a3 * t108 - fma(c_q3, t181, fma(s_q3, t179, p.d4 * t107));
+    let t197 = -0.064 * (c_q4 * t40 * d.k15) - fma(s_q3, t187, p.d4 * t112);
     [
         [
             0.5
@@ -1845,116 +1867,116 @@ pub fn coriolis_matrix_with(
                     c_q1,
                     fma(
                         -0.000408,
-                        c_q1 * t19,
+                        c_q1 * t20,
                         fma(
                             p.d3,
-                            c_q2 * t140 - s_q2 * t141,
-                            fma(c_q2, t137, fma(s_q2, t134, qd[1] * t143)),
+                            c_q2 * t147 - s_q2 * t148,
+                            fma(c_q2, t145, fma(s_q2, t142, qd[1] * t150)),
                         ),
                     )
                         - fma(
                             p.a2,
-                            fma(t49, d.k7, fma(t31, t144, fma(d.k10, t122, t72)))
-                                - t50 * d.k10,
-                            fma(t5, t119, s_q1 * t116),
+                            fma(t51, d.k7, fma(t32, t151, fma(d.k10, t130, t74)))
+                                - t52 * d.k10,
+                            fma(t5, t128, s_q1 * t119),
                         ),
                     s_q1
                         * (fma(
                             c_q2,
-                            t134,
+                            t142,
                             fma(
                                 d.k1,
-                                t120,
-                                fma(t20, t119, fma(c_q1, t116, 0.000816 * t23)),
+                                t129,
+                                fma(t22, t128, fma(c_q1, t119, 0.000816 * t25)),
                             ),
-                        ) - fma(p.d3, t142, s_q2 * t137)),
+                        ) - fma(p.d3, t149, s_q2 * t145)),
                 ),
             0.5
                 * fma(
                     c_q1,
-                    fma(2.0, t118, fma(c_q2, t161, fma(s_q2, t155, t117 + t166)))
+                    fma(2.0, t121, fma(c_q2, t165, fma(s_q2, t161, t120 + t170)))
                         - t5 * d.k3,
                     s_q1
                         * (fma(
                             -0.00273,
-                            t22,
-                            fma(c_q2, t155, fma(t20, d.k1, t20 * d.k3)),
-                        ) - fma(s_q2, t161, t165)),
+                            t24,
+                            fma(c_q2, t161, fma(t22, d.k1, t22 * d.k3)),
+                        ) - fma(s_q2, t165, t169)),
                 ),
             0.5
                 * fma(
                     c_q1,
-                    fma(c_q2, t172, fma(s_q2, t170, t166)),
-                    s_q1 * (c_q2 * t170 - fma(s_q2, t172, t165)),
+                    fma(c_q2, t176, fma(s_q2, t174, t170)),
+                    s_q1 * (c_q2 * t174 - fma(s_q2, t176, t169)),
                 ),
             0.5
                 * fma(
                     c_q1,
-                    fma(c_q2, t180, fma(s_q2, t178, p.d3 * (c_q2 * t104 - s_q2 * t105)))
-                        - p.a2 * t103,
-                    s_q1 * (c_q2 * t178 - fma(s_q2, t180, p.d3 * t106)),
+                    fma(c_q2, t184, fma(s_q2, t182, p.d3 * (c_q2 * t107 - s_q2 * t108)))
+                        - p.a2 * t106,
+                    s_q1 * (c_q2 * t182 - fma(s_q2, t184, p.d3 * t109)),
                 ),
             0.5
                 * fma(
                     c_q1,
                     fma(
                         c_q2,
-                        t186,
-                        fma(s_q2, t184, p.d3 * fma(0.064, s_q2 * t101, c_q2 * t109)),
-                    ) - p.a2 * t108,
-                    s_q1 * (c_q2 * t184 - fma(s_q2, t186, p.d3 * t110)),
+                        t190,
+                        fma(s_q2, t188, p.d3 * fma(0.064, s_q2 * t104, c_q2 * t112)),
+                    ) - p.a2 * t111,
+                    s_q1 * (c_q2 * t188 - fma(s_q2, t190, p.d3 * t113)),
                 ),
             0.5
                 * fma(
                     c_q1,
-                    fma(c_q2, t114, s_q2 * t113),
-                    s_q1 * (c_q2 * t113 - s_q2 * t114),
+                    fma(c_q2, t117, s_q2 * t116),
+                    s_q1 * (c_q2 * t116 - s_q2 * t117),
                 ),
         ],
         [
             0.5
                 * (fma(
                     -0.000408,
-                    t5 * (p.m2 * s_q1),
+                    s_q1 * t21,
                     fma(
                         p.a2,
-                        t142,
+                        t149,
                         fma(
                             d.k2,
-                            t120,
-                            fma(s_q1, 0.001365 * t22, fma(0.001365, t23, t187)),
+                            t129,
+                            fma(s_q1, 0.001365 * t24, fma(0.001365, t25, t191)),
                         ),
                     ),
-                ) - fma(t20, t143, c_q1 * (t117 + t118))),
-            0.5 * (t189 + t190),
-            0.5 * (t189 + t191),
-            0.5 * fma(p.a2, t106, t192),
-            0.5 * fma(p.a2, t110, t193),
-            t115,
+                ) - fma(t22, t150, c_q1 * (t120 + t121))),
+            0.5 * (t193 + t194),
+            0.5 * (t193 + t195),
+            0.5 * fma(p.a2, t109, t196),
+            0.5 * fma(p.a2, t113, t197),
+            t118,
         ],
         [
-            0.5 * t187,
-            0.5 * (t188 + t190),
-            0.5 * (t188 + t191),
-            0.5 * t192,
-            0.5 * t193,
-            t115,
+            0.5 * t191,
+            0.5 * (t192 + t194),
+            0.5 * (t192 + t195),
+            0.5 * t196,
+            0.5 * t197,
+            t118,
         ],
-        [0.5 * t136, 0.5 * t159, 0.5 * t171, 0.5 * t179, 0.5 * t185, 0.5 * t114],
+        [0.5 * t144, 0.5 * t163, 0.5 * t175, 0.5 * t183, 0.5 * t189, 0.5 * t117],
         [
-            0.5 * t132,
-            0.5 * fma(-0.032, t81, t150),
-            0.5 * fma(-0.032, t93, t150),
-            0.5 * t176,
+            0.5 * t140,
+            0.5 * fma(-0.032, t83, t157),
+            0.5 * fma(-0.032, t95, t157),
+            0.5 * t180,
             0.0,
-            0.5 * -t112,
+            0.5 * -t115,
         ],
-        [0.00002 * t61, t92, t92, 0.00002 * t96, 0.00002 * t107, 0.0],
+        [0.00002 * t63, t94, t94, 0.00002 * t99, 0.00002 * t110, 0.0],
     ]
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
-    mul: 67,
+    mul: 65,
     add: 22,
     div: 0,
     sqrt: 0,
@@ -2073,10 +2095,10 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
                                                                     qd[1] * qd[1],
                                                                     fma(
                                                                         0.514,
-                                                                        t3 * (qd[0] * c_q1),
+                                                                        t3 * t3,
                                                                         fma(
                                                                             0.12,
-                                                                            t2 * (qd[0] * s_q1),
+                                                                            t2 * t2,
                                                                             p.m2 * fma(t30, t30, fma(t29, t29, t28 * t28)),
                                                                         ),
                                                                     ),
@@ -2098,16 +2120,16 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
         ),
         fma(
             fma(0.032, c_q4 * t32 - c_q3 * s_q4 * t31, t34),
-            d.k42,
+            d.k21,
             fma(
                 t34,
-                d.k41,
+                d.k46,
                 fma(
                     fma(0.019, t32, t34),
-                    d.k40,
+                    d.k45,
                     fma(
                         fma(0.07, t32, t33),
-                        d.k39,
+                        d.k44,
                         fma(0.006, c_q1, 0.068 * s_q1) * d.k11,
                     ),
                 ),
@@ -2244,7 +2266,7 @@ pub fn coordinate_rates_with(
 }
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
-    mul: 133,
+    mul: 122,
     add: 62,
     div: 0,
     sqrt: 0,
@@ -2293,89 +2315,83 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let t24 = p.a3 * s_q4 - c_q4 * t23;
     let t25 = p.d4 * s_q3;
     let t26 = fma(p.a3, c_q4, s_q4 * t23);
-    let t27 = s_q0 * s_q3;
-    let t28 = s_q0 * c_q3;
-    let t29 = c_q0 * s_q3;
-    let t30 = c_q0 * c_q3;
-    let t31 = c_q5 * t19 - s_q5 * t20;
-    let t32 = -fma(c_q5, t20, s_q5 * t19);
-    let t33 = fma(s_q5, t25, c_q5 * t24);
-    let t34 = c_q5 * t25 - s_q5 * t24;
-    let t35 = q[1] + q[2];
-    let t36 = libm::Libm::<Real>::sin(t35);
-    let t37 = libm::Libm::<Real>::cos(t35);
-    let t38 = p.d3 * t37;
-    let t39 = p.d4 * t36;
-    let t40 = p.a3 * t37;
-    let t41 = t39 - (t13 + t40);
-    let t42 = c_q3 * t36;
-    let t43 = fma(s_q4, t37, c_q4 * t42);
-    let t44 = c_q3 * t38 - s_q3 * t41;
-    let t45 = p.d3 * t36;
-    let t46 = c_q4 * t44 - s_q4 * t45;
-    let t47 = fma(c_q3, t41, s_q3 * t38);
-    let t48 = c_q4 * t37 - s_q4 * t42;
-    let t49 = c_q4 * t48;
-    let t50 = s_q3 * t36;
-    let t51 = c_q5 * t43 - s_q5 * t50;
-    let t52 = -fma(c_q5, t50, s_q5 * t43);
-    let t53 = c_q0 * t36;
-    let t54 = s_q0 * t36;
-    let t55 = t30 * t37 - t27;
-    let t56 = fma(t29, t37, t28);
-    let t57 = -t56;
-    let t58 = fma(t28, t37, t29);
-    let t59 = t30 - t27 * t37;
-    let t60 = c_q4 * t55 - s_q4 * t53;
-    let t61 = -fma(c_q4, t53, s_q4 * t55);
-    let t62 = c_q4 * t58 - s_q4 * t54;
-    let t63 = -fma(c_q4, t54, s_q4 * t58);
-    let t64 = -t59;
-    let t65 = c_q5 * t60 - s_q5 * t56;
-    let t66 = -fma(c_q5, t56, s_q5 * t60);
-    let t67 = c_q5 * t62 - s_q5 * t64;
-    let t68 = -fma(c_q5, t64, s_q5 * t62);
-    let t69 = -fma(c_q4, t45, s_q4 * t44);
-    let t70 = p.d3 * c_q0;
-    let t71 = t36 * t36 * t70;
-    let t72 = p.a2 * s_q1;
-    let t73 = p.d3 * s_q0;
-    let t74 = t36 * t36 * t73;
-    let t75 = -t47;
-    let t76 = t14 * t36;
-    let t77 = s_q3 * s_q3 * t76;
-    let t78 = s_q3 * s_q3 * t39;
-    let t79 = -fma(c_q3, t57, s_q3 * t55);
-    let t80 = -fma(c_q3, t59, s_q3 * t58);
-    let t81 = t50 * (s_q3 * t36);
-    let t82 = t61 * t69;
-    let t83 = t22 * t61;
-    let t84 = t26 * t61;
-    let t85 = t63 * t69;
-    let t86 = t22 * t63;
-    let t87 = t26 * t63;
-    let t88 = t48 * t69;
-    let t89 = t22 * t48;
-    let t90 = t26 * t48;
-    let t91 = t48 * t61;
-    let t92 = s_q3 * s_q4;
-    let t93 = t61 * t92;
-    let t94 = fma(c_q3, t56, t93) - t15 * t60;
-    let t95 = c_q4 * t61;
-    let t96 = t48 * t63;
-    let t97 = t63 * t92;
-    let t98 = fma(c_q3, t64, t97) - t15 * t62;
-    let t99 = c_q4 * t63;
-    let t100 = t48 * t48;
-    let t101 = t48 * t92;
-    let t102 = fma(c_q3, t50, t101) - t15 * t43;
-    let t103 = c_q5 * t46 - s_q5 * t47;
-    let t104 = -fma(c_q5, t47, s_q5 * t46);
-    let t105 = fma(t21, t66, fma(t16, t65, t93));
-    let t106 = s_q4 * c_q5;
-    let t107 = s_q4 * s_q5;
-    let t108 = fma(t21, t68, fma(t16, t67, t97));
-    let t109 = fma(t21, t52, fma(t16, t51, t101));
+    let t27 = c_q5 * t19 - s_q5 * t20;
+    let t28 = -fma(c_q5, t20, s_q5 * t19);
+    let t29 = fma(s_q5, t25, c_q5 * t24);
+    let t30 = c_q5 * t25 - s_q5 * t24;
+    let t31 = q[1] + q[2];
+    let t32 = libm::Libm::<Real>::sin(t31);
+    let t33 = libm::Libm::<Real>::cos(t31);
+    let t34 = p.d3 * t33;
+    let t35 = p.a3 * t33;
+    let t36 = p.d4 * t32 - (t13 + t35);
+    let t37 = c_q3 * t32;
+    let t38 = fma(s_q4, t33, c_q4 * t37);
+    let t39 = c_q3 * t34 - s_q3 * t36;
+    let t40 = p.d3 * t32;
+    let t41 = c_q4 * t39 - s_q4 * t40;
+    let t42 = fma(c_q3, t36, s_q3 * t34);
+    let t43 = c_q4 * t33 - s_q4 * t37;
+    let t44 = c_q4 * t43;
+    let t45 = s_q3 * t32;
+    let t46 = c_q5 * t38 - s_q5 * t45;
+    let t47 = -fma(c_q5, t45, s_q5 * t38);
+    let t48 = c_q0 * t32;
+    let t49 = s_q0 * t32;
+    let t50 = c_q0 * t33;
+    let t51 = c_q3 * t50 - s_q0 * s_q3;
+    let t52 = fma(s_q3, t50, s_q0 * c_q3);
+    let t53 = -t52;
+    let t54 = s_q0 * t33;
+    let t55 = fma(c_q3, t54, c_q0 * s_q3);
+    let t56 = c_q0 * c_q3 - s_q3 * t54;
+    let t57 = c_q4 * t51 - s_q4 * t48;
+    let t58 = -fma(c_q4, t48, s_q4 * t51);
+    let t59 = c_q4 * t55 - s_q4 * t49;
+    let t60 = -fma(c_q4, t49, s_q4 * t55);
+    let t61 = -t56;
+    let t62 = c_q5 * t57 - s_q5 * t52;
+    let t63 = -fma(c_q5, t52, s_q5 * t57);
+    let t64 = c_q5 * t59 - s_q5 * t61;
+    let t65 = -fma(c_q5, t61, s_q5 * t59);
+    let t66 = -fma(c_q4, t40, s_q4 * t39);
+    let t67 = t40 * t48;
+    let t68 = p.a2 * s_q1;
+    let t69 = t40 * t49;
+    let t70 = -t42;
+    let t71 = t20 * t45;
+    let t72 = t25 * t45;
+    let t73 = -fma(c_q3, t53, s_q3 * t51);
+    let t74 = -fma(c_q3, t56, s_q3 * t55);
+    let t75 = t45 * t45;
+    let t76 = t58 * t66;
+    let t77 = t22 * t58;
+    let t78 = t26 * t58;
+    let t79 = t60 * t66;
+    let t80 = t22 * t60;
+    let t81 = t26 * t60;
+    let t82 = t43 * t66;
+    let t83 = t22 * t43;
+    let t84 = t26 * t43;
+    let t85 = t43 * t58;
+    let t86 = s_q3 * s_q4;
+    let t87 = t58 * t86;
+    let t88 = fma(c_q3, t52, t87) - t15 * t57;
+    let t89 = c_q4 * t58;
+    let t90 = t43 * t60;
+    let t91 = t60 * t86;
+    let t92 = fma(c_q3, t61, t91) - t15 * t59;
+    let t93 = c_q4 * t60;
+    let t94 = t43 * t43;
+    let t95 = t43 * t86;
+    let t96 = fma(c_q3, t45, t95) - t15 * t38;
+    let t97 = c_q5 * t41 - s_q5 * t42;
+    let t98 = -fma(c_q5, t42, s_q5 * t41);
+    let t99 = fma(t21, t63, fma(t16, t62, t87));
+    let t100 = s_q4 * c_q5;
+    let t101 = s_q4 * s_q5;
+    let t102 = fma(t21, t65, fma(t16, t64, t91));
+    let t103 = fma(t21, t47, fma(t16, t46, t95));
     [
         [
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
@@ -2394,15 +2410,8 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             [1.0, 0.0, 0.0, 0.0, 0.0, 0.0],
         ],
         [
-            [fma(t37 * t37, t70, t71) - s_q0 * t13, -(c_q0 * t72), 0.0, 0.0, 0.0, 0.0],
-            [
-                fma(t37 * t37, t73, fma(c_q0, t13, t74)),
-                -(s_q0 * t72),
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-            ],
+            [fma(t34, t50, t67) - s_q0 * t13, -(c_q0 * t68), 0.0, 0.0, 0.0, 0.0],
+            [fma(t34, t54, fma(c_q0, t13, t69)), -(s_q0 * t68), 0.0, 0.0, 0.0, 0.0],
             [0.0, t13, 0.0, 0.0, 0.0, 0.0],
             [0.0, s_q0, s_q0, 0.0, 0.0, 0.0],
             [0.0, t2, t2, 0.0, 0.0, 0.0],
@@ -2410,110 +2419,110 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
         ],
         [
             [
-                fma(t57, t75, fma(t44, t55, t71)),
-                t17 * t55 - fma(t18, t53, t20 * t57),
-                t25 * t57 - fma(p.a3, t53, t23 * t55),
+                fma(t53, t70, fma(t39, t51, t67)),
+                t17 * t51 - fma(t18, t48, t20 * t53),
+                t25 * t53 - fma(p.a3, t48, t23 * t51),
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                fma(t59, t75, fma(t44, t58, t74)),
-                t17 * t58 - fma(t18, t54, t20 * t59),
-                t25 * t59 - fma(p.a3, t54, t23 * t58),
+                fma(t56, t70, fma(t39, t55, t69)),
+                t17 * t55 - fma(t18, t49, t20 * t56),
+                t25 * t56 - fma(p.a3, t49, t23 * t55),
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                t42 * t44 - fma(t50, t75, t36 * t38),
-                fma(t18, t37, fma(c_q3 * c_q3, t76, t77)),
-                t40 - fma(c_q3 * c_q3, t39, t78),
+                t37 * t39 - fma(t45, t70, t32 * t34),
+                fma(t18, t33, fma(t17, t37, t71)),
+                t35 - fma(t23, t37, t72),
                 0.0,
                 0.0,
                 0.0,
             ],
-            [t42 * t55 - fma(t50, t57, t37 * t53), t79, t79, -t53, 0.0, 0.0],
-            [t42 * t58 - fma(t50, t59, t37 * t54), t80, t80, -t54, 0.0, 0.0],
-            [fma(t42, c_q3 * t36, fma(t37, t37, t81)), 0.0, 0.0, t37, 0.0, 0.0],
+            [t37 * t51 - fma(t45, t53, t33 * t48), t73, t73, -t48, 0.0, 0.0],
+            [t37 * t55 - fma(t45, t56, t33 * t49), t74, t74, -t49, 0.0, 0.0],
+            [fma(t37, t37, fma(t33, t33, t75)), 0.0, 0.0, t33, 0.0, 0.0],
         ],
         [
             [
-                fma(t47, t56, fma(t46, t60, t82)),
-                fma(t20, t56, fma(t19, t60, t83)),
-                fma(t24, t60, t84) - t25 * t56,
+                fma(t42, t52, fma(t41, t57, t76)),
+                fma(t20, t52, fma(t19, t57, t77)),
+                fma(t24, t57, t78) - t25 * t52,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                fma(t47, t64, fma(t46, t62, t85)),
-                fma(t20, t64, fma(t19, t62, t86)),
-                fma(t24, t62, t87) - t25 * t64,
+                fma(t42, t61, fma(t41, t59, t79)),
+                fma(t20, t61, fma(t19, t59, t80)),
+                fma(t24, t59, t81) - t25 * t61,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                fma(t47, t50, fma(t43, t46, t88)),
-                fma(t19, t43, t77 + t89),
-                fma(t24, t43, t90) - t78,
+                fma(t42, t45, fma(t38, t41, t82)),
+                fma(t19, t38, t71 + t83),
+                fma(t24, t38, t84) - t72,
                 0.0,
                 0.0,
                 0.0,
             ],
-            [fma(t50, t56, fma(t43, t60, t91)), t94, t94, fma(s_q4, t60, t95), t56, 0.0],
-            [fma(t50, t64, fma(t43, t62, t96)), t98, t98, fma(s_q4, t62, t99), t64, 0.0],
-            [fma(t43, t43, t81 + t100), t102, t102, fma(s_q4, t43, t49), t50, 0.0],
+            [fma(t45, t52, fma(t38, t57, t85)), t88, t88, fma(s_q4, t57, t89), t52, 0.0],
+            [fma(t45, t61, fma(t38, t59, t90)), t92, t92, fma(s_q4, t59, t93), t61, 0.0],
+            [fma(t38, t38, t75 + t94), t96, t96, fma(s_q4, t38, t44), t45, 0.0],
         ],
         [
             [
-                fma(t66, t104, fma(t65, t103, t82)),
-                fma(t32, t66, fma(t31, t65, t83)),
-                fma(t34, t66, fma(t33, t65, t84)),
+                fma(t63, t98, fma(t62, t97, t76)),
+                fma(t28, t63, fma(t27, t62, t77)),
+                fma(t30, t63, fma(t29, t62, t78)),
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                fma(t68, t104, fma(t67, t103, t85)),
-                fma(t32, t68, fma(t31, t67, t86)),
-                fma(t34, t68, fma(t33, t67, t87)),
+                fma(t65, t98, fma(t64, t97, t79)),
+                fma(t28, t65, fma(t27, t64, t80)),
+                fma(t30, t65, fma(t29, t64, t81)),
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                fma(t52, t104, fma(t51, t103, t88)),
-                fma(t32, t52, fma(t31, t51, t89)),
-                fma(t34, t52, fma(t33, t51, t90)),
+                fma(t47, t98, fma(t46, t97, t82)),
+                fma(t28, t47, fma(t27, t46, t83)),
+                fma(t30, t47, fma(t29, t46, t84)),
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                fma(t52, t66, fma(t51, t65, t91)),
-                t105,
-                t105,
-                fma(t65, t106, t95) - t66 * t107,
-                -fma(c_q5, t66, s_q5 * t65),
-                t61,
+                fma(t47, t63, fma(t46, t62, t85)),
+                t99,
+                t99,
+                fma(t62, t100, t89) - t63 * t101,
+                -fma(c_q5, t63, s_q5 * t62),
+                t58,
             ],
             [
-                fma(t52, t68, fma(t51, t67, t96)),
-                t108,
-                t108,
-                fma(t67, t106, t99) - t68 * t107,
-                -fma(c_q5, t68, s_q5 * t67),
-                t63,
+                fma(t47, t65, fma(t46, t64, t90)),
+                t102,
+                t102,
+                fma(t64, t100, t93) - t65 * t101,
+                -fma(c_q5, t65, s_q5 * t64),
+                t60,
             ],
             [
-                fma(t52, t52, fma(t51, t51, t100)),
-                t109,
-                t109,
-                fma(t51, t106, t49) - t52 * t107,
-                -fma(c_q5, t52, s_q5 * t51),
-                t48,
+                fma(t47, t47, fma(t46, t46, t94)),
+                t103,
+                t103,
+                fma(t46, t100, t44) - t47 * t101,
+                -fma(c_q5, t47, s_q5 * t46),
+                t43,
             ],
         ],
     ]

@@ -18,7 +18,7 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 23 | 10 | 0 | 0 | 0 | 0 |
+//! | `derived` | 21 | 10 | 0 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 26 | 17 | 0 | 0 | 1 | 1 |
 //! | `mass_matrix` | 10 | 8 | 0 | 0 | 1 | 1 |
 //! | `bias` | 20 | 10 | 0 | 0 | 1 | 1 |
@@ -168,18 +168,19 @@ impl Params {
         let t1 = p.s10 + p.s12;
         let t2 = -p.h10 - p.h12;
         let t3 = p.m2 * (p.length * p.length);
-        let t4 = p.m1 * (p.h10 * p.h10)
+        let t4 = p.m2 * p.s21;
+        let t5 = p.m2 * p.h21;
+        let t6 = p.m1 * (p.h10 * p.h10)
             + (0.08333333333333333 * t0 + p.m1 * (p.s10 * p.s10));
         Derived {
             params: *self,
-            k0: p.m2 * (t1 * t1 + t2 * t2) + t4,
-            k1: 0.08333333333333333 * t3 + p.m2 * (p.s21 * p.s21)
-                + p.m2 * (p.h21 * p.h21),
+            k0: p.m2 * (t1 * t1 + t2 * t2) + t6,
+            k1: 0.08333333333333333 * t3 + p.s21 * t4 + p.h21 * t5,
             k2: t2,
             k3: t1,
-            k4: p.m2 * p.s21,
-            k5: p.m2 * p.h21,
-            k6: 0.08333333333333333 * t3 + t4,
+            k4: t4,
+            k5: t5,
+            k6: 0.08333333333333333 * t3 + t6,
             k7: 0.08333333333333333 * t3,
             k8: p.h10 * p.h10,
             k9: p.s10 * p.s10,
@@ -190,7 +191,7 @@ impl Params {
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 23,
+    mul: 21,
     add: 10,
     div: 0,
     sqrt: 0,
@@ -298,12 +299,16 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t2 = qd[0] + qd[1];
-    let t3 = qd[0] * qd[0] * s_q1;
-    let t4 = qd[0] * qd[0] * c_q1;
-    let t5 = s_q1 * (t2 * t2);
-    let t6 = c_q1 * (t2 * t2);
-    let t7 = d.k4 * (d.k3 * t3 - d.k2 * t4) - d.k5 * (-(d.k3 * t4) - d.k2 * t3);
-    [d.k3 * (-(d.k4 * t5) - d.k5 * t6) + t7 - d.k2 * (d.k5 * t5 - d.k4 * t6), t7]
+    let t3 = qd[0] * s_q1;
+    let t4 = qd[0] * d.k3;
+    let t5 = qd[0] * c_q1;
+    let t6 = qd[0] * d.k2;
+    let t7 = s_q1 * t2;
+    let t8 = t2 * d.k4;
+    let t9 = c_q1 * t2;
+    let t10 = t2 * d.k5;
+    let t11 = d.k4 * (t3 * t4 - t5 * t6) - d.k5 * (-(t4 * t5) - t3 * t6);
+    [d.k3 * (-(t7 * t8) - t9 * t10) + t11 - d.k2 * (t7 * t10 - t8 * t9), t11]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
@@ -360,15 +365,17 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t7 = s_q1 * d.k2;
     let t8 = p.s21 + t6 + t7;
     let t9 = d.k4 * t8 + d.k7 - d.k5 * t5;
-    let t10 = s_q1 * (t2 * t2);
-    let t11 = c_q1 * (t2 * t2);
-    let t12 = d.k4 * (qd[0] * qd[0] * t3 - qd[0] * qd[0] * t4)
+    let t10 = s_q1 * t2;
+    let t11 = t2 * d.k4;
+    let t12 = c_q1 * t2;
+    let t13 = t2 * d.k5;
+    let t14 = d.k4 * (qd[0] * qd[0] * t3 - qd[0] * qd[0] * t4)
         - d.k5 * (-(qd[0] * qd[0] * t6) - qd[0] * qd[0] * t7);
     JointSpace {
         mass_matrix: [[p.m2 * (t5 * t5) + p.m2 * (t8 * t8) + d.k6, t9], [t9, d.k1]],
         bias: [
-            d.k3 * (-(d.k4 * t10) - d.k5 * t11) + t12 - d.k2 * (d.k5 * t10 - d.k4 * t11),
-            t12,
+            d.k3 * (-(t10 * t11) - t12 * t13) + t14 - d.k2 * (t10 * t13 - t11 * t12),
+            t14,
         ],
         gravity: [0.0, 0.0],
     }

@@ -21,9 +21,9 @@
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 22 | 16 | 0 | 0 | 1 | 1 |
 //! | `mass_matrix` | 3 | 3 | 0 | 0 | 1 | 1 |
-//! | `bias` | 17 | 7 | 0 | 0 | 1 | 1 |
+//! | `bias` | 16 | 7 | 0 | 0 | 1 | 1 |
 //! | `gravity` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `joint_space` | 20 | 10 | 0 | 0 | 1 | 1 |
+//! | `joint_space` | 19 | 10 | 0 | 0 | 1 | 1 |
 //! | `forward_dynamics` | 39 | 24 | 2 | 0 | 1 | 1 |
 //! | `coriolis_matrix` | 15 | 9 | 0 | 0 | 1 | 1 |
 //! | `energy` | 16 | 8 | 0 | 0 | 1 | 1 |
@@ -199,7 +199,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 17,
+    mul: 16,
     add: 7,
     div: 0,
     sqrt: 0,
@@ -221,13 +221,11 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t2 = qd[0] + qd[1];
-    let t3 = t2 * -t2;
-    let t4 = 1.9 * (qd[0] * qd[0] * c_q1) + 8.3 * (qd[0] * qd[0] * s_q1);
-    [
-        0.1 * (-12.0 * (c_q1 * (t2 * t2)) - s_q1 * t3)
-            + 0.7 * (c_q1 * t3 - 12.0 * (s_q1 * (t2 * t2))) + t4,
-        t4,
-    ]
+    let t3 = -t2;
+    let t4 = c_q1 * t2;
+    let t5 = s_q1 * t2;
+    let t6 = 1.9 * (qd[0] * qd[0] * c_q1) + 8.3 * (qd[0] * qd[0] * s_q1);
+    [0.1 * (-12.0 * (t2 * t4) - t3 * t5) + 0.7 * (t3 * t4 - 12.0 * (t2 * t5)) + t6, t6]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
@@ -253,7 +251,7 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 20,
+    mul: 19,
     add: 10,
     div: 0,
     sqrt: 0,
@@ -277,16 +275,18 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t2 = qd[0] + qd[1];
-    let t3 = 4.368421052631579 * c_q1 - s_q1;
-    let t4 = 1.9 * t3 + 9.65;
-    let t5 = t2 * -t2;
-    let t6 = 1.9 * (qd[0] * qd[0] * c_q1) + 8.3 * (qd[0] * qd[0] * s_q1);
+    let t3 = -t2;
+    let t4 = 4.368421052631579 * c_q1 - s_q1;
+    let t5 = 1.9 * t4 + 9.65;
+    let t6 = c_q1 * t2;
+    let t7 = s_q1 * t2;
+    let t8 = 1.9 * (qd[0] * qd[0] * c_q1) + 8.3 * (qd[0] * qd[0] * s_q1);
     JointSpace {
-        mass_matrix: [[3.8 * t3 + 22.3, t4], [t4, 9.65]],
+        mass_matrix: [[3.8 * t4 + 22.3, t5], [t5, 9.65]],
         bias: [
-            0.1 * (-12.0 * (c_q1 * (t2 * t2)) - s_q1 * t5)
-                + 0.7 * (c_q1 * t5 - 12.0 * (s_q1 * (t2 * t2))) + t6,
-            t6,
+            0.1 * (-12.0 * (t2 * t6) - t3 * t7) + 0.7 * (t3 * t6 - 12.0 * (t2 * t7))
+                + t8,
+            t8,
         ],
         gravity: [0.0, 0.0],
     }

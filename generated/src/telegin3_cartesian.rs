@@ -18,13 +18,13 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 18 | 4 | 1 | 0 | 0 | 0 |
+//! | `derived` | 15 | 4 | 1 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 14 | 7 | 0 | 0 | 1 | 1 |
 //! | `mass_matrix` | 2 | 1 | 0 | 0 | 1 | 1 |
 //! | `bias` | 5 | 2 | 0 | 0 | 1 | 1 |
 //! | `gravity` | 1 | 0 | 0 | 0 | 0 | 1 |
 //! | `joint_space` | 7 | 3 | 0 | 0 | 1 | 1 |
-//! | `forward_dynamics` | 28 | 13 | 2 | 0 | 1 | 1 |
+//! | `forward_dynamics` | 27 | 13 | 2 | 0 | 1 | 1 |
 //! | `coriolis_matrix` | 3 | 2 | 0 | 0 | 1 | 1 |
 //! | `energy` | 20 | 12 | 0 | 0 | 1 | 1 |
 //! | `body_poses` | 0 | 1 | 0 | 0 | 1 | 1 |
@@ -160,24 +160,24 @@ impl Params {
     /// parameter.
     pub fn derived(&self) -> Derived {
         let p = self;
-        let t0 = p.icz3 + p.m03 * (p.d3 * p.d3);
-        let inv1 = 1.0 / t0;
-        let t2 = p.m01 * p.g;
-        let t3 = p.m03 * p.d3;
+        let t0 = p.m03 * p.d3;
+        let t1 = p.icz3 + p.d3 * t0;
+        let inv2 = 1.0 / t1;
+        let t3 = p.m01 * p.g;
         let t4 = p.m02 + p.m03;
         Derived {
             params: *self,
-            k0: t3,
+            k0: t0,
             k1: p.m01 + t4,
             k2: t4,
-            k3: t0,
-            k4: t2 + p.g * t4,
-            k5: p.g * t3,
-            k6: t3 * (p.m03 * p.d3 * inv1),
-            k7: t3 * t3 * t3 * (p.m03 * p.d3 * (inv1 * inv1)),
-            k8: inv1 * t3,
-            k9: inv1,
-            k10: t2,
+            k3: t1,
+            k4: t3 + p.g * t4,
+            k5: p.g * t0,
+            k6: t0 * t0 * inv2,
+            k7: t0 * t0 * t0 * t0 * (inv2 * inv2),
+            k8: t0 * inv2,
+            k9: inv2,
+            k10: t3,
             k11: p.m02 * p.g,
             k12: p.m03 * p.g,
         }
@@ -185,7 +185,7 @@ impl Params {
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 18,
+    mul: 15,
     add: 4,
     div: 1,
     sqrt: 0,
@@ -285,7 +285,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t2 = qd[2] * qd[2] * d.k0;
+    let t2 = qd[2] * (qd[2] * d.k0);
     [d.k4 - s_q2 * t2, -(c_q2 * t2), c_q2 * d.k5]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
@@ -348,7 +348,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 28,
+    mul: 27,
     add: 13,
     div: 2,
     sqrt: 0,
@@ -380,17 +380,18 @@ pub fn forward_dynamics_with(
     let p = &d.params;
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t2 = qd[2] * qd[2] * d.k0;
-    let t3 = d.k2 - s_q2 * s_q2 * d.k6;
-    let inv4 = 1.0 / t3;
-    let t5 = d.k1 - c_q2 * c_q2 * d.k6 - s_q2 * s_q2 * (c_q2 * c_q2) * inv4 * d.k7;
-    let t6 = tau[2] * d.k8;
-    let t7 = s_q2 * t6 + (tau[1] + c_q2 * t2);
-    let t8 = d.k6 * (s_q2 * c_q2);
-    let t9 = (tau[0] + s_q2 * t2 - c_q2 * t6 - inv4 * t7 * t8 - p.g * t5) / t5;
-    let t10 = p.g + t9;
-    let t11 = t7 - t8 * t10;
-    [t9, inv4 * t11, (tau[2] - d.k0 * (c_q2 * t10 - s_q2 * inv4 * t11)) * d.k9]
+    let t2 = qd[2] * (qd[2] * d.k0);
+    let t3 = c_q2 * d.k6;
+    let t4 = d.k2 - s_q2 * s_q2 * d.k6;
+    let inv5 = 1.0 / t4;
+    let t6 = d.k1 - c_q2 * t3 - s_q2 * s_q2 * (c_q2 * c_q2) * inv5 * d.k7;
+    let t7 = tau[2] * d.k8;
+    let t8 = s_q2 * t7 + (tau[1] + c_q2 * t2);
+    let t9 = s_q2 * t3;
+    let t10 = (tau[0] + s_q2 * t2 - c_q2 * t7 - inv5 * t8 * t9 - p.g * t6) / t6;
+    let t11 = p.g + t10;
+    let t12 = t8 - t9 * t11;
+    [t10, inv5 * t12, (tau[2] - d.k0 * (c_q2 * t11 - s_q2 * inv5 * t12)) * d.k9]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {

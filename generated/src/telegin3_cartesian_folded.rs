@@ -24,7 +24,7 @@
 //! | `bias` | 5 | 2 | 0 | 0 | 1 | 1 |
 //! | `gravity` | 1 | 0 | 0 | 0 | 0 | 1 |
 //! | `joint_space` | 5 | 3 | 0 | 0 | 1 | 1 |
-//! | `forward_dynamics` | 27 | 13 | 2 | 0 | 1 | 1 |
+//! | `forward_dynamics` | 26 | 13 | 2 | 0 | 1 | 1 |
 //! | `coriolis_matrix` | 2 | 2 | 0 | 0 | 1 | 1 |
 //! | `energy` | 18 | 10 | 0 | 0 | 1 | 1 |
 //! | `body_poses` | 0 | 1 | 0 | 0 | 1 | 1 |
@@ -269,7 +269,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 27,
+    mul: 26,
     add: 13,
     div: 2,
     sqrt: 0,
@@ -306,7 +306,7 @@ pub fn forward_dynamics_with(
     let inv4 = 1.0 / t3;
     let t5 = s_q2 * c_q2;
     let t6 = 34.0 - 3.003003003003003 * (c_q2 * c_q2)
-        - 9.018027036045053 * (t5 * (s_q2 * c_q2 * inv4));
+        - 9.018027036045053 * (inv4 * (t5 * t5));
     let t7 = (s_q2 * (qd[2] * qd[2]) + tau[0]
         - 3.003003003003003 * (c_q2 * tau[2] + t2 * inv4 * t5) - 9.81 * t6) / t6;
     let t8 = t7 + 9.81;

@@ -18,15 +18,15 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 4 | 5 | 2 | 0 | 0 | 0 |
+//! | `derived` | 3 | 5 | 2 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 16 | 10 | 0 | 0 | 0 | 0 |
 //! | `mass_matrix` | 3 | 3 | 0 | 0 | 0 | 0 |
-//! | `bias` | 9 | 2 | 0 | 0 | 0 | 0 |
+//! | `bias` | 8 | 2 | 0 | 0 | 0 | 0 |
 //! | `gravity` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `joint_space` | 11 | 5 | 0 | 0 | 0 | 0 |
-//! | `forward_dynamics` | 14 | 7 | 1 | 0 | 0 | 0 |
+//! | `joint_space` | 10 | 5 | 0 | 0 | 0 | 0 |
+//! | `forward_dynamics` | 13 | 7 | 1 | 0 | 0 | 0 |
 //! | `coriolis_matrix` | 21 | 6 | 0 | 0 | 0 | 0 |
-//! | `energy` | 18 | 9 | 0 | 0 | 0 | 0 |
+//! | `energy` | 16 | 9 | 0 | 0 | 0 | 0 |
 //! | `body_poses` | 2 | 3 | 0 | 0 | 1 | 1 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `body_jacobians` | 2 | 3 | 0 | 0 | 1 | 1 |
@@ -153,10 +153,11 @@ impl Params {
         let p = self;
         let t0 = p.m02 + p.m03;
         let t1 = p.m03 * p.g;
+        let t2 = p.m02 * p.d2;
         Derived {
             params: *self,
-            k0: p.icy1 + p.icy2 + p.icy3 + p.m02 * (p.d2 * p.d2),
-            k1: p.m02 * p.d2,
+            k0: p.icy1 + p.icy2 + p.icy3 + p.d2 * t2,
+            k1: t2,
             k2: t0,
             k3: -t1,
             k4: 1.0 / t0,
@@ -167,7 +168,7 @@ impl Params {
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 4,
+    mul: 3,
     add: 5,
     div: 2,
     sqrt: 0,
@@ -242,7 +243,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 9,
+    mul: 8,
     add: 2,
     div: 0,
     sqrt: 0,
@@ -261,9 +262,9 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
-    let t0 = qd[0] * qd[1];
-    let t1 = q[1] * d.k2;
-    [2.0 * (t0 * t1 - d.k1 * t0), qd[0] * qd[0] * d.k1 - qd[0] * qd[0] * t1, d.k3]
+    let t0 = qd[0] * d.k1;
+    let t1 = d.k2 * (qd[0] * q[1]);
+    [2.0 * (qd[1] * t1 - qd[1] * t0), qd[0] * t0 - qd[0] * t1, d.k3]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
@@ -289,7 +290,7 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 11,
+    mul: 10,
     add: 5,
     div: 0,
     sqrt: 0,
@@ -310,25 +311,22 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     let p = &d.params;
-    let t0 = q[1] * d.k2;
-    let t1 = qd[0] * qd[1];
+    let t0 = qd[0] * d.k1;
+    let t1 = q[1] * d.k2;
+    let t2 = qd[0] * t1;
     JointSpace {
         mass_matrix: [
-            [d.k0 - q[1] * d.k1 - q[1] * (d.k1 - t0), 0.0, 0.0],
+            [d.k0 - q[1] * d.k1 - q[1] * (d.k1 - t1), 0.0, 0.0],
             [0.0, d.k2, 0.0],
             [0.0, 0.0, p.m03],
         ],
-        bias: [
-            2.0 * (t0 * t1 - d.k1 * t1),
-            qd[0] * qd[0] * d.k1 - qd[0] * qd[0] * t0,
-            d.k3,
-        ],
+        bias: [2.0 * (qd[1] * t2 - qd[1] * t0), qd[0] * t0 - qd[0] * t2, d.k3],
         gravity: [0.0, 0.0, d.k3],
     }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 14,
+    mul: 13,
     add: 7,
     div: 1,
     sqrt: 0,
@@ -358,12 +356,13 @@ pub fn forward_dynamics_with(
     tau: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let t0 = qd[0] * qd[1];
+    let t0 = qd[0] * d.k1;
     let t1 = q[1] * d.k2;
+    let t2 = qd[0] * t1;
     [
-        (tau[0] + 2.0 * (d.k1 * t0 - t0 * t1))
-            / (d.k0 + t1 * q[1] - 2.0 * (q[1] * d.k1)),
-        (tau[1] + qd[0] * qd[0] * t1 - qd[0] * qd[0] * d.k1) * d.k4,
+        (tau[0] + 2.0 * (qd[1] * t0 - qd[1] * t2))
+            / (d.k0 + q[1] * t1 - 2.0 * (q[1] * d.k1)),
+        (tau[1] + qd[0] * t2 - qd[0] * t0) * d.k4,
         (tau[2] + d.k5) * d.k6,
     ]
 }
@@ -410,7 +409,7 @@ pub fn coriolis_matrix_with(
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
-    mul: 18,
+    mul: 16,
     add: 9,
     div: 0,
     sqrt: 0,
@@ -429,14 +428,14 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
 pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     let p = &d.params;
-    let t0 = p.d2 * qd[0] - qd[0] * q[1];
-    let t1 = qd[1] * qd[1];
+    let t0 = qd[0] * q[1];
+    let t1 = p.d2 * qd[0] - t0;
+    let t2 = qd[1] * qd[1];
     (
         0.5
             * (p.icy1 * (qd[0] * qd[0])
-                + (p.m02 * (t1 + t0 * t0) + p.icy2 * (qd[0] * qd[0]))
-                + (p.m03 * (t1 + qd[2] * qd[2] + qd[0] * qd[0] * (q[1] * q[1]))
-                    + p.icy3 * (qd[0] * qd[0]))),
+                + (p.m02 * (t2 + t1 * t1) + p.icy2 * (qd[0] * qd[0]))
+                + (p.m03 * (t2 + qd[2] * qd[2] + t0 * t0) + p.icy3 * (qd[0] * qd[0]))),
         (p.d3 - q[2]) * d.k5,
     )
 }

@@ -26,7 +26,7 @@
 //! | `joint_space` | 12 | 5 | 0 | 0 | 0 | 0 |
 //! | `forward_dynamics` | 14 | 7 | 1 | 0 | 0 | 0 |
 //! | `coriolis_matrix` | 9 | 3 | 0 | 0 | 0 | 0 |
-//! | `energy` | 13 | 7 | 0 | 0 | 0 | 0 |
+//! | `energy` | 11 | 7 | 0 | 0 | 0 | 0 |
 //! | `body_poses` | 2 | 3 | 0 | 0 | 1 | 1 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `body_jacobians` | 2 | 3 | 0 | 0 | 1 | 1 |
@@ -206,10 +206,10 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
-    let t0 = qd[0] * qd[1];
+    let t0 = qd[0] * q[1];
     [
-        22.0 * (q[1] * t0) - 4.8 * t0,
-        2.4 * (qd[0] * qd[0]) - 11.0 * (qd[0] * qd[0] * q[1]),
+        22.0 * (qd[1] * t0) - 4.8 * (qd[0] * qd[1]),
+        2.4 * (qd[0] * qd[0]) - 11.0 * (qd[0] * t0),
         -29.43,
     ]
 }
@@ -258,7 +258,7 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     let p = &d.params;
-    let t0 = qd[0] * qd[1];
+    let t0 = qd[0] * q[1];
     JointSpace {
         mass_matrix: [
             [1.495 - 2.4 * q[1] - q[1] * (2.4 - 11.0 * q[1]), 0.0, 0.0],
@@ -266,8 +266,8 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
             [0.0, 0.0, 3.0],
         ],
         bias: [
-            22.0 * (q[1] * t0) - 4.8 * t0,
-            2.4 * (qd[0] * qd[0]) - 11.0 * (qd[0] * qd[0] * q[1]),
+            22.0 * (qd[1] * t0) - 4.8 * (qd[0] * qd[1]),
+            2.4 * (qd[0] * qd[0]) - 11.0 * (qd[0] * t0),
             -29.43,
         ],
         gravity: [0.0, 0.0, -29.43],
@@ -305,12 +305,11 @@ pub fn forward_dynamics_with(
     tau: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let t0 = qd[0] * qd[1];
+    let t0 = qd[0] * q[1];
     [
-        (4.8 * t0 + tau[0] - 22.0 * (q[1] * t0))
+        (4.8 * (qd[0] * qd[1]) + tau[0] - 22.0 * (qd[1] * t0))
             / (11.0 * (q[1] * q[1]) + 1.495 - 4.8 * q[1]),
-        0.09090909090909091
-            * (11.0 * (qd[0] * qd[0] * q[1]) + tau[1] - 2.4 * (qd[0] * qd[0])),
+        0.09090909090909091 * (11.0 * (qd[0] * t0) + tau[1] - 2.4 * (qd[0] * qd[0])),
         0.3333333333333333 * (tau[2] + 29.43),
     ]
 }
@@ -349,7 +348,7 @@ pub fn coriolis_matrix_with(
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
-    mul: 13,
+    mul: 11,
     add: 7,
     div: 0,
     sqrt: 0,
@@ -368,11 +367,12 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
 pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     let p = &d.params;
-    let t0 = 0.3 * qd[0] - qd[0] * q[1];
-    let t1 = qd[1] * qd[1];
+    let t0 = qd[0] * q[1];
+    let t1 = 0.3 * qd[0] - t0;
+    let t2 = qd[1] * qd[1];
     (
-        0.3875 * (qd[0] * qd[0]) + 4.0 * (t1 + t0 * t0)
-            + 1.5 * (t1 + qd[2] * qd[2] + qd[0] * qd[0] * (q[1] * q[1])),
+        0.3875 * (qd[0] * qd[0]) + 4.0 * (t2 + t1 * t1)
+            + 1.5 * (t2 + qd[2] * qd[2] + t0 * t0),
         29.43 * (0.2 - q[2]),
     )
 }

@@ -24,18 +24,18 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos | fma |
 //! |---|---:|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 42 | 28 | 2 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 47 | 22 | 0 | 0 | 3 | 3 | 33 |
+//! | `derived` | 39 | 28 | 2 | 0 | 0 | 0 | 0 |
+//! | `inverse_dynamics` | 46 | 22 | 0 | 0 | 3 | 3 | 33 |
 //! | `mass_matrix` | 19 | 16 | 0 | 0 | 3 | 3 | 10 |
-//! | `bias` | 49 | 17 | 0 | 0 | 3 | 3 | 17 |
+//! | `bias` | 46 | 17 | 0 | 0 | 3 | 3 | 17 |
 //! | `gravity` | 1 | 1 | 0 | 0 | 1 | 0 | 0 |
-//! | `joint_space` | 70 | 35 | 0 | 0 | 3 | 3 | 26 |
-//! | `forward_dynamics` | 113 | 43 | 4 | 0 | 4 | 4 | 44 |
-//! | `coriolis_matrix` | 115 | 26 | 0 | 0 | 4 | 4 | 34 |
-//! | `energy` | 39 | 14 | 0 | 0 | 4 | 4 | 36 |
+//! | `joint_space` | 66 | 35 | 0 | 0 | 3 | 3 | 26 |
+//! | `forward_dynamics` | 108 | 44 | 4 | 0 | 4 | 4 | 43 |
+//! | `coriolis_matrix` | 110 | 26 | 0 | 0 | 4 | 4 | 34 |
+//! | `energy` | 38 | 15 | 0 | 0 | 4 | 4 | 35 |
 //! | `body_poses` | 14 | 13 | 0 | 0 | 5 | 5 | 4 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `body_jacobians` | 72 | 32 | 0 | 0 | 5 | 5 | 26 |
+//! | `body_jacobians` | 63 | 30 | 0 | 0 | 5 | 5 | 28 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 /// The floating-point type of every input, output and parameter:
@@ -310,66 +310,69 @@ impl Params {
         let p = self;
         let t0 = p.m01 * (p.a1 * p.a1);
         let t1 = p.m02 * p.a2;
-        let t2 = p.icy1 + t0;
-        let t3 = p.icy2 + t1 * p.a2;
-        let t4 = p.icx5 + p.m05 * (p.b5 * p.b5);
-        let t5 = p.icx6 + p.m06 * (p.b6 * p.b6);
-        let t6 = t4 + t5;
-        let inv7 = 1.0 / t6;
-        let t8 = p.m05 * p.b5 + p.m06 * p.b6;
-        let t9 = -t8;
-        let t10 = p.m06 + (p.m04 + p.m05);
-        let t11 = p.icy3 + p.icy4;
-        let t12 = p.m02 + p.m03;
-        let t13 = t1 + p.m03 * p.l2;
-        let t14 = t3 + t11;
-        let t15 = p.m03 + t10;
-        let t16 = p.l2 * t15;
-        let t17 = p.l1 * (t10 + t12);
+        let t2 = p.m05 * p.b5;
+        let t3 = p.icy1 + t0;
+        let t4 = p.icy2 + p.a2 * t1;
+        let t5 = p.icx5 + p.b5 * t2;
+        let t6 = p.m06 * p.b6;
+        let t7 = p.icx6 + p.b6 * t6;
+        let t8 = t5 + t7;
+        let inv9 = 1.0 / t8;
+        let t10 = t2 + t6;
+        let t11 = -t10;
+        let t12 = p.m06 + (p.m04 + p.m05);
+        let t13 = p.icy3 + p.icy4;
+        let t14 = p.m03 * p.l2;
+        let t15 = p.m02 + p.m03;
+        let t16 = t1 + t14;
+        let t17 = t4 + t13;
+        let t18 = p.m03 + t12;
+        let t19 = p.l2 * t18;
+        let t20 = p.l1 * (t12 + t15);
         Derived {
             params: *self,
-            k0: t2,
-            k1: t3,
-            k2: t4,
-            k3: t5,
-            k4: t9,
+            k0: t3,
+            k1: t4,
+            k2: t5,
+            k3: t7,
+            k4: t11,
             k5: t1,
-            k6: t15,
-            k7: t17,
-            k8: t16,
-            k9: t10,
+            k6: t18,
+            k7: t20,
+            k8: t19,
+            k9: t12,
             k10: p.l1 * t1,
-            k11: -t1 - t16,
-            k12: -t17,
-            k13: t2 + t14,
-            k14: t14,
-            k15: t11,
-            k16: p.l2 * t9,
-            k17: -t16,
-            k18: t6,
-            k19: p.l1 * t15,
-            k20: -(p.g * t10),
-            k21: p.g * t9,
-            k22: inv7 * (t8 * t8),
-            k23: inv7 * inv7 * (t8 * t8 * t8 * t8),
-            k24: t6 - p.icy5,
-            k25: p.icy5 + t11,
-            k26: t9 * t9,
+            k11: -t1 - t19,
+            k12: -t20,
+            k13: t3 + t17,
+            k14: t17,
+            k15: t13,
+            k16: p.l2 * t11,
+            k17: -t19,
+            k18: t8,
+            k19: p.l1 * t18,
+            k20: -(p.g * t12),
+            k21: p.g * t11,
+            k22: inv9 * (t10 * t10),
+            k23: inv9 * inv9 * (t10 * t10 * t10 * t10),
+            k24: t8 - p.icy5,
+            k25: p.icy5 + t13,
+            k26: t11 * t11,
             k27: p.l2 * p.l2,
-            k28: t3 + p.m03 * (p.l2 * p.l2),
-            k29: -t13,
+            k28: t4 + p.l2 * t14,
+            k29: -t16,
             k30: p.l1 * p.l1,
-            k31: t2 + p.l1 * p.l1 * t12,
-            k32: t13,
-            k33: inv7 * t8,
-            k34: -t10,
+            k31: t3 + p.l1 * p.l1 * t15,
+            k32: t16,
+            k33: inv9 * t10,
+            k34: -t12,
             k35: p.l1 * p.g,
             k36: p.l2 * p.g,
-            k37: t8,
-            k38: inv7,
+            k37: t10,
+            k38: inv9,
             k39: 1.0 / p.icy6,
-            k40: p.l1 * t13,
-            k41: p.l2 * t10,
+            k40: p.l1 * t16,
+            k41: p.l2 * t12,
             k42: t0,
             k43: p.m04 * p.g,
             k44: p.m05 * p.g,
@@ -380,7 +383,7 @@ impl Params {
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 42,
+    mul: 39,
     add: 28,
     div: 2,
     sqrt: 0,
@@ -390,7 +393,7 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 47,
+    mul: 46,
     add: 22,
     div: 0,
     sqrt: 0,
@@ -423,7 +426,7 @@ pub fn inverse_dynamics_with(
     let p = &d.params;
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let t2 = p.l1 * (qd[0] * qd[0]);
+    let t2 = qd[0] * (p.l1 * qd[0]);
     let t3 = p.l1 * qdd[0];
     let t4 = -fma(c_q1, t3, s_q1 * t2);
     let t5 = qd[0] + qd[1];
@@ -442,7 +445,7 @@ pub fn inverse_dynamics_with(
     let t18 = t11 * s_q4;
     let t19 = fma(t12, s_q4, t17);
     let t20 = t12 * c_q4 - qd[4] * t18;
-    let t21 = c_q4 * (t18 * t11);
+    let t21 = t16 * t18;
     let t22 = fma(p.icy6, t16, p.icy6 * qd[5]);
     let t23 = fma(p.icy6, t20, p.icy6 * qdd[5]);
     let t24 = t21 * d.k4 - qdd[4] * d.k4;
@@ -551,7 +554,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 49,
+    mul: 46,
     add: 17,
     div: 0,
     sqrt: 0,
@@ -579,25 +582,25 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t5 = t2 + qd[2];
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
-    let t8 = t5 * qd[4];
-    let t9 = c_q4 * t8;
-    let t10 = t5 * t5 * s_q4;
-    let t11 = c_q4 * t10;
+    let t8 = t5 * c_q4;
+    let t9 = qd[4] * t8;
+    let t10 = t5 * s_q4;
+    let t11 = t8 * t10;
     let t12 = -fma(p.l2, t2 * t2, p.l1 * (qd[0] * qd[0]) * c_q1);
-    let t13 = qd[0] * qd[0] * s_q1;
+    let t13 = qd[0] * (qd[0] * s_q1);
     let t14 = p.l1 * t13;
-    let t15 = s_q4 * t8;
+    let t15 = qd[4] * t10;
     let t16 = p.icy6 * t15;
-    let t17 = fma(p.icy6 * t5, c_q4, p.icy6 * qd[5]);
-    let t18 = d.k4 * (t10 * s_q4);
-    let t19 = -fma(qd[4] * qd[4], d.k4, t18);
-    let t20 = t11 * (c_q4 * d.k4) - s_q4 * t19;
+    let t17 = fma(p.icy6, t8, p.icy6 * qd[5]);
+    let t18 = -fma(t10 * t10, d.k4, qd[4] * qd[4] * d.k4);
+    let t19 = s_q4 * d.k4;
+    let t20 = t8 * t8 * t19 - s_q4 * t18;
     let t21 = t9 * d.k4;
     let t22 = 2.0 * (c_q2 * t21) - s_q2 * t20;
     let t23 = fma(
         s_q4,
         2.0 * fma(t9, d.k3, t9 * d.k2) - fma(qd[4], t17, p.icy5 * t9),
-        fma(c_q4, -fma(p.icy5, t15, t16), s_q4 * (s_q2 * t12 - c_q2 * t14) * d.k4),
+        fma(c_q4, -fma(p.icy5, t15, t16), (s_q2 * t12 - c_q2 * t14) * t19),
     );
     let t24 = fma(t13, d.k10, t23) - p.l2 * (t22 - t13 * d.k19);
     [
@@ -609,8 +612,8 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
                             - fma(t2 * t2, d.k8, t2 * t2 * d.k5))),
         t24,
         t23,
-        d.k20 - fma(c_q4, t18, c_q4 * t19),
-        fma(t5 * s_q4, t17, p.icy5 * t11)
+        d.k20 - fma(t11, t19, c_q4 * t18),
+        fma(t10, t17, p.icy5 * t11)
             - fma(
                 fma(p.g, s_q4, c_q4 * fma(s_q2, t14, c_q2 * t12)),
                 d.k4,
@@ -645,7 +648,7 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 70,
+    mul: 66,
     add: 35,
     div: 0,
     sqrt: 0,
@@ -676,70 +679,69 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t6 = t3 + qd[2];
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
-    let t9 = t6 * qd[4];
-    let t10 = c_q4 * t9;
-    let t11 = t6 * t6 * c_q4;
-    let t12 = s_q4 * t11;
+    let t9 = t6 * c_q4;
+    let t10 = qd[4] * t9;
+    let t11 = t6 * s_q4;
+    let t12 = t9 * t11;
     let t13 = p.l1 * s_q1;
     let t14 = s_q2 * t13;
     let t15 = -(p.l2 + t2);
     let t16 = c_q2 * t13;
     let t17 = p.icy6 * c_q4;
     let t18 = -fma(p.l2, t3 * t3, qd[0] * qd[0] * t2);
-    let t19 = s_q4 * t9;
+    let t19 = qd[4] * t11;
     let t20 = p.icy6 * t19;
-    let t21 = fma(t6, t17, p.icy6 * qd[5]);
-    let t22 = s_q4 * s_q4 * d.k4;
-    let t23 = -fma(t6 * t6, t22, qd[4] * qd[4] * d.k4);
-    let t24 = s_q4 * d.k4;
-    let t25 = c_q2 * t24;
-    let t26 = fma(s_q4, fma(s_q4, d.k3, s_q4 * d.k2), c_q4 * fma(p.icy5, c_q4, t17));
-    let t27 = fma(fma(c_q2, t15, t14), t24, t26);
-    let t28 = fma(c_q1, d.k10, t27) - p.l2 * fma(t15, d.k6, t25);
-    let t29 = t28 + d.k14;
-    let t30 = t27 + d.k15;
-    let t31 = -(c_q4 * (t16 - s_q2 * t15) * d.k4);
-    let t32 = c_q2 * s_q4 * d.k16;
-    let t33 = t26 + d.k15;
-    let t34 = t33 - t32;
-    let t35 = -(s_q2 * c_q4 * d.k16);
-    let t36 = qd[0] * qd[0] * s_q1;
-    let t37 = t11 * (c_q4 * t24) - s_q4 * t23;
-    let t38 = t10 * d.k4;
-    let t39 = 2.0 * (c_q2 * t38) - s_q2 * t37;
-    let t40 = fma(
+    let t21 = fma(p.icy6, t9, p.icy6 * qd[5]);
+    let t22 = -fma(t11 * t11, d.k4, qd[4] * qd[4] * d.k4);
+    let t23 = s_q4 * d.k4;
+    let t24 = c_q2 * t23;
+    let t25 = fma(s_q4, fma(s_q4, d.k3, s_q4 * d.k2), c_q4 * fma(p.icy5, c_q4, t17));
+    let t26 = fma(fma(c_q2, t15, t14), t23, t25);
+    let t27 = fma(c_q1, d.k10, t26) - p.l2 * fma(t15, d.k6, t24);
+    let t28 = t27 + d.k14;
+    let t29 = t26 + d.k15;
+    let t30 = -(c_q4 * (t16 - s_q2 * t15) * d.k4);
+    let t31 = c_q2 * s_q4 * d.k16;
+    let t32 = t25 + d.k15;
+    let t33 = t32 - t31;
+    let t34 = -(s_q2 * c_q4 * d.k16);
+    let t35 = qd[0] * (qd[0] * s_q1);
+    let t36 = t9 * t9 * t23 - s_q4 * t22;
+    let t37 = t10 * d.k4;
+    let t38 = 2.0 * (c_q2 * t37) - s_q2 * t36;
+    let t39 = fma(
         s_q4,
         2.0 * fma(t10, d.k3, t10 * d.k2) - fma(qd[4], t21, p.icy5 * t10),
-        fma(c_q4, -fma(p.icy5, t19, t20), (s_q2 * t18 - qd[0] * qd[0] * t16) * t24),
+        fma(c_q4, -fma(p.icy5, t19, t20), (s_q2 * t18 - qd[0] * qd[0] * t16) * t23),
     );
-    let t41 = fma(d.k10, t36, t40) - p.l2 * (t39 - t36 * d.k19);
+    let t40 = fma(d.k10, t35, t39) - p.l2 * (t38 - t35 * d.k19);
     JointSpace {
         mass_matrix: [
             [
-                d.k13 + t28 - p.l1 * (fma(c_q1, t25 + d.k11, d.k12) - s_q1 * s_q2 * t24),
+                d.k13 + t27 - p.l1 * (fma(c_q1, t24 + d.k11, d.k12) - s_q1 * s_q2 * t23),
+                t28,
                 t29,
-                t30,
                 0.0,
-                t31,
+                t30,
                 t17,
             ],
-            [t29, t26 + d.k14 - fma(p.l2, t25 + d.k17, t32), t34, 0.0, t35, t17],
-            [t30, t34, t33, 0.0, 0.0, t17],
-            [0.0, 0.0, 0.0, d.k9, t24, 0.0],
-            [t31, t35, 0.0, t24, d.k18, 0.0],
+            [t28, t25 + d.k14 - fma(p.l2, t24 + d.k17, t31), t33, 0.0, t34, t17],
+            [t29, t33, t32, 0.0, 0.0, t17],
+            [0.0, 0.0, 0.0, d.k9, t23, 0.0],
+            [t30, t34, 0.0, t23, d.k18, 0.0],
             [t17, t17, t17, 0.0, 0.0, p.icy6],
         ],
         bias: [
-            t41
+            t40
                 - p.l1
-                    * (c_q1 * t39
+                    * (c_q1 * t38
                         - s_q1
-                            * (fma(2.0, s_q2 * t38, c_q2 * t37)
+                            * (fma(2.0, s_q2 * t37, c_q2 * t36)
                                 - fma(t3 * t3, d.k8, t3 * t3 * d.k5))),
-            t41,
             t40,
-            d.k20 - fma(t11, t22, c_q4 * t23),
-            fma(t6 * s_q4, t21, p.icy5 * t12)
+            t39,
+            d.k20 - fma(t12, t23, c_q4 * t22),
+            fma(t11, t21, p.icy5 * t12)
                 - fma(
                     fma(p.g, s_q4, c_q4 * fma(qd[0] * qd[0], t14, c_q2 * t18)),
                     d.k4,
@@ -752,13 +754,13 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 113,
-    add: 43,
+    mul: 108,
+    add: 44,
     div: 4,
     sqrt: 0,
     sin: 4,
     cos: 4,
-    fma: 44,
+    fma: 43,
 };
 ///Joint accelerations q̈(q, q̇, τ) by Vereshchagin's separate-bodies
 ///(articulated-body) method, in O(n) and without forming M(q); they satisfy
@@ -785,7 +787,7 @@ pub fn forward_dynamics_with(
     let p = &d.params;
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let t2 = p.l1 * (qd[0] * qd[0]);
+    let t2 = qd[0] * (p.l1 * qd[0]);
     let t3 = c_q1 * t2;
     let t4 = s_q1 * t2;
     let t5 = qd[0] + qd[1];
@@ -794,75 +796,75 @@ pub fn forward_dynamics_with(
     let t8 = t5 + qd[2];
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
-    let t11 = t8 * qd[4];
-    let t12 = s_q4 * t11;
+    let t11 = t8 * c_q4;
+    let t12 = t8 * s_q4;
+    let t13 = qd[4] * t12;
     let s_q5 = libm::Libm::<Real>::sin(q[5]);
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
-    let t15 = t8 * s_q4;
-    let t16 = c_q5 * t15 - qd[4] * s_q5;
-    let t17 = fma(qd[4], c_q5, s_q5 * t15);
-    let t18 = p.icy6 * fma(t8, c_q4, qd[5]);
+    let t16 = t12 * c_q5 - qd[4] * s_q5;
+    let t17 = fma(qd[4], c_q5, t12 * s_q5);
+    let t18 = p.icy6 * (t11 + qd[5]);
     let t19 = c_q5 * t18;
     let t20 = s_q5 * t18;
-    let t21 = p.l2 * (t5 * t5);
-    let t22 = c_q2 * t21;
-    let t23 = s_q2 * t21;
-    let t24 = s_q4 * c_q4;
-    let t25 = t8 * t8 * d.k4;
-    let t26 = c_q4 * t11;
-    let t27 = s_q4 * s_q4 * d.k22;
-    let t28 = d.k9 - t27;
-    let inv29 = 1.0 / t28;
-    let t30 = d.k9 - fma(t24 * t24, inv29 * d.k23, c_q4 * c_q4 * d.k22);
-    let t31 = fma(s_q4 * s_q4, d.k24, d.k25);
-    let inv32 = 1.0 / t31;
-    let t33 = d.k9 - s_q4 * s_q4 * inv32 * d.k26;
-    let t34 = s_q2 * c_q2;
-    let t35 = t33 * t34 - t30 * t34;
-    let t36 = fma(c_q2 * c_q2, t33, s_q2 * s_q2 * t30);
-    let t37 = fma(t36, d.k27, d.k28);
-    let inv38 = 1.0 / t37;
-    let t39 = fma(s_q2 * s_q2, t33, c_q2 * c_q2 * t30) - t35 * t35 * d.k27 * inv38;
-    let t40 = d.k29 - p.l2 * t36;
-    let t41 = p.l2 * t35;
-    let t42 = fma(inv38 * t40, t41, t35);
-    let t43 = t36 - inv38 * (t40 * t40);
+    let t21 = t5 * (p.l2 * t5);
+    let t22 = t12 * d.k4;
+    let t23 = qd[4] * t11;
+    let t24 = s_q4 * s_q4 * d.k22;
+    let t25 = d.k9 - t24;
+    let inv26 = 1.0 / t25;
+    let t27 = s_q4 * c_q4;
+    let t28 = d.k9 - fma(inv26 * d.k23, t27 * t27, c_q4 * c_q4 * d.k22);
+    let t29 = c_q2 * t28;
+    let t30 = fma(s_q4 * s_q4, d.k24, d.k25);
+    let inv31 = 1.0 / t30;
+    let t32 = d.k9 - s_q4 * s_q4 * inv31 * d.k26;
+    let t33 = s_q2 * t32;
+    let t34 = c_q2 * t33 - s_q2 * t29;
+    let t35 = fma(c_q2 * c_q2, t32, s_q2 * s_q2 * t28);
+    let t36 = fma(t35, d.k27, d.k28);
+    let inv37 = 1.0 / t36;
+    let t38 = t34 * d.k27;
+    let t39 = fma(s_q2, t33, c_q2 * t29) - t34 * inv37 * t38;
+    let t40 = d.k29 - p.l2 * t35;
+    let t41 = p.l2 * t34;
+    let t42 = fma(inv37 * t40, t41, t34);
+    let t43 = t35 - inv37 * (t40 * t40);
     let t44 = fma(
         c_q1 * (c_q1 * t43 - s_q1 * t42) - s_q1 * (c_q1 * t42 - s_q1 * t39),
         d.k30,
         d.k31,
     );
     let inv45 = 1.0 / t44;
-    let t46 = fma(t8 * t8 * t24, d.k24, tau[4]) - fma(t16, t19, t17 * t20);
-    let t47 = -fma(t46, d.k33, t24 * t25);
-    let t48 = fma(s_q4 * s_q4, t25, qd[4] * qd[4] * d.k4);
+    let t46 = fma(t11 * t12, d.k24, tau[4]) - fma(t16, t19, t17 * t20);
+    let t47 = -fma(t46, d.k33, t11 * t22);
+    let t48 = fma(t12, t22, qd[4] * qd[4] * d.k4);
     let t49 = tau[3] - fma(c_q4, t48, s_q4 * t47);
-    let t50 = t24 * d.k22;
-    let t51 = fma(t22, t30, c_q4 * t47) - fma(inv29 * t49, t50, s_q4 * t48);
+    let t50 = d.k22 * t27;
+    let t51 = fma(t21, t29, c_q4 * t47) - fma(inv26 * t49, t50, s_q4 * t48);
     let t52 = fma(
         s_q4,
-        t17 * t19 - fma(t26, d.k24, fma(t26, d.k18, t16 * t20)),
-        fma(c_q4, t12 * d.k18 - fma(t12, d.k24, tau[5]), tau[2]),
+        t17 * t19 - fma(t23, d.k24, fma(t23, d.k18, t16 * t20)),
+        fma(c_q4, t13 * d.k18 - fma(t13, d.k24, tau[5]), tau[2]),
     );
     let t53 = s_q4 * d.k4;
-    let t54 = fma(-2.0, d.k4 * t26, t23 * t33) - inv32 * t52 * t53;
+    let t54 = fma(-2.0, d.k4 * t23, t21 * t33) - inv31 * t52 * t53;
     let t55 = c_q2 * t54 - s_q2 * t51;
     let t56 = tau[1] - fma(p.l2, t55, tau[2]);
-    let t57 = t27 + d.k34;
-    let t58 = -fma(inv29 * t50, t57, t50);
+    let t57 = t24 + d.k34;
+    let t58 = -fma(inv26 * t50, t57, t50);
     let t59 = s_q2 * t58;
     let t60 = fma(
-        c_q1 * -fma(p.l2 * inv38 * t40, t59, t59)
-            - s_q1 * fma(t35 * d.k27 * inv38, t59, c_q2 * t58),
+        c_q1 * -fma(p.l2 * inv37 * t40, t59, t59)
+            - s_q1 * fma(inv37 * t38, t59, c_q2 * t58),
         d.k35,
         tau[0],
     )
         - fma(
             p.l1,
-            c_q1 * (fma(t4, t43, fma(t3, t42, t55)) - inv38 * t40 * t56)
+            c_q1 * (fma(t4, t43, fma(t3, t42, t55)) - inv37 * t40 * t56)
                 - s_q1
                     * fma(
-                        inv38 * t41,
+                        inv37 * t41,
                         t56,
                         fma(
                             t4,
@@ -876,25 +878,26 @@ pub fn forward_dynamics_with(
     let t62 = p.l1 * t60;
     let t63 = s_q1 * inv45 * t62 - t3;
     let t64 = -fma(c_q1 * inv45, t62, t4);
-    let t65 = inv38
-        * (fma(t41, t63, t56) - fma(t37 * inv45, t60, fma(t40, t64, t59 * d.k36)));
+    let t65 = inv37
+        * (fma(t41, t63, t56) - fma(t36 * inv45, t60, fma(t40, t64, t59 * d.k36)));
     let t66 = t61 + t65;
     let t67 = t64 - p.l2 * t66;
-    let t68 = inv32 * (t52 - fma(t31, t66, t53 * (fma(c_q2, t67, s_q2 * t63) - t23)));
-    let t69 = c_q2 * t63 - fma(s_q2, t67, t22);
-    let t70 = inv29 * (t49 - fma(p.g, t57, t50 * t69));
+    let t68 = inv31
+        * (t52 - fma(t30, t66, t53 * (fma(c_q2, t67, s_q2 * t63) - s_q2 * t21)));
+    let t69 = c_q2 * t63 - fma(s_q2, t67, c_q2 * t21);
+    let t70 = inv26 * (t49 - fma(p.g, t57, t50 * t69));
     [
         t61,
         t65,
         t68,
         t70,
         (t46 - fma(s_q4, p.g - t70, c_q4 * t69) * d.k37) * d.k38,
-        (tau[5] - p.icy6 * (c_q4 * (t66 + t68) - t12)) * d.k39,
+        (tau[5] - p.icy6 * (c_q4 * (t66 + t68) - t13)) * d.k39,
     ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 115,
+    mul: 110,
     add: 26,
     div: 0,
     sqrt: 0,
@@ -933,102 +936,103 @@ pub fn coriolis_matrix_with(
     let t11 = t5 * s_q4;
     let t12 = c_q5 * t11 - qd[4] * s_q5;
     let t13 = fma(qd[4], c_q5, s_q5 * t11);
-    let t14 = p.icy6 * c_q4;
-    let t15 = c_q5 * t14;
-    let t16 = s_q5 * t14;
-    let t17 = p.l1 * qd[0];
-    let t18 = -2.0 * fma(c_q1, t17, p.l2 * t2);
-    let t19 = s_q1 * t17;
-    let t20 = fma(-2.0, c_q2 * t19, s_q2 * t18);
-    let t21 = s_q4 * qd[4];
-    let t22 = p.icy6 * t21;
-    let t23 = fma(2.0, s_q2 * t19, c_q2 * t18);
-    let t24 = p.icy6 * (t8 + qd[5]);
-    let t25 = s_q4 * t24;
-    let t26 = -0.5 * t22;
-    let t27 = p.icy6 * t11;
-    let t28 = p.icy6 * c_q5;
-    let t29 = p.icy6 * s_q5;
-    let t30 = 0.5 * (s_q4 * (t12 * t29 - t13 * t28));
-    let t31 = c_q4 * qd[4];
-    let t32 = fma(d.k24, t31, fma(d.k18, t31, t12 * t16)) - t13 * t15;
-    let t33 = c_q4 * (t21 * d.k24 - fma(t21, d.k18, t22));
-    let t34 = 2.0 * fma(c_q4 * c_q4 * t11, d.k4, t11 * (s_q4 * s_q4 * d.k4));
-    let t35 = fma(t23, d.k9, t34);
-    let t36 = c_q4 * d.k4;
-    let t37 = qd[4] * t36;
-    let t38 = fma(t20, d.k9, 2.0 * t37);
-    let t39 = c_q2 * t38 - s_q2 * t35;
-    let t40 = t2 * d.k32;
-    let t41 = fma(s_q4, fma(t20, d.k4, t32), t33);
-    let t42 = fma(2.0, qd[0] * s_q1 * d.k40, t41) - p.l2 * t39;
-    let t43 = t2 * s_q2;
-    let t44 = t2 * c_q2;
-    let t45 = fma(-2.0, d.k41 * t44, t34);
-    let t46 = 2.0 * (t37 - t43 * d.k41);
-    let t47 = c_q2 * t46 - s_q2 * t45;
-    let t48 = fma(s_q4, fma(-2.0, d.k16 * t43, t32), t33);
-    let t49 = t48 - p.l2 * t47;
-    let t50 = 2.0 * (c_q2 * t37) - s_q2 * t34;
-    let t51 = fma(s_q4, t32, t33);
-    let t52 = t51 - p.l2 * t50;
-    let t53 = t11 * d.k24;
-    let t54 = t21 * d.k4;
-    let t55 = t5 * t36;
-    let t56 = 2.0 * (c_q2 * t55 - s_q2 * t54);
-    let t57 = fma(
+    let t14 = t8 + qd[5];
+    let t15 = p.icy6 * c_q5;
+    let t16 = c_q4 * t13;
+    let t17 = p.icy6 * s_q5;
+    let t18 = c_q4 * t12;
+    let t19 = p.l1 * qd[0];
+    let t20 = -2.0 * fma(c_q1, t19, p.l2 * t2);
+    let t21 = s_q1 * t19;
+    let t22 = fma(-2.0, c_q2 * t21, s_q2 * t20);
+    let t23 = s_q4 * qd[4];
+    let t24 = p.icy6 * t23;
+    let t25 = fma(2.0, s_q2 * t21, c_q2 * t20);
+    let t26 = s_q4 * t14;
+    let t27 = s_q5 * t17;
+    let t28 = c_q5 * t15;
+    let t29 = -0.5 * t24;
+    let t30 = p.icy6 * t11;
+    let t31 = 0.5 * (s_q4 * (t12 * t17 - t13 * t15));
+    let t32 = c_q4 * qd[4];
+    let t33 = fma(d.k24, t32, fma(d.k18, t32, t17 * t18)) - t15 * t16;
+    let t34 = c_q4 * (t23 * d.k24 - fma(t23, d.k18, t24));
+    let t35 = c_q4 * d.k4;
+    let t36 = c_q4 * t11;
+    let t37 = 2.0 * fma(t35, t36, s_q4 * s_q4 * t11 * d.k4);
+    let t38 = fma(t25, d.k9, t37);
+    let t39 = qd[4] * t35;
+    let t40 = fma(t22, d.k9, 2.0 * t39);
+    let t41 = c_q2 * t40 - s_q2 * t38;
+    let t42 = t2 * d.k32;
+    let t43 = fma(s_q4, fma(t22, d.k4, t33), t34);
+    let t44 = fma(2.0, qd[0] * s_q1 * d.k40, t43) - p.l2 * t41;
+    let t45 = t2 * s_q2;
+    let t46 = t2 * c_q2;
+    let t47 = fma(-2.0, d.k41 * t46, t37);
+    let t48 = 2.0 * (t39 - t45 * d.k41);
+    let t49 = c_q2 * t48 - s_q2 * t47;
+    let t50 = fma(s_q4, fma(-2.0, d.k16 * t45, t33), t34);
+    let t51 = t50 - p.l2 * t49;
+    let t52 = 2.0 * (c_q2 * t39) - s_q2 * t37;
+    let t53 = fma(s_q4, t33, t34);
+    let t54 = t53 - p.l2 * t52;
+    let t55 = t23 * d.k4;
+    let t56 = t5 * t35;
+    let t57 = 2.0 * (c_q2 * t56 - s_q2 * t55);
+    let t58 = fma(
         c_q4,
-        t53 - fma(t11, d.k18, t27),
-        s_q4 * (fma(t8, d.k24, t8 * d.k18) - fma(s_q5 * s_q5, t24, c_q5 * c_q5 * t24)),
+        t11 * d.k24 - fma(t11, d.k18, t30),
+        s_q4 * (fma(t8, d.k24, t8 * d.k18) - fma(t14, t27, t14 * t28)),
     );
-    let t58 = t57 - p.l2 * t56;
-    let t59 = fma(
+    let t59 = t58 - p.l2 * t57;
+    let t60 = fma(
         -2.0,
-        c_q4 * t53,
-        fma(t13, t16, fma(s_q5 * s_q5, t25, fma(t12, t15, c_q5 * c_q5 * t25))),
+        d.k24 * t36,
+        fma(t16, t17, fma(t26, t27, fma(t15, t18, t26 * t28))),
     );
     [
         [
             0.5
-                * (t42
+                * (t44
                     - p.l1
-                        * (c_q1 * t39
-                            - s_q1 * fma(-2.0, t40, fma(s_q2, t38, c_q2 * t35)))),
+                        * (c_q1 * t41
+                            - s_q1 * fma(-2.0, t42, fma(s_q2, t40, c_q2 * t38)))),
             0.5
-                * (t49
+                * (t51
                     - p.l1
-                        * (c_q1 * t47
-                            - s_q1 * fma(-2.0, t40, fma(s_q2, t46, c_q2 * t45)))),
-            0.5 * (t52 - p.l1 * (c_q1 * t50 - s_q1 * fma(2.0, s_q2 * t37, c_q2 * t34))),
+                        * (c_q1 * t49
+                            - s_q1 * fma(-2.0, t42, fma(s_q2, t48, c_q2 * t47)))),
+            0.5 * (t54 - p.l1 * (c_q1 * t52 - s_q1 * fma(2.0, s_q2 * t39, c_q2 * t37))),
             0.0,
             0.5
-                * (t58
-                    - p.l1 * fma(s_q1, -2.0 * fma(s_q2, t55, c_q2 * t54), c_q1 * t56)),
-            t30,
+                * (t59
+                    - p.l1 * fma(s_q1, -2.0 * fma(s_q2, t56, c_q2 * t55), c_q1 * t57)),
+            t31,
         ],
-        [0.5 * t42, 0.5 * t49, 0.5 * t52, 0.0, 0.5 * t58, t30],
-        [0.5 * t41, 0.5 * t48, 0.5 * t51, 0.0, 0.5 * t57, t30],
-        [0.0, 0.0, 0.0, 0.0, t37, 0.0],
+        [0.5 * t44, 0.5 * t51, 0.5 * t54, 0.0, 0.5 * t59, t31],
+        [0.5 * t43, 0.5 * t50, 0.5 * t53, 0.0, 0.5 * t58, t31],
+        [0.0, 0.0, 0.0, 0.0, t39, 0.0],
         [
-            0.5 * (t59 - t23 * t36),
-            0.5 * fma(2.0, c_q4 * d.k16 * t44, t59),
-            0.5 * t59,
+            0.5 * (t60 - t25 * t35),
+            0.5 * fma(2.0, c_q4 * d.k16 * t46, t60),
+            0.5 * t60,
             0.0,
             0.0,
-            0.5 * fma(t12, t28, t13 * t29),
+            0.5 * fma(t12, t15, t13 * t17),
         ],
-        [t26, t26, t26, 0.0, -0.5 * t27, 0.0],
+        [t29, t29, t29, 0.0, -0.5 * t30, 0.0],
     ]
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
-    mul: 39,
-    add: 14,
+    mul: 38,
+    add: 15,
     div: 0,
     sqrt: 0,
     sin: 4,
     cos: 4,
-    fma: 36,
+    fma: 35,
 };
 ///Kinetic and potential energy `(T, V)`; `V = −Σ m g·c` is zero where every
 ///centre of mass is at the ground origin's height.
@@ -1050,32 +1054,33 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let t5 = t2 + qd[2];
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
+    let t8 = t5 * c_q4;
     let s_q5 = libm::Libm::<Real>::sin(q[5]);
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
-    let t10 = t5 * s_q4;
-    let t11 = c_q5 * t10 - qd[4] * s_q5;
-    let t12 = fma(qd[4], c_q5, s_q5 * t10);
-    let t13 = fma(t5, c_q4, qd[5]);
-    let t14 = p.l1 * qd[0];
-    let t15 = c_q1 * t14;
-    let t16 = s_q1 * t14;
-    let t17 = -fma(p.l2, t2, t15);
-    let t18 = c_q2 * t16 - s_q2 * t17;
-    let t19 = fma(c_q2, t17, s_q2 * t16);
-    let t20 = c_q4 * t18 - qd[3] * s_q4;
-    let t21 = -fma(qd[3], c_q4, s_q4 * t18);
-    let t22 = -fma(p.a2, t2, t15);
-    let t23 = fma(t19, t19, t18 * t18);
-    let t24 = fma(p.b5, qd[4], t20);
-    let t25 = t19 - p.b5 * t10;
-    let t26 = t21 * t21;
-    let t27 = fma(c_q5, t20, p.b6 * t12) - s_q5 * t19;
-    let t28 = fma(c_q5, t19, s_q5 * t20) - p.b6 * t11;
+    let t11 = t5 * s_q4;
+    let t12 = c_q5 * t11 - qd[4] * s_q5;
+    let t13 = fma(qd[4], c_q5, s_q5 * t11);
+    let t14 = t8 + qd[5];
+    let t15 = p.l1 * qd[0];
+    let t16 = c_q1 * t15;
+    let t17 = s_q1 * t15;
+    let t18 = -fma(p.l2, t2, t16);
+    let t19 = c_q2 * t17 - s_q2 * t18;
+    let t20 = fma(c_q2, t18, s_q2 * t17);
+    let t21 = c_q4 * t19 - qd[3] * s_q4;
+    let t22 = -fma(qd[3], c_q4, s_q4 * t19);
+    let t23 = -fma(p.a2, t2, t16);
+    let t24 = fma(t20, t20, t19 * t19);
+    let t25 = fma(p.b5, qd[4], t21);
+    let t26 = t20 - p.b5 * t11;
+    let t27 = t22 * t22;
+    let t28 = fma(c_q5, t21, p.b6 * t13) - s_q5 * t20;
+    let t29 = fma(c_q5, t20, s_q5 * t21) - p.b6 * t12;
     (
         0.5
             * fma(
                 p.m02,
-                fma(qd[0] * qd[0] * (s_q1 * s_q1), d.k30, t22 * t22),
+                fma(qd[0] * qd[0] * (s_q1 * s_q1), d.k30, t23 * t23),
                 fma(
                     p.icy2,
                     t2 * t2,
@@ -1087,35 +1092,35 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
                             qd[0] * qd[0],
                             fma(
                                 p.icx6,
-                                t12 * t12,
+                                t13 * t13,
                                 fma(
                                     p.icy6,
-                                    t13 * t13,
+                                    t14 * t14,
                                     fma(
                                         p.icx6,
-                                        t11 * t11,
+                                        t12 * t12,
                                         fma(
                                             p.m06,
-                                            fma(t28, t28, fma(t27, t27, t26)),
+                                            fma(t29, t29, fma(t28, t28, t27)),
                                             fma(
                                                 p.icx5,
                                                 qd[4] * qd[4],
                                                 fma(
-                                                    p.icy5 * (t5 * t5),
-                                                    c_q4 * c_q4,
+                                                    p.icy5,
+                                                    t8 * t8,
                                                     fma(
-                                                        t10 * t10,
                                                         p.icx5,
+                                                        t11 * t11,
                                                         fma(
                                                             p.m05,
-                                                            fma(t25, t25, fma(t24, t24, t26)),
+                                                            fma(t26, t26, fma(t25, t25, t27)),
                                                             fma(
                                                                 p.icy4,
                                                                 t5 * t5,
                                                                 fma(
                                                                     p.m04,
-                                                                    fma(qd[3], qd[3], t23),
-                                                                    fma(p.icy3, t5 * t5, p.m03 * t23),
+                                                                    fma(qd[3], qd[3], t24),
+                                                                    fma(p.icy3, t5 * t5, p.m03 * t24),
                                                                 ),
                                                             ),
                                                         ),
@@ -1243,13 +1248,13 @@ pub fn coordinate_rates_with(
 }
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
-    mul: 72,
-    add: 32,
+    mul: 63,
+    add: 30,
     div: 0,
     sqrt: 0,
     sin: 5,
     cos: 5,
-    fma: 26,
+    fma: 28,
 };
 ///For every body (order of `BODY_NAMES`), the geometric Jacobian: rows 0–2 map
 ///q̇ to the velocity of the body-frame origin, rows 3–5 to the angular velocity,
@@ -1279,10 +1284,10 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let t11 = p.l1 * s_q1;
     let t12 = -(p.l2 + t10);
     let t13 = c_q2 * t11 - s_q2 * t12;
-    let t14 = c_q4 * s_q5;
+    let t14 = c_q4 * t13;
     let t15 = fma(c_q2, t12, s_q2 * t11);
-    let t16 = c_q4 * c_q5;
-    let t17 = p.l2 * s_q2;
+    let t16 = p.l2 * s_q2;
+    let t17 = c_q4 * t16;
     let t18 = p.l2 * c_q2;
     let t19 = c_q0 * c_q1 - s_q0 * s_q1;
     let t20 = fma(s_q0, c_q1, c_q0 * s_q1);
@@ -1293,36 +1298,37 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let t25 = fma(c_q2, t20, t24);
     let t26 = c_q2 * t21 - t24;
     let t27 = fma(s_q2, t21, t22);
-    let t28 = t16 * t23 - s_q5 * t25;
-    let t29 = fma(c_q5, t25, t14 * t23);
-    let t30 = t16 * t26 - s_q5 * t27;
-    let t31 = fma(c_q5, t27, t14 * t26);
-    let t32 = t13 * t23;
-    let t33 = t15 * t25;
-    let t34 = t32 + t33;
-    let t35 = t17 * t23;
-    let t36 = t18 * t25;
-    let t37 = t35 - t36;
-    let t38 = t13 * t26;
-    let t39 = t15 * t27;
-    let t40 = t38 + t39;
-    let t41 = t17 * t26;
+    let t28 = s_q4 * t23;
+    let t29 = s_q4 * t26;
+    let t30 = c_q4 * t23;
+    let t31 = c_q5 * t30 - s_q5 * t25;
+    let t32 = fma(c_q5, t25, s_q5 * t30);
+    let t33 = c_q4 * t26;
+    let t34 = c_q5 * t33 - s_q5 * t27;
+    let t35 = fma(c_q5, t27, s_q5 * t33);
+    let t36 = t15 * t25;
+    let t37 = fma(t13, t23, t36);
+    let t38 = t18 * t25;
+    let t39 = t16 * t23 - t38;
+    let t40 = t15 * t27;
+    let t41 = fma(t13, t26, t40);
     let t42 = t18 * t27;
-    let t43 = t41 - t42;
-    let t44 = s_q4 * s_q4 * t32;
-    let t45 = s_q4 * s_q4 * t35;
-    let t46 = s_q4 * c_q4;
-    let t47 = s_q4 * s_q4 * t38;
-    let t48 = s_q4 * s_q4 * t41;
-    let t49 = t13 * t16 - s_q5 * t15;
-    let t50 = fma(c_q5, t15, t13 * t14);
-    let t51 = fma(s_q5, t18, t16 * t17);
-    let t52 = t14 * t17 - c_q5 * t18;
-    let t53 = s_q4 * c_q5;
-    let t54 = s_q4 * s_q5;
-    let t55 = fma(t28, t53, t29 * t54) - t23 * t46;
-    let t56 = fma(t53, s_q4 * c_q5, fma(c_q4, c_q4, t54 * (s_q4 * s_q5)));
-    let t57 = fma(t30, t53, t31 * t54) - t26 * t46;
+    let t43 = t16 * t26 - t42;
+    let t44 = s_q4 * t13;
+    let t45 = t28 * t44;
+    let t46 = s_q4 * t16;
+    let t47 = t28 * t46;
+    let t48 = t29 * t44;
+    let t49 = t29 * t46;
+    let t50 = c_q5 * t14 - s_q5 * t15;
+    let t51 = fma(c_q5, t15, s_q5 * t14);
+    let t52 = fma(s_q5, t18, c_q5 * t17);
+    let t53 = s_q5 * t17 - c_q5 * t18;
+    let t54 = s_q4 * c_q5;
+    let t55 = s_q4 * s_q5;
+    let t56 = fma(t31, t54, t32 * t55) - s_q4 * t30;
+    let t57 = fma(t54, t54, fma(c_q4, c_q4, t55 * t55));
+    let t58 = fma(t34, t54, t35 * t55) - s_q4 * t33;
     [
         [
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
@@ -1341,71 +1347,57 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
         ],
         [
-            [t34, t37, 0.0, 0.0, 0.0, 0.0],
+            [t37, t39, 0.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
-            [t40, t43, 0.0, 0.0, 0.0, 0.0],
-            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
-            [1.0, 1.0, 1.0, 0.0, 0.0, 0.0],
-            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
-        ],
-        [
-            [t34, t37, 0.0, 0.0, 0.0, 0.0],
-            [0.0, 0.0, 0.0, -1.0, 0.0, 0.0],
-            [t40, t43, 0.0, 0.0, 0.0, 0.0],
+            [t41, t43, 0.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
             [1.0, 1.0, 1.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
         ],
         [
-            [
-                fma(c_q4 * c_q4, t32, t33 + t44),
-                fma(c_q4 * c_q4, t35, t45) - t36,
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-            ],
+            [t37, t39, 0.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, -1.0, 0.0, 0.0],
-            [
-                fma(c_q4 * c_q4, t38, t39 + t47),
-                fma(c_q4 * c_q4, t41, t48) - t42,
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-            ],
+            [t41, t43, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [1.0, 1.0, 1.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [fma(t14, t30, t36 + t45), fma(t17, t30, t47) - t38, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, -1.0, 0.0, 0.0],
+            [fma(t14, t33, t40 + t48), fma(t17, t33, t49) - t42, 0.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, 0.0, t25, 0.0],
             [1.0, 1.0, 1.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, 0.0, t27, 0.0],
         ],
         [
             [
-                fma(t29, t50, fma(t28, t49, t44)),
-                fma(t29, t52, fma(t28, t51, t45)),
-                0.0,
-                -t55,
-                0.0,
-                0.0,
-            ],
-            [
-                fma(t50, t54, t49 * t53) - t13 * t46,
-                fma(t52, t54, t51 * t53) - t17 * t46,
+                fma(t32, t51, fma(t31, t50, t45)),
+                fma(t32, t53, fma(t31, t52, t47)),
                 0.0,
                 -t56,
                 0.0,
                 0.0,
             ],
             [
-                fma(t31, t50, fma(t30, t49, t47)),
-                fma(t31, t52, fma(t30, t51, t48)),
+                fma(t51, t55, t50 * t54) - s_q4 * t14,
+                fma(t53, t55, t52 * t54) - s_q4 * t17,
                 0.0,
                 -t57,
                 0.0,
                 0.0,
             ],
-            [t55, t55, t55, 0.0, c_q5 * t29 - s_q5 * t28, -(s_q4 * t23)],
-            [t56, t56, t56, 0.0, 0.0, c_q4],
-            [t57, t57, t57, 0.0, c_q5 * t31 - s_q5 * t30, -(s_q4 * t26)],
+            [
+                fma(t35, t51, fma(t34, t50, t48)),
+                fma(t35, t53, fma(t34, t52, t49)),
+                0.0,
+                -t58,
+                0.0,
+                0.0,
+            ],
+            [t56, t56, t56, 0.0, c_q5 * t32 - s_q5 * t31, -t28],
+            [t57, t57, t57, 0.0, 0.0, c_q4],
+            [t58, t58, t58, 0.0, c_q5 * t35 - s_q5 * t34, -t29],
         ],
     ]
 }

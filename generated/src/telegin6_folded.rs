@@ -19,17 +19,17 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 65 | 40 | 0 | 0 | 3 | 3 |
+//! | `inverse_dynamics` | 63 | 40 | 0 | 0 | 3 | 3 |
 //! | `mass_matrix` | 32 | 21 | 0 | 0 | 3 | 3 |
-//! | `bias` | 54 | 23 | 0 | 0 | 3 | 3 |
+//! | `bias` | 53 | 23 | 0 | 0 | 3 | 3 |
 //! | `gravity` | 1 | 0 | 0 | 0 | 1 | 0 |
-//! | `joint_space` | 87 | 44 | 0 | 0 | 3 | 3 |
-//! | `forward_dynamics` | 164 | 81 | 4 | 0 | 4 | 4 |
-//! | `coriolis_matrix` | 133 | 57 | 0 | 0 | 4 | 4 |
-//! | `energy` | 70 | 45 | 0 | 0 | 4 | 4 |
+//! | `joint_space` | 86 | 44 | 0 | 0 | 3 | 3 |
+//! | `forward_dynamics` | 163 | 81 | 4 | 0 | 4 | 4 |
+//! | `coriolis_matrix` | 132 | 57 | 0 | 0 | 4 | 4 |
+//! | `energy` | 67 | 45 | 0 | 0 | 4 | 4 |
 //! | `body_poses` | 18 | 15 | 0 | 0 | 5 | 5 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `body_jacobians` | 108 | 57 | 0 | 0 | 5 | 5 |
+//! | `body_jacobians` | 101 | 57 | 0 | 0 | 5 | 5 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 /// The floating-point type of every input, output and parameter:
@@ -129,7 +129,7 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 65,
+    mul: 63,
     add: 40,
     div: 0,
     sqrt: 0,
@@ -179,8 +179,8 @@ pub fn inverse_dynamics_with(
     let t17 = qd[4] * t15;
     let t18 = t10 * s_q4;
     let t19 = t11 * c_q4 - qd[4] * t18;
-    let t20 = t18 * (t10 * c_q4);
-    let t21 = 0.27 * (qd[4] * qd[4] + t18 * (t10 * s_q4));
+    let t20 = t15 * t18;
+    let t21 = 0.27 * (qd[4] * qd[4] + t18 * t18);
     let t22 = 0.27 * (qdd[4] - t20);
     let t23 = -0.27 * t16 - 0.54 * t17;
     let t24 = c_q4 * t22 - s_q4 * t21;
@@ -262,7 +262,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 54,
+    mul: 53,
     add: 23,
     div: 0,
     sqrt: 0,
@@ -283,7 +283,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let t2 = qd[0] * qd[0] * s_q1;
+    let t2 = qd[0] * (qd[0] * s_q1);
     let t3 = qd[0] + qd[1];
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
@@ -294,23 +294,22 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t10 = t7 * c_q4;
     let t11 = qd[4] * t10;
     let t12 = t7 * s_q4;
-    let t13 = t12 * t7;
-    let t14 = t13 * s_q4;
-    let t15 = -0.5 * (qd[0] * qd[0] * c_q1 + t6);
-    let t16 = 0.27 * (qd[4] * qd[4] + t14);
-    let t17 = 0.1 * (t10 + qd[5]);
-    let t18 = -0.27 * (c_q4 * c_q4 * t13) - s_q4 * t16;
-    let t19 = -0.54 * (c_q2 * t11) - s_q2 * t18;
-    let t20 = s_q4 * (1.3498 * t11 - qd[4] * t17) - 0.2 * (s_q4 * t11)
-        - 0.27 * (s_q4 * (s_q2 * t15 - 0.5 * (t2 * c_q2)));
-    let t21 = t20 + (3.95 * t2 - 0.5 * t19);
+    let t13 = -0.5 * (qd[0] * qd[0] * c_q1 + t6);
+    let t14 = 0.27 * (qd[4] * qd[4] + t12 * t12);
+    let t15 = s_q4 * t10;
+    let t16 = 0.1 * (t10 + qd[5]);
+    let t17 = -0.27 * (t10 * t15) - s_q4 * t14;
+    let t18 = -0.54 * (c_q2 * t11) - s_q2 * t17;
+    let t19 = s_q4 * (1.3498 * t11 - qd[4] * t16) - 0.2 * (s_q4 * t11)
+        - 0.27 * (s_q4 * (s_q2 * t13 - 0.5 * (t2 * c_q2)));
+    let t20 = t19 + (3.95 * t2 - 0.5 * t18);
     [
-        t21 - 0.5 * (c_q1 * t19 - s_q1 * (c_q2 * t18 - 7.9 * t6 - 0.54 * (s_q2 * t11))),
-        t21,
+        t20 - 0.5 * (c_q1 * t18 - s_q1 * (c_q2 * t17 - 7.9 * t6 - 0.54 * (s_q2 * t11))),
         t20,
-        0.27 * (c_q4 * t14) - c_q4 * t16 - 58.86,
-        0.27 * (9.81 * s_q4 + c_q4 * (c_q2 * t15 + 0.5 * (t2 * s_q2))) + t12 * t17
-            - 0.6249 * (c_q4 * t13),
+        t19,
+        0.27 * (t12 * t15) - c_q4 * t14 - 58.86,
+        0.27 * (9.81 * s_q4 + c_q4 * (c_q2 * t13 + 0.5 * (t2 * s_q2))) + t12 * t16
+            - 0.6249 * (t10 * t12),
         -0.1 * (qd[4] * t12),
     ]
 }
@@ -339,7 +338,7 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 87,
+    mul: 86,
     add: 44,
     div: 0,
     sqrt: 0,
@@ -362,7 +361,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let p = &d.params;
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let t2 = qd[0] * qd[0] * s_q1;
+    let t2 = qd[0] * (qd[0] * s_q1);
     let t3 = qd[0] + qd[1];
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
@@ -373,57 +372,56 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t10 = t7 * c_q4;
     let t11 = qd[4] * t10;
     let t12 = t7 * s_q4;
-    let t13 = t12 * t7;
-    let t14 = t13 * s_q4;
-    let t15 = s_q1 * s_q2;
-    let t16 = -0.5 * c_q1 - 0.5;
-    let t17 = 0.1 * c_q4;
-    let t18 = 0.135 * (s_q2 * c_q4);
-    let t19 = -0.27 * s_q4;
-    let t20 = -0.5 * (qd[0] * qd[0] * c_q1 + t6);
-    let t21 = 0.27 * (qd[4] * qd[4] + t14);
-    let t22 = 0.27 * (c_q4 * (0.5 * (s_q1 * c_q2) - s_q2 * t16));
-    let t23 = c_q2 * s_q4;
-    let t24 = 0.1 * (t10 + qd[5]);
-    let t25 = 0.2 * (c_q4 * c_q4) + 0.7249 * (s_q4 * s_q4);
-    let t26 = t25 - 0.27 * (s_q4 * (0.5 * t15 + c_q2 * t16));
-    let t27 = t26 + (1.2 * c_q1 - 0.5 * (11.0 * t16 - 0.27 * t23));
-    let t28 = t27 + 2.02;
-    let t29 = t26 + 0.5;
-    let t30 = 0.135 * t23 + t25;
-    let t31 = t30 + 0.5;
-    let t32 = -0.27 * (c_q4 * c_q4 * t13) - s_q4 * t21;
-    let t33 = -0.54 * (c_q2 * t11) - s_q2 * t32;
-    let t34 = s_q4 * (1.3498 * t11 - qd[4] * t24) - 0.2 * (s_q4 * t11)
-        - 0.27 * (s_q4 * (s_q2 * t20 - 0.5 * (t2 * c_q2)));
-    let t35 = t34 + (3.95 * t2 - 0.5 * t33);
+    let t13 = s_q1 * s_q2;
+    let t14 = -0.5 * c_q1 - 0.5;
+    let t15 = 0.1 * c_q4;
+    let t16 = 0.135 * (s_q2 * c_q4);
+    let t17 = -0.27 * s_q4;
+    let t18 = -0.5 * (qd[0] * qd[0] * c_q1 + t6);
+    let t19 = 0.27 * (qd[4] * qd[4] + t12 * t12);
+    let t20 = 0.27 * (c_q4 * (0.5 * (s_q1 * c_q2) - s_q2 * t14));
+    let t21 = c_q2 * s_q4;
+    let t22 = s_q4 * t10;
+    let t23 = 0.1 * (t10 + qd[5]);
+    let t24 = 0.2 * (c_q4 * c_q4) + 0.7249 * (s_q4 * s_q4);
+    let t25 = t24 - 0.27 * (s_q4 * (0.5 * t13 + c_q2 * t14));
+    let t26 = t25 + (1.2 * c_q1 - 0.5 * (11.0 * t14 - 0.27 * t21));
+    let t27 = t26 + 2.02;
+    let t28 = t25 + 0.5;
+    let t29 = 0.135 * t21 + t24;
+    let t30 = t29 + 0.5;
+    let t31 = -0.27 * (t10 * t22) - s_q4 * t19;
+    let t32 = -0.54 * (c_q2 * t11) - s_q2 * t31;
+    let t33 = s_q4 * (1.3498 * t11 - qd[4] * t23) - 0.2 * (s_q4 * t11)
+        - 0.27 * (s_q4 * (s_q2 * t18 - 0.5 * (t2 * c_q2)));
+    let t34 = t33 + (3.95 * t2 - 0.5 * t32);
     JointSpace {
         mass_matrix: [
             [
-                t27 + 3.32
-                    - 0.5 * (0.27 * (s_q4 * t15) + c_q1 * (-0.27 * t23 - 7.9) - 9.5),
+                t26 + 3.32
+                    - 0.5 * (0.27 * (s_q4 * t13) + c_q1 * (-0.27 * t21 - 7.9) - 9.5),
+                t27,
                 t28,
-                t29,
                 0.0,
-                t22,
-                t17,
+                t20,
+                t15,
             ],
-            [t28, t30 + 2.02 - 0.5 * (-0.27 * t23 - 5.5), t31, 0.0, t18, t17],
-            [t29, t31, t25 + 0.5, 0.0, 0.0, t17],
-            [0.0, 0.0, 0.0, 6.0, t19, 0.0],
-            [t22, t18, 0.0, t19, 0.7249, 0.0],
-            [t17, t17, t17, 0.0, 0.0, 0.1],
+            [t27, t29 + 2.02 - 0.5 * (-0.27 * t21 - 5.5), t30, 0.0, t16, t15],
+            [t28, t30, t24 + 0.5, 0.0, 0.0, t15],
+            [0.0, 0.0, 0.0, 6.0, t17, 0.0],
+            [t20, t16, 0.0, t17, 0.7249, 0.0],
+            [t15, t15, t15, 0.0, 0.0, 0.1],
         ],
         bias: [
-            t35
+            t34
                 - 0.5
-                    * (c_q1 * t33
-                        - s_q1 * (c_q2 * t32 - 7.9 * t6 - 0.54 * (s_q2 * t11))),
-            t35,
+                    * (c_q1 * t32
+                        - s_q1 * (c_q2 * t31 - 7.9 * t6 - 0.54 * (s_q2 * t11))),
             t34,
-            0.27 * (c_q4 * t14) - c_q4 * t21 - 58.86,
-            0.27 * (9.81 * s_q4 + c_q4 * (c_q2 * t20 + 0.5 * (t2 * s_q2))) + t12 * t24
-                - 0.6249 * (c_q4 * t13),
+            t33,
+            0.27 * (t12 * t22) - c_q4 * t19 - 58.86,
+            0.27 * (9.81 * s_q4 + c_q4 * (c_q2 * t18 + 0.5 * (t2 * s_q2))) + t12 * t23
+                - 0.6249 * (t10 * t12),
             -0.1 * (qd[4] * t12),
         ],
         gravity: [0.0, 0.0, 0.0, -58.86, 2.6487 * s_q4, 0.0],
@@ -431,7 +429,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 164,
+    mul: 163,
     add: 81,
     div: 4,
     sqrt: 0,
@@ -463,8 +461,8 @@ pub fn forward_dynamics_with(
     let p = &d.params;
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let t2 = qd[0] * qd[0] * c_q1;
-    let t3 = qd[0] * qd[0] * s_q1;
+    let t2 = qd[0] * (qd[0] * c_q1);
+    let t3 = qd[0] * (qd[0] * s_q1);
     let t4 = qd[0] + qd[1];
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
@@ -485,74 +483,74 @@ pub fn forward_dynamics_with(
     let t21 = c_q5 * t18;
     let t22 = s_q5 * t18;
     let t23 = s_q4 * s_q4;
-    let t24 = t4 * t4 * c_q2;
-    let t25 = t4 * t4 * s_q2;
-    let t26 = -0.27 * (qd[4] * qd[4] + t23 * (t7 * t7));
-    let t27 = tau[4] + -0.1 * (t17 * t22 + t16 * t21);
-    let t28 = 0.03724651676093254 * t20 - 0.3724651676093254 * t27;
-    let t29 = 6.0 - 0.10056559525451786 * t23;
-    let inv30 = 1.0 / t29;
-    let t31 = 0.10056559525451786 * t23 - 6.0;
-    let t32 = tau[3] - s_q4 * t28 - c_q4 * t26;
-    let t33 = 6.0 - 0.10056559525451786 * (c_q4 * c_q4)
-        - 0.010113438948895506 * (t23 * (c_q4 * c_q4 * inv30));
-    let t34 = -0.10056559525451786 * (t19 + t19 * inv30 * t31);
-    let t35 = 0.6249 * t23 + 0.6;
-    let inv36 = 1.0 / t35;
-    let t37 = s_q4 * (0.1 * (t17 * t21 - t16 * t22) - 1.3498 * t11)
+    let t24 = -0.27 * (qd[4] * qd[4] + t12 * t12);
+    let t25 = tau[4] + -0.1 * (t17 * t22 + t16 * t21);
+    let t26 = 0.03724651676093254 * t20 - 0.3724651676093254 * t25;
+    let t27 = 6.0 - 0.10056559525451786 * t23;
+    let inv28 = 1.0 / t27;
+    let t29 = 0.10056559525451786 * t23 - 6.0;
+    let t30 = tau[3] - s_q4 * t26 - c_q4 * t24;
+    let t31 = 6.0 - 0.10056559525451786 * (c_q4 * c_q4)
+        - 0.010113438948895506 * (t19 * t19 * inv28);
+    let t32 = -0.10056559525451786 * (t19 + t19 * inv28 * t29);
+    let t33 = 0.6249 * t23 + 0.6;
+    let inv34 = 1.0 / t33;
+    let t35 = s_q4 * (0.1 * (t17 * t21 - t16 * t22) - 1.3498 * t11)
         + (c_q4 * (0.1 * t13 - tau[5]) + tau[2]);
-    let t38 = 6.0 - 0.0729 * (s_q4 * s_q4 * inv36);
-    let t39 = c_q4 * t28 + 0.5 * (t24 * t33) - s_q4 * t26
-        - 0.10056559525451786 * (t19 * inv30 * t32);
-    let t40 = 0.54 * t11 + 0.5 * (t25 * t38) + 0.27 * (s_q4 * inv36 * t37);
-    let t41 = s_q2 * t34;
-    let t42 = s_q2 * c_q2;
-    let t43 = t38 * t42 - t33 * t42;
-    let t44 = s_q2 * s_q2 * t33 + c_q2 * c_q2 * t38;
-    let t45 = -0.5 * t44 - 4.9;
-    let t46 = 0.25 * t44 + 2.77;
-    let inv47 = 1.0 / t46;
-    let t48 = c_q2 * t40 - s_q2 * t39;
-    let t49 = tau[1] - tau[2] - 0.5 * t48;
-    let t50 = c_q2 * c_q2 * t33 + s_q2 * s_q2 * t38 - 0.25 * (t43 * t43 * inv47);
-    let t51 = t43 + 0.5 * (t43 * t45 * inv47);
-    let t52 = t44 - t45 * t45 * inv47;
-    let t53 = 0.25
-        * (c_q1 * (c_q1 * t52 - s_q1 * t51) - s_q1 * (c_q1 * t51 - s_q1 * t50)) + 4.55;
-    let inv54 = 1.0 / t53;
-    let t55 = tau[0]
+    let t36 = 6.0 - 0.0729 * (s_q4 * s_q4 * inv34);
+    let t37 = c_q2 * t31;
+    let t38 = s_q2 * t36;
+    let t39 = c_q4 * t26 + 0.5 * (t4 * t4 * t37) - s_q4 * t24
+        - 0.10056559525451786 * (t19 * inv28 * t30);
+    let t40 = 0.54 * t11 + 0.5 * (t4 * t4 * t38) + 0.27 * (s_q4 * inv34 * t35);
+    let t41 = s_q2 * t32;
+    let t42 = c_q2 * t38 - s_q2 * t37;
+    let t43 = s_q2 * s_q2 * t31 + c_q2 * c_q2 * t36;
+    let t44 = -0.5 * t43 - 4.9;
+    let t45 = 0.25 * t43 + 2.77;
+    let inv46 = 1.0 / t45;
+    let t47 = c_q2 * t40 - s_q2 * t39;
+    let t48 = tau[1] - tau[2] - 0.5 * t47;
+    let t49 = c_q2 * t37 + s_q2 * t38 - 0.25 * (t42 * t42 * inv46);
+    let t50 = t42 + 0.5 * (t42 * t44 * inv46);
+    let t51 = t43 - t44 * t44 * inv46;
+    let t52 = 0.25
+        * (c_q1 * (c_q1 * t51 - s_q1 * t50) - s_q1 * (c_q1 * t50 - s_q1 * t49)) + 4.55;
+    let inv53 = 1.0 / t52;
+    let t54 = tau[0]
         + 4.905
-            * (c_q1 * (-0.5 * (t41 * t45 * inv47) - t41)
-                - s_q1 * (c_q2 * t34 + 0.25 * (t41 * t43 * inv47))) - tau[1]
+            * (c_q1 * (-0.5 * (t41 * t44 * inv46) - t41)
+                - s_q1 * (c_q2 * t32 + 0.25 * (t41 * t42 * inv46))) - tau[1]
         - 0.5
-            * (c_q1 * (t48 + 0.5 * (t2 * t51 + t3 * t52) - t45 * inv47 * t49)
+            * (c_q1 * (t47 + 0.5 * (t2 * t50 + t3 * t51) - t44 * inv46 * t48)
                 - s_q1
                     * (4.9 * (t4 * t4) + c_q2 * t39 + s_q2 * t40
-                        + 0.5 * (t2 * t50 + t3 * t51 + t43 * inv47 * t49)));
-    let t56 = inv54 * t55;
-    let t57 = 0.5 * (s_q1 * inv54 * t55 - t2);
-    let t58 = -0.5 * (t3 + c_q1 * inv54 * t55);
-    let t59 = inv47
-        * (t49 + 0.5 * (t43 * t57) - 4.905 * t41 - t45 * t58 - t46 * inv54 * t55);
-    let t60 = t56 + t59;
-    let t61 = t58 - 0.5 * t60;
-    let t62 = c_q2 * t57 - 0.5 * t24 - s_q2 * t61;
-    let t63 = inv36
-        * (t37 + 0.27 * (s_q4 * (s_q2 * t57 + c_q2 * t61 - 0.5 * t25)) - t35 * t60);
-    let t64 = inv30 * (t32 - 9.81 * t31 - 0.10056559525451786 * (t19 * t62));
+                        + 0.5 * (t2 * t49 + t3 * t50 + t42 * inv46 * t48)));
+    let t55 = inv53 * t54;
+    let t56 = 0.5 * (s_q1 * inv53 * t54 - t2);
+    let t57 = -0.5 * (t3 + c_q1 * inv53 * t54);
+    let t58 = inv46
+        * (t48 + 0.5 * (t42 * t56) - 4.905 * t41 - t44 * t57 - t45 * inv53 * t54);
+    let t59 = t55 + t58;
+    let t60 = t57 - 0.5 * t59;
+    let t61 = c_q2 * t56 - 0.5 * (t4 * t4 * c_q2) - s_q2 * t60;
+    let t62 = inv34
+        * (t35 + 0.27 * (s_q4 * (s_q2 * t56 + c_q2 * t60 - 0.5 * (t4 * t4 * s_q2)))
+            - t33 * t59);
+    let t63 = inv28 * (t30 - 9.81 * t29 - 0.10056559525451786 * (t19 * t61));
     [
-        t56,
-        t59,
+        t55,
+        t58,
+        t62,
         t63,
-        t64,
         1.3795006207752794
-            * (0.6249 * t20 + t27 - 0.27 * (c_q4 * t62 + s_q4 * (9.81 - t64))),
-        10.0 * (tau[5] - 0.1 * (c_q4 * (t60 + t63) - t13)),
+            * (0.6249 * t20 + t25 - 0.27 * (c_q4 * t61 + s_q4 * (9.81 - t63))),
+        10.0 * (tau[5] - 0.1 * (c_q4 * (t59 + t62) - t13)),
     ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 133,
+    mul: 132,
     add: 57,
     div: 0,
     sqrt: 0,
@@ -596,68 +594,69 @@ pub fn coriolis_matrix_with(
     let t17 = c_q4 * t16;
     let t18 = c_q4 * qd[4];
     let t19 = s_q4 * t14;
-    let t20 = s_q5 * c_q5 * t19;
-    let t21 = c_q4 * c_q5;
-    let t22 = c_q4 * s_q5;
-    let t23 = c_q4 * t8;
-    let t24 = -0.05 * t16;
-    let t25 = t2 * s_q2;
-    let t26 = 0.1 * (t20 + t12 * t22) + (1.3498 * t18 - 0.1 * (t20 + t13 * t21));
-    let t27 = t2 * c_q2;
-    let t28 = -0.54 * (t8 * (s_q4 * s_q4) + t23 * c_q4);
-    let t29 = t28 - 6.0 * t27;
-    let t30 = -0.54 * t18 - 6.0 * t25;
-    let t31 = c_q2 * t30 - s_q2 * t29;
-    let t32 = s_q4 * (0.27 * t25 + t26) - 0.2 * t17;
-    let t33 = t32 - 0.5 * t31;
-    let t34 = 0.1 * (c_q5 * c_q5 * t19 + t12 * t21)
-        + (0.1 * (s_q5 * s_q5 * t19 + t13 * t22) - 1.2498 * t23);
-    let t35 = -0.54 * (c_q2 * t18) - s_q2 * t28;
-    let t36 = s_q4 * t26 - 0.2 * t17;
-    let t37 = t36 - 0.5 * t35;
-    let t38 = 0.54 * (s_q2 * t16 - c_q2 * t9);
-    let t39 = s_q4 * (1.3498 * t9 - 0.1 * (c_q5 * c_q5 * t14 + s_q5 * s_q5 * t14))
-        - 0.2 * t23;
-    let t40 = t39 - 0.5 * t38;
-    let t41 = 0.5 * (s_q4 * (0.1 * (s_q5 * t12 - c_q5 * t13)));
-    let t42 = -t2 - qd[0] * c_q1;
-    let t43 = s_q2 * t42 - c_q2 * t15;
-    let t44 = s_q2 * t15 + c_q2 * t42;
-    let t45 = t28 + 6.0 * t44;
-    let t46 = 6.0 * t43 - 0.54 * t18;
-    let t47 = c_q2 * t46 - s_q2 * t45;
-    let t48 = s_q4 * (t26 - 0.27 * t43) - 0.2 * t17;
-    let t49 = t48 + (4.9 * t15 - 0.5 * t47);
+    let t20 = s_q5 * t19;
+    let t21 = c_q5 * t20;
+    let t22 = c_q4 * c_q5;
+    let t23 = c_q4 * s_q5;
+    let t24 = c_q4 * t8;
+    let t25 = -0.05 * t16;
+    let t26 = t2 * s_q2;
+    let t27 = 0.1 * (t21 + t12 * t23) + (1.3498 * t18 - 0.1 * (t21 + t13 * t22));
+    let t28 = t2 * c_q2;
+    let t29 = -0.54 * (s_q4 * s_q4 * t8 + c_q4 * t24);
+    let t30 = t29 - 6.0 * t28;
+    let t31 = -0.54 * t18 - 6.0 * t26;
+    let t32 = c_q2 * t31 - s_q2 * t30;
+    let t33 = s_q4 * (0.27 * t26 + t27) - 0.2 * t17;
+    let t34 = t33 - 0.5 * t32;
+    let t35 = 0.1 * (c_q5 * c_q5 * t19 + t12 * t22)
+        + (0.1 * (s_q5 * t20 + t13 * t23) - 1.2498 * t24);
+    let t36 = -0.54 * (c_q2 * t18) - s_q2 * t29;
+    let t37 = s_q4 * t27 - 0.2 * t17;
+    let t38 = t37 - 0.5 * t36;
+    let t39 = 0.54 * (s_q2 * t16 - c_q2 * t9);
+    let t40 = s_q4 * (1.3498 * t9 - 0.1 * (c_q5 * c_q5 * t14 + s_q5 * s_q5 * t14))
+        - 0.2 * t24;
+    let t41 = t40 - 0.5 * t39;
+    let t42 = 0.5 * (s_q4 * (0.1 * (s_q5 * t12 - c_q5 * t13)));
+    let t43 = -t2 - qd[0] * c_q1;
+    let t44 = s_q2 * t43 - c_q2 * t15;
+    let t45 = s_q2 * t15 + c_q2 * t43;
+    let t46 = t29 + 6.0 * t45;
+    let t47 = 6.0 * t44 - 0.54 * t18;
+    let t48 = c_q2 * t47 - s_q2 * t46;
+    let t49 = s_q4 * (t27 - 0.27 * t44) - 0.2 * t17;
+    let t50 = t49 + (4.9 * t15 - 0.5 * t48);
     [
         [
             0.5
-                * (t49
-                    - 0.5 * (c_q1 * t47 - s_q1 * (c_q2 * t45 + s_q2 * t46 - 9.8 * t2))),
+                * (t50
+                    - 0.5 * (c_q1 * t48 - s_q1 * (c_q2 * t46 + s_q2 * t47 - 9.8 * t2))),
             0.5
-                * (t33
-                    - 0.5 * (c_q1 * t31 - s_q1 * (c_q2 * t29 + s_q2 * t30 - 9.8 * t2))),
-            0.5 * (t37 - 0.5 * (c_q1 * t35 - s_q1 * (c_q2 * t28 - 0.54 * (s_q2 * t18)))),
+                * (t34
+                    - 0.5 * (c_q1 * t32 - s_q1 * (c_q2 * t30 + s_q2 * t31 - 9.8 * t2))),
+            0.5 * (t38 - 0.5 * (c_q1 * t36 - s_q1 * (c_q2 * t29 - 0.54 * (s_q2 * t18)))),
             0.0,
-            0.5 * (t40 - 0.5 * (c_q1 * t38 - s_q1 * (-0.54 * (c_q2 * t16 + s_q2 * t9)))),
-            t41,
+            0.5 * (t41 - 0.5 * (c_q1 * t39 - s_q1 * (-0.54 * (c_q2 * t16 + s_q2 * t9)))),
+            t42,
         ],
-        [0.5 * t49, 0.5 * t33, 0.5 * t37, 0.0, 0.5 * t40, t41],
-        [0.5 * t48, 0.5 * t32, 0.5 * t36, 0.0, 0.5 * t39, t41],
+        [0.5 * t50, 0.5 * t34, 0.5 * t38, 0.0, 0.5 * t41, t42],
+        [0.5 * t49, 0.5 * t33, 0.5 * t37, 0.0, 0.5 * t40, t42],
         [0.0, 0.0, 0.0, 0.0, -0.27 * t18, 0.0],
         [
-            0.5 * (t34 + 0.27 * (c_q4 * t44)),
-            0.5 * (t34 - 0.27 * (c_q4 * t27)),
-            0.5 * t34,
+            0.5 * (t35 + 0.27 * (c_q4 * t45)),
+            0.5 * (t35 - 0.27 * (c_q4 * t28)),
+            0.5 * t35,
             0.0,
             0.0,
             0.5 * (0.1 * (s_q5 * t13 + c_q5 * t12)),
         ],
-        [t24, t24, t24, 0.0, -0.05 * t8, 0.0],
+        [t25, t25, t25, 0.0, -0.05 * t8, 0.0],
     ]
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
-    mul: 70,
+    mul: 67,
     add: 45,
     div: 0,
     sqrt: 0,
@@ -685,36 +684,36 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
     let t8 = t5 * s_q4;
+    let t9 = t5 * c_q4;
     let s_q5 = libm::Libm::<Real>::sin(q[5]);
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
-    let t11 = t8 * c_q5 - qd[4] * s_q5;
-    let t12 = t8 * s_q5 + qd[4] * c_q5;
-    let t13 = t5 * c_q4 + qd[5];
-    let t14 = qd[0] * c_q1;
-    let t15 = qd[0] * s_q1;
-    let t16 = -0.5 * (t2 + t14);
-    let t17 = 0.5 * (c_q2 * t15) - s_q2 * t16;
-    let t18 = 0.5 * (s_q2 * t15) + c_q2 * t16;
-    let t19 = c_q4 * t17 - qd[3] * s_q4;
-    let t20 = -(s_q4 * t17) - qd[3] * c_q4;
-    let t21 = -0.3 * t2 - 0.5 * t14;
-    let t22 = t17 * t17 + t18 * t18;
-    let t23 = t5 * t5;
-    let t24 = 0.1 * qd[4] + t19;
-    let t25 = t18 - 0.1 * t8;
-    let t26 = t20 * t20;
-    let t27 = 0.07 * t12 + c_q5 * t19 - s_q5 * t18;
-    let t28 = s_q5 * t19 + c_q5 * t18 - 0.07 * t11;
+    let t12 = t8 * c_q5 - qd[4] * s_q5;
+    let t13 = t8 * s_q5 + qd[4] * c_q5;
+    let t14 = t9 + qd[5];
+    let t15 = qd[0] * c_q1;
+    let t16 = qd[0] * s_q1;
+    let t17 = -0.5 * (t2 + t15);
+    let t18 = 0.5 * (c_q2 * t16) - s_q2 * t17;
+    let t19 = 0.5 * (s_q2 * t16) + c_q2 * t17;
+    let t20 = c_q4 * t18 - qd[3] * s_q4;
+    let t21 = -(s_q4 * t18) - qd[3] * c_q4;
+    let t22 = -0.3 * t2 - 0.5 * t15;
+    let t23 = t18 * t18 + t19 * t19;
+    let t24 = t5 * t5;
+    let t25 = 0.1 * qd[4] + t20;
+    let t26 = t19 - 0.1 * t8;
+    let t27 = t21 * t21;
+    let t28 = 0.07 * t13 + c_q5 * t20 - s_q5 * t19;
+    let t29 = s_q5 * t20 + c_q5 * t19 - 0.07 * t12;
     (
         0.65 * (qd[0] * qd[0])
             + 0.5
-                * (0.8 * (t2 * t2) + 8.0 * (0.25 * (t15 * (qd[0] * s_q1)) + t21 * t21)
-                    + (5.0 * t22 + 0.3 * t23) + (0.2 * t23 + 3.0 * (t22 + qd[3] * qd[3]))
-                    + (0.4 * (qd[4] * qd[4] + t23 * (s_q4 * s_q4))
-                        + 2.0 * (t24 * t24 + t26 + t25 * t25)
-                        + 0.1 * (t23 * (c_q4 * c_q4)))
-                    + (0.3 * (t12 * t12 + t11 * t11) + t26 + t27 * t27 + t28 * t28
-                        + 0.1 * (t13 * t13))),
+                * (0.8 * (t2 * t2) + 8.0 * (0.25 * (t16 * t16) + t22 * t22)
+                    + (5.0 * t23 + 0.3 * t24) + (0.2 * t24 + 3.0 * (t23 + qd[3] * qd[3]))
+                    + (0.4 * (qd[4] * qd[4] + t8 * t8)
+                        + 2.0 * (t25 * t25 + t27 + t26 * t26) + 0.1 * (t9 * t9))
+                    + (0.3 * (t13 * t13 + t12 * t12) + t27 + t28 * t28 + t29 * t29
+                        + 0.1 * (t14 * t14))),
         29.43 * (0.2 - q[3]) + 19.62 * (-0.1 * c_q4 - q[3])
             + 9.81 * (-0.07 * c_q4 - q[3]) - 19.62,
     )
@@ -821,7 +820,7 @@ pub fn coordinate_rates_with(
 }
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
-    mul: 108,
+    mul: 101,
     add: 57,
     div: 0,
     sqrt: 0,
@@ -854,48 +853,49 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
     let t10 = -0.5 * c_q1 - 0.5;
     let t11 = 0.5 * (s_q1 * c_q2) - s_q2 * t10;
-    let t12 = c_q4 * s_q5;
+    let t12 = c_q4 * t11;
     let t13 = 0.5 * (s_q1 * s_q2) + c_q2 * t10;
-    let t14 = c_q4 * c_q5;
-    let t15 = s_q4 * c_q4;
-    let t16 = c_q0 * c_q1 - s_q0 * s_q1;
-    let t17 = c_q0 * s_q1 + s_q0 * c_q1;
-    let t18 = -t17;
-    let t19 = c_q2 * t16;
-    let t20 = t19 - s_q2 * t17;
-    let t21 = s_q2 * t16;
-    let t22 = t21 + c_q2 * t17;
-    let t23 = c_q2 * t18 - t21;
-    let t24 = t19 + s_q2 * t18;
-    let t25 = t14 * t20 - s_q5 * t22;
-    let t26 = t12 * t20 + c_q5 * t22;
-    let t27 = t14 * t23 - s_q5 * t24;
-    let t28 = t12 * t23 + c_q5 * t24;
-    let t29 = t11 * t20;
-    let t30 = t13 * t22;
-    let t31 = t29 + t30;
-    let t32 = s_q2 * t20;
-    let t33 = c_q2 * t22;
-    let t34 = 0.5 * (t32 - t33);
-    let t35 = t11 * t23;
-    let t36 = t13 * t24;
-    let t37 = t35 + t36;
-    let t38 = s_q2 * t23;
-    let t39 = c_q2 * t24;
-    let t40 = 0.5 * (t38 - t39);
-    let t41 = s_q4 * s_q4 * t29;
-    let t42 = s_q4 * s_q4 * t32;
-    let t43 = s_q4 * s_q4 * t35;
-    let t44 = s_q4 * s_q4 * t38;
-    let t45 = t11 * t14 - s_q5 * t13;
-    let t46 = t11 * t12 + c_q5 * t13;
-    let t47 = 0.5 * (s_q2 * t14 + c_q2 * s_q5);
-    let t48 = 0.5 * (s_q2 * t12 - c_q2 * c_q5);
-    let t49 = s_q4 * c_q5;
-    let t50 = s_q4 * s_q5;
-    let t51 = t26 * t50 - (t15 * t20 - t25 * t49);
-    let t52 = t50 * (s_q4 * s_q5) + (c_q4 * c_q4 + t49 * (s_q4 * c_q5));
-    let t53 = t28 * t50 - (t15 * t23 - t27 * t49);
+    let t14 = s_q2 * c_q4;
+    let t15 = c_q0 * c_q1 - s_q0 * s_q1;
+    let t16 = c_q0 * s_q1 + s_q0 * c_q1;
+    let t17 = -t16;
+    let t18 = c_q2 * t15;
+    let t19 = t18 - s_q2 * t16;
+    let t20 = s_q2 * t15;
+    let t21 = t20 + c_q2 * t16;
+    let t22 = c_q2 * t17 - t20;
+    let t23 = t18 + s_q2 * t17;
+    let t24 = s_q4 * t19;
+    let t25 = s_q4 * t22;
+    let t26 = c_q4 * t19;
+    let t27 = c_q5 * t26 - s_q5 * t21;
+    let t28 = s_q5 * t26 + c_q5 * t21;
+    let t29 = c_q4 * t22;
+    let t30 = c_q5 * t29 - s_q5 * t23;
+    let t31 = s_q5 * t29 + c_q5 * t23;
+    let t32 = t13 * t21;
+    let t33 = t11 * t19 + t32;
+    let t34 = c_q2 * t21;
+    let t35 = 0.5 * (s_q2 * t19 - t34);
+    let t36 = t13 * t23;
+    let t37 = t11 * t22 + t36;
+    let t38 = c_q2 * t23;
+    let t39 = 0.5 * (s_q2 * t22 - t38);
+    let t40 = s_q4 * t11;
+    let t41 = t24 * t40;
+    let t42 = s_q2 * s_q4;
+    let t43 = t24 * t42;
+    let t44 = t25 * t40;
+    let t45 = t25 * t42;
+    let t46 = c_q5 * t12 - s_q5 * t13;
+    let t47 = s_q5 * t12 + c_q5 * t13;
+    let t48 = 0.5 * (c_q5 * t14 + c_q2 * s_q5);
+    let t49 = 0.5 * (s_q5 * t14 - c_q2 * c_q5);
+    let t50 = s_q4 * c_q5;
+    let t51 = s_q4 * s_q5;
+    let t52 = t28 * t51 - (s_q4 * t26 - t27 * t50);
+    let t53 = t51 * t51 + (c_q4 * c_q4 + t50 * t50);
+    let t54 = t31 * t51 - (s_q4 * t29 - t30 * t50);
     [
         [
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
@@ -906,79 +906,65 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
         ],
         [
-            [0.5 * (s_q1 * t16 - c_q1 * t17), 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.5 * (s_q1 * t15 - c_q1 * t16), 0.0, 0.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
-            [0.5 * (s_q1 * t18 - c_q1 * t16), 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.5 * (s_q1 * t17 - c_q1 * t15), 0.0, 0.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
             [1.0, 1.0, 0.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
         ],
         [
-            [t31, t34, 0.0, 0.0, 0.0, 0.0],
+            [t33, t35, 0.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
-            [t37, t40, 0.0, 0.0, 0.0, 0.0],
+            [t37, t39, 0.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
             [1.0, 1.0, 1.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
         ],
         [
-            [t31, t34, 0.0, 0.0, 0.0, 0.0],
+            [t33, t35, 0.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, -1.0, 0.0, 0.0],
-            [t37, t40, 0.0, 0.0, 0.0, 0.0],
+            [t37, t39, 0.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
             [1.0, 1.0, 1.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
         ],
         [
-            [
-                t30 + c_q4 * c_q4 * t29 + t41,
-                0.5 * (c_q4 * c_q4 * t32 + t42 - t33),
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-            ],
+            [t32 + t12 * t26 + t41, 0.5 * (t14 * t26 + t43 - t34), 0.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, -1.0, 0.0, 0.0],
-            [
-                t36 + c_q4 * c_q4 * t35 + t43,
-                0.5 * (c_q4 * c_q4 * t38 + t44 - t39),
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-            ],
-            [0.0, 0.0, 0.0, 0.0, t22, 0.0],
+            [t36 + t12 * t29 + t44, 0.5 * (t14 * t29 + t45 - t38), 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, t21, 0.0],
             [1.0, 1.0, 1.0, 0.0, 0.0, 0.0],
-            [0.0, 0.0, 0.0, 0.0, t24, 0.0],
+            [0.0, 0.0, 0.0, 0.0, t23, 0.0],
         ],
         [
             [
-                t41 + t25 * t45 + t26 * t46,
-                0.5 * t42 + t25 * t47 + t26 * t48,
-                0.0,
-                -t51,
-                0.0,
-                0.0,
-            ],
-            [
-                t45 * t49 + t46 * t50 - t11 * t15,
-                t47 * t49 + t48 * t50 - 0.5 * (s_q2 * t15),
+                t41 + t27 * t46 + t28 * t47,
+                0.5 * t43 + t27 * t48 + t28 * t49,
                 0.0,
                 -t52,
                 0.0,
                 0.0,
             ],
             [
-                t43 + t27 * t45 + t28 * t46,
-                0.5 * t44 + t27 * t47 + t28 * t48,
+                t46 * t50 + t47 * t51 - s_q4 * t12,
+                t48 * t50 + t49 * t51 - 0.5 * (s_q4 * t14),
                 0.0,
                 -t53,
                 0.0,
                 0.0,
             ],
-            [t51, t51, t51, 0.0, c_q5 * t26 - s_q5 * t25, -(s_q4 * t20)],
-            [t52, t52, t52, 0.0, 0.0, c_q4],
-            [t53, t53, t53, 0.0, c_q5 * t28 - s_q5 * t27, -(s_q4 * t23)],
+            [
+                t44 + t30 * t46 + t31 * t47,
+                0.5 * t45 + t30 * t48 + t31 * t49,
+                0.0,
+                -t54,
+                0.0,
+                0.0,
+            ],
+            [t52, t52, t52, 0.0, c_q5 * t28 - s_q5 * t27, -t24],
+            [t53, t53, t53, 0.0, 0.0, c_q4],
+            [t54, t54, t54, 0.0, c_q5 * t31 - s_q5 * t30, -t25],
         ],
     ]
 }

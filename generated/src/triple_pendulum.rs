@@ -18,13 +18,13 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 20 | 5 | 1 | 0 | 0 | 0 |
+//! | `derived` | 19 | 5 | 1 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 42 | 23 | 0 | 0 | 3 | 3 |
 //! | `mass_matrix` | 18 | 12 | 0 | 0 | 2 | 2 |
 //! | `bias` | 35 | 13 | 0 | 0 | 3 | 3 |
 //! | `gravity` | 7 | 4 | 0 | 0 | 0 | 3 |
 //! | `joint_space` | 62 | 30 | 0 | 0 | 3 | 3 |
-//! | `forward_dynamics` | 88 | 50 | 2 | 0 | 3 | 3 |
+//! | `forward_dynamics` | 87 | 50 | 2 | 0 | 3 | 3 |
 //! | `coriolis_matrix` | 34 | 15 | 0 | 0 | 2 | 2 |
 //! | `energy` | 45 | 22 | 0 | 0 | 3 | 3 |
 //! | `body_poses` | 4 | 7 | 0 | 0 | 3 | 3 |
@@ -156,28 +156,28 @@ impl Params {
     /// parameter.
     pub fn derived(&self) -> Derived {
         let p = self;
-        let t0 = p.m * (p.l * p.l);
-        let t1 = p.m * p.l;
-        let t2 = p.jz + 0.25 * t0;
+        let t0 = p.m * p.l;
+        let t1 = p.l * t0;
+        let t2 = p.jz + 0.25 * t1;
         let inv3 = 1.0 / t2;
-        let t4 = p.jz + 1.25 * t0;
-        let t5 = p.m - 0.25 * (t0 * (p.m * inv3));
+        let t4 = p.jz + 1.25 * t1;
+        let t5 = p.m - 0.25 * (t0 * t0 * inv3);
         Derived {
             params: *self,
-            k0: p.g * t1,
-            k1: p.jz + 2.25 * t0,
+            k0: p.g * t0,
+            k1: p.jz + 2.25 * t1,
             k2: t4,
-            k3: t1,
+            k3: t0,
             k4: t2,
-            k5: t0,
-            k6: 1.5 * t1,
+            k5: t1,
+            k6: 1.5 * t0,
             k7: 3.0 * t4,
-            k8: 2.0 * p.jz + 1.5 * t0,
+            k8: 2.0 * p.jz + 1.5 * t1,
             k9: t5,
             k10: p.l * p.l,
-            k11: 0.5 * t1,
+            k11: 0.5 * t0,
             k12: p.l * t5,
-            k13: t1 * inv3,
+            k13: t0 * inv3,
             k14: p.l * p.g,
             k15: inv3,
             k16: p.m * p.g,
@@ -186,7 +186,7 @@ impl Params {
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 20,
+    mul: 19,
     add: 5,
     div: 1,
     sqrt: 0,
@@ -328,15 +328,16 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t8 = t5 + qd[2];
     let t9 = p.g * c_q0;
     let t10 = c_q1 * t9 - s_q1 * t4;
-    let t11 = t8 * t8 * d.k3;
+    let t11 = t8 * d.k3;
     let t12 = (c_q2 * t10 - s_q2 * (c_q1 * t4 + s_q1 * t9 - p.l * (t5 * t5))) * d.k3;
-    let t13 = 1.5 * (t10 * d.k3) + 0.5 * t12 - 0.5 * (s_q2 * (t8 * t8) * d.k5);
+    let t13 = s_q2 * t8;
+    let t14 = 1.5 * (t10 * d.k3) + 0.5 * t12 - 0.5 * (t8 * d.k5 * t13);
     [
         2.5 * (c_q0 * d.k0)
             + p.l
-                * (s_q1 * (-1.5 * (t5 * t5 * d.k3) - 0.5 * (c_q2 * t11))
-                    - 0.5 * (c_q1 * s_q2 * t11)) + t13,
-        t13,
+                * (s_q1 * (-1.5 * (t5 * t5 * d.k3) - 0.5 * (c_q2 * t8 * t11))
+                    - 0.5 * (c_q1 * t11 * t13)) + t14,
+        t14,
         0.5 * t12,
     ]
 }
@@ -416,7 +417,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t22 = d.k4 + 0.5 * t19;
     let t23 = d.k4 + 0.5 * t18;
     let t24 = (c_q2 * t13 - s_q2 * (c_q1 * t5 + t14 - p.l * (t6 * t6))) * d.k3;
-    let t25 = s_q2 * (t9 * t9);
+    let t25 = t9 * (s_q2 * t9);
     let t26 = 1.5 * (t13 * d.k3) + 0.5 * t24 - 0.5 * (d.k5 * t25);
     let t27 = (c_q2 * t15 - s_q2 * (t14 + t2 * c_q1)) * d.k3;
     let t28 = 1.5 * (t15 * d.k3) + 0.5 * t27;
@@ -443,7 +444,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 88,
+    mul: 87,
     add: 50,
     div: 2,
     sqrt: 0,
@@ -483,48 +484,49 @@ pub fn forward_dynamics_with(
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let t8 = t5 + qd[2];
     let t9 = p.g * s_q0;
-    let t10 = p.l * (qd[0] * qd[0]);
+    let t10 = qd[0] * (p.l * qd[0]);
     let t11 = c_q1 * t10;
     let t12 = s_q1 * t10;
-    let t13 = t5 * t5 * s_q2;
-    let t14 = s_q2 * c_q2;
-    let t15 = t5 * t5 * d.k3;
-    let t16 = p.m * t14 - t14 * d.k9;
-    let t17 = p.m * (s_q2 * s_q2) + c_q2 * c_q2 * d.k9;
-    let t18 = d.k4 + t17 * d.k10;
-    let inv19 = 1.0 / t18;
-    let t20 = p.m + p.m * (c_q2 * c_q2) + s_q2 * s_q2 * d.k9 - t16 * t16 * d.k10 * inv19;
-    let t21 = p.l * t17 + d.k11;
-    let t22 = p.l * t16;
-    let t23 = t16 - inv19 * t21 * t22;
-    let t24 = s_q1 * t20 + c_q1 * t23;
-    let t25 = p.m + t17 - inv19 * (t21 * t21);
-    let t26 = s_q1 * t23 + c_q1 * t25;
+    let t13 = t5 * (t5 * s_q2);
+    let t14 = p.m * c_q2;
+    let t15 = t5 * (t5 * d.k3);
+    let t16 = s_q2 * d.k9;
+    let t17 = s_q2 * t14 - c_q2 * t16;
+    let t18 = p.m * (s_q2 * s_q2) + c_q2 * c_q2 * d.k9;
+    let t19 = d.k4 + t18 * d.k10;
+    let inv20 = 1.0 / t19;
+    let t21 = p.m + c_q2 * t14 + s_q2 * t16 - t17 * t17 * d.k10 * inv20;
+    let t22 = p.l * t18 + d.k11;
+    let t23 = p.l * t17;
+    let t24 = t17 - inv20 * t22 * t23;
+    let t25 = s_q1 * t21 + c_q1 * t24;
+    let t26 = p.m + t18 - inv20 * (t22 * t22);
     let t27 = s_q1 * t24 + c_q1 * t26;
-    let t28 = d.k4 + d.k10 * t27;
-    let inv29 = 1.0 / t28;
-    let t30 = 0.5 * (t8 * t8 * d.k3) + c_q2 * t15;
-    let t31 = -0.5 * (tau[2] * d.k13) - t13 * d.k12;
-    let t32 = s_q2 * t30 + c_q2 * t31;
-    let t33 = p.l * t32 + (tau[1] - tau[2]);
-    let t34 = tau[0]
+    let t28 = s_q1 * t25 + c_q1 * t27;
+    let t29 = d.k4 + d.k10 * t28;
+    let inv30 = 1.0 / t29;
+    let t31 = 0.5 * (t8 * t8 * d.k3) + c_q2 * t15;
+    let t32 = -0.5 * (tau[2] * d.k13) - t13 * d.k12;
+    let t33 = s_q2 * t31 + c_q2 * t32;
+    let t34 = p.l * t33 + (tau[1] - tau[2]);
+    let t35 = tau[0]
         + p.l
             * (s_q1
-                * (0.5 * t15 + c_q2 * t30 + t11 * t20 - s_q2 * t31 - t12 * t23
-                    - inv19 * t22 * t33)
-                + c_q1 * (t32 + t11 * t23 - t12 * t25 - inv19 * t21 * t33)) - tau[1]
-        - s_q0 * (c_q1 * t24 - s_q1 * t26) * d.k14 - t2 * (d.k11 + p.l * t27);
-    let t35 = inv29 * t34;
-    let t36 = t2 + p.l * inv29 * t34;
-    let t37 = c_q1 * t9 + s_q1 * t36 - t11;
-    let t38 = c_q1 * t36 + (t12 - s_q1 * t9);
-    let t39 = inv19 * (t33 - t22 * t37 - t21 * t38 - t18 * inv29 * t34);
-    let t40 = t35 + t39;
+                * (0.5 * t15 + c_q2 * t31 + t11 * t21 - s_q2 * t32 - t12 * t24
+                    - inv20 * t23 * t34)
+                + c_q1 * (t33 + t11 * t24 - t12 * t26 - inv20 * t22 * t34)) - tau[1]
+        - s_q0 * (c_q1 * t25 - s_q1 * t27) * d.k14 - t2 * (d.k11 + p.l * t28);
+    let t36 = inv30 * t35;
+    let t37 = t2 + p.l * inv30 * t35;
+    let t38 = c_q1 * t9 + s_q1 * t37 - t11;
+    let t39 = c_q1 * t37 + (t12 - s_q1 * t9);
+    let t40 = inv20 * (t34 - t23 * t38 - t22 * t39 - t19 * inv30 * t35);
+    let t41 = t36 + t40;
     [
-        t35,
-        t39,
-        (tau[2] - d.k4 * t40
-            - 0.5 * (d.k3 * (p.l * t13 + c_q2 * (t38 + p.l * t40) - s_q2 * t37))) * d.k15,
+        t36,
+        t40,
+        (tau[2] - d.k4 * t41
+            - 0.5 * (d.k3 * (p.l * t13 + c_q2 * (t39 + p.l * t41) - s_q2 * t38))) * d.k15,
     ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).

@@ -24,9 +24,9 @@
 //! | `bias` | 21 | 13 | 0 | 0 | 3 | 3 |
 //! | `gravity` | 2 | 4 | 0 | 0 | 0 | 3 |
 //! | `joint_space` | 38 | 31 | 0 | 0 | 3 | 3 |
-//! | `forward_dynamics` | 73 | 43 | 2 | 0 | 3 | 3 |
+//! | `forward_dynamics` | 72 | 43 | 2 | 0 | 3 | 3 |
 //! | `coriolis_matrix` | 31 | 13 | 0 | 0 | 2 | 2 |
-//! | `energy` | 28 | 18 | 0 | 0 | 3 | 3 |
+//! | `energy` | 27 | 18 | 0 | 0 | 3 | 3 |
 //! | `body_poses` | 4 | 7 | 0 | 0 | 3 | 3 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `body_jacobians` | 33 | 16 | 0 | 0 | 3 | 3 |
@@ -330,7 +330,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t18 = c_q2 * t17 - s_q2 * (c_q1 * t4 + t16 - 2.0 * t8);
     let t19 = t15 - s_q0 * s_q1;
     let t20 = c_q2 * t19 - s_q2 * (t16 + s_q0 * c_q1);
-    let t21 = s_q2 * (t9 * t9);
+    let t21 = t9 * (s_q2 * t9);
     let t22 = 6.0 * c_q1 + 2.0 * c_q2;
     let t23 = t12 + t22 + 8.0;
     let t24 = t18 + (3.0 * t17 - 2.0 * t21);
@@ -352,7 +352,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 73,
+    mul: 72,
     add: 43,
     div: 2,
     sqrt: 0,
@@ -391,8 +391,8 @@ pub fn forward_dynamics_with(
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let t7 = t4 + qd[2];
     let t8 = s_q2 * c_q2;
-    let t9 = qd[0] * qd[0] * c_q1;
-    let t10 = qd[0] * qd[0] * s_q1;
+    let t9 = qd[0] * (qd[0] * c_q1);
+    let t10 = qd[0] * (qd[0] * s_q1);
     let t11 = c_q2 * c_q2;
     let t12 = t4 * t4 * s_q2 - 0.5 * tau[2];
     let t13 = 3.0 - t11;
@@ -400,7 +400,7 @@ pub fn forward_dynamics_with(
     let inv15 = 1.0 / t14;
     let t16 = s_q2 * (t7 * t7) + c_q2 * t12;
     let t17 = 2.0 * t16 + (tau[1] - tau[2]);
-    let t18 = -0.5 * (s_q2 * s_q2) - t11 * (s_q2 * s_q2 * inv15);
+    let t18 = -0.5 * (s_q2 * s_q2) - t8 * t8 * inv15;
     let t19 = 0.5 * t8 - t8 * t13 * inv15;
     let t20 = -0.5 * t11 - t13 * t13 * inv15;
     let t21 = s_q1 * t18 + c_q1 * t19;
@@ -476,7 +476,7 @@ pub fn coriolis_matrix_with(
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
-    mul: 28,
+    mul: 27,
     add: 18,
     div: 0,
     sqrt: 0,
@@ -513,7 +513,7 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     (
         qd[0] * qd[0]
             + 0.5
-                * (t4 * t4 + t13 * t13 + 4.0 * (t10 * (qd[0] * s_q1))
+                * (t4 * t4 + t13 * t13 + 4.0 * (t10 * t10)
                     + (t7 * t7 + t12 * t12 + t14 * t14)),
         5.0 * s_q0 + 3.0 * t8 + c_q2 * t8 + s_q2 * (c_q0 * c_q1 - s_q0 * s_q1),
     )

@@ -138,13 +138,7 @@ impl Sums {
     /// contain in proportion, the terms `host` has, and (with `nested`) the
     /// terms that are sums `host` can write completely. Returns the
     /// combination of `host`'s terms and the terms left over.
-    fn express(
-        &self,
-        terms: &[(Id, Coeff)],
-        host: Id,
-        except: Id,
-        nested: bool,
-    ) -> (Terms, Terms) {
+    fn express(&self, terms: &[(Id, Coeff)], host: Id, except: Id, nested: bool) -> (Terms, Terms) {
         let Some(host_terms) = self.terms.get(&host) else {
             return (Vec::new(), terms.to_vec());
         };

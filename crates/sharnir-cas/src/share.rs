@@ -100,6 +100,9 @@ trait Family {
     fn relative(weight: Self::Weight, scale: Self::Weight) -> Self::Weight;
     /// The weights of a pair node's own two items.
     fn items(shape: Self::Shape, scale: Self::Weight) -> (Self::Weight, Self::Weight);
+    /// What stays in a host of its items `(x, a), (y, b)` once the pair node
+    /// has taken its share.
+    fn left_over(a: Self::Weight, b: Self::Weight) -> (Option<Self::Weight>, Option<Self::Weight>);
 }
 
 /// Terms of sums: `a·x + b·y = a·(x + (b/a)·y)`, so pairs match up to a
@@ -157,6 +160,9 @@ impl Family for Terms {
     fn items(ratio: Coeff, scale: Coeff) -> (Coeff, Coeff) {
         (scale, scale * ratio)
     }
+    fn left_over(_: Coeff, _: Coeff) -> (Option<Coeff>, Option<Coeff>) {
+        (None, None)
+    }
 }
 
 /// `a / b`, exactly ±1 when `a = ±b` even for inexact coefficients, so a
@@ -171,23 +177,29 @@ fn quotient(a: Coeff, b: Coeff) -> Coeff {
     }
 }
 
-/// Multiplied factors of products, matched with their exponents.
+/// Multiplied factors of products: a host with `x^a·y^b` holds the pair
+/// node `x·y` to the power `min(a, b)` and keeps the rest of the larger
+/// power, so `x²·y²` is `(x·y)²` and `x²·y` is `(x·y)·x`.
 struct Factors;
 
 impl Family for Factors {
     type Weight = i32;
-    type Shape = (i32, i32);
-    fn shape(a: i32, b: i32) -> ((i32, i32), i32) {
-        ((a, b), 1)
+    type Shape = ();
+    fn shape(a: i32, b: i32) -> ((), i32) {
+        ((), a.min(b))
     }
-    fn scale(_: (i32, i32), _: &[(i32, bool)]) -> i32 {
+    fn scale(_: (), _: &[(i32, bool)]) -> i32 {
         1
     }
     fn relative(weight: i32, _: i32) -> i32 {
         weight
     }
-    fn items(exponents: (i32, i32), _: i32) -> (i32, i32) {
-        exponents
+    fn items(_: (), _: i32) -> (i32, i32) {
+        (1, 1)
+    }
+    fn left_over(a: i32, b: i32) -> (Option<i32>, Option<i32>) {
+        let k = a.min(b);
+        ((a > k).then_some(a - k), (b > k).then_some(b - k))
     }
 }
 
@@ -198,7 +210,8 @@ struct Pair<S> {
     shape: S,
     /// How many hosts contain it now.
     count: u32,
-    /// Every host that ever contained it (some may have lost it since).
+    /// Every host that ever contained it, some more than once (some may
+    /// have lost it since).
     hosts: Vec<usize>,
 }
 
@@ -291,6 +304,7 @@ impl<F: Family> Extraction<F> {
                 (pair.x, pair.y, pair.shape)
             };
             let mut hosts = std::mem::take(&mut self.pairs[index].hosts);
+            hosts.sort_unstable();
             hosts.dedup();
             let live: Vec<(usize, F::Weight)> = hosts
                 .into_iter()
@@ -319,24 +333,33 @@ impl<F: Family> Extraction<F> {
     }
 
     /// Replaces the items `x` and `y` of host `set` by the pair node `key`
-    /// with weight `weight`.
+    /// with weight `weight` (and what is left over of them), if the host
+    /// still has both.
     fn replace(&mut self, set: usize, x: Key, y: Key, key: Key, weight: F::Weight) {
         let items = std::mem::take(&mut self.sets[set]);
-        let (pair, rest): (Vec<_>, Vec<_>) =
+        let (pair, mut rest): (Vec<_>, Vec<_>) =
             items.into_iter().partition(|&(k, _)| k == x || k == y);
-        if let [first, second] = pair[..] {
-            self.touch(first, second, set, false);
-            for &other in &rest {
-                self.touch(first, other, set, false);
-                self.touch(second, other, set, false);
+        let [first, second] = pair[..] else {
+            rest.extend(pair);
+            self.sets[set] = rest;
+            return;
+        };
+        self.touch(first, second, set, false);
+        for &other in &rest {
+            self.touch(first, other, set, false);
+            self.touch(second, other, set, false);
+        }
+        let (first_left, second_left) = F::left_over(first.1, second.1);
+        let mut added = vec![(key, weight)];
+        added.extend(first_left.map(|w| (first.0, w)));
+        added.extend(second_left.map(|w| (second.0, w)));
+        for (i, &item) in added.iter().enumerate() {
+            for &other in added[i + 1..].iter().chain(&rest) {
+                self.touch(item, other, set, true);
             }
         }
-        for &other in &rest {
-            self.touch((key, weight), other, set, true);
-        }
-        let mut items = rest;
-        items.push((key, weight));
-        self.sets[set] = items;
+        rest.extend(added);
+        self.sets[set] = rest;
     }
 }
 
@@ -506,6 +529,24 @@ mod tests {
         let second = p.div(abd, c);
         let ops = Program::lower(&p, &[first, second]).op_count();
         assert_eq!((ops.mul, ops.div), (3, 1));
+    }
+
+    #[test]
+    fn a_pair_of_factors_is_shared_by_powers_too() {
+        let mut p = Pool::new();
+        let [a, b, c, _, _] = ["a", "b", "c", "d", "e"].map(|n| p.symbol(n));
+        // a²·b² and a·b·c: t = a·b, then t·t and t·c: three
+        // multiplications against five.
+        let squares = p.product(&[(a, 2), (b, 2)]);
+        let triple = p.mul_all(&[a, b, c]);
+        let roots = [squares, triple];
+        let program = Program::lower(&p, &roots);
+        assert_eq!(program.op_count().mul, 3);
+        let got = program.eval(&env).expect("bound");
+        let want = p.eval(&roots, &env).expect("bound");
+        for (g, w) in got.iter().zip(&want) {
+            assert!((g - w).abs() < 1e-15, "{got:?} vs {want:?}");
+        }
     }
 
     /// Sums and products of the symbols `a`…`e` with small integer
