@@ -26,7 +26,7 @@
 //! | `joint_space` | 484 | 333 | 0 | 0 | 10 | 10 |
 //! | `forward_dynamics` | 453 | 275 | 9 | 0 | 10 | 10 |
 //! | `coriolis_matrix` | 601 | 329 | 0 | 0 | 9 | 9 |
-//! | `energy` | 178 | 112 | 0 | 0 | 10 | 10 |
+//! | `energy` | 154 | 112 | 0 | 0 | 10 | 10 |
 //! | `body_poses` | 18 | 35 | 0 | 0 | 10 | 10 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `body_jacobians` | 408 | 233 | 0 | 0 | 10 | 10 |
@@ -309,56 +309,56 @@ pub fn inverse_dynamics_with(
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t4 = p.g * c_q0 + p.l * qdd[0];
-    let t5 = p.g * s_q0 - p.l * (qd[0] * qd[0]);
+    let t5 = p.g * s_q0 - p.l * qd[0] * qd[0];
     let t6 = c_q1 * t4 - s_q1 * t5;
     let t7 = qd[0] + qd[1];
     let t8 = qdd[0] + qdd[1];
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let t11 = t6 + p.l * t8;
-    let t12 = c_q1 * t5 + s_q1 * t4 - p.l * (t7 * t7);
+    let t12 = c_q1 * t5 + s_q1 * t4 - p.l * t7 * t7;
     let t13 = c_q2 * t11 - s_q2 * t12;
     let t14 = t7 + qd[2];
     let t15 = t8 + qdd[2];
     let s_q3 = libm::Libm::<Real>::sin(q[3]);
     let c_q3 = libm::Libm::<Real>::cos(q[3]);
     let t18 = t13 + p.l * t15;
-    let t19 = c_q2 * t12 + s_q2 * t11 - p.l * (t14 * t14);
+    let t19 = c_q2 * t12 + s_q2 * t11 - p.l * t14 * t14;
     let t20 = c_q3 * t18 - s_q3 * t19;
     let t21 = t14 + qd[3];
     let t22 = t15 + qdd[3];
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
     let t25 = t20 + p.l * t22;
-    let t26 = c_q3 * t19 + s_q3 * t18 - p.l * (t21 * t21);
+    let t26 = c_q3 * t19 + s_q3 * t18 - p.l * t21 * t21;
     let t27 = c_q4 * t25 - s_q4 * t26;
     let t28 = t21 + qd[4];
     let t29 = t22 + qdd[4];
     let s_q5 = libm::Libm::<Real>::sin(q[5]);
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
     let t32 = t27 + p.l * t29;
-    let t33 = c_q4 * t26 + s_q4 * t25 - p.l * (t28 * t28);
+    let t33 = c_q4 * t26 + s_q4 * t25 - p.l * t28 * t28;
     let t34 = c_q5 * t32 - s_q5 * t33;
     let t35 = t28 + qd[5];
     let t36 = t29 + qdd[5];
     let s_q6 = libm::Libm::<Real>::sin(q[6]);
     let c_q6 = libm::Libm::<Real>::cos(q[6]);
     let t39 = t34 + p.l * t36;
-    let t40 = c_q5 * t33 + s_q5 * t32 - p.l * (t35 * t35);
+    let t40 = c_q5 * t33 + s_q5 * t32 - p.l * t35 * t35;
     let t41 = c_q6 * t39 - s_q6 * t40;
     let t42 = t35 + qd[6];
     let t43 = t36 + qdd[6];
     let s_q7 = libm::Libm::<Real>::sin(q[7]);
     let c_q7 = libm::Libm::<Real>::cos(q[7]);
     let t46 = t41 + p.l * t43;
-    let t47 = c_q6 * t40 + s_q6 * t39 - p.l * (t42 * t42);
+    let t47 = c_q6 * t40 + s_q6 * t39 - p.l * t42 * t42;
     let t48 = c_q7 * t46 - s_q7 * t47;
     let t49 = t42 + qd[7];
     let t50 = t43 + qdd[7];
     let s_q8 = libm::Libm::<Real>::sin(q[8]);
     let c_q8 = libm::Libm::<Real>::cos(q[8]);
     let t53 = t48 + p.l * t50;
-    let t54 = c_q7 * t47 + s_q7 * t46 - p.l * (t49 * t49);
+    let t54 = c_q7 * t47 + s_q7 * t46 - p.l * t49 * t49;
     let t55 = c_q8 * t53 - s_q8 * t54;
     let t56 = t49 + qd[8];
     let t57 = t50 + qdd[8];
@@ -369,44 +369,44 @@ pub fn inverse_dynamics_with(
     let t62 = s_q9 * d.k2;
     let t63 = c_q9 * d.k2;
     let t64 = 0.5 * (t61 * t63 - t60 * t60 * t62);
-    let t65 = -1.5 * (t56 * t56 * d.k2) - 0.5 * (t60 * t60 * t63 + t61 * t62);
-    let t66 = t64 + 1.5 * (t57 * d.k2);
+    let t65 = -1.5 * t56 * t56 * d.k2 - 0.5 * (t60 * t60 * t63 + t61 * t62);
+    let t66 = t64 + 1.5 * t57 * d.k2;
     let t67 = s_q8 * t65 + c_q8 * t66;
-    let t68 = c_q8 * t65 - 2.5 * (t49 * t49 * d.k2) - s_q8 * t66;
-    let t69 = t67 + 2.5 * (t50 * d.k2);
+    let t68 = c_q8 * t65 - 2.5 * t49 * t49 * d.k2 - s_q8 * t66;
+    let t69 = t67 + 2.5 * t50 * d.k2;
     let t70 = s_q7 * t68 + c_q7 * t69;
-    let t71 = c_q7 * t68 - 3.5 * (t42 * t42 * d.k2) - s_q7 * t69;
-    let t72 = t70 + 3.5 * (t43 * d.k2);
+    let t71 = c_q7 * t68 - 3.5 * t42 * t42 * d.k2 - s_q7 * t69;
+    let t72 = t70 + 3.5 * t43 * d.k2;
     let t73 = s_q6 * t71 + c_q6 * t72;
-    let t74 = c_q6 * t71 - 4.5 * (t35 * t35 * d.k2) - s_q6 * t72;
-    let t75 = t73 + 4.5 * (t36 * d.k2);
+    let t74 = c_q6 * t71 - 4.5 * t35 * t35 * d.k2 - s_q6 * t72;
+    let t75 = t73 + 4.5 * t36 * d.k2;
     let t76 = s_q5 * t74 + c_q5 * t75;
-    let t77 = c_q5 * t74 - 5.5 * (t28 * t28 * d.k2) - s_q5 * t75;
-    let t78 = t76 + 5.5 * (t29 * d.k2);
+    let t77 = c_q5 * t74 - 5.5 * t28 * t28 * d.k2 - s_q5 * t75;
+    let t78 = t76 + 5.5 * t29 * d.k2;
     let t79 = s_q4 * t77 + c_q4 * t78;
-    let t80 = c_q4 * t77 - 6.5 * (t21 * t21 * d.k2) - s_q4 * t78;
-    let t81 = t79 + 6.5 * (t22 * d.k2);
+    let t80 = c_q4 * t77 - 6.5 * t21 * t21 * d.k2 - s_q4 * t78;
+    let t81 = t79 + 6.5 * t22 * d.k2;
     let t82 = s_q3 * t80 + c_q3 * t81;
-    let t83 = c_q3 * t80 - 7.5 * (t14 * t14 * d.k2) - s_q3 * t81;
-    let t84 = t82 + 7.5 * (t15 * d.k2);
+    let t83 = c_q3 * t80 - 7.5 * t14 * t14 * d.k2 - s_q3 * t81;
+    let t84 = t82 + 7.5 * t15 * d.k2;
     let t85 = s_q2 * t83 + c_q2 * t84;
-    let t86 = 0.3333333333333333 * (t61 * d.k0)
+    let t86 = 0.3333333333333333 * t61 * d.k0
         + 0.5
-            * ((c_q9 * (t55 + p.l * t57)
-                - s_q9 * (c_q8 * t54 + s_q8 * t53 - p.l * (t56 * t56))) * d.k2);
-    let t87 = 1.3333333333333333 * (t57 * d.k0) + 1.5 * (t55 * d.k2) + (p.l * t64 + t86);
-    let t88 = 2.3333333333333335 * (t50 * d.k0) + 2.5 * (t48 * d.k2) + (p.l * t67 + t87);
-    let t89 = 3.3333333333333335 * (t43 * d.k0) + 3.5 * (t41 * d.k2) + (p.l * t70 + t88);
-    let t90 = 4.333333333333333 * (t36 * d.k0) + 4.5 * (t34 * d.k2) + (p.l * t73 + t89);
-    let t91 = 5.333333333333333 * (t29 * d.k0) + 5.5 * (t27 * d.k2) + (p.l * t76 + t90);
-    let t92 = 6.333333333333333 * (t22 * d.k0) + 6.5 * (t20 * d.k2) + (p.l * t79 + t91);
-    let t93 = 7.333333333333333 * (t15 * d.k0) + 7.5 * (t13 * d.k2) + (p.l * t82 + t92);
-    let t94 = 8.333333333333334 * (t8 * d.k0) + 8.5 * (t6 * d.k2) + (p.l * t85 + t93);
+            * (c_q9 * (t55 + p.l * t57)
+                - s_q9 * (c_q8 * t54 + s_q8 * t53 - p.l * t56 * t56)) * d.k2;
+    let t87 = 1.3333333333333333 * t57 * d.k0 + 1.5 * t55 * d.k2 + p.l * t64 + t86;
+    let t88 = 2.3333333333333335 * t50 * d.k0 + 2.5 * t48 * d.k2 + p.l * t67 + t87;
+    let t89 = 3.3333333333333335 * t43 * d.k0 + 3.5 * t41 * d.k2 + p.l * t70 + t88;
+    let t90 = 4.333333333333333 * t36 * d.k0 + 4.5 * t34 * d.k2 + p.l * t73 + t89;
+    let t91 = 5.333333333333333 * t29 * d.k0 + 5.5 * t27 * d.k2 + p.l * t76 + t90;
+    let t92 = 6.333333333333333 * t22 * d.k0 + 6.5 * t20 * d.k2 + p.l * t79 + t91;
+    let t93 = 7.333333333333333 * t15 * d.k0 + 7.5 * t13 * d.k2 + p.l * t82 + t92;
+    let t94 = 8.333333333333334 * t8 * d.k0 + 8.5 * t6 * d.k2 + p.l * t85 + t93;
     [
-        9.333333333333334 * (qdd[0] * d.k0) + 9.5 * (c_q0 * d.k1)
+        9.333333333333334 * qdd[0] * d.k0 + 9.5 * c_q0 * d.k1
             + p.l
-                * (s_q1 * (c_q2 * t83 - 8.5 * (t7 * t7 * d.k2) - s_q2 * t84)
-                    + c_q1 * (t85 + 8.5 * (t8 * d.k2))) + t94,
+                * (s_q1 * (c_q2 * t83 - 8.5 * t7 * t7 * d.k2 - s_q2 * t84)
+                    + c_q1 * (t85 + 8.5 * t8 * d.k2)) + t94,
         t94,
         t93,
         t92,
@@ -544,9 +544,9 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t102 = s_q8 * s_q9;
     let t103 = c_q9 * d.k0;
     let t104 = (c_q9 * (p.l + t39) - s_q9 * (c_q8 * t36 + s_q8 * t38)) * d.k2;
-    let t105 = 0.5 * (c_q9 * d.k2) + d.k3;
-    let t106 = c_q8 * t105 - 0.5 * (t102 * d.k2);
-    let t107 = -0.5 * (c_q8 * s_q9 * d.k2) - s_q8 * t105;
+    let t105 = 0.5 * c_q9 * d.k2 + d.k3;
+    let t106 = c_q8 * t105 - 0.5 * t102 * d.k2;
+    let t107 = -0.5 * c_q8 * s_q9 * d.k2 - s_q8 * t105;
     let t108 = t106 + d.k4;
     let t109 = s_q7 * t107 + c_q7 * t108;
     let t110 = c_q7 * t107 - s_q7 * t108;
@@ -565,20 +565,20 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t123 = t121 + d.k9;
     let t124 = s_q2 * t122 + c_q2 * t123;
     let t125 = p.l * t124;
-    let t126 = 1.5 * (t39 * d.k2) + 0.5 * t104;
-    let t127 = 2.5 * (t37 * d.k2) + t126;
-    let t128 = 3.5 * (t34 * d.k2) + t127;
-    let t129 = 4.5 * (t31 * d.k2) + t128;
-    let t130 = 5.5 * (t28 * d.k2) + t129;
-    let t131 = 6.5 * (t25 * d.k2) + t130;
+    let t126 = 1.5 * t39 * d.k2 + 0.5 * t104;
+    let t127 = 2.5 * t37 * d.k2 + t126;
+    let t128 = 3.5 * t34 * d.k2 + t127;
+    let t129 = 4.5 * t31 * d.k2 + t128;
+    let t130 = 5.5 * t28 * d.k2 + t129;
+    let t131 = 6.5 * t25 * d.k2 + t130;
     let t132 = 0.5 * t103 + p.l * t106;
     let t133 = p.l * t109 + t132;
     let t134 = p.l * t112 + t133;
     let t135 = p.l * t115 + t134;
     let t136 = p.l * t118 + t135;
     let t137 = p.l * t121 + t136;
-    let t138 = t131 + (7.5 * (t22 * d.k2) + t137);
-    let t139 = t138 + (8.5 * (c_q1 * d.k0) + t125);
+    let t138 = t131 + 7.5 * t22 * d.k2 + t137;
+    let t139 = t138 + 8.5 * c_q1 * d.k0 + t125;
     let t140 = t139 + d.k12;
     let t141 = t138 + d.k13;
     let t142 = t136 + d.k14;
@@ -595,13 +595,13 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t153 = t126 + t152;
     let t154 = 0.5 * t104 + d.k20;
     let t155 = (c_q9 * (p.l + t56) - s_q9 * (c_q8 * t53 + s_q8 * t55)) * d.k2;
-    let t156 = 1.5 * (t56 * d.k2) + 0.5 * t155;
-    let t157 = 2.5 * (t54 * d.k2) + t156;
-    let t158 = 3.5 * (t51 * d.k2) + t157;
-    let t159 = 4.5 * (t48 * d.k2) + t158;
-    let t160 = 5.5 * (t45 * d.k2) + t159;
-    let t161 = 6.5 * (t42 * d.k2) + t160;
-    let t162 = 7.5 * (c_q2 * d.k0) + t161;
+    let t156 = 1.5 * t56 * d.k2 + 0.5 * t155;
+    let t157 = 2.5 * t54 * d.k2 + t156;
+    let t158 = 3.5 * t51 * d.k2 + t157;
+    let t159 = 4.5 * t48 * d.k2 + t158;
+    let t160 = 5.5 * t45 * d.k2 + t159;
+    let t161 = 6.5 * t42 * d.k2 + t160;
+    let t162 = 7.5 * c_q2 * d.k0 + t161;
     let t163 = t137 + d.k13;
     let t164 = t162 + t163;
     let t165 = t142 + t161;
@@ -612,12 +612,12 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t170 = t152 + t156;
     let t171 = d.k20 + 0.5 * t155;
     let t172 = (c_q9 * (p.l + t72) - s_q9 * (c_q8 * t69 + s_q8 * t71)) * d.k2;
-    let t173 = 1.5 * (t72 * d.k2) + 0.5 * t172;
-    let t174 = 2.5 * (t70 * d.k2) + t173;
-    let t175 = 3.5 * (t67 * d.k2) + t174;
-    let t176 = 4.5 * (t64 * d.k2) + t175;
-    let t177 = 5.5 * (t61 * d.k2) + t176;
-    let t178 = 6.5 * (c_q3 * d.k0) + t177;
+    let t173 = 1.5 * t72 * d.k2 + 0.5 * t172;
+    let t174 = 2.5 * t70 * d.k2 + t173;
+    let t175 = 3.5 * t67 * d.k2 + t174;
+    let t176 = 4.5 * t64 * d.k2 + t175;
+    let t177 = 5.5 * t61 * d.k2 + t176;
+    let t178 = 6.5 * c_q3 * d.k0 + t177;
     let t179 = t142 + t178;
     let t180 = t144 + t177;
     let t181 = t146 + t176;
@@ -626,11 +626,11 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t184 = t152 + t173;
     let t185 = d.k20 + 0.5 * t172;
     let t186 = (c_q9 * (p.l + t83) - s_q9 * (c_q8 * t80 + s_q8 * t82)) * d.k2;
-    let t187 = 1.5 * (t83 * d.k2) + 0.5 * t186;
-    let t188 = 2.5 * (t81 * d.k2) + t187;
-    let t189 = 3.5 * (t78 * d.k2) + t188;
-    let t190 = 4.5 * (t75 * d.k2) + t189;
-    let t191 = 5.5 * (c_q4 * d.k0) + t190;
+    let t187 = 1.5 * t83 * d.k2 + 0.5 * t186;
+    let t188 = 2.5 * t81 * d.k2 + t187;
+    let t189 = 3.5 * t78 * d.k2 + t188;
+    let t190 = 4.5 * t75 * d.k2 + t189;
+    let t191 = 5.5 * c_q4 * d.k0 + t190;
     let t192 = t144 + t191;
     let t193 = t146 + t190;
     let t194 = t148 + t189;
@@ -638,31 +638,31 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t196 = t152 + t187;
     let t197 = d.k20 + 0.5 * t186;
     let t198 = (c_q9 * (p.l + t93) - s_q9 * (c_q8 * t90 + s_q8 * t92)) * d.k2;
-    let t199 = 1.5 * (t93 * d.k2) + 0.5 * t198;
-    let t200 = 2.5 * (t91 * d.k2) + t199;
-    let t201 = 3.5 * (t88 * d.k2) + t200;
-    let t202 = 4.5 * (c_q5 * d.k0) + t201;
+    let t199 = 1.5 * t93 * d.k2 + 0.5 * t198;
+    let t200 = 2.5 * t91 * d.k2 + t199;
+    let t201 = 3.5 * t88 * d.k2 + t200;
+    let t202 = 4.5 * c_q5 * d.k0 + t201;
     let t203 = t146 + t202;
     let t204 = t148 + t201;
     let t205 = t150 + t200;
     let t206 = t152 + t199;
     let t207 = d.k20 + 0.5 * t198;
     let t208 = (c_q9 * (p.l + t98) - s_q9 * (c_q8 * t95 + s_q8 * t97)) * d.k2;
-    let t209 = 1.5 * (t98 * d.k2) + 0.5 * t208;
-    let t210 = 2.5 * (t96 * d.k2) + t209;
-    let t211 = 3.5 * (c_q6 * d.k0) + t210;
+    let t209 = 1.5 * t98 * d.k2 + 0.5 * t208;
+    let t210 = 2.5 * t96 * d.k2 + t209;
+    let t211 = 3.5 * c_q6 * d.k0 + t210;
     let t212 = t148 + t211;
     let t213 = t150 + t210;
     let t214 = t152 + t209;
     let t215 = d.k20 + 0.5 * t208;
     let t216 = (c_q9 * (p.l + t101) - s_q9 * (c_q8 * t99 + s_q8 * t100)) * d.k2;
-    let t217 = 1.5 * (t101 * d.k2) + 0.5 * t216;
-    let t218 = 2.5 * (c_q7 * d.k0) + t217;
+    let t217 = 1.5 * t101 * d.k2 + 0.5 * t216;
+    let t218 = 2.5 * c_q7 * d.k0 + t217;
     let t219 = t150 + t218;
     let t220 = t152 + t217;
     let t221 = d.k20 + 0.5 * t216;
     let t222 = (c_q9 * (p.l + p.l * c_q8) - p.l * t102) * d.k2;
-    let t223 = 1.5 * (c_q8 * d.k0) + 0.5 * t222;
+    let t223 = 1.5 * c_q8 * d.k0 + 0.5 * t222;
     let t224 = t152 + t223;
     let t225 = d.k20 + 0.5 * t222;
     let t226 = 0.5 * t103 + d.k20;
@@ -727,7 +727,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let c_q0 = libm::Libm::<Real>::cos(q[0]);
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let t4 = p.g * s_q0 - p.l * (qd[0] * qd[0]);
+    let t4 = p.g * s_q0 - p.l * qd[0] * qd[0];
     let t5 = qd[0] + qd[1];
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
@@ -755,51 +755,51 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t29 = t26 + qd[9];
     let t30 = p.g * c_q0;
     let t31 = c_q1 * t30 - s_q1 * t4;
-    let t32 = c_q1 * t4 + s_q1 * t30 - p.l * (t5 * t5);
+    let t32 = c_q1 * t4 + s_q1 * t30 - p.l * t5 * t5;
     let t33 = c_q2 * t31 - s_q2 * t32;
-    let t34 = c_q2 * t32 + s_q2 * t31 - p.l * (t8 * t8);
+    let t34 = c_q2 * t32 + s_q2 * t31 - p.l * t8 * t8;
     let t35 = c_q3 * t33 - s_q3 * t34;
-    let t36 = c_q3 * t34 + s_q3 * t33 - p.l * (t11 * t11);
+    let t36 = c_q3 * t34 + s_q3 * t33 - p.l * t11 * t11;
     let t37 = c_q4 * t35 - s_q4 * t36;
-    let t38 = c_q4 * t36 + s_q4 * t35 - p.l * (t14 * t14);
+    let t38 = c_q4 * t36 + s_q4 * t35 - p.l * t14 * t14;
     let t39 = c_q5 * t37 - s_q5 * t38;
-    let t40 = c_q5 * t38 + s_q5 * t37 - p.l * (t17 * t17);
+    let t40 = c_q5 * t38 + s_q5 * t37 - p.l * t17 * t17;
     let t41 = c_q6 * t39 - s_q6 * t40;
-    let t42 = c_q6 * t40 + s_q6 * t39 - p.l * (t20 * t20);
+    let t42 = c_q6 * t40 + s_q6 * t39 - p.l * t20 * t20;
     let t43 = c_q7 * t41 - s_q7 * t42;
-    let t44 = c_q7 * t42 + s_q7 * t41 - p.l * (t23 * t23);
+    let t44 = c_q7 * t42 + s_q7 * t41 - p.l * t23 * t23;
     let t45 = c_q8 * t43 - s_q8 * t44;
     let t46 = t29 * d.k2;
-    let t47 = (c_q9 * t45 - s_q9 * (c_q8 * t44 + s_q8 * t43 - p.l * (t26 * t26))) * d.k2;
+    let t47 = (c_q9 * t45 - s_q9 * (c_q8 * t44 + s_q8 * t43 - p.l * t26 * t26)) * d.k2;
     let t48 = s_q9 * t29;
-    let t49 = -1.5 * (t26 * t26 * d.k2) - 0.5 * (c_q9 * t29 * t46);
+    let t49 = -1.5 * t26 * t26 * d.k2 - 0.5 * c_q9 * t29 * t46;
     let t50 = t46 * t48;
-    let t51 = s_q8 * t49 - 0.5 * (c_q8 * t50);
-    let t52 = c_q8 * t49 + 0.5 * (s_q8 * t50) - 2.5 * (t23 * t23 * d.k2);
+    let t51 = s_q8 * t49 - 0.5 * c_q8 * t50;
+    let t52 = c_q8 * t49 + 0.5 * s_q8 * t50 - 2.5 * t23 * t23 * d.k2;
     let t53 = s_q7 * t52 + c_q7 * t51;
-    let t54 = c_q7 * t52 - 3.5 * (t20 * t20 * d.k2) - s_q7 * t51;
+    let t54 = c_q7 * t52 - 3.5 * t20 * t20 * d.k2 - s_q7 * t51;
     let t55 = s_q6 * t54 + c_q6 * t53;
-    let t56 = c_q6 * t54 - 4.5 * (t17 * t17 * d.k2) - s_q6 * t53;
+    let t56 = c_q6 * t54 - 4.5 * t17 * t17 * d.k2 - s_q6 * t53;
     let t57 = s_q5 * t56 + c_q5 * t55;
-    let t58 = c_q5 * t56 - 5.5 * (t14 * t14 * d.k2) - s_q5 * t55;
+    let t58 = c_q5 * t56 - 5.5 * t14 * t14 * d.k2 - s_q5 * t55;
     let t59 = s_q4 * t58 + c_q4 * t57;
-    let t60 = c_q4 * t58 - 6.5 * (t11 * t11 * d.k2) - s_q4 * t57;
+    let t60 = c_q4 * t58 - 6.5 * t11 * t11 * d.k2 - s_q4 * t57;
     let t61 = s_q3 * t60 + c_q3 * t59;
-    let t62 = c_q3 * t60 - 7.5 * (t8 * t8 * d.k2) - s_q3 * t59;
+    let t62 = c_q3 * t60 - 7.5 * t8 * t8 * d.k2 - s_q3 * t59;
     let t63 = s_q2 * t62 + c_q2 * t61;
-    let t64 = 1.5 * (t45 * d.k2) + 0.5 * t47 - 0.5 * (t29 * d.k0 * t48);
-    let t65 = t64 + (2.5 * (t43 * d.k2) + p.l * t51);
-    let t66 = t65 + (3.5 * (t41 * d.k2) + p.l * t53);
-    let t67 = t66 + (4.5 * (t39 * d.k2) + p.l * t55);
-    let t68 = t67 + (5.5 * (t37 * d.k2) + p.l * t57);
-    let t69 = t68 + (6.5 * (t35 * d.k2) + p.l * t59);
-    let t70 = t69 + (7.5 * (t33 * d.k2) + p.l * t61);
-    let t71 = t70 + (8.5 * (t31 * d.k2) + p.l * t63);
+    let t64 = 1.5 * t45 * d.k2 + 0.5 * t47 - 0.5 * t29 * d.k0 * t48;
+    let t65 = t64 + 2.5 * t43 * d.k2 + p.l * t51;
+    let t66 = t65 + 3.5 * t41 * d.k2 + p.l * t53;
+    let t67 = t66 + 4.5 * t39 * d.k2 + p.l * t55;
+    let t68 = t67 + 5.5 * t37 * d.k2 + p.l * t57;
+    let t69 = t68 + 6.5 * t35 * d.k2 + p.l * t59;
+    let t70 = t69 + 7.5 * t33 * d.k2 + p.l * t61;
+    let t71 = t70 + 8.5 * t31 * d.k2 + p.l * t63;
     [
-        9.5 * (c_q0 * d.k1)
+        9.5 * c_q0 * d.k1
             + p.l
-                * (s_q1 * (c_q2 * t62 - 8.5 * (t5 * t5 * d.k2) - s_q2 * t61)
-                    + c_q1 * t63) + t71,
+                * (s_q1 * (c_q2 * t62 - 8.5 * t5 * t5 * d.k2 - s_q2 * t61) + c_q1 * t63)
+            + t71,
         t71,
         t70,
         t69,
@@ -850,15 +850,15 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let t16 = libm::Libm::<Real>::cos(t15);
     let t17 = libm::Libm::<Real>::cos(q[9] + t15);
     let t18 = t17 * d.k1;
-    let t19 = 1.5 * (t16 * d.k1) + 0.5 * t18;
-    let t20 = 2.5 * (t14 * d.k1) + t19;
-    let t21 = 3.5 * (t12 * d.k1) + t20;
-    let t22 = 4.5 * (t10 * d.k1) + t21;
-    let t23 = 5.5 * (t8 * d.k1) + t22;
-    let t24 = 6.5 * (t6 * d.k1) + t23;
-    let t25 = 7.5 * (t4 * d.k1) + t24;
-    let t26 = 8.5 * (t2 * d.k1) + t25;
-    [9.5 * (c_q0 * d.k1) + t26, t26, t25, t24, t23, t22, t21, t20, t19, 0.5 * t18]
+    let t19 = 1.5 * t16 * d.k1 + 0.5 * t18;
+    let t20 = 2.5 * t14 * d.k1 + t19;
+    let t21 = 3.5 * t12 * d.k1 + t20;
+    let t22 = 4.5 * t10 * d.k1 + t21;
+    let t23 = 5.5 * t8 * d.k1 + t22;
+    let t24 = 6.5 * t6 * d.k1 + t23;
+    let t25 = 7.5 * t4 * d.k1 + t24;
+    let t26 = 8.5 * t2 * d.k1 + t25;
+    [9.5 * c_q0 * d.k1 + t26, t26, t25, t24, t23, t22, t21, t20, t19, 0.5 * t18]
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
@@ -888,7 +888,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t2 = p.g * s_q0;
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let t5 = t2 - p.l * (qd[0] * qd[0]);
+    let t5 = t2 - p.l * qd[0] * qd[0];
     let t6 = qd[0] + qd[1];
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
@@ -1002,19 +1002,19 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t116 = c_q1 * t115;
     let t117 = t116 - s_q1 * t5;
     let t118 = s_q1 * t115;
-    let t119 = c_q1 * t5 + t118 - p.l * (t6 * t6);
+    let t119 = c_q1 * t5 + t118 - p.l * t6 * t6;
     let t120 = c_q2 * t117 - s_q2 * t119;
-    let t121 = c_q2 * t119 + s_q2 * t117 - p.l * (t9 * t9);
+    let t121 = c_q2 * t119 + s_q2 * t117 - p.l * t9 * t9;
     let t122 = c_q3 * t120 - s_q3 * t121;
-    let t123 = c_q3 * t121 + s_q3 * t120 - p.l * (t12 * t12);
+    let t123 = c_q3 * t121 + s_q3 * t120 - p.l * t12 * t12;
     let t124 = c_q4 * t122 - s_q4 * t123;
-    let t125 = c_q4 * t123 + s_q4 * t122 - p.l * (t15 * t15);
+    let t125 = c_q4 * t123 + s_q4 * t122 - p.l * t15 * t15;
     let t126 = c_q5 * t124 - s_q5 * t125;
-    let t127 = c_q5 * t125 + s_q5 * t124 - p.l * (t18 * t18);
+    let t127 = c_q5 * t125 + s_q5 * t124 - p.l * t18 * t18;
     let t128 = c_q6 * t126 - s_q6 * t127;
-    let t129 = c_q6 * t127 + s_q6 * t126 - p.l * (t21 * t21);
+    let t129 = c_q6 * t127 + s_q6 * t126 - p.l * t21 * t21;
     let t130 = c_q7 * t128 - s_q7 * t129;
-    let t131 = c_q7 * t129 + s_q7 * t128 - p.l * (t24 * t24);
+    let t131 = c_q7 * t129 + s_q7 * t128 - p.l * t24 * t24;
     let t132 = c_q8 * t130 - s_q8 * t131;
     let t133 = t116 - t2 * s_q1;
     let t134 = t118 + t2 * c_q1;
@@ -1059,20 +1059,20 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t173 = t171 + d.k9;
     let t174 = s_q2 * t172 + c_q2 * t173;
     let t175 = p.l * t174;
-    let t176 = 1.5 * (t52 * d.k2) + 0.5 * t151;
-    let t177 = 2.5 * (t50 * d.k2) + t176;
-    let t178 = 3.5 * (t47 * d.k2) + t177;
-    let t179 = 4.5 * (t44 * d.k2) + t178;
-    let t180 = 5.5 * (t41 * d.k2) + t179;
-    let t181 = 6.5 * (t38 * d.k2) + t180;
+    let t176 = 1.5 * t52 * d.k2 + 0.5 * t151;
+    let t177 = 2.5 * t50 * d.k2 + t176;
+    let t178 = 3.5 * t47 * d.k2 + t177;
+    let t179 = 4.5 * t44 * d.k2 + t178;
+    let t180 = 5.5 * t41 * d.k2 + t179;
+    let t181 = 6.5 * t38 * d.k2 + t180;
     let t182 = 0.5 * t150 + p.l * t155;
     let t183 = p.l * t159 + t182;
     let t184 = p.l * t162 + t183;
     let t185 = p.l * t165 + t184;
     let t186 = p.l * t168 + t185;
     let t187 = p.l * t171 + t186;
-    let t188 = t181 + (7.5 * (t35 * d.k2) + t187);
-    let t189 = t188 + (8.5 * (c_q1 * d.k0) + t175);
+    let t188 = t181 + 7.5 * t35 * d.k2 + t187;
+    let t189 = t188 + 8.5 * c_q1 * d.k0 + t175;
     let t190 = t189 + d.k12;
     let t191 = t188 + d.k13;
     let t192 = t186 + d.k14;
@@ -1089,13 +1089,13 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t203 = t176 + t202;
     let t204 = 0.5 * t151 + d.k20;
     let t205 = (c_q9 * (p.l + t69) - s_q9 * (c_q8 * t66 + s_q8 * t68)) * d.k2;
-    let t206 = 1.5 * (t69 * d.k2) + 0.5 * t205;
-    let t207 = 2.5 * (t67 * d.k2) + t206;
-    let t208 = 3.5 * (t64 * d.k2) + t207;
-    let t209 = 4.5 * (t61 * d.k2) + t208;
-    let t210 = 5.5 * (t58 * d.k2) + t209;
-    let t211 = 6.5 * (t55 * d.k2) + t210;
-    let t212 = 7.5 * (c_q2 * d.k0) + t211;
+    let t206 = 1.5 * t69 * d.k2 + 0.5 * t205;
+    let t207 = 2.5 * t67 * d.k2 + t206;
+    let t208 = 3.5 * t64 * d.k2 + t207;
+    let t209 = 4.5 * t61 * d.k2 + t208;
+    let t210 = 5.5 * t58 * d.k2 + t209;
+    let t211 = 6.5 * t55 * d.k2 + t210;
+    let t212 = 7.5 * c_q2 * d.k0 + t211;
     let t213 = t187 + d.k13;
     let t214 = t212 + t213;
     let t215 = t192 + t211;
@@ -1106,12 +1106,12 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t220 = t202 + t206;
     let t221 = d.k20 + 0.5 * t205;
     let t222 = (c_q9 * (p.l + t85) - s_q9 * (c_q8 * t82 + s_q8 * t84)) * d.k2;
-    let t223 = 1.5 * (t85 * d.k2) + 0.5 * t222;
-    let t224 = 2.5 * (t83 * d.k2) + t223;
-    let t225 = 3.5 * (t80 * d.k2) + t224;
-    let t226 = 4.5 * (t77 * d.k2) + t225;
-    let t227 = 5.5 * (t74 * d.k2) + t226;
-    let t228 = 6.5 * (c_q3 * d.k0) + t227;
+    let t223 = 1.5 * t85 * d.k2 + 0.5 * t222;
+    let t224 = 2.5 * t83 * d.k2 + t223;
+    let t225 = 3.5 * t80 * d.k2 + t224;
+    let t226 = 4.5 * t77 * d.k2 + t225;
+    let t227 = 5.5 * t74 * d.k2 + t226;
+    let t228 = 6.5 * c_q3 * d.k0 + t227;
     let t229 = t192 + t228;
     let t230 = t194 + t227;
     let t231 = t196 + t226;
@@ -1120,11 +1120,11 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t234 = t202 + t223;
     let t235 = d.k20 + 0.5 * t222;
     let t236 = (c_q9 * (p.l + t96) - s_q9 * (c_q8 * t93 + s_q8 * t95)) * d.k2;
-    let t237 = 1.5 * (t96 * d.k2) + 0.5 * t236;
-    let t238 = 2.5 * (t94 * d.k2) + t237;
-    let t239 = 3.5 * (t91 * d.k2) + t238;
-    let t240 = 4.5 * (t88 * d.k2) + t239;
-    let t241 = 5.5 * (c_q4 * d.k0) + t240;
+    let t237 = 1.5 * t96 * d.k2 + 0.5 * t236;
+    let t238 = 2.5 * t94 * d.k2 + t237;
+    let t239 = 3.5 * t91 * d.k2 + t238;
+    let t240 = 4.5 * t88 * d.k2 + t239;
+    let t241 = 5.5 * c_q4 * d.k0 + t240;
     let t242 = t194 + t241;
     let t243 = t196 + t240;
     let t244 = t198 + t239;
@@ -1132,67 +1132,67 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t246 = t202 + t237;
     let t247 = d.k20 + 0.5 * t236;
     let t248 = (c_q9 * (p.l + t106) - s_q9 * (c_q8 * t103 + s_q8 * t105)) * d.k2;
-    let t249 = 1.5 * (t106 * d.k2) + 0.5 * t248;
-    let t250 = 2.5 * (t104 * d.k2) + t249;
-    let t251 = 3.5 * (t101 * d.k2) + t250;
-    let t252 = 4.5 * (c_q5 * d.k0) + t251;
+    let t249 = 1.5 * t106 * d.k2 + 0.5 * t248;
+    let t250 = 2.5 * t104 * d.k2 + t249;
+    let t251 = 3.5 * t101 * d.k2 + t250;
+    let t252 = 4.5 * c_q5 * d.k0 + t251;
     let t253 = t196 + t252;
     let t254 = t198 + t251;
     let t255 = t200 + t250;
     let t256 = t202 + t249;
     let t257 = d.k20 + 0.5 * t248;
     let t258 = (c_q9 * (p.l + t111) - s_q9 * (c_q8 * t108 + s_q8 * t110)) * d.k2;
-    let t259 = 1.5 * (t111 * d.k2) + 0.5 * t258;
-    let t260 = 2.5 * (t109 * d.k2) + t259;
-    let t261 = 3.5 * (c_q6 * d.k0) + t260;
+    let t259 = 1.5 * t111 * d.k2 + 0.5 * t258;
+    let t260 = 2.5 * t109 * d.k2 + t259;
+    let t261 = 3.5 * c_q6 * d.k0 + t260;
     let t262 = t198 + t261;
     let t263 = t200 + t260;
     let t264 = t202 + t259;
     let t265 = d.k20 + 0.5 * t258;
     let t266 = (c_q9 * (p.l + t114) - s_q9 * (c_q8 * t112 + s_q8 * t113)) * d.k2;
-    let t267 = 1.5 * (t114 * d.k2) + 0.5 * t266;
-    let t268 = 2.5 * (c_q7 * d.k0) + t267;
+    let t267 = 1.5 * t114 * d.k2 + 0.5 * t266;
+    let t268 = 2.5 * c_q7 * d.k0 + t267;
     let t269 = t200 + t268;
     let t270 = t202 + t267;
     let t271 = d.k20 + 0.5 * t266;
     let t272 = (c_q9 * (p.l + p.l * c_q8) - p.l * s_q8 * s_q9) * d.k2;
-    let t273 = 1.5 * (c_q8 * d.k0) + 0.5 * t272;
+    let t273 = 1.5 * c_q8 * d.k0 + 0.5 * t272;
     let t274 = t202 + t273;
     let t275 = d.k20 + 0.5 * t272;
     let t276 = 0.5 * t150 + d.k20;
-    let t277 = (c_q9 * t132 - s_q9 * (c_q8 * t131 + s_q8 * t130 - p.l * (t27 * t27)))
+    let t277 = (c_q9 * t132 - s_q9 * (c_q8 * t131 + s_q8 * t130 - p.l * t27 * t27))
         * d.k2;
-    let t278 = -1.5 * (t27 * t27 * d.k2) - 0.5 * (t30 * t30 * t149);
-    let t279 = s_q8 * t278 - 0.5 * (t30 * t30 * t156);
-    let t280 = c_q8 * t278 + 0.5 * (t30 * t30 * t153) - 2.5 * (t24 * t24 * d.k2);
+    let t278 = -1.5 * t27 * t27 * d.k2 - 0.5 * t30 * t30 * t149;
+    let t279 = s_q8 * t278 - 0.5 * t30 * t30 * t156;
+    let t280 = c_q8 * t278 + 0.5 * t30 * t30 * t153 - 2.5 * t24 * t24 * d.k2;
     let t281 = s_q7 * t280 + c_q7 * t279;
-    let t282 = c_q7 * t280 - 3.5 * (t21 * t21 * d.k2) - s_q7 * t279;
+    let t282 = c_q7 * t280 - 3.5 * t21 * t21 * d.k2 - s_q7 * t279;
     let t283 = s_q6 * t282 + c_q6 * t281;
-    let t284 = c_q6 * t282 - 4.5 * (t18 * t18 * d.k2) - s_q6 * t281;
+    let t284 = c_q6 * t282 - 4.5 * t18 * t18 * d.k2 - s_q6 * t281;
     let t285 = s_q5 * t284 + c_q5 * t283;
-    let t286 = c_q5 * t284 - 5.5 * (t15 * t15 * d.k2) - s_q5 * t283;
+    let t286 = c_q5 * t284 - 5.5 * t15 * t15 * d.k2 - s_q5 * t283;
     let t287 = s_q4 * t286 + c_q4 * t285;
-    let t288 = c_q4 * t286 - 6.5 * (t12 * t12 * d.k2) - s_q4 * t285;
+    let t288 = c_q4 * t286 - 6.5 * t12 * t12 * d.k2 - s_q4 * t285;
     let t289 = s_q3 * t288 + c_q3 * t287;
-    let t290 = c_q3 * t288 - 7.5 * (t9 * t9 * d.k2) - s_q3 * t287;
+    let t290 = c_q3 * t288 - 7.5 * t9 * t9 * d.k2 - s_q3 * t287;
     let t291 = s_q2 * t290 + c_q2 * t289;
-    let t292 = 1.5 * (t132 * d.k2) + 0.5 * t277 - 0.5 * (s_q9 * (t30 * t30) * d.k0);
-    let t293 = t292 + (2.5 * (t130 * d.k2) + p.l * t279);
-    let t294 = t293 + (3.5 * (t128 * d.k2) + p.l * t281);
-    let t295 = t294 + (4.5 * (t126 * d.k2) + p.l * t283);
-    let t296 = t295 + (5.5 * (t124 * d.k2) + p.l * t285);
-    let t297 = t296 + (6.5 * (t122 * d.k2) + p.l * t287);
-    let t298 = t297 + (7.5 * (t120 * d.k2) + p.l * t289);
-    let t299 = t298 + (8.5 * (t117 * d.k2) + p.l * t291);
+    let t292 = 1.5 * t132 * d.k2 + 0.5 * t277 - 0.5 * s_q9 * t30 * t30 * d.k0;
+    let t293 = t292 + 2.5 * t130 * d.k2 + p.l * t279;
+    let t294 = t293 + 3.5 * t128 * d.k2 + p.l * t281;
+    let t295 = t294 + 4.5 * t126 * d.k2 + p.l * t283;
+    let t296 = t295 + 5.5 * t124 * d.k2 + p.l * t285;
+    let t297 = t296 + 6.5 * t122 * d.k2 + p.l * t287;
+    let t298 = t297 + 7.5 * t120 * d.k2 + p.l * t289;
+    let t299 = t298 + 8.5 * t117 * d.k2 + p.l * t291;
     let t300 = (c_q9 * t147 - s_q9 * (c_q8 * t146 + s_q8 * t145)) * d.k2;
-    let t301 = 1.5 * (t147 * d.k2) + 0.5 * t300;
-    let t302 = 2.5 * (t145 * d.k2) + t301;
-    let t303 = 3.5 * (t143 * d.k2) + t302;
-    let t304 = 4.5 * (t141 * d.k2) + t303;
-    let t305 = 5.5 * (t139 * d.k2) + t304;
-    let t306 = 6.5 * (t137 * d.k2) + t305;
-    let t307 = 7.5 * (t135 * d.k2) + t306;
-    let t308 = 8.5 * (t133 * d.k2) + t307;
+    let t301 = 1.5 * t147 * d.k2 + 0.5 * t300;
+    let t302 = 2.5 * t145 * d.k2 + t301;
+    let t303 = 3.5 * t143 * d.k2 + t302;
+    let t304 = 4.5 * t141 * d.k2 + t303;
+    let t305 = 5.5 * t139 * d.k2 + t304;
+    let t306 = 6.5 * t137 * d.k2 + t305;
+    let t307 = 7.5 * t135 * d.k2 + t306;
+    let t308 = 8.5 * t133 * d.k2 + t307;
     JointSpace {
         mass_matrix: [
             [
@@ -1232,7 +1232,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
         bias: [
             9.5 * t148
                 + p.l
-                    * (s_q1 * (c_q2 * t290 - 8.5 * (t6 * t6 * d.k2) - s_q2 * t289)
+                    * (s_q1 * (c_q2 * t290 - 8.5 * t6 * t6 * d.k2 - s_q2 * t289)
                         + c_q1 * t291) + t299,
             t299,
             t298,
@@ -1349,15 +1349,15 @@ pub fn forward_dynamics_with(
     let t56 = s_q9 * c_q9;
     let t57 = t29 * (t29 * d.k2);
     let t58 = t26 * d.k2;
-    let t59 = d.k21 - 0.75 * (c_q9 * c_q9 * d.k0);
+    let t59 = d.k21 - 0.75 * c_q9 * c_q9 * d.k0;
     let inv60 = 1.0 / t59;
-    let t61 = -0.75 * (p.m * (s_q9 * s_q9)) - 0.5625 * (t56 * t56 * inv60 * d.k22);
-    let t62 = d.k3 - 0.75 * (c_q9 * c_q9 * d.k2);
+    let t61 = -0.75 * p.m * s_q9 * s_q9 - 0.5625 * t56 * t56 * inv60 * d.k22;
+    let t62 = d.k3 - 0.75 * c_q9 * c_q9 * d.k2;
     let t63 = t56 * d.k2;
     let t64 = 0.75 * (p.m * t56 - inv60 * t62 * t63);
     let t65 = s_q8 * t64;
     let t66 = c_q8 * t64;
-    let t67 = -0.75 * (p.m * (c_q9 * c_q9)) - inv60 * (t62 * t62);
+    let t67 = -0.75 * p.m * c_q9 * c_q9 - inv60 * t62 * t62;
     let t68 = t66 + s_q8 * t61;
     let t69 = t65 + c_q8 * t67;
     let t70 = c_q8 * t68 - s_q8 * t69;
@@ -1371,7 +1371,7 @@ pub fn forward_dynamics_with(
     let t77 = t70 - inv73 * t75 * t76;
     let t78 = s_q7 * t77;
     let t79 = c_q7 * t77;
-    let t80 = t71 - inv73 * (t75 * t75);
+    let t80 = t71 - inv73 * t75 * t75;
     let t81 = t79 + s_q7 * t74;
     let t82 = t78 + c_q7 * t80;
     let t83 = c_q7 * t81 - s_q7 * t82;
@@ -1379,13 +1379,13 @@ pub fn forward_dynamics_with(
     let t85 = d.k23 * t84 + d.k25;
     let inv86 = 1.0 / t85;
     let t87 = c_q7 * (c_q7 * t74 - t78) - s_q7 * (t79 - s_q7 * t80)
-        - d.k23 * (t83 * t83) * inv86;
+        - d.k23 * t83 * t83 * inv86;
     let t88 = d.k5 + p.l * t84;
     let t89 = p.l * t83;
     let t90 = t83 - inv86 * t88 * t89;
     let t91 = s_q6 * t90;
     let t92 = c_q6 * t90;
-    let t93 = t84 - inv86 * (t88 * t88);
+    let t93 = t84 - inv86 * t88 * t88;
     let t94 = t92 + s_q6 * t87;
     let t95 = t91 + c_q6 * t93;
     let t96 = c_q6 * t94 - s_q6 * t95;
@@ -1393,13 +1393,13 @@ pub fn forward_dynamics_with(
     let t98 = d.k23 * t97 + d.k26;
     let inv99 = 1.0 / t98;
     let t100 = c_q6 * (c_q6 * t87 - t91) - s_q6 * (t92 - s_q6 * t93)
-        - d.k23 * (t96 * t96) * inv99;
+        - d.k23 * t96 * t96 * inv99;
     let t101 = d.k6 + p.l * t97;
     let t102 = p.l * t96;
     let t103 = t96 - inv99 * t101 * t102;
     let t104 = s_q5 * t103;
     let t105 = c_q5 * t103;
-    let t106 = t97 - inv99 * (t101 * t101);
+    let t106 = t97 - inv99 * t101 * t101;
     let t107 = t105 + s_q5 * t100;
     let t108 = t104 + c_q5 * t106;
     let t109 = c_q5 * t107 - s_q5 * t108;
@@ -1407,13 +1407,13 @@ pub fn forward_dynamics_with(
     let t111 = d.k23 * t110 + d.k27;
     let inv112 = 1.0 / t111;
     let t113 = c_q5 * (c_q5 * t100 - t104) - s_q5 * (t105 - s_q5 * t106)
-        - d.k23 * (t109 * t109) * inv112;
+        - d.k23 * t109 * t109 * inv112;
     let t114 = d.k7 + p.l * t110;
     let t115 = p.l * t109;
     let t116 = t109 - inv112 * t114 * t115;
     let t117 = s_q4 * t116;
     let t118 = c_q4 * t116;
-    let t119 = t110 - inv112 * (t114 * t114);
+    let t119 = t110 - inv112 * t114 * t114;
     let t120 = t118 + s_q4 * t113;
     let t121 = t117 + c_q4 * t119;
     let t122 = c_q4 * t120 - s_q4 * t121;
@@ -1421,13 +1421,13 @@ pub fn forward_dynamics_with(
     let t124 = d.k23 * t123 + d.k28;
     let inv125 = 1.0 / t124;
     let t126 = c_q4 * (c_q4 * t113 - t117) - s_q4 * (t118 - s_q4 * t119)
-        - d.k23 * (t122 * t122) * inv125;
+        - d.k23 * t122 * t122 * inv125;
     let t127 = d.k8 + p.l * t123;
     let t128 = p.l * t122;
     let t129 = t122 - inv125 * t127 * t128;
     let t130 = s_q3 * t129;
     let t131 = c_q3 * t129;
-    let t132 = t123 - inv125 * (t127 * t127);
+    let t132 = t123 - inv125 * t127 * t127;
     let t133 = t131 + s_q3 * t126;
     let t134 = t130 + c_q3 * t132;
     let t135 = c_q3 * t133 - s_q3 * t134;
@@ -1435,13 +1435,13 @@ pub fn forward_dynamics_with(
     let t137 = d.k17 + d.k23 * t136;
     let inv138 = 1.0 / t137;
     let t139 = c_q3 * (c_q3 * t126 - t130) - s_q3 * (t131 - s_q3 * t132)
-        - d.k23 * (t135 * t135) * inv138;
+        - d.k23 * t135 * t135 * inv138;
     let t140 = d.k9 + p.l * t136;
     let t141 = p.l * t135;
     let t142 = t135 - inv138 * t140 * t141;
     let t143 = s_q2 * t142;
     let t144 = c_q2 * t142;
-    let t145 = t136 - inv138 * (t140 * t140);
+    let t145 = t136 - inv138 * t140 * t140;
     let t146 = t144 + s_q2 * t139;
     let t147 = t143 + c_q2 * t145;
     let t148 = c_q2 * t146 - s_q2 * t147;
@@ -1449,58 +1449,58 @@ pub fn forward_dynamics_with(
     let t150 = d.k23 * t149 + d.k29;
     let inv151 = 1.0 / t150;
     let t152 = c_q2 * (c_q2 * t139 - t143) - s_q2 * (t144 - s_q2 * t145)
-        - d.k23 * (t148 * t148) * inv151;
+        - d.k23 * t148 * t148 * inv151;
     let t153 = d.k10 + p.l * t149;
     let t154 = p.l * t148;
     let t155 = t148 - inv151 * t153 * t154;
     let t156 = s_q1 * t152 + c_q1 * t155;
-    let t157 = t149 - inv151 * (t153 * t153);
+    let t157 = t149 - inv151 * t153 * t153;
     let t158 = s_q1 * t155 + c_q1 * t157;
     let t159 = s_q1 * t156 + c_q1 * t158;
     let t160 = d.k23 * t159 + d.k30;
     let inv161 = 1.0 / t160;
-    let t162 = 0.75 * (t55 * t58) - 1.5 * (tau[9] * d.k31);
-    let t163 = 0.5 * (s_q9 * t57) + c_q9 * t162;
-    let t164 = p.l * t163 + (tau[8] - tau[9]);
-    let t165 = 1.5 * (t26 * t58) + 0.5 * (c_q9 * t57) + t53 * t61 - s_q9 * t162
-        - t54 * t64 - 0.75 * (inv60 * t63 * t164);
+    let t162 = 0.75 * t55 * t58 - 1.5 * tau[9] * d.k31;
+    let t163 = 0.5 * s_q9 * t57 + c_q9 * t162;
+    let t164 = p.l * t163 + tau[8] - tau[9];
+    let t165 = 1.5 * t26 * t58 + 0.5 * c_q9 * t57 + t53 * t61 - s_q9 * t162 - t54 * t64
+        - 0.75 * inv60 * t63 * t164;
     let t166 = t163 + t53 * t64 - t54 * t67 - inv60 * t62 * t164;
     let t167 = s_q8 * t165 + c_q8 * t166;
-    let t168 = p.l * t167 + (tau[7] - tau[8]);
-    let t169 = 2.5 * (t23 * t23 * d.k2) + c_q8 * t165 + t50 * t74 - s_q8 * t166
-        - t51 * t77 - inv73 * t76 * t168;
+    let t168 = p.l * t167 + tau[7] - tau[8];
+    let t169 = 2.5 * t23 * t23 * d.k2 + c_q8 * t165 + t50 * t74 - s_q8 * t166 - t51 * t77
+        - inv73 * t76 * t168;
     let t170 = t167 + t50 * t77 - t51 * t80 - inv73 * t75 * t168;
     let t171 = s_q7 * t169 + c_q7 * t170;
-    let t172 = p.l * t171 + (tau[6] - tau[7]);
-    let t173 = 3.5 * (t20 * t20 * d.k2) + c_q7 * t169 + t47 * t87 - s_q7 * t170
-        - t48 * t90 - inv86 * t89 * t172;
+    let t172 = p.l * t171 + tau[6] - tau[7];
+    let t173 = 3.5 * t20 * t20 * d.k2 + c_q7 * t169 + t47 * t87 - s_q7 * t170 - t48 * t90
+        - inv86 * t89 * t172;
     let t174 = t171 + t47 * t90 - t48 * t93 - inv86 * t88 * t172;
     let t175 = s_q6 * t173 + c_q6 * t174;
-    let t176 = p.l * t175 + (tau[5] - tau[6]);
-    let t177 = 4.5 * (t17 * t17 * d.k2) + c_q6 * t173 + t44 * t100 - s_q6 * t174
+    let t176 = p.l * t175 + tau[5] - tau[6];
+    let t177 = 4.5 * t17 * t17 * d.k2 + c_q6 * t173 + t44 * t100 - s_q6 * t174
         - t45 * t103 - inv99 * t102 * t176;
     let t178 = t175 + t44 * t103 - t45 * t106 - inv99 * t101 * t176;
     let t179 = s_q5 * t177 + c_q5 * t178;
-    let t180 = p.l * t179 + (tau[4] - tau[5]);
-    let t181 = 5.5 * (t14 * t14 * d.k2) + c_q5 * t177 + t41 * t113 - s_q5 * t178
+    let t180 = p.l * t179 + tau[4] - tau[5];
+    let t181 = 5.5 * t14 * t14 * d.k2 + c_q5 * t177 + t41 * t113 - s_q5 * t178
         - t42 * t116 - inv112 * t115 * t180;
     let t182 = t179 + t41 * t116 - t42 * t119 - inv112 * t114 * t180;
     let t183 = s_q4 * t181 + c_q4 * t182;
-    let t184 = p.l * t183 + (tau[3] - tau[4]);
-    let t185 = 6.5 * (t11 * t11 * d.k2) + c_q4 * t181 + t38 * t126 - s_q4 * t182
+    let t184 = p.l * t183 + tau[3] - tau[4];
+    let t185 = 6.5 * t11 * t11 * d.k2 + c_q4 * t181 + t38 * t126 - s_q4 * t182
         - t39 * t129 - inv125 * t128 * t184;
     let t186 = t183 + t38 * t129 - t39 * t132 - inv125 * t127 * t184;
     let t187 = s_q3 * t185 + c_q3 * t186;
-    let t188 = p.l * t187 + (tau[2] - tau[3]);
-    let t189 = 7.5 * (t8 * t8 * d.k2) + c_q3 * t185 + t35 * t139 - s_q3 * t186
-        - t36 * t142 - inv138 * t141 * t188;
+    let t188 = p.l * t187 + tau[2] - tau[3];
+    let t189 = 7.5 * t8 * t8 * d.k2 + c_q3 * t185 + t35 * t139 - s_q3 * t186 - t36 * t142
+        - inv138 * t141 * t188;
     let t190 = t187 + t35 * t142 - t36 * t145 - inv138 * t140 * t188;
     let t191 = s_q2 * t189 + c_q2 * t190;
-    let t192 = p.l * t191 + (tau[1] - tau[2]);
+    let t192 = p.l * t191 + tau[1] - tau[2];
     let t193 = tau[0]
         + p.l
             * (s_q1
-                * (8.5 * (t5 * t5 * d.k2) + c_q2 * t189 + t32 * t152 - s_q2 * t190
+                * (8.5 * t5 * t5 * d.k2 + c_q2 * t189 + t32 * t152 - s_q2 * t190
                     - t33 * t155 - inv151 * t154 * t192)
                 + c_q1 * (t191 + t32 * t155 - t33 * t157 - inv151 * t153 * t192))
         - tau[1] - s_q0 * (c_q1 * t156 - s_q1 * t158) * d.k32
@@ -1508,43 +1508,43 @@ pub fn forward_dynamics_with(
     let t194 = inv161 * t193;
     let t195 = t2 + p.l * inv161 * t193;
     let t196 = c_q1 * t30 + s_q1 * t195 - t32;
-    let t197 = c_q1 * t195 + (t33 - s_q1 * t30);
+    let t197 = c_q1 * t195 + t33 - s_q1 * t30;
     let t198 = inv151 * (t192 - t154 * t196 - t153 * t197 - t150 * inv161 * t193);
     let t199 = t194 + t198;
     let t200 = t197 + p.l * t199;
     let t201 = c_q2 * t196 + s_q2 * t200 - t35;
-    let t202 = c_q2 * t200 + (t36 - s_q2 * t196);
+    let t202 = c_q2 * t200 + t36 - s_q2 * t196;
     let t203 = inv138 * (t188 - t141 * t201 - t140 * t202 - t137 * t199);
     let t204 = t199 + t203;
     let t205 = t202 + p.l * t204;
     let t206 = c_q3 * t201 + s_q3 * t205 - t38;
-    let t207 = c_q3 * t205 + (t39 - s_q3 * t201);
+    let t207 = c_q3 * t205 + t39 - s_q3 * t201;
     let t208 = inv125 * (t184 - t128 * t206 - t127 * t207 - t124 * t204);
     let t209 = t204 + t208;
     let t210 = t207 + p.l * t209;
     let t211 = c_q4 * t206 + s_q4 * t210 - t41;
-    let t212 = c_q4 * t210 + (t42 - s_q4 * t206);
+    let t212 = c_q4 * t210 + t42 - s_q4 * t206;
     let t213 = inv112 * (t180 - t115 * t211 - t114 * t212 - t111 * t209);
     let t214 = t209 + t213;
     let t215 = t212 + p.l * t214;
     let t216 = c_q5 * t211 + s_q5 * t215 - t44;
-    let t217 = c_q5 * t215 + (t45 - s_q5 * t211);
+    let t217 = c_q5 * t215 + t45 - s_q5 * t211;
     let t218 = inv99 * (t176 - t102 * t216 - t101 * t217 - t98 * t214);
     let t219 = t214 + t218;
     let t220 = t217 + p.l * t219;
     let t221 = c_q6 * t216 + s_q6 * t220 - t47;
-    let t222 = c_q6 * t220 + (t48 - s_q6 * t216);
+    let t222 = c_q6 * t220 + t48 - s_q6 * t216;
     let t223 = inv86 * (t172 - t89 * t221 - t88 * t222 - t85 * t219);
     let t224 = t219 + t223;
     let t225 = t222 + p.l * t224;
     let t226 = c_q7 * t221 + s_q7 * t225 - t50;
-    let t227 = c_q7 * t225 + (t51 - s_q7 * t221);
+    let t227 = c_q7 * t225 + t51 - s_q7 * t221;
     let t228 = inv73 * (t168 - t76 * t226 - t75 * t227 - t72 * t224);
     let t229 = t224 + t228;
     let t230 = t227 + p.l * t229;
     let t231 = c_q8 * t226 + s_q8 * t230 - t53;
-    let t232 = c_q8 * t230 + (t54 - s_q8 * t226);
-    let t233 = inv60 * (t164 - t62 * t232 - t59 * t229 - 0.75 * (t63 * t231));
+    let t232 = c_q8 * t230 + t54 - s_q8 * t226;
+    let t233 = inv60 * (t164 - t62 * t232 - t59 * t229 - 0.75 * t63 * t231);
     let t234 = t229 + t233;
     [
         t194,
@@ -1558,10 +1558,9 @@ pub fn forward_dynamics_with(
         t233,
         3.0
             * ((tau[9]
-                - 0.5
-                    * (d.k2
-                        * (p.l * t26 * t55 + c_q9 * (t232 + p.l * t234) - s_q9 * t231))
-                - 0.3333333333333333 * (d.k0 * t234)) * d.k34),
+                - 0.5 * d.k2
+                    * (p.l * t26 * t55 + c_q9 * (t232 + p.l * t234) - s_q9 * t231)
+                - 0.3333333333333333 * d.k0 * t234) * d.k34),
     ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
@@ -1628,7 +1627,7 @@ pub fn coriolis_matrix_with(
     let t35 = p.l * qd[0];
     let t36 = -2.0 * (t5 + c_q1 * t35);
     let t37 = s_q1 * t35;
-    let t38 = 2.0 * (c_q2 * t37) - s_q2 * t36;
+    let t38 = 2.0 * c_q2 * t37 - s_q2 * t36;
     let t39 = 2.0 * (s_q2 * t37 - t9) + c_q2 * t36;
     let t40 = c_q3 * t38 - s_q3 * t39;
     let t41 = c_q3 * t39 + s_q3 * t38 - 2.0 * t13;
@@ -1643,7 +1642,7 @@ pub fn coriolis_matrix_with(
     let t50 = c_q8 * t48 - s_q8 * t49;
     let t51 = -2.0 * (t9 + c_q2 * t5);
     let t52 = s_q2 * t5;
-    let t53 = 2.0 * (c_q3 * t52) - s_q3 * t51;
+    let t53 = 2.0 * c_q3 * t52 - s_q3 * t51;
     let t54 = 2.0 * (s_q3 * t52 - t13) + c_q3 * t51;
     let t55 = c_q4 * t53 - s_q4 * t54;
     let t56 = c_q4 * t54 + s_q4 * t53 - 2.0 * t17;
@@ -1656,7 +1655,7 @@ pub fn coriolis_matrix_with(
     let t63 = c_q8 * t61 - s_q8 * t62;
     let t64 = -2.0 * (t13 + c_q3 * t9);
     let t65 = s_q3 * t9;
-    let t66 = 2.0 * (c_q4 * t65) - s_q4 * t64;
+    let t66 = 2.0 * c_q4 * t65 - s_q4 * t64;
     let t67 = 2.0 * (s_q4 * t65 - t17) + c_q4 * t64;
     let t68 = c_q5 * t66 - s_q5 * t67;
     let t69 = c_q5 * t67 + s_q5 * t66 - 2.0 * t21;
@@ -1667,7 +1666,7 @@ pub fn coriolis_matrix_with(
     let t74 = c_q8 * t72 - s_q8 * t73;
     let t75 = -2.0 * (t17 + c_q4 * t13);
     let t76 = s_q4 * t13;
-    let t77 = 2.0 * (c_q5 * t76) - s_q5 * t75;
+    let t77 = 2.0 * c_q5 * t76 - s_q5 * t75;
     let t78 = 2.0 * (s_q5 * t76 - t21) + c_q5 * t75;
     let t79 = c_q6 * t77 - s_q6 * t78;
     let t80 = c_q6 * t78 + s_q6 * t77 - 2.0 * t25;
@@ -1676,69 +1675,69 @@ pub fn coriolis_matrix_with(
     let t83 = c_q8 * t81 - s_q8 * t82;
     let t84 = -2.0 * (t21 + c_q5 * t17);
     let t85 = s_q5 * t17;
-    let t86 = 2.0 * (c_q6 * t85) - s_q6 * t84;
+    let t86 = 2.0 * c_q6 * t85 - s_q6 * t84;
     let t87 = 2.0 * (s_q6 * t85 - t25) + c_q6 * t84;
     let t88 = c_q7 * t86 - s_q7 * t87;
     let t89 = c_q7 * t87 + s_q7 * t86 - 2.0 * t29;
     let t90 = c_q8 * t88 - s_q8 * t89;
     let t91 = -2.0 * (t25 + c_q6 * t21);
     let t92 = s_q6 * t21;
-    let t93 = 2.0 * (c_q7 * t92) - s_q7 * t91;
+    let t93 = 2.0 * c_q7 * t92 - s_q7 * t91;
     let t94 = 2.0 * (s_q7 * t92 - t29) + c_q7 * t91;
     let t95 = c_q8 * t93 - s_q8 * t94;
     let t96 = -2.0 * (t29 + c_q7 * t25);
     let t97 = s_q7 * t25;
-    let t98 = 2.0 * (c_q8 * t97) - s_q8 * t96;
+    let t98 = 2.0 * c_q8 * t97 - s_q8 * t96;
     let t99 = (c_q9 * t50 - s_q9 * (c_q8 * t49 + s_q8 * t48 - 2.0 * t33)) * d.k2;
     let t100 = s_q9 * d.k0;
     let t101 = t34 * t100;
     let t102 = t34 * d.k2;
     let t103 = c_q9 * t102;
-    let t104 = -3.0 * (t30 * d.k2) - t103;
+    let t104 = -3.0 * t30 * d.k2 - t103;
     let t105 = s_q9 * t102;
     let t106 = c_q8 * t105;
     let t107 = s_q8 * t104 - t106;
     let t108 = s_q8 * t105;
     let t109 = c_q8 * t104 + t108;
-    let t110 = t109 - 5.0 * (t26 * d.k2);
+    let t110 = t109 - 5.0 * t26 * d.k2;
     let t111 = c_q7 * t107;
     let t112 = s_q7 * t110 + t111;
     let t113 = s_q7 * t107;
     let t114 = c_q7 * t110 - t113;
-    let t115 = t114 - 7.0 * (t22 * d.k2);
+    let t115 = t114 - 7.0 * t22 * d.k2;
     let t116 = c_q6 * t112;
     let t117 = s_q6 * t115 + t116;
     let t118 = s_q6 * t112;
     let t119 = c_q6 * t115 - t118;
-    let t120 = t119 - 9.0 * (t18 * d.k2);
+    let t120 = t119 - 9.0 * t18 * d.k2;
     let t121 = c_q5 * t117;
     let t122 = s_q5 * t120 + t121;
     let t123 = s_q5 * t117;
     let t124 = c_q5 * t120 - t123;
-    let t125 = t124 - 11.0 * (t14 * d.k2);
+    let t125 = t124 - 11.0 * t14 * d.k2;
     let t126 = c_q4 * t122;
     let t127 = s_q4 * t125 + t126;
     let t128 = s_q4 * t122;
     let t129 = c_q4 * t125 - t128;
-    let t130 = t129 - 13.0 * (t10 * d.k2);
+    let t130 = t129 - 13.0 * t10 * d.k2;
     let t131 = c_q3 * t127;
     let t132 = s_q3 * t130 + t131;
     let t133 = s_q3 * t127;
     let t134 = c_q3 * t130 - t133;
-    let t135 = t134 - 15.0 * (t6 * d.k2);
+    let t135 = t134 - 15.0 * t6 * d.k2;
     let t136 = c_q2 * t132;
     let t137 = s_q2 * t135 + t136;
     let t138 = s_q2 * t132;
     let t139 = c_q2 * t135 - t138;
     let t140 = c_q1 * t137;
-    let t141 = p.l * (s_q1 * (t139 - 17.0 * (t2 * d.k2)) + t140);
-    let t142 = 1.5 * (t50 * d.k2) + 0.5 * t99;
-    let t143 = 2.5 * (t48 * d.k2) + t142;
-    let t144 = 3.5 * (t46 * d.k2) + t143;
-    let t145 = 4.5 * (t44 * d.k2) + t144;
-    let t146 = 5.5 * (t42 * d.k2) + t145;
-    let t147 = 6.5 * (t40 * d.k2) + t146;
-    let t148 = 7.5 * (t38 * d.k2) + t147;
+    let t141 = p.l * (s_q1 * (t139 - 17.0 * t2 * d.k2) + t140);
+    let t142 = 1.5 * t50 * d.k2 + 0.5 * t99;
+    let t143 = 2.5 * t48 * d.k2 + t142;
+    let t144 = 3.5 * t46 * d.k2 + t143;
+    let t145 = 4.5 * t44 * d.k2 + t144;
+    let t146 = 5.5 * t42 * d.k2 + t145;
+    let t147 = 6.5 * t40 * d.k2 + t146;
+    let t148 = 7.5 * t38 * d.k2 + t147;
     let t149 = p.l * t107 - t101;
     let t150 = p.l * t112 + t149;
     let t151 = p.l * t117 + t150;
@@ -1746,41 +1745,41 @@ pub fn coriolis_matrix_with(
     let t153 = p.l * t127 + t152;
     let t154 = p.l * t132 + t153;
     let t155 = p.l * t137 + t154;
-    let t156 = t148 + (17.0 * (qd[0] * s_q1 * d.k0) + t155);
+    let t156 = t148 + 17.0 * qd[0] * s_q1 * d.k0 + t155;
     let t157 = (c_q9 * t63 - s_q9 * (c_q8 * t62 + s_q8 * t61 - 2.0 * t33)) * d.k2;
-    let t158 = 1.5 * (t63 * d.k2) + 0.5 * t157;
-    let t159 = 2.5 * (t61 * d.k2) + t158;
-    let t160 = 3.5 * (t59 * d.k2) + t159;
-    let t161 = 4.5 * (t57 * d.k2) + t160;
-    let t162 = 5.5 * (t55 * d.k2) + t161;
-    let t163 = 6.5 * (t53 * d.k2) + t162;
-    let t164 = 15.0 * (t2 * s_q2 * d.k0) + t163;
+    let t158 = 1.5 * t63 * d.k2 + 0.5 * t157;
+    let t159 = 2.5 * t61 * d.k2 + t158;
+    let t160 = 3.5 * t59 * d.k2 + t159;
+    let t161 = 4.5 * t57 * d.k2 + t160;
+    let t162 = 5.5 * t55 * d.k2 + t161;
+    let t163 = 6.5 * t53 * d.k2 + t162;
+    let t164 = 15.0 * t2 * s_q2 * d.k0 + t163;
     let t165 = t155 + t164;
     let t166 = (c_q9 * t74 - s_q9 * (c_q8 * t73 + s_q8 * t72 - 2.0 * t33)) * d.k2;
-    let t167 = 1.5 * (t74 * d.k2) + 0.5 * t166;
-    let t168 = 2.5 * (t72 * d.k2) + t167;
-    let t169 = 3.5 * (t70 * d.k2) + t168;
-    let t170 = 4.5 * (t68 * d.k2) + t169;
-    let t171 = 5.5 * (t66 * d.k2) + t170;
-    let t172 = 13.0 * (t6 * s_q3 * d.k0) + t171;
+    let t167 = 1.5 * t74 * d.k2 + 0.5 * t166;
+    let t168 = 2.5 * t72 * d.k2 + t167;
+    let t169 = 3.5 * t70 * d.k2 + t168;
+    let t170 = 4.5 * t68 * d.k2 + t169;
+    let t171 = 5.5 * t66 * d.k2 + t170;
+    let t172 = 13.0 * t6 * s_q3 * d.k0 + t171;
     let t173 = t155 + t172;
     let t174 = (c_q9 * t83 - s_q9 * (c_q8 * t82 + s_q8 * t81 - 2.0 * t33)) * d.k2;
     let t175 = t136 + s_q2 * t134;
-    let t176 = 1.5 * (t83 * d.k2) + 0.5 * t174;
-    let t177 = 2.5 * (t81 * d.k2) + t176;
-    let t178 = 3.5 * (t79 * d.k2) + t177;
-    let t179 = 4.5 * (t77 * d.k2) + t178;
-    let t180 = 11.0 * (t10 * s_q4 * d.k0) + t179;
+    let t176 = 1.5 * t83 * d.k2 + 0.5 * t174;
+    let t177 = 2.5 * t81 * d.k2 + t176;
+    let t178 = 3.5 * t79 * d.k2 + t177;
+    let t179 = 4.5 * t77 * d.k2 + t178;
+    let t180 = 11.0 * t10 * s_q4 * d.k0 + t179;
     let t181 = t154 + t180;
     let t182 = p.l * t175 + t181;
     let t183 = (c_q9 * t90 - s_q9 * (c_q8 * t89 + s_q8 * t88 - 2.0 * t33)) * d.k2;
     let t184 = t131 + s_q3 * t129;
     let t185 = c_q3 * t129 - t133;
     let t186 = s_q2 * t185 + c_q2 * t184;
-    let t187 = 1.5 * (t90 * d.k2) + 0.5 * t183;
-    let t188 = 2.5 * (t88 * d.k2) + t187;
-    let t189 = 3.5 * (t86 * d.k2) + t188;
-    let t190 = 9.0 * (t14 * s_q5 * d.k0) + t189;
+    let t187 = 1.5 * t90 * d.k2 + 0.5 * t183;
+    let t188 = 2.5 * t88 * d.k2 + t187;
+    let t189 = 3.5 * t86 * d.k2 + t188;
+    let t190 = 9.0 * t14 * s_q5 * d.k0 + t189;
     let t191 = t153 + t190;
     let t192 = p.l * t184 + t191;
     let t193 = p.l * t186 + t192;
@@ -1790,9 +1789,9 @@ pub fn coriolis_matrix_with(
     let t197 = s_q3 * t196 + c_q3 * t195;
     let t198 = c_q3 * t196 - s_q3 * t195;
     let t199 = s_q2 * t198 + c_q2 * t197;
-    let t200 = 1.5 * (t95 * d.k2) + 0.5 * t194;
-    let t201 = 2.5 * (t93 * d.k2) + t200;
-    let t202 = 7.0 * (t18 * s_q6 * d.k0) + t201;
+    let t200 = 1.5 * t95 * d.k2 + 0.5 * t194;
+    let t201 = 2.5 * t93 * d.k2 + t200;
+    let t202 = 7.0 * t18 * s_q6 * d.k0 + t201;
     let t203 = t152 + t202;
     let t204 = p.l * t195 + t203;
     let t205 = p.l * t197 + t204;
@@ -1805,14 +1804,14 @@ pub fn coriolis_matrix_with(
     let t212 = s_q3 * t211 + c_q3 * t210;
     let t213 = c_q3 * t211 - s_q3 * t210;
     let t214 = s_q2 * t213 + c_q2 * t212;
-    let t215 = 1.5 * (t98 * d.k2) + 0.5 * t207;
-    let t216 = 5.0 * (t22 * s_q7 * d.k0) + t215;
+    let t215 = 1.5 * t98 * d.k2 + 0.5 * t207;
+    let t216 = 5.0 * t22 * s_q7 * d.k0 + t215;
     let t217 = t151 + t216;
     let t218 = p.l * t208 + t217;
     let t219 = p.l * t210 + t218;
     let t220 = p.l * t212 + t219;
     let t221 = p.l * t214 + t220;
-    let t222 = (2.0 * (s_q8 * t29 * c_q9) - s_q9 * (-2.0 * (t33 + c_q8 * t29))) * d.k2;
+    let t222 = (2.0 * s_q8 * t29 * c_q9 - s_q9 * -2.0 * (t33 + c_q8 * t29)) * d.k2;
     let t223 = t116 + s_q6 * t114;
     let t224 = c_q6 * t114 - t118;
     let t225 = s_q5 * t224 + c_q5 * t223;
@@ -1822,7 +1821,7 @@ pub fn coriolis_matrix_with(
     let t229 = s_q3 * t228 + c_q3 * t227;
     let t230 = c_q3 * t228 - s_q3 * t227;
     let t231 = s_q2 * t230 + c_q2 * t229;
-    let t232 = 3.0 * (t26 * s_q8 * d.k0) + 0.5 * t222;
+    let t232 = 3.0 * t26 * s_q8 * d.k0 + 0.5 * t222;
     let t233 = t150 + t232;
     let t234 = p.l * t223 + t233;
     let t235 = p.l * t225 + t234;
@@ -1993,7 +1992,7 @@ pub fn coriolis_matrix_with(
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
-    mul: 178,
+    mul: 154,
     add: 112,
     div: 0,
     sqrt: 0,
@@ -2114,34 +2113,32 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let t99 = t58 + t97;
     let t100 = 0.5 * t35 + t84;
     let t101 = t61 + t99;
-    let t102 = 0.5 * (p.l * t36) + c_q9 * t85 - s_q9 * t83;
+    let t102 = 0.5 * p.l * t36 + c_q9 * t85 - s_q9 * t83;
     (
-        0.16666666666666666 * (qd[0] * qd[0] * d.k0)
+        0.16666666666666666 * qd[0] * qd[0] * d.k0
             + 0.5
-                * (p.m * (t87 * t87 + qd[0] * qd[0] * (s_q1 * s_q1) * d.k23)
-                    + 0.08333333333333333 * (t4 * t4 * d.k0)
-                    + (p.m * (t65 * t65 + t88 * t88)
-                        + 0.08333333333333333 * (t8 * t8 * d.k0))
-                    + (p.m * (t68 * t68 + t90 * t90)
-                        + 0.08333333333333333 * (t12 * t12 * d.k0))
-                    + (p.m * (t71 * t71 + t92 * t92)
-                        + 0.08333333333333333 * (t16 * t16 * d.k0))
-                    + (p.m * (t74 * t74 + t94 * t94)
-                        + 0.08333333333333333 * (t20 * t20 * d.k0))
-                    + (p.m * (t77 * t77 + t96 * t96)
-                        + 0.08333333333333333 * (t24 * t24 * d.k0))
-                    + (p.m * (t80 * t80 + t98 * t98)
-                        + 0.08333333333333333 * (t28 * t28 * d.k0))
-                    + (p.m * (t83 * t83 + t100 * t100)
-                        + 0.08333333333333333 * (t32 * t32 * d.k0))
-                    + (p.m * (t86 * t86 + t102 * t102)
-                        + 0.08333333333333333 * (t36 * t36 * d.k0))),
-        0.5 * (s_q0 * d.k1) + (t40 + 0.5 * t43) * d.k35 + (0.5 * t46 + t89) * d.k35
-            + (0.5 * t49 + t91) * d.k35 + (0.5 * t52 + t93) * d.k35
-            + (0.5 * t55 + t95) * d.k35 + (0.5 * t58 + t97) * d.k35
-            + (0.5 * t61 + t99) * d.k35 + (0.5 * t63 + t101) * d.k35
-            + (t63 + t101
-                + 0.5 * (p.l * (c_q9 * t62 + s_q9 * (c_q8 * t60 - s_q8 * t59)))) * d.k35,
+                * (p.m
+                    * (t87 * t87 + qd[0] * qd[0] * s_q1 * s_q1 * d.k23
+                        + (t65 * t65 + t88 * t88) + (t68 * t68 + t90 * t90)
+                        + (t71 * t71 + t92 * t92) + (t74 * t74 + t94 * t94)
+                        + (t77 * t77 + t96 * t96) + (t80 * t80 + t98 * t98)
+                        + (t83 * t83 + t100 * t100) + (t86 * t86 + t102 * t102))
+                    + d.k0
+                        * (0.08333333333333333 * t4 * t4 + 0.08333333333333333 * t8 * t8
+                            + 0.08333333333333333 * t12 * t12
+                            + 0.08333333333333333 * t16 * t16
+                            + 0.08333333333333333 * t20 * t20
+                            + 0.08333333333333333 * t24 * t24
+                            + 0.08333333333333333 * t28 * t28
+                            + 0.08333333333333333 * t32 * t32
+                            + 0.08333333333333333 * t36 * t36)),
+        0.5 * s_q0 * d.k1
+            + d.k35
+                * (t40 + 0.5 * t43 + (0.5 * t46 + t89) + (0.5 * t49 + t91)
+                    + (0.5 * t52 + t93) + (0.5 * t55 + t95) + (0.5 * t58 + t97)
+                    + (0.5 * t61 + t99) + (0.5 * t63 + t101)
+                    + (t63 + t101
+                        + 0.5 * p.l * (c_q9 * t62 + s_q9 * (c_q8 * t60 - s_q8 * t59)))),
     )
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).

@@ -24,7 +24,7 @@
 //! | `bias` | 120 | 76 | 0 | 0 | 10 | 10 |
 //! | `gravity` | 11 | 18 | 0 | 0 | 0 | 10 |
 //! | `joint_space` | 420 | 365 | 0 | 0 | 10 | 10 |
-//! | `forward_dynamics` | 472 | 275 | 9 | 0 | 10 | 10 |
+//! | `forward_dynamics` | 471 | 275 | 9 | 0 | 10 | 10 |
 //! | `coriolis_matrix` | 547 | 328 | 0 | 0 | 9 | 9 |
 //! | `energy` | 138 | 95 | 0 | 0 | 10 | 10 |
 //! | `body_poses` | 18 | 35 | 0 | 0 | 10 | 10 |
@@ -189,7 +189,7 @@ pub fn inverse_dynamics_with(
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t4 = 9.81 * c_q0 + 0.1 * qdd[0];
-    let t5 = 9.81 * s_q0 - 0.1 * (qd[0] * qd[0]);
+    let t5 = 9.81 * s_q0 - 0.1 * qd[0] * qd[0];
     let t6 = s_q1 * t5;
     let t7 = c_q1 * t4;
     let t8 = t7 - t6;
@@ -274,7 +274,7 @@ pub fn inverse_dynamics_with(
     let t87 = s_q9 * (t85 * t85);
     let t88 = c_q9 * t86;
     let t89 = 0.05 * (t88 - t87);
-    let t90 = -0.15 * t83 - 0.05 * (c_q9 * (t85 * t85) + s_q9 * t86);
+    let t90 = -0.15 * t83 - 0.05 * (c_q9 * t85 * t85 + s_q9 * t86);
     let t91 = t89 + 0.15 * t80;
     let t92 = s_q8 * t90;
     let t93 = c_q8 * t91;
@@ -374,8 +374,8 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let s_q9 = libm::Libm::<Real>::sin(q[9]);
     let c_q9 = libm::Libm::<Real>::cos(q[9]);
     let t18 = 0.1 * c_q1 + 0.1;
-    let t19 = 0.1 * (s_q1 * c_q2) + s_q2 * t18;
-    let t20 = c_q2 * t18 - 0.1 * (s_q1 * s_q2);
+    let t19 = 0.1 * s_q1 * c_q2 + s_q2 * t18;
+    let t20 = c_q2 * t18 - 0.1 * s_q1 * s_q2;
     let t21 = t20 + 0.1;
     let t22 = c_q3 * t19 + s_q3 * t21;
     let t23 = c_q3 * t21 - s_q3 * t19;
@@ -394,8 +394,8 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t36 = t35 + 0.1;
     let t37 = c_q8 * t36 - s_q8 * t34;
     let t38 = 0.1 * c_q2 + 0.1;
-    let t39 = 0.1 * (s_q2 * c_q3) + s_q3 * t38;
-    let t40 = c_q3 * t38 - 0.1 * (s_q2 * s_q3);
+    let t39 = 0.1 * s_q2 * c_q3 + s_q3 * t38;
+    let t40 = c_q3 * t38 - 0.1 * s_q2 * s_q3;
     let t41 = t40 + 0.1;
     let t42 = c_q4 * t39 + s_q4 * t41;
     let t43 = c_q4 * t41 - s_q4 * t39;
@@ -411,8 +411,8 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t53 = t52 + 0.1;
     let t54 = c_q8 * t53 - s_q8 * t51;
     let t55 = 0.1 * c_q3 + 0.1;
-    let t56 = 0.1 * (s_q3 * c_q4) + s_q4 * t55;
-    let t57 = c_q4 * t55 - 0.1 * (s_q3 * s_q4);
+    let t56 = 0.1 * s_q3 * c_q4 + s_q4 * t55;
+    let t57 = c_q4 * t55 - 0.1 * s_q3 * s_q4;
     let t58 = t57 + 0.1;
     let t59 = c_q5 * t56 + s_q5 * t58;
     let t60 = c_q5 * t58 - s_q5 * t56;
@@ -425,8 +425,8 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t67 = t66 + 0.1;
     let t68 = c_q8 * t67 - s_q8 * t65;
     let t69 = 0.1 * c_q4 + 0.1;
-    let t70 = 0.1 * (s_q4 * c_q5) + s_q5 * t69;
-    let t71 = c_q5 * t69 - 0.1 * (s_q4 * s_q5);
+    let t70 = 0.1 * s_q4 * c_q5 + s_q5 * t69;
+    let t71 = c_q5 * t69 - 0.1 * s_q4 * s_q5;
     let t72 = t71 + 0.1;
     let t73 = c_q6 * t70 + s_q6 * t72;
     let t74 = c_q6 * t72 - s_q6 * t70;
@@ -436,26 +436,26 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t78 = t77 + 0.1;
     let t79 = c_q8 * t78 - s_q8 * t76;
     let t80 = 0.1 * c_q5 + 0.1;
-    let t81 = 0.1 * (s_q5 * c_q6) + s_q6 * t80;
-    let t82 = c_q6 * t80 - 0.1 * (s_q5 * s_q6);
+    let t81 = 0.1 * s_q5 * c_q6 + s_q6 * t80;
+    let t82 = c_q6 * t80 - 0.1 * s_q5 * s_q6;
     let t83 = t82 + 0.1;
     let t84 = c_q7 * t81 + s_q7 * t83;
     let t85 = c_q7 * t83 - s_q7 * t81;
     let t86 = t85 + 0.1;
     let t87 = c_q8 * t86 - s_q8 * t84;
     let t88 = 0.1 * c_q6 + 0.1;
-    let t89 = 0.1 * (s_q6 * c_q7) + s_q7 * t88;
-    let t90 = c_q7 * t88 - 0.1 * (s_q6 * s_q7);
+    let t89 = 0.1 * s_q6 * c_q7 + s_q7 * t88;
+    let t90 = c_q7 * t88 - 0.1 * s_q6 * s_q7;
     let t91 = t90 + 0.1;
     let t92 = c_q8 * t91 - s_q8 * t89;
     let t93 = 0.1 * c_q7 + 0.1;
-    let t94 = c_q8 * t93 - 0.1 * (s_q7 * s_q8);
+    let t94 = c_q8 * t93 - 0.1 * s_q7 * s_q8;
     let t95 = s_q8 * s_q9;
     let t96 = 0.005 * c_q9 + 0.0033333333333333335;
     let t97 = c_q9 * (t37 + 0.1) - s_q9 * (c_q8 * t34 + s_q8 * t36);
     let t98 = 0.05 * c_q9 + 0.15;
     let t99 = c_q8 * t98 - 0.05 * t95;
-    let t100 = -0.05 * (c_q8 * s_q9) - s_q8 * t98;
+    let t100 = -0.05 * c_q8 * s_q9 - s_q8 * t98;
     let t101 = t99 + 0.25;
     let t102 = s_q7 * t100 + c_q7 * t101;
     let t103 = c_q7 * t100 - s_q7 * t101;
@@ -485,8 +485,8 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t127 = 0.1 * t108 + t126;
     let t128 = 0.1 * t111 + t127;
     let t129 = 0.1 * t114 + t128;
-    let t130 = t123 + (0.75 * t20 + t129);
-    let t131 = t130 + (0.085 * c_q1 + 0.1 * t117);
+    let t130 = t123 + 0.75 * t20 + t129;
+    let t131 = t130 + 0.085 * c_q1 + 0.1 * t117;
     let t132 = t131 + 0.39;
     let t133 = t130 + 0.30666666666666664;
     let t134 = t123 + t128 + 0.23333333333333334;
@@ -503,7 +503,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t145 = 0.45 * t46 + t144;
     let t146 = 0.55 * t43 + t145;
     let t147 = 0.65 * t40 + t146;
-    let t148 = t147 + (0.075 * c_q2 + t129);
+    let t148 = t147 + 0.075 * c_q2 + t129;
     let t149 = t148 + 0.30666666666666664;
     let t150 = t128 + t147 + 0.23333333333333334;
     let t151 = t127 + t146 + 0.17;
@@ -556,7 +556,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t198 = t124 + t195 + 0.04;
     let t199 = 0.005 * c_q9 + t194 + 0.016666666666666666;
     let t200 = 0.05 * t193 + 0.0033333333333333335;
-    let t201 = c_q9 * (t94 + 0.1) - s_q9 * (0.1 * (s_q7 * c_q8) + s_q8 * t93);
+    let t201 = c_q9 * (t94 + 0.1) - s_q9 * (0.1 * s_q7 * c_q8 + s_q8 * t93);
     let t202 = 0.15 * t94 + 0.05 * t201;
     let t203 = 0.025 * c_q7 + t202;
     let t204 = t124 + t203 + 0.04;
@@ -671,7 +671,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let c_q0 = libm::Libm::<Real>::cos(q[0]);
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let t4 = 9.81 * s_q0 - 0.1 * (qd[0] * qd[0]);
+    let t4 = 9.81 * s_q0 - 0.1 * qd[0] * qd[0];
     let t5 = qd[0] + qd[1];
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
@@ -705,8 +705,8 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let c_q9 = libm::Libm::<Real>::cos(q[9]);
     let t36 = t33 * t33;
     let t37 = t33 + qd[9];
-    let t38 = 9.81 * (c_q0 * c_q1) - s_q1 * t4;
-    let t39 = c_q1 * t4 + 9.81 * (c_q0 * s_q1) - 0.1 * t8;
+    let t38 = 9.81 * c_q0 * c_q1 - s_q1 * t4;
+    let t39 = c_q1 * t4 + 9.81 * c_q0 * s_q1 - 0.1 * t8;
     let t40 = c_q2 * t38 - s_q2 * t39;
     let t41 = c_q2 * t39 + s_q2 * t38 - 0.1 * t12;
     let t42 = c_q3 * t40 - s_q3 * t41;
@@ -722,9 +722,9 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t52 = c_q8 * t50 - s_q8 * t51;
     let t53 = c_q9 * t52 - s_q9 * (c_q8 * t51 + s_q8 * t50 - 0.1 * t36);
     let t54 = s_q9 * (t37 * t37);
-    let t55 = -0.15 * t36 - 0.05 * (c_q9 * (t37 * t37));
-    let t56 = s_q8 * t55 - 0.05 * (t54 * c_q8);
-    let t57 = c_q8 * t55 + 0.05 * (t54 * s_q8) - 0.25 * t32;
+    let t55 = -0.15 * t36 - 0.05 * c_q9 * t37 * t37;
+    let t56 = s_q8 * t55 - 0.05 * t54 * c_q8;
+    let t57 = c_q8 * t55 + 0.05 * t54 * s_q8 - 0.25 * t32;
     let t58 = s_q7 * t57 + c_q7 * t56;
     let t59 = c_q7 * t57 - 0.35 * t28 - s_q7 * t56;
     let t60 = s_q6 * t59 + c_q6 * t58;
@@ -833,7 +833,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let c_q0 = libm::Libm::<Real>::cos(q[0]);
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let t4 = 9.81 * s_q0 - 0.1 * (qd[0] * qd[0]);
+    let t4 = 9.81 * s_q0 - 0.1 * qd[0] * qd[0];
     let t5 = qd[0] + qd[1];
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
@@ -868,8 +868,8 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t36 = t33 * t33;
     let t37 = t33 + qd[9];
     let t38 = 0.1 * c_q1 + 0.1;
-    let t39 = 0.1 * (s_q1 * c_q2) + s_q2 * t38;
-    let t40 = c_q2 * t38 - 0.1 * (s_q1 * s_q2);
+    let t39 = 0.1 * s_q1 * c_q2 + s_q2 * t38;
+    let t40 = c_q2 * t38 - 0.1 * s_q1 * s_q2;
     let t41 = t40 + 0.1;
     let t42 = c_q3 * t39 + s_q3 * t41;
     let t43 = c_q3 * t41 - s_q3 * t39;
@@ -888,8 +888,8 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t56 = t55 + 0.1;
     let t57 = c_q8 * t56 - s_q8 * t54;
     let t58 = 0.1 * c_q2 + 0.1;
-    let t59 = 0.1 * (s_q2 * c_q3) + s_q3 * t58;
-    let t60 = c_q3 * t58 - 0.1 * (s_q2 * s_q3);
+    let t59 = 0.1 * s_q2 * c_q3 + s_q3 * t58;
+    let t60 = c_q3 * t58 - 0.1 * s_q2 * s_q3;
     let t61 = t60 + 0.1;
     let t62 = c_q4 * t59 + s_q4 * t61;
     let t63 = c_q4 * t61 - s_q4 * t59;
@@ -905,8 +905,8 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t73 = t72 + 0.1;
     let t74 = c_q8 * t73 - s_q8 * t71;
     let t75 = 0.1 * c_q3 + 0.1;
-    let t76 = 0.1 * (s_q3 * c_q4) + s_q4 * t75;
-    let t77 = c_q4 * t75 - 0.1 * (s_q3 * s_q4);
+    let t76 = 0.1 * s_q3 * c_q4 + s_q4 * t75;
+    let t77 = c_q4 * t75 - 0.1 * s_q3 * s_q4;
     let t78 = t77 + 0.1;
     let t79 = c_q5 * t76 + s_q5 * t78;
     let t80 = c_q5 * t78 - s_q5 * t76;
@@ -919,8 +919,8 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t87 = t86 + 0.1;
     let t88 = c_q8 * t87 - s_q8 * t85;
     let t89 = 0.1 * c_q4 + 0.1;
-    let t90 = 0.1 * (s_q4 * c_q5) + s_q5 * t89;
-    let t91 = c_q5 * t89 - 0.1 * (s_q4 * s_q5);
+    let t90 = 0.1 * s_q4 * c_q5 + s_q5 * t89;
+    let t91 = c_q5 * t89 - 0.1 * s_q4 * s_q5;
     let t92 = t91 + 0.1;
     let t93 = c_q6 * t90 + s_q6 * t92;
     let t94 = c_q6 * t92 - s_q6 * t90;
@@ -930,20 +930,20 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t98 = t97 + 0.1;
     let t99 = c_q8 * t98 - s_q8 * t96;
     let t100 = 0.1 * c_q5 + 0.1;
-    let t101 = 0.1 * (s_q5 * c_q6) + s_q6 * t100;
-    let t102 = c_q6 * t100 - 0.1 * (s_q5 * s_q6);
+    let t101 = 0.1 * s_q5 * c_q6 + s_q6 * t100;
+    let t102 = c_q6 * t100 - 0.1 * s_q5 * s_q6;
     let t103 = t102 + 0.1;
     let t104 = c_q7 * t101 + s_q7 * t103;
     let t105 = c_q7 * t103 - s_q7 * t101;
     let t106 = t105 + 0.1;
     let t107 = c_q8 * t106 - s_q8 * t104;
     let t108 = 0.1 * c_q6 + 0.1;
-    let t109 = 0.1 * (s_q6 * c_q7) + s_q7 * t108;
-    let t110 = c_q7 * t108 - 0.1 * (s_q6 * s_q7);
+    let t109 = 0.1 * s_q6 * c_q7 + s_q7 * t108;
+    let t110 = c_q7 * t108 - 0.1 * s_q6 * s_q7;
     let t111 = t110 + 0.1;
     let t112 = c_q8 * t111 - s_q8 * t109;
     let t113 = 0.1 * c_q7 + 0.1;
-    let t114 = c_q8 * t113 - 0.1 * (s_q7 * s_q8);
+    let t114 = c_q8 * t113 - 0.1 * s_q7 * s_q8;
     let t115 = s_q8 * s_q9;
     let t116 = 0.005 * c_q9 + 0.0033333333333333335;
     let t117 = c_q0 * c_q1;
@@ -984,7 +984,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t152 = c_q9 * (t57 + 0.1) - s_q9 * (c_q8 * t54 + s_q8 * t56);
     let t153 = 0.05 * c_q9 + 0.15;
     let t154 = c_q8 * t153 - 0.05 * t115;
-    let t155 = -0.05 * (c_q8 * s_q9) - s_q8 * t153;
+    let t155 = -0.05 * c_q8 * s_q9 - s_q8 * t153;
     let t156 = t154 + 0.25;
     let t157 = s_q7 * t155 + c_q7 * t156;
     let t158 = c_q7 * t155 - s_q7 * t156;
@@ -1014,8 +1014,8 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t182 = 0.1 * t163 + t181;
     let t183 = 0.1 * t166 + t182;
     let t184 = 0.1 * t169 + t183;
-    let t185 = t178 + (0.75 * t40 + t184);
-    let t186 = t185 + (0.085 * c_q1 + 0.1 * t172);
+    let t185 = t178 + 0.75 * t40 + t184;
+    let t186 = t185 + 0.085 * c_q1 + 0.1 * t172;
     let t187 = t186 + 0.39;
     let t188 = t185 + 0.30666666666666664;
     let t189 = t178 + t183 + 0.23333333333333334;
@@ -1032,7 +1032,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t200 = 0.45 * t66 + t199;
     let t201 = 0.55 * t63 + t200;
     let t202 = 0.65 * t60 + t201;
-    let t203 = t202 + (0.075 * c_q2 + t184);
+    let t203 = t202 + 0.075 * c_q2 + t184;
     let t204 = t203 + 0.30666666666666664;
     let t205 = t183 + t202 + 0.23333333333333334;
     let t206 = t182 + t201 + 0.17;
@@ -1085,7 +1085,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t253 = t179 + t250 + 0.04;
     let t254 = 0.005 * c_q9 + t249 + 0.016666666666666666;
     let t255 = 0.05 * t248 + 0.0033333333333333335;
-    let t256 = c_q9 * (t114 + 0.1) - s_q9 * (0.1 * (s_q7 * c_q8) + s_q8 * t113);
+    let t256 = c_q9 * (t114 + 0.1) - s_q9 * (0.1 * s_q7 * c_q8 + s_q8 * t113);
     let t257 = 0.15 * t114 + 0.05 * t256;
     let t258 = 0.025 * c_q7 + t257;
     let t259 = t179 + t258 + 0.04;
@@ -1095,9 +1095,9 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t263 = 0.015 * c_q8 + 0.05 * t262;
     let t264 = 0.005 * c_q9 + t263 + 0.016666666666666666;
     let t265 = 0.05 * t262 + 0.0033333333333333335;
-    let t266 = -0.15 * t36 - 0.05 * (c_q9 * (t37 * t37));
-    let t267 = s_q8 * t266 - 0.05 * (c_q8 * t151);
-    let t268 = c_q8 * t266 + 0.05 * (s_q8 * t151) - 0.25 * t32;
+    let t266 = -0.15 * t36 - 0.05 * c_q9 * t37 * t37;
+    let t267 = s_q8 * t266 - 0.05 * c_q8 * t151;
+    let t268 = c_q8 * t266 + 0.05 * s_q8 * t151 - 0.25 * t32;
     let t269 = s_q7 * t268 + c_q7 * t267;
     let t270 = c_q7 * t268 - 0.35 * t28 - s_q7 * t267;
     let t271 = s_q6 * t270 + c_q6 * t269;
@@ -1110,13 +1110,13 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t278 = c_q3 * t276 - 0.75 * t12 - s_q3 * t275;
     let t279 = s_q2 * t278 + c_q2 * t277;
     let t280 = 0.15 * t133 + 0.05 * t134 - 0.005 * t151;
-    let t281 = t280 + (0.25 * t131 + 0.1 * t267);
-    let t282 = t281 + (0.35 * t129 + 0.1 * t269);
-    let t283 = t282 + (0.45 * t127 + 0.1 * t271);
-    let t284 = t283 + (0.55 * t125 + 0.1 * t273);
-    let t285 = t284 + (0.65 * t123 + 0.1 * t275);
-    let t286 = t285 + (0.75 * t121 + 0.1 * t277);
-    let t287 = t286 + (0.85 * t118 + 0.1 * t279);
+    let t281 = t280 + 0.25 * t131 + 0.1 * t267;
+    let t282 = t281 + 0.35 * t129 + 0.1 * t269;
+    let t283 = t282 + 0.45 * t127 + 0.1 * t271;
+    let t284 = t283 + 0.55 * t125 + 0.1 * t273;
+    let t285 = t284 + 0.65 * t123 + 0.1 * t275;
+    let t286 = t285 + 0.75 * t121 + 0.1 * t277;
+    let t287 = t286 + 0.85 * t118 + 0.1 * t279;
     let t288 = 0.15 * t149 + 0.05 * t150;
     let t289 = 0.25 * t147 + t288;
     let t290 = 0.35 * t145 + t289;
@@ -1246,7 +1246,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 472,
+    mul: 471,
     add: 275,
     div: 9,
     sqrt: 0,
@@ -1328,13 +1328,13 @@ pub fn forward_dynamics_with(
     let t49 = 0.15 - 0.075 * t47;
     let t50 = 0.013333333333333334 - 0.0075 * t47;
     let inv51 = 1.0 / t50;
-    let t52 = 0.05 * (s_q9 * (t28 * t28)) + c_q9 * t48;
-    let t53 = 0.1 * t52 + (tau[8] - tau[9]);
-    let t54 = -0.75 * (s_q9 * s_q9) - 0.005625 * (t29 * t29 * inv51);
-    let t55 = 0.75 * t29 - 0.075 * (t29 * t49 * inv51);
+    let t52 = 0.05 * s_q9 * t28 * t28 + c_q9 * t48;
+    let t53 = 0.1 * t52 + tau[8] - tau[9];
+    let t54 = -0.75 * s_q9 * s_q9 - 0.005625 * t29 * t29 * inv51;
+    let t55 = t29 * (0.75 - 0.075 * t49 * inv51);
     let t56 = -0.75 * t47 - t49 * t49 * inv51;
-    let t57 = 0.15 * (t25 * t25) + 0.05 * (c_q9 * (t28 * t28))
-        + 0.1 * (t44 * t54 - t45 * t55) - s_q9 * t48 - 0.075 * (t29 * inv51 * t53);
+    let t57 = 0.15 * t25 * t25 + 0.05 * c_q9 * t28 * t28 + 0.1 * (t44 * t54 - t45 * t55)
+        - s_q9 * t48 - 0.075 * t29 * inv51 * t53;
     let t58 = t52 + 0.1 * (t44 * t55 - t45 * t56) - t49 * inv51 * t53;
     let t59 = s_q8 * t55;
     let t60 = c_q8 * t55;
@@ -1346,12 +1346,12 @@ pub fn forward_dynamics_with(
     let t66 = 0.01 * t64 + 0.023333333333333334;
     let inv67 = 1.0 / t66;
     let t68 = s_q8 * t57 + c_q8 * t58;
-    let t69 = 0.1 * t68 + (tau[7] - tau[8]);
+    let t69 = 0.1 * t68 + tau[7] - tau[8];
     let t70 = c_q8 * (c_q8 * t54 - t59) - s_q8 * (t60 - s_q8 * t56)
-        - 0.01 * (t63 * t63 * inv67);
-    let t71 = t63 - 0.1 * (t63 * t65 * inv67);
+        - 0.01 * t63 * t63 * inv67;
+    let t71 = t63 - 0.1 * t63 * t65 * inv67;
     let t72 = t64 - t65 * t65 * inv67;
-    let t73 = 0.25 * (t22 * t22) + c_q8 * t57
+    let t73 = 0.25 * t22 * t22 + c_q8 * t57
         + 0.1 * (t42 * t70 - t43 * t71 - t63 * inv67 * t69) - s_q8 * t58;
     let t74 = t68 + 0.1 * (t42 * t71 - t43 * t72) - t65 * inv67 * t69;
     let t75 = s_q7 * t71;
@@ -1364,12 +1364,12 @@ pub fn forward_dynamics_with(
     let t82 = 0.01 * t80 + 0.03333333333333333;
     let inv83 = 1.0 / t82;
     let t84 = s_q7 * t73 + c_q7 * t74;
-    let t85 = 0.1 * t84 + (tau[6] - tau[7]);
+    let t85 = 0.1 * t84 + tau[6] - tau[7];
     let t86 = c_q7 * (c_q7 * t70 - t75) - s_q7 * (t76 - s_q7 * t72)
-        - 0.01 * (t79 * t79 * inv83);
-    let t87 = t79 - 0.1 * (t79 * t81 * inv83);
+        - 0.01 * t79 * t79 * inv83;
+    let t87 = t79 - 0.1 * t79 * t81 * inv83;
     let t88 = t80 - t81 * t81 * inv83;
-    let t89 = 0.35 * (t19 * t19) + c_q7 * t73
+    let t89 = 0.35 * t19 * t19 + c_q7 * t73
         + 0.1 * (t40 * t86 - t41 * t87 - t79 * inv83 * t85) - s_q7 * t74;
     let t90 = t84 + 0.1 * (t40 * t87 - t41 * t88) - t81 * inv83 * t85;
     let t91 = s_q6 * t87;
@@ -1382,12 +1382,12 @@ pub fn forward_dynamics_with(
     let t98 = 0.01 * t96 + 0.043333333333333335;
     let inv99 = 1.0 / t98;
     let t100 = s_q6 * t89 + c_q6 * t90;
-    let t101 = 0.1 * t100 + (tau[5] - tau[6]);
+    let t101 = 0.1 * t100 + tau[5] - tau[6];
     let t102 = c_q6 * (c_q6 * t86 - t91) - s_q6 * (t92 - s_q6 * t88)
-        - 0.01 * (t95 * t95 * inv99);
-    let t103 = t95 - 0.1 * (t95 * t97 * inv99);
+        - 0.01 * t95 * t95 * inv99;
+    let t103 = t95 - 0.1 * t95 * t97 * inv99;
     let t104 = t96 - t97 * t97 * inv99;
-    let t105 = 0.45 * (t16 * t16) + c_q6 * t89
+    let t105 = 0.45 * t16 * t16 + c_q6 * t89
         + 0.1 * (t38 * t102 - t39 * t103 - t95 * inv99 * t101) - s_q6 * t90;
     let t106 = t100 + 0.1 * (t38 * t103 - t39 * t104) - t97 * inv99 * t101;
     let t107 = s_q5 * t103;
@@ -1400,12 +1400,12 @@ pub fn forward_dynamics_with(
     let t114 = 0.01 * t112 + 0.05333333333333334;
     let inv115 = 1.0 / t114;
     let t116 = s_q5 * t105 + c_q5 * t106;
-    let t117 = 0.1 * t116 + (tau[4] - tau[5]);
+    let t117 = 0.1 * t116 + tau[4] - tau[5];
     let t118 = c_q5 * (c_q5 * t102 - t107) - s_q5 * (t108 - s_q5 * t104)
-        - 0.01 * (t111 * t111 * inv115);
-    let t119 = t111 - 0.1 * (t111 * t113 * inv115);
+        - 0.01 * t111 * t111 * inv115;
+    let t119 = t111 - 0.1 * t111 * t113 * inv115;
     let t120 = t112 - t113 * t113 * inv115;
-    let t121 = 0.55 * (t13 * t13) + c_q5 * t105
+    let t121 = 0.55 * t13 * t13 + c_q5 * t105
         + 0.1 * (t36 * t118 - t37 * t119 - t111 * inv115 * t117) - s_q5 * t106;
     let t122 = t116 + 0.1 * (t36 * t119 - t37 * t120) - t113 * inv115 * t117;
     let t123 = s_q4 * t119;
@@ -1418,12 +1418,12 @@ pub fn forward_dynamics_with(
     let t130 = 0.01 * t128 + 0.06333333333333334;
     let inv131 = 1.0 / t130;
     let t132 = s_q4 * t121 + c_q4 * t122;
-    let t133 = 0.1 * t132 + (tau[3] - tau[4]);
+    let t133 = 0.1 * t132 + tau[3] - tau[4];
     let t134 = c_q4 * (c_q4 * t118 - t123) - s_q4 * (t124 - s_q4 * t120)
-        - 0.01 * (t127 * t127 * inv131);
-    let t135 = t127 - 0.1 * (t127 * t129 * inv131);
+        - 0.01 * t127 * t127 * inv131;
+    let t135 = t127 - 0.1 * t127 * t129 * inv131;
     let t136 = t128 - t129 * t129 * inv131;
-    let t137 = 0.65 * (t10 * t10) + c_q4 * t121
+    let t137 = 0.65 * t10 * t10 + c_q4 * t121
         + 0.1 * (t34 * t134 - t35 * t135 - t127 * inv131 * t133) - s_q4 * t122;
     let t138 = t132 + 0.1 * (t34 * t135 - t35 * t136) - t129 * inv131 * t133;
     let t139 = s_q3 * t135;
@@ -1436,12 +1436,12 @@ pub fn forward_dynamics_with(
     let t146 = 0.01 * t144 + 0.07333333333333333;
     let inv147 = 1.0 / t146;
     let t148 = s_q3 * t137 + c_q3 * t138;
-    let t149 = 0.1 * t148 + (tau[2] - tau[3]);
+    let t149 = 0.1 * t148 + tau[2] - tau[3];
     let t150 = c_q3 * (c_q3 * t134 - t139) - s_q3 * (t140 - s_q3 * t136)
-        - 0.01 * (t143 * t143 * inv147);
-    let t151 = t143 - 0.1 * (t143 * t145 * inv147);
+        - 0.01 * t143 * t143 * inv147;
+    let t151 = t143 - 0.1 * t143 * t145 * inv147;
     let t152 = t144 - t145 * t145 * inv147;
-    let t153 = 0.75 * (t7 * t7) + c_q3 * t137
+    let t153 = 0.75 * t7 * t7 + c_q3 * t137
         + 0.1 * (t32 * t150 - t33 * t151 - t143 * inv147 * t149) - s_q3 * t138;
     let t154 = t148 + 0.1 * (t32 * t151 - t33 * t152) - t145 * inv147 * t149;
     let t155 = s_q2 * t151;
@@ -1454,10 +1454,10 @@ pub fn forward_dynamics_with(
     let t162 = 0.01 * t160 + 0.08333333333333333;
     let inv163 = 1.0 / t162;
     let t164 = s_q2 * t153 + c_q2 * t154;
-    let t165 = 0.1 * t164 + (tau[1] - tau[2]);
+    let t165 = 0.1 * t164 + tau[1] - tau[2];
     let t166 = c_q2 * (c_q2 * t150 - t155) - s_q2 * (t156 - s_q2 * t152)
-        - 0.01 * (t159 * t159 * inv163);
-    let t167 = t159 - 0.1 * (t159 * t161 * inv163);
+        - 0.01 * t159 * t159 * inv163;
+    let t167 = t159 - 0.1 * t159 * t161 * inv163;
     let t168 = t160 - t161 * t161 * inv163;
     let t169 = s_q1 * t166 + c_q1 * t167;
     let t170 = s_q1 * t167 + c_q1 * t168;
@@ -1467,53 +1467,52 @@ pub fn forward_dynamics_with(
     let t174 = tau[0]
         + 0.1
             * (s_q1
-                * (0.85 * (t4 * t4) + c_q2 * t153
+                * (0.85 * t4 * t4 + c_q2 * t153
                     + 0.1 * (t30 * t166 - t31 * t167 - t159 * inv163 * t165)
                     - s_q2 * t154)
                 + c_q1 * (t164 + 0.1 * (t30 * t167 - t31 * t168) - t161 * inv163 * t165))
-        - tau[1] - 0.981 * (s_q0 * (c_q1 * t169 - s_q1 * t170))
-        - 9.81 * (c_q0 * (0.1 * t171 + 0.95));
+        - tau[1] - 0.981 * s_q0 * (c_q1 * t169 - s_q1 * t170)
+        - 9.81 * c_q0 * (0.1 * t171 + 0.95);
     let t175 = inv173 * t174;
     let t176 = 9.81 * c_q0 + 0.1 * t175;
-    let t177 = 9.81 * (s_q0 * c_q1) + s_q1 * t176 - 0.1 * t30;
-    let t178 = c_q1 * t176 + (0.1 * t31 - 9.81 * (s_q0 * s_q1));
-    let t179 = inv163
-        * (t165 - t161 * t178 - t162 * inv173 * t174 - 0.1 * (t159 * t177));
+    let t177 = 9.81 * s_q0 * c_q1 + s_q1 * t176 - 0.1 * t30;
+    let t178 = c_q1 * t176 + 0.1 * t31 - 9.81 * s_q0 * s_q1;
+    let t179 = inv163 * (t165 - t161 * t178 - t162 * inv173 * t174 - 0.1 * t159 * t177);
     let t180 = t175 + t179;
     let t181 = t178 + 0.1 * t180;
     let t182 = c_q2 * t177 + s_q2 * t181 - 0.1 * t32;
-    let t183 = c_q2 * t181 + (0.1 * t33 - s_q2 * t177);
-    let t184 = inv147 * (t149 - t145 * t183 - t146 * t180 - 0.1 * (t143 * t182));
+    let t183 = c_q2 * t181 + 0.1 * t33 - s_q2 * t177;
+    let t184 = inv147 * (t149 - t145 * t183 - t146 * t180 - 0.1 * t143 * t182);
     let t185 = t180 + t184;
     let t186 = t183 + 0.1 * t185;
     let t187 = c_q3 * t182 + s_q3 * t186 - 0.1 * t34;
-    let t188 = c_q3 * t186 + (0.1 * t35 - s_q3 * t182);
-    let t189 = inv131 * (t133 - t129 * t188 - t130 * t185 - 0.1 * (t127 * t187));
+    let t188 = c_q3 * t186 + 0.1 * t35 - s_q3 * t182;
+    let t189 = inv131 * (t133 - t129 * t188 - t130 * t185 - 0.1 * t127 * t187);
     let t190 = t185 + t189;
     let t191 = t188 + 0.1 * t190;
     let t192 = c_q4 * t187 + s_q4 * t191 - 0.1 * t36;
-    let t193 = c_q4 * t191 + (0.1 * t37 - s_q4 * t187);
-    let t194 = inv115 * (t117 - t113 * t193 - t114 * t190 - 0.1 * (t111 * t192));
+    let t193 = c_q4 * t191 + 0.1 * t37 - s_q4 * t187;
+    let t194 = inv115 * (t117 - t113 * t193 - t114 * t190 - 0.1 * t111 * t192);
     let t195 = t190 + t194;
     let t196 = t193 + 0.1 * t195;
     let t197 = c_q5 * t192 + s_q5 * t196 - 0.1 * t38;
-    let t198 = c_q5 * t196 + (0.1 * t39 - s_q5 * t192);
-    let t199 = inv99 * (t101 - t97 * t198 - t98 * t195 - 0.1 * (t95 * t197));
+    let t198 = c_q5 * t196 + 0.1 * t39 - s_q5 * t192;
+    let t199 = inv99 * (t101 - t97 * t198 - t98 * t195 - 0.1 * t95 * t197);
     let t200 = t195 + t199;
     let t201 = t198 + 0.1 * t200;
     let t202 = c_q6 * t197 + s_q6 * t201 - 0.1 * t40;
-    let t203 = c_q6 * t201 + (0.1 * t41 - s_q6 * t197);
-    let t204 = inv83 * (t85 - t81 * t203 - t82 * t200 - 0.1 * (t79 * t202));
+    let t203 = c_q6 * t201 + 0.1 * t41 - s_q6 * t197;
+    let t204 = inv83 * (t85 - t81 * t203 - t82 * t200 - 0.1 * t79 * t202);
     let t205 = t200 + t204;
     let t206 = t203 + 0.1 * t205;
     let t207 = c_q7 * t202 + s_q7 * t206 - 0.1 * t42;
-    let t208 = c_q7 * t206 + (0.1 * t43 - s_q7 * t202);
-    let t209 = inv67 * (t69 - t65 * t208 - t66 * t205 - 0.1 * (t63 * t207));
+    let t208 = c_q7 * t206 + 0.1 * t43 - s_q7 * t202;
+    let t209 = inv67 * (t69 - t65 * t208 - t66 * t205 - 0.1 * t63 * t207);
     let t210 = t205 + t209;
     let t211 = t208 + 0.1 * t210;
     let t212 = c_q8 * t207 + s_q8 * t211 - 0.1 * t44;
-    let t213 = c_q8 * t211 + (0.1 * t45 - s_q8 * t207);
-    let t214 = inv51 * (t53 - t49 * t213 - t50 * t210 - 0.075 * (t29 * t212));
+    let t213 = c_q8 * t211 + 0.1 * t45 - s_q8 * t207;
+    let t214 = inv51 * (t53 - t49 * t213 - t50 * t210 - 0.075 * t29 * t212);
     let t215 = t210 + t214;
     [
         t175,
@@ -1585,7 +1584,7 @@ pub fn coriolis_matrix_with(
     let t26 = t23 + qd[9];
     let t27 = qd[0] * s_q1;
     let t28 = -0.2 * (t2 + qd[0] * c_q1);
-    let t29 = 0.2 * (c_q2 * t27) - s_q2 * t28;
+    let t29 = 0.2 * c_q2 * t27 - s_q2 * t28;
     let t30 = 0.2 * (s_q2 * t27 - t5) + c_q2 * t28;
     let t31 = c_q3 * t29 - s_q3 * t30;
     let t32 = c_q3 * t30 + s_q3 * t29 - 0.2 * t8;
@@ -1652,10 +1651,10 @@ pub fn coriolis_matrix_with(
     let t93 = 0.1 * t67 + t92;
     let t94 = 0.1 * t72 + t93;
     let t95 = 0.1 * t77 + t94;
-    let t96 = t88 + (0.17 * t27 + t95);
+    let t96 = t88 + 0.17 * t27 + t95;
     let t97 = t2 * s_q2;
     let t98 = -0.2 * (t5 + t2 * c_q2);
-    let t99 = 0.2 * (c_q3 * t97) - s_q3 * t98;
+    let t99 = 0.2 * c_q3 * t97 - s_q3 * t98;
     let t100 = 0.2 * (s_q3 * t97 - t8) + c_q3 * t98;
     let t101 = c_q4 * t99 - s_q4 * t100;
     let t102 = c_q4 * t100 + s_q4 * t99 - 0.2 * t11;
@@ -1677,7 +1676,7 @@ pub fn coriolis_matrix_with(
     let t118 = t95 + t117;
     let t119 = t5 * s_q3;
     let t120 = -0.2 * (t8 + t5 * c_q3);
-    let t121 = 0.2 * (c_q4 * t119) - s_q4 * t120;
+    let t121 = 0.2 * c_q4 * t119 - s_q4 * t120;
     let t122 = 0.2 * (s_q4 * t119 - t11) + c_q4 * t120;
     let t123 = c_q5 * t121 - s_q5 * t122;
     let t124 = c_q5 * t122 + s_q5 * t121 - 0.2 * t14;
@@ -1696,7 +1695,7 @@ pub fn coriolis_matrix_with(
     let t137 = t95 + t136;
     let t138 = t8 * s_q4;
     let t139 = -0.2 * (t11 + t8 * c_q4);
-    let t140 = 0.2 * (c_q5 * t138) - s_q5 * t139;
+    let t140 = 0.2 * c_q5 * t138 - s_q5 * t139;
     let t141 = 0.2 * (s_q5 * t138 - t14) + c_q5 * t139;
     let t142 = c_q6 * t140 - s_q6 * t141;
     let t143 = c_q6 * t141 + s_q6 * t140 - 0.2 * t17;
@@ -1714,7 +1713,7 @@ pub fn coriolis_matrix_with(
     let t155 = 0.1 * t148 + t154;
     let t156 = t11 * s_q5;
     let t157 = -0.2 * (t14 + t11 * c_q5);
-    let t158 = 0.2 * (c_q6 * t156) - s_q6 * t157;
+    let t158 = 0.2 * c_q6 * t156 - s_q6 * t157;
     let t159 = 0.2 * (s_q6 * t156 - t17) + c_q6 * t157;
     let t160 = c_q7 * t158 - s_q7 * t159;
     let t161 = c_q7 * t159 + s_q7 * t158 - 0.2 * t20;
@@ -1732,7 +1731,7 @@ pub fn coriolis_matrix_with(
     let t173 = 0.1 * t166 + t172;
     let t174 = t14 * s_q6;
     let t175 = -0.2 * (t17 + t14 * c_q6);
-    let t176 = 0.2 * (c_q7 * t174) - s_q7 * t175;
+    let t176 = 0.2 * c_q7 * t174 - s_q7 * t175;
     let t177 = 0.2 * (s_q7 * t174 - t20) + c_q7 * t175;
     let t178 = c_q8 * t176 - s_q8 * t177;
     let t179 = c_q9 * t178 - s_q9 * (c_q8 * t177 + s_q8 * t176 - 0.2 * t23);
@@ -1750,7 +1749,7 @@ pub fn coriolis_matrix_with(
     let t191 = 0.1 * t184 + t190;
     let t192 = t17 * s_q7;
     let t193 = -0.2 * (t20 + t17 * c_q7);
-    let t194 = 0.2 * (c_q8 * t192) - s_q8 * t193;
+    let t194 = 0.2 * c_q8 * t192 - s_q8 * t193;
     let t195 = c_q9 * t194 - s_q9 * (0.2 * (s_q8 * t192 - t23) + c_q8 * t193);
     let t196 = t61 + s_q5 * t59;
     let t197 = c_q5 * t59 - t63;
@@ -1767,7 +1766,7 @@ pub fn coriolis_matrix_with(
     let t208 = 0.1 * t200 + t207;
     let t209 = 0.1 * t202 + t208;
     let t210 = t20 * s_q8;
-    let t211 = 0.2 * (c_q9 * t210) - s_q9 * (-0.2 * (t23 + t20 * c_q8));
+    let t211 = 0.2 * c_q9 * t210 - s_q9 * -0.2 * (t23 + t20 * c_q8);
     let t212 = t56 + s_q6 * t54;
     let t213 = c_q6 * t54 - t58;
     let t214 = s_q5 * t213 + c_q5 * t212;
@@ -2014,8 +2013,8 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let t44 = c_q7 * t42 - s_q7 * t41;
     let t45 = c_q8 * t43 + s_q8 * t44;
     let t46 = 0.1 * (t4 + t29);
-    let t47 = 0.1 * (c_q2 * t30) + s_q2 * t46;
-    let t48 = c_q2 * t46 - 0.1 * (s_q2 * t30);
+    let t47 = 0.1 * c_q2 * t30 + s_q2 * t46;
+    let t48 = c_q2 * t46 - 0.1 * s_q2 * t30;
     let t49 = 0.1 * t7 + t48;
     let t50 = c_q3 * t47 + s_q3 * t49;
     let t51 = c_q3 * t49 - s_q3 * t47;
@@ -2046,17 +2045,17 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let t76 = 0.05 * t25 + t66;
     let t77 = 0.05 * t28 + c_q9 * t67 - s_q9 * t65;
     (
-        0.0016666666666666668 * (qd[0] * qd[0])
+        0.0016666666666666668 * qd[0] * qd[0]
             + 0.5
-                * (0.0008333333333333334 * (t4 * t4) + 0.01 * (t30 * t30) + t69 * t69
-                    + (0.0008333333333333334 * (t7 * t7) + t47 * t47 + t70 * t70)
-                    + (0.0008333333333333334 * (t10 * t10) + t50 * t50 + t71 * t71)
-                    + (0.0008333333333333334 * (t13 * t13) + t53 * t53 + t72 * t72)
-                    + (0.0008333333333333334 * (t16 * t16) + t56 * t56 + t73 * t73)
-                    + (0.0008333333333333334 * (t19 * t19) + t59 * t59 + t74 * t74)
-                    + (0.0008333333333333334 * (t22 * t22) + t62 * t62 + t75 * t75)
-                    + (0.0008333333333333334 * (t25 * t25) + t65 * t65 + t76 * t76)
-                    + (0.0008333333333333334 * (t28 * t28) + t68 * t68 + t77 * t77)),
+                * (0.0008333333333333334 * t4 * t4 + 0.01 * t30 * t30 + t69 * t69
+                    + 0.0008333333333333334 * t7 * t7 + t47 * t47 + t70 * t70
+                    + 0.0008333333333333334 * t10 * t10 + t50 * t50 + t71 * t71
+                    + 0.0008333333333333334 * t13 * t13 + t53 * t53 + t72 * t72
+                    + 0.0008333333333333334 * t16 * t16 + t56 * t56 + t73 * t73
+                    + 0.0008333333333333334 * t19 * t19 + t59 * t59 + t74 * t74
+                    + 0.0008333333333333334 * t22 * t22 + t62 * t62 + t75 * t75
+                    + 0.0008333333333333334 * t25 * t25 + t65 * t65 + t76 * t76
+                    + 0.0008333333333333334 * t28 * t28 + t68 * t68 + t77 * t77),
         9.3195 * s_q0 + 8.3385 * t32 + 7.3575 * t33 + 6.3765 * t35 + 5.3955 * t37
             + 4.4145 * t39 + 3.4335 * t41 + 2.4525 * t43 + 1.4715 * t45
             + 0.4905 * (c_q9 * t45 + s_q9 * (c_q8 * t44 - s_q8 * t43)),
@@ -2241,8 +2240,8 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let s_q9 = libm::Libm::<Real>::sin(q[9]);
     let c_q9 = libm::Libm::<Real>::cos(q[9]);
     let t20 = 0.1 * c_q1 + 0.1;
-    let t21 = 0.1 * (s_q1 * c_q2) + s_q2 * t20;
-    let t22 = c_q2 * t20 - 0.1 * (s_q1 * s_q2);
+    let t21 = 0.1 * s_q1 * c_q2 + s_q2 * t20;
+    let t22 = c_q2 * t20 - 0.1 * s_q1 * s_q2;
     let t23 = t22 + 0.1;
     let t24 = c_q3 * t21 + s_q3 * t23;
     let t25 = c_q3 * t23 - s_q3 * t21;
@@ -2264,8 +2263,8 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let t41 = t40 + 0.1;
     let t42 = c_q9 * t39 + s_q9 * t41;
     let t43 = 0.1 * c_q2 + 0.1;
-    let t44 = 0.1 * (s_q2 * c_q3) + s_q3 * t43;
-    let t45 = c_q3 * t43 - 0.1 * (s_q2 * s_q3);
+    let t44 = 0.1 * s_q2 * c_q3 + s_q3 * t43;
+    let t45 = c_q3 * t43 - 0.1 * s_q2 * s_q3;
     let t46 = t45 + 0.1;
     let t47 = c_q4 * t44 + s_q4 * t46;
     let t48 = c_q4 * t46 - s_q4 * t44;
@@ -2284,8 +2283,8 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let t61 = t60 + 0.1;
     let t62 = c_q9 * t59 + s_q9 * t61;
     let t63 = 0.1 * c_q3 + 0.1;
-    let t64 = 0.1 * (s_q3 * c_q4) + s_q4 * t63;
-    let t65 = c_q4 * t63 - 0.1 * (s_q3 * s_q4);
+    let t64 = 0.1 * s_q3 * c_q4 + s_q4 * t63;
+    let t65 = c_q4 * t63 - 0.1 * s_q3 * s_q4;
     let t66 = t65 + 0.1;
     let t67 = c_q5 * t64 + s_q5 * t66;
     let t68 = c_q5 * t66 - s_q5 * t64;
@@ -2301,8 +2300,8 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let t78 = t77 + 0.1;
     let t79 = c_q9 * t76 + s_q9 * t78;
     let t80 = 0.1 * c_q4 + 0.1;
-    let t81 = 0.1 * (s_q4 * c_q5) + s_q5 * t80;
-    let t82 = c_q5 * t80 - 0.1 * (s_q4 * s_q5);
+    let t81 = 0.1 * s_q4 * c_q5 + s_q5 * t80;
+    let t82 = c_q5 * t80 - 0.1 * s_q4 * s_q5;
     let t83 = t82 + 0.1;
     let t84 = c_q6 * t81 + s_q6 * t83;
     let t85 = c_q6 * t83 - s_q6 * t81;
@@ -2315,8 +2314,8 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let t92 = t91 + 0.1;
     let t93 = c_q9 * t90 + s_q9 * t92;
     let t94 = 0.1 * c_q5 + 0.1;
-    let t95 = 0.1 * (s_q5 * c_q6) + s_q6 * t94;
-    let t96 = c_q6 * t94 - 0.1 * (s_q5 * s_q6);
+    let t95 = 0.1 * s_q5 * c_q6 + s_q6 * t94;
+    let t96 = c_q6 * t94 - 0.1 * s_q5 * s_q6;
     let t97 = t96 + 0.1;
     let t98 = c_q7 * t95 + s_q7 * t97;
     let t99 = c_q7 * t97 - s_q7 * t95;
@@ -2326,20 +2325,20 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let t103 = t102 + 0.1;
     let t104 = c_q9 * t101 + s_q9 * t103;
     let t105 = 0.1 * c_q6 + 0.1;
-    let t106 = 0.1 * (s_q6 * c_q7) + s_q7 * t105;
-    let t107 = c_q7 * t105 - 0.1 * (s_q6 * s_q7);
+    let t106 = 0.1 * s_q6 * c_q7 + s_q7 * t105;
+    let t107 = c_q7 * t105 - 0.1 * s_q6 * s_q7;
     let t108 = t107 + 0.1;
     let t109 = c_q8 * t106 + s_q8 * t108;
     let t110 = c_q8 * t108 - s_q8 * t106;
     let t111 = t110 + 0.1;
     let t112 = c_q9 * t109 + s_q9 * t111;
     let t113 = 0.1 * c_q7 + 0.1;
-    let t114 = 0.1 * (s_q7 * c_q8) + s_q8 * t113;
-    let t115 = c_q8 * t113 - 0.1 * (s_q7 * s_q8);
+    let t114 = 0.1 * s_q7 * c_q8 + s_q8 * t113;
+    let t115 = c_q8 * t113 - 0.1 * s_q7 * s_q8;
     let t116 = t115 + 0.1;
     let t117 = c_q9 * t114 + s_q9 * t116;
     let t118 = 0.1 * c_q8 + 0.1;
-    let t119 = 0.1 * (s_q8 * c_q9) + s_q9 * t118;
+    let t119 = 0.1 * s_q8 * c_q9 + s_q9 * t118;
     let t120 = c_q9 * t41 - s_q9 * t39;
     let t121 = c_q9 * t61 - s_q9 * t59;
     let t122 = c_q9 * t78 - s_q9 * t76;
@@ -2347,7 +2346,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let t124 = c_q9 * t103 - s_q9 * t101;
     let t125 = c_q9 * t111 - s_q9 * t109;
     let t126 = c_q9 * t116 - s_q9 * t114;
-    let t127 = c_q9 * t118 - 0.1 * (s_q8 * s_q9);
+    let t127 = c_q9 * t118 - 0.1 * s_q8 * s_q9;
     let t128 = c_q0 * c_q1 - s_q0 * s_q1;
     let t129 = c_q0 * s_q1 + s_q0 * c_q1;
     let t130 = -t129;

@@ -21,12 +21,12 @@
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 23 | 15 | 0 | 0 | 2 | 2 |
 //! | `mass_matrix` | 4 | 4 | 0 | 0 | 1 | 1 |
-//! | `bias` | 19 | 9 | 0 | 0 | 2 | 2 |
-//! | `gravity` | 8 | 4 | 0 | 0 | 2 | 2 |
-//! | `joint_space` | 27 | 17 | 0 | 0 | 2 | 2 |
+//! | `bias` | 17 | 9 | 0 | 0 | 2 | 2 |
+//! | `gravity` | 6 | 4 | 0 | 0 | 2 | 2 |
+//! | `joint_space` | 25 | 17 | 0 | 0 | 2 | 2 |
 //! | `forward_dynamics` | 46 | 28 | 1 | 0 | 2 | 2 |
-//! | `coriolis_matrix` | 12 | 4 | 0 | 0 | 1 | 1 |
-//! | `energy` | 27 | 14 | 0 | 0 | 2 | 2 |
+//! | `coriolis_matrix` | 10 | 4 | 0 | 0 | 1 | 1 |
+//! | `energy` | 26 | 14 | 0 | 0 | 2 | 2 |
 //! | `body_poses` | 2 | 4 | 0 | 0 | 2 | 2 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `body_jacobians` | 2 | 0 | 0 | 0 | 1 | 1 |
@@ -161,7 +161,7 @@ pub fn inverse_dynamics_with(
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t6 = t2 - 0.1 * qdd[0];
-    let t7 = t3 - 0.1 * (qd[0] * qd[0]);
+    let t7 = t3 - 0.1 * qd[0] * qd[0];
     let t8 = c_q1 * t6 + s_q1 * t7;
     let t9 = c_q1 * t7 - s_q1 * t6;
     let t10 = qd[0] + qd[1];
@@ -210,7 +210,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 19,
+    mul: 17,
     add: 9,
     div: 0,
     sqrt: 0,
@@ -235,21 +235,19 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t3 = p.g * c_q0;
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let t6 = t3 - 0.1 * (qd[0] * qd[0]);
+    let t6 = t3 - 0.1 * qd[0] * qd[0];
     let t7 = qd[0] + qd[1];
     let t8 = 0.0000000000643853298 * (c_q1 * t6 - t2 * s_q1)
         - 0.0335304944 * (s_q1 * t6 + t2 * c_q1);
     [
         0.000000580176081 * t3 + t8 - 0.04285428436 * t2
-            - 0.1
-                * (0.0335304944 * (s_q1 * (t7 * t7))
-                    - 0.0000000000643853298 * (c_q1 * (t7 * t7))),
+            - 0.1 * t7 * t7 * (0.0335304944 * s_q1 - 0.0000000000643853298 * c_q1),
         t8,
     ]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
-    mul: 8,
+    mul: 6,
     add: 4,
     div: 0,
     sqrt: 0,
@@ -271,15 +269,13 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let c_q0 = libm::Libm::<Real>::cos(q[0]);
     let t2 = q[0] + q[1];
     let t3 = libm::Libm::<Real>::sin(t2);
-    let t4 = p.g * t3;
-    let t5 = libm::Libm::<Real>::cos(t2);
-    let t6 = p.g * t5;
-    let t7 = 0.0000000000643853298 * t6 - 0.0335304944 * t4;
-    [t7 + 0.000000580176081 * (p.g * c_q0) - 0.04285428436 * (p.g * s_q0), t7]
+    let t4 = libm::Libm::<Real>::cos(t2);
+    let t5 = p.g * (0.0000000000643853298 * t4 - 0.0335304944 * t3);
+    [t5 + p.g * (0.000000580176081 * c_q0 - 0.04285428436 * s_q0), t5]
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 27,
+    mul: 25,
     add: 17,
     div: 0,
     sqrt: 0,
@@ -306,7 +302,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t3 = p.g * c_q0;
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let t6 = t3 - 0.1 * (qd[0] * qd[0]);
+    let t6 = t3 - 0.1 * qd[0] * qd[0];
     let t7 = qd[0] + qd[1];
     let t8 = t2 * c_q1;
     let t9 = t2 * s_q1;
@@ -325,9 +321,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
         ],
         bias: [
             t12 + t13
-                - 0.1
-                    * (0.0335304944 * (s_q1 * (t7 * t7))
-                        - 0.0000000000643853298 * (c_q1 * (t7 * t7))),
+                - 0.1 * t7 * t7 * (0.0335304944 * s_q1 - 0.0000000000643853298 * c_q1),
             t13,
         ],
         gravity: [t10 + t12, t10],
@@ -409,7 +403,7 @@ pub fn forward_dynamics_with(
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 12,
+    mul: 10,
     add: 4,
     div: 0,
     sqrt: 0,
@@ -436,13 +430,13 @@ pub fn coriolis_matrix_with(
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t2 = qd[0] + qd[1];
-    let t3 = 0.0670609888 * (s_q1 * t2) - 0.0000000001287706596 * (c_q1 * t2);
-    let t4 = 0.00670609888 * (qd[0] * s_q1) - 0.00000000001287706596 * (qd[0] * c_q1);
+    let t3 = t2 * (0.0670609888 * s_q1 - 0.0000000001287706596 * c_q1);
+    let t4 = qd[0] * (0.00670609888 * s_q1 - 0.00000000001287706596 * c_q1);
     [[0.5 * (t4 - 0.1 * t3), -0.05 * t3], [0.5 * t4, 0.0]]
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
-    mul: 27,
+    mul: 26,
     add: 14,
     div: 0,
     sqrt: 0,
@@ -466,14 +460,14 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t4 = qd[0] + qd[1];
-    let t5 = -0.10088 * t4 - 0.1 * (qd[0] * c_q1);
-    let t6 = 0.00000000019371 * t4 + 0.1 * (qd[0] * s_q1);
+    let t5 = -0.10088 * t4 - 0.1 * qd[0] * c_q1;
+    let t6 = 0.00000000019371 * t4 + 0.1 * qd[0] * s_q1;
     (
-        0.00037728581681643425 * (qd[0] * qd[0])
-            + 0.5 * (0.0011753 * (t4 * t4) + 0.33238 * (t5 * t5 + t6 * t6)),
-        0.26703 * (p.g * (0.0000021727 * s_q0 + 0.036012 * c_q0 + 0.035))
-            + 0.33238
-                * (p.g
+        0.00037728581681643425 * qd[0] * qd[0]
+            + 0.5 * (0.0011753 * t4 * t4 + 0.33238 * (t5 * t5 + t6 * t6)),
+        p.g
+            * (0.26703 * (0.0000021727 * s_q0 + 0.036012 * c_q0 + 0.035)
+                + 0.33238
                     * (0.1 * c_q0 + 0.10088 * (c_q0 * c_q1 - s_q0 * s_q1)
                         + 0.00000000019371 * (c_q0 * s_q1 + s_q0 * c_q1) + 0.035)),
     )

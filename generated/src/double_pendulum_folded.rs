@@ -21,11 +21,11 @@
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 23 | 15 | 0 | 0 | 2 | 2 |
 //! | `mass_matrix` | 4 | 4 | 0 | 0 | 1 | 1 |
-//! | `bias` | 20 | 9 | 0 | 0 | 2 | 2 |
+//! | `bias` | 18 | 9 | 0 | 0 | 2 | 2 |
 //! | `gravity` | 4 | 4 | 0 | 0 | 2 | 2 |
-//! | `joint_space` | 30 | 17 | 0 | 0 | 2 | 2 |
+//! | `joint_space` | 28 | 17 | 0 | 0 | 2 | 2 |
 //! | `forward_dynamics` | 48 | 28 | 1 | 0 | 2 | 2 |
-//! | `coriolis_matrix` | 12 | 4 | 0 | 0 | 1 | 1 |
+//! | `coriolis_matrix` | 10 | 4 | 0 | 0 | 1 | 1 |
 //! | `energy` | 25 | 14 | 0 | 0 | 2 | 2 |
 //! | `body_poses` | 2 | 4 | 0 | 0 | 2 | 2 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -156,7 +156,7 @@ pub fn inverse_dynamics_with(
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t4 = 9.81 * s_q0 - 0.1 * qdd[0];
-    let t5 = 9.81 * c_q0 - 0.1 * (qd[0] * qd[0]);
+    let t5 = 9.81 * c_q0 - 0.1 * qd[0] * qd[0];
     let t6 = c_q1 * t4 + s_q1 * t5;
     let t7 = c_q1 * t5 - s_q1 * t4;
     let t8 = qd[0] + qd[1];
@@ -206,7 +206,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 20,
+    mul: 18,
     add: 9,
     div: 0,
     sqrt: 0,
@@ -229,16 +229,14 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let c_q0 = libm::Libm::<Real>::cos(q[0]);
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let t4 = 9.81 * c_q0 - 0.1 * (qd[0] * qd[0]);
+    let t4 = 9.81 * c_q0 - 0.1 * qd[0] * qd[0];
     let t5 = qd[0] + qd[1];
-    let t6 = s_q1 * t4 + 9.81 * (s_q0 * c_q1);
-    let t7 = c_q1 * t4 - 9.81 * (s_q0 * s_q1);
+    let t6 = s_q1 * t4 + 9.81 * s_q0 * c_q1;
+    let t7 = c_q1 * t4 - 9.81 * s_q0 * s_q1;
     let t8 = 0.0000000000643853298 * t7 - 0.0335304944 * t6;
     [
         t8 + 0.00000569152735461 * c_q0 - 0.4204005295716 * s_q0
-            - 0.1
-                * (0.0335304944 * (s_q1 * (t5 * t5))
-                    - 0.0000000000643853298 * (c_q1 * (t5 * t5))),
+            - 0.1 * t5 * t5 * (0.0335304944 * s_q1 - 0.0000000000643853298 * c_q1),
         t8,
     ]
 }
@@ -272,7 +270,7 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 30,
+    mul: 28,
     add: 17,
     div: 0,
     sqrt: 0,
@@ -297,12 +295,12 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let c_q0 = libm::Libm::<Real>::cos(q[0]);
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let t4 = 9.81 * c_q0 - 0.1 * (qd[0] * qd[0]);
+    let t4 = 9.81 * c_q0 - 0.1 * qd[0] * qd[0];
     let t5 = qd[0] + qd[1];
     let t6 = s_q0 * c_q1;
     let t7 = s_q0 * s_q1;
-    let t8 = 0.0000000000643853298 * (9.81 * (c_q0 * c_q1 - t7))
-        - 0.0335304944 * (9.81 * (t6 + c_q0 * s_q1));
+    let t8 = 0.0000000000643853298 * 9.81 * (c_q0 * c_q1 - t7)
+        - 0.0335304944 * 9.81 * (t6 + c_q0 * s_q1);
     let t9 = 0.00000000000643853298 * s_q1 + 0.00335304944 * c_q1 + 0.004557856275072;
     let t10 = 0.00000569152735461 * c_q0 - 0.4204005295716 * s_q0;
     let t11 = 0.0000000000643853298 * (c_q1 * t4 - 9.81 * t7)
@@ -318,9 +316,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
         ],
         bias: [
             t10 + t11
-                - 0.1
-                    * (0.0335304944 * (s_q1 * (t5 * t5))
-                        - 0.0000000000643853298 * (c_q1 * (t5 * t5))),
+                - 0.1 * t5 * t5 * (0.0335304944 * s_q1 - 0.0000000000643853298 * c_q1),
             t11,
         ],
         gravity: [t8 + t10, t8],
@@ -395,14 +391,14 @@ pub fn forward_dynamics_with(
     [
         t10,
         219.4013895236754
-            * (tau[1] + 0.0335304944 * (9.81 * (c_q0 * s_q1) + c_q1 * t11 - 0.1 * t6)
+            * (tau[1] + 0.0335304944 * (9.81 * c_q0 * s_q1 + c_q1 * t11 - 0.1 * t6)
                 - 0.004557856275072 * t10
-                - 0.0000000000643853298 * (9.81 * (c_q0 * c_q1) - 0.1 * t7 - s_q1 * t11)),
+                - 0.0000000000643853298 * (9.81 * c_q0 * c_q1 - 0.1 * t7 - s_q1 * t11)),
     ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 12,
+    mul: 10,
     add: 4,
     div: 0,
     sqrt: 0,
@@ -429,8 +425,8 @@ pub fn coriolis_matrix_with(
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t2 = qd[0] + qd[1];
-    let t3 = 0.0670609888 * (s_q1 * t2) - 0.0000000001287706596 * (c_q1 * t2);
-    let t4 = 0.00670609888 * (qd[0] * s_q1) - 0.00000000001287706596 * (qd[0] * c_q1);
+    let t3 = t2 * (0.0670609888 * s_q1 - 0.0000000001287706596 * c_q1);
+    let t4 = qd[0] * (0.00670609888 * s_q1 - 0.00000000001287706596 * c_q1);
     [[0.5 * (t4 - 0.1 * t3), -0.05 * t3], [0.5 * t4, 0.0]]
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
@@ -459,11 +455,11 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t4 = qd[0] + qd[1];
-    let t5 = -0.10088 * t4 - 0.1 * (qd[0] * c_q1);
-    let t6 = 0.00000000019371 * t4 + 0.1 * (qd[0] * s_q1);
+    let t5 = -0.10088 * t4 - 0.1 * qd[0] * c_q1;
+    let t6 = 0.00000000019371 * t4 + 0.1 * qd[0] * s_q1;
     (
-        0.00037728581681643425 * (qd[0] * qd[0])
-            + 0.5 * (0.0011753 * (t4 * t4) + 0.33238 * (t5 * t5 + t6 * t6)),
+        0.00037728581681643425 * qd[0] * qd[0]
+            + 0.5 * (0.0011753 * t4 * t4 + 0.33238 * (t5 * t5 + t6 * t6)),
         2.6195643 * (0.0000021727 * s_q0 + 0.036012 * c_q0 + 0.035)
             + 3.2606478
                 * (0.1 * c_q0 + 0.10088 * (c_q0 * c_q1 - s_q0 * s_q1)

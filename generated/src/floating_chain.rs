@@ -19,14 +19,14 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 54 | 19 | 1 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 268 | 199 | 0 | 0 | 2 | 2 |
-//! | `mass_matrix` | 325 | 213 | 0 | 0 | 2 | 2 |
-//! | `bias` | 251 | 173 | 0 | 0 | 2 | 2 |
+//! | `inverse_dynamics` | 266 | 199 | 0 | 0 | 2 | 2 |
+//! | `mass_matrix` | 320 | 213 | 0 | 0 | 2 | 2 |
+//! | `bias` | 249 | 173 | 0 | 0 | 2 | 2 |
 //! | `gravity` | 80 | 41 | 0 | 0 | 2 | 2 |
-//! | `joint_space` | 610 | 399 | 0 | 0 | 2 | 2 |
-//! | `forward_dynamics` | 1256 | 705 | 10 | 0 | 2 | 2 |
-//! | `coriolis_matrix` | 1714 | 1216 | 0 | 0 | 2 | 2 |
-//! | `energy` | 154 | 106 | 0 | 0 | 2 | 2 |
+//! | `joint_space` | 603 | 399 | 0 | 0 | 2 | 2 |
+//! | `forward_dynamics` | 1163 | 704 | 10 | 0 | 2 | 2 |
+//! | `coriolis_matrix` | 1672 | 1214 | 0 | 0 | 2 | 2 |
+//! | `energy` | 150 | 106 | 0 | 0 | 2 | 2 |
 //! | `body_poses` | 96 | 63 | 0 | 0 | 2 | 2 |
 //! | `coordinate_rates` | 59 | 34 | 0 | 0 | 0 | 0 |
 //! | `body_jacobians` | 309 | 186 | 0 | 0 | 2 | 2 |
@@ -306,7 +306,7 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 268,
+    mul: 266,
     add: 199,
     div: 0,
     sqrt: 0,
@@ -340,12 +340,12 @@ pub fn inverse_dynamics_with(
     let t2 = qd[3] * c_q7 + qd[4] * s_q7;
     let t3 = qd[4] * c_q7 - qd[3] * s_q7;
     let t4 = -(qd[4] * qd[4]) - qd[5] * qd[5];
-    let t5 = qdd[0] + p.g * (2.0 * (q[3] * q[5] - q[4] * q[6]))
-        + (qd[2] * qd[4] - qd[1] * qd[5]);
+    let t5 = qdd[0] + p.g * 2.0 * (q[3] * q[5] - q[4] * q[6]) + qd[2] * qd[4]
+        - qd[1] * qd[5];
     let t6 = 0.2 * t4 + t5;
     let t7 = qdd[5] + qd[3] * qd[4];
-    let t8 = qdd[1] + p.g * (2.0 * (q[4] * q[5] + q[3] * q[6]))
-        + (qd[0] * qd[5] - qd[2] * qd[3]);
+    let t8 = qdd[1] + p.g * 2.0 * (q[4] * q[5] + q[3] * q[6]) + qd[0] * qd[5]
+        - qd[2] * qd[3];
     let t9 = 0.2 * t7 + t8;
     let t10 = qd[5] + qd[6];
     let t11 = qdd[5] + qdd[6];
@@ -369,9 +369,9 @@ pub fn inverse_dynamics_with(
     let t29 = 2.0 * (t18 - t21);
     let t30 = 2.0 * (t19 + t20);
     let t31 = 1.0 - 2.0 * (t14 + t15);
-    let t32 = t10 * t29 + (t2 * t23 + t3 * t26);
-    let t33 = t10 * t30 + (t2 * t24 + t3 * t27);
-    let t34 = t10 * t31 + (t2 * t25 + t3 * t28);
+    let t32 = t10 * t29 + t2 * t23 + t3 * t26;
+    let t33 = t10 * t30 + t2 * t24 + t3 * t27;
+    let t34 = t10 * t31 + t2 * t25 + t3 * t28;
     let t35 = p.l * t3;
     let t36 = p.l * t10;
     let t37 = c_q7 * t6 + s_q7 * t9;
@@ -382,15 +382,15 @@ pub fn inverse_dynamics_with(
     let t42 = t40 + t41;
     let t43 = t2 * t36 - p.l * t13;
     let t44 = 0.2 * (qd[3] * qd[5] - qdd[4]);
-    let t45 = qdd[2] + p.g * (1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4]))
-        + (qd[1] * qd[3] - qd[0] * qd[4]);
+    let t45 = qdd[2] + p.g * (1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4])) + qd[1] * qd[3]
+        - qd[0] * qd[4];
     let t46 = t44 + t45;
     let t47 = t43 + t46;
     let t48 = qd[7] + t32;
     let t49 = qd[8] + t33;
     let t50 = qd[9] + t34;
     let t51 = qdd[7] + t12 * t23 + t13 * t26 + t11 * t29 + qd[9] * t33 - qd[8] * t34;
-    let t52 = qd[7] * t34 - qd[9] * t32 + (qdd[8] + t12 * t24 + (t13 * t27 + t11 * t30));
+    let t52 = qd[7] * t34 + qdd[8] + t12 * t24 + t13 * t27 + t11 * t30 - qd[9] * t32;
     let t53 = qdd[9] + t12 * t25 + t13 * t28 + t11 * t31 + qd[8] * t32 - qd[7] * t33;
     let s_q12 = libm::Libm::<Real>::sin(q[12]);
     let c_q12 = libm::Libm::<Real>::cos(q[12]);
@@ -400,10 +400,10 @@ pub fn inverse_dynamics_with(
     let t59 = p.l * t49;
     let t60 = p.l * t50;
     let t61 = t50 * t60;
-    let t62 = t29 * t47 + (t23 * t39 + t26 * t42);
+    let t62 = t29 * t47 + t23 * t39 + t26 * t42;
     let t63 = t62 - t49 * t59 - t61;
     let t64 = t48 * t60 - p.l * t52;
-    let t65 = t31 * t47 + (t25 * t39 + t28 * t42);
+    let t65 = t31 * t47 + t25 * t39 + t28 * t42;
     let t66 = t64 + t65;
     let t67 = t49 + qd[10];
     let t68 = t52 + qdd[10];
@@ -418,8 +418,8 @@ pub fn inverse_dynamics_with(
     let t77 = 0.5 * t43 + t46;
     let t78 = 0.01 * t48 - 0.5 * t59;
     let t79 = t49 * t50;
-    let t80 = t30 * t47 + (t24 * t39 + t27 * t42);
-    let t81 = 0.5 * t58 + t80 - 0.01 * (t50 * t50) - t48 * t78;
+    let t80 = t30 * t47 + t24 * t39 + t27 * t42;
+    let t81 = 0.5 * t58 + t80 - 0.01 * t50 * t50 - t48 * t78;
     let t82 = 0.01 * (t51 + t79) + 0.5 * t64 + t65;
     let t83 = p.m * (t62 + t49 * t78 - 0.01 * t53 - 0.5 * t61);
     let t84 = p.m * t82;
@@ -434,28 +434,27 @@ pub fn inverse_dynamics_with(
     let t93 = p.m * s_q12;
     let t94 = 0.5 * (t91 * t92 - t89 * t93);
     let t95 = t83 + 0.5 * (t89 * t92 + t91 * t93);
-    let t96 = p.m * t81 + 0.5 * (p.m * t90);
+    let t96 = p.m * (t81 + 0.5 * t90);
     let t97 = t84 + t94;
-    let t98 = t28 * t97 + (t26 * t95 + t27 * t96);
-    let t99 = t31 * t97 + (t29 * t95 + t30 * t96);
+    let t98 = t28 * t97 + t26 * t95 + t27 * t96;
+    let t99 = t31 * t97 + t29 * t95 + t30 * t96;
     let t100 = p.m * (t37 + 0.5 * t38) + t23 * t95 + t24 * t96 + t25 * t97;
     let t101 = p.m * t76 + t98;
     let t102 = p.m * t77 + t99;
     let t103 = s_q7 * t100 + c_q7 * t101;
     let t104 = t90 * d.k0;
-    let t105 = 0.01 * t70 + 0.009 * (t56 * t67) + 0.25 * t104;
+    let t105 = 0.01 * t70 + 0.009 * t56 * t67 + 0.25 * t104;
     let t106 = 0.004 * t51 + 0.001 * (t53 + c_q12 * t69) + 0.01 * t84 + t49 * t86
         + s_q12 * t105 - 0.02 * t79;
-    let t107 = 0.01 * t68 - 0.009 * (t56 * t57) - 0.25 * (t91 * d.k0);
-    let t108 = 0.02 * t52 + t50 * t85 + t107 - t48 * t86 - p.l * t94
-        - 0.5 * (t82 * d.k0);
-    let t109 = 0.001 * (t51 - s_q12 * t69) + 0.022 * t53 + 0.02 * (t48 * t49)
-        + c_q12 * t105 + 0.5 * (t104 + t81 * d.k0) - 0.01 * t83 - t49 * t85;
+    let t107 = 0.01 * t68 - 0.009 * t56 * t57 - 0.25 * t91 * d.k0;
+    let t108 = 0.02 * t52 + t50 * t85 + t107 - t48 * t86 - p.l * t94 - 0.5 * t82 * d.k0;
+    let t109 = 0.001 * (t51 - s_q12 * t69) + 0.022 * t53 + c_q12 * t105
+        + 0.5 * (t104 + t81 * d.k0) + t49 * (0.02 * t48 - t85) - 0.01 * t83;
     let t110 = 0.002 * t12 + t23 * t106 + t24 * t108 + t25 * t109;
-    let t111 = 0.021 * t13 + t26 * t106 + t27 * t108 + t28 * t109 - 0.019 * (t2 * t10)
-        - p.l * t99 - 0.5 * (t77 * d.k0);
-    let t112 = t31 * t109 + (0.021 * t11 + 0.019 * (t2 * t3))
-        + (p.l * t98 + 0.5 * (t76 * d.k0) + (t29 * t106 + t30 * t108));
+    let t111 = 0.021 * t13 + t26 * t106 + t27 * t108 + t28 * t109 - 0.019 * t2 * t10
+        - p.l * t99 - 0.5 * t77 * d.k0;
+    let t112 = t31 * t109 + 0.021 * t11 + 0.019 * t2 * t3 + p.l * t98 + 0.5 * t76 * d.k0
+        + t29 * t106 + t30 * t108;
     [
         p.m0 * (0.05 * t4 + t5) + c_q7 * t100 - s_q7 * t101,
         t71 + t103,
@@ -475,7 +474,7 @@ pub fn inverse_dynamics_with(
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 325,
+    mul: 320,
     add: 213,
     div: 0,
     sqrt: 0,
@@ -540,8 +539,8 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t43 = p.l * t19;
     let t44 = 0.2 * t31 + t15 * t39;
     let t45 = t25 * d.k0;
-    let t46 = 0.01 * (p.m * t23) + 0.25 * (s_q12 * t45);
-    let t47 = 0.25 * (c_q12 * t45) - (0.01 * (p.m * t22) - t45);
+    let t46 = 0.01 * p.m * t23 + 0.25 * s_q12 * t45;
+    let t47 = 0.25 * c_q12 * t45 + t45 - 0.01 * p.m * t22;
     let t48 = t24 * d.k0;
     let t49 = t23 * d.k0 + 0.25 * t48;
     let t50 = -t49;
@@ -553,8 +552,8 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t56 = t17 * t46 + t19 * t47 + t18 * t50 - 2.0 * t55;
     let t57 = -0.25 * t48;
     let t58 = t32 * d.k0;
-    let t59 = 0.01 * (p.m * t29) + 0.25 * (s_q12 * t58);
-    let t60 = 0.25 * (c_q12 * t58) - (0.01 * (p.m * t27) - t58);
+    let t59 = 0.01 * p.m * t29 + 0.25 * s_q12 * t58;
+    let t60 = 0.25 * c_q12 * t58 + t58 - 0.01 * p.m * t27;
     let t61 = t30 * d.k0;
     let t62 = t29 * d.k0 + 0.25 * t61;
     let t63 = -t62;
@@ -563,12 +562,12 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t66 = c_q7 * t64 - s_q7 * t65;
     let t67 = s_q7 * t64 + c_q7 * t65;
     let t68 = c_q7 * d.k0;
-    let t69 = 2.0 * t68 + t17 * t59 + (t19 * t60 + t18 * t63);
+    let t69 = 2.0 * t68 + t17 * t59 + t19 * t60 + t18 * t63;
     let t70 = d.k2 + t69;
     let t71 = -0.25 * t61;
     let t72 = t18 * d.k0;
-    let t73 = 0.01 * (p.m * t19) + 0.25 * (s_q12 * t72);
-    let t74 = 0.25 * (c_q12 * t72) - (0.01 * t33 - t72);
+    let t73 = 0.01 * p.m * t19 + 0.25 * s_q12 * t72;
+    let t74 = 0.25 * c_q12 * t72 + t72 - 0.01 * t33;
     let t75 = t35 * d.k0;
     let t76 = t19 * d.k0 + 0.25 * t75;
     let t77 = -t76;
@@ -578,63 +577,60 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t81 = s_q7 * t78 + c_q7 * t79 + d.k4;
     let t82 = t17 * t73 + t19 * t74 + t18 * t77;
     let t83 = -0.25 * t75;
-    let t84 = t24 * d.k7 + 0.25 * ((t18 * t36 + p.l * t23) * d.k0);
-    let t85 = 0.001 * t23 + t22 * d.k6 + s_q12 * t84 + 0.01 * (t19 * t55) - 0.005 * t45;
+    let t84 = t24 * d.k7 + 0.25 * (t18 * t36 + p.l * t23) * d.k0;
+    let t85 = 0.001 * t23 + t22 * d.k6 + s_q12 * t84 + 0.01 * t19 * t55 - 0.005 * t45;
     let t86 = s_q7 * d.k9;
     let t87 = c_q12 * d.k9;
-    let t88 = t25 * d.k10
-        - 0.25 * ((t34 * t36 + c_q12 * (t19 * t36 - p.l * t25)) * d.k0);
-    let t89 = t25 * d.k8 + t88 + 0.25 * (t25 * t87) - 0.005 * (t22 * d.k0) - t19 * t86;
-    let t90 = 0.001 * t22 + t23 * d.k11 + t18 * t86 + c_q12 * t84 + 0.25 * (t24 * d.k9)
-        - 0.01 * (t17 * t55);
+    let t88 = t25 * d.k10 - 0.25 * (t34 * t36 + c_q12 * (t19 * t36 - p.l * t25)) * d.k0;
+    let t89 = t88 + t25 * (d.k8 + 0.25 * t87) - 0.005 * t22 * d.k0 - t19 * t86;
+    let t90 = 0.001 * t22 + t23 * d.k11 + t18 * t86 + c_q12 * t84 + 0.25 * t24 * d.k9
+        - 0.01 * t17 * t55;
     let t91 = c_q7 * d.k5 + t11 * t85 + t12 * t89 + t13 * t90;
     let t92 = -t46;
     let t93 = -t47;
-    let t94 = t19 * t93 + (t17 * t92 + t18 * t49);
+    let t94 = t19 * t93 + t17 * t92 + t18 * t49;
     let t95 = t14 * t85 + t15 * t89 + t16 * t90 - p.l * t94;
     let t96 = s_q7 * t91 + c_q7 * t95 + 0.005 - 0.2 * (2.0 * t55 + t94);
     let t97 = t14 * t92 + t15 * t49 + t16 * t93;
-    let t98 = t17 * t85 + t18 * t89 + (t19 * t90 + p.l * t97);
+    let t98 = t17 * t85 + t18 * t89 + t19 * t90 + p.l * t97;
     let t99 = 0.2 * (s_q7 * (t11 * t92 + t12 * t49 + t13 * t93) + c_q7 * t97) + t98;
     let t100 = -t59;
     let t101 = -t60;
-    let t102 = t19 * t101 + (t17 * t100 + t18 * t62);
-    let t103 = t30 * d.k7 + 0.25 * ((t18 * t37 + p.l * t29) * d.k0);
-    let t104 = 0.001 * t29 + 0.01 * (p.m * t38) + t27 * d.k6 + s_q12 * t103
-        - 0.005 * t58;
-    let t105 = t32 * d.k10 - 0.25 * ((t34 * t37 + c_q12 * (t38 - p.l * t32)) * d.k0);
-    let t106 = t32 * d.k8 + t105 + 0.25 * (t32 * t87) - 0.005 * (t27 * d.k0)
-        - t38 * d.k0;
-    let t107 = 0.001 * t27 + t29 * d.k11 + t37 * t72 + c_q12 * t103 + 0.25 * (t30 * d.k9)
-        - 0.01 * (t33 * t37);
+    let t102 = t19 * t101 + t17 * t100 + t18 * t62;
+    let t103 = t30 * d.k7 + 0.25 * (t18 * t37 + p.l * t29) * d.k0;
+    let t104 = 0.001 * t29 + 0.01 * p.m * t38 + t27 * d.k6 + s_q12 * t103 - 0.005 * t58;
+    let t105 = t32 * d.k10 - 0.25 * (t34 * t37 + c_q12 * (t38 - p.l * t32)) * d.k0;
+    let t106 = t105 + t32 * (d.k8 + 0.25 * t87) - d.k0 * (0.005 * t27 + t38);
+    let t107 = 0.001 * t27 + t29 * d.k11 + c_q12 * t103 + 0.25 * t30 * d.k9
+        + t37 * (t72 - 0.01 * t33);
     let t108 = t14 * t100 + t15 * t62 + t16 * t101;
-    let t109 = t17 * t104 + t18 * t106 + (t19 * t107 + p.l * t108);
+    let t109 = t17 * t104 + t18 * t106 + t19 * t107 + p.l * t108;
     let t110 = 0.2 * (s_q7 * (t11 * t100 + t12 * t62 + t13 * t101) + c_q7 * t108) + t109
         + 0.002;
     let t111 = t35 * d.k7;
-    let t112 = t111 + 0.25 * ((t43 + t44) * d.k0);
-    let t113 = t17 * d.k6 + (0.001 * t19 - 0.005 * t72);
-    let t114 = 0.01 * (p.m * t42) + s_q12 * t112 + t113;
+    let t112 = t111 + 0.25 * (t43 + t44) * d.k0;
+    let t113 = t17 * d.k6 + 0.001 * t19 - 0.005 * t72;
+    let t114 = 0.01 * p.m * t42 + s_q12 * t112 + t113;
     let t115 = t18 * d.k10;
-    let t116 = t115 - 0.25 * ((s_q12 * t40 + c_q12 * (t42 - t41)) * d.k0);
-    let t117 = 0.25 * (t18 * t87) + (t18 * d.k8 - 0.005 * (t17 * d.k0));
+    let t116 = t115 - 0.25 * (s_q12 * t40 + c_q12 * (t42 - t41)) * d.k0;
+    let t117 = t18 * (0.25 * t87 + d.k8) - 0.005 * t17 * d.k0;
     let t118 = t116 + t117 - t42 * d.k0;
-    let t119 = 0.25 * (t35 * d.k9) + (0.001 * t17 + t19 * d.k11);
-    let t120 = t44 * d.k0 + c_q12 * t112 + t119 - 0.01 * (p.m * t40);
+    let t119 = 0.25 * t35 * d.k9 + 0.001 * t17 + t19 * d.k11;
+    let t120 = t44 * d.k0 + c_q12 * t112 + t119 - 0.01 * p.m * t40;
     let t121 = -t73;
     let t122 = -t74;
-    let t123 = t16 * t122 + (t14 * t121 + t15 * t76);
+    let t123 = t16 * t122 + t14 * t121 + t15 * t76;
     let t124 = p.l * t123;
-    let t125 = 0.4 * t68 + t17 * t114 + (t18 * t118 + t19 * t120);
+    let t125 = 0.4 * t68 + t17 * t114 + t18 * t118 + t19 * t120;
     let t126 = t124 + d.k17;
     let t127 = t125 + t126;
-    let t128 = t111 + 0.25 * ((t43 + p.l * t15) * d.k0);
-    let t129 = t113 + s_q12 * t128 + 0.01 * (t16 * d.k0);
-    let t130 = t115 - 0.25 * ((p.l * t14 * s_q12 + c_q12 * (p.l * t16 - t41)) * d.k0);
+    let t128 = t111 + 0.25 * (t43 + p.l * t15) * d.k0;
+    let t129 = t113 + s_q12 * t128 + 0.01 * t16 * d.k0;
+    let t130 = t115 - 0.25 * (p.l * t14 * s_q12 + c_q12 * (p.l * t16 - t41)) * d.k0;
     let t131 = t117 + t130 - t16 * d.k9;
-    let t132 = t119 + t15 * d.k9 + c_q12 * t128 - 0.01 * (t14 * d.k0);
+    let t132 = t119 + t15 * d.k9 + c_q12 * t128 - 0.01 * t14 * d.k0;
     let t133 = s_q12 * d.k7;
-    let t134 = 0.25 * (s_q12 * d.k9) + c_q12 * t133 + 0.001;
+    let t134 = 0.25 * s_q12 * d.k9 + c_q12 * t133 + 0.001;
     let t135 = d.k10 + 0.25 * t87;
     [
         [d.k1, 0.0, 0.0, t53, t54, t56, t56, t46, t50, t47, t57],
@@ -717,7 +713,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 251,
+    mul: 249,
     add: 173,
     div: 0,
     sqrt: 0,
@@ -763,9 +759,9 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t24 = 2.0 * (t13 - t16);
     let t25 = 2.0 * (t14 + t15);
     let t26 = 1.0 - 2.0 * (t9 + t10);
-    let t27 = t6 * t24 + (t2 * t18 + t3 * t21);
-    let t28 = t6 * t25 + (t2 * t19 + t3 * t22);
-    let t29 = t6 * t26 + (t2 * t20 + t3 * t23);
+    let t27 = t6 * t24 + t2 * t18 + t3 * t21;
+    let t28 = t6 * t25 + t2 * t19 + t3 * t22;
+    let t29 = t6 * t26 + t2 * t20 + t3 * t23;
     let t30 = p.l * t3;
     let t31 = p.l * t6;
     let t32 = t2 * t30;
@@ -790,9 +786,9 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t51 = p.l * t43;
     let t52 = p.l * t39;
     let t53 = -(qd[4] * qd[4]) - qd[5] * qd[5];
-    let t54 = p.g * (2.0 * (q[3] * q[5] - q[4] * q[6])) + qd[2] * qd[4] - qd[1] * qd[5];
+    let t54 = p.g * 2.0 * (q[3] * q[5] - q[4] * q[6]) + qd[2] * qd[4] - qd[1] * qd[5];
     let t55 = 0.2 * t53 + t54;
-    let t56 = p.g * (2.0 * (q[4] * q[5] + q[3] * q[6])) + qd[0] * qd[5] - qd[2] * qd[3];
+    let t56 = p.g * 2.0 * (q[4] * q[5] + q[3] * q[6]) + qd[0] * qd[5] - qd[2] * qd[3];
     let t57 = 0.2 * t4 + t56;
     let t58 = -(t3 * t30) - t6 * t31;
     let t59 = c_q7 * t55 + s_q7 * t57;
@@ -805,13 +801,13 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t65 = 0.2 * t5 + t64;
     let t66 = t63 + t65;
     let t67 = qd[8] * t27 + t7 * t20 - qd[7] * t28 - t8 * t23;
-    let t68 = t24 * t66 + (t18 * t60 + t21 * t62);
+    let t68 = t24 * t66 + t18 * t60 + t21 * t62;
     let t69 = p.m * (t34 * t47 + t68 - 0.5 * t42 - 0.01 * t67);
     let t70 = t68 - t34 * t40 - t42;
     let t71 = qd[7] * t29 + t7 * t19 - qd[9] * t27 - t8 * t22;
     let t72 = p.l * t71;
     let t73 = t33 * t41 - t72;
-    let t74 = t26 * t66 + (t20 * t60 + t23 * t62);
+    let t74 = t26 * t66 + t20 * t60 + t23 * t62;
     let t75 = t73 + t74;
     let t76 = c_q12 * t70 - 0.5 * (t43 * t51 + t39 * t52) - s_q12 * t75;
     let t77 = p.m * c_q12;
@@ -819,42 +815,40 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t79 = p.m * s_q12;
     let t80 = t69 + 0.5 * (t76 * t77 + t78 * t79);
     let t81 = p.l * t67;
-    let t82 = t25 * t66 + (t19 * t60 + t22 * t62);
-    let t83 = t82 + 0.5 * t81 - 0.01 * (t35 * t35) - t33 * t47;
+    let t82 = t25 * t66 + t19 * t60 + t22 * t62;
+    let t83 = t82 + 0.5 * t81 - 0.01 * t35 * t35 - t33 * t47;
     let t84 = qd[9] * t28 + t7 * t18 - qd[8] * t29 - t8 * t21;
     let t85 = qd[10] * t38 + s_q12 * t84 + c_q12 * t67;
     let t86 = t33 * t40 + t81 + t82 + 0.5 * (t38 * t51 + p.l * t85);
-    let t87 = p.m * t83 + 0.5 * (p.m * t86);
+    let t87 = p.m * (t83 + 0.5 * t86);
     let t88 = 0.01 * (t48 + t84) + 0.5 * t73 + t74;
     let t89 = p.m * t88;
     let t90 = 0.5 * (t77 * t78 - t76 * t79);
     let t91 = t89 + t90;
     let t92 = p.m * (0.5 * t58 + t59) + t18 * t80 + t19 * t87 + t20 * t91;
     let t93 = 0.5 * t32 + t61;
-    let t94 = t23 * t91 + (t21 * t80 + t22 * t87);
+    let t94 = t23 * t91 + t21 * t80 + t22 * t87;
     let t95 = p.m * t93 + t94;
     let t96 = p.m0 * (0.05 * t4 + t56);
     let t97 = s_q7 * t92 + c_q7 * t95;
     let t98 = p.m0 * (0.05 * t5 + t64);
     let t99 = 0.5 * t63 + t65;
-    let t100 = t26 * t91 + (t24 * t80 + t25 * t87);
+    let t100 = t26 * t91 + t24 * t80 + t25 * t87;
     let t101 = p.m * t99 + t100;
     let t102 = c_q12 * t84 - qd[10] * t39 - s_q12 * t67;
     let t103 = t86 * d.k0;
-    let t104 = 0.009 * (t38 * t43) + 0.01 * t85 + 0.25 * t103;
+    let t104 = 0.009 * t38 * t43 + 0.01 * t85 + 0.25 * t103;
     let t105 = t34 * t50 + s_q12 * t104 + 0.001 * (t67 + c_q12 * t102) + 0.004 * t84
         + 0.01 * t89 - 0.02 * t48;
-    let t106 = -0.009 * (t38 * t39) - 0.25 * (t78 * d.k0);
-    let t107 = t35 * t49 + t106 + 0.03 * t71 - t33 * t50 - p.l * t90
-        - 0.5 * (t88 * d.k0);
-    let t108 = 0.02 * (t33 * t34) + c_q12 * t104 + 0.022 * t67
-        + 0.001 * (t84 - s_q12 * t102) + 0.5 * (t103 + t83 * d.k0) - t34 * t49
-        - 0.01 * t69;
+    let t106 = -0.009 * t38 * t39 - 0.25 * t78 * d.k0;
+    let t107 = t35 * t49 + t106 + 0.03 * t71 - t33 * t50 - p.l * t90 - 0.5 * t88 * d.k0;
+    let t108 = c_q12 * t104 + 0.022 * t67 + 0.001 * (t84 - s_q12 * t102)
+        + 0.5 * (t103 + t83 * d.k0) + t34 * (0.02 * t33 - t49) - 0.01 * t69;
     let t109 = 0.002 * t7 + t18 * t105 + t19 * t107 + t20 * t108;
-    let t110 = t21 * t105 + t22 * t107 + t23 * t108 - 0.021 * t8 - 0.019 * (t2 * t6)
-        - p.l * t100 - 0.5 * (t99 * d.k0);
-    let t111 = t25 * t107 + t26 * t108
-        + (0.019 * (t2 * t3) + p.l * t94 + (0.5 * (t93 * d.k0) + t24 * t105));
+    let t110 = t21 * t105 + t22 * t107 + t23 * t108 - 0.021 * t8 - 0.019 * t2 * t6
+        - p.l * t100 - 0.5 * t99 * d.k0;
+    let t111 = t25 * t107 + t26 * t108 + 0.019 * t2 * t3 + p.l * t94 + 0.5 * t93 * d.k0
+        + t24 * t105;
     [
         p.m0 * (0.05 * t53 + t54) + c_q7 * t92 - s_q7 * t95,
         t96 + t97,
@@ -922,13 +916,13 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let t30 = t14 * t27 + t17 * t28 + t20 * t29;
     let t31 = t16 * t27 + t19 * t28 + t22 * t29;
     let t32 = (t15 * t27 + t18 * t28 + t21 * t29) * d.k0;
-    let t33 = 0.01 * (p.m * t31) + 0.25 * (s_q12 * t32);
-    let t34 = t32 + 0.25 * (c_q12 * t32) - 0.01 * (p.m * t30);
+    let t33 = 0.01 * p.m * t31 + 0.25 * s_q12 * t32;
+    let t34 = t32 + 0.25 * c_q12 * t32 - 0.01 * p.m * t30;
     let t35 = (s_q12 * t30 + c_q12 * t31) * d.k0;
     let t36 = -0.25 * t35 - t31 * d.k0;
     let t37 = t14 * t33 + t16 * t34 + t15 * t36;
-    let t38 = t17 * t33 + t19 * t34 + t18 * t36 - 2.0 * (t2 * d.k22);
-    let t39 = 2.0 * (t28 * d.k0) + t20 * t33 + (t22 * t34 + t21 * t36);
+    let t38 = t17 * t33 + t19 * t34 + t18 * t36 - 2.0 * t2 * d.k22;
+    let t39 = 2.0 * t28 * d.k0 + t20 * t33 + t22 * t34 + t21 * t36;
     [
         t0 * d.k21,
         t1 * d.k21,
@@ -945,7 +939,7 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 610,
+    mul: 603,
     add: 399,
     div: 0,
     sqrt: 0,
@@ -999,9 +993,9 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t30 = 2.0 * (t19 - t22);
     let t31 = 2.0 * (t20 + t21);
     let t32 = 1.0 - 2.0 * (t15 + t16);
-    let t33 = t12 * t30 + (t8 * t24 + t9 * t27);
-    let t34 = t12 * t31 + (t8 * t25 + t9 * t28);
-    let t35 = t12 * t32 + (t8 * t26 + t9 * t29);
+    let t33 = t12 * t30 + t8 * t24 + t9 * t27;
+    let t34 = t12 * t31 + t8 * t25 + t9 * t28;
+    let t35 = t12 * t32 + t8 * t26 + t9 * t29;
     let t36 = p.l * t9;
     let t37 = p.l * t12;
     let t38 = t8 * t36;
@@ -1063,13 +1057,13 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t94 = 0.2 * t11 + t93;
     let t95 = t92 + t94;
     let t96 = qd[8] * t33 + t13 * t26 - qd[7] * t34 - t14 * t29;
-    let t97 = t30 * t95 + (t24 * t89 + t27 * t91);
+    let t97 = t30 * t95 + t24 * t89 + t27 * t91;
     let t98 = p.m * (t40 * t53 + t97 - 0.5 * t48 - 0.01 * t96);
     let t99 = t97 - t40 * t46 - t48;
     let t100 = qd[7] * t35 + t13 * t25 - qd[9] * t33 - t14 * t28;
     let t101 = p.l * t100;
     let t102 = t39 * t47 - t101;
-    let t103 = t32 * t95 + (t26 * t89 + t29 * t91);
+    let t103 = t32 * t95 + t26 * t89 + t29 * t91;
     let t104 = t102 + t103;
     let t105 = c_q12 * t99 - 0.5 * (t49 * t57 + t45 * t58) - s_q12 * t104;
     let t106 = p.m * c_q12;
@@ -1077,25 +1071,25 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t108 = p.m * s_q12;
     let t109 = t98 + 0.5 * (t105 * t106 + t107 * t108);
     let t110 = p.l * t96;
-    let t111 = t31 * t95 + (t25 * t89 + t28 * t91);
-    let t112 = t111 + 0.5 * t110 - 0.01 * (t41 * t41) - t39 * t53;
+    let t111 = t31 * t95 + t25 * t89 + t28 * t91;
+    let t112 = t111 + 0.5 * t110 - 0.01 * t41 * t41 - t39 * t53;
     let t113 = qd[9] * t34 + t13 * t24 - qd[8] * t35 - t14 * t27;
     let t114 = qd[10] * t44 + s_q12 * t113 + c_q12 * t96;
     let t115 = t39 * t46 + t110 + t111 + 0.5 * (t44 * t57 + p.l * t114);
-    let t116 = p.m * t112 + 0.5 * (p.m * t115);
+    let t116 = p.m * (t112 + 0.5 * t115);
     let t117 = 0.01 * (t54 + t113) + 0.5 * t102 + t103;
     let t118 = p.m * t117;
     let t119 = 0.5 * (t106 * t107 - t105 * t108);
     let t120 = t118 + t119;
     let t121 = p.m * (0.5 * t87 + t88) + t24 * t109 + t25 * t116 + t26 * t120;
     let t122 = 0.5 * t38 + t90;
-    let t123 = t29 * t120 + (t27 * t109 + t28 * t116);
+    let t123 = t29 * t120 + t27 * t109 + t28 * t116;
     let t124 = p.m * t122 + t123;
     let t125 = p.m0 * (0.05 * t10 + t85);
     let t126 = s_q7 * t121 + c_q7 * t124;
     let t127 = p.m0 * (0.05 * t11 + t93);
     let t128 = 0.5 * t92 + t94;
-    let t129 = t32 * t120 + (t30 * t109 + t31 * t116);
+    let t129 = t32 * t120 + t30 * t109 + t31 * t116;
     let t130 = p.m * t128 + t129;
     let t131 = c_q12 * t113 - qd[10] * t45 - s_q12 * t96;
     let t132 = t3 * c_q7 + t4 * s_q7;
@@ -1105,10 +1099,10 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t136 = t25 * t132 + t28 * t133 + t5 * t31;
     let t137 = 0.2 * t68 + t28 * t77;
     let t138 = s_q12 * d.k0;
-    let t139 = 0.01 * (p.m * t60) + 0.25 * (t62 * t138);
+    let t139 = 0.01 * p.m * t60 + 0.25 * t62 * t138;
     let t140 = t62 * d.k0;
     let t141 = c_q12 * d.k0;
-    let t142 = 0.25 * (t62 * t141) - (0.01 * (p.m * t59) - t140);
+    let t142 = 0.25 * t62 * t141 + t140 - 0.01 * p.m * t59;
     let t143 = t61 * d.k0;
     let t144 = t60 * d.k0 + 0.25 * t143;
     let t145 = -t144;
@@ -1119,9 +1113,9 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t150 = s_q7 * d.k0;
     let t151 = t30 * t139 + t32 * t142 + t31 * t145 - 2.0 * t150;
     let t152 = -0.25 * t143;
-    let t153 = 0.01 * (p.m * t66) + 0.25 * (t69 * t138);
+    let t153 = 0.01 * p.m * t66 + 0.25 * t69 * t138;
     let t154 = t69 * d.k0;
-    let t155 = 0.25 * (t69 * t141) - (0.01 * (p.m * t64) - t154);
+    let t155 = 0.25 * t69 * t141 + t154 - 0.01 * p.m * t64;
     let t156 = t67 * d.k0;
     let t157 = t66 * d.k0 + 0.25 * t156;
     let t158 = -t157;
@@ -1130,12 +1124,12 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t161 = c_q7 * t159 - s_q7 * t160;
     let t162 = s_q7 * t159 + c_q7 * t160;
     let t163 = c_q7 * d.k0;
-    let t164 = 2.0 * t163 + t30 * t153 + (t32 * t155 + t31 * t158);
+    let t164 = 2.0 * t163 + t30 * t153 + t32 * t155 + t31 * t158;
     let t165 = d.k2 + t164;
     let t166 = -0.25 * t156;
-    let t167 = 0.01 * (p.m * t32) + 0.25 * (t31 * t138);
+    let t167 = 0.01 * p.m * t32 + 0.25 * t31 * t138;
     let t168 = t31 * d.k0;
-    let t169 = 0.25 * (t31 * t141) - (0.01 * t70 - t168);
+    let t169 = 0.25 * t31 * t141 + t168 - 0.01 * t70;
     let t170 = t72 * d.k0;
     let t171 = t32 * d.k0 + 0.25 * t170;
     let t172 = -t171;
@@ -1145,89 +1139,84 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t176 = s_q7 * t173 + c_q7 * t174 + d.k4;
     let t177 = t30 * t167 + t32 * t169 + t31 * t172;
     let t178 = -0.25 * t170;
-    let t179 = t61 * d.k7 + 0.25 * ((t31 * t73 + p.l * t60) * d.k0);
-    let t180 = 0.001 * t60 + t59 * d.k6 + s_q12 * t179 + 0.01 * (t32 * t150)
+    let t179 = t61 * d.k7 + 0.25 * (t31 * t73 + p.l * t60) * d.k0;
+    let t180 = 0.001 * t60 + t59 * d.k6 + s_q12 * t179 + 0.01 * t32 * t150
         - 0.005 * t140;
     let t181 = s_q7 * d.k9;
     let t182 = c_q12 * d.k9;
-    let t183 = t62 * d.k10
-        - 0.25 * ((t71 * t73 + c_q12 * (t32 * t73 - p.l * t62)) * d.k0);
-    let t184 = t62 * d.k8 + t183 + 0.25 * (t62 * t182) - 0.005 * (t59 * d.k0)
-        - t32 * t181;
-    let t185 = 0.001 * t59 + t60 * d.k11 + t31 * t181 + c_q12 * t179
-        + 0.25 * (t61 * d.k9) - 0.01 * (t30 * t150);
+    let t183 = t62 * d.k10 - 0.25 * (t71 * t73 + c_q12 * (t32 * t73 - p.l * t62)) * d.k0;
+    let t184 = t183 + t62 * (d.k8 + 0.25 * t182) - 0.005 * t59 * d.k0 - t32 * t181;
+    let t185 = 0.001 * t59 + t60 * d.k11 + t31 * t181 + c_q12 * t179 + 0.25 * t61 * d.k9
+        - 0.01 * t30 * t150;
     let t186 = c_q7 * d.k5 + t24 * t180 + t25 * t184 + t26 * t185;
     let t187 = -t139;
     let t188 = -t142;
-    let t189 = t32 * t188 + (t30 * t187 + t31 * t144);
+    let t189 = t32 * t188 + t30 * t187 + t31 * t144;
     let t190 = t27 * t180 + t28 * t184 + t29 * t185 - p.l * t189;
     let t191 = s_q7 * t186 + c_q7 * t190 + 0.005 - 0.2 * (2.0 * t150 + t189);
     let t192 = t27 * t187 + t28 * t144 + t29 * t188;
-    let t193 = t30 * t180 + t31 * t184 + (t32 * t185 + p.l * t192);
+    let t193 = t30 * t180 + t31 * t184 + t32 * t185 + p.l * t192;
     let t194 = 0.2 * (s_q7 * (t24 * t187 + t25 * t144 + t26 * t188) + c_q7 * t192)
         + t193;
     let t195 = -t153;
     let t196 = -t155;
-    let t197 = t32 * t196 + (t30 * t195 + t31 * t157);
-    let t198 = t67 * d.k7 + 0.25 * ((t76 + p.l * t66) * d.k0);
-    let t199 = 0.001 * t66 + 0.01 * (p.m * t75) + t64 * d.k6 + s_q12 * t198
-        - 0.005 * t154;
-    let t200 = t69 * d.k10 - 0.25 * ((t71 * t74 + c_q12 * (t75 - p.l * t69)) * d.k0);
-    let t201 = t69 * d.k8 + t200 + 0.25 * (t69 * t182) - 0.005 * (t64 * d.k0)
-        - t75 * d.k0;
-    let t202 = 0.001 * t64 + t66 * d.k11 + t76 * d.k0 + c_q12 * t198
-        + 0.25 * (t67 * d.k9) - 0.01 * (t70 * t74);
+    let t197 = t32 * t196 + t30 * t195 + t31 * t157;
+    let t198 = t67 * d.k7 + 0.25 * (t76 + p.l * t66) * d.k0;
+    let t199 = 0.001 * t66 + 0.01 * p.m * t75 + t64 * d.k6 + s_q12 * t198 - 0.005 * t154;
+    let t200 = t69 * d.k10 - 0.25 * (t71 * t74 + c_q12 * (t75 - p.l * t69)) * d.k0;
+    let t201 = t200 + t69 * (d.k8 + 0.25 * t182) - d.k0 * (0.005 * t64 + t75);
+    let t202 = 0.001 * t64 + t66 * d.k11 + t76 * d.k0 + c_q12 * t198 + 0.25 * t67 * d.k9
+        - 0.01 * t70 * t74;
     let t203 = t27 * t195 + t28 * t157 + t29 * t196;
-    let t204 = t30 * t199 + t31 * t201 + (t32 * t202 + p.l * t203);
+    let t204 = t30 * t199 + t31 * t201 + t32 * t202 + p.l * t203;
     let t205 = 0.2 * (s_q7 * (t24 * t195 + t25 * t157 + t26 * t196) + c_q7 * t203) + t204
         + 0.002;
     let t206 = t72 * d.k7;
-    let t207 = t206 + 0.25 * ((t81 + t137) * d.k0);
-    let t208 = t30 * d.k6 + (0.001 * t32 - 0.005 * t168);
-    let t209 = 0.01 * (p.m * t80) + s_q12 * t207 + t208;
+    let t207 = t206 + 0.25 * (t81 + t137) * d.k0;
+    let t208 = t30 * d.k6 + 0.001 * t32 - 0.005 * t168;
+    let t209 = 0.01 * p.m * t80 + s_q12 * t207 + t208;
     let t210 = t31 * d.k10;
-    let t211 = t210 - 0.25 * ((s_q12 * t78 + c_q12 * (t80 - t79)) * d.k0);
-    let t212 = 0.25 * (t31 * t182) + (t31 * d.k8 - 0.005 * (t30 * d.k0));
+    let t211 = t210 - 0.25 * (s_q12 * t78 + c_q12 * (t80 - t79)) * d.k0;
+    let t212 = t31 * (0.25 * t182 + d.k8) - 0.005 * t30 * d.k0;
     let t213 = t211 + t212 - t80 * d.k0;
-    let t214 = 0.25 * (t72 * d.k9) + (0.001 * t30 + t32 * d.k11);
-    let t215 = t137 * d.k0 + c_q12 * t207 + t214 - 0.01 * (p.m * t78);
+    let t214 = 0.25 * t72 * d.k9 + 0.001 * t30 + t32 * d.k11;
+    let t215 = t137 * d.k0 + c_q12 * t207 + t214 - 0.01 * p.m * t78;
     let t216 = -t167;
     let t217 = -t169;
-    let t218 = t29 * t217 + (t27 * t216 + t28 * t171);
+    let t218 = t29 * t217 + t27 * t216 + t28 * t171;
     let t219 = p.l * t218;
-    let t220 = 0.4 * t163 + t30 * t209 + (t31 * t213 + t32 * t215);
+    let t220 = 0.4 * t163 + t30 * t209 + t31 * t213 + t32 * t215;
     let t221 = t219 + d.k17;
     let t222 = t220 + t221;
-    let t223 = t206 + 0.25 * ((t81 + p.l * t28) * d.k0);
-    let t224 = t208 + s_q12 * t223 + 0.01 * (t29 * d.k0);
-    let t225 = t210 - 0.25 * ((p.l * t27 * s_q12 + c_q12 * (p.l * t29 - t79)) * d.k0);
+    let t223 = t206 + 0.25 * (t81 + p.l * t28) * d.k0;
+    let t224 = t208 + s_q12 * t223 + 0.01 * t29 * d.k0;
+    let t225 = t210 - 0.25 * (p.l * t27 * s_q12 + c_q12 * (p.l * t29 - t79)) * d.k0;
     let t226 = t212 + t225 - t29 * d.k9;
-    let t227 = t214 + t28 * d.k9 + c_q12 * t223 - 0.01 * (t27 * d.k0);
+    let t227 = t214 + t28 * d.k9 + c_q12 * t223 - 0.01 * t27 * d.k0;
     let t228 = s_q12 * d.k7;
-    let t229 = 0.25 * (s_q12 * d.k9) + c_q12 * t228 + 0.001;
+    let t229 = 0.25 * s_q12 * d.k9 + c_q12 * t228 + 0.001;
     let t230 = d.k10 + 0.25 * t182;
     let t231 = t115 * d.k0;
-    let t232 = 0.009 * (t44 * t49) + 0.01 * t114 + 0.25 * t231;
+    let t232 = 0.009 * t44 * t49 + 0.01 * t114 + 0.25 * t231;
     let t233 = t40 * t56 + s_q12 * t232 + 0.001 * (t96 + c_q12 * t131) + 0.004 * t113
         + 0.01 * t118 - 0.02 * t54;
-    let t234 = -0.009 * (t44 * t45) - 0.25 * (t107 * d.k0);
+    let t234 = -0.009 * t44 * t45 - 0.25 * t107 * d.k0;
     let t235 = t41 * t55 + t234 + 0.03 * t100 - t39 * t56 - p.l * t119
-        - 0.5 * (t117 * d.k0);
-    let t236 = 0.02 * (t39 * t40) + c_q12 * t232 + 0.022 * t96
-        + 0.001 * (t113 - s_q12 * t131) + 0.5 * (t231 + t112 * d.k0) - t40 * t55
-        - 0.01 * t98;
+        - 0.5 * t117 * d.k0;
+    let t236 = c_q12 * t232 + 0.022 * t96 + 0.001 * (t113 - s_q12 * t131)
+        + 0.5 * (t231 + t112 * d.k0) + t40 * (0.02 * t39 - t55) - 0.01 * t98;
     let t237 = 0.002 * t13 + t24 * t233 + t25 * t235 + t26 * t236;
-    let t238 = t27 * t233 + t28 * t235 + t29 * t236 - 0.021 * t14 - 0.019 * (t8 * t12)
-        - p.l * t129 - 0.5 * (t128 * d.k0);
-    let t239 = t31 * t235 + t32 * t236
-        + (0.019 * (t8 * t9) + p.l * t123 + (0.5 * (t122 * d.k0) + t30 * t233));
-    let t240 = 0.01 * (p.m * t135) + 0.25 * (t136 * t138);
-    let t241 = t136 * d.k0 + 0.25 * (t136 * t141) - 0.01 * (p.m * t134);
+    let t238 = t27 * t233 + t28 * t235 + t29 * t236 - 0.021 * t14 - 0.019 * t8 * t12
+        - p.l * t129 - 0.5 * t128 * d.k0;
+    let t239 = t31 * t235 + t32 * t236 + 0.019 * t8 * t9 + p.l * t123 + 0.5 * t122 * d.k0
+        + t30 * t233;
+    let t240 = 0.01 * p.m * t135 + 0.25 * t136 * t138;
+    let t241 = t136 * (d.k0 + 0.25 * t141) - 0.01 * p.m * t134;
     let t242 = (s_q12 * t134 + c_q12 * t135) * d.k0;
     let t243 = -0.25 * t242 - t135 * d.k0;
     let t244 = t24 * t240 + t26 * t241 + t25 * t243;
-    let t245 = t27 * t240 + t29 * t241 + t28 * t243 - 2.0 * (t2 * d.k22);
-    let t246 = 2.0 * (t133 * d.k0) + t30 * t240 + (t32 * t241 + t31 * t243);
+    let t245 = t27 * t240 + t29 * t241 + t28 * t243 - 2.0 * t2 * d.k22;
+    let t246 = 2.0 * t133 * d.k0 + t30 * t240 + t32 * t241 + t31 * t243;
     JointSpace {
         mass_matrix: [
             [d.k1, 0.0, 0.0, t148, t149, t151, t151, t139, t145, t142, t152],
@@ -1362,8 +1351,8 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 1256,
-    add: 705,
+    mul: 1163,
+    add: 704,
     div: 10,
     sqrt: 0,
     sin: 2,
@@ -1419,10 +1408,10 @@ pub fn forward_dynamics_with(
     let t24 = 2.0 * (t13 - t16);
     let t25 = 2.0 * (t14 + t15);
     let t26 = 1.0 - 2.0 * (t9 + t10);
-    let t27 = t6 * t24 + (t2 * t18 + t3 * t21);
-    let t28 = t6 * t25 + (t2 * t19 + t3 * t22);
-    let t29 = t6 * t26 + (t2 * t20 + t3 * t23);
-    let t30 = -(p.l * (t3 * t3)) - p.l * (t6 * t6);
+    let t27 = t6 * t24 + t2 * t18 + t3 * t21;
+    let t28 = t6 * t25 + t2 * t19 + t3 * t22;
+    let t29 = t6 * t26 + t2 * t20 + t3 * t23;
+    let t30 = -(p.l * (t3 * t3 + t6 * t6));
     let t31 = qd[7] + t27;
     let t32 = qd[8] + t28;
     let t33 = qd[9] + t29;
@@ -1437,130 +1426,126 @@ pub fn forward_dynamics_with(
     let t42 = p.l * t33;
     let t43 = t32 + qd[10];
     let t44 = p.m * t33;
-    let t45 = p.g * (2.0 * (q[3] * q[5] - q[4] * q[6])) + qd[2] * qd[4] - qd[1] * qd[5];
-    let t46 = p.g * (2.0 * (q[4] * q[5] + q[3] * q[6])) + qd[0] * qd[5] - qd[2] * qd[3];
+    let t45 = p.g * 2.0 * (q[3] * q[5] - q[4] * q[6]) + qd[2] * qd[4] - qd[1] * qd[5];
+    let t46 = p.g * 2.0 * (q[4] * q[5] + q[3] * q[6]) + qd[0] * qd[5] - qd[2] * qd[3];
     let t47 = p.g * (1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4])) + qd[1] * qd[3]
         - qd[0] * qd[4];
     let t48 = qd[3] * qd[4];
-    let t49 = c_q7 * t4 + 0.2 * (s_q7 * t48);
-    let t50 = 0.2 * (c_q7 * t48) - s_q7 * t4;
+    let t49 = c_q7 * t4 + 0.2 * s_q7 * t48;
+    let t50 = 0.2 * c_q7 * t48 - s_q7 * t4;
     let t51 = p.l * t2;
     let t52 = t3 * t51;
     let t53 = t6 * t51;
-    let t54 = t24 * t53 + (t18 * t30 + t21 * t52);
-    let t55 = t25 * t53 + (t19 * t30 + t22 * t52);
-    let t56 = t26 * t53 + (t20 * t30 + t23 * t52);
-    let t57 = s_q12 * (-(p.l * (t32 * t32)) - t33 * t42) + t39 * t42;
+    let t54 = t24 * t53 + t18 * t30 + t21 * t52;
+    let t55 = t25 * t53 + t19 * t30 + t22 * t52;
+    let t56 = t26 * t53 + t20 * t30 + t23 * t52;
+    let t57 = s_q12 * (-(p.l * t32 * t32) - t33 * t42) + t39 * t42;
     let t58 = d.k6 + s_q12 * s_q12 * d.k7;
     let inv59 = 1.0 / t58;
     let t60 = s_q12 * c_q12;
-    let t61 = 0.25 * (s_q12 * d.k9) + d.k7 * t60;
+    let t61 = 0.25 * s_q12 * d.k9 + d.k7 * t60;
     let t62 = t61 + 0.001;
-    let t63 = d.k8 - 0.0625 * (c_q12 * c_q12 * d.k25);
-    let t64 = t63 - 0.000025 * (inv59 * d.k26);
+    let t63 = d.k8 - 0.0625 * c_q12 * c_q12 * d.k25;
+    let t64 = t63 - 0.000025 * inv59 * d.k26;
     let inv65 = 1.0 / t64;
     let t66 = t62 * d.k26;
     let t67 = t62 * t66;
-    let t68 = c_q12 * c_q12 * d.k7 + (d.k11 + 0.5 * (c_q12 * d.k9));
-    let t69 = t68 - inv59 * (t62 * t62) - 0.000025 * (inv59 * inv59 * inv65 * t67);
+    let t68 = d.k11 + c_q12 * (c_q12 * d.k7 + 0.5 * d.k9);
+    let t69 = t68 - inv59 * (t62 * t62 + 0.000025 * inv59 * inv65 * t67);
     let inv70 = 1.0 / t69;
-    let t71 = inv65 + 0.000025 * (inv59 * inv59 * (inv65 * inv65) * t67 * inv70);
-    let t72 = -0.0625 * (s_q12 * s_q12 * d.k24) - 0.00390625 * (t60 * t60 * t71 * d.k27)
-        - 0.00000625 * (inv59 * t60 * t62 * inv65 * inv70 * d.k28)
-        - 0.0001 * (inv70 * d.k29);
-    let t73 = -0.000025 * (inv59 * inv59 * inv65 * t66) - inv59 * t62;
+    let t71 = inv65 + 0.000025 * inv59 * inv59 * inv65 * inv65 * t67 * inv70;
+    let t72 = -0.0625 * s_q12 * s_q12 * d.k24 - 0.0001 * inv70 * d.k29
+        - t60
+            * (0.00390625 * t60 * t71 * d.k27
+                + 0.00000625 * inv59 * t62 * inv65 * inv70 * d.k28);
+    let t73 = inv59 * (-0.000025 * inv59 * inv65 * t66 - t62);
     let t74 = d.k0 * t62;
     let t75 = t73 * t74;
-    let t76 = 0.005 * (d.k0 * inv59 * inv65 - inv59 * inv65 * inv70 * t75);
+    let t76 = 0.005 * (inv59 * (inv65 * (d.k0 - inv70 * t75)));
     let t77 = t60 * d.k30;
     let t78 = s_q12 * t76;
-    let t79 = d.k0 + 0.25 * (c_q12 * d.k0);
+    let t79 = d.k0 + 0.25 * c_q12 * d.k0;
     let t80 = t62 * t77;
     let t81 = t73 * d.k31;
-    let t82 = 0.0003125 * (inv59 * inv65 * inv70 * t79 * t80)
-        + 0.0025 * (s_q12 * inv70 * t81) + 0.01 * (p.m * inv70 * t79)
-        - 0.015625 * (t77 * t78);
-    let t83 = 0.0625 * (c_q12 * c_q12 * d.k33) + d.k34;
+    let t82 = inv70
+        * (0.0025 * s_q12 * t81 + t79 * (0.0003125 * inv59 * inv65 * t80 + 0.01 * p.m))
+        - 0.015625 * t77 * t78;
+    let t83 = 0.0625 * c_q12 * c_q12 * d.k33 + d.k34;
     let t84 = t60 * d.k33;
     let t85 = t71 * t83;
     let t86 = t62 * d.k31;
-    let t87 = 0.0001 * (inv70 * d.k29 * t73) - 0.0625 * (t60 * d.k24 + t84 * t85)
-        - 0.000625 * (t60 * t76 * d.k32) - 0.00005 * (inv59 * inv65 * inv70 * t83 * t86);
+    let t87 = inv70 * (0.0001 * d.k29 * t73 - 0.00005 * inv59 * inv65 * t83 * t86)
+        - 0.0625 * (t60 * d.k24 + t84 * t85) - 0.000625 * t60 * t76 * d.k32;
     let t88 = d.k0 * t76;
     let t89 = t62 * t73;
-    let t90 = inv59 + 0.005 * (inv59 * t88) - inv59 * inv70 * t89;
+    let t90 = inv59 + inv59 * (0.005 * t88 - inv70 * t89);
     let t91 = s_q12 * t90;
     let t92 = d.k26 * t91;
     let t93 = s_q12 * d.k0;
     let t94 = t73 * t79;
-    let t95 = -0.0625 * (s_q12 * t92) - 0.5 * (inv70 * t93 * t94) - inv70 * (t79 * t79);
+    let t95 = -0.0625 * s_q12 * t92 - inv70 * (0.5 * t93 * t94 + t79 * t79);
     let t96 = t76 * t83;
     let t97 = t74 * t83;
-    let t98 = 0.005 * (inv59 * inv65 * inv70 * t79 * t97) - 0.0025 * (d.k31 * t91)
-        - 0.25 * (t93 * t96) - 0.01 * (p.m * inv70 * t94);
-    let t99 = -0.0625 * (c_q12 * c_q12 * d.k24) - 0.0001 * (d.k29 * t90)
-        - 0.02 * (p.m * t96) - t83 * t85;
+    let t98 = inv70 * (0.005 * inv59 * inv65 * t79 * t97 - 0.01 * p.m * t94)
+        - 0.0025 * d.k31 * t91 - 0.25 * t93 * t96;
+    let t99 = -0.0625 * c_q12 * c_q12 * d.k24 - 0.0001 * d.k29 * t90 - 0.02 * p.m * t96
+        - t83 * t85;
     let t100 = t76 * t84;
     let t101 = p.m * t62;
     let t102 = 0.0003125 * (t71 * t77 + inv59 * t62 * inv65 * inv70 * t80)
-        + 0.01 * (p.m * t58 * inv70 * t73 + inv70 * t101)
-        + 0.00000025 * (inv59 * t62 * inv65 * inv70 * d.k35) - 0.0625 * (t58 * t100);
+        + inv70
+            * (0.01 * (p.m * t58 * t73 + t101)
+                + 0.00000025 * inv59 * t62 * inv65 * d.k35) - 0.0625 * t58 * t100;
     let t103 = t63 * t71;
-    let t104 = 0.0625 * (t84 - t84 * t103) + 0.0003125 * (t76 * t77)
-        - 0.00005 * (inv70 * t81 + inv59 * t63 * inv65 * inv70 * t86);
+    let t104 = 0.0625 * (t84 - t84 * t103) + 0.0003125 * t76 * t77
+        - 0.00005 * inv70 * (t81 + inv59 * t63 * inv65 * t86);
     let t105 = p.m * inv70 * t89;
-    let t106 = 0.0003125 * (inv59 * inv65 * t68 * inv70 * t80)
-        + 0.01 * (t105 + p.m * t68 * inv70) + d.k36 - 0.0625 * (t62 * t100);
+    let t106 = 0.0003125 * inv59 * inv65 * t68 * inv70 * t80
+        + 0.01 * (t105 + p.m * t68 * inv70) + d.k36 - 0.0625 * t62 * t100;
     let t107 = t24 * t102 + t25 * t104 + t26 * t106;
     let t108 = t58 * t90;
-    let t109 = 0.25 * (t93 - t93 * t108 - s_q12 * inv70 * t75) + 0.00125 * (d.k26 * t78)
-        - t58 * inv70 * t94 - t62 * inv70 * t79
-        - 0.000025 * (inv59 * inv65 * t66 * inv70 * t79);
+    let t109 = 0.25 * (t93 - t93 * t108 - s_q12 * inv70 * t75) + 0.00125 * d.k26 * t78
+        - inv70 * (t58 * t94 + t79 * (t62 + 0.000025 * inv59 * inv65 * t66));
     let t110 = t63 * t76;
     let t111 = t63 * t74;
-    let t112 = 0.00125 * t92
-        + 0.005 * (d.k0 * inv70 * t94 + inv59 * inv65 * inv70 * t79 * t111)
-        - 0.25 * (t93 * t110);
+    let t112 = 0.00125 * t92 + 0.005 * inv70 * (d.k0 * t94 + inv59 * inv65 * t79 * t111)
+        - 0.25 * t93 * t110;
     let t113 = t68 * t73;
-    let t114 = t79 - inv70 * t79 * t89 - t68 * inv70 * t79
-        - 0.25 * (t74 * t91 + inv70 * t93 * t113);
+    let t114 = t79 - 0.25 * (t74 * t91 + inv70 * t93 * t113)
+        - inv70 * (t79 * (t89 + t68));
     let t115 = t24 * t109 + t25 * t112 + t26 * t114;
-    let t116 = 0.00005 * (t76 * d.k31) + d.k37
+    let t116 = 0.00005 * t76 * d.k31 + d.k37
         + 0.005 * (d.k0 * t85 + inv59 * t62 * inv65 * inv70 * t97)
         - 0.01 * (t105 + p.m * t108) - t58 * t96;
-    let t117 = t83 + 0.00005 * (d.k31 * t90) + 0.005 * (d.k0 * t96) - t63 * t85
-        - 0.01 * (p.m * t110);
-    let t118 = 0.005 * (inv59 * inv65 * t68 * inv70 * t97)
+    let t117 = t83 + 0.00005 * d.k31 * t90 + 0.005 * d.k0 * t96 - t63 * t85
+        - 0.01 * p.m * t110;
+    let t118 = 0.005 * inv59 * inv65 * t68 * inv70 * t97
         - 0.01 * (t90 * t101 + p.m * inv70 * t113) - t62 * t96;
     let t119 = t24 * t116 + t25 * t117 + t26 * t118;
     let t120 = t21 * t72 + t22 * t82 + t23 * t87;
     let t121 = t21 * t82 + t22 * t95 + t23 * t98;
     let t122 = t21 * t87 + t22 * t98 + t23 * t99;
-    let t123 = t20 * t122 + (t18 * t120 + t19 * t121);
+    let t123 = t20 * t122 + t18 * t120 + t19 * t121;
     let t124 = t18 * t107 + t19 * t115 + t20 * t119 + p.l * t123;
-    let t125 = t58 + 0.01 * (t58 * t88) - t58 * t108 - t62 * t62 * inv70
-        - 2.0 * (t58 * inv70 * t89) - 0.000025 * (d.k26 * t71)
-        - 0.00005 * (inv59 * inv65 * t67 * inv70);
+    let t125 = t58 + t58 * (0.01 * t88 - t108 - 2.0 * inv70 * t89)
+        - 0.000025 * d.k26 * t71 - inv70 * (t62 * t62 + 0.00005 * inv59 * inv65 * t67);
     let t126 = d.k18
-        + 0.005
-            * (d.k0 * t108 + d.k0 * t103 + inv70 * t75
-                + inv59 * t62 * inv65 * inv70 * t111) - t58 * t110
-        - 0.000025 * (d.k26 * t76);
-    let t127 = t61 + 0.005 * (t74 * t76) + 0.001 - t62 * t108 - t58 * inv70 * t113
-        - t62 * inv70 * t89 - t62 * t68 * inv70
-        - 0.000025 * (inv59 * inv65 * t66 * t68 * inv70);
+        + 0.005 * (d.k0 * (t108 + t103) + inv70 * (t75 + inv59 * t62 * inv65 * t111))
+        - t58 * t110 - 0.000025 * d.k26 * t76;
+    let t127 = t61 + 0.005 * t74 * t76 + 0.001 - t62 * t108
+        - inv70
+            * (t58 * t113 + 0.000025 * inv59 * inv65 * t66 * t68 + t62 * (t89 + t68));
     let t128 = t24 * t125 + t25 * t126 + t26 * t127;
-    let t129 = t63 + 0.01 * (d.k0 * t110) - t63 * t103 - 0.000025 * (d.k26 * t90);
-    let t130 = 0.005
-        * (t74 * t90 + d.k0 * inv70 * t113 + inv59 * inv65 * t68 * inv70 * t111)
+    let t129 = t63 + 0.01 * d.k0 * t110 - t63 * t103 - 0.000025 * d.k26 * t90;
+    let t130 = 0.005 * (t74 * t90 + inv70 * (d.k0 * t113 + inv59 * inv65 * t68 * t111))
         - t62 * t110;
     let t131 = t24 * t126 + t25 * t129 + t26 * t130;
-    let t132 = t68 - t62 * t62 * t90 - t68 * t68 * inv70 - 2.0 * (t68 * inv70 * t89);
+    let t132 = t68 - t62 * t62 * t90 - t68 * (inv70 * (t68 + 2.0 * t89));
     let t133 = t24 * t127 + t25 * t130 + t26 * t132;
-    let t134 = t23 * t119 + (t21 * t107 + t22 * t115);
-    let t135 = t23 * t122 + (t21 * t120 + t22 * t121);
+    let t134 = t23 * t119 + t21 * t107 + t22 * t115;
+    let t135 = t23 * t122 + t21 * t120 + t22 * t121;
     let t136 = d.k17 + t24 * t128 + t25 * t131 + t26 * t133 + t135 * d.k38
-        + 2.0 * (p.l * t134);
+        + 2.0 * p.l * t134;
     let inv137 = 1.0 / t136;
     let t138 = t18 * (t18 * t72 + t19 * t82 + t20 * t87)
         + t19 * (t18 * t82 + t19 * t95 + t20 * t98)
@@ -1569,7 +1554,7 @@ pub fn forward_dynamics_with(
     let t140 = t123 - t124 * inv137 * t139;
     let t141 = s_q7 * t140;
     let t142 = c_q7 * t140;
-    let t143 = t135 - inv137 * (t139 * t139);
+    let t143 = t135 - inv137 * t139 * t139;
     let t144 = d.k1 + c_q7 * (c_q7 * t138 - t141) - s_q7 * (t142 - s_q7 * t143);
     let inv145 = 1.0 / t144;
     let t146 = t142 + s_q7 * t138;
@@ -1583,37 +1568,36 @@ pub fn forward_dynamics_with(
     let t154 = t24 * t72 + t25 * t82 + t26 * t87;
     let t155 = t24 * t82 + t25 * t95 + t26 * t98;
     let t156 = t24 * t87 + t25 * t98 + t26 * t99;
-    let t157 = t23 * t156 + (t21 * t154 + t22 * t155);
+    let t157 = t23 * t156 + t21 * t154 + t22 * t155;
     let t158 = p.l * t157;
-    let t159 = t26 * t119 + (t24 * t107 + t25 * t115);
+    let t159 = t26 * t119 + t24 * t107 + t25 * t115;
     let t160 = t158 + t159;
-    let t161 = t20 * t156 + (t18 * t154 + t19 * t155);
+    let t161 = t20 * t156 + t18 * t154 + t19 * t155;
     let t162 = t161 - t124 * inv137 * t160;
     let t163 = t157 - inv137 * t139 * t160;
     let t164 = c_q7 * t162 - s_q7 * t163;
     let t165 = inv145 * t148 * t164;
     let t166 = s_q7 * t162 + c_q7 * t163;
     let t167 = t166 - t165;
-    let t168 = t26 * t156 + (t24 * t154 + t25 * t155);
-    let t169 = t168 - inv137 * (t160 * t160);
+    let t168 = t26 * t156 + t24 * t154 + t25 * t155;
+    let t169 = t168 - inv137 * t160 * t160;
     let t170 = d.k1 + t169;
-    let t171 = t170 - inv145 * (t164 * t164) - inv153 * (t167 * t167);
+    let t171 = t170 - inv145 * t164 * t164 - inv153 * t167 * t167;
     let inv172 = 1.0 / t171;
-    let t173 = inv145 * t148 * inv153 * t167 - inv145 * t164;
+    let t173 = inv145 * (t148 * inv153 * t167 - t164);
     let t174 = t18 * t102 + t19 * t104 + t20 * t106;
     let t175 = t18 * t109 + t19 * t112 + t20 * t114;
     let t176 = t18 * t116 + t19 * t117 + t20 * t118;
-    let t177 = t23 * t176 + (t21 * t174 + t22 * t175);
+    let t177 = t23 * t176 + t21 * t174 + t22 * t175;
     let t178 = t18 * t128 + t19 * t131 + t20 * t133 + p.l * t177;
-    let t179 = t26 * t176 + (t24 * t174 + t25 * t175);
+    let t179 = t26 * t176 + t24 * t174 + t25 * t175;
     let t180 = t179 - inv137 * t160 * t178;
     let t181 = t21 * t102 + t22 * t104 + t23 * t106;
     let t182 = t21 * t109 + t22 * t112 + t23 * t114;
     let t183 = t21 * t116 + t22 * t117 + t23 * t118;
-    let t184 = t23 * t183 + (t21 * t181 + t22 * t182);
-    let t185 = t21 * t128 + t22 * t131 + t23 * t133 + p.l * t184 - p.l * t159
-        - d.k38 * t157;
-    let t186 = t26 * t183 + (t24 * t181 + t25 * t182);
+    let t184 = t23 * t183 + t21 * t181 + t22 * t182;
+    let t185 = t21 * t128 + t22 * t131 + t23 * t133 + p.l * (t184 - t159) - d.k38 * t157;
+    let t186 = t26 * t183 + t24 * t181 + t25 * t182;
     let t187 = d.k3 + t186 - p.l * t168 - inv137 * t160 * t185;
     let t188 = t18 * t174 + t19 * t175 + t20 * t176 - t124 * inv137 * t178;
     let t189 = t18 * t181 + t19 * t182 + t20 * t183 - p.l * t161 - t124 * inv137 * t185;
@@ -1629,19 +1613,19 @@ pub fn forward_dynamics_with(
     let t199 = t198 - inv145 * t164 * t194 - inv153 * t167 * t197;
     let t200 = d.k5 + t18 * (t18 * t125 + t19 * t126 + t20 * t127)
         + t19 * (t18 * t126 + t19 * t129 + t20 * t130)
-        + t20 * (t18 * t127 + t19 * t130 + t20 * t132) - inv137 * (t178 * t178);
+        + t20 * (t18 * t127 + t19 * t130 + t20 * t132) - inv137 * t178 * t178;
     let t201 = t21 * t125 + t22 * t126 + t23 * t127;
     let t202 = t21 * t126 + t22 * t129 + t23 * t130;
     let t203 = t21 * t127 + t22 * t130 + t23 * t132;
     let t204 = t18 * t201 + t19 * t202 + t20 * t203 - p.l * t179 - inv137 * t178 * t185;
     let t205 = s_q7 * t204;
     let t206 = c_q7 * t204;
-    let t207 = t21 * t201 + t22 * t202 + t23 * t203 + d.k38 * t168
-        - inv137 * (t185 * t185) - 2.0 * (p.l * t186);
+    let t207 = t21 * t201 + t22 * t202 + t23 * t203 + d.k38 * t168 - inv137 * t185 * t185
+        - 2.0 * p.l * t186;
     let t208 = d.k12 + c_q7 * (c_q7 * t200 - t205) - s_q7 * (t206 - s_q7 * t207)
-        - inv145 * (t194 * t194) - inv153 * (t197 * t197) - inv172 * (t199 * t199);
+        - inv145 * t194 * t194 - inv153 * t197 * t197 - inv172 * t199 * t199;
     let inv209 = 1.0 / t208;
-    let t210 = inv145 * t148 * inv153 * t197 - inv145 * t194 - inv172 * t173 * t199;
+    let t210 = inv145 * (t148 * inv153 * t197 - t194) - inv172 * t173 * t199;
     let t211 = t206 + s_q7 * t200;
     let t212 = t205 + c_q7 * t207;
     let t213 = s_q7 * t188 + c_q7 * t189;
@@ -1651,15 +1635,15 @@ pub fn forward_dynamics_with(
     let t217 = -0.2 * t166 - inv145 * t148 * t215;
     let t218 = t216 + t217;
     let t219 = s_q7 * t180 + c_q7 * t187;
-    let t220 = t219 + (d.k4 - 0.2 * t169);
+    let t220 = t219 + d.k4 - 0.2 * t169;
     let t221 = t220 - inv145 * t164 * t215 - inv153 * t167 * t218;
     let t222 = c_q7 * t211 + 0.005 - 0.2 * t198 - s_q7 * t212 - inv145 * t194 * t215
         - inv153 * t197 * t218 - inv172 * t199 * t221;
-    let t223 = d.k14 + s_q7 * t211 + c_q7 * t212 + 0.04 * t169 - inv145 * (t215 * t215)
-        - inv153 * (t218 * t218) - inv172 * (t221 * t221) - inv209 * (t222 * t222)
+    let t223 = d.k14 + s_q7 * t211 + c_q7 * t212 + 0.04 * t169 - inv145 * t215 * t215
+        - inv153 * t218 * t218 - inv172 * t221 * t221 - inv209 * t222 * t222
         - 0.4 * t219;
     let inv224 = 1.0 / t223;
-    let t225 = inv145 * t148 * inv153 * t218 - inv145 * t215 - inv172 * t173 * t221
+    let t225 = inv145 * (t148 * inv153 * t218 - t215) - inv172 * t173 * t221
         - inv209 * t210 * t222;
     let t226 = d.k2 + 0.2 * t150;
     let t227 = t226 - 0.2 * t149;
@@ -1667,82 +1651,80 @@ pub fn forward_dynamics_with(
     let t229 = 0.2 * (t196 - t195) - inv153 * t197 * t227 - inv172 * t199 * t228;
     let t230 = 0.2 * (t216 + t217) + 0.002 - inv153 * t218 * t227 - inv172 * t221 * t228
         - inv209 * t222 * t229;
-    let t231 = 0.04 * (t150 - t149) + d.k39 - inv153 * (t227 * t227)
-        - inv172 * (t228 * t228) - inv209 * (t229 * t229) - inv224 * (t230 * t230);
+    let t231 = 0.04 * (t150 - t149) + d.k39 - inv153 * t227 * t227 - inv172 * t228 * t228
+        - inv209 * t229 * t229 - inv224 * t230 * t230;
     let inv232 = 1.0 / t231;
-    let t233 = inv145 * t148 * inv153 * t227 - 0.2 * (inv145 * t148)
-        - inv172 * t173 * t228 - inv209 * t210 * t229 - inv224 * t225 * t230;
-    let t234 = inv224 * t225 - inv224 * t230 * inv232 * t233;
-    let t235 = inv209 * t210 - inv209 * t222 * t234 - inv209 * t229 * inv232 * t233;
-    let t236 = inv172 * t173 - inv172 * t199 * t235 - inv172 * t221 * t234
-        - inv172 * t228 * inv232 * t233;
-    let t237 = -(inv145 * t148 * inv153) - inv153 * t167 * t236 - inv153 * t197 * t235
-        - inv153 * t218 * t234 - inv153 * t227 * inv232 * t233;
+    let t233 = inv145 * (t148 * (inv153 * t227 - 0.2)) - inv172 * t173 * t228
+        - inv209 * t210 * t229 - inv224 * t225 * t230;
+    let t234 = inv224 * (t225 - t230 * inv232 * t233);
+    let t235 = inv209 * (t210 - t222 * t234 - t229 * inv232 * t233);
+    let t236 = inv172 * (t173 - t199 * t235 - t221 * t234 - t228 * inv232 * t233);
+    let t237 = -(inv153
+        * (inv145 * t148 + t167 * t236 + t197 * t235 + t218 * t234
+            + t227 * inv232 * t233));
     let t238 = t32 * d.k0;
-    let t239 = 0.01 * (p.m * t31) - t238;
+    let t239 = 0.01 * p.m * t31 - t238;
     let t240 = t33 * d.k0;
-    let t241 = 0.25 * (t43 * t43 * d.k0 + t41 * t41 * d.k0);
+    let t241 = 0.25 * (d.k0 * (t43 * t43 + t41 * t41));
     let t242 = t40 * d.k0;
     let t243 = t40 * d.k7;
     let t244 = tau[10] + t41 * t243;
-    let t245 = 0.25 * (t244 * d.k40 - t41 * t242) + 0.0625 * (t57 * d.k24);
+    let t245 = 0.25 * (t244 * d.k40 - t41 * t242) + 0.0625 * t57 * d.k24;
     let t246 = 0.001 * t31 + t33 * d.k11;
-    let t247 = t32 * d.k8 - 0.005 * (t31 * d.k0);
+    let t247 = t32 * d.k8 - 0.005 * t31 * d.k0;
     let t248 = t41 * t43;
-    let t249 = d.k10 * t248 - d.k7 * t248;
-    let t250 = -0.25 * (t31 * t32 * d.k9) - t40 * t43 * d.k10 - qd[10] * t243;
-    let t251 = t33 * t247 - t32 * t246 + (c_q12 * t249 + s_q12 * t250);
+    let t249 = t248 * (d.k10 - d.k7);
+    let t250 = -0.25 * t31 * t32 * d.k9 - t40 * t43 * d.k10 - qd[10] * t243;
+    let t251 = t33 * t247 + c_q12 * t249 + s_q12 * t250 - t32 * t246;
     let t252 = tau[7] + t251;
     let t253 = 0.001 * t33 + t31 * d.k6 - 0.005 * t238;
     let t254 = c_q12 * t245 - s_q12 * t241;
-    let t255 = -tau[10] - t33 * t253 + (t31 * t246 - p.l * t254);
+    let t255 = t31 * t246 - tau[10] - t33 * t253 - p.l * t254;
     let t256 = tau[8] + t255;
-    let t257 = -0.25 * (t43 * t242 + qd[10] * t242);
-    let t258 = c_q12 * t250 - s_q12 * t249 + (p.l * t257 + (t32 * t253 - t31 * t247));
+    let t257 = -0.25 * (t242 * (t43 + qd[10]));
+    let t258 = c_q12 * t250 + p.l * t257 + t32 * t253 - s_q12 * t249 - t31 * t247;
     let t259 = tau[9] + t258;
-    let t260 = t76 * t252 + t71 * t256 - 0.005 * (inv59 * inv65 * inv70 * t74 * t259);
-    let t261 = inv70 * t73 * t252 + inv70 * t259
-        - 0.005 * (inv59 * inv65 * inv70 * t74 * t256);
-    let t262 = t33 * t240 + c_q12 * t241 + s_q12 * t245 + 0.01 * (p.m * t261)
-        - t32 * t239 - t54 * t72 - t55 * t82 - t56 * t87 - t34 * t102 - t35 * t104
-        - t36 * t106 - 0.0625 * (t84 * t260);
+    let t260 = t76 * t252 + t71 * t256 - 0.005 * inv59 * inv65 * inv70 * t74 * t259;
+    let t261 = inv70 * (t73 * t252 + t259 - 0.005 * inv59 * inv65 * t74 * t256);
+    let t262 = t33 * t240 + c_q12 * t241 + s_q12 * t245 + 0.01 * p.m * t261 - t32 * t239
+        - t54 * t72 - t55 * t82 - t56 * t87 - t34 * t102 - t35 * t104 - t36 * t106
+        - 0.0625 * t84 * t260;
     let t263 = t90 * t252 + t76 * t256 + inv70 * t73 * t259;
-    let t264 = 0.01 * (t33 * t44) + t257 + t31 * t239 - t54 * t82 - t55 * t95 - t56 * t98
-        - t34 * t109 - t35 * t112 - t36 * t114 - t79 * t261 - 0.25 * (t93 * t263);
+    let t264 = 0.01 * t33 * t44 + t257 + t31 * t239 - t54 * t82 - t55 * t95 - t56 * t98
+        - t34 * t109 - t35 * t112 - t36 * t114 - t79 * t261 - 0.25 * t93 * t263;
     let t265 = t254 - 0.01 * (t32 * t44 + p.m * t263) - t31 * t240 - t54 * t87
         - t55 * t98 - t56 * t99 - t34 * t116 - t35 * t117 - t36 * t118 - t83 * t260;
     let t266 = t2 * t3;
-    let t267 = t251 + 0.005 * (d.k0 * t260) - t54 * t102 - t55 * t109 - t56 * t116
+    let t267 = t251 + 0.005 * d.k0 * t260 - t54 * t102 - t55 * t109 - t56 * t116
         - t34 * t125 - t35 * t126 - t36 * t127 - t58 * t263 - t62 * t261;
-    let t268 = t255 + 0.005 * (d.k0 * t263) - t54 * t104 - t55 * t112 - t56 * t117
+    let t268 = t255 + 0.005 * d.k0 * t263 - t54 * t104 - t55 * t112 - t56 * t117
         - t34 * t126 - t35 * t129 - t36 * t130 - t63 * t260;
     let t269 = t258 - t54 * t106 - t55 * t114 - t56 * t118 - t34 * t127 - t35 * t130
         - t36 * t132 - t62 * t263 - t68 * t261;
-    let t270 = t23 * t265 + (t21 * t262 + t22 * t264);
-    let t271 = t26 * t269 + p.l * t270
-        + (tau[6] + d.k5 * t266 + (t24 * t267 + t25 * t268));
-    let t272 = 2.0 * (t3 * t3 * d.k0 + t6 * t6 * d.k0) + t18 * t262 + t19 * t264
-        + t20 * t265 + t8 * t189 - t49 * t138 - t50 * t140 - t7 * t188
-        - t124 * inv137 * t271 - 0.2 * (t5 * t162);
+    let t270 = t23 * t265 + t21 * t262 + t22 * t264;
+    let t271 = t26 * t269 + p.l * t270 + tau[6] + d.k5 * t266 + t24 * t267 + t25 * t268;
+    let t272 = 2.0 * d.k0 * (t3 * t3 + t6 * t6) + t18 * t262 + t19 * t264 + t20 * t265
+        + t8 * t189 - t49 * t138 - t50 * t140 - t7 * t188 - t124 * inv137 * t271
+        - 0.2 * t5 * t162;
     let t273 = t270 + t8 * t192 - t49 * t140 - t50 * t143 - t7 * t191
-        - inv137 * t139 * t271 - 2.0 * (d.k0 * t266) - 0.2 * (t5 * t163);
-    let t274 = tau[0] + qd[4] * qd[4] * d.k2 + qd[5] * qd[5] * d.k2 + c_q7 * t272
+        - inv137 * t139 * t271 - 2.0 * d.k0 * t266 - 0.2 * t5 * t163;
+    let t274 = tau[0] + c_q7 * t272 + d.k2 * (qd[4] * qd[4] + qd[5] * qd[5])
         - s_q7 * t273 - t45 * t144 - t46 * t148 - t47 * t164;
     let t275 = s_q7 * t272 + c_q7 * t273;
     let t276 = -(t45 * t148) - t47 * t166;
     let t277 = tau[1] + t275 + t276 - t48 * d.k2 - t46 * t151;
     let t278 = t2 * t6;
-    let t279 = t26 * t265 + (t24 * t262 + t25 * t264);
-    let t280 = -2.0 * (d.k0 * t278) - t49 * t162 + (-0.2 * (t5 * t169) - t50 * t163)
-        + (t8 * t187 - t7 * t180 + (t279 - inv137 * t160 * t271));
+    let t279 = t26 * t265 + t24 * t262 + t25 * t264;
+    let t280 = -2.0 * d.k0 * t278 + -0.2 * t5 * t169 + t8 * t187 + t279 - t49 * t162
+        - t50 * t163 - t7 * t180 - inv137 * t160 * t271;
     let t281 = tau[2] + t280 - t5 * d.k2 - t45 * t164 - t46 * t166 - t47 * t170;
     let t282 = 0.002 * qd[4] + qd[5] * d.k39;
     let t283 = 0.005 * qd[3] + 0.002 * qd[5] + qd[4] * d.k14;
     let t284 = t18 * t267 + t19 * t268 + t20 * t269 + t8 * t204 - t3 * t6 * d.k17
-        - t49 * t188 - t50 * t191 - t7 * t200 - inv137 * t178 * t271 - 0.2 * (t5 * t180);
-    let t285 = d.k17 * t278 + t21 * t267 + t22 * t268 + t23 * t269 + t8 * t207
-        - d.k5 * t278 - p.l * t279 - t49 * t189 - t50 * t192 - t7 * t204
-        - inv137 * t185 * t271 - 0.2 * (t5 * t187);
+        - t49 * t188 - t50 * t191 - t7 * t200 - inv137 * t178 * t271 - 0.2 * t5 * t180;
+    let t285 = t21 * t267 + t22 * t268 + t23 * t269 + t8 * t207 + t278 * (d.k17 - d.k5)
+        - p.l * t279 - t49 * t189 - t50 * t192 - t7 * t204 - inv137 * t185 * t271
+        - 0.2 * t5 * t187;
     let t286 = tau[3] + qd[5] * t283 + c_q7 * t284 - qd[4] * t282 - s_q7 * t285
         - t45 * t194 - t46 * t196 - t47 * t198;
     let t287 = 0.005 * qd[4] + qd[3] * d.k12;
@@ -1751,49 +1733,48 @@ pub fn forward_dynamics_with(
     let t289 = tau[5] + qd[4] * t287 + 0.2 * (t275 + t276) - tau[6] - qd[3] * t283
         - t46 * t226;
     let t290 = t234 * t288 + inv232 * t233 * t289
-        + ((inv145 - inv145 * t148 * t237 - inv145 * t164 * t236 - inv145 * t194 * t235
-            - inv145 * t215 * t234 - 0.2 * (inv145 * t148 * inv232 * t233)) * t274
-            + t237 * t277 + (t236 * t281 + t235 * t286));
-    let t291 = inv153 * t167 * inv172 * t199 - inv153 * t197;
-    let t292 = inv153 * t167 * inv172 * t221 - inv153 * t218 - inv209 * t222 * t291;
-    let t293 = inv153 * t167 * inv172 * t228 - inv153 * t227 - inv209 * t229 * t291
+        + (inv145
+            - inv145
+                * (t164 * t236 + t194 * t235 + t215 * t234
+                    + t148 * (t237 + 0.2 * inv232 * t233))) * t274 + t237 * t277
+        + t236 * t281 + t235 * t286;
+    let t291 = inv153 * (t167 * inv172 * t199 - t197);
+    let t292 = inv153 * (t167 * inv172 * t221 - t218) - inv209 * t222 * t291;
+    let t293 = inv153 * (t167 * inv172 * t228 - t227) - inv209 * t229 * t291
         - inv224 * t230 * t292;
-    let t294 = inv224 * t292 - inv224 * t230 * inv232 * t293;
-    let t295 = inv209 * t291 - inv209 * t222 * t294 - inv209 * t229 * inv232 * t293;
-    let t296 = -(inv153 * t167 * inv172) - inv172 * t199 * t295 - inv172 * t221 * t294
-        - inv172 * t228 * inv232 * t293;
-    let t297 = t288 * t294 + inv232 * t289 * t293
-        + (t237 * t274
-            + t277
-                * (inv153 - inv153 * t167 * t296 - inv153 * t197 * t295
-                    - inv153 * t218 * t294 - inv153 * t227 * inv232 * t293)
-            + (t281 * t296 + t286 * t295));
-    let t298 = inv172 * t199 * inv209 * t222 - inv172 * t221;
-    let t299 = inv172 * t199 * inv209 * t229 - inv172 * t228 - inv224 * t230 * t298;
-    let t300 = inv224 * t298 - inv224 * t230 * inv232 * t299;
-    let t301 = -(inv172 * t199 * inv209) - inv209 * t222 * t300
-        - inv209 * t229 * inv232 * t299;
-    let t302 = t288 * t300 + inv232 * t289 * t299
-        + (t236 * t274 + t277 * t296
-            + (t281
-                * (inv172 - inv172 * t199 * t301 - inv172 * t221 * t300
-                    - inv172 * t228 * inv232 * t299) + t286 * t301));
-    let t303 = inv209 * t222 * inv224 * t230 - inv209 * t229;
-    let t304 = -(inv209 * t222 * inv224) - inv224 * t230 * inv232 * t303;
+    let t294 = inv224 * (t292 - t230 * inv232 * t293);
+    let t295 = inv209 * (t291 - t222 * t294 - t229 * inv232 * t293);
+    let t296 = -(inv172
+        * (inv153 * t167 + t199 * t295 + t221 * t294 + t228 * inv232 * t293));
+    let t297 = t288 * t294 + inv232 * t289 * t293 + t237 * t274
+        + t277
+            * (inv153
+                - inv153
+                    * (t167 * t296 + t197 * t295 + t218 * t294 + t227 * inv232 * t293))
+        + t281 * t296 + t286 * t295;
+    let t298 = inv172 * (t199 * inv209 * t222 - t221);
+    let t299 = inv172 * (t199 * inv209 * t229 - t228) - inv224 * t230 * t298;
+    let t300 = inv224 * (t298 - t230 * inv232 * t299);
+    let t301 = -(inv209 * (inv172 * t199 + t222 * t300 + t229 * inv232 * t299));
+    let t302 = t288 * t300 + inv232 * t289 * t299 + t236 * t274 + t277 * t296
+        + t281 * (inv172 - inv172 * (t199 * t301 + t221 * t300 + t228 * inv232 * t299))
+        + t286 * t301;
+    let t303 = inv209 * (t222 * inv224 * t230 - t229);
+    let t304 = -(inv224 * (inv209 * t222 + t230 * inv232 * t303));
     let t305 = t235 * t274 + t277 * t295 + t281 * t301
-        + t286 * (inv209 - inv209 * t222 * t304 - inv209 * t229 * inv232 * t303)
-        + t288 * t304 + inv232 * t289 * t303;
+        + t286 * (inv209 - inv209 * (t222 * t304 + t229 * inv232 * t303)) + t288 * t304
+        + inv232 * t289 * t303;
     let t306 = t234 * t274 + t277 * t294 + t281 * t300 + t286 * t304
-        + t288 * (inv224 + inv224 * inv224 * (t230 * t230) * inv232)
+        + t288 * (inv224 + inv224 * inv224 * t230 * t230 * inv232)
         - inv224 * t230 * inv232 * t289;
-    let t307 = inv232 * t289 - inv224 * t230 * inv232 * t288
-        + (inv232 * t233 * t274 + inv232 * t277 * t293
-            + (inv232 * t281 * t299 + inv232 * t286 * t303));
+    let t307 = inv232
+        * (t289 + t233 * t274 + t277 * t293 + t281 * t299 + t286 * t303
+            - inv224 * t230 * t288);
     let t308 = t45 + t290;
     let t309 = t46 + t297 + 0.2 * t307;
     let t310 = t49 + c_q7 * t308 + s_q7 * t309;
-    let t311 = t50 + (c_q7 * t309 - s_q7 * t308);
-    let t312 = 0.2 * (t5 - t306) + (t47 + t302);
+    let t311 = t50 + c_q7 * t309 - s_q7 * t308;
+    let t312 = 0.2 * (t5 - t306) + t47 + t302;
     let t313 = t7 + c_q7 * t305 + s_q7 * t306;
     let t314 = c_q7 * t306 - t8 - s_q7 * t305;
     let t315 = inv137
@@ -1803,17 +1784,17 @@ pub fn forward_dynamics_with(
     let t317 = t311 + p.l * t316;
     let t318 = t312 - p.l * t314;
     let t319 = t55 + t19 * t310 + t22 * t317 + t25 * t318;
-    let t320 = t20 * t310 + t23 * t317 + (t56 + t26 * t318);
+    let t320 = t20 * t310 + t23 * t317 + t56 + t26 * t318;
     let t321 = t34 + t18 * t313 + t21 * t314 + t24 * t316;
-    let t322 = t19 * t313 + t22 * t314 + (t35 + t25 * t316);
+    let t322 = t19 * t313 + t22 * t314 + t35 + t25 * t316;
     let t323 = t36 + t20 * t313 + t23 * t314 + t26 * t316;
-    let t324 = t252 + 0.005 * (d.k0 * t322) - t58 * t321 - t62 * t323
-        - 0.25 * (t93 * t319) - 0.01 * (p.m * t320);
+    let t324 = t252 + 0.005 * d.k0 * t322 - t58 * t321 - t62 * t323 - 0.25 * t93 * t319
+        - 0.01 * p.m * t320;
     let t325 = t54 + t18 * t310 + t21 * t317 + t24 * t318;
-    let t326 = t256 + 0.005 * (d.k0 * t321) - t83 * t320 - t63 * t322
-        - 0.0625 * (t84 * t325);
-    let t327 = t259 + 0.01 * (p.m * t325) - t79 * t319 - t62 * t321 - t68 * t323;
-    let t328 = t76 * t324 + t71 * t326 - 0.005 * (inv59 * inv65 * inv70 * t74 * t327);
+    let t326 = t256 + 0.005 * d.k0 * t321 - t83 * t320 - t63 * t322
+        - 0.0625 * t84 * t325;
+    let t327 = t259 + 0.01 * p.m * t325 - t79 * t319 - t62 * t321 - t68 * t323;
+    let t328 = t76 * t324 + t71 * t326 - 0.005 * inv59 * inv65 * inv70 * t74 * t327;
     let t329 = t322 + t328;
     [
         t290,
@@ -1825,15 +1806,15 @@ pub fn forward_dynamics_with(
         t315,
         t90 * t324 + t76 * t326 + inv70 * t73 * t327,
         t328,
-        inv70 * t73 * t324 + inv70 * t327 - 0.005 * (inv59 * inv65 * inv70 * t74 * t326),
-        (t244 + 0.25 * (d.k0 * (t57 + s_q12 * t325 + c_q12 * (t320 - p.l * t329)))
+        inv70 * (t73 * t324 + t327 - 0.005 * inv59 * inv65 * t74 * t326),
+        (t244 + 0.25 * d.k0 * (t57 + s_q12 * t325 + c_q12 * (t320 - p.l * t329))
             - d.k10 * t329) * d.k41,
     ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 1714,
-    add: 1216,
+    mul: 1672,
+    add: 1214,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -1882,7 +1863,7 @@ pub fn coriolis_matrix_with(
     let t23 = p.l * t4;
     let t24 = p.l * t3;
     let t25 = qd[7] + t2 * t14 + t3 * t17 + t4 * t20;
-    let t26 = qd[8] + t2 * t15 + (t3 * t18 + t4 * t21);
+    let t26 = qd[8] + t2 * t15 + t3 * t18 + t4 * t21;
     let t27 = qd[9] + t2 * t16 + t3 * t19 + t4 * t22;
     let s_q12 = libm::Libm::<Real>::sin(q[12]);
     let c_q12 = libm::Libm::<Real>::cos(q[12]);
@@ -1947,8 +1928,8 @@ pub fn coriolis_matrix_with(
     let t88 = t23 + t87;
     let t89 = qd[2] - 0.2 * qd[4];
     let t90 = t89 - t24;
-    let t91 = t20 * t90 + (t14 * t86 + t17 * t88);
-    let t92 = t22 * t90 + (t16 * t86 + t19 * t88);
+    let t91 = t20 * t90 + t14 * t86 + t17 * t88;
+    let t92 = t22 * t90 + t16 * t86 + t19 * t88;
     let t93 = t92 - t33;
     let t94 = c_q12 * t91 - s_q12 * t93;
     let t95 = q[11] * qd[7] + q[9] * qd[9] - q[10] * qd[8];
@@ -1971,15 +1952,15 @@ pub fn coriolis_matrix_with(
     let t112 = s_q7 * t2;
     let t113 = c_q7 * t2;
     let t114 = 0.002 * t2 - 0.2 * t109;
-    let t115 = 0.2 * (p.m * t107) - t105;
-    let t116 = t104 - 0.2 * (qd[6] * t108);
+    let t115 = 0.2 * p.m * t107 - t105;
+    let t116 = t104 - 0.2 * qd[6] * t108;
     let t117 = t91 - 0.01 * t27;
-    let t118 = t21 * t90 + (t15 * t86 + t18 * t88);
+    let t118 = t21 * t90 + t15 * t86 + t18 * t88;
     let t119 = 0.5 * t32 + t118;
     let t120 = 0.01 * t25 + t92 - 0.5 * t33;
     let t121 = p.m * t117;
     let t122 = p.m * t120;
-    let t123 = 0.01 * t122 + (0.004 * t25 + 0.001 * t27);
+    let t123 = 0.01 * t122 + 0.004 * t25 + 0.001 * t27;
     let t124 = -t41;
     let t125 = -t47;
     let t126 = -t43;
@@ -2004,8 +1985,8 @@ pub fn coriolis_matrix_with(
     let t145 = -t144;
     let t146 = 2.0 * (t128 + t129);
     let t147 = t98 * t138;
-    let t148 = 0.5 * (t97 * t141) + t147;
-    let t149 = qd[6] * t124 + t148 + 0.5 * (t96 * t135) - s_q7 * t134;
+    let t148 = 0.5 * t97 * t141 + t147;
+    let t149 = qd[6] * t124 + t148 + 0.5 * t96 * t135 - s_q7 * t134;
     let t150 = t98 * t131;
     let t151 = qd[6] * t125 + c_q7 * t140 + t150 + 0.5 * (t95 * t130 + t97 * t143);
     let t152 = qd[6] * t126 + 0.5 * (t95 * t133 + t96 * t139 + t97 * t145 - t98 * t146);
@@ -2019,7 +2000,7 @@ pub fn coriolis_matrix_with(
     let t160 = 2.0 * t136 - 4.0 * t127;
     let t161 = s_q7 * t140;
     let t162 = qd[6] * t35 + c_q7 * t134 + 0.5 * (t96 * t160 + t97 * t142) - t150;
-    let t163 = t148 + qd[6] * t39 + t161 + 0.5 * (t95 * t158);
+    let t163 = t148 + qd[6] * t39 + t161 + 0.5 * t95 * t158;
     let t164 = qd[6] * t36 + 0.5 * (t95 * t159 + t96 * t133 + t97 * t146 - t98 * t144);
     let t165 = p.m * t162;
     let t166 = p.m * t164;
@@ -2042,7 +2023,7 @@ pub fn coriolis_matrix_with(
     let t183 = q[8] * t50;
     let t184 = q[9] * t50;
     let t185 = p.l * t151;
-    let t186 = t21 * t180 + t95 * t182 + t96 * t181 + t50 * t172 + 0.5 * (p.l * t152)
+    let t186 = t21 * t180 + t95 * t182 + t96 * t181 + t50 * t172 + 0.5 * p.l * t152
         - t98 * t183;
     let t187 = 0.01 * t149 + t22 * t180 - 2.0 * (t95 * t183 + t50 * t169) - 0.5 * t185;
     let t188 = p.m
@@ -2058,7 +2039,7 @@ pub fn coriolis_matrix_with(
     let t197 = q[8] * t57;
     let t198 = q[9] * t57;
     let t199 = p.l * t163;
-    let t200 = qd[6] * t55 + t95 * t196 + t96 * t195 + t57 * t172 + 0.5 * (p.l * t164)
+    let t200 = qd[6] * t55 + t95 * t196 + t96 * t195 + t57 * t172 + 0.5 * p.l * t164
         - t98 * t197;
     let t201 = 0.01 * t162 + qd[6] * t52 - 2.0 * (t95 * t197 + t57 * t169) - 0.5 * t199;
     let t202 = p.m
@@ -2084,12 +2065,11 @@ pub fn coriolis_matrix_with(
     let t220 = q[10] * t63;
     let t221 = 0.4 * t132 + 2.0 * t220;
     let t222 = 2.0 * t217 - 0.8 * t138;
-    let t223 = 0.4 * t129 + 2.0 * (q[9] * t63);
+    let t223 = 0.4 * t129 + 2.0 * q[9] * t63;
     let t224 = 0.4 * t127 - 2.0 * t215;
     let t225 = p.l * t170;
     let t226 = p.l * t175;
-    let t227 = 0.5 * (t97 * (-0.4 * t132 - 4.0 * t220))
-        + (0.2 * t147 + qd[6] * (0.2 * t39));
+    let t227 = 0.5 * t97 * (-0.4 * t132 - 4.0 * t220) + 0.2 * t147 + qd[6] * 0.2 * t39;
     let t228 = 0.2 * t161 + 0.5 * (t95 * t216 + t225) + t227;
     let t229 = 0.01 * t174 - 0.5 * t226;
     let t230 = qd[6] * t214 + t229
@@ -2112,7 +2092,7 @@ pub fn coriolis_matrix_with(
     let t244 = t97 * t243;
     let t245 = 0.5 * t225 - 2.0 * (t242 + t244);
     let t246 = t229 + t96 * t243 + p.l * t172 + t98 * t240 - t95 * t241;
-    let t247 = p.m * (p.l * t134 + p.l * t140 + t97 * t241 - 0.01 * t170 - t98 * t243);
+    let t247 = p.m * (t97 * t241 + p.l * (t134 + t140) - 0.01 * t170 - t98 * t243);
     let t248 = p.m * t246;
     let t249 = t178 + t247;
     let t250 = t235 + p.m * t245;
@@ -2122,8 +2102,8 @@ pub fn coriolis_matrix_with(
     let t254 = p.m * t163;
     let t255 = p.m * t175;
     let t256 = p.l * t17;
-    let t257 = t32 + t118 + 0.5 * (p.l * t31);
-    let t258 = s_q12 * t91 + c_q12 * t93 - 0.5 * (p.l * t34);
+    let t257 = t32 + t118 + 0.5 * p.l * t31;
+    let t258 = s_q12 * t91 + c_q12 * t93 - 0.5 * p.l * t34;
     let t259 = p.m * t94;
     let t260 = p.m * t258;
     let t261 = q[9] * c_q12;
@@ -2134,34 +2114,34 @@ pub fn coriolis_matrix_with(
     let t266 = c_q12 * t146;
     let t267 = qd[6] * (c_q12 * t124 - s_q12 * t126) + qd[10] * -t38
         + 0.5
-            * (t95 * (-2.0 * (s_q7 * t261) - t262) + t96 * (c_q12 * t135 - s_q12 * t139)
+            * (t95 * (-2.0 * s_q7 * t261 - t262) + t96 * (c_q12 * t135 - s_q12 * t139)
                 + t97 * (c_q12 * t141 - s_q12 * t145)
-                - t98 * (-2.0 * (c_q12 * t138) - t265));
+                - t98 * (-2.0 * c_q12 * t138 - t265));
     let t268 = qd[6] * (s_q12 * t124 + c_q12 * t126) + qd[10] * t37
         + 0.5
-            * (t95 * (t264 - 2.0 * (s_q7 * t263)) + t96 * (s_q12 * t135 + c_q12 * t139)
+            * (t95 * (t264 - 2.0 * s_q7 * t263) + t96 * (s_q12 * t135 + c_q12 * t139)
                 + t97 * (s_q12 * t141 + c_q12 * t145)
-                - t98 * (t266 - 2.0 * (s_q12 * t138)));
+                - t98 * (t266 - 2.0 * s_q12 * t138));
     let t269 = p.m * t257;
     let t270 = 0.5 * (t39 * t260 - t38 * t269);
     let t271 = qd[6] * t37 + qd[10] * -t45
         + 0.5
-            * (t95 * (2.0 * (c_q7 * t261) - s_q12 * t159) + t96 * (c_q12 * t160 - t262)
+            * (t95 * (2.0 * c_q7 * t261 - s_q12 * t159) + t96 * (c_q12 * t160 - t262)
                 + t97 * (c_q12 * t142 - t265)
-                - t98 * (2.0 * (c_q12 * t131) - s_q12 * t144));
+                - t98 * (2.0 * c_q12 * t131 - s_q12 * t144));
     let t272 = qd[6] * t38 + qd[10] * t44
         + 0.5
-            * (t95 * (2.0 * (c_q7 * t263) + c_q12 * t159) + t96 * (t264 + s_q12 * t160)
+            * (t95 * (2.0 * c_q7 * t263 + c_q12 * t159) + t96 * (t264 + s_q12 * t160)
                 + t97 * (t266 + s_q12 * t142)
-                - t98 * (2.0 * (s_q12 * t131) + c_q12 * t144));
+                - t98 * (2.0 * s_q12 * t131 + c_q12 * t144));
     let t273 = 0.5 * (t47 * t260 - t45 * t269);
     let t274 = 0.5
-        * (t95 * (2.0 * (q[10] * c_q12) + 4.0 * (q[8] * s_q12))
-            + t96 * (4.0 * t263 - 2.0 * (q[11] * c_q12))) + c_q12 * t171 + t98 * t261
+        * (t95 * (2.0 * q[10] * c_q12 + 4.0 * q[8] * s_q12)
+            + t96 * (4.0 * t263 - 2.0 * q[11] * c_q12)) + c_q12 * t171 + t98 * t261
         + qd[10] * -t49;
     let t275 = 0.5
-        * (t95 * (2.0 * (q[10] * s_q12) - 4.0 * (q[8] * c_q12))
-            + t96 * (-4.0 * t261 - 2.0 * (q[11] * s_q12))) + s_q12 * t171 + t98 * t263
+        * (t95 * (2.0 * q[10] * s_q12 - 4.0 * q[8] * c_q12)
+            + t96 * (-4.0 * t261 - 2.0 * q[11] * s_q12)) + s_q12 * t171 + t98 * t263
         + qd[10] * t48;
     let t276 = 0.5 * (t21 * t260 - t49 * t269);
     let t277 = c_q7 * t20;
@@ -2170,7 +2150,7 @@ pub fn coriolis_matrix_with(
     let t280 = -4.0 * t183 - p.l * t130;
     let t281 = p.l * t133;
     let t282 = s_q12 * t181;
-    let t283 = -4.0 * t184 - 2.0 * (q[8] * t56);
+    let t283 = -4.0 * t184 - 2.0 * q[8] * t56;
     let t284 = p.l * t146;
     let t285 = qd[6] * (t21 * t56 + p.l * t126)
         + 0.5
@@ -2178,24 +2158,22 @@ pub fn coriolis_matrix_with(
                 + t97 * (2.0 * t184 + p.l * t145) + p.l * t268
                 - t98 * (2.0 * t183 + t284));
     let t286 = 0.5
-        * (t95 * (2.0 * t282 + c_q12 * t280)
-            + t96 * (c_q12 * t283 - 2.0 * (s_q12 * t182))
-            + t97 * (2.0 * (s_q12 * t183) - t70 * t143) - t185
-            - t98 * (2.0 * (t70 * t131 - t50 * t263)))
+        * (t95 * (2.0 * t282 + c_q12 * t280) + t96 * (c_q12 * t283 - 2.0 * s_q12 * t182)
+            + t97 * (2.0 * s_q12 * t183 - t70 * t143) - t185
+            - t98 * 2.0 * (t70 * t131 - t50 * t263))
         + qd[6] * (t74 * t277 + c_q12 * t278) + qd[10] * t54;
     let t287 = t270
-        + 0.5
-            * (p.m
-                * (qd[6] * (t70 * t277 - s_q12 * t278) + qd[10] * -t77
-                    + 0.5
-                        * (t95 * (2.0 * t279 - s_q12 * t280)
-                            + t96 * (-2.0 * (c_q12 * t182) - s_q12 * t283)
-                            + t97 * (2.0 * (c_q12 * t183) + t74 * t143)
-                            - t98 * (-2.0 * (t50 * t261 + t74 * t131)))));
+        + 0.5 * p.m
+            * (qd[6] * (t70 * t277 - s_q12 * t278) + qd[10] * -t77
+                + 0.5
+                    * (t95 * (2.0 * t279 - s_q12 * t280)
+                        + t96 * (-2.0 * c_q12 * t182 - s_q12 * t283)
+                        + t97 * (2.0 * c_q12 * t183 + t74 * t143)
+                        - t98 * -2.0 * (t50 * t261 + t74 * t131)));
     let t288 = 0.5 * (t37 * t260 - t38 * t259);
-    let t289 = 0.5 * (p.m * t285) - t288;
+    let t289 = 0.5 * p.m * t285 - t288;
     let t290 = 0.5 * (t37 * t269 - t39 * t259);
-    let t291 = 0.5 * (p.m * t286) + t290;
+    let t291 = 0.5 * p.m * t286 + t290;
     let t292 = -4.0 * t197 - p.l * t158;
     let t293 = -2.0 * t183 - 4.0 * t198;
     let t294 = qd[6] * t76
@@ -2204,23 +2182,22 @@ pub fn coriolis_matrix_with(
                 + t97 * (2.0 * t198 + t284) + p.l * t272
                 - t98 * (2.0 * t197 + p.l * t144));
     let t295 = 0.5
-        * (t95 * (2.0 * (s_q12 * t195) + c_q12 * t292)
-            + t96 * (c_q12 * t293 - 2.0 * (s_q12 * t196))
-            + t97 * (2.0 * (s_q12 * t197) - t70 * t141) - t199
-            - t98 * (2.0 * (t279 - t57 * t263))) + qd[6] * t77 + qd[10] * t61;
+        * (t95 * (2.0 * s_q12 * t195 + c_q12 * t292)
+            + t96 * (c_q12 * t293 - 2.0 * s_q12 * t196)
+            + t97 * (2.0 * s_q12 * t197 - t70 * t141) - t199
+            - t98 * 2.0 * (t279 - t57 * t263)) + qd[6] * t77 + qd[10] * t61;
     let t296 = t273
-        + 0.5
-            * (p.m
-                * (qd[6] * t54 + qd[10] * -t79
-                    + 0.5
-                        * (t95 * (2.0 * (c_q12 * t195) - s_q12 * t292)
-                            + t96 * (-2.0 * (c_q12 * t196) - s_q12 * t293)
-                            + t97 * (2.0 * (c_q12 * t197) + t74 * t141)
-                            - t98 * (-2.0 * (t282 + t57 * t261)))));
+        + 0.5 * p.m
+            * (qd[6] * t54 + qd[10] * -t79
+                + 0.5
+                    * (t95 * (2.0 * c_q12 * t195 - s_q12 * t292)
+                        + t96 * (-2.0 * c_q12 * t196 - s_q12 * t293)
+                        + t97 * (2.0 * c_q12 * t197 + t74 * t141)
+                        - t98 * -2.0 * (t282 + t57 * t261)));
     let t297 = 0.5 * (t44 * t260 - t45 * t259);
-    let t298 = 0.5 * (p.m * t294) - t297;
+    let t298 = 0.5 * p.m * t294 - t297;
     let t299 = 0.5 * (t44 * t269 - t47 * t259);
-    let t300 = 0.5 * (p.m * t295) + t299;
+    let t300 = 0.5 * p.m * t295 + t299;
     let t301 = t218 - 2.0 * t241;
     let t302 = t221 - 2.0 * t243;
     let t303 = t223 - 2.0 * t239;
@@ -2229,38 +2206,36 @@ pub fn coriolis_matrix_with(
     let t306 = t227
         + 0.5 * (t95 * (t216 - 4.0 * t240) + t96 * (0.4 * t129 - 4.0 * t239) + t305);
     let t307 = 0.5
-        * (t95 * (2.0 * (t63 * t263) + c_q12 * t301)
-            + t96 * (s_q12 * t219 + c_q12 * t302) + t97 * (s_q12 * t222 + c_q12 * t303)
-            - t226 - t98 * (2.0 * (s_q12 * t220) + c_q12 * t304))
+        * (t95 * (2.0 * t63 * t263 + c_q12 * t301) + t96 * (s_q12 * t219 + c_q12 * t302)
+            + t97 * (s_q12 * t222 + c_q12 * t303) - t226
+            - t98 * (2.0 * s_q12 * t220 + c_q12 * t304))
         + qd[6] * (s_q12 * t213 + c_q12 * t214) + qd[10] * t68;
     let t308 = t276
-        + 0.5
-            * (p.m
-                * (qd[6] * (c_q12 * t213 - s_q12 * t214) + qd[10] * -t82
-                    + 0.5
-                        * (t95 * (2.0 * (t63 * t261) - s_q12 * t301)
-                            + t96 * (c_q12 * t219 - s_q12 * t302)
-                            + t97 * (c_q12 * t222 - s_q12 * t303)
-                            - t98 * (2.0 * (c_q12 * t220) - s_q12 * t304))));
+        + 0.5 * p.m
+            * (qd[6] * (c_q12 * t213 - s_q12 * t214) + qd[10] * -t82
+                + 0.5
+                    * (t95 * (2.0 * t63 * t261 - s_q12 * t301)
+                        + t96 * (c_q12 * t219 - s_q12 * t302)
+                        + t97 * (c_q12 * t222 - s_q12 * t303)
+                        - t98 * (2.0 * c_q12 * t220 - s_q12 * t304)));
     let t309 = 0.5 * (t48 * t260 - t49 * t259);
-    let t310 = 0.5 * (p.m * t306) - t309;
+    let t310 = 0.5 * p.m * t306 - t309;
     let t311 = 0.5 * (t48 * t269 - t21 * t259);
-    let t312 = 0.5 * (p.m * t307) + t311;
+    let t312 = 0.5 * p.m * t307 + t311;
     let t313 = q[11] * t97;
     let t314 = 0.5 * t305 - 4.0 * t242 - 2.0 * (t244 + p.l * t169);
     let t315 = 0.5
-        * (t95 * (2.0 * (q[9] * t74) - 4.0 * (q[11] * t70)) - t226
-            - t98 * (2.0 * (q[10] * t74) - 4.0 * (q[8] * t70))) + t74 * t140 + t74 * t313
-        + qd[10] * t73;
+        * (t95 * (2.0 * q[9] * t74 - 4.0 * q[11] * t70) - t226
+            - t98 * (2.0 * q[10] * t74 - 4.0 * q[8] * t70)) + qd[10] * t73
+        + t74 * (t140 + t313);
     let t316 = t276
-        + 0.5
-            * (p.m
-                * (0.5
-                    * (t95 * (2.0 * (q[9] * t70) + 4.0 * (q[11] * t74))
-                        - t98 * (4.0 * (q[8] * t74) + 2.0 * (q[10] * t70))) + t70 * t140
-                    + t70 * t313 + qd[10] * -t84));
-    let t317 = 0.5 * (p.m * t314) - t309;
-    let t318 = t311 + 0.5 * (p.m * t315);
+        + 0.5 * p.m
+            * (0.5
+                * (t95 * (2.0 * q[9] * t70 + 4.0 * q[11] * t74)
+                    - t98 * (4.0 * q[8] * t74 + 2.0 * q[10] * t70)) + qd[10] * -t84
+                + t70 * (t140 + t313));
+    let t317 = 0.5 * p.m * t314 - t309;
+    let t318 = t311 + 0.5 * p.m * t315;
     let t319 = s_q12 * qd[10];
     let t320 = c_q12 * qd[10];
     let t321 = p.m * t267;
@@ -2290,115 +2265,113 @@ pub fn coriolis_matrix_with(
     let t345 = s_q7 * d.k0;
     let t346 = qd[6] * t345;
     let t347 = t99 - t334;
-    let t348 = t191 - 0.5 * (t152 * d.k0);
+    let t348 = t191 - 0.5 * t152 * d.k0;
     let t349 = t151 * d.k0;
     let t350 = t193 - 0.01 * t153;
     let t351 = 0.5 * t349 + t350;
     let t352 = t20 * t345;
     let t353 = t21 * t345;
     let t354 = t22 * t345;
-    let t355 = -0.25 * (t268 * d.k0) - t288;
+    let t355 = -0.25 * t268 * d.k0 - t288;
     let t356 = t290 + 0.25 * t349;
-    let t357 = t209 - 0.5 * (t164 * d.k0);
+    let t357 = t209 - 0.5 * t164 * d.k0;
     let t358 = t163 * d.k0;
     let t359 = t211 - 0.01 * t165;
     let t360 = 0.5 * t358 + t359;
-    let t361 = -0.25 * (t272 * d.k0) - t297;
+    let t361 = -0.25 * t272 * d.k0 - t297;
     let t362 = t299 + 0.25 * t358;
-    let t363 = t235 - 0.5 * (t170 * d.k0);
+    let t363 = t235 - 0.5 * t170 * d.k0;
     let t364 = t175 * d.k0;
     let t365 = t237 - 0.01 * t176;
     let t366 = 0.5 * t364 + t365;
-    let t367 = -0.25 * (t275 * d.k0) - t309;
+    let t367 = -0.25 * t275 * d.k0 - t309;
     let t368 = t311 + 0.25 * t364;
-    let t369 = 0.021 * t4 + 0.5 * (t102 * d.k0);
+    let t369 = 0.021 * t4 + 0.5 * t102 * d.k0;
     let t370 = s_q7 * t369;
     let t371 = -0.002 * t106 - t370;
     let t372 = c_q7 * t369;
-    let t373 = -0.021 * t107 - 0.25 * (t107 * d.k9) - t372;
-    let t374 = 0.001 * t25 + 0.022 * t27 - (0.01 * t121 - 0.5 * (t119 * d.k0));
-    let t375 = 0.02 * t26 - 0.5 * (t120 * d.k0);
+    let t373 = t107 * (-0.021 - 0.25 * d.k9) - t372;
+    let t374 = 0.001 * t25 + 0.022 * t27 + 0.5 * t119 * d.k0 - 0.01 * t121;
+    let t375 = 0.02 * t26 - 0.5 * t120 * d.k0;
     let t376 = t120 * t353 - t36 * t375 - t119 * t354;
-    let t377 = 0.01 * t189 + t39 * t374 + (t376 + (0.004 * t149 + 0.001 * t152));
+    let t377 = 0.01 * t189 + t39 * t374 + t376 + 0.004 * t149 + 0.001 * t152;
     let t378 = t117 * t354 - t35 * t374 - t120 * t352;
-    let t379 = t378 + (t36 * t123 - 0.5 * (t187 * d.k0));
+    let t379 = t378 + t36 * t123 - 0.5 * t187 * d.k0;
     let t380 = 0.02 * t151 + t379;
     let t381 = t119 * t352 - t39 * t123 - t117 * t353;
-    let t382 = t35 * t375 + t381
-        + (0.001 * t149 + 0.022 * t152 + (0.5 * (t186 * d.k0) - 0.01 * t188));
-    let t383 = 0.01 * t31 + 0.25 * (t257 * d.k0);
+    let t382 = t35 * t375 + t381 + 0.001 * t149 + 0.022 * t152 + 0.5 * t186 * d.k0
+        - 0.01 * t188;
+    let t383 = 0.01 * t31 + 0.25 * t257 * d.k0;
     let t384 = t258 * d.k0;
     let t385 = 0.01 * t34 - 0.25 * t384;
     let t386 = 0.001 * t267 + 0.5 * (t76 * t260 - t77 * t269) + t39 * t383 - t38 * t385;
-    let t387 = -(0.001 * (t30 * t38) + 0.5 * (t77 * t259))
-        - (-0.5 * (t54 * t260) - t37 * t383);
-    let t388 = -0.25 * (t286 * d.k0) - t387;
+    let t387 = t37 * t383 - 0.001 * t30 * t38 - 0.5 * t77 * t259 - -0.5 * t54 * t260;
+    let t388 = -0.25 * t286 * d.k0 - t387;
     let t389 = 0.01 * t151 + t388;
-    let t390 = 0.01 * t268 + 0.5 * (t54 * t269 - t76 * t259) + 0.25 * (t285 * d.k0)
-        + t37 * t385 - 0.001 * (t30 * t39);
+    let t390 = 0.01 * t268 + 0.5 * (t54 * t269 - t76 * t259) + 0.25 * t285 * d.k0
+        + t37 * t385 - 0.001 * t30 * t39;
     let t391 = 0.2 * t105 + 0.002 * t107 + t372;
-    let t392 = -0.2 * t104 - 0.021 * t106 - t370 - 0.25 * (t106 * d.k9);
+    let t392 = -0.2 * t104 - t370 - t106 * (0.021 + 0.25 * d.k9);
     let t393 = t120 * t205 - t119 * t206 - t43 * t375;
-    let t394 = 0.01 * t203 + t47 * t374 + (t393 + (0.004 * t162 + 0.001 * t164));
+    let t394 = 0.01 * t203 + t47 * t374 + t393 + 0.004 * t162 + 0.001 * t164;
     let t395 = t117 * t206 - t120 * t207 - t41 * t374;
-    let t396 = t395 + (t43 * t123 - 0.5 * (t201 * d.k0));
+    let t396 = t395 + t43 * t123 - 0.5 * t201 * d.k0;
     let t397 = 0.02 * t163 + t396;
     let t398 = t119 * t207 - t47 * t123 - t117 * t205;
-    let t399 = t41 * t375 + t398
-        + (0.001 * t162 + 0.022 * t164 + (0.5 * (t200 * d.k0) - 0.01 * t202));
+    let t399 = t41 * t375 + t398 + 0.001 * t162 + 0.022 * t164 + 0.5 * t200 * d.k0
+        - 0.01 * t202;
     let t400 = 0.001 * t271 + 0.5 * (t78 * t260 - t79 * t269) + t47 * t383 - t45 * t385;
-    let t401 = -(0.001 * (t30 * t45) + 0.5 * (t79 * t259))
-        - (-0.5 * (t61 * t260) - t44 * t383);
-    let t402 = -0.25 * (t295 * d.k0) - t401;
+    let t401 = t44 * t383 - 0.001 * t30 * t45 - 0.5 * t79 * t259 - -0.5 * t61 * t260;
+    let t402 = -0.25 * t295 * d.k0 - t401;
     let t403 = 0.01 * t163 + t402;
-    let t404 = 0.01 * t272 + 0.5 * (t61 * t269 - t78 * t259) + 0.25 * (t294 * d.k0)
-        + t44 * t385 - 0.001 * (t30 * t47);
-    let t405 = 0.05 * t100 + (0.002 * qd[4] + 0.08 * qd[5]);
-    let t406 = 0.5 * (t103 * d.k0) - 0.021 * t3;
+    let t404 = 0.01 * t272 + 0.5 * (t61 * t269 - t78 * t259) + 0.25 * t294 * d.k0
+        + t44 * t385 - 0.001 * t30 * t47;
+    let t405 = 0.05 * t100 + 0.002 * qd[4] + 0.08 * qd[5];
+    let t406 = 0.5 * t103 * d.k0 - 0.021 * t3;
     let t407 = 0.2 * t111 + t406;
     let t408 = t22 * t375;
     let t409 = t80 * t122 - t66 * t155;
-    let t410 = 0.001 * t170 + 0.004 * t174 + (t21 * t374 - t408);
-    let t411 = t409 + (0.01 * t232 + t410);
+    let t410 = 0.001 * t170 + 0.004 * t174 + t21 * t374 - t408;
+    let t411 = t409 + 0.01 * t232 + t410;
     let t412 = t20 * t374;
     let t413 = t22 * t123 - t412;
     let t414 = 0.02 * t175 + t413;
     let t415 = t66 * t121 - t64 * t122;
-    let t416 = t415 - 0.5 * (t230 * d.k0);
+    let t416 = t415 - 0.5 * t230 * d.k0;
     let t417 = t414 + t416;
-    let t418 = 0.022 * t170 + 0.001 * t174 + (t20 * t375 - t233);
+    let t418 = 0.022 * t170 + 0.001 * t174 + t20 * t375 - t233;
     let t419 = t64 * t155 - t80 * t121;
-    let t420 = 0.5 * (t228 * d.k0) - 0.01 * t231 + (t418 + t419);
+    let t420 = 0.5 * t228 * d.k0 + t418 + t419 - 0.01 * t231;
     let t421 = 0.001 * t274 + t21 * t383 - t49 * t385;
     let t422 = 0.5 * (t81 * t260 - t82 * t269) + t421;
-    let t423 = 0.001 * (t30 * t49) - t48 * t383;
+    let t423 = 0.001 * t30 * t49 - t48 * t383;
     let t424 = -0.5 * (t82 * t259 - t68 * t260) - t423;
-    let t425 = -0.25 * (t307 * d.k0) - t424;
+    let t425 = -0.25 * t307 * d.k0 - t424;
     let t426 = 0.01 * t175 + t425;
-    let t427 = t48 * t385 + (0.01 * t275 - 0.001 * (t21 * t30));
-    let t428 = 0.5 * (t68 * t269 - t81 * t259) + 0.25 * (t306 * d.k0) + t427;
-    let t429 = 0.005 * qd[3] + 0.12 * qd[4] + (0.002 * qd[5] - 0.05 * t101);
+    let t427 = t48 * t385 + 0.01 * t275 - 0.001 * t21 * t30;
+    let t428 = 0.5 * (t68 * t269 - t81 * t259) + 0.25 * t306 * d.k0 + t427;
+    let t429 = 0.005 * qd[3] + 0.12 * qd[4] + 0.002 * qd[5] - 0.05 * t101;
     let t430 = t18 * d.k0;
     let t431 = t19 * d.k0;
     let t432 = t120 * t430 - t119 * t431;
-    let t433 = t432 + (0.01 * t248 + t410);
+    let t433 = t432 + 0.01 * t248 + t410;
     let t434 = t17 * d.k0;
     let t435 = t117 * t431 - t120 * t434;
-    let t436 = t435 - 0.5 * (t246 * d.k0);
+    let t436 = t435 - 0.5 * t246 * d.k0;
     let t437 = t414 + t436;
     let t438 = t119 * t434 - t117 * t430;
-    let t439 = 0.5 * (t245 * d.k0) - 0.01 * t247 + (t418 + t438);
+    let t439 = 0.5 * t245 * d.k0 + t418 + t438 - 0.01 * t247;
     let t440 = 0.5 * (t83 * t260 - t84 * t269) + t421;
     let t441 = -0.5 * (t84 * t259 - t73 * t260) - t423;
-    let t442 = -0.25 * (t315 * d.k0) - t441;
+    let t442 = -0.25 * t315 * d.k0 - t441;
     let t443 = 0.01 * t175 + t442;
-    let t444 = 0.5 * (t73 * t269 - t83 * t259) + t427 + 0.25 * (t314 * d.k0);
+    let t444 = 0.5 * (t73 * t269 - t83 * t259) + t427 + 0.25 * t314 * d.k0;
     let t445 = -t374;
     let t446 = s_q12 * t385;
     let t447 = -0.001 * t319 - t446;
-    let t448 = 0.001 * (s_q12 * t30) - c_q12 * t383;
+    let t448 = 0.001 * s_q12 * t30 - c_q12 * t383;
     let t449 = c_q12 * t385;
-    let t450 = 0.01 * t320 + 0.125 * (t320 * d.k9) + t449;
+    let t450 = t449 + t320 * (0.01 + 0.125 * d.k9);
     let t451 = t257 * t335;
     let t452 = t383 + 0.5 * t451;
     let t453 = t319 * d.k9;
@@ -2408,43 +2381,39 @@ pub fn coriolis_matrix_with(
     let t457 = 0.5 * t456 - 0.001 * t30;
     let t458 = -t375;
     let t459 = 0.5 * t384 - 0.001 * t320 - t449;
-    let t460 = 0.001 * (c_q12 * t30) + s_q12 * t383;
-    let t461 = -0.01 * t319 - t446 - 0.125 * t453 - 0.5 * (t94 * d.k0);
+    let t460 = 0.001 * c_q12 * t30 + s_q12 * t383;
+    let t461 = -0.01 * t319 - t446 - 0.125 * t453 - 0.5 * t94 * d.k0;
     let t462 = 0.1 * qd[3] + 0.005 * qd[4];
-    let t463 = t49 * t356 + (t20 * t157 + t48 * t270)
-        + (t21 * t348 - 0.5 * t343 + (t22 * t351 + t21 * t355));
+    let t463 = t49 * t356 + t20 * t157 + t48 * t270 + t22 * t351 + t21 * (t348 + t355)
+        - 0.5 * t343;
     let t464 = t334 - 0.5 * t346;
-    let t465 = t464 + (t20 * t168 + t48 * t273)
-        + (t21 * t357 + t22 * t360 + (t21 * t361 + t49 * t362));
-    let t466 = t21 * t367 + t49 * t368
-        + (t20 * t179 + t48 * t276 + (t21 * t363 + t22 * t366));
+    let t465 = t464 + t20 * t168 + t48 * t273 + t22 * t360 + t49 * t362
+        + t21 * (t357 + t361);
+    let t466 = t49 * t368 + t20 * t179 + t48 * t276 + t22 * t366 + t21 * (t367 + t363);
     let t467 = -t406;
-    let t468 = 0.002 * t112 + c_q7 * t467 + (t20 * t377 + t21 * t380)
-        + (t22 * t382 + t48 * t386 + (t21 * t389 + t49 * t390));
-    let t469 = s_q7 * t467 - 0.002 * t113 + (t20 * t394 + t21 * t397)
-        + (t22 * t399 + t48 * t400 + (t21 * t403 + t49 * t404));
-    let t470 = 0.2 * t464 + (t20 * t411 + t21 * t417)
-        + (t22 * t420 + t48 * t422 + (t21 * t426 + t49 * t428));
-    let t471 = t21 * t443 + t49 * t444
-        + (t20 * t433 + t21 * t437 + (t22 * t439 + t48 * t440));
-    let t472 = t48 * t447 + t21 * t448 + (t49 * t450 + (t408 + t21 * t445));
-    let t473 = t48 * t452 + t21 * t455 + (t49 * t457 + (t22 * t252 + t412));
-    let t474 = t48 * t459 + t21 * t460 + (t49 * t461 + (t233 + t20 * t458));
+    let t468 = 0.002 * t112 + c_q7 * t467 + t20 * t377 + t22 * t382 + t48 * t386
+        + t49 * t390 + t21 * (t380 + t389);
+    let t469 = s_q7 * t467 + t20 * t394 + t22 * t399 + t48 * t400 + t49 * t404
+        + t21 * (t397 + t403) - 0.002 * t113;
+    let t470 = 0.2 * t464 + t20 * t411 + t22 * t420 + t48 * t422 + t49 * t428
+        + t21 * (t417 + t426);
+    let t471 = t49 * t444 + t20 * t433 + t22 * t439 + t48 * t440 + t21 * (t443 + t437);
+    let t472 = t48 * t447 + t49 * t450 + t408 + t21 * (t448 + t445);
+    let t473 = t48 * t452 + t21 * t455 + t49 * t457 + t22 * t252 + t412;
+    let t474 = t48 * t459 + t21 * t460 + t49 * t461 + t233 + t20 * t458;
     let t475 = 0.03 * t175 + t413;
     [
         [
-            t35 * t153 + t36 * t154 + 1.5 * (t39 * t253)
-                + 0.5 * (t37 * t321 + t38 * t322),
-            t35 * t165 + t36 * t166 + 1.5 * (t39 * t254)
-                + 0.5 * (t37 * t323 + t38 * t324) - t325,
-            t35 * t176 + t36 * t177 + 1.5 * (t39 * t255)
-                + 0.5 * (t37 * t326 + t38 * t327),
-            t35 * t190 + t39 * t192 + t36 * t194 + t37 * t287 + t39 * t289 + t38 * t291,
-            t35 * t208 + t39 * t210 + t36 * t212 + t37 * t296 + t39 * t298 + t38 * t300
-                + t329,
-            c_q7 * t115 + t35 * t234 + t39 * t236 + t36 * t238 + t37 * t308 + t39 * t310
-                + t38 * t312 - t100 - s_q7 * t116,
-            t35 * t249 + t39 * t250 + t36 * t251 + t37 * t316 + t39 * t317 + t38 * t318
+            t35 * t153 + t36 * t154 + 1.5 * t39 * t253 + 0.5 * (t37 * t321 + t38 * t322),
+            t35 * t165 + t36 * t166 + 1.5 * t39 * t254 + 0.5 * (t37 * t323 + t38 * t324)
+                - t325,
+            t35 * t176 + t36 * t177 + 1.5 * t39 * t255 + 0.5 * (t37 * t326 + t38 * t327),
+            t35 * t190 + t36 * t194 + t37 * t287 + t38 * t291 + t39 * (t192 + t289),
+            t35 * t208 + t36 * t212 + t37 * t296 + t38 * t300 + t329
+                + t39 * (t210 + t298),
+            c_q7 * t115 + t35 * t234 + t36 * t238 + t37 * t308 + t38 * t312
+                + t39 * (t236 + t310) - t100 - s_q7 * t116,
+            t35 * t249 + t36 * t251 + t37 * t316 + t38 * t318 + t39 * (t250 + t317)
                 - t330,
             t39 * t337 + 0.5 * (t38 * t332 - t37 * t331) - t156,
             t37 * t338 + t38 * t341 - t191,
@@ -2452,18 +2421,16 @@ pub fn coriolis_matrix_with(
             t288,
         ],
         [
-            t41 * t153 + t43 * t154 + t325 + 1.5 * (t47 * t253)
+            t41 * t153 + t43 * t154 + t325 + 1.5 * t47 * t253
                 + 0.5 * (t44 * t321 + t45 * t322),
-            t41 * t165 + t43 * t166 + 1.5 * (t47 * t254)
-                + 0.5 * (t44 * t323 + t45 * t324),
-            t41 * t176 + t43 * t177 + 1.5 * (t47 * t255)
-                + 0.5 * (t44 * t326 + t45 * t327),
-            t41 * t190 + t47 * t192 + t43 * t194 + t44 * t287 + t47 * t289 + t45 * t291
+            t41 * t165 + t43 * t166 + 1.5 * t47 * t254 + 0.5 * (t44 * t323 + t45 * t324),
+            t41 * t176 + t43 * t177 + 1.5 * t47 * t255 + 0.5 * (t44 * t326 + t45 * t327),
+            t41 * t190 + t43 * t194 + t44 * t287 + t45 * t291 + t47 * (t192 + t289)
                 - t329,
-            t41 * t208 + t47 * t210 + t43 * t212 + t44 * t296 + t47 * t298 + t45 * t300,
-            t99 + t41 * t234 + t47 * t236 + t43 * t238 + t44 * t308 + t47 * t310
-                + t45 * t312 + t333,
-            t41 * t249 + t47 * t250 + t43 * t251 + t44 * t316 + t47 * t317 + t45 * t318
+            t41 * t208 + t43 * t212 + t44 * t296 + t45 * t300 + t47 * (t210 + t298),
+            t99 + t41 * t234 + t43 * t238 + t44 * t308 + t45 * t312 + t333
+                + t47 * (t236 + t310),
+            t41 * t249 + t43 * t251 + t44 * t316 + t45 * t318 + t47 * (t250 + t317)
                 - t334,
             t47 * t337 + 0.5 * (t45 * t332 - t44 * t331) - t167,
             t44 * t338 + t45 * t341 - t209,
@@ -2471,47 +2438,44 @@ pub fn coriolis_matrix_with(
             t297,
         ],
         [
-            t20 * t153 + t22 * t154 + 1.5 * (t21 * t253)
-                + 0.5 * (t48 * t321 + t49 * t322),
-            t20 * t165 + t22 * t166 + 1.5 * (t21 * t254)
-                + 0.5 * (t48 * t323 + t49 * t324),
-            t20 * t176 + t22 * t177 + 1.5 * (t21 * t255)
-                + 0.5 * (t48 * t326 + t49 * t327),
-            t20 * t190 + t21 * t192 + t22 * t194 + t48 * t287 + t21 * t289 + t49 * t291
-                + t344 + 0.5 * t343,
-            t20 * t208 + t21 * t210 + t22 * t212 + t48 * t296 + t21 * t298 + t49 * t300
-                + 0.5 * t346 - t347,
-            t20 * t234 + t21 * t236 + t22 * t238 + t48 * t308 + t21 * t310 + t49 * t312,
-            t20 * t249 + t21 * t250 + t22 * t251 + t48 * t316 + t21 * t317 + t49 * t318,
+            t20 * t153 + t22 * t154 + 1.5 * t21 * t253 + 0.5 * (t48 * t321 + t49 * t322),
+            t20 * t165 + t22 * t166 + 1.5 * t21 * t254 + 0.5 * (t48 * t323 + t49 * t324),
+            t20 * t176 + t22 * t177 + 1.5 * t21 * t255 + 0.5 * (t48 * t326 + t49 * t327),
+            t20 * t190 + t22 * t194 + t48 * t287 + t49 * t291 + t344 + 0.5 * t343
+                + t21 * (t192 + t289),
+            t20 * t208 + t22 * t212 + t48 * t296 + t49 * t300 + 0.5 * t346
+                + t21 * (t210 + t298) - t347,
+            t20 * t234 + t22 * t238 + t48 * t308 + t49 * t312 + t21 * (t236 + t310),
+            t20 * t249 + t22 * t251 + t48 * t316 + t49 * t318 + t21 * (t250 + t317),
             t21 * t337 + 0.5 * (t49 * t332 - t48 * t331) - t178,
             t48 * t338 + t49 * t341 - t235,
             t21 * t342 - t237 - 0.5 * (t48 * t332 + t49 * t331),
             t309,
         ],
         [
-            t35 * t157 + t37 * t270 + t39 * t348 + t36 * t351 + t149 * t352 + t151 * t353
-                + t152 * t354 + t39 * t355 + t38 * t356
-                + 0.5 * (t54 * t321 + t76 * t253 + t77 * t322),
-            t35 * t168 + t329 + t37 * t273 + t39 * t357 + t36 * t360 + t162 * t352
-                + t163 * t353 + t164 * t354 + t39 * t361 + t38 * t362
-                + 0.5 * (t54 * t323 + t76 * t254 + t77 * t324),
-            t35 * t179 + t37 * t276 + t39 * t363 + t36 * t366 + t174 * t352 + t175 * t353
-                + t170 * t354 + t39 * t367 + t38 * t368
-                + 0.5 * (t54 * t326 + t76 * t255 + t77 * t327) - t344,
+            t35 * t157 + t37 * t270 + t36 * t351 + t149 * t352 + t151 * t353
+                + t152 * t354 + t38 * t356 + 0.5 * (t54 * t321 + t76 * t253 + t77 * t322)
+                + t39 * (t348 + t355),
+            t35 * t168 + t329 + t37 * t273 + t36 * t360 + t162 * t352 + t163 * t353
+                + t164 * t354 + t38 * t362 + 0.5 * (t54 * t323 + t76 * t254 + t77 * t324)
+                + t39 * (t357 + t361),
+            t35 * t179 + t37 * t276 + t36 * t366 + t174 * t352 + t175 * t353
+                + t170 * t354 + t38 * t368 + 0.5 * (t54 * t326 + t76 * t255 + t77 * t327)
+                + t39 * (t363 + t367) - t344,
             t51 * t190 + t55 * t192 + t52 * t194 + t54 * t287 + t76 * t289 + t77 * t291
-                + c_q7 * t371 + t35 * t377 + t39 * t380 + t36 * t382 + t37 * t386
-                + t39 * t389 + t38 * t390 - s_q7 * t373,
+                + c_q7 * t371 + t35 * t377 + t36 * t382 + t37 * t386 + t38 * t390
+                + t39 * (t380 + t389) - s_q7 * t373,
             t51 * t208 + t55 * t210 + t52 * t212 + t54 * t296 + t76 * t298 + t77 * t300
-                + c_q7 * t391 + t35 * t394 + t39 * t397 + t36 * t399 + t37 * t400
-                + t39 * t403 + t38 * t404 + t405 - s_q7 * t392,
+                + c_q7 * t391 + t35 * t394 + t36 * t399 + t37 * t400 + t38 * t404 + t405
+                + t39 * (t397 + t403) - s_q7 * t392,
             t51 * t234 + t55 * t236 + t52 * t238 + t54 * t308 + t76 * t310 + t77 * t312
-                + c_q7 * t407 + t35 * t411 + t39 * t417 + t36 * t420 + t37 * t422
-                + t39 * t426 + t38 * t428 - s_q7 * t114 - t429,
+                + c_q7 * t407 + t35 * t411 + t36 * t420 + t37 * t422 + t38 * t428
+                + t39 * (t417 + t426) - s_q7 * t114 - t429,
             t51 * t249 + t55 * t250 + t52 * t251 + t54 * t316 + t76 * t317 + t77 * t318
-                + c_q7 * t406 + t35 * t433 + t39 * t437 + t36 * t439 + t37 * t440
-                + t39 * t443 + t38 * t444 - 0.002 * t112,
-            0.5 * (t77 * t332 - t54 * t331) + t39 * t445 + t37 * t447 + t39 * t448
-                + t38 * t450 + t76 * t337 - t376,
+                + c_q7 * t406 + t35 * t433 + t36 * t439 + t37 * t440 + t38 * t444
+                + t39 * (t437 + t443) - 0.002 * t112,
+            0.5 * (t77 * t332 - t54 * t331) + t37 * t447 + t38 * t450 + t76 * t337
+                + t39 * (t445 + t448) - t376,
             t36 * t252 + t37 * t452 + t39 * t455 + t38 * t457 + t54 * t338 + t77 * t341
                 - t378,
             t35 * t458 + t37 * t459 + t39 * t460 + t38 * t461 + t76 * t342
@@ -2520,29 +2484,28 @@ pub fn coriolis_matrix_with(
         ],
         [
             t41 * t157 + t149 * t207 + t151 * t205 + t152 * t206 + t44 * t270
-                + t47 * t348 + t43 * t351 + t47 * t355 + t45 * t356
-                + 0.5 * (t61 * t321 + t78 * t253 + t79 * t322) - t329,
+                + t43 * t351 + t45 * t356 + 0.5 * (t61 * t321 + t78 * t253 + t79 * t322)
+                + t47 * (t348 + t355) - t329,
             t41 * t168 + t162 * t207 + t163 * t205 + t164 * t206 + t44 * t273
-                + t47 * t357 + t43 * t360 + t47 * t361 + t45 * t362
-                + 0.5 * (t61 * t323 + t78 * t254 + t79 * t324),
+                + t43 * t360 + t45 * t362 + 0.5 * (t61 * t323 + t78 * t254 + t79 * t324)
+                + t47 * (t357 + t361),
             t41 * t179 + t174 * t207 + t175 * t205 + t170 * t206 + t44 * t276 + t347
-                + t47 * t363 + t43 * t366 + t47 * t367 + t45 * t368
-                + 0.5 * (t61 * t326 + t78 * t255 + t79 * t327),
+                + t43 * t366 + t45 * t368 + 0.5 * (t61 * t326 + t78 * t255 + t79 * t327)
+                + t47 * (t363 + t367),
             t58 * t190 + t62 * t192 + t59 * t194 + t61 * t287 + t78 * t289 + t79 * t291
-                + s_q7 * t371 + c_q7 * t373 + t41 * t377 + t47 * t380 + t43 * t382
-                + t44 * t386 + t47 * t389 + t45 * t390 - t405
-                - 0.2 * (t330 + 0.5 * t343),
+                + s_q7 * t371 + c_q7 * t373 + t41 * t377 + t43 * t382 + t44 * t386
+                + t45 * t390 + t47 * (t380 + t389) - t405 - 0.2 * (t330 + 0.5 * t343),
             t58 * t208 + t62 * t210 + t59 * t212 + t61 * t296 + t78 * t298 + t79 * t300
-                + s_q7 * t391 + c_q7 * t392 + t41 * t394 + t47 * t397 + t43 * t399
-                + t44 * t400 + t47 * t403 + t45 * t404 - 0.2 * (t334 + 0.5 * t346),
+                + s_q7 * t391 + c_q7 * t392 + t41 * t394 + t43 * t399 + t44 * t400
+                + t45 * t404 + t47 * (t397 + t403) - 0.2 * (t334 + 0.5 * t346),
             c_q7 * t114 + t58 * t234 + t62 * t236 + t59 * t238 + t61 * t308 + t78 * t310
-                + t79 * t312 + s_q7 * t407 + t41 * t411 + t47 * t417 + t43 * t420
-                + t44 * t422 + t47 * t426 + t45 * t428 + t462,
+                + t79 * t312 + s_q7 * t407 + t41 * t411 + t43 * t420 + t44 * t422
+                + t45 * t428 + t462 + t47 * (t417 + t426),
             0.002 * t113 + t58 * t249 + t62 * t250 + t59 * t251 + t61 * t316 + t78 * t317
-                + t79 * t318 + s_q7 * t406 + t41 * t433 + t47 * t437 + t43 * t439
-                + t44 * t440 + t47 * t443 + t45 * t444,
-            0.5 * (t79 * t332 - t61 * t331) + t47 * t445 + t44 * t447 + t47 * t448
-                + t45 * t450 + t78 * t337 - t393,
+                + t79 * t318 + s_q7 * t406 + t41 * t433 + t43 * t439 + t44 * t440
+                + t45 * t444 + t47 * (t437 + t443),
+            0.5 * (t79 * t332 - t61 * t331) + t44 * t447 + t45 * t450 + t78 * t337
+                + t47 * (t445 + t448) - t393,
             t43 * t252 + t44 * t452 + t47 * t455 + t45 * t457 + t61 * t338 + t79 * t341
                 - t395,
             t41 * t458 + t44 * t459 + t47 * t460 + t45 * t461 + t78 * t342
@@ -2633,7 +2596,7 @@ pub fn coriolis_matrix_with(
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
-    mul: 154,
+    mul: 150,
     add: 106,
     div: 0,
     sqrt: 0,
@@ -2681,7 +2644,7 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let t26 = p.l * t7;
     let t27 = p.l * t6;
     let t28 = qd[7] + t5 * t17 + t6 * t20 + t7 * t23;
-    let t29 = qd[8] + t5 * t18 + (t6 * t21 + t7 * t24);
+    let t29 = qd[8] + t5 * t18 + t6 * t21 + t7 * t24;
     let t30 = qd[9] + t5 * t19 + t6 * t22 + t7 * t25;
     let s_q12 = libm::Libm::<Real>::sin(q[12]);
     let c_q12 = libm::Libm::<Real>::cos(q[12]);
@@ -2696,8 +2659,8 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let t41 = t26 + t40;
     let t42 = qd[2] - 0.2 * qd[4];
     let t43 = t42 - t27;
-    let t44 = t23 * t43 + (t17 * t39 + t20 * t41);
-    let t45 = t25 * t43 + (t19 * t39 + t22 * t41);
+    let t44 = t23 * t43 + t17 * t39 + t20 * t41;
+    let t45 = t25 * t43 + t19 * t39 + t22 * t41;
     let t46 = t45 - t36;
     let t47 = c_q12 * t44 - s_q12 * t46;
     let t48 = qd[1] + 0.05 * qd[5];
@@ -2705,11 +2668,11 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let t50 = 0.5 * t26 + t40;
     let t51 = t42 - 0.5 * t27;
     let t52 = t44 - 0.01 * t30;
-    let t53 = t24 * t43 + (t18 * t39 + t21 * t41);
+    let t53 = t24 * t43 + t18 * t39 + t21 * t41;
     let t54 = 0.5 * t35 + t53;
     let t55 = 0.01 * t28 + t45 - 0.5 * t36;
-    let t56 = t35 + t53 + 0.5 * (p.l * t34);
-    let t57 = s_q12 * t44 + c_q12 * t46 - 0.5 * (p.l * t37);
+    let t56 = t35 + t53 + 0.5 * p.l * t34;
+    let t57 = s_q12 * t44 + c_q12 * t46 - 0.5 * p.l * t37;
     let t58 = t0 * c_q7 + t1 * s_q7;
     let t59 = t1 * c_q7 - t0 * s_q7;
     let t60 = p.l * t58;
@@ -2722,22 +2685,23 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
             * (p.m0 * (qd[0] * qd[0] + t48 * t48 + t49 * t49)
                 + qd[3] * (0.1 * qd[3] + 0.005 * qd[4])
                 + qd[4] * (0.005 * qd[3] + 0.12 * qd[4] + 0.002 * qd[5])
-                + qd[5] * (0.002 * qd[4] + 0.08 * qd[5])
-                + (p.m * (t39 * t39 + t50 * t50 + t51 * t51) + 0.002 * (t5 * t5)
-                    + 0.021 * (t6 * t6 + t7 * t7))
-                + (p.m * (t52 * t52 + t54 * t54 + t55 * t55)
-                    + t28 * (0.004 * t28 + 0.001 * t30)
-                    + t30 * (0.001 * t28 + 0.022 * t30) + 0.02 * (t29 * t29))
-                + (0.5 * (p.m * (t47 * t47 + t56 * t56 + t57 * t57))
-                    + 0.001 * (t33 * t33) + 0.01 * (t37 * t37 + t34 * t34))),
-        (q[2] + 0.05 * t0) * d.k42 + (0.5 * t60 + t63) * d.k43
-            + (0.01 * (t18 * t58 + t21 * t59 + t2 * t24) + 0.5 * t62 + t64) * d.k43
-            + 0.5
-                * ((t62 + t64
+                + qd[5] * (0.002 * qd[4] + 0.08 * qd[5]) + 0.002 * t5 * t5
+                + 0.021 * (t6 * t6 + t7 * t7) + t28 * (0.004 * t28 + 0.001 * t30)
+                + t30 * (0.001 * t28 + 0.022 * t30) + 0.02 * t29 * t29
+                + 0.001 * t33 * t33 + 0.01 * (t37 * t37 + t34 * t34)
+                + p.m
+                    * (t39 * t39 + t50 * t50 + t51 * t51
+                        + (t52 * t52 + t54 * t54 + t55 * t55)
+                        + 0.5 * (t47 * t47 + t56 * t56 + t57 * t57))),
+        (q[2] + 0.05 * t0) * d.k42
+            + d.k43
+                * (0.5 * t60 + t63
+                    + (0.01 * (t18 * t58 + t21 * t59 + t2 * t24) + 0.5 * t62 + t64)
                     + 0.5
-                        * (p.l
-                            * (c_q12 * t61
-                                - s_q12 * (t19 * t58 + t22 * t59 + t2 * t25)))) * d.k43),
+                        * (t62 + t64
+                            + 0.5 * p.l
+                                * (c_q12 * t61
+                                    - s_q12 * (t19 * t58 + t22 * t59 + t2 * t25)))),
     )
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).

@@ -19,13 +19,13 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 235 | 195 | 0 | 0 | 2 | 2 |
-//! | `mass_matrix` | 292 | 213 | 0 | 0 | 2 | 2 |
+//! | `inverse_dynamics` | 235 | 194 | 0 | 0 | 2 | 2 |
+//! | `mass_matrix` | 290 | 213 | 0 | 0 | 2 | 2 |
 //! | `bias` | 220 | 166 | 0 | 0 | 2 | 2 |
-//! | `gravity` | 76 | 41 | 0 | 0 | 2 | 2 |
-//! | `joint_space` | 543 | 392 | 0 | 0 | 2 | 2 |
-//! | `forward_dynamics` | 1159 | 706 | 10 | 0 | 2 | 2 |
-//! | `coriolis_matrix` | 1612 | 1237 | 0 | 0 | 2 | 2 |
+//! | `gravity` | 75 | 41 | 0 | 0 | 2 | 2 |
+//! | `joint_space` | 540 | 392 | 0 | 0 | 2 | 2 |
+//! | `forward_dynamics` | 1079 | 705 | 10 | 0 | 2 | 2 |
+//! | `coriolis_matrix` | 1563 | 1237 | 0 | 0 | 2 | 2 |
 //! | `energy` | 146 | 106 | 0 | 0 | 2 | 2 |
 //! | `body_poses` | 96 | 63 | 0 | 0 | 2 | 2 |
 //! | `coordinate_rates` | 59 | 34 | 0 | 0 | 0 | 0 |
@@ -149,7 +149,7 @@ pub const OPS_DERIVED: OpCount = OpCount {
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
     mul: 235,
-    add: 195,
+    add: 194,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -177,12 +177,12 @@ pub fn inverse_dynamics_with(
     qdd: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let t0 = 9.81 * (2.0 * (q[3] * q[5] - q[4] * q[6])) + qdd[0]
-        + (qd[2] * qd[4] - qd[1] * qd[5]);
-    let t1 = 9.81 * (2.0 * (q[4] * q[5] + q[3] * q[6])) + qdd[1]
-        + (qd[0] * qd[5] - qd[2] * qd[3]);
-    let t2 = 9.81 * (1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4])) + qdd[2]
-        + (qd[1] * qd[3] - qd[0] * qd[4]);
+    let t0 = 9.81 * 2.0 * (q[3] * q[5] - q[4] * q[6]) + qdd[0] + qd[2] * qd[4]
+        - qd[1] * qd[5];
+    let t1 = 9.81 * 2.0 * (q[4] * q[5] + q[3] * q[6]) + qdd[1] + qd[0] * qd[5]
+        - qd[2] * qd[3];
+    let t2 = 9.81 * (1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4])) + qdd[2] + qd[1] * qd[3]
+        - qd[0] * qd[4];
     let s_q7 = libm::Libm::<Real>::sin(q[7]);
     let c_q7 = libm::Libm::<Real>::cos(q[7]);
     let t5 = qd[3] * c_q7 + qd[4] * s_q7;
@@ -195,7 +195,7 @@ pub fn inverse_dynamics_with(
     let t12 = qd[5] + qd[6];
     let t13 = qdd[5] + qdd[6];
     let t14 = qdd[3] * c_q7 + qdd[4] * s_q7 + qd[6] * t7;
-    let t15 = -(qd[6] * t5) - (qdd[3] * s_q7 - qdd[4] * c_q7);
+    let t15 = qdd[4] * c_q7 - qd[6] * t5 - qdd[3] * s_q7;
     let t16 = q[8] * q[8];
     let t17 = q[9] * q[9];
     let t18 = q[10] * q[10];
@@ -214,9 +214,9 @@ pub fn inverse_dynamics_with(
     let t31 = 2.0 * (t20 - t23);
     let t32 = 2.0 * (t21 + t22);
     let t33 = 1.0 - 2.0 * (t16 + t17);
-    let t34 = t12 * t31 + (t5 * t25 + t7 * t28);
-    let t35 = t12 * t32 + (t5 * t26 + t7 * t29);
-    let t36 = t12 * t33 + (t5 * t27 + t7 * t30);
+    let t34 = t12 * t31 + t5 * t25 + t7 * t28;
+    let t35 = t12 * t32 + t5 * t26 + t7 * t29;
+    let t36 = t12 * t33 + t5 * t27 + t7 * t30;
     let t37 = t12 * t12;
     let t38 = t5 * t7;
     let t39 = t5 * t12;
@@ -226,14 +226,14 @@ pub fn inverse_dynamics_with(
     let t43 = 0.2 * (qd[3] * qd[5] - qdd[4]);
     let t44 = t2 + t43;
     let t45 = 0.5 * (t39 - t15) + t44;
-    let t46 = t31 * t45 + (t25 * t40 + t28 * t42);
-    let t47 = t32 * t45 + (t26 * t40 + t29 * t42);
-    let t48 = t33 * t45 + (t27 * t40 + t30 * t42);
+    let t46 = t31 * t45 + t25 * t40 + t28 * t42;
+    let t47 = t32 * t45 + t26 * t40 + t29 * t42;
+    let t48 = t33 * t45 + t27 * t40 + t30 * t42;
     let t49 = qd[7] + t34;
     let t50 = qd[8] + t35;
     let t51 = qd[9] + t36;
     let t52 = qdd[7] + t14 * t25 + t15 * t28 + t13 * t31 + qd[9] * t35 - qd[8] * t36;
-    let t53 = qd[7] * t36 - qd[9] * t34 + (qdd[8] + t14 * t26 + (t15 * t29 + t13 * t32));
+    let t53 = qd[7] * t36 + qdd[8] + t14 * t26 + t15 * t29 + t13 * t32 - qd[9] * t34;
     let t54 = qdd[9] + t14 * t27 + t15 * t30 + t13 * t33 + qd[8] * t34 - qd[7] * t35;
     let s_q12 = libm::Libm::<Real>::sin(q[12]);
     let c_q12 = libm::Libm::<Real>::cos(q[12]);
@@ -271,15 +271,15 @@ pub fn inverse_dynamics_with(
         - t49 * t72;
     let t85 = 0.5 * (t47 + t74) + 0.001 * (t52 + s_q12 * t79) + 0.2106 * t54 + t49 * t71
         + c_q12 * t77 - 0.01 * t46 - t50 * t70;
-    let t86 = t30 * t82 + (t28 * t80 + t29 * t81);
-    let t87 = t33 * t82 + (t31 * t80 + t32 * t81);
+    let t86 = t30 * t82 + t28 * t80 + t29 * t81;
+    let t87 = t33 * t82 + t31 * t80 + t32 * t81;
     let t88 = t6 * t7 + t25 * t80 + t26 * t81 + t27 * t82 - t37;
     let t89 = t13 + t86 - t5 * t6;
-    let t90 = t87 + (t39 - t15);
-    let t91 = 0.4585 * (t7 * t12) + t25 * t83 + t26 * t84 + t27 * t85 - 0.4565 * t14;
+    let t90 = t87 + t39 - t15;
+    let t91 = 0.4585 * t7 * t12 + t25 * t83 + t26 * t84 + t27 * t85 - 0.4565 * t14;
     let t92 = t28 * t83 + t29 * t84 + t30 * t85 - 0.915 * t39 - t44 - 0.5 * t87;
-    let t93 = t41 + (0.4585 * t13 + 0.4565 * t38)
-        + (0.5 * t86 + t31 * t83 + (t32 * t84 + t33 * t85));
+    let t93 = t41 + 0.4585 * t13 + 0.4565 * t38 + 0.5 * t86 + t31 * t83 + t32 * t84
+        + t33 * t85;
     let t94 = s_q7 * t88 + c_q7 * t89;
     [
         6.5 * t0 + 0.7 * t8 + c_q7 * t88 - s_q7 * t89,
@@ -300,7 +300,7 @@ pub fn inverse_dynamics_with(
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 292,
+    mul: 290,
     add: 213,
     div: 0,
     sqrt: 0,
@@ -345,9 +345,9 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t23 = c_q7 * t13 - s_q7 * t16;
     let t24 = s_q12 * t22 + c_q12 * t23;
     let t25 = c_q7 * t12 - s_q7 * t15;
-    let t26 = 0.01 * t23 + 0.125 * (s_q12 * t25);
+    let t26 = 0.01 * t23 + 0.125 * s_q12 * t25;
     let t27 = c_q12 * t25;
-    let t28 = 0.125 * t27 - (0.01 * t22 - 0.5 * t25);
+    let t28 = 0.125 * t27 + 0.5 * t25 - 0.01 * t22;
     let t29 = -0.125 * t24;
     let t30 = s_q7 * t11;
     let t31 = t30 + c_q7 * t14;
@@ -356,15 +356,15 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t34 = s_q12 * t31 + c_q12 * t33;
     let t35 = s_q7 * t12;
     let t36 = t35 + c_q7 * t15;
-    let t37 = 0.01 * t33 + 0.125 * (s_q12 * t36);
+    let t37 = 0.01 * t33 + 0.125 * s_q12 * t36;
     let t38 = c_q12 * t36;
-    let t39 = 0.125 * t38 - (0.01 * t31 - 0.5 * t36);
+    let t39 = 0.125 * t38 + 0.5 * t36 - 0.01 * t31;
     let t40 = -0.125 * t34;
     let t41 = t17 * s_q12;
     let t42 = t41 + t19 * c_q12;
-    let t43 = 0.01 * t19 + 0.125 * (t18 * s_q12);
+    let t43 = 0.01 * t19 + 0.125 * t18 * s_q12;
     let t44 = t18 * c_q12;
-    let t45 = 0.125 * t44 - (0.01 * t17 - 0.5 * t18);
+    let t45 = 0.125 * t44 + 0.5 * t18 - 0.01 * t17;
     let t46 = -0.125 * t42;
     let t47 = s_q7 * t19;
     let t48 = s_q7 * t18;
@@ -374,7 +374,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t52 = 0.2 * c_q7 + 0.5;
     let t53 = 0.2 * t30 + t14 * t52;
     let t54 = 0.2 * t32 + t16 * t52;
-    let t55 = 0.0625 * s_q12 + 0.04025 * (s_q12 * c_q12) + 0.001;
+    let t55 = 0.001 + s_q12 * (0.0625 + 0.04025 * c_q12);
     let t56 = 0.0625 * c_q12 + 0.04125;
     let t57 = 0.5 * t23 + 0.125 * t24;
     let t58 = -t57;
@@ -389,7 +389,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t67 = t14 * t37 + t16 * t39 + t15 * t65;
     let t68 = c_q7 * t66 - s_q7 * t67;
     let t69 = s_q7 * t66 + c_q7 * t67;
-    let t70 = c_q7 + t17 * t37 + (t19 * t39 + t18 * t65);
+    let t70 = c_q7 + t17 * t37 + t19 * t39 + t18 * t65;
     let t71 = t70 + 0.7;
     let t72 = 0.5 * t19 + 0.125 * t42;
     let t73 = -t72;
@@ -401,17 +401,17 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t79 = -t26;
     let t80 = -t28;
     let t81 = t14 * t79 + t15 * t57 + t16 * t80;
-    let t82 = t19 * t80 + (t17 * t79 + t18 * t57);
-    let t83 = 0.04025 * t24 + 0.125 * (0.5 * (t23 + t48));
+    let t82 = t19 * t80 + t17 * t79 + t18 * t57;
+    let t83 = 0.04025 * t24 + 0.125 * 0.5 * (t23 + t48);
     let t84 = 0.0051 * t22 + 0.001 * t23 + 0.005 * t47 + s_q12 * t83 - 0.0025 * t25;
-    let t85 = 0.5 * (s_q7 * t41) + c_q12 * (0.5 * (t47 - t25));
+    let t85 = 0.5 * s_q7 * t41 + c_q12 * 0.5 * (t47 - t25);
     let t86 = 0.24875 * t25 + 0.0625 * t27 - 0.0025 * t22 - 0.25 * t47 - 0.125 * t85;
     let t87 = 0.001 * t22 + 0.2106 * t23 + 0.0625 * t24 + 0.25 * t48 + c_q12 * t83
-        - 0.005 * (s_q7 * t17);
+        - 0.005 * s_q7 * t17;
     let t88 = t11 * t84 + t12 * t86 + t13 * t87 - 0.4565 * c_q7;
     let t89 = t14 * t84 + t15 * t86 + t16 * t87 - 0.5 * t82;
     let t90 = s_q7 * t88 + c_q7 * t89 + 0.005 - 0.2 * (s_q7 + t82);
-    let t91 = 0.5 * t81 + t17 * t84 + (t18 * t86 + t19 * t87);
+    let t91 = 0.5 * t81 + t17 * t84 + t18 * t86 + t19 * t87;
     let t92 = 0.2 * (s_q7 * (t11 * t79 + t12 * t57 + t13 * t80) + c_q7 * t81) + t91;
     let t93 = 0.04125 * t25 - 0.125 * t85;
     let t94 = -t37;
@@ -422,30 +422,30 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t99 = t41 * t49 + c_q12 * (t50 - 0.5 * t36);
     let t100 = 0.24875 * t36 + 0.0625 * t38 - 0.0025 * t31 - 0.5 * t50 - 0.125 * t99;
     let t101 = 0.001 * t31 + 0.2106 * t33 + 0.0625 * t34 + 0.5 * t51 + c_q12 * t97
-        - 0.01 * (t17 * t49);
-    let t102 = t19 * t95 + (t17 * t94 + t18 * t64);
-    let t103 = 0.5 * t96 + t17 * t98 + (t18 * t100 + t19 * t101);
+        - 0.01 * t17 * t49;
+    let t102 = t19 * t95 + t17 * t94 + t18 * t64;
+    let t103 = 0.5 * t96 + t17 * t98 + t18 * t100 + t19 * t101;
     let t104 = 0.2 * (s_q7 * (t11 * t94 + t12 * t64 + t13 * t95) + c_q7 * t96) + t103
         + 0.002;
     let t105 = 0.04125 * t36 - 0.125 * t99;
     let t106 = -t43;
     let t107 = -t45;
-    let t108 = t16 * t107 + (t14 * t106 + t15 * t72);
+    let t108 = t16 * t107 + t14 * t106 + t15 * t72;
     let t109 = 0.2 * t35 + t15 * t52;
     let t110 = 0.04025 * t42 + 0.125 * (0.5 * t19 + t109);
-    let t111 = 0.001 * t19 + (0.0051 * t17 - 0.0025 * t18);
+    let t111 = 0.001 * t19 + 0.0051 * t17 - 0.0025 * t18;
     let t112 = 0.01 * t54 + s_q12 * t110 + t111;
     let t113 = s_q12 * t53 + c_q12 * (t54 - 0.5 * t18);
-    let t114 = 0.0625 * t44 + (0.24875 * t18 - 0.0025 * t17);
+    let t114 = 0.0625 * t44 + 0.24875 * t18 - 0.0025 * t17;
     let t115 = t114 - 0.5 * t54 - 0.125 * t113;
-    let t116 = 0.0625 * t42 + (0.001 * t17 + 0.2106 * t19);
+    let t116 = 0.0625 * t42 + 0.001 * t17 + 0.2106 * t19;
     let t117 = 0.5 * t109 + c_q12 * t110 + t116 - 0.01 * t53;
-    let t118 = t17 * t112 + t18 * t115 + (t19 * t117 + (0.2 * c_q7 + 0.5 * t108));
+    let t118 = t17 * t112 + t18 * t115 + t19 * t117 + 0.2 * c_q7 + 0.5 * t108;
     let t119 = t118 + 0.4585;
     let t120 = 0.04125 * t18 - 0.125 * t113;
-    let t121 = 0.04025 * t42 + 0.125 * (0.5 * (t15 + t19));
+    let t121 = 0.04025 * t42 + 0.125 * 0.5 * (t15 + t19);
     let t122 = 0.005 * t16 + t111 + s_q12 * t121;
-    let t123 = 0.5 * (t14 * s_q12) + c_q12 * (0.5 * (t16 - t18));
+    let t123 = 0.5 * t14 * s_q12 + c_q12 * 0.5 * (t16 - t18);
     let t124 = t114 - 0.25 * t16 - 0.125 * t123;
     let t125 = 0.25 * t15 + t116 + c_q12 * t121 - 0.005 * t14;
     let t126 = 0.04125 * t18 - 0.125 * t123;
@@ -516,7 +516,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
             t98,
             t112,
             t122,
-            0.04025 * (s_q12 * s_q12) + 0.0051,
+            0.04025 * s_q12 * s_q12 + 0.0051,
             -0.0025,
             t55,
             0.0,
@@ -544,7 +544,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
             t125,
             t55,
             0.0,
-            0.0625 * c_q12 + c_q12 * (0.04025 * c_q12 + 0.0625) + 0.2106,
+            0.2106 + c_q12 * (0.0625 + (0.04025 * c_q12 + 0.0625)),
             0.0,
         ],
         [t29, t40, t46, t93, t105, t120, t126, 0.0, t56, 0.0, 0.04125],
@@ -599,9 +599,9 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t25 = 2.0 * (t14 - t17);
     let t26 = 2.0 * (t15 + t16);
     let t27 = 1.0 - 2.0 * (t10 + t11);
-    let t28 = t7 * t25 + (t2 * t19 + t4 * t22);
-    let t29 = t7 * t26 + (t2 * t20 + t4 * t23);
-    let t30 = t7 * t27 + (t2 * t21 + t4 * t24);
+    let t28 = t7 * t25 + t2 * t19 + t4 * t22;
+    let t29 = t7 * t26 + t2 * t20 + t4 * t23;
+    let t30 = t7 * t27 + t2 * t21 + t4 * t24;
     let t31 = t7 * t7;
     let t32 = t2 * t4;
     let t33 = t2 * t7;
@@ -617,9 +617,9 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t43 = t39 * t42;
     let t44 = t39 * t40;
     let t45 = -(qd[4] * qd[4]) - qd[5] * qd[5];
-    let t46 = 9.81 * (2.0 * (q[3] * q[5] - q[4] * q[6])) + qd[2] * qd[4] - qd[1] * qd[5];
+    let t46 = 9.81 * 2.0 * (q[3] * q[5] - q[4] * q[6]) + qd[2] * qd[4] - qd[1] * qd[5];
     let t47 = 0.2 * t45 + t46;
-    let t48 = 9.81 * (2.0 * (q[4] * q[5] + q[3] * q[6])) + qd[0] * qd[5] - qd[2] * qd[3];
+    let t48 = 9.81 * 2.0 * (q[4] * q[5] + q[3] * q[6]) + qd[0] * qd[5] - qd[2] * qd[3];
     let t49 = 0.2 * t5 + t48;
     let t50 = c_q7 * t47 + s_q7 * t49 - 0.5 * (t4 * t4 + t31);
     let t51 = c_q7 * t49 - s_q7 * t47;
@@ -630,10 +630,10 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t55 = 0.2 * t6 + t54;
     let t56 = 0.5 * t53 + t55;
     let t57 = qd[8] * t28 + t8 * t21 - qd[7] * t29 - t9 * t24;
-    let t58 = t25 * t56 + (t19 * t50 + t22 * t52);
+    let t58 = t25 * t56 + t19 * t50 + t22 * t52;
     let t59 = qd[7] * t30 + t8 * t20 - qd[9] * t28 - t9 * t23;
     let t60 = 0.5 * (t34 * t36 - t59);
-    let t61 = t27 * t56 + (t21 * t50 + t24 * t52);
+    let t61 = t27 * t56 + t21 * t50 + t24 * t52;
     let t62 = qd[9] * t29 + t8 * t19 - qd[8] * t30 - t9 * t22;
     let t63 = qd[10] * t39 + s_q12 * t62 + c_q12 * t57;
     let t64 = 0.5585 * qd[3] + 0.005 * qd[4];
@@ -652,12 +652,12 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t77 = c_q12 * t73 - s_q12 * t71;
     let t78 = 0.01 * (t35 * t36 + t62) + t60 + t77;
     let t79 = t3 * t4 + t19 * t74 + t20 * t76 + t21 * t78 - t31;
-    let t80 = t24 * t78 + (t22 * t74 + t23 * t76);
+    let t80 = t24 * t78 + t22 * t74 + t23 * t76;
     let t81 = t80 - t2 * t3;
     let t82 = s_q7 * t79 + c_q7 * t81;
-    let t83 = t27 * t78 + (t25 * t74 + t26 * t76);
+    let t83 = t27 * t78 + t25 * t74 + t26 * t76;
     let t84 = t53 + t83;
-    let t85 = t26 * t56 + (t20 * t50 + t23 * t52);
+    let t85 = t26 * t56 + t20 * t50 + t23 * t52;
     let t86 = 0.04125 * t43 + 0.04025 * t63 + 0.125 * (0.5 * (t34 * t35 + t57) + t85);
     let t87 = 0.001 * (t57 - c_q12 * t72) + 0.01 * t61 + 0.0051 * t62 + t35 * t70
         + s_q12 * t86 - 0.0025 * t59 - t36 * t69;
@@ -667,9 +667,9 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
         - t34 * t70;
     let t90 = 0.2106 * t57 + 0.001 * (t62 + s_q12 * t72) + t34 * t69 + c_q12 * t86
         + 0.5 * (t75 + t85) - 0.01 * t58 - t35 * t68;
-    let t91 = 0.4585 * (t4 * t7) + t19 * t87 + t20 * t89 + t21 * t90 - 0.4565 * t8;
+    let t91 = 0.4585 * t4 * t7 + t19 * t87 + t20 * t89 + t21 * t90 - 0.4565 * t8;
     let t92 = t22 * t87 + t23 * t89 + t24 * t90 - 0.915 * t33 - t55 - 0.5 * t83;
-    let t93 = t51 + t27 * t90 + (0.4565 * t32 + 0.5 * t80 + (t25 * t87 + t26 * t89));
+    let t93 = t51 + t27 * t90 + 0.4565 * t32 + 0.5 * t80 + t25 * t87 + t26 * t89;
     [
         0.7 * t45 + 6.5 * t46 + c_q7 * t79 - s_q7 * t81,
         0.7 * t5 + 6.5 * t48 + t82,
@@ -686,7 +686,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
-    mul: 76,
+    mul: 75,
     add: 41,
     div: 0,
     sqrt: 0,
@@ -733,12 +733,12 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let t26 = t0 * s_q7;
     let t27 = t1 * c_q7;
     let t28 = 9.81 * (t27 - t26);
-    let t29 = t14 * t25 + t17 * t28 + 9.81 * (t2 * t20);
-    let t30 = t16 * t25 + t19 * t28 + 9.81 * (t2 * t22);
+    let t29 = t14 * t25 + t17 * t28 + 9.81 * t2 * t20;
+    let t30 = t16 * t25 + t19 * t28 + 9.81 * t2 * t22;
     let t31 = s_q12 * t29 + c_q12 * t30;
-    let t32 = t15 * t25 + t18 * t28 + 9.81 * (t2 * t21);
-    let t33 = 0.01 * t30 + 0.125 * (s_q12 * t32);
-    let t34 = 0.5 * t32 + 0.125 * (c_q12 * t32) - 0.01 * t29;
+    let t32 = t15 * t25 + t18 * t28 + 9.81 * t2 * t21;
+    let t33 = 0.01 * t30 + 0.125 * s_q12 * t32;
+    let t34 = t32 * (0.5 + 0.125 * c_q12) - 0.01 * t29;
     let t35 = t20 * t33;
     let t36 = t22 * t34;
     let t37 = -0.5 * t30 - 0.125 * t31;
@@ -762,7 +762,7 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 543,
+    mul: 540,
     add: 392,
     div: 0,
     sqrt: 0,
@@ -814,9 +814,9 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t28 = 2.0 * (t17 - t20);
     let t29 = 2.0 * (t18 + t19);
     let t30 = 1.0 - 2.0 * (t13 + t14);
-    let t31 = t10 * t28 + (t5 * t22 + t7 * t25);
-    let t32 = t10 * t29 + (t5 * t23 + t7 * t26);
-    let t33 = t10 * t30 + (t5 * t24 + t7 * t27);
+    let t31 = t10 * t28 + t5 * t22 + t7 * t25;
+    let t32 = t10 * t29 + t5 * t23 + t7 * t26;
+    let t33 = t10 * t30 + t5 * t24 + t7 * t27;
     let t34 = t10 * t10;
     let t35 = t5 * t7;
     let t36 = t5 * t10;
@@ -835,9 +835,9 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t49 = c_q7 * t24 - s_q7 * t27;
     let t50 = s_q12 * t48 + c_q12 * t49;
     let t51 = c_q7 * t23 - s_q7 * t26;
-    let t52 = 0.01 * t49 + 0.125 * (s_q12 * t51);
+    let t52 = 0.01 * t49 + 0.125 * s_q12 * t51;
     let t53 = c_q12 * t51;
-    let t54 = 0.125 * t53 - (0.01 * t48 - 0.5 * t51);
+    let t54 = 0.125 * t53 + 0.5 * t51 - 0.01 * t48;
     let t55 = -0.125 * t50;
     let t56 = s_q7 * t22;
     let t57 = t56 + c_q7 * t25;
@@ -846,15 +846,15 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t60 = s_q12 * t57 + c_q12 * t59;
     let t61 = s_q7 * t23;
     let t62 = t61 + c_q7 * t26;
-    let t63 = 0.01 * t59 + 0.125 * (s_q12 * t62);
+    let t63 = 0.01 * t59 + 0.125 * s_q12 * t62;
     let t64 = c_q12 * t62;
-    let t65 = 0.125 * t64 - (0.01 * t57 - 0.5 * t62);
+    let t65 = 0.125 * t64 + 0.5 * t62 - 0.01 * t57;
     let t66 = -0.125 * t60;
     let t67 = t28 * s_q12;
     let t68 = t67 + t30 * c_q12;
-    let t69 = 0.01 * t30 + 0.125 * (t29 * s_q12);
+    let t69 = 0.01 * t30 + 0.125 * t29 * s_q12;
     let t70 = t29 * c_q12;
-    let t71 = 0.125 * t70 - (0.01 * t28 - 0.5 * t29);
+    let t71 = 0.125 * t70 + 0.5 * t29 - 0.01 * t28;
     let t72 = -0.125 * t68;
     let t73 = s_q7 * t30;
     let t74 = s_q7 * t29;
@@ -864,7 +864,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t78 = 0.2 * c_q7 + 0.5;
     let t79 = 0.2 * t56 + t25 * t78;
     let t80 = 0.2 * t58 + t27 * t78;
-    let t81 = 0.0625 * s_q12 + 0.04025 * (s_q12 * c_q12) + 0.001;
+    let t81 = 0.001 + s_q12 * (0.0625 + 0.04025 * c_q12);
     let t82 = 0.0625 * c_q12 + 0.04125;
     let t83 = -(qd[4] * qd[4]) - qd[5] * qd[5];
     let t84 = 9.81 * t0 + qd[2] * qd[4] - qd[1] * qd[5];
@@ -879,20 +879,20 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t93 = 0.2 * t9 + t92;
     let t94 = 0.5 * t91 + t93;
     let t95 = qd[8] * t31 + t11 * t24 - qd[7] * t32 - t12 * t27;
-    let t96 = t28 * t94 + (t22 * t88 + t25 * t90);
+    let t96 = t28 * t94 + t22 * t88 + t25 * t90;
     let t97 = qd[7] * t33 + t11 * t23 - qd[9] * t31 - t12 * t26;
     let t98 = 0.5 * (t37 * t39 - t97);
-    let t99 = t30 * t94 + (t24 * t88 + t27 * t90);
+    let t99 = t30 * t94 + t24 * t88 + t27 * t90;
     let t100 = qd[9] * t32 + t11 * t22 - qd[8] * t33 - t12 * t25;
     let t101 = qd[10] * t42 + s_q12 * t100 + c_q12 * t95;
     let t102 = 9.81 * (t0 * c_q7 + t1 * s_q7);
     let t103 = 9.81 * (t1 * c_q7 - t0 * s_q7);
-    let t104 = t22 * t102 + t25 * t103 + 9.81 * (t2 * t28);
-    let t105 = t24 * t102 + t27 * t103 + 9.81 * (t2 * t30);
+    let t104 = t22 * t102 + t25 * t103 + 9.81 * t2 * t28;
+    let t105 = t24 * t102 + t27 * t103 + 9.81 * t2 * t30;
     let t106 = s_q12 * t104 + c_q12 * t105;
-    let t107 = t23 * t102 + t26 * t103 + 9.81 * (t2 * t29);
-    let t108 = 0.01 * t105 + 0.125 * (s_q12 * t107);
-    let t109 = 0.5 * t107 + 0.125 * (c_q12 * t107) - 0.01 * t104;
+    let t107 = t23 * t102 + t26 * t103 + 9.81 * t2 * t29;
+    let t108 = 0.01 * t105 + 0.125 * s_q12 * t107;
+    let t109 = t107 * (0.5 + 0.125 * c_q12) - 0.01 * t104;
     let t110 = 0.5585 * qd[3] + 0.005 * qd[4];
     let t111 = 0.005 * qd[3] + 0.6885 * qd[4] + 0.002 * qd[5];
     let t112 = 0.002 * qd[4] + 0.19 * qd[5];
@@ -915,7 +915,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t129 = t25 * t63 + t27 * t65 + t26 * t127;
     let t130 = c_q7 * t128 - s_q7 * t129;
     let t131 = s_q7 * t128 + c_q7 * t129;
-    let t132 = c_q7 + t28 * t63 + (t30 * t65 + t29 * t127);
+    let t132 = c_q7 + t28 * t63 + t30 * t65 + t29 * t127;
     let t133 = t132 + 0.7;
     let t134 = 0.5 * t30 + 0.125 * t68;
     let t135 = -t134;
@@ -927,17 +927,17 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t141 = -t52;
     let t142 = -t54;
     let t143 = t25 * t141 + t26 * t119 + t27 * t142;
-    let t144 = t30 * t142 + (t28 * t141 + t29 * t119);
-    let t145 = 0.04025 * t50 + 0.125 * (0.5 * (t49 + t74));
+    let t144 = t30 * t142 + t28 * t141 + t29 * t119;
+    let t145 = 0.04025 * t50 + 0.125 * 0.5 * (t49 + t74);
     let t146 = 0.0051 * t48 + 0.001 * t49 + 0.005 * t73 + s_q12 * t145 - 0.0025 * t51;
-    let t147 = 0.5 * (s_q7 * t67) + c_q12 * (0.5 * (t73 - t51));
+    let t147 = 0.5 * s_q7 * t67 + c_q12 * 0.5 * (t73 - t51);
     let t148 = 0.24875 * t51 + 0.0625 * t53 - 0.0025 * t48 - 0.25 * t73 - 0.125 * t147;
     let t149 = 0.001 * t48 + 0.2106 * t49 + 0.0625 * t50 + 0.25 * t74 + c_q12 * t145
-        - 0.005 * (s_q7 * t28);
+        - 0.005 * s_q7 * t28;
     let t150 = t22 * t146 + t23 * t148 + t24 * t149 - 0.4565 * c_q7;
     let t151 = t25 * t146 + t26 * t148 + t27 * t149 - 0.5 * t144;
     let t152 = s_q7 * t150 + c_q7 * t151 + 0.005 - 0.2 * (s_q7 + t144);
-    let t153 = 0.5 * t143 + t28 * t146 + (t29 * t148 + t30 * t149);
+    let t153 = 0.5 * t143 + t28 * t146 + t29 * t148 + t30 * t149;
     let t154 = 0.2 * (s_q7 * (t22 * t141 + t23 * t119 + t24 * t142) + c_q7 * t143)
         + t153;
     let t155 = 0.04125 * t51 - 0.125 * t147;
@@ -949,30 +949,30 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t161 = t67 * t75 + c_q12 * (t76 - 0.5 * t62);
     let t162 = 0.24875 * t62 + 0.0625 * t64 - 0.0025 * t57 - 0.5 * t76 - 0.125 * t161;
     let t163 = 0.001 * t57 + 0.2106 * t59 + 0.0625 * t60 + 0.5 * t77 + c_q12 * t159
-        - 0.01 * (t28 * t75);
-    let t164 = t30 * t157 + (t28 * t156 + t29 * t126);
-    let t165 = 0.5 * t158 + t28 * t160 + (t29 * t162 + t30 * t163);
+        - 0.01 * t28 * t75;
+    let t164 = t30 * t157 + t28 * t156 + t29 * t126;
+    let t165 = 0.5 * t158 + t28 * t160 + t29 * t162 + t30 * t163;
     let t166 = 0.2 * (s_q7 * (t22 * t156 + t23 * t126 + t24 * t157) + c_q7 * t158) + t165
         + 0.002;
     let t167 = 0.04125 * t62 - 0.125 * t161;
     let t168 = -t69;
     let t169 = -t71;
-    let t170 = t27 * t169 + (t25 * t168 + t26 * t134);
+    let t170 = t27 * t169 + t25 * t168 + t26 * t134;
     let t171 = 0.2 * t61 + t26 * t78;
     let t172 = 0.04025 * t68 + 0.125 * (0.5 * t30 + t171);
-    let t173 = 0.001 * t30 + (0.0051 * t28 - 0.0025 * t29);
+    let t173 = 0.001 * t30 + 0.0051 * t28 - 0.0025 * t29;
     let t174 = 0.01 * t80 + s_q12 * t172 + t173;
     let t175 = s_q12 * t79 + c_q12 * (t80 - 0.5 * t29);
-    let t176 = 0.0625 * t70 + (0.24875 * t29 - 0.0025 * t28);
+    let t176 = 0.0625 * t70 + 0.24875 * t29 - 0.0025 * t28;
     let t177 = t176 - 0.5 * t80 - 0.125 * t175;
-    let t178 = 0.0625 * t68 + (0.001 * t28 + 0.2106 * t30);
+    let t178 = 0.0625 * t68 + 0.001 * t28 + 0.2106 * t30;
     let t179 = 0.5 * t171 + c_q12 * t172 + t178 - 0.01 * t79;
-    let t180 = t28 * t174 + t29 * t177 + (t30 * t179 + (0.2 * c_q7 + 0.5 * t170));
+    let t180 = t28 * t174 + t29 * t177 + t30 * t179 + 0.2 * c_q7 + 0.5 * t170;
     let t181 = t180 + 0.4585;
     let t182 = 0.04125 * t29 - 0.125 * t175;
-    let t183 = 0.04025 * t68 + 0.125 * (0.5 * (t26 + t30));
+    let t183 = 0.04025 * t68 + 0.125 * 0.5 * (t26 + t30);
     let t184 = 0.005 * t27 + t173 + s_q12 * t183;
-    let t185 = 0.5 * (t25 * s_q12) + c_q12 * (0.5 * (t27 - t29));
+    let t185 = 0.5 * t25 * s_q12 + c_q12 * 0.5 * (t27 - t29);
     let t186 = t176 - 0.25 * t27 - 0.125 * t185;
     let t187 = 0.25 * t26 + t178 + c_q12 * t183 - 0.005 * t25;
     let t188 = 0.04125 * t29 - 0.125 * t185;
@@ -983,12 +983,12 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t193 = c_q12 * t189 - s_q12 * t117;
     let t194 = 0.01 * (t38 * t39 + t100) + t98 + t193;
     let t195 = t6 * t7 + t22 * t190 + t23 * t192 + t24 * t194 - t34;
-    let t196 = t27 * t194 + (t25 * t190 + t26 * t192);
+    let t196 = t27 * t194 + t25 * t190 + t26 * t192;
     let t197 = t196 - t5 * t6;
     let t198 = s_q7 * t195 + c_q7 * t197;
-    let t199 = t30 * t194 + (t28 * t190 + t29 * t192);
+    let t199 = t30 * t194 + t28 * t190 + t29 * t192;
     let t200 = t91 + t199;
-    let t201 = t29 * t94 + (t23 * t88 + t26 * t90);
+    let t201 = t29 * t94 + t23 * t88 + t26 * t90;
     let t202 = 0.04125 * t46 + 0.04025 * t101 + 0.125 * (0.5 * (t37 * t38 + t95) + t201);
     let t203 = 0.001 * (t95 - c_q12 * t118) + 0.01 * t99 + 0.0051 * t100 + t38 * t116
         + s_q12 * t202 - 0.0025 * t97 - t39 * t115;
@@ -998,14 +998,13 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
         - t37 * t116;
     let t206 = 0.2106 * t95 + 0.001 * (t100 + s_q12 * t118) + t37 * t115 + c_q12 * t202
         + 0.5 * (t191 + t201) - 0.01 * t96 - t38 * t114;
-    let t207 = 0.4585 * (t7 * t10) + t22 * t203 + t23 * t205 + t24 * t206 - 0.4565 * t11;
+    let t207 = 0.4585 * t7 * t10 + t22 * t203 + t23 * t205 + t24 * t206 - 0.4565 * t11;
     let t208 = t25 * t203 + t26 * t205 + t27 * t206 - 0.915 * t36 - t93 - 0.5 * t199;
-    let t209 = t89 + t30 * t206
-        + (0.4565 * t35 + 0.5 * t196 + (t28 * t203 + t29 * t205));
+    let t209 = t89 + t30 * t206 + 0.4565 * t35 + 0.5 * t196 + t28 * t203 + t29 * t205;
     let t210 = -0.5 * t105 - 0.125 * t106;
     let t211 = t22 * t108 + t24 * t109 + t23 * t210;
     let t212 = t25 * t108 + t27 * t109 + t26 * t210 - 9.81 * t2;
-    let t213 = t28 * t108 + t30 * t109 + (t103 + t29 * t210);
+    let t213 = t28 * t108 + t30 * t109 + t103 + t29 * t210;
     JointSpace {
         mass_matrix: [
             [6.5, 0.0, 0.0, t123, t124, t125, t125, t52, t120, t54, t55],
@@ -1075,7 +1074,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
                 t160,
                 t174,
                 t184,
-                0.04025 * (s_q12 * s_q12) + 0.0051,
+                0.04025 * s_q12 * s_q12 + 0.0051,
                 -0.0025,
                 t81,
                 0.0,
@@ -1103,7 +1102,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
                 t187,
                 t81,
                 0.0,
-                0.0625 * c_q12 + c_q12 * (0.04025 * c_q12 + 0.0625) + 0.2106,
+                0.2106 + c_q12 * (0.0625 + (0.04025 * c_q12 + 0.0625)),
                 0.0,
             ],
             [t55, t66, t72, t155, t167, t182, t188, 0.0, t82, 0.0, 0.04125],
@@ -1139,8 +1138,8 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 1159,
-    add: 706,
+    mul: 1079,
+    add: 705,
     div: 10,
     sqrt: 0,
     sin: 2,
@@ -1199,9 +1198,9 @@ pub fn forward_dynamics_with(
     let t27 = 2.0 * (t16 - t19);
     let t28 = 2.0 * (t17 + t18);
     let t29 = 1.0 - 2.0 * (t12 + t13);
-    let t30 = t9 * t27 + (t2 * t21 + t4 * t24);
-    let t31 = t9 * t28 + (t2 * t22 + t4 * t25);
-    let t32 = t9 * t29 + (t2 * t23 + t4 * t26);
+    let t30 = t9 * t27 + t2 * t21 + t4 * t24;
+    let t31 = t9 * t28 + t2 * t22 + t4 * t25;
+    let t32 = t9 * t29 + t2 * t23 + t4 * t26;
     let t33 = t9 * t9;
     let t34 = -0.5 * (t4 * t4 + t33);
     let t35 = t2 * t4;
@@ -1238,19 +1237,19 @@ pub fn forward_dynamics_with(
     let t66 = 0.04025 * t54 + 0.0051;
     let inv67 = 1.0 / t66;
     let t68 = 0.125 * c_q12 + 0.5;
-    let t69 = 9.81 * (2.0 * (q[3] * q[5] - q[4] * q[6])) + qd[2] * qd[4] - qd[1] * qd[5];
-    let t70 = 9.81 * (2.0 * (q[4] * q[5] + q[3] * q[6])) + qd[0] * qd[5] - qd[2] * qd[3];
+    let t69 = 9.81 * 2.0 * (q[3] * q[5] - q[4] * q[6]) + qd[2] * qd[4] - qd[1] * qd[5];
+    let t70 = 9.81 * 2.0 * (q[4] * q[5] + q[3] * q[6]) + qd[0] * qd[5] - qd[2] * qd[3];
     let t71 = 9.81 * (1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4])) + qd[1] * qd[3]
         - qd[0] * qd[4];
-    let t72 = c_q7 * t6 + 0.2 * (s_q7 * t7);
-    let t73 = 0.2 * (c_q7 * t7) - s_q7 * t6;
-    let t74 = 0.5 * (t27 * t36) + (t21 * t34 + 0.5 * (t24 * t35));
-    let t75 = 0.5 * (t28 * t36) + (t22 * t34 + 0.5 * (t25 * t35));
-    let t76 = 0.5 * (t29 * t36) + (t23 * t34 + 0.5 * (t26 * t35));
-    let t77 = s_q12 * (-0.5 * (t38 * t38 + t48)) + 0.5 * (t39 * t45);
+    let t72 = c_q7 * t6 + 0.2 * s_q7 * t7;
+    let t73 = 0.2 * c_q7 * t7 - s_q7 * t6;
+    let t74 = 0.5 * t27 * t36 + t21 * t34 + 0.5 * t24 * t35;
+    let t75 = 0.5 * t28 * t36 + t22 * t34 + 0.5 * t25 * t35;
+    let t76 = 0.5 * t29 * t36 + t23 * t34 + 0.5 * t26 * t35;
+    let t77 = s_q12 * -0.5 * (t38 * t38 + t48) + 0.5 * t39 * t45;
     let t78 = 0.125 * (t49 * t49 + t47 * t47);
     let t79 = -0.125 * (t50 + t51);
-    let t80 = -0.0625 * (t37 * t38) - 0.04025 * t50 - 0.04125 * t51;
+    let t80 = -0.0625 * t37 * t38 - 0.04025 * t50 - 0.04125 * t51;
     let t81 = 0.3787878787878788 * t77 + 3.0303030303030303 * tau[10]
         - 0.0030303030303030303 * t52;
     let t82 = 0.1893939393939394 * t53 - 0.5;
@@ -1261,51 +1260,46 @@ pub fn forward_dynamics_with(
     let t87 = inv67;
     let t88 = 0.2075 - 0.0946969696969697 * t53 - 0.00000625 * t87;
     let inv89 = 1.0 / t88;
-    let t90 = t84 + 0.2106 - t57 * t57 * inv67
-        - 0.00000625 * (t57 * t57 * (inv67 * inv67) * inv89);
+    let t90 = t84 + 0.2106 - t57 * (t57 * (inv67 + 0.00000625 * inv67 * inv67 * inv89));
     let inv91 = 1.0 / t90;
-    let t92 = -0.00000625 * (t57 * (inv67 * inv67) * inv89) - t57 * inv67;
+    let t92 = t57 * (-0.00000625 * inv67 * inv67 * inv89 - inv67);
     let t93 = t57 * t92;
-    let t94 = 0.0025 * (inv67 * inv89 - inv67 * inv89 * inv91 * t93);
-    let t95 = t87 + 0.0025 * (inv67 * t94) - inv67 * inv91 * t93;
-    let t96 = inv89
-        + 0.00000625 * (t57 * t57 * (inv67 * inv67) * (inv89 * inv89) * inv91);
-    let t97 = t39 * t63 - t38 * t64 + (0.001 * (c_q12 * t65) + s_q12 * t80);
+    let t94 = 0.0025 * (inv67 * (inv89 - inv89 * inv91 * t93));
+    let t95 = t87 + inv67 * (0.0025 * t94 - inv91 * t93);
+    let t96 = inv89 + 0.00000625 * t57 * t57 * inv67 * inv67 * inv89 * inv89 * inv91;
+    let t97 = t39 * t63 + 0.001 * c_q12 * t65 + s_q12 * t80 - t38 * t64;
     let t98 = tau[7] + t97;
-    let t99 = t37 * t64 - t39 * t62 + (-0.5 * t86 - tau[10]);
+    let t99 = t37 * t64 + -0.5 * t86 - t39 * t62 - tau[10];
     let t100 = tau[8] + t99;
-    let t101 = 0.5 * t79 - 0.001 * (s_q12 * t65)
-        + (c_q12 * t80 + (t38 * t62 - t37 * t63));
+    let t101 = 0.5 * t79 + c_q12 * t80 + t38 * t62 - 0.001 * s_q12 * t65 - t37 * t63;
     let t102 = tau[9] + t101;
     let t103 = t55 * t96;
     let t104 = t55 * t57;
-    let t105 = -0.3787878787878788 * t54 - 0.0001 * inv91
-        - 0.035870064279155185 * (t55 * t103)
-        - 0.00000946969696969697 * (inv67 * inv89 * inv91 * t104);
+    let t105 = -0.3787878787878788 * t54 - 0.035870064279155185 * t55 * t103
+        - inv91 * (0.0001 + 0.00000946969696969697 * inv67 * inv89 * t104);
     let t106 = s_q12 * t94;
     let t107 = t57 * t68;
     let t108 = s_q12 * t92;
-    let t109 = 0.0004734848484848485 * (t55 * inv67 * inv89 * inv91 * t107)
-        + 0.00125 * (inv91 * t108) + 0.01 * (t68 * inv91)
-        - 0.023674242424242424 * (t55 * t106);
+    let t109 = inv91
+        * (0.0004734848484848485 * t55 * inv67 * inv89 * t107 + 0.00125 * t108
+            + 0.01 * t68) - 0.023674242424242424 * t55 * t106;
     let t110 = t82 * t96;
     let t111 = t57 * t82;
-    let t112 = inv91 * t92 - 18.939393939393938 * (t55 * t94);
-    let t113 = 0.0001 * t112 - 0.3787878787878788 * t55
-        - 0.1893939393939394 * (t55 * t110) - 0.000025 * (inv67 * inv89 * inv91 * t111);
+    let t112 = inv91 * t92 - 18.939393939393938 * t55 * t94;
+    let t113 = 0.0001 * t112 - 0.000025 * inv67 * inv89 * inv91 * t111
+        - t55 * (0.3787878787878788 + 0.1893939393939394 * t110);
     let t114 = s_q12 * t95;
-    let t115 = -0.015625 * (s_q12 * t114) - 0.25 * (t68 * inv91 * t108)
-        - t68 * t68 * inv91;
-    let t116 = t114 + 8.0 * (t68 * inv91 * t92);
-    let t117 = 0.0025 * (inv67 * t82 * inv89 * inv91 * t107) - 0.125 * (t82 * t106)
+    let t115 = -0.015625 * s_q12 * t114 - t68 * (inv91 * (0.25 * t108 + t68));
+    let t116 = t114 + 8.0 * t68 * inv91 * t92;
+    let t117 = t82 * (0.0025 * inv67 * inv89 * inv91 * t107 - 0.125 * t106)
         - 0.00125 * t116;
     let t118 = t82 * t94;
     let t119 = -0.3787878787878788 * t53 - 0.0001 * t95 - 0.02 * t118 - t82 * t110;
     let t120 = t66 * t94;
     let t121 = t66 * t92;
-    let t122 = 0.0000000625 * (t57 * inv67 * inv89 * inv91)
-        + 0.0004734848484848485 * (t103 + t57 * inv67 * inv89 * inv91 * t104)
-        + 0.01 * (inv91 * t121 + t57 * inv91) - 0.1893939393939394 * (t55 * t120);
+    let t122 = 0.0004734848484848485 * (t103 + t57 * inv67 * inv89 * inv91 * t104)
+        + inv91 * (0.0000000625 * t57 * inv67 * inv89 + 0.01 * (t121 + t57))
+        - 0.1893939393939394 * t55 * t120;
     let t123 = t83 * t96;
     let t124 = t57 * t83;
     let t125 = 0.1893939393939394 * (t55 - t55 * t123)
@@ -1313,48 +1307,47 @@ pub fn forward_dynamics_with(
     let t126 = t57 * t94;
     let t127 = t57 * t85;
     let t128 = inv91 * t93;
-    let t129 = 0.0004734848484848485 * (t55 * inv67 * inv89 * inv91 * t127)
-        + 0.01 * (t128 + t85 * inv91) - 0.1893939393939394 * (t55 * t126) - 0.01;
+    let t129 = 0.01 * (t128 + t85 * inv91)
+        + t55
+            * (0.0004734848484848485 * inv67 * inv89 * inv91 * t127
+                - 0.1893939393939394 * t126) - 0.01;
     let t130 = 0.125 * (s_q12 - t66 * t114 - s_q12 * inv91 * t93) + 0.0003125 * t106
-        - t68 * inv91 * t121 - inv91 * t107
-        - 0.00000625 * (inv67 * inv89 * inv91 * t107);
-    let t131 = 0.0003125 * t116 + 0.0025 * (inv67 * t83 * inv89 * inv91 * t107)
-        - 0.125 * (t83 * t106);
+        - inv91 * (t68 * t121 + t107 + 0.00000625 * inv67 * inv89 * t107);
+    let t131 = 0.0003125 * t116
+        + t83 * (0.0025 * inv67 * inv89 * inv91 * t107 - 0.125 * t106);
     let t132 = 0.125 * (c_q12 - t57 * t114 - t85 * inv91 * t108) + 0.5
-        - t68 * inv91 * t93 - t68 * t85 * inv91;
+        - t68 * (inv91 * (t93 + t85));
     let t133 = t66 * t95;
     let t134 = t133 - 0.0025 * (t94 - 400.0 * t128);
     let t135 = 0.0025 * (t110 + t57 * inv67 * inv89 * inv91 * t111) + 0.01 - t82 * t120
         - 0.01 * t134;
-    let t136 = t53 - 0.0528 * (t83 * t94);
+    let t136 = t53 - 0.0528 * t83 * t94;
     let t137 = 0.000025 * t95 + 0.0025 * t118 + 0.1893939393939394 * t136 - t83 * t110
         - 0.5;
     let t138 = t57 * t95;
     let t139 = t138 + t85 * inv91 * t92;
-    let t140 = 0.0025 * (inv67 * t82 * inv89 * inv91 * t127) - t82 * t126 - 0.01 * t139;
+    let t140 = t82 * (0.0025 * inv67 * inv89 * inv91 * t127 - t126) - 0.01 * t139;
     let t141 = 0.04025 * t54 + 0.005 * t120 + 0.0051 - 0.00000625 * t96 - t66 * t133
-        - t57 * t57 * inv91 - 2.0 * (t66 * inv91 * t93)
-        - 0.0000125 * (t57 * t57 * inv67 * inv89 * inv91);
+        - inv91 * (2.0 * t66 * t93 + t57 * (t57 + 0.0000125 * t57 * inv67 * inv89));
     let t142 = 0.0025 * (t123 + t134 + t57 * inv67 * inv89 * inv91 * t124) - t83 * t120
         - 0.0025;
-    let t143 = t56 + 0.0025 * t126 + 0.001 - t57 * t133 - t85 * inv91 * t121
-        - t57 * inv91 * t93 - inv91 * t127 - 0.00000625 * (inv67 * inv89 * inv91 * t127);
+    let t143 = t56 + 0.0025 * t126 + 0.001 - t57 * t133
+        - inv91 * (t85 * t121 + t57 * t93 + t127 + 0.00000625 * inv67 * inv89 * t127);
     let t144 = 0.2075 - 0.00000625 * t95 - 0.0946969696969697 * t136 - t83 * t123;
     let t145 = 0.0025 * (t139 + inv67 * t83 * inv89 * inv91 * t127) - t83 * t126;
-    let t146 = t84 + 0.2106 - t57 * t138 - t85 * t85 * inv91 - 2.0 * (t85 * inv91 * t93);
+    let t146 = t84 + 0.2106 - t57 * t138 - t85 * (inv91 * (t85 + 2.0 * t93));
     let t147 = t95 * t98 + t94 * t100 + inv91 * t92 * t102;
-    let t148 = t94 * t98 + t96 * t100 - 0.0025 * (t57 * inv67 * inv89 * inv91 * t102);
-    let t149 = t86 - 0.5 * (t37 * t39) - 0.01 * (t38 * t39 + t147) - t74 * t113
+    let t148 = t94 * t98 + t96 * t100 - 0.0025 * t57 * inv67 * inv89 * inv91 * t102;
+    let t149 = t86 - 0.5 * t37 * t39 - 0.01 * (t38 * t39 + t147) - t74 * t113
         - t75 * t117 - t76 * t119 - t40 * t135 - t41 * t137 - t42 * t140 - t82 * t148;
     let t150 = t99 + 0.0025 * t147 - t74 * t125 - t75 * t131 - t76 * t137 - t40 * t142
         - t41 * t144 - t42 * t145 - t83 * t148;
-    let t151 = inv91 * t92 * t98 + inv91 * t102
-        - 0.0025 * (t57 * inv67 * inv89 * inv91 * t100);
+    let t151 = inv91 * (t92 * t98 + t102 - 0.0025 * t57 * inv67 * inv89 * t100);
     let t152 = 0.5 * t48 + c_q12 * t78 + s_q12 * t81 + 0.01 * t151 - t38 * t61
         - t74 * t105 - t75 * t109 - t76 * t113 - t40 * t122 - t41 * t125 - t42 * t129
-        - 0.1893939393939394 * (t55 * t148);
+        - 0.1893939393939394 * t55 * t148;
     let t153 = 0.01 * t48 + t37 * t61 + t79 - t74 * t109 - t75 * t115 - t76 * t117
-        - t40 * t130 - t41 * t131 - t42 * t132 - t68 * t151 - 0.125 * (s_q12 * t147);
+        - t40 * t130 - t41 * t131 - t42 * t132 - t68 * t151 - 0.125 * s_q12 * t147;
     let t154 = t97 + 0.0025 * t148 - t74 * t122 - t75 * t130 - t76 * t135 - t40 * t141
         - t41 * t142 - t42 * t143 - t66 * t147 - t57 * t151;
     let t155 = t101 - t74 * t129 - t75 * t132 - t76 * t140 - t40 * t143 - t41 * t145
@@ -1365,11 +1358,11 @@ pub fn forward_dynamics_with(
     let t159 = t27 * t109 + t28 * t115 + t29 * t117;
     let t160 = t24 * t113 + t25 * t117 + t26 * t119;
     let t161 = t27 * t113 + t28 * t117 + t29 * t119;
-    let t162 = t23 * t160 + (t21 * t156 + t22 * t158);
-    let t163 = t23 * t161 + (t21 * t157 + t22 * t159);
-    let t164 = t26 * t160 + (t24 * t156 + t25 * t158);
-    let t165 = t26 * t161 + (t24 * t157 + t25 * t159);
-    let t166 = t29 * t161 + (t27 * t157 + t28 * t159);
+    let t162 = t23 * t160 + t21 * t156 + t22 * t158;
+    let t163 = t23 * t161 + t21 * t157 + t22 * t159;
+    let t164 = t26 * t160 + t24 * t156 + t25 * t158;
+    let t165 = t26 * t161 + t24 * t157 + t25 * t159;
+    let t166 = t29 * t161 + t27 * t157 + t28 * t159;
     let t167 = t21 * t122 + t22 * t125 + t23 * t129;
     let t168 = t24 * t122 + t25 * t125 + t26 * t129;
     let t169 = t27 * t122 + t28 * t125 + t29 * t129;
@@ -1379,10 +1372,10 @@ pub fn forward_dynamics_with(
     let t173 = t21 * t135 + t22 * t137 + t23 * t140;
     let t174 = t24 * t135 + t25 * t137 + t26 * t140;
     let t175 = t27 * t135 + t28 * t137 + t29 * t140;
-    let t176 = t26 * t173 + (t24 * t167 + t25 * t170);
-    let t177 = t26 * t174 + (t24 * t168 + t25 * t171);
-    let t178 = t29 * t173 + (t27 * t167 + t28 * t170);
-    let t179 = t29 * t175 + (t27 * t169 + t28 * t172);
+    let t176 = t26 * t173 + t24 * t167 + t25 * t170;
+    let t177 = t26 * t174 + t24 * t168 + t25 * t171;
+    let t178 = t29 * t173 + t27 * t167 + t28 * t170;
+    let t179 = t29 * t175 + t27 * t169 + t28 * t172;
     let t180 = t24 * t141 + t25 * t142 + t26 * t143;
     let t181 = t27 * t141 + t28 * t142 + t29 * t143;
     let t182 = t24 * t142 + t25 * t144 + t26 * t145;
@@ -1393,12 +1386,11 @@ pub fn forward_dynamics_with(
     let t187 = 0.5 * t165 + t179;
     let t188 = 0.5 * t176 + t21 * t181 + t22 * t183 + t23 * t185;
     let t189 = 0.5 * (t177 - t179) + t24 * t181 + t25 * t183 + t26 * t185 - 0.25 * t165;
-    let t190 = t26 * t175 + (t24 * t169 + t25 * t172);
+    let t190 = t26 * t175 + t24 * t169 + t25 * t172;
     let t191 = 0.5 * t164 + t190 + 1.0;
-    let t192 = t26 * t149 + (t24 * t152 + t25 * t153);
-    let t193 = t29 * t149 + (t27 * t152 + t28 * t153);
-    let t194 = t28 * t150 + t29 * t155
-        + (tau[6] - 0.4565 * t35 + (0.5 * t192 + t27 * t154));
+    let t192 = t26 * t149 + t24 * t152 + t25 * t153;
+    let t193 = t29 * t149 + t27 * t152 + t28 * t153;
+    let t194 = t28 * t150 + t29 * t155 + tau[6] + 0.5 * t192 + t27 * t154 - 0.4565 * t35;
     let t195 = 0.25 * t164 + t27 * t181 + t28 * t183 + t29 * t185 + t190 + 0.4585;
     let inv196 = 1.0 / t195;
     let t197 = t21 * (t21 * t105 + t22 * t109 + t23 * t113)
@@ -1424,11 +1416,11 @@ pub fn forward_dynamics_with(
     let t215 = s_q7 * t211 + c_q7 * t212;
     let t216 = t215 - t214;
     let t217 = t166 - t187 * t187 * inv196;
-    let t218 = t217 + 6.5 - inv203 * (t213 * t213) - inv210 * (t216 * t216);
+    let t218 = t217 + 6.5 - inv203 * t213 * t213 - inv210 * t216 * t216;
     let inv219 = 1.0 / t218;
-    let t220 = inv203 * t206 * inv210 * t216 - inv203 * t213;
+    let t220 = inv203 * (t206 * inv210 * t216 - t213);
     let t221 = t178 - t187 * t188 * inv196;
-    let t222 = t29 * t174 + (t27 * t168 + t28 * t171);
+    let t222 = t29 * t174 + t27 * t168 + t28 * t171;
     let t223 = t222 - 0.5 * t166 - t187 * t189 * inv196 - 1.0;
     let t224 = t21 * t167 + t22 * t170 + t23 * t173 - t186 * t188 * inv196;
     let t225 = t21 * t168 + t22 * t171 + t23 * t174 - 0.5 * t163 - t186 * t189 * inv196;
@@ -1451,9 +1443,9 @@ pub fn forward_dynamics_with(
     let t240 = 0.25 * t166 + t24 * t180 + t25 * t182 + t26 * t184 - t222
         - t189 * t189 * inv196;
     let t241 = c_q7 * (c_q7 * t236 - t238) + 0.5585 - s_q7 * (t239 - s_q7 * t240)
-        - inv203 * (t230 * t230) - inv210 * (t233 * t233) - inv219 * (t235 * t235);
+        - inv203 * t230 * t230 - inv210 * t233 * t233 - inv219 * t235 * t235;
     let inv242 = 1.0 / t241;
-    let t243 = inv203 * t206 * inv210 * t233 - inv203 * t230 - inv219 * t220 * t235;
+    let t243 = inv203 * (t206 * inv210 * t233 - t230) - inv219 * t220 * t235;
     let t244 = t239 + s_q7 * t236;
     let t245 = t238 + c_q7 * t240;
     let t246 = s_q7 * t224 + c_q7 * t225;
@@ -1468,10 +1460,10 @@ pub fn forward_dynamics_with(
     let t255 = c_q7 * t244 + 0.005 - 0.2 * t234 - s_q7 * t245 - inv203 * t230 * t248
         - inv210 * t233 * t251 - inv219 * t235 * t254;
     let t256 = 0.04 * t217 + s_q7 * t244 + c_q7 * t245 + 0.6885 - 0.4 * t252
-        - inv203 * (t248 * t248) - inv210 * (t251 * t251) - inv219 * (t254 * t254)
-        - inv242 * (t255 * t255);
+        - inv203 * t248 * t248 - inv210 * t251 * t251 - inv219 * t254 * t254
+        - inv242 * t255 * t255;
     let inv257 = 1.0 / t256;
-    let t258 = inv203 * t206 * inv210 * t251 - inv203 * t248 - inv219 * t220 * t254
+    let t258 = inv203 * (t206 * inv210 * t251 - t248) - inv219 * t220 * t254
         - inv242 * t243 * t255;
     let t259 = t208 - t207;
     let t260 = 0.2 * t259 + 0.7;
@@ -1479,36 +1471,34 @@ pub fn forward_dynamics_with(
     let t262 = 0.2 * (t232 - t231) - inv210 * t233 * t260 - inv219 * t235 * t261;
     let t263 = 0.2 * (t249 + t250) + 0.002 - inv210 * t251 * t260 - inv219 * t254 * t261
         - inv242 * t255 * t262;
-    let t264 = 0.04 * t259 + 0.19 - inv210 * (t260 * t260) - inv219 * (t261 * t261)
-        - inv242 * (t262 * t262) - inv257 * (t263 * t263);
+    let t264 = 0.04 * t259 + 0.19 - inv210 * t260 * t260 - inv219 * t261 * t261
+        - inv242 * t262 * t262 - inv257 * t263 * t263;
     let inv265 = 1.0 / t264;
-    let t266 = inv203 * t206 * inv210 * t260 - 0.2 * (inv203 * t206)
-        - inv219 * t220 * t261 - inv242 * t243 * t262 - inv257 * t258 * t263;
-    let t267 = inv257 * t258 - inv257 * t263 * inv265 * t266;
-    let t268 = inv242 * t243 - inv242 * t255 * t267 - inv242 * t262 * inv265 * t266;
-    let t269 = inv219 * t220 - inv219 * t235 * t268 - inv219 * t254 * t267
-        - inv219 * t261 * inv265 * t266;
-    let t270 = -(inv203 * t206 * inv210) - inv210 * t216 * t269 - inv210 * t233 * t268
-        - inv210 * t251 * t267 - inv210 * t260 * inv265 * t266;
+    let t266 = inv203 * (t206 * (inv210 * t260 - 0.2)) - inv219 * t220 * t261
+        - inv242 * t243 * t262 - inv257 * t258 * t263;
+    let t267 = inv257 * (t258 - t263 * inv265 * t266);
+    let t268 = inv242 * (t243 - t255 * t267 - t262 * inv265 * t266);
+    let t269 = inv219 * (t220 - t235 * t268 - t254 * t267 - t261 * inv265 * t266);
+    let t270 = -(inv210
+        * (inv203 * t206 + t216 * t269 + t233 * t268 + t251 * t267
+            + t260 * inv265 * t266));
     let t271 = t33 + t21 * t152 + t22 * t153 + t23 * t149 + t11 * t225 - t3 * t4
-        - t72 * t197 - t73 * t198 - t10 * t224 - t186 * t194 * inv196
-        - 0.2 * (t8 * t211);
+        - t72 * t197 - t73 * t198 - t10 * t224 - t186 * t194 * inv196 - 0.2 * t8 * t211;
     let t272 = t2 * t3 + t192 + t11 * t228 - t72 * t198 - t73 * t201 - t10 * t227
-        - t191 * t194 * inv196 - 0.2 * (t8 * t212);
+        - t191 * t194 * inv196 - 0.2 * t8 * t212;
     let t273 = tau[0] + c_q7 * t271 - 0.7 * t5 - s_q7 * t272 - t69 * t202 - t70 * t206
         - t71 * t213;
     let t274 = s_q7 * t271 + c_q7 * t272;
     let t275 = -(t69 * t206) - t71 * t215;
     let t276 = tau[1] + t274 + t275 - 0.7 * t7 - t70 * (t208 + 6.5);
-    let t277 = -t36 - t72 * t211 + (-0.2 * (t8 * t217) - t73 * t212)
-        + (t11 * t223 - t10 * t221 + (t193 - t187 * t194 * inv196));
+    let t277 = -0.2 * t8 * t217 + t11 * t223 + t193 - t36 - t72 * t211 - t73 * t212
+        - t10 * t221 - t187 * t194 * inv196;
     let t278 = tau[2] + t277 - 0.7 * t8 - t69 * t213 - t70 * t215 - t71 * (t217 + 6.5);
-    let t279 = t21 * t154 + t22 * t150 + t23 * t155 + t11 * t237 - 0.4585 * (t4 * t9)
-        - t72 * t224 - t73 * t227 - t10 * t236 - t188 * t194 * inv196
-        - 0.2 * (t8 * t221);
+    let t279 = t21 * t154 + t22 * t150 + t23 * t155 + t11 * t237 - 0.4585 * t4 * t9
+        - t72 * t224 - t73 * t227 - t10 * t236 - t188 * t194 * inv196 - 0.2 * t8 * t221;
     let t280 = 0.915 * t36 + t24 * t154 + t25 * t150 + t26 * t155 + t11 * t240
         - 0.5 * t193 - t72 * t225 - t73 * t228 - t10 * t237 - t189 * t194 * inv196
-        - 0.2 * (t8 * t223);
+        - 0.2 * t8 * t223;
     let t281 = qd[5] * t59 + tau[3] + c_q7 * t279 - qd[4] * t60 - s_q7 * t280
         - t69 * t230 - t70 * t232 - t71 * t234;
     let t282 = qd[3] * t60 + tau[4] + s_q7 * t279 + c_q7 * t280 - qd[5] * t58
@@ -1516,49 +1506,48 @@ pub fn forward_dynamics_with(
     let t283 = qd[4] * t58 + tau[5] + 0.2 * (t274 + t275) - qd[3] * t59 - tau[6]
         - t70 * (0.2 * t208 + 0.7);
     let t284 = t267 * t282 + inv265 * t266 * t283
-        + ((inv203 - inv203 * t206 * t270 - inv203 * t213 * t269 - inv203 * t230 * t268
-            - inv203 * t248 * t267 - 0.2 * (inv203 * t206 * inv265 * t266)) * t273
-            + t270 * t276 + (t269 * t278 + t268 * t281));
-    let t285 = inv210 * t216 * inv219 * t235 - inv210 * t233;
-    let t286 = inv210 * t216 * inv219 * t254 - inv210 * t251 - inv242 * t255 * t285;
-    let t287 = inv210 * t216 * inv219 * t261 - inv210 * t260 - inv242 * t262 * t285
+        + (inv203
+            - inv203
+                * (t213 * t269 + t230 * t268 + t248 * t267
+                    + t206 * (t270 + 0.2 * inv265 * t266))) * t273 + t270 * t276
+        + t269 * t278 + t268 * t281;
+    let t285 = inv210 * (t216 * inv219 * t235 - t233);
+    let t286 = inv210 * (t216 * inv219 * t254 - t251) - inv242 * t255 * t285;
+    let t287 = inv210 * (t216 * inv219 * t261 - t260) - inv242 * t262 * t285
         - inv257 * t263 * t286;
-    let t288 = inv257 * t286 - inv257 * t263 * inv265 * t287;
-    let t289 = inv242 * t285 - inv242 * t255 * t288 - inv242 * t262 * inv265 * t287;
-    let t290 = -(inv210 * t216 * inv219) - inv219 * t235 * t289 - inv219 * t254 * t288
-        - inv219 * t261 * inv265 * t287;
-    let t291 = t282 * t288 + inv265 * t283 * t287
-        + (t270 * t273
-            + t276
-                * (inv210 - inv210 * t216 * t290 - inv210 * t233 * t289
-                    - inv210 * t251 * t288 - inv210 * t260 * inv265 * t287)
-            + (t278 * t290 + t281 * t289));
-    let t292 = inv219 * t235 * inv242 * t255 - inv219 * t254;
-    let t293 = inv219 * t235 * inv242 * t262 - inv219 * t261 - inv257 * t263 * t292;
-    let t294 = inv257 * t292 - inv257 * t263 * inv265 * t293;
-    let t295 = -(inv219 * t235 * inv242) - inv242 * t255 * t294
-        - inv242 * t262 * inv265 * t293;
-    let t296 = t282 * t294 + inv265 * t283 * t293
-        + (t269 * t273 + t276 * t290
-            + (t278
-                * (inv219 - inv219 * t235 * t295 - inv219 * t254 * t294
-                    - inv219 * t261 * inv265 * t293) + t281 * t295));
-    let t297 = inv242 * t255 * inv257 * t263 - inv242 * t262;
-    let t298 = -(inv242 * t255 * inv257) - inv257 * t263 * inv265 * t297;
+    let t288 = inv257 * (t286 - t263 * inv265 * t287);
+    let t289 = inv242 * (t285 - t255 * t288 - t262 * inv265 * t287);
+    let t290 = -(inv219
+        * (inv210 * t216 + t235 * t289 + t254 * t288 + t261 * inv265 * t287));
+    let t291 = t282 * t288 + inv265 * t283 * t287 + t270 * t273
+        + t276
+            * (inv210
+                - inv210
+                    * (t216 * t290 + t233 * t289 + t251 * t288 + t260 * inv265 * t287))
+        + t278 * t290 + t281 * t289;
+    let t292 = inv219 * (t235 * inv242 * t255 - t254);
+    let t293 = inv219 * (t235 * inv242 * t262 - t261) - inv257 * t263 * t292;
+    let t294 = inv257 * (t292 - t263 * inv265 * t293);
+    let t295 = -(inv242 * (inv219 * t235 + t255 * t294 + t262 * inv265 * t293));
+    let t296 = t282 * t294 + inv265 * t283 * t293 + t269 * t273 + t276 * t290
+        + t278 * (inv219 - inv219 * (t235 * t295 + t254 * t294 + t261 * inv265 * t293))
+        + t281 * t295;
+    let t297 = inv242 * (t255 * inv257 * t263 - t262);
+    let t298 = -(inv257 * (inv242 * t255 + t263 * inv265 * t297));
     let t299 = t268 * t273 + t276 * t289 + t278 * t295
-        + t281 * (inv242 - inv242 * t255 * t298 - inv242 * t262 * inv265 * t297)
-        + t282 * t298 + inv265 * t283 * t297;
+        + t281 * (inv242 - inv242 * (t255 * t298 + t262 * inv265 * t297)) + t282 * t298
+        + inv265 * t283 * t297;
     let t300 = t267 * t273 + t276 * t288 + t278 * t294 + t281 * t298
-        + t282 * (inv257 + inv257 * inv257 * (t263 * t263) * inv265)
+        + t282 * (inv257 + inv257 * inv257 * t263 * t263 * inv265)
         - inv257 * t263 * inv265 * t283;
-    let t301 = inv265 * t283 - inv257 * t263 * inv265 * t282
-        + (inv265 * t266 * t273 + inv265 * t276 * t287
-            + (inv265 * t278 * t293 + inv265 * t281 * t297));
+    let t301 = inv265
+        * (t283 + t266 * t273 + t276 * t287 + t278 * t293 + t281 * t297
+            - inv257 * t263 * t282);
     let t302 = t69 + t284;
     let t303 = t70 + t291 + 0.2 * t301;
     let t304 = t72 + c_q7 * t302 + s_q7 * t303;
-    let t305 = t73 + (c_q7 * t303 - s_q7 * t302);
-    let t306 = 0.2 * (t8 - t300) + (t71 + t296);
+    let t305 = t73 + c_q7 * t303 - s_q7 * t302;
+    let t306 = 0.2 * (t8 - t300) + t71 + t296;
     let t307 = t10 + c_q7 * t299 + s_q7 * t300;
     let t308 = c_q7 * t300 - t11 - s_q7 * t299;
     let t309 = inv196
@@ -1567,18 +1556,18 @@ pub fn forward_dynamics_with(
     let t310 = t301 + t309;
     let t311 = t305 + 0.5 * t310;
     let t312 = t306 - 0.5 * t308;
-    let t313 = t23 * t304 + t26 * t311 + (t76 + t29 * t312);
-    let t314 = t22 * t307 + t25 * t308 + (t41 + t28 * t310);
+    let t313 = t23 * t304 + t26 * t311 + t76 + t29 * t312;
+    let t314 = t22 * t307 + t25 * t308 + t41 + t28 * t310;
     let t315 = t75 + t22 * t304 + t25 * t311 + t28 * t312;
     let t316 = t40 + t21 * t307 + t24 * t308 + t27 * t310;
     let t317 = t42 + t23 * t307 + t26 * t308 + t29 * t310;
     let t318 = t98 + 0.0025 * t314 - t66 * t316 - t57 * t317 - 0.01 * t313
-        - 0.125 * (s_q12 * t315);
+        - 0.125 * s_q12 * t315;
     let t319 = t74 + t21 * t304 + t24 * t311 + t27 * t312;
     let t320 = t100 + 0.0025 * t316 - t82 * t313 - t83 * t314
-        - 0.1893939393939394 * (t55 * t319);
+        - 0.1893939393939394 * t55 * t319;
     let t321 = t102 + 0.01 * t319 - t68 * t315 - t57 * t316 - t85 * t317;
-    let t322 = t94 * t318 + t96 * t320 - 0.0025 * (t57 * inv67 * inv89 * inv91 * t321);
+    let t322 = t94 * t318 + t96 * t320 - 0.0025 * t57 * inv67 * inv89 * inv91 * t321;
     let t323 = t314 + t322;
     [
         t284,
@@ -1590,8 +1579,7 @@ pub fn forward_dynamics_with(
         t309,
         t95 * t318 + t94 * t320 + inv91 * t92 * t321,
         t322,
-        inv91 * t92 * t318 + inv91 * t321
-            - 0.0025 * (t57 * inv67 * inv89 * inv91 * t320),
+        inv91 * (t92 * t318 + t321 - 0.0025 * t57 * inv67 * inv89 * t320),
         24.242424242424242
             * (0.04025 * t52 + tau[10]
                 + 0.125 * (t77 + s_q12 * t319 + c_q12 * (t313 - 0.5 * t323))
@@ -1600,7 +1588,7 @@ pub fn forward_dynamics_with(
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 1612,
+    mul: 1563,
     add: 1237,
     div: 0,
     sqrt: 0,
@@ -1648,7 +1636,7 @@ pub fn coriolis_matrix_with(
     let t21 = 2.0 * (t10 + t11);
     let t22 = 1.0 - 2.0 * (t5 + t6);
     let t23 = qd[7] + t2 * t14 + t3 * t17 + t4 * t20;
-    let t24 = qd[8] + t2 * t15 + (t3 * t18 + t4 * t21);
+    let t24 = qd[8] + t2 * t15 + t3 * t18 + t4 * t21;
     let t25 = qd[9] + t2 * t16 + t3 * t19 + t4 * t22;
     let s_q12 = libm::Libm::<Real>::sin(q[12]);
     let c_q12 = libm::Libm::<Real>::cos(q[12]);
@@ -1675,7 +1663,7 @@ pub fn coriolis_matrix_with(
     let t48 = s_q7 * t20;
     let t49 = s_q7 * t22;
     let t50 = 0.5 * (t49 - t35);
-    let t51 = 0.5 * (c_q12 * t48) - s_q12 * t50;
+    let t51 = 0.5 * c_q12 * t48 - s_q12 * t50;
     let t52 = s_q7 * t21;
     let t53 = -0.5 * c_q7 - 0.2;
     let t54 = t20 * t53;
@@ -1689,24 +1677,24 @@ pub fn coriolis_matrix_with(
     let t62 = t61 - 0.5 * t21;
     let t63 = c_q12 * t60 - s_q12 * t62;
     let t64 = 0.5 * (t19 - t21);
-    let t65 = 0.5 * (t17 * c_q12) - s_q12 * t64;
+    let t65 = 0.5 * t17 * c_q12 - s_q12 * t64;
     let t66 = 0.5 * (t32 + t52);
-    let t67 = 0.5 * (s_q12 * t48) + c_q12 * t50;
+    let t67 = 0.5 * s_q12 * t48 + c_q12 * t50;
     let t68 = 0.5 * t39 + t58;
     let t69 = s_q12 * t54 + c_q12 * t56;
     let t70 = 0.2 * t42 + t18 * t59;
     let t71 = 0.5 * t22 + t70;
     let t72 = s_q12 * t60 + c_q12 * t62;
     let t73 = 0.5 * (t18 + t22);
-    let t74 = 0.5 * (t17 * s_q12) + c_q12 * t64;
+    let t74 = 0.5 * t17 * s_q12 + c_q12 * t64;
     let t75 = qd[1] + 0.2 * qd[5];
     let t76 = qd[0] * c_q7 + s_q7 * t75;
     let t77 = qd[0] * s_q7 - c_q7 * t75;
     let t78 = 0.5 * t4 - t77;
     let t79 = qd[2] - 0.2 * qd[4];
     let t80 = t79 - 0.5 * t3;
-    let t81 = t20 * t80 + (t14 * t76 + t17 * t78);
-    let t82 = t22 * t80 + (t16 * t76 + t19 * t78);
+    let t81 = t20 * t80 + t14 * t76 + t17 * t78;
+    let t82 = t22 * t80 + t16 * t76 + t19 * t78;
     let t83 = t82 - 0.5 * t24;
     let t84 = c_q12 * t81 - s_q12 * t83;
     let t85 = q[11] * qd[7] + q[9] * qd[9] - q[10] * qd[8];
@@ -1745,12 +1733,12 @@ pub fn coriolis_matrix_with(
     let t118 = t76 - 0.2 * t97;
     let t119 = 0.01 * t25 - t81;
     let t120 = -t119;
-    let t121 = t21 * t80 + (t15 * t76 + t18 * t78);
+    let t121 = t21 * t80 + t15 * t76 + t18 * t78;
     let t122 = 0.25 * t25 + t121;
-    let t123 = t82 + (0.01 * t23 - 0.25 * t24);
-    let t124 = 0.01 * t123 + (0.004 * t23 + 0.001 * t25);
+    let t123 = t82 + 0.01 * t23 - 0.25 * t24;
+    let t124 = 0.01 * t123 + 0.004 * t23 + 0.001 * t25;
     let t125 = 0.02 * t24 - 0.25 * t123;
-    let t126 = 0.001 * t23 + 0.022 * t25 - (0.01 * t120 - 0.25 * t122);
+    let t126 = 0.001 * t23 + 0.022 * t25 + 0.25 * t122 - 0.01 * t120;
     let t127 = -t37;
     let t128 = -t43;
     let t129 = -t39;
@@ -1825,20 +1813,20 @@ pub fn coriolis_matrix_with(
     let t198 = t20 * t122 - t193;
     let t199 = 0.01 * t187 - 0.25 * t190;
     let t200 = t198 - t199;
-    let t201 = 0.5 * (t87 * t132 - t86 * t135)
-        + (0.5 * (t88 * t130) + 0.5 * (t20 * t98 + t85 * t140));
-    let t202 = 0.5 * (t86 * t140 + t87 * t130)
-        + (0.5 * (t21 * t98 + t85 * t135) - 0.5 * (t88 * t132));
-    let t203 = 0.5 * (t22 * t98) - t85 * t132 + (t162 - t86 * t130);
-    let t204 = -0.5 * (t49 * t122) - t32 * t125;
-    let t205 = 0.5 * (t52 * t123) + t204
-        + (0.004 * t151 + 0.001 * t154 + (0.01 * t203 + t35 * t126));
-    let t206 = -0.5 * (t48 * t123) - t31 * t126;
-    let t207 = t32 * t124 - 0.25 * t203 + (0.5 * (t49 * t120) + t206);
+    let t201 = 0.5 * (t87 * t132 - t86 * t135) + 0.5 * t88 * t130
+        + 0.5 * (t20 * t98 + t85 * t140);
+    let t202 = 0.5 * (t86 * t140 + t87 * t130) + 0.5 * (t21 * t98 + t85 * t135)
+        - 0.5 * t88 * t132;
+    let t203 = 0.5 * t22 * t98 + t162 - t85 * t132 - t86 * t130;
+    let t204 = -0.5 * t49 * t122 - t32 * t125;
+    let t205 = 0.5 * t52 * t123 + t204 + 0.004 * t151 + 0.001 * t154 + 0.01 * t203
+        + t35 * t126;
+    let t206 = -0.5 * t48 * t123 - t31 * t126;
+    let t207 = t32 * t124 + 0.5 * t49 * t120 + t206 - 0.25 * t203;
     let t208 = 0.02 * t153 + t207;
-    let t209 = -0.5 * (t52 * t120) - t35 * t124;
-    let t210 = t209 + (0.001 * t151 + 0.0846 * t154)
-        + (0.25 * t202 - 0.01 * t201 + (t31 * t125 + 0.5 * (t48 * t122)));
+    let t209 = -0.5 * t52 * t120 - t35 * t124;
+    let t210 = t209 + 0.001 * t151 + 0.0846 * t154 + 0.25 * t202 + t31 * t125
+        + 0.5 * t48 * t122 - 0.01 * t201;
     let t211 = t158 + t201 - 0.01 * t154;
     let t212 = 0.25 * t154 + t160 + t202;
     let t213 = t163 + t203;
@@ -1846,19 +1834,18 @@ pub fn coriolis_matrix_with(
     let t215 = q[11] * t53;
     let t216 = q[8] * t53;
     let t217 = q[9] * t53;
-    let t218 = t87 * t216 - t86 * t215
-        + (t88 * t217 + (0.5 * (qd[6] * t48) + t85 * t214));
-    let t219 = t86 * t214 + t87 * t217 + (0.5 * (qd[6] * t52) + t85 * t215 - t88 * t216);
-    let t220 = 0.5 * (qd[6] * t49) - 2.0 * (t85 * t216) + (t179 - 2.0 * (t86 * t217));
+    let t218 = t87 * t216 + t88 * t217 + 0.5 * qd[6] * t48 + t85 * t214 - t86 * t215;
+    let t219 = t86 * t214 + t87 * t217 + 0.5 * qd[6] * t52 + t85 * t215 - t88 * t216;
+    let t220 = 0.5 * qd[6] * t49 + t179 - 2.0 * t85 * t216 - 2.0 * t86 * t217;
     let t221 = -(t39 * t125) - t55 * t122;
-    let t222 = t58 * t123 + t221
-        + (0.004 * t168 + 0.001 * t171 + (0.01 * t220 + t43 * t126));
+    let t222 = t58 * t123 + t221 + 0.004 * t168 + 0.001 * t171 + 0.01 * t220
+        + t43 * t126;
     let t223 = -(t37 * t126) - t54 * t123;
-    let t224 = t39 * t124 - 0.25 * t220 + (t55 * t120 + t223);
+    let t224 = t39 * t124 + t55 * t120 + t223 - 0.25 * t220;
     let t225 = 0.02 * t170 + t224;
     let t226 = -(t43 * t124) - t58 * t120;
-    let t227 = t226 + (0.001 * t168 + 0.0846 * t171)
-        + (0.25 * t219 - 0.01 * t218 + (t37 * t125 + t54 * t122));
+    let t227 = t226 + 0.001 * t168 + 0.0846 * t171 + 0.25 * t219 + t37 * t125
+        + t54 * t122 - 0.01 * t218;
     let t228 = t175 + t218 - 0.01 * t171;
     let t229 = 0.25 * t171 + t177 + t219;
     let t230 = t180 + t220;
@@ -1875,26 +1862,25 @@ pub fn coriolis_matrix_with(
     let t241 = 2.0 * t236 - 0.8 * t140;
     let t242 = 0.4 * t132 + 2.0 * t233;
     let t243 = 0.4 * t130 - 2.0 * t234;
-    let t244 = 0.5 * (t86 * t238 + t87 * t241)
-        + (qd[6] * t231 + t85 * t233 - t88 * t239);
-    let t245 = qd[6] * (0.2 * t35) + 0.5 * (t87 * (-0.4 * t135 - 4.0 * t239));
-    let t246 = t245 + (0.2 * t169 + 0.5 * (t85 * t235));
-    let t247 = t199 - 0.5 * (t88 * t243)
-        + (qd[6] * t232 + 0.5 * (t85 * t237) + 0.5 * (t86 * t240 + t87 * t242));
+    let t244 = 0.5 * (t86 * t238 + t87 * t241) + qd[6] * t231 + t85 * t233 - t88 * t239;
+    let t245 = qd[6] * 0.2 * t35 + 0.5 * t87 * (-0.4 * t135 - 4.0 * t239);
+    let t246 = t245 + 0.2 * t169 + 0.5 * t85 * t235;
+    let t247 = t199 + qd[6] * t232 + 0.5 * t85 * t237 + 0.5 * (t86 * t240 + t87 * t242)
+        - 0.5 * t88 * t243;
     let t248 = t22 * t125;
     let t249 = t20 * t126;
     let t250 = t21 * t124;
     let t251 = t61 * t122;
     let t252 = t60 * t123;
     let t253 = t70 * t120;
-    let t254 = 0.001 * t184 + 0.004 * t187 + (t21 * t126 - t248);
-    let t255 = 0.01 * t247 + t70 * t123 + (t254 - t251);
+    let t254 = 0.001 * t184 + 0.004 * t187 + t21 * t126 - t248;
+    let t255 = 0.01 * t247 + t70 * t123 + t254 - t251;
     let t256 = t22 * t124 - t249;
     let t257 = 0.02 * t190 + t256;
     let t258 = t61 * t120 - 0.25 * t247 - t252;
     let t259 = t257 + t258;
-    let t260 = 0.0846 * t184 + 0.001 * t187 + (t20 * t125 - t250);
-    let t261 = t60 * t122 - t253 + (t260 + (0.25 * t246 - 0.01 * t244));
+    let t260 = 0.0846 * t184 + 0.001 * t187 + t20 * t125 - t250;
+    let t261 = t60 * t122 + t260 + 0.25 * t246 - t253 - 0.01 * t244;
     let t262 = t194 - 0.01 * t184;
     let t263 = t244 + t262;
     let t264 = 0.25 * t184 + t196;
@@ -1904,14 +1890,14 @@ pub fn coriolis_matrix_with(
     let t268 = q[10] * t87;
     let t269 = 0.5 * (t142 + q[9] * t85) + 0.5 * (t267 - q[10] * t88);
     let t270 = -t182 - t268;
-    let t271 = 0.25 * t189 + (0.01 * t187 + 0.75 * t188);
+    let t271 = 0.25 * t189 + 0.01 * t187 + 0.75 * t188;
     let t272 = t19 * t122;
     let t273 = t17 * t123;
     let t274 = t18 * t120;
-    let t275 = 0.01 * t271 + 0.5 * (t18 * t123) + (t254 - 0.5 * t272);
-    let t276 = 0.5 * (t19 * t120) - 0.25 * t271 - 0.5 * t273;
+    let t275 = 0.01 * t271 + 0.5 * t18 * t123 + t254 - 0.5 * t272;
+    let t276 = 0.5 * t19 * t120 - 0.25 * t271 - 0.5 * t273;
     let t277 = t257 + t276;
-    let t278 = 0.5 * (t17 * t122 - t274) + (t260 + (0.25 * t270 - 0.01 * t269));
+    let t278 = 0.5 * (t17 * t122 - t274) + t260 + 0.25 * t270 - 0.01 * t269;
     let t279 = t262 + t269;
     let t280 = t264 + t270;
     let t281 = t198 + t271;
@@ -1951,27 +1937,27 @@ pub fn coriolis_matrix_with(
     let t309 = s_q12 * t134;
     let t310 = qd[6] * t33 + qd[10] * -t41
         + 0.5
-            * (t85 * (2.0 * (c_q12 * t131) - s_q12 * t166) + t86 * (c_q12 * t167 - t292)
+            * (t85 * (2.0 * c_q12 * t131 - s_q12 * t166) + t86 * (c_q12 * t167 - t292)
                 + t87 * (c_q12 * t144 - t298) - t88 * (2.0 * t308 - s_q12 * t146));
     let t311 = qd[6] * t34 + qd[10] * t40
         + 0.5
-            * (t85 * (2.0 * (s_q12 * t131) + c_q12 * t166) + t86 * (t294 + s_q12 * t167)
+            * (t85 * (2.0 * s_q12 * t131 + c_q12 * t166) + t86 * (t294 + s_q12 * t167)
                 + t87 * (t300 + s_q12 * t144) - t88 * (2.0 * t309 + c_q12 * t146));
     let t312 = 0.5 * (t43 * t288 - t41 * t287);
     let t313 = 0.5 * (t40 * t288 - t41 * t84);
     let t314 = -0.125 * t311 - t313;
     let t315 = 0.5 * (t40 * t287 - t43 * t84);
     let t316 = 0.125 * t170 + t315;
-    let t317 = q[10] * c_q12 + 2.0 * (q[8] * s_q12);
-    let t318 = q[10] * s_q12 - 2.0 * (q[8] * c_q12);
+    let t317 = q[10] * c_q12 + 2.0 * q[8] * s_q12;
+    let t318 = q[10] * s_q12 - 2.0 * q[8] * c_q12;
     let t319 = q[11] * c_q12;
     let t320 = q[9] * s_q12;
     let t321 = q[11] * s_q12;
     let t322 = q[9] * c_q12;
-    let t323 = 0.5 * (t85 * (2.0 * t317) + t86 * (4.0 * t320 - 2.0 * t319))
-        + c_q12 * t185 + c_q12 * t186 + qd[10] * -t47;
-    let t324 = 0.5 * (t85 * (2.0 * t318) + t86 * (-2.0 * t321 - 4.0 * t322))
-        + s_q12 * t185 + s_q12 * t186 + qd[10] * t45;
+    let t323 = 0.5 * (t85 * 2.0 * t317 + t86 * (4.0 * t320 - 2.0 * t319)) + qd[10] * -t47
+        + c_q12 * (t185 + t186);
+    let t324 = 0.5 * (t85 * 2.0 * t318 + t86 * (-2.0 * t321 - 4.0 * t322)) + qd[10] * t45
+        + s_q12 * (t185 + t186);
     let t325 = 0.5 * (t21 * t288 - t47 * t287);
     let t326 = 0.5 * (t45 * t288 - t47 * t84);
     let t327 = -0.125 * t324 - t326;
@@ -1980,28 +1966,28 @@ pub fn coriolis_matrix_with(
     let t330 = 0.5 * (c_q7 * t22 - t128);
     let t331 = -2.0 * t132 - 0.5 * t133;
     let t332 = -2.0 * t130 - t138;
-    let t333 = 0.25 * t302 + qd[6] * (0.5 * (t129 + c_q7 * t21))
+    let t333 = 0.25 * t302 + qd[6] * 0.5 * (t129 + c_q7 * t21)
         + 0.5
             * (t85 * (t135 + 0.5 * t136) + t86 * (t140 + 0.5 * t141)
                 + t87 * (t130 + 0.5 * t147) - t88 * (t132 + 0.5 * t149));
-    let t334 = qd[6] * (0.5 * (c_q7 * t46) + c_q12 * t330) + qd[10] * t51
+    let t334 = qd[6] * (0.5 * c_q7 * t46 + c_q12 * t330) + qd[10] * t51
         + 0.5
             * (t85 * (t299 + c_q12 * t331) + t86 * (c_q12 * t332 - s_q12 * t135)
-                + t87 * (s_q12 * t132 - 0.5 * (c_q12 * t145)) - t88 * (t308 - t293))
+                + t87 * (s_q12 * t132 - 0.5 * c_q12 * t145) - t88 * (t308 - t293))
         - 0.25 * t153;
     let t335 = 0.001 * t301 + t35 * t290 + 0.5 * (t66 * t288 - t67 * t287) - t34 * t289;
-    let t336 = -0.5 * (t67 * t84 - t51 * t288) - (0.001 * (t28 * t34) - t33 * t290);
+    let t336 = -0.5 * (t67 * t84 - t51 * t288) + t33 * t290 - 0.001 * t28 * t34;
     let t337 = -0.125 * t334 - t336;
     let t338 = 0.01 * t153 + t337;
     let t339 = 0.01 * t302 + 0.125 * t333 + t33 * t289 + 0.5 * (t51 * t287 - t66 * t84)
-        - 0.001 * (t28 * t35);
+        - 0.001 * t28 * t35;
     let t340 = t303
         + 0.5
-            * (qd[6] * (0.5 * (c_q7 * t44) - s_q12 * t330) + qd[10] * -t67
+            * (qd[6] * (0.5 * c_q7 * t44 - s_q12 * t330) + qd[10] * -t67
                 + 0.5
                     * (t85 * (t297 - s_q12 * t331)
                         + t86 * (-(c_q12 * t135) - s_q12 * t332)
-                        + t87 * (c_q12 * t132 + 0.5 * (s_q12 * t145))
+                        + t87 * (c_q12 * t132 + 0.5 * s_q12 * t145)
                         - t88 * (-t291 - t309)));
     let t341 = 0.5 * t333 - t304;
     let t342 = t306 + 0.5 * t334;
@@ -2013,24 +1999,24 @@ pub fn coriolis_matrix_with(
                 + t87 * (0.5 * t149 + 2.0 * t217) - t88 * (0.5 * t146 + 2.0 * t216));
     let t346 = qd[6] * t67 + qd[10] * t57
         + 0.5
-            * (t85 * (2.0 * (s_q12 * t214) + c_q12 * t343)
-                + t86 * (c_q12 * t344 - 2.0 * (s_q12 * t215))
-                + t87 * (2.0 * (s_q12 * t216) - 0.5 * t295)
-                - t88 * (t297 - 2.0 * (s_q12 * t217))) - 0.25 * t170;
+            * (t85 * (2.0 * s_q12 * t214 + c_q12 * t343)
+                + t86 * (c_q12 * t344 - 2.0 * s_q12 * t215)
+                + t87 * (2.0 * s_q12 * t216 - 0.5 * t295)
+                - t88 * (t297 - 2.0 * s_q12 * t217)) - 0.25 * t170;
     let t347 = 0.001 * t310 + t43 * t290 + 0.5 * (t68 * t288 - t69 * t287) - t41 * t289;
-    let t348 = -0.5 * (t69 * t84 - t57 * t288) - (0.001 * (t28 * t41) - t40 * t290);
+    let t348 = -0.5 * (t69 * t84 - t57 * t288) + t40 * t290 - 0.001 * t28 * t41;
     let t349 = -0.125 * t346 - t348;
     let t350 = 0.01 * t170 + t349;
     let t351 = 0.01 * t311 + 0.125 * t345 + t40 * t289 + 0.5 * (t57 * t287 - t68 * t84)
-        - 0.001 * (t28 * t43);
+        - 0.001 * t28 * t43;
     let t352 = t312
         + 0.5
             * (qd[6] * t51 + qd[10] * -t69
                 + 0.5
-                    * (t85 * (2.0 * (c_q12 * t214) - s_q12 * t343)
-                        + t86 * (-2.0 * (c_q12 * t215) - s_q12 * t344)
-                        + t87 * (0.5 * t296 + 2.0 * (c_q12 * t216))
-                        - t88 * (-2.0 * (c_q12 * t217) - t299)));
+                    * (t85 * (2.0 * c_q12 * t214 - s_q12 * t343)
+                        + t86 * (-2.0 * c_q12 * t215 - s_q12 * t344)
+                        + t87 * (0.5 * t296 + 2.0 * c_q12 * t216)
+                        - t88 * (-2.0 * c_q12 * t217 - t299)));
     let t353 = 0.5 * t345 - t313;
     let t354 = t315 + 0.5 * t346;
     let t355 = t237 - q[11];
@@ -2041,31 +2027,30 @@ pub fn coriolis_matrix_with(
         + 0.5 * (t85 * (t235 - 2.0 * q[8]) + t86 * (0.4 * t132 - 2.0 * q[9]));
     let t360 = qd[6] * (s_q12 * t231 + c_q12 * t232) + qd[10] * t63
         + 0.5
-            * (t85 * (2.0 * (s_q12 * t233) + c_q12 * t355)
+            * (t85 * (2.0 * s_q12 * t233 + c_q12 * t355)
                 + t86 * (s_q12 * t238 + c_q12 * t356)
                 + t87 * (s_q12 * t241 + c_q12 * t357)
-                - t88 * (2.0 * (s_q12 * t239) + c_q12 * t358)) - 0.25 * t190;
+                - t88 * (2.0 * s_q12 * t239 + c_q12 * t358)) - 0.25 * t190;
     let t361 = 0.001 * t323 + t21 * t290 - t47 * t289;
     let t362 = 0.5 * (t71 * t288 - t72 * t287) + t361;
-    let t363 = 0.001 * (t28 * t47) - t45 * t290;
+    let t363 = 0.001 * t28 * t47 - t45 * t290;
     let t364 = -0.5 * (t72 * t84 - t63 * t288) - t363;
     let t365 = -0.125 * t360 - t364;
     let t366 = 0.01 * t190 + t365;
-    let t367 = 0.01 * t324 + t45 * t289 - 0.001 * (t21 * t28);
+    let t367 = 0.01 * t324 + t45 * t289 - 0.001 * t21 * t28;
     let t368 = 0.125 * t359 + 0.5 * (t63 * t287 - t71 * t84) + t367;
     let t369 = t325
         + 0.5
             * (qd[6] * (c_q12 * t231 - s_q12 * t232) + qd[10] * -t72
                 + 0.5
-                    * (t85 * (2.0 * (c_q12 * t233) - s_q12 * t355)
+                    * (t85 * (2.0 * c_q12 * t233 - s_q12 * t355)
                         + t86 * (c_q12 * t238 - s_q12 * t356)
                         + t87 * (c_q12 * t241 - s_q12 * t357)
-                        - t88 * (2.0 * (c_q12 * t239) - s_q12 * t358)));
+                        - t88 * (2.0 * c_q12 * t239 - s_q12 * t358)));
     let t370 = 0.5 * t359 - t326;
     let t371 = t328 + 0.5 * t360;
     let t372 = 0.25 * t324 - 2.0 * t182 - t183 - t268;
-    let t373 = 0.5
-        * (t85 * (t320 - 2.0 * t319) + s_q12 * t142 + s_q12 * t267 - t88 * t318)
+    let t373 = 0.5 * (t85 * (t320 - 2.0 * t319) + s_q12 * (t142 + t267) - t88 * t318)
         + qd[10] * t65 - 0.25 * t190;
     let t374 = t361 + 0.5 * (t73 * t288 - t74 * t287);
     let t375 = -0.5 * (t74 * t84 - t65 * t288) - t363;
@@ -2074,15 +2059,14 @@ pub fn coriolis_matrix_with(
     let t378 = t367 + 0.125 * t372 + 0.5 * (t65 * t287 - t73 * t84);
     let t379 = t325
         + 0.5
-            * (0.5
-                * (t85 * (2.0 * t321 + t322) + c_q12 * t142 + c_q12 * t267 - t88 * t317)
+            * (0.5 * (t85 * (2.0 * t321 + t322) + c_q12 * (t142 + t267) - t88 * t317)
                 + qd[10] * -t74);
     let t380 = 0.5 * t372 - t326;
     let t381 = t328 + 0.5 * t373;
     let t382 = s_q12 * qd[10];
     let t383 = c_q12 * qd[10];
     let t384 = s_q12 * t289;
-    let t385 = 0.001 * (s_q12 * t28) - c_q12 * t290;
+    let t385 = 0.001 * s_q12 * t28 - c_q12 * t290;
     let t386 = c_q12 * t289;
     let t387 = s_q12 * t287;
     let t388 = c_q12 * t287;
@@ -2095,7 +2079,7 @@ pub fn coriolis_matrix_with(
     let t395 = -0.0625 * t382 - t394;
     let t396 = 0.5 * t288 + 0.25 * t383;
     let t397 = 0.25 * t382 - 0.5 * t84;
-    let t398 = 0.001 * (c_q12 * t28) + s_q12 * t290;
+    let t398 = 0.001 * c_q12 * t28 + s_q12 * t290;
     let t399 = 0.25 * t288 - 0.001 * t383 - t386;
     let t400 = -0.25 * t84 - 0.04125 * t382 - t384;
     let t401 = 2.0 * t394 - 0.125 * t382;
@@ -2105,144 +2089,135 @@ pub fn coriolis_matrix_with(
     let t405 = c_q7 * t91 - t101;
     let t406 = s_q7 * t117 + c_q7 * t118;
     let t407 = t102 + s_q7 * t91;
-    let t408 = 0.2 * t89 + (0.002 * qd[4] + 0.08 * qd[5]);
-    let t409 = 0.005 * qd[3] + 0.12 * qd[4] + (0.002 * qd[5] - 0.2 * t90);
+    let t408 = 0.2 * t89 + 0.002 * qd[4] + 0.08 * qd[5];
+    let t409 = 0.005 * qd[3] + 0.12 * qd[4] + 0.002 * qd[5] - 0.2 * t90;
     let t410 = 0.1 * qd[3] + 0.005 * qd[4];
-    let t411 = t20 * t159 - 0.25 * t98 + (t21 * t161 + t22 * t164)
-        + (t45 * t303 + t21 * t305 + (t108 + t47 * t307));
+    let t411 = t20 * t159 + t22 * t164 + t45 * t303 + t108 + t47 * t307
+        + t21 * (t161 + t305) - 0.25 * t98;
     let t412 = t113 - 0.25 * t97;
-    let t413 = t412 + (t20 * t176 + t21 * t178)
-        + (t22 * t181 + t45 * t312 + (t21 * t314 + t47 * t316));
-    let t414 = t21 * t327 + t47 * t329
-        + (t20 * t195 + t21 * t197 + (t22 * t200 + t45 * t325));
-    let t415 = c_q7 * t95 + 0.002 * t105 + (t20 * t205 + t21 * t208)
-        + (t22 * t210 + t45 * t335 + (t21 * t338 + t47 * t339));
-    let t416 = s_q7 * t95 - 0.002 * t110 + (t20 * t222 + t21 * t225)
-        + (t22 * t227 + t45 * t347 + (t21 * t350 + t47 * t351));
-    let t417 = 0.2 * t412 + (t20 * t255 + t21 * t259)
-        + (t22 * t261 + t45 * t362 + (t21 * t366 + t47 * t368));
-    let t418 = t21 * t377 + t47 * t378
-        + (t20 * t275 + t21 * t277 + (t22 * t278 + t45 * t374));
-    let t419 = t45 * t389 + t21 * t385 + (t47 * t390 + (t248 + t21 * t282));
-    let t420 = t45 * t392 + t21 * t395 + (t47 * t393 + (t249 + t22 * t284));
-    let t421 = t45 * t399 + t21 * t398 + (t47 * t400 + (t250 + t20 * t285));
+    let t413 = t412 + t20 * t176 + t22 * t181 + t45 * t312 + t47 * t316
+        + t21 * (t178 + t314);
+    let t414 = t47 * t329 + t20 * t195 + t22 * t200 + t45 * t325 + t21 * (t327 + t197);
+    let t415 = c_q7 * t95 + 0.002 * t105 + t20 * t205 + t22 * t210 + t45 * t335
+        + t47 * t339 + t21 * (t208 + t338);
+    let t416 = s_q7 * t95 + t20 * t222 + t22 * t227 + t45 * t347 + t47 * t351
+        + t21 * (t225 + t350) - 0.002 * t110;
+    let t417 = 0.2 * t412 + t20 * t255 + t22 * t261 + t45 * t362 + t47 * t368
+        + t21 * (t259 + t366);
+    let t418 = t47 * t378 + t20 * t275 + t22 * t278 + t45 * t374 + t21 * (t377 + t277);
+    let t419 = t45 * t389 + t47 * t390 + t248 + t21 * (t385 + t282);
+    let t420 = t45 * t392 + t21 * t395 + t47 * t393 + t249 + t22 * t284;
+    let t421 = t45 * t399 + t21 * t398 + t47 * t400 + t250 + t20 * t285;
     let t422 = 0.03 * t190 + t256;
     [
         [
-            t31 * t151 + t32 * t154 + 1.5 * (t35 * t153)
-                + 0.5 * (t33 * t301 + t34 * t302),
-            t31 * t168 + t32 * t171 + 1.5 * (t35 * t170)
-                + 0.5 * (t33 * t310 + t34 * t311) - t402,
-            t31 * t187 + t32 * t184 + 1.5 * (t35 * t190)
-                + 0.5 * (t33 * t323 + t34 * t324),
-            t31 * t211 + t35 * t212 + t32 * t213 + t33 * t340 + t35 * t341 + t34 * t342,
-            t31 * t228 + t35 * t229 + t32 * t230 + t33 * t352 + t35 * t353 + t34 * t354
-                + t404,
-            c_q7 * t117 + t31 * t263 + t35 * t265 + t32 * t266 + t33 * t369 + t35 * t370
-                + t34 * t371 - 4.0 * t89 - s_q7 * t118,
-            t31 * t279 + t35 * t280 + t32 * t281 + t33 * t379 + t35 * t380 + t34 * t381
-                + t405,
-            t155 + t35 * t283 + t35 * t391 + 0.5 * (t34 * t388 - t33 * t387),
+            t31 * t151 + t32 * t154 + 1.5 * t35 * t153 + 0.5 * (t33 * t301 + t34 * t302),
+            t31 * t168 + t32 * t171 + 1.5 * t35 * t170 + 0.5 * (t33 * t310 + t34 * t311)
+                - t402,
+            t31 * t187 + t32 * t184 + 1.5 * t35 * t190 + 0.5 * (t33 * t323 + t34 * t324),
+            t31 * t211 + t32 * t213 + t33 * t340 + t34 * t342 + t35 * (t212 + t341),
+            t31 * t228 + t32 * t230 + t33 * t352 + t34 * t354 + t404
+                + t35 * (t229 + t353),
+            c_q7 * t117 + t31 * t263 + t32 * t266 + t33 * t369 + t34 * t371
+                + t35 * (t265 + t370) - 4.0 * t89 - s_q7 * t118,
+            t31 * t279 + t32 * t281 + t33 * t379 + t34 * t381 + t405
+                + t35 * (t280 + t380),
+            t155 + 0.5 * (t34 * t388 - t33 * t387) + t35 * (t283 + t391),
             t156 + t32 * t119 + t33 * t396 + t34 * t397,
             t157 + t31 * t286 + t35 * t401 - 0.5 * (t33 * t388 + t34 * t387),
             t304,
         ],
         [
-            t37 * t151 + t39 * t154 + t402 + 1.5 * (t43 * t153)
+            t37 * t151 + t39 * t154 + t402 + 1.5 * t43 * t153
                 + 0.5 * (t40 * t301 + t41 * t302),
-            t37 * t168 + t39 * t171 + 1.5 * (t43 * t170)
-                + 0.5 * (t40 * t310 + t41 * t311),
-            t37 * t187 + t39 * t184 + 1.5 * (t43 * t190)
-                + 0.5 * (t40 * t323 + t41 * t324),
-            t37 * t211 + t43 * t212 + t39 * t213 + t40 * t340 + t43 * t341 + t41 * t342
+            t37 * t168 + t39 * t171 + 1.5 * t43 * t170 + 0.5 * (t40 * t310 + t41 * t311),
+            t37 * t187 + t39 * t184 + 1.5 * t43 * t190 + 0.5 * (t40 * t323 + t41 * t324),
+            t37 * t211 + t39 * t213 + t40 * t340 + t41 * t342 + t43 * (t212 + t341)
                 - t404,
-            t37 * t228 + t43 * t229 + t39 * t230 + t40 * t352 + t43 * t353 + t41 * t354,
-            4.0 * qd[0] + t37 * t263 + t43 * t265 + t39 * t266 + t40 * t369 + t43 * t370
-                + t41 * t371 + t406,
-            t37 * t279 + t43 * t280 + t39 * t281 + t40 * t379 + t43 * t380 + t41 * t381
-                + t407,
-            t172 + t43 * t283 + t43 * t391 + 0.5 * (t41 * t388 - t40 * t387),
+            t37 * t228 + t39 * t230 + t40 * t352 + t41 * t354 + t43 * (t229 + t353),
+            4.0 * qd[0] + t37 * t263 + t39 * t266 + t40 * t369 + t41 * t371 + t406
+                + t43 * (t265 + t370),
+            t37 * t279 + t39 * t281 + t40 * t379 + t41 * t381 + t407
+                + t43 * (t280 + t380),
+            t172 + 0.5 * (t41 * t388 - t40 * t387) + t43 * (t283 + t391),
             t173 + t39 * t119 + t40 * t396 + t41 * t397,
             t174 + t37 * t286 + t43 * t401 - 0.5 * (t40 * t388 + t41 * t387),
             t313,
         ],
         [
-            t20 * t151 + t22 * t154 + 1.5 * (t21 * t153)
-                + 0.5 * (t45 * t301 + t47 * t302),
-            t20 * t168 + t22 * t171 + 1.5 * (t21 * t170)
-                + 0.5 * (t45 * t310 + t47 * t311),
-            t20 * t187 + t22 * t184 + 1.5 * (t21 * t190)
-                + 0.5 * (t45 * t323 + t47 * t324),
-            4.0 * t89 + t109 + t20 * t211 + t21 * t212 + t22 * t213 + t45 * t340
-                + t21 * t341 + t47 * t342,
-            t114 + t20 * t228 + t21 * t229 + t22 * t230 + t45 * t352 + t21 * t353
-                + t47 * t354 - 4.0 * qd[0],
-            t20 * t263 + t21 * t265 + t22 * t266 + t45 * t369 + t21 * t370 + t47 * t371,
-            t20 * t279 + t21 * t280 + t22 * t281 + t45 * t379 + t21 * t380 + t47 * t381,
-            t191 + t21 * t283 + t21 * t391 + 0.5 * (t47 * t388 - t45 * t387),
+            t20 * t151 + t22 * t154 + 1.5 * t21 * t153 + 0.5 * (t45 * t301 + t47 * t302),
+            t20 * t168 + t22 * t171 + 1.5 * t21 * t170 + 0.5 * (t45 * t310 + t47 * t311),
+            t20 * t187 + t22 * t184 + 1.5 * t21 * t190 + 0.5 * (t45 * t323 + t47 * t324),
+            4.0 * t89 + t109 + t20 * t211 + t22 * t213 + t45 * t340 + t47 * t342
+                + t21 * (t212 + t341),
+            t114 + t20 * t228 + t22 * t230 + t45 * t352 + t47 * t354
+                + t21 * (t229 + t353) - 4.0 * qd[0],
+            t20 * t263 + t22 * t266 + t45 * t369 + t47 * t371 + t21 * (t265 + t370),
+            t20 * t279 + t22 * t281 + t45 * t379 + t47 * t381 + t21 * (t280 + t380),
+            t191 + 0.5 * (t47 * t388 - t45 * t387) + t21 * (t283 + t391),
             t192 + t22 * t119 + t45 * t396 + t47 * t397,
             t193 + t20 * t286 + t21 * t401 - 0.5 * (t45 * t388 + t47 * t387),
             t326,
         ],
         [
-            t31 * t159 + t35 * t161 + t32 * t164 + t33 * t303 + t35 * t305 + t34 * t307
+            t31 * t159 + t32 * t164 + t33 * t303 + t34 * t307
                 + 0.5
-                    * (t48 * t151 + t52 * t153 + t49 * t154 + t51 * t301 + t66 * t153
-                        + t67 * t302),
-            t31 * t176 + t35 * t178 + t32 * t181 + t404 + t33 * t312 + t35 * t314
-                + t34 * t316
+                    * (t48 * t151 + t49 * t154 + t51 * t301 + t67 * t302
+                        + t153 * (t52 + t66)) + t35 * (t161 + t305),
+            t31 * t176 + t32 * t181 + t404 + t33 * t312 + t34 * t316
                 + 0.5
-                    * (t48 * t168 + t52 * t170 + t49 * t171 + t51 * t310 + t66 * t170
-                        + t67 * t311),
-            t31 * t195 + t35 * t197 + t32 * t200 + t405 + t33 * t325 + t35 * t327
-                + t34 * t329
+                    * (t48 * t168 + t49 * t171 + t51 * t310 + t67 * t311
+                        + t170 * (t52 + t66)) + t35 * (t178 + t314),
+            t31 * t195 + t32 * t200 + t405 + t33 * t325 + t34 * t329
                 + 0.5
-                    * (t48 * t187 + t52 * t190 + t49 * t184 + t51 * t323 + t66 * t190
-                        + t67 * t324) - 4.0 * t89,
-            c_q7 * t106 + t31 * t205 + t35 * t208 + t32 * t210 + t33 * t335 + t35 * t338
-                + t34 * t339 + t51 * t340 + t66 * t341 + t67 * t342
-                + 0.5 * (t48 * t211 + t52 * t212 + t49 * t213) - s_q7 * t107,
-            c_q7 * t111 + t31 * t222 + t35 * t225 + t32 * t227 + t33 * t347 + t35 * t350
-                + t34 * t351 + t51 * t352 + t66 * t353 + t67 * t354 + t408
-                + 0.5 * (t48 * t228 + t52 * t229 + t49 * t230) - s_q7 * t112,
-            c_q7 * t115 + t31 * t255 + t35 * t259 + t32 * t261 + t33 * t362 + t35 * t366
-                + t34 * t368 + t51 * t369 + t66 * t370 + t67 * t371
-                + 0.5 * (t48 * t263 + t52 * t265 + t49 * t266) - s_q7 * t116 - t409,
-            c_q7 * t94 + t31 * t275 + t35 * t277 + t32 * t278 + t33 * t374 + t35 * t377
-                + t34 * t378 + t51 * t379 + t66 * t380 + t67 * t381
-                + 0.5 * (t48 * t279 + t52 * t280 + t49 * t281) - 0.002 * t105,
-            t35 * t282 + t33 * t389 + t35 * t385 + t34 * t390 + t66 * t391
-                + 0.5 * (t52 * t283 + t67 * t388 - t51 * t387) - t204,
+                    * (t48 * t187 + t49 * t184 + t51 * t323 + t67 * t324
+                        + t190 * (t52 + t66)) + t35 * (t197 + t327) - 4.0 * t89,
+            c_q7 * t106 + t31 * t205 + t32 * t210 + t33 * t335 + t34 * t339 + t51 * t340
+                + t66 * t341 + t67 * t342 + 0.5 * (t48 * t211 + t52 * t212 + t49 * t213)
+                + t35 * (t208 + t338) - s_q7 * t107,
+            c_q7 * t111 + t31 * t222 + t32 * t227 + t33 * t347 + t34 * t351 + t51 * t352
+                + t66 * t353 + t67 * t354 + t408
+                + 0.5 * (t48 * t228 + t52 * t229 + t49 * t230) + t35 * (t225 + t350)
+                - s_q7 * t112,
+            c_q7 * t115 + t31 * t255 + t32 * t261 + t33 * t362 + t34 * t368 + t51 * t369
+                + t66 * t370 + t67 * t371 + 0.5 * (t48 * t263 + t52 * t265 + t49 * t266)
+                + t35 * (t259 + t366) - s_q7 * t116 - t409,
+            c_q7 * t94 + t31 * t275 + t32 * t278 + t33 * t374 + t34 * t378 + t51 * t379
+                + t66 * t380 + t67 * t381 + 0.5 * (t48 * t279 + t52 * t280 + t49 * t281)
+                + t35 * (t277 + t377) - 0.002 * t105,
+            t33 * t389 + t34 * t390 + t66 * t391
+                + 0.5 * (t52 * t283 + t67 * t388 - t51 * t387) + t35 * (t282 + t385)
+                - t204,
             t32 * t284 + t33 * t392 + t35 * t395 + t34 * t393 + t51 * t396 + t67 * t397
-                + 0.5 * (t49 * t119) - t206,
+                + 0.5 * t49 * t119 - t206,
             t31 * t285 + t33 * t399 + t35 * t398 + t34 * t400 + t66 * t401
                 + 0.5 * (t48 * t286 - t51 * t388 - t67 * t387) - t209,
             t336,
         ],
         [
-            t37 * t159 + t43 * t161 + t39 * t164 + t54 * t151 + t58 * t153 + t55 * t154
-                + t40 * t303 + t43 * t305 + t41 * t307
-                + 0.5 * (t57 * t301 + t68 * t153 + t69 * t302) - t404,
-            t37 * t176 + t43 * t178 + t39 * t181 + t54 * t168 + t58 * t170 + t55 * t171
-                + t40 * t312 + t43 * t314 + t41 * t316
-                + 0.5 * (t57 * t310 + t68 * t170 + t69 * t311),
-            4.0 * qd[0] + t37 * t195 + t43 * t197 + t39 * t200 + t54 * t187 + t58 * t190
-                + t55 * t184 + t407 + t40 * t325 + t43 * t327 + t41 * t329
-                + 0.5 * (t57 * t323 + t68 * t190 + t69 * t324),
-            s_q7 * t106 + c_q7 * t107 + t37 * t205 + t43 * t208 + t39 * t210 + t54 * t211
-                + t58 * t212 + t55 * t213 + t40 * t335 + t43 * t338 + t41 * t339
-                + t57 * t340 + t68 * t341 + t69 * t342 - 0.2 * t109 - t408,
-            s_q7 * t111 + c_q7 * t112 + t37 * t222 + t43 * t225 + t39 * t227 + t54 * t228
-                + t58 * t229 + t55 * t230 + t40 * t347 + t43 * t350 + t41 * t351
-                + t57 * t352 + t68 * t353 + t69 * t354 - 0.2 * t114,
-            s_q7 * t115 + c_q7 * t116 + t37 * t255 + t43 * t259 + t39 * t261 + t54 * t263
-                + t58 * t265 + t55 * t266 + t40 * t362 + t43 * t366 + t41 * t368
-                + t57 * t369 + t68 * t370 + t69 * t371 + t410,
-            0.002 * t110 + s_q7 * t94 + t37 * t275 + t43 * t277 + t39 * t278 + t54 * t279
-                + t58 * t280 + t55 * t281 + t40 * t374 + t43 * t377 + t41 * t378
-                + t57 * t379 + t68 * t380 + t69 * t381,
-            t43 * t282 + t58 * t283 + t40 * t389 + t43 * t385 + t41 * t390 + t68 * t391
-                + 0.5 * (t69 * t388 - t57 * t387) - t221,
+            t37 * t159 + t39 * t164 + t54 * t151 + t58 * t153 + t55 * t154 + t40 * t303
+                + t41 * t307 + 0.5 * (t57 * t301 + t68 * t153 + t69 * t302)
+                + t43 * (t161 + t305) - t404,
+            t37 * t176 + t39 * t181 + t54 * t168 + t58 * t170 + t55 * t171 + t40 * t312
+                + t41 * t316 + 0.5 * (t57 * t310 + t68 * t170 + t69 * t311)
+                + t43 * (t178 + t314),
+            4.0 * qd[0] + t37 * t195 + t39 * t200 + t54 * t187 + t58 * t190 + t55 * t184
+                + t407 + t40 * t325 + t41 * t329
+                + 0.5 * (t57 * t323 + t68 * t190 + t69 * t324) + t43 * (t197 + t327),
+            s_q7 * t106 + c_q7 * t107 + t37 * t205 + t39 * t210 + t54 * t211 + t58 * t212
+                + t55 * t213 + t40 * t335 + t41 * t339 + t57 * t340 + t68 * t341
+                + t69 * t342 + t43 * (t208 + t338) - 0.2 * t109 - t408,
+            s_q7 * t111 + c_q7 * t112 + t37 * t222 + t39 * t227 + t54 * t228 + t58 * t229
+                + t55 * t230 + t40 * t347 + t41 * t351 + t57 * t352 + t68 * t353
+                + t69 * t354 + t43 * (t225 + t350) - 0.2 * t114,
+            s_q7 * t115 + c_q7 * t116 + t37 * t255 + t39 * t261 + t54 * t263 + t58 * t265
+                + t55 * t266 + t40 * t362 + t41 * t368 + t57 * t369 + t68 * t370
+                + t69 * t371 + t410 + t43 * (t259 + t366),
+            0.002 * t110 + s_q7 * t94 + t37 * t275 + t39 * t278 + t54 * t279 + t58 * t280
+                + t55 * t281 + t40 * t374 + t41 * t378 + t57 * t379 + t68 * t380
+                + t69 * t381 + t43 * (t277 + t377),
+            t58 * t283 + t40 * t389 + t41 * t390 + t68 * t391
+                + 0.5 * (t69 * t388 - t57 * t387) + t43 * (t282 + t385) - t221,
             t39 * t284 + t55 * t119 + t40 * t392 + t43 * t395 + t41 * t393 + t57 * t396
                 + t69 * t397 - t223,
             t37 * t285 + t54 * t286 + t40 * t399 + t43 * t398 + t41 * t400 + t68 * t401
@@ -2271,14 +2246,14 @@ pub fn coriolis_matrix_with(
         ],
         [
             0.5
-                * (t17 * t151 + t18 * t153 + t19 * t154 + t65 * t301 + t73 * t153
-                    + t74 * t302) + t411,
+                * (t17 * t151 + t19 * t154 + t65 * t301 + t74 * t302
+                    + t153 * (t18 + t73)) + t411,
             0.5
-                * (t17 * t168 + t18 * t170 + t19 * t171 + t65 * t310 + t73 * t170
-                    + t74 * t311) + t413,
+                * (t17 * t168 + t19 * t171 + t65 * t310 + t74 * t311
+                    + t170 * (t18 + t73)) + t413,
             0.5
-                * (t17 * t187 + t18 * t190 + t19 * t184 + t65 * t323 + t73 * t190
-                    + t74 * t324) + t414,
+                * (t17 * t187 + t19 * t184 + t65 * t323 + t74 * t324
+                    + t190 * (t18 + t73)) + t414,
             0.5 * (t17 * t211 + t18 * t212 + t19 * t213) + t415 + t65 * t340 + t73 * t341
                 + t74 * t342,
             0.5 * (t17 * t228 + t18 * t229 + t19 * t230) + t416 + t65 * t352 + t73 * t353
@@ -2382,7 +2357,7 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let t24 = 2.0 * (t13 + t14);
     let t25 = 1.0 - 2.0 * (t8 + t9);
     let t26 = qd[7] + t5 * t17 + t6 * t20 + t7 * t23;
-    let t27 = qd[8] + t5 * t18 + (t6 * t21 + t7 * t24);
+    let t27 = qd[8] + t5 * t18 + t6 * t21 + t7 * t24;
     let t28 = qd[9] + t5 * t19 + t6 * t22 + t7 * t25;
     let s_q12 = libm::Libm::<Real>::sin(q[12]);
     let c_q12 = libm::Libm::<Real>::cos(q[12]);
@@ -2395,8 +2370,8 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let t37 = 0.5 * t7 + t36;
     let t38 = qd[2] - 0.2 * qd[4];
     let t39 = t38 - 0.5 * t6;
-    let t40 = t23 * t39 + (t17 * t35 + t20 * t37);
-    let t41 = t25 * t39 + (t19 * t35 + t22 * t37);
+    let t40 = t23 * t39 + t17 * t35 + t20 * t37;
+    let t41 = t25 * t39 + t19 * t35 + t22 * t37;
     let t42 = t41 - 0.5 * t27;
     let t43 = c_q12 * t40 - s_q12 * t42;
     let t44 = qd[1] + 0.05 * qd[5];
@@ -2404,7 +2379,7 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let t46 = 0.25 * t7 + t36;
     let t47 = t38 - 0.25 * t6;
     let t48 = t40 - 0.01 * t28;
-    let t49 = t24 * t39 + (t18 * t35 + t21 * t37);
+    let t49 = t24 * t39 + t18 * t35 + t21 * t37;
     let t50 = 0.25 * t28 + t49;
     let t51 = 0.01 * t26 + t41 - 0.25 * t27;
     let t52 = 0.5 * t28 + 0.25 * t32 + t49;
@@ -2419,18 +2394,15 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
             * (4.0 * (qd[0] * qd[0] + t44 * t44 + t45 * t45)
                 + qd[3] * (0.1 * qd[3] + 0.005 * qd[4])
                 + qd[4] * (0.005 * qd[3] + 0.12 * qd[4] + 0.002 * qd[5])
-                + qd[5] * (0.002 * qd[4] + 0.08 * qd[5])
-                + (0.021 * (t6 * t6 + t7 * t7) + t35 * t35 + t46 * t46 + t47 * t47
-                    + 0.002 * (t5 * t5))
-                + (0.02 * (t27 * t27) + t48 * t48 + t50 * t50 + t51 * t51
-                    + t26 * (0.004 * t26 + 0.001 * t28)
-                    + t28 * (0.001 * t26 + 0.022 * t28))
-                + (0.01 * (t33 * t33 + t32 * t32)
-                    + 0.5 * (t43 * t43 + t52 * t52 + t53 * t53) + 0.001 * (t31 * t31))),
+                + qd[5] * (0.002 * qd[4] + 0.08 * qd[5]) + 0.021 * (t6 * t6 + t7 * t7)
+                + t35 * t35 + t46 * t46 + t47 * t47 + 0.002 * t5 * t5 + 0.02 * t27 * t27
+                + t48 * t48 + t50 * t50 + t51 * t51 + t26 * (0.004 * t26 + 0.001 * t28)
+                + t28 * (0.001 * t26 + 0.022 * t28) + 0.01 * (t33 * t33 + t32 * t32)
+                + 0.5 * (t43 * t43 + t52 * t52 + t53 * t53) + 0.001 * t31 * t31),
         39.24 * (q[2] + 0.05 * t0)
             + 9.81
-                * (0.25 * t54 + t57
-                    + (0.25 * t56 + 0.01 * (t2 * t24 + t18 * t54 + t21 * t55) + t58))
+                * (0.25 * t54 + t57 + 0.25 * t56
+                    + 0.01 * (t2 * t24 + t18 * t54 + t21 * t55) + t58)
             + 4.905
                 * (0.5 * t56
                     + 0.25 * (c_q12 * t56 - s_q12 * (t2 * t25 + t19 * t54 + t22 * t55))
@@ -2677,7 +2649,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let t55 = s_q7 * t35;
     let t56 = s_q7 * t37;
     let t57 = 0.5 * (t56 - t44);
-    let t58 = 0.5 * (c_q12 * t55) - s_q12 * t57;
+    let t58 = 0.5 * c_q12 * t55 - s_q12 * t57;
     let t59 = s_q7 * t36;
     let t60 = -0.5 * c_q7 - 0.2;
     let t61 = t35 * t60;
@@ -2691,16 +2663,16 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let t69 = t68 - 0.5 * t36;
     let t70 = c_q12 * t67 - s_q12 * t69;
     let t71 = 0.5 * (t34 - t36);
-    let t72 = 0.5 * (t32 * c_q12) - s_q12 * t71;
+    let t72 = 0.5 * t32 * c_q12 - s_q12 * t71;
     let t73 = 0.5 * (t41 + t59);
-    let t74 = 0.5 * (s_q12 * t55) + c_q12 * t57;
+    let t74 = 0.5 * s_q12 * t55 + c_q12 * t57;
     let t75 = 0.5 * t48 + t65;
     let t76 = s_q12 * t61 + c_q12 * t63;
     let t77 = 0.2 * t51 + t33 * t66;
     let t78 = 0.5 * t37 + t77;
     let t79 = s_q12 * t67 + c_q12 * t69;
     let t80 = 0.5 * (t33 + t37);
-    let t81 = 0.5 * (t32 * s_q12) + c_q12 * t71;
+    let t81 = 0.5 * t32 * s_q12 + c_q12 * t71;
     let t82 = t9 * c_q7 + t10 * s_q7;
     let t83 = t10 * c_q7 - t9 * s_q7;
     let t84 = t12 * c_q7 + t13 * s_q7;

@@ -18,14 +18,14 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 65 | 35 | 1 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 228 | 151 | 0 | 0 | 5 | 5 |
-//! | `mass_matrix` | 146 | 86 | 0 | 0 | 4 | 4 |
-//! | `bias` | 208 | 131 | 0 | 0 | 5 | 5 |
+//! | `derived` | 63 | 35 | 1 | 0 | 0 | 0 |
+//! | `inverse_dynamics` | 225 | 150 | 0 | 0 | 5 | 5 |
+//! | `mass_matrix` | 143 | 84 | 0 | 0 | 4 | 4 |
+//! | `bias` | 207 | 130 | 0 | 0 | 5 | 5 |
 //! | `gravity` | 35 | 12 | 0 | 0 | 4 | 4 |
-//! | `joint_space` | 366 | 219 | 0 | 0 | 6 | 6 |
-//! | `forward_dynamics` | 500 | 307 | 4 | 0 | 5 | 5 |
-//! | `coriolis_matrix` | 565 | 339 | 0 | 0 | 6 | 6 |
+//! | `joint_space` | 358 | 215 | 0 | 0 | 6 | 6 |
+//! | `forward_dynamics` | 490 | 305 | 4 | 0 | 5 | 5 |
+//! | `coriolis_matrix` | 536 | 335 | 0 | 0 | 6 | 6 |
 //! | `energy` | 124 | 81 | 0 | 0 | 5 | 5 |
 //! | `body_poses` | 53 | 39 | 0 | 0 | 6 | 6 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -244,17 +244,17 @@ impl Params {
         let t0 = 0.001024 * p.m6 + 0.00015;
         let t1 = 0.001024 * p.m6 + 0.00055;
         let inv2 = 1.0 / t1;
-        let t3 = p.m6 + (p.m4 + p.m5);
+        let t3 = p.m6 + p.m4 + p.m5;
         let t4 = p.a3 * t3;
         let t5 = p.d4 * t3;
         let t6 = p.a3 * p.a3;
         let t7 = p.d4 * p.d4;
         let t8 = t3 * (t6 + t7);
         let t9 = p.d4 * t5;
-        let t10 = 0.038 * (p.d4 * p.m4) + (0.0049 * p.m3 + 0.000361 * p.m4);
+        let t10 = 0.0049 * p.m3 + p.m4 * (0.038 * p.d4 + 0.000361);
         let t11 = t8 + t10;
         let t12 = p.m3 + t3;
-        let t13 = t5 + (0.07 * p.m3 + 0.019 * p.m4);
+        let t13 = t5 + 0.07 * p.m3 + 0.019 * p.m4;
         let t14 = p.a2 * t12;
         let t15 = p.a2 * p.a2;
         let t16 = p.d3 * p.d3;
@@ -265,13 +265,13 @@ impl Params {
         let t21 = p.d4 * p.m6;
         Derived {
             params: *self,
-            k0: 0.05638025 * p.m2 + 0.00019881 * p.m3 + t8 + t17 + 0.0282 * (p.d3 * p.m3)
-                + 0.8865 - t9,
+            k0: 0.05638025 * p.m2 + t8 + t17 + 0.8865
+                + p.m3 * (0.00019881 + 0.0282 * p.d3) - t9,
             k1: -0.004588 * p.m2 - p.a2 * t14 - 0.394,
-            k2: -0.01547 * p.m2 - 0.0141 * (p.a2 * p.m3) - p.d3 * t14,
+            k2: -0.01547 * p.m2 - 0.0141 * p.a2 * p.m3 - p.d3 * t14,
             k3: t18 + 0.539,
             k4: t9 + t10 + 0.0553 - p.a3 * t4,
-            k5: -0.019 * (p.a3 * p.m4) - p.d4 * t4,
+            k5: -0.019 * p.a3 * p.m4 - p.d4 * t4,
             k6: t11 + 0.0878,
             k7: t13,
             k8: t0,
@@ -318,7 +318,7 @@ impl Params {
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 65,
+    mul: 63,
     add: 35,
     div: 1,
     sqrt: 0,
@@ -327,8 +327,8 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 228,
-    add: 151,
+    mul: 225,
+    add: 150,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -370,8 +370,8 @@ pub fn inverse_dynamics_with(
     let t11 = p.a2 * qd[1] - p.d3 * t4;
     let t12 = p.a2 * t2;
     let t13 = p.g * s_q1 + p.d3 * t6 - t2 * t12 - qd[1] * t11;
-    let t14 = p.g * c_q1 + p.a2 * qdd[1] + p.d3 * t3 + t4 * t12 - p.d3 * t5;
-    let t15 = t4 * t11 - p.a2 * t6 - p.d3 * (t2 * t2);
+    let t14 = p.g * c_q1 + p.a2 * qdd[1] + t4 * t12 + p.d3 * (t3 - t5);
+    let t15 = t4 * t11 - p.a2 * t6 - p.d3 * t2 * t2;
     let t16 = c_q2 * t13 + s_q2 * t14;
     let t17 = c_q2 * t14 - s_q2 * t13;
     let t18 = qd[1] + qd[2];
@@ -405,7 +405,7 @@ pub fn inverse_dynamics_with(
     let t46 = t32 * c_q4 + qdd[5] - t33 * s_q4 - qd[4] * t36;
     let t47 = p.m2 * t6;
     let t48 = p.m2 * t2;
-    let t49 = -0.001365 * (p.m2 * qd[1]) - 0.000408 * (p.m2 * t4);
+    let t49 = p.m2 * (-0.001365 * qd[1] - 0.000408 * t4);
     let t50 = p.m6 * t36;
     let t51 = p.m6 * t38;
     let t52 = -0.032 * (t38 * t51 + t36 * t50);
@@ -418,27 +418,25 @@ pub fn inverse_dynamics_with(
     let t59 = c_q3 * t56 - s_q3 * t57;
     let t60 = -(s_q3 * t56) - c_q3 * t57;
     let t61 = t4 * d.k2 + qd[1] * d.k3 - 0.001365 * t48;
-    let t62 = t18 * d.k6 - 0.000987 * (p.m3 * t10);
-    let t63 = t9 * d.k5 - 0.000987 * (p.m3 * t18);
+    let t62 = t18 * d.k6 - 0.000987 * p.m3 * t10;
+    let t63 = t9 * d.k5 - 0.000987 * p.m3 * t18;
     let t64 = t38 * d.k9;
-    let t65 = 0.032 * (p.m6 * (s_q3 * t29 + c_q3 * t30))
+    let t65 = 0.032 * p.m6 * (s_q3 * t29 + c_q3 * t30)
         + 0.00004 * (t44 * t54 + t43 * t55) + t40 * d.k8 + t37 * t64;
     let t66 = t36 * d.k8;
     let t67 = 0.00004 * t46 + t38 * t66 - t36 * t64;
-    let t68 = 0.0003 * t33 + 0.0016 * (t25 * t31) + c_q4 * t65 - s_q4 * t67;
-    let t69 = 0.00004 * (t43 * t54) + t39 * d.k9
-        - (t37 * t66
-            + (0.032
-                * (p.m6
-                    * ((c_q3 * t29 - s_q3 * t30) * c_q4
-                        + (t17 + p.a3 * t19 - t18 * t28 - t9 * t26) * s_q4))
-                + 0.00004 * (t44 * t55)));
-    let t70 = -0.0013 * (t24 * t31) - t69;
+    let t68 = 0.0003 * t33 + 0.0016 * t25 * t31 + c_q4 * t65 - s_q4 * t67;
+    let t69 = 0.00004 * t43 * t54 + t39 * d.k9 - t37 * t66
+        - 0.032 * p.m6
+            * ((c_q3 * t29 - s_q3 * t30) * c_q4
+                + (t17 + p.a3 * t19 - t18 * t28 - t9 * t26) * s_q4)
+        - 0.00004 * t44 * t55;
+    let t70 = -0.0013 * t24 * t31 - t69;
     let t71 = p.d4 * t60 + t20 * d.k4 + t21 * d.k5 + t10 * t62 + t15 * d.k7 + c_q3 * t68
         - t18 * t63 - s_q3 * t70;
     let t72 = t9 * d.k4 + t10 * d.k5;
-    let t73 = 0.0016 * t32 - 0.0003 * (t24 * t25) + (s_q4 * t65 + c_q4 * t67);
-    let t74 = t20 * d.k5 + t18 * t72 + t73 - 0.000987 * (p.m3 * t19) - p.a3 * t60
+    let t73 = 0.0016 * t32 + s_q4 * t65 + c_q4 * t67 - 0.0003 * t24 * t25;
+    let t74 = t20 * d.k5 + t18 * t72 + t73 - 0.000987 * p.m3 * t19 - p.a3 * t60
         - t9 * t62 - t15 * d.k10;
     let t75 = t9 * d.k7 - t10 * d.k10;
     let t76 = t18 * d.k10;
@@ -447,9 +445,8 @@ pub fn inverse_dynamics_with(
     let t79 = t58 + t19 * d.k10 - t18 * t78 - t9 * t75;
     let t80 = s_q2 * t77 + c_q2 * t79;
     let t81 = t4 * d.k1 + qd[1] * d.k2 - 0.000408 * t48;
-    let t82 = t9 * t63 - t10 * t72 + (t17 * d.k10 - t16 * d.k7)
-        + (-(s_q3 * t68) - c_q3 * t70
-            + (p.a3 * t58 - 0.000987 * (p.m3 * t21) + (t19 * d.k6 - p.d4 * t59)));
+    let t82 = t9 * t63 + t17 * d.k10 + p.a3 * t58 + t19 * d.k6 - t10 * t72 - t16 * d.k7
+        - s_q3 * t68 - c_q3 * t70 - 0.000987 * p.m3 * t21 - p.d4 * t59;
     [
         qdd[0] * d.k0
             + s_q1
@@ -457,11 +454,11 @@ pub fn inverse_dynamics_with(
                     - qd[1] * t49 - s_q2 * t74 - p.d3 * t80)
             + c_q1
                 * (qd[1] * t81 + s_q2 * t71 + c_q2 * t74
-                    + p.d3 * (c_q2 * t77 - s_q2 * t79) - 0.001365 * (p.m2 * qdd[1])
-                    - 0.000408 * (p.m2 * t5) - t4 * t61
-                    - p.a2 * (t60 + t20 * d.k7 + t9 * t76 + t10 * t78 - t21 * d.k10)),
+                    + p.d3 * (c_q2 * t77 - s_q2 * t79) - t4 * t61
+                    - p.a2 * (t60 + t20 * d.k7 + t9 * t76 + t10 * t78 - t21 * d.k10)
+                    - p.m2 * (0.001365 * qdd[1] + 0.000408 * t5)),
         t4 * t49 + t5 * d.k2 + qdd[1] * d.k3 + c_q1 * d.k12 + p.a2 * t80 + t82
-            - 0.001365 * t47 - t2 * t81 - 0.006 * (s_q1 * d.k11),
+            - 0.001365 * t47 - t2 * t81 - 0.006 * s_q1 * d.k11,
         t82,
         t73,
         t69,
@@ -470,8 +467,8 @@ pub fn inverse_dynamics_with(
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 146,
-    add: 86,
+    mul: 143,
+    add: 84,
     div: 0,
     sqrt: 0,
     sin: 4,
@@ -502,12 +499,12 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t10 = t8 + t9;
     let t11 = c_q1 * c_q2;
     let t12 = s_q1 * s_q2;
-    let t13 = p.d3 * t11 - p.d3 * t12;
+    let t13 = p.d3 * (t11 - t12);
     let t14 = t11 - t12;
     let t15 = p.d4 * t10 - p.a2 * c_q1 - p.a3 * t14;
     let t16 = c_q3 * c_q4;
     let t17 = t10 * t16 + s_q4 * t14;
-    let t18 = -(p.d3 * t9) - p.d3 * t8;
+    let t18 = -(p.d3 * (t9 + t8));
     let t19 = s_q4 * t10;
     let t20 = c_q4 * t14 - c_q3 * t19;
     let t21 = p.m2 * c_q1;
@@ -524,33 +521,33 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t32 = 0.032 * (t25 * t30 + t17 * t31);
     let t33 = 0.032 * (t17 * t29 - t16 * t30);
     let t34 = t19 * t29;
-    let t35 = s_q2 * t33 - 0.032 * (c_q2 * t34);
+    let t35 = s_q2 * t33 - 0.032 * c_q2 * t34;
     let t36 = -0.032 * (t16 * t31 + t25 * t29);
-    let t37 = 0.032 * (p.m6 * (s_q3 * t13 + c_q3 * t15)) + t17 * d.k8;
-    let t38 = 0.0003 * (c_q3 * t10) + c_q4 * t37 - 0.00004 * (s_q4 * t20);
-    let t39 = 0.032 * (p.m6 * (c_q4 * (c_q3 * t13 - s_q3 * t15) + s_q4 * t18))
+    let t37 = 0.032 * p.m6 * (s_q3 * t13 + c_q3 * t15) + t17 * d.k8;
+    let t38 = 0.0003 * c_q3 * t10 + c_q4 * t37 - 0.00004 * s_q4 * t20;
+    let t39 = 0.032 * p.m6 * (c_q4 * (c_q3 * t13 - s_q3 * t15) + s_q4 * t18)
         - s_q3 * t10 * d.k9;
     let t40 = p.d4 * t32 + t10 * d.k4 + t14 * d.k5 + c_q3 * t38 - c_q1 * d.k13
         - s_q3 * t39;
-    let t41 = s_q4 * t37 + (0.0016 * t14 + 0.00004 * (c_q4 * t20));
+    let t41 = s_q4 * t37 + 0.0016 * t14 + 0.00004 * c_q4 * t20;
     let t42 = t10 * d.k5 + c_q1 * d.k14 + t41 - p.a3 * t32;
-    let t43 = -0.000987 * (p.m3 * t14) - p.d4 * t33 - 0.032 * (s_q3 * t19 * d.k15)
-        + (t18 * d.k10 - t13 * d.k7 + (-(s_q3 * t38) - c_q3 * t39));
+    let t43 = -0.000987 * p.m3 * t14 + t18 * d.k10 - p.d4 * t33 - t13 * d.k7 - c_q3 * t39
+        - s_q3 * (0.032 * t19 * d.k15 + t38);
     let t44 = p.a2 * t35 + s_q1 * d.k2 + t43 - 0.001365 * t21;
     let t45 = -t39;
     let t46 = t25 * d.k8;
-    let t47 = 0.032 * (t23 * t29) - t46;
-    let t48 = -0.0003 * s_q3 - 0.00004 * (s_q4 * t24);
+    let t47 = 0.032 * t23 * t29 - t46;
+    let t48 = -0.0003 * s_q3 - 0.00004 * s_q4 * t24;
     let t49 = c_q3 * d.k9;
-    let t50 = 0.032 * (p.m6 * (t16 * t23 + s_q4 * (p.a3 + p.a2 * c_q2))) - t49;
-    let t51 = -0.032 * (c_q3 * s_q4 * d.k15) - p.d4 * t36;
-    let t52 = c_q2 * d.k14 - s_q2 * d.k13 + (-(s_q3 * (c_q4 * t47 + t48)) - c_q3 * t50);
+    let t50 = 0.032 * p.m6 * (t16 * t23 + s_q4 * (p.a3 + p.a2 * c_q2)) - t49;
+    let t51 = -0.032 * c_q3 * s_q4 * d.k15 - p.d4 * t36;
+    let t52 = c_q2 * d.k14 - s_q2 * d.k13 - s_q3 * (c_q4 * t47 + t48) - c_q3 * t50;
     let t53 = d.k6 + t51;
     let t54 = t52 + t53;
     let t55 = 0.00004 * t26 + s_q4 * t47;
     let t56 = -t50;
-    let t57 = -0.032 * (s_q3 * d.k18) - t46;
-    let t58 = 0.032 * (p.m6 * (p.a3 * s_q4 - p.d4 * t16)) - t49;
+    let t57 = -0.032 * s_q3 * d.k18 - t46;
+    let t58 = 0.032 * p.m6 * (p.a3 * s_q4 - p.d4 * t16) - t49;
     let t59 = 0.00004 * t26 + s_q4 * t57;
     let t60 = -t58;
     [
@@ -560,8 +557,8 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
                     * (s_q1 * d.k1 + c_q2 * t40 - 0.000408 * t21 - p.d3 * t35
                         - s_q2 * t42)
                 + c_q1
-                    * (p.d3 * (c_q2 * t33 + 0.032 * (s_q2 * t34)) + s_q2 * t40
-                        + c_q2 * t42 - 0.000408 * (p.m2 * s_q1)
+                    * (p.d3 * (c_q2 * t33 + 0.032 * s_q2 * t34) + s_q2 * t40 + c_q2 * t42
+                        - 0.000408 * p.m2 * s_q1
                         - p.a2 * (t32 + t10 * d.k7 - t14 * d.k10)),
             t44,
             t43,
@@ -571,7 +568,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
         ],
         [
             t44,
-            p.a2 * (s_q2 * (t36 + d.k16) + c_q2 * (d.k10 - 0.032 * (s_q4 * t31))) + d.k17
+            p.a2 * (s_q2 * (t36 + d.k16) + c_q2 * (d.k10 - 0.032 * s_q4 * t31)) + d.k17
                 + t51 + t52,
             t54,
             t55,
@@ -579,15 +576,15 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
             t27,
         ],
         [t43, t54, t53 - s_q3 * (t48 + c_q4 * t57) - c_q3 * t58, t59, t60, t27],
-        [t41, t55, t59, 0.00004 * (c_q4 * c_q4) + s_q4 * s_q4 * d.k8 + 0.0016, 0.0, t28],
+        [t41, t55, t59, 0.00004 * c_q4 * c_q4 + s_q4 * s_q4 * d.k8 + 0.0016, 0.0, t28],
         [t45, t56, t60, 0.0, d.k9, 0.0],
         [t22, t27, t27, t28, 0.0, 0.00004],
     ]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 208,
-    add: 131,
+    mul: 207,
+    add: 130,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -643,14 +640,14 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t35 = c_q2 * t32 + s_q2 * t33;
     let t36 = t7 * t15 + t35 - t10 * t16;
     let t37 = -(qd[2] * t6) - s_q2 * t29 - c_q2 * t30;
-    let t38 = p.a2 * t30 + (t4 * t8 - p.d3 * (t5 * t5));
+    let t38 = p.a2 * t30 + t4 * t8 - p.d3 * t5 * t5;
     let t39 = t6 * t16 + t7 * t17 + p.d4 * t31 + t38 - p.a3 * t37;
     let t40 = qd[4] * t22 + c_q4 * t34 + s_q4 * t37;
     let t41 = qd[3] * t13 + s_q3 * t31;
     let t42 = c_q2 * t33 - s_q2 * t32;
     let t43 = c_q4 * t37 - qd[4] * t21 - s_q4 * t34;
     let t44 = p.m2 * t5;
-    let t45 = -0.001365 * (p.m2 * qd[1]) - 0.000408 * (p.m2 * t4);
+    let t45 = p.m2 * (-0.001365 * qd[1] - 0.000408 * t4);
     let t46 = p.m6 * t21;
     let t47 = p.m6 * t23;
     let t48 = -0.032 * (t23 * t47 + t21 * t46);
@@ -664,8 +661,8 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t56 = c_q4 * t48 + s_q4 * t52;
     let t57 = c_q3 * t53 - s_q3 * t54;
     let t58 = t4 * d.k2 + qd[1] * d.k3 - 0.001365 * t44;
-    let t59 = t10 * d.k6 - 0.000987 * (p.m3 * t7);
-    let t60 = t6 * d.k5 - 0.000987 * (p.m3 * t10);
+    let t59 = t10 * d.k6 - 0.000987 * p.m3 * t7;
+    let t60 = t6 * d.k5 - 0.000987 * p.m3 * t10;
     let t61 = t23 * d.k9;
     let t62 = t21 * d.k8;
     let t63 = t6 * d.k4 + t7 * d.k5;
@@ -674,36 +671,33 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t66 = t10 * d.k7;
     let t67 = t4 * d.k1 + qd[1] * d.k2 - 0.000408 * t44;
     let t68 = 0.00004 * (t27 * t49 + t26 * t50)
-        + 0.032 * (p.m6 * (s_q3 * t36 + c_q3 * t39)) + t22 * t61 + t40 * d.k8;
+        + 0.032 * p.m6 * (s_q3 * t36 + c_q3 * t39) + t22 * t61 + t40 * d.k8;
     let t69 = 0.00004 * t43 + t23 * t62 - t21 * t61;
-    let t70 = 0.0016 * (t14 * t18) + 0.0003 * t34 + c_q4 * t68 - s_q4 * t69;
+    let t70 = 0.0016 * t14 * t18 + 0.0003 * t34 + c_q4 * t68 - s_q4 * t69;
     let t71 = t41 * d.k9 - 0.00004 * (t27 * t50 - t26 * t49)
-        - (0.032
-            * (p.m6
-                * (c_q4 * (c_q3 * t36 - s_q3 * t39)
-                    + s_q4 * (t42 - t10 * t17 - t6 * t15))) + t22 * t62);
-    let t72 = -0.0013 * (t13 * t18) - t71;
+        - 0.032 * p.m6
+            * (c_q4 * (c_q3 * t36 - s_q3 * t39) + s_q4 * (t42 - t10 * t17 - t6 * t15))
+        - t22 * t62;
+    let t72 = -0.0013 * t13 * t18 - t71;
     let t73 = p.d4 * t55 + t7 * t59 + t31 * d.k4 + t37 * d.k5 + t38 * d.k7 + c_q3 * t70
         - t10 * t60 - s_q3 * t72;
-    let t74 = 0.0016 * t37 - 0.0003 * (t13 * t14) + (s_q4 * t68 + c_q4 * t69);
+    let t74 = 0.0016 * t37 + s_q4 * t68 + c_q4 * t69 - 0.0003 * t13 * t14;
     let t75 = t10 * t63 + t31 * d.k5 + t74 - p.a3 * t55 - t6 * t59 - t38 * d.k10;
     let t76 = t57 + t7 * t64 - t10 * t65;
     let t77 = t56 - t10 * t66 - t6 * t64;
     let t78 = s_q2 * t76 + c_q2 * t77;
-    let t79 = t6 * t60 - p.d4 * t57 + (t42 * d.k10 - t7 * t63)
-        + (-(t35 * d.k7) - s_q3 * t70
-            + (p.a3 * t56 - 0.000987 * (p.m3 * t37) - c_q3 * t72));
+    let t79 = t6 * t60 + t42 * d.k10 + p.a3 * t56 - p.d4 * t57 - t7 * t63 - t35 * d.k7
+        - s_q3 * t70 - 0.000987 * p.m3 * t37 - c_q3 * t72;
     [
         s_q1
             * (t5 * t58 + t29 * d.k1 + c_q2 * t73 + 0.000408 * t51 - qd[1] * t45
                 - s_q2 * t75 - p.d3 * t78)
             + c_q1
                 * (qd[1] * t67 + s_q2 * t73 + c_q2 * t75
-                    + p.d3 * (c_q2 * t76 - s_q2 * t77) - 0.000408 * (p.m2 * t29)
-                    - t4 * t58
+                    + p.d3 * (c_q2 * t76 - s_q2 * t77) - 0.000408 * p.m2 * t29 - t4 * t58
                     - p.a2 * (t55 + t6 * t65 + t7 * t66 + t31 * d.k7 - t37 * d.k10)),
         t4 * t45 + c_q1 * d.k12 + t29 * d.k2 + p.a2 * t78 + t79 + 0.001365 * t51
-            - t5 * t67 - 0.006 * (s_q1 * d.k11),
+            - t5 * t67 - 0.006 * s_q1 * d.k11,
         t79,
         t74,
         t71,
@@ -749,11 +743,11 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let t16 = p.m6 * t13;
     let t17 = 0.032 * (t12 * t15 - t13 * t14);
     let t18 = s_q4 * t15;
-    let t19 = -0.032 * (s_q3 * c_q4 * t15 + c_q3 * t16) + (t10 * d.k10 - t11 * d.k7);
+    let t19 = -0.032 * (s_q3 * c_q4 * t15 + c_q3 * t16) + t10 * d.k10 - t11 * d.k7;
     [
-        s_q1 * (c_q2 * t17 - 0.032 * (s_q2 * t18))
-            + c_q1 * (s_q2 * t17 + 0.032 * (c_q2 * t18)),
-        c_q1 * d.k12 + t19 - 0.006 * (s_q1 * d.k11),
+        s_q1 * (c_q2 * t17 - 0.032 * s_q2 * t18)
+            + c_q1 * (s_q2 * t17 + 0.032 * c_q2 * t18),
+        c_q1 * d.k12 + t19 - 0.006 * s_q1 * d.k11,
         t19,
         0.032 * t18,
         -0.032 * t16,
@@ -762,8 +756,8 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 366,
-    add: 219,
+    mul: 358,
+    add: 215,
     div: 0,
     sqrt: 0,
     sin: 6,
@@ -810,16 +804,16 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t24 = s_q4 * t23;
     let t25 = 0.00004 * t22;
     let t26 = 0.00004 * c_q4;
-    let t27 = p.g * s_q1 - t8 * t9 - qd[1] * t7 - qd[1] * t6;
+    let t27 = p.g * s_q1 - t8 * t9 - qd[1] * (t7 + t6);
     let t28 = p.g * c_q1 + t5 * t9;
     let t29 = p.m2 * qd[1];
     let t30 = p.m2 * t8;
-    let t31 = -0.001365 * t29 - 0.000408 * (p.m2 * t5);
+    let t31 = -0.001365 * t29 - 0.000408 * p.m2 * t5;
     let t32 = p.m6 * s_q3;
     let t33 = p.m6 * c_q3;
     let t34 = -0.032 * (t21 * t33 + t23 * t32);
     let t35 = t5 * t29;
-    let t36 = t4 * t5 + (t5 * t7 - p.d3 * (t8 * t8));
+    let t36 = t5 * (t4 + t7) - p.d3 * t8 * t8;
     let t37 = c_q2 * t28 - s_q2 * t27;
     let t38 = c_q2 * t27 + s_q2 * t28;
     let t39 = q[1] + q[2];
@@ -856,11 +850,11 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t70 = 0.032 * (t32 * t63 - t21 * t68);
     let t71 = s_q4 * t67;
     let t72 = p.m6 * t71;
-    let t73 = s_q2 * t70 - 0.032 * (c_q2 * t72);
-    let t74 = qd[2] * t42 + qd[1] * t42;
+    let t73 = s_q2 * t70 - 0.032 * c_q2 * t72;
+    let t74 = t42 * (qd[2] + qd[1]);
     let t75 = qd[3] * t45 + c_q3 * t74;
     let t76 = t38 + t42 * t46 - t10 * t13;
-    let t77 = -(qd[2] * t43) - qd[1] * t43;
+    let t77 = -(t43 * (qd[2] + qd[1]));
     let t78 = t36 + t13 * t43 + t14 * t42 + p.d4 * t74 - p.a3 * t77;
     let t79 = qd[4] * t49 + c_q4 * t75 + s_q4 * t77;
     let t80 = qd[3] * t44 + s_q3 * t74;
@@ -871,70 +865,68 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t85 = -(s_q3 * t83) - c_q3 * t84;
     let t86 = c_q4 * t56 + s_q4 * t82;
     let t87 = c_q3 * t83 - s_q3 * t84;
-    let t88 = p.g * t61 + p.g * t62;
+    let t88 = p.g * (t61 + t62);
     let t89 = t5 * d.k2 + qd[1] * d.k3 - 0.001365 * t30;
     let t90 = t10 * d.k10;
     let t91 = t10 * d.k7;
     let t92 = qd[1] * d.k2;
     let t93 = t5 * d.k1 + t92 - 0.000408 * t30;
     let t94 = t23 * d.k8;
-    let t95 = 0.032 * (t20 * t32) - t94;
-    let t96 = -0.0003 * s_q3 - 0.00004 * (s_q4 * t22);
+    let t95 = 0.032 * t20 * t32 - t94;
+    let t96 = -0.0003 * s_q3 - 0.00004 * s_q4 * t22;
     let t97 = c_q3 * d.k9;
-    let t98 = 0.032 * (p.m6 * (t20 * t21 + s_q4 * (p.a3 + p.a2 * c_q2))) - t97;
-    let t99 = -0.032 * (t64 * d.k15) - p.d4 * t34;
-    let t100 = c_q2 * d.k14 - s_q2 * d.k13 + (-(s_q3 * (c_q4 * t95 + t96)) - c_q3 * t98);
+    let t98 = 0.032 * p.m6 * (t20 * t21 + s_q4 * (p.a3 + p.a2 * c_q2)) - t97;
+    let t99 = -0.032 * t64 * d.k15 - p.d4 * t34;
+    let t100 = c_q2 * d.k14 - s_q2 * d.k13 - s_q3 * (c_q4 * t95 + t96) - c_q3 * t98;
     let t101 = d.k6 + t99;
     let t102 = t100 + t101;
     let t103 = 0.00004 * t24 + s_q4 * t95;
     let t104 = -t98;
-    let t105 = -0.032 * (s_q3 * d.k18) - t94;
-    let t106 = 0.032 * (p.m6 * (p.a3 * s_q4 - p.d4 * t21)) - t97;
+    let t105 = -0.032 * s_q3 * d.k18 - t94;
+    let t106 = 0.032 * p.m6 * (p.a3 * s_q4 - p.d4 * t21) - t97;
     let t107 = 0.00004 * t24 + s_q4 * t105;
     let t108 = -t106;
-    let t109 = 0.032 * (p.m6 * (s_q3 * t59 + c_q3 * t60)) + t63 * d.k8;
-    let t110 = 0.0003 * (c_q3 * t40) + c_q4 * t109 - 0.00004 * (s_q4 * t65);
-    let t111 = 0.032 * (p.m6 * (c_q4 * (c_q3 * t59 - s_q3 * t60) - p.d3 * s_q4 * t40))
+    let t109 = 0.032 * p.m6 * (s_q3 * t59 + c_q3 * t60) + t63 * d.k8;
+    let t110 = 0.0003 * c_q3 * t40 + c_q4 * t109 - 0.00004 * s_q4 * t65;
+    let t111 = 0.032 * p.m6 * (c_q4 * (c_q3 * t59 - s_q3 * t60) - p.d3 * s_q4 * t40)
         - t67 * d.k9;
     let t112 = p.d4 * t69 + t40 * d.k4 + t41 * d.k5 + c_q3 * t110 - c_q1 * d.k13
         - s_q3 * t111;
-    let t113 = s_q4 * t109 + (0.0016 * t41 + 0.00004 * (c_q4 * t65));
+    let t113 = s_q4 * t109 + 0.0016 * t41 + 0.00004 * c_q4 * t65;
     let t114 = c_q1 * d.k14 + t40 * d.k5 + t113 - p.a3 * t69;
-    let t115 = -0.000987 * (p.m3 * t41) - p.d4 * t70 - 0.032 * (t71 * d.k15)
-        + (-(t40 * d.k19) - t41 * d.k20 + (-(s_q3 * t110) - c_q3 * t111));
+    let t115 = t41 * (-0.000987 * p.m3 - d.k20) - p.d4 * t70 - 0.032 * t71 * d.k15
+        - t40 * d.k19 - s_q3 * t110 - c_q3 * t111;
     let t116 = p.a2 * t73 + s_q1 * d.k2 + t115 - 0.001365 * t19;
     let t117 = -t111;
-    let t118 = t10 * d.k6 - 0.000987 * (p.m3 * t42);
-    let t119 = t43 * d.k5 - 0.000987 * (p.m3 * t10);
+    let t118 = t10 * d.k6 - 0.000987 * p.m3 * t42;
+    let t119 = t43 * d.k5 - 0.000987 * p.m3 * t10;
     let t120 = t50 * d.k9;
     let t121 = 0.00004 * (t52 * t57 + t51 * t58)
-        + 0.032 * (p.m6 * (s_q3 * t76 + c_q3 * t78)) + t49 * t120 + t79 * d.k8;
+        + 0.032 * p.m6 * (s_q3 * t76 + c_q3 * t78) + t49 * t120 + t79 * d.k8;
     let t122 = t48 * d.k8;
     let t123 = 0.00004 * t81 + t50 * t122 - t48 * t120;
-    let t124 = 0.0016 * (t45 * t47) + 0.0003 * t75 + c_q4 * t121 - s_q4 * t123;
+    let t124 = 0.0016 * t45 * t47 + 0.0003 * t75 + c_q4 * t121 - s_q4 * t123;
     let t125 = t80 * d.k9 - 0.00004 * (t52 * t58 - t51 * t57)
-        - (0.032
-            * (p.m6
-                * (c_q4 * (c_q3 * t76 - s_q3 * t78)
-                    + s_q4 * (t37 - t10 * t14 - t43 * t46))) + t49 * t122);
-    let t126 = -0.0013 * (t44 * t47) - t125;
+        - 0.032 * p.m6
+            * (c_q4 * (c_q3 * t76 - s_q3 * t78) + s_q4 * (t37 - t10 * t14 - t43 * t46))
+        - t49 * t122;
+    let t126 = -0.0013 * t44 * t47 - t125;
     let t127 = p.d4 * t85 + t36 * d.k7 + t42 * t118 + t74 * d.k4 + t77 * d.k5
         + c_q3 * t124 - t10 * t119 - s_q3 * t126;
     let t128 = t43 * d.k4 + t42 * d.k5;
-    let t129 = 0.0016 * t77 - 0.0003 * (t44 * t45) + (s_q4 * t121 + c_q4 * t123);
+    let t129 = 0.0016 * t77 + s_q4 * t121 + c_q4 * t123 - 0.0003 * t44 * t45;
     let t130 = t10 * t128 + t74 * d.k5 + t129 - p.a3 * t85 - t36 * d.k10 - t43 * t118;
     let t131 = t43 * d.k7 - t42 * d.k10;
     let t132 = t87 + t42 * t131 - t10 * t90;
     let t133 = t86 - t10 * t91 - t43 * t131;
     let t134 = s_q2 * t132 + c_q2 * t133;
-    let t135 = c_q1 * d.k12 - 0.006 * (s_q1 * d.k11);
-    let t136 = t37 * d.k10 - p.d4 * t87 + (t43 * t119 - t38 * d.k7)
-        + (-(t42 * t128) - s_q3 * t124
-            + (p.a3 * t86 - 0.000987 * (p.m3 * t77) - c_q3 * t126));
+    let t135 = c_q1 * d.k12 - 0.006 * s_q1 * d.k11;
+    let t136 = t37 * d.k10 + t43 * t119 + p.a3 * t86 - p.d4 * t87 - t38 * d.k7
+        - t42 * t128 - s_q3 * t124 - 0.000987 * p.m3 * t77 - c_q3 * t126;
     let t137 = t67 * d.k21;
     let t138 = 0.032 * (t21 * t137 - t32 * t88);
     let t139 = t71 * d.k21;
-    let t140 = t41 * d.k22 - 0.032 * (t33 * t88) + (-0.032 * (t23 * t137) - t40 * d.k23);
+    let t140 = t41 * d.k22 + -0.032 * t23 * t137 - 0.032 * t33 * t88 - t40 * d.k23;
     JointSpace {
         mass_matrix: [
             [
@@ -943,8 +935,8 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
                         * (s_q1 * d.k1 + c_q2 * t112 - 0.000408 * t19 - p.d3 * t73
                             - s_q2 * t114)
                     + c_q1
-                        * (p.d3 * (c_q2 * t70 + 0.032 * (s_q2 * t72)) + s_q2 * t112
-                            + c_q2 * t114 - 0.000408 * (p.m2 * s_q1)
+                        * (p.d3 * (c_q2 * t70 + 0.032 * s_q2 * t72) + s_q2 * t112
+                            + c_q2 * t114 - 0.000408 * p.m2 * s_q1
                             - p.a2 * (t69 + t40 * d.k7 - t41 * d.k10)),
                 t116,
                 t115,
@@ -954,7 +946,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
             ],
             [
                 t116,
-                p.a2 * (s_q2 * (t34 + d.k16) + c_q2 * (d.k10 - 0.032 * (s_q4 * t33)))
+                p.a2 * (s_q2 * (t34 + d.k16) + c_q2 * (d.k10 - 0.032 * s_q4 * t33))
                     + d.k17 + t99 + t100,
                 t102,
                 t103,
@@ -973,7 +965,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
                 t113,
                 t103,
                 t107,
-                0.00004 * (c_q4 * c_q4) + s_q4 * s_q4 * d.k8 + 0.0016,
+                0.00004 * c_q4 * c_q4 + s_q4 * s_q4 * d.k8 + 0.0016,
                 0.0,
                 t26,
             ],
@@ -982,23 +974,23 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
         ],
         bias: [
             s_q1
-                * (t8 * t89 + qd[1] * t8 * d.k1 + c_q2 * t127 + 0.000408 * t35
-                    - qd[1] * t31 - s_q2 * t130 - p.d3 * t134)
+                * (c_q2 * t127 + 0.000408 * t35 + t8 * (t89 + qd[1] * d.k1) - qd[1] * t31
+                    - s_q2 * t130 - p.d3 * t134)
                 + c_q1
                     * (qd[1] * t93 + s_q2 * t127 + c_q2 * t130
-                        + p.d3 * (c_q2 * t132 - s_q2 * t133) - 0.000408 * (t8 * t29)
+                        + p.d3 * (c_q2 * t132 - s_q2 * t133) - 0.000408 * t8 * t29
                         - t5 * t89
                         - p.a2
                             * (t85 + t43 * t90 + t42 * t91 + t74 * d.k7 - t77 * d.k10)),
-            t5 * t31 + t8 * t92 + p.a2 * t134 + t135 + t136 + 0.001365 * t35 - t8 * t93,
+            t5 * t31 + p.a2 * t134 + t135 + t136 + 0.001365 * t35 + t8 * (t92 - t93),
             t136,
             t129,
             t125,
             0.00004 * t81,
         ],
         gravity: [
-            s_q1 * (c_q2 * t138 - 0.032 * (s_q2 * t139))
-                + c_q1 * (s_q2 * t138 + 0.032 * (c_q2 * t139)),
+            s_q1 * (c_q2 * t138 - 0.032 * s_q2 * t139)
+                + c_q1 * (s_q2 * t138 + 0.032 * c_q2 * t139),
             t135 + t140,
             t140,
             0.032 * t139,
@@ -1009,8 +1001,8 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 500,
-    add: 307,
+    mul: 490,
+    add: 305,
     div: 4,
     sqrt: 0,
     sin: 5,
@@ -1055,7 +1047,7 @@ pub fn forward_dynamics_with(
     let t13 = p.a2 * t4;
     let t14 = -(t4 * t13) - qd[1] * t12;
     let t15 = p.d3 * t5 + t6 * t13;
-    let t16 = t6 * t12 - p.d3 * (t4 * t4);
+    let t16 = t6 * t12 - p.d3 * t4 * t4;
     let t17 = qd[1] + qd[2];
     let t18 = qd[2] * t11;
     let t19 = qd[2] * t10;
@@ -1082,7 +1074,7 @@ pub fn forward_dynamics_with(
     let t40 = -(t34 * s_q5) - t36 * c_q5;
     let t41 = t35 + qd[5];
     let t42 = p.m2 * t4;
-    let t43 = -0.001365 * (p.m2 * qd[1]) - 0.000408 * (p.m2 * t6);
+    let t43 = p.m2 * (-0.001365 * qd[1] - 0.000408 * t6);
     let t44 = p.m6 * t35;
     let t45 = c_q5 * t41;
     let t46 = s_q5 * t41;
@@ -1090,11 +1082,11 @@ pub fn forward_dynamics_with(
     let t48 = c_q2 * t15 - s_q2 * t14;
     let t49 = c_q3 * t26 - s_q3 * t29;
     let t50 = -(s_q3 * t26) - c_q3 * t29;
-    let t51 = 0.032 * (p.m6 * (t36 * t36) + p.m6 * (t34 * t34));
-    let t52 = 0.0013 * (t22 * t30) + tau[4];
+    let t51 = 0.032 * (p.m6 * (t36 * t36 + t34 * t34));
+    let t52 = 0.0013 * t22 * t30 + tau[4];
     let t53 = t6 * d.k2 + qd[1] * d.k3 - 0.001365 * t42;
-    let t54 = t17 * d.k6 - 0.000987 * (p.m3 * t11);
-    let t55 = t10 * d.k5 - 0.000987 * (p.m3 * t17);
+    let t54 = t17 * d.k6 - 0.000987 * p.m3 * t11;
+    let t55 = t10 * d.k5 - 0.000987 * p.m3 * t17;
     let t56 = t36 * d.k9;
     let t57 = t34 * d.k8;
     let t58 = t10 * d.k4 + t11 * d.k5;
@@ -1105,7 +1097,7 @@ pub fn forward_dynamics_with(
     let t63 = s_q4 * s_q4 * d.k8 + 0.0016;
     let inv64 = 1.0 / t63;
     let t65 = s_q4 * c_q4;
-    let t66 = c_q4 * c_q4 * d.k8 + 0.0003 - inv64 * d.k24 * (t65 * t65);
+    let t66 = c_q4 * c_q4 * d.k8 + 0.0003 - inv64 * d.k24 * t65 * t65;
     let t67 = 0.032 * (s_q4 * inv64 * t65 * d.k25 - p.m6 * c_q4);
     let t68 = c_q3 * t67;
     let t69 = c_q3 * t68;
@@ -1114,50 +1106,50 @@ pub fn forward_dynamics_with(
     let t72 = -0.001024 * (s_q3 * s_q3 * t70 + c_q3 * c_q3 * inv64 * t71);
     let t73 = s_q3 * c_q3;
     let t74 = s_q3 * t68;
-    let t75 = 0.001024 * (t70 * t73 - inv64 * t71 * t73);
+    let t75 = 0.001024 * (t73 * (t70 - inv64 * t71));
     let t76 = p.d4 * t75;
     let t77 = s_q3 * t65;
     let t78 = d.k29 * t77;
     let t79 = t76 - 0.001024 * t78;
-    let t80 = 2.0 * (p.d4 * t74) - t66 * t73 - p.d4 * t79;
+    let t80 = p.d4 * (2.0 * t74 - t79) - t66 * t73;
     let t81 = s_q3 * (s_q3 * t67);
     let t82 = c_q3 * t65;
     let t83 = 0.001024 * (s_q4 * s_q4 * d.k29 - d.k30 * t82);
     let t84 = -0.001024 * (c_q3 * c_q3 * t70 + s_q3 * s_q3 * inv64 * t71);
-    let t85 = p.d4 * t84 + 0.001024 * (d.k29 * t82);
-    let t86 = d.k6 + s_q3 * s_q3 * t66 + p.d4 * t85 - p.a3 * t83 - 2.0 * (p.d4 * t81);
+    let t85 = p.d4 * t84 + 0.001024 * d.k29 * t82;
+    let t86 = d.k6 + s_q3 * s_q3 * t66 + p.d4 * (t85 - 2.0 * t81) - p.a3 * t83;
     let inv87 = 1.0 / t86;
     let t88 = d.k4 + c_q3 * c_q3 * t66 + t72 * d.k28 - t80 * t80 * inv87
-        - 2.0 * (p.d4 * t69);
-    let t89 = p.a3 * t79 + d.k32 - p.a3 * t74;
+        - 2.0 * p.d4 * t69;
+    let t89 = d.k32 + p.a3 * (t79 - t74);
     let t90 = d.k5 + p.a3 * t69 - t72 * d.k31 - t80 * inv87 * t89;
     let t91 = s_q2 * t90;
     let t92 = c_q2 * t90;
-    let t93 = t72 * d.k33 - inv87 * (t89 * t89);
+    let t93 = t72 * d.k33 - inv87 * t89 * t89;
     let t94 = d.k16 + t81 - t85;
     let t95 = t76 - t74 - t80 * inv87 * t94;
     let t96 = -(p.a3 * t75) - inv87 * t89 * t94;
     let t97 = c_q2 * t95 - s_q2 * t96;
     let t98 = d.k10 - t83;
-    let t99 = 0.001024 * (t77 * d.k30) - t80 * inv87 * t98;
+    let t99 = 0.001024 * t77 * d.k30 - t80 * inv87 * t98;
     let t100 = -0.001024 * t78 - inv87 * t89 * t98;
     let t101 = c_q2 * t99 - s_q2 * t100;
     let t102 = s_q2 * t97 + c_q2 * t101;
-    let t103 = t84 - inv87 * (t94 * t94);
+    let t103 = t84 - inv87 * t94 * t94;
     let t104 = t65 * d.k26;
-    let t105 = -0.001024 * (c_q3 * t104) - inv87 * t94 * t98;
+    let t105 = -0.001024 * c_q3 * t104 - inv87 * t94 * t98;
     let t106 = c_q2 * t105;
     let t107 = s_q2 * t103 + t106;
     let t108 = s_q2 * t105;
     let t109 = s_q4 * (s_q4 * d.k26);
-    let t110 = -0.001024 * t109 - inv87 * (t98 * t98);
+    let t110 = -0.001024 * t109 - inv87 * t98 * t98;
     let t111 = t108 + c_q2 * t110;
     let t112 = s_q2 * t107 + c_q2 * t111;
     let t113 = d.k2 + p.a2 * t102 - t112 * d.k35;
     let t114 = d.k3 + t112 * d.k36;
     let inv115 = 1.0 / t114;
     let t116 = d.k1 + c_q2 * (c_q2 * t88 - t91) + t112 * d.k34
-        - s_q2 * (t92 - s_q2 * t93) - t113 * t113 * inv115 - 2.0 * (p.d3 * t102);
+        - s_q2 * (t92 - s_q2 * t93) - t113 * t113 * inv115 - 2.0 * p.d3 * t102;
     let t117 = t92 + s_q2 * t88;
     let t118 = t91 + c_q2 * t93;
     let t119 = c_q2 * t97 - s_q2 * t101;
@@ -1170,40 +1162,40 @@ pub fn forward_dynamics_with(
     let t126 = c_q2 * t107 - s_q2 * t111;
     let t127 = p.d3 * t126;
     let t128 = t75 - inv87 * t94 * t120;
-    let t129 = 0.001024 * (s_q3 * t104) - inv87 * t98 * t120;
+    let t129 = 0.001024 * s_q3 * t104 - inv87 * t98 * t120;
     let t130 = s_q2 * t128 + c_q2 * t129;
     let t131 = p.a2 * t130 - t127;
     let t132 = p.a2 * t125 + d.k35 * t126 + d.k38 - d.k36 * t130;
-    let t133 = c_q2 * t117 + p.d3 * t119 + p.d3 * t131 + d.k39 - s_q2 * t118
-        - p.a2 * (c_q2 * t121 - s_q2 * t122) - p.d3 * t125 - t113 * inv115 * t132;
+    let t133 = c_q2 * t117 + d.k39 + p.d3 * (t119 + t131 - t125) - s_q2 * t118
+        - p.a2 * (c_q2 * t121 - s_q2 * t122) - t113 * inv115 * t132;
     let t134 = c_q2 * t123 - s_q2 * t124;
     let t135 = c_q2 * t128 - s_q2 * t129;
     let t136 = p.a2 * t135
         - p.d3 * (c_q2 * (c_q2 * t103 - t108) - s_q2 * (t106 - s_q2 * t110));
-    let t137 = t72 - inv87 * (t120 * t120);
+    let t137 = t72 - inv87 * t120 * t120;
     let t138 = s_q2 * t117 + c_q2 * t118 + p.a2 * (p.a2 * t137 - p.d3 * t135)
         + 2.0 * (p.d3 * t134 - p.a2 * (s_q2 * t121 + c_q2 * t122)) - p.d3 * t136
-        - inv115 * (t132 * t132);
+        - inv115 * t132 * t132;
     let t139 = d.k0 + s_q1 * (s_q1 * t116 + c_q1 * t133)
         + c_q1 * (s_q1 * t133 + c_q1 * t138);
     let inv140 = 1.0 / t139;
-    let t141 = -0.00004 * (t40 * t45 + t39 * t46) - t35 * t56 - qd[4] * t35 * d.k8;
+    let t141 = -0.00004 * (t40 * t45 + t39 * t46) - t35 * (t56 + qd[4] * d.k8);
     let t142 = t34 * t56 - tau[5] - t36 * t57;
-    let t143 = 0.0003 * (t22 * t23) + tau[3] + (s_q4 * t141 + c_q4 * t142);
+    let t143 = 0.0003 * t22 * t23 + tau[3] + s_q4 * t141 + c_q4 * t142;
     let t144 = d.k8 * t65;
-    let t145 = c_q4 * t141 - 0.0016 * (t23 * t30) - s_q4 * t142 - t50 * t67 - t31 * t66
+    let t145 = c_q4 * t141 - 0.0016 * t23 * t30 - s_q4 * t142 - t50 * t67 - t31 * t66
         - inv64 * t143 * t144;
-    let t146 = 0.00004 * (t40 * t46 - t39 * t45) + (tau[4] + t35 * t57);
+    let t146 = 0.00004 * (t40 * t46 - t39 * t45) + tau[4] + t35 * t57;
     let t147 = 0.032 * (t146 * d.k40 - t34 * t44);
     let t148 = c_q4 * t147 + 0.001024 * (t49 * t70 + t28 * t104) - s_q4 * t51;
     let t149 = p.m6 * s_q4;
-    let t150 = 0.032 * (t36 * t44 + qd[4] * t44 + inv64 * t143 * t149)
-        + 0.001024 * (t50 * inv64 * t71) - t31 * t67;
+    let t150 = 0.032 * (inv64 * t143 * t149 + t44 * (t36 + qd[4]))
+        + 0.001024 * t50 * inv64 * t71 - t31 * t67;
     let t151 = -(s_q3 * t148) - c_q3 * t150;
     let t152 = c_q4 * t51 + s_q4 * t147 + 0.001024 * (t49 * t104 + t28 * t109);
     let t153 = c_q3 * t148 - s_q3 * t150;
-    let t154 = tau[2] - c_q3 * t52 - p.d4 * t153
-        + (t11 * t58 - t10 * t55 + (p.a3 * t152 - s_q3 * t145));
+    let t154 = tau[2] + t11 * t58 + p.a3 * t152 - c_q3 * t52 - p.d4 * t153 - t10 * t55
+        - s_q3 * t145;
     let t155 = t17 * t55 + c_q3 * t145 + p.d4 * t151 + t19 * t90 - s_q3 * t52 - t11 * t54
         - t47 * t95 - t48 * t99 - t16 * t121 - t18 * t88 - t80 * inv87 * t154;
     let t156 = t10 * t54 + t19 * t93 - tau[3] - t17 * t58 - p.a3 * t151 - t47 * t96
@@ -1213,7 +1205,7 @@ pub fn forward_dynamics_with(
     let t158 = t17 * t61 + t10 * t59 + t152 + t19 * t100 - t47 * t105 - t48 * t110
         - t16 * t129 - t18 * t99 - inv87 * t98 * t154;
     let t159 = s_q2 * t157 + c_q2 * t158;
-    let t160 = tau[1] + t4 * t62 + (p.a2 * t159 + (-(t6 * t43) - tau[2]));
+    let t160 = tau[1] + t4 * t62 + p.a2 * t159 - t6 * t43 - tau[2];
     let t161 = p.a2 * t126 + d.k41;
     let t162 = p.a2 * t112 + d.k42;
     let t163 = tau[0]
@@ -1240,11 +1232,11 @@ pub fn forward_dynamics_with(
     let t167 = inv115 * t166;
     let t168 = t2 + p.d3 * t165;
     let t169 = t3 + p.a2 * inv115 * t166 - p.d3 * t164;
-    let t170 = t47 + (c_q2 * t168 + s_q2 * t169);
-    let t171 = t48 + (c_q2 * t169 - s_q2 * t168);
+    let t170 = t47 + c_q2 * t168 + s_q2 * t169;
+    let t171 = t48 + c_q2 * t169 - s_q2 * t168;
     let t172 = t16 - p.a2 * t165;
     let t173 = t18 + c_q2 * t164 + s_q2 * t165;
-    let t174 = c_q2 * t165 + (-t19 - s_q2 * t164);
+    let t174 = c_q2 * t165 - t19 - s_q2 * t164;
     let t175 = inv87
         * (t154 - t94 * t170 - t98 * t171 - t120 * t172 - t80 * t173 - t89 * t174
             - t86 * inv115 * t166);
@@ -1253,7 +1245,7 @@ pub fn forward_dynamics_with(
     let t178 = t172 + p.d4 * t173 - p.a3 * t174;
     let t179 = t31 + c_q3 * t173 - s_q3 * t176;
     let t180 = inv64
-        * (t143 + 0.032 * (t149 * (t50 - s_q3 * t177 - c_q3 * t178)) - t144 * t179
+        * (t143 + 0.032 * t149 * (t50 - s_q3 * t177 - c_q3 * t178) - t144 * t179
             - t63 * t174);
     [
         inv140 * t163,
@@ -1261,18 +1253,17 @@ pub fn forward_dynamics_with(
         t175,
         t180,
         (t146
-            + 0.032
-                * (p.m6
-                    * (c_q4 * (t49 + c_q3 * t177 - s_q3 * t178)
-                        + s_q4 * (t28 + t171 + p.a3 * t176)))
+            + 0.032 * p.m6
+                * (c_q4 * (t49 + c_q3 * t177 - s_q3 * t178)
+                    + s_q4 * (t28 + t171 + p.a3 * t176))
             - d.k9 * (qd[3] * t22 + s_q3 * t173 + c_q3 * t176)) * d.k43,
         25000.0 * (tau[5] - 0.00004 * (c_q4 * (t174 + t180) - qd[4] * t34 - s_q4 * t179)),
     ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 565,
-    add: 339,
+    mul: 536,
+    add: 335,
     div: 0,
     sqrt: 0,
     sin: 6,
@@ -1321,7 +1312,7 @@ pub fn coriolis_matrix_with(
     let t23 = p.m2 * t22;
     let t24 = -0.2989010989010989 * t21 - t20;
     let t25 = s_q1 * t20;
-    let t26 = s_q1 * (t4 - t6) - s_q1 * t6 + (s_q1 * t4 - 2.0 * (p.d3 * c_q1 * t22));
+    let t26 = s_q1 * (t4 - t6 + t4 - t6) - 2.0 * p.d3 * c_q1 * t22;
     let t27 = s_q3 * s_q4;
     let t28 = -2.0 * (t11 + c_q2 * t4);
     let t29 = q[1] + q[2];
@@ -1346,8 +1337,8 @@ pub fn coriolis_matrix_with(
     let t48 = c_q5 * t45 - s_q5 * t47;
     let t49 = -(s_q5 * t45) - c_q5 * t47;
     let t50 = p.m3 * t32;
-    let t51 = qd[2] * t32 + qd[1] * t32;
-    let t52 = -(qd[2] * t30) - qd[1] * t30;
+    let t51 = t32 * (qd[2] + qd[1]);
+    let t52 = -(t30 * (qd[2] + qd[1]));
     let t53 = c_q3 * t51 - qd[3] * t47;
     let t54 = c_q5 * t43;
     let t55 = c_q5 * t42;
@@ -1356,7 +1347,7 @@ pub fn coriolis_matrix_with(
     let t58 = qd[4] * t46 + c_q4 * t53 + s_q4 * t52;
     let t59 = p.d4 * t30 - p.a3 * t32;
     let t60 = p.a2 * c_q1;
-    let t61 = t32 * t36 + t33 * t59 - 2.0 * (t33 * t60);
+    let t61 = t32 * t36 + t33 * (t59 - 2.0 * t60);
     let t62 = t26 + t11 * t30 + t10 * t32 + p.d4 * t51 - p.a3 * t52;
     let t63 = c_q4 * t52 - qd[4] * t45 - s_q4 * t53;
     let t64 = s_q5 * t42;
@@ -1372,14 +1363,13 @@ pub fn coriolis_matrix_with(
     let t74 = -(s_q3 * t72) - c_q3 * t73;
     let t75 = c_q4 * t69 + s_q4 * t71;
     let t76 = c_q3 * t72 - s_q3 * t73;
-    let t77 = c_q3 * t33 - c_q3 * qd[3];
+    let t77 = c_q3 * (t33 - qd[3]);
     let t78 = qd[4] * t27 + c_q4 * t77 - s_q4 * t31;
     let t79 = 2.0 * (p.a3 * t31 + p.d4 * t33);
-    let t80 = 2.0 * (p.a2 * t5) + t79;
+    let t80 = 2.0 * p.a2 * t5 + t79;
     let t81 = qd[4] * t17 - s_q4 * t77 - c_q4 * t31;
-    let t82 = s_q3 * t33 - s_q3 * qd[3];
-    let t83 = p.m6
-        * (s_q4 * (2.0 * (s_q2 * t4 - t10)) + c_q4 * (c_q3 * t28 - s_q3 * t80));
+    let t82 = s_q3 * (t33 - qd[3]);
+    let t83 = p.m6 * (s_q4 * 2.0 * (s_q2 * t4 - t10) + c_q4 * (c_q3 * t28 - s_q3 * t80));
     let t84 = c_q3 * t67;
     let t85 = 0.064 * (t17 * t68 - t84);
     let t86 = 0.032 * (t27 * t68 - t17 * t70 - p.m6 * t82);
@@ -1391,25 +1381,25 @@ pub fn coriolis_matrix_with(
     let t92 = c_q4 * t85 + s_q4 * t86;
     let t93 = c_q3 * t87 - s_q3 * t90;
     let t94 = 0.00002 * t81;
-    let t95 = p.m6 * (c_q4 * (-2.0 * (c_q3 * t11) - s_q3 * t79) - 2.0 * (t10 * s_q4));
+    let t95 = p.m6 * (c_q4 * (-2.0 * c_q3 * t11 - s_q3 * t79) - 2.0 * t10 * s_q4);
     let t96 = s_q4 * s_q5;
     let t97 = t54 * t96;
-    let t98 = c_q4 * qd[4] + c_q4 * t35;
-    let t99 = -(s_q4 * qd[4]) - s_q4 * t35;
+    let t98 = c_q4 * (qd[4] + t35);
+    let t99 = -(s_q4 * (qd[4] + t35));
     let t100 = c_q5 * t54;
     let t101 = s_q4 * t68;
     let t102 = 0.032 * (s_q4 * t70 + c_q4 * t68 - p.m6 * t34);
-    let t103 = 0.064 * (s_q4 * t101) + c_q4 * t102;
+    let t103 = 0.064 * s_q4 * t101 + c_q4 * t102;
     let t104 = c_q4 * t67;
     let t105 = -0.032 * (t104 + p.m6 * t98);
     let t106 = -(s_q3 * t103) - c_q3 * t105;
     let t107 = c_q3 * t103 - s_q3 * t105;
-    let t108 = s_q4 * t102 - 0.064 * (c_q4 * t101);
+    let t108 = s_q4 * t102 - 0.064 * c_q4 * t101;
     let t109 = s_q2 * t107 + c_q2 * t108;
     let t110 = -t38;
     let t111 = 0.064 * (t89 - t88);
     let t112 = 0.064 * (s_q4 * t84 + s_q3 * t70);
-    let t113 = s_q2 * t112 - 0.064 * (c_q2 * t104);
+    let t113 = s_q2 * t112 - 0.064 * c_q2 * t104;
     let t114 = 0.00004 * (t55 + t57);
     let t115 = 0.00004 * (t64 - t65);
     let t116 = c_q3 * c_q4 * t114 - s_q3 * t115;
@@ -1418,9 +1408,9 @@ pub fn coriolis_matrix_with(
     let t119 = t5 * d.k2 + qd[1] * d.k3 - 0.001365 * t23;
     let t120 = t5 * d.k1;
     let t121 = qd[1] * d.k2 - 0.000408 * t23;
-    let t122 = t7 * d.k6 - 0.000987 * (p.m3 * t33);
+    let t122 = t7 * d.k6 - 0.000987 * p.m3 * t33;
     let t123 = t31 * d.k5;
-    let t124 = t123 - 0.000987 * (p.m3 * t7);
+    let t124 = t123 - 0.000987 * p.m3 * t7;
     let t125 = t31 * d.k4;
     let t126 = t33 * d.k5;
     let t127 = t31 * d.k7 - t33 * d.k10;
@@ -1429,30 +1419,28 @@ pub fn coriolis_matrix_with(
     let t130 = t7 * t30;
     let t131 = t40 * d.k9;
     let t132 = t39 * d.k9;
-    let t133 = 0.00004 * (t49 * t54 + t46 * t55 + (t48 * t56 + t46 * t57))
-        + 0.032 * (p.m6 * (s_q3 * t61 + c_q3 * t62)) + t46 * t131 + t47 * t132
+    let t133 = 0.00004 * (t49 * t54 + t48 * t56 + t46 * (t55 + t57))
+        + 0.032 * p.m6 * (s_q3 * t61 + c_q3 * t62) + t46 * t131 + t47 * t132
         + t58 * d.k8;
     let t134 = t40 * d.k8;
     let t135 = t38 * d.k8;
     let t136 = t38 * d.k9;
-    let t137 = 0.00004 * t63 + t45 * t134 + t47 * t135 - t45 * t131 - t47 * t136;
+    let t137 = 0.00004 * t63 + t45 * (t134 - t131) + t47 * (t135 - t136);
     let t138 = 0.0016 * (t32 * t35 - t37 * t47) + 0.0003 * t53 + c_q4 * t133
         - s_q4 * t137;
     let t139 = t39 * d.k8;
-    let t140 = -(t46 * t135 - t66 * d.k9)
-        - (0.00004 * (t49 * t56 + t46 * t64 - (t48 * t54 + t46 * t65))
-            + (0.032
-                * (p.m6
-                    * (c_q4 * (c_q3 * t61 - s_q3 * t62)
-                        + s_q4 * (2.0 * (t31 * t60) - t30 * t36 - t31 * t59)))
-                + t45 * t139));
+    let t140 = t66 * d.k9 - t46 * t135
+        - 0.00004 * (t49 * t56 + t46 * (t64 - t65) - t48 * t54)
+        - 0.032 * p.m6
+            * (c_q4 * (c_q3 * t61 - s_q3 * t62)
+                + s_q4 * (t31 * (2.0 * t60 - t59) - t30 * t36)) - t45 * t139;
     let t141 = -0.0013 * (t37 * t44 + t32 * t34) - t140;
-    let t142 = p.d4 * t74 + t26 * d.k7 + t32 * t122 + t51 * d.k4 + t52 * d.k5
-        + c_q3 * t138 - 0.000987 * (t33 * t50) - d.k5 * t130 - s_q3 * t141;
+    let t142 = p.d4 * t74 + t26 * d.k7 + t32 * t122 + t51 * d.k4 + c_q3 * t138
+        + d.k5 * (t52 - t130) - 0.000987 * t33 * t50 - s_q3 * t141;
     let t143 = t30 * d.k4 + t32 * d.k5;
-    let t144 = 0.0016 * t52 - 0.0003 * (t35 * t44 - t34 * t47)
-        + (s_q4 * t133 + c_q4 * t137);
-    let t145 = 0.000987 * (t31 * t50) + t7 * t143 + t51 * d.k5 + t144 - p.a3 * t74
+    let t144 = 0.0016 * t52 + s_q4 * t133 + c_q4 * t137
+        - 0.0003 * (t35 * t44 - t34 * t47);
+    let t145 = 0.000987 * t31 * t50 + t7 * t143 + t51 * d.k5 + t144 - p.a3 * t74
         - t26 * d.k10 - t30 * t122;
     let t146 = t30 * d.k7 - t32 * d.k10;
     let t147 = t76 + t32 * t127 + t33 * t146;
@@ -1460,41 +1448,39 @@ pub fn coriolis_matrix_with(
     let t149 = s_q2 * t147 + c_q2 * t148;
     let t150 = s_q1 * d.k1 - 0.000408 * t16;
     let t151 = t7 * d.k7;
-    let t152 = t27 * t131 + c_q3 * t132
-        + (t78 * d.k8 + 0.00004 * (t19 * t54 + t27 * t55 + (t18 * t56 + t27 * t57)));
-    let t153 = 0.032 * (p.m6 * (s_q3 * t28 + c_q3 * t80)) + t152;
-    let t154 = 0.00004 * t81 + c_q3 * t135 + t17 * t131 - t17 * t134 - c_q3 * t136;
-    let t155 = 0.0003 * t77 - 0.0016 * (c_q3 * t37) - s_q4 * t154;
+    let t152 = t27 * t131 + c_q3 * t132 + t78 * d.k8
+        + 0.00004 * (t19 * t54 + t18 * t56 + t27 * (t55 + t57));
+    let t153 = 0.032 * p.m6 * (s_q3 * t28 + c_q3 * t80) + t152;
+    let t154 = 0.00004 * t81 + c_q3 * (t135 - t136) + t17 * (t131 - t134);
+    let t155 = 0.0003 * t77 - 0.0016 * c_q3 * t37 - s_q4 * t154;
     let t156 = c_q4 * t153 + t155;
-    let t157 = t17 * t139 - t27 * t135
-        + (t82 * d.k9 - 0.00004 * (t19 * t56 + t27 * t64 - (t18 * t54 + t27 * t65)));
-    let t158 = 0.0013 * (s_q3 * t37) - t157;
+    let t157 = t17 * t139 + t82 * d.k9 - t27 * t135
+        - 0.00004 * (t19 * t56 + t27 * (t64 - t65) - t18 * t54);
+    let t158 = 0.0013 * s_q3 * t37 - t157;
     let t159 = 0.032 * t83 + t158;
-    let t160 = p.d4 * t91 + t33 * d.k6 + (t33 * d.k4 - 2.0 * t124);
-    let t161 = 2.0 * (t5 * d.k13) + c_q3 * t156 + t160 - s_q3 * t159;
-    let t162 = c_q4 * t154 + (-0.0016 * t31 - 0.0003 * (-(s_q3 * t35) - c_q3 * t34));
+    let t160 = p.d4 * t91 + t33 * (d.k6 + d.k4) - 2.0 * t124;
+    let t161 = 2.0 * t5 * d.k13 + c_q3 * t156 + t160 - s_q3 * t159;
+    let t162 = c_q4 * t154 + -0.0016 * t31 - 0.0003 * (-(s_q3 * t35) - c_q3 * t34);
     let t163 = s_q4 * t153 + t162;
-    let t164 = t125 - p.a3 * t91 + (2.0 * t126 - t31 * d.k6);
-    let t165 = t163 + t164 - 2.0 * (t5 * d.k14);
-    let t166 = t93 - 2.0 * (t7 * d.k10);
+    let t164 = t125 + 2.0 * t126 - p.a3 * t91 - t31 * d.k6;
+    let t165 = t163 + t164 - 2.0 * t5 * d.k14;
+    let t166 = t93 - 2.0 * t7 * d.k10;
     let t167 = t92 - 2.0 * t151;
     let t168 = s_q2 * t166 + c_q2 * t167;
     let t169 = p.d3 * t168;
     let t170 = p.d3 * (c_q2 * t166 - s_q2 * t167)
         - p.a2 * (t91 + 2.0 * (t31 * d.k10 + t33 * d.k7));
-    let t171 = 0.032 * (p.m6 * (c_q3 * t79 - 2.0 * (s_q3 * t11))) + t152;
+    let t171 = 0.032 * p.m6 * (c_q3 * t79 - 2.0 * s_q3 * t11) + t152;
     let t172 = t155 + c_q4 * t171;
     let t173 = 0.032 * t95 + t158;
     let t174 = t160 + c_q3 * t172 - s_q3 * t173;
     let t175 = t162 + s_q4 * t171;
     let t176 = t164 + t175;
-    let t177 = 0.00004 * (c_q4 * t55 - t97 + (t97 + c_q4 * t57)) + c_q4 * t131
-        + t98 * d.k8;
-    let t178 = 0.00004 * t99 + s_q4 * t134 - s_q4 * t131;
+    let t177 = 0.00004 * (t97 + c_q4 * (t55 + t57) - t97) + c_q4 * t131 + t98 * d.k8;
+    let t178 = 0.00004 * t99 + s_q4 * (t134 - t131);
     let t179 = 0.0019 * t35 + c_q4 * t177 - s_q4 * t178;
-    let t180 = t34 * d.k9
-        - 0.00004 * (c_q4 * t64 - t56 * t96 - (s_q4 * t100 + c_q4 * t65))
-        - (s_q4 * t139 + c_q4 * t135);
+    let t180 = t34 * d.k9 - 0.00004 * (c_q4 * (t64 - t65) - t56 * t96 - s_q4 * t100)
+        - s_q4 * t139 - c_q4 * t135;
     let t181 = -0.0013 * t34 - t180;
     let t182 = p.d4 * t106 + c_q3 * t179 - s_q3 * t181;
     let t183 = s_q4 * t177 + c_q4 * t178;
@@ -1505,17 +1491,15 @@ pub fn coriolis_matrix_with(
     let t188 = p.d4 * t111 + c_q3 * t187;
     let t189 = s_q4 * t185 + c_q4 * t186;
     let t190 = t189 - p.a3 * t111;
-    let t191 = 2.0 * (c_q1 * t31 * d.k14) - t33 * t143
-        + (2.0 * (c_q1 * t33 * d.k13) - s_q3 * t138)
-        + (p.a3 * t75 - 0.000987 * (p.m3 * t52) - c_q3 * t141
-            + (t30 * t124 - p.d4 * t76 + (t30 * t123 - t32 * (t125 + t126))));
+    let t191 = p.a3 * t75 + c_q1 * (2.0 * t31 * d.k14 + 2.0 * t33 * d.k13)
+        + t30 * (t124 + t123) - t33 * t143 - s_q3 * t138 - 0.000987 * p.m3 * t52
+        - c_q3 * t141 - p.d4 * t76 - t32 * (t125 + t126);
     let t192 = p.a3 * t92 - p.d4 * t93;
     let t193 = p.a2 * t168 + t192;
-    let t194 = 2.0 * (qd[1] * s_q2 * d.k14 + qd[1] * c_q2 * d.k13)
-        + (-(s_q3 * t156) - c_q3 * t159);
+    let t194 = 2.0 * qd[1] * (s_q2 * d.k14 + c_q2 * d.k13) - s_q3 * t156 - c_q3 * t159;
     let t195 = -(s_q3 * t172) - c_q3 * t173;
-    let t196 = p.a3 * t108 - p.d4 * t107 + (-(s_q3 * t179) - c_q3 * t181);
-    let t197 = -(p.d4 * t112) - s_q3 * t187 - 0.064 * (c_q4 * t40 * d.k15);
+    let t196 = p.a3 * t108 - p.d4 * t107 - s_q3 * t179 - c_q3 * t181;
+    let t197 = -0.064 * c_q4 * t40 * d.k15 - p.d4 * t112 - s_q3 * t187;
     [
         [
             0.5
@@ -1524,15 +1508,14 @@ pub fn coriolis_matrix_with(
                         + c_q2 * t142 - s_q2 * t145 - p.d3 * t149)
                     + c_q1
                         * (qd[1] * t150 + s_q2 * t142 + c_q2 * t145
-                            + p.d3 * (c_q2 * t147 - s_q2 * t148)
-                            - 0.000408 * (c_q1 * t20) - s_q1 * t119 - t5 * t128
+                            + p.d3 * (c_q2 * t147 - s_q2 * t148) - 0.000408 * c_q1 * t20
+                            - s_q1 * t119 - t5 * t128
                             - p.a2
-                                * (t74 + d.k10 * t130 + t32 * t151 + t51 * d.k7
-                                    - t52 * d.k10))),
+                                * (t74 + t32 * t151 + t51 * d.k7 + d.k10 * (t130 - t52)))),
             0.5
                 * (s_q1
-                    * (t22 * d.k3 + t22 * d.k1 + c_q2 * t161 - 0.00273 * t24
-                        - s_q2 * t165 - t169)
+                    * (c_q2 * t161 + t22 * (d.k3 + d.k1) - 0.00273 * t24 - s_q2 * t165
+                        - t169)
                     + c_q1
                         * (t120 + s_q2 * t161 + c_q2 * t165 + t170 + 2.0 * t121
                             - t5 * d.k3)),
@@ -1547,7 +1530,7 @@ pub fn coriolis_matrix_with(
             0.5
                 * (s_q1 * (c_q2 * t188 - p.d3 * t113 - s_q2 * t190)
                     + c_q1
-                        * (p.d3 * (c_q2 * t112 + 0.064 * (s_q2 * t104)) + s_q2 * t188
+                        * (p.d3 * (c_q2 * t112 + 0.064 * s_q2 * t104) + s_q2 * t188
                             + c_q2 * t190 - p.a2 * t111)),
             0.5
                 * (s_q1 * (c_q2 * t116 - s_q2 * t117)
@@ -1555,9 +1538,9 @@ pub fn coriolis_matrix_with(
         ],
         [
             0.5
-                * (0.001365 * t25 + s_q1 * (0.001365 * t24) + d.k2 * t129 + p.a2 * t149
-                    + t191 - c_q1 * (t120 + t121) - t22 * t150
-                    - 0.000408 * (s_q1 * t21)),
+                * (0.001365 * t25 + d.k2 * t129 + p.a2 * t149 + t191
+                    + s_q1 * (0.001365 * t24 - 0.000408 * t21) - c_q1 * (t120 + t121)
+                    - t22 * t150),
             0.5 * (t193 + t194),
             0.5 * (t193 + t195),
             0.5 * (p.a2 * t109 + t196),
@@ -1639,7 +1622,7 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let t31 = s_q1 * c_q2 + c_q1 * s_q2;
     let t32 = c_q1 * c_q2 - s_q1 * s_q2;
     let t33 = p.a2 * s_q1;
-    let t34 = p.d4 * t32 + (t33 + p.a3 * t31);
+    let t34 = p.d4 * t32 + t33 + p.a3 * t31;
     let t35 = p.d3 * t8 + s_q2 * t10;
     let t36 = t35 - p.d4 * t12;
     let t37 = c_q2 * t10 - p.d3 * t6;
@@ -1658,19 +1641,17 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let t50 = 0.032 * t26 + c_q5 * t41 - s_q5 * t43;
     let t51 = -0.032 * t25 - s_q5 * t41 - c_q5 * t43;
     (
-        0.175 * (qd[0] * qd[0])
+        0.175 * qd[0] * qd[0]
             + 0.5
-                * (p.m2 * (t28 * t28 + t29 * t29 + t30 * t30) + 0.12 * (t2 * t2)
-                    + 0.514 * (t3 * t3) + 0.539 * (qd[1] * qd[1])
-                    + (0.076 * (t7 * t7) + p.m3 * (t44 * t44 + t45 * t45 + t46 * t46)
-                        + 0.0225 * (t9 * t9) + 0.086 * (t12 * t12))
-                    + (0.0018 * (t15 * t15 + t16 * t16)
-                        + p.m4 * (t47 * t47 + t48 * t48 + t38 * t38)
-                        + 0.0013 * (t17 * t17))
-                    + (p.m5 * (t41 * t41 + t49 + t43 * t43)
-                        + 0.0003 * (t20 * t20 + t21 * t21) + 0.0004 * (t22 * t22))
-                    + (0.00015 * (t25 * t25 + t26 * t26)
-                        + p.m6 * (t49 + t50 * t50 + t51 * t51) + 0.00004 * (t27 * t27))),
+                * (p.m2 * (t28 * t28 + t29 * t29 + t30 * t30) + 0.12 * t2 * t2
+                    + 0.514 * t3 * t3 + 0.539 * qd[1] * qd[1] + 0.076 * t7 * t7
+                    + p.m3 * (t44 * t44 + t45 * t45 + t46 * t46) + 0.0225 * t9 * t9
+                    + 0.086 * t12 * t12 + 0.0018 * (t15 * t15 + t16 * t16)
+                    + p.m4 * (t47 * t47 + t48 * t48 + t38 * t38) + 0.0013 * t17 * t17
+                    + p.m5 * (t41 * t41 + t49 + t43 * t43)
+                    + 0.0003 * (t20 * t20 + t21 * t21) + 0.0004 * t22 * t22
+                    + 0.00015 * (t25 * t25 + t26 * t26)
+                    + p.m6 * (t49 + t50 * t50 + t51 * t51) + 0.00004 * t27 * t27),
         (0.068 * s_q1 + 0.006 * c_q1) * d.k11 + (0.07 * t32 + t33) * d.k44
             + (0.019 * t32 + t34) * d.k45 + t34 * d.k46
             + (0.032 * (c_q4 * t32 - c_q3 * s_q4 * t31) + t34) * d.k21,

@@ -23,14 +23,14 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos | fma |
 //! |---|---:|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 65 | 35 | 1 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 123 | 45 | 0 | 0 | 5 | 5 | 105 |
-//! | `mass_matrix` | 94 | 32 | 0 | 0 | 4 | 4 | 52 |
-//! | `bias` | 120 | 42 | 0 | 0 | 5 | 5 | 88 |
+//! | `derived` | 63 | 35 | 1 | 0 | 0 | 0 | 0 |
+//! | `inverse_dynamics` | 120 | 45 | 0 | 0 | 5 | 5 | 105 |
+//! | `mass_matrix` | 92 | 33 | 0 | 0 | 4 | 4 | 51 |
+//! | `bias` | 119 | 42 | 0 | 0 | 5 | 5 | 88 |
 //! | `gravity` | 26 | 3 | 0 | 0 | 4 | 4 | 9 |
-//! | `joint_space` | 226 | 75 | 0 | 0 | 6 | 6 | 140 |
-//! | `forward_dynamics` | 304 | 109 | 4 | 0 | 5 | 5 | 196 |
-//! | `coriolis_matrix` | 348 | 118 | 0 | 0 | 6 | 6 | 217 |
+//! | `joint_space` | 224 | 81 | 0 | 0 | 6 | 6 | 134 |
+//! | `forward_dynamics` | 298 | 113 | 4 | 0 | 5 | 5 | 192 |
+//! | `coriolis_matrix` | 337 | 136 | 0 | 0 | 6 | 6 | 199 |
 //! | `energy` | 65 | 22 | 0 | 0 | 5 | 5 | 59 |
 //! | `body_poses` | 40 | 26 | 0 | 0 | 6 | 6 | 13 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -259,17 +259,17 @@ impl Params {
         let t0 = 0.001024 * p.m6 + 0.00015;
         let t1 = 0.001024 * p.m6 + 0.00055;
         let inv2 = 1.0 / t1;
-        let t3 = p.m6 + (p.m4 + p.m5);
+        let t3 = p.m6 + p.m4 + p.m5;
         let t4 = p.a3 * t3;
         let t5 = p.d4 * t3;
         let t6 = p.a3 * p.a3;
         let t7 = p.d4 * p.d4;
         let t8 = t3 * (t6 + t7);
         let t9 = p.d4 * t5;
-        let t10 = 0.038 * (p.d4 * p.m4) + (0.0049 * p.m3 + 0.000361 * p.m4);
+        let t10 = 0.0049 * p.m3 + p.m4 * (0.038 * p.d4 + 0.000361);
         let t11 = t8 + t10;
         let t12 = p.m3 + t3;
-        let t13 = t5 + (0.07 * p.m3 + 0.019 * p.m4);
+        let t13 = t5 + 0.07 * p.m3 + 0.019 * p.m4;
         let t14 = p.a2 * t12;
         let t15 = p.a2 * p.a2;
         let t16 = p.d3 * p.d3;
@@ -280,13 +280,13 @@ impl Params {
         let t21 = p.d4 * p.m6;
         Derived {
             params: *self,
-            k0: 0.05638025 * p.m2 + 0.00019881 * p.m3 + t8 + t17 + 0.0282 * (p.d3 * p.m3)
-                + 0.8865 - t9,
+            k0: 0.05638025 * p.m2 + t8 + t17 + 0.8865
+                + p.m3 * (0.00019881 + 0.0282 * p.d3) - t9,
             k1: -0.004588 * p.m2 - p.a2 * t14 - 0.394,
-            k2: -0.01547 * p.m2 - 0.0141 * (p.a2 * p.m3) - p.d3 * t14,
+            k2: -0.01547 * p.m2 - 0.0141 * p.a2 * p.m3 - p.d3 * t14,
             k3: t18 + 0.539,
             k4: t9 + t10 + 0.0553 - p.a3 * t4,
-            k5: -0.019 * (p.a3 * p.m4) - p.d4 * t4,
+            k5: -0.019 * p.a3 * p.m4 - p.d4 * t4,
             k6: t11 + 0.0878,
             k7: t13,
             k8: t0,
@@ -333,7 +333,7 @@ impl Params {
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 65,
+    mul: 63,
     add: 35,
     div: 1,
     sqrt: 0,
@@ -343,7 +343,7 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 123,
+    mul: 120,
     add: 45,
     div: 0,
     sqrt: 0,
@@ -387,8 +387,8 @@ pub fn inverse_dynamics_with(
     let t11 = p.a2 * qd[1] - p.d3 * t4;
     let t12 = p.a2 * t2;
     let t13 = fma(p.d3, t6, p.g * s_q1) - fma(qd[1], t11, t2 * t12);
-    let t14 = fma(t4, t12, fma(p.d3, t3, fma(p.a2, qdd[1], p.g * c_q1))) - p.d3 * t5;
-    let t15 = t4 * t11 - fma(p.d3, t2 * t2, p.a2 * t6);
+    let t14 = fma(p.d3, t3 - t5, fma(t4, t12, fma(p.a2, qdd[1], p.g * c_q1)));
+    let t15 = t4 * t11 - fma(p.d3 * t2, t2, p.a2 * t6);
     let t16 = fma(s_q2, t14, c_q2 * t13);
     let t17 = c_q2 * t14 - s_q2 * t13;
     let t18 = qd[1] + qd[2];
@@ -422,7 +422,7 @@ pub fn inverse_dynamics_with(
     let t46 = fma(t32, c_q4, qdd[5]) - fma(qd[4], t36, t33 * s_q4);
     let t47 = p.m2 * t6;
     let t48 = p.m2 * t2;
-    let t49 = fma(-0.000408, p.m2 * t4, -0.001365 * (p.m2 * qd[1]));
+    let t49 = p.m2 * fma(-0.000408, t4, -0.001365 * qd[1]);
     let t50 = p.m6 * t36;
     let t51 = p.m6 * t38;
     let t52 = -0.032 * fma(t36, t50, t38 * t51);
@@ -435,8 +435,8 @@ pub fn inverse_dynamics_with(
     let t59 = c_q3 * t56 - s_q3 * t57;
     let t60 = -fma(c_q3, t57, s_q3 * t56);
     let t61 = fma(-0.001365, t48, fma(qd[1], d.k3, t4 * d.k2));
-    let t62 = fma(-0.000987, p.m3 * t10, t18 * d.k6);
-    let t63 = fma(-0.000987, p.m3 * t18, t9 * d.k5);
+    let t62 = fma(-0.000987 * p.m3, t10, t18 * d.k6);
+    let t63 = fma(-0.000987 * p.m3, t18, t9 * d.k5);
     let t64 = t38 * d.k9;
     let t65 = fma(
         t37,
@@ -447,36 +447,35 @@ pub fn inverse_dynamics_with(
             fma(
                 0.00004,
                 fma(t43, t55, t44 * t54),
-                0.032 * (p.m6 * fma(c_q3, t30, s_q3 * t29)),
+                0.032 * p.m6 * fma(c_q3, t30, s_q3 * t29),
             ),
         ),
     );
     let t66 = t36 * d.k8;
     let t67 = fma(t38, t66, 0.00004 * t46) - t36 * t64;
-    let t68 = fma(c_q4, t65, fma(0.0016, t25 * t31, 0.0003 * t33)) - s_q4 * t67;
+    let t68 = fma(c_q4, t65, fma(0.0016 * t25, t31, 0.0003 * t33)) - s_q4 * t67;
     let t69 = fma(
-        -0.00004,
-        t44 * t55,
+        -0.00004 * t44,
+        t55,
         fma(
-            -0.032,
-            p.m6
-                * fma(
-                    fma(p.a3, t19, t17) - fma(t9, t26, t18 * t28),
-                    s_q4,
-                    (c_q3 * t29 - s_q3 * t30) * c_q4,
-                ),
-            fma(t39, d.k9, 0.00004 * (t43 * t54)),
+            -0.032 * p.m6,
+            fma(
+                fma(p.a3, t19, t17) - fma(t9, t26, t18 * t28),
+                s_q4,
+                (c_q3 * t29 - s_q3 * t30) * c_q4,
+            ),
+            fma(t39, d.k9, 0.00004 * t43 * t54),
         ),
     ) - t37 * t66;
-    let t70 = -0.0013 * (t24 * t31) - t69;
+    let t70 = -0.0013 * t24 * t31 - t69;
     let t71 = fma(
         c_q3,
         t68,
         fma(t15, d.k7, fma(t10, t62, fma(t21, d.k5, fma(t20, d.k4, p.d4 * t60)))),
     ) - fma(s_q3, t70, t18 * t63);
     let t72 = fma(t10, d.k5, t9 * d.k4);
-    let t73 = fma(c_q4, t67, fma(s_q4, t65, fma(-0.0003, t24 * t25, 0.0016 * t32)));
-    let t74 = fma(-0.000987, p.m3 * t19, fma(t18, t72, fma(t20, d.k5, t73)))
+    let t73 = fma(-0.0003 * t24, t25, fma(c_q4, t67, fma(s_q4, t65, 0.0016 * t32)));
+    let t74 = fma(-0.000987 * p.m3, t19, fma(t18, t72, fma(t20, d.k5, t73)))
         - fma(t15, d.k10, fma(t9, t62, p.a3 * t60));
     let t75 = t9 * d.k7 - t10 * d.k10;
     let t76 = t18 * d.k10;
@@ -486,30 +485,26 @@ pub fn inverse_dynamics_with(
     let t80 = fma(c_q2, t79, s_q2 * t77);
     let t81 = fma(-0.000408, t48, fma(qd[1], d.k2, t4 * d.k1));
     let t82 = fma(
-        t19,
-        d.k6,
-        fma(-0.000987, p.m3 * t21, fma(p.a3, t58, fma(t17, d.k10, t9 * t63))),
+        -0.000987 * p.m3,
+        t21,
+        fma(t19, d.k6, fma(p.a3, t58, fma(t17, d.k10, t9 * t63))),
     ) - fma(p.d4, t59, fma(c_q3, t70, fma(s_q3, t68, fma(t16, d.k7, t10 * t72))));
     [
         fma(
             c_q1,
             fma(
-                -0.000408,
-                p.m2 * t5,
-                fma(
-                    -0.001365,
-                    p.m2 * qdd[1],
-                    fma(
-                        p.d3,
-                        c_q2 * t77 - s_q2 * t79,
-                        fma(c_q2, t74, fma(s_q2, t71, qd[1] * t81)),
-                    ),
-                ),
+                p.d3,
+                c_q2 * t77 - s_q2 * t79,
+                fma(c_q2, t74, fma(s_q2, t71, qd[1] * t81)),
             )
                 - fma(
-                    p.a2,
-                    fma(t10, t78, fma(t9, t76, fma(t20, d.k7, t60))) - t21 * d.k10,
-                    t4 * t61,
+                    p.m2,
+                    fma(0.000408, t5, 0.001365 * qdd[1]),
+                    fma(
+                        p.a2,
+                        fma(t10, t78, fma(t9, t76, fma(t20, d.k7, t60))) - t21 * d.k10,
+                        t4 * t61,
+                    ),
                 ),
             fma(
                 s_q1,
@@ -522,8 +517,8 @@ pub fn inverse_dynamics_with(
             ),
         ),
         fma(
-            -0.006,
-            s_q1 * d.k11,
+            -0.006 * s_q1,
+            d.k11,
             fma(
                 -0.001365,
                 t47,
@@ -542,13 +537,13 @@ pub fn inverse_dynamics_with(
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 94,
-    add: 32,
+    mul: 92,
+    add: 33,
     div: 0,
     sqrt: 0,
     sin: 4,
     cos: 4,
-    fma: 52,
+    fma: 51,
 };
 ///The joint-space mass matrix M(q), symmetric positive definite, so that
 ///`M(q) q̈ + bias(q, q̇) = τ`. Entries of joints on different branches are zero.
@@ -575,12 +570,12 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t10 = t8 + t9;
     let t11 = c_q1 * c_q2;
     let t12 = s_q1 * s_q2;
-    let t13 = p.d3 * t11 - p.d3 * t12;
+    let t13 = p.d3 * (t11 - t12);
     let t14 = t11 - t12;
     let t15 = p.d4 * t10 - fma(p.a3, t14, p.a2 * c_q1);
     let t16 = c_q3 * c_q4;
     let t17 = fma(s_q4, t14, t10 * t16);
-    let t18 = -fma(p.d3, t8, p.d3 * t9);
+    let t18 = -(p.d3 * (t9 + t8));
     let t19 = s_q4 * t10;
     let t20 = c_q4 * t14 - c_q3 * t19;
     let t21 = p.m2 * c_q1;
@@ -597,34 +592,38 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t32 = 0.032 * fma(t17, t31, t25 * t30);
     let t33 = 0.032 * (t17 * t29 - t16 * t30);
     let t34 = t19 * t29;
-    let t35 = fma(-0.032, c_q2 * t34, s_q2 * t33);
+    let t35 = fma(-0.032 * c_q2, t34, s_q2 * t33);
     let t36 = -0.032 * fma(t25, t29, t16 * t31);
-    let t37 = fma(t17, d.k8, 0.032 * (p.m6 * fma(c_q3, t15, s_q3 * t13)));
-    let t38 = fma(-0.00004, s_q4 * t20, fma(c_q4, t37, 0.0003 * (c_q3 * t10)));
-    let t39 = 0.032 * (p.m6 * fma(s_q4, t18, c_q4 * (c_q3 * t13 - s_q3 * t15)))
+    let t37 = fma(t17, d.k8, 0.032 * p.m6 * fma(c_q3, t15, s_q3 * t13));
+    let t38 = fma(-0.00004 * s_q4, t20, fma(c_q4, t37, 0.0003 * c_q3 * t10));
+    let t39 = 0.032 * p.m6 * fma(s_q4, t18, c_q4 * (c_q3 * t13 - s_q3 * t15))
         - s_q3 * t10 * d.k9;
     let t40 = fma(c_q3, t38, fma(t14, d.k5, fma(t10, d.k4, p.d4 * t32)))
         - fma(s_q3, t39, c_q1 * d.k13);
-    let t41 = fma(0.00004, c_q4 * t20, fma(0.0016, t14, s_q4 * t37));
+    let t41 = fma(0.00004 * c_q4, t20, fma(0.0016, t14, s_q4 * t37));
     let t42 = fma(c_q1, d.k14, fma(t10, d.k5, t41)) - p.a3 * t32;
-    let t43 = fma(t18, d.k10, fma(-0.032, s_q3 * t19 * d.k15, -0.000987 * (p.m3 * t14)))
-        - fma(c_q3, t39, fma(s_q3, t38, fma(t13, d.k7, p.d4 * t33)));
+    let t43 = fma(t18, d.k10, -0.000987 * p.m3 * t14)
+        - fma(
+            s_q3,
+            fma(0.032 * t19, d.k15, t38),
+            fma(c_q3, t39, fma(t13, d.k7, p.d4 * t33)),
+        );
     let t44 = fma(-0.001365, t21, fma(s_q1, d.k2, fma(p.a2, t35, t43)));
     let t45 = -t39;
     let t46 = t25 * d.k8;
-    let t47 = 0.032 * (t23 * t29) - t46;
-    let t48 = fma(-0.00004, s_q4 * t24, -0.0003 * s_q3);
+    let t47 = 0.032 * t23 * t29 - t46;
+    let t48 = fma(-0.00004 * s_q4, t24, -0.0003 * s_q3);
     let t49 = c_q3 * d.k9;
-    let t50 = 0.032 * (p.m6 * fma(s_q4, fma(p.a2, c_q2, p.a3), t16 * t23)) - t49;
-    let t51 = -0.032 * (c_q3 * s_q4 * d.k15) - p.d4 * t36;
+    let t50 = 0.032 * p.m6 * fma(s_q4, fma(p.a2, c_q2, p.a3), t16 * t23) - t49;
+    let t51 = -0.032 * c_q3 * s_q4 * d.k15 - p.d4 * t36;
     let t52 = c_q2 * d.k14
         - fma(c_q3, t50, fma(s_q3, fma(c_q4, t47, t48), s_q2 * d.k13));
     let t53 = d.k6 + t51;
     let t54 = t52 + t53;
     let t55 = fma(s_q4, t47, 0.00004 * t26);
     let t56 = -t50;
-    let t57 = -0.032 * (s_q3 * d.k18) - t46;
-    let t58 = 0.032 * (p.m6 * (p.a3 * s_q4 - p.d4 * t16)) - t49;
+    let t57 = -0.032 * s_q3 * d.k18 - t46;
+    let t58 = 0.032 * p.m6 * (p.a3 * s_q4 - p.d4 * t16) - t49;
     let t59 = fma(s_q4, t57, 0.00004 * t26);
     let t60 = -t58;
     [
@@ -632,12 +631,12 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
             fma(
                 c_q1,
                 fma(
-                    -0.000408,
-                    p.m2 * s_q1,
+                    -0.000408 * p.m2,
+                    s_q1,
                     fma(
                         c_q2,
                         t42,
-                        fma(s_q2, t40, p.d3 * fma(0.032, s_q2 * t34, c_q2 * t33)),
+                        fma(s_q2, t40, p.d3 * fma(0.032 * s_q2, t34, c_q2 * t33)),
                     ),
                 ) - p.a2 * (fma(t10, d.k7, t32) - t14 * d.k10),
                 fma(
@@ -657,7 +656,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
             t44,
             fma(
                 p.a2,
-                fma(c_q2, fma(-0.032, s_q4 * t31, d.k10), s_q2 * (t36 + d.k16)),
+                fma(c_q2, fma(-0.032 * s_q4, t31, d.k10), s_q2 * (t36 + d.k16)),
                 d.k17 + t51 + t52,
             ),
             t54,
@@ -670,7 +669,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
             t41,
             t55,
             t59,
-            fma(s_q4 * s_q4, d.k8, fma(0.00004, c_q4 * c_q4, 0.0016)),
+            fma(s_q4 * s_q4, d.k8, fma(0.00004 * c_q4, c_q4, 0.0016)),
             0.0,
             t28,
         ],
@@ -680,7 +679,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 120,
+    mul: 119,
     add: 42,
     div: 0,
     sqrt: 0,
@@ -738,14 +737,14 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t35 = fma(s_q2, t33, c_q2 * t32);
     let t36 = fma(t7, t15, t35) - t10 * t16;
     let t37 = -fma(c_q2, t30, fma(s_q2, t29, qd[2] * t6));
-    let t38 = fma(t4, t8, p.a2 * t30) - p.d3 * (t5 * t5);
+    let t38 = fma(t4, t8, p.a2 * t30) - p.d3 * t5 * t5;
     let t39 = fma(p.d4, t31, fma(t7, t17, fma(t6, t16, t38))) - p.a3 * t37;
     let t40 = fma(s_q4, t37, fma(c_q4, t34, qd[4] * t22));
     let t41 = fma(s_q3, t31, qd[3] * t13);
     let t42 = c_q2 * t33 - s_q2 * t32;
     let t43 = c_q4 * t37 - fma(s_q4, t34, qd[4] * t21);
     let t44 = p.m2 * t5;
-    let t45 = fma(-0.000408, p.m2 * t4, -0.001365 * (p.m2 * qd[1]));
+    let t45 = p.m2 * fma(-0.000408, t4, -0.001365 * qd[1]);
     let t46 = p.m6 * t21;
     let t47 = p.m6 * t23;
     let t48 = -0.032 * fma(t21, t46, t23 * t47);
@@ -759,8 +758,8 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t56 = fma(s_q4, t52, c_q4 * t48);
     let t57 = c_q3 * t53 - s_q3 * t54;
     let t58 = fma(-0.001365, t44, fma(qd[1], d.k3, t4 * d.k2));
-    let t59 = fma(-0.000987, p.m3 * t7, t10 * d.k6);
-    let t60 = fma(-0.000987, p.m3 * t10, t6 * d.k5);
+    let t59 = fma(-0.000987 * p.m3, t7, t10 * d.k6);
+    let t60 = fma(-0.000987 * p.m3, t10, t6 * d.k5);
     let t61 = t23 * d.k9;
     let t62 = t21 * d.k8;
     let t63 = fma(t7, d.k5, t6 * d.k4);
@@ -775,40 +774,39 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
             t22,
             t61,
             fma(
-                0.032,
-                p.m6 * fma(c_q3, t39, s_q3 * t36),
+                0.032 * p.m6,
+                fma(c_q3, t39, s_q3 * t36),
                 0.00004 * fma(t26, t50, t27 * t49),
             ),
         ),
     );
     let t69 = fma(t23, t62, 0.00004 * t43) - t21 * t61;
-    let t70 = fma(c_q4, t68, fma(0.0003, t34, 0.0016 * (t14 * t18))) - s_q4 * t69;
+    let t70 = fma(c_q4, t68, fma(0.0003, t34, 0.0016 * t14 * t18)) - s_q4 * t69;
     let t71 = fma(
-        -0.032,
-        p.m6
-            * fma(s_q4, t42 - fma(t6, t15, t10 * t17), c_q4 * (c_q3 * t36 - s_q3 * t39)),
+        -0.032 * p.m6,
+        fma(s_q4, t42 - fma(t6, t15, t10 * t17), c_q4 * (c_q3 * t36 - s_q3 * t39)),
         fma(-0.00004, t27 * t50 - t26 * t49, t41 * d.k9),
     ) - t22 * t62;
-    let t72 = -0.0013 * (t13 * t18) - t71;
+    let t72 = -0.0013 * t13 * t18 - t71;
     let t73 = fma(
         c_q3,
         t70,
         fma(t38, d.k7, fma(t37, d.k5, fma(t31, d.k4, fma(t7, t59, p.d4 * t55)))),
     ) - fma(s_q3, t72, t10 * t60);
-    let t74 = fma(c_q4, t69, fma(s_q4, t68, fma(-0.0003, t13 * t14, 0.0016 * t37)));
+    let t74 = fma(-0.0003 * t13, t14, fma(c_q4, t69, fma(s_q4, t68, 0.0016 * t37)));
     let t75 = fma(t31, d.k5, fma(t10, t63, t74))
         - fma(t38, d.k10, fma(t6, t59, p.a3 * t55));
     let t76 = fma(t7, t64, t57) - t10 * t65;
     let t77 = t56 - fma(t6, t64, t10 * t66);
     let t78 = fma(c_q2, t77, s_q2 * t76);
-    let t79 = fma(-0.000987, p.m3 * t37, fma(p.a3, t56, fma(t42, d.k10, t6 * t60)))
+    let t79 = fma(-0.000987 * p.m3, t37, fma(p.a3, t56, fma(t42, d.k10, t6 * t60)))
         - fma(c_q3, t72, fma(s_q3, t70, fma(t35, d.k7, fma(t7, t63, p.d4 * t57))));
     [
         fma(
             c_q1,
             fma(
-                -0.000408,
-                p.m2 * t29,
+                -0.000408 * p.m2,
+                t29,
                 fma(
                     p.d3,
                     c_q2 * t76 - s_q2 * t77,
@@ -825,8 +823,8 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
                     - fma(p.d3, t78, fma(s_q2, t75, qd[1] * t45))),
         ),
         fma(
-            -0.006,
-            s_q1 * d.k11,
+            -0.006 * s_q1,
+            d.k11,
             fma(
                 0.001365,
                 t51,
@@ -883,10 +881,10 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     [
         fma(
             c_q1,
-            fma(0.032, c_q2 * t18, s_q2 * t17),
-            s_q1 * fma(-0.032, s_q2 * t18, c_q2 * t17),
+            fma(0.032 * c_q2, t18, s_q2 * t17),
+            s_q1 * fma(-0.032 * s_q2, t18, c_q2 * t17),
         ),
-        fma(-0.006, s_q1 * d.k11, fma(c_q1, d.k12, t19)),
+        fma(-0.006 * s_q1, d.k11, fma(c_q1, d.k12, t19)),
         t19,
         0.032 * t18,
         -0.032 * t16,
@@ -895,13 +893,13 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 226,
-    add: 75,
+    mul: 224,
+    add: 81,
     div: 0,
     sqrt: 0,
     sin: 6,
     cos: 6,
-    fma: 140,
+    fma: 134,
 };
 ///The mass matrix, bias and gravity forces of one state in one pass: the
 ///three share every subexpression (sines and cosines, rotations, velocity
@@ -944,16 +942,16 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t24 = s_q4 * t23;
     let t25 = 0.00004 * t22;
     let t26 = 0.00004 * c_q4;
-    let t27 = p.g * s_q1 - fma(qd[1], t6, fma(qd[1], t7, t8 * t9));
+    let t27 = p.g * s_q1 - fma(qd[1], t7 + t6, t8 * t9);
     let t28 = fma(t5, t9, p.g * c_q1);
     let t29 = p.m2 * qd[1];
     let t30 = p.m2 * t8;
-    let t31 = fma(-0.000408, p.m2 * t5, -0.001365 * t29);
+    let t31 = fma(-0.000408 * p.m2, t5, -0.001365 * t29);
     let t32 = p.m6 * s_q3;
     let t33 = p.m6 * c_q3;
     let t34 = -0.032 * fma(t23, t32, t21 * t33);
     let t35 = t5 * t29;
-    let t36 = fma(t5, t7, t4 * t5) - p.d3 * (t8 * t8);
+    let t36 = t5 * (t4 + t7) - p.d3 * t8 * t8;
     let t37 = c_q2 * t28 - s_q2 * t27;
     let t38 = fma(s_q2, t28, c_q2 * t27);
     let t39 = q[1] + q[2];
@@ -990,11 +988,11 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t70 = 0.032 * (t32 * t63 - t21 * t68);
     let t71 = s_q4 * t67;
     let t72 = p.m6 * t71;
-    let t73 = fma(-0.032, c_q2 * t72, s_q2 * t70);
-    let t74 = fma(qd[1], t42, qd[2] * t42);
+    let t73 = fma(-0.032 * c_q2, t72, s_q2 * t70);
+    let t74 = t42 * (qd[2] + qd[1]);
     let t75 = fma(c_q3, t74, qd[3] * t45);
     let t76 = fma(t42, t46, t38) - t10 * t13;
-    let t77 = -fma(qd[1], t43, qd[2] * t43);
+    let t77 = -(t43 * (qd[2] + qd[1]));
     let t78 = fma(p.d4, t74, fma(t14, t42, fma(t13, t43, t36))) - p.a3 * t77;
     let t79 = fma(s_q4, t77, fma(c_q4, t75, qd[4] * t49));
     let t80 = fma(s_q3, t74, qd[3] * t44);
@@ -1005,42 +1003,42 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t85 = -fma(c_q3, t84, s_q3 * t83);
     let t86 = fma(s_q4, t82, c_q4 * t56);
     let t87 = c_q3 * t83 - s_q3 * t84;
-    let t88 = fma(p.g, t62, p.g * t61);
+    let t88 = p.g * (t61 + t62);
     let t89 = fma(-0.001365, t30, fma(qd[1], d.k3, t5 * d.k2));
     let t90 = t10 * d.k10;
     let t91 = t10 * d.k7;
     let t92 = qd[1] * d.k2;
     let t93 = fma(-0.000408, t30, fma(t5, d.k1, t92));
     let t94 = t23 * d.k8;
-    let t95 = 0.032 * (t20 * t32) - t94;
-    let t96 = fma(-0.00004, s_q4 * t22, -0.0003 * s_q3);
+    let t95 = 0.032 * t20 * t32 - t94;
+    let t96 = fma(-0.00004 * s_q4, t22, -0.0003 * s_q3);
     let t97 = c_q3 * d.k9;
-    let t98 = 0.032 * (p.m6 * fma(s_q4, fma(p.a2, c_q2, p.a3), t20 * t21)) - t97;
-    let t99 = -0.032 * (t64 * d.k15) - p.d4 * t34;
+    let t98 = 0.032 * p.m6 * fma(s_q4, fma(p.a2, c_q2, p.a3), t20 * t21) - t97;
+    let t99 = -0.032 * t64 * d.k15 - p.d4 * t34;
     let t100 = c_q2 * d.k14
         - fma(c_q3, t98, fma(s_q3, fma(c_q4, t95, t96), s_q2 * d.k13));
     let t101 = d.k6 + t99;
     let t102 = t100 + t101;
     let t103 = fma(s_q4, t95, 0.00004 * t24);
     let t104 = -t98;
-    let t105 = -0.032 * (s_q3 * d.k18) - t94;
-    let t106 = 0.032 * (p.m6 * (p.a3 * s_q4 - p.d4 * t21)) - t97;
+    let t105 = -0.032 * s_q3 * d.k18 - t94;
+    let t106 = 0.032 * p.m6 * (p.a3 * s_q4 - p.d4 * t21) - t97;
     let t107 = fma(s_q4, t105, 0.00004 * t24);
     let t108 = -t106;
-    let t109 = fma(t63, d.k8, 0.032 * (p.m6 * fma(c_q3, t60, s_q3 * t59)));
-    let t110 = fma(-0.00004, s_q4 * t65, fma(c_q4, t109, 0.0003 * (c_q3 * t40)));
-    let t111 = 0.032 * (p.m6 * (c_q4 * (c_q3 * t59 - s_q3 * t60) - p.d3 * s_q4 * t40))
+    let t109 = fma(t63, d.k8, 0.032 * p.m6 * fma(c_q3, t60, s_q3 * t59));
+    let t110 = fma(-0.00004 * s_q4, t65, fma(c_q4, t109, 0.0003 * c_q3 * t40));
+    let t111 = 0.032 * p.m6 * (c_q4 * (c_q3 * t59 - s_q3 * t60) - p.d3 * s_q4 * t40)
         - t67 * d.k9;
     let t112 = fma(c_q3, t110, fma(t41, d.k5, fma(t40, d.k4, p.d4 * t69)))
         - fma(s_q3, t111, c_q1 * d.k13);
-    let t113 = fma(0.00004, c_q4 * t65, fma(0.0016, t41, s_q4 * t109));
+    let t113 = fma(0.00004 * c_q4, t65, fma(0.0016, t41, s_q4 * t109));
     let t114 = fma(t40, d.k5, fma(c_q1, d.k14, t113)) - p.a3 * t69;
-    let t115 = fma(-0.032, t71 * d.k15, -0.000987 * (p.m3 * t41))
-        - fma(c_q3, t111, fma(s_q3, t110, fma(t41, d.k20, fma(t40, d.k19, p.d4 * t70))));
+    let t115 = fma(-0.032 * t71, d.k15, t41 * (-0.000987 * p.m3 - d.k20))
+        - fma(c_q3, t111, fma(s_q3, t110, fma(t40, d.k19, p.d4 * t70)));
     let t116 = fma(-0.001365, t19, fma(s_q1, d.k2, fma(p.a2, t73, t115)));
     let t117 = -t111;
-    let t118 = fma(-0.000987, p.m3 * t42, t10 * d.k6);
-    let t119 = fma(-0.000987, p.m3 * t10, t43 * d.k5);
+    let t118 = fma(-0.000987 * p.m3, t42, t10 * d.k6);
+    let t119 = fma(-0.000987 * p.m3, t10, t43 * d.k5);
     let t120 = t50 * d.k9;
     let t121 = fma(
         t79,
@@ -1049,46 +1047,41 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
             t49,
             t120,
             fma(
-                0.032,
-                p.m6 * fma(c_q3, t78, s_q3 * t76),
+                0.032 * p.m6,
+                fma(c_q3, t78, s_q3 * t76),
                 0.00004 * fma(t51, t58, t52 * t57),
             ),
         ),
     );
     let t122 = t48 * d.k8;
     let t123 = fma(t50, t122, 0.00004 * t81) - t48 * t120;
-    let t124 = fma(c_q4, t121, fma(0.0003, t75, 0.0016 * (t45 * t47))) - s_q4 * t123;
+    let t124 = fma(c_q4, t121, fma(0.0003, t75, 0.0016 * t45 * t47)) - s_q4 * t123;
     let t125 = fma(
-        -0.032,
-        p.m6
-            * fma(
-                s_q4,
-                t37 - fma(t43, t46, t10 * t14),
-                c_q4 * (c_q3 * t76 - s_q3 * t78),
-            ),
+        -0.032 * p.m6,
+        fma(s_q4, t37 - fma(t43, t46, t10 * t14), c_q4 * (c_q3 * t76 - s_q3 * t78)),
         fma(-0.00004, t52 * t58 - t51 * t57, t80 * d.k9),
     ) - t49 * t122;
-    let t126 = -0.0013 * (t44 * t47) - t125;
+    let t126 = -0.0013 * t44 * t47 - t125;
     let t127 = fma(
         c_q3,
         t124,
         fma(t77, d.k5, fma(t74, d.k4, fma(t42, t118, fma(t36, d.k7, p.d4 * t85)))),
     ) - fma(s_q3, t126, t10 * t119);
     let t128 = fma(t42, d.k5, t43 * d.k4);
-    let t129 = fma(c_q4, t123, fma(s_q4, t121, fma(-0.0003, t44 * t45, 0.0016 * t77)));
+    let t129 = fma(-0.0003 * t44, t45, fma(c_q4, t123, fma(s_q4, t121, 0.0016 * t77)));
     let t130 = fma(t74, d.k5, fma(t10, t128, t129))
         - fma(t43, t118, fma(t36, d.k10, p.a3 * t85));
     let t131 = t43 * d.k7 - t42 * d.k10;
     let t132 = fma(t42, t131, t87) - t10 * t90;
     let t133 = t86 - fma(t43, t131, t10 * t91);
     let t134 = fma(c_q2, t133, s_q2 * t132);
-    let t135 = fma(-0.006, s_q1 * d.k11, c_q1 * d.k12);
-    let t136 = fma(-0.000987, p.m3 * t77, fma(p.a3, t86, fma(t43, t119, t37 * d.k10)))
+    let t135 = fma(-0.006 * s_q1, d.k11, c_q1 * d.k12);
+    let t136 = fma(-0.000987 * p.m3, t77, fma(p.a3, t86, fma(t43, t119, t37 * d.k10)))
         - fma(c_q3, t126, fma(s_q3, t124, fma(t42, t128, fma(t38, d.k7, p.d4 * t87))));
     let t137 = t67 * d.k21;
     let t138 = 0.032 * (t21 * t137 - t32 * t88);
     let t139 = t71 * d.k21;
-    let t140 = fma(-0.032, t23 * t137, fma(-0.032, t33 * t88, t41 * d.k22))
+    let t140 = fma(-0.032 * t33, t88, fma(-0.032 * t23, t137, t41 * d.k22))
         - t40 * d.k23;
     JointSpace {
         mass_matrix: [
@@ -1096,12 +1089,12 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
                 fma(
                     c_q1,
                     fma(
-                        -0.000408,
-                        p.m2 * s_q1,
+                        -0.000408 * p.m2,
+                        s_q1,
                         fma(
                             c_q2,
                             t114,
-                            fma(s_q2, t112, p.d3 * fma(0.032, s_q2 * t72, c_q2 * t70)),
+                            fma(s_q2, t112, p.d3 * fma(0.032 * s_q2, t72, c_q2 * t70)),
                         ),
                     ) - p.a2 * (fma(t40, d.k7, t69) - t41 * d.k10),
                     fma(
@@ -1121,7 +1114,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
                 t116,
                 fma(
                     p.a2,
-                    fma(c_q2, fma(-0.032, s_q4 * t33, d.k10), s_q2 * (t34 + d.k16)),
+                    fma(c_q2, fma(-0.032 * s_q4, t33, d.k10), s_q2 * (t34 + d.k16)),
                     d.k17 + t99 + t100,
                 ),
                 t102,
@@ -1141,7 +1134,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
                 t113,
                 t103,
                 t107,
-                fma(s_q4 * s_q4, d.k8, fma(0.00004, c_q4 * c_q4, 0.0016)),
+                fma(s_q4 * s_q4, d.k8, fma(0.00004 * c_q4, c_q4, 0.0016)),
                 0.0,
                 t26,
             ],
@@ -1152,8 +1145,8 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
             fma(
                 c_q1,
                 fma(
-                    -0.000408,
-                    t8 * t29,
+                    -0.000408 * t8,
+                    t29,
                     fma(
                         p.d3,
                         c_q2 * t132 - s_q2 * t133,
@@ -1166,14 +1159,14 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
                         t5 * t89,
                     ),
                 s_q1
-                    * (fma(
-                        0.000408,
-                        t35,
-                        fma(c_q2, t127, fma(qd[1] * t8, d.k1, t8 * t89)),
-                    ) - fma(p.d3, t134, fma(s_q2, t130, qd[1] * t31))),
+                    * (fma(t8, fma(qd[1], d.k1, t89), fma(0.000408, t35, c_q2 * t127))
+                        - fma(p.d3, t134, fma(s_q2, t130, qd[1] * t31))),
             ),
-            fma(0.001365, t35, fma(p.a2, t134, fma(t8, t92, fma(t5, t31, t135 + t136))))
-                - t8 * t93,
+            fma(
+                t8,
+                t92 - t93,
+                fma(0.001365, t35, fma(p.a2, t134, fma(t5, t31, t135 + t136))),
+            ),
             t136,
             t129,
             t125,
@@ -1182,8 +1175,8 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
         gravity: [
             fma(
                 c_q1,
-                fma(0.032, c_q2 * t139, s_q2 * t138),
-                s_q1 * fma(-0.032, s_q2 * t139, c_q2 * t138),
+                fma(0.032 * c_q2, t139, s_q2 * t138),
+                s_q1 * fma(-0.032 * s_q2, t139, c_q2 * t138),
             ),
             t135 + t140,
             t140,
@@ -1195,13 +1188,13 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 304,
-    add: 109,
+    mul: 298,
+    add: 113,
     div: 4,
     sqrt: 0,
     sin: 5,
     cos: 5,
-    fma: 196,
+    fma: 192,
 };
 ///Joint accelerations q̈(q, q̇, τ) by Vereshchagin's separate-bodies
 ///(articulated-body) method, in O(n) and without forming M(q); they satisfy
@@ -1242,7 +1235,7 @@ pub fn forward_dynamics_with(
     let t13 = p.a2 * t4;
     let t14 = -fma(qd[1], t12, t4 * t13);
     let t15 = fma(t6, t13, p.d3 * t5);
-    let t16 = t6 * t12 - p.d3 * (t4 * t4);
+    let t16 = t6 * t12 - p.d3 * t4 * t4;
     let t17 = qd[1] + qd[2];
     let t18 = qd[2] * t11;
     let t19 = qd[2] * t10;
@@ -1269,7 +1262,7 @@ pub fn forward_dynamics_with(
     let t40 = -fma(t36, c_q5, t34 * s_q5);
     let t41 = t35 + qd[5];
     let t42 = p.m2 * t4;
-    let t43 = fma(-0.000408, p.m2 * t6, -0.001365 * (p.m2 * qd[1]));
+    let t43 = p.m2 * fma(-0.000408, t6, -0.001365 * qd[1]);
     let t44 = p.m6 * t35;
     let t45 = c_q5 * t41;
     let t46 = s_q5 * t41;
@@ -1277,11 +1270,11 @@ pub fn forward_dynamics_with(
     let t48 = c_q2 * t15 - s_q2 * t14;
     let t49 = c_q3 * t26 - s_q3 * t29;
     let t50 = -fma(c_q3, t29, s_q3 * t26);
-    let t51 = 0.032 * fma(p.m6, t34 * t34, p.m6 * (t36 * t36));
-    let t52 = fma(0.0013, t22 * t30, tau[4]);
+    let t51 = 0.032 * (p.m6 * fma(t34, t34, t36 * t36));
+    let t52 = fma(0.0013 * t22, t30, tau[4]);
     let t53 = fma(-0.001365, t42, fma(qd[1], d.k3, t6 * d.k2));
-    let t54 = fma(-0.000987, p.m3 * t11, t17 * d.k6);
-    let t55 = fma(-0.000987, p.m3 * t17, t10 * d.k5);
+    let t54 = fma(-0.000987 * p.m3, t11, t17 * d.k6);
+    let t55 = fma(-0.000987 * p.m3, t17, t10 * d.k5);
     let t56 = t36 * d.k9;
     let t57 = t34 * d.k8;
     let t58 = fma(t11, d.k5, t10 * d.k4);
@@ -1292,7 +1285,7 @@ pub fn forward_dynamics_with(
     let t63 = fma(s_q4 * s_q4, d.k8, 0.0016);
     let inv64 = 1.0 / t63;
     let t65 = s_q4 * c_q4;
-    let t66 = fma(c_q4 * c_q4, d.k8, 0.0003) - inv64 * d.k24 * (t65 * t65);
+    let t66 = fma(c_q4 * c_q4, d.k8, 0.0003) - inv64 * d.k24 * t65 * t65;
     let t67 = 0.032 * (s_q4 * inv64 * t65 * d.k25 - p.m6 * c_q4);
     let t68 = c_q3 * t67;
     let t69 = c_q3 * t68;
@@ -1301,52 +1294,51 @@ pub fn forward_dynamics_with(
     let t72 = -0.001024 * fma(c_q3 * c_q3 * inv64, t71, s_q3 * s_q3 * t70);
     let t73 = s_q3 * c_q3;
     let t74 = s_q3 * t68;
-    let t75 = 0.001024 * (t70 * t73 - inv64 * t71 * t73);
+    let t75 = 0.001024 * (t73 * (t70 - inv64 * t71));
     let t76 = p.d4 * t75;
     let t77 = s_q3 * t65;
     let t78 = d.k29 * t77;
     let t79 = fma(-0.001024, t78, t76);
-    let t80 = 2.0 * (p.d4 * t74) - fma(p.d4, t79, t66 * t73);
+    let t80 = p.d4 * (2.0 * t74 - t79) - t66 * t73;
     let t81 = s_q3 * (s_q3 * t67);
     let t82 = c_q3 * t65;
     let t83 = 0.001024 * (s_q4 * s_q4 * d.k29 - d.k30 * t82);
     let t84 = -0.001024 * fma(s_q3 * s_q3 * inv64, t71, c_q3 * c_q3 * t70);
-    let t85 = fma(0.001024, d.k29 * t82, p.d4 * t84);
-    let t86 = fma(-2.0, p.d4 * t81, fma(p.d4, t85, fma(s_q3 * s_q3, t66, d.k6)))
-        - p.a3 * t83;
+    let t85 = fma(0.001024 * d.k29, t82, p.d4 * t84);
+    let t86 = fma(p.d4, fma(-2.0, t81, t85), fma(s_q3 * s_q3, t66, d.k6)) - p.a3 * t83;
     let inv87 = 1.0 / t86;
-    let t88 = fma(-2.0, p.d4 * t69, fma(t72, d.k28, fma(c_q3 * c_q3, t66, d.k4)))
+    let t88 = fma(-2.0 * p.d4, t69, fma(t72, d.k28, fma(c_q3 * c_q3, t66, d.k4)))
         - t80 * t80 * inv87;
-    let t89 = fma(p.a3, t79, d.k32) - p.a3 * t74;
+    let t89 = fma(p.a3, t79 - t74, d.k32);
     let t90 = fma(p.a3, t69, d.k5) - fma(t80 * inv87, t89, t72 * d.k31);
     let t91 = s_q2 * t90;
     let t92 = c_q2 * t90;
-    let t93 = t72 * d.k33 - inv87 * (t89 * t89);
+    let t93 = t72 * d.k33 - inv87 * t89 * t89;
     let t94 = d.k16 + t81 - t85;
     let t95 = t76 - fma(t80 * inv87, t94, t74);
     let t96 = -fma(inv87 * t89, t94, p.a3 * t75);
     let t97 = c_q2 * t95 - s_q2 * t96;
     let t98 = d.k10 - t83;
-    let t99 = 0.001024 * (t77 * d.k30) - t80 * inv87 * t98;
+    let t99 = 0.001024 * t77 * d.k30 - t80 * inv87 * t98;
     let t100 = -0.001024 * t78 - inv87 * t89 * t98;
     let t101 = c_q2 * t99 - s_q2 * t100;
     let t102 = fma(c_q2, t101, s_q2 * t97);
-    let t103 = t84 - inv87 * (t94 * t94);
+    let t103 = t84 - inv87 * t94 * t94;
     let t104 = t65 * d.k26;
-    let t105 = -0.001024 * (c_q3 * t104) - inv87 * t94 * t98;
+    let t105 = -0.001024 * c_q3 * t104 - inv87 * t94 * t98;
     let t106 = c_q2 * t105;
     let t107 = fma(s_q2, t103, t106);
     let t108 = s_q2 * t105;
     let t109 = s_q4 * (s_q4 * d.k26);
-    let t110 = -0.001024 * t109 - inv87 * (t98 * t98);
+    let t110 = -0.001024 * t109 - inv87 * t98 * t98;
     let t111 = fma(c_q2, t110, t108);
     let t112 = fma(c_q2, t111, s_q2 * t107);
     let t113 = fma(p.a2, t102, d.k2) - t112 * d.k35;
     let t114 = fma(t112, d.k36, d.k3);
     let inv115 = 1.0 / t114;
     let t116 = fma(
-        -2.0,
-        p.d3 * t102,
+        -2.0 * p.d3,
+        t102,
         fma(t112, d.k34, fma(c_q2, c_q2 * t88 - t91, d.k1)),
     ) - fma(t113 * t113, inv115, s_q2 * (t92 - s_q2 * t93));
     let t117 = fma(s_q2, t88, t92);
@@ -1361,46 +1353,42 @@ pub fn forward_dynamics_with(
     let t126 = c_q2 * t107 - s_q2 * t111;
     let t127 = p.d3 * t126;
     let t128 = t75 - inv87 * t94 * t120;
-    let t129 = 0.001024 * (s_q3 * t104) - inv87 * t98 * t120;
+    let t129 = 0.001024 * s_q3 * t104 - inv87 * t98 * t120;
     let t130 = fma(c_q2, t129, s_q2 * t128);
     let t131 = p.a2 * t130 - t127;
     let t132 = fma(d.k35, t126, fma(p.a2, t125, d.k38)) - d.k36 * t130;
-    let t133 = fma(p.d3, t131, fma(p.d3, t119, fma(c_q2, t117, d.k39)))
-        - fma(
-            t113 * inv115,
-            t132,
-            fma(p.d3, t125, fma(p.a2, c_q2 * t121 - s_q2 * t122, s_q2 * t118)),
-        );
+    let t133 = fma(p.d3, t119 + t131 - t125, fma(c_q2, t117, d.k39))
+        - fma(t113 * inv115, t132, fma(p.a2, c_q2 * t121 - s_q2 * t122, s_q2 * t118));
     let t134 = c_q2 * t123 - s_q2 * t124;
     let t135 = c_q2 * t128 - s_q2 * t129;
     let t136 = p.a2 * t135
         - p.d3 * (c_q2 * (c_q2 * t103 - t108) - s_q2 * (t106 - s_q2 * t110));
-    let t137 = t72 - inv87 * (t120 * t120);
+    let t137 = t72 - inv87 * t120 * t120;
     let t138 = fma(
         2.0,
         p.d3 * t134 - p.a2 * fma(c_q2, t122, s_q2 * t121),
         fma(p.a2, p.a2 * t137 - p.d3 * t135, fma(c_q2, t118, s_q2 * t117)),
-    ) - fma(inv115, t132 * t132, p.d3 * t136);
+    ) - fma(inv115 * t132, t132, p.d3 * t136);
     let t139 = fma(
         c_q1,
         fma(c_q1, t138, s_q1 * t133),
         fma(s_q1, fma(c_q1, t133, s_q1 * t116), d.k0),
     );
     let inv140 = 1.0 / t139;
-    let t141 = -0.00004 * fma(t39, t46, t40 * t45) - fma(qd[4] * t35, d.k8, t35 * t56);
+    let t141 = -0.00004 * fma(t39, t46, t40 * t45) - t35 * fma(qd[4], d.k8, t56);
     let t142 = t34 * t56 - fma(t36, t57, tau[5]);
-    let t143 = fma(c_q4, t142, fma(s_q4, t141, fma(0.0003, t22 * t23, tau[3])));
+    let t143 = fma(c_q4, t142, fma(s_q4, t141, fma(0.0003 * t22, t23, tau[3])));
     let t144 = d.k8 * t65;
-    let t145 = fma(-0.0016, t23 * t30, c_q4 * t141)
+    let t145 = fma(-0.0016 * t23, t30, c_q4 * t141)
         - fma(inv64 * t143, t144, fma(t31, t66, fma(t50, t67, s_q4 * t142)));
     let t146 = fma(t35, t57, fma(0.00004, t40 * t46 - t39 * t45, tau[4]));
     let t147 = 0.032 * (t146 * d.k40 - t34 * t44);
     let t148 = fma(0.001024, fma(t28, t104, t49 * t70), c_q4 * t147) - s_q4 * t51;
     let t149 = p.m6 * s_q4;
     let t150 = fma(
-        0.001024,
-        t50 * inv64 * t71,
-        0.032 * fma(inv64 * t143, t149, fma(qd[4], t44, t36 * t44)),
+        0.001024 * t50 * inv64,
+        t71,
+        0.032 * fma(t44, t36 + qd[4], inv64 * t143 * t149),
     ) - t31 * t67;
     let t151 = -fma(c_q3, t150, s_q3 * t148);
     let t152 = fma(0.001024, fma(t28, t109, t49 * t104), fma(s_q4, t147, c_q4 * t51));
@@ -1537,7 +1525,7 @@ pub fn forward_dynamics_with(
     let t178 = fma(p.d4, t173, t172) - p.a3 * t174;
     let t179 = fma(c_q3, t173, t31) - s_q3 * t176;
     let t180 = inv64
-        * (fma(0.032, t149 * (t50 - fma(c_q3, t178, s_q3 * t177)), t143)
+        * (fma(0.032 * t149, t50 - fma(c_q3, t178, s_q3 * t177), t143)
             - fma(t63, t174, t144 * t179));
     [
         inv140 * t163,
@@ -1545,13 +1533,12 @@ pub fn forward_dynamics_with(
         t175,
         t180,
         (fma(
-            0.032,
-            p.m6
-                * fma(
-                    s_q4,
-                    fma(p.a3, t176, t28 + t171),
-                    c_q4 * (fma(c_q3, t177, t49) - s_q3 * t178),
-                ),
+            0.032 * p.m6,
+            fma(
+                s_q4,
+                fma(p.a3, t176, t28 + t171),
+                c_q4 * (fma(c_q3, t177, t49) - s_q3 * t178),
+            ),
             t146,
         ) - d.k9 * fma(c_q3, t176, fma(s_q3, t173, qd[3] * t22))) * d.k43,
         25000.0
@@ -1560,13 +1547,13 @@ pub fn forward_dynamics_with(
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 348,
-    add: 118,
+    mul: 337,
+    add: 136,
     div: 0,
     sqrt: 0,
     sin: 6,
     cos: 6,
-    fma: 217,
+    fma: 199,
 };
 ///The Coriolis matrix C(q, q̇): `C q̇ + g = bias` and `Ṁ − 2C` is skew-symmetric,
 ///as passivity-based controllers need (the Christoffel matrix when every velocity
@@ -1611,7 +1598,7 @@ pub fn coriolis_matrix_with(
     let t23 = p.m2 * t22;
     let t24 = -0.2989010989010989 * t21 - t20;
     let t25 = s_q1 * t20;
-    let t26 = fma(-2.0, p.d3 * c_q1 * t22, fma(s_q1, t4, s_q1 * (t4 - t6))) - s_q1 * t6;
+    let t26 = fma(-2.0 * p.d3 * c_q1, t22, s_q1 * (t4 + t4 - (t6 + t6)));
     let t27 = s_q3 * s_q4;
     let t28 = -2.0 * fma(c_q2, t4, t11);
     let t29 = q[1] + q[2];
@@ -1636,8 +1623,8 @@ pub fn coriolis_matrix_with(
     let t48 = c_q5 * t45 - s_q5 * t47;
     let t49 = -fma(c_q5, t47, s_q5 * t45);
     let t50 = p.m3 * t32;
-    let t51 = fma(qd[1], t32, qd[2] * t32);
-    let t52 = -fma(qd[1], t30, qd[2] * t30);
+    let t51 = t32 * (qd[2] + qd[1]);
+    let t52 = -(t30 * (qd[2] + qd[1]));
     let t53 = c_q3 * t51 - qd[3] * t47;
     let t54 = c_q5 * t43;
     let t55 = c_q5 * t42;
@@ -1646,7 +1633,7 @@ pub fn coriolis_matrix_with(
     let t58 = fma(s_q4, t52, fma(c_q4, t53, qd[4] * t46));
     let t59 = p.d4 * t30 - p.a3 * t32;
     let t60 = p.a2 * c_q1;
-    let t61 = fma(-2.0, t33 * t60, fma(t33, t59, t32 * t36));
+    let t61 = fma(t33, fma(-2.0, t60, t59), t32 * t36);
     let t62 = fma(p.d4, t51, fma(t10, t32, fma(t11, t30, t26))) - p.a3 * t52;
     let t63 = c_q4 * t52 - fma(s_q4, t53, qd[4] * t45);
     let t64 = s_q5 * t42;
@@ -1662,14 +1649,13 @@ pub fn coriolis_matrix_with(
     let t74 = -fma(c_q3, t73, s_q3 * t72);
     let t75 = fma(s_q4, t71, c_q4 * t69);
     let t76 = c_q3 * t72 - s_q3 * t73;
-    let t77 = c_q3 * t33 - c_q3 * qd[3];
+    let t77 = c_q3 * (t33 - qd[3]);
     let t78 = fma(c_q4, t77, qd[4] * t27) - s_q4 * t31;
     let t79 = 2.0 * fma(p.d4, t33, p.a3 * t31);
-    let t80 = fma(2.0, p.a2 * t5, t79);
+    let t80 = fma(2.0 * p.a2, t5, t79);
     let t81 = qd[4] * t17 - fma(c_q4, t31, s_q4 * t77);
-    let t82 = s_q3 * t33 - s_q3 * qd[3];
-    let t83 = p.m6
-        * fma(c_q4, c_q3 * t28 - s_q3 * t80, s_q4 * (2.0 * (s_q2 * t4 - t10)));
+    let t82 = s_q3 * (t33 - qd[3]);
+    let t83 = p.m6 * fma(c_q4, c_q3 * t28 - s_q3 * t80, s_q4 * 2.0 * (s_q2 * t4 - t10));
     let t84 = c_q3 * t67;
     let t85 = 0.064 * (t17 * t68 - t84);
     let t86 = 0.032 * (t27 * t68 - fma(p.m6, t82, t17 * t70));
@@ -1681,25 +1667,25 @@ pub fn coriolis_matrix_with(
     let t92 = fma(s_q4, t86, c_q4 * t85);
     let t93 = c_q3 * t87 - s_q3 * t90;
     let t94 = 0.00002 * t81;
-    let t95 = p.m6 * fma(-2.0, t10 * s_q4, c_q4 * (-2.0 * (c_q3 * t11) - s_q3 * t79));
+    let t95 = p.m6 * fma(-2.0 * t10, s_q4, c_q4 * (-2.0 * c_q3 * t11 - s_q3 * t79));
     let t96 = s_q4 * s_q5;
     let t97 = t54 * t96;
-    let t98 = fma(c_q4, t35, c_q4 * qd[4]);
-    let t99 = -fma(s_q4, t35, s_q4 * qd[4]);
+    let t98 = c_q4 * (qd[4] + t35);
+    let t99 = -(s_q4 * (qd[4] + t35));
     let t100 = c_q5 * t54;
     let t101 = s_q4 * t68;
     let t102 = 0.032 * (fma(c_q4, t68, s_q4 * t70) - p.m6 * t34);
-    let t103 = fma(c_q4, t102, 0.064 * (s_q4 * t101));
+    let t103 = fma(c_q4, t102, 0.064 * s_q4 * t101);
     let t104 = c_q4 * t67;
     let t105 = -0.032 * fma(p.m6, t98, t104);
     let t106 = -fma(c_q3, t105, s_q3 * t103);
     let t107 = c_q3 * t103 - s_q3 * t105;
-    let t108 = fma(-0.064, c_q4 * t101, s_q4 * t102);
+    let t108 = fma(-0.064 * c_q4, t101, s_q4 * t102);
     let t109 = fma(c_q2, t108, s_q2 * t107);
     let t110 = -t38;
     let t111 = 0.064 * (t89 - t88);
     let t112 = 0.064 * fma(s_q3, t70, s_q4 * t84);
-    let t113 = fma(-0.064, c_q2 * t104, s_q2 * t112);
+    let t113 = fma(-0.064 * c_q2, t104, s_q2 * t112);
     let t114 = 0.00004 * (t55 + t57);
     let t115 = 0.00004 * (t64 - t65);
     let t116 = c_q3 * c_q4 * t114 - s_q3 * t115;
@@ -1708,9 +1694,9 @@ pub fn coriolis_matrix_with(
     let t119 = fma(-0.001365, t23, fma(qd[1], d.k3, t5 * d.k2));
     let t120 = t5 * d.k1;
     let t121 = fma(-0.000408, t23, qd[1] * d.k2);
-    let t122 = fma(-0.000987, p.m3 * t33, t7 * d.k6);
+    let t122 = fma(-0.000987 * p.m3, t33, t7 * d.k6);
     let t123 = t31 * d.k5;
-    let t124 = fma(-0.000987, p.m3 * t7, t123);
+    let t124 = fma(-0.000987 * p.m3, t7, t123);
     let t125 = t31 * d.k4;
     let t126 = t33 * d.k5;
     let t127 = t31 * d.k7 - t33 * d.k10;
@@ -1729,9 +1715,9 @@ pub fn coriolis_matrix_with(
                 t46,
                 t131,
                 fma(
-                    0.032,
-                    p.m6 * fma(c_q3, t62, s_q3 * t61),
-                    0.00004 * fma(t46, t57, fma(t48, t56, fma(t46, t55, t49 * t54))),
+                    0.032 * p.m6,
+                    fma(c_q3, t62, s_q3 * t61),
+                    0.00004 * fma(t46, t55 + t57, fma(t48, t56, t49 * t54)),
                 ),
             ),
         ),
@@ -1739,38 +1725,32 @@ pub fn coriolis_matrix_with(
     let t134 = t40 * d.k8;
     let t135 = t38 * d.k8;
     let t136 = t38 * d.k9;
-    let t137 = fma(t47, t135, fma(t45, t134, 0.00004 * t63))
-        - fma(t47, t136, t45 * t131);
+    let t137 = fma(t47, t135 - t136, fma(t45, t134 - t131, 0.00004 * t63));
     let t138 = fma(c_q4, t133, fma(0.0003, t53, 0.0016 * (t32 * t35 - t37 * t47)))
         - s_q4 * t137;
     let t139 = t39 * d.k8;
     let t140 = fma(
-        -0.032,
-        p.m6
-            * fma(
-                s_q4,
-                2.0 * (t31 * t60) - fma(t31, t59, t30 * t36),
-                c_q4 * (c_q3 * t61 - s_q3 * t62),
-            ),
-        fma(-0.00004, fma(t46, t64, t49 * t56) - fma(t46, t65, t48 * t54), t66 * d.k9),
+        -0.032 * p.m6,
+        fma(s_q4, t31 * (2.0 * t60 - t59) - t30 * t36, c_q4 * (c_q3 * t61 - s_q3 * t62)),
+        fma(-0.00004, fma(t46, t64 - t65, t49 * t56) - t48 * t54, t66 * d.k9),
     ) - fma(t45, t139, t46 * t135);
     let t141 = -0.0013 * fma(t32, t34, t37 * t44) - t140;
     let t142 = fma(
-        -0.000987,
-        t33 * t50,
+        -0.000987 * t33,
+        t50,
         fma(
-            c_q3,
-            t138,
-            fma(t52, d.k5, fma(t51, d.k4, fma(t32, t122, fma(t26, d.k7, p.d4 * t74)))),
+            d.k5,
+            t52 - t130,
+            fma(c_q3, t138, fma(t51, d.k4, fma(t32, t122, fma(t26, d.k7, p.d4 * t74)))),
         ),
-    ) - fma(s_q3, t141, d.k5 * t130);
+    ) - s_q3 * t141;
     let t143 = fma(t32, d.k5, t30 * d.k4);
     let t144 = fma(
-        c_q4,
-        t137,
-        fma(s_q4, t133, fma(-0.0003, t35 * t44 - t34 * t47, 0.0016 * t52)),
+        -0.0003,
+        t35 * t44 - t34 * t47,
+        fma(c_q4, t137, fma(s_q4, t133, 0.0016 * t52)),
     );
-    let t145 = fma(t51, d.k5, fma(t7, t143, fma(0.000987, t31 * t50, t144)))
+    let t145 = fma(t51, d.k5, fma(t7, t143, fma(0.000987 * t31, t50, t144)))
         - fma(t30, t122, fma(t26, d.k10, p.a3 * t74));
     let t146 = t30 * d.k7 - t32 * d.k10;
     let t147 = fma(t33, t146, fma(t32, t127, t76));
@@ -1780,34 +1760,33 @@ pub fn coriolis_matrix_with(
     let t151 = t7 * d.k7;
     let t152 = fma(
         0.00004,
-        fma(t27, t57, fma(t18, t56, fma(t27, t55, t19 * t54))),
+        fma(t27, t55 + t57, fma(t18, t56, t19 * t54)),
         fma(t78, d.k8, fma(c_q3, t132, t27 * t131)),
     );
-    let t153 = fma(0.032, p.m6 * fma(c_q3, t80, s_q3 * t28), t152);
-    let t154 = fma(t17, t131, fma(c_q3, t135, 0.00004 * t81))
-        - fma(c_q3, t136, t17 * t134);
-    let t155 = fma(-0.0016, c_q3 * t37, 0.0003 * t77) - s_q4 * t154;
+    let t153 = fma(0.032 * p.m6, fma(c_q3, t80, s_q3 * t28), t152);
+    let t154 = fma(t17, t131 - t134, fma(c_q3, t135 - t136, 0.00004 * t81));
+    let t155 = fma(-0.0016 * c_q3, t37, 0.0003 * t77) - s_q4 * t154;
     let t156 = fma(c_q4, t153, t155);
     let t157 = fma(
         -0.00004,
-        fma(t27, t64, t19 * t56) - fma(t27, t65, t18 * t54),
+        fma(t27, t64 - t65, t19 * t56) - t18 * t54,
         fma(t82, d.k9, t17 * t139),
     ) - t27 * t135;
-    let t158 = 0.0013 * (s_q3 * t37) - t157;
+    let t158 = 0.0013 * s_q3 * t37 - t157;
     let t159 = fma(0.032, t83, t158);
-    let t160 = fma(-2.0, t124, fma(t33, d.k4, fma(t33, d.k6, p.d4 * t91)));
-    let t161 = fma(c_q3, t156, fma(2.0, t5 * d.k13, t160)) - s_q3 * t159;
+    let t160 = fma(-2.0, t124, fma(t33, d.k6 + d.k4, p.d4 * t91));
+    let t161 = fma(c_q3, t156, fma(2.0 * t5, d.k13, t160)) - s_q3 * t159;
     let t162 = fma(-0.0003, -fma(c_q3, t34, s_q3 * t35), fma(-0.0016, t31, c_q4 * t154));
     let t163 = fma(s_q4, t153, t162);
     let t164 = fma(2.0, t126, t125) - fma(t31, d.k6, p.a3 * t91);
-    let t165 = fma(-2.0, t5 * d.k14, t163 + t164);
-    let t166 = fma(-2.0, t7 * d.k10, t93);
+    let t165 = fma(-2.0 * t5, d.k14, t163 + t164);
+    let t166 = fma(-2.0 * t7, d.k10, t93);
     let t167 = fma(-2.0, t151, t92);
     let t168 = fma(c_q2, t167, s_q2 * t166);
     let t169 = p.d3 * t168;
     let t170 = p.d3 * (c_q2 * t166 - s_q2 * t167)
         - p.a2 * fma(2.0, fma(t33, d.k7, t31 * d.k10), t91);
-    let t171 = fma(0.032, p.m6 * fma(-2.0, s_q3 * t11, c_q3 * t79), t152);
+    let t171 = fma(0.032 * p.m6, fma(-2.0 * s_q3, t11, c_q3 * t79), t152);
     let t172 = fma(c_q4, t171, t155);
     let t173 = fma(0.032, t95, t158);
     let t174 = fma(c_q3, t172, t160) - s_q3 * t173;
@@ -1816,15 +1795,12 @@ pub fn coriolis_matrix_with(
     let t177 = fma(
         t98,
         d.k8,
-        fma(c_q4, t131, 0.00004 * (fma(c_q4, t57, fma(c_q4, t55, t97)) - t97)),
+        fma(c_q4, t131, 0.00004 * (fma(c_q4, t55 + t57, t97) - t97)),
     );
-    let t178 = fma(s_q4, t134, 0.00004 * t99) - s_q4 * t131;
+    let t178 = fma(s_q4, t134 - t131, 0.00004 * t99);
     let t179 = fma(c_q4, t177, 0.0019 * t35) - s_q4 * t178;
-    let t180 = fma(
-        -0.00004,
-        c_q4 * t64 - fma(c_q4, t65, fma(s_q4, t100, t56 * t96)),
-        t34 * d.k9,
-    ) - fma(c_q4, t135, s_q4 * t139);
+    let t180 = fma(-0.00004, c_q4 * (t64 - t65) - fma(s_q4, t100, t56 * t96), t34 * d.k9)
+        - fma(c_q4, t135, s_q4 * t139);
     let t181 = -0.0013 * t34 - t180;
     let t182 = fma(c_q3, t179, p.d4 * t106) - s_q3 * t181;
     let t183 = fma(c_q4, t178, s_q4 * t177);
@@ -1836,16 +1812,12 @@ pub fn coriolis_matrix_with(
     let t189 = fma(c_q4, t186, s_q4 * t185);
     let t190 = t189 - p.a3 * t111;
     let t191 = fma(
-        t30,
-        t123,
+        -0.000987 * p.m3,
+        t52,
         fma(
             t30,
-            t124,
-            fma(
-                -0.000987,
-                p.m3 * t52,
-                fma(p.a3, t75, fma(2.0, c_q1 * t33 * d.k13, 2.0 * (c_q1 * t31 * d.k14))),
-            ),
+            t124 + t123,
+            fma(c_q1, fma(2.0 * t33, d.k13, 2.0 * t31 * d.k14), p.a3 * t75),
         ),
     )
         - fma(
@@ -1855,19 +1827,19 @@ pub fn coriolis_matrix_with(
         );
     let t192 = p.a3 * t92 - p.d4 * t93;
     let t193 = fma(p.a2, t168, t192);
-    let t194 = 2.0 * fma(qd[1] * c_q2, d.k13, qd[1] * s_q2 * d.k14)
+    let t194 = 2.0 * qd[1] * fma(c_q2, d.k13, s_q2 * d.k14)
         - fma(c_q3, t159, s_q3 * t156);
     let t195 = -fma(c_q3, t173, s_q3 * t172);
     let t196 = p.a3 * t108 - fma(c_q3, t181, fma(s_q3, t179, p.d4 * t107));
-    let t197 = -0.064 * (c_q4 * t40 * d.k15) - fma(s_q3, t187, p.d4 * t112);
+    let t197 = -0.064 * c_q4 * t40 * d.k15 - fma(s_q3, t187, p.d4 * t112);
     [
         [
             0.5
                 * fma(
                     c_q1,
                     fma(
-                        -0.000408,
-                        c_q1 * t20,
+                        -0.000408 * c_q1,
+                        t20,
                         fma(
                             p.d3,
                             c_q2 * t147 - s_q2 * t148,
@@ -1876,8 +1848,7 @@ pub fn coriolis_matrix_with(
                     )
                         - fma(
                             p.a2,
-                            fma(t51, d.k7, fma(t32, t151, fma(d.k10, t130, t74)))
-                                - t52 * d.k10,
+                            fma(d.k10, t130 - t52, fma(t51, d.k7, fma(t32, t151, t74))),
                             fma(t5, t128, s_q1 * t119),
                         ),
                     s_q1
@@ -1897,11 +1868,8 @@ pub fn coriolis_matrix_with(
                     fma(2.0, t121, fma(c_q2, t165, fma(s_q2, t161, t120 + t170)))
                         - t5 * d.k3,
                     s_q1
-                        * (fma(
-                            -0.00273,
-                            t24,
-                            fma(c_q2, t161, fma(t22, d.k1, t22 * d.k3)),
-                        ) - fma(s_q2, t165, t169)),
+                        * (fma(-0.00273, t24, fma(t22, d.k3 + d.k1, c_q2 * t161))
+                            - fma(s_q2, t165, t169)),
                 ),
             0.5
                 * fma(
@@ -1922,7 +1890,7 @@ pub fn coriolis_matrix_with(
                     fma(
                         c_q2,
                         t190,
-                        fma(s_q2, t188, p.d3 * fma(0.064, s_q2 * t104, c_q2 * t112)),
+                        fma(s_q2, t188, p.d3 * fma(0.064 * s_q2, t104, c_q2 * t112)),
                     ) - p.a2 * t111,
                     s_q1 * (c_q2 * t188 - fma(s_q2, t190, p.d3 * t113)),
                 ),
@@ -1936,17 +1904,9 @@ pub fn coriolis_matrix_with(
         [
             0.5
                 * (fma(
-                    -0.000408,
-                    s_q1 * t21,
-                    fma(
-                        p.a2,
-                        t149,
-                        fma(
-                            d.k2,
-                            t129,
-                            fma(s_q1, 0.001365 * t24, fma(0.001365, t25, t191)),
-                        ),
-                    ),
+                    s_q1,
+                    fma(-0.000408, t21, 0.001365 * t24),
+                    fma(p.a2, t149, fma(d.k2, t129, fma(0.001365, t25, t191))),
                 ) - fma(t22, t150, c_q1 * (t120 + t121))),
             0.5 * (t193 + t194),
             0.5 * (t193 + t195),
@@ -2052,8 +2012,8 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
         fma(
             0.5,
             fma(
-                0.00004,
-                t27 * t27,
+                0.00004 * t27,
+                t27,
                 fma(
                     p.m6,
                     fma(t51, t51, fma(t50, t50, t49)),
@@ -2061,8 +2021,8 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
                         0.00015,
                         fma(t26, t26, t25 * t25),
                         fma(
-                            0.0004,
-                            t22 * t22,
+                            0.0004 * t22,
+                            t22,
                             fma(
                                 0.0003,
                                 fma(t21, t21, t20 * t20),
@@ -2070,8 +2030,8 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
                                     p.m5,
                                     fma(t43, t43, fma(t41, t41, t49)),
                                     fma(
-                                        0.0013,
-                                        t17 * t17,
+                                        0.0013 * t17,
+                                        t17,
                                         fma(
                                             p.m4,
                                             fma(t38, t38, fma(t48, t48, t47 * t47)),
@@ -2079,26 +2039,26 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
                                                 0.0018,
                                                 fma(t16, t16, t15 * t15),
                                                 fma(
-                                                    0.086,
-                                                    t12 * t12,
+                                                    0.086 * t12,
+                                                    t12,
                                                     fma(
-                                                        0.0225,
-                                                        t9 * t9,
+                                                        0.0225 * t9,
+                                                        t9,
                                                         fma(
                                                             p.m3,
                                                             fma(t46, t46, fma(t45, t45, t44 * t44)),
                                                             fma(
-                                                                0.076,
-                                                                t7 * t7,
+                                                                0.076 * t7,
+                                                                t7,
                                                                 fma(
-                                                                    0.539,
-                                                                    qd[1] * qd[1],
+                                                                    0.539 * qd[1],
+                                                                    qd[1],
                                                                     fma(
-                                                                        0.514,
-                                                                        t3 * t3,
+                                                                        0.514 * t3,
+                                                                        t3,
                                                                         fma(
-                                                                            0.12,
-                                                                            t2 * t2,
+                                                                            0.12 * t2,
+                                                                            t2,
                                                                             p.m2 * fma(t30, t30, fma(t29, t29, t28 * t28)),
                                                                         ),
                                                                     ),
@@ -2116,7 +2076,7 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
                     ),
                 ),
             ),
-            0.175 * (qd[0] * qd[0]),
+            0.175 * qd[0] * qd[0],
         ),
         fma(
             fma(0.032, c_q4 * t32 - c_q3 * s_q4 * t31, t34),

@@ -18,15 +18,15 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 21 | 10 | 0 | 0 | 0 | 0 |
+//! | `derived` | 20 | 10 | 0 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 26 | 17 | 0 | 0 | 1 | 1 |
-//! | `mass_matrix` | 10 | 8 | 0 | 0 | 1 | 1 |
+//! | `mass_matrix` | 9 | 8 | 0 | 0 | 1 | 1 |
 //! | `bias` | 20 | 10 | 0 | 0 | 1 | 1 |
 //! | `gravity` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `joint_space` | 30 | 18 | 0 | 0 | 1 | 1 |
-//! | `forward_dynamics` | 42 | 24 | 2 | 0 | 1 | 1 |
+//! | `joint_space` | 25 | 18 | 0 | 0 | 1 | 1 |
+//! | `forward_dynamics` | 40 | 24 | 2 | 0 | 1 | 1 |
 //! | `coriolis_matrix` | 23 | 8 | 0 | 0 | 1 | 1 |
-//! | `energy` | 23 | 10 | 0 | 0 | 1 | 1 |
+//! | `energy` | 19 | 10 | 0 | 0 | 1 | 1 |
 //! | `body_poses` | 4 | 5 | 0 | 0 | 2 | 2 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `body_jacobians` | 8 | 5 | 0 | 0 | 2 | 2 |
@@ -170,8 +170,7 @@ impl Params {
         let t3 = p.m2 * (p.length * p.length);
         let t4 = p.m2 * p.s21;
         let t5 = p.m2 * p.h21;
-        let t6 = p.m1 * (p.h10 * p.h10)
-            + (0.08333333333333333 * t0 + p.m1 * (p.s10 * p.s10));
+        let t6 = 0.08333333333333333 * t0 + p.m1 * (p.h10 * p.h10 + p.s10 * p.s10);
         Derived {
             params: *self,
             k0: p.m2 * (t1 * t1 + t2 * t2) + t6,
@@ -191,7 +190,7 @@ impl Params {
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 21,
+    mul: 20,
     add: 10,
     div: 0,
     sqrt: 0,
@@ -249,7 +248,7 @@ pub fn inverse_dynamics_with(
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 10,
+    mul: 9,
     add: 8,
     div: 0,
     sqrt: 0,
@@ -273,7 +272,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t2 = s_q1 * d.k3 - p.h21 - c_q1 * d.k2;
     let t3 = p.s21 + c_q1 * d.k3 + s_q1 * d.k2;
     let t4 = d.k4 * t3 + d.k7 - d.k5 * t2;
-    [[p.m2 * (t2 * t2) + p.m2 * (t3 * t3) + d.k6, t4], [t4, d.k1]]
+    [[d.k6 + p.m2 * (t2 * t2 + t3 * t3), t4], [t4, d.k1]]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
@@ -299,16 +298,14 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t2 = qd[0] + qd[1];
-    let t3 = qd[0] * s_q1;
-    let t4 = qd[0] * d.k3;
-    let t5 = qd[0] * c_q1;
-    let t6 = qd[0] * d.k2;
-    let t7 = s_q1 * t2;
-    let t8 = t2 * d.k4;
-    let t9 = c_q1 * t2;
-    let t10 = t2 * d.k5;
-    let t11 = d.k4 * (t3 * t4 - t5 * t6) - d.k5 * (-(t4 * t5) - t3 * t6);
-    [d.k3 * (-(t7 * t8) - t9 * t10) + t11 - d.k2 * (t7 * t10 - t8 * t9), t11]
+    let t3 = d.k4 * (qd[0] * (qd[0] * (s_q1 * d.k3 - c_q1 * d.k2)));
+    let t4 = d.k5 * -(qd[0] * (qd[0] * (c_q1 * d.k3 + s_q1 * d.k2)));
+    let t5 = t3 - t4;
+    [
+        t5 + d.k3 * -(t2 * (t2 * (s_q1 * d.k4 + c_q1 * d.k5)))
+            - d.k2 * t2 * t2 * (s_q1 * d.k5 - c_q1 * d.k4),
+        t5,
+    ]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
@@ -334,7 +331,7 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 30,
+    mul: 25,
     add: 18,
     div: 0,
     sqrt: 0,
@@ -369,10 +366,9 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t11 = t2 * d.k4;
     let t12 = c_q1 * t2;
     let t13 = t2 * d.k5;
-    let t14 = d.k4 * (qd[0] * qd[0] * t3 - qd[0] * qd[0] * t4)
-        - d.k5 * (-(qd[0] * qd[0] * t6) - qd[0] * qd[0] * t7);
+    let t14 = d.k4 * qd[0] * qd[0] * (t3 - t4) - d.k5 * -(qd[0] * (qd[0] * (t6 + t7)));
     JointSpace {
-        mass_matrix: [[p.m2 * (t5 * t5) + p.m2 * (t8 * t8) + d.k6, t9], [t9, d.k1]],
+        mass_matrix: [[d.k6 + p.m2 * (t5 * t5 + t8 * t8), t9], [t9, d.k1]],
         bias: [
             d.k3 * (-(t10 * t11) - t12 * t13) + t14 - d.k2 * (t10 * t13 - t11 * t12),
             t14,
@@ -382,7 +378,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 42,
+    mul: 40,
     add: 24,
     div: 2,
     sqrt: 0,
@@ -416,7 +412,7 @@ pub fn forward_dynamics_with(
     let t2 = qd[0] + qd[1];
     let t3 = s_q1 * d.k3 - p.h21 - c_q1 * d.k2;
     let t4 = p.s21 + c_q1 * d.k3 + s_q1 * d.k2;
-    let t5 = p.m2 * (t3 * t3) + p.m2 * (t4 * t4) + d.k6;
+    let t5 = d.k6 + p.m2 * (t3 * t3 + t4 * t4);
     let inv6 = 1.0 / t5;
     let t7 = d.k4 * t4 + d.k7 - d.k5 * t3;
     let t8 = qd[0] * c_q1;
@@ -427,10 +423,10 @@ pub fn forward_dynamics_with(
     let t13 = p.m2 * (t8 * t9 + t10 * t11) - (p.s21 * t2 + d.k3 * t8 + d.k2 * t10) * t12;
     let t14 = p.m2 * (t8 * t11 - t9 * t10) + t12 * (d.k3 * t10 - p.h21 * t2 - d.k2 * t8);
     let t15 = tau[0] - t3 * t13 - t4 * t14;
-    let t16 = d.k1 - inv6 * (t7 * t7);
+    let t16 = d.k1 - inv6 * t7 * t7;
     let inv17 = 1.0 / t16;
     let t18 = tau[1] + p.h21 * t13 - p.s21 * t14 - inv6 * t7 * t15;
-    [inv6 * t15 - inv6 * t7 * inv17 * t18, inv17 * t18]
+    [inv6 * (t15 - t7 * inv17 * t18), inv17 * t18]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
@@ -465,15 +461,15 @@ pub fn coriolis_matrix_with(
     let t4 = qd[0] * s_q1;
     let t5 = s_q1 * t2;
     let t6 = c_q1 * t2;
-    let t7 = d.k4 * (2.0 * (d.k3 * t4 - d.k2 * t3))
-        - d.k5 * (-2.0 * (d.k3 * t3 + d.k2 * t4));
-    let t8 = d.k3 * (-2.0 * (d.k4 * t5 + d.k5 * t6))
-        - d.k2 * (2.0 * (d.k5 * t5 - d.k4 * t6));
+    let t7 = d.k4 * 2.0 * (d.k3 * t4 - d.k2 * t3)
+        - d.k5 * -2.0 * (d.k3 * t3 + d.k2 * t4);
+    let t8 = d.k3 * -2.0 * (d.k4 * t5 + d.k5 * t6)
+        - d.k2 * 2.0 * (d.k5 * t5 - d.k4 * t6);
     [[0.5 * (t7 + t8), 0.5 * t8], [0.5 * t7, 0.0]]
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
-    mul: 23,
+    mul: 19,
     add: 10,
     div: 0,
     sqrt: 0,
@@ -495,16 +491,13 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t2 = qd[0] + qd[1];
-    let t3 = qd[0] * c_q1;
-    let t4 = qd[0] * s_q1;
-    let t5 = p.s21 * t2 + d.k3 * t3 + d.k2 * t4;
-    let t6 = d.k3 * t4 - p.h21 * t2 - d.k2 * t3;
+    let t3 = p.s21 * t2 + qd[0] * (c_q1 * d.k3 + s_q1 * d.k2);
+    let t4 = qd[0] * (s_q1 * d.k3 - c_q1 * d.k2) - p.h21 * t2;
     (
         0.5
-            * (p.m1 * (qd[0] * qd[0] * d.k8 + qd[0] * qd[0] * d.k9)
-                + 0.08333333333333333 * (qd[0] * qd[0] * d.k10)
-                + (p.m2 * (t6 * t6 + t5 * t5)
-                    + 0.08333333333333333 * (t2 * t2 * d.k11))),
+            * (p.m2 * (t4 * t4 + t3 * t3) + 0.08333333333333333 * t2 * t2 * d.k11
+                + qd[0]
+                    * (qd[0] * (p.m1 * (d.k8 + d.k9) + 0.08333333333333333 * d.k10))),
         0.0,
     )
 }

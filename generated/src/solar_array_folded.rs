@@ -21,11 +21,11 @@
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 22 | 16 | 0 | 0 | 1 | 1 |
 //! | `mass_matrix` | 3 | 3 | 0 | 0 | 1 | 1 |
-//! | `bias` | 16 | 7 | 0 | 0 | 1 | 1 |
+//! | `bias` | 14 | 7 | 0 | 0 | 1 | 1 |
 //! | `gravity` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `joint_space` | 19 | 10 | 0 | 0 | 1 | 1 |
-//! | `forward_dynamics` | 39 | 24 | 2 | 0 | 1 | 1 |
-//! | `coriolis_matrix` | 15 | 9 | 0 | 0 | 1 | 1 |
+//! | `joint_space` | 17 | 10 | 0 | 0 | 1 | 1 |
+//! | `forward_dynamics` | 38 | 24 | 2 | 0 | 1 | 1 |
+//! | `coriolis_matrix` | 14 | 9 | 0 | 0 | 1 | 1 |
 //! | `energy` | 16 | 8 | 0 | 0 | 1 | 1 |
 //! | `body_poses` | 4 | 5 | 0 | 0 | 2 | 2 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -161,7 +161,7 @@ pub fn inverse_dynamics_with(
     let t7 = c_q1 * t4 - s_q1 * t3;
     let t8 = qd[0] + qd[1];
     let t9 = qdd[0] + qdd[1];
-    let t10 = -12.0 * (t8 * t8) - t9;
+    let t10 = -12.0 * t8 * t8 - t9;
     let t11 = 12.0 * t9 + t8 * -t8;
     let t12 = 12.0 * t7 + 9.65 * t9 - t5 - t6;
     [
@@ -199,7 +199,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 16,
+    mul: 14,
     add: 7,
     div: 0,
     sqrt: 0,
@@ -224,8 +224,8 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t3 = -t2;
     let t4 = c_q1 * t2;
     let t5 = s_q1 * t2;
-    let t6 = 1.9 * (qd[0] * qd[0] * c_q1) + 8.3 * (qd[0] * qd[0] * s_q1);
-    [0.1 * (-12.0 * (t2 * t4) - t3 * t5) + 0.7 * (t3 * t4 - 12.0 * (t2 * t5)) + t6, t6]
+    let t6 = qd[0] * (qd[0] * (1.9 * c_q1 + 8.3 * s_q1));
+    [0.1 * (-12.0 * t2 * t4 - t3 * t5) + 0.7 * (t3 * t4 - 12.0 * t2 * t5) + t6, t6]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
@@ -251,7 +251,7 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 19,
+    mul: 17,
     add: 10,
     div: 0,
     sqrt: 0,
@@ -280,12 +280,11 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t5 = 1.9 * t4 + 9.65;
     let t6 = c_q1 * t2;
     let t7 = s_q1 * t2;
-    let t8 = 1.9 * (qd[0] * qd[0] * c_q1) + 8.3 * (qd[0] * qd[0] * s_q1);
+    let t8 = qd[0] * (qd[0] * (1.9 * c_q1 + 8.3 * s_q1));
     JointSpace {
         mass_matrix: [[3.8 * t4 + 22.3, t5], [t5, 9.65]],
         bias: [
-            0.1 * (-12.0 * (t2 * t6) - t3 * t7) + 0.7 * (t3 * t6 - 12.0 * (t2 * t7))
-                + t8,
+            0.1 * (-12.0 * t2 * t6 - t3 * t7) + 0.7 * (t3 * t6 - 12.0 * t2 * t7) + t8,
             t8,
         ],
         gravity: [0.0, 0.0],
@@ -293,7 +292,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 39,
+    mul: 38,
     add: 24,
     div: 2,
     sqrt: 0,
@@ -334,18 +333,18 @@ pub fn forward_dynamics_with(
     let t9 = qd[1] * t8;
     let t10 = qd[1] * t7;
     let t11 = 20.0 * (0.7 * t10 - 0.1 * t9 - t2 * (0.6 * t2 + 0.7 * t7 - 0.1 * t8));
-    let t12 = 20.0 * (-0.7 * t9 - 0.1 * t10 + t2 * (0.1 * t7 + 0.7 * t8 - 0.05 * t2));
+    let t12 = 20.0 * (-0.7 * t9 + t2 * (0.1 * t7 + 0.7 * t8 - 0.05 * t2) - 0.1 * t10);
     let t13 = 20.0 * (t5 * t5 + t3 * t3) + 5.05;
     let inv14 = 1.0 / t13;
     let t15 = tau[0] - t5 * t11 - t3 * t12;
     let t16 = 9.65 - t6 * t6 * inv14;
     let inv17 = 1.0 / t16;
     let t18 = tau[1] + 0.05 * t11 - t6 * inv14 * t15 - 0.6 * t12;
-    [inv14 * t15 - t6 * inv14 * inv17 * t18, inv17 * t18]
+    [inv14 * (t15 - t6 * inv17 * t18), inv17 * t18]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 15,
+    mul: 14,
     add: 9,
     div: 0,
     sqrt: 0,
@@ -375,7 +374,7 @@ pub fn coriolis_matrix_with(
     let t3 = -t2;
     let t4 = c_q1 * t2;
     let t5 = s_q1 * t2;
-    let t6 = 3.8 * (qd[0] * c_q1) + 16.6 * (qd[0] * s_q1);
+    let t6 = qd[0] * (3.8 * c_q1 + 16.6 * s_q1);
     let t7 = 0.1 * (t5 - 24.0 * t4 - s_q1 * t3) + 0.7 * (c_q1 * t3 - t4 - 24.0 * t5);
     [[0.5 * (t6 + t7), 0.5 * t7], [0.5 * t6, 0.0]]
 }
@@ -407,7 +406,7 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let t4 = qd[0] * s_q1;
     let t5 = 0.1 * t3 + 0.7 * t4 - 0.05 * t2;
     let t6 = 0.6 * t2 + 0.7 * t3 - 0.1 * t4;
-    (1.325 * (qd[0] * qd[0]) + 0.5 * (2.4 * (t2 * t2) + 20.0 * (t5 * t5 + t6 * t6)), 0.0)
+    (1.325 * qd[0] * qd[0] + 0.5 * (2.4 * t2 * t2 + 20.0 * (t5 * t5 + t6 * t6)), 0.0)
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_POSES: OpCount = OpCount {

@@ -24,7 +24,7 @@
 //! | `bias` | 5 | 2 | 0 | 0 | 1 | 1 |
 //! | `gravity` | 1 | 0 | 0 | 0 | 0 | 1 |
 //! | `joint_space` | 7 | 3 | 0 | 0 | 1 | 1 |
-//! | `forward_dynamics` | 27 | 13 | 2 | 0 | 1 | 1 |
+//! | `forward_dynamics` | 26 | 13 | 2 | 0 | 1 | 1 |
 //! | `coriolis_matrix` | 3 | 2 | 0 | 0 | 1 | 1 |
 //! | `energy` | 20 | 12 | 0 | 0 | 1 | 1 |
 //! | `body_poses` | 0 | 1 | 0 | 0 | 1 | 1 |
@@ -227,11 +227,9 @@ pub fn inverse_dynamics_with(
     let t0 = p.g + qdd[0];
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t3 = s_q2 * d.k0;
-    let t4 = c_q2 * d.k0;
     [
-        qdd[2] * t4 + t0 * d.k1 - qd[2] * qd[2] * t3,
-        qdd[1] * d.k2 - qd[2] * qd[2] * t4 - qdd[2] * t3,
+        t0 * d.k1 + d.k0 * (c_q2 * qdd[2] - s_q2 * qd[2] * qd[2]),
+        qdd[1] * d.k2 - d.k0 * (c_q2 * qd[2] * qd[2] + s_q2 * qdd[2]),
         qdd[2] * d.k3 + (t0 * c_q2 - qdd[1] * s_q2) * d.k0,
     ]
 }
@@ -348,7 +346,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 27,
+    mul: 26,
     add: 13,
     div: 2,
     sqrt: 0,
@@ -384,9 +382,9 @@ pub fn forward_dynamics_with(
     let t3 = c_q2 * d.k6;
     let t4 = d.k2 - s_q2 * s_q2 * d.k6;
     let inv5 = 1.0 / t4;
-    let t6 = d.k1 - c_q2 * t3 - s_q2 * s_q2 * (c_q2 * c_q2) * inv5 * d.k7;
+    let t6 = d.k1 - c_q2 * (t3 + s_q2 * s_q2 * c_q2 * inv5 * d.k7);
     let t7 = tau[2] * d.k8;
-    let t8 = s_q2 * t7 + (tau[1] + c_q2 * t2);
+    let t8 = s_q2 * t7 + tau[1] + c_q2 * t2;
     let t9 = s_q2 * t3;
     let t10 = (tau[0] + s_q2 * t2 - c_q2 * t7 - inv5 * t8 * t9 - p.g * t6) / t6;
     let t11 = p.g + t10;
@@ -451,8 +449,8 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let t3 = p.d3 * qd[2] + qd[0] * c_q2 - qd[1] * s_q2;
     (
         0.5
-            * (p.m01 * (qd[0] * qd[0]) + p.m02 * (qd[0] * qd[0] + qd[1] * qd[1])
-                + (p.m03 * (t2 * t2 + t3 * t3) + p.icz3 * (qd[2] * qd[2]))),
+            * (p.m01 * qd[0] * qd[0] + p.m02 * (qd[0] * qd[0] + qd[1] * qd[1])
+                + p.m03 * (t2 * t2 + t3 * t3) + p.icz3 * qd[2] * qd[2]),
         (q[0] - p.d1) * d.k10 + q[0] * d.k11 + (q[0] + p.d3 * s_q2) * d.k12,
     )
 }

@@ -155,8 +155,8 @@ pub fn inverse_dynamics_with(
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
     [
-        34.0 * t0 + c_q2 * qdd[2] - s_q2 * (qd[2] * qd[2]),
-        14.0 * qdd[1] - c_q2 * (qd[2] * qd[2]) - s_q2 * qdd[2],
+        34.0 * t0 + c_q2 * qdd[2] - s_q2 * qd[2] * qd[2],
+        14.0 * qdd[1] - c_q2 * qd[2] * qd[2] - s_q2 * qdd[2],
         0.333 * qdd[2] + t0 * c_q2 - qdd[1] * s_q2,
     ]
 }
@@ -209,7 +209,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    [333.54 - s_q2 * (qd[2] * qd[2]), -(c_q2 * (qd[2] * qd[2])), 9.81 * c_q2]
+    [333.54 - s_q2 * qd[2] * qd[2], -(c_q2 * qd[2] * qd[2]), 9.81 * c_q2]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
@@ -263,7 +263,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t3 = 9.81 * c_q2;
     JointSpace {
         mass_matrix: [[34.0, 0.0, c_q2], [0.0, 14.0, t2], [c_q2, t2, 0.333]],
-        bias: [333.54 - s_q2 * (qd[2] * qd[2]), -(c_q2 * (qd[2] * qd[2])), t3],
+        bias: [333.54 - s_q2 * qd[2] * qd[2], -(c_q2 * qd[2] * qd[2]), t3],
         gravity: [333.54, 0.0, t3],
     }
 }
@@ -301,16 +301,15 @@ pub fn forward_dynamics_with(
     let p = &d.params;
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t2 = tau[1] + (c_q2 * (qd[2] * qd[2]) + 3.003003003003003 * (s_q2 * tau[2]));
-    let t3 = 14.0 - 3.003003003003003 * (s_q2 * s_q2);
+    let t2 = tau[1] + c_q2 * qd[2] * qd[2] + 3.003003003003003 * s_q2 * tau[2];
+    let t3 = 14.0 - 3.003003003003003 * s_q2 * s_q2;
     let inv4 = 1.0 / t3;
     let t5 = s_q2 * c_q2;
-    let t6 = 34.0 - 3.003003003003003 * (c_q2 * c_q2)
-        - 9.018027036045053 * (inv4 * (t5 * t5));
-    let t7 = (s_q2 * (qd[2] * qd[2]) + tau[0]
+    let t6 = 34.0 - 3.003003003003003 * c_q2 * c_q2 - 9.018027036045053 * inv4 * t5 * t5;
+    let t7 = (s_q2 * qd[2] * qd[2] + tau[0]
         - 3.003003003003003 * (c_q2 * tau[2] + t2 * inv4 * t5) - 9.81 * t6) / t6;
     let t8 = t7 + 9.81;
-    let t9 = t2 - 3.003003003003003 * (t5 * t8);
+    let t9 = t2 - 3.003003003003003 * t5 * t8;
     [t7, inv4 * t9, 3.003003003003003 * (tau[2] + s_q2 * inv4 * t9 - c_q2 * t8)]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
@@ -369,8 +368,8 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let t2 = qd[1] * c_q2 + qd[0] * s_q2;
     let t3 = 0.25 * qd[2] + qd[0] * c_q2 - qd[1] * s_q2;
     (
-        15.0 * (qd[0] * qd[0]) + 5.0 * (qd[1] * qd[1])
-            + 0.5 * (0.083 * (qd[2] * qd[2]) + 4.0 * (t2 * t2 + t3 * t3)),
+        15.0 * qd[0] * qd[0] + 5.0 * qd[1] * qd[1]
+            + 0.5 * (0.083 * qd[2] * qd[2] + 4.0 * (t2 * t2 + t3 * t3)),
         137.34 * q[0] + 9.81 * s_q2 + 196.2 * (q[0] - 0.2),
     )
 }

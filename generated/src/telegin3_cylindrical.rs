@@ -19,14 +19,14 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 3 | 5 | 2 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 16 | 10 | 0 | 0 | 0 | 0 |
-//! | `mass_matrix` | 3 | 3 | 0 | 0 | 0 | 0 |
-//! | `bias` | 8 | 2 | 0 | 0 | 0 | 0 |
+//! | `inverse_dynamics` | 14 | 10 | 0 | 0 | 0 | 0 |
+//! | `mass_matrix` | 2 | 3 | 0 | 0 | 0 | 0 |
+//! | `bias` | 6 | 2 | 0 | 0 | 0 | 0 |
 //! | `gravity` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `joint_space` | 10 | 5 | 0 | 0 | 0 | 0 |
-//! | `forward_dynamics` | 13 | 7 | 1 | 0 | 0 | 0 |
-//! | `coriolis_matrix` | 21 | 6 | 0 | 0 | 0 | 0 |
-//! | `energy` | 16 | 9 | 0 | 0 | 0 | 0 |
+//! | `joint_space` | 7 | 5 | 0 | 0 | 0 | 0 |
+//! | `forward_dynamics` | 10 | 7 | 1 | 0 | 0 | 0 |
+//! | `coriolis_matrix` | 15 | 6 | 0 | 0 | 0 | 0 |
+//! | `energy` | 12 | 9 | 0 | 0 | 0 | 0 |
 //! | `body_poses` | 2 | 3 | 0 | 0 | 1 | 1 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `body_jacobians` | 2 | 3 | 0 | 0 | 1 | 1 |
@@ -177,7 +177,7 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 16,
+    mul: 14,
     add: 10,
     div: 0,
     sqrt: 0,
@@ -207,16 +207,16 @@ pub fn inverse_dynamics_with(
 ) -> [Real; NV] {
     let p = &d.params;
     let t0 = qdd[1] - qd[0] * qd[0] * q[1];
-    let t1 = -2.0 * (qd[0] * qd[1]) - qdd[0] * q[1];
+    let t1 = -2.0 * qd[0] * qd[1] - qdd[0] * q[1];
     [
-        qdd[0] * d.k0 + t1 * d.k1 - q[1] * (p.m03 * t1 + p.m02 * t1 + qdd[0] * d.k1),
-        p.m03 * t0 + p.m02 * t0 + qd[0] * qd[0] * d.k1,
+        qdd[0] * d.k0 + t1 * d.k1 - q[1] * (qdd[0] * d.k1 + t1 * (p.m03 + p.m02)),
+        qd[0] * qd[0] * d.k1 + t0 * (p.m03 + p.m02),
         -(p.m03 * (p.g - qdd[2])),
     ]
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 3,
+    mul: 2,
     add: 3,
     div: 0,
     sqrt: 0,
@@ -236,14 +236,14 @@ pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let p = &d.params;
     [
-        [d.k0 - q[1] * d.k1 - q[1] * (d.k1 - q[1] * d.k2), 0.0, 0.0],
+        [d.k0 - q[1] * (d.k1 + (d.k1 - q[1] * d.k2)), 0.0, 0.0],
         [0.0, d.k2, 0.0],
         [0.0, 0.0, p.m03],
     ]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 8,
+    mul: 6,
     add: 2,
     div: 0,
     sqrt: 0,
@@ -264,7 +264,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
     let t0 = qd[0] * d.k1;
     let t1 = d.k2 * (qd[0] * q[1]);
-    [2.0 * (qd[1] * t1 - qd[1] * t0), qd[0] * t0 - qd[0] * t1, d.k3]
+    [2.0 * (qd[1] * (t1 - t0)), qd[0] * (t0 - t1), d.k3]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
@@ -290,7 +290,7 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 10,
+    mul: 7,
     add: 5,
     div: 0,
     sqrt: 0,
@@ -316,17 +316,17 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t2 = qd[0] * t1;
     JointSpace {
         mass_matrix: [
-            [d.k0 - q[1] * d.k1 - q[1] * (d.k1 - t1), 0.0, 0.0],
+            [d.k0 - q[1] * (d.k1 + (d.k1 - t1)), 0.0, 0.0],
             [0.0, d.k2, 0.0],
             [0.0, 0.0, p.m03],
         ],
-        bias: [2.0 * (qd[1] * t2 - qd[1] * t0), qd[0] * t0 - qd[0] * t2, d.k3],
+        bias: [2.0 * (qd[1] * (t2 - t0)), qd[0] * (t0 - t2), d.k3],
         gravity: [0.0, 0.0, d.k3],
     }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 13,
+    mul: 10,
     add: 7,
     div: 1,
     sqrt: 0,
@@ -360,15 +360,14 @@ pub fn forward_dynamics_with(
     let t1 = q[1] * d.k2;
     let t2 = qd[0] * t1;
     [
-        (tau[0] + 2.0 * (qd[1] * t0 - qd[1] * t2))
-            / (d.k0 + q[1] * t1 - 2.0 * (q[1] * d.k1)),
-        (tau[1] + qd[0] * t2 - qd[0] * t0) * d.k4,
+        (tau[0] + 2.0 * qd[1] * (t0 - t2)) / (d.k0 + q[1] * (t1 - 2.0 * d.k1)),
+        (tau[1] + qd[0] * (t2 - t0)) * d.k4,
         (tau[2] + d.k5) * d.k6,
     ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 21,
+    mul: 15,
     add: 6,
     div: 0,
     sqrt: 0,
@@ -392,24 +391,20 @@ pub fn coriolis_matrix_with(
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let t0 = qd[0] * q[1];
+    let t0 = qd[0] * d.k1;
     [
         [
-            0.5
-                * (q[1] * (2.0 * (p.m02 * qd[1] + p.m03 * qd[1]))
-                    - 2.0 * (qd[1] * d.k1)),
-            0.5
-                * (q[1] * (2.0 * (p.m02 * qd[0] + p.m03 * qd[0]))
-                    - 2.0 * (qd[0] * d.k1)),
+            0.5 * (qd[1] * (q[1] * 2.0 * (p.m02 + p.m03) - 2.0 * d.k1)),
+            0.5 * (q[1] * 2.0 * qd[0] * (p.m02 + p.m03) - 2.0 * t0),
             0.0,
         ],
-        [0.5 * (p.m02 * (2.0 * (p.d2 * qd[0] - t0)) - 2.0 * (p.m03 * t0)), 0.0, 0.0],
+        [0.5 * (2.0 * (t0 - qd[0] * (q[1] * (p.m03 + p.m02)))), 0.0, 0.0],
         [0.0, 0.0, 0.0],
     ]
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
-    mul: 16,
+    mul: 12,
     add: 9,
     div: 0,
     sqrt: 0,
@@ -433,9 +428,8 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let t2 = qd[1] * qd[1];
     (
         0.5
-            * (p.icy1 * (qd[0] * qd[0])
-                + (p.m02 * (t2 + t1 * t1) + p.icy2 * (qd[0] * qd[0]))
-                + (p.m03 * (t2 + qd[2] * qd[2] + t0 * t0) + p.icy3 * (qd[0] * qd[0]))),
+            * (p.m02 * (t2 + t1 * t1) + p.m03 * (t2 + qd[2] * qd[2] + t0 * t0)
+                + qd[0] * (qd[0] * (p.icy1 + p.icy2 + p.icy3))),
         (p.d3 - q[2]) * d.k5,
     )
 }

@@ -20,12 +20,12 @@
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 14 | 7 | 0 | 0 | 0 | 0 |
-//! | `mass_matrix` | 3 | 3 | 0 | 0 | 0 | 0 |
-//! | `bias` | 9 | 2 | 0 | 0 | 0 | 0 |
+//! | `mass_matrix` | 2 | 3 | 0 | 0 | 0 | 0 |
+//! | `bias` | 6 | 2 | 0 | 0 | 0 | 0 |
 //! | `gravity` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `joint_space` | 12 | 5 | 0 | 0 | 0 | 0 |
-//! | `forward_dynamics` | 14 | 7 | 1 | 0 | 0 | 0 |
-//! | `coriolis_matrix` | 9 | 3 | 0 | 0 | 0 | 0 |
+//! | `joint_space` | 8 | 5 | 0 | 0 | 0 | 0 |
+//! | `forward_dynamics` | 10 | 7 | 1 | 0 | 0 | 0 |
+//! | `coriolis_matrix` | 7 | 3 | 0 | 0 | 0 | 0 |
 //! | `energy` | 11 | 7 | 0 | 0 | 0 | 0 |
 //! | `body_poses` | 2 | 3 | 0 | 0 | 1 | 1 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -151,16 +151,16 @@ pub fn inverse_dynamics_with(
     qdd: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let t0 = -2.0 * (qd[0] * qd[1]) - qdd[0] * q[1];
+    let t0 = -2.0 * qd[0] * qd[1] - qdd[0] * q[1];
     [
         1.495 * qdd[0] + 2.4 * t0 - q[1] * (2.4 * qdd[0] + 11.0 * t0),
-        11.0 * (qdd[1] - qd[0] * qd[0] * q[1]) + 2.4 * (qd[0] * qd[0]),
+        11.0 * (qdd[1] - qd[0] * qd[0] * q[1]) + 2.4 * qd[0] * qd[0],
         -3.0 * (9.81 - qdd[2]),
     ]
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 3,
+    mul: 2,
     add: 3,
     div: 0,
     sqrt: 0,
@@ -180,14 +180,14 @@ pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let p = &d.params;
     [
-        [1.495 - 2.4 * q[1] - q[1] * (2.4 - 11.0 * q[1]), 0.0, 0.0],
+        [1.495 - q[1] * (2.4 + (2.4 - 11.0 * q[1])), 0.0, 0.0],
         [0.0, 11.0, 0.0],
         [0.0, 0.0, 3.0],
     ]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 9,
+    mul: 6,
     add: 2,
     div: 0,
     sqrt: 0,
@@ -206,10 +206,9 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
-    let t0 = qd[0] * q[1];
     [
-        22.0 * (qd[1] * t0) - 4.8 * (qd[0] * qd[1]),
-        2.4 * (qd[0] * qd[0]) - 11.0 * (qd[0] * t0),
+        qd[0] * (qd[1] * (22.0 * q[1] - 4.8)),
+        qd[0] * (qd[0] * (2.4 - 11.0 * q[1])),
         -29.43,
     ]
 }
@@ -237,7 +236,7 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 12,
+    mul: 8,
     add: 5,
     div: 0,
     sqrt: 0,
@@ -258,16 +257,15 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     let p = &d.params;
-    let t0 = qd[0] * q[1];
     JointSpace {
         mass_matrix: [
-            [1.495 - 2.4 * q[1] - q[1] * (2.4 - 11.0 * q[1]), 0.0, 0.0],
+            [1.495 - q[1] * (2.4 + (2.4 - 11.0 * q[1])), 0.0, 0.0],
             [0.0, 11.0, 0.0],
             [0.0, 0.0, 3.0],
         ],
         bias: [
-            22.0 * (qd[1] * t0) - 4.8 * (qd[0] * qd[1]),
-            2.4 * (qd[0] * qd[0]) - 11.0 * (qd[0] * t0),
+            qd[0] * (qd[1] * (22.0 * q[1] - 4.8)),
+            qd[0] * (qd[0] * (2.4 - 11.0 * q[1])),
             -29.43,
         ],
         gravity: [0.0, 0.0, -29.43],
@@ -275,7 +273,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 14,
+    mul: 10,
     add: 7,
     div: 1,
     sqrt: 0,
@@ -305,17 +303,16 @@ pub fn forward_dynamics_with(
     tau: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let t0 = qd[0] * q[1];
     [
-        (4.8 * (qd[0] * qd[1]) + tau[0] - 22.0 * (qd[1] * t0))
-            / (11.0 * (q[1] * q[1]) + 1.495 - 4.8 * q[1]),
-        0.09090909090909091 * (11.0 * (qd[0] * t0) + tau[1] - 2.4 * (qd[0] * qd[0])),
+        (tau[0] + qd[0] * (qd[1] * (4.8 - 22.0 * q[1])))
+            / (1.495 + q[1] * (11.0 * q[1] - 4.8)),
+        0.09090909090909091 * (tau[1] + qd[0] * (qd[0] * (11.0 * q[1] - 2.4))),
         0.3333333333333333 * (tau[2] + 29.43),
     ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 9,
+    mul: 7,
     add: 3,
     div: 0,
     sqrt: 0,
@@ -339,9 +336,9 @@ pub fn coriolis_matrix_with(
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let t0 = 4.8 * qd[0] - 22.0 * (qd[0] * q[1]);
+    let t0 = qd[0] * (4.8 - 22.0 * q[1]);
     [
-        [0.5 * (22.0 * (q[1] * qd[1]) - 4.8 * qd[1]), 0.5 * -t0, 0.0],
+        [0.5 * (qd[1] * (22.0 * q[1] - 4.8)), 0.5 * -t0, 0.0],
         [0.5 * t0, 0.0, 0.0],
         [0.0, 0.0, 0.0],
     ]
@@ -371,7 +368,7 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let t1 = 0.3 * qd[0] - t0;
     let t2 = qd[1] * qd[1];
     (
-        0.3875 * (qd[0] * qd[0]) + 4.0 * (t2 + t1 * t1)
+        0.3875 * qd[0] * qd[0] + 4.0 * (t2 + t1 * t1)
             + 1.5 * (t2 + qd[2] * qd[2] + t0 * t0),
         29.43 * (0.2 - q[2]),
     )

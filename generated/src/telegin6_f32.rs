@@ -20,14 +20,14 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 39 | 28 | 2 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 79 | 55 | 0 | 0 | 3 | 3 |
-//! | `mass_matrix` | 29 | 26 | 0 | 0 | 3 | 3 |
-//! | `bias` | 63 | 34 | 0 | 0 | 3 | 3 |
+//! | `inverse_dynamics` | 63 | 55 | 0 | 0 | 3 | 3 |
+//! | `mass_matrix` | 28 | 26 | 0 | 0 | 3 | 3 |
+//! | `bias` | 55 | 34 | 0 | 0 | 3 | 3 |
 //! | `gravity` | 1 | 1 | 0 | 0 | 1 | 0 |
-//! | `joint_space` | 92 | 61 | 0 | 0 | 3 | 3 |
-//! | `forward_dynamics` | 151 | 88 | 4 | 0 | 4 | 4 |
-//! | `coriolis_matrix` | 144 | 60 | 0 | 0 | 4 | 4 |
-//! | `energy` | 73 | 50 | 0 | 0 | 4 | 4 |
+//! | `joint_space` | 83 | 61 | 0 | 0 | 3 | 3 |
+//! | `forward_dynamics` | 147 | 87 | 4 | 0 | 4 | 4 |
+//! | `coriolis_matrix` | 138 | 60 | 0 | 0 | 4 | 4 |
+//! | `energy` | 67 | 50 | 0 | 0 | 4 | 4 |
 //! | `body_poses` | 18 | 17 | 0 | 0 | 5 | 5 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `body_jacobians` | 91 | 58 | 0 | 0 | 5 | 5 |
@@ -305,7 +305,7 @@ impl Params {
         let inv9 = 1.0 / t8;
         let t10 = t2 + t6;
         let t11 = -t10;
-        let t12 = p.m06 + (p.m04 + p.m05);
+        let t12 = p.m06 + p.m04 + p.m05;
         let t13 = p.icy3 + p.icy4;
         let t14 = p.m03 * p.l2;
         let t15 = p.m02 + p.m03;
@@ -377,7 +377,7 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 79,
+    mul: 63,
     add: 55,
     div: 0,
     sqrt: 0,
@@ -417,7 +417,7 @@ pub fn inverse_dynamics_with(
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let t9 = t4 - p.l2 * t6;
-    let t10 = s_q1 * t3 - c_q1 * t2 - p.l2 * (t5 * t5);
+    let t10 = s_q1 * t3 - c_q1 * t2 - p.l2 * t5 * t5;
     let t11 = t5 + qd[2];
     let t12 = t6 + qdd[2];
     let t13 = p.g - qdd[3];
@@ -429,37 +429,34 @@ pub fn inverse_dynamics_with(
     let t19 = t12 * s_q4 + t17;
     let t20 = t12 * c_q4 - qd[4] * t18;
     let t21 = t16 * t18;
-    let t22 = p.icy6 * qd[5] + p.icy6 * t16;
-    let t23 = p.icy6 * qdd[5] + p.icy6 * t20;
-    let t24 = t21 * d.k4 - qdd[4] * d.k4;
-    let t25 = -(qd[4] * qd[4] * d.k4) - t18 * t18 * d.k4;
+    let t22 = p.icy6 * (qd[5] + t16);
+    let t23 = p.icy6 * (qdd[5] + t20);
+    let t24 = d.k4 * (t21 - qdd[4]);
+    let t25 = -(d.k4 * (qd[4] * qd[4] + t18 * t18));
     let t26 = c_q4 * t24 - s_q4 * t25;
-    let t27 = t19 * d.k4 + t17 * d.k4;
+    let t27 = d.k4 * (t19 + t17);
     let t28 = c_q2 * t27 - s_q2 * t26;
     let t29 = c_q4 * (p.icy5 * t20 + t23)
         + s_q4
-            * (t17 * d.k2 + t19 * d.k2 + t17 * d.k3 + t19 * d.k3 - p.icy5 * t17
-                - qd[4] * t22)
-        + ((s_q2 * t10 + c_q2 * t9) * s_q4 * d.k4 + (p.icy3 * t12 + p.icy4 * t12));
-    let t30 = t6 * d.k1 - t4 * d.k5 + (t29 - p.l2 * (t9 * d.k6 + t28));
+            * (t17 * (d.k2 + d.k3 - p.icy5) + t19 * (d.k2 + d.k3) - qd[4] * t22
+                + (s_q2 * t10 + c_q2 * t9) * d.k4) + t12 * (p.icy3 + p.icy4);
+    let t30 = t6 * d.k1 + t29 - t4 * d.k5 - p.l2 * (t9 * d.k6 + t28);
     [
         qdd[0] * d.k0 + t30
             - p.l1
-                * (c_q1 * (t28 - t6 * d.k5 - t6 * d.k8) - qdd[0] * d.k7
-                    - s_q1
-                        * (c_q2 * t26 + s_q2 * t27 - t5 * t5 * d.k5 - t5 * t5 * d.k8)),
+                * (c_q1 * (t28 - t6 * (d.k5 + d.k8)) - qdd[0] * d.k7
+                    - s_q1 * (c_q2 * t26 + s_q2 * t27 - t5 * (t5 * (d.k5 + d.k8)))),
         t30,
         t29,
         -(t13 * d.k9) - s_q4 * t24 - c_q4 * t25,
-        p.icy5 * t21 + t18 * t22 + qdd[4] * d.k2 + qdd[4] * d.k3
-            - ((c_q2 * t10 - s_q2 * t9) * c_q4 + t13 * s_q4) * d.k4 - t21 * d.k2
-            - t21 * d.k3,
+        t18 * t22 + t21 * (p.icy5 - d.k2 - d.k3) + qdd[4] * (d.k2 + d.k3)
+            - ((c_q2 * t10 - s_q2 * t9) * c_q4 + t13 * s_q4) * d.k4,
         t23,
     ]
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 29,
+    mul: 28,
     add: 26,
     div: 0,
     sqrt: 0,
@@ -489,9 +486,9 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t8 = p.icy6 * c_q4;
     let t9 = s_q4 * d.k4;
     let t10 = c_q2 * t9;
-    let t11 = c_q4 * (p.icy5 * c_q4 + t8) + s_q4 * (s_q4 * d.k2 + s_q4 * d.k3);
+    let t11 = c_q4 * (p.icy5 * c_q4 + t8) + s_q4 * s_q4 * (d.k2 + d.k3);
     let t12 = (s_q2 * t6 + c_q2 * t7) * t9 + t11;
-    let t13 = t12 + (c_q1 * d.k10 - p.l2 * (t10 + t7 * d.k6));
+    let t13 = t12 + c_q1 * d.k10 - p.l2 * (t10 + t7 * d.k6);
     let t14 = t13 + d.k14;
     let t15 = t12 + d.k15;
     let t16 = -(c_q4 * (c_q2 * t6 - s_q2 * t7) * d.k4);
@@ -517,7 +514,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 63,
+    mul: 55,
     add: 34,
     div: 0,
     sqrt: 0,
@@ -548,32 +545,30 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t9 = qd[4] * t8;
     let t10 = t5 * s_q4;
     let t11 = t8 * t10;
-    let t12 = -(p.l1 * (qd[0] * qd[0]) * c_q1) - p.l2 * (t2 * t2);
+    let t12 = -(p.l1 * qd[0] * qd[0] * c_q1) - p.l2 * t2 * t2;
     let t13 = qd[0] * (qd[0] * s_q1);
     let t14 = p.l1 * t13;
     let t15 = qd[4] * t10;
     let t16 = p.icy6 * t15;
-    let t17 = p.icy6 * qd[5] + p.icy6 * t8;
-    let t18 = -(qd[4] * qd[4] * d.k4) - t10 * t10 * d.k4;
+    let t17 = p.icy6 * (qd[5] + t8);
+    let t18 = -(d.k4 * (qd[4] * qd[4] + t10 * t10));
     let t19 = s_q4 * d.k4;
     let t20 = t8 * t8 * t19 - s_q4 * t18;
     let t21 = t9 * d.k4;
-    let t22 = 2.0 * (c_q2 * t21) - s_q2 * t20;
-    let t23 = (s_q2 * t12 - c_q2 * t14) * t19
-        + (c_q4 * (-(p.icy5 * t15) - t16)
-            + s_q4 * (2.0 * (t9 * d.k2 + t9 * d.k3) - p.icy5 * t9 - qd[4] * t17));
-    let t24 = t23 + (t13 * d.k10 - p.l2 * (t22 - t13 * d.k19));
+    let t22 = 2.0 * c_q2 * t21 - s_q2 * t20;
+    let t23 = (s_q2 * t12 - c_q2 * t14) * t19 + c_q4 * (-(p.icy5 * t15) - t16)
+        + s_q4 * (t9 * (2.0 * (d.k2 + d.k3) - p.icy5) - qd[4] * t17);
+    let t24 = t23 + t13 * d.k10 - p.l2 * (t22 - t13 * d.k19);
     [
         t24
             - p.l1
                 * (c_q1 * t22
                     - s_q1
-                        * (c_q2 * t20 + 2.0 * (s_q2 * t21) - t2 * t2 * d.k5
-                            - t2 * t2 * d.k8)),
+                        * (c_q2 * t20 + 2.0 * s_q2 * t21 - t2 * (t2 * (d.k5 + d.k8)))),
         t24,
         t23,
         d.k20 - c_q4 * t18 - t11 * t19,
-        p.icy5 * t11 + t10 * t17 - t11 * d.k2 - t11 * d.k3
+        t10 * t17 + t11 * (p.icy5 - d.k2 - d.k3)
             - (c_q4 * (c_q2 * t12 + s_q2 * t14) + p.g * s_q4) * d.k4,
         -t16,
     ]
@@ -603,7 +598,7 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 92,
+    mul: 83,
     add: 61,
     div: 0,
     sqrt: 0,
@@ -642,16 +637,16 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t15 = -p.l2 - t2;
     let t16 = c_q2 * t13;
     let t17 = p.icy6 * c_q4;
-    let t18 = -(qd[0] * qd[0] * t2) - p.l2 * (t3 * t3);
+    let t18 = -(qd[0] * qd[0] * t2) - p.l2 * t3 * t3;
     let t19 = qd[4] * t11;
     let t20 = p.icy6 * t19;
-    let t21 = p.icy6 * qd[5] + p.icy6 * t9;
-    let t22 = -(qd[4] * qd[4] * d.k4) - t11 * t11 * d.k4;
+    let t21 = p.icy6 * (qd[5] + t9);
+    let t22 = -(d.k4 * (qd[4] * qd[4] + t11 * t11));
     let t23 = s_q4 * d.k4;
     let t24 = c_q2 * t23;
-    let t25 = c_q4 * (p.icy5 * c_q4 + t17) + s_q4 * (s_q4 * d.k2 + s_q4 * d.k3);
+    let t25 = c_q4 * (p.icy5 * c_q4 + t17) + s_q4 * s_q4 * (d.k2 + d.k3);
     let t26 = (t14 + c_q2 * t15) * t23 + t25;
-    let t27 = t26 + (c_q1 * d.k10 - p.l2 * (t24 + t15 * d.k6));
+    let t27 = t26 + c_q1 * d.k10 - p.l2 * (t24 + t15 * d.k6);
     let t28 = t27 + d.k14;
     let t29 = t26 + d.k15;
     let t30 = -(c_q4 * (t16 - s_q2 * t15) * d.k4);
@@ -662,11 +657,10 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t35 = qd[0] * (qd[0] * s_q1);
     let t36 = t9 * t9 * t23 - s_q4 * t22;
     let t37 = t10 * d.k4;
-    let t38 = 2.0 * (c_q2 * t37) - s_q2 * t36;
-    let t39 = (s_q2 * t18 - qd[0] * qd[0] * t16) * t23
-        + (c_q4 * (-(p.icy5 * t19) - t20)
-            + s_q4 * (2.0 * (t10 * d.k2 + t10 * d.k3) - p.icy5 * t10 - qd[4] * t21));
-    let t40 = t39 + (d.k10 * t35 - p.l2 * (t38 - t35 * d.k19));
+    let t38 = 2.0 * c_q2 * t37 - s_q2 * t36;
+    let t39 = (s_q2 * t18 - qd[0] * qd[0] * t16) * t23 + c_q4 * (-(p.icy5 * t19) - t20)
+        + s_q4 * (t10 * (2.0 * (d.k2 + d.k3) - p.icy5) - qd[4] * t21);
+    let t40 = t39 + d.k10 * t35 - p.l2 * (t38 - t35 * d.k19);
     JointSpace {
         mass_matrix: [
             [
@@ -688,12 +682,12 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
                 - p.l1
                     * (c_q1 * t38
                         - s_q1
-                            * (c_q2 * t36 + 2.0 * (s_q2 * t37) - t3 * t3 * d.k5
-                                - t3 * t3 * d.k8)),
+                            * (c_q2 * t36 + 2.0 * s_q2 * t37
+                                - t3 * (t3 * (d.k5 + d.k8)))),
             t40,
             t39,
             d.k20 - c_q4 * t22 - t12 * t23,
-            p.icy5 * t12 + t11 * t21 - t12 * d.k2 - t12 * d.k3
+            t11 * t21 + t12 * (p.icy5 - d.k2 - d.k3)
                 - (c_q4 * (c_q2 * t18 + qd[0] * qd[0] * t14) + p.g * s_q4) * d.k4,
             -t20,
         ],
@@ -702,8 +696,8 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 151,
-    add: 88,
+    mul: 147,
+    add: 87,
     div: 4,
     sqrt: 0,
     sin: 4,
@@ -760,7 +754,7 @@ pub fn forward_dynamics_with(
     let t25 = d.k9 - t24;
     let inv26 = 1.0 / t25;
     let t27 = s_q4 * c_q4;
-    let t28 = d.k9 - c_q4 * c_q4 * d.k22 - inv26 * d.k23 * (t27 * t27);
+    let t28 = d.k9 - c_q4 * c_q4 * d.k22 - inv26 * d.k23 * t27 * t27;
     let t29 = c_q2 * t28;
     let t30 = s_q4 * s_q4 * d.k24 + d.k25;
     let inv31 = 1.0 / t30;
@@ -775,20 +769,20 @@ pub fn forward_dynamics_with(
     let t40 = d.k29 - p.l2 * t35;
     let t41 = p.l2 * t34;
     let t42 = t34 + inv37 * t40 * t41;
-    let t43 = t35 - inv37 * (t40 * t40);
+    let t43 = t35 - inv37 * t40 * t40;
     let t44 = (c_q1 * (c_q1 * t43 - s_q1 * t42) - s_q1 * (c_q1 * t42 - s_q1 * t39))
         * d.k30 + d.k31;
     let inv45 = 1.0 / t44;
-    let t46 = -(t17 * t20) - t16 * t19 + (tau[4] + t11 * t12 * d.k24);
+    let t46 = tau[4] + t11 * t12 * d.k24 - t17 * t20 - t16 * t19;
     let t47 = -(t11 * t22) - t46 * d.k33;
     let t48 = qd[4] * qd[4] * d.k4 + t12 * t22;
     let t49 = tau[3] - s_q4 * t47 - c_q4 * t48;
     let t50 = d.k22 * t27;
     let t51 = c_q4 * t47 + t21 * t29 - s_q4 * t48 - inv26 * t49 * t50;
-    let t52 = c_q4 * (t13 * d.k18 - tau[5] - t13 * d.k24)
-        + (tau[2] + s_q4 * (t17 * t19 - t16 * t20 - t23 * d.k18 - t23 * d.k24));
+    let t52 = c_q4 * (t13 * (d.k18 - d.k24) - tau[5]) + tau[2]
+        + s_q4 * (t17 * t19 - t16 * t20 - t23 * (d.k18 + d.k24));
     let t53 = s_q4 * d.k4;
-    let t54 = t21 * t33 - 2.0 * (d.k4 * t23) - inv31 * t52 * t53;
+    let t54 = t21 * t33 - 2.0 * d.k4 * t23 - inv31 * t52 * t53;
     let t55 = c_q2 * t54 - s_q2 * t51;
     let t56 = tau[1] - tau[2] - p.l2 * t55;
     let t57 = t24 + d.k34;
@@ -809,8 +803,8 @@ pub fn forward_dynamics_with(
     let t65 = inv37 * (t56 + t41 * t63 - t59 * d.k36 - t40 * t64 - t36 * inv45 * t60);
     let t66 = t61 + t65;
     let t67 = t64 - p.l2 * t66;
-    let t68 = inv31 * (t52 - t53 * (s_q2 * t63 + c_q2 * t67 - s_q2 * t21) - t30 * t66);
-    let t69 = c_q2 * t63 - c_q2 * t21 - s_q2 * t67;
+    let t68 = inv31 * (t52 - t53 * (c_q2 * t67 + s_q2 * (t63 - t21)) - t30 * t66);
+    let t69 = c_q2 * (t63 - t21) - s_q2 * t67;
     let t70 = inv26 * (t49 - t50 * t69 - p.g * t57);
     [
         t61,
@@ -823,7 +817,7 @@ pub fn forward_dynamics_with(
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 144,
+    mul: 138,
     add: 60,
     div: 0,
     sqrt: 0,
@@ -869,10 +863,10 @@ pub fn coriolis_matrix_with(
     let t19 = p.l1 * qd[0];
     let t20 = -2.0 * (p.l2 * t2 + c_q1 * t19);
     let t21 = s_q1 * t19;
-    let t22 = s_q2 * t20 - 2.0 * (c_q2 * t21);
+    let t22 = s_q2 * t20 - 2.0 * c_q2 * t21;
     let t23 = s_q4 * qd[4];
     let t24 = p.icy6 * t23;
-    let t25 = c_q2 * t20 + 2.0 * (s_q2 * t21);
+    let t25 = c_q2 * t20 + 2.0 * s_q2 * t21;
     let t26 = s_q4 * t14;
     let t27 = s_q5 * t17;
     let t28 = c_q5 * t15;
@@ -880,8 +874,8 @@ pub fn coriolis_matrix_with(
     let t30 = p.icy6 * t11;
     let t31 = 0.5 * (s_q4 * (t12 * t17 - t13 * t15));
     let t32 = c_q4 * qd[4];
-    let t33 = t17 * t18 - t15 * t16 + (d.k18 * t32 + d.k24 * t32);
-    let t34 = c_q4 * (t23 * d.k24 - t24 - t23 * d.k18);
+    let t33 = t17 * t18 + t32 * (d.k18 + d.k24) - t15 * t16;
+    let t34 = c_q4 * (t23 * (d.k24 - d.k18) - t24);
     let t35 = c_q4 * d.k4;
     let t36 = c_q4 * t11;
     let t37 = 2.0 * (s_q4 * s_q4 * t11 * d.k4 + t35 * t36);
@@ -891,24 +885,24 @@ pub fn coriolis_matrix_with(
     let t41 = c_q2 * t40 - s_q2 * t38;
     let t42 = t2 * d.k32;
     let t43 = s_q4 * (t22 * d.k4 + t33) + t34;
-    let t44 = t43 + (2.0 * (qd[0] * s_q1 * d.k40) - p.l2 * t41);
+    let t44 = t43 + 2.0 * qd[0] * s_q1 * d.k40 - p.l2 * t41;
     let t45 = t2 * s_q2;
     let t46 = t2 * c_q2;
-    let t47 = t37 - 2.0 * (d.k41 * t46);
+    let t47 = t37 - 2.0 * d.k41 * t46;
     let t48 = 2.0 * (t39 - t45 * d.k41);
     let t49 = c_q2 * t48 - s_q2 * t47;
-    let t50 = t34 + s_q4 * (t33 - 2.0 * (d.k16 * t45));
+    let t50 = t34 + s_q4 * (t33 - 2.0 * d.k16 * t45);
     let t51 = t50 - p.l2 * t49;
-    let t52 = 2.0 * (c_q2 * t39) - s_q2 * t37;
+    let t52 = 2.0 * c_q2 * t39 - s_q2 * t37;
     let t53 = t34 + s_q4 * t33;
     let t54 = t53 - p.l2 * t52;
     let t55 = t23 * d.k4;
     let t56 = t5 * t35;
     let t57 = 2.0 * (c_q2 * t56 - s_q2 * t55);
-    let t58 = s_q4 * (t8 * d.k18 + t8 * d.k24 - t14 * t28 - t14 * t27)
-        + c_q4 * (t11 * d.k24 - t30 - t11 * d.k18);
+    let t58 = s_q4 * (t8 * (d.k18 + d.k24) - t14 * (t28 + t27))
+        + c_q4 * (t11 * (d.k24 - d.k18) - t30);
     let t59 = t58 - p.l2 * t57;
-    let t60 = t26 * t28 + t15 * t18 + (t26 * t27 + t16 * t17 - 2.0 * (d.k24 * t36));
+    let t60 = t15 * t18 + t16 * t17 + t26 * (t28 + t27) - 2.0 * d.k24 * t36;
     [
         [
             0.5
@@ -919,9 +913,9 @@ pub fn coriolis_matrix_with(
                 * (t51
                     - p.l1
                         * (c_q1 * t49 - s_q1 * (c_q2 * t47 + s_q2 * t48 - 2.0 * t42))),
-            0.5 * (t54 - p.l1 * (c_q1 * t52 - s_q1 * (c_q2 * t37 + 2.0 * (s_q2 * t39)))),
+            0.5 * (t54 - p.l1 * (c_q1 * t52 - s_q1 * (c_q2 * t37 + 2.0 * s_q2 * t39))),
             0.0,
-            0.5 * (t59 - p.l1 * (c_q1 * t57 - s_q1 * (2.0 * (c_q2 * t55 + s_q2 * t56)))),
+            0.5 * (t59 - p.l1 * (c_q1 * t57 - s_q1 * 2.0 * (c_q2 * t55 + s_q2 * t56))),
             t31,
         ],
         [0.5 * t44, 0.5 * t51, 0.5 * t54, 0.0, 0.5 * t59, t31],
@@ -929,7 +923,7 @@ pub fn coriolis_matrix_with(
         [0.0, 0.0, 0.0, 0.0, t39, 0.0],
         [
             0.5 * (t60 - t25 * t35),
-            0.5 * (t60 + 2.0 * (c_q4 * d.k16 * t46)),
+            0.5 * (t60 + 2.0 * c_q4 * d.k16 * t46),
             0.5 * t60,
             0.0,
             0.0,
@@ -940,7 +934,7 @@ pub fn coriolis_matrix_with(
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
-    mul: 73,
+    mul: 67,
     add: 50,
     div: 0,
     sqrt: 0,
@@ -991,15 +985,13 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let t29 = s_q5 * t21 + c_q5 * t20 - p.b6 * t12;
     (
         0.5
-            * (p.m03 * t24 + p.icy3 * (t5 * t5)
-                + (p.m04 * (t24 + qd[3] * qd[3]) + p.icy4 * (t5 * t5))
-                + (p.m05 * (t25 * t25 + t27 + t26 * t26) + p.icx5 * (t11 * t11)
-                    + p.icy5 * (t8 * t8) + p.icx5 * (qd[4] * qd[4]))
-                + (p.m06 * (t27 + t28 * t28 + t29 * t29) + p.icx6 * (t12 * t12)
-                    + p.icy6 * (t14 * t14) + p.icx6 * (t13 * t13))
-                + (p.icy1 * (qd[0] * qd[0]) + qd[0] * qd[0] * d.k42)
-                + (p.icy2 * (t2 * t2)
-                    + p.m02 * (t23 * t23 + qd[0] * qd[0] * (s_q1 * s_q1) * d.k30))),
+            * (p.m03 * t24 + p.m04 * (t24 + qd[3] * qd[3])
+                + p.m05 * (t25 * t25 + t27 + t26 * t26) + p.icy5 * t8 * t8
+                + p.m06 * (t27 + t28 * t28 + t29 * t29) + p.icy6 * t14 * t14
+                + p.icy2 * t2 * t2
+                + p.m02 * (t23 * t23 + qd[0] * qd[0] * s_q1 * s_q1 * d.k30)
+                + t5 * (t5 * (p.icy3 + p.icy4)) + p.icx5 * (t11 * t11 + qd[4] * qd[4])
+                + p.icx6 * (t12 * t12 + t13 * t13) + qd[0] * (qd[0] * (p.icy1 + d.k42))),
         (p.b4 - q[3]) * d.k43 + (-q[3] - p.b5 * c_q4) * d.k44
             + (-q[3] - p.b6 * c_q4) * d.k45 + d.k46,
     )
@@ -1185,9 +1177,9 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let t53 = s_q5 * t17 - c_q5 * t18;
     let t54 = s_q4 * c_q5;
     let t55 = s_q4 * s_q5;
-    let t56 = t32 * t55 - (s_q4 * t30 - t31 * t54);
-    let t57 = t55 * t55 + (c_q4 * c_q4 + t54 * t54);
-    let t58 = t35 * t55 - (s_q4 * t33 - t34 * t54);
+    let t56 = t32 * t55 + t31 * t54 - s_q4 * t30;
+    let t57 = t55 * t55 + c_q4 * c_q4 + t54 * t54;
+    let t58 = t35 * t55 + t34 * t54 - s_q4 * t33;
     [
         [
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],

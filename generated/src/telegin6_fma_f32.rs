@@ -25,14 +25,14 @@
 //! | function | mul | add | div | sqrt | sin | cos | fma |
 //! |---|---:|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 39 | 28 | 2 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 46 | 22 | 0 | 0 | 3 | 3 | 33 |
-//! | `mass_matrix` | 19 | 16 | 0 | 0 | 3 | 3 | 10 |
-//! | `bias` | 46 | 17 | 0 | 0 | 3 | 3 | 17 |
+//! | `inverse_dynamics` | 42 | 34 | 0 | 0 | 3 | 3 | 21 |
+//! | `mass_matrix` | 19 | 17 | 0 | 0 | 3 | 3 | 9 |
+//! | `bias` | 44 | 23 | 0 | 0 | 3 | 3 | 11 |
 //! | `gravity` | 1 | 1 | 0 | 0 | 1 | 0 | 0 |
-//! | `joint_space` | 66 | 35 | 0 | 0 | 3 | 3 | 26 |
-//! | `forward_dynamics` | 108 | 44 | 4 | 0 | 4 | 4 | 43 |
-//! | `coriolis_matrix` | 110 | 26 | 0 | 0 | 4 | 4 | 34 |
-//! | `energy` | 38 | 15 | 0 | 0 | 4 | 4 | 35 |
+//! | `joint_space` | 64 | 42 | 0 | 0 | 3 | 3 | 19 |
+//! | `forward_dynamics` | 107 | 47 | 4 | 0 | 4 | 4 | 40 |
+//! | `coriolis_matrix` | 110 | 32 | 0 | 0 | 4 | 4 | 28 |
+//! | `energy` | 34 | 17 | 0 | 0 | 4 | 4 | 33 |
 //! | `body_poses` | 14 | 13 | 0 | 0 | 5 | 5 | 4 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `body_jacobians` | 63 | 30 | 0 | 0 | 5 | 5 | 28 |
@@ -320,7 +320,7 @@ impl Params {
         let inv9 = 1.0 / t8;
         let t10 = t2 + t6;
         let t11 = -t10;
-        let t12 = p.m06 + (p.m04 + p.m05);
+        let t12 = p.m06 + p.m04 + p.m05;
         let t13 = p.icy3 + p.icy4;
         let t14 = p.m03 * p.l2;
         let t15 = p.m02 + p.m03;
@@ -393,13 +393,13 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 46,
-    add: 22,
+    mul: 42,
+    add: 34,
     div: 0,
     sqrt: 0,
     sin: 3,
     cos: 3,
-    fma: 33,
+    fma: 21,
 };
 ///Joint forces τ(q, q̇, q̈) by Telegin's direction-cosine formalism (subsystem
 ///static moments, Statements 1–2): torques for revolute joints, forces for
@@ -434,7 +434,7 @@ pub fn inverse_dynamics_with(
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let t9 = t4 - p.l2 * t6;
-    let t10 = s_q1 * t3 - fma(p.l2, t5 * t5, c_q1 * t2);
+    let t10 = s_q1 * t3 - fma(p.l2 * t5, t5, c_q1 * t2);
     let t11 = t5 + qd[2];
     let t12 = t6 + qdd[2];
     let t13 = p.g - qdd[3];
@@ -446,62 +446,53 @@ pub fn inverse_dynamics_with(
     let t19 = fma(t12, s_q4, t17);
     let t20 = t12 * c_q4 - qd[4] * t18;
     let t21 = t16 * t18;
-    let t22 = fma(p.icy6, t16, p.icy6 * qd[5]);
-    let t23 = fma(p.icy6, t20, p.icy6 * qdd[5]);
-    let t24 = t21 * d.k4 - qdd[4] * d.k4;
-    let t25 = -fma(t18 * t18, d.k4, qd[4] * qd[4] * d.k4);
+    let t22 = p.icy6 * (qd[5] + t16);
+    let t23 = p.icy6 * (qdd[5] + t20);
+    let t24 = d.k4 * (t21 - qdd[4]);
+    let t25 = -(d.k4 * fma(t18, t18, qd[4] * qd[4]));
     let t26 = c_q4 * t24 - s_q4 * t25;
-    let t27 = fma(t17, d.k4, t19 * d.k4);
+    let t27 = d.k4 * (t19 + t17);
     let t28 = c_q2 * t27 - s_q2 * t26;
     let t29 = fma(
-        p.icy4,
         t12,
+        p.icy3 + p.icy4,
         fma(
-            p.icy3,
-            t12,
+            s_q4,
             fma(
-                fma(c_q2, t9, s_q2 * t10) * s_q4,
+                fma(c_q2, t9, s_q2 * t10),
                 d.k4,
-                fma(
-                    s_q4,
-                    fma(t19, d.k3, fma(t17, d.k3, fma(t19, d.k2, t17 * d.k2)))
-                        - fma(qd[4], t22, p.icy5 * t17),
-                    c_q4 * fma(p.icy5, t20, t23),
-                ),
-            ),
+                fma(t19, d.k2 + d.k3, t17 * (d.k2 + d.k3 - p.icy5)),
+            ) - qd[4] * t22,
+            c_q4 * fma(p.icy5, t20, t23),
         ),
     );
     let t30 = fma(t6, d.k1, t29) - fma(p.l2, fma(t9, d.k6, t28), t4 * d.k5);
     [
         fma(qdd[0], d.k0, t30)
             - p.l1
-                * (c_q1 * (t28 - fma(t6, d.k8, t6 * d.k5))
+                * (c_q1 * (t28 - t6 * (d.k5 + d.k8))
                     - fma(
                         s_q1,
-                        fma(s_q2, t27, c_q2 * t26) - fma(t5 * t5, d.k8, t5 * t5 * d.k5),
+                        fma(s_q2, t27, c_q2 * t26) - t5 * (t5 * (d.k5 + d.k8)),
                         qdd[0] * d.k7,
                     )),
         t30,
         t29,
         -fma(c_q4, t25, fma(s_q4, t24, t13 * d.k9)),
-        fma(qdd[4], d.k3, fma(qdd[4], d.k2, fma(t18, t22, p.icy5 * t21)))
-            - fma(
-                t21,
-                d.k3,
-                fma(t21, d.k2, fma(t13, s_q4, (c_q2 * t10 - s_q2 * t9) * c_q4) * d.k4),
-            ),
+        fma(qdd[4], d.k2 + d.k3, fma(t21, p.icy5 - (d.k2 + d.k3), t18 * t22))
+            - fma(t13, s_q4, (c_q2 * t10 - s_q2 * t9) * c_q4) * d.k4,
         t23,
     ]
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
     mul: 19,
-    add: 16,
+    add: 17,
     div: 0,
     sqrt: 0,
     sin: 3,
     cos: 3,
-    fma: 10,
+    fma: 9,
 };
 ///The joint-space mass matrix M(q), symmetric positive definite, so that
 ///`M(q) q̈ + bias(q, q̇) = τ`. Entries of joints on different branches are zero.
@@ -526,7 +517,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t8 = p.icy6 * c_q4;
     let t9 = s_q4 * d.k4;
     let t10 = c_q2 * t9;
-    let t11 = fma(s_q4, fma(s_q4, d.k3, s_q4 * d.k2), c_q4 * fma(p.icy5, c_q4, t8));
+    let t11 = fma(s_q4 * s_q4, d.k2 + d.k3, c_q4 * fma(p.icy5, c_q4, t8));
     let t12 = fma(fma(c_q2, t7, s_q2 * t6), t9, t11);
     let t13 = fma(c_q1, d.k10, t12) - p.l2 * fma(t7, d.k6, t10);
     let t14 = t13 + d.k14;
@@ -554,13 +545,13 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 46,
-    add: 17,
+    mul: 44,
+    add: 23,
     div: 0,
     sqrt: 0,
     sin: 3,
     cos: 3,
-    fma: 17,
+    fma: 11,
 };
 ///The bias forces C(q, q̇) q̇ + g(q): the joint forces that keep every
 ///acceleration zero.
@@ -586,20 +577,20 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t9 = qd[4] * t8;
     let t10 = t5 * s_q4;
     let t11 = t8 * t10;
-    let t12 = -fma(p.l2, t2 * t2, p.l1 * (qd[0] * qd[0]) * c_q1);
+    let t12 = -fma(p.l2 * t2, t2, p.l1 * qd[0] * qd[0] * c_q1);
     let t13 = qd[0] * (qd[0] * s_q1);
     let t14 = p.l1 * t13;
     let t15 = qd[4] * t10;
     let t16 = p.icy6 * t15;
-    let t17 = fma(p.icy6, t8, p.icy6 * qd[5]);
-    let t18 = -fma(t10 * t10, d.k4, qd[4] * qd[4] * d.k4);
+    let t17 = p.icy6 * (qd[5] + t8);
+    let t18 = -(d.k4 * fma(t10, t10, qd[4] * qd[4]));
     let t19 = s_q4 * d.k4;
     let t20 = t8 * t8 * t19 - s_q4 * t18;
     let t21 = t9 * d.k4;
-    let t22 = 2.0 * (c_q2 * t21) - s_q2 * t20;
+    let t22 = 2.0 * c_q2 * t21 - s_q2 * t20;
     let t23 = fma(
         s_q4,
-        2.0 * fma(t9, d.k3, t9 * d.k2) - fma(qd[4], t17, p.icy5 * t9),
+        t9 * (2.0 * (d.k2 + d.k3) - p.icy5) - qd[4] * t17,
         fma(c_q4, -fma(p.icy5, t15, t16), (s_q2 * t12 - c_q2 * t14) * t19),
     );
     let t24 = fma(t13, d.k10, t23) - p.l2 * (t22 - t13 * d.k19);
@@ -608,17 +599,13 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
             - p.l1
                 * (c_q1 * t22
                     - s_q1
-                        * (fma(2.0, s_q2 * t21, c_q2 * t20)
-                            - fma(t2 * t2, d.k8, t2 * t2 * d.k5))),
+                        * (fma(2.0 * s_q2, t21, c_q2 * t20)
+                            - t2 * (t2 * (d.k5 + d.k8)))),
         t24,
         t23,
         d.k20 - fma(t11, t19, c_q4 * t18),
-        fma(t10, t17, p.icy5 * t11)
-            - fma(
-                fma(p.g, s_q4, c_q4 * fma(s_q2, t14, c_q2 * t12)),
-                d.k4,
-                fma(t11, d.k3, t11 * d.k2),
-            ),
+        fma(t11, p.icy5 - (d.k2 + d.k3), t10 * t17)
+            - fma(p.g, s_q4, c_q4 * fma(s_q2, t14, c_q2 * t12)) * d.k4,
         -t16,
     ]
 }
@@ -648,13 +635,13 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 66,
-    add: 35,
+    mul: 64,
+    add: 42,
     div: 0,
     sqrt: 0,
     sin: 3,
     cos: 3,
-    fma: 26,
+    fma: 19,
 };
 ///The mass matrix, bias and gravity forces of one state in one pass: the
 ///three share every subexpression (sines and cosines, rotations, velocity
@@ -688,14 +675,14 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t15 = -(p.l2 + t2);
     let t16 = c_q2 * t13;
     let t17 = p.icy6 * c_q4;
-    let t18 = -fma(p.l2, t3 * t3, qd[0] * qd[0] * t2);
+    let t18 = -fma(p.l2 * t3, t3, qd[0] * qd[0] * t2);
     let t19 = qd[4] * t11;
     let t20 = p.icy6 * t19;
-    let t21 = fma(p.icy6, t9, p.icy6 * qd[5]);
-    let t22 = -fma(t11 * t11, d.k4, qd[4] * qd[4] * d.k4);
+    let t21 = p.icy6 * (qd[5] + t9);
+    let t22 = -(d.k4 * fma(t11, t11, qd[4] * qd[4]));
     let t23 = s_q4 * d.k4;
     let t24 = c_q2 * t23;
-    let t25 = fma(s_q4, fma(s_q4, d.k3, s_q4 * d.k2), c_q4 * fma(p.icy5, c_q4, t17));
+    let t25 = fma(s_q4 * s_q4, d.k2 + d.k3, c_q4 * fma(p.icy5, c_q4, t17));
     let t26 = fma(fma(c_q2, t15, t14), t23, t25);
     let t27 = fma(c_q1, d.k10, t26) - p.l2 * fma(t15, d.k6, t24);
     let t28 = t27 + d.k14;
@@ -708,10 +695,10 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t35 = qd[0] * (qd[0] * s_q1);
     let t36 = t9 * t9 * t23 - s_q4 * t22;
     let t37 = t10 * d.k4;
-    let t38 = 2.0 * (c_q2 * t37) - s_q2 * t36;
+    let t38 = 2.0 * c_q2 * t37 - s_q2 * t36;
     let t39 = fma(
         s_q4,
-        2.0 * fma(t10, d.k3, t10 * d.k2) - fma(qd[4], t21, p.icy5 * t10),
+        t10 * (2.0 * (d.k2 + d.k3) - p.icy5) - qd[4] * t21,
         fma(c_q4, -fma(p.icy5, t19, t20), (s_q2 * t18 - qd[0] * qd[0] * t16) * t23),
     );
     let t40 = fma(d.k10, t35, t39) - p.l2 * (t38 - t35 * d.k19);
@@ -736,17 +723,13 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
                 - p.l1
                     * (c_q1 * t38
                         - s_q1
-                            * (fma(2.0, s_q2 * t37, c_q2 * t36)
-                                - fma(t3 * t3, d.k8, t3 * t3 * d.k5))),
+                            * (fma(2.0 * s_q2, t37, c_q2 * t36)
+                                - t3 * (t3 * (d.k5 + d.k8)))),
             t40,
             t39,
             d.k20 - fma(t12, t23, c_q4 * t22),
-            fma(t11, t21, p.icy5 * t12)
-                - fma(
-                    fma(p.g, s_q4, c_q4 * fma(qd[0] * qd[0], t14, c_q2 * t18)),
-                    d.k4,
-                    fma(t12, d.k3, t12 * d.k2),
-                ),
+            fma(t12, p.icy5 - (d.k2 + d.k3), t11 * t21)
+                - fma(p.g, s_q4, c_q4 * fma(qd[0] * qd[0], t14, c_q2 * t18)) * d.k4,
             -t20,
         ],
         gravity: [0.0, 0.0, 0.0, d.k20, -(s_q4 * d.k21), 0.0],
@@ -754,13 +737,13 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 108,
-    add: 44,
+    mul: 107,
+    add: 47,
     div: 4,
     sqrt: 0,
     sin: 4,
     cos: 4,
-    fma: 43,
+    fma: 40,
 };
 ///Joint accelerations q̈(q, q̇, τ) by Vereshchagin's separate-bodies
 ///(articulated-body) method, in O(n) and without forming M(q); they satisfy
@@ -813,7 +796,7 @@ pub fn forward_dynamics_with(
     let t25 = d.k9 - t24;
     let inv26 = 1.0 / t25;
     let t27 = s_q4 * c_q4;
-    let t28 = d.k9 - fma(inv26 * d.k23, t27 * t27, c_q4 * c_q4 * d.k22);
+    let t28 = d.k9 - fma(inv26 * d.k23 * t27, t27, c_q4 * c_q4 * d.k22);
     let t29 = c_q2 * t28;
     let t30 = fma(s_q4 * s_q4, d.k24, d.k25);
     let inv31 = 1.0 / t30;
@@ -828,7 +811,7 @@ pub fn forward_dynamics_with(
     let t40 = d.k29 - p.l2 * t35;
     let t41 = p.l2 * t34;
     let t42 = fma(inv37 * t40, t41, t34);
-    let t43 = t35 - inv37 * (t40 * t40);
+    let t43 = t35 - inv37 * t40 * t40;
     let t44 = fma(
         c_q1 * (c_q1 * t43 - s_q1 * t42) - s_q1 * (c_q1 * t42 - s_q1 * t39),
         d.k30,
@@ -843,11 +826,11 @@ pub fn forward_dynamics_with(
     let t51 = fma(t21, t29, c_q4 * t47) - fma(inv26 * t49, t50, s_q4 * t48);
     let t52 = fma(
         s_q4,
-        t17 * t19 - fma(t23, d.k24, fma(t23, d.k18, t16 * t20)),
-        fma(c_q4, t13 * d.k18 - fma(t13, d.k24, tau[5]), tau[2]),
+        t17 * t19 - fma(t23, d.k18 + d.k24, t16 * t20),
+        fma(c_q4, t13 * (d.k18 - d.k24) - tau[5], tau[2]),
     );
     let t53 = s_q4 * d.k4;
-    let t54 = fma(-2.0, d.k4 * t23, t21 * t33) - inv31 * t52 * t53;
+    let t54 = fma(-2.0 * d.k4, t23, t21 * t33) - inv31 * t52 * t53;
     let t55 = c_q2 * t54 - s_q2 * t51;
     let t56 = tau[1] - fma(p.l2, t55, tau[2]);
     let t57 = t24 + d.k34;
@@ -882,9 +865,8 @@ pub fn forward_dynamics_with(
         * (fma(t41, t63, t56) - fma(t36 * inv45, t60, fma(t40, t64, t59 * d.k36)));
     let t66 = t61 + t65;
     let t67 = t64 - p.l2 * t66;
-    let t68 = inv31
-        * (t52 - fma(t30, t66, t53 * (fma(c_q2, t67, s_q2 * t63) - s_q2 * t21)));
-    let t69 = c_q2 * t63 - fma(s_q2, t67, c_q2 * t21);
+    let t68 = inv31 * (t52 - fma(t30, t66, t53 * fma(s_q2, t63 - t21, c_q2 * t67)));
+    let t69 = c_q2 * (t63 - t21) - s_q2 * t67;
     let t70 = inv26 * (t49 - fma(p.g, t57, t50 * t69));
     [
         t61,
@@ -898,12 +880,12 @@ pub fn forward_dynamics_with(
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
     mul: 110,
-    add: 26,
+    add: 32,
     div: 0,
     sqrt: 0,
     sin: 4,
     cos: 4,
-    fma: 34,
+    fma: 28,
 };
 ///The Coriolis matrix C(q, q̇): `C q̇ + g = bias` and `Ṁ − 2C` is skew-symmetric,
 ///as passivity-based controllers need (the Christoffel matrix when every velocity
@@ -944,10 +926,10 @@ pub fn coriolis_matrix_with(
     let t19 = p.l1 * qd[0];
     let t20 = -2.0 * fma(c_q1, t19, p.l2 * t2);
     let t21 = s_q1 * t19;
-    let t22 = fma(-2.0, c_q2 * t21, s_q2 * t20);
+    let t22 = fma(-2.0 * c_q2, t21, s_q2 * t20);
     let t23 = s_q4 * qd[4];
     let t24 = p.icy6 * t23;
-    let t25 = fma(2.0, s_q2 * t21, c_q2 * t20);
+    let t25 = fma(2.0 * s_q2, t21, c_q2 * t20);
     let t26 = s_q4 * t14;
     let t27 = s_q5 * t17;
     let t28 = c_q5 * t15;
@@ -955,8 +937,8 @@ pub fn coriolis_matrix_with(
     let t30 = p.icy6 * t11;
     let t31 = 0.5 * (s_q4 * (t12 * t17 - t13 * t15));
     let t32 = c_q4 * qd[4];
-    let t33 = fma(d.k24, t32, fma(d.k18, t32, t17 * t18)) - t15 * t16;
-    let t34 = c_q4 * (t23 * d.k24 - fma(t23, d.k18, t24));
+    let t33 = fma(t32, d.k18 + d.k24, t17 * t18) - t15 * t16;
+    let t34 = c_q4 * (t23 * (d.k24 - d.k18) - t24);
     let t35 = c_q4 * d.k4;
     let t36 = c_q4 * t11;
     let t37 = 2.0 * fma(t35, t36, s_q4 * s_q4 * t11 * d.k4);
@@ -966,15 +948,15 @@ pub fn coriolis_matrix_with(
     let t41 = c_q2 * t40 - s_q2 * t38;
     let t42 = t2 * d.k32;
     let t43 = fma(s_q4, fma(t22, d.k4, t33), t34);
-    let t44 = fma(2.0, qd[0] * s_q1 * d.k40, t43) - p.l2 * t41;
+    let t44 = fma(2.0 * qd[0] * s_q1, d.k40, t43) - p.l2 * t41;
     let t45 = t2 * s_q2;
     let t46 = t2 * c_q2;
-    let t47 = fma(-2.0, d.k41 * t46, t37);
+    let t47 = fma(-2.0 * d.k41, t46, t37);
     let t48 = 2.0 * (t39 - t45 * d.k41);
     let t49 = c_q2 * t48 - s_q2 * t47;
-    let t50 = fma(s_q4, fma(-2.0, d.k16 * t45, t33), t34);
+    let t50 = fma(s_q4, fma(-2.0 * d.k16, t45, t33), t34);
     let t51 = t50 - p.l2 * t49;
-    let t52 = 2.0 * (c_q2 * t39) - s_q2 * t37;
+    let t52 = 2.0 * c_q2 * t39 - s_q2 * t37;
     let t53 = fma(s_q4, t33, t34);
     let t54 = t53 - p.l2 * t52;
     let t55 = t23 * d.k4;
@@ -982,15 +964,11 @@ pub fn coriolis_matrix_with(
     let t57 = 2.0 * (c_q2 * t56 - s_q2 * t55);
     let t58 = fma(
         c_q4,
-        t11 * d.k24 - fma(t11, d.k18, t30),
-        s_q4 * (fma(t8, d.k24, t8 * d.k18) - fma(t14, t27, t14 * t28)),
+        t11 * (d.k24 - d.k18) - t30,
+        s_q4 * (t8 * (d.k18 + d.k24) - t14 * (t28 + t27)),
     );
     let t59 = t58 - p.l2 * t57;
-    let t60 = fma(
-        -2.0,
-        d.k24 * t36,
-        fma(t16, t17, fma(t26, t27, fma(t15, t18, t26 * t28))),
-    );
+    let t60 = fma(-2.0 * d.k24, t36, fma(t26, t28 + t27, fma(t16, t17, t15 * t18)));
     [
         [
             0.5
@@ -1003,11 +981,11 @@ pub fn coriolis_matrix_with(
                     - p.l1
                         * (c_q1 * t49
                             - s_q1 * fma(-2.0, t42, fma(s_q2, t48, c_q2 * t47)))),
-            0.5 * (t54 - p.l1 * (c_q1 * t52 - s_q1 * fma(2.0, s_q2 * t39, c_q2 * t37))),
+            0.5 * (t54 - p.l1 * (c_q1 * t52 - s_q1 * fma(2.0 * s_q2, t39, c_q2 * t37))),
             0.0,
             0.5
                 * (t59
-                    - p.l1 * fma(s_q1, -2.0 * fma(s_q2, t56, c_q2 * t55), c_q1 * t57)),
+                    - p.l1 * fma(s_q1 * -2.0, fma(s_q2, t56, c_q2 * t55), c_q1 * t57)),
             t31,
         ],
         [0.5 * t44, 0.5 * t51, 0.5 * t54, 0.0, 0.5 * t59, t31],
@@ -1015,7 +993,7 @@ pub fn coriolis_matrix_with(
         [0.0, 0.0, 0.0, 0.0, t39, 0.0],
         [
             0.5 * (t60 - t25 * t35),
-            0.5 * fma(2.0, c_q4 * d.k16 * t46, t60),
+            0.5 * fma(2.0 * c_q4 * d.k16, t46, t60),
             0.5 * t60,
             0.0,
             0.0,
@@ -1026,13 +1004,13 @@ pub fn coriolis_matrix_with(
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
-    mul: 38,
-    add: 15,
+    mul: 34,
+    add: 17,
     div: 0,
     sqrt: 0,
     sin: 4,
     cos: 4,
-    fma: 35,
+    fma: 33,
 };
 ///Kinetic and potential energy `(T, V)`; `V = −Σ m g·c` is zero where every
 ///centre of mass is at the ground origin's height.
@@ -1079,52 +1057,36 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     (
         0.5
             * fma(
-                p.m02,
-                fma(qd[0] * qd[0] * (s_q1 * s_q1), d.k30, t23 * t23),
+                qd[0],
+                qd[0] * (p.icy1 + d.k42),
                 fma(
-                    p.icy2,
-                    t2 * t2,
+                    p.icx6,
+                    fma(t13, t13, t12 * t12),
                     fma(
-                        qd[0] * qd[0],
-                        d.k42,
+                        p.icx5,
+                        fma(qd[4], qd[4], t11 * t11),
                         fma(
-                            p.icy1,
-                            qd[0] * qd[0],
+                            t5,
+                            t5 * (p.icy3 + p.icy4),
                             fma(
-                                p.icx6,
-                                t13 * t13,
+                                p.m02,
+                                fma(qd[0] * qd[0] * s_q1 * s_q1, d.k30, t23 * t23),
                                 fma(
-                                    p.icy6,
-                                    t14 * t14,
+                                    p.icy2 * t2,
+                                    t2,
                                     fma(
-                                        p.icx6,
-                                        t12 * t12,
+                                        p.icy6 * t14,
+                                        t14,
                                         fma(
                                             p.m06,
                                             fma(t29, t29, fma(t28, t28, t27)),
                                             fma(
-                                                p.icx5,
-                                                qd[4] * qd[4],
+                                                p.icy5 * t8,
+                                                t8,
                                                 fma(
-                                                    p.icy5,
-                                                    t8 * t8,
-                                                    fma(
-                                                        p.icx5,
-                                                        t11 * t11,
-                                                        fma(
-                                                            p.m05,
-                                                            fma(t26, t26, fma(t25, t25, t27)),
-                                                            fma(
-                                                                p.icy4,
-                                                                t5 * t5,
-                                                                fma(
-                                                                    p.m04,
-                                                                    fma(qd[3], qd[3], t24),
-                                                                    fma(p.icy3, t5 * t5, p.m03 * t24),
-                                                                ),
-                                                            ),
-                                                        ),
-                                                    ),
+                                                    p.m05,
+                                                    fma(t26, t26, fma(t25, t25, t27)),
+                                                    fma(p.m04, fma(qd[3], qd[3], t24), p.m03 * t24),
                                                 ),
                                             ),
                                         ),

@@ -19,14 +19,14 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 63 | 40 | 0 | 0 | 3 | 3 |
+//! | `inverse_dynamics` | 62 | 40 | 0 | 0 | 3 | 3 |
 //! | `mass_matrix` | 32 | 21 | 0 | 0 | 3 | 3 |
-//! | `bias` | 53 | 23 | 0 | 0 | 3 | 3 |
+//! | `bias` | 50 | 23 | 0 | 0 | 3 | 3 |
 //! | `gravity` | 1 | 0 | 0 | 0 | 1 | 0 |
-//! | `joint_space` | 86 | 44 | 0 | 0 | 3 | 3 |
-//! | `forward_dynamics` | 163 | 81 | 4 | 0 | 4 | 4 |
-//! | `coriolis_matrix` | 132 | 57 | 0 | 0 | 4 | 4 |
-//! | `energy` | 67 | 45 | 0 | 0 | 4 | 4 |
+//! | `joint_space` | 83 | 44 | 0 | 0 | 3 | 3 |
+//! | `forward_dynamics` | 161 | 81 | 4 | 0 | 4 | 4 |
+//! | `coriolis_matrix` | 131 | 57 | 0 | 0 | 4 | 4 |
+//! | `energy` | 66 | 45 | 0 | 0 | 4 | 4 |
 //! | `body_poses` | 18 | 15 | 0 | 0 | 5 | 5 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `body_jacobians` | 101 | 57 | 0 | 0 | 5 | 5 |
@@ -129,7 +129,7 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 63,
+    mul: 62,
     add: 40,
     div: 0,
     sqrt: 0,
@@ -187,9 +187,10 @@ pub fn inverse_dynamics_with(
     let t25 = c_q2 * t23 - s_q2 * t24;
     let t26 = 0.1 * (t15 + qd[5]);
     let t27 = 0.5 * t11 + c_q4 * (0.2 * t19 + 0.1 * qdd[5])
-        + (s_q4 * (0.7249 * t16 + 1.3498 * t17 - qd[4] * t26)
-            - 0.27 * ((s_q2 * t9 + c_q2 * t8) * s_q4));
-    let t28 = 4.27 * t4 - 7.9 * t2 + (t27 - 0.5 * t25);
+        + s_q4
+            * (0.7249 * t16 + 1.3498 * t17 - qd[4] * t26
+                - 0.27 * (s_q2 * t9 + c_q2 * t8));
+    let t28 = 4.27 * t4 + t27 - 7.9 * t2 - 0.5 * t25;
     [
         6.05 * qdd[0] + t28
             - 0.5
@@ -235,18 +236,18 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t8 = 0.1 * c_q4;
     let t9 = 0.135 * (s_q2 * c_q4);
     let t10 = -0.27 * s_q4;
-    let t11 = 0.27 * (c_q4 * (0.5 * (s_q1 * c_q2) - s_q2 * t7));
+    let t11 = 0.27 * (c_q4 * (0.5 * s_q1 * c_q2 - s_q2 * t7));
     let t12 = c_q2 * s_q4;
-    let t13 = 0.2 * (c_q4 * c_q4) + 0.7249 * (s_q4 * s_q4);
-    let t14 = t13 - 0.27 * (s_q4 * (0.5 * t6 + c_q2 * t7));
-    let t15 = t14 + (1.2 * c_q1 - 0.5 * (11.0 * t7 - 0.27 * t12));
+    let t13 = 0.2 * c_q4 * c_q4 + 0.7249 * s_q4 * s_q4;
+    let t14 = t13 - 0.27 * s_q4 * (0.5 * t6 + c_q2 * t7);
+    let t15 = t14 + 1.2 * c_q1 - 0.5 * (11.0 * t7 - 0.27 * t12);
     let t16 = t15 + 2.02;
     let t17 = t14 + 0.5;
     let t18 = 0.135 * t12 + t13;
     let t19 = t18 + 0.5;
     [
         [
-            t15 + 3.32 - 0.5 * (0.27 * (s_q4 * t6) + c_q1 * (-0.27 * t12 - 7.9) - 9.5),
+            t15 + 3.32 - 0.5 * (0.27 * s_q4 * t6 + c_q1 * (-0.27 * t12 - 7.9) - 9.5),
             t16,
             t17,
             0.0,
@@ -262,7 +263,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 53,
+    mul: 50,
     add: 23,
     div: 0,
     sqrt: 0,
@@ -298,18 +299,19 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t14 = 0.27 * (qd[4] * qd[4] + t12 * t12);
     let t15 = s_q4 * t10;
     let t16 = 0.1 * (t10 + qd[5]);
-    let t17 = -0.27 * (t10 * t15) - s_q4 * t14;
-    let t18 = -0.54 * (c_q2 * t11) - s_q2 * t17;
-    let t19 = s_q4 * (1.3498 * t11 - qd[4] * t16) - 0.2 * (s_q4 * t11)
-        - 0.27 * (s_q4 * (s_q2 * t13 - 0.5 * (t2 * c_q2)));
-    let t20 = t19 + (3.95 * t2 - 0.5 * t18);
+    let t17 = -0.27 * t10 * t15 - s_q4 * t14;
+    let t18 = -0.54 * c_q2 * t11 - s_q2 * t17;
+    let t19 = s_q4
+        * (1.3498 * t11 - qd[4] * t16 - 0.2 * t11
+            - 0.27 * (s_q2 * t13 - 0.5 * t2 * c_q2));
+    let t20 = t19 + 3.95 * t2 - 0.5 * t18;
     [
-        t20 - 0.5 * (c_q1 * t18 - s_q1 * (c_q2 * t17 - 7.9 * t6 - 0.54 * (s_q2 * t11))),
+        t20 - 0.5 * (c_q1 * t18 - s_q1 * (c_q2 * t17 - 7.9 * t6 - 0.54 * s_q2 * t11)),
         t20,
         t19,
-        0.27 * (t12 * t15) - c_q4 * t14 - 58.86,
-        0.27 * (9.81 * s_q4 + c_q4 * (c_q2 * t13 + 0.5 * (t2 * s_q2))) + t12 * t16
-            - 0.6249 * (t10 * t12),
+        0.27 * t12 * t15 - c_q4 * t14 - 58.86,
+        0.27 * (9.81 * s_q4 + c_q4 * (c_q2 * t13 + 0.5 * t2 * s_q2))
+            + t12 * (t16 - 0.6249 * t10),
         -0.1 * (qd[4] * t12),
     ]
 }
@@ -338,7 +340,7 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 86,
+    mul: 83,
     add: 44,
     div: 0,
     sqrt: 0,
@@ -379,27 +381,28 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t17 = -0.27 * s_q4;
     let t18 = -0.5 * (qd[0] * qd[0] * c_q1 + t6);
     let t19 = 0.27 * (qd[4] * qd[4] + t12 * t12);
-    let t20 = 0.27 * (c_q4 * (0.5 * (s_q1 * c_q2) - s_q2 * t14));
+    let t20 = 0.27 * (c_q4 * (0.5 * s_q1 * c_q2 - s_q2 * t14));
     let t21 = c_q2 * s_q4;
     let t22 = s_q4 * t10;
     let t23 = 0.1 * (t10 + qd[5]);
-    let t24 = 0.2 * (c_q4 * c_q4) + 0.7249 * (s_q4 * s_q4);
-    let t25 = t24 - 0.27 * (s_q4 * (0.5 * t13 + c_q2 * t14));
-    let t26 = t25 + (1.2 * c_q1 - 0.5 * (11.0 * t14 - 0.27 * t21));
+    let t24 = 0.2 * c_q4 * c_q4 + 0.7249 * s_q4 * s_q4;
+    let t25 = t24 - 0.27 * s_q4 * (0.5 * t13 + c_q2 * t14);
+    let t26 = t25 + 1.2 * c_q1 - 0.5 * (11.0 * t14 - 0.27 * t21);
     let t27 = t26 + 2.02;
     let t28 = t25 + 0.5;
     let t29 = 0.135 * t21 + t24;
     let t30 = t29 + 0.5;
-    let t31 = -0.27 * (t10 * t22) - s_q4 * t19;
-    let t32 = -0.54 * (c_q2 * t11) - s_q2 * t31;
-    let t33 = s_q4 * (1.3498 * t11 - qd[4] * t23) - 0.2 * (s_q4 * t11)
-        - 0.27 * (s_q4 * (s_q2 * t18 - 0.5 * (t2 * c_q2)));
-    let t34 = t33 + (3.95 * t2 - 0.5 * t32);
+    let t31 = -0.27 * t10 * t22 - s_q4 * t19;
+    let t32 = -0.54 * c_q2 * t11 - s_q2 * t31;
+    let t33 = s_q4
+        * (1.3498 * t11 - qd[4] * t23 - 0.2 * t11
+            - 0.27 * (s_q2 * t18 - 0.5 * t2 * c_q2));
+    let t34 = t33 + 3.95 * t2 - 0.5 * t32;
     JointSpace {
         mass_matrix: [
             [
                 t26 + 3.32
-                    - 0.5 * (0.27 * (s_q4 * t13) + c_q1 * (-0.27 * t21 - 7.9) - 9.5),
+                    - 0.5 * (0.27 * s_q4 * t13 + c_q1 * (-0.27 * t21 - 7.9) - 9.5),
                 t27,
                 t28,
                 0.0,
@@ -415,13 +418,12 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
         bias: [
             t34
                 - 0.5
-                    * (c_q1 * t32
-                        - s_q1 * (c_q2 * t31 - 7.9 * t6 - 0.54 * (s_q2 * t11))),
+                    * (c_q1 * t32 - s_q1 * (c_q2 * t31 - 7.9 * t6 - 0.54 * s_q2 * t11)),
             t34,
             t33,
-            0.27 * (t12 * t22) - c_q4 * t19 - 58.86,
-            0.27 * (9.81 * s_q4 + c_q4 * (c_q2 * t18 + 0.5 * (t2 * s_q2))) + t12 * t23
-                - 0.6249 * (t10 * t12),
+            0.27 * t12 * t22 - c_q4 * t19 - 58.86,
+            0.27 * (9.81 * s_q4 + c_q4 * (c_q2 * t18 + 0.5 * t2 * s_q2))
+                + t12 * (t23 - 0.6249 * t10),
             -0.1 * (qd[4] * t12),
         ],
         gravity: [0.0, 0.0, 0.0, -58.86, 2.6487 * s_q4, 0.0],
@@ -429,7 +431,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 163,
+    mul: 161,
     add: 81,
     div: 4,
     sqrt: 0,
@@ -490,19 +492,19 @@ pub fn forward_dynamics_with(
     let inv28 = 1.0 / t27;
     let t29 = 0.10056559525451786 * t23 - 6.0;
     let t30 = tau[3] - s_q4 * t26 - c_q4 * t24;
-    let t31 = 6.0 - 0.10056559525451786 * (c_q4 * c_q4)
-        - 0.010113438948895506 * (t19 * t19 * inv28);
+    let t31 = 6.0 - 0.10056559525451786 * c_q4 * c_q4
+        - 0.010113438948895506 * t19 * t19 * inv28;
     let t32 = -0.10056559525451786 * (t19 + t19 * inv28 * t29);
     let t33 = 0.6249 * t23 + 0.6;
     let inv34 = 1.0 / t33;
     let t35 = s_q4 * (0.1 * (t17 * t21 - t16 * t22) - 1.3498 * t11)
-        + (c_q4 * (0.1 * t13 - tau[5]) + tau[2]);
-    let t36 = 6.0 - 0.0729 * (s_q4 * s_q4 * inv34);
+        + c_q4 * (0.1 * t13 - tau[5]) + tau[2];
+    let t36 = 6.0 - 0.0729 * s_q4 * s_q4 * inv34;
     let t37 = c_q2 * t31;
     let t38 = s_q2 * t36;
-    let t39 = c_q4 * t26 + 0.5 * (t4 * t4 * t37) - s_q4 * t24
-        - 0.10056559525451786 * (t19 * inv28 * t30);
-    let t40 = 0.54 * t11 + 0.5 * (t4 * t4 * t38) + 0.27 * (s_q4 * inv34 * t35);
+    let t39 = c_q4 * t26 + 0.5 * t4 * t4 * t37 - s_q4 * t24
+        - 0.10056559525451786 * t19 * inv28 * t30;
+    let t40 = 0.54 * t11 + 0.5 * t4 * t4 * t38 + 0.27 * s_q4 * inv34 * t35;
     let t41 = s_q2 * t32;
     let t42 = c_q2 * t38 - s_q2 * t37;
     let t43 = s_q2 * s_q2 * t31 + c_q2 * c_q2 * t36;
@@ -511,33 +513,32 @@ pub fn forward_dynamics_with(
     let inv46 = 1.0 / t45;
     let t47 = c_q2 * t40 - s_q2 * t39;
     let t48 = tau[1] - tau[2] - 0.5 * t47;
-    let t49 = c_q2 * t37 + s_q2 * t38 - 0.25 * (t42 * t42 * inv46);
-    let t50 = t42 + 0.5 * (t42 * t44 * inv46);
+    let t49 = c_q2 * t37 + s_q2 * t38 - 0.25 * t42 * t42 * inv46;
+    let t50 = t42 + 0.5 * t42 * t44 * inv46;
     let t51 = t43 - t44 * t44 * inv46;
     let t52 = 0.25
         * (c_q1 * (c_q1 * t51 - s_q1 * t50) - s_q1 * (c_q1 * t50 - s_q1 * t49)) + 4.55;
     let inv53 = 1.0 / t52;
     let t54 = tau[0]
         + 4.905
-            * (c_q1 * (-0.5 * (t41 * t44 * inv46) - t41)
-                - s_q1 * (c_q2 * t32 + 0.25 * (t41 * t42 * inv46))) - tau[1]
+            * (c_q1 * (-0.5 * t41 * t44 * inv46 - t41)
+                - s_q1 * (c_q2 * t32 + 0.25 * t41 * t42 * inv46)) - tau[1]
         - 0.5
             * (c_q1 * (t47 + 0.5 * (t2 * t50 + t3 * t51) - t44 * inv46 * t48)
                 - s_q1
-                    * (4.9 * (t4 * t4) + c_q2 * t39 + s_q2 * t40
+                    * (4.9 * t4 * t4 + c_q2 * t39 + s_q2 * t40
                         + 0.5 * (t2 * t49 + t3 * t50 + t42 * inv46 * t48)));
     let t55 = inv53 * t54;
     let t56 = 0.5 * (s_q1 * inv53 * t54 - t2);
     let t57 = -0.5 * (t3 + c_q1 * inv53 * t54);
     let t58 = inv46
-        * (t48 + 0.5 * (t42 * t56) - 4.905 * t41 - t44 * t57 - t45 * inv53 * t54);
+        * (t48 + 0.5 * t42 * t56 - 4.905 * t41 - t44 * t57 - t45 * inv53 * t54);
     let t59 = t55 + t58;
     let t60 = t57 - 0.5 * t59;
-    let t61 = c_q2 * t56 - 0.5 * (t4 * t4 * c_q2) - s_q2 * t60;
+    let t61 = c_q2 * (t56 - 0.5 * t4 * t4) - s_q2 * t60;
     let t62 = inv34
-        * (t35 + 0.27 * (s_q4 * (s_q2 * t56 + c_q2 * t60 - 0.5 * (t4 * t4 * s_q2)))
-            - t33 * t59);
-    let t63 = inv28 * (t30 - 9.81 * t29 - 0.10056559525451786 * (t19 * t61));
+        * (t35 + 0.27 * s_q4 * (c_q2 * t60 + s_q2 * (t56 - 0.5 * t4 * t4)) - t33 * t59);
+    let t63 = inv28 * (t30 - 9.81 * t29 - 0.10056559525451786 * t19 * t61);
     [
         t55,
         t58,
@@ -550,7 +551,7 @@ pub fn forward_dynamics_with(
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 132,
+    mul: 131,
     add: 57,
     div: 0,
     sqrt: 0,
@@ -601,7 +602,7 @@ pub fn coriolis_matrix_with(
     let t24 = c_q4 * t8;
     let t25 = -0.05 * t16;
     let t26 = t2 * s_q2;
-    let t27 = 0.1 * (t21 + t12 * t23) + (1.3498 * t18 - 0.1 * (t21 + t13 * t22));
+    let t27 = 0.1 * (t21 + t12 * t23) + 1.3498 * t18 - 0.1 * (t21 + t13 * t22);
     let t28 = t2 * c_q2;
     let t29 = -0.54 * (s_q4 * s_q4 * t8 + c_q4 * t24);
     let t30 = t29 - 6.0 * t28;
@@ -609,14 +610,13 @@ pub fn coriolis_matrix_with(
     let t32 = c_q2 * t31 - s_q2 * t30;
     let t33 = s_q4 * (0.27 * t26 + t27) - 0.2 * t17;
     let t34 = t33 - 0.5 * t32;
-    let t35 = 0.1 * (c_q5 * c_q5 * t19 + t12 * t22)
-        + (0.1 * (s_q5 * t20 + t13 * t23) - 1.2498 * t24);
-    let t36 = -0.54 * (c_q2 * t18) - s_q2 * t29;
+    let t35 = 0.1 * (c_q5 * c_q5 * t19 + t12 * t22) + 0.1 * (s_q5 * t20 + t13 * t23)
+        - 1.2498 * t24;
+    let t36 = -0.54 * c_q2 * t18 - s_q2 * t29;
     let t37 = s_q4 * t27 - 0.2 * t17;
     let t38 = t37 - 0.5 * t36;
     let t39 = 0.54 * (s_q2 * t16 - c_q2 * t9);
-    let t40 = s_q4 * (1.3498 * t9 - 0.1 * (c_q5 * c_q5 * t14 + s_q5 * s_q5 * t14))
-        - 0.2 * t24;
+    let t40 = s_q4 * (1.3498 * t9 - 0.1 * t14 * (c_q5 * c_q5 + s_q5 * s_q5)) - 0.2 * t24;
     let t41 = t40 - 0.5 * t39;
     let t42 = 0.5 * (s_q4 * (0.1 * (s_q5 * t12 - c_q5 * t13)));
     let t43 = -t2 - qd[0] * c_q1;
@@ -626,7 +626,7 @@ pub fn coriolis_matrix_with(
     let t47 = 6.0 * t44 - 0.54 * t18;
     let t48 = c_q2 * t47 - s_q2 * t46;
     let t49 = s_q4 * (t27 - 0.27 * t44) - 0.2 * t17;
-    let t50 = t49 + (4.9 * t15 - 0.5 * t48);
+    let t50 = t49 + 4.9 * t15 - 0.5 * t48;
     [
         [
             0.5
@@ -635,17 +635,17 @@ pub fn coriolis_matrix_with(
             0.5
                 * (t34
                     - 0.5 * (c_q1 * t32 - s_q1 * (c_q2 * t30 + s_q2 * t31 - 9.8 * t2))),
-            0.5 * (t38 - 0.5 * (c_q1 * t36 - s_q1 * (c_q2 * t29 - 0.54 * (s_q2 * t18)))),
+            0.5 * (t38 - 0.5 * (c_q1 * t36 - s_q1 * (c_q2 * t29 - 0.54 * s_q2 * t18))),
             0.0,
-            0.5 * (t41 - 0.5 * (c_q1 * t39 - s_q1 * (-0.54 * (c_q2 * t16 + s_q2 * t9)))),
+            0.5 * (t41 - 0.5 * (c_q1 * t39 - s_q1 * -0.54 * (c_q2 * t16 + s_q2 * t9))),
             t42,
         ],
         [0.5 * t50, 0.5 * t34, 0.5 * t38, 0.0, 0.5 * t41, t42],
         [0.5 * t49, 0.5 * t33, 0.5 * t37, 0.0, 0.5 * t40, t42],
         [0.0, 0.0, 0.0, 0.0, -0.27 * t18, 0.0],
         [
-            0.5 * (t35 + 0.27 * (c_q4 * t45)),
-            0.5 * (t35 - 0.27 * (c_q4 * t28)),
+            0.5 * (t35 + 0.27 * c_q4 * t45),
+            0.5 * (t35 - 0.27 * c_q4 * t28),
             0.5 * t35,
             0.0,
             0.0,
@@ -656,7 +656,7 @@ pub fn coriolis_matrix_with(
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
-    mul: 67,
+    mul: 66,
     add: 45,
     div: 0,
     sqrt: 0,
@@ -693,8 +693,8 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let t15 = qd[0] * c_q1;
     let t16 = qd[0] * s_q1;
     let t17 = -0.5 * (t2 + t15);
-    let t18 = 0.5 * (c_q2 * t16) - s_q2 * t17;
-    let t19 = 0.5 * (s_q2 * t16) + c_q2 * t17;
+    let t18 = 0.5 * c_q2 * t16 - s_q2 * t17;
+    let t19 = 0.5 * s_q2 * t16 + c_q2 * t17;
     let t20 = c_q4 * t18 - qd[3] * s_q4;
     let t21 = -(s_q4 * t18) - qd[3] * c_q4;
     let t22 = -0.3 * t2 - 0.5 * t15;
@@ -706,14 +706,13 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let t28 = 0.07 * t13 + c_q5 * t20 - s_q5 * t19;
     let t29 = s_q5 * t20 + c_q5 * t19 - 0.07 * t12;
     (
-        0.65 * (qd[0] * qd[0])
+        0.65 * qd[0] * qd[0]
             + 0.5
-                * (0.8 * (t2 * t2) + 8.0 * (0.25 * (t16 * t16) + t22 * t22)
-                    + (5.0 * t23 + 0.3 * t24) + (0.2 * t24 + 3.0 * (t23 + qd[3] * qd[3]))
-                    + (0.4 * (qd[4] * qd[4] + t8 * t8)
-                        + 2.0 * (t25 * t25 + t27 + t26 * t26) + 0.1 * (t9 * t9))
-                    + (0.3 * (t13 * t13 + t12 * t12) + t27 + t28 * t28 + t29 * t29
-                        + 0.1 * (t14 * t14))),
+                * (0.8 * t2 * t2 + 8.0 * (0.25 * t16 * t16 + t22 * t22) + 5.0 * t23
+                    + 3.0 * (t23 + qd[3] * qd[3]) + 0.4 * (qd[4] * qd[4] + t8 * t8)
+                    + 2.0 * (t25 * t25 + t27 + t26 * t26) + 0.1 * t9 * t9
+                    + 0.3 * (t13 * t13 + t12 * t12) + t27 + t28 * t28 + t29 * t29
+                    + 0.1 * t14 * t14 + t24 * (0.3 + 0.2)),
         29.43 * (0.2 - q[3]) + 19.62 * (-0.1 * c_q4 - q[3])
             + 9.81 * (-0.07 * c_q4 - q[3]) - 19.62,
     )
@@ -852,9 +851,9 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let s_q5 = libm::Libm::<Real>::sin(q[5]);
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
     let t10 = -0.5 * c_q1 - 0.5;
-    let t11 = 0.5 * (s_q1 * c_q2) - s_q2 * t10;
+    let t11 = 0.5 * s_q1 * c_q2 - s_q2 * t10;
     let t12 = c_q4 * t11;
-    let t13 = 0.5 * (s_q1 * s_q2) + c_q2 * t10;
+    let t13 = 0.5 * s_q1 * s_q2 + c_q2 * t10;
     let t14 = s_q2 * c_q4;
     let t15 = c_q0 * c_q1 - s_q0 * s_q1;
     let t16 = c_q0 * s_q1 + s_q0 * c_q1;
@@ -893,9 +892,9 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let t49 = 0.5 * (s_q5 * t14 - c_q2 * c_q5);
     let t50 = s_q4 * c_q5;
     let t51 = s_q4 * s_q5;
-    let t52 = t28 * t51 - (s_q4 * t26 - t27 * t50);
-    let t53 = t51 * t51 + (c_q4 * c_q4 + t50 * t50);
-    let t54 = t31 * t51 - (s_q4 * t29 - t30 * t50);
+    let t52 = t28 * t51 + t27 * t50 - s_q4 * t26;
+    let t53 = t51 * t51 + c_q4 * c_q4 + t50 * t50;
+    let t54 = t31 * t51 + t30 * t50 - s_q4 * t29;
     [
         [
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
@@ -948,7 +947,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             ],
             [
                 t46 * t50 + t47 * t51 - s_q4 * t12,
-                t48 * t50 + t49 * t51 - 0.5 * (s_q4 * t14),
+                t48 * t50 + t49 * t51 - 0.5 * s_q4 * t14,
                 0.0,
                 -t53,
                 0.0,

@@ -26,7 +26,7 @@
 //! | `joint_space` | 62 | 30 | 0 | 0 | 3 | 3 |
 //! | `forward_dynamics` | 87 | 50 | 2 | 0 | 3 | 3 |
 //! | `coriolis_matrix` | 34 | 15 | 0 | 0 | 2 | 2 |
-//! | `energy` | 45 | 22 | 0 | 0 | 3 | 3 |
+//! | `energy` | 41 | 22 | 0 | 0 | 3 | 3 |
 //! | `body_poses` | 4 | 7 | 0 | 0 | 3 | 3 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `body_jacobians` | 30 | 16 | 0 | 0 | 3 | 3 |
@@ -161,7 +161,7 @@ impl Params {
         let t2 = p.jz + 0.25 * t1;
         let inv3 = 1.0 / t2;
         let t4 = p.jz + 1.25 * t1;
-        let t5 = p.m - 0.25 * (t0 * t0 * inv3);
+        let t5 = p.m - 0.25 * t0 * t0 * inv3;
         Derived {
             params: *self,
             k0: p.g * t0,
@@ -229,7 +229,7 @@ pub fn inverse_dynamics_with(
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t4 = p.g * c_q0 + p.l * qdd[0];
-    let t5 = p.g * s_q0 - p.l * (qd[0] * qd[0]);
+    let t5 = p.g * s_q0 - p.l * qd[0] * qd[0];
     let t6 = c_q1 * t4 - s_q1 * t5;
     let t7 = qd[0] + qd[1];
     let t8 = qdd[0] + qdd[1];
@@ -241,15 +241,14 @@ pub fn inverse_dynamics_with(
     let t14 = c_q2 * d.k3;
     let t15 = 0.5 * (t12 * t14 - t11 * t11 * t13);
     let t16 = t12 * d.k4
-        + 0.5
-            * ((c_q2 * (t6 + p.l * t8)
-                - s_q2 * (c_q1 * t5 + s_q1 * t4 - p.l * (t7 * t7))) * d.k3);
-    let t17 = t8 * d.k2 + 1.5 * (t6 * d.k3) + (p.l * t15 + t16);
+        + 0.5 * (c_q2 * (t6 + p.l * t8) - s_q2 * (c_q1 * t5 + s_q1 * t4 - p.l * t7 * t7))
+            * d.k3;
+    let t17 = t8 * d.k2 + 1.5 * t6 * d.k3 + p.l * t15 + t16;
     [
-        2.5 * (c_q0 * d.k0) + qdd[0] * d.k1
+        2.5 * c_q0 * d.k0 + qdd[0] * d.k1
             + p.l
-                * (s_q1 * (-1.5 * (t7 * t7 * d.k3) - 0.5 * (t11 * t11 * t14 + t12 * t13))
-                    + c_q1 * (t15 + 1.5 * (t8 * d.k3))) + t17,
+                * (s_q1 * (-1.5 * t7 * t7 * d.k3 - 0.5 * (t11 * t11 * t14 + t12 * t13))
+                    + c_q1 * (t15 + 1.5 * t8 * d.k3)) + t17,
         t17,
         t16,
     ]
@@ -282,13 +281,13 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t4 = s_q1 * s_q2;
     let t5 = c_q2 * d.k5;
     let t6 = (c_q2 * (p.l + p.l * c_q1) - p.l * t4) * d.k3;
-    let t7 = 0.5 * t6 + (0.5 * t5 + 1.5 * (c_q1 * d.k5));
+    let t7 = 0.5 * t6 + 0.5 * t5 + 1.5 * c_q1 * d.k5;
     let t8 = t7 + d.k8;
     let t9 = d.k4 + 0.5 * t6;
     let t10 = d.k4 + 0.5 * t5;
     [
         [
-            p.l * (c_q1 * (0.5 * (c_q2 * d.k3) + d.k6) - 0.5 * (t4 * d.k3)) + d.k7 + t7,
+            p.l * (c_q1 * (0.5 * c_q2 * d.k3 + d.k6) - 0.5 * t4 * d.k3) + d.k7 + t7,
             t8,
             t9,
         ],
@@ -321,24 +320,24 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let c_q0 = libm::Libm::<Real>::cos(q[0]);
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let t4 = p.g * s_q0 - p.l * (qd[0] * qd[0]);
+    let t4 = p.g * s_q0 - p.l * qd[0] * qd[0];
     let t5 = qd[0] + qd[1];
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let t8 = t5 + qd[2];
-    let t9 = p.g * c_q0;
-    let t10 = c_q1 * t9 - s_q1 * t4;
-    let t11 = t8 * d.k3;
-    let t12 = (c_q2 * t10 - s_q2 * (c_q1 * t4 + s_q1 * t9 - p.l * (t5 * t5))) * d.k3;
-    let t13 = s_q2 * t8;
-    let t14 = 1.5 * (t10 * d.k3) + 0.5 * t12 - 0.5 * (t8 * d.k5 * t13);
+    let t9 = p.g * c_q0 * c_q1 - s_q1 * t4;
+    let t10 = t9 * d.k3;
+    let t11 = (c_q2 * t9 - s_q2 * (c_q1 * t4 + p.g * c_q0 * s_q1 - p.l * t5 * t5))
+        * d.k3;
+    let t12 = s_q2 * (t8 * t8) * d.k5;
+    let t13 = 1.5 * t10 + 0.5 * (t11 - t12);
     [
-        2.5 * (c_q0 * d.k0)
-            + p.l
-                * (s_q1 * (-1.5 * (t5 * t5 * d.k3) - 0.5 * (c_q2 * t8 * t11))
-                    - 0.5 * (c_q1 * t11 * t13)) + t14,
-        t14,
-        0.5 * t12,
+        t13 + 2.5 * c_q0 * d.k0
+            + p.l * d.k3
+                * (s_q1 * (-1.5 * t5 * t5 - 0.5 * c_q2 * t8 * t8)
+                    - 0.5 * c_q1 * s_q2 * t8 * t8),
+        t13,
+        0.5 * t11,
     ]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
@@ -366,8 +365,8 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let t2 = libm::Libm::<Real>::cos(t1);
     let t3 = libm::Libm::<Real>::cos(q[2] + t1);
     let t4 = t3 * d.k0;
-    let t5 = 1.5 * (t2 * d.k0) + 0.5 * t4;
-    [2.5 * (c_q0 * d.k0) + t5, t5, 0.5 * t4]
+    let t5 = 1.5 * t2 * d.k0 + 0.5 * t4;
+    [2.5 * c_q0 * d.k0 + t5, t5, 0.5 * t4]
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
@@ -397,7 +396,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t2 = p.g * s_q0;
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let t5 = t2 - p.l * (qd[0] * qd[0]);
+    let t5 = t2 - p.l * qd[0] * qd[0];
     let t6 = qd[0] + qd[1];
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
@@ -412,19 +411,19 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t17 = c_q2 * d.k3;
     let t18 = c_q2 * d.k5;
     let t19 = (c_q2 * (p.l + p.l * c_q1) - p.l * t10) * d.k3;
-    let t20 = 0.5 * t19 + (0.5 * t18 + 1.5 * (c_q1 * d.k5));
+    let t20 = 0.5 * t19 + 0.5 * t18 + 1.5 * c_q1 * d.k5;
     let t21 = t20 + d.k8;
     let t22 = d.k4 + 0.5 * t19;
     let t23 = d.k4 + 0.5 * t18;
-    let t24 = (c_q2 * t13 - s_q2 * (c_q1 * t5 + t14 - p.l * (t6 * t6))) * d.k3;
+    let t24 = (c_q2 * t13 - s_q2 * (c_q1 * t5 + t14 - p.l * t6 * t6)) * d.k3;
     let t25 = t9 * (s_q2 * t9);
-    let t26 = 1.5 * (t13 * d.k3) + 0.5 * t24 - 0.5 * (d.k5 * t25);
+    let t26 = 1.5 * t13 * d.k3 + 0.5 * t24 - 0.5 * d.k5 * t25;
     let t27 = (c_q2 * t15 - s_q2 * (t14 + t2 * c_q1)) * d.k3;
-    let t28 = 1.5 * (t15 * d.k3) + 0.5 * t27;
+    let t28 = 1.5 * t15 * d.k3 + 0.5 * t27;
     JointSpace {
         mass_matrix: [
             [
-                p.l * (c_q1 * (0.5 * t17 + d.k6) - 0.5 * (t10 * d.k3)) + d.k7 + t20,
+                p.l * (c_q1 * (0.5 * t17 + d.k6) - 0.5 * t10 * d.k3) + d.k7 + t20,
                 t21,
                 t22,
             ],
@@ -434,8 +433,8 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
         bias: [
             2.5 * t16
                 + p.l
-                    * (s_q1 * (-1.5 * (t6 * t6 * d.k3) - 0.5 * (t9 * t9 * t17))
-                        - 0.5 * (c_q1 * d.k3 * t25)) + t26,
+                    * (s_q1 * (-1.5 * t6 * t6 * d.k3 - 0.5 * t9 * t9 * t17)
+                        - 0.5 * c_q1 * d.k3 * t25) + t26,
             t26,
             0.5 * t24,
         ],
@@ -492,7 +491,7 @@ pub fn forward_dynamics_with(
     let t15 = t5 * (t5 * d.k3);
     let t16 = s_q2 * d.k9;
     let t17 = s_q2 * t14 - c_q2 * t16;
-    let t18 = p.m * (s_q2 * s_q2) + c_q2 * c_q2 * d.k9;
+    let t18 = p.m * s_q2 * s_q2 + c_q2 * c_q2 * d.k9;
     let t19 = d.k4 + t18 * d.k10;
     let inv20 = 1.0 / t19;
     let t21 = p.m + c_q2 * t14 + s_q2 * t16 - t17 * t17 * d.k10 * inv20;
@@ -500,15 +499,15 @@ pub fn forward_dynamics_with(
     let t23 = p.l * t17;
     let t24 = t17 - inv20 * t22 * t23;
     let t25 = s_q1 * t21 + c_q1 * t24;
-    let t26 = p.m + t18 - inv20 * (t22 * t22);
+    let t26 = p.m + t18 - inv20 * t22 * t22;
     let t27 = s_q1 * t24 + c_q1 * t26;
     let t28 = s_q1 * t25 + c_q1 * t27;
     let t29 = d.k4 + d.k10 * t28;
     let inv30 = 1.0 / t29;
-    let t31 = 0.5 * (t8 * t8 * d.k3) + c_q2 * t15;
-    let t32 = -0.5 * (tau[2] * d.k13) - t13 * d.k12;
+    let t31 = 0.5 * t8 * t8 * d.k3 + c_q2 * t15;
+    let t32 = -0.5 * tau[2] * d.k13 - t13 * d.k12;
     let t33 = s_q2 * t31 + c_q2 * t32;
-    let t34 = p.l * t33 + (tau[1] - tau[2]);
+    let t34 = p.l * t33 + tau[1] - tau[2];
     let t35 = tau[0]
         + p.l
             * (s_q1
@@ -519,14 +518,14 @@ pub fn forward_dynamics_with(
     let t36 = inv30 * t35;
     let t37 = t2 + p.l * inv30 * t35;
     let t38 = c_q1 * t9 + s_q1 * t37 - t11;
-    let t39 = c_q1 * t37 + (t12 - s_q1 * t9);
+    let t39 = c_q1 * t37 + t12 - s_q1 * t9;
     let t40 = inv20 * (t34 - t23 * t38 - t22 * t39 - t19 * inv30 * t35);
     let t41 = t36 + t40;
     [
         t36,
         t40,
         (tau[2] - d.k4 * t41
-            - 0.5 * (d.k3 * (p.l * t13 + c_q2 * (t39 + p.l * t41) - s_q2 * t38))) * d.k15,
+            - 0.5 * d.k3 * (p.l * t13 + c_q2 * (t39 + p.l * t41) - s_q2 * t38)) * d.k15,
     ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
@@ -563,13 +562,13 @@ pub fn coriolis_matrix_with(
     let t5 = t2 + qd[2];
     let t6 = p.l * qd[0];
     let t7 = s_q1 * c_q2;
-    let t8 = (2.0 * (t6 * t7) - s_q2 * (-2.0 * (p.l * t2 + c_q1 * t6))) * d.k3;
+    let t8 = (2.0 * t6 * t7 - s_q2 * -2.0 * (p.l * t2 + c_q1 * t6)) * d.k3;
     let t9 = s_q2 * d.k5;
     let t10 = t5 * t9;
     let t11 = t5 * d.k3;
     let t12 = c_q1 * s_q2 * t11;
-    let t13 = 3.0 * (qd[0] * s_q1 * d.k5) + 0.5 * t8;
-    let t14 = p.l * (s_q1 * (-3.0 * (t2 * d.k3) - c_q2 * t11) - t12) - t10;
+    let t13 = 3.0 * qd[0] * s_q1 * d.k5 + 0.5 * t8;
+    let t14 = p.l * (s_q1 * (-3.0 * t2 * d.k3 - c_q2 * t11) - t12) - t10;
     let t15 = t2 * t9;
     [
         [0.5 * (t13 + t14), 0.5 * (t14 + t15), 0.5 * (p.l * (-t12 - t7 * t11) - t10)],
@@ -579,7 +578,7 @@ pub fn coriolis_matrix_with(
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
-    mul: 45,
+    mul: 41,
     add: 22,
     div: 0,
     sqrt: 0,
@@ -616,17 +615,18 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let t15 = t7 + t10;
     let t16 = c_q2 * t11 + s_q2 * t15;
     let t17 = 0.5 * t7 + t10;
-    let t18 = 0.5 * (p.l * t8) + c_q2 * t15 - s_q2 * t11;
+    let t18 = 0.5 * p.l * t8 + c_q2 * t15 - s_q2 * t11;
     (
         0.5
-            * (p.m * (t16 * t16 + t18 * t18) + p.jz * (t8 * t8)
-                + (p.jz * (qd[0] * qd[0]) + 0.25 * (qd[0] * qd[0] * d.k5))
-                + (p.jz * (t4 * t4)
-                    + p.m * (t17 * t17 + qd[0] * qd[0] * (s_q1 * s_q1) * d.k10))),
-        0.5 * (s_q0 * d.k0) + (t12 + 0.5 * t14) * d.k16
-            + (t12 + t14
-                + 0.5 * (p.l * (s_q2 * (c_q0 * c_q1 - s_q0 * s_q1) + c_q2 * t13)))
-                * d.k16,
+            * (0.25 * qd[0] * qd[0] * d.k5 + p.jz * (t8 * t8 + qd[0] * qd[0] + t4 * t4)
+                + p.m
+                    * (t16 * t16 + t18 * t18
+                        + (t17 * t17 + qd[0] * qd[0] * s_q1 * s_q1 * d.k10))),
+        0.5 * s_q0 * d.k0
+            + d.k16
+                * (t12 + 0.5 * t14
+                    + (t12 + t14
+                        + 0.5 * p.l * (s_q2 * (c_q0 * c_q1 - s_q0 * s_q1) + c_q2 * t13))),
     )
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).

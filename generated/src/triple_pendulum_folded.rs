@@ -24,9 +24,9 @@
 //! | `bias` | 21 | 13 | 0 | 0 | 3 | 3 |
 //! | `gravity` | 2 | 4 | 0 | 0 | 0 | 3 |
 //! | `joint_space` | 38 | 31 | 0 | 0 | 3 | 3 |
-//! | `forward_dynamics` | 72 | 43 | 2 | 0 | 3 | 3 |
+//! | `forward_dynamics` | 71 | 43 | 2 | 0 | 3 | 3 |
 //! | `coriolis_matrix` | 31 | 13 | 0 | 0 | 2 | 2 |
-//! | `energy` | 27 | 18 | 0 | 0 | 3 | 3 |
+//! | `energy` | 26 | 18 | 0 | 0 | 3 | 3 |
 //! | `body_poses` | 4 | 7 | 0 | 0 | 3 | 3 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `body_jacobians` | 33 | 16 | 0 | 0 | 3 | 3 |
@@ -157,22 +157,22 @@ pub fn inverse_dynamics_with(
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t4 = c_q0 + 2.0 * qdd[0];
-    let t5 = s_q0 - 2.0 * (qd[0] * qd[0]);
+    let t5 = s_q0 - 2.0 * qd[0] * qd[0];
     let t6 = qd[0] + qd[1];
     let t7 = qdd[0] + qdd[1];
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let t10 = t6 * t6;
-    let t11 = 2.0 * t7 + (c_q1 * t4 - s_q1 * t5);
+    let t11 = 2.0 * t7 + c_q1 * t4 - s_q1 * t5;
     let t12 = t6 + qd[2];
     let t13 = t7 + qdd[2];
-    let t14 = 2.0 * t13 + (c_q2 * t11 - s_q2 * (c_q1 * t5 + s_q1 * t4 - 2.0 * t10));
-    let t15 = c_q2 * t13 - s_q2 * (t12 * t12);
-    let t16 = t14 + (3.0 * t11 + 2.0 * t15);
+    let t14 = 2.0 * t13 + c_q2 * t11 - s_q2 * (c_q1 * t5 + s_q1 * t4 - 2.0 * t10);
+    let t15 = c_q2 * t13 - s_q2 * t12 * t12;
+    let t16 = t14 + 3.0 * t11 + 2.0 * t15;
     [
         5.0 * t4
             + 2.0
-                * (s_q1 * (-3.0 * t10 - c_q2 * (t12 * t12) - s_q2 * t13)
+                * (s_q1 * (-3.0 * t10 - c_q2 * t12 * t12 - s_q2 * t13)
                     + c_q1 * (3.0 * t7 + t15)) + t16,
         t16,
         t14,
@@ -211,7 +211,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t9 = 6.0 * c_q1 + 2.0 * c_q2;
     let t10 = t6 + t9 + 8.0;
     [
-        [t5 + t9 + 2.0 * (c_q1 * (c_q2 + 3.0)) + 18.0 - 4.0 * t4, t10, t7],
+        [t5 + t9 + 2.0 * c_q1 * (c_q2 + 3.0) + 18.0 - 4.0 * t4, t10, t7],
         [t10, 4.0 * c_q2 + 8.0, t8],
         [t7, t8, 2.0],
     ]
@@ -241,7 +241,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let c_q0 = libm::Libm::<Real>::cos(q[0]);
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let t4 = s_q0 - 2.0 * (qd[0] * qd[0]);
+    let t4 = s_q0 - 2.0 * qd[0] * qd[0];
     let t5 = qd[0] + qd[1];
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
@@ -254,7 +254,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t14 = t12 - t10;
     let t15 = t14 + 3.0 * t11 - 2.0 * t13;
     [
-        t15 + 5.0 * c_q0 + 2.0 * (s_q1 * (-3.0 * t8 - c_q2 * (t9 * t9)) - t13 * c_q1),
+        t15 + 5.0 * c_q0 + 2.0 * (s_q1 * (-3.0 * t8 - c_q2 * t9 * t9) - t13 * c_q1),
         t15,
         t14,
     ]
@@ -313,7 +313,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let c_q0 = libm::Libm::<Real>::cos(q[0]);
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let t4 = s_q0 - 2.0 * (qd[0] * qd[0]);
+    let t4 = s_q0 - 2.0 * qd[0] * qd[0];
     let t5 = qd[0] + qd[1];
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
@@ -333,17 +333,16 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t21 = t9 * (s_q2 * t9);
     let t22 = 6.0 * c_q1 + 2.0 * c_q2;
     let t23 = t12 + t22 + 8.0;
-    let t24 = t18 + (3.0 * t17 - 2.0 * t21);
+    let t24 = t18 + 3.0 * t17 - 2.0 * t21;
     let t25 = 3.0 * t19 + t20;
     JointSpace {
         mass_matrix: [
-            [t11 + t22 + 2.0 * (c_q1 * (c_q2 + 3.0)) + 18.0 - 4.0 * t10, t23, t13],
+            [t11 + t22 + 2.0 * c_q1 * (c_q2 + 3.0) + 18.0 - 4.0 * t10, t23, t13],
             [t23, 4.0 * c_q2 + 8.0, t14],
             [t13, t14, 2.0],
         ],
         bias: [
-            5.0 * c_q0 + 2.0 * (s_q1 * (-3.0 * t8 - c_q2 * (t9 * t9)) - c_q1 * t21)
-                + t24,
+            5.0 * c_q0 + 2.0 * (s_q1 * (-3.0 * t8 - c_q2 * t9 * t9) - c_q1 * t21) + t24,
             t24,
             t18,
         ],
@@ -352,7 +351,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 72,
+    mul: 71,
     add: 43,
     div: 2,
     sqrt: 0,
@@ -398,10 +397,10 @@ pub fn forward_dynamics_with(
     let t13 = 3.0 - t11;
     let t14 = 6.0 - 2.0 * t11;
     let inv15 = 1.0 / t14;
-    let t16 = s_q2 * (t7 * t7) + c_q2 * t12;
-    let t17 = 2.0 * t16 + (tau[1] - tau[2]);
-    let t18 = -0.5 * (s_q2 * s_q2) - t8 * t8 * inv15;
-    let t19 = 0.5 * t8 - t8 * t13 * inv15;
+    let t16 = s_q2 * t7 * t7 + c_q2 * t12;
+    let t17 = 2.0 * t16 + tau[1] - tau[2];
+    let t18 = -0.5 * s_q2 * s_q2 - t8 * t8 * inv15;
+    let t19 = t8 * (0.5 - t13 * inv15);
     let t20 = -0.5 * t11 - t13 * t13 * inv15;
     let t21 = s_q1 * t18 + c_q1 * t19;
     let t22 = s_q1 * t19 + c_q1 * t20;
@@ -411,14 +410,14 @@ pub fn forward_dynamics_with(
     let t26 = tau[0]
         + 2.0
             * (s_q1
-                * (3.0 * (t4 * t4) + c_q2 * (t7 * t7) + 2.0 * (t9 * t18 - t10 * t19)
+                * (3.0 * t4 * t4 + c_q2 * t7 * t7 + 2.0 * (t9 * t18 - t10 * t19)
                     - s_q2 * t12 - t8 * inv15 * t17)
                 + c_q1 * (t16 + 2.0 * (t9 * t19 - t10 * t20) - t13 * inv15 * t17)
                 - s_q0 * (c_q1 * t21 - s_q1 * t22)) - tau[1] - c_q0 * (2.0 * t23 + 5.0);
     let t27 = inv25 * t26;
     let t28 = c_q0 + 2.0 * t27;
     let t29 = s_q0 * c_q1 + s_q1 * t28 - 2.0 * t9;
-    let t30 = c_q1 * t28 + (2.0 * t10 - s_q0 * s_q1);
+    let t30 = c_q1 * t28 + 2.0 * t10 - s_q0 * s_q1;
     let t31 = inv15 * (t17 - t8 * t29 - t13 * t30 - t14 * inv25 * t26);
     let t32 = t27 + t31;
     [t27, t31, 0.5 * (s_q2 * t29 - 2.0 * (t12 + t32) - c_q2 * (t30 + 2.0 * t32))]
@@ -460,15 +459,15 @@ pub fn coriolis_matrix_with(
     let t8 = c_q2 * t5;
     let t9 = c_q1 * t7;
     let t10 = s_q1 * (-6.0 * t2 - 2.0 * t8) - 2.0 * t9;
-    let t11 = 4.0 * (c_q2 * t6) - s_q2 * (-4.0 * (t2 + qd[0] * c_q1));
-    let t12 = t11 + (12.0 * t6 - 4.0 * t7);
+    let t11 = 4.0 * c_q2 * t6 - s_q2 * -4.0 * (t2 + qd[0] * c_q1);
+    let t12 = t11 + 12.0 * t6 - 4.0 * t7;
     let t13 = t2 * s_q2;
     let t14 = 4.0 * (t13 - t7);
     [
         [
             0.5 * (2.0 * t10 + t12),
             0.5 * (2.0 * t10 + t14),
-            0.5 * (2.0 * (-2.0 * (t9 + s_q1 * t8)) - 4.0 * t7),
+            0.5 * (2.0 * -2.0 * (t9 + s_q1 * t8) - 4.0 * t7),
         ],
         [0.5 * t12, 0.5 * t14, -2.0 * t7],
         [0.5 * t11, 2.0 * t13, 0.0],
@@ -476,7 +475,7 @@ pub fn coriolis_matrix_with(
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
-    mul: 27,
+    mul: 26,
     add: 18,
     div: 0,
     sqrt: 0,
@@ -507,15 +506,15 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let t9 = qd[0] * c_q1;
     let t10 = qd[0] * s_q1;
     let t11 = 2.0 * (t4 + t9);
-    let t12 = 2.0 * (c_q2 * t10) + s_q2 * t11;
+    let t12 = 2.0 * c_q2 * t10 + s_q2 * t11;
     let t13 = t4 + 2.0 * t9;
-    let t14 = t7 + c_q2 * t11 - 2.0 * (s_q2 * t10);
+    let t14 = t7 + c_q2 * t11 - 2.0 * s_q2 * t10;
     (
         qd[0] * qd[0]
             + 0.5
-                * (t4 * t4 + t13 * t13 + 4.0 * (t10 * t10)
-                    + (t7 * t7 + t12 * t12 + t14 * t14)),
-        5.0 * s_q0 + 3.0 * t8 + c_q2 * t8 + s_q2 * (c_q0 * c_q1 - s_q0 * s_q1),
+                * (t4 * t4 + t13 * t13 + 4.0 * t10 * t10 + t7 * t7 + t12 * t12
+                    + t14 * t14),
+        5.0 * s_q0 + s_q2 * (c_q0 * c_q1 - s_q0 * s_q1) + t8 * (3.0 + c_q2),
     )
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
@@ -620,7 +619,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let t6 = 2.0 * c_q1 + 2.0;
-    let t7 = 2.0 * (s_q1 * c_q2) + s_q2 * t6;
+    let t7 = 2.0 * s_q1 * c_q2 + s_q2 * t6;
     let t8 = c_q0 * s_q1;
     let t9 = s_q0 * c_q1;
     let t10 = t8 + t9;
@@ -632,7 +631,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let t16 = -t10;
     let t17 = t12 + s_q2 * t16;
     let t18 = c_q2 * t16 - t13;
-    let t19 = c_q2 * t6 - 2.0 * (s_q1 * s_q2);
+    let t19 = c_q2 * t6 - 2.0 * s_q1 * s_q2;
     [
         [
             [0.0, 0.0, 0.0],

@@ -17,8 +17,9 @@
 //! - [`program`]: lowering to straight-line code and operation counts;
 //!   `absorb` first lets sums give up terms their users already have,
 //!   `share` takes the partial sums and products that several expressions
-//!   have in common apart, and `fuse` rewrites a lowered program with fused
-//!   multiply–adds;
+//!   have in common apart, `factor` takes common factors out of the
+//!   products of a sum (Horner's rule), and `fuse` rewrites a lowered
+//!   program with fused multiply–adds;
 //! - [`trig`]: contraction of expanded angle sums (`c₁c₂ − s₁s₂` back to
 //!   `cos(q₁ + q₂)`), which chain kinematics produce and the canonical form
 //!   cannot undo.
@@ -26,6 +27,7 @@
 mod absorb;
 pub mod coeff;
 mod eval;
+mod factor;
 mod fuse;
 pub mod hoist;
 pub mod pool;

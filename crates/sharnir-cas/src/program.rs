@@ -236,18 +236,37 @@ impl Program {
     /// including, where that makes the program cheaper, the partial sums
     /// and products that several flat sums and products have in common (see
     /// `share.rs`), after sums gave up the terms their users already have
-    /// (see `absorb.rs`). Both rewrites are greedy and can cut across the
-    /// larger shared sums the plain lowering reuses whole, so the plain and
-    /// the rewritten program are both built and the one of lower
-    /// [`OpCount::weight`] is kept.
+    /// (see `absorb.rs`), and with the common factors of the products of
+    /// every sum taken out (see `factor.rs`). The sharing rewrites are
+    /// greedy and can cut across the larger shared sums the plain lowering
+    /// reuses whole, so the plain and the rewritten program are both built
+    /// and the one of lower [`OpCount::weight`] is kept.
     pub fn lower(pool: &Pool, roots: &[Id]) -> Program {
-        let plain = Lowering::new(pool, roots).run(roots);
+        let plain = Lowering::new(pool, roots).run(roots).factored();
         let (shared_pool, shared_roots) = crate::share::share_partial_results(pool, roots);
-        let shared = Lowering::new(&shared_pool, &shared_roots).run(&shared_roots);
+        let shared = Lowering::new(&shared_pool, &shared_roots)
+            .run(&shared_roots)
+            .factored();
         if shared.op_count().weight() < plain.op_count().weight() {
             shared
         } else {
             plain
+        }
+    }
+
+    /// The same program with the common factors of every sum's products
+    /// taken out (Horner's rule, see `factor.rs`).
+    fn factored(&self) -> Program {
+        Program {
+            locals: self
+                .locals
+                .iter()
+                .map(|local| Local {
+                    name: local.name.clone(),
+                    value: crate::factor::factor(&local.value),
+                })
+                .collect(),
+            outputs: self.outputs.iter().map(crate::factor::factor).collect(),
         }
     }
 
@@ -696,7 +715,7 @@ fn degree(factors: &[(Id, i32)]) -> i32 {
 /// plain operand whenever it can. When every item is negative, the sum
 /// starts from one whose negation is free (`-0.5 * x - y`); only when none
 /// is does it cost a negation.
-fn signed_sum(items: Vec<(Term, bool)>) -> Term {
+pub(crate) fn signed_sum(items: Vec<(Term, bool)>) -> Term {
     let (positive, mut negative): (Vec<_>, Vec<_>) = items.into_iter().partition(|(_, neg)| !neg);
     if positive.is_empty() {
         if let Some((i, negated)) = negative
