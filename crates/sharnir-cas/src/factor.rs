@@ -119,7 +119,11 @@ fn most_common_factor(items: &[(Vec<Term>, bool)]) -> Option<Term> {
                 .iter()
                 .filter(|(other, _)| other.len() >= 2 && other.contains(candidate))
                 .count();
-            if count >= 2 && best.is_none_or(|(c, _)| count > c) {
+            let better = match best {
+                Some((c, _)) => count > c,
+                None => count >= 2,
+            };
+            if better {
                 best = Some((count, candidate));
             }
         }

@@ -725,16 +725,17 @@ mod tests {
         assert_eq!(fused.name, "tiny_fma");
         let (_, plain) = &module.op_counts[1];
         let (_, ops) = &fused.op_counts[1];
-        // Hand count. Plain: t = m·q̇₀ is shared (1 mul), then t·q₀ (1),
-        // m·(q̇₁·q̇₁) (2), 0.5·q₀ (1), sin(q₁)·q̇₀ (1), three additions;
-        // q₀·q̇₁ − t: 1 mul, 1 add.
-        assert_eq!((plain.mul, plain.add, plain.fma), (7, 4, 0));
-        // Fused: −0.5·q₀ becomes the product (−0.5)·q₀, so the first output
-        // is four products and nothing else: the first is multiplied
-        // (1 mul), the other three fused (3 fma), keeping only the inner
-        // q̇₁·q̇₁ of m·(q̇₁·q̇₁) (1 mul). With t (1 mul), and the second output
-        // as it was (1 mul, 1 add): −t has no free negation.
-        assert_eq!((ops.mul, ops.add, ops.fma), (1 + 1 + 1 + 1, 1, 3));
+        // Hand count. Plain: t = m·q̇₀ is shared (1 mul); the first output
+        // takes q₀ out of t·q₀ − 0.5·q₀, so it is q₀·(t − 0.5) (1 mul,
+        // 1 add) + m·(q̇₁·q̇₁) (2 mul) + sin(q₁)·q̇₀ (1 mul), two more
+        // additions; q₀·q̇₁ − t: 1 mul, 1 add.
+        assert_eq!((plain.mul, plain.add, plain.fma), (6, 4, 0));
+        // Fused: the first output is three products and nothing else: the
+        // first is multiplied (1 mul, and t − 0.5 inside it), the other two
+        // fused (2 fma), keeping only the inner q̇₁·q̇₁ of m·(q̇₁·q̇₁)
+        // (1 mul). With t (1 mul), and the second output as it was (1 mul,
+        // 1 add): −t has no free negation.
+        assert_eq!((ops.mul, ops.add, ops.fma), (1 + 1 + 1 + 1, 2, 2));
         assert_eq!(ops.sin, plain.sin);
         let source = &fused.source;
         assert!(source.starts_with("//! `tiny_fma`: equations"), "{source}");
@@ -742,9 +743,9 @@ mod tests {
         assert!(source.contains(
             "//! | function | mul | add | div | sqrt | sin | cos | fma |\n//! |---|---:|---:|---:|---:|---:|---:|---:|\n"
         ));
-        assert!(source.contains("//! | `inverse_dynamics` | 4 | 1 | 0 | 0 | 1 | 0 | 3 |\n"));
-        // Three calls of the module's helper, which wraps libm's fma once.
-        assert_eq!(source.matches(" fma(").count(), 3 + 1, "{source}");
+        assert!(source.contains("//! | `inverse_dynamics` | 4 | 2 | 0 | 0 | 1 | 0 | 2 |\n"));
+        // Two calls of the module's helper, which wraps libm's fma once.
+        assert_eq!(source.matches(" fma(").count(), 2 + 1, "{source}");
         assert_eq!(source.matches(">::fma(").count(), 1, "{source}");
         assert!(source.contains("pub fma: u32,"));
         let file = syn::parse_file(source).expect("the twin is valid Rust");
