@@ -10,10 +10,12 @@
 //! Every maximal chain of `+`, `−` and unary `−` is flattened into signed
 //! items and rebuilt as `P − N`:
 //!
-//! - `P` holds the added items and the subtracted items whose negation is
-//!   free (a constant factor of a product is negated in place, a negated
-//!   factor loses its sign, a constant changes sign), `N` the other
-//!   subtracted items;
+//! - `P` holds the added items and the subtracted products and negations
+//!   whose negation is free (a constant factor of a product is negated in
+//!   place, a negated factor loses its sign), and a subtracted constant
+//!   with its sign changed when no other item than products is added (it
+//!   starts the sum the products are fused into); `N` the other subtracted
+//!   items;
 //! - each side starts from its items that are not products, summed in their
 //!   order, and takes its products in by `acc = fma(x, y, acc)`; a side
 //!   with no such item starts from its first product, multiplied;
@@ -53,10 +55,19 @@ fn fuse_sum(term: &Term) -> Term {
     for (item, negative) in items {
         if !negative {
             added.push(item);
-        } else if let Some(negated) = item.negated_for_free() {
+        } else if let (Term::Mul(..) | Term::Neg(_), Some(negated)) =
+            (&item, item.negated_for_free())
+        {
             added.push(negated);
         } else {
             subtracted.push(item);
+        }
+    }
+    if added.iter().all(|t| matches!(t, Term::Mul(..))) {
+        if let Some(i) = subtracted.iter().position(|t| matches!(t, Term::Const(_))) {
+            if let Some(negated) = subtracted.remove(i).negated_for_free() {
+                added.push(negated);
+            }
         }
     }
     match (fused_sum(added), fused_sum(subtracted)) {
