@@ -19,13 +19,13 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 54 | 19 | 1 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 266 | 199 | 0 | 0 | 2 | 2 |
-//! | `mass_matrix` | 320 | 213 | 0 | 0 | 2 | 2 |
-//! | `bias` | 249 | 173 | 0 | 0 | 2 | 2 |
+//! | `inverse_dynamics` | 266 | 197 | 0 | 0 | 2 | 2 |
+//! | `mass_matrix` | 320 | 207 | 0 | 0 | 2 | 2 |
+//! | `bias` | 249 | 171 | 0 | 0 | 2 | 2 |
 //! | `gravity` | 80 | 41 | 0 | 0 | 2 | 2 |
-//! | `joint_space` | 603 | 399 | 0 | 0 | 2 | 2 |
-//! | `forward_dynamics` | 1163 | 704 | 10 | 0 | 2 | 2 |
-//! | `coriolis_matrix` | 1672 | 1214 | 0 | 0 | 2 | 2 |
+//! | `joint_space` | 603 | 391 | 0 | 0 | 2 | 2 |
+//! | `forward_dynamics` | 1163 | 697 | 10 | 0 | 2 | 2 |
+//! | `coriolis_matrix` | 1672 | 1195 | 0 | 0 | 2 | 2 |
 //! | `energy` | 150 | 106 | 0 | 0 | 2 | 2 |
 //! | `body_poses` | 96 | 63 | 0 | 0 | 2 | 2 |
 //! | `coordinate_rates` | 59 | 34 | 0 | 0 | 0 | 0 |
@@ -307,7 +307,7 @@ pub const OPS_DERIVED: OpCount = OpCount {
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
     mul: 266,
-    add: 199,
+    add: 197,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -339,10 +339,10 @@ pub fn inverse_dynamics_with(
     let c_q7 = libm::Libm::<Real>::cos(q[7]);
     let t2 = qd[3] * c_q7 + qd[4] * s_q7;
     let t3 = qd[4] * c_q7 - qd[3] * s_q7;
-    let t4 = -(qd[4] * qd[4]) - qd[5] * qd[5];
+    let t4 = qd[4] * qd[4] + qd[5] * qd[5];
     let t5 = qdd[0] + p.g * 2.0 * (q[3] * q[5] - q[4] * q[6]) + qd[2] * qd[4]
         - qd[1] * qd[5];
-    let t6 = 0.2 * t4 + t5;
+    let t6 = t5 - 0.2 * t4;
     let t7 = qdd[5] + qd[3] * qd[4];
     let t8 = qdd[1] + p.g * 2.0 * (q[4] * q[5] + q[3] * q[6]) + qd[0] * qd[5]
         - qd[2] * qd[3];
@@ -375,8 +375,8 @@ pub fn inverse_dynamics_with(
     let t35 = p.l * t3;
     let t36 = p.l * t10;
     let t37 = c_q7 * t6 + s_q7 * t9;
-    let t38 = -(t3 * t35) - t10 * t36;
-    let t39 = t37 + t38;
+    let t38 = t3 * t35 + t10 * t36;
+    let t39 = t37 - t38;
     let t40 = c_q7 * t9 - s_q7 * t6;
     let t41 = p.l * t11 + t2 * t35;
     let t42 = t40 + t41;
@@ -438,7 +438,7 @@ pub fn inverse_dynamics_with(
     let t97 = t84 + t94;
     let t98 = t28 * t97 + t26 * t95 + t27 * t96;
     let t99 = t31 * t97 + t29 * t95 + t30 * t96;
-    let t100 = p.m * (t37 + 0.5 * t38) + t23 * t95 + t24 * t96 + t25 * t97;
+    let t100 = p.m * (t37 - 0.5 * t38) + t23 * t95 + t24 * t96 + t25 * t97;
     let t101 = p.m * t76 + t98;
     let t102 = p.m * t77 + t99;
     let t103 = s_q7 * t100 + c_q7 * t101;
@@ -456,7 +456,7 @@ pub fn inverse_dynamics_with(
     let t112 = t31 * t109 + 0.021 * t11 + 0.019 * t2 * t3 + p.l * t98 + 0.5 * t76 * d.k0
         + t29 * t106 + t30 * t108;
     [
-        p.m0 * (0.05 * t4 + t5) + c_q7 * t100 - s_q7 * t101,
+        p.m0 * (t5 - 0.05 * t4) + c_q7 * t100 - s_q7 * t101,
         t71 + t103,
         t72 + t102,
         0.1 * qdd[3] + 0.005 * qdd[4] + qd[4] * t75 + c_q7 * t110 - qd[5] * t74
@@ -475,7 +475,7 @@ pub fn inverse_dynamics_with(
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
     mul: 320,
-    add: 213,
+    add: 207,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -586,26 +586,26 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t90 = 0.001 * t22 + t23 * d.k11 + t18 * t86 + c_q12 * t84 + 0.25 * t24 * d.k9
         - 0.01 * t17 * t55;
     let t91 = c_q7 * d.k5 + t11 * t85 + t12 * t89 + t13 * t90;
-    let t92 = -t46;
-    let t93 = -t47;
-    let t94 = t19 * t93 + t17 * t92 + t18 * t49;
+    let t92 = t46;
+    let t93 = t47;
+    let t94 = t18 * t49 - t19 * t93 - t17 * t92;
     let t95 = t14 * t85 + t15 * t89 + t16 * t90 - p.l * t94;
     let t96 = s_q7 * t91 + c_q7 * t95 + 0.005 - 0.2 * (2.0 * t55 + t94);
-    let t97 = t14 * t92 + t15 * t49 + t16 * t93;
+    let t97 = t15 * t49 - t14 * t92 - t16 * t93;
     let t98 = t17 * t85 + t18 * t89 + t19 * t90 + p.l * t97;
-    let t99 = 0.2 * (s_q7 * (t11 * t92 + t12 * t49 + t13 * t93) + c_q7 * t97) + t98;
-    let t100 = -t59;
-    let t101 = -t60;
-    let t102 = t19 * t101 + t17 * t100 + t18 * t62;
+    let t99 = 0.2 * (s_q7 * (t12 * t49 - t11 * t92 - t13 * t93) + c_q7 * t97) + t98;
+    let t100 = t59;
+    let t101 = t60;
+    let t102 = t18 * t62 - t19 * t101 - t17 * t100;
     let t103 = t30 * d.k7 + 0.25 * (t18 * t37 + p.l * t29) * d.k0;
     let t104 = 0.001 * t29 + 0.01 * p.m * t38 + t27 * d.k6 + s_q12 * t103 - 0.005 * t58;
     let t105 = t32 * d.k10 - 0.25 * (t34 * t37 + c_q12 * (t38 - p.l * t32)) * d.k0;
     let t106 = t105 + t32 * (d.k8 + 0.25 * t87) - d.k0 * (0.005 * t27 + t38);
     let t107 = 0.001 * t27 + t29 * d.k11 + c_q12 * t103 + 0.25 * t30 * d.k9
         + t37 * (t72 - 0.01 * t33);
-    let t108 = t14 * t100 + t15 * t62 + t16 * t101;
+    let t108 = t15 * t62 - t14 * t100 - t16 * t101;
     let t109 = t17 * t104 + t18 * t106 + t19 * t107 + p.l * t108;
-    let t110 = 0.2 * (s_q7 * (t11 * t100 + t12 * t62 + t13 * t101) + c_q7 * t108) + t109
+    let t110 = 0.2 * (s_q7 * (t12 * t62 - t11 * t100 - t13 * t101) + c_q7 * t108) + t109
         + 0.002;
     let t111 = t35 * d.k7;
     let t112 = t111 + 0.25 * (t43 + t44) * d.k0;
@@ -617,9 +617,9 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t118 = t116 + t117 - t42 * d.k0;
     let t119 = 0.25 * t35 * d.k9 + 0.001 * t17 + t19 * d.k11;
     let t120 = t44 * d.k0 + c_q12 * t112 + t119 - 0.01 * p.m * t40;
-    let t121 = -t73;
-    let t122 = -t74;
-    let t123 = t16 * t122 + t14 * t121 + t15 * t76;
+    let t121 = t73;
+    let t122 = t74;
+    let t123 = t15 * t76 - t16 * t122 - t14 * t121;
     let t124 = p.l * t123;
     let t125 = 0.4 * t68 + t17 * t114 + t18 * t118 + t19 * t120;
     let t126 = t124 + d.k17;
@@ -672,7 +672,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
             t110,
             t124 + d.k16 + t125
                 + 0.2
-                    * (s_q7 * (t11 * t121 + t12 * t76 + t13 * t122)
+                    * (s_q7 * (t12 * t76 - t11 * t121 - t13 * t122)
                         + c_q7 * (t123 + d.k15)),
             t127,
             t114,
@@ -714,7 +714,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
     mul: 249,
-    add: 173,
+    add: 171,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -785,14 +785,14 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t50 = 0.001 * t33 + 0.022 * t35;
     let t51 = p.l * t43;
     let t52 = p.l * t39;
-    let t53 = -(qd[4] * qd[4]) - qd[5] * qd[5];
+    let t53 = qd[4] * qd[4] + qd[5] * qd[5];
     let t54 = p.g * 2.0 * (q[3] * q[5] - q[4] * q[6]) + qd[2] * qd[4] - qd[1] * qd[5];
-    let t55 = 0.2 * t53 + t54;
+    let t55 = t54 - 0.2 * t53;
     let t56 = p.g * 2.0 * (q[4] * q[5] + q[3] * q[6]) + qd[0] * qd[5] - qd[2] * qd[3];
     let t57 = 0.2 * t4 + t56;
-    let t58 = -(t3 * t30) - t6 * t31;
+    let t58 = t3 * t30 + t6 * t31;
     let t59 = c_q7 * t55 + s_q7 * t57;
-    let t60 = t58 + t59;
+    let t60 = t59 - t58;
     let t61 = c_q7 * t57 - s_q7 * t55;
     let t62 = t32 + t61;
     let t63 = t2 * t31 + p.l * t8;
@@ -825,7 +825,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t89 = p.m * t88;
     let t90 = 0.5 * (t77 * t78 - t76 * t79);
     let t91 = t89 + t90;
-    let t92 = p.m * (0.5 * t58 + t59) + t18 * t80 + t19 * t87 + t20 * t91;
+    let t92 = p.m * (t59 - 0.5 * t58) + t18 * t80 + t19 * t87 + t20 * t91;
     let t93 = 0.5 * t32 + t61;
     let t94 = t23 * t91 + t21 * t80 + t22 * t87;
     let t95 = p.m * t93 + t94;
@@ -850,7 +850,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t111 = t25 * t107 + t26 * t108 + 0.019 * t2 * t3 + p.l * t94 + 0.5 * t93 * d.k0
         + t24 * t105;
     [
-        p.m0 * (0.05 * t53 + t54) + c_q7 * t92 - s_q7 * t95,
+        p.m0 * (t54 - 0.05 * t53) + c_q7 * t92 - s_q7 * t95,
         t96 + t97,
         t98 + t101,
         qd[4] * t46 + c_q7 * t109 - qd[5] * t45 - s_q7 * t110,
@@ -940,7 +940,7 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
     mul: 603,
-    add: 399,
+    add: 391,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -1042,14 +1042,14 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t79 = p.l * t31;
     let t80 = 0.2 * t65 + t29 * t77;
     let t81 = p.l * t32;
-    let t82 = -(qd[4] * qd[4]) - qd[5] * qd[5];
+    let t82 = qd[4] * qd[4] + qd[5] * qd[5];
     let t83 = t3 + qd[2] * qd[4] - qd[1] * qd[5];
-    let t84 = 0.2 * t82 + t83;
+    let t84 = t83 - 0.2 * t82;
     let t85 = t4 + qd[0] * qd[5] - qd[2] * qd[3];
     let t86 = 0.2 * t10 + t85;
-    let t87 = -(t9 * t36) - t12 * t37;
+    let t87 = t9 * t36 + t12 * t37;
     let t88 = c_q7 * t84 + s_q7 * t86;
-    let t89 = t87 + t88;
+    let t89 = t88 - t87;
     let t90 = c_q7 * t86 - s_q7 * t84;
     let t91 = t38 + t90;
     let t92 = t8 * t37 + p.l * t14;
@@ -1081,7 +1081,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t118 = p.m * t117;
     let t119 = 0.5 * (t106 * t107 - t105 * t108);
     let t120 = t118 + t119;
-    let t121 = p.m * (0.5 * t87 + t88) + t24 * t109 + t25 * t116 + t26 * t120;
+    let t121 = p.m * (t88 - 0.5 * t87) + t24 * t109 + t25 * t116 + t26 * t120;
     let t122 = 0.5 * t38 + t90;
     let t123 = t29 * t120 + t27 * t109 + t28 * t116;
     let t124 = p.m * t122 + t123;
@@ -1149,27 +1149,27 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t185 = 0.001 * t59 + t60 * d.k11 + t31 * t181 + c_q12 * t179 + 0.25 * t61 * d.k9
         - 0.01 * t30 * t150;
     let t186 = c_q7 * d.k5 + t24 * t180 + t25 * t184 + t26 * t185;
-    let t187 = -t139;
-    let t188 = -t142;
-    let t189 = t32 * t188 + t30 * t187 + t31 * t144;
+    let t187 = t139;
+    let t188 = t142;
+    let t189 = t31 * t144 - t32 * t188 - t30 * t187;
     let t190 = t27 * t180 + t28 * t184 + t29 * t185 - p.l * t189;
     let t191 = s_q7 * t186 + c_q7 * t190 + 0.005 - 0.2 * (2.0 * t150 + t189);
-    let t192 = t27 * t187 + t28 * t144 + t29 * t188;
+    let t192 = t28 * t144 - t27 * t187 - t29 * t188;
     let t193 = t30 * t180 + t31 * t184 + t32 * t185 + p.l * t192;
-    let t194 = 0.2 * (s_q7 * (t24 * t187 + t25 * t144 + t26 * t188) + c_q7 * t192)
+    let t194 = 0.2 * (s_q7 * (t25 * t144 - t24 * t187 - t26 * t188) + c_q7 * t192)
         + t193;
-    let t195 = -t153;
-    let t196 = -t155;
-    let t197 = t32 * t196 + t30 * t195 + t31 * t157;
+    let t195 = t153;
+    let t196 = t155;
+    let t197 = t31 * t157 - t32 * t196 - t30 * t195;
     let t198 = t67 * d.k7 + 0.25 * (t76 + p.l * t66) * d.k0;
     let t199 = 0.001 * t66 + 0.01 * p.m * t75 + t64 * d.k6 + s_q12 * t198 - 0.005 * t154;
     let t200 = t69 * d.k10 - 0.25 * (t71 * t74 + c_q12 * (t75 - p.l * t69)) * d.k0;
     let t201 = t200 + t69 * (d.k8 + 0.25 * t182) - d.k0 * (0.005 * t64 + t75);
     let t202 = 0.001 * t64 + t66 * d.k11 + t76 * d.k0 + c_q12 * t198 + 0.25 * t67 * d.k9
         - 0.01 * t70 * t74;
-    let t203 = t27 * t195 + t28 * t157 + t29 * t196;
+    let t203 = t28 * t157 - t27 * t195 - t29 * t196;
     let t204 = t30 * t199 + t31 * t201 + t32 * t202 + p.l * t203;
-    let t205 = 0.2 * (s_q7 * (t24 * t195 + t25 * t157 + t26 * t196) + c_q7 * t203) + t204
+    let t205 = 0.2 * (s_q7 * (t25 * t157 - t24 * t195 - t26 * t196) + c_q7 * t203) + t204
         + 0.002;
     let t206 = t72 * d.k7;
     let t207 = t206 + 0.25 * (t81 + t137) * d.k0;
@@ -1181,9 +1181,9 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t213 = t211 + t212 - t80 * d.k0;
     let t214 = 0.25 * t72 * d.k9 + 0.001 * t30 + t32 * d.k11;
     let t215 = t137 * d.k0 + c_q12 * t207 + t214 - 0.01 * p.m * t78;
-    let t216 = -t167;
-    let t217 = -t169;
-    let t218 = t29 * t217 + t27 * t216 + t28 * t171;
+    let t216 = t167;
+    let t217 = t169;
+    let t218 = t28 * t171 - t29 * t217 - t27 * t216;
     let t219 = p.l * t218;
     let t220 = 0.4 * t163 + t30 * t209 + t31 * t213 + t32 * t215;
     let t221 = t219 + d.k17;
@@ -1258,7 +1258,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
                 t205,
                 t219 + d.k16 + t220
                     + 0.2
-                        * (s_q7 * (t24 * t216 + t25 * t171 + t26 * t217)
+                        * (s_q7 * (t25 * t171 - t24 * t216 - t26 * t217)
                             + c_q7 * (t218 + d.k15)),
                 t222,
                 t209,
@@ -1321,7 +1321,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
             [t152, t166, t178, t183, t200, t211, t225, 0.0, t230, 0.0, d.k10],
         ],
         bias: [
-            p.m0 * (0.05 * t82 + t83) + c_q7 * t121 - s_q7 * t124,
+            p.m0 * (t83 - 0.05 * t82) + c_q7 * t121 - s_q7 * t124,
             t125 + t126,
             t127 + t130,
             qd[4] * t52 + c_q7 * t237 - qd[5] * t51 - s_q7 * t238,
@@ -1352,7 +1352,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
     mul: 1163,
-    add: 704,
+    add: 697,
     div: 10,
     sqrt: 0,
     sin: 2,
@@ -1411,7 +1411,7 @@ pub fn forward_dynamics_with(
     let t27 = t6 * t24 + t2 * t18 + t3 * t21;
     let t28 = t6 * t25 + t2 * t19 + t3 * t22;
     let t29 = t6 * t26 + t2 * t20 + t3 * t23;
-    let t30 = -(p.l * (t3 * t3 + t6 * t6));
+    let t30 = p.l * (t3 * t3 + t6 * t6);
     let t31 = qd[7] + t27;
     let t32 = qd[8] + t28;
     let t33 = qd[9] + t29;
@@ -1436,10 +1436,10 @@ pub fn forward_dynamics_with(
     let t51 = p.l * t2;
     let t52 = t3 * t51;
     let t53 = t6 * t51;
-    let t54 = t24 * t53 + t18 * t30 + t21 * t52;
-    let t55 = t25 * t53 + t19 * t30 + t22 * t52;
-    let t56 = t26 * t53 + t20 * t30 + t23 * t52;
-    let t57 = s_q12 * (-(p.l * t32 * t32) - t33 * t42) + t39 * t42;
+    let t54 = t24 * t53 + t21 * t52 - t18 * t30;
+    let t55 = t25 * t53 + t22 * t52 - t19 * t30;
+    let t56 = t26 * t53 + t23 * t52 - t20 * t30;
+    let t57 = t39 * t42 - s_q12 * (p.l * t32 * t32 + t33 * t42);
     let t58 = d.k6 + s_q12 * s_q12 * d.k7;
     let inv59 = 1.0 / t58;
     let t60 = s_q12 * c_q12;
@@ -1659,9 +1659,9 @@ pub fn forward_dynamics_with(
     let t234 = inv224 * (t225 - t230 * inv232 * t233);
     let t235 = inv209 * (t210 - t222 * t234 - t229 * inv232 * t233);
     let t236 = inv172 * (t173 - t199 * t235 - t221 * t234 - t228 * inv232 * t233);
-    let t237 = -(inv153
+    let t237 = inv153
         * (inv145 * t148 + t167 * t236 + t197 * t235 + t218 * t234
-            + t227 * inv232 * t233));
+            + t227 * inv232 * t233);
     let t238 = t32 * d.k0;
     let t239 = 0.01 * p.m * t31 - t238;
     let t240 = t33 * d.k0;
@@ -1711,8 +1711,8 @@ pub fn forward_dynamics_with(
     let t274 = tau[0] + c_q7 * t272 + d.k2 * (qd[4] * qd[4] + qd[5] * qd[5])
         - s_q7 * t273 - t45 * t144 - t46 * t148 - t47 * t164;
     let t275 = s_q7 * t272 + c_q7 * t273;
-    let t276 = -(t45 * t148) - t47 * t166;
-    let t277 = tau[1] + t275 + t276 - t48 * d.k2 - t46 * t151;
+    let t276 = t45 * t148 + t47 * t166;
+    let t277 = tau[1] + t275 - t276 - t48 * d.k2 - t46 * t151;
     let t278 = t2 * t6;
     let t279 = t26 * t265 + t24 * t262 + t25 * t264;
     let t280 = -2.0 * d.k0 * t278 + -0.2 * t5 * t169 + t8 * t187 + t279 - t49 * t162
@@ -1730,42 +1730,42 @@ pub fn forward_dynamics_with(
     let t287 = 0.005 * qd[4] + qd[3] * d.k12;
     let t288 = tau[4] + qd[3] * t282 + s_q7 * t284 + c_q7 * t285 - qd[5] * t287
         - t45 * t215 - t46 * (t216 - 0.2 * t166) - t47 * t220 - 0.2 * t280;
-    let t289 = tau[5] + qd[4] * t287 + 0.2 * (t275 + t276) - tau[6] - qd[3] * t283
+    let t289 = tau[5] + qd[4] * t287 + 0.2 * (t275 - t276) - tau[6] - qd[3] * t283
         - t46 * t226;
     let t290 = t234 * t288 + inv232 * t233 * t289
         + (inv145
             - inv145
                 * (t164 * t236 + t194 * t235 + t215 * t234
-                    + t148 * (t237 + 0.2 * inv232 * t233))) * t274 + t237 * t277
-        + t236 * t281 + t235 * t286;
+                    + t148 * (0.2 * inv232 * t233 - t237))) * t274 + t236 * t281
+        + t235 * t286 - t237 * t277;
     let t291 = inv153 * (t167 * inv172 * t199 - t197);
     let t292 = inv153 * (t167 * inv172 * t221 - t218) - inv209 * t222 * t291;
     let t293 = inv153 * (t167 * inv172 * t228 - t227) - inv209 * t229 * t291
         - inv224 * t230 * t292;
     let t294 = inv224 * (t292 - t230 * inv232 * t293);
     let t295 = inv209 * (t291 - t222 * t294 - t229 * inv232 * t293);
-    let t296 = -(inv172
-        * (inv153 * t167 + t199 * t295 + t221 * t294 + t228 * inv232 * t293));
-    let t297 = t288 * t294 + inv232 * t289 * t293 + t237 * t274
+    let t296 = inv172
+        * (inv153 * t167 + t199 * t295 + t221 * t294 + t228 * inv232 * t293);
+    let t297 = t288 * t294 + inv232 * t289 * t293
         + t277
             * (inv153
                 - inv153
-                    * (t167 * t296 + t197 * t295 + t218 * t294 + t227 * inv232 * t293))
-        + t281 * t296 + t286 * t295;
+                    * (t197 * t295 + t218 * t294 + t227 * inv232 * t293 - t167 * t296))
+        + t286 * t295 - t237 * t274 - t281 * t296;
     let t298 = inv172 * (t199 * inv209 * t222 - t221);
     let t299 = inv172 * (t199 * inv209 * t229 - t228) - inv224 * t230 * t298;
     let t300 = inv224 * (t298 - t230 * inv232 * t299);
-    let t301 = -(inv209 * (inv172 * t199 + t222 * t300 + t229 * inv232 * t299));
-    let t302 = t288 * t300 + inv232 * t289 * t299 + t236 * t274 + t277 * t296
-        + t281 * (inv172 - inv172 * (t199 * t301 + t221 * t300 + t228 * inv232 * t299))
-        + t286 * t301;
+    let t301 = inv209 * (inv172 * t199 + t222 * t300 + t229 * inv232 * t299);
+    let t302 = t288 * t300 + inv232 * t289 * t299 + t236 * t274
+        + t281 * (inv172 - inv172 * (t221 * t300 + t228 * inv232 * t299 - t199 * t301))
+        - t277 * t296 - t286 * t301;
     let t303 = inv209 * (t222 * inv224 * t230 - t229);
-    let t304 = -(inv224 * (inv209 * t222 + t230 * inv232 * t303));
-    let t305 = t235 * t274 + t277 * t295 + t281 * t301
-        + t286 * (inv209 - inv209 * (t222 * t304 + t229 * inv232 * t303)) + t288 * t304
-        + inv232 * t289 * t303;
-    let t306 = t234 * t274 + t277 * t294 + t281 * t300 + t286 * t304
-        + t288 * (inv224 + inv224 * inv224 * t230 * t230 * inv232)
+    let t304 = inv224 * (inv209 * t222 + t230 * inv232 * t303);
+    let t305 = t235 * t274 + t277 * t295
+        + t286 * (inv209 - inv209 * (t229 * inv232 * t303 - t222 * t304))
+        + inv232 * t289 * t303 - t281 * t301 - t288 * t304;
+    let t306 = t234 * t274 + t277 * t294 + t281 * t300
+        + t288 * (inv224 + inv224 * inv224 * t230 * t230 * inv232) - t286 * t304
         - inv224 * t230 * inv232 * t289;
     let t307 = inv232
         * (t289 + t233 * t274 + t277 * t293 + t281 * t299 + t286 * t303
@@ -1814,7 +1814,7 @@ pub fn forward_dynamics_with(
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
     mul: 1672,
-    add: 1214,
+    add: 1195,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -1961,9 +1961,9 @@ pub fn coriolis_matrix_with(
     let t121 = p.m * t117;
     let t122 = p.m * t120;
     let t123 = 0.01 * t122 + 0.004 * t25 + 0.001 * t27;
-    let t124 = -t41;
-    let t125 = -t47;
-    let t126 = -t43;
+    let t124 = t41;
+    let t125 = t47;
+    let t126 = t43;
     let t127 = s_q7 * q[9];
     let t128 = c_q7 * q[9];
     let t129 = s_q7 * q[8];
@@ -1980,28 +1980,28 @@ pub fn coriolis_matrix_with(
     let t140 = q[8] * t96;
     let t141 = -4.0 * t131 - 2.0 * t132;
     let t142 = 2.0 * t137 - 4.0 * t138;
-    let t143 = -t142;
+    let t143 = t142;
     let t144 = 2.0 * (t127 - t136);
-    let t145 = -t144;
+    let t145 = t144;
     let t146 = 2.0 * (t128 + t129);
     let t147 = t98 * t138;
     let t148 = 0.5 * t97 * t141 + t147;
-    let t149 = qd[6] * t124 + t148 + 0.5 * t96 * t135 - s_q7 * t134;
+    let t149 = t148 + 0.5 * t96 * t135 - qd[6] * t124 - s_q7 * t134;
     let t150 = t98 * t131;
-    let t151 = qd[6] * t125 + c_q7 * t140 + t150 + 0.5 * (t95 * t130 + t97 * t143);
-    let t152 = qd[6] * t126 + 0.5 * (t95 * t133 + t96 * t139 + t97 * t145 - t98 * t146);
+    let t151 = c_q7 * t140 + t150 + 0.5 * (t95 * t130 - t97 * t143) - qd[6] * t125;
+    let t152 = 0.5 * (t95 * t133 + t96 * t139 - t97 * t145 - t98 * t146) - qd[6] * t126;
     let t153 = p.m * t149;
     let t154 = p.m * t152;
     let t155 = p.m * t119;
     let t156 = t39 * t122 - t36 * t155;
     let t157 = 0.01 * t154 + t156;
     let t158 = 2.0 * t127 - 4.0 * t136;
-    let t159 = -t139;
+    let t159 = t139;
     let t160 = 2.0 * t136 - 4.0 * t127;
     let t161 = s_q7 * t140;
     let t162 = qd[6] * t35 + c_q7 * t134 + 0.5 * (t96 * t160 + t97 * t142) - t150;
     let t163 = t148 + qd[6] * t39 + t161 + 0.5 * t95 * t158;
-    let t164 = qd[6] * t36 + 0.5 * (t95 * t159 + t96 * t133 + t97 * t146 - t98 * t144);
+    let t164 = qd[6] * t36 + 0.5 * (t96 * t133 + t97 * t146 - t95 * t159 - t98 * t144);
     let t165 = p.m * t162;
     let t166 = p.m * t164;
     let t167 = t47 * t122 - t43 * t155;
@@ -2097,7 +2097,7 @@ pub fn coriolis_matrix_with(
     let t249 = t178 + t247;
     let t250 = t235 + p.m * t245;
     let t251 = t237 + t248;
-    let t252 = -t123;
+    let t252 = t123;
     let t253 = p.m * t151;
     let t254 = p.m * t163;
     let t255 = p.m * t175;
@@ -2112,64 +2112,65 @@ pub fn coriolis_matrix_with(
     let t264 = c_q12 * t133;
     let t265 = s_q12 * t146;
     let t266 = c_q12 * t146;
-    let t267 = qd[6] * (c_q12 * t124 - s_q12 * t126) + qd[10] * -t38
+    let t267 = qd[6] * (s_q12 * t126 - c_q12 * t124)
         + 0.5
             * (t95 * (-2.0 * s_q7 * t261 - t262) + t96 * (c_q12 * t135 - s_q12 * t139)
-                + t97 * (c_q12 * t141 - s_q12 * t145)
-                - t98 * (-2.0 * c_q12 * t138 - t265));
-    let t268 = qd[6] * (s_q12 * t124 + c_q12 * t126) + qd[10] * t37
+                + t97 * (c_q12 * t141 + s_q12 * t145)
+                - t98 * (-2.0 * c_q12 * t138 - t265)) - qd[10] * t38;
+    let t268 = qd[10] * t37
         + 0.5
             * (t95 * (t264 - 2.0 * s_q7 * t263) + t96 * (s_q12 * t135 + c_q12 * t139)
-                + t97 * (s_q12 * t141 + c_q12 * t145)
-                - t98 * (t266 - 2.0 * s_q12 * t138));
+                + t97 * (s_q12 * t141 - c_q12 * t145)
+                - t98 * (t266 - 2.0 * s_q12 * t138))
+        - qd[6] * (s_q12 * t124 + c_q12 * t126);
     let t269 = p.m * t257;
     let t270 = 0.5 * (t39 * t260 - t38 * t269);
-    let t271 = qd[6] * t37 + qd[10] * -t45
+    let t271 = qd[6] * t37
         + 0.5
-            * (t95 * (2.0 * c_q7 * t261 - s_q12 * t159) + t96 * (c_q12 * t160 - t262)
+            * (t95 * (2.0 * c_q7 * t261 + s_q12 * t159) + t96 * (c_q12 * t160 - t262)
                 + t97 * (c_q12 * t142 - t265)
-                - t98 * (2.0 * c_q12 * t131 - s_q12 * t144));
+                - t98 * (2.0 * c_q12 * t131 - s_q12 * t144)) - qd[10] * t45;
     let t272 = qd[6] * t38 + qd[10] * t44
         + 0.5
-            * (t95 * (2.0 * c_q7 * t263 + c_q12 * t159) + t96 * (t264 + s_q12 * t160)
+            * (t95 * (2.0 * c_q7 * t263 - c_q12 * t159) + t96 * (t264 + s_q12 * t160)
                 + t97 * (t266 + s_q12 * t142)
                 - t98 * (2.0 * s_q12 * t131 + c_q12 * t144));
     let t273 = 0.5 * (t47 * t260 - t45 * t269);
     let t274 = 0.5
         * (t95 * (2.0 * q[10] * c_q12 + 4.0 * q[8] * s_q12)
             + t96 * (4.0 * t263 - 2.0 * q[11] * c_q12)) + c_q12 * t171 + t98 * t261
-        + qd[10] * -t49;
+        - qd[10] * t49;
     let t275 = 0.5
         * (t95 * (2.0 * q[10] * s_q12 - 4.0 * q[8] * c_q12)
             + t96 * (-4.0 * t261 - 2.0 * q[11] * s_q12)) + s_q12 * t171 + t98 * t263
         + qd[10] * t48;
     let t276 = 0.5 * (t21 * t260 - t49 * t269);
     let t277 = c_q7 * t20;
-    let t278 = t22 * t56 - p.l * t125;
+    let t278 = t22 * t56 + p.l * t125;
     let t279 = c_q12 * t181;
     let t280 = -4.0 * t183 - p.l * t130;
     let t281 = p.l * t133;
     let t282 = s_q12 * t181;
     let t283 = -4.0 * t184 - 2.0 * q[8] * t56;
     let t284 = p.l * t146;
-    let t285 = qd[6] * (t21 * t56 + p.l * t126)
+    let t285 = qd[6] * (t21 * t56 - p.l * t126)
         + 0.5
             * (t95 * (2.0 * t182 + t281) + t96 * (2.0 * t181 + p.l * t139)
-                + t97 * (2.0 * t184 + p.l * t145) + p.l * t268
+                + t97 * (2.0 * t184 - p.l * t145) + p.l * t268
                 - t98 * (2.0 * t183 + t284));
     let t286 = 0.5
         * (t95 * (2.0 * t282 + c_q12 * t280) + t96 * (c_q12 * t283 - 2.0 * s_q12 * t182)
-            + t97 * (2.0 * s_q12 * t183 - t70 * t143) - t185
+            + t97 * (2.0 * s_q12 * t183 + t70 * t143) - t185
             - t98 * 2.0 * (t70 * t131 - t50 * t263))
         + qd[6] * (t74 * t277 + c_q12 * t278) + qd[10] * t54;
     let t287 = t270
         + 0.5 * p.m
-            * (qd[6] * (t70 * t277 - s_q12 * t278) + qd[10] * -t77
+            * (qd[6] * (t70 * t277 - s_q12 * t278)
                 + 0.5
                     * (t95 * (2.0 * t279 - s_q12 * t280)
                         + t96 * (-2.0 * c_q12 * t182 - s_q12 * t283)
-                        + t97 * (2.0 * c_q12 * t183 + t74 * t143)
-                        - t98 * -2.0 * (t50 * t261 + t74 * t131)));
+                        + t97 * (2.0 * c_q12 * t183 - t74 * t143)
+                        - t98 * -2.0 * (t50 * t261 + t74 * t131)) - qd[10] * t77);
     let t288 = 0.5 * (t37 * t260 - t38 * t259);
     let t289 = 0.5 * p.m * t285 - t288;
     let t290 = 0.5 * (t37 * t269 - t39 * t259);
@@ -2178,7 +2179,7 @@ pub fn coriolis_matrix_with(
     let t293 = -2.0 * t183 - 4.0 * t198;
     let t294 = qd[6] * t76
         + 0.5
-            * (t95 * (2.0 * t196 + p.l * t159) + t96 * (2.0 * t195 + t281)
+            * (t95 * (2.0 * t196 - p.l * t159) + t96 * (2.0 * t195 + t281)
                 + t97 * (2.0 * t198 + t284) + p.l * t272
                 - t98 * (2.0 * t197 + p.l * t144));
     let t295 = 0.5
@@ -2188,12 +2189,12 @@ pub fn coriolis_matrix_with(
             - t98 * 2.0 * (t279 - t57 * t263)) + qd[6] * t77 + qd[10] * t61;
     let t296 = t273
         + 0.5 * p.m
-            * (qd[6] * t54 + qd[10] * -t79
+            * (qd[6] * t54
                 + 0.5
                     * (t95 * (2.0 * c_q12 * t195 - s_q12 * t292)
                         + t96 * (-2.0 * c_q12 * t196 - s_q12 * t293)
                         + t97 * (2.0 * c_q12 * t197 + t74 * t141)
-                        - t98 * -2.0 * (t282 + t57 * t261)));
+                        - t98 * -2.0 * (t282 + t57 * t261)) - qd[10] * t79);
     let t297 = 0.5 * (t44 * t260 - t45 * t259);
     let t298 = 0.5 * p.m * t294 - t297;
     let t299 = 0.5 * (t44 * t269 - t47 * t259);
@@ -2212,12 +2213,12 @@ pub fn coriolis_matrix_with(
         + qd[6] * (s_q12 * t213 + c_q12 * t214) + qd[10] * t68;
     let t308 = t276
         + 0.5 * p.m
-            * (qd[6] * (c_q12 * t213 - s_q12 * t214) + qd[10] * -t82
+            * (qd[6] * (c_q12 * t213 - s_q12 * t214)
                 + 0.5
                     * (t95 * (2.0 * t63 * t261 - s_q12 * t301)
                         + t96 * (c_q12 * t219 - s_q12 * t302)
                         + t97 * (c_q12 * t222 - s_q12 * t303)
-                        - t98 * (2.0 * c_q12 * t220 - s_q12 * t304)));
+                        - t98 * (2.0 * c_q12 * t220 - s_q12 * t304)) - qd[10] * t82);
     let t309 = 0.5 * (t48 * t260 - t49 * t259);
     let t310 = 0.5 * p.m * t306 - t309;
     let t311 = 0.5 * (t48 * t269 - t21 * t259);
@@ -2232,8 +2233,8 @@ pub fn coriolis_matrix_with(
         + 0.5 * p.m
             * (0.5
                 * (t95 * (2.0 * q[9] * t70 + 4.0 * q[11] * t74)
-                    - t98 * (4.0 * q[8] * t74 + 2.0 * q[10] * t70)) + qd[10] * -t84
-                + t70 * (t140 + t313));
+                    - t98 * (4.0 * q[8] * t74 + 2.0 * q[10] * t70)) + t70 * (t140 + t313)
+                - qd[10] * t84);
     let t317 = 0.5 * p.m * t314 - t309;
     let t318 = t311 + 0.5 * p.m * t315;
     let t319 = s_q12 * qd[10];
@@ -2242,11 +2243,11 @@ pub fn coriolis_matrix_with(
     let t322 = p.m * t268;
     let t323 = p.m * t271;
     let t324 = p.m * t272;
-    let t325 = -(t107 * t110) - t106 * t108;
+    let t325 = t107 * t110 + t106 * t108;
     let t326 = p.m * t274;
     let t327 = p.m * t275;
-    let t328 = -(c_q7 * t111) - s_q7 * t109;
-    let t329 = t101 - t328;
+    let t328 = c_q7 * t111 + s_q7 * t109;
+    let t329 = t101 + t328;
     let t330 = t102 * t110 + t86 * t108;
     let t331 = s_q12 * t269;
     let t332 = c_q12 * t269;
@@ -2366,7 +2367,7 @@ pub fn coriolis_matrix_with(
     let t442 = -0.25 * t315 * d.k0 - t441;
     let t443 = 0.01 * t175 + t442;
     let t444 = 0.5 * (t73 * t269 - t83 * t259) + t427 + 0.25 * t314 * d.k0;
-    let t445 = -t374;
+    let t445 = t374;
     let t446 = s_q12 * t385;
     let t447 = -0.001 * t319 - t446;
     let t448 = 0.001 * s_q12 * t30 - c_q12 * t383;
@@ -2379,7 +2380,7 @@ pub fn coriolis_matrix_with(
     let t455 = -0.25 * t453 - t454;
     let t456 = t257 * t339;
     let t457 = 0.5 * t456 - 0.001 * t30;
-    let t458 = -t375;
+    let t458 = t375;
     let t459 = 0.5 * t384 - 0.001 * t320 - t449;
     let t460 = 0.001 * c_q12 * t30 + s_q12 * t383;
     let t461 = -0.01 * t319 - t446 - 0.125 * t453 - 0.5 * t94 * d.k0;
@@ -2390,23 +2391,23 @@ pub fn coriolis_matrix_with(
     let t465 = t464 + t20 * t168 + t48 * t273 + t22 * t360 + t49 * t362
         + t21 * (t357 + t361);
     let t466 = t49 * t368 + t20 * t179 + t48 * t276 + t22 * t366 + t21 * (t367 + t363);
-    let t467 = -t406;
-    let t468 = 0.002 * t112 + c_q7 * t467 + t20 * t377 + t22 * t382 + t48 * t386
-        + t49 * t390 + t21 * (t380 + t389);
-    let t469 = s_q7 * t467 + t20 * t394 + t22 * t399 + t48 * t400 + t49 * t404
-        + t21 * (t397 + t403) - 0.002 * t113;
+    let t467 = t406;
+    let t468 = 0.002 * t112 + t20 * t377 + t22 * t382 + t48 * t386 + t49 * t390
+        + t21 * (t380 + t389) - c_q7 * t467;
+    let t469 = t20 * t394 + t22 * t399 + t48 * t400 + t49 * t404 + t21 * (t397 + t403)
+        - s_q7 * t467 - 0.002 * t113;
     let t470 = 0.2 * t464 + t20 * t411 + t22 * t420 + t48 * t422 + t49 * t428
         + t21 * (t417 + t426);
     let t471 = t49 * t444 + t20 * t433 + t22 * t439 + t48 * t440 + t21 * (t443 + t437);
-    let t472 = t48 * t447 + t49 * t450 + t408 + t21 * (t448 + t445);
-    let t473 = t48 * t452 + t21 * t455 + t49 * t457 + t22 * t252 + t412;
-    let t474 = t48 * t459 + t21 * t460 + t49 * t461 + t233 + t20 * t458;
+    let t472 = t48 * t447 + t49 * t450 + t408 + t21 * (t448 - t445);
+    let t473 = t48 * t452 + t21 * t455 + t49 * t457 + t412 - t22 * t252;
+    let t474 = t48 * t459 + t21 * t460 + t49 * t461 + t233 - t20 * t458;
     let t475 = 0.03 * t175 + t413;
     [
         [
             t35 * t153 + t36 * t154 + 1.5 * t39 * t253 + 0.5 * (t37 * t321 + t38 * t322),
             t35 * t165 + t36 * t166 + 1.5 * t39 * t254 + 0.5 * (t37 * t323 + t38 * t324)
-                - t325,
+                + t325,
             t35 * t176 + t36 * t177 + 1.5 * t39 * t255 + 0.5 * (t37 * t326 + t38 * t327),
             t35 * t190 + t36 * t194 + t37 * t287 + t38 * t291 + t39 * (t192 + t289),
             t35 * t208 + t36 * t212 + t37 * t296 + t38 * t300 + t329
@@ -2421,8 +2422,8 @@ pub fn coriolis_matrix_with(
             t288,
         ],
         [
-            t41 * t153 + t43 * t154 + t325 + 1.5 * t47 * t253
-                + 0.5 * (t44 * t321 + t45 * t322),
+            t41 * t153 + t43 * t154 + 1.5 * t47 * t253 + 0.5 * (t44 * t321 + t45 * t322)
+                - t325,
             t41 * t165 + t43 * t166 + 1.5 * t47 * t254 + 0.5 * (t44 * t323 + t45 * t324),
             t41 * t176 + t43 * t177 + 1.5 * t47 * t255 + 0.5 * (t44 * t326 + t45 * t327),
             t41 * t190 + t43 * t194 + t44 * t287 + t45 * t291 + t47 * (t192 + t289)
@@ -2475,10 +2476,10 @@ pub fn coriolis_matrix_with(
                 + c_q7 * t406 + t35 * t433 + t36 * t439 + t37 * t440 + t38 * t444
                 + t39 * (t437 + t443) - 0.002 * t112,
             0.5 * (t77 * t332 - t54 * t331) + t37 * t447 + t38 * t450 + t76 * t337
-                + t39 * (t445 + t448) - t376,
-            t36 * t252 + t37 * t452 + t39 * t455 + t38 * t457 + t54 * t338 + t77 * t341
+                + t39 * (t448 - t445) - t376,
+            t37 * t452 + t39 * t455 + t38 * t457 + t54 * t338 + t77 * t341 - t36 * t252
                 - t378,
-            t35 * t458 + t37 * t459 + t39 * t460 + t38 * t461 + t76 * t342
+            t37 * t459 + t39 * t460 + t38 * t461 + t76 * t342 - t35 * t458
                 - 0.5 * (t54 * t332 + t77 * t331) - t381,
             t387,
         ],
@@ -2505,22 +2506,22 @@ pub fn coriolis_matrix_with(
                 + t79 * t318 + s_q7 * t406 + t41 * t433 + t43 * t439 + t44 * t440
                 + t45 * t444 + t47 * (t437 + t443),
             0.5 * (t79 * t332 - t61 * t331) + t44 * t447 + t45 * t450 + t78 * t337
-                + t47 * (t445 + t448) - t393,
-            t43 * t252 + t44 * t452 + t47 * t455 + t45 * t457 + t61 * t338 + t79 * t341
+                + t47 * (t448 - t445) - t393,
+            t44 * t452 + t47 * t455 + t45 * t457 + t61 * t338 + t79 * t341 - t43 * t252
                 - t395,
-            t41 * t458 + t44 * t459 + t47 * t460 + t45 * t461 + t78 * t342
+            t44 * t459 + t47 * t460 + t45 * t461 + t78 * t342 - t41 * t458
                 - 0.5 * (t61 * t332 + t79 * t331) - t398,
             t401,
         ],
         [
-            t64 * t153 + t80 * t253 + t66 * t154 + t344 + t463 + 0.2 * t325
-                + 0.5 * (t68 * t321 + t81 * t253 + t82 * t322),
+            t64 * t153 + t80 * t253 + t66 * t154 + t344 + t463
+                + 0.5 * (t68 * t321 + t81 * t253 + t82 * t322) - 0.2 * t325,
             t64 * t165 + t80 * t254 + t66 * t166 + t465
                 + 0.5 * (t68 * t323 + t81 * t254 + t82 * t324) - t99,
             t64 * t176 + t80 * t255 + t66 * t177 + t466
                 + 0.5 * (t68 * t326 + t81 * t255 + t82 * t327),
             t64 * t190 + t80 * t192 + t66 * t194 + t68 * t287 + t81 * t289 + t82 * t291
-                + t429 + t468 + 0.2 * t328,
+                + t429 + t468 - 0.2 * t328,
             t64 * t208 + t80 * t210 + t66 * t212 + t68 * t296 + t81 * t298 + t82 * t300
                 + t469 - t462,
             t64 * t234 + t80 * t236 + t66 * t238 + t68 * t308 + t81 * t310 + t82 * t312

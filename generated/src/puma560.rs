@@ -19,17 +19,17 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 63 | 35 | 1 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 225 | 150 | 0 | 0 | 5 | 5 |
-//! | `mass_matrix` | 143 | 84 | 0 | 0 | 4 | 4 |
-//! | `bias` | 207 | 130 | 0 | 0 | 5 | 5 |
+//! | `inverse_dynamics` | 225 | 147 | 0 | 0 | 5 | 5 |
+//! | `mass_matrix` | 143 | 83 | 0 | 0 | 4 | 4 |
+//! | `bias` | 207 | 127 | 0 | 0 | 5 | 5 |
 //! | `gravity` | 35 | 12 | 0 | 0 | 4 | 4 |
-//! | `joint_space` | 358 | 215 | 0 | 0 | 6 | 6 |
-//! | `forward_dynamics` | 490 | 305 | 4 | 0 | 5 | 5 |
-//! | `coriolis_matrix` | 536 | 335 | 0 | 0 | 6 | 6 |
-//! | `energy` | 124 | 81 | 0 | 0 | 5 | 5 |
-//! | `body_poses` | 53 | 39 | 0 | 0 | 6 | 6 |
+//! | `joint_space` | 358 | 212 | 0 | 0 | 6 | 6 |
+//! | `forward_dynamics` | 490 | 299 | 4 | 0 | 5 | 5 |
+//! | `coriolis_matrix` | 536 | 323 | 0 | 0 | 6 | 6 |
+//! | `energy` | 124 | 79 | 0 | 0 | 5 | 5 |
+//! | `body_poses` | 53 | 38 | 0 | 0 | 6 | 6 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `body_jacobians` | 221 | 161 | 0 | 0 | 7 | 7 |
+//! | `body_jacobians` | 232 | 157 | 0 | 0 | 6 | 6 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 /// The floating-point type of every input, output and parameter:
@@ -328,7 +328,7 @@ pub const OPS_DERIVED: OpCount = OpCount {
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
     mul: 225,
-    add: 150,
+    add: 147,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -381,7 +381,7 @@ pub fn inverse_dynamics_with(
     let s_q3 = libm::Libm::<Real>::sin(q[3]);
     let c_q3 = libm::Libm::<Real>::cos(q[3]);
     let t24 = t9 * c_q3 - t18 * s_q3;
-    let t25 = -(t9 * s_q3) - t18 * c_q3;
+    let t25 = t9 * s_q3 + t18 * c_q3;
     let t26 = p.d4 * t9 - p.a3 * t10;
     let t27 = p.a3 * t18;
     let t28 = p.d4 * t18;
@@ -389,18 +389,18 @@ pub fn inverse_dynamics_with(
     let t30 = t15 + p.d4 * t20 + t9 * t27 + t10 * t28 - p.a3 * t21;
     let t31 = t10 + qd[3];
     let t32 = t21 + qdd[3];
-    let t33 = t20 * c_q3 + qd[3] * t25 - t19 * s_q3;
+    let t33 = t20 * c_q3 - qd[3] * t25 - t19 * s_q3;
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
     let t36 = t24 * c_q4 + t31 * s_q4;
     let t37 = t31 * c_q4 - t24 * s_q4;
-    let t38 = qd[4] - t25;
+    let t38 = qd[4] + t25;
     let t39 = t20 * s_q3 + t19 * c_q3 + qd[3] * t24 + qdd[4];
     let t40 = t33 * c_q4 + t32 * s_q4 + qd[4] * t37;
     let s_q5 = libm::Libm::<Real>::sin(q[5]);
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
     let t43 = t36 * c_q5 - t38 * s_q5;
-    let t44 = -(t36 * s_q5) - t38 * c_q5;
+    let t44 = t36 * s_q5 + t38 * c_q5;
     let t45 = t37 + qd[5];
     let t46 = t32 * c_q4 + qdd[5] - t33 * s_q4 - qd[4] * t36;
     let t47 = p.m2 * t6;
@@ -416,27 +416,26 @@ pub fn inverse_dynamics_with(
     let t57 = -0.032 * (p.m6 * t40 + t37 * t51);
     let t58 = s_q4 * t53 + c_q4 * t52;
     let t59 = c_q3 * t56 - s_q3 * t57;
-    let t60 = -(s_q3 * t56) - c_q3 * t57;
+    let t60 = s_q3 * t56 + c_q3 * t57;
     let t61 = t4 * d.k2 + qd[1] * d.k3 - 0.001365 * t48;
     let t62 = t18 * d.k6 - 0.000987 * p.m3 * t10;
     let t63 = t9 * d.k5 - 0.000987 * p.m3 * t18;
     let t64 = t38 * d.k9;
     let t65 = 0.032 * p.m6 * (s_q3 * t29 + c_q3 * t30)
-        + 0.00004 * (t44 * t54 + t43 * t55) + t40 * d.k8 + t37 * t64;
+        + 0.00004 * (t43 * t55 - t44 * t54) + t40 * d.k8 + t37 * t64;
     let t66 = t36 * d.k8;
     let t67 = 0.00004 * t46 + t38 * t66 - t36 * t64;
-    let t68 = 0.0003 * t33 + 0.0016 * t25 * t31 + c_q4 * t65 - s_q4 * t67;
-    let t69 = 0.00004 * t43 * t54 + t39 * d.k9 - t37 * t66
+    let t68 = 0.0003 * t33 + c_q4 * t65 - 0.0016 * t25 * t31 - s_q4 * t67;
+    let t69 = 0.00004 * t43 * t54 + t39 * d.k9 + 0.00004 * t44 * t55 - t37 * t66
         - 0.032 * p.m6
             * ((c_q3 * t29 - s_q3 * t30) * c_q4
-                + (t17 + p.a3 * t19 - t18 * t28 - t9 * t26) * s_q4)
-        - 0.00004 * t44 * t55;
+                + (t17 + p.a3 * t19 - t18 * t28 - t9 * t26) * s_q4);
     let t70 = -0.0013 * t24 * t31 - t69;
-    let t71 = p.d4 * t60 + t20 * d.k4 + t21 * d.k5 + t10 * t62 + t15 * d.k7 + c_q3 * t68
+    let t71 = t20 * d.k4 + t21 * d.k5 + t10 * t62 + t15 * d.k7 + c_q3 * t68 - p.d4 * t60
         - t18 * t63 - s_q3 * t70;
     let t72 = t9 * d.k4 + t10 * d.k5;
-    let t73 = 0.0016 * t32 + s_q4 * t65 + c_q4 * t67 - 0.0003 * t24 * t25;
-    let t74 = t20 * d.k5 + t18 * t72 + t73 - 0.000987 * p.m3 * t19 - p.a3 * t60
+    let t73 = 0.0016 * t32 + s_q4 * t65 + c_q4 * t67 + 0.0003 * t24 * t25;
+    let t74 = t20 * d.k5 + t18 * t72 + t73 + p.a3 * t60 - 0.000987 * p.m3 * t19
         - t9 * t62 - t15 * d.k10;
     let t75 = t9 * d.k7 - t10 * d.k10;
     let t76 = t18 * d.k10;
@@ -455,7 +454,7 @@ pub fn inverse_dynamics_with(
             + c_q1
                 * (qd[1] * t81 + s_q2 * t71 + c_q2 * t74
                     + p.d3 * (c_q2 * t77 - s_q2 * t79) - t4 * t61
-                    - p.a2 * (t60 + t20 * d.k7 + t9 * t76 + t10 * t78 - t21 * d.k10)
+                    - p.a2 * (t20 * d.k7 + t9 * t76 + t10 * t78 - t60 - t21 * d.k10)
                     - p.m2 * (0.001365 * qdd[1] + 0.000408 * t5)),
         t4 * t49 + t5 * d.k2 + qdd[1] * d.k3 + c_q1 * d.k12 + p.a2 * t80 + t82
             - 0.001365 * t47 - t2 * t81 - 0.006 * s_q1 * d.k11,
@@ -468,7 +467,7 @@ pub fn inverse_dynamics_with(
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
     mul: 143,
-    add: 84,
+    add: 83,
     div: 0,
     sqrt: 0,
     sin: 4,
@@ -504,7 +503,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t15 = p.d4 * t10 - p.a2 * c_q1 - p.a3 * t14;
     let t16 = c_q3 * c_q4;
     let t17 = t10 * t16 + s_q4 * t14;
-    let t18 = -(p.d3 * (t9 + t8));
+    let t18 = p.d3 * (t9 + t8);
     let t19 = s_q4 * t10;
     let t20 = c_q4 * t14 - c_q3 * t19;
     let t21 = p.m2 * c_q1;
@@ -525,13 +524,13 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t36 = -0.032 * (t16 * t31 + t25 * t29);
     let t37 = 0.032 * p.m6 * (s_q3 * t13 + c_q3 * t15) + t17 * d.k8;
     let t38 = 0.0003 * c_q3 * t10 + c_q4 * t37 - 0.00004 * s_q4 * t20;
-    let t39 = 0.032 * p.m6 * (c_q4 * (c_q3 * t13 - s_q3 * t15) + s_q4 * t18)
+    let t39 = 0.032 * p.m6 * (c_q4 * (c_q3 * t13 - s_q3 * t15) - s_q4 * t18)
         - s_q3 * t10 * d.k9;
     let t40 = p.d4 * t32 + t10 * d.k4 + t14 * d.k5 + c_q3 * t38 - c_q1 * d.k13
         - s_q3 * t39;
     let t41 = s_q4 * t37 + 0.0016 * t14 + 0.00004 * c_q4 * t20;
     let t42 = t10 * d.k5 + c_q1 * d.k14 + t41 - p.a3 * t32;
-    let t43 = -0.000987 * p.m3 * t14 + t18 * d.k10 - p.d4 * t33 - t13 * d.k7 - c_q3 * t39
+    let t43 = -0.000987 * p.m3 * t14 - t18 * d.k10 - p.d4 * t33 - t13 * d.k7 - c_q3 * t39
         - s_q3 * (0.032 * t19 * d.k15 + t38);
     let t44 = p.a2 * t35 + s_q1 * d.k2 + t43 - 0.001365 * t21;
     let t45 = -t39;
@@ -584,7 +583,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
     mul: 207,
-    add: 130,
+    add: 127,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -616,7 +615,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let s_q3 = libm::Libm::<Real>::sin(q[3]);
     let c_q3 = libm::Libm::<Real>::cos(q[3]);
     let t13 = t6 * c_q3 - t10 * s_q3;
-    let t14 = -(t6 * s_q3) - t10 * c_q3;
+    let t14 = t6 * s_q3 + t10 * c_q3;
     let t15 = p.d4 * t6 - p.a3 * t7;
     let t16 = p.a3 * t10;
     let t17 = p.d4 * t10;
@@ -625,18 +624,18 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
     let t21 = t13 * c_q4 + t18 * s_q4;
     let t22 = t18 * c_q4 - t13 * s_q4;
-    let t23 = qd[4] - t14;
+    let t23 = qd[4] + t14;
     let s_q5 = libm::Libm::<Real>::sin(q[5]);
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
     let t26 = t21 * c_q5 - t23 * s_q5;
-    let t27 = -(t21 * s_q5) - t23 * c_q5;
+    let t27 = t21 * s_q5 + t23 * c_q5;
     let t28 = t22 + qd[5];
     let t29 = qd[1] * t5;
     let t30 = qd[1] * t4;
     let t31 = qd[2] * t7 + c_q2 * t29 - s_q2 * t30;
     let t32 = p.g * s_q1 - t5 * t9 - qd[1] * t8 - p.d3 * t30;
     let t33 = p.g * c_q1 + t4 * t9;
-    let t34 = qd[3] * t14 + c_q3 * t31;
+    let t34 = c_q3 * t31 - qd[3] * t14;
     let t35 = c_q2 * t32 + s_q2 * t33;
     let t36 = t7 * t15 + t35 - t10 * t16;
     let t37 = -(qd[2] * t6) - s_q2 * t29 - c_q2 * t30;
@@ -657,7 +656,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t52 = 0.032 * (t22 * t46 - p.m6 * t41);
     let t53 = c_q4 * t52 - s_q4 * t48;
     let t54 = -0.032 * (t22 * t47 + p.m6 * t40);
-    let t55 = -(s_q3 * t53) - c_q3 * t54;
+    let t55 = s_q3 * t53 + c_q3 * t54;
     let t56 = c_q4 * t48 + s_q4 * t52;
     let t57 = c_q3 * t53 - s_q3 * t54;
     let t58 = t4 * d.k2 + qd[1] * d.k3 - 0.001365 * t44;
@@ -670,19 +669,19 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t65 = t10 * d.k10;
     let t66 = t10 * d.k7;
     let t67 = t4 * d.k1 + qd[1] * d.k2 - 0.000408 * t44;
-    let t68 = 0.00004 * (t27 * t49 + t26 * t50)
+    let t68 = 0.00004 * (t26 * t50 - t27 * t49)
         + 0.032 * p.m6 * (s_q3 * t36 + c_q3 * t39) + t22 * t61 + t40 * d.k8;
     let t69 = 0.00004 * t43 + t23 * t62 - t21 * t61;
-    let t70 = 0.0016 * t14 * t18 + 0.0003 * t34 + c_q4 * t68 - s_q4 * t69;
-    let t71 = t41 * d.k9 - 0.00004 * (t27 * t50 - t26 * t49)
+    let t70 = 0.0003 * t34 + c_q4 * t68 - 0.0016 * t14 * t18 - s_q4 * t69;
+    let t71 = t41 * d.k9 + 0.00004 * (t27 * t50 + t26 * t49)
         - 0.032 * p.m6
             * (c_q4 * (c_q3 * t36 - s_q3 * t39) + s_q4 * (t42 - t10 * t17 - t6 * t15))
         - t22 * t62;
     let t72 = -0.0013 * t13 * t18 - t71;
-    let t73 = p.d4 * t55 + t7 * t59 + t31 * d.k4 + t37 * d.k5 + t38 * d.k7 + c_q3 * t70
+    let t73 = t7 * t59 + t31 * d.k4 + t37 * d.k5 + t38 * d.k7 + c_q3 * t70 - p.d4 * t55
         - t10 * t60 - s_q3 * t72;
-    let t74 = 0.0016 * t37 + s_q4 * t68 + c_q4 * t69 - 0.0003 * t13 * t14;
-    let t75 = t10 * t63 + t31 * d.k5 + t74 - p.a3 * t55 - t6 * t59 - t38 * d.k10;
+    let t74 = 0.0016 * t37 + s_q4 * t68 + c_q4 * t69 + 0.0003 * t13 * t14;
+    let t75 = t10 * t63 + t31 * d.k5 + t74 + p.a3 * t55 - t6 * t59 - t38 * d.k10;
     let t76 = t57 + t7 * t64 - t10 * t65;
     let t77 = t56 - t10 * t66 - t6 * t64;
     let t78 = s_q2 * t76 + c_q2 * t77;
@@ -695,7 +694,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
             + c_q1
                 * (qd[1] * t67 + s_q2 * t73 + c_q2 * t75
                     + p.d3 * (c_q2 * t76 - s_q2 * t77) - 0.000408 * p.m2 * t29 - t4 * t58
-                    - p.a2 * (t55 + t6 * t65 + t7 * t66 + t31 * d.k7 - t37 * d.k10)),
+                    - p.a2 * (t6 * t65 + t7 * t66 + t31 * d.k7 - t55 - t37 * d.k10)),
         t4 * t45 + c_q1 * d.k12 + t29 * d.k2 + p.a2 * t78 + t79 + 0.001365 * t51
             - t5 * t67 - 0.006 * s_q1 * d.k11,
         t79,
@@ -757,7 +756,7 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
     mul: 358,
-    add: 215,
+    add: 212,
     div: 0,
     sqrt: 0,
     sin: 6,
@@ -822,14 +821,14 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t42 = qd[0] * t41;
     let t43 = qd[0] * t40;
     let t44 = c_q3 * t43 - t10 * s_q3;
-    let t45 = -(t10 * c_q3) - s_q3 * t43;
+    let t45 = t10 * c_q3 + s_q3 * t43;
     let t46 = p.d4 * t43 - p.a3 * t42;
     let t47 = qd[3] + t42;
     let t48 = c_q4 * t44 + s_q4 * t47;
     let t49 = c_q4 * t47 - s_q4 * t44;
-    let t50 = qd[4] - t45;
+    let t50 = qd[4] + t45;
     let t51 = c_q5 * t48 - s_q5 * t50;
-    let t52 = -(s_q5 * t48) - c_q5 * t50;
+    let t52 = s_q5 * t48 + c_q5 * t50;
     let t53 = qd[5] + t49;
     let t54 = p.m6 * t48;
     let t55 = p.m6 * t50;
@@ -852,7 +851,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t72 = p.m6 * t71;
     let t73 = s_q2 * t70 - 0.032 * c_q2 * t72;
     let t74 = t42 * (qd[2] + qd[1]);
-    let t75 = qd[3] * t45 + c_q3 * t74;
+    let t75 = c_q3 * t74 - qd[3] * t45;
     let t76 = t38 + t42 * t46 - t10 * t13;
     let t77 = -(t43 * (qd[2] + qd[1]));
     let t78 = t36 + t13 * t43 + t14 * t42 + p.d4 * t74 - p.a3 * t77;
@@ -862,7 +861,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t82 = 0.032 * (t49 * t54 - p.m6 * t80);
     let t83 = c_q4 * t82 - s_q4 * t56;
     let t84 = -0.032 * (t49 * t55 + p.m6 * t79);
-    let t85 = -(s_q3 * t83) - c_q3 * t84;
+    let t85 = s_q3 * t83 + c_q3 * t84;
     let t86 = c_q4 * t56 + s_q4 * t82;
     let t87 = c_q3 * t83 - s_q3 * t84;
     let t88 = p.g * (t61 + t62);
@@ -901,21 +900,21 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t118 = t10 * d.k6 - 0.000987 * p.m3 * t42;
     let t119 = t43 * d.k5 - 0.000987 * p.m3 * t10;
     let t120 = t50 * d.k9;
-    let t121 = 0.00004 * (t52 * t57 + t51 * t58)
+    let t121 = 0.00004 * (t51 * t58 - t52 * t57)
         + 0.032 * p.m6 * (s_q3 * t76 + c_q3 * t78) + t49 * t120 + t79 * d.k8;
     let t122 = t48 * d.k8;
     let t123 = 0.00004 * t81 + t50 * t122 - t48 * t120;
-    let t124 = 0.0016 * t45 * t47 + 0.0003 * t75 + c_q4 * t121 - s_q4 * t123;
-    let t125 = t80 * d.k9 - 0.00004 * (t52 * t58 - t51 * t57)
+    let t124 = 0.0003 * t75 + c_q4 * t121 - 0.0016 * t45 * t47 - s_q4 * t123;
+    let t125 = t80 * d.k9 + 0.00004 * (t52 * t58 + t51 * t57)
         - 0.032 * p.m6
             * (c_q4 * (c_q3 * t76 - s_q3 * t78) + s_q4 * (t37 - t10 * t14 - t43 * t46))
         - t49 * t122;
     let t126 = -0.0013 * t44 * t47 - t125;
-    let t127 = p.d4 * t85 + t36 * d.k7 + t42 * t118 + t74 * d.k4 + t77 * d.k5
-        + c_q3 * t124 - t10 * t119 - s_q3 * t126;
+    let t127 = t36 * d.k7 + t42 * t118 + t74 * d.k4 + t77 * d.k5 + c_q3 * t124
+        - p.d4 * t85 - t10 * t119 - s_q3 * t126;
     let t128 = t43 * d.k4 + t42 * d.k5;
-    let t129 = 0.0016 * t77 + s_q4 * t121 + c_q4 * t123 - 0.0003 * t44 * t45;
-    let t130 = t10 * t128 + t74 * d.k5 + t129 - p.a3 * t85 - t36 * d.k10 - t43 * t118;
+    let t129 = 0.0016 * t77 + s_q4 * t121 + c_q4 * t123 + 0.0003 * t44 * t45;
+    let t130 = t10 * t128 + t74 * d.k5 + t129 + p.a3 * t85 - t36 * d.k10 - t43 * t118;
     let t131 = t43 * d.k7 - t42 * d.k10;
     let t132 = t87 + t42 * t131 - t10 * t90;
     let t133 = t86 - t10 * t91 - t43 * t131;
@@ -981,7 +980,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
                         + p.d3 * (c_q2 * t132 - s_q2 * t133) - 0.000408 * t8 * t29
                         - t5 * t89
                         - p.a2
-                            * (t85 + t43 * t90 + t42 * t91 + t74 * d.k7 - t77 * d.k10)),
+                            * (t43 * t90 + t42 * t91 + t74 * d.k7 - t85 - t77 * d.k10)),
             t5 * t31 + p.a2 * t134 + t135 + t136 + 0.001365 * t35 + t8 * (t92 - t93),
             t136,
             t129,
@@ -1002,7 +1001,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
     mul: 490,
-    add: 305,
+    add: 299,
     div: 4,
     sqrt: 0,
     sin: 5,
@@ -1045,7 +1044,7 @@ pub fn forward_dynamics_with(
     let t11 = t4 * c_q2 - t6 * s_q2;
     let t12 = p.a2 * qd[1] - p.d3 * t6;
     let t13 = p.a2 * t4;
-    let t14 = -(t4 * t13) - qd[1] * t12;
+    let t14 = t4 * t13 + qd[1] * t12;
     let t15 = p.d3 * t5 + t6 * t13;
     let t16 = t6 * t12 - p.d3 * t4 * t4;
     let t17 = qd[1] + qd[2];
@@ -1059,7 +1058,7 @@ pub fn forward_dynamics_with(
     let t25 = p.a3 * t17;
     let t26 = t11 * t24 - t17 * t25;
     let t27 = p.d4 * t17;
-    let t28 = -(t17 * t27) - t10 * t24;
+    let t28 = t17 * t27 + t10 * t24;
     let t29 = t10 * t25 + t11 * t27;
     let t30 = t11 + qd[3];
     let t31 = qd[3] * t23;
@@ -1071,17 +1070,17 @@ pub fn forward_dynamics_with(
     let s_q5 = libm::Libm::<Real>::sin(q[5]);
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
     let t39 = t34 * c_q5 - t36 * s_q5;
-    let t40 = -(t34 * s_q5) - t36 * c_q5;
+    let t40 = t34 * s_q5 + t36 * c_q5;
     let t41 = t35 + qd[5];
     let t42 = p.m2 * t4;
     let t43 = p.m2 * (-0.001365 * qd[1] - 0.000408 * t6);
     let t44 = p.m6 * t35;
     let t45 = c_q5 * t41;
     let t46 = s_q5 * t41;
-    let t47 = c_q2 * t14 + s_q2 * t15;
-    let t48 = c_q2 * t15 - s_q2 * t14;
+    let t47 = s_q2 * t15 - c_q2 * t14;
+    let t48 = c_q2 * t15 + s_q2 * t14;
     let t49 = c_q3 * t26 - s_q3 * t29;
-    let t50 = -(s_q3 * t26) - c_q3 * t29;
+    let t50 = s_q3 * t26 + c_q3 * t29;
     let t51 = 0.032 * (p.m6 * (t36 * t36 + t34 * t34));
     let t52 = 0.0013 * t22 * t30 + tau[4];
     let t53 = t6 * d.k2 + qd[1] * d.k3 - 0.001365 * t42;
@@ -1128,8 +1127,8 @@ pub fn forward_dynamics_with(
     let t93 = t72 * d.k33 - inv87 * t89 * t89;
     let t94 = d.k16 + t81 - t85;
     let t95 = t76 - t74 - t80 * inv87 * t94;
-    let t96 = -(p.a3 * t75) - inv87 * t89 * t94;
-    let t97 = c_q2 * t95 - s_q2 * t96;
+    let t96 = p.a3 * t75 + inv87 * t89 * t94;
+    let t97 = c_q2 * t95 + s_q2 * t96;
     let t98 = d.k10 - t83;
     let t99 = 0.001024 * t77 * d.k30 - t80 * inv87 * t98;
     let t100 = -0.001024 * t78 - inv87 * t89 * t98;
@@ -1156,7 +1155,7 @@ pub fn forward_dynamics_with(
     let t120 = t74 - t79;
     let t121 = d.k7 + p.d4 * t72 - t69 - t80 * inv87 * t120;
     let t122 = d.k37 - p.a3 * t72 - inv87 * t89 * t120;
-    let t123 = s_q2 * t95 + c_q2 * t96;
+    let t123 = s_q2 * t95 - c_q2 * t96;
     let t124 = s_q2 * t99 + c_q2 * t100;
     let t125 = s_q2 * t123 + c_q2 * t124;
     let t126 = c_q2 * t107 - s_q2 * t111;
@@ -1179,28 +1178,28 @@ pub fn forward_dynamics_with(
     let t139 = d.k0 + s_q1 * (s_q1 * t116 + c_q1 * t133)
         + c_q1 * (s_q1 * t133 + c_q1 * t138);
     let inv140 = 1.0 / t139;
-    let t141 = -0.00004 * (t40 * t45 + t39 * t46) - t35 * (t56 + qd[4] * d.k8);
+    let t141 = -0.00004 * (t39 * t46 - t40 * t45) - t35 * (t56 + qd[4] * d.k8);
     let t142 = t34 * t56 - tau[5] - t36 * t57;
     let t143 = 0.0003 * t22 * t23 + tau[3] + s_q4 * t141 + c_q4 * t142;
     let t144 = d.k8 * t65;
-    let t145 = c_q4 * t141 - 0.0016 * t23 * t30 - s_q4 * t142 - t50 * t67 - t31 * t66
+    let t145 = c_q4 * t141 + t50 * t67 - 0.0016 * t23 * t30 - s_q4 * t142 - t31 * t66
         - inv64 * t143 * t144;
-    let t146 = 0.00004 * (t40 * t46 - t39 * t45) + tau[4] + t35 * t57;
+    let t146 = tau[4] + t35 * t57 - 0.00004 * (t40 * t46 + t39 * t45);
     let t147 = 0.032 * (t146 * d.k40 - t34 * t44);
-    let t148 = c_q4 * t147 + 0.001024 * (t49 * t70 + t28 * t104) - s_q4 * t51;
+    let t148 = c_q4 * t147 + 0.001024 * (t49 * t70 - t28 * t104) - s_q4 * t51;
     let t149 = p.m6 * s_q4;
     let t150 = 0.032 * (inv64 * t143 * t149 + t44 * (t36 + qd[4]))
-        + 0.001024 * t50 * inv64 * t71 - t31 * t67;
-    let t151 = -(s_q3 * t148) - c_q3 * t150;
-    let t152 = c_q4 * t51 + s_q4 * t147 + 0.001024 * (t49 * t104 + t28 * t109);
+        - 0.001024 * t50 * inv64 * t71 - t31 * t67;
+    let t151 = s_q3 * t148 + c_q3 * t150;
+    let t152 = c_q4 * t51 + s_q4 * t147 + 0.001024 * (t49 * t104 - t28 * t109);
     let t153 = c_q3 * t148 - s_q3 * t150;
     let t154 = tau[2] + t11 * t58 + p.a3 * t152 - c_q3 * t52 - p.d4 * t153 - t10 * t55
         - s_q3 * t145;
-    let t155 = t17 * t55 + c_q3 * t145 + p.d4 * t151 + t19 * t90 - s_q3 * t52 - t11 * t54
+    let t155 = t17 * t55 + c_q3 * t145 + t19 * t90 - p.d4 * t151 - s_q3 * t52 - t11 * t54
         - t47 * t95 - t48 * t99 - t16 * t121 - t18 * t88 - t80 * inv87 * t154;
-    let t156 = t10 * t54 + t19 * t93 - tau[3] - t17 * t58 - p.a3 * t151 - t47 * t96
+    let t156 = t10 * t54 + t19 * t93 + p.a3 * t151 + t47 * t96 - tau[3] - t17 * t58
         - t48 * t100 - t16 * t122 - t18 * t90 - inv87 * t89 * t154;
-    let t157 = t17 * t60 + t153 + t19 * t96 - t11 * t59 - t47 * t103 - t48 * t105
+    let t157 = t17 * t60 + t153 - t19 * t96 - t11 * t59 - t47 * t103 - t48 * t105
         - t16 * t128 - t18 * t95 - inv87 * t94 * t154;
     let t158 = t17 * t61 + t10 * t59 + t152 + t19 * t100 - t47 * t105 - t48 * t110
         - t16 * t129 - t18 * t99 - inv87 * t98 * t154;
@@ -1216,7 +1215,7 @@ pub fn forward_dynamics_with(
             * (t6 * t53 + s_q2 * t155 + c_q2 * t156 + p.d3 * (c_q2 * t157 - s_q2 * t158)
                 + t7 * t138 - qd[1] * t62
                 - p.a2
-                    * (t151 + t19 * t122 - t10 * t60 - t11 * t61 - t47 * t128
+                    * (t19 * t122 - t151 - t10 * t60 - t11 * t61 - t47 * t128
                         - t48 * t129 - t16 * t137 - t18 * t121 - inv87 * t120 * t154)
                 - t5 * t133 - inv115 * t132 * t160)
         - p.g
@@ -1245,7 +1244,7 @@ pub fn forward_dynamics_with(
     let t178 = t172 + p.d4 * t173 - p.a3 * t174;
     let t179 = t31 + c_q3 * t173 - s_q3 * t176;
     let t180 = inv64
-        * (t143 + 0.032 * t149 * (t50 - s_q3 * t177 - c_q3 * t178) - t144 * t179
+        * (t143 - 0.032 * t149 * (t50 + s_q3 * t177 + c_q3 * t178) - t144 * t179
             - t63 * t174);
     [
         inv140 * t163,
@@ -1255,7 +1254,7 @@ pub fn forward_dynamics_with(
         (t146
             + 0.032 * p.m6
                 * (c_q4 * (t49 + c_q3 * t177 - s_q3 * t178)
-                    + s_q4 * (t28 + t171 + p.a3 * t176))
+                    + s_q4 * (t171 + p.a3 * t176 - t28))
             - d.k9 * (qd[3] * t22 + s_q3 * t173 + c_q3 * t176)) * d.k43,
         25000.0 * (tau[5] - 0.00004 * (c_q4 * (t174 + t180) - qd[4] * t34 - s_q4 * t179)),
     ]
@@ -1263,7 +1262,7 @@ pub fn forward_dynamics_with(
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
     mul: 536,
-    add: 335,
+    add: 323,
     div: 0,
     sqrt: 0,
     sin: 6,
@@ -1304,7 +1303,7 @@ pub fn coriolis_matrix_with(
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
     let t16 = p.m2 * c_q1;
     let t17 = s_q3 * c_q4;
-    let t18 = -(c_q5 * t17) - c_q3 * s_q5;
+    let t18 = c_q5 * t17 + c_q3 * s_q5;
     let t19 = s_q5 * t17 - c_q3 * c_q5;
     let t20 = p.m2 * qd[1];
     let t21 = p.m2 * t5;
@@ -1312,7 +1311,7 @@ pub fn coriolis_matrix_with(
     let t23 = p.m2 * t22;
     let t24 = -0.2989010989010989 * t21 - t20;
     let t25 = s_q1 * t20;
-    let t26 = s_q1 * (t4 - t6 + t4 - t6) - 2.0 * p.d3 * c_q1 * t22;
+    let t26 = s_q1 * (t4 + t4 - t6 - t6) - 2.0 * p.d3 * c_q1 * t22;
     let t27 = s_q3 * s_q4;
     let t28 = -2.0 * (t11 + c_q2 * t4);
     let t29 = q[1] + q[2];
@@ -1321,12 +1320,12 @@ pub fn coriolis_matrix_with(
     let t32 = libm::Libm::<Real>::cos(t29);
     let t33 = qd[0] * t32;
     let t34 = c_q3 * t31 - t7 * s_q3;
-    let t35 = -(t7 * c_q3) - s_q3 * t31;
+    let t35 = t7 * c_q3 + s_q3 * t31;
     let t36 = p.d4 * t31 - p.a3 * t33;
     let t37 = qd[3] + t33;
     let t38 = c_q4 * t34 + s_q4 * t37;
     let t39 = c_q4 * t37 - s_q4 * t34;
-    let t40 = qd[4] - t35;
+    let t40 = qd[4] + t35;
     let t41 = c_q5 * t38 - s_q5 * t40;
     let t42 = -(s_q5 * t38) - c_q5 * t40;
     let t43 = qd[5] + t39;
@@ -1335,7 +1334,7 @@ pub fn coriolis_matrix_with(
     let t46 = c_q4 * t32 - s_q4 * t44;
     let t47 = s_q3 * t30;
     let t48 = c_q5 * t45 - s_q5 * t47;
-    let t49 = -(s_q5 * t45) - c_q5 * t47;
+    let t49 = s_q5 * t45 + c_q5 * t47;
     let t50 = p.m3 * t32;
     let t51 = t32 * (qd[2] + qd[1]);
     let t52 = -(t30 * (qd[2] + qd[1]));
@@ -1360,7 +1359,7 @@ pub fn coriolis_matrix_with(
     let t71 = 0.032 * (t45 * t70 + t46 * t68 - p.m6 * t66);
     let t72 = c_q4 * t71 - s_q4 * t69;
     let t73 = -0.032 * (t46 * t67 + t47 * t70 + p.m6 * t58);
-    let t74 = -(s_q3 * t72) - c_q3 * t73;
+    let t74 = s_q3 * t72 + c_q3 * t73;
     let t75 = c_q4 * t69 + s_q4 * t71;
     let t76 = c_q3 * t72 - s_q3 * t73;
     let t77 = c_q3 * (t33 - qd[3]);
@@ -1377,26 +1376,26 @@ pub fn coriolis_matrix_with(
     let t88 = t27 * t67;
     let t89 = c_q3 * t70;
     let t90 = -0.032 * (t88 + t89 + p.m6 * t78);
-    let t91 = -(s_q3 * t87) - c_q3 * t90;
+    let t91 = s_q3 * t87 + c_q3 * t90;
     let t92 = c_q4 * t85 + s_q4 * t86;
     let t93 = c_q3 * t87 - s_q3 * t90;
     let t94 = 0.00002 * t81;
     let t95 = p.m6 * (c_q4 * (-2.0 * c_q3 * t11 - s_q3 * t79) - 2.0 * t10 * s_q4);
     let t96 = s_q4 * s_q5;
     let t97 = t54 * t96;
-    let t98 = c_q4 * (qd[4] + t35);
-    let t99 = -(s_q4 * (qd[4] + t35));
+    let t98 = c_q4 * (qd[4] - t35);
+    let t99 = s_q4 * (qd[4] - t35);
     let t100 = c_q5 * t54;
     let t101 = s_q4 * t68;
     let t102 = 0.032 * (s_q4 * t70 + c_q4 * t68 - p.m6 * t34);
     let t103 = 0.064 * s_q4 * t101 + c_q4 * t102;
     let t104 = c_q4 * t67;
     let t105 = -0.032 * (t104 + p.m6 * t98);
-    let t106 = -(s_q3 * t103) - c_q3 * t105;
+    let t106 = s_q3 * t103 + c_q3 * t105;
     let t107 = c_q3 * t103 - s_q3 * t105;
     let t108 = s_q4 * t102 - 0.064 * c_q4 * t101;
     let t109 = s_q2 * t107 + c_q2 * t108;
-    let t110 = -t38;
+    let t110 = t38;
     let t111 = 0.064 * (t89 - t88);
     let t112 = 0.064 * (s_q4 * t84 + s_q3 * t70);
     let t113 = s_q2 * t112 - 0.064 * c_q2 * t104;
@@ -1404,7 +1403,7 @@ pub fn coriolis_matrix_with(
     let t115 = 0.00004 * (t64 - t65);
     let t116 = c_q3 * c_q4 * t114 - s_q3 * t115;
     let t117 = s_q4 * t114;
-    let t118 = 0.5 * (-(t17 * t114) - c_q3 * t115);
+    let t118 = -0.5 * (t17 * t114 + c_q3 * t115);
     let t119 = t5 * d.k2 + qd[1] * d.k3 - 0.001365 * t23;
     let t120 = t5 * d.k1;
     let t121 = qd[1] * d.k2 - 0.000408 * t23;
@@ -1419,28 +1418,28 @@ pub fn coriolis_matrix_with(
     let t130 = t7 * t30;
     let t131 = t40 * d.k9;
     let t132 = t39 * d.k9;
-    let t133 = 0.00004 * (t49 * t54 + t48 * t56 + t46 * (t55 + t57))
+    let t133 = 0.00004 * (t48 * t56 + t46 * (t55 + t57) - t49 * t54)
         + 0.032 * p.m6 * (s_q3 * t61 + c_q3 * t62) + t46 * t131 + t47 * t132
         + t58 * d.k8;
     let t134 = t40 * d.k8;
     let t135 = t38 * d.k8;
     let t136 = t38 * d.k9;
     let t137 = 0.00004 * t63 + t45 * (t134 - t131) + t47 * (t135 - t136);
-    let t138 = 0.0016 * (t32 * t35 - t37 * t47) + 0.0003 * t53 + c_q4 * t133
+    let t138 = 0.0003 * t53 + c_q4 * t133 - 0.0016 * (t32 * t35 + t37 * t47)
         - s_q4 * t137;
     let t139 = t39 * d.k8;
     let t140 = t66 * d.k9 - t46 * t135
-        - 0.00004 * (t49 * t56 + t46 * (t64 - t65) - t48 * t54)
+        - 0.00004 * (t46 * (t64 - t65) - t49 * t56 - t48 * t54)
         - 0.032 * p.m6
             * (c_q4 * (c_q3 * t61 - s_q3 * t62)
                 + s_q4 * (t31 * (2.0 * t60 - t59) - t30 * t36)) - t45 * t139;
     let t141 = -0.0013 * (t37 * t44 + t32 * t34) - t140;
-    let t142 = p.d4 * t74 + t26 * d.k7 + t32 * t122 + t51 * d.k4 + c_q3 * t138
-        + d.k5 * (t52 - t130) - 0.000987 * t33 * t50 - s_q3 * t141;
+    let t142 = t26 * d.k7 + t32 * t122 + t51 * d.k4 + c_q3 * t138 + d.k5 * (t52 - t130)
+        - p.d4 * t74 - 0.000987 * t33 * t50 - s_q3 * t141;
     let t143 = t30 * d.k4 + t32 * d.k5;
     let t144 = 0.0016 * t52 + s_q4 * t133 + c_q4 * t137
-        - 0.0003 * (t35 * t44 - t34 * t47);
-    let t145 = 0.000987 * t31 * t50 + t7 * t143 + t51 * d.k5 + t144 - p.a3 * t74
+        + 0.0003 * (t35 * t44 + t34 * t47);
+    let t145 = 0.000987 * t31 * t50 + t7 * t143 + t51 * d.k5 + t144 + p.a3 * t74
         - t26 * d.k10 - t30 * t122;
     let t146 = t30 * d.k7 - t32 * d.k10;
     let t147 = t76 + t32 * t127 + t33 * t146;
@@ -1449,27 +1448,27 @@ pub fn coriolis_matrix_with(
     let t150 = s_q1 * d.k1 - 0.000408 * t16;
     let t151 = t7 * d.k7;
     let t152 = t27 * t131 + c_q3 * t132 + t78 * d.k8
-        + 0.00004 * (t19 * t54 + t18 * t56 + t27 * (t55 + t57));
+        + 0.00004 * (t19 * t54 + t27 * (t55 + t57) - t18 * t56);
     let t153 = 0.032 * p.m6 * (s_q3 * t28 + c_q3 * t80) + t152;
     let t154 = 0.00004 * t81 + c_q3 * (t135 - t136) + t17 * (t131 - t134);
     let t155 = 0.0003 * t77 - 0.0016 * c_q3 * t37 - s_q4 * t154;
     let t156 = c_q4 * t153 + t155;
     let t157 = t17 * t139 + t82 * d.k9 - t27 * t135
-        - 0.00004 * (t19 * t56 + t27 * (t64 - t65) - t18 * t54);
+        - 0.00004 * (t19 * t56 + t27 * (t64 - t65) + t18 * t54);
     let t158 = 0.0013 * s_q3 * t37 - t157;
     let t159 = 0.032 * t83 + t158;
-    let t160 = p.d4 * t91 + t33 * (d.k6 + d.k4) - 2.0 * t124;
+    let t160 = t33 * (d.k6 + d.k4) - p.d4 * t91 - 2.0 * t124;
     let t161 = 2.0 * t5 * d.k13 + c_q3 * t156 + t160 - s_q3 * t159;
-    let t162 = c_q4 * t154 + -0.0016 * t31 - 0.0003 * (-(s_q3 * t35) - c_q3 * t34);
+    let t162 = c_q4 * t154 + -0.0016 * t31 - 0.0003 * (s_q3 * t35 - c_q3 * t34);
     let t163 = s_q4 * t153 + t162;
-    let t164 = t125 + 2.0 * t126 - p.a3 * t91 - t31 * d.k6;
+    let t164 = t125 + 2.0 * t126 + p.a3 * t91 - t31 * d.k6;
     let t165 = t163 + t164 - 2.0 * t5 * d.k14;
     let t166 = t93 - 2.0 * t7 * d.k10;
     let t167 = t92 - 2.0 * t151;
     let t168 = s_q2 * t166 + c_q2 * t167;
     let t169 = p.d3 * t168;
     let t170 = p.d3 * (c_q2 * t166 - s_q2 * t167)
-        - p.a2 * (t91 + 2.0 * (t31 * d.k10 + t33 * d.k7));
+        - p.a2 * (2.0 * (t31 * d.k10 + t33 * d.k7) - t91);
     let t171 = 0.032 * p.m6 * (c_q3 * t79 - 2.0 * s_q3 * t11) + t152;
     let t172 = t155 + c_q4 * t171;
     let t173 = 0.032 * t95 + t158;
@@ -1477,16 +1476,16 @@ pub fn coriolis_matrix_with(
     let t175 = t162 + s_q4 * t171;
     let t176 = t164 + t175;
     let t177 = 0.00004 * (t97 + c_q4 * (t55 + t57) - t97) + c_q4 * t131 + t98 * d.k8;
-    let t178 = 0.00004 * t99 + s_q4 * (t134 - t131);
-    let t179 = 0.0019 * t35 + c_q4 * t177 - s_q4 * t178;
+    let t178 = s_q4 * (t134 - t131) - 0.00004 * t99;
+    let t179 = c_q4 * t177 - 0.0019 * t35 - s_q4 * t178;
     let t180 = t34 * d.k9 - 0.00004 * (c_q4 * (t64 - t65) - t56 * t96 - s_q4 * t100)
         - s_q4 * t139 - c_q4 * t135;
     let t181 = -0.0013 * t34 - t180;
-    let t182 = p.d4 * t106 + c_q3 * t179 - s_q3 * t181;
+    let t182 = c_q3 * t179 - p.d4 * t106 - s_q3 * t181;
     let t183 = s_q4 * t177 + c_q4 * t178;
-    let t184 = t183 - p.a3 * t106;
+    let t184 = t183 + p.a3 * t106;
     let t185 = t132 + t139 - 0.00004 * (t100 + s_q5 * t56);
-    let t186 = 0.00004 * t110 + t135 - t136;
+    let t186 = t135 - 0.00004 * t110 - t136;
     let t187 = c_q4 * t185 - s_q4 * t186;
     let t188 = p.d4 * t111 + c_q3 * t187;
     let t189 = s_q4 * t185 + c_q4 * t186;
@@ -1497,7 +1496,7 @@ pub fn coriolis_matrix_with(
     let t192 = p.a3 * t92 - p.d4 * t93;
     let t193 = p.a2 * t168 + t192;
     let t194 = 2.0 * qd[1] * (s_q2 * d.k14 + c_q2 * d.k13) - s_q3 * t156 - c_q3 * t159;
-    let t195 = -(s_q3 * t172) - c_q3 * t173;
+    let t195 = s_q3 * t172 + c_q3 * t173;
     let t196 = p.a3 * t108 - p.d4 * t107 - s_q3 * t179 - c_q3 * t181;
     let t197 = -0.064 * c_q4 * t40 * d.k15 - p.d4 * t112 - s_q3 * t187;
     [
@@ -1511,7 +1510,7 @@ pub fn coriolis_matrix_with(
                             + p.d3 * (c_q2 * t147 - s_q2 * t148) - 0.000408 * c_q1 * t20
                             - s_q1 * t119 - t5 * t128
                             - p.a2
-                                * (t74 + t32 * t151 + t51 * d.k7 + d.k10 * (t130 - t52)))),
+                                * (t32 * t151 + t51 * d.k7 + d.k10 * (t130 - t52) - t74))),
             0.5
                 * (s_q1
                     * (c_q2 * t161 + t22 * (d.k3 + d.k1) - 0.00273 * t24 - s_q2 * t165
@@ -1526,7 +1525,7 @@ pub fn coriolis_matrix_with(
                 * (s_q1 * (c_q2 * t182 - p.d3 * t109 - s_q2 * t184)
                     + c_q1
                         * (p.d3 * (c_q2 * t107 - s_q2 * t108) + s_q2 * t182 + c_q2 * t184
-                            - p.a2 * t106)),
+                            + p.a2 * t106)),
             0.5
                 * (s_q1 * (c_q2 * t188 - p.d3 * t113 - s_q2 * t190)
                     + c_q1
@@ -1542,7 +1541,7 @@ pub fn coriolis_matrix_with(
                     + s_q1 * (0.001365 * t24 - 0.000408 * t21) - c_q1 * (t120 + t121)
                     - t22 * t150),
             0.5 * (t193 + t194),
-            0.5 * (t193 + t195),
+            0.5 * (t193 - t195),
             0.5 * (p.a2 * t109 + t196),
             0.5 * (p.a2 * t113 + t197),
             t118,
@@ -1550,7 +1549,7 @@ pub fn coriolis_matrix_with(
         [
             0.5 * t191,
             0.5 * (t192 + t194),
-            0.5 * (t192 + t195),
+            0.5 * (t192 - t195),
             0.5 * t196,
             0.5 * t197,
             t118,
@@ -1562,15 +1561,15 @@ pub fn coriolis_matrix_with(
             0.5 * (t157 - 0.032 * t95),
             0.5 * t180,
             0.0,
-            0.5 * -t115,
+            -0.5 * t115,
         ],
-        [0.00002 * t63, t94, t94, 0.00002 * t99, 0.00002 * t110, 0.0],
+        [0.00002 * t63, t94, t94, -0.00002 * t99, -0.00002 * t110, 0.0],
     ]
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
     mul: 124,
-    add: 81,
+    add: 79,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -1604,17 +1603,17 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let s_q3 = libm::Libm::<Real>::sin(q[3]);
     let c_q3 = libm::Libm::<Real>::cos(q[3]);
     let t15 = t7 * c_q3 - t12 * s_q3;
-    let t16 = -(t7 * s_q3) - t12 * c_q3;
+    let t16 = t7 * s_q3 + t12 * c_q3;
     let t17 = t9 + qd[3];
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
     let t20 = t15 * c_q4 + t17 * s_q4;
     let t21 = t17 * c_q4 - t15 * s_q4;
-    let t22 = qd[4] - t16;
+    let t22 = qd[4] + t16;
     let s_q5 = libm::Libm::<Real>::sin(q[5]);
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
     let t25 = t20 * c_q5 - t22 * s_q5;
-    let t26 = -(t20 * s_q5) - t22 * c_q5;
+    let t26 = t20 * s_q5 + t22 * c_q5;
     let t27 = t21 + qd[5];
     let t28 = 0.2275 * t3 - 0.006 * qd[1];
     let t29 = 0.068 * qd[1] - 0.2275 * t2;
@@ -1635,10 +1634,10 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let t44 = 0.0141 * t9 + t35 - 0.07 * t12;
     let t45 = t37 - 0.0141 * t7;
     let t46 = 0.07 * t7 - t11;
-    let t47 = 0.019 * t16 + t40;
+    let t47 = t40 - 0.019 * t16;
     let t48 = -0.019 * t15 - t43;
     let t49 = t42 * t42;
-    let t50 = 0.032 * t26 + c_q5 * t41 - s_q5 * t43;
+    let t50 = c_q5 * t41 - 0.032 * t26 - s_q5 * t43;
     let t51 = -0.032 * t25 - s_q5 * t41 - c_q5 * t43;
     (
         0.175 * qd[0] * qd[0]
@@ -1660,7 +1659,7 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_POSES: OpCount = OpCount {
     mul: 53,
-    add: 39,
+    add: 38,
     div: 0,
     sqrt: 0,
     sin: 6,
@@ -1717,7 +1716,7 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let t37 = -(s_q4 * t30) - c_q4 * t25;
     let t38 = c_q4 * t32 - s_q4 * t28;
     let t39 = -(s_q4 * t32) - c_q4 * t28;
-    let t40 = -t33;
+    let t40 = t33;
     [
         Pose {
             rotation: [[c_q0, -s_q0, 0.0], [s_q0, c_q0, 0.0], [0.0, 0.0, 1.0]],
@@ -1740,13 +1739,13 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
             position: [t34, t35, t23],
         },
         Pose {
-            rotation: [[t36, t37, t31], [t38, t39, t40], [t20, t21, t22]],
+            rotation: [[t36, t37, t31], [t38, t39, -t40], [t20, t21, t22]],
             position: [t34, t35, t23],
         },
         Pose {
             rotation: [
                 [c_q5 * t36 - s_q5 * t31, -(s_q5 * t36) - c_q5 * t31, t37],
-                [c_q5 * t38 - s_q5 * t40, -(s_q5 * t38) - c_q5 * t40, t39],
+                [c_q5 * t38 + s_q5 * t40, c_q5 * t40 - s_q5 * t38, t39],
                 [c_q5 * t20 - s_q5 * t22, -(s_q5 * t20) - c_q5 * t22, t21],
             ],
             position: [t34, t35, t23],
@@ -1784,12 +1783,12 @@ pub fn coordinate_rates_with(
 }
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
-    mul: 221,
-    add: 161,
+    mul: 232,
+    add: 157,
     div: 0,
     sqrt: 0,
-    sin: 7,
-    cos: 7,
+    sin: 6,
+    cos: 6,
 };
 ///For every body (order of `BODY_NAMES`), the geometric Jacobian: rows 0–2 map
 ///q̇ to the velocity of the body-frame origin, rows 3–5 to the angular velocity,
@@ -1818,97 +1817,105 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
     let s_q5 = libm::Libm::<Real>::sin(q[5]);
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
-    let t13 = p.a2 * c_q1;
-    let t14 = p.a2 * s_q2 - p.d4;
-    let t15 = s_q3 * c_q4;
-    let t16 = -(c_q5 * t15) - c_q3 * s_q5;
-    let t17 = c_q3 * t14;
-    let t18 = p.a3 + p.a2 * c_q2;
-    let t19 = c_q4 * t17 + s_q4 * t18;
-    let t20 = s_q3 * t14;
-    let t21 = s_q5 * t15 - c_q3 * c_q5;
-    let t22 = c_q4 * t18 - s_q4 * t17;
-    let t23 = p.d4 * c_q3;
-    let t24 = p.a3 * s_q4 - c_q4 * t23;
-    let t25 = p.d4 * s_q3;
-    let t26 = s_q4 * t23 + p.a3 * c_q4;
-    let t27 = c_q5 * t19 - s_q5 * t20;
-    let t28 = -(s_q5 * t19) - c_q5 * t20;
-    let t29 = c_q5 * t24 + s_q5 * t25;
-    let t30 = c_q5 * t25 - s_q5 * t24;
-    let t31 = q[1] + q[2];
-    let t32 = libm::Libm::<Real>::sin(t31);
-    let t33 = libm::Libm::<Real>::cos(t31);
-    let t34 = p.d3 * t33;
-    let t35 = p.a3 * t33;
-    let t36 = p.d4 * t32 - t13 - t35;
-    let t37 = c_q3 * t32;
-    let t38 = c_q4 * t37 + s_q4 * t33;
-    let t39 = c_q3 * t34 - s_q3 * t36;
-    let t40 = p.d3 * t32;
-    let t41 = c_q4 * t39 - s_q4 * t40;
-    let t42 = s_q3 * t34 + c_q3 * t36;
-    let t43 = c_q4 * t33 - s_q4 * t37;
-    let t44 = c_q4 * t43;
-    let t45 = s_q3 * t32;
-    let t46 = c_q5 * t38 - s_q5 * t45;
-    let t47 = -(s_q5 * t38) - c_q5 * t45;
-    let t48 = c_q0 * t32;
-    let t49 = s_q0 * t32;
-    let t50 = c_q0 * t33;
-    let t51 = c_q3 * t50 - s_q0 * s_q3;
-    let t52 = s_q0 * c_q3 + s_q3 * t50;
-    let t53 = -t52;
-    let t54 = s_q0 * t33;
-    let t55 = c_q0 * s_q3 + c_q3 * t54;
-    let t56 = c_q0 * c_q3 - s_q3 * t54;
-    let t57 = c_q4 * t51 - s_q4 * t48;
-    let t58 = -(s_q4 * t51) - c_q4 * t48;
-    let t59 = c_q4 * t55 - s_q4 * t49;
-    let t60 = -(s_q4 * t55) - c_q4 * t49;
-    let t61 = -t56;
-    let t62 = c_q5 * t57 - s_q5 * t52;
-    let t63 = -(s_q5 * t57) - c_q5 * t52;
-    let t64 = c_q5 * t59 - s_q5 * t61;
-    let t65 = -(s_q5 * t59) - c_q5 * t61;
-    let t66 = -(s_q4 * t39) - c_q4 * t40;
-    let t67 = t40 * t48;
-    let t68 = p.a2 * s_q1;
-    let t69 = t40 * t49;
-    let t70 = -t42;
-    let t71 = t20 * t45;
-    let t72 = t25 * t45;
-    let t73 = -(s_q3 * t51) - c_q3 * t53;
-    let t74 = -(s_q3 * t55) - c_q3 * t56;
-    let t75 = t45 * t45;
-    let t76 = t58 * t66;
-    let t77 = t22 * t58;
-    let t78 = t26 * t58;
-    let t79 = t60 * t66;
-    let t80 = t22 * t60;
-    let t81 = t26 * t60;
-    let t82 = t43 * t66;
-    let t83 = t22 * t43;
-    let t84 = t26 * t43;
-    let t85 = t43 * t58;
-    let t86 = s_q3 * s_q4;
-    let t87 = t58 * t86;
-    let t88 = t87 + c_q3 * t52 - t15 * t57;
-    let t89 = c_q4 * t58;
-    let t90 = t43 * t60;
-    let t91 = t60 * t86;
-    let t92 = t91 + c_q3 * t61 - t15 * t59;
-    let t93 = c_q4 * t60;
-    let t94 = t43 * t43;
-    let t95 = t43 * t86;
-    let t96 = c_q3 * t45 + t95 - t15 * t38;
-    let t97 = c_q5 * t41 - s_q5 * t42;
-    let t98 = -(s_q5 * t41) - c_q5 * t42;
-    let t99 = t87 + t16 * t62 + t21 * t63;
-    let t100 = s_q4 * c_q5;
-    let t101 = s_q4 * s_q5;
-    let t102 = t91 + t16 * t64 + t21 * t65;
-    let t103 = t95 + t16 * t46 + t21 * t47;
+    let t13 = s_q1 * c_q2;
+    let t14 = c_q1 * s_q2;
+    let t15 = t13 + t14;
+    let t16 = p.a2 * c_q1;
+    let t17 = c_q1 * c_q2;
+    let t18 = s_q1 * s_q2;
+    let t19 = p.d3 * (t17 - t18);
+    let t20 = t17 - t18;
+    let t21 = p.a3 * t20;
+    let t22 = p.d4 * t15 - t16 - t21;
+    let t23 = c_q3 * t15;
+    let t24 = c_q4 * t23 + s_q4 * t20;
+    let t25 = s_q3 * t15;
+    let t26 = c_q5 * t24 - s_q5 * t25;
+    let t27 = c_q3 * t19 - s_q3 * t22;
+    let t28 = -(p.d3 * (t14 + t13));
+    let t29 = c_q4 * t27 + s_q4 * t28;
+    let t30 = s_q3 * t19 + c_q3 * t22;
+    let t31 = s_q5 * t24 + c_q5 * t25;
+    let t32 = c_q4 * t20 - s_q4 * t23;
+    let t33 = c_q4 * t28 - s_q4 * t27;
+    let t34 = c_q4 * t32;
+    let t35 = p.a2 * c_q2;
+    let t36 = p.a2 * s_q2;
+    let t37 = t36 - p.d4;
+    let t38 = s_q3 * c_q4;
+    let t39 = c_q5 * t38 + c_q3 * s_q5;
+    let t40 = c_q3 * t37;
+    let t41 = p.a3 + t35;
+    let t42 = c_q4 * t40 + s_q4 * t41;
+    let t43 = s_q3 * t37;
+    let t44 = s_q5 * t38 - c_q3 * c_q5;
+    let t45 = c_q4 * t41 - s_q4 * t40;
+    let t46 = p.d4 * c_q3;
+    let t47 = p.a3 * s_q4 - c_q4 * t46;
+    let t48 = p.d4 * s_q3;
+    let t49 = s_q4 * t46 + p.a3 * c_q4;
+    let t50 = c_q0 * (t17 - t18);
+    let t51 = -(c_q0 * (t14 + t13));
+    let t52 = s_q0 * (t17 - t18);
+    let t53 = -(s_q0 * (t14 + t13));
+    let t54 = c_q3 * t50 - s_q0 * s_q3;
+    let t55 = s_q3 * t50 + s_q0 * c_q3;
+    let t56 = t55;
+    let t57 = c_q3 * t52 + c_q0 * s_q3;
+    let t58 = s_q3 * t52 - c_q0 * c_q3;
+    let t59 = t58;
+    let t60 = c_q4 * t54 + s_q4 * t51;
+    let t61 = c_q4 * t51 - s_q4 * t54;
+    let t62 = c_q4 * t57 + s_q4 * t53;
+    let t63 = c_q4 * t53 - s_q4 * t57;
+    let t64 = c_q5 * t60 - s_q5 * t55;
+    let t65 = s_q5 * t60 + c_q5 * t55;
+    let t66 = c_q5 * t62 - s_q5 * t58;
+    let t67 = s_q5 * t62 + c_q5 * t58;
+    let t68 = t28 * t51;
+    let t69 = t28 * t53;
+    let t70 = t20 * t28;
+    let t71 = t20 * t51;
+    let t72 = t20 * t53;
+    let t73 = t20 * t20;
+    let t74 = t30;
+    let t75 = t25 * t43;
+    let t76 = t25 * t48;
+    let t77 = c_q3 * t56 - s_q3 * t54;
+    let t78 = c_q3 * t59 - s_q3 * t57;
+    let t79 = t25 * t25;
+    let t80 = t33 * t61;
+    let t81 = t45 * t61;
+    let t82 = t49 * t61;
+    let t83 = t33 * t63;
+    let t84 = t45 * t63;
+    let t85 = t49 * t63;
+    let t86 = t32 * t33;
+    let t87 = t32 * t45;
+    let t88 = t32 * t49;
+    let t89 = t32 * t61;
+    let t90 = s_q3 * s_q4;
+    let t91 = t61 * t90;
+    let t92 = t91 + c_q3 * t55 - t38 * t60;
+    let t93 = c_q4 * t61;
+    let t94 = t32 * t63;
+    let t95 = t63 * t90;
+    let t96 = t95 + c_q3 * t58 - t38 * t62;
+    let t97 = c_q4 * t63;
+    let t98 = t32 * t32;
+    let t99 = t32 * t90;
+    let t100 = c_q3 * t25 + t99 - t24 * t38;
+    let t101 = c_q5 * t29 - s_q5 * t30;
+    let t102 = s_q5 * t29 + c_q5 * t30;
+    let t103 = c_q5 * t42 - s_q5 * t43;
+    let t104 = s_q5 * t42 + c_q5 * t43;
+    let t105 = c_q5 * t47 + s_q5 * t48;
+    let t106 = c_q5 * t48 - s_q5 * t47;
+    let t107 = t91 - t39 * t64 - t44 * t65;
+    let t108 = s_q4 * c_q5;
+    let t109 = s_q4 * s_q5;
+    let t110 = t95 - t39 * t66 - t44 * t67;
+    let t111 = t99 - t26 * t39 - t31 * t44;
     [
         [
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
@@ -1927,119 +1934,119 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             [1.0, 0.0, 0.0, 0.0, 0.0, 0.0],
         ],
         [
-            [t34 * t50 + t67 - s_q0 * t13, -(c_q0 * t68), 0.0, 0.0, 0.0, 0.0],
-            [c_q0 * t13 + t34 * t54 + t69, -(s_q0 * t68), 0.0, 0.0, 0.0, 0.0],
-            [0.0, t13, 0.0, 0.0, 0.0, 0.0],
-            [0.0, s_q0, s_q0, 0.0, 0.0, 0.0],
-            [0.0, t2, t2, 0.0, 0.0, 0.0],
-            [1.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [t19 * t50 + t68 - s_q0 * t16, t36 * t50 + t35 * t51, 0.0, 0.0, 0.0, 0.0],
+            [c_q0 * t16 + t19 * t52 + t69, t36 * t52 + t35 * t53, 0.0, 0.0, 0.0, 0.0],
+            [t15 * t19 + t70, t15 * t36 + t20 * t35, 0.0, 0.0, 0.0, 0.0],
+            [t15 * t50 + t71, s_q0, s_q0, 0.0, 0.0, 0.0],
+            [t15 * t52 + t72, t2, t2, 0.0, 0.0, 0.0],
+            [t15 * t15 + t73, 0.0, 0.0, 0.0, 0.0, 0.0],
         ],
         [
             [
-                t67 + t39 * t51 + t53 * t70,
-                t17 * t51 - t20 * t53 - t18 * t48,
-                t25 * t53 - t23 * t51 - p.a3 * t48,
+                t68 + t27 * t54 + t56 * t74,
+                t40 * t54 + t41 * t51 + t43 * t56,
+                p.a3 * t51 - t48 * t56 - t46 * t54,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                t69 + t39 * t55 + t56 * t70,
-                t17 * t55 - t20 * t56 - t18 * t49,
-                t25 * t56 - t23 * t55 - p.a3 * t49,
+                t69 + t27 * t57 + t59 * t74,
+                t40 * t57 + t41 * t53 + t43 * t59,
+                p.a3 * t53 - t48 * t59 - t46 * t57,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                t37 * t39 - t32 * t34 - t45 * t70,
-                t17 * t37 + t71 + t18 * t33,
-                t35 - t23 * t37 - t72,
+                t70 + t23 * t27 + t25 * t74,
+                t23 * t40 + t75 + t20 * t41,
+                t21 - t23 * t46 - t76,
                 0.0,
                 0.0,
                 0.0,
             ],
-            [t37 * t51 - t33 * t48 - t45 * t53, t73, t73, -t48, 0.0, 0.0],
-            [t37 * t55 - t33 * t49 - t45 * t56, t74, t74, -t49, 0.0, 0.0],
-            [t33 * t33 + t37 * t37 + t75, 0.0, 0.0, t33, 0.0, 0.0],
+            [t71 + t23 * t54 + t25 * t56, t77, t77, t51, 0.0, 0.0],
+            [t72 + t23 * t57 + t25 * t59, t78, t78, t53, 0.0, 0.0],
+            [t73 + t23 * t23 + t79, 0.0, 0.0, t20, 0.0, 0.0],
         ],
         [
             [
-                t41 * t57 + t76 + t42 * t52,
-                t19 * t57 + t77 + t20 * t52,
-                t24 * t57 + t78 - t25 * t52,
+                t29 * t60 + t80 + t30 * t55,
+                t42 * t60 + t81 + t43 * t55,
+                t47 * t60 + t82 - t48 * t55,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                t41 * t59 + t79 + t42 * t61,
-                t19 * t59 + t80 + t20 * t61,
-                t24 * t59 + t81 - t25 * t61,
+                t29 * t62 + t83 + t30 * t58,
+                t42 * t62 + t84 + t43 * t58,
+                t47 * t62 + t85 - t48 * t58,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                t38 * t41 + t82 + t42 * t45,
-                t71 + t19 * t38 + t83,
-                t24 * t38 + t84 - t72,
+                t24 * t29 + t86 + t25 * t30,
+                t75 + t24 * t42 + t87,
+                t24 * t47 + t88 - t76,
                 0.0,
                 0.0,
                 0.0,
             ],
-            [t38 * t57 + t85 + t45 * t52, t88, t88, s_q4 * t57 + t89, t52, 0.0],
-            [t38 * t59 + t90 + t45 * t61, t92, t92, s_q4 * t59 + t93, t61, 0.0],
-            [t75 + t38 * t38 + t94, t96, t96, t44 + s_q4 * t38, t45, 0.0],
+            [t24 * t60 + t89 + t25 * t55, t92, t92, s_q4 * t60 + t93, t55, 0.0],
+            [t24 * t62 + t94 + t25 * t58, t96, t96, s_q4 * t62 + t97, t58, 0.0],
+            [t79 + t24 * t24 + t98, t100, t100, t34 + s_q4 * t24, t25, 0.0],
         ],
         [
             [
-                t76 + t62 * t97 + t63 * t98,
-                t77 + t27 * t62 + t28 * t63,
-                t78 + t29 * t62 + t30 * t63,
+                t80 + t64 * t101 + t65 * t102,
+                t81 + t64 * t103 + t65 * t104,
+                t82 + t64 * t105 - t65 * t106,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                t79 + t64 * t97 + t65 * t98,
-                t80 + t27 * t64 + t28 * t65,
-                t81 + t29 * t64 + t30 * t65,
+                t83 + t66 * t101 + t67 * t102,
+                t84 + t66 * t103 + t67 * t104,
+                t85 + t66 * t105 - t67 * t106,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                t82 + t46 * t97 + t47 * t98,
-                t83 + t27 * t46 + t28 * t47,
-                t84 + t29 * t46 + t30 * t47,
+                t86 + t26 * t101 + t31 * t102,
+                t87 + t26 * t103 + t31 * t104,
+                t88 + t26 * t105 - t31 * t106,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                t85 + t46 * t62 + t47 * t63,
-                t99,
-                t99,
-                t89 + t62 * t100 - t63 * t101,
-                -(s_q5 * t62) - c_q5 * t63,
-                t58,
+                t89 + t26 * t64 + t31 * t65,
+                t107,
+                t107,
+                t93 + t64 * t108 + t65 * t109,
+                c_q5 * t65 - s_q5 * t64,
+                t61,
             ],
             [
-                t90 + t46 * t64 + t47 * t65,
-                t102,
-                t102,
-                t93 + t64 * t100 - t65 * t101,
-                -(s_q5 * t64) - c_q5 * t65,
-                t60,
+                t94 + t26 * t66 + t31 * t67,
+                t110,
+                t110,
+                t97 + t66 * t108 + t67 * t109,
+                c_q5 * t67 - s_q5 * t66,
+                t63,
             ],
             [
-                t94 + t46 * t46 + t47 * t47,
-                t103,
-                t103,
-                t44 + t46 * t100 - t47 * t101,
-                -(s_q5 * t46) - c_q5 * t47,
-                t43,
+                t98 + t26 * t26 + t31 * t31,
+                t111,
+                t111,
+                t34 + t26 * t108 + t31 * t109,
+                c_q5 * t31 - s_q5 * t26,
+                t32,
             ],
         ],
     ]

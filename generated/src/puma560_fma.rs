@@ -24,17 +24,17 @@
 //! | function | mul | add | div | sqrt | sin | cos | fma |
 //! |---|---:|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 63 | 35 | 1 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 120 | 45 | 0 | 0 | 5 | 5 | 105 |
-//! | `mass_matrix` | 92 | 33 | 0 | 0 | 4 | 4 | 51 |
-//! | `bias` | 119 | 42 | 0 | 0 | 5 | 5 | 88 |
+//! | `inverse_dynamics` | 121 | 43 | 0 | 0 | 5 | 5 | 104 |
+//! | `mass_matrix` | 93 | 33 | 0 | 0 | 4 | 4 | 50 |
+//! | `bias` | 120 | 40 | 0 | 0 | 5 | 5 | 87 |
 //! | `gravity` | 26 | 3 | 0 | 0 | 4 | 4 | 9 |
-//! | `joint_space` | 224 | 81 | 0 | 0 | 6 | 6 | 134 |
-//! | `forward_dynamics` | 298 | 113 | 4 | 0 | 5 | 5 | 192 |
-//! | `coriolis_matrix` | 337 | 136 | 0 | 0 | 6 | 6 | 199 |
-//! | `energy` | 65 | 22 | 0 | 0 | 5 | 5 | 59 |
-//! | `body_poses` | 40 | 26 | 0 | 0 | 6 | 6 | 13 |
+//! | `joint_space` | 225 | 79 | 0 | 0 | 6 | 6 | 133 |
+//! | `forward_dynamics` | 299 | 108 | 4 | 0 | 5 | 5 | 191 |
+//! | `coriolis_matrix` | 338 | 125 | 0 | 0 | 6 | 6 | 198 |
+//! | `energy` | 65 | 20 | 0 | 0 | 5 | 5 | 59 |
+//! | `body_poses` | 40 | 25 | 0 | 0 | 6 | 6 | 13 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `body_jacobians` | 122 | 62 | 0 | 0 | 7 | 7 | 99 |
+//! | `body_jacobians` | 131 | 56 | 0 | 0 | 6 | 6 | 101 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 /// The floating-point type of every input, output and parameter:
@@ -343,13 +343,13 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 120,
-    add: 45,
+    mul: 121,
+    add: 43,
     div: 0,
     sqrt: 0,
     sin: 5,
     cos: 5,
-    fma: 105,
+    fma: 104,
 };
 ///Joint forces τ(q, q̇, q̈) by the recursive Newton–Euler method: torques for
 ///revolute joints, forces for prismatic ones, in coordinate order.
@@ -398,7 +398,7 @@ pub fn inverse_dynamics_with(
     let s_q3 = libm::Libm::<Real>::sin(q[3]);
     let c_q3 = libm::Libm::<Real>::cos(q[3]);
     let t24 = t9 * c_q3 - t18 * s_q3;
-    let t25 = -fma(t18, c_q3, t9 * s_q3);
+    let t25 = fma(t18, c_q3, t9 * s_q3);
     let t26 = p.d4 * t9 - p.a3 * t10;
     let t27 = p.a3 * t18;
     let t28 = p.d4 * t18;
@@ -406,18 +406,18 @@ pub fn inverse_dynamics_with(
     let t30 = fma(t10, t28, fma(t9, t27, fma(p.d4, t20, t15))) - p.a3 * t21;
     let t31 = t10 + qd[3];
     let t32 = t21 + qdd[3];
-    let t33 = fma(qd[3], t25, t20 * c_q3) - t19 * s_q3;
+    let t33 = t20 * c_q3 - fma(t19, s_q3, qd[3] * t25);
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
     let t36 = fma(t31, s_q4, t24 * c_q4);
     let t37 = t31 * c_q4 - t24 * s_q4;
-    let t38 = qd[4] - t25;
+    let t38 = qd[4] + t25;
     let t39 = fma(qd[3], t24, fma(t19, c_q3, fma(t20, s_q3, qdd[4])));
     let t40 = fma(qd[4], t37, fma(t32, s_q4, t33 * c_q4));
     let s_q5 = libm::Libm::<Real>::sin(q[5]);
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
     let t43 = t36 * c_q5 - t38 * s_q5;
-    let t44 = -fma(t38, c_q5, t36 * s_q5);
+    let t44 = fma(t38, c_q5, t36 * s_q5);
     let t45 = t37 + qd[5];
     let t46 = fma(t32, c_q4, qdd[5]) - fma(qd[4], t36, t33 * s_q4);
     let t47 = p.m2 * t6;
@@ -433,7 +433,7 @@ pub fn inverse_dynamics_with(
     let t57 = -0.032 * fma(t37, t51, p.m6 * t40);
     let t58 = fma(c_q4, t52, s_q4 * t53);
     let t59 = c_q3 * t56 - s_q3 * t57;
-    let t60 = -fma(c_q3, t57, s_q3 * t56);
+    let t60 = fma(c_q3, t57, s_q3 * t56);
     let t61 = fma(-0.001365, t48, fma(qd[1], d.k3, t4 * d.k2));
     let t62 = fma(-0.000987 * p.m3, t10, t18 * d.k6);
     let t63 = fma(-0.000987 * p.m3, t18, t9 * d.k5);
@@ -446,37 +446,33 @@ pub fn inverse_dynamics_with(
             d.k8,
             fma(
                 0.00004,
-                fma(t43, t55, t44 * t54),
+                t43 * t55 - t44 * t54,
                 0.032 * p.m6 * fma(c_q3, t30, s_q3 * t29),
             ),
         ),
     );
     let t66 = t36 * d.k8;
     let t67 = fma(t38, t66, 0.00004 * t46) - t36 * t64;
-    let t68 = fma(c_q4, t65, fma(0.0016 * t25, t31, 0.0003 * t33)) - s_q4 * t67;
+    let t68 = fma(-0.0016 * t25, t31, fma(c_q4, t65, 0.0003 * t33)) - s_q4 * t67;
     let t69 = fma(
-        -0.00004 * t44,
-        t55,
+        -0.032 * p.m6,
         fma(
-            -0.032 * p.m6,
-            fma(
-                fma(p.a3, t19, t17) - fma(t9, t26, t18 * t28),
-                s_q4,
-                (c_q3 * t29 - s_q3 * t30) * c_q4,
-            ),
-            fma(t39, d.k9, 0.00004 * t43 * t54),
+            fma(p.a3, t19, t17) - fma(t9, t26, t18 * t28),
+            s_q4,
+            (c_q3 * t29 - s_q3 * t30) * c_q4,
         ),
+        fma(0.00004 * t44, t55, fma(t39, d.k9, 0.00004 * t43 * t54)),
     ) - t37 * t66;
     let t70 = -0.0013 * t24 * t31 - t69;
-    let t71 = fma(
-        c_q3,
-        t68,
-        fma(t15, d.k7, fma(t10, t62, fma(t21, d.k5, fma(t20, d.k4, p.d4 * t60)))),
-    ) - fma(s_q3, t70, t18 * t63);
+    let t71 = fma(c_q3, t68, fma(t15, d.k7, fma(t10, t62, fma(t21, d.k5, t20 * d.k4))))
+        - fma(s_q3, t70, fma(t18, t63, p.d4 * t60));
     let t72 = fma(t10, d.k5, t9 * d.k4);
-    let t73 = fma(-0.0003 * t24, t25, fma(c_q4, t67, fma(s_q4, t65, 0.0016 * t32)));
-    let t74 = fma(-0.000987 * p.m3, t19, fma(t18, t72, fma(t20, d.k5, t73)))
-        - fma(t15, d.k10, fma(t9, t62, p.a3 * t60));
+    let t73 = fma(0.0003 * t24, t25, fma(c_q4, t67, fma(s_q4, t65, 0.0016 * t32)));
+    let t74 = fma(
+        -0.000987 * p.m3,
+        t19,
+        fma(p.a3, t60, fma(t18, t72, fma(t20, d.k5, t73))),
+    ) - fma(t15, d.k10, t9 * t62);
     let t75 = t9 * d.k7 - t10 * d.k10;
     let t76 = t18 * d.k10;
     let t77 = fma(t10, t75, t59) - fma(t18, t76, t19 * d.k7);
@@ -502,7 +498,7 @@ pub fn inverse_dynamics_with(
                     fma(0.000408, t5, 0.001365 * qdd[1]),
                     fma(
                         p.a2,
-                        fma(t10, t78, fma(t9, t76, fma(t20, d.k7, t60))) - t21 * d.k10,
+                        fma(t10, t78, fma(t9, t76, t20 * d.k7)) - fma(t21, d.k10, t60),
                         t4 * t61,
                     ),
                 ),
@@ -537,13 +533,13 @@ pub fn inverse_dynamics_with(
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 92,
+    mul: 93,
     add: 33,
     div: 0,
     sqrt: 0,
     sin: 4,
     cos: 4,
-    fma: 51,
+    fma: 50,
 };
 ///The joint-space mass matrix M(q), symmetric positive definite, so that
 ///`M(q) q̈ + bias(q, q̇) = τ`. Entries of joints on different branches are zero.
@@ -575,7 +571,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t15 = p.d4 * t10 - fma(p.a3, t14, p.a2 * c_q1);
     let t16 = c_q3 * c_q4;
     let t17 = fma(s_q4, t14, t10 * t16);
-    let t18 = -(p.d3 * (t9 + t8));
+    let t18 = p.d3 * (t9 + t8);
     let t19 = s_q4 * t10;
     let t20 = c_q4 * t14 - c_q3 * t19;
     let t21 = p.m2 * c_q1;
@@ -596,17 +592,17 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t36 = -0.032 * fma(t25, t29, t16 * t31);
     let t37 = fma(t17, d.k8, 0.032 * p.m6 * fma(c_q3, t15, s_q3 * t13));
     let t38 = fma(-0.00004 * s_q4, t20, fma(c_q4, t37, 0.0003 * c_q3 * t10));
-    let t39 = 0.032 * p.m6 * fma(s_q4, t18, c_q4 * (c_q3 * t13 - s_q3 * t15))
+    let t39 = 0.032 * p.m6 * (c_q4 * (c_q3 * t13 - s_q3 * t15) - s_q4 * t18)
         - s_q3 * t10 * d.k9;
     let t40 = fma(c_q3, t38, fma(t14, d.k5, fma(t10, d.k4, p.d4 * t32)))
         - fma(s_q3, t39, c_q1 * d.k13);
     let t41 = fma(0.00004 * c_q4, t20, fma(0.0016, t14, s_q4 * t37));
     let t42 = fma(c_q1, d.k14, fma(t10, d.k5, t41)) - p.a3 * t32;
-    let t43 = fma(t18, d.k10, -0.000987 * p.m3 * t14)
+    let t43 = -0.000987 * p.m3 * t14
         - fma(
             s_q3,
             fma(0.032 * t19, d.k15, t38),
-            fma(c_q3, t39, fma(t13, d.k7, p.d4 * t33)),
+            fma(c_q3, t39, fma(t13, d.k7, fma(p.d4, t33, t18 * d.k10))),
         );
     let t44 = fma(-0.001365, t21, fma(s_q1, d.k2, fma(p.a2, t35, t43)));
     let t45 = -t39;
@@ -679,13 +675,13 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 119,
-    add: 42,
+    mul: 120,
+    add: 40,
     div: 0,
     sqrt: 0,
     sin: 5,
     cos: 5,
-    fma: 88,
+    fma: 87,
 };
 ///The bias forces C(q, q̇) q̇ + g(q): the joint forces that keep every
 ///acceleration zero.
@@ -713,7 +709,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let s_q3 = libm::Libm::<Real>::sin(q[3]);
     let c_q3 = libm::Libm::<Real>::cos(q[3]);
     let t13 = t6 * c_q3 - t10 * s_q3;
-    let t14 = -fma(t10, c_q3, t6 * s_q3);
+    let t14 = fma(t10, c_q3, t6 * s_q3);
     let t15 = p.d4 * t6 - p.a3 * t7;
     let t16 = p.a3 * t10;
     let t17 = p.d4 * t10;
@@ -722,18 +718,18 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
     let t21 = fma(t18, s_q4, t13 * c_q4);
     let t22 = t18 * c_q4 - t13 * s_q4;
-    let t23 = qd[4] - t14;
+    let t23 = qd[4] + t14;
     let s_q5 = libm::Libm::<Real>::sin(q[5]);
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
     let t26 = t21 * c_q5 - t23 * s_q5;
-    let t27 = -fma(t23, c_q5, t21 * s_q5);
+    let t27 = fma(t23, c_q5, t21 * s_q5);
     let t28 = t22 + qd[5];
     let t29 = qd[1] * t5;
     let t30 = qd[1] * t4;
     let t31 = fma(c_q2, t29, qd[2] * t7) - s_q2 * t30;
     let t32 = p.g * s_q1 - fma(p.d3, t30, fma(qd[1], t8, t5 * t9));
     let t33 = fma(t4, t9, p.g * c_q1);
-    let t34 = fma(c_q3, t31, qd[3] * t14);
+    let t34 = c_q3 * t31 - qd[3] * t14;
     let t35 = fma(s_q2, t33, c_q2 * t32);
     let t36 = fma(t7, t15, t35) - t10 * t16;
     let t37 = -fma(c_q2, t30, fma(s_q2, t29, qd[2] * t6));
@@ -754,7 +750,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t52 = 0.032 * (t22 * t46 - p.m6 * t41);
     let t53 = c_q4 * t52 - s_q4 * t48;
     let t54 = -0.032 * fma(p.m6, t40, t22 * t47);
-    let t55 = -fma(c_q3, t54, s_q3 * t53);
+    let t55 = fma(c_q3, t54, s_q3 * t53);
     let t56 = fma(s_q4, t52, c_q4 * t48);
     let t57 = c_q3 * t53 - s_q3 * t54;
     let t58 = fma(-0.001365, t44, fma(qd[1], d.k3, t4 * d.k2));
@@ -776,26 +772,23 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
             fma(
                 0.032 * p.m6,
                 fma(c_q3, t39, s_q3 * t36),
-                0.00004 * fma(t26, t50, t27 * t49),
+                0.00004 * (t26 * t50 - t27 * t49),
             ),
         ),
     );
     let t69 = fma(t23, t62, 0.00004 * t43) - t21 * t61;
-    let t70 = fma(c_q4, t68, fma(0.0003, t34, 0.0016 * t14 * t18)) - s_q4 * t69;
+    let t70 = fma(-0.0016 * t14, t18, fma(c_q4, t68, 0.0003 * t34)) - s_q4 * t69;
     let t71 = fma(
         -0.032 * p.m6,
         fma(s_q4, t42 - fma(t6, t15, t10 * t17), c_q4 * (c_q3 * t36 - s_q3 * t39)),
-        fma(-0.00004, t27 * t50 - t26 * t49, t41 * d.k9),
+        fma(0.00004, fma(t26, t49, t27 * t50), t41 * d.k9),
     ) - t22 * t62;
     let t72 = -0.0013 * t13 * t18 - t71;
-    let t73 = fma(
-        c_q3,
-        t70,
-        fma(t38, d.k7, fma(t37, d.k5, fma(t31, d.k4, fma(t7, t59, p.d4 * t55)))),
-    ) - fma(s_q3, t72, t10 * t60);
-    let t74 = fma(-0.0003 * t13, t14, fma(c_q4, t69, fma(s_q4, t68, 0.0016 * t37)));
-    let t75 = fma(t31, d.k5, fma(t10, t63, t74))
-        - fma(t38, d.k10, fma(t6, t59, p.a3 * t55));
+    let t73 = fma(c_q3, t70, fma(t38, d.k7, fma(t37, d.k5, fma(t31, d.k4, t7 * t59))))
+        - fma(s_q3, t72, fma(t10, t60, p.d4 * t55));
+    let t74 = fma(0.0003 * t13, t14, fma(c_q4, t69, fma(s_q4, t68, 0.0016 * t37)));
+    let t75 = fma(p.a3, t55, fma(t31, d.k5, fma(t10, t63, t74)))
+        - fma(t38, d.k10, t6 * t59);
     let t76 = fma(t7, t64, t57) - t10 * t65;
     let t77 = t56 - fma(t6, t64, t10 * t66);
     let t78 = fma(c_q2, t77, s_q2 * t76);
@@ -815,7 +808,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
             )
                 - fma(
                     p.a2,
-                    fma(t31, d.k7, fma(t7, t66, fma(t6, t65, t55))) - t37 * d.k10,
+                    fma(t31, d.k7, fma(t7, t66, t6 * t65)) - fma(t37, d.k10, t55),
                     t4 * t58,
                 ),
             s_q1
@@ -893,13 +886,13 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 224,
-    add: 81,
+    mul: 225,
+    add: 79,
     div: 0,
     sqrt: 0,
     sin: 6,
     cos: 6,
-    fma: 134,
+    fma: 133,
 };
 ///The mass matrix, bias and gravity forces of one state in one pass: the
 ///three share every subexpression (sines and cosines, rotations, velocity
@@ -960,14 +953,14 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t42 = qd[0] * t41;
     let t43 = qd[0] * t40;
     let t44 = c_q3 * t43 - t10 * s_q3;
-    let t45 = -fma(s_q3, t43, t10 * c_q3);
+    let t45 = fma(s_q3, t43, t10 * c_q3);
     let t46 = p.d4 * t43 - p.a3 * t42;
     let t47 = qd[3] + t42;
     let t48 = fma(s_q4, t47, c_q4 * t44);
     let t49 = c_q4 * t47 - s_q4 * t44;
-    let t50 = qd[4] - t45;
+    let t50 = qd[4] + t45;
     let t51 = c_q5 * t48 - s_q5 * t50;
-    let t52 = -fma(c_q5, t50, s_q5 * t48);
+    let t52 = fma(c_q5, t50, s_q5 * t48);
     let t53 = qd[5] + t49;
     let t54 = p.m6 * t48;
     let t55 = p.m6 * t50;
@@ -990,7 +983,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t72 = p.m6 * t71;
     let t73 = fma(-0.032 * c_q2, t72, s_q2 * t70);
     let t74 = t42 * (qd[2] + qd[1]);
-    let t75 = fma(c_q3, t74, qd[3] * t45);
+    let t75 = c_q3 * t74 - qd[3] * t45;
     let t76 = fma(t42, t46, t38) - t10 * t13;
     let t77 = -(t43 * (qd[2] + qd[1]));
     let t78 = fma(p.d4, t74, fma(t14, t42, fma(t13, t43, t36))) - p.a3 * t77;
@@ -1000,7 +993,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t82 = 0.032 * (t49 * t54 - p.m6 * t80);
     let t83 = c_q4 * t82 - s_q4 * t56;
     let t84 = -0.032 * fma(p.m6, t79, t49 * t55);
-    let t85 = -fma(c_q3, t84, s_q3 * t83);
+    let t85 = fma(c_q3, t84, s_q3 * t83);
     let t86 = fma(s_q4, t82, c_q4 * t56);
     let t87 = c_q3 * t83 - s_q3 * t84;
     let t88 = p.g * (t61 + t62);
@@ -1049,28 +1042,28 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
             fma(
                 0.032 * p.m6,
                 fma(c_q3, t78, s_q3 * t76),
-                0.00004 * fma(t51, t58, t52 * t57),
+                0.00004 * (t51 * t58 - t52 * t57),
             ),
         ),
     );
     let t122 = t48 * d.k8;
     let t123 = fma(t50, t122, 0.00004 * t81) - t48 * t120;
-    let t124 = fma(c_q4, t121, fma(0.0003, t75, 0.0016 * t45 * t47)) - s_q4 * t123;
+    let t124 = fma(-0.0016 * t45, t47, fma(c_q4, t121, 0.0003 * t75)) - s_q4 * t123;
     let t125 = fma(
         -0.032 * p.m6,
         fma(s_q4, t37 - fma(t43, t46, t10 * t14), c_q4 * (c_q3 * t76 - s_q3 * t78)),
-        fma(-0.00004, t52 * t58 - t51 * t57, t80 * d.k9),
+        fma(0.00004, fma(t51, t57, t52 * t58), t80 * d.k9),
     ) - t49 * t122;
     let t126 = -0.0013 * t44 * t47 - t125;
     let t127 = fma(
         c_q3,
         t124,
-        fma(t77, d.k5, fma(t74, d.k4, fma(t42, t118, fma(t36, d.k7, p.d4 * t85)))),
-    ) - fma(s_q3, t126, t10 * t119);
+        fma(t77, d.k5, fma(t74, d.k4, fma(t42, t118, t36 * d.k7))),
+    ) - fma(s_q3, t126, fma(t10, t119, p.d4 * t85));
     let t128 = fma(t42, d.k5, t43 * d.k4);
-    let t129 = fma(-0.0003 * t44, t45, fma(c_q4, t123, fma(s_q4, t121, 0.0016 * t77)));
-    let t130 = fma(t74, d.k5, fma(t10, t128, t129))
-        - fma(t43, t118, fma(t36, d.k10, p.a3 * t85));
+    let t129 = fma(0.0003 * t44, t45, fma(c_q4, t123, fma(s_q4, t121, 0.0016 * t77)));
+    let t130 = fma(p.a3, t85, fma(t74, d.k5, fma(t10, t128, t129)))
+        - fma(t43, t118, t36 * d.k10);
     let t131 = t43 * d.k7 - t42 * d.k10;
     let t132 = fma(t42, t131, t87) - t10 * t90;
     let t133 = t86 - fma(t43, t131, t10 * t91);
@@ -1155,7 +1148,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
                 )
                     - fma(
                         p.a2,
-                        fma(t74, d.k7, fma(t42, t91, fma(t43, t90, t85))) - t77 * d.k10,
+                        fma(t74, d.k7, fma(t42, t91, t43 * t90)) - fma(t77, d.k10, t85),
                         t5 * t89,
                     ),
                 s_q1
@@ -1188,13 +1181,13 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 298,
-    add: 113,
+    mul: 299,
+    add: 108,
     div: 4,
     sqrt: 0,
     sin: 5,
     cos: 5,
-    fma: 192,
+    fma: 191,
 };
 ///Joint accelerations q̈(q, q̇, τ) by Vereshchagin's separate-bodies
 ///(articulated-body) method, in O(n) and without forming M(q); they satisfy
@@ -1233,7 +1226,7 @@ pub fn forward_dynamics_with(
     let t11 = t4 * c_q2 - t6 * s_q2;
     let t12 = p.a2 * qd[1] - p.d3 * t6;
     let t13 = p.a2 * t4;
-    let t14 = -fma(qd[1], t12, t4 * t13);
+    let t14 = fma(qd[1], t12, t4 * t13);
     let t15 = fma(t6, t13, p.d3 * t5);
     let t16 = t6 * t12 - p.d3 * t4 * t4;
     let t17 = qd[1] + qd[2];
@@ -1247,7 +1240,7 @@ pub fn forward_dynamics_with(
     let t25 = p.a3 * t17;
     let t26 = t11 * t24 - t17 * t25;
     let t27 = p.d4 * t17;
-    let t28 = -fma(t10, t24, t17 * t27);
+    let t28 = fma(t10, t24, t17 * t27);
     let t29 = fma(t11, t27, t10 * t25);
     let t30 = t11 + qd[3];
     let t31 = qd[3] * t23;
@@ -1259,17 +1252,17 @@ pub fn forward_dynamics_with(
     let s_q5 = libm::Libm::<Real>::sin(q[5]);
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
     let t39 = t34 * c_q5 - t36 * s_q5;
-    let t40 = -fma(t36, c_q5, t34 * s_q5);
+    let t40 = fma(t36, c_q5, t34 * s_q5);
     let t41 = t35 + qd[5];
     let t42 = p.m2 * t4;
     let t43 = p.m2 * fma(-0.000408, t6, -0.001365 * qd[1]);
     let t44 = p.m6 * t35;
     let t45 = c_q5 * t41;
     let t46 = s_q5 * t41;
-    let t47 = fma(s_q2, t15, c_q2 * t14);
-    let t48 = c_q2 * t15 - s_q2 * t14;
+    let t47 = s_q2 * t15 - c_q2 * t14;
+    let t48 = fma(s_q2, t14, c_q2 * t15);
     let t49 = c_q3 * t26 - s_q3 * t29;
-    let t50 = -fma(c_q3, t29, s_q3 * t26);
+    let t50 = fma(c_q3, t29, s_q3 * t26);
     let t51 = 0.032 * (p.m6 * fma(t34, t34, t36 * t36));
     let t52 = fma(0.0013 * t22, t30, tau[4]);
     let t53 = fma(-0.001365, t42, fma(qd[1], d.k3, t6 * d.k2));
@@ -1316,8 +1309,8 @@ pub fn forward_dynamics_with(
     let t93 = t72 * d.k33 - inv87 * t89 * t89;
     let t94 = d.k16 + t81 - t85;
     let t95 = t76 - fma(t80 * inv87, t94, t74);
-    let t96 = -fma(inv87 * t89, t94, p.a3 * t75);
-    let t97 = c_q2 * t95 - s_q2 * t96;
+    let t96 = fma(inv87 * t89, t94, p.a3 * t75);
+    let t97 = fma(s_q2, t96, c_q2 * t95);
     let t98 = d.k10 - t83;
     let t99 = 0.001024 * t77 * d.k30 - t80 * inv87 * t98;
     let t100 = -0.001024 * t78 - inv87 * t89 * t98;
@@ -1347,7 +1340,7 @@ pub fn forward_dynamics_with(
     let t120 = t74 - t79;
     let t121 = fma(p.d4, t72, d.k7) - fma(t80 * inv87, t120, t69);
     let t122 = d.k37 - fma(inv87 * t89, t120, p.a3 * t72);
-    let t123 = fma(c_q2, t96, s_q2 * t95);
+    let t123 = s_q2 * t95 - c_q2 * t96;
     let t124 = fma(c_q2, t100, s_q2 * t99);
     let t125 = fma(c_q2, t124, s_q2 * t123);
     let t126 = c_q2 * t107 - s_q2 * t111;
@@ -1375,55 +1368,59 @@ pub fn forward_dynamics_with(
         fma(s_q1, fma(c_q1, t133, s_q1 * t116), d.k0),
     );
     let inv140 = 1.0 / t139;
-    let t141 = -0.00004 * fma(t39, t46, t40 * t45) - t35 * fma(qd[4], d.k8, t56);
+    let t141 = -0.00004 * (t39 * t46 - t40 * t45) - t35 * fma(qd[4], d.k8, t56);
     let t142 = t34 * t56 - fma(t36, t57, tau[5]);
     let t143 = fma(c_q4, t142, fma(s_q4, t141, fma(0.0003 * t22, t23, tau[3])));
     let t144 = d.k8 * t65;
-    let t145 = fma(-0.0016 * t23, t30, c_q4 * t141)
-        - fma(inv64 * t143, t144, fma(t31, t66, fma(t50, t67, s_q4 * t142)));
-    let t146 = fma(t35, t57, fma(0.00004, t40 * t46 - t39 * t45, tau[4]));
+    let t145 = fma(-0.0016 * t23, t30, fma(t50, t67, c_q4 * t141))
+        - fma(inv64 * t143, t144, fma(t31, t66, s_q4 * t142));
+    let t146 = fma(-0.00004, fma(t39, t45, t40 * t46), fma(t35, t57, tau[4]));
     let t147 = 0.032 * (t146 * d.k40 - t34 * t44);
-    let t148 = fma(0.001024, fma(t28, t104, t49 * t70), c_q4 * t147) - s_q4 * t51;
+    let t148 = fma(0.001024, t49 * t70 - t28 * t104, c_q4 * t147) - s_q4 * t51;
     let t149 = p.m6 * s_q4;
     let t150 = fma(
-        0.001024 * t50 * inv64,
+        -0.001024 * t50 * inv64,
         t71,
         0.032 * fma(t44, t36 + qd[4], inv64 * t143 * t149),
     ) - t31 * t67;
-    let t151 = -fma(c_q3, t150, s_q3 * t148);
-    let t152 = fma(0.001024, fma(t28, t109, t49 * t104), fma(s_q4, t147, c_q4 * t51));
+    let t151 = fma(c_q3, t150, s_q3 * t148);
+    let t152 = fma(0.001024, t49 * t104 - t28 * t109, fma(s_q4, t147, c_q4 * t51));
     let t153 = c_q3 * t148 - s_q3 * t150;
     let t154 = fma(p.a3, t152, fma(t11, t58, tau[2]))
         - fma(s_q3, t145, fma(t10, t55, fma(p.d4, t153, c_q3 * t52)));
-    let t155 = fma(t19, t90, fma(p.d4, t151, fma(c_q3, t145, t17 * t55)))
+    let t155 = fma(t19, t90, fma(c_q3, t145, t17 * t55))
         - fma(
             t80 * inv87,
             t154,
             fma(
                 t18,
                 t88,
-                fma(t16, t121, fma(t48, t99, fma(t47, t95, fma(t11, t54, s_q3 * t52)))),
-            ),
-        );
-    let t156 = fma(t19, t93, t10 * t54)
-        - fma(
-            inv87 * t89,
-            t154,
-            fma(
-                t18,
-                t90,
                 fma(
                     t16,
-                    t122,
-                    fma(t48, t100, fma(t47, t96, fma(p.a3, t151, fma(t17, t58, tau[3])))),
+                    t121,
+                    fma(
+                        t48,
+                        t99,
+                        fma(t47, t95, fma(t11, t54, fma(s_q3, t52, p.d4 * t151))),
+                    ),
                 ),
             ),
         );
-    let t157 = fma(t19, t96, fma(t17, t60, t153))
+    let t156 = fma(t47, t96, fma(p.a3, t151, fma(t19, t93, t10 * t54)))
+        - fma(
+            inv87 * t89,
+            t154,
+            fma(t18, t90, fma(t16, t122, fma(t48, t100, fma(t17, t58, tau[3])))),
+        );
+    let t157 = fma(t17, t60, t153)
         - fma(
             inv87 * t94,
             t154,
-            fma(t18, t95, fma(t16, t128, fma(t48, t105, fma(t47, t103, t11 * t59)))),
+            fma(
+                t18,
+                t95,
+                fma(t16, t128, fma(t48, t105, fma(t47, t103, fma(t11, t59, t19 * t96)))),
+            ),
         );
     let t158 = fma(t19, t100, fma(t10, t59, fma(t17, t61, t152)))
         - fma(
@@ -1454,7 +1451,7 @@ pub fn forward_dynamics_with(
                     t133,
                     fma(
                         p.a2,
-                        fma(t19, t122, t151)
+                        t19 * t122
                             - fma(
                                 inv87 * t120,
                                 t154,
@@ -1464,7 +1461,11 @@ pub fn forward_dynamics_with(
                                     fma(
                                         t16,
                                         t137,
-                                        fma(t48, t129, fma(t47, t128, fma(t11, t61, t10 * t60))),
+                                        fma(
+                                            t48,
+                                            t129,
+                                            fma(t47, t128, fma(t11, t61, fma(t10, t60, t151))),
+                                        ),
                                     ),
                                 ),
                             ),
@@ -1525,7 +1526,7 @@ pub fn forward_dynamics_with(
     let t178 = fma(p.d4, t173, t172) - p.a3 * t174;
     let t179 = fma(c_q3, t173, t31) - s_q3 * t176;
     let t180 = inv64
-        * (fma(0.032 * t149, t50 - fma(c_q3, t178, s_q3 * t177), t143)
+        * (fma(-0.032 * t149, fma(c_q3, t178, fma(s_q3, t177, t50)), t143)
             - fma(t63, t174, t144 * t179));
     [
         inv140 * t163,
@@ -1536,7 +1537,7 @@ pub fn forward_dynamics_with(
             0.032 * p.m6,
             fma(
                 s_q4,
-                fma(p.a3, t176, t28 + t171),
+                fma(p.a3, t176, t171) - t28,
                 c_q4 * (fma(c_q3, t177, t49) - s_q3 * t178),
             ),
             t146,
@@ -1547,13 +1548,13 @@ pub fn forward_dynamics_with(
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 337,
-    add: 136,
+    mul: 338,
+    add: 125,
     div: 0,
     sqrt: 0,
     sin: 6,
     cos: 6,
-    fma: 199,
+    fma: 198,
 };
 ///The Coriolis matrix C(q, q̇): `C q̇ + g = bias` and `Ṁ − 2C` is skew-symmetric,
 ///as passivity-based controllers need (the Christoffel matrix when every velocity
@@ -1590,7 +1591,7 @@ pub fn coriolis_matrix_with(
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
     let t16 = p.m2 * c_q1;
     let t17 = s_q3 * c_q4;
-    let t18 = -fma(c_q3, s_q5, c_q5 * t17);
+    let t18 = fma(c_q3, s_q5, c_q5 * t17);
     let t19 = s_q5 * t17 - c_q3 * c_q5;
     let t20 = p.m2 * qd[1];
     let t21 = p.m2 * t5;
@@ -1607,12 +1608,12 @@ pub fn coriolis_matrix_with(
     let t32 = libm::Libm::<Real>::cos(t29);
     let t33 = qd[0] * t32;
     let t34 = c_q3 * t31 - t7 * s_q3;
-    let t35 = -fma(s_q3, t31, t7 * c_q3);
+    let t35 = fma(s_q3, t31, t7 * c_q3);
     let t36 = p.d4 * t31 - p.a3 * t33;
     let t37 = qd[3] + t33;
     let t38 = fma(s_q4, t37, c_q4 * t34);
     let t39 = c_q4 * t37 - s_q4 * t34;
-    let t40 = qd[4] - t35;
+    let t40 = qd[4] + t35;
     let t41 = c_q5 * t38 - s_q5 * t40;
     let t42 = -fma(c_q5, t40, s_q5 * t38);
     let t43 = qd[5] + t39;
@@ -1621,7 +1622,7 @@ pub fn coriolis_matrix_with(
     let t46 = c_q4 * t32 - s_q4 * t44;
     let t47 = s_q3 * t30;
     let t48 = c_q5 * t45 - s_q5 * t47;
-    let t49 = -fma(c_q5, t47, s_q5 * t45);
+    let t49 = fma(c_q5, t47, s_q5 * t45);
     let t50 = p.m3 * t32;
     let t51 = t32 * (qd[2] + qd[1]);
     let t52 = -(t30 * (qd[2] + qd[1]));
@@ -1646,7 +1647,7 @@ pub fn coriolis_matrix_with(
     let t71 = 0.032 * (fma(t46, t68, t45 * t70) - p.m6 * t66);
     let t72 = c_q4 * t71 - s_q4 * t69;
     let t73 = -0.032 * fma(p.m6, t58, fma(t47, t70, t46 * t67));
-    let t74 = -fma(c_q3, t73, s_q3 * t72);
+    let t74 = fma(c_q3, t73, s_q3 * t72);
     let t75 = fma(s_q4, t71, c_q4 * t69);
     let t76 = c_q3 * t72 - s_q3 * t73;
     let t77 = c_q3 * (t33 - qd[3]);
@@ -1663,26 +1664,26 @@ pub fn coriolis_matrix_with(
     let t88 = t27 * t67;
     let t89 = c_q3 * t70;
     let t90 = -0.032 * fma(p.m6, t78, t88 + t89);
-    let t91 = -fma(c_q3, t90, s_q3 * t87);
+    let t91 = fma(c_q3, t90, s_q3 * t87);
     let t92 = fma(s_q4, t86, c_q4 * t85);
     let t93 = c_q3 * t87 - s_q3 * t90;
     let t94 = 0.00002 * t81;
     let t95 = p.m6 * fma(-2.0 * t10, s_q4, c_q4 * (-2.0 * c_q3 * t11 - s_q3 * t79));
     let t96 = s_q4 * s_q5;
     let t97 = t54 * t96;
-    let t98 = c_q4 * (qd[4] + t35);
-    let t99 = -(s_q4 * (qd[4] + t35));
+    let t98 = c_q4 * (qd[4] - t35);
+    let t99 = s_q4 * (qd[4] - t35);
     let t100 = c_q5 * t54;
     let t101 = s_q4 * t68;
     let t102 = 0.032 * (fma(c_q4, t68, s_q4 * t70) - p.m6 * t34);
     let t103 = fma(c_q4, t102, 0.064 * s_q4 * t101);
     let t104 = c_q4 * t67;
     let t105 = -0.032 * fma(p.m6, t98, t104);
-    let t106 = -fma(c_q3, t105, s_q3 * t103);
+    let t106 = fma(c_q3, t105, s_q3 * t103);
     let t107 = c_q3 * t103 - s_q3 * t105;
     let t108 = fma(-0.064 * c_q4, t101, s_q4 * t102);
     let t109 = fma(c_q2, t108, s_q2 * t107);
-    let t110 = -t38;
+    let t110 = t38;
     let t111 = 0.064 * (t89 - t88);
     let t112 = 0.064 * fma(s_q3, t70, s_q4 * t84);
     let t113 = fma(-0.064 * c_q2, t104, s_q2 * t112);
@@ -1690,7 +1691,7 @@ pub fn coriolis_matrix_with(
     let t115 = 0.00004 * (t64 - t65);
     let t116 = c_q3 * c_q4 * t114 - s_q3 * t115;
     let t117 = s_q4 * t114;
-    let t118 = 0.5 * -fma(c_q3, t115, t17 * t114);
+    let t118 = -0.5 * fma(c_q3, t115, t17 * t114);
     let t119 = fma(-0.001365, t23, fma(qd[1], d.k3, t5 * d.k2));
     let t120 = t5 * d.k1;
     let t121 = fma(-0.000408, t23, qd[1] * d.k2);
@@ -1717,7 +1718,7 @@ pub fn coriolis_matrix_with(
                 fma(
                     0.032 * p.m6,
                     fma(c_q3, t62, s_q3 * t61),
-                    0.00004 * fma(t46, t55 + t57, fma(t48, t56, t49 * t54)),
+                    0.00004 * (fma(t46, t55 + t57, t48 * t56) - t49 * t54),
                 ),
             ),
         ),
@@ -1726,13 +1727,13 @@ pub fn coriolis_matrix_with(
     let t135 = t38 * d.k8;
     let t136 = t38 * d.k9;
     let t137 = fma(t47, t135 - t136, fma(t45, t134 - t131, 0.00004 * t63));
-    let t138 = fma(c_q4, t133, fma(0.0003, t53, 0.0016 * (t32 * t35 - t37 * t47)))
+    let t138 = fma(-0.0016, fma(t37, t47, t32 * t35), fma(c_q4, t133, 0.0003 * t53))
         - s_q4 * t137;
     let t139 = t39 * d.k8;
     let t140 = fma(
         -0.032 * p.m6,
         fma(s_q4, t31 * (2.0 * t60 - t59) - t30 * t36, c_q4 * (c_q3 * t61 - s_q3 * t62)),
-        fma(-0.00004, fma(t46, t64 - t65, t49 * t56) - t48 * t54, t66 * d.k9),
+        fma(-0.00004, t46 * (t64 - t65) - fma(t48, t54, t49 * t56), t66 * d.k9),
     ) - fma(t45, t139, t46 * t135);
     let t141 = -0.0013 * fma(t32, t34, t37 * t44) - t140;
     let t142 = fma(
@@ -1741,17 +1742,20 @@ pub fn coriolis_matrix_with(
         fma(
             d.k5,
             t52 - t130,
-            fma(c_q3, t138, fma(t51, d.k4, fma(t32, t122, fma(t26, d.k7, p.d4 * t74)))),
+            fma(c_q3, t138, fma(t51, d.k4, fma(t32, t122, t26 * d.k7))),
         ),
-    ) - s_q3 * t141;
+    ) - fma(s_q3, t141, p.d4 * t74);
     let t143 = fma(t32, d.k5, t30 * d.k4);
     let t144 = fma(
-        -0.0003,
-        t35 * t44 - t34 * t47,
+        0.0003,
+        fma(t34, t47, t35 * t44),
         fma(c_q4, t137, fma(s_q4, t133, 0.0016 * t52)),
     );
-    let t145 = fma(t51, d.k5, fma(t7, t143, fma(0.000987 * t31, t50, t144)))
-        - fma(t30, t122, fma(t26, d.k10, p.a3 * t74));
+    let t145 = fma(
+        p.a3,
+        t74,
+        fma(t51, d.k5, fma(t7, t143, fma(0.000987 * t31, t50, t144))),
+    ) - fma(t30, t122, t26 * d.k10);
     let t146 = t30 * d.k7 - t32 * d.k10;
     let t147 = fma(t33, t146, fma(t32, t127, t76));
     let t148 = t75 - fma(t31, t146, t30 * t127);
@@ -1760,7 +1764,7 @@ pub fn coriolis_matrix_with(
     let t151 = t7 * d.k7;
     let t152 = fma(
         0.00004,
-        fma(t27, t55 + t57, fma(t18, t56, t19 * t54)),
+        fma(t27, t55 + t57, t19 * t54) - t18 * t56,
         fma(t78, d.k8, fma(c_q3, t132, t27 * t131)),
     );
     let t153 = fma(0.032 * p.m6, fma(c_q3, t80, s_q3 * t28), t152);
@@ -1769,23 +1773,23 @@ pub fn coriolis_matrix_with(
     let t156 = fma(c_q4, t153, t155);
     let t157 = fma(
         -0.00004,
-        fma(t27, t64 - t65, t19 * t56) - t18 * t54,
+        fma(t18, t54, fma(t27, t64 - t65, t19 * t56)),
         fma(t82, d.k9, t17 * t139),
     ) - t27 * t135;
     let t158 = 0.0013 * s_q3 * t37 - t157;
     let t159 = fma(0.032, t83, t158);
-    let t160 = fma(-2.0, t124, fma(t33, d.k6 + d.k4, p.d4 * t91));
+    let t160 = fma(-2.0, t124, t33 * (d.k6 + d.k4)) - p.d4 * t91;
     let t161 = fma(c_q3, t156, fma(2.0 * t5, d.k13, t160)) - s_q3 * t159;
-    let t162 = fma(-0.0003, -fma(c_q3, t34, s_q3 * t35), fma(-0.0016, t31, c_q4 * t154));
+    let t162 = fma(-0.0003, s_q3 * t35 - c_q3 * t34, fma(-0.0016, t31, c_q4 * t154));
     let t163 = fma(s_q4, t153, t162);
-    let t164 = fma(2.0, t126, t125) - fma(t31, d.k6, p.a3 * t91);
+    let t164 = fma(p.a3, t91, fma(2.0, t126, t125)) - t31 * d.k6;
     let t165 = fma(-2.0 * t5, d.k14, t163 + t164);
     let t166 = fma(-2.0 * t7, d.k10, t93);
     let t167 = fma(-2.0, t151, t92);
     let t168 = fma(c_q2, t167, s_q2 * t166);
     let t169 = p.d3 * t168;
     let t170 = p.d3 * (c_q2 * t166 - s_q2 * t167)
-        - p.a2 * fma(2.0, fma(t33, d.k7, t31 * d.k10), t91);
+        - p.a2 * (2.0 * fma(t33, d.k7, t31 * d.k10) - t91);
     let t171 = fma(0.032 * p.m6, fma(-2.0 * s_q3, t11, c_q3 * t79), t152);
     let t172 = fma(c_q4, t171, t155);
     let t173 = fma(0.032, t95, t158);
@@ -1797,16 +1801,16 @@ pub fn coriolis_matrix_with(
         d.k8,
         fma(c_q4, t131, 0.00004 * (fma(c_q4, t55 + t57, t97) - t97)),
     );
-    let t178 = fma(s_q4, t134 - t131, 0.00004 * t99);
-    let t179 = fma(c_q4, t177, 0.0019 * t35) - s_q4 * t178;
+    let t178 = fma(-0.00004, t99, s_q4 * (t134 - t131));
+    let t179 = fma(-0.0019, t35, c_q4 * t177) - s_q4 * t178;
     let t180 = fma(-0.00004, c_q4 * (t64 - t65) - fma(s_q4, t100, t56 * t96), t34 * d.k9)
         - fma(c_q4, t135, s_q4 * t139);
     let t181 = -0.0013 * t34 - t180;
-    let t182 = fma(c_q3, t179, p.d4 * t106) - s_q3 * t181;
+    let t182 = c_q3 * t179 - fma(s_q3, t181, p.d4 * t106);
     let t183 = fma(c_q4, t178, s_q4 * t177);
-    let t184 = t183 - p.a3 * t106;
+    let t184 = fma(p.a3, t106, t183);
     let t185 = fma(-0.00004, fma(s_q5, t56, t100), t132 + t139);
-    let t186 = fma(0.00004, t110, t135) - t136;
+    let t186 = fma(-0.00004, t110, t135) - t136;
     let t187 = c_q4 * t185 - s_q4 * t186;
     let t188 = fma(c_q3, t187, p.d4 * t111);
     let t189 = fma(c_q4, t186, s_q4 * t185);
@@ -1829,7 +1833,7 @@ pub fn coriolis_matrix_with(
     let t193 = fma(p.a2, t168, t192);
     let t194 = 2.0 * qd[1] * fma(c_q2, d.k13, s_q2 * d.k14)
         - fma(c_q3, t159, s_q3 * t156);
-    let t195 = -fma(c_q3, t173, s_q3 * t172);
+    let t195 = fma(c_q3, t173, s_q3 * t172);
     let t196 = p.a3 * t108 - fma(c_q3, t181, fma(s_q3, t179, p.d4 * t107));
     let t197 = -0.064 * c_q4 * t40 * d.k15 - fma(s_q3, t187, p.d4 * t112);
     [
@@ -1848,7 +1852,7 @@ pub fn coriolis_matrix_with(
                     )
                         - fma(
                             p.a2,
-                            fma(d.k10, t130 - t52, fma(t51, d.k7, fma(t32, t151, t74))),
+                            fma(d.k10, t130 - t52, fma(t51, d.k7, t32 * t151)) - t74,
                             fma(t5, t128, s_q1 * t119),
                         ),
                     s_q1
@@ -1880,8 +1884,15 @@ pub fn coriolis_matrix_with(
             0.5
                 * fma(
                     c_q1,
-                    fma(c_q2, t184, fma(s_q2, t182, p.d3 * (c_q2 * t107 - s_q2 * t108)))
-                        - p.a2 * t106,
+                    fma(
+                        p.a2,
+                        t106,
+                        fma(
+                            c_q2,
+                            t184,
+                            fma(s_q2, t182, p.d3 * (c_q2 * t107 - s_q2 * t108)),
+                        ),
+                    ),
                     s_q1 * (c_q2 * t182 - fma(s_q2, t184, p.d3 * t109)),
                 ),
             0.5
@@ -1909,7 +1920,7 @@ pub fn coriolis_matrix_with(
                     fma(p.a2, t149, fma(d.k2, t129, fma(0.001365, t25, t191))),
                 ) - fma(t22, t150, c_q1 * (t120 + t121))),
             0.5 * (t193 + t194),
-            0.5 * (t193 + t195),
+            0.5 * (t193 - t195),
             0.5 * fma(p.a2, t109, t196),
             0.5 * fma(p.a2, t113, t197),
             t118,
@@ -1917,7 +1928,7 @@ pub fn coriolis_matrix_with(
         [
             0.5 * t191,
             0.5 * (t192 + t194),
-            0.5 * (t192 + t195),
+            0.5 * (t192 - t195),
             0.5 * t196,
             0.5 * t197,
             t118,
@@ -1929,15 +1940,15 @@ pub fn coriolis_matrix_with(
             0.5 * fma(-0.032, t95, t157),
             0.5 * t180,
             0.0,
-            0.5 * -t115,
+            -0.5 * t115,
         ],
-        [0.00002 * t63, t94, t94, 0.00002 * t99, 0.00002 * t110, 0.0],
+        [0.00002 * t63, t94, t94, -0.00002 * t99, -0.00002 * t110, 0.0],
     ]
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
     mul: 65,
-    add: 22,
+    add: 20,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -1972,17 +1983,17 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let s_q3 = libm::Libm::<Real>::sin(q[3]);
     let c_q3 = libm::Libm::<Real>::cos(q[3]);
     let t15 = t7 * c_q3 - t12 * s_q3;
-    let t16 = -fma(t12, c_q3, t7 * s_q3);
+    let t16 = fma(t12, c_q3, t7 * s_q3);
     let t17 = t9 + qd[3];
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
     let t20 = fma(t17, s_q4, t15 * c_q4);
     let t21 = t17 * c_q4 - t15 * s_q4;
-    let t22 = qd[4] - t16;
+    let t22 = qd[4] + t16;
     let s_q5 = libm::Libm::<Real>::sin(q[5]);
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
     let t25 = t20 * c_q5 - t22 * s_q5;
-    let t26 = -fma(t22, c_q5, t20 * s_q5);
+    let t26 = fma(t22, c_q5, t20 * s_q5);
     let t27 = t21 + qd[5];
     let t28 = fma(-0.006, qd[1], 0.2275 * t3);
     let t29 = fma(-0.2275, t2, 0.068 * qd[1]);
@@ -2003,10 +2014,10 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let t44 = fma(-0.07, t12, fma(0.0141, t9, t35));
     let t45 = fma(-0.0141, t7, t37);
     let t46 = 0.07 * t7 - t11;
-    let t47 = fma(0.019, t16, t40);
+    let t47 = fma(-0.019, t16, t40);
     let t48 = -0.019 * t15 - t43;
     let t49 = t42 * t42;
-    let t50 = fma(c_q5, t41, 0.032 * t26) - s_q5 * t43;
+    let t50 = fma(-0.032, t26, c_q5 * t41) - s_q5 * t43;
     let t51 = -0.032 * t25 - fma(c_q5, t43, s_q5 * t41);
     (
         fma(
@@ -2100,7 +2111,7 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_POSES: OpCount = OpCount {
     mul: 40,
-    add: 26,
+    add: 25,
     div: 0,
     sqrt: 0,
     sin: 6,
@@ -2158,7 +2169,7 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let t37 = -fma(c_q4, t25, s_q4 * t30);
     let t38 = c_q4 * t32 - s_q4 * t28;
     let t39 = -fma(c_q4, t28, s_q4 * t32);
-    let t40 = -t33;
+    let t40 = t33;
     [
         Pose {
             rotation: [[c_q0, -s_q0, 0.0], [s_q0, c_q0, 0.0], [0.0, 0.0, 1.0]],
@@ -2181,13 +2192,13 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
             position: [t34, t35, t23],
         },
         Pose {
-            rotation: [[t36, t37, t31], [t38, t39, t40], [t20, t21, t22]],
+            rotation: [[t36, t37, t31], [t38, t39, -t40], [t20, t21, t22]],
             position: [t34, t35, t23],
         },
         Pose {
             rotation: [
                 [c_q5 * t36 - s_q5 * t31, -fma(c_q5, t31, s_q5 * t36), t37],
-                [c_q5 * t38 - s_q5 * t40, -fma(c_q5, t40, s_q5 * t38), t39],
+                [fma(s_q5, t40, c_q5 * t38), c_q5 * t40 - s_q5 * t38, t39],
                 [c_q5 * t20 - s_q5 * t22, -fma(c_q5, t22, s_q5 * t20), t21],
             ],
             position: [t34, t35, t23],
@@ -2226,13 +2237,13 @@ pub fn coordinate_rates_with(
 }
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
-    mul: 122,
-    add: 62,
+    mul: 131,
+    add: 56,
     div: 0,
     sqrt: 0,
-    sin: 7,
-    cos: 7,
-    fma: 99,
+    sin: 6,
+    cos: 6,
+    fma: 101,
 };
 ///For every body (order of `BODY_NAMES`), the geometric Jacobian: rows 0–2 map
 ///q̇ to the velocity of the body-frame origin, rows 3–5 to the angular velocity,
@@ -2261,97 +2272,105 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
     let s_q5 = libm::Libm::<Real>::sin(q[5]);
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
-    let t13 = p.a2 * c_q1;
-    let t14 = p.a2 * s_q2 - p.d4;
-    let t15 = s_q3 * c_q4;
-    let t16 = -fma(c_q3, s_q5, c_q5 * t15);
-    let t17 = c_q3 * t14;
-    let t18 = fma(p.a2, c_q2, p.a3);
-    let t19 = fma(s_q4, t18, c_q4 * t17);
-    let t20 = s_q3 * t14;
-    let t21 = s_q5 * t15 - c_q3 * c_q5;
-    let t22 = c_q4 * t18 - s_q4 * t17;
-    let t23 = p.d4 * c_q3;
-    let t24 = p.a3 * s_q4 - c_q4 * t23;
-    let t25 = p.d4 * s_q3;
-    let t26 = fma(p.a3, c_q4, s_q4 * t23);
-    let t27 = c_q5 * t19 - s_q5 * t20;
-    let t28 = -fma(c_q5, t20, s_q5 * t19);
-    let t29 = fma(s_q5, t25, c_q5 * t24);
-    let t30 = c_q5 * t25 - s_q5 * t24;
-    let t31 = q[1] + q[2];
-    let t32 = libm::Libm::<Real>::sin(t31);
-    let t33 = libm::Libm::<Real>::cos(t31);
-    let t34 = p.d3 * t33;
-    let t35 = p.a3 * t33;
-    let t36 = p.d4 * t32 - (t13 + t35);
-    let t37 = c_q3 * t32;
-    let t38 = fma(s_q4, t33, c_q4 * t37);
-    let t39 = c_q3 * t34 - s_q3 * t36;
-    let t40 = p.d3 * t32;
-    let t41 = c_q4 * t39 - s_q4 * t40;
-    let t42 = fma(c_q3, t36, s_q3 * t34);
-    let t43 = c_q4 * t33 - s_q4 * t37;
-    let t44 = c_q4 * t43;
-    let t45 = s_q3 * t32;
-    let t46 = c_q5 * t38 - s_q5 * t45;
-    let t47 = -fma(c_q5, t45, s_q5 * t38);
-    let t48 = c_q0 * t32;
-    let t49 = s_q0 * t32;
-    let t50 = c_q0 * t33;
-    let t51 = c_q3 * t50 - s_q0 * s_q3;
-    let t52 = fma(s_q3, t50, s_q0 * c_q3);
-    let t53 = -t52;
-    let t54 = s_q0 * t33;
-    let t55 = fma(c_q3, t54, c_q0 * s_q3);
-    let t56 = c_q0 * c_q3 - s_q3 * t54;
-    let t57 = c_q4 * t51 - s_q4 * t48;
-    let t58 = -fma(c_q4, t48, s_q4 * t51);
-    let t59 = c_q4 * t55 - s_q4 * t49;
-    let t60 = -fma(c_q4, t49, s_q4 * t55);
-    let t61 = -t56;
-    let t62 = c_q5 * t57 - s_q5 * t52;
-    let t63 = -fma(c_q5, t52, s_q5 * t57);
-    let t64 = c_q5 * t59 - s_q5 * t61;
-    let t65 = -fma(c_q5, t61, s_q5 * t59);
-    let t66 = -fma(c_q4, t40, s_q4 * t39);
-    let t67 = t40 * t48;
-    let t68 = p.a2 * s_q1;
-    let t69 = t40 * t49;
-    let t70 = -t42;
-    let t71 = t20 * t45;
-    let t72 = t25 * t45;
-    let t73 = -fma(c_q3, t53, s_q3 * t51);
-    let t74 = -fma(c_q3, t56, s_q3 * t55);
-    let t75 = t45 * t45;
-    let t76 = t58 * t66;
-    let t77 = t22 * t58;
-    let t78 = t26 * t58;
-    let t79 = t60 * t66;
-    let t80 = t22 * t60;
-    let t81 = t26 * t60;
-    let t82 = t43 * t66;
-    let t83 = t22 * t43;
-    let t84 = t26 * t43;
-    let t85 = t43 * t58;
-    let t86 = s_q3 * s_q4;
-    let t87 = t58 * t86;
-    let t88 = fma(c_q3, t52, t87) - t15 * t57;
-    let t89 = c_q4 * t58;
-    let t90 = t43 * t60;
-    let t91 = t60 * t86;
-    let t92 = fma(c_q3, t61, t91) - t15 * t59;
-    let t93 = c_q4 * t60;
-    let t94 = t43 * t43;
-    let t95 = t43 * t86;
-    let t96 = fma(c_q3, t45, t95) - t15 * t38;
-    let t97 = c_q5 * t41 - s_q5 * t42;
-    let t98 = -fma(c_q5, t42, s_q5 * t41);
-    let t99 = fma(t21, t63, fma(t16, t62, t87));
-    let t100 = s_q4 * c_q5;
-    let t101 = s_q4 * s_q5;
-    let t102 = fma(t21, t65, fma(t16, t64, t91));
-    let t103 = fma(t21, t47, fma(t16, t46, t95));
+    let t13 = s_q1 * c_q2;
+    let t14 = c_q1 * s_q2;
+    let t15 = t13 + t14;
+    let t16 = p.a2 * c_q1;
+    let t17 = c_q1 * c_q2;
+    let t18 = s_q1 * s_q2;
+    let t19 = p.d3 * (t17 - t18);
+    let t20 = t17 - t18;
+    let t21 = p.a3 * t20;
+    let t22 = p.d4 * t15 - (t16 + t21);
+    let t23 = c_q3 * t15;
+    let t24 = fma(s_q4, t20, c_q4 * t23);
+    let t25 = s_q3 * t15;
+    let t26 = c_q5 * t24 - s_q5 * t25;
+    let t27 = c_q3 * t19 - s_q3 * t22;
+    let t28 = -(p.d3 * (t14 + t13));
+    let t29 = fma(s_q4, t28, c_q4 * t27);
+    let t30 = fma(c_q3, t22, s_q3 * t19);
+    let t31 = fma(c_q5, t25, s_q5 * t24);
+    let t32 = c_q4 * t20 - s_q4 * t23;
+    let t33 = c_q4 * t28 - s_q4 * t27;
+    let t34 = c_q4 * t32;
+    let t35 = p.a2 * c_q2;
+    let t36 = p.a2 * s_q2;
+    let t37 = t36 - p.d4;
+    let t38 = s_q3 * c_q4;
+    let t39 = fma(c_q3, s_q5, c_q5 * t38);
+    let t40 = c_q3 * t37;
+    let t41 = p.a3 + t35;
+    let t42 = fma(s_q4, t41, c_q4 * t40);
+    let t43 = s_q3 * t37;
+    let t44 = s_q5 * t38 - c_q3 * c_q5;
+    let t45 = c_q4 * t41 - s_q4 * t40;
+    let t46 = p.d4 * c_q3;
+    let t47 = p.a3 * s_q4 - c_q4 * t46;
+    let t48 = p.d4 * s_q3;
+    let t49 = fma(p.a3, c_q4, s_q4 * t46);
+    let t50 = c_q0 * (t17 - t18);
+    let t51 = -(c_q0 * (t14 + t13));
+    let t52 = s_q0 * (t17 - t18);
+    let t53 = -(s_q0 * (t14 + t13));
+    let t54 = c_q3 * t50 - s_q0 * s_q3;
+    let t55 = fma(s_q0, c_q3, s_q3 * t50);
+    let t56 = t55;
+    let t57 = fma(c_q0, s_q3, c_q3 * t52);
+    let t58 = s_q3 * t52 - c_q0 * c_q3;
+    let t59 = t58;
+    let t60 = fma(s_q4, t51, c_q4 * t54);
+    let t61 = c_q4 * t51 - s_q4 * t54;
+    let t62 = fma(s_q4, t53, c_q4 * t57);
+    let t63 = c_q4 * t53 - s_q4 * t57;
+    let t64 = c_q5 * t60 - s_q5 * t55;
+    let t65 = fma(c_q5, t55, s_q5 * t60);
+    let t66 = c_q5 * t62 - s_q5 * t58;
+    let t67 = fma(c_q5, t58, s_q5 * t62);
+    let t68 = t28 * t51;
+    let t69 = t28 * t53;
+    let t70 = t20 * t28;
+    let t71 = t20 * t51;
+    let t72 = t20 * t53;
+    let t73 = t20 * t20;
+    let t74 = t30;
+    let t75 = t25 * t43;
+    let t76 = t25 * t48;
+    let t77 = c_q3 * t56 - s_q3 * t54;
+    let t78 = c_q3 * t59 - s_q3 * t57;
+    let t79 = t25 * t25;
+    let t80 = t33 * t61;
+    let t81 = t45 * t61;
+    let t82 = t49 * t61;
+    let t83 = t33 * t63;
+    let t84 = t45 * t63;
+    let t85 = t49 * t63;
+    let t86 = t32 * t33;
+    let t87 = t32 * t45;
+    let t88 = t32 * t49;
+    let t89 = t32 * t61;
+    let t90 = s_q3 * s_q4;
+    let t91 = t61 * t90;
+    let t92 = fma(c_q3, t55, t91) - t38 * t60;
+    let t93 = c_q4 * t61;
+    let t94 = t32 * t63;
+    let t95 = t63 * t90;
+    let t96 = fma(c_q3, t58, t95) - t38 * t62;
+    let t97 = c_q4 * t63;
+    let t98 = t32 * t32;
+    let t99 = t32 * t90;
+    let t100 = fma(c_q3, t25, t99) - t24 * t38;
+    let t101 = c_q5 * t29 - s_q5 * t30;
+    let t102 = fma(c_q5, t30, s_q5 * t29);
+    let t103 = c_q5 * t42 - s_q5 * t43;
+    let t104 = fma(c_q5, t43, s_q5 * t42);
+    let t105 = fma(s_q5, t48, c_q5 * t47);
+    let t106 = c_q5 * t48 - s_q5 * t47;
+    let t107 = t91 - fma(t44, t65, t39 * t64);
+    let t108 = s_q4 * c_q5;
+    let t109 = s_q4 * s_q5;
+    let t110 = t95 - fma(t44, t67, t39 * t66);
+    let t111 = t99 - fma(t31, t44, t26 * t39);
     [
         [
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
@@ -2370,119 +2389,133 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             [1.0, 0.0, 0.0, 0.0, 0.0, 0.0],
         ],
         [
-            [fma(t34, t50, t67) - s_q0 * t13, -(c_q0 * t68), 0.0, 0.0, 0.0, 0.0],
-            [fma(t34, t54, fma(c_q0, t13, t69)), -(s_q0 * t68), 0.0, 0.0, 0.0, 0.0],
-            [0.0, t13, 0.0, 0.0, 0.0, 0.0],
-            [0.0, s_q0, s_q0, 0.0, 0.0, 0.0],
-            [0.0, t2, t2, 0.0, 0.0, 0.0],
-            [1.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [
+                fma(t19, t50, t68) - s_q0 * t16,
+                fma(t35, t51, t36 * t50),
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                fma(t19, t52, fma(c_q0, t16, t69)),
+                fma(t35, t53, t36 * t52),
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [fma(t15, t19, t70), fma(t20, t35, t15 * t36), 0.0, 0.0, 0.0, 0.0],
+            [fma(t15, t50, t71), s_q0, s_q0, 0.0, 0.0, 0.0],
+            [fma(t15, t52, t72), t2, t2, 0.0, 0.0, 0.0],
+            [fma(t15, t15, t73), 0.0, 0.0, 0.0, 0.0, 0.0],
         ],
         [
             [
-                fma(t53, t70, fma(t39, t51, t67)),
-                t17 * t51 - fma(t18, t48, t20 * t53),
-                t25 * t53 - fma(p.a3, t48, t23 * t51),
+                fma(t56, t74, fma(t27, t54, t68)),
+                fma(t43, t56, fma(t41, t51, t40 * t54)),
+                p.a3 * t51 - fma(t46, t54, t48 * t56),
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                fma(t56, t70, fma(t39, t55, t69)),
-                t17 * t55 - fma(t18, t49, t20 * t56),
-                t25 * t56 - fma(p.a3, t49, t23 * t55),
+                fma(t59, t74, fma(t27, t57, t69)),
+                fma(t43, t59, fma(t41, t53, t40 * t57)),
+                p.a3 * t53 - fma(t46, t57, t48 * t59),
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                t37 * t39 - fma(t45, t70, t32 * t34),
-                fma(t18, t33, fma(t17, t37, t71)),
-                t35 - fma(t23, t37, t72),
+                fma(t25, t74, fma(t23, t27, t70)),
+                fma(t20, t41, fma(t23, t40, t75)),
+                t21 - fma(t23, t46, t76),
                 0.0,
                 0.0,
                 0.0,
             ],
-            [t37 * t51 - fma(t45, t53, t33 * t48), t73, t73, -t48, 0.0, 0.0],
-            [t37 * t55 - fma(t45, t56, t33 * t49), t74, t74, -t49, 0.0, 0.0],
-            [fma(t37, t37, fma(t33, t33, t75)), 0.0, 0.0, t33, 0.0, 0.0],
+            [fma(t25, t56, fma(t23, t54, t71)), t77, t77, t51, 0.0, 0.0],
+            [fma(t25, t59, fma(t23, t57, t72)), t78, t78, t53, 0.0, 0.0],
+            [fma(t23, t23, t73 + t79), 0.0, 0.0, t20, 0.0, 0.0],
         ],
         [
             [
-                fma(t42, t52, fma(t41, t57, t76)),
-                fma(t20, t52, fma(t19, t57, t77)),
-                fma(t24, t57, t78) - t25 * t52,
+                fma(t30, t55, fma(t29, t60, t80)),
+                fma(t43, t55, fma(t42, t60, t81)),
+                fma(t47, t60, t82) - t48 * t55,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                fma(t42, t61, fma(t41, t59, t79)),
-                fma(t20, t61, fma(t19, t59, t80)),
-                fma(t24, t59, t81) - t25 * t61,
+                fma(t30, t58, fma(t29, t62, t83)),
+                fma(t43, t58, fma(t42, t62, t84)),
+                fma(t47, t62, t85) - t48 * t58,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                fma(t42, t45, fma(t38, t41, t82)),
-                fma(t19, t38, t71 + t83),
-                fma(t24, t38, t84) - t72,
+                fma(t25, t30, fma(t24, t29, t86)),
+                fma(t24, t42, t75 + t87),
+                fma(t24, t47, t88) - t76,
                 0.0,
                 0.0,
                 0.0,
             ],
-            [fma(t45, t52, fma(t38, t57, t85)), t88, t88, fma(s_q4, t57, t89), t52, 0.0],
-            [fma(t45, t61, fma(t38, t59, t90)), t92, t92, fma(s_q4, t59, t93), t61, 0.0],
-            [fma(t38, t38, t75 + t94), t96, t96, fma(s_q4, t38, t44), t45, 0.0],
+            [fma(t25, t55, fma(t24, t60, t89)), t92, t92, fma(s_q4, t60, t93), t55, 0.0],
+            [fma(t25, t58, fma(t24, t62, t94)), t96, t96, fma(s_q4, t62, t97), t58, 0.0],
+            [fma(t24, t24, t79 + t98), t100, t100, fma(s_q4, t24, t34), t25, 0.0],
         ],
         [
             [
-                fma(t63, t98, fma(t62, t97, t76)),
-                fma(t28, t63, fma(t27, t62, t77)),
-                fma(t30, t63, fma(t29, t62, t78)),
+                fma(t65, t102, fma(t64, t101, t80)),
+                fma(t65, t104, fma(t64, t103, t81)),
+                fma(t64, t105, t82) - t65 * t106,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                fma(t65, t98, fma(t64, t97, t79)),
-                fma(t28, t65, fma(t27, t64, t80)),
-                fma(t30, t65, fma(t29, t64, t81)),
+                fma(t67, t102, fma(t66, t101, t83)),
+                fma(t67, t104, fma(t66, t103, t84)),
+                fma(t66, t105, t85) - t67 * t106,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                fma(t47, t98, fma(t46, t97, t82)),
-                fma(t28, t47, fma(t27, t46, t83)),
-                fma(t30, t47, fma(t29, t46, t84)),
+                fma(t31, t102, fma(t26, t101, t86)),
+                fma(t31, t104, fma(t26, t103, t87)),
+                fma(t26, t105, t88) - t31 * t106,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                fma(t47, t63, fma(t46, t62, t85)),
-                t99,
-                t99,
-                fma(t62, t100, t89) - t63 * t101,
-                -fma(c_q5, t63, s_q5 * t62),
-                t58,
+                fma(t31, t65, fma(t26, t64, t89)),
+                t107,
+                t107,
+                fma(t65, t109, fma(t64, t108, t93)),
+                c_q5 * t65 - s_q5 * t64,
+                t61,
             ],
             [
-                fma(t47, t65, fma(t46, t64, t90)),
-                t102,
-                t102,
-                fma(t64, t100, t93) - t65 * t101,
-                -fma(c_q5, t65, s_q5 * t64),
-                t60,
+                fma(t31, t67, fma(t26, t66, t94)),
+                t110,
+                t110,
+                fma(t67, t109, fma(t66, t108, t97)),
+                c_q5 * t67 - s_q5 * t66,
+                t63,
             ],
             [
-                fma(t47, t47, fma(t46, t46, t94)),
-                t103,
-                t103,
-                fma(t46, t100, t44) - t47 * t101,
-                -fma(c_q5, t47, s_q5 * t46),
-                t43,
+                fma(t31, t31, fma(t26, t26, t98)),
+                t111,
+                t111,
+                fma(t31, t109, fma(t26, t108, t34)),
+                c_q5 * t31 - s_q5 * t26,
+                t32,
             ],
         ],
     ]

@@ -19,17 +19,17 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 202 | 147 | 0 | 0 | 5 | 5 |
-//! | `mass_matrix` | 128 | 79 | 0 | 0 | 4 | 4 |
-//! | `bias` | 187 | 127 | 0 | 0 | 5 | 5 |
+//! | `inverse_dynamics` | 202 | 144 | 0 | 0 | 5 | 5 |
+//! | `mass_matrix` | 128 | 77 | 0 | 0 | 4 | 4 |
+//! | `bias` | 187 | 124 | 0 | 0 | 5 | 5 |
 //! | `gravity` | 32 | 12 | 0 | 0 | 4 | 4 |
-//! | `joint_space` | 323 | 208 | 0 | 0 | 6 | 6 |
-//! | `forward_dynamics` | 470 | 300 | 4 | 0 | 5 | 5 |
-//! | `coriolis_matrix` | 502 | 325 | 0 | 0 | 5 | 5 |
-//! | `energy` | 124 | 80 | 0 | 0 | 5 | 5 |
-//! | `body_poses` | 53 | 39 | 0 | 0 | 6 | 6 |
+//! | `joint_space` | 323 | 203 | 0 | 0 | 6 | 6 |
+//! | `forward_dynamics` | 470 | 296 | 4 | 0 | 5 | 5 |
+//! | `coriolis_matrix` | 502 | 312 | 0 | 0 | 5 | 5 |
+//! | `energy` | 124 | 78 | 0 | 0 | 5 | 5 |
+//! | `body_poses` | 53 | 38 | 0 | 0 | 6 | 6 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `body_jacobians` | 245 | 168 | 0 | 0 | 6 | 6 |
+//! | `body_jacobians` | 245 | 154 | 0 | 0 | 6 | 6 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 /// The floating-point type of every input, output and parameter:
@@ -130,7 +130,7 @@ pub const OPS_DERIVED: OpCount = OpCount {
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
     mul: 202,
-    add: 147,
+    add: 144,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -183,7 +183,7 @@ pub fn inverse_dynamics_with(
     let s_q3 = libm::Libm::<Real>::sin(q[3]);
     let c_q3 = libm::Libm::<Real>::cos(q[3]);
     let t24 = t9 * c_q3 - t18 * s_q3;
-    let t25 = -(t9 * s_q3) - t18 * c_q3;
+    let t25 = t9 * s_q3 + t18 * c_q3;
     let t26 = 0.4318 * t9 - 0.0203 * t10;
     let t27 = t18 * t18;
     let t28 = t16 + t10 * t26 - 0.4318 * t19 - 0.0203 * t27;
@@ -192,18 +192,18 @@ pub fn inverse_dynamics_with(
     let t31 = t15 + 0.4318 * t29 + 0.0203 * t30;
     let t32 = t10 + qd[3];
     let t33 = t21 + qdd[3];
-    let t34 = t20 * c_q3 + qd[3] * t25 - t19 * s_q3;
+    let t34 = t20 * c_q3 - qd[3] * t25 - t19 * s_q3;
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
     let t37 = t24 * c_q4 + t32 * s_q4;
     let t38 = t32 * c_q4 - t24 * s_q4;
-    let t39 = qd[4] - t25;
+    let t39 = qd[4] + t25;
     let t40 = t20 * s_q3 + t19 * c_q3 + qd[3] * t24 + qdd[4];
     let t41 = t34 * c_q4 + t33 * s_q4 + qd[4] * t38;
     let s_q5 = libm::Libm::<Real>::sin(q[5]);
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
     let t44 = t37 * c_q5 - t39 * s_q5;
-    let t45 = -(t37 * s_q5) - t39 * c_q5;
+    let t45 = t37 * s_q5 + t39 * c_q5;
     let t46 = t38 + qd[5];
     let t47 = t33 * c_q4 + qdd[5] - t34 * s_q4 - qd[4] * t37;
     let t48 = t38 * t39;
@@ -220,27 +220,27 @@ pub fn inverse_dynamics_with(
     let t59 = c_q5 * t46;
     let t60 = s_q5 * t46;
     let t61 = 0.00288 * (s_q3 * t28 + c_q3 * t31) + 0.00024216 * t41 + 0.00064216 * t48
-        + 0.00004 * (t45 * t59 + t44 * t60);
+        + 0.00004 * (t44 * t60 - t45 * t59);
     let t62 = 0.00004 * t47 - 0.0004 * t37 * t39;
-    let t63 = 0.00004 * t44 * t59 + 0.00064216 * t40
+    let t63 = 0.00004 * t44 * t59 + 0.00064216 * t40 + 0.00004 * t45 * t60
         - 0.00288
             * ((c_q3 * t28 - s_q3 * t31) * c_q4
                 + (t17 + 0.0203 * t19 - t9 * t26 - 0.4318 * t27) * s_q4)
-        - 0.00024216 * t49 - 0.00004 * t45 * t60;
+        - 0.00024216 * t49;
     let t64 = c_q4 * t58 - s_q4 * t57;
     let t65 = -0.00288 * (t41 + t48);
     let t66 = s_q4 * t58 + c_q4 * t57;
-    let t67 = 0.0003 * t34 + 0.0016 * t25 * t32 + c_q4 * t61 - s_q4 * t62;
+    let t67 = 0.0003 * t34 + c_q4 * t61 - 0.0016 * t25 * t32 - s_q4 * t62;
     let t68 = -0.0013 * t24 * t32 - t63;
-    let t69 = 0.0016 * t33 + s_q4 * t61 + c_q4 * t62 - 0.0003 * t24 * t25;
+    let t69 = 0.0016 * t33 + s_q4 * t61 + c_q4 * t62 + 0.0003 * t24 * t25;
     let t70 = c_q3 * t64 - s_q3 * t65;
-    let t71 = -(s_q3 * t64) - c_q3 * t65;
+    let t71 = s_q3 * t64 + c_q3 * t65;
     let t72 = t10 * t53 + t70 - 0.89133 * t19 - 0.025375 * t27;
     let t73 = 0.025375 * t19 + t66 - 0.89133 * t27 - t9 * t53;
-    let t74 = 0.89133 * t15 + 0.3251198455 * t20 + t10 * t56 + c_q3 * t67 + 0.4318 * t71
+    let t74 = 0.89133 * t15 + 0.3251198455 * t20 + t10 * t56 + c_q3 * t67 - 0.4318 * t71
         - 0.011273199 * t21 - t18 * t55 - s_q3 * t68;
-    let t75 = t18 * t54 + t69 - 0.025375 * t15 - 0.0047376 * t19 - 0.011273199 * t20
-        - t9 * t56 - 0.0203 * t71;
+    let t75 = t18 * t54 + t69 + 0.0203 * t71 - 0.025375 * t15 - 0.0047376 * t19
+        - 0.011273199 * t20 - t9 * t56;
     let t76 = t9 * t55 + 0.0203 * t66 + 0.025375 * t17 + 0.3586500705 * t19 - t10 * t54
         - 0.4318 * t70 - s_q3 * t67 - c_q3 * t68 - 0.89133 * t16 - 0.0047376 * t21;
     let t77 = s_q2 * t72 + c_q2 * t73;
@@ -253,7 +253,7 @@ pub fn inverse_dynamics_with(
                 * (qd[1] * t50 + s_q2 * t74 + c_q2 * t75
                     + 0.15005 * (c_q2 * t72 - s_q2 * t73) - 0.023751 * qdd[1]
                     - 0.0070992 * t5 - t2 * t52
-                    - 0.4318 * (0.89133 * t29 + 0.025375 * t30 + t71)),
+                    - 0.4318 * (0.89133 * t29 + 0.025375 * t30 - t71)),
         37.2347379 * c_q1 + 1.748114002 * qdd[1] + t2 * t51 + t76 + 0.4318 * t77
             - 1.024164 * s_q1 - 0.6903913435 * t5 - 0.023751 * t6 - t3 * t50,
         t76,
@@ -265,7 +265,7 @@ pub fn inverse_dynamics_with(
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
     mul: 128,
-    add: 79,
+    add: 77,
     div: 0,
     sqrt: 0,
     sin: 4,
@@ -317,12 +317,12 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t31 = 0.0003 * t14 + c_q4 * t30 - 0.00004 * s_q4 * t17;
     let t32 = 0.00064216 * t12
         - 0.00288 * (c_q4 * (c_q3 * t9 - s_q3 * t11) + s_q4 * t13);
-    let t33 = -t32;
-    let t34 = 0.3251198455 * t10 + 0.4318 * t29 + c_q3 * t31 - 0.384876294 * c_q1
-        - 0.011273199 * t8 - s_q3 * t33;
+    let t33 = t32;
+    let t34 = 0.3251198455 * t10 + 0.4318 * t29 + c_q3 * t31 + s_q3 * t33
+        - 0.384876294 * c_q1 - 0.011273199 * t8;
     let t35 = s_q4 * t30 + 0.0016 * t8 + 0.00004 * c_q4 * t17;
     let t36 = 0.010956925 * c_q1 + t35 - 0.011273199 * t10 - 0.0203 * t29;
-    let t37 = 0.025375 * t13 + -0.4318 * t26 - s_q3 * t31 - c_q3 * t33
+    let t37 = 0.025375 * t13 + -0.4318 * t26 + c_q3 * t33 - s_q3 * t31
         - 0.922903475508164 * t9 - 0.000058464 * t27;
     let t38 = 0.4318 * t28 + t37 - 0.6903913435 * s_q1 - 0.023751 * c_q1;
     let t39 = -0.00288 * (c_q3 * t15 + s_q3 * t20);
@@ -366,7 +366,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
         [
             t37,
             t45,
-            t43 + 0.3586500705 - s_q3 * (t41 + c_q4 * t47) - c_q3 * -t48,
+            t43 + 0.3586500705 + c_q3 * t48 - s_q3 * (t41 + c_q4 * t47),
             t49,
             t48,
             t23,
@@ -386,7 +386,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
     mul: 187,
-    add: 127,
+    add: 124,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -420,7 +420,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let s_q3 = libm::Libm::<Real>::sin(q[3]);
     let c_q3 = libm::Libm::<Real>::cos(q[3]);
     let t15 = t8 * c_q3 - t12 * s_q3;
-    let t16 = -(t8 * s_q3) - t12 * c_q3;
+    let t16 = t8 * s_q3 + t12 * c_q3;
     let t17 = 0.4318 * t8 - 0.0203 * t9;
     let t18 = t12 * t12;
     let t19 = t9 + qd[3];
@@ -428,11 +428,11 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
     let t22 = t15 * c_q4 + t19 * s_q4;
     let t23 = t19 * c_q4 - t15 * s_q4;
-    let t24 = qd[4] - t16;
+    let t24 = qd[4] + t16;
     let s_q5 = libm::Libm::<Real>::sin(q[5]);
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
     let t27 = t22 * c_q5 - t24 * s_q5;
-    let t28 = -(t22 * s_q5) - t24 * c_q5;
+    let t28 = t22 * s_q5 + t24 * c_q5;
     let t29 = t23 + qd[5];
     let t30 = t23 * t24;
     let t31 = t22 * t23;
@@ -447,7 +447,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t40 = t2 * t10 + 0.4318 * t5 - 0.15005 * t11;
     let t41 = 0.0203 * t38 + 0.4318 * t39 + t40;
     let t42 = c_q2 * t33 - s_q2 * t32;
-    let t43 = qd[3] * t16 + c_q3 * t37;
+    let t43 = c_q3 * t37 - qd[3] * t16;
     let t44 = qd[4] * t23 + c_q4 * t43 + s_q4 * t34;
     let t45 = qd[3] * t15 + s_q3 * t37;
     let t46 = c_q4 * t34 - qd[4] * t22 - s_q4 * t43;
@@ -469,22 +469,22 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t62 = c_q4 * t54 + s_q4 * t57;
     let t63 = t62 - 0.89133 * t18 - t8 * t50;
     let t64 = s_q2 * t61 + c_q2 * t63;
-    let t65 = -(s_q3 * t58) - c_q3 * t59;
+    let t65 = s_q3 * t58 + c_q3 * t59;
     let t66 = 0.00064216 * t30 + 0.00288 * (s_q3 * t36 + c_q3 * t41) + 0.00024216 * t44
-        + 0.00004 * (t28 * t55 + t27 * t56);
+        + 0.00004 * (t27 * t56 - t28 * t55);
     let t67 = 0.00004 * t46 - 0.0004 * t22 * t24;
-    let t68 = 0.0016 * t16 * t19 + 0.0003 * t43 + c_q4 * t66 - s_q4 * t67;
-    let t69 = 0.00064216 * t45 + 0.00004 * t27 * t55 - 0.00004 * t28 * t56
+    let t68 = 0.0003 * t43 + c_q4 * t66 - 0.0016 * t16 * t19 - s_q4 * t67;
+    let t69 = 0.00064216 * t45 + 0.00004 * t27 * t55 + 0.00004 * t28 * t56
         - 0.00024216 * t31
         - 0.00288
             * (c_q4 * (c_q3 * t36 - s_q3 * t41)
                 + s_q4 * (t42 - 0.4318 * t18 - t8 * t17));
     let t70 = -0.0013 * t15 * t19 - t69;
-    let t71 = 0.3251198455 * t37 + 0.89133 * t40 + t9 * t53 + c_q3 * t68 + 0.4318 * t65
+    let t71 = 0.3251198455 * t37 + 0.89133 * t40 + t9 * t53 + c_q3 * t68 - 0.4318 * t65
         - 0.011273199 * t34 - t12 * t52 - s_q3 * t70;
-    let t72 = 0.0016 * t34 + s_q4 * t66 + c_q4 * t67 - 0.0003 * t15 * t16;
-    let t73 = t12 * t51 + t72 - 0.011273199 * t37 - 0.025375 * t40 - t8 * t53
-        - 0.0203 * t65;
+    let t72 = 0.0016 * t34 + s_q4 * t66 + c_q4 * t67 + 0.0003 * t15 * t16;
+    let t73 = t12 * t51 + t72 + 0.0203 * t65 - 0.011273199 * t37 - 0.025375 * t40
+        - t8 * t53;
     let t74 = -0.89133 * t35 + 0.025375 * t42 + 0.0203 * t62 + -0.4318 * t60 + t8 * t52
         - t9 * t51 - s_q3 * t68 - 0.0047376 * t34 - c_q3 * t70;
     [
@@ -494,7 +494,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
             + c_q1
                 * (qd[1] * t47 + s_q2 * t71 + c_q2 * t73
                     + 0.15005 * (c_q2 * t61 - s_q2 * t63) - 0.0070992 * t4 - t2 * t49
-                    - 0.4318 * (0.025375 * t38 + 0.89133 * t39 + t65)),
+                    - 0.4318 * (0.025375 * t38 + 0.89133 * t39 - t65)),
         37.2347379 * c_q1 + 0.023751 * t5 + t2 * t48 + t74 + 0.4318 * t64
             - 1.024164 * s_q1 - 0.6903913435 * t4 - t3 * t47,
         t74,
@@ -553,7 +553,7 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
     mul: 323,
-    add: 208,
+    add: 203,
     div: 0,
     sqrt: 0,
     sin: 6,
@@ -626,14 +626,14 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t48 = libm::Libm::<Real>::cos(t45);
     let t49 = qd[0] * t48;
     let t50 = c_q3 * t47 - t10 * s_q3;
-    let t51 = -(t10 * c_q3) - s_q3 * t47;
+    let t51 = t10 * c_q3 + s_q3 * t47;
     let t52 = 0.4318 * t47 - 0.0203 * t49;
     let t53 = qd[3] + t49;
     let t54 = c_q4 * t50 + s_q4 * t53;
     let t55 = c_q4 * t53 - s_q4 * t50;
-    let t56 = qd[4] - t51;
+    let t56 = qd[4] + t51;
     let t57 = c_q5 * t54 - s_q5 * t56;
-    let t58 = -(s_q5 * t54) - c_q5 * t56;
+    let t58 = s_q5 * t54 + c_q5 * t56;
     let t59 = qd[5] + t55;
     let t60 = t55 * t56;
     let t61 = t54 * t55;
@@ -661,14 +661,14 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t83 = 0.0003 * c_q3 * t46 + c_q4 * t82 - 0.00004 * s_q4 * t72;
     let t84 = 0.00064216 * t70
         - 0.00288 * (c_q4 * (0.15005 * c_q3 * t48 - s_q3 * t69) - 0.15005 * s_q4 * t46);
-    let t85 = -t84;
-    let t86 = 0.3251198455 * t46 + 0.4318 * t81 + c_q3 * t83 - 0.384876294 * c_q1
-        - 0.011273199 * t48 - s_q3 * t85;
+    let t85 = t84;
+    let t86 = 0.3251198455 * t46 + 0.4318 * t81 + c_q3 * t83 + s_q3 * t85
+        - 0.384876294 * c_q1 - 0.011273199 * t48;
     let t87 = s_q4 * t82 + 0.0016 * t48 + 0.00004 * c_q4 * t72;
     let t88 = 0.010956925 * c_q1 + t87 - 0.011273199 * t46 - 0.0203 * t81;
     let t89 = 0.24892875 * t48 - 8.7439473 * t46 - 0.0282528 * t79;
     let t90 = s_q2 * t76;
-    let t91 = -0.00380751875 * t46 + -0.4318 * t75 - s_q3 * t83 - c_q3 * t85
+    let t91 = -0.00380751875 * t46 + -0.4318 * t75 + c_q3 * t85 - s_q3 * t83
         - 0.1384816665 * t48 - 0.000058464 * t76;
     let t92 = 0.4318 * t78 + t91 - 0.6903913435 * s_q1 - 0.023751 * c_q1;
     let t93 = -(t47 * (qd[2] + qd[1]));
@@ -677,7 +677,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t96 = t10 * t47 - t93;
     let t97 = t10 * t49 + t95;
     let t98 = t42 + 0.0203 * t96 + 0.4318 * t97;
-    let t99 = qd[3] * t51 + c_q3 * t95;
+    let t99 = c_q3 * t95 - qd[3] * t51;
     let t100 = qd[4] * t55 + c_q4 * t99 + s_q4 * t93;
     let t101 = qd[3] * t50 + s_q3 * t95;
     let t102 = c_q4 * t93 - qd[4] * t54 - s_q4 * t99;
@@ -689,22 +689,21 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t108 = c_q4 * t66 + s_q4 * t103;
     let t109 = t108 - 0.89133 * t13 - t47 * t62;
     let t110 = s_q2 * t107 + c_q2 * t109;
-    let t111 = -(s_q3 * t104) - c_q3 * t105;
-    let t112 = 0.00064216 * t60 + 0.00004 * (t58 * t67 + t57 * t68)
+    let t111 = s_q3 * t104 + c_q3 * t105;
+    let t112 = 0.00064216 * t60 + 0.00004 * (t57 * t68 - t58 * t67)
         + 0.00288 * (s_q3 * t94 + c_q3 * t98) + 0.00024216 * t100;
     let t113 = 0.00004 * t102 - 0.0004 * t54 * t56;
-    let t114 = 0.0016 * t51 * t53 + 0.0003 * t99 + c_q4 * t112 - s_q4 * t113;
-    let t115 = 0.00004 * t57 * t67 + 0.00064216 * t101
+    let t114 = 0.0003 * t99 + c_q4 * t112 - 0.0016 * t51 * t53 - s_q4 * t113;
+    let t115 = 0.00004 * t57 * t67 + 0.00064216 * t101 + 0.00004 * t58 * t68
         - 0.00288
             * (c_q4 * (c_q3 * t94 - s_q3 * t98)
-                + s_q4 * (t44 - 0.4318 * t13 - t47 * t52)) - 0.00024216 * t61
-        - 0.00004 * t58 * t68;
+                + s_q4 * (t44 - 0.4318 * t13 - t47 * t52)) - 0.00024216 * t61;
     let t116 = -0.0013 * t50 * t53 - t115;
     let t117 = 0.89133 * t42 + t49 * t65 + c_q3 * t114 + 0.3251198455 * t95
-        + 0.4318 * t111 - t10 * t64 - s_q3 * t116 - 0.011273199 * t93;
-    let t118 = 0.0016 * t93 + s_q4 * t112 + c_q4 * t113 - 0.0003 * t50 * t51;
-    let t119 = t10 * t63 + t118 - 0.025375 * t42 - t47 * t65 - 0.011273199 * t95
-        - 0.0203 * t111;
+        - 0.4318 * t111 - t10 * t64 - s_q3 * t116 - 0.011273199 * t93;
+    let t118 = 0.0016 * t93 + s_q4 * t112 + c_q4 * t113 + 0.0003 * t50 * t51;
+    let t119 = t10 * t63 + t118 + 0.0203 * t111 - 0.025375 * t42 - t47 * t65
+        - 0.011273199 * t95;
     let t120 = 37.2347379 * c_q1 - 1.024164 * s_q1;
     let t121 = t47 * t64 + 0.0203 * t108 + -0.4318 * t106 + 0.025375 * t44 - t49 * t63
         - 0.0047376 * t93 - s_q3 * t114 - 0.89133 * t43 - c_q3 * t116;
@@ -740,7 +739,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
             [
                 t91,
                 t37,
-                t35 + 0.3586500705 - s_q3 * (t33 + c_q4 * t39) - c_q3 * -t40,
+                t35 + 0.3586500705 + c_q3 * t40 - s_q3 * (t33 + c_q4 * t39),
                 t41,
                 t40,
                 t23,
@@ -763,7 +762,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
                 + c_q1
                     * (qd[1] * t28 + s_q2 * t117 + c_q2 * t119
                         + 0.15005 * (c_q2 * t107 - s_q2 * t109) - 0.0070992 * t4
-                        - t2 * t30 - 0.4318 * (0.025375 * t96 + 0.89133 * t97 + t111)),
+                        - t2 * t30 - 0.4318 * (0.025375 * t96 + 0.89133 * t97 - t111)),
             0.023751 * t5 + t2 * t29 + t120 + t121 + 0.4318 * t110 - 0.6903913435 * t4
                 - t3 * t28,
             t121,
@@ -785,7 +784,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
     mul: 470,
-    add: 300,
+    add: 296,
     div: 4,
     sqrt: 0,
     sin: 5,
@@ -854,7 +853,7 @@ pub fn forward_dynamics_with(
     let s_q5 = libm::Libm::<Real>::sin(q[5]);
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
     let t39 = t33 * c_q5 - t35 * s_q5;
-    let t40 = -(t33 * s_q5) - t35 * c_q5;
+    let t40 = t33 * s_q5 + t35 * c_q5;
     let t41 = t34 + qd[5];
     let t42 = t34 * t35;
     let t43 = t33 * t34;
@@ -874,11 +873,11 @@ pub fn forward_dynamics_with(
     let t57 = c_q2 * t12 + s_q2 * t13;
     let t58 = c_q2 * t13 - s_q2 * t12;
     let t59 = c_q3 * t24 - s_q3 * t28;
-    let t60 = -(s_q3 * t24) - c_q3 * t28;
+    let t60 = s_q3 * t24 + c_q3 * t28;
     let t61 = 0.00288 * (t35 * t35 + t33 * t33);
     let t62 = 0.0004 * t33 * t35 - tau[5];
-    let t63 = tau[4] + 0.00004 * (t40 * t54 - t39 * t53);
-    let t64 = -0.00024216 * t36 - 0.00064216 * t42 - 0.00004 * (t40 * t53 + t39 * t54);
+    let t63 = tau[4] - 0.00004 * (t40 * t54 + t39 * t53);
+    let t64 = -0.00024216 * t36 - 0.00064216 * t42 - 0.00004 * (t39 * t54 - t40 * t53);
     let t65 = 4.484863585399277 * t63 - 0.001793945434159711 * t43;
     let t66 = 0.00024216 * t56 + 0.0016;
     let inv67 = 1.0 / t66;
@@ -891,8 +890,8 @@ pub fn forward_dynamics_with(
     let t73 = 0.012916407125949918 * t44 * t59 + s_q4 * t65 + c_q4 * t61
         + 0.012916407125949918 * t56 * t25;
     let t74 = 0.00288 * (t36 + t42 + s_q4 * inv67 * t69)
-        + 0.0000082944 * t56 * t60 * inv67 - t30 * t70;
-    let t75 = c_q4 * t64 - 0.0016 * t21 * t29 - s_q4 * t62 - t60 * t70 - t30 * t71
+        - 0.0000082944 * t56 * t60 * inv67 - t30 * t70;
+    let t75 = c_q4 * t64 + t60 * t70 - 0.0016 * t21 * t29 - s_q4 * t62 - t30 * t71
         - 0.00024216 * t44 * inv67 * t69;
     let t76 = -0.012916407125949918 * c_q3 * c_q3 * c_q4 * c_q4
         - 0.0000082944 * t56 * s_q3 * s_q3 * inv67;
@@ -911,11 +910,11 @@ pub fn forward_dynamics_with(
     let t88 = t81 - t83 - 0.89133;
     let t89 = t84 + 0.025375;
     let t90 = 0.0203 * (t85 - t80) - 0.0047376;
-    let t91 = s_q3 * s_q3 * t71 + 0.4318 * t83 + 0.3586500705 - 0.8636 * t81
-        - 0.0203 * -t84;
+    let t91 = s_q3 * s_q3 * t71 + 0.4318 * t83 + 0.3586500705 + 0.0203 * t84
+        - 0.8636 * t81;
     let inv92 = 1.0 / t91;
     let t93 = c_q3 * t72 - s_q3 * t74;
-    let t94 = -(s_q3 * t72) - c_q3 * t74;
+    let t94 = s_q3 * t72 + c_q3 * t74;
     let t95 = t9 * t50 + tau[2] + 0.0203 * t73 + -0.4318 * t93 - t8 * t51 - c_q3 * t68
         - s_q3 * t75;
     let t96 = t76 - t88 * t88 * inv92;
@@ -939,10 +938,10 @@ pub fn forward_dynamics_with(
         - t14 * t98 - t16 * t102 - t88 * inv92 * t95;
     let t113 = 0.89133 * t23 + t8 * t49 + t73 + t17 * t105 - t57 * t97 - t58 * t99
         - t14 * t100 - t16 * t104 - t89 * inv92 * t95;
-    let t114 = t15 * t51 + c_q3 * t75 + t17 * t110 + 0.4318 * t94 - t9 * t52 - s_q3 * t68
+    let t114 = t15 * t51 + c_q3 * t75 + t17 * t110 - 0.4318 * t94 - t9 * t52 - s_q3 * t68
         - t57 * t102 - t58 * t104 - t14 * t107 - t16 * t109 - t87 * inv92 * t95;
-    let t115 = t8 * t52 + t17 * t111 - t15 * t50 - tau[3] - t57 * t103 - t58 * t105
-        - t14 * t108 - t16 * t110 - t90 * inv92 * t95 - 0.0203 * t94;
+    let t115 = t8 * t52 + t17 * t111 + 0.0203 * t94 - t15 * t50 - tau[3] - t57 * t103
+        - t58 * t105 - t14 * t108 - t16 * t110 - t90 * inv92 * t95;
     let t116 = s_q2 * t97;
     let t117 = c_q2 * t97;
     let t118 = s_q2 * t96 + t117;
@@ -993,7 +992,7 @@ pub fn forward_dynamics_with(
                 + 0.15005 * (c_q2 * t112 - s_q2 * t113) - qd[1] * t46 - t4 * t146
                 - t140 * inv142 * t144
                 - 0.4318
-                    * (t94 + t17 * t108 - 0.025375 * t26 - 0.89133 * t27 - t57 * t98
+                    * (t17 * t108 - t94 - 0.025375 * t26 - 0.89133 * t27 - t57 * t98
                         - t58 * t100 - t14 * t101 - t16 * t107 - t86 * inv92 * t95))
         - 9.81
             * (s_q1
@@ -1021,7 +1020,7 @@ pub fn forward_dynamics_with(
     let t165 = t159 + 0.4318 * t160 - 0.0203 * t161;
     let t166 = t30 + c_q3 * t160 - s_q3 * t163;
     let t167 = inv67
-        * (t69 + 0.00288 * s_q4 * (t60 - s_q3 * t164 - c_q3 * t165) - t66 * t161
+        * (t69 - 0.00288 * s_q4 * (t60 + s_q3 * t164 + c_q3 * t165) - t66 * t161
             - 0.00024216 * t44 * t166);
     [
         inv149 * t150,
@@ -1040,7 +1039,7 @@ pub fn forward_dynamics_with(
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
     mul: 502,
-    add: 325,
+    add: 312,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -1077,14 +1076,14 @@ pub fn coriolis_matrix_with(
     let t11 = t8 * s_q3;
     let t12 = t6 * c_q3 - t11;
     let t13 = t8 * c_q3;
-    let t14 = -(t6 * s_q3) - t13;
+    let t14 = t6 * s_q3 + t13;
     let t15 = 0.4318 * t6 - 0.0203 * t7;
     let t16 = t7 + qd[3];
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
     let t19 = t12 * c_q4 + t16 * s_q4;
     let t20 = t16 * c_q4 - t12 * s_q4;
-    let t21 = qd[4] - t14;
+    let t21 = qd[4] + t14;
     let s_q5 = libm::Libm::<Real>::sin(q[5]);
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
     let t24 = t19 * c_q5 - t21 * s_q5;
@@ -1099,12 +1098,12 @@ pub fn coriolis_matrix_with(
     let t33 = c_q3 * t32;
     let t34 = c_q4 * t33 + s_q4 * t29;
     let t35 = s_q3 * t32;
-    let t36 = -(s_q5 * t34) - c_q5 * t35;
+    let t36 = s_q5 * t34 + c_q5 * t35;
     let t37 = c_q5 * t34 - s_q5 * t35;
     let t38 = c_q4 * t29 - s_q4 * t33;
     let t39 = s_q3 * c_q4;
     let t40 = s_q5 * t39 - c_q3 * c_q5;
-    let t41 = -(c_q5 * t39) - c_q3 * s_q5;
+    let t41 = c_q5 * t39 + c_q3 * s_q5;
     let t42 = -0.01028286357706917 * t3 - qd[1];
     let t43 = -0.2989010989010989 * t2 - qd[1];
     let t44 = 1.748114002 * qd[1] - 0.6903913435 * t2 - 0.023751 * t3;
@@ -1133,7 +1132,7 @@ pub fn coriolis_matrix_with(
     let t67 = s_q1 * t2;
     let t68 = 0.4318 * t48 + s_q1 * (0.4318 * qd[1] - 0.15005 * t2) - 0.3001 * c_q1 * t3
         - 0.15005 * t67;
-    let t69 = -(s_q3 * t56) - c_q3 * t61;
+    let t69 = s_q3 * t56 + c_q3 * t61;
     let t70 = 0.4318 * t32 - 0.0203 * t29;
     let t71 = 0.8636 * (t3 * (t28 - t27));
     let t72 = t15 * t29 + t7 * t70 + t71;
@@ -1145,27 +1144,27 @@ pub fn coriolis_matrix_with(
     let t78 = s_q5 * t26;
     let t79 = s_q5 * t24;
     let t80 = 0.00064216 * t57 + 0.00024216 * t60 + 0.00288 * (s_q3 * t72 + c_q3 * t75)
-        + 0.00004 * (t36 * t76 + t37 * t78 + t38 * (t77 + t79));
+        + 0.00004 * (t37 * t78 + t38 * (t77 + t79) - t36 * t76);
     let t81 = c_q4 * t59 - qd[4] * t34 - s_q4 * t58;
     let t82 = 0.00004 * t81 - 0.0004 * (t21 * t34 + t19 * t35);
-    let t83 = 0.0003 * t58 + 0.0016 * (t14 * t29 - t16 * t35) + c_q4 * t80 - s_q4 * t82;
+    let t83 = 0.0003 * t58 + c_q4 * t80 - 0.0016 * (t14 * t29 + t16 * t35) - s_q4 * t82;
     let t84 = 0.8636 * (t3 * (t31 + t30));
     let t85 = s_q5 * t25;
     let t86 = c_q5 * t24;
     let t87 = 0.00004 * (t37 * t76 + t38 * t86) + 0.00064216 * t54 - 0.00024216 * t52
         - 0.00288
             * (c_q4 * (c_q3 * t72 - s_q3 * t75) + s_q4 * (t84 - t15 * t32 - t6 * t70))
-        - 0.00004 * (t36 * t78 + t38 * t85);
+        - 0.00004 * (t38 * t85 - t36 * t78);
     let t88 = -0.0013 * (t16 * t33 + t12 * t29) - t87;
-    let t89 = 0.3251198455 * t53 + c_q3 * t83 + 0.89133 * t68 + 0.4318 * t69
-        + 0.011273199 * t73 + t29 * (t46 - 0.0047376 * t7) - s_q3 * t88;
+    let t89 = 0.3251198455 * t53 + c_q3 * t83 + 0.89133 * t68 + 0.011273199 * t73
+        + t29 * (t46 - 0.0047376 * t7) - 0.4318 * t69 - s_q3 * t88;
     let t90 = 0.3251198455 * t32 - 0.011273199 * t29;
-    let t91 = 0.0016 * t59 + s_q4 * t80 + c_q4 * t82 - 0.0003 * (t14 * t33 - t12 * t35);
-    let t92 = t8 * t90 + t91 + 0.0047376 * t6 * t29 - 0.011273199 * t53 - 0.025375 * t68
-        - 0.0203 * t69 - t32 * t46;
+    let t91 = 0.0016 * t59 + s_q4 * t80 + c_q4 * t82 + 0.0003 * (t14 * t33 + t12 * t35);
+    let t92 = t8 * t90 + t91 + 0.0047376 * t6 * t29 + 0.0203 * t69 - 0.011273199 * t53
+        - 0.025375 * t68 - t32 * t46;
     let t93 = -1.601861202 * s_q1 - 0.0070992 * c_q1;
     let t94 = 0.0203 * t64 + 0.025375 * t84 + -0.4318 * t62 + -0.89133 * t71
-        + t32 * (-0.011273199 * t6 - 0.0047376 * t8 + -0.011273199 * t6) - s_q3 * t83
+        + t32 * (-0.011273199 * t6 + -0.011273199 * t6 - 0.0047376 * t8) - s_q3 * t83
         - 0.0047376 * t59 - c_q3 * t88 - t29 * (0.3251198455 * t6 - 0.011273199 * t7)
         - t7 * t90;
     let t95 = c_q3 * t21;
@@ -1179,44 +1178,44 @@ pub fn coriolis_matrix_with(
     let t103 = c_q3 * t20;
     let t104 = t102 + t103;
     let t105 = c_q3 * (t7 - qd[3]);
-    let t106 = -t6;
-    let t107 = qd[4] * t97 + c_q4 * t105 + s_q4 * t106;
+    let t106 = t6;
+    let t107 = qd[4] * t97 + c_q4 * t105 - s_q4 * t106;
     let t108 = -0.00288 * (t104 + t107);
     let t109 = c_q3 * t101 - s_q3 * t108;
     let t110 = t109 - 0.05075 * t8;
     let t111 = c_q4 * t96 + s_q4 * t100;
     let t112 = t111 - 1.78266 * t8;
     let t113 = s_q2 * t110 + c_q2 * t112;
-    let t114 = -(s_q3 * t101) - c_q3 * t108;
+    let t114 = s_q3 * t101 + c_q3 * t108;
     let t115 = qd[1] * c_q2;
     let t116 = -0.0406 * t8 - 0.8636 * t115;
-    let t117 = 0.8636 * t7 - 0.0406 * t106;
+    let t117 = 0.8636 * t7 + 0.0406 * t106;
     let t118 = 0.8636 * t2 + t117;
     let t119 = 0.00064216 * t104 + 0.00024216 * t107
-        + 0.00004 * (t40 * t76 + t41 * t78 + t97 * (t77 + t79));
+        + 0.00004 * (t40 * t76 + t97 * (t77 + t79) - t41 * t78);
     let t120 = 0.00288 * (s_q3 * t116 + c_q3 * t118) + t119;
-    let t121 = qd[4] * t39 + c_q4 * t106 - s_q4 * t105;
+    let t121 = qd[4] * t39 - c_q4 * t106 - s_q4 * t105;
     let t122 = 0.00004 * t121 - 0.0004 * (c_q3 * t19 - t21 * t39);
     let t123 = 0.0003 * t105 - 0.0016 * c_q3 * t16 - s_q4 * t122;
     let t124 = c_q4 * t120 + t123;
     let t125 = qd[1] * s_q2;
     let t126 = c_q4 * (c_q3 * t116 - s_q3 * t118) + s_q4 * 0.8636 * (t125 - t8);
-    let t127 = 0.00024216 * t98 + 0.00004 * (t40 * t78 + t97 * (t85 - t86) - t41 * t76)
+    let t127 = 0.00024216 * t98 + 0.00004 * (t40 * t78 + t97 * (t85 - t86) + t41 * t76)
         - 0.00064216 * t99;
     let t128 = 0.0013 * s_q3 * t16 + t127;
     let t129 = 0.00288 * t126 + t128;
-    let t130 = 0.683769916 * t7 + 0.0094752 * t8 + 0.4318 * t114 - 0.022546398 * t106;
+    let t130 = 0.683769916 * t7 + 0.0094752 * t8 + 0.022546398 * t106 - 0.4318 * t114;
     let t131 = 0.769752588 * t2 + c_q3 * t124 + t130 - s_q3 * t129;
     let t132 = s_q4 * t120;
-    let t133 = c_q4 * t122 - 0.0003 * (-(s_q3 * t14) - c_q3 * t12);
-    let t134 = 0.035130225 * t106 + t133 - 0.022546398 * t7 - 0.0203 * t114;
+    let t133 = c_q4 * t122 - 0.0003 * (s_q3 * t14 - c_q3 * t12);
+    let t134 = t133 + 0.0203 * t114 - 0.035130225 * t106 - 0.022546398 * t7;
     let t135 = t132 + t134 - 0.02191385 * t2;
     let t136 = 0.15005 * (c_q2 * t110 - s_q2 * t112)
-        - 0.4318 * (1.78266 * t7 + t114 - 0.05075 * t106);
+        - 0.4318 * (1.78266 * t7 + 0.05075 * t106 - t114);
     let t137 = 0.0203 * t111 - 0.4318 * t109;
     let t138 = 0.4318 * t113 + t137;
     let t139 = 0.769752588 * t115 + 0.02191385 * t125 - s_q3 * t124 - c_q3 * t129;
-    let t140 = 0.0016 * t106 + t133;
+    let t140 = t133 - 0.0016 * t106;
     let t141 = 0.00002 * t121;
     let t142 = t119 + 0.00288 * (c_q3 * t117 - 0.0406 * t11);
     let t143 = t123 + c_q4 * t142;
@@ -1225,39 +1224,39 @@ pub fn coriolis_matrix_with(
     let t146 = t130 + c_q3 * t143 - s_q3 * t145;
     let t147 = s_q4 * t142;
     let t148 = t134 + t147;
-    let t149 = -(s_q3 * t143) - c_q3 * t145;
+    let t149 = s_q3 * t143 + c_q3 * t145;
     let t150 = c_q4 * t19;
     let t151 = s_q4 * t20 + t150;
     let t152 = 0.00288 * (t151 - t12);
     let t153 = 0.00576 * s_q4 * s_q4 * t19 + c_q4 * t152;
     let t154 = c_q4 * t21;
-    let t155 = c_q4 * (qd[4] + t14);
+    let t155 = c_q4 * (qd[4] - t14);
     let t156 = -0.00288 * (t154 + t155);
     let t157 = c_q3 * t153 - s_q3 * t156;
     let t158 = s_q4 * (t152 - 0.00576 * t150);
     let t159 = s_q2 * t157 + c_q2 * t158;
-    let t160 = -(s_q3 * t153) - c_q3 * t156;
+    let t160 = s_q3 * t153 + c_q3 * t156;
     let t161 = s_q4 * s_q5;
     let t162 = t76 * t161;
     let t163 = 0.00064216 * t154 + 0.00024216 * t155
         + 0.00004 * (t162 + c_q4 * (t77 + t79) - t162);
-    let t164 = -(s_q4 * (qd[4] + t14));
-    let t165 = 0.00004 * t164 - 0.0004 * s_q4 * t21;
-    let t166 = 0.0019 * t14 + c_q4 * t163 - s_q4 * t165;
+    let t164 = s_q4 * (qd[4] - t14);
+    let t165 = -0.00004 * t164 - 0.0004 * s_q4 * t21;
+    let t166 = c_q4 * t163 - 0.0019 * t14 - s_q4 * t165;
     let t167 = c_q5 * t76;
     let t168 = 0.00004 * (s_q4 * t167 + c_q4 * t86) - 0.00024216 * t151
         - 0.00004 * (c_q4 * t85 - t78 * t161);
     let t169 = -0.00194216 * t12 - t168;
-    let t170 = 0.4318 * t160 + c_q3 * t166 - s_q3 * t169;
+    let t170 = c_q3 * t166 - 0.4318 * t160 - s_q3 * t169;
     let t171 = s_q4 * t163 + c_q4 * t165;
-    let t172 = t171 - 0.0203 * t160;
+    let t172 = t171 + 0.0203 * t160;
     let t173 = 0.0203 * t158 - 0.4318 * t157 - s_q3 * t166 - c_q3 * t169;
     let t174 = 0.00576 * (s_q4 * t95 + s_q3 * t20);
     let t175 = s_q2 * t174 - 0.00576 * c_q2 * t154;
     let t176 = 0.00576 * (t103 - t102);
     let t177 = 0.00088432 * t20 - 0.00004 * (t167 + s_q5 * t78);
-    let t178 = -t19;
-    let t179 = 0.00044 * t178;
+    let t178 = t19;
+    let t179 = -0.00044 * t178;
     let t180 = c_q4 * t177 - s_q4 * t179;
     let t181 = 0.4318 * t176 + c_q3 * t180;
     let t182 = s_q4 * t177 + c_q4 * t179;
@@ -1267,7 +1266,7 @@ pub fn coriolis_matrix_with(
     let t186 = 0.00004 * (t85 - t86);
     let t187 = c_q3 * c_q4 * t185 - s_q3 * t186;
     let t188 = s_q4 * t185;
-    let t189 = 0.5 * (-(t39 * t185) - c_q3 * t186);
+    let t189 = -0.5 * (t39 * t185 + c_q3 * t186);
     [
         [
             0.5
@@ -1278,7 +1277,7 @@ pub fn coriolis_matrix_with(
                         * (qd[1] * t93 + s_q2 * t89 + c_q2 * t92
                             + 0.15005 * (c_q2 * t63 - s_q2 * t65) - 0.0070992 * t47
                             - s_q1 * t44 - t2 * t49
-                            - 0.4318 * (t69 + 0.025375 * t73 + 0.89133 * t74))),
+                            - 0.4318 * (0.025375 * t73 + 0.89133 * t74 - t69))),
             0.5
                 * (s_q1
                     * (0.1462528 * t3 + c_q2 * t131 - 0.047502 * t43 - 0.15005 * t113
@@ -1293,7 +1292,7 @@ pub fn coriolis_matrix_with(
                 * (s_q1 * (c_q2 * t170 - 0.15005 * t159 - s_q2 * t172)
                     + c_q1
                         * (0.15005 * (c_q2 * t157 - s_q2 * t158) + s_q2 * t170
-                            + c_q2 * t172 - 0.4318 * t160)),
+                            + c_q2 * t172 + 0.4318 * t160)),
             0.5
                 * (s_q1 * (c_q2 * t181 - 0.15005 * t175 - s_q2 * t183)
                     + c_q1
@@ -1309,7 +1308,7 @@ pub fn coriolis_matrix_with(
                     - 0.6903913435 * t47 - 0.0070992 * t67
                     - c_q1 * (0.6903913435 * t42 - 1.601861202 * t2) - t3 * t93),
             0.5 * (t138 + t139),
-            0.5 * (t138 + t149),
+            0.5 * (t138 - t149),
             0.5 * (0.4318 * t159 + t173),
             0.5 * (0.4318 * t175 + t184),
             t189,
@@ -1317,7 +1316,7 @@ pub fn coriolis_matrix_with(
         [
             0.5 * t94,
             0.5 * (t137 + t139),
-            0.5 * (t137 + t149),
+            0.5 * (t137 - t149),
             0.5 * t173,
             0.5 * t184,
             t189,
@@ -1336,15 +1335,15 @@ pub fn coriolis_matrix_with(
             0.5 * (-0.00288 * t144 - t127),
             0.5 * (0.00064216 * t12 + t168),
             0.0,
-            0.5 * -t186,
+            -0.5 * t186,
         ],
-        [0.00002 * t81, t141, t141, 0.00002 * t164, 0.00002 * t178, 0.0],
+        [0.00002 * t81, t141, t141, -0.00002 * t164, -0.00002 * t178, 0.0],
     ]
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
     mul: 124,
-    add: 80,
+    add: 78,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -1377,17 +1376,17 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let s_q3 = libm::Libm::<Real>::sin(q[3]);
     let c_q3 = libm::Libm::<Real>::cos(q[3]);
     let t14 = t7 * c_q3 - t11 * s_q3;
-    let t15 = -(t7 * s_q3) - t11 * c_q3;
+    let t15 = t7 * s_q3 + t11 * c_q3;
     let t16 = t9 + qd[3];
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
     let t19 = t14 * c_q4 + t16 * s_q4;
     let t20 = t16 * c_q4 - t14 * s_q4;
-    let t21 = qd[4] - t15;
+    let t21 = qd[4] + t15;
     let s_q5 = libm::Libm::<Real>::sin(q[5]);
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
     let t24 = t19 * c_q5 - t21 * s_q5;
-    let t25 = -(t19 * s_q5) - t21 * c_q5;
+    let t25 = t19 * s_q5 + t21 * c_q5;
     let t26 = t20 + qd[5];
     let t27 = 0.2275 * t3 - 0.006 * qd[1];
     let t28 = 0.068 * qd[1] - 0.2275 * t2;
@@ -1407,10 +1406,10 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let t42 = 0.0141 * t9 + t33 - 0.07 * t11;
     let t43 = t35 - 0.0141 * t7;
     let t44 = 0.07 * t7 - 0.4318 * t3;
-    let t45 = 0.019 * t15 + t38;
+    let t45 = t38 - 0.019 * t15;
     let t46 = -0.019 * t14 - t41;
     let t47 = t40 * t40;
-    let t48 = 0.032 * t25 + c_q5 * t39 - s_q5 * t41;
+    let t48 = c_q5 * t39 - 0.032 * t25 - s_q5 * t41;
     let t49 = -0.032 * t24 - s_q5 * t39 - c_q5 * t41;
     (
         0.175 * qd[0] * qd[0]
@@ -1433,7 +1432,7 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_POSES: OpCount = OpCount {
     mul: 53,
-    add: 39,
+    add: 38,
     div: 0,
     sqrt: 0,
     sin: 6,
@@ -1489,7 +1488,7 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let t36 = -(s_q4 * t29) - c_q4 * t24;
     let t37 = c_q4 * t31 - s_q4 * t27;
     let t38 = -(s_q4 * t31) - c_q4 * t27;
-    let t39 = -t32;
+    let t39 = t32;
     [
         Pose {
             rotation: [[c_q0, -s_q0, 0.0], [s_q0, c_q0, 0.0], [0.0, 0.0, 1.0]],
@@ -1512,13 +1511,13 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
             position: [t33, t34, t22],
         },
         Pose {
-            rotation: [[t35, t36, t30], [t37, t38, t39], [t20, t21, t18]],
+            rotation: [[t35, t36, t30], [t37, t38, -t39], [t20, t21, t18]],
             position: [t33, t34, t22],
         },
         Pose {
             rotation: [
                 [c_q5 * t35 - s_q5 * t30, -(s_q5 * t35) - c_q5 * t30, t36],
-                [c_q5 * t37 - s_q5 * t39, -(s_q5 * t37) - c_q5 * t39, t38],
+                [c_q5 * t37 + s_q5 * t39, c_q5 * t39 - s_q5 * t37, t38],
                 [c_q5 * t20 - s_q5 * t18, -(s_q5 * t20) - c_q5 * t18, t21],
             ],
             position: [t33, t34, t22],
@@ -1557,7 +1556,7 @@ pub fn coordinate_rates_with(
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
     mul: 245,
-    add: 168,
+    add: 154,
     div: 0,
     sqrt: 0,
     sin: 6,
@@ -1605,7 +1604,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let t25 = s_q3 * t16 + c_q3 * t20;
     let t26 = c_q3 * t19;
     let t27 = c_q4 * t26 + s_q4 * t15;
-    let t28 = -(s_q5 * t27) - c_q5 * t21;
+    let t28 = s_q5 * t27 + c_q5 * t21;
     let t29 = c_q5 * t27 - s_q5 * t21;
     let t30 = c_q4 * t23 - s_q4 * t22;
     let t31 = c_q4 * t15 - s_q4 * t26;
@@ -1617,7 +1616,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let t37 = s_q3 * t33;
     let t38 = s_q3 * c_q4;
     let t39 = s_q5 * t38 - c_q3 * c_q5;
-    let t40 = -(c_q5 * t38) - c_q3 * s_q5;
+    let t40 = c_q5 * t38 + c_q3 * s_q5;
     let t41 = c_q4 * t35 - s_q4 * t34;
     let t42 = 0.0203 * s_q4 - 0.4318 * c_q3 * c_q4;
     let t43 = 0.0203 * c_q4 + 0.4318 * c_q3 * s_q4;
@@ -1627,29 +1626,29 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let t47 = -(s_q0 * (t18 + t17));
     let t48 = c_q3 * t44 - s_q0 * s_q3;
     let t49 = s_q3 * t44 + s_q0 * c_q3;
-    let t50 = -t49;
+    let t50 = t49;
     let t51 = c_q3 * t46 + c_q0 * s_q3;
     let t52 = s_q3 * t46 - c_q0 * c_q3;
-    let t53 = -t52;
+    let t53 = t52;
     let t54 = c_q4 * t48 + s_q4 * t45;
     let t55 = c_q4 * t45 - s_q4 * t48;
     let t56 = c_q4 * t51 + s_q4 * t47;
     let t57 = c_q4 * t47 - s_q4 * t51;
     let t58 = c_q5 * t54 - s_q5 * t49;
-    let t59 = -(s_q5 * t54) - c_q5 * t49;
+    let t59 = s_q5 * t54 + c_q5 * t49;
     let t60 = c_q5 * t56 - s_q5 * t52;
-    let t61 = -(s_q5 * t56) - c_q5 * t52;
+    let t61 = s_q5 * t56 + c_q5 * t52;
     let t62 = t23 * t45;
     let t63 = t23 * t47;
     let t64 = t15 * t23;
     let t65 = t15 * t45;
     let t66 = t15 * t47;
     let t67 = t15 * t15;
-    let t68 = -t25;
+    let t68 = t25;
     let t69 = t21 * t37;
     let t70 = s_q3 * t21;
-    let t71 = -(s_q3 * t48) - c_q3 * t50;
-    let t72 = -(s_q3 * t51) - c_q3 * t53;
+    let t71 = c_q3 * t50 - s_q3 * t48;
+    let t72 = c_q3 * t53 - s_q3 * t51;
     let t73 = t21 * t21;
     let t74 = t30 * t55;
     let t75 = t41 * t55;
@@ -1673,16 +1672,16 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let t93 = t31 * t84;
     let t94 = c_q3 * t21 + t93 - t27 * t38;
     let t95 = c_q5 * t24 - s_q5 * t25;
-    let t96 = -(s_q5 * t24) - c_q5 * t25;
+    let t96 = s_q5 * t24 + c_q5 * t25;
     let t97 = c_q5 * t36 - s_q5 * t37;
-    let t98 = -(s_q5 * t36) - c_q5 * t37;
+    let t98 = s_q5 * t36 + c_q5 * t37;
     let t99 = c_q5 * t42 + 0.4318 * s_q3 * s_q5;
     let t100 = 0.4318 * s_q3 * c_q5 - s_q5 * t42;
-    let t101 = t85 + t40 * t58 + t39 * t59;
+    let t101 = t85 - t40 * t58 - t39 * t59;
     let t102 = s_q4 * c_q5;
     let t103 = s_q4 * s_q5;
-    let t104 = t89 + t40 * t60 + t39 * t61;
-    let t105 = t93 + t29 * t40 + t28 * t39;
+    let t104 = t89 - t40 * t60 - t39 * t61;
+    let t105 = t93 - t29 * t40 - t28 * t39;
     [
         [
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
@@ -1725,30 +1724,30 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
         [
             [
                 t62 + t22 * t48 + t50 * t68,
-                t34 * t48 + t35 * t45 - t37 * t50,
-                0.0203 * t45 + 0.4318 * (s_q3 * t50 - c_q3 * t48),
+                t34 * t48 + t35 * t45 + t37 * t50,
+                0.0203 * t45 - 0.4318 * (s_q3 * t50 + c_q3 * t48),
                 0.0,
                 0.0,
                 0.0,
             ],
             [
                 t63 + t22 * t51 + t53 * t68,
-                t34 * t51 + t35 * t47 - t37 * t53,
-                0.0203 * t47 + 0.4318 * (s_q3 * t53 - c_q3 * t51),
+                t34 * t51 + t35 * t47 + t37 * t53,
+                0.0203 * t47 - 0.4318 * (s_q3 * t53 + c_q3 * t51),
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                t64 + t22 * t26 - t21 * t68,
+                t64 + t22 * t26 + t21 * t68,
                 t26 * t34 + t69 + t15 * t35,
                 0.0203 * t15 - 0.4318 * (c_q3 * t26 + t70),
                 0.0,
                 0.0,
                 0.0,
             ],
-            [t65 + t26 * t48 - t21 * t50, t71, t71, t45, 0.0, 0.0],
-            [t66 + t26 * t51 - t21 * t53, t72, t72, t47, 0.0, 0.0],
+            [t65 + t26 * t48 + t21 * t50, t71, t71, t45, 0.0, 0.0],
+            [t66 + t26 * t51 + t21 * t53, t72, t72, t47, 0.0, 0.0],
             [t67 + t26 * t26 + t73, 0.0, 0.0, t15, 0.0, 0.0],
         ],
         [
@@ -1784,7 +1783,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             [
                 t74 + t58 * t95 + t59 * t96,
                 t75 + t58 * t97 + t59 * t98,
-                t76 + t58 * t99 + t59 * t100,
+                t76 + t58 * t99 - t59 * t100,
                 0.0,
                 0.0,
                 0.0,
@@ -1792,7 +1791,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             [
                 t77 + t60 * t95 + t61 * t96,
                 t78 + t60 * t97 + t61 * t98,
-                t79 + t60 * t99 + t61 * t100,
+                t79 + t60 * t99 - t61 * t100,
                 0.0,
                 0.0,
                 0.0,
@@ -1800,7 +1799,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             [
                 t80 + t29 * t95 + t28 * t96,
                 t81 + t29 * t97 + t28 * t98,
-                t82 + t29 * t99 + t28 * t100,
+                t82 + t29 * t99 - t28 * t100,
                 0.0,
                 0.0,
                 0.0,
@@ -1809,24 +1808,24 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 t83 + t29 * t58 + t28 * t59,
                 t101,
                 t101,
-                t87 + t58 * t102 - t59 * t103,
-                -(s_q5 * t58) - c_q5 * t59,
+                t87 + t58 * t102 + t59 * t103,
+                c_q5 * t59 - s_q5 * t58,
                 t55,
             ],
             [
                 t88 + t29 * t60 + t28 * t61,
                 t104,
                 t104,
-                t91 + t60 * t102 - t61 * t103,
-                -(s_q5 * t60) - c_q5 * t61,
+                t91 + t60 * t102 + t61 * t103,
+                c_q5 * t61 - s_q5 * t60,
                 t57,
             ],
             [
                 t92 + t29 * t29 + t28 * t28,
                 t105,
                 t105,
-                t32 + t29 * t102 - t28 * t103,
-                -(s_q5 * t29) - c_q5 * t28,
+                t32 + t29 * t102 + t28 * t103,
+                c_q5 * t28 - s_q5 * t29,
                 t31,
             ],
         ],

@@ -19,11 +19,11 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 20 | 10 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 26 | 17 | 0 | 0 | 1 | 1 |
+//! | `inverse_dynamics` | 26 | 15 | 0 | 0 | 1 | 1 |
 //! | `mass_matrix` | 9 | 8 | 0 | 0 | 1 | 1 |
-//! | `bias` | 20 | 10 | 0 | 0 | 1 | 1 |
+//! | `bias` | 20 | 8 | 0 | 0 | 1 | 1 |
 //! | `gravity` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `joint_space` | 25 | 18 | 0 | 0 | 1 | 1 |
+//! | `joint_space` | 25 | 16 | 0 | 0 | 1 | 1 |
 //! | `forward_dynamics` | 40 | 24 | 2 | 0 | 1 | 1 |
 //! | `coriolis_matrix` | 23 | 8 | 0 | 0 | 1 | 1 |
 //! | `energy` | 19 | 10 | 0 | 0 | 1 | 1 |
@@ -200,7 +200,7 @@ pub const OPS_DERIVED: OpCount = OpCount {
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
     mul: 26,
-    add: 17,
+    add: 15,
     div: 0,
     sqrt: 0,
     sin: 1,
@@ -233,16 +233,16 @@ pub fn inverse_dynamics_with(
     let t2 = qd[0] + qd[1];
     let t3 = qdd[0] + qdd[1];
     let t4 = t3 * d.k1;
-    let t5 = -(qdd[0] * d.k2) - qd[0] * qd[0] * d.k3;
+    let t5 = qdd[0] * d.k2 + qd[0] * qd[0] * d.k3;
     let t6 = qdd[0] * d.k3 - qd[0] * qd[0] * d.k2;
-    let t7 = (c_q1 * t6 - s_q1 * t5) * d.k4;
-    let t8 = (c_q1 * t5 + s_q1 * t6) * d.k5;
-    let t9 = -(t3 * d.k5) - t2 * t2 * d.k4;
+    let t7 = (c_q1 * t6 + s_q1 * t5) * d.k4;
+    let t8 = (s_q1 * t6 - c_q1 * t5) * d.k5;
+    let t9 = t3 * d.k5 + t2 * t2 * d.k4;
     let t10 = t3 * d.k4 - t2 * t2 * d.k5;
     let t11 = t4 + t7 - t8;
     [
-        t11 + qdd[0] * d.k0 + d.k3 * (s_q1 * t9 + c_q1 * t10)
-            - d.k2 * (c_q1 * t9 - s_q1 * t10),
+        t11 + qdd[0] * d.k0 + d.k3 * (c_q1 * t10 - s_q1 * t9)
+            + d.k2 * (c_q1 * t9 + s_q1 * t10),
         t11,
     ]
 }
@@ -277,7 +277,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
     mul: 20,
-    add: 10,
+    add: 8,
     div: 0,
     sqrt: 0,
     sin: 1,
@@ -299,10 +299,10 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t2 = qd[0] + qd[1];
     let t3 = d.k4 * (qd[0] * (qd[0] * (s_q1 * d.k3 - c_q1 * d.k2)));
-    let t4 = d.k5 * -(qd[0] * (qd[0] * (c_q1 * d.k3 + s_q1 * d.k2)));
-    let t5 = t3 - t4;
+    let t4 = d.k5 * (qd[0] * (qd[0] * (c_q1 * d.k3 + s_q1 * d.k2)));
+    let t5 = t3 + t4;
     [
-        t5 + d.k3 * -(t2 * (t2 * (s_q1 * d.k4 + c_q1 * d.k5)))
+        t5 - d.k3 * (t2 * (t2 * (s_q1 * d.k4 + c_q1 * d.k5)))
             - d.k2 * t2 * t2 * (s_q1 * d.k5 - c_q1 * d.k4),
         t5,
     ]
@@ -332,7 +332,7 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
     mul: 25,
-    add: 18,
+    add: 16,
     div: 0,
     sqrt: 0,
     sin: 1,
@@ -366,11 +366,11 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t11 = t2 * d.k4;
     let t12 = c_q1 * t2;
     let t13 = t2 * d.k5;
-    let t14 = d.k4 * qd[0] * qd[0] * (t3 - t4) - d.k5 * -(qd[0] * (qd[0] * (t6 + t7)));
+    let t14 = d.k4 * qd[0] * qd[0] * (t3 - t4) + d.k5 * (qd[0] * (qd[0] * (t6 + t7)));
     JointSpace {
         mass_matrix: [[d.k6 + p.m2 * (t5 * t5 + t8 * t8), t9], [t9, d.k1]],
         bias: [
-            d.k3 * (-(t10 * t11) - t12 * t13) + t14 - d.k2 * (t10 * t13 - t11 * t12),
+            t14 - d.k3 * (t10 * t11 + t12 * t13) - d.k2 * (t10 * t13 - t11 * t12),
             t14,
         ],
         gravity: [0.0, 0.0],

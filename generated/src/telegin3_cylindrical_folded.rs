@@ -25,7 +25,7 @@
 //! | `gravity` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `joint_space` | 8 | 5 | 0 | 0 | 0 | 0 |
 //! | `forward_dynamics` | 10 | 7 | 1 | 0 | 0 | 0 |
-//! | `coriolis_matrix` | 7 | 3 | 0 | 0 | 0 | 0 |
+//! | `coriolis_matrix` | 7 | 2 | 0 | 0 | 0 | 0 |
 //! | `energy` | 11 | 7 | 0 | 0 | 0 | 0 |
 //! | `body_poses` | 2 | 3 | 0 | 0 | 1 | 1 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -313,7 +313,7 @@ pub fn forward_dynamics_with(
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
     mul: 7,
-    add: 3,
+    add: 2,
     div: 0,
     sqrt: 0,
     sin: 0,
@@ -338,7 +338,7 @@ pub fn coriolis_matrix_with(
     let p = &d.params;
     let t0 = qd[0] * (4.8 - 22.0 * q[1]);
     [
-        [0.5 * (qd[1] * (22.0 * q[1] - 4.8)), 0.5 * -t0, 0.0],
+        [0.5 * (qd[1] * (22.0 * q[1] - 4.8)), -0.5 * t0, 0.0],
         [0.5 * t0, 0.0, 0.0],
         [0.0, 0.0, 0.0],
     ]

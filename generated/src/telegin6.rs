@@ -19,17 +19,17 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 39 | 28 | 2 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 63 | 55 | 0 | 0 | 3 | 3 |
-//! | `mass_matrix` | 28 | 26 | 0 | 0 | 3 | 3 |
-//! | `bias` | 55 | 34 | 0 | 0 | 3 | 3 |
+//! | `inverse_dynamics` | 63 | 53 | 0 | 0 | 3 | 3 |
+//! | `mass_matrix` | 28 | 25 | 0 | 0 | 3 | 3 |
+//! | `bias` | 55 | 31 | 0 | 0 | 3 | 3 |
 //! | `gravity` | 1 | 1 | 0 | 0 | 1 | 0 |
-//! | `joint_space` | 83 | 61 | 0 | 0 | 3 | 3 |
-//! | `forward_dynamics` | 147 | 87 | 4 | 0 | 4 | 4 |
+//! | `joint_space` | 83 | 57 | 0 | 0 | 3 | 3 |
+//! | `forward_dynamics` | 147 | 85 | 4 | 0 | 4 | 4 |
 //! | `coriolis_matrix` | 138 | 60 | 0 | 0 | 4 | 4 |
-//! | `energy` | 67 | 50 | 0 | 0 | 4 | 4 |
+//! | `energy` | 67 | 45 | 0 | 0 | 4 | 4 |
 //! | `body_poses` | 18 | 17 | 0 | 0 | 5 | 5 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `body_jacobians` | 91 | 58 | 0 | 0 | 5 | 5 |
+//! | `body_jacobians` | 91 | 57 | 0 | 0 | 5 | 5 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 /// The floating-point type of every input, output and parameter:
@@ -377,7 +377,7 @@ pub const OPS_DERIVED: OpCount = OpCount {
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
     mul: 63,
-    add: 55,
+    add: 53,
     div: 0,
     sqrt: 0,
     sin: 3,
@@ -431,14 +431,15 @@ pub fn inverse_dynamics_with(
     let t22 = p.icy6 * (qd[5] + t16);
     let t23 = p.icy6 * (qdd[5] + t20);
     let t24 = d.k4 * (t21 - qdd[4]);
-    let t25 = -(d.k4 * (qd[4] * qd[4] + t18 * t18));
-    let t26 = c_q4 * t24 - s_q4 * t25;
+    let t25 = d.k4 * (qd[4] * qd[4] + t18 * t18);
+    let t26 = c_q4 * t24 + s_q4 * t25;
     let t27 = d.k4 * (t19 + t17);
     let t28 = c_q2 * t27 - s_q2 * t26;
     let t29 = c_q4 * (p.icy5 * t20 + t23)
         + s_q4
-            * (t17 * (d.k2 + d.k3 - p.icy5) + t19 * (d.k2 + d.k3) - qd[4] * t22
-                + (s_q2 * t10 + c_q2 * t9) * d.k4) + t12 * (p.icy3 + p.icy4);
+            * (t17 * (d.k2 + d.k3 - p.icy5) + t19 * (d.k2 + d.k3)
+                + (s_q2 * t10 + c_q2 * t9) * d.k4 - qd[4] * t22)
+        + t12 * (p.icy3 + p.icy4);
     let t30 = t6 * d.k1 + t29 - t4 * d.k5 - p.l2 * (t9 * d.k6 + t28);
     [
         qdd[0] * d.k0 + t30
@@ -447,7 +448,7 @@ pub fn inverse_dynamics_with(
                     - s_q1 * (c_q2 * t26 + s_q2 * t27 - t5 * (t5 * (d.k5 + d.k8)))),
         t30,
         t29,
-        -(t13 * d.k9) - s_q4 * t24 - c_q4 * t25,
+        c_q4 * t25 - t13 * d.k9 - s_q4 * t24,
         t18 * t22 + t21 * (p.icy5 - d.k2 - d.k3) + qdd[4] * (d.k2 + d.k3)
             - ((c_q2 * t10 - s_q2 * t9) * c_q4 + t13 * s_q4) * d.k4,
         t23,
@@ -456,7 +457,7 @@ pub fn inverse_dynamics_with(
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
     mul: 28,
-    add: 26,
+    add: 25,
     div: 0,
     sqrt: 0,
     sin: 3,
@@ -481,16 +482,16 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
     let t6 = p.l1 * s_q1;
-    let t7 = -p.l2 - p.l1 * c_q1;
+    let t7 = p.l2 + p.l1 * c_q1;
     let t8 = p.icy6 * c_q4;
     let t9 = s_q4 * d.k4;
     let t10 = c_q2 * t9;
     let t11 = c_q4 * (p.icy5 * c_q4 + t8) + s_q4 * s_q4 * (d.k2 + d.k3);
-    let t12 = (s_q2 * t6 + c_q2 * t7) * t9 + t11;
-    let t13 = t12 + c_q1 * d.k10 - p.l2 * (t10 + t7 * d.k6);
+    let t12 = (s_q2 * t6 - c_q2 * t7) * t9 + t11;
+    let t13 = t12 + c_q1 * d.k10 - p.l2 * (t10 - t7 * d.k6);
     let t14 = t13 + d.k14;
     let t15 = t12 + d.k15;
-    let t16 = -(c_q4 * (c_q2 * t6 - s_q2 * t7) * d.k4);
+    let t16 = -(c_q4 * (c_q2 * t6 + s_q2 * t7) * d.k4);
     let t17 = c_q2 * s_q4 * d.k16;
     let t18 = t11 + d.k15;
     let t19 = t18 - t17;
@@ -514,7 +515,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
     mul: 55,
-    add: 34,
+    add: 31,
     div: 0,
     sqrt: 0,
     sin: 3,
@@ -544,19 +545,19 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t9 = qd[4] * t8;
     let t10 = t5 * s_q4;
     let t11 = t8 * t10;
-    let t12 = -(p.l1 * qd[0] * qd[0] * c_q1) - p.l2 * t2 * t2;
+    let t12 = p.l1 * qd[0] * qd[0] * c_q1 + p.l2 * t2 * t2;
     let t13 = qd[0] * (qd[0] * s_q1);
     let t14 = p.l1 * t13;
     let t15 = qd[4] * t10;
     let t16 = p.icy6 * t15;
     let t17 = p.icy6 * (qd[5] + t8);
-    let t18 = -(d.k4 * (qd[4] * qd[4] + t10 * t10));
+    let t18 = d.k4 * (qd[4] * qd[4] + t10 * t10);
     let t19 = s_q4 * d.k4;
-    let t20 = t8 * t8 * t19 - s_q4 * t18;
+    let t20 = t8 * t8 * t19 + s_q4 * t18;
     let t21 = t9 * d.k4;
     let t22 = 2.0 * c_q2 * t21 - s_q2 * t20;
-    let t23 = (s_q2 * t12 - c_q2 * t14) * t19 + c_q4 * (-(p.icy5 * t15) - t16)
-        + s_q4 * (t9 * (2.0 * (d.k2 + d.k3) - p.icy5) - qd[4] * t17);
+    let t23 = s_q4 * (t9 * (2.0 * (d.k2 + d.k3) - p.icy5) - qd[4] * t17)
+        - (s_q2 * t12 + c_q2 * t14) * t19 - c_q4 * (p.icy5 * t15 + t16);
     let t24 = t23 + t13 * d.k10 - p.l2 * (t22 - t13 * d.k19);
     [
         t24
@@ -566,9 +567,9 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
                         * (c_q2 * t20 + 2.0 * s_q2 * t21 - t2 * (t2 * (d.k5 + d.k8)))),
         t24,
         t23,
-        d.k20 - c_q4 * t18 - t11 * t19,
+        d.k20 + c_q4 * t18 - t11 * t19,
         t10 * t17 + t11 * (p.icy5 - d.k2 - d.k3)
-            - (c_q4 * (c_q2 * t12 + s_q2 * t14) + p.g * s_q4) * d.k4,
+            - (c_q4 * (s_q2 * t14 - c_q2 * t12) + p.g * s_q4) * d.k4,
         -t16,
     ]
 }
@@ -598,7 +599,7 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
     mul: 83,
-    add: 61,
+    add: 57,
     div: 0,
     sqrt: 0,
     sin: 3,
@@ -633,32 +634,32 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t12 = t9 * t11;
     let t13 = p.l1 * s_q1;
     let t14 = s_q2 * t13;
-    let t15 = -p.l2 - t2;
+    let t15 = p.l2 + t2;
     let t16 = c_q2 * t13;
     let t17 = p.icy6 * c_q4;
-    let t18 = -(qd[0] * qd[0] * t2) - p.l2 * t3 * t3;
+    let t18 = qd[0] * qd[0] * t2 + p.l2 * t3 * t3;
     let t19 = qd[4] * t11;
     let t20 = p.icy6 * t19;
     let t21 = p.icy6 * (qd[5] + t9);
-    let t22 = -(d.k4 * (qd[4] * qd[4] + t11 * t11));
+    let t22 = d.k4 * (qd[4] * qd[4] + t11 * t11);
     let t23 = s_q4 * d.k4;
     let t24 = c_q2 * t23;
     let t25 = c_q4 * (p.icy5 * c_q4 + t17) + s_q4 * s_q4 * (d.k2 + d.k3);
-    let t26 = (t14 + c_q2 * t15) * t23 + t25;
-    let t27 = t26 + c_q1 * d.k10 - p.l2 * (t24 + t15 * d.k6);
+    let t26 = (t14 - c_q2 * t15) * t23 + t25;
+    let t27 = t26 + c_q1 * d.k10 - p.l2 * (t24 - t15 * d.k6);
     let t28 = t27 + d.k14;
     let t29 = t26 + d.k15;
-    let t30 = -(c_q4 * (t16 - s_q2 * t15) * d.k4);
+    let t30 = -(c_q4 * (t16 + s_q2 * t15) * d.k4);
     let t31 = c_q2 * s_q4 * d.k16;
     let t32 = t25 + d.k15;
     let t33 = t32 - t31;
     let t34 = -(s_q2 * c_q4 * d.k16);
     let t35 = qd[0] * (qd[0] * s_q1);
-    let t36 = t9 * t9 * t23 - s_q4 * t22;
+    let t36 = t9 * t9 * t23 + s_q4 * t22;
     let t37 = t10 * d.k4;
     let t38 = 2.0 * c_q2 * t37 - s_q2 * t36;
-    let t39 = (s_q2 * t18 - qd[0] * qd[0] * t16) * t23 + c_q4 * (-(p.icy5 * t19) - t20)
-        + s_q4 * (t10 * (2.0 * (d.k2 + d.k3) - p.icy5) - qd[4] * t21);
+    let t39 = s_q4 * (t10 * (2.0 * (d.k2 + d.k3) - p.icy5) - qd[4] * t21)
+        - (s_q2 * t18 + qd[0] * qd[0] * t16) * t23 - c_q4 * (p.icy5 * t19 + t20);
     let t40 = t39 + d.k10 * t35 - p.l2 * (t38 - t35 * d.k19);
     JointSpace {
         mass_matrix: [
@@ -685,9 +686,9 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
                                 - t3 * (t3 * (d.k5 + d.k8)))),
             t40,
             t39,
-            d.k20 - c_q4 * t22 - t12 * t23,
+            d.k20 + c_q4 * t22 - t12 * t23,
             t11 * t21 + t12 * (p.icy5 - d.k2 - d.k3)
-                - (c_q4 * (c_q2 * t18 + qd[0] * qd[0] * t14) + p.g * s_q4) * d.k4,
+                - (c_q4 * (qd[0] * qd[0] * t14 - c_q2 * t18) + p.g * s_q4) * d.k4,
             -t20,
         ],
         gravity: [0.0, 0.0, 0.0, d.k20, -(s_q4 * d.k21), 0.0],
@@ -696,7 +697,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
     mul: 147,
-    add: 87,
+    add: 85,
     div: 4,
     sqrt: 0,
     sin: 4,
@@ -773,11 +774,11 @@ pub fn forward_dynamics_with(
         * d.k30 + d.k31;
     let inv45 = 1.0 / t44;
     let t46 = tau[4] + t11 * t12 * d.k24 - t17 * t20 - t16 * t19;
-    let t47 = -(t11 * t22) - t46 * d.k33;
+    let t47 = t11 * t22 + t46 * d.k33;
     let t48 = qd[4] * qd[4] * d.k4 + t12 * t22;
-    let t49 = tau[3] - s_q4 * t47 - c_q4 * t48;
+    let t49 = tau[3] + s_q4 * t47 - c_q4 * t48;
     let t50 = d.k22 * t27;
-    let t51 = c_q4 * t47 + t21 * t29 - s_q4 * t48 - inv26 * t49 * t50;
+    let t51 = t21 * t29 - c_q4 * t47 - s_q4 * t48 - inv26 * t49 * t50;
     let t52 = c_q4 * (t13 * (d.k18 - d.k24) - tau[5]) + tau[2]
         + s_q4 * (t17 * t19 - t16 * t20 - t23 * (d.k18 + d.k24));
     let t53 = s_q4 * d.k4;
@@ -788,8 +789,8 @@ pub fn forward_dynamics_with(
     let t58 = -t50 - inv26 * t50 * t57;
     let t59 = s_q2 * t58;
     let t60 = tau[0]
-        + (c_q1 * (-t59 - p.l2 * inv37 * t40 * t59)
-            - s_q1 * (c_q2 * t58 + inv37 * t38 * t59)) * d.k35 - tau[1]
+        - (c_q1 * (t59 + p.l2 * inv37 * t40 * t59)
+            + s_q1 * (c_q2 * t58 + inv37 * t38 * t59)) * d.k35 - tau[1]
         - p.l1
             * (c_q1 * (t55 + t3 * t42 + t4 * t43 - inv37 * t40 * t56)
                 - s_q1
@@ -934,7 +935,7 @@ pub fn coriolis_matrix_with(
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
     mul: 67,
-    add: 50,
+    add: 45,
     div: 0,
     sqrt: 0,
     sin: 4,
@@ -970,12 +971,12 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let t15 = p.l1 * qd[0];
     let t16 = c_q1 * t15;
     let t17 = s_q1 * t15;
-    let t18 = -(p.l2 * t2) - t16;
-    let t19 = c_q2 * t17 - s_q2 * t18;
-    let t20 = s_q2 * t17 + c_q2 * t18;
+    let t18 = p.l2 * t2 + t16;
+    let t19 = c_q2 * t17 + s_q2 * t18;
+    let t20 = s_q2 * t17 - c_q2 * t18;
     let t21 = c_q4 * t19 - qd[3] * s_q4;
-    let t22 = -(s_q4 * t19) - qd[3] * c_q4;
-    let t23 = -(p.a2 * t2) - t16;
+    let t22 = s_q4 * t19 + qd[3] * c_q4;
+    let t23 = p.a2 * t2 + t16;
     let t24 = t19 * t19 + t20 * t20;
     let t25 = p.b5 * qd[4] + t21;
     let t26 = t20 - p.b5 * t11;
@@ -991,8 +992,8 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
                 + p.m02 * (t23 * t23 + qd[0] * qd[0] * s_q1 * s_q1 * d.k30)
                 + t5 * (t5 * (p.icy3 + p.icy4)) + p.icx5 * (t11 * t11 + qd[4] * qd[4])
                 + p.icx6 * (t12 * t12 + t13 * t13) + qd[0] * (qd[0] * (p.icy1 + d.k42))),
-        (p.b4 - q[3]) * d.k43 + (-q[3] - p.b5 * c_q4) * d.k44
-            + (-q[3] - p.b6 * c_q4) * d.k45 + d.k46,
+        (p.b4 - q[3]) * d.k43 + d.k46 - (q[3] + p.b5 * c_q4) * d.k44
+            - (q[3] + p.b6 * c_q4) * d.k45,
     )
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
@@ -1100,7 +1101,7 @@ pub fn coordinate_rates_with(
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
     mul: 91,
-    add: 58,
+    add: 57,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -1132,10 +1133,10 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
     let t10 = p.l1 * c_q1;
     let t11 = p.l1 * s_q1;
-    let t12 = -p.l2 - t10;
-    let t13 = c_q2 * t11 - s_q2 * t12;
+    let t12 = p.l2 + t10;
+    let t13 = c_q2 * t11 + s_q2 * t12;
     let t14 = c_q4 * t13;
-    let t15 = s_q2 * t11 + c_q2 * t12;
+    let t15 = s_q2 * t11 - c_q2 * t12;
     let t16 = p.l2 * s_q2;
     let t17 = c_q4 * t16;
     let t18 = p.l2 * c_q2;

@@ -24,17 +24,17 @@
 //! | function | mul | add | div | sqrt | sin | cos | fma |
 //! |---|---:|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 39 | 28 | 2 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 42 | 34 | 0 | 0 | 3 | 3 | 21 |
-//! | `mass_matrix` | 19 | 17 | 0 | 0 | 3 | 3 | 9 |
-//! | `bias` | 44 | 23 | 0 | 0 | 3 | 3 | 11 |
+//! | `inverse_dynamics` | 42 | 32 | 0 | 0 | 3 | 3 | 21 |
+//! | `mass_matrix` | 20 | 17 | 0 | 0 | 3 | 3 | 8 |
+//! | `bias` | 44 | 20 | 0 | 0 | 3 | 3 | 11 |
 //! | `gravity` | 1 | 1 | 0 | 0 | 1 | 0 | 0 |
-//! | `joint_space` | 64 | 42 | 0 | 0 | 3 | 3 | 19 |
-//! | `forward_dynamics` | 107 | 47 | 4 | 0 | 4 | 4 | 40 |
+//! | `joint_space` | 65 | 39 | 0 | 0 | 3 | 3 | 18 |
+//! | `forward_dynamics` | 106 | 44 | 4 | 0 | 4 | 4 | 41 |
 //! | `coriolis_matrix` | 110 | 32 | 0 | 0 | 4 | 4 | 28 |
-//! | `energy` | 34 | 17 | 0 | 0 | 4 | 4 | 33 |
+//! | `energy` | 35 | 13 | 0 | 0 | 4 | 4 | 32 |
 //! | `body_poses` | 14 | 13 | 0 | 0 | 5 | 5 | 4 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `body_jacobians` | 63 | 30 | 0 | 0 | 5 | 5 | 28 |
+//! | `body_jacobians` | 63 | 29 | 0 | 0 | 5 | 5 | 28 |
 
 #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 /// The floating-point type of every input, output and parameter:
@@ -393,7 +393,7 @@ pub const OPS_DERIVED: OpCount = OpCount {
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
     mul: 42,
-    add: 34,
+    add: 32,
     div: 0,
     sqrt: 0,
     sin: 3,
@@ -448,8 +448,8 @@ pub fn inverse_dynamics_with(
     let t22 = p.icy6 * (qd[5] + t16);
     let t23 = p.icy6 * (qdd[5] + t20);
     let t24 = d.k4 * (t21 - qdd[4]);
-    let t25 = -(d.k4 * fma(t18, t18, qd[4] * qd[4]));
-    let t26 = c_q4 * t24 - s_q4 * t25;
+    let t25 = d.k4 * fma(t18, t18, qd[4] * qd[4]);
+    let t26 = fma(s_q4, t25, c_q4 * t24);
     let t27 = d.k4 * (t19 + t17);
     let t28 = c_q2 * t27 - s_q2 * t26;
     let t29 = fma(
@@ -477,7 +477,7 @@ pub fn inverse_dynamics_with(
                     )),
         t30,
         t29,
-        -fma(c_q4, t25, fma(s_q4, t24, t13 * d.k9)),
+        c_q4 * t25 - fma(s_q4, t24, t13 * d.k9),
         fma(qdd[4], d.k2 + d.k3, fma(t21, p.icy5 - (d.k2 + d.k3), t18 * t22))
             - fma(t13, s_q4, (c_q2 * t10 - s_q2 * t9) * c_q4) * d.k4,
         t23,
@@ -485,13 +485,13 @@ pub fn inverse_dynamics_with(
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 19,
+    mul: 20,
     add: 17,
     div: 0,
     sqrt: 0,
     sin: 3,
     cos: 3,
-    fma: 9,
+    fma: 8,
 };
 ///The joint-space mass matrix M(q), symmetric positive definite, so that
 ///`M(q) q̈ + bias(q, q̇) = τ`. Entries of joints on different branches are zero.
@@ -512,16 +512,16 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
     let t6 = p.l1 * s_q1;
-    let t7 = -fma(p.l1, c_q1, p.l2);
+    let t7 = fma(p.l1, c_q1, p.l2);
     let t8 = p.icy6 * c_q4;
     let t9 = s_q4 * d.k4;
     let t10 = c_q2 * t9;
     let t11 = fma(s_q4 * s_q4, d.k2 + d.k3, c_q4 * fma(p.icy5, c_q4, t8));
-    let t12 = fma(fma(c_q2, t7, s_q2 * t6), t9, t11);
-    let t13 = fma(c_q1, d.k10, t12) - p.l2 * fma(t7, d.k6, t10);
+    let t12 = fma(s_q2 * t6 - c_q2 * t7, t9, t11);
+    let t13 = fma(c_q1, d.k10, t12) - p.l2 * (t10 - t7 * d.k6);
     let t14 = t13 + d.k14;
     let t15 = t12 + d.k15;
-    let t16 = -(c_q4 * (c_q2 * t6 - s_q2 * t7) * d.k4);
+    let t16 = -(c_q4 * fma(s_q2, t7, c_q2 * t6) * d.k4);
     let t17 = c_q2 * s_q4 * d.k16;
     let t18 = t11 + d.k15;
     let t19 = t18 - t17;
@@ -545,7 +545,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
     mul: 44,
-    add: 23,
+    add: 20,
     div: 0,
     sqrt: 0,
     sin: 3,
@@ -576,22 +576,19 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t9 = qd[4] * t8;
     let t10 = t5 * s_q4;
     let t11 = t8 * t10;
-    let t12 = -fma(p.l2 * t2, t2, p.l1 * qd[0] * qd[0] * c_q1);
+    let t12 = fma(p.l2 * t2, t2, p.l1 * qd[0] * qd[0] * c_q1);
     let t13 = qd[0] * (qd[0] * s_q1);
     let t14 = p.l1 * t13;
     let t15 = qd[4] * t10;
     let t16 = p.icy6 * t15;
     let t17 = p.icy6 * (qd[5] + t8);
-    let t18 = -(d.k4 * fma(t10, t10, qd[4] * qd[4]));
+    let t18 = d.k4 * fma(t10, t10, qd[4] * qd[4]);
     let t19 = s_q4 * d.k4;
-    let t20 = t8 * t8 * t19 - s_q4 * t18;
+    let t20 = fma(s_q4, t18, t8 * t8 * t19);
     let t21 = t9 * d.k4;
     let t22 = 2.0 * c_q2 * t21 - s_q2 * t20;
-    let t23 = fma(
-        s_q4,
-        t9 * (2.0 * (d.k2 + d.k3) - p.icy5) - qd[4] * t17,
-        fma(c_q4, -fma(p.icy5, t15, t16), (s_q2 * t12 - c_q2 * t14) * t19),
-    );
+    let t23 = s_q4 * (t9 * (2.0 * (d.k2 + d.k3) - p.icy5) - qd[4] * t17)
+        - fma(c_q4, fma(p.icy5, t15, t16), fma(c_q2, t14, s_q2 * t12) * t19);
     let t24 = fma(t13, d.k10, t23) - p.l2 * (t22 - t13 * d.k19);
     [
         t24
@@ -602,9 +599,9 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
                             - t2 * (t2 * (d.k5 + d.k8)))),
         t24,
         t23,
-        d.k20 - fma(t11, t19, c_q4 * t18),
+        fma(c_q4, t18, d.k20) - t11 * t19,
         fma(t11, p.icy5 - (d.k2 + d.k3), t10 * t17)
-            - fma(p.g, s_q4, c_q4 * fma(s_q2, t14, c_q2 * t12)) * d.k4,
+            - fma(p.g, s_q4, c_q4 * (s_q2 * t14 - c_q2 * t12)) * d.k4,
         -t16,
     ]
 }
@@ -634,13 +631,13 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 64,
-    add: 42,
+    mul: 65,
+    add: 39,
     div: 0,
     sqrt: 0,
     sin: 3,
     cos: 3,
-    fma: 19,
+    fma: 18,
 };
 ///The mass matrix, bias and gravity forces of one state in one pass: the
 ///three share every subexpression (sines and cosines, rotations, velocity
@@ -671,35 +668,32 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t12 = t9 * t11;
     let t13 = p.l1 * s_q1;
     let t14 = s_q2 * t13;
-    let t15 = -(p.l2 + t2);
+    let t15 = p.l2 + t2;
     let t16 = c_q2 * t13;
     let t17 = p.icy6 * c_q4;
-    let t18 = -fma(p.l2 * t3, t3, qd[0] * qd[0] * t2);
+    let t18 = fma(p.l2 * t3, t3, qd[0] * qd[0] * t2);
     let t19 = qd[4] * t11;
     let t20 = p.icy6 * t19;
     let t21 = p.icy6 * (qd[5] + t9);
-    let t22 = -(d.k4 * fma(t11, t11, qd[4] * qd[4]));
+    let t22 = d.k4 * fma(t11, t11, qd[4] * qd[4]);
     let t23 = s_q4 * d.k4;
     let t24 = c_q2 * t23;
     let t25 = fma(s_q4 * s_q4, d.k2 + d.k3, c_q4 * fma(p.icy5, c_q4, t17));
-    let t26 = fma(fma(c_q2, t15, t14), t23, t25);
-    let t27 = fma(c_q1, d.k10, t26) - p.l2 * fma(t15, d.k6, t24);
+    let t26 = fma(t14 - c_q2 * t15, t23, t25);
+    let t27 = fma(c_q1, d.k10, t26) - p.l2 * (t24 - t15 * d.k6);
     let t28 = t27 + d.k14;
     let t29 = t26 + d.k15;
-    let t30 = -(c_q4 * (t16 - s_q2 * t15) * d.k4);
+    let t30 = -(c_q4 * fma(s_q2, t15, t16) * d.k4);
     let t31 = c_q2 * s_q4 * d.k16;
     let t32 = t25 + d.k15;
     let t33 = t32 - t31;
     let t34 = -(s_q2 * c_q4 * d.k16);
     let t35 = qd[0] * (qd[0] * s_q1);
-    let t36 = t9 * t9 * t23 - s_q4 * t22;
+    let t36 = fma(s_q4, t22, t9 * t9 * t23);
     let t37 = t10 * d.k4;
     let t38 = 2.0 * c_q2 * t37 - s_q2 * t36;
-    let t39 = fma(
-        s_q4,
-        t10 * (2.0 * (d.k2 + d.k3) - p.icy5) - qd[4] * t21,
-        fma(c_q4, -fma(p.icy5, t19, t20), (s_q2 * t18 - qd[0] * qd[0] * t16) * t23),
-    );
+    let t39 = s_q4 * (t10 * (2.0 * (d.k2 + d.k3) - p.icy5) - qd[4] * t21)
+        - fma(c_q4, fma(p.icy5, t19, t20), fma(qd[0] * qd[0], t16, s_q2 * t18) * t23);
     let t40 = fma(d.k10, t35, t39) - p.l2 * (t38 - t35 * d.k19);
     JointSpace {
         mass_matrix: [
@@ -726,9 +720,9 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
                                 - t3 * (t3 * (d.k5 + d.k8)))),
             t40,
             t39,
-            d.k20 - fma(t12, t23, c_q4 * t22),
+            fma(c_q4, t22, d.k20) - t12 * t23,
             fma(t12, p.icy5 - (d.k2 + d.k3), t11 * t21)
-                - fma(p.g, s_q4, c_q4 * fma(qd[0] * qd[0], t14, c_q2 * t18)) * d.k4,
+                - fma(p.g, s_q4, c_q4 * (qd[0] * qd[0] * t14 - c_q2 * t18)) * d.k4,
             -t20,
         ],
         gravity: [0.0, 0.0, 0.0, d.k20, -(s_q4 * d.k21), 0.0],
@@ -736,13 +730,13 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 107,
-    add: 47,
+    mul: 106,
+    add: 44,
     div: 4,
     sqrt: 0,
     sin: 4,
     cos: 4,
-    fma: 40,
+    fma: 41,
 };
 ///Joint accelerations q̈(q, q̇, τ) by Vereshchagin's separate-bodies
 ///(articulated-body) method, in O(n) and without forming M(q); they satisfy
@@ -818,11 +812,11 @@ pub fn forward_dynamics_with(
     );
     let inv45 = 1.0 / t44;
     let t46 = fma(t11 * t12, d.k24, tau[4]) - fma(t16, t19, t17 * t20);
-    let t47 = -fma(t46, d.k33, t11 * t22);
+    let t47 = fma(t46, d.k33, t11 * t22);
     let t48 = fma(t12, t22, qd[4] * qd[4] * d.k4);
-    let t49 = tau[3] - fma(c_q4, t48, s_q4 * t47);
+    let t49 = fma(s_q4, t47, tau[3]) - c_q4 * t48;
     let t50 = d.k22 * t27;
-    let t51 = fma(t21, t29, c_q4 * t47) - fma(inv26 * t49, t50, s_q4 * t48);
+    let t51 = t21 * t29 - fma(inv26 * t49, t50, fma(s_q4, t48, c_q4 * t47));
     let t52 = fma(
         s_q4,
         t17 * t19 - fma(t23, d.k18 + d.k24, t16 * t20),
@@ -835,12 +829,7 @@ pub fn forward_dynamics_with(
     let t57 = t24 + d.k34;
     let t58 = -fma(inv26 * t50, t57, t50);
     let t59 = s_q2 * t58;
-    let t60 = fma(
-        c_q1 * -fma(p.l2 * inv37 * t40, t59, t59)
-            - s_q1 * fma(inv37 * t38, t59, c_q2 * t58),
-        d.k35,
-        tau[0],
-    )
+    let t60 = tau[0]
         - fma(
             p.l1,
             c_q1 * (fma(t4, t43, fma(t3, t42, t55)) - inv37 * t40 * t56)
@@ -854,7 +843,15 @@ pub fn forward_dynamics_with(
                             fma(t3, t39, fma(s_q2, t54, fma(c_q2, t51, t5 * t5 * d.k32))),
                         ),
                     ),
-            tau[1],
+            fma(
+                fma(
+                    s_q1,
+                    fma(inv37 * t38, t59, c_q2 * t58),
+                    c_q1 * fma(p.l2 * inv37 * t40, t59, t59),
+                ),
+                d.k35,
+                tau[1],
+            ),
         );
     let t61 = inv45 * t60;
     let t62 = p.l1 * t60;
@@ -1003,13 +1000,13 @@ pub fn coriolis_matrix_with(
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
-    mul: 34,
-    add: 17,
+    mul: 35,
+    add: 13,
     div: 0,
     sqrt: 0,
     sin: 4,
     cos: 4,
-    fma: 33,
+    fma: 32,
 };
 ///Kinetic and potential energy `(T, V)`; `V = −Σ m g·c` is zero where every
 ///centre of mass is at the ground origin's height.
@@ -1041,12 +1038,12 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let t15 = p.l1 * qd[0];
     let t16 = c_q1 * t15;
     let t17 = s_q1 * t15;
-    let t18 = -fma(p.l2, t2, t16);
-    let t19 = c_q2 * t17 - s_q2 * t18;
-    let t20 = fma(c_q2, t18, s_q2 * t17);
+    let t18 = fma(p.l2, t2, t16);
+    let t19 = fma(s_q2, t18, c_q2 * t17);
+    let t20 = s_q2 * t17 - c_q2 * t18;
     let t21 = c_q4 * t19 - qd[3] * s_q4;
-    let t22 = -fma(qd[3], c_q4, s_q4 * t19);
-    let t23 = -fma(p.a2, t2, t16);
+    let t22 = fma(qd[3], c_q4, s_q4 * t19);
+    let t23 = fma(p.a2, t2, t16);
     let t24 = fma(t20, t20, t19 * t19);
     let t25 = fma(p.b5, qd[4], t21);
     let t26 = t20 - p.b5 * t11;
@@ -1096,11 +1093,8 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
                     ),
                 ),
             ),
-        fma(
-            -fma(p.b6, c_q4, q[3]),
-            d.k45,
-            fma(-fma(p.b5, c_q4, q[3]), d.k44, fma(p.b4 - q[3], d.k43, d.k46)),
-        ),
+        fma(p.b4 - q[3], d.k43, d.k46)
+            - fma(fma(p.b6, c_q4, q[3]), d.k45, fma(p.b5, c_q4, q[3]) * d.k44),
     )
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
@@ -1210,7 +1204,7 @@ pub fn coordinate_rates_with(
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
     mul: 63,
-    add: 30,
+    add: 29,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -1243,10 +1237,10 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
     let t10 = p.l1 * c_q1;
     let t11 = p.l1 * s_q1;
-    let t12 = -(p.l2 + t10);
-    let t13 = c_q2 * t11 - s_q2 * t12;
+    let t12 = p.l2 + t10;
+    let t13 = fma(s_q2, t12, c_q2 * t11);
     let t14 = c_q4 * t13;
-    let t15 = fma(c_q2, t12, s_q2 * t11);
+    let t15 = s_q2 * t11 - c_q2 * t12;
     let t16 = p.l2 * s_q2;
     let t17 = c_q4 * t16;
     let t18 = p.l2 * c_q2;

@@ -26,7 +26,7 @@
 //! | `joint_space` | 83 | 44 | 0 | 0 | 3 | 3 |
 //! | `forward_dynamics` | 161 | 81 | 4 | 0 | 4 | 4 |
 //! | `coriolis_matrix` | 131 | 57 | 0 | 0 | 4 | 4 |
-//! | `energy` | 66 | 45 | 0 | 0 | 4 | 4 |
+//! | `energy` | 66 | 44 | 0 | 0 | 4 | 4 |
 //! | `body_poses` | 18 | 15 | 0 | 0 | 5 | 5 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `body_jacobians` | 101 | 57 | 0 | 0 | 5 | 5 |
@@ -657,7 +657,7 @@ pub fn coriolis_matrix_with(
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
     mul: 66,
-    add: 45,
+    add: 44,
     div: 0,
     sqrt: 0,
     sin: 4,
@@ -696,7 +696,7 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let t18 = 0.5 * c_q2 * t16 - s_q2 * t17;
     let t19 = 0.5 * s_q2 * t16 + c_q2 * t17;
     let t20 = c_q4 * t18 - qd[3] * s_q4;
-    let t21 = -(s_q4 * t18) - qd[3] * c_q4;
+    let t21 = s_q4 * t18 + qd[3] * c_q4;
     let t22 = -0.3 * t2 - 0.5 * t15;
     let t23 = t18 * t18 + t19 * t19;
     let t24 = t5 * t5;

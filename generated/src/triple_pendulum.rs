@@ -25,7 +25,7 @@
 //! | `gravity` | 7 | 4 | 0 | 0 | 0 | 3 |
 //! | `joint_space` | 62 | 30 | 0 | 0 | 3 | 3 |
 //! | `forward_dynamics` | 87 | 50 | 2 | 0 | 3 | 3 |
-//! | `coriolis_matrix` | 34 | 15 | 0 | 0 | 2 | 2 |
+//! | `coriolis_matrix` | 34 | 14 | 0 | 0 | 2 | 2 |
 //! | `energy` | 41 | 22 | 0 | 0 | 3 | 3 |
 //! | `body_poses` | 4 | 7 | 0 | 0 | 3 | 3 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -531,7 +531,7 @@ pub fn forward_dynamics_with(
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
     mul: 34,
-    add: 15,
+    add: 14,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -571,7 +571,7 @@ pub fn coriolis_matrix_with(
     let t14 = p.l * (s_q1 * (-3.0 * t2 * d.k3 - c_q2 * t11) - t12) - t10;
     let t15 = t2 * t9;
     [
-        [0.5 * (t13 + t14), 0.5 * (t14 + t15), 0.5 * (p.l * (-t12 - t7 * t11) - t10)],
+        [0.5 * (t13 + t14), 0.5 * (t14 + t15), -0.5 * (p.l * (t12 + t7 * t11) + t10)],
         [0.5 * (t13 - t10), 0.5 * (t15 - t10), -0.5 * t10],
         [0.25 * t8, 0.5 * t15, 0.0],
     ]

@@ -32,7 +32,7 @@ pub(crate) fn absorb_common_terms(
     pool: &Pool,
     roots: &[Id],
     reachable: &[bool],
-) -> HashMap<Id, Vec<(Id, Coeff)>> {
+) -> HashMap<Id, Terms> {
     let mut sums = Sums::new(pool, roots, reachable);
     for (i, _) in reachable.iter().enumerate().filter(|(_, &seen)| seen) {
         let id = Id::from_index(i);
@@ -53,7 +53,7 @@ pub(crate) fn absorb_common_terms(
 /// The term lists of every reachable sum, as rewritten so far, and who
 /// uses each node.
 struct Sums {
-    terms: HashMap<Id, Vec<(Id, Coeff)>>,
+    terms: HashMap<Id, Terms>,
     /// Constant parts, which never move.
     constants: HashMap<Id, Coeff>,
     /// The sums that have each node as a term.

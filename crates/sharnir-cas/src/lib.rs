@@ -18,8 +18,9 @@
 //!   `absorb` first lets sums give up terms their users already have,
 //!   `share` takes the partial sums and products that several expressions
 //!   have in common apart, `factor` takes common factors out of the
-//!   products of a sum (Horner's rule), and `fuse` rewrites a lowered
-//!   program with fused multiply–adds;
+//!   products of a sum (Horner's rule), `signs` stores a local whose terms
+//!   are all subtracted negated when its users can absorb the sign, and
+//!   `fuse` rewrites a lowered program with fused multiply–adds;
 //! - [`trig`]: contraction of expanded angle sums (`c₁c₂ − s₁s₂` back to
 //!   `cos(q₁ + q₂)`), which chain kinematics produce and the canonical form
 //!   cannot undo.
@@ -34,6 +35,7 @@ pub mod pool;
 pub mod program;
 mod rewrite;
 mod share;
+mod signs;
 pub mod trig;
 
 pub use coeff::Coeff;

@@ -149,6 +149,13 @@ impl Term {
         }
     }
 
+    /// Operation count of this expression alone.
+    pub(crate) fn op_count(&self) -> OpCount {
+        let mut ops = OpCount::default();
+        self.count(&mut ops);
+        ops
+    }
+
     fn count(&self, ops: &mut OpCount) {
         match self {
             Term::Const(_) | Term::Pi | Term::Input(_) | Term::Local(_) => {}
@@ -242,11 +249,13 @@ impl Program {
     /// reuses whole, so the plain and the rewritten program are both built
     /// and the one of lower [`OpCount::weight`] is kept.
     pub fn lower(pool: &Pool, roots: &[Id]) -> Program {
-        let plain = Lowering::new(pool, roots).run(roots).factored();
+        let plain = crate::signs::settle(Lowering::new(pool, roots).run(roots).factored());
         let (shared_pool, shared_roots) = crate::share::share_partial_results(pool, roots);
-        let shared = Lowering::new(&shared_pool, &shared_roots)
-            .run(&shared_roots)
-            .factored();
+        let shared = crate::signs::settle(
+            Lowering::new(&shared_pool, &shared_roots)
+                .run(&shared_roots)
+                .factored(),
+        );
         if shared.op_count().weight() < plain.op_count().weight() {
             shared
         } else {

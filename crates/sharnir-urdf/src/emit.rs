@@ -90,7 +90,8 @@ fn header(out: &mut String, context: &Context) {
     lines.extend([
         "* gravity is (0, 0, -g), g = 9.81 m/s², as URDF tools assume.".into(),
         "* numbers are the URDF's, written inline; inertias are turned from each".into(),
-        "  <inertial> frame into the link frame (I = R I Rᵀ).".into(),
+        "  <inertial> frame into the link frame (I = R I Rᵀ). An rpy angle within".into(),
+        "  1e-9 rad of a multiple of pi/2 is written as that multiple (\"pi/2\", ...).".into(),
         "* coordinates are the moving joints' names, in Pinocchio's order: depth first".into(),
         "  from the root, each link's children in joint-name order.".into(),
         "* continuous joints are revolute joints without position limits; limits,".into(),
@@ -377,18 +378,30 @@ fn number(x: f64) -> String {
     }
 }
 
-/// An angle: the doubles nearest to ±π/2 and ±π as exact expressions, so
-/// that the compiler's exact trigonometry turns their sines and cosines
-/// into 0 and ±1 (the URDF value is the same double, so nothing changes but
-/// the rounding of cos(π/2) ≈ 6e-17 to 0); other angles as numbers.
+/// How far an rpy angle may be from a multiple of π/2 and still be written
+/// as that multiple: URDF files round right angles (the UR5's
+/// `1.57079632679` is π/2 − 4.9e-12), and 1e-9 rad changes no result beyond
+/// a relative 1e-9, while coarser roundings (`1.5708`, 4e-6 away) are kept.
+const RIGHT_ANGLE_TOLERANCE: f64 = 1e-9;
+
+/// An angle: within [`RIGHT_ANGLE_TOLERANCE`] of a multiple of π/2 as that
+/// multiple, an exact expression (`"pi/2"`, `"-pi"`, …), so that the
+/// compiler's exact trigonometry turns its sine and cosine into 0 and ±1
+/// and drops the products they would cost; other angles as numbers.
 fn angle(x: f64) -> String {
-    use std::f64::consts::{FRAC_PI_2, PI};
-    match x {
-        _ if x == FRAC_PI_2 => "\"pi/2\"".into(),
-        _ if x == -FRAC_PI_2 => "\"-pi/2\"".into(),
-        _ if x == PI => "\"pi\"".into(),
-        _ if x == -PI => "\"-pi\"".into(),
-        _ => number(x),
+    use std::f64::consts::FRAC_PI_2;
+    let quarter_turns = (x / FRAC_PI_2).round();
+    if (x - quarter_turns * FRAC_PI_2).abs() > RIGHT_ANGLE_TOLERANCE {
+        return number(x);
+    }
+    match quarter_turns as i64 {
+        0 => "0".into(),
+        1 => "\"pi/2\"".into(),
+        -1 => "\"-pi/2\"".into(),
+        2 => "\"pi\"".into(),
+        -2 => "\"-pi\"".into(),
+        k if k % 2 == 0 => format!("\"{} * pi\"", k / 2),
+        k => format!("\"{k} * pi/2\""),
     }
 }
 
@@ -443,12 +456,18 @@ mod tests {
     }
 
     #[test]
-    fn exact_right_angles_become_expressions() {
+    fn right_angles_become_expressions() {
         assert_eq!(angle(urdf("1.5707963267948966")), "\"pi/2\"");
         assert_eq!(angle(-std::f64::consts::PI), "\"-pi\"");
-        // The usual 11-digit rounding is a different angle: kept as written.
-        assert_eq!(angle(urdf("1.57079632679")), "1.57079632679");
+        // Rounded to 12 digits, 4.9e-12 from π/2: a right angle.
+        assert_eq!(angle(urdf("1.57079632679")), "\"pi/2\"");
+        assert_eq!(angle(urdf("-4.71238898038")), "\"-3 * pi/2\"");
+        assert_eq!(angle(urdf("6.28318530718")), "\"2 * pi\"");
+        assert_eq!(angle(urdf("1e-12")), "0");
+        // Rounded to 5 digits, 3.7e-6 away: a different angle, kept.
+        assert_eq!(angle(urdf("1.5708")), "1.5708");
         assert_eq!(angle(0.0), "0");
+        assert_eq!(angle(0.25), "0.25");
     }
 
     #[test]
