@@ -9,7 +9,10 @@
 //! repeats until no pair occurs twice: the greedy pairwise extraction of
 //! optimising compilers. Larger shared parts grow pair by pair: `{a, b}`
 //! first, then `{(a + b), c}`. Each extraction saves one addition (or
-//! multiplication) per host beyond the first, and never costs one.
+//! multiplication) per host beyond the first; a host whose coefficients are
+//! not those of the pair node may need a multiplication to scale it, so
+//! [`crate::program::Program::lower`] keeps the plain program when the
+//! shared one is not cheaper.
 //!
 //! In a chain, the force a joint transmits is its child's plus what its own
 //! body adds, and the rows of a mass matrix repeat the same partial sums of
