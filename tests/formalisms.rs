@@ -20,6 +20,7 @@
 use sharnir_cas::Id;
 use sharnir_codegen::{generate, generate_with, Method};
 use sharnir_mech::joint_space::JointSpace;
+use sharnir_mech::rnea::PointAcceleration;
 use sharnir_mech::{joint_space, lagrange, rnea, vereshchagin, Input, Mechanism, ParameterMode};
 use sharnir_tests::oracle::{load_spec, relative_error, specs_dir, Oracle, States};
 use std::collections::HashMap;
@@ -53,7 +54,7 @@ struct Derivations {
 
 impl Derivations {
     fn derive(mechanism: &mut Mechanism) -> Derivations {
-        let tau = rnea::inverse_dynamics(mechanism);
+        let tau = rnea::inverse_dynamics(mechanism, PointAcceleration::CrossProducts);
         let newton_euler = joint_space::joint_space(&mut mechanism.pool, &tau);
         let lagrange = lagrange::joint_space(mechanism);
         let lagrange_inverse = lagrange::inverse_dynamics(&mut mechanism.pool, &lagrange);

@@ -9,6 +9,7 @@
 
 use sharnir_codegen::{generate, generate_with, Method};
 use sharnir_generated::panda_gripper as gripper;
+use sharnir_mech::rnea::PointAcceleration;
 use sharnir_mech::{joint_space, rnea, Input, Mechanism, ParameterMode};
 use sharnir_tests::oracle::{relative_error, Oracle, States};
 
@@ -107,7 +108,7 @@ fn a_gear_train_has_one_degree_of_freedom() {
     let spec = gear_train();
     let mut mechanism = Mechanism::from_spec(&spec, ParameterMode::Folded).expect("valid");
     assert_eq!((mechanism.nq(), mechanism.dof()), (1, 1));
-    let tau = rnea::inverse_dynamics(&mut mechanism);
+    let tau = rnea::inverse_dynamics(&mut mechanism, PointAcceleration::CrossProducts);
     let terms = joint_space::joint_space(&mut mechanism.pool, &tau);
     // About the wheel's shaft: 0.08 + 2·0.1² = 0.1 kg·m².
     let (pinion, wheel) = (0.02, 0.08 + 2.0 * 0.1 * 0.1);

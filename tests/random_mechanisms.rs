@@ -25,6 +25,7 @@
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use sharnir_cas::{Id, Program};
+use sharnir_mech::rnea::PointAcceleration;
 use sharnir_mech::{coriolis, energy, joint_space, kinematics, lagrange, rnea, vereshchagin};
 use sharnir_mech::{Input, Mechanism, ParameterMode};
 use sharnir_spec::{JointKind, ParameterValue, Spec};
@@ -72,6 +73,9 @@ struct Dynamics {
     coriolis: Vec<Vec<f64>>,
     /// `τ` from the base inertias (`rnea::inverse_dynamics_regrouped`).
     tau_base: Vec<f64>,
+    /// `τ` with Khalil's acceleration field, from the bodies' own inertias
+    /// and from the base inertias (`PointAcceleration::AccelerationField`).
+    tau_field: [Vec<f64>; 2],
     poses: Vec<f64>,
 }
 
@@ -89,8 +93,13 @@ impl Pipeline {
     /// one pool, the way `sharnir-codegen` does before emitting a module.
     fn derive(spec: &Spec, mode: ParameterMode) -> Result<Pipeline, String> {
         let mut mechanism = Mechanism::from_spec(spec, mode).map_err(|e| format!("{e:?}"))?;
-        let tau = rnea::inverse_dynamics(&mut mechanism);
-        let tau_base = rnea::inverse_dynamics_regrouped(&mut mechanism);
+        let tau = rnea::inverse_dynamics(&mut mechanism, PointAcceleration::CrossProducts);
+        let tau_base =
+            rnea::inverse_dynamics_regrouped(&mut mechanism, PointAcceleration::CrossProducts);
+        let tau_field =
+            rnea::inverse_dynamics(&mut mechanism, PointAcceleration::AccelerationField);
+        let tau_base_field =
+            rnea::inverse_dynamics_regrouped(&mut mechanism, PointAcceleration::AccelerationField);
         let terms = joint_space::joint_space(&mut mechanism.pool, &tau);
         // Own inertias, then base inertias (the solve twice when coupled).
         let forward = if mechanism.has_couplings() {
@@ -119,6 +128,8 @@ impl Pipeline {
         dynamics.extend(terms.gravity);
         dynamics.extend(coriolis.concat());
         dynamics.extend(tau_base);
+        dynamics.extend(tau_field);
+        dynamics.extend(tau_base_field);
         dynamics.extend(poses);
         let programs = (mode == ParameterMode::Runtime).then(|| {
             (
@@ -174,6 +185,7 @@ impl Pipeline {
         let gravity = take(nv);
         let coriolis = (0..nv).map(|_| take(nv)).collect();
         let tau_base = take(nv);
+        let tau_field = [take(nv), take(nv)];
         let poses = take(usize::MAX);
         Ok(Dynamics {
             tau,
@@ -187,6 +199,7 @@ impl Pipeline {
             gravity,
             coriolis,
             tau_base,
+            tau_field,
             poses,
         })
     }
@@ -310,6 +323,18 @@ fn check_state(
     expect(
         "inverse dynamics from base inertias vs oracle RNEA",
         &got.tau_base,
+        &oracle_tau,
+        ORACLE_TOLERANCE,
+    )?;
+    expect(
+        "inverse dynamics with the acceleration field vs oracle RNEA",
+        &got.tau_field[0],
+        &oracle_tau,
+        ORACLE_TOLERANCE,
+    )?;
+    expect(
+        "inverse dynamics with the acceleration field from base inertias vs oracle RNEA",
+        &got.tau_field[1],
         &oracle_tau,
         ORACLE_TOLERANCE,
     )?;

@@ -21,6 +21,7 @@
 
 use sharnir_cas::{Id, Program};
 use sharnir_mech::joint_space::{self, JointSpace};
+use sharnir_mech::rnea::PointAcceleration;
 use sharnir_mech::telegin::{self, TeleginError};
 use sharnir_mech::{rnea, Input, JointKind, Mechanism, ParameterMode};
 use sharnir_tests::oracle::{load_spec, relative_error, Oracle, States};
@@ -54,7 +55,7 @@ struct Values {
 impl Derivations {
     fn of(spec: &sharnir_spec::Spec, mode: ParameterMode) -> Derivations {
         let mut mechanism = Mechanism::from_spec(spec, mode).expect("valid spec");
-        let newton_euler = rnea::inverse_dynamics(&mut mechanism);
+        let newton_euler = rnea::inverse_dynamics(&mut mechanism, PointAcceleration::CrossProducts);
         let telegin = telegin::inverse_dynamics(&mut mechanism).expect("a serial chain");
         let joint_space = joint_space::joint_space(&mut mechanism.pool, &telegin);
         Derivations {

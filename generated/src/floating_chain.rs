@@ -19,11 +19,11 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 54 | 19 | 1 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 266 | 197 | 0 | 0 | 2 | 2 |
+//! | `inverse_dynamics` | 257 | 190 | 0 | 0 | 2 | 2 |
 //! | `mass_matrix` | 320 | 207 | 0 | 0 | 2 | 2 |
-//! | `bias` | 249 | 171 | 0 | 0 | 2 | 2 |
+//! | `bias` | 242 | 164 | 0 | 0 | 2 | 2 |
 //! | `gravity` | 80 | 41 | 0 | 0 | 2 | 2 |
-//! | `joint_space` | 603 | 391 | 0 | 0 | 2 | 2 |
+//! | `joint_space` | 594 | 384 | 0 | 0 | 2 | 2 |
 //! | `forward_dynamics` | 1163 | 697 | 10 | 0 | 2 | 2 |
 //! | `coriolis_matrix` | 1672 | 1195 | 0 | 0 | 2 | 2 |
 //! | `energy` | 150 | 106 | 0 | 0 | 2 | 2 |
@@ -248,46 +248,46 @@ impl Params {
         let t9 = p.m * t0;
         Derived {
             params: *self,
-            k0: t0,
-            k1: t6,
-            k2: t7,
-            k3: -2.0 * t0,
-            k4: -t7,
-            k5: -1.75 * t1 - 0.019,
-            k6: 0.0001 * p.m + 0.005,
-            k7: 0.125 * t1 + 0.009,
-            k8: 0.75 * t1 + 0.02,
-            k9: t1,
-            k10: t2,
-            k11: 0.0001 * p.m + 0.75 * t1 + 0.023,
-            k12: 1.75 * t1 + 0.121,
-            k13: 0.4 * t0,
-            k14: t5 + 0.141,
-            k15: 2.0 * t0,
-            k16: t5 + 0.101,
-            k17: 1.75 * t1 + 0.021,
-            k18: -0.005 * t0,
-            k19: 0.875 * t1 + 0.03,
-            k20: 0.25 * t1,
-            k21: p.g * t6,
-            k22: p.g * t0,
-            k23: p.g * t7,
-            k24: t0 * t0 * inv3,
-            k25: t1 * t1 * inv3,
-            k26: t0 * t0,
-            k27: inv3 * inv3 * (t8 * t8),
-            k28: t0 * t0 * t0 * t0 * inv3,
-            k29: p.m * p.m,
-            k30: t0 * inv3 * t8,
-            k31: t9,
-            k32: t0 * t0 * t0 * inv3,
-            k33: inv3 * t8,
-            k34: -t0,
-            k35: t0 * t9,
-            k36: -0.01 * p.m,
-            k37: 0.01 * p.m,
-            k38: p.l * p.l,
-            k39: t4 + 0.08,
+            k0: t6,
+            k1: t7,
+            k2: t0,
+            k3: 1.75 * t1 + 0.121,
+            k4: t4 + 0.08,
+            k5: t5 + 0.141,
+            k6: -1.75 * t1 - 0.019,
+            k7: 1.75 * t1 + 0.021,
+            k8: 0.0001 * p.m + 0.005,
+            k9: 0.0001 * p.m + 0.75 * t1 + 0.023,
+            k10: 0.75 * t1 + 0.02,
+            k11: 0.125 * t1 + 0.009,
+            k12: t2,
+            k13: t1,
+            k14: -2.0 * t0,
+            k15: -t7,
+            k16: 0.4 * t0,
+            k17: 2.0 * t0,
+            k18: t5 + 0.101,
+            k19: -0.005 * t0,
+            k20: 0.875 * t1 + 0.03,
+            k21: 0.25 * t1,
+            k22: p.g * t6,
+            k23: p.g * t0,
+            k24: p.g * t7,
+            k25: t0 * t0 * inv3,
+            k26: t1 * t1 * inv3,
+            k27: t0 * t0,
+            k28: inv3 * inv3 * (t8 * t8),
+            k29: t0 * t0 * t0 * t0 * inv3,
+            k30: p.m * p.m,
+            k31: t0 * inv3 * t8,
+            k32: t9,
+            k33: t0 * t0 * t0 * inv3,
+            k34: inv3 * t8,
+            k35: -t0,
+            k36: t0 * t9,
+            k37: -0.01 * p.m,
+            k38: 0.01 * p.m,
+            k39: p.l * p.l,
             k40: t0 * inv3,
             k41: inv3,
             k42: p.g * p.m0,
@@ -306,8 +306,8 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 266,
-    add: 197,
+    mul: 257,
+    add: 190,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -335,141 +335,131 @@ pub fn inverse_dynamics_with(
     qdd: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
+    let t0 = qdd[0] + p.g * 2.0 * (q[3] * q[5] - q[4] * q[6]) + qd[2] * qd[4]
+        - qd[1] * qd[5];
+    let t1 = qdd[1] + p.g * 2.0 * (q[4] * q[5] + q[3] * q[6]) + qd[0] * qd[5]
+        - qd[2] * qd[3];
+    let t2 = qdd[2] + p.g * (1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4])) + qd[1] * qd[3]
+        - qd[0] * qd[4];
     let s_q7 = libm::Libm::<Real>::sin(q[7]);
     let c_q7 = libm::Libm::<Real>::cos(q[7]);
-    let t2 = qd[3] * c_q7 + qd[4] * s_q7;
-    let t3 = qd[4] * c_q7 - qd[3] * s_q7;
-    let t4 = qd[4] * qd[4] + qd[5] * qd[5];
-    let t5 = qdd[0] + p.g * 2.0 * (q[3] * q[5] - q[4] * q[6]) + qd[2] * qd[4]
-        - qd[1] * qd[5];
-    let t6 = t5 - 0.2 * t4;
-    let t7 = qdd[5] + qd[3] * qd[4];
-    let t8 = qdd[1] + p.g * 2.0 * (q[4] * q[5] + q[3] * q[6]) + qd[0] * qd[5]
-        - qd[2] * qd[3];
-    let t9 = 0.2 * t7 + t8;
-    let t10 = qd[5] + qd[6];
-    let t11 = qdd[5] + qdd[6];
-    let t12 = qdd[3] * c_q7 + qdd[4] * s_q7 + qd[6] * t3;
-    let t13 = qdd[4] * c_q7 - qdd[3] * s_q7 - qd[6] * t2;
-    let t14 = q[8] * q[8];
-    let t15 = q[9] * q[9];
-    let t16 = q[10] * q[10];
-    let t17 = q[8] * q[9];
-    let t18 = q[8] * q[10];
-    let t19 = q[9] * q[10];
-    let t20 = q[8] * q[11];
-    let t21 = q[9] * q[11];
-    let t22 = q[10] * q[11];
-    let t23 = 1.0 - 2.0 * (t15 + t16);
-    let t24 = 2.0 * (t17 - t22);
-    let t25 = 2.0 * (t18 + t21);
-    let t26 = 2.0 * (t17 + t22);
-    let t27 = 1.0 - 2.0 * (t14 + t16);
-    let t28 = 2.0 * (t19 - t20);
-    let t29 = 2.0 * (t18 - t21);
-    let t30 = 2.0 * (t19 + t20);
-    let t31 = 1.0 - 2.0 * (t14 + t15);
-    let t32 = t10 * t29 + t2 * t23 + t3 * t26;
-    let t33 = t10 * t30 + t2 * t24 + t3 * t27;
-    let t34 = t10 * t31 + t2 * t25 + t3 * t28;
-    let t35 = p.l * t3;
-    let t36 = p.l * t10;
-    let t37 = c_q7 * t6 + s_q7 * t9;
-    let t38 = t3 * t35 + t10 * t36;
-    let t39 = t37 - t38;
-    let t40 = c_q7 * t9 - s_q7 * t6;
-    let t41 = p.l * t11 + t2 * t35;
-    let t42 = t40 + t41;
-    let t43 = t2 * t36 - p.l * t13;
-    let t44 = 0.2 * (qd[3] * qd[5] - qdd[4]);
-    let t45 = qdd[2] + p.g * (1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4])) + qd[1] * qd[3]
-        - qd[0] * qd[4];
-    let t46 = t44 + t45;
-    let t47 = t43 + t46;
-    let t48 = qd[7] + t32;
-    let t49 = qd[8] + t33;
-    let t50 = qd[9] + t34;
-    let t51 = qdd[7] + t12 * t23 + t13 * t26 + t11 * t29 + qd[9] * t33 - qd[8] * t34;
-    let t52 = qd[7] * t34 + qdd[8] + t12 * t24 + t13 * t27 + t11 * t30 - qd[9] * t32;
-    let t53 = qdd[9] + t12 * t25 + t13 * t28 + t11 * t31 + qd[8] * t32 - qd[7] * t33;
+    let t5 = qd[3] * c_q7 + qd[4] * s_q7;
+    let t6 = qd[4] * c_q7 - qd[3] * s_q7;
+    let t7 = qd[5] + qd[6];
+    let t8 = qdd[5] + qdd[6];
+    let t9 = qdd[3] * c_q7 + qdd[4] * s_q7 + qd[6] * t6;
+    let t10 = qdd[4] * c_q7 - qd[6] * t5 - qdd[3] * s_q7;
+    let t11 = q[8] * q[8];
+    let t12 = q[9] * q[9];
+    let t13 = q[10] * q[10];
+    let t14 = q[8] * q[9];
+    let t15 = q[8] * q[10];
+    let t16 = q[9] * q[10];
+    let t17 = q[8] * q[11];
+    let t18 = q[9] * q[11];
+    let t19 = q[10] * q[11];
+    let t20 = 1.0 - 2.0 * (t12 + t13);
+    let t21 = 2.0 * (t14 - t19);
+    let t22 = 2.0 * (t15 + t18);
+    let t23 = 2.0 * (t14 + t19);
+    let t24 = 1.0 - 2.0 * (t11 + t13);
+    let t25 = 2.0 * (t16 - t17);
+    let t26 = 2.0 * (t15 - t18);
+    let t27 = 2.0 * (t16 + t17);
+    let t28 = 1.0 - 2.0 * (t11 + t12);
+    let t29 = t7 * t26 + t5 * t20 + t6 * t23;
+    let t30 = t7 * t27 + t5 * t21 + t6 * t24;
+    let t31 = t7 * t28 + t5 * t22 + t6 * t25;
+    let t32 = qd[7] + t29;
+    let t33 = qd[8] + t30;
+    let t34 = qd[9] + t31;
+    let t35 = qd[9] * t30 + qdd[7] + t9 * t20 + t10 * t23 + t8 * t26 - qd[8] * t31;
+    let t36 = qd[7] * t31 + qdd[8] + t9 * t21 + t10 * t24 + t8 * t27 - qd[9] * t29;
+    let t37 = qd[8] * t29 + qdd[9] + t9 * t22 + t10 * t25 + t8 * t28 - qd[7] * t30;
     let s_q12 = libm::Libm::<Real>::sin(q[12]);
     let c_q12 = libm::Libm::<Real>::cos(q[12]);
-    let t56 = t48 * c_q12 - t50 * s_q12;
-    let t57 = t48 * s_q12 + t50 * c_q12;
-    let t58 = p.l * t53;
-    let t59 = p.l * t49;
-    let t60 = p.l * t50;
-    let t61 = t50 * t60;
-    let t62 = t29 * t47 + t23 * t39 + t26 * t42;
-    let t63 = t62 - t49 * t59 - t61;
-    let t64 = t48 * t60 - p.l * t52;
-    let t65 = t31 * t47 + t25 * t39 + t28 * t42;
-    let t66 = t64 + t65;
-    let t67 = t49 + qd[10];
-    let t68 = t52 + qdd[10];
-    let t69 = t51 * c_q12 - t53 * s_q12 - qd[10] * t57;
-    let t70 = t51 * s_q12 + t53 * c_q12 + qd[10] * t56;
-    let t71 = p.m0 * (0.05 * t7 + t8);
-    let t72 = p.m0 * (0.25 * t44 + t45);
-    let t73 = 0.1 * qd[3] + 0.005 * qd[4];
-    let t74 = 0.005 * qd[3] + 0.12 * qd[4] + 0.002 * qd[5];
-    let t75 = 0.002 * qd[4] + 0.08 * qd[5];
-    let t76 = t40 + 0.5 * t41;
-    let t77 = 0.5 * t43 + t46;
-    let t78 = 0.01 * t48 - 0.5 * t59;
-    let t79 = t49 * t50;
-    let t80 = t30 * t47 + t24 * t39 + t27 * t42;
-    let t81 = 0.5 * t58 + t80 - 0.01 * t50 * t50 - t48 * t78;
-    let t82 = 0.01 * (t51 + t79) + 0.5 * t64 + t65;
-    let t83 = p.m * (t62 + t49 * t78 - 0.01 * t53 - 0.5 * t61);
-    let t84 = p.m * t82;
-    let t85 = 0.004 * t48 + 0.001 * t50;
-    let t86 = 0.001 * t48 + 0.022 * t50;
-    let t87 = p.l * t67;
-    let t88 = p.l * t57;
-    let t89 = c_q12 * t63 - s_q12 * t66 - 0.5 * (t67 * t87 + t57 * t88);
-    let t90 = t58 + t48 * t59 + t80 + 0.5 * (p.l * t70 + t56 * t87);
-    let t91 = s_q12 * t63 + c_q12 * t66 + 0.5 * (t56 * t88 - p.l * t68);
-    let t92 = p.m * c_q12;
-    let t93 = p.m * s_q12;
-    let t94 = 0.5 * (t91 * t92 - t89 * t93);
-    let t95 = t83 + 0.5 * (t89 * t92 + t91 * t93);
-    let t96 = p.m * (t81 + 0.5 * t90);
-    let t97 = t84 + t94;
-    let t98 = t28 * t97 + t26 * t95 + t27 * t96;
-    let t99 = t31 * t97 + t29 * t95 + t30 * t96;
-    let t100 = p.m * (t37 - 0.5 * t38) + t23 * t95 + t24 * t96 + t25 * t97;
-    let t101 = p.m * t76 + t98;
-    let t102 = p.m * t77 + t99;
-    let t103 = s_q7 * t100 + c_q7 * t101;
-    let t104 = t90 * d.k0;
-    let t105 = 0.01 * t70 + 0.009 * t56 * t67 + 0.25 * t104;
-    let t106 = 0.004 * t51 + 0.001 * (t53 + c_q12 * t69) + 0.01 * t84 + t49 * t86
-        + s_q12 * t105 - 0.02 * t79;
-    let t107 = 0.01 * t68 - 0.009 * t56 * t57 - 0.25 * t91 * d.k0;
-    let t108 = 0.02 * t52 + t50 * t85 + t107 - t48 * t86 - p.l * t94 - 0.5 * t82 * d.k0;
-    let t109 = 0.001 * (t51 - s_q12 * t69) + 0.022 * t53 + c_q12 * t105
-        + 0.5 * (t104 + t81 * d.k0) + t49 * (0.02 * t48 - t85) - 0.01 * t83;
-    let t110 = 0.002 * t12 + t23 * t106 + t24 * t108 + t25 * t109;
-    let t111 = 0.021 * t13 + t26 * t106 + t27 * t108 + t28 * t109 - 0.019 * t2 * t10
-        - p.l * t99 - 0.5 * t77 * d.k0;
-    let t112 = t31 * t109 + 0.021 * t11 + 0.019 * t2 * t3 + p.l * t98 + 0.5 * t76 * d.k0
-        + t29 * t106 + t30 * t108;
+    let t40 = t32 * c_q12 - t34 * s_q12;
+    let t41 = t32 * s_q12 + t34 * c_q12;
+    let t42 = t33 + qd[10];
+    let t43 = t36 + qdd[10];
+    let t44 = qd[10] * t40 + t35 * s_q12 + t37 * c_q12;
+    let t45 = t5 * t7;
+    let t46 = t5 * t6;
+    let t47 = t34 * t34;
+    let t48 = t32 * t33;
+    let t49 = t40 * t41;
+    let t50 = t40 * t42;
+    let t51 = qd[4] * qd[4] + qd[5] * qd[5];
+    let t52 = qdd[5] + qd[3] * qd[4];
+    let t53 = qd[3] * qd[5] - qdd[4];
+    let t54 = t0 - 0.2 * t51;
+    let t55 = t1 + 0.2 * t52;
+    let t56 = t2 + 0.2 * t53;
+    let t57 = c_q7 * t55 - s_q7 * t54;
+    let t58 = t6 * t6 + t7 * t7;
+    let t59 = t8 + t46;
+    let t60 = t45 - t10;
+    let t61 = c_q7 * t54 + s_q7 * t55 - p.l * t58;
+    let t62 = t57 + p.l * t59;
+    let t63 = t56 + p.l * t60;
+    let t64 = t26 * t63 + t20 * t61 + t23 * t62;
+    let t65 = t27 * t63 + t21 * t61 + t24 * t62;
+    let t66 = t28 * t63 + t22 * t61 + t25 * t62;
+    let t67 = t47 + t33 * t33;
+    let t68 = t37 + t48;
+    let t69 = t32 * t34 - t36;
+    let t70 = t42 * t42 + t41 * t41;
+    let t71 = t44 + t50;
+    let t72 = t49 - t43;
+    let t73 = c_q12 * d.k2;
+    let t74 = s_q12 * d.k2;
+    let t75 = 0.01 * p.m * (t48 - t37) + 0.25 * (t72 * t74 - t70 * t73) - t67 * d.k2;
+    let t76 = d.k2 * (t68 + 0.25 * t71) - 0.01 * p.m * (t47 + t32 * t32);
+    let t77 = 0.25 * (t72 * t73 + t70 * t74);
+    let t78 = 0.01 * p.m * (t35 + t33 * t34) + t69 * d.k2 + t77;
+    let t79 = t20 * t75 + t21 * t76 + t22 * t78 - 2.0 * t58 * d.k2;
+    let t80 = t25 * t78 + t23 * t75 + t24 * t76;
+    let t81 = 2.0 * t59 * d.k2 + t80;
+    let t82 = s_q7 * t79 + c_q7 * t81;
+    let t83 = t28 * t78 + t26 * t75 + t27 * t76;
+    let t84 = 2.0 * t60 * d.k2 + t83;
+    let t85 = 0.002 * qd[4] + qd[5] * d.k4;
+    let t86 = 0.005 * qd[3] + 0.002 * qd[5] + qd[4] * d.k5;
+    let t87 = 0.001 * t32 + t34 * d.k9;
+    let t88 = t33 * d.k10 - 0.005 * t32 * d.k2;
+    let t89 = t41 * t42;
+    let t90 = t89 * (d.k11 - d.k12);
+    let t91 = t44 * d.k11 + t50 * d.k12 + 0.25 * (t65 + p.l * t68) * d.k2;
+    let t92 = 0.001 * t37 + 0.01 * p.m * t66 + t35 * d.k8 + t33 * t87 + c_q12 * t90
+        + s_q12 * t91 - 0.005 * t36 * d.k2 - t34 * t88;
+    let t93 = 0.001 * t34 + t32 * d.k8 - 0.005 * t33 * d.k2;
+    let t94 = t43 * d.k12 - t49 * d.k11
+        - 0.25 * (s_q12 * (t64 - p.l * t67) + c_q12 * (t66 + p.l * t69)) * d.k2;
+    let t95 = t36 * d.k10 + t34 * t93 + t94 - t32 * t87 - p.l * t77
+        - d.k2 * (0.005 * t35 + t66);
+    let t96 = 0.001 * t35 + t37 * d.k9 + t32 * t88 + t65 * d.k2 + c_q12 * t91
+        + 0.25 * t71 * d.k13 - 0.01 * p.m * t64 - t33 * t93 - s_q12 * t90;
+    let t97 = t9 * d.k6 + t6 * t7 * d.k7 + t20 * t92 + t21 * t95 + t22 * t96;
+    let t98 = t23 * t92 + t24 * t95 + t25 * t96 + t45 * (d.k6 - d.k7) - p.l * t83
+        - 2.0 * t56 * d.k2;
+    let t99 = 0.005 * qd[4] + qd[3] * d.k3;
+    let t100 = p.l * t80 + t8 * d.k7 + 2.0 * t57 * d.k2 + t26 * t92 + t27 * t95
+        + t28 * t96 - t46 * d.k6;
     [
-        p.m0 * (t5 - 0.05 * t4) + c_q7 * t100 - s_q7 * t101,
-        t71 + t103,
-        t72 + t102,
-        0.1 * qdd[3] + 0.005 * qdd[4] + qd[4] * t75 + c_q7 * t110 - qd[5] * t74
-            - s_q7 * t111,
-        0.005 * qdd[3] + 0.12 * qdd[4] + 0.002 * qdd[5] + qd[5] * t73 + s_q7 * t110
-            + c_q7 * t111 - 0.05 * t72 - qd[3] * t75 - 0.2 * t102,
-        0.002 * qdd[4] + 0.08 * qdd[5] + 0.05 * t71 + qd[3] * t74 + t112 + 0.2 * t103
-            - qd[4] * t73,
-        t112,
-        t106,
-        t108,
-        t109,
-        t107,
+        t0 * d.k0 + c_q7 * t79 - t51 * d.k1 - s_q7 * t81,
+        t1 * d.k0 + t52 * d.k1 + t82,
+        t2 * d.k0 + t53 * d.k1 + t84,
+        0.005 * qdd[4] + qdd[3] * d.k3 + qd[4] * t85 + c_q7 * t97 - qd[5] * t86
+            - s_q7 * t98,
+        0.005 * qdd[3] + 0.002 * qdd[5] + qdd[4] * d.k5 + qd[5] * t99 + s_q7 * t97
+            + c_q7 * t98 - 0.2 * t84 - qd[3] * t85 - t2 * d.k1,
+        0.002 * qdd[4] + 0.2 * t82 + qdd[5] * d.k4 + qd[3] * t86 + t1 * d.k1 + t100
+            - qd[4] * t99,
+        t100,
+        t92,
+        t95,
+        t96,
+        t94,
     ]
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
@@ -538,54 +528,54 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t42 = 0.2 * t28 + t16 * t39;
     let t43 = p.l * t19;
     let t44 = 0.2 * t31 + t15 * t39;
-    let t45 = t25 * d.k0;
+    let t45 = t25 * d.k2;
     let t46 = 0.01 * p.m * t23 + 0.25 * s_q12 * t45;
     let t47 = 0.25 * c_q12 * t45 + t45 - 0.01 * p.m * t22;
-    let t48 = t24 * d.k0;
-    let t49 = t23 * d.k0 + 0.25 * t48;
+    let t48 = t24 * d.k2;
+    let t49 = t23 * d.k2 + 0.25 * t48;
     let t50 = -t49;
     let t51 = t11 * t46 + t13 * t47 + t12 * t50;
     let t52 = t14 * t46 + t16 * t47 + t15 * t50;
     let t53 = c_q7 * t51 - s_q7 * t52;
     let t54 = s_q7 * t51 + c_q7 * t52;
-    let t55 = s_q7 * d.k0;
+    let t55 = s_q7 * d.k2;
     let t56 = t17 * t46 + t19 * t47 + t18 * t50 - 2.0 * t55;
     let t57 = -0.25 * t48;
-    let t58 = t32 * d.k0;
+    let t58 = t32 * d.k2;
     let t59 = 0.01 * p.m * t29 + 0.25 * s_q12 * t58;
     let t60 = 0.25 * c_q12 * t58 + t58 - 0.01 * p.m * t27;
-    let t61 = t30 * d.k0;
-    let t62 = t29 * d.k0 + 0.25 * t61;
+    let t61 = t30 * d.k2;
+    let t62 = t29 * d.k2 + 0.25 * t61;
     let t63 = -t62;
     let t64 = t11 * t59 + t13 * t60 + t12 * t63;
     let t65 = t14 * t59 + t16 * t60 + t15 * t63;
     let t66 = c_q7 * t64 - s_q7 * t65;
     let t67 = s_q7 * t64 + c_q7 * t65;
-    let t68 = c_q7 * d.k0;
+    let t68 = c_q7 * d.k2;
     let t69 = 2.0 * t68 + t17 * t59 + t19 * t60 + t18 * t63;
-    let t70 = d.k2 + t69;
+    let t70 = d.k1 + t69;
     let t71 = -0.25 * t61;
-    let t72 = t18 * d.k0;
+    let t72 = t18 * d.k2;
     let t73 = 0.01 * p.m * t19 + 0.25 * s_q12 * t72;
     let t74 = 0.25 * c_q12 * t72 + t72 - 0.01 * t33;
-    let t75 = t35 * d.k0;
-    let t76 = t19 * d.k0 + 0.25 * t75;
+    let t75 = t35 * d.k2;
+    let t76 = t19 * d.k2 + 0.25 * t75;
     let t77 = -t76;
     let t78 = t11 * t73 + t13 * t74 + t12 * t77;
-    let t79 = t14 * t73 + t16 * t74 + t15 * t77 + d.k3;
+    let t79 = t14 * t73 + t16 * t74 + t15 * t77 + d.k14;
     let t80 = c_q7 * t78 - s_q7 * t79;
-    let t81 = s_q7 * t78 + c_q7 * t79 + d.k4;
+    let t81 = s_q7 * t78 + c_q7 * t79 + d.k15;
     let t82 = t17 * t73 + t19 * t74 + t18 * t77;
     let t83 = -0.25 * t75;
-    let t84 = t24 * d.k7 + 0.25 * (t18 * t36 + p.l * t23) * d.k0;
-    let t85 = 0.001 * t23 + t22 * d.k6 + s_q12 * t84 + 0.01 * t19 * t55 - 0.005 * t45;
-    let t86 = s_q7 * d.k9;
-    let t87 = c_q12 * d.k9;
-    let t88 = t25 * d.k10 - 0.25 * (t34 * t36 + c_q12 * (t19 * t36 - p.l * t25)) * d.k0;
-    let t89 = t88 + t25 * (d.k8 + 0.25 * t87) - 0.005 * t22 * d.k0 - t19 * t86;
-    let t90 = 0.001 * t22 + t23 * d.k11 + t18 * t86 + c_q12 * t84 + 0.25 * t24 * d.k9
+    let t84 = t24 * d.k11 + 0.25 * (t18 * t36 + p.l * t23) * d.k2;
+    let t85 = 0.001 * t23 + t22 * d.k8 + s_q12 * t84 + 0.01 * t19 * t55 - 0.005 * t45;
+    let t86 = s_q7 * d.k13;
+    let t87 = c_q12 * d.k13;
+    let t88 = t25 * d.k12 - 0.25 * (t34 * t36 + c_q12 * (t19 * t36 - p.l * t25)) * d.k2;
+    let t89 = t88 + t25 * (d.k10 + 0.25 * t87) - 0.005 * t22 * d.k2 - t19 * t86;
+    let t90 = 0.001 * t22 + t23 * d.k9 + t18 * t86 + c_q12 * t84 + 0.25 * t24 * d.k13
         - 0.01 * t17 * t55;
-    let t91 = c_q7 * d.k5 + t11 * t85 + t12 * t89 + t13 * t90;
+    let t91 = c_q7 * d.k6 + t11 * t85 + t12 * t89 + t13 * t90;
     let t92 = t46;
     let t93 = t47;
     let t94 = t18 * t49 - t19 * t93 - t17 * t92;
@@ -597,50 +587,50 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t100 = t59;
     let t101 = t60;
     let t102 = t18 * t62 - t19 * t101 - t17 * t100;
-    let t103 = t30 * d.k7 + 0.25 * (t18 * t37 + p.l * t29) * d.k0;
-    let t104 = 0.001 * t29 + 0.01 * p.m * t38 + t27 * d.k6 + s_q12 * t103 - 0.005 * t58;
-    let t105 = t32 * d.k10 - 0.25 * (t34 * t37 + c_q12 * (t38 - p.l * t32)) * d.k0;
-    let t106 = t105 + t32 * (d.k8 + 0.25 * t87) - d.k0 * (0.005 * t27 + t38);
-    let t107 = 0.001 * t27 + t29 * d.k11 + c_q12 * t103 + 0.25 * t30 * d.k9
+    let t103 = t30 * d.k11 + 0.25 * (t18 * t37 + p.l * t29) * d.k2;
+    let t104 = 0.001 * t29 + 0.01 * p.m * t38 + t27 * d.k8 + s_q12 * t103 - 0.005 * t58;
+    let t105 = t32 * d.k12 - 0.25 * (t34 * t37 + c_q12 * (t38 - p.l * t32)) * d.k2;
+    let t106 = t105 + t32 * (d.k10 + 0.25 * t87) - d.k2 * (0.005 * t27 + t38);
+    let t107 = 0.001 * t27 + t29 * d.k9 + c_q12 * t103 + 0.25 * t30 * d.k13
         + t37 * (t72 - 0.01 * t33);
     let t108 = t15 * t62 - t14 * t100 - t16 * t101;
     let t109 = t17 * t104 + t18 * t106 + t19 * t107 + p.l * t108;
     let t110 = 0.2 * (s_q7 * (t12 * t62 - t11 * t100 - t13 * t101) + c_q7 * t108) + t109
         + 0.002;
-    let t111 = t35 * d.k7;
-    let t112 = t111 + 0.25 * (t43 + t44) * d.k0;
-    let t113 = t17 * d.k6 + 0.001 * t19 - 0.005 * t72;
+    let t111 = t35 * d.k11;
+    let t112 = t111 + 0.25 * (t43 + t44) * d.k2;
+    let t113 = t17 * d.k8 + 0.001 * t19 - 0.005 * t72;
     let t114 = 0.01 * p.m * t42 + s_q12 * t112 + t113;
-    let t115 = t18 * d.k10;
-    let t116 = t115 - 0.25 * (s_q12 * t40 + c_q12 * (t42 - t41)) * d.k0;
-    let t117 = t18 * (0.25 * t87 + d.k8) - 0.005 * t17 * d.k0;
-    let t118 = t116 + t117 - t42 * d.k0;
-    let t119 = 0.25 * t35 * d.k9 + 0.001 * t17 + t19 * d.k11;
-    let t120 = t44 * d.k0 + c_q12 * t112 + t119 - 0.01 * p.m * t40;
+    let t115 = t18 * d.k12;
+    let t116 = t115 - 0.25 * (s_q12 * t40 + c_q12 * (t42 - t41)) * d.k2;
+    let t117 = t18 * (0.25 * t87 + d.k10) - 0.005 * t17 * d.k2;
+    let t118 = t116 + t117 - t42 * d.k2;
+    let t119 = 0.25 * t35 * d.k13 + 0.001 * t17 + t19 * d.k9;
+    let t120 = t44 * d.k2 + c_q12 * t112 + t119 - 0.01 * p.m * t40;
     let t121 = t73;
     let t122 = t74;
     let t123 = t15 * t76 - t16 * t122 - t14 * t121;
     let t124 = p.l * t123;
     let t125 = 0.4 * t68 + t17 * t114 + t18 * t118 + t19 * t120;
-    let t126 = t124 + d.k17;
+    let t126 = d.k7 + t124;
     let t127 = t125 + t126;
-    let t128 = t111 + 0.25 * (t43 + p.l * t15) * d.k0;
-    let t129 = t113 + s_q12 * t128 + 0.01 * t16 * d.k0;
-    let t130 = t115 - 0.25 * (p.l * t14 * s_q12 + c_q12 * (p.l * t16 - t41)) * d.k0;
-    let t131 = t117 + t130 - t16 * d.k9;
-    let t132 = t119 + t15 * d.k9 + c_q12 * t128 - 0.01 * t14 * d.k0;
-    let t133 = s_q12 * d.k7;
-    let t134 = 0.25 * s_q12 * d.k9 + c_q12 * t133 + 0.001;
-    let t135 = d.k10 + 0.25 * t87;
+    let t128 = t111 + 0.25 * (t43 + p.l * t15) * d.k2;
+    let t129 = t113 + s_q12 * t128 + 0.01 * t16 * d.k2;
+    let t130 = t115 - 0.25 * (p.l * t14 * s_q12 + c_q12 * (p.l * t16 - t41)) * d.k2;
+    let t131 = t117 + t130 - t16 * d.k13;
+    let t132 = t119 + t15 * d.k13 + c_q12 * t128 - 0.01 * t14 * d.k2;
+    let t133 = s_q12 * d.k11;
+    let t134 = 0.25 * s_q12 * d.k13 + c_q12 * t133 + 0.001;
+    let t135 = d.k12 + 0.25 * t87;
     [
-        [d.k1, 0.0, 0.0, t53, t54, t56, t56, t46, t50, t47, t57],
-        [0.0, d.k1, 0.0, t66, t67, t70, t69, t59, t63, t60, t71],
-        [0.0, 0.0, d.k1, t80, t81, t82, t82, t73, t77, t74, t83],
+        [d.k0, 0.0, 0.0, t53, t54, t56, t56, t46, t50, t47, t57],
+        [0.0, d.k0, 0.0, t66, t67, t70, t69, t59, t63, t60, t71],
+        [0.0, 0.0, d.k0, t80, t81, t82, t82, t73, t77, t74, t83],
         [
             t53,
             t66,
             t80,
-            c_q7 * t91 + d.k12 - s_q7 * t95,
+            d.k3 + c_q7 * t91 - s_q7 * t95,
             t96,
             t99,
             t98,
@@ -654,9 +644,9 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
             t67,
             t81,
             t96,
-            s_q7 * (s_q7 * d.k5 + t11 * t104 + t12 * t106 + t13 * t107)
-                + c_q7 * (t14 * t104 + t15 * t106 + t16 * t107 + d.k13 - p.l * t102)
-                + d.k14 - 0.2 * (t102 - 2.0 * t68),
+            d.k5 + s_q7 * (s_q7 * d.k6 + t11 * t104 + t12 * t106 + t13 * t107)
+                + c_q7 * (t14 * t104 + t15 * t106 + t16 * t107 + d.k16 - p.l * t102)
+                - 0.2 * (t102 - 2.0 * t68),
             t110,
             t109,
             t104,
@@ -670,10 +660,10 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
             t82,
             t99,
             t110,
-            t124 + d.k16 + t125
+            t124 + d.k18 + t125
                 + 0.2
                     * (s_q7 * (t12 * t76 - t11 * t121 - t13 * t122)
-                        + c_q7 * (t123 + d.k15)),
+                        + c_q7 * (t123 + d.k17)),
             t127,
             t114,
             t118,
@@ -693,8 +683,8 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
             t132,
             t130,
         ],
-        [t46, t59, t73, t85, t104, t114, t129, d.k6 + s_q12 * t133, d.k18, t134, 0.0],
-        [t50, t63, t77, t89, t106, t118, t131, d.k18, 0.5 * t87 + d.k19, 0.0, t135],
+        [t46, t59, t73, t85, t104, t114, t129, d.k8 + s_q12 * t133, d.k19, t134, 0.0],
+        [t50, t63, t77, t89, t106, t118, t131, d.k19, 0.5 * t87 + d.k20, 0.0, t135],
         [
             t47,
             t60,
@@ -705,16 +695,16 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
             t132,
             t134,
             0.0,
-            0.25 * t87 + d.k11 + c_q12 * (c_q12 * d.k7 + d.k20),
+            d.k9 + c_q12 * (c_q12 * d.k11 + d.k21) + 0.25 * t87,
             0.0,
         ],
-        [t57, t71, t83, t88, t105, t116, t130, 0.0, t135, 0.0, d.k10],
+        [t57, t71, t83, t88, t105, t116, t130, 0.0, t135, 0.0, d.k12],
     ]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 249,
-    add: 171,
+    mul: 242,
+    add: 164,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -739,128 +729,116 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t4 = qd[3] * qd[4];
     let t5 = qd[3] * qd[5];
     let t6 = qd[5] + qd[6];
-    let t7 = qd[6] * t3;
-    let t8 = qd[6] * t2;
-    let t9 = q[8] * q[8];
-    let t10 = q[9] * q[9];
-    let t11 = q[10] * q[10];
-    let t12 = q[8] * q[9];
-    let t13 = q[8] * q[10];
-    let t14 = q[9] * q[10];
-    let t15 = q[8] * q[11];
-    let t16 = q[9] * q[11];
-    let t17 = q[10] * q[11];
-    let t18 = 1.0 - 2.0 * (t10 + t11);
-    let t19 = 2.0 * (t12 - t17);
-    let t20 = 2.0 * (t13 + t16);
-    let t21 = 2.0 * (t12 + t17);
-    let t22 = 1.0 - 2.0 * (t9 + t11);
-    let t23 = 2.0 * (t14 - t15);
-    let t24 = 2.0 * (t13 - t16);
-    let t25 = 2.0 * (t14 + t15);
-    let t26 = 1.0 - 2.0 * (t9 + t10);
+    let t7 = qd[6] * t2;
+    let t8 = q[8] * q[8];
+    let t9 = q[9] * q[9];
+    let t10 = q[10] * q[10];
+    let t11 = q[8] * q[9];
+    let t12 = q[8] * q[10];
+    let t13 = q[9] * q[10];
+    let t14 = q[8] * q[11];
+    let t15 = q[9] * q[11];
+    let t16 = q[10] * q[11];
+    let t17 = 1.0 - 2.0 * (t9 + t10);
+    let t18 = 2.0 * (t11 - t16);
+    let t19 = 2.0 * (t12 + t15);
+    let t20 = 2.0 * (t11 + t16);
+    let t21 = 1.0 - 2.0 * (t8 + t10);
+    let t22 = 2.0 * (t13 - t14);
+    let t23 = 2.0 * (t12 - t15);
+    let t24 = 2.0 * (t13 + t14);
+    let t25 = 1.0 - 2.0 * (t8 + t9);
+    let t26 = t6 * t23 + t2 * t17 + t3 * t20;
     let t27 = t6 * t24 + t2 * t18 + t3 * t21;
     let t28 = t6 * t25 + t2 * t19 + t3 * t22;
-    let t29 = t6 * t26 + t2 * t20 + t3 * t23;
-    let t30 = p.l * t3;
-    let t31 = p.l * t6;
-    let t32 = t2 * t30;
-    let t33 = qd[7] + t27;
-    let t34 = qd[8] + t28;
-    let t35 = qd[9] + t29;
+    let t29 = t2 * t3;
+    let t30 = qd[7] + t26;
+    let t31 = qd[8] + t27;
+    let t32 = qd[9] + t28;
     let s_q12 = libm::Libm::<Real>::sin(q[12]);
     let c_q12 = libm::Libm::<Real>::cos(q[12]);
-    let t38 = t33 * c_q12 - t35 * s_q12;
-    let t39 = t33 * s_q12 + t35 * c_q12;
-    let t40 = p.l * t34;
-    let t41 = p.l * t35;
-    let t42 = t35 * t41;
-    let t43 = t34 + qd[10];
-    let t44 = 0.1 * qd[3] + 0.005 * qd[4];
-    let t45 = 0.005 * qd[3] + 0.12 * qd[4] + 0.002 * qd[5];
-    let t46 = 0.002 * qd[4] + 0.08 * qd[5];
-    let t47 = 0.01 * t33 - 0.5 * t40;
-    let t48 = t34 * t35;
-    let t49 = 0.004 * t33 + 0.001 * t35;
-    let t50 = 0.001 * t33 + 0.022 * t35;
-    let t51 = p.l * t43;
-    let t52 = p.l * t39;
-    let t53 = qd[4] * qd[4] + qd[5] * qd[5];
-    let t54 = p.g * 2.0 * (q[3] * q[5] - q[4] * q[6]) + qd[2] * qd[4] - qd[1] * qd[5];
-    let t55 = t54 - 0.2 * t53;
-    let t56 = p.g * 2.0 * (q[4] * q[5] + q[3] * q[6]) + qd[0] * qd[5] - qd[2] * qd[3];
-    let t57 = 0.2 * t4 + t56;
-    let t58 = t3 * t30 + t6 * t31;
-    let t59 = c_q7 * t55 + s_q7 * t57;
-    let t60 = t59 - t58;
-    let t61 = c_q7 * t57 - s_q7 * t55;
-    let t62 = t32 + t61;
-    let t63 = t2 * t31 + p.l * t8;
-    let t64 = p.g * (1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4])) + qd[1] * qd[3]
+    let t35 = t30 * c_q12 - t32 * s_q12;
+    let t36 = t30 * s_q12 + t32 * c_q12;
+    let t37 = t31 + qd[10];
+    let t38 = t2 * t6;
+    let t39 = t32 * t32;
+    let t40 = t30 * t31;
+    let t41 = t35 * t36;
+    let t42 = t35 * t37;
+    let t43 = p.g * 2.0 * (q[4] * q[5] + q[3] * q[6]) + qd[0] * qd[5] - qd[2] * qd[3];
+    let t44 = 0.2 * t4 + t43;
+    let t45 = qd[6] * t3;
+    let t46 = qd[8] * t26 + t19 * t45 - qd[7] * t27 - t7 * t22;
+    let t47 = qd[7] * t28 + t18 * t45 - qd[9] * t26 - t7 * t21;
+    let t48 = qd[9] * t27 + t17 * t45 - qd[8] * t28 - t7 * t20;
+    let t49 = c_q12 * t46 + qd[10] * t35 + s_q12 * t48;
+    let t50 = p.g * 2.0 * (q[3] * q[5] - q[4] * q[6]) + qd[2] * qd[4] - qd[1] * qd[5];
+    let t51 = p.g * (1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4])) + qd[1] * qd[3]
         - qd[0] * qd[4];
-    let t65 = 0.2 * t5 + t64;
-    let t66 = t63 + t65;
-    let t67 = qd[8] * t27 + t7 * t20 - qd[7] * t28 - t8 * t23;
-    let t68 = t24 * t66 + t18 * t60 + t21 * t62;
-    let t69 = p.m * (t34 * t47 + t68 - 0.5 * t42 - 0.01 * t67);
-    let t70 = t68 - t34 * t40 - t42;
-    let t71 = qd[7] * t29 + t7 * t19 - qd[9] * t27 - t8 * t22;
-    let t72 = p.l * t71;
-    let t73 = t33 * t41 - t72;
-    let t74 = t26 * t66 + t20 * t60 + t23 * t62;
-    let t75 = t73 + t74;
-    let t76 = c_q12 * t70 - 0.5 * (t43 * t51 + t39 * t52) - s_q12 * t75;
-    let t77 = p.m * c_q12;
-    let t78 = 0.5 * (t38 * t52 - t72) + s_q12 * t70 + c_q12 * t75;
-    let t79 = p.m * s_q12;
-    let t80 = t69 + 0.5 * (t76 * t77 + t78 * t79);
-    let t81 = p.l * t67;
-    let t82 = t25 * t66 + t19 * t60 + t22 * t62;
-    let t83 = t82 + 0.5 * t81 - 0.01 * t35 * t35 - t33 * t47;
-    let t84 = qd[9] * t28 + t7 * t18 - qd[8] * t29 - t8 * t21;
-    let t85 = qd[10] * t38 + s_q12 * t84 + c_q12 * t67;
-    let t86 = t33 * t40 + t81 + t82 + 0.5 * (t38 * t51 + p.l * t85);
-    let t87 = p.m * (t83 + 0.5 * t86);
-    let t88 = 0.01 * (t48 + t84) + 0.5 * t73 + t74;
-    let t89 = p.m * t88;
-    let t90 = 0.5 * (t77 * t78 - t76 * t79);
-    let t91 = t89 + t90;
-    let t92 = p.m * (t59 - 0.5 * t58) + t18 * t80 + t19 * t87 + t20 * t91;
-    let t93 = 0.5 * t32 + t61;
-    let t94 = t23 * t91 + t21 * t80 + t22 * t87;
-    let t95 = p.m * t93 + t94;
-    let t96 = p.m0 * (0.05 * t4 + t56);
-    let t97 = s_q7 * t92 + c_q7 * t95;
-    let t98 = p.m0 * (0.05 * t5 + t64);
-    let t99 = 0.5 * t63 + t65;
-    let t100 = t26 * t91 + t24 * t80 + t25 * t87;
-    let t101 = p.m * t99 + t100;
-    let t102 = c_q12 * t84 - qd[10] * t39 - s_q12 * t67;
-    let t103 = t86 * d.k0;
-    let t104 = 0.009 * t38 * t43 + 0.01 * t85 + 0.25 * t103;
-    let t105 = t34 * t50 + s_q12 * t104 + 0.001 * (t67 + c_q12 * t102) + 0.004 * t84
-        + 0.01 * t89 - 0.02 * t48;
-    let t106 = -0.009 * t38 * t39 - 0.25 * t78 * d.k0;
-    let t107 = t35 * t49 + t106 + 0.03 * t71 - t33 * t50 - p.l * t90 - 0.5 * t88 * d.k0;
-    let t108 = c_q12 * t104 + 0.022 * t67 + 0.001 * (t84 - s_q12 * t102)
-        + 0.5 * (t103 + t83 * d.k0) + t34 * (0.02 * t33 - t49) - 0.01 * t69;
-    let t109 = 0.002 * t7 + t18 * t105 + t19 * t107 + t20 * t108;
-    let t110 = t21 * t105 + t22 * t107 + t23 * t108 - 0.021 * t8 - 0.019 * t2 * t6
-        - p.l * t100 - 0.5 * t99 * d.k0;
-    let t111 = t25 * t107 + t26 * t108 + 0.019 * t2 * t3 + p.l * t94 + 0.5 * t93 * d.k0
-        + t24 * t105;
+    let t52 = 0.2 * t5 + t51;
+    let t53 = qd[4] * qd[4] + qd[5] * qd[5];
+    let t54 = t3 * t3 + t6 * t6;
+    let t55 = t39 + t31 * t31;
+    let t56 = t37 * t37 + t36 * t36;
+    let t57 = t50 - 0.2 * t53;
+    let t58 = s_q7 * t44 + c_q7 * t57 - p.l * t54;
+    let t59 = c_q7 * t44 - s_q7 * t57;
+    let t60 = p.l * t29 + t59;
+    let t61 = t7 + t38;
+    let t62 = t52 + p.l * t61;
+    let t63 = t23 * t62 + t17 * t58 + t20 * t60;
+    let t64 = t30 * t32 - t47;
+    let t65 = t25 * t62 + t19 * t58 + t22 * t60;
+    let t66 = t41 - t47;
+    let t67 = t40 + t46;
+    let t68 = t42 + t49;
+    let t69 = t24 * t62 + t18 * t58 + t21 * t60;
+    let t70 = c_q12 * d.k2;
+    let t71 = s_q12 * d.k2;
+    let t72 = 0.002 * qd[4] + qd[5] * d.k4;
+    let t73 = 0.005 * qd[3] + 0.002 * qd[5] + qd[4] * d.k5;
+    let t74 = 0.001 * t30 + t32 * d.k9;
+    let t75 = t31 * d.k10 - 0.005 * t30 * d.k2;
+    let t76 = t36 * t37;
+    let t77 = t76 * (d.k11 - d.k12);
+    let t78 = 0.001 * t32 + t30 * d.k8 - 0.005 * t31 * d.k2;
+    let t79 = 0.005 * qd[4] + qd[3] * d.k3;
+    let t80 = 0.01 * p.m * (t40 - t46) + 0.25 * (t66 * t71 - t56 * t70) - t55 * d.k2;
+    let t81 = d.k2 * (t67 + 0.25 * t68) - 0.01 * p.m * (t39 + t30 * t30);
+    let t82 = 0.25 * (t66 * t70 + t56 * t71);
+    let t83 = 0.01 * p.m * (t31 * t32 + t48) + t64 * d.k2 + t82;
+    let t84 = t17 * t80 + t18 * t81 + t19 * t83 - 2.0 * t54 * d.k2;
+    let t85 = t22 * t83 + t20 * t80 + t21 * t81;
+    let t86 = 2.0 * t29 * d.k2 + t85;
+    let t87 = s_q7 * t84 + c_q7 * t86;
+    let t88 = t25 * t83 + t23 * t80 + t24 * t81;
+    let t89 = 2.0 * t61 * d.k2 + t88;
+    let t90 = t42 * d.k12 + t49 * d.k11 + 0.25 * (p.l * t67 + t69) * d.k2;
+    let t91 = 0.001 * t46 + 0.01 * p.m * t65 + t31 * t74 + c_q12 * t77 + t48 * d.k8
+        + s_q12 * t90 - t32 * t75 - 0.005 * t47 * d.k2;
+    let t92 = t47 * d.k12 - t41 * d.k11
+        - 0.25 * (s_q12 * (t63 - p.l * t55) + c_q12 * (p.l * t64 + t65)) * d.k2;
+    let t93 = t32 * t78 + t47 * d.k10 + t92 - t30 * t74 - p.l * t82
+        - d.k2 * (t65 + 0.005 * t48);
+    let t94 = 0.001 * t48 + t30 * t75 + t46 * d.k9 + t69 * d.k2 + c_q12 * t90
+        + 0.25 * t68 * d.k13 - 0.01 * p.m * t63 - t31 * t78 - s_q12 * t77;
+    let t95 = t3 * t6 * d.k7 + t45 * d.k6 + t17 * t91 + t18 * t93 + t19 * t94;
+    let t96 = t20 * t91 + t21 * t93 + t22 * t94 + t38 * (d.k6 - d.k7) - p.l * t88
+        - 2.0 * t52 * d.k2;
+    let t97 = t25 * t94 + p.l * t85 + 2.0 * t59 * d.k2 + t23 * t91 + t24 * t93
+        - t29 * d.k6;
     [
-        p.m0 * (t54 - 0.05 * t53) + c_q7 * t92 - s_q7 * t95,
-        t96 + t97,
-        t98 + t101,
-        qd[4] * t46 + c_q7 * t109 - qd[5] * t45 - s_q7 * t110,
-        qd[5] * t44 + s_q7 * t109 + c_q7 * t110 - qd[3] * t46 - 0.05 * t98 - 0.2 * t101,
-        qd[3] * t45 + t111 + 0.05 * t96 + 0.2 * t97 - qd[4] * t44,
-        t111,
-        t105,
-        t107,
-        t108,
-        0.01 * t71 + t106,
+        t50 * d.k0 + c_q7 * t84 - t53 * d.k1 - s_q7 * t86,
+        t4 * d.k1 + t43 * d.k0 + t87,
+        t5 * d.k1 + t51 * d.k0 + t89,
+        qd[4] * t72 + c_q7 * t95 - qd[5] * t73 - s_q7 * t96,
+        qd[5] * t79 + s_q7 * t95 + c_q7 * t96 - qd[3] * t72 - t51 * d.k1 - 0.2 * t89,
+        qd[3] * t73 + t43 * d.k1 + t97 + 0.2 * t87 - qd[4] * t79,
+        t97,
+        t91,
+        t93,
+        t94,
+        t92,
     ]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
@@ -915,21 +893,21 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let t29 = p.g * t2;
     let t30 = t14 * t27 + t17 * t28 + t20 * t29;
     let t31 = t16 * t27 + t19 * t28 + t22 * t29;
-    let t32 = (t15 * t27 + t18 * t28 + t21 * t29) * d.k0;
+    let t32 = (t15 * t27 + t18 * t28 + t21 * t29) * d.k2;
     let t33 = 0.01 * p.m * t31 + 0.25 * s_q12 * t32;
     let t34 = t32 + 0.25 * c_q12 * t32 - 0.01 * p.m * t30;
-    let t35 = (s_q12 * t30 + c_q12 * t31) * d.k0;
-    let t36 = -0.25 * t35 - t31 * d.k0;
+    let t35 = (s_q12 * t30 + c_q12 * t31) * d.k2;
+    let t36 = -0.25 * t35 - t31 * d.k2;
     let t37 = t14 * t33 + t16 * t34 + t15 * t36;
-    let t38 = t17 * t33 + t19 * t34 + t18 * t36 - 2.0 * t2 * d.k22;
-    let t39 = 2.0 * t28 * d.k0 + t20 * t33 + t22 * t34 + t21 * t36;
+    let t38 = t17 * t33 + t19 * t34 + t18 * t36 - 2.0 * t2 * d.k23;
+    let t39 = 2.0 * t28 * d.k2 + t20 * t33 + t22 * t34 + t21 * t36;
     [
-        t0 * d.k21,
-        t1 * d.k21,
-        t2 * d.k21,
+        t0 * d.k22,
+        t1 * d.k22,
+        t2 * d.k22,
         c_q7 * t37 - s_q7 * t38,
-        s_q7 * t37 + c_q7 * t38 - t2 * d.k23,
-        t1 * d.k23 + t39,
+        s_q7 * t37 + c_q7 * t38 - t2 * d.k24,
+        t1 * d.k24 + t39,
         t39,
         t33,
         t36,
@@ -939,8 +917,8 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 603,
-    add: 391,
+    mul: 594,
+    add: 384,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -973,379 +951,364 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t10 = qd[3] * qd[4];
     let t11 = qd[3] * qd[5];
     let t12 = qd[5] + qd[6];
-    let t13 = qd[6] * t9;
-    let t14 = qd[6] * t8;
-    let t15 = q[8] * q[8];
-    let t16 = q[9] * q[9];
-    let t17 = q[10] * q[10];
-    let t18 = q[8] * q[9];
-    let t19 = q[8] * q[10];
-    let t20 = q[9] * q[10];
-    let t21 = q[8] * q[11];
-    let t22 = q[9] * q[11];
-    let t23 = q[10] * q[11];
-    let t24 = 1.0 - 2.0 * (t16 + t17);
-    let t25 = 2.0 * (t18 - t23);
-    let t26 = 2.0 * (t19 + t22);
-    let t27 = 2.0 * (t18 + t23);
-    let t28 = 1.0 - 2.0 * (t15 + t17);
-    let t29 = 2.0 * (t20 - t21);
-    let t30 = 2.0 * (t19 - t22);
-    let t31 = 2.0 * (t20 + t21);
-    let t32 = 1.0 - 2.0 * (t15 + t16);
+    let t13 = qd[6] * t8;
+    let t14 = q[8] * q[8];
+    let t15 = q[9] * q[9];
+    let t16 = q[10] * q[10];
+    let t17 = q[8] * q[9];
+    let t18 = q[8] * q[10];
+    let t19 = q[9] * q[10];
+    let t20 = q[8] * q[11];
+    let t21 = q[9] * q[11];
+    let t22 = q[10] * q[11];
+    let t23 = 1.0 - 2.0 * (t15 + t16);
+    let t24 = 2.0 * (t17 - t22);
+    let t25 = 2.0 * (t18 + t21);
+    let t26 = 2.0 * (t17 + t22);
+    let t27 = 1.0 - 2.0 * (t14 + t16);
+    let t28 = 2.0 * (t19 - t20);
+    let t29 = 2.0 * (t18 - t21);
+    let t30 = 2.0 * (t19 + t20);
+    let t31 = 1.0 - 2.0 * (t14 + t15);
+    let t32 = t12 * t29 + t8 * t23 + t9 * t26;
     let t33 = t12 * t30 + t8 * t24 + t9 * t27;
     let t34 = t12 * t31 + t8 * t25 + t9 * t28;
-    let t35 = t12 * t32 + t8 * t26 + t9 * t29;
-    let t36 = p.l * t9;
-    let t37 = p.l * t12;
-    let t38 = t8 * t36;
-    let t39 = qd[7] + t33;
-    let t40 = qd[8] + t34;
-    let t41 = qd[9] + t35;
+    let t35 = t8 * t9;
+    let t36 = qd[7] + t32;
+    let t37 = qd[8] + t33;
+    let t38 = qd[9] + t34;
     let s_q12 = libm::Libm::<Real>::sin(q[12]);
     let c_q12 = libm::Libm::<Real>::cos(q[12]);
-    let t44 = t39 * c_q12 - t41 * s_q12;
-    let t45 = t39 * s_q12 + t41 * c_q12;
-    let t46 = p.l * t40;
-    let t47 = p.l * t41;
-    let t48 = t41 * t47;
-    let t49 = t40 + qd[10];
-    let t50 = 0.1 * qd[3] + 0.005 * qd[4];
-    let t51 = 0.005 * qd[3] + 0.12 * qd[4] + 0.002 * qd[5];
-    let t52 = 0.002 * qd[4] + 0.08 * qd[5];
-    let t53 = 0.01 * t39 - 0.5 * t46;
-    let t54 = t40 * t41;
-    let t55 = 0.004 * t39 + 0.001 * t41;
-    let t56 = 0.001 * t39 + 0.022 * t41;
-    let t57 = p.l * t49;
-    let t58 = p.l * t45;
-    let t59 = c_q7 * t24 - s_q7 * t27;
-    let t60 = c_q7 * t26 - s_q7 * t29;
-    let t61 = s_q12 * t59 + c_q12 * t60;
-    let t62 = c_q7 * t25 - s_q7 * t28;
-    let t63 = s_q7 * t24;
-    let t64 = t63 + c_q7 * t27;
-    let t65 = s_q7 * t26;
-    let t66 = t65 + c_q7 * t29;
-    let t67 = s_q12 * t64 + c_q12 * t66;
-    let t68 = s_q7 * t25;
-    let t69 = t68 + c_q7 * t28;
-    let t70 = p.m * t30;
-    let t71 = t30 * s_q12;
-    let t72 = t71 + t32 * c_q12;
-    let t73 = p.l * s_q7;
-    let t74 = -0.2 - p.l * c_q7;
-    let t75 = t32 * t74;
-    let t76 = t31 * t74;
-    let t77 = p.l + 0.2 * c_q7;
-    let t78 = 0.2 * t63 + t27 * t77;
-    let t79 = p.l * t31;
-    let t80 = 0.2 * t65 + t29 * t77;
-    let t81 = p.l * t32;
-    let t82 = qd[4] * qd[4] + qd[5] * qd[5];
-    let t83 = t3 + qd[2] * qd[4] - qd[1] * qd[5];
-    let t84 = t83 - 0.2 * t82;
-    let t85 = t4 + qd[0] * qd[5] - qd[2] * qd[3];
-    let t86 = 0.2 * t10 + t85;
-    let t87 = t9 * t36 + t12 * t37;
-    let t88 = c_q7 * t84 + s_q7 * t86;
-    let t89 = t88 - t87;
-    let t90 = c_q7 * t86 - s_q7 * t84;
-    let t91 = t38 + t90;
-    let t92 = t8 * t37 + p.l * t14;
-    let t93 = t5 + qd[1] * qd[3] - qd[0] * qd[4];
-    let t94 = 0.2 * t11 + t93;
-    let t95 = t92 + t94;
-    let t96 = qd[8] * t33 + t13 * t26 - qd[7] * t34 - t14 * t29;
-    let t97 = t30 * t95 + t24 * t89 + t27 * t91;
-    let t98 = p.m * (t40 * t53 + t97 - 0.5 * t48 - 0.01 * t96);
-    let t99 = t97 - t40 * t46 - t48;
-    let t100 = qd[7] * t35 + t13 * t25 - qd[9] * t33 - t14 * t28;
-    let t101 = p.l * t100;
-    let t102 = t39 * t47 - t101;
-    let t103 = t32 * t95 + t26 * t89 + t29 * t91;
-    let t104 = t102 + t103;
-    let t105 = c_q12 * t99 - 0.5 * (t49 * t57 + t45 * t58) - s_q12 * t104;
-    let t106 = p.m * c_q12;
-    let t107 = 0.5 * (t44 * t58 - t101) + s_q12 * t99 + c_q12 * t104;
-    let t108 = p.m * s_q12;
-    let t109 = t98 + 0.5 * (t105 * t106 + t107 * t108);
-    let t110 = p.l * t96;
-    let t111 = t31 * t95 + t25 * t89 + t28 * t91;
-    let t112 = t111 + 0.5 * t110 - 0.01 * t41 * t41 - t39 * t53;
-    let t113 = qd[9] * t34 + t13 * t24 - qd[8] * t35 - t14 * t27;
-    let t114 = qd[10] * t44 + s_q12 * t113 + c_q12 * t96;
-    let t115 = t39 * t46 + t110 + t111 + 0.5 * (t44 * t57 + p.l * t114);
-    let t116 = p.m * (t112 + 0.5 * t115);
-    let t117 = 0.01 * (t54 + t113) + 0.5 * t102 + t103;
-    let t118 = p.m * t117;
-    let t119 = 0.5 * (t106 * t107 - t105 * t108);
-    let t120 = t118 + t119;
-    let t121 = p.m * (t88 - 0.5 * t87) + t24 * t109 + t25 * t116 + t26 * t120;
-    let t122 = 0.5 * t38 + t90;
-    let t123 = t29 * t120 + t27 * t109 + t28 * t116;
-    let t124 = p.m * t122 + t123;
-    let t125 = p.m0 * (0.05 * t10 + t85);
-    let t126 = s_q7 * t121 + c_q7 * t124;
-    let t127 = p.m0 * (0.05 * t11 + t93);
-    let t128 = 0.5 * t92 + t94;
-    let t129 = t32 * t120 + t30 * t109 + t31 * t116;
-    let t130 = p.m * t128 + t129;
-    let t131 = c_q12 * t113 - qd[10] * t45 - s_q12 * t96;
-    let t132 = t3 * c_q7 + t4 * s_q7;
-    let t133 = t4 * c_q7 - t3 * s_q7;
-    let t134 = t24 * t132 + t27 * t133 + t5 * t30;
-    let t135 = t26 * t132 + t29 * t133 + t5 * t32;
-    let t136 = t25 * t132 + t28 * t133 + t5 * t31;
-    let t137 = 0.2 * t68 + t28 * t77;
-    let t138 = s_q12 * d.k0;
-    let t139 = 0.01 * p.m * t60 + 0.25 * t62 * t138;
-    let t140 = t62 * d.k0;
-    let t141 = c_q12 * d.k0;
-    let t142 = 0.25 * t62 * t141 + t140 - 0.01 * p.m * t59;
-    let t143 = t61 * d.k0;
-    let t144 = t60 * d.k0 + 0.25 * t143;
-    let t145 = -t144;
-    let t146 = t24 * t139 + t26 * t142 + t25 * t145;
-    let t147 = t27 * t139 + t29 * t142 + t28 * t145;
-    let t148 = c_q7 * t146 - s_q7 * t147;
-    let t149 = s_q7 * t146 + c_q7 * t147;
-    let t150 = s_q7 * d.k0;
-    let t151 = t30 * t139 + t32 * t142 + t31 * t145 - 2.0 * t150;
-    let t152 = -0.25 * t143;
-    let t153 = 0.01 * p.m * t66 + 0.25 * t69 * t138;
-    let t154 = t69 * d.k0;
-    let t155 = 0.25 * t69 * t141 + t154 - 0.01 * p.m * t64;
-    let t156 = t67 * d.k0;
-    let t157 = t66 * d.k0 + 0.25 * t156;
-    let t158 = -t157;
-    let t159 = t24 * t153 + t26 * t155 + t25 * t158;
-    let t160 = t27 * t153 + t29 * t155 + t28 * t158;
-    let t161 = c_q7 * t159 - s_q7 * t160;
-    let t162 = s_q7 * t159 + c_q7 * t160;
-    let t163 = c_q7 * d.k0;
-    let t164 = 2.0 * t163 + t30 * t153 + t32 * t155 + t31 * t158;
-    let t165 = d.k2 + t164;
-    let t166 = -0.25 * t156;
-    let t167 = 0.01 * p.m * t32 + 0.25 * t31 * t138;
-    let t168 = t31 * d.k0;
-    let t169 = 0.25 * t31 * t141 + t168 - 0.01 * t70;
-    let t170 = t72 * d.k0;
-    let t171 = t32 * d.k0 + 0.25 * t170;
-    let t172 = -t171;
-    let t173 = t24 * t167 + t26 * t169 + t25 * t172;
-    let t174 = t27 * t167 + t29 * t169 + t28 * t172 + d.k3;
-    let t175 = c_q7 * t173 - s_q7 * t174;
-    let t176 = s_q7 * t173 + c_q7 * t174 + d.k4;
-    let t177 = t30 * t167 + t32 * t169 + t31 * t172;
-    let t178 = -0.25 * t170;
-    let t179 = t61 * d.k7 + 0.25 * (t31 * t73 + p.l * t60) * d.k0;
-    let t180 = 0.001 * t60 + t59 * d.k6 + s_q12 * t179 + 0.01 * t32 * t150
-        - 0.005 * t140;
-    let t181 = s_q7 * d.k9;
-    let t182 = c_q12 * d.k9;
-    let t183 = t62 * d.k10 - 0.25 * (t71 * t73 + c_q12 * (t32 * t73 - p.l * t62)) * d.k0;
-    let t184 = t183 + t62 * (d.k8 + 0.25 * t182) - 0.005 * t59 * d.k0 - t32 * t181;
-    let t185 = 0.001 * t59 + t60 * d.k11 + t31 * t181 + c_q12 * t179 + 0.25 * t61 * d.k9
-        - 0.01 * t30 * t150;
-    let t186 = c_q7 * d.k5 + t24 * t180 + t25 * t184 + t26 * t185;
-    let t187 = t139;
-    let t188 = t142;
-    let t189 = t31 * t144 - t32 * t188 - t30 * t187;
-    let t190 = t27 * t180 + t28 * t184 + t29 * t185 - p.l * t189;
-    let t191 = s_q7 * t186 + c_q7 * t190 + 0.005 - 0.2 * (2.0 * t150 + t189);
-    let t192 = t28 * t144 - t27 * t187 - t29 * t188;
-    let t193 = t30 * t180 + t31 * t184 + t32 * t185 + p.l * t192;
-    let t194 = 0.2 * (s_q7 * (t25 * t144 - t24 * t187 - t26 * t188) + c_q7 * t192)
-        + t193;
-    let t195 = t153;
-    let t196 = t155;
-    let t197 = t31 * t157 - t32 * t196 - t30 * t195;
-    let t198 = t67 * d.k7 + 0.25 * (t76 + p.l * t66) * d.k0;
-    let t199 = 0.001 * t66 + 0.01 * p.m * t75 + t64 * d.k6 + s_q12 * t198 - 0.005 * t154;
-    let t200 = t69 * d.k10 - 0.25 * (t71 * t74 + c_q12 * (t75 - p.l * t69)) * d.k0;
-    let t201 = t200 + t69 * (d.k8 + 0.25 * t182) - d.k0 * (0.005 * t64 + t75);
-    let t202 = 0.001 * t64 + t66 * d.k11 + t76 * d.k0 + c_q12 * t198 + 0.25 * t67 * d.k9
-        - 0.01 * t70 * t74;
-    let t203 = t28 * t157 - t27 * t195 - t29 * t196;
-    let t204 = t30 * t199 + t31 * t201 + t32 * t202 + p.l * t203;
-    let t205 = 0.2 * (s_q7 * (t25 * t157 - t24 * t195 - t26 * t196) + c_q7 * t203) + t204
+    let t41 = t36 * c_q12 - t38 * s_q12;
+    let t42 = t36 * s_q12 + t38 * c_q12;
+    let t43 = t37 + qd[10];
+    let t44 = t8 * t12;
+    let t45 = t38 * t38;
+    let t46 = t36 * t37;
+    let t47 = t41 * t42;
+    let t48 = t41 * t43;
+    let t49 = c_q7 * t23 - s_q7 * t26;
+    let t50 = c_q7 * t25 - s_q7 * t28;
+    let t51 = s_q12 * t49 + c_q12 * t50;
+    let t52 = c_q7 * t24 - s_q7 * t27;
+    let t53 = s_q7 * t23;
+    let t54 = t53 + c_q7 * t26;
+    let t55 = s_q7 * t25;
+    let t56 = t55 + c_q7 * t28;
+    let t57 = s_q12 * t54 + c_q12 * t56;
+    let t58 = s_q7 * t24;
+    let t59 = t58 + c_q7 * t27;
+    let t60 = p.m * t29;
+    let t61 = t29 * s_q12;
+    let t62 = t61 + t31 * c_q12;
+    let t63 = p.l * s_q7;
+    let t64 = -0.2 - p.l * c_q7;
+    let t65 = t31 * t64;
+    let t66 = t30 * t64;
+    let t67 = p.l + 0.2 * c_q7;
+    let t68 = 0.2 * t53 + t26 * t67;
+    let t69 = p.l * t30;
+    let t70 = 0.2 * t55 + t28 * t67;
+    let t71 = p.l * t31;
+    let t72 = t4 + qd[0] * qd[5] - qd[2] * qd[3];
+    let t73 = 0.2 * t10 + t72;
+    let t74 = qd[6] * t9;
+    let t75 = qd[8] * t32 + t25 * t74 - qd[7] * t33 - t13 * t28;
+    let t76 = qd[7] * t34 + t24 * t74 - qd[9] * t32 - t13 * t27;
+    let t77 = qd[9] * t33 + t23 * t74 - qd[8] * t34 - t13 * t26;
+    let t78 = c_q12 * t75 + qd[10] * t41 + s_q12 * t77;
+    let t79 = t3 * c_q7 + t4 * s_q7;
+    let t80 = t4 * c_q7 - t3 * s_q7;
+    let t81 = t23 * t79 + t26 * t80 + t5 * t29;
+    let t82 = t25 * t79 + t28 * t80 + t5 * t31;
+    let t83 = t24 * t79 + t27 * t80 + t5 * t30;
+    let t84 = 0.2 * t58 + t27 * t67;
+    let t85 = t3 + qd[2] * qd[4] - qd[1] * qd[5];
+    let t86 = t5 + qd[1] * qd[3] - qd[0] * qd[4];
+    let t87 = 0.2 * t11 + t86;
+    let t88 = qd[4] * qd[4] + qd[5] * qd[5];
+    let t89 = t9 * t9 + t12 * t12;
+    let t90 = t45 + t37 * t37;
+    let t91 = t43 * t43 + t42 * t42;
+    let t92 = t85 - 0.2 * t88;
+    let t93 = s_q7 * t73 + c_q7 * t92 - p.l * t89;
+    let t94 = c_q7 * t73 - s_q7 * t92;
+    let t95 = p.l * t35 + t94;
+    let t96 = t13 + t44;
+    let t97 = t87 + p.l * t96;
+    let t98 = t29 * t97 + t23 * t93 + t26 * t95;
+    let t99 = t36 * t38 - t76;
+    let t100 = t31 * t97 + t25 * t93 + t28 * t95;
+    let t101 = t47 - t76;
+    let t102 = t46 + t75;
+    let t103 = t48 + t78;
+    let t104 = t30 * t97 + t24 * t93 + t27 * t95;
+    let t105 = c_q12 * d.k2;
+    let t106 = s_q12 * d.k2;
+    let t107 = 0.002 * qd[4] + qd[5] * d.k4;
+    let t108 = 0.005 * qd[3] + 0.002 * qd[5] + qd[4] * d.k5;
+    let t109 = 0.001 * t36 + t38 * d.k9;
+    let t110 = t37 * d.k10 - 0.005 * t36 * d.k2;
+    let t111 = t42 * t43;
+    let t112 = t111 * (d.k11 - d.k12);
+    let t113 = 0.001 * t38 + t36 * d.k8 - 0.005 * t37 * d.k2;
+    let t114 = 0.005 * qd[4] + qd[3] * d.k3;
+    let t115 = 0.01 * p.m * t50 + 0.25 * t52 * t106;
+    let t116 = t52 * d.k2;
+    let t117 = 0.25 * t52 * t105 + t116 - 0.01 * p.m * t49;
+    let t118 = t51 * d.k2;
+    let t119 = t50 * d.k2 + 0.25 * t118;
+    let t120 = -t119;
+    let t121 = t23 * t115 + t25 * t117 + t24 * t120;
+    let t122 = t26 * t115 + t28 * t117 + t27 * t120;
+    let t123 = c_q7 * t121 - s_q7 * t122;
+    let t124 = s_q7 * t121 + c_q7 * t122;
+    let t125 = s_q7 * d.k2;
+    let t126 = t29 * t115 + t31 * t117 + t30 * t120 - 2.0 * t125;
+    let t127 = -0.25 * t118;
+    let t128 = 0.01 * p.m * t56 + 0.25 * t59 * t106;
+    let t129 = t59 * d.k2;
+    let t130 = 0.25 * t59 * t105 + t129 - 0.01 * p.m * t54;
+    let t131 = t57 * d.k2;
+    let t132 = t56 * d.k2 + 0.25 * t131;
+    let t133 = -t132;
+    let t134 = t23 * t128 + t25 * t130 + t24 * t133;
+    let t135 = t26 * t128 + t28 * t130 + t27 * t133;
+    let t136 = c_q7 * t134 - s_q7 * t135;
+    let t137 = s_q7 * t134 + c_q7 * t135;
+    let t138 = c_q7 * d.k2;
+    let t139 = 2.0 * t138 + t29 * t128 + t31 * t130 + t30 * t133;
+    let t140 = d.k1 + t139;
+    let t141 = -0.25 * t131;
+    let t142 = 0.01 * p.m * t31 + 0.25 * t30 * t106;
+    let t143 = t30 * d.k2;
+    let t144 = 0.25 * t30 * t105 + t143 - 0.01 * t60;
+    let t145 = t62 * d.k2;
+    let t146 = t31 * d.k2 + 0.25 * t145;
+    let t147 = -t146;
+    let t148 = t23 * t142 + t25 * t144 + t24 * t147;
+    let t149 = t26 * t142 + t28 * t144 + t27 * t147 + d.k14;
+    let t150 = c_q7 * t148 - s_q7 * t149;
+    let t151 = s_q7 * t148 + c_q7 * t149 + d.k15;
+    let t152 = t29 * t142 + t31 * t144 + t30 * t147;
+    let t153 = -0.25 * t145;
+    let t154 = t51 * d.k11 + 0.25 * (t30 * t63 + p.l * t50) * d.k2;
+    let t155 = 0.001 * t50 + t49 * d.k8 + s_q12 * t154 + 0.01 * t31 * t125
+        - 0.005 * t116;
+    let t156 = s_q7 * d.k13;
+    let t157 = c_q12 * d.k13;
+    let t158 = t52 * d.k12 - 0.25 * (t61 * t63 + c_q12 * (t31 * t63 - p.l * t52)) * d.k2;
+    let t159 = t158 + t52 * (d.k10 + 0.25 * t157) - 0.005 * t49 * d.k2 - t31 * t156;
+    let t160 = 0.001 * t49 + t50 * d.k9 + t30 * t156 + c_q12 * t154 + 0.25 * t51 * d.k13
+        - 0.01 * t29 * t125;
+    let t161 = c_q7 * d.k6 + t23 * t155 + t24 * t159 + t25 * t160;
+    let t162 = t115;
+    let t163 = t117;
+    let t164 = t30 * t119 - t31 * t163 - t29 * t162;
+    let t165 = t26 * t155 + t27 * t159 + t28 * t160 - p.l * t164;
+    let t166 = s_q7 * t161 + c_q7 * t165 + 0.005 - 0.2 * (2.0 * t125 + t164);
+    let t167 = t27 * t119 - t26 * t162 - t28 * t163;
+    let t168 = t29 * t155 + t30 * t159 + t31 * t160 + p.l * t167;
+    let t169 = 0.2 * (s_q7 * (t24 * t119 - t23 * t162 - t25 * t163) + c_q7 * t167)
+        + t168;
+    let t170 = t128;
+    let t171 = t130;
+    let t172 = t30 * t132 - t31 * t171 - t29 * t170;
+    let t173 = t57 * d.k11 + 0.25 * (t66 + p.l * t56) * d.k2;
+    let t174 = 0.001 * t56 + 0.01 * p.m * t65 + t54 * d.k8 + s_q12 * t173 - 0.005 * t129;
+    let t175 = t59 * d.k12 - 0.25 * (t61 * t64 + c_q12 * (t65 - p.l * t59)) * d.k2;
+    let t176 = t175 + t59 * (d.k10 + 0.25 * t157) - d.k2 * (0.005 * t54 + t65);
+    let t177 = 0.001 * t54 + t56 * d.k9 + t66 * d.k2 + c_q12 * t173 + 0.25 * t57 * d.k13
+        - 0.01 * t60 * t64;
+    let t178 = t27 * t132 - t26 * t170 - t28 * t171;
+    let t179 = t29 * t174 + t30 * t176 + t31 * t177 + p.l * t178;
+    let t180 = 0.2 * (s_q7 * (t24 * t132 - t23 * t170 - t25 * t171) + c_q7 * t178) + t179
         + 0.002;
-    let t206 = t72 * d.k7;
-    let t207 = t206 + 0.25 * (t81 + t137) * d.k0;
-    let t208 = t30 * d.k6 + 0.001 * t32 - 0.005 * t168;
-    let t209 = 0.01 * p.m * t80 + s_q12 * t207 + t208;
-    let t210 = t31 * d.k10;
-    let t211 = t210 - 0.25 * (s_q12 * t78 + c_q12 * (t80 - t79)) * d.k0;
-    let t212 = t31 * (0.25 * t182 + d.k8) - 0.005 * t30 * d.k0;
-    let t213 = t211 + t212 - t80 * d.k0;
-    let t214 = 0.25 * t72 * d.k9 + 0.001 * t30 + t32 * d.k11;
-    let t215 = t137 * d.k0 + c_q12 * t207 + t214 - 0.01 * p.m * t78;
-    let t216 = t167;
-    let t217 = t169;
-    let t218 = t28 * t171 - t29 * t217 - t27 * t216;
-    let t219 = p.l * t218;
-    let t220 = 0.4 * t163 + t30 * t209 + t31 * t213 + t32 * t215;
-    let t221 = t219 + d.k17;
-    let t222 = t220 + t221;
-    let t223 = t206 + 0.25 * (t81 + p.l * t28) * d.k0;
-    let t224 = t208 + s_q12 * t223 + 0.01 * t29 * d.k0;
-    let t225 = t210 - 0.25 * (p.l * t27 * s_q12 + c_q12 * (p.l * t29 - t79)) * d.k0;
-    let t226 = t212 + t225 - t29 * d.k9;
-    let t227 = t214 + t28 * d.k9 + c_q12 * t223 - 0.01 * t27 * d.k0;
-    let t228 = s_q12 * d.k7;
-    let t229 = 0.25 * s_q12 * d.k9 + c_q12 * t228 + 0.001;
-    let t230 = d.k10 + 0.25 * t182;
-    let t231 = t115 * d.k0;
-    let t232 = 0.009 * t44 * t49 + 0.01 * t114 + 0.25 * t231;
-    let t233 = t40 * t56 + s_q12 * t232 + 0.001 * (t96 + c_q12 * t131) + 0.004 * t113
-        + 0.01 * t118 - 0.02 * t54;
-    let t234 = -0.009 * t44 * t45 - 0.25 * t107 * d.k0;
-    let t235 = t41 * t55 + t234 + 0.03 * t100 - t39 * t56 - p.l * t119
-        - 0.5 * t117 * d.k0;
-    let t236 = c_q12 * t232 + 0.022 * t96 + 0.001 * (t113 - s_q12 * t131)
-        + 0.5 * (t231 + t112 * d.k0) + t40 * (0.02 * t39 - t55) - 0.01 * t98;
-    let t237 = 0.002 * t13 + t24 * t233 + t25 * t235 + t26 * t236;
-    let t238 = t27 * t233 + t28 * t235 + t29 * t236 - 0.021 * t14 - 0.019 * t8 * t12
-        - p.l * t129 - 0.5 * t128 * d.k0;
-    let t239 = t31 * t235 + t32 * t236 + 0.019 * t8 * t9 + p.l * t123 + 0.5 * t122 * d.k0
-        + t30 * t233;
-    let t240 = 0.01 * p.m * t135 + 0.25 * t136 * t138;
-    let t241 = t136 * (d.k0 + 0.25 * t141) - 0.01 * p.m * t134;
-    let t242 = (s_q12 * t134 + c_q12 * t135) * d.k0;
-    let t243 = -0.25 * t242 - t135 * d.k0;
-    let t244 = t24 * t240 + t26 * t241 + t25 * t243;
-    let t245 = t27 * t240 + t29 * t241 + t28 * t243 - 2.0 * t2 * d.k22;
-    let t246 = 2.0 * t133 * d.k0 + t30 * t240 + t32 * t241 + t31 * t243;
+    let t181 = t62 * d.k11;
+    let t182 = t181 + 0.25 * (t71 + t84) * d.k2;
+    let t183 = t29 * d.k8 + 0.001 * t31 - 0.005 * t143;
+    let t184 = 0.01 * p.m * t70 + s_q12 * t182 + t183;
+    let t185 = t30 * d.k12;
+    let t186 = t185 - 0.25 * (s_q12 * t68 + c_q12 * (t70 - t69)) * d.k2;
+    let t187 = t30 * (0.25 * t157 + d.k10) - 0.005 * t29 * d.k2;
+    let t188 = t186 + t187 - t70 * d.k2;
+    let t189 = 0.25 * t62 * d.k13 + 0.001 * t29 + t31 * d.k9;
+    let t190 = t84 * d.k2 + c_q12 * t182 + t189 - 0.01 * p.m * t68;
+    let t191 = t142;
+    let t192 = t144;
+    let t193 = t27 * t146 - t28 * t192 - t26 * t191;
+    let t194 = p.l * t193;
+    let t195 = 0.4 * t138 + t29 * t184 + t30 * t188 + t31 * t190;
+    let t196 = d.k7 + t194;
+    let t197 = t195 + t196;
+    let t198 = t181 + 0.25 * (t71 + p.l * t27) * d.k2;
+    let t199 = t183 + s_q12 * t198 + 0.01 * t28 * d.k2;
+    let t200 = t185 - 0.25 * (p.l * t26 * s_q12 + c_q12 * (p.l * t28 - t69)) * d.k2;
+    let t201 = t187 + t200 - t28 * d.k13;
+    let t202 = t189 + t27 * d.k13 + c_q12 * t198 - 0.01 * t26 * d.k2;
+    let t203 = s_q12 * d.k11;
+    let t204 = 0.25 * s_q12 * d.k13 + c_q12 * t203 + 0.001;
+    let t205 = d.k12 + 0.25 * t157;
+    let t206 = 0.01 * p.m * (t46 - t75) + 0.25 * (t101 * t106 - t91 * t105) - t90 * d.k2;
+    let t207 = d.k2 * (t102 + 0.25 * t103) - 0.01 * p.m * (t45 + t36 * t36);
+    let t208 = 0.25 * (t101 * t105 + t91 * t106);
+    let t209 = 0.01 * p.m * (t37 * t38 + t77) + t99 * d.k2 + t208;
+    let t210 = t23 * t206 + t24 * t207 + t25 * t209 - 2.0 * t89 * d.k2;
+    let t211 = t28 * t209 + t26 * t206 + t27 * t207;
+    let t212 = 2.0 * t35 * d.k2 + t211;
+    let t213 = s_q7 * t210 + c_q7 * t212;
+    let t214 = t31 * t209 + t29 * t206 + t30 * t207;
+    let t215 = 2.0 * t96 * d.k2 + t214;
+    let t216 = t48 * d.k12 + t78 * d.k11 + 0.25 * (p.l * t102 + t104) * d.k2;
+    let t217 = 0.001 * t75 + 0.01 * p.m * t100 + t37 * t109 + c_q12 * t112 + t77 * d.k8
+        + s_q12 * t216 - t38 * t110 - 0.005 * t76 * d.k2;
+    let t218 = t76 * d.k12 - t47 * d.k11
+        - 0.25 * (s_q12 * (t98 - p.l * t90) + c_q12 * (p.l * t99 + t100)) * d.k2;
+    let t219 = t38 * t113 + t76 * d.k10 + t218 - t36 * t109 - p.l * t208
+        - d.k2 * (t100 + 0.005 * t77);
+    let t220 = 0.001 * t77 + t36 * t110 + t75 * d.k9 + t104 * d.k2 + c_q12 * t216
+        + 0.25 * t103 * d.k13 - 0.01 * p.m * t98 - t37 * t113 - s_q12 * t112;
+    let t221 = t9 * t12 * d.k7 + t74 * d.k6 + t23 * t217 + t24 * t219 + t25 * t220;
+    let t222 = t26 * t217 + t27 * t219 + t28 * t220 + t44 * (d.k6 - d.k7) - p.l * t214
+        - 2.0 * t87 * d.k2;
+    let t223 = t31 * t220 + p.l * t211 + 2.0 * t94 * d.k2 + t29 * t217 + t30 * t219
+        - t35 * d.k6;
+    let t224 = 0.01 * p.m * t82 + 0.25 * t83 * t106;
+    let t225 = t83 * (d.k2 + 0.25 * t105) - 0.01 * p.m * t81;
+    let t226 = (s_q12 * t81 + c_q12 * t82) * d.k2;
+    let t227 = -0.25 * t226 - t82 * d.k2;
+    let t228 = t23 * t224 + t25 * t225 + t24 * t227;
+    let t229 = t26 * t224 + t28 * t225 + t27 * t227 - 2.0 * t2 * d.k23;
+    let t230 = 2.0 * t80 * d.k2 + t29 * t224 + t31 * t225 + t30 * t227;
     JointSpace {
         mass_matrix: [
-            [d.k1, 0.0, 0.0, t148, t149, t151, t151, t139, t145, t142, t152],
-            [0.0, d.k1, 0.0, t161, t162, t165, t164, t153, t158, t155, t166],
-            [0.0, 0.0, d.k1, t175, t176, t177, t177, t167, t172, t169, t178],
+            [d.k0, 0.0, 0.0, t123, t124, t126, t126, t115, t120, t117, t127],
+            [0.0, d.k0, 0.0, t136, t137, t140, t139, t128, t133, t130, t141],
+            [0.0, 0.0, d.k0, t150, t151, t152, t152, t142, t147, t144, t153],
             [
-                t148,
-                t161,
-                t175,
-                c_q7 * t186 + d.k12 - s_q7 * t190,
-                t191,
-                t194,
-                t193,
-                t180,
-                t184,
-                t185,
-                t183,
+                t123,
+                t136,
+                t150,
+                d.k3 + c_q7 * t161 - s_q7 * t165,
+                t166,
+                t169,
+                t168,
+                t155,
+                t159,
+                t160,
+                t158,
             ],
             [
-                t149,
-                t162,
+                t124,
+                t137,
+                t151,
+                t166,
+                d.k5 + s_q7 * (s_q7 * d.k6 + t23 * t174 + t24 * t176 + t25 * t177)
+                    + c_q7 * (t26 * t174 + t27 * t176 + t28 * t177 + d.k16 - p.l * t172)
+                    - 0.2 * (t172 - 2.0 * t138),
+                t180,
+                t179,
+                t174,
                 t176,
-                t191,
-                s_q7 * (s_q7 * d.k5 + t24 * t199 + t25 * t201 + t26 * t202)
-                    + c_q7 * (t27 * t199 + t28 * t201 + t29 * t202 + d.k13 - p.l * t197)
-                    + d.k14 - 0.2 * (t197 - 2.0 * t163),
-                t205,
-                t204,
+                t177,
+                t175,
+            ],
+            [
+                t126,
+                t140,
+                t152,
+                t169,
+                t180,
+                t194 + d.k18 + t195
+                    + 0.2
+                        * (s_q7 * (t24 * t146 - t23 * t191 - t25 * t192)
+                            + c_q7 * (t193 + d.k17)),
+                t197,
+                t184,
+                t188,
+                t190,
+                t186,
+            ],
+            [
+                t126,
+                t139,
+                t152,
+                t168,
+                t179,
+                t197,
+                t196 + t29 * t199 + t30 * t201 + t31 * t202,
                 t199,
                 t201,
                 t202,
                 t200,
             ],
             [
-                t151,
-                t165,
-                t177,
-                t194,
-                t205,
-                t219 + d.k16 + t220
-                    + 0.2
-                        * (s_q7 * (t25 * t171 - t24 * t216 - t26 * t217)
-                            + c_q7 * (t218 + d.k15)),
-                t222,
-                t209,
-                t213,
-                t215,
-                t211,
-            ],
-            [
-                t151,
-                t164,
-                t177,
-                t193,
-                t204,
-                t222,
-                t221 + t30 * t224 + t31 * t226 + t32 * t227,
-                t224,
-                t226,
-                t227,
-                t225,
-            ],
-            [
-                t139,
-                t153,
-                t167,
-                t180,
-                t199,
-                t209,
-                t224,
-                d.k6 + s_q12 * t228,
-                d.k18,
-                t229,
-                0.0,
-            ],
-            [
-                t145,
-                t158,
-                t172,
-                t184,
-                t201,
-                t213,
-                t226,
-                d.k18,
-                0.5 * t182 + d.k19,
-                0.0,
-                t230,
-            ],
-            [
+                t115,
+                t128,
                 t142,
                 t155,
-                t169,
-                t185,
-                t202,
-                t215,
-                t227,
-                t229,
-                0.0,
-                0.25 * t182 + d.k11 + c_q12 * (c_q12 * d.k7 + d.k20),
+                t174,
+                t184,
+                t199,
+                d.k8 + s_q12 * t203,
+                d.k19,
+                t204,
                 0.0,
             ],
-            [t152, t166, t178, t183, t200, t211, t225, 0.0, t230, 0.0, d.k10],
+            [
+                t120,
+                t133,
+                t147,
+                t159,
+                t176,
+                t188,
+                t201,
+                d.k19,
+                0.5 * t157 + d.k20,
+                0.0,
+                t205,
+            ],
+            [
+                t117,
+                t130,
+                t144,
+                t160,
+                t177,
+                t190,
+                t202,
+                t204,
+                0.0,
+                d.k9 + c_q12 * (c_q12 * d.k11 + d.k21) + 0.25 * t157,
+                0.0,
+            ],
+            [t127, t141, t153, t158, t175, t186, t200, 0.0, t205, 0.0, d.k12],
         ],
         bias: [
-            p.m0 * (t83 - 0.05 * t82) + c_q7 * t121 - s_q7 * t124,
-            t125 + t126,
-            t127 + t130,
-            qd[4] * t52 + c_q7 * t237 - qd[5] * t51 - s_q7 * t238,
-            qd[5] * t50 + s_q7 * t237 + c_q7 * t238 - qd[3] * t52 - 0.05 * t127
-                - 0.2 * t130,
-            qd[3] * t51 + t239 + 0.05 * t125 + 0.2 * t126 - qd[4] * t50,
-            t239,
-            t233,
-            t235,
-            t236,
-            0.01 * t100 + t234,
+            t85 * d.k0 + c_q7 * t210 - t88 * d.k1 - s_q7 * t212,
+            t10 * d.k1 + t72 * d.k0 + t213,
+            t11 * d.k1 + t86 * d.k0 + t215,
+            qd[4] * t107 + c_q7 * t221 - qd[5] * t108 - s_q7 * t222,
+            qd[5] * t114 + s_q7 * t221 + c_q7 * t222 - qd[3] * t107 - t86 * d.k1
+                - 0.2 * t215,
+            qd[3] * t108 + t72 * d.k1 + t223 + 0.2 * t213 - qd[4] * t114,
+            t223,
+            t217,
+            t219,
+            t220,
+            t218,
         ],
         gravity: [
-            t0 * d.k21,
-            t1 * d.k21,
-            t2 * d.k21,
-            c_q7 * t244 - s_q7 * t245,
-            s_q7 * t244 + c_q7 * t245 - t2 * d.k23,
-            t1 * d.k23 + t246,
-            t246,
-            t240,
-            t243,
-            t241,
-            -0.25 * t242,
+            t0 * d.k22,
+            t1 * d.k22,
+            t2 * d.k22,
+            c_q7 * t228 - s_q7 * t229,
+            s_q7 * t228 + c_q7 * t229 - t2 * d.k24,
+            t1 * d.k24 + t230,
+            t230,
+            t224,
+            t227,
+            t225,
+            -0.25 * t226,
         ],
     }
 }
@@ -1440,336 +1403,337 @@ pub fn forward_dynamics_with(
     let t55 = t25 * t53 + t22 * t52 - t19 * t30;
     let t56 = t26 * t53 + t23 * t52 - t20 * t30;
     let t57 = t39 * t42 - s_q12 * (p.l * t32 * t32 + t33 * t42);
-    let t58 = d.k6 + s_q12 * s_q12 * d.k7;
-    let inv59 = 1.0 / t58;
-    let t60 = s_q12 * c_q12;
-    let t61 = 0.25 * s_q12 * d.k9 + d.k7 * t60;
-    let t62 = t61 + 0.001;
-    let t63 = d.k8 - 0.0625 * c_q12 * c_q12 * d.k25;
-    let t64 = t63 - 0.000025 * inv59 * d.k26;
-    let inv65 = 1.0 / t64;
-    let t66 = t62 * d.k26;
-    let t67 = t62 * t66;
-    let t68 = d.k11 + c_q12 * (c_q12 * d.k7 + 0.5 * d.k9);
-    let t69 = t68 - inv59 * (t62 * t62 + 0.000025 * inv59 * inv65 * t67);
-    let inv70 = 1.0 / t69;
-    let t71 = inv65 + 0.000025 * inv59 * inv59 * inv65 * inv65 * t67 * inv70;
-    let t72 = -0.0625 * s_q12 * s_q12 * d.k24 - 0.0001 * inv70 * d.k29
-        - t60
-            * (0.00390625 * t60 * t71 * d.k27
-                + 0.00000625 * inv59 * t62 * inv65 * inv70 * d.k28);
-    let t73 = inv59 * (-0.000025 * inv59 * inv65 * t66 - t62);
-    let t74 = d.k0 * t62;
-    let t75 = t73 * t74;
-    let t76 = 0.005 * (inv59 * (inv65 * (d.k0 - inv70 * t75)));
-    let t77 = t60 * d.k30;
-    let t78 = s_q12 * t76;
-    let t79 = d.k0 + 0.25 * c_q12 * d.k0;
-    let t80 = t62 * t77;
-    let t81 = t73 * d.k31;
-    let t82 = inv70
-        * (0.0025 * s_q12 * t81 + t79 * (0.0003125 * inv59 * inv65 * t80 + 0.01 * p.m))
-        - 0.015625 * t77 * t78;
-    let t83 = 0.0625 * c_q12 * c_q12 * d.k33 + d.k34;
-    let t84 = t60 * d.k33;
-    let t85 = t71 * t83;
-    let t86 = t62 * d.k31;
-    let t87 = inv70 * (0.0001 * d.k29 * t73 - 0.00005 * inv59 * inv65 * t83 * t86)
-        - 0.0625 * (t60 * d.k24 + t84 * t85) - 0.000625 * t60 * t76 * d.k32;
-    let t88 = d.k0 * t76;
-    let t89 = t62 * t73;
-    let t90 = inv59 + inv59 * (0.005 * t88 - inv70 * t89);
-    let t91 = s_q12 * t90;
-    let t92 = d.k26 * t91;
-    let t93 = s_q12 * d.k0;
-    let t94 = t73 * t79;
-    let t95 = -0.0625 * s_q12 * t92 - inv70 * (0.5 * t93 * t94 + t79 * t79);
-    let t96 = t76 * t83;
-    let t97 = t74 * t83;
-    let t98 = inv70 * (0.005 * inv59 * inv65 * t79 * t97 - 0.01 * p.m * t94)
-        - 0.0025 * d.k31 * t91 - 0.25 * t93 * t96;
-    let t99 = -0.0625 * c_q12 * c_q12 * d.k24 - 0.0001 * d.k29 * t90 - 0.02 * p.m * t96
-        - t83 * t85;
-    let t100 = t76 * t84;
-    let t101 = p.m * t62;
-    let t102 = 0.0003125 * (t71 * t77 + inv59 * t62 * inv65 * inv70 * t80)
-        + inv70
-            * (0.01 * (p.m * t58 * t73 + t101)
-                + 0.00000025 * inv59 * t62 * inv65 * d.k35) - 0.0625 * t58 * t100;
-    let t103 = t63 * t71;
-    let t104 = 0.0625 * (t84 - t84 * t103) + 0.0003125 * t76 * t77
-        - 0.00005 * inv70 * (t81 + inv59 * t63 * inv65 * t86);
-    let t105 = p.m * inv70 * t89;
-    let t106 = 0.0003125 * inv59 * inv65 * t68 * inv70 * t80
-        + 0.01 * (t105 + p.m * t68 * inv70) + d.k36 - 0.0625 * t62 * t100;
-    let t107 = t24 * t102 + t25 * t104 + t26 * t106;
-    let t108 = t58 * t90;
-    let t109 = 0.25 * (t93 - t93 * t108 - s_q12 * inv70 * t75) + 0.00125 * d.k26 * t78
-        - inv70 * (t58 * t94 + t79 * (t62 + 0.000025 * inv59 * inv65 * t66));
-    let t110 = t63 * t76;
-    let t111 = t63 * t74;
-    let t112 = 0.00125 * t92 + 0.005 * inv70 * (d.k0 * t94 + inv59 * inv65 * t79 * t111)
-        - 0.25 * t93 * t110;
-    let t113 = t68 * t73;
-    let t114 = t79 - 0.25 * (t74 * t91 + inv70 * t93 * t113)
-        - inv70 * (t79 * (t89 + t68));
-    let t115 = t24 * t109 + t25 * t112 + t26 * t114;
-    let t116 = 0.00005 * t76 * d.k31 + d.k37
-        + 0.005 * (d.k0 * t85 + inv59 * t62 * inv65 * inv70 * t97)
-        - 0.01 * (t105 + p.m * t108) - t58 * t96;
-    let t117 = t83 + 0.00005 * d.k31 * t90 + 0.005 * d.k0 * t96 - t63 * t85
-        - 0.01 * p.m * t110;
-    let t118 = 0.005 * inv59 * inv65 * t68 * inv70 * t97
-        - 0.01 * (t90 * t101 + p.m * inv70 * t113) - t62 * t96;
-    let t119 = t24 * t116 + t25 * t117 + t26 * t118;
-    let t120 = t21 * t72 + t22 * t82 + t23 * t87;
-    let t121 = t21 * t82 + t22 * t95 + t23 * t98;
-    let t122 = t21 * t87 + t22 * t98 + t23 * t99;
-    let t123 = t20 * t122 + t18 * t120 + t19 * t121;
-    let t124 = t18 * t107 + t19 * t115 + t20 * t119 + p.l * t123;
-    let t125 = t58 + t58 * (0.01 * t88 - t108 - 2.0 * inv70 * t89)
-        - 0.000025 * d.k26 * t71 - inv70 * (t62 * t62 + 0.00005 * inv59 * inv65 * t67);
-    let t126 = d.k18
-        + 0.005 * (d.k0 * (t108 + t103) + inv70 * (t75 + inv59 * t62 * inv65 * t111))
-        - t58 * t110 - 0.000025 * d.k26 * t76;
-    let t127 = t61 + 0.005 * t74 * t76 + 0.001 - t62 * t108
-        - inv70
-            * (t58 * t113 + 0.000025 * inv59 * inv65 * t66 * t68 + t62 * (t89 + t68));
-    let t128 = t24 * t125 + t25 * t126 + t26 * t127;
-    let t129 = t63 + 0.01 * d.k0 * t110 - t63 * t103 - 0.000025 * d.k26 * t90;
-    let t130 = 0.005 * (t74 * t90 + inv70 * (d.k0 * t113 + inv59 * inv65 * t68 * t111))
-        - t62 * t110;
-    let t131 = t24 * t126 + t25 * t129 + t26 * t130;
-    let t132 = t68 - t62 * t62 * t90 - t68 * (inv70 * (t68 + 2.0 * t89));
-    let t133 = t24 * t127 + t25 * t130 + t26 * t132;
-    let t134 = t23 * t119 + t21 * t107 + t22 * t115;
-    let t135 = t23 * t122 + t21 * t120 + t22 * t121;
-    let t136 = d.k17 + t24 * t128 + t25 * t131 + t26 * t133 + t135 * d.k38
-        + 2.0 * p.l * t134;
-    let inv137 = 1.0 / t136;
-    let t138 = t18 * (t18 * t72 + t19 * t82 + t20 * t87)
-        + t19 * (t18 * t82 + t19 * t95 + t20 * t98)
-        + t20 * (t18 * t87 + t19 * t98 + t20 * t99) - t124 * t124 * inv137;
-    let t139 = d.k15 + t134 + p.l * t135;
-    let t140 = t123 - t124 * inv137 * t139;
-    let t141 = s_q7 * t140;
-    let t142 = c_q7 * t140;
-    let t143 = t135 - inv137 * t139 * t139;
-    let t144 = d.k1 + c_q7 * (c_q7 * t138 - t141) - s_q7 * (t142 - s_q7 * t143);
-    let inv145 = 1.0 / t144;
-    let t146 = t142 + s_q7 * t138;
-    let t147 = t141 + c_q7 * t143;
-    let t148 = c_q7 * t146 - s_q7 * t147;
-    let t149 = inv145 * (t148 * t148);
-    let t150 = s_q7 * t146 + c_q7 * t147;
-    let t151 = d.k1 + t150;
-    let t152 = t151 - t149;
-    let inv153 = 1.0 / t152;
-    let t154 = t24 * t72 + t25 * t82 + t26 * t87;
-    let t155 = t24 * t82 + t25 * t95 + t26 * t98;
-    let t156 = t24 * t87 + t25 * t98 + t26 * t99;
-    let t157 = t23 * t156 + t21 * t154 + t22 * t155;
-    let t158 = p.l * t157;
-    let t159 = t26 * t119 + t24 * t107 + t25 * t115;
-    let t160 = t158 + t159;
-    let t161 = t20 * t156 + t18 * t154 + t19 * t155;
-    let t162 = t161 - t124 * inv137 * t160;
-    let t163 = t157 - inv137 * t139 * t160;
-    let t164 = c_q7 * t162 - s_q7 * t163;
-    let t165 = inv145 * t148 * t164;
-    let t166 = s_q7 * t162 + c_q7 * t163;
-    let t167 = t166 - t165;
-    let t168 = t26 * t156 + t24 * t154 + t25 * t155;
-    let t169 = t168 - inv137 * t160 * t160;
-    let t170 = d.k1 + t169;
-    let t171 = t170 - inv145 * t164 * t164 - inv153 * t167 * t167;
-    let inv172 = 1.0 / t171;
-    let t173 = inv145 * (t148 * inv153 * t167 - t164);
-    let t174 = t18 * t102 + t19 * t104 + t20 * t106;
-    let t175 = t18 * t109 + t19 * t112 + t20 * t114;
-    let t176 = t18 * t116 + t19 * t117 + t20 * t118;
-    let t177 = t23 * t176 + t21 * t174 + t22 * t175;
-    let t178 = t18 * t128 + t19 * t131 + t20 * t133 + p.l * t177;
-    let t179 = t26 * t176 + t24 * t174 + t25 * t175;
-    let t180 = t179 - inv137 * t160 * t178;
-    let t181 = t21 * t102 + t22 * t104 + t23 * t106;
-    let t182 = t21 * t109 + t22 * t112 + t23 * t114;
-    let t183 = t21 * t116 + t22 * t117 + t23 * t118;
-    let t184 = t23 * t183 + t21 * t181 + t22 * t182;
-    let t185 = t21 * t128 + t22 * t131 + t23 * t133 + p.l * (t184 - t159) - d.k38 * t157;
-    let t186 = t26 * t183 + t24 * t181 + t25 * t182;
-    let t187 = d.k3 + t186 - p.l * t168 - inv137 * t160 * t185;
-    let t188 = t18 * t174 + t19 * t175 + t20 * t176 - t124 * inv137 * t178;
-    let t189 = t18 * t181 + t19 * t182 + t20 * t183 - p.l * t161 - t124 * inv137 * t185;
-    let t190 = c_q7 * t188 - s_q7 * t189;
-    let t191 = t177 - inv137 * t139 * t178;
-    let t192 = t184 - t158 - inv137 * t139 * t185;
-    let t193 = c_q7 * t191 - s_q7 * t192;
-    let t194 = c_q7 * t190 - s_q7 * t193;
-    let t195 = inv145 * t148 * t194;
-    let t196 = s_q7 * t190 + c_q7 * t193;
-    let t197 = t196 - t195;
-    let t198 = c_q7 * t180 - s_q7 * t187;
-    let t199 = t198 - inv145 * t164 * t194 - inv153 * t167 * t197;
-    let t200 = d.k5 + t18 * (t18 * t125 + t19 * t126 + t20 * t127)
-        + t19 * (t18 * t126 + t19 * t129 + t20 * t130)
-        + t20 * (t18 * t127 + t19 * t130 + t20 * t132) - inv137 * t178 * t178;
-    let t201 = t21 * t125 + t22 * t126 + t23 * t127;
-    let t202 = t21 * t126 + t22 * t129 + t23 * t130;
-    let t203 = t21 * t127 + t22 * t130 + t23 * t132;
-    let t204 = t18 * t201 + t19 * t202 + t20 * t203 - p.l * t179 - inv137 * t178 * t185;
-    let t205 = s_q7 * t204;
-    let t206 = c_q7 * t204;
-    let t207 = t21 * t201 + t22 * t202 + t23 * t203 + d.k38 * t168 - inv137 * t185 * t185
-        - 2.0 * p.l * t186;
-    let t208 = d.k12 + c_q7 * (c_q7 * t200 - t205) - s_q7 * (t206 - s_q7 * t207)
-        - inv145 * t194 * t194 - inv153 * t197 * t197 - inv172 * t199 * t199;
-    let inv209 = 1.0 / t208;
-    let t210 = inv145 * (t148 * inv153 * t197 - t194) - inv172 * t173 * t199;
-    let t211 = t206 + s_q7 * t200;
-    let t212 = t205 + c_q7 * t207;
-    let t213 = s_q7 * t188 + c_q7 * t189;
-    let t214 = s_q7 * t191 + c_q7 * t192;
-    let t215 = c_q7 * t213 - 0.2 * t164 - s_q7 * t214;
-    let t216 = s_q7 * t213 + c_q7 * t214;
-    let t217 = -0.2 * t166 - inv145 * t148 * t215;
-    let t218 = t216 + t217;
-    let t219 = s_q7 * t180 + c_q7 * t187;
-    let t220 = t219 + d.k4 - 0.2 * t169;
-    let t221 = t220 - inv145 * t164 * t215 - inv153 * t167 * t218;
-    let t222 = c_q7 * t211 + 0.005 - 0.2 * t198 - s_q7 * t212 - inv145 * t194 * t215
-        - inv153 * t197 * t218 - inv172 * t199 * t221;
-    let t223 = d.k14 + s_q7 * t211 + c_q7 * t212 + 0.04 * t169 - inv145 * t215 * t215
-        - inv153 * t218 * t218 - inv172 * t221 * t221 - inv209 * t222 * t222
-        - 0.4 * t219;
-    let inv224 = 1.0 / t223;
-    let t225 = inv145 * (t148 * inv153 * t218 - t215) - inv172 * t173 * t221
-        - inv209 * t210 * t222;
-    let t226 = d.k2 + 0.2 * t150;
-    let t227 = t226 - 0.2 * t149;
-    let t228 = 0.2 * (t166 - t165) - inv153 * t167 * t227;
-    let t229 = 0.2 * (t196 - t195) - inv153 * t197 * t227 - inv172 * t199 * t228;
-    let t230 = 0.2 * (t216 + t217) + 0.002 - inv153 * t218 * t227 - inv172 * t221 * t228
-        - inv209 * t222 * t229;
-    let t231 = 0.04 * (t150 - t149) + d.k39 - inv153 * t227 * t227 - inv172 * t228 * t228
-        - inv209 * t229 * t229 - inv224 * t230 * t230;
-    let inv232 = 1.0 / t231;
-    let t233 = inv145 * (t148 * (inv153 * t227 - 0.2)) - inv172 * t173 * t228
-        - inv209 * t210 * t229 - inv224 * t225 * t230;
-    let t234 = inv224 * (t225 - t230 * inv232 * t233);
-    let t235 = inv209 * (t210 - t222 * t234 - t229 * inv232 * t233);
-    let t236 = inv172 * (t173 - t199 * t235 - t221 * t234 - t228 * inv232 * t233);
-    let t237 = inv153
-        * (inv145 * t148 + t167 * t236 + t197 * t235 + t218 * t234
-            + t227 * inv232 * t233);
-    let t238 = t32 * d.k0;
-    let t239 = 0.01 * p.m * t31 - t238;
-    let t240 = t33 * d.k0;
-    let t241 = 0.25 * (d.k0 * (t43 * t43 + t41 * t41));
-    let t242 = t40 * d.k0;
-    let t243 = t40 * d.k7;
-    let t244 = tau[10] + t41 * t243;
-    let t245 = 0.25 * (t244 * d.k40 - t41 * t242) + 0.0625 * t57 * d.k24;
-    let t246 = 0.001 * t31 + t33 * d.k11;
-    let t247 = t32 * d.k8 - 0.005 * t31 * d.k0;
-    let t248 = t41 * t43;
-    let t249 = t248 * (d.k10 - d.k7);
-    let t250 = -0.25 * t31 * t32 * d.k9 - t40 * t43 * d.k10 - qd[10] * t243;
-    let t251 = t33 * t247 + c_q12 * t249 + s_q12 * t250 - t32 * t246;
-    let t252 = tau[7] + t251;
-    let t253 = 0.001 * t33 + t31 * d.k6 - 0.005 * t238;
-    let t254 = c_q12 * t245 - s_q12 * t241;
-    let t255 = t31 * t246 - tau[10] - t33 * t253 - p.l * t254;
-    let t256 = tau[8] + t255;
-    let t257 = -0.25 * (t242 * (t43 + qd[10]));
-    let t258 = c_q12 * t250 + p.l * t257 + t32 * t253 - s_q12 * t249 - t31 * t247;
-    let t259 = tau[9] + t258;
-    let t260 = t76 * t252 + t71 * t256 - 0.005 * inv59 * inv65 * inv70 * t74 * t259;
-    let t261 = inv70 * (t73 * t252 + t259 - 0.005 * inv59 * inv65 * t74 * t256);
-    let t262 = t33 * t240 + c_q12 * t241 + s_q12 * t245 + 0.01 * p.m * t261 - t32 * t239
-        - t54 * t72 - t55 * t82 - t56 * t87 - t34 * t102 - t35 * t104 - t36 * t106
-        - 0.0625 * t84 * t260;
-    let t263 = t90 * t252 + t76 * t256 + inv70 * t73 * t259;
-    let t264 = 0.01 * t33 * t44 + t257 + t31 * t239 - t54 * t82 - t55 * t95 - t56 * t98
-        - t34 * t109 - t35 * t112 - t36 * t114 - t79 * t261 - 0.25 * t93 * t263;
-    let t265 = t254 - 0.01 * (t32 * t44 + p.m * t263) - t31 * t240 - t54 * t87
-        - t55 * t98 - t56 * t99 - t34 * t116 - t35 * t117 - t36 * t118 - t83 * t260;
-    let t266 = t2 * t3;
-    let t267 = t251 + 0.005 * d.k0 * t260 - t54 * t102 - t55 * t109 - t56 * t116
-        - t34 * t125 - t35 * t126 - t36 * t127 - t58 * t263 - t62 * t261;
-    let t268 = t255 + 0.005 * d.k0 * t263 - t54 * t104 - t55 * t112 - t56 * t117
-        - t34 * t126 - t35 * t129 - t36 * t130 - t63 * t260;
-    let t269 = t258 - t54 * t106 - t55 * t114 - t56 * t118 - t34 * t127 - t35 * t130
-        - t36 * t132 - t62 * t263 - t68 * t261;
-    let t270 = t23 * t265 + t21 * t262 + t22 * t264;
-    let t271 = t26 * t269 + p.l * t270 + tau[6] + d.k5 * t266 + t24 * t267 + t25 * t268;
-    let t272 = 2.0 * d.k0 * (t3 * t3 + t6 * t6) + t18 * t262 + t19 * t264 + t20 * t265
-        + t8 * t189 - t49 * t138 - t50 * t140 - t7 * t188 - t124 * inv137 * t271
-        - 0.2 * t5 * t162;
-    let t273 = t270 + t8 * t192 - t49 * t140 - t50 * t143 - t7 * t191
-        - inv137 * t139 * t271 - 2.0 * d.k0 * t266 - 0.2 * t5 * t163;
-    let t274 = tau[0] + c_q7 * t272 + d.k2 * (qd[4] * qd[4] + qd[5] * qd[5])
-        - s_q7 * t273 - t45 * t144 - t46 * t148 - t47 * t164;
-    let t275 = s_q7 * t272 + c_q7 * t273;
-    let t276 = t45 * t148 + t47 * t166;
-    let t277 = tau[1] + t275 - t276 - t48 * d.k2 - t46 * t151;
-    let t278 = t2 * t6;
-    let t279 = t26 * t265 + t24 * t262 + t25 * t264;
-    let t280 = -2.0 * d.k0 * t278 + -0.2 * t5 * t169 + t8 * t187 + t279 - t49 * t162
-        - t50 * t163 - t7 * t180 - inv137 * t160 * t271;
-    let t281 = tau[2] + t280 - t5 * d.k2 - t45 * t164 - t46 * t166 - t47 * t170;
-    let t282 = 0.002 * qd[4] + qd[5] * d.k39;
-    let t283 = 0.005 * qd[3] + 0.002 * qd[5] + qd[4] * d.k14;
-    let t284 = t18 * t267 + t19 * t268 + t20 * t269 + t8 * t204 - t3 * t6 * d.k17
-        - t49 * t188 - t50 * t191 - t7 * t200 - inv137 * t178 * t271 - 0.2 * t5 * t180;
-    let t285 = t21 * t267 + t22 * t268 + t23 * t269 + t8 * t207 + t278 * (d.k17 - d.k5)
-        - p.l * t279 - t49 * t189 - t50 * t192 - t7 * t204 - inv137 * t185 * t271
-        - 0.2 * t5 * t187;
-    let t286 = tau[3] + qd[5] * t283 + c_q7 * t284 - qd[4] * t282 - s_q7 * t285
-        - t45 * t194 - t46 * t196 - t47 * t198;
-    let t287 = 0.005 * qd[4] + qd[3] * d.k12;
-    let t288 = tau[4] + qd[3] * t282 + s_q7 * t284 + c_q7 * t285 - qd[5] * t287
-        - t45 * t215 - t46 * (t216 - 0.2 * t166) - t47 * t220 - 0.2 * t280;
-    let t289 = tau[5] + qd[4] * t287 + 0.2 * (t275 - t276) - tau[6] - qd[3] * t283
-        - t46 * t226;
-    let t290 = t234 * t288 + inv232 * t233 * t289
-        + (inv145
-            - inv145
-                * (t164 * t236 + t194 * t235 + t215 * t234
-                    + t148 * (0.2 * inv232 * t233 - t237))) * t274 + t236 * t281
-        + t235 * t286 - t237 * t277;
-    let t291 = inv153 * (t167 * inv172 * t199 - t197);
-    let t292 = inv153 * (t167 * inv172 * t221 - t218) - inv209 * t222 * t291;
-    let t293 = inv153 * (t167 * inv172 * t228 - t227) - inv209 * t229 * t291
-        - inv224 * t230 * t292;
-    let t294 = inv224 * (t292 - t230 * inv232 * t293);
-    let t295 = inv209 * (t291 - t222 * t294 - t229 * inv232 * t293);
-    let t296 = inv172
-        * (inv153 * t167 + t199 * t295 + t221 * t294 + t228 * inv232 * t293);
-    let t297 = t288 * t294 + inv232 * t289 * t293
-        + t277
-            * (inv153
-                - inv153
-                    * (t197 * t295 + t218 * t294 + t227 * inv232 * t293 - t167 * t296))
-        + t286 * t295 - t237 * t274 - t281 * t296;
-    let t298 = inv172 * (t199 * inv209 * t222 - t221);
-    let t299 = inv172 * (t199 * inv209 * t229 - t228) - inv224 * t230 * t298;
-    let t300 = inv224 * (t298 - t230 * inv232 * t299);
-    let t301 = inv209 * (inv172 * t199 + t222 * t300 + t229 * inv232 * t299);
-    let t302 = t288 * t300 + inv232 * t289 * t299 + t236 * t274
-        + t281 * (inv172 - inv172 * (t221 * t300 + t228 * inv232 * t299 - t199 * t301))
-        - t277 * t296 - t286 * t301;
-    let t303 = inv209 * (t222 * inv224 * t230 - t229);
-    let t304 = inv224 * (inv209 * t222 + t230 * inv232 * t303);
-    let t305 = t235 * t274 + t277 * t295
-        + t286 * (inv209 - inv209 * (t229 * inv232 * t303 - t222 * t304))
-        + inv232 * t289 * t303 - t281 * t301 - t288 * t304;
-    let t306 = t234 * t274 + t277 * t294 + t281 * t300
-        + t288 * (inv224 + inv224 * inv224 * t230 * t230 * inv232) - t286 * t304
-        - inv224 * t230 * inv232 * t289;
-    let t307 = inv232
-        * (t289 + t233 * t274 + t277 * t293 + t281 * t299 + t286 * t303
-            - inv224 * t230 * t288);
+    let t58 = 0.002 * qd[4] + qd[5] * d.k4;
+    let t59 = 0.005 * qd[3] + 0.002 * qd[5] + qd[4] * d.k5;
+    let t60 = 0.001 * t31 + t33 * d.k9;
+    let t61 = t31 * d.k2;
+    let t62 = t32 * d.k10 - 0.005 * t61;
+    let t63 = t41 * t43;
+    let t64 = t32 * d.k2;
+    let t65 = 0.001 * t33 + t31 * d.k8 - 0.005 * t64;
+    let t66 = t40 * d.k11;
+    let t67 = t2 * t6;
+    let t68 = 0.005 * qd[4] + qd[3] * d.k3;
+    let t69 = t2 * t3;
+    let t70 = d.k8 + s_q12 * s_q12 * d.k11;
+    let inv71 = 1.0 / t70;
+    let t72 = s_q12 * c_q12;
+    let t73 = 0.25 * s_q12 * d.k13 + d.k11 * t72;
+    let t74 = t73 + 0.001;
+    let t75 = d.k10 - 0.0625 * c_q12 * c_q12 * d.k26;
+    let t76 = t75 - 0.000025 * inv71 * d.k27;
+    let inv77 = 1.0 / t76;
+    let t78 = t74 * d.k27;
+    let t79 = t74 * t78;
+    let t80 = d.k9 + c_q12 * (c_q12 * d.k11 + 0.5 * d.k13);
+    let t81 = t80 - inv71 * (t74 * t74 + 0.000025 * inv71 * inv77 * t79);
+    let inv82 = 1.0 / t81;
+    let t83 = inv77 + 0.000025 * inv71 * inv71 * inv77 * inv77 * t79 * inv82;
+    let t84 = -0.0625 * s_q12 * s_q12 * d.k25 - 0.0001 * inv82 * d.k30
+        - t72
+            * (0.00390625 * t72 * t83 * d.k28
+                + 0.00000625 * inv71 * t74 * inv77 * inv82 * d.k29);
+    let t85 = inv71 * (-0.000025 * inv71 * inv77 * t78 - t74);
+    let t86 = d.k2 * t74;
+    let t87 = t85 * t86;
+    let t88 = 0.005 * (inv71 * (inv77 * (d.k2 - inv82 * t87)));
+    let t89 = t72 * d.k31;
+    let t90 = s_q12 * t88;
+    let t91 = d.k2 + 0.25 * c_q12 * d.k2;
+    let t92 = t74 * t89;
+    let t93 = t85 * d.k32;
+    let t94 = inv82
+        * (0.0025 * s_q12 * t93 + t91 * (0.0003125 * inv71 * inv77 * t92 + 0.01 * p.m))
+        - 0.015625 * t89 * t90;
+    let t95 = 0.0625 * c_q12 * c_q12 * d.k34 + d.k35;
+    let t96 = t72 * d.k34;
+    let t97 = t83 * t95;
+    let t98 = t74 * d.k32;
+    let t99 = inv82 * (0.0001 * d.k30 * t85 - 0.00005 * inv71 * inv77 * t95 * t98)
+        - 0.0625 * (t72 * d.k25 + t96 * t97) - 0.000625 * t72 * t88 * d.k33;
+    let t100 = d.k2 * t88;
+    let t101 = t74 * t85;
+    let t102 = inv71 + inv71 * (0.005 * t100 - inv82 * t101);
+    let t103 = s_q12 * t102;
+    let t104 = d.k27 * t103;
+    let t105 = s_q12 * d.k2;
+    let t106 = t85 * t91;
+    let t107 = -0.0625 * s_q12 * t104 - inv82 * (0.5 * t105 * t106 + t91 * t91);
+    let t108 = t88 * t95;
+    let t109 = t86 * t95;
+    let t110 = inv82 * (0.005 * inv71 * inv77 * t91 * t109 - 0.01 * p.m * t106)
+        - 0.0025 * d.k32 * t103 - 0.25 * t105 * t108;
+    let t111 = -0.0625 * c_q12 * c_q12 * d.k25 - 0.0001 * d.k30 * t102
+        - 0.02 * p.m * t108 - t95 * t97;
+    let t112 = t88 * t96;
+    let t113 = p.m * t74;
+    let t114 = 0.0003125 * (t83 * t89 + inv71 * t74 * inv77 * inv82 * t92)
+        + inv82
+            * (0.01 * (p.m * t70 * t85 + t113)
+                + 0.00000025 * inv71 * t74 * inv77 * d.k36) - 0.0625 * t70 * t112;
+    let t115 = t75 * t83;
+    let t116 = 0.0625 * (t96 - t96 * t115) + 0.0003125 * t88 * t89
+        - 0.00005 * inv82 * (t93 + inv71 * t75 * inv77 * t98);
+    let t117 = p.m * inv82 * t101;
+    let t118 = 0.0003125 * inv71 * inv77 * t80 * inv82 * t92
+        + 0.01 * (t117 + p.m * t80 * inv82) + d.k37 - 0.0625 * t74 * t112;
+    let t119 = t24 * t114 + t25 * t116 + t26 * t118;
+    let t120 = t70 * t102;
+    let t121 = 0.25 * (t105 - t105 * t120 - s_q12 * inv82 * t87) + 0.00125 * d.k27 * t90
+        - inv82 * (t70 * t106 + t91 * (t74 + 0.000025 * inv71 * inv77 * t78));
+    let t122 = t75 * t88;
+    let t123 = t75 * t86;
+    let t124 = 0.00125 * t104
+        + 0.005 * inv82 * (d.k2 * t106 + inv71 * inv77 * t91 * t123)
+        - 0.25 * t105 * t122;
+    let t125 = t80 * t85;
+    let t126 = t91 - 0.25 * (t86 * t103 + inv82 * t105 * t125)
+        - inv82 * (t91 * (t101 + t80));
+    let t127 = t24 * t121 + t25 * t124 + t26 * t126;
+    let t128 = 0.00005 * t88 * d.k32 + d.k38
+        + 0.005 * (d.k2 * t97 + inv71 * t74 * inv77 * inv82 * t109)
+        - 0.01 * (t117 + p.m * t120) - t70 * t108;
+    let t129 = t95 + 0.00005 * d.k32 * t102 + 0.005 * d.k2 * t108 - t75 * t97
+        - 0.01 * p.m * t122;
+    let t130 = 0.005 * inv71 * inv77 * t80 * inv82 * t109
+        - 0.01 * (t102 * t113 + p.m * inv82 * t125) - t74 * t108;
+    let t131 = t24 * t128 + t25 * t129 + t26 * t130;
+    let t132 = t21 * t84 + t22 * t94 + t23 * t99;
+    let t133 = t21 * t94 + t22 * t107 + t23 * t110;
+    let t134 = t21 * t99 + t22 * t110 + t23 * t111;
+    let t135 = t20 * t134 + t18 * t132 + t19 * t133;
+    let t136 = t18 * t119 + t19 * t127 + t20 * t131 + p.l * t135;
+    let t137 = t70 + t70 * (0.01 * t100 - t120 - 2.0 * inv82 * t101)
+        - 0.000025 * d.k27 * t83 - inv82 * (t74 * t74 + 0.00005 * inv71 * inv77 * t79);
+    let t138 = d.k19
+        + 0.005 * (d.k2 * (t120 + t115) + inv82 * (t87 + inv71 * t74 * inv77 * t123))
+        - t70 * t122 - 0.000025 * d.k27 * t88;
+    let t139 = t73 + 0.005 * t86 * t88 + 0.001 - t74 * t120
+        - inv82
+            * (t70 * t125 + 0.000025 * inv71 * inv77 * t78 * t80 + t74 * (t101 + t80));
+    let t140 = t24 * t137 + t25 * t138 + t26 * t139;
+    let t141 = t75 + 0.01 * d.k2 * t122 - t75 * t115 - 0.000025 * d.k27 * t102;
+    let t142 = 0.005 * (t86 * t102 + inv82 * (d.k2 * t125 + inv71 * inv77 * t80 * t123))
+        - t74 * t122;
+    let t143 = t24 * t138 + t25 * t141 + t26 * t142;
+    let t144 = t80 - t74 * t74 * t102 - t80 * (inv82 * (t80 + 2.0 * t101));
+    let t145 = t24 * t139 + t25 * t142 + t26 * t144;
+    let t146 = t23 * t131 + t21 * t119 + t22 * t127;
+    let t147 = t23 * t134 + t21 * t132 + t22 * t133;
+    let t148 = d.k7 + t24 * t140 + t25 * t143 + t26 * t145 + t147 * d.k39
+        + 2.0 * p.l * t146;
+    let inv149 = 1.0 / t148;
+    let t150 = t18 * (t18 * t84 + t19 * t94 + t20 * t99)
+        + t19 * (t18 * t94 + t19 * t107 + t20 * t110)
+        + t20 * (t18 * t99 + t19 * t110 + t20 * t111) - t136 * t136 * inv149;
+    let t151 = d.k17 + t146 + p.l * t147;
+    let t152 = t135 - t136 * inv149 * t151;
+    let t153 = s_q7 * t152;
+    let t154 = c_q7 * t152;
+    let t155 = t147 - inv149 * t151 * t151;
+    let t156 = d.k0 + c_q7 * (c_q7 * t150 - t153) - s_q7 * (t154 - s_q7 * t155);
+    let inv157 = 1.0 / t156;
+    let t158 = t154 + s_q7 * t150;
+    let t159 = t153 + c_q7 * t155;
+    let t160 = c_q7 * t158 - s_q7 * t159;
+    let t161 = inv157 * (t160 * t160);
+    let t162 = s_q7 * t158 + c_q7 * t159;
+    let t163 = d.k0 + t162;
+    let t164 = t163 - t161;
+    let inv165 = 1.0 / t164;
+    let t166 = t24 * t84 + t25 * t94 + t26 * t99;
+    let t167 = t24 * t94 + t25 * t107 + t26 * t110;
+    let t168 = t24 * t99 + t25 * t110 + t26 * t111;
+    let t169 = t23 * t168 + t21 * t166 + t22 * t167;
+    let t170 = p.l * t169;
+    let t171 = t26 * t131 + t24 * t119 + t25 * t127;
+    let t172 = t170 + t171;
+    let t173 = t20 * t168 + t18 * t166 + t19 * t167;
+    let t174 = t173 - t136 * inv149 * t172;
+    let t175 = t169 - inv149 * t151 * t172;
+    let t176 = c_q7 * t174 - s_q7 * t175;
+    let t177 = inv157 * t160 * t176;
+    let t178 = s_q7 * t174 + c_q7 * t175;
+    let t179 = t178 - t177;
+    let t180 = t26 * t168 + t24 * t166 + t25 * t167;
+    let t181 = t180 - inv149 * t172 * t172;
+    let t182 = d.k0 + t181;
+    let t183 = t182 - inv157 * t176 * t176 - inv165 * t179 * t179;
+    let inv184 = 1.0 / t183;
+    let t185 = inv157 * (t160 * inv165 * t179 - t176);
+    let t186 = t18 * t114 + t19 * t116 + t20 * t118;
+    let t187 = t18 * t121 + t19 * t124 + t20 * t126;
+    let t188 = t18 * t128 + t19 * t129 + t20 * t130;
+    let t189 = t23 * t188 + t21 * t186 + t22 * t187;
+    let t190 = t18 * t140 + t19 * t143 + t20 * t145 + p.l * t189;
+    let t191 = t26 * t188 + t24 * t186 + t25 * t187;
+    let t192 = t191 - inv149 * t172 * t190;
+    let t193 = t21 * t114 + t22 * t116 + t23 * t118;
+    let t194 = t21 * t121 + t22 * t124 + t23 * t126;
+    let t195 = t21 * t128 + t22 * t129 + t23 * t130;
+    let t196 = t23 * t195 + t21 * t193 + t22 * t194;
+    let t197 = t21 * t140 + t22 * t143 + t23 * t145 + p.l * (t196 - t171) - d.k39 * t169;
+    let t198 = t26 * t195 + t24 * t193 + t25 * t194;
+    let t199 = d.k14 + t198 - p.l * t180 - inv149 * t172 * t197;
+    let t200 = t18 * t186 + t19 * t187 + t20 * t188 - t136 * inv149 * t190;
+    let t201 = t18 * t193 + t19 * t194 + t20 * t195 - p.l * t173 - t136 * inv149 * t197;
+    let t202 = c_q7 * t200 - s_q7 * t201;
+    let t203 = t189 - inv149 * t151 * t190;
+    let t204 = t196 - t170 - inv149 * t151 * t197;
+    let t205 = c_q7 * t203 - s_q7 * t204;
+    let t206 = c_q7 * t202 - s_q7 * t205;
+    let t207 = inv157 * t160 * t206;
+    let t208 = s_q7 * t202 + c_q7 * t205;
+    let t209 = t208 - t207;
+    let t210 = c_q7 * t192 - s_q7 * t199;
+    let t211 = t210 - inv157 * t176 * t206 - inv165 * t179 * t209;
+    let t212 = d.k6 + t18 * (t18 * t137 + t19 * t138 + t20 * t139)
+        + t19 * (t18 * t138 + t19 * t141 + t20 * t142)
+        + t20 * (t18 * t139 + t19 * t142 + t20 * t144) - inv149 * t190 * t190;
+    let t213 = t21 * t137 + t22 * t138 + t23 * t139;
+    let t214 = t21 * t138 + t22 * t141 + t23 * t142;
+    let t215 = t21 * t139 + t22 * t142 + t23 * t144;
+    let t216 = t18 * t213 + t19 * t214 + t20 * t215 - p.l * t191 - inv149 * t190 * t197;
+    let t217 = s_q7 * t216;
+    let t218 = c_q7 * t216;
+    let t219 = t21 * t213 + t22 * t214 + t23 * t215 + d.k39 * t180 - inv149 * t197 * t197
+        - 2.0 * p.l * t198;
+    let t220 = d.k3 + c_q7 * (c_q7 * t212 - t217) - s_q7 * (t218 - s_q7 * t219)
+        - inv157 * t206 * t206 - inv165 * t209 * t209 - inv184 * t211 * t211;
+    let inv221 = 1.0 / t220;
+    let t222 = inv157 * (t160 * inv165 * t209 - t206) - inv184 * t185 * t211;
+    let t223 = t218 + s_q7 * t212;
+    let t224 = t217 + c_q7 * t219;
+    let t225 = s_q7 * t200 + c_q7 * t201;
+    let t226 = s_q7 * t203 + c_q7 * t204;
+    let t227 = c_q7 * t225 - 0.2 * t176 - s_q7 * t226;
+    let t228 = s_q7 * t225 + c_q7 * t226;
+    let t229 = -0.2 * t178 - inv157 * t160 * t227;
+    let t230 = t228 + t229;
+    let t231 = s_q7 * t192 + c_q7 * t199;
+    let t232 = t231 + d.k15 - 0.2 * t181;
+    let t233 = t232 - inv157 * t176 * t227 - inv165 * t179 * t230;
+    let t234 = c_q7 * t223 + 0.005 - 0.2 * t210 - s_q7 * t224 - inv157 * t206 * t227
+        - inv165 * t209 * t230 - inv184 * t211 * t233;
+    let t235 = d.k5 + s_q7 * t223 + c_q7 * t224 + 0.04 * t181 - inv157 * t227 * t227
+        - inv165 * t230 * t230 - inv184 * t233 * t233 - inv221 * t234 * t234
+        - 0.4 * t231;
+    let inv236 = 1.0 / t235;
+    let t237 = inv157 * (t160 * inv165 * t230 - t227) - inv184 * t185 * t233
+        - inv221 * t222 * t234;
+    let t238 = d.k1 + 0.2 * t162;
+    let t239 = t238 - 0.2 * t161;
+    let t240 = 0.2 * (t178 - t177) - inv165 * t179 * t239;
+    let t241 = 0.2 * (t208 - t207) - inv165 * t209 * t239 - inv184 * t211 * t240;
+    let t242 = 0.2 * (t228 + t229) + 0.002 - inv165 * t230 * t239 - inv184 * t233 * t240
+        - inv221 * t234 * t241;
+    let t243 = d.k4 + 0.04 * (t162 - t161) - inv165 * t239 * t239 - inv184 * t240 * t240
+        - inv221 * t241 * t241 - inv236 * t242 * t242;
+    let inv244 = 1.0 / t243;
+    let t245 = inv157 * (t160 * (inv165 * t239 - 0.2)) - inv184 * t185 * t240
+        - inv221 * t222 * t241 - inv236 * t237 * t242;
+    let t246 = inv236 * (t237 - t242 * inv244 * t245);
+    let t247 = inv221 * (t222 - t234 * t246 - t241 * inv244 * t245);
+    let t248 = inv184 * (t185 - t211 * t247 - t233 * t246 - t240 * inv244 * t245);
+    let t249 = inv165
+        * (inv157 * t160 + t179 * t248 + t209 * t247 + t230 * t246
+            + t239 * inv244 * t245);
+    let t250 = 0.01 * p.m * t31 - t64;
+    let t251 = 0.25 * (d.k2 * (t43 * t43 + t41 * t41));
+    let t252 = t40 * d.k2;
+    let t253 = tau[10] + t41 * t66;
+    let t254 = 0.25 * (t253 * d.k40 - t41 * t252) + 0.0625 * t57 * d.k25;
+    let t255 = t63 * (d.k12 - d.k11);
+    let t256 = -0.25 * t31 * t32 * d.k13 - t40 * t43 * d.k12 - qd[10] * t66;
+    let t257 = t33 * t62 + c_q12 * t255 + s_q12 * t256 - t32 * t60;
+    let t258 = tau[7] + t257;
+    let t259 = c_q12 * t254 - s_q12 * t251;
+    let t260 = t31 * t60 - tau[10] - t33 * t65 - p.l * t259;
+    let t261 = tau[8] + t260;
+    let t262 = -0.25 * (t252 * (t43 + qd[10]));
+    let t263 = c_q12 * t256 + p.l * t262 + t32 * t65 - s_q12 * t255 - t31 * t62;
+    let t264 = tau[9] + t263;
+    let t265 = t88 * t258 + t83 * t261 - 0.005 * inv71 * inv77 * inv82 * t86 * t264;
+    let t266 = inv82 * (t85 * t258 + t264 - 0.005 * inv71 * inv77 * t86 * t261);
+    let t267 = t33 * t33 * d.k2 + c_q12 * t251 + s_q12 * t254 + 0.01 * p.m * t266
+        - t32 * t250 - t54 * t84 - t55 * t94 - t56 * t99 - t34 * t114 - t35 * t116
+        - t36 * t118 - 0.0625 * t96 * t265;
+    let t268 = t102 * t258 + t88 * t261 + inv82 * t85 * t264;
+    let t269 = 0.01 * t33 * t44 + t262 + t31 * t250 - t54 * t94 - t55 * t107 - t56 * t110
+        - t34 * t121 - t35 * t124 - t36 * t126 - t91 * t266 - 0.25 * t105 * t268;
+    let t270 = t259 - 0.01 * (t32 * t44 + p.m * t268) - t33 * t61 - t54 * t99
+        - t55 * t110 - t56 * t111 - t34 * t128 - t35 * t129 - t36 * t130 - t95 * t265;
+    let t271 = t257 + 0.005 * d.k2 * t265 - t54 * t114 - t55 * t121 - t56 * t128
+        - t34 * t137 - t35 * t138 - t36 * t139 - t70 * t268 - t74 * t266;
+    let t272 = t260 + 0.005 * d.k2 * t268 - t54 * t116 - t55 * t124 - t56 * t129
+        - t34 * t138 - t35 * t141 - t36 * t142 - t75 * t265;
+    let t273 = t263 - t54 * t118 - t55 * t126 - t56 * t130 - t34 * t139 - t35 * t142
+        - t36 * t144 - t74 * t268 - t80 * t266;
+    let t274 = t23 * t270 + t21 * t267 + t22 * t269;
+    let t275 = t26 * t273 + p.l * t274 + tau[6] + d.k6 * t69 + t24 * t271 + t25 * t272;
+    let t276 = 2.0 * d.k2 * (t3 * t3 + t6 * t6) + t18 * t267 + t19 * t269 + t20 * t270
+        + t8 * t201 - t49 * t150 - t50 * t152 - t7 * t200 - t136 * inv149 * t275
+        - 0.2 * t5 * t174;
+    let t277 = t274 + t8 * t204 - 2.0 * d.k2 * t69 - t49 * t152 - t50 * t155 - t7 * t203
+        - inv149 * t151 * t275 - 0.2 * t5 * t175;
+    let t278 = tau[0] + c_q7 * t276 + d.k1 * (qd[4] * qd[4] + qd[5] * qd[5])
+        - s_q7 * t277 - t45 * t156 - t46 * t160 - t47 * t176;
+    let t279 = s_q7 * t276 + c_q7 * t277;
+    let t280 = t45 * t160 + t47 * t178;
+    let t281 = tau[1] + t279 - t280 - t48 * d.k1 - t46 * t163;
+    let t282 = t26 * t270 + t24 * t267 + t25 * t269;
+    let t283 = -2.0 * d.k2 * t67 + -0.2 * t5 * t181 + t8 * t199 + t282 - t49 * t174
+        - t50 * t175 - t7 * t192 - inv149 * t172 * t275;
+    let t284 = tau[2] + t283 - t5 * d.k1 - t45 * t176 - t46 * t178 - t47 * t182;
+    let t285 = t18 * t271 + t19 * t272 + t20 * t273 + t8 * t216 - t3 * t6 * d.k7
+        - t49 * t200 - t50 * t203 - t7 * t212 - inv149 * t190 * t275 - 0.2 * t5 * t192;
+    let t286 = t21 * t271 + t22 * t272 + t23 * t273 + t8 * t219 + t67 * (d.k7 - d.k6)
+        - p.l * t282 - t49 * t201 - t50 * t204 - t7 * t216 - inv149 * t197 * t275
+        - 0.2 * t5 * t199;
+    let t287 = tau[3] + qd[5] * t59 + c_q7 * t285 - qd[4] * t58 - s_q7 * t286
+        - t45 * t206 - t46 * t208 - t47 * t210;
+    let t288 = tau[4] + qd[3] * t58 + s_q7 * t285 + c_q7 * t286 - qd[5] * t68
+        - t45 * t227 - t46 * (t228 - 0.2 * t178) - t47 * t232 - 0.2 * t283;
+    let t289 = tau[5] + qd[4] * t68 + 0.2 * (t279 - t280) - tau[6] - qd[3] * t59
+        - t46 * t238;
+    let t290 = t246 * t288 + inv244 * t245 * t289
+        + (inv157
+            - inv157
+                * (t176 * t248 + t206 * t247 + t227 * t246
+                    + t160 * (0.2 * inv244 * t245 - t249))) * t278 + t248 * t284
+        + t247 * t287 - t249 * t281;
+    let t291 = inv165 * (t179 * inv184 * t211 - t209);
+    let t292 = inv165 * (t179 * inv184 * t233 - t230) - inv221 * t234 * t291;
+    let t293 = inv165 * (t179 * inv184 * t240 - t239) - inv221 * t241 * t291
+        - inv236 * t242 * t292;
+    let t294 = inv236 * (t292 - t242 * inv244 * t293);
+    let t295 = inv221 * (t291 - t234 * t294 - t241 * inv244 * t293);
+    let t296 = inv184
+        * (inv165 * t179 + t211 * t295 + t233 * t294 + t240 * inv244 * t293);
+    let t297 = t288 * t294 + inv244 * t289 * t293
+        + t281
+            * (inv165
+                - inv165
+                    * (t209 * t295 + t230 * t294 + t239 * inv244 * t293 - t179 * t296))
+        + t287 * t295 - t249 * t278 - t284 * t296;
+    let t298 = inv184 * (t211 * inv221 * t234 - t233);
+    let t299 = inv184 * (t211 * inv221 * t241 - t240) - inv236 * t242 * t298;
+    let t300 = inv236 * (t298 - t242 * inv244 * t299);
+    let t301 = inv221 * (inv184 * t211 + t234 * t300 + t241 * inv244 * t299);
+    let t302 = t288 * t300 + inv244 * t289 * t299 + t248 * t278
+        + t284 * (inv184 - inv184 * (t233 * t300 + t240 * inv244 * t299 - t211 * t301))
+        - t281 * t296 - t287 * t301;
+    let t303 = inv221 * (t234 * inv236 * t242 - t241);
+    let t304 = inv236 * (inv221 * t234 + t242 * inv244 * t303);
+    let t305 = t247 * t278 + t281 * t295
+        + t287 * (inv221 - inv221 * (t241 * inv244 * t303 - t234 * t304))
+        + inv244 * t289 * t303 - t284 * t301 - t288 * t304;
+    let t306 = t246 * t278 + t281 * t294 + t284 * t300
+        + t288 * (inv236 + inv236 * inv236 * t242 * t242 * inv244) - t287 * t304
+        - inv236 * t242 * inv244 * t289;
+    let t307 = inv244
+        * (t289 + t245 * t278 + t281 * t293 + t284 * t299 + t287 * t303
+            - inv236 * t242 * t288);
     let t308 = t45 + t290;
     let t309 = t46 + t297 + 0.2 * t307;
     let t310 = t49 + c_q7 * t308 + s_q7 * t309;
@@ -1777,9 +1741,9 @@ pub fn forward_dynamics_with(
     let t312 = 0.2 * (t5 - t306) + t47 + t302;
     let t313 = t7 + c_q7 * t305 + s_q7 * t306;
     let t314 = c_q7 * t306 - t8 - s_q7 * t305;
-    let t315 = inv137
-        * (t271 - t124 * t310 - t139 * t311 - t160 * t312 - t178 * t313 - t185 * t314
-            - t136 * t307);
+    let t315 = inv149
+        * (t275 - t136 * t310 - t151 * t311 - t172 * t312 - t190 * t313 - t197 * t314
+            - t148 * t307);
     let t316 = t307 + t315;
     let t317 = t311 + p.l * t316;
     let t318 = t312 - p.l * t314;
@@ -1788,13 +1752,13 @@ pub fn forward_dynamics_with(
     let t321 = t34 + t18 * t313 + t21 * t314 + t24 * t316;
     let t322 = t19 * t313 + t22 * t314 + t35 + t25 * t316;
     let t323 = t36 + t20 * t313 + t23 * t314 + t26 * t316;
-    let t324 = t252 + 0.005 * d.k0 * t322 - t58 * t321 - t62 * t323 - 0.25 * t93 * t319
+    let t324 = t258 + 0.005 * d.k2 * t322 - t70 * t321 - t74 * t323 - 0.25 * t105 * t319
         - 0.01 * p.m * t320;
     let t325 = t54 + t18 * t310 + t21 * t317 + t24 * t318;
-    let t326 = t256 + 0.005 * d.k0 * t321 - t83 * t320 - t63 * t322
-        - 0.0625 * t84 * t325;
-    let t327 = t259 + 0.01 * p.m * t325 - t79 * t319 - t62 * t321 - t68 * t323;
-    let t328 = t76 * t324 + t71 * t326 - 0.005 * inv59 * inv65 * inv70 * t74 * t327;
+    let t326 = t261 + 0.005 * d.k2 * t321 - t95 * t320 - t75 * t322
+        - 0.0625 * t96 * t325;
+    let t327 = t264 + 0.01 * p.m * t325 - t91 * t319 - t74 * t321 - t80 * t323;
+    let t328 = t88 * t324 + t83 * t326 - 0.005 * inv71 * inv77 * inv82 * t86 * t327;
     let t329 = t322 + t328;
     [
         t290,
@@ -1804,11 +1768,11 @@ pub fn forward_dynamics_with(
         t306,
         t307,
         t315,
-        t90 * t324 + t76 * t326 + inv70 * t73 * t327,
+        t102 * t324 + t88 * t326 + inv82 * t85 * t327,
         t328,
-        inv70 * (t73 * t324 + t327 - 0.005 * inv59 * inv65 * t74 * t326),
-        (t244 + 0.25 * d.k0 * (t57 + s_q12 * t325 + c_q12 * (t320 - p.l * t329))
-            - d.k10 * t329) * d.k41,
+        inv82 * (t85 * t324 + t327 - 0.005 * inv71 * inv77 * t86 * t326),
+        (t253 + 0.25 * d.k2 * (t57 + s_q12 * t325 + c_q12 * (t320 - p.l * t329))
+            - d.k12 * t329) * d.k41,
     ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
@@ -1922,48 +1886,48 @@ pub fn coriolis_matrix_with(
     let t82 = s_q12 * t64 + c_q12 * t67;
     let t83 = t69 + t75;
     let t84 = t17 * t74 + c_q12 * t72;
-    let t85 = qd[1] + 0.2 * qd[5];
-    let t86 = qd[0] * c_q7 + s_q7 * t85;
-    let t87 = c_q7 * t85 - qd[0] * s_q7;
-    let t88 = t23 + t87;
-    let t89 = qd[2] - 0.2 * qd[4];
-    let t90 = t89 - t24;
-    let t91 = t20 * t90 + t14 * t86 + t17 * t88;
-    let t92 = t22 * t90 + t16 * t86 + t19 * t88;
-    let t93 = t92 - t33;
-    let t94 = c_q12 * t91 - s_q12 * t93;
-    let t95 = q[11] * qd[7] + q[9] * qd[9] - q[10] * qd[8];
-    let t96 = q[11] * qd[8] + q[10] * qd[7] - q[8] * qd[9];
-    let t97 = q[11] * qd[9] + q[8] * qd[8] - q[9] * qd[7];
-    let t98 = q[8] * qd[7] + q[9] * qd[8] + q[10] * qd[9];
-    let t99 = p.m0 * qd[0];
-    let t100 = p.m0 * (qd[1] + 0.05 * qd[5]);
-    let t101 = p.m0 * (qd[2] - 0.05 * qd[4]);
-    let t102 = 0.5 * t23 + t87;
-    let t103 = t89 - 0.5 * t24;
-    let t104 = p.m * t86;
-    let t105 = p.m * t102;
-    let t106 = s_q7 * qd[6];
-    let t107 = c_q7 * qd[6];
-    let t108 = p.m * s_q7;
-    let t109 = t103 * t108;
-    let t110 = p.m * c_q7;
-    let t111 = t103 * t110;
-    let t112 = s_q7 * t2;
-    let t113 = c_q7 * t2;
-    let t114 = 0.002 * t2 - 0.2 * t109;
-    let t115 = 0.2 * p.m * t107 - t105;
-    let t116 = t104 - 0.2 * qd[6] * t108;
-    let t117 = t91 - 0.01 * t27;
-    let t118 = t21 * t90 + t15 * t86 + t18 * t88;
-    let t119 = 0.5 * t32 + t118;
-    let t120 = 0.01 * t25 + t92 - 0.5 * t33;
-    let t121 = p.m * t117;
-    let t122 = p.m * t120;
-    let t123 = 0.01 * t122 + 0.004 * t25 + 0.001 * t27;
-    let t124 = t41;
-    let t125 = t47;
-    let t126 = t43;
+    let t85 = t43;
+    let t86 = t47;
+    let t87 = qd[1] + 0.2 * qd[5];
+    let t88 = qd[0] * c_q7 + s_q7 * t87;
+    let t89 = c_q7 * t87 - qd[0] * s_q7;
+    let t90 = t23 + t89;
+    let t91 = qd[2] - 0.2 * qd[4];
+    let t92 = t91 - t24;
+    let t93 = t20 * t92 + t14 * t88 + t17 * t90;
+    let t94 = t22 * t92 + t16 * t88 + t19 * t90;
+    let t95 = t94 - t33;
+    let t96 = c_q12 * t93 - s_q12 * t95;
+    let t97 = q[11] * qd[7] + q[9] * qd[9] - q[10] * qd[8];
+    let t98 = q[11] * qd[8] + q[10] * qd[7] - q[8] * qd[9];
+    let t99 = q[11] * qd[9] + q[8] * qd[8] - q[9] * qd[7];
+    let t100 = q[8] * qd[7] + q[9] * qd[8] + q[10] * qd[9];
+    let t101 = p.m0 * qd[0];
+    let t102 = p.m0 * (qd[1] + 0.05 * qd[5]);
+    let t103 = p.m0 * (qd[2] - 0.05 * qd[4]);
+    let t104 = 0.5 * t23 + t89;
+    let t105 = t91 - 0.5 * t24;
+    let t106 = p.m * t88;
+    let t107 = p.m * t104;
+    let t108 = s_q7 * qd[6];
+    let t109 = c_q7 * qd[6];
+    let t110 = p.m * s_q7;
+    let t111 = t105 * t110;
+    let t112 = p.m * c_q7;
+    let t113 = t105 * t112;
+    let t114 = s_q7 * t2;
+    let t115 = c_q7 * t2;
+    let t116 = 0.002 * t2 - 0.2 * t111;
+    let t117 = 0.2 * p.m * t109 - t107;
+    let t118 = t106 - 0.2 * qd[6] * t110;
+    let t119 = t93 - 0.01 * t27;
+    let t120 = t21 * t92 + t15 * t88 + t18 * t90;
+    let t121 = 0.5 * t32 + t120;
+    let t122 = 0.01 * t25 + t94 - 0.5 * t33;
+    let t123 = p.m * t119;
+    let t124 = p.m * t122;
+    let t125 = 0.01 * t124 + 0.004 * t25 + 0.001 * t27;
+    let t126 = t41;
     let t127 = s_q7 * q[9];
     let t128 = c_q7 * q[9];
     let t129 = s_q7 * q[8];
@@ -1971,89 +1935,89 @@ pub fn coriolis_matrix_with(
     let t131 = c_q7 * q[10];
     let t132 = s_q7 * q[11];
     let t133 = 2.0 * (t131 + t132);
-    let t134 = q[9] * t95;
+    let t134 = q[9] * t97;
     let t135 = -4.0 * t128 - 2.0 * t129;
     let t136 = c_q7 * q[8];
     let t137 = c_q7 * q[11];
     let t138 = s_q7 * q[10];
     let t139 = 2.0 * (t137 - t138);
-    let t140 = q[8] * t96;
+    let t140 = q[8] * t98;
     let t141 = -4.0 * t131 - 2.0 * t132;
     let t142 = 2.0 * t137 - 4.0 * t138;
     let t143 = t142;
     let t144 = 2.0 * (t127 - t136);
     let t145 = t144;
     let t146 = 2.0 * (t128 + t129);
-    let t147 = t98 * t138;
-    let t148 = 0.5 * t97 * t141 + t147;
-    let t149 = t148 + 0.5 * t96 * t135 - qd[6] * t124 - s_q7 * t134;
-    let t150 = t98 * t131;
-    let t151 = c_q7 * t140 + t150 + 0.5 * (t95 * t130 - t97 * t143) - qd[6] * t125;
-    let t152 = 0.5 * (t95 * t133 + t96 * t139 - t97 * t145 - t98 * t146) - qd[6] * t126;
+    let t147 = t100 * t138;
+    let t148 = 0.5 * t99 * t141 + t147;
+    let t149 = t148 + 0.5 * t98 * t135 - qd[6] * t126 - s_q7 * t134;
+    let t150 = t100 * t131;
+    let t151 = c_q7 * t140 + t150 + 0.5 * (t97 * t130 - t99 * t143) - qd[6] * t86;
+    let t152 = 0.5 * (t97 * t133 + t98 * t139 - t99 * t145 - t100 * t146) - qd[6] * t85;
     let t153 = p.m * t149;
     let t154 = p.m * t152;
-    let t155 = p.m * t119;
-    let t156 = t39 * t122 - t36 * t155;
+    let t155 = p.m * t121;
+    let t156 = t39 * t124 - t36 * t155;
     let t157 = 0.01 * t154 + t156;
     let t158 = 2.0 * t127 - 4.0 * t136;
     let t159 = t139;
     let t160 = 2.0 * t136 - 4.0 * t127;
     let t161 = s_q7 * t140;
-    let t162 = qd[6] * t35 + c_q7 * t134 + 0.5 * (t96 * t160 + t97 * t142) - t150;
-    let t163 = t148 + qd[6] * t39 + t161 + 0.5 * t95 * t158;
-    let t164 = qd[6] * t36 + 0.5 * (t96 * t133 + t97 * t146 - t95 * t159 - t98 * t144);
+    let t162 = qd[6] * t35 + c_q7 * t134 + 0.5 * (t98 * t160 + t99 * t142) - t150;
+    let t163 = t148 + qd[6] * t39 + t161 + 0.5 * t97 * t158;
+    let t164 = qd[6] * t36 + 0.5 * (t98 * t133 + t99 * t146 - t97 * t159 - t100 * t144);
     let t165 = p.m * t162;
     let t166 = p.m * t164;
-    let t167 = t47 * t122 - t43 * t155;
+    let t167 = t47 * t124 - t43 * t155;
     let t168 = 0.01 * t166 + t167;
-    let t169 = q[9] * t96;
-    let t170 = -2.0 * (q[8] * t95 + t169);
-    let t171 = q[8] * t97;
-    let t172 = q[9] * t97;
-    let t173 = q[9] * t98;
-    let t174 = q[10] * t95 + t171 + t173 - q[11] * t96;
-    let t175 = q[11] * t95 + q[10] * t96 + t172 - q[8] * t98;
+    let t169 = q[9] * t98;
+    let t170 = -2.0 * (q[8] * t97 + t169);
+    let t171 = q[8] * t99;
+    let t172 = q[9] * t99;
+    let t173 = q[9] * t100;
+    let t174 = q[10] * t97 + t171 + t173 - q[11] * t98;
+    let t175 = q[11] * t97 + q[10] * t98 + t172 - q[8] * t100;
     let t176 = p.m * t174;
     let t177 = p.m * t170;
-    let t178 = t21 * t122 - t22 * t155;
+    let t178 = t21 * t124 - t22 * t155;
     let t179 = 0.01 * t177 + t178;
-    let t180 = p.l * t107;
+    let t180 = p.l * t109;
     let t181 = q[10] * t50;
     let t182 = q[11] * t50;
     let t183 = q[8] * t50;
     let t184 = q[9] * t50;
     let t185 = p.l * t151;
-    let t186 = t21 * t180 + t95 * t182 + t96 * t181 + t50 * t172 + 0.5 * p.l * t152
-        - t98 * t183;
-    let t187 = 0.01 * t149 + t22 * t180 - 2.0 * (t95 * t183 + t50 * t169) - 0.5 * t185;
+    let t186 = t21 * t180 + t97 * t182 + t98 * t181 + t50 * t172 + 0.5 * p.l * t152
+        - t100 * t183;
+    let t187 = 0.01 * t149 + t22 * t180 - 2.0 * (t97 * t183 + t50 * t169) - 0.5 * t185;
     let t188 = p.m
-        * (t20 * t180 + t95 * t181 + t97 * t183 + t50 * t173 - 0.01 * t152 - t96 * t182);
+        * (t20 * t180 + t97 * t181 + t99 * t183 + t50 * t173 - 0.01 * t152 - t98 * t182);
     let t189 = p.m * t187;
     let t190 = t156 + t188;
-    let t191 = t36 * t121 - t35 * t122;
+    let t191 = t36 * t123 - t35 * t124;
     let t192 = p.m * t186 + t191;
-    let t193 = t35 * t155 - t39 * t121;
+    let t193 = t35 * t155 - t39 * t123;
     let t194 = t189 + t193;
     let t195 = q[10] * t57;
     let t196 = q[11] * t57;
     let t197 = q[8] * t57;
     let t198 = q[9] * t57;
     let t199 = p.l * t163;
-    let t200 = qd[6] * t55 + t95 * t196 + t96 * t195 + t57 * t172 + 0.5 * p.l * t164
-        - t98 * t197;
-    let t201 = 0.01 * t162 + qd[6] * t52 - 2.0 * (t95 * t197 + t57 * t169) - 0.5 * t199;
+    let t200 = qd[6] * t55 + t97 * t196 + t98 * t195 + t57 * t172 + 0.5 * p.l * t164
+        - t100 * t197;
+    let t201 = 0.01 * t162 + qd[6] * t52 - 2.0 * (t97 * t197 + t57 * t169) - 0.5 * t199;
     let t202 = p.m
-        * (qd[6] * t51 + t95 * t195 + t97 * t197 + t57 * t173 - 0.01 * t164
-            - t96 * t196);
+        * (qd[6] * t51 + t97 * t195 + t99 * t197 + t57 * t173 - 0.01 * t164
+            - t98 * t196);
     let t203 = p.m * t201;
     let t204 = p.m * t57;
     let t205 = t21 * t204;
     let t206 = t22 * t204;
     let t207 = t20 * t204;
     let t208 = t167 + t202;
-    let t209 = t43 * t121 - t41 * t122;
+    let t209 = t43 * t123 - t41 * t124;
     let t210 = p.m * t200 + t209;
-    let t211 = t41 * t155 - t47 * t121;
+    let t211 = t41 * t155 - t47 * t123;
     let t212 = t203 + t211;
     let t213 = 0.2 * t35;
     let t214 = 0.2 * t36;
@@ -2069,42 +2033,42 @@ pub fn coriolis_matrix_with(
     let t224 = 0.4 * t127 - 2.0 * t215;
     let t225 = p.l * t170;
     let t226 = p.l * t175;
-    let t227 = 0.5 * t97 * (-0.4 * t132 - 4.0 * t220) + 0.2 * t147 + qd[6] * 0.2 * t39;
-    let t228 = 0.2 * t161 + 0.5 * (t95 * t216 + t225) + t227;
+    let t227 = 0.5 * t99 * (-0.4 * t132 - 4.0 * t220) + 0.2 * t147 + qd[6] * 0.2 * t39;
+    let t228 = 0.2 * t161 + 0.5 * (t97 * t216 + t225) + t227;
     let t229 = 0.01 * t174 - 0.5 * t226;
     let t230 = qd[6] * t214 + t229
-        + 0.5 * (t95 * t218 + t96 * t221 + t97 * t223 - t98 * t224);
+        + 0.5 * (t97 * t218 + t98 * t221 + t99 * t223 - t100 * t224);
     let t231 = p.m
-        * (qd[6] * t213 + t63 * t134 + 0.5 * (t96 * t219 + t97 * t222) - 0.01 * t170
-            - t98 * t220);
+        * (qd[6] * t213 + t63 * t134 + 0.5 * (t98 * t219 + t99 * t222) - 0.01 * t170
+            - t100 * t220);
     let t232 = p.m * t230;
-    let t233 = t21 * t123;
+    let t233 = t21 * t125;
     let t234 = t178 + t231;
-    let t235 = t22 * t121 - t20 * t122;
+    let t235 = t22 * t123 - t20 * t124;
     let t236 = p.m * t228 + t235;
-    let t237 = t20 * t155 - t21 * t121;
+    let t237 = t20 * t155 - t21 * t123;
     let t238 = t232 + t237;
     let t239 = p.l * q[9];
     let t240 = p.l * q[8];
     let t241 = p.l * q[11];
-    let t242 = t95 * t240;
+    let t242 = t97 * t240;
     let t243 = p.l * q[10];
-    let t244 = t97 * t243;
+    let t244 = t99 * t243;
     let t245 = 0.5 * t225 - 2.0 * (t242 + t244);
-    let t246 = t229 + t96 * t243 + p.l * t172 + t98 * t240 - t95 * t241;
-    let t247 = p.m * (t97 * t241 + p.l * (t134 + t140) - 0.01 * t170 - t98 * t243);
+    let t246 = t229 + t98 * t243 + p.l * t172 + t100 * t240 - t97 * t241;
+    let t247 = p.m * (t99 * t241 + p.l * (t134 + t140) - 0.01 * t170 - t100 * t243);
     let t248 = p.m * t246;
     let t249 = t178 + t247;
     let t250 = t235 + p.m * t245;
     let t251 = t237 + t248;
-    let t252 = t123;
+    let t252 = t125;
     let t253 = p.m * t151;
     let t254 = p.m * t163;
     let t255 = p.m * t175;
     let t256 = p.l * t17;
-    let t257 = t32 + t118 + 0.5 * p.l * t31;
-    let t258 = s_q12 * t91 + c_q12 * t93 - 0.5 * p.l * t34;
-    let t259 = p.m * t94;
+    let t257 = t32 + t120 + 0.5 * p.l * t31;
+    let t258 = s_q12 * t93 + c_q12 * t95 - 0.5 * p.l * t34;
+    let t259 = p.m * t96;
     let t260 = p.m * t258;
     let t261 = q[9] * c_q12;
     let t262 = s_q12 * t133;
@@ -2112,65 +2076,65 @@ pub fn coriolis_matrix_with(
     let t264 = c_q12 * t133;
     let t265 = s_q12 * t146;
     let t266 = c_q12 * t146;
-    let t267 = qd[6] * (s_q12 * t126 - c_q12 * t124)
+    let t267 = qd[6] * (s_q12 * t85 - c_q12 * t126)
         + 0.5
-            * (t95 * (-2.0 * s_q7 * t261 - t262) + t96 * (c_q12 * t135 - s_q12 * t139)
-                + t97 * (c_q12 * t141 + s_q12 * t145)
-                - t98 * (-2.0 * c_q12 * t138 - t265)) - qd[10] * t38;
+            * (t97 * (-2.0 * s_q7 * t261 - t262) + t98 * (c_q12 * t135 - s_q12 * t139)
+                + t99 * (c_q12 * t141 + s_q12 * t145)
+                - t100 * (-2.0 * c_q12 * t138 - t265)) - qd[10] * t38;
     let t268 = qd[10] * t37
         + 0.5
-            * (t95 * (t264 - 2.0 * s_q7 * t263) + t96 * (s_q12 * t135 + c_q12 * t139)
-                + t97 * (s_q12 * t141 - c_q12 * t145)
-                - t98 * (t266 - 2.0 * s_q12 * t138))
-        - qd[6] * (s_q12 * t124 + c_q12 * t126);
+            * (t97 * (t264 - 2.0 * s_q7 * t263) + t98 * (s_q12 * t135 + c_q12 * t139)
+                + t99 * (s_q12 * t141 - c_q12 * t145)
+                - t100 * (t266 - 2.0 * s_q12 * t138))
+        - qd[6] * (s_q12 * t126 + c_q12 * t85);
     let t269 = p.m * t257;
     let t270 = 0.5 * (t39 * t260 - t38 * t269);
     let t271 = qd[6] * t37
         + 0.5
-            * (t95 * (2.0 * c_q7 * t261 + s_q12 * t159) + t96 * (c_q12 * t160 - t262)
-                + t97 * (c_q12 * t142 - t265)
-                - t98 * (2.0 * c_q12 * t131 - s_q12 * t144)) - qd[10] * t45;
+            * (t97 * (2.0 * c_q7 * t261 + s_q12 * t159) + t98 * (c_q12 * t160 - t262)
+                + t99 * (c_q12 * t142 - t265)
+                - t100 * (2.0 * c_q12 * t131 - s_q12 * t144)) - qd[10] * t45;
     let t272 = qd[6] * t38 + qd[10] * t44
         + 0.5
-            * (t95 * (2.0 * c_q7 * t263 - c_q12 * t159) + t96 * (t264 + s_q12 * t160)
-                + t97 * (t266 + s_q12 * t142)
-                - t98 * (2.0 * s_q12 * t131 + c_q12 * t144));
+            * (t97 * (2.0 * c_q7 * t263 - c_q12 * t159) + t98 * (t264 + s_q12 * t160)
+                + t99 * (t266 + s_q12 * t142)
+                - t100 * (2.0 * s_q12 * t131 + c_q12 * t144));
     let t273 = 0.5 * (t47 * t260 - t45 * t269);
     let t274 = 0.5
-        * (t95 * (2.0 * q[10] * c_q12 + 4.0 * q[8] * s_q12)
-            + t96 * (4.0 * t263 - 2.0 * q[11] * c_q12)) + c_q12 * t171 + t98 * t261
+        * (t97 * (2.0 * q[10] * c_q12 + 4.0 * q[8] * s_q12)
+            + t98 * (4.0 * t263 - 2.0 * q[11] * c_q12)) + c_q12 * t171 + t100 * t261
         - qd[10] * t49;
     let t275 = 0.5
-        * (t95 * (2.0 * q[10] * s_q12 - 4.0 * q[8] * c_q12)
-            + t96 * (-4.0 * t261 - 2.0 * q[11] * s_q12)) + s_q12 * t171 + t98 * t263
+        * (t97 * (2.0 * q[10] * s_q12 - 4.0 * q[8] * c_q12)
+            + t98 * (-4.0 * t261 - 2.0 * q[11] * s_q12)) + s_q12 * t171 + t100 * t263
         + qd[10] * t48;
     let t276 = 0.5 * (t21 * t260 - t49 * t269);
     let t277 = c_q7 * t20;
-    let t278 = t22 * t56 + p.l * t125;
+    let t278 = t22 * t56 + p.l * t86;
     let t279 = c_q12 * t181;
     let t280 = -4.0 * t183 - p.l * t130;
     let t281 = p.l * t133;
     let t282 = s_q12 * t181;
     let t283 = -4.0 * t184 - 2.0 * q[8] * t56;
     let t284 = p.l * t146;
-    let t285 = qd[6] * (t21 * t56 - p.l * t126)
+    let t285 = qd[6] * (t21 * t56 - p.l * t85)
         + 0.5
-            * (t95 * (2.0 * t182 + t281) + t96 * (2.0 * t181 + p.l * t139)
-                + t97 * (2.0 * t184 - p.l * t145) + p.l * t268
-                - t98 * (2.0 * t183 + t284));
+            * (t97 * (2.0 * t182 + t281) + t98 * (2.0 * t181 + p.l * t139)
+                + t99 * (2.0 * t184 - p.l * t145) + p.l * t268
+                - t100 * (2.0 * t183 + t284));
     let t286 = 0.5
-        * (t95 * (2.0 * t282 + c_q12 * t280) + t96 * (c_q12 * t283 - 2.0 * s_q12 * t182)
-            + t97 * (2.0 * s_q12 * t183 + t70 * t143) - t185
-            - t98 * 2.0 * (t70 * t131 - t50 * t263))
+        * (t97 * (2.0 * t282 + c_q12 * t280) + t98 * (c_q12 * t283 - 2.0 * s_q12 * t182)
+            + t99 * (2.0 * s_q12 * t183 + t70 * t143) - t185
+            - t100 * 2.0 * (t70 * t131 - t50 * t263))
         + qd[6] * (t74 * t277 + c_q12 * t278) + qd[10] * t54;
     let t287 = t270
         + 0.5 * p.m
             * (qd[6] * (t70 * t277 - s_q12 * t278)
                 + 0.5
-                    * (t95 * (2.0 * t279 - s_q12 * t280)
-                        + t96 * (-2.0 * c_q12 * t182 - s_q12 * t283)
-                        + t97 * (2.0 * c_q12 * t183 - t74 * t143)
-                        - t98 * -2.0 * (t50 * t261 + t74 * t131)) - qd[10] * t77);
+                    * (t97 * (2.0 * t279 - s_q12 * t280)
+                        + t98 * (-2.0 * c_q12 * t182 - s_q12 * t283)
+                        + t99 * (2.0 * c_q12 * t183 - t74 * t143)
+                        - t100 * -2.0 * (t50 * t261 + t74 * t131)) - qd[10] * t77);
     let t288 = 0.5 * (t37 * t260 - t38 * t259);
     let t289 = 0.5 * p.m * t285 - t288;
     let t290 = 0.5 * (t37 * t269 - t39 * t259);
@@ -2179,22 +2143,22 @@ pub fn coriolis_matrix_with(
     let t293 = -2.0 * t183 - 4.0 * t198;
     let t294 = qd[6] * t76
         + 0.5
-            * (t95 * (2.0 * t196 - p.l * t159) + t96 * (2.0 * t195 + t281)
-                + t97 * (2.0 * t198 + t284) + p.l * t272
-                - t98 * (2.0 * t197 + p.l * t144));
+            * (t97 * (2.0 * t196 - p.l * t159) + t98 * (2.0 * t195 + t281)
+                + t99 * (2.0 * t198 + t284) + p.l * t272
+                - t100 * (2.0 * t197 + p.l * t144));
     let t295 = 0.5
-        * (t95 * (2.0 * s_q12 * t195 + c_q12 * t292)
-            + t96 * (c_q12 * t293 - 2.0 * s_q12 * t196)
-            + t97 * (2.0 * s_q12 * t197 - t70 * t141) - t199
-            - t98 * 2.0 * (t279 - t57 * t263)) + qd[6] * t77 + qd[10] * t61;
+        * (t97 * (2.0 * s_q12 * t195 + c_q12 * t292)
+            + t98 * (c_q12 * t293 - 2.0 * s_q12 * t196)
+            + t99 * (2.0 * s_q12 * t197 - t70 * t141) - t199
+            - t100 * 2.0 * (t279 - t57 * t263)) + qd[6] * t77 + qd[10] * t61;
     let t296 = t273
         + 0.5 * p.m
             * (qd[6] * t54
                 + 0.5
-                    * (t95 * (2.0 * c_q12 * t195 - s_q12 * t292)
-                        + t96 * (-2.0 * c_q12 * t196 - s_q12 * t293)
-                        + t97 * (2.0 * c_q12 * t197 + t74 * t141)
-                        - t98 * -2.0 * (t282 + t57 * t261)) - qd[10] * t79);
+                    * (t97 * (2.0 * c_q12 * t195 - s_q12 * t292)
+                        + t98 * (-2.0 * c_q12 * t196 - s_q12 * t293)
+                        + t99 * (2.0 * c_q12 * t197 + t74 * t141)
+                        - t100 * -2.0 * (t282 + t57 * t261)) - qd[10] * t79);
     let t297 = 0.5 * (t44 * t260 - t45 * t259);
     let t298 = 0.5 * p.m * t294 - t297;
     let t299 = 0.5 * (t44 * t269 - t47 * t259);
@@ -2205,36 +2169,36 @@ pub fn coriolis_matrix_with(
     let t304 = t224 - 2.0 * t240;
     let t305 = p.l * t275;
     let t306 = t227
-        + 0.5 * (t95 * (t216 - 4.0 * t240) + t96 * (0.4 * t129 - 4.0 * t239) + t305);
+        + 0.5 * (t97 * (t216 - 4.0 * t240) + t98 * (0.4 * t129 - 4.0 * t239) + t305);
     let t307 = 0.5
-        * (t95 * (2.0 * t63 * t263 + c_q12 * t301) + t96 * (s_q12 * t219 + c_q12 * t302)
-            + t97 * (s_q12 * t222 + c_q12 * t303) - t226
-            - t98 * (2.0 * s_q12 * t220 + c_q12 * t304))
+        * (t97 * (2.0 * t63 * t263 + c_q12 * t301) + t98 * (s_q12 * t219 + c_q12 * t302)
+            + t99 * (s_q12 * t222 + c_q12 * t303) - t226
+            - t100 * (2.0 * s_q12 * t220 + c_q12 * t304))
         + qd[6] * (s_q12 * t213 + c_q12 * t214) + qd[10] * t68;
     let t308 = t276
         + 0.5 * p.m
             * (qd[6] * (c_q12 * t213 - s_q12 * t214)
                 + 0.5
-                    * (t95 * (2.0 * t63 * t261 - s_q12 * t301)
-                        + t96 * (c_q12 * t219 - s_q12 * t302)
-                        + t97 * (c_q12 * t222 - s_q12 * t303)
-                        - t98 * (2.0 * c_q12 * t220 - s_q12 * t304)) - qd[10] * t82);
+                    * (t97 * (2.0 * t63 * t261 - s_q12 * t301)
+                        + t98 * (c_q12 * t219 - s_q12 * t302)
+                        + t99 * (c_q12 * t222 - s_q12 * t303)
+                        - t100 * (2.0 * c_q12 * t220 - s_q12 * t304)) - qd[10] * t82);
     let t309 = 0.5 * (t48 * t260 - t49 * t259);
     let t310 = 0.5 * p.m * t306 - t309;
     let t311 = 0.5 * (t48 * t269 - t21 * t259);
     let t312 = 0.5 * p.m * t307 + t311;
-    let t313 = q[11] * t97;
+    let t313 = q[11] * t99;
     let t314 = 0.5 * t305 - 4.0 * t242 - 2.0 * (t244 + p.l * t169);
     let t315 = 0.5
-        * (t95 * (2.0 * q[9] * t74 - 4.0 * q[11] * t70) - t226
-            - t98 * (2.0 * q[10] * t74 - 4.0 * q[8] * t70)) + qd[10] * t73
+        * (t97 * (2.0 * q[9] * t74 - 4.0 * q[11] * t70) - t226
+            - t100 * (2.0 * q[10] * t74 - 4.0 * q[8] * t70)) + qd[10] * t73
         + t74 * (t140 + t313);
     let t316 = t276
         + 0.5 * p.m
             * (0.5
-                * (t95 * (2.0 * q[9] * t70 + 4.0 * q[11] * t74)
-                    - t98 * (4.0 * q[8] * t74 + 2.0 * q[10] * t70)) + t70 * (t140 + t313)
-                - qd[10] * t84);
+                * (t97 * (2.0 * q[9] * t70 + 4.0 * q[11] * t74)
+                    - t100 * (4.0 * q[8] * t74 + 2.0 * q[10] * t70))
+                + t70 * (t140 + t313) - qd[10] * t84);
     let t317 = 0.5 * p.m * t314 - t309;
     let t318 = t311 + 0.5 * p.m * t315;
     let t319 = s_q12 * qd[10];
@@ -2243,147 +2207,147 @@ pub fn coriolis_matrix_with(
     let t322 = p.m * t268;
     let t323 = p.m * t271;
     let t324 = p.m * t272;
-    let t325 = t107 * t110 + t106 * t108;
+    let t325 = t109 * t112 + t108 * t110;
     let t326 = p.m * t274;
     let t327 = p.m * t275;
-    let t328 = c_q7 * t111 + s_q7 * t109;
-    let t329 = t101 + t328;
-    let t330 = t102 * t110 + t86 * t108;
+    let t328 = c_q7 * t113 + s_q7 * t111;
+    let t329 = t103 + t328;
+    let t330 = t104 * t112 + t88 * t110;
     let t331 = s_q12 * t269;
     let t332 = c_q12 * t269;
-    let t333 = s_q7 * t115 + c_q7 * t116;
-    let t334 = t102 * t108 - t86 * t110;
-    let t335 = c_q12 * d.k0;
+    let t333 = s_q7 * t117 + c_q7 * t118;
+    let t334 = t104 * t110 - t88 * t112;
+    let t335 = c_q12 * d.k2;
     let t336 = qd[10] * t335;
     let t337 = 0.5 * (s_q12 * t259 - c_q12 * t260) + 0.25 * t336;
     let t338 = 0.5 * (t260 + t336);
-    let t339 = s_q12 * d.k0;
+    let t339 = s_q12 * d.k2;
     let t340 = qd[10] * t339;
     let t341 = 0.5 * (t340 - t259);
     let t342 = 0.5 * (c_q12 * t259 + s_q12 * t260) - 0.25 * t340;
-    let t343 = t107 * d.k0;
-    let t344 = t100 + t330;
-    let t345 = s_q7 * d.k0;
+    let t343 = t109 * d.k2;
+    let t344 = t102 + t330;
+    let t345 = s_q7 * d.k2;
     let t346 = qd[6] * t345;
-    let t347 = t99 - t334;
-    let t348 = t191 - 0.5 * t152 * d.k0;
-    let t349 = t151 * d.k0;
+    let t347 = t101 - t334;
+    let t348 = t191 - 0.5 * t152 * d.k2;
+    let t349 = t151 * d.k2;
     let t350 = t193 - 0.01 * t153;
     let t351 = 0.5 * t349 + t350;
     let t352 = t20 * t345;
     let t353 = t21 * t345;
     let t354 = t22 * t345;
-    let t355 = -0.25 * t268 * d.k0 - t288;
+    let t355 = -0.25 * t268 * d.k2 - t288;
     let t356 = t290 + 0.25 * t349;
-    let t357 = t209 - 0.5 * t164 * d.k0;
-    let t358 = t163 * d.k0;
+    let t357 = t209 - 0.5 * t164 * d.k2;
+    let t358 = t163 * d.k2;
     let t359 = t211 - 0.01 * t165;
     let t360 = 0.5 * t358 + t359;
-    let t361 = -0.25 * t272 * d.k0 - t297;
+    let t361 = -0.25 * t272 * d.k2 - t297;
     let t362 = t299 + 0.25 * t358;
-    let t363 = t235 - 0.5 * t170 * d.k0;
-    let t364 = t175 * d.k0;
+    let t363 = t235 - 0.5 * t170 * d.k2;
+    let t364 = t175 * d.k2;
     let t365 = t237 - 0.01 * t176;
     let t366 = 0.5 * t364 + t365;
-    let t367 = -0.25 * t275 * d.k0 - t309;
+    let t367 = -0.25 * t275 * d.k2 - t309;
     let t368 = t311 + 0.25 * t364;
-    let t369 = 0.021 * t4 + 0.5 * t102 * d.k0;
+    let t369 = 0.021 * t4 + 0.5 * t104 * d.k2;
     let t370 = s_q7 * t369;
-    let t371 = -0.002 * t106 - t370;
+    let t371 = -0.002 * t108 - t370;
     let t372 = c_q7 * t369;
-    let t373 = t107 * (-0.021 - 0.25 * d.k9) - t372;
-    let t374 = 0.001 * t25 + 0.022 * t27 + 0.5 * t119 * d.k0 - 0.01 * t121;
-    let t375 = 0.02 * t26 - 0.5 * t120 * d.k0;
-    let t376 = t120 * t353 - t36 * t375 - t119 * t354;
+    let t373 = t109 * (-0.021 - 0.25 * d.k13) - t372;
+    let t374 = 0.001 * t25 + 0.022 * t27 + 0.5 * t121 * d.k2 - 0.01 * t123;
+    let t375 = 0.02 * t26 - 0.5 * t122 * d.k2;
+    let t376 = t122 * t353 - t36 * t375 - t121 * t354;
     let t377 = 0.01 * t189 + t39 * t374 + t376 + 0.004 * t149 + 0.001 * t152;
-    let t378 = t117 * t354 - t35 * t374 - t120 * t352;
-    let t379 = t378 + t36 * t123 - 0.5 * t187 * d.k0;
+    let t378 = t119 * t354 - t35 * t374 - t122 * t352;
+    let t379 = t378 + t36 * t125 - 0.5 * t187 * d.k2;
     let t380 = 0.02 * t151 + t379;
-    let t381 = t119 * t352 - t39 * t123 - t117 * t353;
-    let t382 = t35 * t375 + t381 + 0.001 * t149 + 0.022 * t152 + 0.5 * t186 * d.k0
+    let t381 = t121 * t352 - t39 * t125 - t119 * t353;
+    let t382 = t35 * t375 + t381 + 0.001 * t149 + 0.022 * t152 + 0.5 * t186 * d.k2
         - 0.01 * t188;
-    let t383 = 0.01 * t31 + 0.25 * t257 * d.k0;
-    let t384 = t258 * d.k0;
+    let t383 = 0.01 * t31 + 0.25 * t257 * d.k2;
+    let t384 = t258 * d.k2;
     let t385 = 0.01 * t34 - 0.25 * t384;
     let t386 = 0.001 * t267 + 0.5 * (t76 * t260 - t77 * t269) + t39 * t383 - t38 * t385;
     let t387 = t37 * t383 - 0.001 * t30 * t38 - 0.5 * t77 * t259 - -0.5 * t54 * t260;
-    let t388 = -0.25 * t286 * d.k0 - t387;
+    let t388 = -0.25 * t286 * d.k2 - t387;
     let t389 = 0.01 * t151 + t388;
-    let t390 = 0.01 * t268 + 0.5 * (t54 * t269 - t76 * t259) + 0.25 * t285 * d.k0
+    let t390 = 0.01 * t268 + 0.5 * (t54 * t269 - t76 * t259) + 0.25 * t285 * d.k2
         + t37 * t385 - 0.001 * t30 * t39;
-    let t391 = 0.2 * t105 + 0.002 * t107 + t372;
-    let t392 = -0.2 * t104 - t370 - t106 * (0.021 + 0.25 * d.k9);
-    let t393 = t120 * t205 - t119 * t206 - t43 * t375;
+    let t391 = 0.2 * t107 + 0.002 * t109 + t372;
+    let t392 = -0.2 * t106 - t370 - t108 * (0.021 + 0.25 * d.k13);
+    let t393 = t122 * t205 - t121 * t206 - t43 * t375;
     let t394 = 0.01 * t203 + t47 * t374 + t393 + 0.004 * t162 + 0.001 * t164;
-    let t395 = t117 * t206 - t120 * t207 - t41 * t374;
-    let t396 = t395 + t43 * t123 - 0.5 * t201 * d.k0;
+    let t395 = t119 * t206 - t122 * t207 - t41 * t374;
+    let t396 = t395 + t43 * t125 - 0.5 * t201 * d.k2;
     let t397 = 0.02 * t163 + t396;
-    let t398 = t119 * t207 - t47 * t123 - t117 * t205;
-    let t399 = t41 * t375 + t398 + 0.001 * t162 + 0.022 * t164 + 0.5 * t200 * d.k0
+    let t398 = t121 * t207 - t47 * t125 - t119 * t205;
+    let t399 = t41 * t375 + t398 + 0.001 * t162 + 0.022 * t164 + 0.5 * t200 * d.k2
         - 0.01 * t202;
     let t400 = 0.001 * t271 + 0.5 * (t78 * t260 - t79 * t269) + t47 * t383 - t45 * t385;
     let t401 = t44 * t383 - 0.001 * t30 * t45 - 0.5 * t79 * t259 - -0.5 * t61 * t260;
-    let t402 = -0.25 * t295 * d.k0 - t401;
+    let t402 = -0.25 * t295 * d.k2 - t401;
     let t403 = 0.01 * t163 + t402;
-    let t404 = 0.01 * t272 + 0.5 * (t61 * t269 - t78 * t259) + 0.25 * t294 * d.k0
+    let t404 = 0.01 * t272 + 0.5 * (t61 * t269 - t78 * t259) + 0.25 * t294 * d.k2
         + t44 * t385 - 0.001 * t30 * t47;
-    let t405 = 0.05 * t100 + 0.002 * qd[4] + 0.08 * qd[5];
-    let t406 = 0.5 * t103 * d.k0 - 0.021 * t3;
-    let t407 = 0.2 * t111 + t406;
+    let t405 = 0.05 * t102 + 0.002 * qd[4] + 0.08 * qd[5];
+    let t406 = 0.5 * t105 * d.k2 - 0.021 * t3;
+    let t407 = 0.2 * t113 + t406;
     let t408 = t22 * t375;
-    let t409 = t80 * t122 - t66 * t155;
+    let t409 = t80 * t124 - t66 * t155;
     let t410 = 0.001 * t170 + 0.004 * t174 + t21 * t374 - t408;
     let t411 = t409 + 0.01 * t232 + t410;
     let t412 = t20 * t374;
-    let t413 = t22 * t123 - t412;
+    let t413 = t22 * t125 - t412;
     let t414 = 0.02 * t175 + t413;
-    let t415 = t66 * t121 - t64 * t122;
-    let t416 = t415 - 0.5 * t230 * d.k0;
+    let t415 = t66 * t123 - t64 * t124;
+    let t416 = t415 - 0.5 * t230 * d.k2;
     let t417 = t414 + t416;
     let t418 = 0.022 * t170 + 0.001 * t174 + t20 * t375 - t233;
-    let t419 = t64 * t155 - t80 * t121;
-    let t420 = 0.5 * t228 * d.k0 + t418 + t419 - 0.01 * t231;
+    let t419 = t64 * t155 - t80 * t123;
+    let t420 = 0.5 * t228 * d.k2 + t418 + t419 - 0.01 * t231;
     let t421 = 0.001 * t274 + t21 * t383 - t49 * t385;
     let t422 = 0.5 * (t81 * t260 - t82 * t269) + t421;
     let t423 = 0.001 * t30 * t49 - t48 * t383;
     let t424 = -0.5 * (t82 * t259 - t68 * t260) - t423;
-    let t425 = -0.25 * t307 * d.k0 - t424;
+    let t425 = -0.25 * t307 * d.k2 - t424;
     let t426 = 0.01 * t175 + t425;
     let t427 = t48 * t385 + 0.01 * t275 - 0.001 * t21 * t30;
-    let t428 = 0.5 * (t68 * t269 - t81 * t259) + 0.25 * t306 * d.k0 + t427;
-    let t429 = 0.005 * qd[3] + 0.12 * qd[4] + 0.002 * qd[5] - 0.05 * t101;
-    let t430 = t18 * d.k0;
-    let t431 = t19 * d.k0;
-    let t432 = t120 * t430 - t119 * t431;
+    let t428 = 0.5 * (t68 * t269 - t81 * t259) + 0.25 * t306 * d.k2 + t427;
+    let t429 = 0.005 * qd[3] + 0.12 * qd[4] + 0.002 * qd[5] - 0.05 * t103;
+    let t430 = t18 * d.k2;
+    let t431 = t19 * d.k2;
+    let t432 = t122 * t430 - t121 * t431;
     let t433 = t432 + 0.01 * t248 + t410;
-    let t434 = t17 * d.k0;
-    let t435 = t117 * t431 - t120 * t434;
-    let t436 = t435 - 0.5 * t246 * d.k0;
+    let t434 = t17 * d.k2;
+    let t435 = t119 * t431 - t122 * t434;
+    let t436 = t435 - 0.5 * t246 * d.k2;
     let t437 = t414 + t436;
-    let t438 = t119 * t434 - t117 * t430;
-    let t439 = 0.5 * t245 * d.k0 + t418 + t438 - 0.01 * t247;
+    let t438 = t121 * t434 - t119 * t430;
+    let t439 = 0.5 * t245 * d.k2 + t418 + t438 - 0.01 * t247;
     let t440 = 0.5 * (t83 * t260 - t84 * t269) + t421;
     let t441 = -0.5 * (t84 * t259 - t73 * t260) - t423;
-    let t442 = -0.25 * t315 * d.k0 - t441;
+    let t442 = -0.25 * t315 * d.k2 - t441;
     let t443 = 0.01 * t175 + t442;
-    let t444 = 0.5 * (t73 * t269 - t83 * t259) + t427 + 0.25 * t314 * d.k0;
+    let t444 = 0.5 * (t73 * t269 - t83 * t259) + t427 + 0.25 * t314 * d.k2;
     let t445 = t374;
     let t446 = s_q12 * t385;
     let t447 = -0.001 * t319 - t446;
     let t448 = 0.001 * s_q12 * t30 - c_q12 * t383;
     let t449 = c_q12 * t385;
-    let t450 = t449 + t320 * (0.01 + 0.125 * d.k9);
+    let t450 = t449 + t320 * (0.01 + 0.125 * d.k13);
     let t451 = t257 * t335;
     let t452 = t383 + 0.5 * t451;
-    let t453 = t319 * d.k9;
-    let t454 = 0.5 * (t94 * t335 + t258 * t339);
+    let t453 = t319 * d.k13;
+    let t454 = 0.5 * (t96 * t335 + t258 * t339);
     let t455 = -0.25 * t453 - t454;
     let t456 = t257 * t339;
     let t457 = 0.5 * t456 - 0.001 * t30;
     let t458 = t375;
     let t459 = 0.5 * t384 - 0.001 * t320 - t449;
     let t460 = 0.001 * c_q12 * t30 + s_q12 * t383;
-    let t461 = -0.01 * t319 - t446 - 0.125 * t453 - 0.5 * t94 * d.k0;
+    let t461 = -0.01 * t319 - t446 - 0.125 * t453 - 0.5 * t96 * d.k2;
     let t462 = 0.1 * qd[3] + 0.005 * qd[4];
     let t463 = t49 * t356 + t20 * t157 + t48 * t270 + t22 * t351 + t21 * (t348 + t355)
         - 0.5 * t343;
@@ -2392,10 +2356,10 @@ pub fn coriolis_matrix_with(
         + t21 * (t357 + t361);
     let t466 = t49 * t368 + t20 * t179 + t48 * t276 + t22 * t366 + t21 * (t367 + t363);
     let t467 = t406;
-    let t468 = 0.002 * t112 + t20 * t377 + t22 * t382 + t48 * t386 + t49 * t390
+    let t468 = 0.002 * t114 + t20 * t377 + t22 * t382 + t48 * t386 + t49 * t390
         + t21 * (t380 + t389) - c_q7 * t467;
     let t469 = t20 * t394 + t22 * t399 + t48 * t400 + t49 * t404 + t21 * (t397 + t403)
-        - s_q7 * t467 - 0.002 * t113;
+        - s_q7 * t467 - 0.002 * t115;
     let t470 = 0.2 * t464 + t20 * t411 + t22 * t420 + t48 * t422 + t49 * t428
         + t21 * (t417 + t426);
     let t471 = t49 * t444 + t20 * t433 + t22 * t439 + t48 * t440 + t21 * (t443 + t437);
@@ -2412,8 +2376,8 @@ pub fn coriolis_matrix_with(
             t35 * t190 + t36 * t194 + t37 * t287 + t38 * t291 + t39 * (t192 + t289),
             t35 * t208 + t36 * t212 + t37 * t296 + t38 * t300 + t329
                 + t39 * (t210 + t298),
-            c_q7 * t115 + t35 * t234 + t36 * t238 + t37 * t308 + t38 * t312
-                + t39 * (t236 + t310) - t100 - s_q7 * t116,
+            c_q7 * t117 + t35 * t234 + t36 * t238 + t37 * t308 + t38 * t312
+                + t39 * (t236 + t310) - t102 - s_q7 * t118,
             t35 * t249 + t36 * t251 + t37 * t316 + t38 * t318 + t39 * (t250 + t317)
                 - t330,
             t39 * t337 + 0.5 * (t38 * t332 - t37 * t331) - t156,
@@ -2429,7 +2393,7 @@ pub fn coriolis_matrix_with(
             t41 * t190 + t43 * t194 + t44 * t287 + t45 * t291 + t47 * (t192 + t289)
                 - t329,
             t41 * t208 + t43 * t212 + t44 * t296 + t45 * t300 + t47 * (t210 + t298),
-            t99 + t41 * t234 + t43 * t238 + t44 * t308 + t45 * t312 + t333
+            t101 + t41 * t234 + t43 * t238 + t44 * t308 + t45 * t312 + t333
                 + t47 * (t236 + t310),
             t41 * t249 + t43 * t251 + t44 * t316 + t45 * t318 + t47 * (t250 + t317)
                 - t334,
@@ -2471,10 +2435,10 @@ pub fn coriolis_matrix_with(
                 + t39 * (t397 + t403) - s_q7 * t392,
             t51 * t234 + t55 * t236 + t52 * t238 + t54 * t308 + t76 * t310 + t77 * t312
                 + c_q7 * t407 + t35 * t411 + t36 * t420 + t37 * t422 + t38 * t428
-                + t39 * (t417 + t426) - s_q7 * t114 - t429,
+                + t39 * (t417 + t426) - s_q7 * t116 - t429,
             t51 * t249 + t55 * t250 + t52 * t251 + t54 * t316 + t76 * t317 + t77 * t318
                 + c_q7 * t406 + t35 * t433 + t36 * t439 + t37 * t440 + t38 * t444
-                + t39 * (t437 + t443) - 0.002 * t112,
+                + t39 * (t437 + t443) - 0.002 * t114,
             0.5 * (t77 * t332 - t54 * t331) + t37 * t447 + t38 * t450 + t76 * t337
                 + t39 * (t448 - t445) - t376,
             t37 * t452 + t39 * t455 + t38 * t457 + t54 * t338 + t77 * t341 - t36 * t252
@@ -2499,10 +2463,10 @@ pub fn coriolis_matrix_with(
             t58 * t208 + t62 * t210 + t59 * t212 + t61 * t296 + t78 * t298 + t79 * t300
                 + s_q7 * t391 + c_q7 * t392 + t41 * t394 + t43 * t399 + t44 * t400
                 + t45 * t404 + t47 * (t397 + t403) - 0.2 * (t334 + 0.5 * t346),
-            c_q7 * t114 + t58 * t234 + t62 * t236 + t59 * t238 + t61 * t308 + t78 * t310
+            c_q7 * t116 + t58 * t234 + t62 * t236 + t59 * t238 + t61 * t308 + t78 * t310
                 + t79 * t312 + s_q7 * t407 + t41 * t411 + t43 * t420 + t44 * t422
                 + t45 * t428 + t462 + t47 * (t417 + t426),
-            0.002 * t113 + t58 * t249 + t62 * t250 + t59 * t251 + t61 * t316 + t78 * t317
+            0.002 * t115 + t58 * t249 + t62 * t250 + t59 * t251 + t61 * t316 + t78 * t317
                 + t79 * t318 + s_q7 * t406 + t41 * t433 + t43 * t439 + t44 * t440
                 + t45 * t444 + t47 * (t437 + t443),
             0.5 * (t79 * t332 - t61 * t331) + t44 * t447 + t45 * t450 + t78 * t337
@@ -2517,7 +2481,7 @@ pub fn coriolis_matrix_with(
             t64 * t153 + t80 * t253 + t66 * t154 + t344 + t463
                 + 0.5 * (t68 * t321 + t81 * t253 + t82 * t322) - 0.2 * t325,
             t64 * t165 + t80 * t254 + t66 * t166 + t465
-                + 0.5 * (t68 * t323 + t81 * t254 + t82 * t324) - t99,
+                + 0.5 * (t68 * t323 + t81 * t254 + t82 * t324) - t101,
             t64 * t176 + t80 * t255 + t66 * t177 + t466
                 + 0.5 * (t68 * t326 + t81 * t255 + t82 * t327),
             t64 * t190 + t80 * t192 + t66 * t194 + t68 * t287 + t81 * t289 + t82 * t291
@@ -2576,7 +2540,7 @@ pub fn coriolis_matrix_with(
             t74 * t316 + t436 + t442 + t475 - t70 * t318,
             t448 - t374 - 0.5 * (s_q12 * t456 + c_q12 * t451),
             t455 + t74 * t338 - t70 * t341,
-            t123 + t460,
+            t125 + t460,
             t454,
         ],
         [
@@ -2588,7 +2552,7 @@ pub fn coriolis_matrix_with(
             p.l * t310 + t420 + c_q12 * t428 - s_q12 * t422,
             p.l * t317 + t439 + c_q12 * t444 - s_q12 * t440,
             t375 + c_q12 * t450 + p.l * t337 - s_q12 * t447,
-            c_q12 * t457 - t123 - s_q12 * t452,
+            c_q12 * t457 - t125 - s_q12 * t452,
             c_q12 * t461 + p.l * t342 - s_q12 * t459,
             -t460,
         ],
@@ -2687,8 +2651,8 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
                 + qd[3] * (0.1 * qd[3] + 0.005 * qd[4])
                 + qd[4] * (0.005 * qd[3] + 0.12 * qd[4] + 0.002 * qd[5])
                 + qd[5] * (0.002 * qd[4] + 0.08 * qd[5]) + 0.002 * t5 * t5
-                + 0.021 * (t6 * t6 + t7 * t7) + t28 * (0.004 * t28 + 0.001 * t30)
-                + t30 * (0.001 * t28 + 0.022 * t30) + 0.02 * t29 * t29
+                + 0.021 * (t6 * t6 + t7 * t7) + 0.02 * t29 * t29
+                + t28 * (0.004 * t28 + 0.001 * t30) + t30 * (0.001 * t28 + 0.022 * t30)
                 + 0.001 * t33 * t33 + 0.01 * (t37 * t37 + t34 * t34)
                 + p.m
                     * (t39 * t39 + t50 * t50 + t51 * t51

@@ -19,13 +19,13 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 63 | 35 | 1 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 225 | 147 | 0 | 0 | 5 | 5 |
+//! | `inverse_dynamics` | 210 | 142 | 0 | 0 | 5 | 5 |
 //! | `mass_matrix` | 143 | 83 | 0 | 0 | 4 | 4 |
-//! | `bias` | 207 | 127 | 0 | 0 | 5 | 5 |
+//! | `bias` | 197 | 123 | 0 | 0 | 5 | 5 |
 //! | `gravity` | 35 | 12 | 0 | 0 | 4 | 4 |
-//! | `joint_space` | 358 | 212 | 0 | 0 | 6 | 6 |
+//! | `joint_space` | 350 | 208 | 0 | 0 | 6 | 6 |
 //! | `forward_dynamics` | 490 | 299 | 4 | 0 | 5 | 5 |
-//! | `coriolis_matrix` | 536 | 323 | 0 | 0 | 6 | 6 |
+//! | `coriolis_matrix` | 539 | 315 | 0 | 0 | 6 | 6 |
 //! | `energy` | 124 | 79 | 0 | 0 | 5 | 5 |
 //! | `body_poses` | 53 | 38 | 0 | 0 | 6 | 6 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -327,8 +327,8 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 225,
-    add: 147,
+    mul: 210,
+    add: 142,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -358,110 +358,114 @@ pub fn inverse_dynamics_with(
     let p = &d.params;
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let t2 = qd[0] * c_q1;
-    let t3 = qd[1] * t2;
-    let t4 = qd[0] * s_q1;
-    let t5 = qdd[0] * s_q1 + t3;
-    let t6 = qdd[0] * c_q1 - qd[1] * t4;
+    let t2 = qdd[0] * s_q1;
+    let t3 = qdd[0] * c_q1;
+    let t4 = qd[0] * c_q1;
+    let t5 = qd[0] * s_q1;
+    let t6 = qd[1] * t5;
+    let t7 = t2 + qd[1] * t4;
+    let t8 = t3 - t6;
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t9 = t4 * c_q2 + t2 * s_q2;
-    let t10 = t2 * c_q2 - t4 * s_q2;
-    let t11 = p.a2 * qd[1] - p.d3 * t4;
-    let t12 = p.a2 * t2;
-    let t13 = p.g * s_q1 + p.d3 * t6 - t2 * t12 - qd[1] * t11;
-    let t14 = p.g * c_q1 + p.a2 * qdd[1] + t4 * t12 + p.d3 * (t3 - t5);
-    let t15 = t4 * t11 - p.a2 * t6 - p.d3 * t2 * t2;
-    let t16 = c_q2 * t13 + s_q2 * t14;
-    let t17 = c_q2 * t14 - s_q2 * t13;
-    let t18 = qd[1] + qd[2];
-    let t19 = qdd[1] + qdd[2];
-    let t20 = t5 * c_q2 + t6 * s_q2 + qd[2] * t10;
-    let t21 = t6 * c_q2 - t5 * s_q2 - qd[2] * t9;
+    let t11 = t5 * c_q2 + t4 * s_q2;
+    let t12 = t4 * c_q2 - t5 * s_q2;
+    let t13 = qd[1] + qd[2];
+    let t14 = qdd[1] + qdd[2];
+    let t15 = qd[2] * t12 + t7 * c_q2 + t8 * s_q2;
+    let t16 = t8 * c_q2 - t7 * s_q2 - qd[2] * t11;
     let s_q3 = libm::Libm::<Real>::sin(q[3]);
     let c_q3 = libm::Libm::<Real>::cos(q[3]);
-    let t24 = t9 * c_q3 - t18 * s_q3;
-    let t25 = t9 * s_q3 + t18 * c_q3;
-    let t26 = p.d4 * t9 - p.a3 * t10;
-    let t27 = p.a3 * t18;
-    let t28 = p.d4 * t18;
-    let t29 = t16 + t10 * t26 - p.d4 * t19 - t18 * t27;
-    let t30 = t15 + p.d4 * t20 + t9 * t27 + t10 * t28 - p.a3 * t21;
-    let t31 = t10 + qd[3];
-    let t32 = t21 + qdd[3];
-    let t33 = t20 * c_q3 - qd[3] * t25 - t19 * s_q3;
+    let t19 = t11 * c_q3 - t13 * s_q3;
+    let t20 = t11 * s_q3 + t13 * c_q3;
+    let t21 = t12 + qd[3];
+    let t22 = t16 + qdd[3];
+    let t23 = t15 * c_q3 - qd[3] * t20 - t14 * s_q3;
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
-    let t36 = t24 * c_q4 + t31 * s_q4;
-    let t37 = t31 * c_q4 - t24 * s_q4;
-    let t38 = qd[4] + t25;
-    let t39 = t20 * s_q3 + t19 * c_q3 + qd[3] * t24 + qdd[4];
-    let t40 = t33 * c_q4 + t32 * s_q4 + qd[4] * t37;
+    let t26 = t19 * c_q4 + t21 * s_q4;
+    let t27 = t21 * c_q4 - t19 * s_q4;
+    let t28 = qd[4] + t20;
+    let t29 = t15 * s_q3 + t14 * c_q3 + qd[3] * t19 + qdd[4];
+    let t30 = qd[4] * t27 + t23 * c_q4 + t22 * s_q4;
     let s_q5 = libm::Libm::<Real>::sin(q[5]);
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
-    let t43 = t36 * c_q5 - t38 * s_q5;
-    let t44 = t36 * s_q5 + t38 * c_q5;
-    let t45 = t37 + qd[5];
-    let t46 = t32 * c_q4 + qdd[5] - t33 * s_q4 - qd[4] * t36;
-    let t47 = p.m2 * t6;
-    let t48 = p.m2 * t2;
-    let t49 = p.m2 * (-0.001365 * qd[1] - 0.000408 * t4);
-    let t50 = p.m6 * t36;
-    let t51 = p.m6 * t38;
-    let t52 = -0.032 * (t38 * t51 + t36 * t50);
-    let t53 = 0.032 * (t37 * t50 - p.m6 * t39);
-    let t54 = c_q5 * t45;
-    let t55 = s_q5 * t45;
-    let t56 = c_q4 * t53 - s_q4 * t52;
-    let t57 = -0.032 * (p.m6 * t40 + t37 * t51);
-    let t58 = s_q4 * t53 + c_q4 * t52;
-    let t59 = c_q3 * t56 - s_q3 * t57;
-    let t60 = s_q3 * t56 + c_q3 * t57;
-    let t61 = t4 * d.k2 + qd[1] * d.k3 - 0.001365 * t48;
-    let t62 = t18 * d.k6 - 0.000987 * p.m3 * t10;
-    let t63 = t9 * d.k5 - 0.000987 * p.m3 * t18;
-    let t64 = t38 * d.k9;
-    let t65 = 0.032 * p.m6 * (s_q3 * t29 + c_q3 * t30)
-        + 0.00004 * (t43 * t55 - t44 * t54) + t40 * d.k8 + t37 * t64;
-    let t66 = t36 * d.k8;
-    let t67 = 0.00004 * t46 + t38 * t66 - t36 * t64;
-    let t68 = 0.0003 * t33 + c_q4 * t65 - 0.0016 * t25 * t31 - s_q4 * t67;
-    let t69 = 0.00004 * t43 * t54 + t39 * d.k9 + 0.00004 * t44 * t55 - t37 * t66
+    let t33 = t26 * c_q5 - t28 * s_q5;
+    let t34 = t26 * s_q5 + t28 * c_q5;
+    let t35 = t27 + qd[5];
+    let t36 = t22 * c_q4 + qdd[5] - t23 * s_q4 - qd[4] * t26;
+    let t37 = t11 * t12;
+    let t38 = t27 * t28;
+    let t39 = t26 * t27;
+    let t40 = p.m2 * t8;
+    let t41 = p.m2 * t4;
+    let t42 = p.m2 * (-0.001365 * qd[1] - 0.000408 * t5);
+    let t43 = c_q5 * t35;
+    let t44 = s_q5 * t35;
+    let t45 = t4 * t4;
+    let t46 = p.a2 * (2.0 * t6 - t3) - p.d3 * (t5 * t5 + t45);
+    let t47 = p.g * s_q1 + p.d3 * t3 - p.a2 * (t45 + qd[1] * qd[1]);
+    let t48 = p.g * c_q1 + p.a2 * (qdd[1] + t4 * t5) - p.d3 * t2;
+    let t49 = c_q2 * t47 + s_q2 * t48;
+    let t50 = c_q2 * t48 - s_q2 * t47;
+    let t51 = t13 * t13;
+    let t52 = t12 * t12 + t51;
+    let t53 = t37 - t14;
+    let t54 = t14 + t37;
+    let t55 = t11 * t11 + t51;
+    let t56 = t11 * t13 - t16;
+    let t57 = t15 + t12 * t13;
+    let t58 = t49 + p.d4 * t53 - p.a3 * t52;
+    let t59 = t46 + p.a3 * t56 + p.d4 * t57;
+    let t60 = t39 - t29;
+    let t61 = t26 * t26 + t28 * t28;
+    let t62 = p.m6 * c_q4;
+    let t63 = p.m6 * s_q4;
+    let t64 = 0.032 * (t60 * t62 + t61 * t63);
+    let t65 = 0.032 * (t60 * t63 - t61 * t62);
+    let t66 = p.m6 * (t30 + t38);
+    let t67 = c_q3 * t64 + 0.032 * s_q3 * t66;
+    let t68 = 0.032 * c_q3 * t66 - s_q3 * t64;
+    let t69 = t5 * d.k2 + qd[1] * d.k3 - 0.001365 * t41;
+    let t70 = t13 * d.k6 - 0.000987 * p.m3 * t12;
+    let t71 = t11 * d.k5 - 0.000987 * p.m3 * t13;
+    let t72 = t26 * t28;
+    let t73 = 0.00004 * t36 + t72 * (d.k8 - d.k9);
+    let t74 = 0.00004 * (t33 * t44 - t34 * t43)
+        + 0.032 * p.m6 * (s_q3 * t58 + c_q3 * t59) + t30 * d.k8 + t38 * d.k9;
+    let t75 = 0.0003 * t23 + c_q4 * t74 - 0.0016 * t20 * t21 - s_q4 * t73;
+    let t76 = t29 * d.k9 + 0.00004 * (t34 * t44 + t33 * t43)
         - 0.032 * p.m6
-            * ((c_q3 * t29 - s_q3 * t30) * c_q4
-                + (t17 + p.a3 * t19 - t18 * t28 - t9 * t26) * s_q4);
-    let t70 = -0.0013 * t24 * t31 - t69;
-    let t71 = t20 * d.k4 + t21 * d.k5 + t10 * t62 + t15 * d.k7 + c_q3 * t68 - p.d4 * t60
-        - t18 * t63 - s_q3 * t70;
-    let t72 = t9 * d.k4 + t10 * d.k5;
-    let t73 = 0.0016 * t32 + s_q4 * t65 + c_q4 * t67 + 0.0003 * t24 * t25;
-    let t74 = t20 * d.k5 + t18 * t72 + t73 + p.a3 * t60 - 0.000987 * p.m3 * t19
-        - t9 * t62 - t15 * d.k10;
-    let t75 = t9 * d.k7 - t10 * d.k10;
-    let t76 = t18 * d.k10;
-    let t77 = t59 + t10 * t75 - t19 * d.k7 - t18 * t76;
-    let t78 = t18 * d.k7;
-    let t79 = t58 + t19 * d.k10 - t18 * t78 - t9 * t75;
-    let t80 = s_q2 * t77 + c_q2 * t79;
-    let t81 = t4 * d.k1 + qd[1] * d.k2 - 0.000408 * t48;
-    let t82 = t9 * t63 + t17 * d.k10 + p.a3 * t58 + t19 * d.k6 - t10 * t72 - t16 * d.k7
-        - s_q3 * t68 - c_q3 * t70 - 0.000987 * p.m3 * t21 - p.d4 * t59;
+            * (c_q4 * (c_q3 * t58 - s_q3 * t59) + s_q4 * (t50 + p.a3 * t54 - p.d4 * t55))
+        - t39 * d.k8;
+    let t77 = -0.0013 * t19 * t21 - t76;
+    let t78 = p.d4 * t68 + t15 * d.k4 + t16 * d.k5 + t12 * t70 + t46 * d.k7 + c_q3 * t75
+        - t13 * t71 - s_q3 * t77;
+    let t79 = t11 * d.k4 + t12 * d.k5;
+    let t80 = 0.0016 * t22 + c_q4 * t73 + s_q4 * t74 + 0.0003 * t19 * t20;
+    let t81 = t15 * d.k5 + t13 * t79 + t80 - 0.000987 * p.m3 * t14 - p.a3 * t68
+        - t11 * t70 - t46 * d.k10;
+    let t82 = t67 + t53 * d.k7 - t52 * d.k10;
+    let t83 = t65 + t54 * d.k10 - t55 * d.k7;
+    let t84 = s_q2 * t82 + c_q2 * t83;
+    let t85 = t5 * d.k1 + qd[1] * d.k2 - 0.000408 * t41;
+    let t86 = t11 * t71 + t50 * d.k10 + p.a3 * t65 + t14 * d.k6 - t12 * t79 - t49 * d.k7
+        - s_q3 * t75 - c_q3 * t77 - 0.000987 * p.m3 * t16 - p.d4 * t67;
     [
         qdd[0] * d.k0
             + s_q1
-                * (t5 * d.k1 + qdd[1] * d.k2 + t2 * t61 + c_q2 * t71 - 0.000408 * t47
-                    - qd[1] * t49 - s_q2 * t74 - p.d3 * t80)
+                * (t7 * d.k1 + qdd[1] * d.k2 + t4 * t69 + c_q2 * t78 - 0.000408 * t40
+                    - qd[1] * t42 - s_q2 * t81 - p.d3 * t84)
             + c_q1
-                * (qd[1] * t81 + s_q2 * t71 + c_q2 * t74
-                    + p.d3 * (c_q2 * t77 - s_q2 * t79) - t4 * t61
-                    - p.a2 * (t20 * d.k7 + t9 * t76 + t10 * t78 - t60 - t21 * d.k10)
-                    - p.m2 * (0.001365 * qdd[1] + 0.000408 * t5)),
-        t4 * t49 + t5 * d.k2 + qdd[1] * d.k3 + c_q1 * d.k12 + p.a2 * t80 + t82
-            - 0.001365 * t47 - t2 * t81 - 0.006 * s_q1 * d.k11,
-        t82,
-        t73,
-        t69,
-        0.00004 * t46,
+                * (qd[1] * t85 + s_q2 * t78 + c_q2 * t81
+                    + p.d3 * (c_q2 * t82 - s_q2 * t83) - t5 * t69
+                    - p.a2 * (t68 + t56 * d.k10 + t57 * d.k7)
+                    - p.m2 * (0.001365 * qdd[1] + 0.000408 * t7)),
+        t5 * t42 + t7 * d.k2 + qdd[1] * d.k3 + c_q1 * d.k12 + p.a2 * t84 + t86
+            - 0.001365 * t40 - t4 * t85 - 0.006 * s_q1 * d.k11,
+        t86,
+        t80,
+        t76,
+        0.00004 * t36,
     ]
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
@@ -582,8 +586,8 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 207,
-    add: 127,
+    mul: 197,
+    add: 123,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -609,98 +613,98 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t5 = qd[0] * c_q1;
     let t6 = c_q2 * t4 + s_q2 * t5;
     let t7 = c_q2 * t5 - s_q2 * t4;
-    let t8 = p.a2 * qd[1] - p.d3 * t4;
-    let t9 = p.a2 * t5;
-    let t10 = qd[1] + qd[2];
+    let t8 = qd[1] + qd[2];
     let s_q3 = libm::Libm::<Real>::sin(q[3]);
     let c_q3 = libm::Libm::<Real>::cos(q[3]);
-    let t13 = t6 * c_q3 - t10 * s_q3;
-    let t14 = t6 * s_q3 + t10 * c_q3;
-    let t15 = p.d4 * t6 - p.a3 * t7;
-    let t16 = p.a3 * t10;
-    let t17 = p.d4 * t10;
-    let t18 = t7 + qd[3];
+    let t11 = t6 * c_q3 - t8 * s_q3;
+    let t12 = t6 * s_q3 + t8 * c_q3;
+    let t13 = t7 + qd[3];
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
-    let t21 = t13 * c_q4 + t18 * s_q4;
-    let t22 = t18 * c_q4 - t13 * s_q4;
-    let t23 = qd[4] + t14;
+    let t16 = t11 * c_q4 + t13 * s_q4;
+    let t17 = t13 * c_q4 - t11 * s_q4;
+    let t18 = qd[4] + t12;
     let s_q5 = libm::Libm::<Real>::sin(q[5]);
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
-    let t26 = t21 * c_q5 - t23 * s_q5;
-    let t27 = t21 * s_q5 + t23 * c_q5;
-    let t28 = t22 + qd[5];
-    let t29 = qd[1] * t5;
-    let t30 = qd[1] * t4;
-    let t31 = qd[2] * t7 + c_q2 * t29 - s_q2 * t30;
-    let t32 = p.g * s_q1 - t5 * t9 - qd[1] * t8 - p.d3 * t30;
-    let t33 = p.g * c_q1 + t4 * t9;
-    let t34 = c_q3 * t31 - qd[3] * t14;
-    let t35 = c_q2 * t32 + s_q2 * t33;
-    let t36 = t7 * t15 + t35 - t10 * t16;
-    let t37 = -(qd[2] * t6) - s_q2 * t29 - c_q2 * t30;
-    let t38 = p.a2 * t30 + t4 * t8 - p.d3 * t5 * t5;
-    let t39 = t6 * t16 + t7 * t17 + p.d4 * t31 + t38 - p.a3 * t37;
-    let t40 = qd[4] * t22 + c_q4 * t34 + s_q4 * t37;
-    let t41 = qd[3] * t13 + s_q3 * t31;
-    let t42 = c_q2 * t33 - s_q2 * t32;
-    let t43 = c_q4 * t37 - qd[4] * t21 - s_q4 * t34;
-    let t44 = p.m2 * t5;
-    let t45 = p.m2 * (-0.001365 * qd[1] - 0.000408 * t4);
-    let t46 = p.m6 * t21;
-    let t47 = p.m6 * t23;
-    let t48 = -0.032 * (t23 * t47 + t21 * t46);
-    let t49 = c_q5 * t28;
-    let t50 = s_q5 * t28;
-    let t51 = p.m2 * t30;
-    let t52 = 0.032 * (t22 * t46 - p.m6 * t41);
-    let t53 = c_q4 * t52 - s_q4 * t48;
-    let t54 = -0.032 * (t22 * t47 + p.m6 * t40);
-    let t55 = s_q3 * t53 + c_q3 * t54;
-    let t56 = c_q4 * t48 + s_q4 * t52;
-    let t57 = c_q3 * t53 - s_q3 * t54;
-    let t58 = t4 * d.k2 + qd[1] * d.k3 - 0.001365 * t44;
-    let t59 = t10 * d.k6 - 0.000987 * p.m3 * t7;
-    let t60 = t6 * d.k5 - 0.000987 * p.m3 * t10;
-    let t61 = t23 * d.k9;
-    let t62 = t21 * d.k8;
-    let t63 = t6 * d.k4 + t7 * d.k5;
-    let t64 = t6 * d.k7 - t7 * d.k10;
-    let t65 = t10 * d.k10;
-    let t66 = t10 * d.k7;
-    let t67 = t4 * d.k1 + qd[1] * d.k2 - 0.000408 * t44;
-    let t68 = 0.00004 * (t26 * t50 - t27 * t49)
-        + 0.032 * p.m6 * (s_q3 * t36 + c_q3 * t39) + t22 * t61 + t40 * d.k8;
-    let t69 = 0.00004 * t43 + t23 * t62 - t21 * t61;
-    let t70 = 0.0003 * t34 + c_q4 * t68 - 0.0016 * t14 * t18 - s_q4 * t69;
-    let t71 = t41 * d.k9 + 0.00004 * (t27 * t50 + t26 * t49)
+    let t21 = t16 * c_q5 - t18 * s_q5;
+    let t22 = t16 * s_q5 + t18 * c_q5;
+    let t23 = t17 + qd[5];
+    let t24 = t17 * t18;
+    let t25 = t16 * t17;
+    let t26 = qd[1] * t5;
+    let t27 = qd[1] * t4;
+    let t28 = qd[2] * t7 + c_q2 * t26 - s_q2 * t27;
+    let t29 = p.g * c_q1 + p.a2 * t4 * t5;
+    let t30 = c_q3 * t28 - qd[3] * t12;
+    let t31 = -(c_q2 * t27) - qd[2] * t6 - s_q2 * t26;
+    let t32 = s_q4 * t31 + qd[4] * t17 + c_q4 * t30;
+    let t33 = qd[3] * t11 + s_q3 * t28;
+    let t34 = c_q4 * t31 - qd[4] * t16 - s_q4 * t30;
+    let t35 = p.m2 * t5;
+    let t36 = p.m2 * (-0.001365 * qd[1] - 0.000408 * t4);
+    let t37 = c_q5 * t23;
+    let t38 = s_q5 * t23;
+    let t39 = p.m2 * t27;
+    let t40 = t5 * t5;
+    let t41 = t8 * t8;
+    let t42 = t7 * t7 + t41;
+    let t43 = t6 * t6 + t41;
+    let t44 = t16 * t16 + t18 * t18;
+    let t45 = p.g * s_q1 - p.a2 * (t40 + qd[1] * qd[1]);
+    let t46 = t7 * t8 + t28;
+    let t47 = t6 * t7;
+    let t48 = s_q2 * t29 + c_q2 * t45;
+    let t49 = p.d4 * t47 + t48 - p.a3 * t42;
+    let t50 = t6 * t8 - t31;
+    let t51 = 2.0 * p.a2 * t27 - p.d3 * (t4 * t4 + t40);
+    let t52 = p.a3 * t50 + p.d4 * t46 + t51;
+    let t53 = c_q2 * t29 - s_q2 * t45;
+    let t54 = p.m6 * s_q4;
+    let t55 = p.m6 * c_q4;
+    let t56 = t25 - t33;
+    let t57 = 0.032 * (t55 * t56 + t44 * t54);
+    let t58 = p.m6 * (t24 + t32);
+    let t59 = 0.032 * c_q3 * t58 - s_q3 * t57;
+    let t60 = 0.032 * (t54 * t56 - t44 * t55);
+    let t61 = c_q3 * t57 + 0.032 * s_q3 * t58;
+    let t62 = t4 * d.k2 + qd[1] * d.k3 - 0.001365 * t35;
+    let t63 = t8 * d.k6 - 0.000987 * p.m3 * t7;
+    let t64 = t6 * d.k5 - 0.000987 * p.m3 * t8;
+    let t65 = t16 * t18;
+    let t66 = t6 * d.k4 + t7 * d.k5;
+    let t67 = t4 * d.k1 + qd[1] * d.k2 - 0.000408 * t35;
+    let t68 = 0.00004 * t34 + t65 * (d.k8 - d.k9);
+    let t69 = 0.00004 * (t21 * t38 - t22 * t37)
+        + 0.032 * p.m6 * (s_q3 * t49 + c_q3 * t52) + t24 * d.k9 + t32 * d.k8;
+    let t70 = 0.0003 * t30 + c_q4 * t69 - 0.0016 * t12 * t13 - s_q4 * t68;
+    let t71 = t33 * d.k9 + 0.00004 * (t22 * t38 + t21 * t37)
         - 0.032 * p.m6
-            * (c_q4 * (c_q3 * t36 - s_q3 * t39) + s_q4 * (t42 - t10 * t17 - t6 * t15))
-        - t22 * t62;
-    let t72 = -0.0013 * t13 * t18 - t71;
-    let t73 = t7 * t59 + t31 * d.k4 + t37 * d.k5 + t38 * d.k7 + c_q3 * t70 - p.d4 * t55
-        - t10 * t60 - s_q3 * t72;
-    let t74 = 0.0016 * t37 + s_q4 * t68 + c_q4 * t69 + 0.0003 * t13 * t14;
-    let t75 = t10 * t63 + t31 * d.k5 + t74 + p.a3 * t55 - t6 * t59 - t38 * d.k10;
-    let t76 = t57 + t7 * t64 - t10 * t65;
-    let t77 = t56 - t10 * t66 - t6 * t64;
+            * (c_q4 * (c_q3 * t49 - s_q3 * t52) + s_q4 * (p.a3 * t47 + t53 - p.d4 * t43))
+        - t25 * d.k8;
+    let t72 = -0.0013 * t11 * t13 - t71;
+    let t73 = p.d4 * t59 + t7 * t63 + t28 * d.k4 + t31 * d.k5 + t51 * d.k7 + c_q3 * t70
+        - t8 * t64 - s_q3 * t72;
+    let t74 = 0.0016 * t31 + c_q4 * t68 + s_q4 * t69 + 0.0003 * t11 * t12;
+    let t75 = t8 * t66 + t28 * d.k5 + t74 - p.a3 * t59 - t6 * t63 - t51 * d.k10;
+    let t76 = t61 + t47 * d.k7 - t42 * d.k10;
+    let t77 = t60 + t47 * d.k10 - t43 * d.k7;
     let t78 = s_q2 * t76 + c_q2 * t77;
-    let t79 = t6 * t60 + t42 * d.k10 + p.a3 * t56 - p.d4 * t57 - t7 * t63 - t35 * d.k7
-        - s_q3 * t70 - 0.000987 * p.m3 * t37 - c_q3 * t72;
+    let t79 = t6 * t64 + t53 * d.k10 + p.a3 * t60 - p.d4 * t61 - t7 * t66 - t48 * d.k7
+        - s_q3 * t70 - 0.000987 * p.m3 * t31 - c_q3 * t72;
     [
         s_q1
-            * (t5 * t58 + t29 * d.k1 + c_q2 * t73 + 0.000408 * t51 - qd[1] * t45
+            * (t5 * t62 + t26 * d.k1 + c_q2 * t73 + 0.000408 * t39 - qd[1] * t36
                 - s_q2 * t75 - p.d3 * t78)
             + c_q1
                 * (qd[1] * t67 + s_q2 * t73 + c_q2 * t75
-                    + p.d3 * (c_q2 * t76 - s_q2 * t77) - 0.000408 * p.m2 * t29 - t4 * t58
-                    - p.a2 * (t6 * t65 + t7 * t66 + t31 * d.k7 - t55 - t37 * d.k10)),
-        t4 * t45 + c_q1 * d.k12 + t29 * d.k2 + p.a2 * t78 + t79 + 0.001365 * t51
+                    + p.d3 * (c_q2 * t76 - s_q2 * t77) - 0.000408 * p.m2 * t26 - t4 * t62
+                    - p.a2 * (t59 + t50 * d.k10 + t46 * d.k7)),
+        t4 * t36 + c_q1 * d.k12 + t26 * d.k2 + p.a2 * t78 + t79 + 0.001365 * t39
             - t5 * t67 - 0.006 * s_q1 * d.k11,
         t79,
         t74,
         t71,
-        0.00004 * t43,
+        0.00004 * t34,
     ]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
@@ -755,8 +759,8 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 358,
-    add: 212,
+    mul: 350,
+    add: 208,
     div: 0,
     sqrt: 0,
     sin: 6,
@@ -780,163 +784,161 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t4 = p.a2 * qd[1];
+    let t4 = qd[0] * c_q1;
     let t5 = qd[0] * s_q1;
-    let t6 = p.d3 * t5;
-    let t7 = t4 - t6;
-    let t8 = qd[0] * c_q1;
-    let t9 = p.a2 * t8;
-    let t10 = qd[1] + qd[2];
+    let t6 = p.a2 * t5;
+    let t7 = qd[1] + qd[2];
     let s_q3 = libm::Libm::<Real>::sin(q[3]);
     let c_q3 = libm::Libm::<Real>::cos(q[3]);
-    let t13 = p.a3 * t10;
-    let t14 = p.d4 * t10;
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
     let s_q5 = libm::Libm::<Real>::sin(q[5]);
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
-    let t19 = p.m2 * c_q1;
-    let t20 = p.a2 * s_q2 - p.d4;
-    let t21 = c_q3 * c_q4;
-    let t22 = s_q3 * s_q4;
-    let t23 = s_q3 * c_q4;
-    let t24 = s_q4 * t23;
-    let t25 = 0.00004 * t22;
-    let t26 = 0.00004 * c_q4;
-    let t27 = p.g * s_q1 - t8 * t9 - qd[1] * (t7 + t6);
-    let t28 = p.g * c_q1 + t5 * t9;
-    let t29 = p.m2 * qd[1];
-    let t30 = p.m2 * t8;
-    let t31 = -0.001365 * t29 - 0.000408 * p.m2 * t5;
-    let t32 = p.m6 * s_q3;
-    let t33 = p.m6 * c_q3;
-    let t34 = -0.032 * (t21 * t33 + t23 * t32);
-    let t35 = t5 * t29;
-    let t36 = t5 * (t4 + t7) - p.d3 * t8 * t8;
-    let t37 = c_q2 * t28 - s_q2 * t27;
-    let t38 = c_q2 * t27 + s_q2 * t28;
-    let t39 = q[1] + q[2];
-    let t40 = libm::Libm::<Real>::sin(t39);
-    let t41 = libm::Libm::<Real>::cos(t39);
-    let t42 = qd[0] * t41;
-    let t43 = qd[0] * t40;
-    let t44 = c_q3 * t43 - t10 * s_q3;
-    let t45 = t10 * c_q3 + s_q3 * t43;
-    let t46 = p.d4 * t43 - p.a3 * t42;
-    let t47 = qd[3] + t42;
-    let t48 = c_q4 * t44 + s_q4 * t47;
-    let t49 = c_q4 * t47 - s_q4 * t44;
-    let t50 = qd[4] + t45;
-    let t51 = c_q5 * t48 - s_q5 * t50;
-    let t52 = s_q5 * t48 + c_q5 * t50;
-    let t53 = qd[5] + t49;
-    let t54 = p.m6 * t48;
-    let t55 = p.m6 * t50;
-    let t56 = -0.032 * (t50 * t55 + t48 * t54);
-    let t57 = c_q5 * t53;
-    let t58 = s_q5 * t53;
-    let t59 = p.d3 * t41;
-    let t60 = p.d4 * t40 - p.a2 * c_q1 - p.a3 * t41;
-    let t61 = t21 * t40;
-    let t62 = s_q4 * t41;
+    let t14 = p.m2 * c_q1;
+    let t15 = p.a2 * s_q2 - p.d4;
+    let t16 = c_q3 * c_q4;
+    let t17 = s_q3 * s_q4;
+    let t18 = s_q3 * c_q4;
+    let t19 = s_q4 * t18;
+    let t20 = 0.00004 * t17;
+    let t21 = 0.00004 * c_q4;
+    let t22 = p.g * c_q1 + t4 * t6;
+    let t23 = p.m2 * qd[1];
+    let t24 = p.m2 * t4;
+    let t25 = -0.001365 * t23 - 0.000408 * p.m2 * t5;
+    let t26 = p.m6 * s_q3;
+    let t27 = p.m6 * c_q3;
+    let t28 = -0.032 * (t16 * t27 + t18 * t26);
+    let t29 = t5 * t23;
+    let t30 = t4 * t4;
+    let t31 = t7 * t7;
+    let t32 = p.g * s_q1 - p.a2 * (t30 + qd[1] * qd[1]);
+    let t33 = 2.0 * qd[1] * t6 - p.d3 * (t5 * t5 + t30);
+    let t34 = c_q2 * t22 - s_q2 * t32;
+    let t35 = s_q2 * t22 + c_q2 * t32;
+    let t36 = q[1] + q[2];
+    let t37 = libm::Libm::<Real>::sin(t36);
+    let t38 = libm::Libm::<Real>::cos(t36);
+    let t39 = qd[0] * t38;
+    let t40 = qd[0] * t37;
+    let t41 = c_q3 * t40 - t7 * s_q3;
+    let t42 = t7 * c_q3 + s_q3 * t40;
+    let t43 = qd[3] + t39;
+    let t44 = c_q4 * t41 + s_q4 * t43;
+    let t45 = c_q4 * t43 - s_q4 * t41;
+    let t46 = qd[4] + t42;
+    let t47 = c_q5 * t44 - s_q5 * t46;
+    let t48 = s_q5 * t44 + c_q5 * t46;
+    let t49 = qd[5] + t45;
+    let t50 = t45 * t46;
+    let t51 = t44 * t45;
+    let t52 = c_q5 * t49;
+    let t53 = s_q5 * t49;
+    let t54 = t31 + t39 * t39;
+    let t55 = t31 + t40 * t40;
+    let t56 = t44 * t44 + t46 * t46;
+    let t57 = p.m6 * s_q4;
+    let t58 = p.m6 * c_q4;
+    let t59 = p.d3 * t38;
+    let t60 = p.d4 * t37 - p.a2 * c_q1 - p.a3 * t38;
+    let t61 = t16 * t37;
+    let t62 = s_q4 * t38;
     let t63 = t61 + t62;
     let t64 = c_q3 * s_q4;
-    let t65 = c_q4 * t41 - t40 * t64;
+    let t65 = c_q4 * t38 - t37 * t64;
     let t66 = 0.00004 * t65;
-    let t67 = s_q3 * t40;
-    let t68 = p.m6 * t67;
-    let t69 = 0.032 * (t23 * t68 + t33 * t63);
-    let t70 = 0.032 * (t32 * t63 - t21 * t68);
-    let t71 = s_q4 * t67;
-    let t72 = p.m6 * t71;
-    let t73 = s_q2 * t70 - 0.032 * c_q2 * t72;
-    let t74 = t42 * (qd[2] + qd[1]);
-    let t75 = c_q3 * t74 - qd[3] * t45;
-    let t76 = t38 + t42 * t46 - t10 * t13;
-    let t77 = -(t43 * (qd[2] + qd[1]));
-    let t78 = t36 + t13 * t43 + t14 * t42 + p.d4 * t74 - p.a3 * t77;
-    let t79 = qd[4] * t49 + c_q4 * t75 + s_q4 * t77;
-    let t80 = qd[3] * t44 + s_q3 * t74;
-    let t81 = c_q4 * t77 - qd[4] * t48 - s_q4 * t75;
-    let t82 = 0.032 * (t49 * t54 - p.m6 * t80);
-    let t83 = c_q4 * t82 - s_q4 * t56;
-    let t84 = -0.032 * (t49 * t55 + p.m6 * t79);
-    let t85 = s_q3 * t83 + c_q3 * t84;
-    let t86 = c_q4 * t56 + s_q4 * t82;
-    let t87 = c_q3 * t83 - s_q3 * t84;
-    let t88 = p.g * (t61 + t62);
-    let t89 = t5 * d.k2 + qd[1] * d.k3 - 0.001365 * t30;
-    let t90 = t10 * d.k10;
-    let t91 = t10 * d.k7;
+    let t67 = s_q3 * t37;
+    let t68 = 0.032 * (c_q4 * t26 * t67 + t27 * t63);
+    let t69 = 0.032 * (t26 * t63 - p.m6 * t16 * t67);
+    let t70 = s_q4 * t67;
+    let t71 = p.m6 * t70;
+    let t72 = s_q2 * t69 - 0.032 * c_q2 * t71;
+    let t73 = t39 * (qd[2] + qd[1]);
+    let t74 = c_q3 * t73 - qd[3] * t42;
+    let t75 = -(t40 * (qd[2] + qd[1]));
+    let t76 = s_q4 * t75 + qd[4] * t45 + c_q4 * t74;
+    let t77 = qd[3] * t41 + s_q3 * t73;
+    let t78 = c_q4 * t75 - qd[4] * t44 - s_q4 * t74;
+    let t79 = t7 * t39 + t73;
+    let t80 = t39 * t40;
+    let t81 = t35 + p.d4 * t80 - p.a3 * t54;
+    let t82 = t7 * t40 - t75;
+    let t83 = t33 + p.a3 * t82 + p.d4 * t79;
+    let t84 = t51 - t77;
+    let t85 = 0.032 * (t58 * t84 + t56 * t57);
+    let t86 = t50 + t76;
+    let t87 = 0.032 * t27 * t86 - s_q3 * t85;
+    let t88 = 0.032 * (t57 * t84 - t56 * t58);
+    let t89 = c_q3 * t85 + 0.032 * t26 * t86;
+    let t90 = p.g * (t61 + t62);
+    let t91 = t5 * d.k2 + qd[1] * d.k3 - 0.001365 * t24;
     let t92 = qd[1] * d.k2;
-    let t93 = t5 * d.k1 + t92 - 0.000408 * t30;
-    let t94 = t23 * d.k8;
-    let t95 = 0.032 * t20 * t32 - t94;
-    let t96 = -0.0003 * s_q3 - 0.00004 * s_q4 * t22;
+    let t93 = t5 * d.k1 + t92 - 0.000408 * t24;
+    let t94 = t18 * d.k8;
+    let t95 = 0.032 * t15 * t26 - t94;
+    let t96 = -0.0003 * s_q3 - 0.00004 * s_q4 * t17;
     let t97 = c_q3 * d.k9;
-    let t98 = 0.032 * p.m6 * (t20 * t21 + s_q4 * (p.a3 + p.a2 * c_q2)) - t97;
-    let t99 = -0.032 * t64 * d.k15 - p.d4 * t34;
+    let t98 = 0.032 * p.m6 * (t15 * t16 + s_q4 * (p.a3 + p.a2 * c_q2)) - t97;
+    let t99 = -0.032 * t64 * d.k15 - p.d4 * t28;
     let t100 = c_q2 * d.k14 - s_q2 * d.k13 - s_q3 * (c_q4 * t95 + t96) - c_q3 * t98;
     let t101 = d.k6 + t99;
     let t102 = t100 + t101;
-    let t103 = 0.00004 * t24 + s_q4 * t95;
+    let t103 = 0.00004 * t19 + s_q4 * t95;
     let t104 = -t98;
     let t105 = -0.032 * s_q3 * d.k18 - t94;
-    let t106 = 0.032 * p.m6 * (p.a3 * s_q4 - p.d4 * t21) - t97;
-    let t107 = 0.00004 * t24 + s_q4 * t105;
+    let t106 = 0.032 * p.m6 * (p.a3 * s_q4 - p.d4 * t16) - t97;
+    let t107 = 0.00004 * t19 + s_q4 * t105;
     let t108 = -t106;
     let t109 = 0.032 * p.m6 * (s_q3 * t59 + c_q3 * t60) + t63 * d.k8;
-    let t110 = 0.0003 * c_q3 * t40 + c_q4 * t109 - 0.00004 * s_q4 * t65;
-    let t111 = 0.032 * p.m6 * (c_q4 * (c_q3 * t59 - s_q3 * t60) - p.d3 * s_q4 * t40)
+    let t110 = 0.0003 * c_q3 * t37 + c_q4 * t109 - 0.00004 * s_q4 * t65;
+    let t111 = 0.032 * p.m6 * (c_q4 * (c_q3 * t59 - s_q3 * t60) - p.d3 * s_q4 * t37)
         - t67 * d.k9;
-    let t112 = p.d4 * t69 + t40 * d.k4 + t41 * d.k5 + c_q3 * t110 - c_q1 * d.k13
+    let t112 = p.d4 * t68 + t37 * d.k4 + t38 * d.k5 + c_q3 * t110 - c_q1 * d.k13
         - s_q3 * t111;
-    let t113 = s_q4 * t109 + 0.0016 * t41 + 0.00004 * c_q4 * t65;
-    let t114 = c_q1 * d.k14 + t40 * d.k5 + t113 - p.a3 * t69;
-    let t115 = t41 * (-0.000987 * p.m3 - d.k20) - p.d4 * t70 - 0.032 * t71 * d.k15
-        - t40 * d.k19 - s_q3 * t110 - c_q3 * t111;
-    let t116 = p.a2 * t73 + s_q1 * d.k2 + t115 - 0.001365 * t19;
+    let t113 = s_q4 * t109 + 0.0016 * t38 + 0.00004 * c_q4 * t65;
+    let t114 = c_q1 * d.k14 + t37 * d.k5 + t113 - p.a3 * t68;
+    let t115 = t38 * (-0.000987 * p.m3 - d.k20) - p.d4 * t69 - 0.032 * t70 * d.k15
+        - t37 * d.k19 - s_q3 * t110 - c_q3 * t111;
+    let t116 = p.a2 * t72 + s_q1 * d.k2 + t115 - 0.001365 * t14;
     let t117 = -t111;
-    let t118 = t10 * d.k6 - 0.000987 * p.m3 * t42;
-    let t119 = t43 * d.k5 - 0.000987 * p.m3 * t10;
-    let t120 = t50 * d.k9;
-    let t121 = 0.00004 * (t51 * t58 - t52 * t57)
-        + 0.032 * p.m6 * (s_q3 * t76 + c_q3 * t78) + t49 * t120 + t79 * d.k8;
-    let t122 = t48 * d.k8;
-    let t123 = 0.00004 * t81 + t50 * t122 - t48 * t120;
-    let t124 = 0.0003 * t75 + c_q4 * t121 - 0.0016 * t45 * t47 - s_q4 * t123;
-    let t125 = t80 * d.k9 + 0.00004 * (t52 * t58 + t51 * t57)
+    let t118 = t7 * d.k6 - 0.000987 * p.m3 * t39;
+    let t119 = t40 * d.k5 - 0.000987 * p.m3 * t7;
+    let t120 = t44 * t46;
+    let t121 = 0.00004 * t78 + t120 * (d.k8 - d.k9);
+    let t122 = 0.00004 * (t47 * t53 - t48 * t52)
+        + 0.032 * p.m6 * (s_q3 * t81 + c_q3 * t83) + t50 * d.k9 + t76 * d.k8;
+    let t123 = 0.0003 * t74 + c_q4 * t122 - 0.0016 * t42 * t43 - s_q4 * t121;
+    let t124 = t77 * d.k9 + 0.00004 * (t48 * t53 + t47 * t52)
         - 0.032 * p.m6
-            * (c_q4 * (c_q3 * t76 - s_q3 * t78) + s_q4 * (t37 - t10 * t14 - t43 * t46))
-        - t49 * t122;
-    let t126 = -0.0013 * t44 * t47 - t125;
-    let t127 = t36 * d.k7 + t42 * t118 + t74 * d.k4 + t77 * d.k5 + c_q3 * t124
-        - p.d4 * t85 - t10 * t119 - s_q3 * t126;
-    let t128 = t43 * d.k4 + t42 * d.k5;
-    let t129 = 0.0016 * t77 + s_q4 * t121 + c_q4 * t123 + 0.0003 * t44 * t45;
-    let t130 = t10 * t128 + t74 * d.k5 + t129 + p.a3 * t85 - t36 * d.k10 - t43 * t118;
-    let t131 = t43 * d.k7 - t42 * d.k10;
-    let t132 = t87 + t42 * t131 - t10 * t90;
-    let t133 = t86 - t10 * t91 - t43 * t131;
-    let t134 = s_q2 * t132 + c_q2 * t133;
-    let t135 = c_q1 * d.k12 - 0.006 * s_q1 * d.k11;
-    let t136 = t37 * d.k10 + t43 * t119 + p.a3 * t86 - p.d4 * t87 - t38 * d.k7
-        - t42 * t128 - s_q3 * t124 - 0.000987 * p.m3 * t77 - c_q3 * t126;
-    let t137 = t67 * d.k21;
-    let t138 = 0.032 * (t21 * t137 - t32 * t88);
-    let t139 = t71 * d.k21;
-    let t140 = t41 * d.k22 + -0.032 * t23 * t137 - 0.032 * t33 * t88 - t40 * d.k23;
+            * (c_q4 * (c_q3 * t81 - s_q3 * t83) + s_q4 * (t34 + p.a3 * t80 - p.d4 * t55))
+        - t51 * d.k8;
+    let t125 = -0.0013 * t41 * t43 - t124;
+    let t126 = p.d4 * t87 + t33 * d.k7 + t39 * t118 + t73 * d.k4 + t75 * d.k5
+        + c_q3 * t123 - t7 * t119 - s_q3 * t125;
+    let t127 = t40 * d.k4 + t39 * d.k5;
+    let t128 = 0.0016 * t75 + c_q4 * t121 + s_q4 * t122 + 0.0003 * t41 * t42;
+    let t129 = t7 * t127 + t73 * d.k5 + t128 - p.a3 * t87 - t33 * d.k10 - t40 * t118;
+    let t130 = t89 + t80 * d.k7 - t54 * d.k10;
+    let t131 = t88 + t80 * d.k10 - t55 * d.k7;
+    let t132 = s_q2 * t130 + c_q2 * t131;
+    let t133 = c_q1 * d.k12 - 0.006 * s_q1 * d.k11;
+    let t134 = t34 * d.k10 + t40 * t119 + p.a3 * t88 - p.d4 * t89 - t35 * d.k7
+        - t39 * t127 - s_q3 * t123 - 0.000987 * p.m3 * t75 - c_q3 * t125;
+    let t135 = t67 * d.k21;
+    let t136 = 0.032 * (t16 * t135 - t26 * t90);
+    let t137 = t70 * d.k21;
+    let t138 = t38 * d.k22 + -0.032 * t18 * t135 - 0.032 * t27 * t90 - t37 * d.k23;
     JointSpace {
         mass_matrix: [
             [
                 d.k0
                     + s_q1
-                        * (s_q1 * d.k1 + c_q2 * t112 - 0.000408 * t19 - p.d3 * t73
+                        * (s_q1 * d.k1 + c_q2 * t112 - 0.000408 * t14 - p.d3 * t72
                             - s_q2 * t114)
                     + c_q1
-                        * (p.d3 * (c_q2 * t70 + 0.032 * s_q2 * t72) + s_q2 * t112
+                        * (p.d3 * (c_q2 * t69 + 0.032 * s_q2 * t71) + s_q2 * t112
                             + c_q2 * t114 - 0.000408 * p.m2 * s_q1
-                            - p.a2 * (t69 + t40 * d.k7 - t41 * d.k10)),
+                            - p.a2 * (t68 + t37 * d.k7 - t38 * d.k10)),
                 t116,
                 t115,
                 t113,
@@ -945,12 +947,12 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
             ],
             [
                 t116,
-                p.a2 * (s_q2 * (t34 + d.k16) + c_q2 * (d.k10 - 0.032 * s_q4 * t33))
+                p.a2 * (s_q2 * (t28 + d.k16) + c_q2 * (d.k10 - 0.032 * s_q4 * t27))
                     + d.k17 + t99 + t100,
                 t102,
                 t103,
                 t104,
-                t25,
+                t20,
             ],
             [
                 t115,
@@ -958,7 +960,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
                 t101 - s_q3 * (t96 + c_q4 * t105) - c_q3 * t106,
                 t107,
                 t108,
-                t25,
+                t20,
             ],
             [
                 t113,
@@ -966,34 +968,32 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
                 t107,
                 0.00004 * c_q4 * c_q4 + s_q4 * s_q4 * d.k8 + 0.0016,
                 0.0,
-                t26,
+                t21,
             ],
             [t117, t104, t108, 0.0, d.k9, 0.0],
-            [t66, t25, t25, t26, 0.0, 0.00004],
+            [t66, t20, t20, t21, 0.0, 0.00004],
         ],
         bias: [
             s_q1
-                * (c_q2 * t127 + 0.000408 * t35 + t8 * (t89 + qd[1] * d.k1) - qd[1] * t31
-                    - s_q2 * t130 - p.d3 * t134)
+                * (c_q2 * t126 + 0.000408 * t29 + t4 * (t91 + qd[1] * d.k1) - qd[1] * t25
+                    - s_q2 * t129 - p.d3 * t132)
                 + c_q1
-                    * (qd[1] * t93 + s_q2 * t127 + c_q2 * t130
-                        + p.d3 * (c_q2 * t132 - s_q2 * t133) - 0.000408 * t8 * t29
-                        - t5 * t89
-                        - p.a2
-                            * (t43 * t90 + t42 * t91 + t74 * d.k7 - t85 - t77 * d.k10)),
-            t5 * t31 + p.a2 * t134 + t135 + t136 + 0.001365 * t35 + t8 * (t92 - t93),
-            t136,
-            t129,
-            t125,
-            0.00004 * t81,
+                    * (qd[1] * t93 + s_q2 * t126 + c_q2 * t129
+                        + p.d3 * (c_q2 * t130 - s_q2 * t131) - 0.000408 * t4 * t23
+                        - t5 * t91 - p.a2 * (t87 + t82 * d.k10 + t79 * d.k7)),
+            t5 * t25 + p.a2 * t132 + t133 + t134 + 0.001365 * t29 + t4 * (t92 - t93),
+            t134,
+            t128,
+            t124,
+            0.00004 * t78,
         ],
         gravity: [
-            s_q1 * (c_q2 * t138 - 0.032 * s_q2 * t139)
-                + c_q1 * (s_q2 * t138 + 0.032 * c_q2 * t139),
-            t135 + t140,
-            t140,
-            0.032 * t139,
-            -0.032 * (p.m6 * t88),
+            s_q1 * (c_q2 * t136 - 0.032 * s_q2 * t137)
+                + c_q1 * (s_q2 * t136 + 0.032 * c_q2 * t137),
+            t133 + t138,
+            t138,
+            0.032 * t137,
+            -0.032 * (p.m6 * t90),
             0.0,
         ],
     }
@@ -1086,172 +1086,172 @@ pub fn forward_dynamics_with(
     let t53 = t6 * d.k2 + qd[1] * d.k3 - 0.001365 * t42;
     let t54 = t17 * d.k6 - 0.000987 * p.m3 * t11;
     let t55 = t10 * d.k5 - 0.000987 * p.m3 * t17;
-    let t56 = t36 * d.k9;
-    let t57 = t34 * d.k8;
+    let t56 = t34 * t36;
+    let t57 = t35 * d.k8;
     let t58 = t10 * d.k4 + t11 * d.k5;
-    let t59 = t10 * d.k7 - t11 * d.k10;
-    let t60 = t17 * d.k10;
-    let t61 = t17 * d.k7;
-    let t62 = t6 * d.k1 + qd[1] * d.k2 - 0.000408 * t42;
-    let t63 = s_q4 * s_q4 * d.k8 + 0.0016;
-    let inv64 = 1.0 / t63;
-    let t65 = s_q4 * c_q4;
-    let t66 = c_q4 * c_q4 * d.k8 + 0.0003 - inv64 * d.k24 * t65 * t65;
-    let t67 = 0.032 * (s_q4 * inv64 * t65 * d.k25 - p.m6 * c_q4);
-    let t68 = c_q3 * t67;
-    let t69 = c_q3 * t68;
-    let t70 = c_q4 * (c_q4 * d.k26);
-    let t71 = s_q4 * (s_q4 * d.k27);
-    let t72 = -0.001024 * (s_q3 * s_q3 * t70 + c_q3 * c_q3 * inv64 * t71);
-    let t73 = s_q3 * c_q3;
-    let t74 = s_q3 * t68;
-    let t75 = 0.001024 * (t73 * (t70 - inv64 * t71));
-    let t76 = p.d4 * t75;
-    let t77 = s_q3 * t65;
-    let t78 = d.k29 * t77;
-    let t79 = t76 - 0.001024 * t78;
-    let t80 = p.d4 * (2.0 * t74 - t79) - t66 * t73;
-    let t81 = s_q3 * (s_q3 * t67);
-    let t82 = c_q3 * t65;
-    let t83 = 0.001024 * (s_q4 * s_q4 * d.k29 - d.k30 * t82);
-    let t84 = -0.001024 * (c_q3 * c_q3 * t70 + s_q3 * s_q3 * inv64 * t71);
-    let t85 = p.d4 * t84 + 0.001024 * d.k29 * t82;
-    let t86 = d.k6 + s_q3 * s_q3 * t66 + p.d4 * (t85 - 2.0 * t81) - p.a3 * t83;
-    let inv87 = 1.0 / t86;
-    let t88 = d.k4 + c_q3 * c_q3 * t66 + t72 * d.k28 - t80 * t80 * inv87
-        - 2.0 * p.d4 * t69;
-    let t89 = d.k32 + p.a3 * (t79 - t74);
-    let t90 = d.k5 + p.a3 * t69 - t72 * d.k31 - t80 * inv87 * t89;
-    let t91 = s_q2 * t90;
-    let t92 = c_q2 * t90;
-    let t93 = t72 * d.k33 - inv87 * t89 * t89;
-    let t94 = d.k16 + t81 - t85;
-    let t95 = t76 - t74 - t80 * inv87 * t94;
-    let t96 = p.a3 * t75 + inv87 * t89 * t94;
-    let t97 = c_q2 * t95 + s_q2 * t96;
-    let t98 = d.k10 - t83;
-    let t99 = 0.001024 * t77 * d.k30 - t80 * inv87 * t98;
-    let t100 = -0.001024 * t78 - inv87 * t89 * t98;
-    let t101 = c_q2 * t99 - s_q2 * t100;
-    let t102 = s_q2 * t97 + c_q2 * t101;
-    let t103 = t84 - inv87 * t94 * t94;
-    let t104 = t65 * d.k26;
-    let t105 = -0.001024 * c_q3 * t104 - inv87 * t94 * t98;
-    let t106 = c_q2 * t105;
-    let t107 = s_q2 * t103 + t106;
-    let t108 = s_q2 * t105;
-    let t109 = s_q4 * (s_q4 * d.k26);
-    let t110 = -0.001024 * t109 - inv87 * t98 * t98;
-    let t111 = t108 + c_q2 * t110;
-    let t112 = s_q2 * t107 + c_q2 * t111;
-    let t113 = d.k2 + p.a2 * t102 - t112 * d.k35;
-    let t114 = d.k3 + t112 * d.k36;
-    let inv115 = 1.0 / t114;
-    let t116 = d.k1 + c_q2 * (c_q2 * t88 - t91) + t112 * d.k34
-        - s_q2 * (t92 - s_q2 * t93) - t113 * t113 * inv115 - 2.0 * p.d3 * t102;
-    let t117 = t92 + s_q2 * t88;
-    let t118 = t91 + c_q2 * t93;
-    let t119 = c_q2 * t97 - s_q2 * t101;
-    let t120 = t74 - t79;
-    let t121 = d.k7 + p.d4 * t72 - t69 - t80 * inv87 * t120;
-    let t122 = d.k37 - p.a3 * t72 - inv87 * t89 * t120;
-    let t123 = s_q2 * t95 - c_q2 * t96;
-    let t124 = s_q2 * t99 + c_q2 * t100;
-    let t125 = s_q2 * t123 + c_q2 * t124;
-    let t126 = c_q2 * t107 - s_q2 * t111;
-    let t127 = p.d3 * t126;
-    let t128 = t75 - inv87 * t94 * t120;
-    let t129 = 0.001024 * s_q3 * t104 - inv87 * t98 * t120;
-    let t130 = s_q2 * t128 + c_q2 * t129;
-    let t131 = p.a2 * t130 - t127;
-    let t132 = p.a2 * t125 + d.k35 * t126 + d.k38 - d.k36 * t130;
-    let t133 = c_q2 * t117 + d.k39 + p.d3 * (t119 + t131 - t125) - s_q2 * t118
-        - p.a2 * (c_q2 * t121 - s_q2 * t122) - t113 * inv115 * t132;
-    let t134 = c_q2 * t123 - s_q2 * t124;
-    let t135 = c_q2 * t128 - s_q2 * t129;
-    let t136 = p.a2 * t135
-        - p.d3 * (c_q2 * (c_q2 * t103 - t108) - s_q2 * (t106 - s_q2 * t110));
-    let t137 = t72 - inv87 * t120 * t120;
-    let t138 = s_q2 * t117 + c_q2 * t118 + p.a2 * (p.a2 * t137 - p.d3 * t135)
-        + 2.0 * (p.d3 * t134 - p.a2 * (s_q2 * t121 + c_q2 * t122)) - p.d3 * t136
-        - inv115 * t132 * t132;
-    let t139 = d.k0 + s_q1 * (s_q1 * t116 + c_q1 * t133)
-        + c_q1 * (s_q1 * t133 + c_q1 * t138);
-    let inv140 = 1.0 / t139;
-    let t141 = -0.00004 * (t39 * t46 - t40 * t45) - t35 * (t56 + qd[4] * d.k8);
-    let t142 = t34 * t56 - tau[5] - t36 * t57;
-    let t143 = 0.0003 * t22 * t23 + tau[3] + s_q4 * t141 + c_q4 * t142;
-    let t144 = d.k8 * t65;
-    let t145 = c_q4 * t141 + t50 * t67 - 0.0016 * t23 * t30 - s_q4 * t142 - t31 * t66
-        - inv64 * t143 * t144;
-    let t146 = tau[4] + t35 * t57 - 0.00004 * (t40 * t46 + t39 * t45);
-    let t147 = 0.032 * (t146 * d.k40 - t34 * t44);
-    let t148 = c_q4 * t147 + 0.001024 * (t49 * t70 - t28 * t104) - s_q4 * t51;
-    let t149 = p.m6 * s_q4;
-    let t150 = 0.032 * (inv64 * t143 * t149 + t44 * (t36 + qd[4]))
-        - 0.001024 * t50 * inv64 * t71 - t31 * t67;
-    let t151 = s_q3 * t148 + c_q3 * t150;
-    let t152 = c_q4 * t51 + s_q4 * t147 + 0.001024 * (t49 * t104 - t28 * t109);
-    let t153 = c_q3 * t148 - s_q3 * t150;
-    let t154 = tau[2] + t11 * t58 + p.a3 * t152 - c_q3 * t52 - p.d4 * t153 - t10 * t55
-        - s_q3 * t145;
-    let t155 = t17 * t55 + c_q3 * t145 + t19 * t90 - p.d4 * t151 - s_q3 * t52 - t11 * t54
-        - t47 * t95 - t48 * t99 - t16 * t121 - t18 * t88 - t80 * inv87 * t154;
-    let t156 = t10 * t54 + t19 * t93 + p.a3 * t151 + t47 * t96 - tau[3] - t17 * t58
-        - t48 * t100 - t16 * t122 - t18 * t90 - inv87 * t89 * t154;
-    let t157 = t17 * t60 + t153 - t19 * t96 - t11 * t59 - t47 * t103 - t48 * t105
-        - t16 * t128 - t18 * t95 - inv87 * t94 * t154;
-    let t158 = t17 * t61 + t10 * t59 + t152 + t19 * t100 - t47 * t105 - t48 * t110
-        - t16 * t129 - t18 * t99 - inv87 * t98 * t154;
-    let t159 = s_q2 * t157 + c_q2 * t158;
-    let t160 = tau[1] + t4 * t62 + p.a2 * t159 - t6 * t43 - tau[2];
-    let t161 = p.a2 * t126 + d.k41;
-    let t162 = p.a2 * t112 + d.k42;
+    let t59 = t6 * d.k1 + qd[1] * d.k2 - 0.000408 * t42;
+    let t60 = s_q4 * s_q4 * d.k8 + 0.0016;
+    let inv61 = 1.0 / t60;
+    let t62 = s_q4 * c_q4;
+    let t63 = c_q4 * c_q4 * d.k8 + 0.0003 - inv61 * d.k24 * t62 * t62;
+    let t64 = 0.032 * (s_q4 * inv61 * t62 * d.k25 - p.m6 * c_q4);
+    let t65 = c_q3 * t64;
+    let t66 = c_q3 * t65;
+    let t67 = c_q4 * (c_q4 * d.k26);
+    let t68 = s_q4 * (s_q4 * d.k27);
+    let t69 = -0.001024 * (s_q3 * s_q3 * t67 + c_q3 * c_q3 * inv61 * t68);
+    let t70 = s_q3 * c_q3;
+    let t71 = s_q3 * t65;
+    let t72 = 0.001024 * (t70 * (t67 - inv61 * t68));
+    let t73 = p.d4 * t72;
+    let t74 = s_q3 * t62;
+    let t75 = d.k29 * t74;
+    let t76 = t73 - 0.001024 * t75;
+    let t77 = p.d4 * (2.0 * t71 - t76) - t63 * t70;
+    let t78 = s_q3 * (s_q3 * t64);
+    let t79 = c_q3 * t62;
+    let t80 = 0.001024 * (s_q4 * s_q4 * d.k29 - d.k30 * t79);
+    let t81 = -0.001024 * (c_q3 * c_q3 * t67 + s_q3 * s_q3 * inv61 * t68);
+    let t82 = p.d4 * t81 + 0.001024 * d.k29 * t79;
+    let t83 = d.k6 + s_q3 * s_q3 * t63 + p.d4 * (t82 - 2.0 * t78) - p.a3 * t80;
+    let inv84 = 1.0 / t83;
+    let t85 = d.k4 + c_q3 * c_q3 * t63 + t69 * d.k28 - t77 * t77 * inv84
+        - 2.0 * p.d4 * t66;
+    let t86 = d.k32 + p.a3 * (t76 - t71);
+    let t87 = d.k5 + p.a3 * t66 - t69 * d.k31 - t77 * inv84 * t86;
+    let t88 = s_q2 * t87;
+    let t89 = c_q2 * t87;
+    let t90 = t69 * d.k33 - inv84 * t86 * t86;
+    let t91 = d.k16 + t78 - t82;
+    let t92 = t73 - t71 - t77 * inv84 * t91;
+    let t93 = p.a3 * t72 + inv84 * t86 * t91;
+    let t94 = c_q2 * t92 + s_q2 * t93;
+    let t95 = d.k10 - t80;
+    let t96 = 0.001024 * t74 * d.k30 - t77 * inv84 * t95;
+    let t97 = -0.001024 * t75 - inv84 * t86 * t95;
+    let t98 = c_q2 * t96 - s_q2 * t97;
+    let t99 = s_q2 * t94 + c_q2 * t98;
+    let t100 = t81 - inv84 * t91 * t91;
+    let t101 = t62 * d.k26;
+    let t102 = -0.001024 * c_q3 * t101 - inv84 * t91 * t95;
+    let t103 = c_q2 * t102;
+    let t104 = s_q2 * t100 + t103;
+    let t105 = s_q2 * t102;
+    let t106 = s_q4 * (s_q4 * d.k26);
+    let t107 = -0.001024 * t106 - inv84 * t95 * t95;
+    let t108 = t105 + c_q2 * t107;
+    let t109 = s_q2 * t104 + c_q2 * t108;
+    let t110 = d.k2 + p.a2 * t99 - t109 * d.k35;
+    let t111 = d.k3 + t109 * d.k36;
+    let inv112 = 1.0 / t111;
+    let t113 = d.k1 + c_q2 * (c_q2 * t85 - t88) + t109 * d.k34
+        - s_q2 * (t89 - s_q2 * t90) - t110 * t110 * inv112 - 2.0 * p.d3 * t99;
+    let t114 = t89 + s_q2 * t85;
+    let t115 = t88 + c_q2 * t90;
+    let t116 = c_q2 * t94 - s_q2 * t98;
+    let t117 = t71 - t76;
+    let t118 = d.k7 + p.d4 * t69 - t66 - t77 * inv84 * t117;
+    let t119 = d.k37 - p.a3 * t69 - inv84 * t86 * t117;
+    let t120 = s_q2 * t92 - c_q2 * t93;
+    let t121 = s_q2 * t96 + c_q2 * t97;
+    let t122 = s_q2 * t120 + c_q2 * t121;
+    let t123 = c_q2 * t104 - s_q2 * t108;
+    let t124 = p.d3 * t123;
+    let t125 = t72 - inv84 * t91 * t117;
+    let t126 = 0.001024 * s_q3 * t101 - inv84 * t95 * t117;
+    let t127 = s_q2 * t125 + c_q2 * t126;
+    let t128 = p.a2 * t127 - t124;
+    let t129 = p.a2 * t122 + d.k35 * t123 + d.k38 - d.k36 * t127;
+    let t130 = c_q2 * t114 + d.k39 + p.d3 * (t116 + t128 - t122) - s_q2 * t115
+        - p.a2 * (c_q2 * t118 - s_q2 * t119) - t110 * inv112 * t129;
+    let t131 = c_q2 * t120 - s_q2 * t121;
+    let t132 = c_q2 * t125 - s_q2 * t126;
+    let t133 = p.a2 * t132
+        - p.d3 * (c_q2 * (c_q2 * t100 - t105) - s_q2 * (t103 - s_q2 * t107));
+    let t134 = t69 - inv84 * t117 * t117;
+    let t135 = s_q2 * t114 + c_q2 * t115 + p.a2 * (p.a2 * t134 - p.d3 * t132)
+        + 2.0 * (p.d3 * t131 - p.a2 * (s_q2 * t118 + c_q2 * t119)) - p.d3 * t133
+        - inv112 * t129 * t129;
+    let t136 = d.k0 + s_q1 * (s_q1 * t113 + c_q1 * t130)
+        + c_q1 * (s_q1 * t130 + c_q1 * t135);
+    let inv137 = 1.0 / t136;
+    let t138 = -0.00004 * (t39 * t46 - t40 * t45) - t35 * t36 * d.k9 - qd[4] * t57;
+    let t139 = t56 * (d.k9 - d.k8) - tau[5];
+    let t140 = 0.0003 * t22 * t23 + tau[3] + s_q4 * t138 + c_q4 * t139;
+    let t141 = d.k8 * t62;
+    let t142 = c_q4 * t138 + t50 * t64 - 0.0016 * t23 * t30 - s_q4 * t139 - t31 * t63
+        - inv61 * t140 * t141;
+    let t143 = tau[4] + t34 * t57 - 0.00004 * (t40 * t46 + t39 * t45);
+    let t144 = 0.032 * (t143 * d.k40 - t34 * t44);
+    let t145 = c_q4 * t144 + 0.001024 * (t49 * t67 - t28 * t101) - s_q4 * t51;
+    let t146 = p.m6 * s_q4;
+    let t147 = 0.032 * (inv61 * t140 * t146 + t44 * (t36 + qd[4]))
+        - 0.001024 * t50 * inv61 * t68 - t31 * t64;
+    let t148 = s_q3 * t145 + c_q3 * t147;
+    let t149 = c_q4 * t51 + s_q4 * t144 + 0.001024 * (t49 * t101 - t28 * t106);
+    let t150 = c_q3 * t145 - s_q3 * t147;
+    let t151 = tau[2] + t11 * t58 + p.a3 * t149 - c_q3 * t52 - p.d4 * t150 - t10 * t55
+        - s_q3 * t142;
+    let t152 = t17 * t55 + c_q3 * t142 + t19 * t87 - p.d4 * t148 - s_q3 * t52 - t11 * t54
+        - t47 * t92 - t48 * t96 - t16 * t118 - t18 * t85 - t77 * inv84 * t151;
+    let t153 = t10 * t54 + t19 * t90 + p.a3 * t148 + t47 * t93 - tau[3] - t17 * t58
+        - t48 * t97 - t16 * t119 - t18 * t87 - inv84 * t86 * t151;
+    let t154 = t10 * d.k7 - t11 * d.k10;
+    let t155 = t17 * d.k10;
+    let t156 = t150 + t17 * t155 - t19 * t93 - t11 * t154 - t47 * t100 - t48 * t102
+        - t16 * t125 - t18 * t92 - inv84 * t91 * t151;
+    let t157 = t17 * d.k7;
+    let t158 = t149 + t17 * t157 + t10 * t154 + t19 * t97 - t47 * t102 - t48 * t107
+        - t16 * t126 - t18 * t96 - inv84 * t95 * t151;
+    let t159 = s_q2 * t156 + c_q2 * t158;
+    let t160 = tau[1] + t4 * t59 + p.a2 * t159 - t6 * t43 - tau[2];
+    let t161 = p.a2 * t123 + d.k41;
+    let t162 = p.a2 * t109 + d.k42;
     let t163 = tau[0]
         + s_q1
-            * (qd[1] * t43 + c_q2 * t155 + t7 * t133 - t4 * t53 - s_q2 * t156
-                - p.d3 * t159 - t5 * t116 - t113 * inv115 * t160)
+            * (qd[1] * t43 + c_q2 * t152 + t7 * t130 - t4 * t53 - s_q2 * t153
+                - p.d3 * t159 - t5 * t113 - t110 * inv112 * t160)
         + c_q1
-            * (t6 * t53 + s_q2 * t155 + c_q2 * t156 + p.d3 * (c_q2 * t157 - s_q2 * t158)
-                + t7 * t138 - qd[1] * t62
+            * (t6 * t53 + s_q2 * t152 + c_q2 * t153 + p.d3 * (c_q2 * t156 - s_q2 * t158)
+                + t7 * t135 - qd[1] * t59
                 - p.a2
-                    * (t19 * t122 - t151 - t10 * t60 - t11 * t61 - t47 * t128
-                        - t48 * t129 - t16 * t137 - t18 * t121 - inv87 * t120 * t154)
-                - t5 * t133 - inv115 * t132 * t160)
+                    * (t19 * t119 - t148 - t10 * t155 - t11 * t157 - t47 * t125
+                        - t48 * t126 - t16 * t134 - t18 * t118 - inv84 * t117 * t151)
+                - t5 * t130 - inv112 * t129 * t160)
         - p.g
             * (s_q1
-                * (s_q1 * (t119 - t127 - t113 * inv115 * t161)
-                    + c_q1 * (t134 - t136 - inv115 * t132 * t161))
+                * (s_q1 * (t116 - t124 - t110 * inv112 * t161)
+                    + c_q1 * (t131 - t133 - inv112 * t129 * t161))
                 + c_q1
-                    * (s_q1 * (t102 - p.d3 * t112 - t113 * inv115 * t162)
-                        + c_q1 * (t125 - t131 - inv115 * t132 * t162)));
-    let t164 = t5 + s_q1 * inv140 * t163;
-    let t165 = c_q1 * inv140 * t163 - t7;
-    let t166 = t160 - t2 * t161 - t3 * t162 - t113 * t164 - t132 * t165;
-    let t167 = inv115 * t166;
+                    * (s_q1 * (t99 - p.d3 * t109 - t110 * inv112 * t162)
+                        + c_q1 * (t122 - t128 - inv112 * t129 * t162)));
+    let t164 = t5 + s_q1 * inv137 * t163;
+    let t165 = c_q1 * inv137 * t163 - t7;
+    let t166 = t160 - t2 * t161 - t3 * t162 - t110 * t164 - t129 * t165;
+    let t167 = inv112 * t166;
     let t168 = t2 + p.d3 * t165;
-    let t169 = t3 + p.a2 * inv115 * t166 - p.d3 * t164;
+    let t169 = t3 + p.a2 * inv112 * t166 - p.d3 * t164;
     let t170 = t47 + c_q2 * t168 + s_q2 * t169;
     let t171 = t48 + c_q2 * t169 - s_q2 * t168;
     let t172 = t16 - p.a2 * t165;
     let t173 = t18 + c_q2 * t164 + s_q2 * t165;
     let t174 = c_q2 * t165 - t19 - s_q2 * t164;
-    let t175 = inv87
-        * (t154 - t94 * t170 - t98 * t171 - t120 * t172 - t80 * t173 - t89 * t174
-            - t86 * inv115 * t166);
+    let t175 = inv84
+        * (t151 - t91 * t170 - t95 * t171 - t117 * t172 - t77 * t173 - t86 * t174
+            - t83 * inv112 * t166);
     let t176 = t167 + t175;
     let t177 = t170 - p.d4 * t176;
     let t178 = t172 + p.d4 * t173 - p.a3 * t174;
     let t179 = t31 + c_q3 * t173 - s_q3 * t176;
-    let t180 = inv64
-        * (t143 - 0.032 * t149 * (t50 + s_q3 * t177 + c_q3 * t178) - t144 * t179
-            - t63 * t174);
+    let t180 = inv61
+        * (t140 - 0.032 * t146 * (t50 + s_q3 * t177 + c_q3 * t178) - t141 * t179
+            - t60 * t174);
     [
-        inv140 * t163,
+        inv137 * t163,
         t167,
         t175,
         t180,
-        (t146
+        (t143
             + 0.032 * p.m6
                 * (c_q4 * (t49 + c_q3 * t177 - s_q3 * t178)
                     + s_q4 * (t171 + p.a3 * t176 - t28))
@@ -1261,8 +1261,8 @@ pub fn forward_dynamics_with(
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 536,
-    add: 323,
+    mul: 539,
+    add: 315,
     div: 0,
     sqrt: 0,
     sin: 6,
@@ -1289,281 +1289,279 @@ pub fn coriolis_matrix_with(
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t4 = p.a2 * qd[1];
-    let t5 = qd[0] * s_q1;
-    let t6 = p.d3 * t5;
-    let t7 = qd[1] + qd[2];
+    let t4 = qd[1] + qd[2];
     let s_q3 = libm::Libm::<Real>::sin(q[3]);
     let c_q3 = libm::Libm::<Real>::cos(q[3]);
-    let t10 = p.d4 * t7;
-    let t11 = p.a3 * t7;
+    let t7 = p.d4 * t4;
+    let t8 = p.a3 * t4;
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
     let s_q5 = libm::Libm::<Real>::sin(q[5]);
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
-    let t16 = p.m2 * c_q1;
-    let t17 = s_q3 * c_q4;
-    let t18 = c_q5 * t17 + c_q3 * s_q5;
-    let t19 = s_q5 * t17 - c_q3 * c_q5;
-    let t20 = p.m2 * qd[1];
-    let t21 = p.m2 * t5;
-    let t22 = qd[0] * c_q1;
-    let t23 = p.m2 * t22;
-    let t24 = -0.2989010989010989 * t21 - t20;
-    let t25 = s_q1 * t20;
-    let t26 = s_q1 * (t4 + t4 - t6 - t6) - 2.0 * p.d3 * c_q1 * t22;
-    let t27 = s_q3 * s_q4;
-    let t28 = -2.0 * (t11 + c_q2 * t4);
-    let t29 = q[1] + q[2];
-    let t30 = libm::Libm::<Real>::sin(t29);
-    let t31 = qd[0] * t30;
-    let t32 = libm::Libm::<Real>::cos(t29);
-    let t33 = qd[0] * t32;
-    let t34 = c_q3 * t31 - t7 * s_q3;
-    let t35 = t7 * c_q3 + s_q3 * t31;
-    let t36 = p.d4 * t31 - p.a3 * t33;
-    let t37 = qd[3] + t33;
-    let t38 = c_q4 * t34 + s_q4 * t37;
-    let t39 = c_q4 * t37 - s_q4 * t34;
-    let t40 = qd[4] + t35;
-    let t41 = c_q5 * t38 - s_q5 * t40;
-    let t42 = -(s_q5 * t38) - c_q5 * t40;
-    let t43 = qd[5] + t39;
-    let t44 = c_q3 * t30;
-    let t45 = c_q4 * t44 + s_q4 * t32;
-    let t46 = c_q4 * t32 - s_q4 * t44;
-    let t47 = s_q3 * t30;
-    let t48 = c_q5 * t45 - s_q5 * t47;
-    let t49 = s_q5 * t45 + c_q5 * t47;
-    let t50 = p.m3 * t32;
-    let t51 = t32 * (qd[2] + qd[1]);
-    let t52 = -(t30 * (qd[2] + qd[1]));
-    let t53 = c_q3 * t51 - qd[3] * t47;
-    let t54 = c_q5 * t43;
-    let t55 = c_q5 * t42;
-    let t56 = s_q5 * t43;
-    let t57 = s_q5 * t41;
-    let t58 = qd[4] * t46 + c_q4 * t53 + s_q4 * t52;
-    let t59 = p.d4 * t30 - p.a3 * t32;
-    let t60 = p.a2 * c_q1;
-    let t61 = t32 * t36 + t33 * (t59 - 2.0 * t60);
-    let t62 = t26 + t11 * t30 + t10 * t32 + p.d4 * t51 - p.a3 * t52;
-    let t63 = c_q4 * t52 - qd[4] * t45 - s_q4 * t53;
-    let t64 = s_q5 * t42;
-    let t65 = c_q5 * t41;
-    let t66 = qd[3] * t44 + s_q3 * t51;
-    let t67 = p.m6 * t40;
-    let t68 = p.m6 * t38;
-    let t69 = -0.064 * (t47 * t67 + t45 * t68);
-    let t70 = p.m6 * t39;
-    let t71 = 0.032 * (t45 * t70 + t46 * t68 - p.m6 * t66);
-    let t72 = c_q4 * t71 - s_q4 * t69;
-    let t73 = -0.032 * (t46 * t67 + t47 * t70 + p.m6 * t58);
-    let t74 = s_q3 * t72 + c_q3 * t73;
-    let t75 = c_q4 * t69 + s_q4 * t71;
-    let t76 = c_q3 * t72 - s_q3 * t73;
-    let t77 = c_q3 * (t33 - qd[3]);
-    let t78 = qd[4] * t27 + c_q4 * t77 - s_q4 * t31;
-    let t79 = 2.0 * (p.a3 * t31 + p.d4 * t33);
-    let t80 = 2.0 * p.a2 * t5 + t79;
-    let t81 = qd[4] * t17 - s_q4 * t77 - c_q4 * t31;
-    let t82 = s_q3 * (t33 - qd[3]);
-    let t83 = p.m6 * (s_q4 * 2.0 * (s_q2 * t4 - t10) + c_q4 * (c_q3 * t28 - s_q3 * t80));
-    let t84 = c_q3 * t67;
-    let t85 = 0.064 * (t17 * t68 - t84);
-    let t86 = 0.032 * (t27 * t68 - t17 * t70 - p.m6 * t82);
-    let t87 = c_q4 * t86 - s_q4 * t85;
-    let t88 = t27 * t67;
-    let t89 = c_q3 * t70;
-    let t90 = -0.032 * (t88 + t89 + p.m6 * t78);
-    let t91 = s_q3 * t87 + c_q3 * t90;
-    let t92 = c_q4 * t85 + s_q4 * t86;
-    let t93 = c_q3 * t87 - s_q3 * t90;
-    let t94 = 0.00002 * t81;
-    let t95 = p.m6 * (c_q4 * (-2.0 * c_q3 * t11 - s_q3 * t79) - 2.0 * t10 * s_q4);
-    let t96 = s_q4 * s_q5;
-    let t97 = t54 * t96;
-    let t98 = c_q4 * (qd[4] - t35);
-    let t99 = s_q4 * (qd[4] - t35);
-    let t100 = c_q5 * t54;
-    let t101 = s_q4 * t68;
-    let t102 = 0.032 * (s_q4 * t70 + c_q4 * t68 - p.m6 * t34);
-    let t103 = 0.064 * s_q4 * t101 + c_q4 * t102;
-    let t104 = c_q4 * t67;
-    let t105 = -0.032 * (t104 + p.m6 * t98);
-    let t106 = s_q3 * t103 + c_q3 * t105;
-    let t107 = c_q3 * t103 - s_q3 * t105;
-    let t108 = s_q4 * t102 - 0.064 * c_q4 * t101;
-    let t109 = s_q2 * t107 + c_q2 * t108;
-    let t110 = t38;
-    let t111 = 0.064 * (t89 - t88);
-    let t112 = 0.064 * (s_q4 * t84 + s_q3 * t70);
-    let t113 = s_q2 * t112 - 0.064 * c_q2 * t104;
-    let t114 = 0.00004 * (t55 + t57);
-    let t115 = 0.00004 * (t64 - t65);
-    let t116 = c_q3 * c_q4 * t114 - s_q3 * t115;
-    let t117 = s_q4 * t114;
-    let t118 = -0.5 * (t17 * t114 + c_q3 * t115);
-    let t119 = t5 * d.k2 + qd[1] * d.k3 - 0.001365 * t23;
-    let t120 = t5 * d.k1;
-    let t121 = qd[1] * d.k2 - 0.000408 * t23;
-    let t122 = t7 * d.k6 - 0.000987 * p.m3 * t33;
-    let t123 = t31 * d.k5;
-    let t124 = t123 - 0.000987 * p.m3 * t7;
-    let t125 = t31 * d.k4;
-    let t126 = t33 * d.k5;
-    let t127 = t31 * d.k7 - t33 * d.k10;
-    let t128 = s_q1 * d.k2 - 0.001365 * t16;
-    let t129 = c_q1 * qd[1];
-    let t130 = t7 * t30;
-    let t131 = t40 * d.k9;
-    let t132 = t39 * d.k9;
-    let t133 = 0.00004 * (t48 * t56 + t46 * (t55 + t57) - t49 * t54)
-        + 0.032 * p.m6 * (s_q3 * t61 + c_q3 * t62) + t46 * t131 + t47 * t132
-        + t58 * d.k8;
-    let t134 = t40 * d.k8;
-    let t135 = t38 * d.k8;
-    let t136 = t38 * d.k9;
-    let t137 = 0.00004 * t63 + t45 * (t134 - t131) + t47 * (t135 - t136);
-    let t138 = 0.0003 * t53 + c_q4 * t133 - 0.0016 * (t32 * t35 + t37 * t47)
-        - s_q4 * t137;
-    let t139 = t39 * d.k8;
-    let t140 = t66 * d.k9 - t46 * t135
-        - 0.00004 * (t46 * (t64 - t65) - t49 * t56 - t48 * t54)
+    let t13 = p.m2 * c_q1;
+    let t14 = s_q3 * c_q4;
+    let t15 = c_q5 * t14 + c_q3 * s_q5;
+    let t16 = s_q5 * t14 - c_q3 * c_q5;
+    let t17 = p.m2 * qd[1];
+    let t18 = qd[0] * s_q1;
+    let t19 = p.m2 * t18;
+    let t20 = qd[0] * c_q1;
+    let t21 = p.m2 * t20;
+    let t22 = -0.2989010989010989 * t19 - t17;
+    let t23 = s_q1 * t17;
+    let t24 = p.a2 * qd[1];
+    let t25 = 2.0 * s_q1 * t24 + p.d3 * -2.0 * (s_q1 * t18 + c_q1 * t20);
+    let t26 = s_q3 * s_q4;
+    let t27 = -2.0 * (t8 + c_q2 * t24);
+    let t28 = q[1] + q[2];
+    let t29 = libm::Libm::<Real>::sin(t28);
+    let t30 = qd[0] * t29;
+    let t31 = libm::Libm::<Real>::cos(t28);
+    let t32 = qd[0] * t31;
+    let t33 = c_q3 * t30 - t4 * s_q3;
+    let t34 = t4 * c_q3 + s_q3 * t30;
+    let t35 = qd[3] + t32;
+    let t36 = c_q4 * t33 + s_q4 * t35;
+    let t37 = c_q4 * t35 - s_q4 * t33;
+    let t38 = qd[4] + t34;
+    let t39 = c_q5 * t36 - s_q5 * t38;
+    let t40 = -(s_q5 * t36) - c_q5 * t38;
+    let t41 = qd[5] + t37;
+    let t42 = c_q3 * t29;
+    let t43 = c_q4 * t42 + s_q4 * t31;
+    let t44 = c_q4 * t31 - s_q4 * t42;
+    let t45 = s_q3 * t29;
+    let t46 = c_q5 * t43 - s_q5 * t45;
+    let t47 = s_q5 * t43 + c_q5 * t45;
+    let t48 = t31 * t32;
+    let t49 = t31 * (qd[2] + qd[1]);
+    let t50 = -(t29 * (qd[2] + qd[1]));
+    let t51 = c_q3 * t49 - qd[3] * t45;
+    let t52 = c_q4 * t50 - qd[4] * t43 - s_q4 * t51;
+    let t53 = c_q5 * t41;
+    let t54 = c_q5 * t40;
+    let t55 = s_q5 * t41;
+    let t56 = s_q5 * t39;
+    let t57 = s_q4 * t50 + qd[4] * t44 + c_q4 * t51;
+    let t58 = t30 * t31;
+    let t59 = p.a2 * c_q1;
+    let t60 = 2.0 * (p.d4 * t58 - p.a3 * t48 - t32 * t59);
+    let t61 = t4 * t29;
+    let t62 = t61 - t50;
+    let t63 = t49 + t4 * t31;
+    let t64 = t25 + p.a3 * t62 + p.d4 * t63;
+    let t65 = s_q5 * t40;
+    let t66 = c_q5 * t39;
+    let t67 = qd[3] * t42 + s_q3 * t49;
+    let t68 = t29 * t30;
+    let t69 = -2.0 * (t36 * t43 + t38 * t45);
+    let t70 = p.m6 * s_q4;
+    let t71 = t37 * t43 + t36 * t44 - t67;
+    let t72 = p.m6 * c_q4;
+    let t73 = 0.032 * (t71 * t72 - t69 * t70);
+    let t74 = t57 + t38 * t44 + t37 * t45;
+    let t75 = p.m6 * c_q3;
+    let t76 = 0.032 * t74 * t75 - s_q3 * t73;
+    let t77 = p.m6 * s_q3;
+    let t78 = 0.032 * (t69 * t72 + t70 * t71);
+    let t79 = c_q3 * t73 + 0.032 * t74 * t77;
+    let t80 = c_q3 * (t32 - qd[3]);
+    let t81 = qd[4] * t14 - s_q4 * t80 - c_q4 * t30;
+    let t82 = qd[4] * t26 + c_q4 * t80 - s_q4 * t30;
+    let t83 = 2.0 * (p.a3 * t30 + p.d4 * t32);
+    let t84 = 2.0 * p.a2 * t18 + t83;
+    let t85 = s_q3 * (t32 - qd[3]);
+    let t86 = p.m6 * (s_q4 * 2.0 * (s_q2 * t24 - t7) + c_q4 * (c_q3 * t27 - s_q3 * t84));
+    let t87 = c_q3 * t38;
+    let t88 = 2.0 * (t14 * t36 - t87);
+    let t89 = t26 * t36 - t85 - t14 * t37;
+    let t90 = 0.032 * (t72 * t89 - t70 * t88);
+    let t91 = t26 * t38;
+    let t92 = t82 + t91 + c_q3 * t37;
+    let t93 = 0.032 * t75 * t92 - s_q3 * t90;
+    let t94 = 0.032 * (t72 * t88 + t70 * t89);
+    let t95 = c_q3 * t90 + 0.032 * t77 * t92;
+    let t96 = 0.00002 * t81;
+    let t97 = p.m6 * (c_q4 * (-2.0 * c_q3 * t8 - s_q3 * t83) - 2.0 * t7 * s_q4);
+    let t98 = s_q4 * (qd[4] - t34);
+    let t99 = s_q4 * s_q5;
+    let t100 = t53 * t99;
+    let t101 = c_q4 * (qd[4] - t34);
+    let t102 = c_q5 * t53;
+    let t103 = c_q4 * t36;
+    let t104 = s_q4 * t37 + t103 - t33;
+    let t105 = 0.064 * s_q4 * t36 * t70 + 0.032 * t72 * t104;
+    let t106 = c_q4 * t38;
+    let t107 = t101 + t106;
+    let t108 = 0.032 * t75 * t107 - s_q3 * t105;
+    let t109 = c_q3 * t105 + 0.032 * t77 * t107;
+    let t110 = t70 * (0.032 * t104 - 0.064 * t103);
+    let t111 = s_q2 * t109 + c_q2 * t110;
+    let t112 = t36;
+    let t113 = 2.0 * t37;
+    let t114 = 0.032 * t75 * t113 - 0.064 * p.m6 * t91;
+    let t115 = 0.064 * t70 * t87 + 0.032 * t77 * t113;
+    let t116 = t38 * t72;
+    let t117 = s_q2 * t115 - 0.064 * c_q2 * t116;
+    let t118 = 0.00004 * (t54 + t56);
+    let t119 = 0.00004 * (t65 - t66);
+    let t120 = c_q3 * c_q4 * t118 - s_q3 * t119;
+    let t121 = s_q4 * t118;
+    let t122 = -0.5 * (t14 * t118 + c_q3 * t119);
+    let t123 = t18 * d.k2 + qd[1] * d.k3 - 0.001365 * t21;
+    let t124 = t18 * d.k1;
+    let t125 = qd[1] * d.k2 - 0.000408 * t21;
+    let t126 = t4 * d.k6 - 0.000987 * p.m3 * t32;
+    let t127 = t30 * d.k5 - 0.000987 * p.m3 * t4;
+    let t128 = t30 * d.k4;
+    let t129 = t32 * d.k5;
+    let t130 = s_q1 * d.k2 - 0.001365 * t13;
+    let t131 = c_q1 * qd[1];
+    let t132 = t38 * d.k8;
+    let t133 = t36 * d.k8;
+    let t134 = t38 * d.k9;
+    let t135 = t36 * d.k9;
+    let t136 = 0.00004 * t52 + t43 * (t132 - t134) + t45 * (t133 - t135);
+    let t137 = t37 * d.k9;
+    let t138 = 0.00004 * (t46 * t55 + t44 * (t54 + t56) - t47 * t53)
+        + 0.032 * p.m6 * (s_q3 * t60 + c_q3 * t64) + t44 * t134 + t45 * t137
+        + t57 * d.k8;
+    let t139 = 0.0003 * t51 + c_q4 * t138 - 0.0016 * (t31 * t34 + t35 * t45)
+        - s_q4 * t136;
+    let t140 = t37 * d.k8;
+    let t141 = t67 * d.k9 - t44 * t133
+        - 0.00004 * (t44 * (t65 - t66) - t47 * t55 - t46 * t53)
         - 0.032 * p.m6
-            * (c_q4 * (c_q3 * t61 - s_q3 * t62)
-                + s_q4 * (t31 * (2.0 * t60 - t59) - t30 * t36)) - t45 * t139;
-    let t141 = -0.0013 * (t37 * t44 + t32 * t34) - t140;
-    let t142 = t26 * d.k7 + t32 * t122 + t51 * d.k4 + c_q3 * t138 + d.k5 * (t52 - t130)
-        - p.d4 * t74 - 0.000987 * t33 * t50 - s_q3 * t141;
-    let t143 = t30 * d.k4 + t32 * d.k5;
-    let t144 = 0.0016 * t52 + s_q4 * t133 + c_q4 * t137
-        + 0.0003 * (t35 * t44 + t34 * t47);
-    let t145 = 0.000987 * t31 * t50 + t7 * t143 + t51 * d.k5 + t144 + p.a3 * t74
-        - t26 * d.k10 - t30 * t122;
-    let t146 = t30 * d.k7 - t32 * d.k10;
-    let t147 = t76 + t32 * t127 + t33 * t146;
-    let t148 = t75 - t30 * t127 - t31 * t146;
+            * (c_q4 * (c_q3 * t60 - s_q3 * t64)
+                + s_q4 * 2.0 * (p.a3 * t58 + t30 * t59 - p.d4 * t68)) - t43 * t140;
+    let t142 = -0.0013 * (t35 * t42 + t31 * t33) - t141;
+    let t143 = p.d4 * t76 + t25 * d.k7 + t31 * t126 + t49 * d.k4 + c_q3 * t139
+        + d.k5 * (t50 - t61) - 0.000987 * p.m3 * t48 - s_q3 * t142;
+    let t144 = t29 * d.k4 + t31 * d.k5;
+    let t145 = 0.0016 * t50 + c_q4 * t136 + s_q4 * t138
+        + 0.0003 * (t34 * t42 + t33 * t45);
+    let t146 = 0.000987 * p.m3 * t58 + t4 * t144 + t49 * d.k5 + t145 - p.a3 * t76
+        - t25 * d.k10 - t29 * t126;
+    let t147 = t79 + 2.0 * (t58 * d.k7 - t48 * d.k10);
+    let t148 = t78 + 2.0 * (t58 * d.k10 - t68 * d.k7);
     let t149 = s_q2 * t147 + c_q2 * t148;
-    let t150 = s_q1 * d.k1 - 0.000408 * t16;
-    let t151 = t7 * d.k7;
-    let t152 = t27 * t131 + c_q3 * t132 + t78 * d.k8
-        + 0.00004 * (t19 * t54 + t27 * (t55 + t57) - t18 * t56);
-    let t153 = 0.032 * p.m6 * (s_q3 * t28 + c_q3 * t80) + t152;
-    let t154 = 0.00004 * t81 + c_q3 * (t135 - t136) + t17 * (t131 - t134);
-    let t155 = 0.0003 * t77 - 0.0016 * c_q3 * t37 - s_q4 * t154;
-    let t156 = c_q4 * t153 + t155;
-    let t157 = t17 * t139 + t82 * d.k9 - t27 * t135
-        - 0.00004 * (t19 * t56 + t27 * (t64 - t65) + t18 * t54);
-    let t158 = 0.0013 * s_q3 * t37 - t157;
-    let t159 = 0.032 * t83 + t158;
-    let t160 = t33 * (d.k6 + d.k4) - p.d4 * t91 - 2.0 * t124;
-    let t161 = 2.0 * t5 * d.k13 + c_q3 * t156 + t160 - s_q3 * t159;
-    let t162 = c_q4 * t154 + -0.0016 * t31 - 0.0003 * (s_q3 * t35 - c_q3 * t34);
-    let t163 = s_q4 * t153 + t162;
-    let t164 = t125 + 2.0 * t126 + p.a3 * t91 - t31 * d.k6;
-    let t165 = t163 + t164 - 2.0 * t5 * d.k14;
-    let t166 = t93 - 2.0 * t7 * d.k10;
-    let t167 = t92 - 2.0 * t151;
-    let t168 = s_q2 * t166 + c_q2 * t167;
-    let t169 = p.d3 * t168;
-    let t170 = p.d3 * (c_q2 * t166 - s_q2 * t167)
-        - p.a2 * (2.0 * (t31 * d.k10 + t33 * d.k7) - t91);
-    let t171 = 0.032 * p.m6 * (c_q3 * t79 - 2.0 * s_q3 * t11) + t152;
-    let t172 = t155 + c_q4 * t171;
-    let t173 = 0.032 * t95 + t158;
-    let t174 = t160 + c_q3 * t172 - s_q3 * t173;
-    let t175 = t162 + s_q4 * t171;
-    let t176 = t164 + t175;
-    let t177 = 0.00004 * (t97 + c_q4 * (t55 + t57) - t97) + c_q4 * t131 + t98 * d.k8;
-    let t178 = s_q4 * (t134 - t131) - 0.00004 * t99;
-    let t179 = c_q4 * t177 - 0.0019 * t35 - s_q4 * t178;
-    let t180 = t34 * d.k9 - 0.00004 * (c_q4 * (t64 - t65) - t56 * t96 - s_q4 * t100)
-        - s_q4 * t139 - c_q4 * t135;
-    let t181 = -0.0013 * t34 - t180;
-    let t182 = c_q3 * t179 - p.d4 * t106 - s_q3 * t181;
-    let t183 = s_q4 * t177 + c_q4 * t178;
-    let t184 = t183 + p.a3 * t106;
-    let t185 = t132 + t139 - 0.00004 * (t100 + s_q5 * t56);
-    let t186 = t135 - 0.00004 * t110 - t136;
-    let t187 = c_q4 * t185 - s_q4 * t186;
-    let t188 = p.d4 * t111 + c_q3 * t187;
-    let t189 = s_q4 * t185 + c_q4 * t186;
-    let t190 = t189 - p.a3 * t111;
-    let t191 = p.a3 * t75 + c_q1 * (2.0 * t31 * d.k14 + 2.0 * t33 * d.k13)
-        + t30 * (t124 + t123) - t33 * t143 - s_q3 * t138 - 0.000987 * p.m3 * t52
-        - c_q3 * t141 - p.d4 * t76 - t32 * (t125 + t126);
-    let t192 = p.a3 * t92 - p.d4 * t93;
-    let t193 = p.a2 * t168 + t192;
-    let t194 = 2.0 * qd[1] * (s_q2 * d.k14 + c_q2 * d.k13) - s_q3 * t156 - c_q3 * t159;
-    let t195 = s_q3 * t172 + c_q3 * t173;
-    let t196 = p.a3 * t108 - p.d4 * t107 - s_q3 * t179 - c_q3 * t181;
-    let t197 = -0.064 * c_q4 * t40 * d.k15 - p.d4 * t112 - s_q3 * t187;
+    let t150 = s_q1 * d.k1 - 0.000408 * t13;
+    let t151 = 0.00004 * t81 + c_q3 * (t133 - t135) + t14 * (t134 - t132);
+    let t152 = t26 * t134 + c_q3 * t137 + t82 * d.k8
+        + 0.00004 * (t16 * t53 + t26 * (t54 + t56) - t15 * t55);
+    let t153 = 0.032 * p.m6 * (s_q3 * t27 + c_q3 * t84) + t152;
+    let t154 = 0.0003 * t80 - 0.0016 * c_q3 * t35 - s_q4 * t151;
+    let t155 = c_q4 * t153 + t154;
+    let t156 = t14 * t140 + t85 * d.k9 - t26 * t133
+        - 0.00004 * (t16 * t55 + t26 * (t65 - t66) + t15 * t53);
+    let t157 = 0.0013 * s_q3 * t35 - t156;
+    let t158 = 0.032 * t86 + t157;
+    let t159 = p.d4 * t93 + t32 * (d.k6 + d.k4) - 2.0 * t127;
+    let t160 = 2.0 * t18 * d.k13 + c_q3 * t155 + t159 - s_q3 * t158;
+    let t161 = c_q4 * t151 + -0.0016 * t30 - 0.0003 * (s_q3 * t34 - c_q3 * t33);
+    let t162 = s_q4 * t153 + t161;
+    let t163 = t128 + 2.0 * t129 - p.a3 * t93 - t30 * d.k6;
+    let t164 = t162 + t163 - 2.0 * t18 * d.k14;
+    let t165 = t95 - 2.0 * t4 * d.k10;
+    let t166 = t94 - 2.0 * t4 * d.k7;
+    let t167 = s_q2 * t165 + c_q2 * t166;
+    let t168 = p.d3 * t167;
+    let t169 = p.d3 * (c_q2 * t165 - s_q2 * t166)
+        - p.a2 * (t93 + 2.0 * (t30 * d.k10 + t32 * d.k7));
+    let t170 = 0.032 * p.m6 * (c_q3 * t83 - 2.0 * s_q3 * t8) + t152;
+    let t171 = t154 + c_q4 * t170;
+    let t172 = 0.032 * t97 + t157;
+    let t173 = t159 + c_q3 * t171 - s_q3 * t172;
+    let t174 = t161 + s_q4 * t170;
+    let t175 = t163 + t174;
+    let t176 = s_q4 * (t132 - t134) - 0.00004 * t98;
+    let t177 = 0.00004 * (t100 + c_q4 * (t54 + t56) - t100) + c_q4 * t134 + t101 * d.k8;
+    let t178 = c_q4 * t177 - 0.0019 * t34 - s_q4 * t176;
+    let t179 = t33 * d.k9 - 0.00004 * (c_q4 * (t65 - t66) - t55 * t99 - s_q4 * t102)
+        - s_q4 * t140 - c_q4 * t133;
+    let t180 = -0.0013 * t33 - t179;
+    let t181 = p.d4 * t108 + c_q3 * t178 - s_q3 * t180;
+    let t182 = c_q4 * t176 + s_q4 * t177;
+    let t183 = t182 - p.a3 * t108;
+    let t184 = t133 - 0.00004 * t112 - t135;
+    let t185 = t137 + t140 - 0.00004 * (t102 + s_q5 * t55);
+    let t186 = c_q4 * t185 - s_q4 * t184;
+    let t187 = p.d4 * t114 + c_q3 * t186;
+    let t188 = c_q4 * t184 + s_q4 * t185;
+    let t189 = t188 - p.a3 * t114;
+    let t190 = p.a3 * t78 + t29 * t127 + t68 * d.k5
+        + c_q1 * (2.0 * t30 * d.k14 + 2.0 * t32 * d.k13) - t32 * t144 - s_q3 * t139
+        - 0.000987 * p.m3 * t50 - c_q3 * t142 - p.d4 * t79 - t31 * (t128 + t129);
+    let t191 = p.a3 * t94 - p.d4 * t95;
+    let t192 = p.a2 * t167 + t191;
+    let t193 = 2.0 * qd[1] * (s_q2 * d.k14 + c_q2 * d.k13) - s_q3 * t155 - c_q3 * t158;
+    let t194 = s_q3 * t171 + c_q3 * t172;
+    let t195 = p.a3 * t110 - p.d4 * t109 - s_q3 * t178 - c_q3 * t180;
+    let t196 = -0.064 * t106 * d.k15 - p.d4 * t115 - s_q3 * t186;
     [
         [
             0.5
                 * (s_q1
-                    * (0.000816 * t25 + c_q1 * t119 + t22 * t128 + d.k1 * t129
-                        + c_q2 * t142 - s_q2 * t145 - p.d3 * t149)
+                    * (0.000816 * t23 + c_q1 * t123 + t20 * t130 + d.k1 * t131
+                        + c_q2 * t143 - s_q2 * t146 - p.d3 * t149)
                     + c_q1
-                        * (qd[1] * t150 + s_q2 * t142 + c_q2 * t145
-                            + p.d3 * (c_q2 * t147 - s_q2 * t148) - 0.000408 * c_q1 * t20
-                            - s_q1 * t119 - t5 * t128
-                            - p.a2
-                                * (t32 * t151 + t51 * d.k7 + d.k10 * (t130 - t52) - t74))),
+                        * (qd[1] * t150 + s_q2 * t143 + c_q2 * t146
+                            + p.d3 * (c_q2 * t147 - s_q2 * t148) - 0.000408 * c_q1 * t17
+                            - s_q1 * t123 - t18 * t130
+                            - p.a2 * (t76 + t62 * d.k10 + t63 * d.k7))),
             0.5
                 * (s_q1
-                    * (c_q2 * t161 + t22 * (d.k3 + d.k1) - 0.00273 * t24 - s_q2 * t165
-                        - t169)
+                    * (c_q2 * t160 + t20 * (d.k3 + d.k1) - 0.00273 * t22 - s_q2 * t164
+                        - t168)
                     + c_q1
-                        * (t120 + s_q2 * t161 + c_q2 * t165 + t170 + 2.0 * t121
-                            - t5 * d.k3)),
+                        * (t124 + s_q2 * t160 + c_q2 * t164 + t169 + 2.0 * t125
+                            - t18 * d.k3)),
             0.5
-                * (s_q1 * (c_q2 * t174 - t169 - s_q2 * t176)
-                    + c_q1 * (t170 + s_q2 * t174 + c_q2 * t176)),
+                * (s_q1 * (c_q2 * t173 - t168 - s_q2 * t175)
+                    + c_q1 * (t169 + s_q2 * t173 + c_q2 * t175)),
             0.5
-                * (s_q1 * (c_q2 * t182 - p.d3 * t109 - s_q2 * t184)
+                * (s_q1 * (c_q2 * t181 - p.d3 * t111 - s_q2 * t183)
                     + c_q1
-                        * (p.d3 * (c_q2 * t107 - s_q2 * t108) + s_q2 * t182 + c_q2 * t184
-                            + p.a2 * t106)),
+                        * (p.d3 * (c_q2 * t109 - s_q2 * t110) + s_q2 * t181 + c_q2 * t183
+                            - p.a2 * t108)),
             0.5
-                * (s_q1 * (c_q2 * t188 - p.d3 * t113 - s_q2 * t190)
+                * (s_q1 * (c_q2 * t187 - p.d3 * t117 - s_q2 * t189)
                     + c_q1
-                        * (p.d3 * (c_q2 * t112 + 0.064 * s_q2 * t104) + s_q2 * t188
-                            + c_q2 * t190 - p.a2 * t111)),
+                        * (p.d3 * (c_q2 * t115 + 0.064 * s_q2 * t116) + s_q2 * t187
+                            + c_q2 * t189 - p.a2 * t114)),
             0.5
-                * (s_q1 * (c_q2 * t116 - s_q2 * t117)
-                    + c_q1 * (s_q2 * t116 + c_q2 * t117)),
+                * (s_q1 * (c_q2 * t120 - s_q2 * t121)
+                    + c_q1 * (s_q2 * t120 + c_q2 * t121)),
         ],
         [
             0.5
-                * (0.001365 * t25 + d.k2 * t129 + p.a2 * t149 + t191
-                    + s_q1 * (0.001365 * t24 - 0.000408 * t21) - c_q1 * (t120 + t121)
-                    - t22 * t150),
-            0.5 * (t193 + t194),
-            0.5 * (t193 - t195),
-            0.5 * (p.a2 * t109 + t196),
-            0.5 * (p.a2 * t113 + t197),
-            t118,
+                * (0.001365 * t23 + d.k2 * t131 + p.a2 * t149 + t190
+                    + s_q1 * (0.001365 * t22 - 0.000408 * t19) - c_q1 * (t124 + t125)
+                    - t20 * t150),
+            0.5 * (t192 + t193),
+            0.5 * (t192 - t194),
+            0.5 * (p.a2 * t111 + t195),
+            0.5 * (p.a2 * t117 + t196),
+            t122,
         ],
         [
-            0.5 * t191,
-            0.5 * (t192 + t194),
-            0.5 * (t192 - t195),
+            0.5 * t190,
+            0.5 * (t191 + t193),
+            0.5 * (t191 - t194),
+            0.5 * t195,
             0.5 * t196,
-            0.5 * t197,
-            t118,
+            t122,
         ],
-        [0.5 * t144, 0.5 * t163, 0.5 * t175, 0.5 * t183, 0.5 * t189, 0.5 * t117],
+        [0.5 * t145, 0.5 * t162, 0.5 * t174, 0.5 * t182, 0.5 * t188, 0.5 * t121],
         [
-            0.5 * t140,
-            0.5 * (t157 - 0.032 * t83),
-            0.5 * (t157 - 0.032 * t95),
-            0.5 * t180,
+            0.5 * t141,
+            0.5 * (t156 - 0.032 * t86),
+            0.5 * (t156 - 0.032 * t97),
+            0.5 * t179,
             0.0,
-            -0.5 * t115,
+            -0.5 * t119,
         ],
-        [0.00002 * t63, t94, t94, -0.00002 * t99, -0.00002 * t110, 0.0],
+        [0.00002 * t52, t96, t96, -0.00002 * t98, -0.00002 * t112, 0.0],
     ]
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
@@ -1642,15 +1640,16 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     (
         0.175 * qd[0] * qd[0]
             + 0.5
-                * (p.m2 * (t28 * t28 + t29 * t29 + t30 * t30) + 0.12 * t2 * t2
-                    + 0.514 * t3 * t3 + 0.539 * qd[1] * qd[1] + 0.076 * t7 * t7
-                    + p.m3 * (t44 * t44 + t45 * t45 + t46 * t46) + 0.0225 * t9 * t9
-                    + 0.086 * t12 * t12 + 0.0018 * (t15 * t15 + t16 * t16)
-                    + p.m4 * (t47 * t47 + t48 * t48 + t38 * t38) + 0.0013 * t17 * t17
-                    + p.m5 * (t41 * t41 + t49 + t43 * t43)
+                * (0.12 * t2 * t2 + 0.514 * t3 * t3 + 0.539 * qd[1] * qd[1]
+                    + p.m2 * (t28 * t28 + t29 * t29 + t30 * t30) + 0.076 * t7 * t7
+                    + 0.0225 * t9 * t9 + 0.086 * t12 * t12
+                    + p.m3 * (t44 * t44 + t45 * t45 + t46 * t46)
+                    + 0.0018 * (t15 * t15 + t16 * t16) + 0.0013 * t17 * t17
+                    + p.m4 * (t47 * t47 + t48 * t48 + t38 * t38)
                     + 0.0003 * (t20 * t20 + t21 * t21) + 0.0004 * t22 * t22
-                    + 0.00015 * (t25 * t25 + t26 * t26)
-                    + p.m6 * (t49 + t50 * t50 + t51 * t51) + 0.00004 * t27 * t27),
+                    + p.m5 * (t41 * t41 + t49 + t43 * t43)
+                    + 0.00015 * (t25 * t25 + t26 * t26) + 0.00004 * t27 * t27
+                    + p.m6 * (t49 + t50 * t50 + t51 * t51)),
         (0.068 * s_q1 + 0.006 * c_q1) * d.k11 + (0.07 * t32 + t33) * d.k44
             + (0.019 * t32 + t34) * d.k45 + t34 * d.k46
             + (0.032 * (c_q4 * t32 - c_q3 * s_q4 * t31) + t34) * d.k21,
@@ -1939,7 +1938,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             [t15 * t19 + t70, t15 * t36 + t20 * t35, 0.0, 0.0, 0.0, 0.0],
             [t15 * t50 + t71, s_q0, s_q0, 0.0, 0.0, 0.0],
             [t15 * t52 + t72, t2, t2, 0.0, 0.0, 0.0],
-            [t15 * t15 + t73, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [t73 + t15 * t15, 0.0, 0.0, 0.0, 0.0, 0.0],
         ],
         [
             [

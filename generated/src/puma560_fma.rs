@@ -24,13 +24,13 @@
 //! | function | mul | add | div | sqrt | sin | cos | fma |
 //! |---|---:|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 63 | 35 | 1 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 121 | 43 | 0 | 0 | 5 | 5 | 104 |
+//! | `inverse_dynamics` | 111 | 43 | 0 | 0 | 5 | 5 | 99 |
 //! | `mass_matrix` | 93 | 33 | 0 | 0 | 4 | 4 | 50 |
-//! | `bias` | 120 | 40 | 0 | 0 | 5 | 5 | 87 |
+//! | `bias` | 111 | 37 | 0 | 0 | 5 | 5 | 86 |
 //! | `gravity` | 26 | 3 | 0 | 0 | 4 | 4 | 9 |
-//! | `joint_space` | 225 | 79 | 0 | 0 | 6 | 6 | 133 |
-//! | `forward_dynamics` | 299 | 108 | 4 | 0 | 5 | 5 | 191 |
-//! | `coriolis_matrix` | 338 | 125 | 0 | 0 | 6 | 6 | 198 |
+//! | `joint_space` | 216 | 74 | 0 | 0 | 6 | 6 | 134 |
+//! | `forward_dynamics` | 300 | 109 | 4 | 0 | 5 | 5 | 190 |
+//! | `coriolis_matrix` | 340 | 116 | 0 | 0 | 6 | 6 | 199 |
 //! | `energy` | 65 | 20 | 0 | 0 | 5 | 5 | 59 |
 //! | `body_poses` | 40 | 25 | 0 | 0 | 6 | 6 | 13 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -343,13 +343,13 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 121,
+    mul: 111,
     add: 43,
     div: 0,
     sqrt: 0,
     sin: 5,
     cos: 5,
-    fma: 104,
+    fma: 99,
 };
 ///Joint forces τ(q, q̇, q̈) by the recursive Newton–Euler method: torques for
 ///revolute joints, forces for prismatic ones, in coordinate order.
@@ -375,140 +375,136 @@ pub fn inverse_dynamics_with(
     let p = &d.params;
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let t2 = qd[0] * c_q1;
-    let t3 = qd[1] * t2;
-    let t4 = qd[0] * s_q1;
-    let t5 = fma(qdd[0], s_q1, t3);
-    let t6 = qdd[0] * c_q1 - qd[1] * t4;
+    let t2 = qdd[0] * s_q1;
+    let t3 = qdd[0] * c_q1;
+    let t4 = qd[0] * c_q1;
+    let t5 = qd[0] * s_q1;
+    let t6 = qd[1] * t5;
+    let t7 = fma(qd[1], t4, t2);
+    let t8 = t3 - t6;
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t9 = fma(t2, s_q2, t4 * c_q2);
-    let t10 = t2 * c_q2 - t4 * s_q2;
-    let t11 = p.a2 * qd[1] - p.d3 * t4;
-    let t12 = p.a2 * t2;
-    let t13 = fma(p.d3, t6, p.g * s_q1) - fma(qd[1], t11, t2 * t12);
-    let t14 = fma(p.d3, t3 - t5, fma(t4, t12, fma(p.a2, qdd[1], p.g * c_q1)));
-    let t15 = t4 * t11 - fma(p.d3 * t2, t2, p.a2 * t6);
-    let t16 = fma(s_q2, t14, c_q2 * t13);
-    let t17 = c_q2 * t14 - s_q2 * t13;
-    let t18 = qd[1] + qd[2];
-    let t19 = qdd[1] + qdd[2];
-    let t20 = fma(qd[2], t10, fma(t6, s_q2, t5 * c_q2));
-    let t21 = t6 * c_q2 - fma(qd[2], t9, t5 * s_q2);
+    let t11 = fma(t4, s_q2, t5 * c_q2);
+    let t12 = t4 * c_q2 - t5 * s_q2;
+    let t13 = qd[1] + qd[2];
+    let t14 = qdd[1] + qdd[2];
+    let t15 = fma(t8, s_q2, fma(t7, c_q2, qd[2] * t12));
+    let t16 = t8 * c_q2 - fma(qd[2], t11, t7 * s_q2);
     let s_q3 = libm::Libm::<Real>::sin(q[3]);
     let c_q3 = libm::Libm::<Real>::cos(q[3]);
-    let t24 = t9 * c_q3 - t18 * s_q3;
-    let t25 = fma(t18, c_q3, t9 * s_q3);
-    let t26 = p.d4 * t9 - p.a3 * t10;
-    let t27 = p.a3 * t18;
-    let t28 = p.d4 * t18;
-    let t29 = fma(t10, t26, t16) - fma(t18, t27, p.d4 * t19);
-    let t30 = fma(t10, t28, fma(t9, t27, fma(p.d4, t20, t15))) - p.a3 * t21;
-    let t31 = t10 + qd[3];
-    let t32 = t21 + qdd[3];
-    let t33 = t20 * c_q3 - fma(t19, s_q3, qd[3] * t25);
+    let t19 = t11 * c_q3 - t13 * s_q3;
+    let t20 = fma(t13, c_q3, t11 * s_q3);
+    let t21 = t12 + qd[3];
+    let t22 = t16 + qdd[3];
+    let t23 = t15 * c_q3 - fma(t14, s_q3, qd[3] * t20);
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
-    let t36 = fma(t31, s_q4, t24 * c_q4);
-    let t37 = t31 * c_q4 - t24 * s_q4;
-    let t38 = qd[4] + t25;
-    let t39 = fma(qd[3], t24, fma(t19, c_q3, fma(t20, s_q3, qdd[4])));
-    let t40 = fma(qd[4], t37, fma(t32, s_q4, t33 * c_q4));
+    let t26 = fma(t21, s_q4, t19 * c_q4);
+    let t27 = t21 * c_q4 - t19 * s_q4;
+    let t28 = qd[4] + t20;
+    let t29 = fma(qd[3], t19, fma(t14, c_q3, fma(t15, s_q3, qdd[4])));
+    let t30 = fma(t22, s_q4, fma(t23, c_q4, qd[4] * t27));
     let s_q5 = libm::Libm::<Real>::sin(q[5]);
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
-    let t43 = t36 * c_q5 - t38 * s_q5;
-    let t44 = fma(t38, c_q5, t36 * s_q5);
-    let t45 = t37 + qd[5];
-    let t46 = fma(t32, c_q4, qdd[5]) - fma(qd[4], t36, t33 * s_q4);
-    let t47 = p.m2 * t6;
-    let t48 = p.m2 * t2;
-    let t49 = p.m2 * fma(-0.000408, t4, -0.001365 * qd[1]);
-    let t50 = p.m6 * t36;
-    let t51 = p.m6 * t38;
-    let t52 = -0.032 * fma(t36, t50, t38 * t51);
-    let t53 = 0.032 * (t37 * t50 - p.m6 * t39);
-    let t54 = c_q5 * t45;
-    let t55 = s_q5 * t45;
-    let t56 = c_q4 * t53 - s_q4 * t52;
-    let t57 = -0.032 * fma(t37, t51, p.m6 * t40);
-    let t58 = fma(c_q4, t52, s_q4 * t53);
-    let t59 = c_q3 * t56 - s_q3 * t57;
-    let t60 = fma(c_q3, t57, s_q3 * t56);
-    let t61 = fma(-0.001365, t48, fma(qd[1], d.k3, t4 * d.k2));
-    let t62 = fma(-0.000987 * p.m3, t10, t18 * d.k6);
-    let t63 = fma(-0.000987 * p.m3, t18, t9 * d.k5);
-    let t64 = t38 * d.k9;
-    let t65 = fma(
-        t37,
-        t64,
+    let t33 = t26 * c_q5 - t28 * s_q5;
+    let t34 = fma(t28, c_q5, t26 * s_q5);
+    let t35 = t27 + qd[5];
+    let t36 = fma(t22, c_q4, qdd[5]) - fma(qd[4], t26, t23 * s_q4);
+    let t37 = t11 * t12;
+    let t38 = t27 * t28;
+    let t39 = t26 * t27;
+    let t40 = p.m2 * t8;
+    let t41 = p.m2 * t4;
+    let t42 = p.m2 * fma(-0.000408, t5, -0.001365 * qd[1]);
+    let t43 = c_q5 * t35;
+    let t44 = s_q5 * t35;
+    let t45 = t4 * t4;
+    let t46 = p.a2 * (2.0 * t6 - t3) - p.d3 * fma(t5, t5, t45);
+    let t47 = fma(p.d3, t3, p.g * s_q1) - p.a2 * fma(qd[1], qd[1], t45);
+    let t48 = fma(p.a2, fma(t4, t5, qdd[1]), p.g * c_q1) - p.d3 * t2;
+    let t49 = fma(s_q2, t48, c_q2 * t47);
+    let t50 = c_q2 * t48 - s_q2 * t47;
+    let t51 = t13 * t13;
+    let t52 = fma(t12, t12, t51);
+    let t53 = t37 - t14;
+    let t54 = t14 + t37;
+    let t55 = fma(t11, t11, t51);
+    let t56 = t11 * t13 - t16;
+    let t57 = fma(t12, t13, t15);
+    let t58 = fma(p.d4, t53, t49) - p.a3 * t52;
+    let t59 = fma(p.d4, t57, fma(p.a3, t56, t46));
+    let t60 = t39 - t29;
+    let t61 = fma(t28, t28, t26 * t26);
+    let t62 = p.m6 * c_q4;
+    let t63 = p.m6 * s_q4;
+    let t64 = 0.032 * fma(t61, t63, t60 * t62);
+    let t65 = 0.032 * (t60 * t63 - t61 * t62);
+    let t66 = p.m6 * (t30 + t38);
+    let t67 = fma(0.032 * s_q3, t66, c_q3 * t64);
+    let t68 = 0.032 * c_q3 * t66 - s_q3 * t64;
+    let t69 = fma(-0.001365, t41, fma(qd[1], d.k3, t5 * d.k2));
+    let t70 = fma(-0.000987 * p.m3, t12, t13 * d.k6);
+    let t71 = fma(-0.000987 * p.m3, t13, t11 * d.k5);
+    let t72 = t26 * t28;
+    let t73 = fma(t72, d.k8 - d.k9, 0.00004 * t36);
+    let t74 = fma(
+        t38,
+        d.k9,
         fma(
-            t40,
+            t30,
             d.k8,
             fma(
-                0.00004,
-                t43 * t55 - t44 * t54,
-                0.032 * p.m6 * fma(c_q3, t30, s_q3 * t29),
+                0.032 * p.m6,
+                fma(c_q3, t59, s_q3 * t58),
+                0.00004 * (t33 * t44 - t34 * t43),
             ),
         ),
     );
-    let t66 = t36 * d.k8;
-    let t67 = fma(t38, t66, 0.00004 * t46) - t36 * t64;
-    let t68 = fma(-0.0016 * t25, t31, fma(c_q4, t65, 0.0003 * t33)) - s_q4 * t67;
-    let t69 = fma(
+    let t75 = fma(-0.0016 * t20, t21, fma(c_q4, t74, 0.0003 * t23)) - s_q4 * t73;
+    let t76 = fma(
         -0.032 * p.m6,
-        fma(
-            fma(p.a3, t19, t17) - fma(t9, t26, t18 * t28),
-            s_q4,
-            (c_q3 * t29 - s_q3 * t30) * c_q4,
-        ),
-        fma(0.00004 * t44, t55, fma(t39, d.k9, 0.00004 * t43 * t54)),
-    ) - t37 * t66;
-    let t70 = -0.0013 * t24 * t31 - t69;
-    let t71 = fma(c_q3, t68, fma(t15, d.k7, fma(t10, t62, fma(t21, d.k5, t20 * d.k4))))
-        - fma(s_q3, t70, fma(t18, t63, p.d4 * t60));
-    let t72 = fma(t10, d.k5, t9 * d.k4);
-    let t73 = fma(0.0003 * t24, t25, fma(c_q4, t67, fma(s_q4, t65, 0.0016 * t32)));
-    let t74 = fma(
+        fma(s_q4, fma(p.a3, t54, t50) - p.d4 * t55, c_q4 * (c_q3 * t58 - s_q3 * t59)),
+        fma(0.00004, fma(t33, t43, t34 * t44), t29 * d.k9),
+    ) - t39 * d.k8;
+    let t77 = -0.0013 * t19 * t21 - t76;
+    let t78 = fma(
+        c_q3,
+        t75,
+        fma(t46, d.k7, fma(t12, t70, fma(t16, d.k5, fma(t15, d.k4, p.d4 * t68)))),
+    ) - fma(s_q3, t77, t13 * t71);
+    let t79 = fma(t12, d.k5, t11 * d.k4);
+    let t80 = fma(0.0003 * t19, t20, fma(s_q4, t74, fma(c_q4, t73, 0.0016 * t22)));
+    let t81 = fma(-0.000987 * p.m3, t14, fma(t13, t79, fma(t15, d.k5, t80)))
+        - fma(t46, d.k10, fma(t11, t70, p.a3 * t68));
+    let t82 = fma(t53, d.k7, t67) - t52 * d.k10;
+    let t83 = fma(t54, d.k10, t65) - t55 * d.k7;
+    let t84 = fma(c_q2, t83, s_q2 * t82);
+    let t85 = fma(-0.000408, t41, fma(qd[1], d.k2, t5 * d.k1));
+    let t86 = fma(
         -0.000987 * p.m3,
-        t19,
-        fma(p.a3, t60, fma(t18, t72, fma(t20, d.k5, t73))),
-    ) - fma(t15, d.k10, t9 * t62);
-    let t75 = t9 * d.k7 - t10 * d.k10;
-    let t76 = t18 * d.k10;
-    let t77 = fma(t10, t75, t59) - fma(t18, t76, t19 * d.k7);
-    let t78 = t18 * d.k7;
-    let t79 = fma(t19, d.k10, t58) - fma(t9, t75, t18 * t78);
-    let t80 = fma(c_q2, t79, s_q2 * t77);
-    let t81 = fma(-0.000408, t48, fma(qd[1], d.k2, t4 * d.k1));
-    let t82 = fma(
-        -0.000987 * p.m3,
-        t21,
-        fma(t19, d.k6, fma(p.a3, t58, fma(t17, d.k10, t9 * t63))),
-    ) - fma(p.d4, t59, fma(c_q3, t70, fma(s_q3, t68, fma(t16, d.k7, t10 * t72))));
+        t16,
+        fma(t14, d.k6, fma(p.a3, t65, fma(t50, d.k10, t11 * t71))),
+    ) - fma(p.d4, t67, fma(c_q3, t77, fma(s_q3, t75, fma(t49, d.k7, t12 * t79))));
     [
         fma(
             c_q1,
             fma(
                 p.d3,
-                c_q2 * t77 - s_q2 * t79,
-                fma(c_q2, t74, fma(s_q2, t71, qd[1] * t81)),
+                c_q2 * t82 - s_q2 * t83,
+                fma(c_q2, t81, fma(s_q2, t78, qd[1] * t85)),
             )
                 - fma(
                     p.m2,
-                    fma(0.000408, t5, 0.001365 * qdd[1]),
-                    fma(
-                        p.a2,
-                        fma(t10, t78, fma(t9, t76, t20 * d.k7)) - fma(t21, d.k10, t60),
-                        t4 * t61,
-                    ),
+                    fma(0.000408, t7, 0.001365 * qdd[1]),
+                    fma(p.a2, fma(t57, d.k7, fma(t56, d.k10, t68)), t5 * t69),
                 ),
             fma(
                 s_q1,
                 fma(
                     -0.000408,
-                    t47,
-                    fma(c_q2, t71, fma(t2, t61, fma(qdd[1], d.k2, t5 * d.k1))),
-                ) - fma(p.d3, t80, fma(s_q2, t74, qd[1] * t49)),
+                    t40,
+                    fma(c_q2, t78, fma(t4, t69, fma(qdd[1], d.k2, t7 * d.k1))),
+                ) - fma(p.d3, t84, fma(s_q2, t81, qd[1] * t42)),
                 qdd[0] * d.k0,
             ),
         ),
@@ -517,18 +513,18 @@ pub fn inverse_dynamics_with(
             d.k11,
             fma(
                 -0.001365,
-                t47,
+                t40,
                 fma(
                     p.a2,
-                    t80,
-                    fma(c_q1, d.k12, fma(qdd[1], d.k3, fma(t5, d.k2, fma(t4, t49, t82)))),
+                    t84,
+                    fma(c_q1, d.k12, fma(qdd[1], d.k3, fma(t7, d.k2, fma(t5, t42, t86)))),
                 ),
             ),
-        ) - t2 * t81,
-        t82,
-        t73,
-        t69,
-        0.00004 * t46,
+        ) - t4 * t85,
+        t86,
+        t80,
+        t76,
+        0.00004 * t36,
     ]
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
@@ -675,13 +671,13 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 120,
-    add: 40,
+    mul: 111,
+    add: 37,
     div: 0,
     sqrt: 0,
     sin: 5,
     cos: 5,
-    fma: 87,
+    fma: 86,
 };
 ///The bias forces C(q, q̇) q̇ + g(q): the joint forces that keep every
 ///acceleration zero.
@@ -703,131 +699,129 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t5 = qd[0] * c_q1;
     let t6 = fma(s_q2, t5, c_q2 * t4);
     let t7 = c_q2 * t5 - s_q2 * t4;
-    let t8 = p.a2 * qd[1] - p.d3 * t4;
-    let t9 = p.a2 * t5;
-    let t10 = qd[1] + qd[2];
+    let t8 = qd[1] + qd[2];
     let s_q3 = libm::Libm::<Real>::sin(q[3]);
     let c_q3 = libm::Libm::<Real>::cos(q[3]);
-    let t13 = t6 * c_q3 - t10 * s_q3;
-    let t14 = fma(t10, c_q3, t6 * s_q3);
-    let t15 = p.d4 * t6 - p.a3 * t7;
-    let t16 = p.a3 * t10;
-    let t17 = p.d4 * t10;
-    let t18 = t7 + qd[3];
+    let t11 = t6 * c_q3 - t8 * s_q3;
+    let t12 = fma(t8, c_q3, t6 * s_q3);
+    let t13 = t7 + qd[3];
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
-    let t21 = fma(t18, s_q4, t13 * c_q4);
-    let t22 = t18 * c_q4 - t13 * s_q4;
-    let t23 = qd[4] + t14;
+    let t16 = fma(t13, s_q4, t11 * c_q4);
+    let t17 = t13 * c_q4 - t11 * s_q4;
+    let t18 = qd[4] + t12;
     let s_q5 = libm::Libm::<Real>::sin(q[5]);
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
-    let t26 = t21 * c_q5 - t23 * s_q5;
-    let t27 = fma(t23, c_q5, t21 * s_q5);
-    let t28 = t22 + qd[5];
-    let t29 = qd[1] * t5;
-    let t30 = qd[1] * t4;
-    let t31 = fma(c_q2, t29, qd[2] * t7) - s_q2 * t30;
-    let t32 = p.g * s_q1 - fma(p.d3, t30, fma(qd[1], t8, t5 * t9));
-    let t33 = fma(t4, t9, p.g * c_q1);
-    let t34 = c_q3 * t31 - qd[3] * t14;
-    let t35 = fma(s_q2, t33, c_q2 * t32);
-    let t36 = fma(t7, t15, t35) - t10 * t16;
-    let t37 = -fma(c_q2, t30, fma(s_q2, t29, qd[2] * t6));
-    let t38 = fma(t4, t8, p.a2 * t30) - p.d3 * t5 * t5;
-    let t39 = fma(p.d4, t31, fma(t7, t17, fma(t6, t16, t38))) - p.a3 * t37;
-    let t40 = fma(s_q4, t37, fma(c_q4, t34, qd[4] * t22));
-    let t41 = fma(s_q3, t31, qd[3] * t13);
-    let t42 = c_q2 * t33 - s_q2 * t32;
-    let t43 = c_q4 * t37 - fma(s_q4, t34, qd[4] * t21);
-    let t44 = p.m2 * t5;
-    let t45 = p.m2 * fma(-0.000408, t4, -0.001365 * qd[1]);
-    let t46 = p.m6 * t21;
-    let t47 = p.m6 * t23;
-    let t48 = -0.032 * fma(t21, t46, t23 * t47);
-    let t49 = c_q5 * t28;
-    let t50 = s_q5 * t28;
-    let t51 = p.m2 * t30;
-    let t52 = 0.032 * (t22 * t46 - p.m6 * t41);
-    let t53 = c_q4 * t52 - s_q4 * t48;
-    let t54 = -0.032 * fma(p.m6, t40, t22 * t47);
-    let t55 = fma(c_q3, t54, s_q3 * t53);
-    let t56 = fma(s_q4, t52, c_q4 * t48);
-    let t57 = c_q3 * t53 - s_q3 * t54;
-    let t58 = fma(-0.001365, t44, fma(qd[1], d.k3, t4 * d.k2));
-    let t59 = fma(-0.000987 * p.m3, t7, t10 * d.k6);
-    let t60 = fma(-0.000987 * p.m3, t10, t6 * d.k5);
-    let t61 = t23 * d.k9;
-    let t62 = t21 * d.k8;
-    let t63 = fma(t7, d.k5, t6 * d.k4);
-    let t64 = t6 * d.k7 - t7 * d.k10;
-    let t65 = t10 * d.k10;
-    let t66 = t10 * d.k7;
-    let t67 = fma(-0.000408, t44, fma(qd[1], d.k2, t4 * d.k1));
-    let t68 = fma(
-        t40,
+    let t21 = t16 * c_q5 - t18 * s_q5;
+    let t22 = fma(t18, c_q5, t16 * s_q5);
+    let t23 = t17 + qd[5];
+    let t24 = t17 * t18;
+    let t25 = t16 * t17;
+    let t26 = qd[1] * t5;
+    let t27 = qd[1] * t4;
+    let t28 = fma(c_q2, t26, qd[2] * t7) - s_q2 * t27;
+    let t29 = fma(p.a2 * t4, t5, p.g * c_q1);
+    let t30 = c_q3 * t28 - qd[3] * t12;
+    let t31 = -fma(s_q2, t26, fma(qd[2], t6, c_q2 * t27));
+    let t32 = fma(c_q4, t30, fma(qd[4], t17, s_q4 * t31));
+    let t33 = fma(s_q3, t28, qd[3] * t11);
+    let t34 = c_q4 * t31 - fma(s_q4, t30, qd[4] * t16);
+    let t35 = p.m2 * t5;
+    let t36 = p.m2 * fma(-0.000408, t4, -0.001365 * qd[1]);
+    let t37 = c_q5 * t23;
+    let t38 = s_q5 * t23;
+    let t39 = p.m2 * t27;
+    let t40 = t5 * t5;
+    let t41 = t8 * t8;
+    let t42 = fma(t7, t7, t41);
+    let t43 = fma(t6, t6, t41);
+    let t44 = fma(t18, t18, t16 * t16);
+    let t45 = p.g * s_q1 - p.a2 * fma(qd[1], qd[1], t40);
+    let t46 = fma(t7, t8, t28);
+    let t47 = t6 * t7;
+    let t48 = fma(c_q2, t45, s_q2 * t29);
+    let t49 = fma(p.d4, t47, t48) - p.a3 * t42;
+    let t50 = t6 * t8 - t31;
+    let t51 = 2.0 * p.a2 * t27 - p.d3 * fma(t4, t4, t40);
+    let t52 = fma(p.d4, t46, fma(p.a3, t50, t51));
+    let t53 = c_q2 * t29 - s_q2 * t45;
+    let t54 = p.m6 * s_q4;
+    let t55 = p.m6 * c_q4;
+    let t56 = t25 - t33;
+    let t57 = 0.032 * fma(t44, t54, t55 * t56);
+    let t58 = p.m6 * (t24 + t32);
+    let t59 = 0.032 * c_q3 * t58 - s_q3 * t57;
+    let t60 = 0.032 * (t54 * t56 - t44 * t55);
+    let t61 = fma(0.032 * s_q3, t58, c_q3 * t57);
+    let t62 = fma(-0.001365, t35, fma(qd[1], d.k3, t4 * d.k2));
+    let t63 = fma(-0.000987 * p.m3, t7, t8 * d.k6);
+    let t64 = fma(-0.000987 * p.m3, t8, t6 * d.k5);
+    let t65 = t16 * t18;
+    let t66 = fma(t7, d.k5, t6 * d.k4);
+    let t67 = fma(-0.000408, t35, fma(qd[1], d.k2, t4 * d.k1));
+    let t68 = fma(t65, d.k8 - d.k9, 0.00004 * t34);
+    let t69 = fma(
+        t32,
         d.k8,
         fma(
-            t22,
-            t61,
+            t24,
+            d.k9,
             fma(
                 0.032 * p.m6,
-                fma(c_q3, t39, s_q3 * t36),
-                0.00004 * (t26 * t50 - t27 * t49),
+                fma(c_q3, t52, s_q3 * t49),
+                0.00004 * (t21 * t38 - t22 * t37),
             ),
         ),
     );
-    let t69 = fma(t23, t62, 0.00004 * t43) - t21 * t61;
-    let t70 = fma(-0.0016 * t14, t18, fma(c_q4, t68, 0.0003 * t34)) - s_q4 * t69;
+    let t70 = fma(-0.0016 * t12, t13, fma(c_q4, t69, 0.0003 * t30)) - s_q4 * t68;
     let t71 = fma(
         -0.032 * p.m6,
-        fma(s_q4, t42 - fma(t6, t15, t10 * t17), c_q4 * (c_q3 * t36 - s_q3 * t39)),
-        fma(0.00004, fma(t26, t49, t27 * t50), t41 * d.k9),
-    ) - t22 * t62;
-    let t72 = -0.0013 * t13 * t18 - t71;
-    let t73 = fma(c_q3, t70, fma(t38, d.k7, fma(t37, d.k5, fma(t31, d.k4, t7 * t59))))
-        - fma(s_q3, t72, fma(t10, t60, p.d4 * t55));
-    let t74 = fma(0.0003 * t13, t14, fma(c_q4, t69, fma(s_q4, t68, 0.0016 * t37)));
-    let t75 = fma(p.a3, t55, fma(t31, d.k5, fma(t10, t63, t74)))
-        - fma(t38, d.k10, t6 * t59);
-    let t76 = fma(t7, t64, t57) - t10 * t65;
-    let t77 = t56 - fma(t6, t64, t10 * t66);
+        fma(s_q4, fma(p.a3, t47, t53) - p.d4 * t43, c_q4 * (c_q3 * t49 - s_q3 * t52)),
+        fma(0.00004, fma(t21, t37, t22 * t38), t33 * d.k9),
+    ) - t25 * d.k8;
+    let t72 = -0.0013 * t11 * t13 - t71;
+    let t73 = fma(
+        c_q3,
+        t70,
+        fma(t51, d.k7, fma(t31, d.k5, fma(t28, d.k4, fma(t7, t63, p.d4 * t59)))),
+    ) - fma(s_q3, t72, t8 * t64);
+    let t74 = fma(0.0003 * t11, t12, fma(s_q4, t69, fma(c_q4, t68, 0.0016 * t31)));
+    let t75 = fma(t28, d.k5, fma(t8, t66, t74))
+        - fma(t51, d.k10, fma(t6, t63, p.a3 * t59));
+    let t76 = fma(t47, d.k7, t61) - t42 * d.k10;
+    let t77 = fma(t47, d.k10, t60) - t43 * d.k7;
     let t78 = fma(c_q2, t77, s_q2 * t76);
-    let t79 = fma(-0.000987 * p.m3, t37, fma(p.a3, t56, fma(t42, d.k10, t6 * t60)))
-        - fma(c_q3, t72, fma(s_q3, t70, fma(t35, d.k7, fma(t7, t63, p.d4 * t57))));
+    let t79 = fma(-0.000987 * p.m3, t31, fma(p.a3, t60, fma(t53, d.k10, t6 * t64)))
+        - fma(c_q3, t72, fma(s_q3, t70, fma(t48, d.k7, fma(t7, t66, p.d4 * t61))));
     [
         fma(
             c_q1,
             fma(
                 -0.000408 * p.m2,
-                t29,
+                t26,
                 fma(
                     p.d3,
                     c_q2 * t76 - s_q2 * t77,
                     fma(c_q2, t75, fma(s_q2, t73, qd[1] * t67)),
                 ),
-            )
-                - fma(
-                    p.a2,
-                    fma(t31, d.k7, fma(t7, t66, t6 * t65)) - fma(t37, d.k10, t55),
-                    t4 * t58,
-                ),
+            ) - fma(p.a2, fma(t46, d.k7, fma(t50, d.k10, t59)), t4 * t62),
             s_q1
-                * (fma(0.000408, t51, fma(c_q2, t73, fma(t29, d.k1, t5 * t58)))
-                    - fma(p.d3, t78, fma(s_q2, t75, qd[1] * t45))),
+                * (fma(0.000408, t39, fma(c_q2, t73, fma(t26, d.k1, t5 * t62)))
+                    - fma(p.d3, t78, fma(s_q2, t75, qd[1] * t36))),
         ),
         fma(
             -0.006 * s_q1,
             d.k11,
             fma(
                 0.001365,
-                t51,
-                fma(p.a2, t78, fma(t29, d.k2, fma(c_q1, d.k12, fma(t4, t45, t79)))),
+                t39,
+                fma(p.a2, t78, fma(t26, d.k2, fma(c_q1, d.k12, fma(t4, t36, t79)))),
             ),
         ) - t5 * t67,
         t79,
         t74,
         t71,
-        0.00004 * t43,
+        0.00004 * t34,
     ]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
@@ -886,13 +880,13 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 225,
-    add: 79,
+    mul: 216,
+    add: 74,
     div: 0,
     sqrt: 0,
     sin: 6,
     cos: 6,
-    fma: 133,
+    fma: 134,
 };
 ///The mass matrix, bias and gravity forces of one state in one pass: the
 ///three share every subexpression (sines and cosines, rotations, velocity
@@ -912,170 +906,168 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t4 = p.a2 * qd[1];
+    let t4 = qd[0] * c_q1;
     let t5 = qd[0] * s_q1;
-    let t6 = p.d3 * t5;
-    let t7 = t4 - t6;
-    let t8 = qd[0] * c_q1;
-    let t9 = p.a2 * t8;
-    let t10 = qd[1] + qd[2];
+    let t6 = p.a2 * t5;
+    let t7 = qd[1] + qd[2];
     let s_q3 = libm::Libm::<Real>::sin(q[3]);
     let c_q3 = libm::Libm::<Real>::cos(q[3]);
-    let t13 = p.a3 * t10;
-    let t14 = p.d4 * t10;
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
     let s_q5 = libm::Libm::<Real>::sin(q[5]);
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
-    let t19 = p.m2 * c_q1;
-    let t20 = p.a2 * s_q2 - p.d4;
-    let t21 = c_q3 * c_q4;
-    let t22 = s_q3 * s_q4;
-    let t23 = s_q3 * c_q4;
-    let t24 = s_q4 * t23;
-    let t25 = 0.00004 * t22;
-    let t26 = 0.00004 * c_q4;
-    let t27 = p.g * s_q1 - fma(qd[1], t7 + t6, t8 * t9);
-    let t28 = fma(t5, t9, p.g * c_q1);
-    let t29 = p.m2 * qd[1];
-    let t30 = p.m2 * t8;
-    let t31 = fma(-0.000408 * p.m2, t5, -0.001365 * t29);
-    let t32 = p.m6 * s_q3;
-    let t33 = p.m6 * c_q3;
-    let t34 = -0.032 * fma(t23, t32, t21 * t33);
-    let t35 = t5 * t29;
-    let t36 = t5 * (t4 + t7) - p.d3 * t8 * t8;
-    let t37 = c_q2 * t28 - s_q2 * t27;
-    let t38 = fma(s_q2, t28, c_q2 * t27);
-    let t39 = q[1] + q[2];
-    let t40 = libm::Libm::<Real>::sin(t39);
-    let t41 = libm::Libm::<Real>::cos(t39);
-    let t42 = qd[0] * t41;
-    let t43 = qd[0] * t40;
-    let t44 = c_q3 * t43 - t10 * s_q3;
-    let t45 = fma(s_q3, t43, t10 * c_q3);
-    let t46 = p.d4 * t43 - p.a3 * t42;
-    let t47 = qd[3] + t42;
-    let t48 = fma(s_q4, t47, c_q4 * t44);
-    let t49 = c_q4 * t47 - s_q4 * t44;
-    let t50 = qd[4] + t45;
-    let t51 = c_q5 * t48 - s_q5 * t50;
-    let t52 = fma(c_q5, t50, s_q5 * t48);
-    let t53 = qd[5] + t49;
-    let t54 = p.m6 * t48;
-    let t55 = p.m6 * t50;
-    let t56 = -0.032 * fma(t48, t54, t50 * t55);
-    let t57 = c_q5 * t53;
-    let t58 = s_q5 * t53;
-    let t59 = p.d3 * t41;
-    let t60 = p.d4 * t40 - fma(p.a3, t41, p.a2 * c_q1);
-    let t61 = t21 * t40;
-    let t62 = s_q4 * t41;
+    let t14 = p.m2 * c_q1;
+    let t15 = p.a2 * s_q2 - p.d4;
+    let t16 = c_q3 * c_q4;
+    let t17 = s_q3 * s_q4;
+    let t18 = s_q3 * c_q4;
+    let t19 = s_q4 * t18;
+    let t20 = 0.00004 * t17;
+    let t21 = 0.00004 * c_q4;
+    let t22 = fma(t4, t6, p.g * c_q1);
+    let t23 = p.m2 * qd[1];
+    let t24 = p.m2 * t4;
+    let t25 = fma(-0.000408 * p.m2, t5, -0.001365 * t23);
+    let t26 = p.m6 * s_q3;
+    let t27 = p.m6 * c_q3;
+    let t28 = -0.032 * fma(t18, t26, t16 * t27);
+    let t29 = t5 * t23;
+    let t30 = t4 * t4;
+    let t31 = t7 * t7;
+    let t32 = p.g * s_q1 - p.a2 * fma(qd[1], qd[1], t30);
+    let t33 = 2.0 * qd[1] * t6 - p.d3 * fma(t5, t5, t30);
+    let t34 = c_q2 * t22 - s_q2 * t32;
+    let t35 = fma(c_q2, t32, s_q2 * t22);
+    let t36 = q[1] + q[2];
+    let t37 = libm::Libm::<Real>::sin(t36);
+    let t38 = libm::Libm::<Real>::cos(t36);
+    let t39 = qd[0] * t38;
+    let t40 = qd[0] * t37;
+    let t41 = c_q3 * t40 - t7 * s_q3;
+    let t42 = fma(s_q3, t40, t7 * c_q3);
+    let t43 = qd[3] + t39;
+    let t44 = fma(s_q4, t43, c_q4 * t41);
+    let t45 = c_q4 * t43 - s_q4 * t41;
+    let t46 = qd[4] + t42;
+    let t47 = c_q5 * t44 - s_q5 * t46;
+    let t48 = fma(c_q5, t46, s_q5 * t44);
+    let t49 = qd[5] + t45;
+    let t50 = t45 * t46;
+    let t51 = t44 * t45;
+    let t52 = c_q5 * t49;
+    let t53 = s_q5 * t49;
+    let t54 = fma(t39, t39, t31);
+    let t55 = fma(t40, t40, t31);
+    let t56 = fma(t46, t46, t44 * t44);
+    let t57 = p.m6 * s_q4;
+    let t58 = p.m6 * c_q4;
+    let t59 = p.d3 * t38;
+    let t60 = p.d4 * t37 - fma(p.a3, t38, p.a2 * c_q1);
+    let t61 = t16 * t37;
+    let t62 = s_q4 * t38;
     let t63 = t61 + t62;
     let t64 = c_q3 * s_q4;
-    let t65 = c_q4 * t41 - t40 * t64;
+    let t65 = c_q4 * t38 - t37 * t64;
     let t66 = 0.00004 * t65;
-    let t67 = s_q3 * t40;
-    let t68 = p.m6 * t67;
-    let t69 = 0.032 * fma(t33, t63, t23 * t68);
-    let t70 = 0.032 * (t32 * t63 - t21 * t68);
-    let t71 = s_q4 * t67;
-    let t72 = p.m6 * t71;
-    let t73 = fma(-0.032 * c_q2, t72, s_q2 * t70);
-    let t74 = t42 * (qd[2] + qd[1]);
-    let t75 = c_q3 * t74 - qd[3] * t45;
-    let t76 = fma(t42, t46, t38) - t10 * t13;
-    let t77 = -(t43 * (qd[2] + qd[1]));
-    let t78 = fma(p.d4, t74, fma(t14, t42, fma(t13, t43, t36))) - p.a3 * t77;
-    let t79 = fma(s_q4, t77, fma(c_q4, t75, qd[4] * t49));
-    let t80 = fma(s_q3, t74, qd[3] * t44);
-    let t81 = c_q4 * t77 - fma(s_q4, t75, qd[4] * t48);
-    let t82 = 0.032 * (t49 * t54 - p.m6 * t80);
-    let t83 = c_q4 * t82 - s_q4 * t56;
-    let t84 = -0.032 * fma(p.m6, t79, t49 * t55);
-    let t85 = fma(c_q3, t84, s_q3 * t83);
-    let t86 = fma(s_q4, t82, c_q4 * t56);
-    let t87 = c_q3 * t83 - s_q3 * t84;
-    let t88 = p.g * (t61 + t62);
-    let t89 = fma(-0.001365, t30, fma(qd[1], d.k3, t5 * d.k2));
-    let t90 = t10 * d.k10;
-    let t91 = t10 * d.k7;
+    let t67 = s_q3 * t37;
+    let t68 = 0.032 * fma(t27, t63, c_q4 * t26 * t67);
+    let t69 = 0.032 * (t26 * t63 - p.m6 * t16 * t67);
+    let t70 = s_q4 * t67;
+    let t71 = p.m6 * t70;
+    let t72 = fma(-0.032 * c_q2, t71, s_q2 * t69);
+    let t73 = t39 * (qd[2] + qd[1]);
+    let t74 = c_q3 * t73 - qd[3] * t42;
+    let t75 = -(t40 * (qd[2] + qd[1]));
+    let t76 = fma(c_q4, t74, fma(qd[4], t45, s_q4 * t75));
+    let t77 = fma(s_q3, t73, qd[3] * t41);
+    let t78 = c_q4 * t75 - fma(s_q4, t74, qd[4] * t44);
+    let t79 = fma(t7, t39, t73);
+    let t80 = t39 * t40;
+    let t81 = fma(p.d4, t80, t35) - p.a3 * t54;
+    let t82 = t7 * t40 - t75;
+    let t83 = fma(p.d4, t79, fma(p.a3, t82, t33));
+    let t84 = t51 - t77;
+    let t85 = 0.032 * fma(t56, t57, t58 * t84);
+    let t86 = t50 + t76;
+    let t87 = 0.032 * t27 * t86 - s_q3 * t85;
+    let t88 = 0.032 * (t57 * t84 - t56 * t58);
+    let t89 = fma(0.032 * t26, t86, c_q3 * t85);
+    let t90 = p.g * (t61 + t62);
+    let t91 = fma(-0.001365, t24, fma(qd[1], d.k3, t5 * d.k2));
     let t92 = qd[1] * d.k2;
-    let t93 = fma(-0.000408, t30, fma(t5, d.k1, t92));
-    let t94 = t23 * d.k8;
-    let t95 = 0.032 * t20 * t32 - t94;
-    let t96 = fma(-0.00004 * s_q4, t22, -0.0003 * s_q3);
+    let t93 = fma(-0.000408, t24, fma(t5, d.k1, t92));
+    let t94 = t18 * d.k8;
+    let t95 = 0.032 * t15 * t26 - t94;
+    let t96 = fma(-0.00004 * s_q4, t17, -0.0003 * s_q3);
     let t97 = c_q3 * d.k9;
-    let t98 = 0.032 * p.m6 * fma(s_q4, fma(p.a2, c_q2, p.a3), t20 * t21) - t97;
-    let t99 = -0.032 * t64 * d.k15 - p.d4 * t34;
+    let t98 = 0.032 * p.m6 * fma(s_q4, fma(p.a2, c_q2, p.a3), t15 * t16) - t97;
+    let t99 = -0.032 * t64 * d.k15 - p.d4 * t28;
     let t100 = c_q2 * d.k14
         - fma(c_q3, t98, fma(s_q3, fma(c_q4, t95, t96), s_q2 * d.k13));
     let t101 = d.k6 + t99;
     let t102 = t100 + t101;
-    let t103 = fma(s_q4, t95, 0.00004 * t24);
+    let t103 = fma(s_q4, t95, 0.00004 * t19);
     let t104 = -t98;
     let t105 = -0.032 * s_q3 * d.k18 - t94;
-    let t106 = 0.032 * p.m6 * (p.a3 * s_q4 - p.d4 * t21) - t97;
-    let t107 = fma(s_q4, t105, 0.00004 * t24);
+    let t106 = 0.032 * p.m6 * (p.a3 * s_q4 - p.d4 * t16) - t97;
+    let t107 = fma(s_q4, t105, 0.00004 * t19);
     let t108 = -t106;
     let t109 = fma(t63, d.k8, 0.032 * p.m6 * fma(c_q3, t60, s_q3 * t59));
-    let t110 = fma(-0.00004 * s_q4, t65, fma(c_q4, t109, 0.0003 * c_q3 * t40));
-    let t111 = 0.032 * p.m6 * (c_q4 * (c_q3 * t59 - s_q3 * t60) - p.d3 * s_q4 * t40)
+    let t110 = fma(-0.00004 * s_q4, t65, fma(c_q4, t109, 0.0003 * c_q3 * t37));
+    let t111 = 0.032 * p.m6 * (c_q4 * (c_q3 * t59 - s_q3 * t60) - p.d3 * s_q4 * t37)
         - t67 * d.k9;
-    let t112 = fma(c_q3, t110, fma(t41, d.k5, fma(t40, d.k4, p.d4 * t69)))
+    let t112 = fma(c_q3, t110, fma(t38, d.k5, fma(t37, d.k4, p.d4 * t68)))
         - fma(s_q3, t111, c_q1 * d.k13);
-    let t113 = fma(0.00004 * c_q4, t65, fma(0.0016, t41, s_q4 * t109));
-    let t114 = fma(t40, d.k5, fma(c_q1, d.k14, t113)) - p.a3 * t69;
-    let t115 = fma(-0.032 * t71, d.k15, t41 * (-0.000987 * p.m3 - d.k20))
-        - fma(c_q3, t111, fma(s_q3, t110, fma(t40, d.k19, p.d4 * t70)));
-    let t116 = fma(-0.001365, t19, fma(s_q1, d.k2, fma(p.a2, t73, t115)));
+    let t113 = fma(0.00004 * c_q4, t65, fma(0.0016, t38, s_q4 * t109));
+    let t114 = fma(t37, d.k5, fma(c_q1, d.k14, t113)) - p.a3 * t68;
+    let t115 = fma(-0.032 * t70, d.k15, t38 * (-0.000987 * p.m3 - d.k20))
+        - fma(c_q3, t111, fma(s_q3, t110, fma(t37, d.k19, p.d4 * t69)));
+    let t116 = fma(-0.001365, t14, fma(s_q1, d.k2, fma(p.a2, t72, t115)));
     let t117 = -t111;
-    let t118 = fma(-0.000987 * p.m3, t42, t10 * d.k6);
-    let t119 = fma(-0.000987 * p.m3, t10, t43 * d.k5);
-    let t120 = t50 * d.k9;
-    let t121 = fma(
-        t79,
+    let t118 = fma(-0.000987 * p.m3, t39, t7 * d.k6);
+    let t119 = fma(-0.000987 * p.m3, t7, t40 * d.k5);
+    let t120 = t44 * t46;
+    let t121 = fma(t120, d.k8 - d.k9, 0.00004 * t78);
+    let t122 = fma(
+        t76,
         d.k8,
         fma(
-            t49,
-            t120,
+            t50,
+            d.k9,
             fma(
                 0.032 * p.m6,
-                fma(c_q3, t78, s_q3 * t76),
-                0.00004 * (t51 * t58 - t52 * t57),
+                fma(c_q3, t83, s_q3 * t81),
+                0.00004 * (t47 * t53 - t48 * t52),
             ),
         ),
     );
-    let t122 = t48 * d.k8;
-    let t123 = fma(t50, t122, 0.00004 * t81) - t48 * t120;
-    let t124 = fma(-0.0016 * t45, t47, fma(c_q4, t121, 0.0003 * t75)) - s_q4 * t123;
-    let t125 = fma(
+    let t123 = fma(-0.0016 * t42, t43, fma(c_q4, t122, 0.0003 * t74)) - s_q4 * t121;
+    let t124 = fma(
         -0.032 * p.m6,
-        fma(s_q4, t37 - fma(t43, t46, t10 * t14), c_q4 * (c_q3 * t76 - s_q3 * t78)),
-        fma(0.00004, fma(t51, t57, t52 * t58), t80 * d.k9),
-    ) - t49 * t122;
-    let t126 = -0.0013 * t44 * t47 - t125;
-    let t127 = fma(
+        fma(s_q4, fma(p.a3, t80, t34) - p.d4 * t55, c_q4 * (c_q3 * t81 - s_q3 * t83)),
+        fma(0.00004, fma(t47, t52, t48 * t53), t77 * d.k9),
+    ) - t51 * d.k8;
+    let t125 = -0.0013 * t41 * t43 - t124;
+    let t126 = fma(
         c_q3,
-        t124,
-        fma(t77, d.k5, fma(t74, d.k4, fma(t42, t118, t36 * d.k7))),
-    ) - fma(s_q3, t126, fma(t10, t119, p.d4 * t85));
-    let t128 = fma(t42, d.k5, t43 * d.k4);
-    let t129 = fma(0.0003 * t44, t45, fma(c_q4, t123, fma(s_q4, t121, 0.0016 * t77)));
-    let t130 = fma(p.a3, t85, fma(t74, d.k5, fma(t10, t128, t129)))
-        - fma(t43, t118, t36 * d.k10);
-    let t131 = t43 * d.k7 - t42 * d.k10;
-    let t132 = fma(t42, t131, t87) - t10 * t90;
-    let t133 = t86 - fma(t43, t131, t10 * t91);
-    let t134 = fma(c_q2, t133, s_q2 * t132);
-    let t135 = fma(-0.006 * s_q1, d.k11, c_q1 * d.k12);
-    let t136 = fma(-0.000987 * p.m3, t77, fma(p.a3, t86, fma(t43, t119, t37 * d.k10)))
-        - fma(c_q3, t126, fma(s_q3, t124, fma(t42, t128, fma(t38, d.k7, p.d4 * t87))));
-    let t137 = t67 * d.k21;
-    let t138 = 0.032 * (t21 * t137 - t32 * t88);
-    let t139 = t71 * d.k21;
-    let t140 = fma(-0.032 * t33, t88, fma(-0.032 * t23, t137, t41 * d.k22))
-        - t40 * d.k23;
+        t123,
+        fma(t75, d.k5, fma(t73, d.k4, fma(t39, t118, fma(t33, d.k7, p.d4 * t87)))),
+    ) - fma(s_q3, t125, t7 * t119);
+    let t127 = fma(t39, d.k5, t40 * d.k4);
+    let t128 = fma(0.0003 * t41, t42, fma(s_q4, t122, fma(c_q4, t121, 0.0016 * t75)));
+    let t129 = fma(t73, d.k5, fma(t7, t127, t128))
+        - fma(t40, t118, fma(t33, d.k10, p.a3 * t87));
+    let t130 = fma(t80, d.k7, t89) - t54 * d.k10;
+    let t131 = fma(t80, d.k10, t88) - t55 * d.k7;
+    let t132 = fma(c_q2, t131, s_q2 * t130);
+    let t133 = fma(-0.006 * s_q1, d.k11, c_q1 * d.k12);
+    let t134 = fma(-0.000987 * p.m3, t75, fma(p.a3, t88, fma(t40, t119, t34 * d.k10)))
+        - fma(c_q3, t125, fma(s_q3, t123, fma(t39, t127, fma(t35, d.k7, p.d4 * t89))));
+    let t135 = t67 * d.k21;
+    let t136 = 0.032 * (t16 * t135 - t26 * t90);
+    let t137 = t70 * d.k21;
+    let t138 = fma(-0.032 * t27, t90, fma(-0.032 * t18, t135, t38 * d.k22))
+        - t37 * d.k23;
     JointSpace {
         mass_matrix: [
             [
@@ -1087,13 +1079,13 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
                         fma(
                             c_q2,
                             t114,
-                            fma(s_q2, t112, p.d3 * fma(0.032 * s_q2, t72, c_q2 * t70)),
+                            fma(s_q2, t112, p.d3 * fma(0.032 * s_q2, t71, c_q2 * t69)),
                         ),
-                    ) - p.a2 * (fma(t40, d.k7, t69) - t41 * d.k10),
+                    ) - p.a2 * (fma(t37, d.k7, t68) - t38 * d.k10),
                     fma(
                         s_q1,
-                        fma(-0.000408, t19, fma(c_q2, t112, s_q1 * d.k1))
-                            - fma(s_q2, t114, p.d3 * t73),
+                        fma(-0.000408, t14, fma(c_q2, t112, s_q1 * d.k1))
+                            - fma(s_q2, t114, p.d3 * t72),
                         d.k0,
                     ),
                 ),
@@ -1107,13 +1099,13 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
                 t116,
                 fma(
                     p.a2,
-                    fma(c_q2, fma(-0.032 * s_q4, t33, d.k10), s_q2 * (t34 + d.k16)),
+                    fma(c_q2, fma(-0.032 * s_q4, t27, d.k10), s_q2 * (t28 + d.k16)),
                     d.k17 + t99 + t100,
                 ),
                 t102,
                 t103,
                 t104,
-                t25,
+                t20,
             ],
             [
                 t115,
@@ -1121,7 +1113,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
                 t101 - fma(c_q3, t106, s_q3 * fma(c_q4, t105, t96)),
                 t107,
                 t108,
-                t25,
+                t20,
             ],
             [
                 t113,
@@ -1129,65 +1121,60 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
                 t107,
                 fma(s_q4 * s_q4, d.k8, fma(0.00004 * c_q4, c_q4, 0.0016)),
                 0.0,
-                t26,
+                t21,
             ],
             [t117, t104, t108, 0.0, d.k9, 0.0],
-            [t66, t25, t25, t26, 0.0, 0.00004],
+            [t66, t20, t20, t21, 0.0, 0.00004],
         ],
         bias: [
             fma(
                 c_q1,
                 fma(
-                    -0.000408 * t8,
-                    t29,
+                    -0.000408 * t4,
+                    t23,
                     fma(
                         p.d3,
-                        c_q2 * t132 - s_q2 * t133,
-                        fma(c_q2, t130, fma(s_q2, t127, qd[1] * t93)),
+                        c_q2 * t130 - s_q2 * t131,
+                        fma(c_q2, t129, fma(s_q2, t126, qd[1] * t93)),
                     ),
-                )
-                    - fma(
-                        p.a2,
-                        fma(t74, d.k7, fma(t42, t91, t43 * t90)) - fma(t77, d.k10, t85),
-                        t5 * t89,
-                    ),
+                ) - fma(p.a2, fma(t79, d.k7, fma(t82, d.k10, t87)), t5 * t91),
                 s_q1
-                    * (fma(t8, fma(qd[1], d.k1, t89), fma(0.000408, t35, c_q2 * t127))
-                        - fma(p.d3, t134, fma(s_q2, t130, qd[1] * t31))),
+                    * (fma(t4, fma(qd[1], d.k1, t91), fma(0.000408, t29, c_q2 * t126))
+                        - fma(p.d3, t132, fma(s_q2, t129, qd[1] * t25))),
             ),
             fma(
-                t8,
+                t4,
                 t92 - t93,
-                fma(0.001365, t35, fma(p.a2, t134, fma(t5, t31, t135 + t136))),
+                fma(0.001365, t29, fma(p.a2, t132, fma(t5, t25, t133 + t134))),
             ),
-            t136,
-            t129,
-            t125,
-            0.00004 * t81,
+            t134,
+            t128,
+            t124,
+            0.00004 * t78,
         ],
         gravity: [
             fma(
                 c_q1,
-                fma(0.032 * c_q2, t139, s_q2 * t138),
-                s_q1 * fma(-0.032 * s_q2, t139, c_q2 * t138),
+                fma(0.032 * c_q2, t137, s_q2 * t136),
+                s_q1 * fma(-0.032 * s_q2, t137, c_q2 * t136),
             ),
-            t135 + t140,
-            t140,
-            0.032 * t139,
-            -0.032 * (p.m6 * t88),
+            t133 + t138,
+            t138,
+            0.032 * t137,
+            -0.032 * (p.m6 * t90),
             0.0,
         ],
     }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 299,
-    add: 108,
+    mul: 300,
+    add: 109,
     div: 4,
     sqrt: 0,
     sin: 5,
     cos: 5,
-    fma: 191,
+    fma: 190,
 };
 ///Joint accelerations q̈(q, q̇, τ) by Vereshchagin's separate-bodies
 ///(articulated-body) method, in O(n) and without forming M(q); they satisfy
@@ -1268,218 +1255,215 @@ pub fn forward_dynamics_with(
     let t53 = fma(-0.001365, t42, fma(qd[1], d.k3, t6 * d.k2));
     let t54 = fma(-0.000987 * p.m3, t11, t17 * d.k6);
     let t55 = fma(-0.000987 * p.m3, t17, t10 * d.k5);
-    let t56 = t36 * d.k9;
-    let t57 = t34 * d.k8;
+    let t56 = t34 * t36;
+    let t57 = t35 * d.k8;
     let t58 = fma(t11, d.k5, t10 * d.k4);
-    let t59 = t10 * d.k7 - t11 * d.k10;
-    let t60 = t17 * d.k10;
-    let t61 = t17 * d.k7;
-    let t62 = fma(-0.000408, t42, fma(qd[1], d.k2, t6 * d.k1));
-    let t63 = fma(s_q4 * s_q4, d.k8, 0.0016);
-    let inv64 = 1.0 / t63;
-    let t65 = s_q4 * c_q4;
-    let t66 = fma(c_q4 * c_q4, d.k8, 0.0003) - inv64 * d.k24 * t65 * t65;
-    let t67 = 0.032 * (s_q4 * inv64 * t65 * d.k25 - p.m6 * c_q4);
-    let t68 = c_q3 * t67;
-    let t69 = c_q3 * t68;
-    let t70 = c_q4 * (c_q4 * d.k26);
-    let t71 = s_q4 * (s_q4 * d.k27);
-    let t72 = -0.001024 * fma(c_q3 * c_q3 * inv64, t71, s_q3 * s_q3 * t70);
-    let t73 = s_q3 * c_q3;
-    let t74 = s_q3 * t68;
-    let t75 = 0.001024 * (t73 * (t70 - inv64 * t71));
-    let t76 = p.d4 * t75;
-    let t77 = s_q3 * t65;
-    let t78 = d.k29 * t77;
-    let t79 = fma(-0.001024, t78, t76);
-    let t80 = p.d4 * (2.0 * t74 - t79) - t66 * t73;
-    let t81 = s_q3 * (s_q3 * t67);
-    let t82 = c_q3 * t65;
-    let t83 = 0.001024 * (s_q4 * s_q4 * d.k29 - d.k30 * t82);
-    let t84 = -0.001024 * fma(s_q3 * s_q3 * inv64, t71, c_q3 * c_q3 * t70);
-    let t85 = fma(0.001024 * d.k29, t82, p.d4 * t84);
-    let t86 = fma(p.d4, fma(-2.0, t81, t85), fma(s_q3 * s_q3, t66, d.k6)) - p.a3 * t83;
-    let inv87 = 1.0 / t86;
-    let t88 = fma(-2.0 * p.d4, t69, fma(t72, d.k28, fma(c_q3 * c_q3, t66, d.k4)))
-        - t80 * t80 * inv87;
-    let t89 = fma(p.a3, t79 - t74, d.k32);
-    let t90 = fma(p.a3, t69, d.k5) - fma(t80 * inv87, t89, t72 * d.k31);
-    let t91 = s_q2 * t90;
-    let t92 = c_q2 * t90;
-    let t93 = t72 * d.k33 - inv87 * t89 * t89;
-    let t94 = d.k16 + t81 - t85;
-    let t95 = t76 - fma(t80 * inv87, t94, t74);
-    let t96 = fma(inv87 * t89, t94, p.a3 * t75);
-    let t97 = fma(s_q2, t96, c_q2 * t95);
-    let t98 = d.k10 - t83;
-    let t99 = 0.001024 * t77 * d.k30 - t80 * inv87 * t98;
-    let t100 = -0.001024 * t78 - inv87 * t89 * t98;
-    let t101 = c_q2 * t99 - s_q2 * t100;
-    let t102 = fma(c_q2, t101, s_q2 * t97);
-    let t103 = t84 - inv87 * t94 * t94;
-    let t104 = t65 * d.k26;
-    let t105 = -0.001024 * c_q3 * t104 - inv87 * t94 * t98;
-    let t106 = c_q2 * t105;
-    let t107 = fma(s_q2, t103, t106);
-    let t108 = s_q2 * t105;
-    let t109 = s_q4 * (s_q4 * d.k26);
-    let t110 = -0.001024 * t109 - inv87 * t98 * t98;
-    let t111 = fma(c_q2, t110, t108);
-    let t112 = fma(c_q2, t111, s_q2 * t107);
-    let t113 = fma(p.a2, t102, d.k2) - t112 * d.k35;
-    let t114 = fma(t112, d.k36, d.k3);
-    let inv115 = 1.0 / t114;
-    let t116 = fma(
-        -2.0 * p.d3,
-        t102,
-        fma(t112, d.k34, fma(c_q2, c_q2 * t88 - t91, d.k1)),
-    ) - fma(t113 * t113, inv115, s_q2 * (t92 - s_q2 * t93));
-    let t117 = fma(s_q2, t88, t92);
-    let t118 = fma(c_q2, t93, t91);
-    let t119 = c_q2 * t97 - s_q2 * t101;
-    let t120 = t74 - t79;
-    let t121 = fma(p.d4, t72, d.k7) - fma(t80 * inv87, t120, t69);
-    let t122 = d.k37 - fma(inv87 * t89, t120, p.a3 * t72);
-    let t123 = s_q2 * t95 - c_q2 * t96;
-    let t124 = fma(c_q2, t100, s_q2 * t99);
-    let t125 = fma(c_q2, t124, s_q2 * t123);
-    let t126 = c_q2 * t107 - s_q2 * t111;
-    let t127 = p.d3 * t126;
-    let t128 = t75 - inv87 * t94 * t120;
-    let t129 = 0.001024 * s_q3 * t104 - inv87 * t98 * t120;
-    let t130 = fma(c_q2, t129, s_q2 * t128);
-    let t131 = p.a2 * t130 - t127;
-    let t132 = fma(d.k35, t126, fma(p.a2, t125, d.k38)) - d.k36 * t130;
-    let t133 = fma(p.d3, t119 + t131 - t125, fma(c_q2, t117, d.k39))
-        - fma(t113 * inv115, t132, fma(p.a2, c_q2 * t121 - s_q2 * t122, s_q2 * t118));
-    let t134 = c_q2 * t123 - s_q2 * t124;
-    let t135 = c_q2 * t128 - s_q2 * t129;
-    let t136 = p.a2 * t135
-        - p.d3 * (c_q2 * (c_q2 * t103 - t108) - s_q2 * (t106 - s_q2 * t110));
-    let t137 = t72 - inv87 * t120 * t120;
-    let t138 = fma(
+    let t59 = fma(-0.000408, t42, fma(qd[1], d.k2, t6 * d.k1));
+    let t60 = fma(s_q4 * s_q4, d.k8, 0.0016);
+    let inv61 = 1.0 / t60;
+    let t62 = s_q4 * c_q4;
+    let t63 = fma(c_q4 * c_q4, d.k8, 0.0003) - inv61 * d.k24 * t62 * t62;
+    let t64 = 0.032 * (s_q4 * inv61 * t62 * d.k25 - p.m6 * c_q4);
+    let t65 = c_q3 * t64;
+    let t66 = c_q3 * t65;
+    let t67 = c_q4 * (c_q4 * d.k26);
+    let t68 = s_q4 * (s_q4 * d.k27);
+    let t69 = -0.001024 * fma(c_q3 * c_q3 * inv61, t68, s_q3 * s_q3 * t67);
+    let t70 = s_q3 * c_q3;
+    let t71 = s_q3 * t65;
+    let t72 = 0.001024 * (t70 * (t67 - inv61 * t68));
+    let t73 = p.d4 * t72;
+    let t74 = s_q3 * t62;
+    let t75 = d.k29 * t74;
+    let t76 = fma(-0.001024, t75, t73);
+    let t77 = p.d4 * (2.0 * t71 - t76) - t63 * t70;
+    let t78 = s_q3 * (s_q3 * t64);
+    let t79 = c_q3 * t62;
+    let t80 = 0.001024 * (s_q4 * s_q4 * d.k29 - d.k30 * t79);
+    let t81 = -0.001024 * fma(s_q3 * s_q3 * inv61, t68, c_q3 * c_q3 * t67);
+    let t82 = fma(0.001024 * d.k29, t79, p.d4 * t81);
+    let t83 = fma(p.d4, fma(-2.0, t78, t82), fma(s_q3 * s_q3, t63, d.k6)) - p.a3 * t80;
+    let inv84 = 1.0 / t83;
+    let t85 = fma(-2.0 * p.d4, t66, fma(t69, d.k28, fma(c_q3 * c_q3, t63, d.k4)))
+        - t77 * t77 * inv84;
+    let t86 = fma(p.a3, t76 - t71, d.k32);
+    let t87 = fma(p.a3, t66, d.k5) - fma(t77 * inv84, t86, t69 * d.k31);
+    let t88 = s_q2 * t87;
+    let t89 = c_q2 * t87;
+    let t90 = t69 * d.k33 - inv84 * t86 * t86;
+    let t91 = d.k16 + t78 - t82;
+    let t92 = t73 - fma(t77 * inv84, t91, t71);
+    let t93 = fma(inv84 * t86, t91, p.a3 * t72);
+    let t94 = fma(s_q2, t93, c_q2 * t92);
+    let t95 = d.k10 - t80;
+    let t96 = 0.001024 * t74 * d.k30 - t77 * inv84 * t95;
+    let t97 = -0.001024 * t75 - inv84 * t86 * t95;
+    let t98 = c_q2 * t96 - s_q2 * t97;
+    let t99 = fma(c_q2, t98, s_q2 * t94);
+    let t100 = t81 - inv84 * t91 * t91;
+    let t101 = t62 * d.k26;
+    let t102 = -0.001024 * c_q3 * t101 - inv84 * t91 * t95;
+    let t103 = c_q2 * t102;
+    let t104 = fma(s_q2, t100, t103);
+    let t105 = s_q2 * t102;
+    let t106 = s_q4 * (s_q4 * d.k26);
+    let t107 = -0.001024 * t106 - inv84 * t95 * t95;
+    let t108 = fma(c_q2, t107, t105);
+    let t109 = fma(c_q2, t108, s_q2 * t104);
+    let t110 = fma(p.a2, t99, d.k2) - t109 * d.k35;
+    let t111 = fma(t109, d.k36, d.k3);
+    let inv112 = 1.0 / t111;
+    let t113 = fma(-2.0 * p.d3, t99, fma(t109, d.k34, fma(c_q2, c_q2 * t85 - t88, d.k1)))
+        - fma(t110 * t110, inv112, s_q2 * (t89 - s_q2 * t90));
+    let t114 = fma(s_q2, t85, t89);
+    let t115 = fma(c_q2, t90, t88);
+    let t116 = c_q2 * t94 - s_q2 * t98;
+    let t117 = t71 - t76;
+    let t118 = fma(p.d4, t69, d.k7) - fma(t77 * inv84, t117, t66);
+    let t119 = d.k37 - fma(inv84 * t86, t117, p.a3 * t69);
+    let t120 = s_q2 * t92 - c_q2 * t93;
+    let t121 = fma(c_q2, t97, s_q2 * t96);
+    let t122 = fma(c_q2, t121, s_q2 * t120);
+    let t123 = c_q2 * t104 - s_q2 * t108;
+    let t124 = p.d3 * t123;
+    let t125 = t72 - inv84 * t91 * t117;
+    let t126 = 0.001024 * s_q3 * t101 - inv84 * t95 * t117;
+    let t127 = fma(c_q2, t126, s_q2 * t125);
+    let t128 = p.a2 * t127 - t124;
+    let t129 = fma(d.k35, t123, fma(p.a2, t122, d.k38)) - d.k36 * t127;
+    let t130 = fma(p.d3, t116 + t128 - t122, fma(c_q2, t114, d.k39))
+        - fma(t110 * inv112, t129, fma(p.a2, c_q2 * t118 - s_q2 * t119, s_q2 * t115));
+    let t131 = c_q2 * t120 - s_q2 * t121;
+    let t132 = c_q2 * t125 - s_q2 * t126;
+    let t133 = p.a2 * t132
+        - p.d3 * (c_q2 * (c_q2 * t100 - t105) - s_q2 * (t103 - s_q2 * t107));
+    let t134 = t69 - inv84 * t117 * t117;
+    let t135 = fma(
         2.0,
-        p.d3 * t134 - p.a2 * fma(c_q2, t122, s_q2 * t121),
-        fma(p.a2, p.a2 * t137 - p.d3 * t135, fma(c_q2, t118, s_q2 * t117)),
-    ) - fma(inv115 * t132, t132, p.d3 * t136);
-    let t139 = fma(
+        p.d3 * t131 - p.a2 * fma(c_q2, t119, s_q2 * t118),
+        fma(p.a2, p.a2 * t134 - p.d3 * t132, fma(c_q2, t115, s_q2 * t114)),
+    ) - fma(inv112 * t129, t129, p.d3 * t133);
+    let t136 = fma(
         c_q1,
-        fma(c_q1, t138, s_q1 * t133),
-        fma(s_q1, fma(c_q1, t133, s_q1 * t116), d.k0),
+        fma(c_q1, t135, s_q1 * t130),
+        fma(s_q1, fma(c_q1, t130, s_q1 * t113), d.k0),
     );
-    let inv140 = 1.0 / t139;
-    let t141 = -0.00004 * (t39 * t46 - t40 * t45) - t35 * fma(qd[4], d.k8, t56);
-    let t142 = t34 * t56 - fma(t36, t57, tau[5]);
-    let t143 = fma(c_q4, t142, fma(s_q4, t141, fma(0.0003 * t22, t23, tau[3])));
-    let t144 = d.k8 * t65;
-    let t145 = fma(-0.0016 * t23, t30, fma(t50, t67, c_q4 * t141))
-        - fma(inv64 * t143, t144, fma(t31, t66, s_q4 * t142));
-    let t146 = fma(-0.00004, fma(t39, t45, t40 * t46), fma(t35, t57, tau[4]));
-    let t147 = 0.032 * (t146 * d.k40 - t34 * t44);
-    let t148 = fma(0.001024, t49 * t70 - t28 * t104, c_q4 * t147) - s_q4 * t51;
-    let t149 = p.m6 * s_q4;
-    let t150 = fma(
-        -0.001024 * t50 * inv64,
-        t71,
-        0.032 * fma(t44, t36 + qd[4], inv64 * t143 * t149),
-    ) - t31 * t67;
-    let t151 = fma(c_q3, t150, s_q3 * t148);
-    let t152 = fma(0.001024, t49 * t104 - t28 * t109, fma(s_q4, t147, c_q4 * t51));
-    let t153 = c_q3 * t148 - s_q3 * t150;
-    let t154 = fma(p.a3, t152, fma(t11, t58, tau[2]))
-        - fma(s_q3, t145, fma(t10, t55, fma(p.d4, t153, c_q3 * t52)));
-    let t155 = fma(t19, t90, fma(c_q3, t145, t17 * t55))
+    let inv137 = 1.0 / t136;
+    let t138 = -0.00004 * (t39 * t46 - t40 * t45) - fma(qd[4], t57, t35 * t36 * d.k9);
+    let t139 = t56 * (d.k9 - d.k8) - tau[5];
+    let t140 = fma(c_q4, t139, fma(s_q4, t138, fma(0.0003 * t22, t23, tau[3])));
+    let t141 = d.k8 * t62;
+    let t142 = fma(-0.0016 * t23, t30, fma(t50, t64, c_q4 * t138))
+        - fma(inv61 * t140, t141, fma(t31, t63, s_q4 * t139));
+    let t143 = fma(-0.00004, fma(t39, t45, t40 * t46), fma(t34, t57, tau[4]));
+    let t144 = 0.032 * (t143 * d.k40 - t34 * t44);
+    let t145 = fma(0.001024, t49 * t67 - t28 * t101, c_q4 * t144) - s_q4 * t51;
+    let t146 = p.m6 * s_q4;
+    let t147 = fma(
+        -0.001024 * t50 * inv61,
+        t68,
+        0.032 * fma(t44, t36 + qd[4], inv61 * t140 * t146),
+    ) - t31 * t64;
+    let t148 = fma(c_q3, t147, s_q3 * t145);
+    let t149 = fma(0.001024, t49 * t101 - t28 * t106, fma(s_q4, t144, c_q4 * t51));
+    let t150 = c_q3 * t145 - s_q3 * t147;
+    let t151 = fma(p.a3, t149, fma(t11, t58, tau[2]))
+        - fma(s_q3, t142, fma(t10, t55, fma(p.d4, t150, c_q3 * t52)));
+    let t152 = fma(t19, t87, fma(c_q3, t142, t17 * t55))
         - fma(
-            t80 * inv87,
-            t154,
+            t77 * inv84,
+            t151,
             fma(
                 t18,
-                t88,
+                t85,
                 fma(
                     t16,
-                    t121,
+                    t118,
                     fma(
                         t48,
-                        t99,
-                        fma(t47, t95, fma(t11, t54, fma(s_q3, t52, p.d4 * t151))),
+                        t96,
+                        fma(t47, t92, fma(t11, t54, fma(s_q3, t52, p.d4 * t148))),
                     ),
                 ),
             ),
         );
-    let t156 = fma(t47, t96, fma(p.a3, t151, fma(t19, t93, t10 * t54)))
+    let t153 = fma(t47, t93, fma(p.a3, t148, fma(t19, t90, t10 * t54)))
         - fma(
-            inv87 * t89,
-            t154,
-            fma(t18, t90, fma(t16, t122, fma(t48, t100, fma(t17, t58, tau[3])))),
+            inv84 * t86,
+            t151,
+            fma(t18, t87, fma(t16, t119, fma(t48, t97, fma(t17, t58, tau[3])))),
         );
-    let t157 = fma(t17, t60, t153)
+    let t154 = t10 * d.k7 - t11 * d.k10;
+    let t155 = t17 * d.k10;
+    let t156 = fma(t17, t155, t150)
         - fma(
-            inv87 * t94,
-            t154,
+            inv84 * t91,
+            t151,
             fma(
                 t18,
-                t95,
-                fma(t16, t128, fma(t48, t105, fma(t47, t103, fma(t11, t59, t19 * t96)))),
+                t92,
+                fma(t16, t125, fma(t48, t102, fma(t47, t100, fma(t11, t154, t19 * t93)))),
             ),
         );
-    let t158 = fma(t19, t100, fma(t10, t59, fma(t17, t61, t152)))
+    let t157 = t17 * d.k7;
+    let t158 = fma(t19, t97, fma(t10, t154, fma(t17, t157, t149)))
         - fma(
-            inv87 * t98,
-            t154,
-            fma(t18, t99, fma(t16, t129, fma(t48, t110, t47 * t105))),
+            inv84 * t95,
+            t151,
+            fma(t18, t96, fma(t16, t126, fma(t48, t107, t47 * t102))),
         );
-    let t159 = fma(c_q2, t158, s_q2 * t157);
-    let t160 = fma(p.a2, t159, fma(t4, t62, tau[1])) - fma(t6, t43, tau[2]);
-    let t161 = fma(p.a2, t126, d.k41);
-    let t162 = fma(p.a2, t112, d.k42);
+    let t159 = fma(c_q2, t158, s_q2 * t156);
+    let t160 = fma(p.a2, t159, fma(t4, t59, tau[1])) - fma(t6, t43, tau[2]);
+    let t161 = fma(p.a2, t123, d.k41);
+    let t162 = fma(p.a2, t109, d.k42);
     let t163 = fma(
         c_q1,
         fma(
             t7,
-            t138,
+            t135,
             fma(
                 p.d3,
-                c_q2 * t157 - s_q2 * t158,
-                fma(c_q2, t156, fma(s_q2, t155, t6 * t53)),
+                c_q2 * t156 - s_q2 * t158,
+                fma(c_q2, t153, fma(s_q2, t152, t6 * t53)),
             ),
         )
             - fma(
-                inv115 * t132,
+                inv112 * t129,
                 t160,
                 fma(
                     t5,
-                    t133,
+                    t130,
                     fma(
                         p.a2,
-                        t19 * t122
+                        t19 * t119
                             - fma(
-                                inv87 * t120,
-                                t154,
+                                inv84 * t117,
+                                t151,
                                 fma(
                                     t18,
-                                    t121,
+                                    t118,
                                     fma(
                                         t16,
-                                        t137,
+                                        t134,
                                         fma(
                                             t48,
-                                            t129,
-                                            fma(t47, t128, fma(t11, t61, fma(t10, t60, t151))),
+                                            t126,
+                                            fma(t47, t125, fma(t11, t157, fma(t10, t155, t148))),
                                         ),
                                     ),
                                 ),
                             ),
-                        qd[1] * t62,
+                        qd[1] * t59,
                     ),
                 ),
             ),
         fma(
             s_q1,
-            fma(t7, t133, fma(c_q2, t155, qd[1] * t43))
+            fma(t7, t130, fma(c_q2, t152, qd[1] * t43))
                 - fma(
-                    t113 * inv115,
+                    t110 * inv112,
                     t160,
-                    fma(t5, t116, fma(p.d3, t159, fma(s_q2, t156, t4 * t53))),
+                    fma(t5, t113, fma(p.d3, t159, fma(s_q2, t153, t4 * t53))),
                 ),
             tau[0],
         ),
@@ -1489,47 +1473,47 @@ pub fn forward_dynamics_with(
                 c_q1,
                 fma(
                     c_q1,
-                    t125 - fma(inv115 * t132, t162, t131),
-                    s_q1 * (t102 - fma(t113 * inv115, t162, p.d3 * t112)),
+                    t122 - fma(inv112 * t129, t162, t128),
+                    s_q1 * (t99 - fma(t110 * inv112, t162, p.d3 * t109)),
                 ),
                 s_q1
                     * fma(
                         c_q1,
-                        t134 - fma(inv115 * t132, t161, t136),
-                        s_q1 * (t119 - fma(t113 * inv115, t161, t127)),
+                        t131 - fma(inv112 * t129, t161, t133),
+                        s_q1 * (t116 - fma(t110 * inv112, t161, t124)),
                     ),
             );
-    let t164 = fma(s_q1 * inv140, t163, t5);
-    let t165 = c_q1 * inv140 * t163 - t7;
-    let t166 = t160 - fma(t132, t165, fma(t113, t164, fma(t3, t162, t2 * t161)));
-    let t167 = inv115 * t166;
+    let t164 = fma(s_q1 * inv137, t163, t5);
+    let t165 = c_q1 * inv137 * t163 - t7;
+    let t166 = t160 - fma(t129, t165, fma(t110, t164, fma(t3, t162, t2 * t161)));
+    let t167 = inv112 * t166;
     let t168 = fma(p.d3, t165, t2);
-    let t169 = fma(p.a2 * inv115, t166, t3) - p.d3 * t164;
+    let t169 = fma(p.a2 * inv112, t166, t3) - p.d3 * t164;
     let t170 = fma(s_q2, t169, fma(c_q2, t168, t47));
     let t171 = fma(c_q2, t169, t48) - s_q2 * t168;
     let t172 = t16 - p.a2 * t165;
     let t173 = fma(s_q2, t165, fma(c_q2, t164, t18));
     let t174 = c_q2 * t165 - fma(s_q2, t164, t19);
-    let t175 = inv87
-        * (t154
+    let t175 = inv84
+        * (t151
             - fma(
-                t86 * inv115,
+                t83 * inv112,
                 t166,
                 fma(
-                    t89,
+                    t86,
                     t174,
-                    fma(t80, t173, fma(t120, t172, fma(t98, t171, t94 * t170))),
+                    fma(t77, t173, fma(t117, t172, fma(t95, t171, t91 * t170))),
                 ),
             ));
     let t176 = t167 + t175;
     let t177 = t170 - p.d4 * t176;
     let t178 = fma(p.d4, t173, t172) - p.a3 * t174;
     let t179 = fma(c_q3, t173, t31) - s_q3 * t176;
-    let t180 = inv64
-        * (fma(-0.032 * t149, fma(c_q3, t178, fma(s_q3, t177, t50)), t143)
-            - fma(t63, t174, t144 * t179));
+    let t180 = inv61
+        * (fma(-0.032 * t146, fma(c_q3, t178, fma(s_q3, t177, t50)), t140)
+            - fma(t60, t174, t141 * t179));
     [
-        inv140 * t163,
+        inv137 * t163,
         t167,
         t175,
         t180,
@@ -1540,7 +1524,7 @@ pub fn forward_dynamics_with(
                 fma(p.a3, t176, t171) - t28,
                 c_q4 * (fma(c_q3, t177, t49) - s_q3 * t178),
             ),
-            t146,
+            t143,
         ) - d.k9 * fma(c_q3, t176, fma(s_q3, t173, qd[3] * t22))) * d.k43,
         25000.0
             * fma(-0.00004, c_q4 * (t174 + t180) - fma(s_q4, t179, qd[4] * t34), tau[5]),
@@ -1548,13 +1532,13 @@ pub fn forward_dynamics_with(
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 338,
-    add: 125,
+    mul: 340,
+    add: 116,
     div: 0,
     sqrt: 0,
     sin: 6,
     cos: 6,
-    fma: 198,
+    fma: 199,
 };
 ///The Coriolis matrix C(q, q̇): `C q̇ + g = bias` and `Ṁ − 2C` is skew-symmetric,
 ///as passivity-based controllers need (the Christoffel matrix when every velocity
@@ -1577,265 +1561,265 @@ pub fn coriolis_matrix_with(
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t4 = p.a2 * qd[1];
-    let t5 = qd[0] * s_q1;
-    let t6 = p.d3 * t5;
-    let t7 = qd[1] + qd[2];
+    let t4 = qd[1] + qd[2];
     let s_q3 = libm::Libm::<Real>::sin(q[3]);
     let c_q3 = libm::Libm::<Real>::cos(q[3]);
-    let t10 = p.d4 * t7;
-    let t11 = p.a3 * t7;
+    let t7 = p.d4 * t4;
+    let t8 = p.a3 * t4;
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
     let c_q4 = libm::Libm::<Real>::cos(q[4]);
     let s_q5 = libm::Libm::<Real>::sin(q[5]);
     let c_q5 = libm::Libm::<Real>::cos(q[5]);
-    let t16 = p.m2 * c_q1;
-    let t17 = s_q3 * c_q4;
-    let t18 = fma(c_q3, s_q5, c_q5 * t17);
-    let t19 = s_q5 * t17 - c_q3 * c_q5;
-    let t20 = p.m2 * qd[1];
-    let t21 = p.m2 * t5;
-    let t22 = qd[0] * c_q1;
-    let t23 = p.m2 * t22;
-    let t24 = -0.2989010989010989 * t21 - t20;
-    let t25 = s_q1 * t20;
-    let t26 = fma(-2.0 * p.d3 * c_q1, t22, s_q1 * (t4 + t4 - (t6 + t6)));
-    let t27 = s_q3 * s_q4;
-    let t28 = -2.0 * fma(c_q2, t4, t11);
-    let t29 = q[1] + q[2];
-    let t30 = libm::Libm::<Real>::sin(t29);
-    let t31 = qd[0] * t30;
-    let t32 = libm::Libm::<Real>::cos(t29);
-    let t33 = qd[0] * t32;
-    let t34 = c_q3 * t31 - t7 * s_q3;
-    let t35 = fma(s_q3, t31, t7 * c_q3);
-    let t36 = p.d4 * t31 - p.a3 * t33;
-    let t37 = qd[3] + t33;
-    let t38 = fma(s_q4, t37, c_q4 * t34);
-    let t39 = c_q4 * t37 - s_q4 * t34;
-    let t40 = qd[4] + t35;
-    let t41 = c_q5 * t38 - s_q5 * t40;
-    let t42 = -fma(c_q5, t40, s_q5 * t38);
-    let t43 = qd[5] + t39;
-    let t44 = c_q3 * t30;
-    let t45 = fma(s_q4, t32, c_q4 * t44);
-    let t46 = c_q4 * t32 - s_q4 * t44;
-    let t47 = s_q3 * t30;
-    let t48 = c_q5 * t45 - s_q5 * t47;
-    let t49 = fma(c_q5, t47, s_q5 * t45);
-    let t50 = p.m3 * t32;
-    let t51 = t32 * (qd[2] + qd[1]);
-    let t52 = -(t30 * (qd[2] + qd[1]));
-    let t53 = c_q3 * t51 - qd[3] * t47;
-    let t54 = c_q5 * t43;
-    let t55 = c_q5 * t42;
-    let t56 = s_q5 * t43;
-    let t57 = s_q5 * t41;
-    let t58 = fma(s_q4, t52, fma(c_q4, t53, qd[4] * t46));
-    let t59 = p.d4 * t30 - p.a3 * t32;
-    let t60 = p.a2 * c_q1;
-    let t61 = fma(t33, fma(-2.0, t60, t59), t32 * t36);
-    let t62 = fma(p.d4, t51, fma(t10, t32, fma(t11, t30, t26))) - p.a3 * t52;
-    let t63 = c_q4 * t52 - fma(s_q4, t53, qd[4] * t45);
-    let t64 = s_q5 * t42;
-    let t65 = c_q5 * t41;
-    let t66 = fma(s_q3, t51, qd[3] * t44);
-    let t67 = p.m6 * t40;
-    let t68 = p.m6 * t38;
-    let t69 = -0.064 * fma(t45, t68, t47 * t67);
-    let t70 = p.m6 * t39;
-    let t71 = 0.032 * (fma(t46, t68, t45 * t70) - p.m6 * t66);
-    let t72 = c_q4 * t71 - s_q4 * t69;
-    let t73 = -0.032 * fma(p.m6, t58, fma(t47, t70, t46 * t67));
-    let t74 = fma(c_q3, t73, s_q3 * t72);
-    let t75 = fma(s_q4, t71, c_q4 * t69);
-    let t76 = c_q3 * t72 - s_q3 * t73;
-    let t77 = c_q3 * (t33 - qd[3]);
-    let t78 = fma(c_q4, t77, qd[4] * t27) - s_q4 * t31;
-    let t79 = 2.0 * fma(p.d4, t33, p.a3 * t31);
-    let t80 = fma(2.0 * p.a2, t5, t79);
-    let t81 = qd[4] * t17 - fma(c_q4, t31, s_q4 * t77);
-    let t82 = s_q3 * (t33 - qd[3]);
-    let t83 = p.m6 * fma(c_q4, c_q3 * t28 - s_q3 * t80, s_q4 * 2.0 * (s_q2 * t4 - t10));
-    let t84 = c_q3 * t67;
-    let t85 = 0.064 * (t17 * t68 - t84);
-    let t86 = 0.032 * (t27 * t68 - fma(p.m6, t82, t17 * t70));
-    let t87 = c_q4 * t86 - s_q4 * t85;
-    let t88 = t27 * t67;
-    let t89 = c_q3 * t70;
-    let t90 = -0.032 * fma(p.m6, t78, t88 + t89);
-    let t91 = fma(c_q3, t90, s_q3 * t87);
-    let t92 = fma(s_q4, t86, c_q4 * t85);
-    let t93 = c_q3 * t87 - s_q3 * t90;
-    let t94 = 0.00002 * t81;
-    let t95 = p.m6 * fma(-2.0 * t10, s_q4, c_q4 * (-2.0 * c_q3 * t11 - s_q3 * t79));
-    let t96 = s_q4 * s_q5;
-    let t97 = t54 * t96;
-    let t98 = c_q4 * (qd[4] - t35);
-    let t99 = s_q4 * (qd[4] - t35);
-    let t100 = c_q5 * t54;
-    let t101 = s_q4 * t68;
-    let t102 = 0.032 * (fma(c_q4, t68, s_q4 * t70) - p.m6 * t34);
-    let t103 = fma(c_q4, t102, 0.064 * s_q4 * t101);
-    let t104 = c_q4 * t67;
-    let t105 = -0.032 * fma(p.m6, t98, t104);
-    let t106 = fma(c_q3, t105, s_q3 * t103);
-    let t107 = c_q3 * t103 - s_q3 * t105;
-    let t108 = fma(-0.064 * c_q4, t101, s_q4 * t102);
-    let t109 = fma(c_q2, t108, s_q2 * t107);
-    let t110 = t38;
-    let t111 = 0.064 * (t89 - t88);
-    let t112 = 0.064 * fma(s_q3, t70, s_q4 * t84);
-    let t113 = fma(-0.064 * c_q2, t104, s_q2 * t112);
-    let t114 = 0.00004 * (t55 + t57);
-    let t115 = 0.00004 * (t64 - t65);
-    let t116 = c_q3 * c_q4 * t114 - s_q3 * t115;
-    let t117 = s_q4 * t114;
-    let t118 = -0.5 * fma(c_q3, t115, t17 * t114);
-    let t119 = fma(-0.001365, t23, fma(qd[1], d.k3, t5 * d.k2));
-    let t120 = t5 * d.k1;
-    let t121 = fma(-0.000408, t23, qd[1] * d.k2);
-    let t122 = fma(-0.000987 * p.m3, t33, t7 * d.k6);
-    let t123 = t31 * d.k5;
-    let t124 = fma(-0.000987 * p.m3, t7, t123);
-    let t125 = t31 * d.k4;
-    let t126 = t33 * d.k5;
-    let t127 = t31 * d.k7 - t33 * d.k10;
-    let t128 = fma(-0.001365, t16, s_q1 * d.k2);
-    let t129 = c_q1 * qd[1];
-    let t130 = t7 * t30;
-    let t131 = t40 * d.k9;
-    let t132 = t39 * d.k9;
-    let t133 = fma(
-        t58,
+    let t13 = p.m2 * c_q1;
+    let t14 = s_q3 * c_q4;
+    let t15 = fma(c_q3, s_q5, c_q5 * t14);
+    let t16 = s_q5 * t14 - c_q3 * c_q5;
+    let t17 = p.m2 * qd[1];
+    let t18 = qd[0] * s_q1;
+    let t19 = p.m2 * t18;
+    let t20 = qd[0] * c_q1;
+    let t21 = p.m2 * t20;
+    let t22 = -0.2989010989010989 * t19 - t17;
+    let t23 = s_q1 * t17;
+    let t24 = p.a2 * qd[1];
+    let t25 = fma(p.d3 * -2.0, fma(c_q1, t20, s_q1 * t18), 2.0 * s_q1 * t24);
+    let t26 = s_q3 * s_q4;
+    let t27 = -2.0 * fma(c_q2, t24, t8);
+    let t28 = q[1] + q[2];
+    let t29 = libm::Libm::<Real>::sin(t28);
+    let t30 = qd[0] * t29;
+    let t31 = libm::Libm::<Real>::cos(t28);
+    let t32 = qd[0] * t31;
+    let t33 = c_q3 * t30 - t4 * s_q3;
+    let t34 = fma(s_q3, t30, t4 * c_q3);
+    let t35 = qd[3] + t32;
+    let t36 = fma(s_q4, t35, c_q4 * t33);
+    let t37 = c_q4 * t35 - s_q4 * t33;
+    let t38 = qd[4] + t34;
+    let t39 = c_q5 * t36 - s_q5 * t38;
+    let t40 = -fma(c_q5, t38, s_q5 * t36);
+    let t41 = qd[5] + t37;
+    let t42 = c_q3 * t29;
+    let t43 = fma(s_q4, t31, c_q4 * t42);
+    let t44 = c_q4 * t31 - s_q4 * t42;
+    let t45 = s_q3 * t29;
+    let t46 = c_q5 * t43 - s_q5 * t45;
+    let t47 = fma(c_q5, t45, s_q5 * t43);
+    let t48 = t31 * t32;
+    let t49 = t31 * (qd[2] + qd[1]);
+    let t50 = -(t29 * (qd[2] + qd[1]));
+    let t51 = c_q3 * t49 - qd[3] * t45;
+    let t52 = c_q4 * t50 - fma(s_q4, t51, qd[4] * t43);
+    let t53 = c_q5 * t41;
+    let t54 = c_q5 * t40;
+    let t55 = s_q5 * t41;
+    let t56 = s_q5 * t39;
+    let t57 = fma(c_q4, t51, fma(qd[4], t44, s_q4 * t50));
+    let t58 = t30 * t31;
+    let t59 = p.a2 * c_q1;
+    let t60 = 2.0 * (p.d4 * t58 - fma(t32, t59, p.a3 * t48));
+    let t61 = t4 * t29;
+    let t62 = t61 - t50;
+    let t63 = fma(t4, t31, t49);
+    let t64 = fma(p.d4, t63, fma(p.a3, t62, t25));
+    let t65 = s_q5 * t40;
+    let t66 = c_q5 * t39;
+    let t67 = fma(s_q3, t49, qd[3] * t42);
+    let t68 = t29 * t30;
+    let t69 = -2.0 * fma(t38, t45, t36 * t43);
+    let t70 = p.m6 * s_q4;
+    let t71 = fma(t36, t44, t37 * t43) - t67;
+    let t72 = p.m6 * c_q4;
+    let t73 = 0.032 * (t71 * t72 - t69 * t70);
+    let t74 = fma(t37, t45, fma(t38, t44, t57));
+    let t75 = p.m6 * c_q3;
+    let t76 = 0.032 * t74 * t75 - s_q3 * t73;
+    let t77 = p.m6 * s_q3;
+    let t78 = 0.032 * fma(t70, t71, t69 * t72);
+    let t79 = fma(0.032 * t74, t77, c_q3 * t73);
+    let t80 = c_q3 * (t32 - qd[3]);
+    let t81 = qd[4] * t14 - fma(c_q4, t30, s_q4 * t80);
+    let t82 = fma(c_q4, t80, qd[4] * t26) - s_q4 * t30;
+    let t83 = 2.0 * fma(p.d4, t32, p.a3 * t30);
+    let t84 = fma(2.0 * p.a2, t18, t83);
+    let t85 = s_q3 * (t32 - qd[3]);
+    let t86 = p.m6 * fma(c_q4, c_q3 * t27 - s_q3 * t84, s_q4 * 2.0 * (s_q2 * t24 - t7));
+    let t87 = c_q3 * t38;
+    let t88 = 2.0 * (t14 * t36 - t87);
+    let t89 = t26 * t36 - fma(t14, t37, t85);
+    let t90 = 0.032 * (t72 * t89 - t70 * t88);
+    let t91 = t26 * t38;
+    let t92 = fma(c_q3, t37, t82 + t91);
+    let t93 = 0.032 * t75 * t92 - s_q3 * t90;
+    let t94 = 0.032 * fma(t70, t89, t72 * t88);
+    let t95 = fma(0.032 * t77, t92, c_q3 * t90);
+    let t96 = 0.00002 * t81;
+    let t97 = p.m6 * fma(-2.0 * t7, s_q4, c_q4 * (-2.0 * c_q3 * t8 - s_q3 * t83));
+    let t98 = s_q4 * (qd[4] - t34);
+    let t99 = s_q4 * s_q5;
+    let t100 = t53 * t99;
+    let t101 = c_q4 * (qd[4] - t34);
+    let t102 = c_q5 * t53;
+    let t103 = c_q4 * t36;
+    let t104 = fma(s_q4, t37, t103) - t33;
+    let t105 = fma(0.032 * t72, t104, 0.064 * s_q4 * t36 * t70);
+    let t106 = c_q4 * t38;
+    let t107 = t101 + t106;
+    let t108 = 0.032 * t75 * t107 - s_q3 * t105;
+    let t109 = fma(0.032 * t77, t107, c_q3 * t105);
+    let t110 = t70 * fma(-0.064, t103, 0.032 * t104);
+    let t111 = fma(c_q2, t110, s_q2 * t109);
+    let t112 = t36;
+    let t113 = 2.0 * t37;
+    let t114 = fma(-0.064 * p.m6, t91, 0.032 * t75 * t113);
+    let t115 = fma(0.032 * t77, t113, 0.064 * t70 * t87);
+    let t116 = t38 * t72;
+    let t117 = fma(-0.064 * c_q2, t116, s_q2 * t115);
+    let t118 = 0.00004 * (t54 + t56);
+    let t119 = 0.00004 * (t65 - t66);
+    let t120 = c_q3 * c_q4 * t118 - s_q3 * t119;
+    let t121 = s_q4 * t118;
+    let t122 = -0.5 * fma(c_q3, t119, t14 * t118);
+    let t123 = fma(-0.001365, t21, fma(qd[1], d.k3, t18 * d.k2));
+    let t124 = t18 * d.k1;
+    let t125 = fma(-0.000408, t21, qd[1] * d.k2);
+    let t126 = fma(-0.000987 * p.m3, t32, t4 * d.k6);
+    let t127 = fma(-0.000987 * p.m3, t4, t30 * d.k5);
+    let t128 = t30 * d.k4;
+    let t129 = t32 * d.k5;
+    let t130 = fma(-0.001365, t13, s_q1 * d.k2);
+    let t131 = c_q1 * qd[1];
+    let t132 = t38 * d.k8;
+    let t133 = t36 * d.k8;
+    let t134 = t38 * d.k9;
+    let t135 = t36 * d.k9;
+    let t136 = fma(t45, t133 - t135, fma(t43, t132 - t134, 0.00004 * t52));
+    let t137 = t37 * d.k9;
+    let t138 = fma(
+        t57,
         d.k8,
         fma(
-            t47,
-            t132,
+            t45,
+            t137,
             fma(
-                t46,
-                t131,
+                t44,
+                t134,
                 fma(
                     0.032 * p.m6,
-                    fma(c_q3, t62, s_q3 * t61),
-                    0.00004 * (fma(t46, t55 + t57, t48 * t56) - t49 * t54),
+                    fma(c_q3, t64, s_q3 * t60),
+                    0.00004 * (fma(t44, t54 + t56, t46 * t55) - t47 * t53),
                 ),
             ),
         ),
     );
-    let t134 = t40 * d.k8;
-    let t135 = t38 * d.k8;
-    let t136 = t38 * d.k9;
-    let t137 = fma(t47, t135 - t136, fma(t45, t134 - t131, 0.00004 * t63));
-    let t138 = fma(-0.0016, fma(t37, t47, t32 * t35), fma(c_q4, t133, 0.0003 * t53))
-        - s_q4 * t137;
-    let t139 = t39 * d.k8;
-    let t140 = fma(
+    let t139 = fma(-0.0016, fma(t35, t45, t31 * t34), fma(c_q4, t138, 0.0003 * t51))
+        - s_q4 * t136;
+    let t140 = t37 * d.k8;
+    let t141 = fma(
         -0.032 * p.m6,
-        fma(s_q4, t31 * (2.0 * t60 - t59) - t30 * t36, c_q4 * (c_q3 * t61 - s_q3 * t62)),
-        fma(-0.00004, t46 * (t64 - t65) - fma(t48, t54, t49 * t56), t66 * d.k9),
-    ) - fma(t45, t139, t46 * t135);
-    let t141 = -0.0013 * fma(t32, t34, t37 * t44) - t140;
-    let t142 = fma(
-        -0.000987 * t33,
-        t50,
+        fma(
+            s_q4 * 2.0,
+            fma(t30, t59, p.a3 * t58) - p.d4 * t68,
+            c_q4 * (c_q3 * t60 - s_q3 * t64),
+        ),
+        fma(-0.00004, t44 * (t65 - t66) - fma(t46, t53, t47 * t55), t67 * d.k9),
+    ) - fma(t43, t140, t44 * t133);
+    let t142 = -0.0013 * fma(t31, t33, t35 * t42) - t141;
+    let t143 = fma(
+        -0.000987 * p.m3,
+        t48,
         fma(
             d.k5,
-            t52 - t130,
-            fma(c_q3, t138, fma(t51, d.k4, fma(t32, t122, t26 * d.k7))),
+            t50 - t61,
+            fma(c_q3, t139, fma(t49, d.k4, fma(t31, t126, fma(t25, d.k7, p.d4 * t76)))),
         ),
-    ) - fma(s_q3, t141, p.d4 * t74);
-    let t143 = fma(t32, d.k5, t30 * d.k4);
-    let t144 = fma(
-        0.0003,
-        fma(t34, t47, t35 * t44),
-        fma(c_q4, t137, fma(s_q4, t133, 0.0016 * t52)),
-    );
+    ) - s_q3 * t142;
+    let t144 = fma(t31, d.k5, t29 * d.k4);
     let t145 = fma(
-        p.a3,
-        t74,
-        fma(t51, d.k5, fma(t7, t143, fma(0.000987 * t31, t50, t144))),
-    ) - fma(t30, t122, t26 * d.k10);
-    let t146 = t30 * d.k7 - t32 * d.k10;
-    let t147 = fma(t33, t146, fma(t32, t127, t76));
-    let t148 = t75 - fma(t31, t146, t30 * t127);
+        0.0003,
+        fma(t33, t45, t34 * t42),
+        fma(s_q4, t138, fma(c_q4, t136, 0.0016 * t50)),
+    );
+    let t146 = fma(t49, d.k5, fma(t4, t144, fma(0.000987 * p.m3, t58, t145)))
+        - fma(t29, t126, fma(t25, d.k10, p.a3 * t76));
+    let t147 = fma(2.0, t58 * d.k7 - t48 * d.k10, t79);
+    let t148 = fma(2.0, t58 * d.k10 - t68 * d.k7, t78);
     let t149 = fma(c_q2, t148, s_q2 * t147);
-    let t150 = fma(-0.000408, t16, s_q1 * d.k1);
-    let t151 = t7 * d.k7;
+    let t150 = fma(-0.000408, t13, s_q1 * d.k1);
+    let t151 = fma(t14, t134 - t132, fma(c_q3, t133 - t135, 0.00004 * t81));
     let t152 = fma(
         0.00004,
-        fma(t27, t55 + t57, t19 * t54) - t18 * t56,
-        fma(t78, d.k8, fma(c_q3, t132, t27 * t131)),
+        fma(t26, t54 + t56, t16 * t53) - t15 * t55,
+        fma(t82, d.k8, fma(c_q3, t137, t26 * t134)),
     );
-    let t153 = fma(0.032 * p.m6, fma(c_q3, t80, s_q3 * t28), t152);
-    let t154 = fma(t17, t131 - t134, fma(c_q3, t135 - t136, 0.00004 * t81));
-    let t155 = fma(-0.0016 * c_q3, t37, 0.0003 * t77) - s_q4 * t154;
-    let t156 = fma(c_q4, t153, t155);
-    let t157 = fma(
+    let t153 = fma(0.032 * p.m6, fma(c_q3, t84, s_q3 * t27), t152);
+    let t154 = fma(-0.0016 * c_q3, t35, 0.0003 * t80) - s_q4 * t151;
+    let t155 = fma(c_q4, t153, t154);
+    let t156 = fma(
         -0.00004,
-        fma(t18, t54, fma(t27, t64 - t65, t19 * t56)),
-        fma(t82, d.k9, t17 * t139),
-    ) - t27 * t135;
-    let t158 = 0.0013 * s_q3 * t37 - t157;
-    let t159 = fma(0.032, t83, t158);
-    let t160 = fma(-2.0, t124, t33 * (d.k6 + d.k4)) - p.d4 * t91;
-    let t161 = fma(c_q3, t156, fma(2.0 * t5, d.k13, t160)) - s_q3 * t159;
-    let t162 = fma(-0.0003, s_q3 * t35 - c_q3 * t34, fma(-0.0016, t31, c_q4 * t154));
-    let t163 = fma(s_q4, t153, t162);
-    let t164 = fma(p.a3, t91, fma(2.0, t126, t125)) - t31 * d.k6;
-    let t165 = fma(-2.0 * t5, d.k14, t163 + t164);
-    let t166 = fma(-2.0 * t7, d.k10, t93);
-    let t167 = fma(-2.0, t151, t92);
-    let t168 = fma(c_q2, t167, s_q2 * t166);
-    let t169 = p.d3 * t168;
-    let t170 = p.d3 * (c_q2 * t166 - s_q2 * t167)
-        - p.a2 * (2.0 * fma(t33, d.k7, t31 * d.k10) - t91);
-    let t171 = fma(0.032 * p.m6, fma(-2.0 * s_q3, t11, c_q3 * t79), t152);
-    let t172 = fma(c_q4, t171, t155);
-    let t173 = fma(0.032, t95, t158);
-    let t174 = fma(c_q3, t172, t160) - s_q3 * t173;
-    let t175 = fma(s_q4, t171, t162);
-    let t176 = t164 + t175;
+        fma(t15, t53, fma(t26, t65 - t66, t16 * t55)),
+        fma(t85, d.k9, t14 * t140),
+    ) - t26 * t133;
+    let t157 = 0.0013 * s_q3 * t35 - t156;
+    let t158 = fma(0.032, t86, t157);
+    let t159 = fma(-2.0, t127, fma(t32, d.k6 + d.k4, p.d4 * t93));
+    let t160 = fma(c_q3, t155, fma(2.0 * t18, d.k13, t159)) - s_q3 * t158;
+    let t161 = fma(-0.0003, s_q3 * t34 - c_q3 * t33, fma(-0.0016, t30, c_q4 * t151));
+    let t162 = fma(s_q4, t153, t161);
+    let t163 = fma(2.0, t129, t128) - fma(t30, d.k6, p.a3 * t93);
+    let t164 = fma(-2.0 * t18, d.k14, t162 + t163);
+    let t165 = fma(-2.0 * t4, d.k10, t95);
+    let t166 = fma(-2.0 * t4, d.k7, t94);
+    let t167 = fma(c_q2, t166, s_q2 * t165);
+    let t168 = p.d3 * t167;
+    let t169 = p.d3 * (c_q2 * t165 - s_q2 * t166)
+        - p.a2 * fma(2.0, fma(t32, d.k7, t30 * d.k10), t93);
+    let t170 = fma(0.032 * p.m6, fma(-2.0 * s_q3, t8, c_q3 * t83), t152);
+    let t171 = fma(c_q4, t170, t154);
+    let t172 = fma(0.032, t97, t157);
+    let t173 = fma(c_q3, t171, t159) - s_q3 * t172;
+    let t174 = fma(s_q4, t170, t161);
+    let t175 = t163 + t174;
+    let t176 = fma(-0.00004, t98, s_q4 * (t132 - t134));
     let t177 = fma(
-        t98,
+        t101,
         d.k8,
-        fma(c_q4, t131, 0.00004 * (fma(c_q4, t55 + t57, t97) - t97)),
+        fma(c_q4, t134, 0.00004 * (fma(c_q4, t54 + t56, t100) - t100)),
     );
-    let t178 = fma(-0.00004, t99, s_q4 * (t134 - t131));
-    let t179 = fma(-0.0019, t35, c_q4 * t177) - s_q4 * t178;
-    let t180 = fma(-0.00004, c_q4 * (t64 - t65) - fma(s_q4, t100, t56 * t96), t34 * d.k9)
-        - fma(c_q4, t135, s_q4 * t139);
-    let t181 = -0.0013 * t34 - t180;
-    let t182 = c_q3 * t179 - fma(s_q3, t181, p.d4 * t106);
-    let t183 = fma(c_q4, t178, s_q4 * t177);
-    let t184 = fma(p.a3, t106, t183);
-    let t185 = fma(-0.00004, fma(s_q5, t56, t100), t132 + t139);
-    let t186 = fma(-0.00004, t110, t135) - t136;
-    let t187 = c_q4 * t185 - s_q4 * t186;
-    let t188 = fma(c_q3, t187, p.d4 * t111);
-    let t189 = fma(c_q4, t186, s_q4 * t185);
-    let t190 = t189 - p.a3 * t111;
-    let t191 = fma(
+    let t178 = fma(-0.0019, t34, c_q4 * t177) - s_q4 * t176;
+    let t179 = fma(-0.00004, c_q4 * (t65 - t66) - fma(s_q4, t102, t55 * t99), t33 * d.k9)
+        - fma(c_q4, t133, s_q4 * t140);
+    let t180 = -0.0013 * t33 - t179;
+    let t181 = fma(c_q3, t178, p.d4 * t108) - s_q3 * t180;
+    let t182 = fma(s_q4, t177, c_q4 * t176);
+    let t183 = t182 - p.a3 * t108;
+    let t184 = fma(-0.00004, t112, t133) - t135;
+    let t185 = fma(-0.00004, fma(s_q5, t55, t102), t137 + t140);
+    let t186 = c_q4 * t185 - s_q4 * t184;
+    let t187 = fma(c_q3, t186, p.d4 * t114);
+    let t188 = fma(s_q4, t185, c_q4 * t184);
+    let t189 = t188 - p.a3 * t114;
+    let t190 = fma(
         -0.000987 * p.m3,
-        t52,
+        t50,
         fma(
-            t30,
-            t124 + t123,
-            fma(c_q1, fma(2.0 * t33, d.k13, 2.0 * t31 * d.k14), p.a3 * t75),
+            c_q1,
+            fma(2.0 * t32, d.k13, 2.0 * t30 * d.k14),
+            fma(t68, d.k5, fma(t29, t127, p.a3 * t78)),
         ),
     )
         - fma(
-            t32,
-            t125 + t126,
-            fma(p.d4, t76, fma(c_q3, t141, fma(s_q3, t138, t33 * t143))),
+            t31,
+            t128 + t129,
+            fma(p.d4, t79, fma(c_q3, t142, fma(s_q3, t139, t32 * t144))),
         );
-    let t192 = p.a3 * t92 - p.d4 * t93;
-    let t193 = fma(p.a2, t168, t192);
-    let t194 = 2.0 * qd[1] * fma(c_q2, d.k13, s_q2 * d.k14)
-        - fma(c_q3, t159, s_q3 * t156);
-    let t195 = fma(c_q3, t173, s_q3 * t172);
-    let t196 = p.a3 * t108 - fma(c_q3, t181, fma(s_q3, t179, p.d4 * t107));
-    let t197 = -0.064 * c_q4 * t40 * d.k15 - fma(s_q3, t187, p.d4 * t112);
+    let t191 = p.a3 * t94 - p.d4 * t95;
+    let t192 = fma(p.a2, t167, t191);
+    let t193 = 2.0 * qd[1] * fma(c_q2, d.k13, s_q2 * d.k14)
+        - fma(c_q3, t158, s_q3 * t155);
+    let t194 = fma(c_q3, t172, s_q3 * t171);
+    let t195 = p.a3 * t110 - fma(c_q3, t180, fma(s_q3, t178, p.d4 * t109));
+    let t196 = -0.064 * t106 * d.k15 - fma(s_q3, t186, p.d4 * t115);
     [
         [
             0.5
@@ -1843,106 +1827,99 @@ pub fn coriolis_matrix_with(
                     c_q1,
                     fma(
                         -0.000408 * c_q1,
-                        t20,
+                        t17,
                         fma(
                             p.d3,
                             c_q2 * t147 - s_q2 * t148,
-                            fma(c_q2, t145, fma(s_q2, t142, qd[1] * t150)),
+                            fma(c_q2, t146, fma(s_q2, t143, qd[1] * t150)),
                         ),
                     )
                         - fma(
                             p.a2,
-                            fma(d.k10, t130 - t52, fma(t51, d.k7, t32 * t151)) - t74,
-                            fma(t5, t128, s_q1 * t119),
+                            fma(t63, d.k7, fma(t62, d.k10, t76)),
+                            fma(t18, t130, s_q1 * t123),
                         ),
                     s_q1
                         * (fma(
                             c_q2,
-                            t142,
+                            t143,
                             fma(
                                 d.k1,
-                                t129,
-                                fma(t22, t128, fma(c_q1, t119, 0.000816 * t25)),
+                                t131,
+                                fma(t20, t130, fma(c_q1, t123, 0.000816 * t23)),
                             ),
-                        ) - fma(p.d3, t149, s_q2 * t145)),
+                        ) - fma(p.d3, t149, s_q2 * t146)),
                 ),
             0.5
                 * fma(
                     c_q1,
-                    fma(2.0, t121, fma(c_q2, t165, fma(s_q2, t161, t120 + t170)))
-                        - t5 * d.k3,
+                    fma(2.0, t125, fma(c_q2, t164, fma(s_q2, t160, t124 + t169)))
+                        - t18 * d.k3,
                     s_q1
-                        * (fma(-0.00273, t24, fma(t22, d.k3 + d.k1, c_q2 * t161))
-                            - fma(s_q2, t165, t169)),
+                        * (fma(-0.00273, t22, fma(t20, d.k3 + d.k1, c_q2 * t160))
+                            - fma(s_q2, t164, t168)),
                 ),
             0.5
                 * fma(
                     c_q1,
-                    fma(c_q2, t176, fma(s_q2, t174, t170)),
-                    s_q1 * (c_q2 * t174 - fma(s_q2, t176, t169)),
+                    fma(c_q2, t175, fma(s_q2, t173, t169)),
+                    s_q1 * (c_q2 * t173 - fma(s_q2, t175, t168)),
                 ),
             0.5
                 * fma(
                     c_q1,
-                    fma(
-                        p.a2,
-                        t106,
-                        fma(
-                            c_q2,
-                            t184,
-                            fma(s_q2, t182, p.d3 * (c_q2 * t107 - s_q2 * t108)),
-                        ),
-                    ),
-                    s_q1 * (c_q2 * t182 - fma(s_q2, t184, p.d3 * t109)),
+                    fma(c_q2, t183, fma(s_q2, t181, p.d3 * (c_q2 * t109 - s_q2 * t110)))
+                        - p.a2 * t108,
+                    s_q1 * (c_q2 * t181 - fma(s_q2, t183, p.d3 * t111)),
                 ),
             0.5
                 * fma(
                     c_q1,
                     fma(
                         c_q2,
-                        t190,
-                        fma(s_q2, t188, p.d3 * fma(0.064 * s_q2, t104, c_q2 * t112)),
-                    ) - p.a2 * t111,
-                    s_q1 * (c_q2 * t188 - fma(s_q2, t190, p.d3 * t113)),
+                        t189,
+                        fma(s_q2, t187, p.d3 * fma(0.064 * s_q2, t116, c_q2 * t115)),
+                    ) - p.a2 * t114,
+                    s_q1 * (c_q2 * t187 - fma(s_q2, t189, p.d3 * t117)),
                 ),
             0.5
                 * fma(
                     c_q1,
-                    fma(c_q2, t117, s_q2 * t116),
-                    s_q1 * (c_q2 * t116 - s_q2 * t117),
+                    fma(c_q2, t121, s_q2 * t120),
+                    s_q1 * (c_q2 * t120 - s_q2 * t121),
                 ),
         ],
         [
             0.5
                 * (fma(
                     s_q1,
-                    fma(-0.000408, t21, 0.001365 * t24),
-                    fma(p.a2, t149, fma(d.k2, t129, fma(0.001365, t25, t191))),
-                ) - fma(t22, t150, c_q1 * (t120 + t121))),
-            0.5 * (t193 + t194),
-            0.5 * (t193 - t195),
-            0.5 * fma(p.a2, t109, t196),
-            0.5 * fma(p.a2, t113, t197),
-            t118,
+                    fma(-0.000408, t19, 0.001365 * t22),
+                    fma(p.a2, t149, fma(d.k2, t131, fma(0.001365, t23, t190))),
+                ) - fma(t20, t150, c_q1 * (t124 + t125))),
+            0.5 * (t192 + t193),
+            0.5 * (t192 - t194),
+            0.5 * fma(p.a2, t111, t195),
+            0.5 * fma(p.a2, t117, t196),
+            t122,
         ],
         [
-            0.5 * t191,
-            0.5 * (t192 + t194),
-            0.5 * (t192 - t195),
+            0.5 * t190,
+            0.5 * (t191 + t193),
+            0.5 * (t191 - t194),
+            0.5 * t195,
             0.5 * t196,
-            0.5 * t197,
-            t118,
+            t122,
         ],
-        [0.5 * t144, 0.5 * t163, 0.5 * t175, 0.5 * t183, 0.5 * t189, 0.5 * t117],
+        [0.5 * t145, 0.5 * t162, 0.5 * t174, 0.5 * t182, 0.5 * t188, 0.5 * t121],
         [
-            0.5 * t140,
-            0.5 * fma(-0.032, t83, t157),
-            0.5 * fma(-0.032, t95, t157),
-            0.5 * t180,
+            0.5 * t141,
+            0.5 * fma(-0.032, t86, t156),
+            0.5 * fma(-0.032, t97, t156),
+            0.5 * t179,
             0.0,
-            -0.5 * t115,
+            -0.5 * t119,
         ],
-        [0.00002 * t63, t94, t94, -0.00002 * t99, -0.00002 * t110, 0.0],
+        [0.00002 * t52, t96, t96, -0.00002 * t98, -0.00002 * t112, 0.0],
     ]
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
@@ -2023,55 +2000,51 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
         fma(
             0.5,
             fma(
-                0.00004 * t27,
-                t27,
+                p.m6,
+                fma(t51, t51, fma(t50, t50, t49)),
                 fma(
-                    p.m6,
-                    fma(t51, t51, fma(t50, t50, t49)),
+                    0.00004 * t27,
+                    t27,
                     fma(
                         0.00015,
                         fma(t26, t26, t25 * t25),
                         fma(
-                            0.0004 * t22,
-                            t22,
+                            p.m5,
+                            fma(t43, t43, fma(t41, t41, t49)),
                             fma(
-                                0.0003,
-                                fma(t21, t21, t20 * t20),
+                                0.0004 * t22,
+                                t22,
                                 fma(
-                                    p.m5,
-                                    fma(t43, t43, fma(t41, t41, t49)),
+                                    0.0003,
+                                    fma(t21, t21, t20 * t20),
                                     fma(
-                                        0.0013 * t17,
-                                        t17,
+                                        p.m4,
+                                        fma(t38, t38, fma(t48, t48, t47 * t47)),
                                         fma(
-                                            p.m4,
-                                            fma(t38, t38, fma(t48, t48, t47 * t47)),
+                                            0.0013 * t17,
+                                            t17,
                                             fma(
                                                 0.0018,
                                                 fma(t16, t16, t15 * t15),
                                                 fma(
-                                                    0.086 * t12,
-                                                    t12,
+                                                    p.m3,
+                                                    fma(t46, t46, fma(t45, t45, t44 * t44)),
                                                     fma(
-                                                        0.0225 * t9,
-                                                        t9,
+                                                        0.086 * t12,
+                                                        t12,
                                                         fma(
-                                                            p.m3,
-                                                            fma(t46, t46, fma(t45, t45, t44 * t44)),
+                                                            0.0225 * t9,
+                                                            t9,
                                                             fma(
                                                                 0.076 * t7,
                                                                 t7,
                                                                 fma(
-                                                                    0.539 * qd[1],
-                                                                    qd[1],
+                                                                    p.m2,
+                                                                    fma(t30, t30, fma(t29, t29, t28 * t28)),
                                                                     fma(
-                                                                        0.514 * t3,
-                                                                        t3,
-                                                                        fma(
-                                                                            0.12 * t2,
-                                                                            t2,
-                                                                            p.m2 * fma(t30, t30, fma(t29, t29, t28 * t28)),
-                                                                        ),
+                                                                        0.539 * qd[1],
+                                                                        qd[1],
+                                                                        fma(0.514 * t3, t3, 0.12 * t2 * t2),
                                                                     ),
                                                                 ),
                                                             ),

@@ -19,13 +19,13 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 22 | 15 | 0 | 0 | 1 | 1 |
+//! | `inverse_dynamics` | 21 | 15 | 0 | 0 | 1 | 1 |
 //! | `mass_matrix` | 3 | 3 | 0 | 0 | 1 | 1 |
-//! | `bias` | 14 | 6 | 0 | 0 | 1 | 1 |
+//! | `bias` | 12 | 6 | 0 | 0 | 1 | 1 |
 //! | `gravity` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `joint_space` | 17 | 9 | 0 | 0 | 1 | 1 |
+//! | `joint_space` | 15 | 9 | 0 | 0 | 1 | 1 |
 //! | `forward_dynamics` | 38 | 24 | 2 | 0 | 1 | 1 |
-//! | `coriolis_matrix` | 14 | 8 | 0 | 0 | 1 | 1 |
+//! | `coriolis_matrix` | 14 | 6 | 0 | 0 | 1 | 1 |
 //! | `energy` | 16 | 8 | 0 | 0 | 1 | 1 |
 //! | `body_poses` | 4 | 5 | 0 | 0 | 2 | 2 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -122,7 +122,7 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 22,
+    mul: 21,
     add: 15,
     div: 0,
     sqrt: 0,
@@ -161,13 +161,14 @@ pub fn inverse_dynamics_with(
     let t7 = c_q1 * t4 - s_q1 * t3;
     let t8 = qd[0] + qd[1];
     let t9 = qdd[0] + qdd[1];
-    let t10 = -12.0 * t8 * t8 - t9;
-    let t11 = 12.0 * t9 - t8 * t8;
-    let t12 = 12.0 * t7 + 9.65 * t9 - t5 - t6;
+    let t10 = t8 * t8;
+    let t11 = -12.0 * t10 - t9;
+    let t12 = 12.0 * t9 - t10;
+    let t13 = 12.0 * t7 + 9.65 * t9 - t5 - t6;
     [
-        t12 + 12.65 * qdd[0] + 0.1 * (c_q1 * t10 - s_q1 * t11)
-            + 0.7 * (s_q1 * t10 + c_q1 * t11),
-        t12,
+        t13 + 12.65 * qdd[0] + 0.1 * (c_q1 * t11 - s_q1 * t12)
+            + 0.7 * (s_q1 * t11 + c_q1 * t12),
+        t13,
     ]
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
@@ -199,7 +200,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 14,
+    mul: 12,
     add: 6,
     div: 0,
     sqrt: 0,
@@ -221,11 +222,10 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t2 = qd[0] + qd[1];
-    let t3 = t2;
-    let t4 = c_q1 * t2;
-    let t5 = s_q1 * t2;
-    let t6 = qd[0] * (qd[0] * (1.9 * c_q1 + 8.3 * s_q1));
-    [0.1 * (-12.0 * t2 * t4 + t3 * t5) + t6 - 0.7 * (t3 * t4 + 12.0 * t2 * t5), t6]
+    let t3 = c_q1 * (t2 * t2);
+    let t4 = s_q1 * (t2 * t2);
+    let t5 = qd[0] * (qd[0] * (1.9 * c_q1 + 8.3 * s_q1));
+    [t5 + 0.1 * (t4 - 12.0 * t3) + 0.7 * (-12.0 * t4 - t3), t5]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
@@ -251,7 +251,7 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 17,
+    mul: 15,
     add: 9,
     div: 0,
     sqrt: 0,
@@ -275,18 +275,14 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t2 = qd[0] + qd[1];
-    let t3 = t2;
-    let t4 = 4.368421052631579 * c_q1 - s_q1;
-    let t5 = 1.9 * t4 + 9.65;
-    let t6 = c_q1 * t2;
-    let t7 = s_q1 * t2;
-    let t8 = qd[0] * (qd[0] * (1.9 * c_q1 + 8.3 * s_q1));
+    let t3 = 4.368421052631579 * c_q1 - s_q1;
+    let t4 = 1.9 * t3 + 9.65;
+    let t5 = c_q1 * (t2 * t2);
+    let t6 = s_q1 * (t2 * t2);
+    let t7 = qd[0] * (qd[0] * (1.9 * c_q1 + 8.3 * s_q1));
     JointSpace {
-        mass_matrix: [[3.8 * t4 + 22.3, t5], [t5, 9.65]],
-        bias: [
-            0.1 * (-12.0 * t2 * t6 + t3 * t7) + t8 - 0.7 * (t3 * t6 + 12.0 * t2 * t7),
-            t8,
-        ],
+        mass_matrix: [[3.8 * t3 + 22.3, t4], [t4, 9.65]],
+        bias: [t7 + 0.1 * (t6 - 12.0 * t5) + 0.7 * (-12.0 * t6 - t5), t7],
         gravity: [0.0, 0.0],
     }
 }
@@ -345,7 +341,7 @@ pub fn forward_dynamics_with(
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
     mul: 14,
-    add: 8,
+    add: 6,
     div: 0,
     sqrt: 0,
     sin: 1,
@@ -371,12 +367,11 @@ pub fn coriolis_matrix_with(
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
     let t2 = qd[0] + qd[1];
-    let t3 = t2;
-    let t4 = c_q1 * t2;
-    let t5 = s_q1 * t2;
-    let t6 = qd[0] * (3.8 * c_q1 + 16.6 * s_q1);
-    let t7 = 0.1 * (t5 + s_q1 * t3 - 24.0 * t4) - 0.7 * (c_q1 * t3 + t4 + 24.0 * t5);
-    [[0.5 * (t6 + t7), 0.5 * t7], [0.5 * t6, 0.0]]
+    let t3 = c_q1 * t2;
+    let t4 = s_q1 * t2;
+    let t5 = qd[0] * (3.8 * c_q1 + 16.6 * s_q1);
+    let t6 = 0.1 * (2.0 * t4 - 24.0 * t3) + 0.7 * (-2.0 * t3 - 24.0 * t4);
+    [[0.5 * (t5 + t6), 0.5 * t6], [0.5 * t5, 0.0]]
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {

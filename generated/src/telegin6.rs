@@ -415,8 +415,8 @@ pub fn inverse_dynamics_with(
     let t6 = qdd[0] + qdd[1];
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t9 = t4 - p.l2 * t6;
-    let t10 = s_q1 * t3 - c_q1 * t2 - p.l2 * t5 * t5;
+    let t9 = s_q1 * t3 - c_q1 * t2 - p.l2 * t5 * t5;
+    let t10 = t4 - p.l2 * t6;
     let t11 = t5 + qd[2];
     let t12 = t6 + qdd[2];
     let t13 = p.g - qdd[3];
@@ -438,9 +438,9 @@ pub fn inverse_dynamics_with(
     let t29 = c_q4 * (p.icy5 * t20 + t23)
         + s_q4
             * (t17 * (d.k2 + d.k3 - p.icy5) + t19 * (d.k2 + d.k3)
-                + (s_q2 * t10 + c_q2 * t9) * d.k4 - qd[4] * t22)
+                + (s_q2 * t9 + c_q2 * t10) * d.k4 - qd[4] * t22)
         + t12 * (p.icy3 + p.icy4);
-    let t30 = t6 * d.k1 + t29 - t4 * d.k5 - p.l2 * (t9 * d.k6 + t28);
+    let t30 = t6 * d.k1 + t29 - t4 * d.k5 - p.l2 * (t10 * d.k6 + t28);
     [
         qdd[0] * d.k0 + t30
             - p.l1
@@ -450,7 +450,7 @@ pub fn inverse_dynamics_with(
         t29,
         c_q4 * t25 - t13 * d.k9 - s_q4 * t24,
         t18 * t22 + t21 * (p.icy5 - d.k2 - d.k3) + qdd[4] * (d.k2 + d.k3)
-            - ((c_q2 * t10 - s_q2 * t9) * c_q4 + t13 * s_q4) * d.k4,
+            - ((c_q2 * t9 - s_q2 * t10) * c_q4 + t13 * s_q4) * d.k4,
         t23,
     ]
 }

@@ -432,8 +432,8 @@ pub fn inverse_dynamics_with(
     let t6 = qdd[0] + qdd[1];
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t9 = t4 - p.l2 * t6;
-    let t10 = s_q1 * t3 - fma(p.l2 * t5, t5, c_q1 * t2);
+    let t9 = s_q1 * t3 - fma(p.l2 * t5, t5, c_q1 * t2);
+    let t10 = t4 - p.l2 * t6;
     let t11 = t5 + qd[2];
     let t12 = t6 + qdd[2];
     let t13 = p.g - qdd[3];
@@ -458,14 +458,14 @@ pub fn inverse_dynamics_with(
         fma(
             s_q4,
             fma(
-                fma(c_q2, t9, s_q2 * t10),
+                fma(c_q2, t10, s_q2 * t9),
                 d.k4,
                 fma(t19, d.k2 + d.k3, t17 * (d.k2 + d.k3 - p.icy5)),
             ) - qd[4] * t22,
             c_q4 * fma(p.icy5, t20, t23),
         ),
     );
-    let t30 = fma(t6, d.k1, t29) - fma(p.l2, fma(t9, d.k6, t28), t4 * d.k5);
+    let t30 = fma(t6, d.k1, t29) - fma(p.l2, fma(t10, d.k6, t28), t4 * d.k5);
     [
         fma(qdd[0], d.k0, t30)
             - p.l1
@@ -479,7 +479,7 @@ pub fn inverse_dynamics_with(
         t29,
         c_q4 * t25 - fma(s_q4, t24, t13 * d.k9),
         fma(qdd[4], d.k2 + d.k3, fma(t21, p.icy5 - (d.k2 + d.k3), t18 * t22))
-            - fma(t13, s_q4, (c_q2 * t10 - s_q2 * t9) * c_q4) * d.k4,
+            - fma(t13, s_q4, (c_q2 * t9 - s_q2 * t10) * c_q4) * d.k4,
         t23,
     ]
 }

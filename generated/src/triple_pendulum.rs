@@ -228,9 +228,9 @@ pub fn inverse_dynamics_with(
     let c_q0 = libm::Libm::<Real>::cos(q[0]);
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let t4 = p.g * c_q0 + p.l * qdd[0];
-    let t5 = p.g * s_q0 - p.l * qd[0] * qd[0];
-    let t6 = c_q1 * t4 - s_q1 * t5;
+    let t4 = p.g * s_q0 - p.l * qd[0] * qd[0];
+    let t5 = p.g * c_q0 + p.l * qdd[0];
+    let t6 = c_q1 * t5 - s_q1 * t4;
     let t7 = qd[0] + qd[1];
     let t8 = qdd[0] + qdd[1];
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
@@ -241,7 +241,7 @@ pub fn inverse_dynamics_with(
     let t14 = c_q2 * d.k3;
     let t15 = 0.5 * (t12 * t14 - t11 * t11 * t13);
     let t16 = t12 * d.k4
-        + 0.5 * (c_q2 * (t6 + p.l * t8) - s_q2 * (c_q1 * t5 + s_q1 * t4 - p.l * t7 * t7))
+        + 0.5 * (c_q2 * (t6 + p.l * t8) - s_q2 * (c_q1 * t4 + s_q1 * t5 - p.l * t7 * t7))
             * d.k3;
     let t17 = t8 * d.k2 + 1.5 * t6 * d.k3 + p.l * t15 + t16;
     [

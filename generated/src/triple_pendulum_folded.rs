@@ -156,21 +156,21 @@ pub fn inverse_dynamics_with(
     let c_q0 = libm::Libm::<Real>::cos(q[0]);
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
     let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let t4 = c_q0 + 2.0 * qdd[0];
-    let t5 = s_q0 - 2.0 * qd[0] * qd[0];
+    let t4 = s_q0 - 2.0 * qd[0] * qd[0];
+    let t5 = c_q0 + 2.0 * qdd[0];
     let t6 = qd[0] + qd[1];
     let t7 = qdd[0] + qdd[1];
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
     let t10 = t6 * t6;
-    let t11 = 2.0 * t7 + c_q1 * t4 - s_q1 * t5;
+    let t11 = 2.0 * t7 + c_q1 * t5 - s_q1 * t4;
     let t12 = t6 + qd[2];
     let t13 = t7 + qdd[2];
-    let t14 = 2.0 * t13 + c_q2 * t11 - s_q2 * (c_q1 * t5 + s_q1 * t4 - 2.0 * t10);
+    let t14 = 2.0 * t13 + c_q2 * t11 - s_q2 * (c_q1 * t4 + s_q1 * t5 - 2.0 * t10);
     let t15 = c_q2 * t13 - s_q2 * t12 * t12;
     let t16 = t14 + 3.0 * t11 + 2.0 * t15;
     [
-        5.0 * t4
+        5.0 * t5
             + 2.0
                 * (s_q1 * (-3.0 * t10 - c_q2 * t12 * t12 - s_q2 * t13)
                     + c_q1 * (3.0 * t7 + t15)) + t16,

@@ -325,12 +325,20 @@ impl Dynamics {
 /// each from the bodies' own inertias or from the base inertias
 /// ([`sharnir_mech::base_parameters`]), whichever gives cheaper code. Both
 /// give the same numbers; regrouping usually removes a third of the
-/// operations, but not where it turns unit masses into other numbers.
+/// operations, but not where it turns unit masses into other numbers. The
+/// velocity-dependent outputs (joint forces and bias) also try Khalil's
+/// acceleration field `U = ω̇̃ + ω̃ω̃` ([`rnea::PointAcceleration`]); the
+/// mass matrix and gravity, where ω is zero, keep the cross products.
 fn newton_euler(mechanism: &mut Mechanism) -> (Vec<Id>, JointSpace) {
-    let own = rnea::inverse_dynamics(mechanism);
+    use rnea::PointAcceleration::{AccelerationField, CrossProducts};
+    let own = rnea::inverse_dynamics(mechanism, CrossProducts);
     let own_terms = joint_space::joint_space(&mut mechanism.pool, &own);
-    let base = rnea::inverse_dynamics_regrouped(mechanism);
+    let base = rnea::inverse_dynamics_regrouped(mechanism, CrossProducts);
     let base_terms = joint_space::joint_space(&mut mechanism.pool, &base);
+    let own_field = rnea::inverse_dynamics(mechanism, AccelerationField);
+    let own_field_bias = joint_space::joint_space(&mut mechanism.pool, &own_field).bias;
+    let base_field = rnea::inverse_dynamics_regrouped(mechanism, AccelerationField);
+    let base_field_bias = joint_space::joint_space(&mut mechanism.pool, &base_field).bias;
     let pool = &mut mechanism.pool;
     let n = own.len();
     let mass_matrix = cheaper(
@@ -338,11 +346,21 @@ fn newton_euler(mechanism: &mut Mechanism) -> (Vec<Id>, JointSpace) {
         own_terms.mass_matrix.concat(),
         base_terms.mass_matrix.concat(),
     );
+    let inverse_dynamics = cheapest(pool, [own, base, own_field, base_field]);
+    let bias = cheapest(
+        pool,
+        [
+            own_terms.bias,
+            base_terms.bias,
+            own_field_bias,
+            base_field_bias,
+        ],
+    );
     (
-        cheaper(pool, own, base),
+        inverse_dynamics,
         JointSpace {
             mass_matrix: mass_matrix.chunks(n.max(1)).map(<[Id]>::to_vec).collect(),
-            bias: cheaper(pool, own_terms.bias, base_terms.bias),
+            bias,
             gravity: cheaper(pool, own_terms.gravity, base_terms.gravity),
         },
     )
@@ -365,6 +383,18 @@ fn separate_bodies(mechanism: &mut Mechanism) -> Result<Vec<Id>, EmitError> {
 fn with_angle_sums(pool: &mut Pool, outputs: &[Id]) -> Vec<Id> {
     let contracted = sharnir_cas::contract_angle_sums(pool, outputs);
     cheaper(pool, outputs.to_vec(), contracted)
+}
+
+/// The candidate whose code is cheapest by [`cost`], the first on a tie.
+fn cheapest<const N: usize>(pool: &mut Pool, candidates: [Vec<Id>; N]) -> Vec<Id> {
+    let mut best: Option<(u64, Vec<Id>)> = None;
+    for candidate in candidates {
+        let c = cost(pool, &candidate);
+        if best.as_ref().map_or(true, |(b, _)| c < *b) {
+            best = Some((c, candidate));
+        }
+    }
+    best.map(|(_, b)| b).unwrap_or_default()
 }
 
 /// `alternative` when its code is cheaper than `usual`'s by [`cost`],

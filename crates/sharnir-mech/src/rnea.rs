@@ -28,6 +28,10 @@
 //! moment): `F = m v̇ + ω̇ × h + ω × (ω × h)`, `n = I ω̇ + ω × I ω + h × v̇ + …`;
 //! its joint forces are the same, its `f` and `n` are not the bodies' true
 //! joint reactions.
+//! `ω̇ × r + ω × (ω × r)`, the acceleration of a body point relative to the
+//! body origin, appears for the centre of mass and for every child origin;
+//! [`PointAcceleration`] chooses between computing it with two cross
+//! products per point and Khalil's `U = ω̇̃ + ω̃ω̃` built once per body.
 //! A follower joint (`q = k q_leader + offset`, see [`crate::Coupling`])
 //! moves with `k q̇_leader` and `k q̈_leader`, and adds `k Sᵀ (f; n)` to its
 //! leader's τ: the virtual work of the coupled coordinates.
@@ -51,27 +55,65 @@ struct Motion {
     omega: Vec3,
     omega_dot: Vec3,
     accel: Vec3,
+    /// `U = ω̇̃ + ω̃ω̃` (see [`Vec3Ops::acceleration_field`]), shared by the
+    /// body's own wrench and its children's origin accelerations, in the
+    /// [`PointAcceleration::AccelerationField`] form.
+    field: Option<Mat3>,
+}
+
+/// How the recursion forms `ω̇ × r + ω × (ω × r)`, the acceleration of a
+/// body point `r` relative to the body origin, which it needs for the
+/// centre of mass (or first moment) and for every child's origin.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PointAcceleration {
+    /// Two cross products per point: the cheaper form where a body has one
+    /// point to carry, and where ω is zero (the mass matrix, gravity).
+    CrossProducts,
+    /// Khalil's `U = ω̇̃ + ω̃ω̃`, built once per body and multiplied by each
+    /// point: its products `ωᵢωⱼ` are shared by the centre of mass and the
+    /// children's origins, which usually makes inverse dynamics and the
+    /// bias cheaper.
+    AccelerationField,
+}
+
+impl Motion {
+    /// `ω̇ × r + ω × (ω × r)` in the chosen form.
+    fn point_acceleration(&self, pool: &mut Pool, r: Vec3) -> Vec3 {
+        match &self.field {
+            Some(field) => pool.mat_vec(field, r),
+            None => {
+                let ang = pool.cross3(self.omega_dot, r);
+                let inner = pool.cross3(self.omega, r);
+                let centripetal = pool.cross3(self.omega, inner);
+                pool.add3(ang, centripetal)
+            }
+        }
+    }
 }
 
 /// Joint forces `τ(q, q̇, q̈)` in velocity-coordinate order (torques for
 /// rotations, forces for translations), as expressions in `mechanism.pool`,
 /// from the bodies' own inertias.
-pub fn inverse_dynamics(mechanism: &mut Mechanism) -> Vec<Id> {
-    inverse_dynamics_with(mechanism, None)
+pub fn inverse_dynamics(mechanism: &mut Mechanism, form: PointAcceleration) -> Vec<Id> {
+    inverse_dynamics_with(mechanism, None, form)
 }
 
 /// The same joint forces from the base inertias of
 /// [`crate::base_parameters`], where most inertial parameters are zero:
 /// usually much cheaper, but not always (unit masses are free in the
 /// bodies' own inertias and not in the regrouped ones).
-pub fn inverse_dynamics_regrouped(mechanism: &mut Mechanism) -> Vec<Id> {
+pub fn inverse_dynamics_regrouped(mechanism: &mut Mechanism, form: PointAcceleration) -> Vec<Id> {
     let inertias = base_inertias(mechanism);
-    inverse_dynamics_with(mechanism, Some(&inertias))
+    inverse_dynamics_with(mechanism, Some(&inertias), form)
 }
 
 /// Newton–Euler with `base[k]` standing for body `k`, or with the bodies'
 /// own central inertias when `base` is `None`.
-fn inverse_dynamics_with(mechanism: &mut Mechanism, base: Option<&[RigidInertia]>) -> Vec<Id> {
+fn inverse_dynamics_with(
+    mechanism: &mut Mechanism,
+    base: Option<&[RigidInertia]>,
+    form: PointAcceleration,
+) -> Vec<Id> {
     let Mechanism {
         pool,
         bodies,
@@ -79,7 +121,7 @@ fn inverse_dynamics_with(mechanism: &mut Mechanism, base: Option<&[RigidInertia]
         coordinates,
         ..
     } = mechanism;
-    let motions = forward_pass(pool, bodies, *gravity);
+    let motions = forward_pass(pool, bodies, *gravity, form);
     let mut force: Vec<Vec3> = Vec::with_capacity(bodies.len());
     let mut moment: Vec<Vec3> = Vec::with_capacity(bodies.len());
     for (k, (body, motion)) in bodies.iter().zip(&motions).enumerate() {
@@ -120,7 +162,12 @@ fn inverse_dynamics_with(mechanism: &mut Mechanism, base: Option<&[RigidInertia]
     tau
 }
 
-fn forward_pass(pool: &mut Pool, bodies: &[TreeBody], gravity: Vec3) -> Vec<Motion> {
+fn forward_pass(
+    pool: &mut Pool,
+    bodies: &[TreeBody],
+    gravity: Vec3,
+    form: PointAcceleration,
+) -> Vec<Motion> {
     let mut motions: Vec<Motion> = Vec::with_capacity(bodies.len());
     let ground_accel = pool.scale3c(Coeff::MINUS_ONE, gravity);
     for body in bodies {
@@ -135,12 +182,12 @@ fn forward_pass(pool: &mut Pool, bodies: &[TreeBody], gravity: Vec3) -> Vec<Moti
         let (a_joint, omega_dot_joint) = relative_motion(pool, body, &accelerations);
         let omega_carried = pool.mat_t_vec(&to_parent, omega_p);
         let omega_dot_carried = pool.mat_t_vec(&to_parent, omega_dot_p);
-        let transport = {
-            let ang = pool.cross3(omega_dot_p, origin);
-            let inner = pool.cross3(omega_p, origin);
-            let centripetal = pool.cross3(omega_p, inner);
-            let sum = pool.add3(accel_p, ang);
-            pool.add3(sum, centripetal)
+        let transport = match body.parent.and_then(|p| motions.get(p)) {
+            Some(parent) => {
+                let relative = parent.point_acceleration(pool, origin);
+                pool.add3(accel_p, relative)
+            }
+            None => accel_p,
         };
         let accel_carried = pool.mat_t_vec(&to_parent, transport);
         let omega = pool.add3(omega_carried, omega_joint);
@@ -157,12 +204,15 @@ fn forward_pass(pool: &mut Pool, bodies: &[TreeBody], gravity: Vec3) -> Vec<Moti
             let b = pool.add3(own, twice);
             pool.add3(a, b)
         };
+        let field = (form == PointAcceleration::AccelerationField)
+            .then(|| pool.acceleration_field(omega, omega_dot));
         motions.push(Motion {
             to_parent,
             origin,
             omega,
             omega_dot,
             accel,
+            field,
         });
     }
     motions
@@ -174,11 +224,8 @@ fn forward_pass(pool: &mut Pool, bodies: &[TreeBody], gravity: Vec3) -> Vec<Moti
 /// Cheaper than [`origin_wrench`] for a body's own inertia, which is often
 /// diagonal about the centre of mass and full about the origin.
 fn central_wrench(pool: &mut Pool, body: &TreeBody, m: &Motion) -> (Vec3, Vec3) {
-    let ang = pool.cross3(m.omega_dot, body.com);
-    let inner = pool.cross3(m.omega, body.com);
-    let centripetal = pool.cross3(m.omega, inner);
-    let a = pool.add3(m.accel, ang);
-    let com_accel = pool.add3(a, centripetal);
+    let relative = m.point_acceleration(pool, body.com);
+    let com_accel = pool.add3(m.accel, relative);
     let force = pool.scale3(body.mass, com_accel);
     let i_omega_dot = pool.mat_vec(&body.inertia, m.omega_dot);
     let i_omega = pool.mat_vec(&body.inertia, m.omega);
@@ -194,11 +241,8 @@ fn central_wrench(pool: &mut Pool, body: &TreeBody, m: &Motion) -> (Vec3, Vec3) 
 fn origin_wrench(pool: &mut Pool, inertia: &RigidInertia, m: &Motion) -> (Vec3, Vec3) {
     let h = inertia.first_moment;
     let linear = pool.scale3(inertia.mass, m.accel);
-    let ang = pool.cross3(m.omega_dot, h);
-    let inner = pool.cross3(m.omega, h);
-    let centripetal = pool.cross3(m.omega, inner);
-    let f = pool.add3(linear, ang);
-    let force = pool.add3(f, centripetal);
+    let relative = m.point_acceleration(pool, h);
+    let force = pool.add3(linear, relative);
     let i_omega_dot = pool.mat_vec(&inertia.rotational, m.omega_dot);
     let i_omega = pool.mat_vec(&inertia.rotational, m.omega);
     let gyroscopic = pool.cross3(m.omega, i_omega);

@@ -37,6 +37,12 @@ pub trait Vec3Ops {
     /// off-diagonal entry computed once so the result is symmetric entry for
     /// entry.
     fn rotate_symmetric(&mut self, e: &Mat3, a: &Mat3) -> Mat3;
+    /// `U = ω̇̃ + ω̃ω̃`, the matrix with `U r = ω̇ × r + ω × (ω × r)`: the
+    /// acceleration, relative to a body's origin, of the body point at `r`
+    /// (Khalil's customised Newton–Euler). Its entries are products
+    /// `ωᵢωⱼ` that every point of the body shares, where the two cross
+    /// products would multiply again for each point.
+    fn acceleration_field(&mut self, omega: Vec3, omega_dot: Vec3) -> Mat3;
 }
 
 impl Vec3Ops for Pool {
@@ -110,6 +116,22 @@ impl Vec3Ops for Pool {
             }
         }
         out
+    }
+
+    fn acceleration_field(&mut self, omega: Vec3, omega_dot: Vec3) -> Mat3 {
+        let [x, y, z] = omega;
+        let [dx, dy, dz] = omega_dot;
+        let (xx, yy, zz) = (self.mul(x, x), self.mul(y, y), self.mul(z, z));
+        let (xy, xz, yz) = (self.mul(x, y), self.mul(x, z), self.mul(y, z));
+        let minus = |pool: &mut Pool, a: Id, b: Id| {
+            let s = pool.add(a, b);
+            pool.neg(s)
+        };
+        [
+            [minus(self, yy, zz), self.sub(xy, dz), self.add(xz, dy)],
+            [self.add(xy, dz), minus(self, xx, zz), self.sub(yz, dx)],
+            [self.sub(xz, dy), self.add(yz, dx), minus(self, xx, yy)],
+        ]
     }
 
     fn rotate_symmetric(&mut self, e: &Mat3, a: &Mat3) -> Mat3 {
