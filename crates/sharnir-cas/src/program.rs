@@ -243,8 +243,9 @@ impl Program {
     /// including, where that makes the program cheaper, the partial sums
     /// and products that several flat sums and products have in common (see
     /// `share.rs`), after sums gave up the terms their users already have
-    /// (see `absorb.rs`), and with the common factors of the products of
-    /// every sum taken out (see `factor.rs`). The sharing rewrites are
+    /// (see `absorb.rs`), with the common factors of the products of every
+    /// sum taken out (see `factor.rs`) and with negations moved to where
+    /// they are free (see `signs.rs`). The sharing rewrites are
     /// greedy and can cut across the larger shared sums the plain lowering
     /// reuses whole, so the plain and the rewritten program are both built
     /// and the one of lower [`OpCount::weight`] is kept.
