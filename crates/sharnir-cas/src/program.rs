@@ -251,7 +251,10 @@ impl Program {
     /// and the one of lower [`OpCount::weight`] is kept.
     pub fn lower(pool: &Pool, roots: &[Id]) -> Program {
         let plain = crate::signs::settle(Lowering::new(pool, roots).run(roots).factored());
-        let (shared_pool, shared_roots) = crate::share::share_partial_results(pool, roots);
+        let Some((shared_pool, shared_roots)) = crate::share::share_partial_results(pool, roots)
+        else {
+            return plain;
+        };
         let shared = crate::signs::settle(
             Lowering::new(&shared_pool, &shared_roots)
                 .run(&shared_roots)

@@ -33,7 +33,10 @@ use std::hash::Hash;
 /// or more sums, and every pair of factors shared by two or more products,
 /// is a node of its own, after the sums gave up the terms their users
 /// already have (see `absorb.rs`); the values are the same for every input.
-pub(crate) fn share_partial_results(pool: &Pool, roots: &[Id]) -> (Pool, Vec<Id>) {
+/// `None` if the rebuilt pool would be inconsistent (a node before one of
+/// its operands), which the children-first order of ids rules out; the
+/// caller then keeps the plain lowering.
+pub(crate) fn share_partial_results(pool: &Pool, roots: &[Id]) -> Option<(Pool, Vec<Id>)> {
     let reachable = pool.reachable(roots);
     let base = reachable.len();
     let absorbed = crate::absorb::absorb_common_terms(pool, roots, &reachable);
@@ -66,20 +69,21 @@ pub(crate) fn share_partial_results(pool: &Pool, roots: &[Id]) -> (Pool, Vec<Id>
         pool,
         out: Pool::new(),
         new_id: vec![None; base],
-        sum_pairs: vec![None; sums.extracted.len()],
-        product_pairs: vec![None; products.extracted.len()],
-        sums: &sums,
-        products: &products,
+        sum_pairs: PairNodes::new(&sums),
+        product_pairs: PairNodes::new(&products),
     };
     for (i, &seen) in reachable.iter().enumerate() {
         if seen {
             let id = Id::from_index(i);
-            let rebuilt = rebuild.node(id, set_of.get(&id).copied());
+            let rebuilt = rebuild.node(id, set_of.get(&id).copied())?;
             rebuild.new_id[i] = Some(rebuilt);
         }
     }
-    let roots = roots.iter().map(|&r| rebuild.old(r.index())).collect();
-    (rebuild.out, roots)
+    let roots = roots
+        .iter()
+        .map(|&r| rebuild.new_id.get(r.index()).copied().flatten())
+        .collect::<Option<Vec<Id>>>()?;
+    Some((rebuild.out, roots))
 }
 
 /// An operand of a flat sum or product during extraction: the index of an
@@ -106,6 +110,8 @@ trait Family {
     /// What stays in a host of its items `(x, a), (y, b)` once the pair node
     /// has taken its share.
     fn left_over(a: Self::Weight, b: Self::Weight) -> (Option<Self::Weight>, Option<Self::Weight>);
+    /// The node of a host or pair with these items, sorted.
+    fn node(items: Vec<(Id, Self::Weight)>) -> Node;
 }
 
 /// Terms of sums: `a·x + b·y = a·(x + (b/a)·y)`, so pairs match up to a
@@ -166,6 +172,9 @@ impl Family for Terms {
     fn left_over(_: Coeff, _: Coeff) -> (Option<Coeff>, Option<Coeff>) {
         (None, None)
     }
+    fn node(terms: Vec<(Id, Coeff)>) -> Node {
+        Node::Add(terms.into_boxed_slice(), Coeff::ZERO)
+    }
 }
 
 /// `a / b`, exactly ±1 when `a = ±b` even for inexact coefficients, so a
@@ -199,6 +208,9 @@ impl Family for Factors {
     }
     fn items(_: (), _: i32) -> (i32, i32) {
         (1, 1)
+    }
+    fn node(factors: Vec<(Id, i32)>) -> Node {
+        Node::Mul(factors.into_boxed_slice())
     }
     fn left_over(a: i32, b: i32) -> (Option<i32>, Option<i32>) {
         let k = a.min(b);
@@ -371,91 +383,96 @@ impl<F: Family> Extraction<F> {
 struct Rebuild<'a> {
     pool: &'a Pool,
     out: Pool,
+    /// The new id of each original node rebuilt so far.
     new_id: Vec<Option<Id>>,
-    sum_pairs: Vec<Option<Id>>,
-    product_pairs: Vec<Option<Id>>,
-    sums: &'a Extraction<Terms>,
-    products: &'a Extraction<Factors>,
+    sum_pairs: PairNodes<'a, Terms>,
+    product_pairs: PairNodes<'a, Factors>,
 }
 
 impl Rebuild<'_> {
-    /// The new id of an original node, built already (children come first).
-    fn old(&self, index: usize) -> Id {
-        self.new_id
-            .get(index)
-            .copied()
-            .flatten()
-            .unwrap_or_else(|| unreachable!("node {index} is rebuilt before its users"))
-    }
-
-    fn node(&mut self, id: Id, set: Option<usize>) -> Id {
+    /// The rebuilt node `id`, whose host set (for a sum or a product) is
+    /// `set`.
+    fn node(&mut self, id: Id, set: Option<usize>) -> Option<Id> {
+        let old = |i: Id| self.new_id.get(i.index()).copied().flatten();
         let node = match (self.pool.node(id), set) {
             (Node::Add(_, c0), Some(set)) => {
-                let mut terms: Vec<(Id, Coeff)> = self.sums.sets[set]
-                    .iter()
-                    .map(|&(k, c)| (self.sum_key(k), c))
-                    .collect();
+                let mut terms = self.sum_pairs.items(set, &mut self.out, &self.new_id)?;
                 terms.sort_by_key(|&(t, _)| t);
                 if let ([(t, c)], true) = (terms.as_slice(), c0.is_zero()) {
                     if c.is_one() {
-                        return *t;
+                        return Some(*t);
                     }
                 }
                 Node::Add(terms.into_boxed_slice(), *c0)
             }
             (Node::Mul(factors), Some(set)) => {
-                let mut rebuilt: Vec<(Id, i32)> = self.products.sets[set]
+                let divisors: Vec<(Id, i32)> = factors
                     .iter()
-                    .map(|&(k, e)| (self.product_key(k), e))
-                    .collect();
-                let divisors = factors.iter().filter(|&&(_, e)| e < 0);
-                rebuilt.extend(divisors.map(|&(b, e)| (self.old(b.index()), e)));
+                    .filter(|&&(_, e)| e < 0)
+                    .map(|&(b, e)| Some((old(b)?, e)))
+                    .collect::<Option<_>>()?;
+                let mut rebuilt = self.product_pairs.items(set, &mut self.out, &self.new_id)?;
+                rebuilt.extend(divisors);
                 rebuilt.sort_by_key(|&(b, _)| b);
                 if let [(b, 1)] = rebuilt.as_slice() {
-                    return *b;
+                    return Some(*b);
                 }
                 Node::Mul(rebuilt.into_boxed_slice())
             }
-            (Node::Sin(u), _) => Node::Sin(self.old(u.index())),
-            (Node::Cos(u), _) => Node::Cos(self.old(u.index())),
-            (Node::Sqrt(u), _) => Node::Sqrt(self.old(u.index())),
+            (Node::Sin(u), _) => Node::Sin(old(*u)?),
+            (Node::Cos(u), _) => Node::Cos(old(*u)?),
+            (Node::Sqrt(u), _) => Node::Sqrt(old(*u)?),
             (other, _) => other.clone(),
         };
-        self.out.intern(node)
+        Some(self.out.intern(node))
+    }
+}
+
+/// The extracted pairs of one family as nodes of the new pool, each built
+/// once, when a host first needs it.
+struct PairNodes<'a, F: Family> {
+    extraction: &'a Extraction<F>,
+    built: Vec<Option<Id>>,
+}
+
+impl<'a, F: Family> PairNodes<'a, F> {
+    fn new(extraction: &'a Extraction<F>) -> Self {
+        PairNodes {
+            extraction,
+            built: vec![None; extraction.extracted.len()],
+        }
     }
 
-    fn sum_key(&mut self, key: Key) -> Id {
-        let Some(pair) = key.checked_sub(self.sums.base) else {
-            return self.old(key);
-        };
-        if let Some(id) = self.sum_pairs[pair] {
-            return id;
-        }
-        let (x, y, ratio, scale) = self.sums.extracted[pair];
-        let (a, b) = Terms::items(ratio, scale);
-        let mut terms = vec![(self.sum_key(x), a), (self.sum_key(y), b)];
-        terms.sort_by_key(|&(t, _)| t);
-        let id = self
-            .out
-            .intern(Node::Add(terms.into_boxed_slice(), Coeff::ZERO));
-        self.sum_pairs[pair] = Some(id);
-        id
+    /// The items of host `set`, as ids of the new pool.
+    fn items(
+        &mut self,
+        set: usize,
+        out: &mut Pool,
+        new_id: &[Option<Id>],
+    ) -> Option<Vec<(Id, F::Weight)>> {
+        let extraction = self.extraction;
+        extraction.sets[set]
+            .iter()
+            .map(|&(k, w)| Some((self.id(k, out, new_id)?, w)))
+            .collect()
     }
 
-    fn product_key(&mut self, key: Key) -> Id {
-        let Some(pair) = key.checked_sub(self.products.base) else {
-            return self.old(key);
+    /// The new id of an operand: an original node's, or the pair node's,
+    /// built now if it is the first use.
+    fn id(&mut self, key: Key, out: &mut Pool, new_id: &[Option<Id>]) -> Option<Id> {
+        let Some(pair) = key.checked_sub(self.extraction.base) else {
+            return new_id.get(key).copied().flatten();
         };
-        if let Some(id) = self.product_pairs[pair] {
-            return id;
+        if let Some(id) = self.built.get(pair).copied().flatten() {
+            return Some(id);
         }
-        let (x, y, exponents, scale) = self.products.extracted[pair];
-        let (a, b) = Factors::items(exponents, scale);
-        let mut factors = vec![(self.product_key(x), a), (self.product_key(y), b)];
-        factors.sort_by_key(|&(f, _)| f);
-        let id = self.out.intern(Node::Mul(factors.into_boxed_slice()));
-        self.product_pairs[pair] = Some(id);
-        id
+        let &(x, y, shape, scale) = self.extraction.extracted.get(pair)?;
+        let (a, b) = F::items(shape, scale);
+        let mut items = vec![(self.id(x, out, new_id)?, a), (self.id(y, out, new_id)?, b)];
+        items.sort_by_key(|&(i, _)| i);
+        let id = out.intern(F::node(items));
+        self.built[pair] = Some(id);
+        Some(id)
     }
 }
 
@@ -492,7 +509,7 @@ mod tests {
         let roots = [first, second, third];
         let ops = Program::lower(&p, &roots).op_count();
         assert_eq!((ops.mul, ops.add), (1, 4));
-        let (shared, shared_roots) = share_partial_results(&p, &roots);
+        let (shared, shared_roots) = share_partial_results(&p, &roots).expect("consistent");
         assert_eq!(
             shared.eval(&shared_roots, &env).expect("bound"),
             p.eval(&roots, &env).expect("bound")
@@ -516,7 +533,7 @@ mod tests {
         );
         let ops = Program::lower(&p, &[host]).op_count();
         assert_eq!((ops.mul, ops.add), (2, 2));
-        let (shared, roots) = share_partial_results(&p, &[host]);
+        let (shared, roots) = share_partial_results(&p, &[host]).expect("consistent");
         let want = p.eval(&[host], &env).expect("bound")[0];
         let got = shared.eval(&roots, &env).expect("bound")[0];
         assert!((got - want).abs() < 1e-15, "{got} vs {want}");
@@ -603,7 +620,7 @@ mod tests {
                 let sum = p.add(product, scaled);
                 roots.push(sum);
             }
-            let (shared, shared_roots) = share_partial_results(&p, &roots);
+            let (shared, shared_roots) = share_partial_results(&p, &roots).expect("consistent");
             let want = p.eval(&roots, &env).expect("bound");
             let got = shared.eval(&shared_roots, &env).expect("bound");
             for (g, w) in got.iter().zip(&want) {
