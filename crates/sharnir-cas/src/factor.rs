@@ -13,16 +13,17 @@
 //! which is one factor here, and taking a factor out of it would compute it
 //! twice.
 
-use crate::program::{signed_sum, Term};
+use crate::program::{chain_items, signed_sum, Term};
 
 /// `term` with every sum factored, recursively.
 pub(crate) fn factor(term: &Term) -> Term {
     match term {
-        Term::Add(..) | Term::Sub(..) | Term::Neg(_) => {
-            let mut items = Vec::new();
-            flatten(term, false, &mut items);
-            factor_sum(items)
-        }
+        Term::Add(..) | Term::Sub(..) | Term::Neg(_) => factor_sum(
+            chain_items(term)
+                .into_iter()
+                .map(|(t, negative)| (factor(t), negative))
+                .collect(),
+        ),
         Term::Const(_) | Term::Pi | Term::Input(_) | Term::Local(_) => term.clone(),
         Term::Mul(a, b) => Term::Mul(boxed(factor(a)), boxed(factor(b))),
         Term::Div(a, b) => Term::Div(boxed(factor(a)), boxed(factor(b))),
@@ -30,23 +31,6 @@ pub(crate) fn factor(term: &Term) -> Term {
         Term::Cos(a) => Term::Cos(boxed(factor(a))),
         Term::Sqrt(a) => Term::Sqrt(boxed(factor(a))),
         Term::Fma(a, b, c) => Term::Fma(boxed(factor(a)), boxed(factor(b)), boxed(factor(c))),
-    }
-}
-
-/// The signed items of a chain of `+`, `−` and unary `−`, each factored
-/// inside.
-fn flatten(term: &Term, negative: bool, items: &mut Vec<(Term, bool)>) {
-    match term {
-        Term::Add(a, b) => {
-            flatten(a, negative, items);
-            flatten(b, negative, items);
-        }
-        Term::Sub(a, b) => {
-            flatten(a, negative, items);
-            flatten(b, !negative, items);
-        }
-        Term::Neg(a) => flatten(a, !negative, items),
-        other => items.push((factor(other), negative)),
     }
 }
 

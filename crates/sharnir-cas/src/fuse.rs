@@ -28,7 +28,7 @@
 //! negation, and summing the subtracted products apart costs none. The
 //! rebuilt chain never has more operations than the original.
 
-use crate::program::Term;
+use crate::program::{chain_items, Term};
 
 /// `term` with every sum fused, recursively (the operands of products,
 /// quotients and functions included).
@@ -48,8 +48,9 @@ pub(crate) fn fuse(term: &Term) -> Term {
 /// A chain of additions, subtractions and negations, rebuilt as `P − N`
 /// (see the module documentation).
 fn fuse_sum(term: &Term) -> Term {
-    let mut items = Vec::new();
-    flatten(term, false, &mut items);
+    let items = chain_items(term)
+        .into_iter()
+        .map(|(t, negative)| (fuse(t), negative));
     let mut added = Vec::new();
     let mut subtracted = Vec::new();
     for (item, negative) in items {
@@ -75,22 +76,6 @@ fn fuse_sum(term: &Term) -> Term {
         (Some(p), None) => p,
         (None, Some(n)) => Term::Neg(boxed(n)),
         (None, None) => Term::Const(0.0),
-    }
-}
-
-/// The signed items of a chain, in order, each already fused inside.
-fn flatten(term: &Term, negative: bool, items: &mut Vec<(Term, bool)>) {
-    match term {
-        Term::Add(a, b) => {
-            flatten(a, negative, items);
-            flatten(b, negative, items);
-        }
-        Term::Sub(a, b) => {
-            flatten(a, negative, items);
-            flatten(b, !negative, items);
-        }
-        Term::Neg(a) => flatten(a, !negative, items),
-        other => items.push((fuse(other), negative)),
     }
 }
 

@@ -724,6 +724,30 @@ fn degree(factors: &[(Id, i32)]) -> i32 {
         .sum()
 }
 
+/// The items of a chain of `+`, `−` and unary `−`, in order, each with
+/// `true` if it is subtracted: `a − (b − c)` gives `a`, `−b`, `+c`. Any
+/// other term is its own single added item. The passes that rebuild sums
+/// (`fuse.rs`, `factor.rs`) start from this.
+pub(crate) fn chain_items(term: &Term) -> Vec<(&Term, bool)> {
+    fn walk<'t>(term: &'t Term, negative: bool, items: &mut Vec<(&'t Term, bool)>) {
+        match term {
+            Term::Add(a, b) => {
+                walk(a, negative, items);
+                walk(b, negative, items);
+            }
+            Term::Sub(a, b) => {
+                walk(a, negative, items);
+                walk(b, !negative, items);
+            }
+            Term::Neg(a) => walk(a, !negative, items),
+            other => items.push((other, negative)),
+        }
+    }
+    let mut items = Vec::new();
+    walk(term, false, &mut items);
+    items
+}
+
 /// `±a ± b ± …` with the positive items first, so that a sum starts with a
 /// plain operand whenever it can. When every item is negative, the sum
 /// starts from one whose negation is free (`-0.5 * x - y`); only when none
