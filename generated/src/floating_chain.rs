@@ -244,8 +244,8 @@ impl Params {
         let t5 = 1.75 * t1 + t4;
         let t6 = p.m0 + 2.5 * p.m;
         let t7 = 0.05 * p.m0 + 0.5 * p.m;
-        let t8 = t0 * t1;
-        let t9 = p.m * t0;
+        let t8 = p.m * t0;
+        let t9 = t0 * t1;
         Derived {
             params: *self,
             k0: t6,
@@ -276,15 +276,15 @@ impl Params {
             k25: t0 * t0 * inv3,
             k26: t1 * t1 * inv3,
             k27: t0 * t0,
-            k28: inv3 * inv3 * (t8 * t8),
+            k28: inv3 * inv3 * (t9 * t9),
             k29: t0 * t0 * t0 * t0 * inv3,
             k30: p.m * p.m,
-            k31: t0 * inv3 * t8,
-            k32: t9,
+            k31: t0 * inv3 * t9,
+            k32: t8,
             k33: t0 * t0 * t0 * inv3,
-            k34: inv3 * t8,
+            k34: inv3 * t9,
             k35: -t0,
-            k36: t0 * t9,
+            k36: t0 * t8,
             k37: -0.01 * p.m,
             k38: 0.01 * p.m,
             k39: p.l * p.l,

@@ -341,10 +341,12 @@ fn newton_euler(mechanism: &mut Mechanism) -> (Vec<Id>, JointSpace) {
     let base_field_bias = joint_space::joint_space(&mut mechanism.pool, &base_field).bias;
     let pool = &mut mechanism.pool;
     let n = own.len();
-    let mass_matrix = cheaper(
+    let mass_matrix = cheapest(
         pool,
-        own_terms.mass_matrix.concat(),
-        base_terms.mass_matrix.concat(),
+        [
+            own_terms.mass_matrix.concat(),
+            base_terms.mass_matrix.concat(),
+        ],
     );
     let inverse_dynamics = cheapest(pool, [own, base, own_field, base_field]);
     let bias = cheapest(
@@ -361,7 +363,7 @@ fn newton_euler(mechanism: &mut Mechanism) -> (Vec<Id>, JointSpace) {
         JointSpace {
             mass_matrix: mass_matrix.chunks(n.max(1)).map(<[Id]>::to_vec).collect(),
             bias,
-            gravity: cheaper(pool, own_terms.gravity, base_terms.gravity),
+            gravity: cheapest(pool, [own_terms.gravity, base_terms.gravity]),
         },
     )
 }
@@ -372,7 +374,7 @@ fn separate_bodies(mechanism: &mut Mechanism) -> Result<Vec<Id>, EmitError> {
     let own = vereshchagin::forward_dynamics(mechanism).map_err(|e| EmitError(e.to_string()))?;
     let base = vereshchagin::forward_dynamics_regrouped(mechanism)
         .map_err(|e| EmitError(e.to_string()))?;
-    Ok(cheaper(&mut mechanism.pool, own, base))
+    Ok(cheapest(&mut mechanism.pool, [own, base]))
 }
 
 /// `outputs` with products of sines and cosines contracted into sines and
@@ -382,10 +384,11 @@ fn separate_bodies(mechanism: &mut Mechanism) -> Result<Vec<Id>, EmitError> {
 /// angle sums; otherwise `outputs` unchanged.
 fn with_angle_sums(pool: &mut Pool, outputs: &[Id]) -> Vec<Id> {
     let contracted = sharnir_cas::contract_angle_sums(pool, outputs);
-    cheaper(pool, outputs.to_vec(), contracted)
+    cheapest(pool, [outputs.to_vec(), contracted])
 }
 
-/// The candidate whose code is cheapest by [`cost`], the first on a tie.
+/// The candidate whose code is cheapest by [`cost`], the first on a tie
+/// (so the usual form goes first and an alternative must be cheaper).
 fn cheapest<const N: usize>(pool: &mut Pool, candidates: [Vec<Id>; N]) -> Vec<Id> {
     let mut best: Option<(u64, Vec<Id>)> = None;
     for candidate in candidates {
@@ -396,17 +399,6 @@ fn cheapest<const N: usize>(pool: &mut Pool, candidates: [Vec<Id>; N]) -> Vec<Id
     }
     best.map(|(_, b)| b).unwrap_or_default()
 }
-
-/// `alternative` when its code is cheaper than `usual`'s by [`cost`],
-/// otherwise `usual` (ties keep it).
-fn cheaper(pool: &mut Pool, usual: Vec<Id>, alternative: Vec<Id>) -> Vec<Id> {
-    if cost(pool, &alternative) < cost(pool, &usual) {
-        alternative
-    } else {
-        usual
-    }
-}
-
 /// The weighted operation count per call ([`sharnir_cas::OpCount::weight`])
 /// that decides between formalisms and forms (every angle's sine and cosine
 /// are needed anyway; angle sums add more). Groups of runtime parameters
