@@ -4,7 +4,7 @@
 //!
 //! - its `M` and bias against the ones read off Newton–Euler and against the
 //!   numeric oracle (composite-rigid-body and Newton–Euler of
-//!   `sharnir-runtime`), its gravity against Newton–Euler's;
+//!   `sharnir-numeric`), its gravity against Newton–Euler's;
 //! - its inverse dynamics `M q̈ + bias` against the oracle;
 //! - its `L D Lᵀ` forward dynamics against Vereshchagin's (on mechanisms
 //!   without coupled joints, which the separate-bodies method refuses) and

@@ -1,7 +1,7 @@
 //! Generated forward dynamics (Vereshchagin's separate-bodies method) for
 //! every bundled spec in both parameter modes: it inverts the generated
 //! inverse dynamics, agrees with the numeric articulated-body algorithm of
-//! `sharnir-runtime`, and reproduces the textbook's triple-pendulum example.
+//! `sharnir-numeric`, and reproduces the textbook's triple-pendulum example.
 //!
 //! Tolerance: 1e-10 relative to `max(1, ‖q̈‖∞)` on 50 seeded random states
 //! per spec; the textbook example is exact to 1e-12.

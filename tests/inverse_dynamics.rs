@@ -1,5 +1,5 @@
 //! Generated inverse dynamics against the independent numeric recursive
-//! Newton–Euler of `sharnir-runtime`, for every bundled spec, in both the
+//! Newton–Euler of `sharnir-numeric`, for every bundled spec, in both the
 //! runtime-parameter and the folded variant.
 //!
 //! Tolerance: 1e-12 relative to `max(1, ‖τ‖∞)` on 100 seeded random states.

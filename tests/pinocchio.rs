@@ -6,7 +6,7 @@
 //! test first checks the spec is what the converter makes of the URDF
 //! today; Solo12, whose Pinocchio model has a free-flyer root, is converted
 //! with `--floating`), and then both the generated code
-//! (`sharnir_generated::<robot>`) and the numeric oracle (`sharnir-runtime`
+//! (`sharnir_generated::<robot>`) and the numeric oracle (`sharnir-numeric`
 //! on the same spec) must reproduce Pinocchio's `rnea`, `crba`, `nle`,
 //! `gravity`, `aba`, the kinetic and potential energy, and the world
 //! placement of the end-effector frame (a URDF link merged into a body by
@@ -304,7 +304,7 @@ fn numeric_solo12() {
     numeric_oracle_agrees("solo12", "solo12.urdf");
 }
 
-/// `sharnir-runtime` on the converted spec against every Pinocchio output.
+/// `sharnir-numeric` on the converted spec against every Pinocchio output.
 fn numeric_oracle_agrees(stem: &str, urdf: &str) {
     let robot = Robot::load(stem, urdf, reference(stem));
     let (pinocchio_q, pinocchio_v) = robot.reference.coordinate_names();

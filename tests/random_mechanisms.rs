@@ -7,7 +7,7 @@
 //!
 //! At 3 random states per mechanism every output (and the inverse and
 //! forward dynamics from the regrouped base inertias) is compared with the
-//! numeric spatial-vector oracle of `sharnir-runtime` to 1e-10 relative
+//! numeric spatial-vector oracle of `sharnir-numeric` to 1e-10 relative
 //! (`relative_error`, relative to `max(1, ‖expected‖∞)`), and the outputs
 //! are checked against each other: `M q̈ + bias = τ` and
 //! `forward(inverse(q̈)) = q̈` to 1e-9, `M` symmetric to 1e-12 and positive

@@ -1,7 +1,7 @@
 //! Telegin's direction-cosine formalism (`sharnir_mech::telegin`) against two
 //! derivations by another method: the symbolic recursive Newton–Euler
 //! (`sharnir_mech::rnea`, which shares only the joint placements with it) and
-//! the numeric spatial-vector Newton–Euler of `sharnir-runtime`
+//! the numeric spatial-vector Newton–Euler of `sharnir-numeric`
 //! (`oracle::Oracle`, which shares nothing), and against the paper's own
 //! hand-derived closed forms (Listing 2, `sharnir_tests::telegin`).
 //!

@@ -1,5 +1,5 @@
 //! Benchmarks of sharnir's generated equations of motion against the generic
-//! numeric algorithms of `sharnir-runtime`, which compute the same quantities
+//! numeric algorithms of `sharnir-numeric`, which compute the same quantities
 //! by recursive Newton–Euler, composite-rigid-body and articulated-body
 //! sweeps over a tree.
 //!
@@ -9,7 +9,7 @@
 //!
 //! - `generated`: the module that reads parameters from `Params` at run time;
 //! - `folded`: the `_folded` module, parameters compiled in as constants;
-//! - `generic`: `sharnir_runtime::Tree` built from the same spec.
+//! - `generic`: `sharnir_numeric::Tree` built from the same spec.
 //!
 //! Two harnesses share everything here through [`Comparison`]: the criterion
 //! bench `dynamics` (`cargo bench -p sharnir-benches`) and the `speed-table`

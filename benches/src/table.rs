@@ -11,7 +11,7 @@ pub struct Row {
     pub generated_ns: f64,
     /// Generated code with folded parameters, ns per call.
     pub folded_ns: f64,
-    /// The generic algorithm of `sharnir-runtime`, ns per call.
+    /// The generic algorithm of `sharnir-numeric`, ns per call.
     pub generic_ns: f64,
 }
 

@@ -1,7 +1,7 @@
 //! The tree and the pool of joint states one robot is benchmarked on.
 
 use crate::kernels::{Kernels, Robot};
-use sharnir_runtime::Tree;
+use sharnir_numeric::Tree;
 use sharnir_tests::oracle::{relative_error, Oracle, States};
 
 /// Number of states cycled through: enough that neither the branch predictor

@@ -2,7 +2,7 @@
 //!
 //! A bundled spec is assembled by `sharnir-mech` (so both paths read the same
 //! geometry), then every placement, axis and inertia is evaluated to numbers
-//! and handed to `sharnir-runtime`, whose spatial-vector algorithms share no
+//! and handed to `sharnir-numeric`, whose spatial-vector algorithms share no
 //! code with the symbolic derivation. Follower (`mimic`) joints get their
 //! own coordinate in the numeric tree and are tied to their leader by the
 //! runtime's `CoupledTree`, which reduces the full tree's dynamics by the
@@ -12,7 +12,7 @@
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use sharnir_mech::{JointKind, Mechanism, ParameterMode};
-use sharnir_runtime::{Body, CoupledTree, Coupling, JointKind as NumericJoint, Tree};
+use sharnir_numeric::{Body, CoupledTree, Coupling, JointKind as NumericJoint, Tree};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -254,7 +254,7 @@ impl Oracle {
     /// The pose (rotation body → ground, origin in ground) of every body of
     /// the spec, in the order of the generated `BODY_NAMES` (tree order
     /// without auxiliary bodies).
-    pub fn body_poses(&self, q: &[f64]) -> Vec<sharnir_runtime::Pose> {
+    pub fn body_poses(&self, q: &[f64]) -> Vec<sharnir_numeric::Pose> {
         let poses = self
             .tree
             .body_poses(&self.q_to_tree(q))
@@ -268,7 +268,7 @@ impl Oracle {
     }
 
     /// The pose of every tree body (auxiliary ones included), in tree order.
-    pub fn tree_poses(&self, q: &[f64]) -> Vec<sharnir_runtime::Pose> {
+    pub fn tree_poses(&self, q: &[f64]) -> Vec<sharnir_numeric::Pose> {
         self.tree
             .body_poses(&self.q_to_tree(q))
             .unwrap_or_else(|e| panic!("{e}"))

@@ -165,7 +165,7 @@ pub fn convert_fixture(urdf: &str, name: &str, floating: bool) -> Conversion {
 pub struct Robot {
     /// The URDF conversion (frames, spec text).
     pub conversion: Conversion,
-    /// `sharnir-runtime` on the bundled spec.
+    /// `sharnir-numeric` on the bundled spec.
     pub oracle: Oracle,
     /// Position coordinate names in sharnir's order (`q`).
     pub position_names: Vec<String>,

@@ -3,7 +3,7 @@
 //! one-degree-of-freedom mechanisms, a free rigid body, a spherical pendulum,
 //! and the momentum balance of a free-floating chain.
 
-use sharnir_runtime::{Body, JointKind, Tree, TreeError};
+use sharnir_numeric::{Body, JointKind, Tree, TreeError};
 
 type Vec3 = [f64; 3];
 type Mat3 = [[f64; 3]; 3];

@@ -6,7 +6,7 @@
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
-use sharnir_runtime::{Body, JointKind, Tree};
+use sharnir_numeric::{Body, JointKind, Tree};
 
 type Mat3 = [[f64; 3]; 3];
 

@@ -1,0 +1,149 @@
+//! The interface every integrator shares: one accepted step at a time, with
+//! a continuous extension (dense output) over the last step.
+//!
+//! Stepping one accepted step at a time lets a driver write output at exact
+//! times, show progress, locate events and stop on a blow-up without the
+//! integrator knowing about any of it.
+
+use crate::{OdeSystem, Real, RhsError};
+use core::fmt;
+
+/// Work done by an integrator so far; what MATLAB's `ode45` prints with
+/// `Stats = 'on'`, and what the performance tables compare.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Accepted steps.
+    pub steps: u64,
+    /// Rejected steps (error too large, or a Newton iteration that failed).
+    pub rejected: u64,
+    /// Evaluations of the right-hand side, finite-difference Jacobians
+    /// included.
+    pub rhs_evaluations: u64,
+    /// Jacobians formed (analytic or by finite differences).
+    pub jacobian_evaluations: u64,
+    /// LU decompositions of iteration matrices (implicit methods).
+    pub decompositions: u64,
+}
+
+/// Error tolerances of an adaptive integrator: a step is accepted when its
+/// local error estimate `e` satisfies `‖e / (atol + rtol·|y|)‖ ≤ 1` in the
+/// root-mean-square norm, as in Hairer, Nørsett and Wanner.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Tolerances {
+    /// Relative tolerance.
+    pub rtol: f64,
+    /// Absolute tolerance.
+    pub atol: f64,
+}
+
+impl Default for Tolerances {
+    /// `rtol = 1e-6`, `atol = 1e-9`: tighter than MATLAB's defaults
+    /// (`1e-3`, `1e-6`), which are too loose for mechanisms whose energy the
+    /// user checks.
+    fn default() -> Self {
+        Tolerances {
+            rtol: 1e-6,
+            atol: 1e-9,
+        }
+    }
+}
+
+/// Why an integration stopped before its end time.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum IntegrationError {
+    /// The step size the error control asks for fell below what the
+    /// floating-point time can resolve: the solution blows up or has a
+    /// singularity near `t`.
+    StepSizeTooSmall {
+        /// Time reached.
+        t: f64,
+        /// The step size that was too small.
+        h: f64,
+    },
+    /// The state or its rate became infinite or NaN at `t`.
+    NonFinite {
+        /// Time reached.
+        t: f64,
+    },
+    /// More steps than the integrator's limit.
+    TooManySteps {
+        /// Time reached.
+        t: f64,
+        /// The limit.
+        limit: u64,
+    },
+    /// The right-hand side refused the state at `t`.
+    Rhs {
+        /// Time reached.
+        t: f64,
+        /// What the system said.
+        error: RhsError,
+    },
+    /// An argument of the integrator itself is unusable (a step size that is
+    /// not positive, a state of the wrong length, a tolerance that is not
+    /// positive).
+    InvalidArgument {
+        /// Which argument, and what it must be.
+        message: &'static str,
+    },
+}
+
+impl IntegrationError {
+    /// The time at which the integration stopped, when it started at all.
+    pub fn time(&self) -> Option<f64> {
+        match *self {
+            IntegrationError::StepSizeTooSmall { t, .. }
+            | IntegrationError::NonFinite { t }
+            | IntegrationError::TooManySteps { t, .. }
+            | IntegrationError::Rhs { t, .. } => Some(t),
+            IntegrationError::InvalidArgument { .. } => None,
+        }
+    }
+}
+
+impl fmt::Display for IntegrationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            IntegrationError::StepSizeTooSmall { t, h } => write!(
+                f,
+                "step size {h:e} too small at t = {t}: the solution blows up or is singular there"
+            ),
+            IntegrationError::NonFinite { t } => {
+                write!(f, "the state became infinite or NaN at t = {t}")
+            }
+            IntegrationError::TooManySteps { t, limit } => {
+                write!(f, "more than {limit} steps before t = {t}")
+            }
+            IntegrationError::Rhs { t, error } => write!(f, "at t = {t}: {error}"),
+            IntegrationError::InvalidArgument { message } => f.write_str(message),
+        }
+    }
+}
+
+/// An integrator in the middle of an integration: it holds the current time
+/// and state and advances by one accepted step per call.
+///
+/// Generic over the system rather than over the call, so that a driver can
+/// choose the integrator at run time (`Box<dyn Stepper<S>>`).
+pub trait Stepper<S: OdeSystem<R>, R: Real = f64> {
+    /// Advances by one accepted step, never past `t_end`; landing exactly on
+    /// `t_end` when the step reaches it. Calling it at `t_end` does nothing.
+    fn step(&mut self, system: &mut S, t_end: R) -> Result<(), IntegrationError>;
+
+    /// The current time (the end of the last accepted step).
+    fn t(&self) -> R;
+
+    /// The time at the start of the last accepted step (the initial time
+    /// before the first step).
+    fn t_previous(&self) -> R;
+
+    /// The current state.
+    fn y(&self) -> &[R];
+
+    /// Writes the continuous extension of the last accepted step at `t`
+    /// (between [`Stepper::t_previous`] and [`Stepper::t`]) into `out`.
+    fn interpolate(&self, t: R, out: &mut [R]);
+
+    /// Work done so far.
+    fn stats(&self) -> Stats;
+}
