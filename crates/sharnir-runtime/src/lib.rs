@@ -23,10 +23,16 @@
 
 #[cfg(feature = "std")]
 pub mod adaptive;
+mod fixed_step;
+mod model;
 mod real;
 mod stepper;
 mod system;
 
+pub use fixed_step::{Rk4, SemiImplicitEuler, StateVector};
+pub use model::{
+    join_state, normalize_quaternions, split_state, Control, Model, ModelSystem, Passive,
+};
 pub use real::Real;
-pub use stepper::{IntegrationError, Stats, Stepper, Tolerances};
+pub use stepper::{IntegrationError, Stats, Stepper, Tolerances, Trajectory};
 pub use system::{OdeSystem, RhsError};

@@ -120,16 +120,12 @@ impl fmt::Display for IntegrationError {
     }
 }
 
-/// An integrator in the middle of an integration: it holds the current time
-/// and state and advances by one accepted step per call.
+/// Where an integration is: the current time and state, and the continuous
+/// extension (dense output) of the last accepted step.
 ///
-/// Generic over the system rather than over the call, so that a driver can
-/// choose the integrator at run time (`Box<dyn Stepper<S>>`).
-pub trait Stepper<S: OdeSystem<R>, R: Real = f64> {
-    /// Advances by one accepted step, never past `t_end`; landing exactly on
-    /// `t_end` when the step reaches it. Calling it at `t_end` does nothing.
-    fn step(&mut self, system: &mut S, t_end: R) -> Result<(), IntegrationError>;
-
+/// Separate from [`Stepper`] so that reading the state needs no mention of
+/// the system being integrated.
+pub trait Trajectory<R: Real = f64> {
     /// The current time (the end of the last accepted step).
     fn t(&self) -> R;
 
@@ -141,9 +137,21 @@ pub trait Stepper<S: OdeSystem<R>, R: Real = f64> {
     fn y(&self) -> &[R];
 
     /// Writes the continuous extension of the last accepted step at `t`
-    /// (between [`Stepper::t_previous`] and [`Stepper::t`]) into `out`.
+    /// (between [`Trajectory::t_previous`] and [`Trajectory::t`]) into
+    /// `out`.
     fn interpolate(&self, t: R, out: &mut [R]);
 
     /// Work done so far.
     fn stats(&self) -> Stats;
+}
+
+/// An integrator in the middle of an integration: it holds the current time
+/// and state ([`Trajectory`]) and advances by one accepted step per call.
+///
+/// Generic over the system rather than over the call, so that a driver can
+/// choose the integrator at run time (`Box<dyn Stepper<S>>`).
+pub trait Stepper<S: OdeSystem<R>, R: Real = f64>: Trajectory<R> {
+    /// Advances by one accepted step, never past `t_end`; landing exactly on
+    /// `t_end` when the step reaches it. Calling it at `t_end` does nothing.
+    fn step(&mut self, system: &mut S, t_end: R) -> Result<(), IntegrationError>;
 }

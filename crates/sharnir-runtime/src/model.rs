@@ -1,0 +1,351 @@
+//! What the runtime needs of a generated module, and the adapter that turns
+//! it into an [`OdeSystem`].
+//!
+//! Generated modules are plain `core` + `libm` code with a fixed shape
+//! (`NQ`, `NV`, `POSITION_NAMES`, `Params`, `Derived`, `forward_dynamics_with`,
+//! …). [`crate::model!`] turns that shape into a [`Model`] impl, so no module
+//! needs hand-written glue and the modules stay independent of this crate.
+
+use crate::{OdeSystem, Real, RhsError};
+
+/// A mechanism the runtime can integrate: one generated module with its
+/// parameter values.
+///
+/// The sizes are const parameters (`NQ` position coordinates, `NV` velocity
+/// coordinates) so that states are fixed-size arrays even without an
+/// allocator. Every method takes `&self`, which holds the parameter groups
+/// the module computes once (`Params::derived`).
+pub trait Model<const NQ: usize, const NV: usize> {
+    /// The module's floating-point type (`f64`, or `f32` for `_f32` twins).
+    type Real: Real;
+    /// The module's `Params`.
+    type Params: Copy + Default;
+
+    /// The module as named at the [`crate::model!`] call (`triple_pendulum`,
+    /// or a path such as `sharnir_generated::triple_pendulum`).
+    const NAME: &'static str;
+    /// Names of the position coordinates, in the order of `q`.
+    const POSITION_NAMES: [&'static str; NQ];
+    /// Names of the velocity coordinates, in the order of `q̇` and of forces.
+    const VELOCITY_NAMES: [&'static str; NV];
+    /// Index in `q` of the first component of every unit quaternion
+    /// (`qx, qy, qz, qw`, scalar last), which integration keeps unit.
+    const QUATERNIONS: &'static [usize];
+    /// Whether the module has `applied_forces` (the spec's `[forces]`).
+    const HAS_APPLIED_FORCES: bool;
+
+    /// The parameter values in use.
+    fn params(&self) -> &Self::Params;
+
+    /// The spec's initial positions (`[initial]`; zeros and identity
+    /// quaternions by default).
+    fn initial_positions(&self) -> [Self::Real; NQ];
+
+    /// The spec's initial velocities (`[initial]`; zeros by default).
+    fn initial_velocities(&self) -> [Self::Real; NV];
+
+    /// `q̈` from `M q̈ + bias = τ`.
+    fn forward_dynamics(
+        &self,
+        q: &[Self::Real; NQ],
+        qd: &[Self::Real; NV],
+        tau: &[Self::Real; NV],
+    ) -> [Self::Real; NV];
+
+    /// `dq/dt` from the velocity coordinates (quaternion kinematics for
+    /// spherical and free joints; `q̇` itself for the others).
+    fn coordinate_rates(&self, q: &[Self::Real; NQ], qd: &[Self::Real; NV]) -> [Self::Real; NQ];
+
+    /// Kinetic and potential energy.
+    fn energy(&self, q: &[Self::Real; NQ], qd: &[Self::Real; NV]) -> (Self::Real, Self::Real);
+
+    /// The spec's applied joint forces at time `t` (zero when the spec has no
+    /// `[forces]`).
+    fn applied_forces(
+        &self,
+        t: Self::Real,
+        q: &[Self::Real; NQ],
+        qd: &[Self::Real; NV],
+    ) -> [Self::Real; NV] {
+        let _ = (t, q, qd);
+        [<Self::Real as Real>::ZERO; NV]
+    }
+}
+
+/// Joint forces chosen while the simulation runs (a controller, a motor
+/// model), added to the model's own applied forces.
+pub trait Control<R: Real, const NQ: usize, const NV: usize> {
+    /// The forces at time `t` and state `(q, q̇)`, in the order of the
+    /// velocity coordinates.
+    fn forces(&mut self, t: R, q: &[R; NQ], qd: &[R; NV]) -> [R; NV];
+
+    /// Whether the forces are always zero, so that a simulation of a model
+    /// without applied forces can say its energy must be conserved.
+    fn is_passive(&self) -> bool {
+        false
+    }
+}
+
+/// No control: the mechanism moves under its own applied forces.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Passive;
+
+impl<R: Real, const NQ: usize, const NV: usize> Control<R, NQ, NV> for Passive {
+    fn forces(&mut self, _t: R, _q: &[R; NQ], _qd: &[R; NV]) -> [R; NV] {
+        [R::ZERO; NV]
+    }
+
+    fn is_passive(&self) -> bool {
+        true
+    }
+}
+
+impl<R, F, const NQ: usize, const NV: usize> Control<R, NQ, NV> for F
+where
+    R: Real,
+    F: FnMut(R, &[R; NQ], &[R; NV]) -> [R; NV],
+{
+    fn forces(&mut self, t: R, q: &[R; NQ], qd: &[R; NV]) -> [R; NV] {
+        self(t, q, qd)
+    }
+}
+
+/// A model as a first-order system on `y = (q, q̇)` (length `NQ + NV`):
+/// `ẏ = (coordinate_rates(q, q̇), forward_dynamics(q, q̇, τ))` with
+/// `τ = applied_forces + control`.
+///
+/// [`OdeSystem::project`] renormalises the quaternions, the only manifold a
+/// tree's state lives on.
+///
+/// The sizes are parameters of the system (not only of the model's trait)
+/// so that the compiler knows which `Model<NQ, NV>` impl is meant.
+#[derive(Clone, Debug)]
+pub struct ModelSystem<M, const NQ: usize, const NV: usize, C = Passive> {
+    /// The mechanism.
+    pub model: M,
+    /// Forces added at every evaluation.
+    pub control: C,
+}
+
+impl<M: Model<NQ, NV>, const NQ: usize, const NV: usize> ModelSystem<M, NQ, NV, Passive> {
+    /// The model moving under its own applied forces only.
+    pub fn new(model: M) -> Self {
+        ModelSystem {
+            model,
+            control: Passive,
+        }
+    }
+}
+
+impl<M: Model<NQ, NV>, C: Control<M::Real, NQ, NV>, const NQ: usize, const NV: usize>
+    ModelSystem<M, NQ, NV, C>
+{
+    /// The model with forces from `control` added.
+    pub fn with_control(model: M, control: C) -> Self {
+        ModelSystem { model, control }
+    }
+}
+
+/// Splits a flat state into fixed-size position and velocity arrays; `None`
+/// when `y` is not `NQ + NV` long.
+pub fn split_state<R: Real, const NQ: usize, const NV: usize>(
+    y: &[R],
+) -> Option<([R; NQ], [R; NV])> {
+    if y.len() != NQ + NV {
+        return None;
+    }
+    let mut q = [R::ZERO; NQ];
+    let mut v = [R::ZERO; NV];
+    q.copy_from_slice(&y[..NQ]);
+    v.copy_from_slice(&y[NQ..]);
+    Some((q, v))
+}
+
+/// Writes positions and velocities into a flat state of length `NQ + NV`
+/// (nothing when the length is wrong).
+pub fn join_state<R: Real, const NQ: usize, const NV: usize>(
+    q: &[R; NQ],
+    v: &[R; NV],
+    y: &mut [R],
+) {
+    if y.len() == NQ + NV {
+        y[..NQ].copy_from_slice(q);
+        y[NQ..].copy_from_slice(v);
+    }
+}
+
+/// Scales every quaternion of `q` (at the indices `quaternions`) to unit
+/// length; says whether anything changed. A zero quaternion, which has no
+/// direction, is left alone for the integrator's finiteness check to stop on.
+pub fn normalize_quaternions<R: Real>(quaternions: &[usize], q: &mut [R]) -> bool {
+    let mut changed = false;
+    for &start in quaternions {
+        let Some(quaternion) = q.get_mut(start..start + 4) else {
+            continue;
+        };
+        let norm = quaternion
+            .iter()
+            .fold(R::ZERO, |sum, &c| sum + c * c)
+            .sqrt();
+        if norm > R::ZERO && norm != R::ONE {
+            for c in quaternion.iter_mut() {
+                *c = *c / norm;
+            }
+            changed = true;
+        }
+    }
+    changed
+}
+
+const WRONG_LENGTH: RhsError = RhsError {
+    message: "the state vector does not have NQ + NV entries",
+};
+
+impl<M, C, const NQ: usize, const NV: usize> OdeSystem<M::Real> for ModelSystem<M, NQ, NV, C>
+where
+    M: Model<NQ, NV>,
+    C: Control<M::Real, NQ, NV>,
+{
+    fn dimension(&self) -> usize {
+        NQ + NV
+    }
+
+    fn rhs(&mut self, t: M::Real, y: &[M::Real], dy: &mut [M::Real]) -> Result<(), RhsError> {
+        let (q, v) = split_state::<M::Real, NQ, NV>(y).ok_or(WRONG_LENGTH)?;
+        if dy.len() != NQ + NV {
+            return Err(WRONG_LENGTH);
+        }
+        let mut tau = self.model.applied_forces(t, &q, &v);
+        let control = self.control.forces(t, &q, &v);
+        for (total, c) in tau.iter_mut().zip(control) {
+            *total += c;
+        }
+        let rates = self.model.coordinate_rates(&q, &v);
+        let accelerations = self.model.forward_dynamics(&q, &v, &tau);
+        join_state(&rates, &accelerations, dy);
+        Ok(())
+    }
+
+    fn project(&mut self, y: &mut [M::Real]) -> bool {
+        let end = NQ.min(y.len());
+        normalize_quaternions(M::QUATERNIONS, &mut y[..end])
+    }
+}
+
+/// Implements [`Model`] for a generated module, so that the runtime can
+/// integrate it without hand-written glue.
+///
+/// `model!(pub TriplePendulum = path::to::triple_pendulum)` defines a type
+/// `TriplePendulum` holding the module's `Params` (and the parameter groups
+/// computed from them once), with `new(params)`, `Default` (the spec's
+/// values) and the `Model` impl. Add `, forces` when the module has
+/// `applied_forces` (the spec has a `[forces]` table).
+///
+/// The module must be in scope at the macro call and provide what every
+/// generated module provides (`NQ`, `NV`, `POSITION_NAMES`,
+/// `COORDINATE_NAMES`, `QUATERNIONS`, `INITIAL_POSITIONS`,
+/// `INITIAL_VELOCITIES`, `Params`, `Derived`, and the `_with` functions).
+#[macro_export]
+macro_rules! model {
+    ($vis:vis $name:ident = $($module:ident)::+) => {
+        $crate::model!(@define $vis $name = $($module)::+);
+        $crate::model!(@impl $name = $($module)::+ ; {});
+    };
+    ($vis:vis $name:ident = $($module:ident)::+, forces) => {
+        $crate::model!(@define $vis $name = $($module)::+);
+        $crate::model!(@impl $name = $($module)::+ ; {
+            const HAS_APPLIED_FORCES: bool = true;
+            fn applied_forces(
+                &self,
+                t: Self::Real,
+                q: &[Self::Real; $($module)::+::NQ],
+                qd: &[Self::Real; $($module)::+::NV],
+            ) -> [Self::Real; $($module)::+::NV] {
+                $($module)::+::applied_forces_with(&self.derived, t, q, qd)
+            }
+        });
+    };
+    (@define $vis:vis $name:ident = $($module:ident)::+) => {
+        #[doc = concat!("The generated module `", stringify!($($module)::+), "` with its parameter values, as a [`", stringify!($crate), "::Model`].")]
+        #[derive(Clone, Copy, Debug)]
+        $vis struct $name {
+            params: $($module)::+::Params,
+            derived: $($module)::+::Derived,
+        }
+
+        impl $name {
+            /// Length of the flat state `(q, q̇)` integrators work on.
+            pub const STATE_LEN: usize = $($module)::+::NQ + $($module)::+::NV;
+
+            /// The mechanism with these parameter values (the parameter
+            /// groups are computed once, here).
+            pub fn new(params: $($module)::+::Params) -> Self {
+                $name {
+                    derived: params.derived(),
+                    params,
+                }
+            }
+        }
+
+        impl Default for $name {
+            /// The spec's parameter values.
+            fn default() -> Self {
+                Self::new(Default::default())
+            }
+        }
+    };
+    (@impl $name:ident = $($module:ident)::+ ; { $($extra:tt)* }) => {
+        impl $crate::Model<{ $($module)::+::NQ }, { $($module)::+::NV }> for $name {
+            type Real = $($module)::+::Real;
+            type Params = $($module)::+::Params;
+            const NAME: &'static str = stringify!($($module)::+);
+            const POSITION_NAMES: [&'static str; $($module)::+::NQ] = $($module)::+::POSITION_NAMES;
+            const VELOCITY_NAMES: [&'static str; $($module)::+::NV] = $($module)::+::COORDINATE_NAMES;
+            const QUATERNIONS: &'static [usize] = &$($module)::+::QUATERNIONS;
+            $crate::model!(@default_forces $($extra)*);
+
+            fn params(&self) -> &Self::Params {
+                &self.params
+            }
+
+            fn initial_positions(&self) -> [Self::Real; $($module)::+::NQ] {
+                $($module)::+::INITIAL_POSITIONS
+            }
+
+            fn initial_velocities(&self) -> [Self::Real; $($module)::+::NV] {
+                $($module)::+::INITIAL_VELOCITIES
+            }
+
+            fn forward_dynamics(
+                &self,
+                q: &[Self::Real; $($module)::+::NQ],
+                qd: &[Self::Real; $($module)::+::NV],
+                tau: &[Self::Real; $($module)::+::NV],
+            ) -> [Self::Real; $($module)::+::NV] {
+                $($module)::+::forward_dynamics_with(&self.derived, q, qd, tau)
+            }
+
+            fn coordinate_rates(
+                &self,
+                q: &[Self::Real; $($module)::+::NQ],
+                qd: &[Self::Real; $($module)::+::NV],
+            ) -> [Self::Real; $($module)::+::NQ] {
+                $($module)::+::coordinate_rates_with(&self.derived, q, qd)
+            }
+
+            fn energy(
+                &self,
+                q: &[Self::Real; $($module)::+::NQ],
+                qd: &[Self::Real; $($module)::+::NV],
+            ) -> (Self::Real, Self::Real) {
+                $($module)::+::energy_with(&self.derived, q, qd)
+            }
+
+            $($extra)*
+        }
+    };
+    (@default_forces const HAS_APPLIED_FORCES: bool = true; $($rest:tt)*) => {};
+    (@default_forces) => {
+        const HAS_APPLIED_FORCES: bool = false;
+    };
+}
