@@ -277,3 +277,39 @@ fn ops_reports_every_formalism_and_mode_as_json() {
         "ops writes no files"
     );
 }
+
+#[test]
+fn two_specs_of_one_mechanism_name_are_refused_and_nothing_is_written() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let first = dir.path().join("arm.spec");
+    let second = dir.path().join("arm_copy.spec");
+    std::fs::write(&first, VALID).expect("write spec");
+    std::fs::write(&second, VALID).expect("write spec");
+    let out = dir.path().join("out");
+    let output = Command::new(env!("CARGO_BIN_EXE_xtask"))
+        .arg("gen")
+        .arg(&first)
+        .arg(&second)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .expect("xtask runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("both define the"), "{stderr}");
+    assert!(stderr.contains("arm_copy.spec"), "{stderr}");
+    assert!(written(dir.path()).is_empty());
+}
+
+#[cfg(unix)]
+#[test]
+fn written_modules_have_the_usual_file_mode() {
+    use std::os::unix::fs::PermissionsExt;
+    let (output, dir) = run(VALID, &[]);
+    assert!(output.status.success());
+    let mode = std::fs::metadata(dir.path().join("out").join("arm.rs"))
+        .expect("module")
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o777, 0o644, "mode {mode:o}");
+}
