@@ -208,6 +208,8 @@ fn gen(args: GenArgs) -> miette::Result<()> {
     let options = args.urdf.options();
     let method = args.method.map(Method::from);
     let mut modules = Vec::with_capacity(jobs.len());
+    // The input each module came from, to name both when two clash.
+    let mut sources: Vec<PathBuf> = Vec::with_capacity(jobs.len());
     for (path, mode) in &jobs {
         let spec = load(&root, path, &options)?;
         let module = generate_one(&spec, *mode, method)?;
@@ -227,13 +229,20 @@ fn gen(args: GenArgs) -> miette::Result<()> {
         let twin = (spec.single_precision || args.single_precision) && runtime;
         if twin {
             modules.push(sharnir_codegen::single_precision(&module));
+            sources.push(path.clone());
             if let Some(fused) = &fused {
                 modules.push(sharnir_codegen::single_precision(fused));
+                sources.push(path.clone());
             }
+        }
+        if fused.is_some() {
+            sources.push(path.clone());
         }
         modules.extend(fused);
         modules.push(module);
+        sources.push(path.clone());
     }
+    refuse_name_clashes(&modules, &sources)?;
     std::fs::create_dir_all(&out)
         .map_err(|e| miette::miette!("cannot create {}: {e}", out.display()))?;
     for module in &modules {
@@ -346,13 +355,41 @@ fn spec_files(dir: &Path) -> miette::Result<Vec<PathBuf>> {
     Ok(specs)
 }
 
+/// Two inputs whose modules have the same name would write one file, the
+/// second silently replacing the first: refuse before writing anything.
+fn refuse_name_clashes(modules: &[GeneratedModule], sources: &[PathBuf]) -> miette::Result<()> {
+    for (i, module) in modules.iter().enumerate() {
+        if let Some(j) = modules[..i].iter().position(|m| m.name == module.name) {
+            let first = sources.get(j).map(|p| p.display().to_string());
+            let second = sources.get(i).map(|p| p.display().to_string());
+            miette::bail!(
+                help = "give one of them another `name` under [mechanism] (or --name for a URDF)",
+                "{} and {} both define the mechanism `{}`: both would be written to {}.rs",
+                first.unwrap_or_default(),
+                second.unwrap_or_default(),
+                module.name,
+                module.name
+            );
+        }
+    }
+    Ok(())
+}
+
 /// Writes through a temporary file in the same directory and renames it into
-/// place, so readers never see a partial file.
+/// place, so readers never see a partial file. The file gets the usual mode
+/// of a source file (`rw-r--r--`), not the temporary file's private one.
 fn write_atomically(path: &Path, contents: &str) -> miette::Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
     let failure = |e: std::io::Error| miette::miette!("cannot write {}: {e}", path.display());
     let mut file = tempfile::NamedTempFile::new_in(dir).map_err(failure)?;
     file.write_all(contents.as_bytes()).map_err(failure)?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        file.as_file()
+            .set_permissions(std::fs::Permissions::from_mode(0o644))
+            .map_err(failure)?;
+    }
     file.persist(path).map_err(|e| failure(e.error))?;
     Ok(())
 }
