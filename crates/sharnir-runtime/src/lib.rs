@@ -26,6 +26,8 @@ pub mod adaptive;
 mod fixed_step;
 mod model;
 mod real;
+#[cfg(feature = "std")]
+mod simulation;
 mod stepper;
 mod system;
 
@@ -34,5 +36,10 @@ pub use model::{
     join_state, normalize_quaternions, split_state, Control, Model, ModelSystem, Passive,
 };
 pub use real::Real;
+#[cfg(feature = "std")]
+pub use simulation::{
+    Method, Observer, ObserverError, Sample, Simulation, SimulationError, SimulationErrorKind,
+    Summary,
+};
 pub use stepper::{IntegrationError, Stats, Stepper, Tolerances, Trajectory};
 pub use system::{OdeSystem, RhsError};

@@ -1,0 +1,316 @@
+//! Dormand–Prince 5(4): the explicit Runge–Kutta pair of MATLAB's `ode45`,
+//! with the step-size control and the dense output of order 4 of Hairer's
+//! `dopri5` (HNW I, II.5–II.6).
+
+use super::control::{self, Controller, Decision, Limits, Start};
+use crate::{IntegrationError, OdeSystem, Stats, Stepper, Tolerances, Trajectory};
+
+const C2: f64 = 1.0 / 5.0;
+const C3: f64 = 3.0 / 10.0;
+const C4: f64 = 4.0 / 5.0;
+const C5: f64 = 8.0 / 9.0;
+const A21: f64 = 1.0 / 5.0;
+const A31: f64 = 3.0 / 40.0;
+const A32: f64 = 9.0 / 40.0;
+const A41: f64 = 44.0 / 45.0;
+const A42: f64 = -56.0 / 15.0;
+const A43: f64 = 32.0 / 9.0;
+const A51: f64 = 19372.0 / 6561.0;
+const A52: f64 = -25360.0 / 2187.0;
+const A53: f64 = 64448.0 / 6561.0;
+const A54: f64 = -212.0 / 729.0;
+const A61: f64 = 9017.0 / 3168.0;
+const A62: f64 = -355.0 / 33.0;
+const A63: f64 = 46732.0 / 5247.0;
+const A64: f64 = 49.0 / 176.0;
+const A65: f64 = -5103.0 / 18656.0;
+const A71: f64 = 35.0 / 384.0;
+const A73: f64 = 500.0 / 1113.0;
+const A74: f64 = 125.0 / 192.0;
+const A75: f64 = -2187.0 / 6784.0;
+const A76: f64 = 11.0 / 84.0;
+const E1: f64 = 71.0 / 57600.0;
+const E3: f64 = -71.0 / 16695.0;
+const E4: f64 = 71.0 / 1920.0;
+const E5: f64 = -17253.0 / 339200.0;
+const E6: f64 = 22.0 / 525.0;
+const E7: f64 = -1.0 / 40.0;
+const D1: f64 = -12715105075.0 / 11282082432.0;
+const D3: f64 = 87487479700.0 / 32700410799.0;
+const D4: f64 = -10690763975.0 / 1880347072.0;
+const D5: f64 = 701980252875.0 / 199316789632.0;
+const D6: f64 = -1453857185.0 / 822651844.0;
+const D7: f64 = 69997945.0 / 29380423.0;
+
+/// Dormand–Prince 5(4) in the middle of an integration.
+#[derive(Clone, Debug)]
+pub struct Dopri5 {
+    tolerances: Tolerances,
+    limits: Limits,
+    controller: Controller,
+    t0: f64,
+    t: f64,
+    t_previous: f64,
+    /// The step to try next (`None` until the first step estimates it).
+    h: Option<f64>,
+    /// The size of the last accepted step, for the dense output.
+    h_last: f64,
+    y: Vec<f64>,
+    /// `f(t, y)`, the first stage of the next step.
+    rate: Vec<f64>,
+    k: [Vec<f64>; 5],
+    stage: Vec<f64>,
+    y_new: Vec<f64>,
+    rate_new: Vec<f64>,
+    /// Coefficients of the continuous extension of the last step.
+    dense: [Vec<f64>; 5],
+    stats: Stats,
+}
+
+impl Dopri5 {
+    /// Starts at `(t0, y0)` (projected onto the system's manifold).
+    pub fn new<S: OdeSystem>(
+        system: &mut S,
+        t0: f64,
+        y0: &[f64],
+        tolerances: Tolerances,
+    ) -> Result<Self, IntegrationError> {
+        control::check_start(system, y0, tolerances)?;
+        let n = y0.len();
+        let mut y = y0.to_vec();
+        system.project(&mut y);
+        let mut stats = Stats::default();
+        let mut rate = vec![0.0; n];
+        if !control::evaluate(system, t0, &y, &mut rate, &mut stats)? {
+            return Err(IntegrationError::NonFinite { t: t0 });
+        }
+        let zeros = vec![0.0; n];
+        Ok(Dopri5 {
+            tolerances,
+            limits: Limits::default(),
+            controller: Controller::dopri5(),
+            t0,
+            t: t0,
+            t_previous: t0,
+            h: None,
+            h_last: 0.0,
+            dense: [
+                y.clone(),
+                zeros.clone(),
+                zeros.clone(),
+                zeros.clone(),
+                zeros.clone(),
+            ],
+            y,
+            rate,
+            k: core::array::from_fn(|_| zeros.clone()),
+            stage: zeros.clone(),
+            y_new: zeros.clone(),
+            rate_new: zeros,
+            stats,
+        })
+    }
+
+    /// At most this many steps (accepted and rejected; default 10⁶).
+    pub fn max_steps(mut self, steps: u64) -> Self {
+        self.limits.max_steps = steps;
+        self
+    }
+
+    /// Steps no longer than `h` (default: the whole interval).
+    pub fn max_step(mut self, h: f64) -> Self {
+        self.limits.max_step = Some(h);
+        self
+    }
+
+    /// The first step to try (default: estimated from `f`, HNW's `HINIT`).
+    pub fn initial_step(mut self, h: f64) -> Self {
+        self.limits.initial_step = Some(h);
+        self
+    }
+
+    /// `stage = y + h Σ aⱼ kⱼ` over the given stages.
+    fn combine(&mut self, h: f64, terms: &[(f64, usize)]) {
+        for i in 0..self.y.len() {
+            let mut sum = 0.0;
+            for &(a, j) in terms {
+                sum += a * if j == 0 {
+                    self.rate[i]
+                } else {
+                    self.k[j - 1][i]
+                };
+            }
+            self.stage[i] = self.y[i] + h * sum;
+        }
+    }
+
+    /// Tries one step of size `h`; returns the scaled error norm
+    /// (infinite when a stage overflowed).
+    fn attempt<S: OdeSystem>(&mut self, system: &mut S, h: f64) -> Result<f64, IntegrationError> {
+        let t = self.t;
+        let stages: [(f64, &[(f64, usize)]); 5] = [
+            (C2, &[(A21, 0)]),
+            (C3, &[(A31, 0), (A32, 1)]),
+            (C4, &[(A41, 0), (A42, 1), (A43, 2)]),
+            (C5, &[(A51, 0), (A52, 1), (A53, 2), (A54, 3)]),
+            (1.0, &[(A61, 0), (A62, 1), (A63, 2), (A64, 3), (A65, 4)]),
+        ];
+        for (s, (c, terms)) in stages.iter().enumerate() {
+            self.combine(h, terms);
+            let mut k = std::mem::take(&mut self.k[s]);
+            let finite =
+                control::evaluate(system, t + c * h, &self.stage, &mut k, &mut self.stats)?;
+            self.k[s] = k;
+            if !finite {
+                return Ok(f64::INFINITY);
+            }
+        }
+        self.combine(h, &[(A71, 0), (A73, 2), (A74, 3), (A75, 4), (A76, 5)]);
+        self.y_new.copy_from_slice(&self.stage);
+        let finite = control::evaluate(
+            system,
+            t + h,
+            &self.y_new,
+            &mut self.rate_new,
+            &mut self.stats,
+        )?;
+        if !finite {
+            return Ok(f64::INFINITY);
+        }
+        let n = self.y.len();
+        let mut sum = 0.0;
+        for i in 0..n {
+            let k = &self.k;
+            let e = h
+                * (E1 * self.rate[i]
+                    + E3 * k[1][i]
+                    + E4 * k[2][i]
+                    + E5 * k[3][i]
+                    + E6 * k[4][i]
+                    + E7 * self.rate_new[i]);
+            let sk = control::scale(self.tolerances, self.y[i], self.y_new[i]);
+            sum += (e / sk).powi(2);
+        }
+        Ok((sum / n as f64).sqrt())
+    }
+
+    /// The continuous extension of the accepted step of size `h` from
+    /// `y` to `y_new` (HNW's `CONTD5` coefficients).
+    fn prepare_dense_output(&mut self, h: f64) {
+        for i in 0..self.y.len() {
+            let difference = self.y_new[i] - self.y[i];
+            let bspl = h * self.rate[i] - difference;
+            let k = &self.k;
+            self.dense[0][i] = self.y[i];
+            self.dense[1][i] = difference;
+            self.dense[2][i] = bspl;
+            self.dense[3][i] = difference - h * self.rate_new[i] - bspl;
+            self.dense[4][i] = h
+                * (D1 * self.rate[i]
+                    + D3 * k[1][i]
+                    + D4 * k[2][i]
+                    + D5 * k[3][i]
+                    + D6 * k[4][i]
+                    + D7 * self.rate_new[i]);
+        }
+    }
+}
+
+impl<S: OdeSystem> Stepper<S> for Dopri5 {
+    fn step(&mut self, system: &mut S, t_end: f64) -> Result<(), IntegrationError> {
+        if self.t >= t_end {
+            return Ok(());
+        }
+        let h_max = self.limits.max_step.unwrap_or(t_end - self.t0).abs();
+        let mut h = match self.h.or(self.limits.initial_step) {
+            Some(h) => h,
+            None => control::initial_step(
+                system,
+                Start {
+                    t: self.t,
+                    y: &self.y,
+                    rate: &self.rate,
+                },
+                self.tolerances,
+                5,
+                h_max,
+                &mut self.stats,
+            )?,
+        };
+        loop {
+            if self.stats.steps + self.stats.rejected >= self.limits.max_steps {
+                return Err(IntegrationError::TooManySteps {
+                    t: self.t,
+                    limit: self.limits.max_steps,
+                });
+            }
+            let (h_try, last) = control::clip_step(self.t, t_end, h, h_max);
+            if control::too_small(self.t, h_try) {
+                return Err(IntegrationError::StepSizeTooSmall {
+                    t: self.t,
+                    h: h_try,
+                });
+            }
+            let error = self.attempt(system, h_try)?;
+            match self.controller.decide(error, h_try) {
+                Decision::Accept(h_new) => {
+                    self.prepare_dense_output(h_try);
+                    self.t_previous = self.t;
+                    self.t = if last { t_end } else { self.t + h_try };
+                    self.h_last = h_try;
+                    std::mem::swap(&mut self.y, &mut self.y_new);
+                    std::mem::swap(&mut self.rate, &mut self.rate_new);
+                    if system.project(&mut self.y)
+                        && !control::evaluate(
+                            system,
+                            self.t,
+                            &self.y,
+                            &mut self.rate,
+                            &mut self.stats,
+                        )?
+                    {
+                        return Err(IntegrationError::NonFinite { t: self.t });
+                    }
+                    self.h = Some(h_new);
+                    self.stats.steps += 1;
+                    return Ok(());
+                }
+                Decision::Reject(h_new) => {
+                    self.stats.rejected += 1;
+                    h = h_new;
+                }
+            }
+        }
+    }
+}
+
+impl Trajectory for Dopri5 {
+    fn t(&self) -> f64 {
+        self.t
+    }
+
+    fn t_previous(&self) -> f64 {
+        self.t_previous
+    }
+
+    fn y(&self) -> &[f64] {
+        &self.y
+    }
+
+    fn interpolate(&self, t: f64, out: &mut [f64]) {
+        if self.h_last <= 0.0 {
+            out.copy_from_slice(&self.y);
+            return;
+        }
+        let s = (t - self.t_previous) / self.h_last;
+        let s1 = 1.0 - s;
+        let d = &self.dense;
+        for (i, o) in out.iter_mut().enumerate() {
+            *o = d[0][i] + s * (d[1][i] + s1 * (d[2][i] + s * (d[3][i] + s1 * d[4][i])));
+        }
+    }
+
+    fn stats(&self) -> Stats {
+        self.stats
+    }
+}
