@@ -47,6 +47,15 @@ pub const COORDINATE_NAMES: [&str; NV] = ["q1", "q2", "q3", "q4", "q5", "q6"];
 /// Position coordinate names, in the order of `q`; the same as
 /// `COORDINATE_NAMES` unless a joint stores a quaternion.
 pub const POSITION_NAMES: [&str; NQ] = ["q1", "q2", "q3", "q4", "q5", "q6"];
+/// Index in `q` of the first component (`qx`) of every unit quaternion
+/// (scalar last), which an integrator renormalises after each step.
+pub const QUATERNIONS: [usize; 0] = [];
+/// The spec's initial positions (`[initial]`; zeros and identity
+/// quaternions by default), in the order of `q`.
+pub const INITIAL_POSITIONS: [Real; NQ] = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0];
+/// The spec's initial velocities (`[initial]`; zeros by default), in
+/// the order of `qd`.
+pub const INITIAL_VELOCITIES: [Real; NV] = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0];
 /// Number of moving bodies.
 pub const NB: usize = 6;
 /// Body names in the order of `body_poses` and `body_jacobians`:

@@ -107,6 +107,9 @@ struct Facts {
     nq: usize,
     coordinates: Vec<String>,
     positions: Vec<String>,
+    quaternions: Vec<usize>,
+    initial_positions: Vec<f64>,
+    initial_velocities: Vec<f64>,
     body_names: Vec<String>,
     /// Runtime parameters: name and spec value.
     parameters: Vec<(String, f64)>,
@@ -119,6 +122,9 @@ impl Facts {
             nq: mechanism.nq(),
             coordinates: mechanism.coordinates.clone(),
             positions: mechanism.positions.clone(),
+            quaternions: mechanism.quaternions.clone(),
+            initial_positions: mechanism.initial_positions.clone(),
+            initial_velocities: mechanism.initial_velocities.clone(),
             body_names: mechanism
                 .spec_bodies()
                 .map(|(_, b)| b.name.clone())
@@ -371,6 +377,13 @@ fn preamble(facts: &Facts, fma: bool) -> TokenStream {
     let nq = Literal::usize_unsuffixed(facts.nq);
     let names = &facts.coordinates;
     let positions = &facts.positions;
+    let quaternion_count = Literal::usize_unsuffixed(facts.quaternions.len());
+    let quaternions = facts
+        .quaternions
+        .iter()
+        .map(|&i| Literal::usize_unsuffixed(i));
+    let initial_positions = facts.initial_positions.iter().map(|&x| float_literal(x));
+    let initial_velocities = facts.initial_velocities.iter().map(|&x| float_literal(x));
     let body_names = &facts.body_names;
     let nb = Literal::usize_unsuffixed(body_names.len());
     let fields: Vec<Ident> = facts
@@ -440,6 +453,15 @@ fn preamble(facts: &Facts, fma: bool) -> TokenStream {
         /// Position coordinate names, in the order of `q`; the same as
         /// `COORDINATE_NAMES` unless a joint stores a quaternion.
         pub const POSITION_NAMES: [&str; NQ] = [#(#positions),*];
+        /// Index in `q` of the first component (`qx`) of every unit quaternion
+        /// (scalar last), which an integrator renormalises after each step.
+        pub const QUATERNIONS: [usize; #quaternion_count] = [#(#quaternions),*];
+        /// The spec's initial positions (`[initial]`; zeros and identity
+        /// quaternions by default), in the order of `q`.
+        pub const INITIAL_POSITIONS: [Real; NQ] = [#(#initial_positions),*];
+        /// The spec's initial velocities (`[initial]`; zeros by default), in
+        /// the order of `qd`.
+        pub const INITIAL_VELOCITIES: [Real; NV] = [#(#initial_velocities),*];
         /// Number of moving bodies.
         pub const NB: usize = #nb;
         /// Body names in the order of `body_poses` and `body_jacobians`:
@@ -687,6 +709,9 @@ mod tests {
                 nq: 2,
                 coordinates: vec!["a".to_owned(), "b".to_owned()],
                 positions: vec!["a".to_owned(), "b".to_owned()],
+                quaternions: Vec::new(),
+                initial_positions: vec![0.5, 0.0],
+                initial_velocities: vec![0.0, -1.0],
                 body_names: vec!["one".to_owned(), "two".to_owned()],
                 parameters: vec![("m".to_owned(), 2.0)],
             },

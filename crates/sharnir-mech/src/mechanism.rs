@@ -143,6 +143,12 @@ pub struct Mechanism {
     pub coordinates: Vec<String>,
     /// Position coordinate names (`q` order).
     pub positions: Vec<String>,
+    /// The index in `q` of every unit quaternion's first component.
+    pub quaternions: Vec<usize>,
+    /// The spec's initial positions (`[initial]`), `q` order.
+    pub initial_positions: Vec<f64>,
+    /// The spec's initial velocities (`[initial]`), `qd` order.
+    pub initial_velocities: Vec<f64>,
     /// Bodies in regular numbering: parents come before children.
     pub bodies: Vec<TreeBody>,
     /// Gravitational acceleration in the ground frame.
@@ -188,6 +194,9 @@ impl Mechanism {
                 .iter()
                 .flat_map(|j| j.position_names())
                 .collect(),
+            quaternions: spec.quaternion_starts(),
+            initial_positions: spec.initial_positions.clone(),
+            initial_velocities: spec.initial_velocities.clone(),
             bodies,
             gravity,
         })

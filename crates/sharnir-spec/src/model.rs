@@ -33,6 +33,13 @@ pub struct Spec {
     pub bodies: Vec<Body>,
     /// Joints in spec order, which is the order of the coordinates.
     pub joints: Vec<Joint>,
+    /// The state a simulation starts from (`[initial]`), in the order of
+    /// the position coordinates: zeros and identity quaternions unless the
+    /// spec says otherwise, evaluated at the parameters' values.
+    pub initial_positions: Vec<f64>,
+    /// The initial velocities (`[initial]`), in the order of the velocity
+    /// coordinates; zeros unless the spec says otherwise.
+    pub initial_velocities: Vec<f64>,
 }
 
 impl Spec {
@@ -56,6 +63,25 @@ impl Spec {
     /// the first failure.
     pub fn parameter_values(&self) -> BTreeMap<String, f64> {
         evaluate_parameters(&self.parameters).0
+    }
+
+    /// The index in `q` of the first component (`qx`) of every unit
+    /// quaternion (spherical and free joints), which integration must keep
+    /// unit.
+    pub fn quaternion_starts(&self) -> Vec<usize> {
+        let mut starts = Vec::new();
+        let mut offset = 0;
+        for joint in &self.joints {
+            if joint.mimic.is_none() {
+                match joint.kind {
+                    JointKind::Spherical => starts.push(offset),
+                    JointKind::Free => starts.push(offset + 3),
+                    _ => {}
+                }
+            }
+            offset += joint.nq();
+        }
+        starts
     }
 }
 

@@ -4,7 +4,10 @@
 
 mod body;
 mod fields;
+mod initial;
 mod joint;
+
+pub(crate) use initial::InitialTable;
 
 use crate::error::Problem;
 use crate::expr::Expr;
@@ -25,12 +28,16 @@ pub(crate) struct Document {
     pub parameters: Vec<Parameter>,
     pub bodies: Vec<Body>,
     pub joints: Vec<Joint>,
+    pub initial: InitialTable,
 }
 
 impl Document {
     /// The spec, once validation has passed.
     pub fn into_spec(self, source: Source) -> Spec {
+        let (initial_positions, initial_velocities) = crate::validate::initial_state(&self);
         Spec {
+            initial_positions,
+            initial_velocities,
             name: self.name,
             description: self.description,
             source,
@@ -51,7 +58,7 @@ pub(crate) fn read(text: &str) -> Result<Document, Problem> {
         &root,
         Span::default(),
         "the file",
-        &["mechanism", "parameters", "body", "joint"],
+        &["mechanism", "parameters", "body", "joint", "initial"],
     )?;
     let exprs = Expressions { text };
     let Some(mechanism) = root.optional("mechanism") else {
@@ -110,7 +117,12 @@ pub(crate) fn read(text: &str) -> Result<Document, Problem> {
         .into_iter()
         .map(|node| joint::read(node, exprs))
         .collect::<Result<Vec<_>, _>>()?;
+    let initial = match root.optional("initial") {
+        Some(node) => initial::read(node, exprs)?,
+        None => InitialTable::default(),
+    };
     Ok(Document {
+        initial,
         name,
         name_span: name_node.span,
         description: description.map(str::to_owned),
