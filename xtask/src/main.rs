@@ -7,6 +7,7 @@
 //! behind.
 
 mod ops;
+mod sim;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use sharnir_codegen::{GeneratedModule, Method};
@@ -36,6 +37,20 @@ enum Command {
     /// Report the operation counts of every output, by every formalism, with
     /// runtime parameters and folded, next to the published anchors.
     Ops(OpsArgs),
+    /// Simulate a spec (or URDF) with its generated dynamics: compiles the module
+    /// into a simulation binary (once per spec) and integrates it, with CSV
+    /// output, a PNG plot and a summary (see docs/simulation.md).
+    Sim(SimArgs),
+}
+
+#[derive(clap::Args)]
+struct SimArgs {
+    /// The spec (`.spec`) or URDF (`.urdf`) to simulate.
+    spec: PathBuf,
+    #[command(flatten)]
+    options: sharnir_sim::SimOptions,
+    #[command(flatten)]
+    urdf: UrdfArgs,
 }
 
 #[derive(clap::Args)]
@@ -152,6 +167,7 @@ fn main() -> ExitCode {
         Command::Gen(args) => gen(args),
         Command::Urdf2spec(args) => urdf2spec(args),
         Command::Ops(args) => ops(args),
+        Command::Sim(args) => simulate(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -256,6 +272,27 @@ fn gen(args: GenArgs) -> miette::Result<()> {
     }
     print!("{}", op_count_table(&modules));
     Ok(())
+}
+
+/// `cargo xtask sim`: checks the options, generates the module, and hands
+/// over to `sim.rs` to compile and run it.
+fn simulate(args: SimArgs) -> miette::Result<()> {
+    args.options
+        .check()
+        .map_err(|message| miette::miette!(help = "see cargo xtask sim --help", "{message}"))?;
+    if args.urdf.any() && !is_urdf(&args.spec) {
+        miette::bail!("--name, --floating and --fix-inertia apply to URDF inputs only");
+    }
+    let root = workspace_root();
+    let started = std::time::Instant::now();
+    let spec = load(&root, &args.spec, &args.urdf.options())?;
+    let module = generate_one(&spec, ParameterMode::Runtime, None)?;
+    sim::run(&sim::Request {
+        root: &root,
+        module: &module,
+        options: &args.options,
+        generation: started.elapsed().as_secs_f64(),
+    })
 }
 
 /// `cargo xtask urdf2spec`: the converted spec on stdout, warnings on stderr.

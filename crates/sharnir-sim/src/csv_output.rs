@@ -1,0 +1,58 @@
+//! The CSV file of a simulation: one header row, one complete row per
+//! sample, every number at full `f64` precision.
+
+use sharnir_runtime::Sample;
+use std::fs::File;
+use std::io::BufWriter;
+use std::path::{Path, PathBuf};
+
+/// A CSV file being written.
+pub struct CsvOutput {
+    path: PathBuf,
+    writer: csv::Writer<BufWriter<File>>,
+    row: Vec<String>,
+}
+
+impl CsvOutput {
+    /// Creates the file and writes the header: `t`, `q.<name>` for every
+    /// position coordinate, `v.<name>` for every velocity coordinate,
+    /// `energy.kinetic`, `energy.potential`.
+    pub fn create(path: &Path, positions: &[&str], velocities: &[&str]) -> Result<Self, String> {
+        let file =
+            File::create(path).map_err(|e| format!("cannot create {}: {e}", path.display()))?;
+        let mut writer = csv::Writer::from_writer(BufWriter::new(file));
+        let header: Vec<String> = std::iter::once("t".to_owned())
+            .chain(positions.iter().map(|n| format!("q.{n}")))
+            .chain(velocities.iter().map(|n| format!("v.{n}")))
+            .chain(["energy.kinetic".to_owned(), "energy.potential".to_owned()])
+            .collect();
+        writer
+            .write_record(&header)
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        Ok(CsvOutput {
+            path: path.to_path_buf(),
+            writer,
+            row: Vec::with_capacity(header.len()),
+        })
+    }
+
+    /// Writes one sample. Rust prints the shortest decimal that reads back
+    /// as the same `f64`, so nothing is lost.
+    pub fn write(&mut self, sample: &Sample<'_>) -> Result<(), csv::Error> {
+        self.row.clear();
+        let values = std::iter::once(sample.t)
+            .chain(sample.q.iter().copied())
+            .chain(sample.v.iter().copied())
+            .chain([sample.kinetic, sample.potential]);
+        self.row.extend(values.map(|x| x.to_string()));
+        self.writer.write_record(&self.row)
+    }
+
+    /// Pushes every buffered row to the file; the csv writer buffers whole
+    /// records, so the file ends with a complete row.
+    pub fn flush(&mut self) -> Result<(), String> {
+        self.writer
+            .flush()
+            .map_err(|e| format!("cannot write {}: {e}", self.path.display()))
+    }
+}

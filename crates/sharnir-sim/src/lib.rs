@@ -1,0 +1,64 @@
+//! The simulation command: runs one compiled model from the command line,
+//! with CSV output, a PNG plot, a progress bar and a summary.
+//!
+//! `cargo xtask sim specs/robot.spec --t-end 5` generates the mechanism's
+//! module, compiles it once into a small binary whose `main` is
+//! [`main`] instantiated for that model, and runs it; a second run of the
+//! same spec reuses the binary. The same binary can be built by hand for any
+//! generated module:
+//!
+//! ```ignore
+//! mod triple_pendulum; // a generated module
+//! sharnir_runtime::model!(TriplePendulum = triple_pendulum);
+//! fn main() -> std::process::ExitCode {
+//!     sharnir_sim::main(TriplePendulum::default())
+//! }
+//! ```
+//!
+//! Without the default `output` feature the crate is only [`SimOptions`],
+//! so that `xtask` can check a command line before compiling anything.
+
+mod options;
+
+#[cfg(feature = "output")]
+mod csv_output;
+#[cfg(feature = "output")]
+mod plot;
+#[cfg(feature = "output")]
+mod progress;
+#[cfg(feature = "output")]
+mod run;
+
+pub use options::{Assignment, CoordinateKind, MethodName, SimOptions};
+#[cfg(feature = "output")]
+pub use run::run;
+
+/// The command line of a compiled simulation binary.
+#[cfg(feature = "output")]
+#[derive(clap::Parser)]
+#[command(about = "Simulate a mechanism compiled by sharnir")]
+struct Cli {
+    #[command(flatten)]
+    options: SimOptions,
+}
+
+/// The `main` of a simulation binary: parses the command line, runs, prints
+/// the summary on stdout and any error on stderr.
+#[cfg(feature = "output")]
+pub fn main<M, const NQ: usize, const NV: usize>(model: M) -> std::process::ExitCode
+where
+    M: sharnir_runtime::Model<NQ, NV, Real = f64>,
+{
+    use clap::Parser;
+    let cli = Cli::parse();
+    match run(model, &cli.options) {
+        Ok(summary) => {
+            print!("{summary}");
+            std::process::ExitCode::SUCCESS
+        }
+        Err(message) => {
+            eprintln!("error: {message}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}

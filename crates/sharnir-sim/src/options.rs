@@ -1,0 +1,276 @@
+//! The command-line options of a simulation, shared by `cargo xtask sim`
+//! (which checks them before compiling anything) and the compiled runner
+//! (which uses them).
+
+use clap::{Args, ValueEnum};
+use std::path::PathBuf;
+
+/// Options of one simulation run.
+#[derive(Args, Clone, Debug)]
+pub struct SimOptions {
+    /// End time of the simulation, s.
+    #[arg(long, value_name = "T", allow_negative_numbers = true)]
+    pub t_end: f64,
+    /// Integrator: fixed-step `rk4` and `euler` (semi-implicit) need `--dt`;
+    /// `dopri5` (like ode45), `dop853` (tight tolerances; like ode113) and
+    /// `radau5` (stiff; like ode15s) choose their steps from `--rtol`/`--atol`.
+    #[arg(long, value_enum, default_value_t = MethodName::Dopri5)]
+    pub method: MethodName,
+    /// Step size of the fixed-step methods, s.
+    #[arg(long, value_name = "H", allow_negative_numbers = true)]
+    pub dt: Option<f64>,
+    /// Relative tolerance of the adaptive methods.
+    #[arg(long, value_name = "R", default_value_t = 1e-6)]
+    pub rtol: f64,
+    /// Absolute tolerance of the adaptive methods.
+    #[arg(long, value_name = "A", default_value_t = 1e-9)]
+    pub atol: f64,
+    /// Initial value overriding the spec's `[initial]`: `q.<position name>=value`
+    /// or `v.<velocity name>=value` (the CSV's column names). Repeatable.
+    #[arg(long = "set", value_name = "q.NAME=VALUE")]
+    pub set: Vec<String>,
+    /// Write the samples to this CSV file (header: t, q.*, v.*, energy.kinetic,
+    /// energy.potential; full f64 precision).
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
+    /// Draw the coordinates and the energy error against time into this PNG file.
+    #[arg(long, value_name = "FILE")]
+    pub plot: Option<PathBuf>,
+    /// Interval between samples, s (default: 1000 intervals over the run).
+    /// Samples are at exact multiples of it, and at --t-end.
+    #[arg(long, value_name = "D", allow_negative_numbers = true)]
+    pub output_dt: Option<f64>,
+}
+
+/// The values of `--method`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum MethodName {
+    /// Classical Runge–Kutta, fixed step.
+    Rk4,
+    /// Semi-implicit (symplectic) Euler, fixed step.
+    Euler,
+    /// Dormand–Prince 5(4), adaptive.
+    Dopri5,
+    /// Dormand–Prince 8(5,3), adaptive.
+    Dop853,
+    /// Radau IIA order 5, implicit, adaptive (stiff problems).
+    Radau5,
+}
+
+/// An initial value given with `--set`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Assignment {
+    /// Whether it sets a position (`q.`) or a velocity (`v.`).
+    pub kind: CoordinateKind,
+    /// The coordinate's name.
+    pub name: String,
+    /// The value.
+    pub value: f64,
+}
+
+/// Which half of the state an [`Assignment`] sets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CoordinateKind {
+    /// A position coordinate (`q.<name>`).
+    Position,
+    /// A velocity coordinate (`v.<name>`).
+    Velocity,
+}
+
+impl SimOptions {
+    /// Checks what can be checked without the model: the times, tolerances,
+    /// step size and the form of every `--set`. Returns the assignments.
+    pub fn check(&self) -> Result<Vec<Assignment>, String> {
+        if !(self.t_end.is_finite() && self.t_end > 0.0) {
+            return Err(format!(
+                "--t-end {} must be a positive number of seconds",
+                self.t_end
+            ));
+        }
+        let fixed_step = matches!(self.method, MethodName::Rk4 | MethodName::Euler);
+        match self.dt {
+            None if fixed_step => {
+                return Err(format!(
+                    "--method {} needs a step size: add --dt (for example --dt 1e-3)",
+                    self.method_name()
+                ))
+            }
+            Some(dt) if !(dt.is_finite() && dt > 0.0) => {
+                return Err(format!("--dt {dt} must be a positive number of seconds"))
+            }
+            _ => {}
+        }
+        for (flag, value) in [("--rtol", self.rtol), ("--atol", self.atol)] {
+            if !(value.is_finite() && value > 0.0) {
+                return Err(format!("{flag} {value} must be positive"));
+            }
+        }
+        if let Some(dt) = self.output_dt {
+            if !(dt.is_finite() && dt > 0.0) {
+                return Err(format!("--output-dt {dt} must be positive"));
+            }
+        }
+        self.set.iter().map(|s| parse_assignment(s)).collect()
+    }
+
+    /// The command line that parses back to these options: what `xtask`
+    /// passes to the compiled simulation binary.
+    pub fn to_args(&self) -> Vec<String> {
+        let mut args = vec![
+            "--t-end".to_owned(),
+            self.t_end.to_string(),
+            "--method".to_owned(),
+            self.method_name(),
+            "--rtol".to_owned(),
+            self.rtol.to_string(),
+            "--atol".to_owned(),
+            self.atol.to_string(),
+        ];
+        let optional = [
+            ("--dt", self.dt.map(|v| v.to_string())),
+            ("--output-dt", self.output_dt.map(|v| v.to_string())),
+            ("--csv", self.csv.as_ref().map(|p| p.display().to_string())),
+            (
+                "--plot",
+                self.plot.as_ref().map(|p| p.display().to_string()),
+            ),
+        ];
+        for (flag, value) in optional {
+            if let Some(value) = value {
+                args.push(flag.to_owned());
+                args.push(value);
+            }
+        }
+        for set in &self.set {
+            args.push("--set".to_owned());
+            args.push(set.clone());
+        }
+        args
+    }
+
+    /// The `--method` value as the user types it.
+    pub fn method_name(&self) -> String {
+        self.method
+            .to_possible_value()
+            .map(|v| v.get_name().to_owned())
+            .unwrap_or_default()
+    }
+}
+
+/// Parses `q.<name>=<value>` or `v.<name>=<value>`.
+fn parse_assignment(text: &str) -> Result<Assignment, String> {
+    let hint = "write --set q.<position name>=<value> or --set v.<velocity name>=<value>";
+    let (target, value) = text
+        .split_once('=')
+        .ok_or_else(|| format!("--set {text}: no '=': {hint}"))?;
+    let (kind, name) = if let Some(name) = target.trim().strip_prefix("q.") {
+        (CoordinateKind::Position, name)
+    } else if let Some(name) = target.trim().strip_prefix("v.") {
+        (CoordinateKind::Velocity, name)
+    } else {
+        return Err(format!(
+            "--set {text}: the name must start with q. or v.: {hint}"
+        ));
+    };
+    let value: f64 = value
+        .trim()
+        .parse()
+        .map_err(|_| format!("--set {text}: '{}' is not a number", value.trim()))?;
+    if !value.is_finite() {
+        return Err(format!("--set {text}: the value must be finite"));
+    }
+    Ok(Assignment {
+        kind,
+        name: name.to_owned(),
+        value,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        options: SimOptions,
+    }
+
+    fn options(args: &[&str]) -> SimOptions {
+        let mut argv = vec!["sim"];
+        argv.extend_from_slice(args);
+        Cli::try_parse_from(argv).expect("valid arguments").options
+    }
+
+    #[test]
+    fn assignments_are_parsed_and_checked() {
+        let o = options(&[
+            "--t-end",
+            "2",
+            "--set",
+            "q.theta1=-1",
+            "--set",
+            "v.theta1 = 0.5",
+        ]);
+        let set = o.check().expect("valid");
+        assert_eq!(set.len(), 2);
+        assert_eq!(set[0].kind, CoordinateKind::Position);
+        assert_eq!(set[0].value, -1.0);
+        assert_eq!(set[1].kind, CoordinateKind::Velocity);
+        assert_eq!(set[1].name, "theta1");
+        for bad in [
+            "theta1=1",
+            "q.theta1",
+            "q.theta1=abc",
+            "x.theta1=1",
+            "q.a=inf",
+        ] {
+            let o = options(&["--t-end", "2", "--set", bad]);
+            assert!(o.check().is_err(), "{bad} accepted");
+        }
+    }
+
+    #[test]
+    fn forwarded_arguments_parse_back_to_the_same_options() {
+        let o = options(&[
+            "--t-end",
+            "2.5",
+            "--method",
+            "rk4",
+            "--dt",
+            "0.001",
+            "--set",
+            "q.a=-1",
+            "--csv",
+            "out.csv",
+            "--output-dt",
+            "0.1",
+        ]);
+        let args: Vec<String> = o.to_args();
+        let back = options(&args.iter().map(String::as_str).collect::<Vec<_>>());
+        assert_eq!(back.to_args(), args);
+        assert_eq!(back.dt, Some(0.001));
+        assert_eq!(back.set, vec!["q.a=-1".to_owned()]);
+    }
+
+    #[test]
+    fn times_and_steps_are_checked() {
+        assert!(options(&["--t-end", "-1"]).check().is_err());
+        assert!(options(&["--t-end", "1", "--method", "rk4"])
+            .check()
+            .is_err());
+        assert!(options(&["--t-end", "1", "--method", "rk4", "--dt", "0"])
+            .check()
+            .is_err());
+        assert!(
+            options(&["--t-end", "1", "--method", "rk4", "--dt", "0.01"])
+                .check()
+                .is_ok()
+        );
+        assert!(options(&["--t-end", "1", "--rtol", "0"]).check().is_err());
+        assert!(options(&["--t-end", "1", "--output-dt", "-0.1"])
+            .check()
+            .is_err());
+    }
+}

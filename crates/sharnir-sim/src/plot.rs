@@ -1,0 +1,168 @@
+//! The PNG plot of a simulation: the position coordinates against time, and
+//! below them the energy error (or, when forces act, the total energy).
+//!
+//! Drawn with `plotters` and a font embedded in the binary, so no system
+//! library (fontconfig, freetype) is needed.
+
+use plotters::prelude::*;
+use plotters::style::{register_font, FontStyle};
+use sharnir_runtime::Sample;
+use std::path::Path;
+use std::sync::Once;
+
+/// The samples kept for the plot.
+#[derive(Default)]
+pub struct Trace {
+    t: Vec<f64>,
+    q: Vec<Vec<f64>>,
+    energy: Vec<f64>,
+}
+
+impl Trace {
+    /// Keeps one sample.
+    pub fn push(&mut self, sample: &Sample<'_>) {
+        self.t.push(sample.t);
+        if self.q.len() != sample.q.len() {
+            self.q = vec![Vec::new(); sample.q.len()];
+        }
+        for (series, &value) in self.q.iter_mut().zip(sample.q) {
+            series.push(value);
+        }
+        self.energy.push(sample.kinetic + sample.potential);
+    }
+}
+
+static FONT: &[u8] = include_bytes!("../assets/DejaVuSans.ttf");
+static REGISTER: Once = Once::new();
+
+/// Draws the trace into a PNG file at `path`.
+pub fn draw(
+    path: &Path,
+    title: &str,
+    names: &[&str],
+    trace: &Trace,
+    conservative: bool,
+) -> Result<(), String> {
+    REGISTER.call_once(|| {
+        // The font is embedded and valid; a failure would only leave the
+        // labels out, which `draw_panels` reports as an error.
+        let _ = register_font("sans-serif", FontStyle::Normal, FONT);
+    });
+    draw_panels(path, title, names, trace, conservative)
+        .map_err(|e| format!("cannot draw {}: {e}", path.display()))
+}
+
+type DrawResult = Result<(), Box<dyn std::error::Error>>;
+
+fn draw_panels(
+    path: &Path,
+    title: &str,
+    names: &[&str],
+    trace: &Trace,
+    conservative: bool,
+) -> DrawResult {
+    let root = BitMapBackend::new(path, (1200, 900)).into_drawing_area();
+    root.fill(&WHITE)?;
+    let (top, bottom) = root.split_vertically(560);
+    let (t0, t1) = bounds(&trace.t);
+    let t1 = if t1 > t0 { t1 } else { t0 + 1.0 };
+
+    let all_q = trace.q.iter().flatten().copied();
+    let (q_low, q_high) = padded(all_q);
+    let mut chart = ChartBuilder::on(&top)
+        .caption(format!("{title}: coordinates"), ("sans-serif", 24))
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(100)
+        .build_cartesian_2d(t0..t1, q_low..q_high)?;
+    chart
+        .configure_mesh()
+        .x_desc("t, s")
+        .y_desc("q")
+        .label_style(("sans-serif", 15))
+        .draw()?;
+    for (i, (series, name)) in trace.q.iter().zip(names).enumerate() {
+        let color = Palette99::pick(i).to_rgba();
+        chart
+            .draw_series(LineSeries::new(
+                trace.t.iter().copied().zip(series.iter().copied()),
+                color.stroke_width(2),
+            ))?
+            .label(*name)
+            .legend(move |(x, y)| PathElement::new([(x, y), (x + 20, y)], color.stroke_width(2)));
+    }
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .label_font(("sans-serif", 15))
+        .position(SeriesLabelPosition::UpperRight)
+        .draw()?;
+
+    let e0 = trace.energy.first().copied().unwrap_or_default();
+    let (label, values): (&str, Vec<f64>) = if conservative {
+        ("E(t) − E(0)", trace.energy.iter().map(|e| e - e0).collect())
+    } else {
+        ("E(t) = T + V", trace.energy.clone())
+    };
+    let (e_low, e_high) = padded(values.iter().copied());
+    let resolution = (e_high - e_low) * 1e-6;
+    let tick = move |y: &f64| {
+        if y.abs() < resolution {
+            "0".to_owned()
+        } else {
+            format!("{y:.2e}")
+        }
+    };
+    let mut chart = ChartBuilder::on(&bottom)
+        .caption(
+            if conservative {
+                "energy error"
+            } else {
+                "total energy"
+            },
+            ("sans-serif", 20),
+        )
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(100)
+        .build_cartesian_2d(t0..t1, e_low..e_high)?;
+    chart
+        .configure_mesh()
+        .x_desc("t, s")
+        .y_desc(label)
+        .y_label_formatter(&tick)
+        .label_style(("sans-serif", 15))
+        .draw()?;
+    chart.draw_series(LineSeries::new(
+        trace.t.iter().copied().zip(values.iter().copied()),
+        BLUE.stroke_width(2),
+    ))?;
+    root.present()?;
+    Ok(())
+}
+
+/// The smallest and largest finite value (0, 0 when there is none).
+fn bounds(values: &[f64]) -> (f64, f64) {
+    let finite = values.iter().copied().filter(|v| v.is_finite());
+    finite
+        .fold(None, |range: Option<(f64, f64)>, v| match range {
+            None => Some((v, v)),
+            Some((low, high)) => Some((low.min(v), high.max(v))),
+        })
+        .unwrap_or((0.0, 0.0))
+}
+
+/// A value range with 5 % margins, never empty (a constant series gets a
+/// band around its value).
+fn padded(values: impl Iterator<Item = f64>) -> (f64, f64) {
+    let values: Vec<f64> = values.collect();
+    let (low, high) = bounds(&values);
+    let span = high - low;
+    if span > 1e-300 {
+        (low - 0.05 * span, high + 0.05 * span)
+    } else {
+        let band = low.abs().max(1e-12) * 0.1;
+        (low - band, high + band)
+    }
+}

@@ -1,0 +1,193 @@
+//! One simulation run from the command line: initial state, integration,
+//! CSV, plot, progress and the closing summary.
+
+use crate::csv_output::CsvOutput;
+use crate::options::{Assignment, CoordinateKind, MethodName, SimOptions};
+use crate::plot::{self, Trace};
+use crate::progress::Progress;
+use sharnir_runtime::{
+    Method, Model, Observer, ObserverError, Sample, Simulation, Summary, Tolerances,
+};
+use std::fmt::Write as _;
+use std::time::Instant;
+
+/// Runs the simulation the options describe and returns the text of the
+/// summary; an `Err` is the message for the user (the CSV written so far is
+/// kept, complete rows only).
+pub fn run<M, const NQ: usize, const NV: usize>(
+    model: M,
+    options: &SimOptions,
+) -> Result<String, String>
+where
+    M: Model<NQ, NV, Real = f64>,
+{
+    let assignments = options.check()?;
+    let (q0, v0) = initial_state(&model, &assignments)?;
+    let method = match options.method {
+        MethodName::Rk4 => Method::Rk4 {
+            step: options.dt.unwrap_or_default(),
+        },
+        MethodName::Euler => Method::SemiImplicitEuler {
+            step: options.dt.unwrap_or_default(),
+        },
+        MethodName::Dopri5 => Method::Dopri5,
+        MethodName::Dop853 => Method::Dop853,
+        MethodName::Radau5 => Method::Radau5,
+    };
+    let mut simulation = Simulation::new(model)
+        .method(method)
+        .tolerances(Tolerances {
+            rtol: options.rtol,
+            atol: options.atol,
+        })
+        .initial_state(q0, v0);
+    if let Some(dt) = options.output_dt {
+        simulation = simulation.output_interval(dt);
+    }
+    let csv = match &options.csv {
+        Some(path) => Some(CsvOutput::create(
+            path,
+            &M::POSITION_NAMES,
+            &M::VELOCITY_NAMES,
+        )?),
+        None => None,
+    };
+    let mut recorder = Recorder {
+        csv,
+        trace: options.plot.as_ref().map(|_| Trace::default()),
+        progress: Progress::new(options.t_end),
+    };
+    let started = Instant::now();
+    let result = simulation.run(options.t_end, &mut recorder);
+    recorder.progress.finish();
+    // Rows already written stay valid whatever happened.
+    let flushed = match recorder.csv.as_mut() {
+        Some(csv) => csv.flush(),
+        None => Ok(()),
+    };
+    let summary = result.map_err(|e| {
+        let mut message = format!("simulation stopped: {e}");
+        if let Some(path) = &options.csv {
+            let _ = write!(
+                message,
+                "\nthe rows up to the stop are in {}",
+                path.display()
+            );
+        }
+        message.push_str(
+            "\nhint: a blow-up often means a step too large (--dt) or tolerances too loose; \
+             a stiff mechanism needs --method radau5",
+        );
+        message
+    })?;
+    flushed?;
+    if let (Some(path), Some(trace)) = (&options.plot, &recorder.trace) {
+        plot::draw(
+            path,
+            M::NAME,
+            &M::POSITION_NAMES,
+            trace,
+            summary.conservative,
+        )?;
+    }
+    Ok(report(&summary, options, started.elapsed().as_secs_f64()))
+}
+
+/// The model's initial state with the `--set` values applied; unknown names
+/// are refused with the valid ones listed.
+fn initial_state<M, const NQ: usize, const NV: usize>(
+    model: &M,
+    assignments: &[Assignment],
+) -> Result<([f64; NQ], [f64; NV]), String>
+where
+    M: Model<NQ, NV, Real = f64>,
+{
+    let mut q = model.initial_positions();
+    let mut v = model.initial_velocities();
+    for a in assignments {
+        let (names, values, prefix): (&[&str], &mut [f64], &str) = match a.kind {
+            CoordinateKind::Position => (&M::POSITION_NAMES, &mut q, "q"),
+            CoordinateKind::Velocity => (&M::VELOCITY_NAMES, &mut v, "v"),
+        };
+        let index = names.iter().position(|n| *n == a.name).ok_or_else(|| {
+            let known: Vec<String> = names.iter().map(|n| format!("{prefix}.{n}")).collect();
+            format!(
+                "--set {prefix}.{}: {} has no such coordinate; its coordinates are {}",
+                a.name,
+                M::NAME,
+                if known.is_empty() {
+                    "none".to_owned()
+                } else {
+                    known.join(", ")
+                }
+            )
+        })?;
+        values[index] = a.value;
+    }
+    Ok((q, v))
+}
+
+/// Hands every sample to the CSV file and the plot trace, and the time to
+/// the progress bar.
+struct Recorder {
+    csv: Option<CsvOutput>,
+    trace: Option<Trace>,
+    progress: Progress,
+}
+
+impl Observer for &mut Recorder {
+    fn sample(&mut self, sample: &Sample<'_>) -> Result<(), ObserverError> {
+        if let Some(csv) = self.csv.as_mut() {
+            csv.write(sample)?;
+        }
+        if let Some(trace) = self.trace.as_mut() {
+            trace.push(sample);
+        }
+        Ok(())
+    }
+
+    fn progress(&mut self, t: f64) {
+        self.progress.set(t);
+    }
+}
+
+/// The closing summary: what MATLAB prints with `Stats = 'on'`, plus the
+/// real-time factor and the energy drift.
+fn report(summary: &Summary, options: &SimOptions, wall: f64) -> String {
+    let s = summary.stats;
+    let mut text = String::new();
+    let _ = writeln!(
+        text,
+        "simulated {} s with {} in {:.3} s wall time: real-time factor {:.3e}",
+        summary.t_end,
+        options.method_name(),
+        wall,
+        summary.t_end / wall.max(1e-12)
+    );
+    let _ = writeln!(
+        text,
+        "steps {}, rejected {}, rhs evaluations {}, jacobians {}, decompositions {}, samples {}",
+        s.steps,
+        s.rejected,
+        s.rhs_evaluations,
+        s.jacobian_evaluations,
+        s.decompositions,
+        summary.samples
+    );
+    if summary.conservative {
+        let _ = writeln!(
+            text,
+            "energy: E(0) = {:e}, max |E(t) − E(0)| = {:.3e} ({:.3e} of the energy that moved)",
+            summary.initial_energy,
+            summary.energy_drift,
+            summary.relative_energy_drift()
+        );
+    } else {
+        let _ = writeln!(
+            text,
+            "energy: E(0) = {:e} (not conserved: the spec applies forces)",
+            summary.initial_energy
+        );
+    }
+    text
+}

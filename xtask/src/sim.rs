@@ -1,0 +1,134 @@
+//! `cargo xtask sim`: simulate a spec with its generated, compiled dynamics.
+//!
+//! The module is generated in memory and written, with a two-line `main`,
+//! into a small cargo project under `target/sharnir-sim/<name>/`, built in
+//! release mode and run. The project's files are rewritten only when their
+//! text changes, and every project shares one target directory, so the
+//! first simulation compiles the runtime once (about a minute on two
+//! cores), a new spec compiles only its module, and a second run of the
+//! same spec starts at once.
+
+use sharnir_codegen::GeneratedModule;
+use sharnir_sim::SimOptions;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+/// Everything `sim` needs from `main.rs`.
+pub struct Request<'a> {
+    /// The workspace root.
+    pub root: &'a Path,
+    /// The runtime-parameter module of the spec.
+    pub module: &'a GeneratedModule,
+    /// The checked simulation options.
+    pub options: &'a SimOptions,
+    /// Seconds spent generating the module.
+    pub generation: f64,
+}
+
+/// Builds the simulation binary of the module (if it changed) and runs it.
+pub fn run(request: &Request<'_>) -> miette::Result<()> {
+    let root = request.root;
+    let name = &request.module.name;
+    let project = root.join("target").join("sharnir-sim").join(name);
+    let target = root.join("target").join("sharnir-sim").join("target");
+    write_project(root, &project, request.module)?;
+    eprintln!("generated {name} in {:.2} s", request.generation);
+
+    let started = Instant::now();
+    let status = Command::new(cargo())
+        .arg("build")
+        .arg("--release")
+        .arg("--quiet")
+        .arg("--manifest-path")
+        .arg(project.join("Cargo.toml"))
+        .arg("--target-dir")
+        .arg(&target)
+        .status()
+        .map_err(|e| miette::miette!("cannot run cargo to compile the simulation: {e}"))?;
+    if !status.success() {
+        let help = format!(
+            "the generated project is in {}; build it there to see the whole error",
+            project.display()
+        );
+        miette::bail!(help = help, "compiling the simulation of {name} failed");
+    }
+    eprintln!("compiled in {:.2} s", started.elapsed().as_secs_f64());
+
+    let binary = target.join("release").join(format!(
+        "{}{}",
+        package_name(name),
+        std::env::consts::EXE_SUFFIX
+    ));
+    let status = Command::new(&binary)
+        .args(request.options.to_args())
+        .status()
+        .map_err(|e| miette::miette!("cannot run {}: {e}", binary.display()))?;
+    if status.success() {
+        Ok(())
+    } else {
+        // The binary has printed its own error with the time and state.
+        Err(miette::miette!("the simulation of {name} failed"))
+    }
+}
+
+/// The cargo that runs xtask, so the simulation uses the same toolchain.
+fn cargo() -> PathBuf {
+    std::env::var_os("CARGO").map_or_else(|| PathBuf::from("cargo"), PathBuf::from)
+}
+
+fn package_name(module: &str) -> String {
+    format!("sim-{}", module.replace('_', "-"))
+}
+
+/// Writes the project's manifest, lock file, `main.rs` and module, each only
+/// when its text differs from what is there (so cargo sees no change on a
+/// second run).
+fn write_project(root: &Path, project: &Path, module: &GeneratedModule) -> miette::Result<()> {
+    let src = project.join("src");
+    std::fs::create_dir_all(&src)
+        .map_err(|e| miette::miette!("cannot create {}: {e}", src.display()))?;
+    let crates = root.join("crates");
+    let manifest = format!(
+        "# Written by `cargo xtask sim`; rewritten on every run.\n\
+         [package]\nname = \"{package}\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
+         [dependencies]\nlibm = \"0.2\"\n\
+         sharnir-runtime = {{ path = {runtime:?} }}\n\
+         sharnir-sim = {{ path = {sim:?} }}\n\n\
+         [workspace]\n",
+        package = package_name(&module.name),
+        runtime = crates.join("sharnir-runtime").display().to_string(),
+        sim = crates.join("sharnir-sim").display().to_string(),
+    );
+    let forces = if module.op_counts.iter().any(|(f, _)| f == "applied_forces") {
+        ", forces"
+    } else {
+        ""
+    };
+    let main = format!(
+        "//! Written by `cargo xtask sim`: the simulation binary of `{name}`.\n\n\
+         // The binary uses only the dynamics, rates and energy of the module.\n#[allow(dead_code)]\n#[rustfmt::skip]\nmod {name};\n\n\
+         sharnir_runtime::model!(Mechanism = {name}{forces});\n\n\
+         fn main() -> std::process::ExitCode {{\n    sharnir_sim::main(Mechanism::default())\n}}\n",
+        name = module.name,
+    );
+    write_if_changed(&project.join("Cargo.toml"), &manifest)?;
+    write_if_changed(&src.join("main.rs"), &main)?;
+    write_if_changed(&src.join(format!("{}.rs", module.name)), &module.source)?;
+    // The workspace's lock file pins the same dependency versions the
+    // workspace was tested with, and lets the build run offline.
+    let lock = project.join("Cargo.lock");
+    if !lock.exists() {
+        if let Ok(text) = std::fs::read_to_string(root.join("Cargo.lock")) {
+            write_if_changed(&lock, &text)?;
+        }
+    }
+    Ok(())
+}
+
+fn write_if_changed(path: &Path, text: &str) -> miette::Result<()> {
+    if std::fs::read_to_string(path).is_ok_and(|old| old == text) {
+        return Ok(());
+    }
+    std::fs::write(path, text).map_err(|e| miette::miette!("cannot write {}: {e}", path.display()))
+}
