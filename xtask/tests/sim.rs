@@ -1,0 +1,149 @@
+//! `cargo xtask sim` end to end: a spec is compiled into a simulation
+//! binary and run; the CSV, the plot and the summary are what
+//! docs/simulation.md promises, and bad input or a blow-up is an error with
+//! the time and state, leaving complete CSV rows.
+//!
+//! The first run compiles the runtime and the plotting crate in release
+//! mode (about a minute on two cores); the other runs reuse it.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn workspace() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask lives in the workspace")
+        .to_path_buf()
+}
+
+fn sim(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_xtask"))
+        .current_dir(workspace())
+        .arg("sim")
+        .args(args)
+        .output()
+        .expect("xtask runs")
+}
+
+/// One test, so that the binary is built once and the runs do not race for
+/// the same project directory.
+#[test]
+fn simulates_writes_csv_and_plot_and_reports_bad_runs() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let csv = dir.path().join("pendulum.csv");
+    let plot = dir.path().join("pendulum.png");
+    let output = sim(&[
+        "specs/triple_pendulum.spec",
+        "--t-end",
+        "2",
+        "--method",
+        "dop853",
+        "--rtol",
+        "1e-10",
+        "--atol",
+        "1e-10",
+        "--output-dt",
+        "0.3",
+        "--set",
+        "v.theta2=0.5",
+        "--csv",
+        csv.to_str().expect("utf-8 path"),
+        "--plot",
+        plot.to_str().expect("utf-8 path"),
+    ]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(stdout.contains("simulated 2 s with dop853"), "{stdout}");
+    assert!(stdout.contains("max |E(t) − E(0)|"), "{stdout}");
+    assert!(stderr.contains("compiled in"), "{stderr}");
+
+    let text = std::fs::read_to_string(&csv).expect("csv written");
+    let rows: Vec<Vec<f64>> = text
+        .lines()
+        .skip(1)
+        .map(|line| {
+            line.split(',')
+                .map(|x| x.parse().expect("a number"))
+                .collect()
+        })
+        .collect();
+    assert_eq!(
+        text.lines().next(),
+        Some(
+            "t,q.theta1,q.theta2,q.theta3,v.theta1,v.theta2,v.theta3,\
+             energy.kinetic,energy.potential"
+        )
+    );
+    // Samples at 0, 0.3, …, 1.8 and at the end time exactly.
+    let times: Vec<f64> = rows.iter().map(|r| r[0]).collect();
+    assert_eq!(times.len(), 8, "{times:?}");
+    assert_eq!(times[0], 0.0);
+    assert!((times[3] - 0.9).abs() < 1e-12);
+    assert_eq!(times[7], 2.0);
+    assert_eq!(rows[0][5], 0.5, "--set v.theta2 reached the start");
+    let energy = |r: &Vec<f64>| r[7] + r[8];
+    for row in &rows {
+        assert!((energy(row) - energy(&rows[0])).abs() < 1e-8, "{row:?}");
+    }
+    let png = std::fs::read(&plot).expect("plot written");
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+
+    let output = sim(&[
+        "specs/triple_pendulum.spec",
+        "--t-end",
+        "1",
+        "--set",
+        "q.theta9=1",
+    ]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success());
+    assert!(stderr.contains("q.theta1, q.theta2, q.theta3"), "{stderr}");
+
+    // A fixed step far too large for the 10-rod chain blows up: the error
+    // names the time and the state, and the CSV keeps complete rows.
+    let output = sim(&[
+        "specs/chain10.spec",
+        "--t-end",
+        "100",
+        "--method",
+        "euler",
+        "--dt",
+        "0.5",
+        "--output-dt",
+        "0.5",
+        "--csv",
+        csv.to_str().expect("utf-8 path"),
+    ]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "a blow-up passed: {stderr}");
+    assert!(stderr.contains("at t = "), "{stderr}");
+    assert!(stderr.contains("state (q, q̇)"), "{stderr}");
+    let text = std::fs::read_to_string(&csv).expect("csv kept");
+    for line in text.lines().skip(1) {
+        assert_eq!(line.split(',').count(), 23, "incomplete row {line}");
+    }
+}
+
+#[test]
+fn options_are_checked_before_anything_is_compiled() {
+    for (args, message) in [
+        (vec!["--t-end", "0"], "--t-end 0 must be a positive"),
+        (
+            vec!["--t-end", "1", "--method", "euler"],
+            "needs a step size",
+        ),
+        (
+            vec!["--t-end", "1", "--set", "theta1=1"],
+            "must start with q. or v.",
+        ),
+    ] {
+        let mut all = vec!["specs/triple_pendulum.spec"];
+        all.extend(args);
+        let output = sim(&all);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{stderr}");
+        assert!(stderr.contains(message), "{stderr}");
+        assert!(!stderr.contains("compiled in"), "{stderr}");
+    }
+}
