@@ -54,15 +54,10 @@ mod tests {
             .map(|i| (rk4.y()[i] - state64[i]).abs())
             .fold(0.0, f64::max);
         assert!(moved > 1e-4, "the state barely moved: {moved}");
-        for i in 0..Arm::STATE_LEN {
-            let error = (f64::from(state32[i]) - rk4.y()[i]).abs();
+        for (i, (&single, &double)) in state32.iter().zip(rk4.y()).enumerate() {
+            let error = (f64::from(single) - double).abs();
             // f32 rounding of states of order 1 and rates of order 10.
-            assert!(
-                error < 1e-5,
-                "component {i}: {} vs {}",
-                state32[i],
-                rk4.y()[i]
-            );
+            assert!(error < 1e-5, "component {i}: {single} vs {double}");
         }
         assert_eq!(
             <Arm as Model<6, 6>>::POSITION_NAMES,
