@@ -10,6 +10,10 @@ pub mod chain10;
 #[rustfmt::skip]
 pub mod chain10_folded;
 #[rustfmt::skip]
+pub mod damped_pendulum;
+#[rustfmt::skip]
+pub mod damped_pendulum_folded;
+#[rustfmt::skip]
 pub mod double_pendulum;
 #[rustfmt::skip]
 pub mod double_pendulum_folded;

@@ -58,7 +58,7 @@ fn assemble(
         Some(method) => Dynamics::derive(mechanism, method, inverse_dynamics, terms)?,
         None => Dynamics::cheapest(mechanism, inverse_dynamics, terms)?,
     };
-    let mut functions = [
+    let mut functions = vec![
         FunctionSpec {
             name: "inverse_dynamics".to_owned(),
             doc: dynamics.inverse_doc.to_owned(),
@@ -165,6 +165,18 @@ fn assemble(
             outputs: jacobians,
         },
     ];
+    if let Some(forces) = mechanism.applied_forces.clone() {
+        functions.push(FunctionSpec {
+            name: "applied_forces".to_owned(),
+            doc: "The joint forces of the spec's `[forces]` table at time `t` (zero for the\n\
+                  coordinates it does not name): add them to `tau` before `forward_dynamics`,\n\
+                  so that `M q̈ + bias = tau + applied_forces`."
+                .to_owned(),
+            arguments: vec![Argument::Time, Position, Velocity],
+            shape: Shape::JointVector,
+            outputs: forces,
+        });
+    }
     for function in &mut functions {
         function.outputs = with_angle_sums(&mut mechanism.pool, &function.outputs);
     }

@@ -29,6 +29,8 @@ pub enum Argument {
     Acceleration,
     /// `tau: &[Real; NV]`, joint forces.
     Force,
+    /// `t: Real`, time (read by the applied forces of `[forces]`).
+    Time,
 }
 
 /// The Rust type a function returns, filled from its outputs in order.
@@ -557,6 +559,7 @@ fn emit_function(
             Argument::Velocity => quote!(qd: &[Real; NV]),
             Argument::Acceleration => quote!(qdd: &[Real; NV]),
             Argument::Force => quote!(tau: &[Real; NV]),
+            Argument::Time => quote!(t: Real),
         })
         .collect();
     let argument_names = function.arguments.iter().map(|argument| match argument {
@@ -564,6 +567,7 @@ fn emit_function(
         Argument::Velocity => quote!(qd),
         Argument::Acceleration => quote!(qdd),
         Argument::Force => quote!(tau),
+        Argument::Time => quote!(t),
     });
     let with_name = Ident::new(&format!("{}_with", function.name), Span::call_site());
     let with_doc = format!(" [`{}_with`]; its cost is [`{ops_name}`].", function.name);

@@ -20,6 +20,8 @@ pub enum Input {
     /// The `k`-th constant group of parameters, `d.k{k}`, computed once by
     /// the generated `Params::derived`.
     Derived(usize),
+    /// Time, `t`: read only by the applied forces of `[forces]`.
+    Time,
 }
 
 impl Input {
@@ -32,11 +34,15 @@ impl Input {
             Input::Acceleration(i) => format!("qdd[{i}]"),
             Input::Force(i) => format!("tau[{i}]"),
             Input::Derived(k) => format!("d.k{k}"),
+            Input::Time => "t".to_owned(),
         }
     }
 
     /// Recovers the input from a symbol name made by [`Input::symbol_name`].
     pub fn parse(symbol: &str) -> Option<Input> {
+        if symbol == "t" {
+            return Some(Input::Time);
+        }
         if let Some(k) = symbol.strip_prefix("d.k") {
             return k.parse().ok().map(Input::Derived);
         }
@@ -68,6 +74,7 @@ mod tests {
             Input::Acceleration(11),
             Input::Force(2),
             Input::Derived(7),
+            Input::Time,
         ] {
             assert_eq!(Input::parse(&input.symbol_name()), Some(input));
         }

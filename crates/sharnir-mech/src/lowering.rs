@@ -38,6 +38,25 @@ impl ExprLowering {
         self.expr_guarded(spec, e, &mut Vec::new())
     }
 
+    /// Lowers an expression that may also read `variables` (time and the
+    /// coordinates in force expressions), whose names the spec validated
+    /// not to clash with parameters.
+    pub(crate) fn expr_with(
+        &mut self,
+        spec: &Spec,
+        e: &Expr,
+        variables: &[(String, Id)],
+    ) -> Result<Id, SpecError> {
+        for (name, id) in variables {
+            self.parameters.insert(name.clone(), *id);
+        }
+        let lowered = self.expr(spec, e);
+        for (name, _) in variables {
+            self.parameters.remove(name);
+        }
+        lowered
+    }
+
     fn expr_guarded(
         &mut self,
         spec: &Spec,

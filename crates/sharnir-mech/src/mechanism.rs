@@ -6,12 +6,13 @@
 //! (`lowering`), each joint becomes one or more primitive joints (`joints`),
 //! and the bodies of fixed joints are lumped into their parents (`lumping`).
 
+use crate::inputs::Input;
 use crate::joints::assemble;
 use crate::lowering::ExprLowering;
 use crate::topology::spanning_tree;
 use crate::vec3::{Mat3, Vec3};
 use sharnir_cas::{Id, Pool};
-use sharnir_spec::{ParameterValue, Spec, SpecError};
+use sharnir_spec::{AppliedForce, ParameterValue, Spec, SpecError};
 
 /// How spec parameters appear in derived expressions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -149,10 +150,54 @@ pub struct Mechanism {
     pub initial_positions: Vec<f64>,
     /// The spec's initial velocities (`[initial]`), `qd` order.
     pub initial_velocities: Vec<f64>,
+    /// The applied joint forces of `[forces]`, one per velocity coordinate
+    /// (zero where the spec gives none), in terms of `t`, `q[i]`, `qd[i]`
+    /// and the parameters; `None` when the spec has no `[forces]`.
+    pub applied_forces: Option<Vec<Id>>,
     /// Bodies in regular numbering: parents come before children.
     pub bodies: Vec<TreeBody>,
     /// Gravitational acceleration in the ground frame.
     pub gravity: Vec3,
+}
+
+/// The `[forces]` expressions lowered with `t`, the position coordinates
+/// and the velocities (`<name>_dot`) as symbols.
+fn applied_forces(spec: &Spec, lowering: &mut ExprLowering) -> Result<Option<Vec<Id>>, SpecError> {
+    if spec.forces.is_empty() {
+        return Ok(None);
+    }
+    let positions: Vec<String> = spec
+        .joints
+        .iter()
+        .flat_map(|j| j.position_names())
+        .collect();
+    let velocities: Vec<String> = spec
+        .joints
+        .iter()
+        .flat_map(|j| j.velocity_names())
+        .collect();
+    let pool = &mut lowering.pool;
+    let mut variables = vec![(
+        AppliedForce::TIME.to_owned(),
+        pool.symbol(&Input::Time.symbol_name()),
+    )];
+    for (i, name) in positions.iter().enumerate() {
+        variables.push((name.clone(), pool.symbol(&Input::Position(i).symbol_name())));
+    }
+    for (i, name) in velocities.iter().enumerate() {
+        variables.push((
+            format!("{name}{}", AppliedForce::RATE_SUFFIX),
+            pool.symbol(&Input::Velocity(i).symbol_name()),
+        ));
+    }
+    let zero = lowering.pool.zero();
+    let mut forces = vec![zero; velocities.len()];
+    for force in &spec.forces {
+        if let Some(i) = velocities.iter().position(|v| *v == force.coordinate) {
+            forces[i] = lowering.expr_with(spec, &force.value, &variables)?;
+        }
+    }
+    Ok(Some(forces))
 }
 
 impl Mechanism {
@@ -163,6 +208,7 @@ impl Mechanism {
         let tree = spanning_tree(spec)?;
         let gravity = lowering.vec3(spec, &spec.gravity)?;
         let bodies = assemble(spec, &tree, &mut lowering)?;
+        let applied_forces = applied_forces(spec, &mut lowering)?;
         let parameters = match mode {
             ParameterMode::Folded => Vec::new(),
             ParameterMode::Runtime => spec
@@ -197,6 +243,7 @@ impl Mechanism {
             quaternions: spec.quaternion_starts(),
             initial_positions: spec.initial_positions.clone(),
             initial_velocities: spec.initial_velocities.clone(),
+            applied_forces,
             bodies,
             gravity,
         })

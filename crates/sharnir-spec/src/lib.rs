@@ -22,8 +22,8 @@ mod validate;
 pub use error::SpecError;
 pub use expr::{Expr, ExprKind, Function};
 pub use model::{
-    Body, ElementaryRotation, Inertia, Joint, JointKind, Limits, Mimic, Origin, Parameter,
-    ParameterValue, Spec,
+    AppliedForce, Body, ElementaryRotation, Inertia, Joint, JointKind, Limits, Mimic, Origin,
+    Parameter, ParameterValue, Spec,
 };
 pub use source::{Source, Span};
 

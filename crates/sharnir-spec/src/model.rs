@@ -40,6 +40,33 @@ pub struct Spec {
     /// The initial velocities (`[initial]`), in the order of the velocity
     /// coordinates; zeros unless the spec says otherwise.
     pub initial_velocities: Vec<f64>,
+    /// Applied joint forces (`[forces]`), in spec order; empty when the
+    /// spec has none, and then the module has no `applied_forces`.
+    pub forces: Vec<AppliedForce>,
+}
+
+/// One entry of `[forces]`: the generalized force on a velocity coordinate
+/// as an expression of parameters, time, positions and velocities, so that
+/// springs, dampers and drive profiles are compiled into the module instead
+/// of written by hand around it.
+#[derive(Clone, Debug)]
+pub struct AppliedForce {
+    /// The velocity coordinate the force acts on.
+    pub coordinate: String,
+    /// The span of the key.
+    pub span: Span,
+    /// The force; its names are parameters, [`AppliedForce::TIME`],
+    /// position coordinates, and velocity coordinates with
+    /// [`AppliedForce::RATE_SUFFIX`].
+    pub value: Expr,
+}
+
+impl AppliedForce {
+    /// The name of time in force expressions.
+    pub const TIME: &'static str = "t";
+    /// The suffix that makes a velocity coordinate's name stand for its
+    /// value (`theta1_dot`).
+    pub const RATE_SUFFIX: &'static str = "_dot";
 }
 
 impl Spec {

@@ -4,6 +4,7 @@
 
 mod body;
 mod fields;
+mod forces;
 mod initial;
 mod joint;
 
@@ -11,7 +12,7 @@ pub(crate) use initial::InitialTable;
 
 use crate::error::Problem;
 use crate::expr::Expr;
-use crate::model::{Body, Joint, Parameter, ParameterValue, Spec};
+use crate::model::{AppliedForce, Body, Joint, Parameter, ParameterValue, Spec};
 use crate::source::{Source, Span};
 use crate::toml_tree::{read_document, Node, Value};
 use fields::{boolean, number, string, wrong_type, Expressions, Fields};
@@ -29,6 +30,7 @@ pub(crate) struct Document {
     pub bodies: Vec<Body>,
     pub joints: Vec<Joint>,
     pub initial: InitialTable,
+    pub forces: Vec<AppliedForce>,
 }
 
 impl Document {
@@ -38,6 +40,7 @@ impl Document {
         Spec {
             initial_positions,
             initial_velocities,
+            forces: self.forces,
             name: self.name,
             description: self.description,
             source,
@@ -58,7 +61,14 @@ pub(crate) fn read(text: &str) -> Result<Document, Problem> {
         &root,
         Span::default(),
         "the file",
-        &["mechanism", "parameters", "body", "joint", "initial"],
+        &[
+            "mechanism",
+            "parameters",
+            "body",
+            "joint",
+            "initial",
+            "forces",
+        ],
     )?;
     let exprs = Expressions { text };
     let Some(mechanism) = root.optional("mechanism") else {
@@ -121,8 +131,13 @@ pub(crate) fn read(text: &str) -> Result<Document, Problem> {
         Some(node) => initial::read(node, exprs)?,
         None => InitialTable::default(),
     };
+    let forces = match root.optional("forces") {
+        Some(node) => forces::read(node, exprs)?,
+        None => Vec::new(),
+    };
     Ok(Document {
         initial,
+        forces,
         name,
         name_span: name_node.span,
         description: description.map(str::to_owned),

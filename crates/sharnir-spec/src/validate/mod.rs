@@ -1,6 +1,7 @@
 //! Checks that need the whole document but not the mechanism graph:
 //! names, references between tables, and numeric values.
 
+mod forces;
 mod inertia;
 mod initial;
 mod names;
@@ -15,6 +16,7 @@ pub(crate) fn check(document: &Document, text: &str) -> Result<(), Problem> {
     names::check(document, text)?;
     references::check(document)?;
     values::check(document)?;
+    forces::check(document)?;
     let (values, _) = crate::expr::evaluate_parameters(&document.parameters);
     initial::check(document, &values)
 }
