@@ -31,7 +31,7 @@ impl Default for Limits {
 
 /// Checks the start of an integration: the state length, finite entries
 /// and positive tolerances.
-pub(crate) fn check_start<S: OdeSystem>(
+fn check_start<S: OdeSystem>(
     system: &S,
     y0: &[f64],
     tolerances: Tolerances,
@@ -51,6 +51,26 @@ pub(crate) fn check_start<S: OdeSystem>(
         return invalid("the relative tolerance is below what f64 can resolve (about 2.3e-15)");
     }
     Ok(())
+}
+
+/// Starts an integration at `(t0, y0)`: checks the arguments, projects the
+/// state onto the system's manifold and evaluates its rate. Returns the
+/// state, the rate and the work counted so far.
+pub(crate) fn start<S: OdeSystem>(
+    system: &mut S,
+    t0: f64,
+    y0: &[f64],
+    tolerances: Tolerances,
+) -> Result<(Vec<f64>, Vec<f64>, Stats), IntegrationError> {
+    check_start(system, y0, tolerances)?;
+    let mut y = y0.to_vec();
+    system.project(&mut y);
+    let mut stats = Stats::default();
+    let mut rate = vec![0.0; y.len()];
+    if !evaluate(system, t0, &y, &mut rate, &mut stats)? {
+        return Err(IntegrationError::NonFinite { t: t0 });
+    }
+    Ok((y, rate, stats))
 }
 
 /// Evaluates the right-hand side, counting it. `Ok(false)` when a rate is
@@ -229,4 +249,28 @@ pub(crate) fn clip_step(t: f64, t_end: f64, h: f64, h_max: f64) -> (f64, bool) {
 /// Whether a step of size `h` at time `t` is too small to advance time.
 pub(crate) fn too_small(t: f64, h: f64) -> bool {
     0.1 * h.abs() <= t.abs() * UROUND || h <= 0.0 || !h.is_finite()
+}
+
+/// The step to attempt next from `t` towards `t_end`: refuses to go on past
+/// the step budget or with a step too small to advance time, else `h`
+/// clipped as [`clip_step`] does.
+pub(crate) fn next_attempt(
+    limits: &Limits,
+    stats: &Stats,
+    t: f64,
+    t_end: f64,
+    h: f64,
+    h_max: f64,
+) -> Result<(f64, bool), IntegrationError> {
+    if stats.steps + stats.rejected >= limits.max_steps {
+        return Err(IntegrationError::TooManySteps {
+            t,
+            limit: limits.max_steps,
+        });
+    }
+    let (h, last) = clip_step(t, t_end, h, h_max);
+    if too_small(t, h) {
+        return Err(IntegrationError::StepSizeTooSmall { t, h });
+    }
+    Ok((h, last))
 }

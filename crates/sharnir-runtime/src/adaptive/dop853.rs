@@ -6,7 +6,7 @@
 //! step) and 3 more for the continuous extension.
 
 use super::control::{self, Controller, Decision, Limits, Start};
-use crate::{IntegrationError, OdeSystem, Stats, Stepper, Tolerances, Trajectory};
+use crate::{IntegrationError, OdeSystem, Stats, Stepper, Tolerances};
 
 // Coefficients of Hairer's `dop853` (Dormand and Prince's 8(5,3) pair and its
 // dense output of order 7), as published with the code; the tests check the
@@ -378,15 +378,10 @@ impl Dop853 {
         y0: &[f64],
         tolerances: Tolerances,
     ) -> Result<Self, IntegrationError> {
-        control::check_start(system, y0, tolerances)?;
-        let n = y0.len();
-        let mut y = y0.to_vec();
-        system.project(&mut y);
-        let mut stats = Stats::default();
+        let (y, rate, stats) = control::start(system, t0, y0, tolerances)?;
+        let n = y.len();
         let mut k = vec![vec![0.0; n]; 17];
-        if !control::evaluate(system, t0, &y, &mut k[1], &mut stats)? {
-            return Err(IntegrationError::NonFinite { t: t0 });
-        }
+        k[1] = rate;
         let mut dense: [Vec<f64>; 8] = core::array::from_fn(|_| vec![0.0; n]);
         dense[0].copy_from_slice(&y);
         Ok(Dop853 {
@@ -407,23 +402,7 @@ impl Dop853 {
         })
     }
 
-    /// At most this many steps (accepted and rejected; default 10⁶).
-    pub fn max_steps(mut self, steps: u64) -> Self {
-        self.limits.max_steps = steps;
-        self
-    }
-
-    /// Steps no longer than `h` (default: the whole interval).
-    pub fn max_step(mut self, h: f64) -> Self {
-        self.limits.max_step = Some(h);
-        self
-    }
-
-    /// The first step to try (default: estimated from `f`, HNW's `HINIT`).
-    pub fn initial_step(mut self, h: f64) -> Self {
-        self.limits.initial_step = Some(h);
-        self
-    }
+    super::limit_setters!();
 
     /// `Σ aⱼ kⱼ` of component `i`.
     fn weighted(&self, i: usize, terms: &[(f64, usize)]) -> f64 {
@@ -534,19 +513,8 @@ impl<S: OdeSystem> Stepper<S> for Dop853 {
             )?,
         };
         loop {
-            if self.stats.steps + self.stats.rejected >= self.limits.max_steps {
-                return Err(IntegrationError::TooManySteps {
-                    t: self.t,
-                    limit: self.limits.max_steps,
-                });
-            }
-            let (h_try, last) = control::clip_step(self.t, t_end, h, h_max);
-            if control::too_small(self.t, h_try) {
-                return Err(IntegrationError::StepSizeTooSmall {
-                    t: self.t,
-                    h: h_try,
-                });
-            }
+            let (h_try, last) =
+                control::next_attempt(&self.limits, &self.stats, self.t, t_end, h, h_max)?;
             let mut error = self.attempt(system, h_try)?;
             if error <= 1.0 && !self.prepare_dense_output(system, h_try)? {
                 error = f64::INFINITY;
@@ -580,20 +548,11 @@ impl<S: OdeSystem> Stepper<S> for Dop853 {
     }
 }
 
-impl Trajectory for Dop853 {
-    fn t(&self) -> f64 {
-        self.t
-    }
+super::trajectory!(Dop853);
 
-    fn t_previous(&self) -> f64 {
-        self.t_previous
-    }
-
-    fn y(&self) -> &[f64] {
-        &self.y
-    }
-
-    fn interpolate(&self, t: f64, out: &mut [f64]) {
+impl Dop853 {
+    /// The continuous extension of the last step at `t`.
+    fn dense_value(&self, t: f64, out: &mut [f64]) {
         if self.h_last <= 0.0 {
             out.copy_from_slice(&self.y);
             return;
@@ -605,9 +564,5 @@ impl Trajectory for Dop853 {
             let inner = d[4][i] + s * (d[5][i] + s1 * (d[6][i] + s * d[7][i]));
             *o = d[0][i] + s * (d[1][i] + s1 * (d[2][i] + s * (d[3][i] + s1 * inner)));
         }
-    }
-
-    fn stats(&self) -> Stats {
-        self.stats
     }
 }

@@ -3,7 +3,7 @@
 //! `dopri5` (HNW I, II.5–II.6).
 
 use super::control::{self, Controller, Decision, Limits, Start};
-use crate::{IntegrationError, OdeSystem, Stats, Stepper, Tolerances, Trajectory};
+use crate::{IntegrationError, OdeSystem, Stats, Stepper, Tolerances};
 
 const C2: f64 = 1.0 / 5.0;
 const C3: f64 = 3.0 / 10.0;
@@ -75,15 +75,8 @@ impl Dopri5 {
         y0: &[f64],
         tolerances: Tolerances,
     ) -> Result<Self, IntegrationError> {
-        control::check_start(system, y0, tolerances)?;
-        let n = y0.len();
-        let mut y = y0.to_vec();
-        system.project(&mut y);
-        let mut stats = Stats::default();
-        let mut rate = vec![0.0; n];
-        if !control::evaluate(system, t0, &y, &mut rate, &mut stats)? {
-            return Err(IntegrationError::NonFinite { t: t0 });
-        }
+        let (y, rate, stats) = control::start(system, t0, y0, tolerances)?;
+        let n = y.len();
         let zeros = vec![0.0; n];
         Ok(Dopri5 {
             tolerances,
@@ -111,23 +104,7 @@ impl Dopri5 {
         })
     }
 
-    /// At most this many steps (accepted and rejected; default 10⁶).
-    pub fn max_steps(mut self, steps: u64) -> Self {
-        self.limits.max_steps = steps;
-        self
-    }
-
-    /// Steps no longer than `h` (default: the whole interval).
-    pub fn max_step(mut self, h: f64) -> Self {
-        self.limits.max_step = Some(h);
-        self
-    }
-
-    /// The first step to try (default: estimated from `f`, HNW's `HINIT`).
-    pub fn initial_step(mut self, h: f64) -> Self {
-        self.limits.initial_step = Some(h);
-        self
-    }
+    super::limit_setters!();
 
     /// `stage = y + h Σ aⱼ kⱼ` over the given stages.
     fn combine(&mut self, h: f64, terms: &[(f64, usize)]) {
@@ -238,19 +215,8 @@ impl<S: OdeSystem> Stepper<S> for Dopri5 {
             )?,
         };
         loop {
-            if self.stats.steps + self.stats.rejected >= self.limits.max_steps {
-                return Err(IntegrationError::TooManySteps {
-                    t: self.t,
-                    limit: self.limits.max_steps,
-                });
-            }
-            let (h_try, last) = control::clip_step(self.t, t_end, h, h_max);
-            if control::too_small(self.t, h_try) {
-                return Err(IntegrationError::StepSizeTooSmall {
-                    t: self.t,
-                    h: h_try,
-                });
-            }
+            let (h_try, last) =
+                control::next_attempt(&self.limits, &self.stats, self.t, t_end, h, h_max)?;
             let error = self.attempt(system, h_try)?;
             match self.controller.decide(error, h_try) {
                 Decision::Accept(h_new) => {
@@ -284,20 +250,11 @@ impl<S: OdeSystem> Stepper<S> for Dopri5 {
     }
 }
 
-impl Trajectory for Dopri5 {
-    fn t(&self) -> f64 {
-        self.t
-    }
+super::trajectory!(Dopri5);
 
-    fn t_previous(&self) -> f64 {
-        self.t_previous
-    }
-
-    fn y(&self) -> &[f64] {
-        &self.y
-    }
-
-    fn interpolate(&self, t: f64, out: &mut [f64]) {
+impl Dopri5 {
+    /// The continuous extension of the last step at `t`.
+    fn dense_value(&self, t: f64, out: &mut [f64]) {
         if self.h_last <= 0.0 {
             out.copy_from_slice(&self.y);
             return;
@@ -308,9 +265,5 @@ impl Trajectory for Dopri5 {
         for (i, o) in out.iter_mut().enumerate() {
             *o = d[0][i] + s * (d[1][i] + s1 * (d[2][i] + s * (d[3][i] + s1 * d[4][i])));
         }
-    }
-
-    fn stats(&self) -> Stats {
-        self.stats
     }
 }

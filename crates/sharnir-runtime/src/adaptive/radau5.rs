@@ -14,7 +14,7 @@
 
 use super::control::{self, Limits, Start, UROUND};
 use super::linear::{ComplexLu, RealLu};
-use crate::{IntegrationError, OdeSystem, Stats, Stepper, Tolerances, Trajectory};
+use crate::{IntegrationError, OdeSystem, Stats, Stepper, Tolerances};
 
 /// The method's constants: nodes, the eigenvalues of the inverse
 /// coefficient matrix (one real, `γ`, and a complex pair `α ± iβ`), the
@@ -136,15 +136,8 @@ impl Radau5 {
         y0: &[f64],
         tolerances: Tolerances,
     ) -> Result<Self, IntegrationError> {
-        control::check_start(system, y0, tolerances)?;
-        let n = y0.len();
-        let mut y = y0.to_vec();
-        system.project(&mut y);
-        let mut stats = Stats::default();
-        let mut rate = vec![0.0; n];
-        if !control::evaluate(system, t0, &y, &mut rate, &mut stats)? {
-            return Err(IntegrationError::NonFinite { t: t0 });
-        }
+        let (y, rate, stats) = control::start(system, t0, y0, tolerances)?;
+        let n = y.len();
         let rtol = 0.1 * tolerances.rtol.powf(2.0 / 3.0);
         let atol = rtol * (tolerances.atol / tolerances.rtol);
         let zeros = vec![0.0; n];
@@ -196,23 +189,7 @@ impl Radau5 {
         Ok(self)
     }
 
-    /// At most this many steps (accepted and rejected; default 10⁶).
-    pub fn max_steps(mut self, steps: u64) -> Self {
-        self.limits.max_steps = steps;
-        self
-    }
-
-    /// Steps no longer than `h` (default: the whole interval).
-    pub fn max_step(mut self, h: f64) -> Self {
-        self.limits.max_step = Some(h);
-        self
-    }
-
-    /// The first step to try (default: estimated from `f`).
-    pub fn initial_step(mut self, h: f64) -> Self {
-        self.limits.initial_step = Some(h);
-        self
-    }
+    super::limit_setters!();
 
     fn mass(&self, i: usize) -> f64 {
         self.mass.as_ref().map_or(1.0, |m| m[i])
@@ -499,19 +476,8 @@ impl<S: OdeSystem> Stepper<S> for Radau5 {
             )?,
         };
         loop {
-            if self.stats.steps + self.stats.rejected >= self.limits.max_steps {
-                return Err(IntegrationError::TooManySteps {
-                    t: self.t,
-                    limit: self.limits.max_steps,
-                });
-            }
-            let (h_try, last) = control::clip_step(self.t, t_end, h, h_max);
-            if control::too_small(self.t, h_try) {
-                return Err(IntegrationError::StepSizeTooSmall {
-                    t: self.t,
-                    h: h_try,
-                });
-            }
+            let (h_try, last) =
+                control::next_attempt(&self.limits, &self.stats, self.t, t_end, h, h_max)?;
             if self.jacobian_stale {
                 self.form_jacobian(system)?;
             }
@@ -581,20 +547,11 @@ impl<S: OdeSystem> Stepper<S> for Radau5 {
     }
 }
 
-impl Trajectory for Radau5 {
-    fn t(&self) -> f64 {
-        self.t
-    }
+super::trajectory!(Radau5);
 
-    fn t_previous(&self) -> f64 {
-        self.t_previous
-    }
-
-    fn y(&self) -> &[f64] {
-        &self.y
-    }
-
-    fn interpolate(&self, t: f64, out: &mut [f64]) {
+impl Radau5 {
+    /// The continuous extension of the last step at `t`.
+    fn dense_value(&self, t: f64, out: &mut [f64]) {
         if self.h_old <= 0.0 {
             out.copy_from_slice(&self.y);
             return;
@@ -604,10 +561,6 @@ impl Trajectory for Radau5 {
         for (i, o) in out.iter_mut().enumerate() {
             *o = d[0][i] + s * (d[1][i] + (s - C2M1) * (d[2][i] + (s - C1M1) * d[3][i]));
         }
-    }
-
-    fn stats(&self) -> Stats {
-        self.stats
     }
 }
 

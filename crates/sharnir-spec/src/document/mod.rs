@@ -34,6 +34,14 @@ pub(crate) struct Document {
 }
 
 impl Document {
+    /// The names of the position and of the velocity coordinates, in
+    /// coordinate order: what `[initial]` and `[forces]` refer to.
+    pub fn coordinate_names(&self) -> (Vec<String>, Vec<String>) {
+        let positions = self.joints.iter().flat_map(Joint::position_names).collect();
+        let velocities = self.joints.iter().flat_map(Joint::velocity_names).collect();
+        (positions, velocities)
+    }
+
     /// The spec, once validation has passed.
     pub fn into_spec(self, source: Source) -> Spec {
         let (initial_positions, initial_velocities) = crate::validate::initial_state(&self);

@@ -5,7 +5,7 @@
 use crate::document::Document;
 use crate::error::Problem;
 use crate::expr::{Expr, ExprKind};
-use crate::model::{AppliedForce, Joint};
+use crate::model::AppliedForce;
 use crate::suggest::did_you_mean;
 
 const TIME: &str = AppliedForce::TIME;
@@ -15,16 +15,7 @@ pub(super) fn check(document: &Document) -> Result<(), Problem> {
     if document.forces.is_empty() {
         return Ok(());
     }
-    let positions: Vec<String> = document
-        .joints
-        .iter()
-        .flat_map(Joint::position_names)
-        .collect();
-    let velocities: Vec<String> = document
-        .joints
-        .iter()
-        .flat_map(Joint::velocity_names)
-        .collect();
+    let (positions, velocities) = document.coordinate_names();
     let rates: Vec<String> = velocities
         .iter()
         .map(|v| format!("{v}{RATE_SUFFIX}"))

@@ -14,16 +14,7 @@ const UNIT_TOLERANCE: f64 = 1e-9;
 
 pub(super) fn check(document: &Document, values: &BTreeMap<String, f64>) -> Result<(), Problem> {
     let table = &document.initial;
-    let positions: Vec<String> = document
-        .joints
-        .iter()
-        .flat_map(Joint::position_names)
-        .collect();
-    let velocities: Vec<String> = document
-        .joints
-        .iter()
-        .flat_map(Joint::velocity_names)
-        .collect();
+    let (positions, velocities) = document.coordinate_names();
     for (entries, names, key) in [
         (&table.positions, &positions, "q"),
         (&table.velocities, &velocities, "v"),
@@ -192,16 +183,7 @@ pub(crate) fn state(document: &Document, values: &BTreeMap<String, f64>) -> (Vec
             }
         }
     }
-    let positions: Vec<String> = document
-        .joints
-        .iter()
-        .flat_map(Joint::position_names)
-        .collect();
-    let velocities: Vec<String> = document
-        .joints
-        .iter()
-        .flat_map(Joint::velocity_names)
-        .collect();
+    let (positions, velocities) = document.coordinate_names();
     for (entries, names, state) in [
         (&table.positions, &positions, &mut q),
         (&table.velocities, &velocities, &mut v),
