@@ -93,6 +93,8 @@ fn time_generic(
                 .map(|s| Box::new(s) as Box<dyn Stepper<Generic>>),
             Method::Radau5 => sharnir_runtime::adaptive::Radau5::new(system, 0.0, y0, tolerances)
                 .map(|s| Box::new(s) as Box<dyn Stepper<Generic>>),
+            Method::Adams => sharnir_runtime::adaptive::Adams::new(system, 0.0, y0, tolerances)
+                .map(|s| Box::new(s) as Box<dyn Stepper<Generic>>),
             Method::SemiImplicitEuler { step } => {
                 sharnir_runtime::SemiImplicitEuler::new(system, 0.0, y0.to_vec(), step, system.nq)
                     .map(|s| Box::new(s) as Box<dyn Stepper<Generic>>)
@@ -124,6 +126,7 @@ fn methods() -> Vec<(&'static str, Method, Tolerances)> {
         ),
         ("dopri5, tol 1e-8", Method::Dopri5, tol(1e-8)),
         ("dop853, tol 1e-10", Method::Dop853, tol(1e-10)),
+        ("adams, tol 1e-10", Method::Adams, tol(1e-10)),
         ("radau5, tol 1e-8", Method::Radau5, tol(1e-8)),
     ]
 }

@@ -10,7 +10,7 @@
 //!     .run(5.0, |sample: &Sample| println!("{} {:?}", sample.t, sample.q))?;
 //! ```
 
-use crate::adaptive::{Dop853, Dopri5, Radau5};
+use crate::adaptive::{Adams, Dop853, Dopri5, Radau5};
 use crate::model::{join_state, Control, Passive};
 use crate::{IntegrationError, Model, ModelSystem, Rk4, SemiImplicitEuler, Stats, Stepper};
 use crate::{OdeSystem, Tolerances};
@@ -35,6 +35,10 @@ pub enum Method {
     /// Dormand–Prince 8(5,3), adaptive: the method for tight tolerances
     /// (where MATLAB users take `ode113`).
     Dop853,
+    /// Adams–Bashforth–Moulton, variable order (1–12) and step: two
+    /// evaluations per step, for dynamics that are expensive to evaluate
+    /// (MATLAB's `ode113`).
+    Adams,
     /// Radau IIA of order 5, implicit and adaptive: stiff mechanisms (stiff
     /// springs, joint stops); where MATLAB users take `ode15s`.
     Radau5,
@@ -43,7 +47,10 @@ pub enum Method {
 impl Method {
     /// Whether the method chooses its own step sizes from the tolerances.
     pub fn is_adaptive(&self) -> bool {
-        matches!(self, Method::Dopri5 | Method::Dop853 | Method::Radau5)
+        matches!(
+            self,
+            Method::Dopri5 | Method::Dop853 | Method::Adams | Method::Radau5
+        )
     }
 }
 
@@ -360,6 +367,7 @@ where
             }
             Method::Dopri5 => Box::new(Dopri5::new(system, t0, y, tolerances)?),
             Method::Dop853 => Box::new(Dop853::new(system, t0, y, tolerances)?),
+            Method::Adams => Box::new(Adams::new(system, t0, y, tolerances)?),
             Method::Radau5 => Box::new(Radau5::new(system, t0, y, tolerances)?),
         })
     }

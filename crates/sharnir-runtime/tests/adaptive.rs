@@ -3,7 +3,7 @@
 //! Arenstorf orbit (HNW I, II.0), Van der Pol with μ = 1000 and Robertson's
 //! kinetics (HNW II, IV.10), a blow-up, and bad arguments.
 
-use sharnir_runtime::adaptive::{Dop853, Dopri5, Radau5};
+use sharnir_runtime::adaptive::{Adams, Dop853, Dopri5, Radau5};
 use sharnir_runtime::{IntegrationError, OdeSystem, RhsError, Stepper, Tolerances, Trajectory};
 
 /// `x'' = −x`, from `x = 1` at rest: `x = cos t`.
@@ -57,9 +57,18 @@ fn errors_follow_the_tolerance() {
             Radau5::new(&mut Oscillator, 0.0, &y0, tolerance(tol)).unwrap(),
             10.0,
         );
+        let (ea, da) = oscillator_errors(
+            Adams::new(&mut Oscillator, 0.0, &y0, tolerance(tol)).unwrap(),
+            10.0,
+        );
         // The global error over 1.6 periods is a modest multiple of the
         // local tolerance; dense output is as accurate as the steps.
-        for (name, end, dense) in [("dopri5", e5, d5), ("dop853", e8, d8), ("radau5", er, dr)] {
+        for (name, end, dense) in [
+            ("dopri5", e5, d5),
+            ("dop853", e8, d8),
+            ("radau5", er, dr),
+            ("adams", ea, da),
+        ] {
             assert!(end < 100.0 * tol, "{name} at {tol}: error {end:e}");
             assert!(
                 dense < 200.0 * tol,
@@ -136,7 +145,24 @@ fn the_arenstorf_orbit_closes_after_one_period() {
     while dopri5.t() < PERIOD {
         dopri5.step(&mut Arenstorf, PERIOD).unwrap();
     }
+    let mut adams = Adams::new(&mut Arenstorf, 0.0, &y0, tolerance(1e-12)).unwrap();
+    while adams.t() < PERIOD {
+        adams.step(&mut Arenstorf, PERIOD).unwrap();
+    }
     let miss = |y: &[f64]| (y[0] - y0[0]).abs().max(y[1].abs());
+    // The multistep method's advantage: far fewer evaluations than DOP853
+    // at the same tolerance.
+    assert!(
+        miss(adams.y()) < 1e-6,
+        "Adams missed by {:e}",
+        miss(adams.y())
+    );
+    assert!(
+        adams.stats().rhs_evaluations < dop853.stats().rhs_evaluations,
+        "Adams {:?}, DOP853 {:?}",
+        adams.stats(),
+        dop853.stats()
+    );
     // Observed: about 1e-9 and 1e-6; the orbit is sensitive near the moon.
     assert!(
         miss(dop853.y()) < 1e-7,
@@ -295,6 +321,7 @@ fn a_blow_up_stops_with_its_time() {
         until_failure(Dopri5::new(&mut BlowUp, 0.0, &[1.0], tol).unwrap()),
         until_failure(Dop853::new(&mut BlowUp, 0.0, &[1.0], tol).unwrap()),
         until_failure(Radau5::new(&mut BlowUp, 0.0, &[1.0], tol).unwrap()),
+        until_failure(Adams::new(&mut BlowUp, 0.0, &[1.0], tol).unwrap()),
     ] {
         let t = error.time().expect("a time");
         assert!((0.99..1.0 + 1e-6).contains(&t), "stopped at {t}: {error}");

@@ -12,8 +12,9 @@ pub struct SimOptions {
     #[arg(long, value_name = "T", allow_negative_numbers = true)]
     pub t_end: f64,
     /// Integrator: fixed-step `rk4` and `euler` (semi-implicit) need `--dt`;
-    /// `dopri5` (like ode45), `dop853` (tight tolerances; like ode113) and
-    /// `radau5` (stiff; like ode15s) choose their steps from `--rtol`/`--atol`.
+    /// `dopri5` (like ode45), `dop853` (tight tolerances), `adams` (like
+    /// ode113) and `radau5` (stiff; like ode15s) choose their steps from
+    /// `--rtol`/`--atol`.
     #[arg(long, value_enum, default_value_t = MethodName::Dopri5)]
     pub method: MethodName,
     /// Step size of the fixed-step methods, s.
@@ -53,6 +54,8 @@ pub enum MethodName {
     Dopri5,
     /// Dormand–Prince 8(5,3), adaptive.
     Dop853,
+    /// Adams–Bashforth–Moulton, variable order and step (like ode113).
+    Adams,
     /// Radau IIA order 5, implicit, adaptive (stiff problems).
     Radau5,
 }

@@ -32,6 +32,7 @@ where
         },
         MethodName::Dopri5 => Method::Dopri5,
         MethodName::Dop853 => Method::Dop853,
+        MethodName::Adams => Method::Adams,
         MethodName::Radau5 => Method::Radau5,
     };
     let mut simulation = Simulation::new(model)
