@@ -95,6 +95,9 @@ fn time_generic(
                 .map(|s| Box::new(s) as Box<dyn Stepper<Generic>>),
             Method::Adams => sharnir_runtime::adaptive::Adams::new(system, 0.0, y0, tolerances)
                 .map(|s| Box::new(s) as Box<dyn Stepper<Generic>>),
+            // The generic tree has no Coriolis matrix: the momentum form runs
+            // on generated modules only.
+            Method::Symplectic { .. } => return (f64::NAN, 0, 0),
             Method::SemiImplicitEuler { step } => {
                 sharnir_runtime::SemiImplicitEuler::new(system, 0.0, y0.to_vec(), step, system.nq)
                     .map(|s| Box::new(s) as Box<dyn Stepper<Generic>>)

@@ -348,19 +348,27 @@ impl<R: Real, V: StateVector<R>> Trajectory<R> for SemiImplicitEuler<R, V> {
     }
 
     fn interpolate(&self, t: R, out: &mut [R]) {
-        let h = self.t - self.t_previous;
-        let s = if h > R::ZERO {
-            (t - self.t_previous) / h
-        } else {
-            R::ONE
-        };
-        let (y0, y1) = (self.y_previous.as_ref(), self.y.as_ref());
-        for (o, (&a, &b)) in out.iter_mut().zip(y0.iter().zip(y1)) {
-            *o = a + s * (b - a);
-        }
+        linear(self.t_previous, self.t, &self.y_previous, &self.y, t, out);
     }
 
     fn stats(&self) -> Stats {
         self.stats
+    }
+}
+
+/// The straight line through `(t0, y0)` and `(t1, y1)` at `t`: the dense
+/// output of the first-order methods.
+pub(crate) fn linear<R: Real, V: StateVector<R>>(
+    t0: R,
+    t1: R,
+    y0: &V,
+    y1: &V,
+    t: R,
+    out: &mut [R],
+) {
+    let h = t1 - t0;
+    let s = if h > R::ZERO { (t - t0) / h } else { R::ONE };
+    for (o, (&a, &b)) in out.iter_mut().zip(y0.as_ref().iter().zip(y1.as_ref())) {
+        *o = a + s * (b - a);
     }
 }

@@ -10,8 +10,9 @@
 //!   [`ModelSystem`], a model seen as one (`y = (q, q̇)`, quaternions kept
 //!   unit);
 //! - [`Stepper`]: one accepted step at a time with dense output, and the
-//!   fixed-step integrators that need no allocator: [`Rk4`] and
-//!   [`SemiImplicitEuler`];
+//!   fixed-step integrators that need no allocator: [`Rk4`],
+//!   [`SemiImplicitEuler`] and [`SymplecticEuler`] (in the momenta, for
+//!   long conservative runs);
 //! - with the `std` feature (default): the adaptive integrators in
 //!   [`adaptive`] and the [`Simulation`] driver.
 //!
@@ -29,6 +30,7 @@ mod real;
 #[cfg(feature = "std")]
 mod simulation;
 mod stepper;
+mod symplectic;
 mod system;
 
 pub use fixed_step::{Rk4, SemiImplicitEuler, StateVector};
@@ -42,4 +44,5 @@ pub use simulation::{
     Summary,
 };
 pub use stepper::{IntegrationError, Stats, Stepper, Tolerances, Trajectory};
+pub use symplectic::SymplecticEuler;
 pub use system::{OdeSystem, RhsError};

@@ -59,6 +59,21 @@ pub trait Model<const NQ: usize, const NV: usize> {
     /// Kinetic and potential energy.
     fn energy(&self, q: &[Self::Real; NQ], qd: &[Self::Real; NV]) -> (Self::Real, Self::Real);
 
+    /// The mass matrix `M(q)`.
+    fn mass_matrix(&self, q: &[Self::Real; NQ]) -> [[Self::Real; NV]; NV];
+
+    /// The Coriolis matrix `C(q, q̇)` (`C q̇ + g = bias`, `Ṁ − 2C` skew): for
+    /// coordinates whose rates are the velocities, `Cᵀ q̇ − g = ∂L/∂q`, the
+    /// rate of the momentum `M q̇` that the symplectic integrator steps.
+    fn coriolis_matrix(
+        &self,
+        q: &[Self::Real; NQ],
+        qd: &[Self::Real; NV],
+    ) -> [[Self::Real; NV]; NV];
+
+    /// The gravity forces `g(q) = ∂V/∂q`.
+    fn gravity(&self, q: &[Self::Real; NQ]) -> [Self::Real; NV];
+
     /// The spec's applied joint forces at time `t` (zero when the spec has no
     /// `[forces]`).
     fn applied_forces(
@@ -244,7 +259,9 @@ where
 /// The module must be in scope at the macro call and provide what every
 /// generated module provides (`NQ`, `NV`, `POSITION_NAMES`,
 /// `COORDINATE_NAMES`, `QUATERNIONS`, `INITIAL_POSITIONS`,
-/// `INITIAL_VELOCITIES`, `Params`, `Derived`, and the `_with` functions).
+/// `INITIAL_VELOCITIES`, `Params`, `Derived`, and the `_with` functions of
+/// the forward dynamics, coordinate rates, energy, mass matrix, Coriolis
+/// matrix and gravity).
 #[macro_export]
 macro_rules! model {
     ($vis:vis $name:ident = $($module:ident)::+) => {
@@ -339,6 +356,28 @@ macro_rules! model {
                 qd: &[Self::Real; $($module)::+::NV],
             ) -> (Self::Real, Self::Real) {
                 $($module)::+::energy_with(&self.derived, q, qd)
+            }
+
+            fn mass_matrix(
+                &self,
+                q: &[Self::Real; $($module)::+::NQ],
+            ) -> [[Self::Real; $($module)::+::NV]; $($module)::+::NV] {
+                $($module)::+::mass_matrix_with(&self.derived, q)
+            }
+
+            fn coriolis_matrix(
+                &self,
+                q: &[Self::Real; $($module)::+::NQ],
+                qd: &[Self::Real; $($module)::+::NV],
+            ) -> [[Self::Real; $($module)::+::NV]; $($module)::+::NV] {
+                $($module)::+::coriolis_matrix_with(&self.derived, q, qd)
+            }
+
+            fn gravity(
+                &self,
+                q: &[Self::Real; $($module)::+::NQ],
+            ) -> [Self::Real; $($module)::+::NV] {
+                $($module)::+::gravity_with(&self.derived, q)
             }
 
             $($extra)*

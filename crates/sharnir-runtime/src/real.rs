@@ -28,6 +28,8 @@ pub trait Real:
     const ZERO: Self;
     /// The multiplicative identity.
     const ONE: Self;
+    /// The machine epsilon (the spacing of numbers near one).
+    const EPSILON: Self;
     /// The nearest value of this type.
     fn from_f64(value: f64) -> Self;
     /// The value widened (or kept) as `f64`.
@@ -43,6 +45,7 @@ pub trait Real:
 impl Real for f64 {
     const ZERO: Self = 0.0;
     const ONE: Self = 1.0;
+    const EPSILON: Self = f64::EPSILON;
     fn from_f64(value: f64) -> Self {
         value
     }
@@ -63,6 +66,7 @@ impl Real for f64 {
 impl Real for f32 {
     const ZERO: Self = 0.0;
     const ONE: Self = 1.0;
+    const EPSILON: Self = f32::EPSILON;
     fn from_f64(value: f64) -> Self {
         value as f32
     }

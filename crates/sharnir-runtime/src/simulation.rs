@@ -12,6 +12,7 @@
 
 use crate::adaptive::{Adams, Dop853, Dopri5, Radau5};
 use crate::model::{join_state, Control, Passive};
+use crate::SymplecticEuler;
 use crate::{IntegrationError, Model, ModelSystem, Rk4, SemiImplicitEuler, Stats, Stepper};
 use crate::{OdeSystem, Tolerances};
 use std::fmt;
@@ -25,8 +26,15 @@ pub enum Method {
         /// The step size.
         step: f64,
     },
-    /// Semi-implicit (symplectic) Euler with a fixed step.
+    /// Semi-implicit Euler in the velocities with a fixed step (symplectic
+    /// only for a constant mass matrix).
     SemiImplicitEuler {
+        /// The step size.
+        step: f64,
+    },
+    /// Symplectic Euler in the momenta `M q̇`, fixed step: bounded energy
+    /// error over long conservative runs (no spherical or free joints).
+    Symplectic {
         /// The step size.
         step: f64,
     },
@@ -364,6 +372,9 @@ where
             Method::Rk4 { step } => Box::new(Rk4::new(system, t0, y.to_vec(), step)?),
             Method::SemiImplicitEuler { step } => {
                 Box::new(SemiImplicitEuler::new(system, t0, y.to_vec(), step, NQ)?)
+            }
+            Method::Symplectic { step } => {
+                Box::new(SymplecticEuler::new(system, t0, y.to_vec(), step)?)
             }
             Method::Dopri5 => Box::new(Dopri5::new(system, t0, y, tolerances)?),
             Method::Dop853 => Box::new(Dop853::new(system, t0, y, tolerances)?),

@@ -64,6 +64,19 @@ mod spring {
             0.5 * d.params.k * q[0] * q[0],
         )
     }
+    pub fn mass_matrix_with(d: &Derived, _q: &[Real; NQ]) -> [[Real; NV]; NV] {
+        [[d.params.m]]
+    }
+    pub fn coriolis_matrix_with(
+        _d: &Derived,
+        _q: &[Real; NQ],
+        _qd: &[Real; NV],
+    ) -> [[Real; NV]; NV] {
+        [[0.0]]
+    }
+    pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
+        [d.params.k * q[0]]
+    }
     pub fn applied_forces_with(
         d: &Derived,
         t: Real,
@@ -118,6 +131,18 @@ mod rotor {
             0.5 * (s * w[2] + x * w[1] - y * w[0]),
             -0.5 * (x * w[0] + y * w[1] + z * w[2]),
         ]
+    }
+    pub fn mass_matrix_with(_d: &Derived, _q: &[Real; NQ]) -> [[Real; NV]; NV] {
+        let i = INERTIA;
+        [[i[0], 0.0, 0.0], [0.0, i[1], 0.0], [0.0, 0.0, i[2]]]
+    }
+    /// `C ω = ω × Iω`: `C = −[Iω]×`.
+    pub fn coriolis_matrix_with(_d: &Derived, _q: &[Real; NQ], w: &[Real; NV]) -> [[Real; NV]; NV] {
+        let l = [INERTIA[0] * w[0], INERTIA[1] * w[1], INERTIA[2] * w[2]];
+        [[0.0, l[2], -l[1]], [-l[2], 0.0, l[0]], [l[1], -l[0], 0.0]]
+    }
+    pub fn gravity_with(_d: &Derived, _q: &[Real; NQ]) -> [Real; NV] {
+        [0.0; NV]
     }
     pub fn energy_with(_d: &Derived, _q: &[Real; NQ], w: &[Real; NV]) -> (Real, Real) {
         let i = INERTIA;

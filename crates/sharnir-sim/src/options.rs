@@ -11,7 +11,8 @@ pub struct SimOptions {
     /// End time of the simulation, s.
     #[arg(long, value_name = "T", allow_negative_numbers = true)]
     pub t_end: f64,
-    /// Integrator: fixed-step `rk4` and `euler` (semi-implicit) need `--dt`;
+    /// Integrator: fixed-step `rk4`, `euler` (semi-implicit) and `symplectic`
+    /// (in the momenta) need `--dt`;
     /// `dopri5` (like ode45), `dop853` (tight tolerances), `adams` (like
     /// ode113) and `radau5` (stiff; like ode15s) choose their steps from
     /// `--rtol`/`--atol`.
@@ -48,8 +49,11 @@ pub struct SimOptions {
 pub enum MethodName {
     /// Classical Runge–Kutta, fixed step.
     Rk4,
-    /// Semi-implicit (symplectic) Euler, fixed step.
+    /// Semi-implicit Euler in the velocities, fixed step.
     Euler,
+    /// Symplectic Euler in the momenta, fixed step: bounded energy error over
+    /// long conservative runs (no spherical or free joints).
+    Symplectic,
     /// Dormand–Prince 5(4), adaptive.
     Dopri5,
     /// Dormand–Prince 8(5,3), adaptive.
@@ -90,7 +94,10 @@ impl SimOptions {
                 self.t_end
             ));
         }
-        let fixed_step = matches!(self.method, MethodName::Rk4 | MethodName::Euler);
+        let fixed_step = matches!(
+            self.method,
+            MethodName::Rk4 | MethodName::Euler | MethodName::Symplectic
+        );
         match self.dt {
             None if fixed_step => {
                 return Err(format!(

@@ -30,6 +30,9 @@ where
         MethodName::Euler => Method::SemiImplicitEuler {
             step: options.dt.unwrap_or_default(),
         },
+        MethodName::Symplectic => Method::Symplectic {
+            step: options.dt.unwrap_or_default(),
+        },
         MethodName::Dopri5 => Method::Dopri5,
         MethodName::Dop853 => Method::Dop853,
         MethodName::Adams => Method::Adams,

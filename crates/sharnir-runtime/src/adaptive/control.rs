@@ -251,6 +251,25 @@ pub(crate) fn too_small(t: f64, h: f64) -> bool {
     0.1 * h.abs() <= t.abs() * UROUND || h <= 0.0 || !h.is_finite()
 }
 
+/// Checks the step sizes the builder methods set: they cannot fail
+/// themselves (they return `Self`), so a zero, negative or NaN size is
+/// reported by the first step, as an argument error rather than as a step
+/// size "too small" that the solution never asked for.
+fn check_limits(limits: &Limits) -> Result<(), IntegrationError> {
+    let usable = |h: Option<f64>| h.map_or(true, |h| h.is_finite() && h > 0.0);
+    if !usable(limits.max_step) {
+        return Err(IntegrationError::InvalidArgument {
+            message: "the largest step must be positive and finite",
+        });
+    }
+    if !usable(limits.initial_step) {
+        return Err(IntegrationError::InvalidArgument {
+            message: "the initial step must be positive and finite",
+        });
+    }
+    Ok(())
+}
+
 /// The step to attempt next from `t` towards `t_end`: refuses to go on past
 /// the step budget or with a step too small to advance time, else `h`
 /// clipped as [`clip_step`] does.
@@ -262,6 +281,12 @@ pub(crate) fn next_attempt(
     h: f64,
     h_max: f64,
 ) -> Result<(f64, bool), IntegrationError> {
+    check_limits(limits)?;
+    if t_end.is_nan() {
+        return Err(IntegrationError::InvalidArgument {
+            message: "the end time is NaN",
+        });
+    }
     if stats.steps + stats.rejected >= limits.max_steps {
         return Err(IntegrationError::TooManySteps {
             t,

@@ -554,15 +554,67 @@ impl Dop853 {
     /// The continuous extension of the last step at `t`.
     fn dense_value(&self, t: f64, out: &mut [f64]) {
         if self.h_last <= 0.0 {
-            out.copy_from_slice(&self.y);
+            // A wrong-length `out` gets what fits rather than a panic.
+            for (o, y) in out.iter_mut().zip(&self.y) {
+                *o = *y;
+            }
             return;
         }
         let s = (t - self.t_previous) / self.h_last;
         let s1 = 1.0 - s;
         let d = &self.dense;
-        for (i, o) in out.iter_mut().enumerate() {
+        for (i, o) in out.iter_mut().enumerate().take(self.y.len()) {
             let inner = d[4][i] + s * (d[5][i] + s1 * (d[6][i] + s * d[7][i]));
             *o = d[0][i] + s * (d[1][i] + s1 * (d[2][i] + s * (d[3][i] + s1 * inner)));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Checks on the published decimals: each row sums to its node (to the
+    /// digits given), the weights integrate `cᵏ` exactly for `k ≤ 7` and
+    /// satisfy the order conditions `Σ bᵢ aᵢⱼ cⱼᵏ = 1/((k+1)(k+2))` of the
+    /// "tall" trees up to order 8; the order-5 error weights sum to zero and
+    /// the order-3 weights to one. The integration tests measure the orders.
+    #[test]
+    fn the_coefficients_satisfy_the_order_conditions() {
+        let mut nodes = [0.0; 17];
+        let mut rows: [&[(f64, usize)]; 17] = [&[]; 17];
+        let all = STAGES.iter().enumerate().map(|(s, r)| (s + 2, r));
+        let dense = DENSE_STAGES.iter().enumerate().map(|(s, r)| (s + 14, r));
+        for (number, (c, terms)) in all.chain(dense) {
+            let sum: f64 = terms.iter().map(|&(a, _)| a).sum();
+            assert!((sum - c).abs() < 1e-14, "row {number}: {sum} ≠ {c}");
+            nodes[number] = *c;
+            rows[number] = terms;
+        }
+        nodes[13] = 1.0;
+        for k in 0..8 {
+            let quadrature: f64 = WEIGHTS.iter().map(|&(b, j)| b * nodes[j].powi(k)).sum();
+            let exact = 1.0 / f64::from(k + 1);
+            assert!(
+                (quadrature - exact).abs() < 1e-14,
+                "Σ b c^{k} = {quadrature}"
+            );
+        }
+        for k in 0..7 {
+            let tall: f64 = WEIGHTS
+                .iter()
+                .map(|&(b, i)| {
+                    b * rows[i]
+                        .iter()
+                        .map(|&(a, j)| a * nodes[j].powi(k))
+                        .sum::<f64>()
+                })
+                .sum();
+            let exact = 1.0 / f64::from((k + 1) * (k + 2));
+            assert!((tall - exact).abs() < 1e-13, "Σ b a c^{k} = {tall}");
+        }
+        let errors: f64 = ERROR5.iter().map(|&(e, _)| e).sum();
+        assert!(errors.abs() < 1e-14, "Σ e = {errors}");
+        assert!((BHH1 + BHH2 + BHH3 - 1.0).abs() < 1e-15);
     }
 }

@@ -42,6 +42,19 @@ const D5: f64 = 701980252875.0 / 199316789632.0;
 const D6: f64 = -1453857185.0 / 822651844.0;
 const D7: f64 = 69997945.0 / 29380423.0;
 
+/// Stages 2 to 6 as `(c, [(a, stage)])`, stage 0 being `f(t, y)`.
+const STAGES: [(f64, &[(f64, usize)]); 5] = [
+    (C2, &[(A21, 0)]),
+    (C3, &[(A31, 0), (A32, 1)]),
+    (C4, &[(A41, 0), (A42, 1), (A43, 2)]),
+    (C5, &[(A51, 0), (A52, 1), (A53, 2), (A54, 3)]),
+    (1.0, &[(A61, 0), (A62, 1), (A63, 2), (A64, 3), (A65, 4)]),
+];
+
+/// The weights of the solution of order 5 (stage 5 is the seventh
+/// evaluation's argument, `y₁` itself: the "first same as last" stage).
+const WEIGHTS: [(f64, usize); 5] = [(A71, 0), (A73, 2), (A74, 3), (A75, 4), (A76, 5)];
+
 /// Dormand–Prince 5(4) in the middle of an integration.
 #[derive(Clone, Debug)]
 pub struct Dopri5 {
@@ -125,14 +138,7 @@ impl Dopri5 {
     /// (infinite when a stage overflowed).
     fn attempt<S: OdeSystem>(&mut self, system: &mut S, h: f64) -> Result<f64, IntegrationError> {
         let t = self.t;
-        let stages: [(f64, &[(f64, usize)]); 5] = [
-            (C2, &[(A21, 0)]),
-            (C3, &[(A31, 0), (A32, 1)]),
-            (C4, &[(A41, 0), (A42, 1), (A43, 2)]),
-            (C5, &[(A51, 0), (A52, 1), (A53, 2), (A54, 3)]),
-            (1.0, &[(A61, 0), (A62, 1), (A63, 2), (A64, 3), (A65, 4)]),
-        ];
-        for (s, (c, terms)) in stages.iter().enumerate() {
+        for (s, (c, terms)) in STAGES.iter().enumerate() {
             self.combine(h, terms);
             let mut k = std::mem::take(&mut self.k[s]);
             let finite =
@@ -142,8 +148,13 @@ impl Dopri5 {
                 return Ok(f64::INFINITY);
             }
         }
-        self.combine(h, &[(A71, 0), (A73, 2), (A74, 3), (A75, 4), (A76, 5)]);
+        self.combine(h, &WEIGHTS);
         self.y_new.copy_from_slice(&self.stage);
+        // Finite stages can still sum to an overflow, which the scaled error
+        // (infinity over infinity) would not notice.
+        if !self.y_new.iter().all(|c| c.is_finite()) {
+            return Ok(f64::INFINITY);
+        }
         let finite = control::evaluate(
             system,
             t + h,
@@ -256,14 +267,44 @@ impl Dopri5 {
     /// The continuous extension of the last step at `t`.
     fn dense_value(&self, t: f64, out: &mut [f64]) {
         if self.h_last <= 0.0 {
-            out.copy_from_slice(&self.y);
+            // A wrong-length `out` gets what fits rather than a panic.
+            for (o, y) in out.iter_mut().zip(&self.y) {
+                *o = *y;
+            }
             return;
         }
         let s = (t - self.t_previous) / self.h_last;
         let s1 = 1.0 - s;
         let d = &self.dense;
-        for (i, o) in out.iter_mut().enumerate() {
+        for (i, o) in out.iter_mut().enumerate().take(self.y.len()) {
             *o = d[0][i] + s * (d[1][i] + s1 * (d[2][i] + s * (d[3][i] + s1 * d[4][i])));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The tableau's consistency and quadrature conditions (a typo in a
+    /// fraction breaks one of them), and the error weights `b − b̂` summing
+    /// to zero, as the difference of two consistent methods must.
+    #[test]
+    fn the_tableau_satisfies_its_order_conditions() {
+        let mut nodes = [0.0; 6];
+        for (s, (c, terms)) in STAGES.iter().enumerate() {
+            let sum: f64 = terms.iter().map(|&(a, _)| a).sum();
+            assert!((sum - c).abs() < 1e-15, "row {}", s + 2);
+            nodes[s + 1] = *c;
+        }
+        for k in 0..5 {
+            let quadrature: f64 = WEIGHTS.iter().map(|&(b, j)| b * nodes[j].powi(k)).sum();
+            assert!(
+                (quadrature - 1.0 / f64::from(k + 1)).abs() < 1e-15,
+                "k = {k}"
+            );
+        }
+        let errors = E1 + E3 + E4 + E5 + E6 + E7;
+        assert!(errors.abs() < 1e-16, "{errors}");
     }
 }

@@ -125,6 +125,7 @@ pub struct Radau5 {
     error_accepted: f64,
     /// Coefficients of the collocation polynomial of the last step.
     dense: [Vec<f64>; 4],
+    work: NewtonWork,
     stats: Stats,
 }
 
@@ -172,6 +173,11 @@ impl Radau5 {
             singular_in_a_row: 0,
             h_accepted: 0.0,
             error_accepted: 0.0,
+            work: NewtonWork {
+                stage: vec![0.0; n],
+                f: core::array::from_fn(|_| vec![0.0; n]),
+                dw: core::array::from_fn(|_| vec![0.0; n]),
+            },
             stats,
         })
     }
@@ -272,29 +278,45 @@ impl Radau5 {
         }
     }
 
-    /// The simplified Newton iteration of the collocation equations.
+    /// The simplified Newton iteration of the collocation equations, with
+    /// the factorisations and work vectors lent out of `self` for its
+    /// duration (no copies, no allocation per step).
     fn newton<S: OdeSystem>(&mut self, system: &mut S, h: f64) -> Result<Newton, IntegrationError> {
-        let n = self.n;
-        let (Some(real_lu), Some(complex_lu)) = (self.real_lu.clone(), self.complex_lu.clone())
+        let (Some(real_lu), Some(complex_lu)) = (self.real_lu.take(), self.complex_lu.take())
         else {
             return Ok(Newton::Diverged);
         };
+        let mut work = std::mem::take(&mut self.work);
+        let outcome = self.iterate(system, h, (&real_lu, &complex_lu), &mut work);
+        self.work = work;
+        self.real_lu = Some(real_lu);
+        self.complex_lu = Some(complex_lu);
+        outcome
+    }
+
+    /// The iteration itself (HNW's loop at label 40 of `RADAU5`).
+    fn iterate<S: OdeSystem>(
+        &mut self,
+        system: &mut S,
+        h: f64,
+        (real_lu, complex_lu): (&RealLu, &ComplexLu),
+        work: &mut NewtonWork,
+    ) -> Result<Newton, IntegrationError> {
+        let n = self.n;
         self.faccon = self.faccon.max(UROUND).powf(0.8);
         self.theta = JACOBIAN_REUSE.abs();
         let mut previous_norm = 0.0;
         let mut previous_rate = 0.0;
-        let mut stage = vec![0.0; n];
-        let mut f: [Vec<f64>; 3] = core::array::from_fn(|_| vec![0.0; n]);
+        let NewtonWork { stage, f, dw } = work;
         for iteration in 1..=NEWTON_ITERATIONS {
             for (k, c) in [C1, C2, 1.0].into_iter().enumerate() {
                 for i in 0..n {
                     stage[i] = self.y[i] + self.z[k][i];
                 }
-                if !control::evaluate(system, self.t + c * h, &stage, &mut f[k], &mut self.stats)? {
+                if !control::evaluate(system, self.t + c * h, stage, &mut f[k], &mut self.stats)? {
                     return Ok(Newton::Diverged);
                 }
             }
-            let mut dw: [Vec<f64>; 3] = core::array::from_fn(|_| vec![0.0; n]);
             for i in 0..n {
                 let m = self.mass(i);
                 let tf =
@@ -305,7 +327,7 @@ impl Radau5 {
                 dw[2][i] = tf[2] - (ALPHA * w3 + BETA * w2) / h * m;
             }
             real_lu.solve(&mut dw[0]);
-            let [_, second, third] = &mut dw;
+            let [_, second, third] = &mut *dw;
             complex_lu.solve(second, third);
             let norm = ((0..n)
                 .map(|i| {
@@ -330,7 +352,8 @@ impl Radau5 {
                     return Ok(Newton::Diverged);
                 }
                 self.faccon = self.theta / (1.0 - self.theta);
-                let remaining = (NEWTON_ITERATIONS - 1 - iteration) as i32;
+                // Iterations left after this one (signed: HNW's `NIT−1−NEWT`).
+                let remaining = NEWTON_ITERATIONS as i32 - 1 - iteration as i32;
                 let predicted =
                     self.faccon * norm * self.theta.powi(remaining) / self.newton_tolerance;
                 if predicted >= 1.0 {
@@ -359,10 +382,22 @@ impl Radau5 {
     /// The embedded error estimate of `RADAU5` (`ESTRAD`), improved by one
     /// more evaluation on the first step and after a rejection.
     fn error<S: OdeSystem>(&mut self, system: &mut S, h: f64) -> Result<f64, IntegrationError> {
-        let n = self.n;
-        let Some(real_lu) = self.real_lu.clone() else {
+        let Some(real_lu) = self.real_lu.take() else {
             return Ok(f64::INFINITY);
         };
+        let outcome = self.estimate(system, h, &real_lu);
+        self.real_lu = Some(real_lu);
+        outcome
+    }
+
+    /// [`Radau5::error`] with the real factorisation lent out of `self`.
+    fn estimate<S: OdeSystem>(
+        &mut self,
+        system: &mut S,
+        h: f64,
+        real_lu: &RealLu,
+    ) -> Result<f64, IntegrationError> {
+        let n = self.n;
         let hee = [DD1 / h, DD2 / h, DD3 / h];
         let f2: Vec<f64> = (0..n)
             .map(|i| {
@@ -439,6 +474,15 @@ impl Radau5 {
         self.real_lu = None;
         h * factor
     }
+}
+
+/// The vectors the Newton iteration overwrites on every pass: a stage
+/// value, the rates at the three stages and the transformed increments.
+#[derive(Clone, Debug, Default)]
+struct NewtonWork {
+    stage: Vec<f64>,
+    f: [Vec<f64>; 3],
+    dw: [Vec<f64>; 3],
 }
 
 /// How a Newton iteration ended.
@@ -553,12 +597,15 @@ impl Radau5 {
     /// The continuous extension of the last step at `t`.
     fn dense_value(&self, t: f64, out: &mut [f64]) {
         if self.h_old <= 0.0 {
-            out.copy_from_slice(&self.y);
+            // A wrong-length `out` gets what fits rather than a panic.
+            for (o, y) in out.iter_mut().zip(&self.y) {
+                *o = *y;
+            }
             return;
         }
         let s = (t - self.t) / self.h_old;
         let d = &self.dense;
-        for (i, o) in out.iter_mut().enumerate() {
+        for (i, o) in out.iter_mut().enumerate().take(self.y.len()) {
             *o = d[0][i] + s * (d[1][i] + (s - C2M1) * (d[2][i] + (s - C1M1) * d[3][i]));
         }
     }
