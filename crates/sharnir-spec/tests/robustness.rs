@@ -134,3 +134,32 @@ proptest! {
         parse_and_render(&BASE.replacen("\"m * L^2 / 12\"", &format!("\"{escaped}\""), 1));
     }
 }
+
+#[test]
+fn values_whose_products_overflow_are_refused_where_written() {
+    for (from, to, needle) in [
+        ("g = 9.81", "g = 1e308", "parameter `g` is 1.000e308"),
+        ("m = 2.0", "m = 1e-320", "parameter `m`"),
+        (
+            "com = [\"L / 2\", 0, 0]",
+            "com = [1e160, 0, 0]",
+            "this value is 1.000e160",
+        ),
+        (
+            "xyz = [\"L\", 0, 0]",
+            "xyz = [1e300, 0, 0]",
+            "outside the magnitudes",
+        ),
+    ] {
+        assert!(BASE.contains(from), "{from}");
+        let text = BASE.replacen(from, to, 1);
+        let message = outcome(&text);
+        assert!(message.contains(needle), "{to}: {message}");
+        assert!(message.contains("1e-50 to 1e50"), "{message}");
+    }
+    // Large and small but physical values pass.
+    let text = BASE
+        .replacen("m = 2.0", "m = 4.2e7", 1)
+        .replacen("g = 9.81", "g = 1e-30", 1);
+    assert_eq!(outcome(&text), "ok");
+}

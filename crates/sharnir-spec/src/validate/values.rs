@@ -17,8 +17,17 @@ pub(super) fn check(document: &Document) -> Result<(), Problem> {
     if let Some(problem) = problem {
         return Err(problem);
     }
+    for parameter in &document.parameters {
+        if let Some(&value) = values.get(&parameter.name) {
+            magnitude(
+                value,
+                parameter.span,
+                &format!("parameter `{}`", parameter.name),
+            )?;
+        }
+    }
     for expr in expressions(document) {
-        evaluate(expr, &values)?;
+        magnitude(evaluate(expr, &values)?, expr.span, "this value")?;
     }
     for body in &document.bodies {
         mass(body, &values)?;
@@ -60,6 +69,29 @@ fn expressions(document: &Document) -> Vec<&Expr> {
         }
     }
     all
+}
+
+/// The magnitudes a value may have (zero aside): the derivation multiplies
+/// up to six of them (a mass, squared lengths, inertias, gravity), and
+/// every product must stay a normal `f64`, or the generated code computes
+/// infinities and NaNs.
+const LARGEST: f64 = 1e50;
+const SMALLEST: f64 = 1e-50;
+
+fn magnitude(value: f64, span: crate::source::Span, what: &str) -> Result<(), Problem> {
+    let size = value.abs();
+    if value == 0.0 || (SMALLEST..=LARGEST).contains(&size) {
+        return Ok(());
+    }
+    Err(Problem::new(
+        span,
+        format!(
+            "{what} is {}, outside the magnitudes 1e-50 to 1e50 that the derived equations can multiply without overflowing f64",
+            short(value)
+        ),
+        "out of range",
+        "check the exponent, or write the mechanism in other units (tonnes, kilometres, …)",
+    ))
 }
 
 /// The four limits in the order of the format.
