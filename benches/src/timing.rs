@@ -30,7 +30,7 @@ pub fn time_batch(call: &mut impl FnMut(), iterations: u64) -> Duration {
 
 /// The median time of one call of each of three closures, in nanoseconds.
 ///
-/// Batches of the three alternate (after a common [`WARM_UP`]), so that a
+/// Batches of the three alternate (after a common warm-up), so that a
 /// slow spell of the machine falls on all three alike and their ratios stay
 /// meaningful on a busy machine.
 pub fn interleaved_medians_ns(a: impl FnMut(), b: impl FnMut(), c: impl FnMut()) -> [f64; 3] {

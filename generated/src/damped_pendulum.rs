@@ -9,7 +9,7 @@
 //! - `gravity`: recursive Newton–Euler.
 //! - `forward_dynamics`: Vereshchagin's separate-bodies method.
 //!
-//! A rod on a revolute joint with a torsional spring-damper and a sinusoidal drive ([forces])
+//! A rod on a revolute joint with a torsional spring-damper and a sinusoidal drive (\[forces\])
 //!
 //! Parameters are read at run time from `Params`.
 //! Self-contained: needs only `core` and the `libm` crate; no allocation, no panics.

@@ -14,7 +14,7 @@ use sharnir_mech::{Input, Mechanism, ParameterMode};
 
 /// Derives and emits every function of the module for `mechanism`, each
 /// dynamics output by the formalism whose emitted code is cheapest (see
-/// [`Choice::cheapest`]); every formalism is verified against the others by
+/// `Dynamics::cheapest`); every formalism is verified against the others by
 /// the test suite. Folded modules get the suffix `_folded` so both variants
 /// can live side by side.
 pub fn generate(mechanism: &mut Mechanism) -> Result<GeneratedModule, EmitError> {

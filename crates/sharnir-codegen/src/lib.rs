@@ -3,7 +3,7 @@
 //! - [`printer`]: lowered terms → Rust expressions with minimal parentheses;
 //! - [`module`]: the module file — constants, `Params`, functions, header
 //!   and operation counts;
-//! - [`generate`]: the standard set of functions for a mechanism;
+//! - [`mod@generate`]: the standard set of functions for a mechanism;
 //! - [`method`]: which formalism derives the dynamics outputs (`--method`).
 
 mod derived;

@@ -156,7 +156,7 @@ impl std::error::Error for EmitError {}
 ///
 /// Constant groups of runtime parameters are hoisted out of every function
 /// first (shared by all of them) into the `Derived` constants that
-/// `Params::derived` computes once; see [`crate::derived`].
+/// `Params::derived` computes once (the crate's `derived` module).
 pub fn emit_module(
     mechanism: &mut Mechanism,
     module_name: &str,
@@ -304,7 +304,10 @@ fn header(mechanism: &Mechanism, module_name: &str, op_counts: &[(String, OpCoun
     h.push_str("//! Do not edit: regenerate with `cargo xtask gen`.\n");
     if let Some(description) = &mechanism.description {
         h.push_str("//!\n");
+        // The spec's free text is prose, not rustdoc: brackets are escaped so
+        // that `[forces]` stays text instead of becoming a broken link.
         for line in description.lines() {
+            let line = line.replace('[', "\\[").replace(']', "\\]");
             h.push_str(&format!("//! {line}\n"));
         }
     }
