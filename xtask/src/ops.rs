@@ -92,7 +92,7 @@ pub(crate) fn json(spec_name: &str, counts: &Counts) -> miette::Result<String> {
             (function.clone(), methods.into())
         })
         .collect();
-    serde_json::to_string_pretty(&serde_json::json!({"spec": spec_name, "functions": functions}))
+    serde_json::to_string(&serde_json::json!({"spec": spec_name, "functions": functions}))
         .into_diagnostic()
 }
 

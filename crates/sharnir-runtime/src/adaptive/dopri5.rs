@@ -51,8 +51,10 @@ const STAGES: [(f64, &[(f64, usize)]); 5] = [
     (1.0, &[(A61, 0), (A62, 1), (A63, 2), (A64, 3), (A65, 4)]),
 ];
 
-/// The weights of the solution of order 5 (stage 5 is the seventh
-/// evaluation's argument, `y₁` itself: the "first same as last" stage).
+/// The weights of the solution of order 5 (stages numbered as in
+/// [`STAGES`]; `b₂ = 0`). They are also the tableau's seventh row, so the
+/// seventh evaluation, at `y₁`, is the next step's first ("first same as
+/// last").
 const WEIGHTS: [(f64, usize); 5] = [(A71, 0), (A73, 2), (A74, 3), (A75, 4), (A76, 5)];
 
 /// Dormand–Prince 5(4) in the middle of an integration.

@@ -81,6 +81,13 @@ const MAX_GROWTH: f64 = 8.0;
 const SINGULAR_LIMIT: u32 = 5;
 
 /// Radau IIA (order 5) in the middle of an integration.
+///
+/// The dense output is the collocation polynomial (a cubic) and is not part
+/// of the error control. On very stiff problems the error estimate of the
+/// step ends is damped by the stiffness, so steps can grow far longer than
+/// a cubic can follow the solution between them (Prothero–Robinson with
+/// λ = −10⁶: steps of 2.7, end points right to 10⁻⁸, a midpoint off by
+/// 0.03): set [`Radau5::max_step`] when output between steps matters.
 #[derive(Clone, Debug)]
 pub struct Radau5 {
     /// The tolerances transformed as `RADAU5` does (`rtol' = 0.1·rtol^(2/3)`,
