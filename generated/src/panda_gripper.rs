@@ -32,7 +32,7 @@
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `body_jacobians` | 762 | 464 | 0 | 0 | 7 | 7 |
 
-#![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
+#![allow(unused_variables, unused_parens, non_snake_case, clippy::all, clippy::pedantic)]
 /// The floating-point type of every input, output and parameter:
 /// change it to `f32` (or generate with `single_precision = true` in
 /// the spec) for single precision.

@@ -31,7 +31,7 @@
 //! | `coordinate_rates` | 43 | 26 | 0 | 0 | 0 | 0 |
 //! | `body_jacobians` | 970 | 548 | 0 | 0 | 12 | 12 |
 
-#![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
+#![allow(unused_variables, unused_parens, non_snake_case, clippy::all, clippy::pedantic)]
 /// The floating-point type of every input, output and parameter:
 /// change it to `f32` (or generate with `single_precision = true` in
 /// the spec) for single precision.

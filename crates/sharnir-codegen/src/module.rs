@@ -438,7 +438,7 @@ fn preamble(facts: &Facts, fma: bool) -> TokenStream {
         )
     };
     quote! {
-        #![allow(unused_variables, unused_parens, clippy::all, clippy::pedantic)]
+        #![allow(unused_variables, unused_parens, non_snake_case, clippy::all, clippy::pedantic)]
 
         /// The floating-point type of every input, output and parameter:
         /// change it to `f32` (or generate with `single_precision = true` in
