@@ -29,14 +29,19 @@ impl Default for Limits {
     }
 }
 
-/// Checks the start of an integration: the state length, finite entries
-/// and positive tolerances.
+/// Checks the start of an integration: a finite time (a NaN one would
+/// never reach any end and only exhaust the step budget), the state length,
+/// finite entries and positive tolerances.
 fn check_start<S: OdeSystem>(
     system: &S,
+    t0: f64,
     y0: &[f64],
     tolerances: Tolerances,
 ) -> Result<(), IntegrationError> {
     let invalid = |message| Err(IntegrationError::InvalidArgument { message });
+    if !t0.is_finite() {
+        return invalid("the initial time must be finite");
+    }
     if system.dimension() != y0.len() {
         return invalid("the state length differs from the system's dimension");
     }
@@ -62,7 +67,7 @@ pub(crate) fn start<S: OdeSystem>(
     y0: &[f64],
     tolerances: Tolerances,
 ) -> Result<(Vec<f64>, Vec<f64>, Stats), IntegrationError> {
-    check_start(system, y0, tolerances)?;
+    check_start(system, t0, y0, tolerances)?;
     let mut y = y0.to_vec();
     system.project(&mut y);
     let mut stats = Stats::default();
