@@ -13,6 +13,9 @@
 //!   fixed-step integrators that need no allocator: [`Rk4`],
 //!   [`SemiImplicitEuler`] and [`SymplecticEuler`] (in the momenta, for
 //!   long conservative runs);
+//! - [`LoopClosure`]: mechanisms closed by cut joints — [`assemble`],
+//!   [`project_velocities`] and [`ConstrainedSystem`], the constrained
+//!   dynamics with coordinate projection;
 //! - with the `std` feature (default): the adaptive integrators in
 //!   [`adaptive`] and the [`Simulation`] driver.
 //!
@@ -25,6 +28,8 @@
 #[cfg(feature = "std")]
 pub mod adaptive;
 mod fixed_step;
+mod linalg;
+mod loops;
 mod model;
 mod real;
 #[cfg(feature = "std")]
@@ -34,6 +39,9 @@ mod symplectic;
 mod system;
 
 pub use fixed_step::{Rk4, SemiImplicitEuler, StateVector};
+pub use loops::{
+    assemble, project_velocities, Accelerations, AssemblyError, ConstrainedSystem, LoopClosure,
+};
 pub use model::{
     join_state, normalize_quaternions, split_state, Control, Model, ModelSystem, Passive,
 };

@@ -20,6 +20,7 @@
 //! no longer symplectic, as no method can be for a non-conservative system).
 
 use crate::fixed_step::StateVector;
+use crate::linalg::{cholesky, solve};
 use crate::model::{join_state, split_state, Control};
 use crate::{IntegrationError, Model, ModelSystem, Real, RhsError, Stats, Stepper, Trajectory};
 
@@ -77,52 +78,6 @@ impl<R: Real, V: StateVector<R>> SymplecticEuler<R, V> {
             stats: Stats::default(),
         })
     }
-}
-
-/// The lower Cholesky factor of a symmetric positive definite matrix;
-/// `None` when it is not positive definite.
-// Index loops over the triangle read like the textbook algorithm.
-#[allow(clippy::needless_range_loop)]
-fn cholesky<R: Real, const N: usize>(a: &[[R; N]; N]) -> Option<[[R; N]; N]> {
-    let mut l = [[R::ZERO; N]; N];
-    for i in 0..N {
-        for j in 0..=i {
-            let mut sum = a[i][j];
-            for k in 0..j {
-                sum -= l[i][k] * l[j][k];
-            }
-            if i == j {
-                if sum.partial_cmp(&R::ZERO) != Some(core::cmp::Ordering::Greater) {
-                    return None;
-                }
-                l[i][i] = sum.sqrt();
-            } else {
-                l[i][j] = sum / l[j][j];
-            }
-        }
-    }
-    Some(l)
-}
-
-/// Solves `L Lᵀ x = b`.
-#[allow(clippy::needless_range_loop)]
-fn solve<R: Real, const N: usize>(l: &[[R; N]; N], b: &[R; N]) -> [R; N] {
-    let mut x = *b;
-    for i in 0..N {
-        for k in 0..i {
-            let lx = l[i][k] * x[k];
-            x[i] -= lx;
-        }
-        x[i] = x[i] / l[i][i];
-    }
-    for i in (0..N).rev() {
-        for k in i + 1..N {
-            let lx = l[k][i] * x[k];
-            x[i] -= lx;
-        }
-        x[i] = x[i] / l[i][i];
-    }
-    x
 }
 
 const NOT_DEFINITE: RhsError = RhsError {

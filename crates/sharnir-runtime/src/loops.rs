@@ -1,0 +1,329 @@
+//! Closed kinematic loops at run time: assembling a configuration that
+//! satisfies the loop-closure constraints `Ψ(q) = 0`, projecting velocities
+//! onto `J q̇ = 0`, and the constrained dynamics
+//! `M q̈ + bias = τ + Jᵀλ`, `J q̈ + J̇ q̇ = 0` as an [`OdeSystem`] whose
+//! `project` removes the drift after every step.
+//!
+//! The constraints come from a [`LoopClosure`] model: today written by hand
+//! on top of a generated tree module (see the tests), later emitted by
+//! sharnir for specs with cut joints. Coordinates must be their own rates
+//! (no spherical or free joint in the tree), `NQ = NV`.
+//!
+//! Redundant constraint rows (a planar loop written with spatial joints, a
+//! parallelogram) make `J Jᵀ` singular; every solve here adds a tiny
+//! regularisation `μ I` relative to its diagonal, so it returns the
+//! minimum-norm correction instead of failing.
+
+use crate::linalg::{cholesky, solve};
+use crate::model::{join_state, split_state, Control, Passive};
+use crate::{Model, OdeSystem, Real, RhsError};
+use core::fmt;
+
+/// A model whose tree is closed by cut joints.
+pub trait LoopClosure<const NQ: usize, const NV: usize, const NC: usize>: Model<NQ, NV> {
+    /// `Ψ(q)`, one row per constraint.
+    fn constraints(&self, q: &[Self::Real; NQ]) -> [Self::Real; NC];
+
+    /// `J = ∂Ψ/∂q` (velocity coordinates), so that `Ψ̇ = J q̇`.
+    fn constraint_jacobian(&self, q: &[Self::Real; NQ]) -> [[Self::Real; NV]; NC];
+
+    /// `J̇ q̇`, so that the constraints' accelerations are `J q̈ + J̇ q̇`.
+    fn constraint_bias(&self, q: &[Self::Real; NQ], qd: &[Self::Real; NV]) -> [Self::Real; NC];
+}
+
+/// Why a configuration could not be assembled.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AssemblyError {
+    /// The largest `|Ψᵢ|` reached.
+    pub residual: f64,
+    /// The index of that constraint row.
+    pub row: usize,
+    /// Newton iterations done.
+    pub iterations: usize,
+}
+
+impl fmt::Display for AssemblyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "cannot close the loops: constraint row {} keeps a residual of {:e} after {} \
+             iterations; the linkage cannot reach this configuration (check the held \
+             coordinates and the lengths)",
+            self.row, self.residual, self.iterations
+        )
+    }
+}
+
+/// `(A Aᵀ)⁻¹ b` for an `NC × NV` matrix `A`, regularised (see
+/// [`regularised_spd_solve`]): the minimum-norm solve that survives
+/// redundant rows.
+fn regularised_solve<R: Real, const NV: usize, const NC: usize>(
+    a: &[[R; NV]; NC],
+    b: &[R; NC],
+) -> Option<[R; NC]> {
+    let gram: [[R; NC]; NC] = core::array::from_fn(|i| {
+        core::array::from_fn(|j| (0..NV).fold(R::ZERO, |s, k| s + a[i][k] * a[j][k]))
+    });
+    regularised_spd_solve(&gram, b)
+}
+
+/// `G⁻¹ b` for a symmetric positive semi-definite `G`: a Cholesky
+/// factorisation of `G + μ I`, `μ` a small multiple of its largest diagonal
+/// entry (so that redundant constraints do not make it fail), then two steps
+/// of iterative refinement against `G` itself, which remove the bias the
+/// damping leaves on a consistent system.
+fn regularised_spd_solve<R: Real, const NC: usize>(
+    gram: &[[R; NC]; NC],
+    b: &[R; NC],
+) -> Option<[R; NC]> {
+    let largest = (0..NC).fold(R::ZERO, |m, i| if gram[i][i] > m { gram[i][i] } else { m });
+    let mu = R::from_f64(1e-12) * (largest + R::EPSILON);
+    let mut damped = *gram;
+    for (i, row) in damped.iter_mut().enumerate() {
+        row[i] += mu;
+    }
+    let factor = cholesky(&damped)?;
+    let mut y = solve(&factor, b);
+    for _ in 0..2 {
+        let residual: [R; NC] =
+            core::array::from_fn(|i| b[i] - (0..NC).fold(R::ZERO, |s, j| s + gram[i][j] * y[j]));
+        let correction = solve(&factor, &residual);
+        for (yi, ci) in y.iter_mut().zip(correction) {
+            *yi += ci;
+        }
+    }
+    Some(y)
+}
+
+fn largest_row<R: Real, const NC: usize>(psi: &[R; NC]) -> (R, usize) {
+    psi.iter()
+        .enumerate()
+        .fold((R::ZERO, 0), |(best, at), (i, &x)| {
+            if x.abs() > best {
+                (x.abs(), i)
+            } else {
+                (best, at)
+            }
+        })
+}
+
+/// Solves `Ψ(q) = 0` from `q` by damped Newton steps of minimum norm, the
+/// coordinates listed in `held` kept as they are (the independent,
+/// actuated coordinates a user sets). Succeeds when every `|Ψᵢ| ≤ tolerance`.
+pub fn assemble<M, const NQ: usize, const NV: usize, const NC: usize>(
+    model: &M,
+    mut q: [M::Real; NQ],
+    held: &[usize],
+    tolerance: M::Real,
+) -> Result<[M::Real; NQ], AssemblyError>
+where
+    M: LoopClosure<NQ, NV, NC>,
+{
+    const ITERATIONS: usize = 50;
+    let mut psi = model.constraints(&q);
+    let (mut residual, mut row) = largest_row(&psi);
+    for iteration in 0..ITERATIONS {
+        if residual <= tolerance {
+            return Ok(q);
+        }
+        let mut jacobian = model.constraint_jacobian(&q);
+        for r in jacobian.iter_mut() {
+            for &h in held {
+                if let Some(entry) = r.get_mut(h) {
+                    *entry = M::Real::ZERO;
+                }
+            }
+        }
+        let Some(y) = regularised_solve(&jacobian, &psi) else {
+            break;
+        };
+        // Δq = −Jᵀ (J Jᵀ)⁻¹ Ψ, halved until the residual decreases.
+        let step: [M::Real; NV] =
+            core::array::from_fn(|k| (0..NC).fold(M::Real::ZERO, |s, i| s + jacobian[i][k] * y[i]));
+        let mut scale = M::Real::ONE;
+        let mut improved = false;
+        for _ in 0..30 {
+            let trial: [M::Real; NQ] =
+                core::array::from_fn(|k| q[k] - scale * step.get(k).copied().unwrap_or_default());
+            let trial_psi = model.constraints(&trial);
+            let (trial_residual, trial_row) = largest_row(&trial_psi);
+            if trial_residual.is_finite() && trial_residual < residual {
+                q = trial;
+                psi = trial_psi;
+                residual = trial_residual;
+                row = trial_row;
+                improved = true;
+                break;
+            }
+            scale *= M::Real::from_f64(0.5);
+        }
+        if !improved {
+            return Err(AssemblyError {
+                residual: residual.to_f64(),
+                row,
+                iterations: iteration + 1,
+            });
+        }
+    }
+    if residual <= tolerance {
+        Ok(q)
+    } else {
+        Err(AssemblyError {
+            residual: residual.to_f64(),
+            row,
+            iterations: ITERATIONS,
+        })
+    }
+}
+
+/// The velocities closest to `qd` (in the Euclidean norm) that satisfy
+/// `J q̇ = 0`.
+pub fn project_velocities<M, const NQ: usize, const NV: usize, const NC: usize>(
+    model: &M,
+    q: &[M::Real; NQ],
+    qd: &[M::Real; NV],
+) -> [M::Real; NV]
+where
+    M: LoopClosure<NQ, NV, NC>,
+{
+    let jacobian = model.constraint_jacobian(q);
+    let rate: [M::Real; NC] =
+        core::array::from_fn(|i| (0..NV).fold(M::Real::ZERO, |s, k| s + jacobian[i][k] * qd[k]));
+    let Some(y) = regularised_solve(&jacobian, &rate) else {
+        return *qd;
+    };
+    core::array::from_fn(|k| qd[k] - (0..NC).fold(M::Real::ZERO, |s, i| s + jacobian[i][k] * y[i]))
+}
+
+/// A loop mechanism as a first-order system on `y = (q, q̇)`: the
+/// accelerations of `M q̈ + bias = τ + Jᵀλ` with the constraints'
+/// accelerations held at zero, and, after every step, the state assembled
+/// again (`Ψ = 0` to `tolerance`) and its velocities projected
+/// (coordinate projection, the default drift control).
+#[derive(Clone, Debug)]
+pub struct ConstrainedSystem<M, const NQ: usize, const NV: usize, const NC: usize, C = Passive> {
+    /// The mechanism.
+    pub model: M,
+    /// Forces added at every evaluation.
+    pub control: C,
+    /// How closely the projection closes the loops.
+    pub tolerance: f64,
+}
+
+impl<M, const NQ: usize, const NV: usize, const NC: usize> ConstrainedSystem<M, NQ, NV, NC>
+where
+    M: LoopClosure<NQ, NV, NC>,
+{
+    /// The mechanism moving under its own applied forces, its loops closed
+    /// to 1e-12 after every step.
+    pub fn new(model: M) -> Self {
+        ConstrainedSystem {
+            model,
+            control: Passive,
+            tolerance: 1e-12,
+        }
+    }
+}
+
+/// The solution of the constrained dynamics at one state.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Accelerations<R, const NV: usize, const NC: usize> {
+    /// `q̈`.
+    pub qdd: [R; NV],
+    /// `λ` of `M q̈ + bias = τ + Jᵀλ`: the cut joints' reactions in the
+    /// constraints' coordinates.
+    pub multipliers: [R; NC],
+}
+
+const NOT_DEFINITE: RhsError = RhsError {
+    message: "the mass matrix is not positive definite",
+};
+const LOCKED: RhsError = RhsError {
+    message: "the constraint matrix J M⁻¹ Jᵀ is singular beyond regularisation",
+};
+const WRONG_LENGTH: RhsError = RhsError {
+    message: "the state vector does not have NQ + NV entries",
+};
+
+impl<M, C, const NQ: usize, const NV: usize, const NC: usize> ConstrainedSystem<M, NQ, NV, NC, C>
+where
+    M: LoopClosure<NQ, NV, NC>,
+    C: Control<M::Real, NQ, NV>,
+{
+    /// `q̈` and the multipliers `λ` (the cut joints' reactions in the
+    /// constraints' coordinates) at time `t`.
+    pub fn accelerations(
+        &mut self,
+        t: M::Real,
+        q: &[M::Real; NQ],
+        qd: &[M::Real; NV],
+    ) -> Result<Accelerations<M::Real, NV, NC>, RhsError> {
+        let model = &self.model;
+        let mut tau = model.applied_forces(t, q, qd);
+        for (total, c) in tau.iter_mut().zip(self.control.forces(t, q, qd)) {
+            *total += c;
+        }
+        let free = model.forward_dynamics(q, qd, &tau);
+        let jacobian = model.constraint_jacobian(q);
+        let bias = model.constraint_bias(q, qd);
+        let factor = cholesky(&model.mass_matrix(q)).ok_or(NOT_DEFINITE)?;
+        // M⁻¹ Jᵀ, column by column.
+        let mut minv_jt = [[M::Real::ZERO; NC]; NV];
+        for i in 0..NC {
+            let column = solve(&factor, &jacobian[i]);
+            for (k, value) in column.into_iter().enumerate() {
+                minv_jt[k][i] = value;
+            }
+        }
+        let matrix: [[M::Real; NC]; NC] = core::array::from_fn(|i| {
+            core::array::from_fn(|j| {
+                (0..NV).fold(M::Real::ZERO, |s, k| s + jacobian[i][k] * minv_jt[k][j])
+            })
+        });
+        let rhs: [M::Real; NC] = core::array::from_fn(|i| {
+            -(bias[i] + (0..NV).fold(M::Real::ZERO, |s, k| s + jacobian[i][k] * free[k]))
+        });
+        let lambda = regularised_spd_solve(&matrix, &rhs).ok_or(LOCKED)?;
+        let qdd = core::array::from_fn(|k| {
+            free[k] + (0..NC).fold(M::Real::ZERO, |s, i| s + minv_jt[k][i] * lambda[i])
+        });
+        Ok(Accelerations {
+            qdd,
+            multipliers: lambda,
+        })
+    }
+}
+
+impl<M, C, const NQ: usize, const NV: usize, const NC: usize> OdeSystem<M::Real>
+    for ConstrainedSystem<M, NQ, NV, NC, C>
+where
+    M: LoopClosure<NQ, NV, NC>,
+    C: Control<M::Real, NQ, NV>,
+{
+    fn dimension(&self) -> usize {
+        NQ + NV
+    }
+
+    fn rhs(&mut self, t: M::Real, y: &[M::Real], dy: &mut [M::Real]) -> Result<(), RhsError> {
+        let (q, v) = split_state::<M::Real, NQ, NV>(y).ok_or(WRONG_LENGTH)?;
+        if dy.len() != NQ + NV {
+            return Err(WRONG_LENGTH);
+        }
+        let qdd = self.accelerations(t, &q, &v)?.qdd;
+        let rates = self.model.coordinate_rates(&q, &v);
+        join_state(&rates, &qdd, dy);
+        Ok(())
+    }
+
+    fn project(&mut self, y: &mut [M::Real]) -> bool {
+        let Some((q, v)) = split_state::<M::Real, NQ, NV>(y) else {
+            return false;
+        };
+        let tolerance = M::Real::from_f64(self.tolerance);
+        let q = assemble(&self.model, q, &[], tolerance).unwrap_or(q);
+        let v = project_velocities(&self.model, &q, &v);
+        let changed = y[..NQ] != q[..] || y[NQ..] != v[..];
+        join_state(&q, &v, y);
+        changed
+    }
+}
