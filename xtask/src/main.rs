@@ -277,7 +277,8 @@ fn gen(args: GenArgs) -> miette::Result<()> {
 /// `cargo xtask sim`: checks the options, generates the module, and hands
 /// over to `sim.rs` to compile and run it.
 fn simulate(args: SimArgs) -> miette::Result<()> {
-    args.options
+    let assignments = args
+        .options
         .check()
         .map_err(|message| miette::miette!(help = "see cargo xtask sim --help", "{message}"))?;
     if args.urdf.any() && !is_urdf(&args.spec) {
@@ -286,6 +287,7 @@ fn simulate(args: SimArgs) -> miette::Result<()> {
     let root = workspace_root();
     let started = std::time::Instant::now();
     let spec = load(&root, &args.spec, &args.urdf.options())?;
+    sim::check_assignments(&spec, &assignments)?;
     let module = generate_one(&spec, ParameterMode::Runtime, None)?;
     sim::run(&sim::Request {
         root: &root,

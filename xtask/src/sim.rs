@@ -9,7 +9,8 @@
 //! same spec starts at once.
 
 use sharnir_codegen::GeneratedModule;
-use sharnir_sim::SimOptions;
+use sharnir_sim::{Assignment, CoordinateKind, SimOptions};
+use sharnir_spec::Spec;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
@@ -70,6 +71,39 @@ pub fn run(request: &Request<'_>) -> miette::Result<()> {
         // The binary has printed its own error with the time and state.
         Err(miette::miette!("the simulation of {name} failed"))
     }
+}
+
+/// Refuses a `--set` naming no coordinate of the spec before anything is
+/// generated or compiled.
+pub fn check_assignments(spec: &Spec, assignments: &[Assignment]) -> miette::Result<()> {
+    for a in assignments {
+        let (prefix, names): (&str, Vec<String>) = match a.kind {
+            CoordinateKind::Position => (
+                "q",
+                spec.joints
+                    .iter()
+                    .flat_map(|j| j.position_names())
+                    .collect(),
+            ),
+            CoordinateKind::Velocity => (
+                "v",
+                spec.joints
+                    .iter()
+                    .flat_map(|j| j.velocity_names())
+                    .collect(),
+            ),
+        };
+        if !names.contains(&a.name) {
+            let known: Vec<String> = names.iter().map(|n| format!("{prefix}.{n}")).collect();
+            miette::bail!(
+                help = format!("its coordinates are {}", known.join(", ")),
+                "--set {prefix}.{}: `{}` has no such coordinate",
+                a.name,
+                spec.name
+            );
+        }
+    }
+    Ok(())
 }
 
 /// The cargo that runs xtask, so the simulation uses the same toolchain.
