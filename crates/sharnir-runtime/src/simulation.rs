@@ -1,13 +1,20 @@
 //! The driver a user calls: integrate a model from its initial state to an
 //! end time, handing samples at exact output times to an observer.
 //!
-//! ```ignore
-//! sharnir_runtime::model!(Pendulum = triple_pendulum);
+//! ```
+//! use sharnir_runtime::{model, Method, Sample, Simulation, Tolerances};
+//!
+//! model!(Pendulum = sharnir_generated::triple_pendulum);
+//!
+//! let mut kinetic = Vec::new();
 //! let summary = Simulation::new(Pendulum::default())
 //!     .method(Method::Dop853)
 //!     .tolerances(Tolerances { rtol: 1e-10, atol: 1e-10 })
 //!     .output_interval(0.01)
-//!     .run(5.0, |sample: &Sample| println!("{} {:?}", sample.t, sample.q))?;
+//!     .run(5.0, |sample: &Sample<'_>| kinetic.push(sample.kinetic))?;
+//! assert_eq!(kinetic.len(), 501);
+//! assert!(summary.energy_drift < 1e-8);
+//! # Ok::<(), sharnir_runtime::SimulationError>(())
 //! ```
 
 use crate::adaptive::{Adams, Dop853, Dopri5, Radau5};
