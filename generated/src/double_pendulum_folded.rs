@@ -160,10 +160,8 @@ pub fn inverse_dynamics_with(
     qdd: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let s_q0 = libm::Libm::<Real>::sin(q[0]);
-    let c_q0 = libm::Libm::<Real>::cos(q[0]);
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
+    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
     let t4 = 9.81 * s_q0 - 0.1 * qdd[0];
     let t5 = 9.81 * c_q0 - 0.1 * qd[0] * qd[0];
     let t6 = c_q1 * t4 + s_q1 * t5;
@@ -202,8 +200,7 @@ pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
     let t2 = 0.00000000000643853298 * s_q1 + 0.00335304944 * c_q1 + 0.004557856275072;
     [
         [
@@ -234,10 +231,8 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
-    let s_q0 = libm::Libm::<Real>::sin(q[0]);
-    let c_q0 = libm::Libm::<Real>::cos(q[0]);
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
+    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
     let t4 = 9.81 * c_q0 - 0.1 * qd[0] * qd[0];
     let t5 = qd[0] + qd[1];
     let t6 = s_q1 * t4 + 9.81 * s_q0 * c_q1;
@@ -269,11 +264,9 @@ pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
 pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let p = &d.params;
-    let s_q0 = libm::Libm::<Real>::sin(q[0]);
-    let c_q0 = libm::Libm::<Real>::cos(q[0]);
+    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
     let t2 = q[0] + q[1];
-    let t3 = libm::Libm::<Real>::sin(t2);
-    let t4 = libm::Libm::<Real>::cos(t2);
+    let (t3, t4) = libm::Libm::<Real>::sincos(t2);
     let t5 = 0.000000000631620085338 * t4 - 0.328934150064 * t3;
     [t5 + 0.00000569152735461 * c_q0 - 0.4204005295716 * s_q0, t5]
 }
@@ -300,10 +293,8 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     let p = &d.params;
-    let s_q0 = libm::Libm::<Real>::sin(q[0]);
-    let c_q0 = libm::Libm::<Real>::cos(q[0]);
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
+    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
     let t4 = 9.81 * c_q0 - 0.1 * qd[0] * qd[0];
     let t5 = qd[0] + qd[1];
     let t6 = s_q0 * c_q1;
@@ -363,10 +354,8 @@ pub fn forward_dynamics_with(
     tau: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let s_q0 = libm::Libm::<Real>::sin(q[0]);
-    let c_q0 = libm::Libm::<Real>::cos(q[0]);
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
+    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
     let t4 = qd[0] + qd[1];
     let t5 = t4 * t4;
     let t6 = qd[0] * qd[0] * s_q1;
@@ -431,8 +420,7 @@ pub fn coriolis_matrix_with(
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
     let t2 = qd[0] + qd[1];
     let t3 = t2 * (0.0670609888 * s_q1 - 0.0000000001287706596 * c_q1);
     let t4 = qd[0] * (0.00670609888 * s_q1 - 0.00000000001287706596 * c_q1);
@@ -459,10 +447,8 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
 pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     let p = &d.params;
-    let s_q0 = libm::Libm::<Real>::sin(q[0]);
-    let c_q0 = libm::Libm::<Real>::cos(q[0]);
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
+    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
     let t4 = qd[0] + qd[1];
     let t5 = -0.10088 * t4 - 0.1 * qd[0] * c_q1;
     let t6 = 0.00000000019371 * t4 + 0.1 * qd[0] * s_q1;
@@ -495,11 +481,9 @@ pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let p = &d.params;
-    let s_q0 = libm::Libm::<Real>::sin(q[0]);
-    let c_q0 = libm::Libm::<Real>::cos(q[0]);
+    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
     let t2 = q[0] + q[1];
-    let t3 = libm::Libm::<Real>::sin(t2);
-    let t4 = libm::Libm::<Real>::cos(t2);
+    let (t3, t4) = libm::Libm::<Real>::sincos(t2);
     [
         Pose {
             rotation: [[1.0, 0.0, 0.0], [0.0, c_q0, -s_q0], [0.0, s_q0, c_q0]],
@@ -563,8 +547,7 @@ pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     let p = &d.params;
-    let s_q0 = libm::Libm::<Real>::sin(q[0]);
-    let c_q0 = libm::Libm::<Real>::cos(q[0]);
+    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
     [
         [[0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [1.0, 0.0], [0.0, 0.0], [0.0, 0.0]],
         [

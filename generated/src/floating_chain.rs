@@ -376,8 +376,7 @@ pub fn inverse_dynamics_with(
         - qd[2] * qd[3];
     let t2 = qdd[2] + p.g * (1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4])) + qd[1] * qd[3]
         - qd[0] * qd[4];
-    let s_q7 = libm::Libm::<Real>::sin(q[7]);
-    let c_q7 = libm::Libm::<Real>::cos(q[7]);
+    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
     let t5 = qd[3] * c_q7 + qd[4] * s_q7;
     let t6 = qd[4] * c_q7 - qd[3] * s_q7;
     let t7 = qd[5] + qd[6];
@@ -411,8 +410,7 @@ pub fn inverse_dynamics_with(
     let t35 = qd[9] * t30 + qdd[7] + t9 * t20 + t10 * t23 + t8 * t26 - qd[8] * t31;
     let t36 = qd[7] * t31 + qdd[8] + t9 * t21 + t10 * t24 + t8 * t27 - qd[9] * t29;
     let t37 = qd[8] * t29 + qdd[9] + t9 * t22 + t10 * t25 + t8 * t28 - qd[7] * t30;
-    let s_q12 = libm::Libm::<Real>::sin(q[12]);
-    let c_q12 = libm::Libm::<Real>::cos(q[12]);
+    let (s_q12, c_q12) = libm::Libm::<Real>::sincos(q[12]);
     let t40 = t32 * c_q12 - t34 * s_q12;
     let t41 = t32 * s_q12 + t34 * c_q12;
     let t42 = t33 + qd[10];
@@ -518,8 +516,7 @@ pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let s_q7 = libm::Libm::<Real>::sin(q[7]);
-    let c_q7 = libm::Libm::<Real>::cos(q[7]);
+    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
     let t2 = q[8] * q[8];
     let t3 = q[9] * q[9];
     let t4 = q[10] * q[10];
@@ -538,8 +535,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t17 = 2.0 * (t6 - t9);
     let t18 = 2.0 * (t7 + t8);
     let t19 = 1.0 - 2.0 * (t2 + t3);
-    let s_q12 = libm::Libm::<Real>::sin(q[12]);
-    let c_q12 = libm::Libm::<Real>::cos(q[12]);
+    let (s_q12, c_q12) = libm::Libm::<Real>::sincos(q[12]);
     let t22 = c_q7 * t11 - s_q7 * t14;
     let t23 = c_q7 * t13 - s_q7 * t16;
     let t24 = s_q12 * t22 + c_q12 * t23;
@@ -757,8 +753,7 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
-    let s_q7 = libm::Libm::<Real>::sin(q[7]);
-    let c_q7 = libm::Libm::<Real>::cos(q[7]);
+    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
     let t2 = qd[3] * c_q7 + qd[4] * s_q7;
     let t3 = qd[4] * c_q7 - qd[3] * s_q7;
     let t4 = qd[3] * qd[4];
@@ -790,8 +785,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t30 = qd[7] + t26;
     let t31 = qd[8] + t27;
     let t32 = qd[9] + t28;
-    let s_q12 = libm::Libm::<Real>::sin(q[12]);
-    let c_q12 = libm::Libm::<Real>::cos(q[12]);
+    let (s_q12, c_q12) = libm::Libm::<Real>::sincos(q[12]);
     let t35 = t30 * c_q12 - t32 * s_q12;
     let t36 = t30 * s_q12 + t32 * c_q12;
     let t37 = t31 + qd[10];
@@ -899,8 +893,7 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let t0 = 2.0 * (q[3] * q[5] - q[4] * q[6]);
     let t1 = 2.0 * (q[4] * q[5] + q[3] * q[6]);
     let t2 = 1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4]);
-    let s_q7 = libm::Libm::<Real>::sin(q[7]);
-    let c_q7 = libm::Libm::<Real>::cos(q[7]);
+    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
     let t5 = q[8] * q[8];
     let t6 = q[9] * q[9];
     let t7 = q[10] * q[10];
@@ -919,8 +912,7 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let t20 = 2.0 * (t9 - t12);
     let t21 = 2.0 * (t10 + t11);
     let t22 = 1.0 - 2.0 * (t5 + t6);
-    let s_q12 = libm::Libm::<Real>::sin(q[12]);
-    let c_q12 = libm::Libm::<Real>::cos(q[12]);
+    let (s_q12, c_q12) = libm::Libm::<Real>::sincos(q[12]);
     let t25 = p.g * t0;
     let t26 = p.g * t1;
     let t27 = c_q7 * t25 + s_q7 * t26;
@@ -979,8 +971,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t3 = p.g * t0;
     let t4 = p.g * t1;
     let t5 = p.g * t2;
-    let s_q7 = libm::Libm::<Real>::sin(q[7]);
-    let c_q7 = libm::Libm::<Real>::cos(q[7]);
+    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
     let t8 = qd[3] * c_q7 + qd[4] * s_q7;
     let t9 = qd[4] * c_q7 - qd[3] * s_q7;
     let t10 = qd[3] * qd[4];
@@ -1012,8 +1003,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t36 = qd[7] + t32;
     let t37 = qd[8] + t33;
     let t38 = qd[9] + t34;
-    let s_q12 = libm::Libm::<Real>::sin(q[12]);
-    let c_q12 = libm::Libm::<Real>::cos(q[12]);
+    let (s_q12, c_q12) = libm::Libm::<Real>::sincos(q[12]);
     let t41 = t36 * c_q12 - t38 * s_q12;
     let t42 = t36 * s_q12 + t38 * c_q12;
     let t43 = t37 + qd[10];
@@ -1379,8 +1369,7 @@ pub fn forward_dynamics_with(
     tau: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let s_q7 = libm::Libm::<Real>::sin(q[7]);
-    let c_q7 = libm::Libm::<Real>::cos(q[7]);
+    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
     let t2 = qd[3] * c_q7 + qd[4] * s_q7;
     let t3 = qd[4] * c_q7 - qd[3] * s_q7;
     let t4 = -0.2 * (qd[4] * qd[4] + qd[5] * qd[5]);
@@ -1416,8 +1405,7 @@ pub fn forward_dynamics_with(
     let t34 = qd[9] * t28 - qd[8] * t29;
     let t35 = qd[7] * t29 - qd[9] * t27;
     let t36 = qd[8] * t27 - qd[7] * t28;
-    let s_q12 = libm::Libm::<Real>::sin(q[12]);
-    let c_q12 = libm::Libm::<Real>::cos(q[12]);
+    let (s_q12, c_q12) = libm::Libm::<Real>::sincos(q[12]);
     let t39 = t31 * c_q12;
     let t40 = t39 - t33 * s_q12;
     let t41 = t31 * s_q12 + t33 * c_q12;
@@ -1836,8 +1824,7 @@ pub fn coriolis_matrix_with(
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let s_q7 = libm::Libm::<Real>::sin(q[7]);
-    let c_q7 = libm::Libm::<Real>::cos(q[7]);
+    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
     let t2 = qd[3] * c_q7 + qd[4] * s_q7;
     let t3 = qd[4] * c_q7 - qd[3] * s_q7;
     let t4 = qd[5] + qd[6];
@@ -1864,8 +1851,7 @@ pub fn coriolis_matrix_with(
     let t25 = qd[7] + t2 * t14 + t3 * t17 + t4 * t20;
     let t26 = qd[8] + t2 * t15 + t3 * t18 + t4 * t21;
     let t27 = qd[9] + t2 * t16 + t3 * t19 + t4 * t22;
-    let s_q12 = libm::Libm::<Real>::sin(q[12]);
-    let c_q12 = libm::Libm::<Real>::cos(q[12]);
+    let (s_q12, c_q12) = libm::Libm::<Real>::sincos(q[12]);
     let t30 = t25 * c_q12 - t27 * s_q12;
     let t31 = t25 * s_q12 + t27 * c_q12;
     let t32 = p.l * t27;
@@ -2618,8 +2604,7 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let t0 = 2.0 * (q[3] * q[5] - q[4] * q[6]);
     let t1 = 2.0 * (q[4] * q[5] + q[3] * q[6]);
     let t2 = 1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4]);
-    let s_q7 = libm::Libm::<Real>::sin(q[7]);
-    let c_q7 = libm::Libm::<Real>::cos(q[7]);
+    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
     let t5 = qd[3] * c_q7 + qd[4] * s_q7;
     let t6 = qd[4] * c_q7 - qd[3] * s_q7;
     let t7 = qd[5] + qd[6];
@@ -2646,8 +2631,7 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let t28 = qd[7] + t5 * t17 + t6 * t20 + t7 * t23;
     let t29 = qd[8] + t5 * t18 + t6 * t21 + t7 * t24;
     let t30 = qd[9] + t5 * t19 + t6 * t22 + t7 * t25;
-    let s_q12 = libm::Libm::<Real>::sin(q[12]);
-    let c_q12 = libm::Libm::<Real>::cos(q[12]);
+    let (s_q12, c_q12) = libm::Libm::<Real>::sincos(q[12]);
     let t33 = t28 * c_q12 - t30 * s_q12;
     let t34 = t28 * s_q12 + t30 * c_q12;
     let t35 = p.l * t30;
@@ -2742,8 +2726,7 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let t15 = 2.0 * (t4 - t7);
     let t16 = 2.0 * (t5 + t6);
     let t17 = 1.0 - 2.0 * (t0 + t1);
-    let s_q7 = libm::Libm::<Real>::sin(q[7]);
-    let c_q7 = libm::Libm::<Real>::cos(q[7]);
+    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
     let t20 = q[8] * q[8];
     let t21 = q[9] * q[9];
     let t22 = q[10] * q[10];
@@ -2762,8 +2745,7 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let t35 = 2.0 * (t24 - t27);
     let t36 = 2.0 * (t25 + t26);
     let t37 = 1.0 - 2.0 * (t20 + t21);
-    let s_q12 = libm::Libm::<Real>::sin(q[12]);
-    let c_q12 = libm::Libm::<Real>::cos(q[12]);
+    let (s_q12, c_q12) = libm::Libm::<Real>::sincos(q[12]);
     let t40 = t9 * c_q7 + t10 * s_q7;
     let t41 = t10 * c_q7 - t9 * s_q7;
     let t42 = t12 * c_q7 + t13 * s_q7;
@@ -2907,8 +2889,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let t15 = 2.0 * (t4 - t7);
     let t16 = 2.0 * (t5 + t6);
     let t17 = 1.0 - 2.0 * (t0 + t1);
-    let s_q7 = libm::Libm::<Real>::sin(q[7]);
-    let c_q7 = libm::Libm::<Real>::cos(q[7]);
+    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
     let t20 = q[8] * q[8];
     let t21 = q[9] * q[9];
     let t22 = q[10] * q[10];
@@ -2927,8 +2908,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let t35 = 2.0 * (t24 - t27);
     let t36 = 2.0 * (t25 + t26);
     let t37 = 1.0 - 2.0 * (t20 + t21);
-    let s_q12 = libm::Libm::<Real>::sin(q[12]);
-    let c_q12 = libm::Libm::<Real>::cos(q[12]);
+    let (s_q12, c_q12) = libm::Libm::<Real>::sincos(q[12]);
     let t40 = c_q7 * t29 - s_q7 * t32;
     let t41 = c_q7 * t31 - s_q7 * t34;
     let t42 = c_q12 * t40 - s_q12 * t41;

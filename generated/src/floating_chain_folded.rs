@@ -218,8 +218,7 @@ pub fn inverse_dynamics_with(
         - qd[2] * qd[3];
     let t2 = 9.81 * (1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4])) + qdd[2] + qd[1] * qd[3]
         - qd[0] * qd[4];
-    let s_q7 = libm::Libm::<Real>::sin(q[7]);
-    let c_q7 = libm::Libm::<Real>::cos(q[7]);
+    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
     let t5 = qd[3] * c_q7 + qd[4] * s_q7;
     let t6 = qd[4] * c_q7 - qd[3] * s_q7;
     let t7 = qd[5] + qd[6];
@@ -255,8 +254,7 @@ pub fn inverse_dynamics_with(
     let t37 = qd[9] * t30 + qdd[7] + t9 * t20 + t10 * t23 + t8 * t26 - qd[8] * t31;
     let t38 = qd[7] * t31 + qdd[8] + t9 * t21 + t10 * t24 + t8 * t27 - qd[9] * t29;
     let t39 = qd[8] * t29 + qdd[9] + t9 * t22 + t10 * t25 + t8 * t28 - qd[7] * t30;
-    let s_q12 = libm::Libm::<Real>::sin(q[12]);
-    let c_q12 = libm::Libm::<Real>::cos(q[12]);
+    let (s_q12, c_q12) = libm::Libm::<Real>::sincos(q[12]);
     let t42 = t34 * c_q12 - t36 * s_q12;
     let t43 = t34 * s_q12 + t36 * c_q12;
     let t44 = t36 * t36;
@@ -356,8 +354,7 @@ pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let s_q7 = libm::Libm::<Real>::sin(q[7]);
-    let c_q7 = libm::Libm::<Real>::cos(q[7]);
+    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
     let t2 = q[8] * q[8];
     let t3 = q[9] * q[9];
     let t4 = q[10] * q[10];
@@ -376,8 +373,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t17 = 2.0 * (t6 - t9);
     let t18 = 2.0 * (t7 + t8);
     let t19 = 1.0 - 2.0 * (t2 + t3);
-    let s_q12 = libm::Libm::<Real>::sin(q[12]);
-    let c_q12 = libm::Libm::<Real>::cos(q[12]);
+    let (s_q12, c_q12) = libm::Libm::<Real>::sincos(q[12]);
     let t22 = c_q7 * t11 - s_q7 * t14;
     let t23 = c_q7 * t13 - s_q7 * t16;
     let t24 = s_q12 * t22 + c_q12 * t23;
@@ -608,8 +604,7 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
-    let s_q7 = libm::Libm::<Real>::sin(q[7]);
-    let c_q7 = libm::Libm::<Real>::cos(q[7]);
+    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
     let t2 = qd[3] * c_q7 + qd[4] * s_q7;
     let t3 = qd[4] * c_q7 - qd[3] * s_q7;
     let t4 = qd[3] * qd[4];
@@ -643,8 +638,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t32 = qd[7] + t27;
     let t33 = qd[8] + t28;
     let t34 = qd[9] + t29;
-    let s_q12 = libm::Libm::<Real>::sin(q[12]);
-    let c_q12 = libm::Libm::<Real>::cos(q[12]);
+    let (s_q12, c_q12) = libm::Libm::<Real>::sincos(q[12]);
     let t37 = t32 * c_q12 - t34 * s_q12;
     let t38 = t32 * s_q12 + t34 * c_q12;
     let t39 = t34 * t34;
@@ -745,8 +739,7 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let t0 = 2.0 * (q[3] * q[5] - q[4] * q[6]);
     let t1 = 2.0 * (q[4] * q[5] + q[3] * q[6]);
     let t2 = 1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4]);
-    let s_q7 = libm::Libm::<Real>::sin(q[7]);
-    let c_q7 = libm::Libm::<Real>::cos(q[7]);
+    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
     let t5 = q[8] * q[8];
     let t6 = q[9] * q[9];
     let t7 = q[10] * q[10];
@@ -765,8 +758,7 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let t20 = 2.0 * (t9 - t12);
     let t21 = 2.0 * (t10 + t11);
     let t22 = 1.0 - 2.0 * (t5 + t6);
-    let s_q12 = libm::Libm::<Real>::sin(q[12]);
-    let c_q12 = libm::Libm::<Real>::cos(q[12]);
+    let (s_q12, c_q12) = libm::Libm::<Real>::sincos(q[12]);
     let t25 = 9.81 * (t0 * c_q7 + t1 * s_q7);
     let t26 = t0 * s_q7;
     let t27 = t1 * c_q7;
@@ -824,8 +816,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t0 = 2.0 * (q[3] * q[5] - q[4] * q[6]);
     let t1 = 2.0 * (q[4] * q[5] + q[3] * q[6]);
     let t2 = 1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4]);
-    let s_q7 = libm::Libm::<Real>::sin(q[7]);
-    let c_q7 = libm::Libm::<Real>::cos(q[7]);
+    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
     let t5 = qd[3] * c_q7 + qd[4] * s_q7;
     let t6 = qd[4] * c_q7 - qd[3] * s_q7;
     let t7 = qd[3] * qd[4];
@@ -859,8 +850,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t35 = qd[7] + t30;
     let t36 = qd[8] + t31;
     let t37 = qd[9] + t32;
-    let s_q12 = libm::Libm::<Real>::sin(q[12]);
-    let c_q12 = libm::Libm::<Real>::cos(q[12]);
+    let (s_q12, c_q12) = libm::Libm::<Real>::sincos(q[12]);
     let t40 = t35 * c_q12 - t37 * s_q12;
     let t41 = t35 * s_q12 + t37 * c_q12;
     let t42 = t37 * t37;
@@ -1207,8 +1197,7 @@ pub fn forward_dynamics_with(
     tau: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let s_q7 = libm::Libm::<Real>::sin(q[7]);
-    let c_q7 = libm::Libm::<Real>::cos(q[7]);
+    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
     let t2 = qd[3] * c_q7 + qd[4] * s_q7;
     let t3 = qd[3] * s_q7 - qd[4] * c_q7;
     let t4 = -t3;
@@ -1250,8 +1239,7 @@ pub fn forward_dynamics_with(
     let t40 = qd[9] * t31 - qd[8] * t32;
     let t41 = qd[7] * t32 - qd[9] * t30;
     let t42 = qd[8] * t30 - qd[7] * t31;
-    let s_q12 = libm::Libm::<Real>::sin(q[12]);
-    let c_q12 = libm::Libm::<Real>::cos(q[12]);
+    let (s_q12, c_q12) = libm::Libm::<Real>::sincos(q[12]);
     let t45 = t37 * c_q12;
     let t46 = t45 - t39 * s_q12;
     let t47 = t37 * s_q12 + t39 * c_q12;
@@ -1651,8 +1639,7 @@ pub fn coriolis_matrix_with(
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let s_q7 = libm::Libm::<Real>::sin(q[7]);
-    let c_q7 = libm::Libm::<Real>::cos(q[7]);
+    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
     let t2 = qd[3] * c_q7 + qd[4] * s_q7;
     let t3 = qd[4] * c_q7 - qd[3] * s_q7;
     let t4 = qd[5] + qd[6];
@@ -1677,8 +1664,7 @@ pub fn coriolis_matrix_with(
     let t23 = qd[7] + t2 * t14 + t3 * t17 + t4 * t20;
     let t24 = qd[8] + t2 * t15 + t3 * t18 + t4 * t21;
     let t25 = qd[9] + t2 * t16 + t3 * t19 + t4 * t22;
-    let s_q12 = libm::Libm::<Real>::sin(q[12]);
-    let c_q12 = libm::Libm::<Real>::cos(q[12]);
+    let (s_q12, c_q12) = libm::Libm::<Real>::sincos(q[12]);
     let t28 = t23 * c_q12 - t25 * s_q12;
     let t29 = t23 * s_q12 + t25 * c_q12;
     let t30 = t24 + qd[10];
@@ -2374,8 +2360,7 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let t0 = 2.0 * (q[3] * q[5] - q[4] * q[6]);
     let t1 = 2.0 * (q[4] * q[5] + q[3] * q[6]);
     let t2 = 1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4]);
-    let s_q7 = libm::Libm::<Real>::sin(q[7]);
-    let c_q7 = libm::Libm::<Real>::cos(q[7]);
+    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
     let t5 = qd[3] * c_q7 + qd[4] * s_q7;
     let t6 = qd[4] * c_q7 - qd[3] * s_q7;
     let t7 = qd[5] + qd[6];
@@ -2400,8 +2385,7 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let t26 = qd[7] + t5 * t17 + t6 * t20 + t7 * t23;
     let t27 = qd[8] + t5 * t18 + t6 * t21 + t7 * t24;
     let t28 = qd[9] + t5 * t19 + t6 * t22 + t7 * t25;
-    let s_q12 = libm::Libm::<Real>::sin(q[12]);
-    let c_q12 = libm::Libm::<Real>::cos(q[12]);
+    let (s_q12, c_q12) = libm::Libm::<Real>::sincos(q[12]);
     let t31 = t26 * c_q12 - t28 * s_q12;
     let t32 = t26 * s_q12 + t28 * c_q12;
     let t33 = t27 + qd[10];
@@ -2488,8 +2472,7 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let t15 = 2.0 * (t4 - t7);
     let t16 = 2.0 * (t5 + t6);
     let t17 = 1.0 - 2.0 * (t0 + t1);
-    let s_q7 = libm::Libm::<Real>::sin(q[7]);
-    let c_q7 = libm::Libm::<Real>::cos(q[7]);
+    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
     let t20 = q[8] * q[8];
     let t21 = q[9] * q[9];
     let t22 = q[10] * q[10];
@@ -2508,8 +2491,7 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let t35 = 2.0 * (t24 - t27);
     let t36 = 2.0 * (t25 + t26);
     let t37 = 1.0 - 2.0 * (t20 + t21);
-    let s_q12 = libm::Libm::<Real>::sin(q[12]);
-    let c_q12 = libm::Libm::<Real>::cos(q[12]);
+    let (s_q12, c_q12) = libm::Libm::<Real>::sincos(q[12]);
     let t40 = t9 * c_q7 + t10 * s_q7;
     let t41 = t10 * c_q7 - t9 * s_q7;
     let t42 = t12 * c_q7 + t13 * s_q7;
@@ -2650,8 +2632,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let t15 = 2.0 * (t4 - t7);
     let t16 = 2.0 * (t5 + t6);
     let t17 = 1.0 - 2.0 * (t0 + t1);
-    let s_q7 = libm::Libm::<Real>::sin(q[7]);
-    let c_q7 = libm::Libm::<Real>::cos(q[7]);
+    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
     let t20 = q[8] * q[8];
     let t21 = q[9] * q[9];
     let t22 = q[10] * q[10];
@@ -2670,8 +2651,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let t35 = 2.0 * (t24 - t27);
     let t36 = 2.0 * (t25 + t26);
     let t37 = 1.0 - 2.0 * (t20 + t21);
-    let s_q12 = libm::Libm::<Real>::sin(q[12]);
-    let c_q12 = libm::Libm::<Real>::cos(q[12]);
+    let (s_q12, c_q12) = libm::Libm::<Real>::sincos(q[12]);
     let t40 = c_q7 * t29 - s_q7 * t32;
     let t41 = c_q7 * t31 - s_q7 * t34;
     let t42 = c_q12 * t40 - s_q12 * t41;

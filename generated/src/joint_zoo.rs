@@ -659,8 +659,7 @@ pub fn inverse_dynamics_with(
     qdd: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let s_q7 = libm::Libm::<Real>::sin(q[7]);
-    let c_q7 = libm::Libm::<Real>::cos(q[7]);
+    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
     let t2 = 9.966644423259238 * c_q7 - s_q7;
     let t3 = -0.019833838076209875 * t2;
     let t4 = 0.19767681165408388 * s_q7 + 0.019833838076209875 * c_q7;
@@ -674,8 +673,7 @@ pub fn inverse_dynamics_with(
     let t12 = 0.9800665778412416 * qd[3] + 0.19866933079506122 * qd[4] + qd[6];
     let t13 = 0.9800665778412416 * qdd[3] + 0.19866933079506122 * qdd[4] + qdd[6];
     let t14 = qdd[3] * t4 + qdd[4] * t7 + qdd[5] * t9 - qd[6] * t10;
-    let s_q8 = libm::Libm::<Real>::sin(q[8]);
-    let c_q8 = libm::Libm::<Real>::cos(q[8]);
+    let (s_q8, c_q8) = libm::Libm::<Real>::sincos(q[8]);
     let t17 = t12 * c_q8 - t11 * s_q8;
     let t18 = t12 * s_q8 + t11 * c_q8;
     let t19 = t10 + qd[7];
@@ -684,8 +682,7 @@ pub fn inverse_dynamics_with(
     let t22 = qd[7] * t17 + t13 * s_q8 + t14 * c_q8;
     let t23 = -0.8 * q[9] - p.l_arm;
     let t24 = t17 * qd[8];
-    let s_q10 = libm::Libm::<Real>::sin(q[10]);
-    let c_q10 = libm::Libm::<Real>::cos(q[10]);
+    let (s_q10, c_q10) = libm::Libm::<Real>::sincos(q[10]);
     let t27 = 1.0 - c_q10;
     let t28 = 1.0 - 0.64 * t27;
     let t29 = 1.0 - 0.36 * t27;
@@ -753,8 +750,7 @@ pub fn inverse_dynamics_with(
     let t82 = 0.9800665778412416 * qdd[4] + 0.19866933079506122 * qdd[5];
     let t83 = qd[4] * qd[5];
     let t84 = qd[4] * qd[4];
-    let s_q17 = libm::Libm::<Real>::sin(q[17]);
-    let c_q17 = libm::Libm::<Real>::cos(q[17]);
+    let (s_q17, c_q17) = libm::Libm::<Real>::sincos(q[17]);
     let t87 = qd[3] * c_q17 + t80 * s_q17;
     let t88 = t80 * c_q17 - qd[3] * s_q17;
     let t89 = t81 + qd[15];
@@ -762,8 +758,7 @@ pub fn inverse_dynamics_with(
     let t91 = qdd[15] - t90;
     let t92 = qd[15] * t88 + qdd[3] * c_q17 + t82 * s_q17;
     let t93 = t82 * c_q17 - qd[15] * t87 - qdd[3] * s_q17;
-    let s_q18 = libm::Libm::<Real>::sin(q[18]);
-    let c_q18 = libm::Libm::<Real>::cos(q[18]);
+    let (s_q18, c_q18) = libm::Libm::<Real>::sincos(q[18]);
     let t96 = qd[3] * c_q18 - qd[5] * s_q18;
     let t97 = qd[3] * s_q18 + qd[5] * c_q18;
     let t98 = qd[3] * qd[4];
@@ -1003,8 +998,7 @@ pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let s_q7 = libm::Libm::<Real>::sin(q[7]);
-    let c_q7 = libm::Libm::<Real>::cos(q[7]);
+    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
     let t2 = 9.966644423259238 * c_q7 - s_q7;
     let t3 = -0.019833838076209875 * t2;
     let t4 = 0.19767681165408388 * s_q7 + 0.019833838076209875 * c_q7;
@@ -1013,11 +1007,9 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t7 = -0.975170327201816 * t6;
     let t8 = 0.9950041652780258 * t6;
     let t9 = 0.09983341664682815 * t2;
-    let s_q8 = libm::Libm::<Real>::sin(q[8]);
-    let c_q8 = libm::Libm::<Real>::cos(q[8]);
+    let (s_q8, c_q8) = libm::Libm::<Real>::sincos(q[8]);
     let t12 = -0.8 * q[9] - p.l_arm;
-    let s_q10 = libm::Libm::<Real>::sin(q[10]);
-    let c_q10 = libm::Libm::<Real>::cos(q[10]);
+    let (s_q10, c_q10) = libm::Libm::<Real>::sincos(q[10]);
     let t15 = 1.0 - c_q10;
     let t16 = 1.0 - 0.64 * t15;
     let t17 = 1.0 - 0.36 * t15;
@@ -1055,10 +1047,8 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t43 = 0.20896434210788312 * (t31 - t28) + 0.955336489125606 * t34;
     let t44 = 0.20896434210788312 * (t32 - t29) + 0.955336489125606 * t35;
     let t45 = q[15] - 0.1;
-    let s_q17 = libm::Libm::<Real>::sin(q[17]);
-    let c_q17 = libm::Libm::<Real>::cos(q[17]);
-    let s_q18 = libm::Libm::<Real>::sin(q[18]);
-    let c_q18 = libm::Libm::<Real>::cos(q[18]);
+    let (s_q17, c_q17) = libm::Libm::<Real>::sincos(q[17]);
+    let (s_q18, c_q18) = libm::Libm::<Real>::sincos(q[18]);
     let t50 = -0.4 - q[19];
     let t51 = s_q18 * s_q18;
     let t52 = 0.9800665778412416 * c_q8 - t4 * s_q8;
@@ -1969,8 +1959,7 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
-    let s_q7 = libm::Libm::<Real>::sin(q[7]);
-    let c_q7 = libm::Libm::<Real>::cos(q[7]);
+    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
     let t2 = 9.966644423259238 * c_q7 - s_q7;
     let t3 = -0.019833838076209875 * t2;
     let t4 = 0.19767681165408388 * s_q7 + 0.019833838076209875 * c_q7;
@@ -1983,15 +1972,13 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t11 = qd[3] * t4 + qd[4] * t7 + qd[5] * t9;
     let t12 = 0.9800665778412416 * qd[3] + 0.19866933079506122 * qd[4] + qd[6];
     let t13 = qd[6] * t11;
-    let s_q8 = libm::Libm::<Real>::sin(q[8]);
-    let c_q8 = libm::Libm::<Real>::cos(q[8]);
+    let (s_q8, c_q8) = libm::Libm::<Real>::sincos(q[8]);
     let t16 = t12 * c_q8 - t11 * s_q8;
     let t17 = t12 * s_q8 + t11 * c_q8;
     let t18 = t10 + qd[7];
     let t19 = -0.8 * q[9] - p.l_arm;
     let t20 = t16 * qd[8];
-    let s_q10 = libm::Libm::<Real>::sin(q[10]);
-    let c_q10 = libm::Libm::<Real>::cos(q[10]);
+    let (s_q10, c_q10) = libm::Libm::<Real>::sincos(q[10]);
     let t23 = 1.0 - c_q10;
     let t24 = 1.0 - 0.64 * t23;
     let t25 = 1.0 - 0.36 * t23;
@@ -2050,15 +2037,13 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t72 = qd[3] * qd[4];
     let t73 = qd[4] * qd[4];
     let t74 = t69 * q[16];
-    let s_q17 = libm::Libm::<Real>::sin(q[17]);
-    let c_q17 = libm::Libm::<Real>::cos(q[17]);
+    let (s_q17, c_q17) = libm::Libm::<Real>::sincos(q[17]);
     let t77 = qd[3] * c_q17 + t69 * s_q17;
     let t78 = t69 * c_q17 - qd[3] * s_q17;
     let t79 = t70 + qd[15];
     let t80 = qd[15] * t78;
     let t81 = qd[15] * t77;
-    let s_q18 = libm::Libm::<Real>::sin(q[18]);
-    let c_q18 = libm::Libm::<Real>::cos(q[18]);
+    let (s_q18, c_q18) = libm::Libm::<Real>::sincos(q[18]);
     let t84 = qd[3] * c_q18 - qd[5] * s_q18;
     let t85 = qd[3] * s_q18 + qd[5] * c_q18;
     let t86 = qd[3] * qd[5];
@@ -2298,8 +2283,7 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let t3 = p.g * t0;
     let t4 = p.g * t1;
     let t5 = p.g * t2;
-    let s_q7 = libm::Libm::<Real>::sin(q[7]);
-    let c_q7 = libm::Libm::<Real>::cos(q[7]);
+    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
     let t8 = 9.966644423259238 * c_q7 - s_q7;
     let t9 = -0.019833838076209875 * t8;
     let t10 = 0.19767681165408388 * s_q7 + 0.019833838076209875 * c_q7;
@@ -2308,11 +2292,9 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let t13 = -0.975170327201816 * t12;
     let t14 = 0.9950041652780258 * t12;
     let t15 = 0.09983341664682815 * t8;
-    let s_q8 = libm::Libm::<Real>::sin(q[8]);
-    let c_q8 = libm::Libm::<Real>::cos(q[8]);
+    let (s_q8, c_q8) = libm::Libm::<Real>::sincos(q[8]);
     let t18 = -0.8 * q[9] - p.l_arm;
-    let s_q10 = libm::Libm::<Real>::sin(q[10]);
-    let c_q10 = libm::Libm::<Real>::cos(q[10]);
+    let (s_q10, c_q10) = libm::Libm::<Real>::sincos(q[10]);
     let t21 = 1.0 - c_q10;
     let t22 = 1.0 - 0.64 * t21;
     let t23 = 1.0 - 0.36 * t21;
@@ -2350,10 +2332,8 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let t49 = 0.20896434210788312 * (t37 - t34) + 0.955336489125606 * t40;
     let t50 = 0.20896434210788312 * (t38 - t35) + 0.955336489125606 * t41;
     let t51 = q[15] - 0.1;
-    let s_q17 = libm::Libm::<Real>::sin(q[17]);
-    let c_q17 = libm::Libm::<Real>::cos(q[17]);
-    let s_q18 = libm::Libm::<Real>::sin(q[18]);
-    let c_q18 = libm::Libm::<Real>::cos(q[18]);
+    let (s_q17, c_q17) = libm::Libm::<Real>::sincos(q[17]);
+    let (s_q18, c_q18) = libm::Libm::<Real>::sincos(q[18]);
     let t56 = -0.4 - q[19];
     let t57 = t3 * c_q18 - t5 * s_q18;
     let t58 = c_q18 * t57;
@@ -2466,8 +2446,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t3 = p.g * t0;
     let t4 = p.g * t1;
     let t5 = p.g * t2;
-    let s_q7 = libm::Libm::<Real>::sin(q[7]);
-    let c_q7 = libm::Libm::<Real>::cos(q[7]);
+    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
     let t8 = 9.966644423259238 * c_q7 - s_q7;
     let t9 = -0.019833838076209875 * t8;
     let t10 = 0.19767681165408388 * s_q7 + 0.019833838076209875 * c_q7;
@@ -2480,15 +2459,13 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t17 = qd[3] * t10 + qd[4] * t13 + qd[5] * t15;
     let t18 = 0.9800665778412416 * qd[3] + 0.19866933079506122 * qd[4] + qd[6];
     let t19 = qd[6] * t17;
-    let s_q8 = libm::Libm::<Real>::sin(q[8]);
-    let c_q8 = libm::Libm::<Real>::cos(q[8]);
+    let (s_q8, c_q8) = libm::Libm::<Real>::sincos(q[8]);
     let t22 = t18 * c_q8 - t17 * s_q8;
     let t23 = t18 * s_q8 + t17 * c_q8;
     let t24 = t16 + qd[7];
     let t25 = -0.8 * q[9] - p.l_arm;
     let t26 = t22 * qd[8];
-    let s_q10 = libm::Libm::<Real>::sin(q[10]);
-    let c_q10 = libm::Libm::<Real>::cos(q[10]);
+    let (s_q10, c_q10) = libm::Libm::<Real>::sincos(q[10]);
     let t29 = 1.0 - c_q10;
     let t30 = 1.0 - 0.64 * t29;
     let t31 = 1.0 - 0.36 * t29;
@@ -2547,15 +2524,13 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t78 = qd[3] * qd[4];
     let t79 = qd[4] * qd[4];
     let t80 = t75 * q[16];
-    let s_q17 = libm::Libm::<Real>::sin(q[17]);
-    let c_q17 = libm::Libm::<Real>::cos(q[17]);
+    let (s_q17, c_q17) = libm::Libm::<Real>::sincos(q[17]);
     let t83 = qd[3] * c_q17 + t75 * s_q17;
     let t84 = t75 * c_q17 - qd[3] * s_q17;
     let t85 = t76 + qd[15];
     let t86 = qd[15] * t84;
     let t87 = qd[15] * t83;
-    let s_q18 = libm::Libm::<Real>::sin(q[18]);
-    let c_q18 = libm::Libm::<Real>::cos(q[18]);
+    let (s_q18, c_q18) = libm::Libm::<Real>::sincos(q[18]);
     let t90 = qd[3] * c_q18 - qd[5] * s_q18;
     let t91 = qd[3] * s_q18 + qd[5] * c_q18;
     let t92 = qd[3] * qd[5];
@@ -3775,8 +3750,7 @@ pub fn forward_dynamics_with(
     tau: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let s_q7 = libm::Libm::<Real>::sin(q[7]);
-    let c_q7 = libm::Libm::<Real>::cos(q[7]);
+    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
     let t2 = 9.966644423259238 * c_q7 - s_q7;
     let t3 = -0.019833838076209875 * t2;
     let t4 = 0.19767681165408388 * s_q7 + 0.019833838076209875 * c_q7;
@@ -3795,8 +3769,7 @@ pub fn forward_dynamics_with(
     let t17 = qd[3] * t13 - qd[4] * t12;
     let t18 = 0.9800665778412416 * qd[3] + 0.19866933079506122 * qd[4] + qd[6];
     let t19 = qd[6] * t10;
-    let s_q8 = libm::Libm::<Real>::sin(q[8]);
-    let c_q8 = libm::Libm::<Real>::cos(q[8]);
+    let (s_q8, c_q8) = libm::Libm::<Real>::sincos(q[8]);
     let t22 = t18 * c_q8 - t11 * s_q8;
     let t23 = t18 * s_q8 + t11 * c_q8;
     let t24 = t10 + qd[7];
@@ -3807,8 +3780,7 @@ pub fn forward_dynamics_with(
     let t29 = t22 * q[9];
     let t30 = t22 * t23;
     let t31 = t22 * qd[8];
-    let s_q10 = libm::Libm::<Real>::sin(q[10]);
-    let c_q10 = libm::Libm::<Real>::cos(q[10]);
+    let (s_q10, c_q10) = libm::Libm::<Real>::sincos(q[10]);
     let t34 = 1.0 - c_q10;
     let t35 = 1.0 - 0.64 * t34;
     let t36 = 1.0 - 0.36 * t34;
@@ -3874,15 +3846,13 @@ pub fn forward_dynamics_with(
     let t90 = qd[3] * t87 + 0.05 * qd[4] * qd[4];
     let t91 = qd[3] * q[16];
     let t92 = t86 * q[16];
-    let s_q17 = libm::Libm::<Real>::sin(q[17]);
-    let c_q17 = libm::Libm::<Real>::cos(q[17]);
+    let (s_q17, c_q17) = libm::Libm::<Real>::sincos(q[17]);
     let t95 = qd[3] * c_q17 + t85 * s_q17;
     let t96 = t85 * c_q17 - qd[3] * s_q17;
     let t97 = t86 + qd[15];
     let t98 = qd[15] * t96;
     let t99 = qd[15] * t95;
-    let s_q18 = libm::Libm::<Real>::sin(q[18]);
-    let c_q18 = libm::Libm::<Real>::cos(q[18]);
+    let (s_q18, c_q18) = libm::Libm::<Real>::sincos(q[18]);
     let t102 = qd[3] * c_q18 - qd[5] * s_q18;
     let t103 = qd[3] * s_q18 + qd[5] * c_q18;
     let t104 = 0.1 * (qd[5] - qd[4]);
@@ -4628,8 +4598,7 @@ pub fn coriolis_matrix_with(
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let s_q7 = libm::Libm::<Real>::sin(q[7]);
-    let c_q7 = libm::Libm::<Real>::cos(q[7]);
+    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
     let t2 = 0.19767681165408388 * c_q7 - 0.019833838076209875 * s_q7;
     let t3 = -t2;
     let t4 = 0.19767681165408388 * s_q7 + 0.019833838076209875 * c_q7;
@@ -4640,14 +4609,12 @@ pub fn coriolis_matrix_with(
     let t9 = 5.033489547672344 * t2;
     let t10 = qd[3] * t4 + qd[4] * t7 + qd[5] * t9;
     let t11 = 0.9800665778412416 * qd[3] + 0.19866933079506122 * qd[4] + qd[6];
-    let s_q8 = libm::Libm::<Real>::sin(q[8]);
-    let c_q8 = libm::Libm::<Real>::cos(q[8]);
+    let (s_q8, c_q8) = libm::Libm::<Real>::sincos(q[8]);
     let t14 = t11 * c_q8 - t10 * s_q8;
     let t15 = t11 * s_q8 + t10 * c_q8;
     let t16 = qd[3] * t3 + qd[4] * t5 + qd[5] * t8 + qd[7];
     let t17 = -0.8 * q[9] - p.l_arm;
-    let s_q10 = libm::Libm::<Real>::sin(q[10]);
-    let c_q10 = libm::Libm::<Real>::cos(q[10]);
+    let (s_q10, c_q10) = libm::Libm::<Real>::sincos(q[10]);
     let t20 = 1.0 - c_q10;
     let t21 = 1.0 - 0.64 * t20;
     let t22 = 1.0 - 0.36 * t20;
@@ -4696,13 +4663,11 @@ pub fn coriolis_matrix_with(
     let t57 = q[15] - 0.1;
     let t58 = 0.9800665778412416 * qd[4] + 0.19866933079506122 * qd[5];
     let t59 = 0.9800665778412416 * qd[5] - 0.19866933079506122 * qd[4];
-    let s_q17 = libm::Libm::<Real>::sin(q[17]);
-    let c_q17 = libm::Libm::<Real>::cos(q[17]);
+    let (s_q17, c_q17) = libm::Libm::<Real>::sincos(q[17]);
     let t62 = qd[3] * c_q17 + t58 * s_q17;
     let t63 = t58 * c_q17 - qd[3] * s_q17;
     let t64 = t59 + qd[15];
-    let s_q18 = libm::Libm::<Real>::sin(q[18]);
-    let c_q18 = libm::Libm::<Real>::cos(q[18]);
+    let (s_q18, c_q18) = libm::Libm::<Real>::sincos(q[18]);
     let t67 = qd[3] * c_q18 - qd[5] * s_q18;
     let t68 = qd[3] * s_q18 + qd[5] * c_q18;
     let t69 = qd[4] + qd[16];
@@ -6582,8 +6547,7 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let t0 = 2.0 * (q[3] * q[5] - q[4] * q[6]);
     let t1 = 2.0 * (q[4] * q[5] + q[3] * q[6]);
     let t2 = 1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4]);
-    let s_q7 = libm::Libm::<Real>::sin(q[7]);
-    let c_q7 = libm::Libm::<Real>::cos(q[7]);
+    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
     let t5 = 9.966644423259238 * c_q7 - s_q7;
     let t6 = -0.019833838076209875 * t5;
     let t7 = 0.19767681165408388 * s_q7 + 0.019833838076209875 * c_q7;
@@ -6594,14 +6558,12 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let t12 = 0.09983341664682815 * t5;
     let t13 = qd[3] * t7 + qd[4] * t10 + qd[5] * t12;
     let t14 = 0.9800665778412416 * qd[3] + 0.19866933079506122 * qd[4] + qd[6];
-    let s_q8 = libm::Libm::<Real>::sin(q[8]);
-    let c_q8 = libm::Libm::<Real>::cos(q[8]);
+    let (s_q8, c_q8) = libm::Libm::<Real>::sincos(q[8]);
     let t17 = t14 * c_q8 - t13 * s_q8;
     let t18 = t14 * s_q8 + t13 * c_q8;
     let t19 = qd[3] * t6 + qd[4] * t8 + qd[5] * t11 + qd[7];
     let t20 = -0.8 * q[9] - p.l_arm;
-    let s_q10 = libm::Libm::<Real>::sin(q[10]);
-    let c_q10 = libm::Libm::<Real>::cos(q[10]);
+    let (s_q10, c_q10) = libm::Libm::<Real>::sincos(q[10]);
     let t23 = 1.0 - c_q10;
     let t24 = 1.0 - 0.64 * t23;
     let t25 = 1.0 - 0.36 * t23;
@@ -6650,13 +6612,11 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let t60 = q[15] - 0.1;
     let t61 = 0.9800665778412416 * qd[4] + 0.19866933079506122 * qd[5];
     let t62 = 0.9800665778412416 * qd[5] - 0.19866933079506122 * qd[4];
-    let s_q17 = libm::Libm::<Real>::sin(q[17]);
-    let c_q17 = libm::Libm::<Real>::cos(q[17]);
+    let (s_q17, c_q17) = libm::Libm::<Real>::sincos(q[17]);
     let t65 = qd[3] * c_q17 + t61 * s_q17;
     let t66 = t61 * c_q17 - qd[3] * s_q17;
     let t67 = t62 + qd[15];
-    let s_q18 = libm::Libm::<Real>::sin(q[18]);
-    let c_q18 = libm::Libm::<Real>::cos(q[18]);
+    let (s_q18, c_q18) = libm::Libm::<Real>::sincos(q[18]);
     let t70 = qd[3] * c_q18 - qd[5] * s_q18;
     let t71 = qd[3] * s_q18 + qd[5] * c_q18;
     let t72 = qd[4] + qd[16];
@@ -6799,8 +6759,7 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let t15 = 2.0 * (t4 - t7);
     let t16 = 2.0 * (t5 + t6);
     let t17 = 1.0 - 2.0 * (t0 + t1);
-    let s_q7 = libm::Libm::<Real>::sin(q[7]);
-    let c_q7 = libm::Libm::<Real>::cos(q[7]);
+    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
     let t20 = 9.966644423259238 * c_q7 - s_q7;
     let t21 = -0.019833838076209875 * t20;
     let t22 = 0.19767681165408388 * s_q7 + 0.019833838076209875 * c_q7;
@@ -6809,11 +6768,9 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let t25 = -0.975170327201816 * t24;
     let t26 = 0.9950041652780258 * t24;
     let t27 = 0.09983341664682815 * t20;
-    let s_q8 = libm::Libm::<Real>::sin(q[8]);
-    let c_q8 = libm::Libm::<Real>::cos(q[8]);
+    let (s_q8, c_q8) = libm::Libm::<Real>::sincos(q[8]);
     let t30 = -0.8 * q[9] - p.l_arm;
-    let s_q10 = libm::Libm::<Real>::sin(q[10]);
-    let c_q10 = libm::Libm::<Real>::cos(q[10]);
+    let (s_q10, c_q10) = libm::Libm::<Real>::sincos(q[10]);
     let t33 = 1.0 - c_q10;
     let t34 = 1.0 - 0.64 * t33;
     let t35 = 1.0 - 0.36 * t33;
@@ -6851,10 +6808,8 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let t61 = 0.20896434210788312 * (t49 - t46) + 0.955336489125606 * t52;
     let t62 = 0.20896434210788312 * (t50 - t47) + 0.955336489125606 * t53;
     let t63 = q[15] - 0.1;
-    let s_q17 = libm::Libm::<Real>::sin(q[17]);
-    let c_q17 = libm::Libm::<Real>::cos(q[17]);
-    let s_q18 = libm::Libm::<Real>::sin(q[18]);
-    let c_q18 = libm::Libm::<Real>::cos(q[18]);
+    let (s_q17, c_q17) = libm::Libm::<Real>::sincos(q[17]);
+    let (s_q18, c_q18) = libm::Libm::<Real>::sincos(q[18]);
     let t68 = -0.4 - q[19];
     let t69 = 0.9800665778412416 * t9 + 0.19866933079506122 * t10;
     let t70 = t9 * t21 + t10 * t23 + t11 * t26;
@@ -7071,8 +7026,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let t15 = 2.0 * (t4 - t7);
     let t16 = 2.0 * (t5 + t6);
     let t17 = 1.0 - 2.0 * (t0 + t1);
-    let s_q7 = libm::Libm::<Real>::sin(q[7]);
-    let c_q7 = libm::Libm::<Real>::cos(q[7]);
+    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
     let t20 = 9.966644423259238 * c_q7 - s_q7;
     let t21 = -0.019833838076209875 * t20;
     let t22 = 0.19767681165408388 * s_q7 + 0.019833838076209875 * c_q7;
@@ -7081,11 +7035,9 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let t25 = -0.975170327201816 * t24;
     let t26 = 0.9950041652780258 * t24;
     let t27 = 0.09983341664682815 * t20;
-    let s_q8 = libm::Libm::<Real>::sin(q[8]);
-    let c_q8 = libm::Libm::<Real>::cos(q[8]);
+    let (s_q8, c_q8) = libm::Libm::<Real>::sincos(q[8]);
     let t30 = -0.8 * q[9] - p.l_arm;
-    let s_q10 = libm::Libm::<Real>::sin(q[10]);
-    let c_q10 = libm::Libm::<Real>::cos(q[10]);
+    let (s_q10, c_q10) = libm::Libm::<Real>::sincos(q[10]);
     let t33 = 1.0 - c_q10;
     let t34 = 1.0 - 0.64 * t33;
     let t35 = 1.0 - 0.36 * t33;
@@ -7123,10 +7075,8 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let t61 = 0.20896434210788312 * (t49 - t46) + 0.955336489125606 * t52;
     let t62 = 0.20896434210788312 * (t50 - t47) + 0.955336489125606 * t53;
     let t63 = q[15] - 0.1;
-    let s_q17 = libm::Libm::<Real>::sin(q[17]);
-    let c_q17 = libm::Libm::<Real>::cos(q[17]);
-    let s_q18 = libm::Libm::<Real>::sin(q[18]);
-    let c_q18 = libm::Libm::<Real>::cos(q[18]);
+    let (s_q17, c_q17) = libm::Libm::<Real>::sincos(q[17]);
+    let (s_q18, c_q18) = libm::Libm::<Real>::sincos(q[18]);
     let t68 = -0.4 - q[19];
     let t69 = 0.9800665778412416 * c_q8 - t22 * s_q8;
     let t70 = 0.9800665778412416 * s_q8 + t22 * c_q8;

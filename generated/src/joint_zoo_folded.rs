@@ -248,8 +248,7 @@ pub fn inverse_dynamics_with(
     qdd: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let s_q7 = libm::Libm::<Real>::sin(q[7]);
-    let c_q7 = libm::Libm::<Real>::cos(q[7]);
+    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
     let t2 = 9.966644423259238 * c_q7 - s_q7;
     let t3 = -0.019833838076209875 * t2;
     let t4 = 0.19767681165408388 * s_q7 + 0.019833838076209875 * c_q7;
@@ -263,8 +262,7 @@ pub fn inverse_dynamics_with(
     let t12 = 0.9800665778412416 * qd[3] + 0.19866933079506122 * qd[4] + qd[6];
     let t13 = 0.9800665778412416 * qdd[3] + 0.19866933079506122 * qdd[4] + qdd[6];
     let t14 = qdd[3] * t4 + qdd[4] * t7 + qdd[5] * t9 - qd[6] * t10;
-    let s_q8 = libm::Libm::<Real>::sin(q[8]);
-    let c_q8 = libm::Libm::<Real>::cos(q[8]);
+    let (s_q8, c_q8) = libm::Libm::<Real>::sincos(q[8]);
     let t17 = t12 * c_q8 - t11 * s_q8;
     let t18 = t12 * s_q8 + t11 * c_q8;
     let t19 = t10 + qd[7];
@@ -273,8 +271,7 @@ pub fn inverse_dynamics_with(
     let t22 = qd[7] * t17 + t13 * s_q8 + t14 * c_q8;
     let t23 = -0.8 * q[9] - 0.35;
     let t24 = t17 * qd[8];
-    let s_q10 = libm::Libm::<Real>::sin(q[10]);
-    let c_q10 = libm::Libm::<Real>::cos(q[10]);
+    let (s_q10, c_q10) = libm::Libm::<Real>::sincos(q[10]);
     let t27 = 1.0 - c_q10;
     let t28 = 1.0 - 0.64 * t27;
     let t29 = 1.0 - 0.36 * t27;
@@ -342,8 +339,7 @@ pub fn inverse_dynamics_with(
     let t82 = 0.9800665778412416 * qdd[4] + 0.19866933079506122 * qdd[5];
     let t83 = qd[4] * qd[5];
     let t84 = qd[4] * qd[4];
-    let s_q17 = libm::Libm::<Real>::sin(q[17]);
-    let c_q17 = libm::Libm::<Real>::cos(q[17]);
+    let (s_q17, c_q17) = libm::Libm::<Real>::sincos(q[17]);
     let t87 = qd[3] * c_q17 + t80 * s_q17;
     let t88 = t80 * c_q17 - qd[3] * s_q17;
     let t89 = t81 + qd[15];
@@ -351,8 +347,7 @@ pub fn inverse_dynamics_with(
     let t91 = qdd[15] - t90;
     let t92 = qd[15] * t88 + qdd[3] * c_q17 + t82 * s_q17;
     let t93 = t82 * c_q17 - qd[15] * t87 - qdd[3] * s_q17;
-    let s_q18 = libm::Libm::<Real>::sin(q[18]);
-    let c_q18 = libm::Libm::<Real>::cos(q[18]);
+    let (s_q18, c_q18) = libm::Libm::<Real>::sincos(q[18]);
     let t96 = qd[3] * c_q18 - qd[5] * s_q18;
     let t97 = qd[3] * s_q18 + qd[5] * c_q18;
     let t98 = qd[3] * qd[4];
@@ -589,8 +584,7 @@ pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let s_q7 = libm::Libm::<Real>::sin(q[7]);
-    let c_q7 = libm::Libm::<Real>::cos(q[7]);
+    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
     let t2 = 9.966644423259238 * c_q7 - s_q7;
     let t3 = -0.019833838076209875 * t2;
     let t4 = 0.19767681165408388 * s_q7 + 0.019833838076209875 * c_q7;
@@ -599,11 +593,9 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t7 = -0.975170327201816 * t6;
     let t8 = 0.9950041652780258 * t6;
     let t9 = 0.09983341664682815 * t2;
-    let s_q8 = libm::Libm::<Real>::sin(q[8]);
-    let c_q8 = libm::Libm::<Real>::cos(q[8]);
+    let (s_q8, c_q8) = libm::Libm::<Real>::sincos(q[8]);
     let t12 = -0.8 * q[9] - 0.35;
-    let s_q10 = libm::Libm::<Real>::sin(q[10]);
-    let c_q10 = libm::Libm::<Real>::cos(q[10]);
+    let (s_q10, c_q10) = libm::Libm::<Real>::sincos(q[10]);
     let t15 = 1.0 - c_q10;
     let t16 = 1.0 - 0.64 * t15;
     let t17 = 1.0 - 0.36 * t15;
@@ -641,10 +633,8 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t43 = 0.20896434210788312 * (t31 - t28) + 0.955336489125606 * t34;
     let t44 = 0.20896434210788312 * (t32 - t29) + 0.955336489125606 * t35;
     let t45 = q[15] - 0.1;
-    let s_q17 = libm::Libm::<Real>::sin(q[17]);
-    let c_q17 = libm::Libm::<Real>::cos(q[17]);
-    let s_q18 = libm::Libm::<Real>::sin(q[18]);
-    let c_q18 = libm::Libm::<Real>::cos(q[18]);
+    let (s_q17, c_q17) = libm::Libm::<Real>::sincos(q[17]);
+    let (s_q18, c_q18) = libm::Libm::<Real>::sincos(q[18]);
     let t50 = -0.4 - q[19];
     let t51 = s_q18 * s_q18;
     let t52 = 0.9800665778412416 * c_q8 - t4 * s_q8;
@@ -1565,8 +1555,7 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
-    let s_q7 = libm::Libm::<Real>::sin(q[7]);
-    let c_q7 = libm::Libm::<Real>::cos(q[7]);
+    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
     let t2 = 9.966644423259238 * c_q7 - s_q7;
     let t3 = -0.019833838076209875 * t2;
     let t4 = 0.19767681165408388 * s_q7 + 0.019833838076209875 * c_q7;
@@ -1579,15 +1568,13 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t11 = qd[3] * t4 + qd[4] * t7 + qd[5] * t9;
     let t12 = 0.9800665778412416 * qd[3] + 0.19866933079506122 * qd[4] + qd[6];
     let t13 = qd[6] * t11;
-    let s_q8 = libm::Libm::<Real>::sin(q[8]);
-    let c_q8 = libm::Libm::<Real>::cos(q[8]);
+    let (s_q8, c_q8) = libm::Libm::<Real>::sincos(q[8]);
     let t16 = t12 * c_q8 - t11 * s_q8;
     let t17 = t12 * s_q8 + t11 * c_q8;
     let t18 = t10 + qd[7];
     let t19 = -0.8 * q[9] - 0.35;
     let t20 = t16 * qd[8];
-    let s_q10 = libm::Libm::<Real>::sin(q[10]);
-    let c_q10 = libm::Libm::<Real>::cos(q[10]);
+    let (s_q10, c_q10) = libm::Libm::<Real>::sincos(q[10]);
     let t23 = 1.0 - c_q10;
     let t24 = 1.0 - 0.64 * t23;
     let t25 = 1.0 - 0.36 * t23;
@@ -1646,15 +1633,13 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t72 = qd[3] * qd[4];
     let t73 = qd[4] * qd[4];
     let t74 = t69 * q[16];
-    let s_q17 = libm::Libm::<Real>::sin(q[17]);
-    let c_q17 = libm::Libm::<Real>::cos(q[17]);
+    let (s_q17, c_q17) = libm::Libm::<Real>::sincos(q[17]);
     let t77 = qd[3] * c_q17 + t69 * s_q17;
     let t78 = t69 * c_q17 - qd[3] * s_q17;
     let t79 = t70 + qd[15];
     let t80 = qd[15] * t78;
     let t81 = qd[15] * t77;
-    let s_q18 = libm::Libm::<Real>::sin(q[18]);
-    let c_q18 = libm::Libm::<Real>::cos(q[18]);
+    let (s_q18, c_q18) = libm::Libm::<Real>::sincos(q[18]);
     let t84 = qd[3] * c_q18 - qd[5] * s_q18;
     let t85 = qd[3] * s_q18 + qd[5] * c_q18;
     let t86 = qd[3] * qd[5];
@@ -1888,8 +1873,7 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let t0 = 2.0 * (q[3] * q[5] - q[4] * q[6]);
     let t1 = 2.0 * (q[4] * q[5] + q[3] * q[6]);
     let t2 = 1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4]);
-    let s_q7 = libm::Libm::<Real>::sin(q[7]);
-    let c_q7 = libm::Libm::<Real>::cos(q[7]);
+    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
     let t5 = 9.966644423259238 * c_q7 - s_q7;
     let t6 = -0.019833838076209875 * t5;
     let t7 = 0.19767681165408388 * s_q7 + 0.019833838076209875 * c_q7;
@@ -1898,11 +1882,9 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let t10 = -0.975170327201816 * t9;
     let t11 = 0.9950041652780258 * t9;
     let t12 = 0.09983341664682815 * t5;
-    let s_q8 = libm::Libm::<Real>::sin(q[8]);
-    let c_q8 = libm::Libm::<Real>::cos(q[8]);
+    let (s_q8, c_q8) = libm::Libm::<Real>::sincos(q[8]);
     let t15 = -0.8 * q[9] - 0.35;
-    let s_q10 = libm::Libm::<Real>::sin(q[10]);
-    let c_q10 = libm::Libm::<Real>::cos(q[10]);
+    let (s_q10, c_q10) = libm::Libm::<Real>::sincos(q[10]);
     let t18 = 1.0 - c_q10;
     let t19 = 1.0 - 0.64 * t18;
     let t20 = 1.0 - 0.36 * t18;
@@ -1940,10 +1922,8 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let t46 = 0.20896434210788312 * (t34 - t31) + 0.955336489125606 * t37;
     let t47 = 0.20896434210788312 * (t35 - t32) + 0.955336489125606 * t38;
     let t48 = q[15] - 0.1;
-    let s_q17 = libm::Libm::<Real>::sin(q[17]);
-    let c_q17 = libm::Libm::<Real>::cos(q[17]);
-    let s_q18 = libm::Libm::<Real>::sin(q[18]);
-    let c_q18 = libm::Libm::<Real>::cos(q[18]);
+    let (s_q17, c_q17) = libm::Libm::<Real>::sincos(q[17]);
+    let (s_q18, c_q18) = libm::Libm::<Real>::sincos(q[18]);
     let t53 = -0.4 - q[19];
     let t54 = 9.81 * (t0 * c_q18 - t2 * s_q18);
     let t55 = c_q18 * t54;
@@ -2051,8 +2031,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t0 = 2.0 * (q[3] * q[5] - q[4] * q[6]);
     let t1 = 2.0 * (q[4] * q[5] + q[3] * q[6]);
     let t2 = 1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4]);
-    let s_q7 = libm::Libm::<Real>::sin(q[7]);
-    let c_q7 = libm::Libm::<Real>::cos(q[7]);
+    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
     let t5 = 9.966644423259238 * c_q7 - s_q7;
     let t6 = -0.019833838076209875 * t5;
     let t7 = 0.19767681165408388 * s_q7 + 0.019833838076209875 * c_q7;
@@ -2065,15 +2044,13 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t14 = qd[3] * t7 + qd[4] * t10 + qd[5] * t12;
     let t15 = 0.9800665778412416 * qd[3] + 0.19866933079506122 * qd[4] + qd[6];
     let t16 = qd[6] * t14;
-    let s_q8 = libm::Libm::<Real>::sin(q[8]);
-    let c_q8 = libm::Libm::<Real>::cos(q[8]);
+    let (s_q8, c_q8) = libm::Libm::<Real>::sincos(q[8]);
     let t19 = t15 * c_q8 - t14 * s_q8;
     let t20 = t15 * s_q8 + t14 * c_q8;
     let t21 = t13 + qd[7];
     let t22 = -0.8 * q[9] - 0.35;
     let t23 = t19 * qd[8];
-    let s_q10 = libm::Libm::<Real>::sin(q[10]);
-    let c_q10 = libm::Libm::<Real>::cos(q[10]);
+    let (s_q10, c_q10) = libm::Libm::<Real>::sincos(q[10]);
     let t26 = 1.0 - c_q10;
     let t27 = 1.0 - 0.64 * t26;
     let t28 = 1.0 - 0.36 * t26;
@@ -2132,15 +2109,13 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t75 = qd[3] * qd[4];
     let t76 = qd[4] * qd[4];
     let t77 = t72 * q[16];
-    let s_q17 = libm::Libm::<Real>::sin(q[17]);
-    let c_q17 = libm::Libm::<Real>::cos(q[17]);
+    let (s_q17, c_q17) = libm::Libm::<Real>::sincos(q[17]);
     let t80 = qd[3] * c_q17 + t72 * s_q17;
     let t81 = t72 * c_q17 - qd[3] * s_q17;
     let t82 = t73 + qd[15];
     let t83 = qd[15] * t81;
     let t84 = qd[15] * t80;
-    let s_q18 = libm::Libm::<Real>::sin(q[18]);
-    let c_q18 = libm::Libm::<Real>::cos(q[18]);
+    let (s_q18, c_q18) = libm::Libm::<Real>::sincos(q[18]);
     let t87 = qd[3] * c_q18 - qd[5] * s_q18;
     let t88 = qd[3] * s_q18 + qd[5] * c_q18;
     let t89 = qd[3] * qd[5];
@@ -3364,8 +3339,7 @@ pub fn forward_dynamics_with(
     tau: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let s_q7 = libm::Libm::<Real>::sin(q[7]);
-    let c_q7 = libm::Libm::<Real>::cos(q[7]);
+    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
     let t2 = 9.966644423259238 * c_q7 - s_q7;
     let t3 = -0.019833838076209875 * t2;
     let t4 = 0.19767681165408388 * s_q7 + 0.019833838076209875 * c_q7;
@@ -3384,8 +3358,7 @@ pub fn forward_dynamics_with(
     let t17 = qd[3] * t13 - qd[4] * t12;
     let t18 = 0.9800665778412416 * qd[3] + 0.19866933079506122 * qd[4] + qd[6];
     let t19 = qd[6] * t10;
-    let s_q8 = libm::Libm::<Real>::sin(q[8]);
-    let c_q8 = libm::Libm::<Real>::cos(q[8]);
+    let (s_q8, c_q8) = libm::Libm::<Real>::sincos(q[8]);
     let t22 = t18 * c_q8 - t11 * s_q8;
     let t23 = t18 * s_q8 + t11 * c_q8;
     let t24 = t10 + qd[7];
@@ -3396,8 +3369,7 @@ pub fn forward_dynamics_with(
     let t29 = t22 * q[9];
     let t30 = t22 * t23;
     let t31 = t22 * qd[8];
-    let s_q10 = libm::Libm::<Real>::sin(q[10]);
-    let c_q10 = libm::Libm::<Real>::cos(q[10]);
+    let (s_q10, c_q10) = libm::Libm::<Real>::sincos(q[10]);
     let t34 = 1.0 - c_q10;
     let t35 = 1.0 - 0.64 * t34;
     let t36 = 1.0 - 0.36 * t34;
@@ -3460,15 +3432,13 @@ pub fn forward_dynamics_with(
     let t87 = qd[3] * t84 + 0.05 * qd[4] * qd[4];
     let t88 = qd[3] * q[16];
     let t89 = t83 * q[16];
-    let s_q17 = libm::Libm::<Real>::sin(q[17]);
-    let c_q17 = libm::Libm::<Real>::cos(q[17]);
+    let (s_q17, c_q17) = libm::Libm::<Real>::sincos(q[17]);
     let t92 = qd[3] * c_q17 + t82 * s_q17;
     let t93 = t82 * c_q17 - qd[3] * s_q17;
     let t94 = t83 + qd[15];
     let t95 = qd[15] * t93;
     let t96 = qd[15] * t92;
-    let s_q18 = libm::Libm::<Real>::sin(q[18]);
-    let c_q18 = libm::Libm::<Real>::cos(q[18]);
+    let (s_q18, c_q18) = libm::Libm::<Real>::sincos(q[18]);
     let t99 = qd[3] * c_q18 - qd[5] * s_q18;
     let t100 = qd[3] * s_q18 + qd[5] * c_q18;
     let t101 = 0.1 * (qd[5] - qd[4]);
@@ -4188,8 +4158,7 @@ pub fn coriolis_matrix_with(
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let s_q7 = libm::Libm::<Real>::sin(q[7]);
-    let c_q7 = libm::Libm::<Real>::cos(q[7]);
+    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
     let t2 = 0.19767681165408388 * c_q7 - 0.019833838076209875 * s_q7;
     let t3 = -t2;
     let t4 = 0.19767681165408388 * s_q7 + 0.019833838076209875 * c_q7;
@@ -4200,14 +4169,12 @@ pub fn coriolis_matrix_with(
     let t9 = 5.033489547672344 * t2;
     let t10 = qd[3] * t4 + qd[4] * t7 + qd[5] * t9;
     let t11 = 0.9800665778412416 * qd[3] + 0.19866933079506122 * qd[4] + qd[6];
-    let s_q8 = libm::Libm::<Real>::sin(q[8]);
-    let c_q8 = libm::Libm::<Real>::cos(q[8]);
+    let (s_q8, c_q8) = libm::Libm::<Real>::sincos(q[8]);
     let t14 = t11 * c_q8 - t10 * s_q8;
     let t15 = t11 * s_q8 + t10 * c_q8;
     let t16 = qd[3] * t3 + qd[4] * t5 + qd[5] * t8 + qd[7];
     let t17 = -0.8 * q[9] - 0.35;
-    let s_q10 = libm::Libm::<Real>::sin(q[10]);
-    let c_q10 = libm::Libm::<Real>::cos(q[10]);
+    let (s_q10, c_q10) = libm::Libm::<Real>::sincos(q[10]);
     let t20 = 1.0 - c_q10;
     let t21 = 1.0 - 0.64 * t20;
     let t22 = 1.0 - 0.36 * t20;
@@ -4256,13 +4223,11 @@ pub fn coriolis_matrix_with(
     let t57 = q[15] - 0.1;
     let t58 = 0.9800665778412416 * qd[4] + 0.19866933079506122 * qd[5];
     let t59 = 0.9800665778412416 * qd[5] - 0.19866933079506122 * qd[4];
-    let s_q17 = libm::Libm::<Real>::sin(q[17]);
-    let c_q17 = libm::Libm::<Real>::cos(q[17]);
+    let (s_q17, c_q17) = libm::Libm::<Real>::sincos(q[17]);
     let t62 = qd[3] * c_q17 + t58 * s_q17;
     let t63 = t58 * c_q17 - qd[3] * s_q17;
     let t64 = t59 + qd[15];
-    let s_q18 = libm::Libm::<Real>::sin(q[18]);
-    let c_q18 = libm::Libm::<Real>::cos(q[18]);
+    let (s_q18, c_q18) = libm::Libm::<Real>::sincos(q[18]);
     let t67 = qd[3] * c_q18 - qd[5] * s_q18;
     let t68 = qd[3] * s_q18 + qd[5] * c_q18;
     let t69 = qd[4] + qd[16];
@@ -6136,8 +6101,7 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let t0 = 2.0 * (q[3] * q[5] - q[4] * q[6]);
     let t1 = 2.0 * (q[4] * q[5] + q[3] * q[6]);
     let t2 = 1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4]);
-    let s_q7 = libm::Libm::<Real>::sin(q[7]);
-    let c_q7 = libm::Libm::<Real>::cos(q[7]);
+    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
     let t5 = 9.966644423259238 * c_q7 - s_q7;
     let t6 = -0.019833838076209875 * t5;
     let t7 = 0.19767681165408388 * s_q7 + 0.019833838076209875 * c_q7;
@@ -6148,14 +6112,12 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let t12 = 0.09983341664682815 * t5;
     let t13 = qd[3] * t7 + qd[4] * t10 + qd[5] * t12;
     let t14 = 0.9800665778412416 * qd[3] + 0.19866933079506122 * qd[4] + qd[6];
-    let s_q8 = libm::Libm::<Real>::sin(q[8]);
-    let c_q8 = libm::Libm::<Real>::cos(q[8]);
+    let (s_q8, c_q8) = libm::Libm::<Real>::sincos(q[8]);
     let t17 = t14 * c_q8 - t13 * s_q8;
     let t18 = t14 * s_q8 + t13 * c_q8;
     let t19 = qd[3] * t6 + qd[4] * t8 + qd[5] * t11 + qd[7];
     let t20 = -0.8 * q[9] - 0.35;
-    let s_q10 = libm::Libm::<Real>::sin(q[10]);
-    let c_q10 = libm::Libm::<Real>::cos(q[10]);
+    let (s_q10, c_q10) = libm::Libm::<Real>::sincos(q[10]);
     let t23 = 1.0 - c_q10;
     let t24 = 1.0 - 0.64 * t23;
     let t25 = 1.0 - 0.36 * t23;
@@ -6204,13 +6166,11 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let t60 = q[15] - 0.1;
     let t61 = 0.9800665778412416 * qd[4] + 0.19866933079506122 * qd[5];
     let t62 = 0.9800665778412416 * qd[5] - 0.19866933079506122 * qd[4];
-    let s_q17 = libm::Libm::<Real>::sin(q[17]);
-    let c_q17 = libm::Libm::<Real>::cos(q[17]);
+    let (s_q17, c_q17) = libm::Libm::<Real>::sincos(q[17]);
     let t65 = qd[3] * c_q17 + t61 * s_q17;
     let t66 = t61 * c_q17 - qd[3] * s_q17;
     let t67 = t62 + qd[15];
-    let s_q18 = libm::Libm::<Real>::sin(q[18]);
-    let c_q18 = libm::Libm::<Real>::cos(q[18]);
+    let (s_q18, c_q18) = libm::Libm::<Real>::sincos(q[18]);
     let t70 = qd[3] * c_q18 - qd[5] * s_q18;
     let t71 = qd[3] * s_q18 + qd[5] * c_q18;
     let t72 = qd[4] + qd[16];
@@ -6351,8 +6311,7 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let t15 = 2.0 * (t4 - t7);
     let t16 = 2.0 * (t5 + t6);
     let t17 = 1.0 - 2.0 * (t0 + t1);
-    let s_q7 = libm::Libm::<Real>::sin(q[7]);
-    let c_q7 = libm::Libm::<Real>::cos(q[7]);
+    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
     let t20 = 9.966644423259238 * c_q7 - s_q7;
     let t21 = -0.019833838076209875 * t20;
     let t22 = 0.19767681165408388 * s_q7 + 0.019833838076209875 * c_q7;
@@ -6361,11 +6320,9 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let t25 = -0.975170327201816 * t24;
     let t26 = 0.9950041652780258 * t24;
     let t27 = 0.09983341664682815 * t20;
-    let s_q8 = libm::Libm::<Real>::sin(q[8]);
-    let c_q8 = libm::Libm::<Real>::cos(q[8]);
+    let (s_q8, c_q8) = libm::Libm::<Real>::sincos(q[8]);
     let t30 = -0.8 * q[9] - 0.35;
-    let s_q10 = libm::Libm::<Real>::sin(q[10]);
-    let c_q10 = libm::Libm::<Real>::cos(q[10]);
+    let (s_q10, c_q10) = libm::Libm::<Real>::sincos(q[10]);
     let t33 = 1.0 - c_q10;
     let t34 = 1.0 - 0.64 * t33;
     let t35 = 1.0 - 0.36 * t33;
@@ -6403,10 +6360,8 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let t61 = 0.20896434210788312 * (t49 - t46) + 0.955336489125606 * t52;
     let t62 = 0.20896434210788312 * (t50 - t47) + 0.955336489125606 * t53;
     let t63 = q[15] - 0.1;
-    let s_q17 = libm::Libm::<Real>::sin(q[17]);
-    let c_q17 = libm::Libm::<Real>::cos(q[17]);
-    let s_q18 = libm::Libm::<Real>::sin(q[18]);
-    let c_q18 = libm::Libm::<Real>::cos(q[18]);
+    let (s_q17, c_q17) = libm::Libm::<Real>::sincos(q[17]);
+    let (s_q18, c_q18) = libm::Libm::<Real>::sincos(q[18]);
     let t68 = -0.4 - q[19];
     let t69 = 0.9800665778412416 * t9 + 0.19866933079506122 * t10;
     let t70 = t9 * t21 + t10 * t23 + t11 * t26;
@@ -6623,8 +6578,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let t15 = 2.0 * (t4 - t7);
     let t16 = 2.0 * (t5 + t6);
     let t17 = 1.0 - 2.0 * (t0 + t1);
-    let s_q7 = libm::Libm::<Real>::sin(q[7]);
-    let c_q7 = libm::Libm::<Real>::cos(q[7]);
+    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
     let t20 = 9.966644423259238 * c_q7 - s_q7;
     let t21 = -0.019833838076209875 * t20;
     let t22 = 0.19767681165408388 * s_q7 + 0.019833838076209875 * c_q7;
@@ -6633,11 +6587,9 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let t25 = -0.975170327201816 * t24;
     let t26 = 0.9950041652780258 * t24;
     let t27 = 0.09983341664682815 * t20;
-    let s_q8 = libm::Libm::<Real>::sin(q[8]);
-    let c_q8 = libm::Libm::<Real>::cos(q[8]);
+    let (s_q8, c_q8) = libm::Libm::<Real>::sincos(q[8]);
     let t30 = -0.8 * q[9] - 0.35;
-    let s_q10 = libm::Libm::<Real>::sin(q[10]);
-    let c_q10 = libm::Libm::<Real>::cos(q[10]);
+    let (s_q10, c_q10) = libm::Libm::<Real>::sincos(q[10]);
     let t33 = 1.0 - c_q10;
     let t34 = 1.0 - 0.64 * t33;
     let t35 = 1.0 - 0.36 * t33;
@@ -6675,10 +6627,8 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let t61 = 0.20896434210788312 * (t49 - t46) + 0.955336489125606 * t52;
     let t62 = 0.20896434210788312 * (t50 - t47) + 0.955336489125606 * t53;
     let t63 = q[15] - 0.1;
-    let s_q17 = libm::Libm::<Real>::sin(q[17]);
-    let c_q17 = libm::Libm::<Real>::cos(q[17]);
-    let s_q18 = libm::Libm::<Real>::sin(q[18]);
-    let c_q18 = libm::Libm::<Real>::cos(q[18]);
+    let (s_q17, c_q17) = libm::Libm::<Real>::sincos(q[17]);
+    let (s_q18, c_q18) = libm::Libm::<Real>::sincos(q[18]);
     let t68 = -0.4 - q[19];
     let t69 = 0.9800665778412416 * c_q8 - t22 * s_q8;
     let t70 = 0.9800665778412416 * s_q8 + t22 * c_q8;

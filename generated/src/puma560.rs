@@ -365,8 +365,7 @@ pub fn inverse_dynamics_with(
     qdd: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
     let t2 = qdd[0] * s_q1;
     let t3 = qdd[0] * c_q1;
     let t4 = qd[0] * c_q1;
@@ -374,30 +373,26 @@ pub fn inverse_dynamics_with(
     let t6 = qd[1] * t5;
     let t7 = t2 + qd[1] * t4;
     let t8 = t3 - t6;
-    let s_q2 = libm::Libm::<Real>::sin(q[2]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
     let t11 = t5 * c_q2 + t4 * s_q2;
     let t12 = t4 * c_q2 - t5 * s_q2;
     let t13 = qd[1] + qd[2];
     let t14 = qdd[1] + qdd[2];
     let t15 = qd[2] * t12 + t7 * c_q2 + t8 * s_q2;
     let t16 = t8 * c_q2 - t7 * s_q2 - qd[2] * t11;
-    let s_q3 = libm::Libm::<Real>::sin(q[3]);
-    let c_q3 = libm::Libm::<Real>::cos(q[3]);
+    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
     let t19 = t11 * c_q3 - t13 * s_q3;
     let t20 = t11 * s_q3 + t13 * c_q3;
     let t21 = t12 + qd[3];
     let t22 = t16 + qdd[3];
     let t23 = t15 * c_q3 - qd[3] * t20 - t14 * s_q3;
-    let s_q4 = libm::Libm::<Real>::sin(q[4]);
-    let c_q4 = libm::Libm::<Real>::cos(q[4]);
+    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
     let t26 = t19 * c_q4 + t21 * s_q4;
     let t27 = t21 * c_q4 - t19 * s_q4;
     let t28 = qd[4] + t20;
     let t29 = t15 * s_q3 + t14 * c_q3 + qd[3] * t19 + qdd[4];
     let t30 = qd[4] * t27 + t23 * c_q4 + t22 * s_q4;
-    let s_q5 = libm::Libm::<Real>::sin(q[5]);
-    let c_q5 = libm::Libm::<Real>::cos(q[5]);
+    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
     let t33 = t26 * c_q5 - t28 * s_q5;
     let t34 = t26 * s_q5 + t28 * c_q5;
     let t35 = t27 + qd[5];
@@ -498,14 +493,10 @@ pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let s_q2 = libm::Libm::<Real>::sin(q[2]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let s_q3 = libm::Libm::<Real>::sin(q[3]);
-    let c_q3 = libm::Libm::<Real>::cos(q[3]);
-    let s_q4 = libm::Libm::<Real>::sin(q[4]);
-    let c_q4 = libm::Libm::<Real>::cos(q[4]);
+    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
+    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
+    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
+    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
     let t8 = s_q1 * c_q2;
     let t9 = c_q1 * s_q2;
     let t10 = t8 + t9;
@@ -614,27 +605,22 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let s_q2 = libm::Libm::<Real>::sin(q[2]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
+    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
     let t4 = qd[0] * s_q1;
     let t5 = qd[0] * c_q1;
     let t6 = c_q2 * t4 + s_q2 * t5;
     let t7 = c_q2 * t5 - s_q2 * t4;
     let t8 = qd[1] + qd[2];
-    let s_q3 = libm::Libm::<Real>::sin(q[3]);
-    let c_q3 = libm::Libm::<Real>::cos(q[3]);
+    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
     let t11 = t6 * c_q3 - t8 * s_q3;
     let t12 = t6 * s_q3 + t8 * c_q3;
     let t13 = t7 + qd[3];
-    let s_q4 = libm::Libm::<Real>::sin(q[4]);
-    let c_q4 = libm::Libm::<Real>::cos(q[4]);
+    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
     let t16 = t11 * c_q4 + t13 * s_q4;
     let t17 = t13 * c_q4 - t11 * s_q4;
     let t18 = qd[4] + t12;
-    let s_q5 = libm::Libm::<Real>::sin(q[5]);
-    let c_q5 = libm::Libm::<Real>::cos(q[5]);
+    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
     let t21 = t16 * c_q5 - t18 * s_q5;
     let t22 = t16 * s_q5 + t18 * c_q5;
     let t23 = t17 + qd[5];
@@ -736,14 +722,10 @@ pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
 pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let p = &d.params;
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let s_q2 = libm::Libm::<Real>::sin(q[2]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let s_q3 = libm::Libm::<Real>::sin(q[3]);
-    let c_q3 = libm::Libm::<Real>::cos(q[3]);
-    let s_q4 = libm::Libm::<Real>::sin(q[4]);
-    let c_q4 = libm::Libm::<Real>::cos(q[4]);
+    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
+    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
+    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
+    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
     let t8 = p.g * s_q1;
     let t9 = p.g * c_q1;
     let t10 = c_q2 * t9 - s_q2 * t8;
@@ -789,20 +771,15 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     let p = &d.params;
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let s_q2 = libm::Libm::<Real>::sin(q[2]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
+    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
     let t4 = qd[0] * c_q1;
     let t5 = qd[0] * s_q1;
     let t6 = p.a2 * t5;
     let t7 = qd[1] + qd[2];
-    let s_q3 = libm::Libm::<Real>::sin(q[3]);
-    let c_q3 = libm::Libm::<Real>::cos(q[3]);
-    let s_q4 = libm::Libm::<Real>::sin(q[4]);
-    let c_q4 = libm::Libm::<Real>::cos(q[4]);
-    let s_q5 = libm::Libm::<Real>::sin(q[5]);
-    let c_q5 = libm::Libm::<Real>::cos(q[5]);
+    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
+    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
+    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
     let t14 = p.m2 * c_q1;
     let t15 = p.a2 * s_q2 - p.d4;
     let t16 = c_q3 * c_q4;
@@ -826,8 +803,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t34 = c_q2 * t22 - s_q2 * t32;
     let t35 = s_q2 * t22 + c_q2 * t32;
     let t36 = q[1] + q[2];
-    let t37 = libm::Libm::<Real>::sin(t36);
-    let t38 = libm::Libm::<Real>::cos(t36);
+    let (t37, t38) = libm::Libm::<Real>::sincos(t36);
     let t39 = qd[0] * t38;
     let t40 = qd[0] * t37;
     let t41 = c_q3 * t40 - t7 * s_q3;
@@ -1039,16 +1015,14 @@ pub fn forward_dynamics_with(
     tau: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
     let t2 = p.g * s_q1;
     let t3 = p.g * c_q1;
     let t4 = qd[0] * c_q1;
     let t5 = qd[1] * t4;
     let t6 = qd[0] * s_q1;
     let t7 = qd[1] * t6;
-    let s_q2 = libm::Libm::<Real>::sin(q[2]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
     let t10 = t6 * c_q2 + t4 * s_q2;
     let t11 = t4 * c_q2 - t6 * s_q2;
     let t12 = p.a2 * qd[1] - p.d3 * t6;
@@ -1059,8 +1033,7 @@ pub fn forward_dynamics_with(
     let t17 = qd[1] + qd[2];
     let t18 = qd[2] * t11;
     let t19 = qd[2] * t10;
-    let s_q3 = libm::Libm::<Real>::sin(q[3]);
-    let c_q3 = libm::Libm::<Real>::cos(q[3]);
+    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
     let t22 = t10 * c_q3 - t17 * s_q3;
     let t23 = -(t10 * s_q3) - t17 * c_q3;
     let t24 = p.d4 * t10 - p.a3 * t11;
@@ -1071,13 +1044,11 @@ pub fn forward_dynamics_with(
     let t29 = t10 * t25 + t11 * t27;
     let t30 = t11 + qd[3];
     let t31 = qd[3] * t23;
-    let s_q4 = libm::Libm::<Real>::sin(q[4]);
-    let c_q4 = libm::Libm::<Real>::cos(q[4]);
+    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
     let t34 = t22 * c_q4 + t30 * s_q4;
     let t35 = t30 * c_q4 - t22 * s_q4;
     let t36 = qd[4] - t23;
-    let s_q5 = libm::Libm::<Real>::sin(q[5]);
-    let c_q5 = libm::Libm::<Real>::cos(q[5]);
+    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
     let t39 = t34 * c_q5 - t36 * s_q5;
     let t40 = t34 * s_q5 + t36 * c_q5;
     let t41 = t35 + qd[5];
@@ -1294,19 +1265,14 @@ pub fn coriolis_matrix_with(
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let s_q2 = libm::Libm::<Real>::sin(q[2]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
+    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
     let t4 = qd[1] + qd[2];
-    let s_q3 = libm::Libm::<Real>::sin(q[3]);
-    let c_q3 = libm::Libm::<Real>::cos(q[3]);
+    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
     let t7 = p.d4 * t4;
     let t8 = p.a3 * t4;
-    let s_q4 = libm::Libm::<Real>::sin(q[4]);
-    let c_q4 = libm::Libm::<Real>::cos(q[4]);
-    let s_q5 = libm::Libm::<Real>::sin(q[5]);
-    let c_q5 = libm::Libm::<Real>::cos(q[5]);
+    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
+    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
     let t13 = p.m2 * c_q1;
     let t14 = s_q3 * c_q4;
     let t15 = c_q5 * t14 + c_q3 * s_q5;
@@ -1323,9 +1289,8 @@ pub fn coriolis_matrix_with(
     let t26 = s_q3 * s_q4;
     let t27 = -2.0 * (t8 + c_q2 * t24);
     let t28 = q[1] + q[2];
-    let t29 = libm::Libm::<Real>::sin(t28);
+    let (t29, t31) = libm::Libm::<Real>::sincos(t28);
     let t30 = qd[0] * t29;
-    let t31 = libm::Libm::<Real>::cos(t28);
     let t32 = qd[0] * t31;
     let t33 = c_q3 * t30 - t4 * s_q3;
     let t34 = t4 * c_q3 + s_q3 * t30;
@@ -1594,12 +1559,10 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
 pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     let p = &d.params;
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
     let t2 = qd[0] * s_q1;
     let t3 = qd[0] * c_q1;
-    let s_q2 = libm::Libm::<Real>::sin(q[2]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
     let t6 = t3 * s_q2;
     let t7 = t2 * c_q2 + t6;
     let t8 = t3 * c_q2;
@@ -1607,18 +1570,15 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let t10 = p.a2 * qd[1] - p.d3 * t2;
     let t11 = p.a2 * t3;
     let t12 = qd[1] + qd[2];
-    let s_q3 = libm::Libm::<Real>::sin(q[3]);
-    let c_q3 = libm::Libm::<Real>::cos(q[3]);
+    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
     let t15 = t7 * c_q3 - t12 * s_q3;
     let t16 = t7 * s_q3 + t12 * c_q3;
     let t17 = t9 + qd[3];
-    let s_q4 = libm::Libm::<Real>::sin(q[4]);
-    let c_q4 = libm::Libm::<Real>::cos(q[4]);
+    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
     let t20 = t15 * c_q4 + t17 * s_q4;
     let t21 = t17 * c_q4 - t15 * s_q4;
     let t22 = qd[4] + t16;
-    let s_q5 = libm::Libm::<Real>::sin(q[5]);
-    let c_q5 = libm::Libm::<Real>::cos(q[5]);
+    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
     let t25 = t20 * c_q5 - t22 * s_q5;
     let t26 = t20 * s_q5 + t22 * c_q5;
     let t27 = t21 + qd[5];
@@ -1684,25 +1644,19 @@ pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let p = &d.params;
-    let s_q0 = libm::Libm::<Real>::sin(q[0]);
-    let c_q0 = libm::Libm::<Real>::cos(q[0]);
+    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
     let t2 = -c_q0;
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let s_q3 = libm::Libm::<Real>::sin(q[3]);
-    let c_q3 = libm::Libm::<Real>::cos(q[3]);
-    let s_q4 = libm::Libm::<Real>::sin(q[4]);
-    let c_q4 = libm::Libm::<Real>::cos(q[4]);
-    let s_q5 = libm::Libm::<Real>::sin(q[5]);
-    let c_q5 = libm::Libm::<Real>::cos(q[5]);
+    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
+    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
+    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
+    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
     let t11 = c_q0 * c_q1;
     let t12 = s_q0 * c_q1;
     let t13 = p.a2 * t11 + p.d3 * s_q0;
     let t14 = p.a2 * t12 - p.d3 * c_q0;
     let t15 = p.a2 * s_q1;
     let t16 = q[1] + q[2];
-    let t17 = libm::Libm::<Real>::sin(t16);
-    let t18 = libm::Libm::<Real>::cos(t16);
+    let (t17, t18) = libm::Libm::<Real>::sincos(t16);
     let t19 = c_q3 * t17;
     let t20 = c_q4 * t19 + s_q4 * t18;
     let t21 = c_q4 * t18 - s_q4 * t19;
@@ -1812,19 +1766,13 @@ pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     let p = &d.params;
-    let s_q0 = libm::Libm::<Real>::sin(q[0]);
-    let c_q0 = libm::Libm::<Real>::cos(q[0]);
+    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
     let t2 = -c_q0;
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let s_q2 = libm::Libm::<Real>::sin(q[2]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let s_q3 = libm::Libm::<Real>::sin(q[3]);
-    let c_q3 = libm::Libm::<Real>::cos(q[3]);
-    let s_q4 = libm::Libm::<Real>::sin(q[4]);
-    let c_q4 = libm::Libm::<Real>::cos(q[4]);
-    let s_q5 = libm::Libm::<Real>::sin(q[5]);
-    let c_q5 = libm::Libm::<Real>::cos(q[5]);
+    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
+    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
+    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
+    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
+    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
     let t13 = s_q1 * c_q2;
     let t14 = c_q1 * s_q2;
     let t15 = t13 + t14;

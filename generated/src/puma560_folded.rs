@@ -167,8 +167,7 @@ pub fn inverse_dynamics_with(
     qdd: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
     let t2 = qd[0] * s_q1;
     let t3 = qd[0] * c_q1;
     let t4 = qdd[0] * s_q1;
@@ -176,8 +175,7 @@ pub fn inverse_dynamics_with(
     let t6 = qd[1] * t2;
     let t7 = t4 + qd[1] * t3;
     let t8 = t5 - t6;
-    let s_q2 = libm::Libm::<Real>::sin(q[2]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
     let t11 = t2 * c_q2 + t3 * s_q2;
     let t12 = t3 * c_q2 - t2 * s_q2;
     let t13 = t3 * t3;
@@ -185,23 +183,20 @@ pub fn inverse_dynamics_with(
     let t15 = qdd[1] + qdd[2];
     let t16 = qd[2] * t12 + t7 * c_q2 + t8 * s_q2;
     let t17 = t8 * c_q2 - t7 * s_q2 - qd[2] * t11;
-    let s_q3 = libm::Libm::<Real>::sin(q[3]);
-    let c_q3 = libm::Libm::<Real>::cos(q[3]);
+    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
     let t20 = t11 * c_q3 - t14 * s_q3;
     let t21 = t11 * s_q3 + t14 * c_q3;
     let t22 = t14 * t14;
     let t23 = t12 + qd[3];
     let t24 = t17 + qdd[3];
     let t25 = t16 * c_q3 - qd[3] * t21 - t15 * s_q3;
-    let s_q4 = libm::Libm::<Real>::sin(q[4]);
-    let c_q4 = libm::Libm::<Real>::cos(q[4]);
+    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
     let t28 = t20 * c_q4 + t23 * s_q4;
     let t29 = t23 * c_q4 - t20 * s_q4;
     let t30 = qd[4] + t21;
     let t31 = t16 * s_q3 + t15 * c_q3 + qd[3] * t20 + qdd[4];
     let t32 = qd[4] * t29 + t25 * c_q4 + t24 * s_q4;
-    let s_q5 = libm::Libm::<Real>::sin(q[5]);
-    let c_q5 = libm::Libm::<Real>::cos(q[5]);
+    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
     let t35 = t28 * c_q5 - t30 * s_q5;
     let t36 = t28 * s_q5 + t30 * c_q5;
     let t37 = t29 + qd[5];
@@ -296,14 +291,10 @@ pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let s_q2 = libm::Libm::<Real>::sin(q[2]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let s_q3 = libm::Libm::<Real>::sin(q[3]);
-    let c_q3 = libm::Libm::<Real>::cos(q[3]);
-    let s_q4 = libm::Libm::<Real>::sin(q[4]);
-    let c_q4 = libm::Libm::<Real>::cos(q[4]);
+    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
+    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
+    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
+    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
     let t8 = c_q1 * c_q2 - s_q1 * s_q2;
     let t9 = 0.15005 * t8;
     let t10 = s_q1 * c_q2 + c_q1 * s_q2;
@@ -417,31 +408,26 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
     let t2 = qd[0] * s_q1;
     let t3 = qd[0] * c_q1;
     let t4 = qd[1] * t3;
     let t5 = qd[1] * t2;
-    let s_q2 = libm::Libm::<Real>::sin(q[2]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
     let t8 = t2 * c_q2 + t3 * s_q2;
     let t9 = t3 * c_q2 - t2 * s_q2;
     let t10 = t3 * t3;
     let t11 = qd[1] + qd[2];
-    let s_q3 = libm::Libm::<Real>::sin(q[3]);
-    let c_q3 = libm::Libm::<Real>::cos(q[3]);
+    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
     let t14 = t8 * c_q3 - t11 * s_q3;
     let t15 = t8 * s_q3 + t11 * c_q3;
     let t16 = t11 * t11;
     let t17 = t9 + qd[3];
-    let s_q4 = libm::Libm::<Real>::sin(q[4]);
-    let c_q4 = libm::Libm::<Real>::cos(q[4]);
+    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
     let t20 = t14 * c_q4 + t17 * s_q4;
     let t21 = t17 * c_q4 - t14 * s_q4;
     let t22 = qd[4] + t15;
-    let s_q5 = libm::Libm::<Real>::sin(q[5]);
-    let c_q5 = libm::Libm::<Real>::cos(q[5]);
+    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
     let t25 = t20 * c_q5 - t22 * s_q5;
     let t26 = t20 * s_q5 + t22 * c_q5;
     let t27 = t21 + qd[5];
@@ -535,14 +521,10 @@ pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
 pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let p = &d.params;
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let s_q2 = libm::Libm::<Real>::sin(q[2]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let s_q3 = libm::Libm::<Real>::sin(q[3]);
-    let c_q3 = libm::Libm::<Real>::cos(q[3]);
-    let s_q4 = libm::Libm::<Real>::sin(q[4]);
-    let c_q4 = libm::Libm::<Real>::cos(q[4]);
+    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
+    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
+    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
+    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
     let t8 = 9.81 * (s_q1 * c_q2 + c_q1 * s_q2);
     let t9 = c_q3 * c_q4;
     let t10 = 9.81 * (c_q1 * c_q2 - s_q1 * s_q2);
@@ -585,23 +567,18 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     let p = &d.params;
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
     let t2 = qd[0] * s_q1;
     let t3 = qd[0] * c_q1;
     let t4 = qd[1] * t3;
     let t5 = qd[1] * t2;
-    let s_q2 = libm::Libm::<Real>::sin(q[2]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
     let t8 = t3 * t3;
     let t9 = qd[1] + qd[2];
-    let s_q3 = libm::Libm::<Real>::sin(q[3]);
-    let c_q3 = libm::Libm::<Real>::cos(q[3]);
+    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
     let t12 = t9 * t9;
-    let s_q4 = libm::Libm::<Real>::sin(q[4]);
-    let c_q4 = libm::Libm::<Real>::cos(q[4]);
-    let s_q5 = libm::Libm::<Real>::sin(q[5]);
-    let c_q5 = libm::Libm::<Real>::cos(q[5]);
+    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
+    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
     let t17 = 0.4318 * s_q2 - 0.4318;
     let t18 = c_q3 * c_q4;
     let t19 = s_q3 * c_q4;
@@ -632,9 +609,8 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t42 = s_q2 * t25 + c_q2 * t40;
     let t43 = c_q2 * t25 - s_q2 * t40;
     let t44 = q[1] + q[2];
-    let t45 = libm::Libm::<Real>::sin(t44);
+    let (t45, t47) = libm::Libm::<Real>::sincos(t44);
     let t46 = qd[0] * t45;
-    let t47 = libm::Libm::<Real>::cos(t44);
     let t48 = qd[0] * t47;
     let t49 = c_q3 * t46 - t9 * s_q3;
     let t50 = t9 * c_q3 + s_q3 * t46;
@@ -825,14 +801,12 @@ pub fn forward_dynamics_with(
     tau: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
     let t2 = qd[0] * s_q1;
     let t3 = qd[0] * c_q1;
     let t4 = qd[1] * t3;
     let t5 = qd[1] * t2;
-    let s_q2 = libm::Libm::<Real>::sin(q[2]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
     let t8 = t2 * c_q2 + t3 * s_q2;
     let t9 = t3 * c_q2 - t2 * s_q2;
     let t10 = 0.4318 * qd[1] - 0.15005 * t2;
@@ -843,8 +817,7 @@ pub fn forward_dynamics_with(
     let t15 = qd[1] + qd[2];
     let t16 = qd[2] * t9;
     let t17 = qd[2] * t8;
-    let s_q3 = libm::Libm::<Real>::sin(q[3]);
-    let c_q3 = libm::Libm::<Real>::cos(q[3]);
+    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
     let t20 = t8 * c_q3 - t15 * s_q3;
     let t21 = -(t8 * s_q3) - t15 * c_q3;
     let t22 = 0.4318 * t8 - 0.0203 * t9;
@@ -856,14 +829,12 @@ pub fn forward_dynamics_with(
     let t28 = 0.0203 * t26 + 0.4318 * t27;
     let t29 = t9 + qd[3];
     let t30 = qd[3] * t21;
-    let s_q4 = libm::Libm::<Real>::sin(q[4]);
-    let c_q4 = libm::Libm::<Real>::cos(q[4]);
+    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
     let t33 = t20 * c_q4 + t29 * s_q4;
     let t34 = t29 * c_q4 - t20 * s_q4;
     let t35 = qd[4] - t21;
     let t36 = qd[4] * t34;
-    let s_q5 = libm::Libm::<Real>::sin(q[5]);
-    let c_q5 = libm::Libm::<Real>::cos(q[5]);
+    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
     let t39 = t33 * c_q5 - t35 * s_q5;
     let t40 = t33 * s_q5 + t35 * c_q5;
     let t41 = t34 + qd[5];
@@ -1074,21 +1045,16 @@ pub fn coriolis_matrix_with(
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
     let t2 = qd[0] * s_q1;
     let t3 = qd[0] * c_q1;
-    let s_q2 = libm::Libm::<Real>::sin(q[2]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
     let t6 = qd[1] + qd[2];
-    let s_q3 = libm::Libm::<Real>::sin(q[3]);
-    let c_q3 = libm::Libm::<Real>::cos(q[3]);
+    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
     let t9 = t6 * s_q3;
     let t10 = t6 * c_q3;
-    let s_q4 = libm::Libm::<Real>::sin(q[4]);
-    let c_q4 = libm::Libm::<Real>::cos(q[4]);
-    let s_q5 = libm::Libm::<Real>::sin(q[5]);
-    let c_q5 = libm::Libm::<Real>::cos(q[5]);
+    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
+    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
     let t15 = s_q3 * c_q4;
     let t16 = s_q5 * t15 - c_q3 * c_q5;
     let t17 = c_q5 * t15 + c_q3 * s_q5;
@@ -1106,9 +1072,8 @@ pub fn coriolis_matrix_with(
     let t29 = -0.0406 * t6 - 0.8636 * t28;
     let t30 = qd[1] * s_q2;
     let t31 = q[1] + q[2];
-    let t32 = libm::Libm::<Real>::sin(t31);
+    let (t32, t34) = libm::Libm::<Real>::sincos(t31);
     let t33 = qd[0] * t32;
-    let t34 = libm::Libm::<Real>::cos(t31);
     let t35 = qd[0] * t34;
     let t36 = c_q3 * t33 - t9;
     let t37 = s_q3 * t32;
@@ -1369,30 +1334,25 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
 pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     let p = &d.params;
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
     let t2 = qd[0] * s_q1;
     let t3 = qd[0] * c_q1;
-    let s_q2 = libm::Libm::<Real>::sin(q[2]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
     let t6 = t3 * s_q2;
     let t7 = t2 * c_q2 + t6;
     let t8 = t3 * c_q2;
     let t9 = t8 - t2 * s_q2;
     let t10 = 0.4318 * qd[1] - 0.15005 * t2;
     let t11 = qd[1] + qd[2];
-    let s_q3 = libm::Libm::<Real>::sin(q[3]);
-    let c_q3 = libm::Libm::<Real>::cos(q[3]);
+    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
     let t14 = t7 * c_q3 - t11 * s_q3;
     let t15 = t7 * s_q3 + t11 * c_q3;
     let t16 = t9 + qd[3];
-    let s_q4 = libm::Libm::<Real>::sin(q[4]);
-    let c_q4 = libm::Libm::<Real>::cos(q[4]);
+    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
     let t19 = t14 * c_q4 + t16 * s_q4;
     let t20 = t16 * c_q4 - t14 * s_q4;
     let t21 = qd[4] + t15;
-    let s_q5 = libm::Libm::<Real>::sin(q[5]);
-    let c_q5 = libm::Libm::<Real>::cos(q[5]);
+    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
     let t24 = t19 * c_q5 - t21 * s_q5;
     let t25 = t19 * s_q5 + t21 * c_q5;
     let t26 = t20 + qd[5];
@@ -1457,24 +1417,18 @@ pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let p = &d.params;
-    let s_q0 = libm::Libm::<Real>::sin(q[0]);
-    let c_q0 = libm::Libm::<Real>::cos(q[0]);
+    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
     let t2 = -c_q0;
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let s_q3 = libm::Libm::<Real>::sin(q[3]);
-    let c_q3 = libm::Libm::<Real>::cos(q[3]);
-    let s_q4 = libm::Libm::<Real>::sin(q[4]);
-    let c_q4 = libm::Libm::<Real>::cos(q[4]);
-    let s_q5 = libm::Libm::<Real>::sin(q[5]);
-    let c_q5 = libm::Libm::<Real>::cos(q[5]);
+    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
+    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
+    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
+    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
     let t11 = c_q0 * c_q1;
     let t12 = s_q0 * c_q1;
     let t13 = 0.15005 * s_q0 + 0.4318 * t11;
     let t14 = 0.4318 * t12 - 0.15005 * c_q0;
     let t15 = q[1] + q[2];
-    let t16 = libm::Libm::<Real>::sin(t15);
-    let t17 = libm::Libm::<Real>::cos(t15);
+    let (t16, t17) = libm::Libm::<Real>::sincos(t15);
     let t18 = s_q3 * t16;
     let t19 = c_q3 * t16;
     let t20 = c_q4 * t19 + s_q4 * t17;
@@ -1584,19 +1538,13 @@ pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     let p = &d.params;
-    let s_q0 = libm::Libm::<Real>::sin(q[0]);
-    let c_q0 = libm::Libm::<Real>::cos(q[0]);
+    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
     let t2 = -c_q0;
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let s_q2 = libm::Libm::<Real>::sin(q[2]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let s_q3 = libm::Libm::<Real>::sin(q[3]);
-    let c_q3 = libm::Libm::<Real>::cos(q[3]);
-    let s_q4 = libm::Libm::<Real>::sin(q[4]);
-    let c_q4 = libm::Libm::<Real>::cos(q[4]);
-    let s_q5 = libm::Libm::<Real>::sin(q[5]);
-    let c_q5 = libm::Libm::<Real>::cos(q[5]);
+    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
+    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
+    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
+    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
+    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
     let t13 = c_q1 * c_q2;
     let t14 = s_q1 * s_q2;
     let t15 = t13 - t14;

@@ -237,8 +237,7 @@ pub fn inverse_dynamics_with(
     qdd: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
     let t2 = qd[0] + qd[1];
     let t3 = qdd[0] + qdd[1];
     let t4 = t3 * d.k1;
@@ -276,8 +275,7 @@ pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
     let t2 = s_q1 * d.k3 - p.h21 - c_q1 * d.k2;
     let t3 = p.s21 + c_q1 * d.k3 + s_q1 * d.k2;
     let t4 = d.k4 * t3 + d.k7 - d.k5 * t2;
@@ -304,8 +302,7 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
     let t2 = qd[0] + qd[1];
     let t3 = d.k4 * (qd[0] * (qd[0] * (s_q1 * d.k3 - c_q1 * d.k2)));
     let t4 = d.k5 * (qd[0] * (qd[0] * (c_q1 * d.k3 + s_q1 * d.k2)));
@@ -361,8 +358,7 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     let p = &d.params;
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
     let t2 = qd[0] + qd[1];
     let t3 = s_q1 * d.k3;
     let t4 = c_q1 * d.k2;
@@ -416,8 +412,7 @@ pub fn forward_dynamics_with(
     tau: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
     let t2 = qd[0] + qd[1];
     let t3 = s_q1 * d.k3 - p.h21 - c_q1 * d.k2;
     let t4 = p.s21 + c_q1 * d.k3 + s_q1 * d.k2;
@@ -463,8 +458,7 @@ pub fn coriolis_matrix_with(
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
     let t2 = qd[0] + qd[1];
     let t3 = qd[0] * c_q1;
     let t4 = qd[0] * s_q1;
@@ -497,8 +491,7 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
 pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     let p = &d.params;
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
     let t2 = qd[0] + qd[1];
     let t3 = p.s21 * t2 + qd[0] * (c_q1 * d.k3 + s_q1 * d.k2);
     let t4 = qd[0] * (s_q1 * d.k3 - c_q1 * d.k2) - p.h21 * t2;
@@ -530,8 +523,7 @@ pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let p = &d.params;
-    let s_q0 = libm::Libm::<Real>::sin(q[0]);
-    let c_q0 = libm::Libm::<Real>::cos(q[0]);
+    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
     let t2 = q[0] + q[1];
     let t3 = libm::Libm::<Real>::cos(t2);
     let t4 = libm::Libm::<Real>::sin(t2);
@@ -598,8 +590,7 @@ pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     let p = &d.params;
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
     let t2 = q[0] + q[1];
     let t3 = libm::Libm::<Real>::cos(t2);
     let t4 = libm::Libm::<Real>::sin(t2);

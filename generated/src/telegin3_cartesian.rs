@@ -234,8 +234,7 @@ pub fn inverse_dynamics_with(
 ) -> [Real; NV] {
     let p = &d.params;
     let t0 = p.g + qdd[0];
-    let s_q2 = libm::Libm::<Real>::sin(q[2]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
     [
         t0 * d.k1 + d.k0 * (c_q2 * qdd[2] - s_q2 * qd[2] * qd[2]),
         qdd[1] * d.k2 - d.k0 * (c_q2 * qd[2] * qd[2] + s_q2 * qdd[2]),
@@ -263,8 +262,7 @@ pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let s_q2 = libm::Libm::<Real>::sin(q[2]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
     let t2 = c_q2 * d.k0;
     let t3 = -(s_q2 * d.k0);
     [[d.k1, 0.0, t2], [0.0, d.k2, t3], [t2, t3, d.k3]]
@@ -290,8 +288,7 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
-    let s_q2 = libm::Libm::<Real>::sin(q[2]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
     let t2 = qd[2] * (qd[2] * d.k0);
     [d.k4 - s_q2 * t2, -(c_q2 * t2), c_q2 * d.k5]
 }
@@ -341,8 +338,7 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     let p = &d.params;
-    let s_q2 = libm::Libm::<Real>::sin(q[2]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
     let t2 = s_q2 * d.k0;
     let t3 = c_q2 * d.k0;
     let t4 = -t2;
@@ -385,8 +381,7 @@ pub fn forward_dynamics_with(
     tau: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let s_q2 = libm::Libm::<Real>::sin(q[2]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
     let t2 = qd[2] * (qd[2] * d.k0);
     let t3 = c_q2 * d.k6;
     let t4 = d.k2 - s_q2 * s_q2 * d.k6;
@@ -426,8 +421,7 @@ pub fn coriolis_matrix_with(
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let s_q2 = libm::Libm::<Real>::sin(q[2]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
     let t2 = qd[2] * d.k0;
     [[0.0, 0.0, -(s_q2 * t2)], [0.0, 0.0, -(c_q2 * t2)], [0.0, 0.0, 0.0]]
 }
@@ -452,8 +446,7 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
 pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     let p = &d.params;
-    let s_q2 = libm::Libm::<Real>::sin(q[2]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
     let t2 = qd[1] * c_q2 + qd[0] * s_q2;
     let t3 = p.d3 * qd[2] + qd[0] * c_q2 - qd[1] * s_q2;
     (
@@ -483,8 +476,7 @@ pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let p = &d.params;
-    let s_q2 = libm::Libm::<Real>::sin(q[2]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
     [
         Pose {
             rotation: [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]],

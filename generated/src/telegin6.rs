@@ -415,22 +415,19 @@ pub fn inverse_dynamics_with(
     qdd: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
     let t2 = qd[0] * (p.l1 * qd[0]);
     let t3 = p.l1 * qdd[0];
     let t4 = -(s_q1 * t2) - c_q1 * t3;
     let t5 = qd[0] + qd[1];
     let t6 = qdd[0] + qdd[1];
-    let s_q2 = libm::Libm::<Real>::sin(q[2]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
     let t9 = s_q1 * t3 - c_q1 * t2 - p.l2 * t5 * t5;
     let t10 = t4 - p.l2 * t6;
     let t11 = t5 + qd[2];
     let t12 = t6 + qdd[2];
     let t13 = p.g - qdd[3];
-    let s_q4 = libm::Libm::<Real>::sin(q[4]);
-    let c_q4 = libm::Libm::<Real>::cos(q[4]);
+    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
     let t16 = t11 * c_q4;
     let t17 = qd[4] * t16;
     let t18 = t11 * s_q4;
@@ -484,12 +481,9 @@ pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let s_q2 = libm::Libm::<Real>::sin(q[2]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let s_q4 = libm::Libm::<Real>::sin(q[4]);
-    let c_q4 = libm::Libm::<Real>::cos(q[4]);
+    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
+    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
+    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
     let t6 = p.l1 * s_q1;
     let t7 = p.l2 + p.l1 * c_q1;
     let t8 = p.icy6 * c_q4;
@@ -542,14 +536,11 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
     let t2 = qd[0] + qd[1];
-    let s_q2 = libm::Libm::<Real>::sin(q[2]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
     let t5 = t2 + qd[2];
-    let s_q4 = libm::Libm::<Real>::sin(q[4]);
-    let c_q4 = libm::Libm::<Real>::cos(q[4]);
+    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
     let t8 = t5 * c_q4;
     let t9 = qd[4] * t8;
     let t10 = t5 * s_q4;
@@ -628,15 +619,12 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     let p = &d.params;
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
     let t2 = p.l1 * c_q1;
     let t3 = qd[0] + qd[1];
-    let s_q2 = libm::Libm::<Real>::sin(q[2]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
     let t6 = t3 + qd[2];
-    let s_q4 = libm::Libm::<Real>::sin(q[4]);
-    let c_q4 = libm::Libm::<Real>::cos(q[4]);
+    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
     let t9 = t6 * c_q4;
     let t10 = qd[4] * t9;
     let t11 = t6 * s_q4;
@@ -735,22 +723,18 @@ pub fn forward_dynamics_with(
     tau: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
     let t2 = qd[0] * (p.l1 * qd[0]);
     let t3 = c_q1 * t2;
     let t4 = s_q1 * t2;
     let t5 = qd[0] + qd[1];
-    let s_q2 = libm::Libm::<Real>::sin(q[2]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
     let t8 = t5 + qd[2];
-    let s_q4 = libm::Libm::<Real>::sin(q[4]);
-    let c_q4 = libm::Libm::<Real>::cos(q[4]);
+    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
     let t11 = t8 * c_q4;
     let t12 = t8 * s_q4;
     let t13 = qd[4] * t12;
-    let s_q5 = libm::Libm::<Real>::sin(q[5]);
-    let c_q5 = libm::Libm::<Real>::cos(q[5]);
+    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
     let t16 = t12 * c_q5 - qd[4] * s_q5;
     let t17 = t12 * s_q5 + qd[4] * c_q5;
     let t18 = p.icy6 * (t11 + qd[5]);
@@ -850,17 +834,13 @@ pub fn coriolis_matrix_with(
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
     let t2 = qd[0] + qd[1];
-    let s_q2 = libm::Libm::<Real>::sin(q[2]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
     let t5 = t2 + qd[2];
-    let s_q4 = libm::Libm::<Real>::sin(q[4]);
-    let c_q4 = libm::Libm::<Real>::cos(q[4]);
+    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
     let t8 = t5 * c_q4;
-    let s_q5 = libm::Libm::<Real>::sin(q[5]);
-    let c_q5 = libm::Libm::<Real>::cos(q[5]);
+    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
     let t11 = t5 * s_q4;
     let t12 = c_q5 * t11 - qd[4] * s_q5;
     let t13 = s_q5 * t11 + qd[4] * c_q5;
@@ -962,17 +942,13 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
 pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     let p = &d.params;
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
     let t2 = qd[0] + qd[1];
-    let s_q2 = libm::Libm::<Real>::sin(q[2]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
     let t5 = t2 + qd[2];
-    let s_q4 = libm::Libm::<Real>::sin(q[4]);
-    let c_q4 = libm::Libm::<Real>::cos(q[4]);
+    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
     let t8 = t5 * c_q4;
-    let s_q5 = libm::Libm::<Real>::sin(q[5]);
-    let c_q5 = libm::Libm::<Real>::cos(q[5]);
+    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
     let t11 = t5 * s_q4;
     let t12 = c_q5 * t11 - qd[4] * s_q5;
     let t13 = s_q5 * t11 + qd[4] * c_q5;
@@ -1025,13 +1001,10 @@ pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let p = &d.params;
-    let s_q0 = libm::Libm::<Real>::sin(q[0]);
-    let c_q0 = libm::Libm::<Real>::cos(q[0]);
+    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
     let t2 = -q[3];
-    let s_q4 = libm::Libm::<Real>::sin(q[4]);
-    let c_q4 = libm::Libm::<Real>::cos(q[4]);
-    let s_q5 = libm::Libm::<Real>::sin(q[5]);
-    let c_q5 = libm::Libm::<Real>::cos(q[5]);
+    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
+    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
     let t7 = p.l1 * c_q0;
     let t8 = p.l1 * s_q0;
     let t9 = q[0] + q[1];
@@ -1130,16 +1103,11 @@ pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     let p = &d.params;
-    let s_q0 = libm::Libm::<Real>::sin(q[0]);
-    let c_q0 = libm::Libm::<Real>::cos(q[0]);
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let s_q2 = libm::Libm::<Real>::sin(q[2]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let s_q4 = libm::Libm::<Real>::sin(q[4]);
-    let c_q4 = libm::Libm::<Real>::cos(q[4]);
-    let s_q5 = libm::Libm::<Real>::sin(q[5]);
-    let c_q5 = libm::Libm::<Real>::cos(q[5]);
+    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
+    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
+    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
+    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
+    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
     let t10 = p.l1 * c_q1;
     let t11 = p.l1 * s_q1;
     let t12 = p.l2 + t10;

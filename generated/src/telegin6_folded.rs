@@ -168,21 +168,18 @@ pub fn inverse_dynamics_with(
     qdd: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
     let t2 = -0.5 * (qd[0] * qd[0] * s_q1 + qdd[0] * c_q1);
     let t3 = qd[0] + qd[1];
     let t4 = qdd[0] + qdd[1];
-    let s_q2 = libm::Libm::<Real>::sin(q[2]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
     let t7 = t3 * t3;
     let t8 = 0.5 * (qdd[0] * s_q1 - qd[0] * qd[0] * c_q1 - t7);
     let t9 = t2 - 0.5 * t4;
     let t10 = t3 + qd[2];
     let t11 = t4 + qdd[2];
     let t12 = 9.81 - qdd[3];
-    let s_q4 = libm::Libm::<Real>::sin(q[4]);
-    let c_q4 = libm::Libm::<Real>::cos(q[4]);
+    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
     let t15 = t10 * c_q4;
     let t16 = t11 * s_q4;
     let t17 = qd[4] * t15;
@@ -234,12 +231,9 @@ pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let s_q2 = libm::Libm::<Real>::sin(q[2]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let s_q4 = libm::Libm::<Real>::sin(q[4]);
-    let c_q4 = libm::Libm::<Real>::cos(q[4]);
+    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
+    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
+    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
     let t6 = s_q1 * s_q2;
     let t7 = -0.5 * c_q1 - 0.5;
     let t8 = 0.1 * c_q4;
@@ -291,16 +285,13 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
     let t2 = qd[0] * (qd[0] * s_q1);
     let t3 = qd[0] + qd[1];
-    let s_q2 = libm::Libm::<Real>::sin(q[2]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
     let t6 = t3 * t3;
     let t7 = t3 + qd[2];
-    let s_q4 = libm::Libm::<Real>::sin(q[4]);
-    let c_q4 = libm::Libm::<Real>::cos(q[4]);
+    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
     let t10 = t7 * c_q4;
     let t11 = qd[4] * t10;
     let t12 = t7 * s_q4;
@@ -370,16 +361,13 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     let p = &d.params;
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
     let t2 = qd[0] * (qd[0] * s_q1);
     let t3 = qd[0] + qd[1];
-    let s_q2 = libm::Libm::<Real>::sin(q[2]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
     let t6 = t3 * t3;
     let t7 = t3 + qd[2];
-    let s_q4 = libm::Libm::<Real>::sin(q[4]);
-    let c_q4 = libm::Libm::<Real>::cos(q[4]);
+    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
     let t10 = t7 * c_q4;
     let t11 = qd[4] * t10;
     let t12 = t7 * s_q4;
@@ -470,22 +458,18 @@ pub fn forward_dynamics_with(
     tau: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
     let t2 = qd[0] * (qd[0] * c_q1);
     let t3 = qd[0] * (qd[0] * s_q1);
     let t4 = qd[0] + qd[1];
-    let s_q2 = libm::Libm::<Real>::sin(q[2]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
     let t7 = t4 + qd[2];
-    let s_q4 = libm::Libm::<Real>::sin(q[4]);
-    let c_q4 = libm::Libm::<Real>::cos(q[4]);
+    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
     let t10 = t7 * c_q4;
     let t11 = qd[4] * t10;
     let t12 = t7 * s_q4;
     let t13 = qd[4] * t12;
-    let s_q5 = libm::Libm::<Real>::sin(q[5]);
-    let c_q5 = libm::Libm::<Real>::cos(q[5]);
+    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
     let t16 = t12 * c_q5 - qd[4] * s_q5;
     let t17 = t12 * s_q5 + qd[4] * c_q5;
     let t18 = t10 + qd[5];
@@ -584,18 +568,14 @@ pub fn coriolis_matrix_with(
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
     let t2 = qd[0] + qd[1];
-    let s_q2 = libm::Libm::<Real>::sin(q[2]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
     let t5 = t2 + qd[2];
-    let s_q4 = libm::Libm::<Real>::sin(q[4]);
-    let c_q4 = libm::Libm::<Real>::cos(q[4]);
+    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
     let t8 = t5 * s_q4;
     let t9 = t5 * c_q4;
-    let s_q5 = libm::Libm::<Real>::sin(q[5]);
-    let c_q5 = libm::Libm::<Real>::cos(q[5]);
+    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
     let t12 = t8 * c_q5 - qd[4] * s_q5;
     let t13 = t8 * s_q5 + qd[4] * c_q5;
     let t14 = t9 + qd[5];
@@ -684,18 +664,14 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
 pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     let p = &d.params;
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
     let t2 = qd[0] + qd[1];
-    let s_q2 = libm::Libm::<Real>::sin(q[2]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
     let t5 = t2 + qd[2];
-    let s_q4 = libm::Libm::<Real>::sin(q[4]);
-    let c_q4 = libm::Libm::<Real>::cos(q[4]);
+    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
     let t8 = t5 * s_q4;
     let t9 = t5 * c_q4;
-    let s_q5 = libm::Libm::<Real>::sin(q[5]);
-    let c_q5 = libm::Libm::<Real>::cos(q[5]);
+    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
     let t12 = t8 * c_q5 - qd[4] * s_q5;
     let t13 = t8 * s_q5 + qd[4] * c_q5;
     let t14 = t9 + qd[5];
@@ -746,13 +722,10 @@ pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let p = &d.params;
-    let s_q0 = libm::Libm::<Real>::sin(q[0]);
-    let c_q0 = libm::Libm::<Real>::cos(q[0]);
+    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
     let t2 = -q[3];
-    let s_q4 = libm::Libm::<Real>::sin(q[4]);
-    let c_q4 = libm::Libm::<Real>::cos(q[4]);
-    let s_q5 = libm::Libm::<Real>::sin(q[5]);
-    let c_q5 = libm::Libm::<Real>::cos(q[5]);
+    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
+    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
     let t7 = q[0] + q[1];
     let t8 = libm::Libm::<Real>::cos(t7);
     let t9 = libm::Libm::<Real>::sin(t7);
@@ -849,16 +822,11 @@ pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     let p = &d.params;
-    let s_q0 = libm::Libm::<Real>::sin(q[0]);
-    let c_q0 = libm::Libm::<Real>::cos(q[0]);
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let s_q2 = libm::Libm::<Real>::sin(q[2]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let s_q4 = libm::Libm::<Real>::sin(q[4]);
-    let c_q4 = libm::Libm::<Real>::cos(q[4]);
-    let s_q5 = libm::Libm::<Real>::sin(q[5]);
-    let c_q5 = libm::Libm::<Real>::cos(q[5]);
+    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
+    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
+    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
+    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
+    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
     let t10 = -0.5 * c_q1 - 0.5;
     let t11 = 0.5 * s_q1 * c_q2 - s_q2 * t10;
     let t12 = c_q4 * t11;

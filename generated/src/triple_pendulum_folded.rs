@@ -161,16 +161,13 @@ pub fn inverse_dynamics_with(
     qdd: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let s_q0 = libm::Libm::<Real>::sin(q[0]);
-    let c_q0 = libm::Libm::<Real>::cos(q[0]);
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
+    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
     let t4 = s_q0 - 2.0 * qd[0] * qd[0];
     let t5 = c_q0 + 2.0 * qdd[0];
     let t6 = qd[0] + qd[1];
     let t7 = qdd[0] + qdd[1];
-    let s_q2 = libm::Libm::<Real>::sin(q[2]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
     let t10 = t6 * t6;
     let t11 = 2.0 * t7 + c_q1 * t5 - s_q1 * t4;
     let t12 = t6 + qd[2];
@@ -208,10 +205,8 @@ pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let s_q2 = libm::Libm::<Real>::sin(q[2]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
+    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
     let t4 = s_q1 * s_q2;
     let t5 = c_q2 * (2.0 * c_q1 + 2.0);
     let t6 = t5 - 2.0 * t4;
@@ -246,14 +241,11 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
-    let s_q0 = libm::Libm::<Real>::sin(q[0]);
-    let c_q0 = libm::Libm::<Real>::cos(q[0]);
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
+    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
     let t4 = s_q0 - 2.0 * qd[0] * qd[0];
     let t5 = qd[0] + qd[1];
-    let s_q2 = libm::Libm::<Real>::sin(q[2]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
     let t8 = t5 * t5;
     let t9 = t5 + qd[2];
     let t10 = s_q2 * (c_q1 * t4 + c_q0 * s_q1 - 2.0 * t8);
@@ -318,14 +310,11 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     let p = &d.params;
-    let s_q0 = libm::Libm::<Real>::sin(q[0]);
-    let c_q0 = libm::Libm::<Real>::cos(q[0]);
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
+    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
     let t4 = s_q0 - 2.0 * qd[0] * qd[0];
     let t5 = qd[0] + qd[1];
-    let s_q2 = libm::Libm::<Real>::sin(q[2]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
     let t8 = t5 * t5;
     let t9 = t5 + qd[2];
     let t10 = s_q1 * s_q2;
@@ -390,13 +379,10 @@ pub fn forward_dynamics_with(
     tau: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let s_q0 = libm::Libm::<Real>::sin(q[0]);
-    let c_q0 = libm::Libm::<Real>::cos(q[0]);
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
+    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
     let t4 = qd[0] + qd[1];
-    let s_q2 = libm::Libm::<Real>::sin(q[2]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
     let t7 = t4 + qd[2];
     let t8 = s_q2 * c_q2;
     let t9 = qd[0] * (qd[0] * c_q1);
@@ -457,11 +443,9 @@ pub fn coriolis_matrix_with(
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
     let t2 = qd[0] + qd[1];
-    let s_q2 = libm::Libm::<Real>::sin(q[2]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
     let t5 = t2 + qd[2];
     let t6 = qd[0] * s_q1;
     let t7 = s_q2 * t5;
@@ -503,13 +487,10 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
 pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     let p = &d.params;
-    let s_q0 = libm::Libm::<Real>::sin(q[0]);
-    let c_q0 = libm::Libm::<Real>::cos(q[0]);
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
+    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
     let t4 = qd[0] + qd[1];
-    let s_q2 = libm::Libm::<Real>::sin(q[2]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
     let t7 = t4 + qd[2];
     let t8 = c_q0 * s_q1 + s_q0 * c_q1;
     let t9 = qd[0] * c_q1;
@@ -546,11 +527,9 @@ pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let p = &d.params;
-    let s_q0 = libm::Libm::<Real>::sin(q[0]);
-    let c_q0 = libm::Libm::<Real>::cos(q[0]);
+    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
     let t2 = q[0] + q[1];
-    let t3 = libm::Libm::<Real>::sin(t2);
-    let t4 = libm::Libm::<Real>::cos(t2);
+    let (t3, t4) = libm::Libm::<Real>::sincos(t2);
     let t5 = t2 + q[2];
     let t6 = libm::Libm::<Real>::cos(t5);
     let t7 = libm::Libm::<Real>::sin(t5);
@@ -621,12 +600,9 @@ pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     let p = &d.params;
-    let s_q0 = libm::Libm::<Real>::sin(q[0]);
-    let c_q0 = libm::Libm::<Real>::cos(q[0]);
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let s_q2 = libm::Libm::<Real>::sin(q[2]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
+    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
+    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
     let t6 = 2.0 * c_q1 + 2.0;
     let t7 = 2.0 * s_q1 * c_q2 + s_q2 * t6;
     let t8 = c_q0 * s_q1;

@@ -181,8 +181,7 @@ pub fn inverse_dynamics_with(
     qdd: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
     let t2 = qd[0] * s_q1;
     let t3 = qdd[0] * c_q1;
     let t4 = qdd[0] * s_q1;
@@ -191,8 +190,7 @@ pub fn inverse_dynamics_with(
     let t7 = qd[0] * c_q1;
     let t8 = t6 - t3;
     let t9 = t4 + qd[1] * t7;
-    let s_q2 = libm::Libm::<Real>::sin(q[2]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
     let t12 = t2 * s_q2 - t7 * c_q2;
     let t13 = t7 * s_q2 + t2 * c_q2;
     let t14 = t7 * t7;
@@ -200,23 +198,20 @@ pub fn inverse_dynamics_with(
     let t16 = qdd[1] + qdd[2];
     let t17 = t8 * c_q2 + t9 * s_q2 + qd[2] * t13;
     let t18 = t8 * s_q2 + qd[2] * t12 - t9 * c_q2;
-    let s_q3 = libm::Libm::<Real>::sin(q[3]);
-    let c_q3 = libm::Libm::<Real>::cos(q[3]);
+    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
     let t21 = t13 * c_q3 - t12 * s_q3;
     let t22 = t12 * c_q3 + t13 * s_q3;
     let t23 = t15 + qd[3];
     let t24 = t16 + qdd[3];
     let t25 = qd[3] * t22 + t17 * s_q3 + t18 * c_q3;
     let t26 = qd[3] * t21 + t17 * c_q3 - t18 * s_q3;
-    let s_q4 = libm::Libm::<Real>::sin(q[4]);
-    let c_q4 = libm::Libm::<Real>::cos(q[4]);
+    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
     let t29 = t21 * c_q4 + t23 * s_q4;
     let t30 = t23 * c_q4 - t21 * s_q4;
     let t31 = t22 + qd[4];
     let t32 = t26 + qdd[4];
     let t33 = t24 * s_q4 + qd[4] * t30 - t25 * c_q4;
-    let s_q5 = libm::Libm::<Real>::sin(q[5]);
-    let c_q5 = libm::Libm::<Real>::cos(q[5]);
+    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
     let t36 = t29 * c_q5 - t31 * s_q5;
     let t37 = t29 * s_q5 + t31 * c_q5;
     let t38 = t30 + qd[5];
@@ -305,16 +300,11 @@ pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let s_q2 = libm::Libm::<Real>::sin(q[2]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let s_q3 = libm::Libm::<Real>::sin(q[3]);
-    let c_q3 = libm::Libm::<Real>::cos(q[3]);
-    let s_q4 = libm::Libm::<Real>::sin(q[4]);
-    let c_q4 = libm::Libm::<Real>::cos(q[4]);
-    let s_q5 = libm::Libm::<Real>::sin(q[5]);
-    let c_q5 = libm::Libm::<Real>::cos(q[5]);
+    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
+    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
+    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
+    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
+    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
     let t10 = s_q1 * c_q2 + c_q1 * s_q2;
     let t11 = s_q1 * s_q2 - c_q1 * c_q2;
     let t12 = t10;
@@ -397,33 +387,28 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
     let t2 = qd[0] * s_q1;
     let t3 = qd[0] * qd[0];
     let t4 = qd[1] * t2;
     let t5 = qd[0] * c_q1;
     let t6 = qd[1] * t5;
-    let s_q2 = libm::Libm::<Real>::sin(q[2]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
     let t9 = t2 * s_q2 - t5 * c_q2;
     let t10 = -(t5 * s_q2) - t2 * c_q2;
     let t11 = t2 * t5;
     let t12 = t5 * t5;
     let t13 = qd[1] + qd[2];
-    let s_q3 = libm::Libm::<Real>::sin(q[3]);
-    let c_q3 = libm::Libm::<Real>::cos(q[3]);
+    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
     let t16 = -(t9 * s_q3) - t10 * c_q3;
     let t17 = t9 * c_q3 - t10 * s_q3;
     let t18 = t9 * t10;
     let t19 = t13 + qd[3];
-    let s_q4 = libm::Libm::<Real>::sin(q[4]);
-    let c_q4 = libm::Libm::<Real>::cos(q[4]);
+    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
     let t22 = t16 * c_q4 + t19 * s_q4;
     let t23 = t19 * c_q4 - t16 * s_q4;
     let t24 = t17 + qd[4];
-    let s_q5 = libm::Libm::<Real>::sin(q[5]);
-    let c_q5 = libm::Libm::<Real>::cos(q[5]);
+    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
     let t27 = t22 * c_q5 - t24 * s_q5;
     let t28 = t22 * s_q5 + t24 * c_q5;
     let t29 = t23 + qd[5];
@@ -537,24 +522,19 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     let p = &d.params;
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
     let t2 = qd[0] * s_q1;
     let t3 = qd[0] * qd[0];
     let t4 = qd[0] * c_q1;
     let t5 = qd[1] * t4;
-    let s_q2 = libm::Libm::<Real>::sin(q[2]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
     let t8 = t2 * t4;
     let t9 = t4 * t4;
     let t10 = qd[1] + qd[2];
-    let s_q3 = libm::Libm::<Real>::sin(q[3]);
-    let c_q3 = libm::Libm::<Real>::cos(q[3]);
+    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
     let t13 = t10 + qd[3];
-    let s_q4 = libm::Libm::<Real>::sin(q[4]);
-    let c_q4 = libm::Libm::<Real>::cos(q[4]);
-    let s_q5 = libm::Libm::<Real>::sin(q[5]);
-    let c_q5 = libm::Libm::<Real>::cos(q[5]);
+    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
+    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
     let t18 = s_q2 * c_q3;
     let t19 = -0.425 * t18 - s_q3 * (0.425 * c_q2 + 0.39225);
     let t20 = s_q4 * s_q5;
@@ -580,8 +560,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t39 = qd[0] * t38;
     let t40 = qd[0] * t37;
     let t41 = q[3] + t36;
-    let t42 = libm::Libm::<Real>::sin(t41);
-    let t43 = libm::Libm::<Real>::cos(t41);
+    let (t42, t43) = libm::Libm::<Real>::sincos(t41);
     let t44 = qd[0] * t43;
     let t45 = t39 * t40;
     let t46 = qd[0] * t42;
@@ -723,14 +702,12 @@ pub fn forward_dynamics_with(
     tau: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
     let t2 = qd[0] * s_q1;
     let t3 = qd[1] * t2;
     let t4 = qd[0] * c_q1;
     let t5 = qd[1] * t4;
-    let s_q2 = libm::Libm::<Real>::sin(q[2]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
     let t8 = t2 * s_q2 - t4 * c_q2;
     let t9 = -(t4 * s_q2) - t2 * c_q2;
     let t10 = 0.425 * qd[1] - 0.1197 * t2;
@@ -742,8 +719,7 @@ pub fn forward_dynamics_with(
     let t16 = qd[1] + qd[2];
     let t17 = qd[2] * t9;
     let t18 = qd[2] * t8;
-    let s_q3 = libm::Libm::<Real>::sin(q[3]);
-    let c_q3 = libm::Libm::<Real>::cos(q[3]);
+    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
     let t21 = t8 * s_q3;
     let t22 = -t21 - t9 * c_q3;
     let t23 = t8 * c_q3 - t9 * s_q3;
@@ -752,14 +728,12 @@ pub fn forward_dynamics_with(
     let t26 = t16 + qd[3];
     let t27 = qd[3] * t23;
     let t28 = qd[3] * t22;
-    let s_q4 = libm::Libm::<Real>::sin(q[4]);
-    let c_q4 = libm::Libm::<Real>::cos(q[4]);
+    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
     let t31 = t22 * c_q4 + t26 * s_q4;
     let t32 = t26 * c_q4 - t22 * s_q4;
     let t33 = t23 + qd[4];
     let t34 = qd[4] * t32;
-    let s_q5 = libm::Libm::<Real>::sin(q[5]);
-    let c_q5 = libm::Libm::<Real>::cos(q[5]);
+    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
     let t37 = t31 * c_q5 - t33 * s_q5;
     let t38 = t31 * s_q5 + t33 * c_q5;
     let t39 = t32 + qd[5];
@@ -975,20 +949,15 @@ pub fn coriolis_matrix_with(
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
     let t2 = qd[0] * c_q1;
     let t3 = qd[0] * s_q1;
-    let s_q2 = libm::Libm::<Real>::sin(q[2]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
     let t6 = qd[1] + qd[2];
-    let s_q3 = libm::Libm::<Real>::sin(q[3]);
-    let c_q3 = libm::Libm::<Real>::cos(q[3]);
+    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
     let t9 = t6 + qd[3];
-    let s_q4 = libm::Libm::<Real>::sin(q[4]);
-    let c_q4 = libm::Libm::<Real>::cos(q[4]);
-    let s_q5 = libm::Libm::<Real>::sin(q[5]);
-    let c_q5 = libm::Libm::<Real>::cos(q[5]);
+    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
+    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
     let t14 = 1.77012693841 * qd[1] - 0.19371331275 * t3;
     let t15 = s_q1 * t2;
     let t16 = c_q1 * t2;
@@ -1011,9 +980,8 @@ pub fn coriolis_matrix_with(
     let t33 = libm::Libm::<Real>::sin(t30);
     let t34 = qd[0] * t33;
     let t35 = q[3] + t30;
-    let t36 = libm::Libm::<Real>::sin(t35);
+    let (t36, t38) = libm::Libm::<Real>::sincos(t35);
     let t37 = qd[0] * t36;
-    let t38 = libm::Libm::<Real>::cos(t35);
     let t39 = qd[0] * t38;
     let t40 = t9 * s_q4 + c_q4 * t37;
     let t41 = t9 * c_q4 - s_q4 * t37;
@@ -1222,29 +1190,24 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
 pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     let p = &d.params;
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
+    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
     let t2 = qd[0] * c_q1;
     let t3 = qd[0] * s_q1;
-    let s_q2 = libm::Libm::<Real>::sin(q[2]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
     let t6 = t2 * c_q2;
     let t7 = t3 * s_q2 - t6;
     let t8 = t2 * s_q2;
     let t9 = t8 + t3 * c_q2;
     let t10 = qd[1] + qd[2];
-    let s_q3 = libm::Libm::<Real>::sin(q[3]);
-    let c_q3 = libm::Libm::<Real>::cos(q[3]);
+    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
     let t13 = t9 * c_q3 - t7 * s_q3;
     let t14 = t7 * c_q3 + t9 * s_q3;
     let t15 = t10 + qd[3];
-    let s_q4 = libm::Libm::<Real>::sin(q[4]);
-    let c_q4 = libm::Libm::<Real>::cos(q[4]);
+    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
     let t18 = t13 * c_q4 + t15 * s_q4;
     let t19 = t15 * c_q4 - t13 * s_q4;
     let t20 = t14 + qd[4];
-    let s_q5 = libm::Libm::<Real>::sin(q[5]);
-    let c_q5 = libm::Libm::<Real>::cos(q[5]);
+    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
     let t23 = t18 * c_q5 - t20 * s_q5;
     let t24 = t18 * s_q5 + t20 * c_q5;
     let t25 = t19 + qd[5];
@@ -1308,23 +1271,18 @@ pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let p = &d.params;
-    let s_q0 = libm::Libm::<Real>::sin(q[0]);
-    let c_q0 = libm::Libm::<Real>::cos(q[0]);
+    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
     let t2 = -s_q0;
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let s_q4 = libm::Libm::<Real>::sin(q[4]);
-    let c_q4 = libm::Libm::<Real>::cos(q[4]);
-    let s_q5 = libm::Libm::<Real>::sin(q[5]);
-    let c_q5 = libm::Libm::<Real>::cos(q[5]);
+    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
+    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
+    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
     let t9 = c_q0 * c_q1;
     let t10 = s_q0 * c_q1;
     let t11 = q[1] + q[2];
     let t12 = libm::Libm::<Real>::cos(t11);
     let t13 = libm::Libm::<Real>::sin(t11);
     let t14 = q[3] + t11;
-    let t15 = libm::Libm::<Real>::sin(t14);
-    let t16 = libm::Libm::<Real>::cos(t14);
+    let (t15, t16) = libm::Libm::<Real>::sincos(t14);
     let t17 = -t16;
     let t18 = c_q4 * t15;
     let t19 = -0.425 * s_q1 - 0.39225 * t13;
@@ -1445,19 +1403,13 @@ pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     let p = &d.params;
-    let s_q0 = libm::Libm::<Real>::sin(q[0]);
-    let c_q0 = libm::Libm::<Real>::cos(q[0]);
+    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
     let t2 = -s_q0;
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let s_q2 = libm::Libm::<Real>::sin(q[2]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let s_q3 = libm::Libm::<Real>::sin(q[3]);
-    let c_q3 = libm::Libm::<Real>::cos(q[3]);
-    let s_q4 = libm::Libm::<Real>::sin(q[4]);
-    let c_q4 = libm::Libm::<Real>::cos(q[4]);
-    let s_q5 = libm::Libm::<Real>::sin(q[5]);
-    let c_q5 = libm::Libm::<Real>::cos(q[5]);
+    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
+    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
+    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
+    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
+    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
     let t13 = 0.425 * c_q2 + 0.39225;
     let t14 = -0.425 * s_q2 * c_q3 - s_q3 * t13;
     let t15 = c_q4 * t14;
@@ -1481,8 +1433,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let t33 = libm::Libm::<Real>::cos(t32);
     let t34 = libm::Libm::<Real>::sin(t32);
     let t35 = q[3] + t32;
-    let t36 = libm::Libm::<Real>::sin(t35);
-    let t37 = libm::Libm::<Real>::cos(t35);
+    let (t36, t37) = libm::Libm::<Real>::sincos(t35);
     let t38 = 0.425 * c_q1 + 0.39225 * t33;
     let t39 = s_q4 * t36;
     let t40 = c_q4 * t36;

@@ -13,7 +13,7 @@ use crate::derived::Derived;
 use crate::printer::{float_literal, Printer};
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
-use sharnir_cas::{hoist_constants, Id, OpCount, Program};
+use sharnir_cas::{hoist_constants, Id, OpCount, Program, Term};
 use sharnir_mech::{Input, Mechanism, ParameterMode};
 use std::sync::Arc;
 
@@ -526,6 +526,47 @@ fn preamble(facts: &Facts, fma: bool) -> TokenStream {
     }
 }
 
+/// The `let` of every local, a sine and a cosine of the same angle computed
+/// together by one `sincos` (one argument reduction instead of two); the
+/// cosine's local moves up to the sine's, which only locals defined earlier
+/// can have needed.
+fn local_statements(program: &Program, printer: &Printer<'_>) -> Vec<TokenStream> {
+    let locals = &program.locals;
+    let mut paired_cosine = vec![None; locals.len()];
+    let mut is_paired = vec![false; locals.len()];
+    for (i, local) in locals.iter().enumerate() {
+        if let Term::Sin(angle) = &local.value {
+            let cosine =
+                locals.iter().enumerate().skip(i + 1).find(|(j, l)| {
+                    !is_paired[*j] && matches!(&l.value, Term::Cos(b) if b == angle)
+                });
+            if let Some((j, _)) = cosine {
+                paired_cosine[i] = Some(j);
+                is_paired[j] = true;
+            }
+        }
+    }
+    let mut statements = Vec::with_capacity(locals.len());
+    for (i, local) in locals.iter().enumerate() {
+        if is_paired[i] {
+            continue;
+        }
+        let name = Ident::new(&local.name, Span::call_site());
+        match (&local.value, paired_cosine[i]) {
+            (Term::Sin(angle), Some(j)) => {
+                let cosine = Ident::new(&locals[j].name, Span::call_site());
+                let angle = printer.expr(angle);
+                statements.push(quote!(let (#name, #cosine) = libm::Libm::<Real>::sincos(#angle);));
+            }
+            (value, _) => {
+                let value = printer.expr(value);
+                statements.push(quote!(let #name = #value;));
+            }
+        }
+    }
+    statements
+}
+
 /// One `OPS_*` constant and one function; `dof` is the row length of
 /// matrix results; `fma` gives the constant its `fma` field.
 fn emit_function(
@@ -537,11 +578,7 @@ fn emit_function(
 ) -> TokenStream {
     let locals: Vec<String> = program.locals.iter().map(|l| l.name.clone()).collect();
     let printer = Printer { locals: &locals };
-    let statements = program.locals.iter().map(|local| {
-        let name = Ident::new(&local.name, Span::call_site());
-        let value = printer.expr(&local.value);
-        quote!(let #name = #value;)
-    });
+    let statements = local_statements(program, &printer);
     let outputs: Vec<TokenStream> = program.outputs.iter().map(|o| printer.expr(o)).collect();
     let name = Ident::new(&function.name, Span::call_site());
     let ops_name = Ident::new(
