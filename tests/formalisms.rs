@@ -1,4 +1,4 @@
-//! The joint-coordinate (Lagrange) formalism of seed 002 against the other
+//! The joint-coordinate (Lagrange) formalism of Sukhov and Chekina (2024) against the other
 //! derivations of the same equations, on every bundled spec (runtime
 //! parameters, evaluated at the spec's values):
 //!

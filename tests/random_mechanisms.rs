@@ -241,7 +241,8 @@ fn environment<'a>(
 }
 
 /// A random state with positions drawn as `sampling` says (angles in ±π,
-/// slides in ±0.5 m, quaternions uniform on the unit sphere), velocities in
+/// slides in ±0.5 m, quaternions a normalised random point of the cube
+/// [−1, 1]⁴, every orientation possible though not uniform), velocities in
 /// ±2, accelerations and forces in ±5: the ranges of `oracle::States`, for
 /// sizes known only at run time.
 fn sample(rng: &mut SmallRng, sampling: &[Sampling], nv: usize) -> State {

@@ -380,8 +380,9 @@ impl States {
     }
 
     /// Positions drawn as `sampling` says (angles in ±π, slides in ±0.5 m,
-    /// quaternions uniform on the unit sphere), velocities in ±2 and
-    /// accelerations in ±5.
+    /// quaternions a random point of the cube [−1, 1]⁴ normalised: every
+    /// orientation can come out, though not uniformly), velocities in ±2
+    /// and accelerations in ±5.
     pub fn next<const NQ: usize, const NV: usize>(
         &mut self,
         sampling: &[Sampling],

@@ -1,8 +1,7 @@
 //! Telegin's six-degree-of-freedom manipulator (Fig. 3 of A.I. Telegin,
 //! "Формализм выписывания уравнения динамики манипуляторов", Вестник ЮУрГУ,
 //! сер. «Компьютерные технологии, управление, радиоэлектроника», 2021, т. 21,
-//! № 4, с. 52–68, DOI 10.14529/ctcr210405; seed file
-//! `/work/shared/seeds/004_9b59c8680a26cea6.txt`).
+//! № 4, с. 52–68, DOI 10.14529/ctcr210405).
 //!
 //! The paper gives two independent computations of the driving forces of the
 //! same mechanism: hand-derived closed forms (Listing 2) and a recursive

@@ -35,7 +35,7 @@ pub enum Method {
     /// Vereshchagin's separate-bodies forward dynamics
     /// (`sharnir_mech::vereshchagin`): the default for `forward_dynamics`.
     Vereshchagin,
-    /// The joint-coordinate (Lagrange) formalism of seed 002
+    /// The joint-coordinate (Lagrange) formalism of Sukhov and Chekina (2024)
     /// (`sharnir_mech::lagrange`), producing every dynamics output.
     Lagrange,
     /// Telegin's direction-cosine formalism (`sharnir_mech::telegin`) for

@@ -1,9 +1,10 @@
-//! The joint-coordinate (Lagrange) formalism of Sukhov and Chekina (seed 002,
+//! The joint-coordinate (Lagrange) formalism of E.A. Sukhov and E.A. Chekina
+//! (2024, vol. 16, no. 1, pp. 161–174,
 //! after Kim–Vanderploeg and Gim–Nikravesh): the equations of motion of the
 //! separate bodies, projected on the joint coordinates by the Jacobian of the
 //! body velocities.
 //!
-//! The seed writes the bodies' equations in absolute coordinates, `M v̇ = g`
+//! The paper writes the bodies' equations in absolute coordinates, `M v̇ = g`
 //! (block-diagonal `M`, `g` the gyroscopic terms and the applied forces),
 //! expresses the body velocities through the joint velocities, `v = B θ̇`,
 //! and obtains (its equation (16) without cut joints)
@@ -29,7 +30,7 @@
 //! so `M v̇ + bias = τ`, and `bias = −f` at zero joint forces. Projecting the
 //! body-axes force and moment with `Bₖᵀ` is the principle of virtual power:
 //! `F·v_c + N·ω` does not depend on the axes both are written in, so the
-//! body-axes and the seed's ground-axes forms give the same `M` and `f`.
+//! body-axes and the paper's ground-axes forms give the same `M` and `f`.
 //!
 //! `Ḃₖ v` is the derivative of `νₖ(q, v)` along the motion with `v` held
 //! fixed (`νₖ` is linear in `v`, so `Ḃₖ v = Σᵢ ∂(Bₖ v)/∂qᵢ q̇ᵢ`), with the

@@ -11,10 +11,11 @@
 //!   dynamics;
 //! - [`vereshchagin`]: forward dynamics by Vereshchagin's separate-bodies
 //!   (articulated-body) method;
-//! - [`lagrange`]: the joint-coordinate (Lagrange) formalism of seed 002,
+//! - [`lagrange`]: the joint-coordinate (Lagrange) formalism of Sukhov and Chekina (2024, vol. 16, no. 1, pp. 161–174),
 //!   `M = Σ BᵀMB` and `bias = Bᵀ(M Ḃ q̇ − g)`, with an `L D Lᵀ` forward dynamics;
 //! - [`telegin`]: inverse dynamics of serial chains by Telegin's direction-cosine
-//!   formalism (subsystem static moments, Statements 1 and 2) of seed 004;
+//!   formalism (subsystem static moments, Statements 1 and 2) of Telegin (2021, DOI
+//!   10.14529/ctcr210405);
 //! - [`kinematics`]: body placements, poses and twists, shared by every
 //!   formalism;
 //! - [`energy`]: kinetic and potential energy;

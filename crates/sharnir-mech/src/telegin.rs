@@ -2,8 +2,8 @@
 //!
 //! A. I. Telegin, "Формализм выписывания уравнения динамики манипуляторов"
 //! (Вестник ЮУрГУ, сер. «Компьютерные технологии, управление,
-//! радиоэлектроника», 2021, т. 21, № 4, с. 52–68, DOI 10.14529/ctcr210405;
-//! seed `004_9b59c8680a26cea6.txt`) writes the driving forces of a manipulator
+//! радиоэлектроника», 2021, т. 21, № 4, с. 52–68, DOI 10.14529/ctcr210405)
+//! writes the driving forces of a manipulator
 //! by hand with few operations. Newton–Euler sums the forces of single bodies;
 //! Telegin works with *subsystems* — body `i` and everything outboard of it —
 //! through two subsystem quantities: the mass `m_i` and the static moment `m⃗_i`

@@ -1,5 +1,6 @@
-//! Tests of the graph layer against the textbook's examples (Yudintsev, §1.1.2 and
-//! §3.6; see `shared/seeds/003-digest-en.md` §1.4) and on generated graphs.
+//! Tests of the graph layer against the textbook's examples (V.V. Yudintsev,
+//! «Динамика систем твёрдых тел», lecture notes, 2008, §1.1.2 and §3.6) and on
+//! generated graphs.
 //!
 //! All matrices are integer matrices and are compared exactly (tolerance 0).
 
