@@ -41,7 +41,7 @@ fn assemble(
     let coriolis = coriolis::coriolis_matrix(mechanism, &terms.bias);
     let (kinetic, potential) = energy::energy(mechanism);
     let spec_body: Vec<bool> = mechanism.bodies.iter().map(|b| !b.auxiliary).collect();
-    let poses: Vec<_> = kinematics::poses(mechanism)
+    let poses: Vec<_> = kinematics::body_frame_poses(mechanism)
         .iter()
         .zip(&spec_body)
         .filter(|(_, keep)| **keep)

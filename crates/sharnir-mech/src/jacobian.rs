@@ -14,8 +14,10 @@ use crate::mechanism::Mechanism;
 use crate::vec3::Vec3Ops;
 use sharnir_cas::Id;
 
-/// For every body (regular order), the 6 × NV Jacobian: rows 0–2 the origin
-/// velocity, rows 3–5 the angular velocity, in ground coordinates.
+/// For every body (regular order), the 6 × NV Jacobian: rows 0–2 the
+/// velocity of the origin of the body's own frame (see
+/// [`crate::TreeBody::body_frame`]), rows 3–5 the angular velocity, in
+/// ground coordinates.
 pub fn body_jacobians(mechanism: &mut Mechanism) -> Vec<[Vec<Id>; 6]> {
     let poses = poses(mechanism);
     let twists = twists(mechanism);
@@ -24,11 +26,20 @@ pub fn body_jacobians(mechanism: &mut Mechanism) -> Vec<[Vec<Id>; 6]> {
     let rates: Vec<Id> = (0..n)
         .map(|j| pool.symbol(&Input::Velocity(j).symbol_name()))
         .collect();
+    let bodies = &mechanism.bodies;
     poses
         .iter()
         .zip(&twists)
-        .map(|(pose, twist)| {
-            let linear = pool.mat_vec(&pose.rotation, twist.linear);
+        .zip(bodies)
+        .map(|((pose, twist), body)| {
+            let origin_velocity = match &body.body_frame {
+                Some(offset) => {
+                    let lever = pool.cross3(twist.angular, offset.translation);
+                    pool.add3(twist.linear, lever)
+                }
+                None => twist.linear,
+            };
+            let linear = pool.mat_vec(&pose.rotation, origin_velocity);
             let angular = pool.mat_vec(&pose.rotation, twist.angular);
             let rows = [
                 linear[0], linear[1], linear[2], angular[0], angular[1], angular[2],

@@ -14,11 +14,17 @@
 //!
 //! Bodies are visited in regular order, so a parent is always assembled (and
 //! has received its fixed children's inertia) before its children.
+//!
+//! A tree body's frame is its joint frame after the joint's motion. When the
+//! joint has a `child_origin` (the joint frame placed in the child body, as
+//! loops need), the spec body's own frame sits at `child_origin⁻¹` in it:
+//! the body's mass properties are re-expressed in the joint frame, and its
+//! children and the poses it reports are placed through that offset.
 
 use crate::graph::SpanningTree;
 use crate::lowering::ExprLowering;
 use crate::lumping::{lump, Frame};
-use crate::mechanism::{Coupling, JointKind, TreeBody};
+use crate::mechanism::{Coupling, JointKind, Placement, TreeBody};
 use crate::vec3::{Vec3, Vec3Ops};
 use sharnir_cas::Coeff;
 use sharnir_spec::{JointKind as SpecJointKind, Spec, SpecError};
@@ -51,12 +57,13 @@ fn primitives(
     }
 }
 
-/// The tree bodies of `spec`, in regular order.
+/// The tree bodies of `spec`, in regular order, and where every spec body's
+/// frame is (indexed by regular number, 0 the ground), for the cut joints.
 pub(crate) fn assemble(
     spec: &Spec,
     tree: &SpanningTree,
     lowering: &mut ExprLowering,
-) -> Result<Vec<TreeBody>, SpecError> {
+) -> Result<(Vec<TreeBody>, Vec<Frame>), SpecError> {
     let mut position_offsets = Vec::with_capacity(spec.joints.len());
     let mut velocity_offsets = Vec::with_capacity(spec.joints.len());
     let (mut nq, mut nv) = (0, 0);
@@ -101,13 +108,26 @@ pub(crate) fn assemble(
             lowering.expr(spec, &i.yz)?,
         );
         let inertia = [[xx, xy, xz], [xy, yy, yz], [xz, yz, zz]];
+        // The spec body's frame in the joint frame after the motion.
+        let body_frame = match &joint.child_origin {
+            Some(child_origin) => {
+                let r = lowering.rotation(spec, &child_origin.rotation)?;
+                let t = lowering.vec3(spec, &child_origin.translation)?;
+                Some(Placement::inverse_of(&mut lowering.pool, &r, t))
+            }
+            None => None,
+        };
         let pool = &mut lowering.pool;
         let chain = primitives(joint.kind, joint.axis, joint.axis2);
         if chain.is_empty() {
-            let frame = Frame {
+            let joint_frame = Frame {
                 host: parent_frame.host,
                 rotation,
                 translation,
+            };
+            let frame = match &body_frame {
+                Some(offset) => joint_frame.then(pool, offset),
+                None => joint_frame,
             };
             if let Some(host) = frame.host.and_then(|h| bodies.get_mut(h)) {
                 lump(pool, host, &frame, mass, com, inertia);
@@ -115,6 +135,10 @@ pub(crate) fn assemble(
             frames[k] = frame;
             continue;
         }
+        let (com, inertia) = match &body_frame {
+            Some(offset) => offset.carry_mass_properties(pool, com, &inertia),
+            None => (com, inertia),
+        };
         let zero3 = pool.zero3();
         let zero = pool.zero();
         let identity = pool.identity3();
@@ -173,11 +197,16 @@ pub(crate) fn assemble(
                 com: if real { com } else { zero3 },
                 inertia: if real { inertia } else { [zero3; 3] },
                 auxiliary: !real,
+                body_frame: if real { body_frame } else { None },
             });
             position += kind.nq();
             velocity += kind.nv();
         }
-        frames[k] = Frame::of_body(pool, bodies.len() - 1);
+        let own = Frame::of_body(pool, bodies.len() - 1);
+        frames[k] = match &body_frame {
+            Some(offset) => own.then(pool, offset),
+            None => own,
+        };
     }
-    Ok(bodies)
+    Ok((bodies, frames))
 }

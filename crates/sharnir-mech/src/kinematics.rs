@@ -165,6 +165,28 @@ pub fn poses(mechanism: &mut Mechanism) -> Vec<Pose> {
     poses
 }
 
+/// The pose of every body's own frame (the spec body's frame, where the
+/// inboard joint's `child_origin` puts it; the tree frame otherwise), in the
+/// mechanism's (regular) body order: what `body_poses` reports.
+pub fn body_frame_poses(mechanism: &mut Mechanism) -> Vec<Pose> {
+    let tree_poses = poses(mechanism);
+    let Mechanism { pool, bodies, .. } = mechanism;
+    tree_poses
+        .into_iter()
+        .zip(bodies.iter())
+        .map(|(pose, body)| match &body.body_frame {
+            Some(offset) => {
+                let shift = pool.mat_vec(&pose.rotation, offset.translation);
+                Pose {
+                    rotation: pool.mat_mul(&pose.rotation, &offset.rotation),
+                    position: pool.add3(pose.position, shift),
+                }
+            }
+            None => pose,
+        })
+        .collect()
+}
+
 /// The twist of every body, in the mechanism's (regular) body order.
 pub fn twists(mechanism: &mut Mechanism) -> Vec<Twist> {
     let Mechanism { pool, bodies, .. } = mechanism;

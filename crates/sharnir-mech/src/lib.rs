@@ -21,18 +21,21 @@
 //! - [`energy`]: kinetic and potential energy;
 //! - [`coriolis`]: the Coriolis matrix with `Ṁ − 2C` skew-symmetric;
 //! - [`jacobian`]: geometric Jacobians of the body frames;
+//! - [`cut_joints`], [`loop_closure`]: the joints that close loops, and
+//!   their constraints `Ψ`, Jacobian `J` and `J̇ q̇`;
 //! - [`inputs`]: the names of the symbols derived expressions read.
 
 pub mod base_parameters;
 pub mod coriolis;
+pub mod cut_joints;
 pub mod energy;
-pub mod graph;
 pub mod inputs;
 pub mod jacobian;
 pub mod joint_space;
 mod joints;
 pub mod kinematics;
 pub mod lagrange;
+pub mod loop_closure;
 mod lowering;
 mod lumping;
 pub mod mechanism;
@@ -45,4 +48,8 @@ mod vec3;
 pub mod vereshchagin;
 
 pub use inputs::Input;
-pub use mechanism::{Coupling, JointKind, Mechanism, ParameterMode, RuntimeParameter, TreeBody};
+/// The mechanism graph (its own crate, shared with the spec's validation).
+pub use sharnir_graph as graph;
+pub use mechanism::{
+    Coupling, JointKind, Mechanism, ParameterMode, Placement, RuntimeParameter, TreeBody,
+};

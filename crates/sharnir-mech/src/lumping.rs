@@ -12,7 +12,7 @@
 //! ```
 //! with `d_h = c_h − c` and `d_b = t + R c_b − c`.
 
-use crate::mechanism::TreeBody;
+use crate::mechanism::{Placement, TreeBody};
 use crate::vec3::{Mat3, Vec3, Vec3Ops};
 use sharnir_cas::{Coeff, Id, Pool};
 
@@ -44,6 +44,16 @@ impl Frame {
             host: Some(index),
             rotation: pool.identity3(),
             translation: pool.zero3(),
+        }
+    }
+
+    /// The frame placed at `offset` in this one, in the same host.
+    pub fn then(&self, pool: &mut Pool, offset: &Placement) -> Frame {
+        let shift = pool.mat_vec(&self.rotation, offset.translation);
+        Frame {
+            host: self.host,
+            rotation: pool.mat_mul(&self.rotation, &offset.rotation),
+            translation: pool.add3(self.translation, shift),
         }
     }
 }

@@ -7,10 +7,11 @@
 //! and the bodies of fixed joints are lumped into their parents (`lumping`).
 
 use crate::inputs::Input;
+use crate::cut_joints::{cut_joints, CutJoint};
 use crate::joints::assemble;
 use crate::lowering::ExprLowering;
 use crate::topology::spanning_tree;
-use crate::vec3::{Mat3, Vec3};
+use crate::vec3::{Mat3, Vec3, Vec3Ops};
 use sharnir_cas::{Id, Pool};
 use sharnir_spec::{AppliedForce, ParameterValue, Spec, SpecError};
 
@@ -121,6 +122,44 @@ pub struct TreeBody {
     /// True for the massless bodies between the primitive joints of a
     /// cylindrical, universal or planar joint; they have no spec body.
     pub auxiliary: bool,
+    /// Where the spec body's own frame is in this body's frame (the joint
+    /// frame after the motion), when the inboard joint has a
+    /// `child_origin`; `None` when the two coincide. Mass properties are
+    /// already expressed in the joint frame; only the reported poses and
+    /// Jacobians of the body read this.
+    pub body_frame: Option<Placement>,
+}
+
+/// A frame fixed in a body: `p_body = translation + rotation · p_frame`.
+#[derive(Clone, Copy, Debug)]
+pub struct Placement {
+    /// Orientation of the frame in the body.
+    pub rotation: Mat3,
+    /// Origin of the frame in the body.
+    pub translation: Vec3,
+}
+
+impl Placement {
+    /// The placement of the body in a frame placed at `(rotation,
+    /// translation)`: `(Rᵀ, −Rᵀ t)`.
+    pub fn inverse_of(pool: &mut Pool, rotation: &Mat3, translation: Vec3) -> Placement {
+        let transposed = [0, 1, 2].map(|i| [0, 1, 2].map(|j| rotation[j][i]));
+        let back = pool.mat_vec(&transposed, translation);
+        Placement {
+            rotation: transposed,
+            translation: pool.scale3c(sharnir_cas::Coeff::MINUS_ONE, back),
+        }
+    }
+
+    /// A centre of mass and central inertia given in the placed frame,
+    /// expressed in the body's frame.
+    pub fn carry_mass_properties(&self, pool: &mut Pool, com: Vec3, inertia: &Mat3) -> (Vec3, Mat3) {
+        let rotated = pool.mat_vec(&self.rotation, com);
+        (
+            pool.add3(self.translation, rotated),
+            pool.rotate_symmetric(&self.rotation, inertia),
+        )
+    }
 }
 
 /// A mechanism ready for derivations: a regularly numbered tree of symbolic
@@ -156,6 +195,12 @@ pub struct Mechanism {
     pub applied_forces: Option<Vec<Id>>,
     /// Bodies in regular numbering: parents come before children.
     pub bodies: Vec<TreeBody>,
+    /// The joints that close kinematic loops, in spec order; empty for a
+    /// tree.
+    pub cut_joints: Vec<CutJoint>,
+    /// The velocity indices of the spec's `independent` coordinates, in the
+    /// spec's order; empty when it names none.
+    pub independent: Vec<usize>,
     /// Gravitational acceleration in the ground frame.
     pub gravity: Vec3,
 }
@@ -207,7 +252,18 @@ impl Mechanism {
         let mut lowering = ExprLowering::new(spec, mode);
         let tree = spanning_tree(spec)?;
         let gravity = lowering.vec3(spec, &spec.gravity)?;
-        let bodies = assemble(spec, &tree, &mut lowering)?;
+        let (bodies, frames) = assemble(spec, &tree, &mut lowering)?;
+        let cut_joints = cut_joints(spec, &tree, &frames, &mut lowering)?;
+        let coordinates: Vec<String> = spec
+            .joints
+            .iter()
+            .flat_map(|j| j.velocity_names())
+            .collect();
+        let independent = spec
+            .independent
+            .iter()
+            .filter_map(|c| coordinates.iter().position(|name| *name == c.name))
+            .collect();
         let applied_forces = applied_forces(spec, &mut lowering)?;
         let parameters = match mode {
             ParameterMode::Folded => Vec::new(),
@@ -230,11 +286,7 @@ impl Mechanism {
             mode,
             pool: lowering.pool,
             parameters,
-            coordinates: spec
-                .joints
-                .iter()
-                .flat_map(|j| j.velocity_names())
-                .collect(),
+            coordinates,
             positions: spec
                 .joints
                 .iter()
@@ -245,6 +297,8 @@ impl Mechanism {
             initial_velocities: spec.initial_velocities.clone(),
             applied_forces,
             bodies,
+            cut_joints,
+            independent,
             gravity,
         })
     }
@@ -257,6 +311,11 @@ impl Mechanism {
     /// Number of velocity coordinates, `NV`: the degrees of freedom.
     pub fn dof(&self) -> usize {
         self.coordinates.len()
+    }
+
+    /// Whether the mechanism has closed loops (cut joints).
+    pub fn has_loops(&self) -> bool {
+        !self.cut_joints.is_empty()
     }
 
     /// Whether some joint follows another: the joints are then not

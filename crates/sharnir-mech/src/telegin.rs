@@ -975,6 +975,7 @@ mod tests {
             com: pool.zero3(),
             inertia: pool.identity3(),
             auxiliary: false,
+            body_frame: None,
         };
         let bodies = [revolute(&mut pool, 0), revolute(&mut pool, 1)];
         let mut derivative = TimeDerivative::new(&mut pool, &bodies);

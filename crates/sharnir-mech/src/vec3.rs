@@ -33,6 +33,8 @@ pub trait Vec3Ops {
     fn mat_t_vec(&mut self, m: &Mat3, a: Vec3) -> Vec3;
     /// `A B`.
     fn mat_mul(&mut self, a: &Mat3, b: &Mat3) -> Mat3;
+    /// `Aᵀ B`: `B`'s axes seen from `A`'s (a relative orientation).
+    fn mat_t_mat(&mut self, a: &Mat3, b: &Mat3) -> Mat3;
     /// `E A Eᵀ` for a symmetric `A` (an inertia seen in rotated axes), each
     /// off-diagonal entry computed once so the result is symmetric entry for
     /// entry.
@@ -116,6 +118,12 @@ impl Vec3Ops for Pool {
             }
         }
         out
+    }
+
+    fn mat_t_mat(&mut self, a: &Mat3, b: &Mat3) -> Mat3 {
+        let columns = [0, 1, 2].map(|j| [b[0][j], b[1][j], b[2][j]]);
+        let rows = [0, 1, 2].map(|i| [a[0][i], a[1][i], a[2][i]]);
+        rows.map(|row| columns.map(|column| self.dot3(row, column)))
     }
 
     fn acceleration_field(&mut self, omega: Vec3, omega_dot: Vec3) -> Mat3 {

@@ -22,18 +22,18 @@ mod validate;
 pub use error::SpecError;
 pub use expr::{Expr, ExprKind, Function};
 pub use model::{
-    AppliedForce, Body, ElementaryRotation, Inertia, Joint, JointKind, Limits, Mimic, Origin,
-    Parameter, ParameterValue, Spec,
+    AppliedForce, Body, ElementaryRotation, Independent, Inertia, Joint, JointKind, Limits, Mimic,
+    Origin, Parameter, ParameterValue, Spec,
 };
 pub use source::{Source, Span};
 
 /// Parses and validates a spec: structure, expression syntax, names,
-/// references between tables and numeric values, everything checkable
-/// without building the mechanism graph. The first problem found is
-/// returned.
+/// references between tables, numeric values, and the mechanism graph
+/// (every body connected to the ground; the cut joints that close loops
+/// marked). The first problem found is returned.
 pub fn parse(source: Source) -> Result<Spec, SpecError> {
-    let checked = document::read(&source.text).and_then(|document| {
-        validate::check(&document, &source.text)?;
+    let checked = document::read(&source.text).and_then(|mut document| {
+        validate::check(&mut document, &source.text)?;
         Ok(document)
     });
     match checked {

@@ -43,6 +43,20 @@ pub struct Spec {
     /// Applied joint forces (`[forces]`), in spec order; empty when the
     /// spec has none, and then the module has no `applied_forces`.
     pub forces: Vec<AppliedForce>,
+    /// The velocity coordinates that parametrise a mechanism with loops
+    /// (`independent` under `[mechanism]`): the actuated joints of a
+    /// parallel robot, held by assembly and driven by the constrained
+    /// inverse dynamics. Empty when the spec names none.
+    pub independent: Vec<Independent>,
+}
+
+/// One name of `independent = [...]`: a velocity coordinate of a tree joint.
+#[derive(Clone, Debug)]
+pub struct Independent {
+    /// The velocity coordinate's name.
+    pub name: String,
+    /// The span of the name in the array.
+    pub span: Span,
 }
 
 /// One entry of `[forces]`: the generalized force on a velocity coordinate
@@ -99,7 +113,7 @@ impl Spec {
         let mut starts = Vec::new();
         let mut offset = 0;
         for joint in &self.joints {
-            if joint.mimic.is_none() {
+            if !joint.coordinateless() {
                 match joint.kind {
                     JointKind::Spherical => starts.push(offset),
                     JointKind::Free => starts.push(offset + 3),
@@ -201,6 +215,18 @@ pub struct Joint {
     pub axis_span: Span,
     /// Placement of the joint frame in the parent frame.
     pub origin: Origin,
+    /// Placement of the joint frame in the child body's frame (`child_origin`),
+    /// when the child's frame is not at the joint: always where a joint closes
+    /// a loop, since both of its bodies have their own frames. `None` is the
+    /// identity.
+    pub child_origin: Option<Origin>,
+    /// Whether this joint is a cut joint: left out of the spanning tree and
+    /// enforced by loop-closure constraints, with no coordinates of its own.
+    /// Set by validation for the joints the spec marks (`cut = true`) and
+    /// for those the spanning tree leaves out.
+    pub cut: bool,
+    /// The span of `cut = true`, when the spec marks the joint.
+    pub cut_mark: Option<Span>,
     /// Position, force and speed limits, stored for the runtime (simulation
     /// and control clamp against them); the equations of motion ignore them.
     pub limits: Option<Limits>,
@@ -351,10 +377,16 @@ impl JointKind {
 }
 
 impl Joint {
+    /// Whether the joint has no coordinates of its own: a follower or a cut
+    /// joint.
+    pub fn coordinateless(&self) -> bool {
+        self.mimic.is_some() || self.cut
+    }
+
     /// Number of position coordinates this joint adds to `q`: none for a
-    /// follower.
+    /// follower or a cut joint.
     pub fn nq(&self) -> usize {
-        if self.mimic.is_some() {
+        if self.coordinateless() {
             0
         } else {
             self.kind.nq()
@@ -362,9 +394,9 @@ impl Joint {
     }
 
     /// Number of velocity coordinates (degrees of freedom) this joint adds:
-    /// none for a follower.
+    /// none for a follower or a cut joint.
     pub fn nv(&self) -> usize {
-        if self.mimic.is_some() {
+        if self.coordinateless() {
             0
         } else {
             self.kind.nv()
@@ -372,9 +404,9 @@ impl Joint {
     }
 
     /// Names of this joint's position coordinates, in order (none for a
-    /// follower).
+    /// follower or a cut joint).
     pub fn position_names(&self) -> Vec<String> {
-        if self.mimic.is_some() {
+        if self.coordinateless() {
             return Vec::new();
         }
         self.kind
@@ -385,9 +417,9 @@ impl Joint {
     }
 
     /// Names of this joint's velocity coordinates, in order (none for a
-    /// follower).
+    /// follower or a cut joint).
     pub fn velocity_names(&self) -> Vec<String> {
-        if self.mimic.is_some() {
+        if self.coordinateless() {
             return Vec::new();
         }
         self.kind

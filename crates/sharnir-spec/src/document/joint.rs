@@ -1,6 +1,6 @@
 //! `[[joint]]` tables: type, bodies, axis, coordinate and placement.
 
-use super::fields::{array, string, unit_axis, wrong_type, zeros, Expressions, Fields};
+use super::fields::{array, boolean, string, unit_axis, wrong_type, zeros, Expressions, Fields};
 use crate::error::Problem;
 use crate::expr::Expr;
 use crate::model::{ElementaryRotation, Joint, JointKind, Limits, Mimic, Origin};
@@ -24,6 +24,8 @@ pub(super) fn read(node: &Node, exprs: Expressions) -> Result<Joint, Problem> {
             "axis2",
             "coordinate",
             "origin",
+            "child_origin",
+            "cut",
             "limits",
             "damping",
             "friction",
@@ -85,6 +87,10 @@ pub(super) fn read(node: &Node, exprs: Expressions) -> Result<Joint, Problem> {
             .map(|value| exprs.expr(value, &format!("`{key}`")))
             .transpose()
     };
+    let cut_mark = match fields.optional("cut") {
+        Some(node) => boolean(node, "`cut`")?.then_some(node.span),
+        None => None,
+    };
     Ok(Joint {
         span: name_node.span,
         coordinate: match fields.optional("coordinate") {
@@ -110,6 +116,12 @@ pub(super) fn read(node: &Node, exprs: Expressions) -> Result<Joint, Problem> {
                 rotation: Vec::new(),
             },
         },
+        child_origin: fields
+            .optional("child_origin")
+            .map(|node| self::origin(node, exprs))
+            .transpose()?,
+        cut: cut_mark.is_some(),
+        cut_mark,
         limits: fields
             .optional("limits")
             .map(|node| limits(node, exprs))
@@ -191,7 +203,8 @@ fn kind(node: &Node) -> Result<JointKind, Problem> {
         })
 }
 
-/// `origin = { xyz = [...], <at most one rotation key> }`.
+/// `origin = { xyz = [...], <at most one rotation key> }`, and the same for
+/// `child_origin`.
 fn origin(node: &Node, exprs: Expressions) -> Result<Origin, Problem> {
     let mut allowed = vec!["xyz"];
     allowed.extend(ROTATION_KEYS);

@@ -12,7 +12,7 @@ pub(crate) use initial::InitialTable;
 
 use crate::error::Problem;
 use crate::expr::Expr;
-use crate::model::{AppliedForce, Body, Joint, Parameter, ParameterValue, Spec};
+use crate::model::{AppliedForce, Body, Independent, Joint, Parameter, ParameterValue, Spec};
 use crate::source::{Source, Span};
 use crate::toml_tree::{read_document, Node, Value};
 use fields::{boolean, number, string, wrong_type, Expressions, Fields};
@@ -31,6 +31,7 @@ pub(crate) struct Document {
     pub joints: Vec<Joint>,
     pub initial: InitialTable,
     pub forces: Vec<AppliedForce>,
+    pub independent: Vec<Independent>,
 }
 
 impl Document {
@@ -49,6 +50,7 @@ impl Document {
             initial_positions,
             initial_velocities,
             forces: self.forces,
+            independent: self.independent,
             name: self.name,
             description: self.description,
             source,
@@ -96,6 +98,7 @@ pub(crate) fn read(text: &str) -> Result<Document, Problem> {
             "gravity",
             "single_precision",
             "fused_multiply_add",
+            "independent",
         ],
     )?;
     let name_node = mechanism.required("name")?;
@@ -115,6 +118,10 @@ pub(crate) fn read(text: &str) -> Result<Document, Problem> {
         .map(|node| boolean(node, "`fused_multiply_add`"))
         .transpose()?
         .unwrap_or(false);
+    let independent = match mechanism.optional("independent") {
+        Some(node) => independent(node)?,
+        None => Vec::new(),
+    };
     let parameters = match root.optional("parameters") {
         Some(node) => parameters(node, exprs)?,
         None => Vec::new(),
@@ -146,6 +153,7 @@ pub(crate) fn read(text: &str) -> Result<Document, Problem> {
     Ok(Document {
         initial,
         forces,
+        independent,
         name,
         name_span: name_node.span,
         description: description.map(str::to_owned),
@@ -214,4 +222,25 @@ fn parameters(node: &Node, exprs: Expressions) -> Result<Vec<Parameter>, Problem
         });
     }
     Ok(parameters)
+}
+
+/// `independent = ["q1", ...]`: names of velocity coordinates (checked
+/// against the coordinates once the cut joints are known).
+fn independent(node: &Node) -> Result<Vec<Independent>, Problem> {
+    let Value::Array(items) = &node.value else {
+        return Err(wrong_type(
+            node,
+            "`independent`",
+            "an array of coordinate names",
+        ));
+    };
+    items
+        .iter()
+        .map(|item| {
+            Ok(Independent {
+                name: string(item, "each independent coordinate")?.to_owned(),
+                span: item.span,
+            })
+        })
+        .collect()
 }

@@ -1,21 +1,27 @@
-//! Checks that need the whole document but not the mechanism graph:
-//! names, references between tables, and numeric values.
+//! Checks that need the whole document: names, references between tables,
+//! numeric values, and the mechanism graph's cut joints (which decide the
+//! coordinates that `[initial]`, `[forces]` and `independent` name).
 
 mod forces;
+mod independent;
 mod inertia;
 mod initial;
 mod names;
 mod references;
+mod topology;
 mod values;
 
 use crate::document::Document;
 use crate::error::Problem;
 
-/// Validates `document` (read from `text`), returning the first problem.
-pub(crate) fn check(document: &Document, text: &str) -> Result<(), Problem> {
+/// Validates `document` (read from `text`) and marks its cut joints,
+/// returning the first problem.
+pub(crate) fn check(document: &mut Document, text: &str) -> Result<(), Problem> {
     names::check(document, text)?;
     references::check(document)?;
     values::check(document)?;
+    topology::mark_cut_joints(document)?;
+    independent::check(document)?;
     forces::check(document)?;
     let (values, _) = crate::expr::evaluate_parameters(&document.parameters);
     initial::check(document, &values)

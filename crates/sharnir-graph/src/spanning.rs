@@ -47,10 +47,11 @@ pub struct SpanningTree {
 /// `body_count` counts the ground (body 0) too; `arcs[a]` is joint `a`, oriented from
 /// the parent side named by the user to the child side. The tree is breadth-first from
 /// the ground, so every body is as few joints from the ground as the graph allows; when
-/// several arcs reach a body from the previous level, the one with the smallest original
-/// index is taken. Numbers are handed out parents first, and among the bodies whose
-/// parent is already numbered the one whose inboard arc comes first in `arcs` gets the
-/// next number, so an input that is already regularly numbered keeps its numbering.
+/// several arcs reach a body from the previous level, one that leaves the previous level
+/// (parent named first) is preferred, then the one with the smallest original index.
+/// Numbers are handed out parents first, and among the bodies whose parent is already
+/// numbered the one whose inboard arc comes first in `arcs` gets the next number, so an
+/// input that is already regularly numbered keeps its numbering.
 ///
 /// Arcs outside the tree are cut joints: they are not an error here but are listed by
 /// [`SpanningTree::cut_arcs`] with their loops.
@@ -62,14 +63,64 @@ pub struct SpanningTree {
 /// [`GraphError::SelfLoop`]; then [`GraphError::Disconnected`] listing every body that
 /// no chain of arcs joins to the ground.
 pub fn spanning_tree(body_count: usize, arcs: &[Arc]) -> Result<SpanningTree, GraphError> {
+    spanning_tree_cutting(body_count, arcs, &[])
+}
+
+/// [`spanning_tree`] with the arcs of `cut` (original indices) kept out of the tree:
+/// the joints a user marked as cut joints. The tree is the breadth-first tree of the
+/// graph without them, and they are cut arcs like those the search leaves out.
+///
+/// # Errors
+/// Those of [`spanning_tree`], and [`GraphError::CutBridge`] when the graph is
+/// connected but leaving out the arcs of `cut` disconnects it: one of them is a bridge
+/// (it closes no loop), or more of them are marked than the graph has loops.
+pub fn spanning_tree_cutting(
+    body_count: usize,
+    arcs: &[Arc],
+    cut: &[usize],
+) -> Result<SpanningTree, GraphError> {
     if body_count == 0 {
         return Err(GraphError::NoGround);
     }
     check_arcs(body_count, arcs)?;
-    let inboard = breadth_first_inboard_arcs(body_count, arcs)?;
+    let inboard = match breadth_first_inboard_arcs(body_count, arcs, cut) {
+        Err(GraphError::Disconnected { bodies }) if !cut.is_empty() => {
+            breadth_first_inboard_arcs(body_count, arcs, &[])?;
+            return Err(bridge_among(body_count, arcs, cut, bodies));
+        }
+        other => other?,
+    };
     let mut tree = number_regularly(body_count, arcs, &inboard);
     tree.record_cut_arcs(arcs);
     Ok(tree)
+}
+
+/// The error for forced cuts that disconnect a connected graph: the first arc of
+/// `cut` that joins a body cut off (`unreachable`) to the rest.
+fn bridge_among(
+    body_count: usize,
+    arcs: &[Arc],
+    cut: &[usize],
+    unreachable: Vec<usize>,
+) -> GraphError {
+    let mut off = vec![false; body_count];
+    for &body in &unreachable {
+        if let Some(flag) = off.get_mut(body) {
+            *flag = true;
+        }
+    }
+    let is_off = |b: usize| off.get(b).copied().unwrap_or(false);
+    let arc = cut
+        .iter()
+        .copied()
+        .filter(|&a| arcs.get(a).is_some_and(|arc| is_off(arc.from) != is_off(arc.to)))
+        .min()
+        .or_else(|| cut.iter().copied().min())
+        .unwrap_or(0);
+    GraphError::CutBridge {
+        arc,
+        bodies: unreachable,
+    }
 }
 
 impl SpanningTree {
@@ -235,18 +286,22 @@ fn check_arcs(body_count: usize, arcs: &[Arc]) -> Result<(), GraphError> {
 ///
 /// Breadth-first search pops bodies level by level, so when a body is popped every body
 /// of the previous level has already been popped: its level is one more than the lowest
-/// level among its already popped neighbours, and its inboard arc is the
-/// smallest-indexed arc to a neighbour on that level.
+/// level among its already popped neighbours, and its inboard arc is, among the arcs to
+/// a neighbour on that level, one that points away from the ground if there is one,
+/// then the smallest-indexed. Arcs of `cut` are left out of the search.
 fn breadth_first_inboard_arcs(
     body_count: usize,
     arcs: &[Arc],
+    cut: &[usize],
 ) -> Result<Vec<Option<usize>>, GraphError> {
     let mut graph = UnGraph::<(), usize, usize>::with_capacity(body_count, arcs.len());
     for _ in 0..body_count {
         graph.add_node(());
     }
     for (index, arc) in arcs.iter().enumerate() {
-        graph.add_edge(NodeIndex::new(arc.from), NodeIndex::new(arc.to), index);
+        if !cut.contains(&index) {
+            graph.add_edge(NodeIndex::new(arc.from), NodeIndex::new(arc.to), index);
+        }
     }
     let mut level: Vec<Option<usize>> = vec![None; body_count];
     let mut inboard: Vec<Option<usize>> = vec![None; body_count];
@@ -258,14 +313,15 @@ fn breadth_first_inboard_arcs(
             .filter_map(|edge| {
                 let arc = *edge.weight();
                 let neighbour = arcs.get(arc)?.other_end(body)?;
-                Some((level.get(neighbour).copied().flatten()?, arc))
+                let reversed = arcs.get(arc)?.from == body;
+                Some((level.get(neighbour).copied().flatten()?, reversed, arc))
             })
             .min();
         if let Some(slot) = level.get_mut(body) {
-            *slot = Some(reached.map_or(0, |(l, _)| l + 1));
+            *slot = Some(reached.map_or(0, |(l, _, _)| l + 1));
         }
         if let Some(slot) = inboard.get_mut(body) {
-            *slot = reached.map(|(_, arc)| arc);
+            *slot = reached.map(|(_, _, arc)| arc);
         }
     }
     let unreachable: Vec<usize> = level

@@ -386,15 +386,19 @@ fn fig_1_6_printed_path_matrix_and_corrected_incidence_matrix() {
 
 #[test]
 fn fig_3_22_breadth_first_tree_cut_arcs_and_loops() {
+    const LOOPS: [[usize; 4]; 3] = [[2, 7, 1, 10], [5, 9, 3, 4], [6, 3, 7, 8]];
     let arcs = fig_3_22();
     let tree = tree_of(8, &arcs);
     assert_regular(&tree, &arcs);
     assert_matches_input_numbering::<10, 7>(&tree, &FIG_3_22_S, None);
     assert_inverse_pair(&tree);
     // Vertex 7 hangs directly on the ground through u9, so the shallowest tree keeps u9
-    // and cuts u5, u8 and u10 (the book's tree cuts u8, u9 and u10).
-    assert_eq!(tree.cut_arcs(), [4, 7, 9]);
-    let loops: Vec<Vec<usize>> = [4, 7, 9]
+    // (the book's tree cuts u8, u9 and u10). Among the arcs that reach a vertex from the
+    // level above, those pointing away from the ground win: vertex 3 hangs on u8
+    // (4 → 3) rather than u6 (3 → 2), vertex 6 on u10 (5 → 6) rather than u2 (6 → 4);
+    // vertex 1 can only hang on a reversed arc and takes the first, u4. Cut: u2, u5, u6.
+    assert_eq!(tree.cut_arcs(), [1, 4, 5]);
+    let loops: Vec<Vec<usize>> = [1, 4, 5]
         .iter()
         .map(|&cut| {
             assert_closed_loop(&tree, &arcs, cut)
@@ -403,10 +407,7 @@ fn fig_3_22_breadth_first_tree_cut_arcs_and_loops() {
                 .collect()
         })
         .collect();
-    assert_eq!(loops[0], [5, 9, 3, 4]);
-    // The same loops as the book's for its cut arcs 8 (tree arcs 3, 6, 7) and 10 (1, 2, 7).
-    assert_eq!(loops[1], [8, 6, 3, 7]);
-    assert_eq!(loops[2], [10, 2, 7, 1]);
+    assert_eq!(loops, LOOPS);
     assert_loops_match_t_s_star(&tree, &arcs);
 }
 
@@ -682,4 +683,58 @@ fn random_graphs_get_shallowest_trees_and_closed_loops() {
         }
         assert_loops_match_t_s_star(&tree, &arcs);
     }
+}
+
+/// A four-bar: ground (0), crank (1), coupler (2), rocker (3), joints written
+/// parent first around the loop and the rocker's ground pivot last.
+fn four_bar() -> Vec<Arc> {
+    vec![Arc::new(0, 1), Arc::new(1, 2), Arc::new(2, 3), Arc::new(0, 3)]
+}
+
+#[test]
+fn four_bar_cuts_the_joint_between_the_two_deepest_bodies() {
+    let arcs = four_bar();
+    let tree = spanning_tree(4, &arcs).expect("connected");
+    // Crank and rocker hang on the ground; the coupler on the crank (index 1 before the
+    // reversed 2 → 3 seen from the coupler), so the coupler–rocker joint is cut.
+    assert_eq!(tree.cut_arcs(), [2]);
+    assert_eq!(tree.fundamental_loop(2), Some(&[2, 3, 0, 1][..]));
+    assert!((1..=3).all(|k| !tree.arc_reversed(k)));
+}
+
+#[test]
+fn marked_cut_joints_are_left_out_of_the_tree() {
+    let arcs = four_bar();
+    let tree = spanning_tree_cutting(4, &arcs, &[1]).expect("a loop joint");
+    assert_eq!(tree.cut_arcs(), [1]);
+    // The coupler now hangs on the rocker through the reversed arc 2 → 3.
+    let coupler = tree.number_of_body(2).expect("numbered");
+    assert!(tree.arc_reversed(coupler));
+}
+
+#[test]
+fn a_marked_bridge_is_refused_with_the_bodies_it_cuts_off() {
+    // A pendulum hanging from the four-bar's coupler: its joint closes no loop.
+    let mut arcs = four_bar();
+    arcs.push(Arc::new(2, 4));
+    assert_eq!(
+        spanning_tree_cutting(5, &arcs, &[4]),
+        Err(GraphError::CutBridge {
+            arc: 4,
+            bodies: vec![4]
+        })
+    );
+    // Two marks on one loop leave a body hanging free.
+    assert_eq!(
+        spanning_tree_cutting(5, &arcs, &[1, 2]),
+        Err(GraphError::CutBridge {
+            arc: 1,
+            bodies: vec![2, 4]
+        })
+    );
+    // A disconnected graph stays a plain disconnection, marks or not.
+    assert!(matches!(
+        spanning_tree_cutting(6, &arcs, &[2]),
+        Err(GraphError::Disconnected { .. })
+    ));
 }

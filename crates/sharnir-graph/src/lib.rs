@@ -1,4 +1,5 @@
-//! Mechanism graph: spanning tree, regular numbering, incidence and path matrices.
+//! The mechanism graph: spanning tree, regular numbering, cut joints, incidence and path
+//! matrices.
 //!
 //! Bodies are vertices (index 0 is the ground, the body whose motion is prescribed) and
 //! joints are arcs. Every arc has an orientation: it leaves its parent-side body `i⁺(a)`
@@ -29,4 +30,4 @@ pub use arc::Arc;
 pub use error::GraphError;
 pub use incidence::{ground_incidence_of, incidence_of, path_matrix_of, trace_path};
 pub use matrix::Matrix;
-pub use spanning::{spanning_tree, SpanningTree};
+pub use spanning::{spanning_tree, spanning_tree_cutting, SpanningTree};

@@ -29,6 +29,15 @@ pub enum GraphError {
         /// Original indices of the unreachable bodies, sorted ascending.
         bodies: Vec<usize>,
     },
+    /// The graph is connected, but without the arcs marked as cut it is not: `arc`
+    /// closes no loop of what remains (a bridge), or more arcs are marked than the
+    /// graph has independent loops.
+    CutBridge {
+        /// Original index of the first marked arc whose removal cuts `bodies` off.
+        arc: usize,
+        /// Original indices of the bodies the marked arcs cut off, ascending.
+        bodies: Vec<usize>,
+    },
 }
 
 impl fmt::Display for GraphError {
@@ -42,6 +51,10 @@ impl fmt::Display for GraphError {
             Self::Disconnected { bodies } => {
                 write!(f, "bodies {bodies:?} are not connected to the ground")
             }
+            Self::CutBridge { arc, bodies } => write!(
+                f,
+                "cutting joint {arc} disconnects bodies {bodies:?} from the ground"
+            ),
         }
     }
 }

@@ -1,0 +1,113 @@
+//! Cut joints: the joints the spanning tree leaves out, one per independent
+//! kinematic loop.
+//!
+//! A cut joint joins two bodies that both already hang on the tree. It is
+//! kept as the two frames it joins — its joint frame fixed in the parent
+//! body (`origin`) and fixed in the child body (`child_origin`) — and its
+//! type, which says which relative motions of the two frames it allows; the
+//! loop-closure constraints (`crate::loop_closure`) forbid the others.
+
+use crate::graph::SpanningTree;
+use crate::lowering::ExprLowering;
+use crate::lumping::Frame;
+use crate::mechanism::Placement;
+use sharnir_spec::{JointKind, Origin, Spec, SpecError};
+
+/// A frame fixed in a tree body or in the ground.
+#[derive(Clone, Copy, Debug)]
+pub struct AttachedFrame {
+    /// Index of the tree body (in `Mechanism::bodies`) it moves with; `None`
+    /// for the ground.
+    pub host: Option<usize>,
+    /// Where it is in the host's frame.
+    pub placement: Placement,
+}
+
+/// A joint outside the spanning tree, enforced by constraints.
+#[derive(Clone, Debug)]
+pub struct CutJoint {
+    /// The spec joint's name.
+    pub name: String,
+    /// The joint type: which relative motions it allows.
+    pub kind: JointKind,
+    /// Unit axis in the joint frame (types with an axis; `[0, 0, 1]` else).
+    pub axis: [f64; 3],
+    /// The universal joint's second axis, in the frame after the first
+    /// rotation.
+    pub axis2: Option<[f64; 3]>,
+    /// The joint frame as fixed in the parent body.
+    pub parent_side: AttachedFrame,
+    /// The joint frame as fixed in the child body.
+    pub child_side: AttachedFrame,
+    /// The spec joints around the loop it closes, starting with itself.
+    pub loop_joints: Vec<String>,
+}
+
+/// The cut joints of `spec` in spec order, given where every spec body's
+/// frame is (`frames`, by regular number, 0 the ground).
+pub(crate) fn cut_joints(
+    spec: &Spec,
+    tree: &SpanningTree,
+    frames: &[Frame],
+    lowering: &mut ExprLowering,
+) -> Result<Vec<CutJoint>, SpecError> {
+    let body_index = |name: &str| {
+        if name == "ground" {
+            Some(0)
+        } else {
+            spec.bodies.iter().position(|b| b.name == name).map(|i| i + 1)
+        }
+    };
+    let mut cut = Vec::with_capacity(tree.cut_arcs().len());
+    for &arc in tree.cut_arcs() {
+        let Some(joint) = spec.joints.get(arc) else {
+            continue;
+        };
+        let side = |lowering: &mut ExprLowering, body: &str, origin: Option<&Origin>| {
+            let frame = body_index(body)
+                .and_then(|b| tree.number_of_body(b))
+                .and_then(|k| frames.get(k))
+                .copied()
+                .unwrap_or_else(|| Frame::ground(&mut lowering.pool));
+            let placed = match origin {
+                Some(origin) => {
+                    let rotation = lowering.rotation(spec, &origin.rotation)?;
+                    let translation = lowering.vec3(spec, &origin.translation)?;
+                    frame.then(
+                        &mut lowering.pool,
+                        &Placement {
+                            rotation,
+                            translation,
+                        },
+                    )
+                }
+                None => frame,
+            };
+            Ok::<_, SpecError>(AttachedFrame {
+                host: placed.host,
+                placement: Placement {
+                    rotation: placed.rotation,
+                    translation: placed.translation,
+                },
+            })
+        };
+        let parent_side = side(lowering, &joint.parent, Some(&joint.origin))?;
+        let child_side = side(lowering, &joint.child, joint.child_origin.as_ref())?;
+        cut.push(CutJoint {
+            name: joint.name.clone(),
+            kind: joint.kind,
+            axis: joint.axis,
+            axis2: joint.axis2,
+            parent_side,
+            child_side,
+            loop_joints: tree
+                .fundamental_loop(arc)
+                .unwrap_or(&[])
+                .iter()
+                .filter_map(|&a| spec.joints.get(a))
+                .map(|j| j.name.clone())
+                .collect(),
+        });
+    }
+    Ok(cut)
+}

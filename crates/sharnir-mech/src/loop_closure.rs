@@ -1,0 +1,368 @@
+//! Loop-closure constraints of the cut joints: `Ψ(q) = 0`, their Jacobian
+//! `J` (so that `Ψ̇ = J q̇`) and `J̇ q̇` (so that `J q̈ + J̇ q̇ = 0`).
+//!
+//! A cut joint's two sides are frames `P` (fixed in its parent body) and
+//! `C` (fixed in its child body). With `R = R_Pᵀ R_C` the orientation of `C`
+//! seen from `P` and `d = R_Pᵀ (r_C − r_P)` the position of `C`'s origin in
+//! `P`'s axes, each row forbids one relative motion the joint type does not
+//! allow (`a` the axis, `b₁`, `b₂` two unit vectors across it with
+//! `b₁ × b₂ = a`, all in the joint frame):
+//!
+//! | row | `Ψ` | reaction (on the child, `P` axes) |
+//! |---|---|---|
+//! | force along `e` | `e · d` | force along `e` |
+//! | moment about `b` (keeps `a` aligned) | `(b × a) · (R a)` | moment about `b` |
+//! | moment about `eᵢ` (keeps the orientation) | `½ (R − Rᵀ)` read as a vector, component `i` | moment about `eᵢ` |
+//! | universal moment | `a · (R a₂) − a · a₂` | moment about `R a₂ × a` |
+//!
+//! | type | rows |
+//! |---|---|
+//! | revolute | forces along x, y, z; moments about `b₁`, `b₂` |
+//! | prismatic | forces along `b₁`, `b₂`; moments about x, y, z |
+//! | cylindrical | forces along `b₁`, `b₂`; moments about `b₁`, `b₂` |
+//! | universal | forces along x, y, z; the universal moment |
+//! | spherical | forces along x, y, z |
+//! | planar | force along z; moments about x, y |
+//! | fixed | forces along x, y, z; moments about x, y, z |
+//!
+//! Every row's rate is `Ψ̇ = f · Δv + m · Δω` on the constraint manifold,
+//! with `(f, m)` the row's reaction directions and `(Δv, Δω)` the motion of
+//! the child side relative to the parent body at the child side's origin, in
+//! `P` axes. So `Jᵀ λ` is the joint force of the wrench `Σ λᵢ (fᵢ, mᵢ)`
+//! acting on the child at that point (and its opposite on the parent): the
+//! multipliers are the cut joint's reaction force and moment.
+//!
+//! `J` and `J̇ q̇` are exact derivatives: `Ψ̇ = Σ ∂Ψ/∂qᵢ q̇ᵢ(q, v)` with the
+//! coordinate rates of [`crate::kinematics::coordinate_rates`] (quaternions
+//! included), `J = ∂Ψ̇/∂v`, and `J̇ v = Σ ∂Ψ̇/∂qᵢ q̇ᵢ` at constant `v`. Rows
+//! that vanish identically (a planar loop written with spatial joints) are
+//! dropped.
+
+use crate::cut_joints::{AttachedFrame, CutJoint};
+use crate::inputs::Input;
+use crate::kinematics::{coordinate_rates, poses, Pose};
+use crate::mechanism::Mechanism;
+use crate::vec3::{Mat3, Vec3, Vec3Ops};
+use sharnir_cas::{Coeff, Id, Pool};
+use sharnir_spec::JointKind;
+use std::fmt;
+
+/// One kept constraint row.
+#[derive(Clone, Debug)]
+pub struct ConstraintRow {
+    /// `<cut joint>.<component>`: `fx`, `fy`, `fz` for forces along the
+    /// joint frame's axes, `mx`, `my`, `mz` for moments about them, `f1`,
+    /// `f2`, `m1`, `m2` along the directions across an oblique axis, `m` for
+    /// the universal joint's moment.
+    pub name: String,
+    /// Index of its cut joint in `Mechanism::cut_joints`.
+    pub cut_joint: usize,
+    /// The reaction force direction of the row, in the parent side's axes.
+    pub force: Vec3,
+    /// The reaction moment direction of the row, in the parent side's axes.
+    pub moment: Vec3,
+}
+
+/// The loop-closure equations of a mechanism, rows in cut-joint order.
+#[derive(Clone, Debug)]
+pub struct LoopClosure {
+    /// The kept rows.
+    pub rows: Vec<ConstraintRow>,
+    /// `Ψ(q)`, one per row.
+    pub constraints: Vec<Id>,
+    /// `J`, `rows × NV`.
+    pub jacobian: Vec<Vec<Id>>,
+    /// `J̇ q̇`, one per row.
+    pub bias: Vec<Id>,
+    /// The orientation of every cut joint's parent side in the ground frame,
+    /// which turns reactions into ground axes.
+    pub parent_rotations: Vec<Mat3>,
+}
+
+/// A loop that no motion of the tree can close.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnclosableLoop {
+    /// The cut joint's name.
+    pub joint: String,
+    /// The row that is a nonzero constant.
+    pub row: String,
+}
+
+impl fmt::Display for UnclosableLoop {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "the loop of cut joint `{}` can never close: constraint `{}` is a nonzero \
+             constant (check `origin` and `child_origin`, and the joint axes)",
+            self.joint, self.row
+        )
+    }
+}
+
+/// One row before it is evaluated: what it forbids.
+enum Row {
+    /// `e · d`.
+    Force([f64; 3]),
+    /// `(b × a) · (R a)`.
+    Alignment { axis: [f64; 3], across: [f64; 3] },
+    /// Component `i` of the vector of `½ (R − Rᵀ)`.
+    Orientation(usize),
+    /// `a · (R a₂) − a · a₂`.
+    Universal { axis: [f64; 3], axis2: [f64; 3] },
+}
+
+/// Derives `Ψ`, `J` and `J̇ q̇` of every cut joint of `mechanism`.
+///
+/// # Errors
+/// [`UnclosableLoop`] when a row is a nonzero constant.
+pub fn loop_closure(mechanism: &mut Mechanism) -> Result<LoopClosure, UnclosableLoop> {
+    let tree_poses = poses(mechanism);
+    let rates = coordinate_rates(mechanism);
+    let (nq, nv) = (mechanism.nq(), mechanism.dof());
+    let Mechanism {
+        pool, cut_joints, ..
+    } = mechanism;
+    let mut rows = Vec::new();
+    let mut constraints = Vec::new();
+    let mut parent_rotations = Vec::with_capacity(cut_joints.len());
+    for (index, joint) in cut_joints.iter().enumerate() {
+        let parent = side_pose(pool, &tree_poses, &joint.parent_side);
+        let child = side_pose(pool, &tree_poses, &joint.child_side);
+        let relative = pool.mat_t_mat(&parent.rotation, &child.rotation);
+        let gap = negate_add(pool, child.position, parent.position);
+        let offset = pool.mat_t_vec(&parent.rotation, gap);
+        parent_rotations.push(parent.rotation);
+        for (suffix, row) in rows_of(joint) {
+            let (value, force, moment) = row.evaluate(pool, &relative, offset);
+            let name = format!("{}.{suffix}", joint.name);
+            if pool.is_zero(value) {
+                continue;
+            }
+            if pool.as_num(value).is_some() {
+                return Err(UnclosableLoop {
+                    joint: joint.name.clone(),
+                    row: name,
+                });
+            }
+            rows.push(ConstraintRow {
+                name,
+                cut_joint: index,
+                force,
+                moment,
+            });
+            constraints.push(value);
+        }
+    }
+    let positions: Vec<Id> = (0..nq)
+        .map(|i| pool.symbol(&Input::Position(i).symbol_name()))
+        .collect();
+    let velocities: Vec<Id> = (0..nv)
+        .map(|i| pool.symbol(&Input::Velocity(i).symbol_name()))
+        .collect();
+    let rate_of_change = along_motion(pool, &constraints, &positions, &rates);
+    let jacobian = rate_of_change
+        .iter()
+        .map(|&row| velocities.iter().map(|&v| pool.diff(row, v)).collect())
+        .collect();
+    let bias = along_motion(pool, &rate_of_change, &positions, &rates);
+    Ok(LoopClosure {
+        rows,
+        constraints,
+        jacobian,
+        bias,
+        parent_rotations,
+    })
+}
+
+/// `Σᵢ ∂e/∂qᵢ q̇ᵢ` for every `e`: the rate of change along the motion with
+/// the velocities held.
+fn along_motion(pool: &mut Pool, es: &[Id], positions: &[Id], rates: &[Id]) -> Vec<Id> {
+    let zero = pool.zero();
+    let mut total = vec![zero; es.len()];
+    for (&q, &rate) in positions.iter().zip(rates) {
+        let partials = pool.diff_all(es, q);
+        for (sum, partial) in total.iter_mut().zip(partials) {
+            let term = pool.mul(partial, rate);
+            *sum = pool.add(*sum, term);
+        }
+    }
+    total
+}
+
+/// The ground pose of a frame attached to a tree body.
+fn side_pose(pool: &mut Pool, tree_poses: &[Pose], side: &AttachedFrame) -> Pose {
+    let placement = &side.placement;
+    match side.host.and_then(|h| tree_poses.get(h)) {
+        Some(host) => {
+            let shift = pool.mat_vec(&host.rotation, placement.translation);
+            Pose {
+                rotation: pool.mat_mul(&host.rotation, &placement.rotation),
+                position: pool.add3(host.position, shift),
+            }
+        }
+        None => Pose {
+            rotation: placement.rotation,
+            position: placement.translation,
+        },
+    }
+}
+
+/// `a − b`.
+fn negate_add(pool: &mut Pool, a: Vec3, b: Vec3) -> Vec3 {
+    let minus_b = pool.scale3c(Coeff::MINUS_ONE, b);
+    pool.add3(a, minus_b)
+}
+
+/// The rows of a cut joint with their name suffixes.
+fn rows_of(joint: &CutJoint) -> Vec<(String, Row)> {
+    const X: [f64; 3] = [1.0, 0.0, 0.0];
+    const Y: [f64; 3] = [0.0, 1.0, 0.0];
+    const Z: [f64; 3] = [0.0, 0.0, 1.0];
+    let a = joint.axis;
+    let (b1, b2) = across(a);
+    let forces = |directions: &[([f64; 3], &str)]| -> Vec<(String, Row)> {
+        directions
+            .iter()
+            .map(|&(e, name)| (format!("f{}", axis_name(e, name)), Row::Force(e)))
+            .collect()
+    };
+    let alignments = |axis: [f64; 3]| -> Vec<(String, Row)> {
+        let (b1, b2) = across(axis);
+        [(b1, "1"), (b2, "2")]
+            .into_iter()
+            .map(|(b, name)| {
+                (
+                    format!("m{}", axis_name(b, name)),
+                    Row::Alignment { axis, across: b },
+                )
+            })
+            .collect()
+    };
+    let orientation = || {
+        ["mx", "my", "mz"]
+            .into_iter()
+            .enumerate()
+            .map(|(i, name)| (name.to_owned(), Row::Orientation(i)))
+            .collect::<Vec<_>>()
+    };
+    let position = forces(&[(X, "x"), (Y, "y"), (Z, "z")]);
+    let sideways = forces(&[(b1, "1"), (b2, "2")]);
+    match joint.kind {
+        JointKind::Revolute => [position, alignments(a)].concat(),
+        JointKind::Prismatic => [sideways, orientation()].concat(),
+        JointKind::Cylindrical => [sideways, alignments(a)].concat(),
+        JointKind::Universal => {
+            let axis2 = joint.axis2.unwrap_or(Y);
+            let moment = Row::Universal { axis: a, axis2 };
+            [position, vec![("m".to_owned(), moment)]].concat()
+        }
+        JointKind::Spherical => position,
+        JointKind::Planar => [forces(&[(Z, "z")]), alignments(Z)].concat(),
+        JointKind::Fixed => [position, orientation()].concat(),
+        JointKind::Free => Vec::new(),
+    }
+}
+
+/// `x`, `y` or `z` for a coordinate axis, `fallback` for any other direction.
+fn axis_name(e: [f64; 3], fallback: &str) -> String {
+    match e {
+        [1.0, 0.0, 0.0] => "x".to_owned(),
+        [0.0, 1.0, 0.0] => "y".to_owned(),
+        [0.0, 0.0, 1.0] => "z".to_owned(),
+        _ => fallback.to_owned(),
+    }
+}
+
+/// Two unit vectors `b₁`, `b₂` across the unit vector `a`, with
+/// `b₁ × b₂ = a`: the other two coordinate axes in cyclic order when `a` is
+/// a positive coordinate axis, else `b₁` the coordinate axis least aligned
+/// with `a` made perpendicular to it.
+fn across(a: [f64; 3]) -> ([f64; 3], [f64; 3]) {
+    const UNITS: [[f64; 3]; 3] = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
+    if let Some(i) = UNITS.iter().position(|&u| u == a) {
+        return (UNITS[(i + 1) % 3], UNITS[(i + 2) % 3]);
+    }
+    let least = (0..3)
+        .min_by(|&i, &j| a[i].abs().total_cmp(&a[j].abs()))
+        .unwrap_or(0);
+    let e = UNITS[least];
+    let along = a[least];
+    let raw = [0, 1, 2].map(|k| e[k] - along * a[k]);
+    let norm = raw.iter().map(|x| x * x).sum::<f64>().sqrt();
+    let b1 = raw.map(|x| x / norm);
+    let b2 = [
+        a[1] * b1[2] - a[2] * b1[1],
+        a[2] * b1[0] - a[0] * b1[2],
+        a[0] * b1[1] - a[1] * b1[0],
+    ];
+    (b1, b2)
+}
+
+impl Row {
+    /// The row's `Ψ` from the relative orientation `r` and offset `d`, and
+    /// its reaction force and moment directions.
+    fn evaluate(&self, pool: &mut Pool, r: &Mat3, d: Vec3) -> (Id, Vec3, Vec3) {
+        let zero = pool.zero3();
+        match *self {
+            Row::Force(e) => {
+                let e = constant(pool, e);
+                (pool.dot3(e, d), e, zero)
+            }
+            Row::Alignment { axis, across } => {
+                let a = constant(pool, axis);
+                let b = constant(pool, across);
+                let normal = pool.cross3(b, a);
+                let turned = pool.mat_vec(r, a);
+                (pool.dot3(normal, turned), zero, b)
+            }
+            Row::Orientation(i) => {
+                let (j, k) = ((i + 1) % 3, (i + 2) % 3);
+                let difference = pool.sub(r[k][j], r[j][k]);
+                let value = pool.scale(Coeff::ratio(1, 2), difference);
+                let mut e = [0.0; 3];
+                e[i] = 1.0;
+                (value, zero, constant(pool, e))
+            }
+            Row::Universal { axis, axis2 } => {
+                let a = constant(pool, axis);
+                let a2 = constant(pool, axis2);
+                let turned = pool.mat_vec(r, a2);
+                let projection = pool.dot3(a, turned);
+                let rest = pool.dot3(a, a2);
+                let value = pool.sub(projection, rest);
+                (value, zero, pool.cross3(turned, a))
+            }
+        }
+    }
+}
+
+/// A constant vector in the pool.
+fn constant(pool: &mut Pool, v: [f64; 3]) -> Vec3 {
+    v.map(|x| pool.num(Coeff::from_decimal_f64(x)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::across;
+
+    #[test]
+    fn directions_across_an_axis_are_a_right_handed_frame() {
+        for a in [
+            [0.0, 0.0, 1.0],
+            [0.0, 1.0, 0.0],
+            [0.0, 0.6, 0.8],
+            [-1.0, 0.0, 0.0],
+        ] {
+            let (b1, b2) = across(a);
+            let cross = [
+                b1[1] * b2[2] - b1[2] * b2[1],
+                b1[2] * b2[0] - b1[0] * b2[2],
+                b1[0] * b2[1] - b1[1] * b2[0],
+            ];
+            for k in 0..3 {
+                assert!((cross[k] - a[k]).abs() < 1e-15, "{a:?}: {b1:?} × {b2:?}");
+            }
+        }
+        assert_eq!(across([0.0, 0.0, 1.0]), ([1.0, 0.0, 0.0], [0.0, 1.0, 0.0]));
+    }
+}
