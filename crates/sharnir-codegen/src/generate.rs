@@ -4,11 +4,14 @@
 //! say, so `cargo xtask gen`, the tests and the benchmarks agree.
 
 use crate::method::{Method, Output};
-use crate::module::{emit_module, Argument, EmitError, FunctionSpec, GeneratedModule, Shape};
+use crate::module::{
+    emit_module, Argument, EmitError, FunctionSpec, GeneratedModule, LoopFacts, Shape,
+};
 use sharnir_cas::{hoist_constants, Id, Pool, Program};
 use sharnir_mech::joint_space::JointSpace;
 use sharnir_mech::{
-    coriolis, energy, jacobian, joint_space, kinematics, lagrange, rnea, telegin, vereshchagin,
+    coriolis, energy, jacobian, joint_space, kinematics, lagrange, loop_closure, rnea, telegin,
+    vereshchagin,
 };
 use sharnir_mech::{Input, Mechanism, ParameterMode};
 
@@ -177,6 +180,7 @@ fn assemble(
             outputs: forces,
         });
     }
+    let loops = loop_functions(mechanism, &mut functions)?;
     for function in &mut functions {
         function.outputs = with_angle_sums(&mut mechanism.pool, &function.outputs);
     }
@@ -188,9 +192,60 @@ fn assemble(
         Some(method) => method.header_note(dynamics.choice.forward_dynamics),
         None => dynamics.choice.header_note(),
     };
-    let mut module = emit_module(mechanism, &module_name, &functions)?;
+    let mut module = emit_module(mechanism, &module_name, &functions, loops)?;
     module.source = with_header_note(&module.source, &note);
     Ok(module)
+}
+
+/// For a mechanism with loops, appends the loop-closure functions
+/// (`constraints`, `constraint_jacobian`, `constraint_bias`) and returns the
+/// constants that name their rows; `None` for a tree.
+fn loop_functions(
+    mechanism: &mut Mechanism,
+    functions: &mut Vec<FunctionSpec>,
+) -> Result<Option<LoopFacts>, EmitError> {
+    use Argument::{Position, Velocity};
+    if !mechanism.has_loops() {
+        return Ok(None);
+    }
+    let closure = loop_closure::loop_closure(mechanism).map_err(|e| EmitError(e.to_string()))?;
+    functions.push(FunctionSpec {
+        name: "constraints".to_owned(),
+        doc: "The loop-closure constraints Ψ(q), zero when every loop is closed: for every cut\n\
+              joint, the relative placement of its two frames that the joint does not allow,\n\
+              in the joint frame on the parent side (rows named by `CONSTRAINT_NAMES`)."
+            .to_owned(),
+        arguments: vec![Position],
+        shape: Shape::ConstraintVector,
+        outputs: closure.constraints.clone(),
+    });
+    functions.push(FunctionSpec {
+        name: "constraint_jacobian".to_owned(),
+        doc: "The constraint Jacobian J(q), so that Ψ̇ = J q̇ (velocity coordinates, quasi-\n\
+              velocities of spherical and free joints included). The generalized force of the\n\
+              multipliers λ is Jᵀλ: λ are the cut joints' reactions on their child bodies."
+            .to_owned(),
+        arguments: vec![Position],
+        shape: Shape::ConstraintJacobian,
+        outputs: closure.jacobian.concat(),
+    });
+    functions.push(FunctionSpec {
+        name: "constraint_bias".to_owned(),
+        doc: "J̇ q̇, so that the accelerations of a closed mechanism satisfy J q̈ + J̇ q̇ = 0."
+            .to_owned(),
+        arguments: vec![Position, Velocity],
+        shape: Shape::ConstraintVector,
+        outputs: closure.bias.clone(),
+    });
+    Ok(Some(LoopFacts {
+        cut_joints: mechanism
+            .cut_joints
+            .iter()
+            .map(|c| c.name.clone())
+            .collect(),
+        constraint_names: closure.rows.iter().map(|r| r.name.clone()).collect(),
+        independent: mechanism.independent.clone(),
+    }))
 }
 
 /// The outputs whose formalism the method chooses, with their docs.

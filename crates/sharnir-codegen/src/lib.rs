@@ -16,5 +16,5 @@ pub use generate::{generate, generate_with};
 pub use method::{Method, UnknownMethod};
 pub use module::{
     emit_module, fused_multiply_add, single_precision, Argument, EmitError, FunctionSpec,
-    GeneratedModule, Shape,
+    GeneratedModule, LoopFacts, Shape,
 };

@@ -52,6 +52,10 @@ pub enum Shape {
     /// `JointSpace`: the mass matrix (row-major), then the bias, then the
     /// gravity forces.
     JointSpace,
+    /// `[Real; NC]`: one entry per loop-closure constraint.
+    ConstraintVector,
+    /// `[[Real; NV]; NC]`, row-major: one row per constraint.
+    ConstraintJacobian,
 }
 
 /// A function to emit: its name, arguments, doc text and outputs.
@@ -115,11 +119,25 @@ struct Facts {
     body_names: Vec<String>,
     /// Runtime parameters: name and spec value.
     parameters: Vec<(String, f64)>,
+    /// The loops' constants; `None` for a tree, whose module has none.
+    loops: Option<LoopFacts>,
+}
+
+/// The names a module with loops declares.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoopFacts {
+    /// The cut joints, in spec order.
+    pub cut_joints: Vec<String>,
+    /// The kept constraint rows (`<cut joint>.<component>`), in order.
+    pub constraint_names: Vec<String>,
+    /// The velocity indices of the independent coordinates.
+    pub independent: Vec<usize>,
 }
 
 impl Facts {
-    fn of(mechanism: &Mechanism) -> Facts {
+    fn of(mechanism: &Mechanism, loops: Option<LoopFacts>) -> Facts {
         Facts {
+            loops,
             dof: mechanism.dof(),
             nq: mechanism.nq(),
             coordinates: mechanism.coordinates.clone(),
@@ -161,6 +179,7 @@ pub fn emit_module(
     mechanism: &mut Mechanism,
     module_name: &str,
     functions: &[FunctionSpec],
+    loops: Option<LoopFacts>,
 ) -> Result<GeneratedModule, EmitError> {
     let roots: Vec<Id> = functions
         .iter()
@@ -179,7 +198,7 @@ pub fn emit_module(
         lowered_functions.push((function.clone(), program));
     }
     let lowered = Lowered {
-        facts: Facts::of(mechanism),
+        facts: Facts::of(mechanism, loops),
         derived,
         functions: lowered_functions,
     };
@@ -345,6 +364,32 @@ fn header(mechanism: &Mechanism, module_name: &str, op_counts: &[(String, OpCoun
         h.push_str(&followers.join(", "));
         h.push('.');
     }
+    if mechanism.has_loops() {
+        h.push_str("\n//!\n//! Closed loops, each cut at its first joint (no coordinates; enforced by `constraints`):");
+        for cut in &mechanism.cut_joints {
+            h.push_str(&format!(
+                "\n//! - {}",
+                cut.loop_joints
+                    .iter()
+                    .map(|j| format!("`{j}`"))
+                    .collect::<Vec<_>>()
+                    .join(" → ")
+            ));
+        }
+        if !mechanism.independent.is_empty() {
+            h.push_str("\n//!\n//! Independent coordinates: ");
+            h.push_str(
+                &mechanism
+                    .independent
+                    .iter()
+                    .filter_map(|&i| mechanism.coordinates.get(i))
+                    .map(|c| format!("`{c}`"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            );
+            h.push('.');
+        }
+    }
     h.push_str("\n//!\n");
     h.push_str(&op_table(op_counts, false));
     h.push('\n');
@@ -406,6 +451,7 @@ fn preamble(facts: &Facts, fma: bool) -> TokenStream {
         .iter()
         .map(|(name, default)| format!(" `{name}` (spec value {default})."))
         .collect();
+    let loop_constants = facts.loops.as_ref().map(loop_constants);
     let (op_count_doc, fma_field, fma_helper) = if fma {
         (
             quote! {
@@ -472,6 +518,7 @@ fn preamble(facts: &Facts, fma: bool) -> TokenStream {
         /// Body names in the order of `body_poses` and `body_jacobians`:
         /// every body after its parent.
         pub const BODY_NAMES: [&str; NB] = [#(#body_names),*];
+        #loop_constants
 
         /// Where a body is: `p_ground = position + rotation · p_body`.
         #[derive(Clone, Copy, Debug, PartialEq)]
@@ -523,6 +570,36 @@ fn preamble(facts: &Facts, fma: bool) -> TokenStream {
                 Params { #(#fields: #defaults,)* }
             }
         }
+    }
+}
+
+/// `NC`, `CUT_JOINTS`, `CONSTRAINT_NAMES` and `INDEPENDENT` of a module
+/// with loops.
+fn loop_constants(loops: &LoopFacts) -> TokenStream {
+    let nc = Literal::usize_unsuffixed(loops.constraint_names.len());
+    let n_cut = Literal::usize_unsuffixed(loops.cut_joints.len());
+    let cut_joints = &loops.cut_joints;
+    let names = &loops.constraint_names;
+    let n_independent = Literal::usize_unsuffixed(loops.independent.len());
+    let independent = loops
+        .independent
+        .iter()
+        .map(|&i| Literal::usize_unsuffixed(i));
+    quote! {
+        /// Number of loop-closure constraints `Ψ(q) = 0` (rows that vanish
+        /// identically are not counted).
+        pub const NC: usize = #nc;
+        /// Number of cut joints: one per independent kinematic loop.
+        pub const N_CUT: usize = #n_cut;
+        /// The cut joints, in the order of `cut_joint_reactions`.
+        pub const CUT_JOINTS: [&str; N_CUT] = [#(#cut_joints),*];
+        /// Constraint names (`<cut joint>.<component>`: `fx` a force along the
+        /// joint frame's x axis, `my` a moment about its y axis, …), in the
+        /// order of `constraints` and of the multipliers.
+        pub const CONSTRAINT_NAMES: [&str; NC] = [#(#names),*];
+        /// Velocity indices of the independent coordinates (the spec's
+        /// `independent`), which assembly holds and actuators drive.
+        pub const INDEPENDENT: [usize; #n_independent] = [#(#independent),*];
     }
 }
 
@@ -637,6 +714,11 @@ fn emit_function(
                 quote!([#(#rows),*])
             });
             (quote!([[[Real; NV]; 6]; NB]), quote!([#(#bodies),*]))
+        }
+        Shape::ConstraintVector => (quote!([Real; NC]), quote!([#(#outputs),*])),
+        Shape::ConstraintJacobian => {
+            let rows = outputs.chunks(dof.max(1)).map(|row| quote!([#(#row),*]));
+            (quote!([[Real; NV]; NC]), quote!([#(#rows),*]))
         }
         Shape::JointSpace => {
             let (mass, terms) = outputs.split_at((dof * dof).min(outputs.len()));

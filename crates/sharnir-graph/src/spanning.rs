@@ -113,7 +113,10 @@ fn bridge_among(
     let arc = cut
         .iter()
         .copied()
-        .filter(|&a| arcs.get(a).is_some_and(|arc| is_off(arc.from) != is_off(arc.to)))
+        .filter(|&a| {
+            arcs.get(a)
+                .is_some_and(|arc| is_off(arc.from) != is_off(arc.to))
+        })
         .min()
         .or_else(|| cut.iter().copied().min())
         .unwrap_or(0);

@@ -688,7 +688,12 @@ fn random_graphs_get_shallowest_trees_and_closed_loops() {
 /// A four-bar: ground (0), crank (1), coupler (2), rocker (3), joints written
 /// parent first around the loop and the rocker's ground pivot last.
 fn four_bar() -> Vec<Arc> {
-    vec![Arc::new(0, 1), Arc::new(1, 2), Arc::new(2, 3), Arc::new(0, 3)]
+    vec![
+        Arc::new(0, 1),
+        Arc::new(1, 2),
+        Arc::new(2, 3),
+        Arc::new(0, 3),
+    ]
 }
 
 #[test]

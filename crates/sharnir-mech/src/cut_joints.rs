@@ -55,7 +55,10 @@ pub(crate) fn cut_joints(
         if name == "ground" {
             Some(0)
         } else {
-            spec.bodies.iter().position(|b| b.name == name).map(|i| i + 1)
+            spec.bodies
+                .iter()
+                .position(|b| b.name == name)
+                .map(|i| i + 1)
         }
     };
     let mut cut = Vec::with_capacity(tree.cut_arcs().len());

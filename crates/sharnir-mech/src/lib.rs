@@ -48,8 +48,8 @@ mod vec3;
 pub mod vereshchagin;
 
 pub use inputs::Input;
-/// The mechanism graph (its own crate, shared with the spec's validation).
-pub use sharnir_graph as graph;
 pub use mechanism::{
     Coupling, JointKind, Mechanism, ParameterMode, Placement, RuntimeParameter, TreeBody,
 };
+/// The mechanism graph (its own crate, shared with the spec's validation).
+pub use sharnir_graph as graph;

@@ -100,6 +100,7 @@ impl fmt::Display for UnclosableLoop {
 }
 
 /// One row before it is evaluated: what it forbids.
+#[derive(Clone, Copy)]
 enum Row {
     /// `e · d`.
     Force([f64; 3]),

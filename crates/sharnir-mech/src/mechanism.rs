@@ -6,8 +6,8 @@
 //! (`lowering`), each joint becomes one or more primitive joints (`joints`),
 //! and the bodies of fixed joints are lumped into their parents (`lumping`).
 
-use crate::inputs::Input;
 use crate::cut_joints::{cut_joints, CutJoint};
+use crate::inputs::Input;
 use crate::joints::assemble;
 use crate::lowering::ExprLowering;
 use crate::topology::spanning_tree;
@@ -153,7 +153,12 @@ impl Placement {
 
     /// A centre of mass and central inertia given in the placed frame,
     /// expressed in the body's frame.
-    pub fn carry_mass_properties(&self, pool: &mut Pool, com: Vec3, inertia: &Mat3) -> (Vec3, Mat3) {
+    pub fn carry_mass_properties(
+        &self,
+        pool: &mut Pool,
+        com: Vec3,
+        inertia: &Mat3,
+    ) -> (Vec3, Mat3) {
         let rotated = pool.mat_vec(&self.rotation, com);
         (
             pool.add3(self.translation, rotated),

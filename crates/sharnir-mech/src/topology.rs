@@ -36,7 +36,9 @@ pub(crate) fn spanning_tree(spec: &Spec) -> Result<SpanningTree, SpecError> {
     let tree =
         graph::spanning_tree_cutting(index.len(), &arcs, &cut).map_err(|e| bug(e.to_string()))?;
     if tree.cut_arcs() != cut || (1..=tree.bodies()).any(|k| tree.arc_reversed(k)) {
-        return Err(bug("the spanning tree differs from the validated one".into()));
+        return Err(bug(
+            "the spanning tree differs from the validated one".into()
+        ));
     }
     Ok(tree)
 }
