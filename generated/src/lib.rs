@@ -22,6 +22,10 @@ pub mod floating_chain;
 #[rustfmt::skip]
 pub mod floating_chain_folded;
 #[rustfmt::skip]
+pub mod four_bar;
+#[rustfmt::skip]
+pub mod four_bar_folded;
+#[rustfmt::skip]
 pub mod joint_zoo;
 #[rustfmt::skip]
 pub mod joint_zoo_folded;
