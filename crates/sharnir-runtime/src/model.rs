@@ -262,11 +262,52 @@ where
 /// `INITIAL_VELOCITIES`, `Params`, `Derived`, and the `_with` functions of
 /// the forward dynamics, coordinate rates, energy, mass matrix, Coriolis
 /// matrix and gravity).
+///
+/// Add `, loops` (after `, forces` if both) for a module of a mechanism
+/// with closed loops (it has `NC` and `constraints`): the type then also
+/// implements [`LoopClosure`](crate::LoopClosure), so
+/// [`assemble`](crate::assemble) and
+/// [`ConstrainedSystem`](crate::ConstrainedSystem) take it.
 #[macro_export]
 macro_rules! model {
     ($vis:vis $name:ident = $($module:ident)::+) => {
         $crate::model!(@define $vis $name = $($module)::+);
         $crate::model!(@impl $name = $($module)::+ ; {});
+    };
+    ($vis:vis $name:ident = $($module:ident)::+, loops) => {
+        $crate::model!($vis $name = $($module)::+);
+        $crate::model!(@loops $name = $($module)::+);
+    };
+    ($vis:vis $name:ident = $($module:ident)::+, forces, loops) => {
+        $crate::model!($vis $name = $($module)::+, forces);
+        $crate::model!(@loops $name = $($module)::+);
+    };
+    (@loops $name:ident = $($module:ident)::+) => {
+        impl $crate::LoopClosure<{ $($module)::+::NQ }, { $($module)::+::NV }, { $($module)::+::NC }>
+            for $name
+        {
+            fn constraints(
+                &self,
+                q: &[Self::Real; $($module)::+::NQ],
+            ) -> [Self::Real; $($module)::+::NC] {
+                $($module)::+::constraints_with(&self.derived, q)
+            }
+
+            fn constraint_jacobian(
+                &self,
+                q: &[Self::Real; $($module)::+::NQ],
+            ) -> [[Self::Real; $($module)::+::NV]; $($module)::+::NC] {
+                $($module)::+::constraint_jacobian_with(&self.derived, q)
+            }
+
+            fn constraint_bias(
+                &self,
+                q: &[Self::Real; $($module)::+::NQ],
+                qd: &[Self::Real; $($module)::+::NV],
+            ) -> [Self::Real; $($module)::+::NC] {
+                $($module)::+::constraint_bias_with(&self.derived, q, qd)
+            }
+        }
     };
     ($vis:vis $name:ident = $($module:ident)::+, forces) => {
         $crate::model!(@define $vis $name = $($module)::+);
