@@ -201,3 +201,115 @@ fn ten_seconds_keep_energy_and_closure() {
     );
     assert!(worst_closure < 1e-10, "Ψ reached {worst_closure:e}");
 }
+
+/// A few assembled states with the crank turning, from the closed form.
+fn moving_states() -> Vec<([f64; 3], [f64; 3])> {
+    let linkage = Linkage::of(&four_bar::Params::default());
+    [(0.0, 0.0), (0.7, 2.0), (-1.9, -3.5), (2.6, 1.0)]
+        .into_iter()
+        .map(|(theta, rate)| {
+            const H: f64 = 1e-6;
+            let (ahead, behind) = (
+                linkage.coordinates(theta + H),
+                linkage.coordinates(theta - H),
+            );
+            let q = linkage.coordinates(theta);
+            let qd = project_velocities(
+                &FourBar::default(),
+                &q,
+                &core::array::from_fn(|k| (ahead[k] - behind[k]) / (2.0 * H) * rate),
+            );
+            (q, qd)
+        })
+        .collect()
+}
+
+#[test]
+fn the_emitted_constrained_dynamics_matches_the_runtime_solve() {
+    let p = four_bar::Params::default();
+    let mut system = ConstrainedSystem::new(FourBar::default());
+    for (q, qd) in moving_states() {
+        let tau = [0.3, -0.2, 0.1];
+        let (qdd, lambda) =
+            four_bar::constrained_forward_dynamics(&p, &q, &qd, &tau).expect("regular");
+        let free = FourBar::default().forward_dynamics(&q, &qd, &tau);
+        let jacobian = four_bar::constraint_jacobian(&p, &q);
+        // M (q̈ − q̈_free) = Jᵀλ and J q̈ + J̇ q̇ = 0 determine q̈ and λ.
+        let mass = four_bar::mass_matrix(&p, &q);
+        for i in 0..3 {
+            let lhs: f64 = (0..3).map(|k| mass[i][k] * (qdd[k] - free[k])).sum();
+            let rhs: f64 = (0..four_bar::NC).map(|r| jacobian[r][i] * lambda[r]).sum();
+            assert!((lhs - rhs).abs() < 1e-10, "row {i}: {lhs} against {rhs}");
+        }
+        let bias = four_bar::constraint_bias(&p, &q, &qd);
+        for r in 0..four_bar::NC {
+            let a: f64 = (0..3).map(|k| jacobian[r][k] * qdd[k]).sum::<f64>() + bias[r];
+            assert!(a.abs() < 1e-10, "J q̈ + J̇ q̇ = {a:e}");
+        }
+        // The runtime's own solve (regularised normal equations) agrees.
+        let runtime = system.accelerations(0.0, &q, &qd).expect("regular");
+        let (passive, _) =
+            four_bar::constrained_forward_dynamics(&p, &q, &qd, &[0.0; 3]).expect("regular");
+        for k in 0..3 {
+            assert!(
+                (runtime.qdd[k] - passive[k]).abs() < 1e-9 * (1.0 + passive[k].abs()),
+                "q̈ {:?} against the runtime's {:?}",
+                passive,
+                runtime.qdd
+            );
+        }
+    }
+}
+
+#[test]
+fn the_pin_reaction_balances_the_rocker() {
+    // The rocker turns about its ground pivot D under gravity and the pin
+    // force f at C (what the coupler, the pin's parent, exerts on it):
+    // I_D φ̈₃ = ((C − D) × f + (G − D) × m g)_z.
+    let p = four_bar::Params::default();
+    for (q, qd) in moving_states() {
+        let (qdd, _) =
+            four_bar::constrained_forward_dynamics(&p, &q, &qd, &[0.0; 3]).expect("regular");
+        let [wrench] = four_bar::cut_joint_reactions(&p, &q, &qd, &[0.0; 3]).expect("regular");
+        let phi = q[2];
+        let (ux, uy) = (phi.cos(), phi.sin());
+        let arm = [p.c * ux, p.c * uy];
+        let moment_of_force = arm[0] * wrench[1] - arm[1] * wrench[0];
+        let gravity_moment = 0.5 * p.c * ux * (-p.m3 * p.g);
+        let inertia = p.m3 * p.c * p.c / 3.0;
+        let balance = inertia * qdd[2] - moment_of_force - gravity_moment - wrench[5];
+        assert!(
+            balance.abs() < 1e-9,
+            "rocker moment balance off by {balance:e}"
+        );
+        // A planar pin transmits no moment about z and no out-of-plane force.
+        assert!(
+            wrench[2].abs() < 1e-12 && wrench[5].abs() < 1e-12,
+            "{wrench:?}"
+        );
+    }
+}
+
+#[test]
+fn constrained_inverse_dynamics_inverts_the_forward_dynamics() {
+    let p = four_bar::Params::default();
+    for (q, qd) in moving_states() {
+        for crank_torque in [-2.0, 0.0, 5.0] {
+            let tau = [crank_torque, 0.0, 0.0];
+            let (qdd, _) =
+                four_bar::constrained_forward_dynamics(&p, &q, &qd, &tau).expect("regular");
+            let [u] = four_bar::constrained_inverse_dynamics(&p, &q, &qd, &qdd).expect("regular");
+            assert!(
+                (u - crank_torque).abs() < 1e-9,
+                "crank torque {u} for the motion of {crank_torque}"
+            );
+        }
+        let velocities = four_bar::dependent_velocities(&p, &q, &[qd[0]]).expect("regular");
+        for k in 0..3 {
+            assert!(
+                (velocities[k] - qd[k]).abs() < 1e-9 * (1.0 + qd[k].abs()),
+                "q̇ {velocities:?} against {qd:?}"
+            );
+        }
+    }
+}

@@ -38,6 +38,11 @@
 //! | `constraints` | 10 | 8 | 0 | 0 | 3 | 3 |
 //! | `constraint_jacobian` | 16 | 14 | 0 | 0 | 4 | 4 |
 //! | `constraint_bias` | 42 | 35 | 0 | 0 | 4 | 4 |
+//! | `reactions_of_multipliers` | 4 | 3 | 0 | 0 | 1 | 1 |
+//! | `constrained_forward_dynamics` | 127 | 108 | 26 | 5 | 10 | 11 |
+//! | `cut_joint_reactions` | 131 | 111 | 26 | 5 | 11 | 12 |
+//! | `dependent_velocities` | 33 | 31 | 5 | 2 | 4 | 4 |
+//! | `constrained_inverse_dynamics` | 51 | 43 | 5 | 2 | 6 | 7 |
 
 #![allow(unused_variables, unused_parens, non_snake_case, clippy::all, clippy::pedantic)]
 /// The floating-point type of every input, output and parameter:
@@ -682,4 +687,433 @@ pub fn constraint_bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Re
             + qd[1] * (qd[0] * t23 + qd[1] * t21 - 0.5 * t24)
             + qd[2] * 0.5 * (t24 - t17 * (qd[0] + qd[1])),
     ]
+}
+/// Operation count of [`reactions_of_multipliers_with`] (and of [`reactions_of_multipliers`] after [`OPS_DERIVED`]).
+pub const OPS_REACTIONS_OF_MULTIPLIERS: OpCount = OpCount {
+    mul: 4,
+    add: 3,
+    div: 0,
+    sqrt: 0,
+    sin: 1,
+    cos: 1,
+};
+///For every cut joint (order of `CUT_JOINTS`), the force (first three) and moment
+///(last three) its parent body exerts on its child body, in ground axes, the moment
+///about the joint frame's origin on the child side, for multipliers `lambda`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`reactions_of_multipliers_with`]; its cost is [`OPS_REACTIONS_OF_MULTIPLIERS`].
+pub fn reactions_of_multipliers(
+    p: &Params,
+    q: &[Real; NQ],
+    lambda: &[Real; NC],
+) -> [[Real; 6]; N_CUT] {
+    reactions_of_multipliers_with(&p.derived(), q, lambda)
+}
+/// [`reactions_of_multipliers`] with the parameter groups already computed by [`Params::derived`].
+pub fn reactions_of_multipliers_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    lambda: &[Real; NC],
+) -> [[Real; 6]; N_CUT] {
+    let p = &d.params;
+    let t0 = q[0] + q[1];
+    let t1 = libm::Libm::<Real>::cos(t0);
+    let t2 = libm::Libm::<Real>::sin(t0);
+    [
+        [
+            lambda[0] * t1 - lambda[1] * t2,
+            lambda[0] * t2 + lambda[1] * t1,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+    ]
+}
+/// Why the constrained dynamics has no answer at a state: the mass
+/// matrix is not positive definite, the constraints' accelerations
+/// are inconsistent (a configuration the loops cannot take), or the
+/// independent coordinates do not parametrise the motion there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Singular;
+/// `L` with `A = L Lᵀ`, in the lower triangle of `a`; `false` when
+/// `A` is not positive definite.
+fn cholesky<const N: usize>(a: &mut [[Real; N]; N]) -> bool {
+    for j in 0..N {
+        let mut diagonal = a[j][j];
+        for k in 0..j {
+            diagonal -= a[j][k] * a[j][k];
+        }
+        if !(diagonal > 0.0) {
+            return false;
+        }
+        let pivot = libm::Libm::<Real>::sqrt(diagonal);
+        a[j][j] = pivot;
+        for i in j + 1..N {
+            let mut sum = a[i][j];
+            for k in 0..j {
+                sum -= a[i][k] * a[j][k];
+            }
+            a[i][j] = sum / pivot;
+        }
+    }
+    true
+}
+/// `b ← (L Lᵀ)⁻¹ b` for the factor `l` of [`cholesky`].
+fn cholesky_solve<const N: usize>(l: &[[Real; N]; N], b: &mut [Real; N]) {
+    for i in 0..N {
+        let mut sum = b[i];
+        for k in 0..i {
+            sum -= l[i][k] * b[k];
+        }
+        b[i] = sum / l[i][i];
+    }
+    for i in (0..N).rev() {
+        let mut sum = b[i];
+        for k in i + 1..N {
+            sum -= l[k][i] * b[k];
+        }
+        b[i] = sum / l[i][i];
+    }
+}
+/// A solution of `A x = b` for a symmetric positive semi-definite
+/// `A`: Cholesky with diagonal pivoting; the unknowns of pivots below
+/// `1e-10` of the largest are zero, provided their equations hold.
+fn semidefinite_solve<const N: usize>(
+    mut a: [[Real; N]; N],
+    mut b: [Real; N],
+) -> Result<[Real; N], Singular> {
+    let mut order: [usize; N] = core::array::from_fn(|i| i);
+    let largest = (0..N).fold(0.0, |m: Real, i| libm::Libm::<Real>::fmax(m, a[i][i]));
+    let floor = 1e-10 * largest;
+    let mut rank = 0;
+    while rank < N {
+        let j = rank;
+        let mut p = j;
+        for i in j + 1..N {
+            if a[i][i] > a[p][p] {
+                p = i;
+            }
+        }
+        if !(a[p][p] > floor) {
+            break;
+        }
+        a.swap(j, p);
+        for row in a.iter_mut() {
+            row.swap(j, p);
+        }
+        b.swap(j, p);
+        order.swap(j, p);
+        let pivot = libm::Libm::<Real>::sqrt(a[j][j]);
+        a[j][j] = pivot;
+        for i in j + 1..N {
+            a[i][j] /= pivot;
+            a[j][i] = a[i][j];
+        }
+        for i in j + 1..N {
+            for k in j + 1..=i {
+                a[i][k] -= a[i][j] * a[k][j];
+                a[k][i] = a[i][k];
+            }
+        }
+        rank += 1;
+    }
+    for i in 0..rank {
+        let mut sum = b[i];
+        for k in 0..i {
+            sum -= a[i][k] * b[k];
+        }
+        b[i] = sum / a[i][i];
+    }
+    let scale = b
+        .iter()
+        .fold(
+            1.0,
+            |m: Real, &x| libm::Libm::<Real>::fmax(m, libm::Libm::<Real>::fabs(x)),
+        );
+    for i in rank..N {
+        let mut rest = b[i];
+        for k in 0..rank {
+            rest -= a[i][k] * b[k];
+        }
+        if !(libm::Libm::<Real>::fabs(rest)
+            <= libm::Libm::<Real>::sqrt(Real::EPSILON) * scale)
+        {
+            return Err(Singular);
+        }
+        b[i] = 0.0;
+    }
+    for i in (0..rank).rev() {
+        let mut sum = b[i];
+        for k in i + 1..rank {
+            sum -= a[k][i] * b[k];
+        }
+        b[i] = sum / a[i][i];
+    }
+    let mut x = [0.0; N];
+    for (slot, &k) in order.iter().enumerate() {
+        for (i, xi) in x.iter_mut().enumerate() {
+            if i == k {
+                *xi = b[slot];
+            }
+        }
+    }
+    if x.iter().all(|v| v.is_finite()) { Ok(x) } else { Err(Singular) }
+}
+/// Operation count of [`constrained_forward_dynamics_with`] at full
+/// constraint rank (the called functions included; see the module's
+/// table).
+pub const OPS_CONSTRAINED_FORWARD_DYNAMICS: OpCount = OpCount {
+    mul: 127,
+    add: 108,
+    div: 26,
+    sqrt: 5,
+    sin: 10,
+    cos: 11,
+};
+/// The accelerations q̈ and multipliers λ of the closed mechanism:
+/// `M q̈ + bias = τ + Jᵀλ` with `J q̈ + J̇ q̇ = 0` (exactly; integrate
+/// with drift control). λ are the cut joints' reactions in the rows
+/// of `CONSTRAINT_NAMES`; those of redundant rows are zero. `Err`
+/// when the state admits no solution.
+pub fn constrained_forward_dynamics(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> Result<([Real; NV], [Real; NC]), Singular> {
+    constrained_forward_dynamics_with(&p.derived(), q, qd, tau)
+}
+/// [`constrained_forward_dynamics`] with the parameter groups already
+/// computed by [`Params::derived`].
+pub fn constrained_forward_dynamics_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> Result<([Real; NV], [Real; NC]), Singular> {
+    let terms = joint_space_with(d, q, qd);
+    let jacobian = constraint_jacobian_with(d, q);
+    let bias = constraint_bias_with(d, q, qd);
+    let mut factor = terms.mass_matrix;
+    if !cholesky(&mut factor) {
+        return Err(Singular);
+    }
+    let mut free: [Real; NV] = core::array::from_fn(|i| tau[i] - terms.bias[i]);
+    cholesky_solve(&factor, &mut free);
+    let mut mobility = jacobian;
+    for row in mobility.iter_mut() {
+        cholesky_solve(&factor, row);
+    }
+    let dot = |a: &[Real; NV], b: &[Real; NV]| {
+        let mut sum = a[0] * b[0];
+        for k in 1..NV {
+            sum += a[k] * b[k];
+        }
+        sum
+    };
+    let coupling: [[Real; NC]; NC] = core::array::from_fn(|i| {
+        core::array::from_fn(|j| dot(&jacobian[i], &mobility[j]))
+    });
+    let rhs: [Real; NC] = core::array::from_fn(|i| {
+        let mut sum = bias[i];
+        for k in 0..NV {
+            sum += jacobian[i][k] * free[k];
+        }
+        -sum
+    });
+    let lambda = semidefinite_solve(coupling, rhs)?;
+    let mut qdd = free;
+    for (row, &l) in mobility.iter().zip(&lambda) {
+        for (a, &m) in qdd.iter_mut().zip(row) {
+            *a += m * l;
+        }
+    }
+    Ok((qdd, lambda))
+}
+/// Operation count of [`cut_joint_reactions_with`] at full constraint
+/// rank.
+pub const OPS_CUT_JOINT_REACTIONS: OpCount = OpCount {
+    mul: 131,
+    add: 111,
+    div: 26,
+    sqrt: 5,
+    sin: 11,
+    cos: 12,
+};
+/// For every cut joint (order of `CUT_JOINTS`), the force (first
+/// three) and moment (last three) its parent body exerts on its child
+/// body, in ground axes, the moment about the joint frame's origin on
+/// the child side: from the multipliers of
+/// [`constrained_forward_dynamics`] (components of redundant rows,
+/// which the loop leaves statically indeterminate, are zero).
+pub fn cut_joint_reactions(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> Result<[[Real; 6]; N_CUT], Singular> {
+    cut_joint_reactions_with(&p.derived(), q, qd, tau)
+}
+/// [`cut_joint_reactions`] with the parameter groups already computed
+/// by [`Params::derived`].
+pub fn cut_joint_reactions_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> Result<[[Real; 6]; N_CUT], Singular> {
+    let (_, lambda) = constrained_forward_dynamics_with(d, q, qd, tau)?;
+    Ok(reactions_of_multipliers_with(d, q, &lambda))
+}
+/// Number of independent coordinates.
+pub const N_INDEPENDENT: usize = 1;
+/// Number of dependent coordinates: the velocity coordinates that
+/// are not in `INDEPENDENT`.
+pub const N_DEPENDENT: usize = 2;
+/// Velocity indices of the dependent coordinates, ascending.
+pub const DEPENDENT: [usize; N_DEPENDENT] = [1, 2];
+/// `X` with `q̇_dependent = X q̇_independent` on `J q̇ = 0`: the
+/// least-squares solution of `J_d X = −J_i` (exact on a closed
+/// mechanism; redundant rows allowed). `Err` where the independent
+/// coordinates do not determine the others (`J_d` loses rank).
+fn dependent_map(
+    d: &Derived,
+    q: &[Real; NQ],
+) -> Result<[[Real; N_DEPENDENT]; N_INDEPENDENT], Singular> {
+    let jacobian = constraint_jacobian_with(d, q);
+    let column = |row: &[Real; NV], k: usize| {
+        let mut value = 0.0;
+        for (i, &entry) in row.iter().enumerate() {
+            if i == k {
+                value = entry;
+            }
+        }
+        value
+    };
+    let dependent: [[Real; N_DEPENDENT]; NC] = core::array::from_fn(|r| core::array::from_fn(|
+        c|
+    column(&jacobian[r], DEPENDENT[c])));
+    let independent: [[Real; N_INDEPENDENT]; NC] = core::array::from_fn(|r| core::array::from_fn(|
+        c|
+    column(&jacobian[r], INDEPENDENT[c])));
+    let mut normal: [[Real; N_DEPENDENT]; N_DEPENDENT] = core::array::from_fn(|i| {
+        core::array::from_fn(|j| {
+            let mut sum = 0.0;
+            for row in &dependent {
+                sum += row[i] * row[j];
+            }
+            sum
+        })
+    });
+    if !cholesky(&mut normal) {
+        return Err(Singular);
+    }
+    let mut map = [[0.0; N_DEPENDENT]; N_INDEPENDENT];
+    for (c, slot) in map.iter_mut().enumerate() {
+        let mut rhs = [0.0; N_DEPENDENT];
+        for (i, value) in rhs.iter_mut().enumerate() {
+            for (row, own) in dependent.iter().zip(&independent) {
+                *value -= row[i] * own[c];
+            }
+        }
+        cholesky_solve(&normal, &mut rhs);
+        *slot = rhs;
+    }
+    if map.iter().flatten().all(|v| v.is_finite()) { Ok(map) } else { Err(Singular) }
+}
+/// Operation count of [`dependent_velocities_with`].
+pub const OPS_DEPENDENT_VELOCITIES: OpCount = OpCount {
+    mul: 33,
+    add: 31,
+    div: 5,
+    sqrt: 2,
+    sin: 4,
+    cos: 4,
+};
+/// Every velocity coordinate from the independent ones
+/// (`INDEPENDENT` order), so that `J q̇ = 0`: `q̇ = G(q) q̇_independent`.
+pub fn dependent_velocities(
+    p: &Params,
+    q: &[Real; NQ],
+    qd_independent: &[Real; N_INDEPENDENT],
+) -> Result<[Real; NV], Singular> {
+    dependent_velocities_with(&p.derived(), q, qd_independent)
+}
+/// [`dependent_velocities`] with the parameter groups already
+/// computed by [`Params::derived`].
+pub fn dependent_velocities_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd_independent: &[Real; N_INDEPENDENT],
+) -> Result<[Real; NV], Singular> {
+    let map = dependent_map(d, q)?;
+    let mut qd = [0.0; NV];
+    for (i, slot) in qd.iter_mut().enumerate() {
+        for (c, &k) in INDEPENDENT.iter().enumerate() {
+            if k == i {
+                *slot = qd_independent[c];
+            }
+        }
+        for (r, &k) in DEPENDENT.iter().enumerate() {
+            if k == i {
+                let mut sum = 0.0;
+                for (c, row) in map.iter().enumerate() {
+                    sum += row[r] * qd_independent[c];
+                }
+                *slot = sum;
+            }
+        }
+    }
+    Ok(qd)
+}
+/// Operation count of [`constrained_inverse_dynamics_with`].
+pub const OPS_CONSTRAINED_INVERSE_DYNAMICS: OpCount = OpCount {
+    mul: 51,
+    add: 43,
+    div: 5,
+    sqrt: 2,
+    sin: 6,
+    cos: 7,
+};
+/// The forces of the independent (actuated) coordinates, in
+/// `INDEPENDENT` order, that move the closed mechanism with `q̈`
+/// (a motion consistent with the constraints: `J q̇ = 0`,
+/// `J q̈ + J̇ q̇ = 0`), every other joint passive: `Gᵀ τ_tree` with
+/// `τ_tree` the tree's inverse dynamics and `G` the velocity map of
+/// [`dependent_velocities`] (the constraint forces do no work).
+pub fn constrained_inverse_dynamics(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> Result<[Real; N_INDEPENDENT], Singular> {
+    constrained_inverse_dynamics_with(&p.derived(), q, qd, qdd)
+}
+/// [`constrained_inverse_dynamics`] with the parameter groups already
+/// computed by [`Params::derived`].
+pub fn constrained_inverse_dynamics_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> Result<[Real; N_INDEPENDENT], Singular> {
+    let map = dependent_map(d, q)?;
+    let tau = inverse_dynamics_with(d, q, qd, qdd);
+    let mut forces = [0.0; N_INDEPENDENT];
+    for (c, force) in forces.iter_mut().enumerate() {
+        for (i, &t) in tau.iter().enumerate() {
+            if INDEPENDENT[c] == i {
+                *force += t;
+            }
+            for (r, &k) in DEPENDENT.iter().enumerate() {
+                if k == i {
+                    *force += map[c][r] * t;
+                }
+            }
+        }
+    }
+    Ok(forces)
 }

@@ -237,6 +237,17 @@ fn loop_functions(
         shape: Shape::ConstraintVector,
         outputs: closure.bias.clone(),
     });
+    let reactions = reactions(mechanism, &closure);
+    functions.push(FunctionSpec {
+        name: "reactions_of_multipliers".to_owned(),
+        doc: "For every cut joint (order of `CUT_JOINTS`), the force (first three) and moment\n\
+              (last three) its parent body exerts on its child body, in ground axes, the moment\n\
+              about the joint frame's origin on the child side, for multipliers `lambda`."
+            .to_owned(),
+        arguments: vec![Position, Argument::Multipliers],
+        shape: Shape::Reactions,
+        outputs: reactions,
+    });
     Ok(Some(LoopFacts {
         cut_joints: mechanism
             .cut_joints
@@ -246,6 +257,40 @@ fn loop_functions(
         constraint_names: closure.rows.iter().map(|r| r.name.clone()).collect(),
         independent: mechanism.independent.clone(),
     }))
+}
+
+/// `R_P Σ λᵢ (fᵢ, mᵢ)` for every cut joint: the multipliers as the wrench on
+/// the child body, in ground axes.
+fn reactions(mechanism: &mut Mechanism, closure: &loop_closure::LoopClosure) -> Vec<Id> {
+    let pool = &mut mechanism.pool;
+    let mut outputs = Vec::with_capacity(6 * mechanism.cut_joints.len());
+    for (index, rotation) in closure.parent_rotations.iter().enumerate() {
+        let zero = pool.zero();
+        let (mut force, mut moment) = ([zero; 3], [zero; 3]);
+        for (i, row) in closure.rows.iter().enumerate() {
+            if row.cut_joint != index {
+                continue;
+            }
+            let lambda = pool.symbol(&Input::Multiplier(i).symbol_name());
+            for k in 0..3 {
+                let f = pool.mul(lambda, row.force[k]);
+                force[k] = pool.add(force[k], f);
+                let m = pool.mul(lambda, row.moment[k]);
+                moment[k] = pool.add(moment[k], m);
+            }
+        }
+        for local in [force, moment] {
+            for r in rotation {
+                let mut entry = pool.zero();
+                for k in 0..3 {
+                    let term = pool.mul(r[k], local[k]);
+                    entry = pool.add(entry, term);
+                }
+                outputs.push(entry);
+            }
+        }
+    }
+    outputs
 }
 
 /// The outputs whose formalism the method chooses, with their docs.

@@ -4,8 +4,11 @@
 //! - [`module`]: the module file — constants, `Params`, functions, header
 //!   and operation counts;
 //! - [`mod@generate`]: the standard set of functions for a mechanism;
-//! - [`method`]: which formalism derives the dynamics outputs (`--method`).
+//! - [`method`]: which formalism derives the dynamics outputs (`--method`);
+//! - `constrained`: the constrained dynamics of loop modules (small dense
+//!   solves emitted once per module).
 
+mod constrained;
 mod derived;
 pub mod generate;
 pub mod method;

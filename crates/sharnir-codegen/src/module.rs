@@ -9,6 +9,7 @@
 //! A module keeps its lowered programs, so that [`fused_multiply_add`] can
 //! print its fused multiply–add twin without deriving anything again.
 
+use crate::constrained;
 use crate::derived::Derived;
 use crate::printer::{float_literal, Printer};
 use proc_macro2::{Ident, Literal, Span, TokenStream};
@@ -31,6 +32,9 @@ pub enum Argument {
     Force,
     /// `t: Real`, time (read by the applied forces of `[forces]`).
     Time,
+    /// `lambda: &[Real; NC]`, the multipliers of the loop-closure
+    /// constraints.
+    Multipliers,
 }
 
 /// The Rust type a function returns, filled from its outputs in order.
@@ -56,6 +60,8 @@ pub enum Shape {
     ConstraintVector,
     /// `[[Real; NV]; NC]`, row-major: one row per constraint.
     ConstraintJacobian,
+    /// `[[Real; 6]; N_CUT]`: per cut joint, force then moment.
+    Reactions,
 }
 
 /// A function to emit: its name, arguments, doc text and outputs.
@@ -234,6 +240,11 @@ fn render(
             fma,
         ));
         op_counts.push((function.name.clone(), ops));
+    }
+    if let Some(loops) = &lowered.facts.loops {
+        let (solves, ops) = constrained::items(loops, lowered.facts.dof, &op_counts, fma);
+        items.push(solves);
+        op_counts.extend(ops);
     }
     let preamble = preamble(&lowered.facts, fma);
     let tokens = quote! {
@@ -677,6 +688,7 @@ fn emit_function(
             Argument::Acceleration => quote!(qdd: &[Real; NV]),
             Argument::Force => quote!(tau: &[Real; NV]),
             Argument::Time => quote!(t: Real),
+            Argument::Multipliers => quote!(lambda: &[Real; NC]),
         })
         .collect();
     let argument_names = function.arguments.iter().map(|argument| match argument {
@@ -685,6 +697,7 @@ fn emit_function(
         Argument::Acceleration => quote!(qdd),
         Argument::Force => quote!(tau),
         Argument::Time => quote!(t),
+        Argument::Multipliers => quote!(lambda),
     });
     let with_name = Ident::new(&format!("{}_with", function.name), Span::call_site());
     let with_doc = format!(" [`{}_with`]; its cost is [`{ops_name}`].", function.name);
@@ -716,6 +729,10 @@ fn emit_function(
             (quote!([[[Real; NV]; 6]; NB]), quote!([#(#bodies),*]))
         }
         Shape::ConstraintVector => (quote!([Real; NC]), quote!([#(#outputs),*])),
+        Shape::Reactions => {
+            let joints = outputs.chunks(6).map(|wrench| quote!([#(#wrench),*]));
+            (quote!([[Real; 6]; N_CUT]), quote!([#(#joints),*]))
+        }
         Shape::ConstraintJacobian => {
             let rows = outputs.chunks(dof.max(1)).map(|row| quote!([#(#row),*]));
             (quote!([[Real; NV]; NC]), quote!([#(#rows),*]))
@@ -840,6 +857,7 @@ mod tests {
                 initial_velocities: vec![0.0, -1.0],
                 body_names: vec!["one".to_owned(), "two".to_owned()],
                 parameters: vec![("m".to_owned(), 2.0)],
+                loops: None,
             },
             derived,
             functions: vec![(function, Program::lower(&pool, &outputs))],

@@ -121,6 +121,7 @@ fn input(symbol: &str) -> TokenStream {
         Some(Input::Velocity(i)) => index("qd", i),
         Some(Input::Acceleration(i)) => index("qdd", i),
         Some(Input::Force(i)) => index("tau", i),
+        Some(Input::Multiplier(i)) => index("lambda", i),
         Some(Input::Time) => quote!(t),
         Some(Input::Derived(k)) => {
             let field = Ident::new(&format!("k{k}"), Span::call_site());

@@ -22,6 +22,9 @@ pub enum Input {
     Derived(usize),
     /// Time, `t`: read only by the applied forces of `[forces]`.
     Time,
+    /// Multiplier `lambda[i]` of loop-closure constraint `i`: read only by
+    /// the cut joints' reactions.
+    Multiplier(usize),
 }
 
 impl Input {
@@ -35,6 +38,7 @@ impl Input {
             Input::Force(i) => format!("tau[{i}]"),
             Input::Derived(k) => format!("d.k{k}"),
             Input::Time => "t".to_owned(),
+            Input::Multiplier(i) => format!("lambda[{i}]"),
         }
     }
 
@@ -56,6 +60,7 @@ impl Input {
             "qd" => Some(Input::Velocity(index)),
             "qdd" => Some(Input::Acceleration(index)),
             "tau" => Some(Input::Force(index)),
+            "lambda" => Some(Input::Multiplier(index)),
             _ => None,
         }
     }
@@ -70,6 +75,7 @@ mod tests {
         for input in [
             Input::Parameter("m01".into()),
             Input::Position(3),
+            Input::Multiplier(2),
             Input::Velocity(0),
             Input::Acceleration(11),
             Input::Force(2),
