@@ -19,6 +19,9 @@
 //! Closed loops, each cut at its first joint (no coordinates; enforced by `constraints`):
 //! - `pin` → `rocker` → `crank` → `coupler`
 //!
+//! Degrees of freedom: 1 (3 tree coordinates less the rank 2 of the 2 constraints
+//! at the initial configuration).
+//!
 //! Independent coordinates: `crank`.
 //!
 //! | function | mul | add | div | sqrt | sin | cos |

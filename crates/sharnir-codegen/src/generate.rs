@@ -10,8 +10,8 @@ use crate::module::{
 use sharnir_cas::{hoist_constants, Id, Pool, Program};
 use sharnir_mech::joint_space::JointSpace;
 use sharnir_mech::{
-    coriolis, energy, jacobian, joint_space, kinematics, lagrange, loop_closure, rnea, telegin,
-    vereshchagin,
+    coriolis, energy, jacobian, joint_space, kinematics, lagrange, loop_closure, mobility, rnea,
+    telegin, vereshchagin,
 };
 use sharnir_mech::{Input, Mechanism, ParameterMode};
 
@@ -248,7 +248,30 @@ fn loop_functions(
         shape: Shape::Reactions,
         outputs: reactions,
     });
+    let mobility = mobility::mobility(mechanism, &closure)
+        .map_err(|e| EmitError(format!("the loop constraints read {e}")))?;
+    if mobility.degrees_of_freedom() == 0 {
+        return Err(EmitError(format!(
+            "the loops lock the mechanism: its {} coordinates are held by {} independent \
+             constraints at the initial configuration, so nothing can move (cut joints: {}); \
+             remove a joint from a loop or give a joint more freedom",
+            mobility.coordinates,
+            mobility.rank,
+            mechanism
+                .cut_joints
+                .iter()
+                .map(|c| format!("`{}`", c.name))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
+    }
     Ok(Some(LoopFacts {
+        loops: mechanism
+            .cut_joints
+            .iter()
+            .map(|c| c.loop_joints.clone())
+            .collect(),
+        mobility,
         cut_joints: mechanism
             .cut_joints
             .iter()

@@ -22,7 +22,8 @@
 //! - [`coriolis`]: the Coriolis matrix with `Ṁ − 2C` skew-symmetric;
 //! - [`jacobian`]: geometric Jacobians of the body frames;
 //! - [`cut_joints`], [`loop_closure`]: the joints that close loops, and
-//!   their constraints `Ψ`, Jacobian `J` and `J̇ q̇`;
+//!   their constraints `Ψ`, Jacobian `J` and `J̇ q̇`; [`mobility`]: the
+//!   degrees of freedom they leave;
 //! - [`inputs`]: the names of the symbols derived expressions read.
 
 pub mod base_parameters;
@@ -39,6 +40,7 @@ pub mod loop_closure;
 mod lowering;
 mod lumping;
 pub mod mechanism;
+pub mod mobility;
 pub mod rnea;
 mod rotation;
 mod spd;

@@ -1,0 +1,123 @@
+//! How many degrees of freedom a mechanism with loops keeps: its tree
+//! coordinates less the rank of the constraint Jacobian, evaluated at the
+//! spec's initial configuration with the parameters' spec values.
+//!
+//! The rank is numeric (Gaussian elimination with complete pivoting, pivots
+//! below `1e-9` of the largest entry treated as zero), so it is the rank at
+//! that configuration: a singular configuration (a four-bar folded flat)
+//! reports fewer constraints than elsewhere, which is why specs should start
+//! assembled in a general position.
+
+use crate::inputs::Input;
+use crate::loop_closure::LoopClosure;
+use crate::mechanism::Mechanism;
+use sharnir_cas::UnboundSymbol;
+
+/// The constraint count and rank of a mechanism with loops at its initial
+/// configuration.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Mobility {
+    /// Velocity coordinates of the spanning tree, `NV`.
+    pub coordinates: usize,
+    /// Kept constraint rows, `NC`.
+    pub constraints: usize,
+    /// Rank of the constraint Jacobian there.
+    pub rank: usize,
+    /// The largest `|Ψᵢ|` there: zero when the spec starts assembled.
+    pub residual: f64,
+}
+
+impl Mobility {
+    /// `NV − rank`: the degrees of freedom of the closed mechanism.
+    pub fn degrees_of_freedom(&self) -> usize {
+        self.coordinates.saturating_sub(self.rank)
+    }
+
+    /// `NC − rank`: constraint rows that repeat others (a planar loop of
+    /// spatial joints, a parallelogram).
+    pub fn redundant(&self) -> usize {
+        self.constraints.saturating_sub(self.rank)
+    }
+}
+
+/// The mobility of `mechanism` with the loop equations `closure`.
+///
+/// # Errors
+/// [`UnboundSymbol`] if an expression reads something other than the
+/// runtime parameters and positions (a bug in the derivation).
+pub fn mobility(mechanism: &Mechanism, closure: &LoopClosure) -> Result<Mobility, UnboundSymbol> {
+    let env = |symbol: &str| match Input::parse(symbol)? {
+        Input::Parameter(name) => mechanism
+            .parameters
+            .iter()
+            .find(|p| p.name == name)
+            .map(|p| p.default),
+        Input::Position(i) => mechanism.initial_positions.get(i).copied(),
+        _ => None,
+    };
+    let residual = mechanism
+        .pool
+        .eval(&closure.constraints, &env)?
+        .into_iter()
+        .fold(0.0, |m: f64, x| m.max(x.abs()));
+    let nv = mechanism.dof();
+    let entries = mechanism.pool.eval(&closure.jacobian.concat(), &env)?;
+    let rows: Vec<Vec<f64>> = entries.chunks(nv.max(1)).map(<[f64]>::to_vec).collect();
+    Ok(Mobility {
+        coordinates: nv,
+        constraints: closure.constraints.len(),
+        rank: rank(rows),
+        residual,
+    })
+}
+
+/// The numeric rank of a matrix given by rows.
+fn rank(mut rows: Vec<Vec<f64>>) -> usize {
+    let largest = rows.iter().flatten().fold(0.0, |m: f64, x| m.max(x.abs()));
+    let floor = 1e-9 * largest.max(f64::MIN_POSITIVE);
+    let columns = rows.first().map_or(0, Vec::len);
+    let mut rank = 0;
+    while rank < rows.len() && rank < columns {
+        let mut best = (0.0, rank, rank);
+        for (r, row) in rows.iter().enumerate().skip(rank) {
+            for (c, &x) in row.iter().enumerate().skip(rank) {
+                if x.abs() > best.0 {
+                    best = (x.abs(), r, c);
+                }
+            }
+        }
+        let (size, r, c) = best;
+        if size <= floor {
+            break;
+        }
+        rows.swap(rank, r);
+        for row in &mut rows {
+            row.swap(rank, c);
+        }
+        let pivot_row = rows[rank].clone();
+        for row in rows.iter_mut().skip(rank + 1) {
+            let factor = row[rank] / pivot_row[rank];
+            for (x, p) in row.iter_mut().zip(&pivot_row) {
+                *x -= factor * p;
+            }
+        }
+        rank += 1;
+    }
+    rank
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rank;
+
+    #[test]
+    fn rank_counts_independent_rows() {
+        assert_eq!(rank(vec![vec![1.0, 2.0], vec![2.0, 4.0]]), 1);
+        assert_eq!(rank(vec![vec![1.0, 0.0, 0.0], vec![0.0, 1e-3, 0.0]]), 2);
+        assert_eq!(rank(vec![vec![0.0; 3]; 2]), 0);
+        assert_eq!(
+            rank(vec![vec![1.0, 1.0], vec![1.0, -1.0], vec![2.0, 0.0]]),
+            2
+        );
+    }
+}
