@@ -300,16 +300,16 @@ pub fn inverse_dynamics_with(
     let p = &d.params;
     let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
     let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t4 = qd[0] + qd[1];
-    let t5 = qdd[0] + qdd[1];
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t7 = t5 * d.k0;
+    let t5 = qd[0] + qd[1];
+    let t6 = qdd[0] + qdd[1];
+    let t7 = t6 * d.k0;
     let t8 = (c_q1 * (p.g * c_q0 + p.a * qdd[0])
         - s_q1 * (p.g * s_q0 - p.a * qd[0] * qd[0])) * d.k3;
     let t9 = 0.3333333333333333 * t7 + 0.5 * t8;
     [
         t9 + qdd[0] * d.k1 + c_q0 * d.k2
-            + p.a * 0.5 * d.k3 * (c_q1 * t5 - s_q1 * t4 * t4),
+            + p.a * 0.5 * d.k3 * (c_q1 * t6 - s_q1 * t5 * t5),
         t9,
         0.3333333333333333 * qdd[2] * d.k4 + 0.5 * c_q2 * d.k5,
     ]
@@ -363,10 +363,10 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
     let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
     let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t4 = qd[0] + qd[1];
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let t5 = qd[0] + qd[1];
     let t6 = (p.g * c_q0 * c_q1 - s_q1 * (p.g * s_q0 - p.a * qd[0] * qd[0])) * d.k3;
-    [c_q0 * d.k2 + 0.5 * (t6 - s_q1 * t4 * t4 * d.k6), 0.5 * t6, 0.5 * (c_q2 * d.k5)]
+    [c_q0 * d.k2 + 0.5 * (t6 - s_q1 * t5 * t5 * d.k6), 0.5 * t6, 0.5 * (c_q2 * d.k5)]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
@@ -418,20 +418,20 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
 pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     let p = &d.params;
     let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let t2 = p.g * s_q0;
     let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t5 = qd[0] + qd[1];
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let t5 = p.g * s_q0;
+    let t6 = qd[0] + qd[1];
     let t7 = p.g * c_q0 * c_q1;
     let t8 = c_q0 * d.k2;
     let t9 = c_q1 * d.k6;
     let t10 = 0.5 * t9 + d.k8;
-    let t11 = (t7 - s_q1 * (t2 - p.a * qd[0] * qd[0])) * d.k3;
+    let t11 = (t7 - s_q1 * (t5 - p.a * qd[0] * qd[0])) * d.k3;
     let t12 = 0.5 * (c_q2 * d.k5);
-    let t13 = (t7 - t2 * s_q1) * d.k3;
+    let t13 = (t7 - s_q1 * t5) * d.k3;
     JointSpace {
         mass_matrix: [[t9 + d.k7, t10, 0.0], [t10, d.k8, 0.0], [0.0, 0.0, d.k9]],
-        bias: [t8 + 0.5 * (t11 - s_q1 * t5 * t5 * d.k6), 0.5 * t11, t12],
+        bias: [t8 + 0.5 * (t11 - s_q1 * t6 * t6 * d.k6), 0.5 * t11, t12],
         gravity: [t8 + 0.5 * t13, 0.5 * t13, t12],
     }
 }
@@ -468,24 +468,24 @@ pub fn forward_dynamics_with(
 ) -> [Real; NV] {
     let p = &d.params;
     let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let t2 = p.g * c_q0;
     let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t5 = qd[0] + qd[1];
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let t5 = p.g * c_q0;
+    let t6 = qd[0] + qd[1];
     let t7 = s_q0 * s_q1;
-    let t8 = qd[0] * (qd[0] * s_q1);
+    let t8 = qd[0] * (s_q1 * qd[0]);
     let t9 = d.k1 - 0.75 * c_q1 * c_q1 * d.k11;
     let inv10 = 1.0 / t9;
     let t11 = tau[0]
         + p.a
-            * (0.5 * s_q1 * t5 * t5 * d.k3
+            * (0.5 * s_q1 * t6 * t6 * d.k3
                 + c_q1 * (0.75 * t8 * d.k13 - 1.5 * tau[1] * d.k14)) - tau[1]
-        - t2 * (d.k15 - 0.75 * c_q1 * c_q1 * d.k13) - 0.75 * c_q1 * t7 * d.k12;
+        - t5 * (d.k15 - 0.75 * c_q1 * c_q1 * d.k13) - 0.75 * c_q1 * t7 * d.k12;
     [
         inv10 * t11,
         3.0
             * ((tau[1]
-                - 0.5 * d.k3 * (p.a * t8 + c_q1 * (t2 + p.a * inv10 * t11) - p.g * t7)
+                - 0.5 * d.k3 * (p.a * t8 + c_q1 * (t5 + p.a * inv10 * t11) - p.g * t7)
                 - 0.3333333333333333 * d.k0 * inv10 * t11) * d.k16),
         3.0 * ((tau[2] - 0.5 * c_q2 * d.k5) * d.k17),
     ]
@@ -545,15 +545,15 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let p = &d.params;
     let s_q0 = libm::Libm::<Real>::sin(q[0]);
     let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t3 = qd[0] + qd[1];
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
-    let t5 = 0.5 * p.b * t3 + p.a * qd[0] * c_q1;
+    let t4 = qd[0] + qd[1];
+    let t5 = 0.5 * p.b * t4 + p.a * c_q1 * qd[0];
     let t6 = libm::Libm::<Real>::sin(q[0] + q[1]);
     (
         0.16666666666666666 * (qd[0] * qd[0] * d.k18 + qd[2] * qd[2] * d.k4)
             + 0.5
-                * (p.m2 * (t5 * t5 + qd[0] * qd[0] * s_q1 * s_q1 * d.k19)
-                    + 0.08333333333333333 * t3 * t3 * d.k0),
+                * (p.m2 * (t5 * t5 + s_q1 * s_q1 * qd[0] * qd[0] * d.k19)
+                    + 0.08333333333333333 * t4 * t4 * d.k0),
         0.5 * (s_q0 * d.k20 + s_q2 * d.k5) + (p.a * s_q0 + 0.5 * p.b * t6) * d.k21,
     )
 }
@@ -732,24 +732,24 @@ pub fn constraint_jacobian_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NC]
     let p = &d.params;
     let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
     let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
+    let t4 = p.a * s_q0;
+    let t5 = c_q0 * c_q1 - s_q0 * s_q1;
+    let t6 = c_q0 * s_q1 + s_q0 * c_q1;
+    let t7 = -t6;
     let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t6 = p.a * s_q0;
-    let t7 = c_q0 * c_q1 - s_q0 * s_q1;
-    let t8 = c_q0 * s_q1 + s_q0 * c_q1;
-    let t9 = -t8;
-    let t10 = p.b * t7;
+    let t10 = p.b * t5;
     let t11 = p.c * c_q2;
     let t12 = p.c * s_q2;
     let t13 = p.a * c_q0 + t10;
     let t14 = p.d + t11 - t13;
-    let t15 = t12 - t6 - p.b * t8;
-    let t16 = p.b * t9;
-    let t17 = t6 - t16;
-    let t18 = t9 * t14 + t7 * t15;
-    let t19 = t9 * t15 - t14 * t7;
+    let t15 = t12 - t4 - p.b * t6;
+    let t16 = p.b * t7;
+    let t17 = t4 - t16;
+    let t18 = t7 * t14 + t5 * t15;
+    let t19 = t7 * t15 - t14 * t5;
     [
-        [t7 * t17 + t18 - t8 * t13, t18 - t10 * (t9 + t8), t8 * t11 - t7 * t12],
-        [t9 * t17 + t19 - t7 * t13, t19 - t9 * t16 - t7 * t10, t7 * t11 - t9 * t12],
+        [t5 * t17 + t18 - t6 * t13, t18 - t10 * (t7 + t6), t6 * t11 - t5 * t12],
+        [t7 * t17 + t19 - t5 * t13, t19 - t7 * t16 - t5 * t10, t5 * t11 - t7 * t12],
     ]
 }
 /// Operation count of [`constraint_bias_with`] (and of [`constraint_bias`] after [`OPS_DERIVED`]).

@@ -19,6 +19,9 @@
 //! Closed loops, each cut at its first joint (no coordinates; enforced by `constraints`):
 //! - `pin` → `rocker` → `crank` → `coupler`
 //!
+//! Degrees of freedom: 1 (3 tree coordinates less the rank 2 of the 2 constraints
+//! at the initial configuration).
+//!
 //! Independent coordinates: `crank`.
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
@@ -189,15 +192,15 @@ pub fn inverse_dynamics_with(
     let p = &d.params;
     let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
     let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t4 = c_q1 * (9.81 * c_q0 + 0.2 * qdd[0])
-        - s_q1 * (9.81 * s_q0 - 0.2 * qd[0] * qd[0]);
-    let t5 = qd[0] + qd[1];
-    let t6 = qdd[0] + qdd[1];
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t8 = 0.36 * t4 + 0.144 * t6;
+    let t5 = c_q1 * (9.81 * c_q0 + 0.2 * qdd[0])
+        - s_q1 * (9.81 * s_q0 - 0.2 * qd[0] * qd[0]);
+    let t6 = qd[0] + qd[1];
+    let t7 = qdd[0] + qdd[1];
+    let t8 = 0.36 * t5 + 0.144 * t7;
     [
         t8 + 2.7468 * c_q0 + 0.05333333333333334 * qdd[0]
-            + 0.2 * 0.36 * (c_q1 * t6 - s_q1 * t5 * t5),
+            + 0.2 * 0.36 * (c_q1 * t7 - s_q1 * t6 * t6),
         t8,
         2.4525 * c_q2 + 0.08333333333333333 * qdd[2],
     ]
@@ -254,10 +257,10 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
     let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
     let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t4 = qd[0] + qd[1];
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let t5 = qd[0] + qd[1];
     let t6 = 9.81 * c_q0 * c_q1 - s_q1 * (9.81 * s_q0 - 0.2 * qd[0] * qd[0]);
-    [2.7468 * c_q0 + 0.36 * t6 - 0.072 * s_q1 * t4 * t4, 0.36 * t6, 2.4525 * c_q2]
+    [2.7468 * c_q0 + 0.36 * t6 - 0.072 * s_q1 * t5 * t5, 0.36 * t6, 2.4525 * c_q2]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
@@ -309,20 +312,20 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let p = &d.params;
     let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
     let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t4 = qd[0] + qd[1];
+    let t4 = c_q0 * c_q1;
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t6 = 0.072 * c_q1 + 0.144;
-    let t7 = c_q0 * c_q1;
-    let t8 = 9.81 * t7 - s_q1 * (9.81 * s_q0 - 0.2 * qd[0] * qd[0]);
+    let t6 = qd[0] + qd[1];
+    let t7 = 0.072 * c_q1 + 0.144;
+    let t8 = 9.81 * t4 - s_q1 * (9.81 * s_q0 - 0.2 * qd[0] * qd[0]);
     let t9 = 2.4525 * c_q2;
-    let t10 = 9.81 * (t7 - s_q0 * s_q1);
+    let t10 = 9.81 * (t4 - s_q0 * s_q1);
     JointSpace {
         mass_matrix: [
-            [0.144 * c_q1 + 0.19733333333333333, t6, 0.0],
-            [t6, 0.144, 0.0],
+            [0.144 * c_q1 + 0.19733333333333333, t7, 0.0],
+            [t7, 0.144, 0.0],
             [0.0, 0.0, 0.08333333333333333],
         ],
-        bias: [2.7468 * c_q0 + 0.36 * t8 - 0.072 * s_q1 * t4 * t4, 0.36 * t8, t9],
+        bias: [2.7468 * c_q0 + 0.36 * t8 - 0.072 * s_q1 * t6 * t6, 0.36 * t8, t9],
         gravity: [2.7468 * c_q0 + 0.36 * t10, 0.36 * t10, t9],
     }
 }
@@ -360,19 +363,19 @@ pub fn forward_dynamics_with(
     let p = &d.params;
     let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
     let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t4 = qd[0] + qd[1];
+    let t4 = s_q0 * s_q1;
     let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t6 = s_q0 * s_q1;
-    let t7 = qd[0] * qd[0] * s_q1;
+    let t6 = qd[0] + qd[1];
+    let t7 = s_q1 * (qd[0] * qd[0]);
     let t8 = c_q1 * c_q1;
-    let t9 = (tau[0] + 0.2 * (0.36 * s_q1 * t4 * t4 + c_q1 * (0.18 * t7 - 2.5 * tau[1]))
-        - tau[1] - 1.7658 * c_q1 * t6 - 9.81 * c_q0 * (0.28 - 0.18 * t8))
+    let t9 = (tau[0] + 0.2 * (0.36 * s_q1 * t6 * t6 + c_q1 * (0.18 * t7 - 2.5 * tau[1]))
+        - tau[1] - 1.7658 * c_q1 * t4 - 9.81 * c_q0 * (0.28 - 0.18 * t8))
         / (0.05333333333333334 - 0.036 * t8);
     [
         t9,
         6.944444444444445
             * (tau[1] - 0.144 * t9
-                - 0.36 * (0.2 * t7 + c_q1 * (9.81 * c_q0 + 0.2 * t9) - 9.81 * t6)),
+                - 0.36 * (0.2 * t7 + c_q1 * (9.81 * c_q0 + 0.2 * t9) - 9.81 * t4)),
         12.0 * (tau[2] - 2.4525 * c_q2),
     ]
 }
@@ -403,7 +406,7 @@ pub fn coriolis_matrix_with(
 ) -> [[Real; NV]; NV] {
     let p = &d.params;
     let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let t1 = qd[0] * s_q1;
+    let t1 = s_q1 * qd[0];
     let t2 = s_q1 * (qd[0] + qd[1]);
     [
         [0.5 * (0.144 * (t1 - t2)), -0.072 * t2, 0.0],
@@ -434,15 +437,15 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let p = &d.params;
     let s_q0 = libm::Libm::<Real>::sin(q[0]);
     let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t3 = qd[0] + qd[1];
     let s_q2 = libm::Libm::<Real>::sin(q[2]);
-    let t5 = 0.3 * t3 + 0.2 * qd[0] * c_q1;
+    let t4 = qd[0] + qd[1];
+    let t5 = 0.3 * t4 + 0.2 * c_q1 * qd[0];
     let t6 = libm::Libm::<Real>::sin(q[0] + q[1]);
     (
         0.0026666666666666666 * qd[0] * qd[0] + 0.041666666666666664 * qd[2] * qd[2]
             + 0.5
-                * (0.036 * t3 * t3
-                    + 1.2 * (0.04 * qd[0] * qd[0] * s_q1 * s_q1 + t5 * t5)),
+                * (0.036 * t4 * t4
+                    + 1.2 * (0.04 * s_q1 * s_q1 * qd[0] * qd[0] + t5 * t5)),
         2.7468 * s_q0 + 2.4525 * s_q2 + 3.5316 * t6,
     )
 }

@@ -10,13 +10,29 @@ pub mod chain10;
 #[rustfmt::skip]
 pub mod chain10_folded;
 #[rustfmt::skip]
+pub mod closed_chain;
+#[rustfmt::skip]
+pub mod closed_chain_folded;
+#[rustfmt::skip]
+pub mod crank_slider;
+#[rustfmt::skip]
+pub mod crank_slider_folded;
+#[rustfmt::skip]
 pub mod damped_pendulum;
 #[rustfmt::skip]
 pub mod damped_pendulum_folded;
 #[rustfmt::skip]
+pub mod delta;
+#[rustfmt::skip]
+pub mod delta_folded;
+#[rustfmt::skip]
 pub mod double_pendulum;
 #[rustfmt::skip]
 pub mod double_pendulum_folded;
+#[rustfmt::skip]
+pub mod five_bar;
+#[rustfmt::skip]
+pub mod five_bar_folded;
 #[rustfmt::skip]
 pub mod floating_chain;
 #[rustfmt::skip]
@@ -43,6 +59,10 @@ pub mod puma560;
 pub mod puma560_fma;
 #[rustfmt::skip]
 pub mod puma560_folded;
+#[rustfmt::skip]
+pub mod rssr;
+#[rustfmt::skip]
+pub mod rssr_folded;
 #[rustfmt::skip]
 pub mod solar_array;
 #[rustfmt::skip]
@@ -81,3 +101,7 @@ pub mod triple_pendulum_folded;
 pub mod ur5;
 #[rustfmt::skip]
 pub mod ur5_folded;
+#[rustfmt::skip]
+pub mod watt_six_bar;
+#[rustfmt::skip]
+pub mod watt_six_bar_folded;

@@ -139,11 +139,17 @@ fn write_project(root: &Path, project: &Path, module: &GeneratedModule) -> miett
     } else {
         ""
     };
+    // A mechanism with loops integrates its constrained dynamics.
+    let (loops, entry) = if module.loops().is_some() {
+        (", loops", "main_closed")
+    } else {
+        ("", "main")
+    };
     let main = format!(
         "//! Written by `cargo xtask sim`: the simulation binary of `{name}`.\n\n\
          // The binary uses only the dynamics, rates and energy of the module.\n#[allow(dead_code)]\n#[rustfmt::skip]\nmod {name};\n\n\
-         sharnir_runtime::model!(Mechanism = {name}{forces});\n\n\
-         fn main() -> std::process::ExitCode {{\n    sharnir_sim::main(Mechanism::default())\n}}\n",
+         sharnir_runtime::model!(Mechanism = {name}{forces}{loops});\n\n\
+         fn main() -> std::process::ExitCode {{\n    sharnir_sim::{entry}(Mechanism::default())\n}}\n",
         name = module.name,
     );
     write_if_changed(&project.join("Cargo.toml"), &manifest)?;

@@ -10,8 +10,8 @@ use crate::module::{
 use sharnir_cas::{hoist_constants, Id, Pool, Program};
 use sharnir_mech::joint_space::JointSpace;
 use sharnir_mech::{
-    coriolis, energy, jacobian, joint_space, kinematics, lagrange, loop_closure, mobility, rnea,
-    telegin, vereshchagin,
+    coriolis, energy, jacobian, joint_space, kinematics, lagrange, loop_closure, rnea, telegin,
+    vereshchagin,
 };
 use sharnir_mech::{Input, Mechanism, ParameterMode};
 
@@ -205,10 +205,10 @@ fn loop_functions(
     functions: &mut Vec<FunctionSpec>,
 ) -> Result<Option<LoopFacts>, EmitError> {
     use Argument::{Position, Velocity};
-    if !mechanism.has_loops() {
+    let Some(loops) = mechanism.loops.clone() else {
         return Ok(None);
-    }
-    let closure = loop_closure::loop_closure(mechanism).map_err(|e| EmitError(e.to_string()))?;
+    };
+    let closure = loops.closure;
     functions.push(FunctionSpec {
         name: "constraints".to_owned(),
         doc: "The loop-closure constraints Ψ(q), zero when every loop is closed: for every cut\n\
@@ -248,30 +248,13 @@ fn loop_functions(
         shape: Shape::Reactions,
         outputs: reactions,
     });
-    let mobility = mobility::mobility(mechanism, &closure)
-        .map_err(|e| EmitError(format!("the loop constraints read {e}")))?;
-    if mobility.degrees_of_freedom() == 0 {
-        return Err(EmitError(format!(
-            "the loops lock the mechanism: its {} coordinates are held by {} independent \
-             constraints at the initial configuration, so nothing can move (cut joints: {}); \
-             remove a joint from a loop or give a joint more freedom",
-            mobility.coordinates,
-            mobility.rank,
-            mechanism
-                .cut_joints
-                .iter()
-                .map(|c| format!("`{}`", c.name))
-                .collect::<Vec<_>>()
-                .join(", ")
-        )));
-    }
     Ok(Some(LoopFacts {
         loops: mechanism
             .cut_joints
             .iter()
             .map(|c| c.loop_joints.clone())
             .collect(),
-        mobility,
+        mobility: loops.mobility,
         cut_joints: mechanism
             .cut_joints
             .iter()

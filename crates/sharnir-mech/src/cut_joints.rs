@@ -11,7 +11,7 @@ use crate::graph::SpanningTree;
 use crate::lowering::ExprLowering;
 use crate::lumping::Frame;
 use crate::mechanism::Placement;
-use sharnir_spec::{JointKind, Origin, Spec, SpecError};
+use sharnir_spec::{JointKind, Origin, Span, Spec, SpecError};
 
 /// A frame fixed in a tree body or in the ground.
 #[derive(Clone, Copy, Debug)]
@@ -41,6 +41,9 @@ pub struct CutJoint {
     pub child_side: AttachedFrame,
     /// The spec joints around the loop it closes, starting with itself.
     pub loop_joints: Vec<String>,
+    /// Where the spec names it (its `cut = true` when marked), for errors
+    /// about its loop.
+    pub span: Span,
 }
 
 /// The cut joints of `spec` in spec order, given where every spec body's
@@ -103,6 +106,7 @@ pub(crate) fn cut_joints(
             axis2: joint.axis2,
             parent_side,
             child_side,
+            span: joint.cut_mark.unwrap_or(joint.span),
             loop_joints: tree
                 .fundamental_loop(arc)
                 .unwrap_or(&[])

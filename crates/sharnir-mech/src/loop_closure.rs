@@ -35,8 +35,8 @@
 //! `J` and `J̇ q̇` are exact derivatives: `Ψ̇ = Σ ∂Ψ/∂qᵢ q̇ᵢ(q, v)` with the
 //! coordinate rates of [`crate::kinematics::coordinate_rates`] (quaternions
 //! included), `J = ∂Ψ̇/∂v`, and `J̇ v = Σ ∂Ψ̇/∂qᵢ q̇ᵢ` at constant `v`. Rows
-//! that vanish identically (a planar loop written with spatial joints) are
-//! dropped.
+//! that vanish identically (a planar loop written with spatial joints), or
+//! are constants no larger than [`ROUNDOFF`], are dropped.
 
 use crate::cut_joints::{AttachedFrame, CutJoint};
 use crate::inputs::Input;
@@ -46,6 +46,11 @@ use crate::vec3::{Mat3, Vec3, Vec3Ops};
 use sharnir_cas::{Coeff, Id, Pool};
 use sharnir_spec::JointKind;
 use std::fmt;
+
+/// A constant row at most this large (m, or a sine for the rotational
+/// rows) is the roundoff of a loop that closes exactly, dropped like a row
+/// that vanishes identically.
+pub const ROUNDOFF: f64 = 1e-12;
 
 /// One kept constraint row.
 #[derive(Clone, Debug)]
@@ -77,6 +82,16 @@ pub struct LoopClosure {
     /// The orientation of every cut joint's parent side in the ground frame,
     /// which turns reactions into ground axes.
     pub parent_rotations: Vec<Mat3>,
+}
+
+/// The loop equations of a mechanism with the mobility they leave, as
+/// [`Mechanism::loops`] keeps them.
+#[derive(Clone, Debug)]
+pub struct ClosedLoops {
+    /// `Ψ`, `J`, `J̇ q̇` and the rows.
+    pub closure: LoopClosure,
+    /// Constraint count and rank at the initial configuration.
+    pub mobility: crate::mobility::Mobility,
 }
 
 /// A loop that no motion of the tree can close.
@@ -136,10 +151,11 @@ pub fn loop_closure(mechanism: &mut Mechanism) -> Result<LoopClosure, Unclosable
         for (suffix, row) in rows_of(joint) {
             let (value, force, moment) = row.evaluate(pool, &relative, offset);
             let name = format!("{}.{suffix}", joint.name);
-            if pool.is_zero(value) {
+            let constant = pool.as_num(value).map(|c| c.to_f64());
+            if pool.is_zero(value) || constant.is_some_and(|c| c.abs() <= ROUNDOFF) {
                 continue;
             }
-            if pool.as_num(value).is_some() {
+            if constant.is_some() {
                 return Err(UnclosableLoop {
                     joint: joint.name.clone(),
                     row: name,

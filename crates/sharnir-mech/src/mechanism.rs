@@ -9,11 +9,13 @@
 use crate::cut_joints::{cut_joints, CutJoint};
 use crate::inputs::Input;
 use crate::joints::assemble;
+use crate::loop_closure::{loop_closure, ClosedLoops};
 use crate::lowering::ExprLowering;
+use crate::mobility::mobility;
 use crate::topology::spanning_tree;
 use crate::vec3::{Mat3, Vec3, Vec3Ops};
 use sharnir_cas::{Id, Pool};
-use sharnir_spec::{AppliedForce, ParameterValue, Spec, SpecError};
+use sharnir_spec::{AppliedForce, ParameterValue, Span, Spec, SpecError};
 
 /// How spec parameters appear in derived expressions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -206,8 +208,59 @@ pub struct Mechanism {
     /// The velocity indices of the spec's `independent` coordinates, in the
     /// spec's order; empty when it names none.
     pub independent: Vec<usize>,
+    /// The loop-closure equations and the mobility they leave, derived when
+    /// the mechanism is built (a loop that cannot close or that locks the
+    /// mechanism is a spec error); `None` for a tree.
+    pub loops: Option<ClosedLoops>,
     /// Gravitational acceleration in the ground frame.
     pub gravity: Vec3,
+}
+
+/// Derives the loop equations of `mechanism` and checks that its loops can
+/// close and leave it free to move, reporting at the cut joint otherwise.
+fn closed_loops(spec: &Spec, mechanism: &mut Mechanism) -> Result<ClosedLoops, SpecError> {
+    let span_of = |mechanism: &Mechanism, name: &str| {
+        mechanism
+            .cut_joints
+            .iter()
+            .find(|c| c.name == name)
+            .map_or(Span::default(), |c| c.span)
+    };
+    let closure = loop_closure(mechanism).map_err(|e| {
+        spec.error_at(
+            span_of(mechanism, &e.joint),
+            e.to_string(),
+            "this joint's two placements never meet",
+            "check `origin`, `child_origin` and the axes of the joints around the loop",
+        )
+    })?;
+    let mobility = mobility(mechanism, &closure).map_err(|e| {
+        spec.error_at(
+            Span::default(),
+            format!("the loop constraints read {e}"),
+            "",
+            "this is a bug in sharnir; please report it",
+        )
+    })?;
+    if mobility.degrees_of_freedom() == 0 {
+        let first = mechanism
+            .cut_joints
+            .first()
+            .map(|c| c.name.clone())
+            .unwrap_or_default();
+        return Err(spec.error_at(
+            span_of(mechanism, &first),
+            format!(
+                "the loops lock the mechanism: {} independent constraints hold its {} \
+                 coordinates at the initial configuration, so nothing can move",
+                mobility.rank, mobility.coordinates
+            ),
+            "this joint closes a loop",
+            "remove a joint from a loop or give a joint more freedom; if [initial] is a \
+             singular configuration, start from a general one",
+        ));
+    }
+    Ok(ClosedLoops { closure, mobility })
 }
 
 /// The `[forces]` expressions lowered with `t`, the position coordinates
@@ -284,7 +337,7 @@ impl Mechanism {
                 })
                 .collect(),
         };
-        Ok(Mechanism {
+        let mut mechanism = Mechanism {
             name: spec.name.clone(),
             description: spec.description.clone(),
             source_name: spec.source.name.clone(),
@@ -304,8 +357,13 @@ impl Mechanism {
             bodies,
             cut_joints,
             independent,
+            loops: None,
             gravity,
-        })
+        };
+        if mechanism.has_loops() {
+            mechanism.loops = Some(closed_loops(spec, &mut mechanism)?);
+        }
+        Ok(mechanism)
     }
 
     /// Number of position coordinates, `NQ`.

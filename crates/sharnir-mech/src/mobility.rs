@@ -3,7 +3,8 @@
 //! spec's initial configuration with the parameters' spec values.
 //!
 //! The rank is numeric (Gaussian elimination with complete pivoting, pivots
-//! below `1e-9` of the largest entry treated as zero), so it is the rank at
+//! below `1e-9` of the largest entry or below `1e-12` treated as zero, so
+//! that rows of roundoff count for nothing), so it is the rank at
 //! that configuration: a singular configuration (a four-bar folded flat)
 //! reports fewer constraints than elsewhere, which is why specs should start
 //! assembled in a general position.
@@ -74,7 +75,7 @@ pub fn mobility(mechanism: &Mechanism, closure: &LoopClosure) -> Result<Mobility
 /// The numeric rank of a matrix given by rows.
 fn rank(mut rows: Vec<Vec<f64>>) -> usize {
     let largest = rows.iter().flatten().fold(0.0, |m: f64, x| m.max(x.abs()));
-    let floor = 1e-9 * largest.max(f64::MIN_POSITIVE);
+    let floor = (1e-9 * largest).max(1e-12);
     let columns = rows.first().map_or(0, Vec::len);
     let mut rank = 0;
     while rank < rows.len() && rank < columns {
@@ -115,6 +116,7 @@ mod tests {
         assert_eq!(rank(vec![vec![1.0, 2.0], vec![2.0, 4.0]]), 1);
         assert_eq!(rank(vec![vec![1.0, 0.0, 0.0], vec![0.0, 1e-3, 0.0]]), 2);
         assert_eq!(rank(vec![vec![0.0; 3]; 2]), 0);
+        assert_eq!(rank(vec![vec![-2.08e-17, 0.0]]), 0);
         assert_eq!(
             rank(vec![vec![1.0, 1.0], vec![1.0, -1.0], vec![2.0, 0.0]]),
             2

@@ -40,7 +40,8 @@ mod system;
 
 pub use fixed_step::{Rk4, SemiImplicitEuler, StateVector};
 pub use loops::{
-    assemble, project_velocities, Accelerations, AssemblyError, ConstrainedSystem, LoopClosure,
+    assemble, project_velocities, project_velocities_holding, Accelerations, AssemblyError,
+    ConstrainedSystem, LoopClosure,
 };
 pub use model::{
     join_state, normalize_quaternions, split_state, Control, Model, ModelSystem, Passive,
@@ -48,8 +49,8 @@ pub use model::{
 pub use real::Real;
 #[cfg(feature = "std")]
 pub use simulation::{
-    Method, Observer, ObserverError, Sample, Simulation, SimulationError, SimulationErrorKind,
-    Summary,
+    MechanicalSystem, Method, Observer, ObserverError, Sample, Simulation, SimulationError,
+    SimulationErrorKind, Summary,
 };
 pub use stepper::{IntegrationError, Stats, Stepper, Tolerances, Trajectory};
 pub use symplectic::SymplecticEuler;

@@ -21,6 +21,11 @@ use core::fmt;
 
 /// A model whose tree is closed by cut joints.
 pub trait LoopClosure<const NQ: usize, const NV: usize, const NC: usize>: Model<NQ, NV> {
+    /// Velocity indices of the independent coordinates (the spec's
+    /// `independent`): what a simulation's assembly of the initial state
+    /// holds. Empty by default.
+    const INDEPENDENT: &'static [usize] = &[];
+
     /// `Ψ(q)`, one row per constraint.
     fn constraints(&self, q: &[Self::Real; NQ]) -> [Self::Real; NC];
 
@@ -186,13 +191,35 @@ pub fn project_velocities<M, const NQ: usize, const NV: usize, const NC: usize>(
 where
     M: LoopClosure<NQ, NV, NC>,
 {
+    project_velocities_holding(model, q, qd, &[])
+}
+
+/// [`project_velocities`] with the velocities listed in `held` (the
+/// independent ones a user set) kept as they are: only the others change.
+pub fn project_velocities_holding<M, const NQ: usize, const NV: usize, const NC: usize>(
+    model: &M,
+    q: &[M::Real; NQ],
+    qd: &[M::Real; NV],
+    held: &[usize],
+) -> [M::Real; NV]
+where
+    M: LoopClosure<NQ, NV, NC>,
+{
     let jacobian = model.constraint_jacobian(q);
     let rate: [M::Real; NC] =
         core::array::from_fn(|i| (0..NV).fold(M::Real::ZERO, |s, k| s + jacobian[i][k] * qd[k]));
-    let Some(y) = regularised_solve(&jacobian, &rate) else {
+    let mut free = jacobian;
+    for row in free.iter_mut() {
+        for &h in held {
+            if let Some(entry) = row.get_mut(h) {
+                *entry = M::Real::ZERO;
+            }
+        }
+    }
+    let Some(y) = regularised_solve(&free, &rate) else {
         return *qd;
     };
-    core::array::from_fn(|k| qd[k] - (0..NC).fold(M::Real::ZERO, |s, i| s + jacobian[i][k] * y[i]))
+    core::array::from_fn(|k| qd[k] - (0..NC).fold(M::Real::ZERO, |s, i| s + free[i][k] * y[i]))
 }
 
 /// A loop mechanism as a first-order system on `y = (q, q̇)`: the
@@ -220,6 +247,22 @@ where
         ConstrainedSystem {
             model,
             control: Passive,
+            tolerance: 1e-12,
+        }
+    }
+}
+
+impl<M, C, const NQ: usize, const NV: usize, const NC: usize> ConstrainedSystem<M, NQ, NV, NC, C>
+where
+    M: LoopClosure<NQ, NV, NC>,
+    C: Control<M::Real, NQ, NV>,
+{
+    /// The mechanism with forces from `control` added, its loops closed to
+    /// 1e-12 after every step.
+    pub fn with_control(model: M, control: C) -> Self {
+        ConstrainedSystem {
+            model,
+            control,
             tolerance: 1e-12,
         }
     }

@@ -286,6 +286,8 @@ macro_rules! model {
         impl $crate::LoopClosure<{ $($module)::+::NQ }, { $($module)::+::NV }, { $($module)::+::NC }>
             for $name
         {
+            const INDEPENDENT: &'static [usize] = &$($module)::+::INDEPENDENT;
+
             fn constraints(
                 &self,
                 q: &[Self::Real; $($module)::+::NQ],

@@ -18,10 +18,10 @@
 //! ```
 
 use crate::adaptive::{Adams, Dop853, Dopri5, Radau5};
-use crate::model::{join_state, Control, Passive};
-use crate::SymplecticEuler;
+use crate::model::{join_state, split_state, Control, Passive};
+use crate::{assemble, project_velocities_holding, ConstrainedSystem, LoopClosure};
 use crate::{IntegrationError, Model, ModelSystem, Rk4, SemiImplicitEuler, Stats, Stepper};
-use crate::{OdeSystem, Tolerances};
+use crate::{OdeSystem, SymplecticEuler, Tolerances};
 use std::fmt;
 use std::time::{Duration, Instant};
 
@@ -182,11 +182,113 @@ impl fmt::Display for SimulationError {
 
 impl std::error::Error for SimulationError {}
 
+/// What a [`Simulation`] integrates: a model's motion as an [`OdeSystem`]
+/// on `y = (q, q̇)`, either the open tree ([`ModelSystem`]) or a mechanism
+/// closed by cut joints ([`ConstrainedSystem`]).
+pub trait MechanicalSystem<M, const NQ: usize, const NV: usize>: OdeSystem<f64> + Sized
+where
+    M: Model<NQ, NV, Real = f64>,
+{
+    /// The mechanism.
+    fn model(&self) -> &M;
+
+    /// Whether no controller adds forces.
+    fn is_passive(&self) -> bool;
+
+    /// Makes the initial state `y` one the system can start from
+    /// (quaternions unit; loops assembled with the independent coordinates
+    /// held, velocities projected), or says why it cannot.
+    fn start(&mut self, y: &mut [f64]) -> Result<(), String>;
+
+    /// Symplectic Euler on this system, where it applies.
+    fn symplectic(
+        &mut self,
+        t0: f64,
+        y: &[f64],
+        step: f64,
+    ) -> Result<Box<dyn Stepper<Self>>, IntegrationError>;
+}
+
+impl<M, C, const NQ: usize, const NV: usize> MechanicalSystem<M, NQ, NV>
+    for ModelSystem<M, NQ, NV, C>
+where
+    M: Model<NQ, NV, Real = f64>,
+    C: Control<f64, NQ, NV>,
+{
+    fn model(&self) -> &M {
+        &self.model
+    }
+
+    fn is_passive(&self) -> bool {
+        self.control.is_passive()
+    }
+
+    fn start(&mut self, y: &mut [f64]) -> Result<(), String> {
+        self.project(y);
+        Ok(())
+    }
+
+    fn symplectic(
+        &mut self,
+        t0: f64,
+        y: &[f64],
+        step: f64,
+    ) -> Result<Box<dyn Stepper<Self>>, IntegrationError> {
+        Ok(Box::new(SymplecticEuler::new(self, t0, y.to_vec(), step)?))
+    }
+}
+
+impl<M, C, const NQ: usize, const NV: usize, const NC: usize> MechanicalSystem<M, NQ, NV>
+    for ConstrainedSystem<M, NQ, NV, NC, C>
+where
+    M: LoopClosure<NQ, NV, NC, Real = f64>,
+    C: Control<f64, NQ, NV>,
+{
+    fn model(&self) -> &M {
+        &self.model
+    }
+
+    fn is_passive(&self) -> bool {
+        self.control.is_passive()
+    }
+
+    fn start(&mut self, y: &mut [f64]) -> Result<(), String> {
+        let Some((q, v)) = split_state::<f64, NQ, NV>(y) else {
+            return Err("the state does not have NQ + NV entries".to_owned());
+        };
+        let q = assemble(&self.model, q, M::INDEPENDENT, self.tolerance)
+            .map_err(|e| format!("the initial state: {e}"))?;
+        let v = project_velocities_holding(&self.model, &q, &v, M::INDEPENDENT);
+        join_state(&q, &v, y);
+        Ok(())
+    }
+
+    fn symplectic(
+        &mut self,
+        _t0: f64,
+        _y: &[f64],
+        _step: f64,
+    ) -> Result<Box<dyn Stepper<Self>>, IntegrationError> {
+        Err(IntegrationError::InvalidArgument {
+            message: "the symplectic integrator does not take closed loops: choose another method",
+        })
+    }
+}
+
 /// A simulation of one model: its initial state, integrator and output
 /// times, configured by builder methods and started by
-/// [`Simulation::run`].
-pub struct Simulation<M, const NQ: usize, const NV: usize, C = Passive> {
-    system: ModelSystem<M, NQ, NV, C>,
+/// [`Simulation::run`]. `S` is what is integrated: the open tree by
+/// default, the closed mechanism after [`Simulation::closed`].
+pub struct Simulation<
+    M,
+    const NQ: usize,
+    const NV: usize,
+    C = Passive,
+    S = ModelSystem<M, NQ, NV, C>,
+> {
+    system: S,
+    /// The controller type lives in `S`; this keeps the parameter used.
+    control: std::marker::PhantomData<(M, C)>,
     method: Method,
     tolerances: Tolerances,
     output_interval: Option<f64>,
@@ -205,6 +307,7 @@ where
         let (q0, v0) = (model.initial_positions(), model.initial_velocities());
         Simulation {
             system: ModelSystem::new(model),
+            control: std::marker::PhantomData,
             method: Method::Dopri5,
             tolerances: Tolerances::default(),
             output_interval: None,
@@ -224,6 +327,7 @@ where
     pub fn control<D: Control<f64, NQ, NV>>(self, control: D) -> Simulation<M, NQ, NV, D> {
         Simulation {
             system: ModelSystem::with_control(self.system.model, control),
+            control: std::marker::PhantomData,
             method: self.method,
             tolerances: self.tolerances,
             output_interval: self.output_interval,
@@ -233,6 +337,35 @@ where
         }
     }
 
+    /// The mechanism with its loops closed by its cut joints: integrates
+    /// [`ConstrainedSystem`] (coordinate projection after every step), and
+    /// starts by assembling the initial state with the independent
+    /// coordinates held.
+    pub fn closed<const NC: usize>(
+        self,
+    ) -> Simulation<M, NQ, NV, C, ConstrainedSystem<M, NQ, NV, NC, C>>
+    where
+        M: LoopClosure<NQ, NV, NC>,
+    {
+        let ModelSystem { model, control } = self.system;
+        Simulation {
+            system: ConstrainedSystem::with_control(model, control),
+            control: std::marker::PhantomData,
+            method: self.method,
+            tolerances: self.tolerances,
+            output_interval: self.output_interval,
+            t0: self.t0,
+            q0: self.q0,
+            v0: self.v0,
+        }
+    }
+}
+
+impl<M, C, S, const NQ: usize, const NV: usize> Simulation<M, NQ, NV, C, S>
+where
+    M: Model<NQ, NV, Real = f64>,
+    S: MechanicalSystem<M, NQ, NV>,
+{
     /// The integrator.
     pub fn method(mut self, method: Method) -> Self {
         self.method = method;
@@ -267,7 +400,7 @@ where
 
     /// The model being simulated.
     pub fn model(&self) -> &M {
-        &self.system.model
+        self.system.model()
     }
 
     /// Integrates to `t_end`, handing every output sample to `observer`.
@@ -298,7 +431,9 @@ where
                 &y,
             ));
         }
-        self.system.project(&mut y);
+        self.system
+            .start(&mut y)
+            .map_err(|message| invalid(message, &y))?;
         let mut stepper = self.stepper(&y).map_err(|e| SimulationError {
             t: t0,
             state: y.clone(),
@@ -358,7 +493,7 @@ where
             initial_energy: energy.initial,
             energy_drift: energy.drift,
             energy_scale: energy.scale,
-            conservative: !M::HAS_APPLIED_FORCES && self.system.control.is_passive(),
+            conservative: !M::HAS_APPLIED_FORCES && self.system.is_passive(),
         })
     }
 
@@ -367,22 +502,17 @@ where
         let mut va = [0.0; NV];
         qa.copy_from_slice(q);
         va.copy_from_slice(v);
-        self.system.model.energy(&qa, &va)
+        self.system.model().energy(&qa, &va)
     }
 
-    fn stepper(
-        &mut self,
-        y: &[f64],
-    ) -> Result<Box<dyn Stepper<ModelSystem<M, NQ, NV, C>>>, IntegrationError> {
+    fn stepper(&mut self, y: &[f64]) -> Result<Box<dyn Stepper<S>>, IntegrationError> {
         let (system, t0, tolerances) = (&mut self.system, self.t0, self.tolerances);
         Ok(match self.method {
             Method::Rk4 { step } => Box::new(Rk4::new(system, t0, y.to_vec(), step)?),
             Method::SemiImplicitEuler { step } => {
                 Box::new(SemiImplicitEuler::new(system, t0, y.to_vec(), step, NQ)?)
             }
-            Method::Symplectic { step } => {
-                Box::new(SymplecticEuler::new(system, t0, y.to_vec(), step)?)
-            }
+            Method::Symplectic { step } => system.symplectic(t0, y, step)?,
             Method::Dopri5 => Box::new(Dopri5::new(system, t0, y, tolerances)?),
             Method::Dop853 => Box::new(Dop853::new(system, t0, y, tolerances)?),
             Method::Adams => Box::new(Adams::new(system, t0, y, tolerances)?),

@@ -31,7 +31,7 @@ mod run;
 
 pub use options::{Assignment, CoordinateKind, MethodName, SimOptions};
 #[cfg(feature = "output")]
-pub use run::run;
+pub use run::{run, run_closed};
 
 /// The command line of a compiled simulation binary.
 #[cfg(feature = "output")]
@@ -50,8 +50,26 @@ where
     M: sharnir_runtime::Model<NQ, NV, Real = f64>,
 {
     use clap::Parser;
-    let cli = Cli::parse();
-    match run(model, &cli.options) {
+    finish(run(model, &Cli::parse().options))
+}
+
+/// [`main`] for a mechanism with closed loops (a module with cut joints,
+/// `model!(…, loops)`).
+#[cfg(feature = "output")]
+pub fn main_closed<M, const NQ: usize, const NV: usize, const NC: usize>(
+    model: M,
+) -> std::process::ExitCode
+where
+    M: sharnir_runtime::LoopClosure<NQ, NV, NC, Real = f64>,
+{
+    use clap::Parser;
+    finish(run_closed(model, &Cli::parse().options))
+}
+
+/// Prints the summary or the error and gives the exit code.
+#[cfg(feature = "output")]
+fn finish(result: Result<String, String>) -> std::process::ExitCode {
+    match result {
         Ok(summary) => {
             print!("{summary}");
             std::process::ExitCode::SUCCESS

@@ -6,7 +6,8 @@ use crate::options::{Assignment, CoordinateKind, MethodName, SimOptions};
 use crate::plot::{self, Trace};
 use crate::progress::Progress;
 use sharnir_runtime::{
-    Method, Model, Observer, ObserverError, Sample, Simulation, Summary, Tolerances,
+    LoopClosure, MechanicalSystem, Method, Model, Observer, ObserverError, Passive, Sample,
+    Simulation, Summary, Tolerances,
 };
 use std::fmt::Write as _;
 use std::time::Instant;
@@ -21,8 +22,39 @@ pub fn run<M, const NQ: usize, const NV: usize>(
 where
     M: Model<NQ, NV, Real = f64>,
 {
+    execute(Simulation::new(model), options)
+}
+
+/// [`run`] for a mechanism with closed loops: the constrained dynamics,
+/// starting from the initial state assembled with the independent
+/// coordinates held (an unreachable one is the error).
+pub fn run_closed<M, const NQ: usize, const NV: usize, const NC: usize>(
+    model: M,
+    options: &SimOptions,
+) -> Result<String, String>
+where
+    M: LoopClosure<NQ, NV, NC, Real = f64>,
+{
+    if options.method == MethodName::Symplectic {
+        return Err(
+            "--method symplectic does not take closed loops; use dop853 (or radau5 when stiff)"
+                .to_owned(),
+        );
+    }
+    execute(Simulation::new(model).closed(), options)
+}
+
+/// The run of a configured simulation, open or closed.
+fn execute<M, S, const NQ: usize, const NV: usize>(
+    simulation: Simulation<M, NQ, NV, Passive, S>,
+    options: &SimOptions,
+) -> Result<String, String>
+where
+    M: Model<NQ, NV, Real = f64>,
+    S: MechanicalSystem<M, NQ, NV>,
+{
     let assignments = options.check()?;
-    let (q0, v0) = initial_state(&model, &assignments)?;
+    let (q0, v0) = initial_state(simulation.model(), &assignments)?;
     let method = match options.method {
         MethodName::Rk4 => Method::Rk4 {
             step: options.dt.unwrap_or_default(),
@@ -38,7 +70,7 @@ where
         MethodName::Adams => Method::Adams,
         MethodName::Radau5 => Method::Radau5,
     };
-    let mut simulation = Simulation::new(model)
+    let mut simulation = simulation
         .method(method)
         .tolerances(Tolerances {
             rtol: options.rtol,

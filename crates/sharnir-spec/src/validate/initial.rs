@@ -48,7 +48,7 @@ pub(super) fn check(document: &Document, values: &BTreeMap<String, f64>) -> Resu
                 "`initial.rpy` takes the names of spherical and free joints",
             ));
         };
-        if !matches!(joint.kind, JointKind::Spherical | JointKind::Free) || joint.mimic.is_some() {
+        if !matches!(joint.kind, JointKind::Spherical | JointKind::Free) || joint.coordinateless() {
             return Err(Problem::new(
                 orientation.span,
                 format!(
@@ -115,11 +115,16 @@ fn unknown_coordinate(
     names: &[String],
     key: &str,
 ) -> Problem {
-    let follower = document
+    let coordinateless = document
         .joints
         .iter()
-        .find(|j| j.mimic.is_some() && j.coordinate == name);
-    let help = match follower {
+        .find(|j| j.coordinateless() && j.coordinate == name);
+    let help = match coordinateless {
+        Some(joint) if joint.cut => format!(
+            "`{name}` is the coordinate of `{}`, a cut joint, which closes a loop and has no \
+             coordinates: set the tree joints of its loop",
+            joint.name
+        ),
         Some(joint) => format!(
             "`{name}` follows joint `{}` (mimic) and has no coordinate of its own: set the leader",
             joint.mimic.as_ref().map_or("", |m| m.joint.as_str())
@@ -143,7 +148,7 @@ fn unknown_coordinate(
 
 /// Index within a joint's positions of its quaternion's first component.
 fn quaternion_offset(joint: &Joint) -> Option<usize> {
-    if joint.mimic.is_some() {
+    if joint.coordinateless() {
         return None;
     }
     match joint.kind {
