@@ -226,7 +226,8 @@ where
 /// accelerations of `M q̈ + bias = τ + Jᵀλ` with the constraints'
 /// accelerations held at zero, and, after every step, the state assembled
 /// again (`Ψ = 0` to `tolerance`) and its velocities projected
-/// (coordinate projection, the default drift control).
+/// (coordinate projection, the default drift control), the model's
+/// independent coordinates held and the others corrected.
 #[derive(Clone, Debug)]
 pub struct ConstrainedSystem<M, const NQ: usize, const NV: usize, const NC: usize, C = Passive> {
     /// The mechanism.
@@ -363,8 +364,8 @@ where
             return false;
         };
         let tolerance = M::Real::from_f64(self.tolerance);
-        let q = assemble(&self.model, q, &[], tolerance).unwrap_or(q);
-        let v = project_velocities(&self.model, &q, &v);
+        let q = assemble(&self.model, q, M::INDEPENDENT, tolerance).unwrap_or(q);
+        let v = project_velocities_holding(&self.model, &q, &v, M::INDEPENDENT);
         let changed = y[..NQ] != q[..] || y[NQ..] != v[..];
         join_state(&q, &v, y);
         changed
