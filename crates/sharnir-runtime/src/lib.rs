@@ -41,7 +41,7 @@ mod system;
 pub use fixed_step::{Rk4, SemiImplicitEuler, StateVector};
 pub use loops::{
     assemble, project_velocities, project_velocities_holding, Accelerations, AssemblyError,
-    ConstrainedSystem, LoopClosure,
+    ConstrainedSystem, DriftControl, LoopClosure,
 };
 pub use model::{
     join_state, normalize_quaternions, split_state, Control, Model, ModelSystem, Passive,

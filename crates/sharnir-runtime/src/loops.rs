@@ -236,6 +236,30 @@ pub struct ConstrainedSystem<M, const NQ: usize, const NV: usize, const NC: usiz
     pub control: C,
     /// How closely the projection closes the loops.
     pub tolerance: f64,
+    /// How the drift off `Ψ = 0` is held down.
+    pub drift_control: DriftControl,
+}
+
+/// How a [`ConstrainedSystem`] keeps an integrated state on the
+/// constraints, which the accelerations alone satisfy only to first order.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum DriftControl {
+    /// Coordinate projection (the default): after every accepted step the
+    /// configuration is assembled again and the velocities projected, the
+    /// independent coordinates held. `Ψ` stays at the assembly tolerance;
+    /// no parameter to tune.
+    Projection,
+    /// Baumgarte stabilisation: the constraint accelerations are
+    /// `J q̈ + J̇ q̇ = −2α Ψ̇ − β² Ψ`, a damped oscillator that pulls the
+    /// drift back (`α`, `β` in 1/s, typically of the order of the inverse
+    /// step size); no projection. Cheaper per step, but `Ψ` is only kept
+    /// small, not zero, and large `α`, `β` make the system stiff.
+    Baumgarte {
+        /// Damping rate of the drift.
+        alpha: f64,
+        /// Natural frequency of the drift.
+        beta: f64,
+    },
 }
 
 impl<M, const NQ: usize, const NV: usize, const NC: usize> ConstrainedSystem<M, NQ, NV, NC>
@@ -249,6 +273,7 @@ where
             model,
             control: Passive,
             tolerance: 1e-12,
+            drift_control: DriftControl::Projection,
         }
     }
 }
@@ -265,6 +290,7 @@ where
             model,
             control,
             tolerance: 1e-12,
+            drift_control: DriftControl::Projection,
         }
     }
 }
@@ -324,8 +350,24 @@ where
                 (0..NV).fold(M::Real::ZERO, |s, k| s + jacobian[i][k] * minv_jt[k][j])
             })
         });
+        let feedback: [M::Real; NC] = match self.drift_control {
+            DriftControl::Projection => [M::Real::ZERO; NC],
+            DriftControl::Baumgarte { alpha, beta } => {
+                let psi = model.constraints(q);
+                let (two_alpha, beta_squared) = (
+                    M::Real::from_f64(2.0 * alpha),
+                    M::Real::from_f64(beta * beta),
+                );
+                core::array::from_fn(|i| {
+                    let rate = (0..NV).fold(M::Real::ZERO, |s, k| s + jacobian[i][k] * qd[k]);
+                    two_alpha * rate + beta_squared * psi[i]
+                })
+            }
+        };
         let rhs: [M::Real; NC] = core::array::from_fn(|i| {
-            -(bias[i] + (0..NV).fold(M::Real::ZERO, |s, k| s + jacobian[i][k] * free[k]))
+            -(bias[i]
+                + feedback[i]
+                + (0..NV).fold(M::Real::ZERO, |s, k| s + jacobian[i][k] * free[k]))
         });
         let lambda = regularised_spd_solve(&matrix, &rhs).ok_or(LOCKED)?;
         let qdd = core::array::from_fn(|k| {
@@ -360,6 +402,9 @@ where
     }
 
     fn project(&mut self, y: &mut [M::Real]) -> bool {
+        if self.drift_control != DriftControl::Projection {
+            return false;
+        }
         let Some((q, v)) = split_state::<M::Real, NQ, NV>(y) else {
             return false;
         };
