@@ -357,3 +357,30 @@ fn baumgarte_stabilisation_holds_the_drift_that_plain_integration_lets_grow() {
     assert!(stabilised < 1e-6, "Baumgarte let Ψ reach {stabilised:e}");
     assert!(projected < 1e-10, "projection let Ψ reach {projected:e}");
 }
+
+#[test]
+fn without_independent_the_compiler_partitions_the_coordinates() {
+    let path = sharnir_tests::oracle::specs_dir().join("four_bar.spec");
+    let text = std::fs::read_to_string(&path).expect("spec");
+    let text = text.replace("independent = [\"crank\"]\n", "");
+    let spec = sharnir_spec::parse(sharnir_spec::Source {
+        name: "four_bar_unnamed.spec".to_owned(),
+        text,
+    })
+    .expect("valid");
+    assert!(spec.independent.is_empty());
+    let mechanism = sharnir_mech::Mechanism::from_spec(&spec, sharnir_mech::ParameterMode::Runtime)
+        .expect("builds");
+    assert!(mechanism.independent_chosen);
+    assert_eq!(mechanism.independent.len(), 1, "one degree of freedom");
+    // The other two coordinates must be determined by the chosen one: their
+    // columns of J at the initial configuration are independent.
+    let p = four_bar::Params::default();
+    let jacobian = four_bar::constraint_jacobian(&p, &four_bar::INITIAL_POSITIONS);
+    let dependent: Vec<usize> = (0..3)
+        .filter(|c| !mechanism.independent.contains(c))
+        .collect();
+    let (a, b) = (dependent[0], dependent[1]);
+    let determinant = jacobian[0][a] * jacobian[1][b] - jacobian[0][b] * jacobian[1][a];
+    assert!(determinant.abs() > 1e-3, "J_d is singular: {determinant}");
+}

@@ -422,7 +422,11 @@ fn header(
             m.constraints
         ));
         if !mechanism.independent.is_empty() {
-            h.push_str("\n//!\n//! Independent coordinates: ");
+            h.push_str(if mechanism.independent_chosen {
+                "\n//!\n//! Independent coordinates (the spec names none: chosen by coordinate partitioning of\n//! the constraint Jacobian at the initial configuration): "
+            } else {
+                "\n//!\n//! Independent coordinates: "
+            });
             h.push_str(
                 &mechanism
                     .independent

@@ -205,9 +205,13 @@ pub struct Mechanism {
     /// The joints that close kinematic loops, in spec order; empty for a
     /// tree.
     pub cut_joints: Vec<CutJoint>,
-    /// The velocity indices of the spec's `independent` coordinates, in the
-    /// spec's order; empty when it names none.
+    /// The velocity indices of the independent coordinates of a mechanism
+    /// with loops: the spec's `independent`, in its order, or when it names
+    /// none those chosen by coordinate partitioning (see
+    /// [`Mechanism::independent_chosen`]); empty for a tree.
     pub independent: Vec<usize>,
+    /// Whether [`Mechanism::independent`] was chosen by the compiler.
+    pub independent_chosen: bool,
     /// The loop-closure equations and the mobility they leave, derived when
     /// the mechanism is built (a loop that cannot close or that locks the
     /// mechanism is a spec error); `None` for a tree.
@@ -358,10 +362,16 @@ impl Mechanism {
             cut_joints,
             independent,
             loops: None,
+            independent_chosen: false,
             gravity,
         };
         if mechanism.has_loops() {
-            mechanism.loops = Some(closed_loops(spec, &mut mechanism)?);
+            let loops = closed_loops(spec, &mut mechanism)?;
+            if mechanism.independent.is_empty() {
+                mechanism.independent = loops.mobility.partition.clone();
+                mechanism.independent_chosen = true;
+            }
+            mechanism.loops = Some(loops);
         }
         Ok(mechanism)
     }

@@ -16,7 +16,7 @@ use sharnir_cas::UnboundSymbol;
 
 /// The constraint count and rank of a mechanism with loops at its initial
 /// configuration.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Mobility {
     /// Velocity coordinates of the spanning tree, `NV`.
     pub coordinates: usize,
@@ -26,6 +26,12 @@ pub struct Mobility {
     pub rank: usize,
     /// The largest `|Ψᵢ|` there: zero when the spec starts assembled.
     pub residual: f64,
+    /// Coordinate partitioning there: velocity indices, ascending, of
+    /// `NV − rank` coordinates whose columns of `J` the elimination did not
+    /// pivot on, so the others (the pivots, the largest available) are
+    /// determined by them. The independent coordinates when the spec names
+    /// none.
+    pub partition: Vec<usize>,
 }
 
 impl Mobility {
@@ -64,19 +70,30 @@ pub fn mobility(mechanism: &Mechanism, closure: &LoopClosure) -> Result<Mobility
     let nv = mechanism.dof();
     let entries = mechanism.pool.eval(&closure.jacobian.concat(), &env)?;
     let rows: Vec<Vec<f64>> = entries.chunks(nv.max(1)).map(<[f64]>::to_vec).collect();
+    let (rank, pivots) = eliminate(rows, nv);
     Ok(Mobility {
         coordinates: nv,
         constraints: closure.constraints.len(),
-        rank: rank(rows),
+        rank,
         residual,
+        partition: (0..nv).filter(|c| !pivots.contains(c)).collect(),
     })
 }
 
-/// The numeric rank of a matrix given by rows.
-fn rank(mut rows: Vec<Vec<f64>>) -> usize {
+/// The numeric rank of a matrix given by rows (tests).
+#[cfg(test)]
+fn rank(rows: Vec<Vec<f64>>) -> usize {
+    let columns = rows.first().map_or(0, Vec::len);
+    eliminate(rows, columns).0
+}
+
+/// Gaussian elimination with complete pivoting of a matrix with `columns`
+/// columns given by rows: its numeric rank and the original indices of the
+/// pivot columns.
+fn eliminate(mut rows: Vec<Vec<f64>>, columns: usize) -> (usize, Vec<usize>) {
     let largest = rows.iter().flatten().fold(0.0, |m: f64, x| m.max(x.abs()));
     let floor = (1e-9 * largest).max(1e-12);
-    let columns = rows.first().map_or(0, Vec::len);
+    let mut order: Vec<usize> = (0..columns).collect();
     let mut rank = 0;
     while rank < rows.len() && rank < columns {
         let mut best = (0.0, rank, rank);
@@ -95,6 +112,7 @@ fn rank(mut rows: Vec<Vec<f64>>) -> usize {
         for row in &mut rows {
             row.swap(rank, c);
         }
+        order.swap(rank, c);
         let pivot_row = rows[rank].clone();
         for row in rows.iter_mut().skip(rank + 1) {
             let factor = row[rank] / pivot_row[rank];
@@ -104,7 +122,8 @@ fn rank(mut rows: Vec<Vec<f64>>) -> usize {
         }
         rank += 1;
     }
-    rank
+    order.truncate(rank);
+    (rank, order)
 }
 
 #[cfg(test)]
