@@ -67,6 +67,9 @@ pub struct Oracle {
     /// The follower joints of the tree (empty for most mechanisms).
     pub couplings: Vec<Coupling>,
     slots: Vec<Slots>,
+    /// The name of every tree body, in tree order: the spec body's name, or
+    /// `<body>.<k>` for an auxiliary body.
+    names: Vec<String>,
 }
 
 impl Oracle {
@@ -163,6 +166,7 @@ impl Oracle {
             sampling,
             couplings,
             slots,
+            names: mechanism.bodies.iter().map(|b| b.name.clone()).collect(),
         }
     }
 
@@ -264,6 +268,18 @@ impl Oracle {
             .zip(&self.slots)
             .filter(|(_, s)| !s.auxiliary)
             .map(|(p, _)| p)
+            .collect()
+    }
+
+    /// The spec body names in the order of [`Oracle::body_poses`] (tree
+    /// order; bodies welded by fixed joints have no tree body and are not
+    /// listed).
+    pub fn body_names(&self) -> Vec<&str> {
+        self.names
+            .iter()
+            .zip(&self.slots)
+            .filter(|(_, s)| !s.auxiliary)
+            .map(|(n, _)| n.as_str())
             .collect()
     }
 
