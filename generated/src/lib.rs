@@ -54,6 +54,10 @@ pub mod panda_gripper;
 #[rustfmt::skip]
 pub mod panda_gripper_folded;
 #[rustfmt::skip]
+pub mod parallelogram;
+#[rustfmt::skip]
+pub mod parallelogram_folded;
+#[rustfmt::skip]
 pub mod puma560;
 #[rustfmt::skip]
 pub mod puma560_fma;
