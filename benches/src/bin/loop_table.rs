@@ -26,10 +26,11 @@ fn dense_solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Vec<f64> {
             .unwrap_or(k);
         a.swap(k, p);
         b.swap(k, p);
+        let pivot_row = a[k].clone();
         for i in k + 1..n {
-            let factor = a[i][k] / a[k][k];
-            for j in k..n {
-                a[i][j] -= factor * a[k][j];
+            let factor = a[i][k] / pivot_row[k];
+            for (x, &y) in a[i].iter_mut().zip(&pivot_row).skip(k) {
+                *x -= factor * y;
             }
             b[i] -= factor * b[k];
         }
