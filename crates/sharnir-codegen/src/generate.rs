@@ -197,9 +197,11 @@ fn assemble(
     Ok(module)
 }
 
-/// For a mechanism with loops, appends the loop-closure functions
-/// (`constraints`, `constraint_jacobian`, `constraint_bias`) and returns the
-/// constants that name their rows; `None` for a tree.
+/// For a mechanism with loops, appends the straight-line loop functions
+/// (`constraints`, `constraint_jacobian`, `constraint_bias`,
+/// `reactions_of_multipliers`; the solves built on them come from
+/// `constrained.rs` at rendering) and returns what names their rows; `None`
+/// for a tree.
 fn loop_functions(
     mechanism: &mut Mechanism,
     functions: &mut Vec<FunctionSpec>,

@@ -421,14 +421,14 @@ fn header(
             m.rank,
             m.constraints
         ));
-        if !mechanism.independent.is_empty() {
+        if !loops.independent.is_empty() {
             h.push_str(if mechanism.independent_chosen {
                 "\n//!\n//! Independent coordinates (the spec names none: chosen by coordinate partitioning of\n//! the constraint Jacobian at the initial configuration): "
             } else {
                 "\n//!\n//! Independent coordinates: "
             });
             h.push_str(
-                &mechanism
+                &loops
                     .independent
                     .iter()
                     .filter_map(|&i| mechanism.coordinates.get(i))

@@ -9,19 +9,9 @@
 
 use crate::graph::SpanningTree;
 use crate::lowering::ExprLowering;
-use crate::lumping::Frame;
-use crate::mechanism::Placement;
+use crate::mechanism::{AttachedFrame, Placement};
+use sharnir_spec::graph::body_index;
 use sharnir_spec::{JointKind, Origin, Span, Spec, SpecError};
-
-/// A frame fixed in a tree body or in the ground.
-#[derive(Clone, Copy, Debug)]
-pub struct AttachedFrame {
-    /// Index of the tree body (in `Mechanism::bodies`) it moves with; `None`
-    /// for the ground.
-    pub host: Option<usize>,
-    /// Where it is in the host's frame.
-    pub placement: Placement,
-}
 
 /// A joint outside the spanning tree, enforced by constraints.
 #[derive(Clone, Debug)]
@@ -51,51 +41,34 @@ pub struct CutJoint {
 pub(crate) fn cut_joints(
     spec: &Spec,
     tree: &SpanningTree,
-    frames: &[Frame],
+    frames: &[AttachedFrame],
     lowering: &mut ExprLowering,
 ) -> Result<Vec<CutJoint>, SpecError> {
-    let body_index = |name: &str| {
-        if name == "ground" {
-            Some(0)
-        } else {
-            spec.bodies
-                .iter()
-                .position(|b| b.name == name)
-                .map(|i| i + 1)
-        }
-    };
     let mut cut = Vec::with_capacity(tree.cut_arcs().len());
     for &arc in tree.cut_arcs() {
         let Some(joint) = spec.joints.get(arc) else {
             continue;
         };
         let side = |lowering: &mut ExprLowering, body: &str, origin: Option<&Origin>| {
-            let frame = body_index(body)
+            let frame = body_index(&spec.bodies, body)
                 .and_then(|b| tree.number_of_body(b))
                 .and_then(|k| frames.get(k))
                 .copied()
-                .unwrap_or_else(|| Frame::ground(&mut lowering.pool));
-            let placed = match origin {
+                .unwrap_or_else(|| AttachedFrame::ground(&mut lowering.pool));
+            match origin {
                 Some(origin) => {
                     let rotation = lowering.rotation(spec, &origin.rotation)?;
                     let translation = lowering.vec3(spec, &origin.translation)?;
-                    frame.then(
+                    Ok::<_, SpecError>(frame.then(
                         &mut lowering.pool,
                         &Placement {
                             rotation,
                             translation,
                         },
-                    )
+                    ))
                 }
-                None => frame,
-            };
-            Ok::<_, SpecError>(AttachedFrame {
-                host: placed.host,
-                placement: Placement {
-                    rotation: placed.rotation,
-                    translation: placed.translation,
-                },
-            })
+                None => Ok(frame),
+            }
         };
         let parent_side = side(lowering, &joint.parent, Some(&joint.origin))?;
         let child_side = side(lowering, &joint.child, joint.child_origin.as_ref())?;

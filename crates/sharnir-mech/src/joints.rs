@@ -23,8 +23,8 @@
 
 use crate::graph::SpanningTree;
 use crate::lowering::ExprLowering;
-use crate::lumping::{lump, Frame};
-use crate::mechanism::{Coupling, JointKind, Placement, TreeBody};
+use crate::lumping::lump;
+use crate::mechanism::{AttachedFrame, Coupling, JointKind, Placement, TreeBody};
 use crate::vec3::{Vec3, Vec3Ops};
 use sharnir_cas::Coeff;
 use sharnir_spec::{JointKind as SpecJointKind, Spec, SpecError};
@@ -63,7 +63,7 @@ pub(crate) fn assemble(
     spec: &Spec,
     tree: &SpanningTree,
     lowering: &mut ExprLowering,
-) -> Result<(Vec<TreeBody>, Vec<Frame>), SpecError> {
+) -> Result<(Vec<TreeBody>, Vec<AttachedFrame>), SpecError> {
     let mut position_offsets = Vec::with_capacity(spec.joints.len());
     let mut velocity_offsets = Vec::with_capacity(spec.joints.len());
     let (mut nq, mut nv) = (0, 0);
@@ -73,9 +73,9 @@ pub(crate) fn assemble(
         nq += joint.nq();
         nv += joint.nv();
     }
-    let ground = Frame::ground(&mut lowering.pool);
+    let ground = AttachedFrame::ground(&mut lowering.pool);
     // frames[k]: where spec body number k (regular numbering) is attached.
-    let mut frames: Vec<Frame> = vec![ground; tree.bodies() + 1];
+    let mut frames: Vec<AttachedFrame> = vec![ground; tree.bodies() + 1];
     let mut bodies: Vec<TreeBody> = Vec::with_capacity(tree.bodies());
     for k in 1..=tree.bodies() {
         let arc = tree.inboard_arc(k);
@@ -90,10 +90,18 @@ pub(crate) fn assemble(
         let parent_frame = frames[tree.parent_number(k)];
         let origin_rotation = lowering.rotation(spec, &joint.origin.rotation)?;
         let origin_translation = lowering.vec3(spec, &joint.origin.translation)?;
-        let pool = &mut lowering.pool;
-        let rotation = pool.mat_mul(&parent_frame.rotation, &origin_rotation);
-        let shift = pool.mat_vec(&parent_frame.rotation, origin_translation);
-        let translation = pool.add3(parent_frame.translation, shift);
+        // The joint frame, in the frame of the tree body the parent hangs on.
+        let joint_frame = parent_frame.then(
+            &mut lowering.pool,
+            &Placement {
+                rotation: origin_rotation,
+                translation: origin_translation,
+            },
+        );
+        let Placement {
+            rotation,
+            translation,
+        } = joint_frame.placement;
         let mass = lowering.expr(spec, &body.mass)?;
         let com = lowering.vec3(spec, &body.com)?;
         let i = &body.inertia;
@@ -120,17 +128,12 @@ pub(crate) fn assemble(
         let pool = &mut lowering.pool;
         let chain = primitives(joint.kind, joint.axis, joint.axis2);
         if chain.is_empty() {
-            let joint_frame = Frame {
-                host: parent_frame.host,
-                rotation,
-                translation,
-            };
             let frame = match &body_frame {
                 Some(offset) => joint_frame.then(pool, offset),
                 None => joint_frame,
             };
             if let Some(host) = frame.host.and_then(|h| bodies.get_mut(h)) {
-                lump(pool, host, &frame, mass, com, inertia);
+                lump(pool, host, &frame.placement, mass, com, inertia);
             }
             frames[k] = frame;
             continue;
@@ -202,7 +205,7 @@ pub(crate) fn assemble(
             position += kind.nq();
             velocity += kind.nv();
         }
-        let own = Frame::of_body(pool, bodies.len() - 1);
+        let own = AttachedFrame::of_body(pool, bodies.len() - 1);
         frames[k] = match &body_frame {
             Some(offset) => own.then(pool, offset),
             None => own,

@@ -15,7 +15,7 @@
 //! ```
 
 use crate::inputs::Input;
-use crate::mechanism::{JointKind, Mechanism, TreeBody};
+use crate::mechanism::{AttachedFrame, JointKind, Mechanism, Placement, TreeBody};
 use crate::rotation::{quaternion_rotation, rodrigues};
 use crate::vec3::{Mat3, Vec3, Vec3Ops};
 use sharnir_cas::{Id, Pool};
@@ -131,6 +131,29 @@ pub struct Pose {
     pub position: Vec3,
 }
 
+impl Pose {
+    /// The pose of the frame placed at `offset` in this one.
+    pub fn then(&self, pool: &mut Pool, offset: &Placement) -> Pose {
+        let shift = pool.mat_vec(&self.rotation, offset.translation);
+        Pose {
+            rotation: pool.mat_mul(&self.rotation, &offset.rotation),
+            position: pool.add3(self.position, shift),
+        }
+    }
+
+    /// The pose of a frame attached to a tree body (`tree_poses` in the
+    /// mechanism's body order) or to the ground.
+    pub fn of_attached(pool: &mut Pool, tree_poses: &[Pose], frame: &AttachedFrame) -> Pose {
+        match frame.host.and_then(|h| tree_poses.get(h)) {
+            Some(host) => host.then(pool, &frame.placement),
+            None => Pose {
+                rotation: frame.placement.rotation,
+                position: frame.placement.translation,
+            },
+        }
+    }
+}
+
 /// How a body moves: angular velocity and body-origin velocity, both in body
 /// coordinates.
 #[derive(Clone, Copy, Debug)]
@@ -175,13 +198,7 @@ pub fn body_frame_poses(mechanism: &mut Mechanism) -> Vec<Pose> {
         .into_iter()
         .zip(bodies.iter())
         .map(|(pose, body)| match &body.body_frame {
-            Some(offset) => {
-                let shift = pool.mat_vec(&pose.rotation, offset.translation);
-                Pose {
-                    rotation: pool.mat_mul(&pose.rotation, &offset.rotation),
-                    position: pool.add3(pose.position, shift),
-                }
-            }
+            Some(offset) => pose.then(pool, offset),
             None => pose,
         })
         .collect()

@@ -51,7 +51,8 @@ pub mod vereshchagin;
 
 pub use inputs::Input;
 pub use mechanism::{
-    Coupling, JointKind, Mechanism, ParameterMode, Placement, RuntimeParameter, TreeBody,
+    AttachedFrame, Coupling, JointKind, Mechanism, ParameterMode, Placement, RuntimeParameter,
+    TreeBody,
 };
 /// The mechanism graph (its own crate, shared with the spec's validation).
 pub use sharnir_graph as graph;

@@ -38,7 +38,7 @@
 //! that vanish identically (a planar loop written with spatial joints), or
 //! are constants no larger than [`ROUNDOFF`], are dropped.
 
-use crate::cut_joints::{AttachedFrame, CutJoint};
+use crate::cut_joints::CutJoint;
 use crate::inputs::Input;
 use crate::kinematics::{coordinate_rates, poses, Pose};
 use crate::mechanism::Mechanism;
@@ -142,8 +142,8 @@ pub fn loop_closure(mechanism: &mut Mechanism) -> Result<LoopClosure, Unclosable
     let mut constraints = Vec::new();
     let mut parent_rotations = Vec::with_capacity(cut_joints.len());
     for (index, joint) in cut_joints.iter().enumerate() {
-        let parent = side_pose(pool, &tree_poses, &joint.parent_side);
-        let child = side_pose(pool, &tree_poses, &joint.child_side);
+        let parent = Pose::of_attached(pool, &tree_poses, &joint.parent_side);
+        let child = Pose::of_attached(pool, &tree_poses, &joint.child_side);
         let relative = pool.mat_t_mat(&parent.rotation, &child.rotation);
         let gap = negate_add(pool, child.position, parent.position);
         let offset = pool.mat_t_vec(&parent.rotation, gap);
@@ -204,24 +204,6 @@ fn along_motion(pool: &mut Pool, es: &[Id], positions: &[Id], rates: &[Id]) -> V
         }
     }
     total
-}
-
-/// The ground pose of a frame attached to a tree body.
-fn side_pose(pool: &mut Pool, tree_poses: &[Pose], side: &AttachedFrame) -> Pose {
-    let placement = &side.placement;
-    match side.host.and_then(|h| tree_poses.get(h)) {
-        Some(host) => {
-            let shift = pool.mat_vec(&host.rotation, placement.translation);
-            Pose {
-                rotation: pool.mat_mul(&host.rotation, &placement.rotation),
-                position: pool.add3(host.position, shift),
-            }
-        }
-        None => Pose {
-            rotation: placement.rotation,
-            position: placement.translation,
-        },
-    }
 }
 
 /// `a − b`.

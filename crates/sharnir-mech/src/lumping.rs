@@ -16,54 +16,12 @@ use crate::mechanism::{Placement, TreeBody};
 use crate::vec3::{Mat3, Vec3, Vec3Ops};
 use sharnir_cas::{Coeff, Id, Pool};
 
-/// Where a spec body's frame is: in the frame of a tree body (`host`) or of
-/// the ground (`None`), at a fixed rotation and origin.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Frame {
-    /// The tree body it moves with; `None` for the ground.
-    pub host: Option<usize>,
-    /// Orientation in the host frame.
-    pub rotation: Mat3,
-    /// Origin in the host frame.
-    pub translation: Vec3,
-}
-
-impl Frame {
-    /// The ground frame itself.
-    pub fn ground(pool: &mut Pool) -> Frame {
-        Frame {
-            host: None,
-            rotation: pool.identity3(),
-            translation: pool.zero3(),
-        }
-    }
-
-    /// The frame of tree body `index` itself.
-    pub fn of_body(pool: &mut Pool, index: usize) -> Frame {
-        Frame {
-            host: Some(index),
-            rotation: pool.identity3(),
-            translation: pool.zero3(),
-        }
-    }
-
-    /// The frame placed at `offset` in this one, in the same host.
-    pub fn then(&self, pool: &mut Pool, offset: &Placement) -> Frame {
-        let shift = pool.mat_vec(&self.rotation, offset.translation);
-        Frame {
-            host: self.host,
-            rotation: pool.mat_mul(&self.rotation, &offset.rotation),
-            translation: pool.add3(self.translation, shift),
-        }
-    }
-}
-
 /// Adds a body of `mass`, centre of mass `com` and central `inertia` (its
-/// own frame), welded at `frame`, to `host`.
+/// own frame), welded at `frame` (a placement in the host), to `host`.
 pub(crate) fn lump(
     pool: &mut Pool,
     host: &mut TreeBody,
-    frame: &Frame,
+    frame: &Placement,
     mass: Id,
     com: Vec3,
     inertia: Mat3,

@@ -142,6 +142,23 @@ pub struct Placement {
 }
 
 impl Placement {
+    /// The body's own frame.
+    pub fn identity(pool: &mut Pool) -> Placement {
+        Placement {
+            rotation: pool.identity3(),
+            translation: pool.zero3(),
+        }
+    }
+
+    /// The frame placed at `offset` in this one, in the body.
+    pub fn then(&self, pool: &mut Pool, offset: &Placement) -> Placement {
+        let shift = pool.mat_vec(&self.rotation, offset.translation);
+        Placement {
+            rotation: pool.mat_mul(&self.rotation, &offset.rotation),
+            translation: pool.add3(self.translation, shift),
+        }
+    }
+
     /// The placement of the body in a frame placed at `(rotation,
     /// translation)`: `(Rᵀ, −Rᵀ t)`.
     pub fn inverse_of(pool: &mut Pool, rotation: &Mat3, translation: Vec3) -> Placement {
@@ -166,6 +183,44 @@ impl Placement {
             pool.add3(self.translation, rotated),
             pool.rotate_symmetric(&self.rotation, inertia),
         )
+    }
+}
+
+/// A frame fixed in a tree body or in the ground: where a spec body's frame
+/// is (a body welded by fixed joints, or one placed by a `child_origin`),
+/// and the two sides of a cut joint.
+#[derive(Clone, Copy, Debug)]
+pub struct AttachedFrame {
+    /// Index of the tree body (in [`Mechanism::bodies`]) it moves with;
+    /// `None` for the ground.
+    pub host: Option<usize>,
+    /// Where it is in the host's frame.
+    pub placement: Placement,
+}
+
+impl AttachedFrame {
+    /// The ground frame itself.
+    pub fn ground(pool: &mut Pool) -> AttachedFrame {
+        AttachedFrame {
+            host: None,
+            placement: Placement::identity(pool),
+        }
+    }
+
+    /// The frame of tree body `index` itself.
+    pub fn of_body(pool: &mut Pool, index: usize) -> AttachedFrame {
+        AttachedFrame {
+            host: Some(index),
+            placement: Placement::identity(pool),
+        }
+    }
+
+    /// The frame placed at `offset` in this one, in the same host.
+    pub fn then(&self, pool: &mut Pool, offset: &Placement) -> AttachedFrame {
+        AttachedFrame {
+            host: self.host,
+            placement: self.placement.then(pool, offset),
+        }
     }
 }
 

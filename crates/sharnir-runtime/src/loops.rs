@@ -112,6 +112,22 @@ fn largest_row<R: Real, const NC: usize>(psi: &[R; NC]) -> (R, usize) {
         })
 }
 
+/// `J` with the columns of the `held` coordinates zeroed: the corrections
+/// of assembly and velocity projection then leave those coordinates alone.
+fn without_columns<R: Real, const NV: usize, const NC: usize>(
+    mut jacobian: [[R; NV]; NC],
+    held: &[usize],
+) -> [[R; NV]; NC] {
+    for row in jacobian.iter_mut() {
+        for &h in held {
+            if let Some(entry) = row.get_mut(h) {
+                *entry = R::ZERO;
+            }
+        }
+    }
+    jacobian
+}
+
 /// Solves `Ψ(q) = 0` from `q` by damped Newton steps of minimum norm, the
 /// coordinates listed in `held` kept as they are (the independent,
 /// actuated coordinates a user sets). Succeeds when every `|Ψᵢ| ≤ tolerance`.
@@ -131,14 +147,7 @@ where
         if residual <= tolerance {
             return Ok(q);
         }
-        let mut jacobian = model.constraint_jacobian(&q);
-        for r in jacobian.iter_mut() {
-            for &h in held {
-                if let Some(entry) = r.get_mut(h) {
-                    *entry = M::Real::ZERO;
-                }
-            }
-        }
+        let jacobian = without_columns(model.constraint_jacobian(&q), held);
         let Some(y) = regularised_solve(&jacobian, &psi) else {
             break;
         };
@@ -208,14 +217,7 @@ where
     let jacobian = model.constraint_jacobian(q);
     let rate: [M::Real; NC] =
         core::array::from_fn(|i| (0..NV).fold(M::Real::ZERO, |s, k| s + jacobian[i][k] * qd[k]));
-    let mut free = jacobian;
-    for row in free.iter_mut() {
-        for &h in held {
-            if let Some(entry) = row.get_mut(h) {
-                *entry = M::Real::ZERO;
-            }
-        }
-    }
+    let free = without_columns(jacobian, held);
     let Some(y) = regularised_solve(&free, &rate) else {
         return *qd;
     };

@@ -13,6 +13,7 @@
 mod document;
 mod error;
 mod expr;
+pub mod graph;
 mod model;
 mod source;
 mod suggest;

@@ -377,6 +377,17 @@ impl JointKind {
 }
 
 impl Joint {
+    /// Whether `name` is one of the names this joint's type would give its
+    /// position or velocity coordinates, whether or not it has them: what
+    /// tells a user naming a follower's or cut joint's coordinate why it
+    /// does not exist.
+    pub fn spells_coordinate(&self, name: &str) -> bool {
+        let suffixes = self.kind.position_suffixes().iter();
+        suffixes
+            .chain(self.kind.velocity_suffixes())
+            .any(|suffix| name.strip_prefix(self.coordinate.as_str()) == Some(suffix))
+    }
+
     /// Whether the joint has no coordinates of its own: a follower or a cut
     /// joint.
     pub fn coordinateless(&self) -> bool {

@@ -22,13 +22,10 @@ pub(super) fn check(document: &Document) -> Result<(), Problem> {
     let (_, velocities) = document.coordinate_names();
     for (i, coordinate) in document.independent.iter().enumerate() {
         if !velocities.contains(&coordinate.name) {
-            let cut = document.joints.iter().find(|j| {
-                j.cut
-                    && j.kind
-                        .velocity_suffixes()
-                        .iter()
-                        .any(|s| format!("{}{s}", j.coordinate) == coordinate.name)
-            });
+            let cut = document
+                .joints
+                .iter()
+                .find(|j| j.cut && j.spells_coordinate(&coordinate.name));
             let message = match cut {
                 Some(joint) => format!(
                     "`{}` belongs to `{}`, a cut joint, which has no coordinates",

@@ -118,7 +118,7 @@ fn unknown_coordinate(
     let coordinateless = document
         .joints
         .iter()
-        .find(|j| j.coordinateless() && j.coordinate == name);
+        .find(|j| j.coordinateless() && j.spells_coordinate(name));
     let help = match coordinateless {
         Some(joint) if joint.cut => format!(
             "`{name}` is the coordinate of `{}`, a cut joint, which closes a loop and has no \

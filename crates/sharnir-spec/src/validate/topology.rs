@@ -9,29 +9,19 @@
 
 use crate::document::Document;
 use crate::error::Problem;
+use crate::graph::joint_arcs;
 use crate::model::{Joint, JointKind};
 use crate::source::Span;
-use sharnir_graph::{spanning_tree_cutting, Arc, GraphError};
-use std::collections::HashMap;
+use sharnir_graph::{spanning_tree_cutting, GraphError};
 
 /// Checks that the joints connect every body to the ground and marks the cut
 /// joints (`Joint::cut`), or returns the first problem.
 pub(super) fn mark_cut_joints(document: &mut Document) -> Result<(), Problem> {
-    let index: HashMap<&str, usize> = std::iter::once("ground")
-        .chain(document.bodies.iter().map(|b| b.name.as_str()))
-        .enumerate()
-        .map(|(i, name)| (name, i))
-        .collect();
-    let body = |name: &str| index.get(name).copied().unwrap_or(0);
-    let arcs: Vec<Arc> = document
-        .joints
-        .iter()
-        .map(|j| Arc::new(body(&j.parent), body(&j.child)))
-        .collect();
+    let arcs = joint_arcs(&document.bodies, &document.joints);
     let marked: Vec<usize> = (0..document.joints.len())
         .filter(|&a| document.joints[a].cut_mark.is_some())
         .collect();
-    let tree = spanning_tree_cutting(index.len(), &arcs, &marked)
+    let tree = spanning_tree_cutting(document.bodies.len() + 1, &arcs, &marked)
         .map_err(|error| graph_problem(document, error))?;
     let has_loops = !tree.cut_arcs().is_empty();
     for k in 1..=tree.bodies() {
