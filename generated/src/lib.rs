@@ -58,6 +58,8 @@ pub mod parallelogram;
 #[rustfmt::skip]
 pub mod parallelogram_folded;
 #[rustfmt::skip]
+pub mod pendulum_stop;
+#[rustfmt::skip]
 pub mod puma560;
 #[rustfmt::skip]
 pub mod puma560_fma;
@@ -67,6 +69,8 @@ pub mod puma560_folded;
 pub mod rssr;
 #[rustfmt::skip]
 pub mod rssr_folded;
+#[rustfmt::skip]
+pub mod slider_stops;
 #[rustfmt::skip]
 pub mod solar_array;
 #[rustfmt::skip]

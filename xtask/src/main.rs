@@ -522,15 +522,15 @@ fn op_count_table(modules: &[GeneratedModule]) -> String {
     let mut table = String::new();
     let _ = writeln!(
         table,
-        "{:<28} {:<20} {:>6} {:>6} {:>5} {:>5} {:>5} {:>5} {:>5}",
-        "module", "function", "mul", "add", "div", "sqrt", "sin", "cos", "fma"
+        "{:<28} {:<20} {:>6} {:>6} {:>5} {:>5} {:>5} {:>5} {:>5} {:>5}",
+        "module", "function", "mul", "add", "div", "sqrt", "sin", "cos", "exp", "fma"
     );
     for module in modules {
         for (function, o) in &module.op_counts {
             let _ = writeln!(
                 table,
-                "{:<28} {:<20} {:>6} {:>6} {:>5} {:>5} {:>5} {:>5} {:>5}",
-                module.name, function, o.mul, o.add, o.div, o.sqrt, o.sin, o.cos, o.fma
+                "{:<28} {:<20} {:>6} {:>6} {:>5} {:>5} {:>5} {:>5} {:>5} {:>5}",
+                module.name, function, o.mul, o.add, o.div, o.sqrt, o.sin, o.cos, o.exp, o.fma
             );
         }
     }

@@ -75,7 +75,7 @@ pub(crate) fn counts(spec: &Spec, fma: bool) -> miette::Result<Counts> {
 /// The report as JSON:
 /// `{"spec": …, "functions": {"inverse_dynamics": {"newton-euler": {"params": {"mul": …}, "folded": {…}}, …}, …}}`.
 pub(crate) fn json(spec_name: &str, counts: &Counts) -> miette::Result<String> {
-    let op = |o: &OpCount| serde_json::json!({"mul": o.mul, "add": o.add, "div": o.div, "sqrt": o.sqrt, "sin": o.sin, "cos": o.cos, "fma": o.fma});
+    let op = |o: &OpCount| serde_json::json!({"mul": o.mul, "add": o.add, "div": o.div, "sqrt": o.sqrt, "sin": o.sin, "cos": o.cos, "exp": o.exp, "fma": o.fma});
     let functions: serde_json::Map<String, serde_json::Value> = counts
         .iter()
         .map(|(function, methods)| {
@@ -104,16 +104,16 @@ pub(crate) fn table(spec_name: &str, stem: &str, counts: &Counts, fma: bool) -> 
     let _ = writeln!(out, "{spec_name}");
     let _ = writeln!(
         out,
-        "{:<18} {:<13} {:<7} {:>6} {:>6} {:>5} {:>5} {:>5} {:>5} {:>5}",
-        "function", "method", "mode", "mul", "add", "div", "sqrt", "sin", "cos", "fma"
+        "{:<18} {:<13} {:<7} {:>6} {:>6} {:>5} {:>5} {:>5} {:>5} {:>5} {:>5}",
+        "function", "method", "mode", "mul", "add", "div", "sqrt", "sin", "cos", "exp", "fma"
     );
     for (function, methods) in counts {
         for (method, modes) in methods {
             for (mode, o) in modes {
                 let _ = writeln!(
                     out,
-                    "{function:<18} {method:<13} {mode:<7} {:>6} {:>6} {:>5} {:>5} {:>5} {:>5} {:>5}",
-                    o.mul, o.add, o.div, o.sqrt, o.sin, o.cos, o.fma
+                    "{function:<18} {method:<13} {mode:<7} {:>6} {:>6} {:>5} {:>5} {:>5} {:>5} {:>5} {:>5}",
+                    o.mul, o.add, o.div, o.sqrt, o.sin, o.cos, o.exp, o.fma
                 );
             }
         }

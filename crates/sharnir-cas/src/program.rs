@@ -39,19 +39,22 @@ pub struct OpCount {
     /// Fused multiply–adds `a·b + c` (only in fused programs, see
     /// [`Program::fuse_multiply_add`]).
     pub fma: u32,
+    /// Exponentials (only in the contact laws of joint stops, written
+    /// around programs by the emitter; programs themselves have none).
+    pub exp: u32,
 }
 
 impl OpCount {
     /// One number to compare programs by: operations weighted by their
     /// typical latency on embedded floating-point units. A division costs
-    /// four multiplications; a square root, a sine or a cosine ten; a fused
-    /// multiply–add one.
+    /// four multiplications; a square root, a sine, a cosine or an
+    /// exponential ten; a fused multiply–add one.
     pub fn weight(&self) -> u64 {
         u64::from(self.mul)
             + u64::from(self.add)
             + u64::from(self.fma)
             + 4 * u64::from(self.div)
-            + 10 * u64::from(self.sqrt + self.sin + self.cos)
+            + 10 * u64::from(self.sqrt + self.sin + self.cos + self.exp)
     }
 }
 
@@ -66,13 +69,14 @@ impl std::ops::Add for OpCount {
             sin: self.sin + o.sin,
             cos: self.cos + o.cos,
             fma: self.fma + o.fma,
+            exp: self.exp + o.exp,
         }
     }
 }
 
 /// `… mul, … add, … div, … sqrt, … sin, … cos`, followed by `, … fma` only
-/// when the program has fused operations, so that the text of an unfused
-/// count does not change with the option.
+/// when the program has fused operations and `, … exp` only when it has
+/// exponentials, so that the text of other counts does not change.
 impl fmt::Display for OpCount {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
@@ -82,6 +86,9 @@ impl fmt::Display for OpCount {
         )?;
         if self.fma > 0 {
             write!(f, ", {} fma", self.fma)?;
+        }
+        if self.exp > 0 {
+            write!(f, ", {} exp", self.exp)?;
         }
         Ok(())
     }

@@ -73,6 +73,7 @@ fn times(ops: OpCount, n: u32) -> OpCount {
         sin: ops.sin * n,
         cos: ops.cos * n,
         fma: ops.fma * n,
+        exp: ops.exp * n,
     }
 }
 

@@ -3,6 +3,7 @@
 //! One place decides which functions a module contains and what their docs
 //! say, so `cargo xtask gen`, the tests and the benchmarks agree.
 
+use crate::contacts;
 use crate::method::{Method, Output};
 use crate::module::{
     emit_module, Argument, EmitError, FunctionSpec, GeneratedModule, LoopFacts, Shape,
@@ -180,6 +181,7 @@ fn assemble(
             outputs: forces,
         });
     }
+    functions.extend(contacts::functions(mechanism));
     let loops = loop_functions(mechanism, &mut functions)?;
     for function in &mut functions {
         function.outputs = with_angle_sums(&mut mechanism.pool, &function.outputs);

@@ -6,9 +6,12 @@
 //! - [`mod@generate`]: the standard set of functions for a mechanism;
 //! - [`method`]: which formalism derives the dynamics outputs (`--method`);
 //! - `constrained`: the constrained dynamics of loop modules (small dense
-//!   solves emitted once per module).
+//!   solves emitted once per module);
+//! - `contacts`: the joints' own forces (stops, clearances, gear meshes,
+//!   damping, friction) with the contact law written around their programs.
 
 mod constrained;
+mod contacts;
 mod derived;
 pub mod generate;
 pub mod method;

@@ -10,6 +10,7 @@
 //! print its fused multiply–add twin without deriving anything again.
 
 use crate::constrained;
+use crate::contacts::{self, ContactFacts};
 use crate::derived::Derived;
 use crate::printer::{float_literal, Printer};
 use proc_macro2::{Ident, Literal, Span, TokenStream};
@@ -63,6 +64,12 @@ pub enum Shape {
     ConstraintJacobian,
     /// `[[Real; 6]; N_CUT]`: per cut joint, force then moment.
     Reactions,
+    /// `[Real; N_CONTACTS]`: one entry per contact.
+    ContactVector,
+    /// `[Real; NV]` from the contact law written around the outputs (per
+    /// contact: gap, gap rate, stiffness, dissipation, decay, then the
+    /// gradient weights that are not signs; see `contacts.rs`).
+    LimitForces,
 }
 
 /// A function to emit: its name, arguments, doc text and outputs.
@@ -136,6 +143,11 @@ struct Facts {
     parameters: Vec<(String, f64)>,
     /// The loops' constants; `None` for a tree, whose module has none.
     loops: Option<LoopFacts>,
+    /// The joints' contacts, in the order of `CONTACT_NAMES`.
+    contacts: Vec<ContactFacts>,
+    /// Whether any joint applies a force of its own (a contact, damping or
+    /// friction).
+    joint_forces: bool,
 }
 
 /// The names a module with loops declares.
@@ -157,6 +169,8 @@ impl Facts {
     fn of(mechanism: &Mechanism, loops: Option<LoopFacts>) -> Facts {
         Facts {
             loops,
+            contacts: contacts::facts(mechanism),
+            joint_forces: !mechanism.contacts.is_empty() || mechanism.friction_forces.is_some(),
             dof: mechanism.dof(),
             nq: mechanism.nq(),
             coordinates: mechanism.coordinates.clone(),
@@ -252,14 +266,11 @@ fn render(
     let mut items = vec![lowered.derived.emit(fma)];
     let mut op_counts = vec![("derived".to_owned(), lowered.derived.op_count())];
     for ((function, _), program) in lowered.functions.iter().zip(programs) {
-        let ops = program.op_count();
-        items.push(emit_function(
-            function,
-            program,
-            ops,
-            lowered.facts.dof,
-            fma,
-        ));
+        let mut ops = program.op_count();
+        if function.shape == Shape::LimitForces {
+            ops = ops + contacts::law_ops(&lowered.facts.contacts);
+        }
+        items.push(emit_function(function, program, ops, &lowered.facts, fma));
         op_counts.push((function.name.clone(), ops));
     }
     if let Some(loops) = &lowered.facts.loops {
@@ -333,8 +344,8 @@ pub fn fused_multiply_add(module: &GeneratedModule) -> Result<GeneratedModule, E
 /// `OpCount { … }` for `ops`, with the `fma` field only in fused modules
 /// (whose `OpCount` type has it).
 pub(crate) fn op_count_literal(ops: OpCount, fma: bool) -> TokenStream {
-    let [mul, add, div, sqrt, sin, cos, fused] = [
-        ops.mul, ops.add, ops.div, ops.sqrt, ops.sin, ops.cos, ops.fma,
+    let [mul, add, div, sqrt, sin, cos, exp, fused] = [
+        ops.mul, ops.add, ops.div, ops.sqrt, ops.sin, ops.cos, ops.exp, ops.fma,
     ]
     .map(Literal::u32_unsuffixed);
     let fma_field = if fma {
@@ -342,7 +353,7 @@ pub(crate) fn op_count_literal(ops: OpCount, fma: bool) -> TokenStream {
     } else {
         TokenStream::new()
     };
-    quote!(OpCount { mul: #mul, add: #add, div: #div, sqrt: #sqrt, sin: #sin, cos: #cos #fma_field })
+    quote!(OpCount { mul: #mul, add: #add, div: #div, sqrt: #sqrt, sin: #sin, cos: #cos, exp: #exp #fma_field })
 }
 
 /// The `//!` header: provenance, conventions and the operation-count table.
@@ -448,22 +459,31 @@ fn header(
 /// The first line of the header's operation-count table.
 const TABLE_HEAD: &str = "//! | function | mul | add | div | sqrt | sin | cos |";
 
-/// The header's operation-count table, with an `fma` column only when
+/// The header's operation-count table, with an `exp` column only when a
+/// function has exponentials (joint contacts) and an `fma` column only when
 /// `fma` (fused modules), so that other modules' headers do not change.
 fn op_table(op_counts: &[(String, OpCount)], fma: bool) -> String {
+    let exp = op_counts.iter().any(|(_, o)| o.exp > 0);
     let mut t = String::from(TABLE_HEAD);
-    t.push_str(if fma {
-        " fma |\n//! |---|---:|---:|---:|---:|---:|---:|---:|\n"
-    } else {
-        "\n//! |---|---:|---:|---:|---:|---:|---:|\n"
-    });
+    let mut rule = String::from("//! |---|---:|---:|---:|---:|---:|---:|");
+    for (extra, shown) in [("exp", exp), ("fma", fma)] {
+        if shown {
+            t.push_str(&format!(" {extra} |"));
+            rule.push_str("---:|");
+        }
+    }
+    t.push('\n');
+    t.push_str(&rule);
+    t.push('\n');
     for (name, o) in op_counts {
         t.push_str(&format!(
             "//! | `{name}` | {} | {} | {} | {} | {} | {} |",
             o.mul, o.add, o.div, o.sqrt, o.sin, o.cos
         ));
-        if fma {
-            t.push_str(&format!(" {} |", o.fma));
+        for (value, shown) in [(o.exp, exp), (o.fma, fma)] {
+            if shown {
+                t.push_str(&format!(" {value} |"));
+            }
         }
         t.push('\n');
     }
@@ -501,6 +521,9 @@ fn preamble(facts: &Facts, fma: bool) -> TokenStream {
         .map(|(name, default)| format!(" `{name}` (spec value {default})."))
         .collect();
     let loop_constants = facts.loops.as_ref().map(loop_constants);
+    let contact_names = facts.contacts.iter().map(|c| c.name.as_str());
+    let n_contacts = Literal::usize_unsuffixed(facts.contacts.len());
+    let joint_forces = facts.joint_forces;
     let (op_count_doc, fma_field, fma_helper) = if fma {
         (
             quote! {
@@ -568,6 +591,17 @@ fn preamble(facts: &Facts, fma: bool) -> TokenStream {
         /// every body after its parent.
         pub const BODY_NAMES: [&str; NB] = [#(#body_names),*];
         #loop_constants
+        /// Number of unilateral contacts of the joints (stops, clearances,
+        /// gear flanks).
+        pub const N_CONTACTS: usize = #n_contacts;
+        /// Contact names (`<joint>.lower`, `<joint>.upper`,
+        /// `<joint>.clearance`, `<joint>.flank+`, `<joint>.flank-`), in the
+        /// order of `contact_gaps`.
+        pub const CONTACT_NAMES: [&str; N_CONTACTS] = [#(#contact_names),*];
+        /// Whether any joint applies a force of its own (`limit_forces` or
+        /// `friction_forces` not identically zero): without any, and without
+        /// `[forces]`, a passive motion conserves energy.
+        pub const HAS_JOINT_FORCES: bool = #joint_forces;
 
         /// Where a body is: `p_ground = position + rotation · p_body`.
         #[derive(Clone, Copy, Debug, PartialEq)]
@@ -605,6 +639,8 @@ fn preamble(facts: &Facts, fma: bool) -> TokenStream {
             pub sin: u32,
             /// Cosines.
             pub cos: u32,
+            /// Exponentials (the contact law of `limit_forces`).
+            pub exp: u32,
             #fma_field
         }
 
@@ -699,9 +735,10 @@ fn emit_function(
     function: &FunctionSpec,
     program: &Program,
     ops: OpCount,
-    dof: usize,
+    facts: &Facts,
     fma: bool,
 ) -> TokenStream {
+    let dof = facts.dof;
     let locals: Vec<String> = program.locals.iter().map(|l| l.name.clone()).collect();
     let printer = Printer { locals: &locals };
     let statements = local_statements(program, &printer);
@@ -767,6 +804,11 @@ fn emit_function(
             (quote!([[[Real; NV]; 6]; NB]), quote!([#(#bodies),*]))
         }
         Shape::ConstraintVector => (quote!([Real; NC]), quote!([#(#outputs),*])),
+        Shape::ContactVector => (quote!([Real; N_CONTACTS]), quote!([#(#outputs),*])),
+        Shape::LimitForces => (
+            quote!([Real; NV]),
+            contacts::law_value(&facts.contacts, &outputs),
+        ),
         Shape::Reactions => {
             let joints = outputs.chunks(6).map(|wrench| quote!([#(#wrench),*]));
             (quote!([[Real; 6]; N_CUT]), quote!([#(#joints),*]))
@@ -896,6 +938,8 @@ mod tests {
                 body_names: vec!["one".to_owned(), "two".to_owned()],
                 parameters: vec![("m".to_owned(), 2.0)],
                 loops: None,
+                contacts: Vec::new(),
+                joint_forces: false,
             },
             derived,
             functions: vec![(function, Program::lower(&pool, &outputs))],

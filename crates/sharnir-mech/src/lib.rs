@@ -32,6 +32,7 @@ pub mod cut_joints;
 pub mod energy;
 pub mod inputs;
 pub mod jacobian;
+pub mod joint_forces;
 pub mod joint_space;
 mod joints;
 pub mod kinematics;

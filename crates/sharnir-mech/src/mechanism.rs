@@ -9,6 +9,7 @@
 use crate::cut_joints::{cut_joints, CutJoint};
 use crate::inputs::Input;
 use crate::joints::assemble;
+use crate::joint_forces::{self, Contact};
 use crate::loop_closure::{loop_closure, ClosedLoops};
 use crate::lowering::ExprLowering;
 use crate::mobility::mobility;
@@ -255,6 +256,12 @@ pub struct Mechanism {
     /// (zero where the spec gives none), in terms of `t`, `q[i]`, `qd[i]`
     /// and the parameters; `None` when the spec has no `[forces]`.
     pub applied_forces: Option<Vec<Id>>,
+    /// The joints' unilateral contacts (stops, clearances, gear flanks), in
+    /// spec order; empty when no joint has any.
+    pub contacts: Vec<Contact>,
+    /// The joints' damping and dry-friction forces, one per velocity
+    /// coordinate; `None` when no joint has either.
+    pub friction_forces: Option<Vec<Id>>,
     /// Bodies in regular numbering: parents come before children.
     pub bodies: Vec<TreeBody>,
     /// The joints that close kinematic loops, in spec order; empty for a
@@ -382,6 +389,8 @@ impl Mechanism {
             .filter_map(|c| coordinates.iter().position(|name| *name == c.name))
             .collect();
         let applied_forces = applied_forces(spec, &mut lowering)?;
+        let contacts = joint_forces::contacts(spec, &mut lowering)?;
+        let friction_forces = joint_forces::friction_forces(spec, &mut lowering)?;
         let parameters = match mode {
             ParameterMode::Folded => Vec::new(),
             ParameterMode::Runtime => spec
@@ -413,6 +422,8 @@ impl Mechanism {
             initial_positions: spec.initial_positions.clone(),
             initial_velocities: spec.initial_velocities.clone(),
             applied_forces,
+            contacts,
+            friction_forces,
             bodies,
             cut_joints,
             independent,

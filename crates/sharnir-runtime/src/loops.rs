@@ -331,7 +331,7 @@ where
         qd: &[M::Real; NV],
     ) -> Result<Accelerations<M::Real, NV, NC>, RhsError> {
         let model = &self.model;
-        let mut tau = model.applied_forces(t, q, qd);
+        let mut tau = model.model_forces(t, q, qd);
         for (total, c) in tau.iter_mut().zip(self.control.forces(t, q, qd)) {
             *total += c;
         }

@@ -33,6 +33,12 @@ pub trait Model<const NQ: usize, const NV: usize> {
     const QUATERNIONS: &'static [usize];
     /// Whether the module has `applied_forces` (the spec's `[forces]`).
     const HAS_APPLIED_FORCES: bool;
+    /// Whether the joints apply forces of their own: stops, clearances,
+    /// gear meshes, damping or friction (the module's `HAS_JOINT_FORCES`).
+    const HAS_JOINT_FORCES: bool = false;
+    /// Names of the joints' unilateral contacts, in the order of
+    /// [`Model::contact_gaps`] (the module's `CONTACT_NAMES`).
+    const CONTACT_NAMES: &'static [&'static str] = &[];
 
     /// The parameter values in use.
     fn params(&self) -> &Self::Params;
@@ -85,6 +91,39 @@ pub trait Model<const NQ: usize, const NV: usize> {
         let _ = (t, q, qd);
         [<Self::Real as Real>::ZERO; NV]
     }
+
+    /// The joints' own forces: the contact law of stops, clearances and
+    /// gear meshes (`limit_forces`) plus damping and dry friction
+    /// (`friction_forces`). Zero by default.
+    fn joint_forces(&self, q: &[Self::Real; NQ], qd: &[Self::Real; NV]) -> [Self::Real; NV] {
+        let _ = (q, qd);
+        [<Self::Real as Real>::ZERO; NV]
+    }
+
+    /// Writes the gap of every contact ([`Model::CONTACT_NAMES`]) into
+    /// `gaps`: positive while apart, negative while pressed in; the event
+    /// functions of contacts. Writes nothing by default.
+    fn contact_gaps(&self, q: &[Self::Real; NQ], gaps: &mut [Self::Real]) {
+        let _ = (q, gaps);
+    }
+
+    /// Every force the mechanism applies by itself at `(t, q, q̇)`: the
+    /// spec's `[forces]` and the joints' own. What the integrators add a
+    /// controller's forces to.
+    fn model_forces(
+        &self,
+        t: Self::Real,
+        q: &[Self::Real; NQ],
+        qd: &[Self::Real; NV],
+    ) -> [Self::Real; NV] {
+        let mut tau = self.applied_forces(t, q, qd);
+        if Self::HAS_JOINT_FORCES {
+            for (total, f) in tau.iter_mut().zip(self.joint_forces(q, qd)) {
+                *total += f;
+            }
+        }
+        tau
+    }
 }
 
 /// Joint forces chosen while the simulation runs (a controller, a motor
@@ -127,7 +166,8 @@ where
 
 /// A model as a first-order system on `y = (q, q̇)` (length `NQ + NV`):
 /// `ẏ = (coordinate_rates(q, q̇), forward_dynamics(q, q̇, τ))` with
-/// `τ = applied_forces + control`.
+/// `τ = model_forces + control` (the spec's `[forces]`, the joints' own forces
+/// and the controller's).
 ///
 /// [`OdeSystem::project`] renormalises the quaternions, the only manifold a
 /// tree's state lives on.
@@ -230,7 +270,7 @@ where
         if dy.len() != NQ + NV {
             return Err(WRONG_LENGTH);
         }
-        let mut tau = self.model.applied_forces(t, &q, &v);
+        let mut tau = self.model.model_forces(t, &q, &v);
         let control = self.control.forces(t, &q, &v);
         for (total, c) in tau.iter_mut().zip(control) {
             *total += c;
@@ -421,6 +461,29 @@ macro_rules! model {
                 q: &[Self::Real; $($module)::+::NQ],
             ) -> [Self::Real; $($module)::+::NV] {
                 $($module)::+::gravity_with(&self.derived, q)
+            }
+
+            const HAS_JOINT_FORCES: bool = $($module)::+::HAS_JOINT_FORCES;
+            const CONTACT_NAMES: &'static [&'static str] = &$($module)::+::CONTACT_NAMES;
+
+            fn joint_forces(
+                &self,
+                q: &[Self::Real; $($module)::+::NQ],
+                qd: &[Self::Real; $($module)::+::NV],
+            ) -> [Self::Real; $($module)::+::NV] {
+                let mut tau = $($module)::+::limit_forces_with(&self.derived, q, qd);
+                let friction = $($module)::+::friction_forces_with(&self.derived, q, qd);
+                for (total, f) in tau.iter_mut().zip(friction) {
+                    *total += f;
+                }
+                tau
+            }
+
+            fn contact_gaps(&self, q: &[Self::Real; $($module)::+::NQ], gaps: &mut [Self::Real]) {
+                let all = $($module)::+::contact_gaps_with(&self.derived, q);
+                for (gap, value) in gaps.iter_mut().zip(all) {
+                    *gap = value;
+                }
             }
 
             $($extra)*

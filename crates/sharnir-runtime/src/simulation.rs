@@ -493,7 +493,9 @@ where
             initial_energy: energy.initial,
             energy_drift: energy.drift,
             energy_scale: energy.scale,
-            conservative: !M::HAS_APPLIED_FORCES && self.system.is_passive(),
+            conservative: !M::HAS_APPLIED_FORCES
+                && !M::HAS_JOINT_FORCES
+                && self.system.is_passive(),
         })
     }
 

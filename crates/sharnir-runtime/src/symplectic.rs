@@ -128,7 +128,7 @@ where
         let mut previous_change = R::ZERO;
         for iteration in 0..ITERATIONS {
             let coriolis = model.coriolis_matrix(&q, &velocity);
-            let mut tau = model.applied_forces(t, &q, &velocity);
+            let mut tau = model.model_forces(t, &q, &velocity);
             let control = system.control.forces(t, &q, &velocity);
             for (total, c) in tau.iter_mut().zip(control) {
                 *total += c;

@@ -23,8 +23,9 @@ mod validate;
 pub use error::SpecError;
 pub use expr::{Expr, ExprKind, Function};
 pub use model::{
-    AppliedForce, Body, ElementaryRotation, Independent, Inertia, Joint, JointKind, Limits, Mimic,
-    Origin, Parameter, ParameterValue, Spec,
+    AppliedForce, Body, Clearance, ContactLaw, ElementaryRotation, Gear, Independent, Inertia,
+    Joint, JointKind, Limits, Mimic, Origin, Parameter, ParameterValue, Spec,
+    DEFAULT_FRICTION_SPEED,
 };
 pub use source::{Source, Span};
 

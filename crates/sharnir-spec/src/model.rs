@@ -227,15 +227,25 @@ pub struct Joint {
     pub cut: bool,
     /// The span of `cut = true`, when the spec marks the joint.
     pub cut_mark: Option<Span>,
-    /// Position, force and speed limits, stored for the runtime (simulation
-    /// and control clamp against them); the equations of motion ignore them.
+    /// Position, force and speed limits. The bounds become stops (the
+    /// generated `limit_forces`) when the limits give a contact law; the
+    /// rest is stored for controllers.
     pub limits: Option<Limits>,
-    /// Viscous damping coefficient (N·m·s/rad or N·s/m), stored for the
-    /// runtime; the equations of motion ignore it.
+    /// Viscous damping coefficient (N·m·s/rad or N·s/m): a force `−c ẋ` on
+    /// every velocity coordinate of the joint (the generated
+    /// `friction_forces`).
     pub damping: Option<Expr>,
-    /// Dry (Coulomb) friction (N·m or N), stored for the runtime; the
-    /// equations of motion ignore it.
+    /// Dry (Coulomb) friction (N·m or N): a force of this magnitude against
+    /// the motion, regularised below [`Joint::friction_speed`] (the
+    /// generated `friction_forces`).
     pub friction: Option<Expr>,
+    /// The speed (rad/s or m/s) below which dry friction is regularised:
+    /// `F = −F_c ẋ / √(ẋ² + v²)`; [`DEFAULT_FRICTION_SPEED`] when not given.
+    pub friction_speed: Option<Expr>,
+    /// A circular clearance of a planar joint: a pin in an oversized hole.
+    pub clearance: Option<Clearance>,
+    /// A gear mesh with backlash to another joint.
+    pub gear: Option<Gear>,
     /// When set, the joint has no coordinate of its own: it follows another
     /// joint (URDF's `<mimic>`, a gear or a symmetric gripper).
     pub mimic: Option<Mimic>,
@@ -263,6 +273,64 @@ pub struct Mimic {
     pub span: Span,
 }
 
+/// The regularisation speed of dry friction when a joint gives none (rad/s
+/// or m/s): small against the speeds of a moving mechanism, large enough
+/// that an adaptive integrator does not crawl through every reversal.
+pub const DEFAULT_FRICTION_SPEED: f64 = 1e-3;
+
+/// The contact law of a stop, a clearance or a gear mesh (the
+/// joint-coordinate package's law for non-holding constraints): on a gap
+/// `g` (positive while the surfaces are apart) the contact pushes the gap
+/// open with `F = max(0, k − μ ġ) · e^{−a g}`: a stiffness `k` that decays
+/// with the gap at the rate `a`, and a dissipation `μ` that acts only while
+/// the surfaces approach (it never pulls).
+#[derive(Clone, Debug)]
+pub struct ContactLaw {
+    /// `k`, the force at zero gap and zero speed (N·m or N).
+    pub stiffness: Expr,
+    /// `μ`, the dissipation (N·m·s/rad or N·s/m); zero when not given.
+    pub dissipation: Expr,
+    /// `a`, how fast the force decays with the gap (1/rad or 1/m).
+    pub decay: Expr,
+    /// The span of the table that gives the law.
+    pub span: Span,
+}
+
+/// A pin in an oversized hole: a planar joint whose translation is free
+/// inside a circle of `radius` around the joint frame's origin and meets
+/// the contact law on its boundary.
+#[derive(Clone, Debug)]
+pub struct Clearance {
+    /// Radial clearance (m): the hole's radius less the pin's.
+    pub radius: Expr,
+    /// The contact law on the boundary.
+    pub law: ContactLaw,
+    /// The span of the whole `clearance` value.
+    pub span: Span,
+}
+
+/// A gear mesh with backlash: the joint keeps its own coordinate `x`, and
+/// the mesh holds `s = x − (ratio · x_leader + offset)` inside
+/// `[−backlash/2, backlash/2]` by the contact law on both flanks.
+#[derive(Clone, Debug)]
+pub struct Gear {
+    /// The driving joint: revolute or prismatic, with a coordinate.
+    pub joint: String,
+    /// The span of the driving joint's name.
+    pub joint_span: Span,
+    /// Ratio of this joint's motion to the driver's (1 when not given).
+    pub ratio: Expr,
+    /// This joint's coordinate at the mesh's centre when the driver's is
+    /// zero (0 when not given).
+    pub offset: Expr,
+    /// The total play of the mesh (rad or m), not negative.
+    pub backlash: Expr,
+    /// The contact law on the flanks.
+    pub law: ContactLaw,
+    /// The span of the whole `gear` value.
+    pub span: Span,
+}
+
 /// A joint's limits as URDF states them, each optional, so that models
 /// imported from URDF keep what the runtime will need to clamp commands and
 /// states.
@@ -276,6 +344,9 @@ pub struct Limits {
     pub effort: Option<Expr>,
     /// Largest coordinate rate magnitude (rad/s or m/s); not negative.
     pub velocity: Option<Expr>,
+    /// The contact law that makes the bounds stops; `None` keeps them
+    /// stored only.
+    pub stops: Option<ContactLaw>,
     /// The span of the whole `limits` value.
     pub span: Span,
 }

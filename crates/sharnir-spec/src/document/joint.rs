@@ -3,7 +3,9 @@
 use super::fields::{array, boolean, string, unit_axis, wrong_type, zeros, Expressions, Fields};
 use crate::error::Problem;
 use crate::expr::Expr;
-use crate::model::{ElementaryRotation, Joint, JointKind, Limits, Mimic, Origin};
+use crate::model::{
+    Clearance, ContactLaw, ElementaryRotation, Gear, Joint, JointKind, Limits, Mimic, Origin,
+};
 use crate::suggest::did_you_mean;
 use crate::toml_tree::{Node, Value};
 
@@ -29,6 +31,9 @@ pub(super) fn read(node: &Node, exprs: Expressions) -> Result<Joint, Problem> {
             "limits",
             "damping",
             "friction",
+            "friction_speed",
+            "clearance",
+            "gear",
             "mimic",
         ],
     )?;
@@ -128,6 +133,15 @@ pub(super) fn read(node: &Node, exprs: Expressions) -> Result<Joint, Problem> {
             .transpose()?,
         damping: optional_expr("damping")?,
         friction: optional_expr("friction")?,
+        friction_speed: optional_expr("friction_speed")?,
+        clearance: fields
+            .optional("clearance")
+            .map(|node| clearance(node, exprs))
+            .transpose()?,
+        gear: fields
+            .optional("gear")
+            .map(|node| gear(node, exprs))
+            .transpose()?,
         mimic: fields
             .optional("mimic")
             .map(|node| mimic(node, exprs))
@@ -155,10 +169,22 @@ fn mimic(node: &Node, exprs: Expressions) -> Result<Mimic, Problem> {
     })
 }
 
+/// The keys of a contact law, shared by `limits`, `clearance` and `gear`.
+const LAW_KEYS: [&str; 3] = ["stiffness", "dissipation", "decay"];
+
 /// `limits = { lower = .., upper = .., effort = .., velocity = .. }`, each
-/// key optional but at least one given.
+/// key optional but at least one given; with `stiffness` and `decay` (and
+/// optionally `dissipation`) the bounds become stops.
 fn limits(node: &Node, exprs: Expressions) -> Result<Limits, Problem> {
-    const KEYS: [&str; 4] = ["lower", "upper", "effort", "velocity"];
+    const KEYS: [&str; 7] = [
+        "lower",
+        "upper",
+        "effort",
+        "velocity",
+        "stiffness",
+        "dissipation",
+        "decay",
+    ];
     let fields = Fields::of(node, "`limits`", &KEYS)?;
     if fields.entries().next().is_none() {
         return Err(Problem::new(
@@ -174,11 +200,95 @@ fn limits(node: &Node, exprs: Expressions) -> Result<Limits, Problem> {
             .map(|value| exprs.expr(value, &format!("`limits.{key}`")))
             .transpose()
     };
-    Ok(Limits {
+    let stops = if LAW_KEYS.iter().any(|key| fields.optional(key).is_some()) {
+        Some(contact_law(&fields, exprs, "limits")?)
+    } else {
+        None
+    };
+    let limits = Limits {
         lower: limit("lower")?,
         upper: limit("upper")?,
         effort: limit("effort")?,
         velocity: limit("velocity")?,
+        stops,
+        span: node.span,
+    };
+    if limits.stops.is_some() && limits.lower.is_none() && limits.upper.is_none() {
+        return Err(Problem::new(
+            node.span,
+            "`limits` gives a contact law but no bound for it to act at",
+            "no `lower` or `upper`",
+            "add `lower`, `upper` or both: the stops act at the bounds",
+        ));
+    }
+    Ok(limits)
+}
+
+/// The contact law in `fields` (a table named `what`): `stiffness` and
+/// `decay` required, `dissipation` zero by default.
+fn contact_law(fields: &Fields, exprs: Expressions, what: &str) -> Result<ContactLaw, Problem> {
+    let required = |key: &str| -> Result<Expr, Problem> {
+        let node = fields.optional(key).ok_or_else(|| {
+            Problem::new(
+                fields.span(),
+                format!("`{what}` gives a contact law without `{key}`"),
+                format!("no `{key}`"),
+                "a contact law is `stiffness = k, decay = a` (and optionally `dissipation = μ`): \
+                 F = max(0, k − μ·rate)·exp(−a·gap)",
+            )
+        })?;
+        exprs.expr(node, &format!("`{what}.{key}`"))
+    };
+    Ok(ContactLaw {
+        stiffness: required("stiffness")?,
+        decay: required("decay")?,
+        dissipation: match fields.optional("dissipation") {
+            Some(node) => exprs.expr(node, &format!("`{what}.dissipation`"))?,
+            None => Expr::number(0.0, fields.span()),
+        },
+        span: fields.span(),
+    })
+}
+
+/// `clearance = { radius = .., stiffness = .., dissipation = .., decay = .. }`.
+fn clearance(node: &Node, exprs: Expressions) -> Result<Clearance, Problem> {
+    let keys = ["radius", LAW_KEYS[0], LAW_KEYS[1], LAW_KEYS[2]];
+    let fields = Fields::of(node, "`clearance`", &keys)?;
+    let radius = fields.required("radius")?;
+    Ok(Clearance {
+        radius: exprs.expr(radius, "`clearance.radius`")?,
+        law: contact_law(&fields, exprs, "clearance")?,
+        span: node.span,
+    })
+}
+
+/// `gear = { joint = "driver", ratio = .., offset = .., backlash = .., stiffness = .., … }`;
+/// the ratio defaults to 1 and the offset to 0.
+fn gear(node: &Node, exprs: Expressions) -> Result<Gear, Problem> {
+    let keys = [
+        "joint",
+        "ratio",
+        "offset",
+        "backlash",
+        LAW_KEYS[0],
+        LAW_KEYS[1],
+        LAW_KEYS[2],
+    ];
+    let fields = Fields::of(node, "`gear`", &keys)?;
+    let driver = fields.required("joint")?;
+    let or_default = |key: &str, default: f64| -> Result<Expr, Problem> {
+        match fields.optional(key) {
+            Some(value) => exprs.expr(value, &format!("`gear.{key}`")),
+            None => Ok(Expr::number(default, node.span)),
+        }
+    };
+    Ok(Gear {
+        joint: string(driver, "`gear.joint`")?.to_owned(),
+        joint_span: driver.span,
+        ratio: or_default("ratio", 1.0)?,
+        offset: or_default("offset", 0.0)?,
+        backlash: exprs.expr(fields.required("backlash")?, "`gear.backlash`")?,
+        law: contact_law(&fields, exprs, "gear")?,
         span: node.span,
     })
 }

@@ -2,6 +2,7 @@
 //! numeric values, and the mechanism graph's cut joints (which decide the
 //! coordinates that `[initial]`, `[forces]` and `independent` name).
 
+mod contacts;
 mod forces;
 mod independent;
 mod inertia;
@@ -24,6 +25,7 @@ pub(crate) fn check(document: &mut Document, text: &str) -> Result<(), Problem> 
     independent::check(document)?;
     forces::check(document)?;
     let (values, _) = crate::expr::evaluate_parameters(&document.parameters);
+    contacts::check(document, &values)?;
     initial::check(document, &values)
 }
 

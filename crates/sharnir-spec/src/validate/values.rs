@@ -6,7 +6,7 @@ use super::inertia::principal_moments;
 use crate::document::Document;
 use crate::error::Problem;
 use crate::expr::{evaluate, evaluate_parameters, Expr};
-use crate::model::{Body, ElementaryRotation, Joint, Limits};
+use crate::model::{Body, ContactLaw, ElementaryRotation, Joint, Limits};
 use std::collections::BTreeMap;
 
 /// Tolerance of the rotation-matrix and triangle-inequality checks.
@@ -62,8 +62,18 @@ fn expressions(document: &Document) -> Vec<&Expr> {
         }
         if let Some(limits) = &joint.limits {
             all.extend(limit_values(limits).into_iter().flatten());
+            all.extend(limits.stops.iter().flat_map(law_values));
         }
         all.extend(joint.damping.iter().chain(&joint.friction));
+        all.extend(&joint.friction_speed);
+        if let Some(clearance) = &joint.clearance {
+            all.push(&clearance.radius);
+            all.extend(law_values(&clearance.law));
+        }
+        if let Some(gear) = &joint.gear {
+            all.extend([&gear.ratio, &gear.offset, &gear.backlash]);
+            all.extend(law_values(&gear.law));
+        }
         if let Some(mimic) = &joint.mimic {
             all.extend([&mimic.multiplier, &mimic.offset]);
         }
@@ -102,6 +112,11 @@ fn limit_values(limits: &Limits) -> [Option<&Expr>; 4] {
         limits.effort.as_ref(),
         limits.velocity.as_ref(),
     ]
+}
+
+/// The three coefficients of a contact law.
+fn law_values(law: &ContactLaw) -> [&Expr; 3] {
+    [&law.stiffness, &law.dissipation, &law.decay]
 }
 
 fn mass(body: &Body, values: &BTreeMap<String, f64>) -> Result<(), Problem> {
