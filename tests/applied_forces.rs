@@ -43,7 +43,8 @@ fn applied_forces_are_the_spec_expression() {
             div: 0,
             sqrt: 0,
             sin: 1,
-            cos: 0
+            cos: 0,
+            exp: 0
         }
     );
     assert_eq!(m::INITIAL_POSITIONS[0], -std::f64::consts::FRAC_PI_2);

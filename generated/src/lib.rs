@@ -42,6 +42,10 @@ pub mod four_bar;
 #[rustfmt::skip]
 pub mod four_bar_folded;
 #[rustfmt::skip]
+pub mod gear_backlash;
+#[rustfmt::skip]
+pub mod gear_backlash_folded;
+#[rustfmt::skip]
 pub mod joint_zoo;
 #[rustfmt::skip]
 pub mod joint_zoo_folded;
@@ -60,6 +64,12 @@ pub mod parallelogram_folded;
 #[rustfmt::skip]
 pub mod pendulum_stop;
 #[rustfmt::skip]
+pub mod pendulum_stop_folded;
+#[rustfmt::skip]
+pub mod pin_clearance;
+#[rustfmt::skip]
+pub mod pin_clearance_folded;
+#[rustfmt::skip]
 pub mod puma560;
 #[rustfmt::skip]
 pub mod puma560_fma;
@@ -71,6 +81,8 @@ pub mod rssr;
 pub mod rssr_folded;
 #[rustfmt::skip]
 pub mod slider_stops;
+#[rustfmt::skip]
+pub mod slider_stops_folded;
 #[rustfmt::skip]
 pub mod solar_array;
 #[rustfmt::skip]

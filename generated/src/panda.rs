@@ -30,6 +30,9 @@
 //! | `body_poses` | 80 | 59 | 0 | 0 | 7 | 7 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `body_jacobians` | 485 | 276 | 0 | 0 | 7 | 7 |
+//! | `contact_gaps` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `limit_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `friction_forces` | 7 | 0 | 0 | 0 | 0 | 0 |
 
 #![allow(unused_variables, unused_parens, non_snake_case, clippy::all, clippy::pedantic)]
 /// The floating-point type of every input, output and parameter:
@@ -85,6 +88,17 @@ pub const BODY_NAMES: [&str; NB] = [
     "panda_link6",
     "panda_link7",
 ];
+/// Number of unilateral contacts of the joints (stops, clearances,
+/// gear flanks).
+pub const N_CONTACTS: usize = 0;
+/// Contact names (`<joint>.lower`, `<joint>.upper`,
+/// `<joint>.clearance`, `<joint>.flank+`, `<joint>.flank-`), in the
+/// order of `contact_gaps`.
+pub const CONTACT_NAMES: [&str; N_CONTACTS] = [];
+/// Whether any joint applies a force of its own (`limit_forces` or
+/// `friction_forces` not identically zero): without any, and without
+/// `[forces]`, a passive motion conserves energy.
+pub const HAS_JOINT_FORCES: bool = true;
 /// Where a body is: `p_ground = position + rotation · p_body`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Pose {
@@ -120,6 +134,8 @@ pub struct OpCount {
     pub sin: u32,
     /// Cosines.
     pub cos: u32,
+    /// Exponentials (the contact law of `limit_forces`).
+    pub exp: u32,
 }
 /// Runtime parameters of the mechanism; `Default` gives the spec's values.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -160,6 +176,7 @@ pub const OPS_DERIVED: OpCount = OpCount {
     sqrt: 0,
     sin: 0,
     cos: 0,
+    exp: 0,
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
@@ -169,6 +186,7 @@ pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
     sqrt: 0,
     sin: 6,
     cos: 6,
+    exp: 0,
 };
 ///Joint forces τ(q, q̇, q̈) by the recursive Newton–Euler method: torques for
 ///revolute joints, forces for prismatic ones, in coordinate order.
@@ -204,7 +222,7 @@ pub fn inverse_dynamics_with(
     let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
     let t12 = qd[1] * s_q2 - t2 * c_q2;
     let t13 = t2 * s_q2 + qd[1] * c_q2;
-    let t14 = t3 + qd[2];
+    let t14 = qd[2] + t3;
     let t15 = qdd[2] - t9;
     let t16 = qdd[1] * s_q2 + qd[2] * t13 - t8 * c_q2;
     let t17 = qdd[1] * c_q2 + t8 * s_q2 - qd[2] * t12;
@@ -221,7 +239,7 @@ pub fn inverse_dynamics_with(
     let t30 = t20 * c_q4 - t24 * s_q4;
     let t31 = -(t20 * s_q4) - t24 * c_q4;
     let t32 = t24 * t24;
-    let t33 = t21 + qd[4];
+    let t33 = qd[4] + t21;
     let t34 = t27 + qdd[4];
     let t35 = qd[4] * t31 + t26 * c_q4 - t25 * s_q4;
     let t36 = qd[4] * t30 + t26 * s_q4 + t25 * c_q4;
@@ -399,6 +417,7 @@ pub const OPS_MASS_MATRIX: OpCount = OpCount {
     sqrt: 0,
     sin: 6,
     cos: 6,
+    exp: 0,
 };
 ///The joint-space mass matrix M(q), symmetric positive definite, so that
 ///`M(q) q̈ + bias(q, q̇) = τ`. Entries of joints on different branches are zero.
@@ -768,6 +787,7 @@ pub const OPS_BIAS: OpCount = OpCount {
     sqrt: 0,
     sin: 6,
     cos: 6,
+    exp: 0,
 };
 ///The bias forces C(q, q̇) q̇ + g(q): the joint forces that keep every
 ///acceleration zero.
@@ -791,7 +811,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
     let t10 = qd[1] * s_q2 - t2 * c_q2;
     let t11 = t2 * s_q2 + qd[1] * c_q2;
-    let t12 = t3 + qd[2];
+    let t12 = qd[2] + t3;
     let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
     let t15 = t10 * c_q3 + t12 * s_q3;
     let t16 = t12 * c_q3 - t10 * s_q3;
@@ -802,7 +822,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t22 = t15 * c_q4 - t19 * s_q4;
     let t23 = -(t15 * s_q4) - t19 * c_q4;
     let t24 = t19 * t19;
-    let t25 = t16 + qd[4];
+    let t25 = qd[4] + t16;
     let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
     let t28 = t22 * c_q5 + t25 * s_q5;
     let t29 = t25 * c_q5 - t22 * s_q5;
@@ -982,6 +1002,7 @@ pub const OPS_GRAVITY: OpCount = OpCount {
     sqrt: 0,
     sin: 6,
     cos: 6,
+    exp: 0,
 };
 ///The gravity forces g(q): the joint forces that hold the mechanism at rest.
 ///
@@ -1046,6 +1067,7 @@ pub const OPS_JOINT_SPACE: OpCount = OpCount {
     sqrt: 0,
     sin: 6,
     cos: 6,
+    exp: 0,
 };
 ///The mass matrix, bias and gravity forces of one state in one pass: the
 ///three share every subexpression (sines and cosines, rotations, velocity
@@ -1071,7 +1093,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
     let t10 = qd[1] * s_q2 - t2 * c_q2;
     let t11 = t2 * s_q2 + qd[1] * c_q2;
-    let t12 = t3 + qd[2];
+    let t12 = qd[2] + t3;
     let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
     let t15 = t10 * c_q3 + t12 * s_q3;
     let t16 = t12 * c_q3 - t10 * s_q3;
@@ -1082,7 +1104,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t22 = t15 * c_q4 - t19 * s_q4;
     let t23 = -(t15 * s_q4) - t19 * c_q4;
     let t24 = t19 * t19;
-    let t25 = t16 + qd[4];
+    let t25 = qd[4] + t16;
     let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
     let t28 = t22 * c_q5 + t25 * s_q5;
     let t29 = t25 * c_q5 - t22 * s_q5;
@@ -1648,6 +1670,7 @@ pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
     sqrt: 0,
     sin: 6,
     cos: 6,
+    exp: 0,
 };
 ///Joint accelerations q̈(q, q̇, τ) by Vereshchagin's separate-bodies
 ///(articulated-body) method, in O(n) and without forming M(q); they satisfy
@@ -1686,7 +1709,7 @@ pub fn forward_dynamics_with(
     let t13 = t12 + qd[1] * c_q2;
     let t14 = -0.316 * (qd[1] * qd[1] + t2 * t2);
     let t15 = t5 + t14;
-    let t16 = t3 + qd[2];
+    let t16 = qd[2] + t3;
     let t17 = qd[2] * t13;
     let t18 = qd[2] * t11;
     let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
@@ -1710,7 +1733,7 @@ pub fn forward_dynamics_with(
     let t39 = t23 * t28;
     let t40 = t24 * t28;
     let t41 = 0.384 * t40 - 0.0825 * t39;
-    let t42 = t24 + qd[4];
+    let t42 = qd[4] + t24;
     let t43 = qd[4] * t34;
     let t44 = qd[4] * t33;
     let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
@@ -2133,6 +2156,7 @@ pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
     sqrt: 0,
     sin: 6,
     cos: 6,
+    exp: 0,
 };
 ///The Coriolis matrix C(q, q̇): `C q̇ + g = bias` and `Ṁ − 2C` is skew-symmetric,
 ///as passivity-based controllers need (the Christoffel matrix when every velocity
@@ -2159,7 +2183,7 @@ pub fn coriolis_matrix_with(
     let t7 = qd[1] * s_q2 - qd[0] * t6;
     let t8 = s_q1 * s_q2;
     let t9 = qd[0] * t8 + qd[1] * c_q2;
-    let t10 = t3 + qd[2];
+    let t10 = qd[2] + t3;
     let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
     let t13 = t10 * s_q3;
     let t14 = t7 * c_q3 + t13;
@@ -2171,7 +2195,7 @@ pub fn coriolis_matrix_with(
     let t21 = t14 * c_q4 - t20;
     let t22 = t17 * c_q4;
     let t23 = t14 * s_q4 + t22;
-    let t24 = t16 + qd[4];
+    let t24 = qd[4] + t16;
     let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
     let t27 = t21 * c_q5 + t24 * s_q5;
     let t28 = t24 * c_q5 - t21 * s_q5;
@@ -2252,8 +2276,8 @@ pub fn coriolis_matrix_with(
     let t97 = 0.0009653051699191116 * c_q5 + 0.0024209437785212284 * t69
         - 0.0003913912816842481 * t68;
     let t98 = 0.0012555365982728978 * c_q5 + 0.0003913912816842481 * t69;
-    let t99 = c_q1 * qd[1];
-    let t100 = s_q1 * qd[1];
+    let t99 = qd[1] * c_q1;
+    let t100 = qd[1] * s_q1;
     let t101 = -0.01026110182100817 * s_q1 - 0.0007689361029464 * c_q1;
     let t102 = c_q1 * t10;
     let t103 = -2.0 * (t8 * t9 + t102);
@@ -2415,12 +2439,12 @@ pub fn coriolis_matrix_with(
     let t205 = c_q2 * t17;
     let t206 = 2.0 * (t205 + t16 * t47);
     let t207 = t3 * s_q2;
-    let t208 = s_q2 * qd[2] - t207;
+    let t208 = qd[2] * s_q2 - t207;
     let t209 = t16 * t48 - t14 * t47;
     let t210 = t209 - t208;
     let t211 = t24 * t47;
     let t212 = t3 * c_q2;
-    let t213 = c_q2 * qd[2] - t212;
+    let t213 = qd[2] * c_q2 - t212;
     let t214 = t2 * c_q3 + qd[3] * t48 + s_q3 * t213;
     let t215 = t21 * t50 - t23 * t51;
     let t216 = t29 * t49;
@@ -3029,6 +3053,7 @@ pub const OPS_ENERGY: OpCount = OpCount {
     sqrt: 0,
     sin: 6,
     cos: 6,
+    exp: 0,
 };
 ///Kinetic and potential energy `(T, V)`; `V = −Σ m g·c` is zero where every
 ///centre of mass is at the ground origin's height.
@@ -3048,7 +3073,7 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
     let t6 = qd[1] * s_q2 - t2 * c_q2;
     let t7 = t2 * s_q2 + qd[1] * c_q2;
-    let t8 = t3 + qd[2];
+    let t8 = qd[2] + t3;
     let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
     let t11 = t6 * c_q3 + t8 * s_q3;
     let t12 = t8 * c_q3 - t6 * s_q3;
@@ -3056,7 +3081,7 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
     let t16 = t11 * c_q4 - t13 * s_q4;
     let t17 = t11 * s_q4 + t13 * c_q4;
-    let t18 = t12 + qd[4];
+    let t18 = qd[4] + t12;
     let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
     let t21 = t16 * c_q5 + t18 * s_q5;
     let t22 = t18 * c_q5 - t16 * s_q5;
@@ -3170,6 +3195,7 @@ pub const OPS_BODY_POSES: OpCount = OpCount {
     sqrt: 0,
     sin: 7,
     cos: 7,
+    exp: 0,
 };
 ///The pose of every body in the ground frame, in the order of `BODY_NAMES`.
 ///
@@ -3268,6 +3294,7 @@ pub const OPS_COORDINATE_RATES: OpCount = OpCount {
     sqrt: 0,
     sin: 0,
     cos: 0,
+    exp: 0,
 };
 ///The rates q̇ of the position coordinates for velocities `qd`: equal to `qd`
 ///for revolute and prismatic joints, the quaternion kinematics ½ q ⊗ (ω, 0)
@@ -3297,6 +3324,7 @@ pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
     sqrt: 0,
     sin: 7,
     cos: 7,
+    exp: 0,
 };
 ///For every body (order of `BODY_NAMES`), the geometric Jacobian: rows 0–2 map
 ///q̇ to the velocity of the body-frame origin, rows 3–5 to the angular velocity,
@@ -3727,5 +3755,92 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 t30,
             ],
         ],
+    ]
+}
+/// Operation count of [`contact_gaps_with`] (and of [`contact_gaps`] after [`OPS_DERIVED`]).
+pub const OPS_CONTACT_GAPS: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+///The gap of every contact (`CONTACT_NAMES`): the distance to a joint's stop, to
+///a clearance's boundary or between a gear mesh's flanks, positive while apart
+///and negative while the contact is pressed in. A contact begins where its gap
+///crosses zero downwards: these are the event functions that locate contacts.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`contact_gaps_with`]; its cost is [`OPS_CONTACT_GAPS`].
+pub fn contact_gaps(p: &Params, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
+    contact_gaps_with(&p.derived(), q)
+}
+/// [`contact_gaps`] with the parameter groups already computed by [`Params::derived`].
+pub fn contact_gaps_with(d: &Derived, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
+    let p = &d.params;
+    []
+}
+/// Operation count of [`limit_forces_with`] (and of [`limit_forces`] after [`OPS_DERIVED`]).
+pub const OPS_LIMIT_FORCES: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+///The joint forces of the stops, clearances and gear meshes: each contact pushes
+///its gap `g` open with `F = max(0, k − μ ġ) e^{−a g}` (the joint-coordinate
+///package's law; it never pulls), dropped where `a g > 27.7` (below 1e-12 of the
+///force at zero gap). Add them to `tau`, with `friction_forces`, before
+///`forward_dynamics`. The operation count is that with every contact engaged.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`limit_forces_with`]; its cost is [`OPS_LIMIT_FORCES`].
+pub fn limit_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
+    limit_forces_with(&p.derived(), q, qd)
+}
+/// [`limit_forces`] with the parameter groups already computed by [`Params::derived`].
+pub fn limit_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
+    let p = &d.params;
+    [0.0; NV]
+}
+/// Operation count of [`friction_forces_with`] (and of [`friction_forces`] after [`OPS_DERIVED`]).
+pub const OPS_FRICTION_FORCES: OpCount = OpCount {
+    mul: 7,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+///The joints' viscous damping and dry friction: `−c ẋ − F_c ẋ / √(ẋ² + v²)` on
+///every rate of a joint with `damping` `c` or `friction` `F_c` (the dry friction
+///regularised below the speed `v`, the joint's `friction_speed`, 1e-3 by
+///default). Add them to `tau` before `forward_dynamics`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`friction_forces_with`]; its cost is [`OPS_FRICTION_FORCES`].
+pub fn friction_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
+    friction_forces_with(&p.derived(), q, qd)
+}
+/// [`friction_forces`] with the parameter groups already computed by [`Params::derived`].
+pub fn friction_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
+    let p = &d.params;
+    [
+        -0.003 * qd[0],
+        -0.003 * qd[1],
+        -0.003 * qd[2],
+        -0.003 * qd[3],
+        -0.003 * qd[4],
+        -0.003 * qd[5],
+        -0.003 * qd[6],
     ]
 }

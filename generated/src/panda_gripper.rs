@@ -31,6 +31,9 @@
 //! | `body_poses` | 104 | 79 | 0 | 0 | 7 | 7 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `body_jacobians` | 762 | 464 | 0 | 0 | 7 | 7 |
+//! | `contact_gaps` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `limit_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `friction_forces` | 8 | 0 | 0 | 0 | 0 | 0 |
 
 #![allow(unused_variables, unused_parens, non_snake_case, clippy::all, clippy::pedantic)]
 /// The floating-point type of every input, output and parameter:
@@ -90,6 +93,17 @@ pub const BODY_NAMES: [&str; NB] = [
     "panda_leftfinger",
     "panda_rightfinger",
 ];
+/// Number of unilateral contacts of the joints (stops, clearances,
+/// gear flanks).
+pub const N_CONTACTS: usize = 0;
+/// Contact names (`<joint>.lower`, `<joint>.upper`,
+/// `<joint>.clearance`, `<joint>.flank+`, `<joint>.flank-`), in the
+/// order of `contact_gaps`.
+pub const CONTACT_NAMES: [&str; N_CONTACTS] = [];
+/// Whether any joint applies a force of its own (`limit_forces` or
+/// `friction_forces` not identically zero): without any, and without
+/// `[forces]`, a passive motion conserves energy.
+pub const HAS_JOINT_FORCES: bool = true;
 /// Where a body is: `p_ground = position + rotation · p_body`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Pose {
@@ -125,6 +139,8 @@ pub struct OpCount {
     pub sin: u32,
     /// Cosines.
     pub cos: u32,
+    /// Exponentials (the contact law of `limit_forces`).
+    pub exp: u32,
 }
 /// Runtime parameters of the mechanism; `Default` gives the spec's values.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -165,6 +181,7 @@ pub const OPS_DERIVED: OpCount = OpCount {
     sqrt: 0,
     sin: 0,
     cos: 0,
+    exp: 0,
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
@@ -174,6 +191,7 @@ pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
     sqrt: 0,
     sin: 6,
     cos: 6,
+    exp: 0,
 };
 ///Joint forces τ(q, q̇, q̈) by the recursive Newton–Euler method: torques for
 ///revolute joints, forces for prismatic ones, in coordinate order.
@@ -209,7 +227,7 @@ pub fn inverse_dynamics_with(
     let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
     let t12 = qd[1] * s_q2 - t2 * c_q2;
     let t13 = t2 * s_q2 + qd[1] * c_q2;
-    let t14 = t3 + qd[2];
+    let t14 = qd[2] + t3;
     let t15 = qdd[2] - t9;
     let t16 = qdd[1] * s_q2 + qd[2] * t13 - t8 * c_q2;
     let t17 = qdd[1] * c_q2 + t8 * s_q2 - qd[2] * t12;
@@ -226,7 +244,7 @@ pub fn inverse_dynamics_with(
     let t30 = t20 * c_q4 - t24 * s_q4;
     let t31 = -(t20 * s_q4) - t24 * c_q4;
     let t32 = t24 * t24;
-    let t33 = t21 + qd[4];
+    let t33 = qd[4] + t21;
     let t34 = t27 + qdd[4];
     let t35 = qd[4] * t31 + t26 * c_q4 - t25 * s_q4;
     let t36 = qd[4] * t30 + t26 * s_q4 + t25 * c_q4;
@@ -246,7 +264,7 @@ pub fn inverse_dynamics_with(
     let t52 = qdd[6] - t44;
     let t53 = qd[6] * t48 + t43 * c_q6 + t42 * s_q6;
     let t54 = t42 * c_q6 - t43 * s_q6 - qd[6] * t47;
-    let t55 = t51 * qd[7];
+    let t55 = qd[7] * t51;
     let t56 = 0.01026110182100817 * qd[1] + 0.00398335888393552 * t3
         - 1.0674867322634767 * t2;
     let t57 = 0.0007689361029464 * qd[1] + 0.00398335888393552 * t2;
@@ -444,6 +462,7 @@ pub const OPS_MASS_MATRIX: OpCount = OpCount {
     sqrt: 0,
     sin: 6,
     cos: 6,
+    exp: 0,
 };
 ///The joint-space mass matrix M(q), symmetric positive definite, so that
 ///`M(q) q̈ + bias(q, q̇) = τ`. Entries of joints on different branches are zero.
@@ -619,7 +638,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t165 = 0.015 * (t150 - t154);
     let t166 = c_q5 * s_q6;
     let t167 = s_q5 * s_q6;
-    let t168 = c_q5 * q[7];
+    let t168 = q[7] * c_q5;
     let t169 = -0.088 * t166 - 0.1654 * t167;
     let t170 = 0.7071067811865476 * t168 + t169;
     let t171 = c_q5 * c_q6;
@@ -632,7 +651,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t178 = 0.7071067811865475 * t168 + t173;
     let t179 = 0.7071067811865475 * t177 + 0.7071067811865476 * t178;
     let t180 = 0.7071067811865476 * t177 - 0.7071067811865475 * t178;
-    let t181 = s_q5 * q[7];
+    let t181 = q[7] * s_q5;
     let t182 = t181 * (0.7071067811865476 * c_q6 + 0.7071067811865475 * s_q6);
     let t183 = 0.010606601717798213 * t179 - 0.010606601717798212 * t180;
     let t184 = 0.010606601717798213 * t175 - 0.010606601717798212 * t176;
@@ -973,6 +992,7 @@ pub const OPS_BIAS: OpCount = OpCount {
     sqrt: 0,
     sin: 6,
     cos: 6,
+    exp: 0,
 };
 ///The bias forces C(q, q̇) q̇ + g(q): the joint forces that keep every
 ///acceleration zero.
@@ -996,7 +1016,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
     let t10 = qd[1] * s_q2 - t2 * c_q2;
     let t11 = t2 * s_q2 + qd[1] * c_q2;
-    let t12 = t3 + qd[2];
+    let t12 = qd[2] + t3;
     let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
     let t15 = t10 * c_q3 + t12 * s_q3;
     let t16 = t12 * c_q3 - t10 * s_q3;
@@ -1007,7 +1027,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t22 = t15 * c_q4 - t19 * s_q4;
     let t23 = -(t15 * s_q4) - t19 * c_q4;
     let t24 = t19 * t19;
-    let t25 = t16 + qd[4];
+    let t25 = qd[4] + t16;
     let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
     let t28 = t22 * c_q5 + t25 * s_q5;
     let t29 = t25 * c_q5 - t22 * s_q5;
@@ -1018,7 +1038,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t35 = t30 * t30;
     let t36 = t28 * t29;
     let t37 = qd[6] - t29;
-    let t38 = t37 * qd[7];
+    let t38 = qd[7] * t37;
     let t39 = -0.316 * t2 * t3 - t4;
     let t40 = t6 * s_q2;
     let t41 = qd[2] * t10 - t40;
@@ -1226,6 +1246,7 @@ pub const OPS_GRAVITY: OpCount = OpCount {
     sqrt: 0,
     sin: 6,
     cos: 6,
+    exp: 0,
 };
 ///The gravity forces g(q): the joint forces that hold the mechanism at rest.
 ///
@@ -1309,6 +1330,7 @@ pub const OPS_JOINT_SPACE: OpCount = OpCount {
     sqrt: 0,
     sin: 6,
     cos: 6,
+    exp: 0,
 };
 ///The mass matrix, bias and gravity forces of one state in one pass: the
 ///three share every subexpression (sines and cosines, rotations, velocity
@@ -1334,7 +1356,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
     let t10 = qd[1] * s_q2 - t2 * c_q2;
     let t11 = t2 * s_q2 + qd[1] * c_q2;
-    let t12 = t3 + qd[2];
+    let t12 = qd[2] + t3;
     let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
     let t15 = t10 * c_q3 + t12 * s_q3;
     let t16 = t12 * c_q3 - t10 * s_q3;
@@ -1345,7 +1367,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t22 = t15 * c_q4 - t19 * s_q4;
     let t23 = -(t15 * s_q4) - t19 * c_q4;
     let t24 = t19 * t19;
-    let t25 = t16 + qd[4];
+    let t25 = qd[4] + t16;
     let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
     let t28 = t22 * c_q5 + t25 * s_q5;
     let t29 = t25 * c_q5 - t22 * s_q5;
@@ -1356,7 +1378,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t35 = t30 * t30;
     let t36 = t28 * t29;
     let t37 = qd[6] - t29;
-    let t38 = t37 * qd[7];
+    let t38 = qd[7] * t37;
     let t39 = s_q1 * s_q2;
     let t40 = c_q3 * t39;
     let t41 = s_q3 * t39;
@@ -1513,7 +1535,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t192 = 0.015 * (t177 - t181);
     let t193 = c_q5 * s_q6;
     let t194 = s_q5 * s_q6;
-    let t195 = c_q5 * q[7];
+    let t195 = q[7] * c_q5;
     let t196 = -0.088 * t193 - 0.1654 * t194;
     let t197 = 0.7071067811865476 * t195 + t196;
     let t198 = c_q5 * c_q6;
@@ -1526,7 +1548,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t205 = 0.7071067811865475 * t195 + t200;
     let t206 = 0.7071067811865475 * t204 + 0.7071067811865476 * t205;
     let t207 = 0.7071067811865476 * t204 - 0.7071067811865475 * t205;
-    let t208 = s_q5 * q[7];
+    let t208 = q[7] * s_q5;
     let t209 = t208 * (0.7071067811865476 * c_q6 + 0.7071067811865475 * s_q6);
     let t210 = 0.010606601717798213 * t206 - 0.010606601717798212 * t207;
     let t211 = 0.010606601717798213 * t202 - 0.010606601717798212 * t203;
@@ -2130,6 +2152,7 @@ pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
     sqrt: 0,
     sin: 6,
     cos: 6,
+    exp: 0,
 };
 ///Joint accelerations q̈(q, q̇, τ) by an L D Lᵀ factorisation of M(q) in
 ///`M(q) q̈ = τ − bias(q, q̇)` (joint-coordinate formalism), in O(n³).
@@ -2163,7 +2186,7 @@ pub fn forward_dynamics_with(
     let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
     let t10 = qd[1] * s_q2 - t2 * c_q2;
     let t11 = t2 * s_q2 + qd[1] * c_q2;
-    let t12 = t3 + qd[2];
+    let t12 = qd[2] + t3;
     let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
     let t15 = t10 * c_q3 + t12 * s_q3;
     let t16 = t12 * c_q3 - t10 * s_q3;
@@ -2174,7 +2197,7 @@ pub fn forward_dynamics_with(
     let t22 = t15 * c_q4 - t19 * s_q4;
     let t23 = -(t15 * s_q4) - t19 * c_q4;
     let t24 = t19 * t19;
-    let t25 = t16 + qd[4];
+    let t25 = qd[4] + t16;
     let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
     let t28 = t22 * c_q5 + t25 * s_q5;
     let t29 = t25 * c_q5 - t22 * s_q5;
@@ -2185,7 +2208,7 @@ pub fn forward_dynamics_with(
     let t35 = t30 * t30;
     let t36 = t28 * t29;
     let t37 = qd[6] - t29;
-    let t38 = t37 * qd[7];
+    let t38 = qd[7] * t37;
     let t39 = s_q1 * s_q2;
     let t40 = c_q3 * t39;
     let t41 = s_q3 * t39;
@@ -2339,7 +2362,7 @@ pub fn forward_dynamics_with(
     let t189 = 0.010606601717798212 * (t175 + t176);
     let t190 = c_q5 * s_q6;
     let t191 = s_q5 * s_q6;
-    let t192 = c_q5 * q[7];
+    let t192 = q[7] * c_q5;
     let t193 = -0.088 * t190 - 0.1654 * t191;
     let t194 = 0.7071067811865476 * t192 + t193;
     let t195 = c_q5 * c_q6;
@@ -2352,7 +2375,7 @@ pub fn forward_dynamics_with(
     let t202 = 0.7071067811865475 * t192 + t197;
     let t203 = 0.7071067811865475 * t201 + 0.7071067811865476 * t202;
     let t204 = 0.7071067811865476 * t201 - 0.7071067811865475 * t202;
-    let t205 = s_q5 * q[7];
+    let t205 = q[7] * s_q5;
     let t206 = t205 * (0.7071067811865476 * c_q6 + 0.7071067811865475 * s_q6);
     let t207 = 0.010606601717798213 * t203 - 0.010606601717798212 * t204;
     let t208 = 0.010606601717798213 * t199 - 0.010606601717798212 * t200;
@@ -2892,6 +2915,7 @@ pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
     sqrt: 0,
     sin: 6,
     cos: 6,
+    exp: 0,
 };
 ///The Coriolis matrix C(q, q̇): `C q̇ + g = bias` and `Ṁ − 2C` is skew-symmetric,
 ///as passivity-based controllers need (the Christoffel matrix when every velocity
@@ -2918,7 +2942,7 @@ pub fn coriolis_matrix_with(
     let t7 = qd[1] * s_q2 - qd[0] * t6;
     let t8 = s_q1 * s_q2;
     let t9 = qd[0] * t8 + qd[1] * c_q2;
-    let t10 = t3 + qd[2];
+    let t10 = qd[2] + t3;
     let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
     let t13 = t10 * s_q3;
     let t14 = t7 * c_q3 + t13;
@@ -2930,7 +2954,7 @@ pub fn coriolis_matrix_with(
     let t21 = t14 * c_q4 - t20;
     let t22 = t17 * c_q4;
     let t23 = t14 * s_q4 + t22;
-    let t24 = t16 + qd[4];
+    let t24 = qd[4] + t16;
     let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
     let t27 = t21 * c_q5 + t24 * s_q5;
     let t28 = t24 * c_q5 - t21 * s_q5;
@@ -2941,7 +2965,7 @@ pub fn coriolis_matrix_with(
     let t34 = t29 * c_q6;
     let t35 = t34 - t27 * s_q6;
     let t36 = qd[6] - t28;
-    let t37 = t36 * q[7];
+    let t37 = q[7] * t36;
     let t38 = t6 * s_q3 + c_q1 * c_q3;
     let t39 = c_q1 * s_q3 - t6 * c_q3;
     let t40 = s_q4 * t39 - t8 * c_q4;
@@ -3009,8 +3033,8 @@ pub fn coriolis_matrix_with(
     let t97 = 0.00039139128168424813 * t96;
     let t98 = 0.006684151967360945 * t36 - 0.0009653051699191116 * t33
         - 0.001255536598272898 * t35;
-    let t99 = c_q1 * qd[1];
-    let t100 = s_q1 * qd[1];
+    let t99 = qd[1] * c_q1;
+    let t100 = qd[1] * s_q1;
     let t101 = -0.01026110182100817 * s_q1 - 0.0007689361029464 * c_q1;
     let t102 = c_q1 * t10;
     let t103 = -2.0 * (t8 * t9 + t102);
@@ -3211,12 +3235,12 @@ pub fn coriolis_matrix_with(
     let t239 = c_q2 * t17;
     let t240 = 2.0 * (t239 + t16 * t48);
     let t241 = t3 * s_q2;
-    let t242 = s_q2 * qd[2] - t241;
+    let t242 = qd[2] * s_q2 - t241;
     let t243 = t16 * t49 - t14 * t48;
     let t244 = t243 - t242;
     let t245 = t24 * t48;
     let t246 = t3 * c_q2;
-    let t247 = c_q2 * qd[2] - t246;
+    let t247 = qd[2] * c_q2 - t246;
     let t248 = t2 * c_q3 + qd[3] * t49 + s_q3 * t247;
     let t249 = t21 * t51 - t23 * t52;
     let t250 = t29 * t50;
@@ -3725,7 +3749,7 @@ pub fn coriolis_matrix_with(
     let t609 = t608 - 0.1654 * (t605 + t604);
     let t610 = t607 + t609;
     let t611 = 0.7071067811865475 * t601 + 0.7071067811865476 * t610;
-    let t612 = c_q5 * qd[7];
+    let t612 = qd[7] * c_q5;
     let t613 = 0.7071067811865476 * t601 + 2.0 * t612 - 0.7071067811865475 * t610;
     let t614 = t600 - t598;
     let t615 = t609 - t607;
@@ -4059,6 +4083,7 @@ pub const OPS_ENERGY: OpCount = OpCount {
     sqrt: 0,
     sin: 6,
     cos: 6,
+    exp: 0,
 };
 ///Kinetic and potential energy `(T, V)`; `V = −Σ m g·c` is zero where every
 ///centre of mass is at the ground origin's height.
@@ -4078,7 +4103,7 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
     let t6 = qd[1] * s_q2 - t2 * c_q2;
     let t7 = t2 * s_q2 + qd[1] * c_q2;
-    let t8 = t3 + qd[2];
+    let t8 = qd[2] + t3;
     let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
     let t11 = t6 * c_q3 + t8 * s_q3;
     let t12 = t8 * c_q3 - t6 * s_q3;
@@ -4086,7 +4111,7 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
     let t16 = t11 * c_q4 - t13 * s_q4;
     let t17 = t11 * s_q4 + t13 * c_q4;
-    let t18 = t12 + qd[4];
+    let t18 = qd[4] + t12;
     let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
     let t21 = t16 * c_q5 + t18 * s_q5;
     let t22 = t18 * c_q5 - t16 * s_q5;
@@ -4097,7 +4122,7 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let t28 = qd[6] - t22;
     let t29 = 0.7071067811865476 * t26 - 0.7071067811865475 * t27;
     let t30 = 0.7071067811865475 * t26 + 0.7071067811865476 * t27;
-    let t31 = t28 * q[7];
+    let t31 = q[7] * t28;
     let t32 = 0.02872 * qd[1] - 0.003495 * t3;
     let t33 = 0.003495 * t2 - 0.003141 * qd[1];
     let t34 = 0.02872 * t2 - 0.003141 * t3;
@@ -4224,6 +4249,7 @@ pub const OPS_BODY_POSES: OpCount = OpCount {
     sqrt: 0,
     sin: 7,
     cos: 7,
+    exp: 0,
 };
 ///The pose of every body in the ground frame, in the order of `BODY_NAMES`.
 ///
@@ -4347,6 +4373,7 @@ pub const OPS_COORDINATE_RATES: OpCount = OpCount {
     sqrt: 0,
     sin: 0,
     cos: 0,
+    exp: 0,
 };
 ///The rates q̇ of the position coordinates for velocities `qd`: equal to `qd`
 ///for revolute and prismatic joints, the quaternion kinematics ½ q ⊗ (ω, 0)
@@ -4376,6 +4403,7 @@ pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
     sqrt: 0,
     sin: 7,
     cos: 7,
+    exp: 0,
 };
 ///For every body (order of `BODY_NAMES`), the geometric Jacobian: rows 0–2 map
 ///q̇ to the velocity of the body-frame origin, rows 3–5 to the angular velocity,
@@ -4542,7 +4570,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let t155 = 0.7071067811865476 * t140 - 0.7071067811865475 * t135;
     let t156 = 0.7071067811865476 * t135 + 0.7071067811865475 * t140;
     let t157 = s_q5 * s_q6;
-    let t158 = c_q5 * q[7];
+    let t158 = q[7] * c_q5;
     let t159 = -0.088 * t114 - 0.1654 * t157;
     let t160 = 0.7071067811865476 * t158 + t159;
     let t161 = s_q5 * c_q6;
@@ -5034,5 +5062,93 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             [t259, t260, t261, t262, t263, t264, t209, 0.0],
             [t265, t266, t267, t268, t269, t270, t30, 0.0],
         ],
+    ]
+}
+/// Operation count of [`contact_gaps_with`] (and of [`contact_gaps`] after [`OPS_DERIVED`]).
+pub const OPS_CONTACT_GAPS: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+///The gap of every contact (`CONTACT_NAMES`): the distance to a joint's stop, to
+///a clearance's boundary or between a gear mesh's flanks, positive while apart
+///and negative while the contact is pressed in. A contact begins where its gap
+///crosses zero downwards: these are the event functions that locate contacts.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`contact_gaps_with`]; its cost is [`OPS_CONTACT_GAPS`].
+pub fn contact_gaps(p: &Params, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
+    contact_gaps_with(&p.derived(), q)
+}
+/// [`contact_gaps`] with the parameter groups already computed by [`Params::derived`].
+pub fn contact_gaps_with(d: &Derived, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
+    let p = &d.params;
+    []
+}
+/// Operation count of [`limit_forces_with`] (and of [`limit_forces`] after [`OPS_DERIVED`]).
+pub const OPS_LIMIT_FORCES: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+///The joint forces of the stops, clearances and gear meshes: each contact pushes
+///its gap `g` open with `F = max(0, k − μ ġ) e^{−a g}` (the joint-coordinate
+///package's law; it never pulls), dropped where `a g > 27.7` (below 1e-12 of the
+///force at zero gap). Add them to `tau`, with `friction_forces`, before
+///`forward_dynamics`. The operation count is that with every contact engaged.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`limit_forces_with`]; its cost is [`OPS_LIMIT_FORCES`].
+pub fn limit_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
+    limit_forces_with(&p.derived(), q, qd)
+}
+/// [`limit_forces`] with the parameter groups already computed by [`Params::derived`].
+pub fn limit_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
+    let p = &d.params;
+    [0.0; NV]
+}
+/// Operation count of [`friction_forces_with`] (and of [`friction_forces`] after [`OPS_DERIVED`]).
+pub const OPS_FRICTION_FORCES: OpCount = OpCount {
+    mul: 8,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+///The joints' viscous damping and dry friction: `−c ẋ − F_c ẋ / √(ẋ² + v²)` on
+///every rate of a joint with `damping` `c` or `friction` `F_c` (the dry friction
+///regularised below the speed `v`, the joint's `friction_speed`, 1e-3 by
+///default). Add them to `tau` before `forward_dynamics`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`friction_forces_with`]; its cost is [`OPS_FRICTION_FORCES`].
+pub fn friction_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
+    friction_forces_with(&p.derived(), q, qd)
+}
+/// [`friction_forces`] with the parameter groups already computed by [`Params::derived`].
+pub fn friction_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
+    let p = &d.params;
+    [
+        -0.003 * qd[0],
+        -0.003 * qd[1],
+        -0.003 * qd[2],
+        -0.003 * qd[3],
+        -0.003 * qd[4],
+        -0.003 * qd[5],
+        -0.003 * qd[6],
+        -0.6 * qd[7],
     ]
 }

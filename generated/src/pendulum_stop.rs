@@ -557,30 +557,30 @@ pub fn limit_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 /// [`limit_forces`] with the parameter groups already computed by [`Params::derived`].
 pub fn limit_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
+    let mut tau: [Real; NV] = [0.0; NV];
     {
-        let mut tau: [Real; NV] = [0.0; NV];
-        {
-            let z = (p.a_stop) * (q[0] - p.lower);
-            if z < 27.7 {
-                let push = (p.k_stop) - (p.mu_stop) * (qd[0]);
-                if push > 0.0 {
-                    let force = push * libm::Libm::<Real>::exp(-z);
-                    tau[0] += force;
-                }
+        let (gap, rate) = (q[0] - p.lower, qd[0]);
+        let z = p.a_stop * gap;
+        if z < 27.7 {
+            let push = p.k_stop - p.mu_stop * rate;
+            if push > 0.0 {
+                let force = push * libm::Libm::<Real>::exp(-z);
+                tau[0] += force;
             }
         }
-        {
-            let z = (p.a_stop) * (p.upper - q[0]);
-            if z < 27.7 {
-                let push = (p.k_stop) - (p.mu_stop) * (-qd[0]);
-                if push > 0.0 {
-                    let force = push * libm::Libm::<Real>::exp(-z);
-                    tau[0] -= force;
-                }
-            }
-        }
-        tau
     }
+    {
+        let (gap, rate) = (p.upper - q[0], -qd[0]);
+        let z = p.a_stop * gap;
+        if z < 27.7 {
+            let push = p.k_stop - p.mu_stop * rate;
+            if push > 0.0 {
+                let force = push * libm::Libm::<Real>::exp(-z);
+                tau[0] -= force;
+            }
+        }
+    }
+    tau
 }
 /// Operation count of [`friction_forces_with`] (and of [`friction_forces`] after [`OPS_DERIVED`]).
 pub const OPS_FRICTION_FORCES: OpCount = OpCount {

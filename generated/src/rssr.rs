@@ -38,6 +38,9 @@
 //! | `body_poses` | 6 | 5 | 0 | 0 | 4 | 4 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `body_jacobians` | 10 | 6 | 0 | 0 | 3 | 3 |
+//! | `contact_gaps` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `limit_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `friction_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `constraints` | 16 | 13 | 0 | 0 | 4 | 4 |
 //! | `constraint_jacobian` | 42 | 32 | 0 | 0 | 4 | 4 |
 //! | `constraint_bias` | 108 | 87 | 0 | 0 | 4 | 4 |
@@ -96,6 +99,17 @@ pub const CONSTRAINT_NAMES: [&str; NC] = ["ball.fx", "ball.fy", "ball.fz"];
 /// Velocity indices of the independent coordinates (the spec's
 /// `independent`), which assembly holds and actuators drive.
 pub const INDEPENDENT: [usize; 1] = [0];
+/// Number of unilateral contacts of the joints (stops, clearances,
+/// gear flanks).
+pub const N_CONTACTS: usize = 0;
+/// Contact names (`<joint>.lower`, `<joint>.upper`,
+/// `<joint>.clearance`, `<joint>.flank+`, `<joint>.flank-`), in the
+/// order of `contact_gaps`.
+pub const CONTACT_NAMES: [&str; N_CONTACTS] = [];
+/// Whether any joint applies a force of its own (`limit_forces` or
+/// `friction_forces` not identically zero): without any, and without
+/// `[forces]`, a passive motion conserves energy.
+pub const HAS_JOINT_FORCES: bool = false;
 /// Where a body is: `p_ground = position + rotation · p_body`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Pose {
@@ -131,6 +145,8 @@ pub struct OpCount {
     pub sin: u32,
     /// Cosines.
     pub cos: u32,
+    /// Exponentials (the contact law of `limit_forces`).
+    pub exp: u32,
 }
 /// Runtime parameters of the mechanism; `Default` gives the spec's values.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -268,6 +284,7 @@ pub const OPS_DERIVED: OpCount = OpCount {
     sqrt: 0,
     sin: 0,
     cos: 0,
+    exp: 0,
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
@@ -277,6 +294,7 @@ pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
     sqrt: 0,
     sin: 3,
     cos: 2,
+    exp: 0,
 };
 ///Joint forces τ(q, q̇, q̈) by the recursive Newton–Euler method: torques for
 ///revolute joints, forces for prismatic ones, in coordinate order.
@@ -338,6 +356,7 @@ pub const OPS_MASS_MATRIX: OpCount = OpCount {
     sqrt: 0,
     sin: 2,
     cos: 2,
+    exp: 0,
 };
 ///The joint-space mass matrix M(q), symmetric positive definite, so that
 ///`M(q) q̈ + bias(q, q̇) = τ`. Entries of joints on different branches are zero.
@@ -373,6 +392,7 @@ pub const OPS_BIAS: OpCount = OpCount {
     sqrt: 0,
     sin: 3,
     cos: 2,
+    exp: 0,
 };
 ///The bias forces C(q, q̇) q̇ + g(q): the joint forces that keep every
 ///acceleration zero.
@@ -416,6 +436,7 @@ pub const OPS_GRAVITY: OpCount = OpCount {
     sqrt: 0,
     sin: 1,
     cos: 1,
+    exp: 0,
 };
 ///The gravity forces g(q): the joint forces that hold the mechanism at rest.
 ///
@@ -440,6 +461,7 @@ pub const OPS_JOINT_SPACE: OpCount = OpCount {
     sqrt: 0,
     sin: 3,
     cos: 2,
+    exp: 0,
 };
 ///The mass matrix, bias and gravity forces of one state in one pass: the
 ///three share every subexpression (sines and cosines, rotations, velocity
@@ -502,6 +524,7 @@ pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
     sqrt: 0,
     sin: 3,
     cos: 2,
+    exp: 0,
 };
 ///Joint accelerations q̈(q, q̇, τ) by Vereshchagin's separate-bodies
 ///(articulated-body) method, in O(n) and without forming M(q); they satisfy
@@ -572,6 +595,7 @@ pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
     sqrt: 0,
     sin: 2,
     cos: 2,
+    exp: 0,
 };
 ///The Coriolis matrix C(q, q̇): `C q̇ + g = bias` and `Ṁ − 2C` is skew-symmetric,
 ///as passivity-based controllers need (the Christoffel matrix when every velocity
@@ -629,6 +653,7 @@ pub const OPS_ENERGY: OpCount = OpCount {
     sqrt: 0,
     sin: 2,
     cos: 3,
+    exp: 0,
 };
 ///Kinetic and potential energy `(T, V)`; `V = −Σ m g·c` is zero where every
 ///centre of mass is at the ground origin's height.
@@ -669,6 +694,7 @@ pub const OPS_BODY_POSES: OpCount = OpCount {
     sqrt: 0,
     sin: 4,
     cos: 4,
+    exp: 0,
 };
 ///The pose of every body in the ground frame, in the order of `BODY_NAMES`.
 ///
@@ -714,6 +740,7 @@ pub const OPS_COORDINATE_RATES: OpCount = OpCount {
     sqrt: 0,
     sin: 0,
     cos: 0,
+    exp: 0,
 };
 ///The rates q̇ of the position coordinates for velocities `qd`: equal to `qd`
 ///for revolute and prismatic joints, the quaternion kinematics ½ q ⊗ (ω, 0)
@@ -743,6 +770,7 @@ pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
     sqrt: 0,
     sin: 3,
     cos: 3,
+    exp: 0,
 };
 ///For every body (order of `BODY_NAMES`), the geometric Jacobian: rows 0–2 map
 ///q̇ to the velocity of the body-frame origin, rows 3–5 to the angular velocity,
@@ -794,6 +822,85 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
         ],
     ]
 }
+/// Operation count of [`contact_gaps_with`] (and of [`contact_gaps`] after [`OPS_DERIVED`]).
+pub const OPS_CONTACT_GAPS: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+///The gap of every contact (`CONTACT_NAMES`): the distance to a joint's stop, to
+///a clearance's boundary or between a gear mesh's flanks, positive while apart
+///and negative while the contact is pressed in. A contact begins where its gap
+///crosses zero downwards: these are the event functions that locate contacts.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`contact_gaps_with`]; its cost is [`OPS_CONTACT_GAPS`].
+pub fn contact_gaps(p: &Params, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
+    contact_gaps_with(&p.derived(), q)
+}
+/// [`contact_gaps`] with the parameter groups already computed by [`Params::derived`].
+pub fn contact_gaps_with(d: &Derived, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
+    let p = &d.params;
+    []
+}
+/// Operation count of [`limit_forces_with`] (and of [`limit_forces`] after [`OPS_DERIVED`]).
+pub const OPS_LIMIT_FORCES: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+///The joint forces of the stops, clearances and gear meshes: each contact pushes
+///its gap `g` open with `F = max(0, k − μ ġ) e^{−a g}` (the joint-coordinate
+///package's law; it never pulls), dropped where `a g > 27.7` (below 1e-12 of the
+///force at zero gap). Add them to `tau`, with `friction_forces`, before
+///`forward_dynamics`. The operation count is that with every contact engaged.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`limit_forces_with`]; its cost is [`OPS_LIMIT_FORCES`].
+pub fn limit_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
+    limit_forces_with(&p.derived(), q, qd)
+}
+/// [`limit_forces`] with the parameter groups already computed by [`Params::derived`].
+pub fn limit_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
+    let p = &d.params;
+    [0.0; NV]
+}
+/// Operation count of [`friction_forces_with`] (and of [`friction_forces`] after [`OPS_DERIVED`]).
+pub const OPS_FRICTION_FORCES: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+///The joints' viscous damping and dry friction: `−c ẋ − F_c ẋ / √(ẋ² + v²)` on
+///every rate of a joint with `damping` `c` or `friction` `F_c` (the dry friction
+///regularised below the speed `v`, the joint's `friction_speed`, 1e-3 by
+///default). Add them to `tau` before `forward_dynamics`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`friction_forces_with`]; its cost is [`OPS_FRICTION_FORCES`].
+pub fn friction_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
+    friction_forces_with(&p.derived(), q, qd)
+}
+/// [`friction_forces`] with the parameter groups already computed by [`Params::derived`].
+pub fn friction_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
+    let p = &d.params;
+    [0.0, 0.0, 0.0, 0.0]
+}
 /// Operation count of [`constraints_with`] (and of [`constraints`] after [`OPS_DERIVED`]).
 pub const OPS_CONSTRAINTS: OpCount = OpCount {
     mul: 16,
@@ -802,6 +909,7 @@ pub const OPS_CONSTRAINTS: OpCount = OpCount {
     sqrt: 0,
     sin: 4,
     cos: 4,
+    exp: 0,
 };
 ///The loop-closure constraints Ψ(q), zero when every loop is closed: for every cut
 ///joint, the relative placement of its two frames that the joint does not allow,
@@ -838,6 +946,7 @@ pub const OPS_CONSTRAINT_JACOBIAN: OpCount = OpCount {
     sqrt: 0,
     sin: 4,
     cos: 4,
+    exp: 0,
 };
 ///The constraint Jacobian J(q), so that Ψ̇ = J q̇ (velocity coordinates, quasi-
 ///velocities of spherical and free joints included). The generalized force of the
@@ -900,6 +1009,7 @@ pub const OPS_CONSTRAINT_BIAS: OpCount = OpCount {
     sqrt: 0,
     sin: 4,
     cos: 4,
+    exp: 0,
 };
 ///J̇ q̇, so that the accelerations of a closed mechanism satisfy J q̈ + J̇ q̇ = 0.
 ///
@@ -990,6 +1100,7 @@ pub const OPS_REACTIONS_OF_MULTIPLIERS: OpCount = OpCount {
     sqrt: 0,
     sin: 2,
     cos: 2,
+    exp: 0,
 };
 ///For every cut joint (order of `CUT_JOINTS`), the force (first three) and moment
 ///(last three) its parent body exerts on its child body, in ground axes, the moment
@@ -1169,6 +1280,7 @@ pub const OPS_CONSTRAINED_FORWARD_DYNAMICS: OpCount = OpCount {
     sqrt: 7,
     sin: 11,
     cos: 10,
+    exp: 0,
 };
 /// The accelerations q̈ and multipliers λ of the closed mechanism:
 /// `M q̈ + bias = τ + Jᵀλ` with `J q̈ + J̇ q̇ = 0` (exactly; integrate
@@ -1239,6 +1351,7 @@ pub const OPS_CUT_JOINT_REACTIONS: OpCount = OpCount {
     sqrt: 7,
     sin: 13,
     cos: 12,
+    exp: 0,
 };
 /// For every cut joint (order of `CUT_JOINTS`), the force (first
 /// three) and moment (last three) its parent body exerts on its child
@@ -1329,6 +1442,7 @@ pub const OPS_DEPENDENT_VELOCITIES: OpCount = OpCount {
     sqrt: 3,
     sin: 4,
     cos: 4,
+    exp: 0,
 };
 /// Every velocity coordinate from the independent ones
 /// (`INDEPENDENT` order), so that `J q̇ = 0`: `q̇ = G(q) q̇_independent`.
@@ -1374,6 +1488,7 @@ pub const OPS_CONSTRAINED_INVERSE_DYNAMICS: OpCount = OpCount {
     sqrt: 3,
     sin: 7,
     cos: 6,
+    exp: 0,
 };
 /// The forces of the independent (actuated) coordinates, in
 /// `INDEPENDENT` order, that move the closed mechanism with `q̈`

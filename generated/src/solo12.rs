@@ -30,6 +30,9 @@
 //! | `body_poses` | 216 | 138 | 0 | 0 | 12 | 12 |
 //! | `coordinate_rates` | 43 | 26 | 0 | 0 | 0 | 0 |
 //! | `body_jacobians` | 970 | 548 | 0 | 0 | 12 | 12 |
+//! | `contact_gaps` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `limit_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `friction_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 
 #![allow(unused_variables, unused_parens, non_snake_case, clippy::all, clippy::pedantic)]
 /// The floating-point type of every input, output and parameter:
@@ -153,6 +156,17 @@ pub const BODY_NAMES: [&str; NB] = [
     "HR_UPPER_LEG",
     "HR_LOWER_LEG",
 ];
+/// Number of unilateral contacts of the joints (stops, clearances,
+/// gear flanks).
+pub const N_CONTACTS: usize = 0;
+/// Contact names (`<joint>.lower`, `<joint>.upper`,
+/// `<joint>.clearance`, `<joint>.flank+`, `<joint>.flank-`), in the
+/// order of `contact_gaps`.
+pub const CONTACT_NAMES: [&str; N_CONTACTS] = [];
+/// Whether any joint applies a force of its own (`limit_forces` or
+/// `friction_forces` not identically zero): without any, and without
+/// `[forces]`, a passive motion conserves energy.
+pub const HAS_JOINT_FORCES: bool = true;
 /// Where a body is: `p_ground = position + rotation · p_body`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Pose {
@@ -188,6 +202,8 @@ pub struct OpCount {
     pub sin: u32,
     /// Cosines.
     pub cos: u32,
+    /// Exponentials (the contact law of `limit_forces`).
+    pub exp: u32,
 }
 /// Runtime parameters of the mechanism; `Default` gives the spec's values.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -223,6 +239,7 @@ pub const OPS_DERIVED: OpCount = OpCount {
     sqrt: 0,
     sin: 0,
     cos: 0,
+    exp: 0,
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
@@ -232,6 +249,7 @@ pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
     sqrt: 0,
     sin: 12,
     cos: 12,
+    exp: 0,
 };
 ///Joint forces τ(q, q̇, q̈) by the recursive Newton–Euler method: torques for
 ///revolute joints, forces for prismatic ones, in coordinate order.
@@ -267,14 +285,14 @@ pub fn inverse_dynamics_with(
     let t7 = qd[5] * qd[5];
     let t8 = qd[3] * qd[5];
     let t9 = qd[4] * qd[5];
-    let t10 = qd[3] + qd[6];
+    let t10 = qd[6] + qd[3];
     let t11 = qdd[3] + qdd[6];
     let t12 = qd[6] * t6 + qdd[4] * c_q7 + qdd[5] * s_q7;
     let t13 = qdd[5] * c_q7 - qd[6] * t5 - qdd[4] * s_q7;
     let (s_q8, c_q8) = libm::Libm::<Real>::sincos(q[8]);
     let t16 = t10 * c_q8 - t6 * s_q8;
     let t17 = t10 * s_q8 + t6 * c_q8;
-    let t18 = t5 + qd[7];
+    let t18 = qd[7] + t5;
     let t19 = t12 + qdd[7];
     let t20 = t11 * c_q8 - t13 * s_q8 - qd[7] * t17;
     let t21 = qd[7] * t16 + t11 * s_q8 + t13 * c_q8;
@@ -284,20 +302,20 @@ pub fn inverse_dynamics_with(
     let t26 = t16 * t18;
     let t27 = t16 * t17;
     let t28 = t16 * t16;
-    let t29 = t18 + qd[8];
+    let t29 = qd[8] + t18;
     let t30 = t19 + qdd[8];
     let t31 = t20 * s_q9 + t21 * c_q9 + qd[8] * t24;
     let (s_q10, c_q10) = libm::Libm::<Real>::sincos(q[10]);
     let t34 = qd[4] * c_q10 + qd[5] * s_q10;
     let t35 = qd[5] * c_q10 - qd[4] * s_q10;
-    let t36 = qd[3] + qd[9];
+    let t36 = qd[9] + qd[3];
     let t37 = qdd[3] + qdd[9];
     let t38 = qd[9] * t35 + qdd[4] * c_q10 + qdd[5] * s_q10;
     let t39 = qdd[5] * c_q10 - qd[9] * t34 - qdd[4] * s_q10;
     let (s_q11, c_q11) = libm::Libm::<Real>::sincos(q[11]);
     let t42 = t36 * c_q11 - t35 * s_q11;
     let t43 = t36 * s_q11 + t35 * c_q11;
-    let t44 = t34 + qd[10];
+    let t44 = qd[10] + t34;
     let t45 = t38 + qdd[10];
     let t46 = t37 * c_q11 - t39 * s_q11 - qd[10] * t43;
     let t47 = qd[10] * t42 + t37 * s_q11 + t39 * c_q11;
@@ -307,20 +325,20 @@ pub fn inverse_dynamics_with(
     let t52 = t42 * t44;
     let t53 = t42 * t43;
     let t54 = t42 * t42;
-    let t55 = t44 + qd[11];
+    let t55 = qd[11] + t44;
     let t56 = t45 + qdd[11];
     let t57 = t46 * s_q12 + t47 * c_q12 + qd[11] * t50;
     let (s_q13, c_q13) = libm::Libm::<Real>::sincos(q[13]);
     let t60 = qd[4] * c_q13 + qd[5] * s_q13;
     let t61 = qd[5] * c_q13 - qd[4] * s_q13;
-    let t62 = qd[3] + qd[12];
+    let t62 = qd[12] + qd[3];
     let t63 = qdd[3] + qdd[12];
     let t64 = qd[12] * t61 + qdd[4] * c_q13 + qdd[5] * s_q13;
     let t65 = qdd[5] * c_q13 - qd[12] * t60 - qdd[4] * s_q13;
     let (s_q14, c_q14) = libm::Libm::<Real>::sincos(q[14]);
     let t68 = t62 * c_q14 - t61 * s_q14;
     let t69 = t62 * s_q14 + t61 * c_q14;
-    let t70 = t60 + qd[13];
+    let t70 = qd[13] + t60;
     let t71 = t64 + qdd[13];
     let t72 = t63 * c_q14 - t65 * s_q14 - qd[13] * t69;
     let t73 = qd[13] * t68 + t63 * s_q14 + t65 * c_q14;
@@ -330,20 +348,20 @@ pub fn inverse_dynamics_with(
     let t78 = t68 * t70;
     let t79 = t68 * t69;
     let t80 = t68 * t68;
-    let t81 = t70 + qd[14];
+    let t81 = qd[14] + t70;
     let t82 = t71 + qdd[14];
     let t83 = t72 * s_q15 + t73 * c_q15 + qd[14] * t76;
     let (s_q16, c_q16) = libm::Libm::<Real>::sincos(q[16]);
     let t86 = qd[4] * c_q16 + qd[5] * s_q16;
     let t87 = qd[5] * c_q16 - qd[4] * s_q16;
-    let t88 = qd[3] + qd[15];
+    let t88 = qd[15] + qd[3];
     let t89 = qdd[3] + qdd[15];
     let t90 = qd[15] * t87 + qdd[4] * c_q16 + qdd[5] * s_q16;
     let t91 = qdd[5] * c_q16 - qd[15] * t86 - qdd[4] * s_q16;
     let (s_q17, c_q17) = libm::Libm::<Real>::sincos(q[17]);
     let t94 = t88 * c_q17 - t87 * s_q17;
     let t95 = t88 * s_q17 + t87 * c_q17;
-    let t96 = t86 + qd[16];
+    let t96 = qd[16] + t86;
     let t97 = t90 + qdd[16];
     let t98 = t89 * c_q17 - t91 * s_q17 - qd[16] * t95;
     let t99 = qd[16] * t94 + t89 * s_q17 + t91 * c_q17;
@@ -353,7 +371,7 @@ pub fn inverse_dynamics_with(
     let t104 = t94 * t96;
     let t105 = t94 * t95;
     let t106 = t94 * t94;
-    let t107 = t96 + qd[17];
+    let t107 = qd[17] + t96;
     let t108 = t97 + qdd[17];
     let t109 = t98 * s_q18 + t99 * c_q18 + qd[17] * t102;
     let t110 = qd[3] * qd[4];
@@ -665,6 +683,7 @@ pub const OPS_MASS_MATRIX: OpCount = OpCount {
     sqrt: 0,
     sin: 12,
     cos: 12,
+    exp: 0,
 };
 ///The joint-space mass matrix M(q), symmetric positive definite, so that
 ///`M(q) q̈ + bias(q, q̇) = τ`. Entries of joints on different branches are zero.
@@ -1591,6 +1610,7 @@ pub const OPS_BIAS: OpCount = OpCount {
     sqrt: 0,
     sin: 12,
     cos: 12,
+    exp: 0,
 };
 ///The bias forces C(q, q̇) q̇ + g(q): the joint forces that keep every
 ///acceleration zero.
@@ -1610,75 +1630,75 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t4 = qd[5] * qd[5];
     let t5 = qd[3] * qd[5];
     let t6 = qd[4] * qd[5];
-    let t7 = qd[3] + qd[6];
+    let t7 = qd[6] + qd[3];
     let t8 = qd[6] * t3;
     let t9 = qd[6] * t2;
     let (s_q8, c_q8) = libm::Libm::<Real>::sincos(q[8]);
     let t12 = t7 * c_q8 - t3 * s_q8;
     let t13 = t7 * s_q8 + t3 * c_q8;
     let t14 = t2 * t3;
-    let t15 = t2 + qd[7];
+    let t15 = qd[7] + t2;
     let (s_q9, c_q9) = libm::Libm::<Real>::sincos(q[9]);
     let t18 = t12 * c_q9 - t13 * s_q9;
     let t19 = t12 * s_q9 + t13 * c_q9;
     let t20 = t12 * t15;
     let t21 = t12 * t13;
     let t22 = t12 * t12;
-    let t23 = t15 + qd[8];
+    let t23 = qd[8] + t15;
     let (s_q10, c_q10) = libm::Libm::<Real>::sincos(q[10]);
     let t26 = qd[4] * c_q10 + qd[5] * s_q10;
     let t27 = qd[5] * c_q10 - qd[4] * s_q10;
-    let t28 = qd[3] + qd[9];
+    let t28 = qd[9] + qd[3];
     let t29 = qd[9] * t27;
     let t30 = qd[9] * t26;
     let (s_q11, c_q11) = libm::Libm::<Real>::sincos(q[11]);
     let t33 = t28 * c_q11 - t27 * s_q11;
     let t34 = t28 * s_q11 + t27 * c_q11;
     let t35 = t26 * t27;
-    let t36 = t26 + qd[10];
+    let t36 = qd[10] + t26;
     let (s_q12, c_q12) = libm::Libm::<Real>::sincos(q[12]);
     let t39 = t33 * c_q12 - t34 * s_q12;
     let t40 = t33 * s_q12 + t34 * c_q12;
     let t41 = t33 * t36;
     let t42 = t33 * t34;
     let t43 = t33 * t33;
-    let t44 = t36 + qd[11];
+    let t44 = qd[11] + t36;
     let (s_q13, c_q13) = libm::Libm::<Real>::sincos(q[13]);
     let t47 = qd[4] * c_q13 + qd[5] * s_q13;
     let t48 = qd[5] * c_q13 - qd[4] * s_q13;
-    let t49 = qd[3] + qd[12];
+    let t49 = qd[12] + qd[3];
     let t50 = qd[12] * t48;
     let t51 = qd[12] * t47;
     let (s_q14, c_q14) = libm::Libm::<Real>::sincos(q[14]);
     let t54 = t49 * c_q14 - t48 * s_q14;
     let t55 = t49 * s_q14 + t48 * c_q14;
     let t56 = t47 * t48;
-    let t57 = t47 + qd[13];
+    let t57 = qd[13] + t47;
     let (s_q15, c_q15) = libm::Libm::<Real>::sincos(q[15]);
     let t60 = t54 * c_q15 - t55 * s_q15;
     let t61 = t54 * s_q15 + t55 * c_q15;
     let t62 = t54 * t57;
     let t63 = t54 * t55;
     let t64 = t54 * t54;
-    let t65 = t57 + qd[14];
+    let t65 = qd[14] + t57;
     let (s_q16, c_q16) = libm::Libm::<Real>::sincos(q[16]);
     let t68 = qd[4] * c_q16 + qd[5] * s_q16;
     let t69 = qd[5] * c_q16 - qd[4] * s_q16;
-    let t70 = qd[3] + qd[15];
+    let t70 = qd[15] + qd[3];
     let t71 = qd[15] * t69;
     let t72 = qd[15] * t68;
     let (s_q17, c_q17) = libm::Libm::<Real>::sincos(q[17]);
     let t75 = t70 * c_q17 - t69 * s_q17;
     let t76 = t70 * s_q17 + t69 * c_q17;
     let t77 = t68 * t69;
-    let t78 = t68 + qd[16];
+    let t78 = qd[16] + t68;
     let (s_q18, c_q18) = libm::Libm::<Real>::sincos(q[18]);
     let t81 = t75 * c_q18 - t76 * s_q18;
     let t82 = t75 * s_q18 + t76 * c_q18;
     let t83 = t75 * t78;
     let t84 = t75 * t76;
     let t85 = t75 * t75;
-    let t86 = t78 + qd[17];
+    let t86 = qd[17] + t78;
     let t87 = qd[3] * qd[4];
     let t88 = p.g * 2.0 * (q[3] * q[5] - q[4] * q[6]) + qd[2] * qd[4] - qd[1] * qd[5];
     let t89 = p.g * (1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4])) + qd[1] * qd[3]
@@ -1992,6 +2012,7 @@ pub const OPS_GRAVITY: OpCount = OpCount {
     sqrt: 0,
     sin: 12,
     cos: 12,
+    exp: 0,
 };
 ///The gravity forces g(q): the joint forces that hold the mechanism at rest.
 ///
@@ -2094,6 +2115,7 @@ pub const OPS_JOINT_SPACE: OpCount = OpCount {
     sqrt: 0,
     sin: 12,
     cos: 12,
+    exp: 0,
 };
 ///The mass matrix, bias and gravity forces of one state in one pass: the
 ///three share every subexpression (sines and cosines, rotations, velocity
@@ -2118,75 +2140,75 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t7 = qd[5] * qd[5];
     let t8 = qd[3] * qd[5];
     let t9 = qd[4] * qd[5];
-    let t10 = qd[3] + qd[6];
+    let t10 = qd[6] + qd[3];
     let t11 = qd[6] * t6;
     let t12 = qd[6] * t5;
     let (s_q8, c_q8) = libm::Libm::<Real>::sincos(q[8]);
     let t15 = t10 * c_q8 - t6 * s_q8;
     let t16 = t10 * s_q8 + t6 * c_q8;
     let t17 = t5 * t6;
-    let t18 = t5 + qd[7];
+    let t18 = qd[7] + t5;
     let (s_q9, c_q9) = libm::Libm::<Real>::sincos(q[9]);
     let t21 = t15 * c_q9 - t16 * s_q9;
     let t22 = t15 * s_q9 + t16 * c_q9;
     let t23 = t15 * t18;
     let t24 = t15 * t16;
     let t25 = t15 * t15;
-    let t26 = t18 + qd[8];
+    let t26 = qd[8] + t18;
     let (s_q10, c_q10) = libm::Libm::<Real>::sincos(q[10]);
     let t29 = qd[4] * c_q10 + qd[5] * s_q10;
     let t30 = qd[5] * c_q10 - qd[4] * s_q10;
-    let t31 = qd[3] + qd[9];
+    let t31 = qd[9] + qd[3];
     let t32 = qd[9] * t30;
     let t33 = qd[9] * t29;
     let (s_q11, c_q11) = libm::Libm::<Real>::sincos(q[11]);
     let t36 = t31 * c_q11 - t30 * s_q11;
     let t37 = t31 * s_q11 + t30 * c_q11;
     let t38 = t29 * t30;
-    let t39 = t29 + qd[10];
+    let t39 = qd[10] + t29;
     let (s_q12, c_q12) = libm::Libm::<Real>::sincos(q[12]);
     let t42 = t36 * c_q12 - t37 * s_q12;
     let t43 = t36 * s_q12 + t37 * c_q12;
     let t44 = t36 * t39;
     let t45 = t36 * t37;
     let t46 = t36 * t36;
-    let t47 = t39 + qd[11];
+    let t47 = qd[11] + t39;
     let (s_q13, c_q13) = libm::Libm::<Real>::sincos(q[13]);
     let t50 = qd[4] * c_q13 + qd[5] * s_q13;
     let t51 = qd[5] * c_q13 - qd[4] * s_q13;
-    let t52 = qd[3] + qd[12];
+    let t52 = qd[12] + qd[3];
     let t53 = qd[12] * t51;
     let t54 = qd[12] * t50;
     let (s_q14, c_q14) = libm::Libm::<Real>::sincos(q[14]);
     let t57 = t52 * c_q14 - t51 * s_q14;
     let t58 = t52 * s_q14 + t51 * c_q14;
     let t59 = t50 * t51;
-    let t60 = t50 + qd[13];
+    let t60 = qd[13] + t50;
     let (s_q15, c_q15) = libm::Libm::<Real>::sincos(q[15]);
     let t63 = t57 * c_q15 - t58 * s_q15;
     let t64 = t57 * s_q15 + t58 * c_q15;
     let t65 = t57 * t60;
     let t66 = t57 * t58;
     let t67 = t57 * t57;
-    let t68 = t60 + qd[14];
+    let t68 = qd[14] + t60;
     let (s_q16, c_q16) = libm::Libm::<Real>::sincos(q[16]);
     let t71 = qd[4] * c_q16 + qd[5] * s_q16;
     let t72 = qd[5] * c_q16 - qd[4] * s_q16;
-    let t73 = qd[3] + qd[15];
+    let t73 = qd[15] + qd[3];
     let t74 = qd[15] * t72;
     let t75 = qd[15] * t71;
     let (s_q17, c_q17) = libm::Libm::<Real>::sincos(q[17]);
     let t78 = t73 * c_q17 - t72 * s_q17;
     let t79 = t73 * s_q17 + t72 * c_q17;
     let t80 = t71 * t72;
-    let t81 = t71 + qd[16];
+    let t81 = qd[16] + t71;
     let (s_q18, c_q18) = libm::Libm::<Real>::sincos(q[18]);
     let t84 = t78 * c_q18 - t79 * s_q18;
     let t85 = t78 * s_q18 + t79 * c_q18;
     let t86 = t78 * t81;
     let t87 = t78 * t79;
     let t88 = t78 * t78;
-    let t89 = t81 + qd[17];
+    let t89 = qd[17] + t81;
     let t90 = qd[3] * qd[4];
     let t91 = c_q17 * c_q18;
     let t92 = s_q17 * s_q18;
@@ -3468,6 +3490,7 @@ pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
     sqrt: 0,
     sin: 12,
     cos: 12,
+    exp: 0,
 };
 ///Joint accelerations q̈(q, q̇, τ) by Vereshchagin's separate-bodies
 ///(articulated-body) method, in O(n) and without forming M(q); they satisfy
@@ -3503,7 +3526,7 @@ pub fn forward_dynamics_with(
     let t9 = qd[3] * qd[5];
     let t10 = qd[4] * qd[5];
     let t11 = 0.1946 * t9 + 0.0875 * t10;
-    let t12 = qd[3] + qd[6];
+    let t12 = qd[6] + qd[3];
     let t13 = qd[6] * t3;
     let t14 = qd[6] * t2;
     let (s_q8, c_q8) = libm::Libm::<Real>::sincos(q[8]);
@@ -3513,7 +3536,7 @@ pub fn forward_dynamics_with(
     let t20 = t3 * t3 + t12 * t12;
     let t21 = -0.014 * t20;
     let t22 = t2 * t3;
-    let t23 = t2 + qd[7];
+    let t23 = qd[7] + t2;
     let t24 = qd[7] * t18;
     let t25 = qd[7] * t17;
     let (s_q9, c_q9) = libm::Libm::<Real>::sincos(q[9]);
@@ -3522,7 +3545,7 @@ pub fn forward_dynamics_with(
     let t30 = -0.03745 * t18 - 0.16 * t23;
     let t31 = t17 * t23;
     let t32 = t17 * t17;
-    let t33 = t23 + qd[8];
+    let t33 = qd[8] + t23;
     let t34 = qd[8] * t28;
     let (s_q10, c_q10) = libm::Libm::<Real>::sincos(q[10]);
     let t37 = qd[4] * c_q10 + qd[5] * s_q10;
@@ -3533,7 +3556,7 @@ pub fn forward_dynamics_with(
     let t42 = t41 - 0.1946 * t6;
     let t43 = 0.0875 * t6 - qd[3] * t40;
     let t44 = 0.1946 * t9 - 0.0875 * t10;
-    let t45 = qd[3] + qd[9];
+    let t45 = qd[9] + qd[3];
     let t46 = qd[9] * t38;
     let t47 = qd[9] * t37;
     let (s_q11, c_q11) = libm::Libm::<Real>::sincos(q[11]);
@@ -3543,7 +3566,7 @@ pub fn forward_dynamics_with(
     let t53 = t38 * t38 + t45 * t45;
     let t54 = 0.014 * t53;
     let t55 = t37 * t38;
-    let t56 = t37 + qd[10];
+    let t56 = qd[10] + t37;
     let t57 = qd[10] * t51;
     let t58 = qd[10] * t50;
     let (s_q12, c_q12) = libm::Libm::<Real>::sincos(q[12]);
@@ -3552,7 +3575,7 @@ pub fn forward_dynamics_with(
     let t63 = 0.03745 * t51 - 0.16 * t56;
     let t64 = t50 * t56;
     let t65 = t50 * t50;
-    let t66 = t56 + qd[11];
+    let t66 = qd[11] + t56;
     let t67 = qd[11] * t61;
     let (s_q13, c_q13) = libm::Libm::<Real>::sincos(q[13]);
     let t70 = qd[4] * c_q13 + qd[5] * s_q13;
@@ -3561,7 +3584,7 @@ pub fn forward_dynamics_with(
     let t73 = 0.1946 * t6 + t72;
     let t74 = -0.0875 * t6 - qd[3] * t39;
     let t75 = -t44;
-    let t76 = qd[3] + qd[12];
+    let t76 = qd[12] + qd[3];
     let t77 = qd[12] * t71;
     let t78 = qd[12] * t70;
     let (s_q14, c_q14) = libm::Libm::<Real>::sincos(q[14]);
@@ -3571,7 +3594,7 @@ pub fn forward_dynamics_with(
     let t84 = t71 * t71 + t76 * t76;
     let t85 = -0.014 * t84;
     let t86 = t70 * t71;
-    let t87 = t70 + qd[13];
+    let t87 = qd[13] + t70;
     let t88 = qd[13] * t82;
     let t89 = qd[13] * t81;
     let (s_q15, c_q15) = libm::Libm::<Real>::sincos(q[15]);
@@ -3580,7 +3603,7 @@ pub fn forward_dynamics_with(
     let t94 = -0.03745 * t82 - 0.16 * t87;
     let t95 = t81 * t87;
     let t96 = t81 * t81;
-    let t97 = t87 + qd[14];
+    let t97 = qd[14] + t87;
     let t98 = qd[14] * t92;
     let (s_q16, c_q16) = libm::Libm::<Real>::sincos(q[16]);
     let t101 = qd[4] * c_q16 + qd[5] * s_q16;
@@ -3590,7 +3613,7 @@ pub fn forward_dynamics_with(
     let t105 = 0.1946 * t6 + t104;
     let t106 = 0.0875 * t6 - qd[3] * t103;
     let t107 = -t11;
-    let t108 = qd[3] + qd[15];
+    let t108 = qd[15] + qd[3];
     let t109 = qd[15] * t102;
     let t110 = qd[15] * t101;
     let (s_q17, c_q17) = libm::Libm::<Real>::sincos(q[17]);
@@ -3600,7 +3623,7 @@ pub fn forward_dynamics_with(
     let t116 = t102 * t102 + t108 * t108;
     let t117 = 0.014 * t116;
     let t118 = t101 * t102;
-    let t119 = t101 + qd[16];
+    let t119 = qd[16] + t101;
     let t120 = qd[16] * t114;
     let t121 = qd[16] * t113;
     let (s_q18, c_q18) = libm::Libm::<Real>::sincos(q[18]);
@@ -3609,7 +3632,7 @@ pub fn forward_dynamics_with(
     let t126 = 0.03745 * t114 - 0.16 * t119;
     let t127 = t113 * t119;
     let t128 = t113 * t113;
-    let t129 = t119 + qd[17];
+    let t129 = qd[17] + t119;
     let t130 = qd[17] * t124;
     let t131 = s_q9 * s_q9;
     let t132 = s_q9 * c_q9;
@@ -4481,6 +4504,7 @@ pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
     sqrt: 0,
     sin: 16,
     cos: 16,
+    exp: 0,
 };
 ///The Coriolis matrix C(q, q̇): `C q̇ + g = bias` and `Ṁ − 2C` is skew-symmetric,
 ///as passivity-based controllers need (the Christoffel matrix when every velocity
@@ -4502,51 +4526,51 @@ pub fn coriolis_matrix_with(
     let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
     let t2 = qd[4] * c_q7 + qd[5] * s_q7;
     let t3 = qd[5] * c_q7 - qd[4] * s_q7;
-    let t4 = qd[3] + qd[6];
+    let t4 = qd[6] + qd[3];
     let (s_q8, c_q8) = libm::Libm::<Real>::sincos(q[8]);
     let t7 = t4 * c_q8 - t3 * s_q8;
     let t8 = t4 * s_q8 + t3 * c_q8;
-    let t9 = t2 + qd[7];
+    let t9 = qd[7] + t2;
     let (s_q9, c_q9) = libm::Libm::<Real>::sincos(q[9]);
     let t12 = t7 * c_q9 - t8 * s_q9;
     let t13 = t7 * s_q9 + t8 * c_q9;
-    let t14 = t9 + qd[8];
+    let t14 = qd[8] + t9;
     let (s_q10, c_q10) = libm::Libm::<Real>::sincos(q[10]);
     let t17 = qd[4] * c_q10 + qd[5] * s_q10;
     let t18 = qd[5] * c_q10 - qd[4] * s_q10;
-    let t19 = qd[3] + qd[9];
+    let t19 = qd[9] + qd[3];
     let (s_q11, c_q11) = libm::Libm::<Real>::sincos(q[11]);
     let t22 = t19 * c_q11 - t18 * s_q11;
     let t23 = t19 * s_q11 + t18 * c_q11;
-    let t24 = t17 + qd[10];
+    let t24 = qd[10] + t17;
     let (s_q12, c_q12) = libm::Libm::<Real>::sincos(q[12]);
     let t27 = t22 * c_q12 - t23 * s_q12;
     let t28 = t22 * s_q12 + t23 * c_q12;
-    let t29 = t24 + qd[11];
+    let t29 = qd[11] + t24;
     let (s_q13, c_q13) = libm::Libm::<Real>::sincos(q[13]);
     let t32 = qd[4] * c_q13 + qd[5] * s_q13;
     let t33 = qd[5] * c_q13 - qd[4] * s_q13;
-    let t34 = qd[3] + qd[12];
+    let t34 = qd[12] + qd[3];
     let (s_q14, c_q14) = libm::Libm::<Real>::sincos(q[14]);
     let t37 = t34 * c_q14 - t33 * s_q14;
     let t38 = t34 * s_q14 + t33 * c_q14;
-    let t39 = t32 + qd[13];
+    let t39 = qd[13] + t32;
     let (s_q15, c_q15) = libm::Libm::<Real>::sincos(q[15]);
     let t42 = t37 * c_q15 - t38 * s_q15;
     let t43 = t37 * s_q15 + t38 * c_q15;
-    let t44 = t39 + qd[14];
+    let t44 = qd[14] + t39;
     let (s_q16, c_q16) = libm::Libm::<Real>::sincos(q[16]);
     let t47 = qd[4] * c_q16 + qd[5] * s_q16;
     let t48 = qd[5] * c_q16 - qd[4] * s_q16;
-    let t49 = qd[3] + qd[15];
+    let t49 = qd[15] + qd[3];
     let (s_q17, c_q17) = libm::Libm::<Real>::sincos(q[17]);
     let t52 = t49 * c_q17 - t48 * s_q17;
     let t53 = t49 * s_q17 + t48 * c_q17;
-    let t54 = t47 + qd[16];
+    let t54 = qd[16] + t47;
     let (s_q18, c_q18) = libm::Libm::<Real>::sincos(q[18]);
     let t57 = t52 * c_q18 - t53 * s_q18;
     let t58 = t52 * s_q18 + t53 * c_q18;
-    let t59 = t54 + qd[17];
+    let t59 = qd[17] + t54;
     let t60 = s_q16 * s_q17;
     let t61 = s_q16 * c_q17;
     let t62 = s_q13 * s_q14;
@@ -4717,8 +4741,8 @@ pub fn coriolis_matrix_with(
     let t227 = 0.01169101578415 * t225 + 0.00041193 * t2 + 0.00004671 * t4;
     let t228 = 0.01169101578415 * t224 + 0.0014853845 * t222 - 0.00041107 * t3;
     let t229 = t228;
-    let t230 = s_q7 * qd[6];
-    let t231 = c_q7 * qd[6];
+    let t230 = qd[6] * s_q7;
+    let t231 = qd[6] * c_q7;
     let t232 = s_q7 * t222;
     let t233 = c_q7 * t222;
     let t234 = -12.705350222978897 * t232 - t231;
@@ -4755,8 +4779,8 @@ pub fn coriolis_matrix_with(
         - 0.0000020453744565 * t262;
     let t265 = 0.00003024 * t8 + 0.00004671 * t9 + 0.0000020453744565 * t261
         - 0.0028754860404785 * t260;
-    let t266 = s_q8 * qd[7];
-    let t267 = c_q8 * qd[7];
+    let t266 = qd[7] * s_q8;
+    let t267 = qd[7] * c_q8;
     let t268 = s_q8 * t261;
     let t269 = c_q8 * t261;
     let t270 = 0.0028754860404785 * t267 - 0.14853845 * t268;
@@ -4874,8 +4898,8 @@ pub fn coriolis_matrix_with(
     let t363 = 0.16 * s_q7 + 0.05145 * t75 - 0.1946 * t66;
     let t364 = 0.1946 * t67 + 0.05145 * t74;
     let t365 = t119;
-    let t366 = s_q9 * qd[8];
-    let t367 = -0.16 * c_q9 * qd[8] - t354;
+    let t366 = qd[8] * s_q9;
+    let t367 = -0.16 * qd[8] * c_q9 - t354;
     let t368 = t360 + 0.0060217712 * s_q9 * t355 + 0.00029729526676439995 * t367;
     let t369 = 0.0060217712 * (s_q9 * t354 - c_q9 * t356);
     let t370 = -0.000615720268358608 * t366 - t369;
@@ -4890,8 +4914,8 @@ pub fn coriolis_matrix_with(
     let t379 = 0.01169101578415 * t377 + 0.00041193 * t17 - 0.00004671 * t19;
     let t380 = 0.01169101578415 * t376 + -0.00041107 * t18 - 0.0014853845 * t374;
     let t381 = t380;
-    let t382 = s_q10 * qd[9];
-    let t383 = c_q10 * qd[9];
+    let t382 = qd[9] * s_q10;
+    let t383 = qd[9] * c_q10;
     let t384 = s_q10 * t374;
     let t385 = c_q10 * t374;
     let t386 = -12.705350222978897 * t384 - t383;
@@ -4929,8 +4953,8 @@ pub fn coriolis_matrix_with(
         - 0.01169101578415 * t412;
     let t418 = 0.00003024 * t23 + 0.0028754860404785 * t412 - 0.00004671 * t24
         - 0.0000020453744565 * t413;
-    let t419 = s_q11 * qd[10];
-    let t420 = c_q11 * qd[10];
+    let t419 = qd[10] * s_q11;
+    let t420 = qd[10] * c_q11;
     let t421 = s_q11 * t413;
     let t422 = c_q11 * t413;
     let t423 = -0.0028754860404785 * t420 - 0.14853845 * t421;
@@ -5045,8 +5069,8 @@ pub fn coriolis_matrix_with(
     let t514 = 0.16 * s_q10 - 0.1946 * t64 - 0.05145 * t73;
     let t515 = 0.1946 * t65 - 0.05145 * t72;
     let t516 = t138;
-    let t517 = s_q12 * qd[11];
-    let t518 = -0.16 * c_q12 * qd[11] - t506;
+    let t517 = qd[11] * s_q12;
+    let t518 = -0.16 * qd[11] * c_q12 - t506;
     let t519 = t512 + 0.0060217712 * s_q12 * t507 - 0.00029729526676439995 * t518;
     let t520 = 0.0060217712 * (s_q12 * t506 - c_q12 * t508);
     let t521 = -0.000615720268358608 * t517 - t520;
@@ -5061,8 +5085,8 @@ pub fn coriolis_matrix_with(
     let t530 = 0.00041193 * t32 + 0.00004671 * t34 - 0.01169101578415 * t528;
     let t531 = 0.0014853845 * t525 - 0.00041107 * t33 - 0.01169101578415 * t527;
     let t532 = t531;
-    let t533 = s_q13 * qd[12];
-    let t534 = c_q13 * qd[12];
+    let t533 = qd[12] * s_q13;
+    let t534 = qd[12] * c_q13;
     let t535 = s_q13 * t525;
     let t536 = c_q13 * t525;
     let t537 = t534 - 12.705350222978897 * t535;
@@ -5099,8 +5123,8 @@ pub fn coriolis_matrix_with(
         - 0.0000020453744565 * t565;
     let t568 = 0.00003024 * t38 + 0.00004671 * t39 + 0.0000020453744565 * t564
         - 0.0028754860404785 * t563;
-    let t569 = s_q14 * qd[13];
-    let t570 = c_q14 * qd[13];
+    let t569 = qd[13] * s_q14;
+    let t570 = qd[13] * c_q14;
     let t571 = s_q14 * t564;
     let t572 = c_q14 * t564;
     let t573 = 0.0028754860404785 * t570 - 0.14853845 * t571;
@@ -5217,8 +5241,8 @@ pub fn coriolis_matrix_with(
     let t666 = 0.16 * s_q13 + 0.1946 * t62 + 0.05145 * t71;
     let t667 = 0.05145 * t70 - 0.1946 * t63;
     let t668 = t112;
-    let t669 = s_q15 * qd[14];
-    let t670 = -0.16 * c_q15 * qd[14] - t657;
+    let t669 = qd[14] * s_q15;
+    let t670 = -0.16 * qd[14] * c_q15 - t657;
     let t671 = t663 + 0.0060217712 * s_q15 * t658 + 0.00029729526676439995 * t670;
     let t672 = 0.0060217712 * (s_q15 * t657 - c_q15 * t659);
     let t673 = -0.000615720268358608 * t669 - t672;
@@ -5233,8 +5257,8 @@ pub fn coriolis_matrix_with(
     let t682 = 0.00041193 * t47 - 0.00004671 * t49 - 0.01169101578415 * t680;
     let t683 = -0.00041107 * t48 - 0.0014853845 * t677 - 0.01169101578415 * t679;
     let t684 = t683;
-    let t685 = s_q16 * qd[15];
-    let t686 = c_q16 * qd[15];
+    let t685 = qd[15] * s_q16;
+    let t686 = qd[15] * c_q16;
     let t687 = s_q16 * t677;
     let t688 = c_q16 * t677;
     let t689 = t686 - 12.705350222978897 * t687;
@@ -5272,8 +5296,8 @@ pub fn coriolis_matrix_with(
         - 0.01169101578415 * t715;
     let t721 = 0.00003024 * t53 + 0.0028754860404785 * t715 - 0.00004671 * t54
         - 0.0000020453744565 * t716;
-    let t722 = s_q17 * qd[16];
-    let t723 = c_q17 * qd[16];
+    let t722 = qd[16] * s_q17;
+    let t723 = qd[16] * c_q17;
     let t724 = s_q17 * t716;
     let t725 = c_q17 * t716;
     let t726 = -0.0028754860404785 * t723 - 0.14853845 * t724;
@@ -5390,8 +5414,8 @@ pub fn coriolis_matrix_with(
     let t817 = 0.16 * s_q16 + 0.1946 * t60 - 0.05145 * t69;
     let t818 = -0.1946 * t61 - 0.05145 * t68;
     let t819 = t125;
-    let t820 = s_q18 * qd[17];
-    let t821 = -0.16 * c_q18 * qd[17] - t809;
+    let t820 = qd[17] * s_q18;
+    let t821 = -0.16 * qd[17] * c_q18 - t809;
     let t822 = t815 + 0.0060217712 * s_q18 * t810 - 0.00029729526676439995 * t821;
     let t823 = 0.0060217712 * (s_q18 * t809 - c_q18 * t811);
     let t824 = -0.000615720268358608 * t820 - t823;
@@ -6643,6 +6667,7 @@ pub const OPS_ENERGY: OpCount = OpCount {
     sqrt: 0,
     sin: 12,
     cos: 12,
+    exp: 0,
 };
 ///Kinetic and potential energy `(T, V)`; `V = −Σ m g·c` is zero where every
 ///centre of mass is at the ground origin's height.
@@ -6662,51 +6687,51 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
     let t5 = qd[4] * c_q7 + qd[5] * s_q7;
     let t6 = qd[5] * c_q7 - qd[4] * s_q7;
-    let t7 = qd[3] + qd[6];
+    let t7 = qd[6] + qd[3];
     let (s_q8, c_q8) = libm::Libm::<Real>::sincos(q[8]);
     let t10 = t7 * c_q8 - t6 * s_q8;
     let t11 = t7 * s_q8 + t6 * c_q8;
-    let t12 = t5 + qd[7];
+    let t12 = qd[7] + t5;
     let (s_q9, c_q9) = libm::Libm::<Real>::sincos(q[9]);
     let t15 = t10 * c_q9 - t11 * s_q9;
     let t16 = t10 * s_q9 + t11 * c_q9;
-    let t17 = t12 + qd[8];
+    let t17 = qd[8] + t12;
     let (s_q10, c_q10) = libm::Libm::<Real>::sincos(q[10]);
     let t20 = qd[4] * c_q10 + qd[5] * s_q10;
     let t21 = qd[5] * c_q10 - qd[4] * s_q10;
-    let t22 = qd[3] + qd[9];
+    let t22 = qd[9] + qd[3];
     let (s_q11, c_q11) = libm::Libm::<Real>::sincos(q[11]);
     let t25 = t22 * c_q11 - t21 * s_q11;
     let t26 = t22 * s_q11 + t21 * c_q11;
-    let t27 = t20 + qd[10];
+    let t27 = qd[10] + t20;
     let (s_q12, c_q12) = libm::Libm::<Real>::sincos(q[12]);
     let t30 = t25 * c_q12 - t26 * s_q12;
     let t31 = t25 * s_q12 + t26 * c_q12;
-    let t32 = t27 + qd[11];
+    let t32 = qd[11] + t27;
     let (s_q13, c_q13) = libm::Libm::<Real>::sincos(q[13]);
     let t35 = qd[4] * c_q13 + qd[5] * s_q13;
     let t36 = qd[5] * c_q13 - qd[4] * s_q13;
-    let t37 = qd[3] + qd[12];
+    let t37 = qd[12] + qd[3];
     let (s_q14, c_q14) = libm::Libm::<Real>::sincos(q[14]);
     let t40 = t37 * c_q14 - t36 * s_q14;
     let t41 = t37 * s_q14 + t36 * c_q14;
-    let t42 = t35 + qd[13];
+    let t42 = qd[13] + t35;
     let (s_q15, c_q15) = libm::Libm::<Real>::sincos(q[15]);
     let t45 = t40 * c_q15 - t41 * s_q15;
     let t46 = t40 * s_q15 + t41 * c_q15;
-    let t47 = t42 + qd[14];
+    let t47 = qd[14] + t42;
     let (s_q16, c_q16) = libm::Libm::<Real>::sincos(q[16]);
     let t50 = qd[4] * c_q16 + qd[5] * s_q16;
     let t51 = qd[5] * c_q16 - qd[4] * s_q16;
-    let t52 = qd[3] + qd[15];
+    let t52 = qd[15] + qd[3];
     let (s_q17, c_q17) = libm::Libm::<Real>::sincos(q[17]);
     let t55 = t52 * c_q17 - t51 * s_q17;
     let t56 = t52 * s_q17 + t51 * c_q17;
-    let t57 = t50 + qd[16];
+    let t57 = qd[16] + t50;
     let (s_q18, c_q18) = libm::Libm::<Real>::sincos(q[18]);
     let t60 = t55 * c_q18 - t56 * s_q18;
     let t61 = t55 * s_q18 + t56 * c_q18;
-    let t62 = t57 + qd[17];
+    let t62 = qd[17] + t57;
     let t63 = qd[1] + 0.1946 * qd[5];
     let t64 = qd[2] + 0.0875 * qd[3];
     let t65 = t64 - 0.1946 * qd[4];
@@ -6892,6 +6917,7 @@ pub const OPS_BODY_POSES: OpCount = OpCount {
     sqrt: 0,
     sin: 12,
     cos: 12,
+    exp: 0,
 };
 ///The pose of every body in the ground frame, in the order of `BODY_NAMES`.
 ///
@@ -7095,6 +7121,7 @@ pub const OPS_COORDINATE_RATES: OpCount = OpCount {
     sqrt: 0,
     sin: 0,
     cos: 0,
+    exp: 0,
 };
 ///The rates q̇ of the position coordinates for velocities `qd`: equal to `qd`
 ///for revolute and prismatic joints, the quaternion kinematics ½ q ⊗ (ω, 0)
@@ -7156,6 +7183,7 @@ pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
     sqrt: 0,
     sin: 12,
     cos: 12,
+    exp: 0,
 };
 ///For every body (order of `BODY_NAMES`), the geometric Jacobian: rows 0–2 map
 ///q̇ to the velocity of the body-frame origin, rows 3–5 to the angular velocity,
@@ -9123,5 +9151,103 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 t240,
             ],
         ],
+    ]
+}
+/// Operation count of [`contact_gaps_with`] (and of [`contact_gaps`] after [`OPS_DERIVED`]).
+pub const OPS_CONTACT_GAPS: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+///The gap of every contact (`CONTACT_NAMES`): the distance to a joint's stop, to
+///a clearance's boundary or between a gear mesh's flanks, positive while apart
+///and negative while the contact is pressed in. A contact begins where its gap
+///crosses zero downwards: these are the event functions that locate contacts.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`contact_gaps_with`]; its cost is [`OPS_CONTACT_GAPS`].
+pub fn contact_gaps(p: &Params, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
+    contact_gaps_with(&p.derived(), q)
+}
+/// [`contact_gaps`] with the parameter groups already computed by [`Params::derived`].
+pub fn contact_gaps_with(d: &Derived, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
+    let p = &d.params;
+    []
+}
+/// Operation count of [`limit_forces_with`] (and of [`limit_forces`] after [`OPS_DERIVED`]).
+pub const OPS_LIMIT_FORCES: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+///The joint forces of the stops, clearances and gear meshes: each contact pushes
+///its gap `g` open with `F = max(0, k − μ ġ) e^{−a g}` (the joint-coordinate
+///package's law; it never pulls), dropped where `a g > 27.7` (below 1e-12 of the
+///force at zero gap). Add them to `tau`, with `friction_forces`, before
+///`forward_dynamics`. The operation count is that with every contact engaged.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`limit_forces_with`]; its cost is [`OPS_LIMIT_FORCES`].
+pub fn limit_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
+    limit_forces_with(&p.derived(), q, qd)
+}
+/// [`limit_forces`] with the parameter groups already computed by [`Params::derived`].
+pub fn limit_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
+    let p = &d.params;
+    [0.0; NV]
+}
+/// Operation count of [`friction_forces_with`] (and of [`friction_forces`] after [`OPS_DERIVED`]).
+pub const OPS_FRICTION_FORCES: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+///The joints' viscous damping and dry friction: `−c ẋ − F_c ẋ / √(ẋ² + v²)` on
+///every rate of a joint with `damping` `c` or `friction` `F_c` (the dry friction
+///regularised below the speed `v`, the joint's `friction_speed`, 1e-3 by
+///default). Add them to `tau` before `forward_dynamics`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`friction_forces_with`]; its cost is [`OPS_FRICTION_FORCES`].
+pub fn friction_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
+    friction_forces_with(&p.derived(), q, qd)
+}
+/// [`friction_forces`] with the parameter groups already computed by [`Params::derived`].
+pub fn friction_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
+    let p = &d.params;
+    [
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
     ]
 }

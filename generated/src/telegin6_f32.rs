@@ -31,6 +31,9 @@
 //! | `body_poses` | 18 | 17 | 0 | 0 | 5 | 5 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `body_jacobians` | 91 | 57 | 0 | 0 | 5 | 5 |
+//! | `contact_gaps` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `limit_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `friction_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 
 #![allow(unused_variables, unused_parens, non_snake_case, clippy::all, clippy::pedantic)]
 /// The floating-point type of every input, output and parameter:
@@ -69,6 +72,17 @@ pub const BODY_NAMES: [&str; NB] = [
     "body5",
     "body6",
 ];
+/// Number of unilateral contacts of the joints (stops, clearances,
+/// gear flanks).
+pub const N_CONTACTS: usize = 0;
+/// Contact names (`<joint>.lower`, `<joint>.upper`,
+/// `<joint>.clearance`, `<joint>.flank+`, `<joint>.flank-`), in the
+/// order of `contact_gaps`.
+pub const CONTACT_NAMES: [&str; N_CONTACTS] = [];
+/// Whether any joint applies a force of its own (`limit_forces` or
+/// `friction_forces` not identically zero): without any, and without
+/// `[forces]`, a passive motion conserves energy.
+pub const HAS_JOINT_FORCES: bool = false;
 /// Where a body is: `p_ground = position + rotation · p_body`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Pose {
@@ -104,6 +118,8 @@ pub struct OpCount {
     pub sin: u32,
     /// Cosines.
     pub cos: u32,
+    /// Exponentials (the contact law of `limit_forces`).
+    pub exp: u32,
 }
 /// Runtime parameters of the mechanism; `Default` gives the spec's values.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -383,6 +399,7 @@ pub const OPS_DERIVED: OpCount = OpCount {
     sqrt: 0,
     sin: 0,
     cos: 0,
+    exp: 0,
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
@@ -392,6 +409,7 @@ pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
     sqrt: 0,
     sin: 3,
     cos: 3,
+    exp: 0,
 };
 ///Joint forces τ(q, q̇, q̈) by Telegin's direction-cosine formalism (subsystem
 ///static moments, Statements 1–2): torques for revolute joints, forces for
@@ -469,6 +487,7 @@ pub const OPS_MASS_MATRIX: OpCount = OpCount {
     sqrt: 0,
     sin: 3,
     cos: 3,
+    exp: 0,
 };
 ///The joint-space mass matrix M(q), symmetric positive definite, so that
 ///`M(q) q̈ + bias(q, q̇) = τ`. Entries of joints on different branches are zero.
@@ -524,6 +543,7 @@ pub const OPS_BIAS: OpCount = OpCount {
     sqrt: 0,
     sin: 3,
     cos: 3,
+    exp: 0,
 };
 ///The bias forces C(q, q̇) q̇ + g(q): the joint forces that keep every
 ///acceleration zero.
@@ -582,6 +602,7 @@ pub const OPS_GRAVITY: OpCount = OpCount {
     sqrt: 0,
     sin: 1,
     cos: 0,
+    exp: 0,
 };
 ///The gravity forces g(q): the joint forces that hold the mechanism at rest.
 ///
@@ -605,6 +626,7 @@ pub const OPS_JOINT_SPACE: OpCount = OpCount {
     sqrt: 0,
     sin: 3,
     cos: 3,
+    exp: 0,
 };
 ///The mass matrix, bias and gravity forces of one state in one pass: the
 ///three share every subexpression (sines and cosines, rotations, velocity
@@ -700,6 +722,7 @@ pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
     sqrt: 0,
     sin: 4,
     cos: 4,
+    exp: 0,
 };
 ///Joint accelerations q̈(q, q̇, τ) by Vereshchagin's separate-bodies
 ///(articulated-body) method, in O(n) and without forming M(q); they satisfy
@@ -817,6 +840,7 @@ pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
     sqrt: 0,
     sin: 4,
     cos: 4,
+    exp: 0,
 };
 ///The Coriolis matrix C(q, q̇): `C q̇ + g = bias` and `Ṁ − 2C` is skew-symmetric,
 ///as passivity-based controllers need (the Christoffel matrix when every velocity
@@ -930,6 +954,7 @@ pub const OPS_ENERGY: OpCount = OpCount {
     sqrt: 0,
     sin: 4,
     cos: 4,
+    exp: 0,
 };
 ///Kinetic and potential energy `(T, V)`; `V = −Σ m g·c` is zero where every
 ///centre of mass is at the ground origin's height.
@@ -990,6 +1015,7 @@ pub const OPS_BODY_POSES: OpCount = OpCount {
     sqrt: 0,
     sin: 5,
     cos: 5,
+    exp: 0,
 };
 ///The pose of every body in the ground frame, in the order of `BODY_NAMES`.
 ///
@@ -1060,6 +1086,7 @@ pub const OPS_COORDINATE_RATES: OpCount = OpCount {
     sqrt: 0,
     sin: 0,
     cos: 0,
+    exp: 0,
 };
 ///The rates q̇ of the position coordinates for velocities `qd`: equal to `qd`
 ///for revolute and prismatic joints, the quaternion kinematics ½ q ⊗ (ω, 0)
@@ -1089,6 +1116,7 @@ pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
     sqrt: 0,
     sin: 5,
     cos: 5,
+    exp: 0,
 };
 ///For every body (order of `BODY_NAMES`), the geometric Jacobian: rows 0–2 map
 ///q̇ to the velocity of the body-frame origin, rows 3–5 to the angular velocity,
@@ -1229,4 +1257,83 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             [t58, t58, t58, 0.0, c_q5 * t35 - s_q5 * t34, -t29],
         ],
     ]
+}
+/// Operation count of [`contact_gaps_with`] (and of [`contact_gaps`] after [`OPS_DERIVED`]).
+pub const OPS_CONTACT_GAPS: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+///The gap of every contact (`CONTACT_NAMES`): the distance to a joint's stop, to
+///a clearance's boundary or between a gear mesh's flanks, positive while apart
+///and negative while the contact is pressed in. A contact begins where its gap
+///crosses zero downwards: these are the event functions that locate contacts.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`contact_gaps_with`]; its cost is [`OPS_CONTACT_GAPS`].
+pub fn contact_gaps(p: &Params, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
+    contact_gaps_with(&p.derived(), q)
+}
+/// [`contact_gaps`] with the parameter groups already computed by [`Params::derived`].
+pub fn contact_gaps_with(d: &Derived, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
+    let p = &d.params;
+    []
+}
+/// Operation count of [`limit_forces_with`] (and of [`limit_forces`] after [`OPS_DERIVED`]).
+pub const OPS_LIMIT_FORCES: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+///The joint forces of the stops, clearances and gear meshes: each contact pushes
+///its gap `g` open with `F = max(0, k − μ ġ) e^{−a g}` (the joint-coordinate
+///package's law; it never pulls), dropped where `a g > 27.7` (below 1e-12 of the
+///force at zero gap). Add them to `tau`, with `friction_forces`, before
+///`forward_dynamics`. The operation count is that with every contact engaged.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`limit_forces_with`]; its cost is [`OPS_LIMIT_FORCES`].
+pub fn limit_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
+    limit_forces_with(&p.derived(), q, qd)
+}
+/// [`limit_forces`] with the parameter groups already computed by [`Params::derived`].
+pub fn limit_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
+    let p = &d.params;
+    [0.0; NV]
+}
+/// Operation count of [`friction_forces_with`] (and of [`friction_forces`] after [`OPS_DERIVED`]).
+pub const OPS_FRICTION_FORCES: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+///The joints' viscous damping and dry friction: `−c ẋ − F_c ẋ / √(ẋ² + v²)` on
+///every rate of a joint with `damping` `c` or `friction` `F_c` (the dry friction
+///regularised below the speed `v`, the joint's `friction_speed`, 1e-3 by
+///default). Add them to `tau` before `forward_dynamics`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`friction_forces_with`]; its cost is [`OPS_FRICTION_FORCES`].
+pub fn friction_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
+    friction_forces_with(&p.derived(), q, qd)
+}
+/// [`friction_forces`] with the parameter groups already computed by [`Params::derived`].
+pub fn friction_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
+    let p = &d.params;
+    [0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
 }

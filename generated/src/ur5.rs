@@ -30,6 +30,9 @@
 //! | `body_poses` | 54 | 43 | 0 | 0 | 6 | 6 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `body_jacobians` | 214 | 116 | 0 | 0 | 8 | 8 |
+//! | `contact_gaps` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `limit_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `friction_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 
 #![allow(unused_variables, unused_parens, non_snake_case, clippy::all, clippy::pedantic)]
 /// The floating-point type of every input, output and parameter:
@@ -82,6 +85,17 @@ pub const BODY_NAMES: [&str; NB] = [
     "wrist_2_link",
     "wrist_3_link",
 ];
+/// Number of unilateral contacts of the joints (stops, clearances,
+/// gear flanks).
+pub const N_CONTACTS: usize = 0;
+/// Contact names (`<joint>.lower`, `<joint>.upper`,
+/// `<joint>.clearance`, `<joint>.flank+`, `<joint>.flank-`), in the
+/// order of `contact_gaps`.
+pub const CONTACT_NAMES: [&str; N_CONTACTS] = [];
+/// Whether any joint applies a force of its own (`limit_forces` or
+/// `friction_forces` not identically zero): without any, and without
+/// `[forces]`, a passive motion conserves energy.
+pub const HAS_JOINT_FORCES: bool = true;
 /// Where a body is: `p_ground = position + rotation · p_body`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Pose {
@@ -117,6 +131,8 @@ pub struct OpCount {
     pub sin: u32,
     /// Cosines.
     pub cos: u32,
+    /// Exponentials (the contact law of `limit_forces`).
+    pub exp: u32,
 }
 /// Runtime parameters of the mechanism; `Default` gives the spec's values.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -157,6 +173,7 @@ pub const OPS_DERIVED: OpCount = OpCount {
     sqrt: 0,
     sin: 0,
     cos: 0,
+    exp: 0,
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
@@ -166,6 +183,7 @@ pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
     sqrt: 0,
     sin: 5,
     cos: 5,
+    exp: 0,
 };
 ///Joint forces τ(q, q̇, q̈) by the recursive Newton–Euler method: torques for
 ///revolute joints, forces for prismatic ones, in coordinate order.
@@ -189,19 +207,19 @@ pub fn inverse_dynamics_with(
     qdd: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
+    let t0 = qd[0] * qd[0];
     let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t2 = qd[0] * s_q1;
-    let t3 = qdd[0] * c_q1;
-    let t4 = qdd[0] * s_q1;
-    let t5 = qd[0] * qd[0];
+    let t3 = qd[0] * s_q1;
+    let t4 = qdd[0] * c_q1;
+    let t5 = qdd[0] * s_q1;
     let t6 = p.g * c_q1;
-    let t7 = qd[1] * t2;
+    let t7 = qd[1] * t3;
     let t8 = qd[0] * c_q1;
-    let t9 = t7 - t3;
-    let t10 = t4 + qd[1] * t8;
+    let t9 = t7 - t4;
+    let t10 = t5 + qd[1] * t8;
     let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t13 = t2 * s_q2 - t8 * c_q2;
-    let t14 = t8 * s_q2 + t2 * c_q2;
+    let t13 = t3 * s_q2 - t8 * c_q2;
+    let t14 = t8 * s_q2 + t3 * c_q2;
     let t15 = t8 * t8;
     let t16 = qd[1] + qd[2];
     let t17 = qdd[1] + qdd[2];
@@ -210,24 +228,24 @@ pub fn inverse_dynamics_with(
     let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
     let t22 = t14 * c_q3 - t13 * s_q3;
     let t23 = t13 * c_q3 + t14 * s_q3;
-    let t24 = t16 + qd[3];
+    let t24 = qd[3] + t16;
     let t25 = t17 + qdd[3];
     let t26 = qd[3] * t23 + t18 * s_q3 + t19 * c_q3;
     let t27 = qd[3] * t22 + t18 * c_q3 - t19 * s_q3;
     let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
     let t30 = t22 * c_q4 + t24 * s_q4;
     let t31 = t24 * c_q4 - t22 * s_q4;
-    let t32 = t23 + qd[4];
+    let t32 = qd[4] + t23;
     let t33 = t27 + qdd[4];
     let t34 = t25 * s_q4 + qd[4] * t31 - t26 * c_q4;
     let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
     let t37 = t30 * c_q5 - t32 * s_q5;
     let t38 = t30 * s_q5 + t32 * c_q5;
-    let t39 = t31 + qd[5];
+    let t39 = qd[5] + t31;
     let t40 = 0.0171364731454 * (t25 * c_q4 + qdd[5] + t26 * s_q4 - qd[4] * t30)
         - 0.0166855268546 * t37 * t38;
-    let t41 = 1.77012693841 * qd[1] - 0.19371331275 * t2;
-    let t42 = 0.19371331275 * qd[1] + 1.75501953841 * t2;
+    let t41 = 1.77012693841 * qd[1] - 0.19371331275 * t3;
+    let t42 = 0.19371331275 * qd[1] + 1.75501953841 * t3;
     let t43 = 0.59565195167475 * t16 + 0.051322656825 * t14;
     let t44 = 0.59155695167475 * t14 - 0.051322656825 * t16;
     let t45 = 0.22402883622975 * t24 - 0.001653980355 * t23;
@@ -241,11 +259,11 @@ pub fn inverse_dynamics_with(
     let t51 = 0.2365564731454 * t33 + 0.0004509462908 * s_q5 * t48 + c_q5 * t47
         - 0.0171364731454 * t30 * t31;
     let t52 = t22 * t45 + t51 - 0.001653980355 * t25 - 0.00460883622975 * t27;
-    let t53 = qdd[1] + t2 * t8;
-    let t54 = t15 + qd[1] * qd[1];
-    let t55 = 0.01615 * t4 + 0.425 * t53 - t6;
-    let t56 = 0.425 * (t3 - 2.0 * t7) + -0.13585 * t5 + 0.1197 * (t15 + t2 * t2);
-    let t57 = -0.425 * t54 - 0.01615 * t3 - p.g * s_q1;
+    let t53 = qdd[1] + t3 * t8;
+    let t54 = qd[1] * qd[1] + t15;
+    let t55 = 0.01615 * t5 + 0.425 * t53 - t6;
+    let t56 = 0.425 * (t4 - 2.0 * t7) + -0.13585 * t0 + 0.1197 * (t15 + t3 * t3);
+    let t57 = -0.425 * t54 - 0.01615 * t4 - p.g * s_q1;
     let t58 = c_q2 * t55 - s_q2 * t57;
     let t59 = t17 - t13 * t14;
     let t60 = t14 * t16 + t18;
@@ -275,12 +293,12 @@ pub fn inverse_dynamics_with(
         2.76903513875725 * qdd[0]
             - 0.13585 * (c_q1 * (t74 - 4.4329225 * t54) - s_q1 * (4.4329225 * t53 + t73))
             - c_q1
-                * (0.602212521625 * t5 + qd[1] * t42 + t2 * t41 + c_q2 * t71 + s_q2 * t70
+                * (0.602212521625 * t0 + qd[1] * t42 + t3 * t41 + c_q2 * t71 + s_q2 * t70
                     - 0.425 * (0.017784735 * t63 - 1.598759275 * t60) - 0.1197 * t74)
             - s_q1
                 * (0.19371331275 * qdd[1] + c_q2 * t70 + 0.1197 * t73
                     + 1.75501953841 * t10 - t8 * t41 - s_q2 * t71),
-        1.77012693841 * qdd[1] + 4.4329225 * (0.13585 * t4 - t6) + t8 * t42 + t72
+        1.77012693841 * qdd[1] + 4.4329225 * (0.13585 * t5 - t6) + t8 * t42 + t72
             + 0.425 * t73 - 0.19371331275 * t10,
         t72,
         t66,
@@ -296,6 +314,7 @@ pub const OPS_MASS_MATRIX: OpCount = OpCount {
     sqrt: 0,
     sin: 5,
     cos: 5,
+    exp: 0,
 };
 ///The joint-space mass matrix M(q), symmetric positive definite, so that
 ///`M(q) q̈ + bias(q, q̇) = τ`. Entries of joints on different branches are zero.
@@ -383,6 +402,7 @@ pub const OPS_BIAS: OpCount = OpCount {
     sqrt: 0,
     sin: 5,
     cos: 5,
+    exp: 0,
 };
 ///The bias forces C(q, q̇) q̇ + g(q): the joint forces that keep every
 ///acceleration zero.
@@ -396,32 +416,32 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
+    let t0 = qd[0] * qd[0];
     let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t2 = qd[0] * s_q1;
-    let t3 = qd[0] * qd[0];
+    let t3 = qd[0] * s_q1;
     let t4 = p.g * c_q1;
-    let t5 = qd[1] * t2;
+    let t5 = qd[1] * t3;
     let t6 = qd[0] * c_q1;
     let t7 = qd[1] * t6;
     let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t10 = t2 * s_q2 - t6 * c_q2;
-    let t11 = -(t6 * s_q2) - t2 * c_q2;
-    let t12 = t2 * t6;
+    let t10 = t3 * s_q2 - t6 * c_q2;
+    let t11 = -(t6 * s_q2) - t3 * c_q2;
+    let t12 = t3 * t6;
     let t13 = t6 * t6;
     let t14 = qd[1] + qd[2];
     let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
     let t17 = -(t10 * s_q3) - t11 * c_q3;
     let t18 = t10 * c_q3 - t11 * s_q3;
     let t19 = t10 * t11;
-    let t20 = t14 + qd[3];
+    let t20 = qd[3] + t14;
     let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
     let t23 = t17 * c_q4 + t20 * s_q4;
     let t24 = t20 * c_q4 - t17 * s_q4;
-    let t25 = t18 + qd[4];
+    let t25 = qd[4] + t18;
     let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
     let t28 = t23 * c_q5 - t25 * s_q5;
     let t29 = t23 * s_q5 + t25 * c_q5;
-    let t30 = t24 + qd[5];
+    let t30 = qd[5] + t24;
     let t31 = 0.425 * t12 - t4;
     let t32 = t7 * s_q2 + t5 * c_q2 - qd[2] * t11;
     let t33 = qd[2] * t10 + t5 * s_q2 - t7 * c_q2;
@@ -429,8 +449,8 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t35 = c_q3 * t33 + qd[3] * t18 + s_q3 * t32;
     let t36 = qd[4] * t24 - c_q4 * t35;
     let t37 = 0.0171364731454 * (s_q4 * t35 - qd[4] * t23) - 0.0166855268546 * t28 * t29;
-    let t38 = 1.77012693841 * qd[1] - 0.19371331275 * t2;
-    let t39 = 0.19371331275 * qd[1] + 1.75501953841 * t2;
+    let t38 = 1.77012693841 * qd[1] - 0.19371331275 * t3;
+    let t39 = 0.19371331275 * qd[1] + 1.75501953841 * t3;
     let t40 = 0.59565195167475 * t14 - 0.051322656825 * t11;
     let t41 = -0.59155695167475 * t11 - 0.051322656825 * t14;
     let t42 = 0.22402883622975 * t20 - 0.001653980355 * t18;
@@ -444,13 +464,13 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t48 = t37 - 0.21942 * t23 * t25;
     let t49 = c_q5 * t46 + 0.0004509462908 * s_q5 * t44 - 0.0171364731454 * t23 * t24;
     let t50 = 0.23194763691565 * t34 + t17 * t42 + t49;
-    let t51 = t13 + qd[1] * qd[1];
+    let t51 = qd[1] * qd[1] + t13;
     let t52 = t10 * t10 + t14 * t14;
     let t53 = t17 * t17 + t20 * t20;
     let t54 = -0.425 * t51 - p.g * s_q1;
     let t55 = c_q2 * t31 - s_q2 * t54;
     let t56 = t11 * t14 - t32;
-    let t57 = -0.13585 * t3 + 0.1197 * (t13 + t2 * t2) - 0.85 * t5;
+    let t57 = -0.13585 * t0 + 0.1197 * (t13 + t3 * t3) - 0.85 * t5;
     let t58 = -0.017784735 * (c_q3 * t53 + s_q3 * t45);
     let t59 = 1.598759275 * t19 + t58;
     let t60 = -1.598759275 * t52 - 0.017784735 * (c_q3 * t45 - s_q3 * t53);
@@ -471,7 +491,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     [
         -0.13585 * (c_q1 * (t62 - 4.4329225 * t51) - s_q1 * (4.4329225 * t12 + t61))
             - c_q1
-                * (0.602212521625 * t3 + qd[1] * t39 + t2 * t38 + c_q2 * t65 + s_q2 * t66
+                * (0.602212521625 * t0 + qd[1] * t39 + t3 * t38 + c_q2 * t65 + s_q2 * t66
                     - 0.1197 * t62 - 0.425 * (1.598759275 * t56 + 0.017784735 * t63))
             - s_q1
                 * (1.75501953841 * t7 + c_q2 * t66 + 0.1197 * t61 - t6 * t38
@@ -491,6 +511,7 @@ pub const OPS_GRAVITY: OpCount = OpCount {
     sqrt: 0,
     sin: 1,
     cos: 2,
+    exp: 0,
 };
 ///The gravity forces g(q): the joint forces that hold the mechanism at rest.
 ///
@@ -519,6 +540,7 @@ pub const OPS_JOINT_SPACE: OpCount = OpCount {
     sqrt: 0,
     sin: 7,
     cos: 7,
+    exp: 0,
 };
 ///The mass matrix, bias and gravity forces of one state in one pass: the
 ///three share every subexpression (sines and cosines, rotations, velocity
@@ -534,18 +556,18 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     let p = &d.params;
+    let t0 = qd[0] * qd[0];
     let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t2 = qd[0] * s_q1;
-    let t3 = qd[0] * qd[0];
+    let t3 = qd[0] * s_q1;
     let t4 = p.g * c_q1;
     let t5 = qd[0] * c_q1;
     let t6 = qd[1] * t5;
     let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t9 = t2 * t5;
+    let t9 = t3 * t5;
     let t10 = t5 * t5;
     let t11 = qd[1] + qd[2];
     let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let t14 = t11 + qd[3];
+    let t14 = qd[3] + t11;
     let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
     let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
     let t19 = s_q2 * c_q3;
@@ -554,8 +576,8 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t22 = 0.0166855268546 * (c_q5 * t21);
     let t23 = 0.0171364731454 * c_q4;
     let t24 = 0.425 * t9 - t4;
-    let t25 = 1.77012693841 * qd[1] - 0.19371331275 * t2;
-    let t26 = 0.19371331275 * qd[1] + 1.75501953841 * t2;
+    let t25 = 1.77012693841 * qd[1] - 0.19371331275 * t3;
+    let t26 = 0.19371331275 * qd[1] + 1.75501953841 * t3;
     let t27 = s_q4 * (0.0171364731454 * s_q4 + 0.0166855268546 * s_q5 * t21)
         + 0.0171364731454 * c_q4 * c_q4;
     let t28 = t27 - 0.00697606230375 * s_q3;
@@ -563,9 +585,9 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t30 = t29 + 0.8196807879045;
     let t31 = 0.017784735 * t20 + t27 + 0.22402883622975;
     let t32 = t28 + 0.22402883622975;
-    let t33 = t10 + qd[1] * qd[1];
+    let t33 = qd[1] * qd[1] + t10;
     let t34 = -0.425 * t33 - p.g * s_q1;
-    let t35 = -0.13585 * t3 + 0.1197 * (t10 + t2 * t2) - 0.85 * qd[1] * t2;
+    let t35 = -0.13585 * t0 + 0.1197 * (t10 + t3 * t3) - 0.85 * qd[1] * t3;
     let t36 = c_q2 * t24 - s_q2 * t34;
     let t37 = q[1] + q[2];
     let t38 = libm::Libm::<Real>::cos(t37);
@@ -670,7 +692,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
         bias: [
             -0.13585 * (c_q1 * (t92 - 4.4329225 * t33) - s_q1 * (4.4329225 * t9 + t91))
                 - c_q1
-                    * (0.602212521625 * t3 + qd[1] * t26 + t2 * t25 + c_q2 * t95
+                    * (0.602212521625 * t0 + qd[1] * t26 + t3 * t25 + c_q2 * t95
                         + s_q2 * t96 + 0.425 * (1.598759275 * t87 + 0.017784735 * t93)
                         - 0.1197 * t92)
                 - s_q1
@@ -693,6 +715,7 @@ pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
     sqrt: 0,
     sin: 5,
     cos: 5,
+    exp: 0,
 };
 ///Joint accelerations q̈(q, q̇, τ) by Vereshchagin's separate-bodies
 ///(articulated-body) method, in O(n) and without forming M(q); they satisfy
@@ -740,18 +763,18 @@ pub fn forward_dynamics_with(
     let t23 = t8 * c_q3 - t9 * s_q3;
     let t24 = t9 * t16;
     let t25 = t8 * t8 + t16 * t16;
-    let t26 = t16 + qd[3];
+    let t26 = qd[3] + t16;
     let t27 = qd[3] * t23;
     let t28 = qd[3] * t22;
     let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
     let t31 = t22 * c_q4 + t26 * s_q4;
     let t32 = t26 * c_q4 - t22 * s_q4;
-    let t33 = t23 + qd[4];
+    let t33 = qd[4] + t23;
     let t34 = qd[4] * t32;
     let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
     let t37 = t31 * c_q5 - t33 * s_q5;
     let t38 = t31 * s_q5 + t33 * c_q5;
-    let t39 = t32 + qd[5];
+    let t39 = qd[5] + t32;
     let t40 = 1.77012693841 * qd[1] - 0.19371331275 * t2;
     let t41 = 0.19371331275 * qd[1] + 1.75501953841 * t2;
     let t42 = 0.59565195167475 * t16 - 0.051322656825 * t9;
@@ -896,7 +919,7 @@ pub fn forward_dynamics_with(
                 + c_q1 * t144 + s_q1 * t145)
         - 0.13585
             * (c_q1
-                * (4.4329225 * (t13 + qd[1] * qd[1]) + t130 + t5 * t138 - t3 * t137
+                * (4.4329225 * (qd[1] * qd[1] + t13) + t130 + t5 * t138 - t3 * t137
                     - 0.425 * t109 * inv127 * t131)
                 - s_q1
                     * (t129 + t5 * t136 - 4.4329225 * t11 - t3 * t135
@@ -946,6 +969,7 @@ pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
     sqrt: 0,
     sin: 8,
     cos: 8,
+    exp: 0,
 };
 ///The Coriolis matrix C(q, q̇): `C q̇ + g = bias` and `Ṁ − 2C` is skew-symmetric,
 ///as passivity-based controllers need (the Christoffel matrix when every velocity
@@ -970,16 +994,16 @@ pub fn coriolis_matrix_with(
     let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
     let t6 = qd[1] + qd[2];
     let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let t9 = t6 + qd[3];
+    let t9 = qd[3] + t6;
     let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
     let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
     let t14 = 1.77012693841 * qd[1] - 0.19371331275 * t3;
     let t15 = s_q1 * t2;
     let t16 = c_q1 * t2;
-    let t17 = s_q1 * qd[1];
+    let t17 = qd[1] * s_q1;
     let t18 = s_q1 * t3;
     let t19 = -0.2717 * qd[0] - 0.85 * t17 - 0.1197 * -2.0 * (t16 + t18);
-    let t20 = c_q1 * qd[1];
+    let t20 = qd[1] * c_q1;
     let t21 = c_q3 * t9;
     let t22 = 0.03556947 * s_q3 * t9 - 3.19751855 * t6;
     let t23 = s_q2 * t22 - 0.03556947 * c_q2 * t21;
@@ -1192,6 +1216,7 @@ pub const OPS_ENERGY: OpCount = OpCount {
     sqrt: 0,
     sin: 5,
     cos: 5,
+    exp: 0,
 };
 ///Kinetic and potential energy `(T, V)`; `V = −Σ m g·c` is zero where every
 ///centre of mass is at the ground origin's height.
@@ -1217,15 +1242,15 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
     let t13 = t9 * c_q3 - t7 * s_q3;
     let t14 = t7 * c_q3 + t9 * s_q3;
-    let t15 = t10 + qd[3];
+    let t15 = qd[3] + t10;
     let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
     let t18 = t13 * c_q4 + t15 * s_q4;
     let t19 = t15 * c_q4 - t13 * s_q4;
-    let t20 = t14 + qd[4];
+    let t20 = qd[4] + t14;
     let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
     let t23 = t18 * c_q5 - t20 * s_q5;
     let t24 = t18 * s_q5 + t20 * c_q5;
-    let t25 = t19 + qd[5];
+    let t25 = qd[5] + t19;
     let t26 = s_q1 * c_q2 + c_q1 * s_q2;
     let t27 = -0.39225 * t26 - 0.425 * s_q1;
     let t28 = 0.425 * qd[1] + 0.01615 * t3;
@@ -1249,7 +1274,7 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     (
         0.00333 * qd[0] * qd[0]
             + 0.5
-                * (1.0397965583525 * t2 * t2 + 0.22689067591 * qd[1] * qd[1]
+                * (0.22689067591 * qd[1] * qd[1] + 1.0397965583525 * t2 * t2
                     + 0.0151074 * t3 * t3 + 8.393 * t43 * t43
                     + 0.049443313556 * (t7 * t7 + t10 * t10) + 0.004095 * t9 * t9
                     + 2.275 * (t44 * t44 + t45 * t45 + t29 * t29) + 0.21942 * t14 * t14
@@ -1277,6 +1302,7 @@ pub const OPS_BODY_POSES: OpCount = OpCount {
     sqrt: 0,
     sin: 6,
     cos: 6,
+    exp: 0,
 };
 ///The pose of every body in the ground frame, in the order of `BODY_NAMES`.
 ///
@@ -1377,6 +1403,7 @@ pub const OPS_COORDINATE_RATES: OpCount = OpCount {
     sqrt: 0,
     sin: 0,
     cos: 0,
+    exp: 0,
 };
 ///The rates q̇ of the position coordinates for velocities `qd`: equal to `qd`
 ///for revolute and prismatic joints, the quaternion kinematics ½ q ⊗ (ω, 0)
@@ -1406,6 +1433,7 @@ pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
     sqrt: 0,
     sin: 8,
     cos: 8,
+    exp: 0,
 };
 ///For every body (order of `BODY_NAMES`), the geometric Jacobian: rows 0–2 map
 ///q̇ to the velocity of the body-frame origin, rows 3–5 to the angular velocity,
@@ -1616,4 +1644,83 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             [t74 + t42 * t42 + t41 * t41, t81, t81, t81, c_q5 * t41 - s_q5 * t42, -t39],
         ],
     ]
+}
+/// Operation count of [`contact_gaps_with`] (and of [`contact_gaps`] after [`OPS_DERIVED`]).
+pub const OPS_CONTACT_GAPS: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+///The gap of every contact (`CONTACT_NAMES`): the distance to a joint's stop, to
+///a clearance's boundary or between a gear mesh's flanks, positive while apart
+///and negative while the contact is pressed in. A contact begins where its gap
+///crosses zero downwards: these are the event functions that locate contacts.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`contact_gaps_with`]; its cost is [`OPS_CONTACT_GAPS`].
+pub fn contact_gaps(p: &Params, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
+    contact_gaps_with(&p.derived(), q)
+}
+/// [`contact_gaps`] with the parameter groups already computed by [`Params::derived`].
+pub fn contact_gaps_with(d: &Derived, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
+    let p = &d.params;
+    []
+}
+/// Operation count of [`limit_forces_with`] (and of [`limit_forces`] after [`OPS_DERIVED`]).
+pub const OPS_LIMIT_FORCES: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+///The joint forces of the stops, clearances and gear meshes: each contact pushes
+///its gap `g` open with `F = max(0, k − μ ġ) e^{−a g}` (the joint-coordinate
+///package's law; it never pulls), dropped where `a g > 27.7` (below 1e-12 of the
+///force at zero gap). Add them to `tau`, with `friction_forces`, before
+///`forward_dynamics`. The operation count is that with every contact engaged.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`limit_forces_with`]; its cost is [`OPS_LIMIT_FORCES`].
+pub fn limit_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
+    limit_forces_with(&p.derived(), q, qd)
+}
+/// [`limit_forces`] with the parameter groups already computed by [`Params::derived`].
+pub fn limit_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
+    let p = &d.params;
+    [0.0; NV]
+}
+/// Operation count of [`friction_forces_with`] (and of [`friction_forces`] after [`OPS_DERIVED`]).
+pub const OPS_FRICTION_FORCES: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+///The joints' viscous damping and dry friction: `−c ẋ − F_c ẋ / √(ẋ² + v²)` on
+///every rate of a joint with `damping` `c` or `friction` `F_c` (the dry friction
+///regularised below the speed `v`, the joint's `friction_speed`, 1e-3 by
+///default). Add them to `tau` before `forward_dynamics`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`friction_forces_with`]; its cost is [`OPS_FRICTION_FORCES`].
+pub fn friction_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
+    friction_forces_with(&p.derived(), q, qd)
+}
+/// [`friction_forces`] with the parameter groups already computed by [`Params::derived`].
+pub fn friction_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
+    let p = &d.params;
+    [0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
 }

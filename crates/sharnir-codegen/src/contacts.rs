@@ -158,6 +158,9 @@ pub(crate) fn law_ops(contacts: &[ContactFacts]) -> OpCount {
 /// contact: `g`, `ġ`, `k`, `μ`, `a`, then the computed weights), one block
 /// per contact in the order of `CONTACT_NAMES`.
 pub(crate) fn law_value(contacts: &[ContactFacts], outputs: &[TokenStream]) -> TokenStream {
+    if contacts.is_empty() {
+        return quote!([0.0; NV]);
+    }
     let cutoff = float_literal(CUTOFF);
     let mut rest = outputs;
     let mut blocks = Vec::with_capacity(contacts.len());

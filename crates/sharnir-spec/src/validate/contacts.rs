@@ -13,6 +13,11 @@ use crate::source::Span;
 use crate::suggest::did_you_mean;
 use std::collections::BTreeMap;
 
+/// `a·c` below which a clearance's contact still pushes at the hole's
+/// centre (where its direction is undefined): the emitted law drops
+/// `e^{−z}` beyond `z = 27.7`.
+const REACH: f64 = 27.7;
+
 pub(super) fn check(document: &Document, values: &BTreeMap<String, f64>) -> Result<(), Problem> {
     for joint in &document.joints {
         if let Some(law) = joint.limits.as_ref().and_then(|l| l.stops.as_ref()) {
@@ -36,6 +41,24 @@ pub(super) fn check(document: &Document, values: &BTreeMap<String, f64>) -> Resu
             }
             positive(joint, &clearance.radius, "clearance radius", values)?;
             check_law(joint, &clearance.law, values)?;
+            let reach = evaluate(&clearance.law.decay, values)?
+                * evaluate(&clearance.radius, values)?;
+            if reach < REACH {
+                return Err(Problem::new(
+                    clearance.law.decay.span,
+                    format!(
+                        "the contact of joint `{}` reaches the hole's centre: decay × radius is \
+                         {reach:.3}, below {REACH}",
+                        joint.name
+                    ),
+                    "decays too slowly for this clearance",
+                    format!(
+                        "the contact force falls below 1e-12 of its value at the boundary only \
+                         {REACH}/decay inside it, and at the centre its direction is undefined: \
+                         raise `decay` to at least {REACH}/radius"
+                    ),
+                ));
+            }
         }
         if let Some(gear) = &joint.gear {
             acts_on_one_coordinate(joint, gear.span, "a gear mesh")?;
