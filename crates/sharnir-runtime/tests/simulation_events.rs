@@ -191,3 +191,22 @@ fn an_event_function_returning_nan_stops_the_run_with_its_time() {
         "{message}"
     );
 }
+
+#[test]
+fn max_step_bounds_the_steps_so_that_a_short_excursion_is_seen() {
+    // g < 0 only on (0.49, 0.51): both crossings lie within one step of
+    // DOP853 at these tolerances (about 0.1 s), unless the step is bounded.
+    let pulse = |t: f64, _q: &[f64], _v: &[f64], g: &mut [f64]| g[0] = (t - 0.5).powi(2) - 1e-4;
+    let free = pendulum().run(1.0, |_: &Sample<'_>| {}).unwrap();
+    let summary = pendulum()
+        .max_step(0.005)
+        .events(vec![Event::new("pulse", Direction::Either)], pulse)
+        .run(1.0, |_: &Sample<'_>| {})
+        .unwrap();
+    assert!(free.stats.steps < 50, "{:?}", free.stats);
+    assert!(summary.stats.steps >= 200, "{:?}", summary.stats);
+    let found: Vec<(f64, Direction)> = summary.events.iter().map(|r| (r.t, r.direction)).collect();
+    assert_eq!(found.len(), 2, "{found:?}");
+    assert!((found[0].0 - 0.49).abs() < 1e-12 && found[0].1 == Direction::Falling);
+    assert!((found[1].0 - 0.51).abs() < 1e-12 && found[1].1 == Direction::Rising);
+}
