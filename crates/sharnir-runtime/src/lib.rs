@@ -17,7 +17,9 @@
 //!   [`project_velocities`] and [`ConstrainedSystem`], the constrained
 //!   dynamics with coordinate projection;
 //! - with the `std` feature (default): the adaptive integrators in
-//!   [`adaptive`] and the [`Simulation`] driver.
+//!   [`adaptive`], event location ([`EventLocator`]: when a function of the
+//!   state crosses zero, on the dense output, optionally stopping there)
+//!   and the [`Simulation`] driver.
 //!
 //! Without the `std` feature the crate is `#![no_std]` and allocates
 //! nothing, like the generated modules, so a controller can step a model on
@@ -27,6 +29,8 @@
 
 #[cfg(feature = "std")]
 pub mod adaptive;
+#[cfg(feature = "std")]
+mod events;
 mod fixed_step;
 mod linalg;
 mod loops;
@@ -38,6 +42,8 @@ mod stepper;
 mod symplectic;
 mod system;
 
+#[cfg(feature = "std")]
+pub use events::{Direction, Event, EventError, EventLocator, EventRecord};
 pub use fixed_step::{Rk4, SemiImplicitEuler, StateVector};
 pub use loops::{
     assemble, project_velocities, project_velocities_holding, Accelerations, AssemblyError,

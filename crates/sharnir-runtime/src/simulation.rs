@@ -1,5 +1,6 @@
 //! The driver a user calls: integrate a model from its initial state to an
-//! end time, handing samples at exact output times to an observer.
+//! end time, handing samples at exact output times to an observer, and
+//! locating events on the way ([`Simulation::events`]).
 //!
 //! ```
 //! use sharnir_runtime::{model, Method, Sample, Simulation, Tolerances};
@@ -17,13 +18,18 @@
 //! # Ok::<(), sharnir_runtime::SimulationError>(())
 //! ```
 
+mod mechanical;
+mod output;
+
+pub use mechanical::MechanicalSystem;
+pub use output::{Observer, ObserverError, Sample, SimulationError, SimulationErrorKind, Summary};
+
 use crate::adaptive::{Adams, Dop853, Dopri5, Radau5};
-use crate::model::{join_state, split_state, Control, Passive};
-use crate::{assemble, project_velocities_holding, ConstrainedSystem, LoopClosure};
-use crate::{IntegrationError, Model, ModelSystem, Rk4, SemiImplicitEuler, Stats, Stepper};
-use crate::{OdeSystem, SymplecticEuler, Tolerances};
-use std::fmt;
-use std::time::{Duration, Instant};
+use crate::model::{join_state, Control, Passive};
+use crate::{ConstrainedSystem, Event, EventLocator, EventRecord, IntegrationError, LoopClosure};
+use crate::{Model, ModelSystem, Rk4, SemiImplicitEuler, Stepper, Tolerances, Trajectory};
+use output::{EnergyWatch, Outputs};
+use std::time::Instant;
 
 /// Which integrator a [`Simulation`] uses.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -69,212 +75,6 @@ impl Method {
     }
 }
 
-/// The state handed to an [`Observer`] at one output time.
-#[derive(Clone, Copy, Debug)]
-pub struct Sample<'a> {
-    /// Time.
-    pub t: f64,
-    /// Position coordinates.
-    pub q: &'a [f64],
-    /// Velocity coordinates.
-    pub v: &'a [f64],
-    /// Kinetic energy.
-    pub kinetic: f64,
-    /// Potential energy.
-    pub potential: f64,
-}
-
-/// An error an observer reports (a CSV file that cannot be written), which
-/// stops the simulation.
-pub type ObserverError = Box<dyn std::error::Error + Send + Sync>;
-
-/// Receives the samples of a simulation, in time order, and its progress.
-pub trait Observer {
-    /// One sample at an output time; an `Err` stops the simulation.
-    fn sample(&mut self, sample: &Sample<'_>) -> Result<(), ObserverError>;
-
-    /// Called after every accepted step with the time reached (for progress
-    /// bars). The default does nothing.
-    fn progress(&mut self, t: f64) {
-        let _ = t;
-    }
-}
-
-impl<F: FnMut(&Sample<'_>)> Observer for F {
-    fn sample(&mut self, sample: &Sample<'_>) -> Result<(), ObserverError> {
-        self(sample);
-        Ok(())
-    }
-}
-
-/// What a finished simulation did.
-#[derive(Clone, Copy, Debug)]
-pub struct Summary {
-    /// The time reached (the end time).
-    pub t_end: f64,
-    /// The integrator's work.
-    pub stats: Stats,
-    /// Wall-clock time of the integration (output included).
-    pub wall_time: Duration,
-    /// Samples handed to the observer.
-    pub samples: usize,
-    /// Total energy at the start.
-    pub initial_energy: f64,
-    /// The largest `|E(t) − E(0)|` over the samples.
-    pub energy_drift: f64,
-    /// The largest `|T| + |V − V(0)|` over the samples: the energy that
-    /// moved, against which [`Summary::relative_energy_drift`] is measured
-    /// (the total energy itself may be zero, as for the textbook's triple
-    /// pendulum).
-    pub energy_scale: f64,
-    /// Whether energy should be conserved: no applied forces and no control.
-    pub conservative: bool,
-}
-
-impl Summary {
-    /// Simulated time per wall-clock time.
-    pub fn real_time_factor(&self, t0: f64) -> f64 {
-        (self.t_end - t0) / self.wall_time.as_secs_f64().max(1e-12)
-    }
-
-    /// [`Summary::energy_drift`] relative to [`Summary::energy_scale`].
-    pub fn relative_energy_drift(&self) -> f64 {
-        if self.energy_scale > 0.0 {
-            self.energy_drift / self.energy_scale
-        } else {
-            self.energy_drift
-        }
-    }
-}
-
-/// Why a simulation stopped early, with the time and state it reached.
-#[derive(Clone, Debug)]
-pub struct SimulationError {
-    /// The time reached.
-    pub t: f64,
-    /// The last accepted state `(q, q̇)`.
-    pub state: Vec<f64>,
-    /// What happened.
-    pub kind: SimulationErrorKind,
-}
-
-/// The cause of a [`SimulationError`].
-#[derive(Clone, Debug)]
-pub enum SimulationErrorKind {
-    /// The integrator stopped.
-    Integration(IntegrationError),
-    /// The observer stopped the run.
-    Observer(String),
-    /// An argument of the simulation is unusable.
-    InvalidArgument(String),
-}
-
-impl fmt::Display for SimulationError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.kind {
-            SimulationErrorKind::Integration(e) => write!(f, "{e}")?,
-            SimulationErrorKind::Observer(e) => write!(f, "output failed at t = {}: {e}", self.t)?,
-            SimulationErrorKind::InvalidArgument(e) => return f.write_str(e),
-        }
-        write!(f, "; state (q, q̇) = {:?}", self.state)
-    }
-}
-
-impl std::error::Error for SimulationError {}
-
-/// What a [`Simulation`] integrates: a model's motion as an [`OdeSystem`]
-/// on `y = (q, q̇)`, either the open tree ([`ModelSystem`]) or a mechanism
-/// closed by cut joints ([`ConstrainedSystem`]).
-pub trait MechanicalSystem<M, const NQ: usize, const NV: usize>: OdeSystem<f64> + Sized
-where
-    M: Model<NQ, NV, Real = f64>,
-{
-    /// The mechanism.
-    fn model(&self) -> &M;
-
-    /// Whether no controller adds forces.
-    fn is_passive(&self) -> bool;
-
-    /// Makes the initial state `y` one the system can start from
-    /// (quaternions unit; loops assembled with the independent coordinates
-    /// held, velocities projected), or says why it cannot.
-    fn start(&mut self, y: &mut [f64]) -> Result<(), String>;
-
-    /// Symplectic Euler on this system, where it applies.
-    fn symplectic(
-        &mut self,
-        t0: f64,
-        y: &[f64],
-        step: f64,
-    ) -> Result<Box<dyn Stepper<Self>>, IntegrationError>;
-}
-
-impl<M, C, const NQ: usize, const NV: usize> MechanicalSystem<M, NQ, NV>
-    for ModelSystem<M, NQ, NV, C>
-where
-    M: Model<NQ, NV, Real = f64>,
-    C: Control<f64, NQ, NV>,
-{
-    fn model(&self) -> &M {
-        &self.model
-    }
-
-    fn is_passive(&self) -> bool {
-        self.control.is_passive()
-    }
-
-    fn start(&mut self, y: &mut [f64]) -> Result<(), String> {
-        self.project(y);
-        Ok(())
-    }
-
-    fn symplectic(
-        &mut self,
-        t0: f64,
-        y: &[f64],
-        step: f64,
-    ) -> Result<Box<dyn Stepper<Self>>, IntegrationError> {
-        Ok(Box::new(SymplecticEuler::new(self, t0, y.to_vec(), step)?))
-    }
-}
-
-impl<M, C, const NQ: usize, const NV: usize, const NC: usize> MechanicalSystem<M, NQ, NV>
-    for ConstrainedSystem<M, NQ, NV, NC, C>
-where
-    M: LoopClosure<NQ, NV, NC, Real = f64>,
-    C: Control<f64, NQ, NV>,
-{
-    fn model(&self) -> &M {
-        &self.model
-    }
-
-    fn is_passive(&self) -> bool {
-        self.control.is_passive()
-    }
-
-    fn start(&mut self, y: &mut [f64]) -> Result<(), String> {
-        let Some((q, v)) = split_state::<f64, NQ, NV>(y) else {
-            return Err("the state does not have NQ + NV entries".to_owned());
-        };
-        let q = assemble(&self.model, q, M::INDEPENDENT, self.tolerance)
-            .map_err(|e| format!("the initial state: {e}"))?;
-        let v = project_velocities_holding(&self.model, &q, &v, M::INDEPENDENT);
-        join_state(&q, &v, y);
-        Ok(())
-    }
-
-    fn symplectic(
-        &mut self,
-        _t0: f64,
-        _y: &[f64],
-        _step: f64,
-    ) -> Result<Box<dyn Stepper<Self>>, IntegrationError> {
-        Err(IntegrationError::InvalidArgument {
-            message: "the symplectic integrator does not take closed loops: choose another method",
-        })
-    }
-}
-
 /// A simulation of one model: its initial state, integrator and output
 /// times, configured by builder methods and started by
 /// [`Simulation::run`]. `S` is what is integrated: the open tree by
@@ -292,9 +92,22 @@ pub struct Simulation<
     method: Method,
     tolerances: Tolerances,
     output_interval: Option<f64>,
+    max_step: Option<f64>,
     t0: f64,
     q0: [f64; NQ],
     v0: [f64; NV],
+    events: Option<Events>,
+}
+
+/// The event function of [`Simulation::events`]: `g(t, q, q̇)` written into
+/// the last slice, one component per event.
+type EventFunction = Box<dyn FnMut(f64, &[f64], &[f64], &mut [f64]) + Send>;
+
+/// The events a simulation watches: the locator (which holds their
+/// descriptions) and the function.
+struct Events {
+    locator: EventLocator,
+    function: EventFunction,
 }
 
 impl<M, const NQ: usize, const NV: usize> Simulation<M, NQ, NV, Passive>
@@ -311,9 +124,11 @@ where
             method: Method::Dopri5,
             tolerances: Tolerances::default(),
             output_interval: None,
+            max_step: None,
             t0: 0.0,
             q0,
             v0,
+            events: None,
         }
     }
 }
@@ -331,9 +146,11 @@ where
             method: self.method,
             tolerances: self.tolerances,
             output_interval: self.output_interval,
+            max_step: self.max_step,
             t0: self.t0,
             q0: self.q0,
             v0: self.v0,
+            events: self.events,
         }
     }
 
@@ -354,9 +171,11 @@ where
             method: self.method,
             tolerances: self.tolerances,
             output_interval: self.output_interval,
+            max_step: self.max_step,
             t0: self.t0,
             q0: self.q0,
             v0: self.v0,
+            events: self.events,
         }
     }
 }
@@ -398,16 +217,49 @@ where
         self
     }
 
+    /// Events to locate during the run: `events[i]` describes component
+    /// `i` of `function(t, q, q̇, g)`, which writes every component into `g`
+    /// (one call per evaluation, so that events share their kinematics).
+    ///
+    /// After every accepted step the run compares the signs of `g` at both
+    /// ends and locates each crossing on the step's dense output (see
+    /// [`EventLocator`]); events reach the observer
+    /// ([`Observer::event`]) between the samples, in time order, and the
+    /// [`Summary`] lists them all. A non-terminal event changes no sample;
+    /// a terminal one ends the run at its time with a final sample there.
+    /// A `g` that crosses zero twice within one step is not seen: bound the
+    /// step with [`Simulation::max_step`]. Replaces earlier events.
+    pub fn events<F>(mut self, events: Vec<Event>, function: F) -> Self
+    where
+        F: FnMut(f64, &[f64], &[f64], &mut [f64]) + Send + 'static,
+    {
+        self.events = Some(Events {
+            locator: EventLocator::new(events),
+            function: Box::new(function),
+        });
+        self
+    }
+
+    /// Steps of the adaptive methods no longer than `h`: so that an event
+    /// whose function crosses zero and back within a step is not missed,
+    /// or dense output between long stiff steps stays accurate. The
+    /// fixed-step methods take the step they are given.
+    pub fn max_step(mut self, h: f64) -> Self {
+        self.max_step = Some(h);
+        self
+    }
+
     /// The model being simulated.
     pub fn model(&self) -> &M {
         self.system.model()
     }
 
-    /// Integrates to `t_end`, handing every output sample to `observer`.
+    /// Integrates to `t_end` (or to the first terminal event), handing
+    /// every output sample and every event to `observer`.
     pub fn run<O: Observer>(
         &mut self,
         t_end: f64,
-        mut observer: O,
+        observer: O,
     ) -> Result<Summary, SimulationError> {
         let started = Instant::now();
         let t0 = self.t0;
@@ -439,110 +291,144 @@ where
             state: y.clone(),
             kind: SimulationErrorKind::Integration(e),
         })?;
-        let mut energy = EnergyWatch::default();
-        let mut samples = 0usize;
-        let mut k = 0u64;
-        let mut out = vec![0.0; NQ + NV];
-        loop {
-            let t = t0 + k as f64 * dt;
-            let t = if t >= t_end - 1e-9 * dt { t_end } else { t };
-            // Samples inside the last accepted step come from its dense
-            // output; the end of the step is the state itself.
-            while t > stepper.t() {
-                stepper
-                    .step(&mut self.system, t_end)
-                    .map_err(|e| SimulationError {
-                        t: e.time().unwrap_or(stepper.t()),
-                        state: stepper.y().to_vec(),
-                        kind: SimulationErrorKind::Integration(e),
-                    })?;
-                observer.progress(stepper.t());
-            }
-            if t == stepper.t() {
-                out.copy_from_slice(stepper.y());
-            } else {
-                stepper.interpolate(t, &mut out);
-            }
-            let (q, v) = out.split_at(NQ);
-            let (kinetic, potential) = self.energy(q, v);
-            energy.observe(kinetic, potential);
-            observer
-                .sample(&Sample {
-                    t,
-                    q,
-                    v,
-                    kinetic,
-                    potential,
-                })
-                .map_err(|e| SimulationError {
-                    t,
-                    state: out.clone(),
-                    kind: SimulationErrorKind::Observer(e.to_string()),
-                })?;
-            samples += 1;
-            if t == t_end {
-                break;
-            }
-            k += 1;
+        if let Some(events) = self.events.as_mut() {
+            events.start::<NQ>(t0, &y).map_err(|e| event_error(e, &y))?;
         }
-        Ok(Summary {
+        let mut outputs = Outputs {
+            observer,
+            energy: EnergyWatch::default(),
+            samples: 0,
+            next: 0,
+            t0,
+            dt,
             t_end,
+            state: vec![0.0; NQ + NV],
+        };
+        outputs.through(self.system.model(), &*stepper, t0, true)?;
+        let mut found: Vec<EventRecord> = Vec::new();
+        let mut terminated_by = None;
+        while terminated_by.is_none() && stepper.t() < t_end {
+            stepper
+                .step(&mut self.system, t_end)
+                .map_err(|e| SimulationError {
+                    t: e.time().unwrap_or(stepper.t()),
+                    state: stepper.y().to_vec(),
+                    kind: SimulationErrorKind::Integration(e),
+                })?;
+            outputs.observer.progress(stepper.t());
+            let model = self.system.model();
+            if let Some(events) = self.events.as_mut() {
+                let located = events
+                    .locate::<NQ, _>(&*stepper)
+                    .map_err(|e| event_error(e, stepper.y()))?;
+                for record in located {
+                    // Samples before the event come from the step's dense
+                    // output, as without events.
+                    outputs.through(model, &*stepper, record.t, false)?;
+                    outputs.event(record)?;
+                    found.push(record.clone());
+                    if record.terminal {
+                        terminated_by = Some(found.len() - 1);
+                        outputs.sample(model, record.t, &record.y)?;
+                    }
+                }
+            }
+            if terminated_by.is_none() {
+                outputs.through(model, &*stepper, stepper.t(), true)?;
+            }
+        }
+        let (t_final, final_state) = match terminated_by {
+            Some(i) => (found[i].t, found[i].y.clone()),
+            None => (stepper.t(), stepper.y().to_vec()),
+        };
+        Ok(Summary {
+            t_end: t_final,
+            final_state,
+            events: found,
+            terminated_by,
             stats: stepper.stats(),
             wall_time: started.elapsed(),
-            samples,
-            initial_energy: energy.initial,
-            energy_drift: energy.drift,
-            energy_scale: energy.scale,
+            samples: outputs.samples,
+            initial_energy: outputs.energy.initial,
+            energy_drift: outputs.energy.drift,
+            energy_scale: outputs.energy.scale,
             conservative: !M::HAS_APPLIED_FORCES
                 && !M::HAS_JOINT_FORCES
                 && self.system.is_passive(),
         })
     }
 
-    fn energy(&self, q: &[f64], v: &[f64]) -> (f64, f64) {
-        let mut qa = [0.0; NQ];
-        let mut va = [0.0; NV];
-        qa.copy_from_slice(q);
-        va.copy_from_slice(v);
-        self.system.model().energy(&qa, &va)
-    }
-
     fn stepper(&mut self, y: &[f64]) -> Result<Box<dyn Stepper<S>>, IntegrationError> {
         let (system, t0, tolerances) = (&mut self.system, self.t0, self.tolerances);
+        let h_max = self.max_step;
         Ok(match self.method {
             Method::Rk4 { step } => Box::new(Rk4::new(system, t0, y.to_vec(), step)?),
             Method::SemiImplicitEuler { step } => {
                 Box::new(SemiImplicitEuler::new(system, t0, y.to_vec(), step, NQ)?)
             }
             Method::Symplectic { step } => system.symplectic(t0, y, step)?,
-            Method::Dopri5 => Box::new(Dopri5::new(system, t0, y, tolerances)?),
-            Method::Dop853 => Box::new(Dop853::new(system, t0, y, tolerances)?),
-            Method::Adams => Box::new(Adams::new(system, t0, y, tolerances)?),
-            Method::Radau5 => Box::new(Radau5::new(system, t0, y, tolerances)?),
+            Method::Dopri5 => Box::new(limited(
+                Dopri5::new(system, t0, y, tolerances)?,
+                h_max,
+                Dopri5::max_step,
+            )),
+            Method::Dop853 => Box::new(limited(
+                Dop853::new(system, t0, y, tolerances)?,
+                h_max,
+                Dop853::max_step,
+            )),
+            Method::Adams => Box::new(limited(
+                Adams::new(system, t0, y, tolerances)?,
+                h_max,
+                Adams::max_step,
+            )),
+            Method::Radau5 => Box::new(limited(
+                Radau5::new(system, t0, y, tolerances)?,
+                h_max,
+                Radau5::max_step,
+            )),
         })
     }
 }
 
-/// Tracks the total energy over the samples.
-#[derive(Default)]
-struct EnergyWatch {
-    started: bool,
-    initial: f64,
-    initial_potential: f64,
-    drift: f64,
-    scale: f64,
+/// `stepper` with its largest step set to `h_max`, when there is one.
+fn limited<T>(stepper: T, h_max: Option<f64>, set: fn(T, f64) -> T) -> T {
+    match h_max {
+        Some(h) => set(stepper, h),
+        None => stepper,
+    }
 }
 
-impl EnergyWatch {
-    fn observe(&mut self, kinetic: f64, potential: f64) {
-        if !self.started {
-            self.started = true;
-            self.initial = kinetic + potential;
-            self.initial_potential = potential;
+impl Events {
+    /// The event function on the flat state `y = (q, q̇)`.
+    fn on_state<const NQ: usize>(
+        function: &mut EventFunction,
+    ) -> impl FnMut(f64, &[f64], &mut [f64]) + '_ {
+        move |t, y, g| {
+            let (q, v) = y.split_at(NQ);
+            function(t, q, v, g)
         }
-        self.drift = self.drift.max((kinetic + potential - self.initial).abs());
-        self.scale = self
-            .scale
-            .max(kinetic.abs() + (potential - self.initial_potential).abs());
+    }
+
+    fn start<const NQ: usize>(&mut self, t0: f64, y: &[f64]) -> Result<(), crate::EventError> {
+        let mut g = Self::on_state::<NQ>(&mut self.function);
+        self.locator.start(t0, y, &mut g)
+    }
+
+    fn locate<const NQ: usize, T: Trajectory + ?Sized>(
+        &mut self,
+        trajectory: &T,
+    ) -> Result<&[EventRecord], crate::EventError> {
+        let mut g = Self::on_state::<NQ>(&mut self.function);
+        self.locator.locate(trajectory, &mut g)
+    }
+}
+
+/// A failure of the event function as the run's error.
+fn event_error(error: crate::EventError, y: &[f64]) -> SimulationError {
+    SimulationError {
+        t: error.time(),
+        state: y.to_vec(),
+        kind: SimulationErrorKind::Event(error),
     }
 }

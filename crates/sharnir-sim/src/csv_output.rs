@@ -1,7 +1,8 @@
-//! The CSV file of a simulation: one header row, one complete row per
-//! sample, every number at full `f64` precision.
+//! The CSV files of a simulation: the samples, and next to them the events
+//! (`<name>.events.csv`); one header row, one complete row per sample or
+//! event, every number at full `f64` precision.
 
-use sharnir_runtime::Sample;
+use sharnir_runtime::{Direction, EventRecord, Sample};
 use std::fs::File;
 use std::io::BufWriter;
 use std::path::{Path, PathBuf};
@@ -54,5 +55,69 @@ impl CsvOutput {
         self.writer
             .flush()
             .map_err(|e| format!("cannot write {}: {e}", self.path.display()))
+    }
+}
+
+/// The events file next to a samples CSV: `out.csv` → `out.events.csv`.
+pub fn events_path(csv: &Path) -> PathBuf {
+    csv.with_extension("events.csv")
+}
+
+/// The CSV file of the events of a run, written as they are located.
+pub struct EventsCsv {
+    path: PathBuf,
+    writer: csv::Writer<BufWriter<File>>,
+    row: Vec<String>,
+}
+
+impl EventsCsv {
+    /// Creates the file and writes the header: `t`, `event` (its name),
+    /// `direction` (`rising` or `falling`), then the state as in the
+    /// samples file (`q.<name>`, `v.<name>`), so that a row can seed a
+    /// restart.
+    pub fn create(path: &Path, positions: &[&str], velocities: &[&str]) -> Result<Self, String> {
+        let file =
+            File::create(path).map_err(|e| format!("cannot create {}: {e}", path.display()))?;
+        let mut writer = csv::Writer::from_writer(BufWriter::new(file));
+        let header: Vec<String> = ["t", "event", "direction"]
+            .into_iter()
+            .map(str::to_owned)
+            .chain(positions.iter().map(|n| format!("q.{n}")))
+            .chain(velocities.iter().map(|n| format!("v.{n}")))
+            .collect();
+        writer
+            .write_record(&header)
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        Ok(EventsCsv {
+            path: path.to_path_buf(),
+            writer,
+            row: Vec::with_capacity(header.len()),
+        })
+    }
+
+    /// Writes one event.
+    pub fn write(&mut self, record: &EventRecord) -> Result<(), csv::Error> {
+        self.row.clear();
+        self.row.push(record.t.to_string());
+        self.row.push(record.name.clone());
+        self.row.push(direction_name(record.direction).to_owned());
+        self.row.extend(record.y.iter().map(|x| x.to_string()));
+        self.writer.write_record(&self.row)
+    }
+
+    /// Pushes every buffered row to the file.
+    pub fn flush(&mut self) -> Result<(), String> {
+        self.writer
+            .flush()
+            .map_err(|e| format!("cannot write {}: {e}", self.path.display()))
+    }
+}
+
+/// How a crossing is written in the events file and the summary.
+pub fn direction_name(direction: Direction) -> &'static str {
+    match direction {
+        Direction::Rising => "rising",
+        Direction::Falling => "falling",
+        Direction::Either => "either",
     }
 }

@@ -31,7 +31,7 @@ mod run;
 
 pub use options::{Assignment, CoordinateKind, MethodName, SimOptions};
 #[cfg(feature = "output")]
-pub use run::{run, run_closed};
+pub use run::{run, run_closed, run_closed_with_events, run_with_events};
 
 /// The command line of a compiled simulation binary.
 #[cfg(feature = "output")]

@@ -42,6 +42,10 @@ pub struct SimOptions {
     /// Samples are at exact multiples of it, and at --t-end.
     #[arg(long, value_name = "D", allow_negative_numbers = true)]
     pub output_dt: Option<f64>,
+    /// Ignore the events the runner watches (joint stops, …): no event is
+    /// located, none stops the run, no events CSV is written.
+    #[arg(long)]
+    pub no_events: bool,
 }
 
 /// The values of `--method`.
@@ -155,6 +159,9 @@ impl SimOptions {
             args.push("--set".to_owned());
             args.push(set.clone());
         }
+        if self.no_events {
+            args.push("--no-events".to_owned());
+        }
         args
     }
 
@@ -256,12 +263,14 @@ mod tests {
             "out.csv",
             "--output-dt",
             "0.1",
+            "--no-events",
         ]);
         let args: Vec<String> = o.to_args();
         let back = options(&args.iter().map(String::as_str).collect::<Vec<_>>());
         assert_eq!(back.to_args(), args);
         assert_eq!(back.dt, Some(0.001));
         assert_eq!(back.set, vec!["q.a=-1".to_owned()]);
+        assert!(back.no_events);
     }
 
     #[test]

@@ -1,13 +1,13 @@
 //! One simulation run from the command line: initial state, integration,
-//! CSV, plot, progress and the closing summary.
+//! events, CSV, plot, progress and the closing summary.
 
-use crate::csv_output::CsvOutput;
+use crate::csv_output::{direction_name, events_path, CsvOutput, EventsCsv};
 use crate::options::{Assignment, CoordinateKind, MethodName, SimOptions};
 use crate::plot::{self, Trace};
 use crate::progress::Progress;
 use sharnir_runtime::{
-    LoopClosure, MechanicalSystem, Method, Model, Observer, ObserverError, Passive, Sample,
-    Simulation, Summary, Tolerances,
+    Event, EventRecord, LoopClosure, MechanicalSystem, Method, Model, Observer, ObserverError,
+    Passive, Sample, Simulation, Summary, Tolerances,
 };
 use std::fmt::Write as _;
 use std::time::Instant;
@@ -22,7 +22,29 @@ pub fn run<M, const NQ: usize, const NV: usize>(
 where
     M: Model<NQ, NV, Real = f64>,
 {
-    execute(Simulation::new(model), options)
+    execute(Simulation::new(model), options, None)
+}
+
+/// [`run`] watching events: `events[i]` describes component `i` of
+/// `function(t, q, q̇, g)` (see `sharnir_runtime::Simulation::events`). A
+/// terminal event ends the run at its time; with `--csv out.csv` the events
+/// go to `out.events.csv`; the summary counts them. `--no-events` ignores
+/// them all.
+pub fn run_with_events<M, F, const NQ: usize, const NV: usize>(
+    model: M,
+    options: &SimOptions,
+    events: Vec<Event>,
+    function: F,
+) -> Result<String, String>
+where
+    M: Model<NQ, NV, Real = f64>,
+    F: FnMut(f64, &[f64], &[f64], &mut [f64]) + Send + 'static,
+{
+    execute(
+        Simulation::new(model),
+        options,
+        Some((events, Box::new(function))),
+    )
 }
 
 /// [`run`] for a mechanism with closed loops: the constrained dynamics,
@@ -35,19 +57,50 @@ pub fn run_closed<M, const NQ: usize, const NV: usize, const NC: usize>(
 where
     M: LoopClosure<NQ, NV, NC, Real = f64>,
 {
+    refuse_symplectic(options)?;
+    execute(Simulation::new(model).closed(), options, None)
+}
+
+/// [`run_closed`] watching events, as [`run_with_events`] does.
+pub fn run_closed_with_events<M, F, const NQ: usize, const NV: usize, const NC: usize>(
+    model: M,
+    options: &SimOptions,
+    events: Vec<Event>,
+    function: F,
+) -> Result<String, String>
+where
+    M: LoopClosure<NQ, NV, NC, Real = f64>,
+    F: FnMut(f64, &[f64], &[f64], &mut [f64]) + Send + 'static,
+{
+    refuse_symplectic(options)?;
+    execute(
+        Simulation::new(model).closed(),
+        options,
+        Some((events, Box::new(function))),
+    )
+}
+
+/// Closed loops have no symplectic integrator: the message that says what
+/// to use instead.
+fn refuse_symplectic(options: &SimOptions) -> Result<(), String> {
     if options.method == MethodName::Symplectic {
         return Err(
             "--method symplectic does not take closed loops; use dop853 (or radau5 when stiff)"
                 .to_owned(),
         );
     }
-    execute(Simulation::new(model).closed(), options)
+    Ok(())
 }
 
-/// The run of a configured simulation, open or closed.
+/// The event function as the runner keeps it, whatever the caller's type.
+type EventFunction = Box<dyn FnMut(f64, &[f64], &[f64], &mut [f64]) + Send>;
+
+/// The run of a configured simulation, open or closed, with the events the
+/// caller watches (none, or all ignored with `--no-events`).
 fn execute<M, S, const NQ: usize, const NV: usize>(
     simulation: Simulation<M, NQ, NV, Passive, S>,
     options: &SimOptions,
+    events: Option<(Vec<Event>, EventFunction)>,
 ) -> Result<String, String>
 where
     M: Model<NQ, NV, Real = f64>,
@@ -80,6 +133,11 @@ where
     if let Some(dt) = options.output_dt {
         simulation = simulation.output_interval(dt);
     }
+    let events = events.filter(|(events, _)| !events.is_empty() && !options.no_events);
+    let watching = events.is_some();
+    if let Some((events, function)) = events {
+        simulation = simulation.events(events, function);
+    }
     let csv = match &options.csv {
         Some(path) => Some(CsvOutput::create(
             path,
@@ -88,8 +146,17 @@ where
         )?),
         None => None,
     };
+    let events_csv = match &options.csv {
+        Some(path) if watching => Some(EventsCsv::create(
+            &events_path(path),
+            &M::POSITION_NAMES,
+            &M::VELOCITY_NAMES,
+        )?),
+        _ => None,
+    };
     let mut recorder = Recorder {
         csv,
+        events_csv,
         trace: options.plot.as_ref().map(|_| Trace::default()),
         progress: Progress::new(options.t_end),
     };
@@ -98,6 +165,10 @@ where
     recorder.progress.finish();
     // Rows already written stay valid whatever happened.
     let flushed = match recorder.csv.as_mut() {
+        Some(csv) => csv.flush(),
+        None => Ok(()),
+    };
+    let events_flushed = match recorder.events_csv.as_mut() {
         Some(csv) => csv.flush(),
         None => Ok(()),
     };
@@ -117,6 +188,7 @@ where
         message
     })?;
     flushed?;
+    events_flushed?;
     if let (Some(path), Some(trace)) = (&options.plot, &recorder.trace) {
         plot::draw(
             path,
@@ -126,7 +198,12 @@ where
             summary.conservative,
         )?;
     }
-    Ok(report(&summary, options, started.elapsed().as_secs_f64()))
+    Ok(report(
+        &summary,
+        options,
+        started.elapsed().as_secs_f64(),
+        watching,
+    ))
 }
 
 /// The model's initial state with the `--set` values applied; unknown names
@@ -163,10 +240,11 @@ where
     Ok((q, v))
 }
 
-/// Hands every sample to the CSV file and the plot trace, and the time to
-/// the progress bar.
+/// Hands every sample to the CSV file and the plot trace, every event to
+/// the events file, and the time to the progress bar.
 struct Recorder {
     csv: Option<CsvOutput>,
+    events_csv: Option<EventsCsv>,
     trace: Option<Trace>,
     progress: Progress,
 }
@@ -182,14 +260,25 @@ impl Observer for &mut Recorder {
         Ok(())
     }
 
+    fn event(&mut self, record: &EventRecord) -> Result<(), ObserverError> {
+        if let Some(csv) = self.events_csv.as_mut() {
+            csv.write(record)?;
+        }
+        Ok(())
+    }
+
     fn progress(&mut self, t: f64) {
         self.progress.set(t);
     }
 }
 
+/// How many events the summary names; the rest are in the events file.
+const EVENTS_LISTED: usize = 5;
+
 /// The closing summary: what MATLAB prints with `Stats = 'on'`, plus the
-/// real-time factor and the energy drift.
-fn report(summary: &Summary, options: &SimOptions, wall: f64) -> String {
+/// real-time factor, the energy drift and, when events were watched, their
+/// count and the first few.
+fn report(summary: &Summary, options: &SimOptions, wall: f64, watching: bool) -> String {
     let s = summary.stats;
     let mut text = String::new();
     let _ = writeln!(
@@ -225,5 +314,36 @@ fn report(summary: &Summary, options: &SimOptions, wall: f64) -> String {
             summary.initial_energy
         );
     }
+    if watching {
+        report_events(&mut text, summary);
+    }
     text
+}
+
+/// The events lines of the summary: the count, the first few with their
+/// times, and the terminal event that ended the run.
+fn report_events(text: &mut String, summary: &Summary) {
+    let events = &summary.events;
+    let _ = write!(text, "events: {}", events.len());
+    for (i, e) in events.iter().take(EVENTS_LISTED).enumerate() {
+        let separator = if i == 0 { ": " } else { ", " };
+        let _ = write!(
+            text,
+            "{separator}{} ({}) at {} s",
+            e.name,
+            direction_name(e.direction),
+            e.t
+        );
+    }
+    if events.len() > EVENTS_LISTED {
+        let _ = write!(text, ", …");
+    }
+    text.push('\n');
+    if let Some(e) = summary.terminated_by.and_then(|i| events.get(i)) {
+        let _ = writeln!(
+            text,
+            "stopped by the terminal event {} at t = {} s",
+            e.name, e.t
+        );
+    }
 }

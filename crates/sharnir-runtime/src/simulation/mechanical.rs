@@ -1,0 +1,100 @@
+//! What a [`Simulation`](super::Simulation) integrates: the open tree or the
+//! mechanism closed by its cut joints, behind one trait.
+
+use crate::model::{join_state, split_state, Control};
+use crate::{assemble, project_velocities_holding, ConstrainedSystem, LoopClosure};
+use crate::{IntegrationError, Model, ModelSystem, OdeSystem, Stepper, SymplecticEuler};
+
+/// What a [`Simulation`](super::Simulation) integrates: a model's motion
+/// as an [`OdeSystem`] on `y = (q, q̇)`, either the open tree
+/// ([`ModelSystem`]) or a mechanism closed by cut joints
+/// ([`ConstrainedSystem`]).
+pub trait MechanicalSystem<M, const NQ: usize, const NV: usize>: OdeSystem<f64> + Sized
+where
+    M: Model<NQ, NV, Real = f64>,
+{
+    /// The mechanism.
+    fn model(&self) -> &M;
+
+    /// Whether no controller adds forces.
+    fn is_passive(&self) -> bool;
+
+    /// Makes the initial state `y` one the system can start from
+    /// (quaternions unit; loops assembled with the independent coordinates
+    /// held, velocities projected), or says why it cannot.
+    fn start(&mut self, y: &mut [f64]) -> Result<(), String>;
+
+    /// Symplectic Euler on this system, where it applies.
+    fn symplectic(
+        &mut self,
+        t0: f64,
+        y: &[f64],
+        step: f64,
+    ) -> Result<Box<dyn Stepper<Self>>, IntegrationError>;
+}
+
+impl<M, C, const NQ: usize, const NV: usize> MechanicalSystem<M, NQ, NV>
+    for ModelSystem<M, NQ, NV, C>
+where
+    M: Model<NQ, NV, Real = f64>,
+    C: Control<f64, NQ, NV>,
+{
+    fn model(&self) -> &M {
+        &self.model
+    }
+
+    fn is_passive(&self) -> bool {
+        self.control.is_passive()
+    }
+
+    fn start(&mut self, y: &mut [f64]) -> Result<(), String> {
+        self.project(y);
+        Ok(())
+    }
+
+    fn symplectic(
+        &mut self,
+        t0: f64,
+        y: &[f64],
+        step: f64,
+    ) -> Result<Box<dyn Stepper<Self>>, IntegrationError> {
+        Ok(Box::new(SymplecticEuler::new(self, t0, y.to_vec(), step)?))
+    }
+}
+
+impl<M, C, const NQ: usize, const NV: usize, const NC: usize> MechanicalSystem<M, NQ, NV>
+    for ConstrainedSystem<M, NQ, NV, NC, C>
+where
+    M: LoopClosure<NQ, NV, NC, Real = f64>,
+    C: Control<f64, NQ, NV>,
+{
+    fn model(&self) -> &M {
+        &self.model
+    }
+
+    fn is_passive(&self) -> bool {
+        self.control.is_passive()
+    }
+
+    fn start(&mut self, y: &mut [f64]) -> Result<(), String> {
+        let Some((q, v)) = split_state::<f64, NQ, NV>(y) else {
+            return Err("the state does not have NQ + NV entries".to_owned());
+        };
+        let q = assemble(&self.model, q, M::INDEPENDENT, self.tolerance)
+            .map_err(|e| format!("the initial state: {e}"))?;
+        let v = project_velocities_holding(&self.model, &q, &v, M::INDEPENDENT);
+        join_state(&q, &v, y);
+        Ok(())
+    }
+
+    fn symplectic(
+        &mut self,
+        _t0: f64,
+        _y: &[f64],
+        _step: f64,
+    ) -> Result<Box<dyn Stepper<Self>>, IntegrationError> {
+        Err(IntegrationError::InvalidArgument {
+            message: "the symplectic integrator does not take closed loops: choose another method",
+        })
+    }
+}
