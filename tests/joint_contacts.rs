@@ -14,7 +14,8 @@
 use sharnir_generated::{gear_backlash as gear, pendulum_stop as pendulum};
 use sharnir_generated::{pin_clearance as pin, slider_stops as slider};
 use sharnir_runtime::adaptive::{Dop853, Radau5};
-use sharnir_runtime::{model, Model, OdeSystem, RhsError, Stepper, Tolerances, Trajectory};
+use sharnir_runtime::{model, Direction, Event, Method, Model, OdeSystem, RhsError, Sample};
+use sharnir_runtime::{Simulation, Stepper, Tolerances, Trajectory};
 
 model!(Pendulum = sharnir_generated::pendulum_stop);
 model!(Gear = sharnir_generated::gear_backlash);
@@ -413,4 +414,50 @@ fn a_slider_between_elastic_stops_moves_as_the_closed_form() {
         worst = worst.max((out[0] - slider_position(&p, t)).abs());
     }
     assert!(worst < 1e-7, "off the closed form by {worst} m");
+}
+
+#[test]
+fn the_slider_meets_and_leaves_its_stops_at_the_closed_form_times() {
+    let model = Slider::default();
+    let p = *model.params();
+    let gaps_model = model;
+    let events = slider::CONTACT_NAMES
+        .iter()
+        .map(|name| Event::new(*name, Direction::Either))
+        .collect();
+    let summary = Simulation::new(model)
+        .method(Method::Dop853)
+        .tolerances(TIGHT)
+        .events(events, move |_t, q, _v, g| {
+            gaps_model.contact_gaps(&[q[0]], g);
+        })
+        .run(2.0, |_: &Sample<'_>| {})
+        .expect("runs");
+    // Closed form: the gap crosses zero τ* before and after each turn,
+    // cosh²(b τ*) = aE/k; turns alternate between the stops.
+    let v = 2.0;
+    let energy = 0.5 * p.m * v * v;
+    let ratio = p.k_stop / (p.a_stop * energy);
+    let delta = (ratio / 4.0).ln() / p.a_stop;
+    let half_period = (p.length - 2.0 * delta) / v;
+    let first_turn = (0.5 - delta) / v;
+    let b = p.a_stop * v / 2.0;
+    let crossing = (1.0 / ratio).sqrt().acosh() / b;
+    let mut expected = Vec::new();
+    for n in 0..4 {
+        let turn = first_turn + f64::from(n) * half_period;
+        let stop = if n % 2 == 0 { "slide.lower" } else { "slide.upper" };
+        expected.push((turn - crossing, stop, Direction::Falling));
+        expected.push((turn + crossing, stop, Direction::Rising));
+    }
+    assert_eq!(summary.events.len(), expected.len(), "{:?}", summary.events);
+    for (record, (t, name, direction)) in summary.events.iter().zip(&expected) {
+        assert_eq!(record.name, *name);
+        assert_eq!(record.direction, *direction);
+        assert!(
+            (record.t - t).abs() < 1e-9,
+            "{name} at {} s, closed form {t} s",
+            record.t
+        );
+    }
 }

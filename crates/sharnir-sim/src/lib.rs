@@ -47,7 +47,7 @@ struct Cli {
 #[cfg(feature = "output")]
 pub fn main<M, const NQ: usize, const NV: usize>(model: M) -> std::process::ExitCode
 where
-    M: sharnir_runtime::Model<NQ, NV, Real = f64>,
+    M: sharnir_runtime::Model<NQ, NV, Real = f64> + Clone + Send + 'static,
 {
     use clap::Parser;
     finish(run(model, &Cli::parse().options))
@@ -60,7 +60,7 @@ pub fn main_closed<M, const NQ: usize, const NV: usize, const NC: usize>(
     model: M,
 ) -> std::process::ExitCode
 where
-    M: sharnir_runtime::LoopClosure<NQ, NV, NC, Real = f64>,
+    M: sharnir_runtime::LoopClosure<NQ, NV, NC, Real = f64> + Clone + Send + 'static,
 {
     use clap::Parser;
     finish(run_closed(model, &Cli::parse().options))

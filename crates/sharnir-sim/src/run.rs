@@ -6,7 +6,7 @@ use crate::options::{Assignment, CoordinateKind, MethodName, SimOptions};
 use crate::plot::{self, Trace};
 use crate::progress::Progress;
 use sharnir_runtime::{
-    Event, EventRecord, LoopClosure, MechanicalSystem, Method, Model, Observer, ObserverError,
+    Direction, Event, EventRecord, LoopClosure, MechanicalSystem, Method, Model, Observer, ObserverError,
     Passive, Sample, Simulation, Summary, Tolerances,
 };
 use std::fmt::Write as _;
@@ -14,15 +14,43 @@ use std::time::Instant;
 
 /// Runs the simulation the options describe and returns the text of the
 /// summary; an `Err` is the message for the user (the CSV written so far is
-/// kept, complete rows only).
+/// kept, complete rows only). The joints' contacts (stops, clearances, gear
+/// flanks) are watched as events: a contact begins where its gap falls
+/// through zero and ends where it rises through it.
 pub fn run<M, const NQ: usize, const NV: usize>(
     model: M,
     options: &SimOptions,
 ) -> Result<String, String>
 where
-    M: Model<NQ, NV, Real = f64>,
+    M: Model<NQ, NV, Real = f64> + Clone + Send + 'static,
 {
-    execute(Simulation::new(model), options, None)
+    let contacts = contact_events(&model);
+    execute(Simulation::new(model), options, contacts)
+}
+
+/// The joints' contacts of `model` as non-terminal events on their gaps
+/// (`None` without contacts), so that the CSV and the summary say when each
+/// stop is struck and left.
+fn contact_events<M, const NQ: usize, const NV: usize>(
+    model: &M,
+) -> Option<(Vec<Event>, EventFunction)>
+where
+    M: Model<NQ, NV, Real = f64> + Clone + Send + 'static,
+{
+    if M::CONTACT_NAMES.is_empty() {
+        return None;
+    }
+    let events = M::CONTACT_NAMES
+        .iter()
+        .map(|name| Event::new(*name, Direction::Either))
+        .collect();
+    let model = model.clone();
+    let gaps = move |_t: f64, q: &[f64], _v: &[f64], g: &mut [f64]| {
+        if let Ok(q) = <[f64; NQ]>::try_from(q) {
+            model.contact_gaps(&q, g);
+        }
+    };
+    Some((events, Box::new(gaps)))
 }
 
 /// [`run`] watching events: `events[i]` describes component `i` of
@@ -55,10 +83,11 @@ pub fn run_closed<M, const NQ: usize, const NV: usize, const NC: usize>(
     options: &SimOptions,
 ) -> Result<String, String>
 where
-    M: LoopClosure<NQ, NV, NC, Real = f64>,
+    M: LoopClosure<NQ, NV, NC, Real = f64> + Clone + Send + 'static,
 {
     refuse_symplectic(options)?;
-    execute(Simulation::new(model).closed(), options, None)
+    let contacts = contact_events(&model);
+    execute(Simulation::new(model).closed(), options, contacts)
 }
 
 /// [`run_closed`] watching events, as [`run_with_events`] does.
