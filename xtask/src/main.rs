@@ -145,6 +145,9 @@ struct UrdfArgs {
     /// Replace unphysical inertias by the nearest physical ones (URDF inputs).
     #[arg(long)]
     fix_inertia: bool,
+    /// Make position limits stops with the default contact law of docs/urdf.md (URDF inputs).
+    #[arg(long)]
+    stops: bool,
 }
 
 impl UrdfArgs {
@@ -153,11 +156,12 @@ impl UrdfArgs {
             name: self.name.clone(),
             floating: self.floating,
             fix_inertia: self.fix_inertia,
+            stops: self.stops,
         }
     }
 
     fn any(&self) -> bool {
-        self.name.is_some() || self.floating || self.fix_inertia
+        self.name.is_some() || self.floating || self.fix_inertia || self.stops
     }
 }
 
@@ -189,7 +193,7 @@ fn gen(args: GenArgs) -> miette::Result<()> {
     let urdfs = args.specs.iter().filter(|p| is_urdf(p)).count();
     if args.urdf.any() && urdfs == 0 {
         miette::bail!(
-            help = "drop --name, --floating and --fix-inertia, or give a .urdf file",
+            help = "drop --name, --floating, --fix-inertia and --stops, or give a .urdf file",
             "--name, --floating and --fix-inertia apply to URDF inputs only"
         );
     }

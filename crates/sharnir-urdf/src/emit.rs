@@ -7,6 +7,7 @@ use crate::merge::{Body, Inboard, Model, FLOATING_BASE_JOINT};
 use crate::mimic::Coupling;
 use crate::read::{JointType, Robot};
 use crate::tree::Tree;
+use crate::StopDefaults;
 use std::fmt::Write as _;
 
 /// What the header needs besides the model.
@@ -22,6 +23,8 @@ pub(crate) struct Context<'a> {
     pub name: &'a str,
     /// The command-line flags that reproduce this conversion.
     pub flags: &'a str,
+    /// Whether position limits become stops ([`crate::Options::stops`]).
+    pub stops: bool,
 }
 
 /// The whole spec file.
@@ -94,9 +97,14 @@ fn header(out: &mut String, context: &Context) {
         "  1e-9 rad of a multiple of pi/2 is written as that multiple (\"pi/2\", ...).".into(),
         "* coordinates are the moving joints' names, in Pinocchio's order: depth first".into(),
         "  from the root, each link's children in joint-name order.".into(),
-        "* continuous joints are revolute joints without position limits; limits,".into(),
-        "  damping and friction are kept for the runtime, the dynamics ignore them.".into(),
+        "* continuous joints are revolute joints without position limits; damping".into(),
+        "  and friction are forces of the joints (the module's friction_forces).".into(),
     ]);
+    lines.push(if context.stops {
+        "* position limits are stops (--stops): the contact law of docs/urdf.md.".into()
+    } else {
+        "* position limits are stored, not enforced (convert with --stops for stops).".into()
+    });
     let kinds = |kind: JointType| {
         model.bodies.iter().any(|b| match b.inboard {
             Inboard::Joint(j) => robot.joints[j].kind == kind,
@@ -331,6 +339,22 @@ fn joint_table(out: &mut String, context: &Context, body: &Body) {
         .into_iter()
         .filter_map(|(key, value)| value.map(|v| format!("{key} = {}", number(v))))
         .collect();
+        let mut entries = entries;
+        let bounded = position && (limit.lower.is_some() || limit.upper.is_some());
+        if context.stops && bounded {
+            let stiffness = limit.effort.filter(|e| *e > 0.0).unwrap_or(StopDefaults::STIFFNESS);
+            let decay = if joint.kind == JointType::Prismatic {
+                StopDefaults::PRISMATIC_DECAY
+            } else {
+                StopDefaults::REVOLUTE_DECAY
+            };
+            let dissipation = StopDefaults::DISSIPATION_PER_STIFFNESS * stiffness;
+            entries.extend([
+                format!("stiffness = {}", number(stiffness)),
+                format!("dissipation = {}", number(dissipation)),
+                format!("decay = {}", number(decay)),
+            ]);
+        }
         if !entries.is_empty() {
             let _ = writeln!(out, "limits = {{ {} }}", entries.join(", "));
         }

@@ -64,6 +64,30 @@ pub struct Options {
     /// few); each replacement is reported in [`Conversion::warnings`] and in
     /// the spec header.
     pub fix_inertia: bool,
+    /// Make the position limits of revolute and prismatic joints stops
+    /// (`limits` with a contact law, the generated `limit_forces`) instead
+    /// of storing them only; the coefficients are [`StopDefaults`].
+    pub stops: bool,
+}
+
+/// The contact law given to URDF position limits with [`Options::stops`]:
+/// URDF has no stop model, so these are stated here and in docs/urdf.md.
+///
+/// At the bound the stop pushes with the joint's effort limit (a motor at
+/// full effort rests at the bound), 100 N·m or N without one; the force
+/// grows tenfold every 2.3 mrad (revolute) or 0.23 mm (prismatic) of
+/// penetration; the dissipation is 5 % of the stiffness per unit rate.
+pub struct StopDefaults;
+
+impl StopDefaults {
+    /// The stop force at zero gap when the joint has no effort limit.
+    pub const STIFFNESS: f64 = 100.0;
+    /// Decay rate of a revolute joint's stop, 1/rad.
+    pub const REVOLUTE_DECAY: f64 = 1000.0;
+    /// Decay rate of a prismatic joint's stop, 1/m.
+    pub const PRISMATIC_DECAY: f64 = 10000.0;
+    /// Dissipation per unit of stiffness, s/rad or s/m.
+    pub const DISSIPATION_PER_STIFFNESS: f64 = 0.05;
 }
 
 /// A converted robot.
@@ -131,6 +155,9 @@ fn convert_located(source: &Source, options: &Options) -> Result<Conversion, Pro
     if options.fix_inertia {
         flags.push_str(" --fix-inertia");
     }
+    if options.stops {
+        flags.push_str(" --stops");
+    }
     let text = emit::spec_text(&emit::Context {
         robot: &robot,
         tree: &tree,
@@ -139,6 +166,7 @@ fn convert_located(source: &Source, options: &Options) -> Result<Conversion, Pro
         source_name: &source.name,
         name: &name,
         flags: &flags,
+        stops: options.stops,
     });
     let spec = sharnir_spec::parse(Source {
         name: source.name.clone(),
@@ -381,6 +409,54 @@ mod tests {
             run(&ground, false).is_ok(),
             "a fixed base may be called ground"
         );
+    }
+
+    #[test]
+    fn stops_are_given_the_stated_contact_law_on_request() {
+        let parts = [
+            link("base", None),
+            link("arm", Some(1.0)),
+            link("slide", Some(1.0)),
+            joint(
+                "shoulder",
+                "revolute",
+                "base",
+                "arm",
+                "<axis xyz=\"0 0 1\"/><limit lower=\"-1\" upper=\"1\" effort=\"40\" velocity=\"2\"/>",
+            ),
+            joint(
+                "rail",
+                "prismatic",
+                "arm",
+                "slide",
+                "<axis xyz=\"1 0 0\"/><limit lower=\"0\" upper=\"0.5\"/>",
+            ),
+        ];
+        let stored = converted(&parts, false);
+        assert!(stored.spec.joints.iter().all(|j| j
+            .limits
+            .as_ref()
+            .is_some_and(|l| l.stops.is_none())));
+        let source = Source {
+            name: "robot.urdf".into(),
+            text: format!("<robot name=\"r\">\n{}</robot>\n", parts.concat()),
+        };
+        let options = Options {
+            stops: true,
+            ..Options::default()
+        };
+        let conversion = convert(&source, &options).expect("converts");
+        for line in [
+            "limits = { lower = -1, upper = 1, effort = 40, velocity = 2, stiffness = 40, dissipation = 2, decay = 1000 }",
+            "limits = { lower = 0, upper = 0.5, stiffness = 100, dissipation = 5, decay = 10000 }",
+            "--stops",
+        ] {
+            assert!(conversion.text.contains(line), "{line}\n{}", conversion.text);
+        }
+        assert!(conversion.spec.joints.iter().all(|j| j
+            .limits
+            .as_ref()
+            .is_some_and(|l| l.stops.is_some())));
     }
 
     #[test]
