@@ -74,7 +74,10 @@ fn gear_contacts(p: &gear::Params, q: &[f64]) -> Vec<Contact> {
         mu: p.mu_mesh,
         a: p.a_mesh,
     };
-    vec![law(p.backlash / 2.0 - s, -1.0), law(p.backlash / 2.0 + s, 1.0)]
+    vec![
+        law(p.backlash / 2.0 - s, -1.0),
+        law(p.backlash / 2.0 + s, 1.0),
+    ]
 }
 
 fn pin_contacts(p: &pin::Params, q: &[f64]) -> Vec<Contact> {
@@ -82,7 +85,11 @@ fn pin_contacts(p: &pin::Params, q: &[f64]) -> Vec<Contact> {
     // direction is undefined, and the law (decay × clearance ≥ 27.7 by
     // validation) has nothing left to push with.
     let r = q[0].hypot(q[1]);
-    let radial = if r > 0.0 { [q[0] / r, q[1] / r] } else { [0.0, 0.0] };
+    let radial = if r > 0.0 {
+        [q[0] / r, q[1] / r]
+    } else {
+        [0.0, 0.0]
+    };
     vec![Contact {
         gap: p.c - r,
         gradient: vec![-radial[0], -radial[1], 0.0],
@@ -172,7 +179,10 @@ fn gear_flanks_and_pin_clearance_follow_the_law() {
         let gaps = gear::contact_gaps(&p, &[pinion, wheel]);
         for i in 0..2 {
             let scale = p.k_mesh * (1.0 + p.mu_mesh * 20.0);
-            assert!((got[i] - expected[i]).abs() <= 1e-12 * scale, "{got:?} against {expected:?}");
+            assert!(
+                (got[i] - expected[i]).abs() <= 1e-12 * scale,
+                "{got:?} against {expected:?}"
+            );
             assert_close(gaps[i], contacts[i].gap, 1.0, "flank gap");
         }
         // Dry friction of the pinion, regularised below 1e-3 rad/s.
@@ -196,10 +206,18 @@ fn gear_flanks_and_pin_clearance_follow_the_law() {
                 "{got:?} against {expected:?}"
             );
         }
-        assert_close(pin::contact_gaps(&p, &q)[0], contacts[0].gap, 1e-3, "clearance gap");
+        assert_close(
+            pin::contact_gaps(&p, &q)[0],
+            contacts[0].gap,
+            1e-3,
+            "clearance gap",
+        );
     }
     // The pin centred in its hole: no force, and no NaN from the gradient.
-    assert_eq!(pin::limit_forces(&p, &[0.0, 0.0, 0.3], &[0.1, 0.0, 1.0]), [0.0; 3]);
+    assert_eq!(
+        pin::limit_forces(&p, &[0.0, 0.0, 0.3], &[0.1, 0.0, 1.0]),
+        [0.0; 3]
+    );
 }
 
 /// A model's motion with the dissipated work `D` as one more state:
@@ -305,7 +323,10 @@ fn a_pendulum_hitting_its_stops_loses_what_the_dissipation_takes() {
     let initial = e_start.0 + e_start.1 + 0.0;
     // Every impact takes energy: more than a tenth of the initial kinetic
     // energy goes in three seconds, and the balance holds to 1e-8 of it.
-    assert!(dissipated < -0.1 * e_start.0, "dissipated {dissipated} of {initial}");
+    assert!(
+        dissipated < -0.1 * e_start.0,
+        "dissipated {dissipated} of {initial}"
+    );
     assert!(worst < 1e-8 * e_start.0, "energy balance off by {worst}");
 }
 
@@ -369,7 +390,10 @@ fn a_pin_rattling_in_its_hole_balances_its_energy() {
     // The swing's energy is m g l/2 (1 − cos 0.5) ≈ 0.24 J; the pin's
     // impacts take a measurable part of it.
     let swing = 1.0 * 9.81 * 0.2 * (1.0 - 0.5_f64.cos());
-    assert!(dissipated < -1e-4 * swing, "dissipated {dissipated}, potential {v0}");
+    assert!(
+        dissipated < -1e-4 * swing,
+        "dissipated {dissipated}, potential {v0}"
+    );
     assert!(worst < 1e-7 * swing, "energy balance off by {worst}");
 }
 
@@ -446,7 +470,11 @@ fn the_slider_meets_and_leaves_its_stops_at_the_closed_form_times() {
     let mut expected = Vec::new();
     for n in 0..4 {
         let turn = first_turn + f64::from(n) * half_period;
-        let stop = if n % 2 == 0 { "slide.lower" } else { "slide.upper" };
+        let stop = if n % 2 == 0 {
+            "slide.lower"
+        } else {
+            "slide.upper"
+        };
         expected.push((turn - crossing, stop, Direction::Falling));
         expected.push((turn + crossing, stop, Direction::Rising));
     }

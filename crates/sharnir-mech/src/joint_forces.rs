@@ -65,7 +65,9 @@ fn joint_coordinate(
         None => {
             let (position, velocity) = firsts[index];
             let one = lowering.pool.one();
-            let x = lowering.pool.symbol(&Input::Position(position).symbol_name());
+            let x = lowering
+                .pool
+                .symbol(&Input::Position(position).symbol_name());
             Ok((x, vec![(velocity, one)]))
         }
         Some(mimic) => {
@@ -86,11 +88,7 @@ fn joint_coordinate(
 }
 
 /// The contact law's three coefficients, lowered.
-fn law(
-    spec: &Spec,
-    lowering: &mut ExprLowering,
-    law: &ContactLaw,
-) -> Result<[Id; 3], SpecError> {
+fn law(spec: &Spec, lowering: &mut ExprLowering, law: &ContactLaw) -> Result<[Id; 3], SpecError> {
     Ok([
         lowering.expr(spec, &law.stiffness)?,
         lowering.expr(spec, &law.dissipation)?,
@@ -114,13 +112,16 @@ fn contact(name: String, gap: Id, gradient: Vec<(usize, Id)>, [k, mu, a]: [Id; 3
 fn scaled(pool: &mut Pool, gradient: &[(usize, Id)], factor: Coeff) -> Vec<(usize, Id)> {
     gradient
         .iter()
-        .map(|&(i, w)| (i, pool.scale(factor.clone(), w)))
+        .map(|&(i, w)| (i, pool.scale(factor, w)))
         .collect()
 }
 
 /// Every contact of the spec, joint by joint in spec order: lower then
 /// upper stop, clearance, then the two flanks of a gear mesh.
-pub(crate) fn contacts(spec: &Spec, lowering: &mut ExprLowering) -> Result<Vec<Contact>, SpecError> {
+pub(crate) fn contacts(
+    spec: &Spec,
+    lowering: &mut ExprLowering,
+) -> Result<Vec<Contact>, SpecError> {
     let mut contacts = Vec::new();
     for (index, joint) in spec.joints.iter().enumerate() {
         if let Some(limits) = &joint.limits {
@@ -240,14 +241,18 @@ pub(crate) fn friction_forces(
         };
         let speed = match &joint.friction_speed {
             Some(v) => lowering.expr(spec, v)?,
-            None => lowering.pool.num(Coeff::from_decimal_f64(DEFAULT_FRICTION_SPEED)),
+            None => lowering
+                .pool
+                .num(Coeff::from_decimal_f64(DEFAULT_FRICTION_SPEED)),
         };
         // Each rate of the joint with the weights of its coordinates.
         let rates: Vec<Vec<(usize, Id)>> = if joint.mimic.is_some() {
             vec![joint_coordinate(spec, lowering, index)?.1]
         } else {
             let one = lowering.pool.one();
-            (0..joint.nv()).map(|k| vec![(firsts[index].1 + k, one)]).collect()
+            (0..joint.nv())
+                .map(|k| vec![(firsts[index].1 + k, one)])
+                .collect()
         };
         for weights in rates {
             let pool = &mut lowering.pool;

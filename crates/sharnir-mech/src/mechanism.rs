@@ -8,8 +8,8 @@
 
 use crate::cut_joints::{cut_joints, CutJoint};
 use crate::inputs::Input;
-use crate::joints::assemble;
 use crate::joint_forces::{self, Contact};
+use crate::joints::assemble;
 use crate::loop_closure::{loop_closure, ClosedLoops};
 use crate::lowering::ExprLowering;
 use crate::mobility::mobility;

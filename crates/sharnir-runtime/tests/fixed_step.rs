@@ -74,6 +74,17 @@ mod spring {
     ) -> [[Real; NV]; NV] {
         [[0.0]]
     }
+    pub const HAS_JOINT_FORCES: bool = false;
+    pub const CONTACT_NAMES: [&str; 0] = [];
+    pub fn limit_forces_with(_d: &Derived, _q: &[Real; NQ], _qd: &[Real; NV]) -> [Real; NV] {
+        [0.0; NV]
+    }
+    pub fn friction_forces_with(_d: &Derived, _q: &[Real; NQ], _qd: &[Real; NV]) -> [Real; NV] {
+        [0.0; NV]
+    }
+    pub fn contact_gaps_with(_d: &Derived, _q: &[Real; NQ]) -> [Real; 0] {
+        []
+    }
     pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
         [d.params.k * q[0]]
     }
@@ -140,6 +151,17 @@ mod rotor {
     pub fn coriolis_matrix_with(_d: &Derived, _q: &[Real; NQ], w: &[Real; NV]) -> [[Real; NV]; NV] {
         let l = [INERTIA[0] * w[0], INERTIA[1] * w[1], INERTIA[2] * w[2]];
         [[0.0, l[2], -l[1]], [-l[2], 0.0, l[0]], [l[1], -l[0], 0.0]]
+    }
+    pub const HAS_JOINT_FORCES: bool = false;
+    pub const CONTACT_NAMES: [&str; 0] = [];
+    pub fn limit_forces_with(_d: &Derived, _q: &[Real; NQ], _qd: &[Real; NV]) -> [Real; NV] {
+        [0.0; NV]
+    }
+    pub fn friction_forces_with(_d: &Derived, _q: &[Real; NQ], _qd: &[Real; NV]) -> [Real; NV] {
+        [0.0; NV]
+    }
+    pub fn contact_gaps_with(_d: &Derived, _q: &[Real; NQ]) -> [Real; 0] {
+        []
     }
     pub fn gravity_with(_d: &Derived, _q: &[Real; NQ]) -> [Real; NV] {
         [0.0; NV]

@@ -6,8 +6,8 @@ use crate::options::{Assignment, CoordinateKind, MethodName, SimOptions};
 use crate::plot::{self, Trace};
 use crate::progress::Progress;
 use sharnir_runtime::{
-    Direction, Event, EventRecord, LoopClosure, MechanicalSystem, Method, Model, Observer, ObserverError,
-    Passive, Sample, Simulation, Summary, Tolerances,
+    Direction, Event, EventRecord, LoopClosure, MechanicalSystem, Method, Model, Observer,
+    ObserverError, Passive, Sample, Simulation, Summary, Tolerances,
 };
 use std::fmt::Write as _;
 use std::time::Instant;

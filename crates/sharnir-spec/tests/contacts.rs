@@ -29,7 +29,10 @@ fn a_contact_law_makes_the_bounds_stops() {
     assert!(matches!(law.dissipation.kind, ExprKind::Number(x) if x == 0.0));
     assert!(matches!(law.decay.kind, ExprKind::Number(x) if x == 400.0));
     let stored = spec(&with("limits = { lower = 0, upper = \"L\" }"));
-    assert!(stored.joints[1].limits.as_ref().is_some_and(|l| l.stops.is_none()));
+    assert!(stored.joints[1]
+        .limits
+        .as_ref()
+        .is_some_and(|l| l.stops.is_none()));
 }
 
 #[test]

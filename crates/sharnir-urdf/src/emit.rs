@@ -342,7 +342,10 @@ fn joint_table(out: &mut String, context: &Context, body: &Body) {
         let mut entries = entries;
         let bounded = position && (limit.lower.is_some() || limit.upper.is_some());
         if context.stops && bounded {
-            let stiffness = limit.effort.filter(|e| *e > 0.0).unwrap_or(StopDefaults::STIFFNESS);
+            let stiffness = limit
+                .effort
+                .filter(|e| *e > 0.0)
+                .unwrap_or(StopDefaults::STIFFNESS);
             let decay = if joint.kind == JointType::Prismatic {
                 StopDefaults::PRISMATIC_DECAY
             } else {

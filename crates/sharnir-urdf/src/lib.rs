@@ -433,10 +433,11 @@ mod tests {
             ),
         ];
         let stored = converted(&parts, false);
-        assert!(stored.spec.joints.iter().all(|j| j
-            .limits
-            .as_ref()
-            .is_some_and(|l| l.stops.is_none())));
+        assert!(stored
+            .spec
+            .joints
+            .iter()
+            .all(|j| j.limits.as_ref().is_some_and(|l| l.stops.is_none())));
         let source = Source {
             name: "robot.urdf".into(),
             text: format!("<robot name=\"r\">\n{}</robot>\n", parts.concat()),
@@ -453,10 +454,11 @@ mod tests {
         ] {
             assert!(conversion.text.contains(line), "{line}\n{}", conversion.text);
         }
-        assert!(conversion.spec.joints.iter().all(|j| j
-            .limits
-            .as_ref()
-            .is_some_and(|l| l.stops.is_some())));
+        assert!(conversion
+            .spec
+            .joints
+            .iter()
+            .all(|j| j.limits.as_ref().is_some_and(|l| l.stops.is_some())));
     }
 
     #[test]

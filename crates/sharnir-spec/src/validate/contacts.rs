@@ -41,8 +41,8 @@ pub(super) fn check(document: &Document, values: &BTreeMap<String, f64>) -> Resu
             }
             positive(joint, &clearance.radius, "clearance radius", values)?;
             check_law(joint, &clearance.law, values)?;
-            let reach = evaluate(&clearance.law.decay, values)?
-                * evaluate(&clearance.radius, values)?;
+            let reach =
+                evaluate(&clearance.law.decay, values)? * evaluate(&clearance.radius, values)?;
             if reach < REACH {
                 return Err(Problem::new(
                     clearance.law.decay.span,
@@ -65,7 +65,10 @@ pub(super) fn check(document: &Document, values: &BTreeMap<String, f64>) -> Resu
             if joint.mimic.is_some() {
                 return Err(Problem::new(
                     gear.span,
-                    format!("joint `{}` both mimics a joint and meshes with one", joint.name),
+                    format!(
+                        "joint `{}` both mimics a joint and meshes with one",
+                        joint.name
+                    ),
                     "a follower has no coordinate of its own",
                     "keep `gear` (a mesh with backlash) or `mimic` (a rigid coupling), not both",
                 ));
@@ -143,7 +146,11 @@ fn driver(document: &Document, joint: &Joint, name: &str, span: Span) -> Result<
 }
 
 /// `k > 0`, `μ ≥ 0`, `a > 0`.
-fn check_law(joint: &Joint, law: &ContactLaw, values: &BTreeMap<String, f64>) -> Result<(), Problem> {
+fn check_law(
+    joint: &Joint,
+    law: &ContactLaw,
+    values: &BTreeMap<String, f64>,
+) -> Result<(), Problem> {
     positive(joint, &law.stiffness, "contact stiffness", values)?;
     not_negative(joint, &law.dissipation, "contact dissipation", values)?;
     positive(joint, &law.decay, "contact decay rate", values)
@@ -161,7 +168,10 @@ fn positive(
     }
     Err(Problem::new(
         expr.span,
-        format!("{what} of joint `{}` must be positive, found {value}", joint.name),
+        format!(
+            "{what} of joint `{}` must be positive, found {value}",
+            joint.name
+        ),
         format!("evaluates to {value}"),
         format!("give the {what} a value > 0"),
     ))
