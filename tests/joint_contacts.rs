@@ -334,8 +334,8 @@ fn a_pendulum_hitting_its_stops_loses_what_the_dissipation_takes() {
 fn radau_holds_a_stop_a_million_times_stiffer() {
     let stiff = Pendulum::new(pendulum::Params {
         k_stop: 1e6,
-        mu_stop: 1e3,
-        a_stop: 2000.0,
+        mu_stop: 1e6,
+        a_stop: 1e4,
         ..pendulum::Params::default()
     });
     let e_start = stiff.energy(&stiff.initial_positions(), &stiff.initial_velocities());
@@ -355,6 +355,36 @@ fn radau_holds_a_stop_a_million_times_stiffer() {
     assert!(steps < 20_000, "{steps} steps");
     assert!(dissipated < -0.1 * e_start.0, "dissipated {dissipated}");
     assert!(worst < 1e-5 * e_start.0, "energy balance off by {worst}");
+}
+
+#[test]
+fn radau_holds_a_pendulum_pressed_into_a_sharp_stop() {
+    // The upper bound below the hanging position: gravity presses the rod
+    // into a stop with a = 1e6 after it strikes it (a persistent, stiff
+    // contact; see docs/performance.md, Joint stops).
+    let resting = Pendulum::new(pendulum::Params {
+        upper: -0.2,
+        mu_stop: 1e4,
+        a_stop: 1e6,
+        ..pendulum::Params::default()
+    });
+    let mut y = initial_state(&resting);
+    y[0] = -0.5;
+    let mut system = Balance {
+        model: resting,
+        contacts: |m: &Pendulum, q: &[f64]| pendulum_contacts(m.params(), q),
+    };
+    let tolerances = Tolerances {
+        rtol: 1e-8,
+        atol: 1e-10,
+    };
+    let stepper = Radau5::new(&mut system, 0.0, &y, tolerances).expect("starts");
+    let (worst, dissipated, steps) = balance(system, stepper, 3.0);
+    assert!(steps < 2_000, "{steps} steps");
+    // It strikes at about 4 rad/s (kinetic energy ≈ 0.7 J) and comes to
+    // rest on the stop.
+    assert!(dissipated < -0.3, "dissipated {dissipated}");
+    assert!(worst < 1e-6, "energy balance off by {worst}");
 }
 
 #[test]

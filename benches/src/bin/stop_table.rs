@@ -1,7 +1,9 @@
 //! Which integrator for joint stops: the pendulum of
 //! `specs/pendulum_stop.spec` swinging into its stops for three seconds,
-//! with the spec's soft stop and with one a million-fold stiffer, by every
-//! adaptive method at `rtol = 1e-8`, `atol = 1e-10`.
+//! with the spec's soft stop, with one a million-fold stiffer, and resting
+//! against a sharp stop that gravity presses it into (the upper bound moved
+//! below the hanging position), by every adaptive method at `rtol = 1e-8`,
+//! `atol = 1e-10`.
 //!
 //! `cargo run --release -p sharnir-benches --bin stop-table`
 //!
@@ -17,13 +19,24 @@ model!(Pendulum = sharnir_generated::pendulum_stop);
 
 fn main() {
     let stops = [
-        ("soft (k = 100, a = 200)", Params::default()),
+        ("soft (k = 100, a = 200)", 0.0, Params::default()),
         (
-            "hard (k = 1e6, μ = 1e3, a = 2000)",
+            "hard (k = 1e6, μ = 1e6, a = 1e4)",
+            0.0,
             Params {
                 k_stop: 1e6,
-                mu_stop: 1e3,
-                a_stop: 2000.0,
+                mu_stop: 1e6,
+                a_stop: 1e4,
+                ..Params::default()
+            },
+        ),
+        (
+            "resting (upper = −0.2, k = 100, μ = 1e4, a = 1e6; from −0.5 rad)",
+            -0.5,
+            Params {
+                upper: -0.2,
+                mu_stop: 1e4,
+                a_stop: 1e6,
                 ..Params::default()
             },
         ),
@@ -36,7 +49,7 @@ fn main() {
     ];
     println!("| stop | method | steps | rejected | evaluations | wall time | contact events |");
     println!("|---|---|---:|---:|---:|---:|---:|");
-    for (stop, params) in stops {
+    for (stop, theta0, params) in stops {
         for (name, method) in methods {
             let model = Pendulum::new(params);
             let gaps = model;
@@ -46,6 +59,7 @@ fn main() {
                 .collect();
             let started = Instant::now();
             let result = Simulation::new(model)
+                .initial_state([theta0], [4.0])
                 .method(method)
                 .tolerances(Tolerances {
                     rtol: 1e-8,
