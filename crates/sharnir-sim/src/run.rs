@@ -339,7 +339,7 @@ fn report(summary: &Summary, options: &SimOptions, wall: f64, watching: bool) ->
     } else {
         let _ = writeln!(
             text,
-            "energy: E(0) = {:e} (not conserved: the spec applies forces)",
+            "energy: E(0) = {:e} (not conserved: the spec applies forces, or its joints do: stops, damping, friction)",
             summary.initial_energy
         );
     }
