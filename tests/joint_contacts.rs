@@ -245,9 +245,8 @@ where
         dy[..N].copy_from_slice(&self.model.coordinate_rates(&q, &v));
         dy[N..2 * N].copy_from_slice(&self.model.forward_dynamics(&q, &v, &tau));
         let contacts = (self.contacts)(&self.model, &q);
-        let friction: f64 = (0..N)
-            .map(|i| (tau[i] - contact_forces(&contacts, &v)[i]) * v[i])
-            .sum();
+        let contact = contact_forces(&contacts, &v);
+        let friction: f64 = (0..N).map(|i| (tau[i] - contact[i]) * v[i]).sum();
         dy[2 * N] = contacts.iter().map(|c| c.dissipation(&v)).sum::<f64>() + friction;
         Ok(())
     }

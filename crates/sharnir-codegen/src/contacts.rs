@@ -8,11 +8,11 @@
 //! contact law written around it:
 //!
 //! ```text
-//! z = a g;  if z < CUTOFF and k − μ ġ > 0:  F = (k − μ ġ) e^{−z},  τ += F ∇g
+//! z = a g;  if z < CONTACT_REACH and k − μ ġ > 0:  F = (k − μ ġ) e^{−z},  τ += F ∇g
 //! ```
 //!
 //! The law is clamped so that a contact never pulls, and skipped beyond
-//! [`CUTOFF`], where `e^{−z}` is below `1e-12`: the skipped force is less
+//! [`CONTACT_REACH`] (27.7), where `e^{−z}` is below `1e-12`: the skipped force is less
 //! than `1e-12` of the force the contact would exert at zero gap at the same
 //! speed. A contact far from its boundary so costs one multiplication and
 //! one comparison; the operation counts are those with every contact
@@ -23,10 +23,8 @@ use crate::printer::float_literal;
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 use sharnir_cas::{Coeff, Id, OpCount};
+use sharnir_mech::joint_forces::CONTACT_REACH;
 use sharnir_mech::{Input, Mechanism};
-
-/// Where the law's exponential is dropped: `e^{−27.7} < 1e-12`.
-pub const CUTOFF: f64 = 27.7;
 
 /// What the emitted law needs to know about one contact beyond its program
 /// outputs.
@@ -114,12 +112,13 @@ pub(crate) fn functions(mechanism: &mut Mechanism) -> Vec<FunctionSpec> {
         },
         FunctionSpec {
             name: "limit_forces".to_owned(),
-            doc: "The joint forces of the stops, clearances and gear meshes: each contact pushes\n\
-                  its gap `g` open with `F = max(0, k − μ ġ) e^{−a g}` (the joint-coordinate\n\
-                  package's law; it never pulls), dropped where `a g > 27.7` (below 1e-12 of the\n\
-                  force at zero gap). Add them to `tau`, with `friction_forces`, before\n\
-                  `forward_dynamics`. The operation count is that with every contact engaged."
-                .to_owned(),
+            doc: format!(
+                "The joint forces of the stops, clearances and gear meshes: each contact pushes\n\
+                 its gap `g` open with `F = max(0, k − μ ġ) e^{{−a g}}` (the joint-coordinate\n\
+                 package's law; it never pulls), dropped where `a g > {CONTACT_REACH}` (below 1e-12 of the\n\
+                 force at zero gap). Add them to `tau`, with `friction_forces`, before\n\
+                 `forward_dynamics`. The operation count is that with every contact engaged."
+            ),
             arguments: vec![Position, Velocity],
             shape: Shape::LimitForces,
             outputs: terms,
@@ -161,7 +160,7 @@ pub(crate) fn law_value(contacts: &[ContactFacts], outputs: &[TokenStream]) -> T
     if contacts.is_empty() {
         return quote!([0.0; NV]);
     }
-    let cutoff = float_literal(CUTOFF);
+    let cutoff = float_literal(CONTACT_REACH);
     let mut rest = outputs;
     let mut blocks = Vec::with_capacity(contacts.len());
     for contact in contacts {

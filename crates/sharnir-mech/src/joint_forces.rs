@@ -16,6 +16,7 @@
 use crate::inputs::Input;
 use crate::lowering::ExprLowering;
 use sharnir_cas::{Coeff, Id, Pool};
+pub use sharnir_spec::CONTACT_REACH;
 use sharnir_spec::{Clearance, ContactLaw, Joint, Spec, SpecError, DEFAULT_FRICTION_SPEED};
 
 /// One unilateral contact of a joint.
@@ -38,28 +39,15 @@ pub struct Contact {
     pub decay: Id,
 }
 
-/// The indices in `q` and `q̇` of every spec joint's first coordinate.
-fn first_coordinates(spec: &Spec) -> Vec<(usize, usize)> {
-    let mut next = (0, 0);
-    spec.joints
-        .iter()
-        .map(|joint| {
-            let first = next;
-            next = (next.0 + joint.nq(), next.1 + joint.nv());
-            first
-        })
-        .collect()
-}
-
 /// The coordinate `x` of a revolute or prismatic joint and its gradient:
 /// `q[i]` for a joint with a coordinate, `m q[leader] + offset` for a
-/// follower.
+/// follower; `firsts` is [`Spec::first_coordinates`].
 fn joint_coordinate(
     spec: &Spec,
     lowering: &mut ExprLowering,
+    firsts: &[(usize, usize)],
     index: usize,
 ) -> Result<(Id, Vec<(usize, Id)>), SpecError> {
-    let firsts = first_coordinates(spec);
     let joint = &spec.joints[index];
     match &joint.mimic {
         None => {
@@ -122,12 +110,13 @@ pub(crate) fn contacts(
     spec: &Spec,
     lowering: &mut ExprLowering,
 ) -> Result<Vec<Contact>, SpecError> {
+    let firsts = spec.first_coordinates();
     let mut contacts = Vec::new();
     for (index, joint) in spec.joints.iter().enumerate() {
         if let Some(limits) = &joint.limits {
             if let Some(stops) = &limits.stops {
                 let coefficients = law(spec, lowering, stops)?;
-                let (x, gradient) = joint_coordinate(spec, lowering, index)?;
+                let (x, gradient) = joint_coordinate(spec, lowering, &firsts, index)?;
                 if let Some(lower) = &limits.lower {
                     let lower = lowering.expr(spec, lower)?;
                     let gap = lowering.pool.sub(x, lower);
@@ -145,17 +134,23 @@ pub(crate) fn contacts(
         }
         if let Some(clearance) = &joint.clearance {
             let name = format!("{}.clearance", joint.name);
-            contacts.push(clearance_contact(spec, lowering, index, clearance, name)?);
+            contacts.push(clearance_contact(
+                spec,
+                lowering,
+                firsts[index],
+                clearance,
+                name,
+            )?);
         }
         if let Some(gear) = &joint.gear {
             let coefficients = law(spec, lowering, &gear.law)?;
-            let (x, own) = joint_coordinate(spec, lowering, index)?;
+            let (x, own) = joint_coordinate(spec, lowering, &firsts, index)?;
             let driver = spec
                 .joints
                 .iter()
                 .position(|j| j.name == gear.joint)
                 .unwrap_or(index);
-            let (driver_x, driver_gradient) = joint_coordinate(spec, lowering, driver)?;
+            let (driver_x, driver_gradient) = joint_coordinate(spec, lowering, &firsts, driver)?;
             let ratio = lowering.expr(spec, &gear.ratio)?;
             let offset = lowering.expr(spec, &gear.offset)?;
             let backlash = lowering.expr(spec, &gear.backlash)?;
@@ -195,13 +190,12 @@ pub(crate) fn contacts(
 fn clearance_contact(
     spec: &Spec,
     lowering: &mut ExprLowering,
-    index: usize,
+    (position, velocity): (usize, usize),
     clearance: &Clearance,
     name: String,
 ) -> Result<Contact, SpecError> {
     let coefficients = law(spec, lowering, &clearance.law)?;
     let radius = lowering.expr(spec, &clearance.radius)?;
-    let (position, velocity) = first_coordinates(spec)[index];
     let pool = &mut lowering.pool;
     let x = pool.symbol(&Input::Position(position).symbol_name());
     let y = pool.symbol(&Input::Position(position + 1).symbol_name());
@@ -226,7 +220,7 @@ pub(crate) fn friction_forces(
     let zero = lowering.pool.zero();
     let mut forces = vec![zero; nv];
     let mut any = false;
-    let firsts = first_coordinates(spec);
+    let firsts = spec.first_coordinates();
     for (index, joint) in spec.joints.iter().enumerate() {
         if joint.damping.is_none() && joint.friction.is_none() || joint.cut {
             continue;
@@ -247,7 +241,7 @@ pub(crate) fn friction_forces(
         };
         // Each rate of the joint with the weights of its coordinates.
         let rates: Vec<Vec<(usize, Id)>> = if joint.mimic.is_some() {
-            vec![joint_coordinate(spec, lowering, index)?.1]
+            vec![joint_coordinate(spec, lowering, &firsts, index)?.1]
         } else {
             let one = lowering.pool.one();
             (0..joint.nv())

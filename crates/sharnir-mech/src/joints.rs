@@ -64,15 +64,7 @@ pub(crate) fn assemble(
     tree: &SpanningTree,
     lowering: &mut ExprLowering,
 ) -> Result<(Vec<TreeBody>, Vec<AttachedFrame>), SpecError> {
-    let mut position_offsets = Vec::with_capacity(spec.joints.len());
-    let mut velocity_offsets = Vec::with_capacity(spec.joints.len());
-    let (mut nq, mut nv) = (0, 0);
-    for joint in &spec.joints {
-        position_offsets.push(nq);
-        velocity_offsets.push(nv);
-        nq += joint.nq();
-        nv += joint.nv();
-    }
+    let offsets = spec.first_coordinates();
     let ground = AttachedFrame::ground(&mut lowering.pool);
     // frames[k]: where spec body number k (regular numbering) is attached.
     let mut frames: Vec<AttachedFrame> = vec![ground; tree.bodies() + 1];
@@ -171,7 +163,7 @@ pub(crate) fn assemble(
             None => (None, arc),
         };
         let pool = &mut lowering.pool;
-        let (mut position, mut velocity) = (position_offsets[leader], velocity_offsets[leader]);
+        let (mut position, mut velocity) = offsets[leader];
         let last = chain.len() - 1;
         for (step, (kind, axis)) in chain.into_iter().enumerate() {
             let axis: Vec3 = axis.map(|a| pool.num(Coeff::from_decimal_f64(a)));

@@ -210,16 +210,16 @@ struct Crossing {
 /// let mut locator = EventLocator::new(vec![Event::new("floor", Direction::Falling).terminal()]);
 /// let y0 = [1.0, 0.0];
 /// let tolerances = Tolerances { rtol: 1e-10, atol: 1e-10 };
-/// let mut stepper = Dop853::new(&mut Ball, 0.0, &y0, tolerances).unwrap();
+/// let mut stepper = Dop853::new(&mut Ball, 0.0, &y0, tolerances)?;
 /// locator.start(0.0, &y0, &mut height)?;
 /// let impact = loop {
-///     stepper.step(&mut Ball, 10.0).unwrap();
+///     stepper.step(&mut Ball, 10.0)?;
 ///     if let Some(record) = locator.locate(&stepper, &mut height)?.last() {
 ///         break record.clone();
 ///     }
 /// };
 /// assert!((impact.t - (2.0f64 / 9.81).sqrt()).abs() < 1e-12);
-/// # Ok::<(), sharnir_runtime::EventError>(())
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Debug)]
 pub struct EventLocator {

@@ -120,6 +120,11 @@ impl fmt::Display for IntegrationError {
     }
 }
 
+/// With `std`, an integration error is a standard error, so callers can use
+/// `?` into `Box<dyn Error>`.
+#[cfg(feature = "std")]
+impl std::error::Error for IntegrationError {}
+
 /// Where an integration is: the current time and state, and the continuous
 /// extension (dense output) of the last accepted step.
 ///

@@ -7,54 +7,85 @@ use std::fs::File;
 use std::io::BufWriter;
 use std::path::{Path, PathBuf};
 
-/// A CSV file being written.
-pub struct CsvOutput {
+/// A CSV file being written: its header, then one complete record per row.
+struct CsvFile {
     path: PathBuf,
     writer: csv::Writer<BufWriter<File>>,
     row: Vec<String>,
 }
 
-impl CsvOutput {
-    /// Creates the file and writes the header: `t`, `q.<name>` for every
-    /// position coordinate, `v.<name>` for every velocity coordinate,
-    /// `energy.kinetic`, `energy.potential`.
-    pub fn create(path: &Path, positions: &[&str], velocities: &[&str]) -> Result<Self, String> {
+impl CsvFile {
+    /// Creates the file and writes `header`.
+    fn create(path: &Path, header: Vec<String>) -> Result<Self, String> {
         let file =
             File::create(path).map_err(|e| format!("cannot create {}: {e}", path.display()))?;
         let mut writer = csv::Writer::from_writer(BufWriter::new(file));
-        let header: Vec<String> = std::iter::once("t".to_owned())
-            .chain(positions.iter().map(|n| format!("q.{n}")))
-            .chain(velocities.iter().map(|n| format!("v.{n}")))
-            .chain(["energy.kinetic".to_owned(), "energy.potential".to_owned()])
-            .collect();
         writer
             .write_record(&header)
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-        Ok(CsvOutput {
+        Ok(CsvFile {
             path: path.to_path_buf(),
             writer,
             row: Vec::with_capacity(header.len()),
         })
     }
 
-    /// Writes one sample. Rust prints the shortest decimal that reads back
-    /// as the same `f64`, so nothing is lost.
-    pub fn write(&mut self, sample: &Sample<'_>) -> Result<(), csv::Error> {
+    /// Writes one record of `fields`, reusing the row's buffer.
+    fn write(&mut self, fields: impl Iterator<Item = String>) -> Result<(), csv::Error> {
         self.row.clear();
-        let values = std::iter::once(sample.t)
-            .chain(sample.q.iter().copied())
-            .chain(sample.v.iter().copied())
-            .chain([sample.kinetic, sample.potential]);
-        self.row.extend(values.map(|x| x.to_string()));
+        self.row.extend(fields);
         self.writer.write_record(&self.row)
     }
 
     /// Pushes every buffered row to the file; the csv writer buffers whole
     /// records, so the file ends with a complete row.
-    pub fn flush(&mut self) -> Result<(), String> {
+    fn flush(&mut self) -> Result<(), String> {
         self.writer
             .flush()
             .map_err(|e| format!("cannot write {}: {e}", self.path.display()))
+    }
+}
+
+/// The header columns of a state: `q.<name>` for every position
+/// coordinate, `v.<name>` for every velocity coordinate.
+fn state_columns<'a>(
+    positions: &'a [&str],
+    velocities: &'a [&str],
+) -> impl Iterator<Item = String> + 'a {
+    positions
+        .iter()
+        .map(|n| format!("q.{n}"))
+        .chain(velocities.iter().map(|n| format!("v.{n}")))
+}
+
+/// The samples CSV of a simulation.
+pub struct CsvOutput(CsvFile);
+
+impl CsvOutput {
+    /// Creates the file and writes the header: `t`, `q.<name>` for every
+    /// position coordinate, `v.<name>` for every velocity coordinate,
+    /// `energy.kinetic`, `energy.potential`.
+    pub fn create(path: &Path, positions: &[&str], velocities: &[&str]) -> Result<Self, String> {
+        let header = std::iter::once("t".to_owned())
+            .chain(state_columns(positions, velocities))
+            .chain(["energy.kinetic".to_owned(), "energy.potential".to_owned()])
+            .collect();
+        CsvFile::create(path, header).map(CsvOutput)
+    }
+
+    /// Writes one sample. Rust prints the shortest decimal that reads back
+    /// as the same `f64`, so nothing is lost.
+    pub fn write(&mut self, sample: &Sample<'_>) -> Result<(), csv::Error> {
+        let values = std::iter::once(sample.t)
+            .chain(sample.q.iter().copied())
+            .chain(sample.v.iter().copied())
+            .chain([sample.kinetic, sample.potential]);
+        self.0.write(values.map(|x| x.to_string()))
+    }
+
+    /// Pushes every buffered row to the file.
+    pub fn flush(&mut self) -> Result<(), String> {
+        self.0.flush()
     }
 }
 
@@ -64,11 +95,7 @@ pub fn events_path(csv: &Path) -> PathBuf {
 }
 
 /// The CSV file of the events of a run, written as they are located.
-pub struct EventsCsv {
-    path: PathBuf,
-    writer: csv::Writer<BufWriter<File>>,
-    row: Vec<String>,
-}
+pub struct EventsCsv(CsvFile);
 
 impl EventsCsv {
     /// Creates the file and writes the header: `t`, `event` (its name),
@@ -76,40 +103,31 @@ impl EventsCsv {
     /// samples file (`q.<name>`, `v.<name>`), so that a row can seed a
     /// restart.
     pub fn create(path: &Path, positions: &[&str], velocities: &[&str]) -> Result<Self, String> {
-        let file =
-            File::create(path).map_err(|e| format!("cannot create {}: {e}", path.display()))?;
-        let mut writer = csv::Writer::from_writer(BufWriter::new(file));
-        let header: Vec<String> = ["t", "event", "direction"]
+        let header = ["t", "event", "direction"]
             .into_iter()
             .map(str::to_owned)
-            .chain(positions.iter().map(|n| format!("q.{n}")))
-            .chain(velocities.iter().map(|n| format!("v.{n}")))
+            .chain(state_columns(positions, velocities))
             .collect();
-        writer
-            .write_record(&header)
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-        Ok(EventsCsv {
-            path: path.to_path_buf(),
-            writer,
-            row: Vec::with_capacity(header.len()),
-        })
+        CsvFile::create(path, header).map(EventsCsv)
     }
 
     /// Writes one event.
     pub fn write(&mut self, record: &EventRecord) -> Result<(), csv::Error> {
-        self.row.clear();
-        self.row.push(record.t.to_string());
-        self.row.push(record.name.clone());
-        self.row.push(direction_name(record.direction).to_owned());
-        self.row.extend(record.y.iter().map(|x| x.to_string()));
-        self.writer.write_record(&self.row)
+        let fields = [
+            record.t.to_string(),
+            record.name.clone(),
+            direction_name(record.direction).to_owned(),
+        ];
+        self.0.write(
+            fields
+                .into_iter()
+                .chain(record.y.iter().map(|x| x.to_string())),
+        )
     }
 
     /// Pushes every buffered row to the file.
     pub fn flush(&mut self) -> Result<(), String> {
-        self.writer
-            .flush()
-            .map_err(|e| format!("cannot write {}: {e}", self.path.display()))
+        self.0.flush()
     }
 }
 

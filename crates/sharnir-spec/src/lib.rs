@@ -24,7 +24,7 @@ pub use error::SpecError;
 pub use expr::{Expr, ExprKind, Function};
 pub use model::{
     AppliedForce, Body, Clearance, ContactLaw, ElementaryRotation, Gear, Independent, Inertia,
-    Joint, JointKind, Limits, Mimic, Origin, Parameter, ParameterValue, Spec,
+    Joint, JointKind, Limits, Mimic, Origin, Parameter, ParameterValue, Spec, CONTACT_REACH,
     DEFAULT_FRICTION_SPEED,
 };
 pub use source::{Source, Span};

@@ -106,6 +106,21 @@ impl Spec {
         evaluate_parameters(&self.parameters).0
     }
 
+    /// Per joint, in spec order, the indices in `q` and in `q̇` of its first
+    /// coordinate (where its coordinates would start for a joint without
+    /// any): the offsets every derivation reads coordinates at.
+    pub fn first_coordinates(&self) -> Vec<(usize, usize)> {
+        let mut next = (0, 0);
+        self.joints
+            .iter()
+            .map(|joint| {
+                let first = next;
+                next = (next.0 + joint.nq(), next.1 + joint.nv());
+                first
+            })
+            .collect()
+    }
+
     /// The index in `q` of the first component (`qx`) of every unit
     /// quaternion (spherical and free joints), which integration must keep
     /// unit.
@@ -277,6 +292,12 @@ pub struct Mimic {
 /// or m/s): small against the speeds of a moving mechanism, large enough
 /// that an adaptive integrator does not crawl through every reversal.
 pub const DEFAULT_FRICTION_SPEED: f64 = 1e-3;
+
+/// Where the contact law is dropped: `a·g` beyond which `e^{−a g}` is below
+/// `1e-12` (`e^{−27.7} ≈ 9.3e-13`). The emitted law skips a contact there,
+/// and a clearance must be wide enough that its contact does not reach the
+/// hole's centre.
+pub const CONTACT_REACH: f64 = 27.7;
 
 /// The contact law of a stop, a clearance or a gear mesh (the
 /// joint-coordinate package's law for non-holding constraints): on a gap

@@ -5,18 +5,14 @@
 //! Runs after the cut joints are marked: a cut joint has no coordinate for
 //! a contact to act on.
 
+use super::values::{not_negative, positive};
 use crate::document::Document;
 use crate::error::Problem;
-use crate::expr::{evaluate, Expr};
-use crate::model::{ContactLaw, Joint, JointKind};
+use crate::expr::evaluate;
+use crate::model::{ContactLaw, Joint, JointKind, CONTACT_REACH};
 use crate::source::Span;
 use crate::suggest::did_you_mean;
 use std::collections::BTreeMap;
-
-/// `a·c` below which a clearance's contact still pushes at the hole's
-/// centre (where its direction is undefined): the emitted law drops
-/// `e^{−z}` beyond `z = 27.7`.
-const REACH: f64 = 27.7;
 
 pub(super) fn check(document: &Document, values: &BTreeMap<String, f64>) -> Result<(), Problem> {
     for joint in &document.joints {
@@ -43,19 +39,19 @@ pub(super) fn check(document: &Document, values: &BTreeMap<String, f64>) -> Resu
             check_law(joint, &clearance.law, values)?;
             let reach =
                 evaluate(&clearance.law.decay, values)? * evaluate(&clearance.radius, values)?;
-            if reach < REACH {
+            if reach < CONTACT_REACH {
                 return Err(Problem::new(
                     clearance.law.decay.span,
                     format!(
                         "the contact of joint `{}` reaches the hole's centre: decay × radius is \
-                         {reach:.3}, below {REACH}",
+                         {reach:.3}, below {CONTACT_REACH}",
                         joint.name
                     ),
                     "decays too slowly for this clearance",
                     format!(
                         "the contact force falls below 1e-12 of its value at the boundary only \
-                         {REACH}/decay inside it, and at the centre its direction is undefined: \
-                         raise `decay` to at least {REACH}/radius"
+                         {CONTACT_REACH}/decay inside it, and at the centre its direction is undefined: \
+                         raise `decay` to at least {CONTACT_REACH}/radius"
                     ),
                 ));
             }
@@ -154,43 +150,4 @@ fn check_law(
     positive(joint, &law.stiffness, "contact stiffness", values)?;
     not_negative(joint, &law.dissipation, "contact dissipation", values)?;
     positive(joint, &law.decay, "contact decay rate", values)
-}
-
-fn positive(
-    joint: &Joint,
-    expr: &Expr,
-    what: &str,
-    values: &BTreeMap<String, f64>,
-) -> Result<(), Problem> {
-    let value = evaluate(expr, values)?;
-    if value > 0.0 {
-        return Ok(());
-    }
-    Err(Problem::new(
-        expr.span,
-        format!(
-            "{what} of joint `{}` must be positive, found {value}",
-            joint.name
-        ),
-        format!("evaluates to {value}"),
-        format!("give the {what} a value > 0"),
-    ))
-}
-
-fn not_negative(
-    joint: &Joint,
-    expr: &Expr,
-    what: &str,
-    values: &BTreeMap<String, f64>,
-) -> Result<(), Problem> {
-    let value = evaluate(expr, values)?;
-    if value >= 0.0 {
-        return Ok(());
-    }
-    Err(Problem::new(
-        expr.span,
-        format!("{what} of joint `{}` is negative: {value}", joint.name),
-        format!("evaluates to {value}"),
-        format!("the {what} is a magnitude: give a value ≥ 0"),
-    ))
 }

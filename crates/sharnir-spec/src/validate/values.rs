@@ -251,22 +251,57 @@ fn joint_limits(joint: &Joint, values: &BTreeMap<String, f64>) -> Result<(), Pro
         ("friction", joint.friction.as_ref()),
     ];
     for (what, expr) in magnitudes {
-        let Some(expr) = expr else { continue };
-        let value = evaluate(expr, values)?;
-        if value < 0.0 {
-            return Err(Problem::new(
-                expr.span,
-                format!(
-                    "{what} of joint `{}` is negative: {}",
-                    joint.name,
-                    short(value)
-                ),
-                format!("evaluates to {}", short(value)),
-                format!("the {what} is a magnitude: give a value ≥ 0"),
-            ));
+        if let Some(expr) = expr {
+            not_negative(joint, expr, what, values)?;
         }
     }
     Ok(())
+}
+
+/// `expr`, the `what` of `joint`, is at least zero.
+pub(super) fn not_negative(
+    joint: &Joint,
+    expr: &Expr,
+    what: &str,
+    values: &BTreeMap<String, f64>,
+) -> Result<(), Problem> {
+    let value = evaluate(expr, values)?;
+    if value >= 0.0 {
+        return Ok(());
+    }
+    Err(Problem::new(
+        expr.span,
+        format!(
+            "{what} of joint `{}` is negative: {}",
+            joint.name,
+            short(value)
+        ),
+        format!("evaluates to {}", short(value)),
+        format!("the {what} is a magnitude: give a value ≥ 0"),
+    ))
+}
+
+/// `expr`, the `what` of `joint`, is greater than zero.
+pub(super) fn positive(
+    joint: &Joint,
+    expr: &Expr,
+    what: &str,
+    values: &BTreeMap<String, f64>,
+) -> Result<(), Problem> {
+    let value = evaluate(expr, values)?;
+    if value > 0.0 {
+        return Ok(());
+    }
+    Err(Problem::new(
+        expr.span,
+        format!(
+            "{what} of joint `{}` must be positive, found {}",
+            joint.name,
+            short(value)
+        ),
+        format!("evaluates to {}", short(value)),
+        format!("give the {what} a value > 0"),
+    ))
 }
 
 /// A number for messages: six significant decimals, no trailing zeros.
