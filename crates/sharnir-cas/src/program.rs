@@ -74,6 +74,23 @@ impl std::ops::Add for OpCount {
     }
 }
 
+/// A count repeated `n` times (a loop body's operations).
+impl std::ops::Mul<u32> for OpCount {
+    type Output = OpCount;
+    fn mul(self, n: u32) -> OpCount {
+        OpCount {
+            mul: self.mul * n,
+            add: self.add * n,
+            div: self.div * n,
+            sqrt: self.sqrt * n,
+            sin: self.sin * n,
+            cos: self.cos * n,
+            fma: self.fma * n,
+            exp: self.exp * n,
+        }
+    }
+}
+
 /// `… mul, … add, … div, … sqrt, … sin, … cos`, followed by `, … fma` only
 /// when the program has fused operations and `, … exp` only when it has
 /// exponentials, so that the text of other counts does not change.

@@ -63,20 +63,6 @@ fn count_of(counts: &[(String, OpCount)], name: &str) -> OpCount {
         .map_or_else(OpCount::default, |(_, ops)| *ops)
 }
 
-/// `n` operations of each kind in `ops` (a loop body repeated).
-fn times(ops: OpCount, n: u32) -> OpCount {
-    OpCount {
-        mul: ops.mul * n,
-        add: ops.add * n,
-        div: ops.div * n,
-        sqrt: ops.sqrt * n,
-        sin: ops.sin * n,
-        cos: ops.cos * n,
-        fma: ops.fma * n,
-        exp: ops.exp * n,
-    }
-}
-
 /// The emitted items (helpers, `constrained_forward_dynamics`,
 /// `cut_joint_reactions`, and with independent coordinates
 /// `dependent_velocities` and `constrained_inverse_dynamics`) with the
@@ -100,7 +86,7 @@ pub(crate) fn items(
             add: nv32,
             ..OpCount::default()
         }
-        + times(solve_ops(nv32), nc + 1)
+        + solve_ops(nv32) * (nc + 1)
         + OpCount {
             mul: nc * nc * nv32 + nc * nv32 + nv32 * nc,
             add: nc * nc * nv32.saturating_sub(1) + nc * nv32 + nc + nv32 * nc,
@@ -124,7 +110,7 @@ pub(crate) fn items(
                 ..OpCount::default()
             }
             + cholesky_ops(nd)
-            + times(solve_ops(nd), ni);
+            + solve_ops(nd) * ni;
         let velocities = partition
             + OpCount {
                 mul: nd * ni,

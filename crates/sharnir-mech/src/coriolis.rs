@@ -27,7 +27,7 @@
 //! terms that account for `İ` in the ground frame vanish.
 
 use crate::inputs::Input;
-use crate::kinematics::{coordinate_rates, twists};
+use crate::kinematics::{along_motion, coordinate_rates, twists};
 use crate::mechanism::{JointKind, Mechanism, TreeBody};
 use crate::vec3::{Vec3, Vec3Ops};
 use sharnir_cas::{Coeff, Id, Pool};
@@ -119,15 +119,7 @@ fn is_zero(pool: &Pool, s: Spatial) -> bool {
 
 /// `Σᵢ ∂s/∂qᵢ q̇ᵢ`.
 fn time_derivative(pool: &mut Pool, s: Spatial, positions: &[Id], rates: &[Id]) -> Spatial {
-    let entries = [s.0, s.1].concat();
-    let mut total = [pool.zero(); 6];
-    for (&q, &rate) in positions.iter().zip(rates) {
-        let d = pool.diff_all(&entries, q);
-        for (t, di) in total.iter_mut().zip(d) {
-            let term = pool.mul(di, rate);
-            *t = pool.add(*t, term);
-        }
-    }
+    let total = along_motion(pool, &[s.0, s.1].concat(), positions, rates);
     (
         [total[0], total[1], total[2]],
         [total[3], total[4], total[5]],

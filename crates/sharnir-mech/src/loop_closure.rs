@@ -40,7 +40,7 @@
 
 use crate::cut_joints::CutJoint;
 use crate::inputs::Input;
-use crate::kinematics::{coordinate_rates, poses, Pose};
+use crate::kinematics::{along_motion, coordinate_rates, poses, Pose};
 use crate::mechanism::Mechanism;
 use crate::vec3::{Mat3, Vec3, Vec3Ops};
 use sharnir_cas::{Coeff, Id, Pool};
@@ -189,21 +189,6 @@ pub fn loop_closure(mechanism: &mut Mechanism) -> Result<LoopClosure, Unclosable
         bias,
         parent_rotations,
     })
-}
-
-/// `Σᵢ ∂e/∂qᵢ q̇ᵢ` for every `e`: the rate of change along the motion with
-/// the velocities held.
-fn along_motion(pool: &mut Pool, es: &[Id], positions: &[Id], rates: &[Id]) -> Vec<Id> {
-    let zero = pool.zero();
-    let mut total = vec![zero; es.len()];
-    for (&q, &rate) in positions.iter().zip(rates) {
-        let partials = pool.diff_all(es, q);
-        for (sum, partial) in total.iter_mut().zip(partials) {
-            let term = pool.mul(partial, rate);
-            *sum = pool.add(*sum, term);
-        }
-    }
-    total
 }
 
 /// `a − b`.

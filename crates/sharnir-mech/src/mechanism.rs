@@ -163,10 +163,9 @@ impl Placement {
     /// The placement of the body in a frame placed at `(rotation,
     /// translation)`: `(Rᵀ, −Rᵀ t)`.
     pub fn inverse_of(pool: &mut Pool, rotation: &Mat3, translation: Vec3) -> Placement {
-        let transposed = [0, 1, 2].map(|i| [0, 1, 2].map(|j| rotation[j][i]));
-        let back = pool.mat_vec(&transposed, translation);
+        let back = pool.mat_t_vec(rotation, translation);
         Placement {
-            rotation: transposed,
+            rotation: [0, 1, 2].map(|i| [0, 1, 2].map(|j| rotation[j][i])),
             translation: pool.scale3c(sharnir_cas::Coeff::MINUS_ONE, back),
         }
     }
