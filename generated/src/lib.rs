@@ -84,9 +84,21 @@ pub mod slider_stops;
 #[rustfmt::skip]
 pub mod slider_stops_folded;
 #[rustfmt::skip]
+pub mod sling_release;
+#[rustfmt::skip]
+pub mod sling_release_folded;
+#[rustfmt::skip]
+pub mod sling_release_without_hinge;
+#[rustfmt::skip]
+pub mod sling_release_without_hinge_folded;
+#[rustfmt::skip]
 pub mod solar_array;
 #[rustfmt::skip]
 pub mod solar_array_folded;
+#[rustfmt::skip]
+pub mod solar_array_without_hinge2;
+#[rustfmt::skip]
+pub mod solar_array_without_hinge2_folded;
 #[rustfmt::skip]
 pub mod solo12;
 #[rustfmt::skip]

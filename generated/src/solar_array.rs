@@ -33,6 +33,7 @@
 //! | `contact_gaps` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `limit_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `friction_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `joint_reactions` | 22 | 12 | 0 | 0 | 1 | 1 |
 
 #![allow(unused_variables, unused_parens, non_snake_case, clippy::all, clippy::pedantic)]
 /// The floating-point type of every input, output and parameter:
@@ -58,7 +59,7 @@ pub const QUATERNIONS: [usize; 0] = [];
 pub const INITIAL_POSITIONS: [Real; NQ] = [0.0, 0.0];
 /// The spec's initial velocities (`[initial]`; zeros by default), in
 /// the order of `qd`.
-pub const INITIAL_VELOCITIES: [Real; NV] = [0.0, 0.0];
+pub const INITIAL_VELOCITIES: [Real; NV] = [0.4, 0.8];
 /// Number of moving bodies.
 pub const NB: usize = 2;
 /// Body names in the order of `body_poses` and `body_jacobians`:
@@ -75,6 +76,54 @@ pub const CONTACT_NAMES: [&str; N_CONTACTS] = [];
 /// `friction_forces` not identically zero): without any, and without
 /// `[forces]`, a passive motion conserves energy.
 pub const HAS_JOINT_FORCES: bool = false;
+/// Number of joints that let go during a simulation.
+pub const N_DETACHABLE: usize = 1;
+/// When a detachable joint lets go.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Release {
+    /// At this time (s).
+    At(Real),
+    /// When component `.0` of `joint_reactions` (fx fy fz mx my mz)
+    /// rises through `.1`.
+    Above(usize, Real),
+    /// When component `.0` of `joint_reactions` falls through `.1`.
+    Below(usize, Real),
+}
+/// A joint that lets go, and the module the mechanism continues in:
+/// every structure is generated ahead of time, so a simulation
+/// switches modules at the release and derives nothing.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Detachment {
+    /// The joint's name.
+    pub joint: &'static str,
+    /// The variant module (a sibling of this one) without the joint.
+    pub variant: &'static str,
+    /// When it lets go.
+    pub release: Release,
+    /// For a tree joint, the index in `BODY_NAMES` of its child,
+    /// which moves on a free joint in the variant; `None` for a cut
+    /// joint, whose variant has the same coordinates.
+    pub body: Option<usize>,
+    /// The joint's coordinates in `q` (first index, count): the
+    /// variant's free joint takes their place with seven (position,
+    /// then the unit quaternion `[x, y, z, w]`).
+    pub positions: (usize, usize),
+    /// The joint's coordinates in `qd` (first index, count): the
+    /// free joint takes their place with six (linear, then angular
+    /// velocity, both in the body frame).
+    pub velocities: (usize, usize),
+}
+/// The detachable joints, in spec order.
+pub const DETACHMENTS: [Detachment; N_DETACHABLE] = [
+    Detachment {
+        joint: "hinge2",
+        variant: "solar_array_without_hinge2",
+        release: Release::At(1.0),
+        body: Some(1),
+        positions: (1, 1),
+        velocities: (1, 1),
+    },
+];
 /// Where a body is: `p_ground = position + rotation · p_body`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Pose {
@@ -714,4 +763,58 @@ pub fn friction_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV
 pub fn friction_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
     [0.0, 0.0]
+}
+/// Operation count of [`joint_reactions_with`] (and of [`joint_reactions`] after [`OPS_DERIVED`]).
+pub const OPS_JOINT_REACTIONS: OpCount = OpCount {
+    mul: 22,
+    add: 12,
+    div: 0,
+    sqrt: 0,
+    sin: 1,
+    cos: 1,
+    exp: 0,
+};
+///For every detachable joint (order of `DETACHMENTS`), the force (first three) and
+///moment (last three) its parent exerts on its child, in the joint frame on the
+///child's side, the moment about that frame's origin: at accelerations `qdd` from
+///`forward_dynamics` (with every force the simulation applies), these are the
+///reactions a release condition watches. Zero for a cut joint, whose reaction is
+///not watched.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`joint_reactions_with`]; its cost is [`OPS_JOINT_REACTIONS`].
+pub fn joint_reactions(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 6]; N_DETACHABLE] {
+    joint_reactions_with(&p.derived(), q, qd, qdd)
+}
+/// [`joint_reactions`] with the parameter groups already computed by [`Params::derived`].
+pub fn joint_reactions_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 6]; N_DETACHABLE] {
+    let p = &d.params;
+    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
+    let t2 = qd[0] + qd[1];
+    let t3 = qdd[0] + qdd[1];
+    let t4 = qdd[0] * d.k2 + qd[0] * qd[0] * d.k3;
+    let t5 = qdd[0] * d.k3 - qd[0] * qd[0] * d.k2;
+    let t6 = s_q1 * t5 - c_q1 * t4 - p.h21 * t3 - p.s21 * t2 * t2;
+    let t7 = p.s21 * t3 + c_q1 * t5 + s_q1 * t4 - p.h21 * t2 * t2;
+    [
+        [
+            p.m2 * t6,
+            p.m2 * t7,
+            0.0,
+            0.0,
+            0.0,
+            0.08333333333333333 * t3 * d.k11 + d.k4 * t7 - d.k5 * t6,
+        ],
+    ]
 }

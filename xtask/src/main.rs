@@ -230,9 +230,15 @@ fn gen(args: GenArgs) -> miette::Result<()> {
     let mut modules = Vec::with_capacity(jobs.len());
     // The input each module came from, to name both when two clash.
     let mut sources: Vec<PathBuf> = Vec::with_capacity(jobs.len());
-    for (path, mode) in &jobs {
-        let spec = load(&root, path, &options)?;
-        let module = generate_one(&spec, *mode, method)?;
+    let specs = jobs
+        .iter()
+        .map(|(path, mode)| Ok((path, mode, with_variants(load(&root, path, &options)?)?)))
+        .collect::<miette::Result<Vec<_>>>()?;
+    for (path, mode, spec) in specs
+        .iter()
+        .flat_map(|(path, mode, specs)| specs.iter().map(move |spec| (*path, *mode, spec)))
+    {
+        let module = generate_one(spec, *mode, method)?;
         let runtime = *mode == ParameterMode::Runtime;
         // A fused multiply–add twin of the runtime-parameter module when the
         // spec asks for it, of the module generated when the command line does.
@@ -249,18 +255,18 @@ fn gen(args: GenArgs) -> miette::Result<()> {
         let twin = (spec.single_precision || args.single_precision) && runtime;
         if twin {
             modules.push(sharnir_codegen::single_precision(&module));
-            sources.push(path.clone());
+            sources.push(path.to_path_buf());
             if let Some(fused) = &fused {
                 modules.push(sharnir_codegen::single_precision(fused));
-                sources.push(path.clone());
+                sources.push(path.to_path_buf());
             }
         }
         if fused.is_some() {
-            sources.push(path.clone());
+            sources.push(path.to_path_buf());
         }
         modules.extend(fused);
         modules.push(module);
-        sources.push(path.clone());
+        sources.push(path.to_path_buf());
     }
     refuse_name_clashes(&modules, &sources)?;
     std::fs::create_dir_all(&out)
@@ -402,6 +408,27 @@ fn load(root: &Path, path: &Path, options: &sharnir_urdf::Options) -> miette::Re
     } else {
         Ok(sharnir_spec::parse(read_source(root, path)?)?)
     }
+}
+
+/// `spec` and the spec of every mechanism it becomes as its detachable
+/// joints let go, in any order and combination (each generated as its own
+/// module, so a simulation derives nothing), `spec` first and the rest in
+/// the order they are first reached.
+fn with_variants(spec: Spec) -> miette::Result<Vec<Spec>> {
+    let mut specs = vec![spec];
+    let mut next = 0;
+    while let Some(current) = specs.get(next) {
+        let mut reached = Vec::new();
+        for joint in current.detachable_joints() {
+            let name = current.variant_name(&joint.name);
+            if !specs.iter().chain(&reached).any(|s: &Spec| s.name == name) {
+                reached.push(current.release(&joint.name)?);
+            }
+        }
+        specs.extend(reached);
+        next += 1;
+    }
+    Ok(specs)
 }
 
 /// Derives and emits one module, entirely in memory, with the dynamics by

@@ -4,6 +4,7 @@
 //! say, so `cargo xtask gen`, the tests and the benchmarks agree.
 
 use crate::contacts;
+use crate::detachments;
 use crate::method::{Method, Output};
 use crate::module::{
     emit_module, Argument, EmitError, FunctionSpec, GeneratedModule, LoopFacts, Shape,
@@ -182,6 +183,7 @@ fn assemble(
         });
     }
     functions.extend(contacts::functions(mechanism));
+    functions.extend(detachments::function(mechanism));
     let loops = loop_functions(mechanism, &mut functions)?;
     for function in &mut functions {
         function.outputs = with_angle_sums(&mut mechanism.pool, &function.outputs);

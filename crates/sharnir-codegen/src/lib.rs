@@ -8,11 +8,14 @@
 //! - `constrained`: the constrained dynamics of loop modules (small dense
 //!   solves emitted once per module);
 //! - `contacts`: the joints' own forces (stops, clearances, gear meshes,
-//!   damping, friction) with the contact law written around their programs.
+//!   damping, friction) with the contact law written around their programs;
+//! - `detachments`: the joints that let go, their variant modules and the
+//!   reactions their release conditions watch.
 
 mod constrained;
 mod contacts;
 mod derived;
+mod detachments;
 pub mod generate;
 pub mod method;
 pub mod module;

@@ -12,10 +12,12 @@
 use crate::constrained;
 use crate::contacts::{self, ContactFacts};
 use crate::derived::Derived;
+use crate::detachments;
 use crate::printer::{float_literal, Printer};
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
 use sharnir_cas::{hoist_constants, Id, OpCount, Program, Term};
+use sharnir_mech::detachment::Detachment;
 use sharnir_mech::mobility::Mobility;
 use sharnir_mech::{Input, Mechanism, ParameterMode};
 use std::sync::Arc;
@@ -66,6 +68,9 @@ pub enum Shape {
     Reactions,
     /// `[Real; N_CONTACTS]`: one entry per contact.
     ContactVector,
+    /// `[[Real; 6]; N_DETACHABLE]`: per detachable joint, force then
+    /// moment.
+    JointReactions,
     /// `[Real; NV]` from the contact law written around the outputs (per
     /// contact: gap, gap rate, stiffness, dissipation, decay, then the
     /// gradient weights that are not signs; see `contacts.rs`).
@@ -148,6 +153,8 @@ struct Facts {
     /// Whether any joint applies a force of its own (a contact, damping or
     /// friction).
     joint_forces: bool,
+    /// The joints that let go, in the order of `DETACHMENTS`.
+    detachments: Vec<Detachment>,
 }
 
 /// The names a module with loops declares.
@@ -170,6 +177,7 @@ impl Facts {
         Facts {
             loops,
             contacts: contacts::facts(mechanism),
+            detachments: mechanism.detachments.clone(),
             joint_forces: !mechanism.contacts.is_empty() || mechanism.friction_forces.is_some(),
             dof: mechanism.dof(),
             nq: mechanism.nq(),
@@ -524,6 +532,7 @@ fn preamble(facts: &Facts, fma: bool) -> TokenStream {
     let contact_names = facts.contacts.iter().map(|c| c.name.as_str());
     let n_contacts = Literal::usize_unsuffixed(facts.contacts.len());
     let joint_forces = facts.joint_forces;
+    let detachment_items = detachments::items(&facts.detachments);
     let (op_count_doc, fma_field, fma_helper) = if fma {
         (
             quote! {
@@ -602,6 +611,7 @@ fn preamble(facts: &Facts, fma: bool) -> TokenStream {
         /// `friction_forces` not identically zero): without any, and without
         /// `[forces]`, a passive motion conserves energy.
         pub const HAS_JOINT_FORCES: bool = #joint_forces;
+        #detachment_items
 
         /// Where a body is: `p_ground = position + rotation · p_body`.
         #[derive(Clone, Copy, Debug, PartialEq)]
@@ -813,6 +823,10 @@ fn emit_function(
             let joints = outputs.chunks(6).map(|wrench| quote!([#(#wrench),*]));
             (quote!([[Real; 6]; N_CUT]), quote!([#(#joints),*]))
         }
+        Shape::JointReactions => {
+            let joints = outputs.chunks(6).map(|wrench| quote!([#(#wrench),*]));
+            (quote!([[Real; 6]; N_DETACHABLE]), quote!([#(#joints),*]))
+        }
         Shape::ConstraintJacobian => {
             let rows = outputs.chunks(dof.max(1)).map(|row| quote!([#(#row),*]));
             (quote!([[Real; NV]; NC]), quote!([#(#rows),*]))
@@ -940,6 +954,7 @@ mod tests {
                 loops: None,
                 contacts: Vec::new(),
                 joint_forces: false,
+                detachments: Vec::new(),
             },
             derived,
             functions: vec![(function, Program::lower(&pool, &outputs))],

@@ -29,6 +29,7 @@
 pub mod base_parameters;
 pub mod coriolis;
 pub mod cut_joints;
+pub mod detachment;
 pub mod energy;
 pub mod inputs;
 pub mod jacobian;

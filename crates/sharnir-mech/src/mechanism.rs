@@ -7,6 +7,7 @@
 //! and the bodies of fixed joints are lumped into their parents (`lumping`).
 
 use crate::cut_joints::{cut_joints, CutJoint};
+use crate::detachment::{detachments, Detachment};
 use crate::inputs::Input;
 use crate::joint_forces::{self, Contact};
 use crate::joints::assemble;
@@ -279,6 +280,9 @@ pub struct Mechanism {
     pub loops: Option<ClosedLoops>,
     /// Gravitational acceleration in the ground frame.
     pub gravity: Vec3,
+    /// The joints that let go during a simulation, in spec order; empty
+    /// when none does.
+    pub detachments: Vec<Detachment>,
 }
 
 /// Derives the loop equations of `mechanism` and checks that its loops can
@@ -429,7 +433,18 @@ impl Mechanism {
             loops: None,
             independent_chosen: false,
             gravity,
+            detachments: Vec::new(),
         };
+        let body_names: Vec<String> = mechanism
+            .spec_bodies()
+            .map(|(_, b)| b.name.clone())
+            .collect();
+        mechanism.detachments = detachments(spec, &body_names)?;
+        if mode == ParameterMode::Folded {
+            for detachment in &mut mechanism.detachments {
+                detachment.variant.push_str("_folded");
+            }
+        }
         if mechanism.has_loops() {
             let loops = closed_loops(spec, &mut mechanism)?;
             if mechanism.independent.is_empty() {

@@ -107,6 +107,39 @@ pub fn inverse_dynamics_regrouped(mechanism: &mut Mechanism, form: PointAccelera
     inverse_dynamics_with(mechanism, Some(&inertias), form)
 }
 
+/// The force `f` and the moment `n` (about the body origin, in body
+/// coordinates) that the inboard joint of every tree body transmits from
+/// the parent to the child, from the bodies' own inertias: the joints'
+/// reactions, with which a latch decides to let go. For every spec joint
+/// named in `joints` (in that order), `[f, n]` at its child body, whose
+/// frame is the joint frame after the joint's motion (for a composite
+/// joint, after its last primitive).
+pub fn joint_reactions(mechanism: &mut Mechanism, joints: &[&str]) -> Vec<[Id; 6]> {
+    let wrenches = newton_euler(mechanism, None, PointAcceleration::CrossProducts);
+    let zero = mechanism.pool.zero();
+    joints
+        .iter()
+        .map(|name| {
+            mechanism
+                .bodies
+                .iter()
+                .rposition(|b| b.joint == *name)
+                .map_or([zero; 6], |k| {
+                    let (f, n) = (wrenches.force[k], wrenches.moment[k]);
+                    [f[0], f[1], f[2], n[0], n[1], n[2]]
+                })
+        })
+        .collect()
+}
+
+/// What the backward pass leaves: the joint forces, and per body the
+/// wrench its inboard joint transmits.
+struct Wrenches {
+    tau: Vec<Id>,
+    force: Vec<Vec3>,
+    moment: Vec<Vec3>,
+}
+
 /// Newton–Euler with `base[k]` standing for body `k`, or with the bodies'
 /// own central inertias when `base` is `None`.
 fn inverse_dynamics_with(
@@ -114,6 +147,14 @@ fn inverse_dynamics_with(
     base: Option<&[RigidInertia]>,
     form: PointAcceleration,
 ) -> Vec<Id> {
+    newton_euler(mechanism, base, form).tau
+}
+
+fn newton_euler(
+    mechanism: &mut Mechanism,
+    base: Option<&[RigidInertia]>,
+    form: PointAcceleration,
+) -> Wrenches {
     let Mechanism {
         pool,
         bodies,
@@ -159,7 +200,7 @@ fn inverse_dynamics_with(
             moment[parent] = pool.add3(n, lever);
         }
     }
-    tau
+    Wrenches { tau, force, moment }
 }
 
 fn forward_pass(

@@ -29,6 +29,7 @@
 
 #[cfg(feature = "std")]
 pub mod adaptive;
+mod detach;
 #[cfg(feature = "std")]
 mod events;
 mod fixed_step;
@@ -42,6 +43,10 @@ mod stepper;
 mod symplectic;
 mod system;
 
+pub use detach::{
+    release_functions, release_state, BodyPose, BodyVelocity, Detachable, Detachment, Release,
+    ReleaseError, State, MAX_DETACHABLE,
+};
 #[cfg(feature = "std")]
 pub use events::{Direction, Event, EventError, EventLocator, EventRecord};
 pub use fixed_step::{Rk4, SemiImplicitEuler, StateVector};
@@ -55,8 +60,8 @@ pub use model::{
 pub use real::Real;
 #[cfg(feature = "std")]
 pub use simulation::{
-    MechanicalSystem, Method, Observer, ObserverError, Sample, Simulation, SimulationError,
-    SimulationErrorKind, Summary,
+    release_events, MechanicalSystem, Method, Observer, ObserverError, Sample, Simulation,
+    SimulationError, SimulationErrorKind, Summary,
 };
 pub use stepper::{IntegrationError, Stats, Stepper, Tolerances, Trajectory};
 pub use symplectic::SymplecticEuler;

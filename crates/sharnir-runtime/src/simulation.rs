@@ -20,9 +20,11 @@
 
 mod mechanical;
 mod output;
+mod release;
 
 pub use mechanical::MechanicalSystem;
 pub use output::{Observer, ObserverError, Sample, SimulationError, SimulationErrorKind, Summary};
+pub use release::release_events;
 
 use crate::adaptive::{Adams, Dop853, Dopri5, Radau5};
 use crate::model::{join_state, Control, Passive};

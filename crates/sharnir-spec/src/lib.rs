@@ -15,6 +15,7 @@ mod error;
 mod expr;
 pub mod graph;
 mod model;
+mod release;
 mod source;
 mod suggest;
 mod toml_tree;
@@ -23,9 +24,9 @@ mod validate;
 pub use error::SpecError;
 pub use expr::{Expr, ExprKind, Function};
 pub use model::{
-    AppliedForce, Body, Clearance, ContactLaw, ElementaryRotation, Gear, Independent, Inertia,
-    Joint, JointKind, Limits, Mimic, Origin, Parameter, ParameterValue, Spec, CONTACT_REACH,
-    DEFAULT_FRICTION_SPEED,
+    AppliedForce, Body, Clearance, ContactLaw, Detach, ElementaryRotation, Gear, Independent,
+    Inertia, Joint, JointKind, Limits, Mimic, Origin, Parameter, ParameterValue, Release, Spec,
+    CONTACT_REACH, DEFAULT_FRICTION_SPEED,
 };
 pub use source::{Source, Span};
 

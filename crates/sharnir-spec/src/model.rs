@@ -43,6 +43,10 @@ pub struct Spec {
     /// Applied joint forces (`[forces]`), in spec order; empty when the
     /// spec has none, and then the module has no `applied_forces`.
     pub forces: Vec<AppliedForce>,
+    /// The joints this spec's mechanism has already let go of, in the order
+    /// of the spec it was derived from (see [`Spec::release`]); empty for
+    /// a spec read from a file.
+    pub released: Vec<String>,
     /// The velocity coordinates that parametrise a mechanism with loops
     /// (`independent` under `[mechanism]`): the actuated joints of a
     /// parallel robot, held by assembly and driven by the constrained
@@ -264,6 +268,46 @@ pub struct Joint {
     /// When set, the joint has no coordinate of its own: it follows another
     /// joint (URDF's `<mimic>`, a gear or a symmetric gripper).
     pub mimic: Option<Mimic>,
+    /// When set, the joint lets go during a simulation: a latch that
+    /// releases, a payload that separates (see [`Spec::release`]).
+    pub detach: Option<Detach>,
+}
+
+/// When a detachable joint lets go. The mechanism then continues without
+/// it, in a variant module generated ahead of time.
+#[derive(Clone, Debug)]
+pub struct Detach {
+    /// The condition that releases the joint.
+    pub release: Release,
+    /// The span of the whole `detach` value.
+    pub span: Span,
+}
+
+/// The condition of a [`Detach`]: a time, or a component of the joint's
+/// reaction crossing a threshold.
+#[derive(Clone, Debug)]
+pub enum Release {
+    /// At this time (s) after the start of the simulation.
+    At(Expr),
+    /// When a component of the reaction crosses a threshold.
+    Reaction {
+        /// Which component: 0–2 the force, 3–5 the moment (see
+        /// [`Release::COMPONENTS`]).
+        component: usize,
+        /// The threshold (N or N·m).
+        threshold: Expr,
+        /// `true` when the joint releases as the component rises through
+        /// the threshold (`above`), `false` as it falls through it
+        /// (`below`).
+        rising: bool,
+    },
+}
+
+impl Release {
+    /// The names of the reaction's components in a spec: the force the
+    /// parent exerts on the child and its moment about the joint frame's
+    /// origin, both in the joint frame on the child's side.
+    pub const COMPONENTS: [&'static str; 6] = ["fx", "fy", "fz", "mx", "my", "mz"];
 }
 
 /// A joint driven by another one: `q = multiplier · q_leader + offset`.

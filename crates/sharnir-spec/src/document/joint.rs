@@ -35,6 +35,7 @@ pub(super) fn read(node: &Node, exprs: Expressions) -> Result<Joint, Problem> {
             "clearance",
             "gear",
             "mimic",
+            "detach",
         ],
     )?;
     let name_node = fields.required("name")?;
@@ -145,6 +146,10 @@ pub(super) fn read(node: &Node, exprs: Expressions) -> Result<Joint, Problem> {
         mimic: fields
             .optional("mimic")
             .map(|node| mimic(node, exprs))
+            .transpose()?,
+        detach: fields
+            .optional("detach")
+            .map(|node| super::detach::read(node, exprs))
             .transpose()?,
     })
 }

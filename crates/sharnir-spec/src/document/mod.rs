@@ -3,6 +3,7 @@
 //! by [`validate`](crate::validate).
 
 mod body;
+mod detach;
 mod fields;
 mod forces;
 mod initial;
@@ -60,6 +61,7 @@ impl Document {
             parameters: self.parameters,
             bodies: self.bodies,
             joints: self.joints,
+            released: Vec::new(),
         }
     }
 }

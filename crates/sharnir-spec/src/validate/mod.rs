@@ -3,6 +3,7 @@
 //! coordinates that `[initial]`, `[forces]` and `independent` name).
 
 mod contacts;
+mod detach;
 mod forces;
 mod independent;
 mod inertia;
@@ -26,6 +27,7 @@ pub(crate) fn check(document: &mut Document, text: &str) -> Result<(), Problem> 
     forces::check(document)?;
     let (values, _) = crate::expr::evaluate_parameters(&document.parameters);
     contacts::check(document, &values)?;
+    detach::check(document, &values)?;
     initial::check(document, &values)
 }
 

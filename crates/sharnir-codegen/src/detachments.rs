@@ -1,0 +1,154 @@
+//! Detachable joints in a module: `N_DETACHABLE`, the `Detachment` table
+//! that names each joint's variant module with its release condition and
+//! state map, and `joint_reactions`, the reactions the conditions watch.
+//! Emitted only by modules of mechanisms with detachable joints; the
+//! runtime's `detachments!` reads them.
+
+use crate::module::{Argument, FunctionSpec, Shape};
+use crate::printer::float_literal;
+use proc_macro2::{Literal, TokenStream};
+use quote::quote;
+use sharnir_mech::detachment::{Detachment, ReleaseCondition};
+use sharnir_mech::rnea::joint_reactions;
+use sharnir_mech::Mechanism;
+
+/// `joint_reactions`, when `mechanism` has detachable joints.
+pub(crate) fn function(mechanism: &mut Mechanism) -> Option<FunctionSpec> {
+    if mechanism.detachments.is_empty() {
+        return None;
+    }
+    let tree_joints: Vec<String> = mechanism
+        .detachments
+        .iter()
+        .map(|d| match d.body {
+            Some(_) => d.joint.clone(),
+            None => String::new(),
+        })
+        .collect();
+    let names: Vec<&str> = tree_joints.iter().map(String::as_str).collect();
+    let outputs = joint_reactions(mechanism, &names).concat();
+    Some(FunctionSpec {
+        name: "joint_reactions".to_owned(),
+        doc: "For every detachable joint (order of `DETACHMENTS`), the force (first three) and\n\
+              moment (last three) its parent exerts on its child, in the joint frame on the\n\
+              child's side, the moment about that frame's origin: at accelerations `qdd` from\n\
+              `forward_dynamics` (with every force the simulation applies), these are the\n\
+              reactions a release condition watches. Zero for a cut joint, whose reaction is\n\
+              not watched."
+            .to_owned(),
+        arguments: vec![
+            Argument::Position,
+            Argument::Velocity,
+            Argument::Acceleration,
+        ],
+        shape: Shape::JointReactions,
+        outputs,
+    })
+}
+
+/// The constants and types describing `detachments`; nothing when empty.
+pub(crate) fn items(detachments: &[Detachment]) -> TokenStream {
+    if detachments.is_empty() {
+        return TokenStream::new();
+    }
+    let n = Literal::usize_unsuffixed(detachments.len());
+    let entries = detachments.iter().map(|d| {
+        let joint = &d.joint;
+        let variant = &d.variant;
+        let release = match d.condition {
+            ReleaseCondition::At(time) => {
+                let time = float_literal(time);
+                quote!(Release::At(#time))
+            }
+            ReleaseCondition::Above {
+                component,
+                threshold,
+            } => {
+                let (c, x) = (
+                    Literal::usize_unsuffixed(component),
+                    float_literal(threshold),
+                );
+                quote!(Release::Above(#c, #x))
+            }
+            ReleaseCondition::Below {
+                component,
+                threshold,
+            } => {
+                let (c, x) = (
+                    Literal::usize_unsuffixed(component),
+                    float_literal(threshold),
+                );
+                quote!(Release::Below(#c, #x))
+            }
+        };
+        let body = match d.body {
+            Some(b) => {
+                let b = Literal::usize_unsuffixed(b);
+                quote!(Some(#b))
+            }
+            None => quote!(None),
+        };
+        let (p0, pn) = (
+            Literal::usize_unsuffixed(d.positions.0),
+            Literal::usize_unsuffixed(d.positions.1),
+        );
+        let (v0, vn) = (
+            Literal::usize_unsuffixed(d.velocities.0),
+            Literal::usize_unsuffixed(d.velocities.1),
+        );
+        quote! {
+            Detachment {
+                joint: #joint,
+                variant: #variant,
+                release: #release,
+                body: #body,
+                positions: (#p0, #pn),
+                velocities: (#v0, #vn),
+            }
+        }
+    });
+    quote! {
+        /// Number of joints that let go during a simulation.
+        pub const N_DETACHABLE: usize = #n;
+
+        /// When a detachable joint lets go.
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        pub enum Release {
+            /// At this time (s).
+            At(Real),
+            /// When component `.0` of `joint_reactions` (fx fy fz mx my mz)
+            /// rises through `.1`.
+            Above(usize, Real),
+            /// When component `.0` of `joint_reactions` falls through `.1`.
+            Below(usize, Real),
+        }
+
+        /// A joint that lets go, and the module the mechanism continues in:
+        /// every structure is generated ahead of time, so a simulation
+        /// switches modules at the release and derives nothing.
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        pub struct Detachment {
+            /// The joint's name.
+            pub joint: &'static str,
+            /// The variant module (a sibling of this one) without the joint.
+            pub variant: &'static str,
+            /// When it lets go.
+            pub release: Release,
+            /// For a tree joint, the index in `BODY_NAMES` of its child,
+            /// which moves on a free joint in the variant; `None` for a cut
+            /// joint, whose variant has the same coordinates.
+            pub body: Option<usize>,
+            /// The joint's coordinates in `q` (first index, count): the
+            /// variant's free joint takes their place with seven (position,
+            /// then the unit quaternion `[x, y, z, w]`).
+            pub positions: (usize, usize),
+            /// The joint's coordinates in `qd` (first index, count): the
+            /// free joint takes their place with six (linear, then angular
+            /// velocity, both in the body frame).
+            pub velocities: (usize, usize),
+        }
+
+        /// The detachable joints, in spec order.
+        pub const DETACHMENTS: [Detachment; N_DETACHABLE] = [#(#entries),*];
+    }
+}

@@ -1,0 +1,370 @@
+//! Joints that let go: the release conditions as event functions, and the
+//! state of a mechanism mapped onto the variant module it continues in.
+//!
+//! A generated module with detachable joints lists them in `DETACHMENTS`,
+//! each naming its variant module (generated ahead of time, so nothing is
+//! derived during a simulation). When a tree joint lets go, its child moves
+//! on a free joint in the variant, which takes the released joint's place
+//! in the coordinates: [`release_state`] keeps every other coordinate and
+//! writes the child's pose and body-frame velocity into the free joint's, so
+//! every body's position and velocity, and so every momentum, is continuous
+//! across the release. A cut joint that lets go leaves the coordinates as
+//! they are. `no_std`, no allocation.
+
+use crate::model::Model;
+use crate::real::Real;
+
+/// The most detachable joints a module has (what a spec may declare).
+pub const MAX_DETACHABLE: usize = 4;
+
+/// When a detachable joint lets go (a module's `Release`, in the runtime's
+/// terms).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Release<R> {
+    /// At this time (s).
+    At(R),
+    /// When reaction component `.0` (fx fy fz mx my mz, see
+    /// [`Detachable::joint_reactions`]) rises through `.1`.
+    Above(usize, R),
+    /// When reaction component `.0` falls through `.1`.
+    Below(usize, R),
+}
+
+/// One detachable joint of a module (its `DETACHMENTS` entry).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Detachment<R> {
+    /// The joint's name.
+    pub joint: &'static str,
+    /// The variant module the mechanism continues in.
+    pub variant: &'static str,
+    /// When the joint lets go.
+    pub release: Release<R>,
+    /// For a tree joint, the index of its child among the module's bodies;
+    /// `None` for a cut joint.
+    pub body: Option<usize>,
+    /// The joint's coordinates in `q`: first index and count.
+    pub positions: (usize, usize),
+    /// The joint's coordinates in `q̇`: first index and count.
+    pub velocities: (usize, usize),
+}
+
+/// Where a body is: `p_ground = position + rotation · p_body`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BodyPose<R> {
+    /// Rotation from body to ground axes, row-major.
+    pub rotation: [[R; 3]; 3],
+    /// The body frame's origin in ground coordinates.
+    pub position: [R; 3],
+}
+
+/// How a body moves, in ground axes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BodyVelocity<R> {
+    /// The velocity of the body frame's origin.
+    pub linear: [R; 3],
+    /// The angular velocity.
+    pub angular: [R; 3],
+}
+
+/// A mechanical state: positions `q` and velocities `q̇`.
+pub type State<R, const NQ: usize, const NV: usize> = ([R; NQ], [R; NV]);
+
+/// A model whose joints can let go: what [`release_state`] and the release
+/// conditions read. Implemented by [`detachments!`](crate::detachments)
+/// for a module with `DETACHMENTS`.
+pub trait Detachable<const NQ: usize, const NV: usize>: Model<NQ, NV> {
+    /// The number of detachable joints.
+    const N_DETACHABLE: usize;
+
+    /// Detachable joint `index` (spec order), or `None` past the last.
+    fn detachment(&self, index: usize) -> Option<Detachment<Self::Real>>;
+
+    /// Every detachable joint's reaction at accelerations `qdd`: the force
+    /// and moment the parent exerts on the child, in the joint frame on the
+    /// child's side (zero for a cut joint), written into `reactions`.
+    fn joint_reactions(
+        &self,
+        q: &[Self::Real; NQ],
+        qd: &[Self::Real; NV],
+        qdd: &[Self::Real; NV],
+        reactions: &mut [[Self::Real; 6]],
+    );
+
+    /// Body `body`'s pose, or `None` past the last body.
+    fn body_pose(&self, q: &[Self::Real; NQ], body: usize) -> Option<BodyPose<Self::Real>>;
+
+    /// Body `body`'s velocity, or `None` past the last body.
+    fn body_velocity(
+        &self,
+        q: &[Self::Real; NQ],
+        qd: &[Self::Real; NV],
+        body: usize,
+    ) -> Option<BodyVelocity<Self::Real>>;
+}
+
+/// Why a state could not be mapped onto a variant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReleaseError {
+    /// The model has no detachable joint of this index.
+    NoSuchJoint(usize),
+    /// The variant's sizes are not those of the joint's variant module:
+    /// the variant model is of another module.
+    WrongVariant {
+        /// The module the joint's release continues in.
+        expected: &'static str,
+    },
+}
+
+impl core::fmt::Display for ReleaseError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            ReleaseError::NoSuchJoint(index) => write!(f, "no detachable joint {index}"),
+            ReleaseError::WrongVariant { expected } => write!(
+                f,
+                "the variant model is not module `{expected}`, which the joint's release continues in"
+            ),
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for ReleaseError {}
+
+/// The state `(q, q̇)` of `parent` mapped onto the variant (`NQ2`, `NV2`)
+/// it continues in once detachable joint `index` lets go: the coordinates
+/// before and after the released joint's are kept; for a tree joint its
+/// place goes to the free joint of its child, whose position and unit
+/// quaternion `[x, y, z, w]` are the child's pose and whose velocities are
+/// the child's origin velocity and angular velocity in its own axes.
+pub fn release_state<P, const NQ: usize, const NV: usize, const NQ2: usize, const NV2: usize>(
+    parent: &P,
+    index: usize,
+    q: &[P::Real; NQ],
+    qd: &[P::Real; NV],
+) -> Result<State<P::Real, NQ2, NV2>, ReleaseError>
+where
+    P: Detachable<NQ, NV>,
+{
+    let detachment = parent
+        .detachment(index)
+        .ok_or(ReleaseError::NoSuchJoint(index))?;
+    let wrong = ReleaseError::WrongVariant {
+        expected: detachment.variant,
+    };
+    let (free_q, free_v): ([P::Real; 7], [P::Real; 6]) = match detachment.body {
+        None => {
+            if (NQ2, NV2) != (NQ, NV) {
+                return Err(wrong);
+            }
+            let mut q2 = [P::Real::ZERO; NQ2];
+            let mut v2 = [P::Real::ZERO; NV2];
+            q2.copy_from_slice(q);
+            v2.copy_from_slice(qd);
+            return Ok((q2, v2));
+        }
+        Some(body) => {
+            let pose = parent.body_pose(q, body).ok_or(wrong.clone())?;
+            let velocity = parent.body_velocity(q, qd, body).ok_or(wrong.clone())?;
+            let [x, y, z, w] = quaternion_of(&pose.rotation);
+            let v = transposed_times(&pose.rotation, &velocity.linear);
+            let omega = transposed_times(&pose.rotation, &velocity.angular);
+            let p = pose.position;
+            (
+                [p[0], p[1], p[2], x, y, z, w],
+                [v[0], v[1], v[2], omega[0], omega[1], omega[2]],
+            )
+        }
+    };
+    let (q2, v2) = (
+        splice::<_, NQ, NQ2>(q, detachment.positions, &free_q),
+        splice::<_, NV, NV2>(qd, detachment.velocities, &free_v),
+    );
+    match (q2, v2) {
+        (Some(q2), Some(v2)) => Ok((q2, v2)),
+        _ => Err(wrong),
+    }
+}
+
+/// `values` with `values[start..start + len]` replaced by `with`, when the
+/// result has `M` entries.
+fn splice<R: Real, const N: usize, const M: usize>(
+    values: &[R; N],
+    (start, len): (usize, usize),
+    with: &[R],
+) -> Option<[R; M]> {
+    if start + len > N || N - len + with.len() != M {
+        return None;
+    }
+    let mut out = [R::ZERO; M];
+    let kept = values[..start]
+        .iter()
+        .chain(with)
+        .chain(&values[start + len..]);
+    for (slot, &value) in out.iter_mut().zip(kept) {
+        *slot = value;
+    }
+    Some(out)
+}
+
+/// `Rᵀ x`.
+fn transposed_times<R: Real>(rotation: &[[R; 3]; 3], x: &[R; 3]) -> [R; 3] {
+    core::array::from_fn(|i| rotation[0][i] * x[0] + rotation[1][i] * x[1] + rotation[2][i] * x[2])
+}
+
+/// The unit quaternion `[x, y, z, w]` (with `w ≥ 0`) of a rotation matrix,
+/// by Shepperd's method: from the largest of `w` and the diagonal's
+/// components, so that no square root is taken of a small difference.
+fn quaternion_of<R: Real>(r: &[[R; 3]; 3]) -> [R; 4] {
+    let one = R::ONE;
+    let quarter = R::from_f64(0.25);
+    let trace = r[0][0] + r[1][1] + r[2][2];
+    let candidates = [
+        trace,
+        r[0][0] + r[0][0] - trace,
+        r[1][1] + r[1][1] - trace,
+        r[2][2] + r[2][2] - trace,
+    ];
+    let mut largest = 0;
+    for (i, &c) in candidates.iter().enumerate() {
+        if c > candidates[largest] {
+            largest = i;
+        }
+    }
+    // 4 s² = 1 + candidates[largest], with s the largest component.
+    let s = (one + candidates[largest]).sqrt() * R::from_f64(0.5);
+    let k = quarter / s;
+    let (yz, zy) = (r[1][2], r[2][1]);
+    let (zx, xz) = (r[2][0], r[0][2]);
+    let (xy, yx) = (r[0][1], r[1][0]);
+    let [x, y, z, w] = match largest {
+        0 => [(zy - yz) * k, (xz - zx) * k, (yx - xy) * k, s],
+        1 => [s, (xy + yx) * k, (xz + zx) * k, (zy - yz) * k],
+        2 => [(xy + yx) * k, s, (yz + zy) * k, (xz - zx) * k],
+        _ => [(xz + zx) * k, (yz + zy) * k, s, (yx - xy) * k],
+    };
+    if w < R::ZERO {
+        [-x, -y, -z, -w]
+    } else {
+        [x, y, z, w]
+    }
+}
+
+/// The release conditions of `model` as event functions at `(t, q, q̇)`
+/// and joint forces `tau` (what the simulation applies besides the model's
+/// own forces): one value per detachable joint, crossing zero as the joint
+/// lets go — `t − T` for a time, the reaction component less its threshold
+/// otherwise (rising for `Above`, falling for `Below`).
+pub fn release_functions<M, const NQ: usize, const NV: usize>(
+    model: &M,
+    t: M::Real,
+    q: &[M::Real; NQ],
+    qd: &[M::Real; NV],
+    tau: &[M::Real; NV],
+    values: &mut [M::Real],
+) where
+    M: Detachable<NQ, NV>,
+{
+    let watches_reactions = (0..M::N_DETACHABLE).any(|i| {
+        model
+            .detachment(i)
+            .is_some_and(|d| !matches!(d.release, Release::At(_)))
+    });
+    let mut reactions = [[M::Real::ZERO; 6]; MAX_DETACHABLE];
+    if watches_reactions {
+        let mut forces = model.model_forces(t, q, qd);
+        for (total, &extra) in forces.iter_mut().zip(tau) {
+            *total += extra;
+        }
+        let qdd = model.forward_dynamics(q, qd, &forces);
+        model.joint_reactions(q, qd, &qdd, &mut reactions);
+    }
+    for (i, value) in values.iter_mut().enumerate().take(M::N_DETACHABLE) {
+        *value = match model.detachment(i).map(|d| d.release) {
+            Some(Release::At(time)) => t - time,
+            Some(Release::Above(c, threshold)) | Some(Release::Below(c, threshold)) => {
+                reactions
+                    .get(i)
+                    .and_then(|r| r.get(c))
+                    .copied()
+                    .unwrap_or(M::Real::ZERO)
+                    - threshold
+            }
+            None => M::Real::ZERO,
+        };
+    }
+}
+
+/// Implements [`Detachable`] for a type made by [`model!`](crate::model)
+/// from a module with detachable joints (one with `DETACHMENTS`):
+///
+/// ```ignore
+/// sharnir_runtime::model!(Array = sharnir_generated::solar_array);
+/// sharnir_runtime::detachments!(Array = sharnir_generated::solar_array);
+/// ```
+#[macro_export]
+macro_rules! detachments {
+    ($name:ident = $($module:ident)::+) => {
+        impl $crate::Detachable<{ $($module)::+::NQ }, { $($module)::+::NV }> for $name {
+            const N_DETACHABLE: usize = $($module)::+::N_DETACHABLE;
+
+            fn detachment(&self, index: usize) -> Option<$crate::Detachment<Self::Real>> {
+                use $($module)::+::Release as R;
+                let d = $($module)::+::DETACHMENTS.get(index)?;
+                Some($crate::Detachment {
+                    joint: d.joint,
+                    variant: d.variant,
+                    release: match d.release {
+                        R::At(t) => $crate::Release::At(t),
+                        R::Above(c, x) => $crate::Release::Above(c, x),
+                        R::Below(c, x) => $crate::Release::Below(c, x),
+                    },
+                    body: d.body,
+                    positions: d.positions,
+                    velocities: d.velocities,
+                })
+            }
+
+            fn joint_reactions(
+                &self,
+                q: &[Self::Real; $($module)::+::NQ],
+                qd: &[Self::Real; $($module)::+::NV],
+                qdd: &[Self::Real; $($module)::+::NV],
+                reactions: &mut [[Self::Real; 6]],
+            ) {
+                let all = $($module)::+::joint_reactions_with(&self.derived, q, qd, qdd);
+                for (slot, value) in reactions.iter_mut().zip(all) {
+                    *slot = value;
+                }
+            }
+
+            fn body_pose(
+                &self,
+                q: &[Self::Real; $($module)::+::NQ],
+                body: usize,
+            ) -> Option<$crate::BodyPose<Self::Real>> {
+                let pose = $($module)::+::body_poses_with(&self.derived, q).get(body).copied()?;
+                Some($crate::BodyPose {
+                    rotation: pose.rotation,
+                    position: pose.position,
+                })
+            }
+
+            fn body_velocity(
+                &self,
+                q: &[Self::Real; $($module)::+::NQ],
+                qd: &[Self::Real; $($module)::+::NV],
+                body: usize,
+            ) -> Option<$crate::BodyVelocity<Self::Real>> {
+                let jacobian = $($module)::+::body_jacobians_with(&self.derived, q).get(body).copied()?;
+                let mut twist = [0.0 as Self::Real; 6];
+                for (value, row) in twist.iter_mut().zip(&jacobian) {
+                    *value = row.iter().zip(qd).map(|(j, v)| j * v).sum();
+                }
+                Some($crate::BodyVelocity {
+                    linear: [twist[0], twist[1], twist[2]],
+                    angular: [twist[3], twist[4], twist[5]],
+                })
+            }
+        }
+    };
+}

@@ -1,0 +1,398 @@
+//! Joints that let go (`detach`), end to end: the release located on the
+//! dense output, the state mapped onto the variant module, and the motion
+//! after it.
+//!
+//! `specs/sling_release.spec` is a hammer on a hinge that gives way when
+//! the pull along the handle reaches its strength. Energy gives the release
+//! angle in closed form, and after it the hammer flies ballistically and
+//! spins at its release rate: both sides of the release are checked against
+//! formulas written here from the spec's numbers. `specs/solar_array.spec`
+//! lets panel 2 go at t = 1 s in orbit: afterwards panel 1 turns at a
+//! constant rate and panel 2 drifts and spins uniformly. Across each
+//! release every body's pose and velocity, and so its momentum, must be
+//! continuous.
+
+use sharnir_generated::{sling_release, sling_release_without_hinge};
+use sharnir_generated::{solar_array, solar_array_without_hinge2};
+use sharnir_runtime::{
+    detachments, model, release_events, release_state, Detachable, Method, Model, Release,
+    ReleaseError, Simulation, Summary, Tolerances,
+};
+
+model!(Sling = sharnir_generated::sling_release);
+detachments!(Sling = sharnir_generated::sling_release);
+model!(Thrown = sharnir_generated::sling_release_without_hinge);
+model!(Array = sharnir_generated::solar_array);
+detachments!(Array = sharnir_generated::solar_array);
+model!(Separated = sharnir_generated::solar_array_without_hinge2);
+
+const TIGHT: Tolerances = Tolerances {
+    rtol: 1e-12,
+    atol: 1e-12,
+};
+
+/// Runs `model` until a joint lets go (or `t_end`).
+fn run_to_release<M, const NQ: usize, const NV: usize>(model: M, t_end: f64) -> Summary
+where
+    M: Detachable<NQ, NV, Real = f64> + Clone + Send + 'static,
+{
+    let (events, function) = release_events(&model);
+    Simulation::new(model)
+        .method(Method::Dop853)
+        .tolerances(TIGHT)
+        .events(events, function)
+        .run(t_end, |_: &sharnir_runtime::Sample<'_>| {})
+        .expect("the run reaches the release")
+}
+
+/// Runs `model` from `(q, v)` at `t0` to `t_end` and returns the final state.
+fn run_from<M, const NQ: usize, const NV: usize>(
+    model: M,
+    t0: f64,
+    q: [f64; NQ],
+    v: [f64; NV],
+    t_end: f64,
+) -> ([f64; NQ], [f64; NV])
+where
+    M: Model<NQ, NV, Real = f64>,
+{
+    let summary = Simulation::new(model)
+        .method(Method::Dop853)
+        .tolerances(TIGHT)
+        .start_time(t0)
+        .initial_state(q, v)
+        .run(t_end, |_: &sharnir_runtime::Sample<'_>| {})
+        .expect("the variant runs");
+    split(&summary.final_state)
+}
+
+fn split<const NQ: usize, const NV: usize>(state: &[f64]) -> ([f64; NQ], [f64; NV]) {
+    let q = std::array::from_fn(|i| state[i]);
+    let v = std::array::from_fn(|i| state[NQ + i]);
+    (q, v)
+}
+
+/// Every body's pose and twist (origin velocity, angular velocity, ground
+/// axes), from a module's `body_poses` and `body_jacobians`.
+type BodyMotion = ([[f64; 3]; 3], [f64; 3], [f64; 3], [f64; 3]);
+
+fn motion<const NV: usize>(
+    poses: &[([[f64; 3]; 3], [f64; 3])],
+    jacobians: &[[[f64; NV]; 6]],
+    v: &[f64; NV],
+) -> Vec<BodyMotion> {
+    poses
+        .iter()
+        .zip(jacobians)
+        .map(|(&(rotation, position), jacobian)| {
+            let row = |r: usize| jacobian[r].iter().zip(v).map(|(j, x)| j * x).sum::<f64>();
+            (
+                rotation,
+                position,
+                [row(0), row(1), row(2)],
+                [row(3), row(4), row(5)],
+            )
+        })
+        .collect()
+}
+
+fn assert_same_motion(before: &[BodyMotion], after: &[BodyMotion], tolerance: f64) {
+    assert_eq!(before.len(), after.len());
+    for (b, a) in before.iter().zip(after) {
+        let flat = |m: &BodyMotion| -> Vec<f64> {
+            m.0.concat()
+                .into_iter()
+                .chain(m.1)
+                .chain(m.2)
+                .chain(m.3)
+                .collect()
+        };
+        for (x, y) in flat(b).iter().zip(flat(a)) {
+            assert!((x - y).abs() <= tolerance, "{x} against {y}");
+        }
+    }
+}
+
+/// Linear momentum and angular momentum about the ground origin of a body
+/// of `mass`, centre of mass `com` and central inertia `inertia` (body
+/// axes) moving with `motion`.
+fn momentum(
+    motion: &BodyMotion,
+    mass: f64,
+    com: [f64; 3],
+    inertia: [[f64; 3]; 3],
+) -> ([f64; 3], [f64; 3]) {
+    let (r, p, v, w) = motion;
+    let rc: [f64; 3] = std::array::from_fn(|i| (0..3).map(|j| r[i][j] * com[j]).sum());
+    let c: [f64; 3] = std::array::from_fn(|i| p[i] + rc[i]);
+    let vc = add(*v, cross(*w, rc));
+    let linear = vc.map(|x| mass * x);
+    // R I Rᵀ ω
+    let wb: [f64; 3] = std::array::from_fn(|i| (0..3).map(|j| r[j][i] * w[j]).sum());
+    let iwb: [f64; 3] = std::array::from_fn(|i| (0..3).map(|j| inertia[i][j] * wb[j]).sum());
+    let spin: [f64; 3] = std::array::from_fn(|i| (0..3).map(|j| r[i][j] * iwb[j]).sum());
+    (linear, add(spin, cross(c, linear)))
+}
+
+fn add(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
+    std::array::from_fn(|i| a[i] + b[i])
+}
+
+fn cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
+    [
+        a[1] * b[2] - a[2] * b[1],
+        a[2] * b[0] - a[0] * b[2],
+        a[0] * b[1] - a[1] * b[0],
+    ]
+}
+
+fn sling_motion(q: &[f64; 1], v: &[f64; 1]) -> Vec<BodyMotion> {
+    let p = sling_release::Params::default();
+    let poses: Vec<_> = sling_release::body_poses(&p, q)
+        .iter()
+        .map(|pose| (pose.rotation, pose.position))
+        .collect();
+    motion(&poses, &sling_release::body_jacobians(&p, q), v)
+}
+
+fn thrown_motion(q: &[f64; 7], v: &[f64; 6]) -> Vec<BodyMotion> {
+    let p = sling_release_without_hinge::Params::default();
+    let poses: Vec<_> = sling_release_without_hinge::body_poses(&p, q)
+        .iter()
+        .map(|pose| (pose.rotation, pose.position))
+        .collect();
+    motion(
+        &poses,
+        &sling_release_without_hinge::body_jacobians(&p, q),
+        v,
+    )
+}
+
+/// The spec's numbers: m, l, ic, g.
+const M: f64 = 2.0;
+const L: f64 = 0.8;
+const IC: f64 = 0.01;
+const G: f64 = 9.81;
+const STRENGTH: f64 = 40.0;
+
+#[test]
+fn the_sling_module_lists_its_release() {
+    let sling = Sling::default();
+    assert_eq!(<Sling as Detachable<1, 1>>::N_DETACHABLE, 1);
+    let d = sling.detachment(0).expect("one detachable joint");
+    assert_eq!(d.joint, "hinge");
+    assert_eq!(d.variant, "sling_release_without_hinge");
+    assert_eq!(d.release, Release::Below(0, -STRENGTH));
+    assert!(Thrown::NAME.ends_with(d.variant));
+    assert_eq!(sling.detachment(1), None);
+}
+
+#[test]
+fn the_hinge_reaction_is_the_hammers_momentum_balance() {
+    // fx along the handle, fy across it, mz about the hinge, from
+    // m a_c = F + m g and the moment balance about the centre of mass.
+    let p = sling_release::Params::default();
+    for (theta, rate, accel) in [(0.3, -1.2, 0.7), (-1.1, 2.5, -3.0), (2.0, 0.0, 1.5)] {
+        let r = sling_release::joint_reactions(&p, &[theta], &[rate], &[accel])[0];
+        let (s, c) = f64::sin_cos(theta);
+        let fx = M * (-rate * rate * L + G * s);
+        let fy = M * (accel * L + G * c);
+        let mz = IC * accel + L * fy;
+        for (got, want) in [(r[0], fx), (r[1], fy), (r[5], mz)] {
+            assert!(
+                (got - want).abs() < 1e-12 * (1.0 + want.abs()),
+                "{got} against {want}"
+            );
+        }
+        assert_eq!([r[2], r[3], r[4]], [0.0; 3]);
+        // The hinge's own moment is the joint torque.
+        let tau = sling_release::inverse_dynamics(&p, &[theta], &[rate], &[accel])[0];
+        assert!((r[5] - tau).abs() < 1e-12 * (1.0 + tau.abs()));
+    }
+}
+
+#[test]
+fn the_hammer_lets_go_at_the_closed_form_angle_and_flies_ballistically() {
+    let sling = Sling::default();
+    let summary = run_to_release(sling, 3.0);
+    let event = &summary.events[summary.terminated_by.expect("the hinge gives way")];
+    assert_eq!(event.name, "release hinge");
+    let (q, v): ([f64; 1], [f64; 1]) = split(&summary.final_state);
+    let ih = IC + M * L * L;
+    let sin_release = -STRENGTH / (M * G * (2.0 * M * L * L / ih + 1.0));
+    let rate_release = -(-2.0 * M * G * L * sin_release / ih).sqrt();
+    assert!(
+        (q[0].sin() - sin_release).abs() < 1e-9,
+        "{} against {sin_release}",
+        q[0].sin()
+    );
+    assert!(
+        (v[0] - rate_release).abs() < 1e-8,
+        "{} against {rate_release}",
+        v[0]
+    );
+    assert!(
+        q[0] > -std::f64::consts::FRAC_PI_2,
+        "released before the bottom"
+    );
+
+    // Across the release: the same pose and velocity of the hammer.
+    let (q2, v2): ([f64; 7], [f64; 6]) =
+        release_state(&sling, 0, &q, &v).expect("the variant's sizes");
+    assert_same_motion(&sling_motion(&q, &v), &thrown_motion(&q2, &v2), 1e-14);
+    let inertia = [[IC, 0.0, 0.0], [0.0, IC, 0.0], [0.0, 0.0, IC]];
+    let before = momentum(&sling_motion(&q, &v)[0], M, [L, 0.0, 0.0], inertia);
+    let after = momentum(&thrown_motion(&q2, &v2)[0], M, [L, 0.0, 0.0], inertia);
+    for (a, b) in before
+        .0
+        .iter()
+        .chain(&before.1)
+        .zip(after.0.iter().chain(&after.1))
+    {
+        assert!((a - b).abs() < 1e-13, "momentum {a} against {b}");
+    }
+    let energy = |e: (f64, f64)| e.0 + e.1;
+    let e_before = energy(sling.energy(&q, &v));
+    let e_after = energy(Thrown::default().energy(&q2, &v2));
+    assert!(
+        (e_before - e_after).abs() < 1e-12,
+        "{e_before} against {e_after}"
+    );
+
+    // Ballistic flight: the centre of mass on its parabola, the spin kept.
+    let (t0, flight) = (summary.t_end, 0.6);
+    let (qe, ve) = run_from(Thrown::default(), t0, q2, v2, t0 + flight);
+    let pose = &sling_release_without_hinge::body_poses(&Default::default(), &qe)[0];
+    let (s, c) = q[0].sin_cos();
+    let start = [L * c, L * s];
+    let velocity = [-rate_release * L * s, rate_release * L * c];
+    let expected = [
+        start[0] + velocity[0] * flight,
+        start[1] + velocity[1] * flight - 0.5 * G * flight * flight,
+    ];
+    let r = pose.rotation;
+    let com = [
+        pose.position[0] + r[0][0] * L,
+        pose.position[1] + r[1][0] * L,
+    ];
+    for (got, want) in com.iter().zip(expected) {
+        assert!((got - want).abs() < 1e-9, "{got} against {want}");
+    }
+    let angle = r[1][0].atan2(r[0][0]);
+    let spun = q[0] + v[0] * flight;
+    let wrapped = (angle - spun + std::f64::consts::PI).rem_euclid(std::f64::consts::TAU)
+        - std::f64::consts::PI;
+    assert!(wrapped.abs() < 1e-9, "angle {angle} against {spun}");
+    assert!(
+        (ve[5] - rate_release).abs() < 1e-9,
+        "spin {} against {rate_release}",
+        ve[5]
+    );
+}
+
+#[test]
+fn the_solar_panel_separates_at_its_time_with_continuous_momenta() {
+    let array = Array::default();
+    let summary = run_to_release(array, 5.0);
+    let event = &summary.events[summary.terminated_by.expect("hinge 2 lets go")];
+    assert_eq!(event.name, "release hinge2");
+    assert!(
+        (summary.t_end - 1.0).abs() < 1e-10,
+        "released at {}",
+        summary.t_end
+    );
+    let (q, v): ([f64; 2], [f64; 2]) = split(&summary.final_state);
+    let (q2, v2): ([f64; 8], [f64; 7]) =
+        release_state(&array, 0, &q, &v).expect("the variant's sizes");
+
+    let p = solar_array::Params::default();
+    let p2 = solar_array_without_hinge2::Params::default();
+    let before: Vec<_> = solar_array::body_poses(&p, &q)
+        .iter()
+        .map(|pose| (pose.rotation, pose.position))
+        .collect();
+    let before = motion(&before, &solar_array::body_jacobians(&p, &q), &v);
+    let after: Vec<_> = solar_array_without_hinge2::body_poses(&p2, &q2)
+        .iter()
+        .map(|pose| (pose.rotation, pose.position))
+        .collect();
+    let after = motion(
+        &after,
+        &solar_array_without_hinge2::body_jacobians(&p2, &q2),
+        &v2,
+    );
+    assert_same_motion(&before, &after, 1e-14);
+    // Each panel's momenta, from the spec's mass properties.
+    let plate = |m: f64| {
+        let (length, width) = (1.2, 1.0);
+        [
+            [m * width * width / 12.0, 0.0, 0.0],
+            [
+                0.0,
+                m * (length * length + width * width) / 12.0 - 0.01,
+                0.0,
+            ],
+            [0.0, 0.0, m * length * length / 12.0],
+        ]
+    };
+    let coms = [[0.1, -0.05, 0.0], [0.6, 0.05, 0.0]];
+    for (k, com) in coms.iter().enumerate() {
+        let (lb, ab) = momentum(&before[k], 20.0, *com, plate(20.0));
+        let (la, aa) = momentum(&after[k], 20.0, *com, plate(20.0));
+        for (x, y) in lb.iter().chain(&ab).zip(la.iter().chain(&aa)) {
+            assert!((x - y).abs() < 1e-12, "panel {k}: {x} against {y}");
+        }
+    }
+
+    // In orbit after the release: panel 1 turns at a constant rate, panel 2
+    // drifts and spins uniformly.
+    let t_end = 2.5;
+    let (qe, ve) = run_from(Separated::default(), 1.0, q2, v2, t_end);
+    assert!((ve[0] - v2[0]).abs() < 1e-10, "panel 1 keeps its rate");
+    assert!((qe[0] - (q2[0] + v2[0] * (t_end - 1.0))).abs() < 1e-9);
+    let end: Vec<_> = solar_array_without_hinge2::body_poses(&p2, &qe)
+        .iter()
+        .map(|pose| (pose.rotation, pose.position))
+        .collect();
+    let end = motion(
+        &end,
+        &solar_array_without_hinge2::body_jacobians(&p2, &qe),
+        &ve,
+    );
+    let com_of = |m: &BodyMotion| {
+        let (r, p, _, _) = m;
+        let c = coms[1];
+        [0, 1, 2].map(|i| p[i] + (0..3).map(|j| r[i][j] * c[j]).sum::<f64>())
+    };
+    let (drift, _) = momentum(&after[1], 20.0, coms[1], plate(20.0));
+    let start = com_of(&after[1]);
+    let reached = com_of(&end[1]);
+    for i in 0..3 {
+        let want = start[i] + drift[i] / 20.0 * (t_end - 1.0);
+        assert!(
+            (reached[i] - want).abs() < 1e-9,
+            "{} against {want}",
+            reached[i]
+        );
+    }
+    for (w_end, w_start) in end[1].3.iter().zip(after[1].3) {
+        assert!(
+            (w_end - w_start).abs() < 1e-10,
+            "spin {w_end} against {w_start}"
+        );
+    }
+}
+
+#[test]
+fn a_state_maps_only_onto_its_own_variant() {
+    let sling = Sling::default();
+    let wrong: Result<([f64; 2], [f64; 2]), _> = release_state(&sling, 0, &[0.1], &[0.2]);
+    assert_eq!(
+        wrong,
+        Err(ReleaseError::WrongVariant {
+            expected: "sling_release_without_hinge"
+        })
+    );
+    let missing: Result<([f64; 7], [f64; 6]), _> = release_state(&sling, 1, &[0.1], &[0.2]);
+    assert_eq!(missing, Err(ReleaseError::NoSuchJoint(1)));
+}
