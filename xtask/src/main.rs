@@ -333,9 +333,20 @@ fn simulate(args: SimArgs) -> miette::Result<()> {
     let spec = load(&root, &args.spec, &args.urdf.options())?;
     sim::check_assignments(&spec, &assignments)?;
     let module = generate_one(&spec, ParameterMode::Runtime, None)?;
+    // The mechanism after its first detachable joint lets go, which the
+    // binary continues in.
+    let variant = match spec.detachable_joints().next() {
+        Some(joint) => Some(generate_one(
+            &spec.release(&joint.name)?,
+            ParameterMode::Runtime,
+            None,
+        )?),
+        None => None,
+    };
     sim::run(&sim::Request {
         root: &root,
         module: &module,
+        variant: variant.as_ref(),
         options: &args.options,
         generation: started.elapsed().as_secs_f64(),
     })

@@ -21,6 +21,9 @@ pub struct Request<'a> {
     pub root: &'a Path,
     /// The runtime-parameter module of the spec.
     pub module: &'a GeneratedModule,
+    /// The module the mechanism continues in after its first detachable
+    /// joint lets go, when it has one.
+    pub variant: Option<&'a GeneratedModule>,
     /// The checked simulation options.
     pub options: &'a SimOptions,
     /// Seconds spent generating the module.
@@ -33,7 +36,7 @@ pub fn run(request: &Request<'_>) -> miette::Result<()> {
     let name = &request.module.name;
     let project = root.join("target").join("sharnir-sim").join(name);
     let target = root.join("target").join("sharnir-sim").join("target");
-    write_project(root, &project, request.module)?;
+    write_project(root, &project, request.module, request.variant)?;
     eprintln!("generated {name} in {:.2} s", request.generation);
 
     let started = Instant::now();
@@ -118,7 +121,12 @@ fn package_name(module: &str) -> String {
 /// Writes the project's manifest, lock file, `main.rs` and module, each only
 /// when its text differs from what is there (so cargo sees no change on a
 /// second run).
-fn write_project(root: &Path, project: &Path, module: &GeneratedModule) -> miette::Result<()> {
+fn write_project(
+    root: &Path,
+    project: &Path,
+    module: &GeneratedModule,
+    variant: Option<&GeneratedModule>,
+) -> miette::Result<()> {
     let src = project.join("src");
     std::fs::create_dir_all(&src)
         .map_err(|e| miette::miette!("cannot create {}: {e}", src.display()))?;
@@ -134,27 +142,34 @@ fn write_project(root: &Path, project: &Path, module: &GeneratedModule) -> miett
         runtime = crates.join("sharnir-runtime").display().to_string(),
         sim = crates.join("sharnir-sim").display().to_string(),
     );
-    let forces = if module.op_counts.iter().any(|(f, _)| f == "applied_forces") {
-        ", forces"
-    } else {
-        ""
+    let main = match variant {
+        None => {
+            let (model, simulation) = model_of("Mechanism", module);
+            format!(
+                "{header}{model}\n\
+                 fn main() -> std::process::ExitCode {{\n    sharnir_sim::{entry}(Mechanism::default())\n}}\n",
+                header = main_header(&module.name, &[module]),
+                entry = if simulation.ends_with(".closed()") { "main_closed" } else { "main" },
+            )
+        }
+        Some(variant) => {
+            let (parent_model, parent) = model_of("Mechanism", module);
+            let (variant_model, released) = model_of("Released", variant);
+            format!(
+                "{header}{parent_model}sharnir_runtime::detachments!(Mechanism = {name});\n\
+                 {variant_model}\n\
+                 fn main() -> std::process::ExitCode {{\n    sharnir_sim::main_releasing(\n        \
+                 {parent},\n        {released},\n    )\n}}\n",
+                header = main_header(&module.name, &[module, variant]),
+                name = module.name,
+            )
+        }
     };
-    // A mechanism with loops integrates its constrained dynamics.
-    let (loops, entry) = if module.loops().is_some() {
-        (", loops", "main_closed")
-    } else {
-        ("", "main")
-    };
-    let main = format!(
-        "//! Written by `cargo xtask sim`: the simulation binary of `{name}`.\n\n\
-         // The binary uses only the dynamics, rates and energy of the module.\n#[allow(dead_code)]\n#[rustfmt::skip]\nmod {name};\n\n\
-         sharnir_runtime::model!(Mechanism = {name}{forces}{loops});\n\n\
-         fn main() -> std::process::ExitCode {{\n    sharnir_sim::{entry}(Mechanism::default())\n}}\n",
-        name = module.name,
-    );
     write_if_changed(&project.join("Cargo.toml"), &manifest)?;
     write_if_changed(&src.join("main.rs"), &main)?;
-    write_if_changed(&src.join(format!("{}.rs", module.name)), &module.source)?;
+    for module in [Some(module), variant].into_iter().flatten() {
+        write_if_changed(&src.join(format!("{}.rs", module.name)), &module.source)?;
+    }
     // The workspace's lock file pins the same dependency versions the
     // workspace was tested with, and lets the build run offline.
     let lock = project.join("Cargo.lock");
@@ -164,6 +179,48 @@ fn write_project(root: &Path, project: &Path, module: &GeneratedModule) -> miett
         }
     }
     Ok(())
+}
+
+/// The first lines of the binary's `main.rs`: its doc and the modules.
+fn main_header(name: &str, modules: &[&GeneratedModule]) -> String {
+    let mut text =
+        format!("//! Written by `cargo xtask sim`: the simulation binary of `{name}`.\n\n");
+    for module in modules {
+        text.push_str(&format!(
+            "// The binary uses only the dynamics, rates and energy of the module.\n\
+             #[allow(dead_code)]\n#[rustfmt::skip]\nmod {};\n\n",
+            module.name
+        ));
+    }
+    text
+}
+
+/// The `model!` line that makes `module` the type `ty`, and the expression
+/// of its simulation: the constrained one for a mechanism with loops.
+fn model_of(ty: &str, module: &GeneratedModule) -> (String, String) {
+    let forces = if module.op_counts.iter().any(|(f, _)| f == "applied_forces") {
+        ", forces"
+    } else {
+        ""
+    };
+    let (loops, simulation) = if module.loops().is_some() {
+        (
+            ", loops",
+            format!("sharnir_runtime::Simulation::new({ty}::default()).closed()"),
+        )
+    } else {
+        (
+            "",
+            format!("sharnir_runtime::Simulation::new({ty}::default())"),
+        )
+    };
+    (
+        format!(
+            "sharnir_runtime::model!({ty} = {}{forces}{loops});\n",
+            module.name
+        ),
+        simulation,
+    )
 }
 
 fn write_if_changed(path: &Path, text: &str) -> miette::Result<()> {

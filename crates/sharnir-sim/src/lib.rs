@@ -27,9 +27,13 @@ mod plot;
 #[cfg(feature = "output")]
 mod progress;
 #[cfg(feature = "output")]
+mod release;
+#[cfg(feature = "output")]
 mod run;
 
 pub use options::{Assignment, CoordinateKind, MethodName, SimOptions};
+#[cfg(feature = "output")]
+pub use release::run_releasing;
 #[cfg(feature = "output")]
 pub use run::{run, run_closed, run_closed_with_events, run_with_events};
 
@@ -64,6 +68,33 @@ where
 {
     use clap::Parser;
     finish(run_closed(model, &Cli::parse().options))
+}
+
+/// [`main`] for a mechanism whose first detachable joint lets go: runs
+/// `parent`, then `variant` (the module `DETACHMENTS[0]` names) from the
+/// state at the release (see [`run_releasing`]).
+#[cfg(feature = "output")]
+pub fn main_releasing<
+    P,
+    V,
+    SP,
+    SV,
+    const NQ: usize,
+    const NV: usize,
+    const NQ2: usize,
+    const NV2: usize,
+>(
+    parent: sharnir_runtime::Simulation<P, NQ, NV, sharnir_runtime::Passive, SP>,
+    variant: sharnir_runtime::Simulation<V, NQ2, NV2, sharnir_runtime::Passive, SV>,
+) -> std::process::ExitCode
+where
+    P: sharnir_runtime::Detachable<NQ, NV, Real = f64> + Clone + Send + 'static,
+    V: sharnir_runtime::Model<NQ2, NV2, Real = f64> + Clone + Send + 'static,
+    SP: sharnir_runtime::MechanicalSystem<P, NQ, NV>,
+    SV: sharnir_runtime::MechanicalSystem<V, NQ2, NV2>,
+{
+    use clap::Parser;
+    finish(run_releasing(parent, variant, &Cli::parse().options))
 }
 
 /// Prints the summary or the error and gives the exit code.

@@ -24,14 +24,22 @@ pub fn run<M, const NQ: usize, const NV: usize>(
 where
     M: Model<NQ, NV, Real = f64> + Clone + Send + 'static,
 {
-    let contacts = contact_events(&model);
-    execute(Simulation::new(model), options, contacts)
+    let contacts = watched(options, contact_events(&model));
+    execute(Simulation::new(model), options, contacts, None).map(|(text, _)| text)
+}
+
+/// `events` unless `--no-events` drops them.
+pub(crate) fn watched(
+    options: &SimOptions,
+    events: Option<(Vec<Event>, EventFunction)>,
+) -> Option<(Vec<Event>, EventFunction)> {
+    events.filter(|_| !options.no_events)
 }
 
 /// The joints' contacts of `model` as non-terminal events on their gaps
 /// (`None` without contacts), so that the CSV and the summary say when each
 /// stop is struck and left.
-fn contact_events<M, const NQ: usize, const NV: usize>(
+pub(crate) fn contact_events<M, const NQ: usize, const NV: usize>(
     model: &M,
 ) -> Option<(Vec<Event>, EventFunction)>
 where
@@ -71,8 +79,10 @@ where
     execute(
         Simulation::new(model),
         options,
-        Some((events, Box::new(function))),
+        watched(options, Some((events, Box::new(function)))),
+        None,
     )
+    .map(|(text, _)| text)
 }
 
 /// [`run`] for a mechanism with closed loops: the constrained dynamics,
@@ -86,8 +96,8 @@ where
     M: LoopClosure<NQ, NV, NC, Real = f64> + Clone + Send + 'static,
 {
     refuse_symplectic(options)?;
-    let contacts = contact_events(&model);
-    execute(Simulation::new(model).closed(), options, contacts)
+    let contacts = watched(options, contact_events(&model));
+    execute(Simulation::new(model).closed(), options, contacts, None).map(|(text, _)| text)
 }
 
 /// [`run_closed`] watching events, as [`run_with_events`] does.
@@ -105,8 +115,10 @@ where
     execute(
         Simulation::new(model).closed(),
         options,
-        Some((events, Box::new(function))),
+        watched(options, Some((events, Box::new(function)))),
+        None,
     )
+    .map(|(text, _)| text)
 }
 
 /// Closed loops have no symplectic integrator: the message that says what
@@ -122,21 +134,35 @@ fn refuse_symplectic(options: &SimOptions) -> Result<(), String> {
 }
 
 /// The event function as the runner keeps it, whatever the caller's type.
-type EventFunction = Box<dyn FnMut(f64, &[f64], &[f64], &mut [f64]) + Send>;
+pub(crate) type EventFunction = Box<dyn FnMut(f64, &[f64], &[f64], &mut [f64]) + Send>;
 
-/// The run of a configured simulation, open or closed, with the events the
-/// caller watches (none, or all ignored with `--no-events`).
-fn execute<M, S, const NQ: usize, const NV: usize>(
+/// Where a run starts when it is not the spec's initial state with the
+/// `--set` values: the time and the state `(q, q̇)` mapped across a
+/// release.
+pub(crate) type Start<const NQ: usize, const NV: usize> = (f64, [f64; NQ], [f64; NV]);
+
+/// The run of a configured simulation, open or closed, from the spec's
+/// initial state with the `--set` values (or from `start`), with the
+/// events the caller watches (none when the caller drops them for
+/// `--no-events`): the summary's text, and the summary.
+pub(crate) fn execute<M, S, const NQ: usize, const NV: usize>(
     simulation: Simulation<M, NQ, NV, Passive, S>,
     options: &SimOptions,
     events: Option<(Vec<Event>, EventFunction)>,
-) -> Result<String, String>
+    start: Option<Start<NQ, NV>>,
+) -> Result<(String, Summary), String>
 where
     M: Model<NQ, NV, Real = f64>,
     S: MechanicalSystem<M, NQ, NV>,
 {
     let assignments = options.check()?;
-    let (q0, v0) = initial_state(simulation.model(), &assignments)?;
+    let (t0, q0, v0) = match start {
+        Some(start) => start,
+        None => {
+            let (q0, v0) = initial_state(simulation.model(), &assignments)?;
+            (0.0, q0, v0)
+        }
+    };
     let method = match options.method {
         MethodName::Rk4 => Method::Rk4 {
             step: options.dt.unwrap_or_default(),
@@ -158,11 +184,12 @@ where
             rtol: options.rtol,
             atol: options.atol,
         })
-        .initial_state(q0, v0);
+        .initial_state(q0, v0)
+        .start_time(t0);
     if let Some(dt) = options.output_dt {
         simulation = simulation.output_interval(dt);
     }
-    let events = events.filter(|(events, _)| !events.is_empty() && !options.no_events);
+    let events = events.filter(|(events, _)| !events.is_empty());
     let watching = events.is_some();
     if let Some((events, function)) = events {
         simulation = simulation.events(events, function);
@@ -227,12 +254,14 @@ where
             summary.conservative,
         )?;
     }
-    Ok(report(
+    let text = report(
         &summary,
         options,
+        t0,
         started.elapsed().as_secs_f64(),
         watching,
-    ))
+    );
+    Ok((text, summary))
 }
 
 /// The model's initial state with the `--set` values applied; unknown names
@@ -307,16 +336,16 @@ const EVENTS_LISTED: usize = 5;
 /// The closing summary: what MATLAB prints with `Stats = 'on'`, plus the
 /// real-time factor, the energy drift and, when events were watched, their
 /// count and the first few.
-fn report(summary: &Summary, options: &SimOptions, wall: f64, watching: bool) -> String {
+fn report(summary: &Summary, options: &SimOptions, t0: f64, wall: f64, watching: bool) -> String {
     let s = summary.stats;
     let mut text = String::new();
     let _ = writeln!(
         text,
         "simulated {} s with {} in {:.3} s wall time: real-time factor {:.3e}",
-        summary.t_end,
+        summary.t_end - t0,
         options.method_name(),
         wall,
-        summary.t_end / wall.max(1e-12)
+        (summary.t_end - t0) / wall.max(1e-12)
     );
     let _ = writeln!(
         text,

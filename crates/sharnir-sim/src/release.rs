@@ -1,0 +1,130 @@
+//! A run through a joint's release: the mechanism until the joint lets go
+//! (a terminal event located on the dense output), then its variant module
+//! from the state mapped across the release, to the end time.
+
+use crate::options::SimOptions;
+use crate::run::{contact_events, execute, watched, EventFunction};
+use sharnir_runtime::{
+    release_events, release_state, Detachable, Event, MechanicalSystem, Model, Passive, Simulation,
+    Summary,
+};
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// Runs `parent` until its first detachable joint (`DETACHMENTS[0]`) lets
+/// go, then `variant` — the module that joint's release continues in —
+/// from the mapped state (every body's pose and velocity kept) to the end
+/// time. Either may be a mechanism with loops
+/// (`Simulation::new(model).closed()`): a cut joint that lets go may leave
+/// a tree or other loops. With `--csv out.csv` the first part goes to `out.csv`, the rest to
+/// `out.<variant>.csv` (its columns are the variant's coordinates); a plot
+/// likewise. Release conditions are watched even with `--no-events`, which
+/// drops only the contacts. A run in which another joint lets go first
+/// stops there and says which module continues it.
+pub fn run_releasing<
+    P,
+    V,
+    SP,
+    SV,
+    const NQ: usize,
+    const NV: usize,
+    const NQ2: usize,
+    const NV2: usize,
+>(
+    parent: Simulation<P, NQ, NV, Passive, SP>,
+    variant: Simulation<V, NQ2, NV2, Passive, SV>,
+    options: &SimOptions,
+) -> Result<String, String>
+where
+    P: Detachable<NQ, NV, Real = f64> + Clone + Send + 'static,
+    V: Model<NQ2, NV2, Real = f64> + Clone + Send + 'static,
+    SP: MechanicalSystem<P, NQ, NV>,
+    SV: MechanicalSystem<V, NQ2, NV2>,
+{
+    let model = parent.model().clone();
+    let contacts = watched(options, contact_events(&model));
+    let watched_contacts = contacts.as_ref().map_or(0, |(events, _)| events.len());
+    let releases = release_events(&model);
+    let events = merged(contacts, releases);
+    let (mut text, summary) = execute(parent, options, events, None)?;
+    let Some(record) = terminal(&summary) else {
+        return Ok(text);
+    };
+    let index = record.index.saturating_sub(watched_contacts);
+    let detachment = model
+        .detachment(index)
+        .ok_or_else(|| format!("the run stopped at {}, which is no release", record.name))?;
+    if index != 0 {
+        let _ = writeln!(
+            text,
+            "joint {} let go at t = {} s: the mechanism continues in module {}, which this \
+             binary does not hold (it follows the first detachable joint only)",
+            detachment.joint, record.t, detachment.variant
+        );
+        return Ok(text);
+    }
+    let (q, v) = state::<NQ, NV>(&record.y);
+    let (q2, v2) = release_state::<P, NQ, NV, NQ2, NV2>(&model, 0, &q, &v)
+        .map_err(|e| format!("releasing joint {}: {e}", detachment.joint))?;
+    let _ = writeln!(
+        text,
+        "joint {} let go at t = {} s: continuing in {}",
+        detachment.joint, record.t, detachment.variant
+    );
+    let mut rest = options.clone();
+    rest.csv = options
+        .csv
+        .as_deref()
+        .map(|p| renamed(p, detachment.variant));
+    rest.plot = options
+        .plot
+        .as_deref()
+        .map(|p| renamed(p, detachment.variant));
+    rest.set = Vec::new();
+    // The same sample spacing on both sides of the release.
+    rest.output_dt = Some(options.output_dt.unwrap_or(options.t_end / 1000.0));
+    let contacts = watched(&rest, contact_events(variant.model()));
+    let (after, _) = execute(variant, &rest, contacts, Some((record.t, q2, v2)))?;
+    text.push_str(&after);
+    Ok(text)
+}
+
+/// The terminal event that stopped a run, if one did.
+fn terminal(summary: &Summary) -> Option<&sharnir_runtime::EventRecord> {
+    summary.terminated_by.and_then(|i| summary.events.get(i))
+}
+
+/// `(q, q̇)` from a flat state.
+fn state<const NQ: usize, const NV: usize>(y: &[f64]) -> ([f64; NQ], [f64; NV]) {
+    let q = std::array::from_fn(|i| y.get(i).copied().unwrap_or_default());
+    let v = std::array::from_fn(|i| y.get(NQ + i).copied().unwrap_or_default());
+    (q, v)
+}
+
+/// `out.csv` → `out.<variant>.csv`.
+fn renamed(path: &Path, variant: &str) -> std::path::PathBuf {
+    let extension = path
+        .extension()
+        .map(|e| e.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    path.with_extension(format!("{variant}.{extension}"))
+}
+
+/// Two sets of events as one: the first's components, then the second's.
+fn merged(
+    first: Option<(Vec<Event>, EventFunction)>,
+    second: (Vec<Event>, EventFunction),
+) -> Option<(Vec<Event>, EventFunction)> {
+    let Some((mut events, mut f)) = first else {
+        return Some(second);
+    };
+    let split = events.len();
+    let (more, mut g) = second;
+    events.extend(more);
+    let function = move |t: f64, q: &[f64], v: &[f64], values: &mut [f64]| {
+        let (head, tail) = values.split_at_mut(split.min(values.len()));
+        f(t, q, v, head);
+        g(t, q, v, tail);
+    };
+    Some((events, Box::new(function)))
+}
