@@ -10,13 +10,18 @@
 //! lets panel 2 go at t = 1 s in orbit: afterwards panel 1 turns at a
 //! constant rate and panel 2 drifts and spins uniformly. Across each
 //! release every body's pose and velocity, and so its momentum, must be
-//! continuous.
+//! continuous. `specs/payload_release.spec` welds a payload to an arm's
+//! tip by a cut joint that lets go at a time: the loop opens, the
+//! coordinates stay, and the payload flies off ballistically. A tree joint
+//! inside a loop that lets go leaves the loop closed from a free body
+//! (checked on the four-bar's crank, through the pipeline).
 
+use sharnir_generated::{payload_release, payload_release_without_grip};
 use sharnir_generated::{sling_release, sling_release_without_hinge};
 use sharnir_generated::{solar_array, solar_array_without_hinge2};
 use sharnir_runtime::{
-    detachments, model, release_events, release_state, Detachable, Method, Model, Release,
-    ReleaseError, Simulation, Summary, Tolerances,
+    detachments, model, release_events, release_state, Detachable, LoopClosure, MechanicalSystem,
+    Method, Model, Passive, Release, ReleaseError, Simulation, Summary, Tolerances,
 };
 
 model!(Sling = sharnir_generated::sling_release);
@@ -25,6 +30,9 @@ model!(Thrown = sharnir_generated::sling_release_without_hinge);
 model!(Array = sharnir_generated::solar_array);
 detachments!(Array = sharnir_generated::solar_array);
 model!(Separated = sharnir_generated::solar_array_without_hinge2);
+model!(Carrying = sharnir_generated::payload_release, loops);
+detachments!(Carrying = sharnir_generated::payload_release);
+model!(Dropped = sharnir_generated::payload_release_without_grip);
 
 const TIGHT: Tolerances = Tolerances {
     rtol: 1e-12,
@@ -36,8 +44,20 @@ fn run_to_release<M, const NQ: usize, const NV: usize>(model: M, t_end: f64) -> 
 where
     M: Detachable<NQ, NV, Real = f64> + Clone + Send + 'static,
 {
-    let (events, function) = release_events(&model);
-    Simulation::new(model)
+    release_run(Simulation::new(model), t_end)
+}
+
+/// Runs a configured simulation, open or closed, until a joint lets go.
+fn release_run<M, S, const NQ: usize, const NV: usize>(
+    simulation: Simulation<M, NQ, NV, Passive, S>,
+    t_end: f64,
+) -> Summary
+where
+    M: Detachable<NQ, NV, Real = f64> + Clone + Send + 'static,
+    S: MechanicalSystem<M, NQ, NV>,
+{
+    let (events, function) = release_events(simulation.model());
+    simulation
         .method(Method::Dop853)
         .tolerances(TIGHT)
         .events(events, function)
@@ -395,4 +415,104 @@ fn a_state_maps_only_onto_its_own_variant() {
     );
     let missing: Result<([f64; 7], [f64; 6]), _> = release_state(&sling, 1, &[0.1], &[0.2]);
     assert_eq!(missing, Err(ReleaseError::NoSuchJoint(1)));
+}
+
+#[test]
+fn the_payload_moves_with_the_tip_until_the_grip_opens_then_flies() {
+    let arm = Carrying::default();
+    let summary = release_run(Simulation::new(arm).closed(), 3.0);
+    let event = &summary.events[summary.terminated_by.expect("the grip opens")];
+    assert_eq!(event.name, "release grip");
+    assert!(
+        (summary.t_end - 0.6).abs() < 1e-10,
+        "released at {}",
+        summary.t_end
+    );
+    assert!(
+        summary.relative_energy_drift() < 1e-8,
+        "energy kept while carried"
+    );
+    let (q, v): ([f64; 9], [f64; 8]) = split(&summary.final_state);
+    // Carried: the payload sits at the tip with the forearm's orientation.
+    let residual = arm.constraints(&q);
+    assert!(residual.iter().all(|r| r.abs() < 1e-10), "{residual:?}");
+    let p = payload_release::Params::default();
+    let poses = payload_release::body_poses(&p, &q);
+    let (forearm, payload) = (&poses[1], &poses[2]);
+    for i in 0..3 {
+        let tip = forearm.position[i] + forearm.rotation[i][0] * 0.5;
+        assert!((payload.position[i] - tip).abs() < 1e-10);
+    }
+    // A cut joint's release keeps the coordinates, and every body's motion.
+    let (q2, v2): ([f64; 9], [f64; 8]) =
+        release_state(&arm, 0, &q, &v).expect("the variant's sizes");
+    assert_eq!((q, v), (q2, v2));
+    let energy = |e: (f64, f64)| e.0 + e.1;
+    let (before, after) = (arm.energy(&q, &v), Dropped::default().energy(&q2, &v2));
+    assert!((energy(before) - energy(after)).abs() < 1e-12);
+    // Released: the payload's centre (its frame's origin) on a parabola,
+    // its spin constant (a cube's inertia is isotropic).
+    let flight = 0.5;
+    let (qe, ve) = run_from(Dropped::default(), 0.6, q2, v2, 0.6 + flight);
+    let pd = payload_release_without_grip::Params::default();
+    let start = payload_release_without_grip::body_poses(&pd, &q2)[2];
+    let start_velocity = {
+        let jacobian = payload_release_without_grip::body_jacobians(&pd, &q2)[2];
+        let row = |r: usize| jacobian[r].iter().zip(&v2).map(|(j, x)| j * x).sum::<f64>();
+        [row(0), row(1), row(2), row(3), row(4), row(5)]
+    };
+    let end = payload_release_without_grip::body_poses(&pd, &qe)[2];
+    let gravity = [0.0, -9.81, 0.0];
+    for i in 0..3 {
+        let want =
+            start.position[i] + start_velocity[i] * flight + 0.5 * gravity[i] * flight * flight;
+        assert!(
+            (end.position[i] - want).abs() < 1e-9,
+            "{} against {want}",
+            end.position[i]
+        );
+    }
+    let spin_end = {
+        let jacobian = payload_release_without_grip::body_jacobians(&pd, &qe)[2];
+        let row = |r: usize| jacobian[r].iter().zip(&ve).map(|(j, x)| j * x).sum::<f64>();
+        [row(3), row(4), row(5)]
+    };
+    for (w_end, w_start) in spin_end.iter().zip(&start_velocity[3..]) {
+        assert!(
+            (w_end - w_start).abs() < 1e-9,
+            "spin {w_end} against {w_start}"
+        );
+    }
+}
+
+#[test]
+fn a_tree_joint_in_a_loop_lets_go_and_the_loop_closes_from_a_free_body() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../specs/four_bar.spec"
+    ))
+    .expect("the four-bar spec");
+    let text = text.replacen(
+        "child = \"crank\"\naxis = [0, 0, 1]\n",
+        "child = \"crank\"\naxis = [0, 0, 1]\ndetach = { time = 1 }\n",
+        1,
+    );
+    assert!(text.contains("detach"), "the crank's joint is in the spec");
+    let spec = sharnir_spec::parse(sharnir_spec::Source {
+        name: "four_bar.spec".into(),
+        text,
+    })
+    .expect("a valid spec");
+    let released = spec.release("crank").expect("the crank's hinge lets go");
+    let mechanism =
+        sharnir_mech::Mechanism::from_spec(&released, sharnir_mech::ParameterMode::Folded)
+            .expect("the variant builds");
+    // The crank on a free joint (6) with the coupler and the rocker (1 + 1);
+    // the pin, now between a free body and the coupler, holds all five of
+    // a revolute joint's constraints: 3 degrees of freedom (the rocker, the
+    // coupler on it, the crank about the pin).
+    assert_eq!(mechanism.dof(), 8);
+    let loops = mechanism.loops.as_ref().expect("the loop stays closed");
+    assert_eq!(loops.mobility.degrees_of_freedom(), 3);
+    assert_eq!(mechanism.cut_joints.len(), 1);
 }

@@ -62,6 +62,10 @@ pub mod parallelogram;
 #[rustfmt::skip]
 pub mod parallelogram_folded;
 #[rustfmt::skip]
+pub mod payload_release;
+#[rustfmt::skip]
+pub mod payload_release_without_grip;
+#[rustfmt::skip]
 pub mod pendulum_stop;
 #[rustfmt::skip]
 pub mod pendulum_stop_folded;
