@@ -3,9 +3,10 @@
 //! Runs after the cut joints are marked. A tree joint that lets go leaves
 //! its child on a free joint (see [`crate::Spec::release`]), which needs a
 //! joint with coordinates to replace; a cut joint simply stops constraining.
-//! A reaction can be watched on a tree joint, whose reaction Newton–Euler's
-//! backward pass gives; a cut joint's reaction comes from the multipliers in
-//! ground axes and is not watched yet.
+//! A reaction can be watched on a tree joint of a tree, whose reaction
+//! Newton–Euler's backward pass gives; in a mechanism with loops the
+//! reactions also carry the constraint forces (the multipliers), which the
+//! conditions do not read yet, so its joints release at a time.
 
 use super::values::not_negative;
 use crate::document::Document;
@@ -118,6 +119,17 @@ fn check_joint(
                     ),
                     "release the cut joint at a time, or mark another joint of the loop \
                      `cut = true` so that this one is in the spanning tree",
+                );
+            }
+            if document.joints.iter().any(|j| j.cut) {
+                return refuse(
+                    "in a mechanism with loops",
+                    format!(
+                        "joint `{}` is in a mechanism with loops, whose joints' reactions cannot \
+                         be watched yet: they carry the loops' constraint forces",
+                        joint.name
+                    ),
+                    "release the joint at a time (`detach = { time = .. }`)",
                 );
             }
             evaluate(threshold, values)?;
