@@ -64,7 +64,11 @@ pub mod parallelogram_folded;
 #[rustfmt::skip]
 pub mod payload_release;
 #[rustfmt::skip]
+pub mod payload_release_folded;
+#[rustfmt::skip]
 pub mod payload_release_without_grip;
+#[rustfmt::skip]
+pub mod payload_release_without_grip_folded;
 #[rustfmt::skip]
 pub mod pendulum_stop;
 #[rustfmt::skip]

@@ -17,25 +17,35 @@ pub(crate) fn function(mechanism: &mut Mechanism) -> Option<FunctionSpec> {
     if mechanism.detachments.is_empty() {
         return None;
     }
+    // In a mechanism with loops the reactions also carry the constraint
+    // forces, which Newton–Euler on the tree does not see: its joints
+    // release at a time, and their reactions are not emitted.
+    let loops = mechanism.has_loops();
     let tree_joints: Vec<String> = mechanism
         .detachments
         .iter()
         .map(|d| match d.body {
-            Some(_) => d.joint.clone(),
-            None => String::new(),
+            Some(_) if !loops => d.joint.clone(),
+            _ => String::new(),
         })
         .collect();
     let names: Vec<&str> = tree_joints.iter().map(String::as_str).collect();
     let outputs = joint_reactions(mechanism, &names).concat();
+    let scope = if loops {
+        "Zero in a mechanism with loops, whose joints release at a time (the reactions\n\
+         there also carry the constraint forces)."
+    } else {
+        "Zero for a cut joint."
+    };
     Some(FunctionSpec {
         name: "joint_reactions".to_owned(),
-        doc: "For every detachable joint (order of `DETACHMENTS`), the force (first three) and\n\
-              moment (last three) its parent exerts on its child, in the joint frame on the\n\
-              child's side, the moment about that frame's origin: at accelerations `qdd` from\n\
-              `forward_dynamics` (with every force the simulation applies), these are the\n\
-              reactions a release condition watches. Zero for a cut joint, whose reaction is\n\
-              not watched."
-            .to_owned(),
+        doc: format!(
+            "For every detachable joint (order of `DETACHMENTS`), the force (first three) and\n\
+             moment (last three) its parent exerts on its child, in the joint frame on the\n\
+             child's side, the moment about that frame's origin: at accelerations `qdd` from\n\
+             `forward_dynamics` (with every force the simulation applies), these are the\n\
+             reactions a release condition watches. {scope}"
+        ),
         arguments: vec![
             Argument::Position,
             Argument::Velocity,
