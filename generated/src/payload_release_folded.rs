@@ -41,7 +41,7 @@
 //! | `contact_gaps` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `limit_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `friction_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `joint_reactions` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `joint_reactions` | 44 | 29 | 0 | 0 | 1 | 1 |
 //! | `constraints` | 34 | 24 | 0 | 0 | 2 | 2 |
 //! | `constraint_jacobian` | 101 | 67 | 0 | 0 | 2 | 2 |
 //! | `constraint_bias` | 289 | 209 | 0 | 0 | 2 | 2 |
@@ -174,7 +174,7 @@ pub const DETACHMENTS: [Detachment; N_DETACHABLE] = [
     Detachment {
         joint: "grip",
         variant: "payload_release_without_grip_folded",
-        release: Release::At(0.6),
+        release: Release::Below(1, 0.0),
         body: None,
         positions: (9, 0),
         velocities: (8, 0),
@@ -901,20 +901,20 @@ pub fn friction_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Re
 }
 /// Operation count of [`joint_reactions_with`] (and of [`joint_reactions`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_REACTIONS: OpCount = OpCount {
-    mul: 0,
-    add: 0,
+    mul: 44,
+    add: 29,
     div: 0,
     sqrt: 0,
-    sin: 0,
-    cos: 0,
+    sin: 1,
+    cos: 1,
     exp: 0,
 };
 ///For every detachable joint (order of `DETACHMENTS`), the force (first three) and
 ///moment (last three) its parent exerts on its child, in the joint frame on the
-///child's side, the moment about that frame's origin: at accelerations `qdd` from
-///`forward_dynamics` (with every force the simulation applies), these are the
-///reactions a release condition watches. Zero in a mechanism with loops, whose joints release at a time (the reactions
-///there also carry the constraint forces).
+///child's side, the moment about that frame's origin: at the accelerations `qdd` and
+///multipliers `lambda` of `constrained_forward_dynamics` (with every force the
+///simulation applies), these are the reactions a release condition watches. A tree
+///joint's carries the cut joints' reactions on the bodies beyond it.
 ///
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
@@ -924,8 +924,9 @@ pub fn joint_reactions(
     q: &[Real; NQ],
     qd: &[Real; NV],
     qdd: &[Real; NV],
+    lambda: &[Real; NC],
 ) -> [[Real; 6]; N_DETACHABLE] {
-    joint_reactions_with(&p.derived(), q, qd, qdd)
+    joint_reactions_with(&p.derived(), q, qd, qdd, lambda)
 }
 /// [`joint_reactions`] with the parameter groups already computed by [`Params::derived`].
 pub fn joint_reactions_with(
@@ -933,9 +934,44 @@ pub fn joint_reactions_with(
     q: &[Real; NQ],
     qd: &[Real; NV],
     qdd: &[Real; NV],
+    lambda: &[Real; NC],
 ) -> [[Real; 6]; N_DETACHABLE] {
     let p = &d.params;
-    [[0.0, 0.0, 0.0, 0.0, 0.0, 0.0]]
+    let t0 = q[5] * q[5];
+    let t1 = q[6] * q[6];
+    let t2 = q[7] * q[7];
+    let t3 = q[5] * q[6];
+    let t4 = q[5] * q[7];
+    let t5 = q[6] * q[7];
+    let t6 = q[5] * q[8];
+    let t7 = q[6] * q[8];
+    let t8 = q[7] * q[8];
+    let t9 = 1.0 - 2.0 * (t1 + t2);
+    let t10 = 2.0 * (t3 - t8);
+    let t11 = 2.0 * (t4 + t7);
+    let t12 = 2.0 * (t3 + t8);
+    let t13 = 1.0 - 2.0 * (t0 + t2);
+    let t14 = 2.0 * (t5 - t6);
+    let t15 = 2.0 * (t4 - t7);
+    let t16 = 2.0 * (t5 + t6);
+    let t17 = 1.0 - 2.0 * (t0 + t1);
+    let t18 = q[0] + q[1];
+    let t19 = libm::Libm::<Real>::cos(t18);
+    let t20 = libm::Libm::<Real>::sin(t18);
+    let t21 = lambda[0] * t19 - lambda[1] * t20;
+    let t22 = lambda[0] * t20 + lambda[1] * t19;
+    let t23 = lambda[3] * t19 - lambda[4] * t20;
+    let t24 = lambda[3] * t20 + lambda[4] * t19;
+    [
+        [
+            t15 * lambda[2] + t9 * t21 + t12 * t22,
+            t16 * lambda[2] + t10 * t21 + t13 * t22,
+            t17 * lambda[2] + t11 * t21 + t14 * t22,
+            t15 * lambda[5] + t9 * t23 + t12 * t24,
+            t16 * lambda[5] + t10 * t23 + t13 * t24,
+            t17 * lambda[5] + t11 * t23 + t14 * t24,
+        ],
+    ]
 }
 /// Operation count of [`constraints_with`] (and of [`constraints`] after [`OPS_DERIVED`]).
 pub const OPS_CONSTRAINTS: OpCount = OpCount {

@@ -680,7 +680,7 @@ pub const OPS_JOINT_REACTIONS: OpCount = OpCount {
 ///moment (last three) its parent exerts on its child, in the joint frame on the
 ///child's side, the moment about that frame's origin: at accelerations `qdd` from
 ///`forward_dynamics` (with every force the simulation applies), these are the
-///reactions a release condition watches. Zero for a cut joint.
+///reactions a release condition watches.
 ///
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call

@@ -156,12 +156,17 @@ fn write_project(
             let (parent_model, parent) = model_of("Mechanism", module);
             let (variant_model, released) = model_of("Released", variant);
             format!(
-                "{header}{parent_model}sharnir_runtime::detachments!(Mechanism = {name});\n\
+                "{header}{parent_model}sharnir_runtime::detachments!(Mechanism = {name}{loops});\n\
                  {variant_model}\n\
                  fn main() -> std::process::ExitCode {{\n    sharnir_sim::main_releasing(\n        \
                  {parent},\n        {released},\n    )\n}}\n",
                 header = main_header(&module.name, &[module, variant]),
                 name = module.name,
+                loops = if module.loops().is_some() {
+                    ", loops"
+                } else {
+                    ""
+                },
             )
         }
     };

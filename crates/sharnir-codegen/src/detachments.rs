@@ -1,6 +1,8 @@
 //! Detachable joints in a module: `N_DETACHABLE`, the `Detachment` table
 //! that names each joint's variant module with its release condition and
-//! state map, and `joint_reactions`, the reactions the conditions watch.
+//! state map, and `joint_reactions`, the reactions the conditions watch
+//! (with the multipliers `lambda` as an argument in a mechanism with
+//! loops).
 //! Emitted only by modules of mechanisms with detachable joints; the
 //! runtime's `detachments!` reads them.
 
@@ -9,7 +11,7 @@ use crate::printer::float_literal;
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 use sharnir_mech::detachment::{Detachment, ReleaseCondition};
-use sharnir_mech::rnea::joint_reactions;
+use sharnir_mech::reactions::detachable_reactions;
 use sharnir_mech::Mechanism;
 
 /// `joint_reactions`, when `mechanism` has detachable joints.
@@ -17,40 +19,31 @@ pub(crate) fn function(mechanism: &mut Mechanism) -> Option<FunctionSpec> {
     if mechanism.detachments.is_empty() {
         return None;
     }
-    // In a mechanism with loops the reactions also carry the constraint
-    // forces, which Newton–Euler on the tree does not see: its joints
-    // release at a time, and their reactions are not emitted.
-    let loops = mechanism.has_loops();
-    let tree_joints: Vec<String> = mechanism
-        .detachments
-        .iter()
-        .map(|d| match d.body {
-            Some(_) if !loops => d.joint.clone(),
-            _ => String::new(),
-        })
-        .collect();
-    let names: Vec<&str> = tree_joints.iter().map(String::as_str).collect();
-    let outputs = joint_reactions(mechanism, &names).concat();
-    let scope = if loops {
-        "Zero in a mechanism with loops, whose joints release at a time (the reactions\n\
-         there also carry the constraint forces)."
+    let outputs = detachable_reactions(mechanism).concat();
+    let mut arguments = vec![
+        Argument::Position,
+        Argument::Velocity,
+        Argument::Acceleration,
+    ];
+    let doc = if mechanism.has_loops() {
+        arguments.push(Argument::Multipliers);
+        "For every detachable joint (order of `DETACHMENTS`), the force (first three) and\n\
+         moment (last three) its parent exerts on its child, in the joint frame on the\n\
+         child's side, the moment about that frame's origin: at the accelerations `qdd` and\n\
+         multipliers `lambda` of `constrained_forward_dynamics` (with every force the\n\
+         simulation applies), these are the reactions a release condition watches. A tree\n\
+         joint's carries the cut joints' reactions on the bodies beyond it."
     } else {
-        "Zero for a cut joint."
+        "For every detachable joint (order of `DETACHMENTS`), the force (first three) and\n\
+         moment (last three) its parent exerts on its child, in the joint frame on the\n\
+         child's side, the moment about that frame's origin: at accelerations `qdd` from\n\
+         `forward_dynamics` (with every force the simulation applies), these are the\n\
+         reactions a release condition watches."
     };
     Some(FunctionSpec {
         name: "joint_reactions".to_owned(),
-        doc: format!(
-            "For every detachable joint (order of `DETACHMENTS`), the force (first three) and\n\
-             moment (last three) its parent exerts on its child, in the joint frame on the\n\
-             child's side, the moment about that frame's origin: at accelerations `qdd` from\n\
-             `forward_dynamics` (with every force the simulation applies), these are the\n\
-             reactions a release condition watches. {scope}"
-        ),
-        arguments: vec![
-            Argument::Position,
-            Argument::Velocity,
-            Argument::Acceleration,
-        ],
+        doc: doc.to_owned(),
+        arguments,
         shape: Shape::JointReactions,
         outputs,
     })

@@ -12,8 +12,7 @@ use crate::module::{
 use sharnir_cas::{hoist_constants, Id, Pool, Program};
 use sharnir_mech::joint_space::JointSpace;
 use sharnir_mech::{
-    coriolis, energy, jacobian, joint_space, kinematics, lagrange, loop_closure, rnea, telegin,
-    vereshchagin,
+    coriolis, energy, jacobian, joint_space, kinematics, lagrange, rnea, telegin, vereshchagin,
 };
 use sharnir_mech::{Input, Mechanism, ParameterMode};
 
@@ -243,7 +242,7 @@ fn loop_functions(
         shape: Shape::ConstraintVector,
         outputs: closure.bias.clone(),
     });
-    let reactions = reactions(mechanism, &closure);
+    let reactions = sharnir_mech::reactions::cut_joint_wrenches(mechanism, &closure).concat();
     functions.push(FunctionSpec {
         name: "reactions_of_multipliers".to_owned(),
         doc: "For every cut joint (order of `CUT_JOINTS`), the force (first three) and moment\n\
@@ -269,40 +268,6 @@ fn loop_functions(
         constraint_names: closure.rows.iter().map(|r| r.name.clone()).collect(),
         independent: mechanism.independent.clone(),
     }))
-}
-
-/// `R_P Σ λᵢ (fᵢ, mᵢ)` for every cut joint: the multipliers as the wrench on
-/// the child body, in ground axes.
-fn reactions(mechanism: &mut Mechanism, closure: &loop_closure::LoopClosure) -> Vec<Id> {
-    let pool = &mut mechanism.pool;
-    let mut outputs = Vec::with_capacity(6 * mechanism.cut_joints.len());
-    for (index, rotation) in closure.parent_rotations.iter().enumerate() {
-        let zero = pool.zero();
-        let (mut force, mut moment) = ([zero; 3], [zero; 3]);
-        for (i, row) in closure.rows.iter().enumerate() {
-            if row.cut_joint != index {
-                continue;
-            }
-            let lambda = pool.symbol(&Input::Multiplier(i).symbol_name());
-            for k in 0..3 {
-                let f = pool.mul(lambda, row.force[k]);
-                force[k] = pool.add(force[k], f);
-                let m = pool.mul(lambda, row.moment[k]);
-                moment[k] = pool.add(moment[k], m);
-            }
-        }
-        for local in [force, moment] {
-            for r in rotation {
-                let mut entry = pool.zero();
-                for k in 0..3 {
-                    let term = pool.mul(r[k], local[k]);
-                    entry = pool.add(entry, term);
-                }
-                outputs.push(entry);
-            }
-        }
-    }
-    outputs
 }
 
 /// The outputs whose formalism the method chooses, with their docs.

@@ -43,6 +43,7 @@ mod lowering;
 mod lumping;
 pub mod mechanism;
 pub mod mobility;
+pub mod reactions;
 pub mod rnea;
 mod rotation;
 mod spd;

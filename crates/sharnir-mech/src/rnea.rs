@@ -107,15 +107,32 @@ pub fn inverse_dynamics_regrouped(mechanism: &mut Mechanism, form: PointAccelera
     inverse_dynamics_with(mechanism, Some(&inertias), form)
 }
 
+/// A wrench applied to a tree body from outside the tree (a cut joint's
+/// reaction): force and moment about the body origin, in body coordinates.
+#[derive(Clone, Copy, Debug)]
+pub struct ExternalWrench {
+    /// The tree body (index in [`Mechanism::bodies`]) it acts on.
+    pub body: usize,
+    /// The force.
+    pub force: Vec3,
+    /// The moment about the body origin.
+    pub moment: Vec3,
+}
+
 /// The force `f` and the moment `n` (about the body origin, in body
-/// coordinates) that the inboard joint of every tree body transmits from
-/// the parent to the child, from the bodies' own inertias: the joints'
-/// reactions, with which a latch decides to let go. For every spec joint
-/// named in `joints` (in that order), `[f, n]` at its child body, whose
-/// frame is the joint frame after the joint's motion (for a composite
-/// joint, after its last primitive).
-pub fn joint_reactions(mechanism: &mut Mechanism, joints: &[&str]) -> Vec<[Id; 6]> {
-    let wrenches = newton_euler(mechanism, None, PointAcceleration::CrossProducts);
+/// coordinates) that the inboard joint of a tree body transmits from the
+/// parent to the child, from the bodies' own inertias with `external`
+/// wrenches acting on the bodies besides the joints: the joints'
+/// reactions. For every spec joint named in `joints` (in that order),
+/// `[f, n]` at its child body, whose frame is the joint frame after the
+/// joint's motion (for a composite joint, after its last primitive); zeros
+/// for a name that is no tree joint.
+pub fn joint_reactions(
+    mechanism: &mut Mechanism,
+    joints: &[&str],
+    external: &[ExternalWrench],
+) -> Vec<[Id; 6]> {
+    let wrenches = newton_euler(mechanism, None, PointAcceleration::CrossProducts, external);
     let zero = mechanism.pool.zero();
     joints
         .iter()
@@ -147,13 +164,14 @@ fn inverse_dynamics_with(
     base: Option<&[RigidInertia]>,
     form: PointAcceleration,
 ) -> Vec<Id> {
-    newton_euler(mechanism, base, form).tau
+    newton_euler(mechanism, base, form, &[]).tau
 }
 
 fn newton_euler(
     mechanism: &mut Mechanism,
     base: Option<&[RigidInertia]>,
     form: PointAcceleration,
+    external: &[ExternalWrench],
 ) -> Wrenches {
     let Mechanism {
         pool,
@@ -172,6 +190,14 @@ fn newton_euler(
         };
         force.push(f);
         moment.push(n);
+    }
+    for wrench in external {
+        if let (Some(f), Some(n)) = (force.get_mut(wrench.body), moment.get_mut(wrench.body)) {
+            let minus_f = pool.scale3c(Coeff::MINUS_ONE, wrench.force);
+            let minus_n = pool.scale3c(Coeff::MINUS_ONE, wrench.moment);
+            *f = pool.add3(*f, minus_f);
+            *n = pool.add3(*n, minus_n);
+        }
     }
     let zero = pool.zero();
     let mut tau = vec![zero; coordinates.len()];

@@ -13,6 +13,7 @@
 
 use crate::model::Model;
 use crate::real::Real;
+use crate::system::RhsError;
 
 /// The most detachable joints a module has (what a spec may declare).
 pub const MAX_DETACHABLE: usize = 4;
@@ -79,16 +80,20 @@ pub trait Detachable<const NQ: usize, const NV: usize>: Model<NQ, NV> {
     /// Detachable joint `index` (spec order), or `None` past the last.
     fn detachment(&self, index: usize) -> Option<Detachment<Self::Real>>;
 
-    /// Every detachable joint's reaction at accelerations `qdd`: the force
-    /// and moment the parent exerts on the child, in the joint frame on the
-    /// child's side (zero for a cut joint), written into `reactions`.
-    fn joint_reactions(
+    /// Every detachable joint's reaction at time `t` and state `(q, q̇)`,
+    /// with the joint forces `tau` applied besides the model's own: the
+    /// force and moment the parent exerts on the child, in the joint frame
+    /// on the child's side, written into `reactions`. Solves the dynamics
+    /// first (the constrained dynamics of a mechanism with loops, whose
+    /// multipliers the reactions read); fails where they have no solution.
+    fn reactions(
         &self,
+        t: Self::Real,
         q: &[Self::Real; NQ],
         qd: &[Self::Real; NV],
-        qdd: &[Self::Real; NV],
+        tau: &[Self::Real; NV],
         reactions: &mut [[Self::Real; 6]],
-    );
+    ) -> Result<(), RhsError>;
 
     /// Body `body`'s pose, or `None` past the last body.
     fn body_pose(&self, q: &[Self::Real; NQ], body: usize) -> Option<BodyPose<Self::Real>>;
@@ -251,7 +256,7 @@ fn quaternion_of<R: Real>(r: &[[R; 3]; 3]) -> [R; 4] {
 
 /// The release conditions of `model` as event functions at `(t, q, q̇)`
 /// and joint forces `tau` (what the simulation applies besides the model's
-/// own forces): one value per detachable joint, crossing zero as the joint
+/// own forces; a NaN where the dynamics have no solution): one value per detachable joint, crossing zero as the joint
 /// lets go — `t − T` for a time, the reaction component less its threshold
 /// otherwise (rising for `Above`, falling for `Below`).
 pub fn release_functions<M, const NQ: usize, const NV: usize>(
@@ -270,13 +275,10 @@ pub fn release_functions<M, const NQ: usize, const NV: usize>(
             .is_some_and(|d| !matches!(d.release, Release::At(_)))
     });
     let mut reactions = [[M::Real::ZERO; 6]; MAX_DETACHABLE];
-    if watches_reactions {
-        let mut forces = model.model_forces(t, q, qd);
-        for (total, &extra) in forces.iter_mut().zip(tau) {
-            *total += extra;
-        }
-        let qdd = model.forward_dynamics(q, qd, &forces);
-        model.joint_reactions(q, qd, &qdd, &mut reactions);
+    if watches_reactions && model.reactions(t, q, qd, tau, &mut reactions).is_err() {
+        // No dynamics, no reaction: a NaN stops the run with its time.
+        let nan = M::Real::from_f64(f64::NAN);
+        reactions = [[nan; 6]; MAX_DETACHABLE];
     }
     for (i, value) in values.iter_mut().enumerate().take(M::N_DETACHABLE) {
         *value = match model.detachment(i).map(|d| d.release) {
@@ -295,7 +297,9 @@ pub fn release_functions<M, const NQ: usize, const NV: usize>(
 }
 
 /// Implements [`Detachable`] for a type made by [`model!`](crate::model)
-/// from a module with detachable joints (one with `DETACHMENTS`):
+/// from a module with detachable joints (one with `DETACHMENTS`); add
+/// `, loops` for a module with cut joints (made by `model!(…, loops)`),
+/// whose reactions need the constrained dynamics:
 ///
 /// ```ignore
 /// sharnir_runtime::model!(Array = sharnir_generated::solar_array);
@@ -304,6 +308,65 @@ pub fn release_functions<M, const NQ: usize, const NV: usize>(
 #[macro_export]
 macro_rules! detachments {
     ($name:ident = $($module:ident)::+) => {
+        $crate::detachments!(@impl $name = $($module)::+ ; {
+            fn reactions(
+                &self,
+                t: Self::Real,
+                q: &[Self::Real; $($module)::+::NQ],
+                qd: &[Self::Real; $($module)::+::NV],
+                tau: &[Self::Real; $($module)::+::NV],
+                reactions: &mut [[Self::Real; 6]],
+            ) -> Result<(), $crate::RhsError> {
+                let mut forces = $crate::Model::model_forces(self, t, q, qd);
+                for (total, extra) in forces.iter_mut().zip(tau) {
+                    *total += *extra;
+                }
+                let qdd = $crate::Model::forward_dynamics(self, q, qd, &forces);
+                let all = $($module)::+::joint_reactions_with(&self.derived, q, qd, &qdd);
+                for (slot, value) in reactions.iter_mut().zip(all) {
+                    *slot = value;
+                }
+                Ok(())
+            }
+        });
+    };
+    ($name:ident = $($module:ident)::+, loops) => {
+        $crate::detachments!(@impl $name = $($module)::+ ; {
+            fn reactions(
+                &self,
+                t: Self::Real,
+                q: &[Self::Real; $($module)::+::NQ],
+                qd: &[Self::Real; $($module)::+::NV],
+                tau: &[Self::Real; $($module)::+::NV],
+                reactions: &mut [[Self::Real; 6]],
+            ) -> Result<(), $crate::RhsError> {
+                let extra = *tau;
+                let control = move |_t: Self::Real,
+                                    _q: &[Self::Real; $($module)::+::NQ],
+                                    _qd: &[Self::Real; $($module)::+::NV]| extra;
+                let mut system = $crate::ConstrainedSystem::<
+                    _,
+                    { $($module)::+::NQ },
+                    { $($module)::+::NV },
+                    { $($module)::+::NC },
+                    _,
+                >::with_control(*self, control);
+                let solved = system.accelerations(t, q, qd)?;
+                let all = $($module)::+::joint_reactions_with(
+                    &self.derived,
+                    q,
+                    qd,
+                    &solved.qdd,
+                    &solved.multipliers,
+                );
+                for (slot, value) in reactions.iter_mut().zip(all) {
+                    *slot = value;
+                }
+                Ok(())
+            }
+        });
+    };
+    (@impl $name:ident = $($module:ident)::+ ; { $($reactions:tt)* }) => {
         impl $crate::Detachable<{ $($module)::+::NQ }, { $($module)::+::NV }> for $name {
             const N_DETACHABLE: usize = $($module)::+::N_DETACHABLE;
 
@@ -324,18 +387,7 @@ macro_rules! detachments {
                 })
             }
 
-            fn joint_reactions(
-                &self,
-                q: &[Self::Real; $($module)::+::NQ],
-                qd: &[Self::Real; $($module)::+::NV],
-                qdd: &[Self::Real; $($module)::+::NV],
-                reactions: &mut [[Self::Real; 6]],
-            ) {
-                let all = $($module)::+::joint_reactions_with(&self.derived, q, qd, qdd);
-                for (slot, value) in reactions.iter_mut().zip(all) {
-                    *slot = value;
-                }
-            }
+            $($reactions)*
 
             fn body_pose(
                 &self,

@@ -3,10 +3,9 @@
 //! Runs after the cut joints are marked. A tree joint that lets go leaves
 //! its child on a free joint (see [`crate::Spec::release`]), which needs a
 //! joint with coordinates to replace; a cut joint simply stops constraining.
-//! A reaction can be watched on a tree joint of a tree, whose reaction
-//! Newton–Euler's backward pass gives; in a mechanism with loops the
-//! reactions also carry the constraint forces (the multipliers), which the
-//! conditions do not read yet, so its joints release at a time.
+//! A reaction can be watched on any detachable joint: Newton–Euler's
+//! backward pass gives a tree joint's (with the cut joints' reactions on
+//! the bodies beyond it), the multipliers a cut joint's.
 
 use super::values::not_negative;
 use crate::document::Document;
@@ -110,28 +109,6 @@ fn check_joint(
             not_negative(joint, time, "release time", values)?;
         }
         Release::Reaction { threshold, .. } => {
-            if joint.cut {
-                return refuse(
-                    "a cut joint",
-                    format!(
-                        "joint `{}` closes a loop; a cut joint's reaction cannot be watched yet",
-                        joint.name
-                    ),
-                    "release the cut joint at a time, or mark another joint of the loop \
-                     `cut = true` so that this one is in the spanning tree",
-                );
-            }
-            if document.joints.iter().any(|j| j.cut) {
-                return refuse(
-                    "in a mechanism with loops",
-                    format!(
-                        "joint `{}` is in a mechanism with loops, whose joints' reactions cannot \
-                         be watched yet: they carry the loops' constraint forces",
-                        joint.name
-                    ),
-                    "release the joint at a time (`detach = { time = .. }`)",
-                );
-            }
             evaluate(threshold, values)?;
         }
     }
