@@ -366,20 +366,18 @@ fn is_urdf(path: &Path) -> bool {
     path.extension().is_some_and(|x| x == "urdf")
 }
 
-/// Reads a file, naming it relative to the workspace root in messages.
+/// Reads a file, naming it relative to the workspace root in messages. A
+/// file that is not UTF-8 is reported where its first bad byte is.
 fn read_source(root: &Path, path: &Path) -> miette::Result<sharnir_spec::Source> {
     let display = path.strip_prefix(root).unwrap_or(path);
-    let text = std::fs::read_to_string(path).map_err(|e| {
+    let bytes = std::fs::read(path).map_err(|e| {
         miette::miette!(
             help = "check the path",
             "cannot read {}: {e}",
             path.display()
         )
     })?;
-    Ok(sharnir_spec::Source {
-        name: display.display().to_string(),
-        text,
-    })
+    Ok(sharnir_urdf::decode(display.display().to_string(), bytes)?)
 }
 
 /// Converts a URDF, reporting its warnings on stderr.

@@ -23,20 +23,24 @@
 //! hint, checked while reading (the spec parser would only be able to point
 //! into the generated text).
 //!
-//! Inside: `read` (XML → links and joints), `tree` (structure and order),
-//! `merge` (fixed joints, masses), `mimic` (coupled joints), `inertia` and
-//! `geometry` (the numerics), `emit` (spec text).
+//! Inside: `input` (UTF-8, XML, not xacro), `read` (XML → links and
+//! joints), `tree` (structure and order), `merge` (fixed joints), `lumping`
+//! (masses, checked per moving body), `mimic` (coupled joints), `inertia`
+//! and `geometry` (the numerics), `emit` (spec text).
 
 mod emit;
 mod error;
 mod geometry;
 mod inertia;
+mod input;
+mod lumping;
 mod merge;
 mod mimic;
 mod read;
 mod tree;
 
 pub use error::UrdfError;
+pub use input::decode;
 
 /// The name of the free joint that attaches a floating base
 /// ([`Options::floating`]) to the ground. It is Pinocchio's name for the
@@ -187,14 +191,12 @@ fn convert_located(source: &Source, options: &Options) -> Result<Conversion, Pro
         .fixes
         .iter()
         .map(|fix| {
-            let link = &robot.links[fix.link];
-            let at = link.inertial.as_ref().map_or(link.span, |i| i.inertia_span);
-            let (line, column) = source.line_column(at.offset);
+            let (line, column) = source.line_column(lumping::inertia_span(&robot, fix.link).offset);
             format!(
-                "{}:{line}:{column}: inertia of link `{}` replaced by the nearest physical one \
-                 (--fix-inertia): principal moments {} -> {}",
+                "{}:{line}:{column}: inertia of the moving body of link `{}` replaced by the \
+                 nearest physical one (--fix-inertia): principal moments {} -> {}",
                 source.name,
-                link.name,
+                robot.links[fix.body_link].name,
                 emit::moments(&fix.before),
                 emit::moments(&fix.after)
             )
