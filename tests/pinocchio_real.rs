@@ -117,3 +117,121 @@ fn hyq() {
 fn talos() {
     agrees_with_pinocchio("talos", "talos_reduced.urdf");
 }
+
+/// The symbolic pipeline on the smaller robots: the converted spec becomes a
+/// `Mechanism` (parameters folded, as `--fold` emits), and the derivations a
+/// generated module is made of by default — Newton–Euler inverse dynamics,
+/// M, bias and gravity read off it, Vereshchagin's forward dynamics, the
+/// energies and the body poses — are evaluated exactly as derived
+/// (`Pool::eval`) at Pinocchio's states, to the same tolerance.
+fn symbolic_agrees_with_pinocchio(stem: &str, urdf: &str) {
+    use sharnir_mech::rnea::PointAcceleration;
+    use sharnir_mech::{energy, joint_space, kinematics, rnea, vereshchagin};
+    use sharnir_mech::{Input, Mechanism, ParameterMode};
+    let robot = Robot::convert(stem, urdf, reference(stem));
+    let mut mechanism = Mechanism::from_spec(&robot.conversion.spec, ParameterMode::Folded)
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    let tau = rnea::inverse_dynamics(&mut mechanism, PointAcceleration::CrossProducts);
+    let terms = joint_space::joint_space(&mut mechanism.pool, &tau);
+    let forward = vereshchagin::forward_dynamics(&mut mechanism).unwrap_or_else(|e| panic!("{e}"));
+    let (kinetic, potential) = energy::energy(&mut mechanism);
+    let ee = robot.frame(&robot.reference.ee_frame).clone();
+    let body = mechanism
+        .bodies
+        .iter()
+        .position(|b| b.name == ee.body && !b.auxiliary)
+        .unwrap_or_else(|| panic!("{stem}: no body `{}`", ee.body));
+    assert!(mechanism.bodies[body].body_frame.is_none());
+    let pose = kinematics::poses(&mut mechanism).swap_remove(body);
+    let nv = mechanism.dof();
+    let mut roots = tau;
+    roots.extend(terms.mass_matrix.concat());
+    roots.extend(terms.bias);
+    roots.extend(terms.gravity);
+    roots.extend([kinetic, potential]);
+    roots.extend(pose.rotation.concat());
+    roots.extend(pose.position);
+    let mut worst = std::collections::BTreeMap::<&str, f64>::new();
+    for (s, sample) in robot.reference.samples.iter().enumerate() {
+        let q = robot.q_to_sharnir(&sample.q);
+        let v = robot.v_to_sharnir(&sample.v);
+        let a = robot.v_to_sharnir(&sample.a);
+        let tau = robot.v_to_sharnir(&sample.tau);
+        let env = |symbol: &str| match Input::parse(symbol)? {
+            Input::Position(i) => q.get(i).copied(),
+            Input::Velocity(i) => v.get(i).copied(),
+            Input::Acceleration(i) => a.get(i).copied(),
+            Input::Force(i) => tau.get(i).copied(),
+            _ => None,
+        };
+        let values = mechanism
+            .pool
+            .eval(&roots, &env)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let accelerations = mechanism
+            .pool
+            .eval(&forward, &env)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let (tau_got, rest) = values.split_at(nv);
+        let (mass, rest) = rest.split_at(nv * nv);
+        let (bias, rest) = rest.split_at(nv);
+        let (gravity, rest) = rest.split_at(nv);
+        let (energies, rest) = rest.split_at(2);
+        let (rotation, position) = rest.split_at(9);
+        let mass: Vec<&[f64]> = mass.chunks(nv).collect();
+        let what = |f: &str| format!("{stem}: symbolic {f}");
+        let pin = |x: &[f64]| robot.v_to_pinocchio(x);
+        for (name, got, want) in [
+            ("inverse dynamics", pin(tau_got), sample.rnea.clone()),
+            (
+                "mass matrix",
+                robot.matrix_to_pinocchio(&mass).concat(),
+                sample.crba.concat(),
+            ),
+            ("bias", pin(bias), sample.nle.clone()),
+            ("gravity", pin(gravity), sample.gravity.clone()),
+            ("forward dynamics", pin(&accelerations), sample.aba.clone()),
+            (
+                "energy (T, V)",
+                energies.to_vec(),
+                vec![sample.kinetic_energy, sample.potential_energy],
+            ),
+        ] {
+            DYNAMICS.check(&what(name), s, &got, &want);
+            let entry = worst.entry(name).or_default();
+            *entry = entry.max(largest_difference(&got, &want));
+        }
+        let rotation: [[f64; 3]; 3] =
+            std::array::from_fn(|i| std::array::from_fn(|k| rotation[3 * i + k]));
+        let placed = sharnir_tests::pinocchio::place(
+            (rotation, [position[0], position[1], position[2]]),
+            &ee,
+        );
+        shared::PLACEMENT.check(
+            &what("end-effector placement"),
+            s,
+            &shared::placement_entries(&placed),
+            &shared::placement_entries(&sample.ee_placement),
+        );
+    }
+    let worst: Vec<String> = worst.iter().map(|(f, d)| format!("{f} {d:.1e}")).collect();
+    println!(
+        "{stem} (floating, symbolic): largest differences from Pinocchio: {}",
+        worst.join(", ")
+    );
+}
+
+#[test]
+fn anymal_symbolic() {
+    symbolic_agrees_with_pinocchio("anymal", "anymal.urdf");
+}
+
+#[test]
+fn hyq_symbolic() {
+    symbolic_agrees_with_pinocchio("hyq", "hyq_no_sensors.urdf");
+}
+
+#[test]
+fn talos_symbolic() {
+    symbolic_agrees_with_pinocchio("talos", "talos_reduced.urdf");
+}
