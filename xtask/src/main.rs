@@ -142,7 +142,16 @@ struct UrdfArgs {
     /// Make the root link a floating base on a free joint `root_joint` (URDF inputs).
     #[arg(long)]
     floating: bool,
-    /// Replace unphysical inertias by the nearest physical ones (URDF inputs).
+    /// Replace the lumped inertia of a moving body that no rigid body can have
+    /// by the nearest physical one instead of rejecting it (URDF inputs).
+    ///
+    /// Only bodies whose lumped inertia is not positive definite or breaks
+    /// I₁ + I₂ ≥ I₃ change; the others keep their tensors exactly. Same
+    /// principal axes, mass and centre of mass; each principal moment raised
+    /// to at least 1e-6 × the largest (at least 1e-12 kg·m²), then a triangle
+    /// violation v removed by adding v/3 to I₁ and I₂ and taking v/3 from
+    /// I₃. Each replacement is printed on stderr with the moments before and
+    /// after (docs/urdf.md).
     #[arg(long)]
     fix_inertia: bool,
     /// Make position limits stops with the default contact law of docs/urdf.md (URDF inputs).

@@ -63,10 +63,14 @@ pub struct Options {
     /// for legged robots, humanoids and anything not bolted down (URDF
     /// itself cannot say so: its root is just the link no joint moves).
     pub floating: bool,
-    /// Replace inertia tensors that no rigid body can have by the nearest
-    /// physical ones instead of rejecting them (many published URDFs have a
-    /// few); each replacement is reported in [`Conversion::warnings`] and in
-    /// the spec header.
+    /// Replace the lumped inertia of a moving body that no rigid body can
+    /// have (not positive definite, or `I₁ + I₂ < I₃`) by the nearest
+    /// physical one instead of rejecting it: same principal axes, mass and
+    /// centre of mass, moments raised to at least 1e-6 × the largest (at
+    /// least 1e-12 kg·m²), then a triangle violation `v` removed by `v/3`
+    /// on each moment. Bodies that pass the check are not touched, so this
+    /// changes nothing for a URDF that converts without it. Each replacement
+    /// is reported in [`Conversion::warnings`] and in the spec header.
     pub fix_inertia: bool,
     /// Make the position limits of revolute and prismatic joints stops
     /// (`limits` with a contact law, the generated `limit_forces`) instead
