@@ -37,7 +37,8 @@ pub fn decode(name: String, bytes: Vec<u8>) -> Result<Source, UrdfError> {
 }
 
 /// The hint of every xacro problem.
-const RUN_XACRO: &str = "this is a xacro template, not a URDF: expand it first with ROS's xacro \
+pub(crate) const RUN_XACRO: &str =
+    "this is a xacro template, not a URDF: expand it first with ROS's xacro \
      (`xacro robot.urdf.xacro > robot.urdf`) and convert the URDF it prints";
 
 /// Parses the XML, reporting a syntax error where it is (with the xacro
@@ -75,6 +76,12 @@ pub(crate) fn parse(text: &str) -> Result<Document<'_>, Problem> {
         ));
     }
     Ok(document)
+}
+
+/// Whether an attribute value is a xacro expression (`${length/2}`,
+/// `$(arg mass)`), which only xacro evaluates.
+pub(crate) fn is_xacro_expression(text: &str) -> bool {
+    text.contains("${") || text.contains("$(")
 }
 
 /// An element in xacro's namespace (`http://www.ros.org/wiki/xacro`, also
@@ -140,6 +147,15 @@ mod tests {
         let problem = parse(undeclared).map(|_| ()).expect_err("xacro");
         assert!(problem.message.contains("xacro"), "{}", problem.message);
         assert!(problem.help.contains("expand it first"));
+        // A property used without any xacro element is caught at the value.
+        let used = "<robot name=\"r\"><link name=\"a\"><inertial><mass value=\"${m}\"/>\
+                    <inertia ixx=\"1\" ixy=\"0\" ixz=\"0\" iyy=\"1\" iyz=\"0\" izz=\"1\"/>\
+                    </inertial></link></robot>";
+        let problem = crate::read::read(used)
+            .map(|_| ())
+            .expect_err("not a number");
+        assert_eq!(problem.message, "the mass must be a number, found `${m}`");
+        assert_eq!(problem.help, RUN_XACRO);
         // The namespace declaration alone, as xacro leaves it, is plain URDF.
         let printed = "<robot name=\"r\" xmlns:xacro=\"http://ros.org/wiki/xacro\"><link name=\"a\"/></robot>";
         assert!(parse(printed).is_ok());

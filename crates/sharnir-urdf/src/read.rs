@@ -426,7 +426,11 @@ fn number(text: &str, span: Span, what: &str) -> Result<f64, Problem> {
             span,
             format!("{what} must be a number, found `{text}`"),
             "not a number",
-            "write a decimal number such as 0.25 or 1e-3",
+            if crate::input::is_xacro_expression(text) {
+                crate::input::RUN_XACRO
+            } else {
+                "write a decimal number such as 0.25 or 1e-3"
+            },
         )
     })?;
     if value.is_finite() {
