@@ -27,31 +27,15 @@
 //! with an absolute floor of 1e-11, for the right angles the converter
 //! writes exactly).
 
-use serde_json::Value;
-use sharnir_tests::pinocchio::{
-    fixtures_dir, place, Placement, Reference, ReferenceBody, ReferenceJoint, Robot, Sample,
-    Tolerance,
-};
+#[path = "pinocchio_shared.rs"]
+mod shared;
+
+use shared::{numeric_oracle_agrees, placement_entries, reference, Dynamics, GEOMETRY, PLACEMENT};
+use sharnir_tests::pinocchio::{place, Placement, Robot, Tolerance};
 
 const DYNAMICS: Tolerance = Tolerance {
     relative: 1e-9,
     absolute: 1e-7,
-};
-
-/// Placements and mass properties are data copied through, not computed
-/// through long chains: they must agree to rounding.
-const GEOMETRY: Tolerance = Tolerance {
-    relative: 1e-12,
-    absolute: 1e-13,
-};
-
-/// End-effector placements of the URDF robots: rounding, and the right
-/// angles the converter writes exactly (docs/urdf.md, "Right angles"). The
-/// UR5's `1.57079632679` is 4.9e-12 rad short of π/2, which moves its end
-/// effector by about 2e-12 m.
-const PLACEMENT: Tolerance = Tolerance {
-    relative: 1e-12,
-    absolute: 1e-11,
 };
 
 /// Every quantity the generated module of a robot has, compared for every
@@ -286,237 +270,42 @@ fn solo12_fixed_mass_matrix_is_pinocchios_leg_block() {
 
 #[test]
 fn numeric_double_pendulum() {
-    numeric_oracle_agrees("double_pendulum", "double_pendulum.urdf");
+    numeric_oracle_agrees(
+        "double_pendulum",
+        &Robot::load(
+            "double_pendulum",
+            "double_pendulum.urdf",
+            reference("double_pendulum"),
+        ),
+        Dynamics::Entrywise(DYNAMICS),
+    );
 }
 
 #[test]
 fn numeric_ur5() {
-    numeric_oracle_agrees("ur5", "ur5_robot.urdf");
+    numeric_oracle_agrees(
+        "ur5",
+        &Robot::load("ur5", "ur5_robot.urdf", reference("ur5")),
+        Dynamics::Entrywise(DYNAMICS),
+    );
 }
 
 #[test]
 fn numeric_panda() {
-    numeric_oracle_agrees("panda", "panda_arm_fixed_fingers.urdf");
+    numeric_oracle_agrees(
+        "panda",
+        &Robot::load("panda", "panda_arm_fixed_fingers.urdf", reference("panda")),
+        Dynamics::Entrywise(DYNAMICS),
+    );
 }
 
 #[test]
 fn numeric_solo12() {
-    numeric_oracle_agrees("solo12", "solo12.urdf");
-}
-
-/// `sharnir-numeric` on the converted spec against every Pinocchio output.
-fn numeric_oracle_agrees(stem: &str, urdf: &str) {
-    let robot = Robot::load(stem, urdf, reference(stem));
-    let (pinocchio_q, pinocchio_v) = robot.reference.coordinate_names();
-    assert_eq!(
-        (&robot.position_names, &robot.velocity_names),
-        (&pinocchio_q, &pinocchio_v),
-        "{stem}: coordinates are not in Pinocchio's joint order"
+    numeric_oracle_agrees(
+        "solo12",
+        &Robot::load("solo12", "solo12.urdf", reference("solo12")),
+        Dynamics::Entrywise(DYNAMICS),
     );
-    bodies_agree(stem, &robot);
-    let oracle = &robot.oracle;
-    for (s, sample) in robot.reference.samples.iter().enumerate() {
-        let q = robot.q_to_sharnir(&sample.q);
-        let v = robot.v_to_sharnir(&sample.v);
-        let a = robot.v_to_sharnir(&sample.a);
-        let tau = robot.v_to_sharnir(&sample.tau);
-        let what = |f: &str| format!("{stem}: numeric {f}");
-        let pin = |x: &[f64]| robot.v_to_pinocchio(x);
-        DYNAMICS.check(
-            &what("inverse dynamics"),
-            s,
-            &pin(&oracle.inverse_dynamics(&q, &v, &a)),
-            &sample.rnea,
-        );
-        DYNAMICS.check(
-            &what("mass matrix"),
-            s,
-            &robot.matrix_to_pinocchio(&oracle.mass_matrix(&q)).concat(),
-            &sample.crba.concat(),
-        );
-        DYNAMICS.check(&what("bias"), s, &pin(&oracle.bias(&q, &v)), &sample.nle);
-        let zero = vec![0.0; v.len()];
-        DYNAMICS.check(
-            &what("gravity"),
-            s,
-            &pin(&oracle.bias(&q, &zero)),
-            &sample.gravity,
-        );
-        DYNAMICS.check(
-            &what("forward dynamics"),
-            s,
-            &pin(&oracle.forward_dynamics(&q, &v, &tau)),
-            &sample.aba,
-        );
-        let (kinetic, potential) = oracle.energy(&q, &v);
-        DYNAMICS.check(
-            &what("energy (T, V)"),
-            s,
-            &[kinetic, potential],
-            &[sample.kinetic_energy, sample.potential_energy],
-        );
-        let ee = robot.link_placement(&robot.reference.ee_frame, &q);
-        PLACEMENT.check(
-            &what("end-effector placement"),
-            s,
-            &placement_entries(&ee),
-            &placement_entries(&sample.ee_placement),
-        );
-    }
-}
-
-/// The spec's bodies, after lumping fixed links and rotating inertias, are
-/// Pinocchio's bodies.
-fn bodies_agree(stem: &str, robot: &Robot) {
-    assert_eq!(robot.reference.bodies.len(), robot.oracle.tree.bodies.len());
-    for body in &robot.reference.bodies {
-        let ours = &robot.oracle.tree.bodies[robot.tree_body_of_joint(&body.joint)];
-        let mut got = vec![ours.mass];
-        got.extend(ours.com);
-        got.extend(ours.inertia.concat());
-        let mut want = vec![body.mass];
-        want.extend(body.com);
-        want.extend(body.inertia.concat());
-        GEOMETRY.check(
-            &format!(
-                "{stem}: mass, centre of mass and inertia of the body of `{}`",
-                body.joint
-            ),
-            0,
-            &got,
-            &want,
-        );
-    }
-}
-
-fn placement_entries(p: &Placement) -> Vec<f64> {
-    let mut entries = p.translation.to_vec();
-    entries.extend(p.rotation.concat());
-    entries
-}
-
-/// Reads `tests/fixtures/<stem>.json`.
-fn reference(stem: &str) -> Reference {
-    let path = fixtures_dir().join(format!("{stem}.json"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let json: Value =
-        serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let samples: Vec<Sample> = json["samples"]
-        .as_array()
-        .unwrap_or_else(|| panic!("{stem}: no samples"))
-        .iter()
-        .map(sample)
-        .collect();
-    assert!(
-        samples.len() >= 20,
-        "{stem}: only {} samples",
-        samples.len()
-    );
-    let joints: Vec<ReferenceJoint> = json["joints"]
-        .as_array()
-        .unwrap_or_else(|| panic!("{stem}: no joints"))
-        .iter()
-        .map(|j| ReferenceJoint {
-            name: string(&j["name"]),
-            model: string(&j["type"]),
-            nq: count(&j["nq"]),
-            nv: count(&j["nv"]),
-        })
-        .collect();
-    let names: Vec<String> = json["joint_names"]
-        .as_array()
-        .unwrap_or_else(|| panic!("{stem}: no joint_names"))
-        .iter()
-        .map(string)
-        .collect();
-    assert_eq!(
-        joints.iter().map(|j| &j.name).collect::<Vec<_>>(),
-        names.iter().collect::<Vec<_>>(),
-        "{stem}: `joints` are not in the order of `joint_names`"
-    );
-    Reference {
-        floating_base: json["floating_base"]
-            .as_bool()
-            .unwrap_or_else(|| panic!("{stem}: no floating_base")),
-        joints,
-        ee_frame: json["ee_frame"]
-            .as_str()
-            .unwrap_or_else(|| panic!("{stem}: no ee_frame"))
-            .to_owned(),
-        bodies: json["bodies"]
-            .as_array()
-            .unwrap_or_else(|| panic!("{stem}: no bodies"))
-            .iter()
-            .map(|b| ReferenceBody {
-                joint: string(&b["joint"]),
-                mass: number(&b["mass"]),
-                com: vec3(&b["com"]),
-                inertia: mat3(&b["inertia_about_com"]),
-            })
-            .collect(),
-        samples,
-    }
-}
-
-fn sample(s: &Value) -> Sample {
-    Sample {
-        q: numbers(&s["q_minimal"]),
-        v: numbers(&s["v"]),
-        a: numbers(&s["a"]),
-        tau: numbers(&s["tau"]),
-        rnea: numbers(&s["rnea"]),
-        crba: s["crba"]
-            .as_array()
-            .unwrap_or_else(|| panic!("crba: {}", s["crba"]))
-            .iter()
-            .map(numbers)
-            .collect(),
-        nle: numbers(&s["nle"]),
-        gravity: numbers(&s["gravity"]),
-        aba: numbers(&s["aba"]),
-        kinetic_energy: number(&s["kinetic_energy"]),
-        potential_energy: number(&s["potential_energy"]),
-        ee_placement: Placement {
-            translation: vec3(&s["ee_placement"]["translation"]),
-            rotation: mat3(&s["ee_placement"]["rotation"]),
-        },
-    }
-}
-
-fn string(v: &Value) -> String {
-    v.as_str()
-        .unwrap_or_else(|| panic!("not a string: {v}"))
-        .to_owned()
-}
-
-fn count(v: &Value) -> usize {
-    v.as_u64()
-        .and_then(|n| usize::try_from(n).ok())
-        .unwrap_or_else(|| panic!("not a count: {v}"))
-}
-
-fn number(v: &Value) -> f64 {
-    v.as_f64().unwrap_or_else(|| panic!("not a number: {v}"))
-}
-
-fn numbers(v: &Value) -> Vec<f64> {
-    v.as_array()
-        .unwrap_or_else(|| panic!("not an array: {v}"))
-        .iter()
-        .map(number)
-        .collect()
-}
-
-fn vec3(v: &Value) -> [f64; 3] {
-    let n = numbers(v);
-    assert_eq!(n.len(), 3, "not a 3-vector: {v}");
-    [n[0], n[1], n[2]]
-}
-
-fn mat3(v: &Value) -> [[f64; 3]; 3] {
-    let rows = v.as_array().unwrap_or_else(|| panic!("not a matrix: {v}"));
-    assert_eq!(rows.len(), 3, "not a 3×3 matrix: {v}");
-    [vec3(&rows[0]), vec3(&rows[1]), vec3(&rows[2])]
 }
 
 /// The comparison has teeth: one body's mass off by one part in a million

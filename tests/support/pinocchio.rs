@@ -196,22 +196,37 @@ impl Robot {
             "specs/{stem}.spec is stale: run `cargo xtask urdf2spec tests/fixtures/{urdf} \
              --name {stem}{flag} > specs/{stem}.spec`"
         );
-        let position_names: Vec<String> = bundled
+        Robot::new(conversion, Oracle::for_spec(stem), reference)
+    }
+
+    /// A robot without a bundled spec: `tests/fixtures/<urdf>` converted in
+    /// memory (with `--floating` when Pinocchio's model floats), the numeric
+    /// oracle built on the converted spec.
+    pub fn convert(stem: &str, urdf: &str, reference: Reference) -> Robot {
+        let conversion = convert_fixture(urdf, stem, reference.floating_base);
+        let oracle = Oracle::for_parsed_spec(&conversion.spec);
+        Robot::new(conversion, oracle, reference)
+    }
+
+    /// Lines the conversion's coordinates up with Pinocchio's by name.
+    fn new(conversion: Conversion, oracle: Oracle, reference: Reference) -> Robot {
+        let spec = &conversion.spec;
+        let position_names: Vec<String> = spec
             .joints
             .iter()
             .flat_map(|j| j.position_names())
             .collect();
-        let velocity_names: Vec<String> = bundled
+        let velocity_names: Vec<String> = spec
             .joints
             .iter()
             .flat_map(|j| j.velocity_names())
             .collect();
         let (pinocchio_q, pinocchio_v) = reference.coordinate_names();
         Robot {
-            conversion,
-            oracle: Oracle::for_spec(stem),
             q_index: index_by_name(&position_names, &pinocchio_q),
             v_index: index_by_name(&velocity_names, &pinocchio_v),
+            conversion,
+            oracle,
             position_names,
             velocity_names,
             reference,

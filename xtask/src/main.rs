@@ -142,7 +142,16 @@ struct UrdfArgs {
     /// Make the root link a floating base on a free joint `root_joint` (URDF inputs).
     #[arg(long)]
     floating: bool,
-    /// Replace unphysical inertias by the nearest physical ones (URDF inputs).
+    /// Replace the lumped inertia of a moving body that no rigid body can have
+    /// by the nearest physical one instead of rejecting it (URDF inputs).
+    ///
+    /// Only bodies whose lumped inertia is not positive definite or breaks
+    /// I₁ + I₂ ≥ I₃ change; the others keep their tensors exactly. Same
+    /// principal axes, mass and centre of mass; each principal moment raised
+    /// to at least 1e-6 × the largest (at least 1e-12 kg·m²), then a triangle
+    /// violation v removed by adding v/3 to I₁ and I₂ and taking v/3 from
+    /// I₃. Each replacement is printed on stderr with the moments before and
+    /// after (docs/urdf.md).
     #[arg(long)]
     fix_inertia: bool,
     /// Make position limits stops with the default contact law of docs/urdf.md (URDF inputs).
@@ -383,20 +392,18 @@ fn is_urdf(path: &Path) -> bool {
     path.extension().is_some_and(|x| x == "urdf")
 }
 
-/// Reads a file, naming it relative to the workspace root in messages.
+/// Reads a file, naming it relative to the workspace root in messages. A
+/// file that is not UTF-8 is reported where its first bad byte is.
 fn read_source(root: &Path, path: &Path) -> miette::Result<sharnir_spec::Source> {
     let display = path.strip_prefix(root).unwrap_or(path);
-    let text = std::fs::read_to_string(path).map_err(|e| {
+    let bytes = std::fs::read(path).map_err(|e| {
         miette::miette!(
             help = "check the path",
             "cannot read {}: {e}",
             path.display()
         )
     })?;
-    Ok(sharnir_spec::Source {
-        name: display.display().to_string(),
-        text,
-    })
+    Ok(sharnir_urdf::decode(display.display().to_string(), bytes)?)
 }
 
 /// Converts a URDF, reporting its warnings on stderr.

@@ -287,6 +287,12 @@ fn ops_reports_every_formalism_and_mode_as_json() {
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(
+        stdout.lines().count(),
+        1,
+        "one object per spec, one per line (JSON Lines), as the help says: {stdout}"
+    );
     let report: serde_json::Value =
         serde_json::from_slice(&output.stdout).expect("ops --json prints JSON");
     let functions = &report["functions"];

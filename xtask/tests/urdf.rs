@@ -212,11 +212,11 @@ fn fix_inertia_projects_and_says_so() {
     assert!(output.status.success(), "{stderr}");
     assert!(
         stderr.contains("warning:")
-            && stderr.contains("arm.urdf:8:7: inertia of link `upper` replaced"),
+            && stderr.contains("arm.urdf:8:7: inertia of the moving body of link `upper` replaced"),
         "{stderr}"
     );
     assert!(
-        stdout.contains("# * --fix-inertia: inertia of link `upper` replaced"),
+        stdout.contains("# * --fix-inertia: inertia of the moving body of link `upper` replaced"),
         "{stdout}"
     );
     assert!(
@@ -423,8 +423,83 @@ fn inertia_not_positive_definite() {
         &edited("ixx=\"0.01\"", "ixx=\"-0.01\""),
         &[],
         "8:7",
-        "inertia of link `upper` is not positive definite",
+        "inertia of the moving body of link `upper` is not positive definite",
     );
+}
+
+/// The criterion is the lumped body: a tool link bolted on by a fixed joint
+/// may be a point mass or a rank-1 dummy, as in published robots; a moving
+/// body that is singular once lumped is reported at the link whose own
+/// tensor is bad, naming the links lumped into the body.
+#[test]
+fn inertia_is_checked_on_the_lumped_moving_bodies() {
+    let point_tool = edited(
+        "<link name=\"tool\"/>",
+        r#"<link name="tool"><inertial><mass value="0.3"/>
+    <inertia ixx="0" ixy="0" ixz="0" iyy="0" iyz="0" izz="0"/></inertial></link>"#,
+    );
+    let (output, _dir) = run("urdf2spec", &point_tool, &[]);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    assert!(text(&output.stderr).is_empty(), "{}", text(&output.stderr));
+    let flat_fore = point_tool.replacen(
+        "ixx=\"0.005\" ixy=\"0\" ixz=\"0\" iyy=\"0.02\" iyz=\"0\" izz=\"0.02\"",
+        "ixx=\"0\" ixy=\"0\" ixz=\"0\" iyy=\"0.02\" iyz=\"0\" izz=\"0.02\"",
+        1,
+    );
+    rejects(
+        &flat_fore,
+        &[],
+        "15:7",
+        "inertia of the moving body of link `fore` with `tool` lumped in by fixed joints is \
+         not positive definite",
+    );
+}
+
+/// A xacro template is told to go through `xacro` first; a file that is
+/// not UTF-8 is located at its first bad byte, without the "check the
+/// path" hint of a file that cannot be read at all.
+#[test]
+fn xacro_and_non_utf8_files() {
+    let xacro = edited(
+        "<robot name=\"Arm\">",
+        "<robot name=\"Arm\" xmlns:xacro=\"http://www.ros.org/wiki/xacro\">\n  \
+         <xacro:property name=\"length\" value=\"0.5\"/>",
+    );
+    rejects(
+        &xacro,
+        &[],
+        "3:3",
+        "`<xacro:property>` in a URDF: this is a xacro file",
+    );
+    let (output, _dir) = run("urdf2spec", &xacro, &[]);
+    assert!(
+        unwrapped(&text(&output.stderr)).contains("xacro robot.urdf.xacro > robot.urdf"),
+        "{}",
+        text(&output.stderr)
+    );
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("arm.urdf");
+    // `tool_é` in Latin-1: the byte 0xE9 alone is no UTF-8.
+    let latin1: Vec<u8> = edited("name=\"tool\"", "name=\"tool_\u{1}\"")
+        .bytes()
+        .map(|b| if b == 1 { 0xE9 } else { b })
+        .collect();
+    std::fs::write(&path, latin1).expect("write urdf");
+    for command in ["urdf2spec", "gen"] {
+        let output = Command::new(env!("CARGO_BIN_EXE_xtask"))
+            .arg(command)
+            .arg(&path)
+            .output()
+            .expect("xtask runs");
+        let stderr = unwrapped(&text(&output.stderr));
+        assert_eq!(output.status.code(), Some(1), "{stderr}");
+        assert!(
+            stderr.contains("arm.urdf:18:20") && stderr.contains("not UTF-8 text: byte 0xE9"),
+            "{command}: {stderr}"
+        );
+        assert!(stderr.contains("iconv"), "{stderr}");
+        assert!(!stderr.contains("check the path"), "{stderr}");
+    }
 }
 
 #[test]

@@ -168,8 +168,9 @@ fn header(out: &mut String, context: &Context) {
     }
     for fix in &model.fixes {
         lines.push(format!(
-            "* --fix-inertia: inertia of link {} replaced by the nearest physical one,",
-            link(fix.link)
+            "* --fix-inertia: inertia of the moving body of link {} replaced by the nearest \
+             physical one,",
+            link(fix.body_link)
         ));
         lines.push(format!(
             "  principal moments {} -> {}.",

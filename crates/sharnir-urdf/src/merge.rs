@@ -2,12 +2,13 @@
 //! fixed joint is merged into its parent (its mass lumped in, its children's
 //! placements composed through), the root becomes the ground (or, floating,
 //! a body on a free joint), planar joints get their frames turned so that the
-//! plane is x–y, massless leaf links are dropped, and every body's mass
-//! properties are checked (or, on request, projected to physical values).
+//! plane is x–y, masses are lumped and checked (`lumping`), and massless
+//! leaf links are dropped.
 
 use crate::error::Problem;
 use crate::geometry::Placement;
-use crate::inertia::{defect, project, rotate, Defect, MassProperties};
+use crate::inertia::MassProperties;
+use crate::lumping::{lump_masses, InertiaFix};
 use crate::read::{JointType, Robot};
 use crate::tree::Tree;
 
@@ -48,15 +49,6 @@ pub(crate) struct Owner {
     /// unless its joint is planar, whose joint (and body) frame is turned by
     /// [`Placement::z_onto`] the axis.
     pub placement: Placement,
-}
-
-/// An inertia that `--fix-inertia` replaced.
-#[derive(Clone, Debug)]
-pub(crate) struct InertiaFix {
-    pub link: usize,
-    /// Principal moments before and after, ascending.
-    pub before: [f64; 3],
-    pub after: [f64; 3],
 }
 
 /// The robot as spec bodies, in the depth-first joint order.
@@ -195,97 +187,6 @@ fn moving_link_name(robot: &Robot, link: usize) -> Result<(), Problem> {
         )),
         _ => Ok(()),
     }
-}
-
-/// Adds every link's inertial to its body, in the link order of the
-/// depth-first walk from the root (so rounding is reproducible), checking
-/// each link's own mass and inertia first. Links merged into the ground are
-/// not checked: their mass never matters for a fixed base.
-fn lump_masses(
-    robot: &Robot,
-    tree: &Tree,
-    owners: &[Option<Owner>],
-    bodies: &mut [Body],
-    fix_inertia: bool,
-) -> Result<Vec<InertiaFix>, Problem> {
-    let mut fixes = Vec::new();
-    let links = std::iter::once(tree.root).chain(tree.order.iter().map(|&j| tree.ends[j].1));
-    for link in links {
-        let Some(Some(owner)) = owners.get(link) else {
-            continue;
-        };
-        let Some(body) = owner.body.and_then(|b| bodies.get_mut(b)) else {
-            continue;
-        };
-        let Some(inertial) = &robot.links[link].inertial else {
-            continue;
-        };
-        let name = &robot.links[link].name;
-        if inertial.mass < 0.0 {
-            return Err(Problem::new(
-                inertial.mass_span,
-                format!("mass of link `{name}` is negative: {}", inertial.mass),
-                "negative mass",
-                "masses are in kg and not negative; check the sign",
-            ));
-        }
-        let mut tensor = inertial.inertia;
-        if inertial.mass > 0.0 {
-            if let Some(found) = defect(&tensor) {
-                if !fix_inertia {
-                    return Err(inertia_problem(name, inertial.inertia_span, &found));
-                }
-                let (fixed, after) = project(&tensor);
-                let before = match found {
-                    Defect::NotPositiveDefinite(m) | Defect::Triangle(m) => m,
-                };
-                fixes.push(InertiaFix {
-                    link,
-                    before,
-                    after,
-                });
-                tensor = fixed;
-            }
-        }
-        let in_link = MassProperties {
-            mass: inertial.mass,
-            com: inertial.origin.translation,
-            inertia: rotate(&inertial.origin.matrix, &tensor),
-        };
-        let placement = &owner.placement;
-        body.mass = body
-            .mass
-            .lump(&in_link.placed(&placement.matrix, placement.translation));
-    }
-    Ok(fixes)
-}
-
-fn inertia_problem(link: &str, span: sharnir_spec::Span, found: &Defect) -> Problem {
-    let list = crate::emit::moments;
-    let (message, label) = match found {
-        Defect::NotPositiveDefinite(m) => (
-            format!(
-                "inertia of link `{link}` is not positive definite: principal moments {}",
-                list(m)
-            ),
-            "not positive definite",
-        ),
-        Defect::Triangle(m) => (
-            format!(
-                "inertia of link `{link}` violates the triangle inequality: principal moments {} \
-                 (I₁ + I₂ < I₃)",
-                list(m)
-            ),
-            "no rigid body has these moments",
-        ),
-    };
-    Problem::new(
-        span,
-        message,
-        label,
-        "the inertia is about the centre of mass, in the <inertial> frame's axes, kg·m²; fix the \
-         values, or convert with --fix-inertia to use the nearest physical tensor",
-    )
 }
 
 /// Drops massless bodies that carry nothing (leaves, after their own

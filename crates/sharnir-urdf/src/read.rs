@@ -145,15 +145,7 @@ pub(crate) struct Limit {
 
 /// Parses the XML and reads the robot, returning the first problem.
 pub(crate) fn read(text: &str) -> Result<Robot, Problem> {
-    let document = roxmltree::Document::parse(text).map_err(|e| {
-        let position = e.pos();
-        Problem::new(
-            Span::new(offset_of(text, position.row, position.col), 0),
-            format!("XML syntax error: {e}"),
-            "here",
-            "a URDF is an XML document; fix the XML syntax (unclosed tags, quotes, stray `<` or `&`)",
-        )
-    })?;
+    let document = crate::input::parse(text)?;
     let robot = document.root_element();
     if robot.tag_name().name() != "robot" {
         return Err(Problem::new(
@@ -434,7 +426,11 @@ fn number(text: &str, span: Span, what: &str) -> Result<f64, Problem> {
             span,
             format!("{what} must be a number, found `{text}`"),
             "not a number",
-            "write a decimal number such as 0.25 or 1e-3",
+            if crate::input::is_xacro_expression(text) {
+                crate::input::RUN_XACRO
+            } else {
+                "write a decimal number such as 0.25 or 1e-3"
+            },
         )
     })?;
     if value.is_finite() {
@@ -520,24 +516,10 @@ fn unique<'a>(
     Ok(())
 }
 
-/// The byte offset of a 1-based (row, column in characters) position.
-fn offset_of(text: &str, row: u32, column: u32) -> usize {
-    let line_start: usize = text
-        .split_inclusive('\n')
-        .take(row.saturating_sub(1) as usize)
-        .map(str::len)
-        .sum();
-    let line = text.get(line_start..).unwrap_or_default();
-    line_start
-        + line
-            .char_indices()
-            .nth(column.saturating_sub(1) as usize)
-            .map_or(line.len(), |(i, _)| i)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::input::offset_of;
 
     #[test]
     fn positions_convert_to_offsets() {
