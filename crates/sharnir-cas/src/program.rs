@@ -363,12 +363,14 @@ struct Lowering<'p> {
     /// The local holding `1 / node`, for nodes that two or more products
     /// divide by: one division, then multiplications.
     reciprocal_of: HashMap<Id, usize>,
-    /// The sums that are locals already, with their local indices, in
-    /// creation order: candidates for reuse inside larger sums.
-    local_sums: Vec<(Id, usize)>,
-    /// The same for products without divisions: candidates for reuse
-    /// inside larger products.
-    local_products: Vec<(Id, usize)>,
+    /// The sums that are locals already, with their local indices, by
+    /// their first term: candidates for reuse inside larger sums, of which
+    /// a sum looks only at those whose first term it contains (a scan of
+    /// every local made lowering quadratic in the program's size).
+    local_sums: HashMap<Id, Vec<(Id, usize)>>,
+    /// The same for products without divisions, by their first factor:
+    /// candidates for reuse inside larger products.
+    local_products: HashMap<Id, Vec<(Id, usize)>>,
     program: Program,
 }
 
@@ -407,8 +409,8 @@ impl<'p> Lowering<'p> {
             divisions,
             local_of: HashMap::new(),
             reciprocal_of: HashMap::new(),
-            local_sums: Vec::new(),
-            local_products: Vec::new(),
+            local_sums: HashMap::new(),
+            local_products: HashMap::new(),
             program: Program::default(),
         }
     }
@@ -422,9 +424,17 @@ impl<'p> Lowering<'p> {
                 let name = self.local_name(id);
                 self.local_of.insert(id, self.program.locals.len());
                 match self.pool.node(id) {
-                    Node::Add(..) => self.local_sums.push((id, self.program.locals.len())),
+                    Node::Add(terms, _) => {
+                        if let Some(&(first, _)) = terms.first() {
+                            let local = (id, self.program.locals.len());
+                            self.local_sums.entry(first).or_default().push(local);
+                        }
+                    }
                     Node::Mul(factors) if factors.iter().all(|&(_, e)| e > 0) => {
-                        self.local_products.push((id, self.program.locals.len()));
+                        if let Some(&(first, _)) = factors.first() {
+                            let local = (id, self.program.locals.len());
+                            self.local_products.entry(first).or_default().push(local);
+                        }
                     }
                     _ => {}
                 }
@@ -441,7 +451,12 @@ impl<'p> Lowering<'p> {
             let value = self.expand(id);
             let name = self.local_name(id);
             self.local_of.insert(id, self.program.locals.len());
-            self.local_sums.push((id, self.program.locals.len()));
+            if let Node::Add(terms, _) = self.pool.node(id) {
+                if let Some(&(first, _)) = terms.first() {
+                    let local = (id, self.program.locals.len());
+                    self.local_sums.entry(first).or_default().push(local);
+                }
+            }
             self.program.locals.push(Local { name, value });
         }
         self.program.outputs = roots.iter().map(|&r| self.term(r)).collect();
@@ -549,9 +564,10 @@ impl<'p> Lowering<'p> {
         let mut rest: Vec<(Id, Coeff)> = terms.to_vec();
         let mut reused: Vec<(Term, bool)> = Vec::new();
         while rest.len() >= 2 {
-            let contained = self
-                .local_sums
+            let contained = rest
                 .iter()
+                .filter_map(|(t, _)| self.local_sums.get(t))
+                .flatten()
                 .filter(|(sum, _)| *sum != id)
                 .filter_map(|&(sum, local)| {
                     let Node::Add(inner, k) = self.pool.node(sum) else {
@@ -645,9 +661,10 @@ impl<'p> Lowering<'p> {
         let mut reused: Vec<Term> = Vec::new();
         loop {
             let available = degree(&rest);
-            let contained = self
-                .local_products
+            let contained = rest
                 .iter()
+                .filter_map(|(b, _)| self.local_products.get(b))
+                .flatten()
                 .filter(|(product, _)| *product != id)
                 .filter_map(|&(product, local)| {
                     let Node::Mul(inner) = self.pool.node(product) else {

@@ -243,6 +243,11 @@ struct Extraction<F: Family> {
     /// The pairs made nodes, with their scales, in order: key `base + i`
     /// is `extracted[i]`.
     extracted: Vec<(Key, Key, F::Shape, F::Weight)>,
+    /// How many hosts hold each original item. A pair with an item of one
+    /// host can never be shared, so only items of two or more hosts (and
+    /// the pair nodes, shared by construction) are paired: a long sum of
+    /// terms of its own would otherwise add pairs quadratic in its length.
+    hosts_of: HashMap<Key, u32>,
 }
 
 impl<F: Family> Extraction<F> {
@@ -254,21 +259,43 @@ impl<F: Family> Extraction<F> {
             pair_of: HashMap::new(),
             queue: BinaryHeap::new(),
             extracted: Vec::new(),
+            hosts_of: HashMap::new(),
         }
     }
 
     /// Registers a host with its items (sorted, distinct keys) and returns
-    /// its index.
+    /// its index. Its pairs are counted by [`Extraction::run`].
     fn add_set(&mut self, items: impl Iterator<Item = (Key, F::Weight)>) -> usize {
         let set = self.sets.len();
         let items: Vec<(Key, F::Weight)> = items.collect();
-        for (i, &first) in items.iter().enumerate() {
-            for &second in &items[i + 1..] {
-                self.touch(first, second, set, true);
-            }
+        for &(key, _) in &items {
+            *self.hosts_of.entry(key).or_default() += 1;
         }
         self.sets.push(items);
         set
+    }
+
+    /// Whether `key` can be part of a shared pair: a pair node, or an item
+    /// of two or more hosts.
+    fn shared(&self, key: Key) -> bool {
+        key >= self.base || self.hosts_of.get(&key).is_some_and(|&n| n >= 2)
+    }
+
+    /// Counts the pairs of shared items of every host, hosts and items in
+    /// order (the order that breaks ties between equally shared pairs).
+    fn count_pairs(&mut self) {
+        for set in 0..self.sets.len() {
+            let items: Vec<(Key, F::Weight)> = self.sets[set]
+                .iter()
+                .copied()
+                .filter(|&(key, _)| self.shared(key))
+                .collect();
+            for (i, &first) in items.iter().enumerate() {
+                for &second in &items[i + 1..] {
+                    self.touch(first, second, set, true);
+                }
+            }
+        }
     }
 
     /// Counts the pair of `first` and `second` in or out of host `set`.
@@ -310,6 +337,7 @@ impl<F: Family> Extraction<F> {
 
     /// Extracts the most shared pair until none is shared.
     fn run(&mut self) {
+        self.count_pairs();
         while let Some((count, Reverse(index))) = self.queue.pop() {
             if self.pairs[index].count != count {
                 continue;
@@ -361,8 +389,10 @@ impl<F: Family> Extraction<F> {
         };
         self.touch(first, second, set, false);
         for &other in &rest {
-            self.touch(first, other, set, false);
-            self.touch(second, other, set, false);
+            if self.shared(other.0) {
+                self.touch(first, other, set, false);
+                self.touch(second, other, set, false);
+            }
         }
         let (first_left, second_left) = F::left_over(first.1, second.1);
         let mut added = vec![(key, weight)];
@@ -370,7 +400,9 @@ impl<F: Family> Extraction<F> {
         added.extend(second_left.map(|w| (second.0, w)));
         for (i, &item) in added.iter().enumerate() {
             for &other in added[i + 1..].iter().chain(&rest) {
-                self.touch(item, other, set, true);
+                if self.shared(other.0) {
+                    self.touch(item, other, set, true);
+                }
             }
         }
         rest.extend(added);
