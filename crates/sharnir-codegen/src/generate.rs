@@ -477,10 +477,22 @@ fn with_angle_sums(pool: &mut Pool, outputs: &[Id]) -> Vec<Id> {
 }
 
 /// The candidate whose code is cheapest by [`cost`], the first on a tie
-/// (so the usual form goes first and an alternative must be cheaper).
+/// (so the usual form goes first and an alternative must be cheaper). A
+/// candidate equal to an earlier one is not costed again, and a single
+/// distinct candidate not at all: costing lowers the whole program, the
+/// most expensive step of generation.
 fn cheapest<const N: usize>(pool: &mut Pool, candidates: [Vec<Id>; N]) -> Vec<Id> {
-    let mut best: Option<(u64, Vec<Id>)> = None;
+    let mut distinct: Vec<Vec<Id>> = Vec::with_capacity(N);
     for candidate in candidates {
+        if !distinct.contains(&candidate) {
+            distinct.push(candidate);
+        }
+    }
+    if distinct.len() == 1 {
+        return distinct.pop().unwrap_or_default();
+    }
+    let mut best: Option<(u64, Vec<Id>)> = None;
+    for candidate in distinct {
         let c = cost(pool, &candidate);
         if best.as_ref().map_or(true, |(b, _)| c < *b) {
             best = Some((c, candidate));
