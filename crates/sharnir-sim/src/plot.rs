@@ -1,12 +1,13 @@
 //! The PNG plot of a simulation: the position coordinates against time, and
-//! below them the energy error (or, when forces act, the total energy).
+//! below them the energy error (or, when forces act, the total energy), with
+//! a vertical line at every event (a stop struck, a joint let go).
 //!
 //! Drawn with `plotters` and a font embedded in the binary, so no system
 //! library (fontconfig, freetype) is needed.
 
 use plotters::prelude::*;
 use plotters::style::{register_font, FontStyle};
-use sharnir_runtime::Sample;
+use sharnir_runtime::{EventRecord, Sample};
 use std::path::Path;
 use std::sync::Once;
 
@@ -16,6 +17,8 @@ pub struct Trace {
     t: Vec<f64>,
     q: Vec<Vec<f64>>,
     energy: Vec<f64>,
+    /// The times of the events, marked on both panels.
+    events: Vec<f64>,
 }
 
 impl Trace {
@@ -30,6 +33,24 @@ impl Trace {
         }
         self.energy.push(sample.kinetic + sample.potential);
     }
+
+    /// Keeps one event's time.
+    pub fn event(&mut self, record: &EventRecord) {
+        self.events.push(record.t);
+    }
+}
+
+/// A thin grey line at every event time across a panel's value range.
+fn event_lines(
+    events: &[f64],
+    (low, high): (f64, f64),
+) -> impl Iterator<Item = PathElement<(f64, f64)>> + '_ {
+    events.iter().map(move |&t| {
+        PathElement::new(
+            [(t, low), (t, high)],
+            RGBColor(230, 120, 0).mix(0.7).stroke_width(1),
+        )
+    })
 }
 
 static FONT: &[u8] = include_bytes!("../assets/DejaVuSans.ttf");
@@ -81,6 +102,7 @@ fn draw_panels(
         .y_desc("q")
         .label_style(("sans-serif", 15))
         .draw()?;
+    chart.draw_series(event_lines(&trace.events, (q_low, q_high)))?;
     for (i, (series, name)) in trace.q.iter().zip(names).enumerate() {
         let color = Palette99::pick(i).to_rgba();
         chart
@@ -134,6 +156,7 @@ fn draw_panels(
         .y_label_formatter(&tick)
         .label_style(("sans-serif", 15))
         .draw()?;
+    chart.draw_series(event_lines(&trace.events, (e_low, e_high)))?;
     chart.draw_series(LineSeries::new(
         trace.t.iter().copied().zip(values.iter().copied()),
         BLUE.stroke_width(2),

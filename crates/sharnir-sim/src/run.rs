@@ -322,6 +322,9 @@ impl Observer for &mut Recorder {
         if let Some(csv) = self.events_csv.as_mut() {
             csv.write(record)?;
         }
+        if let Some(trace) = self.trace.as_mut() {
+            trace.event(record);
+        }
         Ok(())
     }
 
