@@ -33,6 +33,9 @@ impl Id {
         self.0 as usize
     }
 
+    /// The id at `index` of a pool's creation order. Only called with the
+    /// index of an existing node, which [`Pool::intern`] keeps within
+    /// `u32` (it refuses to grow beyond, see [`Pool::overflowed`]).
     pub(crate) fn from_index(index: usize) -> Id {
         Id(u32::try_from(index).unwrap_or(u32::MAX))
     }
@@ -65,12 +68,27 @@ pub enum Node {
 pub struct Pool {
     nodes: Vec<Node>,
     index: HashMap<Node, Id>,
+    /// Set when a node could not be added because ids (`u32`) ran out; see
+    /// [`Pool::overflowed`].
+    overflowed: bool,
+    /// A smaller node limit than the ids', for the tests of running out.
+    limit: Option<usize>,
 }
 
 impl Pool {
     /// An empty pool.
     pub fn new() -> Pool {
         Pool::default()
+    }
+
+    /// An empty pool that runs out of ids after `limit` nodes, to test what
+    /// running out does without four billion of them.
+    #[cfg(test)]
+    pub(crate) fn with_limit(limit: usize) -> Pool {
+        Pool {
+            limit: Some(limit),
+            ..Pool::default()
+        }
     }
 
     /// The node behind an id.
@@ -95,10 +113,33 @@ impl Pool {
         if let Some(&id) = self.index.get(&node) {
             return id;
         }
-        let id = Id(u32::try_from(self.nodes.len()).unwrap_or(u32::MAX));
+        let Ok(index) = u32::try_from(self.nodes.len())
+            .map_err(|_| ())
+            .and_then(|i| {
+                if self.limit.is_some_and(|limit| self.nodes.len() >= limit) {
+                    Err(())
+                } else {
+                    Ok(i)
+                }
+            })
+        else {
+            // No id left: the node is not added, and the pool says so
+            // instead of handing out an id that aliases another node.
+            self.overflowed = true;
+            return Id(0);
+        };
+        let id = Id(index);
         self.nodes.push(node.clone());
         self.index.insert(node, id);
         id
+    }
+
+    /// Whether a node could not be added because the pool holds as many
+    /// nodes as a `u32` id can name (about four billion): every expression
+    /// built since is meaningless, and whoever built them must report an
+    /// error rather than use them.
+    pub fn overflowed(&self) -> bool {
+        self.overflowed
     }
 
     /// A number.
@@ -417,6 +458,22 @@ fn exact_isqrt(n: i128) -> Option<i128> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_pool_out_of_ids_says_so_instead_of_aliasing() {
+        let mut p = Pool::with_limit(3);
+        let x = p.symbol("x");
+        let y = p.symbol("y");
+        let z = p.symbol("z");
+        assert!(!p.overflowed());
+        assert_eq!([x.index(), y.index(), z.index()], [0, 1, 2]);
+        let w = p.symbol("w");
+        assert!(p.overflowed(), "the fourth node has no id");
+        assert_eq!(p.len(), 3, "nothing was added");
+        // The id handed out names an existing node, and is never read
+        // because the pool says it overflowed.
+        assert!(w.index() < p.len());
+    }
 
     #[test]
     fn identical_expressions_share_one_node() {

@@ -83,7 +83,7 @@ pub(crate) fn share_partial_results(pool: &Pool, roots: &[Id]) -> Option<(Pool, 
         .iter()
         .map(|&r| rebuild.new_id.get(r.index()).copied().flatten())
         .collect::<Option<Vec<Id>>>()?;
-    Some((rebuild.out, roots))
+    (!rebuild.out.overflowed()).then_some((rebuild.out, roots))
 }
 
 /// An operand of a flat sum or product during extraction: the index of an

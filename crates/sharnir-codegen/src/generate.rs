@@ -195,6 +195,13 @@ fn assemble(
         Some(method) => method.header_note(dynamics.choice.forward_dynamics),
         None => dynamics.choice.header_note(),
     };
+    if mechanism.pool.overflowed() {
+        return Err(EmitError(
+            "the derivation needs more than 2^32 expression nodes, more than the algebra \
+             core can name; split the mechanism"
+                .to_owned(),
+        ));
+    }
     let mut module = emit_module(mechanism, &module_name, &functions, loops)?;
     module.source = with_header_note(&module.source, &note);
     Ok(module)
