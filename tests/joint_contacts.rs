@@ -444,7 +444,7 @@ fn slider_position(p: &slider::Params, t: f64) -> f64 {
     let n = ((t - first_turn) / half_period).round().max(0.0);
     let turn = first_turn + n * half_period;
     let near_wall = (ratio * (b * (t - turn)).cosh().powi(2)).ln() / p.a_stop;
-    if (n as u64) % 2 == 0 {
+    if (n as u64).is_multiple_of(2) {
         near_wall
     } else {
         p.length - near_wall

@@ -492,7 +492,7 @@ fn check_mechanism(seed: u64) {
     let oracle = Oracle::for_parsed_spec(&spec);
     let values = spec.parameter_values();
     let mut modes = vec![("runtime", ParameterMode::Runtime)];
-    if seed % FOLDED_EVERY == 0 {
+    if seed.is_multiple_of(FOLDED_EVERY) {
         modes.push(("folded", ParameterMode::Folded));
     }
     for (name, mode) in modes {

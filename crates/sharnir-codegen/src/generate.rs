@@ -501,7 +501,7 @@ fn cheapest<const N: usize>(pool: &mut Pool, candidates: [Vec<Id>; N]) -> Vec<Id
     let mut best: Option<(u64, Vec<Id>)> = None;
     for candidate in distinct {
         let c = cost(pool, &candidate);
-        if best.as_ref().map_or(true, |(b, _)| c < *b) {
+        if best.as_ref().is_none_or(|(b, _)| c < *b) {
             best = Some((c, candidate));
         }
     }

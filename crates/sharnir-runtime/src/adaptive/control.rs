@@ -261,7 +261,7 @@ pub(crate) fn too_small(t: f64, h: f64) -> bool {
 /// reported by the first step, as an argument error rather than as a step
 /// size "too small" that the solution never asked for.
 fn check_limits(limits: &Limits) -> Result<(), IntegrationError> {
-    let usable = |h: Option<f64>| h.map_or(true, |h| h.is_finite() && h > 0.0);
+    let usable = |h: Option<f64>| h.is_none_or(|h| h.is_finite() && h > 0.0);
     if !usable(limits.max_step) {
         return Err(IntegrationError::InvalidArgument {
             message: "the largest step must be positive and finite",
