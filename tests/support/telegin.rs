@@ -75,32 +75,59 @@
 /// and `b4` the +y offset of bodies 3..6; `l1, l2` the pole distances.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct TeleginParams {
+    /// Mass of body 1, kg.
     pub m01: f64,
+    /// Mass of body 2, kg.
     pub m02: f64,
+    /// Mass of body 3, kg.
     pub m03: f64,
+    /// Mass of body 4, kg.
     pub m04: f64,
+    /// Mass of body 5, kg.
     pub m05: f64,
+    /// Mass of body 6, kg.
     pub m06: f64,
+    /// Central moment of inertia of body 1 about its x axis, kg·m².
     pub icx1: f64,
+    /// Central moment of inertia of body 1 about its y axis, kg·m².
     pub icy1: f64,
+    /// Central moment of inertia of body 2 about its x axis, kg·m².
     pub icx2: f64,
+    /// Central moment of inertia of body 2 about its y axis, kg·m².
     pub icy2: f64,
+    /// Central moment of inertia of body 3 about its x axis, kg·m².
     pub icx3: f64,
+    /// Central moment of inertia of body 3 about its y axis, kg·m².
     pub icy3: f64,
+    /// Central moment of inertia of body 4 about its x axis, kg·m².
     pub icx4: f64,
+    /// Central moment of inertia of body 4 about its y axis, kg·m².
     pub icy4: f64,
+    /// Central moment of inertia of body 5 about its x axis, kg·m².
     pub icx5: f64,
+    /// Central moment of inertia of body 5 about its y axis, kg·m².
     pub icy5: f64,
+    /// Central moment of inertia of body 6 about its x axis, kg·m².
     pub icx6: f64,
+    /// Central moment of inertia of body 6 about its y axis, kg·m².
     pub icy6: f64,
+    /// x offset of body 1's centre of mass from its pole, m.
     pub a1: f64,
+    /// x offset of body 2's centre of mass from its pole, m.
     pub a2: f64,
+    /// −y offset of body 3's centre of mass from its pole, m.
     pub b3: f64,
+    /// +y offset of body 4's centre of mass from its pole, m.
     pub b4: f64,
+    /// −y offset of body 5's centre of mass from its pole, m.
     pub b5: f64,
+    /// −y offset of body 6's centre of mass from its pole, m.
     pub b6: f64,
+    /// Pole distance 1, m.
     pub l1: f64,
+    /// Pole distance 2, m.
     pub l2: f64,
+    /// Gravitational acceleration, m/s².
     pub g: f64,
 }
 
