@@ -378,11 +378,14 @@ impl Dynamics {
     ) -> Result<Dynamics, EmitError> {
         let mut candidates: Vec<(Method, Dynamics)> = Vec::new();
         for method in [Method::NewtonEuler, Method::Lagrange, Method::Telegin] {
-            match Dynamics::derive(mechanism, method, newton_euler.clone(), terms.clone()) {
-                Ok(dynamics) => candidates.push((method, dynamics)),
-                Err(_) if method == Method::Telegin => {}
-                Err(e) => return Err(e),
+            // Telegin's formalism is for serial chains only: skipped where
+            // it does not apply, and any other failure is an error.
+            if method == Method::Telegin && telegin::applies(mechanism).is_err() {
+                continue;
             }
+            let dynamics =
+                Dynamics::derive(mechanism, method, newton_euler.clone(), terms.clone())?;
+            candidates.push((method, dynamics));
         }
         let pool = &mut mechanism.pool;
         let mut best = |output: &dyn Fn(&Dynamics) -> Vec<Id>| -> usize {

@@ -213,13 +213,38 @@ impl fmt::Display for TeleginError {
 
 impl std::error::Error for TeleginError {}
 
+/// Whether Telegin's formalism applies to `mechanism` — a serial chain of
+/// independent revolute and prismatic joints — and why not otherwise: what
+/// a caller that tries every formalism checks before deriving, so that only
+/// "not applicable" is skipped and a failure of the derivation itself is
+/// not mistaken for it.
+pub fn applies(mechanism: &Mechanism) -> Result<(), TeleginError> {
+    check_chain(&mechanism.bodies)?;
+    for body in &mechanism.bodies {
+        if body.coupling.is_some() {
+            return Err(TeleginError::CoupledJoint {
+                body: body.name.clone(),
+                joint: body.joint.clone(),
+            });
+        }
+        if matches!(body.kind, JointKind::Spherical | JointKind::Free) {
+            return Err(TeleginError::MultiDofJoint {
+                body: body.name.clone(),
+                joint: body.joint.clone(),
+                kind: body.kind,
+            });
+        }
+    }
+    Ok(())
+}
+
 /// Joint forces `τ(q, q̇, q̈)` by Telegin's formalism, in velocity-coordinate
 /// order (torques for revolute joints, forces for prismatic ones), as
 /// expressions in `mechanism.pool`: the same functions as
 /// [`crate::rnea::inverse_dynamics`] for every chain it accepts, written the
 /// way the paper writes them, which usually costs fewer operations.
 pub fn inverse_dynamics(mechanism: &mut Mechanism) -> Result<Vec<Id>, TeleginError> {
-    check_chain(&mechanism.bodies)?;
+    applies(mechanism)?;
     let Mechanism {
         pool,
         bodies,
