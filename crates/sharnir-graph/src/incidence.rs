@@ -13,7 +13,8 @@
 //! `Tᵀ·S₀ᵀ = −1_n`). In a regular numbering both `S` and `T` are upper triangular with
 //! `T(a, i) = S(a, a)` for every arc `a` on the path to `i`.
 
-use super::{Matrix, SpanningTree};
+use crate::matrix::Matrix;
+use crate::SpanningTree;
 
 /// The square incidence matrix `S` (rows bodies `1..=n`, columns arcs `1..=n`, both in
 /// regular numbering), the textbook's bookkeeping of which joint connects which bodies

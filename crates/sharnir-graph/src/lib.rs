@@ -1,5 +1,4 @@
-//! The mechanism graph: spanning tree, regular numbering, cut joints, incidence and path
-//! matrices.
+//! The mechanism graph: spanning tree, regular numbering, cut joints.
 //!
 //! Bodies are vertices (index 0 is the ground, the body whose motion is prescribed) and
 //! joints are arcs. Every arc has an orientation: it leaves its parent-side body `i⁺(a)`
@@ -14,12 +13,19 @@
 //! Conventions used throughout:
 //! * original indices are 0-based: bodies `0..body_count` (0 = ground), arcs `0..arcs.len()`;
 //! * regular numbers are 1-based for moving bodies and arcs (`1..=n`), 0 is the ground;
-//! * matrices are stored 0-based, so column `a - 1` of the incidence matrix is arc `a`,
-//!   and entry `(a - 1, i - 1)` of the path matrix is `T(a, i)`.
+//!
+//! The textbook's incidence matrix `S`, ground row `S₀` and path matrix `T` are built
+//! by the tests only (`incidence.rs`, `matrix.rs`): `T·S = E` and the triangular `T`
+//! are the independent check that a numbering is regular and that a tree's paths are
+//! right, and nothing in the compiler needs the matrices themselves. They are stored
+//! 0-based, so column `a - 1` of `S` is arc `a` and entry `(a - 1, i - 1)` of `T` is
+//! `T(a, i)`.
 
 mod arc;
 mod error;
+#[cfg(test)]
 mod incidence;
+#[cfg(test)]
 mod matrix;
 mod spanning;
 
@@ -28,6 +34,4 @@ mod tests;
 
 pub use arc::Arc;
 pub use error::GraphError;
-pub use incidence::{ground_incidence_of, incidence_of, path_matrix_of, trace_path};
-pub use matrix::Matrix;
 pub use spanning::{spanning_tree, spanning_tree_cutting, SpanningTree};

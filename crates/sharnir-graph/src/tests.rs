@@ -5,6 +5,8 @@
 //! All matrices are integer matrices and are compared exactly (tolerance 0).
 
 use super::*;
+use crate::incidence::{ground_incidence_of, incidence_of, path_matrix_of, trace_path};
+use crate::matrix::Matrix;
 
 /// Arcs from a textbook table of `i⁺(a)` and `i⁻(a)` (arcs numbered from 1 in the book,
 /// from 0 here; bodies keep their numbers, 0 being the ground in both).

@@ -2,7 +2,7 @@
 //! equations of motion.
 //!
 //! - [`graph`]: bodies and joints as a graph, spanning tree, regular
-//!   numbering, incidence and path matrices, cut joints;
+//!   numbering, cut joints and their loops;
 //! - [`mechanism`]: the spec assembled into a regularly numbered tree of
 //!   symbolic bodies;
 //! - [`rnea`]: the recursive Newton–Euler inverse dynamics, with the
