@@ -82,6 +82,12 @@ forward_dynamics_agrees!(
 forward_dynamics_agrees!(chain10, chain10, chain10_folded, "chain10");
 forward_dynamics_agrees!(puma560, puma560, puma560_folded, "puma560");
 forward_dynamics_agrees!(
+    puma560_symbolic,
+    puma560_symbolic,
+    puma560_symbolic_folded,
+    "puma560_symbolic"
+);
+forward_dynamics_agrees!(
     double_pendulum,
     double_pendulum,
     double_pendulum_folded,

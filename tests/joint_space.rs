@@ -87,6 +87,12 @@ joint_space_agrees!(
 joint_space_agrees!(chain10, chain10, chain10_folded, "chain10");
 joint_space_agrees!(puma560, puma560, puma560_folded, "puma560");
 joint_space_agrees!(
+    puma560_symbolic,
+    puma560_symbolic,
+    puma560_symbolic_folded,
+    "puma560_symbolic"
+);
+joint_space_agrees!(
     double_pendulum,
     double_pendulum,
     double_pendulum_folded,

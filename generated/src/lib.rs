@@ -84,6 +84,10 @@ pub mod puma560_fma;
 #[rustfmt::skip]
 pub mod puma560_folded;
 #[rustfmt::skip]
+pub mod puma560_symbolic;
+#[rustfmt::skip]
+pub mod puma560_symbolic_folded;
+#[rustfmt::skip]
 pub mod rssr;
 #[rustfmt::skip]
 pub mod rssr_folded;
