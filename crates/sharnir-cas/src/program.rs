@@ -274,20 +274,32 @@ impl Program {
     /// reuses whole, so the plain and the rewritten program are both built
     /// and the one of lower [`OpCount::weight`] is kept.
     pub fn lower(pool: &Pool, roots: &[Id]) -> Program {
-        let plain = crate::signs::settle(Lowering::new(pool, roots).run(roots).factored());
-        let Some((shared_pool, shared_roots)) = crate::share::share_partial_results(pool, roots)
-        else {
-            return plain;
+        let plain = || crate::signs::settle(Lowering::new(pool, roots).run(roots).factored());
+        let shared = || {
+            let (shared_pool, shared_roots) = crate::share::share_partial_results(pool, roots)?;
+            Some(crate::signs::settle(
+                Lowering::new(&shared_pool, &shared_roots)
+                    .run(&shared_roots)
+                    .factored(),
+            ))
         };
-        let shared = crate::signs::settle(
-            Lowering::new(&shared_pool, &shared_roots)
-                .run(&shared_roots)
-                .factored(),
-        );
-        if shared.op_count().weight() < plain.op_count().weight() {
-            shared
-        } else {
-            plain
+        // The two lowerings read the pool only: on a second core the shared
+        // one runs beside the plain one (with the main thread's stack, as
+        // deep as the expressions), and alone where no thread can start.
+        let (plain, shared) = std::thread::scope(|scope| {
+            let beside = std::thread::Builder::new()
+                .stack_size(LOWERING_STACK)
+                .spawn_scoped(scope, shared);
+            let plain = plain();
+            let shared = match beside {
+                Ok(handle) => handle.join().ok().flatten(),
+                Err(_) => shared(),
+            };
+            (plain, shared)
+        });
+        match shared {
+            Some(shared) if shared.op_count().weight() < plain.op_count().weight() => shared,
+            _ => plain,
         }
     }
 
@@ -353,6 +365,10 @@ impl Program {
         self.outputs.iter().map(|o| o.eval(&locals, env)).collect()
     }
 }
+
+/// The stack of the thread that lowers the shared program: as much as the
+/// main thread's, since the recursion goes as deep as the expressions.
+const LOWERING_STACK: usize = 8 << 20;
 
 struct Lowering<'p> {
     pool: &'p Pool,
