@@ -33,6 +33,7 @@ mod geometry;
 mod inertia;
 mod merge;
 mod mimic;
+mod nesting;
 mod read;
 mod tree;
 
