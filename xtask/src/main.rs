@@ -416,7 +416,7 @@ fn generate_one(
         Some(method) => sharnir_codegen::generate_with(&mut mechanism, method),
         None => sharnir_codegen::generate(&mut mechanism),
     };
-    module.map_err(|e| miette::miette!("{e}"))
+    module.map_err(|e| miette::miette!("{}: {e}", spec.source.name))
 }
 
 /// Every `*.spec` under `dir`, sorted so generation order is deterministic.
