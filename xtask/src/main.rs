@@ -397,11 +397,15 @@ fn convert(
 
 /// A validated spec from a `.spec` file, or converted from a `.urdf` file.
 fn load(root: &Path, path: &Path, options: &sharnir_urdf::Options) -> miette::Result<Spec> {
-    if is_urdf(path) {
-        Ok(convert(root, path, options)?.spec)
+    let spec = if is_urdf(path) {
+        convert(root, path, options)?.spec
     } else {
-        Ok(sharnir_spec::parse(read_source(root, path)?)?)
+        sharnir_spec::parse(read_source(root, path)?)?
+    };
+    if let Some(warning) = spec.unused_parameters_warning() {
+        eprintln!("warning: {warning}");
     }
+    Ok(spec)
 }
 
 /// Derives and emits one module, entirely in memory, with the dynamics by

@@ -18,6 +18,7 @@ mod model;
 mod source;
 mod suggest;
 mod toml_tree;
+mod unused;
 mod validate;
 
 pub use error::SpecError;
