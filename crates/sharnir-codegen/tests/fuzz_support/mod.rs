@@ -128,8 +128,15 @@ pub fn generate_all(spec: &Spec) -> Result<usize, String> {
         let Ok(mut mechanism) = Mechanism::from_spec(spec, mode) else {
             continue;
         };
-        let Ok(module) = sharnir_codegen::generate(&mut mechanism) else {
-            continue;
+        let module = match sharnir_codegen::generate(&mut mechanism) {
+            Ok(module) => module,
+            // With SHARNIR_FUZZ_STRICT set, a constant that overflows while
+            // generating counts as a finding: validation let through values
+            // it could have refused at their line.
+            Err(e) if strict() && e.to_string().contains("constant of the generated code") => {
+                return Err(format!("not refused by validation: {e}"));
+            }
+            Err(_) => continue,
         };
         check_module(&module)?;
         modules += 1;
@@ -155,6 +162,11 @@ fn check_module(module: &GeneratedModule) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// Whether generation-time overflows count as findings (long runs).
+fn strict() -> bool {
+    std::env::var_os("SHARNIR_FUZZ_STRICT").is_some()
 }
 
 /// The number of cases of a fuzz test: `PROPTEST_CASES` when set (a long
