@@ -195,3 +195,22 @@ fn unused_parameters_are_warned_about_at_the_first() {
     let (output, _) = run("gen", "hostile.spec", &plain(), &[]);
     assert!(!String::from_utf8_lossy(&output.stderr).contains("never used"));
 }
+
+/// Found by fuzzing the gen path: `sin(pi)` is 1.2e-16 in floating point,
+/// which the spec's checks accept as a divisor, but exactly zero in the
+/// derivation, which then wrote `inf` (a panic before the printer learnt
+/// to refuse it). Refused where written, in both parameter modes.
+#[test]
+fn a_divisor_that_is_exactly_zero_is_refused_where_written() {
+    let text = spec("", "1", "[0, 0, \"10 / sin(pi)\"]", "{ xyz = [0, 0, 0] }");
+    for fold in [&[][..], &["--fold"][..]] {
+        refused(
+            "gen",
+            "hostile.spec",
+            &text,
+            fold,
+            "12:15",
+            "divisor is exactly zero",
+        );
+    }
+}
