@@ -214,3 +214,26 @@ fn a_divisor_that_is_exactly_zero_is_refused_where_written() {
         );
     }
 }
+
+/// Found by the strict gen-path fuzzing: `sin(pi) * pi` is 3.8e-16, a
+/// positive mass to the spec's floating-point checks, but exactly zero in
+/// the derivation, whose forward dynamics then divided by it.
+#[test]
+fn a_mass_that_is_exactly_zero_is_refused_where_written() {
+    let text = spec(
+        "",
+        "\"sin(pi) * pi\"",
+        "[0, 0, -0.5]",
+        "{ xyz = [0, 0, 0] }",
+    );
+    for fold in [&[][..], &["--fold"][..]] {
+        refused(
+            "gen",
+            "hostile.spec",
+            &text,
+            fold,
+            "11:9",
+            "the mass is 0 when computed",
+        );
+    }
+}

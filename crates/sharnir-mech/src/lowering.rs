@@ -38,6 +38,24 @@ impl ExprLowering {
         self.expr_guarded(spec, e, &mut Vec::new())
     }
 
+    /// Lowers a value that must be positive (a mass, a moment of inertia),
+    /// refusing it at its span when it is a number that is not positive once
+    /// computed exactly: `sin(pi) * pi` is 3.8e-16 in floating point, which
+    /// validation accepts as a mass, but exactly zero here.
+    pub(crate) fn positive(&mut self, spec: &Spec, e: &Expr, what: &str) -> Result<Id, SpecError> {
+        let id = self.expr(spec, e)?;
+        match self.pool.as_num(id).map(|c| c.to_f64()) {
+            Some(value) if value <= 0.0 => Err(spec.error_at(
+                e.span,
+                format!("{what} is {value} when computed exactly; it must be positive"),
+                "not positive when computed exactly",
+                "sin and cos of multiples of pi/2 are exact (sin(pi) is 0, not 1.2e-16), \
+                 and so are differences of equal values: write the value so it stays positive",
+            )),
+            _ => Ok(id),
+        }
+    }
+
     /// Lowers an expression that may also read `variables` (time and the
     /// coordinates in force expressions), whose names the spec validated
     /// not to clash with parameters.
