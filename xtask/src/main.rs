@@ -421,11 +421,15 @@ fn convert(
 
 /// A validated spec from a `.spec` file, or converted from a `.urdf` file.
 fn load(root: &Path, path: &Path, options: &sharnir_urdf::Options) -> miette::Result<Spec> {
-    if is_urdf(path) {
-        Ok(convert(root, path, options)?.spec)
+    let spec = if is_urdf(path) {
+        convert(root, path, options)?.spec
     } else {
-        Ok(sharnir_spec::parse(read_source(root, path)?)?)
+        sharnir_spec::parse(read_source(root, path)?)?
+    };
+    if let Some(warning) = spec.unused_parameters_warning() {
+        eprintln!("warning: {warning}");
     }
+    Ok(spec)
 }
 
 /// `spec` and the spec of every mechanism it becomes as its detachable
@@ -461,7 +465,7 @@ fn generate_one(
         Some(method) => sharnir_codegen::generate_with(&mut mechanism, method),
         None => sharnir_codegen::generate(&mut mechanism),
     };
-    module.map_err(|e| miette::miette!("{e}"))
+    module.map_err(|e| miette::miette!("{}: {e}", spec.source.name))
 }
 
 /// Every `*.spec` under `dir`, sorted so generation order is deterministic.

@@ -160,7 +160,8 @@ pub(crate) fn law_value(contacts: &[ContactFacts], outputs: &[TokenStream]) -> T
     if contacts.is_empty() {
         return quote!([0.0; NV]);
     }
-    let cutoff = float_literal(CONTACT_REACH);
+    // A finite constant, so never the empty fallback (which would not parse).
+    let cutoff = float_literal(CONTACT_REACH).unwrap_or_default();
     let mut rest = outputs;
     let mut blocks = Vec::with_capacity(contacts.len());
     for contact in contacts {

@@ -5,7 +5,7 @@
 //! and every constant group (`k0`, `k1`, …) the functions read; each
 //! function `f` has a twin `f_with(d: &Derived, …)` that only reads them.
 
-use crate::module::op_count_literal;
+use crate::module::{op_count_literal, EmitError};
 use crate::printer::Printer;
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
@@ -44,15 +44,22 @@ impl Derived {
     /// The `Derived` struct, `Params::derived` and `OPS_DERIVED` (with an
     /// `fma` field, always zero, in fused modules, whose `OpCount` has one:
     /// the groups are computed once and not fused).
-    pub(crate) fn emit(&self, fma: bool) -> TokenStream {
+    /// An error if a folded constant is not finite.
+    pub(crate) fn emit(&self, fma: bool) -> Result<TokenStream, EmitError> {
         let locals: Vec<String> = self.program.locals.iter().map(|l| l.name.clone()).collect();
         let printer = Printer { locals: &locals };
-        let statements = self.program.locals.iter().map(|local| {
+        let mut statements = Vec::with_capacity(self.program.locals.len());
+        for local in &self.program.locals {
             let name = Ident::new(&local.name, Span::call_site());
-            let value = printer.expr(&local.value);
-            quote!(let #name = #value;)
-        });
-        let values = self.program.outputs.iter().map(|o| printer.expr(o));
+            let value = printer.expr(&local.value)?;
+            statements.push(quote!(let #name = #value;));
+        }
+        let values = self
+            .program
+            .outputs
+            .iter()
+            .map(|o| printer.expr(o))
+            .collect::<Result<Vec<_>, _>>()?;
         let fields: Vec<Ident> = self
             .fields
             .iter()
@@ -60,7 +67,7 @@ impl Derived {
             .collect();
         let docs = (0..fields.len()).map(|k| format!(" Parameter group {k}."));
         let ops = op_count_literal(self.op_count(), fma);
-        quote! {
+        Ok(quote! {
             /// The parameters and the constant groups of parameters that the
             /// `*_with` functions read, computed once by [`Params::derived`].
             #[derive(Clone, Copy, Debug, PartialEq)]
@@ -82,6 +89,6 @@ impl Derived {
 
             /// Operation count of [`Params::derived`].
             pub const OPS_DERIVED: OpCount = #ops;
-        }
+        })
     }
 }

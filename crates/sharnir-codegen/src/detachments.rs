@@ -6,7 +6,7 @@
 //! Emitted only by modules of mechanisms with detachable joints; the
 //! runtime's `detachments!` reads them.
 
-use crate::module::{Argument, FunctionSpec, Shape};
+use crate::module::{Argument, EmitError, FunctionSpec, Shape};
 use crate::printer::float_literal;
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
@@ -50,67 +50,71 @@ pub(crate) fn function(mechanism: &mut Mechanism) -> Option<FunctionSpec> {
 }
 
 /// The constants and types describing `detachments`; nothing when empty.
-pub(crate) fn items(detachments: &[Detachment]) -> TokenStream {
+/// Fails on a threshold that is not finite.
+pub(crate) fn items(detachments: &[Detachment]) -> Result<TokenStream, EmitError> {
     if detachments.is_empty() {
-        return TokenStream::new();
+        return Ok(TokenStream::new());
     }
     let n = Literal::usize_unsuffixed(detachments.len());
-    let entries = detachments.iter().map(|d| {
-        let joint = &d.joint;
-        let variant = &d.variant;
-        let release = match d.condition {
-            ReleaseCondition::At(time) => {
-                let time = float_literal(time);
-                quote!(Release::At(#time))
-            }
-            ReleaseCondition::Above {
-                component,
-                threshold,
-            } => {
-                let (c, x) = (
-                    Literal::usize_unsuffixed(component),
-                    float_literal(threshold),
-                );
-                quote!(Release::Above(#c, #x))
-            }
-            ReleaseCondition::Below {
-                component,
-                threshold,
-            } => {
-                let (c, x) = (
-                    Literal::usize_unsuffixed(component),
-                    float_literal(threshold),
-                );
-                quote!(Release::Below(#c, #x))
-            }
-        };
-        let body = match d.body {
-            Some(b) => {
-                let b = Literal::usize_unsuffixed(b);
-                quote!(Some(#b))
-            }
-            None => quote!(None),
-        };
-        let (p0, pn) = (
-            Literal::usize_unsuffixed(d.positions.0),
-            Literal::usize_unsuffixed(d.positions.1),
-        );
-        let (v0, vn) = (
-            Literal::usize_unsuffixed(d.velocities.0),
-            Literal::usize_unsuffixed(d.velocities.1),
-        );
-        quote! {
-            Detachment {
-                joint: #joint,
-                variant: #variant,
-                release: #release,
-                body: #body,
-                positions: (#p0, #pn),
-                velocities: (#v0, #vn),
-            }
-        }
-    });
-    quote! {
+    let entries = detachments
+        .iter()
+        .map(|d| -> Result<TokenStream, EmitError> {
+            let joint = &d.joint;
+            let variant = &d.variant;
+            let release = match d.condition {
+                ReleaseCondition::At(time) => {
+                    let time = float_literal(time)?;
+                    quote!(Release::At(#time))
+                }
+                ReleaseCondition::Above {
+                    component,
+                    threshold,
+                } => {
+                    let (c, x) = (
+                        Literal::usize_unsuffixed(component),
+                        float_literal(threshold)?,
+                    );
+                    quote!(Release::Above(#c, #x))
+                }
+                ReleaseCondition::Below {
+                    component,
+                    threshold,
+                } => {
+                    let (c, x) = (
+                        Literal::usize_unsuffixed(component),
+                        float_literal(threshold)?,
+                    );
+                    quote!(Release::Below(#c, #x))
+                }
+            };
+            let body = match d.body {
+                Some(b) => {
+                    let b = Literal::usize_unsuffixed(b);
+                    quote!(Some(#b))
+                }
+                None => quote!(None),
+            };
+            let (p0, pn) = (
+                Literal::usize_unsuffixed(d.positions.0),
+                Literal::usize_unsuffixed(d.positions.1),
+            );
+            let (v0, vn) = (
+                Literal::usize_unsuffixed(d.velocities.0),
+                Literal::usize_unsuffixed(d.velocities.1),
+            );
+            Ok(quote! {
+                Detachment {
+                    joint: #joint,
+                    variant: #variant,
+                    release: #release,
+                    body: #body,
+                    positions: (#p0, #pn),
+                    velocities: (#v0, #vn),
+                }
+            })
+        });
+    let entries = entries.collect::<Result<Vec<_>, _>>()?;
+    Ok(quote! {
         /// Number of joints that let go during a simulation.
         pub const N_DETACHABLE: usize = #n;
 
@@ -153,5 +157,5 @@ pub(crate) fn items(detachments: &[Detachment]) -> TokenStream {
 
         /// The detachable joints, in spec order.
         pub const DETACHMENTS: [Detachment; N_DETACHABLE] = [#(#entries),*];
-    }
+    })
 }

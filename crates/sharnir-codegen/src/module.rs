@@ -271,14 +271,14 @@ fn render(
     programs: &[&Program],
     fma: bool,
 ) -> Result<(String, Vec<(String, OpCount)>), EmitError> {
-    let mut items = vec![lowered.derived.emit(fma)];
+    let mut items = vec![lowered.derived.emit(fma)?];
     let mut op_counts = vec![("derived".to_owned(), lowered.derived.op_count())];
     for ((function, _), program) in lowered.functions.iter().zip(programs) {
         let mut ops = program.op_count();
         if function.shape == Shape::LimitForces {
             ops = ops + contacts::law_ops(&lowered.facts.contacts);
         }
-        items.push(emit_function(function, program, ops, &lowered.facts, fma));
+        items.push(emit_function(function, program, ops, &lowered.facts, fma)?);
         op_counts.push((function.name.clone(), ops));
     }
     if let Some(loops) = &lowered.facts.loops {
@@ -286,7 +286,7 @@ fn render(
         items.push(solves);
         op_counts.extend(ops);
     }
-    let preamble = preamble(&lowered.facts, fma);
+    let preamble = preamble(&lowered.facts, fma)?;
     let tokens = quote! {
         #preamble
         #(#items)*
@@ -499,7 +499,7 @@ fn op_table(op_counts: &[(String, OpCount)], fma: bool) -> String {
 }
 
 /// Constants, `OpCount` (with an `fma` field when `fma`) and `Params`.
-fn preamble(facts: &Facts, fma: bool) -> TokenStream {
+fn preamble(facts: &Facts, fma: bool) -> Result<TokenStream, EmitError> {
     let n = Literal::usize_unsuffixed(facts.dof);
     let nq = Literal::usize_unsuffixed(facts.nq);
     let names = &facts.coordinates;
@@ -509,8 +509,11 @@ fn preamble(facts: &Facts, fma: bool) -> TokenStream {
         .quaternions
         .iter()
         .map(|&i| Literal::usize_unsuffixed(i));
-    let initial_positions = facts.initial_positions.iter().map(|&x| float_literal(x));
-    let initial_velocities = facts.initial_velocities.iter().map(|&x| float_literal(x));
+    let literals = |values: &[f64]| -> Result<Vec<TokenStream>, EmitError> {
+        values.iter().map(|&x| float_literal(x)).collect()
+    };
+    let initial_positions = literals(&facts.initial_positions)?;
+    let initial_velocities = literals(&facts.initial_velocities)?;
     let body_names = &facts.body_names;
     let nb = Literal::usize_unsuffixed(body_names.len());
     let fields: Vec<Ident> = facts
@@ -522,7 +525,7 @@ fn preamble(facts: &Facts, fma: bool) -> TokenStream {
         .parameters
         .iter()
         .map(|(_, default)| float_literal(*default))
-        .collect();
+        .collect::<Result<_, _>>()?;
     let field_docs: Vec<String> = facts
         .parameters
         .iter()
@@ -532,7 +535,7 @@ fn preamble(facts: &Facts, fma: bool) -> TokenStream {
     let contact_names = facts.contacts.iter().map(|c| c.name.as_str());
     let n_contacts = Literal::usize_unsuffixed(facts.contacts.len());
     let joint_forces = facts.joint_forces;
-    let detachment_items = detachments::items(&facts.detachments);
+    let detachment_items = detachments::items(&facts.detachments)?;
     let (op_count_doc, fma_field, fma_helper) = if fma {
         (
             quote! {
@@ -564,7 +567,7 @@ fn preamble(facts: &Facts, fma: bool) -> TokenStream {
             TokenStream::new(),
         )
     };
-    quote! {
+    Ok(quote! {
         #![allow(unused_variables, unused_parens, non_snake_case, clippy::all, clippy::pedantic)]
 
         /// The floating-point type of every input, output and parameter:
@@ -665,7 +668,7 @@ fn preamble(facts: &Facts, fma: bool) -> TokenStream {
                 Params { #(#fields: #defaults,)* }
             }
         }
-    }
+    })
 }
 
 /// `NC`, `CUT_JOINTS`, `CONSTRAINT_NAMES` and `INDEPENDENT` of a module
@@ -702,7 +705,10 @@ fn loop_constants(loops: &LoopFacts) -> TokenStream {
 /// together by one `sincos` (one argument reduction instead of two); the
 /// cosine's local moves up to the sine's, which only locals defined earlier
 /// can have needed.
-fn local_statements(program: &Program, printer: &Printer<'_>) -> Vec<TokenStream> {
+fn local_statements(
+    program: &Program,
+    printer: &Printer<'_>,
+) -> Result<Vec<TokenStream>, EmitError> {
     let locals = &program.locals;
     let mut paired_cosine = vec![None; locals.len()];
     let mut is_paired = vec![false; locals.len()];
@@ -727,16 +733,16 @@ fn local_statements(program: &Program, printer: &Printer<'_>) -> Vec<TokenStream
         match (&local.value, paired_cosine[i]) {
             (Term::Sin(angle), Some(j)) => {
                 let cosine = Ident::new(&locals[j].name, Span::call_site());
-                let angle = printer.expr(angle);
+                let angle = printer.expr(angle)?;
                 statements.push(quote!(let (#name, #cosine) = libm::Libm::<Real>::sincos(#angle);));
             }
             (value, _) => {
-                let value = printer.expr(value);
+                let value = printer.expr(value)?;
                 statements.push(quote!(let #name = #value;));
             }
         }
     }
-    statements
+    Ok(statements)
 }
 
 /// One `OPS_*` constant and one function; `dof` is the row length of
@@ -747,12 +753,18 @@ fn emit_function(
     ops: OpCount,
     facts: &Facts,
     fma: bool,
-) -> TokenStream {
+) -> Result<TokenStream, EmitError> {
     let dof = facts.dof;
     let locals: Vec<String> = program.locals.iter().map(|l| l.name.clone()).collect();
     let printer = Printer { locals: &locals };
-    let statements = local_statements(program, &printer);
-    let outputs: Vec<TokenStream> = program.outputs.iter().map(|o| printer.expr(o)).collect();
+    let in_function = |e: EmitError| EmitError(format!("in `{}`: {}", function.name, e.0));
+    let statements = local_statements(program, &printer).map_err(in_function)?;
+    let outputs: Vec<TokenStream> = program
+        .outputs
+        .iter()
+        .map(|o| printer.expr(o))
+        .collect::<Result<_, _>>()
+        .map_err(in_function)?;
     let name = Ident::new(&function.name, Span::call_site());
     let ops_name = Ident::new(
         &format!("OPS_{}", function.name.to_uppercase()),
@@ -845,7 +857,7 @@ fn emit_function(
             )
         }
     };
-    quote! {
+    Ok(quote! {
         #[doc = #ops_doc]
         pub const #ops_name: OpCount = #ops_literal;
 
@@ -864,7 +876,7 @@ fn emit_function(
             #(#statements)*
             #value
         }
-    }
+    })
 }
 
 /// One `#[doc]` attribute per line, so prettyplease prints `///` comments

@@ -6,6 +6,7 @@
 //! multiply–add is printed as a call of the module's `fma` helper, which
 //! wraps `libm`'s `fma`, the only `no_std` fused multiply–add on stable Rust.
 
+use crate::module::EmitError;
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
 use sharnir_cas::Term;
@@ -27,19 +28,20 @@ pub struct Printer<'a> {
 }
 
 impl Printer<'_> {
-    /// The tokens of `term` as a complete expression.
-    pub fn expr(&self, term: &Term) -> TokenStream {
-        self.print(term).0
+    /// The tokens of `term` as a complete expression; an error if it holds
+    /// a constant that is not finite (no Rust literal writes it).
+    pub fn expr(&self, term: &Term) -> Result<TokenStream, EmitError> {
+        Ok(self.print(term)?.0)
     }
 
-    fn print(&self, term: &Term) -> (TokenStream, Precedence) {
-        match term {
+    fn print(&self, term: &Term) -> Result<(TokenStream, Precedence), EmitError> {
+        Ok(match term {
             Term::Const(c) if *c < 0.0 => {
                 // `-0.5` is a constant expression, negated at compile time.
-                let literal = float_literal(-*c);
+                let literal = float_literal(-*c)?;
                 (quote!(-#literal), Precedence::Unary)
             }
-            Term::Const(c) => (float_literal(*c), Precedence::Atom),
+            Term::Const(c) => (float_literal(*c)?, Precedence::Atom),
             Term::Pi => (quote!((core::f64::consts::PI as Real)), Precedence::Atom),
             Term::Input(name) => (input(name), Precedence::Atom),
             Term::Local(i) => {
@@ -48,21 +50,21 @@ impl Printer<'_> {
                 (quote!(#ident), Precedence::Atom)
             }
             Term::Neg(a) => {
-                let a = self.operand(a, Precedence::Unary);
+                let a = self.operand(a, Precedence::Unary)?;
                 (quote!(-#a), Precedence::Unary)
             }
-            Term::Add(a, b) => self.binary(a, b, quote!(+), Precedence::Sum),
-            Term::Sub(a, b) => self.binary(a, b, quote!(-), Precedence::Sum),
-            Term::Mul(a, b) => self.binary(a, b, quote!(*), Precedence::Product),
-            Term::Div(a, b) => self.binary(a, b, quote!(/), Precedence::Product),
-            Term::Sin(a) => self.call(quote!(libm::Libm::<Real>::sin), a),
-            Term::Cos(a) => self.call(quote!(libm::Libm::<Real>::cos), a),
-            Term::Sqrt(a) => self.call(quote!(libm::Libm::<Real>::sqrt), a),
+            Term::Add(a, b) => self.binary(a, b, quote!(+), Precedence::Sum)?,
+            Term::Sub(a, b) => self.binary(a, b, quote!(-), Precedence::Sum)?,
+            Term::Mul(a, b) => self.binary(a, b, quote!(*), Precedence::Product)?,
+            Term::Div(a, b) => self.binary(a, b, quote!(/), Precedence::Product)?,
+            Term::Sin(a) => self.call(quote!(libm::Libm::<Real>::sin), a)?,
+            Term::Cos(a) => self.call(quote!(libm::Libm::<Real>::cos), a)?,
+            Term::Sqrt(a) => self.call(quote!(libm::Libm::<Real>::sqrt), a)?,
             Term::Fma(a, b, c) => {
-                let (a, b, c) = (self.expr(a), self.expr(b), self.expr(c));
+                let (a, b, c) = (self.expr(a)?, self.expr(b)?, self.expr(c)?);
                 (quote!(fma(#a, #b, #c)), Precedence::Atom)
             }
-        }
+        })
     }
 
     /// Left-associative binary operator: the right operand needs parentheses
@@ -73,41 +75,54 @@ impl Printer<'_> {
         b: &Term,
         op: TokenStream,
         level: Precedence,
-    ) -> (TokenStream, Precedence) {
-        let left = self.operand(a, level);
-        let right = self.operand_strict(b, level);
-        (quote!(#left #op #right), level)
+    ) -> Result<(TokenStream, Precedence), EmitError> {
+        let left = self.operand(a, level)?;
+        let right = self.operand_strict(b, level)?;
+        Ok((quote!(#left #op #right), level))
     }
 
-    fn call(&self, function: TokenStream, a: &Term) -> (TokenStream, Precedence) {
-        let a = self.expr(a);
-        (quote!(#function(#a)), Precedence::Atom)
+    fn call(
+        &self,
+        function: TokenStream,
+        a: &Term,
+    ) -> Result<(TokenStream, Precedence), EmitError> {
+        let a = self.expr(a)?;
+        Ok((quote!(#function(#a)), Precedence::Atom))
     }
 
-    fn operand(&self, term: &Term, level: Precedence) -> TokenStream {
-        let (tokens, own) = self.print(term);
-        if own < level {
+    fn operand(&self, term: &Term, level: Precedence) -> Result<TokenStream, EmitError> {
+        let (tokens, own) = self.print(term)?;
+        Ok(if own < level {
             quote!((#tokens))
         } else {
             tokens
-        }
+        })
     }
 
-    fn operand_strict(&self, term: &Term, level: Precedence) -> TokenStream {
-        let (tokens, own) = self.print(term);
-        if own <= level {
+    fn operand_strict(&self, term: &Term, level: Precedence) -> Result<TokenStream, EmitError> {
+        let (tokens, own) = self.print(term)?;
+        Ok(if own <= level {
             quote!((#tokens))
         } else {
             tokens
-        }
+        })
     }
 }
 
 /// A float literal in its shortest round-trip form, always with a decimal
-/// point or exponent so it types as a float.
-pub fn float_literal(value: f64) -> TokenStream {
+/// point or exponent so it types as a float; an error for infinities and
+/// NaN, which no literal writes (a value that overflowed while the
+/// derivation multiplied the spec's numbers).
+pub fn float_literal(value: f64) -> Result<TokenStream, EmitError> {
+    if !value.is_finite() {
+        return Err(EmitError(format!(
+            "a constant of the generated code is {value}: the spec's numbers overflow f64 \
+             when the derivation multiplies them (help: bring the values closer to 1 by \
+             choosing other units, or keep the parameters at run time instead of --fold)"
+        )));
+    }
     let literal = Literal::f64_unsuffixed(value);
-    quote!(#literal)
+    Ok(quote!(#literal))
 }
 
 /// The Rust expression reading an input.
@@ -149,7 +164,7 @@ mod tests {
             locals: &["t0".to_owned()],
         }
         .expr(term)
-        .to_string()
+        .map_or_else(|e| e.to_string(), |t| t.to_string())
     }
 
     fn b(t: Term) -> Box<Term> {
@@ -185,6 +200,15 @@ mod tests {
         );
         assert_eq!(show(&Term::Const(0.5)), "0.5");
         assert_eq!(show(&Term::Const(2.0)), "2.0");
+    }
+
+    #[test]
+    fn constants_that_are_not_finite_are_errors_not_panics() {
+        for c in [f64::INFINITY, f64::NEG_INFINITY, f64::NAN] {
+            let shown = show(&Term::Mul(b(Term::Const(c)), b(Term::Local(0))));
+            assert!(shown.contains("overflow f64"), "{shown}");
+        }
+        assert!(float_literal(f64::NAN).is_err());
     }
 
     #[test]

@@ -94,13 +94,13 @@ pub(crate) fn assemble(
             rotation,
             translation,
         } = joint_frame.placement;
-        let mass = lowering.expr(spec, &body.mass)?;
+        let mass = lowering.positive(spec, &body.mass, "the mass")?;
         let com = lowering.vec3(spec, &body.com)?;
         let i = &body.inertia;
         let (xx, yy, zz) = (
-            lowering.expr(spec, &i.xx)?,
-            lowering.expr(spec, &i.yy)?,
-            lowering.expr(spec, &i.zz)?,
+            lowering.positive(spec, &i.xx, "the moment of inertia xx")?,
+            lowering.positive(spec, &i.yy, "the moment of inertia yy")?,
+            lowering.positive(spec, &i.zz, "the moment of inertia zz")?,
         );
         let (xy, xz, yz) = (
             lowering.expr(spec, &i.xy)?,

@@ -38,6 +38,24 @@ impl ExprLowering {
         self.expr_guarded(spec, e, &mut Vec::new())
     }
 
+    /// Lowers a value that must be positive (a mass, a moment of inertia),
+    /// refusing it at its span when it is a number that is not positive once
+    /// computed exactly: `sin(pi) * pi` is 3.8e-16 in floating point, which
+    /// validation accepts as a mass, but exactly zero here.
+    pub(crate) fn positive(&mut self, spec: &Spec, e: &Expr, what: &str) -> Result<Id, SpecError> {
+        let id = self.expr(spec, e)?;
+        match self.pool.as_num(id).map(|c| c.to_f64()) {
+            Some(value) if value <= 0.0 => Err(spec.error_at(
+                e.span,
+                format!("{what} is {value} when computed exactly; it must be positive"),
+                "not positive when computed exactly",
+                "sin and cos of multiples of pi/2 are exact (sin(pi) is 0, not 1.2e-16), \
+                 and so are differences of equal values: write the value so it stays positive",
+            )),
+            _ => Ok(id),
+        }
+    }
+
     /// Lowers an expression that may also read `variables` (time and the
     /// coordinates in force expressions), whose names the spec validated
     /// not to clash with parameters.
@@ -57,7 +75,27 @@ impl ExprLowering {
         lowered
     }
 
+    /// Lowers `e`, refusing at its span a value the algebra finds infinite
+    /// although the spec's floating-point check passed it: `10 / sin(pi)`
+    /// is about 8e16 in floating point, but `sin(pi)` is exactly zero here.
     fn expr_guarded(
+        &mut self,
+        spec: &Spec,
+        e: &Expr,
+        visiting: &mut Vec<String>,
+    ) -> Result<Id, SpecError> {
+        let id = self.expr_node(spec, e, visiting)?;
+        let infinite = self
+            .pool
+            .as_num(id)
+            .is_some_and(|c| !c.to_f64().is_finite());
+        if infinite {
+            return Err(not_finite(spec, e, "the value is not finite"));
+        }
+        Ok(id)
+    }
+
+    fn expr_node(
         &mut self,
         spec: &Spec,
         e: &Expr,
@@ -83,11 +121,17 @@ impl ExprLowering {
                     ExprKind::Add(..) => self.pool.add(x, y),
                     ExprKind::Sub(..) => self.pool.sub(x, y),
                     ExprKind::Mul(..) => self.pool.mul(x, y),
+                    _ if self.pool.is_zero(y) => {
+                        return Err(not_finite(spec, e, "the divisor is exactly zero"));
+                    }
                     _ => self.pool.div(x, y),
                 }
             }
             ExprKind::Pow(a, n) => {
                 let a = self.expr_guarded(spec, a, visiting)?;
+                if *n < 0 && self.pool.is_zero(a) {
+                    return Err(not_finite(spec, e, "zero to a negative power"));
+                }
                 self.pool.powi(a, *n)
             }
             ExprKind::Call(f, a) => {
@@ -188,4 +232,15 @@ impl ExprLowering {
         unit[axis] = o;
         Ok(rodrigues(&mut self.pool, unit, angle))
     }
+}
+
+/// A value that is infinite once computed exactly, at the expression.
+fn not_finite(spec: &Spec, e: &Expr, reason: &str) -> SpecError {
+    spec.error_at(
+        e.span,
+        format!("value is not finite when computed exactly: {reason}"),
+        reason,
+        "sin and cos of multiples of pi/2 are exact (sin(pi) is 0, not 1.2e-16), and so are \
+         differences of equal values: rewrite the expression so it does not divide by them",
+    )
 }

@@ -19,6 +19,7 @@ mod release;
 mod source;
 mod suggest;
 mod toml_tree;
+mod unused;
 mod validate;
 
 pub use error::SpecError;

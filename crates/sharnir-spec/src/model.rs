@@ -308,6 +308,14 @@ impl Release {
     /// parent exerts on the child and its moment about the joint frame's
     /// origin, both in the joint frame on the child's side.
     pub const COMPONENTS: [&'static str; 6] = ["fx", "fy", "fz", "mx", "my", "mz"];
+
+    /// The condition's number: the time, or the threshold.
+    pub fn value(&self) -> &Expr {
+        match self {
+            Release::At(time) => time,
+            Release::Reaction { threshold, .. } => threshold,
+        }
+    }
 }
 
 /// A joint driven by another one: `q = multiplier · q_leader + offset`.

@@ -36,6 +36,7 @@ mod input;
 mod lumping;
 mod merge;
 mod mimic;
+mod nesting;
 mod read;
 mod tree;
 

@@ -145,6 +145,7 @@ pub(crate) struct Limit {
 
 /// Parses the XML and reads the robot, returning the first problem.
 pub(crate) fn read(text: &str) -> Result<Robot, Problem> {
+    crate::nesting::check(text)?;
     let document = crate::input::parse(text)?;
     let robot = document.root_element();
     if robot.tag_name().name() != "robot" {

@@ -109,17 +109,64 @@ pub(crate) fn evaluate_parameters(
         Ok(order) => order,
         Err(problem) => return (values, Some(problem)),
     };
+    // How deep each parameter's tree is once the derived parameters it uses
+    // are written out, as `sharnir-mech` inlines them.
+    let mut depths: HashMap<&str, usize> = HashMap::new();
     for parameter in order.into_iter().filter_map(|i| parameters.get(i)) {
         let value = match &parameter.value {
             ParameterValue::Number(x) => *x,
-            ParameterValue::Derived(expr) => match evaluate(expr, &values) {
-                Ok(x) => x,
-                Err(problem) => return (values, Some(problem)),
-            },
+            ParameterValue::Derived(expr) => {
+                let depth = inlined_depth(expr, &depths);
+                if depth > MAX_INLINED_DEPTH {
+                    return (values, Some(too_deep(parameter, expr)));
+                }
+                depths.insert(&parameter.name, depth);
+                match evaluate(expr, &values) {
+                    Ok(x) => x,
+                    Err(problem) => return (values, Some(problem)),
+                }
+            }
         };
         values.insert(parameter.name.clone(), value);
     }
     (values, None)
+}
+
+/// The deepest a derived parameter's expression may be once the derived
+/// parameters it uses are substituted (as `sharnir-mech` does): the limit of
+/// an expression written out, so that every recursive walk of the lowered
+/// expressions stays as shallow as one of the parser allows.
+const MAX_INLINED_DEPTH: usize = super::parser::MAX_DEPTH;
+
+/// The depth of `expr` with every parameter replaced by its definition,
+/// whose depth `depths` holds (numbers count as leaves). Recursive only
+/// over `expr` itself, which the parser bounds.
+fn inlined_depth(expr: &Expr, depths: &HashMap<&str, usize>) -> usize {
+    match &expr.kind {
+        ExprKind::Number(_) | ExprKind::Pi => 1,
+        ExprKind::Parameter(name) => depths.get(name.as_str()).copied().unwrap_or(1),
+        ExprKind::Neg(a) | ExprKind::Pow(a, _) | ExprKind::Call(_, a) => {
+            1 + inlined_depth(a, depths)
+        }
+        ExprKind::Add(a, b) | ExprKind::Sub(a, b) | ExprKind::Mul(a, b) | ExprKind::Div(a, b) => {
+            1 + inlined_depth(a, depths).max(inlined_depth(b, depths))
+        }
+    }
+}
+
+/// A derived parameter nested too deeply through the parameters it uses.
+fn too_deep(parameter: &Parameter, expr: &Expr) -> Problem {
+    Problem::new(
+        expr.span,
+        format!(
+            "derived parameter `{}` is nested too deeply once the derived parameters it uses \
+             are written out (more than {MAX_INLINED_DEPTH} levels)",
+            parameter.name
+        ),
+        "too deeply nested",
+        "each derived parameter adds the depth of its definition to the ones that use it: \
+         give some parameter in the chain a number, or write the expression more flatly",
+    )
 }
 
 /// Parameter indices ordered so that every derived parameter comes after the

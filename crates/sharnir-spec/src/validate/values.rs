@@ -50,14 +50,16 @@ fn expressions(document: &Document) -> Vec<&Expr> {
         all.extend([&i.xx, &i.yy, &i.zz, &i.xy, &i.xz, &i.yz]);
     }
     for joint in &document.joints {
-        all.extend(&joint.origin.translation);
-        for rotation in &joint.origin.rotation {
-            match rotation {
-                ElementaryRotation::X(angle)
-                | ElementaryRotation::Y(angle)
-                | ElementaryRotation::Z(angle)
-                | ElementaryRotation::AxisAngle { angle, .. } => all.push(angle),
-                ElementaryRotation::Matrix(rows) => all.extend(rows.iter().flatten()),
+        for origin in std::iter::once(&joint.origin).chain(&joint.child_origin) {
+            all.extend(&origin.translation);
+            for rotation in &origin.rotation {
+                match rotation {
+                    ElementaryRotation::X(angle)
+                    | ElementaryRotation::Y(angle)
+                    | ElementaryRotation::Z(angle)
+                    | ElementaryRotation::AxisAngle { angle, .. } => all.push(angle),
+                    ElementaryRotation::Matrix(rows) => all.extend(rows.iter().flatten()),
+                }
             }
         }
         if let Some(limits) = &joint.limits {
@@ -76,6 +78,9 @@ fn expressions(document: &Document) -> Vec<&Expr> {
         }
         if let Some(mimic) = &joint.mimic {
             all.extend([&mimic.multiplier, &mimic.offset]);
+        }
+        if let Some(detach) = &joint.detach {
+            all.push(detach.release.value());
         }
     }
     all
@@ -175,7 +180,10 @@ fn inertia(body: &Body, values: &BTreeMap<String, f64>) -> Result<(), Problem> {
 
 /// Placement matrices must be rotations: orthonormal with determinant +1.
 fn rotations(joint: &Joint, values: &BTreeMap<String, f64>) -> Result<(), Problem> {
-    for rotation in &joint.origin.rotation {
+    let placements = std::iter::once(("origin", &joint.origin))
+        .chain(joint.child_origin.iter().map(|o| ("child_origin", o)));
+    for (key, rotation) in placements.flat_map(|(key, o)| o.rotation.iter().map(move |r| (key, r)))
+    {
         let ElementaryRotation::Matrix(rows) = rotation else {
             continue;
         };
@@ -211,7 +219,7 @@ fn rotations(joint: &Joint, values: &BTreeMap<String, f64>) -> Result<(), Proble
         };
         return Err(Problem::new(
             span,
-            format!("`origin.matrix` of joint `{}` is not a rotation: {problem}", joint.name),
+            format!("`{key}.matrix` of joint `{}` is not a rotation: {problem}", joint.name),
             "not a rotation matrix",
             "give an exact rotation (entries like \"sqrt(2)/2\" are exact enough), or use rpy, axis_angle or rotations",
         ));
