@@ -61,31 +61,22 @@ pub(crate) fn items(detachments: &[Detachment]) -> Result<TokenStream, EmitError
         .map(|d| -> Result<TokenStream, EmitError> {
             let joint = &d.joint;
             let variant = &d.variant;
-            let release = match d.condition {
-                ReleaseCondition::At(time) => {
-                    let time = float_literal(time)?;
-                    quote!(Release::At(#time))
-                }
+            let (variant_name, number, component) = match d.condition {
+                ReleaseCondition::At(time) => ("At", time, None),
                 ReleaseCondition::Above {
                     component,
                     threshold,
-                } => {
-                    let (c, x) = (
-                        Literal::usize_unsuffixed(component),
-                        float_literal(threshold)?,
-                    );
-                    quote!(Release::Above(#c, #x))
-                }
+                } => ("Above", threshold, Some(component)),
                 ReleaseCondition::Below {
                     component,
                     threshold,
-                } => {
-                    let (c, x) = (
-                        Literal::usize_unsuffixed(component),
-                        float_literal(threshold)?,
-                    );
-                    quote!(Release::Below(#c, #x))
-                }
+                } => ("Below", threshold, Some(component)),
+            };
+            let kind = proc_macro2::Ident::new(variant_name, proc_macro2::Span::call_site());
+            let number = float_literal(number)?;
+            let release = match component.map(Literal::usize_unsuffixed) {
+                Some(c) => quote!(Release::#kind(#c, #number)),
+                None => quote!(Release::#kind(#number)),
             };
             let body = match d.body {
                 Some(b) => {

@@ -13,6 +13,7 @@
 mod document;
 mod error;
 mod expr;
+mod expressions;
 pub mod graph;
 mod model;
 mod release;

@@ -6,7 +6,7 @@
 //! unused parameters take gigabytes). `cargo xtask` warns about them.
 
 use crate::expr::Expr;
-use crate::model::{ContactLaw, ElementaryRotation, Joint, Origin, Parameter, ParameterValue};
+use crate::model::{Body, Joint, Parameter, ParameterValue};
 use crate::Spec;
 use std::collections::{HashMap, HashSet};
 
@@ -76,67 +76,9 @@ impl Spec {
     /// Every expression outside `[parameters]` that the derivation reads.
     fn mechanism_expressions(&self) -> Vec<&Expr> {
         let mut all: Vec<&Expr> = self.gravity.iter().collect();
-        for body in &self.bodies {
-            let i = &body.inertia;
-            all.push(&body.mass);
-            all.extend(&body.com);
-            all.extend([&i.xx, &i.yy, &i.zz, &i.xy, &i.xz, &i.yz]);
-        }
-        for joint in &self.joints {
-            joint_expressions(joint, &mut all);
-        }
+        all.extend(self.bodies.iter().flat_map(Body::expressions));
+        all.extend(self.joints.iter().flat_map(Joint::expressions));
         all.extend(self.forces.iter().map(|f| &f.value));
         all
     }
-}
-
-/// The expressions of one joint.
-fn joint_expressions<'a>(joint: &'a Joint, all: &mut Vec<&'a Expr>) {
-    for origin in std::iter::once(&joint.origin).chain(&joint.child_origin) {
-        origin_expressions(origin, all);
-    }
-    if let Some(limits) = &joint.limits {
-        let bounds = [
-            &limits.lower,
-            &limits.upper,
-            &limits.effort,
-            &limits.velocity,
-        ];
-        all.extend(bounds.into_iter().flatten());
-        all.extend(limits.stops.iter().flat_map(law));
-    }
-    all.extend(joint.damping.iter().chain(&joint.friction));
-    all.extend(&joint.friction_speed);
-    if let Some(clearance) = &joint.clearance {
-        all.push(&clearance.radius);
-        all.extend(law(&clearance.law));
-    }
-    if let Some(gear) = &joint.gear {
-        all.extend([&gear.ratio, &gear.offset, &gear.backlash]);
-        all.extend(law(&gear.law));
-    }
-    if let Some(mimic) = &joint.mimic {
-        all.extend([&mimic.multiplier, &mimic.offset]);
-    }
-    if let Some(detach) = &joint.detach {
-        all.push(detach.release.value());
-    }
-}
-
-fn origin_expressions<'a>(origin: &'a Origin, all: &mut Vec<&'a Expr>) {
-    all.extend(&origin.translation);
-    for rotation in &origin.rotation {
-        match rotation {
-            ElementaryRotation::X(angle)
-            | ElementaryRotation::Y(angle)
-            | ElementaryRotation::Z(angle)
-            | ElementaryRotation::AxisAngle { angle, .. } => all.push(angle),
-            ElementaryRotation::Matrix(rows) => all.extend(rows.iter().flatten()),
-        }
-    }
-}
-
-/// The three coefficients of a contact law.
-fn law(law: &ContactLaw) -> [&Expr; 3] {
-    [&law.stiffness, &law.dissipation, &law.decay]
 }

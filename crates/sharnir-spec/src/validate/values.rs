@@ -6,7 +6,7 @@ use super::inertia::principal_moments;
 use crate::document::Document;
 use crate::error::Problem;
 use crate::expr::{evaluate, evaluate_parameters, Expr};
-use crate::model::{Body, ContactLaw, ElementaryRotation, Joint, Limits};
+use crate::model::{Body, ElementaryRotation, Joint, Limits};
 use std::collections::BTreeMap;
 
 /// Tolerance of the rotation-matrix and triangle-inequality checks.
@@ -43,46 +43,8 @@ pub(super) fn check(document: &Document) -> Result<(), Problem> {
 /// Every expression outside `[parameters]`, in document order.
 fn expressions(document: &Document) -> Vec<&Expr> {
     let mut all: Vec<&Expr> = document.gravity.iter().collect();
-    for body in &document.bodies {
-        let i = &body.inertia;
-        all.push(&body.mass);
-        all.extend(&body.com);
-        all.extend([&i.xx, &i.yy, &i.zz, &i.xy, &i.xz, &i.yz]);
-    }
-    for joint in &document.joints {
-        for origin in std::iter::once(&joint.origin).chain(&joint.child_origin) {
-            all.extend(&origin.translation);
-            for rotation in &origin.rotation {
-                match rotation {
-                    ElementaryRotation::X(angle)
-                    | ElementaryRotation::Y(angle)
-                    | ElementaryRotation::Z(angle)
-                    | ElementaryRotation::AxisAngle { angle, .. } => all.push(angle),
-                    ElementaryRotation::Matrix(rows) => all.extend(rows.iter().flatten()),
-                }
-            }
-        }
-        if let Some(limits) = &joint.limits {
-            all.extend(limit_values(limits).into_iter().flatten());
-            all.extend(limits.stops.iter().flat_map(law_values));
-        }
-        all.extend(joint.damping.iter().chain(&joint.friction));
-        all.extend(&joint.friction_speed);
-        if let Some(clearance) = &joint.clearance {
-            all.push(&clearance.radius);
-            all.extend(law_values(&clearance.law));
-        }
-        if let Some(gear) = &joint.gear {
-            all.extend([&gear.ratio, &gear.offset, &gear.backlash]);
-            all.extend(law_values(&gear.law));
-        }
-        if let Some(mimic) = &joint.mimic {
-            all.extend([&mimic.multiplier, &mimic.offset]);
-        }
-        if let Some(detach) = &joint.detach {
-            all.push(detach.release.value());
-        }
-    }
+    all.extend(document.bodies.iter().flat_map(Body::expressions));
+    all.extend(document.joints.iter().flat_map(Joint::expressions));
     all
 }
 
@@ -107,21 +69,6 @@ fn magnitude(value: f64, span: crate::source::Span, what: &str) -> Result<(), Pr
         "out of range",
         "check the exponent, or write the mechanism in other units (tonnes, kilometres, …)",
     ))
-}
-
-/// The four limits in the order of the format.
-fn limit_values(limits: &Limits) -> [Option<&Expr>; 4] {
-    [
-        limits.lower.as_ref(),
-        limits.upper.as_ref(),
-        limits.effort.as_ref(),
-        limits.velocity.as_ref(),
-    ]
-}
-
-/// The three coefficients of a contact law.
-fn law_values(law: &ContactLaw) -> [&Expr; 3] {
-    [&law.stiffness, &law.dissipation, &law.decay]
 }
 
 fn mass(body: &Body, values: &BTreeMap<String, f64>) -> Result<(), Problem> {
