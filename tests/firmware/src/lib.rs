@@ -18,6 +18,13 @@
 #[path = "../../../generated/src/telegin6_f32.rs"]
 mod telegin6_f32;
 
+// Its double-precision original, for the firmware binary to compare the
+// two on the target (`workload`).
+#[allow(dead_code)]
+#[rustfmt::skip]
+#[path = "../../../generated/src/telegin6.rs"]
+mod telegin6;
+
 // A mechanism with a closed loop: its constrained dynamics are solved in
 // fixed-size arrays inside the module, and the runtime's projection keeps
 // the loop closed, all without `std`.
@@ -25,6 +32,8 @@ mod telegin6_f32;
 #[rustfmt::skip]
 #[path = "../../../generated/src/four_bar.rs"]
 mod four_bar;
+
+pub mod workload;
 
 use sharnir_runtime::{
     model, ConstrainedSystem, IntegrationError, ModelSystem, OdeSystem, Rk4, Stepper, Trajectory,
