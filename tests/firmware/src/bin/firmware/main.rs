@@ -80,6 +80,10 @@ extern "C" fn firmware_main() -> ! {
         .line
         .text("sharnir firmware on thumbv7em-none-eabihf");
     console.line.flush();
+    #[cfg(feature = "panic-canary")]
+    if core::hint::black_box(false) {
+        panic!("the canary: this binary must not link");
+    }
     for k in 0..STATES {
         workload::telegin6_rows(k, &mut console);
         workload::telegin6_f32_rows(k, &mut console);
