@@ -83,6 +83,10 @@ pub fn telegin6_rows(k: usize, probe: &mut dyn Probe) {
     probe.f64_row("f64.forward_dynamics", k, &forward(&derived, &q, &qd, &tau));
     if k == 0 {
         let d = &derived;
+        // The trigonometry every generated function starts with, alone.
+        probe.time("f64.sincos", &mut || {
+            black_box(libm::sincos(black_box(q[1])));
+        });
         probe.time("f64.derived", &mut || {
             black_box(derive(black_box(&d.params)));
         });
@@ -118,6 +122,10 @@ pub fn telegin6_f32_rows(k: usize, probe: &mut dyn Probe) {
     probe.f32_row("f32.forward_dynamics", k, &forward(&derived, &q, &qd, &tau));
     if k == 0 {
         let d = &derived;
+        // The trigonometry every generated function starts with, alone.
+        probe.time("f32.sincosf", &mut || {
+            black_box(libm::sincosf(black_box(q[1])));
+        });
         probe.time("f32.derived", &mut || {
             black_box(derive(black_box(&d.params)));
         });
