@@ -13,6 +13,9 @@ target=thumbv7em-none-eabihf
 elf=target/$target/firmware/firmware
 build=(cargo build -p sharnir-firmware-check --target "$target" --profile firmware --bin firmware --locked)
 
+echo "-- lints of the firmware binary (the workspace's clippy skips it: it needs --features firmware)"
+cargo clippy -p sharnir-firmware-check --target "$target" --features firmware --bins --locked -- -D warnings
+
 echo "-- link check: no panic path reachable from the functions the firmware calls"
 "${build[@]}" --features firmware
 

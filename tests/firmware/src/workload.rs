@@ -31,6 +31,14 @@ pub const STATES: usize = 4;
 /// Number of joints of the arm (`telegin6`).
 pub const N: usize = 6;
 
+/// A generated function of `(q, q̇, q̈)` or `(q, q̇, τ)` with its parameter
+/// groups `D`, in precision `R`.
+type Dynamics<D, R> = fn(&D, &[R; N], &[R; N], &[R; N]) -> [R; N];
+
+/// The four-bar's constrained solve (`crate::linkage_accelerations`).
+type ConstrainedSolve =
+    fn(&[f64; 3], &[f64; 3], f64) -> Result<([f64; 3], [f64; 2]), four_bar::Singular>;
+
 /// One state `(q, q̇, q̈)` of the arm, in double precision.
 pub type State = ([f64; N], [f64; N], [f64; N]);
 
@@ -70,12 +78,10 @@ pub fn telegin6_rows(k: usize, probe: &mut dyn Probe) {
     let (q, qd, qdd) = state(k);
     let derive: fn(&telegin6::Params) -> telegin6::Derived = black_box(telegin6::Params::derived);
     let derived = derive(&telegin6::Params::default());
-    let inverse: fn(&telegin6::Derived, &[f64; N], &[f64; N], &[f64; N]) -> [f64; N] =
-        black_box(telegin6::inverse_dynamics_with);
+    let inverse: Dynamics<telegin6::Derived, f64> = black_box(telegin6::inverse_dynamics_with);
     let mass: fn(&telegin6::Derived, &[f64; N]) -> [[f64; N]; N] =
         black_box(telegin6::mass_matrix_with);
-    let forward: fn(&telegin6::Derived, &[f64; N], &[f64; N], &[f64; N]) -> [f64; N] =
-        black_box(telegin6::forward_dynamics_with);
+    let forward: Dynamics<telegin6::Derived, f64> = black_box(telegin6::forward_dynamics_with);
     let tau = inverse(&derived, &q, &qd, &qdd);
     probe.f64_row("f64.inverse_dynamics", k, &tau);
     let m = mass(&derived, &q);
@@ -109,11 +115,11 @@ pub fn telegin6_f32_rows(k: usize, probe: &mut dyn Probe) {
     let derive: fn(&telegin6_f32::Params) -> telegin6_f32::Derived =
         black_box(telegin6_f32::Params::derived);
     let derived = derive(&telegin6_f32::Params::default());
-    let inverse: fn(&telegin6_f32::Derived, &[f32; N], &[f32; N], &[f32; N]) -> [f32; N] =
+    let inverse: Dynamics<telegin6_f32::Derived, f32> =
         black_box(telegin6_f32::inverse_dynamics_with);
     let mass: fn(&telegin6_f32::Derived, &[f32; N]) -> [[f32; N]; N] =
         black_box(telegin6_f32::mass_matrix_with);
-    let forward: fn(&telegin6_f32::Derived, &[f32; N], &[f32; N], &[f32; N]) -> [f32; N] =
+    let forward: Dynamics<telegin6_f32::Derived, f32> =
         black_box(telegin6_f32::forward_dynamics_with);
     let tau = inverse(&derived, &q, &qd, &qdd);
     probe.f32_row("f32.inverse_dynamics", k, &tau);
@@ -174,8 +180,7 @@ pub fn four_bar_rows(k: usize, probe: &mut dyn Probe) {
     // The crank's speed and the others' that keep the loop closed are not
     // needed: the constrained solve takes any q̇ (its J̇q̇ term follows it).
     let rates = [qd[0], qd[1], qd[2]];
-    let solve: fn(&[f64; 3], &[f64; 3], f64) -> Result<([f64; 3], [f64; 2]), four_bar::Singular> =
-        black_box(crate::linkage_accelerations);
+    let solve: ConstrainedSolve = black_box(crate::linkage_accelerations);
     match solve(&q, &rates, qdd[0]) {
         Ok((accelerations, reactions)) => {
             probe.f64_row("f64.four_bar.accelerations", k, &accelerations);
