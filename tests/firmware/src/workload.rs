@@ -89,9 +89,18 @@ pub fn telegin6_rows(k: usize, probe: &mut dyn Probe) {
     probe.f64_row("f64.forward_dynamics", k, &forward(&derived, &q, &qd, &tau));
     if k == 0 {
         let d = &derived;
-        // The trigonometry every generated function starts with, alone.
-        probe.time("f64.sincos", &mut || {
-            black_box(libm::sincos(black_box(q[1])));
+        // The trigonometry of the functions alone: the sines and cosines of
+        // q1, q2, q4 (inverse dynamics, mass matrix), and of q5 as well
+        // (forward dynamics).
+        probe.time("f64.sincos.q1_q2_q4", &mut || {
+            for i in [1, 2, 4] {
+                black_box(libm::sincos(black_box(q[i])));
+            }
+        });
+        probe.time("f64.sincos.q1_q2_q4_q5", &mut || {
+            for i in [1, 2, 4, 5] {
+                black_box(libm::sincos(black_box(q[i])));
+            }
         });
         probe.time("f64.derived", &mut || {
             black_box(derive(black_box(&d.params)));
@@ -128,9 +137,18 @@ pub fn telegin6_f32_rows(k: usize, probe: &mut dyn Probe) {
     probe.f32_row("f32.forward_dynamics", k, &forward(&derived, &q, &qd, &tau));
     if k == 0 {
         let d = &derived;
-        // The trigonometry every generated function starts with, alone.
-        probe.time("f32.sincosf", &mut || {
-            black_box(libm::sincosf(black_box(q[1])));
+        // The trigonometry of the functions alone: the sines and cosines of
+        // q1, q2, q4 (inverse dynamics, mass matrix), and of q5 as well
+        // (forward dynamics).
+        probe.time("f32.sincosf.q1_q2_q4", &mut || {
+            for i in [1, 2, 4] {
+                black_box(libm::sincosf(black_box(q[i])));
+            }
+        });
+        probe.time("f32.sincosf.q1_q2_q4_q5", &mut || {
+            for i in [1, 2, 4, 5] {
+                black_box(libm::sincosf(black_box(q[i])));
+            }
         });
         probe.time("f32.derived", &mut || {
             black_box(derive(black_box(&d.params)));
