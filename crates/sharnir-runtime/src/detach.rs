@@ -25,7 +25,7 @@ pub enum Release<R> {
     /// At this time (s).
     At(R),
     /// When reaction component `.0` (fx fy fz mx my mz, see
-    /// [`Detachable::joint_reactions`]) rises through `.1`.
+    /// [`Detachable::reactions`]) rises through `.1`.
     Above(usize, R),
     /// When reaction component `.0` falls through `.1`.
     Below(usize, R),
