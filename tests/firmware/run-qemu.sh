@@ -44,6 +44,10 @@ if ! command -v qemu-system-arm >/dev/null 2>&1; then
     echo "qemu-system-arm is not installed: the emulated run is skipped"
     exit 0
 fi
+if ! qemu-system-arm -machine help 2>/dev/null | grep -q '^mps2-an386 '; then
+    echo "this qemu-system-arm has no mps2-an386 machine (QEMU 6.0 or later has): the emulated run is skipped"
+    exit 0
+fi
 echo "-- the firmware on an emulated Cortex-M4F (mps2-an386, semihosting)"
 log=target/$target/firmware/qemu.log
 timeout 120 qemu-system-arm -machine mps2-an386 -nographic -monitor none \
