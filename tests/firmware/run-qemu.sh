@@ -36,7 +36,7 @@ if [ -n "$nm" ]; then
     echo "-- code size (bytes) of the functions the firmware calls"
     "$nm" -C --print-size --size-sort --radix=d "$elf" |
         sed 's/::h[0-9a-f]\{16\}$//' |
-        grep -E '(inverse_dynamics_with|mass_matrix_with|forward_dynamics_with|Params::derived|firmware_check::step|fixed_step::evaluate|linkage_|sincosf?$|rem_pio2)' |
+        grep -E '(check::telegin6(_f32)?::|check::(step|linkage_)|fixed_step::evaluate|libm::math::(sincosf?|rem_pio2))' |
         awk '{ $1 = ""; sub(/^ 0*/, ""); print }'
 fi
 

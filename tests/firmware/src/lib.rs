@@ -33,6 +33,7 @@ mod telegin6;
 #[path = "../../../generated/src/four_bar.rs"]
 mod four_bar;
 
+pub mod coverage;
 pub mod workload;
 
 use sharnir_runtime::{

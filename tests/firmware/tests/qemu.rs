@@ -104,6 +104,10 @@ fn the_target_computes_what_the_host_computes() {
         log.lines().any(|l| l == "done"),
         "the firmware did not finish:\n{log}"
     );
+    assert!(
+        log.lines().any(|l| l.starts_with("every function")),
+        "the firmware skipped the coverage modules:\n{log}"
+    );
     let target = parse(&log).unwrap_or_else(|e| panic!("{path}: {e}"));
     let host = host_rows();
     assert_eq!(

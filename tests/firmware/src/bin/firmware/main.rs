@@ -90,6 +90,11 @@ extern "C" fn firmware_main() -> ! {
         workload::rk4_rows(k, &mut console);
         workload::four_bar_rows(k, &mut console);
     }
+    sharnir_firmware_check::coverage::every_function();
+    console
+        .line
+        .text("every function of the coverage modules ran");
+    console.line.flush();
     let calibration = systick::measure(|| systick::spin(100_000));
     console.line.text("ticks calibration 200000 ");
     console.line.decimal(calibration);
