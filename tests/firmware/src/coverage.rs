@@ -2,8 +2,8 @@
 //! with inputs the optimiser cannot see, so that the firmware's link check
 //! (no reachable panic path) covers all the code shapes the generator
 //! emits, not only the dynamics the workload times: quaternions and a free
-//! joint (`floating_chain`), joint stops and clearances with their
-//! exponential law (`pendulum_stop`), damping, friction and applied forces
+//! joint (`floating_chain`), joint stops with their exponential law
+//! (`pendulum_stop`), damping, friction and applied forces
 //! (`damped_pendulum`), loops with the emitted Cholesky and pivoted
 //! Cholesky solves and the dependent-velocity map (`delta`, `four_bar`),
 //! and detachable joints in a loop (`payload_release`).
