@@ -15,6 +15,7 @@
 mod output;
 mod rt;
 mod semihosting;
+mod stack;
 mod systick;
 
 use output::Line;
@@ -71,6 +72,20 @@ impl Probe for Console {
     }
 }
 
+/// One part of the workload.
+type Part = fn(usize, &mut dyn Probe);
+
+/// Takes the rows and runs the timed functions once, printing nothing.
+struct Quiet;
+
+impl Probe for Quiet {
+    fn f64_row(&mut self, _: &str, _: usize, _: &[f64]) {}
+    fn f32_row(&mut self, _: &str, _: usize, _: &[f32]) {}
+    fn time(&mut self, _: &str, f: &mut dyn FnMut()) {
+        f();
+    }
+}
+
 /// Entered from `Reset` with the floating-point unit on.
 #[no_mangle]
 extern "C" fn firmware_main() -> ! {
@@ -90,10 +105,28 @@ extern "C" fn firmware_main() -> ! {
         workload::rk4_rows(k, &mut console);
         workload::four_bar_rows(k, &mut console);
     }
-    sharnir_firmware_check::coverage::every_function();
+    // Stack use of each part alone, with a probe that prints nothing (the
+    // console's line buffer is in this frame, so not counted).
+    let mut quiet = Quiet;
+    let parts: [(&str, Part); 4] = [
+        ("telegin6", workload::telegin6_rows),
+        ("telegin6_f32", workload::telegin6_f32_rows),
+        ("rk4_step", workload::rk4_rows),
+        ("four_bar", workload::four_bar_rows),
+    ];
+    for (label, part) in parts {
+        let bytes = stack::measure(|| part(1, &mut quiet));
+        console.line.text("stack ");
+        console.line.text(label);
+        console.line.push(b' ');
+        console.line.decimal(bytes);
+        console.line.flush();
+    }
+    let bytes = stack::measure(sharnir_firmware_check::coverage::every_function);
     console
         .line
-        .text("every function of the coverage modules ran");
+        .text("every function of the coverage modules ran; stack ");
+    console.line.decimal(bytes);
     console.line.flush();
     let calibration = systick::measure(|| systick::spin(100_000));
     console.line.text("ticks calibration 200000 ");
