@@ -25,9 +25,9 @@
 //! 16 ε₃₂, gravity 1 ε₃₂, Coriolis matrix 256 ε₃₂, energy 64 ε₃₂, forward
 //! dynamics 256 ε₃₂ = 3.1e-5). The margin covers states outside the sample
 //! (20 times as many, 200 000, raised the largest errors by at most 1.9×:
-//! the energy's, to 12.6 ε₃₂; the Coriolis matrix's to 25.3 ε₃₂), another `libm`'s `sinf` and
-//! `cosf` (up to 1 ulp each), and a change of the generator that reorders
-//! the sums. The emulated Cortex-M4F run (`tests/firmware/tests/qemu.rs`)
+//! the energy's, to 12.6 ε₃₂; the Coriolis matrix's to 25.3 ε₃₂), another
+//! `libm`'s `sinf` and `cosf` (up to 1 ulp each), and a change of the
+//! generator that reorders the sums. The emulated Cortex-M4F run (`tests/firmware/tests/qemu.rs`)
 //! is held to the same tolerances.
 
 use sharnir_generated::{
