@@ -49,7 +49,7 @@ fn evaluate<R: Real, S: OdeSystem<R>>(
     dy: &mut [R],
     stats: &mut Stats,
 ) -> Result<(), IntegrationError> {
-    stats.rhs_evaluations += 1;
+    stats.rhs_evaluations = stats.rhs_evaluations.saturating_add(1);
     system
         .rhs(t, y, dy)
         .map_err(|error| IntegrationError::Rhs {
@@ -173,7 +173,7 @@ impl<R: Real, V: StateVector<R>, S: OdeSystem<R>> Stepper<S, R> for Rk4<R, V> {
         )?;
         self.t_previous = t;
         self.t = t_new;
-        self.stats.steps += 1;
+        self.stats.steps = self.stats.steps.saturating_add(1);
         Ok(())
     }
 }
@@ -209,12 +209,16 @@ impl<R: Real, V: StateVector<R>> Trajectory<R> for Rk4<R, V> {
 
 /// `out = base + Σ cᵢ·vᵢ`, entry by entry.
 fn combine<R: Real>(out: &mut [R], base: &[R], terms: &[(R, &[R])]) {
-    for (i, o) in out.iter_mut().enumerate() {
-        let mut value = base[i];
-        for (c, v) in terms {
-            value += *c * v[i];
+    // Zipped rather than indexed, so that no bounds check (a panic path in
+    // firmware) is left; each entry is summed in the same order as
+    // `base[i] + c₁ v₁[i] + c₂ v₂[i] + …`, so the result is unchanged.
+    for (o, &b) in out.iter_mut().zip(base) {
+        *o = b;
+    }
+    for &(c, v) in terms {
+        for (o, &x) in out.iter_mut().zip(v) {
+            *o += c * x;
         }
-        *o = value;
     }
 }
 
@@ -329,7 +333,7 @@ impl<R: Real, V: StateVector<R>, S: OdeSystem<R>> Stepper<S, R> for SemiImplicit
         system.project(self.y.as_mut());
         self.t_previous = t;
         self.t = if h == t_end - t { t_end } else { t + h };
-        self.stats.steps += 1;
+        self.stats.steps = self.stats.steps.saturating_add(1);
         Ok(())
     }
 }

@@ -140,7 +140,7 @@ where
                 new_momentum[i] = momentum[i] + h * lagrangian_force;
             }
             let next = solve(&factor, &new_momentum);
-            self.stats.rhs_evaluations += 1;
+            self.stats.rhs_evaluations = self.stats.rhs_evaluations.saturating_add(1);
             let (mut change, mut size) = (R::ZERO, R::ZERO);
             for i in 0..NV {
                 let d = (next[i] - velocity[i]).abs();
@@ -179,7 +179,7 @@ where
         }
         self.t_previous = t;
         self.t = if h == remaining { t_end } else { t + h };
-        self.stats.steps += 1;
+        self.stats.steps = self.stats.steps.saturating_add(1);
         Ok(())
     }
 }

@@ -4,11 +4,13 @@
 //! (`four_bar`: its constrained dynamics, stepped with loop projection), with
 //! no `std` and no allocator.
 //!
-//! CI builds this crate for `thumbv7em-none-eabihf`
-//! (`cargo build -p sharnir-firmware-check --target thumbv7em-none-eabihf`),
-//! which fails if the module or the runtime's core needs `std` or `alloc`.
-//! On the host, its test checks the single-precision step against the
-//! double-precision module.
+//! CI builds and links this crate's `firmware` binary for
+//! `thumbv7em-none-eabihf` (`tests/firmware/run-qemu.sh`), which fails if
+//! the modules or the runtime's core need `std` or `alloc`, or if a panic
+//! path is reachable from what the binary calls ([`workload`],
+//! [`coverage`]), and runs it on QEMU where it can (`docs/embedded.md`).
+//! On the host, its tests check the single-precision step against the
+//! double-precision module and the emulated results against the host's.
 
 #![no_std]
 
@@ -18,6 +20,13 @@
 #[path = "../../../generated/src/telegin6_f32.rs"]
 mod telegin6_f32;
 
+// Its double-precision original, for the firmware binary to compare the
+// two on the target (`workload`).
+#[allow(dead_code)]
+#[rustfmt::skip]
+#[path = "../../../generated/src/telegin6.rs"]
+mod telegin6;
+
 // A mechanism with a closed loop: its constrained dynamics are solved in
 // fixed-size arrays inside the module, and the runtime's projection keeps
 // the loop closed, all without `std`.
@@ -25,6 +34,9 @@ mod telegin6_f32;
 #[rustfmt::skip]
 #[path = "../../../generated/src/four_bar.rs"]
 mod four_bar;
+
+pub mod coverage;
+pub mod workload;
 
 use sharnir_runtime::{
     model, ConstrainedSystem, IntegrationError, ModelSystem, OdeSystem, Rk4, Stepper, Trajectory,
