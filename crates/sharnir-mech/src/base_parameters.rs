@@ -87,7 +87,7 @@ impl RigidInertia {
         }
     }
 
-    fn add(&self, pool: &mut Pool, other: &RigidInertia) -> RigidInertia {
+    pub(crate) fn add(&self, pool: &mut Pool, other: &RigidInertia) -> RigidInertia {
         let mut rotational = self.rotational;
         for (row, other_row) in rotational.iter_mut().zip(&other.rotational) {
             for (entry, &o) in row.iter_mut().zip(other_row) {
