@@ -12,7 +12,8 @@ use crate::module::{
 use sharnir_cas::{hoist_constants, Id, Pool, Program};
 use sharnir_mech::joint_space::JointSpace;
 use sharnir_mech::{
-    coriolis, energy, jacobian, joint_space, kinematics, lagrange, rnea, telegin, vereshchagin,
+    coriolis, crba, energy, jacobian, joint_space, kinematics, lagrange, rnea, telegin,
+    vereshchagin,
 };
 use sharnir_mech::{Input, Mechanism, ParameterMode};
 
@@ -106,7 +107,7 @@ fn assemble(
             arguments: vec![Position, Velocity],
             shape: Shape::JointSpace,
             outputs: [
-                dynamics.terms.mass_matrix.concat(),
+                dynamics.joint_space_mass_matrix.clone(),
                 dynamics.terms.bias.clone(),
                 dynamics.terms.gravity.clone(),
             ]
@@ -277,6 +278,11 @@ struct Dynamics {
     inverse: Vec<Id>,
     inverse_doc: &'static str,
     terms: JointSpace,
+    /// The mass matrix inside `joint_space` (row-major): `terms.mass_matrix`
+    /// or another derivation of it, whichever makes the three outputs
+    /// together cheapest (a matrix read off Newton–Euler shares with the
+    /// bias what a composite-rigid-body one does not).
+    joint_space_mass_matrix: Vec<Id>,
     forward: Vec<Id>,
     forward_doc: &'static str,
 }
@@ -345,10 +351,12 @@ impl Dynamics {
             ),
         };
         let producer = |output| method.producer(output);
+        let joint_space_mass_matrix = terms.mass_matrix.concat();
         Ok(Dynamics {
             choice: Choice {
                 inverse_dynamics: producer(Output::InverseDynamics),
-                mass_matrix: producer(Output::JointSpace),
+                mass_matrix: MassMatrixBy::ReadOff(producer(Output::JointSpace)),
+                joint_space_mass_matrix: MassMatrixBy::ReadOff(producer(Output::JointSpace)),
                 bias: producer(Output::JointSpace),
                 gravity: producer(Output::JointSpace),
                 forward_dynamics: forward_producer,
@@ -356,6 +364,7 @@ impl Dynamics {
             inverse,
             inverse_doc,
             terms,
+            joint_space_mass_matrix,
             forward,
             forward_doc,
         })
@@ -363,7 +372,11 @@ impl Dynamics {
 
     /// Derives every output by every formalism that can produce it for this
     /// mechanism and keeps, output by output, the cheapest emitted code
-    /// (ties go to the earlier formalism of [`Method::ALL`]).
+    /// (ties go to the earlier formalism of [`Method::ALL`]). The mass
+    /// matrix has one more candidate, the composite-rigid-body algorithm
+    /// ([`composite_rigid_body`]), for `mass_matrix` and, judged with the
+    /// bias and gravity it is emitted with, for `joint_space`; it must be
+    /// strictly cheaper to be kept.
     fn cheapest(
         mechanism: &mut Mechanism,
         newton_euler: Vec<Id>,
@@ -389,10 +402,35 @@ impl Dynamics {
         let gravity = best(&|d| d.terms.gravity.clone());
         let forward = best(&|d| d.forward.clone());
         let pick = |i: usize| &candidates[i];
+        let read_off = pick(mass).1.terms.mass_matrix.clone();
+        let (bias_terms, gravity_terms) = (
+            pick(bias).1.terms.bias.clone(),
+            pick(gravity).1.terms.gravity.clone(),
+        );
+        let composite = composite_rigid_body(mechanism);
+        let pool = &mut mechanism.pool;
+        let n = read_off.len();
+        let (mass_matrix, mass_by) = match cheapest_index(
+            pool,
+            &[read_off.concat(), composite.concat()],
+        ) {
+            1 => (composite.clone(), MassMatrixBy::CompositeRigidBody),
+            _ => (read_off.clone(), pick(mass).1.choice.mass_matrix),
+        };
+        let with_terms = |m: &[Vec<Id>]| [m.concat(), bias_terms.clone(), gravity_terms.clone()].concat();
+        let (joint_space_mass_matrix, joint_space_by) = match cheapest_index(
+            pool,
+            &[with_terms(&read_off), with_terms(&composite)],
+        ) {
+            1 => (composite.concat(), MassMatrixBy::CompositeRigidBody),
+            _ => (read_off.concat(), pick(mass).1.choice.mass_matrix),
+        };
+        debug_assert_eq!(mass_matrix.len(), n);
         Ok(Dynamics {
             choice: Choice {
                 inverse_dynamics: pick(inverse).1.choice.inverse_dynamics,
-                mass_matrix: pick(mass).1.choice.mass_matrix,
+                mass_matrix: mass_by,
+                joint_space_mass_matrix: joint_space_by,
                 bias: pick(bias).1.choice.bias,
                 gravity: pick(gravity).1.choice.gravity,
                 forward_dynamics: pick(forward).1.choice.forward_dynamics,
@@ -400,10 +438,11 @@ impl Dynamics {
             inverse: pick(inverse).1.inverse.clone(),
             inverse_doc: pick(inverse).1.inverse_doc,
             terms: JointSpace {
-                mass_matrix: pick(mass).1.terms.mass_matrix.clone(),
-                bias: pick(bias).1.terms.bias.clone(),
-                gravity: pick(gravity).1.terms.gravity.clone(),
+                mass_matrix,
+                bias: bias_terms,
+                gravity: gravity_terms,
             },
+            joint_space_mass_matrix,
             forward: pick(forward).1.forward.clone(),
             forward_doc: pick(forward).1.forward_doc,
         })
@@ -457,6 +496,20 @@ fn newton_euler(mechanism: &mut Mechanism) -> (Vec<Id>, JointSpace) {
     )
 }
 
+/// The mass matrix by the composite-rigid-body algorithm
+/// ([`sharnir_mech::crba`]) from the bodies' own inertias or from the base
+/// inertias, whichever gives cheaper code (see [`newton_euler`]).
+fn composite_rigid_body(mechanism: &mut Mechanism) -> Vec<Vec<Id>> {
+    let own = crba::mass_matrix(mechanism);
+    let base = crba::mass_matrix_regrouped(mechanism);
+    let n = own.len();
+    let pool = &mut mechanism.pool;
+    cheapest(pool, [own.concat(), base.concat()])
+        .chunks(n.max(1))
+        .map(<[Id]>::to_vec)
+        .collect()
+}
+
 /// Vereshchagin's forward dynamics from the bodies' own inertias or from
 /// the base inertias, whichever gives cheaper code (see [`newton_euler`]).
 fn separate_bodies(mechanism: &mut Mechanism) -> Result<Vec<Id>, EmitError> {
@@ -479,14 +532,20 @@ fn with_angle_sums(pool: &mut Pool, outputs: &[Id]) -> Vec<Id> {
 /// The candidate whose code is cheapest by [`cost`], the first on a tie
 /// (so the usual form goes first and an alternative must be cheaper).
 fn cheapest<const N: usize>(pool: &mut Pool, candidates: [Vec<Id>; N]) -> Vec<Id> {
-    let mut best: Option<(u64, Vec<Id>)> = None;
-    for candidate in candidates {
-        let c = cost(pool, &candidate);
-        if best.as_ref().map_or(true, |(b, _)| c < *b) {
-            best = Some((c, candidate));
+    let i = cheapest_index(pool, &candidates);
+    candidates.into_iter().nth(i).unwrap_or_default()
+}
+
+/// The index of [`cheapest`]'s choice.
+fn cheapest_index(pool: &mut Pool, candidates: &[Vec<Id>]) -> usize {
+    let mut best: Option<(u64, usize)> = None;
+    for (i, candidate) in candidates.iter().enumerate() {
+        let c = cost(pool, candidate);
+        if best.map_or(true, |(b, _)| c < b) {
+            best = Some((c, i));
         }
     }
-    best.map(|(_, b)| b).unwrap_or_default()
+    best.map_or(0, |(_, i)| i)
 }
 /// The weighted operation count per call ([`sharnir_cas::OpCount::weight`])
 /// that decides between formalisms and forms (every angle's sine and cosine
@@ -504,7 +563,8 @@ fn cost(pool: &mut Pool, outputs: &[Id]) -> u64 {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Choice {
     inverse_dynamics: Method,
-    mass_matrix: Method,
+    mass_matrix: MassMatrixBy,
+    joint_space_mass_matrix: MassMatrixBy,
     bias: Method,
     gravity: Method,
     forward_dynamics: Method,
@@ -522,12 +582,37 @@ impl Choice {
              //! compares them all):\n"
                 .to_owned(),
             line("inverse_dynamics", self.inverse_dynamics),
-            line("mass_matrix", self.mass_matrix),
+            format!("//! - `mass_matrix`: {}.\n", self.mass_matrix.formalism()),
             line("bias", self.bias),
             line("gravity", self.gravity),
+            format!(
+                "//! - `joint_space`: its mass matrix by {}, bias and gravity as above.\n",
+                self.joint_space_mass_matrix.formalism()
+            ),
             line("forward_dynamics", self.forward_dynamics),
         ]
         .concat()
+    }
+}
+
+/// Where a module's mass matrix comes from: read off a formalism's joint
+/// forces (or Lagrange's `Σ BᵀMB`), or the composite-rigid-body algorithm,
+/// which derives nothing but `M` and so is no [`Method`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum MassMatrixBy {
+    /// The joint-space terms of this method.
+    ReadOff(Method),
+    /// [`sharnir_mech::crba`].
+    CompositeRigidBody,
+}
+
+impl MassMatrixBy {
+    /// The formalism's name in prose, for module headers.
+    fn formalism(self) -> &'static str {
+        match self {
+            MassMatrixBy::ReadOff(method) => method.formalism(),
+            MassMatrixBy::CompositeRigidBody => "the composite-rigid-body algorithm",
+        }
     }
 }
 
