@@ -107,7 +107,7 @@ fn assemble(
             arguments: vec![Position, Velocity],
             shape: Shape::JointSpace,
             outputs: [
-                dynamics.joint_space_mass_matrix.clone(),
+                dynamics.terms.mass_matrix.concat(),
                 dynamics.terms.bias.clone(),
                 dynamics.terms.gravity.clone(),
             ]
@@ -188,13 +188,18 @@ fn assemble(
     for function in &mut functions {
         function.outputs = with_angle_sums(&mut mechanism.pool, &function.outputs);
     }
+    let mut choice = dynamics.choice;
+    if method.is_none() {
+        let (bias, gravity) = (&dynamics.terms.bias, &dynamics.terms.gravity);
+        composite_rigid_body(mechanism, &mut functions, &mut choice, bias, gravity);
+    }
     let module_name = match mechanism.mode {
         ParameterMode::Runtime => mechanism.name.clone(),
         ParameterMode::Folded => format!("{}_folded", mechanism.name),
     };
     let note = match method {
         Some(method) => method.header_note(dynamics.choice.forward_dynamics),
-        None => dynamics.choice.header_note(),
+        None => choice.header_note(),
     };
     let mut module = emit_module(mechanism, &module_name, &functions, loops)?;
     module.source = with_header_note(&module.source, &note);
@@ -278,11 +283,6 @@ struct Dynamics {
     inverse: Vec<Id>,
     inverse_doc: &'static str,
     terms: JointSpace,
-    /// The mass matrix inside `joint_space` (row-major): `terms.mass_matrix`
-    /// or another derivation of it, whichever makes the three outputs
-    /// together cheapest (a matrix read off Newton–Euler shares with the
-    /// bias what a composite-rigid-body one does not).
-    joint_space_mass_matrix: Vec<Id>,
     forward: Vec<Id>,
     forward_doc: &'static str,
 }
@@ -351,7 +351,6 @@ impl Dynamics {
             ),
         };
         let producer = |output| method.producer(output);
-        let joint_space_mass_matrix = terms.mass_matrix.concat();
         Ok(Dynamics {
             choice: Choice {
                 inverse_dynamics: producer(Output::InverseDynamics),
@@ -364,7 +363,6 @@ impl Dynamics {
             inverse,
             inverse_doc,
             terms,
-            joint_space_mass_matrix,
             forward,
             forward_doc,
         })
@@ -372,11 +370,7 @@ impl Dynamics {
 
     /// Derives every output by every formalism that can produce it for this
     /// mechanism and keeps, output by output, the cheapest emitted code
-    /// (ties go to the earlier formalism of [`Method::ALL`]). The mass
-    /// matrix has one more candidate, the composite-rigid-body algorithm
-    /// ([`composite_rigid_body`]), for `mass_matrix` and, judged with the
-    /// bias and gravity it is emitted with, for `joint_space`; it must be
-    /// strictly cheaper to be kept.
+    /// (ties go to the earlier formalism of [`Method::ALL`]).
     fn cheapest(
         mechanism: &mut Mechanism,
         newton_euler: Vec<Id>,
@@ -402,35 +396,11 @@ impl Dynamics {
         let gravity = best(&|d| d.terms.gravity.clone());
         let forward = best(&|d| d.forward.clone());
         let pick = |i: usize| &candidates[i];
-        let read_off = pick(mass).1.terms.mass_matrix.clone();
-        let (bias_terms, gravity_terms) = (
-            pick(bias).1.terms.bias.clone(),
-            pick(gravity).1.terms.gravity.clone(),
-        );
-        let composite = composite_rigid_body(mechanism);
-        let pool = &mut mechanism.pool;
-        let n = read_off.len();
-        let (mass_matrix, mass_by) = match cheapest_index(
-            pool,
-            &[read_off.concat(), composite.concat()],
-        ) {
-            1 => (composite.clone(), MassMatrixBy::CompositeRigidBody),
-            _ => (read_off.clone(), pick(mass).1.choice.mass_matrix),
-        };
-        let with_terms = |m: &[Vec<Id>]| [m.concat(), bias_terms.clone(), gravity_terms.clone()].concat();
-        let (joint_space_mass_matrix, joint_space_by) = match cheapest_index(
-            pool,
-            &[with_terms(&read_off), with_terms(&composite)],
-        ) {
-            1 => (composite.concat(), MassMatrixBy::CompositeRigidBody),
-            _ => (read_off.concat(), pick(mass).1.choice.mass_matrix),
-        };
-        debug_assert_eq!(mass_matrix.len(), n);
         Ok(Dynamics {
             choice: Choice {
                 inverse_dynamics: pick(inverse).1.choice.inverse_dynamics,
-                mass_matrix: mass_by,
-                joint_space_mass_matrix: joint_space_by,
+                mass_matrix: pick(mass).1.choice.mass_matrix,
+                joint_space_mass_matrix: pick(mass).1.choice.mass_matrix,
                 bias: pick(bias).1.choice.bias,
                 gravity: pick(gravity).1.choice.gravity,
                 forward_dynamics: pick(forward).1.choice.forward_dynamics,
@@ -438,11 +408,10 @@ impl Dynamics {
             inverse: pick(inverse).1.inverse.clone(),
             inverse_doc: pick(inverse).1.inverse_doc,
             terms: JointSpace {
-                mass_matrix,
-                bias: bias_terms,
-                gravity: gravity_terms,
+                mass_matrix: pick(mass).1.terms.mass_matrix.clone(),
+                bias: pick(bias).1.terms.bias.clone(),
+                gravity: pick(gravity).1.terms.gravity.clone(),
             },
-            joint_space_mass_matrix,
             forward: pick(forward).1.forward.clone(),
             forward_doc: pick(forward).1.forward_doc,
         })
@@ -496,18 +465,40 @@ fn newton_euler(mechanism: &mut Mechanism) -> (Vec<Id>, JointSpace) {
     )
 }
 
-/// The mass matrix by the composite-rigid-body algorithm
-/// ([`sharnir_mech::crba`]) from the bodies' own inertias or from the base
-/// inertias, whichever gives cheaper code (see [`newton_euler`]).
-fn composite_rigid_body(mechanism: &mut Mechanism) -> Vec<Vec<Id>> {
-    let own = crba::mass_matrix(mechanism);
-    let base = crba::mass_matrix_regrouped(mechanism);
-    let n = own.len();
+/// Offers the composite-rigid-body algorithm's mass matrix
+/// ([`sharnir_mech::crba`], from the bodies' own or the base inertias,
+/// whichever is cheaper) to `mass_matrix` and, with `bias` and `gravity`,
+/// to `joint_space`, each already lowered with angle sums where they pay:
+/// a function takes it only when that makes it strictly cheaper by
+/// [`cost`], and `choice` records which did. A matrix read off Newton–Euler
+/// shares with the bias what the CRBA's does not, so the two functions may
+/// choose differently. This runs after every function's own angle sums are
+/// contracted, so that nothing the CRBA adds to the pool reorders what the
+/// other functions are lowered from.
+fn composite_rigid_body(
+    mechanism: &mut Mechanism,
+    functions: &mut [FunctionSpec],
+    choice: &mut Choice,
+    bias: &[Id],
+    gravity: &[Id],
+) {
+    let own = crba::mass_matrix(mechanism).concat();
+    let base = crba::mass_matrix_regrouped(mechanism).concat();
     let pool = &mut mechanism.pool;
-    cheapest(pool, [own.concat(), base.concat()])
-        .chunks(n.max(1))
-        .map(<[Id]>::to_vec)
-        .collect()
+    let mass_matrix = cheapest(pool, [own, base]);
+    let joint_space = [mass_matrix.as_slice(), bias, gravity].concat();
+    for function in functions.iter_mut() {
+        let (candidate, slot) = match function.name.as_str() {
+            "mass_matrix" => (&mass_matrix, &mut choice.mass_matrix),
+            "joint_space" => (&joint_space, &mut choice.joint_space_mass_matrix),
+            _ => continue,
+        };
+        let contracted = with_angle_sums(pool, candidate);
+        if cost(pool, &contracted) < cost(pool, &function.outputs) {
+            function.outputs = contracted;
+            *slot = MassMatrixBy::CompositeRigidBody;
+        }
+    }
 }
 
 /// Vereshchagin's forward dynamics from the bodies' own inertias or from
@@ -532,20 +523,14 @@ fn with_angle_sums(pool: &mut Pool, outputs: &[Id]) -> Vec<Id> {
 /// The candidate whose code is cheapest by [`cost`], the first on a tie
 /// (so the usual form goes first and an alternative must be cheaper).
 fn cheapest<const N: usize>(pool: &mut Pool, candidates: [Vec<Id>; N]) -> Vec<Id> {
-    let i = cheapest_index(pool, &candidates);
-    candidates.into_iter().nth(i).unwrap_or_default()
-}
-
-/// The index of [`cheapest`]'s choice.
-fn cheapest_index(pool: &mut Pool, candidates: &[Vec<Id>]) -> usize {
-    let mut best: Option<(u64, usize)> = None;
-    for (i, candidate) in candidates.iter().enumerate() {
-        let c = cost(pool, candidate);
-        if best.map_or(true, |(b, _)| c < b) {
-            best = Some((c, i));
+    let mut best: Option<(u64, Vec<Id>)> = None;
+    for candidate in candidates {
+        let c = cost(pool, &candidate);
+        if best.as_ref().map_or(true, |(b, _)| c < *b) {
+            best = Some((c, candidate));
         }
     }
-    best.map_or(0, |(_, i)| i)
+    best.map(|(_, b)| b).unwrap_or_default()
 }
 /// The weighted operation count per call ([`sharnir_cas::OpCount::weight`])
 /// that decides between formalisms and forms (every angle's sine and cosine

@@ -70,7 +70,12 @@ enum JointRotation {
     None,
     /// About the coordinate axis `axis` (`±e_axis`, `sign` the sign) by an
     /// angle with sine `s` and cosine `c`.
-    Coordinate { axis: usize, sign: Coeff, s: Id, c: Id },
+    Coordinate {
+        axis: usize,
+        sign: Coeff,
+        s: Id,
+        c: Id,
+    },
     /// Any other rotation matrix (a general axis, a quaternion).
     Matrix(Mat3),
 }
@@ -174,7 +179,9 @@ impl Carry {
 fn coordinate_axis(pool: &Pool, axis: Vec3) -> Option<(usize, Coeff)> {
     (0..3).find_map(|k| {
         let others_zero = (0..3).all(|i| i == k || pool.is_zero(axis[i]));
-        let sign = pool.as_num(axis[k]).filter(|c| c.is_one() || c.is_minus_one())?;
+        let sign = pool
+            .as_num(axis[k])
+            .filter(|c| c.is_one() || c.is_minus_one())?;
         others_zero.then_some((k, sign))
     })
 }

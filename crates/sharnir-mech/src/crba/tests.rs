@@ -51,7 +51,11 @@ fn specs() -> Vec<(String, sharnir_spec::Spec)> {
 fn positions(mechanism: &Mechanism, rng: &mut Lcg) -> Vec<f64> {
     let mut q: Vec<f64> = (0..mechanism.nq()).map(|_| 3.0 * rng.next()).collect();
     for &start in &mechanism.quaternions {
-        let norm = q[start..start + 4].iter().map(|x| x * x).sum::<f64>().sqrt();
+        let norm = q[start..start + 4]
+            .iter()
+            .map(|x| x * x)
+            .sum::<f64>()
+            .sqrt();
         for x in &mut q[start..start + 4] {
             *x /= norm;
         }
