@@ -254,8 +254,9 @@ fn rotate_about_axis(
     }
 }
 
-/// The inertia about the point `-t` (its origin moved to where the old
-/// origin is at `t`): `h + m t`, `I + 2(t·h)1 − t hᵀ − h tᵀ + m(|t|²1 − t tᵀ)`.
+/// The same inertia about the origin of a frame with the same axes in
+/// which the old origin is at `t` (`p_new = t + p_old`): `h + m t`,
+/// `I + 2(t·h)1 − t hᵀ − h tᵀ + m(|t|²1 − t tᵀ)`.
 fn shift(pool: &mut Pool, inertia: &RigidInertia, t: Vec3) -> RigidInertia {
     if t.iter().all(|&x| pool.is_zero(x)) {
         return *inertia;
