@@ -272,11 +272,23 @@ fn method_choice_reaches_the_module() {
             .into_iter()
             .min()
             .unwrap_or(u32::MAX);
-        assert_eq!(
-            cost(ops(&default, name)),
-            best,
-            "{name}: the default is not the cheapest"
-        );
+        if name == "mass_matrix" {
+            // One more candidate without a method: the CRBA's (cheaper here:
+            // 47 against Newton–Euler's 53 weighted operations).
+            assert!(
+                cost(ops(&default, name)) < best,
+                "{name}: the CRBA's is not taken"
+            );
+            assert!(default
+                .source
+                .contains("`mass_matrix`: the composite-rigid-body algorithm"));
+        } else {
+            assert_eq!(
+                cost(ops(&default, name)),
+                best,
+                "{name}: the default is not the cheapest"
+            );
+        }
     }
     // Telegin's 6-DOF arm has its inverse dynamics cheapest by Telegin's
     // formalism (131 against Newton–Euler's 142 weighted operations, with base

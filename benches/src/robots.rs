@@ -83,4 +83,5 @@ robots! {
     chain10, chain10_folded;
     ur5, ur5_folded;
     panda, panda_folded;
+    solo12_fixed, solo12_fixed_folded;
 }

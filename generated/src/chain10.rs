@@ -4,9 +4,10 @@
 //! Each dynamics output by the formalism whose code is cheapest (`cargo xtask ops`
 //! compares them all):
 //! - `inverse_dynamics`: recursive Newton–Euler.
-//! - `mass_matrix`: recursive Newton–Euler.
+//! - `mass_matrix`: the composite-rigid-body algorithm.
 //! - `bias`: recursive Newton–Euler.
 //! - `gravity`: recursive Newton–Euler.
+//! - `joint_space`: its mass matrix by the composite-rigid-body algorithm, bias and gravity as above.
 //! - `forward_dynamics`: Vereshchagin's separate-bodies method.
 //!
 //! Yudintsev, Vereshchagin's method slides, MATLAB example: planar chain of 10 rods, 1 kg, 0.1 m each
@@ -20,10 +21,10 @@
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 35 | 0 | 2 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 192 | 114 | 0 | 0 | 10 | 10 |
-//! | `mass_matrix` | 284 | 231 | 0 | 0 | 9 | 9 |
+//! | `mass_matrix` | 235 | 167 | 0 | 0 | 9 | 9 |
 //! | `bias` | 148 | 76 | 0 | 0 | 10 | 10 |
 //! | `gravity` | 21 | 18 | 0 | 0 | 0 | 10 |
-//! | `joint_space` | 484 | 333 | 0 | 0 | 10 | 10 |
+//! | `joint_space` | 435 | 269 | 0 | 0 | 10 | 10 |
 //! | `forward_dynamics` | 453 | 275 | 9 | 0 | 10 | 10 |
 //! | `coriolis_matrix` | 601 | 329 | 0 | 0 | 9 | 9 |
 //! | `energy` | 154 | 112 | 0 | 0 | 10 | 10 |
@@ -459,8 +460,8 @@ pub fn inverse_dynamics_with(
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 284,
-    add: 231,
+    mul: 235,
+    add: 167,
     div: 0,
     sqrt: 0,
     sin: 9,
@@ -488,249 +489,196 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
     let (s_q8, c_q8) = libm::Libm::<Real>::sincos(q[8]);
     let (s_q9, c_q9) = libm::Libm::<Real>::sincos(q[9]);
-    let t18 = p.l * s_q2;
-    let t19 = p.l + p.l * c_q1;
-    let t20 = p.l * c_q2;
-    let t21 = s_q1 * t20 + s_q2 * t19;
-    let t22 = c_q2 * t19 - s_q1 * t18;
-    let t23 = p.l + t22;
-    let t24 = c_q3 * t21 + s_q3 * t23;
-    let t25 = c_q3 * t23 - s_q3 * t21;
-    let t26 = p.l + t25;
-    let t27 = c_q4 * t24 + s_q4 * t26;
-    let t28 = c_q4 * t26 - s_q4 * t24;
-    let t29 = p.l + t28;
-    let t30 = c_q5 * t27 + s_q5 * t29;
-    let t31 = c_q5 * t29 - s_q5 * t27;
-    let t32 = p.l + t31;
-    let t33 = c_q6 * t30 + s_q6 * t32;
-    let t34 = c_q6 * t32 - s_q6 * t30;
-    let t35 = p.l + t34;
-    let t36 = c_q7 * t33 + s_q7 * t35;
-    let t37 = c_q7 * t35 - s_q7 * t33;
-    let t38 = p.l + t37;
-    let t39 = c_q8 * t38 - s_q8 * t36;
-    let t40 = p.l + t20;
-    let t41 = c_q3 * t18 + s_q3 * t40;
-    let t42 = c_q3 * t40 - s_q3 * t18;
-    let t43 = p.l + t42;
-    let t44 = c_q4 * t41 + s_q4 * t43;
-    let t45 = c_q4 * t43 - s_q4 * t41;
-    let t46 = p.l + t45;
-    let t47 = c_q5 * t44 + s_q5 * t46;
-    let t48 = c_q5 * t46 - s_q5 * t44;
-    let t49 = p.l + t48;
-    let t50 = c_q6 * t47 + s_q6 * t49;
-    let t51 = c_q6 * t49 - s_q6 * t47;
-    let t52 = p.l + t51;
-    let t53 = c_q7 * t50 + s_q7 * t52;
-    let t54 = c_q7 * t52 - s_q7 * t50;
-    let t55 = p.l + t54;
-    let t56 = c_q8 * t55 - s_q8 * t53;
-    let t57 = p.l * s_q4;
-    let t58 = p.l + p.l * c_q3;
-    let t59 = p.l * c_q4;
-    let t60 = s_q3 * t59 + s_q4 * t58;
-    let t61 = c_q4 * t58 - s_q3 * t57;
-    let t62 = p.l + t61;
-    let t63 = c_q5 * t60 + s_q5 * t62;
-    let t64 = c_q5 * t62 - s_q5 * t60;
-    let t65 = p.l + t64;
-    let t66 = c_q6 * t63 + s_q6 * t65;
-    let t67 = c_q6 * t65 - s_q6 * t63;
-    let t68 = p.l + t67;
-    let t69 = c_q7 * t66 + s_q7 * t68;
-    let t70 = c_q7 * t68 - s_q7 * t66;
-    let t71 = p.l + t70;
-    let t72 = c_q8 * t71 - s_q8 * t69;
-    let t73 = p.l + t59;
-    let t74 = c_q5 * t57 + s_q5 * t73;
-    let t75 = c_q5 * t73 - s_q5 * t57;
-    let t76 = p.l + t75;
-    let t77 = c_q6 * t74 + s_q6 * t76;
-    let t78 = c_q6 * t76 - s_q6 * t74;
-    let t79 = p.l + t78;
-    let t80 = c_q7 * t77 + s_q7 * t79;
-    let t81 = c_q7 * t79 - s_q7 * t77;
-    let t82 = p.l + t81;
-    let t83 = c_q8 * t82 - s_q8 * t80;
-    let t84 = p.l * s_q6;
-    let t85 = p.l + p.l * c_q5;
-    let t86 = p.l * c_q6;
-    let t87 = s_q5 * t86 + s_q6 * t85;
-    let t88 = c_q6 * t85 - s_q5 * t84;
-    let t89 = p.l + t88;
-    let t90 = c_q7 * t87 + s_q7 * t89;
-    let t91 = c_q7 * t89 - s_q7 * t87;
-    let t92 = p.l + t91;
-    let t93 = c_q8 * t92 - s_q8 * t90;
-    let t94 = p.l + t86;
-    let t95 = c_q7 * t84 + s_q7 * t94;
-    let t96 = c_q7 * t94 - s_q7 * t84;
-    let t97 = p.l + t96;
-    let t98 = c_q8 * t97 - s_q8 * t95;
-    let t99 = p.l * s_q7;
-    let t100 = p.l + p.l * c_q7;
-    let t101 = c_q8 * t100 - s_q8 * t99;
-    let t102 = s_q8 * s_q9;
-    let t103 = c_q9 * d.k0;
-    let t104 = (c_q9 * (p.l + t39) - s_q9 * (c_q8 * t36 + s_q8 * t38)) * d.k2;
-    let t105 = 0.5 * c_q9 * d.k2 + d.k3;
-    let t106 = c_q8 * t105 - 0.5 * t102 * d.k2;
-    let t107 = -0.5 * c_q8 * s_q9 * d.k2 - s_q8 * t105;
-    let t108 = t106 + d.k4;
-    let t109 = s_q7 * t107 + c_q7 * t108;
-    let t110 = c_q7 * t107 - s_q7 * t108;
-    let t111 = t109 + d.k5;
-    let t112 = s_q6 * t110 + c_q6 * t111;
-    let t113 = c_q6 * t110 - s_q6 * t111;
-    let t114 = t112 + d.k6;
-    let t115 = s_q5 * t113 + c_q5 * t114;
-    let t116 = c_q5 * t113 - s_q5 * t114;
-    let t117 = t115 + d.k7;
-    let t118 = s_q4 * t116 + c_q4 * t117;
-    let t119 = c_q4 * t116 - s_q4 * t117;
-    let t120 = t118 + d.k8;
-    let t121 = s_q3 * t119 + c_q3 * t120;
-    let t122 = c_q3 * t119 - s_q3 * t120;
-    let t123 = t121 + d.k9;
-    let t124 = s_q2 * t122 + c_q2 * t123;
-    let t125 = p.l * t124;
-    let t126 = 1.5 * t39 * d.k2 + 0.5 * t104;
-    let t127 = 2.5 * t37 * d.k2 + t126;
-    let t128 = 3.5 * t34 * d.k2 + t127;
-    let t129 = 4.5 * t31 * d.k2 + t128;
-    let t130 = 5.5 * t28 * d.k2 + t129;
-    let t131 = 6.5 * t25 * d.k2 + t130;
-    let t132 = 0.5 * t103 + p.l * t106;
-    let t133 = p.l * t109 + t132;
-    let t134 = p.l * t112 + t133;
-    let t135 = p.l * t115 + t134;
-    let t136 = p.l * t118 + t135;
-    let t137 = p.l * t121 + t136;
-    let t138 = t131 + 7.5 * t22 * d.k2 + t137;
-    let t139 = t138 + 8.5 * c_q1 * d.k0 + t125;
-    let t140 = t139 + d.k12;
-    let t141 = t138 + d.k13;
-    let t142 = t136 + d.k14;
-    let t143 = t131 + t142;
-    let t144 = t135 + d.k15;
-    let t145 = t130 + t144;
-    let t146 = t134 + d.k16;
-    let t147 = t129 + t146;
-    let t148 = t133 + d.k17;
-    let t149 = t128 + t148;
-    let t150 = t132 + d.k18;
-    let t151 = t127 + t150;
-    let t152 = 0.5 * t103 + d.k19;
-    let t153 = t126 + t152;
-    let t154 = 0.5 * t104 + d.k20;
-    let t155 = (c_q9 * (p.l + t56) - s_q9 * (c_q8 * t53 + s_q8 * t55)) * d.k2;
-    let t156 = 1.5 * t56 * d.k2 + 0.5 * t155;
-    let t157 = 2.5 * t54 * d.k2 + t156;
-    let t158 = 3.5 * t51 * d.k2 + t157;
-    let t159 = 4.5 * t48 * d.k2 + t158;
-    let t160 = 5.5 * t45 * d.k2 + t159;
-    let t161 = 6.5 * t42 * d.k2 + t160;
-    let t162 = 7.5 * c_q2 * d.k0 + t161;
-    let t163 = t137 + d.k13;
-    let t164 = t162 + t163;
-    let t165 = t142 + t161;
-    let t166 = t144 + t160;
-    let t167 = t146 + t159;
-    let t168 = t148 + t158;
-    let t169 = t150 + t157;
-    let t170 = t152 + t156;
-    let t171 = d.k20 + 0.5 * t155;
-    let t172 = (c_q9 * (p.l + t72) - s_q9 * (c_q8 * t69 + s_q8 * t71)) * d.k2;
-    let t173 = 1.5 * t72 * d.k2 + 0.5 * t172;
-    let t174 = 2.5 * t70 * d.k2 + t173;
-    let t175 = 3.5 * t67 * d.k2 + t174;
-    let t176 = 4.5 * t64 * d.k2 + t175;
-    let t177 = 5.5 * t61 * d.k2 + t176;
-    let t178 = 6.5 * c_q3 * d.k0 + t177;
-    let t179 = t142 + t178;
-    let t180 = t144 + t177;
-    let t181 = t146 + t176;
-    let t182 = t148 + t175;
-    let t183 = t150 + t174;
-    let t184 = t152 + t173;
-    let t185 = d.k20 + 0.5 * t172;
-    let t186 = (c_q9 * (p.l + t83) - s_q9 * (c_q8 * t80 + s_q8 * t82)) * d.k2;
-    let t187 = 1.5 * t83 * d.k2 + 0.5 * t186;
-    let t188 = 2.5 * t81 * d.k2 + t187;
-    let t189 = 3.5 * t78 * d.k2 + t188;
-    let t190 = 4.5 * t75 * d.k2 + t189;
-    let t191 = 5.5 * c_q4 * d.k0 + t190;
-    let t192 = t144 + t191;
-    let t193 = t146 + t190;
-    let t194 = t148 + t189;
-    let t195 = t150 + t188;
-    let t196 = t152 + t187;
-    let t197 = d.k20 + 0.5 * t186;
-    let t198 = (c_q9 * (p.l + t93) - s_q9 * (c_q8 * t90 + s_q8 * t92)) * d.k2;
-    let t199 = 1.5 * t93 * d.k2 + 0.5 * t198;
-    let t200 = 2.5 * t91 * d.k2 + t199;
-    let t201 = 3.5 * t88 * d.k2 + t200;
-    let t202 = 4.5 * c_q5 * d.k0 + t201;
-    let t203 = t146 + t202;
-    let t204 = t148 + t201;
-    let t205 = t150 + t200;
-    let t206 = t152 + t199;
-    let t207 = d.k20 + 0.5 * t198;
-    let t208 = (c_q9 * (p.l + t98) - s_q9 * (c_q8 * t95 + s_q8 * t97)) * d.k2;
-    let t209 = 1.5 * t98 * d.k2 + 0.5 * t208;
-    let t210 = 2.5 * t96 * d.k2 + t209;
-    let t211 = 3.5 * c_q6 * d.k0 + t210;
-    let t212 = t148 + t211;
-    let t213 = t150 + t210;
-    let t214 = t152 + t209;
-    let t215 = d.k20 + 0.5 * t208;
-    let t216 = (c_q9 * (p.l + t101) - s_q9 * (c_q8 * t99 + s_q8 * t100)) * d.k2;
-    let t217 = 1.5 * t101 * d.k2 + 0.5 * t216;
-    let t218 = 2.5 * c_q7 * d.k0 + t217;
-    let t219 = t150 + t218;
-    let t220 = t152 + t217;
-    let t221 = d.k20 + 0.5 * t216;
-    let t222 = (c_q9 * (p.l + p.l * c_q8) - p.l * t102) * d.k2;
-    let t223 = 1.5 * c_q8 * d.k0 + 0.5 * t222;
-    let t224 = t152 + t223;
-    let t225 = d.k20 + 0.5 * t222;
-    let t226 = 0.5 * t103 + d.k20;
+    let t18 = c_q9 * d.k0;
+    let t19 = s_q9 * d.k2;
+    let t20 = s_q8 * t19;
+    let t21 = c_q9 * d.k2;
+    let t22 = 0.5 * t21 + d.k3;
+    let t23 = c_q8 * t22 - 0.5 * t20;
+    let t24 = p.l * t23;
+    let t25 = t23 + d.k4;
+    let t26 = c_q7 * t25;
+    let t27 = c_q8 * t19;
+    let t28 = 0.5 * t27 + s_q8 * t22;
+    let t29 = t26 - s_q7 * t28;
+    let t30 = t29 + d.k5;
+    let t31 = c_q6 * t30;
+    let t32 = s_q7 * t25;
+    let t33 = t32 + c_q7 * t28;
+    let t34 = t31 - s_q6 * t33;
+    let t35 = t34 + d.k6;
+    let t36 = c_q5 * t35;
+    let t37 = s_q6 * t30;
+    let t38 = t37 + c_q6 * t33;
+    let t39 = t36 - s_q5 * t38;
+    let t40 = t39 + d.k7;
+    let t41 = c_q4 * t40;
+    let t42 = s_q5 * t35;
+    let t43 = t42 + c_q5 * t38;
+    let t44 = t41 - s_q4 * t43;
+    let t45 = t44 + d.k8;
+    let t46 = c_q3 * t45;
+    let t47 = s_q4 * t40;
+    let t48 = t47 + c_q4 * t43;
+    let t49 = t46 - s_q3 * t48;
+    let t50 = t49 + d.k9;
+    let t51 = c_q2 * t50;
+    let t52 = s_q3 * t45;
+    let t53 = t52 + c_q3 * t48;
+    let t54 = t51 - s_q2 * t53;
+    let t55 = c_q1 * (t54 + d.k10);
+    let t56 = s_q2 * t50;
+    let t57 = t56 + c_q2 * t53;
+    let t58 = t18 + 2.0 * t24;
+    let t59 = 2.0 * p.l * t29 + t58;
+    let t60 = 2.0 * p.l * t34 + t59;
+    let t61 = 2.0 * p.l * t39 + t60;
+    let t62 = 2.0 * p.l * t44 + t61;
+    let t63 = 2.0 * p.l * t49 + t62;
+    let t64 = 2.0 * p.l * t54 + t63;
+    let t65 = t64 + d.k12;
+    let t66 = p.l * (t55 - s_q1 * t57) + t65;
+    let t67 = t53;
+    let t68 = t51 - s_q2 * t67;
+    let t69 = t63 + d.k13;
+    let t70 = p.l * t68 + t69;
+    let t71 = p.l * (c_q1 * t68 - s_q1 * (c_q2 * t67 + t56)) + t70;
+    let t72 = -t48;
+    let t73 = t46 + s_q3 * t72;
+    let t74 = c_q3 * t72 - t52;
+    let t75 = s_q2 * t74 + c_q2 * t73;
+    let t76 = t62 + d.k14;
+    let t77 = p.l * t73 + t76;
+    let t78 = p.l * t75 + t77;
+    let t79 = p.l * (s_q1 * (c_q2 * t74 - s_q2 * t73) + c_q1 * t75) + t78;
+    let t80 = -t43;
+    let t81 = t41 + s_q4 * t80;
+    let t82 = c_q4 * t80 - t47;
+    let t83 = s_q3 * t82 + c_q3 * t81;
+    let t84 = c_q3 * t82 - s_q3 * t81;
+    let t85 = s_q2 * t84 + c_q2 * t83;
+    let t86 = t61 + d.k15;
+    let t87 = p.l * t81 + t86;
+    let t88 = p.l * t83 + t87;
+    let t89 = p.l * t85 + t88;
+    let t90 = p.l * (s_q1 * (c_q2 * t84 - s_q2 * t83) + c_q1 * t85) + t89;
+    let t91 = -t38;
+    let t92 = t36 + s_q5 * t91;
+    let t93 = c_q5 * t91 - t42;
+    let t94 = s_q4 * t93 + c_q4 * t92;
+    let t95 = c_q4 * t93 - s_q4 * t92;
+    let t96 = s_q3 * t95 + c_q3 * t94;
+    let t97 = c_q3 * t95 - s_q3 * t94;
+    let t98 = s_q2 * t97 + c_q2 * t96;
+    let t99 = t60 + d.k16;
+    let t100 = p.l * t92 + t99;
+    let t101 = p.l * t94 + t100;
+    let t102 = p.l * t96 + t101;
+    let t103 = p.l * t98 + t102;
+    let t104 = p.l * (s_q1 * (c_q2 * t97 - s_q2 * t96) + c_q1 * t98) + t103;
+    let t105 = -t33;
+    let t106 = t31 + s_q6 * t105;
+    let t107 = c_q6 * t105 - t37;
+    let t108 = s_q5 * t107 + c_q5 * t106;
+    let t109 = c_q5 * t107 - s_q5 * t106;
+    let t110 = s_q4 * t109 + c_q4 * t108;
+    let t111 = c_q4 * t109 - s_q4 * t108;
+    let t112 = s_q3 * t111 + c_q3 * t110;
+    let t113 = c_q3 * t111 - s_q3 * t110;
+    let t114 = s_q2 * t113 + c_q2 * t112;
+    let t115 = t59 + d.k17;
+    let t116 = p.l * t106 + t115;
+    let t117 = p.l * t108 + t116;
+    let t118 = p.l * t110 + t117;
+    let t119 = p.l * t112 + t118;
+    let t120 = p.l * t114 + t119;
+    let t121 = p.l * (s_q1 * (c_q2 * t113 - s_q2 * t112) + c_q1 * t114) + t120;
+    let t122 = -t28;
+    let t123 = s_q7 * t122;
+    let t124 = t26 + t123;
+    let t125 = c_q7 * t122;
+    let t126 = t125 - t32;
+    let t127 = s_q6 * t126 + c_q6 * t124;
+    let t128 = c_q6 * t126 - s_q6 * t124;
+    let t129 = s_q5 * t128 + c_q5 * t127;
+    let t130 = c_q5 * t128 - s_q5 * t127;
+    let t131 = s_q4 * t130 + c_q4 * t129;
+    let t132 = c_q4 * t130 - s_q4 * t129;
+    let t133 = s_q3 * t132 + c_q3 * t131;
+    let t134 = c_q3 * t132 - s_q3 * t131;
+    let t135 = s_q2 * t134 + c_q2 * t133;
+    let t136 = t58 + d.k18;
+    let t137 = p.l * t124 + t136;
+    let t138 = p.l * t127 + t137;
+    let t139 = p.l * t129 + t138;
+    let t140 = p.l * t131 + t139;
+    let t141 = p.l * t133 + t140;
+    let t142 = p.l * t135 + t141;
+    let t143 = p.l * (s_q1 * (c_q2 * t134 - s_q2 * t133) + c_q1 * t135) + t142;
+    let t144 = t123 + c_q7 * t23;
+    let t145 = t125 - s_q7 * t23;
+    let t146 = s_q6 * t145 + c_q6 * t144;
+    let t147 = c_q6 * t145 - s_q6 * t144;
+    let t148 = s_q5 * t147 + c_q5 * t146;
+    let t149 = c_q5 * t147 - s_q5 * t146;
+    let t150 = s_q4 * t149 + c_q4 * t148;
+    let t151 = c_q4 * t149 - s_q4 * t148;
+    let t152 = s_q3 * t151 + c_q3 * t150;
+    let t153 = c_q3 * t151 - s_q3 * t150;
+    let t154 = s_q2 * t153 + c_q2 * t152;
+    let t155 = t18 + d.k19;
+    let t156 = t24 + t155;
+    let t157 = p.l * t144 + t156;
+    let t158 = p.l * t146 + t157;
+    let t159 = p.l * t148 + t158;
+    let t160 = p.l * t150 + t159;
+    let t161 = p.l * t152 + t160;
+    let t162 = p.l * t154 + t161;
+    let t163 = p.l * (s_q1 * (c_q2 * t153 - s_q2 * t152) + c_q1 * t154) + t162;
+    let t164 = 0.5 * (c_q8 * t21 - t20);
+    let t165 = -0.5 * (t27 + s_q8 * t21);
+    let t166 = s_q7 * t165 + c_q7 * t164;
+    let t167 = c_q7 * t165 - s_q7 * t164;
+    let t168 = s_q6 * t167 + c_q6 * t166;
+    let t169 = c_q6 * t167 - s_q6 * t166;
+    let t170 = s_q5 * t169 + c_q5 * t168;
+    let t171 = c_q5 * t169 - s_q5 * t168;
+    let t172 = s_q4 * t171 + c_q4 * t170;
+    let t173 = c_q4 * t171 - s_q4 * t170;
+    let t174 = s_q3 * t173 + c_q3 * t172;
+    let t175 = c_q3 * t173 - s_q3 * t172;
+    let t176 = s_q2 * t175 + c_q2 * t174;
+    let t177 = 0.5 * t18 + d.k20;
+    let t178 = p.l * t164 + t177;
+    let t179 = p.l * t166 + t178;
+    let t180 = p.l * t168 + t179;
+    let t181 = p.l * t170 + t180;
+    let t182 = p.l * t172 + t181;
+    let t183 = p.l * t174 + t182;
+    let t184 = p.l * t176 + t183;
+    let t185 = p.l * (s_q1 * (c_q2 * t175 - s_q2 * t174) + c_q1 * t176) + t184;
     [
         [
-            p.l * (s_q1 * (c_q2 * t122 - s_q2 * t123) + c_q1 * (t124 + d.k10)) + d.k11
-                + t139,
-            t140,
-            t141,
+            2.0 * p.l * (t55 - s_q1 * t57) + d.k11 + t64,
+            t66,
+            t71,
+            t79,
+            t90,
+            t104,
+            t121,
             t143,
-            t145,
-            t147,
-            t149,
-            t151,
-            t153,
-            t154,
+            t163,
+            t185,
         ],
-        [
-            t140,
-            t125 + t137 + d.k12 + t162,
-            t164,
-            t165,
-            t166,
-            t167,
-            t168,
-            t169,
-            t170,
-            t171,
-        ],
-        [t141, t164, t163 + t178, t179, t180, t181, t182, t183, t184, t185],
-        [t143, t165, t179, t142 + t191, t192, t193, t194, t195, t196, t197],
-        [t145, t166, t180, t192, t144 + t202, t203, t204, t205, t206, t207],
-        [t147, t167, t181, t193, t203, t146 + t211, t212, t213, t214, t215],
-        [t149, t168, t182, t194, t204, t212, t148 + t218, t219, t220, t221],
-        [t151, t169, t183, t195, t205, t213, t219, t150 + t223, t224, t225],
-        [t153, t170, t184, t196, t206, t214, t220, t224, t103 + d.k19, t226],
-        [t154, t171, t185, t197, t207, t215, t221, t225, t226, d.k20],
+        [t66, t65, t70, t78, t89, t103, t120, t142, t162, t184],
+        [t71, t70, t69, t77, t88, t102, t119, t141, t161, t183],
+        [t79, t78, t77, t76, t87, t101, t118, t140, t160, t182],
+        [t90, t89, t88, t87, t86, t100, t117, t139, t159, t181],
+        [t104, t103, t102, t101, t100, t99, t116, t138, t158, t180],
+        [t121, t120, t119, t118, t117, t116, t115, t137, t157, t179],
+        [t143, t142, t141, t140, t139, t138, t137, t136, t156, t178],
+        [t163, t162, t161, t160, t159, t158, t157, t156, t155, t177],
+        [t185, t184, t183, t182, t181, t180, t179, t178, t177, d.k20],
     ]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
@@ -885,8 +833,8 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 484,
-    add: 333,
+    mul: 435,
+    add: 269,
     div: 0,
     sqrt: 0,
     sin: 10,
@@ -928,347 +876,290 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t27 = t24 + qd[8];
     let (s_q9, c_q9) = libm::Libm::<Real>::sincos(q[9]);
     let t30 = t27 + qd[9];
-    let t31 = p.l * s_q2;
-    let t32 = p.l + p.l * c_q1;
-    let t33 = p.l * c_q2;
-    let t34 = s_q1 * t33 + s_q2 * t32;
-    let t35 = c_q2 * t32 - s_q1 * t31;
-    let t36 = p.l + t35;
-    let t37 = c_q3 * t34 + s_q3 * t36;
-    let t38 = c_q3 * t36 - s_q3 * t34;
-    let t39 = p.l + t38;
-    let t40 = c_q4 * t37 + s_q4 * t39;
-    let t41 = c_q4 * t39 - s_q4 * t37;
-    let t42 = p.l + t41;
-    let t43 = c_q5 * t40 + s_q5 * t42;
-    let t44 = c_q5 * t42 - s_q5 * t40;
-    let t45 = p.l + t44;
-    let t46 = c_q6 * t43 + s_q6 * t45;
-    let t47 = c_q6 * t45 - s_q6 * t43;
-    let t48 = p.l + t47;
-    let t49 = c_q7 * t46 + s_q7 * t48;
-    let t50 = c_q7 * t48 - s_q7 * t46;
-    let t51 = p.l + t50;
-    let t52 = c_q8 * t51 - s_q8 * t49;
-    let t53 = p.l + t33;
-    let t54 = c_q3 * t31 + s_q3 * t53;
-    let t55 = c_q3 * t53 - s_q3 * t31;
-    let t56 = p.l + t55;
-    let t57 = c_q4 * t54 + s_q4 * t56;
-    let t58 = c_q4 * t56 - s_q4 * t54;
-    let t59 = p.l + t58;
-    let t60 = c_q5 * t57 + s_q5 * t59;
-    let t61 = c_q5 * t59 - s_q5 * t57;
-    let t62 = p.l + t61;
-    let t63 = c_q6 * t60 + s_q6 * t62;
-    let t64 = c_q6 * t62 - s_q6 * t60;
-    let t65 = p.l + t64;
-    let t66 = c_q7 * t63 + s_q7 * t65;
-    let t67 = c_q7 * t65 - s_q7 * t63;
-    let t68 = p.l + t67;
-    let t69 = c_q8 * t68 - s_q8 * t66;
-    let t70 = p.l * s_q4;
-    let t71 = p.l + p.l * c_q3;
-    let t72 = p.l * c_q4;
-    let t73 = s_q3 * t72 + s_q4 * t71;
-    let t74 = c_q4 * t71 - s_q3 * t70;
-    let t75 = p.l + t74;
-    let t76 = c_q5 * t73 + s_q5 * t75;
-    let t77 = c_q5 * t75 - s_q5 * t73;
-    let t78 = p.l + t77;
-    let t79 = c_q6 * t76 + s_q6 * t78;
-    let t80 = c_q6 * t78 - s_q6 * t76;
-    let t81 = p.l + t80;
-    let t82 = c_q7 * t79 + s_q7 * t81;
-    let t83 = c_q7 * t81 - s_q7 * t79;
-    let t84 = p.l + t83;
-    let t85 = c_q8 * t84 - s_q8 * t82;
-    let t86 = p.l + t72;
-    let t87 = c_q5 * t70 + s_q5 * t86;
-    let t88 = c_q5 * t86 - s_q5 * t70;
-    let t89 = p.l + t88;
-    let t90 = c_q6 * t87 + s_q6 * t89;
-    let t91 = c_q6 * t89 - s_q6 * t87;
-    let t92 = p.l + t91;
-    let t93 = c_q7 * t90 + s_q7 * t92;
-    let t94 = c_q7 * t92 - s_q7 * t90;
-    let t95 = p.l + t94;
-    let t96 = c_q8 * t95 - s_q8 * t93;
-    let t97 = p.l * s_q6;
-    let t98 = p.l + p.l * c_q5;
-    let t99 = p.l * c_q6;
-    let t100 = s_q5 * t99 + s_q6 * t98;
-    let t101 = c_q6 * t98 - s_q5 * t97;
-    let t102 = p.l + t101;
-    let t103 = c_q7 * t100 + s_q7 * t102;
-    let t104 = c_q7 * t102 - s_q7 * t100;
-    let t105 = p.l + t104;
-    let t106 = c_q8 * t105 - s_q8 * t103;
-    let t107 = p.l + t99;
-    let t108 = c_q7 * t97 + s_q7 * t107;
-    let t109 = c_q7 * t107 - s_q7 * t97;
-    let t110 = p.l + t109;
-    let t111 = c_q8 * t110 - s_q8 * t108;
-    let t112 = p.l * s_q7;
-    let t113 = p.l + p.l * c_q7;
-    let t114 = c_q8 * t113 - s_q8 * t112;
-    let t115 = p.g * c_q0;
-    let t116 = c_q1 * t115;
-    let t117 = t116 - s_q1 * t5;
-    let t118 = s_q1 * t115;
-    let t119 = c_q1 * t5 + t118 - p.l * t6 * t6;
-    let t120 = c_q2 * t117 - s_q2 * t119;
-    let t121 = c_q2 * t119 + s_q2 * t117 - p.l * t9 * t9;
-    let t122 = c_q3 * t120 - s_q3 * t121;
-    let t123 = c_q3 * t121 + s_q3 * t120 - p.l * t12 * t12;
-    let t124 = c_q4 * t122 - s_q4 * t123;
-    let t125 = c_q4 * t123 + s_q4 * t122 - p.l * t15 * t15;
-    let t126 = c_q5 * t124 - s_q5 * t125;
-    let t127 = c_q5 * t125 + s_q5 * t124 - p.l * t18 * t18;
-    let t128 = c_q6 * t126 - s_q6 * t127;
-    let t129 = c_q6 * t127 + s_q6 * t126 - p.l * t21 * t21;
-    let t130 = c_q7 * t128 - s_q7 * t129;
-    let t131 = c_q7 * t129 + s_q7 * t128 - p.l * t24 * t24;
-    let t132 = c_q8 * t130 - s_q8 * t131;
-    let t133 = t116 - t2 * s_q1;
-    let t134 = t118 + t2 * c_q1;
-    let t135 = c_q2 * t133 - s_q2 * t134;
-    let t136 = c_q2 * t134 + s_q2 * t133;
-    let t137 = c_q3 * t135 - s_q3 * t136;
-    let t138 = c_q3 * t136 + s_q3 * t135;
-    let t139 = c_q4 * t137 - s_q4 * t138;
-    let t140 = c_q4 * t138 + s_q4 * t137;
-    let t141 = c_q5 * t139 - s_q5 * t140;
-    let t142 = c_q5 * t140 + s_q5 * t139;
-    let t143 = c_q6 * t141 - s_q6 * t142;
-    let t144 = c_q6 * t142 + s_q6 * t141;
-    let t145 = c_q7 * t143 - s_q7 * t144;
-    let t146 = c_q7 * t144 + s_q7 * t143;
-    let t147 = c_q8 * t145 - s_q8 * t146;
-    let t148 = c_q0 * d.k1;
-    let t149 = c_q9 * d.k2;
-    let t150 = c_q9 * d.k0;
-    let t151 = (c_q9 * (p.l + t52) - s_q9 * (c_q8 * t49 + s_q8 * t51)) * d.k2;
-    let t152 = s_q9 * d.k2;
-    let t153 = s_q8 * t152;
-    let t154 = 0.5 * t149 + d.k3;
-    let t155 = c_q8 * t154 - 0.5 * t153;
-    let t156 = c_q8 * t152;
-    let t157 = -0.5 * t156 - s_q8 * t154;
-    let t158 = t155 + d.k4;
-    let t159 = s_q7 * t157 + c_q7 * t158;
-    let t160 = c_q7 * t157 - s_q7 * t158;
-    let t161 = t159 + d.k5;
-    let t162 = s_q6 * t160 + c_q6 * t161;
-    let t163 = c_q6 * t160 - s_q6 * t161;
-    let t164 = t162 + d.k6;
-    let t165 = s_q5 * t163 + c_q5 * t164;
-    let t166 = c_q5 * t163 - s_q5 * t164;
-    let t167 = t165 + d.k7;
-    let t168 = s_q4 * t166 + c_q4 * t167;
-    let t169 = c_q4 * t166 - s_q4 * t167;
-    let t170 = t168 + d.k8;
-    let t171 = s_q3 * t169 + c_q3 * t170;
-    let t172 = c_q3 * t169 - s_q3 * t170;
-    let t173 = t171 + d.k9;
-    let t174 = s_q2 * t172 + c_q2 * t173;
-    let t175 = p.l * t174;
-    let t176 = 1.5 * t52 * d.k2 + 0.5 * t151;
-    let t177 = 2.5 * t50 * d.k2 + t176;
-    let t178 = 3.5 * t47 * d.k2 + t177;
-    let t179 = 4.5 * t44 * d.k2 + t178;
-    let t180 = 5.5 * t41 * d.k2 + t179;
-    let t181 = 6.5 * t38 * d.k2 + t180;
-    let t182 = 0.5 * t150 + p.l * t155;
-    let t183 = p.l * t159 + t182;
-    let t184 = p.l * t162 + t183;
-    let t185 = p.l * t165 + t184;
-    let t186 = p.l * t168 + t185;
-    let t187 = p.l * t171 + t186;
-    let t188 = t181 + 7.5 * t35 * d.k2 + t187;
-    let t189 = t188 + 8.5 * c_q1 * d.k0 + t175;
-    let t190 = t189 + d.k12;
-    let t191 = t188 + d.k13;
-    let t192 = t186 + d.k14;
-    let t193 = t181 + t192;
-    let t194 = t185 + d.k15;
-    let t195 = t180 + t194;
-    let t196 = t184 + d.k16;
-    let t197 = t179 + t196;
-    let t198 = t183 + d.k17;
-    let t199 = t178 + t198;
-    let t200 = t182 + d.k18;
-    let t201 = t177 + t200;
-    let t202 = 0.5 * t150 + d.k19;
-    let t203 = t176 + t202;
-    let t204 = 0.5 * t151 + d.k20;
-    let t205 = (c_q9 * (p.l + t69) - s_q9 * (c_q8 * t66 + s_q8 * t68)) * d.k2;
-    let t206 = 1.5 * t69 * d.k2 + 0.5 * t205;
-    let t207 = 2.5 * t67 * d.k2 + t206;
-    let t208 = 3.5 * t64 * d.k2 + t207;
-    let t209 = 4.5 * t61 * d.k2 + t208;
-    let t210 = 5.5 * t58 * d.k2 + t209;
-    let t211 = 6.5 * t55 * d.k2 + t210;
-    let t212 = 7.5 * c_q2 * d.k0 + t211;
-    let t213 = t187 + d.k13;
-    let t214 = t212 + t213;
-    let t215 = t192 + t211;
-    let t216 = t194 + t210;
-    let t217 = t196 + t209;
-    let t218 = t198 + t208;
-    let t219 = t200 + t207;
-    let t220 = t202 + t206;
-    let t221 = d.k20 + 0.5 * t205;
-    let t222 = (c_q9 * (p.l + t85) - s_q9 * (c_q8 * t82 + s_q8 * t84)) * d.k2;
-    let t223 = 1.5 * t85 * d.k2 + 0.5 * t222;
-    let t224 = 2.5 * t83 * d.k2 + t223;
-    let t225 = 3.5 * t80 * d.k2 + t224;
-    let t226 = 4.5 * t77 * d.k2 + t225;
-    let t227 = 5.5 * t74 * d.k2 + t226;
-    let t228 = 6.5 * c_q3 * d.k0 + t227;
-    let t229 = t192 + t228;
-    let t230 = t194 + t227;
-    let t231 = t196 + t226;
-    let t232 = t198 + t225;
-    let t233 = t200 + t224;
-    let t234 = t202 + t223;
-    let t235 = d.k20 + 0.5 * t222;
-    let t236 = (c_q9 * (p.l + t96) - s_q9 * (c_q8 * t93 + s_q8 * t95)) * d.k2;
-    let t237 = 1.5 * t96 * d.k2 + 0.5 * t236;
-    let t238 = 2.5 * t94 * d.k2 + t237;
-    let t239 = 3.5 * t91 * d.k2 + t238;
-    let t240 = 4.5 * t88 * d.k2 + t239;
-    let t241 = 5.5 * c_q4 * d.k0 + t240;
-    let t242 = t194 + t241;
-    let t243 = t196 + t240;
-    let t244 = t198 + t239;
-    let t245 = t200 + t238;
-    let t246 = t202 + t237;
-    let t247 = d.k20 + 0.5 * t236;
-    let t248 = (c_q9 * (p.l + t106) - s_q9 * (c_q8 * t103 + s_q8 * t105)) * d.k2;
-    let t249 = 1.5 * t106 * d.k2 + 0.5 * t248;
-    let t250 = 2.5 * t104 * d.k2 + t249;
-    let t251 = 3.5 * t101 * d.k2 + t250;
-    let t252 = 4.5 * c_q5 * d.k0 + t251;
-    let t253 = t196 + t252;
-    let t254 = t198 + t251;
-    let t255 = t200 + t250;
-    let t256 = t202 + t249;
-    let t257 = d.k20 + 0.5 * t248;
-    let t258 = (c_q9 * (p.l + t111) - s_q9 * (c_q8 * t108 + s_q8 * t110)) * d.k2;
-    let t259 = 1.5 * t111 * d.k2 + 0.5 * t258;
-    let t260 = 2.5 * t109 * d.k2 + t259;
-    let t261 = 3.5 * c_q6 * d.k0 + t260;
-    let t262 = t198 + t261;
-    let t263 = t200 + t260;
-    let t264 = t202 + t259;
-    let t265 = d.k20 + 0.5 * t258;
-    let t266 = (c_q9 * (p.l + t114) - s_q9 * (c_q8 * t112 + s_q8 * t113)) * d.k2;
-    let t267 = 1.5 * t114 * d.k2 + 0.5 * t266;
-    let t268 = 2.5 * c_q7 * d.k0 + t267;
-    let t269 = t200 + t268;
-    let t270 = t202 + t267;
-    let t271 = d.k20 + 0.5 * t266;
-    let t272 = (c_q9 * (p.l + p.l * c_q8) - p.l * s_q8 * s_q9) * d.k2;
-    let t273 = 1.5 * c_q8 * d.k0 + 0.5 * t272;
-    let t274 = t202 + t273;
-    let t275 = d.k20 + 0.5 * t272;
-    let t276 = 0.5 * t150 + d.k20;
-    let t277 = (c_q9 * t132 - s_q9 * (c_q8 * t131 + s_q8 * t130 - p.l * t27 * t27))
-        * d.k2;
-    let t278 = -1.5 * t27 * t27 * d.k2 - 0.5 * t30 * t30 * t149;
-    let t279 = s_q8 * t278 - 0.5 * t30 * t30 * t156;
-    let t280 = c_q8 * t278 + 0.5 * t30 * t30 * t153 - 2.5 * t24 * t24 * d.k2;
-    let t281 = s_q7 * t280 + c_q7 * t279;
-    let t282 = c_q7 * t280 - 3.5 * t21 * t21 * d.k2 - s_q7 * t279;
-    let t283 = s_q6 * t282 + c_q6 * t281;
-    let t284 = c_q6 * t282 - 4.5 * t18 * t18 * d.k2 - s_q6 * t281;
-    let t285 = s_q5 * t284 + c_q5 * t283;
-    let t286 = c_q5 * t284 - 5.5 * t15 * t15 * d.k2 - s_q5 * t283;
-    let t287 = s_q4 * t286 + c_q4 * t285;
-    let t288 = c_q4 * t286 - 6.5 * t12 * t12 * d.k2 - s_q4 * t285;
-    let t289 = s_q3 * t288 + c_q3 * t287;
-    let t290 = c_q3 * t288 - 7.5 * t9 * t9 * d.k2 - s_q3 * t287;
-    let t291 = s_q2 * t290 + c_q2 * t289;
-    let t292 = 1.5 * t132 * d.k2 + 0.5 * t277 - 0.5 * s_q9 * t30 * t30 * d.k0;
-    let t293 = t292 + 2.5 * t130 * d.k2 + p.l * t279;
-    let t294 = t293 + 3.5 * t128 * d.k2 + p.l * t281;
-    let t295 = t294 + 4.5 * t126 * d.k2 + p.l * t283;
-    let t296 = t295 + 5.5 * t124 * d.k2 + p.l * t285;
-    let t297 = t296 + 6.5 * t122 * d.k2 + p.l * t287;
-    let t298 = t297 + 7.5 * t120 * d.k2 + p.l * t289;
-    let t299 = t298 + 8.5 * t117 * d.k2 + p.l * t291;
-    let t300 = (c_q9 * t147 - s_q9 * (c_q8 * t146 + s_q8 * t145)) * d.k2;
-    let t301 = 1.5 * t147 * d.k2 + 0.5 * t300;
-    let t302 = 2.5 * t145 * d.k2 + t301;
-    let t303 = 3.5 * t143 * d.k2 + t302;
-    let t304 = 4.5 * t141 * d.k2 + t303;
-    let t305 = 5.5 * t139 * d.k2 + t304;
-    let t306 = 6.5 * t137 * d.k2 + t305;
-    let t307 = 7.5 * t135 * d.k2 + t306;
-    let t308 = 8.5 * t133 * d.k2 + t307;
+    let t31 = p.g * c_q0;
+    let t32 = c_q1 * t31;
+    let t33 = t32 - s_q1 * t5;
+    let t34 = s_q1 * t31;
+    let t35 = c_q1 * t5 + t34 - p.l * t6 * t6;
+    let t36 = c_q2 * t33 - s_q2 * t35;
+    let t37 = c_q2 * t35 + s_q2 * t33 - p.l * t9 * t9;
+    let t38 = c_q3 * t36 - s_q3 * t37;
+    let t39 = c_q3 * t37 + s_q3 * t36 - p.l * t12 * t12;
+    let t40 = c_q4 * t38 - s_q4 * t39;
+    let t41 = c_q4 * t39 + s_q4 * t38 - p.l * t15 * t15;
+    let t42 = c_q5 * t40 - s_q5 * t41;
+    let t43 = c_q5 * t41 + s_q5 * t40 - p.l * t18 * t18;
+    let t44 = c_q6 * t42 - s_q6 * t43;
+    let t45 = c_q6 * t43 + s_q6 * t42 - p.l * t21 * t21;
+    let t46 = c_q7 * t44 - s_q7 * t45;
+    let t47 = c_q7 * t45 + s_q7 * t44 - p.l * t24 * t24;
+    let t48 = c_q8 * t46 - s_q8 * t47;
+    let t49 = t32 - t2 * s_q1;
+    let t50 = t34 + t2 * c_q1;
+    let t51 = c_q2 * t49 - s_q2 * t50;
+    let t52 = c_q2 * t50 + s_q2 * t49;
+    let t53 = c_q3 * t51 - s_q3 * t52;
+    let t54 = c_q3 * t52 + s_q3 * t51;
+    let t55 = c_q4 * t53 - s_q4 * t54;
+    let t56 = c_q4 * t54 + s_q4 * t53;
+    let t57 = c_q5 * t55 - s_q5 * t56;
+    let t58 = c_q5 * t56 + s_q5 * t55;
+    let t59 = c_q6 * t57 - s_q6 * t58;
+    let t60 = c_q6 * t58 + s_q6 * t57;
+    let t61 = c_q7 * t59 - s_q7 * t60;
+    let t62 = c_q7 * t60 + s_q7 * t59;
+    let t63 = c_q8 * t61 - s_q8 * t62;
+    let t64 = c_q0 * d.k1;
+    let t65 = c_q9 * d.k2;
+    let t66 = c_q9 * d.k0;
+    let t67 = s_q9 * d.k2;
+    let t68 = s_q8 * t67;
+    let t69 = 0.5 * t65 + d.k3;
+    let t70 = c_q8 * t69 - 0.5 * t68;
+    let t71 = p.l * t70;
+    let t72 = t70 + d.k4;
+    let t73 = c_q7 * t72;
+    let t74 = c_q8 * t67;
+    let t75 = 0.5 * t74 + s_q8 * t69;
+    let t76 = t73 - s_q7 * t75;
+    let t77 = t76 + d.k5;
+    let t78 = c_q6 * t77;
+    let t79 = s_q7 * t72;
+    let t80 = t79 + c_q7 * t75;
+    let t81 = t78 - s_q6 * t80;
+    let t82 = t81 + d.k6;
+    let t83 = c_q5 * t82;
+    let t84 = s_q6 * t77;
+    let t85 = t84 + c_q6 * t80;
+    let t86 = t83 - s_q5 * t85;
+    let t87 = t86 + d.k7;
+    let t88 = c_q4 * t87;
+    let t89 = s_q5 * t82;
+    let t90 = t89 + c_q5 * t85;
+    let t91 = t88 - s_q4 * t90;
+    let t92 = t91 + d.k8;
+    let t93 = c_q3 * t92;
+    let t94 = s_q4 * t87;
+    let t95 = t94 + c_q4 * t90;
+    let t96 = t93 - s_q3 * t95;
+    let t97 = t96 + d.k9;
+    let t98 = c_q2 * t97;
+    let t99 = s_q3 * t92;
+    let t100 = t99 + c_q3 * t95;
+    let t101 = t98 - s_q2 * t100;
+    let t102 = c_q1 * (t101 + d.k10);
+    let t103 = s_q2 * t97;
+    let t104 = t103 + c_q2 * t100;
+    let t105 = t66 + 2.0 * t71;
+    let t106 = 2.0 * p.l * t76 + t105;
+    let t107 = 2.0 * p.l * t81 + t106;
+    let t108 = 2.0 * p.l * t86 + t107;
+    let t109 = 2.0 * p.l * t91 + t108;
+    let t110 = 2.0 * p.l * t96 + t109;
+    let t111 = 2.0 * p.l * t101 + t110;
+    let t112 = t111 + d.k12;
+    let t113 = p.l * (t102 - s_q1 * t104) + t112;
+    let t114 = t100;
+    let t115 = t98 - s_q2 * t114;
+    let t116 = t110 + d.k13;
+    let t117 = p.l * t115 + t116;
+    let t118 = p.l * (c_q1 * t115 - s_q1 * (c_q2 * t114 + t103)) + t117;
+    let t119 = -t95;
+    let t120 = t93 + s_q3 * t119;
+    let t121 = c_q3 * t119 - t99;
+    let t122 = s_q2 * t121 + c_q2 * t120;
+    let t123 = t109 + d.k14;
+    let t124 = p.l * t120 + t123;
+    let t125 = p.l * t122 + t124;
+    let t126 = p.l * (s_q1 * (c_q2 * t121 - s_q2 * t120) + c_q1 * t122) + t125;
+    let t127 = -t90;
+    let t128 = t88 + s_q4 * t127;
+    let t129 = c_q4 * t127 - t94;
+    let t130 = s_q3 * t129 + c_q3 * t128;
+    let t131 = c_q3 * t129 - s_q3 * t128;
+    let t132 = s_q2 * t131 + c_q2 * t130;
+    let t133 = t108 + d.k15;
+    let t134 = p.l * t128 + t133;
+    let t135 = p.l * t130 + t134;
+    let t136 = p.l * t132 + t135;
+    let t137 = p.l * (s_q1 * (c_q2 * t131 - s_q2 * t130) + c_q1 * t132) + t136;
+    let t138 = -t85;
+    let t139 = t83 + s_q5 * t138;
+    let t140 = c_q5 * t138 - t89;
+    let t141 = s_q4 * t140 + c_q4 * t139;
+    let t142 = c_q4 * t140 - s_q4 * t139;
+    let t143 = s_q3 * t142 + c_q3 * t141;
+    let t144 = c_q3 * t142 - s_q3 * t141;
+    let t145 = s_q2 * t144 + c_q2 * t143;
+    let t146 = t107 + d.k16;
+    let t147 = p.l * t139 + t146;
+    let t148 = p.l * t141 + t147;
+    let t149 = p.l * t143 + t148;
+    let t150 = p.l * t145 + t149;
+    let t151 = p.l * (s_q1 * (c_q2 * t144 - s_q2 * t143) + c_q1 * t145) + t150;
+    let t152 = -t80;
+    let t153 = t78 + s_q6 * t152;
+    let t154 = c_q6 * t152 - t84;
+    let t155 = s_q5 * t154 + c_q5 * t153;
+    let t156 = c_q5 * t154 - s_q5 * t153;
+    let t157 = s_q4 * t156 + c_q4 * t155;
+    let t158 = c_q4 * t156 - s_q4 * t155;
+    let t159 = s_q3 * t158 + c_q3 * t157;
+    let t160 = c_q3 * t158 - s_q3 * t157;
+    let t161 = s_q2 * t160 + c_q2 * t159;
+    let t162 = t106 + d.k17;
+    let t163 = p.l * t153 + t162;
+    let t164 = p.l * t155 + t163;
+    let t165 = p.l * t157 + t164;
+    let t166 = p.l * t159 + t165;
+    let t167 = p.l * t161 + t166;
+    let t168 = p.l * (s_q1 * (c_q2 * t160 - s_q2 * t159) + c_q1 * t161) + t167;
+    let t169 = -t75;
+    let t170 = s_q7 * t169;
+    let t171 = t73 + t170;
+    let t172 = c_q7 * t169;
+    let t173 = t172 - t79;
+    let t174 = s_q6 * t173 + c_q6 * t171;
+    let t175 = c_q6 * t173 - s_q6 * t171;
+    let t176 = s_q5 * t175 + c_q5 * t174;
+    let t177 = c_q5 * t175 - s_q5 * t174;
+    let t178 = s_q4 * t177 + c_q4 * t176;
+    let t179 = c_q4 * t177 - s_q4 * t176;
+    let t180 = s_q3 * t179 + c_q3 * t178;
+    let t181 = c_q3 * t179 - s_q3 * t178;
+    let t182 = s_q2 * t181 + c_q2 * t180;
+    let t183 = t105 + d.k18;
+    let t184 = p.l * t171 + t183;
+    let t185 = p.l * t174 + t184;
+    let t186 = p.l * t176 + t185;
+    let t187 = p.l * t178 + t186;
+    let t188 = p.l * t180 + t187;
+    let t189 = p.l * t182 + t188;
+    let t190 = p.l * (s_q1 * (c_q2 * t181 - s_q2 * t180) + c_q1 * t182) + t189;
+    let t191 = t170 + c_q7 * t70;
+    let t192 = t172 - s_q7 * t70;
+    let t193 = s_q6 * t192 + c_q6 * t191;
+    let t194 = c_q6 * t192 - s_q6 * t191;
+    let t195 = s_q5 * t194 + c_q5 * t193;
+    let t196 = c_q5 * t194 - s_q5 * t193;
+    let t197 = s_q4 * t196 + c_q4 * t195;
+    let t198 = c_q4 * t196 - s_q4 * t195;
+    let t199 = s_q3 * t198 + c_q3 * t197;
+    let t200 = c_q3 * t198 - s_q3 * t197;
+    let t201 = s_q2 * t200 + c_q2 * t199;
+    let t202 = t66 + d.k19;
+    let t203 = t71 + t202;
+    let t204 = p.l * t191 + t203;
+    let t205 = p.l * t193 + t204;
+    let t206 = p.l * t195 + t205;
+    let t207 = p.l * t197 + t206;
+    let t208 = p.l * t199 + t207;
+    let t209 = p.l * t201 + t208;
+    let t210 = p.l * (s_q1 * (c_q2 * t200 - s_q2 * t199) + c_q1 * t201) + t209;
+    let t211 = 0.5 * (c_q8 * t65 - t68);
+    let t212 = -0.5 * (t74 + s_q8 * t65);
+    let t213 = s_q7 * t212 + c_q7 * t211;
+    let t214 = c_q7 * t212 - s_q7 * t211;
+    let t215 = s_q6 * t214 + c_q6 * t213;
+    let t216 = c_q6 * t214 - s_q6 * t213;
+    let t217 = s_q5 * t216 + c_q5 * t215;
+    let t218 = c_q5 * t216 - s_q5 * t215;
+    let t219 = s_q4 * t218 + c_q4 * t217;
+    let t220 = c_q4 * t218 - s_q4 * t217;
+    let t221 = s_q3 * t220 + c_q3 * t219;
+    let t222 = c_q3 * t220 - s_q3 * t219;
+    let t223 = s_q2 * t222 + c_q2 * t221;
+    let t224 = 0.5 * t66 + d.k20;
+    let t225 = p.l * t211 + t224;
+    let t226 = p.l * t213 + t225;
+    let t227 = p.l * t215 + t226;
+    let t228 = p.l * t217 + t227;
+    let t229 = p.l * t219 + t228;
+    let t230 = p.l * t221 + t229;
+    let t231 = p.l * t223 + t230;
+    let t232 = p.l * (s_q1 * (c_q2 * t222 - s_q2 * t221) + c_q1 * t223) + t231;
+    let t233 = (c_q9 * t48 - s_q9 * (c_q8 * t47 + s_q8 * t46 - p.l * t27 * t27)) * d.k2;
+    let t234 = -1.5 * t27 * t27 * d.k2 - 0.5 * t30 * t30 * t65;
+    let t235 = s_q8 * t234 - 0.5 * t30 * t30 * t74;
+    let t236 = c_q8 * t234 + 0.5 * t30 * t30 * t68 - 2.5 * t24 * t24 * d.k2;
+    let t237 = s_q7 * t236 + c_q7 * t235;
+    let t238 = c_q7 * t236 - 3.5 * t21 * t21 * d.k2 - s_q7 * t235;
+    let t239 = s_q6 * t238 + c_q6 * t237;
+    let t240 = c_q6 * t238 - 4.5 * t18 * t18 * d.k2 - s_q6 * t237;
+    let t241 = s_q5 * t240 + c_q5 * t239;
+    let t242 = c_q5 * t240 - 5.5 * t15 * t15 * d.k2 - s_q5 * t239;
+    let t243 = s_q4 * t242 + c_q4 * t241;
+    let t244 = c_q4 * t242 - 6.5 * t12 * t12 * d.k2 - s_q4 * t241;
+    let t245 = s_q3 * t244 + c_q3 * t243;
+    let t246 = c_q3 * t244 - 7.5 * t9 * t9 * d.k2 - s_q3 * t243;
+    let t247 = s_q2 * t246 + c_q2 * t245;
+    let t248 = 1.5 * t48 * d.k2 + 0.5 * t233 - 0.5 * s_q9 * t30 * t30 * d.k0;
+    let t249 = t248 + 2.5 * t46 * d.k2 + p.l * t235;
+    let t250 = t249 + 3.5 * t44 * d.k2 + p.l * t237;
+    let t251 = t250 + 4.5 * t42 * d.k2 + p.l * t239;
+    let t252 = t251 + 5.5 * t40 * d.k2 + p.l * t241;
+    let t253 = t252 + 6.5 * t38 * d.k2 + p.l * t243;
+    let t254 = t253 + 7.5 * t36 * d.k2 + p.l * t245;
+    let t255 = t254 + 8.5 * t33 * d.k2 + p.l * t247;
+    let t256 = (c_q9 * t63 - s_q9 * (c_q8 * t62 + s_q8 * t61)) * d.k2;
+    let t257 = 1.5 * t63 * d.k2 + 0.5 * t256;
+    let t258 = 2.5 * t61 * d.k2 + t257;
+    let t259 = 3.5 * t59 * d.k2 + t258;
+    let t260 = 4.5 * t57 * d.k2 + t259;
+    let t261 = 5.5 * t55 * d.k2 + t260;
+    let t262 = 6.5 * t53 * d.k2 + t261;
+    let t263 = 7.5 * t51 * d.k2 + t262;
+    let t264 = 8.5 * t49 * d.k2 + t263;
     JointSpace {
         mass_matrix: [
             [
-                p.l * (s_q1 * (c_q2 * t172 - s_q2 * t173) + c_q1 * (t174 + d.k10))
-                    + d.k11 + t189,
+                2.0 * p.l * (t102 - s_q1 * t104) + d.k11 + t111,
+                t113,
+                t118,
+                t126,
+                t137,
+                t151,
+                t168,
                 t190,
-                t191,
-                t193,
-                t195,
-                t197,
-                t199,
-                t201,
-                t203,
-                t204,
+                t210,
+                t232,
             ],
-            [
-                t190,
-                t175 + t187 + d.k12 + t212,
-                t214,
-                t215,
-                t216,
-                t217,
-                t218,
-                t219,
-                t220,
-                t221,
-            ],
-            [t191, t214, t213 + t228, t229, t230, t231, t232, t233, t234, t235],
-            [t193, t215, t229, t192 + t241, t242, t243, t244, t245, t246, t247],
-            [t195, t216, t230, t242, t194 + t252, t253, t254, t255, t256, t257],
-            [t197, t217, t231, t243, t253, t196 + t261, t262, t263, t264, t265],
-            [t199, t218, t232, t244, t254, t262, t198 + t268, t269, t270, t271],
-            [t201, t219, t233, t245, t255, t263, t269, t200 + t273, t274, t275],
-            [t203, t220, t234, t246, t256, t264, t270, t274, t150 + d.k19, t276],
-            [t204, t221, t235, t247, t257, t265, t271, t275, t276, d.k20],
+            [t113, t112, t117, t125, t136, t150, t167, t189, t209, t231],
+            [t118, t117, t116, t124, t135, t149, t166, t188, t208, t230],
+            [t126, t125, t124, t123, t134, t148, t165, t187, t207, t229],
+            [t137, t136, t135, t134, t133, t147, t164, t186, t206, t228],
+            [t151, t150, t149, t148, t147, t146, t163, t185, t205, t227],
+            [t168, t167, t166, t165, t164, t163, t162, t184, t204, t226],
+            [t190, t189, t188, t187, t186, t185, t184, t183, t203, t225],
+            [t210, t209, t208, t207, t206, t205, t204, t203, t202, t224],
+            [t232, t231, t230, t229, t228, t227, t226, t225, t224, d.k20],
         ],
         bias: [
-            9.5 * t148
+            9.5 * t64
                 + p.l
-                    * (s_q1 * (c_q2 * t290 - 8.5 * t6 * t6 * d.k2 - s_q2 * t289)
-                        + c_q1 * t291) + t299,
-            t299,
-            t298,
-            t297,
-            t296,
-            t295,
-            t294,
-            t293,
-            t292,
-            0.5 * t277,
+                    * (s_q1 * (c_q2 * t246 - 8.5 * t6 * t6 * d.k2 - s_q2 * t245)
+                        + c_q1 * t247) + t255,
+            t255,
+            t254,
+            t253,
+            t252,
+            t251,
+            t250,
+            t249,
+            t248,
+            0.5 * t233,
         ],
         gravity: [
-            9.5 * t148 + t308,
-            t308,
-            t307,
-            t306,
-            t305,
-            t304,
-            t303,
-            t302,
-            t301,
-            0.5 * t300,
+            9.5 * t64 + t264,
+            t264,
+            t263,
+            t262,
+            t261,
+            t260,
+            t259,
+            t258,
+            t257,
+            0.5 * t256,
         ],
     }
 }

@@ -7,6 +7,7 @@
 //! - `mass_matrix`: recursive Newton–Euler.
 //! - `bias`: recursive Newton–Euler.
 //! - `gravity`: recursive Newton–Euler.
+//! - `joint_space`: its mass matrix by recursive Newton–Euler, bias and gravity as above.
 //! - `forward_dynamics`: Vereshchagin's separate-bodies method.
 //!
 //! Pendulum with a closed chain of rods (Sukhov & Chekina 2024, Example 2): rods 1–3 hinged to the base at both ends, rod 4 welded to rod 3

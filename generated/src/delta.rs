@@ -4,9 +4,10 @@
 //! Each dynamics output by the formalism whose code is cheapest (`cargo xtask ops`
 //! compares them all):
 //! - `inverse_dynamics`: recursive Newton–Euler.
-//! - `mass_matrix`: recursive Newton–Euler.
+//! - `mass_matrix`: the composite-rigid-body algorithm.
 //! - `bias`: recursive Newton–Euler.
 //! - `gravity`: recursive Newton–Euler.
+//! - `joint_space`: its mass matrix by the composite-rigid-body algorithm, bias and gravity as above.
 //! - `forward_dynamics`: Vereshchagin's separate-bodies method.
 //!
 //! 3-RUU translational Delta-like parallel robot without parallelograms (rb = 0.2, rp = 0.05, la = 0.2, lb = 0.45 m)
@@ -27,12 +28,12 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 90 | 26 | 3 | 0 | 2 | 2 |
+//! | `derived` | 91 | 29 | 3 | 0 | 2 | 2 |
 //! | `inverse_dynamics` | 201 | 116 | 0 | 0 | 11 | 11 |
-//! | `mass_matrix` | 80 | 47 | 0 | 0 | 8 | 8 |
+//! | `mass_matrix` | 67 | 39 | 0 | 0 | 8 | 8 |
 //! | `bias` | 171 | 87 | 0 | 0 | 11 | 11 |
 //! | `gravity` | 35 | 14 | 0 | 0 | 9 | 12 |
-//! | `joint_space` | 281 | 152 | 0 | 0 | 11 | 11 |
+//! | `joint_space` | 267 | 144 | 0 | 0 | 11 | 11 |
 //! | `forward_dynamics` | 472 | 222 | 8 | 0 | 11 | 11 |
 //! | `coriolis_matrix` | 328 | 158 | 0 | 0 | 9 | 9 |
 //! | `energy` | 138 | 67 | 0 | 0 | 11 | 11 |
@@ -46,8 +47,8 @@
 //! | `constraint_jacobian` | 327 | 227 | 0 | 0 | 11 | 11 |
 //! | `constraint_bias` | 1014 | 855 | 0 | 0 | 11 | 11 |
 //! | `reactions_of_multipliers` | 90 | 46 | 0 | 0 | 7 | 7 |
-//! | `constrained_forward_dynamics` | 3852 | 3419 | 297 | 19 | 33 | 33 |
-//! | `cut_joint_reactions` | 3942 | 3465 | 297 | 19 | 40 | 40 |
+//! | `constrained_forward_dynamics` | 3838 | 3411 | 297 | 19 | 33 | 33 |
+//! | `cut_joint_reactions` | 3928 | 3457 | 297 | 19 | 40 | 40 |
 //! | `dependent_velocities` | 1307 | 1207 | 76 | 8 | 11 | 11 |
 //! | `constrained_inverse_dynamics` | 1508 | 1326 | 76 | 8 | 22 | 22 |
 
@@ -431,6 +432,14 @@ pub struct Derived {
     pub k86: Real,
     /// Parameter group 87.
     pub k87: Real,
+    /// Parameter group 88.
+    pub k88: Real,
+    /// Parameter group 89.
+    pub k89: Real,
+    /// Parameter group 90.
+    pub k90: Real,
+    /// Parameter group 91.
+    pub k91: Real,
 }
 impl Params {
     /// Computes the parameter groups; call again after changing a
@@ -466,22 +475,24 @@ impl Params {
         let t26 = p.la * p.mb;
         let t27 = 0.3333333333333333 * t2 + p.la * t26;
         let t28 = 0.5 * t1 + t26;
-        let t29 = p.la * (p.mb + p.mp);
-        let t30 = 0.3333333333333333 * t2 + p.la * t29;
-        let t31 = 0.5 * t1 + t29;
-        let t32 = p.la * t13;
-        let t33 = p.lb * t16;
-        let t34 = t16 * t33;
-        let t35 = p.lb * t5;
-        let t36 = p.lb * t4;
-        let t37 = p.lb * t10;
-        let t38 = p.lb * t9;
+        let t29 = p.polar - t24;
+        let t30 = p.la * (p.mb + p.mp);
+        let t31 = 0.3333333333333333 * t2 + p.la * t30;
+        let t32 = 0.5 * t1 + t30;
+        let t33 = p.la * t13;
+        let t34 = p.lb * t16;
+        let t35 = t16 * t34;
+        let t36 = p.lb * t5;
+        let t37 = p.lb * t4;
+        let t38 = p.lb * t10;
+        let t39 = p.lb * t9;
+        let t40 = t20 + t24;
         Derived {
             params: *self,
-            k0: t30,
-            k1: p.g * t31,
+            k0: t31,
+            k1: p.g * t32,
             k2: t24,
-            k3: p.polar - t24,
+            k3: t29,
             k4: t15,
             k5: t22,
             k6: t20,
@@ -492,87 +503,91 @@ impl Params {
             k11: t14,
             k12: p.polar - 0.3333333333333333 * t14,
             k13: t13,
-            k14: p.la * t25,
-            k15: t33,
-            k16: t24 + t30,
-            k17: t32,
-            k18: 0.3333333333333333 * t14 + t27,
-            k19: 0.3333333333333333 * t14,
-            k20: 0.08333333333333333 * t15 + t24,
-            k21: 0.08333333333333333 * t15,
-            k22: p.g * t16,
-            k23: p.g * t25,
-            k24: p.g * t13,
-            k25: t16 * t16 * inv21,
-            k26: t16 * t16,
-            k27: p.lb * p.lb,
-            k28: t16 * t22,
-            k29: inv21 * t34,
-            k30: inv21 * (t33 * t33),
-            k31: t22 * t22,
-            k32: -t25,
-            k33: inv21 * inv21 * (t34 * t34),
-            k34: p.la * p.la,
-            k35: t16 * inv21,
-            k36: p.g * p.la,
-            k37: -t31,
-            k38: t13 * t13,
-            k39: inv0,
-            k40: t26,
-            k41: t13 * t32,
-            k42: -t28,
-            k43: inv0 * inv0 / p.mb,
-            k44: inv21,
-            k45: t2,
-            k46: t17,
-            k47: p.g * t1,
-            k48: p.g * p.mb,
-            k49: p.g * p.mp,
-            k50: t5,
-            k51: -t4,
-            k52: t4,
-            k53: t6,
-            k54: t7,
-            k55: t10,
-            k56: -t9,
-            k57: t9,
-            k58: t11,
-            k59: t12,
-            k60: p.la * t5,
-            k61: p.la * t4,
-            k62: p.la * t10,
-            k63: p.la * t9,
-            k64: t18,
-            k65: p.rp * t4,
-            k66: p.rb - t6,
-            k67: -t7,
-            k68: t19,
-            k69: p.rp * t9,
-            k70: p.rb - t11,
-            k71: -t12,
-            k72: t35,
-            k73: t36,
-            k74: t5 * t35,
-            k75: t4 * t36,
-            k76: t5 * t18,
-            k77: t4 * t18,
-            k78: t4 * t5,
-            k79: t4 * t4,
-            k80: t37,
-            k81: t38,
-            k82: t10 * t37,
-            k83: t9 * t38,
-            k84: t10 * t19,
-            k85: t9 * t19,
-            k86: t9 * t10,
-            k87: t9 * t9,
+            k14: t34,
+            k15: -t17,
+            k16: t29 - t17,
+            k17: t31 + t40,
+            k18: t40,
+            k19: t33,
+            k20: 0.3333333333333333 * t14 + t27,
+            k21: 0.3333333333333333 * t14,
+            k22: 1.5 * t17 + t24,
+            k23: 1.5 * t17,
+            k24: p.g * t16,
+            k25: p.g * t25,
+            k26: p.g * t13,
+            k27: t16 * t16 * inv21,
+            k28: 0.08333333333333333 * t15,
+            k29: t16 * t16,
+            k30: p.lb * p.lb,
+            k31: t16 * t22,
+            k32: inv21 * t35,
+            k33: inv21 * (t34 * t34),
+            k34: t22 * t22,
+            k35: -t25,
+            k36: inv21 * inv21 * (t35 * t35),
+            k37: p.la * p.la,
+            k38: t16 * inv21,
+            k39: p.g * p.la,
+            k40: -t32,
+            k41: t13 * t13,
+            k42: inv0,
+            k43: t26,
+            k44: t13 * t33,
+            k45: -t28,
+            k46: inv0 * inv0 / p.mb,
+            k47: inv21,
+            k48: p.la * t25,
+            k49: t2,
+            k50: t17,
+            k51: p.g * t1,
+            k52: p.g * p.mb,
+            k53: p.g * p.mp,
+            k54: t5,
+            k55: -t4,
+            k56: t4,
+            k57: t6,
+            k58: t7,
+            k59: t10,
+            k60: -t9,
+            k61: t9,
+            k62: t11,
+            k63: t12,
+            k64: p.la * t5,
+            k65: p.la * t4,
+            k66: p.la * t10,
+            k67: p.la * t9,
+            k68: t18,
+            k69: p.rp * t4,
+            k70: p.rb - t6,
+            k71: -t7,
+            k72: t19,
+            k73: p.rp * t9,
+            k74: p.rb - t11,
+            k75: -t12,
+            k76: t36,
+            k77: t37,
+            k78: t5 * t36,
+            k79: t4 * t37,
+            k80: t5 * t18,
+            k81: t4 * t18,
+            k82: t4 * t5,
+            k83: t4 * t4,
+            k84: t38,
+            k85: t39,
+            k86: t10 * t38,
+            k87: t9 * t39,
+            k88: t10 * t19,
+            k89: t9 * t19,
+            k90: t9 * t10,
+            k91: t9 * t9,
         }
     }
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 90,
-    add: 26,
+    mul: 91,
+    add: 29,
     div: 3,
     sqrt: 0,
     sin: 2,
@@ -735,8 +750,8 @@ pub fn inverse_dynamics_with(
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 80,
-    add: 47,
+    mul: 67,
+    add: 39,
     div: 0,
     sqrt: 0,
     sin: 8,
@@ -762,94 +777,76 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
     let (s_q8, c_q8) = libm::Libm::<Real>::sincos(q[8]);
     let (s_q9, c_q9) = libm::Libm::<Real>::sincos(q[9]);
-    let t14 = s_q4 * c_q9;
-    let t15 = c_q4 * s_q9;
-    let t16 = t14 + t15;
-    let t17 = s_q4 * s_q9;
-    let t18 = c_q4 * c_q9;
-    let t19 = t18 - t17;
     let (s_q10, c_q10) = libm::Libm::<Real>::sincos(q[10]);
-    let t22 = p.la * s_q3;
-    let t23 = s_q4 * d.k3;
-    let t24 = t16 * d.k4;
-    let t25 = t16 * s_q10;
-    let t26 = d.k5 * t25;
-    let t27 = t26 + t22 * (t15 + t14) * d.k7;
-    let t28 = 0.08333333333333333 * t24 + s_q10 * t27;
-    let t29 = t19 * d.k6;
-    let t30 = t29
-        + (s_q10 * t22 * (t18 - t17) - c_q10 * (p.lb * c_q4 + p.la * c_q3)) * d.k7;
-    let t31 = c_q10 * d.k15;
-    let t32 = t19 * t31;
-    let t33 = d.k7 * t25;
-    let t34 = t19 * d.k7;
-    let t35 = s_q9 * s_q10;
-    let t36 = t34 * t35 - c_q9 * t33;
-    let t37 = s_q4 * (t23 + c_q9 * t28 - s_q9 * t30)
-        + c_q4 * (c_q3 * d.k14 + s_q9 * t28 + c_q9 * t30 - t32);
-    let t38 = d.k2 + t37;
-    let t39 = c_q10 * t27;
-    let t40 = p.lb * t36;
-    let t41 = t39 + t40 - s_q3 * s_q4 * d.k14;
-    let t42 = c_q5 * c_q6 * d.k17;
-    let t43 = s_q6 * s_q6 * d.k12;
-    let t44 = t43 + d.k19;
-    let t45 = 0.5 * t42 + t44;
-    let t46 = -0.5 * (s_q5 * s_q6 * d.k17);
-    let t47 = c_q7 * c_q8 * d.k17;
-    let t48 = s_q8 * s_q8 * d.k12;
-    let t49 = d.k19 + t48;
-    let t50 = 0.5 * t47 + t49;
-    let t51 = -0.5 * (s_q7 * s_q8 * d.k17);
-    let t52 = 0.08333333333333333 * t24 + s_q10 * t26;
-    let t53 = t29 - c_q4 * t31;
-    let t54 = c_q10 * d.k5;
-    let t55 = t25 * t54;
-    let t56 = t40 + t55;
-    let t57 = c_q10 * (t54 - c_q9 * d.k15);
-    let t58 = t57 + d.k21;
-    let t59 = d.k15 * t35;
+    let t16 = c_q9 * c_q10;
+    let t17 = d.k14 * t16;
+    let t18 = s_q10 * d.k5;
+    let t19 = s_q10 * t18;
+    let t20 = s_q9 * (t19 + d.k15);
+    let t21 = s_q9 * t20;
+    let t22 = 2.0 * t17 + t19;
+    let t23 = s_q9 * c_q10;
+    let t24 = s_q10 * d.k7;
+    let t25 = s_q3 * t24;
+    let t26 = d.k8 - d.k7 * t16;
+    let t27 = s_q4 * d.k7;
+    let t28 = c_q4 * t26 + t23 * t27;
+    let t29 = t21
+        + s_q4
+            * (s_q4 * (d.k16 + t22 - 2.0 * t21)
+                + 2.0 * c_q4 * (c_q9 * t20 + d.k14 * t23)) - 2.0 * t17;
+    let t30 = t29 + d.k18;
+    let t31 = t30 + p.la * (c_q3 * t28 + t25);
+    let t32 = c_q4 * t23;
+    let t33 = d.k7 * t32;
+    let t34 = p.la * s_q3;
+    let t35 = t18 * t32;
+    let t36 = t16 * t18;
+    let t37 = s_q10 * d.k14;
+    let t38 = t35 + s_q4 * (t36 - t37);
+    let t39 = (t33 - s_q4 * t26) * t34 + t38;
+    let t40 = t35 + s_q4 * t36;
+    let t41 = t34 * (t33 + t16 * t27) + t40;
+    let t42 = s_q4 * s_q9;
+    let t43 = c_q4 * (c_q9 * d.k6 - c_q10 * d.k14) - d.k6 * t42;
+    let t44 = t43 - p.la * (c_q3 * c_q10 * d.k7 - s_q3 * t24 * (c_q4 * c_q9 - t42));
+    let t45 = c_q5 * c_q6 * d.k19;
+    let t46 = s_q6 * s_q6 * d.k12;
+    let t47 = t46 + d.k21;
+    let t48 = 0.5 * t45 + t47;
+    let t49 = -0.5 * (s_q5 * s_q6 * d.k19);
+    let t50 = c_q7 * c_q8 * d.k19;
+    let t51 = s_q8 * s_q8 * d.k12;
+    let t52 = d.k21 + t51;
+    let t53 = 0.5 * t50 + t52;
+    let t54 = -0.5 * (s_q7 * s_q8 * d.k19);
+    let t55 = d.k23 - t19;
+    let t56 = t55 - t17;
+    let t57 = s_q9 * t37;
     [
         [
-            d.k16 + t37
-                - p.la
-                    * (c_q3 * (c_q10 * t34 - c_q4 * d.k8)
-                        - s_q3
-                            * (c_q4 * (s_q9 * t33 + c_q9 * s_q10 * t34) - s_q4 * t36)),
+            2.0 * p.la * (t25 + c_q3 * t28) + d.k17 + t29,
             0.0,
             0.0,
-            t38,
-            t41,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
+            t31,
             t39,
-            t30,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t41,
+            t44,
         ],
-        [0.0, t42 + t43 + d.k18, 0.0, 0.0, 0.0, t45, t46, 0.0, 0.0, 0.0, 0.0],
-        [0.0, 0.0, d.k18 + t47 + t48, 0.0, 0.0, 0.0, 0.0, t50, t51, 0.0, 0.0],
-        [
-            t38,
-            0.0,
-            0.0,
-            d.k2 + s_q4 * (t23 + c_q9 * t52 - s_q9 * t53)
-                + c_q4 * (s_q9 * t52 + c_q9 * t53 - t32),
-            t56,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            t55,
-            t53,
-        ],
-        [t41, 0.0, 0.0, t56, t57 + d.k20 - c_q9 * t31, 0.0, 0.0, 0.0, 0.0, t58, t59],
-        [0.0, t45, 0.0, 0.0, 0.0, t44, 0.0, 0.0, 0.0, 0.0, 0.0],
-        [0.0, t46, 0.0, 0.0, 0.0, 0.0, d.k19, 0.0, 0.0, 0.0, 0.0],
-        [0.0, 0.0, t50, 0.0, 0.0, 0.0, 0.0, t49, 0.0, 0.0, 0.0],
-        [0.0, 0.0, t51, 0.0, 0.0, 0.0, 0.0, 0.0, d.k19, 0.0, 0.0],
-        [t39, 0.0, 0.0, t55, t58, 0.0, 0.0, 0.0, 0.0, d.k21 + c_q10 * t54, 0.0],
-        [t30, 0.0, 0.0, t53, t59, 0.0, 0.0, 0.0, 0.0, 0.0, d.k6],
+        [0.0, t45 + t46 + d.k20, 0.0, 0.0, 0.0, t48, t49, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, d.k20 + t50 + t51, 0.0, 0.0, 0.0, 0.0, t53, t54, 0.0, 0.0],
+        [t31, 0.0, 0.0, t30, t38, 0.0, 0.0, 0.0, 0.0, t40, t43],
+        [t39, 0.0, 0.0, t38, d.k22 - t22, 0.0, 0.0, 0.0, 0.0, t56, t57],
+        [0.0, t48, 0.0, 0.0, 0.0, t47, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, t49, 0.0, 0.0, 0.0, 0.0, d.k21, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, t53, 0.0, 0.0, 0.0, 0.0, t52, 0.0, 0.0, 0.0],
+        [0.0, 0.0, t54, 0.0, 0.0, 0.0, 0.0, 0.0, d.k21, 0.0, 0.0],
+        [t41, 0.0, 0.0, t40, t56, 0.0, 0.0, 0.0, 0.0, t55, 0.0],
+        [t44, 0.0, 0.0, t43, t57, 0.0, 0.0, 0.0, 0.0, 0.0, d.k6],
     ]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
@@ -1022,32 +1019,32 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let t23 = q[2] + q[7];
     let t24 = libm::Libm::<Real>::cos(t23);
     let t25 = libm::Libm::<Real>::sin(t23);
-    let t26 = t14 * d.k22;
+    let t26 = t14 * d.k24;
     let t27 = t18 * t26;
     let t28 = p.g * (c_q10 * t19 - t15 * t18) * d.k7;
-    let t29 = c_q4 * (c_q9 * t28 - s_q9 * t27 - t19 * d.k23)
+    let t29 = c_q4 * (c_q9 * t28 - s_q9 * t27 - t19 * d.k25)
         - s_q4 * (c_q9 * t27 + s_q9 * t28);
-    let t30 = c_q6 * t21 * d.k24;
-    let t31 = c_q8 * t24 * d.k24;
+    let t30 = c_q6 * t21 * d.k26;
+    let t31 = c_q8 * t24 * d.k26;
     let t32 = c_q10 * t17 * t26;
     [
         t29 - c_q0 * d.k1,
         -0.5 * t30 - c_q1 * d.k10,
         -0.5 * t31 - c_q2 * d.k10,
         t29,
-        s_q4 * t17 * d.k23 - t32,
+        s_q4 * t17 * d.k25 - t32,
         -0.5 * t30,
-        0.5 * (s_q6 * t22 * d.k24),
+        0.5 * (s_q6 * t22 * d.k26),
         -0.5 * t31,
-        0.5 * (s_q8 * t25 * d.k24),
+        0.5 * (s_q8 * t25 * d.k26),
         -t32,
         t28,
     ]
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 281,
-    add: 152,
+    mul: 267,
+    add: 144,
     div: 0,
     sqrt: 0,
     sin: 11,
@@ -1078,237 +1075,209 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
     let (s_q8, c_q8) = libm::Libm::<Real>::sincos(q[8]);
     let (s_q9, c_q9) = libm::Libm::<Real>::sincos(q[9]);
-    let t20 = s_q4 * c_q9;
-    let t21 = c_q4 * s_q9;
-    let t22 = t20 + t21;
-    let t23 = s_q4 * s_q9;
-    let t24 = c_q4 * c_q9;
-    let t25 = t24 - t23;
     let (s_q10, c_q10) = libm::Libm::<Real>::sincos(q[10]);
-    let t28 = p.g * s_q0;
-    let t29 = p.g * s_q1;
-    let t30 = p.g * s_q2;
-    let t31 = -t28 - p.la * qd[0] * qd[0];
-    let t32 = qd[0] + qd[3];
-    let t33 = t29 + p.la * qd[1] * qd[1];
-    let t34 = qd[1] + qd[5];
-    let t35 = t30 + p.la * qd[2] * qd[2];
-    let t36 = qd[2] + qd[7];
-    let t37 = s_q4 * t32;
-    let t38 = c_q4 * t32;
-    let t39 = c_q9 * t37 + s_q9 * t38;
-    let t40 = c_q9 * t38 - s_q9 * t37;
-    let t41 = t37 * t38;
-    let t42 = qd[4] * t37;
-    let t43 = qd[4] + qd[9];
-    let t44 = c_q10 * t39 - s_q10 * t43;
-    let t45 = s_q10 * t39 + c_q10 * t43;
-    let t46 = qd[10] + t40;
-    let t47 = p.la * s_q3;
-    let t48 = qd[4] * t38;
-    let t49 = qd[9] * t40 + c_q9 * t48 - s_q9 * t42;
-    let t50 = qd[10] * t44 + s_q10 * t49;
-    let t51 = p.g * c_q0;
-    let t52 = s_q3 * t51;
-    let t53 = c_q3 * t31 - t52;
-    let t54 = s_q4 * t53;
-    let t55 = p.lb * t41 - t54;
-    let t56 = c_q9 * t42 + qd[9] * t39 + s_q9 * t48;
-    let t57 = c_q3 * t51;
-    let t58 = s_q3 * t31 + t57;
-    let t59 = p.g * c_q1;
-    let t60 = c_q5 * t59;
-    let t61 = s_q5 * t59;
-    let t62 = p.g * c_q2;
-    let t63 = c_q7 * t62;
-    let t64 = s_q7 * t62;
-    let t65 = t52 + c_q3 * t28;
-    let t66 = t65 * (t21 + t20);
-    let t67 = t57 - s_q3 * t28;
-    let t68 = t38 * t38 + qd[4] * qd[4];
-    let t69 = c_q6 * t34;
-    let t70 = c_q8 * t36;
-    let t71 = t44 * t46;
-    let t72 = t44 * t45;
-    let t73 = t46 * t46 + t45 * t45;
-    let t74 = c_q4 * t53 - p.lb * t68;
-    let t75 = t72 + t56;
-    let t76 = c_q0 * d.k1;
-    let t77 = t40 * d.k4;
-    let t78 = t45 * t46;
-    let t79 = t78 * (d.k5 - d.k6);
-    let t80 = s_q10 * d.k7;
-    let t81 = c_q10 * d.k7;
-    let t82 = c_q1 * d.k10;
-    let t83 = qd[6] * t69;
-    let t84 = s_q6 * t34;
-    let t85 = qd[6] * t84;
-    let t86 = c_q6 * d.k13;
-    let t87 = c_q2 * d.k10;
-    let t88 = qd[8] * t70;
-    let t89 = s_q8 * t36;
-    let t90 = qd[8] * t89;
-    let t91 = c_q8 * d.k13;
-    let t92 = t69 * t84;
-    let t93 = t70 * t89;
-    let t94 = s_q4 * d.k3;
-    let t95 = t22 * d.k4;
-    let t96 = t22 * s_q10;
-    let t97 = d.k5 * t96;
-    let t98 = t97 + t47 * (t21 + t20) * d.k7;
-    let t99 = 0.08333333333333333 * t95 + s_q10 * t98;
-    let t100 = t25 * d.k6;
-    let t101 = t100
-        + (s_q10 * t47 * (t24 - t23) - c_q10 * (p.lb * c_q4 + p.la * c_q3)) * d.k7;
-    let t102 = c_q10 * d.k15;
-    let t103 = t25 * t102;
-    let t104 = s_q9 * t80;
-    let t105 = c_q9 * t80;
-    let t106 = t25 * t104 - t22 * t105;
-    let t107 = s_q4 * (t94 + c_q9 * t99 - s_q9 * t101)
-        + c_q4 * (c_q3 * d.k14 + s_q9 * t99 + c_q9 * t101 - t103);
-    let t108 = d.k2 + t107;
-    let t109 = c_q10 * t98;
-    let t110 = p.lb * t106;
-    let t111 = t109 + t110 - s_q3 * s_q4 * d.k14;
-    let t112 = c_q5 * c_q6 * d.k17;
-    let t113 = s_q6 * s_q6 * d.k12;
-    let t114 = t113 + d.k19;
-    let t115 = 0.5 * t112 + t114;
-    let t116 = -0.5 * (s_q5 * s_q6 * d.k17);
-    let t117 = c_q7 * c_q8 * d.k17;
-    let t118 = s_q8 * s_q8 * d.k12;
-    let t119 = d.k19 + t118;
-    let t120 = 0.5 * t117 + t119;
-    let t121 = -0.5 * (s_q7 * s_q8 * d.k17);
-    let t122 = 0.08333333333333333 * t95 + s_q10 * t97;
-    let t123 = t100 - c_q4 * t102;
-    let t124 = c_q10 * d.k5;
-    let t125 = t96 * t124;
-    let t126 = t110 + t125;
-    let t127 = c_q10 * (t124 - c_q9 * d.k15);
-    let t128 = t127 + d.k21;
-    let t129 = s_q9 * s_q10 * d.k15;
-    let t130 = t71 * d.k6 + t50 * d.k5 - (c_q9 * t55 - s_q9 * t74) * d.k7;
-    let t131 = 0.08333333333333333 * (t43 * t77 + t49 * d.k4) + c_q10 * t79
-        + s_q10 * t130;
-    let t132 = (c_q10 * (2.0 * p.lb * t42 + t58) + s_q10 * (s_q9 * t55 + c_q9 * t74))
-        * d.k7 - t56 * d.k6 - t72 * d.k5;
-    let t133 = t73 * t80 + t75 * t81;
-    let t134 = t73 * t81 - t75 * t80;
-    let t135 = (t50 + t71) * d.k7;
-    let t136 = s_q9 * t134 - c_q9 * t135;
-    let t137 = s_q4 * (c_q9 * t131 + t48 * (d.k2 + d.k3) - s_q9 * t132)
+    let t22 = p.g * s_q0;
+    let t23 = p.g * s_q1;
+    let t24 = p.g * s_q2;
+    let t25 = -t22 - p.la * qd[0] * qd[0];
+    let t26 = qd[0] + qd[3];
+    let t27 = t23 + p.la * qd[1] * qd[1];
+    let t28 = qd[1] + qd[5];
+    let t29 = t24 + p.la * qd[2] * qd[2];
+    let t30 = qd[2] + qd[7];
+    let t31 = s_q4 * t26;
+    let t32 = c_q4 * t26;
+    let t33 = c_q9 * t31 + s_q9 * t32;
+    let t34 = c_q9 * t32 - s_q9 * t31;
+    let t35 = t31 * t32;
+    let t36 = qd[4] * t31;
+    let t37 = qd[4] + qd[9];
+    let t38 = c_q10 * t33 - s_q10 * t37;
+    let t39 = s_q10 * t33 + c_q10 * t37;
+    let t40 = qd[10] + t34;
+    let t41 = qd[4] * t32;
+    let t42 = qd[9] * t34 + c_q9 * t41 - s_q9 * t36;
+    let t43 = qd[10] * t38 + s_q10 * t42;
+    let t44 = p.g * c_q0;
+    let t45 = s_q3 * t44;
+    let t46 = c_q3 * t25 - t45;
+    let t47 = s_q4 * t46;
+    let t48 = p.lb * t35 - t47;
+    let t49 = c_q9 * t36 + qd[9] * t33 + s_q9 * t41;
+    let t50 = c_q3 * t44;
+    let t51 = s_q3 * t25 + t50;
+    let t52 = p.g * c_q1;
+    let t53 = c_q5 * t52;
+    let t54 = s_q5 * t52;
+    let t55 = p.g * c_q2;
+    let t56 = c_q7 * t55;
+    let t57 = s_q7 * t55;
+    let t58 = t45 + c_q3 * t22;
+    let t59 = c_q4 * s_q9;
+    let t60 = s_q4 * c_q9;
+    let t61 = t58 * (t59 + t60);
+    let t62 = c_q4 * c_q9;
+    let t63 = s_q4 * s_q9;
+    let t64 = t50 - s_q3 * t22;
+    let t65 = t32 * t32 + qd[4] * qd[4];
+    let t66 = c_q6 * t28;
+    let t67 = c_q8 * t30;
+    let t68 = t38 * t40;
+    let t69 = t38 * t39;
+    let t70 = t40 * t40 + t39 * t39;
+    let t71 = c_q4 * t46 - p.lb * t65;
+    let t72 = t69 + t49;
+    let t73 = c_q0 * d.k1;
+    let t74 = t34 * d.k4;
+    let t75 = t39 * t40;
+    let t76 = t75 * (d.k5 - d.k6);
+    let t77 = s_q10 * d.k7;
+    let t78 = c_q10 * d.k7;
+    let t79 = c_q1 * d.k10;
+    let t80 = qd[6] * t66;
+    let t81 = s_q6 * t28;
+    let t82 = qd[6] * t81;
+    let t83 = c_q6 * d.k13;
+    let t84 = c_q2 * d.k10;
+    let t85 = qd[8] * t67;
+    let t86 = s_q8 * t30;
+    let t87 = qd[8] * t86;
+    let t88 = c_q8 * d.k13;
+    let t89 = t66 * t81;
+    let t90 = t67 * t86;
+    let t91 = c_q10 * d.k14;
+    let t92 = c_q9 * t91;
+    let t93 = s_q10 * d.k5;
+    let t94 = s_q10 * t93;
+    let t95 = s_q9 * (t94 + d.k15);
+    let t96 = s_q9 * t95;
+    let t97 = 2.0 * t92 + t94;
+    let t98 = s_q3 * t77;
+    let t99 = d.k8 - c_q9 * t78;
+    let t100 = c_q4 * t99 + t63 * t78;
+    let t101 = t96
+        + s_q4
+            * (s_q4 * (d.k16 + t97 - 2.0 * t96) + 2.0 * c_q4 * (c_q9 * t95 + s_q9 * t91))
+        - 2.0 * t92;
+    let t102 = t101 + d.k18;
+    let t103 = t102 + p.la * (c_q3 * t100 + t98);
+    let t104 = t59 * t78;
+    let t105 = p.la * s_q3;
+    let t106 = c_q10 * t93;
+    let t107 = t59 * t106;
+    let t108 = s_q10 * d.k14;
+    let t109 = t107 + s_q4 * (c_q9 * t106 - t108);
+    let t110 = (t104 - s_q4 * t99) * t105 + t109;
+    let t111 = t107 + t60 * t106;
+    let t112 = t105 * (t104 + t60 * t78) + t111;
+    let t113 = c_q4 * (c_q9 * d.k6 - t91) - t63 * d.k6;
+    let t114 = t113 - p.la * (c_q3 * t78 - s_q3 * t77 * (t62 - t63));
+    let t115 = c_q5 * c_q6 * d.k19;
+    let t116 = s_q6 * s_q6 * d.k12;
+    let t117 = t116 + d.k21;
+    let t118 = 0.5 * t115 + t117;
+    let t119 = -0.5 * (s_q5 * s_q6 * d.k19);
+    let t120 = c_q7 * c_q8 * d.k19;
+    let t121 = s_q8 * s_q8 * d.k12;
+    let t122 = d.k21 + t121;
+    let t123 = 0.5 * t120 + t122;
+    let t124 = -0.5 * (s_q7 * s_q8 * d.k19);
+    let t125 = d.k23 - t94;
+    let t126 = t125 - t92;
+    let t127 = s_q9 * t108;
+    let t128 = t68 * d.k6 + t43 * d.k5 - (c_q9 * t48 - s_q9 * t71) * d.k7;
+    let t129 = 0.08333333333333333 * (t37 * t74 + t42 * d.k4) + c_q10 * t76
+        + s_q10 * t128;
+    let t130 = (c_q10 * (2.0 * p.lb * t36 + t51) + s_q10 * (s_q9 * t48 + c_q9 * t71))
+        * d.k7 - t49 * d.k6 - t69 * d.k5;
+    let t131 = t70 * t77 + t72 * t78;
+    let t132 = t70 * t78 - t72 * t77;
+    let t133 = (t43 + t68) * d.k7;
+    let t134 = s_q9 * t132 - c_q9 * t133;
+    let t135 = s_q4 * (c_q9 * t129 + t41 * (d.k2 + d.k3) - s_q9 * t130)
         + c_q4
-            * (s_q9 * t131 + c_q9 * t132 + t42 * (d.k3 - d.k2) + p.lb * t133
-                - t58 * d.k8);
-    let t138 = s_q6 * d.k13;
-    let t139 = s_q6 * t83 * (0.3333333333333333 * d.k11 + d.k12)
+            * (s_q9 * t129 + c_q9 * t130 + t36 * (d.k3 - d.k2) + p.lb * t131
+                - t51 * d.k8);
+    let t136 = s_q6 * d.k13;
+    let t137 = s_q6 * t80 * (0.3333333333333333 * d.k11 + d.k12)
         + c_q6
-            * (t85 * (d.k12 - 0.3333333333333333 * d.k11)
-                - 0.5 * (t60 - s_q5 * t33) * d.k13);
-    let t140 = s_q8 * d.k13;
-    let t141 = s_q8 * t88 * (0.3333333333333333 * d.k11 + d.k12)
+            * (t82 * (d.k12 - 0.3333333333333333 * d.k11)
+                - 0.5 * (t53 - s_q5 * t27) * d.k13);
+    let t138 = s_q8 * d.k13;
+    let t139 = s_q8 * t85 * (0.3333333333333333 * d.k11 + d.k12)
         + c_q8
-            * (t90 * (d.k12 - 0.3333333333333333 * d.k11)
-                - 0.5 * (t63 - s_q7 * t35) * d.k13);
-    let t142 = c_q10 * t130 + -0.08333333333333333 * t39 * t77 - s_q10 * t79;
-    let t143 = (c_q10 * t67 - s_q10 * t65 * (t24 - t23)) * d.k7;
-    let t144 = c_q4 * (c_q9 * t143 - t66 * t104 - t67 * d.k8)
-        - s_q4 * (t66 * t105 + s_q9 * t143);
-    let t145 = (t60 - s_q5 * t29) * t86;
-    let t146 = (t63 - s_q7 * t30) * t91;
-    let t147 = t66 * t81;
+            * (t87 * (d.k12 - 0.3333333333333333 * d.k11)
+                - 0.5 * (t56 - s_q7 * t29) * d.k13);
+    let t140 = c_q10 * t128 + -0.08333333333333333 * t33 * t74 - s_q10 * t76;
+    let t141 = t61 * t77;
+    let t142 = (c_q10 * t64 - s_q10 * t58 * (t62 - t63)) * d.k7;
+    let t143 = c_q4 * (c_q9 * t142 - s_q9 * t141 - t64 * d.k8)
+        - s_q4 * (c_q9 * t141 + s_q9 * t142);
+    let t144 = (t53 - s_q5 * t23) * t83;
+    let t145 = (t56 - s_q7 * t24) * t88;
+    let t146 = t61 * t78;
     JointSpace {
         mass_matrix: [
             [
-                d.k16 + t107
-                    - p.la
-                        * (c_q3 * (t25 * t81 - c_q4 * d.k8)
-                            - s_q3 * (c_q4 * (t22 * t104 + t25 * t105) - s_q4 * t106)),
+                2.0 * p.la * (t98 + c_q3 * t100) + d.k17 + t101,
                 0.0,
                 0.0,
-                t108,
-                t111,
+                t103,
+                t110,
                 0.0,
                 0.0,
                 0.0,
                 0.0,
-                t109,
-                t101,
+                t112,
+                t114,
             ],
-            [0.0, t112 + t113 + d.k18, 0.0, 0.0, 0.0, t115, t116, 0.0, 0.0, 0.0, 0.0],
-            [0.0, 0.0, d.k18 + t117 + t118, 0.0, 0.0, 0.0, 0.0, t120, t121, 0.0, 0.0],
-            [
-                t108,
-                0.0,
-                0.0,
-                d.k2 + s_q4 * (t94 + c_q9 * t122 - s_q9 * t123)
-                    + c_q4 * (s_q9 * t122 + c_q9 * t123 - t103),
-                t126,
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-                t125,
-                t123,
-            ],
-            [
-                t111,
-                0.0,
-                0.0,
-                t126,
-                t127 + d.k20 - c_q9 * t102,
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-                t128,
-                t129,
-            ],
-            [0.0, t115, 0.0, 0.0, 0.0, t114, 0.0, 0.0, 0.0, 0.0, 0.0],
-            [0.0, t116, 0.0, 0.0, 0.0, 0.0, d.k19, 0.0, 0.0, 0.0, 0.0],
-            [0.0, 0.0, t120, 0.0, 0.0, 0.0, 0.0, t119, 0.0, 0.0, 0.0],
-            [0.0, 0.0, t121, 0.0, 0.0, 0.0, 0.0, 0.0, d.k19, 0.0, 0.0],
-            [t109, 0.0, 0.0, t125, t128, 0.0, 0.0, 0.0, 0.0, d.k21 + c_q10 * t124, 0.0],
-            [t101, 0.0, 0.0, t123, t129, 0.0, 0.0, 0.0, 0.0, 0.0, d.k6],
+            [0.0, t115 + t116 + d.k20, 0.0, 0.0, 0.0, t118, t119, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, d.k20 + t120 + t121, 0.0, 0.0, 0.0, 0.0, t123, t124, 0.0, 0.0],
+            [t103, 0.0, 0.0, t102, t109, 0.0, 0.0, 0.0, 0.0, t111, t113],
+            [t110, 0.0, 0.0, t109, d.k22 - t97, 0.0, 0.0, 0.0, 0.0, t126, t127],
+            [0.0, t118, 0.0, 0.0, 0.0, t117, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, t119, 0.0, 0.0, 0.0, 0.0, d.k21, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, t123, 0.0, 0.0, 0.0, 0.0, t122, 0.0, 0.0, 0.0],
+            [0.0, 0.0, t124, 0.0, 0.0, 0.0, 0.0, 0.0, d.k21, 0.0, 0.0],
+            [t112, 0.0, 0.0, t111, t126, 0.0, 0.0, 0.0, 0.0, t125, 0.0],
+            [t114, 0.0, 0.0, t113, t127, 0.0, 0.0, 0.0, 0.0, 0.0, d.k6],
         ],
         bias: [
-            t137 - t76
+            t135 - t73
                 - p.la
-                    * (c_q3 * (2.0 * t42 * d.k8 - t133)
+                    * (c_q3 * (2.0 * t36 * d.k8 - t131)
                         - s_q3
-                            * (c_q4 * (c_q9 * t134 + s_q9 * t135 - t68 * d.k8)
-                                - s_q4 * (t41 * d.k8 + t136))),
-            t139 - t82
+                            * (c_q4 * (c_q9 * t132 + s_q9 * t133 - t65 * d.k8)
+                                - s_q4 * (t35 * d.k8 + t134))),
+            t137 - t79
                 - p.la
-                    * (c_q5 * t85 * d.k13
-                        + s_q5 * 0.5 * ((t69 * t69 + qd[6] * qd[6]) * t86 + t92 * t138)),
-            t141 - t87
+                    * (c_q5 * t82 * d.k13
+                        + s_q5 * 0.5 * ((t66 * t66 + qd[6] * qd[6]) * t83 + t89 * t136)),
+            t139 - t84
                 - p.la
-                    * (c_q7 * d.k13 * t90
-                        + s_q7 * 0.5 * ((t70 * t70 + qd[8] * qd[8]) * t91 + t93 * t140)),
+                    * (c_q7 * d.k13 * t87
+                        + s_q7 * 0.5 * ((t67 * t67 + qd[8] * qd[8]) * t88 + t90 * t138)),
+            t135,
+            p.lb * t134 + t140 - t35 * d.k3 - t47 * d.k8,
             t137,
-            p.lb * t136 + t142 - t41 * d.k3 - t54 * d.k8,
+            0.5 * (c_q5 * t27 + t54) * t136 - d.k12 * t89,
             t139,
-            0.5 * (c_q5 * t33 + t61) * t138 - d.k12 * t92,
-            t141,
-            0.5 * (c_q7 * t35 + t64) * t140 - d.k12 * t93,
-            t142,
-            t132,
+            0.5 * (c_q7 * t29 + t57) * t138 - d.k12 * t90,
+            t140,
+            t130,
         ],
         gravity: [
-            t144 - t76,
-            -0.5 * t145 - t82,
-            -0.5 * t146 - t87,
-            t144,
-            s_q4 * t65 * d.k8 - t147,
-            -0.5 * t145,
-            0.5 * ((t61 + c_q5 * t29) * t138),
-            -0.5 * t146,
-            0.5 * ((t64 + c_q7 * t30) * t140),
-            -t147,
+            t143 - t73,
+            -0.5 * t144 - t79,
+            -0.5 * t145 - t84,
             t143,
+            s_q4 * t58 * d.k8 - t146,
+            -0.5 * t144,
+            0.5 * ((t54 + c_q5 * t23) * t136),
+            -0.5 * t145,
+            0.5 * ((t57 + c_q7 * t24) * t138),
+            -t146,
+            t142,
         ],
     }
 }
@@ -1404,79 +1373,79 @@ pub fn forward_dynamics_with(
     let t67 = qd[8] * t66;
     let t68 = s_q8 * t30;
     let t69 = qd[8] * t68;
-    let t70 = s_q6 * s_q6 * d.k12 + d.k19;
+    let t70 = s_q6 * s_q6 * d.k12 + d.k21;
     let inv71 = 1.0 / t70;
-    let t72 = d.k19 + s_q8 * s_q8 * d.k12;
+    let t72 = d.k21 + s_q8 * s_q8 * d.k12;
     let inv73 = 1.0 / t72;
-    let t74 = d.k21 + c_q10 * c_q10 * d.k5;
-    let inv75 = 1.0 / t74;
-    let t76 = s_q10 * (s_q10 * d.k25);
-    let t77 = c_q10 * (c_q10 * d.k26);
+    let t74 = s_q10 * (s_q10 * d.k27);
+    let t75 = c_q10 * c_q10 * d.k5 + d.k28;
+    let inv76 = 1.0 / t75;
+    let t77 = c_q10 * (c_q10 * d.k29);
     let t78 = s_q9 * c_q9;
-    let t79 = t78 * (inv75 * t77 - t76);
-    let t80 = s_q9 * s_q9 * t76 + c_q9 * c_q9 * inv75 * t77;
-    let t81 = d.k2 - t80 * d.k27;
+    let t79 = t78 * (inv76 * t77 - t74);
+    let t80 = s_q9 * s_q9 * t74 + c_q9 * c_q9 * inv76 * t77;
+    let t81 = d.k2 - t80 * d.k30;
     let inv82 = 1.0 / t81;
-    let t83 = t79 * d.k27;
+    let t83 = t79 * d.k30;
     let t84 = d.k8 - p.lb * t80;
     let t85 = p.lb * t79;
     let t86 = t79 - inv82 * t84 * t85;
     let t87 = s_q10 * c_q10;
-    let t88 = c_q10 * inv75 * d.k28 * t87 - s_q10 * d.k7;
+    let t88 = c_q10 * inv76 * d.k31 * t87 - s_q10 * d.k7;
     let t89 = c_q9 * t88;
     let t90 = s_q9 * t89;
     let t91 = c_q9 * t89;
     let t92 = t90 + inv82 * t83 * t91;
     let t93 = c_q9 * t87;
     let t94 = s_q9 * t87;
-    let t95 = d.k30 * t94;
+    let t95 = d.k33 * t94;
     let t96 = t54 * t89 + t95;
-    let t97 = d.k29 * t93 - s_q9 * s_q9 * t88 - inv82 * t85 * t96;
+    let t97 = d.k32 * t93 - s_q9 * s_q9 * t88 - inv82 * t85 * t96;
     let t98 = p.lb * t91;
     let t99 = t91 - inv82 * t84 * t98;
-    let t100 = d.k29 * t94;
+    let t100 = d.k32 * t94;
     let t101 = t90 + t100 - inv82 * t84 * t96;
     let t102 = c_q4 * (c_q4 * t97 - s_q4 * t92) - s_q4 * (s_q4 * t99 + c_q4 * t101);
-    let t103 = d.k21 + s_q10 * s_q10 * d.k5 - inv75 * t87 * t87 * d.k31;
-    let t104 = d.k3 + c_q9 * c_q9 * t103 - d.k27 * inv82 * t91 * t91;
+    let t103 = s_q10 * s_q10 * d.k5 + d.k28 - inv76 * t87 * t87 * d.k34;
+    let t104 = d.k3 + c_q9 * c_q9 * t103 - d.k30 * inv82 * t91 * t91;
     let t105 = t78 * t103 - inv82 * t96 * t98;
-    let t106 = s_q9 * s_q9 * t103 - c_q10 * c_q10 * d.k30 - inv82 * t96 * t96;
+    let t106 = s_q9 * s_q9 * t103 - c_q10 * c_q10 * d.k33 - inv82 * t96 * t96;
     let t107 = d.k2 + s_q4 * (s_q4 * t104 + c_q4 * t105)
         + c_q4 * (s_q4 * t105 + c_q4 * t106);
     let inv108 = 1.0 / t107;
     let t109 = c_q4
-        * (c_q4 * (c_q9 * c_q9 * t76 + s_q9 * s_q9 * inv75 * t77 + t79 * inv82 * t83)
+        * (c_q4 * (c_q9 * c_q9 * t74 + s_q9 * s_q9 * inv76 * t77 + t79 * inv82 * t83)
             + s_q4 * t86) + s_q4 * (c_q4 * t86 + s_q4 * (t80 + inv82 * t84 * t84))
         + t102 * t102 * inv108;
     let t110 = t91 * t95;
-    let t111 = c_q10 * (c_q10 * d.k29);
-    let t112 = t111 + inv82 * t96 * t100 + d.k32;
+    let t111 = c_q10 * (c_q10 * d.k32);
+    let t112 = t111 + inv82 * t96 * t100 + d.k35;
     let t113 = s_q4 * inv82 * t110 + c_q4 * t112;
-    let t114 = c_q4 * (t79 * inv82 * t95 - d.k25 * t93)
-        - s_q4 * (inv82 * t84 * t100 - d.k25 * t94) - t102 * inv108 * t113;
+    let t114 = c_q4 * (t79 * inv82 * t95 - d.k27 * t93)
+        - s_q4 * (inv82 * t84 * t100 - d.k27 * t94) - t102 * inv108 * t113;
     let t115 = c_q3 * t114 + s_q3 * t109;
-    let t116 = -(c_q10 * c_q10 * d.k25) - inv82 * t94 * t94 * d.k33
+    let t116 = -(c_q10 * c_q10 * d.k27) - inv82 * t94 * t94 * d.k36
         - inv108 * t113 * t113;
     let t117 = c_q3 * t116 - s_q3 * t114;
     let t118 = c_q3 * t117 - s_q3 * t115;
-    let t119 = d.k0 + t118 * d.k34;
+    let t119 = d.k0 + t118 * d.k37;
     let inv120 = 1.0 / t119;
     let t121 = d.k7 * (t40 * t40 + t39 * t39);
     let t122 = t38 * d.k7;
     let t123 = tau[10] + t39 * t61;
-    let t124 = t39 * t122 - t123 * d.k35;
-    let t125 = s_q10 * t124 + t55 * t76 + t28 * t87 * d.k29 - c_q10 * t121;
+    let t124 = t39 * t122 - t123 * d.k38;
+    let t125 = s_q10 * t124 + t55 * t74 + t28 * t87 * d.k32 - c_q10 * t121;
     let t126 = t60 * (d.k6 - d.k5);
     let t127 = t38 * t40 * d.k6 + qd[10] * t61;
     let t128 = tau[9] + 0.08333333333333333 * t33 * t59 - c_q10 * t127 - s_q10 * t126;
     let t129 = c_q10 * d.k7;
-    let t130 = t122 * (t40 + qd[10]) + inv75 * (t56 * t77 + t128 * t129) - t37 * t88;
+    let t130 = t122 * (t40 + qd[10]) + inv76 * (t56 * t77 + t128 * t129) - t37 * t88;
     let t131 = s_q9 * t125 + c_q9 * t130;
     let t132 = tau[4] + t53 * d.k3 + p.lb * t131 - tau[9];
     let t133 = d.k5 * t87;
     let t134 = c_q10 * t126 - s_q10 * t127 - 0.08333333333333333 * t36 * t59 - t56 * t88
-        - t37 * t103 - inv75 * t128 * t133;
-    let t135 = c_q10 * t124 + t55 * d.k25 * t87 + t28 * t111 + s_q10 * t121;
+        - t37 * t103 - inv76 * t128 * t133;
+    let t135 = c_q10 * t124 + t55 * d.k27 * t87 + t28 * t111 + s_q10 * t121;
     let t136 = c_q4
         * (s_q9 * t134 + t28 * (d.k2 + t106 - d.k3) - c_q9 * tau[10] - p.lb * t135
             - t27 * t105 - inv82 * t96 * t132) + tau[3]
@@ -1496,12 +1465,12 @@ pub fn forward_dynamics_with(
                         - s_q4
                             * (t131 + t28 * t101 - t53 * d.k8 - t27 * t99
                                 - inv82 * t84 * t132) - t102 * inv108 * t136))
-        - s_q0 * (c_q3 * t115 + s_q3 * t117) * d.k36 - t22 * (d.k37 - p.la * t118);
+        - s_q0 * (c_q3 * t115 + s_q3 * t117) * d.k39 - t22 * (d.k40 - p.la * t118);
     let t138 = inv120 * t137;
     let t139 = c_q5 * c_q6;
-    let t140 = d.k38 * t139;
+    let t140 = d.k41 * t139;
     let t141 = -0.75 * s_q5 * t58 - 0.25 * inv71 * t139 * t140;
-    let t142 = d.k9 + d.k34 * t141;
+    let t142 = d.k9 + d.k37 * t141;
     let inv143 = 1.0 / t142;
     let t144 = t62 * d.k13;
     let t145 = tau[6] + t62 * d.k12 * t64;
@@ -1511,19 +1480,19 @@ pub fn forward_dynamics_with(
     let t148 = tau[1] - tau[5]
         - p.la
             * (c_q5
-                * (inv71 * (0.5 * t146 * t147 - 0.25 * c_q6 * c_q6 * qd[1] * t49 * d.k41)
+                * (inv71 * (0.5 * t146 * t147 - 0.25 * c_q6 * c_q6 * qd[1] * t49 * d.k44)
                     - t65 * d.k13)
                 - s_q5
                     * (c_q6 * 0.5 * (t62 * t144 + qd[6] * qd[6] * d.k13)
                         - s_q6
-                            * (-0.5 * t64 * t144 + 0.75 * s_q6 * qd[1] * t48 * d.k40
-                                - 1.5 * t145 * d.k39)))
-        - s_q1 * d.k36 * (0.75 * c_q5 * t58 - 0.25 * s_q5 * c_q6 * inv71 * t140)
-        - t23 * (d.k42 - p.la * t141);
+                            * (-0.5 * t64 * t144 + 0.75 * s_q6 * qd[1] * t48 * d.k43
+                                - 1.5 * t145 * d.k42)))
+        - s_q1 * d.k39 * (0.75 * c_q5 * t58 - 0.25 * s_q5 * c_q6 * inv71 * t140)
+        - t23 * (d.k45 - p.la * t141);
     let t149 = c_q7 * c_q8;
-    let t150 = d.k38 * t149;
+    let t150 = d.k41 * t149;
     let t151 = -0.75 * s_q7 * t57 - 0.25 * inv73 * t149 * t150;
-    let t152 = d.k9 + d.k34 * t151;
+    let t152 = d.k9 + d.k37 * t151;
     let inv153 = 1.0 / t152;
     let t154 = d.k13 * t66;
     let t155 = tau[8] + d.k12 * t66 * t68;
@@ -1533,15 +1502,15 @@ pub fn forward_dynamics_with(
     let t158 = tau[2] - tau[7]
         - p.la
             * (c_q7
-                * (inv73 * (0.5 * t156 * t157 - 0.25 * c_q8 * c_q8 * qd[2] * t52 * d.k41)
+                * (inv73 * (0.5 * t156 * t157 - 0.25 * c_q8 * c_q8 * qd[2] * t52 * d.k44)
                     - d.k13 * t69)
                 - s_q7
                     * (c_q8 * 0.5 * (t66 * t154 + qd[8] * qd[8] * d.k13)
                         - s_q8
-                            * (-0.5 * t68 * t154 + 0.75 * s_q8 * qd[2] * t51 * d.k40
-                                - 1.5 * d.k39 * t155)))
-        - s_q2 * d.k36 * (0.75 * c_q7 * t57 - 0.25 * s_q7 * c_q8 * inv73 * t150)
-        - t24 * (d.k42 - p.la * t151);
+                            * (-0.5 * t68 * t154 + 0.75 * s_q8 * qd[2] * t51 * d.k43
+                                - 1.5 * d.k42 * t155)))
+        - s_q2 * d.k39 * (0.75 * c_q7 * t57 - 0.25 * s_q7 * c_q8 * inv73 * t150)
+        - t24 * (d.k45 - p.la * t151);
     let t159 = t22 - p.la * inv120 * t137;
     let t160 = -(c_q3 * t41) - t45 - s_q3 * t159;
     let t161 = c_q3 * t159 - s_q3 * t41 - t46;
@@ -1566,21 +1535,21 @@ pub fn forward_dynamics_with(
                 - t70 * inv143 * t148),
         3.0
             * ((t145 - 0.5 * s_q6 * d.k13 * (c_q5 * t42 + t47 * t48 + s_q5 * t169))
-                * d.k43),
+                * d.k46),
         inv73
             * (t156 + 0.5 * t157 * (c_q7 * t170 - s_q7 * t43 - t50 * t52)
                 - t72 * inv153 * t158),
         3.0
-            * (d.k43
+            * (d.k46
                 * (t155 - 0.5 * s_q8 * d.k13 * (c_q7 * t43 + t50 * t51 + s_q7 * t170))),
-        inv75
+        inv76
             * (t128 + t129 * (t56 + c_q9 * t171 - s_q9 * t163)
-                - t133 * (t37 + c_q9 * t166 + s_q9 * t167) - t74 * inv82 * t168),
+                - t133 * (t37 + c_q9 * t166 + s_q9 * t167) - t75 * inv82 * t168),
         (t123
             - d.k7
                 * (s_q10 * (t55 + c_q9 * t163 + s_q9 * t171)
                     + c_q10 * (t161 + p.lb * (t28 - t167)))
-            - d.k6 * (c_q9 * t167 - qd[9] * t33 - s_q9 * t166)) * d.k44,
+            - d.k6 * (c_q9 * t167 - qd[9] * t33 - s_q9 * t166)) * d.k47,
     ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
@@ -1669,7 +1638,7 @@ pub fn coriolis_matrix_with(
     let t64 = (c_q10 * 2.0 * (p.lb * t26 - s_q3 * t22)
         + s_q10 * (s_q9 * t24 + c_q9 * t25)) * d.k7 + t63;
     let t65 = t52 * (d.k2 + d.k3);
-    let t66 = qd[0] * d.k14;
+    let t66 = qd[0] * d.k48;
     let t67 = s_q10 * d.k7;
     let t68 = c_q10 * d.k7;
     let t69 = t42 * t67 - t43 * t68;
@@ -1686,7 +1655,7 @@ pub fn coriolis_matrix_with(
                     - s_q4 * (2.0 * d.k8 * t73 + t75)));
     let t77 = s_q4 * (c_q9 * t61 + t65 - s_q9 * t64)
         + c_q4 * (2.0 * s_q3 * t66 + s_q9 * t61 + c_q9 * t64 + t70);
-    let t78 = t58 - 2.0 * t20 * t30 * d.k15;
+    let t78 = t58 - 2.0 * t20 * t30 * d.k14;
     let t79 = t60 + s_q10 * t78;
     let t80 = t63 + 2.0 * (t26 * t27 - s_q10 * t21 * t32) * d.k7;
     let t81 = s_q4 * (t65 + c_q9 * t79 - s_q9 * t80)
@@ -1694,7 +1663,7 @@ pub fn coriolis_matrix_with(
     let t82 = t33 * d.k4;
     let t83 = c_q10 * (t53 - t55);
     let t84 = t46 * d.k5 - t49 * d.k6;
-    let t85 = t84 - 2.0 * s_q9 * qd[4] * d.k15;
+    let t85 = t84 - 2.0 * s_q9 * qd[4] * d.k14;
     let t86 = 0.16666666666666666 * t82 + c_q10 * t83;
     let t87 = s_q10 * t85 + t86;
     let t88 = s_q10 * t54 - c_q10 * t62 - t31 * d.k6;
@@ -1714,11 +1683,11 @@ pub fn coriolis_matrix_with(
     let t101 = c_q10 * t99 + s_q10 * t100;
     let t102 = t38 * t68;
     let t103 = 2.0 * s_q9 * t102 - t51 * t74;
-    let t104 = s_q4 * c_q9 * t101 + c_q4 * (s_q9 * t101 + 2.0 * t49 * d.k15);
+    let t104 = s_q4 * c_q9 * t101 + c_q4 * (s_q9 * t101 + 2.0 * t49 * d.k14);
     let t105 = c_q6 * qd[6];
     let t106 = s_q6 * (t105 * (0.3333333333333333 * d.k11 + d.k12));
     let t107 = s_q6 * qd[6];
-    let t108 = qd[1] * d.k17;
+    let t108 = qd[1] * d.k19;
     let t109 = t107 * (d.k12 - 0.3333333333333333 * d.k11);
     let t110 = c_q5 * d.k13;
     let t111 = s_q6 * t17;
@@ -1733,7 +1702,7 @@ pub fn coriolis_matrix_with(
     let t119 = c_q8 * qd[8];
     let t120 = s_q8 * (t119 * (0.3333333333333333 * d.k11 + d.k12));
     let t121 = s_q8 * qd[8];
-    let t122 = qd[2] * d.k17;
+    let t122 = qd[2] * d.k19;
     let t123 = t121 * (d.k12 - 0.3333333333333333 * d.k11);
     let t124 = c_q7 * d.k13;
     let t125 = s_q8 * t18;
@@ -1946,19 +1915,19 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let t57 = c_q9 * t45 - p.rp * t38 - s_q9 * t48;
     let t58 = p.rp * t39 + s_q10 * t49 - c_q10 * t46;
     (
-        0.16666666666666666 * d.k45 * (qd[0] * qd[0] + qd[1] * qd[1] + qd[2] * qd[2])
+        0.16666666666666666 * d.k49 * (qd[0] * qd[0] + qd[1] * qd[1] + qd[2] * qd[2])
             + 0.5
                 * (p.mp * (t50 * t50 + t57 * t57 + t58 * t58)
                     + 0.08333333333333333 * d.k4 * (t37 * t37 + t39 * t39)
-                    + 0.5 * t38 * t38 * d.k46
+                    + 0.5 * t38 * t38 * d.k50
                     + p.polar
                         * (t31 * t31 + s_q6 * s_q6 * t29 * t29 + s_q8 * s_q8 * t30 * t30)
                     + p.mb
-                        * (t51 * t51 + t52 * t52 + qd[0] * qd[0] * t47 * t47 * d.k34
+                        * (t51 * t51 + t52 * t52 + qd[0] * qd[0] * t47 * t47 * d.k37
                             + t53 * t53 + t54 * t54
-                            + s_q5 * s_q5 * c_q6 * c_q6 * qd[1] * qd[1] * d.k34
+                            + s_q5 * s_q5 * c_q6 * c_q6 * qd[1] * qd[1] * d.k37
                             + t55 * t55 + t56 * t56
-                            + s_q7 * s_q7 * c_q8 * c_q8 * qd[2] * qd[2] * d.k34)
+                            + s_q7 * s_q7 * c_q8 * c_q8 * qd[2] * qd[2] * d.k37)
                     + d.k11
                         * (0.08333333333333333 * (t32 * t32 + qd[4] * qd[4])
                             + 0.08333333333333333
@@ -1968,11 +1937,11 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
         (t23 - t8
             - p.rp
                 * ((c_q9 * t22 - t9 * s_q4 * s_q9) * c_q10
-                    - (c_q0 * c_q3 - s_q0 * s_q3) * s_q10)) * d.k49
-            + d.k48
+                    - (c_q0 * c_q3 - s_q0 * s_q3) * s_q10)) * d.k53
+            + d.k52
                 * (0.5 * t23 - t8 - 0.5 * (s_q1 * c_q5 + c_q1 * s_q5) * t26 - p.la * s_q1
                     - 0.5 * (s_q2 * c_q7 + c_q2 * s_q7) * t27 - p.la * s_q2)
-            - 0.5 * d.k47 * (s_q0 + s_q1 + s_q2),
+            - 0.5 * d.k51 * (s_q0 + s_q1 + s_q2),
     )
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
@@ -2022,12 +1991,12 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let t32 = s_q10 * t20;
     let t33 = t21 * t29 - t32;
     let t34 = c_q10 * t17;
-    let t35 = s_q6 * d.k52;
+    let t35 = s_q6 * d.k56;
     let t36 = c_q6 * t23;
-    let t37 = s_q6 * d.k50;
-    let t38 = s_q8 * d.k57;
+    let t37 = s_q6 * d.k54;
+    let t38 = s_q8 * d.k61;
     let t39 = c_q8 * t26;
-    let t40 = s_q8 * d.k55;
+    let t40 = s_q8 * d.k59;
     [
         Pose {
             rotation: [[c_q0, 0.0, s_q0], [0.0, 1.0, 0.0], [-s_q0, 0.0, c_q0]],
@@ -2035,19 +2004,19 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
         },
         Pose {
             rotation: [
-                [c_q1 * d.k50, d.k51, s_q1 * d.k50],
-                [c_q1 * d.k52, d.k50, s_q1 * d.k52],
+                [c_q1 * d.k54, d.k55, s_q1 * d.k54],
+                [c_q1 * d.k56, d.k54, s_q1 * d.k56],
                 [-s_q1, 0.0, c_q1],
             ],
-            position: [d.k53, d.k54, 0.0],
+            position: [d.k57, d.k58, 0.0],
         },
         Pose {
             rotation: [
-                [c_q2 * d.k55, d.k56, s_q2 * d.k55],
-                [c_q2 * d.k57, d.k55, s_q2 * d.k57],
+                [c_q2 * d.k59, d.k60, s_q2 * d.k59],
+                [c_q2 * d.k61, d.k59, s_q2 * d.k61],
                 [-s_q2, 0.0, c_q2],
             ],
-            position: [d.k58, d.k59, 0.0],
+            position: [d.k62, d.k63, 0.0],
         },
         Pose {
             rotation: [
@@ -2059,19 +2028,19 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
         },
         Pose {
             rotation: [
-                [d.k50 * t36 - t35, -(c_q6 * d.k52) - t23 * t37, t24 * d.k50],
-                [t37 + d.k52 * t36, c_q6 * d.k50 - t23 * t35, t24 * d.k52],
+                [d.k54 * t36 - t35, -(c_q6 * d.k56) - t23 * t37, t24 * d.k54],
+                [t37 + d.k56 * t36, c_q6 * d.k54 - t23 * t35, t24 * d.k56],
                 [-(c_q6 * t24), s_q6 * t24, t23],
             ],
-            position: [d.k53 + c_q1 * d.k60, d.k54 + c_q1 * d.k61, -(p.la * s_q1)],
+            position: [d.k57 + c_q1 * d.k64, d.k58 + c_q1 * d.k65, -(p.la * s_q1)],
         },
         Pose {
             rotation: [
-                [d.k55 * t39 - t38, -(c_q8 * d.k57) - t26 * t40, t27 * d.k55],
-                [t40 + d.k57 * t39, c_q8 * d.k55 - t26 * t38, t27 * d.k57],
+                [d.k59 * t39 - t38, -(c_q8 * d.k61) - t26 * t40, t27 * d.k59],
+                [t40 + d.k61 * t39, c_q8 * d.k59 - t26 * t38, t27 * d.k61],
                 [-(c_q8 * t27), s_q8 * t27, t26],
             ],
-            position: [d.k58 + c_q2 * d.k62, d.k59 + c_q2 * d.k63, -(p.la * s_q2)],
+            position: [d.k62 + c_q2 * d.k66, d.k63 + c_q2 * d.k67, -(p.la * s_q2)],
         },
         Pose {
             rotation: [
@@ -2200,20 +2169,20 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let t66 = t23 * t23 + t42 * t42 + t61 * t61;
     let t67 = t23 * t38 + t36 * t61 + t41 * t42;
     let t68 = c_q10 * t41 - t63;
-    let t69 = s_q6 * d.k52;
+    let t69 = s_q6 * d.k56;
     let t70 = c_q6 * t30;
-    let t71 = d.k50 * t70 - t69;
-    let t72 = s_q6 * d.k50;
-    let t73 = c_q6 * d.k52 + t30 * t72;
-    let t74 = t72 + d.k52 * t70;
-    let t75 = c_q6 * d.k50 - t30 * t69;
-    let t76 = s_q8 * d.k57;
+    let t71 = d.k54 * t70 - t69;
+    let t72 = s_q6 * d.k54;
+    let t73 = c_q6 * d.k56 + t30 * t72;
+    let t74 = t72 + d.k56 * t70;
+    let t75 = c_q6 * d.k54 - t30 * t69;
+    let t76 = s_q8 * d.k61;
     let t77 = c_q8 * t33;
-    let t78 = d.k55 * t77 - t76;
-    let t79 = s_q8 * d.k55;
-    let t80 = c_q8 * d.k57 + t33 * t79;
-    let t81 = t79 + d.k57 * t77;
-    let t82 = c_q8 * d.k55 - t33 * t76;
+    let t78 = d.k59 * t77 - t76;
+    let t79 = s_q8 * d.k59;
+    let t80 = c_q8 * d.k61 + t33 * t79;
+    let t81 = t79 + d.k61 * t77;
+    let t82 = c_q8 * d.k59 - t33 * t76;
     let t83 = c_q5 * t31;
     let t84 = s_q6 * t71 - c_q6 * t73;
     let t85 = s_q6 * t74 + c_q6 * t75;
@@ -2233,16 +2202,16 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
-            [0.0, d.k51, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
-            [0.0, d.k50, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, d.k55, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, d.k54, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
         ],
         [
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
-            [0.0, 0.0, d.k56, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
-            [0.0, 0.0, d.k55, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, d.k60, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, d.k59, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
         ],
         [
@@ -2280,7 +2249,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
         [
             [
                 0.0,
-                t52 * t71 + t53 * t73 - d.k60 * t83,
+                t52 * t71 + t53 * t73 - d.k64 * t83,
                 0.0,
                 0.0,
                 0.0,
@@ -2293,7 +2262,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             ],
             [
                 0.0,
-                t52 * t74 - d.k61 * t83 - t53 * t75,
+                t52 * t74 - d.k65 * t83 - t53 * t75,
                 0.0,
                 0.0,
                 0.0,
@@ -2317,15 +2286,15 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 0.0,
                 0.0,
             ],
-            [0.0, t84, 0.0, 0.0, 0.0, t84, t31 * d.k50, 0.0, 0.0, 0.0, 0.0],
-            [0.0, t85, 0.0, 0.0, 0.0, t85, t31 * d.k52, 0.0, 0.0, 0.0, 0.0],
+            [0.0, t84, 0.0, 0.0, 0.0, t84, t31 * d.k54, 0.0, 0.0, 0.0, 0.0],
+            [0.0, t85, 0.0, 0.0, 0.0, t85, t31 * d.k56, 0.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, t30, 0.0, 0.0, 0.0, 0.0],
         ],
         [
             [
                 0.0,
                 0.0,
-                t55 * t78 + t56 * t80 - d.k62 * t86,
+                t55 * t78 + t56 * t80 - d.k66 * t86,
                 0.0,
                 0.0,
                 0.0,
@@ -2338,7 +2307,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             [
                 0.0,
                 0.0,
-                t55 * t81 - d.k63 * t86 - t56 * t82,
+                t55 * t81 - d.k67 * t86 - t56 * t82,
                 0.0,
                 0.0,
                 0.0,
@@ -2361,8 +2330,8 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 0.0,
                 0.0,
             ],
-            [0.0, 0.0, t87, 0.0, 0.0, 0.0, 0.0, t87, t34 * d.k55, 0.0, 0.0],
-            [0.0, 0.0, t88, 0.0, 0.0, 0.0, 0.0, t88, t34 * d.k57, 0.0, 0.0],
+            [0.0, 0.0, t87, 0.0, 0.0, 0.0, 0.0, t87, t34 * d.k59, 0.0, 0.0],
+            [0.0, 0.0, t88, 0.0, 0.0, 0.0, 0.0, t88, t34 * d.k61, 0.0, 0.0],
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, t33, 0.0, 0.0],
         ],
         [
@@ -2537,44 +2506,44 @@ pub fn constraints_with(d: &Derived, q: &[Real; NQ]) -> [Real; NC] {
     let t30 = c_q6 * t23;
     let t31 = c_q8 * t26;
     let t32 = t20 * t28 - s_q10 * t19;
-    let t33 = s_q6 * d.k52;
+    let t33 = s_q6 * d.k56;
     let t34 = c_q6 * t22;
-    let t35 = d.k50 * t34 - t33;
-    let t36 = s_q6 * d.k50;
-    let t37 = t36 + d.k52 * t34;
-    let t38 = s_q8 * d.k57;
+    let t35 = d.k54 * t34 - t33;
+    let t36 = s_q6 * d.k54;
+    let t37 = t36 + d.k56 * t34;
+    let t38 = s_q8 * d.k61;
     let t39 = c_q8 * t25;
-    let t40 = d.k55 * t39 - t38;
-    let t41 = s_q8 * d.k55;
-    let t42 = t41 + d.k57 * t39;
+    let t40 = d.k59 * t39 - t38;
+    let t41 = s_q8 * d.k59;
+    let t42 = t41 + d.k61 * t39;
     let t43 = t16 * t20;
     let t44 = p.la * c_q0 + t20 * t27;
-    let t45 = t32 * d.k64 + d.k66 + t44 - c_q1 * d.k60 - p.lb * t35 - d.k65 * t43;
+    let t45 = t32 * d.k68 + d.k70 + t44 - c_q1 * d.k64 - p.lb * t35 - d.k69 * t43;
     let t46 = c_q10 * t16;
-    let t47 = t12 + d.k64 * t46 + t17 * d.k65 + d.k67 - c_q1 * d.k61 - p.lb * t37;
+    let t47 = t12 + d.k68 * t46 + t17 * d.k69 + d.k71 - c_q1 * d.k65 - p.lb * t37;
     let t48 = t16 * t19;
     let t49 = p.la * s_q0 + t19 * t27;
-    let t50 = p.la * s_q1 + p.lb * t30 + d.k65 * t48 - t29 * d.k64 - t49;
-    let t51 = t23 * d.k50;
-    let t52 = t23 * d.k52;
-    let t53 = t44 + t32 * d.k68 + d.k70 - c_q2 * d.k62 - p.lb * t40 - t43 * d.k69;
-    let t54 = t12 + t46 * d.k68 + t17 * d.k69 + d.k71 - c_q2 * d.k63 - p.lb * t42;
-    let t55 = p.la * s_q2 + p.lb * t31 + t48 * d.k69 - t49 - t29 * d.k68;
-    let t56 = t26 * d.k55;
-    let t57 = t26 * d.k57;
+    let t50 = p.la * s_q1 + p.lb * t30 + d.k69 * t48 - t29 * d.k68 - t49;
+    let t51 = t23 * d.k54;
+    let t52 = t23 * d.k56;
+    let t53 = t44 + t32 * d.k72 + d.k74 - c_q2 * d.k66 - p.lb * t40 - t43 * d.k73;
+    let t54 = t12 + t46 * d.k72 + t17 * d.k73 + d.k75 - c_q2 * d.k67 - p.lb * t42;
+    let t55 = p.la * s_q2 + p.lb * t31 + t48 * d.k73 - t49 - t29 * d.k72;
+    let t56 = t26 * d.k59;
+    let t57 = t26 * d.k61;
     [
         t35 * t45 + t37 * t47 - t30 * t50,
-        (c_q6 * d.k50 - t22 * t33) * t47 + s_q6 * t23 * t50
-            - (c_q6 * d.k52 + t22 * t36) * t45,
+        (c_q6 * d.k54 - t22 * t33) * t47 + s_q6 * t23 * t50
+            - (c_q6 * d.k56 + t22 * t36) * t45,
         t45 * t51 + t47 * t52 + t22 * t50,
-        t52 * (t17 * d.k50 - d.k52 * t46) + t22 * (d.k50 * t48 + t29 * d.k52)
-            - t51 * (t32 * d.k52 + d.k50 * t43),
+        t52 * (t17 * d.k54 - d.k56 * t46) + t22 * (d.k54 * t48 + t29 * d.k56)
+            - t51 * (t32 * d.k56 + d.k54 * t43),
         t40 * t53 + t42 * t54 - t31 * t55,
-        (c_q8 * d.k55 - t25 * t38) * t54 + s_q8 * t26 * t55
-            - (c_q8 * d.k57 + t25 * t41) * t53,
+        (c_q8 * d.k59 - t25 * t38) * t54 + s_q8 * t26 * t55
+            - (c_q8 * d.k61 + t25 * t41) * t53,
         t53 * t56 + t54 * t57 + t25 * t55,
-        t57 * (t17 * d.k55 - d.k57 * t46) + t25 * (d.k55 * t48 + t29 * d.k57)
-            - t56 * (t32 * d.k57 + d.k55 * t43),
+        t57 * (t17 * d.k59 - d.k61 * t46) + t25 * (d.k59 * t48 + t29 * d.k61)
+            - t56 * (t32 * d.k61 + d.k59 * t43),
     ]
 }
 /// Operation count of [`constraint_jacobian_with`] (and of [`constraint_jacobian`] after [`OPS_DERIVED`]).
@@ -2645,110 +2614,110 @@ pub fn constraint_jacobian_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NC]
     let t51 = p.lb * t26;
     let t52 = -(s_q10 * t37) - c_q10 * t20;
     let t53 = s_q10 * t38 - c_q10 * t21;
-    let t54 = s_q6 * d.k52 - t40 * d.k50;
+    let t54 = s_q6 * d.k56 - t40 * d.k54;
     let t55 = -t54;
-    let t56 = c_q6 * d.k52 + t48 * d.k50;
-    let t57 = s_q6 * d.k50 + t40 * d.k52;
-    let t58 = c_q6 * d.k50 - t48 * d.k52;
-    let t59 = s_q8 * d.k57 - t43 * d.k55;
+    let t56 = c_q6 * d.k56 + t48 * d.k54;
+    let t57 = s_q6 * d.k54 + t40 * d.k56;
+    let t58 = c_q6 * d.k54 - t48 * d.k56;
+    let t59 = s_q8 * d.k61 - t43 * d.k59;
     let t60 = -t59;
-    let t61 = c_q8 * d.k57 + t50 * d.k55;
-    let t62 = s_q8 * d.k55 + t43 * d.k57;
-    let t63 = c_q8 * d.k55 - t50 * d.k57;
+    let t61 = c_q8 * d.k61 + t50 * d.k59;
+    let t62 = s_q8 * d.k59 + t43 * d.k61;
+    let t63 = c_q8 * d.k59 - t50 * d.k61;
     let t64 = p.lb * t55;
     let t65 = t17 * t21;
-    let t66 = d.k65 * t65;
+    let t66 = d.k69 * t65;
     let t67 = p.la * c_q0 + t35;
-    let t68 = t36 * d.k64 + d.k66 + t67 - c_q1 * d.k60 - t64 - t66;
+    let t68 = t36 * d.k68 + d.k70 + t67 - c_q1 * d.k64 - t64 - t66;
     let t69 = p.lb * t57;
     let t70 = c_q10 * t17;
-    let t71 = t12 + d.k64 * t70 + t18 * d.k65 + d.k67 - c_q1 * d.k61 - t69;
+    let t71 = t12 + d.k68 * t70 + t18 * d.k69 + d.k71 - c_q1 * d.k65 - t69;
     let t72 = t17 * t20;
     let t73 = p.la * s_q0 + t28;
-    let t74 = d.k65 * t72 - t30 * d.k64;
+    let t74 = d.k69 * t72 - t30 * d.k68;
     let t75 = t74 - t73;
     let t76 = p.la * s_q1 + t32 + t75;
-    let t77 = d.k50 * t65;
-    let t78 = d.k50 * t72 + t30 * d.k52;
+    let t77 = d.k54 * t65;
+    let t78 = d.k54 * t72 + t30 * d.k56;
     let t79 = p.lb * t60;
-    let t80 = t65 * d.k69;
-    let t81 = t67 + t36 * d.k68 + d.k70 - c_q2 * d.k62 - t79 - t80;
+    let t80 = t65 * d.k73;
+    let t81 = t67 + t36 * d.k72 + d.k74 - c_q2 * d.k66 - t79 - t80;
     let t82 = p.lb * t62;
-    let t83 = t12 + t70 * d.k68 + t18 * d.k69 + d.k71 - c_q2 * d.k63 - t82;
-    let t84 = t72 * d.k69 - t30 * d.k68;
+    let t83 = t12 + t70 * d.k72 + t18 * d.k73 + d.k75 - c_q2 * d.k67 - t82;
+    let t84 = t72 * d.k73 - t30 * d.k72;
     let t85 = t84 - t73;
     let t86 = p.la * s_q2 + t34 + t85;
-    let t87 = d.k55 * t65;
-    let t88 = d.k55 * t72 + t30 * d.k57;
-    let t89 = t66 - t39 * d.k64;
+    let t87 = d.k59 * t65;
+    let t88 = d.k59 * t72 + t30 * d.k61;
+    let t89 = t66 - t39 * d.k68;
     let t90 = t89 - t67;
-    let t91 = d.k50 * t68;
-    let t92 = t31 * d.k72;
-    let t93 = s_q1 * d.k60 + t92;
-    let t94 = d.k52 * t71;
-    let t95 = t31 * d.k73;
-    let t96 = s_q1 * d.k61 + t95;
+    let t91 = d.k54 * t68;
+    let t92 = t31 * d.k76;
+    let t93 = s_q1 * d.k64 + t92;
+    let t94 = d.k56 * t71;
+    let t95 = t31 * d.k77;
+    let t96 = s_q1 * d.k65 + t95;
     let t97 = t40 * t76 + t31 * (t91 + t94);
     let t98 = t74 - t28;
     let t99 = t89 - t35;
     let t100 = t21 * t70;
-    let t101 = -(d.k64 * t100) - t37 * d.k65;
+    let t101 = -(d.k68 * t100) - t37 * d.k69;
     let t102 = t101 - t46;
-    let t103 = t29 * d.k64 - t17 * d.k65;
+    let t103 = t29 * d.k68 - t17 * d.k69;
     let t104 = t15 + t103;
     let t105 = t20 * t70;
-    let t106 = d.k64 * t105 + t38 * d.k65;
+    let t106 = d.k68 * t105 + t38 * d.k69;
     let t107 = t47 + t106;
-    let t108 = t52 * d.k64;
+    let t108 = t52 * d.k68;
     let t109 = s_q10 * t17;
-    let t110 = d.k64 * t109;
-    let t111 = t53 * d.k64;
+    let t110 = d.k68 * t109;
+    let t111 = t53 * d.k68;
     let t112 = t48 * t76 + t42 * (t91 + t94);
-    let t113 = t24 * d.k50;
-    let t114 = t23 * d.k52;
-    let t115 = t24 * d.k52;
+    let t113 = t24 * d.k54;
+    let t114 = t23 * d.k56;
+    let t115 = t24 * d.k56;
     let t116 = t23 * t91 + t71 * t114 - t24 * t76;
     let t117 = t24 * t31;
     let t118 = t24 * t52;
     let t119 = t24 * t109;
-    let t120 = t78 * t113 + t23 * (t77 + t39 * d.k52);
-    let t121 = (t18 * d.k50 - d.k52 * t70) * t114 - t23 * d.k50 * (t36 * d.k52 + t77)
+    let t120 = t78 * t113 + t23 * (t77 + t39 * d.k56);
+    let t121 = (t18 * d.k54 - d.k56 * t70) * t114 - t23 * d.k54 * (t36 * d.k56 + t77)
         - t24 * t78;
-    let t122 = t113 * (d.k52 * t100 - t37 * d.k50) + t23 * (t38 * d.k50 - d.k52 * t105)
-        - t115 * (t29 * d.k52 + t17 * d.k50);
-    let t123 = t80 - t39 * d.k68;
+    let t122 = t113 * (d.k56 * t100 - t37 * d.k54) + t23 * (t38 * d.k54 - d.k56 * t105)
+        - t115 * (t29 * d.k56 + t17 * d.k54);
+    let t123 = t80 - t39 * d.k72;
     let t124 = t123 - t67;
-    let t125 = d.k55 * t81;
-    let t126 = t33 * d.k80;
-    let t127 = s_q2 * d.k62 + t126;
-    let t128 = d.k57 * t83;
-    let t129 = t33 * d.k81;
-    let t130 = s_q2 * d.k63 + t129;
+    let t125 = d.k59 * t81;
+    let t126 = t33 * d.k84;
+    let t127 = s_q2 * d.k66 + t126;
+    let t128 = d.k61 * t83;
+    let t129 = t33 * d.k85;
+    let t130 = s_q2 * d.k67 + t129;
     let t131 = t43 * t86 + t33 * (t125 + t128);
     let t132 = t84 - t28;
     let t133 = t123 - t35;
-    let t134 = -(d.k68 * t100) - t37 * d.k69;
+    let t134 = -(d.k72 * t100) - t37 * d.k73;
     let t135 = t134 - t46;
-    let t136 = t29 * d.k68 - t17 * d.k69;
+    let t136 = t29 * d.k72 - t17 * d.k73;
     let t137 = t15 + t136;
-    let t138 = d.k68 * t105 + t38 * d.k69;
+    let t138 = d.k72 * t105 + t38 * d.k73;
     let t139 = t47 + t138;
-    let t140 = t52 * d.k68;
-    let t141 = d.k68 * t109;
-    let t142 = t53 * d.k68;
+    let t140 = t52 * d.k72;
+    let t141 = d.k72 * t109;
+    let t142 = t53 * d.k72;
     let t143 = t50 * t86 + t45 * (t125 + t128);
-    let t144 = t27 * d.k55;
-    let t145 = t26 * d.k57;
-    let t146 = t27 * d.k57;
+    let t144 = t27 * d.k59;
+    let t145 = t26 * d.k61;
+    let t146 = t27 * d.k61;
     let t147 = t26 * t125 + t83 * t145 - t27 * t86;
     let t148 = t27 * t33;
     let t149 = t27 * t52;
     let t150 = t27 * t109;
-    let t151 = t88 * t144 + t26 * (t87 + t39 * d.k57);
-    let t152 = (t18 * d.k55 - d.k57 * t70) * t145 - t26 * d.k55 * (t36 * d.k57 + t87)
+    let t151 = t88 * t144 + t26 * (t87 + t39 * d.k61);
+    let t152 = (t18 * d.k59 - d.k61 * t70) * t145 - t26 * d.k59 * (t36 * d.k61 + t87)
         - t27 * t88;
-    let t153 = t144 * (d.k57 * t100 - t37 * d.k55) + t26 * (t38 * d.k55 - d.k57 * t105)
-        - t146 * (t29 * d.k57 + t17 * d.k55);
+    let t153 = t144 * (d.k61 * t100 - t37 * d.k59) + t26 * (t38 * d.k59 - d.k61 * t105)
+        - t146 * (t29 * d.k61 + t17 * d.k59);
     [
         [
             t55 * t75 - t31 * t90,
@@ -2783,12 +2752,12 @@ pub fn constraint_jacobian_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NC]
             0.0,
             t98 * t113 + t23 * t99,
             t102 * t113 + t104 * t115 + t23 * t107,
-            t40 * t49 + t116 + t117 * (d.k74 + d.k75),
-            -(t42 * t49) - t24 * (t58 * d.k73 - t56 * d.k72),
+            t40 * t49 + t116 + t117 * (d.k78 + d.k79),
+            -(t42 * t49) - t24 * (t58 * d.k77 - t56 * d.k76),
             0.0,
             0.0,
             t101 * t113 + t103 * t115 + t23 * t106,
-            d.k76 * t118 + t23 * t111 - d.k77 * t119,
+            d.k80 * t118 + t23 * t111 - d.k81 * t119,
         ],
         [
             t120,
@@ -2801,7 +2770,7 @@ pub fn constraint_jacobian_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NC]
             0.0,
             0.0,
             t122,
-            t119 * d.k79 - t118 * d.k78 - t53 * t114,
+            t119 * d.k83 - t118 * d.k82 - t53 * t114,
         ],
         [
             t60 * t85 - t33 * t124,
@@ -2838,10 +2807,10 @@ pub fn constraint_jacobian_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NC]
             t135 * t144 + t137 * t146 + t26 * t139,
             0.0,
             0.0,
-            t43 * t51 + t147 + t148 * (d.k82 + d.k83),
-            -(t45 * t51) - t27 * (t63 * d.k81 - t61 * d.k80),
+            t43 * t51 + t147 + t148 * (d.k86 + d.k87),
+            -(t45 * t51) - t27 * (t63 * d.k85 - t61 * d.k84),
             t134 * t144 + t136 * t146 + t26 * t138,
-            d.k84 * t149 + t26 * t142 - d.k85 * t150,
+            d.k88 * t149 + t26 * t142 - d.k89 * t150,
         ],
         [
             t151,
@@ -2854,7 +2823,7 @@ pub fn constraint_jacobian_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NC]
             t152,
             0.0,
             t153,
-            t150 * d.k87 - t149 * d.k86 - t53 * t145,
+            t150 * d.k91 - t149 * d.k90 - t53 * t145,
         ],
     ]
 }
@@ -2939,168 +2908,168 @@ pub fn constraint_bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Re
     let t66 = p.la * s_q2 + t36;
     let t67 = t35 * t36;
     let t68 = t26 * t36;
-    let t69 = s_q6 * d.k52 - t43 * d.k50;
+    let t69 = s_q6 * d.k56 - t43 * d.k54;
     let t70 = -t69;
-    let t71 = c_q6 * d.k52 + t53 * d.k50;
+    let t71 = c_q6 * d.k56 + t53 * d.k54;
     let t72 = -t71;
-    let t73 = s_q6 * d.k50 + t43 * d.k52;
-    let t74 = c_q6 * d.k50 - t53 * d.k52;
-    let t75 = c_q1 * d.k60;
-    let t76 = c_q1 * d.k61;
-    let t77 = s_q8 * d.k57 - t47 * d.k55;
+    let t73 = s_q6 * d.k54 + t43 * d.k56;
+    let t74 = c_q6 * d.k54 - t53 * d.k56;
+    let t75 = c_q1 * d.k64;
+    let t76 = c_q1 * d.k65;
+    let t77 = s_q8 * d.k61 - t47 * d.k59;
     let t78 = -t77;
-    let t79 = c_q8 * d.k57 + t57 * d.k55;
+    let t79 = c_q8 * d.k61 + t57 * d.k59;
     let t80 = -t79;
-    let t81 = s_q8 * d.k55 + t47 * d.k57;
-    let t82 = c_q8 * d.k55 - t57 * d.k57;
-    let t83 = c_q2 * d.k62;
-    let t84 = c_q2 * d.k63;
+    let t81 = s_q8 * d.k59 + t47 * d.k61;
+    let t82 = c_q8 * d.k59 - t57 * d.k61;
+    let t83 = c_q2 * d.k66;
+    let t84 = c_q2 * d.k67;
     let t85 = p.lb * t70;
     let t86 = t17 * t21;
-    let t87 = d.k65 * t86;
+    let t87 = d.k69 * t86;
     let t88 = p.la * c_q0 + t37;
     let t89 = t87 - t88;
-    let t90 = t39 * d.k64 + d.k66 - t75 - t85 - t89;
+    let t90 = t39 * d.k68 + d.k70 - t75 - t85 - t89;
     let t91 = p.lb * t73;
     let t92 = c_q10 * t17;
-    let t93 = d.k64 * t92;
-    let t94 = -t93 - t18 * d.k65;
+    let t93 = d.k68 * t92;
+    let t94 = -t93 - t18 * d.k69;
     let t95 = t94 - t12;
-    let t96 = d.k67 - t76 - t91 - t95;
-    let t97 = t32 * d.k64;
+    let t96 = d.k71 - t76 - t91 - t95;
+    let t97 = t32 * d.k68;
     let t98 = t17 * t20;
-    let t99 = d.k65 * t98;
+    let t99 = d.k69 * t98;
     let t100 = p.la * s_q0 + t28;
     let t101 = t99 - t100;
     let t102 = t97 + t101;
     let t103 = t102 + t63;
     let t104 = t33 * t103;
     let t105 = t46 * t103;
-    let t106 = t24 * d.k50;
-    let t107 = t24 * d.k52;
-    let t108 = d.k50 * t86;
-    let t109 = d.k52 * t92;
-    let t110 = t109 - t18 * d.k50;
-    let t111 = d.k50 * t98;
-    let t112 = t111 - t32 * d.k52;
+    let t106 = t24 * d.k54;
+    let t107 = t24 * d.k56;
+    let t108 = d.k54 * t86;
+    let t109 = d.k56 * t92;
+    let t110 = t109 - t18 * d.k54;
+    let t111 = d.k54 * t98;
+    let t112 = t111 - t32 * d.k56;
     let t113 = p.lb * t78;
-    let t114 = t86 * d.k69;
+    let t114 = t86 * d.k73;
     let t115 = t114 - t88;
-    let t116 = t39 * d.k68 + d.k70 - t83 - t113 - t115;
+    let t116 = t39 * d.k72 + d.k74 - t83 - t113 - t115;
     let t117 = p.lb * t81;
-    let t118 = t92 * d.k68;
-    let t119 = -t118 - t18 * d.k69;
+    let t118 = t92 * d.k72;
+    let t119 = -t118 - t18 * d.k73;
     let t120 = t119 - t12;
-    let t121 = d.k71 - t84 - t117 - t120;
-    let t122 = t32 * d.k68;
-    let t123 = t98 * d.k69;
+    let t121 = d.k75 - t84 - t117 - t120;
+    let t122 = t32 * d.k72;
+    let t123 = t98 * d.k73;
     let t124 = t123 - t100;
     let t125 = t122 + t124;
     let t126 = t125 + t66;
     let t127 = t35 * t126;
     let t128 = t50 * t126;
-    let t129 = t27 * d.k55;
-    let t130 = t27 * d.k57;
-    let t131 = d.k55 * t86;
-    let t132 = d.k57 * t92;
-    let t133 = t132 - t18 * d.k55;
-    let t134 = d.k55 * t98;
-    let t135 = t134 - t32 * d.k57;
-    let t136 = t42 * d.k64;
+    let t129 = t27 * d.k59;
+    let t130 = t27 * d.k61;
+    let t131 = d.k59 * t86;
+    let t132 = d.k61 * t92;
+    let t133 = t132 - t18 * d.k59;
+    let t134 = d.k59 * t98;
+    let t135 = t134 - t32 * d.k61;
+    let t136 = t42 * d.k68;
     let t137 = t89 + t136;
-    let t138 = t33 * d.k50;
-    let t139 = s_q1 * d.k60 + t33 * d.k72;
-    let t140 = d.k52 * t96;
-    let t141 = s_q1 * d.k61 + t33 * d.k73;
+    let t138 = t33 * d.k54;
+    let t139 = s_q1 * d.k64 + t33 * d.k76;
+    let t140 = d.k56 * t96;
+    let t141 = s_q1 * d.k65 + t33 * d.k77;
     let t142 = t28 - t99;
     let t143 = t97 - t142;
     let t144 = t87 - t37;
     let t145 = t136 + t144;
     let t146 = t18 * t21;
-    let t147 = t21 * t93 + d.k65 * t146;
+    let t147 = t21 * t93 + d.k69 * t146;
     let t148 = t51 + t147;
     let t149 = t148;
-    let t150 = t29 * d.k64 - t17 * d.k65;
+    let t150 = t29 * d.k68 - t17 * d.k69;
     let t151 = t15 + t150;
     let t152 = t18 * t20;
-    let t153 = t20 * t93 + d.k65 * t152;
+    let t153 = t20 * t93 + d.k69 * t152;
     let t154 = t52 + t153;
     let t155 = t147;
-    let t156 = t62 * d.k64;
+    let t156 = t62 * d.k68;
     let t157 = t72 * t102 + t46 * t137;
-    let t158 = t46 * d.k50;
+    let t158 = t46 * d.k54;
     let t159 = t72 * t143 + t46 * t145;
     let t160 = t74 * t151 + t46 * t154 - t72 * t149;
-    let t161 = t72 * d.k72;
-    let t162 = t74 * d.k73;
+    let t161 = t72 * d.k76;
+    let t162 = t74 * d.k77;
     let t163 = p.lb * t72;
     let t164 = -t73;
     let t165 = p.lb * t74;
     let t166 = t74 * t150 + t46 * t153 - t72 * t155;
-    let t167 = t61 * d.k64;
+    let t167 = t61 * d.k68;
     let t168 = s_q10 * t17;
-    let t169 = t74 * d.k64;
+    let t169 = t74 * d.k68;
     let t170 = t72 * t167 + t46 * t156 - t168 * t169;
-    let t171 = t108 - t42 * d.k52;
-    let t172 = t21 * t109 - d.k50 * t146;
-    let t173 = d.k50 * t152 - t20 * t109;
-    let t174 = t42 * d.k68;
+    let t171 = t108 - t42 * d.k56;
+    let t172 = t21 * t109 - d.k54 * t146;
+    let t173 = d.k54 * t152 - t20 * t109;
+    let t174 = t42 * d.k72;
     let t175 = t115 + t174;
-    let t176 = t35 * d.k55;
-    let t177 = s_q2 * d.k62 + t35 * d.k80;
-    let t178 = d.k57 * t121;
-    let t179 = s_q2 * d.k63 + t35 * d.k81;
+    let t176 = t35 * d.k59;
+    let t177 = s_q2 * d.k66 + t35 * d.k84;
+    let t178 = d.k61 * t121;
+    let t179 = s_q2 * d.k67 + t35 * d.k85;
     let t180 = t28 - t123;
     let t181 = t122 - t180;
     let t182 = t114 - t37;
     let t183 = t174 + t182;
-    let t184 = t21 * t118 + d.k69 * t146;
+    let t184 = t21 * t118 + d.k73 * t146;
     let t185 = t51 + t184;
     let t186 = t185;
-    let t187 = t29 * d.k68 - t17 * d.k69;
+    let t187 = t29 * d.k72 - t17 * d.k73;
     let t188 = t15 + t187;
-    let t189 = t20 * t118 + d.k69 * t152;
+    let t189 = t20 * t118 + d.k73 * t152;
     let t190 = t52 + t189;
     let t191 = t184;
-    let t192 = t62 * d.k68;
+    let t192 = t62 * d.k72;
     let t193 = t80 * t125 + t50 * t175;
-    let t194 = t50 * d.k55;
+    let t194 = t50 * d.k59;
     let t195 = t80 * t181 + t50 * t183;
     let t196 = t82 * t188 + t50 * t190 - t80 * t186;
-    let t197 = t80 * d.k80;
-    let t198 = t82 * d.k81;
+    let t197 = t80 * d.k84;
+    let t198 = t82 * d.k85;
     let t199 = p.lb * t80;
     let t200 = -t81;
     let t201 = p.lb * t82;
     let t202 = t82 * t187 + t50 * t189 - t80 * t191;
-    let t203 = t61 * d.k68;
-    let t204 = t82 * d.k68;
+    let t203 = t61 * d.k72;
+    let t204 = t82 * d.k72;
     let t205 = t80 * t203 + t50 * t192 - t168 * t204;
-    let t206 = t131 - t42 * d.k57;
-    let t207 = t21 * t132 - d.k55 * t146;
-    let t208 = d.k55 * t152 - t20 * t132;
-    let t209 = t31 * d.k64;
+    let t206 = t131 - t42 * d.k61;
+    let t207 = t21 * t132 - d.k59 * t146;
+    let t208 = d.k59 * t152 - t20 * t132;
+    let t209 = t31 * d.k68;
     let t210 = t209 - t101;
     let t211 = t102 * t138 + t43 * t137;
     let t212 = t142 + t209;
     let t213 = t70 * t145 - t33 * t212;
     let t214 = t70 * t154 - t33 * t148;
     let t215 = t70 * t153 - t33 * t147;
-    let t216 = t41 * d.k64;
+    let t216 = t41 * d.k68;
     let t217 = t70 * t156 - t33 * t216;
     let t218 = qd[3] * t213 + qd[4] * t214 + qd[9] * t215 + qd[10] * t217;
-    let t219 = d.k50 * t90;
-    let t220 = t75 + t43 * d.k72;
-    let t221 = t33 * d.k52;
-    let t222 = t76 + t43 * d.k73;
+    let t219 = d.k54 * t90;
+    let t220 = t75 + t43 * d.k76;
+    let t221 = t33 * d.k56;
+    let t222 = t76 + t43 * d.k77;
     let t223 = t104 - t43 * (t219 + t140);
     let t224 = t43 * t45 + t138 * t139 + t141 * t221;
     let t225 = t138 * t143 + t43 * t145;
     let t226 = t138 * t149 - t151 * t221 - t43 * t154;
-    let t227 = t33 * d.k74;
-    let t228 = t70 * d.k72;
-    let t229 = t33 * d.k75;
-    let t230 = t73 * d.k73;
+    let t227 = t33 * d.k78;
+    let t228 = t70 * d.k76;
+    let t229 = t33 * d.k79;
+    let t230 = t73 * d.k77;
     let t231 = t43 * t44 + t33 * (t227 + t229);
     let t232 = t64 + t223 + t43 * (t228 + t230);
     let t233 = t232 - t224 - t231;
@@ -3108,22 +3077,22 @@ pub fn constraint_bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Re
     let t235 = t53 * t103 + t90 * t158 + t46 * (t140 - t228 - t230);
     let t236 = t45 * t46 + t72 * t139 + t74 * t141 + t234 + t235 + 2.0 * t54;
     let t237 = t138 * t155 - t150 * t221 - t43 * t153;
-    let t238 = t61 * d.k76;
-    let t239 = t168 * d.k77;
+    let t238 = t61 * d.k80;
+    let t239 = t168 * d.k81;
     let t240 = t33 * (t239 - t238) - t43 * t156;
     let t241 = qd[4] * t226 + qd[9] * t237 + qd[10] * t240 - qd[0] * t211 - qd[3] * t225;
-    let t242 = t38 * d.k64;
+    let t242 = t38 * d.k68;
     let t243 = t144 - t242;
-    let t244 = t30 * d.k64;
+    let t244 = t30 * d.k68;
     let t245 = t142 + t244;
     let t246 = t87 - t242;
     let t247 = t244 - t99;
     let t248 = t70 * t246 + t73 * t94 - t33 * t247;
     let t249 = t21 * t168;
-    let t250 = d.k64 * t249;
+    let t250 = d.k68 * t249;
     let t251 = t20 * t168;
-    let t252 = d.k64 * t251;
-    let t253 = t70 * t250 + t33 * t252 - t40 * t73 * d.k64;
+    let t252 = d.k68 * t251;
+    let t253 = t70 * t250 + t33 * t252 - t40 * t73 * d.k68;
     let t254 = qd[9] * t248 + qd[10] * t253;
     let t255 = 3.0 * t54 + 2.0 * t234 + t235;
     let t256 = t102 * t158 + t53 * t137;
@@ -3133,7 +3102,7 @@ pub fn constraint_bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Re
     let t260 = t72 * t153 + t46 * t147;
     let t261 = t72 * t156 + t46 * t216;
     let t262 = qd[3] * t257 + qd[4] * t258 + qd[9] * t260 + qd[10] * t261;
-    let t263 = t46 * d.k52;
+    let t263 = t46 * d.k56;
     let t264 = t53 * (t140 + t219) - t105;
     let t265 = t141 * t263 + t45 * t53 + t139 * t158;
     let t266 = t143 * t158 + t53 * t145;
@@ -3152,20 +3121,20 @@ pub fn constraint_bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Re
     let t278 = t72 * t246 + t74 * t94 + t46 * t247;
     let t279 = t72 * t250 - t40 * t169 - t46 * t252;
     let t280 = qd[9] * t278 + qd[10] * t279;
-    let t281 = t69 * d.k72;
-    let t282 = d.k73 * t164;
+    let t281 = t69 * d.k76;
+    let t282 = d.k77 * t164;
     let t283 = t34 * t43 + t271 + t33 * (t281 + t282);
     let t284 = t33 * t153 + t150 * t164 - t69 * t155;
-    let t285 = t33 * t156 + t69 * t167 - d.k64 * t164 * t168;
-    let t286 = t23 * d.k50;
+    let t285 = t33 * t156 + t69 * t167 - d.k68 * t164 * t168;
+    let t286 = t23 * d.k54;
     let t287 = t102 * t286 - t24 * t137;
     let t288 = t106 * t145 + t23 * t212;
     let t289 = t106 * t154 + t23 * t148;
     let t290 = t106 * t153 + t23 * t147;
-    let t291 = t24 * d.k76;
+    let t291 = t24 * d.k80;
     let t292 = t62 * t291 + t23 * t216;
     let t293 = qd[3] * t288 + qd[4] * t289 + qd[9] * t290 + qd[10] * t292;
-    let t294 = t23 * d.k52;
+    let t294 = t23 * d.k56;
     let t295 = t90 * t106 + t96 * t107 + t23 * t103;
     let t296 = t141 * t294 + t139 * t286 - t24 * t45;
     let t297 = t143 * t286 - t24 * t145;
@@ -3173,54 +3142,54 @@ pub fn constraint_bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Re
     let t299 = t23 * (t229 + t227) - t65;
     let t300 = t296 + 2.0 * t299 - t295;
     let t301 = t24 * t46;
-    let t302 = t24 * t56 - t23 * (p.lb * t53 + t161 + t162) - t301 * (d.k74 + d.k75);
+    let t302 = t24 * t56 - t23 * (p.lb * t53 + t161 + t162) - t301 * (d.k78 + d.k79);
     let t303 = t150 * t294 - t155 * t286 - t24 * t153;
     let t304 = t23 * (t238 - t239) - t24 * t156;
     let t305 = qd[9] * t303 + qd[10] * t304 + qd[0] * t287 + qd[3] * t297 + qd[4] * t298
         + qd[6] * t302;
     let t306 = t106 * t246 + t94 * t107 + t23 * t247;
-    let t307 = t24 * d.k77;
+    let t307 = t24 * d.k81;
     let t308 = t249 * t291 - t40 * t307 - t23 * t252;
     let t309 = qd[9] * t306 + qd[10] * t308;
-    let t310 = t106 * t171 - t23 * (t111 + t31 * d.k52);
+    let t310 = t106 * t171 - t23 * (t111 + t31 * d.k56);
     let t311 = t112 * t286 - t24 * t171;
     let t312 = t106 * t173 - t23 * t172;
-    let t313 = t24 * d.k78;
+    let t313 = t24 * d.k82;
     let t314 = t62 * t313 + t41 * t294;
     let t315 = t310 * (qd[0] + qd[3]) + t311 * (qd[1] + qd[5]) + t312 * (qd[4] + qd[9])
         - qd[10] * t314;
-    let t316 = t107 * t110 + t106 * (t39 * d.k52 + t108) - t23 * t112;
-    let t317 = t172 * t286 - (t29 * d.k52 + t17 * d.k50) * t294 - t24 * t173;
-    let t318 = t62 * t107 + t23 * (t168 * d.k79 - t61 * d.k78);
+    let t316 = t107 * t110 + t106 * (t39 * d.k56 + t108) - t23 * t112;
+    let t317 = t172 * t286 - (t29 * d.k56 + t17 * d.k54) * t294 - t24 * t173;
+    let t318 = t62 * t107 + t23 * (t168 * d.k83 - t61 * d.k82);
     let t319 = qd[10] * t318 + t311 * (qd[0] + qd[3]) + t316 * (qd[1] + qd[5])
         + t317 * (qd[4] + qd[9]);
-    let t320 = t106 * (t108 + t38 * d.k52) + t107 * t110 - t23 * (t111 + t30 * d.k52);
-    let t321 = t24 * d.k79;
+    let t320 = t106 * (t108 + t38 * d.k56) + t107 * t110 - t23 * (t111 + t30 * d.k56);
+    let t321 = t24 * d.k83;
     let t322 = t40 * t321 + t251 * t294 - t249 * t313;
     let t323 = qd[10] * t322 + t312 * (qd[0] + qd[3]) + t317 * (qd[1] + qd[5])
         + t320 * (qd[4] + qd[9]);
-    let t324 = t31 * d.k68;
+    let t324 = t31 * d.k72;
     let t325 = t324 - t124;
     let t326 = t125 * t176 + t47 * t175;
     let t327 = t180 + t324;
     let t328 = t78 * t183 - t35 * t327;
     let t329 = t78 * t190 - t35 * t185;
     let t330 = t78 * t189 - t35 * t184;
-    let t331 = t41 * d.k68;
+    let t331 = t41 * d.k72;
     let t332 = t78 * t192 - t35 * t331;
     let t333 = qd[3] * t328 + qd[4] * t329 + qd[9] * t330 + qd[10] * t332;
-    let t334 = d.k55 * t116;
-    let t335 = t83 + t47 * d.k80;
-    let t336 = t35 * d.k57;
-    let t337 = t84 + t47 * d.k81;
+    let t334 = d.k59 * t116;
+    let t335 = t83 + t47 * d.k84;
+    let t336 = t35 * d.k61;
+    let t337 = t84 + t47 * d.k85;
     let t338 = t127 - t47 * (t334 + t178);
     let t339 = t47 * t49 + t176 * t177 + t179 * t336;
     let t340 = t176 * t181 + t47 * t183;
     let t341 = t176 * t186 - t188 * t336 - t47 * t190;
-    let t342 = t35 * d.k82;
-    let t343 = t78 * d.k80;
-    let t344 = t35 * d.k83;
-    let t345 = t81 * d.k81;
+    let t342 = t35 * d.k86;
+    let t343 = t78 * d.k84;
+    let t344 = t35 * d.k87;
+    let t345 = t81 * d.k85;
     let t346 = t47 * t48 + t35 * (t342 + t344);
     let t347 = t67 + t338 + t47 * (t343 + t345);
     let t348 = t347 - t339 - t346;
@@ -3228,20 +3197,20 @@ pub fn constraint_bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Re
     let t350 = t57 * t126 + t116 * t194 + t50 * (t178 - t343 - t345);
     let t351 = t49 * t50 + t80 * t177 + t82 * t179 + t349 + t350 + 2.0 * t58;
     let t352 = t176 * t191 - t187 * t336 - t47 * t189;
-    let t353 = t61 * d.k84;
-    let t354 = t168 * d.k85;
+    let t353 = t61 * d.k88;
+    let t354 = t168 * d.k89;
     let t355 = t35 * (t354 - t353) - t47 * t192;
     let t356 = qd[4] * t341 + qd[9] * t352 + qd[10] * t355 - qd[0] * t326 - qd[3] * t340;
-    let t357 = t38 * d.k68;
+    let t357 = t38 * d.k72;
     let t358 = t182 - t357;
-    let t359 = t30 * d.k68;
+    let t359 = t30 * d.k72;
     let t360 = t180 + t359;
     let t361 = t114 - t357;
     let t362 = t359 - t123;
     let t363 = t78 * t361 + t81 * t119 - t35 * t362;
-    let t364 = d.k68 * t249;
-    let t365 = d.k68 * t251;
-    let t366 = t78 * t364 + t35 * t365 - t40 * t81 * d.k68;
+    let t364 = d.k72 * t249;
+    let t365 = d.k72 * t251;
+    let t366 = t78 * t364 + t35 * t365 - t40 * t81 * d.k72;
     let t367 = qd[9] * t363 + qd[10] * t366;
     let t368 = 3.0 * t58 + 2.0 * t349 + t350;
     let t369 = t125 * t194 + t57 * t175;
@@ -3251,7 +3220,7 @@ pub fn constraint_bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Re
     let t373 = t80 * t189 + t50 * t184;
     let t374 = t80 * t192 + t50 * t331;
     let t375 = qd[3] * t370 + qd[4] * t371 + qd[9] * t373 + qd[10] * t374;
-    let t376 = t50 * d.k57;
+    let t376 = t50 * d.k61;
     let t377 = t57 * (t178 + t334) - t128;
     let t378 = t179 * t376 + t49 * t57 + t177 * t194;
     let t379 = t181 * t194 + t57 * t183;
@@ -3270,20 +3239,20 @@ pub fn constraint_bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Re
     let t391 = t80 * t361 + t82 * t119 + t50 * t362;
     let t392 = t80 * t364 - t40 * t204 - t50 * t365;
     let t393 = qd[9] * t391 + qd[10] * t392;
-    let t394 = t77 * d.k80;
-    let t395 = d.k81 * t200;
+    let t394 = t77 * d.k84;
+    let t395 = d.k85 * t200;
     let t396 = t36 * t47 + t384 + t35 * (t394 + t395);
     let t397 = t35 * t189 + t187 * t200 - t77 * t191;
-    let t398 = t35 * t192 + t77 * t203 - d.k68 * t168 * t200;
-    let t399 = t26 * d.k55;
+    let t398 = t35 * t192 + t77 * t203 - d.k72 * t168 * t200;
+    let t399 = t26 * d.k59;
     let t400 = t125 * t399 - t27 * t175;
     let t401 = t129 * t183 + t26 * t327;
     let t402 = t129 * t190 + t26 * t185;
     let t403 = t129 * t189 + t26 * t184;
-    let t404 = t27 * d.k84;
+    let t404 = t27 * d.k88;
     let t405 = t62 * t404 + t26 * t331;
     let t406 = qd[3] * t401 + qd[4] * t402 + qd[9] * t403 + qd[10] * t405;
-    let t407 = t26 * d.k57;
+    let t407 = t26 * d.k61;
     let t408 = t116 * t129 + t121 * t130 + t26 * t126;
     let t409 = t179 * t407 + t177 * t399 - t27 * t49;
     let t410 = t181 * t399 - t27 * t183;
@@ -3291,29 +3260,29 @@ pub fn constraint_bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Re
     let t412 = t26 * (t344 + t342) - t68;
     let t413 = t409 + 2.0 * t412 - t408;
     let t414 = t27 * t50;
-    let t415 = t27 * t60 - t26 * (p.lb * t57 + t197 + t198) - t414 * (d.k82 + d.k83);
+    let t415 = t27 * t60 - t26 * (p.lb * t57 + t197 + t198) - t414 * (d.k86 + d.k87);
     let t416 = t187 * t407 - t191 * t399 - t27 * t189;
     let t417 = t26 * (t353 - t354) - t27 * t192;
     let t418 = qd[9] * t416 + qd[10] * t417 + qd[0] * t400 + qd[3] * t410 + qd[4] * t411
         + qd[8] * t415;
     let t419 = t129 * t361 + t119 * t130 + t26 * t362;
-    let t420 = t27 * d.k85;
+    let t420 = t27 * d.k89;
     let t421 = t249 * t404 - t40 * t420 - t26 * t365;
     let t422 = qd[9] * t419 + qd[10] * t421;
-    let t423 = t129 * t206 - t26 * (t134 + t31 * d.k57);
+    let t423 = t129 * t206 - t26 * (t134 + t31 * d.k61);
     let t424 = t135 * t399 - t27 * t206;
     let t425 = t129 * t208 - t26 * t207;
-    let t426 = t27 * d.k86;
+    let t426 = t27 * d.k90;
     let t427 = t62 * t426 + t41 * t407;
     let t428 = t423 * (qd[0] + qd[3]) + t424 * (qd[2] + qd[7]) + t425 * (qd[4] + qd[9])
         - qd[10] * t427;
-    let t429 = t130 * t133 + t129 * (t39 * d.k57 + t131) - t26 * t135;
-    let t430 = t207 * t399 - (t29 * d.k57 + t17 * d.k55) * t407 - t27 * t208;
-    let t431 = t62 * t130 + t26 * (t168 * d.k87 - t61 * d.k86);
+    let t429 = t130 * t133 + t129 * (t39 * d.k61 + t131) - t26 * t135;
+    let t430 = t207 * t399 - (t29 * d.k61 + t17 * d.k59) * t407 - t27 * t208;
+    let t431 = t62 * t130 + t26 * (t168 * d.k91 - t61 * d.k90);
     let t432 = qd[10] * t431 + t424 * (qd[0] + qd[3]) + t429 * (qd[2] + qd[7])
         + t430 * (qd[4] + qd[9]);
-    let t433 = t129 * (t131 + t38 * d.k57) + t130 * t133 - t26 * (t134 + t30 * d.k57);
-    let t434 = t27 * d.k87;
+    let t433 = t129 * (t131 + t38 * d.k61) + t130 * t133 - t26 * (t134 + t30 * d.k61);
+    let t434 = t27 * d.k91;
     let t435 = t40 * t434 + t251 * t407 - t249 * t426;
     let t436 = qd[10] * t435 + t425 * (qd[0] + qd[3]) + t430 * (qd[2] + qd[7])
         + t433 * (qd[4] + qd[9]);
@@ -3508,29 +3477,29 @@ pub fn reactions_of_multipliers_with(
     let t22 = s_q6 * t14;
     let t23 = c_q8 * t17;
     let t24 = s_q8 * t17;
-    let t25 = s_q6 * d.k52;
+    let t25 = s_q6 * d.k56;
     let t26 = c_q6 * t13;
-    let t27 = d.k50 * t26 - t25;
-    let t28 = s_q6 * d.k50;
-    let t29 = c_q6 * d.k52 + t13 * t28;
-    let t30 = t28 + d.k52 * t26;
-    let t31 = c_q6 * d.k50 - t13 * t25;
-    let t32 = s_q8 * d.k57;
+    let t27 = d.k54 * t26 - t25;
+    let t28 = s_q6 * d.k54;
+    let t29 = c_q6 * d.k56 + t13 * t28;
+    let t30 = t28 + d.k56 * t26;
+    let t31 = c_q6 * d.k54 - t13 * t25;
+    let t32 = s_q8 * d.k61;
     let t33 = c_q8 * t16;
-    let t34 = d.k55 * t33 - t32;
-    let t35 = s_q8 * d.k55;
-    let t36 = c_q8 * d.k57 + t16 * t35;
-    let t37 = t35 + d.k57 * t33;
-    let t38 = c_q8 * d.k55 - t16 * t32;
+    let t34 = d.k59 * t33 - t32;
+    let t35 = s_q8 * d.k59;
+    let t36 = c_q8 * d.k61 + t16 * t35;
+    let t37 = t35 + d.k61 * t33;
+    let t38 = c_q8 * d.k59 - t16 * t32;
     let t39 = t7 * t11;
-    let t40 = t20 * d.k52 + d.k50 * t39;
+    let t40 = t20 * d.k56 + d.k54 * t39;
     let t41 = c_q10 * t7;
-    let t42 = t8 * d.k50 - d.k52 * t41;
+    let t42 = t8 * d.k54 - d.k56 * t41;
     let t43 = t7 * t10;
-    let t44 = d.k50 * t43 + t19 * d.k52;
-    let t45 = t20 * d.k57 + d.k55 * t39;
-    let t46 = t8 * d.k55 - d.k57 * t41;
-    let t47 = d.k55 * t43 + t19 * d.k57;
+    let t44 = d.k54 * t43 + t19 * d.k56;
+    let t45 = t20 * d.k61 + d.k59 * t39;
+    let t46 = t8 * d.k59 - d.k61 * t41;
+    let t47 = d.k59 * t43 + t19 * d.k61;
     let t48 = lambda[2] * t14;
     let t49 = lambda[3] * (t29 * t40 + t31 * t42 + t22 * t44);
     let t50 = lambda[3] * (t21 * t44 + t27 * t40 - t30 * t42);
@@ -3539,16 +3508,16 @@ pub fn reactions_of_multipliers_with(
     let t53 = lambda[7] * (t23 * t47 + t34 * t45 - t37 * t46);
     [
         [
-            lambda[0] * t27 + d.k50 * t48 - lambda[1] * t29,
-            lambda[0] * t30 + lambda[1] * t31 + d.k52 * t48,
+            lambda[0] * t27 + d.k54 * t48 - lambda[1] * t29,
+            lambda[0] * t30 + lambda[1] * t31 + d.k56 * t48,
             lambda[1] * t22 + lambda[2] * t13 - lambda[0] * t21,
             t27 * t49 - t29 * t50,
             t30 * t49 + t31 * t50,
             t22 * t50 - t21 * t49,
         ],
         [
-            lambda[4] * t34 + d.k55 * t51 - lambda[5] * t36,
-            lambda[4] * t37 + lambda[5] * t38 + d.k57 * t51,
+            lambda[4] * t34 + d.k59 * t51 - lambda[5] * t36,
+            lambda[4] * t37 + lambda[5] * t38 + d.k61 * t51,
             lambda[5] * t24 + lambda[6] * t16 - lambda[4] * t23,
             t34 * t52 - t36 * t53,
             t37 * t52 + t38 * t53,
@@ -3690,8 +3659,8 @@ fn semidefinite_solve<const N: usize>(
 /// constraint rank (the called functions included; see the module's
 /// table).
 pub const OPS_CONSTRAINED_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 3852,
-    add: 3419,
+    mul: 3838,
+    add: 3411,
     div: 297,
     sqrt: 19,
     sin: 33,
@@ -3761,8 +3730,8 @@ pub fn constrained_forward_dynamics_with(
 /// Operation count of [`cut_joint_reactions_with`] at full constraint
 /// rank.
 pub const OPS_CUT_JOINT_REACTIONS: OpCount = OpCount {
-    mul: 3942,
-    add: 3465,
+    mul: 3928,
+    add: 3457,
     div: 297,
     sqrt: 19,
     sin: 40,

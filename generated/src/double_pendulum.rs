@@ -4,9 +4,10 @@
 //! Each dynamics output by the formalism whose code is cheapest (`cargo xtask ops`
 //! compares them all):
 //! - `inverse_dynamics`: recursive Newton–Euler.
-//! - `mass_matrix`: recursive Newton–Euler.
+//! - `mass_matrix`: the composite-rigid-body algorithm.
 //! - `bias`: recursive Newton–Euler.
 //! - `gravity`: recursive Newton–Euler.
+//! - `joint_space`: its mass matrix by the composite-rigid-body algorithm, bias and gravity as above.
 //! - `forward_dynamics`: Vereshchagin's separate-bodies method.
 //!
 //! URDF robot `2dof_planar` from tests/fixtures/double_pendulum.urdf, converted by sharnir-urdf
@@ -20,10 +21,10 @@
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 23 | 15 | 0 | 0 | 2 | 2 |
-//! | `mass_matrix` | 4 | 4 | 0 | 0 | 1 | 1 |
+//! | `mass_matrix` | 4 | 3 | 0 | 0 | 1 | 1 |
 //! | `bias` | 17 | 9 | 0 | 0 | 2 | 2 |
 //! | `gravity` | 6 | 4 | 0 | 0 | 2 | 2 |
-//! | `joint_space` | 25 | 17 | 0 | 0 | 2 | 2 |
+//! | `joint_space` | 25 | 16 | 0 | 0 | 2 | 2 |
 //! | `forward_dynamics` | 46 | 28 | 1 | 0 | 2 | 2 |
 //! | `coriolis_matrix` | 10 | 4 | 0 | 0 | 1 | 1 |
 //! | `energy` | 26 | 14 | 0 | 0 | 2 | 2 |
@@ -204,7 +205,7 @@ pub fn inverse_dynamics_with(
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
     mul: 4,
-    add: 4,
+    add: 3,
     div: 0,
     sqrt: 0,
     sin: 1,
@@ -224,14 +225,9 @@ pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let p = &d.params;
     let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t2 = 0.00000000000643853298 * s_q1 + 0.00335304944 * c_q1 + 0.004557856275072;
-    [
-        [
-            0.00000000001287706596 * s_q1 + 0.00670609888 * c_q1 + 0.008636227908704868,
-            t2,
-        ],
-        [t2, 0.004557856275072],
-    ]
+    let t2 = 0.0000000000643853298 * s_q1 + 0.0335304944 * c_q1;
+    let t3 = 0.004557856275072 + 0.1 * t2;
+    [[0.2 * t2 + 0.008636227908704868, t3], [t3, 0.004557856275072]]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
@@ -299,7 +295,7 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
     mul: 25,
-    add: 17,
+    add: 16,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -326,27 +322,23 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
     let t6 = t3 - 0.1 * qd[0] * qd[0];
     let t7 = qd[0] + qd[1];
-    let t8 = t2 * c_q1;
-    let t9 = t2 * s_q1;
-    let t10 = 0.0000000000643853298 * (t3 * c_q1 - t9) - 0.0335304944 * (t8 + t3 * s_q1);
-    let t11 = 0.00000000000643853298 * s_q1 + 0.00335304944 * c_q1 + 0.004557856275072;
-    let t12 = 0.000000580176081 * t3 - 0.04285428436 * t2;
-    let t13 = 0.0000000000643853298 * (c_q1 * t6 - t9) - 0.0335304944 * (s_q1 * t6 + t8);
+    let t8 = 0.0000000000643853298 * s_q1 + 0.0335304944 * c_q1;
+    let t9 = 0.004557856275072 + 0.1 * t8;
+    let t10 = t2 * c_q1;
+    let t11 = t2 * s_q1;
+    let t12 = 0.0000000000643853298 * (t3 * c_q1 - t11)
+        - 0.0335304944 * (t10 + t3 * s_q1);
+    let t13 = 0.000000580176081 * t3 - 0.04285428436 * t2;
+    let t14 = 0.0000000000643853298 * (c_q1 * t6 - t11)
+        - 0.0335304944 * (s_q1 * t6 + t10);
     JointSpace {
-        mass_matrix: [
-            [
-                0.00000000001287706596 * s_q1 + 0.00670609888 * c_q1
-                    + 0.008636227908704868,
-                t11,
-            ],
-            [t11, 0.004557856275072],
-        ],
+        mass_matrix: [[0.2 * t8 + 0.008636227908704868, t9], [t9, 0.004557856275072]],
         bias: [
-            t12 + t13
+            t13 + t14
                 - 0.1 * t7 * t7 * (0.0335304944 * s_q1 - 0.0000000000643853298 * c_q1),
-            t13,
+            t14,
         ],
-        gravity: [t10 + t12, t10],
+        gravity: [t12 + t13, t12],
     }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).

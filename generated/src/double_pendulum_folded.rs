@@ -4,9 +4,10 @@
 //! Each dynamics output by the formalism whose code is cheapest (`cargo xtask ops`
 //! compares them all):
 //! - `inverse_dynamics`: recursive Newton–Euler.
-//! - `mass_matrix`: recursive Newton–Euler.
+//! - `mass_matrix`: the composite-rigid-body algorithm.
 //! - `bias`: recursive Newton–Euler.
 //! - `gravity`: recursive Newton–Euler.
+//! - `joint_space`: its mass matrix by the composite-rigid-body algorithm, bias and gravity as above.
 //! - `forward_dynamics`: Vereshchagin's separate-bodies method.
 //!
 //! URDF robot `2dof_planar` from tests/fixtures/double_pendulum.urdf, converted by sharnir-urdf
@@ -20,10 +21,10 @@
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 23 | 15 | 0 | 0 | 2 | 2 |
-//! | `mass_matrix` | 4 | 4 | 0 | 0 | 1 | 1 |
+//! | `mass_matrix` | 4 | 3 | 0 | 0 | 1 | 1 |
 //! | `bias` | 18 | 9 | 0 | 0 | 2 | 2 |
 //! | `gravity` | 4 | 4 | 0 | 0 | 2 | 2 |
-//! | `joint_space` | 28 | 17 | 0 | 0 | 2 | 2 |
+//! | `joint_space` | 28 | 16 | 0 | 0 | 2 | 2 |
 //! | `forward_dynamics` | 48 | 28 | 1 | 0 | 2 | 2 |
 //! | `coriolis_matrix` | 10 | 4 | 0 | 0 | 1 | 1 |
 //! | `energy` | 25 | 14 | 0 | 0 | 2 | 2 |
@@ -200,7 +201,7 @@ pub fn inverse_dynamics_with(
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
     mul: 4,
-    add: 4,
+    add: 3,
     div: 0,
     sqrt: 0,
     sin: 1,
@@ -220,14 +221,9 @@ pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let p = &d.params;
     let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t2 = 0.00000000000643853298 * s_q1 + 0.00335304944 * c_q1 + 0.004557856275072;
-    [
-        [
-            0.00000000001287706596 * s_q1 + 0.00670609888 * c_q1 + 0.008636227908704868,
-            t2,
-        ],
-        [t2, 0.004557856275072],
-    ]
+    let t2 = 0.0000000000643853298 * s_q1 + 0.0335304944 * c_q1;
+    let t3 = 0.004557856275072 + 0.1 * t2;
+    [[0.2 * t2 + 0.008636227908704868, t3], [t3, 0.004557856275072]]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
@@ -294,7 +290,7 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
     mul: 28,
-    add: 17,
+    add: 16,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -319,29 +315,23 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
     let t4 = 9.81 * c_q0 - 0.1 * qd[0] * qd[0];
     let t5 = qd[0] + qd[1];
-    let t6 = s_q0 * c_q1;
-    let t7 = s_q0 * s_q1;
-    let t8 = 0.0000000000643853298 * 9.81 * (c_q0 * c_q1 - t7)
-        - 0.0335304944 * 9.81 * (t6 + c_q0 * s_q1);
-    let t9 = 0.00000000000643853298 * s_q1 + 0.00335304944 * c_q1 + 0.004557856275072;
-    let t10 = 0.00000569152735461 * c_q0 - 0.4204005295716 * s_q0;
-    let t11 = 0.0000000000643853298 * (c_q1 * t4 - 9.81 * t7)
-        - 0.0335304944 * (s_q1 * t4 + 9.81 * t6);
+    let t6 = 0.0000000000643853298 * s_q1 + 0.0335304944 * c_q1;
+    let t7 = 0.004557856275072 + 0.1 * t6;
+    let t8 = s_q0 * c_q1;
+    let t9 = s_q0 * s_q1;
+    let t10 = 0.0000000000643853298 * 9.81 * (c_q0 * c_q1 - t9)
+        - 0.0335304944 * 9.81 * (t8 + c_q0 * s_q1);
+    let t11 = 0.00000569152735461 * c_q0 - 0.4204005295716 * s_q0;
+    let t12 = 0.0000000000643853298 * (c_q1 * t4 - 9.81 * t9)
+        - 0.0335304944 * (s_q1 * t4 + 9.81 * t8);
     JointSpace {
-        mass_matrix: [
-            [
-                0.00000000001287706596 * s_q1 + 0.00670609888 * c_q1
-                    + 0.008636227908704868,
-                t9,
-            ],
-            [t9, 0.004557856275072],
-        ],
+        mass_matrix: [[0.2 * t6 + 0.008636227908704868, t7], [t7, 0.004557856275072]],
         bias: [
-            t10 + t11
+            t11 + t12
                 - 0.1 * t5 * t5 * (0.0335304944 * s_q1 - 0.0000000000643853298 * c_q1),
-            t11,
+            t12,
         ],
-        gravity: [t8 + t10, t8],
+        gravity: [t10 + t11, t10],
     }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).

@@ -4,9 +4,10 @@
 //! Each dynamics output by the formalism whose code is cheapest (`cargo xtask ops`
 //! compares them all):
 //! - `inverse_dynamics`: recursive Newton–Euler.
-//! - `mass_matrix`: recursive Newton–Euler.
+//! - `mass_matrix`: the composite-rigid-body algorithm.
 //! - `bias`: recursive Newton–Euler.
 //! - `gravity`: recursive Newton–Euler.
+//! - `joint_space`: its mass matrix by the composite-rigid-body algorithm, bias and gravity as above.
 //! - `forward_dynamics`: Vereshchagin's separate-bodies method.
 //!
 //! Free-floating base with a revolute–spherical–revolute chain (momentum conservation test)
@@ -18,12 +19,12 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 54 | 19 | 1 | 0 | 0 | 0 |
+//! | `derived` | 54 | 21 | 1 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 257 | 190 | 0 | 0 | 2 | 2 |
-//! | `mass_matrix` | 320 | 207 | 0 | 0 | 2 | 2 |
+//! | `mass_matrix` | 206 | 128 | 0 | 0 | 2 | 2 |
 //! | `bias` | 242 | 164 | 0 | 0 | 2 | 2 |
 //! | `gravity` | 80 | 41 | 0 | 0 | 2 | 2 |
-//! | `joint_space` | 594 | 384 | 0 | 0 | 2 | 2 |
+//! | `joint_space` | 477 | 305 | 0 | 0 | 2 | 2 |
 //! | `forward_dynamics` | 1163 | 697 | 10 | 0 | 2 | 2 |
 //! | `coriolis_matrix` | 1672 | 1195 | 0 | 0 | 2 | 2 |
 //! | `energy` | 150 | 106 | 0 | 0 | 2 | 2 |
@@ -279,8 +280,6 @@ pub struct Derived {
     pub k41: Real,
     /// Parameter group 42.
     pub k42: Real,
-    /// Parameter group 43.
-    pub k43: Real,
 }
 impl Params {
     /// Computes the parameter groups; call again after changing a
@@ -313,43 +312,42 @@ impl Params {
             k11: 0.125 * t1 + 0.009,
             k12: t2,
             k13: t1,
-            k14: -2.0 * t0,
-            k15: -t7,
-            k16: 0.4 * t0,
-            k17: 2.0 * t0,
-            k18: t5 + 0.101,
-            k19: -0.005 * t0,
-            k20: 0.875 * t1 + 0.03,
-            k21: 0.25 * t1,
-            k22: p.g * t6,
-            k23: p.g * t0,
-            k24: p.g * t7,
-            k25: t0 * t0 * inv3,
-            k26: t1 * t1 * inv3,
-            k27: t0 * t0,
-            k28: inv3 * inv3 * (t9 * t9),
-            k29: t0 * t0 * t0 * t0 * inv3,
-            k30: p.m * p.m,
-            k31: t0 * inv3 * t9,
-            k32: t8,
-            k33: t0 * t0 * t0 * inv3,
-            k34: inv3 * t9,
-            k35: -t0,
-            k36: t0 * t8,
-            k37: -0.01 * p.m,
-            k38: 0.01 * p.m,
-            k39: p.l * p.l,
-            k40: t0 * inv3,
-            k41: inv3,
-            k42: p.g * p.m0,
-            k43: p.g * p.m,
+            k14: 2.0 * t0,
+            k15: -t0,
+            k16: -t7,
+            k17: 0.875 * t1 + 0.03,
+            k18: 0.0001 * p.m + 0.875 * t1 + 0.032,
+            k19: t5 + 0.101,
+            k20: -0.005 * t0,
+            k21: p.g * t6,
+            k22: p.g * t0,
+            k23: p.g * t7,
+            k24: t0 * t0 * inv3,
+            k25: t1 * t1 * inv3,
+            k26: t0 * t0,
+            k27: inv3 * inv3 * (t9 * t9),
+            k28: t0 * t0 * t0 * t0 * inv3,
+            k29: p.m * p.m,
+            k30: t0 * inv3 * t9,
+            k31: t8,
+            k32: t0 * t0 * t0 * inv3,
+            k33: inv3 * t9,
+            k34: t0 * t8,
+            k35: -0.01 * p.m,
+            k36: 0.01 * p.m,
+            k37: p.l * p.l,
+            k38: -2.0 * t0,
+            k39: t0 * inv3,
+            k40: inv3,
+            k41: p.g * p.m0,
+            k42: p.g * p.m,
         }
     }
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
     mul: 54,
-    add: 19,
+    add: 21,
     div: 1,
     sqrt: 0,
     sin: 0,
@@ -515,8 +513,8 @@ pub fn inverse_dynamics_with(
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 320,
-    add: 207,
+    mul: 206,
+    add: 128,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -555,200 +553,139 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t18 = 2.0 * (t7 + t8);
     let t19 = 1.0 - 2.0 * (t2 + t3);
     let (s_q12, c_q12) = libm::Libm::<Real>::sincos(q[12]);
-    let t22 = c_q7 * t11 - s_q7 * t14;
-    let t23 = c_q7 * t13 - s_q7 * t16;
-    let t24 = s_q12 * t22 + c_q12 * t23;
-    let t25 = c_q7 * t12 - s_q7 * t15;
-    let t26 = s_q7 * t11;
-    let t27 = t26 + c_q7 * t14;
-    let t28 = s_q7 * t13;
-    let t29 = t28 + c_q7 * t16;
-    let t30 = s_q12 * t27 + c_q12 * t29;
-    let t31 = s_q7 * t12;
-    let t32 = t31 + c_q7 * t15;
-    let t33 = p.m * t17;
-    let t34 = t17 * s_q12;
-    let t35 = t34 + t19 * c_q12;
-    let t36 = p.l * s_q7;
-    let t37 = -0.2 - p.l * c_q7;
-    let t38 = t19 * t37;
-    let t39 = p.l + 0.2 * c_q7;
-    let t40 = 0.2 * t26 + t14 * t39;
-    let t41 = p.l * t18;
-    let t42 = 0.2 * t28 + t16 * t39;
-    let t43 = p.l * t19;
-    let t44 = 0.2 * t31 + t15 * t39;
-    let t45 = t25 * d.k2;
-    let t46 = 0.01 * p.m * t23 + 0.25 * s_q12 * t45;
-    let t47 = 0.25 * c_q12 * t45 + t45 - 0.01 * p.m * t22;
-    let t48 = t24 * d.k2;
-    let t49 = t23 * d.k2 + 0.25 * t48;
-    let t50 = -t49;
-    let t51 = t11 * t46 + t13 * t47 + t12 * t50;
-    let t52 = t14 * t46 + t16 * t47 + t15 * t50;
-    let t53 = c_q7 * t51 - s_q7 * t52;
-    let t54 = s_q7 * t51 + c_q7 * t52;
-    let t55 = s_q7 * d.k2;
-    let t56 = t17 * t46 + t19 * t47 + t18 * t50 - 2.0 * t55;
-    let t57 = -0.25 * t48;
-    let t58 = t32 * d.k2;
-    let t59 = 0.01 * p.m * t29 + 0.25 * s_q12 * t58;
-    let t60 = 0.25 * c_q12 * t58 + t58 - 0.01 * p.m * t27;
-    let t61 = t30 * d.k2;
-    let t62 = t29 * d.k2 + 0.25 * t61;
-    let t63 = -t62;
-    let t64 = t11 * t59 + t13 * t60 + t12 * t63;
-    let t65 = t14 * t59 + t16 * t60 + t15 * t63;
-    let t66 = c_q7 * t64 - s_q7 * t65;
-    let t67 = s_q7 * t64 + c_q7 * t65;
-    let t68 = c_q7 * d.k2;
-    let t69 = 2.0 * t68 + t17 * t59 + t19 * t60 + t18 * t63;
-    let t70 = d.k1 + t69;
-    let t71 = -0.25 * t61;
-    let t72 = t18 * d.k2;
-    let t73 = 0.01 * p.m * t19 + 0.25 * s_q12 * t72;
-    let t74 = 0.25 * c_q12 * t72 + t72 - 0.01 * t33;
-    let t75 = t35 * d.k2;
-    let t76 = t19 * d.k2 + 0.25 * t75;
-    let t77 = -t76;
-    let t78 = t11 * t73 + t13 * t74 + t12 * t77;
-    let t79 = t14 * t73 + t16 * t74 + t15 * t77 + d.k14;
-    let t80 = c_q7 * t78 - s_q7 * t79;
-    let t81 = s_q7 * t78 + c_q7 * t79 + d.k15;
-    let t82 = t17 * t73 + t19 * t74 + t18 * t77;
-    let t83 = -0.25 * t75;
-    let t84 = t24 * d.k11 + 0.25 * (t18 * t36 + p.l * t23) * d.k2;
-    let t85 = 0.001 * t23 + t22 * d.k8 + s_q12 * t84 + 0.01 * t19 * t55 - 0.005 * t45;
-    let t86 = s_q7 * d.k13;
-    let t87 = c_q12 * d.k13;
-    let t88 = t25 * d.k12 - 0.25 * (t34 * t36 + c_q12 * (t19 * t36 - p.l * t25)) * d.k2;
-    let t89 = t88 + t25 * (d.k10 + 0.25 * t87) - 0.005 * t22 * d.k2 - t19 * t86;
-    let t90 = 0.001 * t22 + t23 * d.k9 + t18 * t86 + c_q12 * t84 + 0.25 * t24 * d.k13
-        - 0.01 * t17 * t55;
-    let t91 = c_q7 * d.k6 + t11 * t85 + t12 * t89 + t13 * t90;
-    let t92 = t46;
-    let t93 = t47;
-    let t94 = t18 * t49 - t19 * t93 - t17 * t92;
-    let t95 = t14 * t85 + t15 * t89 + t16 * t90 - p.l * t94;
-    let t96 = s_q7 * t91 + c_q7 * t95 + 0.005 - 0.2 * (2.0 * t55 + t94);
-    let t97 = t15 * t49 - t14 * t92 - t16 * t93;
-    let t98 = t17 * t85 + t18 * t89 + t19 * t90 + p.l * t97;
-    let t99 = 0.2 * (s_q7 * (t12 * t49 - t11 * t92 - t13 * t93) + c_q7 * t97) + t98;
-    let t100 = t59;
-    let t101 = t60;
-    let t102 = t18 * t62 - t19 * t101 - t17 * t100;
-    let t103 = t30 * d.k11 + 0.25 * (t18 * t37 + p.l * t29) * d.k2;
-    let t104 = 0.001 * t29 + 0.01 * p.m * t38 + t27 * d.k8 + s_q12 * t103 - 0.005 * t58;
-    let t105 = t32 * d.k12 - 0.25 * (t34 * t37 + c_q12 * (t38 - p.l * t32)) * d.k2;
-    let t106 = t105 + t32 * (d.k10 + 0.25 * t87) - d.k2 * (0.005 * t27 + t38);
-    let t107 = 0.001 * t27 + t29 * d.k9 + c_q12 * t103 + 0.25 * t30 * d.k13
-        + t37 * (t72 - 0.01 * t33);
-    let t108 = t15 * t62 - t14 * t100 - t16 * t101;
-    let t109 = t17 * t104 + t18 * t106 + t19 * t107 + p.l * t108;
-    let t110 = 0.2 * (s_q7 * (t12 * t62 - t11 * t100 - t13 * t101) + c_q7 * t108) + t109
-        + 0.002;
-    let t111 = t35 * d.k11;
-    let t112 = t111 + 0.25 * (t43 + t44) * d.k2;
-    let t113 = t17 * d.k8 + 0.001 * t19 - 0.005 * t72;
-    let t114 = 0.01 * p.m * t42 + s_q12 * t112 + t113;
-    let t115 = t18 * d.k12;
-    let t116 = t115 - 0.25 * (s_q12 * t40 + c_q12 * (t42 - t41)) * d.k2;
-    let t117 = t18 * (0.25 * t87 + d.k10) - 0.005 * t17 * d.k2;
-    let t118 = t116 + t117 - t42 * d.k2;
-    let t119 = 0.25 * t35 * d.k13 + 0.001 * t17 + t19 * d.k9;
-    let t120 = t44 * d.k2 + c_q12 * t112 + t119 - 0.01 * p.m * t40;
-    let t121 = t73;
-    let t122 = t74;
-    let t123 = t15 * t76 - t16 * t122 - t14 * t121;
-    let t124 = p.l * t123;
-    let t125 = 0.4 * t68 + t17 * t114 + t18 * t118 + t19 * t120;
-    let t126 = d.k7 + t124;
-    let t127 = t125 + t126;
-    let t128 = t111 + 0.25 * (t43 + p.l * t15) * d.k2;
-    let t129 = t113 + s_q12 * t128 + 0.01 * t16 * d.k2;
-    let t130 = t115 - 0.25 * (p.l * t14 * s_q12 + c_q12 * (p.l * t16 - t41)) * d.k2;
-    let t131 = t117 + t130 - t16 * d.k13;
-    let t132 = t119 + t15 * d.k13 + c_q12 * t128 - 0.01 * t14 * d.k2;
-    let t133 = s_q12 * d.k11;
-    let t134 = 0.25 * s_q12 * d.k13 + c_q12 * t133 + 0.001;
-    let t135 = d.k12 + 0.25 * t87;
+    let t22 = c_q12 * d.k2;
+    let t23 = d.k2 + 0.25 * t22;
+    let t24 = s_q12 * d.k2;
+    let t25 = 0.25 * t19 * t24 - 0.01 * p.m * t18 - t17 * t23;
+    let t26 = -t25;
+    let t27 = 0.01 * p.m * t12 + t11 * t23 - 0.25 * t13 * t24;
+    let t28 = d.k14 + t27;
+    let t29 = s_q7 * t28;
+    let t30 = 0.25 * t16 * t24 - 0.01 * p.m * t15 - t14 * t23;
+    let t31 = t30;
+    let t32 = t29 - c_q7 * t31;
+    let t33 = -t32;
+    let t34 = c_q7 * t30 - t29;
+    let t35 = 0.01 * p.m * t13 + 0.25 * t12 * t24;
+    let t36 = 0.01 * p.m * t16 + 0.25 * t15 * t24;
+    let t37 = c_q7 * t35 - s_q7 * t36;
+    let t38 = t11 * t24;
+    let t39 = d.k15 - 0.25 * t22;
+    let t40 = t13 * t39 - 0.25 * t38;
+    let t41 = t14 * t24;
+    let t42 = t16 * t39 - 0.25 * t41;
+    let t43 = c_q7 * t40 - s_q7 * t42;
+    let t44 = t12 * t23 - 0.01 * p.m * t11;
+    let t45 = t15 * t23 - 0.01 * p.m * t14;
+    let t46 = c_q7 * t44 - s_q7 * t45;
+    let t47 = -0.25 * (t38 + t13 * t22);
+    let t48 = -0.25 * (t41 + t16 * t22);
+    let t49 = c_q7 * t47 - s_q7 * t48;
+    let t50 = c_q7 * t28;
+    let t51 = t50 + s_q7 * t31;
+    let t52 = d.k1 + t51;
+    let t53 = t50 + s_q7 * t30;
+    let t54 = s_q7 * t35 + c_q7 * t36;
+    let t55 = s_q7 * t40 + c_q7 * t42;
+    let t56 = s_q7 * t44 + c_q7 * t45;
+    let t57 = s_q7 * t47 + c_q7 * t48;
+    let t58 = d.k16 - t51;
+    let t59 = 0.01 * p.m * t19 + 0.25 * t18 * t24;
+    let t60 = t17 * t24;
+    let t61 = t19 * t39 - 0.25 * t60;
+    let t62 = t18 * t23 - 0.01 * p.m * t17;
+    let t63 = -0.25 * (t60 + t19 * t22);
+    let t64 = s_q12 * d.k11;
+    let t65 = s_q12 * t64;
+    let t66 = d.k8 + t65;
+    let t67 = 0.25 * s_q12 * d.k13 + c_q12 * t64 + 0.001;
+    let t68 = t11 * t66 + t13 * t67 - 0.005 * t12 * d.k2;
+    let t69 = c_q12 * d.k13;
+    let t70 = 0.5 * t69 + d.k17;
+    let t71 = t12 * t70 - 0.005 * t11 * d.k2;
+    let t72 = d.k18 + 0.5 * t69 - t65;
+    let t73 = t11 * t67 + t13 * t72;
+    let t74 = t16 * t67 + t14 * t66 - 0.005 * t15 * d.k2;
+    let t75 = t15 * t70 - 0.005 * t14 * d.k2;
+    let t76 = t14 * t67 + t16 * t72;
+    let t77 = p.l * t27;
+    let t78 = t13 * t73 + t11 * t68 + t12 * t71;
+    let t79 = t14 * t74 + t15 * t75 + t16 * t76 + 2.0 * t77;
+    let t80 = s_q7 * (d.k6 + t78 - t79);
+    let t81 = t11 * t74 + t12 * t75 + t13 * t76 + p.l * t31;
+    let t82 = s_q7 * t81;
+    let t83 = s_q7 * t80 + 2.0 * c_q7 * t82;
+    let t84 = t81 + c_q7 * t80 + 0.005 - 0.2 * t32 - 2.0 * s_q7 * t82;
+    let t85 = t19 * t67 + t17 * t66 - 0.005 * t18 * d.k2;
+    let t86 = t18 * t70 - 0.005 * t17 * d.k2;
+    let t87 = t17 * t67 + t19 * t72;
+    let t88 = t11 * t85 + t12 * t86 + t13 * t87 - p.l * t26;
+    let t89 = t14 * t85 + t15 * t86 + t16 * t87;
+    let t90 = c_q7 * t88 - s_q7 * t89;
+    let t91 = t90 - 0.2 * t26;
+    let t92 = t74 - p.l * t59;
+    let t93 = c_q7 * t68 - s_q7 * t92;
+    let t94 = t75 - p.l * t61;
+    let t95 = c_q7 * t71 - s_q7 * t94;
+    let t96 = t76 - p.l * t62;
+    let t97 = c_q7 * t73 - s_q7 * t96;
+    let t98 = d.k12 + 0.25 * t69;
+    let t99 = t12 * t98;
+    let t100 = t15 * t98 - p.l * t63;
+    let t101 = c_q7 * t99 - s_q7 * t100;
+    let t102 = s_q7 * t88 + c_q7 * t89;
+    let t103 = t102 + 0.002;
+    let t104 = s_q7 * t68 + c_q7 * t92 - 0.2 * t59;
+    let t105 = s_q7 * t71 + c_q7 * t94 - 0.2 * t61;
+    let t106 = s_q7 * t73 + c_q7 * t96 - 0.2 * t62;
+    let t107 = s_q7 * t99 + c_q7 * t100 - 0.2 * t63;
+    let t108 = 2.0 * t77 + t17 * t85 + t18 * t86 + t19 * t87;
+    let t109 = d.k7 + t108;
+    let t110 = 0.2 * t53 + t109;
+    let t111 = t85 + p.l * t36;
+    let t112 = 0.2 * t54 + t111;
+    let t113 = t86 + p.l * t42;
+    let t114 = 0.2 * t55 + t113;
+    let t115 = t87 + p.l * t45;
+    let t116 = 0.2 * t56 + t115;
+    let t117 = t18 * t98 + p.l * t48;
+    let t118 = 0.2 * t57 + t117;
     [
-        [d.k0, 0.0, 0.0, t53, t54, t56, t56, t46, t50, t47, t57],
-        [0.0, d.k0, 0.0, t66, t67, t70, t69, t59, t63, t60, t71],
-        [0.0, 0.0, d.k0, t80, t81, t82, t82, t73, t77, t74, t83],
+        [d.k0, 0.0, 0.0, 0.0, t26, t33, t34, t37, t43, t46, t49],
+        [0.0, d.k0, 0.0, t25, 0.0, t52, t53, t54, t55, t56, t57],
+        [0.0, 0.0, d.k0, t32, t58, 0.0, 0.0, t59, t61, t62, t63],
+        [0.0, t25, t32, t78 + 0.102 - t83, t84, t91, t90, t93, t95, t97, t101],
         [
-            t53,
-            t66,
-            t80,
-            d.k3 + c_q7 * t91 - s_q7 * t95,
-            t96,
-            t99,
-            t98,
-            t85,
-            t89,
-            t90,
-            t88,
-        ],
-        [
-            t54,
-            t67,
-            t81,
-            t96,
-            d.k5 + s_q7 * (s_q7 * d.k6 + t11 * t104 + t12 * t106 + t13 * t107)
-                + c_q7 * (t14 * t104 + t15 * t106 + t16 * t107 + d.k16 - p.l * t102)
-                - 0.2 * (t102 - 2.0 * t68),
-            t110,
-            t109,
+            t26,
+            0.0,
+            t58,
+            t84,
+            d.k5 + t79 + t83 + 0.4 * t51,
+            t103,
+            t102,
             t104,
+            t105,
             t106,
             t107,
-            t105,
         ],
         [
-            t56,
-            t70,
-            t82,
-            t99,
+            t33,
+            t52,
+            0.0,
+            t91,
+            t103,
+            0.4 * t51 + d.k19 + t108,
             t110,
-            t124 + d.k18 + t125
-                + 0.2
-                    * (s_q7 * (t12 * t76 - t11 * t121 - t13 * t122)
-                        + c_q7 * (t123 + d.k17)),
-            t127,
+            t112,
             t114,
-            t118,
-            t120,
             t116,
+            t118,
         ],
-        [
-            t56,
-            t69,
-            t82,
-            t98,
-            t109,
-            t127,
-            t126 + t17 * t129 + t18 * t131 + t19 * t132,
-            t129,
-            t131,
-            t132,
-            t130,
-        ],
-        [t46, t59, t73, t85, t104, t114, t129, d.k8 + s_q12 * t133, d.k19, t134, 0.0],
-        [t50, t63, t77, t89, t106, t118, t131, d.k19, 0.5 * t87 + d.k20, 0.0, t135],
-        [
-            t47,
-            t60,
-            t74,
-            t90,
-            t107,
-            t120,
-            t132,
-            t134,
-            0.0,
-            d.k9 + c_q12 * (c_q12 * d.k11 + d.k21) + 0.25 * t87,
-            0.0,
-        ],
-        [t57, t71, t83, t88, t105, t116, t130, 0.0, t135, 0.0, d.k12],
+        [t34, t53, 0.0, t90, t102, t110, t109, t111, t113, t115, t117],
+        [t37, t54, t59, t93, t104, t112, t111, t66, d.k20, t67, 0.0],
+        [t43, t55, t61, t95, t105, t114, t113, d.k20, t70, 0.0, t98],
+        [t46, t56, t62, t97, t106, t116, t115, t67, 0.0, t72, 0.0],
+        [t49, t57, t63, t101, t107, t118, t117, 0.0, t98, 0.0, d.k12],
     ]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
@@ -947,15 +884,15 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let t35 = (s_q12 * t30 + c_q12 * t31) * d.k2;
     let t36 = -0.25 * t35 - t31 * d.k2;
     let t37 = t14 * t33 + t16 * t34 + t15 * t36;
-    let t38 = t17 * t33 + t19 * t34 + t18 * t36 - 2.0 * t2 * d.k23;
+    let t38 = t17 * t33 + t19 * t34 + t18 * t36 - 2.0 * t2 * d.k22;
     let t39 = 2.0 * t28 * d.k2 + t20 * t33 + t22 * t34 + t21 * t36;
     [
-        t0 * d.k22,
-        t1 * d.k22,
-        t2 * d.k22,
+        t0 * d.k21,
+        t1 * d.k21,
+        t2 * d.k21,
         c_q7 * t37 - s_q7 * t38,
-        s_q7 * t37 + c_q7 * t38 - t2 * d.k24,
-        t1 * d.k24 + t39,
+        s_q7 * t37 + c_q7 * t38 - t2 * d.k23,
+        t1 * d.k23 + t39,
         t39,
         t33,
         t36,
@@ -965,8 +902,8 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 594,
-    add: 384,
+    mul: 477,
+    add: 305,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -1034,328 +971,250 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t46 = t36 * t37;
     let t47 = t41 * t42;
     let t48 = t41 * t43;
-    let t49 = c_q7 * t23 - s_q7 * t26;
-    let t50 = c_q7 * t25 - s_q7 * t28;
-    let t51 = s_q12 * t49 + c_q12 * t50;
-    let t52 = c_q7 * t24 - s_q7 * t27;
-    let t53 = s_q7 * t23;
-    let t54 = t53 + c_q7 * t26;
-    let t55 = s_q7 * t25;
-    let t56 = t55 + c_q7 * t28;
-    let t57 = s_q12 * t54 + c_q12 * t56;
-    let t58 = s_q7 * t24;
-    let t59 = t58 + c_q7 * t27;
-    let t60 = p.m * t29;
-    let t61 = t29 * s_q12;
-    let t62 = t61 + t31 * c_q12;
-    let t63 = p.l * s_q7;
-    let t64 = -0.2 - p.l * c_q7;
-    let t65 = t31 * t64;
-    let t66 = t30 * t64;
-    let t67 = p.l + 0.2 * c_q7;
-    let t68 = 0.2 * t53 + t26 * t67;
-    let t69 = p.l * t30;
-    let t70 = 0.2 * t55 + t28 * t67;
-    let t71 = p.l * t31;
-    let t72 = t4 + qd[0] * qd[5] - qd[2] * qd[3];
-    let t73 = 0.2 * t10 + t72;
-    let t74 = qd[6] * t9;
-    let t75 = qd[8] * t32 + t25 * t74 - qd[7] * t33 - t13 * t28;
-    let t76 = qd[7] * t34 + t24 * t74 - qd[9] * t32 - t13 * t27;
-    let t77 = qd[9] * t33 + t23 * t74 - qd[8] * t34 - t13 * t26;
-    let t78 = c_q12 * t75 + qd[10] * t41 + s_q12 * t77;
-    let t79 = t3 * c_q7 + t4 * s_q7;
-    let t80 = t4 * c_q7 - t3 * s_q7;
-    let t81 = t23 * t79 + t26 * t80 + t5 * t29;
-    let t82 = t25 * t79 + t28 * t80 + t5 * t31;
-    let t83 = t24 * t79 + t27 * t80 + t5 * t30;
-    let t84 = 0.2 * t58 + t27 * t67;
-    let t85 = t3 + qd[2] * qd[4] - qd[1] * qd[5];
-    let t86 = t5 + qd[1] * qd[3] - qd[0] * qd[4];
-    let t87 = 0.2 * t11 + t86;
-    let t88 = qd[4] * qd[4] + qd[5] * qd[5];
-    let t89 = t9 * t9 + t12 * t12;
-    let t90 = t45 + t37 * t37;
-    let t91 = t43 * t43 + t42 * t42;
-    let t92 = t85 - 0.2 * t88;
-    let t93 = s_q7 * t73 + c_q7 * t92 - p.l * t89;
-    let t94 = c_q7 * t73 - s_q7 * t92;
-    let t95 = p.l * t35 + t94;
-    let t96 = t13 + t44;
-    let t97 = t87 + p.l * t96;
-    let t98 = t29 * t97 + t23 * t93 + t26 * t95;
-    let t99 = t36 * t38 - t76;
-    let t100 = t31 * t97 + t25 * t93 + t28 * t95;
-    let t101 = t47 - t76;
-    let t102 = t46 + t75;
-    let t103 = t48 + t78;
-    let t104 = t30 * t97 + t24 * t93 + t27 * t95;
-    let t105 = c_q12 * d.k2;
-    let t106 = s_q12 * d.k2;
-    let t107 = 0.002 * qd[4] + qd[5] * d.k4;
-    let t108 = 0.005 * qd[3] + 0.002 * qd[5] + qd[4] * d.k5;
-    let t109 = 0.001 * t36 + t38 * d.k9;
-    let t110 = t37 * d.k10 - 0.005 * t36 * d.k2;
-    let t111 = t42 * t43;
-    let t112 = t111 * (d.k11 - d.k12);
-    let t113 = 0.001 * t38 + t36 * d.k8 - 0.005 * t37 * d.k2;
-    let t114 = 0.005 * qd[4] + qd[3] * d.k3;
-    let t115 = 0.01 * p.m * t50 + 0.25 * t52 * t106;
-    let t116 = t52 * d.k2;
-    let t117 = 0.25 * t52 * t105 + t116 - 0.01 * p.m * t49;
-    let t118 = t51 * d.k2;
-    let t119 = t50 * d.k2 + 0.25 * t118;
-    let t120 = -t119;
-    let t121 = t23 * t115 + t25 * t117 + t24 * t120;
-    let t122 = t26 * t115 + t28 * t117 + t27 * t120;
-    let t123 = c_q7 * t121 - s_q7 * t122;
-    let t124 = s_q7 * t121 + c_q7 * t122;
-    let t125 = s_q7 * d.k2;
-    let t126 = t29 * t115 + t31 * t117 + t30 * t120 - 2.0 * t125;
-    let t127 = -0.25 * t118;
-    let t128 = 0.01 * p.m * t56 + 0.25 * t59 * t106;
-    let t129 = t59 * d.k2;
-    let t130 = 0.25 * t59 * t105 + t129 - 0.01 * p.m * t54;
-    let t131 = t57 * d.k2;
-    let t132 = t56 * d.k2 + 0.25 * t131;
-    let t133 = -t132;
-    let t134 = t23 * t128 + t25 * t130 + t24 * t133;
-    let t135 = t26 * t128 + t28 * t130 + t27 * t133;
-    let t136 = c_q7 * t134 - s_q7 * t135;
-    let t137 = s_q7 * t134 + c_q7 * t135;
-    let t138 = c_q7 * d.k2;
-    let t139 = 2.0 * t138 + t29 * t128 + t31 * t130 + t30 * t133;
-    let t140 = d.k1 + t139;
-    let t141 = -0.25 * t131;
-    let t142 = 0.01 * p.m * t31 + 0.25 * t30 * t106;
-    let t143 = t30 * d.k2;
-    let t144 = 0.25 * t30 * t105 + t143 - 0.01 * t60;
-    let t145 = t62 * d.k2;
-    let t146 = t31 * d.k2 + 0.25 * t145;
-    let t147 = -t146;
-    let t148 = t23 * t142 + t25 * t144 + t24 * t147;
-    let t149 = t26 * t142 + t28 * t144 + t27 * t147 + d.k14;
-    let t150 = c_q7 * t148 - s_q7 * t149;
-    let t151 = s_q7 * t148 + c_q7 * t149 + d.k15;
-    let t152 = t29 * t142 + t31 * t144 + t30 * t147;
-    let t153 = -0.25 * t145;
-    let t154 = t51 * d.k11 + 0.25 * (t30 * t63 + p.l * t50) * d.k2;
-    let t155 = 0.001 * t50 + t49 * d.k8 + s_q12 * t154 + 0.01 * t31 * t125
-        - 0.005 * t116;
-    let t156 = s_q7 * d.k13;
-    let t157 = c_q12 * d.k13;
-    let t158 = t52 * d.k12 - 0.25 * (t61 * t63 + c_q12 * (t31 * t63 - p.l * t52)) * d.k2;
-    let t159 = t158 + t52 * (d.k10 + 0.25 * t157) - 0.005 * t49 * d.k2 - t31 * t156;
-    let t160 = 0.001 * t49 + t50 * d.k9 + t30 * t156 + c_q12 * t154 + 0.25 * t51 * d.k13
-        - 0.01 * t29 * t125;
-    let t161 = c_q7 * d.k6 + t23 * t155 + t24 * t159 + t25 * t160;
-    let t162 = t115;
-    let t163 = t117;
-    let t164 = t30 * t119 - t31 * t163 - t29 * t162;
-    let t165 = t26 * t155 + t27 * t159 + t28 * t160 - p.l * t164;
-    let t166 = s_q7 * t161 + c_q7 * t165 + 0.005 - 0.2 * (2.0 * t125 + t164);
-    let t167 = t27 * t119 - t26 * t162 - t28 * t163;
-    let t168 = t29 * t155 + t30 * t159 + t31 * t160 + p.l * t167;
-    let t169 = 0.2 * (s_q7 * (t24 * t119 - t23 * t162 - t25 * t163) + c_q7 * t167)
-        + t168;
-    let t170 = t128;
-    let t171 = t130;
-    let t172 = t30 * t132 - t31 * t171 - t29 * t170;
-    let t173 = t57 * d.k11 + 0.25 * (t66 + p.l * t56) * d.k2;
-    let t174 = 0.001 * t56 + 0.01 * p.m * t65 + t54 * d.k8 + s_q12 * t173 - 0.005 * t129;
-    let t175 = t59 * d.k12 - 0.25 * (t61 * t64 + c_q12 * (t65 - p.l * t59)) * d.k2;
-    let t176 = t175 + t59 * (d.k10 + 0.25 * t157) - d.k2 * (0.005 * t54 + t65);
-    let t177 = 0.001 * t54 + t56 * d.k9 + t66 * d.k2 + c_q12 * t173 + 0.25 * t57 * d.k13
-        - 0.01 * t60 * t64;
-    let t178 = t27 * t132 - t26 * t170 - t28 * t171;
-    let t179 = t29 * t174 + t30 * t176 + t31 * t177 + p.l * t178;
-    let t180 = 0.2 * (s_q7 * (t24 * t132 - t23 * t170 - t25 * t171) + c_q7 * t178) + t179
-        + 0.002;
-    let t181 = t62 * d.k11;
-    let t182 = t181 + 0.25 * (t71 + t84) * d.k2;
-    let t183 = t29 * d.k8 + 0.001 * t31 - 0.005 * t143;
-    let t184 = 0.01 * p.m * t70 + s_q12 * t182 + t183;
-    let t185 = t30 * d.k12;
-    let t186 = t185 - 0.25 * (s_q12 * t68 + c_q12 * (t70 - t69)) * d.k2;
-    let t187 = t30 * (0.25 * t157 + d.k10) - 0.005 * t29 * d.k2;
-    let t188 = t186 + t187 - t70 * d.k2;
-    let t189 = 0.25 * t62 * d.k13 + 0.001 * t29 + t31 * d.k9;
-    let t190 = t84 * d.k2 + c_q12 * t182 + t189 - 0.01 * p.m * t68;
-    let t191 = t142;
-    let t192 = t144;
-    let t193 = t27 * t146 - t28 * t192 - t26 * t191;
-    let t194 = p.l * t193;
-    let t195 = 0.4 * t138 + t29 * t184 + t30 * t188 + t31 * t190;
-    let t196 = d.k7 + t194;
-    let t197 = t195 + t196;
-    let t198 = t181 + 0.25 * (t71 + p.l * t27) * d.k2;
-    let t199 = t183 + s_q12 * t198 + 0.01 * t28 * d.k2;
-    let t200 = t185 - 0.25 * (p.l * t26 * s_q12 + c_q12 * (p.l * t28 - t69)) * d.k2;
-    let t201 = t187 + t200 - t28 * d.k13;
-    let t202 = t189 + t27 * d.k13 + c_q12 * t198 - 0.01 * t26 * d.k2;
-    let t203 = s_q12 * d.k11;
-    let t204 = 0.25 * s_q12 * d.k13 + c_q12 * t203 + 0.001;
-    let t205 = d.k12 + 0.25 * t157;
-    let t206 = 0.01 * p.m * (t46 - t75) + 0.25 * (t101 * t106 - t91 * t105) - t90 * d.k2;
-    let t207 = d.k2 * (t102 + 0.25 * t103) - 0.01 * p.m * (t45 + t36 * t36);
-    let t208 = 0.25 * (t101 * t105 + t91 * t106);
-    let t209 = 0.01 * p.m * (t37 * t38 + t77) + t99 * d.k2 + t208;
-    let t210 = t23 * t206 + t24 * t207 + t25 * t209 - 2.0 * t89 * d.k2;
-    let t211 = t28 * t209 + t26 * t206 + t27 * t207;
-    let t212 = 2.0 * t35 * d.k2 + t211;
-    let t213 = s_q7 * t210 + c_q7 * t212;
-    let t214 = t31 * t209 + t29 * t206 + t30 * t207;
-    let t215 = 2.0 * t96 * d.k2 + t214;
-    let t216 = t48 * d.k12 + t78 * d.k11 + 0.25 * (p.l * t102 + t104) * d.k2;
-    let t217 = 0.001 * t75 + 0.01 * p.m * t100 + t37 * t109 + c_q12 * t112 + t77 * d.k8
-        + s_q12 * t216 - t38 * t110 - 0.005 * t76 * d.k2;
-    let t218 = t76 * d.k12 - t47 * d.k11
-        - 0.25 * (s_q12 * (t98 - p.l * t90) + c_q12 * (p.l * t99 + t100)) * d.k2;
-    let t219 = t38 * t113 + t76 * d.k10 + t218 - t36 * t109 - p.l * t208
-        - d.k2 * (t100 + 0.005 * t77);
-    let t220 = 0.001 * t77 + t36 * t110 + t75 * d.k9 + t104 * d.k2 + c_q12 * t216
-        + 0.25 * t103 * d.k13 - 0.01 * p.m * t98 - t37 * t113 - s_q12 * t112;
-    let t221 = t9 * t12 * d.k7 + t74 * d.k6 + t23 * t217 + t24 * t219 + t25 * t220;
-    let t222 = t26 * t217 + t27 * t219 + t28 * t220 + t44 * (d.k6 - d.k7) - p.l * t214
-        - 2.0 * t87 * d.k2;
-    let t223 = t31 * t220 + p.l * t211 + 2.0 * t94 * d.k2 + t29 * t217 + t30 * t219
+    let t49 = t4 + qd[0] * qd[5] - qd[2] * qd[3];
+    let t50 = 0.2 * t10 + t49;
+    let t51 = qd[6] * t9;
+    let t52 = qd[8] * t32 + t25 * t51 - qd[7] * t33 - t13 * t28;
+    let t53 = qd[7] * t34 + t24 * t51 - qd[9] * t32 - t13 * t27;
+    let t54 = qd[9] * t33 + t23 * t51 - qd[8] * t34 - t13 * t26;
+    let t55 = c_q12 * t52 + qd[10] * t41 + s_q12 * t54;
+    let t56 = t3 * c_q7 + t4 * s_q7;
+    let t57 = t4 * c_q7 - t3 * s_q7;
+    let t58 = t23 * t56 + t26 * t57 + t5 * t29;
+    let t59 = t25 * t56 + t28 * t57 + t5 * t31;
+    let t60 = t24 * t56 + t27 * t57 + t5 * t30;
+    let t61 = t3 + qd[2] * qd[4] - qd[1] * qd[5];
+    let t62 = t5 + qd[1] * qd[3] - qd[0] * qd[4];
+    let t63 = 0.2 * t11 + t62;
+    let t64 = qd[4] * qd[4] + qd[5] * qd[5];
+    let t65 = t9 * t9 + t12 * t12;
+    let t66 = t45 + t37 * t37;
+    let t67 = t43 * t43 + t42 * t42;
+    let t68 = t61 - 0.2 * t64;
+    let t69 = s_q7 * t50 + c_q7 * t68 - p.l * t65;
+    let t70 = c_q7 * t50 - s_q7 * t68;
+    let t71 = p.l * t35 + t70;
+    let t72 = t13 + t44;
+    let t73 = t63 + p.l * t72;
+    let t74 = t29 * t73 + t23 * t69 + t26 * t71;
+    let t75 = t36 * t38 - t53;
+    let t76 = t31 * t73 + t25 * t69 + t28 * t71;
+    let t77 = t47 - t53;
+    let t78 = t46 + t52;
+    let t79 = t48 + t55;
+    let t80 = t30 * t73 + t24 * t69 + t27 * t71;
+    let t81 = c_q12 * d.k2;
+    let t82 = s_q12 * d.k2;
+    let t83 = 0.002 * qd[4] + qd[5] * d.k4;
+    let t84 = 0.005 * qd[3] + 0.002 * qd[5] + qd[4] * d.k5;
+    let t85 = 0.001 * t36 + t38 * d.k9;
+    let t86 = t37 * d.k10 - 0.005 * t36 * d.k2;
+    let t87 = t42 * t43;
+    let t88 = t87 * (d.k11 - d.k12);
+    let t89 = 0.001 * t38 + t36 * d.k8 - 0.005 * t37 * d.k2;
+    let t90 = 0.005 * qd[4] + qd[3] * d.k3;
+    let t91 = d.k2 + 0.25 * t81;
+    let t92 = 0.25 * t31 * t82 - 0.01 * p.m * t30 - t29 * t91;
+    let t93 = -t92;
+    let t94 = 0.01 * p.m * t24 + t23 * t91 - 0.25 * t25 * t82;
+    let t95 = d.k14 + t94;
+    let t96 = s_q7 * t95;
+    let t97 = 0.25 * t28 * t82 - 0.01 * p.m * t27 - t26 * t91;
+    let t98 = t97;
+    let t99 = t96 - c_q7 * t98;
+    let t100 = -t99;
+    let t101 = c_q7 * t97 - t96;
+    let t102 = 0.01 * p.m * t25 + 0.25 * t24 * t82;
+    let t103 = 0.01 * p.m * t28 + 0.25 * t27 * t82;
+    let t104 = c_q7 * t102 - s_q7 * t103;
+    let t105 = t23 * t82;
+    let t106 = d.k15 - 0.25 * t81;
+    let t107 = t25 * t106 - 0.25 * t105;
+    let t108 = t26 * t82;
+    let t109 = t28 * t106 - 0.25 * t108;
+    let t110 = c_q7 * t107 - s_q7 * t109;
+    let t111 = t24 * t91 - 0.01 * p.m * t23;
+    let t112 = t27 * t91 - 0.01 * p.m * t26;
+    let t113 = c_q7 * t111 - s_q7 * t112;
+    let t114 = -0.25 * (t105 + t25 * t81);
+    let t115 = -0.25 * (t108 + t28 * t81);
+    let t116 = c_q7 * t114 - s_q7 * t115;
+    let t117 = c_q7 * t95;
+    let t118 = t117 + s_q7 * t98;
+    let t119 = d.k1 + t118;
+    let t120 = t117 + s_q7 * t97;
+    let t121 = s_q7 * t102 + c_q7 * t103;
+    let t122 = s_q7 * t107 + c_q7 * t109;
+    let t123 = s_q7 * t111 + c_q7 * t112;
+    let t124 = s_q7 * t114 + c_q7 * t115;
+    let t125 = d.k16 - t118;
+    let t126 = 0.01 * p.m * t31 + 0.25 * t30 * t82;
+    let t127 = t29 * t82;
+    let t128 = t31 * t106 - 0.25 * t127;
+    let t129 = t30 * t91 - 0.01 * p.m * t29;
+    let t130 = -0.25 * (t127 + t31 * t81);
+    let t131 = s_q12 * d.k11;
+    let t132 = s_q12 * t131;
+    let t133 = d.k8 + t132;
+    let t134 = 0.25 * s_q12 * d.k13 + c_q12 * t131 + 0.001;
+    let t135 = t23 * t133 + t25 * t134 - 0.005 * t24 * d.k2;
+    let t136 = c_q12 * d.k13;
+    let t137 = 0.5 * t136 + d.k17;
+    let t138 = t24 * t137 - 0.005 * t23 * d.k2;
+    let t139 = d.k18 + 0.5 * t136 - t132;
+    let t140 = t23 * t134 + t25 * t139;
+    let t141 = t28 * t134 + t26 * t133 - 0.005 * t27 * d.k2;
+    let t142 = t27 * t137 - 0.005 * t26 * d.k2;
+    let t143 = t26 * t134 + t28 * t139;
+    let t144 = p.l * t94;
+    let t145 = t25 * t140 + t23 * t135 + t24 * t138;
+    let t146 = t26 * t141 + t27 * t142 + t28 * t143 + 2.0 * t144;
+    let t147 = s_q7 * (d.k6 + t145 - t146);
+    let t148 = t23 * t141 + t24 * t142 + t25 * t143 + p.l * t98;
+    let t149 = s_q7 * t148;
+    let t150 = s_q7 * t147 + 2.0 * c_q7 * t149;
+    let t151 = t148 + c_q7 * t147 + 0.005 - 0.2 * t99 - 2.0 * s_q7 * t149;
+    let t152 = t31 * t134 + t29 * t133 - 0.005 * t30 * d.k2;
+    let t153 = t30 * t137 - 0.005 * t29 * d.k2;
+    let t154 = t29 * t134 + t31 * t139;
+    let t155 = t23 * t152 + t24 * t153 + t25 * t154 - p.l * t93;
+    let t156 = t26 * t152 + t27 * t153 + t28 * t154;
+    let t157 = c_q7 * t155 - s_q7 * t156;
+    let t158 = t157 - 0.2 * t93;
+    let t159 = t141 - p.l * t126;
+    let t160 = c_q7 * t135 - s_q7 * t159;
+    let t161 = t142 - p.l * t128;
+    let t162 = c_q7 * t138 - s_q7 * t161;
+    let t163 = t143 - p.l * t129;
+    let t164 = c_q7 * t140 - s_q7 * t163;
+    let t165 = d.k12 + 0.25 * t136;
+    let t166 = t24 * t165;
+    let t167 = t27 * t165 - p.l * t130;
+    let t168 = c_q7 * t166 - s_q7 * t167;
+    let t169 = s_q7 * t155 + c_q7 * t156;
+    let t170 = t169 + 0.002;
+    let t171 = s_q7 * t135 + c_q7 * t159 - 0.2 * t126;
+    let t172 = s_q7 * t138 + c_q7 * t161 - 0.2 * t128;
+    let t173 = s_q7 * t140 + c_q7 * t163 - 0.2 * t129;
+    let t174 = s_q7 * t166 + c_q7 * t167 - 0.2 * t130;
+    let t175 = 2.0 * t144 + t29 * t152 + t30 * t153 + t31 * t154;
+    let t176 = d.k7 + t175;
+    let t177 = 0.2 * t120 + t176;
+    let t178 = t152 + p.l * t103;
+    let t179 = 0.2 * t121 + t178;
+    let t180 = t153 + p.l * t109;
+    let t181 = 0.2 * t122 + t180;
+    let t182 = t154 + p.l * t112;
+    let t183 = 0.2 * t123 + t182;
+    let t184 = t30 * t165 + p.l * t115;
+    let t185 = 0.2 * t124 + t184;
+    let t186 = 0.01 * p.m * (t46 - t52) + 0.25 * (t77 * t82 - t67 * t81) - t66 * d.k2;
+    let t187 = d.k2 * (t78 + 0.25 * t79) - 0.01 * p.m * (t45 + t36 * t36);
+    let t188 = 0.25 * (t77 * t81 + t67 * t82);
+    let t189 = 0.01 * p.m * (t37 * t38 + t54) + t75 * d.k2 + t188;
+    let t190 = t23 * t186 + t24 * t187 + t25 * t189 - 2.0 * t65 * d.k2;
+    let t191 = t28 * t189 + t26 * t186 + t27 * t187;
+    let t192 = 2.0 * t35 * d.k2 + t191;
+    let t193 = s_q7 * t190 + c_q7 * t192;
+    let t194 = t31 * t189 + t29 * t186 + t30 * t187;
+    let t195 = 2.0 * t72 * d.k2 + t194;
+    let t196 = t48 * d.k12 + t55 * d.k11 + 0.25 * (p.l * t78 + t80) * d.k2;
+    let t197 = 0.001 * t52 + 0.01 * p.m * t76 + t37 * t85 + c_q12 * t88 + t54 * d.k8
+        + s_q12 * t196 - t38 * t86 - 0.005 * t53 * d.k2;
+    let t198 = t53 * d.k12 - t47 * d.k11
+        - 0.25 * (s_q12 * (t74 - p.l * t66) + c_q12 * (p.l * t75 + t76)) * d.k2;
+    let t199 = t38 * t89 + t53 * d.k10 + t198 - t36 * t85 - p.l * t188
+        - d.k2 * (t76 + 0.005 * t54);
+    let t200 = 0.001 * t54 + t36 * t86 + t52 * d.k9 + t80 * d.k2 + c_q12 * t196
+        + 0.25 * t79 * d.k13 - 0.01 * p.m * t74 - t37 * t89 - s_q12 * t88;
+    let t201 = t9 * t12 * d.k7 + t51 * d.k6 + t23 * t197 + t24 * t199 + t25 * t200;
+    let t202 = t26 * t197 + t27 * t199 + t28 * t200 + t44 * (d.k6 - d.k7) - p.l * t194
+        - 2.0 * t63 * d.k2;
+    let t203 = t31 * t200 + p.l * t191 + 2.0 * t70 * d.k2 + t29 * t197 + t30 * t199
         - t35 * d.k6;
-    let t224 = 0.01 * p.m * t82 + 0.25 * t83 * t106;
-    let t225 = t83 * (d.k2 + 0.25 * t105) - 0.01 * p.m * t81;
-    let t226 = (s_q12 * t81 + c_q12 * t82) * d.k2;
-    let t227 = -0.25 * t226 - t82 * d.k2;
-    let t228 = t23 * t224 + t25 * t225 + t24 * t227;
-    let t229 = t26 * t224 + t28 * t225 + t27 * t227 - 2.0 * t2 * d.k23;
-    let t230 = 2.0 * t80 * d.k2 + t29 * t224 + t31 * t225 + t30 * t227;
+    let t204 = 0.01 * p.m * t59 + 0.25 * t60 * t82;
+    let t205 = t60 * (d.k2 + 0.25 * t81) - 0.01 * p.m * t58;
+    let t206 = (s_q12 * t58 + c_q12 * t59) * d.k2;
+    let t207 = -0.25 * t206 - t59 * d.k2;
+    let t208 = t23 * t204 + t25 * t205 + t24 * t207;
+    let t209 = t26 * t204 + t28 * t205 + t27 * t207 - 2.0 * t2 * d.k22;
+    let t210 = 2.0 * t57 * d.k2 + t29 * t204 + t31 * t205 + t30 * t207;
     JointSpace {
         mass_matrix: [
-            [d.k0, 0.0, 0.0, t123, t124, t126, t126, t115, t120, t117, t127],
-            [0.0, d.k0, 0.0, t136, t137, t140, t139, t128, t133, t130, t141],
-            [0.0, 0.0, d.k0, t150, t151, t152, t152, t142, t147, t144, t153],
+            [d.k0, 0.0, 0.0, 0.0, t93, t100, t101, t104, t110, t113, t116],
+            [0.0, d.k0, 0.0, t92, 0.0, t119, t120, t121, t122, t123, t124],
+            [0.0, 0.0, d.k0, t99, t125, 0.0, 0.0, t126, t128, t129, t130],
             [
-                t123,
-                t136,
-                t150,
-                d.k3 + c_q7 * t161 - s_q7 * t165,
-                t166,
-                t169,
-                t168,
-                t155,
-                t159,
-                t160,
-                t158,
-            ],
-            [
-                t124,
-                t137,
+                0.0,
+                t92,
+                t99,
+                t145 + 0.102 - t150,
                 t151,
-                t166,
-                d.k5 + s_q7 * (s_q7 * d.k6 + t23 * t174 + t24 * t176 + t25 * t177)
-                    + c_q7 * (t26 * t174 + t27 * t176 + t28 * t177 + d.k16 - p.l * t172)
-                    - 0.2 * (t172 - 2.0 * t138),
-                t180,
-                t179,
-                t174,
-                t176,
-                t177,
-                t175,
-            ],
-            [
-                t126,
-                t140,
-                t152,
-                t169,
-                t180,
-                t194 + d.k18 + t195
-                    + 0.2
-                        * (s_q7 * (t24 * t146 - t23 * t191 - t25 * t192)
-                            + c_q7 * (t193 + d.k17)),
-                t197,
-                t184,
-                t188,
-                t190,
-                t186,
-            ],
-            [
-                t126,
-                t139,
-                t152,
-                t168,
-                t179,
-                t197,
-                t196 + t29 * t199 + t30 * t201 + t31 * t202,
-                t199,
-                t201,
-                t202,
-                t200,
-            ],
-            [
-                t115,
-                t128,
-                t142,
-                t155,
-                t174,
-                t184,
-                t199,
-                d.k8 + s_q12 * t203,
-                d.k19,
-                t204,
-                0.0,
-            ],
-            [
-                t120,
-                t133,
-                t147,
-                t159,
-                t176,
-                t188,
-                t201,
-                d.k19,
-                0.5 * t157 + d.k20,
-                0.0,
-                t205,
-            ],
-            [
-                t117,
-                t130,
-                t144,
+                t158,
+                t157,
                 t160,
-                t177,
-                t190,
-                t202,
-                t204,
-                0.0,
-                d.k9 + c_q12 * (c_q12 * d.k11 + d.k21) + 0.25 * t157,
-                0.0,
+                t162,
+                t164,
+                t168,
             ],
-            [t127, t141, t153, t158, t175, t186, t200, 0.0, t205, 0.0, d.k12],
+            [
+                t93,
+                0.0,
+                t125,
+                t151,
+                d.k5 + t146 + t150 + 0.4 * t118,
+                t170,
+                t169,
+                t171,
+                t172,
+                t173,
+                t174,
+            ],
+            [
+                t100,
+                t119,
+                0.0,
+                t158,
+                t170,
+                0.4 * t118 + d.k19 + t175,
+                t177,
+                t179,
+                t181,
+                t183,
+                t185,
+            ],
+            [t101, t120, 0.0, t157, t169, t177, t176, t178, t180, t182, t184],
+            [t104, t121, t126, t160, t171, t179, t178, t133, d.k20, t134, 0.0],
+            [t110, t122, t128, t162, t172, t181, t180, d.k20, t137, 0.0, t165],
+            [t113, t123, t129, t164, t173, t183, t182, t134, 0.0, t139, 0.0],
+            [t116, t124, t130, t168, t174, t185, t184, 0.0, t165, 0.0, d.k12],
         ],
         bias: [
-            t85 * d.k0 + c_q7 * t210 - t88 * d.k1 - s_q7 * t212,
-            t10 * d.k1 + t72 * d.k0 + t213,
-            t11 * d.k1 + t86 * d.k0 + t215,
-            qd[4] * t107 + c_q7 * t221 - qd[5] * t108 - s_q7 * t222,
-            qd[5] * t114 + s_q7 * t221 + c_q7 * t222 - qd[3] * t107 - t86 * d.k1
-                - 0.2 * t215,
-            qd[3] * t108 + t72 * d.k1 + t223 + 0.2 * t213 - qd[4] * t114,
-            t223,
-            t217,
-            t219,
-            t220,
-            t218,
+            t61 * d.k0 + c_q7 * t190 - t64 * d.k1 - s_q7 * t192,
+            t10 * d.k1 + t49 * d.k0 + t193,
+            t11 * d.k1 + t62 * d.k0 + t195,
+            qd[4] * t83 + c_q7 * t201 - qd[5] * t84 - s_q7 * t202,
+            qd[5] * t90 + s_q7 * t201 + c_q7 * t202 - qd[3] * t83 - t62 * d.k1
+                - 0.2 * t195,
+            qd[3] * t84 + t49 * d.k1 + t203 + 0.2 * t193 - qd[4] * t90,
+            t203,
+            t197,
+            t199,
+            t200,
+            t198,
         ],
         gravity: [
-            t0 * d.k22,
-            t1 * d.k22,
-            t2 * d.k22,
-            c_q7 * t228 - s_q7 * t229,
-            s_q7 * t228 + c_q7 * t229 - t2 * d.k24,
-            t1 * d.k24 + t230,
-            t230,
-            t224,
-            t227,
-            t225,
-            -0.25 * t226,
+            t0 * d.k21,
+            t1 * d.k21,
+            t2 * d.k21,
+            c_q7 * t208 - s_q7 * t209,
+            s_q7 * t208 + c_q7 * t209 - t2 * d.k23,
+            t1 * d.k23 + t210,
+            t210,
+            t204,
+            t207,
+            t205,
+            -0.25 * t206,
         ],
     }
 }
@@ -1461,118 +1320,118 @@ pub fn forward_dynamics_with(
     let t67 = t2 * t6;
     let t68 = 0.005 * qd[4] + qd[3] * d.k3;
     let t69 = t2 * t3;
-    let t70 = d.k8 + s_q12 * s_q12 * d.k11;
-    let inv71 = 1.0 / t70;
-    let t72 = s_q12 * c_q12;
-    let t73 = 0.25 * s_q12 * d.k13 + d.k11 * t72;
-    let t74 = t73 + 0.001;
-    let t75 = d.k10 - 0.0625 * c_q12 * c_q12 * d.k26;
-    let t76 = t75 - 0.000025 * inv71 * d.k27;
-    let inv77 = 1.0 / t76;
-    let t78 = t74 * d.k27;
-    let t79 = t74 * t78;
-    let t80 = d.k9 + c_q12 * (c_q12 * d.k11 + 0.5 * d.k13);
-    let t81 = t80 - inv71 * (t74 * t74 + 0.000025 * inv71 * inv77 * t79);
-    let inv82 = 1.0 / t81;
-    let t83 = inv77 + 0.000025 * inv71 * inv71 * inv77 * inv77 * t79 * inv82;
-    let t84 = -0.0625 * s_q12 * s_q12 * d.k25 - 0.0001 * inv82 * d.k30
-        - t72
-            * (0.00390625 * t72 * t83 * d.k28
-                + 0.00000625 * inv71 * t74 * inv77 * inv82 * d.k29);
-    let t85 = inv71 * (-0.000025 * inv71 * inv77 * t78 - t74);
-    let t86 = d.k2 * t74;
-    let t87 = t85 * t86;
-    let t88 = 0.005 * (inv71 * (inv77 * (d.k2 - inv82 * t87)));
-    let t89 = t72 * d.k31;
-    let t90 = s_q12 * t88;
-    let t91 = d.k2 + 0.25 * c_q12 * d.k2;
-    let t92 = t74 * t89;
-    let t93 = t85 * d.k32;
-    let t94 = inv82
-        * (0.0025 * s_q12 * t93 + t91 * (0.0003125 * inv71 * inv77 * t92 + 0.01 * p.m))
-        - 0.015625 * t89 * t90;
-    let t95 = 0.0625 * c_q12 * c_q12 * d.k34 + d.k35;
-    let t96 = t72 * d.k34;
-    let t97 = t83 * t95;
-    let t98 = t74 * d.k32;
-    let t99 = inv82 * (0.0001 * d.k30 * t85 - 0.00005 * inv71 * inv77 * t95 * t98)
-        - 0.0625 * (t72 * d.k25 + t96 * t97) - 0.000625 * t72 * t88 * d.k33;
-    let t100 = d.k2 * t88;
-    let t101 = t74 * t85;
-    let t102 = inv71 + inv71 * (0.005 * t100 - inv82 * t101);
+    let t70 = d.k2 + 0.25 * c_q12 * d.k2;
+    let t71 = d.k8 + s_q12 * s_q12 * d.k11;
+    let inv72 = 1.0 / t71;
+    let t73 = s_q12 * c_q12;
+    let t74 = 0.25 * s_q12 * d.k13 + d.k11 * t73;
+    let t75 = t74 + 0.001;
+    let t76 = d.k10 - 0.0625 * c_q12 * c_q12 * d.k25;
+    let t77 = t76 - 0.000025 * inv72 * d.k26;
+    let inv78 = 1.0 / t77;
+    let t79 = t75 * d.k26;
+    let t80 = t75 * t79;
+    let t81 = d.k9 + c_q12 * (c_q12 * d.k11 + 0.5 * d.k13);
+    let t82 = t81 - inv72 * (t75 * t75 + 0.000025 * inv72 * inv78 * t80);
+    let inv83 = 1.0 / t82;
+    let t84 = inv78 + 0.000025 * inv72 * inv72 * inv78 * inv78 * t80 * inv83;
+    let t85 = -0.0625 * s_q12 * s_q12 * d.k24 - 0.0001 * inv83 * d.k29
+        - t73
+            * (0.00390625 * t73 * t84 * d.k27
+                + 0.00000625 * inv72 * t75 * inv78 * inv83 * d.k28);
+    let t86 = inv72 * (-0.000025 * inv72 * inv78 * t79 - t75);
+    let t87 = d.k2 * t75;
+    let t88 = t86 * t87;
+    let t89 = 0.005 * (inv72 * (inv78 * (d.k2 - inv83 * t88)));
+    let t90 = t73 * d.k30;
+    let t91 = s_q12 * t89;
+    let t92 = t75 * t90;
+    let t93 = t86 * d.k31;
+    let t94 = inv83
+        * (0.0025 * s_q12 * t93 + t70 * (0.0003125 * inv72 * inv78 * t92 + 0.01 * p.m))
+        - 0.015625 * t90 * t91;
+    let t95 = d.k15 + 0.0625 * c_q12 * c_q12 * d.k33;
+    let t96 = t73 * d.k33;
+    let t97 = t84 * t95;
+    let t98 = t75 * d.k31;
+    let t99 = inv83 * (0.0001 * d.k29 * t86 - 0.00005 * inv72 * inv78 * t95 * t98)
+        - 0.0625 * (t73 * d.k24 + t96 * t97) - 0.000625 * t73 * t89 * d.k32;
+    let t100 = d.k2 * t89;
+    let t101 = t75 * t86;
+    let t102 = inv72 + inv72 * (0.005 * t100 - inv83 * t101);
     let t103 = s_q12 * t102;
-    let t104 = d.k27 * t103;
+    let t104 = d.k26 * t103;
     let t105 = s_q12 * d.k2;
-    let t106 = t85 * t91;
-    let t107 = -0.0625 * s_q12 * t104 - inv82 * (0.5 * t105 * t106 + t91 * t91);
-    let t108 = t88 * t95;
-    let t109 = t86 * t95;
-    let t110 = inv82 * (0.005 * inv71 * inv77 * t91 * t109 - 0.01 * p.m * t106)
-        - 0.0025 * d.k32 * t103 - 0.25 * t105 * t108;
-    let t111 = -0.0625 * c_q12 * c_q12 * d.k25 - 0.0001 * d.k30 * t102
+    let t106 = t70 * t86;
+    let t107 = -0.0625 * s_q12 * t104 - inv83 * (0.5 * t105 * t106 + t70 * t70);
+    let t108 = t89 * t95;
+    let t109 = t87 * t95;
+    let t110 = inv83 * (0.005 * t70 * inv72 * inv78 * t109 - 0.01 * p.m * t106)
+        - 0.0025 * d.k31 * t103 - 0.25 * t105 * t108;
+    let t111 = -0.0625 * c_q12 * c_q12 * d.k24 - 0.0001 * d.k29 * t102
         - 0.02 * p.m * t108 - t95 * t97;
-    let t112 = t88 * t96;
-    let t113 = p.m * t74;
-    let t114 = 0.0003125 * (t83 * t89 + inv71 * t74 * inv77 * inv82 * t92)
-        + inv82
-            * (0.01 * (p.m * t70 * t85 + t113)
-                + 0.00000025 * inv71 * t74 * inv77 * d.k36) - 0.0625 * t70 * t112;
-    let t115 = t75 * t83;
-    let t116 = 0.0625 * (t96 - t96 * t115) + 0.0003125 * t88 * t89
-        - 0.00005 * inv82 * (t93 + inv71 * t75 * inv77 * t98);
-    let t117 = p.m * inv82 * t101;
-    let t118 = 0.0003125 * inv71 * inv77 * t80 * inv82 * t92
-        + 0.01 * (t117 + p.m * t80 * inv82) + d.k37 - 0.0625 * t74 * t112;
+    let t112 = t89 * t96;
+    let t113 = p.m * t75;
+    let t114 = 0.0003125 * (t84 * t90 + inv72 * t75 * inv78 * inv83 * t92)
+        + inv83
+            * (0.01 * (p.m * t71 * t86 + t113)
+                + 0.00000025 * inv72 * t75 * inv78 * d.k34) - 0.0625 * t71 * t112;
+    let t115 = t76 * t84;
+    let t116 = 0.0625 * (t96 - t96 * t115) + 0.0003125 * t89 * t90
+        - 0.00005 * inv83 * (t93 + inv72 * t76 * inv78 * t98);
+    let t117 = p.m * inv83 * t101;
+    let t118 = 0.0003125 * inv72 * inv78 * t81 * inv83 * t92
+        + 0.01 * (t117 + p.m * t81 * inv83) + d.k35 - 0.0625 * t75 * t112;
     let t119 = t24 * t114 + t25 * t116 + t26 * t118;
-    let t120 = t70 * t102;
-    let t121 = 0.25 * (t105 - t105 * t120 - s_q12 * inv82 * t87) + 0.00125 * d.k27 * t90
-        - inv82 * (t70 * t106 + t91 * (t74 + 0.000025 * inv71 * inv77 * t78));
-    let t122 = t75 * t88;
-    let t123 = t75 * t86;
+    let t120 = t71 * t102;
+    let t121 = 0.25 * (t105 - t105 * t120 - s_q12 * inv83 * t88) + 0.00125 * d.k26 * t91
+        - inv83 * (t71 * t106 + t70 * (t75 + 0.000025 * inv72 * inv78 * t79));
+    let t122 = t76 * t89;
+    let t123 = t76 * t87;
     let t124 = 0.00125 * t104
-        + 0.005 * inv82 * (d.k2 * t106 + inv71 * inv77 * t91 * t123)
+        + 0.005 * inv83 * (d.k2 * t106 + t70 * inv72 * inv78 * t123)
         - 0.25 * t105 * t122;
-    let t125 = t80 * t85;
-    let t126 = t91 - 0.25 * (t86 * t103 + inv82 * t105 * t125)
-        - inv82 * (t91 * (t101 + t80));
+    let t125 = t81 * t86;
+    let t126 = t70 - 0.25 * (t87 * t103 + inv83 * t105 * t125)
+        - t70 * (inv83 * (t101 + t81));
     let t127 = t24 * t121 + t25 * t124 + t26 * t126;
-    let t128 = 0.00005 * t88 * d.k32 + d.k38
-        + 0.005 * (d.k2 * t97 + inv71 * t74 * inv77 * inv82 * t109)
-        - 0.01 * (t117 + p.m * t120) - t70 * t108;
-    let t129 = t95 + 0.00005 * d.k32 * t102 + 0.005 * d.k2 * t108 - t75 * t97
+    let t128 = 0.00005 * t89 * d.k31 + d.k36
+        + 0.005 * (d.k2 * t97 + inv72 * t75 * inv78 * inv83 * t109)
+        - 0.01 * (t117 + p.m * t120) - t71 * t108;
+    let t129 = t95 + 0.00005 * d.k31 * t102 + 0.005 * d.k2 * t108 - t76 * t97
         - 0.01 * p.m * t122;
-    let t130 = 0.005 * inv71 * inv77 * t80 * inv82 * t109
-        - 0.01 * (t102 * t113 + p.m * inv82 * t125) - t74 * t108;
+    let t130 = 0.005 * inv72 * inv78 * t81 * inv83 * t109
+        - 0.01 * (t102 * t113 + p.m * inv83 * t125) - t75 * t108;
     let t131 = t24 * t128 + t25 * t129 + t26 * t130;
-    let t132 = t21 * t84 + t22 * t94 + t23 * t99;
+    let t132 = t21 * t85 + t22 * t94 + t23 * t99;
     let t133 = t21 * t94 + t22 * t107 + t23 * t110;
     let t134 = t21 * t99 + t22 * t110 + t23 * t111;
     let t135 = t20 * t134 + t18 * t132 + t19 * t133;
     let t136 = t18 * t119 + t19 * t127 + t20 * t131 + p.l * t135;
-    let t137 = t70 + t70 * (0.01 * t100 - t120 - 2.0 * inv82 * t101)
-        - 0.000025 * d.k27 * t83 - inv82 * (t74 * t74 + 0.00005 * inv71 * inv77 * t79);
-    let t138 = d.k19
-        + 0.005 * (d.k2 * (t120 + t115) + inv82 * (t87 + inv71 * t74 * inv77 * t123))
-        - t70 * t122 - 0.000025 * d.k27 * t88;
-    let t139 = t73 + 0.005 * t86 * t88 + 0.001 - t74 * t120
-        - inv82
-            * (t70 * t125 + 0.000025 * inv71 * inv77 * t78 * t80 + t74 * (t101 + t80));
+    let t137 = t71 + t71 * (0.01 * t100 - t120 - 2.0 * inv83 * t101)
+        - 0.000025 * d.k26 * t84 - inv83 * (t75 * t75 + 0.00005 * inv72 * inv78 * t80);
+    let t138 = d.k20
+        + 0.005 * (d.k2 * (t120 + t115) + inv83 * (t88 + inv72 * t75 * inv78 * t123))
+        - t71 * t122 - 0.000025 * d.k26 * t89;
+    let t139 = t74 + 0.005 * t87 * t89 + 0.001 - t75 * t120
+        - inv83
+            * (t71 * t125 + 0.000025 * inv72 * inv78 * t79 * t81 + t75 * (t101 + t81));
     let t140 = t24 * t137 + t25 * t138 + t26 * t139;
-    let t141 = t75 + 0.01 * d.k2 * t122 - t75 * t115 - 0.000025 * d.k27 * t102;
-    let t142 = 0.005 * (t86 * t102 + inv82 * (d.k2 * t125 + inv71 * inv77 * t80 * t123))
-        - t74 * t122;
+    let t141 = t76 + 0.01 * d.k2 * t122 - t76 * t115 - 0.000025 * d.k26 * t102;
+    let t142 = 0.005 * (t87 * t102 + inv83 * (d.k2 * t125 + inv72 * inv78 * t81 * t123))
+        - t75 * t122;
     let t143 = t24 * t138 + t25 * t141 + t26 * t142;
-    let t144 = t80 - t74 * t74 * t102 - t80 * (inv82 * (t80 + 2.0 * t101));
+    let t144 = t81 - t75 * t75 * t102 - t81 * (inv83 * (t81 + 2.0 * t101));
     let t145 = t24 * t139 + t25 * t142 + t26 * t144;
     let t146 = t23 * t131 + t21 * t119 + t22 * t127;
     let t147 = t23 * t134 + t21 * t132 + t22 * t133;
-    let t148 = d.k7 + t24 * t140 + t25 * t143 + t26 * t145 + t147 * d.k39
+    let t148 = d.k7 + t24 * t140 + t25 * t143 + t26 * t145 + t147 * d.k37
         + 2.0 * p.l * t146;
     let inv149 = 1.0 / t148;
-    let t150 = t18 * (t18 * t84 + t19 * t94 + t20 * t99)
+    let t150 = t18 * (t18 * t85 + t19 * t94 + t20 * t99)
         + t19 * (t18 * t94 + t19 * t107 + t20 * t110)
         + t20 * (t18 * t99 + t19 * t110 + t20 * t111) - t136 * t136 * inv149;
-    let t151 = d.k17 + t146 + p.l * t147;
+    let t151 = d.k14 + t146 + p.l * t147;
     let t152 = t135 - t136 * inv149 * t151;
     let t153 = s_q7 * t152;
     let t154 = c_q7 * t152;
@@ -1587,7 +1446,7 @@ pub fn forward_dynamics_with(
     let t163 = d.k0 + t162;
     let t164 = t163 - t161;
     let inv165 = 1.0 / t164;
-    let t166 = t24 * t84 + t25 * t94 + t26 * t99;
+    let t166 = t24 * t85 + t25 * t94 + t26 * t99;
     let t167 = t24 * t94 + t25 * t107 + t26 * t110;
     let t168 = t24 * t99 + t25 * t110 + t26 * t111;
     let t169 = t23 * t168 + t21 * t166 + t22 * t167;
@@ -1618,9 +1477,9 @@ pub fn forward_dynamics_with(
     let t194 = t21 * t121 + t22 * t124 + t23 * t126;
     let t195 = t21 * t128 + t22 * t129 + t23 * t130;
     let t196 = t23 * t195 + t21 * t193 + t22 * t194;
-    let t197 = t21 * t140 + t22 * t143 + t23 * t145 + p.l * (t196 - t171) - d.k39 * t169;
+    let t197 = t21 * t140 + t22 * t143 + t23 * t145 + p.l * (t196 - t171) - d.k37 * t169;
     let t198 = t26 * t195 + t24 * t193 + t25 * t194;
-    let t199 = d.k14 + t198 - p.l * t180 - inv149 * t172 * t197;
+    let t199 = d.k38 + t198 - p.l * t180 - inv149 * t172 * t197;
     let t200 = t18 * t186 + t19 * t187 + t20 * t188 - t136 * inv149 * t190;
     let t201 = t18 * t193 + t19 * t194 + t20 * t195 - p.l * t173 - t136 * inv149 * t197;
     let t202 = c_q7 * t200 - s_q7 * t201;
@@ -1642,7 +1501,7 @@ pub fn forward_dynamics_with(
     let t216 = t18 * t213 + t19 * t214 + t20 * t215 - p.l * t191 - inv149 * t190 * t197;
     let t217 = s_q7 * t216;
     let t218 = c_q7 * t216;
-    let t219 = t21 * t213 + t22 * t214 + t23 * t215 + d.k39 * t180 - inv149 * t197 * t197
+    let t219 = t21 * t213 + t22 * t214 + t23 * t215 + d.k37 * t180 - inv149 * t197 * t197
         - 2.0 * p.l * t198;
     let t220 = d.k3 + c_q7 * (c_q7 * t212 - t217) - s_q7 * (t218 - s_q7 * t219)
         - inv157 * t206 * t206 - inv165 * t209 * t209 - inv184 * t211 * t211;
@@ -1657,7 +1516,7 @@ pub fn forward_dynamics_with(
     let t229 = -0.2 * t178 - inv157 * t160 * t227;
     let t230 = t228 + t229;
     let t231 = s_q7 * t192 + c_q7 * t199;
-    let t232 = t231 + d.k15 - 0.2 * t181;
+    let t232 = t231 + d.k16 - 0.2 * t181;
     let t233 = t232 - inv157 * t176 * t227 - inv165 * t179 * t230;
     let t234 = c_q7 * t223 + 0.005 - 0.2 * t210 - s_q7 * t224 - inv157 * t206 * t227
         - inv165 * t209 * t230 - inv184 * t211 * t233;
@@ -1688,7 +1547,7 @@ pub fn forward_dynamics_with(
     let t251 = 0.25 * (d.k2 * (t43 * t43 + t41 * t41));
     let t252 = t40 * d.k2;
     let t253 = tau[10] + t41 * t66;
-    let t254 = 0.25 * (t253 * d.k40 - t41 * t252) + 0.0625 * t57 * d.k25;
+    let t254 = 0.25 * (t253 * d.k39 - t41 * t252) + 0.0625 * t57 * d.k24;
     let t255 = t63 * (d.k12 - d.k11);
     let t256 = -0.25 * t31 * t32 * d.k13 - t40 * t43 * d.k12 - qd[10] * t66;
     let t257 = t33 * t62 + c_q12 * t255 + s_q12 * t256 - t32 * t60;
@@ -1699,22 +1558,22 @@ pub fn forward_dynamics_with(
     let t262 = -0.25 * (t252 * (t43 + qd[10]));
     let t263 = c_q12 * t256 + p.l * t262 + t32 * t65 - s_q12 * t255 - t31 * t62;
     let t264 = tau[9] + t263;
-    let t265 = t88 * t258 + t83 * t261 - 0.005 * inv71 * inv77 * inv82 * t86 * t264;
-    let t266 = inv82 * (t85 * t258 + t264 - 0.005 * inv71 * inv77 * t86 * t261);
+    let t265 = t89 * t258 + t84 * t261 - 0.005 * inv72 * inv78 * inv83 * t87 * t264;
+    let t266 = inv83 * (t86 * t258 + t264 - 0.005 * inv72 * inv78 * t87 * t261);
     let t267 = t33 * t33 * d.k2 + c_q12 * t251 + s_q12 * t254 + 0.01 * p.m * t266
-        - t32 * t250 - t54 * t84 - t55 * t94 - t56 * t99 - t34 * t114 - t35 * t116
+        - t32 * t250 - t54 * t85 - t55 * t94 - t56 * t99 - t34 * t114 - t35 * t116
         - t36 * t118 - 0.0625 * t96 * t265;
-    let t268 = t102 * t258 + t88 * t261 + inv82 * t85 * t264;
+    let t268 = t102 * t258 + t89 * t261 + inv83 * t86 * t264;
     let t269 = 0.01 * t33 * t44 + t262 + t31 * t250 - t54 * t94 - t55 * t107 - t56 * t110
-        - t34 * t121 - t35 * t124 - t36 * t126 - t91 * t266 - 0.25 * t105 * t268;
+        - t34 * t121 - t35 * t124 - t36 * t126 - t70 * t266 - 0.25 * t105 * t268;
     let t270 = t259 - 0.01 * (t32 * t44 + p.m * t268) - t33 * t61 - t54 * t99
         - t55 * t110 - t56 * t111 - t34 * t128 - t35 * t129 - t36 * t130 - t95 * t265;
     let t271 = t257 + 0.005 * d.k2 * t265 - t54 * t114 - t55 * t121 - t56 * t128
-        - t34 * t137 - t35 * t138 - t36 * t139 - t70 * t268 - t74 * t266;
+        - t34 * t137 - t35 * t138 - t36 * t139 - t71 * t268 - t75 * t266;
     let t272 = t260 + 0.005 * d.k2 * t268 - t54 * t116 - t55 * t124 - t56 * t129
-        - t34 * t138 - t35 * t141 - t36 * t142 - t75 * t265;
+        - t34 * t138 - t35 * t141 - t36 * t142 - t76 * t265;
     let t273 = t263 - t54 * t118 - t55 * t126 - t56 * t130 - t34 * t139 - t35 * t142
-        - t36 * t144 - t74 * t268 - t80 * t266;
+        - t36 * t144 - t75 * t268 - t81 * t266;
     let t274 = t23 * t270 + t21 * t267 + t22 * t269;
     let t275 = t26 * t273 + p.l * t274 + tau[6] + d.k6 * t69 + t24 * t271 + t25 * t272;
     let t276 = 2.0 * d.k2 * (t3 * t3 + t6 * t6) + t18 * t267 + t19 * t269 + t20 * t270
@@ -1798,13 +1657,13 @@ pub fn forward_dynamics_with(
     let t321 = t34 + t18 * t313 + t21 * t314 + t24 * t316;
     let t322 = t19 * t313 + t22 * t314 + t35 + t25 * t316;
     let t323 = t36 + t20 * t313 + t23 * t314 + t26 * t316;
-    let t324 = t258 + 0.005 * d.k2 * t322 - t70 * t321 - t74 * t323 - 0.25 * t105 * t319
+    let t324 = t258 + 0.005 * d.k2 * t322 - t71 * t321 - t75 * t323 - 0.25 * t105 * t319
         - 0.01 * p.m * t320;
     let t325 = t54 + t18 * t310 + t21 * t317 + t24 * t318;
-    let t326 = t261 + 0.005 * d.k2 * t321 - t95 * t320 - t75 * t322
+    let t326 = t261 + 0.005 * d.k2 * t321 - t95 * t320 - t76 * t322
         - 0.0625 * t96 * t325;
-    let t327 = t264 + 0.01 * p.m * t325 - t91 * t319 - t74 * t321 - t80 * t323;
-    let t328 = t88 * t324 + t83 * t326 - 0.005 * inv71 * inv77 * inv82 * t86 * t327;
+    let t327 = t264 + 0.01 * p.m * t325 - t70 * t319 - t75 * t321 - t81 * t323;
+    let t328 = t89 * t324 + t84 * t326 - 0.005 * inv72 * inv78 * inv83 * t87 * t327;
     let t329 = t322 + t328;
     [
         t290,
@@ -1814,11 +1673,11 @@ pub fn forward_dynamics_with(
         t306,
         t307,
         t315,
-        t102 * t324 + t88 * t326 + inv82 * t85 * t327,
+        t102 * t324 + t89 * t326 + inv83 * t86 * t327,
         t328,
-        inv82 * (t85 * t324 + t327 - 0.005 * inv71 * inv77 * t86 * t326),
+        inv83 * (t86 * t324 + t327 - 0.005 * inv72 * inv78 * t87 * t326),
         (t253 + 0.25 * d.k2 * (t57 + s_q12 * t325 + c_q12 * (t320 - p.l * t329))
-            - d.k12 * t329) * d.k41,
+            - d.k12 * t329) * d.k40,
     ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
@@ -2702,8 +2561,8 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
                     * (t39 * t39 + t50 * t50 + t51 * t51
                         + (t52 * t52 + t54 * t54 + t55 * t55)
                         + 0.5 * (t47 * t47 + t56 * t56 + t57 * t57))),
-        (q[2] + 0.05 * t0) * d.k42
-            + d.k43
+        (q[2] + 0.05 * t0) * d.k41
+            + d.k42
                 * (0.5 * t60 + t63
                     + (0.01 * (t18 * t58 + t21 * t59 + t2 * t24) + 0.5 * t62 + t64)
                     + 0.5

@@ -7,6 +7,7 @@
 //! - `mass_matrix`: recursive Newton–Euler.
 //! - `bias`: recursive Newton–Euler.
 //! - `gravity`: recursive Newton–Euler.
+//! - `joint_space`: its mass matrix by recursive Newton–Euler, bias and gravity as above.
 //! - `forward_dynamics`: the joint-coordinate (Lagrange) formalism.
 //!
 //! A pendulum on a pin with radial clearance in its hole (a planar joint with a circular boundary)

@@ -4,9 +4,10 @@
 //! Each dynamics output by the formalism whose code is cheapest (`cargo xtask ops`
 //! compares them all):
 //! - `inverse_dynamics`: recursive Newton–Euler.
-//! - `mass_matrix`: recursive Newton–Euler.
+//! - `mass_matrix`: the composite-rigid-body algorithm.
 //! - `bias`: recursive Newton–Euler.
 //! - `gravity`: recursive Newton–Euler.
+//! - `joint_space`: its mass matrix by the composite-rigid-body algorithm, bias and gravity as above.
 //! - `forward_dynamics`: Vereshchagin's separate-bodies method.
 //!
 //! PUMA 560, Armstrong-Khatib-Burdick (1986) parameters as in Corke's Robotics Toolbox mdl_puma560 (standard DH)
@@ -18,14 +19,14 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 63 | 35 | 1 | 0 | 0 | 0 |
+//! | `derived` | 65 | 47 | 1 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 210 | 142 | 0 | 0 | 5 | 5 |
-//! | `mass_matrix` | 143 | 83 | 0 | 0 | 4 | 4 |
+//! | `mass_matrix` | 121 | 76 | 0 | 0 | 4 | 4 |
 //! | `bias` | 197 | 123 | 0 | 0 | 5 | 5 |
 //! | `gravity` | 35 | 12 | 0 | 0 | 4 | 4 |
-//! | `joint_space` | 350 | 208 | 0 | 0 | 6 | 6 |
+//! | `joint_space` | 350 | 210 | 0 | 0 | 5 | 5 |
 //! | `forward_dynamics` | 490 | 299 | 4 | 0 | 5 | 5 |
-//! | `coriolis_matrix` | 539 | 315 | 0 | 0 | 6 | 6 |
+//! | `coriolis_matrix` | 540 | 315 | 0 | 0 | 6 | 6 |
 //! | `energy` | 124 | 79 | 0 | 0 | 5 | 5 |
 //! | `body_poses` | 53 | 38 | 0 | 0 | 6 | 6 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -260,6 +261,16 @@ pub struct Derived {
     pub k45: Real,
     /// Parameter group 46.
     pub k46: Real,
+    /// Parameter group 47.
+    pub k47: Real,
+    /// Parameter group 48.
+    pub k48: Real,
+    /// Parameter group 49.
+    pub k49: Real,
+    /// Parameter group 50.
+    pub k50: Real,
+    /// Parameter group 51.
+    pub k51: Real,
 }
 impl Params {
     /// Computes the parameter groups; call again after changing a
@@ -275,76 +286,86 @@ impl Params {
         let t6 = p.a3 * p.a3;
         let t7 = p.d4 * p.d4;
         let t8 = t3 * (t6 + t7);
-        let t9 = p.d4 * t5;
-        let t10 = 0.0049 * p.m3 + p.m4 * (0.038 * p.d4 + 0.000361);
-        let t11 = t8 + t10;
+        let t9 = -0.019 * p.a3 * p.m4 - p.d4 * t4;
+        let t10 = p.d4 * t5;
+        let t11 = 0.0049 * p.m3 + p.m4 * (0.038 * p.d4 + 0.000361);
         let t12 = p.m3 + t3;
         let t13 = t5 + 0.07 * p.m3 + 0.019 * p.m4;
-        let t14 = p.a2 * t12;
-        let t15 = p.a2 * p.a2;
-        let t16 = p.d3 * p.d3;
-        let t17 = t12 * (t15 + t16);
-        let t18 = 0.00466 * p.m2 + t17 - t16 * t12;
-        let t19 = 0.068 * p.m2 + t14;
-        let t20 = p.a3 * p.m6;
-        let t21 = p.d4 * p.m6;
+        let t14 = t10 - p.a3 * t4;
+        let t15 = p.a2 * t12;
+        let t16 = p.a2 * p.a2;
+        let t17 = p.d3 * p.d3;
+        let t18 = t12 * (t16 + t17);
+        let t19 = 0.00466 * p.m2 - t17 * t12;
+        let t20 = 0.068 * p.m2 + t15;
+        let t21 = -0.004588 * p.m2 - p.a2 * t15;
+        let t22 = t8 + t18;
+        let t23 = t22 + 0.05638025 * p.m2 + p.m3 * (0.0282 * p.d3 + 0.00019881) - t10;
+        let t24 = p.a3 * p.m6;
+        let t25 = p.d4 * p.m6;
+        let t26 = 0.001024 * p.m6 + t11;
+        let t27 = t14 + t26;
         Derived {
             params: *self,
-            k0: 0.05638025 * p.m2 + t8 + t17 + 0.8865
-                + p.m3 * (0.00019881 + 0.0282 * p.d3) - t9,
-            k1: -0.004588 * p.m2 - p.a2 * t14 - 0.394,
-            k2: -0.01547 * p.m2 - 0.0141 * p.a2 * p.m3 - p.d3 * t14,
-            k3: t18 + 0.539,
-            k4: t9 + t10 + 0.0553 - p.a3 * t4,
-            k5: -0.019 * p.a3 * p.m4 - p.d4 * t4,
-            k6: t11 + 0.0878,
+            k0: t23 + 0.8865,
+            k1: t21 - 0.394,
+            k2: -0.01547 * p.m2 - 0.0141 * p.a2 * p.m3 - p.d3 * t15,
+            k3: t18 + t19 + 0.539,
+            k4: t11 + t14 + 0.0553,
+            k5: t9,
+            k6: t8 + t11 + 0.0878,
             k7: t13,
             k8: t0,
             k9: t1,
             k10: t4,
             k11: p.m2 * p.g,
-            k12: p.g * t19,
-            k13: p.a2 * t13,
-            k14: p.a2 * t4,
-            k15: t20,
-            k16: -t13,
-            k17: t11 + t18 + 0.6268,
-            k18: t21,
-            k19: p.d3 * t4,
-            k20: p.d3 * t13,
-            k21: p.m6 * p.g,
-            k22: p.g * t4,
-            k23: p.g * t13,
-            k24: t0 * t0,
-            k25: p.m6 * t0,
-            k26: p.m6 * p.m6 * inv2,
-            k27: p.m6 * p.m6,
-            k28: t7,
-            k29: p.m6 * inv2 * t20,
-            k30: p.m6 * inv2 * t21,
-            k31: p.a3 * p.d4,
-            k32: -0.000987 * p.m3,
-            k33: t6,
-            k34: t16,
-            k35: p.a2 * p.d3,
-            k36: t15,
-            k37: -t4,
-            k38: -0.001365 * p.m2,
-            k39: -0.000408 * p.m2,
-            k40: p.m6 * inv2,
-            k41: -0.006 * p.m2,
-            k42: t19,
-            k43: inv2,
-            k44: p.m3 * p.g,
-            k45: p.m4 * p.g,
-            k46: p.m5 * p.g,
+            k12: p.g * t20,
+            k13: 0.001024 * p.m6 + 0.00011,
+            k14: t25,
+            k15: t24,
+            k16: t27 + 0.05411,
+            k17: p.d3 * p.m6,
+            k18: t21 + t27 - 0.33989,
+            k19: t9 - 0.000408 * p.m2,
+            k20: t23 + 0.88814,
+            k21: -0.000987 * p.m3,
+            k22: -0.001365 * p.m2,
+            k23: p.a2 * p.m6,
+            k24: -t13,
+            k25: -0.001024 * p.m6 - 0.00055,
+            k26: t19 + t22 + t26 + 0.62735,
+            k27: t8 + t26 + 0.08835,
+            k28: t0 * t0,
+            k29: p.m6 * t0,
+            k30: p.m6 * p.m6 * inv2,
+            k31: p.m6 * p.m6,
+            k32: t7,
+            k33: p.m6 * inv2 * t24,
+            k34: p.m6 * inv2 * t25,
+            k35: p.a3 * p.d4,
+            k36: t6,
+            k37: t17,
+            k38: p.a2 * p.d3,
+            k39: t16,
+            k40: -t4,
+            k41: -0.000408 * p.m2,
+            k42: p.m6 * inv2,
+            k43: -0.006 * p.m2,
+            k44: t20,
+            k45: inv2,
+            k46: p.a2 * t13,
+            k47: p.a2 * t4,
+            k48: p.m3 * p.g,
+            k49: p.m4 * p.g,
+            k50: p.m5 * p.g,
+            k51: p.m6 * p.g,
         }
     }
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 63,
-    add: 35,
+    mul: 65,
+    add: 47,
     div: 1,
     sqrt: 0,
     sin: 0,
@@ -492,8 +513,8 @@ pub fn inverse_dynamics_with(
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 143,
-    add: 83,
+    mul: 121,
+    add: 76,
     div: 0,
     sqrt: 0,
     sin: 4,
@@ -516,91 +537,85 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
     let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
     let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let t8 = s_q1 * c_q2;
-    let t9 = c_q1 * s_q2;
-    let t10 = t8 + t9;
-    let t11 = c_q1 * c_q2;
-    let t12 = s_q1 * s_q2;
-    let t13 = p.d3 * (t11 - t12);
-    let t14 = t11 - t12;
-    let t15 = p.d4 * t10 - p.a2 * c_q1 - p.a3 * t14;
-    let t16 = c_q3 * c_q4;
-    let t17 = t10 * t16 + s_q4 * t14;
-    let t18 = p.d3 * (t9 + t8);
-    let t19 = s_q4 * t10;
-    let t20 = c_q4 * t14 - c_q3 * t19;
-    let t21 = p.m2 * c_q1;
-    let t22 = 0.00004 * t20;
-    let t23 = p.a2 * s_q2 - p.d4;
-    let t24 = s_q3 * s_q4;
-    let t25 = s_q3 * c_q4;
-    let t26 = s_q4 * t25;
-    let t27 = 0.00004 * t24;
-    let t28 = 0.00004 * c_q4;
-    let t29 = p.m6 * s_q3;
-    let t30 = t10 * t29;
-    let t31 = p.m6 * c_q3;
-    let t32 = 0.032 * (t25 * t30 + t17 * t31);
-    let t33 = 0.032 * (t17 * t29 - t16 * t30);
-    let t34 = t19 * t29;
-    let t35 = s_q2 * t33 - 0.032 * c_q2 * t34;
-    let t36 = -0.032 * (t16 * t31 + t25 * t29);
-    let t37 = 0.032 * p.m6 * (s_q3 * t13 + c_q3 * t15) + t17 * d.k8;
-    let t38 = 0.0003 * c_q3 * t10 + c_q4 * t37 - 0.00004 * s_q4 * t20;
-    let t39 = 0.032 * p.m6 * (c_q4 * (c_q3 * t13 - s_q3 * t15) - s_q4 * t18)
-        - s_q3 * t10 * d.k9;
-    let t40 = p.d4 * t32 + t10 * d.k4 + t14 * d.k5 + c_q3 * t38 - c_q1 * d.k13
-        - s_q3 * t39;
-    let t41 = s_q4 * t37 + 0.0016 * t14 + 0.00004 * c_q4 * t20;
-    let t42 = t10 * d.k5 + c_q1 * d.k14 + t41 - p.a3 * t32;
-    let t43 = -0.000987 * p.m3 * t14 - t18 * d.k10 - p.d4 * t33 - t13 * d.k7 - c_q3 * t39
-        - s_q3 * (0.032 * t19 * d.k15 + t38);
-    let t44 = p.a2 * t35 + s_q1 * d.k2 + t43 - 0.001365 * t21;
-    let t45 = -t39;
-    let t46 = t25 * d.k8;
-    let t47 = 0.032 * t23 * t29 - t46;
-    let t48 = -0.0003 * s_q3 - 0.00004 * s_q4 * t24;
-    let t49 = c_q3 * d.k9;
-    let t50 = 0.032 * p.m6 * (t16 * t23 + s_q4 * (p.a3 + p.a2 * c_q2)) - t49;
-    let t51 = -0.032 * c_q3 * s_q4 * d.k15 - p.d4 * t36;
-    let t52 = c_q2 * d.k14 - s_q2 * d.k13 - s_q3 * (c_q4 * t47 + t48) - c_q3 * t50;
-    let t53 = d.k6 + t51;
-    let t54 = t52 + t53;
-    let t55 = 0.00004 * t26 + s_q4 * t47;
-    let t56 = -t50;
-    let t57 = -0.032 * s_q3 * d.k18 - t46;
-    let t58 = 0.032 * p.m6 * (p.a3 * s_q4 - p.d4 * t16) - t49;
-    let t59 = 0.00004 * t26 + s_q4 * t57;
-    let t60 = -t58;
+    let t8 = s_q3 * s_q4;
+    let t9 = 0.00004 * t8;
+    let t10 = 0.00004 * c_q4;
+    let t11 = c_q3 * s_q4;
+    let t12 = s_q1 * -0.00004 * (c_q2 * t11 + s_q2 * c_q4)
+        + c_q1 * 0.00004 * (c_q2 * c_q4 - s_q2 * t11);
+    let t13 = p.m6 * c_q4;
+    let t14 = c_q3 * t13;
+    let t15 = p.m6 * s_q4;
+    let t16 = -0.032 * (s_q2 * t14 + c_q2 * t15);
+    let t17 = s_q4 * s_q4 * d.k13;
+    let t18 = c_q4 * d.k14;
+    let t19 = t11 * d.k15;
+    let t20 = 0.032 * (t18 - t19);
+    let t21 = s_q3 * (-0.0001 - t17);
+    let t22 = s_q3 * t21;
+    let t23 = t17 - 0.032 * t19;
+    let t24 = 0.064 * t18 - t22 - 2.0 * t23;
+    let t25 = s_q2 * (d.k16 + t24);
+    let t26 = c_q4 * d.k13;
+    let t27 = t11 * (0.032 * d.k14 + t26);
+    let t28 = t27 - 0.032 * c_q4 * d.k15;
+    let t29 = s_q2 * (d.k5 + t28);
+    let t30 = d.k10 - 0.032 * p.m6 * t11;
+    let t31 = c_q2 * t30;
+    let t32 = 0.032 * t13 + d.k7;
+    let t33 = t31 - s_q2 * t32;
+    let t34 = p.a2 * t33;
+    let t35 = t8 * d.k17;
+    let t36 = t34 + 0.032 * t35;
+    let t37 = s_q2 * t25 + 2.0 * c_q2 * t29;
+    let t38 = s_q2 * t30;
+    let t39 = t38 + c_q2 * t32;
+    let t40 = -0.032 * t8 * d.k15 - c_q3 * t21;
+    let t41 = t8 * (-0.032 * d.k14 - t26);
+    let t42 = d.k21 + t41;
+    let t43 = s_q2 * t40 + c_q2 * t42;
+    let t44 = t8 * d.k23;
+    let t45 = c_q2 * t40 - s_q2 * t42;
+    let t46 = c_q1 * (d.k22 + t43 - p.d3 * t39)
+        + s_q1 * (d.k2 + t45 - p.d3 * t33 - 0.032 * t44);
+    let t47 = d.k24 - 0.032 * t13;
+    let t48 = t31 + s_q2 * t47;
+    let t49 = s_q1 * (t45 - p.d3 * t48) + c_q1 * (t43 + p.d3 * (c_q2 * t47 - t38));
+    let t50 = t23 + 0.00164;
+    let t51 = s_q1 * (c_q2 * t27 - s_q2 * (0.032 * t35 + t50))
+        + c_q1 * (0.032 * (c_q2 * t35 - t11 * d.k23) + s_q2 * t27 + c_q2 * t50);
+    let t52 = s_q3 * c_q4;
+    let t53 = 0.032 * d.k14 * t52 - s_q3 * d.k25;
+    let t54 = d.k15 * t52;
+    let t55 = s_q1 * (c_q2 * t53 + 0.032 * s_q2 * t54 - p.d3 * t16)
+        + c_q1
+            * (p.d3 * 0.032 * (s_q2 * t15 - c_q2 * t14) + s_q2 * t53
+                - 0.032 * (c_q2 * t54 + d.k23 * t52));
+    let t56 = 2.0 * t20 + t22;
+    let t57 = t56 + d.k27;
+    let t58 = p.a2 * t48 + t57;
+    let t59 = t41 + 0.032 * s_q2 * t44;
+    let t60 = -0.032 * s_q4 * d.k15 + c_q3 * (0.032 * t18 - d.k25);
+    let t61 = p.a2 * t16 + t60;
     [
         [
-            d.k0
-                + s_q1
-                    * (s_q1 * d.k1 + c_q2 * t40 - 0.000408 * t21 - p.d3 * t35
-                        - s_q2 * t42)
-                + c_q1
-                    * (p.d3 * (c_q2 * t33 + 0.032 * s_q2 * t34) + s_q2 * t40 + c_q2 * t42
-                        - 0.000408 * p.m2 * s_q1
-                        - p.a2 * (t32 + t10 * d.k7 - t14 * d.k10)),
-            t44,
-            t43,
-            t41,
-            t45,
-            t22,
-        ],
-        [
-            t44,
-            p.a2 * (s_q2 * (t36 + d.k16) + c_q2 * (d.k10 - 0.032 * s_q4 * t31)) + d.k17
-                + t51 + t52,
-            t54,
+            t17 + t37 + s_q1 * s_q1 * (t24 + d.k18 - 2.0 * (t34 + t37)) + d.k20
+                + 2.0
+                    * (t20 + t36
+                        + s_q1 * c_q1
+                            * (t28 + c_q2 * t25 + d.k19 - p.a2 * t39 - 2.0 * s_q2 * t29))
+                - 0.064 * t18,
+            t46,
+            t49,
+            t51,
             t55,
-            t56,
-            t27,
+            t12,
         ],
-        [t43, t54, t53 - s_q3 * (t48 + c_q4 * t57) - c_q3 * t58, t59, t60, t27],
-        [t41, t55, t59, 0.00004 * c_q4 * c_q4 + s_q4 * s_q4 * d.k8 + 0.0016, 0.0, t28],
-        [t45, t56, t60, 0.0, d.k9, 0.0],
-        [t22, t27, t27, t28, 0.0, 0.00004],
+        [t46, 2.0 * t36 + d.k26 + t56 - 0.064 * t35, t58, t59, t61, t9],
+        [t49, t58, t57, t41, t60, t9],
+        [t51, t59, t41, t17 + 0.00164, 0.0, t10],
+        [t55, t61, t60, 0.0, d.k9, 0.0],
+        [t12, t9, t9, t10, 0.0, 0.00004],
     ]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
@@ -772,11 +787,11 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
     mul: 350,
-    add: 208,
+    add: 210,
     div: 0,
     sqrt: 0,
-    sin: 6,
-    cos: 6,
+    sin: 5,
+    cos: 5,
     exp: 0,
 };
 ///The mass matrix, bias and gravity forces of one state in one pass: the
@@ -794,213 +809,199 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
 pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     let p = &d.params;
     let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
+    let t2 = p.g * s_q1;
+    let t3 = p.g * c_q1;
     let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t4 = qd[0] * c_q1;
-    let t5 = qd[0] * s_q1;
-    let t6 = p.a2 * t5;
-    let t7 = qd[1] + qd[2];
+    let t6 = qd[0] * s_q1;
+    let t7 = qd[0] * c_q1;
+    let t8 = c_q2 * t6 + s_q2 * t7;
+    let t9 = c_q2 * t7 - s_q2 * t6;
+    let t10 = qd[1] + qd[2];
     let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
+    let t13 = t8 * c_q3 - t10 * s_q3;
+    let t14 = t8 * s_q3 + t10 * c_q3;
+    let t15 = t9 + qd[3];
     let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
+    let t18 = t13 * c_q4 + t15 * s_q4;
+    let t19 = t15 * c_q4 - t13 * s_q4;
+    let t20 = qd[4] + t14;
     let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let t14 = p.m2 * c_q1;
-    let t15 = p.a2 * s_q2 - p.d4;
-    let t16 = c_q3 * c_q4;
-    let t17 = s_q3 * s_q4;
-    let t18 = s_q3 * c_q4;
-    let t19 = s_q4 * t18;
-    let t20 = 0.00004 * t17;
-    let t21 = 0.00004 * c_q4;
-    let t22 = p.g * c_q1 + t4 * t6;
-    let t23 = p.m2 * qd[1];
-    let t24 = p.m2 * t4;
-    let t25 = -0.001365 * t23 - 0.000408 * p.m2 * t5;
-    let t26 = p.m6 * s_q3;
-    let t27 = p.m6 * c_q3;
-    let t28 = -0.032 * (t16 * t27 + t18 * t26);
-    let t29 = t5 * t23;
-    let t30 = t4 * t4;
-    let t31 = t7 * t7;
-    let t32 = p.g * s_q1 - p.a2 * (t30 + qd[1] * qd[1]);
-    let t33 = 2.0 * qd[1] * t6 - p.d3 * (t5 * t5 + t30);
-    let t34 = c_q2 * t22 - s_q2 * t32;
-    let t35 = s_q2 * t22 + c_q2 * t32;
-    let t36 = q[1] + q[2];
-    let (t37, t38) = libm::Libm::<Real>::sincos(t36);
-    let t39 = qd[0] * t38;
-    let t40 = qd[0] * t37;
-    let t41 = c_q3 * t40 - t7 * s_q3;
-    let t42 = t7 * c_q3 + s_q3 * t40;
-    let t43 = qd[3] + t39;
-    let t44 = c_q4 * t41 + s_q4 * t43;
-    let t45 = c_q4 * t43 - s_q4 * t41;
-    let t46 = qd[4] + t42;
-    let t47 = c_q5 * t44 - s_q5 * t46;
-    let t48 = s_q5 * t44 + c_q5 * t46;
-    let t49 = qd[5] + t45;
-    let t50 = t45 * t46;
-    let t51 = t44 * t45;
-    let t52 = c_q5 * t49;
-    let t53 = s_q5 * t49;
-    let t54 = t31 + t39 * t39;
-    let t55 = t31 + t40 * t40;
-    let t56 = t44 * t44 + t46 * t46;
-    let t57 = p.m6 * s_q4;
-    let t58 = p.m6 * c_q4;
-    let t59 = p.d3 * t38;
-    let t60 = p.d4 * t37 - p.a2 * c_q1 - p.a3 * t38;
-    let t61 = t16 * t37;
-    let t62 = s_q4 * t38;
-    let t63 = t61 + t62;
-    let t64 = c_q3 * s_q4;
-    let t65 = c_q4 * t38 - t37 * t64;
-    let t66 = 0.00004 * t65;
-    let t67 = s_q3 * t37;
-    let t68 = 0.032 * (c_q4 * t26 * t67 + t27 * t63);
-    let t69 = 0.032 * (t26 * t63 - p.m6 * t16 * t67);
-    let t70 = s_q4 * t67;
-    let t71 = p.m6 * t70;
-    let t72 = s_q2 * t69 - 0.032 * c_q2 * t71;
-    let t73 = t39 * (qd[2] + qd[1]);
-    let t74 = c_q3 * t73 - qd[3] * t42;
-    let t75 = -(t40 * (qd[2] + qd[1]));
-    let t76 = s_q4 * t75 + qd[4] * t45 + c_q4 * t74;
-    let t77 = qd[3] * t41 + s_q3 * t73;
-    let t78 = c_q4 * t75 - qd[4] * t44 - s_q4 * t74;
-    let t79 = t7 * t39 + t73;
-    let t80 = t39 * t40;
-    let t81 = t35 + p.d4 * t80 - p.a3 * t54;
-    let t82 = t7 * t40 - t75;
-    let t83 = t33 + p.a3 * t82 + p.d4 * t79;
-    let t84 = t51 - t77;
-    let t85 = 0.032 * (t58 * t84 + t56 * t57);
-    let t86 = t50 + t76;
-    let t87 = 0.032 * t27 * t86 - s_q3 * t85;
-    let t88 = 0.032 * (t57 * t84 - t56 * t58);
-    let t89 = c_q3 * t85 + 0.032 * t26 * t86;
-    let t90 = p.g * (t61 + t62);
-    let t91 = t5 * d.k2 + qd[1] * d.k3 - 0.001365 * t24;
-    let t92 = qd[1] * d.k2;
-    let t93 = t5 * d.k1 + t92 - 0.000408 * t24;
-    let t94 = t18 * d.k8;
-    let t95 = 0.032 * t15 * t26 - t94;
-    let t96 = -0.0003 * s_q3 - 0.00004 * s_q4 * t17;
-    let t97 = c_q3 * d.k9;
-    let t98 = 0.032 * p.m6 * (t15 * t16 + s_q4 * (p.a3 + p.a2 * c_q2)) - t97;
-    let t99 = -0.032 * t64 * d.k15 - p.d4 * t28;
-    let t100 = c_q2 * d.k14 - s_q2 * d.k13 - s_q3 * (c_q4 * t95 + t96) - c_q3 * t98;
-    let t101 = d.k6 + t99;
-    let t102 = t100 + t101;
-    let t103 = 0.00004 * t19 + s_q4 * t95;
-    let t104 = -t98;
-    let t105 = -0.032 * s_q3 * d.k18 - t94;
-    let t106 = 0.032 * p.m6 * (p.a3 * s_q4 - p.d4 * t16) - t97;
-    let t107 = 0.00004 * t19 + s_q4 * t105;
-    let t108 = -t106;
-    let t109 = 0.032 * p.m6 * (s_q3 * t59 + c_q3 * t60) + t63 * d.k8;
-    let t110 = 0.0003 * c_q3 * t37 + c_q4 * t109 - 0.00004 * s_q4 * t65;
-    let t111 = 0.032 * p.m6 * (c_q4 * (c_q3 * t59 - s_q3 * t60) - p.d3 * s_q4 * t37)
-        - t67 * d.k9;
-    let t112 = p.d4 * t68 + t37 * d.k4 + t38 * d.k5 + c_q3 * t110 - c_q1 * d.k13
-        - s_q3 * t111;
-    let t113 = s_q4 * t109 + 0.0016 * t38 + 0.00004 * c_q4 * t65;
-    let t114 = c_q1 * d.k14 + t37 * d.k5 + t113 - p.a3 * t68;
-    let t115 = t38 * (-0.000987 * p.m3 - d.k20) - p.d4 * t69 - 0.032 * t70 * d.k15
-        - t37 * d.k19 - s_q3 * t110 - c_q3 * t111;
-    let t116 = p.a2 * t72 + s_q1 * d.k2 + t115 - 0.001365 * t14;
-    let t117 = -t111;
-    let t118 = t7 * d.k6 - 0.000987 * p.m3 * t39;
-    let t119 = t40 * d.k5 - 0.000987 * p.m3 * t7;
-    let t120 = t44 * t46;
-    let t121 = 0.00004 * t78 + t120 * (d.k8 - d.k9);
-    let t122 = 0.00004 * (t47 * t53 - t48 * t52)
-        + 0.032 * p.m6 * (s_q3 * t81 + c_q3 * t83) + t50 * d.k9 + t76 * d.k8;
-    let t123 = 0.0003 * t74 + c_q4 * t122 - 0.0016 * t42 * t43 - s_q4 * t121;
-    let t124 = t77 * d.k9 + 0.00004 * (t48 * t53 + t47 * t52)
+    let t23 = t18 * c_q5 - t20 * s_q5;
+    let t24 = t18 * s_q5 + t20 * c_q5;
+    let t25 = t19 + qd[5];
+    let t26 = t19 * t20;
+    let t27 = t18 * t19;
+    let t28 = s_q3 * s_q4;
+    let t29 = 0.00004 * t28;
+    let t30 = 0.00004 * c_q4;
+    let t31 = c_q3 * s_q4;
+    let t32 = s_q1 * -0.00004 * (c_q2 * t31 + s_q2 * c_q4)
+        + c_q1 * 0.00004 * (c_q2 * c_q4 - s_q2 * t31);
+    let t33 = qd[1] * t7;
+    let t34 = qd[1] * t6;
+    let t35 = qd[2] * t9 + c_q2 * t33 - s_q2 * t34;
+    let t36 = t3 + p.a2 * t6 * t7;
+    let t37 = c_q3 * t35 - qd[3] * t14;
+    let t38 = -(c_q2 * t34) - qd[2] * t8 - s_q2 * t33;
+    let t39 = s_q4 * t38 + qd[4] * t19 + c_q4 * t37;
+    let t40 = qd[3] * t13 + s_q3 * t35;
+    let t41 = c_q4 * t38 - qd[4] * t18 - s_q4 * t37;
+    let t42 = t3 * c_q2 - t2 * s_q2;
+    let t43 = t2 * c_q2 + t3 * s_q2;
+    let t44 = c_q3 * c_q4;
+    let t45 = p.m2 * t7;
+    let t46 = p.m2 * (-0.001365 * qd[1] - 0.000408 * t6);
+    let t47 = c_q5 * t25;
+    let t48 = s_q5 * t25;
+    let t49 = p.m6 * c_q4;
+    let t50 = c_q3 * t49;
+    let t51 = p.m6 * s_q4;
+    let t52 = -0.032 * (s_q2 * t50 + c_q2 * t51);
+    let t53 = p.m2 * t34;
+    let t54 = s_q3 * t43;
+    let t55 = p.m6 * (t43 * t44 + s_q4 * t42);
+    let t56 = 0.032 * (t50 * t54 - s_q3 * t55);
+    let t57 = p.m6 * t43;
+    let t58 = s_q2 * t28;
+    let t59 = c_q2 * t28;
+    let t60 = t7 * t7;
+    let t61 = t10 * t10;
+    let t62 = t9 * t9 + t61;
+    let t63 = t8 * t8 + t61;
+    let t64 = t18 * t18 + t20 * t20;
+    let t65 = t2 - p.a2 * (t60 + qd[1] * qd[1]);
+    let t66 = t9 * t10 + t35;
+    let t67 = t8 * t9;
+    let t68 = s_q2 * t36 + c_q2 * t65;
+    let t69 = p.d4 * t67 + t68 - p.a3 * t62;
+    let t70 = t8 * t10 - t38;
+    let t71 = 2.0 * p.a2 * t34 - p.d3 * (t6 * t6 + t60);
+    let t72 = p.a3 * t70 + p.d4 * t66 + t71;
+    let t73 = c_q2 * t36 - s_q2 * t65;
+    let t74 = t27 - t40;
+    let t75 = 0.032 * (t49 * t74 + t51 * t64);
+    let t76 = p.m6 * (t26 + t39);
+    let t77 = 0.032 * c_q3 * t76 - s_q3 * t75;
+    let t78 = 0.032 * (t51 * t74 - t49 * t64);
+    let t79 = c_q3 * t75 + 0.032 * s_q3 * t76;
+    let t80 = t6 * d.k2 + qd[1] * d.k3 - 0.001365 * t45;
+    let t81 = t10 * d.k6 - 0.000987 * p.m3 * t9;
+    let t82 = t8 * d.k5 - 0.000987 * p.m3 * t10;
+    let t83 = t18 * t20;
+    let t84 = t8 * d.k4 + t9 * d.k5;
+    let t85 = t6 * d.k1 + qd[1] * d.k2 - 0.000408 * t45;
+    let t86 = s_q4 * s_q4 * d.k13;
+    let t87 = c_q4 * d.k14;
+    let t88 = t31 * d.k15;
+    let t89 = 0.032 * (t87 - t88);
+    let t90 = s_q3 * (-0.0001 - t86);
+    let t91 = s_q3 * t90;
+    let t92 = t86 - 0.032 * t88;
+    let t93 = 0.064 * t87 - t91 - 2.0 * t92;
+    let t94 = s_q2 * (d.k16 + t93);
+    let t95 = c_q4 * d.k13;
+    let t96 = t31 * (0.032 * d.k14 + t95);
+    let t97 = t96 - 0.032 * c_q4 * d.k15;
+    let t98 = s_q2 * (d.k5 + t97);
+    let t99 = d.k10 - 0.032 * p.m6 * t31;
+    let t100 = c_q2 * t99;
+    let t101 = 0.032 * t49 + d.k7;
+    let t102 = t100 - s_q2 * t101;
+    let t103 = p.a2 * t102;
+    let t104 = t28 * d.k17;
+    let t105 = t103 + 0.032 * t104;
+    let t106 = s_q2 * t94 + 2.0 * c_q2 * t98;
+    let t107 = s_q2 * t99;
+    let t108 = t107 + c_q2 * t101;
+    let t109 = -0.032 * t28 * d.k15 - c_q3 * t90;
+    let t110 = t28 * (-0.032 * d.k14 - t95);
+    let t111 = d.k21 + t110;
+    let t112 = s_q2 * t109 + c_q2 * t111;
+    let t113 = c_q2 * t109 - s_q2 * t111;
+    let t114 = c_q1 * (d.k22 + t112 - p.d3 * t108)
+        + s_q1 * (d.k2 + t113 - p.d3 * t102 - 0.032 * t28 * d.k23);
+    let t115 = d.k24 - 0.032 * t49;
+    let t116 = t100 + s_q2 * t115;
+    let t117 = s_q1 * (t113 - p.d3 * t116) + c_q1 * (t112 + p.d3 * (c_q2 * t115 - t107));
+    let t118 = t92 + 0.00164;
+    let t119 = s_q1 * (c_q2 * t96 - 0.032 * t58 * d.k17 - s_q2 * t118)
+        + c_q1 * (0.032 * (t59 * d.k17 - t31 * d.k23) + s_q2 * t96 + c_q2 * t118);
+    let t120 = s_q3 * c_q4;
+    let t121 = 0.032 * d.k14 * t120 - s_q3 * d.k25;
+    let t122 = d.k15 * t120;
+    let t123 = s_q1 * (c_q2 * t121 + 0.032 * s_q2 * t122 - p.d3 * t52)
+        + c_q1
+            * (p.d3 * 0.032 * (s_q2 * t51 - c_q2 * t50) + s_q2 * t121
+                - 0.032 * (c_q2 * t122 + d.k23 * t120));
+    let t124 = 2.0 * t89 + t91;
+    let t125 = t124 + d.k27;
+    let t126 = p.a2 * t116 + t125;
+    let t127 = t110 + 0.032 * t58 * d.k23;
+    let t128 = 0.032 * t44 * d.k14 + -0.032 * s_q4 * d.k15 - c_q3 * d.k25;
+    let t129 = p.a2 * t52 + t128;
+    let t130 = 0.00004 * t41 + t83 * (d.k8 - d.k9);
+    let t131 = 0.00004 * (t23 * t48 - t24 * t47)
+        + 0.032 * p.m6 * (s_q3 * t69 + c_q3 * t72) + t26 * d.k9 + t39 * d.k8;
+    let t132 = 0.0003 * t37 + c_q4 * t131 - 0.0016 * t14 * t15 - s_q4 * t130;
+    let t133 = t40 * d.k9 + 0.00004 * (t24 * t48 + t23 * t47)
         - 0.032 * p.m6
-            * (c_q4 * (c_q3 * t81 - s_q3 * t83) + s_q4 * (t34 + p.a3 * t80 - p.d4 * t55))
-        - t51 * d.k8;
-    let t125 = -0.0013 * t41 * t43 - t124;
-    let t126 = p.d4 * t87 + t33 * d.k7 + t39 * t118 + t73 * d.k4 + t75 * d.k5
-        + c_q3 * t123 - t7 * t119 - s_q3 * t125;
-    let t127 = t40 * d.k4 + t39 * d.k5;
-    let t128 = 0.0016 * t75 + c_q4 * t121 + s_q4 * t122 + 0.0003 * t41 * t42;
-    let t129 = t7 * t127 + t73 * d.k5 + t128 - p.a3 * t87 - t33 * d.k10 - t40 * t118;
-    let t130 = t89 + t80 * d.k7 - t54 * d.k10;
-    let t131 = t88 + t80 * d.k10 - t55 * d.k7;
-    let t132 = s_q2 * t130 + c_q2 * t131;
-    let t133 = c_q1 * d.k12 - 0.006 * s_q1 * d.k11;
-    let t134 = t34 * d.k10 + t40 * t119 + p.a3 * t88 - p.d4 * t89 - t35 * d.k7
-        - t39 * t127 - s_q3 * t123 - 0.000987 * p.m3 * t75 - c_q3 * t125;
-    let t135 = t67 * d.k21;
-    let t136 = 0.032 * (t16 * t135 - t26 * t90);
-    let t137 = t70 * d.k21;
-    let t138 = t38 * d.k22 + -0.032 * t18 * t135 - 0.032 * t27 * t90 - t37 * d.k23;
+            * (c_q4 * (c_q3 * t69 - s_q3 * t72) + s_q4 * (p.a3 * t67 + t73 - p.d4 * t63))
+        - t27 * d.k8;
+    let t134 = -0.0013 * t13 * t15 - t133;
+    let t135 = p.d4 * t77 + t9 * t81 + t35 * d.k4 + t38 * d.k5 + t71 * d.k7 + c_q3 * t132
+        - t10 * t82 - s_q3 * t134;
+    let t136 = 0.0016 * t38 + c_q4 * t130 + s_q4 * t131 + 0.0003 * t13 * t14;
+    let t137 = t10 * t84 + t35 * d.k5 + t136 - p.a3 * t77 - t8 * t81 - t71 * d.k10;
+    let t138 = t79 + t67 * d.k7 - t62 * d.k10;
+    let t139 = t78 + t67 * d.k10 - t63 * d.k7;
+    let t140 = s_q2 * t138 + c_q2 * t139;
+    let t141 = c_q1 * d.k12 - 0.006 * s_q1 * d.k11;
+    let t142 = t8 * t82 + t73 * d.k10 + p.a3 * t78 - p.d4 * t79 - t9 * t84 - t68 * d.k7
+        - s_q3 * t132 - 0.000987 * p.m3 * t38 - c_q3 * t134;
+    let t143 = -0.032 * (s_q3 * t49 * t54 + c_q3 * t55) + t42 * d.k10 - t43 * d.k7;
     JointSpace {
         mass_matrix: [
             [
-                d.k0
-                    + s_q1
-                        * (s_q1 * d.k1 + c_q2 * t112 - 0.000408 * t14 - p.d3 * t72
-                            - s_q2 * t114)
-                    + c_q1
-                        * (p.d3 * (c_q2 * t69 + 0.032 * s_q2 * t71) + s_q2 * t112
-                            + c_q2 * t114 - 0.000408 * p.m2 * s_q1
-                            - p.a2 * (t68 + t37 * d.k7 - t38 * d.k10)),
-                t116,
-                t115,
-                t113,
+                t86 + t106 + s_q1 * s_q1 * (t93 + d.k18 - 2.0 * (t103 + t106)) + d.k20
+                    + 2.0
+                        * (t89 + t105
+                            + s_q1 * c_q1
+                                * (t97 + c_q2 * t94 + d.k19 - p.a2 * t108
+                                    - 2.0 * s_q2 * t98)) - 0.064 * t87,
+                t114,
                 t117,
-                t66,
+                t119,
+                t123,
+                t32,
             ],
-            [
-                t116,
-                p.a2 * (s_q2 * (t28 + d.k16) + c_q2 * (d.k10 - 0.032 * s_q4 * t27))
-                    + d.k17 + t99 + t100,
-                t102,
-                t103,
-                t104,
-                t20,
-            ],
-            [
-                t115,
-                t102,
-                t101 - s_q3 * (t96 + c_q4 * t105) - c_q3 * t106,
-                t107,
-                t108,
-                t20,
-            ],
-            [
-                t113,
-                t103,
-                t107,
-                0.00004 * c_q4 * c_q4 + s_q4 * s_q4 * d.k8 + 0.0016,
-                0.0,
-                t21,
-            ],
-            [t117, t104, t108, 0.0, d.k9, 0.0],
-            [t66, t20, t20, t21, 0.0, 0.00004],
+            [t114, 2.0 * t105 + d.k26 + t124 - 0.064 * t104, t126, t127, t129, t29],
+            [t117, t126, t125, t110, t128, t29],
+            [t119, t127, t110, t86 + 0.00164, 0.0, t30],
+            [t123, t129, t128, 0.0, d.k9, 0.0],
+            [t32, t29, t29, t30, 0.0, 0.00004],
         ],
         bias: [
             s_q1
-                * (c_q2 * t126 + 0.000408 * t29 + t4 * (t91 + qd[1] * d.k1) - qd[1] * t25
-                    - s_q2 * t129 - p.d3 * t132)
+                * (t7 * t80 + t33 * d.k1 + c_q2 * t135 + 0.000408 * t53 - qd[1] * t46
+                    - s_q2 * t137 - p.d3 * t140)
                 + c_q1
-                    * (qd[1] * t93 + s_q2 * t126 + c_q2 * t129
-                        + p.d3 * (c_q2 * t130 - s_q2 * t131) - 0.000408 * t4 * t23
-                        - t5 * t91 - p.a2 * (t87 + t82 * d.k10 + t79 * d.k7)),
-            t5 * t25 + p.a2 * t132 + t133 + t134 + 0.001365 * t29 + t4 * (t92 - t93),
-            t134,
-            t128,
-            t124,
-            0.00004 * t78,
+                    * (qd[1] * t85 + s_q2 * t135 + c_q2 * t137
+                        + p.d3 * (c_q2 * t138 - s_q2 * t139) - 0.000408 * p.m2 * t33
+                        - t6 * t80 - p.a2 * (t77 + t70 * d.k10 + t66 * d.k7)),
+            t6 * t46 + t33 * d.k2 + p.a2 * t140 + t141 + t142 + 0.001365 * t53
+                - t7 * t85,
+            t142,
+            t136,
+            t133,
+            0.00004 * t41,
         ],
         gravity: [
-            s_q1 * (c_q2 * t136 - 0.032 * s_q2 * t137)
-                + c_q1 * (s_q2 * t136 + 0.032 * c_q2 * t137),
-            t133 + t138,
-            t138,
-            0.032 * t137,
-            -0.032 * (p.m6 * t90),
+            s_q1 * (c_q2 * t56 - 0.032 * t57 * t58)
+                + c_q1 * (s_q2 * t56 + 0.032 * t57 * t59),
+            t141 + t143,
+            t143,
+            0.032 * (t28 * t57),
+            -0.032 * t55,
             0.0,
         ],
     }
@@ -1096,65 +1097,65 @@ pub fn forward_dynamics_with(
     let t60 = s_q4 * s_q4 * d.k8 + 0.0016;
     let inv61 = 1.0 / t60;
     let t62 = s_q4 * c_q4;
-    let t63 = c_q4 * c_q4 * d.k8 + 0.0003 - inv61 * d.k24 * t62 * t62;
-    let t64 = 0.032 * (s_q4 * inv61 * t62 * d.k25 - p.m6 * c_q4);
+    let t63 = c_q4 * c_q4 * d.k8 + 0.0003 - inv61 * d.k28 * t62 * t62;
+    let t64 = 0.032 * (s_q4 * inv61 * t62 * d.k29 - p.m6 * c_q4);
     let t65 = c_q3 * t64;
     let t66 = c_q3 * t65;
-    let t67 = c_q4 * (c_q4 * d.k26);
-    let t68 = s_q4 * (s_q4 * d.k27);
+    let t67 = c_q4 * (c_q4 * d.k30);
+    let t68 = s_q4 * (s_q4 * d.k31);
     let t69 = -0.001024 * (s_q3 * s_q3 * t67 + c_q3 * c_q3 * inv61 * t68);
     let t70 = s_q3 * c_q3;
     let t71 = s_q3 * t65;
     let t72 = 0.001024 * (t70 * (t67 - inv61 * t68));
     let t73 = p.d4 * t72;
     let t74 = s_q3 * t62;
-    let t75 = d.k29 * t74;
+    let t75 = d.k33 * t74;
     let t76 = t73 - 0.001024 * t75;
     let t77 = p.d4 * (2.0 * t71 - t76) - t63 * t70;
     let t78 = s_q3 * (s_q3 * t64);
     let t79 = c_q3 * t62;
-    let t80 = 0.001024 * (s_q4 * s_q4 * d.k29 - d.k30 * t79);
+    let t80 = 0.001024 * (s_q4 * s_q4 * d.k33 - d.k34 * t79);
     let t81 = -0.001024 * (c_q3 * c_q3 * t67 + s_q3 * s_q3 * inv61 * t68);
-    let t82 = p.d4 * t81 + 0.001024 * d.k29 * t79;
+    let t82 = p.d4 * t81 + 0.001024 * d.k33 * t79;
     let t83 = d.k6 + s_q3 * s_q3 * t63 + p.d4 * (t82 - 2.0 * t78) - p.a3 * t80;
     let inv84 = 1.0 / t83;
-    let t85 = d.k4 + c_q3 * c_q3 * t63 + t69 * d.k28 - t77 * t77 * inv84
+    let t85 = d.k4 + c_q3 * c_q3 * t63 + t69 * d.k32 - t77 * t77 * inv84
         - 2.0 * p.d4 * t66;
-    let t86 = d.k32 + p.a3 * (t76 - t71);
-    let t87 = d.k5 + p.a3 * t66 - t69 * d.k31 - t77 * inv84 * t86;
+    let t86 = d.k21 + p.a3 * (t76 - t71);
+    let t87 = d.k5 + p.a3 * t66 - t69 * d.k35 - t77 * inv84 * t86;
     let t88 = s_q2 * t87;
     let t89 = c_q2 * t87;
-    let t90 = t69 * d.k33 - inv84 * t86 * t86;
-    let t91 = d.k16 + t78 - t82;
+    let t90 = t69 * d.k36 - inv84 * t86 * t86;
+    let t91 = d.k24 + t78 - t82;
     let t92 = t73 - t71 - t77 * inv84 * t91;
     let t93 = p.a3 * t72 + inv84 * t86 * t91;
     let t94 = c_q2 * t92 + s_q2 * t93;
     let t95 = d.k10 - t80;
-    let t96 = 0.001024 * t74 * d.k30 - t77 * inv84 * t95;
+    let t96 = 0.001024 * t74 * d.k34 - t77 * inv84 * t95;
     let t97 = -0.001024 * t75 - inv84 * t86 * t95;
     let t98 = c_q2 * t96 - s_q2 * t97;
     let t99 = s_q2 * t94 + c_q2 * t98;
     let t100 = t81 - inv84 * t91 * t91;
-    let t101 = t62 * d.k26;
+    let t101 = t62 * d.k30;
     let t102 = -0.001024 * c_q3 * t101 - inv84 * t91 * t95;
     let t103 = c_q2 * t102;
     let t104 = s_q2 * t100 + t103;
     let t105 = s_q2 * t102;
-    let t106 = s_q4 * (s_q4 * d.k26);
+    let t106 = s_q4 * (s_q4 * d.k30);
     let t107 = -0.001024 * t106 - inv84 * t95 * t95;
     let t108 = t105 + c_q2 * t107;
     let t109 = s_q2 * t104 + c_q2 * t108;
-    let t110 = d.k2 + p.a2 * t99 - t109 * d.k35;
-    let t111 = d.k3 + t109 * d.k36;
+    let t110 = d.k2 + p.a2 * t99 - t109 * d.k38;
+    let t111 = d.k3 + t109 * d.k39;
     let inv112 = 1.0 / t111;
-    let t113 = d.k1 + c_q2 * (c_q2 * t85 - t88) + t109 * d.k34
+    let t113 = d.k1 + c_q2 * (c_q2 * t85 - t88) + t109 * d.k37
         - s_q2 * (t89 - s_q2 * t90) - t110 * t110 * inv112 - 2.0 * p.d3 * t99;
     let t114 = t89 + s_q2 * t85;
     let t115 = t88 + c_q2 * t90;
     let t116 = c_q2 * t94 - s_q2 * t98;
     let t117 = t71 - t76;
     let t118 = d.k7 + p.d4 * t69 - t66 - t77 * inv84 * t117;
-    let t119 = d.k37 - p.a3 * t69 - inv84 * t86 * t117;
+    let t119 = d.k40 - p.a3 * t69 - inv84 * t86 * t117;
     let t120 = s_q2 * t92 - c_q2 * t93;
     let t121 = s_q2 * t96 + c_q2 * t97;
     let t122 = s_q2 * t120 + c_q2 * t121;
@@ -1164,8 +1165,8 @@ pub fn forward_dynamics_with(
     let t126 = 0.001024 * s_q3 * t101 - inv84 * t95 * t117;
     let t127 = s_q2 * t125 + c_q2 * t126;
     let t128 = p.a2 * t127 - t124;
-    let t129 = p.a2 * t122 + d.k35 * t123 + d.k38 - d.k36 * t127;
-    let t130 = c_q2 * t114 + d.k39 + p.d3 * (t116 + t128 - t122) - s_q2 * t115
+    let t129 = d.k22 + p.a2 * t122 + d.k38 * t123 - d.k39 * t127;
+    let t130 = c_q2 * t114 + d.k41 + p.d3 * (t116 + t128 - t122) - s_q2 * t115
         - p.a2 * (c_q2 * t118 - s_q2 * t119) - t110 * inv112 * t129;
     let t131 = c_q2 * t120 - s_q2 * t121;
     let t132 = c_q2 * t125 - s_q2 * t126;
@@ -1185,7 +1186,7 @@ pub fn forward_dynamics_with(
     let t142 = c_q4 * t138 + t50 * t64 - 0.0016 * t23 * t30 - s_q4 * t139 - t31 * t63
         - inv61 * t140 * t141;
     let t143 = tau[4] + t34 * t57 - 0.00004 * (t40 * t46 + t39 * t45);
-    let t144 = 0.032 * (t143 * d.k40 - t34 * t44);
+    let t144 = 0.032 * (t143 * d.k42 - t34 * t44);
     let t145 = c_q4 * t144 + 0.001024 * (t49 * t67 - t28 * t101) - s_q4 * t51;
     let t146 = p.m6 * s_q4;
     let t147 = 0.032 * (inv61 * t140 * t146 + t44 * (t36 + qd[4]))
@@ -1208,8 +1209,8 @@ pub fn forward_dynamics_with(
         - t16 * t126 - t18 * t96 - inv84 * t95 * t151;
     let t159 = s_q2 * t156 + c_q2 * t158;
     let t160 = tau[1] + t4 * t59 + p.a2 * t159 - t6 * t43 - tau[2];
-    let t161 = p.a2 * t123 + d.k41;
-    let t162 = p.a2 * t109 + d.k42;
+    let t161 = p.a2 * t123 + d.k43;
+    let t162 = p.a2 * t109 + d.k44;
     let t163 = tau[0]
         + s_q1
             * (qd[1] * t43 + c_q2 * t152 + t7 * t130 - t4 * t53 - s_q2 * t153
@@ -1258,13 +1259,13 @@ pub fn forward_dynamics_with(
             + 0.032 * p.m6
                 * (c_q4 * (t49 + c_q3 * t177 - s_q3 * t178)
                     + s_q4 * (t171 + p.a3 * t176 - t28))
-            - d.k9 * (qd[3] * t22 + s_q3 * t173 + c_q3 * t176)) * d.k43,
+            - d.k9 * (qd[3] * t22 + s_q3 * t173 + c_q3 * t176)) * d.k45,
         25000.0 * (tau[5] - 0.00004 * (c_q4 * (t174 + t180) - qd[4] * t34 - s_q4 * t179)),
     ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 539,
+    mul: 540,
     add: 315,
     div: 0,
     sqrt: 0,
@@ -1409,90 +1410,90 @@ pub fn coriolis_matrix_with(
     let t123 = t18 * d.k2 + qd[1] * d.k3 - 0.001365 * t21;
     let t124 = t18 * d.k1;
     let t125 = qd[1] * d.k2 - 0.000408 * t21;
-    let t126 = t4 * d.k6 - 0.000987 * p.m3 * t32;
-    let t127 = t30 * d.k5 - 0.000987 * p.m3 * t4;
-    let t128 = t30 * d.k4;
-    let t129 = t32 * d.k5;
-    let t130 = s_q1 * d.k2 - 0.001365 * t13;
-    let t131 = c_q1 * qd[1];
-    let t132 = t38 * d.k8;
-    let t133 = t36 * d.k8;
-    let t134 = t38 * d.k9;
-    let t135 = t36 * d.k9;
-    let t136 = 0.00004 * t52 + t43 * (t132 - t134) + t45 * (t133 - t135);
-    let t137 = t37 * d.k9;
-    let t138 = 0.00004 * (t46 * t55 + t44 * (t54 + t56) - t47 * t53)
-        + 0.032 * p.m6 * (s_q3 * t60 + c_q3 * t64) + t44 * t134 + t45 * t137
+    let t126 = s_q1 * d.k2 - 0.001365 * t13;
+    let t127 = c_q1 * qd[1];
+    let t128 = t4 * d.k6 - 0.000987 * p.m3 * t32;
+    let t129 = t38 * d.k8;
+    let t130 = t36 * d.k8;
+    let t131 = t38 * d.k9;
+    let t132 = t36 * d.k9;
+    let t133 = 0.00004 * t52 + t43 * (t129 - t131) + t45 * (t130 - t132);
+    let t134 = t37 * d.k9;
+    let t135 = 0.00004 * (t46 * t55 + t44 * (t54 + t56) - t47 * t53)
+        + 0.032 * p.m6 * (s_q3 * t60 + c_q3 * t64) + t44 * t131 + t45 * t134
         + t57 * d.k8;
-    let t139 = 0.0003 * t51 + c_q4 * t138 - 0.0016 * (t31 * t34 + t35 * t45)
-        - s_q4 * t136;
-    let t140 = t37 * d.k8;
-    let t141 = t67 * d.k9 - t44 * t133
+    let t136 = 0.0003 * t51 + c_q4 * t135 - 0.0016 * (t31 * t34 + t35 * t45)
+        - s_q4 * t133;
+    let t137 = t37 * d.k8;
+    let t138 = t67 * d.k9 - t44 * t130
         - 0.00004 * (t44 * (t65 - t66) - t47 * t55 - t46 * t53)
         - 0.032 * p.m6
             * (c_q4 * (c_q3 * t60 - s_q3 * t64)
-                + s_q4 * 2.0 * (p.a3 * t58 + t30 * t59 - p.d4 * t68)) - t43 * t140;
-    let t142 = -0.0013 * (t35 * t42 + t31 * t33) - t141;
-    let t143 = p.d4 * t76 + t25 * d.k7 + t31 * t126 + t49 * d.k4 + c_q3 * t139
-        + d.k5 * (t50 - t61) - 0.000987 * p.m3 * t48 - s_q3 * t142;
-    let t144 = t29 * d.k4 + t31 * d.k5;
-    let t145 = 0.0016 * t50 + c_q4 * t136 + s_q4 * t138
+                + s_q4 * 2.0 * (p.a3 * t58 + t30 * t59 - p.d4 * t68)) - t43 * t137;
+    let t139 = -0.0013 * (t35 * t42 + t31 * t33) - t138;
+    let t140 = p.d4 * t76 + t25 * d.k7 + t31 * t128 + t49 * d.k4 + c_q3 * t136
+        + d.k5 * (t50 - t61) - 0.000987 * p.m3 * t48 - s_q3 * t139;
+    let t141 = t29 * d.k4 + t31 * d.k5;
+    let t142 = 0.0016 * t50 + c_q4 * t133 + s_q4 * t135
         + 0.0003 * (t34 * t42 + t33 * t45);
-    let t146 = 0.000987 * p.m3 * t58 + t4 * t144 + t49 * d.k5 + t145 - p.a3 * t76
-        - t25 * d.k10 - t29 * t126;
-    let t147 = t79 + 2.0 * (t58 * d.k7 - t48 * d.k10);
-    let t148 = t78 + 2.0 * (t58 * d.k10 - t68 * d.k7);
-    let t149 = s_q2 * t147 + c_q2 * t148;
-    let t150 = s_q1 * d.k1 - 0.000408 * t13;
-    let t151 = 0.00004 * t81 + c_q3 * (t133 - t135) + t14 * (t134 - t132);
-    let t152 = t26 * t134 + c_q3 * t137 + t82 * d.k8
+    let t143 = 0.000987 * p.m3 * t58 + t4 * t141 + t49 * d.k5 + t142 - p.a3 * t76
+        - t25 * d.k10 - t29 * t128;
+    let t144 = t79 + 2.0 * (t58 * d.k7 - t48 * d.k10);
+    let t145 = t78 + 2.0 * (t58 * d.k10 - t68 * d.k7);
+    let t146 = s_q2 * t144 + c_q2 * t145;
+    let t147 = s_q1 * d.k1 - 0.000408 * t13;
+    let t148 = 0.00004 * t81 + c_q3 * (t130 - t132) + t14 * (t131 - t129);
+    let t149 = t26 * t131 + c_q3 * t134 + t82 * d.k8
         + 0.00004 * (t16 * t53 + t26 * (t54 + t56) - t15 * t55);
-    let t153 = 0.032 * p.m6 * (s_q3 * t27 + c_q3 * t84) + t152;
-    let t154 = 0.0003 * t80 - 0.0016 * c_q3 * t35 - s_q4 * t151;
-    let t155 = c_q4 * t153 + t154;
-    let t156 = t14 * t140 + t85 * d.k9 - t26 * t133
+    let t150 = 0.032 * p.m6 * (s_q3 * t27 + c_q3 * t84) + t149;
+    let t151 = 0.0003 * t80 - 0.0016 * c_q3 * t35 - s_q4 * t148;
+    let t152 = c_q4 * t150 + t151;
+    let t153 = t14 * t137 + t85 * d.k9 - t26 * t130
         - 0.00004 * (t16 * t55 + t26 * (t65 - t66) + t15 * t53);
-    let t157 = 0.0013 * s_q3 * t35 - t156;
-    let t158 = 0.032 * t86 + t157;
-    let t159 = p.d4 * t93 + t32 * (d.k6 + d.k4) - 2.0 * t127;
-    let t160 = 2.0 * t18 * d.k13 + c_q3 * t155 + t159 - s_q3 * t158;
-    let t161 = c_q4 * t151 + -0.0016 * t30 - 0.0003 * (s_q3 * t34 - c_q3 * t33);
-    let t162 = s_q4 * t153 + t161;
-    let t163 = t128 + 2.0 * t129 - p.a3 * t93 - t30 * d.k6;
-    let t164 = t162 + t163 - 2.0 * t18 * d.k14;
+    let t154 = 0.0013 * s_q3 * t35 - t153;
+    let t155 = 0.032 * t86 + t154;
+    let t156 = 2.0 * t30 * d.k5 - 0.001974 * p.m3 * t4;
+    let t157 = p.d4 * t93 + t32 * (d.k6 + d.k4) - t156;
+    let t158 = 2.0 * t18 * d.k46 + c_q3 * t152 + t157 - s_q3 * t155;
+    let t159 = t30 * d.k4;
+    let t160 = t32 * d.k5;
+    let t161 = c_q4 * t148 + -0.0016 * t30 - 0.0003 * (s_q3 * t34 - c_q3 * t33);
+    let t162 = s_q4 * t150 + t161;
+    let t163 = t159 + 2.0 * t160 - p.a3 * t93 - t30 * d.k6;
+    let t164 = t162 + t163 - 2.0 * t18 * d.k47;
     let t165 = t95 - 2.0 * t4 * d.k10;
     let t166 = t94 - 2.0 * t4 * d.k7;
     let t167 = s_q2 * t165 + c_q2 * t166;
     let t168 = p.d3 * t167;
     let t169 = p.d3 * (c_q2 * t165 - s_q2 * t166)
         - p.a2 * (t93 + 2.0 * (t30 * d.k10 + t32 * d.k7));
-    let t170 = 0.032 * p.m6 * (c_q3 * t83 - 2.0 * s_q3 * t8) + t152;
-    let t171 = t154 + c_q4 * t170;
-    let t172 = 0.032 * t97 + t157;
-    let t173 = t159 + c_q3 * t171 - s_q3 * t172;
+    let t170 = 0.032 * p.m6 * (c_q3 * t83 - 2.0 * s_q3 * t8) + t149;
+    let t171 = t151 + c_q4 * t170;
+    let t172 = 0.032 * t97 + t154;
+    let t173 = t157 + c_q3 * t171 - s_q3 * t172;
     let t174 = t161 + s_q4 * t170;
     let t175 = t163 + t174;
-    let t176 = s_q4 * (t132 - t134) - 0.00004 * t98;
-    let t177 = 0.00004 * (t100 + c_q4 * (t54 + t56) - t100) + c_q4 * t134 + t101 * d.k8;
+    let t176 = s_q4 * (t129 - t131) - 0.00004 * t98;
+    let t177 = 0.00004 * (t100 + c_q4 * (t54 + t56) - t100) + c_q4 * t131 + t101 * d.k8;
     let t178 = c_q4 * t177 - 0.0019 * t34 - s_q4 * t176;
     let t179 = t33 * d.k9 - 0.00004 * (c_q4 * (t65 - t66) - t55 * t99 - s_q4 * t102)
-        - s_q4 * t140 - c_q4 * t133;
+        - s_q4 * t137 - c_q4 * t130;
     let t180 = -0.0013 * t33 - t179;
     let t181 = p.d4 * t108 + c_q3 * t178 - s_q3 * t180;
     let t182 = c_q4 * t176 + s_q4 * t177;
     let t183 = t182 - p.a3 * t108;
-    let t184 = t133 - 0.00004 * t112 - t135;
-    let t185 = t137 + t140 - 0.00004 * (t102 + s_q5 * t55);
+    let t184 = t130 - 0.00004 * t112 - t132;
+    let t185 = t134 + t137 - 0.00004 * (t102 + s_q5 * t55);
     let t186 = c_q4 * t185 - s_q4 * t184;
     let t187 = p.d4 * t114 + c_q3 * t186;
     let t188 = c_q4 * t184 + s_q4 * t185;
     let t189 = t188 - p.a3 * t114;
-    let t190 = p.a3 * t78 + t29 * t127 + t68 * d.k5
-        + c_q1 * (2.0 * t30 * d.k14 + 2.0 * t32 * d.k13) - t32 * t144 - s_q3 * t139
-        - 0.000987 * p.m3 * t50 - c_q3 * t142 - p.d4 * t79 - t31 * (t128 + t129);
+    let t190 = p.a3 * t78 + t29 * 0.5 * t156 + t68 * d.k5
+        + c_q1 * (2.0 * t30 * d.k47 + 2.0 * t32 * d.k46) - t32 * t141 - s_q3 * t136
+        - 0.000987 * p.m3 * t50 - c_q3 * t139 - p.d4 * t79 - t31 * (t159 + t160);
     let t191 = p.a3 * t94 - p.d4 * t95;
     let t192 = p.a2 * t167 + t191;
-    let t193 = 2.0 * qd[1] * (s_q2 * d.k14 + c_q2 * d.k13) - s_q3 * t155 - c_q3 * t158;
+    let t193 = 2.0 * qd[1] * (s_q2 * d.k47 + c_q2 * d.k46) - s_q3 * t152 - c_q3 * t155;
     let t194 = s_q3 * t171 + c_q3 * t172;
     let t195 = p.a3 * t110 - p.d4 * t109 - s_q3 * t178 - c_q3 * t180;
     let t196 = -0.064 * t106 * d.k15 - p.d4 * t115 - s_q3 * t186;
@@ -1500,19 +1501,19 @@ pub fn coriolis_matrix_with(
         [
             0.5
                 * (s_q1
-                    * (0.000816 * t23 + c_q1 * t123 + t20 * t130 + d.k1 * t131
-                        + c_q2 * t143 - s_q2 * t146 - p.d3 * t149)
+                    * (0.000816 * t23 + c_q1 * t123 + t20 * t126 + d.k1 * t127
+                        + c_q2 * t140 - s_q2 * t143 - p.d3 * t146)
                     + c_q1
-                        * (qd[1] * t150 + s_q2 * t143 + c_q2 * t146
-                            + p.d3 * (c_q2 * t147 - s_q2 * t148) - 0.000408 * c_q1 * t17
-                            - s_q1 * t123 - t18 * t130
+                        * (qd[1] * t147 + s_q2 * t140 + c_q2 * t143
+                            + p.d3 * (c_q2 * t144 - s_q2 * t145) - 0.000408 * c_q1 * t17
+                            - s_q1 * t123 - t18 * t126
                             - p.a2 * (t76 + t62 * d.k10 + t63 * d.k7))),
             0.5
                 * (s_q1
-                    * (c_q2 * t160 + t20 * (d.k3 + d.k1) - 0.00273 * t22 - s_q2 * t164
+                    * (c_q2 * t158 + t20 * (d.k3 + d.k1) - 0.00273 * t22 - s_q2 * t164
                         - t168)
                     + c_q1
-                        * (t124 + s_q2 * t160 + c_q2 * t164 + t169 + 2.0 * t125
+                        * (t124 + s_q2 * t158 + c_q2 * t164 + t169 + 2.0 * t125
                             - t18 * d.k3)),
             0.5
                 * (s_q1 * (c_q2 * t173 - t168 - s_q2 * t175)
@@ -1533,9 +1534,9 @@ pub fn coriolis_matrix_with(
         ],
         [
             0.5
-                * (0.001365 * t23 + d.k2 * t131 + p.a2 * t149 + t190
+                * (0.001365 * t23 + d.k2 * t127 + p.a2 * t146 + t190
                     + s_q1 * (0.001365 * t22 - 0.000408 * t19) - c_q1 * (t124 + t125)
-                    - t20 * t150),
+                    - t20 * t147),
             0.5 * (t192 + t193),
             0.5 * (t192 - t194),
             0.5 * (p.a2 * t111 + t195),
@@ -1550,11 +1551,11 @@ pub fn coriolis_matrix_with(
             0.5 * t196,
             t122,
         ],
-        [0.5 * t145, 0.5 * t162, 0.5 * t174, 0.5 * t182, 0.5 * t188, 0.5 * t121],
+        [0.5 * t142, 0.5 * t162, 0.5 * t174, 0.5 * t182, 0.5 * t188, 0.5 * t121],
         [
-            0.5 * t141,
-            0.5 * (t156 - 0.032 * t86),
-            0.5 * (t156 - 0.032 * t97),
+            0.5 * t138,
+            0.5 * (t153 - 0.032 * t86),
+            0.5 * (t153 - 0.032 * t97),
             0.5 * t179,
             0.0,
             -0.5 * t119,
@@ -1644,9 +1645,9 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
                     + p.m5 * (t41 * t41 + t49 + t43 * t43)
                     + 0.00015 * (t25 * t25 + t26 * t26) + 0.00004 * t27 * t27
                     + p.m6 * (t49 + t50 * t50 + t51 * t51)),
-        (0.068 * s_q1 + 0.006 * c_q1) * d.k11 + (0.07 * t32 + t33) * d.k44
-            + (0.019 * t32 + t34) * d.k45 + t34 * d.k46
-            + (0.032 * (c_q4 * t32 - c_q3 * s_q4 * t31) + t34) * d.k21,
+        (0.068 * s_q1 + 0.006 * c_q1) * d.k11 + (0.07 * t32 + t33) * d.k48
+            + (0.019 * t32 + t34) * d.k49 + t34 * d.k50
+            + (0.032 * (c_q4 * t32 - c_q3 * s_q4 * t31) + t34) * d.k51,
     )
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).

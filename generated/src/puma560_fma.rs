@@ -4,9 +4,10 @@
 //! Each dynamics output by the formalism whose code is cheapest (`cargo xtask ops`
 //! compares them all):
 //! - `inverse_dynamics`: recursive Newton–Euler.
-//! - `mass_matrix`: recursive Newton–Euler.
+//! - `mass_matrix`: the composite-rigid-body algorithm.
 //! - `bias`: recursive Newton–Euler.
 //! - `gravity`: recursive Newton–Euler.
+//! - `joint_space`: its mass matrix by the composite-rigid-body algorithm, bias and gravity as above.
 //! - `forward_dynamics`: Vereshchagin's separate-bodies method.
 //!
 //! PUMA 560, Armstrong-Khatib-Burdick (1986) parameters as in Corke's Robotics Toolbox mdl_puma560 (standard DH)
@@ -23,14 +24,14 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos | fma |
 //! |---|---:|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 63 | 35 | 1 | 0 | 0 | 0 | 0 |
+//! | `derived` | 65 | 47 | 1 | 0 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 111 | 43 | 0 | 0 | 5 | 5 | 99 |
-//! | `mass_matrix` | 93 | 33 | 0 | 0 | 4 | 4 | 50 |
+//! | `mass_matrix` | 79 | 34 | 0 | 0 | 4 | 4 | 42 |
 //! | `bias` | 111 | 37 | 0 | 0 | 5 | 5 | 86 |
 //! | `gravity` | 26 | 3 | 0 | 0 | 4 | 4 | 9 |
-//! | `joint_space` | 216 | 74 | 0 | 0 | 6 | 6 | 134 |
+//! | `joint_space` | 216 | 76 | 0 | 0 | 5 | 5 | 134 |
 //! | `forward_dynamics` | 300 | 109 | 4 | 0 | 5 | 5 | 190 |
-//! | `coriolis_matrix` | 340 | 116 | 0 | 0 | 6 | 6 | 199 |
+//! | `coriolis_matrix` | 342 | 117 | 0 | 0 | 6 | 6 | 198 |
 //! | `energy` | 65 | 20 | 0 | 0 | 5 | 5 | 59 |
 //! | `body_poses` | 40 | 25 | 0 | 0 | 6 | 6 | 13 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -275,6 +276,16 @@ pub struct Derived {
     pub k45: Real,
     /// Parameter group 46.
     pub k46: Real,
+    /// Parameter group 47.
+    pub k47: Real,
+    /// Parameter group 48.
+    pub k48: Real,
+    /// Parameter group 49.
+    pub k49: Real,
+    /// Parameter group 50.
+    pub k50: Real,
+    /// Parameter group 51.
+    pub k51: Real,
 }
 impl Params {
     /// Computes the parameter groups; call again after changing a
@@ -290,76 +301,86 @@ impl Params {
         let t6 = p.a3 * p.a3;
         let t7 = p.d4 * p.d4;
         let t8 = t3 * (t6 + t7);
-        let t9 = p.d4 * t5;
-        let t10 = 0.0049 * p.m3 + p.m4 * (0.038 * p.d4 + 0.000361);
-        let t11 = t8 + t10;
+        let t9 = -0.019 * p.a3 * p.m4 - p.d4 * t4;
+        let t10 = p.d4 * t5;
+        let t11 = 0.0049 * p.m3 + p.m4 * (0.038 * p.d4 + 0.000361);
         let t12 = p.m3 + t3;
         let t13 = t5 + 0.07 * p.m3 + 0.019 * p.m4;
-        let t14 = p.a2 * t12;
-        let t15 = p.a2 * p.a2;
-        let t16 = p.d3 * p.d3;
-        let t17 = t12 * (t15 + t16);
-        let t18 = 0.00466 * p.m2 + t17 - t16 * t12;
-        let t19 = 0.068 * p.m2 + t14;
-        let t20 = p.a3 * p.m6;
-        let t21 = p.d4 * p.m6;
+        let t14 = t10 - p.a3 * t4;
+        let t15 = p.a2 * t12;
+        let t16 = p.a2 * p.a2;
+        let t17 = p.d3 * p.d3;
+        let t18 = t12 * (t16 + t17);
+        let t19 = 0.00466 * p.m2 - t17 * t12;
+        let t20 = 0.068 * p.m2 + t15;
+        let t21 = -0.004588 * p.m2 - p.a2 * t15;
+        let t22 = t8 + t18;
+        let t23 = t22 + 0.05638025 * p.m2 + p.m3 * (0.0282 * p.d3 + 0.00019881) - t10;
+        let t24 = p.a3 * p.m6;
+        let t25 = p.d4 * p.m6;
+        let t26 = 0.001024 * p.m6 + t11;
+        let t27 = t14 + t26;
         Derived {
             params: *self,
-            k0: 0.05638025 * p.m2 + t8 + t17 + 0.8865
-                + p.m3 * (0.00019881 + 0.0282 * p.d3) - t9,
-            k1: -0.004588 * p.m2 - p.a2 * t14 - 0.394,
-            k2: -0.01547 * p.m2 - 0.0141 * p.a2 * p.m3 - p.d3 * t14,
-            k3: t18 + 0.539,
-            k4: t9 + t10 + 0.0553 - p.a3 * t4,
-            k5: -0.019 * p.a3 * p.m4 - p.d4 * t4,
-            k6: t11 + 0.0878,
+            k0: t23 + 0.8865,
+            k1: t21 - 0.394,
+            k2: -0.01547 * p.m2 - 0.0141 * p.a2 * p.m3 - p.d3 * t15,
+            k3: t18 + t19 + 0.539,
+            k4: t11 + t14 + 0.0553,
+            k5: t9,
+            k6: t8 + t11 + 0.0878,
             k7: t13,
             k8: t0,
             k9: t1,
             k10: t4,
             k11: p.m2 * p.g,
-            k12: p.g * t19,
-            k13: p.a2 * t13,
-            k14: p.a2 * t4,
-            k15: t20,
-            k16: -t13,
-            k17: t11 + t18 + 0.6268,
-            k18: t21,
-            k19: p.d3 * t4,
-            k20: p.d3 * t13,
-            k21: p.m6 * p.g,
-            k22: p.g * t4,
-            k23: p.g * t13,
-            k24: t0 * t0,
-            k25: p.m6 * t0,
-            k26: p.m6 * p.m6 * inv2,
-            k27: p.m6 * p.m6,
-            k28: t7,
-            k29: p.m6 * inv2 * t20,
-            k30: p.m6 * inv2 * t21,
-            k31: p.a3 * p.d4,
-            k32: -0.000987 * p.m3,
-            k33: t6,
-            k34: t16,
-            k35: p.a2 * p.d3,
-            k36: t15,
-            k37: -t4,
-            k38: -0.001365 * p.m2,
-            k39: -0.000408 * p.m2,
-            k40: p.m6 * inv2,
-            k41: -0.006 * p.m2,
-            k42: t19,
-            k43: inv2,
-            k44: p.m3 * p.g,
-            k45: p.m4 * p.g,
-            k46: p.m5 * p.g,
+            k12: p.g * t20,
+            k13: 0.001024 * p.m6 + 0.00011,
+            k14: t25,
+            k15: t24,
+            k16: t27 + 0.05411,
+            k17: p.d3 * p.m6,
+            k18: t21 + t27 - 0.33989,
+            k19: t9 - 0.000408 * p.m2,
+            k20: t23 + 0.88814,
+            k21: -0.000987 * p.m3,
+            k22: -0.001365 * p.m2,
+            k23: p.a2 * p.m6,
+            k24: -t13,
+            k25: -0.001024 * p.m6 - 0.00055,
+            k26: t19 + t22 + t26 + 0.62735,
+            k27: t8 + t26 + 0.08835,
+            k28: t0 * t0,
+            k29: p.m6 * t0,
+            k30: p.m6 * p.m6 * inv2,
+            k31: p.m6 * p.m6,
+            k32: t7,
+            k33: p.m6 * inv2 * t24,
+            k34: p.m6 * inv2 * t25,
+            k35: p.a3 * p.d4,
+            k36: t6,
+            k37: t17,
+            k38: p.a2 * p.d3,
+            k39: t16,
+            k40: -t4,
+            k41: -0.000408 * p.m2,
+            k42: p.m6 * inv2,
+            k43: -0.006 * p.m2,
+            k44: t20,
+            k45: inv2,
+            k46: p.a2 * t13,
+            k47: p.a2 * t4,
+            k48: p.m3 * p.g,
+            k49: p.m4 * p.g,
+            k50: p.m5 * p.g,
+            k51: p.m6 * p.g,
         }
     }
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 63,
-    add: 35,
+    mul: 65,
+    add: 47,
     div: 1,
     sqrt: 0,
     sin: 0,
@@ -551,14 +572,14 @@ pub fn inverse_dynamics_with(
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 93,
-    add: 33,
+    mul: 79,
+    add: 34,
     div: 0,
     sqrt: 0,
     sin: 4,
     cos: 4,
     exp: 0,
-    fma: 50,
+    fma: 42,
 };
 ///The joint-space mass matrix M(q), symmetric positive definite, so that
 ///`M(q) q̈ + bias(q, q̇) = τ`. Entries of joints on different branches are zero.
@@ -576,116 +597,110 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
     let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
     let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let t8 = s_q1 * c_q2;
-    let t9 = c_q1 * s_q2;
-    let t10 = t8 + t9;
-    let t11 = c_q1 * c_q2;
-    let t12 = s_q1 * s_q2;
-    let t13 = p.d3 * (t11 - t12);
-    let t14 = t11 - t12;
-    let t15 = p.d4 * t10 - fma(p.a3, t14, p.a2 * c_q1);
-    let t16 = c_q3 * c_q4;
-    let t17 = fma(s_q4, t14, t10 * t16);
-    let t18 = p.d3 * (t9 + t8);
-    let t19 = s_q4 * t10;
-    let t20 = c_q4 * t14 - c_q3 * t19;
-    let t21 = p.m2 * c_q1;
-    let t22 = 0.00004 * t20;
-    let t23 = p.a2 * s_q2 - p.d4;
-    let t24 = s_q3 * s_q4;
-    let t25 = s_q3 * c_q4;
-    let t26 = s_q4 * t25;
-    let t27 = 0.00004 * t24;
-    let t28 = 0.00004 * c_q4;
-    let t29 = p.m6 * s_q3;
-    let t30 = t10 * t29;
-    let t31 = p.m6 * c_q3;
-    let t32 = 0.032 * fma(t17, t31, t25 * t30);
-    let t33 = 0.032 * (t17 * t29 - t16 * t30);
-    let t34 = t19 * t29;
-    let t35 = fma(-0.032 * c_q2, t34, s_q2 * t33);
-    let t36 = -0.032 * fma(t25, t29, t16 * t31);
-    let t37 = fma(t17, d.k8, 0.032 * p.m6 * fma(c_q3, t15, s_q3 * t13));
-    let t38 = fma(-0.00004 * s_q4, t20, fma(c_q4, t37, 0.0003 * c_q3 * t10));
-    let t39 = 0.032 * p.m6 * (c_q4 * (c_q3 * t13 - s_q3 * t15) - s_q4 * t18)
-        - s_q3 * t10 * d.k9;
-    let t40 = fma(c_q3, t38, fma(t14, d.k5, fma(t10, d.k4, p.d4 * t32)))
-        - fma(s_q3, t39, c_q1 * d.k13);
-    let t41 = fma(0.00004 * c_q4, t20, fma(0.0016, t14, s_q4 * t37));
-    let t42 = fma(c_q1, d.k14, fma(t10, d.k5, t41)) - p.a3 * t32;
-    let t43 = -0.000987 * p.m3 * t14
-        - fma(
-            s_q3,
-            fma(0.032 * t19, d.k15, t38),
-            fma(c_q3, t39, fma(t13, d.k7, fma(p.d4, t33, t18 * d.k10))),
-        );
-    let t44 = fma(-0.001365, t21, fma(s_q1, d.k2, fma(p.a2, t35, t43)));
-    let t45 = -t39;
-    let t46 = t25 * d.k8;
-    let t47 = 0.032 * t23 * t29 - t46;
-    let t48 = fma(-0.00004 * s_q4, t24, -0.0003 * s_q3);
-    let t49 = c_q3 * d.k9;
-    let t50 = 0.032 * p.m6 * fma(s_q4, fma(p.a2, c_q2, p.a3), t16 * t23) - t49;
-    let t51 = -0.032 * c_q3 * s_q4 * d.k15 - p.d4 * t36;
-    let t52 = c_q2 * d.k14
-        - fma(c_q3, t50, fma(s_q3, fma(c_q4, t47, t48), s_q2 * d.k13));
-    let t53 = d.k6 + t51;
-    let t54 = t52 + t53;
-    let t55 = fma(s_q4, t47, 0.00004 * t26);
-    let t56 = -t50;
-    let t57 = -0.032 * s_q3 * d.k18 - t46;
-    let t58 = 0.032 * p.m6 * (p.a3 * s_q4 - p.d4 * t16) - t49;
-    let t59 = fma(s_q4, t57, 0.00004 * t26);
-    let t60 = -t58;
+    let t8 = s_q3 * s_q4;
+    let t9 = 0.00004 * t8;
+    let t10 = 0.00004 * c_q4;
+    let t11 = c_q3 * s_q4;
+    let t12 = fma(
+        c_q1 * 0.00004,
+        c_q2 * c_q4 - s_q2 * t11,
+        s_q1 * -0.00004 * fma(s_q2, c_q4, c_q2 * t11),
+    );
+    let t13 = p.m6 * c_q4;
+    let t14 = c_q3 * t13;
+    let t15 = p.m6 * s_q4;
+    let t16 = -0.032 * fma(c_q2, t15, s_q2 * t14);
+    let t17 = s_q4 * s_q4 * d.k13;
+    let t18 = c_q4 * d.k14;
+    let t19 = t11 * d.k15;
+    let t20 = 0.032 * (t18 - t19);
+    let t21 = s_q3 * (-0.0001 - t17);
+    let t22 = s_q3 * t21;
+    let t23 = fma(-0.032, t19, t17);
+    let t24 = fma(-2.0, t23, 0.064 * t18) - t22;
+    let t25 = s_q2 * (d.k16 + t24);
+    let t26 = c_q4 * d.k13;
+    let t27 = t11 * fma(0.032, d.k14, t26);
+    let t28 = fma(-0.032 * c_q4, d.k15, t27);
+    let t29 = s_q2 * (d.k5 + t28);
+    let t30 = fma(-0.032 * p.m6, t11, d.k10);
+    let t31 = c_q2 * t30;
+    let t32 = fma(0.032, t13, d.k7);
+    let t33 = t31 - s_q2 * t32;
+    let t34 = p.a2 * t33;
+    let t35 = t8 * d.k17;
+    let t36 = fma(0.032, t35, t34);
+    let t37 = fma(2.0 * c_q2, t29, s_q2 * t25);
+    let t38 = s_q2 * t30;
+    let t39 = fma(c_q2, t32, t38);
+    let t40 = -0.032 * t8 * d.k15 - c_q3 * t21;
+    let t41 = t8 * (-0.032 * d.k14 - t26);
+    let t42 = d.k21 + t41;
+    let t43 = fma(c_q2, t42, s_q2 * t40);
+    let t44 = t8 * d.k23;
+    let t45 = c_q2 * t40 - s_q2 * t42;
+    let t46 = fma(
+        s_q1,
+        fma(-0.032, t44, d.k2 + t45) - p.d3 * t33,
+        c_q1 * (d.k22 + t43 - p.d3 * t39),
+    );
+    let t47 = fma(-0.032, t13, d.k24);
+    let t48 = fma(s_q2, t47, t31);
+    let t49 = fma(c_q1, fma(p.d3, c_q2 * t47 - t38, t43), s_q1 * (t45 - p.d3 * t48));
+    let t50 = t23 + 0.00164;
+    let t51 = fma(
+        c_q1,
+        fma(c_q2, t50, fma(s_q2, t27, 0.032 * (c_q2 * t35 - t11 * d.k23))),
+        s_q1 * (c_q2 * t27 - s_q2 * fma(0.032, t35, t50)),
+    );
+    let t52 = s_q3 * c_q4;
+    let t53 = 0.032 * d.k14 * t52 - s_q3 * d.k25;
+    let t54 = d.k15 * t52;
+    let t55 = fma(
+        c_q1,
+        fma(
+            -0.032,
+            fma(d.k23, t52, c_q2 * t54),
+            fma(s_q2, t53, p.d3 * 0.032 * (s_q2 * t15 - c_q2 * t14)),
+        ),
+        s_q1 * (fma(0.032 * s_q2, t54, c_q2 * t53) - p.d3 * t16),
+    );
+    let t56 = fma(2.0, t20, t22);
+    let t57 = t56 + d.k27;
+    let t58 = fma(p.a2, t48, t57);
+    let t59 = fma(0.032 * s_q2, t44, t41);
+    let t60 = fma(c_q3, 0.032 * t18 - d.k25, -0.032 * s_q4 * d.k15);
+    let t61 = fma(p.a2, t16, t60);
     [
         [
             fma(
-                c_q1,
+                -0.064,
+                t18,
                 fma(
-                    -0.000408 * p.m2,
-                    s_q1,
+                    2.0,
                     fma(
-                        c_q2,
-                        t42,
-                        fma(s_q2, t40, p.d3 * fma(0.032 * s_q2, t34, c_q2 * t33)),
+                        s_q1 * c_q1,
+                        fma(-2.0 * s_q2, t29, fma(c_q2, t25, t28 + d.k19)) - p.a2 * t39,
+                        t20 + t36,
                     ),
-                ) - p.a2 * (fma(t10, d.k7, t32) - t14 * d.k10),
-                fma(
-                    s_q1,
-                    fma(-0.000408, t21, fma(c_q2, t40, s_q1 * d.k1))
-                        - fma(s_q2, t42, p.d3 * t35),
-                    d.k0,
+                    fma(
+                        s_q1 * s_q1,
+                        fma(-2.0, t34 + t37, t24 + d.k18),
+                        t17 + t37 + d.k20,
+                    ),
                 ),
             ),
-            t44,
-            t43,
-            t41,
-            t45,
-            t22,
-        ],
-        [
-            t44,
-            fma(
-                p.a2,
-                fma(c_q2, fma(-0.032 * s_q4, t31, d.k10), s_q2 * (t36 + d.k16)),
-                d.k17 + t51 + t52,
-            ),
-            t54,
+            t46,
+            t49,
+            t51,
             t55,
-            t56,
-            t27,
+            t12,
         ],
-        [t43, t54, t53 - fma(c_q3, t58, s_q3 * fma(c_q4, t57, t48)), t59, t60, t27],
-        [
-            t41,
-            t55,
-            t59,
-            fma(s_q4 * s_q4, d.k8, fma(0.00004 * c_q4, c_q4, 0.0016)),
-            0.0,
-            t28,
-        ],
-        [t45, t56, t60, 0.0, d.k9, 0.0],
-        [t22, t27, t27, t28, 0.0, 0.00004],
+        [t46, fma(-0.064, t35, fma(2.0, t36, d.k26 + t56)), t58, t59, t61, t9],
+        [t49, t58, t57, t41, t60, t9],
+        [t51, t59, t41, t17 + 0.00164, 0.0, t10],
+        [t55, t61, t60, 0.0, d.k9, 0.0],
+        [t12, t9, t9, t10, 0.0, 0.00004],
     ]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
@@ -893,11 +908,11 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
     mul: 216,
-    add: 74,
+    add: 76,
     div: 0,
     sqrt: 0,
-    sin: 6,
-    cos: 6,
+    sin: 5,
+    cos: 5,
     exp: 0,
     fma: 134,
 };
@@ -916,259 +931,266 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
 pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     let p = &d.params;
     let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
+    let t2 = p.g * s_q1;
+    let t3 = p.g * c_q1;
     let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t4 = qd[0] * c_q1;
-    let t5 = qd[0] * s_q1;
-    let t6 = p.a2 * t5;
-    let t7 = qd[1] + qd[2];
+    let t6 = qd[0] * s_q1;
+    let t7 = qd[0] * c_q1;
+    let t8 = fma(s_q2, t7, c_q2 * t6);
+    let t9 = c_q2 * t7 - s_q2 * t6;
+    let t10 = qd[1] + qd[2];
     let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
+    let t13 = t8 * c_q3 - t10 * s_q3;
+    let t14 = fma(t10, c_q3, t8 * s_q3);
+    let t15 = t9 + qd[3];
     let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
+    let t18 = fma(t15, s_q4, t13 * c_q4);
+    let t19 = t15 * c_q4 - t13 * s_q4;
+    let t20 = qd[4] + t14;
     let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let t14 = p.m2 * c_q1;
-    let t15 = p.a2 * s_q2 - p.d4;
-    let t16 = c_q3 * c_q4;
-    let t17 = s_q3 * s_q4;
-    let t18 = s_q3 * c_q4;
-    let t19 = s_q4 * t18;
-    let t20 = 0.00004 * t17;
-    let t21 = 0.00004 * c_q4;
-    let t22 = fma(t4, t6, p.g * c_q1);
-    let t23 = p.m2 * qd[1];
-    let t24 = p.m2 * t4;
-    let t25 = fma(-0.000408 * p.m2, t5, -0.001365 * t23);
-    let t26 = p.m6 * s_q3;
-    let t27 = p.m6 * c_q3;
-    let t28 = -0.032 * fma(t18, t26, t16 * t27);
-    let t29 = t5 * t23;
-    let t30 = t4 * t4;
-    let t31 = t7 * t7;
-    let t32 = p.g * s_q1 - p.a2 * fma(qd[1], qd[1], t30);
-    let t33 = 2.0 * qd[1] * t6 - p.d3 * fma(t5, t5, t30);
-    let t34 = c_q2 * t22 - s_q2 * t32;
-    let t35 = fma(c_q2, t32, s_q2 * t22);
-    let t36 = q[1] + q[2];
-    let (t37, t38) = libm::Libm::<Real>::sincos(t36);
-    let t39 = qd[0] * t38;
-    let t40 = qd[0] * t37;
-    let t41 = c_q3 * t40 - t7 * s_q3;
-    let t42 = fma(s_q3, t40, t7 * c_q3);
-    let t43 = qd[3] + t39;
-    let t44 = fma(s_q4, t43, c_q4 * t41);
-    let t45 = c_q4 * t43 - s_q4 * t41;
-    let t46 = qd[4] + t42;
-    let t47 = c_q5 * t44 - s_q5 * t46;
-    let t48 = fma(c_q5, t46, s_q5 * t44);
-    let t49 = qd[5] + t45;
-    let t50 = t45 * t46;
-    let t51 = t44 * t45;
-    let t52 = c_q5 * t49;
-    let t53 = s_q5 * t49;
-    let t54 = fma(t39, t39, t31);
-    let t55 = fma(t40, t40, t31);
-    let t56 = fma(t46, t46, t44 * t44);
-    let t57 = p.m6 * s_q4;
-    let t58 = p.m6 * c_q4;
-    let t59 = p.d3 * t38;
-    let t60 = p.d4 * t37 - fma(p.a3, t38, p.a2 * c_q1);
-    let t61 = t16 * t37;
-    let t62 = s_q4 * t38;
-    let t63 = t61 + t62;
-    let t64 = c_q3 * s_q4;
-    let t65 = c_q4 * t38 - t37 * t64;
-    let t66 = 0.00004 * t65;
-    let t67 = s_q3 * t37;
-    let t68 = 0.032 * fma(t27, t63, c_q4 * t26 * t67);
-    let t69 = 0.032 * (t26 * t63 - p.m6 * t16 * t67);
-    let t70 = s_q4 * t67;
-    let t71 = p.m6 * t70;
-    let t72 = fma(-0.032 * c_q2, t71, s_q2 * t69);
-    let t73 = t39 * (qd[2] + qd[1]);
-    let t74 = c_q3 * t73 - qd[3] * t42;
-    let t75 = -(t40 * (qd[2] + qd[1]));
-    let t76 = fma(c_q4, t74, fma(qd[4], t45, s_q4 * t75));
-    let t77 = fma(s_q3, t73, qd[3] * t41);
-    let t78 = c_q4 * t75 - fma(s_q4, t74, qd[4] * t44);
-    let t79 = fma(t7, t39, t73);
-    let t80 = t39 * t40;
-    let t81 = fma(p.d4, t80, t35) - p.a3 * t54;
-    let t82 = t7 * t40 - t75;
-    let t83 = fma(p.d4, t79, fma(p.a3, t82, t33));
-    let t84 = t51 - t77;
-    let t85 = 0.032 * fma(t56, t57, t58 * t84);
-    let t86 = t50 + t76;
-    let t87 = 0.032 * t27 * t86 - s_q3 * t85;
-    let t88 = 0.032 * (t57 * t84 - t56 * t58);
-    let t89 = fma(0.032 * t26, t86, c_q3 * t85);
-    let t90 = p.g * (t61 + t62);
-    let t91 = fma(-0.001365, t24, fma(qd[1], d.k3, t5 * d.k2));
-    let t92 = qd[1] * d.k2;
-    let t93 = fma(-0.000408, t24, fma(t5, d.k1, t92));
-    let t94 = t18 * d.k8;
-    let t95 = 0.032 * t15 * t26 - t94;
-    let t96 = fma(-0.00004 * s_q4, t17, -0.0003 * s_q3);
-    let t97 = c_q3 * d.k9;
-    let t98 = 0.032 * p.m6 * fma(s_q4, fma(p.a2, c_q2, p.a3), t15 * t16) - t97;
-    let t99 = -0.032 * t64 * d.k15 - p.d4 * t28;
-    let t100 = c_q2 * d.k14
-        - fma(c_q3, t98, fma(s_q3, fma(c_q4, t95, t96), s_q2 * d.k13));
-    let t101 = d.k6 + t99;
-    let t102 = t100 + t101;
-    let t103 = fma(s_q4, t95, 0.00004 * t19);
-    let t104 = -t98;
-    let t105 = -0.032 * s_q3 * d.k18 - t94;
-    let t106 = 0.032 * p.m6 * (p.a3 * s_q4 - p.d4 * t16) - t97;
-    let t107 = fma(s_q4, t105, 0.00004 * t19);
-    let t108 = -t106;
-    let t109 = fma(t63, d.k8, 0.032 * p.m6 * fma(c_q3, t60, s_q3 * t59));
-    let t110 = fma(-0.00004 * s_q4, t65, fma(c_q4, t109, 0.0003 * c_q3 * t37));
-    let t111 = 0.032 * p.m6 * (c_q4 * (c_q3 * t59 - s_q3 * t60) - p.d3 * s_q4 * t37)
-        - t67 * d.k9;
-    let t112 = fma(c_q3, t110, fma(t38, d.k5, fma(t37, d.k4, p.d4 * t68)))
-        - fma(s_q3, t111, c_q1 * d.k13);
-    let t113 = fma(0.00004 * c_q4, t65, fma(0.0016, t38, s_q4 * t109));
-    let t114 = fma(t37, d.k5, fma(c_q1, d.k14, t113)) - p.a3 * t68;
-    let t115 = fma(-0.032 * t70, d.k15, t38 * (-0.000987 * p.m3 - d.k20))
-        - fma(c_q3, t111, fma(s_q3, t110, fma(t37, d.k19, p.d4 * t69)));
-    let t116 = fma(-0.001365, t14, fma(s_q1, d.k2, fma(p.a2, t72, t115)));
-    let t117 = -t111;
-    let t118 = fma(-0.000987 * p.m3, t39, t7 * d.k6);
-    let t119 = fma(-0.000987 * p.m3, t7, t40 * d.k5);
-    let t120 = t44 * t46;
-    let t121 = fma(t120, d.k8 - d.k9, 0.00004 * t78);
-    let t122 = fma(
-        t76,
+    let t23 = t18 * c_q5 - t20 * s_q5;
+    let t24 = fma(t20, c_q5, t18 * s_q5);
+    let t25 = t19 + qd[5];
+    let t26 = t19 * t20;
+    let t27 = t18 * t19;
+    let t28 = s_q3 * s_q4;
+    let t29 = 0.00004 * t28;
+    let t30 = 0.00004 * c_q4;
+    let t31 = c_q3 * s_q4;
+    let t32 = fma(
+        c_q1 * 0.00004,
+        c_q2 * c_q4 - s_q2 * t31,
+        s_q1 * -0.00004 * fma(s_q2, c_q4, c_q2 * t31),
+    );
+    let t33 = qd[1] * t7;
+    let t34 = qd[1] * t6;
+    let t35 = fma(c_q2, t33, qd[2] * t9) - s_q2 * t34;
+    let t36 = fma(p.a2 * t6, t7, t3);
+    let t37 = c_q3 * t35 - qd[3] * t14;
+    let t38 = -fma(s_q2, t33, fma(qd[2], t8, c_q2 * t34));
+    let t39 = fma(c_q4, t37, fma(qd[4], t19, s_q4 * t38));
+    let t40 = fma(s_q3, t35, qd[3] * t13);
+    let t41 = c_q4 * t38 - fma(s_q4, t37, qd[4] * t18);
+    let t42 = t3 * c_q2 - t2 * s_q2;
+    let t43 = fma(t3, s_q2, t2 * c_q2);
+    let t44 = c_q3 * c_q4;
+    let t45 = p.m2 * t7;
+    let t46 = p.m2 * fma(-0.000408, t6, -0.001365 * qd[1]);
+    let t47 = c_q5 * t25;
+    let t48 = s_q5 * t25;
+    let t49 = p.m6 * c_q4;
+    let t50 = c_q3 * t49;
+    let t51 = p.m6 * s_q4;
+    let t52 = -0.032 * fma(c_q2, t51, s_q2 * t50);
+    let t53 = p.m2 * t34;
+    let t54 = s_q3 * t43;
+    let t55 = p.m6 * fma(s_q4, t42, t43 * t44);
+    let t56 = 0.032 * (t50 * t54 - s_q3 * t55);
+    let t57 = p.m6 * t43;
+    let t58 = s_q2 * t28;
+    let t59 = c_q2 * t28;
+    let t60 = t7 * t7;
+    let t61 = t10 * t10;
+    let t62 = fma(t9, t9, t61);
+    let t63 = fma(t8, t8, t61);
+    let t64 = fma(t20, t20, t18 * t18);
+    let t65 = t2 - p.a2 * fma(qd[1], qd[1], t60);
+    let t66 = fma(t9, t10, t35);
+    let t67 = t8 * t9;
+    let t68 = fma(c_q2, t65, s_q2 * t36);
+    let t69 = fma(p.d4, t67, t68) - p.a3 * t62;
+    let t70 = t8 * t10 - t38;
+    let t71 = 2.0 * p.a2 * t34 - p.d3 * fma(t6, t6, t60);
+    let t72 = fma(p.d4, t66, fma(p.a3, t70, t71));
+    let t73 = c_q2 * t36 - s_q2 * t65;
+    let t74 = t27 - t40;
+    let t75 = 0.032 * fma(t51, t64, t49 * t74);
+    let t76 = p.m6 * (t26 + t39);
+    let t77 = 0.032 * c_q3 * t76 - s_q3 * t75;
+    let t78 = 0.032 * (t51 * t74 - t49 * t64);
+    let t79 = fma(0.032 * s_q3, t76, c_q3 * t75);
+    let t80 = fma(-0.001365, t45, fma(qd[1], d.k3, t6 * d.k2));
+    let t81 = fma(-0.000987 * p.m3, t9, t10 * d.k6);
+    let t82 = fma(-0.000987 * p.m3, t10, t8 * d.k5);
+    let t83 = t18 * t20;
+    let t84 = fma(t9, d.k5, t8 * d.k4);
+    let t85 = fma(-0.000408, t45, fma(qd[1], d.k2, t6 * d.k1));
+    let t86 = s_q4 * s_q4 * d.k13;
+    let t87 = c_q4 * d.k14;
+    let t88 = t31 * d.k15;
+    let t89 = 0.032 * (t87 - t88);
+    let t90 = s_q3 * (-0.0001 - t86);
+    let t91 = s_q3 * t90;
+    let t92 = fma(-0.032, t88, t86);
+    let t93 = fma(-2.0, t92, 0.064 * t87) - t91;
+    let t94 = s_q2 * (d.k16 + t93);
+    let t95 = c_q4 * d.k13;
+    let t96 = t31 * fma(0.032, d.k14, t95);
+    let t97 = fma(-0.032 * c_q4, d.k15, t96);
+    let t98 = s_q2 * (d.k5 + t97);
+    let t99 = fma(-0.032 * p.m6, t31, d.k10);
+    let t100 = c_q2 * t99;
+    let t101 = fma(0.032, t49, d.k7);
+    let t102 = t100 - s_q2 * t101;
+    let t103 = p.a2 * t102;
+    let t104 = t28 * d.k17;
+    let t105 = fma(0.032, t104, t103);
+    let t106 = fma(2.0 * c_q2, t98, s_q2 * t94);
+    let t107 = s_q2 * t99;
+    let t108 = fma(c_q2, t101, t107);
+    let t109 = -0.032 * t28 * d.k15 - c_q3 * t90;
+    let t110 = t28 * (-0.032 * d.k14 - t95);
+    let t111 = d.k21 + t110;
+    let t112 = fma(c_q2, t111, s_q2 * t109);
+    let t113 = c_q2 * t109 - s_q2 * t111;
+    let t114 = fma(
+        s_q1,
+        fma(-0.032 * t28, d.k23, d.k2 + t113) - p.d3 * t102,
+        c_q1 * (d.k22 + t112 - p.d3 * t108),
+    );
+    let t115 = fma(-0.032, t49, d.k24);
+    let t116 = fma(s_q2, t115, t100);
+    let t117 = fma(
+        c_q1,
+        fma(p.d3, c_q2 * t115 - t107, t112),
+        s_q1 * (t113 - p.d3 * t116),
+    );
+    let t118 = t92 + 0.00164;
+    let t119 = fma(
+        c_q1,
+        fma(c_q2, t118, fma(s_q2, t96, 0.032 * (t59 * d.k17 - t31 * d.k23))),
+        s_q1 * (fma(-0.032 * t58, d.k17, c_q2 * t96) - s_q2 * t118),
+    );
+    let t120 = s_q3 * c_q4;
+    let t121 = 0.032 * d.k14 * t120 - s_q3 * d.k25;
+    let t122 = d.k15 * t120;
+    let t123 = fma(
+        c_q1,
+        fma(
+            -0.032,
+            fma(d.k23, t120, c_q2 * t122),
+            fma(s_q2, t121, p.d3 * 0.032 * (s_q2 * t51 - c_q2 * t50)),
+        ),
+        s_q1 * (fma(0.032 * s_q2, t122, c_q2 * t121) - p.d3 * t52),
+    );
+    let t124 = fma(2.0, t89, t91);
+    let t125 = t124 + d.k27;
+    let t126 = fma(p.a2, t116, t125);
+    let t127 = fma(0.032 * t58, d.k23, t110);
+    let t128 = fma(-0.032 * s_q4, d.k15, 0.032 * t44 * d.k14) - c_q3 * d.k25;
+    let t129 = fma(p.a2, t52, t128);
+    let t130 = fma(t83, d.k8 - d.k9, 0.00004 * t41);
+    let t131 = fma(
+        t39,
         d.k8,
         fma(
-            t50,
+            t26,
             d.k9,
             fma(
                 0.032 * p.m6,
-                fma(c_q3, t83, s_q3 * t81),
-                0.00004 * (t47 * t53 - t48 * t52),
+                fma(c_q3, t72, s_q3 * t69),
+                0.00004 * (t23 * t48 - t24 * t47),
             ),
         ),
     );
-    let t123 = fma(-0.0016 * t42, t43, fma(c_q4, t122, 0.0003 * t74)) - s_q4 * t121;
-    let t124 = fma(
+    let t132 = fma(-0.0016 * t14, t15, fma(c_q4, t131, 0.0003 * t37)) - s_q4 * t130;
+    let t133 = fma(
         -0.032 * p.m6,
-        fma(s_q4, fma(p.a3, t80, t34) - p.d4 * t55, c_q4 * (c_q3 * t81 - s_q3 * t83)),
-        fma(0.00004, fma(t47, t52, t48 * t53), t77 * d.k9),
-    ) - t51 * d.k8;
-    let t125 = -0.0013 * t41 * t43 - t124;
-    let t126 = fma(
+        fma(s_q4, fma(p.a3, t67, t73) - p.d4 * t63, c_q4 * (c_q3 * t69 - s_q3 * t72)),
+        fma(0.00004, fma(t23, t47, t24 * t48), t40 * d.k9),
+    ) - t27 * d.k8;
+    let t134 = -0.0013 * t13 * t15 - t133;
+    let t135 = fma(
         c_q3,
-        t123,
-        fma(t75, d.k5, fma(t73, d.k4, fma(t39, t118, fma(t33, d.k7, p.d4 * t87)))),
-    ) - fma(s_q3, t125, t7 * t119);
-    let t127 = fma(t39, d.k5, t40 * d.k4);
-    let t128 = fma(0.0003 * t41, t42, fma(s_q4, t122, fma(c_q4, t121, 0.0016 * t75)));
-    let t129 = fma(t73, d.k5, fma(t7, t127, t128))
-        - fma(t40, t118, fma(t33, d.k10, p.a3 * t87));
-    let t130 = fma(t80, d.k7, t89) - t54 * d.k10;
-    let t131 = fma(t80, d.k10, t88) - t55 * d.k7;
-    let t132 = fma(c_q2, t131, s_q2 * t130);
-    let t133 = fma(-0.006 * s_q1, d.k11, c_q1 * d.k12);
-    let t134 = fma(-0.000987 * p.m3, t75, fma(p.a3, t88, fma(t40, t119, t34 * d.k10)))
-        - fma(c_q3, t125, fma(s_q3, t123, fma(t39, t127, fma(t35, d.k7, p.d4 * t89))));
-    let t135 = t67 * d.k21;
-    let t136 = 0.032 * (t16 * t135 - t26 * t90);
-    let t137 = t70 * d.k21;
-    let t138 = fma(-0.032 * t27, t90, fma(-0.032 * t18, t135, t38 * d.k22))
-        - t37 * d.k23;
+        t132,
+        fma(t71, d.k7, fma(t38, d.k5, fma(t35, d.k4, fma(t9, t81, p.d4 * t77)))),
+    ) - fma(s_q3, t134, t10 * t82);
+    let t136 = fma(0.0003 * t13, t14, fma(s_q4, t131, fma(c_q4, t130, 0.0016 * t38)));
+    let t137 = fma(t35, d.k5, fma(t10, t84, t136))
+        - fma(t71, d.k10, fma(t8, t81, p.a3 * t77));
+    let t138 = fma(t67, d.k7, t79) - t62 * d.k10;
+    let t139 = fma(t67, d.k10, t78) - t63 * d.k7;
+    let t140 = fma(c_q2, t139, s_q2 * t138);
+    let t141 = fma(-0.006 * s_q1, d.k11, c_q1 * d.k12);
+    let t142 = fma(-0.000987 * p.m3, t38, fma(p.a3, t78, fma(t73, d.k10, t8 * t82)))
+        - fma(c_q3, t134, fma(s_q3, t132, fma(t68, d.k7, fma(t9, t84, p.d4 * t79))));
+    let t143 = fma(t42, d.k10, -0.032 * fma(c_q3, t55, s_q3 * t49 * t54)) - t43 * d.k7;
     JointSpace {
         mass_matrix: [
             [
                 fma(
-                    c_q1,
+                    -0.064,
+                    t87,
                     fma(
-                        -0.000408 * p.m2,
-                        s_q1,
+                        2.0,
                         fma(
-                            c_q2,
-                            t114,
-                            fma(s_q2, t112, p.d3 * fma(0.032 * s_q2, t71, c_q2 * t69)),
+                            s_q1 * c_q1,
+                            fma(-2.0 * s_q2, t98, fma(c_q2, t94, t97 + d.k19))
+                                - p.a2 * t108,
+                            t89 + t105,
                         ),
-                    ) - p.a2 * (fma(t37, d.k7, t68) - t38 * d.k10),
-                    fma(
-                        s_q1,
-                        fma(-0.000408, t14, fma(c_q2, t112, s_q1 * d.k1))
-                            - fma(s_q2, t114, p.d3 * t72),
-                        d.k0,
+                        fma(
+                            s_q1 * s_q1,
+                            fma(-2.0, t103 + t106, t93 + d.k18),
+                            t86 + t106 + d.k20,
+                        ),
                     ),
                 ),
-                t116,
-                t115,
-                t113,
+                t114,
                 t117,
-                t66,
+                t119,
+                t123,
+                t32,
             ],
             [
-                t116,
-                fma(
-                    p.a2,
-                    fma(c_q2, fma(-0.032 * s_q4, t27, d.k10), s_q2 * (t28 + d.k16)),
-                    d.k17 + t99 + t100,
-                ),
-                t102,
-                t103,
-                t104,
-                t20,
+                t114,
+                fma(-0.064, t104, fma(2.0, t105, d.k26 + t124)),
+                t126,
+                t127,
+                t129,
+                t29,
             ],
-            [
-                t115,
-                t102,
-                t101 - fma(c_q3, t106, s_q3 * fma(c_q4, t105, t96)),
-                t107,
-                t108,
-                t20,
-            ],
-            [
-                t113,
-                t103,
-                t107,
-                fma(s_q4 * s_q4, d.k8, fma(0.00004 * c_q4, c_q4, 0.0016)),
-                0.0,
-                t21,
-            ],
-            [t117, t104, t108, 0.0, d.k9, 0.0],
-            [t66, t20, t20, t21, 0.0, 0.00004],
+            [t117, t126, t125, t110, t128, t29],
+            [t119, t127, t110, t86 + 0.00164, 0.0, t30],
+            [t123, t129, t128, 0.0, d.k9, 0.0],
+            [t32, t29, t29, t30, 0.0, 0.00004],
         ],
         bias: [
             fma(
                 c_q1,
                 fma(
-                    -0.000408 * t4,
-                    t23,
+                    -0.000408 * p.m2,
+                    t33,
                     fma(
                         p.d3,
-                        c_q2 * t130 - s_q2 * t131,
-                        fma(c_q2, t129, fma(s_q2, t126, qd[1] * t93)),
+                        c_q2 * t138 - s_q2 * t139,
+                        fma(c_q2, t137, fma(s_q2, t135, qd[1] * t85)),
                     ),
-                ) - fma(p.a2, fma(t79, d.k7, fma(t82, d.k10, t87)), t5 * t91),
+                ) - fma(p.a2, fma(t66, d.k7, fma(t70, d.k10, t77)), t6 * t80),
                 s_q1
-                    * (fma(t4, fma(qd[1], d.k1, t91), fma(0.000408, t29, c_q2 * t126))
-                        - fma(p.d3, t132, fma(s_q2, t129, qd[1] * t25))),
+                    * (fma(0.000408, t53, fma(c_q2, t135, fma(t33, d.k1, t7 * t80)))
+                        - fma(p.d3, t140, fma(s_q2, t137, qd[1] * t46))),
             ),
             fma(
-                t4,
-                t92 - t93,
-                fma(0.001365, t29, fma(p.a2, t132, fma(t5, t25, t133 + t134))),
-            ),
-            t134,
-            t128,
-            t124,
-            0.00004 * t78,
+                0.001365,
+                t53,
+                fma(p.a2, t140, fma(t33, d.k2, fma(t6, t46, t141 + t142))),
+            ) - t7 * t85,
+            t142,
+            t136,
+            t133,
+            0.00004 * t41,
         ],
         gravity: [
             fma(
                 c_q1,
-                fma(0.032 * c_q2, t137, s_q2 * t136),
-                s_q1 * fma(-0.032 * s_q2, t137, c_q2 * t136),
+                fma(0.032 * t57, t59, s_q2 * t56),
+                s_q1 * fma(-0.032 * t57, t58, c_q2 * t56),
             ),
-            t133 + t138,
-            t138,
-            0.032 * t137,
-            -0.032 * (p.m6 * t90),
+            t141 + t143,
+            t143,
+            0.032 * (t28 * t57),
+            -0.032 * t55,
             0.0,
         ],
     }
@@ -1265,65 +1287,65 @@ pub fn forward_dynamics_with(
     let t60 = fma(s_q4 * s_q4, d.k8, 0.0016);
     let inv61 = 1.0 / t60;
     let t62 = s_q4 * c_q4;
-    let t63 = fma(c_q4 * c_q4, d.k8, 0.0003) - inv61 * d.k24 * t62 * t62;
-    let t64 = 0.032 * (s_q4 * inv61 * t62 * d.k25 - p.m6 * c_q4);
+    let t63 = fma(c_q4 * c_q4, d.k8, 0.0003) - inv61 * d.k28 * t62 * t62;
+    let t64 = 0.032 * (s_q4 * inv61 * t62 * d.k29 - p.m6 * c_q4);
     let t65 = c_q3 * t64;
     let t66 = c_q3 * t65;
-    let t67 = c_q4 * (c_q4 * d.k26);
-    let t68 = s_q4 * (s_q4 * d.k27);
+    let t67 = c_q4 * (c_q4 * d.k30);
+    let t68 = s_q4 * (s_q4 * d.k31);
     let t69 = -0.001024 * fma(c_q3 * c_q3 * inv61, t68, s_q3 * s_q3 * t67);
     let t70 = s_q3 * c_q3;
     let t71 = s_q3 * t65;
     let t72 = 0.001024 * (t70 * (t67 - inv61 * t68));
     let t73 = p.d4 * t72;
     let t74 = s_q3 * t62;
-    let t75 = d.k29 * t74;
+    let t75 = d.k33 * t74;
     let t76 = fma(-0.001024, t75, t73);
     let t77 = p.d4 * (2.0 * t71 - t76) - t63 * t70;
     let t78 = s_q3 * (s_q3 * t64);
     let t79 = c_q3 * t62;
-    let t80 = 0.001024 * (s_q4 * s_q4 * d.k29 - d.k30 * t79);
+    let t80 = 0.001024 * (s_q4 * s_q4 * d.k33 - d.k34 * t79);
     let t81 = -0.001024 * fma(s_q3 * s_q3 * inv61, t68, c_q3 * c_q3 * t67);
-    let t82 = fma(0.001024 * d.k29, t79, p.d4 * t81);
+    let t82 = fma(0.001024 * d.k33, t79, p.d4 * t81);
     let t83 = fma(p.d4, fma(-2.0, t78, t82), fma(s_q3 * s_q3, t63, d.k6)) - p.a3 * t80;
     let inv84 = 1.0 / t83;
-    let t85 = fma(-2.0 * p.d4, t66, fma(t69, d.k28, fma(c_q3 * c_q3, t63, d.k4)))
+    let t85 = fma(-2.0 * p.d4, t66, fma(t69, d.k32, fma(c_q3 * c_q3, t63, d.k4)))
         - t77 * t77 * inv84;
-    let t86 = fma(p.a3, t76 - t71, d.k32);
-    let t87 = fma(p.a3, t66, d.k5) - fma(t77 * inv84, t86, t69 * d.k31);
+    let t86 = fma(p.a3, t76 - t71, d.k21);
+    let t87 = fma(p.a3, t66, d.k5) - fma(t77 * inv84, t86, t69 * d.k35);
     let t88 = s_q2 * t87;
     let t89 = c_q2 * t87;
-    let t90 = t69 * d.k33 - inv84 * t86 * t86;
-    let t91 = d.k16 + t78 - t82;
+    let t90 = t69 * d.k36 - inv84 * t86 * t86;
+    let t91 = d.k24 + t78 - t82;
     let t92 = t73 - fma(t77 * inv84, t91, t71);
     let t93 = fma(inv84 * t86, t91, p.a3 * t72);
     let t94 = fma(s_q2, t93, c_q2 * t92);
     let t95 = d.k10 - t80;
-    let t96 = 0.001024 * t74 * d.k30 - t77 * inv84 * t95;
+    let t96 = 0.001024 * t74 * d.k34 - t77 * inv84 * t95;
     let t97 = -0.001024 * t75 - inv84 * t86 * t95;
     let t98 = c_q2 * t96 - s_q2 * t97;
     let t99 = fma(c_q2, t98, s_q2 * t94);
     let t100 = t81 - inv84 * t91 * t91;
-    let t101 = t62 * d.k26;
+    let t101 = t62 * d.k30;
     let t102 = -0.001024 * c_q3 * t101 - inv84 * t91 * t95;
     let t103 = c_q2 * t102;
     let t104 = fma(s_q2, t100, t103);
     let t105 = s_q2 * t102;
-    let t106 = s_q4 * (s_q4 * d.k26);
+    let t106 = s_q4 * (s_q4 * d.k30);
     let t107 = -0.001024 * t106 - inv84 * t95 * t95;
     let t108 = fma(c_q2, t107, t105);
     let t109 = fma(c_q2, t108, s_q2 * t104);
-    let t110 = fma(p.a2, t99, d.k2) - t109 * d.k35;
-    let t111 = fma(t109, d.k36, d.k3);
+    let t110 = fma(p.a2, t99, d.k2) - t109 * d.k38;
+    let t111 = fma(t109, d.k39, d.k3);
     let inv112 = 1.0 / t111;
-    let t113 = fma(-2.0 * p.d3, t99, fma(t109, d.k34, fma(c_q2, c_q2 * t85 - t88, d.k1)))
+    let t113 = fma(-2.0 * p.d3, t99, fma(t109, d.k37, fma(c_q2, c_q2 * t85 - t88, d.k1)))
         - fma(t110 * t110, inv112, s_q2 * (t89 - s_q2 * t90));
     let t114 = fma(s_q2, t85, t89);
     let t115 = fma(c_q2, t90, t88);
     let t116 = c_q2 * t94 - s_q2 * t98;
     let t117 = t71 - t76;
     let t118 = fma(p.d4, t69, d.k7) - fma(t77 * inv84, t117, t66);
-    let t119 = d.k37 - fma(inv84 * t86, t117, p.a3 * t69);
+    let t119 = d.k40 - fma(inv84 * t86, t117, p.a3 * t69);
     let t120 = s_q2 * t92 - c_q2 * t93;
     let t121 = fma(c_q2, t97, s_q2 * t96);
     let t122 = fma(c_q2, t121, s_q2 * t120);
@@ -1333,8 +1355,8 @@ pub fn forward_dynamics_with(
     let t126 = 0.001024 * s_q3 * t101 - inv84 * t95 * t117;
     let t127 = fma(c_q2, t126, s_q2 * t125);
     let t128 = p.a2 * t127 - t124;
-    let t129 = fma(d.k35, t123, fma(p.a2, t122, d.k38)) - d.k36 * t127;
-    let t130 = fma(p.d3, t116 + t128 - t122, fma(c_q2, t114, d.k39))
+    let t129 = fma(d.k38, t123, fma(p.a2, t122, d.k22)) - d.k39 * t127;
+    let t130 = fma(p.d3, t116 + t128 - t122, fma(c_q2, t114, d.k41))
         - fma(t110 * inv112, t129, fma(p.a2, c_q2 * t118 - s_q2 * t119, s_q2 * t115));
     let t131 = c_q2 * t120 - s_q2 * t121;
     let t132 = c_q2 * t125 - s_q2 * t126;
@@ -1359,7 +1381,7 @@ pub fn forward_dynamics_with(
     let t142 = fma(-0.0016 * t23, t30, fma(t50, t64, c_q4 * t138))
         - fma(inv61 * t140, t141, fma(t31, t63, s_q4 * t139));
     let t143 = fma(-0.00004, fma(t39, t45, t40 * t46), fma(t34, t57, tau[4]));
-    let t144 = 0.032 * (t143 * d.k40 - t34 * t44);
+    let t144 = 0.032 * (t143 * d.k42 - t34 * t44);
     let t145 = fma(0.001024, t49 * t67 - t28 * t101, c_q4 * t144) - s_q4 * t51;
     let t146 = p.m6 * s_q4;
     let t147 = fma(
@@ -1417,8 +1439,8 @@ pub fn forward_dynamics_with(
         );
     let t159 = fma(c_q2, t158, s_q2 * t156);
     let t160 = fma(p.a2, t159, fma(t4, t59, tau[1])) - fma(t6, t43, tau[2]);
-    let t161 = fma(p.a2, t123, d.k41);
-    let t162 = fma(p.a2, t109, d.k42);
+    let t161 = fma(p.a2, t123, d.k43);
+    let t162 = fma(p.a2, t109, d.k44);
     let t163 = fma(
         c_q1,
         fma(
@@ -1528,21 +1550,21 @@ pub fn forward_dynamics_with(
                 c_q4 * (fma(c_q3, t177, t49) - s_q3 * t178),
             ),
             t143,
-        ) - d.k9 * fma(c_q3, t176, fma(s_q3, t173, qd[3] * t22))) * d.k43,
+        ) - d.k9 * fma(c_q3, t176, fma(s_q3, t173, qd[3] * t22))) * d.k45,
         25000.0
             * fma(-0.00004, c_q4 * (t174 + t180) - fma(s_q4, t179, qd[4] * t34), tau[5]),
     ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 340,
-    add: 116,
+    mul: 342,
+    add: 117,
     div: 0,
     sqrt: 0,
     sin: 6,
     cos: 6,
     exp: 0,
-    fma: 199,
+    fma: 198,
 };
 ///The Coriolis matrix C(q, q̇): `C q̇ + g = bias` and `Ṁ − 2C` is skew-symmetric,
 ///as passivity-based controllers need (the Christoffel matrix when every velocity
@@ -1681,27 +1703,24 @@ pub fn coriolis_matrix_with(
     let t123 = fma(-0.001365, t21, fma(qd[1], d.k3, t18 * d.k2));
     let t124 = t18 * d.k1;
     let t125 = fma(-0.000408, t21, qd[1] * d.k2);
-    let t126 = fma(-0.000987 * p.m3, t32, t4 * d.k6);
-    let t127 = fma(-0.000987 * p.m3, t4, t30 * d.k5);
-    let t128 = t30 * d.k4;
-    let t129 = t32 * d.k5;
-    let t130 = fma(-0.001365, t13, s_q1 * d.k2);
-    let t131 = c_q1 * qd[1];
-    let t132 = t38 * d.k8;
-    let t133 = t36 * d.k8;
-    let t134 = t38 * d.k9;
-    let t135 = t36 * d.k9;
-    let t136 = fma(t45, t133 - t135, fma(t43, t132 - t134, 0.00004 * t52));
-    let t137 = t37 * d.k9;
-    let t138 = fma(
+    let t126 = fma(-0.001365, t13, s_q1 * d.k2);
+    let t127 = c_q1 * qd[1];
+    let t128 = fma(-0.000987 * p.m3, t32, t4 * d.k6);
+    let t129 = t38 * d.k8;
+    let t130 = t36 * d.k8;
+    let t131 = t38 * d.k9;
+    let t132 = t36 * d.k9;
+    let t133 = fma(t45, t130 - t132, fma(t43, t129 - t131, 0.00004 * t52));
+    let t134 = t37 * d.k9;
+    let t135 = fma(
         t57,
         d.k8,
         fma(
             t45,
-            t137,
+            t134,
             fma(
                 t44,
-                t134,
+                t131,
                 fma(
                     0.032 * p.m6,
                     fma(c_q3, t64, s_q3 * t60),
@@ -1710,10 +1729,10 @@ pub fn coriolis_matrix_with(
             ),
         ),
     );
-    let t139 = fma(-0.0016, fma(t35, t45, t31 * t34), fma(c_q4, t138, 0.0003 * t51))
-        - s_q4 * t136;
-    let t140 = t37 * d.k8;
-    let t141 = fma(
+    let t136 = fma(-0.0016, fma(t35, t45, t31 * t34), fma(c_q4, t135, 0.0003 * t51))
+        - s_q4 * t133;
+    let t137 = t37 * d.k8;
+    let t138 = fma(
         -0.032 * p.m6,
         fma(
             s_q4 * 2.0,
@@ -1721,78 +1740,81 @@ pub fn coriolis_matrix_with(
             c_q4 * (c_q3 * t60 - s_q3 * t64),
         ),
         fma(-0.00004, t44 * (t65 - t66) - fma(t46, t53, t47 * t55), t67 * d.k9),
-    ) - fma(t43, t140, t44 * t133);
-    let t142 = -0.0013 * fma(t31, t33, t35 * t42) - t141;
-    let t143 = fma(
+    ) - fma(t43, t137, t44 * t130);
+    let t139 = -0.0013 * fma(t31, t33, t35 * t42) - t138;
+    let t140 = fma(
         -0.000987 * p.m3,
         t48,
         fma(
             d.k5,
             t50 - t61,
-            fma(c_q3, t139, fma(t49, d.k4, fma(t31, t126, fma(t25, d.k7, p.d4 * t76)))),
+            fma(c_q3, t136, fma(t49, d.k4, fma(t31, t128, fma(t25, d.k7, p.d4 * t76)))),
         ),
-    ) - s_q3 * t142;
-    let t144 = fma(t31, d.k5, t29 * d.k4);
-    let t145 = fma(
+    ) - s_q3 * t139;
+    let t141 = fma(t31, d.k5, t29 * d.k4);
+    let t142 = fma(
         0.0003,
         fma(t33, t45, t34 * t42),
-        fma(s_q4, t138, fma(c_q4, t136, 0.0016 * t50)),
+        fma(s_q4, t135, fma(c_q4, t133, 0.0016 * t50)),
     );
-    let t146 = fma(t49, d.k5, fma(t4, t144, fma(0.000987 * p.m3, t58, t145)))
-        - fma(t29, t126, fma(t25, d.k10, p.a3 * t76));
-    let t147 = fma(2.0, t58 * d.k7 - t48 * d.k10, t79);
-    let t148 = fma(2.0, t58 * d.k10 - t68 * d.k7, t78);
-    let t149 = fma(c_q2, t148, s_q2 * t147);
-    let t150 = fma(-0.000408, t13, s_q1 * d.k1);
-    let t151 = fma(t14, t134 - t132, fma(c_q3, t133 - t135, 0.00004 * t81));
-    let t152 = fma(
+    let t143 = fma(t49, d.k5, fma(t4, t141, fma(0.000987 * p.m3, t58, t142)))
+        - fma(t29, t128, fma(t25, d.k10, p.a3 * t76));
+    let t144 = fma(2.0, t58 * d.k7 - t48 * d.k10, t79);
+    let t145 = fma(2.0, t58 * d.k10 - t68 * d.k7, t78);
+    let t146 = fma(c_q2, t145, s_q2 * t144);
+    let t147 = fma(-0.000408, t13, s_q1 * d.k1);
+    let t148 = fma(t14, t131 - t129, fma(c_q3, t130 - t132, 0.00004 * t81));
+    let t149 = fma(
         0.00004,
         fma(t26, t54 + t56, t16 * t53) - t15 * t55,
-        fma(t82, d.k8, fma(c_q3, t137, t26 * t134)),
+        fma(t82, d.k8, fma(c_q3, t134, t26 * t131)),
     );
-    let t153 = fma(0.032 * p.m6, fma(c_q3, t84, s_q3 * t27), t152);
-    let t154 = fma(-0.0016 * c_q3, t35, 0.0003 * t80) - s_q4 * t151;
-    let t155 = fma(c_q4, t153, t154);
-    let t156 = fma(
+    let t150 = fma(0.032 * p.m6, fma(c_q3, t84, s_q3 * t27), t149);
+    let t151 = fma(-0.0016 * c_q3, t35, 0.0003 * t80) - s_q4 * t148;
+    let t152 = fma(c_q4, t150, t151);
+    let t153 = fma(
         -0.00004,
         fma(t15, t53, fma(t26, t65 - t66, t16 * t55)),
-        fma(t85, d.k9, t14 * t140),
-    ) - t26 * t133;
-    let t157 = 0.0013 * s_q3 * t35 - t156;
-    let t158 = fma(0.032, t86, t157);
-    let t159 = fma(-2.0, t127, fma(t32, d.k6 + d.k4, p.d4 * t93));
-    let t160 = fma(c_q3, t155, fma(2.0 * t18, d.k13, t159)) - s_q3 * t158;
-    let t161 = fma(-0.0003, s_q3 * t34 - c_q3 * t33, fma(-0.0016, t30, c_q4 * t151));
-    let t162 = fma(s_q4, t153, t161);
-    let t163 = fma(2.0, t129, t128) - fma(t30, d.k6, p.a3 * t93);
-    let t164 = fma(-2.0 * t18, d.k14, t162 + t163);
+        fma(t85, d.k9, t14 * t137),
+    ) - t26 * t130;
+    let t154 = 0.0013 * s_q3 * t35 - t153;
+    let t155 = fma(0.032, t86, t154);
+    let t156 = fma(-0.001974 * p.m3, t4, 2.0 * t30 * d.k5);
+    let t157 = fma(t32, d.k6 + d.k4, p.d4 * t93) - t156;
+    let t158 = fma(c_q3, t152, fma(2.0 * t18, d.k46, t157)) - s_q3 * t155;
+    let t159 = t30 * d.k4;
+    let t160 = t32 * d.k5;
+    let t161 = fma(-0.0003, s_q3 * t34 - c_q3 * t33, fma(-0.0016, t30, c_q4 * t148));
+    let t162 = fma(s_q4, t150, t161);
+    let t163 = fma(2.0, t160, t159) - fma(t30, d.k6, p.a3 * t93);
+    let t164 = fma(-2.0 * t18, d.k47, t162 + t163);
     let t165 = fma(-2.0 * t4, d.k10, t95);
     let t166 = fma(-2.0 * t4, d.k7, t94);
     let t167 = fma(c_q2, t166, s_q2 * t165);
     let t168 = p.d3 * t167;
     let t169 = p.d3 * (c_q2 * t165 - s_q2 * t166)
         - p.a2 * fma(2.0, fma(t32, d.k7, t30 * d.k10), t93);
-    let t170 = fma(0.032 * p.m6, fma(-2.0 * s_q3, t8, c_q3 * t83), t152);
-    let t171 = fma(c_q4, t170, t154);
-    let t172 = fma(0.032, t97, t157);
-    let t173 = fma(c_q3, t171, t159) - s_q3 * t172;
+    let t170 = fma(0.032 * p.m6, fma(-2.0 * s_q3, t8, c_q3 * t83), t149);
+    let t171 = fma(c_q4, t170, t151);
+    let t172 = fma(0.032, t97, t154);
+    let t173 = fma(c_q3, t171, t157) - s_q3 * t172;
     let t174 = fma(s_q4, t170, t161);
     let t175 = t163 + t174;
-    let t176 = fma(-0.00004, t98, s_q4 * (t132 - t134));
+    let t176 = fma(-0.00004, t98, s_q4 * (t129 - t131));
     let t177 = fma(
         t101,
         d.k8,
-        fma(c_q4, t134, 0.00004 * (fma(c_q4, t54 + t56, t100) - t100)),
+        fma(c_q4, t131, 0.00004 * (fma(c_q4, t54 + t56, t100) - t100)),
     );
     let t178 = fma(-0.0019, t34, c_q4 * t177) - s_q4 * t176;
     let t179 = fma(-0.00004, c_q4 * (t65 - t66) - fma(s_q4, t102, t55 * t99), t33 * d.k9)
-        - fma(c_q4, t133, s_q4 * t140);
+        - fma(c_q4, t130, s_q4 * t137);
     let t180 = -0.0013 * t33 - t179;
     let t181 = fma(c_q3, t178, p.d4 * t108) - s_q3 * t180;
     let t182 = fma(s_q4, t177, c_q4 * t176);
     let t183 = t182 - p.a3 * t108;
-    let t184 = fma(-0.00004, t112, t133) - t135;
-    let t185 = fma(-0.00004, fma(s_q5, t55, t102), t137 + t140);
+    let t184 = fma(-0.00004, t112, t130) - t132;
+    let t185 = fma(-0.00004, fma(s_q5, t55, t102), t134 + t137);
     let t186 = c_q4 * t185 - s_q4 * t184;
     let t187 = fma(c_q3, t186, p.d4 * t114);
     let t188 = fma(s_q4, t185, c_q4 * t184);
@@ -1802,19 +1824,19 @@ pub fn coriolis_matrix_with(
         t50,
         fma(
             c_q1,
-            fma(2.0 * t32, d.k13, 2.0 * t30 * d.k14),
-            fma(t68, d.k5, fma(t29, t127, p.a3 * t78)),
+            fma(2.0 * t32, d.k46, 2.0 * t30 * d.k47),
+            fma(t68, d.k5, fma(t29 * 0.5, t156, p.a3 * t78)),
         ),
     )
         - fma(
             t31,
-            t128 + t129,
-            fma(p.d4, t79, fma(c_q3, t142, fma(s_q3, t139, t32 * t144))),
+            t159 + t160,
+            fma(p.d4, t79, fma(c_q3, t139, fma(s_q3, t136, t32 * t141))),
         );
     let t191 = p.a3 * t94 - p.d4 * t95;
     let t192 = fma(p.a2, t167, t191);
-    let t193 = 2.0 * qd[1] * fma(c_q2, d.k13, s_q2 * d.k14)
-        - fma(c_q3, t158, s_q3 * t155);
+    let t193 = 2.0 * qd[1] * fma(c_q2, d.k46, s_q2 * d.k47)
+        - fma(c_q3, t155, s_q3 * t152);
     let t194 = fma(c_q3, t172, s_q3 * t171);
     let t195 = p.a3 * t110 - fma(c_q3, t180, fma(s_q3, t178, p.d4 * t109));
     let t196 = -0.064 * t106 * d.k15 - fma(s_q3, t186, p.d4 * t115);
@@ -1828,33 +1850,33 @@ pub fn coriolis_matrix_with(
                         t17,
                         fma(
                             p.d3,
-                            c_q2 * t147 - s_q2 * t148,
-                            fma(c_q2, t146, fma(s_q2, t143, qd[1] * t150)),
+                            c_q2 * t144 - s_q2 * t145,
+                            fma(c_q2, t143, fma(s_q2, t140, qd[1] * t147)),
                         ),
                     )
                         - fma(
                             p.a2,
                             fma(t63, d.k7, fma(t62, d.k10, t76)),
-                            fma(t18, t130, s_q1 * t123),
+                            fma(t18, t126, s_q1 * t123),
                         ),
                     s_q1
                         * (fma(
                             c_q2,
-                            t143,
+                            t140,
                             fma(
                                 d.k1,
-                                t131,
-                                fma(t20, t130, fma(c_q1, t123, 0.000816 * t23)),
+                                t127,
+                                fma(t20, t126, fma(c_q1, t123, 0.000816 * t23)),
                             ),
-                        ) - fma(p.d3, t149, s_q2 * t146)),
+                        ) - fma(p.d3, t146, s_q2 * t143)),
                 ),
             0.5
                 * fma(
                     c_q1,
-                    fma(2.0, t125, fma(c_q2, t164, fma(s_q2, t160, t124 + t169)))
+                    fma(2.0, t125, fma(c_q2, t164, fma(s_q2, t158, t124 + t169)))
                         - t18 * d.k3,
                     s_q1
-                        * (fma(-0.00273, t22, fma(t20, d.k3 + d.k1, c_q2 * t160))
+                        * (fma(-0.00273, t22, fma(t20, d.k3 + d.k1, c_q2 * t158))
                             - fma(s_q2, t164, t168)),
                 ),
             0.5
@@ -1892,8 +1914,8 @@ pub fn coriolis_matrix_with(
                 * (fma(
                     s_q1,
                     fma(-0.000408, t19, 0.001365 * t22),
-                    fma(p.a2, t149, fma(d.k2, t131, fma(0.001365, t23, t190))),
-                ) - fma(t20, t150, c_q1 * (t124 + t125))),
+                    fma(p.a2, t146, fma(d.k2, t127, fma(0.001365, t23, t190))),
+                ) - fma(t20, t147, c_q1 * (t124 + t125))),
             0.5 * (t192 + t193),
             0.5 * (t192 - t194),
             0.5 * fma(p.a2, t111, t195),
@@ -1908,11 +1930,11 @@ pub fn coriolis_matrix_with(
             0.5 * t196,
             t122,
         ],
-        [0.5 * t145, 0.5 * t162, 0.5 * t174, 0.5 * t182, 0.5 * t188, 0.5 * t121],
+        [0.5 * t142, 0.5 * t162, 0.5 * t174, 0.5 * t182, 0.5 * t188, 0.5 * t121],
         [
-            0.5 * t141,
-            0.5 * fma(-0.032, t86, t156),
-            0.5 * fma(-0.032, t97, t156),
+            0.5 * t138,
+            0.5 * fma(-0.032, t86, t153),
+            0.5 * fma(-0.032, t97, t153),
             0.5 * t179,
             0.0,
             -0.5 * t119,
@@ -2058,16 +2080,16 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
         ),
         fma(
             fma(0.032, c_q4 * t32 - c_q3 * s_q4 * t31, t34),
-            d.k21,
+            d.k51,
             fma(
                 t34,
-                d.k46,
+                d.k50,
                 fma(
                     fma(0.019, t32, t34),
-                    d.k45,
+                    d.k49,
                     fma(
                         fma(0.07, t32, t33),
-                        d.k44,
+                        d.k48,
                         fma(0.006, c_q1, 0.068 * s_q1) * d.k11,
                     ),
                 ),

@@ -4,9 +4,10 @@
 //! Each dynamics output by the formalism whose code is cheapest (`cargo xtask ops`
 //! compares them all):
 //! - `inverse_dynamics`: recursive Newton–Euler.
-//! - `mass_matrix`: recursive Newton–Euler.
+//! - `mass_matrix`: the composite-rigid-body algorithm.
 //! - `bias`: recursive Newton–Euler.
 //! - `gravity`: recursive Newton–Euler.
+//! - `joint_space`: its mass matrix by the composite-rigid-body algorithm, bias and gravity as above.
 //! - `forward_dynamics`: Vereshchagin's separate-bodies method.
 //!
 //! PUMA 560 with every inertial parameter symbolic (mass, first moment and inertia about the link origin per link), geometry of puma560
@@ -18,12 +19,12 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 189 | 117 | 7 | 0 | 0 | 0 |
+//! | `derived` | 175 | 153 | 7 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 300 | 240 | 0 | 0 | 5 | 5 |
-//! | `mass_matrix` | 275 | 218 | 0 | 0 | 5 | 5 |
+//! | `mass_matrix` | 170 | 141 | 0 | 0 | 5 | 5 |
 //! | `bias` | 287 | 220 | 0 | 0 | 5 | 5 |
 //! | `gravity` | 50 | 29 | 0 | 0 | 5 | 5 |
-//! | `joint_space` | 583 | 456 | 0 | 0 | 6 | 6 |
+//! | `joint_space` | 498 | 389 | 0 | 0 | 5 | 5 |
 //! | `forward_dynamics` | 760 | 526 | 5 | 0 | 5 | 5 |
 //! | `coriolis_matrix` | 982 | 700 | 0 | 0 | 6 | 6 |
 //! | `energy` | 190 | 139 | 0 | 0 | 5 | 5 |
@@ -567,10 +568,6 @@ pub struct Derived {
     pub k116: Real,
     /// Parameter group 117.
     pub k117: Real,
-    /// Parameter group 118.
-    pub k118: Real,
-    /// Parameter group 119.
-    pub k119: Real,
 }
 impl Params {
     /// Computes the parameter groups; call again after changing a
@@ -624,163 +621,182 @@ impl Params {
         let t44 = inv5 * (p.my6 * p.my6);
         let t45 = t36 + t43 + t44;
         let inv46 = 1.0 / t45;
-        let t47 = t35 + t43;
-        let t48 = t34 + t44 - t47;
-        let t49 = t47 + inv4 * p.my5 * p.my5 + inv5 * p.mz6 * p.mz6;
-        let t50 = p.my5 + p.mz6;
-        let t51 = t29 + t42;
-        let t52 = t51 + inv3 * p.my4 * p.my4 + inv4 * p.mz5 * p.mz5;
-        let t53 = p.m6 + p.m4 + p.m5;
-        let t54 = p.my4 - p.mz5;
-        let t55 = t23 + t41;
-        let t56 = p.a3 * t53;
-        let t57 = p.d4 * t53;
-        let t58 = p.a3 * p.a3;
-        let t59 = p.d4 * p.d4;
-        let t60 = inv2 * p.my3 * p.my3 + t55 + p.mz4 * (inv3 * p.mz4 + 2.0 * p.d4);
-        let t61 = t40 + t53 * (t58 + t59);
-        let t62 = t60 + t18 + t61;
-        let t63 = p.m3 + t53;
-        let t64 = p.mx3 + t56;
-        let t65 = t57 + p.my3 + p.mz4;
-        let t66 = p.d4 * t57 - t17;
-        let t67 = p.a2 * t63;
-        let t68 = p.a2 * p.a2;
-        let t69 = p.d3 * p.d3;
-        let t70 = t38 + t63 * (t68 + t69);
-        let t71 = t39 + t12 + t70 - t69 * t63;
-        let t72 = p.mx2 + t67;
+        let t47 = t44 - t35;
+        let t48 = t47 + t34 - t43;
+        let t49 = t42 + t43;
+        let t50 = inv4 * p.my5 * p.my5 + inv5 * p.mz6 * p.mz6;
+        let t51 = t35 + t50;
+        let t52 = t30 + t51;
+        let t53 = t49 + t52;
+        let t54 = p.my5 + p.mz6;
+        let t55 = t29 + t42;
+        let t56 = inv3 * p.my4 * p.my4 + inv4 * p.mz5 * p.mz5;
+        let t57 = t55 + t56;
+        let t58 = p.m6 + p.m4 + p.m5;
+        let t59 = p.my4 - p.mz5;
+        let t60 = t22 - t23;
+        let t61 = p.a3 * t58;
+        let t62 = p.d4 * t58;
+        let t63 = p.a3 * p.a3;
+        let t64 = p.d4 * p.d4;
+        let t65 = p.xy3 - p.a3 * p.mz4 - p.d4 * t61;
+        let t66 = inv2 * p.my3 * p.my3 + p.mz4 * (2.0 * p.d4 + inv3 * p.mz4);
+        let t67 = t23 + t66;
+        let t68 = t40 + t58 * (t63 + t64);
+        let t69 = t67 + t18 + t68;
+        let t70 = p.m3 + t58;
+        let t71 = p.mx3 + t61;
+        let t72 = t62 + p.my3 + p.mz4;
+        let t73 = p.d4 * t62 - t17;
+        let t74 = t16 - t40 - p.a3 * t61;
+        let t75 = t73 + t74;
+        let t76 = p.a2 * t70;
+        let t77 = p.a2 * p.a2;
+        let t78 = p.d3 * p.d3;
+        let t79 = t38 + t70 * (t77 + t78);
+        let t80 = t39 + t12 + t79 - t78 * t70;
+        let t81 = p.mx2 + t76;
+        let t82 = t39 + t10 - t38 - p.a2 * t76;
+        let t83 = t11 - t73;
+        let t84 = inv1 * p.mz2 * p.mz2 + t68 + t6 + t79
+            + inv0 * (p.mx1 * p.mx1 + p.my1 * p.my1)
+            + p.mz3 * (inv2 * p.mz3 + 2.0 * p.d3);
+        let t85 = -t29 - t36;
+        let t86 = t28 + t34;
+        let t87 = t50 + t86;
+        let t88 = t41 + t49;
+        let t89 = t85 - t24 - t88;
+        let t90 = t44 + t56;
+        let t91 = t87 + t22 + t66;
+        let t92 = t89 - t83;
+        let t93 = t69 + t52 + t88;
         Derived {
             params: *self,
-            k0: t6 + t11 + inv1 * p.mz2 * p.mz2 + t61 + t70
-                + inv0 * (p.mx1 * p.mx1 + p.my1 * p.my1)
-                + p.mz3 * (inv2 * p.mz3 + 2.0 * p.d3) - t66,
-            k1: t10 + t39 - t11 - t38 - p.a2 * t67,
-            k2: p.xz2 - p.a2 * p.mz3 - p.d3 * t67,
-            k3: t71,
-            k4: t16 + t60 + t66 - t40 - p.a3 * t56,
-            k5: p.xy3 - p.a3 * p.mz4 - p.d4 * t56,
-            k6: t62,
-            k7: t65,
-            k8: t22 + t52 - t55,
-            k9: t24 + t41 + t52,
-            k10: t54,
-            k11: t28 + t49 - t51,
-            k12: t30 + t42 + t49,
-            k13: t50,
+            k0: t83 + t84,
+            k1: t82 - t11,
+            k2: p.xz2 - p.a2 * p.mz3 - p.d3 * t76,
+            k3: t80,
+            k4: t41 + t67 + t75,
+            k5: t65,
+            k6: t41 + t69,
+            k7: t72,
+            k8: t57 + t60 - t41,
+            k9: t24 + t41 + t57,
+            k10: t59,
+            k11: t28 + t43 + t51 - t55,
+            k12: t53,
+            k13: t54,
             k14: t48,
             k15: t45,
-            k16: t64,
+            k16: t71,
             k17: p.g * p.my2,
-            k18: p.g * t72,
-            k19: p.a2 * t65,
-            k20: p.a2 * t64,
-            k21: -t65,
-            k22: t62 + t71,
-            k23: p.d4 * t50,
-            k24: p.d4 * p.mx5,
-            k25: p.a3 * t54,
-            k26: -(p.a3 * p.mx4),
-            k27: p.d4 * p.mx4,
-            k28: p.d4 * t54,
-            k29: p.d3 * t54,
-            k30: p.d3 * p.mx4,
-            k31: p.d3 * t64,
-            k32: p.d3 * t65,
-            k33: p.g * t54,
-            k34: p.g * t50,
-            k35: p.g * p.mx5,
-            k36: p.g * p.mx4,
-            k37: p.g * t64,
-            k38: p.g * t65,
-            k39: p.xy6 - p.xz6 * p.yz6 * inv46,
-            k40: t48 - p.xz6 * p.xz6 * inv46,
-            k41: p.yz6 * p.yz6 * inv46,
-            k42: p.yz5 * p.yz5,
-            k43: p.yz4 * p.yz4,
-            k44: p.my6 * p.xz6 * inv46,
-            k45: p.my6 * p.yz6 * inv46,
-            k46: p.mx6 * p.yz6 * inv46,
-            k47: p.mx6 * p.xz6 * inv46,
-            k48: -t50,
-            k49: -t54,
-            k50: t37 * inv46,
-            k51: p.my6 * p.my6 * inv46,
-            k52: p.mx6 * p.mx6 * inv46,
-            k53: t59,
-            k54: p.a3 * p.d4,
-            k55: t58,
-            k56: t69,
-            k57: p.a2 * p.d3,
-            k58: t68,
-            k59: -t64,
-            k60: p.xz6 * inv46,
-            k61: p.yz6 * inv46,
-            k62: p.my6 * inv46,
-            k63: p.mx6 * inv46,
-            k64: t72,
-            k65: inv46,
-            k66: inv0 * inv0 * (p.my1 * p.my1),
-            k67: inv0 * inv0 * (p.mx1 * p.mx1),
-            k68: t6,
-            k69: inv1 * p.mz2,
-            k70: inv1 * p.my2,
-            k71: inv1 * p.mx2,
-            k72: t10,
-            k73: p.xy2 + inv1 * p.mx2 * p.my2,
-            k74: p.xz2 + inv1 * p.mx2 * p.mz2,
-            k75: t11,
-            k76: p.yz2 + inv1 * p.my2 * p.mz2,
-            k77: t12,
-            k78: inv2 * p.mz3,
-            k79: inv2 * p.my3,
-            k80: inv2 * p.mx3,
-            k81: t16,
-            k82: p.xy3 + inv2 * p.mx3 * p.my3,
-            k83: p.xz3 + inv2 * p.mx3 * p.mz3,
-            k84: t17,
-            k85: p.yz3 + inv2 * p.my3 * p.mz3,
-            k86: t18,
-            k87: inv3 * p.mz4,
-            k88: inv3 * p.my4,
-            k89: inv3 * p.mx4,
-            k90: t22,
-            k91: p.xy4 + inv3 * p.mx4 * p.my4,
-            k92: p.xz4 + inv3 * p.mx4 * p.mz4,
-            k93: t23,
-            k94: p.yz4 + inv3 * p.my4 * p.mz4,
-            k95: t24,
-            k96: inv4 * p.mz5,
-            k97: inv4 * p.my5,
-            k98: inv4 * p.mx5,
-            k99: t28,
-            k100: p.xy5 + inv4 * p.mx5 * p.my5,
-            k101: p.xz5 + inv4 * p.mx5 * p.mz5,
-            k102: t29,
-            k103: p.yz5 + inv4 * p.my5 * p.mz5,
-            k104: t30,
-            k105: inv5 * p.mz6,
-            k106: inv5 * p.my6,
-            k107: inv5 * p.mx6,
-            k108: t34,
-            k109: p.xy6 + inv5 * t37,
-            k110: p.xz6 + inv5 * p.mx6 * p.mz6,
-            k111: t35,
-            k112: p.yz6 + inv5 * p.my6 * p.mz6,
-            k113: t36,
-            k114: p.g * p.m2,
-            k115: p.g * p.m3,
-            k116: p.g * p.m4,
-            k117: p.g * p.m5,
-            k118: p.g * p.m6,
-            k119: p.g * p.mz1,
+            k18: p.g * t81,
+            k19: t85 + t87 - t49,
+            k20: t47 + t56 + t60 + t86 - t30 - t88,
+            k21: p.xz5 - p.xy6,
+            k22: t75 + t89 + t91,
+            k23: p.xz4 + p.xy5,
+            k24: t74 + t82 + t91 + t92,
+            k25: p.xy2 + t65,
+            k26: t84 + t90 - t92,
+            k27: p.xz3 - p.xy4,
+            k28: -t72,
+            k29: -t59,
+            k30: t90 - t89,
+            k31: -t54,
+            k32: -t53,
+            k33: t80 + t93,
+            k34: t93,
+            k35: p.xy6 - p.xz6 * p.yz6 * inv46,
+            k36: t48 - p.xz6 * p.xz6 * inv46,
+            k37: p.yz6 * p.yz6 * inv46,
+            k38: p.yz5 * p.yz5,
+            k39: p.yz4 * p.yz4,
+            k40: p.my6 * p.xz6 * inv46,
+            k41: p.my6 * p.yz6 * inv46,
+            k42: p.mx6 * p.yz6 * inv46,
+            k43: p.mx6 * p.xz6 * inv46,
+            k44: t37 * inv46,
+            k45: p.my6 * p.my6 * inv46,
+            k46: p.mx6 * p.mx6 * inv46,
+            k47: t64,
+            k48: p.a3 * p.d4,
+            k49: t63,
+            k50: t78,
+            k51: p.a2 * p.d3,
+            k52: t77,
+            k53: -t71,
+            k54: p.xz6 * inv46,
+            k55: p.yz6 * inv46,
+            k56: p.my6 * inv46,
+            k57: p.mx6 * inv46,
+            k58: t81,
+            k59: inv46,
+            k60: p.a2 * t72,
+            k61: p.a2 * t71,
+            k62: p.d4 * t59,
+            k63: p.d4 * p.mx4,
+            k64: inv0 * inv0 * (p.my1 * p.my1),
+            k65: inv0 * inv0 * (p.mx1 * p.mx1),
+            k66: t6,
+            k67: inv1 * p.mz2,
+            k68: inv1 * p.my2,
+            k69: inv1 * p.mx2,
+            k70: t10,
+            k71: p.xy2 + inv1 * p.mx2 * p.my2,
+            k72: p.xz2 + inv1 * p.mx2 * p.mz2,
+            k73: t11,
+            k74: p.yz2 + inv1 * p.my2 * p.mz2,
+            k75: t12,
+            k76: inv2 * p.mz3,
+            k77: inv2 * p.my3,
+            k78: inv2 * p.mx3,
+            k79: t16,
+            k80: p.xy3 + inv2 * p.mx3 * p.my3,
+            k81: p.xz3 + inv2 * p.mx3 * p.mz3,
+            k82: t17,
+            k83: p.yz3 + inv2 * p.my3 * p.mz3,
+            k84: t18,
+            k85: inv3 * p.mz4,
+            k86: inv3 * p.my4,
+            k87: inv3 * p.mx4,
+            k88: t22,
+            k89: p.xy4 + inv3 * p.mx4 * p.my4,
+            k90: p.xz4 + inv3 * p.mx4 * p.mz4,
+            k91: t23,
+            k92: p.yz4 + inv3 * p.my4 * p.mz4,
+            k93: t24,
+            k94: inv4 * p.mz5,
+            k95: inv4 * p.my5,
+            k96: inv4 * p.mx5,
+            k97: t28,
+            k98: p.xy5 + inv4 * p.mx5 * p.my5,
+            k99: p.xz5 + inv4 * p.mx5 * p.mz5,
+            k100: t29,
+            k101: p.yz5 + inv4 * p.my5 * p.mz5,
+            k102: t30,
+            k103: inv5 * p.mz6,
+            k104: inv5 * p.my6,
+            k105: inv5 * p.mx6,
+            k106: t34,
+            k107: p.xy6 + inv5 * t37,
+            k108: p.xz6 + inv5 * p.mx6 * p.mz6,
+            k109: t35,
+            k110: p.yz6 + inv5 * p.my6 * p.mz6,
+            k111: t36,
+            k112: p.g * p.m2,
+            k113: p.g * p.m3,
+            k114: p.g * p.m4,
+            k115: p.g * p.m5,
+            k116: p.g * p.m6,
+            k117: p.g * p.mz1,
         }
     }
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 189,
-    add: 117,
+    mul: 175,
+    add: 153,
     div: 7,
     sqrt: 0,
     sin: 0,
@@ -953,8 +969,8 @@ pub fn inverse_dynamics_with(
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 275,
-    add: 218,
+    mul: 170,
+    add: 141,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -978,159 +994,125 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
     let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
     let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let t10 = s_q1 * c_q2;
-    let t11 = c_q1 * s_q2;
-    let t12 = t10 + t11;
-    let t13 = s_q1 * s_q2;
-    let t14 = c_q1 * c_q2;
-    let t15 = t14 - t13;
-    let t16 = p.d3 * (t14 - t13);
-    let t17 = p.d4 * t12 - p.a2 * c_q1 - p.a3 * t15;
-    let t18 = c_q3 * t12;
-    let t19 = c_q4 * t18 + s_q4 * t15;
-    let t20 = c_q4 * t15 - s_q4 * t18;
-    let t21 = c_q3 * t16 - s_q3 * t17;
-    let t22 = -(p.d3 * (t11 + t10));
-    let t23 = s_q3 * t12;
-    let t24 = c_q5 * t19 - s_q5 * t23;
-    let t25 = s_q5 * t19 + c_q5 * t23;
-    let t26 = c_q4 * t21 + s_q4 * t22;
-    let t27 = s_q3 * t16 + c_q3 * t17;
-    let t28 = p.a2 * s_q2 - p.d4;
-    let t29 = c_q3 * t28;
-    let t30 = p.a3 + p.a2 * c_q2;
-    let t31 = s_q3 * c_q4;
-    let t32 = c_q5 * t31 + c_q3 * s_q5;
-    let t33 = s_q5 * t31 - c_q3 * c_q5;
-    let t34 = c_q4 * t29 + s_q4 * t30;
-    let t35 = s_q3 * t28;
-    let t36 = p.d4 * c_q3;
-    let t37 = p.a3 * s_q4 - c_q4 * t36;
-    let t38 = p.d4 * s_q3;
-    let t39 = -(p.xz6 * s_q5) - p.yz6 * c_q5;
-    let t40 = c_q4 * t22 - s_q4 * t21;
-    let t41 = p.xy6 * t24 + p.yz6 * t20 - p.mx6 * t40;
-    let t42 = p.my6 * c_q5;
-    let t43 = p.mx6 * s_q5;
-    let t44 = p.mx5 * t23 + p.my6 * t24 + p.mx6 * t25;
-    let t45 = p.my6 * s_q5;
-    let t46 = p.mx6 * c_q5;
-    let t47 = s_q3 * s_q4;
-    let t48 = c_q4 * t30 - s_q4 * t29;
-    let t49 = p.yz6 * t47 - p.xy6 * t32;
-    let t50 = t49 - p.mx6 * t48;
-    let t51 = p.mx5 * c_q3 - p.my6 * t32 - p.mx6 * t33;
-    let t52 = s_q4 * t36 + p.a3 * c_q4;
-    let t53 = t49 - p.mx6 * t52;
-    let t54 = s_q4 * s_q5;
-    let t55 = s_q4 * c_q5;
-    let t56 = p.xy6 * t55 + p.yz6 * c_q4;
-    let t57 = p.xy6 * c_q5;
-    let t58 = p.xz6 * t20 + p.my6 * t40 + t24 * d.k14 - p.xy6 * t25;
-    let t59 = p.xy5 * t20 + p.xz5 * t23 + t19 * d.k11 + t27 * d.k13 + c_q5 * t58
-        - s_q5 * t41;
-    let t60 = t20 * d.k15 + p.xz6 * t24 - p.mx6 * (s_q5 * t26 + c_q5 * t27) - p.yz6 * t25
-        - p.my6 * (c_q5 * t26 - s_q5 * t27);
-    let t61 = p.xy5 * t19 + p.yz5 * t23 + t60 - p.mx5 * t27;
-    let t62 = p.xz4 * t15 + t18 * d.k8 + t22 * d.k10 + c_q4 * t59 - p.xy4 * t23
-        - s_q4 * t61;
-    let t63 = p.mx5 * t40 + t23 * d.k12 + p.xz5 * t19 + p.yz5 * t20 - c_q5 * t41
-        - t26 * d.k13 - s_q5 * t58;
-    let t64 = p.xy4 * t18 + p.yz4 * t15 - p.mx4 * t22 - t63;
-    let t65 = -(t23 * d.k13) - t20 * (t42 + t43);
-    let t66 = c_q4 * t65 - s_q4 * t44 - t15 * d.k10;
-    let t67 = p.mx4 * t15 + t20 * (p.mx5 + t46 - t45) - t19 * d.k13;
-    let t68 = s_q3 * t66 + c_q3 * t67;
-    let t69 = t12 * d.k4 + t15 * d.k5 + c_q3 * t62 - p.d4 * t68 - c_q1 * d.k19
-        - s_q3 * t64;
-    let t70 = c_q4 * t61 + p.xz4 * t18 + t15 * d.k9 + s_q4 * t59 - p.mx4 * t27
-        - p.yz4 * t23 - t21 * d.k10;
-    let t71 = t12 * d.k5 + c_q1 * d.k20 + t70 + p.a3 * t68;
-    let t72 = c_q3 * t66 - s_q3 * t67;
-    let t73 = p.mx4 * t23 + c_q4 * t44 + t18 * d.k10 + s_q4 * t65;
-    let t74 = s_q2 * t72 + c_q2 * t73;
-    let t75 = p.xz3 * t12 + p.yz3 * t15 + t22 * d.k16 + p.a3 * t73 - t16 * d.k7
-        - s_q3 * t62 - c_q3 * t64 - p.d4 * t72;
-    let t76 = p.yz2 * c_q1 + s_q1 * d.k2 + p.a2 * t74 + t75;
-    let t77 = p.xy6 * t33 + p.xz6 * t47 - t32 * d.k14;
-    let t78 = p.my6 * t48 + t77;
-    let t79 = p.xy5 * t47 + p.xz5 * c_q3 - t31 * d.k11;
-    let t80 = t35 * d.k13 + c_q5 * t78 + t79 - s_q5 * t50;
-    let t81 = p.mx6 * (s_q5 * t34 + c_q5 * t35) + p.my6 * (c_q5 * t34 - s_q5 * t35);
-    let t82 = t47 * d.k15 + p.yz6 * t33 - p.xz6 * t32;
-    let t83 = t82 + p.yz5 * c_q3 - p.xy5 * t31;
-    let t84 = t83 - t81 - p.mx5 * t35;
-    let t85 = p.xy4 * c_q3 + s_q3 * d.k8;
-    let t86 = c_q3 * d.k12 + p.yz5 * t47 - p.xz5 * t31;
-    let t87 = p.xy4 * s_q3 + t86;
-    let t88 = p.mx5 * t48 - c_q5 * t50 - t34 * d.k13 - s_q5 * t78;
-    let t89 = -(c_q3 * d.k13) - t47 * (t42 + t43);
-    let t90 = p.mx4 * c_q3 + c_q4 * t51 + s_q4 * t89 - s_q3 * d.k10;
-    let t91 = c_q3 * (c_q4 * t89 - s_q4 * t51)
-        - s_q3 * (t31 * d.k13 + t47 * (p.mx5 + t46 - t45));
-    let t92 = p.a3 * t90 - p.d4 * t91;
-    let t93 = c_q2 * d.k20 + c_q3 * (t87 + p.mx4 * t30 + t88) - s_q2 * d.k19
-        - s_q3 * (t30 * d.k10 + c_q4 * t80 - t85 - s_q4 * t84);
-    let t94 = d.k6 + t92;
-    let t95 = t93 + t94;
-    let t96 = p.xz4 * s_q3 + p.yz4 * c_q3;
-    let t97 = s_q4 * t80 + c_q4 * t84 - t96 - p.mx4 * t35 - t29 * d.k10;
-    let t98 = t86 + t88;
-    let t99 = t82 - t81;
-    let t100 = p.my6 * t52 + t77;
-    let t101 = t79 + c_q5 * t100 - s_q5 * t53 - s_q3 * d.k23;
-    let t102 = p.mx6 * (c_q5 * t38 - s_q5 * t37) - p.my6 * (c_q5 * t37 + s_q5 * t38);
-    let t103 = t83 + s_q3 * d.k24 + t102;
-    let t104 = p.mx5 * t52 - c_q5 * t53 - t37 * d.k13 - s_q5 * t100;
-    let t105 = s_q3 * d.k27 + c_q3 * d.k28 + s_q4 * t101 + c_q4 * t103 - t96;
-    let t106 = t86 + t104;
-    let t107 = t82 + t102;
-    let t108 = p.xz6 * c_q4 + t55 * d.k14 - p.xy6 * t54;
-    let t109 = c_q4 * d.k15 + p.xz6 * t55 - p.yz6 * t54;
-    let t110 = p.xz5 * s_q4 + p.yz5 * c_q4 - c_q5 * t56 - s_q5 * t108;
+    let t10 = p.xz6 * c_q5 - p.yz6 * s_q5;
+    let t11 = -(p.xz6 * s_q5) - p.yz6 * c_q5;
+    let t12 = t11;
+    let t13 = -(p.my6 * c_q5) - p.mx6 * s_q5;
+    let t14 = c_q4 * t13;
+    let t15 = p.mx6 * c_q5 - p.my6 * s_q5;
+    let t16 = s_q3 * t14 + c_q3 * t15;
+    let t17 = c_q3 * t14 - s_q3 * t15;
+    let t18 = s_q4 * t13;
+    let t19 = s_q2 * t17 + c_q2 * t18;
+    let t20 = p.xy6 * s_q5;
+    let t21 = p.yz5 + t11;
+    let t22 = p.mx5 + t15;
+    let t23 = s_q4 * t22;
+    let t24 = c_q4 * t22;
+    let t25 = p.xy5 + t10;
+    let t26 = s_q4 * c_q4;
+    let t27 = s_q5 * d.k14;
+    let t28 = -2.0 * c_q5 * t20 - s_q5 * t27;
+    let t29 = d.k19 + t28;
+    let t30 = t23 + c_q4 * d.k13;
+    let t31 = p.d4 * t30;
+    let t32 = p.mx4 + t24 - s_q4 * d.k13;
+    let t33 = c_q3 * t32;
+    let t34 = d.k10 - t13;
+    let t35 = t33 - s_q3 * t34;
+    let t36 = p.a3 * t35;
+    let t37 = t31 + t36;
+    let t38 = 2.0 * t25 * t26 + s_q4 * s_q4 * t29;
+    let t39 = s_q3 * (2.0 * t28 + d.k20 - t38);
+    let t40 = 2.0 * s_q5 * t20 + d.k21 - c_q5 * t27;
+    let t41 = c_q4 * t40 - s_q4 * t21;
+    let t42 = s_q3 * (p.xy4 - t41);
+    let t43 = s_q3 * t39 + 2.0 * c_q3 * t42 - t28;
+    let t44 = 2.0 * (t31 - t36) + -2.0 * t38 - t43;
+    let t45 = s_q2 * (d.k22 + t44);
+    let t46 = t10 + t26 * t29 + d.k23 - 2.0 * s_q4 * s_q4 * t25;
+    let t47 = c_q4 * t21 + s_q4 * t40;
+    let t48 = p.yz4 - t47;
+    let t49 = c_q3 * t46 - s_q3 * t48;
+    let t50 = t49 - p.d4 * t35 - p.a3 * t30;
+    let t51 = s_q2 * (d.k5 + t50);
+    let t52 = d.k16 + t35;
+    let t53 = c_q2 * t52;
+    let t54 = d.k7 + t30;
+    let t55 = t53 - s_q2 * t54;
+    let t56 = p.a2 * t55;
+    let t57 = s_q3 * t32;
+    let t58 = -t57 - c_q3 * t34;
+    let t59 = p.d3 * t58;
+    let t60 = t56 + t59;
+    let t61 = s_q2 * t45 + 2.0 * c_q2 * t51;
+    let t62 = s_q2 * t52;
+    let t63 = t62 + c_q2 * t54;
+    let t64 = t41 + d.k27 + 2.0 * s_q3 * t42 - c_q3 * t39 - p.a3 * t58;
+    let t65 = -(s_q3 * t46) - c_q3 * t48;
+    let t66 = p.yz3 + t65 - p.d4 * t58;
+    let t67 = s_q2 * t64 + c_q2 * t66;
+    let t68 = c_q2 * t64 - s_q2 * t66;
+    let t69 = c_q1 * (p.yz2 + t67 - p.d3 * t63)
+        + s_q1 * (d.k2 + t68 - p.d3 * t55 - p.a2 * t58);
+    let t70 = d.k28 - t30;
+    let t71 = t53 + s_q2 * t70;
+    let t72 = s_q1 * (t68 - p.d3 * t71) + c_q1 * (t67 + p.d3 * (c_q2 * t70 - t62));
+    let t73 = t13 + d.k29;
+    let t74 = t33 + s_q3 * t73;
+    let t75 = t49 - p.d4 * t74;
+    let t76 = t38 + d.k30;
+    let t77 = t76 + p.a3 * t74;
+    let t78 = c_q3 * t73 - t57;
+    let t79 = p.d3 * t78;
+    let t80 = s_q1 * (c_q2 * t75 - s_q2 * (t77 + t79))
+        + c_q1 * (s_q2 * t75 + c_q2 * (t77 + t79) + p.a2 * t74);
+    let t81 = c_q4 * d.k31 - t23;
+    let t82 = c_q3 * t81;
+    let t83 = t24 + s_q4 * d.k31;
+    let t84 = s_q2 * t82 + c_q2 * t83;
+    let t85 = s_q3 * t81;
+    let t86 = t28 + d.k32;
+    let t87 = c_q3 * t41 - p.d4 * t85 - s_q3 * t86;
+    let t88 = t47 + p.a3 * t85;
+    let t89 = s_q1 * (c_q2 * t87 - p.d3 * t84 - s_q2 * t88)
+        + c_q1
+            * (p.d3 * (c_q2 * t82 - s_q2 * t83) + p.a2 * t85 + s_q2 * t87 + c_q2 * t88);
+    let t90 = c_q4 * t10 - s_q4 * d.k15;
+    let t91 = c_q3 * t90 + s_q3 * t12 - p.d4 * t16;
+    let t92 = s_q4 * t10 + c_q4 * d.k15;
+    let t93 = t92 + p.a3 * t16;
+    let t94 = s_q1 * (c_q2 * t91 - p.d3 * t19 - s_q2 * t93)
+        + c_q1
+            * (p.d3 * (c_q2 * t17 - s_q2 * t18) + s_q2 * t91 + c_q2 * t93 + p.a2 * t16);
+    let t95 = 2.0 * t37 + t43;
+    let t96 = t95 + d.k34;
+    let t97 = p.a2 * t71 + t96;
+    let t98 = t65 - p.d4 * t78;
+    let t99 = p.a2 * s_q2 * t78 + t98;
+    let t100 = p.a3 * t83 - p.d4 * t82 - s_q3 * t41 - c_q3 * t86;
+    let t101 = p.a2 * t84 + t100;
+    let t102 = p.a3 * t18 + c_q3 * t12 - p.d4 * t17 - s_q3 * t90;
+    let t103 = p.a2 * t19 + t102;
     [
         [
-            d.k0
-                + s_q1
-                    * (p.xy2 * c_q1 + s_q1 * d.k1 + c_q2 * t69 - s_q2 * t71 - p.d3 * t74)
-                + c_q1
-                    * (p.xy2 * s_q1 + s_q2 * t69 + c_q2 * t71
-                        + p.d3 * (c_q2 * t72 - s_q2 * t73)
-                        - p.a2 * (t12 * d.k7 - t68 - t15 * d.k16)),
-            t76,
-            t75,
-            t70,
-            t63,
-            t60,
+            2.0
+                * (t37 + t60
+                    + s_q1 * c_q1
+                        * (t50 + c_q2 * t45 + d.k25 - p.a2 * t63 - 2.0 * s_q2 * t51)
+                    - t31) + t38 + t61 + s_q1 * s_q1 * (t44 + d.k24 - 2.0 * (t56 + t61))
+                + d.k26,
+            t69,
+            t72,
+            t80,
+            t89,
+            t94,
         ],
-        [
-            t76,
-            p.a2 * (s_q2 * (t91 + d.k21) + c_q2 * (d.k16 + t90)) + d.k22 + t92 + t93,
-            t95,
-            t97,
-            t98,
-            t99,
-        ],
-        [
-            t75,
-            t95,
-            t94 - s_q3 * (c_q4 * t101 + d.k25 - t85 - s_q4 * t103)
-                - c_q3 * (d.k26 - t87 - t104),
-            t105,
-            t106,
-            t107,
-        ],
-        [
-            t70,
-            t97,
-            t105,
-            d.k9 + s_q4 * (p.xy5 * c_q4 + s_q4 * d.k11 + c_q5 * t108 - s_q5 * t56)
-                + c_q4 * (p.xy5 * s_q4 + t109),
-            t110,
-            t109,
-        ],
-        [t63, t98, t106, t110, d.k12 + s_q5 * (t57 + t57 + s_q5 * d.k14), t39],
-        [t60, t99, t107, t109, t39, d.k15],
+        [t69, 2.0 * (t60 - t59) + d.k33 + t95, t97, t99, t101, t103],
+        [t72, t97, t96, t98, t100, t102],
+        [t80, t99, t98, t76, t47, t92],
+        [t89, t101, t100, t47, d.k12 - t28, t11],
+        [t94, t103, t102, t92, t11, d.k15],
     ]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
@@ -1333,12 +1315,12 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 583,
-    add: 456,
+    mul: 498,
+    add: 389,
     div: 0,
     sqrt: 0,
-    sin: 6,
-    cos: 6,
+    sin: 5,
+    cos: 5,
     exp: 0,
 };
 ///The mass matrix, bias and gravity forces of one state in one pass: the
@@ -1356,307 +1338,278 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
 pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     let p = &d.params;
     let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
+    let t2 = p.g * s_q1;
+    let t3 = p.g * c_q1;
     let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t4 = qd[0] * s_q1;
-    let t5 = qd[0] * c_q1;
-    let t6 = qd[1] + qd[2];
+    let t6 = qd[0] * s_q1;
+    let t7 = qd[0] * c_q1;
+    let t8 = c_q2 * t6 + s_q2 * t7;
+    let t9 = c_q2 * t7 - s_q2 * t6;
+    let t10 = qd[1] + qd[2];
     let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
+    let t13 = t8 * c_q3 - t10 * s_q3;
+    let t14 = -(t8 * s_q3) - t10 * c_q3;
+    let t15 = t9 + qd[3];
     let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
+    let t18 = t13 * c_q4 + t15 * s_q4;
+    let t19 = t15 * c_q4 - t13 * s_q4;
+    let t20 = qd[4] - t14;
     let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let t13 = p.a2 * s_q2 - p.d4;
-    let t14 = c_q3 * t13;
-    let t15 = p.a3 + p.a2 * c_q2;
-    let t16 = s_q3 * c_q4;
-    let t17 = c_q5 * t16 + c_q3 * s_q5;
-    let t18 = s_q5 * t16 - c_q3 * c_q5;
-    let t19 = c_q4 * t14 + s_q4 * t15;
-    let t20 = s_q3 * t13;
-    let t21 = p.d4 * c_q3;
-    let t22 = p.a3 * s_q4 - c_q4 * t21;
-    let t23 = p.d4 * s_q3;
-    let t24 = -(p.xz6 * s_q5) - p.yz6 * c_q5;
-    let t25 = qd[1] * t4;
-    let t26 = p.g * c_q1 + p.a2 * t4 * t5;
-    let t27 = p.xy2 * t4 + p.yz2 * qd[1];
-    let t28 = s_q3 * s_q4;
-    let t29 = c_q4 * t15 - s_q4 * t14;
-    let t30 = p.yz6 * t28 - p.xy6 * t17;
-    let t31 = t30 - p.mx6 * t29;
-    let t32 = p.my6 * c_q5;
-    let t33 = p.mx6 * s_q5;
-    let t34 = p.mx5 * c_q3 - p.my6 * t17 - p.mx6 * t18;
-    let t35 = p.my6 * s_q5;
-    let t36 = p.mx6 * c_q5;
-    let t37 = s_q4 * t21 + p.a3 * c_q4;
-    let t38 = t30 - p.mx6 * t37;
-    let t39 = s_q4 * s_q5;
-    let t40 = s_q4 * c_q5;
-    let t41 = p.xy6 * t40 + p.yz6 * c_q4;
-    let t42 = p.xy6 * c_q5;
-    let t43 = qd[1] * t5;
-    let t44 = t5 * t5;
-    let t45 = t6 * t6;
-    let t46 = p.g * s_q1 - p.a2 * (t44 + qd[1] * qd[1]);
-    let t47 = 2.0 * p.a2 * t25 - p.d3 * (t4 * t4 + t44);
-    let t48 = c_q2 * t26 - s_q2 * t46;
-    let t49 = s_q2 * t26 + c_q2 * t46;
-    let t50 = q[1] + q[2];
-    let (t51, t52) = libm::Libm::<Real>::sincos(t50);
-    let t53 = qd[0] * t52;
-    let t54 = qd[0] * t51;
-    let t55 = c_q3 * t54 - t6 * s_q3;
-    let t56 = s_q3 * t51;
-    let t57 = -(t6 * c_q3) - qd[0] * t56;
-    let t58 = qd[3] + t53;
-    let t59 = c_q4 * t55 + s_q4 * t58;
-    let t60 = c_q4 * t58 - s_q4 * t55;
-    let t61 = qd[4] - t57;
-    let t62 = c_q5 * t59 - s_q5 * t61;
-    let t63 = -(s_q5 * t59) - c_q5 * t61;
-    let t64 = qd[5] + t60;
-    let t65 = p.xy4 * t55 + p.yz4 * t58;
-    let t66 = p.xy5 * t59 + p.yz5 * t61;
-    let t67 = p.xy6 * t62 + p.yz6 * t64;
-    let t68 = t45 + t53 * t53;
-    let t69 = t45 + t54 * t54;
-    let t70 = t58 * t58;
-    let t71 = t55 * t57;
-    let t72 = t61 * t61;
-    let t73 = t59 * t60;
-    let t74 = t64 * t64;
-    let t75 = t62 * t63;
-    let t76 = p.d3 * t52;
-    let t77 = p.d4 * t51 - p.a2 * c_q1 - p.a3 * t52;
-    let t78 = c_q3 * t51;
-    let t79 = c_q4 * t78;
-    let t80 = s_q4 * t52;
-    let t81 = t79 + t80;
-    let t82 = s_q4 * t78;
-    let t83 = c_q4 * t52;
-    let t84 = t83 - t82;
-    let t85 = c_q3 * t76 - s_q3 * t77;
-    let t86 = p.d3 * t51;
-    let t87 = s_q5 * t56;
-    let t88 = c_q5 * t81 - t87;
-    let t89 = c_q5 * t56;
-    let t90 = s_q5 * t81 + t89;
-    let t91 = c_q4 * t85 - s_q4 * t86;
-    let t92 = s_q3 * t76 + c_q3 * t77;
-    let t93 = s_q4 * t85 + c_q4 * t86;
-    let t94 = p.xy6 * t88 + p.yz6 * t84 + p.mx6 * t93;
-    let t95 = p.mx5 * t56 + p.my6 * t88 + p.mx6 * t90;
-    let t96 = t53 * (qd[2] + qd[1]);
-    let t97 = -(t54 * (qd[2] + qd[1]));
-    let t98 = qd[3] * t57 + c_q3 * t96;
-    let t99 = qd[3] * t55 + s_q3 * t96;
-    let t100 = t99;
-    let t101 = s_q4 * t97 + qd[4] * t60 + c_q4 * t98;
-    let t102 = c_q4 * t97 - qd[4] * t59 - s_q4 * t98;
-    let t103 = qd[5] * t63 + c_q5 * t101 - s_q5 * t99;
-    let t104 = c_q5 * t99 + qd[5] * t62 + s_q5 * t101;
-    let t105 = t6 * t54 - t97;
-    let t106 = t6 * t53 + t96;
-    let t107 = t53 * t54;
-    let t108 = t49 + p.d4 * t107 - p.a3 * t68;
-    let t109 = t47 + p.a3 * t105 + p.d4 * t106;
-    let t110 = c_q3 * t108 - s_q3 * t109;
-    let t111 = t48 + p.a3 * t107 - p.d4 * t69;
-    let t112 = c_q4 * t110 + s_q4 * t111;
-    let t113 = s_q3 * t108 + c_q3 * t109;
-    let t114 = c_q4 * t111 - s_q4 * t110;
-    let t115 = p.my6 * (t75 - t102) - p.mx6 * (t63 * t63 + t74);
-    let t116 = p.mx6 * (t75 + t102) - p.my6 * (t62 * t62 + t74);
-    let t117 = p.g * (t83 - t82);
-    let t118 = p.g * (t79 + t80);
-    let t119 = -(p.mx6 * (s_q5 * t118 + p.g * t89)) - p.my6 * (c_q5 * t118 - p.g * t87);
-    let t120 = p.yz2 * t5 + t4 * d.k2 + qd[1] * d.k3;
-    let t121 = p.xy2 * t5 + t4 * d.k1 + qd[1] * d.k2;
-    let t122 = p.xy6 * t18 + p.xz6 * t28 - t17 * d.k14;
-    let t123 = p.my6 * t29 + t122;
-    let t124 = p.xy5 * t28 + p.xz5 * c_q3 - t16 * d.k11;
-    let t125 = t20 * d.k13 + c_q5 * t123 + t124 - s_q5 * t31;
-    let t126 = p.mx6 * (s_q5 * t19 + c_q5 * t20) + p.my6 * (c_q5 * t19 - s_q5 * t20);
-    let t127 = t28 * d.k15 + p.yz6 * t18 - p.xz6 * t17;
-    let t128 = t127 + p.yz5 * c_q3 - p.xy5 * t16;
-    let t129 = t128 - t126 - p.mx5 * t20;
-    let t130 = p.xy4 * c_q3 + s_q3 * d.k8;
-    let t131 = c_q3 * d.k12 + p.yz5 * t28 - p.xz5 * t16;
-    let t132 = p.xy4 * s_q3 + t131;
-    let t133 = p.mx5 * t29 - c_q5 * t31 - t19 * d.k13 - s_q5 * t123;
-    let t134 = -(c_q3 * d.k13) - t28 * (t32 + t33);
-    let t135 = p.mx4 * c_q3 + c_q4 * t34 + s_q4 * t134 - s_q3 * d.k10;
-    let t136 = c_q3 * (c_q4 * t134 - s_q4 * t34)
-        - s_q3 * (t16 * d.k13 + t28 * (p.mx5 + t36 - t35));
-    let t137 = p.a3 * t135 - p.d4 * t136;
-    let t138 = c_q2 * d.k20 + c_q3 * (t132 + p.mx4 * t15 + t133) - s_q2 * d.k19
-        - s_q3 * (t15 * d.k10 + c_q4 * t125 - t130 - s_q4 * t129);
-    let t139 = d.k6 + t137;
-    let t140 = t138 + t139;
-    let t141 = p.xz4 * s_q3 + p.yz4 * c_q3;
-    let t142 = s_q4 * t125 + c_q4 * t129 - t141 - p.mx4 * t20 - t14 * d.k10;
-    let t143 = t131 + t133;
-    let t144 = t127 - t126;
-    let t145 = p.my6 * t37 + t122;
-    let t146 = t124 + c_q5 * t145 - s_q5 * t38 - s_q3 * d.k23;
-    let t147 = p.mx6 * (c_q5 * t23 - s_q5 * t22) - p.my6 * (c_q5 * t22 + s_q5 * t23);
-    let t148 = t128 + s_q3 * d.k24 + t147;
-    let t149 = p.mx5 * t37 - c_q5 * t38 - t22 * d.k13 - s_q5 * t145;
-    let t150 = s_q3 * d.k27 + c_q3 * d.k28 + s_q4 * t146 + c_q4 * t148 - t141;
-    let t151 = t131 + t149;
-    let t152 = t127 + t147;
-    let t153 = p.xz6 * c_q4 + t40 * d.k14 - p.xy6 * t39;
-    let t154 = c_q4 * d.k15 + p.xz6 * t40 - p.yz6 * t39;
-    let t155 = p.xz5 * s_q4 + p.yz5 * c_q4 - c_q5 * t41 - s_q5 * t153;
-    let t156 = p.xz6 * t84 + t88 * d.k14 - p.xy6 * t90 - p.my6 * t93;
-    let t157 = p.xy5 * t84 + p.xz5 * t56 + t81 * d.k11 + t92 * d.k13 + c_q5 * t156
-        - s_q5 * t94;
-    let t158 = t84 * d.k15 + p.xz6 * t88 - p.mx6 * (s_q5 * t91 + c_q5 * t92)
-        - p.yz6 * t90 - p.my6 * (c_q5 * t91 - s_q5 * t92);
-    let t159 = p.xy5 * t81 + p.yz5 * t56 + t158 - p.mx5 * t92;
-    let t160 = p.xz4 * t52 + t78 * d.k8 + c_q4 * t157 - p.xy4 * t56 - t51 * d.k29
-        - s_q4 * t159;
-    let t161 = t56 * d.k12 + p.xz5 * t81 + p.yz5 * t84 - p.mx5 * t93 - c_q5 * t94
-        - t91 * d.k13 - s_q5 * t156;
-    let t162 = p.xy4 * t78 + p.yz4 * t52 + t51 * d.k30 - t161;
-    let t163 = -(t56 * d.k13) - t84 * (t32 + t33);
-    let t164 = c_q4 * t163 - s_q4 * t95 - t52 * d.k10;
-    let t165 = p.mx4 * t52 + t84 * (p.mx5 + t36 - t35) - t81 * d.k13;
-    let t166 = s_q3 * t164 + c_q3 * t165;
-    let t167 = t51 * d.k4 + t52 * d.k5 + c_q3 * t160 - p.d4 * t166 - c_q1 * d.k19
-        - s_q3 * t162;
-    let t168 = c_q4 * t159 + p.xz4 * t78 + t52 * d.k9 + s_q4 * t157 - p.mx4 * t92
-        - p.yz4 * t56 - t85 * d.k10;
-    let t169 = c_q1 * d.k20 + t51 * d.k5 + t168 + p.a3 * t166;
-    let t170 = c_q3 * t164 - s_q3 * t165;
-    let t171 = p.mx4 * t56 + c_q4 * t95 + t78 * d.k10 + s_q4 * t163;
-    let t172 = s_q2 * t170 + c_q2 * t171;
-    let t173 = p.a3 * t171 + t51 * (p.xz3 - d.k31) + t52 * (p.yz3 - d.k32) - s_q3 * t160
-        - c_q3 * t162 - p.d4 * t170;
-    let t174 = p.yz2 * c_q1 + s_q1 * d.k2 + p.a2 * t172 + t173;
-    let t175 = p.xz3 * t54 + p.yz3 * t53 + t6 * d.k6;
-    let t176 = p.yz3 * t6 + t54 * d.k5;
-    let t177 = p.xz4 * t55 + p.yz4 * t57 + t58 * d.k9;
-    let t178 = p.xz5 * t59 + p.yz5 * t60 + t61 * d.k12;
-    let t179 = p.xz6 * t62 + p.yz6 * t63 + t64 * d.k15;
-    let t180 = p.xz6 * t102 + p.my6 * t114 + t63 * t179 + t103 * d.k14 - p.xy6 * t104
-        - t64 * t67;
-    let t181 = p.xy6 * t63 + p.xz6 * t64 + t62 * d.k14;
-    let t182 = p.xy6 * t103 + p.yz6 * t102 + t64 * t181 - p.mx6 * t114 - t62 * t179;
-    let t183 = p.xy5 * t102 + p.xz5 * t99 + t60 * t178 + t101 * d.k11 + t113 * d.k13
-        + c_q5 * t180 - t61 * t66 - s_q5 * t182;
-    let t184 = p.xy5 * t60 + p.xz5 * t61 + t59 * d.k11;
-    let t185 = t102 * d.k15 + t62 * t67 + p.xz6 * t103 - p.yz6 * t104
-        - p.mx6 * (s_q5 * t112 + c_q5 * t113) - p.my6 * (c_q5 * t112 - s_q5 * t113)
-        - t63 * t181;
-    let t186 = p.xy5 * t101 + p.yz5 * t99 + t61 * t184 + t185 - p.mx5 * t113
-        - t59 * t178;
-    let t187 = p.xz4 * t97 + t57 * t177 + t98 * d.k8 + t111 * d.k10 + c_q4 * t183
-        - p.xy4 * t100 - t58 * t65 - s_q4 * t186;
-    let t188 = p.xy4 * t57 + p.xz4 * t58 + t55 * d.k8;
-    let t189 = p.yz5 * t102 + p.mx5 * t114 + t99 * d.k12 + t59 * t66 + p.xz5 * t101
-        - t60 * t184 - t112 * d.k13 - s_q5 * t180 - c_q5 * t182;
-    let t190 = p.xy4 * t98 + p.yz4 * t97 + t58 * t188 - p.mx4 * t111 - t55 * t177 - t189;
-    let t191 = c_q5 * t115 + (t73 - t99) * d.k13 - p.mx5 * (t60 * t60 + t72)
-        - s_q5 * t116;
-    let t192 = p.mx5 * (t73 + t99) + p.mx6 * (t62 * t64 + t104)
-        + p.my6 * (t63 * t64 + t103) - (t59 * t59 + t72) * d.k13;
-    let t193 = (t71 - t97) * d.k10 + c_q4 * t191 - p.mx4 * (t57 * t57 + t70)
-        - s_q4 * t192;
-    let t194 = p.mx4 * (t71 + t97) + s_q5 * t115 + c_q5 * t116
-        - (t55 * t55 + t70) * d.k10 - p.mx5 * (t59 * t61 - t102)
-        - (t60 * t61 + t101) * d.k13;
-    let t195 = s_q3 * t193 + c_q3 * t194;
-    let t196 = t47 * d.k7 + t53 * t175 + t96 * d.k4 + t97 * d.k5 + c_q3 * t187
-        - p.d4 * t195 - t6 * t176 - s_q3 * t190;
-    let t197 = p.xz3 * t6 + t54 * d.k4 + t53 * d.k5;
-    let t198 = t97 * d.k9 + s_q4 * t183 + c_q4 * t186 + t55 * t65 + p.xz4 * t98
-        - p.yz4 * t100 - p.mx4 * t113 - t57 * t188 - t110 * d.k10;
-    let t199 = t6 * t197 + t96 * d.k5 + t198 + p.a3 * t195 - t47 * d.k16 - t54 * t175;
-    let t200 = c_q3 * t193 - s_q3 * t194;
-    let t201 = t107 * d.k7 + t200 - t68 * d.k16;
-    let t202 = p.mx4 * (t55 * t58 + t99) + (t57 * t58 + t98) * d.k10 + s_q4 * t191
-        + c_q4 * t192;
-    let t203 = t107 * d.k16 + t202 - t69 * d.k7;
-    let t204 = s_q2 * t201 + c_q2 * t203;
-    let t205 = c_q1 * d.k18 - s_q1 * d.k17;
-    let t206 = t54 * t176 + p.a3 * t202 + p.xz3 * t96 + p.yz3 * t97 + t48 * d.k16
-        - t53 * t197 - s_q3 * t187 - c_q3 * t190 - p.d4 * t200 - t49 * d.k7;
-    let t207 = t56 * d.k34 + t117 * (t32 + t33);
-    let t208 = t119 - t56 * d.k35;
-    let t209 = t52 * d.k33 + c_q4 * t207 - s_q4 * t208;
-    let t210 = t117 * (p.mx5 + t36 - t35) - t118 * d.k13;
-    let t211 = t52 * d.k36 + t210;
+    let t23 = t18 * c_q5 - t20 * s_q5;
+    let t24 = -(t18 * s_q5) - t20 * c_q5;
+    let t25 = t19 + qd[5];
+    let t26 = p.xz6 * c_q5 - p.yz6 * s_q5;
+    let t27 = -(p.xz6 * s_q5) - p.yz6 * c_q5;
+    let t28 = t27;
+    let t29 = p.my6 * c_q5;
+    let t30 = p.mx6 * s_q5;
+    let t31 = -t29 - t30;
+    let t32 = c_q4 * t31;
+    let t33 = p.my6 * s_q5;
+    let t34 = p.mx6 * c_q5;
+    let t35 = t34 - t33;
+    let t36 = s_q3 * t32 + c_q3 * t35;
+    let t37 = c_q3 * t32 - s_q3 * t35;
+    let t38 = s_q4 * t31;
+    let t39 = s_q2 * t37 + c_q2 * t38;
+    let t40 = qd[1] * t7;
+    let t41 = qd[1] * t6;
+    let t42 = qd[2] * t9 + c_q2 * t40 - s_q2 * t41;
+    let t43 = -(c_q2 * t41) - qd[2] * t8 - s_q2 * t40;
+    let t44 = t3 + p.a2 * t6 * t7;
+    let t45 = qd[3] * t14 + c_q3 * t42;
+    let t46 = qd[3] * t13 + s_q3 * t42;
+    let t47 = t46;
+    let t48 = s_q4 * t43 + qd[4] * t19 + c_q4 * t45;
+    let t49 = c_q4 * t43 - qd[4] * t18 - s_q4 * t45;
+    let t50 = qd[5] * t24 + c_q5 * t48 - s_q5 * t46;
+    let t51 = c_q5 * t46 + qd[5] * t23 + s_q5 * t48;
+    let t52 = t3 * c_q2 - t2 * s_q2;
+    let t53 = t2 * c_q2 + t3 * s_q2;
+    let t54 = c_q3 * t53;
+    let t55 = c_q4 * t52 - s_q4 * t54;
+    let t56 = c_q4 * t54 + s_q4 * t52;
+    let t57 = s_q3 * t53;
+    let t58 = -(p.mx6 * (s_q5 * t56 + c_q5 * t57)) - p.my6 * (c_q5 * t56 - s_q5 * t57);
+    let t59 = p.xy2 * t6 + p.yz2 * qd[1];
+    let t60 = p.xy4 * t13 + p.yz4 * t15;
+    let t61 = p.xy5 * t18 + p.yz5 * t20;
+    let t62 = p.xy6 * t23 + p.yz6 * t25;
+    let t63 = p.xy6 * s_q5;
+    let t64 = p.yz5 + t27;
+    let t65 = p.mx5 + t35;
+    let t66 = s_q4 * t65;
+    let t67 = c_q4 * t65;
+    let t68 = t58 - p.mx5 * t57;
+    let t69 = t7 * t7;
+    let t70 = t10 * t10;
+    let t71 = t9 * t9 + t70;
+    let t72 = t8 * t8 + t70;
+    let t73 = t15 * t15;
+    let t74 = t13 * t14;
+    let t75 = t20 * t20;
+    let t76 = t18 * t19;
+    let t77 = t25 * t25;
+    let t78 = t23 * t24;
+    let t79 = t8 * t10 - t43;
+    let t80 = t42 + t9 * t10;
+    let t81 = t2 - p.a2 * (t69 + qd[1] * qd[1]);
+    let t82 = t8 * t9;
+    let t83 = s_q2 * t44 + c_q2 * t81;
+    let t84 = p.d4 * t82 + t83 - p.a3 * t71;
+    let t85 = 2.0 * p.a2 * t41 - p.d3 * (t6 * t6 + t69);
+    let t86 = p.a3 * t79 + p.d4 * t80 + t85;
+    let t87 = c_q3 * t84 - s_q3 * t86;
+    let t88 = c_q2 * t44 - s_q2 * t81;
+    let t89 = p.a3 * t82 + t88 - p.d4 * t72;
+    let t90 = c_q4 * t87 + s_q4 * t89;
+    let t91 = s_q3 * t84 + c_q3 * t86;
+    let t92 = c_q4 * t89 - s_q4 * t87;
+    let t93 = p.my6 * (t78 - t49) - p.mx6 * (t24 * t24 + t77);
+    let t94 = p.mx6 * (t49 + t78) - p.my6 * (t23 * t23 + t77);
+    let t95 = p.xy5 + t26;
+    let t96 = s_q4 * c_q4;
+    let t97 = p.yz2 * t7 + t6 * d.k2 + qd[1] * d.k3;
+    let t98 = p.xz3 * t8 + p.yz3 * t9 + t10 * d.k6;
+    let t99 = p.yz3 * t10 + t8 * d.k5;
+    let t100 = p.xz4 * t13 + p.yz4 * t14 + t15 * d.k9;
+    let t101 = p.xz5 * t18 + p.yz5 * t19 + t20 * d.k12;
+    let t102 = p.xz6 * t23 + p.yz6 * t24 + t25 * d.k15;
+    let t103 = p.xy6 * t24 + p.xz6 * t25 + t23 * d.k14;
+    let t104 = p.xy5 * t19 + p.xz5 * t20 + t18 * d.k11;
+    let t105 = p.xy4 * t14 + p.xz4 * t15 + t13 * d.k8;
+    let t106 = p.xz3 * t10 + t8 * d.k4 + t9 * d.k5;
+    let t107 = p.xy2 * t7 + t6 * d.k1 + qd[1] * d.k2;
+    let t108 = s_q5 * d.k14;
+    let t109 = -2.0 * c_q5 * t63 - s_q5 * t108;
+    let t110 = d.k19 + t109;
+    let t111 = t66 + c_q4 * d.k13;
+    let t112 = p.d4 * t111;
+    let t113 = p.mx4 + t67 - s_q4 * d.k13;
+    let t114 = c_q3 * t113;
+    let t115 = d.k10 - t31;
+    let t116 = t114 - s_q3 * t115;
+    let t117 = p.a3 * t116;
+    let t118 = t112 + t117;
+    let t119 = 2.0 * t95 * t96 + s_q4 * s_q4 * t110;
+    let t120 = s_q3 * (2.0 * t109 + d.k20 - t119);
+    let t121 = 2.0 * s_q5 * t63 + d.k21 - c_q5 * t108;
+    let t122 = c_q4 * t121 - s_q4 * t64;
+    let t123 = s_q3 * (p.xy4 - t122);
+    let t124 = s_q3 * t120 + 2.0 * c_q3 * t123 - t109;
+    let t125 = 2.0 * (t112 - t117) + -2.0 * t119 - t124;
+    let t126 = s_q2 * (d.k22 + t125);
+    let t127 = t26 + t96 * t110 + d.k23 - 2.0 * s_q4 * s_q4 * t95;
+    let t128 = c_q4 * t64 + s_q4 * t121;
+    let t129 = p.yz4 - t128;
+    let t130 = c_q3 * t127 - s_q3 * t129;
+    let t131 = t130 - p.d4 * t116 - p.a3 * t111;
+    let t132 = s_q2 * (d.k5 + t131);
+    let t133 = d.k16 + t116;
+    let t134 = c_q2 * t133;
+    let t135 = d.k7 + t111;
+    let t136 = t134 - s_q2 * t135;
+    let t137 = p.a2 * t136;
+    let t138 = s_q3 * t113;
+    let t139 = -t138 - c_q3 * t115;
+    let t140 = p.d3 * t139;
+    let t141 = t137 + t140;
+    let t142 = s_q2 * t126 + 2.0 * c_q2 * t132;
+    let t143 = s_q2 * t133;
+    let t144 = t143 + c_q2 * t135;
+    let t145 = t122 + d.k27 + 2.0 * s_q3 * t123 - c_q3 * t120 - p.a3 * t139;
+    let t146 = -(s_q3 * t127) - c_q3 * t129;
+    let t147 = p.yz3 + t146 - p.d4 * t139;
+    let t148 = s_q2 * t145 + c_q2 * t147;
+    let t149 = c_q2 * t145 - s_q2 * t147;
+    let t150 = c_q1 * (p.yz2 + t148 - p.d3 * t144)
+        + s_q1 * (d.k2 + t149 - p.d3 * t136 - p.a2 * t139);
+    let t151 = d.k28 - t111;
+    let t152 = t134 + s_q2 * t151;
+    let t153 = s_q1 * (t149 - p.d3 * t152) + c_q1 * (t148 + p.d3 * (c_q2 * t151 - t143));
+    let t154 = t31 + d.k29;
+    let t155 = t114 + s_q3 * t154;
+    let t156 = t130 - p.d4 * t155;
+    let t157 = t119 + d.k30;
+    let t158 = t157 + p.a3 * t155;
+    let t159 = c_q3 * t154 - t138;
+    let t160 = p.d3 * t159;
+    let t161 = s_q1 * (c_q2 * t156 - s_q2 * (t158 + t160))
+        + c_q1 * (s_q2 * t156 + c_q2 * (t158 + t160) + p.a2 * t155);
+    let t162 = c_q4 * d.k31 - t66;
+    let t163 = c_q3 * t162;
+    let t164 = t67 + s_q4 * d.k31;
+    let t165 = s_q2 * t163 + c_q2 * t164;
+    let t166 = s_q3 * t162;
+    let t167 = t109 + d.k32;
+    let t168 = c_q3 * t122 - p.d4 * t166 - s_q3 * t167;
+    let t169 = t128 + p.a3 * t166;
+    let t170 = s_q1 * (c_q2 * t168 - p.d3 * t165 - s_q2 * t169)
+        + c_q1
+            * (p.d3 * (c_q2 * t163 - s_q2 * t164) + p.a2 * t166 + s_q2 * t168
+                + c_q2 * t169);
+    let t171 = c_q4 * t26 - s_q4 * d.k15;
+    let t172 = c_q3 * t171 + s_q3 * t28 - p.d4 * t36;
+    let t173 = s_q4 * t26 + c_q4 * d.k15;
+    let t174 = t173 + p.a3 * t36;
+    let t175 = s_q1 * (c_q2 * t172 - p.d3 * t39 - s_q2 * t174)
+        + c_q1
+            * (p.d3 * (c_q2 * t37 - s_q2 * t38) + s_q2 * t172 + c_q2 * t174
+                + p.a2 * t36);
+    let t176 = 2.0 * t118 + t124;
+    let t177 = t176 + d.k34;
+    let t178 = p.a2 * t152 + t177;
+    let t179 = t146 - p.d4 * t159;
+    let t180 = p.a2 * s_q2 * t159 + t179;
+    let t181 = p.a3 * t164 - p.d4 * t163 - s_q3 * t122 - c_q3 * t167;
+    let t182 = p.a2 * t165 + t181;
+    let t183 = p.a3 * t38 + c_q3 * t28 - p.d4 * t37 - s_q3 * t171;
+    let t184 = p.a2 * t39 + t183;
+    let t185 = p.xz6 * t49 + p.my6 * t92 + t24 * t102 + t50 * d.k14 - p.xy6 * t51
+        - t25 * t62;
+    let t186 = p.xy6 * t50 + p.yz6 * t49 + t25 * t103 - p.mx6 * t92 - t23 * t102;
+    let t187 = p.xy5 * t49 + p.xz5 * t46 + t19 * t101 + t48 * d.k11 + t91 * d.k13
+        + c_q5 * t185 - t20 * t61 - s_q5 * t186;
+    let t188 = t49 * d.k15 + t23 * t62 + p.xz6 * t50 - p.yz6 * t51
+        - p.mx6 * (s_q5 * t90 + c_q5 * t91) - p.my6 * (c_q5 * t90 - s_q5 * t91)
+        - t24 * t103;
+    let t189 = p.xy5 * t48 + p.yz5 * t46 + t20 * t104 + t188 - p.mx5 * t91 - t18 * t101;
+    let t190 = p.xz4 * t43 + t14 * t100 + t45 * d.k8 + t89 * d.k10 + c_q4 * t187
+        - p.xy4 * t47 - t15 * t60 - s_q4 * t189;
+    let t191 = p.yz5 * t49 + p.mx5 * t92 + t46 * d.k12 + t18 * t61 + p.xz5 * t48
+        - t19 * t104 - t90 * d.k13 - s_q5 * t185 - c_q5 * t186;
+    let t192 = p.xy4 * t45 + p.yz4 * t43 + t15 * t105 - p.mx4 * t89 - t13 * t100 - t191;
+    let t193 = c_q5 * t93 + (t76 - t46) * d.k13 - p.mx5 * (t19 * t19 + t75) - s_q5 * t94;
+    let t194 = p.mx5 * (t46 + t76) + p.mx6 * (t23 * t25 + t51)
+        + p.my6 * (t50 + t24 * t25) - (t18 * t18 + t75) * d.k13;
+    let t195 = (t74 - t43) * d.k10 + c_q4 * t193 - p.mx4 * (t14 * t14 + t73)
+        - s_q4 * t194;
+    let t196 = p.mx4 * (t43 + t74) + s_q5 * t93 + c_q5 * t94 - (t13 * t13 + t73) * d.k10
+        - p.mx5 * (t18 * t20 - t49) - (t48 + t19 * t20) * d.k13;
+    let t197 = s_q3 * t195 + c_q3 * t196;
+    let t198 = t9 * t98 + t42 * d.k4 + t43 * d.k5 + t85 * d.k7 + c_q3 * t190
+        - p.d4 * t197 - t10 * t99 - s_q3 * t192;
+    let t199 = t43 * d.k9 + s_q4 * t187 + c_q4 * t189 + t13 * t60 + p.xz4 * t45
+        - p.yz4 * t47 - p.mx4 * t91 - t14 * t105 - t87 * d.k10;
+    let t200 = t10 * t106 + t42 * d.k5 + t199 + p.a3 * t197 - t8 * t98 - t85 * d.k16;
+    let t201 = c_q3 * t195 - s_q3 * t196;
+    let t202 = t82 * d.k7 + t201 - t71 * d.k16;
+    let t203 = p.mx4 * (t46 + t13 * t15) + (t45 + t14 * t15) * d.k10 + s_q4 * t193
+        + c_q4 * t194;
+    let t204 = t82 * d.k16 + t203 - t72 * d.k7;
+    let t205 = s_q2 * t202 + c_q2 * t204;
+    let t206 = c_q1 * d.k18 - s_q1 * d.k17;
+    let t207 = t88 * d.k16 + p.a3 * t203 + p.xz3 * t42 + p.yz3 * t43 + t8 * t99
+        - t83 * d.k7 - s_q3 * t190 - c_q3 * t192 - p.d4 * t201 - t9 * t106;
+    let t208 = t57 * d.k13 + t55 * (t29 + t30);
+    let t209 = t52 * d.k10 + c_q4 * t208 - s_q4 * t68;
+    let t210 = t55 * (p.mx5 + t34 - t33) - t56 * d.k13;
+    let t211 = p.mx4 * t52 + t210;
     let t212 = c_q3 * t209 + s_q3 * t211;
-    let t213 = s_q4 * t207 + c_q4 * t208 - t56 * d.k36 - t78 * d.k33;
-    let t214 = t52 * d.k37 + c_q3 * t211 - t51 * d.k38 - s_q3 * t209;
+    let t213 = c_q4 * t68 + s_q4 * t208 - p.mx4 * t57 - t54 * d.k10;
+    let t214 = t52 * d.k16 + c_q3 * t211 - t53 * d.k7 - s_q3 * t209;
     JointSpace {
         mass_matrix: [
             [
-                d.k0
-                    + s_q1
-                        * (p.xy2 * c_q1 + s_q1 * d.k1 + c_q2 * t167 - s_q2 * t169
-                            - p.d3 * t172)
-                    + c_q1
-                        * (p.xy2 * s_q1 + s_q2 * t167 + c_q2 * t169
-                            + p.d3 * (c_q2 * t170 - s_q2 * t171)
-                            - p.a2 * (t51 * d.k7 - t166 - t52 * d.k16)),
-                t174,
-                t173,
-                t168,
+                2.0
+                    * (t118 + t141
+                        + s_q1 * c_q1
+                            * (t131 + c_q2 * t126 + d.k25 - p.a2 * t144
+                                - 2.0 * s_q2 * t132) - t112) + t119 + t142
+                    + s_q1 * s_q1 * (t125 + d.k24 - 2.0 * (t137 + t142)) + d.k26,
+                t150,
+                t153,
                 t161,
-                t158,
+                t170,
+                t175,
             ],
-            [
-                t174,
-                p.a2 * (s_q2 * (t136 + d.k21) + c_q2 * (d.k16 + t135)) + d.k22 + t137
-                    + t138,
-                t140,
-                t142,
-                t143,
-                t144,
-            ],
-            [
-                t173,
-                t140,
-                t139 - s_q3 * (c_q4 * t146 + d.k25 - t130 - s_q4 * t148)
-                    - c_q3 * (d.k26 - t132 - t149),
-                t150,
-                t151,
-                t152,
-            ],
-            [
-                t168,
-                t142,
-                t150,
-                d.k9 + s_q4 * (p.xy5 * c_q4 + s_q4 * d.k11 + c_q5 * t153 - s_q5 * t41)
-                    + c_q4 * (p.xy5 * s_q4 + t154),
-                t155,
-                t154,
-            ],
-            [t161, t143, t151, t155, d.k12 + s_q5 * (t42 + t42 + s_q5 * d.k14), t24],
-            [t158, t144, t152, t154, t24, d.k15],
+            [t150, 2.0 * (t141 - t140) + d.k33 + t176, t178, t180, t182, t184],
+            [t153, t178, t177, t179, t181, t183],
+            [t161, t180, t179, t157, t128, t173],
+            [t170, t182, t181, t128, d.k12 - t109, t27],
+            [t175, t184, t183, t173, t27, d.k15],
         ],
         bias: [
             s_q1
-                * (t5 * t120 + t43 * d.k1 + c_q2 * t196 - qd[1] * t27 - p.xy2 * t25
-                    - s_q2 * t199 - p.d3 * t204)
+                * (t7 * t97 + t40 * d.k1 + c_q2 * t198 - qd[1] * t59 - p.xy2 * t41
+                    - s_q2 * t200 - p.d3 * t205)
                 + c_q1
-                    * (p.xy2 * t43 + qd[1] * t121 + s_q2 * t196 + c_q2 * t199
-                        + p.d3 * (c_q2 * t201 - s_q2 * t203) - t4 * t120
-                        - p.a2 * (t105 * d.k16 + t106 * d.k7 - t195)),
-            t4 * t27 + t43 * d.k2 + p.a2 * t204 + t205 + t206 - p.yz2 * t25 - t5 * t121,
-            t206,
-            t198,
-            t189,
-            t185,
+                    * (p.xy2 * t40 + qd[1] * t107 + s_q2 * t198 + c_q2 * t200
+                        + p.d3 * (c_q2 * t202 - s_q2 * t204) - t6 * t97
+                        - p.a2 * (t79 * d.k16 + t80 * d.k7 - t197)),
+            t6 * t59 + t40 * d.k2 + p.a2 * t205 + t206 + t207 - p.yz2 * t41 - t7 * t107,
+            t207,
+            t199,
+            t191,
+            t188,
         ],
         gravity: [
             s_q1 * (c_q2 * t212 - s_q2 * t213) + c_q1 * (s_q2 * t212 + c_q2 * t213),
-            t205 + t214,
+            t206 + t214,
             t214,
             t213,
             t210,
-            t119,
+            t58,
         ],
     }
 }
@@ -1760,33 +1713,33 @@ pub fn forward_dynamics_with(
     let t69 = p.xy4 * t23 + p.xz4 * t30 + t22 * d.k8;
     let t70 = p.xz3 * t17 + t10 * d.k4 + t11 * d.k5;
     let t71 = p.xy2 * t4 + t6 * d.k1 + qd[1] * d.k2;
-    let t72 = s_q5 * d.k39;
-    let t73 = c_q5 * d.k39;
-    let t74 = t73 + s_q5 * d.k40;
-    let t75 = c_q5 * d.k41 - t72;
+    let t72 = s_q5 * d.k35;
+    let t73 = c_q5 * d.k35;
+    let t74 = t73 + s_q5 * d.k36;
+    let t75 = c_q5 * d.k37 - t72;
     let t76 = p.xz5 - c_q5 * t74 - s_q5 * t75;
     let t77 = d.k12 + s_q5 * t74 - c_q5 * t75;
     let inv78 = 1.0 / t77;
-    let t79 = d.k11 + c_q5 * (c_q5 * d.k40 - t72) - s_q5 * (t73 + s_q5 * d.k41)
+    let t79 = d.k11 + c_q5 * (c_q5 * d.k36 - t72) - s_q5 * (t73 + s_q5 * d.k37)
         - t76 * t76 * inv78;
     let t80 = p.xy5 - p.yz5 * t76 * inv78;
     let t81 = s_q4 * t80;
     let t82 = c_q4 * t80;
     let t83 = t82 + s_q4 * t79;
-    let t84 = t81 - c_q4 * inv78 * d.k42;
+    let t84 = t81 - c_q4 * inv78 * d.k38;
     let t85 = p.xz4 + c_q4 * t83 - s_q4 * t84;
     let t86 = d.k9 + s_q4 * t83 + c_q4 * t84;
     let inv87 = 1.0 / t86;
-    let t88 = d.k8 + c_q4 * (c_q4 * t79 - t81) - s_q4 * (t82 + s_q4 * inv78 * d.k42)
+    let t88 = d.k8 + c_q4 * (c_q4 * t79 - t81) - s_q4 * (t82 + s_q4 * inv78 * d.k38)
         - t85 * t85 * inv87;
     let t89 = p.xy4 - p.yz4 * t85 * inv87;
     let t90 = s_q3 * t89;
     let t91 = c_q3 * t89;
-    let t92 = c_q5 * d.k44 - s_q5 * d.k45;
-    let t93 = s_q5 * d.k46 - c_q5 * d.k47;
-    let t94 = s_q5 * d.k44 + c_q5 * d.k45;
-    let t95 = c_q5 * d.k46 + s_q5 * d.k47;
-    let t96 = d.k48 - c_q5 * t94 - s_q5 * t95;
+    let t92 = c_q5 * d.k40 - s_q5 * d.k41;
+    let t93 = s_q5 * d.k42 - c_q5 * d.k43;
+    let t94 = s_q5 * d.k40 + c_q5 * d.k41;
+    let t95 = c_q5 * d.k42 + s_q5 * d.k43;
+    let t96 = d.k31 - c_q5 * t94 - s_q5 * t95;
     let t97 = c_q5 * t92 - s_q5 * t93 - t76 * inv78 * t96;
     let t98 = p.yz5 * t96;
     let t99 = c_q4 * t97 + s_q4 * inv78 * t98;
@@ -1796,7 +1749,7 @@ pub fn forward_dynamics_with(
     let t103 = s_q4 * t97 - c_q4 * inv78 * t98;
     let t104 = c_q4 * t56;
     let t105 = s_q4 * t100 - p.yz5 * inv78 * t104;
-    let t106 = c_q4 * t103 + d.k49 - s_q4 * t105;
+    let t106 = d.k29 + c_q4 * t103 - s_q4 * t105;
     let t107 = c_q4 * t99 - s_q4 * t102 - t85 * inv87 * t106;
     let t108 = p.yz4 * t106;
     let t109 = c_q3 * t107 + s_q3 * inv87 * t108;
@@ -1808,16 +1761,16 @@ pub fn forward_dynamics_with(
     let t115 = p.yz4 * t113;
     let t116 = c_q3 * t114 + s_q3 * inv87 * t115;
     let t117 = s_q3 * t109 + c_q3 * t116;
-    let t118 = s_q5 * d.k50;
-    let t119 = c_q5 * d.k50;
-    let t120 = -(c_q5 * (t118 + c_q5 * d.k51)) - s_q5 * (t119 + s_q5 * d.k52)
+    let t118 = s_q5 * d.k44;
+    let t119 = c_q5 * d.k44;
+    let t120 = -(c_q5 * (t118 + c_q5 * d.k45)) - s_q5 * (t119 + s_q5 * d.k46)
         - inv78 * t96 * t96;
     let t121 = inv78 * t96 * t101;
     let t122 = inv78 * t96 * t104;
     let t123 = c_q4 * (c_q4 * t120 + t121) - s_q4 * (t56 * inv78 * t101 - t122)
         - inv87 * t106 * t106;
-    let t124 = s_q5 * d.k51 - t119;
-    let t125 = c_q5 * d.k52 - t118;
+    let t124 = s_q5 * d.k45 - t119;
+    let t125 = c_q5 * d.k46 - t118;
     let t126 = inv78 * t96 * t110 + s_q5 * t125 - c_q5 * t124;
     let t127 = c_q4 * t126 - inv78 * t101 * t110 - inv87 * t106 * t113;
     let t128 = c_q3 * t127;
@@ -1827,7 +1780,7 @@ pub fn forward_dynamics_with(
     let t132 = c_q3 * t131 - t130;
     let t133 = s_q3 * t129 - c_q3 * t132;
     let t134 = t91 + s_q3 * t88;
-    let t135 = c_q3 * inv87 * d.k43 - t90;
+    let t135 = c_q3 * inv87 * d.k39 - t90;
     let t136 = s_q4 * t103 + c_q4 * t105;
     let t137 = d.k10 + s_q4 * t99 + c_q4 * t102 - t85 * inv87 * t136;
     let t138 = p.mx4 + p.yz4 * inv87 * t136;
@@ -1857,14 +1810,14 @@ pub fn forward_dynamics_with(
     let t161 = d.k6 + p.d4 * t160 + 2.0 * (p.a3 * t154 - p.d4 * t155) + s_q3 * t134
         - c_q3 * t135 - p.a3 * t158;
     let inv162 = 1.0 / t161;
-    let t163 = d.k4 + c_q3 * (c_q3 * t88 - t90) + t133 * d.k53 - 2.0 * p.d4 * t117
-        - s_q3 * (t91 + s_q3 * inv87 * d.k43) - t153 * t153 * inv162;
+    let t163 = d.k4 + c_q3 * (c_q3 * t88 - t90) + t133 * d.k47 - 2.0 * p.d4 * t117
+        - s_q3 * (t91 + s_q3 * inv87 * d.k39) - t153 * t153 * inv162;
     let t164 = p.yz3 + p.a3 * (t152 - t143);
-    let t165 = d.k5 + p.a3 * t117 - t133 * d.k54 - t153 * inv162 * t164;
+    let t165 = d.k5 + p.a3 * t117 - t133 * d.k48 - t153 * inv162 * t164;
     let t166 = s_q2 * t165;
     let t167 = c_q2 * t165;
-    let t168 = t133 * d.k55 - inv162 * t164 * t164;
-    let t169 = d.k21 + t155 - t160;
+    let t168 = t133 * d.k49 - inv162 * t164 * t164;
+    let t169 = d.k28 + t155 - t160;
     let t170 = t140 + t145 - t153 * inv162 * t169;
     let t171 = p.a3 * t144 + inv162 * t164 * t169;
     let t172 = c_q2 * t170 + s_q2 * t171;
@@ -1881,17 +1834,17 @@ pub fn forward_dynamics_with(
     let t183 = t157 - inv162 * t173 * t173;
     let t184 = t182 + c_q2 * t183;
     let t185 = s_q2 * t181 + c_q2 * t184;
-    let t186 = d.k2 + p.a2 * t177 - t185 * d.k57;
-    let t187 = d.k3 + t185 * d.k58;
+    let t186 = d.k2 + p.a2 * t177 - t185 * d.k51;
+    let t187 = d.k3 + t185 * d.k52;
     let inv188 = 1.0 / t187;
-    let t189 = d.k1 + c_q2 * (c_q2 * t163 - t166) + t185 * d.k56
+    let t189 = d.k1 + c_q2 * (c_q2 * t163 - t166) + t185 * d.k50
         - s_q2 * (t167 - s_q2 * t168) - t186 * t186 * inv188 - 2.0 * p.d3 * t177;
     let t190 = t167 + s_q2 * t163;
     let t191 = t166 + c_q2 * t168;
     let t192 = c_q2 * t172 - s_q2 * t176;
     let t193 = t143 - t152;
     let t194 = d.k7 + p.d4 * t133 - t117 - t153 * inv162 * t193;
-    let t195 = d.k59 - p.a3 * t133 - inv162 * t164 * t193;
+    let t195 = d.k53 - p.a3 * t133 - inv162 * t164 * t193;
     let t196 = s_q2 * t170 - c_q2 * t171;
     let t197 = s_q2 * t174 - c_q2 * t175;
     let t198 = s_q2 * t196 + c_q2 * t197;
@@ -1901,7 +1854,7 @@ pub fn forward_dynamics_with(
     let t202 = t150 - inv162 * t173 * t193;
     let t203 = s_q2 * t201 + c_q2 * t202;
     let t204 = p.a2 * t203 - t200;
-    let t205 = p.yz2 + p.a2 * t198 + d.k57 * t199 - d.k58 * t203;
+    let t205 = p.yz2 + p.a2 * t198 + d.k51 * t199 - d.k52 * t203;
     let t206 = p.xy2 + c_q2 * t190 + p.d3 * (t192 + t204 - t198) - s_q2 * t191
         - p.a2 * (c_q2 * t194 - s_q2 * t195) - t186 * inv188 * t205;
     let t207 = c_q2 * t196 - s_q2 * t197;
@@ -1916,23 +1869,23 @@ pub fn forward_dynamics_with(
         + c_q1 * (s_q1 * t206 + c_q1 * t211);
     let inv213 = 1.0 / t212;
     let t214 = t43 * t67 + tau[5] - t42 * t55;
-    let t215 = t44 * t55 + t46 * d.k39 - t43 * t66 - t45 * d.k40 - t214 * d.k60;
-    let t216 = t42 * t66 - t44 * t67 - t45 * d.k39 - t46 * d.k41 - t214 * d.k61;
+    let t215 = t44 * t55 + t46 * d.k35 - t43 * t66 - t45 * d.k36 - t214 * d.k54;
+    let t216 = t42 * t66 - t44 * t67 - t45 * d.k35 - t46 * d.k37 - t214 * d.k55;
     let t217 = t36 * t68 + tau[4] - s_q5 * t215 - t35 * t51 - c_q5 * t216;
     let t218 = t37 * t51 + c_q5 * t215 + t39 * t80 - t36 * t65 - s_q5 * t216 - t38 * t79
         - t76 * inv78 * t217;
     let t219 = t35 * t65 - tau[5] - t37 * t68 - t38 * t80
-        - inv78 * (t39 * d.k42 + p.yz5 * t217);
+        - inv78 * (t39 * d.k38 + p.yz5 * t217);
     let t220 = t23 * t69 + s_q4 * t218 + c_q4 * t219 + tau[3] - t22 * t49;
     let t221 = t30 * t49 + c_q4 * t218 + t32 * t89 + t28 * t137 - t23 * t64 - s_q4 * t219
         - t59 * t107 - t60 * t114 - t31 * t88 - t85 * inv87 * t220;
     let t222 = tau[4] + t22 * t64
-        + inv87 * (t59 * t108 + t60 * t115 - t32 * d.k43 - p.yz4 * t220) - t30 * t69
+        + inv87 * (t59 * t108 + t60 * t115 - t32 * d.k39 - p.yz4 * t220) - t30 * t69
         - t28 * t138 - t31 * t89;
     let t223 = t22 * d.k10 - p.mx4 * t23;
     let t224 = t35 * d.k13 - p.mx5 * t36;
-    let t225 = t44 * t53 + t46 * d.k45 + t214 * d.k62 - t43 * t52 - t45 * d.k44;
-    let t226 = t44 * t54 + t42 * t52 + t45 * d.k47 - t46 * d.k46 - t214 * d.k63;
+    let t225 = t44 * t53 + t46 * d.k41 + t214 * d.k56 - t43 * t52 - t45 * d.k40;
+    let t226 = t44 * t54 + t42 * t52 + t45 * d.k43 - t46 * d.k42 - t214 * d.k57;
     let t227 = t37 * t50 + c_q5 * t225 - t36 * t224 - s_q5 * t226 - t38 * t97
         - inv78 * (t39 * t98 + t96 * t217);
     let t228 = t37 * d.k13;
@@ -1965,7 +1918,7 @@ pub fn forward_dynamics_with(
     let t244 = s_q2 * t241 + c_q2 * t243;
     let t245 = tau[1] + t4 * t71 + p.a2 * t244 - t6 * t47 - tau[2];
     let t246 = p.a2 * t199 - p.my2;
-    let t247 = p.a2 * t185 + d.k64;
+    let t247 = p.a2 * t185 + d.k58;
     let t248 = tau[0]
         + s_q1
             * (qd[1] * t47 + c_q2 * t237 + t7 * t206 - t4 * t61 - s_q2 * t238
@@ -2027,7 +1980,7 @@ pub fn forward_dynamics_with(
         (t214 + p.my6 * (c_q5 * t270 + s_q5 * t271)
             + p.yz6 * (t46 + s_q5 * t273 + c_q5 * t276)
             - p.mx6 * (c_q5 * t271 - s_q5 * t270)
-            - p.xz6 * (t45 + c_q5 * t273 - s_q5 * t276) - d.k15 * t274) * d.k65,
+            - p.xz6 * (t45 + c_q5 * t273 - s_q5 * t276) - d.k15 * t274) * d.k59,
     ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
@@ -2209,179 +2162,179 @@ pub fn coriolis_matrix_with(
     let t155 = p.yz2 * t17 + t18 * d.k2 + qd[1] * d.k3;
     let t156 = t18 * d.k1;
     let t157 = p.xy2 * t17 + qd[1] * d.k2;
-    let t158 = p.xz6 * c_q4 + t23 * d.k14 - p.xy6 * t22;
-    let t159 = p.xz6 * t23 + c_q4 * d.k15 - p.yz6 * t22;
-    let t160 = p.xy6 * c_q5 + s_q5 * d.k14;
-    let t161 = p.xz3 * t37 + p.yz3 * t39 + t4 * d.k6;
-    let t162 = p.yz3 * t4 + t37 * d.k5;
-    let t163 = p.xz4 * t40 + t42 * d.k9 - p.yz4 * t41;
-    let t164 = p.xz5 * t43 + p.yz5 * t44 + t45 * d.k12;
-    let t165 = p.xz6 * t46 + t48 * d.k15 - p.yz6 * t47;
-    let t166 = t46 * d.k14;
-    let t167 = p.xz6 * t48 - p.xy6 * t47;
-    let t168 = t166 + t167;
-    let t169 = t43 * d.k11;
-    let t170 = p.xy5 * t44 + p.xz5 * t45;
-    let t171 = t169 + t170;
-    let t172 = t40 * d.k8;
-    let t173 = p.xz4 * t42 - p.xy4 * t41;
-    let t174 = t172 + t173;
-    let t175 = t37 * d.k4;
-    let t176 = p.xz3 * t4 + t39 * d.k5;
-    let t177 = p.yz2 * c_q1 + s_q1 * d.k2;
-    let t178 = p.xz4 * t58 + t38 * d.k9 - p.yz4 * t61;
-    let t179 = p.xz5 * t59 + p.yz5 * t60 + t61 * d.k12;
-    let t180 = p.xz6 * t62 + p.yz6 * t63 + t60 * d.k15;
-    let t181 = p.xz6 * t77 + p.my6 * t89 + t63 * t165 + t86 * d.k14 - p.xy6 * t87
-        - t47 * t180 - t57 * t60 - t48 * t85;
-    let t182 = p.xy6 * t63 + p.xz6 * t60 + t62 * d.k14;
-    let t183 = p.xy6 * t86 + p.yz6 * t77 + t60 * t168 + t48 * t182 - p.mx6 * t89
-        - t62 * t165 - t46 * t180;
-    let t184 = p.xy5 * t77 + p.xz5 * t69 + t60 * t164 + t44 * t179 + t76 * d.k11
-        + t84 * d.k13 + c_q5 * t181 - t54 * t61 - t45 * t75 - s_q5 * t183;
-    let t185 = p.xy5 * t60 + p.xz5 * t61 + t59 * d.k11;
-    let t186 = p.xz6 * t86 + t77 * d.k15 + t57 * t62 + t46 * t85 + t47 * t182
+    let t158 = p.yz2 * c_q1 + s_q1 * d.k2;
+    let t159 = p.xz3 * t37 + p.yz3 * t39 + t4 * d.k6;
+    let t160 = p.xz4 * t40 + t42 * d.k9 - p.yz4 * t41;
+    let t161 = p.xz4 * t58 + t38 * d.k9 - p.yz4 * t61;
+    let t162 = p.xz5 * t43 + p.yz5 * t44 + t45 * d.k12;
+    let t163 = p.xz5 * t59 + p.yz5 * t60 + t61 * d.k12;
+    let t164 = p.xz6 * t46 + t48 * d.k15 - p.yz6 * t47;
+    let t165 = p.xz6 * t62 + p.yz6 * t63 + t60 * d.k15;
+    let t166 = p.xz6 * t77 + p.my6 * t89 + t63 * t164 + t86 * d.k14 - p.xy6 * t87
+        - t47 * t165 - t57 * t60 - t48 * t85;
+    let t167 = t46 * d.k14;
+    let t168 = p.xz6 * t48 - p.xy6 * t47;
+    let t169 = t167 + t168;
+    let t170 = p.xy6 * t63 + p.xz6 * t60 + t62 * d.k14;
+    let t171 = p.xy6 * t86 + p.yz6 * t77 + t60 * t169 + t48 * t170 - p.mx6 * t89
+        - t62 * t164 - t46 * t165;
+    let t172 = p.xy5 * t77 + p.xz5 * t69 + t60 * t162 + t44 * t163 + t76 * d.k11
+        + t84 * d.k13 + c_q5 * t166 - t54 * t61 - t45 * t75 - s_q5 * t171;
+    let t173 = t43 * d.k11;
+    let t174 = p.xy5 * t44 + p.xz5 * t45;
+    let t175 = t173 + t174;
+    let t176 = p.xy5 * t60 + p.xz5 * t61 + t59 * d.k11;
+    let t177 = p.xz6 * t86 + t77 * d.k15 + t57 * t62 + t46 * t85 + t47 * t170
         - p.yz6 * t87 - p.mx6 * (s_q5 * t90 + c_q5 * t84)
-        - p.my6 * (c_q5 * t90 - s_q5 * t84) - t63 * t168;
-    let t187 = p.xy5 * t76 + p.yz5 * t69 + t61 * t171 + t45 * t185 + t186 - p.mx5 * t84
-        - t59 * t164 - t43 * t179;
-    let t188 = p.xz4 * t66 + t68 * d.k8 + t74 * d.k10 + c_q4 * t184 - p.xy4 * t70
-        - t41 * t178 - t38 * t51 - t42 * t67 - t61 * t163 - s_q4 * t187;
-    let t189 = p.xz4 * t38 + t58 * d.k8 - p.xy4 * t61;
-    let t190 = t69 * d.k12 + t54 * t59 + t43 * t75 + p.xz5 * t76 + p.yz5 * t77
-        + p.mx5 * t89 - t44 * t185 - t90 * d.k13 - s_q5 * t181 - c_q5 * t183
-        - t60 * t171;
-    let t191 = p.xy4 * t68 + p.yz4 * t66 + t38 * t174 + t42 * t189 - p.mx4 * t74
-        - t58 * t163 - t40 * t178 - t190;
-    let t192 = p.mx5 * -2.0 * (t44 * t60 + t93) + c_q5 * t97 + (t94 - t69) * d.k13
+        - p.my6 * (c_q5 * t90 - s_q5 * t84) - t63 * t169;
+    let t178 = p.xy5 * t76 + p.yz5 * t69 + t61 * t175 + t45 * t176 + t177 - p.mx5 * t84
+        - t59 * t162 - t43 * t163;
+    let t179 = p.xz4 * t66 + t68 * d.k8 + t74 * d.k10 + c_q4 * t172 - p.xy4 * t70
+        - t41 * t161 - t38 * t51 - t42 * t67 - t61 * t160 - s_q4 * t178;
+    let t180 = t40 * d.k8;
+    let t181 = p.xz4 * t42 - p.xy4 * t41;
+    let t182 = t180 + t181;
+    let t183 = p.xz4 * t38 + t58 * d.k8 - p.xy4 * t61;
+    let t184 = t69 * d.k12 + t54 * t59 + t43 * t75 + p.xz5 * t76 + p.yz5 * t77
+        + p.mx5 * t89 - t44 * t176 - t90 * d.k13 - s_q5 * t166 - c_q5 * t171
+        - t60 * t175;
+    let t185 = p.xy4 * t68 + p.yz4 * t66 + t38 * t182 + t42 * t183 - p.mx4 * t74
+        - t58 * t160 - t40 * t161 - t184;
+    let t186 = p.mx5 * -2.0 * (t44 * t60 + t93) + c_q5 * t97 + (t94 - t69) * d.k13
         - s_q5 * t98;
-    let t193 = p.mx5 * (t69 + t94) + p.mx6 * (t48 * t62 + t46 * t60 + t87)
+    let t187 = p.mx5 * (t69 + t94) + p.mx6 * (t48 * t62 + t46 * t60 + t87)
         + p.my6 * (t86 + t48 * t63 - t47 * t60) + -2.0 * (t93 + t43 * t59) * d.k13;
-    let t194 = c_q4 * t192 - p.mx4 * 2.0 * (t41 * t61 + t91) - (t92 + t66) * d.k10
-        - s_q4 * t193;
-    let t195 = p.mx4 * (t66 - t92) + s_q5 * t97 + c_q5 * t98
+    let t188 = c_q4 * t186 - p.mx4 * 2.0 * (t41 * t61 + t91) - (t92 + t66) * d.k10
+        - s_q4 * t187;
+    let t189 = p.mx4 * (t66 - t92) + s_q5 * t97 + c_q5 * t98
         + -2.0 * (t91 + t40 * t58) * d.k10 - p.mx5 * (t45 * t59 + t43 * t61 - t77)
         - (t76 + t45 * t60 + t44 * t61) * d.k13;
-    let t196 = s_q3 * t194 + c_q3 * t195;
-    let t197 = t39 * t64 + t26 * d.k7 + t38 * t161 + t65 * d.k4 + c_q3 * t188
-        + d.k5 * (t66 - t80) - p.d4 * t196 - s_q3 * t191;
-    let t198 = t36 * d.k4 + t38 * d.k5;
-    let t199 = t66 * d.k9 + s_q4 * t184 + c_q4 * t187 + t51 * t58 + t40 * t67
-        + p.xz4 * t68 + t61 * t174 + t41 * t189 - p.yz4 * t70 - p.mx4 * t84
+    let t190 = s_q3 * t188 + c_q3 * t189;
+    let t191 = t39 * t64 + t26 * d.k7 + t38 * t159 + t65 * d.k4 + c_q3 * t179
+        + d.k5 * (t66 - t80) - p.d4 * t190 - s_q3 * t185;
+    let t192 = t36 * d.k4 + t38 * d.k5;
+    let t193 = t66 * d.k9 + s_q4 * t172 + c_q4 * t178 + t51 * t58 + t40 * t67
+        + p.xz4 * t68 + t61 * t182 + t41 * t183 - p.yz4 * t70 - p.mx4 * t84
         - t88 * d.k10;
-    let t200 = t4 * t198 + t65 * d.k5 + t199 + p.a3 * t196 - t37 * t64 - t26 * d.k16
-        - t36 * t161;
-    let t201 = c_q3 * t194 - s_q3 * t195;
-    let t202 = 2.0 * (t72 * d.k7 - t78 * d.k16) + t201;
-    let t203 = p.mx4 * (t69 + t42 * t58 + t38 * t40)
-        + (t68 - t38 * t41 - t42 * t61) * d.k10 + s_q4 * t192 + c_q4 * t193;
-    let t204 = 2.0 * (t72 * d.k16 - t71 * d.k7) + t203;
-    let t205 = s_q2 * t202 + c_q2 * t204;
-    let t206 = p.xy2 * c_q1 + s_q1 * d.k1;
-    let t207 = p.yz5 * t21 + c_q3 * d.k12 - p.xz5 * t13;
-    let t208 = p.yz6 * t15 + t21 * d.k15 - p.xz6 * t14;
-    let t209 = t108 * d.k14 + p.xy6 * t109 + p.xz6 * t104 + t15 * t165 - t47 * t208
+    let t194 = t4 * t192 + t65 * d.k5 + t193 + p.a3 * t190 - t37 * t64 - t26 * d.k16
+        - t36 * t159;
+    let t195 = c_q3 * t188 - s_q3 * t189;
+    let t196 = 2.0 * (t72 * d.k7 - t78 * d.k16) + t195;
+    let t197 = p.mx4 * (t69 + t42 * t58 + t38 * t40)
+        + (t68 - t38 * t41 - t42 * t61) * d.k10 + s_q4 * t186 + c_q4 * t187;
+    let t198 = 2.0 * (t72 * d.k16 - t71 * d.k7) + t197;
+    let t199 = s_q2 * t196 + c_q2 * t198;
+    let t200 = p.xy2 * c_q1 + s_q1 * d.k1;
+    let t201 = p.yz5 * t21 + c_q3 * d.k12 - p.xz5 * t13;
+    let t202 = p.yz6 * t15 + t21 * d.k15 - p.xz6 * t14;
+    let t203 = t108 * d.k14 + p.xy6 * t109 + p.xz6 * t104 + t15 * t164 - t47 * t202
         - t21 * t57 - t33 * t48;
-    let t210 = p.my6 * t111 + t209;
-    let t211 = p.xy6 * t15 + p.xz6 * t21 - t14 * d.k14;
-    let t212 = p.xy6 * t108 + p.yz6 * t104 + t21 * t168 + t48 * t211 + t14 * t165
-        - t46 * t208;
-    let t213 = t212 - p.mx6 * t111;
-    let t214 = t103 * d.k11 + p.xy5 * t104 + p.xz5 * t101 + t21 * t164 + t44 * t207
+    let t204 = p.my6 * t111 + t203;
+    let t205 = p.xy6 * t15 + p.xz6 * t21 - t14 * d.k14;
+    let t206 = p.xy6 * t108 + p.yz6 * t104 + t21 * t169 + t48 * t205 + t14 * t164
+        - t46 * t202;
+    let t207 = t206 - p.mx6 * t111;
+    let t208 = t103 * d.k11 + p.xy5 * t104 + p.xz5 * t101 + t21 * t162 + t44 * t201
         - c_q3 * t54 - t31 * t45;
-    let t215 = t107 * d.k13 + c_q5 * t210 + t214 - s_q5 * t213;
-    let t216 = p.xy5 * t21 + p.xz5 * c_q3 - t13 * d.k11;
-    let t217 = p.mx6 * (s_q5 * t112 + c_q5 * t107) + p.my6 * (c_q5 * t112 - s_q5 * t107);
-    let t218 = t104 * d.k15 + t33 * t46 + p.xz6 * t108 + p.yz6 * t109 + t47 * t211
-        - t14 * t57 - t15 * t168;
-    let t219 = t218 + p.xy5 * t103 + p.yz5 * t101 + c_q3 * t171 + t45 * t216 + t13 * t164
-        - t43 * t207;
-    let t220 = t219 - t217 - p.mx5 * t107;
-    let t221 = t100 * d.k8 + t28 * t41 + p.xy4 * (t99 - t102) - c_q3 * t163
+    let t209 = t107 * d.k13 + c_q5 * t204 + t208 - s_q5 * t207;
+    let t210 = p.xy5 * t21 + p.xz5 * c_q3 - t13 * d.k11;
+    let t211 = p.mx6 * (s_q5 * t112 + c_q5 * t107) + p.my6 * (c_q5 * t112 - s_q5 * t107);
+    let t212 = t104 * d.k15 + t33 * t46 + p.xz6 * t108 + p.yz6 * t109 + t47 * t205
+        - t14 * t57 - t15 * t169;
+    let t213 = t212 + p.xy5 * t103 + p.yz5 * t101 + c_q3 * t175 + t45 * t210 + t13 * t162
+        - t43 * t201;
+    let t214 = t213 - t211 - p.mx5 * t107;
+    let t215 = t100 * d.k8 + t28 * t41 + p.xy4 * (t99 - t102) - c_q3 * t160
         - p.xz4 * t37;
-    let t222 = t30 * d.k10 + c_q4 * t215 + t221 - s_q4 * t220;
-    let t223 = p.xy4 * c_q3 + s_q3 * d.k8;
-    let t224 = p.mx5 * t111 - t112 * d.k13 - s_q5 * t210 - c_q5 * t213;
-    let t225 = t101 * d.k12 + t31 * t43 + p.xz5 * t103 + p.yz5 * t104 - t13 * t54
-        - t21 * t171 - t44 * t216;
-    let t226 = s_q3 * t163 + p.xy4 * t100 + t28 * t40 - t42 * t223 - t225 - p.yz4 * t37;
-    let t227 = t226 - p.mx4 * t30 - t224;
-    let t228 = p.mx5 * -2.0 * (t21 * t44 + t114) + c_q5 * t118 + (t115 - t101) * d.k13
+    let t216 = t30 * d.k10 + c_q4 * t209 + t215 - s_q4 * t214;
+    let t217 = p.xy4 * c_q3 + s_q3 * d.k8;
+    let t218 = p.mx5 * t111 - t112 * d.k13 - s_q5 * t204 - c_q5 * t207;
+    let t219 = t101 * d.k12 + t31 * t43 + p.xz5 * t103 + p.yz5 * t104 - t13 * t54
+        - t21 * t175 - t44 * t210;
+    let t220 = s_q3 * t160 + p.xy4 * t100 + t28 * t40 - t42 * t217 - t219 - p.yz4 * t37;
+    let t221 = t220 - p.mx4 * t30 - t218;
+    let t222 = p.mx5 * -2.0 * (t21 * t44 + t114) + c_q5 * t118 + (t115 - t101) * d.k13
         - s_q5 * t119;
-    let t229 = p.mx5 * (t101 + t115) + p.mx6 * (t21 * t46 - t14 * t48 - t109)
+    let t223 = p.mx5 * (t101 + t115) + p.mx6 * (t21 * t46 - t14 * t48 - t109)
         + p.my6 * (t108 + t15 * t48 - t21 * t47) + 2.0 * (t13 * t43 - t114) * d.k13;
-    let t230 = (t37 + t113) * d.k10 + c_q4 * t228 - 2.0 * p.mx4 * c_q3 * t41
-        - s_q4 * t229;
-    let t231 = p.mx4 * (t113 - t37) + s_q5 * t118 + c_q5 * t119
+    let t224 = (t37 + t113) * d.k10 + c_q4 * t222 - 2.0 * p.mx4 * c_q3 * t41
+        - s_q4 * t223;
+    let t225 = p.mx4 * (t113 - t37) + s_q5 * t118 + c_q5 * t119
         + 2.0 * s_q3 * t40 * d.k10 - p.mx5 * (c_q3 * t43 - t104 - t13 * t45)
         - (t103 + t21 * t45 + c_q3 * t44) * d.k13;
-    let t232 = s_q3 * t230 + c_q3 * t231;
-    let t233 = t39 * (d.k6 + d.k4) - p.d4 * t232 - 2.0 * t162;
-    let t234 = 2.0 * t18 * d.k19 + c_q3 * t222 + t233 - s_q3 * t227;
-    let t235 = s_q4 * t215 + c_q4 * t220 - p.mx4 * t107 - t110 * d.k10;
-    let t236 = p.xz4 * t100 + c_q3 * t174 - p.yz4 * t102 - t37 * d.k9 - t41 * t223
+    let t226 = s_q3 * t224 + c_q3 * t225;
+    let t227 = p.yz3 * t4 + t37 * d.k5;
+    let t228 = t39 * (d.k6 + d.k4) - p.d4 * t226 - 2.0 * t227;
+    let t229 = 2.0 * t18 * d.k60 + c_q3 * t216 + t228 - s_q3 * t221;
+    let t230 = t37 * d.k4;
+    let t231 = s_q4 * t209 + c_q4 * t214 - p.mx4 * t107 - t110 * d.k10;
+    let t232 = p.xz4 * t100 + c_q3 * t182 - p.yz4 * t102 - t37 * d.k9 - t41 * t217
         - s_q3 * (t51 + t49);
-    let t237 = t236 + 2.0 * t176 + t175 + p.a3 * t232 - t37 * d.k6;
-    let t238 = t235 + t237 - 2.0 * t18 * d.k20;
-    let t239 = c_q3 * t230 - s_q3 * t231;
-    let t240 = t239 - 2.0 * t4 * d.k16;
-    let t241 = p.mx4 * (t101 - t99) + (t100 - c_q3 * t42) * d.k10 + s_q4 * t228
-        + c_q4 * t229;
-    let t242 = t241 - 2.0 * t4 * d.k7;
-    let t243 = s_q2 * t240 + c_q2 * t242;
-    let t244 = p.d3 * t243;
-    let t245 = p.d3 * (c_q2 * t240 - s_q2 * t242)
-        - p.a2 * (2.0 * (t37 * d.k16 + t39 * d.k7) - t232);
-    let t246 = p.my6 * t123 + t209;
-    let t247 = t212 - p.mx6 * t123;
-    let t248 = t214 + c_q5 * t246 - t121 * d.k13 - s_q5 * t247;
-    let t249 = p.mx6 * (c_q5 * t121 - s_q5 * t124) - p.my6 * (c_q5 * t124 + s_q5 * t121);
-    let t250 = t219 + t249 + p.mx5 * t121;
-    let t251 = t221 + c_q4 * t248 - s_q4 * t250 - 2.0 * t4 * d.k28;
-    let t252 = p.mx5 * t123 - t124 * d.k13 - s_q5 * t246 - c_q5 * t247;
-    let t253 = t226 + 2.0 * t4 * d.k27 - t252;
-    let t254 = t233 + c_q3 * t251 - s_q3 * t253;
-    let t255 = p.mx4 * t120 + s_q4 * t248 + c_q4 * t250 - t122 * d.k10;
-    let t256 = t237 + t255;
-    let t257 = t129 * d.k14 - p.xy6 * t130 - p.xz6 * t128 - t47 * t159 - c_q4 * t57
-        - t24 * t48 - t22 * t165;
-    let t258 = p.xy6 * t129 + c_q4 * t168 + t48 * t158 - p.yz6 * t128 - t23 * t165
-        - t46 * t159;
-    let t259 = t34 * t44 + p.xz5 * t40 + c_q4 * t164 + t127 * d.k11 + c_q5 * t257
-        - p.xy5 * t128 - t45 * t126 - s_q5 * t258;
-    let t260 = p.xy5 * c_q4 + s_q4 * d.k11;
-    let t261 = t23 * t57 + t24 * t46 + p.xz6 * t129 + t22 * t168 + t47 * t158
+    let t233 = p.xz3 * t4 + t39 * d.k5;
+    let t234 = t232 + 2.0 * t233 + t230 + p.a3 * t226 - t37 * d.k6;
+    let t235 = t231 + t234 - 2.0 * t18 * d.k61;
+    let t236 = c_q3 * t224 - s_q3 * t225;
+    let t237 = t236 - 2.0 * t4 * d.k16;
+    let t238 = p.mx4 * (t101 - t99) + (t100 - c_q3 * t42) * d.k10 + s_q4 * t222
+        + c_q4 * t223;
+    let t239 = t238 - 2.0 * t4 * d.k7;
+    let t240 = s_q2 * t237 + c_q2 * t239;
+    let t241 = p.d3 * t240;
+    let t242 = p.d3 * (c_q2 * t237 - s_q2 * t239)
+        - p.a2 * (2.0 * (t37 * d.k16 + t39 * d.k7) - t226);
+    let t243 = p.my6 * t123 + t203;
+    let t244 = t206 - p.mx6 * t123;
+    let t245 = t208 + c_q5 * t243 - t121 * d.k13 - s_q5 * t244;
+    let t246 = p.mx6 * (c_q5 * t121 - s_q5 * t124) - p.my6 * (c_q5 * t124 + s_q5 * t121);
+    let t247 = t213 + t246 + p.mx5 * t121;
+    let t248 = t215 + c_q4 * t245 - s_q4 * t247 - 2.0 * t4 * d.k62;
+    let t249 = p.mx5 * t123 - t124 * d.k13 - s_q5 * t243 - c_q5 * t244;
+    let t250 = t220 + 2.0 * t4 * d.k63 - t249;
+    let t251 = t228 + c_q3 * t248 - s_q3 * t250;
+    let t252 = p.mx4 * t120 + s_q4 * t245 + c_q4 * t247 - t122 * d.k10;
+    let t253 = t234 + t252;
+    let t254 = p.xz6 * t23 + c_q4 * d.k15 - p.yz6 * t22;
+    let t255 = t129 * d.k14 - p.xy6 * t130 - p.xz6 * t128 - t47 * t254 - c_q4 * t57
+        - t24 * t48 - t22 * t164;
+    let t256 = p.xz6 * c_q4 + t23 * d.k14 - p.xy6 * t22;
+    let t257 = p.xy6 * t129 + c_q4 * t169 + t48 * t256 - p.yz6 * t128 - t23 * t164
+        - t46 * t254;
+    let t258 = t34 * t44 + p.xz5 * t40 + c_q4 * t162 + t127 * d.k11 + c_q5 * t255
+        - p.xy5 * t128 - t45 * t126 - s_q5 * t257;
+    let t259 = p.xy5 * c_q4 + s_q4 * d.k11;
+    let t260 = t23 * t57 + t24 * t46 + p.xz6 * t129 + t22 * t169 + t47 * t256
         - t128 * d.k15 - p.yz6 * t130;
-    let t262 = p.xy5 * t127 + p.yz5 * t40 + t45 * t260 + t261 - t34 * t43 - s_q4 * t164;
-    let t263 = c_q4 * t259 - p.xy4 * t125 - t41 * (d.k9 + d.k8) - t49 - s_q4 * t262
+    let t261 = p.xy5 * t127 + p.yz5 * t40 + t45 * t259 + t260 - t34 * t43 - s_q4 * t162;
+    let t262 = c_q4 * t258 - p.xy4 * t125 - t41 * (d.k9 + d.k8) - t49 - s_q4 * t261
         - 2.0 * t50;
-    let t264 = p.xz5 * t127 + t40 * d.k12 + s_q4 * t54 + t43 * t126 - p.yz5 * t128
-        - c_q4 * t171 - t44 * t260 - s_q5 * t257 - c_q5 * t258;
-    let t265 = t172 + 2.0 * t173 - t40 * d.k9 - t264;
-    let t266 = c_q5 * t134 + (t131 - t40) * d.k13 - 2.0 * p.mx5 * c_q4 * t44
+    let t263 = p.xz5 * t127 + t40 * d.k12 + s_q4 * t54 + t43 * t126 - p.yz5 * t128
+        - c_q4 * t175 - t44 * t259 - s_q5 * t255 - c_q5 * t257;
+    let t264 = t180 + 2.0 * t181 - t40 * d.k9 - t263;
+    let t265 = c_q5 * t134 + (t131 - t40) * d.k13 - 2.0 * p.mx5 * c_q4 * t44
         - s_q5 * t135;
-    let t267 = p.mx5 * (t40 + t131) + p.mx6 * (t23 * t48 + c_q4 * t46 + t130)
+    let t266 = p.mx5 * (t40 + t131) + p.mx6 * (t23 * t48 + c_q4 * t46 + t130)
         + p.my6 * (t129 - c_q4 * t47 - t22 * t48) - 2.0 * s_q4 * t43 * d.k13;
-    let t268 = c_q4 * t266 - 2.0 * p.mx4 * t42 - s_q4 * t267;
-    let t269 = s_q5 * t134 + c_q5 * t135 - p.mx5 * (s_q4 * t45 + t128)
+    let t267 = c_q4 * t265 - 2.0 * p.mx4 * t42 - s_q4 * t266;
+    let t268 = s_q5 * t134 + c_q5 * t135 - p.mx5 * (s_q4 * t45 + t128)
         - (t127 + c_q4 * t45) * d.k13 - 2.0 * t42 * d.k10;
-    let t270 = s_q3 * t268 + c_q3 * t269;
-    let t271 = c_q3 * t263 - p.d4 * t270 - s_q3 * t265;
-    let t272 = s_q4 * t259 + c_q4 * t262 + p.yz4 * (t40 - t125);
-    let t273 = t272 + p.a3 * t270;
-    let t274 = c_q3 * t268 - s_q3 * t269;
-    let t275 = p.mx4 * 2.0 * t40 + s_q4 * t266 + c_q4 * t267 - 2.0 * t41 * d.k10;
-    let t276 = s_q2 * t274 + c_q2 * t275;
-    let t277 = t16 * t47 + t138 * d.k14 + p.xy6 * (t137 + t139) - p.xz6 * t136
-        - c_q5 * t165;
-    let t278 = p.xy6 * t138 + s_q5 * t165 + t16 * t46 - p.yz6 * t136 - t48 * t160;
-    let t279 = c_q5 * t277 + t44 * (d.k12 + d.k11) - p.xy5 * t136 - t52 - s_q5 * t278
+    let t269 = s_q3 * t267 + c_q3 * t268;
+    let t270 = c_q3 * t262 - p.d4 * t269 - s_q3 * t264;
+    let t271 = s_q4 * t258 + c_q4 * t261 + p.yz4 * (t40 - t125);
+    let t272 = t271 + p.a3 * t269;
+    let t273 = c_q3 * t267 - s_q3 * t268;
+    let t274 = p.mx4 * 2.0 * t40 + s_q4 * t265 + c_q4 * t266 - 2.0 * t41 * d.k10;
+    let t275 = s_q2 * t273 + c_q2 * t274;
+    let t276 = t16 * t47 + t138 * d.k14 + p.xy6 * (t137 + t139) - p.xz6 * t136
+        - c_q5 * t164;
+    let t277 = p.xy6 * c_q5 + s_q5 * d.k14;
+    let t278 = p.xy6 * t138 + s_q5 * t164 + t16 * t46 - p.yz6 * t136 - t48 * t277;
+    let t279 = c_q5 * t276 + t44 * (d.k12 + d.k11) - p.xy5 * t136 - t52 - s_q5 * t278
         - 2.0 * t53;
-    let t280 = p.xz6 * t138 + p.yz6 * t139 + c_q5 * t168 - t136 * d.k15 - t47 * t160
+    let t280 = p.xz6 * t138 + p.yz6 * t139 + c_q5 * t169 - t136 * d.k15 - t47 * t277
         - s_q5 * (t57 + t55);
-    let t281 = t169 + t280 + 2.0 * t170 - t43 * d.k12;
+    let t281 = t173 + t280 + 2.0 * t174 - t43 * d.k12;
     let t282 = c_q4 * t279 - s_q4 * t281;
-    let t283 = p.yz5 * (t43 - t136) - s_q5 * t277 - c_q5 * t278;
+    let t283 = p.yz5 * (t43 - t136) - s_q5 * t276 - c_q5 * t278;
     let t284 = t283;
     let t285 = p.my6 * (t138 - t144) - p.mx6 * (t137 + t139) - 2.0 * t45 * d.k13;
     let t286 = c_q4 * t143 - s_q4 * t285;
@@ -2394,48 +2347,48 @@ pub fn coriolis_matrix_with(
     let t293 = s_q4 * t143 + c_q4 * t285;
     let t294 = s_q2 * t292 + c_q2 * t293;
     let t295 = -2.0 * t56 - p.xy6 * t145 - t47 * (d.k15 + d.k14) - t55;
-    let t296 = t166 + 2.0 * t167 - t46 * d.k15;
+    let t296 = t167 + 2.0 * t168 - t46 * d.k15;
     let t297 = c_q5 * t295 - s_q5 * t296;
     let t298 = c_q4 * t297 - s_q4 * t146;
     let t299 = s_q5 * t295 + c_q5 * t296;
     let t300 = c_q3 * t298 - p.d4 * t151 - s_q3 * t299;
     let t301 = c_q4 * t146 + s_q4 * t297;
     let t302 = t301 + p.a3 * t151;
-    let t303 = p.a3 * t203 + p.xz3 * t65 + p.yz3 * t66 + t36 * t162 + t71 * d.k5
-        + 2.0 * c_q1 * (t37 * d.k20 + t39 * d.k19) - s_q3 * t188 - c_q3 * t191
-        - p.d4 * t201 - t38 * (t175 + t176) - t39 * t198;
-    let t304 = p.a3 * t241 - p.d4 * t239;
-    let t305 = p.a2 * t243 + t304;
-    let t306 = 2.0 * qd[1] * (s_q2 * d.k20 + c_q2 * d.k19) - s_q3 * t222 - c_q3 * t227;
-    let t307 = s_q3 * t251 + c_q3 * t253;
-    let t308 = p.a3 * t275 - s_q3 * t263 - c_q3 * t265 - p.d4 * t274;
+    let t303 = p.a3 * t197 + p.xz3 * t65 + p.yz3 * t66 + t36 * t227 + t71 * d.k5
+        + 2.0 * c_q1 * (t37 * d.k61 + t39 * d.k60) - s_q3 * t179 - c_q3 * t185
+        - p.d4 * t195 - t38 * (t230 + t233) - t39 * t192;
+    let t304 = p.a3 * t238 - p.d4 * t236;
+    let t305 = p.a2 * t240 + t304;
+    let t306 = 2.0 * qd[1] * (s_q2 * d.k61 + c_q2 * d.k60) - s_q3 * t216 - c_q3 * t221;
+    let t307 = s_q3 * t248 + c_q3 * t250;
+    let t308 = p.a3 * t274 - s_q3 * t262 - c_q3 * t264 - p.d4 * t273;
     let t309 = p.a3 * t293 + c_q3 * t284 - s_q3 * t282 - p.d4 * t292;
     let t310 = p.a3 * t153 - p.d4 * t152 - s_q3 * t298 - c_q3 * t299;
     [
         [
             0.5
                 * (s_q1
-                    * (c_q1 * t155 + t17 * t177 + t27 * d.k1 + c_q2 * t197
-                        - 2.0 * p.xy2 * t25 - s_q2 * t200 - p.d3 * t205)
+                    * (c_q1 * t155 + t17 * t158 + t27 * d.k1 + c_q2 * t191
+                        - 2.0 * p.xy2 * t25 - s_q2 * t194 - p.d3 * t199)
                     + c_q1
-                        * (p.xy2 * t27 + qd[1] * t206 + s_q2 * t197 + c_q2 * t200
-                            + p.d3 * (c_q2 * t202 - s_q2 * t204) - s_q1 * t155
-                            - t18 * t177 - p.a2 * (t81 * d.k16 + t82 * d.k7 - t196))),
+                        * (p.xy2 * t27 + qd[1] * t200 + s_q2 * t191 + c_q2 * t194
+                            + p.d3 * (c_q2 * t196 - s_q2 * t198) - s_q1 * t155
+                            - t18 * t158 - p.a2 * (t81 * d.k16 + t82 * d.k7 - t190))),
             0.5
                 * (s_q1
-                    * (c_q2 * t234 + t17 * (d.k3 + d.k1) - 2.0 * t20 - s_q2 * t238
-                        - t244)
+                    * (c_q2 * t229 + t17 * (d.k3 + d.k1) - 2.0 * t20 - s_q2 * t235
+                        - t241)
                     + c_q1
-                        * (t156 + s_q2 * t234 + c_q2 * t238 + t245 + 2.0 * t157
+                        * (t156 + s_q2 * t229 + c_q2 * t235 + t242 + 2.0 * t157
                             - t18 * d.k3)),
             0.5
-                * (s_q1 * (c_q2 * t254 - t244 - s_q2 * t256)
-                    + c_q1 * (t245 + s_q2 * t254 + c_q2 * t256)),
+                * (s_q1 * (c_q2 * t251 - t241 - s_q2 * t253)
+                    + c_q1 * (t242 + s_q2 * t251 + c_q2 * t253)),
             0.5
-                * (s_q1 * (c_q2 * t271 - s_q2 * t273 - p.d3 * t276)
+                * (s_q1 * (c_q2 * t270 - s_q2 * t272 - p.d3 * t275)
                     + c_q1
-                        * (s_q2 * t271 + c_q2 * t273 + p.d3 * (c_q2 * t274 - s_q2 * t275)
-                            + p.a2 * t270)),
+                        * (s_q2 * t270 + c_q2 * t272 + p.d3 * (c_q2 * t273 - s_q2 * t274)
+                            + p.a2 * t269)),
             0.5
                 * (s_q1 * (c_q2 * t289 - s_q2 * t291 - p.d3 * t294)
                     + c_q1
@@ -2449,11 +2402,11 @@ pub fn coriolis_matrix_with(
         ],
         [
             0.5
-                * (t27 * d.k2 + p.a2 * t205 + t303 + s_q1 * (t20 + t19) - p.yz2 * t25
-                    - c_q1 * (t156 + t157) - t17 * t206),
+                * (t27 * d.k2 + p.a2 * t199 + t303 + s_q1 * (t20 + t19) - p.yz2 * t25
+                    - c_q1 * (t156 + t157) - t17 * t200),
             0.5 * (t305 + t306),
             0.5 * (t305 - t307),
-            0.5 * (p.a2 * t276 + t308),
+            0.5 * (p.a2 * t275 + t308),
             0.5 * (p.a2 * t294 + t309),
             0.5 * (p.a2 * t154 + t310),
         ],
@@ -2466,26 +2419,26 @@ pub fn coriolis_matrix_with(
             0.5 * t310,
         ],
         [
-            0.5 * t199,
-            0.5 * (t235 + t236),
-            0.5 * (t236 + t255),
-            0.5 * t272,
+            0.5 * t193,
+            0.5 * (t231 + t232),
+            0.5 * (t232 + t252),
+            0.5 * t271,
             0.5 * t290,
             0.5 * t301,
         ],
         [
-            0.5 * t190,
-            0.5 * (t224 + t225),
-            0.5 * (t225 + t252),
-            0.5 * t264,
+            0.5 * t184,
+            0.5 * (t218 + t219),
+            0.5 * (t219 + t249),
+            0.5 * t263,
             0.5 * t283,
             -0.5 * t299,
         ],
         [
-            0.5 * t186,
-            0.5 * (t218 - t217),
-            0.5 * (t218 + t249),
-            0.5 * t261,
+            0.5 * t177,
+            0.5 * (t212 - t211),
+            0.5 * (t212 + t246),
+            0.5 * t260,
             0.5 * t280,
             0.5 * t146,
         ],
@@ -2551,52 +2504,52 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let t40 = c_q3 * t36 - s_q3 * t39;
     let t41 = c_q4 * t40 + s_q4 * t38;
     let t42 = s_q3 * t36 + c_q3 * t39;
-    let t43 = t5 * d.k69 - qd[1] * d.k70;
-    let t44 = qd[1] * d.k71 - t4 * d.k69;
-    let t45 = t4 * d.k70 - t5 * d.k71;
-    let t46 = t35 + t9 * d.k78 - t12 * d.k79;
-    let t47 = t37 + t12 * d.k80 - t7 * d.k78;
-    let t48 = t7 * d.k79 - t11 - t9 * d.k80;
-    let t49 = t40 - t16 * d.k87 - t17 * d.k88;
-    let t50 = t17 * d.k89 - t42 - t15 * d.k87;
-    let t51 = t38 + t15 * d.k88 + t16 * d.k89;
-    let t52 = t41 + t21 * d.k96 - t22 * d.k97;
+    let t43 = t5 * d.k67 - qd[1] * d.k68;
+    let t44 = qd[1] * d.k69 - t4 * d.k67;
+    let t45 = t4 * d.k68 - t5 * d.k69;
+    let t46 = t35 + t9 * d.k76 - t12 * d.k77;
+    let t47 = t37 + t12 * d.k78 - t7 * d.k76;
+    let t48 = t7 * d.k77 - t11 - t9 * d.k78;
+    let t49 = t40 - t16 * d.k85 - t17 * d.k86;
+    let t50 = t17 * d.k87 - t42 - t15 * d.k85;
+    let t51 = t38 + t15 * d.k86 + t16 * d.k87;
+    let t52 = t41 + t21 * d.k94 - t22 * d.k95;
     let t53 = c_q4 * t38 - s_q4 * t40;
-    let t54 = t22 * d.k98 + t53 - t20 * d.k96;
-    let t55 = t42 + t20 * d.k97 - t21 * d.k98;
-    let t56 = c_q5 * t41 - t26 * d.k105 - s_q5 * t42 - t27 * d.k106;
-    let t57 = t27 * d.k107 - s_q5 * t41 - c_q5 * t42 - t25 * d.k105;
-    let t58 = t53 + t25 * d.k106 + t26 * d.k107;
+    let t54 = t22 * d.k96 + t53 - t20 * d.k94;
+    let t55 = t42 + t20 * d.k95 - t21 * d.k96;
+    let t56 = c_q5 * t41 - t26 * d.k103 - s_q5 * t42 - t27 * d.k104;
+    let t57 = t27 * d.k105 - s_q5 * t41 - c_q5 * t42 - t25 * d.k103;
+    let t58 = t53 + t25 * d.k104 + t26 * d.k105;
     let t59 = p.d4 * t29 + t34 + p.a3 * t28;
     (
         0.5
             * (p.m2 * (t43 * t43 + t44 * t44 + t45 * t45)
-                + t4 * (t4 * d.k72 + t5 * d.k73 + qd[1] * d.k74)
-                + t5 * (t4 * d.k73 + t5 * d.k75 + qd[1] * d.k76)
-                + qd[1] * (t4 * d.k74 + t5 * d.k76 + qd[1] * d.k77)
+                + t4 * (t4 * d.k70 + t5 * d.k71 + qd[1] * d.k72)
+                + t5 * (t4 * d.k71 + t5 * d.k73 + qd[1] * d.k74)
+                + qd[1] * (t4 * d.k72 + t5 * d.k74 + qd[1] * d.k75)
                 + p.m3 * (t46 * t46 + t47 * t47 + t48 * t48)
-                + t7 * (t7 * d.k81 + t9 * d.k82 + t12 * d.k83)
-                + t9 * (t7 * d.k82 + t9 * d.k84 + t12 * d.k85)
-                + t12 * (t7 * d.k83 + t9 * d.k85 + t12 * d.k86)
+                + t7 * (t7 * d.k79 + t9 * d.k80 + t12 * d.k81)
+                + t9 * (t7 * d.k80 + t9 * d.k82 + t12 * d.k83)
+                + t12 * (t7 * d.k81 + t9 * d.k83 + t12 * d.k84)
                 + p.m4 * (t49 * t49 + t50 * t50 + t51 * t51)
-                + t15 * (t15 * d.k90 + t17 * d.k92 - t16 * d.k91)
-                + t17 * (t15 * d.k92 + t17 * d.k95 - t16 * d.k94)
+                + t15 * (t15 * d.k88 + t17 * d.k90 - t16 * d.k89)
+                + t17 * (t15 * d.k90 + t17 * d.k93 - t16 * d.k92)
                 + p.m5 * (t52 * t52 + t54 * t54 + t55 * t55)
-                + t20 * (t20 * d.k99 + t21 * d.k100 + t22 * d.k101)
-                + t21 * (t20 * d.k100 + t21 * d.k102 + t22 * d.k103)
-                + t22 * (t20 * d.k101 + t21 * d.k103 + t22 * d.k104)
+                + t20 * (t20 * d.k97 + t21 * d.k98 + t22 * d.k99)
+                + t21 * (t20 * d.k98 + t21 * d.k100 + t22 * d.k101)
+                + t22 * (t20 * d.k99 + t21 * d.k101 + t22 * d.k102)
                 + p.m6 * (t56 * t56 + t57 * t57 + t58 * t58)
-                + t25 * (t25 * d.k108 + t27 * d.k110 - t26 * d.k109)
-                + t27 * (t25 * d.k110 + t27 * d.k113 - t26 * d.k112)
-                + qd[0] * (qd[0] * (p.m1 * (d.k66 + d.k67) + d.k68))
-                - t16 * (t15 * d.k91 + t17 * d.k94 - t16 * d.k93)
-                - t26 * (t25 * d.k109 + t27 * d.k112 - t26 * d.k111)),
-        (s_q1 * d.k71 + c_q1 * d.k70) * d.k114
-            + (t34 + t28 * d.k80 + t29 * d.k79) * d.k115
-            + (t30 * d.k89 + t29 * d.k87 + t59 - t33 * d.k88) * d.k116
-            + (t59 + t31 * d.k98 + t32 * d.k97 + t33 * d.k96) * d.k117
-            + (t59 + (c_q5 * t31 - s_q5 * t33) * d.k107 + t32 * d.k105
-                - (s_q5 * t31 + c_q5 * t33) * d.k106) * d.k118 + d.k119,
+                + t25 * (t25 * d.k106 + t27 * d.k108 - t26 * d.k107)
+                + t27 * (t25 * d.k108 + t27 * d.k111 - t26 * d.k110)
+                + qd[0] * (qd[0] * (p.m1 * (d.k64 + d.k65) + d.k66))
+                - t16 * (t15 * d.k89 + t17 * d.k92 - t16 * d.k91)
+                - t26 * (t25 * d.k107 + t27 * d.k110 - t26 * d.k109)),
+        (s_q1 * d.k69 + c_q1 * d.k68) * d.k112
+            + (t34 + t28 * d.k78 + t29 * d.k77) * d.k113
+            + (t30 * d.k87 + t29 * d.k85 + t59 - t33 * d.k86) * d.k114
+            + (t59 + t31 * d.k96 + t32 * d.k95 + t33 * d.k94) * d.k115
+            + (t59 + (c_q5 * t31 - s_q5 * t33) * d.k105 + t32 * d.k103
+                - (s_q5 * t31 + c_q5 * t33) * d.k104) * d.k116 + d.k117,
     )
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).

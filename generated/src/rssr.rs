@@ -4,9 +4,10 @@
 //! Each dynamics output by the formalism whose code is cheapest (`cargo xtask ops`
 //! compares them all):
 //! - `inverse_dynamics`: recursive Newton–Euler.
-//! - `mass_matrix`: recursive Newton–Euler.
+//! - `mass_matrix`: the composite-rigid-body algorithm.
 //! - `bias`: recursive Newton–Euler.
 //! - `gravity`: recursive Newton–Euler.
+//! - `joint_space`: its mass matrix by the composite-rigid-body algorithm, bias and gravity as above.
 //! - `forward_dynamics`: Vereshchagin's separate-bodies method.
 //!
 //! Spatial RSSR crank–rocker with skew axes, universal joint at the crank end, spherical cut joint at the rocker end
@@ -26,12 +27,12 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 23 | 3 | 3 | 0 | 0 | 0 |
+//! | `derived` | 24 | 3 | 3 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 49 | 21 | 0 | 0 | 3 | 2 |
-//! | `mass_matrix` | 10 | 5 | 0 | 0 | 2 | 2 |
+//! | `mass_matrix` | 8 | 4 | 0 | 0 | 2 | 2 |
 //! | `bias` | 38 | 11 | 0 | 0 | 3 | 2 |
 //! | `gravity` | 4 | 0 | 0 | 0 | 1 | 1 |
-//! | `joint_space` | 49 | 16 | 0 | 0 | 3 | 2 |
+//! | `joint_space` | 47 | 15 | 0 | 0 | 3 | 2 |
 //! | `forward_dynamics` | 77 | 28 | 2 | 0 | 3 | 2 |
 //! | `coriolis_matrix` | 43 | 16 | 0 | 0 | 2 | 2 |
 //! | `energy` | 37 | 12 | 0 | 0 | 2 | 3 |
@@ -45,8 +46,8 @@
 //! | `constraint_jacobian` | 42 | 32 | 0 | 0 | 4 | 4 |
 //! | `constraint_bias` | 108 | 87 | 0 | 0 | 4 | 4 |
 //! | `reactions_of_multipliers` | 8 | 6 | 0 | 0 | 2 | 2 |
-//! | `constrained_forward_dynamics` | 327 | 261 | 47 | 7 | 11 | 10 |
-//! | `cut_joint_reactions` | 335 | 267 | 47 | 7 | 13 | 12 |
+//! | `constrained_forward_dynamics` | 325 | 260 | 47 | 7 | 11 | 10 |
+//! | `cut_joint_reactions` | 333 | 266 | 47 | 7 | 13 | 12 |
 //! | `dependent_velocities` | 91 | 81 | 9 | 3 | 4 | 4 |
 //! | `constrained_inverse_dynamics` | 140 | 103 | 9 | 3 | 7 | 6 |
 
@@ -260,7 +261,7 @@ impl Params {
             k4: t5,
             k5: p.g * t4,
             k6: p.a * t2,
-            k7: p.polar + t7,
+            k7: 0.3333333333333333 * t3 + t7,
             k8: 0.3333333333333333 * t3,
             k9: 0.3333333333333333 * t5,
             k10: p.g * t2,
@@ -278,7 +279,7 @@ impl Params {
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 23,
+    mul: 24,
     add: 3,
     div: 3,
     sqrt: 0,
@@ -350,8 +351,8 @@ pub fn inverse_dynamics_with(
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 10,
-    add: 5,
+    mul: 8,
+    add: 4,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -372,14 +373,14 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let p = &d.params;
     let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
     let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t4 = c_q1 * d.k6;
-    let t5 = c_q2 * d.k2;
-    let t6 = c_q2 * (0.5 * t4 + t5);
-    let t7 = p.polar + t6;
+    let t4 = c_q1 * c_q2 * d.k6;
+    let t5 = s_q2 * s_q2 * d.k2;
+    let t6 = d.k8 - t5;
+    let t7 = 0.5 * t4 + t6;
     let t8 = -0.5 * (s_q1 * s_q2 * d.k6);
     [
-        [0.5 * c_q2 * t4 + t6 + d.k7, t7, t8, 0.0],
-        [t7, p.polar + c_q2 * t5, 0.0, 0.0],
+        [t4 + d.k7 - t5, t7, t8, 0.0],
+        [t7, t6, 0.0, 0.0],
         [t8, 0.0, d.k8, 0.0],
         [0.0, 0.0, 0.0, d.k9],
     ]
@@ -455,8 +456,8 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 49,
-    add: 16,
+    mul: 47,
+    add: 15,
     div: 0,
     sqrt: 0,
     sin: 3,
@@ -485,10 +486,10 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t7 = qd[2] * t6;
     let t8 = s_q2 * t5;
     let t9 = qd[2] * t8;
-    let t10 = c_q1 * d.k6;
-    let t11 = c_q2 * d.k2;
-    let t12 = c_q2 * (0.5 * t10 + t11);
-    let t13 = p.polar + t12;
+    let t10 = c_q1 * c_q2 * d.k6;
+    let t11 = s_q2 * s_q2 * d.k2;
+    let t12 = d.k8 - t11;
+    let t13 = 0.5 * t10 + t12;
     let t14 = s_q1 * d.k6;
     let t15 = -0.5 * (s_q2 * t14);
     let t16 = t6 * d.k3;
@@ -498,8 +499,8 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t18 = 0.5 * (s_q3 * d.k5);
     JointSpace {
         mass_matrix: [
-            [0.5 * c_q2 * t10 + t12 + d.k7, t13, t15, 0.0],
-            [t13, p.polar + c_q2 * t11, 0.0, 0.0],
+            [t10 + d.k7 - t11, t13, t15, 0.0],
+            [t13, t12, 0.0, 0.0],
             [t15, 0.0, d.k8, 0.0],
             [0.0, 0.0, 0.0, d.k9],
         ],
@@ -1274,8 +1275,8 @@ fn semidefinite_solve<const N: usize>(
 /// constraint rank (the called functions included; see the module's
 /// table).
 pub const OPS_CONSTRAINED_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 327,
-    add: 261,
+    mul: 325,
+    add: 260,
     div: 47,
     sqrt: 7,
     sin: 11,
@@ -1345,8 +1346,8 @@ pub fn constrained_forward_dynamics_with(
 /// Operation count of [`cut_joint_reactions_with`] at full constraint
 /// rank.
 pub const OPS_CUT_JOINT_REACTIONS: OpCount = OpCount {
-    mul: 335,
-    add: 267,
+    mul: 333,
+    add: 266,
     div: 47,
     sqrt: 7,
     sin: 13,

@@ -7,6 +7,7 @@
 //! - `mass_matrix`: recursive Newton–Euler.
 //! - `bias`: the joint-coordinate (Lagrange) formalism.
 //! - `gravity`: recursive Newton–Euler.
+//! - `joint_space`: its mass matrix by recursive Newton–Euler, bias and gravity as above.
 //! - `forward_dynamics`: the joint-coordinate (Lagrange) formalism.
 //!
 //! A hammer on a hinge that gives way when the pull along the handle exceeds its strength — after joint `hinge` lets go

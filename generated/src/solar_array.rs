@@ -4,9 +4,10 @@
 //! Each dynamics output by the formalism whose code is cheapest (`cargo xtask ops`
 //! compares them all):
 //! - `inverse_dynamics`: recursive Newton–Euler.
-//! - `mass_matrix`: the joint-coordinate (Lagrange) formalism.
+//! - `mass_matrix`: the composite-rigid-body algorithm.
 //! - `bias`: recursive Newton–Euler.
 //! - `gravity`: recursive Newton–Euler.
+//! - `joint_space`: its mass matrix by the composite-rigid-body algorithm, bias and gravity as above.
 //! - `forward_dynamics`: the joint-coordinate (Lagrange) formalism.
 //!
 //! Yudintsev (2008), Sec. 3.2.1: two-panel solar-array wing deploying about two parallel hinges
@@ -18,12 +19,12 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 20 | 10 | 0 | 0 | 0 | 0 |
+//! | `derived` | 20 | 11 | 0 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 26 | 15 | 0 | 0 | 1 | 1 |
-//! | `mass_matrix` | 9 | 8 | 0 | 0 | 1 | 1 |
+//! | `mass_matrix` | 8 | 6 | 0 | 0 | 1 | 1 |
 //! | `bias` | 20 | 8 | 0 | 0 | 1 | 1 |
 //! | `gravity` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `joint_space` | 25 | 16 | 0 | 0 | 1 | 1 |
+//! | `joint_space` | 24 | 14 | 0 | 0 | 1 | 1 |
 //! | `forward_dynamics` | 40 | 24 | 2 | 0 | 1 | 1 |
 //! | `coriolis_matrix` | 23 | 8 | 0 | 0 | 1 | 1 |
 //! | `energy` | 19 | 10 | 0 | 0 | 1 | 1 |
@@ -232,6 +233,8 @@ pub struct Derived {
     pub k10: Real,
     /// Parameter group 11.
     pub k11: Real,
+    /// Parameter group 12.
+    pub k12: Real,
 }
 impl Params {
     /// Computes the parameter groups; call again after changing a
@@ -244,28 +247,31 @@ impl Params {
         let t3 = p.m2 * (p.length * p.length);
         let t4 = p.m2 * p.s21;
         let t5 = p.m2 * p.h21;
-        let t6 = 0.08333333333333333 * t0 + p.m1 * (p.h10 * p.h10 + p.s10 * p.s10);
+        let t6 = p.h21 * t5 + 0.08333333333333333 * t3 + p.s21 * t4;
+        let t7 = 0.08333333333333333 * t0 + p.m1 * (p.h10 * p.h10 + p.s10 * p.s10);
+        let t8 = p.m2 * (t1 * t1 + t2 * t2) + t7;
         Derived {
             params: *self,
-            k0: p.m2 * (t1 * t1 + t2 * t2) + t6,
-            k1: 0.08333333333333333 * t3 + p.s21 * t4 + p.h21 * t5,
+            k0: t8,
+            k1: t6,
             k2: t2,
             k3: t1,
             k4: t4,
             k5: t5,
-            k6: 0.08333333333333333 * t3 + t6,
-            k7: 0.08333333333333333 * t3,
-            k8: p.h10 * p.h10,
-            k9: p.s10 * p.s10,
-            k10: t0,
-            k11: t3,
+            k6: t6 + t8,
+            k7: 0.08333333333333333 * t3 + t7,
+            k8: 0.08333333333333333 * t3,
+            k9: p.h10 * p.h10,
+            k10: p.s10 * p.s10,
+            k11: t0,
+            k12: t3,
         }
     }
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
     mul: 20,
-    add: 10,
+    add: 11,
     div: 0,
     sqrt: 0,
     sin: 0,
@@ -323,8 +329,8 @@ pub fn inverse_dynamics_with(
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 9,
-    add: 8,
+    mul: 8,
+    add: 6,
     div: 0,
     sqrt: 0,
     sin: 1,
@@ -344,10 +350,10 @@ pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let p = &d.params;
     let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t2 = s_q1 * d.k3 - p.h21 - c_q1 * d.k2;
-    let t3 = p.s21 + c_q1 * d.k3 + s_q1 * d.k2;
-    let t4 = d.k4 * t3 + d.k7 - d.k5 * t2;
-    [[d.k6 + p.m2 * (t2 * t2 + t3 * t3), t4], [t4, d.k1]]
+    let t2 = d.k3 * (c_q1 * d.k4 - s_q1 * d.k5);
+    let t3 = c_q1 * d.k5 + s_q1 * d.k4;
+    let t4 = d.k1 + t2 + d.k2 * t3;
+    [[2.0 * (t2 + d.k2 * t3) + d.k6, t4], [t4, d.k1]]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
@@ -407,8 +413,8 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 25,
-    add: 16,
+    mul: 24,
+    add: 14,
     div: 0,
     sqrt: 0,
     sin: 1,
@@ -431,24 +437,21 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let p = &d.params;
     let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
     let t2 = qd[0] + qd[1];
-    let t3 = s_q1 * d.k3;
-    let t4 = c_q1 * d.k2;
-    let t5 = t3 - p.h21 - t4;
-    let t6 = c_q1 * d.k3;
-    let t7 = s_q1 * d.k2;
-    let t8 = p.s21 + t6 + t7;
-    let t9 = d.k4 * t8 + d.k7 - d.k5 * t5;
-    let t10 = s_q1 * t2;
-    let t11 = t2 * d.k4;
-    let t12 = c_q1 * t2;
-    let t13 = t2 * d.k5;
-    let t14 = d.k4 * qd[0] * qd[0] * (t3 - t4) + d.k5 * (qd[0] * (qd[0] * (t6 + t7)));
+    let t3 = s_q1 * d.k5;
+    let t4 = c_q1 * d.k4;
+    let t5 = d.k3 * (t4 - t3);
+    let t6 = c_q1 * d.k5;
+    let t7 = s_q1 * d.k4;
+    let t8 = t6 + t7;
+    let t9 = d.k1 + t5 + d.k2 * t8;
+    let t10 = qd[0] * s_q1;
+    let t11 = qd[0] * d.k3;
+    let t12 = qd[0] * c_q1;
+    let t13 = qd[0] * d.k2;
+    let t14 = d.k4 * (t10 * t11 - t12 * t13) + d.k5 * (t11 * t12 + t10 * t13);
     JointSpace {
-        mass_matrix: [[d.k6 + p.m2 * (t5 * t5 + t8 * t8), t9], [t9, d.k1]],
-        bias: [
-            t14 - d.k3 * (t10 * t11 + t12 * t13) - d.k2 * (t10 * t13 - t11 * t12),
-            t14,
-        ],
+        mass_matrix: [[2.0 * (t5 + d.k2 * t8) + d.k6, t9], [t9, d.k1]],
+        bias: [t14 - d.k3 * (t2 * (t2 * (t7 + t6))) - d.k2 * t2 * t2 * (t3 - t4), t14],
         gravity: [0.0, 0.0],
     }
 }
@@ -488,21 +491,21 @@ pub fn forward_dynamics_with(
     let t2 = qd[0] + qd[1];
     let t3 = s_q1 * d.k3 - p.h21 - c_q1 * d.k2;
     let t4 = p.s21 + c_q1 * d.k3 + s_q1 * d.k2;
-    let t5 = d.k6 + p.m2 * (t3 * t3 + t4 * t4);
+    let t5 = d.k7 + p.m2 * (t3 * t3 + t4 * t4);
     let inv6 = 1.0 / t5;
-    let t7 = d.k4 * t4 + d.k7 - d.k5 * t3;
-    let t8 = qd[0] * c_q1;
-    let t9 = qd[1] * d.k3;
-    let t10 = qd[0] * s_q1;
-    let t11 = qd[1] * d.k2;
-    let t12 = p.m2 * t2;
-    let t13 = p.m2 * (t8 * t9 + t10 * t11) - (p.s21 * t2 + d.k3 * t8 + d.k2 * t10) * t12;
-    let t14 = p.m2 * (t8 * t11 - t9 * t10) + t12 * (d.k3 * t10 - p.h21 * t2 - d.k2 * t8);
-    let t15 = tau[0] - t3 * t13 - t4 * t14;
-    let t16 = d.k1 - inv6 * t7 * t7;
+    let t7 = qd[0] * c_q1;
+    let t8 = qd[1] * d.k3;
+    let t9 = qd[0] * s_q1;
+    let t10 = qd[1] * d.k2;
+    let t11 = p.m2 * t2;
+    let t12 = p.m2 * (t7 * t8 + t9 * t10) - (p.s21 * t2 + d.k3 * t7 + d.k2 * t9) * t11;
+    let t13 = p.m2 * (t7 * t10 - t8 * t9) + t11 * (d.k3 * t9 - p.h21 * t2 - d.k2 * t7);
+    let t14 = tau[0] - t3 * t12 - t4 * t13;
+    let t15 = d.k4 * t4 + d.k8 - d.k5 * t3;
+    let t16 = d.k1 - inv6 * t15 * t15;
     let inv17 = 1.0 / t16;
-    let t18 = tau[1] + p.h21 * t13 - p.s21 * t14 - inv6 * t7 * t15;
-    [inv6 * (t15 - t7 * inv17 * t18), inv17 * t18]
+    let t18 = tau[1] + p.h21 * t12 - p.s21 * t13 - inv6 * t14 * t15;
+    [inv6 * (t14 - t15 * inv17 * t18), inv17 * t18]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
@@ -571,9 +574,9 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let t4 = qd[0] * (s_q1 * d.k3 - c_q1 * d.k2) - p.h21 * t2;
     (
         0.5
-            * (p.m2 * (t4 * t4 + t3 * t3) + 0.08333333333333333 * t2 * t2 * d.k11
+            * (p.m2 * (t4 * t4 + t3 * t3) + 0.08333333333333333 * t2 * t2 * d.k12
                 + qd[0]
-                    * (qd[0] * (p.m1 * (d.k8 + d.k9) + 0.08333333333333333 * d.k10))),
+                    * (qd[0] * (p.m1 * (d.k9 + d.k10) + 0.08333333333333333 * d.k11))),
         0.0,
     )
 }
@@ -813,7 +816,7 @@ pub fn joint_reactions_with(
             0.0,
             0.0,
             0.0,
-            0.08333333333333333 * t3 * d.k11 + d.k4 * t7 - d.k5 * t6,
+            0.08333333333333333 * t3 * d.k12 + d.k4 * t7 - d.k5 * t6,
         ],
     ]
 }

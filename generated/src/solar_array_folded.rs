@@ -7,6 +7,7 @@
 //! - `mass_matrix`: recursive Newton–Euler.
 //! - `bias`: recursive Newton–Euler.
 //! - `gravity`: recursive Newton–Euler.
+//! - `joint_space`: its mass matrix by recursive Newton–Euler, bias and gravity as above.
 //! - `forward_dynamics`: the joint-coordinate (Lagrange) formalism.
 //!
 //! Yudintsev (2008), Sec. 3.2.1: two-panel solar-array wing deploying about two parallel hinges

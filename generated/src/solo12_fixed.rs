@@ -7,6 +7,7 @@
 //! - `mass_matrix`: recursive Newton–Euler.
 //! - `bias`: recursive Newton–Euler.
 //! - `gravity`: recursive Newton–Euler.
+//! - `joint_space`: its mass matrix by recursive Newton–Euler, bias and gravity as above.
 //! - `forward_dynamics`: the joint-coordinate (Lagrange) formalism.
 //!
 //! URDF robot `solo` from tests/fixtures/solo12.urdf, converted by sharnir-urdf

@@ -7,6 +7,7 @@
 //! - `mass_matrix`: Telegin's direction-cosine formalism.
 //! - `bias`: Telegin's direction-cosine formalism.
 //! - `gravity`: recursive Newton–Euler.
+//! - `joint_space`: its mass matrix by Telegin's direction-cosine formalism, bias and gravity as above.
 //! - `forward_dynamics`: Vereshchagin's separate-bodies method.
 //!
 //! Telegin (2021), Fig. 2: 3-DOF cylindrical manipulator RPP, y vertical

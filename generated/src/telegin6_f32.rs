@@ -4,9 +4,10 @@
 //! Each dynamics output by the formalism whose code is cheapest (`cargo xtask ops`
 //! compares them all):
 //! - `inverse_dynamics`: Telegin's direction-cosine formalism.
-//! - `mass_matrix`: Telegin's direction-cosine formalism.
+//! - `mass_matrix`: the composite-rigid-body algorithm.
 //! - `bias`: Telegin's direction-cosine formalism.
 //! - `gravity`: recursive Newton–Euler.
+//! - `joint_space`: its mass matrix by the composite-rigid-body algorithm, bias and gravity as above.
 //! - `forward_dynamics`: Vereshchagin's separate-bodies method.
 //!
 //! Telegin (2021), Fig. 3: 6-DOF manipulator RRRPRR, y vertical, Listing 2 parameters
@@ -19,12 +20,12 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 39 | 28 | 2 | 0 | 0 | 0 |
+//! | `derived` | 42 | 31 | 2 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 63 | 53 | 0 | 0 | 3 | 3 |
-//! | `mass_matrix` | 28 | 25 | 0 | 0 | 3 | 3 |
+//! | `mass_matrix` | 25 | 16 | 0 | 0 | 3 | 3 |
 //! | `bias` | 55 | 31 | 0 | 0 | 3 | 3 |
 //! | `gravity` | 1 | 1 | 0 | 0 | 1 | 0 |
-//! | `joint_space` | 83 | 57 | 0 | 0 | 3 | 3 |
+//! | `joint_space` | 80 | 48 | 0 | 0 | 3 | 3 |
 //! | `forward_dynamics` | 147 | 85 | 4 | 0 | 4 | 4 |
 //! | `coriolis_matrix` | 138 | 60 | 0 | 0 | 4 | 4 |
 //! | `energy` | 67 | 45 | 0 | 0 | 4 | 4 |
@@ -312,6 +313,8 @@ pub struct Derived {
     pub k45: Real,
     /// Parameter group 46.
     pub k46: Real,
+    /// Parameter group 47.
+    pub k47: Real,
 }
 impl Params {
     /// Computes the parameter groups; call again after changing a
@@ -335,10 +338,13 @@ impl Params {
         let t14 = p.m03 * p.l2;
         let t15 = p.m02 + p.m03;
         let t16 = t1 + t14;
-        let t17 = t4 + t13;
-        let t18 = p.m03 + t12;
-        let t19 = p.l2 * t18;
+        let t17 = p.m03 + t12;
+        let t18 = p.l2 * t17;
+        let t19 = t1 + t18;
         let t20 = p.l1 * (t12 + t15);
+        let t21 = p.icy5 + p.icy6;
+        let t22 = t13 + t21;
+        let t23 = t22 + t4 + p.l2 * t18;
         Derived {
             params: *self,
             k0: t3,
@@ -347,54 +353,55 @@ impl Params {
             k3: t7,
             k4: t11,
             k5: t1,
-            k6: t18,
+            k6: t17,
             k7: t20,
-            k8: t19,
+            k8: t18,
             k9: t12,
-            k10: p.l1 * t1,
-            k11: -t1 - t19,
-            k12: -t20,
-            k13: t3 + t17,
-            k14: t17,
-            k15: t13,
-            k16: p.l2 * t11,
-            k17: -t19,
-            k18: t8,
-            k19: p.l1 * t18,
-            k20: -(p.g * t12),
-            k21: p.g * t11,
-            k22: inv9 * (t10 * t10),
-            k23: inv9 * inv9 * (t10 * t10 * t10 * t10),
-            k24: t8 - p.icy5,
-            k25: p.icy5 + t13,
-            k26: t11 * t11,
-            k27: p.l2 * p.l2,
-            k28: t4 + p.l2 * t14,
-            k29: -t16,
-            k30: p.l1 * p.l1,
-            k31: t3 + p.l1 * p.l1 * t15,
-            k32: t16,
-            k33: inv9 * t10,
-            k34: -t12,
-            k35: p.l1 * p.g,
-            k36: p.l2 * p.g,
-            k37: t10,
-            k38: inv9,
-            k39: 1.0 / p.icy6,
-            k40: p.l1 * t16,
-            k41: p.l2 * t12,
-            k42: t0,
-            k43: p.m04 * p.g,
-            k44: p.m05 * p.g,
-            k45: p.m06 * p.g,
-            k46: -(p.m03 * p.b3 * p.g),
+            k10: p.l2 * t11,
+            k11: t8 - t21,
+            k12: t19,
+            k13: t3 + p.l1 * t20 + t23,
+            k14: -t19,
+            k15: t23,
+            k16: t22,
+            k17: p.l2 * t10,
+            k18: t10,
+            k19: t8,
+            k20: p.l1 * t1,
+            k21: p.l1 * t17,
+            k22: -(p.g * t12),
+            k23: p.g * t11,
+            k24: inv9 * (t10 * t10),
+            k25: inv9 * inv9 * (t10 * t10 * t10 * t10),
+            k26: t8 - p.icy5,
+            k27: p.icy5 + t13,
+            k28: t11 * t11,
+            k29: p.l2 * p.l2,
+            k30: t4 + p.l2 * t14,
+            k31: -t16,
+            k32: p.l1 * p.l1,
+            k33: t3 + p.l1 * p.l1 * t15,
+            k34: t16,
+            k35: inv9 * t10,
+            k36: -t12,
+            k37: p.l1 * p.g,
+            k38: p.l2 * p.g,
+            k39: inv9,
+            k40: 1.0 / p.icy6,
+            k41: p.l1 * t16,
+            k42: p.l2 * t12,
+            k43: t0,
+            k44: p.m04 * p.g,
+            k45: p.m05 * p.g,
+            k46: p.m06 * p.g,
+            k47: -(p.m03 * p.b3 * p.g),
         }
     }
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 39,
-    add: 28,
+    mul: 42,
+    add: 31,
     div: 2,
     sqrt: 0,
     sin: 0,
@@ -481,8 +488,8 @@ pub fn inverse_dynamics_with(
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 28,
-    add: 25,
+    mul: 25,
+    add: 16,
     div: 0,
     sqrt: 0,
     sin: 3,
@@ -504,35 +511,36 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
     let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
     let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let t6 = p.l1 * s_q1;
-    let t7 = p.l2 + p.l1 * c_q1;
-    let t8 = p.icy6 * c_q4;
-    let t9 = s_q4 * d.k4;
-    let t10 = c_q2 * t9;
-    let t11 = c_q4 * (p.icy5 * c_q4 + t8) + s_q4 * s_q4 * (d.k2 + d.k3);
-    let t12 = (s_q2 * t6 - c_q2 * t7) * t9 + t11;
-    let t13 = t12 + c_q1 * d.k10 - p.l2 * (t10 - t7 * d.k6);
-    let t14 = t13 + d.k14;
-    let t15 = t12 + d.k15;
-    let t16 = -(c_q4 * (c_q2 * t6 + s_q2 * t7) * d.k4);
-    let t17 = c_q2 * s_q4 * d.k16;
-    let t18 = t11 + d.k15;
-    let t19 = t18 - t17;
-    let t20 = -(s_q2 * c_q4 * d.k16);
+    let t6 = p.icy6 * c_q4;
+    let t7 = c_q2 * s_q4;
+    let t8 = d.k10 * t7;
+    let t9 = s_q4 * s_q4 * d.k11;
+    let t10 = s_q1 * s_q2 * s_q4 * d.k4;
+    let t11 = d.k4 * t7;
+    let t12 = t9 - 2.0 * t8;
+    let t13 = t12 + d.k15;
+    let t14 = t13 - p.l1 * (c_q1 * (t11 + d.k14) - t10);
+    let t15 = t9 + d.k16;
+    let t16 = t15 - t8;
+    let t17 = t16 - p.l1 * (c_q1 * t11 - t10);
+    let t18 = s_q2 * c_q4;
+    let t19 = d.k17 * t18;
+    let t20 = t19 + p.l1 * (d.k18 * (s_q1 * c_q2 * c_q4 + c_q1 * t18));
+    let t21 = -(s_q4 * d.k18);
     [
         [
-            d.k13 + t13 - p.l1 * (c_q1 * (t10 + d.k11) + d.k12 - s_q1 * s_q2 * t9),
+            2.0 * p.l1 * (t10 + c_q1 * (d.k12 - t11)) + d.k13 + t12,
             t14,
-            t15,
+            t17,
             0.0,
-            t16,
-            t8,
+            t20,
+            t6,
         ],
-        [t14, t11 + d.k14 - t17 - p.l2 * (t10 + d.k17), t19, 0.0, t20, t8],
-        [t15, t19, t18, 0.0, 0.0, t8],
-        [0.0, 0.0, 0.0, d.k9, t9, 0.0],
-        [t16, t20, 0.0, t9, d.k18, 0.0],
-        [t8, t8, t8, 0.0, 0.0, p.icy6],
+        [t14, t13, t16, 0.0, t19, t6],
+        [t17, t16, t15, 0.0, 0.0, t6],
+        [0.0, 0.0, 0.0, d.k9, t21, 0.0],
+        [t20, t19, 0.0, t21, d.k19, 0.0],
+        [t6, t6, t6, 0.0, 0.0, p.icy6],
     ]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
@@ -579,7 +587,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t22 = 2.0 * c_q2 * t21 - s_q2 * t20;
     let t23 = s_q4 * (t9 * (2.0 * (d.k2 + d.k3) - p.icy5) - qd[4] * t17)
         - (s_q2 * t12 + c_q2 * t14) * t19 - c_q4 * (p.icy5 * t15 + t16);
-    let t24 = t23 + t13 * d.k10 - p.l2 * (t22 - t13 * d.k19);
+    let t24 = t23 + t13 * d.k20 - p.l2 * (t22 - t13 * d.k21);
     [
         t24
             - p.l1
@@ -588,7 +596,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
                         * (c_q2 * t20 + 2.0 * s_q2 * t21 - t2 * (t2 * (d.k5 + d.k8)))),
         t24,
         t23,
-        d.k20 + c_q4 * t18 - t11 * t19,
+        d.k22 + c_q4 * t18 - t11 * t19,
         t10 * t17 + t11 * (p.icy5 - d.k2 - d.k3)
             - (c_q4 * (s_q2 * t14 - c_q2 * t12) + p.g * s_q4) * d.k4,
         -t16,
@@ -616,12 +624,12 @@ pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
 pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let p = &d.params;
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
-    [0.0, 0.0, 0.0, d.k20, -(s_q4 * d.k21), 0.0]
+    [0.0, 0.0, 0.0, d.k22, -(s_q4 * d.k23), 0.0]
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 83,
-    add: 57,
+    mul: 80,
+    add: 48,
     div: 0,
     sqrt: 0,
     sin: 3,
@@ -643,75 +651,74 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
 pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     let p = &d.params;
     let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t2 = p.l1 * c_q1;
-    let t3 = qd[0] + qd[1];
+    let t2 = qd[0] + qd[1];
     let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t6 = t3 + qd[2];
+    let t5 = t2 + qd[2];
     let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let t9 = t6 * c_q4;
-    let t10 = qd[4] * t9;
-    let t11 = t6 * s_q4;
-    let t12 = t9 * t11;
-    let t13 = p.l1 * s_q1;
-    let t14 = s_q2 * t13;
-    let t15 = p.l2 + t2;
-    let t16 = c_q2 * t13;
-    let t17 = p.icy6 * c_q4;
-    let t18 = qd[0] * qd[0] * t2 + p.l2 * t3 * t3;
-    let t19 = qd[4] * t11;
-    let t20 = p.icy6 * t19;
-    let t21 = p.icy6 * (qd[5] + t9);
-    let t22 = d.k4 * (qd[4] * qd[4] + t11 * t11);
-    let t23 = s_q4 * d.k4;
-    let t24 = c_q2 * t23;
-    let t25 = c_q4 * (p.icy5 * c_q4 + t17) + s_q4 * s_q4 * (d.k2 + d.k3);
-    let t26 = (t14 - c_q2 * t15) * t23 + t25;
-    let t27 = t26 + c_q1 * d.k10 - p.l2 * (t24 - t15 * d.k6);
-    let t28 = t27 + d.k14;
-    let t29 = t26 + d.k15;
-    let t30 = -(c_q4 * (t16 + s_q2 * t15) * d.k4);
-    let t31 = c_q2 * s_q4 * d.k16;
-    let t32 = t25 + d.k15;
-    let t33 = t32 - t31;
-    let t34 = -(s_q2 * c_q4 * d.k16);
-    let t35 = qd[0] * (qd[0] * s_q1);
-    let t36 = t9 * t9 * t23 + s_q4 * t22;
-    let t37 = t10 * d.k4;
-    let t38 = 2.0 * c_q2 * t37 - s_q2 * t36;
-    let t39 = s_q4 * (t10 * (2.0 * (d.k2 + d.k3) - p.icy5) - qd[4] * t21)
-        - (s_q2 * t18 + qd[0] * qd[0] * t16) * t23 - c_q4 * (p.icy5 * t19 + t20);
-    let t40 = t39 + d.k10 * t35 - p.l2 * (t38 - t35 * d.k19);
+    let t8 = t5 * c_q4;
+    let t9 = qd[4] * t8;
+    let t10 = t5 * s_q4;
+    let t11 = t8 * t10;
+    let t12 = p.icy6 * c_q4;
+    let t13 = p.l1 * qd[0] * qd[0] * c_q1 + p.l2 * t2 * t2;
+    let t14 = qd[0] * (qd[0] * s_q1);
+    let t15 = p.l1 * t14;
+    let t16 = qd[4] * t10;
+    let t17 = p.icy6 * t16;
+    let t18 = p.icy6 * (qd[5] + t8);
+    let t19 = d.k4 * (qd[4] * qd[4] + t10 * t10);
+    let t20 = c_q2 * s_q4 * d.k10;
+    let t21 = s_q4 * s_q4 * d.k11;
+    let t22 = s_q4 * d.k4;
+    let t23 = s_q1 * s_q2 * t22;
+    let t24 = c_q2 * t22;
+    let t25 = t21 - 2.0 * t20;
+    let t26 = t25 + d.k15;
+    let t27 = t26 - p.l1 * (c_q1 * (t24 + d.k14) - t23);
+    let t28 = t21 + d.k16;
+    let t29 = t28 - t20;
+    let t30 = t29 - p.l1 * (c_q1 * t24 - t23);
+    let t31 = s_q2 * c_q4;
+    let t32 = d.k17 * t31;
+    let t33 = t32 + p.l1 * (d.k18 * (s_q1 * c_q2 * c_q4 + c_q1 * t31));
+    let t34 = -(s_q4 * d.k18);
+    let t35 = t8 * t8 * t22 + s_q4 * t19;
+    let t36 = t9 * d.k4;
+    let t37 = 2.0 * c_q2 * t36 - s_q2 * t35;
+    let t38 = s_q4 * (t9 * (2.0 * (d.k2 + d.k3) - p.icy5) - qd[4] * t18)
+        - (s_q2 * t13 + c_q2 * t15) * t22 - c_q4 * (p.icy5 * t16 + t17);
+    let t39 = t38 + t14 * d.k20 - p.l2 * (t37 - t14 * d.k21);
     JointSpace {
         mass_matrix: [
             [
-                d.k13 + t27 - p.l1 * (c_q1 * (t24 + d.k11) + d.k12 - s_q1 * s_q2 * t23),
-                t28,
-                t29,
-                0.0,
+                2.0 * p.l1 * (t23 + c_q1 * (d.k12 - t24)) + d.k13 + t25,
+                t27,
                 t30,
-                t17,
+                0.0,
+                t33,
+                t12,
             ],
-            [t28, t25 + d.k14 - t31 - p.l2 * (t24 + d.k17), t33, 0.0, t34, t17],
-            [t29, t33, t32, 0.0, 0.0, t17],
-            [0.0, 0.0, 0.0, d.k9, t23, 0.0],
-            [t30, t34, 0.0, t23, d.k18, 0.0],
-            [t17, t17, t17, 0.0, 0.0, p.icy6],
+            [t27, t26, t29, 0.0, t32, t12],
+            [t30, t29, t28, 0.0, 0.0, t12],
+            [0.0, 0.0, 0.0, d.k9, t34, 0.0],
+            [t33, t32, 0.0, t34, d.k19, 0.0],
+            [t12, t12, t12, 0.0, 0.0, p.icy6],
         ],
         bias: [
-            t40
+            t39
                 - p.l1
-                    * (c_q1 * t38
+                    * (c_q1 * t37
                         - s_q1
-                            * (c_q2 * t36 + 2.0 * s_q2 * t37
-                                - t3 * (t3 * (d.k5 + d.k8)))),
-            t40,
+                            * (c_q2 * t35 + 2.0 * s_q2 * t36
+                                - t2 * (t2 * (d.k5 + d.k8)))),
             t39,
-            d.k20 + c_q4 * t22 - t12 * t23,
-            t11 * t21 + t12 * (p.icy5 - d.k2 - d.k3)
-                - (c_q4 * (qd[0] * qd[0] * t14 - c_q2 * t18) + p.g * s_q4) * d.k4,
-            -t20,
+            t38,
+            d.k22 + c_q4 * t19 - t11 * t22,
+            t10 * t18 + t11 * (p.icy5 - d.k2 - d.k3)
+                - (c_q4 * (s_q2 * t15 - c_q2 * t13) + p.g * s_q4) * d.k4,
+            -t17,
         ],
-        gravity: [0.0, 0.0, 0.0, d.k20, -(s_q4 * d.k21), 0.0],
+        gravity: [0.0, 0.0, 0.0, d.k22, -(s_q4 * d.k23), 0.0],
     }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
@@ -767,57 +774,57 @@ pub fn forward_dynamics_with(
     let t21 = t5 * (p.l2 * t5);
     let t22 = t12 * d.k4;
     let t23 = qd[4] * t11;
-    let t24 = s_q4 * s_q4 * d.k22;
+    let t24 = s_q4 * s_q4 * d.k24;
     let t25 = d.k9 - t24;
     let inv26 = 1.0 / t25;
     let t27 = s_q4 * c_q4;
-    let t28 = d.k9 - c_q4 * c_q4 * d.k22 - inv26 * d.k23 * t27 * t27;
+    let t28 = d.k9 - c_q4 * c_q4 * d.k24 - inv26 * d.k25 * t27 * t27;
     let t29 = c_q2 * t28;
-    let t30 = s_q4 * s_q4 * d.k24 + d.k25;
+    let t30 = s_q4 * s_q4 * d.k26 + d.k27;
     let inv31 = 1.0 / t30;
-    let t32 = d.k9 - s_q4 * s_q4 * inv31 * d.k26;
+    let t32 = d.k9 - s_q4 * s_q4 * inv31 * d.k28;
     let t33 = s_q2 * t32;
     let t34 = c_q2 * t33 - s_q2 * t29;
     let t35 = s_q2 * s_q2 * t28 + c_q2 * c_q2 * t32;
-    let t36 = t35 * d.k27 + d.k28;
+    let t36 = t35 * d.k29 + d.k30;
     let inv37 = 1.0 / t36;
-    let t38 = t34 * d.k27;
+    let t38 = t34 * d.k29;
     let t39 = c_q2 * t29 + s_q2 * t33 - t34 * inv37 * t38;
-    let t40 = d.k29 - p.l2 * t35;
+    let t40 = d.k31 - p.l2 * t35;
     let t41 = p.l2 * t34;
     let t42 = t34 + inv37 * t40 * t41;
     let t43 = t35 - inv37 * t40 * t40;
     let t44 = (c_q1 * (c_q1 * t43 - s_q1 * t42) - s_q1 * (c_q1 * t42 - s_q1 * t39))
-        * d.k30 + d.k31;
+        * d.k32 + d.k33;
     let inv45 = 1.0 / t44;
-    let t46 = tau[4] + t11 * t12 * d.k24 - t17 * t20 - t16 * t19;
-    let t47 = t11 * t22 + t46 * d.k33;
+    let t46 = tau[4] + t11 * t12 * d.k26 - t17 * t20 - t16 * t19;
+    let t47 = t11 * t22 + t46 * d.k35;
     let t48 = qd[4] * qd[4] * d.k4 + t12 * t22;
     let t49 = tau[3] + s_q4 * t47 - c_q4 * t48;
-    let t50 = d.k22 * t27;
+    let t50 = d.k24 * t27;
     let t51 = t21 * t29 - c_q4 * t47 - s_q4 * t48 - inv26 * t49 * t50;
-    let t52 = c_q4 * (t13 * (d.k18 - d.k24) - tau[5]) + tau[2]
-        + s_q4 * (t17 * t19 - t16 * t20 - t23 * (d.k18 + d.k24));
+    let t52 = c_q4 * (t13 * (d.k19 - d.k26) - tau[5]) + tau[2]
+        + s_q4 * (t17 * t19 - t16 * t20 - t23 * (d.k19 + d.k26));
     let t53 = s_q4 * d.k4;
     let t54 = t21 * t33 - 2.0 * d.k4 * t23 - inv31 * t52 * t53;
     let t55 = c_q2 * t54 - s_q2 * t51;
     let t56 = tau[1] - tau[2] - p.l2 * t55;
-    let t57 = t24 + d.k34;
+    let t57 = t24 + d.k36;
     let t58 = -t50 - inv26 * t50 * t57;
     let t59 = s_q2 * t58;
     let t60 = tau[0]
         - (c_q1 * (t59 + p.l2 * inv37 * t40 * t59)
-            + s_q1 * (c_q2 * t58 + inv37 * t38 * t59)) * d.k35 - tau[1]
+            + s_q1 * (c_q2 * t58 + inv37 * t38 * t59)) * d.k37 - tau[1]
         - p.l1
             * (c_q1 * (t55 + t3 * t42 + t4 * t43 - inv37 * t40 * t56)
                 - s_q1
-                    * (t5 * t5 * d.k32 + c_q2 * t51 + s_q2 * t54 + t3 * t39 + t4 * t42
+                    * (t5 * t5 * d.k34 + c_q2 * t51 + s_q2 * t54 + t3 * t39 + t4 * t42
                         + inv37 * t41 * t56));
     let t61 = inv45 * t60;
     let t62 = p.l1 * t60;
     let t63 = s_q1 * inv45 * t62 - t3;
     let t64 = -t4 - c_q1 * inv45 * t62;
-    let t65 = inv37 * (t56 + t41 * t63 - t59 * d.k36 - t40 * t64 - t36 * inv45 * t60);
+    let t65 = inv37 * (t56 + t41 * t63 - t59 * d.k38 - t40 * t64 - t36 * inv45 * t60);
     let t66 = t61 + t65;
     let t67 = t64 - p.l2 * t66;
     let t68 = inv31 * (t52 - t53 * (c_q2 * t67 + s_q2 * (t63 - t21)) - t30 * t66);
@@ -828,8 +835,8 @@ pub fn forward_dynamics_with(
         t65,
         t68,
         t70,
-        (t46 - (c_q4 * t69 + s_q4 * (p.g - t70)) * d.k37) * d.k38,
-        (tau[5] - p.icy6 * (c_q4 * (t66 + t68) - t13)) * d.k39,
+        (t46 - d.k18 * (c_q4 * t69 + s_q4 * (p.g - t70))) * d.k39,
+        (tau[5] - p.icy6 * (c_q4 * (t66 + t68) - t13)) * d.k40,
     ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
@@ -888,8 +895,8 @@ pub fn coriolis_matrix_with(
     let t30 = p.icy6 * t11;
     let t31 = 0.5 * (s_q4 * (t12 * t17 - t13 * t15));
     let t32 = c_q4 * qd[4];
-    let t33 = t17 * t18 + t32 * (d.k18 + d.k24) - t15 * t16;
-    let t34 = c_q4 * (t23 * (d.k24 - d.k18) - t24);
+    let t33 = t17 * t18 + t32 * (d.k19 + d.k26) - t15 * t16;
+    let t34 = c_q4 * (t23 * (d.k26 - d.k19) - t24);
     let t35 = c_q4 * d.k4;
     let t36 = c_q4 * t11;
     let t37 = 2.0 * (s_q4 * s_q4 * t11 * d.k4 + t35 * t36);
@@ -897,15 +904,15 @@ pub fn coriolis_matrix_with(
     let t39 = qd[4] * t35;
     let t40 = 2.0 * t39 + t22 * d.k9;
     let t41 = c_q2 * t40 - s_q2 * t38;
-    let t42 = t2 * d.k32;
+    let t42 = t2 * d.k34;
     let t43 = s_q4 * (t22 * d.k4 + t33) + t34;
-    let t44 = t43 + 2.0 * qd[0] * s_q1 * d.k40 - p.l2 * t41;
+    let t44 = t43 + 2.0 * qd[0] * s_q1 * d.k41 - p.l2 * t41;
     let t45 = t2 * s_q2;
     let t46 = t2 * c_q2;
-    let t47 = t37 - 2.0 * d.k41 * t46;
-    let t48 = 2.0 * (t39 - t45 * d.k41);
+    let t47 = t37 - 2.0 * d.k42 * t46;
+    let t48 = 2.0 * (t39 - t45 * d.k42);
     let t49 = c_q2 * t48 - s_q2 * t47;
-    let t50 = t34 + s_q4 * (t33 - 2.0 * d.k16 * t45);
+    let t50 = t34 + s_q4 * (t33 - 2.0 * d.k10 * t45);
     let t51 = t50 - p.l2 * t49;
     let t52 = 2.0 * c_q2 * t39 - s_q2 * t37;
     let t53 = t34 + s_q4 * t33;
@@ -913,10 +920,10 @@ pub fn coriolis_matrix_with(
     let t55 = t23 * d.k4;
     let t56 = t5 * t35;
     let t57 = 2.0 * (c_q2 * t56 - s_q2 * t55);
-    let t58 = s_q4 * (t8 * (d.k18 + d.k24) - t14 * (t28 + t27))
-        + c_q4 * (t11 * (d.k24 - d.k18) - t30);
+    let t58 = s_q4 * (t8 * (d.k19 + d.k26) - t14 * (t28 + t27))
+        + c_q4 * (t11 * (d.k26 - d.k19) - t30);
     let t59 = t58 - p.l2 * t57;
-    let t60 = t15 * t18 + t16 * t17 + t26 * (t28 + t27) - 2.0 * d.k24 * t36;
+    let t60 = t15 * t18 + t16 * t17 + t26 * (t28 + t27) - 2.0 * d.k26 * t36;
     [
         [
             0.5
@@ -937,7 +944,7 @@ pub fn coriolis_matrix_with(
         [0.0, 0.0, 0.0, 0.0, t39, 0.0],
         [
             0.5 * (t60 - t25 * t35),
-            0.5 * (t60 + 2.0 * c_q4 * d.k16 * t46),
+            0.5 * (t60 + 2.0 * c_q4 * d.k10 * t46),
             0.5 * t60,
             0.0,
             0.0,
@@ -1000,11 +1007,11 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
                 + p.m05 * (t25 * t25 + t27 + t26 * t26) + p.icy5 * t8 * t8
                 + p.m06 * (t27 + t28 * t28 + t29 * t29) + p.icy6 * t14 * t14
                 + p.icy2 * t2 * t2
-                + p.m02 * (t23 * t23 + qd[0] * qd[0] * s_q1 * s_q1 * d.k30)
+                + p.m02 * (t23 * t23 + qd[0] * qd[0] * s_q1 * s_q1 * d.k32)
                 + t5 * (t5 * (p.icy3 + p.icy4)) + p.icx5 * (t11 * t11 + qd[4] * qd[4])
-                + p.icx6 * (t12 * t12 + t13 * t13) + qd[0] * (qd[0] * (p.icy1 + d.k42))),
-        (p.b4 - q[3]) * d.k43 + d.k46 - (q[3] + p.b5 * c_q4) * d.k44
-            - (q[3] + p.b6 * c_q4) * d.k45,
+                + p.icx6 * (t12 * t12 + t13 * t13) + qd[0] * (qd[0] * (p.icy1 + d.k43))),
+        (p.b4 - q[3]) * d.k44 + d.k47 - (q[3] + p.b5 * c_q4) * d.k45
+            - (q[3] + p.b6 * c_q4) * d.k46,
     )
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).

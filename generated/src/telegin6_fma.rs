@@ -4,9 +4,10 @@
 //! Each dynamics output by the formalism whose code is cheapest (`cargo xtask ops`
 //! compares them all):
 //! - `inverse_dynamics`: Telegin's direction-cosine formalism.
-//! - `mass_matrix`: Telegin's direction-cosine formalism.
+//! - `mass_matrix`: the composite-rigid-body algorithm.
 //! - `bias`: Telegin's direction-cosine formalism.
 //! - `gravity`: recursive Newton–Euler.
+//! - `joint_space`: its mass matrix by the composite-rigid-body algorithm, bias and gravity as above.
 //! - `forward_dynamics`: Vereshchagin's separate-bodies method.
 //!
 //! Telegin (2021), Fig. 3: 6-DOF manipulator RRRPRR, y vertical, Listing 2 parameters
@@ -23,12 +24,12 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos | fma |
 //! |---|---:|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 39 | 28 | 2 | 0 | 0 | 0 | 0 |
+//! | `derived` | 42 | 31 | 2 | 0 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 42 | 32 | 0 | 0 | 3 | 3 | 21 |
-//! | `mass_matrix` | 20 | 17 | 0 | 0 | 3 | 3 | 8 |
+//! | `mass_matrix` | 20 | 11 | 0 | 0 | 3 | 3 | 5 |
 //! | `bias` | 44 | 20 | 0 | 0 | 3 | 3 | 11 |
 //! | `gravity` | 1 | 1 | 0 | 0 | 1 | 0 | 0 |
-//! | `joint_space` | 65 | 39 | 0 | 0 | 3 | 3 | 18 |
+//! | `joint_space` | 64 | 32 | 0 | 0 | 3 | 3 | 16 |
 //! | `forward_dynamics` | 106 | 44 | 4 | 0 | 4 | 4 | 41 |
 //! | `coriolis_matrix` | 110 | 32 | 0 | 0 | 4 | 4 | 28 |
 //! | `energy` | 35 | 13 | 0 | 0 | 4 | 4 | 32 |
@@ -326,6 +327,8 @@ pub struct Derived {
     pub k45: Real,
     /// Parameter group 46.
     pub k46: Real,
+    /// Parameter group 47.
+    pub k47: Real,
 }
 impl Params {
     /// Computes the parameter groups; call again after changing a
@@ -349,10 +352,13 @@ impl Params {
         let t14 = p.m03 * p.l2;
         let t15 = p.m02 + p.m03;
         let t16 = t1 + t14;
-        let t17 = t4 + t13;
-        let t18 = p.m03 + t12;
-        let t19 = p.l2 * t18;
+        let t17 = p.m03 + t12;
+        let t18 = p.l2 * t17;
+        let t19 = t1 + t18;
         let t20 = p.l1 * (t12 + t15);
+        let t21 = p.icy5 + p.icy6;
+        let t22 = t13 + t21;
+        let t23 = t22 + t4 + p.l2 * t18;
         Derived {
             params: *self,
             k0: t3,
@@ -361,54 +367,55 @@ impl Params {
             k3: t7,
             k4: t11,
             k5: t1,
-            k6: t18,
+            k6: t17,
             k7: t20,
-            k8: t19,
+            k8: t18,
             k9: t12,
-            k10: p.l1 * t1,
-            k11: -t1 - t19,
-            k12: -t20,
-            k13: t3 + t17,
-            k14: t17,
-            k15: t13,
-            k16: p.l2 * t11,
-            k17: -t19,
-            k18: t8,
-            k19: p.l1 * t18,
-            k20: -(p.g * t12),
-            k21: p.g * t11,
-            k22: inv9 * (t10 * t10),
-            k23: inv9 * inv9 * (t10 * t10 * t10 * t10),
-            k24: t8 - p.icy5,
-            k25: p.icy5 + t13,
-            k26: t11 * t11,
-            k27: p.l2 * p.l2,
-            k28: t4 + p.l2 * t14,
-            k29: -t16,
-            k30: p.l1 * p.l1,
-            k31: t3 + p.l1 * p.l1 * t15,
-            k32: t16,
-            k33: inv9 * t10,
-            k34: -t12,
-            k35: p.l1 * p.g,
-            k36: p.l2 * p.g,
-            k37: t10,
-            k38: inv9,
-            k39: 1.0 / p.icy6,
-            k40: p.l1 * t16,
-            k41: p.l2 * t12,
-            k42: t0,
-            k43: p.m04 * p.g,
-            k44: p.m05 * p.g,
-            k45: p.m06 * p.g,
-            k46: -(p.m03 * p.b3 * p.g),
+            k10: p.l2 * t11,
+            k11: t8 - t21,
+            k12: t19,
+            k13: t3 + p.l1 * t20 + t23,
+            k14: -t19,
+            k15: t23,
+            k16: t22,
+            k17: p.l2 * t10,
+            k18: t10,
+            k19: t8,
+            k20: p.l1 * t1,
+            k21: p.l1 * t17,
+            k22: -(p.g * t12),
+            k23: p.g * t11,
+            k24: inv9 * (t10 * t10),
+            k25: inv9 * inv9 * (t10 * t10 * t10 * t10),
+            k26: t8 - p.icy5,
+            k27: p.icy5 + t13,
+            k28: t11 * t11,
+            k29: p.l2 * p.l2,
+            k30: t4 + p.l2 * t14,
+            k31: -t16,
+            k32: p.l1 * p.l1,
+            k33: t3 + p.l1 * p.l1 * t15,
+            k34: t16,
+            k35: inv9 * t10,
+            k36: -t12,
+            k37: p.l1 * p.g,
+            k38: p.l2 * p.g,
+            k39: inv9,
+            k40: 1.0 / p.icy6,
+            k41: p.l1 * t16,
+            k42: p.l2 * t12,
+            k43: t0,
+            k44: p.m04 * p.g,
+            k45: p.m05 * p.g,
+            k46: p.m06 * p.g,
+            k47: -(p.m03 * p.b3 * p.g),
         }
     }
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 39,
-    add: 28,
+    mul: 42,
+    add: 31,
     div: 2,
     sqrt: 0,
     sin: 0,
@@ -510,13 +517,13 @@ pub fn inverse_dynamics_with(
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
     mul: 20,
-    add: 17,
+    add: 11,
     div: 0,
     sqrt: 0,
     sin: 3,
     cos: 3,
     exp: 0,
-    fma: 8,
+    fma: 5,
 };
 ///The joint-space mass matrix M(q), symmetric positive definite, so that
 ///`M(q) q̈ + bias(q, q̇) = τ`. Entries of joints on different branches are zero.
@@ -533,35 +540,36 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
     let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
     let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let t6 = p.l1 * s_q1;
-    let t7 = fma(p.l1, c_q1, p.l2);
-    let t8 = p.icy6 * c_q4;
-    let t9 = s_q4 * d.k4;
-    let t10 = c_q2 * t9;
-    let t11 = fma(s_q4 * s_q4, d.k2 + d.k3, c_q4 * fma(p.icy5, c_q4, t8));
-    let t12 = fma(s_q2 * t6 - c_q2 * t7, t9, t11);
-    let t13 = fma(c_q1, d.k10, t12) - p.l2 * (t10 - t7 * d.k6);
-    let t14 = t13 + d.k14;
-    let t15 = t12 + d.k15;
-    let t16 = -(c_q4 * fma(s_q2, t7, c_q2 * t6) * d.k4);
-    let t17 = c_q2 * s_q4 * d.k16;
-    let t18 = t11 + d.k15;
-    let t19 = t18 - t17;
-    let t20 = -(s_q2 * c_q4 * d.k16);
+    let t6 = p.icy6 * c_q4;
+    let t7 = c_q2 * s_q4;
+    let t8 = d.k10 * t7;
+    let t9 = s_q4 * s_q4 * d.k11;
+    let t10 = s_q1 * s_q2 * s_q4 * d.k4;
+    let t11 = d.k4 * t7;
+    let t12 = fma(-2.0, t8, t9);
+    let t13 = t12 + d.k15;
+    let t14 = t13 - p.l1 * (c_q1 * (t11 + d.k14) - t10);
+    let t15 = t9 + d.k16;
+    let t16 = t15 - t8;
+    let t17 = t16 - p.l1 * (c_q1 * t11 - t10);
+    let t18 = s_q2 * c_q4;
+    let t19 = d.k17 * t18;
+    let t20 = fma(p.l1, d.k18 * fma(c_q1, t18, s_q1 * c_q2 * c_q4), t19);
+    let t21 = -(s_q4 * d.k18);
     [
         [
-            d.k13 + t13 - p.l1 * (fma(c_q1, t10 + d.k11, d.k12) - s_q1 * s_q2 * t9),
+            fma(2.0 * p.l1, fma(c_q1, d.k12 - t11, t10), d.k13 + t12),
             t14,
-            t15,
+            t17,
             0.0,
-            t16,
-            t8,
+            t20,
+            t6,
         ],
-        [t14, t11 + d.k14 - fma(p.l2, t10 + d.k17, t17), t19, 0.0, t20, t8],
-        [t15, t19, t18, 0.0, 0.0, t8],
-        [0.0, 0.0, 0.0, d.k9, t9, 0.0],
-        [t16, t20, 0.0, t9, d.k18, 0.0],
-        [t8, t8, t8, 0.0, 0.0, p.icy6],
+        [t14, t13, t16, 0.0, t19, t6],
+        [t17, t16, t15, 0.0, 0.0, t6],
+        [0.0, 0.0, 0.0, d.k9, t21, 0.0],
+        [t20, t19, 0.0, t21, d.k19, 0.0],
+        [t6, t6, t6, 0.0, 0.0, p.icy6],
     ]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
@@ -609,7 +617,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t22 = 2.0 * c_q2 * t21 - s_q2 * t20;
     let t23 = s_q4 * (t9 * (2.0 * (d.k2 + d.k3) - p.icy5) - qd[4] * t17)
         - fma(c_q4, fma(p.icy5, t15, t16), fma(c_q2, t14, s_q2 * t12) * t19);
-    let t24 = fma(t13, d.k10, t23) - p.l2 * (t22 - t13 * d.k19);
+    let t24 = fma(t13, d.k20, t23) - p.l2 * (t22 - t13 * d.k21);
     [
         t24
             - p.l1
@@ -619,7 +627,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
                             - t2 * (t2 * (d.k5 + d.k8)))),
         t24,
         t23,
-        fma(c_q4, t18, d.k20) - t11 * t19,
+        fma(c_q4, t18, d.k22) - t11 * t19,
         fma(t11, p.icy5 - (d.k2 + d.k3), t10 * t17)
             - fma(p.g, s_q4, c_q4 * (s_q2 * t14 - c_q2 * t12)) * d.k4,
         -t16,
@@ -648,18 +656,18 @@ pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
 pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let p = &d.params;
     let s_q4 = libm::Libm::<Real>::sin(q[4]);
-    [0.0, 0.0, 0.0, d.k20, -(s_q4 * d.k21), 0.0]
+    [0.0, 0.0, 0.0, d.k22, -(s_q4 * d.k23), 0.0]
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 65,
-    add: 39,
+    mul: 64,
+    add: 32,
     div: 0,
     sqrt: 0,
     sin: 3,
     cos: 3,
     exp: 0,
-    fma: 18,
+    fma: 16,
 };
 ///The mass matrix, bias and gravity forces of one state in one pass: the
 ///three share every subexpression (sines and cosines, rotations, velocity
@@ -676,75 +684,74 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
 pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     let p = &d.params;
     let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t2 = p.l1 * c_q1;
-    let t3 = qd[0] + qd[1];
+    let t2 = qd[0] + qd[1];
     let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t6 = t3 + qd[2];
+    let t5 = t2 + qd[2];
     let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let t9 = t6 * c_q4;
-    let t10 = qd[4] * t9;
-    let t11 = t6 * s_q4;
-    let t12 = t9 * t11;
-    let t13 = p.l1 * s_q1;
-    let t14 = s_q2 * t13;
-    let t15 = p.l2 + t2;
-    let t16 = c_q2 * t13;
-    let t17 = p.icy6 * c_q4;
-    let t18 = fma(p.l2 * t3, t3, qd[0] * qd[0] * t2);
-    let t19 = qd[4] * t11;
-    let t20 = p.icy6 * t19;
-    let t21 = p.icy6 * (qd[5] + t9);
-    let t22 = d.k4 * fma(t11, t11, qd[4] * qd[4]);
-    let t23 = s_q4 * d.k4;
-    let t24 = c_q2 * t23;
-    let t25 = fma(s_q4 * s_q4, d.k2 + d.k3, c_q4 * fma(p.icy5, c_q4, t17));
-    let t26 = fma(t14 - c_q2 * t15, t23, t25);
-    let t27 = fma(c_q1, d.k10, t26) - p.l2 * (t24 - t15 * d.k6);
-    let t28 = t27 + d.k14;
-    let t29 = t26 + d.k15;
-    let t30 = -(c_q4 * fma(s_q2, t15, t16) * d.k4);
-    let t31 = c_q2 * s_q4 * d.k16;
-    let t32 = t25 + d.k15;
-    let t33 = t32 - t31;
-    let t34 = -(s_q2 * c_q4 * d.k16);
-    let t35 = qd[0] * (qd[0] * s_q1);
-    let t36 = fma(s_q4, t22, t9 * t9 * t23);
-    let t37 = t10 * d.k4;
-    let t38 = 2.0 * c_q2 * t37 - s_q2 * t36;
-    let t39 = s_q4 * (t10 * (2.0 * (d.k2 + d.k3) - p.icy5) - qd[4] * t21)
-        - fma(c_q4, fma(p.icy5, t19, t20), fma(qd[0] * qd[0], t16, s_q2 * t18) * t23);
-    let t40 = fma(d.k10, t35, t39) - p.l2 * (t38 - t35 * d.k19);
+    let t8 = t5 * c_q4;
+    let t9 = qd[4] * t8;
+    let t10 = t5 * s_q4;
+    let t11 = t8 * t10;
+    let t12 = p.icy6 * c_q4;
+    let t13 = fma(p.l2 * t2, t2, p.l1 * qd[0] * qd[0] * c_q1);
+    let t14 = qd[0] * (qd[0] * s_q1);
+    let t15 = p.l1 * t14;
+    let t16 = qd[4] * t10;
+    let t17 = p.icy6 * t16;
+    let t18 = p.icy6 * (qd[5] + t8);
+    let t19 = d.k4 * fma(t10, t10, qd[4] * qd[4]);
+    let t20 = c_q2 * s_q4 * d.k10;
+    let t21 = s_q4 * s_q4 * d.k11;
+    let t22 = s_q4 * d.k4;
+    let t23 = s_q1 * s_q2 * t22;
+    let t24 = c_q2 * t22;
+    let t25 = fma(-2.0, t20, t21);
+    let t26 = t25 + d.k15;
+    let t27 = t26 - p.l1 * (c_q1 * (t24 + d.k14) - t23);
+    let t28 = t21 + d.k16;
+    let t29 = t28 - t20;
+    let t30 = t29 - p.l1 * (c_q1 * t24 - t23);
+    let t31 = s_q2 * c_q4;
+    let t32 = d.k17 * t31;
+    let t33 = fma(p.l1, d.k18 * fma(c_q1, t31, s_q1 * c_q2 * c_q4), t32);
+    let t34 = -(s_q4 * d.k18);
+    let t35 = fma(s_q4, t19, t8 * t8 * t22);
+    let t36 = t9 * d.k4;
+    let t37 = 2.0 * c_q2 * t36 - s_q2 * t35;
+    let t38 = s_q4 * (t9 * (2.0 * (d.k2 + d.k3) - p.icy5) - qd[4] * t18)
+        - fma(c_q4, fma(p.icy5, t16, t17), fma(c_q2, t15, s_q2 * t13) * t22);
+    let t39 = fma(t14, d.k20, t38) - p.l2 * (t37 - t14 * d.k21);
     JointSpace {
         mass_matrix: [
             [
-                d.k13 + t27 - p.l1 * (fma(c_q1, t24 + d.k11, d.k12) - s_q1 * s_q2 * t23),
-                t28,
-                t29,
-                0.0,
+                fma(2.0 * p.l1, fma(c_q1, d.k12 - t24, t23), d.k13 + t25),
+                t27,
                 t30,
-                t17,
+                0.0,
+                t33,
+                t12,
             ],
-            [t28, t25 + d.k14 - fma(p.l2, t24 + d.k17, t31), t33, 0.0, t34, t17],
-            [t29, t33, t32, 0.0, 0.0, t17],
-            [0.0, 0.0, 0.0, d.k9, t23, 0.0],
-            [t30, t34, 0.0, t23, d.k18, 0.0],
-            [t17, t17, t17, 0.0, 0.0, p.icy6],
+            [t27, t26, t29, 0.0, t32, t12],
+            [t30, t29, t28, 0.0, 0.0, t12],
+            [0.0, 0.0, 0.0, d.k9, t34, 0.0],
+            [t33, t32, 0.0, t34, d.k19, 0.0],
+            [t12, t12, t12, 0.0, 0.0, p.icy6],
         ],
         bias: [
-            t40
+            t39
                 - p.l1
-                    * (c_q1 * t38
+                    * (c_q1 * t37
                         - s_q1
-                            * (fma(2.0 * s_q2, t37, c_q2 * t36)
-                                - t3 * (t3 * (d.k5 + d.k8)))),
-            t40,
+                            * (fma(2.0 * s_q2, t36, c_q2 * t35)
+                                - t2 * (t2 * (d.k5 + d.k8)))),
             t39,
-            fma(c_q4, t22, d.k20) - t12 * t23,
-            fma(t12, p.icy5 - (d.k2 + d.k3), t11 * t21)
-                - fma(p.g, s_q4, c_q4 * (qd[0] * qd[0] * t14 - c_q2 * t18)) * d.k4,
-            -t20,
+            t38,
+            fma(c_q4, t19, d.k22) - t11 * t22,
+            fma(t11, p.icy5 - (d.k2 + d.k3), t10 * t18)
+                - fma(p.g, s_q4, c_q4 * (s_q2 * t15 - c_q2 * t13)) * d.k4,
+            -t17,
         ],
-        gravity: [0.0, 0.0, 0.0, d.k20, -(s_q4 * d.k21), 0.0],
+        gravity: [0.0, 0.0, 0.0, d.k22, -(s_q4 * d.k23), 0.0],
     }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
@@ -801,48 +808,48 @@ pub fn forward_dynamics_with(
     let t21 = t5 * (p.l2 * t5);
     let t22 = t12 * d.k4;
     let t23 = qd[4] * t11;
-    let t24 = s_q4 * s_q4 * d.k22;
+    let t24 = s_q4 * s_q4 * d.k24;
     let t25 = d.k9 - t24;
     let inv26 = 1.0 / t25;
     let t27 = s_q4 * c_q4;
-    let t28 = d.k9 - fma(inv26 * d.k23 * t27, t27, c_q4 * c_q4 * d.k22);
+    let t28 = d.k9 - fma(inv26 * d.k25 * t27, t27, c_q4 * c_q4 * d.k24);
     let t29 = c_q2 * t28;
-    let t30 = fma(s_q4 * s_q4, d.k24, d.k25);
+    let t30 = fma(s_q4 * s_q4, d.k26, d.k27);
     let inv31 = 1.0 / t30;
-    let t32 = d.k9 - s_q4 * s_q4 * inv31 * d.k26;
+    let t32 = d.k9 - s_q4 * s_q4 * inv31 * d.k28;
     let t33 = s_q2 * t32;
     let t34 = c_q2 * t33 - s_q2 * t29;
     let t35 = fma(c_q2 * c_q2, t32, s_q2 * s_q2 * t28);
-    let t36 = fma(t35, d.k27, d.k28);
+    let t36 = fma(t35, d.k29, d.k30);
     let inv37 = 1.0 / t36;
-    let t38 = t34 * d.k27;
+    let t38 = t34 * d.k29;
     let t39 = fma(s_q2, t33, c_q2 * t29) - t34 * inv37 * t38;
-    let t40 = d.k29 - p.l2 * t35;
+    let t40 = d.k31 - p.l2 * t35;
     let t41 = p.l2 * t34;
     let t42 = fma(inv37 * t40, t41, t34);
     let t43 = t35 - inv37 * t40 * t40;
     let t44 = fma(
         c_q1 * (c_q1 * t43 - s_q1 * t42) - s_q1 * (c_q1 * t42 - s_q1 * t39),
-        d.k30,
-        d.k31,
+        d.k32,
+        d.k33,
     );
     let inv45 = 1.0 / t44;
-    let t46 = fma(t11 * t12, d.k24, tau[4]) - fma(t16, t19, t17 * t20);
-    let t47 = fma(t46, d.k33, t11 * t22);
+    let t46 = fma(t11 * t12, d.k26, tau[4]) - fma(t16, t19, t17 * t20);
+    let t47 = fma(t46, d.k35, t11 * t22);
     let t48 = fma(t12, t22, qd[4] * qd[4] * d.k4);
     let t49 = fma(s_q4, t47, tau[3]) - c_q4 * t48;
-    let t50 = d.k22 * t27;
+    let t50 = d.k24 * t27;
     let t51 = t21 * t29 - fma(inv26 * t49, t50, fma(s_q4, t48, c_q4 * t47));
     let t52 = fma(
         s_q4,
-        t17 * t19 - fma(t23, d.k18 + d.k24, t16 * t20),
-        fma(c_q4, t13 * (d.k18 - d.k24) - tau[5], tau[2]),
+        t17 * t19 - fma(t23, d.k19 + d.k26, t16 * t20),
+        fma(c_q4, t13 * (d.k19 - d.k26) - tau[5], tau[2]),
     );
     let t53 = s_q4 * d.k4;
     let t54 = fma(-2.0 * d.k4, t23, t21 * t33) - inv31 * t52 * t53;
     let t55 = c_q2 * t54 - s_q2 * t51;
     let t56 = tau[1] - fma(p.l2, t55, tau[2]);
-    let t57 = t24 + d.k34;
+    let t57 = t24 + d.k36;
     let t58 = -fma(inv26 * t50, t57, t50);
     let t59 = s_q2 * t58;
     let t60 = tau[0]
@@ -856,7 +863,7 @@ pub fn forward_dynamics_with(
                         fma(
                             t4,
                             t42,
-                            fma(t3, t39, fma(s_q2, t54, fma(c_q2, t51, t5 * t5 * d.k32))),
+                            fma(t3, t39, fma(s_q2, t54, fma(c_q2, t51, t5 * t5 * d.k34))),
                         ),
                     ),
             fma(
@@ -865,7 +872,7 @@ pub fn forward_dynamics_with(
                     fma(inv37 * t38, t59, c_q2 * t58),
                     c_q1 * fma(p.l2 * inv37 * t40, t59, t59),
                 ),
-                d.k35,
+                d.k37,
                 tau[1],
             ),
         );
@@ -874,7 +881,7 @@ pub fn forward_dynamics_with(
     let t63 = s_q1 * inv45 * t62 - t3;
     let t64 = -fma(c_q1 * inv45, t62, t4);
     let t65 = inv37
-        * (fma(t41, t63, t56) - fma(t36 * inv45, t60, fma(t40, t64, t59 * d.k36)));
+        * (fma(t41, t63, t56) - fma(t36 * inv45, t60, fma(t40, t64, t59 * d.k38)));
     let t66 = t61 + t65;
     let t67 = t64 - p.l2 * t66;
     let t68 = inv31 * (t52 - fma(t30, t66, t53 * fma(s_q2, t63 - t21, c_q2 * t67)));
@@ -885,8 +892,8 @@ pub fn forward_dynamics_with(
         t65,
         t68,
         t70,
-        (t46 - fma(s_q4, p.g - t70, c_q4 * t69) * d.k37) * d.k38,
-        (tau[5] - p.icy6 * (c_q4 * (t66 + t68) - t13)) * d.k39,
+        (t46 - d.k18 * fma(s_q4, p.g - t70, c_q4 * t69)) * d.k39,
+        (tau[5] - p.icy6 * (c_q4 * (t66 + t68) - t13)) * d.k40,
     ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
@@ -946,8 +953,8 @@ pub fn coriolis_matrix_with(
     let t30 = p.icy6 * t11;
     let t31 = 0.5 * (s_q4 * (t12 * t17 - t13 * t15));
     let t32 = c_q4 * qd[4];
-    let t33 = fma(t32, d.k18 + d.k24, t17 * t18) - t15 * t16;
-    let t34 = c_q4 * (t23 * (d.k24 - d.k18) - t24);
+    let t33 = fma(t32, d.k19 + d.k26, t17 * t18) - t15 * t16;
+    let t34 = c_q4 * (t23 * (d.k26 - d.k19) - t24);
     let t35 = c_q4 * d.k4;
     let t36 = c_q4 * t11;
     let t37 = 2.0 * fma(t35, t36, s_q4 * s_q4 * t11 * d.k4);
@@ -955,15 +962,15 @@ pub fn coriolis_matrix_with(
     let t39 = qd[4] * t35;
     let t40 = fma(t22, d.k9, 2.0 * t39);
     let t41 = c_q2 * t40 - s_q2 * t38;
-    let t42 = t2 * d.k32;
+    let t42 = t2 * d.k34;
     let t43 = fma(s_q4, fma(t22, d.k4, t33), t34);
-    let t44 = fma(2.0 * qd[0] * s_q1, d.k40, t43) - p.l2 * t41;
+    let t44 = fma(2.0 * qd[0] * s_q1, d.k41, t43) - p.l2 * t41;
     let t45 = t2 * s_q2;
     let t46 = t2 * c_q2;
-    let t47 = fma(-2.0 * d.k41, t46, t37);
-    let t48 = 2.0 * (t39 - t45 * d.k41);
+    let t47 = fma(-2.0 * d.k42, t46, t37);
+    let t48 = 2.0 * (t39 - t45 * d.k42);
     let t49 = c_q2 * t48 - s_q2 * t47;
-    let t50 = fma(s_q4, fma(-2.0 * d.k16, t45, t33), t34);
+    let t50 = fma(s_q4, fma(-2.0 * d.k10, t45, t33), t34);
     let t51 = t50 - p.l2 * t49;
     let t52 = 2.0 * c_q2 * t39 - s_q2 * t37;
     let t53 = fma(s_q4, t33, t34);
@@ -973,11 +980,11 @@ pub fn coriolis_matrix_with(
     let t57 = 2.0 * (c_q2 * t56 - s_q2 * t55);
     let t58 = fma(
         c_q4,
-        t11 * (d.k24 - d.k18) - t30,
-        s_q4 * (t8 * (d.k18 + d.k24) - t14 * (t28 + t27)),
+        t11 * (d.k26 - d.k19) - t30,
+        s_q4 * (t8 * (d.k19 + d.k26) - t14 * (t28 + t27)),
     );
     let t59 = t58 - p.l2 * t57;
-    let t60 = fma(-2.0 * d.k24, t36, fma(t26, t28 + t27, fma(t16, t17, t15 * t18)));
+    let t60 = fma(-2.0 * d.k26, t36, fma(t26, t28 + t27, fma(t16, t17, t15 * t18)));
     [
         [
             0.5
@@ -1002,7 +1009,7 @@ pub fn coriolis_matrix_with(
         [0.0, 0.0, 0.0, 0.0, t39, 0.0],
         [
             0.5 * (t60 - t25 * t35),
-            0.5 * fma(2.0 * c_q4 * d.k16, t46, t60),
+            0.5 * fma(2.0 * c_q4 * d.k10, t46, t60),
             0.5 * t60,
             0.0,
             0.0,
@@ -1064,7 +1071,7 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
         0.5
             * fma(
                 qd[0],
-                qd[0] * (p.icy1 + d.k42),
+                qd[0] * (p.icy1 + d.k43),
                 fma(
                     p.icx6,
                     fma(t13, t13, t12 * t12),
@@ -1076,7 +1083,7 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
                             t5 * (p.icy3 + p.icy4),
                             fma(
                                 p.m02,
-                                fma(qd[0] * qd[0] * s_q1 * s_q1, d.k30, t23 * t23),
+                                fma(qd[0] * qd[0] * s_q1 * s_q1, d.k32, t23 * t23),
                                 fma(
                                     p.icy2 * t2,
                                     t2,
@@ -1103,8 +1110,8 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
                     ),
                 ),
             ),
-        fma(p.b4 - q[3], d.k43, d.k46)
-            - fma(fma(p.b6, c_q4, q[3]), d.k45, fma(p.b5, c_q4, q[3]) * d.k44),
+        fma(p.b4 - q[3], d.k44, d.k47)
+            - fma(fma(p.b6, c_q4, q[3]), d.k46, fma(p.b5, c_q4, q[3]) * d.k45),
     )
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).

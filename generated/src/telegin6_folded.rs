@@ -4,9 +4,10 @@
 //! Each dynamics output by the formalism whose code is cheapest (`cargo xtask ops`
 //! compares them all):
 //! - `inverse_dynamics`: Telegin's direction-cosine formalism.
-//! - `mass_matrix`: Telegin's direction-cosine formalism.
+//! - `mass_matrix`: the composite-rigid-body algorithm.
 //! - `bias`: Telegin's direction-cosine formalism.
 //! - `gravity`: recursive Newton–Euler.
+//! - `joint_space`: its mass matrix by the composite-rigid-body algorithm, bias and gravity as above.
 //! - `forward_dynamics`: Vereshchagin's separate-bodies method.
 //!
 //! Telegin (2021), Fig. 3: 6-DOF manipulator RRRPRR, y vertical, Listing 2 parameters
@@ -20,10 +21,10 @@
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 62 | 40 | 0 | 0 | 3 | 3 |
-//! | `mass_matrix` | 32 | 21 | 0 | 0 | 3 | 3 |
+//! | `mass_matrix` | 29 | 18 | 0 | 0 | 3 | 3 |
 //! | `bias` | 50 | 23 | 0 | 0 | 3 | 3 |
 //! | `gravity` | 1 | 0 | 0 | 0 | 1 | 0 |
-//! | `joint_space` | 83 | 44 | 0 | 0 | 3 | 3 |
+//! | `joint_space` | 80 | 41 | 0 | 0 | 3 | 3 |
 //! | `forward_dynamics` | 161 | 81 | 4 | 0 | 4 | 4 |
 //! | `coriolis_matrix` | 131 | 57 | 0 | 0 | 4 | 4 |
 //! | `energy` | 66 | 44 | 0 | 0 | 4 | 4 |
@@ -230,8 +231,8 @@ pub fn inverse_dynamics_with(
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 32,
-    add: 21,
+    mul: 29,
+    add: 18,
     div: 0,
     sqrt: 0,
     sin: 3,
@@ -253,34 +254,26 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
     let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
     let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let t6 = s_q1 * s_q2;
-    let t7 = -0.5 * c_q1 - 0.5;
-    let t8 = 0.1 * c_q4;
-    let t9 = 0.135 * (s_q2 * c_q4);
+    let t6 = 0.1 * c_q4;
+    let t7 = s_q2 * c_q4;
+    let t8 = 0.135 * t7 - 0.5 * -0.27 * (s_q1 * c_q2 * c_q4 + c_q1 * t7);
+    let t9 = 0.135 * t7;
     let t10 = -0.27 * s_q4;
-    let t11 = 0.27 * (c_q4 * (0.5 * s_q1 * c_q2 - s_q2 * t7));
+    let t11 = s_q4 * s_q4;
     let t12 = c_q2 * s_q4;
-    let t13 = 0.2 * c_q4 * c_q4 + 0.7249 * s_q4 * s_q4;
-    let t14 = t13 - 0.27 * s_q4 * (0.5 * t6 + c_q2 * t7);
-    let t15 = t14 + 1.2 * c_q1 - 0.5 * (11.0 * t7 - 0.27 * t12);
-    let t16 = t15 + 2.02;
-    let t17 = t14 + 0.5;
-    let t18 = 0.135 * t12 + t13;
-    let t19 = t18 + 0.5;
+    let t13 = s_q1 * s_q2 * s_q4;
+    let t14 = 0.5249 * t11 + 0.27 * t12;
+    let t15 = t14 + 4.97 - 0.5 * (0.27 * t13 + c_q1 * (-0.27 * t12 - 7.9));
+    let t16 = 0.5249 * t11 + 0.135 * t12;
+    let t17 = t16 + 0.7;
+    let t18 = t16 + 0.7 - 0.5 * 0.27 * (t13 - c_q1 * t12);
     [
-        [
-            t15 + 3.32 - 0.5 * (0.27 * s_q4 * t6 + c_q1 * (-0.27 * t12 - 7.9) - 9.5),
-            t16,
-            t17,
-            0.0,
-            t11,
-            t8,
-        ],
-        [t16, t18 + 2.02 - 0.5 * (-0.27 * t12 - 5.5), t19, 0.0, t9, t8],
-        [t17, t19, t13 + 0.5, 0.0, 0.0, t8],
+        [c_q1 * (0.27 * t12 + 7.9) + t14 + 11.02 - 0.27 * t13, t15, t18, 0.0, t8, t6],
+        [t15, t14 + 4.97, t17, 0.0, t9, t6],
+        [t18, t17, 0.5249 * t11 + 0.7, 0.0, 0.0, t6],
         [0.0, 0.0, 0.0, 6.0, t10, 0.0],
-        [t11, t9, 0.0, t10, 0.7249, 0.0],
-        [t8, t8, t8, 0.0, 0.0, 0.1],
+        [t8, t9, 0.0, t10, 0.7249, 0.0],
+        [t6, t6, t6, 0.0, 0.0, 0.1],
     ]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
@@ -361,8 +354,8 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 83,
-    add: 44,
+    mul: 80,
+    add: 41,
     div: 0,
     sqrt: 0,
     sin: 3,
@@ -393,56 +386,54 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t10 = t7 * c_q4;
     let t11 = qd[4] * t10;
     let t12 = t7 * s_q4;
-    let t13 = s_q1 * s_q2;
-    let t14 = -0.5 * c_q1 - 0.5;
-    let t15 = 0.1 * c_q4;
-    let t16 = 0.135 * (s_q2 * c_q4);
+    let t13 = 0.1 * c_q4;
+    let t14 = s_q2 * c_q4;
+    let t15 = 0.135 * t14 - 0.5 * -0.27 * (s_q1 * c_q2 * c_q4 + c_q1 * t14);
+    let t16 = 0.135 * t14;
     let t17 = -0.27 * s_q4;
     let t18 = -0.5 * (qd[0] * qd[0] * c_q1 + t6);
     let t19 = 0.27 * (qd[4] * qd[4] + t12 * t12);
-    let t20 = 0.27 * (c_q4 * (0.5 * s_q1 * c_q2 - s_q2 * t14));
+    let t20 = s_q4 * s_q4;
     let t21 = c_q2 * s_q4;
-    let t22 = s_q4 * t10;
-    let t23 = 0.1 * (t10 + qd[5]);
-    let t24 = 0.2 * c_q4 * c_q4 + 0.7249 * s_q4 * s_q4;
-    let t25 = t24 - 0.27 * s_q4 * (0.5 * t13 + c_q2 * t14);
-    let t26 = t25 + 1.2 * c_q1 - 0.5 * (11.0 * t14 - 0.27 * t21);
-    let t27 = t26 + 2.02;
-    let t28 = t25 + 0.5;
-    let t29 = 0.135 * t21 + t24;
-    let t30 = t29 + 0.5;
-    let t31 = -0.27 * t10 * t22 - s_q4 * t19;
-    let t32 = -0.54 * c_q2 * t11 - s_q2 * t31;
-    let t33 = s_q4
-        * (1.3498 * t11 - qd[4] * t23 - 0.2 * t11
+    let t22 = s_q1 * s_q2 * s_q4;
+    let t23 = s_q4 * t10;
+    let t24 = 0.1 * (t10 + qd[5]);
+    let t25 = -0.27 * t10 * t23 - s_q4 * t19;
+    let t26 = -0.54 * c_q2 * t11 - s_q2 * t25;
+    let t27 = s_q4
+        * (1.3498 * t11 - qd[4] * t24 - 0.2 * t11
             - 0.27 * (s_q2 * t18 - 0.5 * t2 * c_q2));
-    let t34 = t33 + 3.95 * t2 - 0.5 * t32;
+    let t28 = t27 + 3.95 * t2 - 0.5 * t26;
+    let t29 = 0.5249 * t20 + 0.27 * t21;
+    let t30 = t29 + 4.97 - 0.5 * (0.27 * t22 + c_q1 * (-0.27 * t21 - 7.9));
+    let t31 = 0.5249 * t20 + 0.135 * t21;
+    let t32 = t31 + 0.7;
+    let t33 = t31 + 0.7 - 0.5 * 0.27 * (t22 - c_q1 * t21);
     JointSpace {
         mass_matrix: [
             [
-                t26 + 3.32
-                    - 0.5 * (0.27 * s_q4 * t13 + c_q1 * (-0.27 * t21 - 7.9) - 9.5),
-                t27,
-                t28,
+                c_q1 * (0.27 * t21 + 7.9) + t29 + 11.02 - 0.27 * t22,
+                t30,
+                t33,
                 0.0,
-                t20,
                 t15,
+                t13,
             ],
-            [t27, t29 + 2.02 - 0.5 * (-0.27 * t21 - 5.5), t30, 0.0, t16, t15],
-            [t28, t30, t24 + 0.5, 0.0, 0.0, t15],
+            [t30, t29 + 4.97, t32, 0.0, t16, t13],
+            [t33, t32, 0.5249 * t20 + 0.7, 0.0, 0.0, t13],
             [0.0, 0.0, 0.0, 6.0, t17, 0.0],
-            [t20, t16, 0.0, t17, 0.7249, 0.0],
-            [t15, t15, t15, 0.0, 0.0, 0.1],
+            [t15, t16, 0.0, t17, 0.7249, 0.0],
+            [t13, t13, t13, 0.0, 0.0, 0.1],
         ],
         bias: [
-            t34
+            t28
                 - 0.5
-                    * (c_q1 * t32 - s_q1 * (c_q2 * t31 - 7.9 * t6 - 0.54 * s_q2 * t11)),
-            t34,
-            t33,
-            0.27 * t12 * t22 - c_q4 * t19 - 58.86,
+                    * (c_q1 * t26 - s_q1 * (c_q2 * t25 - 7.9 * t6 - 0.54 * s_q2 * t11)),
+            t28,
+            t27,
+            0.27 * t12 * t23 - c_q4 * t19 - 58.86,
             0.27 * (9.81 * s_q4 + c_q4 * (c_q2 * t18 + 0.5 * t2 * s_q2))
-                + t12 * (t23 - 0.6249 * t10),
+                + t12 * (t24 - 0.6249 * t10),
             -0.1 * (qd[4] * t12),
         ],
         gravity: [0.0, 0.0, 0.0, -58.86, 2.6487 * s_q4, 0.0],

@@ -4,9 +4,10 @@
 //! Each dynamics output by the formalism whose code is cheapest (`cargo xtask ops`
 //! compares them all):
 //! - `inverse_dynamics`: recursive Newton–Euler.
-//! - `mass_matrix`: recursive Newton–Euler.
+//! - `mass_matrix`: the composite-rigid-body algorithm.
 //! - `bias`: recursive Newton–Euler.
 //! - `gravity`: recursive Newton–Euler.
+//! - `joint_space`: its mass matrix by the composite-rigid-body algorithm, bias and gravity as above.
 //! - `forward_dynamics`: Vereshchagin's separate-bodies method.
 //!
 //! Yudintsev (2008), Sec. 3.5: planar triple physical pendulum, m = 1, Jz = 1, rods of length 2, unit weight
@@ -20,10 +21,10 @@
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 19 | 5 | 1 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 42 | 23 | 0 | 0 | 3 | 3 |
-//! | `mass_matrix` | 18 | 12 | 0 | 0 | 2 | 2 |
+//! | `mass_matrix` | 13 | 9 | 0 | 0 | 2 | 2 |
 //! | `bias` | 35 | 13 | 0 | 0 | 3 | 3 |
 //! | `gravity` | 7 | 4 | 0 | 0 | 0 | 3 |
-//! | `joint_space` | 62 | 30 | 0 | 0 | 3 | 3 |
+//! | `joint_space` | 58 | 27 | 0 | 0 | 3 | 3 |
 //! | `forward_dynamics` | 87 | 50 | 2 | 0 | 3 | 3 |
 //! | `coriolis_matrix` | 34 | 14 | 0 | 0 | 2 | 2 |
 //! | `energy` | 41 | 22 | 0 | 0 | 3 | 3 |
@@ -279,8 +280,8 @@ pub fn inverse_dynamics_with(
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 18,
-    add: 12,
+    mul: 13,
+    add: 9,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -301,22 +302,15 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let p = &d.params;
     let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
     let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t4 = s_q1 * s_q2;
-    let t5 = c_q2 * d.k5;
-    let t6 = (c_q2 * (p.l + p.l * c_q1) - p.l * t4) * d.k3;
-    let t7 = 0.5 * t6 + 0.5 * t5 + 1.5 * c_q1 * d.k5;
-    let t8 = t7 + d.k8;
-    let t9 = d.k4 + 0.5 * t6;
-    let t10 = d.k4 + 0.5 * t5;
-    [
-        [
-            p.l * (c_q1 * (0.5 * c_q2 * d.k3 + d.k6) - 0.5 * t4 * d.k3) + d.k7 + t7,
-            t8,
-            t9,
-        ],
-        [t8, t5 + d.k8, t10],
-        [t9, t10, d.k4],
-    ]
+    let t4 = c_q2 * d.k5;
+    let t5 = s_q1 * s_q2 * d.k3;
+    let t6 = c_q2 * d.k3;
+    let t7 = p.l * (c_q1 * (0.5 * t6 + d.k6) - 0.5 * t5);
+    let t8 = t4 + d.k8;
+    let t9 = t7 + t8;
+    let t10 = d.k4 + 0.5 * t4;
+    let t11 = p.l * 0.5 * (c_q1 * t6 - t5) + t10;
+    [[t4 + d.k7 + 2.0 * t7, t9, t11], [t9, t8, t10], [t11, t10, d.k4]]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
@@ -392,8 +386,8 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 62,
-    add: 30,
+    mul: 58,
+    add: 27,
     div: 0,
     sqrt: 0,
     sin: 3,
@@ -421,44 +415,40 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t6 = qd[0] + qd[1];
     let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
     let t9 = t6 + qd[2];
-    let t10 = s_q1 * s_q2;
-    let t11 = p.g * c_q0;
-    let t12 = c_q1 * t11;
-    let t13 = t12 - s_q1 * t5;
-    let t14 = s_q1 * t11;
-    let t15 = t12 - t2 * s_q1;
-    let t16 = c_q0 * d.k0;
-    let t17 = c_q2 * d.k3;
-    let t18 = c_q2 * d.k5;
-    let t19 = (c_q2 * (p.l + p.l * c_q1) - p.l * t10) * d.k3;
-    let t20 = 0.5 * t19 + 0.5 * t18 + 1.5 * c_q1 * d.k5;
-    let t21 = t20 + d.k8;
-    let t22 = d.k4 + 0.5 * t19;
-    let t23 = d.k4 + 0.5 * t18;
-    let t24 = (c_q2 * t13 - s_q2 * (c_q1 * t5 + t14 - p.l * t6 * t6)) * d.k3;
-    let t25 = t9 * (s_q2 * t9);
-    let t26 = 1.5 * t13 * d.k3 + 0.5 * t24 - 0.5 * d.k5 * t25;
-    let t27 = (c_q2 * t15 - s_q2 * (t14 + t2 * c_q1)) * d.k3;
-    let t28 = 1.5 * t15 * d.k3 + 0.5 * t27;
+    let t10 = p.g * c_q0;
+    let t11 = c_q1 * t10;
+    let t12 = t11 - s_q1 * t5;
+    let t13 = s_q1 * t10;
+    let t14 = t11 - t2 * s_q1;
+    let t15 = c_q0 * d.k0;
+    let t16 = c_q2 * d.k3;
+    let t17 = c_q2 * d.k5;
+    let t18 = s_q2 * d.k3;
+    let t19 = s_q1 * t18;
+    let t20 = p.l * (c_q1 * (0.5 * t16 + d.k6) - 0.5 * t19);
+    let t21 = t17 + d.k8;
+    let t22 = t20 + t21;
+    let t23 = d.k4 + 0.5 * t17;
+    let t24 = p.l * 0.5 * (c_q1 * t16 - t19) + t23;
+    let t25 = (c_q2 * t12 - s_q2 * (c_q1 * t5 + t13 - p.l * t6 * t6)) * d.k3;
+    let t26 = 1.5 * t12 * d.k3 + 0.5 * t25 - 0.5 * s_q2 * t9 * t9 * d.k5;
+    let t27 = (c_q2 * t14 - s_q2 * (t13 + t2 * c_q1)) * d.k3;
+    let t28 = 1.5 * t14 * d.k3 + 0.5 * t27;
     JointSpace {
         mass_matrix: [
-            [
-                p.l * (c_q1 * (0.5 * t17 + d.k6) - 0.5 * t10 * d.k3) + d.k7 + t20,
-                t21,
-                t22,
-            ],
-            [t21, t18 + d.k8, t23],
-            [t22, t23, d.k4],
+            [t17 + d.k7 + 2.0 * t20, t22, t24],
+            [t22, t21, t23],
+            [t24, t23, d.k4],
         ],
         bias: [
-            2.5 * t16
+            2.5 * t15
                 + p.l
-                    * (s_q1 * (-1.5 * t6 * t6 * d.k3 - 0.5 * t9 * t9 * t17)
-                        - 0.5 * c_q1 * d.k3 * t25) + t26,
+                    * (s_q1 * (-1.5 * t6 * t6 * d.k3 - 0.5 * t9 * t9 * t16)
+                        - 0.5 * c_q1 * t9 * t9 * t18) + t26,
             t26,
-            0.5 * t24,
+            0.5 * t25,
         ],
-        gravity: [2.5 * t16 + t28, t28, 0.5 * t27],
+        gravity: [2.5 * t15 + t28, t28, 0.5 * t27],
     }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).

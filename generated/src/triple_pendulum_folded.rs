@@ -4,9 +4,10 @@
 //! Each dynamics output by the formalism whose code is cheapest (`cargo xtask ops`
 //! compares them all):
 //! - `inverse_dynamics`: Telegin's direction-cosine formalism.
-//! - `mass_matrix`: recursive Newton–Euler.
+//! - `mass_matrix`: the composite-rigid-body algorithm.
 //! - `bias`: recursive Newton–Euler.
 //! - `gravity`: recursive Newton–Euler.
+//! - `joint_space`: its mass matrix by the composite-rigid-body algorithm, bias and gravity as above.
 //! - `forward_dynamics`: Vereshchagin's separate-bodies method.
 //!
 //! Yudintsev (2008), Sec. 3.5: planar triple physical pendulum, m = 1, Jz = 1, rods of length 2, unit weight
@@ -20,10 +21,10 @@
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 27 | 21 | 0 | 0 | 3 | 3 |
-//! | `mass_matrix` | 11 | 13 | 0 | 0 | 2 | 2 |
+//! | `mass_matrix` | 9 | 11 | 0 | 0 | 2 | 2 |
 //! | `bias` | 21 | 13 | 0 | 0 | 3 | 3 |
 //! | `gravity` | 2 | 4 | 0 | 0 | 0 | 3 |
-//! | `joint_space` | 38 | 31 | 0 | 0 | 3 | 3 |
+//! | `joint_space` | 36 | 29 | 0 | 0 | 3 | 3 |
 //! | `forward_dynamics` | 71 | 43 | 2 | 0 | 3 | 3 |
 //! | `coriolis_matrix` | 31 | 13 | 0 | 0 | 2 | 2 |
 //! | `energy` | 26 | 18 | 0 | 0 | 3 | 3 |
@@ -204,8 +205,8 @@ pub fn inverse_dynamics_with(
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 11,
-    add: 13,
+    mul: 9,
+    add: 11,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -227,17 +228,11 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
     let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
     let t4 = s_q1 * s_q2;
-    let t5 = c_q2 * (2.0 * c_q1 + 2.0);
-    let t6 = t5 - 2.0 * t4;
-    let t7 = t6 + 2.0;
-    let t8 = 2.0 * c_q2 + 2.0;
-    let t9 = 6.0 * c_q1 + 2.0 * c_q2;
-    let t10 = t6 + t9 + 8.0;
-    [
-        [t5 + t9 + 2.0 * c_q1 * (c_q2 + 3.0) + 18.0 - 4.0 * t4, t10, t7],
-        [t10, 4.0 * c_q2 + 8.0, t8],
-        [t7, t8, 2.0],
-    ]
+    let t5 = 2.0 * c_q2 + 2.0;
+    let t6 = 2.0 * (c_q2 + c_q1 * c_q2 - t4) + 2.0;
+    let t7 = c_q1 * (c_q2 + 3.0) - t4;
+    let t8 = 4.0 * c_q2 + 2.0 * t7 + 8.0;
+    [[4.0 * (c_q2 + t7) + 18.0, t8, t6], [t8, 4.0 * c_q2 + 8.0, t5], [t6, t5, 2.0]]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
@@ -310,8 +305,8 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 38,
-    add: 31,
+    mul: 36,
+    add: 29,
     div: 0,
     sqrt: 0,
     sin: 3,
@@ -340,33 +335,35 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t8 = t5 * t5;
     let t9 = t5 + qd[2];
     let t10 = s_q1 * s_q2;
-    let t11 = c_q2 * (2.0 * c_q1 + 2.0);
-    let t12 = t11 - 2.0 * t10;
-    let t13 = t12 + 2.0;
-    let t14 = 2.0 * c_q2 + 2.0;
-    let t15 = c_q0 * c_q1;
-    let t16 = c_q0 * s_q1;
-    let t17 = t15 - s_q1 * t4;
-    let t18 = c_q2 * t17 - s_q2 * (c_q1 * t4 + t16 - 2.0 * t8);
-    let t19 = t15 - s_q0 * s_q1;
-    let t20 = c_q2 * t19 - s_q2 * (t16 + s_q0 * c_q1);
-    let t21 = t9 * (s_q2 * t9);
-    let t22 = 6.0 * c_q1 + 2.0 * c_q2;
-    let t23 = t12 + t22 + 8.0;
-    let t24 = t18 + 3.0 * t17 - 2.0 * t21;
-    let t25 = 3.0 * t19 + t20;
+    let t11 = 2.0 * c_q2 + 2.0;
+    let t12 = 2.0 * (c_q2 + c_q1 * c_q2 - t10) + 2.0;
+    let t13 = c_q0 * c_q1;
+    let t14 = c_q0 * s_q1;
+    let t15 = s_q2 * (c_q1 * t4 + t14 - 2.0 * t8);
+    let t16 = t13 - s_q1 * t4;
+    let t17 = c_q2 * t16;
+    let t18 = s_q2 * (t14 + s_q0 * c_q1);
+    let t19 = t13 - s_q0 * s_q1;
+    let t20 = c_q2 * t19;
+    let t21 = s_q2 * (t9 * t9);
+    let t22 = c_q1 * (c_q2 + 3.0) - t10;
+    let t23 = 4.0 * c_q2 + 2.0 * t22 + 8.0;
+    let t24 = t17 - t15;
+    let t25 = t20 - t18;
+    let t26 = t25 + 3.0 * t19;
+    let t27 = t24 + 3.0 * t16 - 2.0 * t21;
     JointSpace {
         mass_matrix: [
-            [t11 + t22 + 2.0 * c_q1 * (c_q2 + 3.0) + 18.0 - 4.0 * t10, t23, t13],
-            [t23, 4.0 * c_q2 + 8.0, t14],
-            [t13, t14, 2.0],
+            [4.0 * (c_q2 + t22) + 18.0, t23, t12],
+            [t23, 4.0 * c_q2 + 8.0, t11],
+            [t12, t11, 2.0],
         ],
         bias: [
-            5.0 * c_q0 + 2.0 * (s_q1 * (-3.0 * t8 - c_q2 * t9 * t9) - c_q1 * t21) + t24,
+            t27 + 5.0 * c_q0 + 2.0 * (s_q1 * (-3.0 * t8 - c_q2 * t9 * t9) - t21 * c_q1),
+            t27,
             t24,
-            t18,
         ],
-        gravity: [5.0 * c_q0 + t25, t25, t20],
+        gravity: [t26 + 5.0 * c_q0, t26, t25],
     }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).

@@ -4,9 +4,10 @@
 //! Each dynamics output by the formalism whose code is cheapest (`cargo xtask ops`
 //! compares them all):
 //! - `inverse_dynamics`: recursive Newton–Euler.
-//! - `mass_matrix`: recursive Newton–Euler.
+//! - `mass_matrix`: the composite-rigid-body algorithm.
 //! - `bias`: recursive Newton–Euler.
 //! - `gravity`: recursive Newton–Euler.
+//! - `joint_space`: its mass matrix by the composite-rigid-body algorithm, bias and gravity as above.
 //! - `forward_dynamics`: Vereshchagin's separate-bodies method.
 //!
 //! Planar Watt six-bar (Watt II: two four-bars in series sharing a ternary rocker) under gravity
@@ -29,10 +30,10 @@
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 59 | 18 | 5 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 51 | 26 | 0 | 0 | 4 | 5 |
-//! | `mass_matrix` | 9 | 7 | 0 | 0 | 1 | 2 |
+//! | `mass_matrix` | 6 | 5 | 0 | 0 | 1 | 2 |
 //! | `bias` | 32 | 13 | 0 | 0 | 4 | 5 |
 //! | `gravity` | 11 | 5 | 0 | 0 | 1 | 5 |
-//! | `joint_space` | 50 | 24 | 0 | 0 | 4 | 5 |
+//! | `joint_space` | 47 | 22 | 0 | 0 | 4 | 5 |
 //! | `forward_dynamics` | 88 | 37 | 2 | 0 | 4 | 5 |
 //! | `coriolis_matrix` | 18 | 6 | 0 | 0 | 2 | 1 |
 //! | `energy` | 59 | 27 | 0 | 0 | 5 | 4 |
@@ -46,8 +47,8 @@
 //! | `constraint_jacobian` | 54 | 45 | 0 | 0 | 5 | 5 |
 //! | `constraint_bias` | 82 | 76 | 0 | 0 | 7 | 7 |
 //! | `reactions_of_multipliers` | 8 | 6 | 0 | 0 | 2 | 2 |
-//! | `constrained_forward_dynamics` | 448 | 400 | 74 | 9 | 16 | 17 |
-//! | `cut_joint_reactions` | 456 | 406 | 74 | 9 | 18 | 19 |
+//! | `constrained_forward_dynamics` | 445 | 398 | 74 | 9 | 16 | 17 |
+//! | `cut_joint_reactions` | 453 | 404 | 74 | 9 | 18 | 19 |
 //! | `dependent_velocities` | 160 | 151 | 14 | 4 | 5 | 5 |
 //! | `constrained_inverse_dynamics` | 211 | 178 | 14 | 4 | 9 | 10 |
 
@@ -488,8 +489,8 @@ pub fn inverse_dynamics_with(
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 9,
-    add: 7,
+    mul: 6,
+    add: 5,
     div: 0,
     sqrt: 0,
     sin: 1,
@@ -512,12 +513,12 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
     let t3 = c_q1 * d.k11;
     let t4 = 0.5 * t3 + d.k13;
-    let t5 = (p.ey * s_q3 + p.ex * c_q3) * d.k8;
-    let t6 = 0.5 * t5 + d.k17;
+    let t5 = 0.5 * (c_q3 * d.k14 + s_q3 * d.k15);
+    let t6 = t5 + d.k17;
     [
         [t3 + d.k12, t4, 0.0, 0.0, 0.0],
         [t4, d.k13, 0.0, 0.0, 0.0],
-        [0.0, 0.0, 0.5 * (c_q3 * d.k14 + s_q3 * d.k15 + t5) + d.k16, t6, 0.0],
+        [0.0, 0.0, 2.0 * t5 + d.k16, t6, 0.0],
         [0.0, 0.0, t6, d.k17, 0.0],
         [0.0, 0.0, 0.0, 0.0, d.k18],
     ]
@@ -601,8 +602,8 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 50,
-    add: 24,
+    mul: 47,
+    add: 22,
     div: 0,
     sqrt: 0,
     sin: 4,
@@ -637,8 +638,8 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t15 = c_q0 * d.k2;
     let t16 = c_q1 * d.k11;
     let t17 = 0.5 * t16 + d.k13;
-    let t18 = (p.ey * s_q3 + p.ex * c_q3) * d.k8;
-    let t19 = 0.5 * t18 + d.k17;
+    let t18 = 0.5 * (c_q3 * d.k14 + s_q3 * d.k15);
+    let t19 = t18 + d.k17;
     let t20 = (t14 - s_q1 * (t9 - p.a * qd[0] * qd[0])) * d.k3;
     let t21 = (c_q3 * (t12 - p.ey * qd[2] * qd[2]) - s_q3 * (t11 - p.ex * qd[2] * qd[2]))
         * d.k8;
@@ -650,7 +651,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
         mass_matrix: [
             [t16 + d.k12, t17, 0.0, 0.0, 0.0],
             [t17, d.k13, 0.0, 0.0, 0.0],
-            [0.0, 0.0, 0.5 * (c_q3 * d.k14 + s_q3 * d.k15 + t18) + d.k16, t19, 0.0],
+            [0.0, 0.0, 2.0 * t18 + d.k16, t19, 0.0],
             [0.0, 0.0, t19, d.k17, 0.0],
             [0.0, 0.0, 0.0, 0.0, d.k18],
         ],
@@ -1480,8 +1481,8 @@ fn semidefinite_solve<const N: usize>(
 /// constraint rank (the called functions included; see the module's
 /// table).
 pub const OPS_CONSTRAINED_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 448,
-    add: 400,
+    mul: 445,
+    add: 398,
     div: 74,
     sqrt: 9,
     sin: 16,
@@ -1551,8 +1552,8 @@ pub fn constrained_forward_dynamics_with(
 /// Operation count of [`cut_joint_reactions_with`] at full constraint
 /// rank.
 pub const OPS_CUT_JOINT_REACTIONS: OpCount = OpCount {
-    mul: 456,
-    add: 406,
+    mul: 453,
+    add: 404,
     div: 74,
     sqrt: 9,
     sin: 18,

@@ -7,6 +7,7 @@
 //! - `mass_matrix`: recursive Newton–Euler.
 //! - `bias`: recursive Newton–Euler.
 //! - `gravity`: recursive Newton–Euler.
+//! - `joint_space`: its mass matrix by recursive Newton–Euler, bias and gravity as above.
 //! - `forward_dynamics`: Vereshchagin's separate-bodies method.
 //!
 //! Planar Watt six-bar (Watt II: two four-bars in series sharing a ternary rocker) under gravity

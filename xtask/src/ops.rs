@@ -1,6 +1,9 @@
 //! `cargo xtask ops`: the operation count of every output, by every
 //! formalism that produces it, with runtime parameters and folded, next to
-//! the published counts sharnir is measured against.
+//! the published counts sharnir is measured against. `mass_matrix` and
+//! `joint_space` are also listed as `chosen`, from the module `cargo xtask
+//! gen` writes, whose mass matrix may come from the composite-rigid-body
+//! algorithm.
 
 use crate::generate_one;
 use miette::IntoDiagnostic;
@@ -69,8 +72,34 @@ pub(crate) fn counts(spec: &Spec, fma: bool) -> miette::Result<Counts> {
             }
         }
     }
+    // The module `cargo xtask gen` writes, which may take the mass matrix
+    // from the composite-rigid-body algorithm: no method produces that.
+    for (mode, mode_name) in MODES {
+        let module = generate_one(spec, mode, None)?;
+        let module = if fma {
+            sharnir_codegen::module::fused_multiply_add(&module)
+                .map_err(|e| miette::miette!("{e}"))?
+        } else {
+            module
+        };
+        for (function, ops) in module.op_counts {
+            if CHOSEN.contains(&function.as_str()) {
+                counts
+                    .entry(function)
+                    .or_default()
+                    .entry("chosen")
+                    .or_default()
+                    .insert(mode_name, ops);
+            }
+        }
+    }
     Ok(counts)
 }
+
+/// The functions also listed as `chosen`, from the module without
+/// `--method`: their cheapest candidate can be the CRBA's mass matrix
+/// (`sharnir_mech::crba`), which is no method.
+const CHOSEN: [&str; 2] = ["mass_matrix", "joint_space"];
 
 /// The report as JSON:
 /// `{"spec": …, "functions": {"inverse_dynamics": {"newton-euler": {"params": {"mul": …}, "folded": {…}}, …}, …}}`.

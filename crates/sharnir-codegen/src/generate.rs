@@ -12,7 +12,8 @@ use crate::module::{
 use sharnir_cas::{hoist_constants, Id, Pool, Program};
 use sharnir_mech::joint_space::JointSpace;
 use sharnir_mech::{
-    coriolis, energy, jacobian, joint_space, kinematics, lagrange, rnea, telegin, vereshchagin,
+    coriolis, crba, energy, jacobian, joint_space, kinematics, lagrange, rnea, telegin,
+    vereshchagin,
 };
 use sharnir_mech::{Input, Mechanism, ParameterMode};
 
@@ -187,13 +188,18 @@ fn assemble(
     for function in &mut functions {
         function.outputs = with_angle_sums(&mut mechanism.pool, &function.outputs);
     }
+    let mut choice = dynamics.choice;
+    if method.is_none() {
+        let (bias, gravity) = (&dynamics.terms.bias, &dynamics.terms.gravity);
+        composite_rigid_body(mechanism, &mut functions, &mut choice, bias, gravity);
+    }
     let module_name = match mechanism.mode {
         ParameterMode::Runtime => mechanism.name.clone(),
         ParameterMode::Folded => format!("{}_folded", mechanism.name),
     };
     let note = match method {
         Some(method) => method.header_note(dynamics.choice.forward_dynamics),
-        None => dynamics.choice.header_note(),
+        None => choice.header_note(),
     };
     if mechanism.pool.overflowed() {
         return Err(EmitError(
@@ -355,7 +361,8 @@ impl Dynamics {
         Ok(Dynamics {
             choice: Choice {
                 inverse_dynamics: producer(Output::InverseDynamics),
-                mass_matrix: producer(Output::JointSpace),
+                mass_matrix: MassMatrixBy::ReadOff(producer(Output::JointSpace)),
+                joint_space_mass_matrix: MassMatrixBy::ReadOff(producer(Output::JointSpace)),
                 bias: producer(Output::JointSpace),
                 gravity: producer(Output::JointSpace),
                 forward_dynamics: forward_producer,
@@ -403,6 +410,7 @@ impl Dynamics {
             choice: Choice {
                 inverse_dynamics: pick(inverse).1.choice.inverse_dynamics,
                 mass_matrix: pick(mass).1.choice.mass_matrix,
+                joint_space_mass_matrix: pick(mass).1.choice.mass_matrix,
                 bias: pick(bias).1.choice.bias,
                 gravity: pick(gravity).1.choice.gravity,
                 forward_dynamics: pick(forward).1.choice.forward_dynamics,
@@ -467,6 +475,42 @@ fn newton_euler(mechanism: &mut Mechanism) -> (Vec<Id>, JointSpace) {
     )
 }
 
+/// Offers the composite-rigid-body algorithm's mass matrix
+/// ([`sharnir_mech::crba`], from the bodies' own or the base inertias,
+/// whichever is cheaper) to `mass_matrix` and, with `bias` and `gravity`,
+/// to `joint_space`, each already lowered with angle sums where they pay:
+/// a function takes it only when that makes it strictly cheaper by
+/// [`cost`], and `choice` records which did. A matrix read off Newton–Euler
+/// shares with the bias what the CRBA's does not, so the two functions may
+/// choose differently. This runs after every function's own angle sums are
+/// contracted, so that nothing the CRBA adds to the pool reorders what the
+/// other functions are lowered from.
+fn composite_rigid_body(
+    mechanism: &mut Mechanism,
+    functions: &mut [FunctionSpec],
+    choice: &mut Choice,
+    bias: &[Id],
+    gravity: &[Id],
+) {
+    let own = crba::mass_matrix(mechanism).concat();
+    let base = crba::mass_matrix_regrouped(mechanism).concat();
+    let pool = &mut mechanism.pool;
+    let mass_matrix = cheapest(pool, [own, base]);
+    let joint_space = [mass_matrix.as_slice(), bias, gravity].concat();
+    for function in functions.iter_mut() {
+        let (candidate, slot) = match function.name.as_str() {
+            "mass_matrix" => (&mass_matrix, &mut choice.mass_matrix),
+            "joint_space" => (&joint_space, &mut choice.joint_space_mass_matrix),
+            _ => continue,
+        };
+        let contracted = with_angle_sums(pool, candidate);
+        if cost(pool, &contracted) < cost(pool, &function.outputs) {
+            function.outputs = contracted;
+            *slot = MassMatrixBy::CompositeRigidBody;
+        }
+    }
+}
+
 /// Vereshchagin's forward dynamics from the bodies' own inertias or from
 /// the base inertias, whichever gives cheaper code (see [`newton_euler`]).
 fn separate_bodies(mechanism: &mut Mechanism) -> Result<Vec<Id>, EmitError> {
@@ -526,7 +570,8 @@ fn cost(pool: &mut Pool, outputs: &[Id]) -> u64 {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Choice {
     inverse_dynamics: Method,
-    mass_matrix: Method,
+    mass_matrix: MassMatrixBy,
+    joint_space_mass_matrix: MassMatrixBy,
     bias: Method,
     gravity: Method,
     forward_dynamics: Method,
@@ -544,12 +589,37 @@ impl Choice {
              //! compares them all):\n"
                 .to_owned(),
             line("inverse_dynamics", self.inverse_dynamics),
-            line("mass_matrix", self.mass_matrix),
+            format!("//! - `mass_matrix`: {}.\n", self.mass_matrix.formalism()),
             line("bias", self.bias),
             line("gravity", self.gravity),
+            format!(
+                "//! - `joint_space`: its mass matrix by {}, bias and gravity as above.\n",
+                self.joint_space_mass_matrix.formalism()
+            ),
             line("forward_dynamics", self.forward_dynamics),
         ]
         .concat()
+    }
+}
+
+/// Where a module's mass matrix comes from: read off a formalism's joint
+/// forces (or Lagrange's `Σ BᵀMB`), or the composite-rigid-body algorithm,
+/// which derives nothing but `M` and so is no [`Method`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum MassMatrixBy {
+    /// The joint-space terms of this method.
+    ReadOff(Method),
+    /// [`sharnir_mech::crba`].
+    CompositeRigidBody,
+}
+
+impl MassMatrixBy {
+    /// The formalism's name in prose, for module headers.
+    fn formalism(self) -> &'static str {
+        match self {
+            MassMatrixBy::ReadOff(method) => method.formalism(),
+            MassMatrixBy::CompositeRigidBody => "the composite-rigid-body algorithm",
+        }
     }
 }
 

@@ -15,6 +15,11 @@
 //! | `mass_matrix`, `bias`, `gravity` | read off Newton–Euler | (read off Newton–Euler) | `Σ BᵀMB`, `Bᵀ(M Ḃ q̇ − g)` | read off Telegin's τ |
 //! | `forward_dynamics` | (Vereshchagin) | Vereshchagin | `L D Lᵀ` solve of `M q̈ = τ − bias` | (Vereshchagin) |
 //!
+//! Without `--method`, `mass_matrix` and the mass matrix inside
+//! `joint_space` have one more candidate, the composite-rigid-body
+//! algorithm (`sharnir_mech::crba`); it derives nothing else, so it is no
+//! method here.
+//!
 //! Newton–Euler is an inverse-dynamics recursion and the separate-bodies
 //! method a forward-dynamics one, so `newton-euler` and `vereshchagin`
 //! produce the same module and differ only in their headers. The other

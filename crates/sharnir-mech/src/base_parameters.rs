@@ -87,7 +87,9 @@ impl RigidInertia {
         }
     }
 
-    fn add(&self, pool: &mut Pool, other: &RigidInertia) -> RigidInertia {
+    /// The inertia of the two bodies welded together (both about the same
+    /// origin, same axes): what regrouping and composite inertias sum.
+    pub(crate) fn add(&self, pool: &mut Pool, other: &RigidInertia) -> RigidInertia {
         let mut rotational = self.rotational;
         for (row, other_row) in rotational.iter_mut().zip(&other.rotational) {
             for (entry, &o) in row.iter_mut().zip(other_row) {

@@ -43,7 +43,7 @@ pub(crate) fn joint_symbols(
 
 /// The body's position coordinates: symbols, or for a follower the affine
 /// function of its leader's coordinate.
-fn position_symbols(pool: &mut Pool, body: &TreeBody) -> Vec<Id> {
+pub(crate) fn position_symbols(pool: &mut Pool, body: &TreeBody) -> Vec<Id> {
     (body.position..body.position + body.kind.nq())
         .map(|i| {
             let symbol = pool.symbol(&Input::Position(i).symbol_name());

@@ -9,6 +9,7 @@
 //!   inertias regrouped into base parameters by [`base_parameters`];
 //! - [`joint_space`]: mass matrix, bias and gravity read off the inverse
 //!   dynamics;
+//! - [`crba`]: the mass matrix by the composite-rigid-body algorithm;
 //! - [`vereshchagin`]: forward dynamics by Vereshchagin's separate-bodies
 //!   (articulated-body) method;
 //! - [`lagrange`]: the joint-coordinate (Lagrange) formalism of Sukhov and Chekina (2024, vol. 16, no. 1, pp. 161–174),
@@ -28,6 +29,7 @@
 
 pub mod base_parameters;
 pub mod coriolis;
+pub mod crba;
 pub mod cut_joints;
 pub mod detachment;
 pub mod energy;
