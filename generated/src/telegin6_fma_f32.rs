@@ -18,7 +18,8 @@
 //! `add`. `Params::derived` is not fused. Whether this is faster depends on
 //! `libm`'s `fma` on the target (the instruction on aarch64, a dispatched
 //! call on x86-64, software on Cortex-M): see sharnir's `docs/performance.md`.
-//! Single precision: every value is an `f32`.
+//! Single precision: every value is an `f32`; sines and cosines by
+//! `sin_cos`, in `f32` arithmetic (`libm`'s reduce in `f64`).
 //! Self-contained: needs only `core` and the `libm` crate; no allocation, no panics.
 //!
 //! Coordinates, in order: `q1`, `q2`, `q3`, `q4`, `q5`, `q6`.
@@ -458,19 +459,19 @@ pub fn inverse_dynamics_with(
     qdd: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
     let t2 = qd[0] * (p.l1 * qd[0]);
     let t3 = p.l1 * qdd[0];
     let t4 = -fma(c_q1, t3, s_q1 * t2);
     let t5 = qd[0] + qd[1];
     let t6 = qdd[0] + qdd[1];
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
     let t9 = s_q1 * t3 - fma(p.l2 * t5, t5, c_q1 * t2);
     let t10 = t4 - p.l2 * t6;
     let t11 = t5 + qd[2];
     let t12 = t6 + qdd[2];
     let t13 = p.g - qdd[3];
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
+    let (s_q4, c_q4) = sin_cos(q[4]);
     let t16 = t11 * c_q4;
     let t17 = qd[4] * t16;
     let t18 = t11 * s_q4;
@@ -538,9 +539,9 @@ pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let (s_q4, c_q4) = sin_cos(q[4]);
     let t6 = p.icy6 * c_q4;
     let t7 = c_q2 * s_q4;
     let t8 = d.k10 * t7;
@@ -596,11 +597,11 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
     let t2 = qd[0] + qd[1];
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
     let t5 = t2 + qd[2];
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
+    let (s_q4, c_q4) = sin_cos(q[4]);
     let t8 = t5 * c_q4;
     let t9 = qd[4] * t8;
     let t10 = t5 * s_q4;
@@ -656,7 +657,7 @@ pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
 pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let p = &d.params;
-    let s_q4 = libm::Libm::<Real>::sin(q[4]);
+    let s_q4 = sin(q[4]);
     [0.0, 0.0, 0.0, d.k22, -(s_q4 * d.k23), 0.0]
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
@@ -684,11 +685,11 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
     let t2 = qd[0] + qd[1];
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
     let t5 = t2 + qd[2];
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
+    let (s_q4, c_q4) = sin_cos(q[4]);
     let t8 = t5 * c_q4;
     let t9 = qd[4] * t8;
     let t10 = t5 * s_q4;
@@ -789,18 +790,18 @@ pub fn forward_dynamics_with(
     tau: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
     let t2 = qd[0] * (p.l1 * qd[0]);
     let t3 = c_q1 * t2;
     let t4 = s_q1 * t2;
     let t5 = qd[0] + qd[1];
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
     let t8 = t5 + qd[2];
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
+    let (s_q4, c_q4) = sin_cos(q[4]);
     let t11 = t8 * c_q4;
     let t12 = t8 * s_q4;
     let t13 = qd[4] * t12;
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
+    let (s_q5, c_q5) = sin_cos(q[5]);
     let t16 = t12 * c_q5 - qd[4] * s_q5;
     let t17 = fma(qd[4], c_q5, t12 * s_q5);
     let t18 = p.icy6 * (t11 + qd[5]);
@@ -925,13 +926,13 @@ pub fn coriolis_matrix_with(
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
     let t2 = qd[0] + qd[1];
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
     let t5 = t2 + qd[2];
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
+    let (s_q4, c_q4) = sin_cos(q[4]);
     let t8 = t5 * c_q4;
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
+    let (s_q5, c_q5) = sin_cos(q[5]);
     let t11 = t5 * s_q4;
     let t12 = c_q5 * t11 - qd[4] * s_q5;
     let t13 = fma(qd[4], c_q5, s_q5 * t11);
@@ -1042,13 +1043,13 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
 pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
     let t2 = qd[0] + qd[1];
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
     let t5 = t2 + qd[2];
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
+    let (s_q4, c_q4) = sin_cos(q[4]);
     let t8 = t5 * c_q4;
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
+    let (s_q5, c_q5) = sin_cos(q[5]);
     let t11 = t5 * s_q4;
     let t12 = c_q5 * t11 - qd[4] * s_q5;
     let t13 = fma(qd[4], c_q5, s_q5 * t11);
@@ -1137,18 +1138,18 @@ pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
+    let (s_q0, c_q0) = sin_cos(q[0]);
     let t2 = -q[3];
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let (s_q5, c_q5) = sin_cos(q[5]);
     let t7 = p.l1 * c_q0;
     let t8 = p.l1 * s_q0;
     let t9 = q[0] + q[1];
-    let t10 = libm::Libm::<Real>::cos(t9);
-    let t11 = libm::Libm::<Real>::sin(t9);
+    let t10 = cos(t9);
+    let t11 = sin(t9);
     let t12 = q[2] + t9;
-    let t13 = libm::Libm::<Real>::cos(t12);
-    let t14 = libm::Libm::<Real>::sin(t12);
+    let t13 = cos(t12);
+    let t14 = sin(t12);
     let t15 = -t14;
     let t16 = fma(p.l2, t10, t7);
     let t17 = -fma(p.l2, t11, t8);
@@ -1243,11 +1244,11 @@ pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let (s_q5, c_q5) = sin_cos(q[5]);
     let t10 = p.l1 * c_q1;
     let t11 = p.l1 * s_q1;
     let t12 = p.l2 + t10;
@@ -1450,4 +1451,40 @@ pub fn friction_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV
 pub fn friction_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
     [0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+}
+/// Sine and cosine of `x` in single-precision arithmetic throughout: `libm`'s
+/// `sincosf` reduces the argument in double precision, which a 32-bit
+/// floating-point unit does in software. Cody–Waite reduction by π/2 (exact
+/// for `|x| < 402`, 256 quarter turns), then minimax polynomials on
+/// `[−π/4, π/4]`; at most 2 ulp of 1 from the exact values there, and
+/// `libm` beyond. Every sine and cosine of this module is computed here.
+pub fn sin_cos(x: Real) -> (Real, Real) {
+    const FRAC_2_PI: Real = 0.636_619_8;
+    const PIO2_1: Real = 1.570_312_5;
+    const PIO2_2: Real = 4.837_512_969_970_703e-4;
+    const PIO2_3: Real = 7.549_789_954_891_882e-8;
+    if !(x > -402.0 && x < 402.0) {
+        return libm::Libm::<Real>::sincos(x);
+    }
+    let half = if x < 0.0 { -0.5 } else { 0.5 };
+    let k = (x * FRAC_2_PI + half) as i32;
+    let kf = k as Real;
+    let r = ((x - kf * PIO2_1) - kf * PIO2_2) - kf * PIO2_3;
+    let z = r * r;
+    let s = ((-1.951_529_6e-4 * z + 8.332_161e-3) * z - 0.166_666_55) * z * r + r;
+    let c = ((2.443_315_7e-5 * z - 1.388_731_6e-3) * z + 4.166_664_6e-2) * z * z - 0.5 * z + 1.0;
+    match k & 3 {
+        0 => (s, c),
+        1 => (c, -s),
+        2 => (-s, -c),
+        _ => (-c, s),
+    }
+}
+/// The sine of `x` by [`sin_cos`].
+fn sin(x: Real) -> Real {
+    sin_cos(x).0
+}
+/// The cosine of `x` by [`sin_cos`].
+fn cos(x: Real) -> Real {
+    sin_cos(x).1
 }

@@ -20,6 +20,7 @@ pub mod generate;
 pub mod method;
 pub mod module;
 pub mod printer;
+mod single_trig;
 
 pub use generate::{generate, generate_with};
 pub use method::{Method, UnknownMethod};

@@ -902,9 +902,14 @@ pub fn single_precision(module: &GeneratedModule) -> GeneratedModule {
         )
         .replacen(
             "//! Self-contained:",
-            "//! Single precision: every value is an `f32`.\n//! Self-contained:",
+            "//! Single precision: every value is an `f32`; sines and cosines by\n\
+             //! `sin_cos`, in `f32` arithmetic (`libm`'s reduce in `f64`).\n//! Self-contained:",
             1,
-        );
+        )
+        .replace("libm::Libm::<Real>::sincos(", "sin_cos(")
+        .replace("libm::Libm::<Real>::sin(", "sin(")
+        .replace("libm::Libm::<Real>::cos(", "cos(");
+    let source = format!("{source}{}", crate::single_trig::SOURCE);
     GeneratedModule {
         name,
         source,
