@@ -133,16 +133,16 @@ pub(crate) fn table(spec_name: &str, stem: &str, counts: &Counts, fma: bool) -> 
     let _ = writeln!(out, "{spec_name}");
     let _ = writeln!(
         out,
-        "{:<18} {:<13} {:<7} {:>6} {:>6} {:>5} {:>5} {:>5} {:>5} {:>5} {:>5}",
-        "function", "method", "mode", "mul", "add", "div", "sqrt", "sin", "cos", "exp", "fma"
+        "{:<18} {:<13} {:<7} {:>6} {:>6} {:>5} {:>5} {:>5} {:>5} {:>5} {:>5} {:>6}",
+        "function", "method", "mode", "mul", "add", "div", "sqrt", "sin", "cos", "exp", "fma", "trig%"
     );
     for (function, methods) in counts {
         for (method, modes) in methods {
             for (mode, o) in modes {
                 let _ = writeln!(
                     out,
-                    "{function:<18} {method:<13} {mode:<7} {:>6} {:>6} {:>5} {:>5} {:>5} {:>5} {:>5} {:>5}",
-                    o.mul, o.add, o.div, o.sqrt, o.sin, o.cos, o.exp, o.fma
+                    "{function:<18} {method:<13} {mode:<7} {:>6} {:>6} {:>5} {:>5} {:>5} {:>5} {:>5} {:>5} {:>6}",
+                    o.mul, o.add, o.div, o.sqrt, o.sin, o.cos, o.exp, o.fma, trigonometry_share(o)
                 );
             }
         }
@@ -163,6 +163,19 @@ pub(crate) fn table(spec_name: &str, stem: &str, counts: &Counts, fma: bool) -> 
         }
     }
     out
+}
+
+/// The share of a function's weighted cost (`OpCount::weight`) that its
+/// sines and cosines take, in percent: what the plain counts hide on a
+/// target where a `sin` costs a hundred multiplications (a `libm` `sinf`
+/// on a Cortex-M4F reduces in software `f64`; see docs/embedded.md).
+fn trigonometry_share(o: &OpCount) -> String {
+    let weight = o.weight();
+    if weight == 0 {
+        return "—".to_owned();
+    }
+    let trig = 10 * u64::from(o.sin + o.cos);
+    format!("{:.0}", 100.0 * trig as f64 / weight as f64)
 }
 
 /// A published operation count and the target set against it.
