@@ -134,7 +134,18 @@ pub(crate) fn table(spec_name: &str, stem: &str, counts: &Counts, fma: bool) -> 
     let _ = writeln!(
         out,
         "{:<18} {:<13} {:<7} {:>6} {:>6} {:>5} {:>5} {:>5} {:>5} {:>5} {:>5} {:>6}",
-        "function", "method", "mode", "mul", "add", "div", "sqrt", "sin", "cos", "exp", "fma", "trig%"
+        "function",
+        "method",
+        "mode",
+        "mul",
+        "add",
+        "div",
+        "sqrt",
+        "sin",
+        "cos",
+        "exp",
+        "fma",
+        "trig%"
     );
     for (function, methods) in counts {
         for (method, modes) in methods {

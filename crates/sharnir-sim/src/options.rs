@@ -46,6 +46,11 @@ pub struct SimOptions {
     /// located, none stops the run, no events CSV is written.
     #[arg(long)]
     pub no_events: bool,
+    /// Longest step of the adaptive methods, s: so that an event whose
+    /// function crosses zero and back within one step (a brief contact) is
+    /// not missed.
+    #[arg(long, value_name = "H", allow_negative_numbers = true)]
+    pub max_step: Option<f64>,
 }
 
 /// The values of `--method`.
@@ -119,9 +124,14 @@ impl SimOptions {
                 return Err(format!("{flag} {value} must be positive"));
             }
         }
-        if let Some(dt) = self.output_dt {
-            if !(dt.is_finite() && dt > 0.0) {
-                return Err(format!("--output-dt {dt} must be positive"));
+        for (flag, value) in [
+            ("--output-dt", self.output_dt),
+            ("--max-step", self.max_step),
+        ] {
+            if let Some(h) = value {
+                if !(h.is_finite() && h > 0.0) {
+                    return Err(format!("{flag} {h} must be positive"));
+                }
             }
         }
         self.set.iter().map(|s| parse_assignment(s)).collect()
@@ -143,6 +153,7 @@ impl SimOptions {
         let optional = [
             ("--dt", self.dt.map(|v| v.to_string())),
             ("--output-dt", self.output_dt.map(|v| v.to_string())),
+            ("--max-step", self.max_step.map(|v| v.to_string())),
             ("--csv", self.csv.as_ref().map(|p| p.display().to_string())),
             (
                 "--plot",
@@ -264,6 +275,8 @@ mod tests {
             "--output-dt",
             "0.1",
             "--no-events",
+            "--max-step",
+            "0.01",
         ]);
         let args: Vec<String> = o.to_args();
         let back = options(&args.iter().map(String::as_str).collect::<Vec<_>>());
@@ -271,11 +284,15 @@ mod tests {
         assert_eq!(back.dt, Some(0.001));
         assert_eq!(back.set, vec!["q.a=-1".to_owned()]);
         assert!(back.no_events);
+        assert_eq!(back.max_step, Some(0.01));
     }
 
     #[test]
     fn times_and_steps_are_checked() {
         assert!(options(&["--t-end", "-1"]).check().is_err());
+        assert!(options(&["--t-end", "1", "--max-step", "0"])
+            .check()
+            .is_err());
         assert!(options(&["--t-end", "1", "--method", "rk4"])
             .check()
             .is_err());

@@ -189,6 +189,9 @@ where
     if let Some(dt) = options.output_dt {
         simulation = simulation.output_interval(dt);
     }
+    if let Some(h) = options.max_step {
+        simulation = simulation.max_step(h);
+    }
     let events = events.filter(|(events, _)| !events.is_empty());
     let watching = events.is_some();
     if let Some((events, function)) = events {
