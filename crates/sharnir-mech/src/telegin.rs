@@ -147,7 +147,7 @@ use crate::inputs::Input;
 use crate::kinematics::placement;
 use crate::mechanism::{JointKind, Mechanism, TreeBody};
 use crate::vec3::{Mat3, Vec3, Vec3Ops};
-use sharnir_cas::{Coeff, Id, Node, OpCount, Pool, Program};
+use sharnir_cas::{Coeff, Id, Node, Pool, Program};
 use std::collections::HashMap;
 use std::fmt;
 
@@ -719,7 +719,7 @@ fn static_moment_accelerations(
         }
         let cost_with = |pool: &Pool, candidate: &Vec3| {
             let roots: Vec<Id> = known.iter().chain(candidate).copied().collect();
-            weight(Program::lower(pool, &roots).op_count())
+            Program::lower(pool, &roots).op_count().weight()
         };
         accelerations[k] = if cost_with(pool, &explicit) <= cost_with(pool, &recursive) {
             explicit
@@ -756,12 +756,6 @@ fn static_moment_acceleration_ways(
         None => own,
     };
     [explicit, recursive]
-}
-
-/// One number for comparing programs: a sine or cosine is worth ten
-/// multiplications, a division or a square root four.
-fn weight(ops: OpCount) -> u32 {
-    ops.mul + ops.add + 4 * ops.div + 4 * ops.sqrt + 10 * (ops.sin + ops.cos)
 }
 
 /// The vector of (4) for one body, `J_o ω̇ + ω × J_o ω` about its pole.
