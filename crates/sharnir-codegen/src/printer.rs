@@ -43,9 +43,13 @@ impl Printer<'_> {
             }
             Term::Const(c) => (float_literal(*c)?, Precedence::Atom),
             Term::Pi => (quote!((core::f64::consts::PI as Real)), Precedence::Atom),
-            Term::Input(name) => (input(name), Precedence::Atom),
+            Term::Input(name) => (input(name)?, Precedence::Atom),
             Term::Local(i) => {
-                let name = self.locals.get(*i).map_or("missing_local", String::as_str);
+                let name = self.locals.get(*i).ok_or_else(|| {
+                    EmitError(format!(
+                        "the program reads local {i}, which it never defines (a bug in sharnir)"
+                    ))
+                })?;
                 let ident = Ident::new(name, Span::call_site());
                 (quote!(#ident), Precedence::Atom)
             }
@@ -125,9 +129,10 @@ pub fn float_literal(value: f64) -> Result<TokenStream, EmitError> {
     Ok(quote!(#literal))
 }
 
-/// The Rust expression reading an input.
-fn input(symbol: &str) -> TokenStream {
-    match Input::parse(symbol) {
+/// The Rust expression reading an input; an error for a symbol that names
+/// no input (which the derivation never makes: a bug, not a user error).
+fn input(symbol: &str) -> Result<TokenStream, EmitError> {
+    Ok(match Input::parse(symbol) {
         Some(Input::Parameter(name)) => {
             let field = Ident::new(&name, Span::call_site());
             quote!(p.#field)
@@ -143,10 +148,12 @@ fn input(symbol: &str) -> TokenStream {
             quote!(d.#field)
         }
         None => {
-            let ident = Ident::new("unknown_input", Span::call_site());
-            quote!(#ident)
+            return Err(EmitError(format!(
+                "the expression reads `{symbol}`, which is no input of a generated function \
+                 (a bug in sharnir)"
+            )))
         }
-    }
+    })
 }
 
 fn index(array: &str, i: usize) -> TokenStream {
@@ -200,6 +207,14 @@ mod tests {
         );
         assert_eq!(show(&Term::Const(0.5)), "0.5");
         assert_eq!(show(&Term::Const(2.0)), "2.0");
+    }
+
+    #[test]
+    fn a_symbol_or_local_the_program_lacks_is_an_error_not_an_invented_name() {
+        let unknown = show(&Term::Sin(b(Term::Input("velocity_of_q0".into()))));
+        assert!(unknown.contains("no input"), "{unknown}");
+        let missing = show(&Term::Add(b(Term::Local(0)), b(Term::Local(7))));
+        assert!(missing.contains("never defines"), "{missing}");
     }
 
     #[test]
