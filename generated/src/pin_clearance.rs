@@ -8,7 +8,7 @@
 //! - `bias`: recursive Newton–Euler.
 //! - `gravity`: recursive Newton–Euler.
 //! - `joint_space`: its mass matrix by recursive Newton–Euler, bias and gravity as above.
-//! - `forward_dynamics`: Vereshchagin's separate-bodies method.
+//! - `forward_dynamics`: the joint-coordinate (Lagrange) formalism.
 //!
 //! A pendulum on a pin with radial clearance in its hole (a planar joint with a circular boundary)
 //!
@@ -19,13 +19,13 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos | exp |
 //! |---|---:|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 7 | 0 | 2 | 0 | 0 | 0 | 0 |
+//! | `derived` | 6 | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 18 | 7 | 0 | 0 | 1 | 1 | 0 |
 //! | `mass_matrix` | 4 | 0 | 0 | 0 | 1 | 1 | 0 |
 //! | `bias` | 8 | 1 | 0 | 0 | 1 | 1 | 0 |
 //! | `gravity` | 2 | 0 | 0 | 0 | 1 | 0 | 0 |
 //! | `joint_space` | 12 | 1 | 0 | 0 | 1 | 1 | 0 |
-//! | `forward_dynamics` | 39 | 13 | 2 | 0 | 1 | 1 | 0 |
+//! | `forward_dynamics` | 36 | 16 | 2 | 0 | 1 | 1 | 0 |
 //! | `coriolis_matrix` | 5 | 0 | 0 | 0 | 1 | 1 | 0 |
 //! | `energy` | 16 | 6 | 0 | 0 | 1 | 1 | 0 |
 //! | `body_poses` | 0 | 1 | 0 | 0 | 1 | 1 | 0 |
@@ -163,37 +163,30 @@ pub struct Derived {
     pub k4: Real,
     /// Parameter group 5.
     pub k5: Real,
-    /// Parameter group 6.
-    pub k6: Real,
-    /// Parameter group 7.
-    pub k7: Real,
 }
 impl Params {
     /// Computes the parameter groups; call again after changing a
     /// parameter.
     pub fn derived(&self) -> Derived {
         let p = self;
-        let inv0 = 1.0 / p.l;
-        let t1 = p.m * p.l;
-        let t2 = p.l * t1;
+        let t0 = p.m * p.l;
+        let t1 = p.l * t0;
         Derived {
             params: *self,
-            k0: t1,
-            k1: t2,
-            k2: 0.3333333333333333 * t2,
+            k0: t0,
+            k1: t1,
+            k2: 0.3333333333333333 * t1,
             k3: p.m * p.g,
-            k4: p.g * t1,
-            k5: p.m * p.m,
-            k6: inv0,
-            k7: inv0 * inv0 / p.m,
+            k4: p.g * t0,
+            k5: t0 * t0,
         }
     }
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 7,
+    mul: 6,
     add: 0,
-    div: 2,
+    div: 0,
     sqrt: 0,
     sin: 0,
     cos: 0,
@@ -354,17 +347,16 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 39,
-    add: 13,
+    mul: 36,
+    add: 16,
     div: 2,
     sqrt: 0,
     sin: 1,
     cos: 1,
     exp: 0,
 };
-///Joint accelerations q̈(q, q̇, τ) by Vereshchagin's separate-bodies
-///(articulated-body) method, in O(n) and without forming M(q); they satisfy
-///`M(q) q̈ + bias(q, q̇) = τ`.
+///Joint accelerations q̈(q, q̇, τ) by an L D Lᵀ factorisation of M(q) in
+///`M(q) q̈ = τ − bias(q, q̇)` (joint-coordinate formalism), in O(n³).
 ///
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
@@ -386,21 +378,23 @@ pub fn forward_dynamics_with(
 ) -> [Real; NV] {
     let p = &d.params;
     let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t2 = p.m * c_q2;
-    let t3 = p.m - 0.75 * p.m * s_q2 * s_q2;
-    let inv4 = 1.0 / t3;
-    let t5 = qd[2] * (qd[2] * d.k0);
-    let t6 = p.m - c_q2 * (0.75 * t2 + 0.5625 * s_q2 * s_q2 * c_q2 * inv4 * d.k5);
-    let inv7 = 1.0 / t6;
-    let t8 = tau[2] * d.k6;
-    let t9 = tau[1] - 0.5 * c_q2 * t5 - 1.5 * s_q2 * t8;
-    let t10 = s_q2 * t2;
-    let t11 = tau[0] + 0.5 * s_q2 * t5 + 0.75 * inv4 * t9 * t10 - 1.5 * c_q2 * t8;
-    let t12 = inv4 * (t9 + 0.75 * inv7 * t10 * t11 - p.g * t3);
+    let t2 = p.m * (c_q2 * c_q2 + s_q2 * s_q2);
+    let inv3 = 1.0 / t2;
+    let t4 = qd[0] * c_q2 + qd[1] * s_q2;
+    let t5 = p.m * qd[2];
+    let t6 = s_q2 * d.k3;
+    let t7 = c_q2 * d.k3 + t5 * (0.5 * p.l * qd[2] + t4 - t4);
+    let t8 = tau[0] + s_q2 * t7 - c_q2 * t6;
+    let t9 = d.k2 - 0.25 * inv3 * d.k5 * (c_q2 * c_q2 + s_q2 * s_q2);
+    let inv10 = 1.0 / t9;
+    let t11 = c_q2 * d.k0;
+    let t12 = tau[1] - s_q2 * t6 - c_q2 * t7;
+    let t13 = s_q2 * d.k0;
+    let t14 = tau[2] - 0.5 * (s_q2 * d.k4 + inv3 * (t8 * t11 + t12 * t13));
     [
-        inv7 * t11,
-        t12,
-        3.0 * ((tau[2] - 0.5 * d.k0 * (c_q2 * inv7 * t11 + s_q2 * (p.g + t12))) * d.k7),
+        inv3 * (t8 - 0.5 * inv10 * t11 * t14),
+        inv3 * (t12 - 0.5 * inv10 * t13 * t14),
+        inv10 * t14,
     ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).

@@ -25,7 +25,7 @@
 //! | `bias` | 7 | 1 | 0 | 0 | 1 | 1 | 0 |
 //! | `gravity` | 1 | 0 | 0 | 0 | 1 | 0 | 0 |
 //! | `joint_space` | 9 | 1 | 0 | 0 | 1 | 1 | 0 |
-//! | `forward_dynamics` | 21 | 18 | 0 | 0 | 1 | 1 | 0 |
+//! | `forward_dynamics` | 19 | 13 | 0 | 0 | 1 | 1 | 0 |
 //! | `coriolis_matrix` | 4 | 0 | 0 | 0 | 1 | 1 | 0 |
 //! | `energy` | 12 | 6 | 0 | 0 | 1 | 1 | 0 |
 //! | `body_poses` | 0 | 1 | 0 | 0 | 1 | 1 | 0 |
@@ -298,8 +298,8 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 21,
-    add: 18,
+    mul: 19,
+    add: 13,
     div: 0,
     sqrt: 0,
     sin: 1,
@@ -329,16 +329,12 @@ pub fn forward_dynamics_with(
 ) -> [Real; NV] {
     let p = &d.params;
     let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t2 = qd[0] * c_q2;
-    let t3 = qd[1] * s_q2;
-    let t4 = qd[0] * s_q2;
-    let t5 = qd[1] * c_q2;
-    let t6 = 9.81 * s_q2 + qd[2] * (t5 - t4 - (t5 - t4));
-    let t7 = 9.81 * c_q2 + qd[2] * (0.2 * qd[2] + t2 + t3 - t2 - t3);
-    let t8 = s_q2 * t7 + tau[0] - c_q2 * t6;
-    let t9 = tau[1] - s_q2 * t6 - c_q2 * t7;
-    let t10 = tau[2] - 0.2 * (t6 + c_q2 * t8 + s_q2 * t9);
-    [t8 - 15.0 * c_q2 * t10, t9 - 15.0 * s_q2 * t10, 75.0 * t10]
+    let t2 = qd[0] * c_q2 + qd[1] * s_q2;
+    let t3 = 9.81 * c_q2 + qd[2] * (0.2 * qd[2] + t2 - t2);
+    let t4 = tau[0] + s_q2 * (t3 - 9.81 * c_q2);
+    let t5 = tau[1] - 9.81 * s_q2 * s_q2 - c_q2 * t3;
+    let t6 = tau[2] - 1.962 * s_q2 - 0.2 * (c_q2 * t4 + s_q2 * t5);
+    [t4 - 15.0 * c_q2 * t6, t5 - 15.0 * s_q2 * t6, 75.0 * t6]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {

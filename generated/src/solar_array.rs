@@ -25,7 +25,7 @@
 //! | `bias` | 20 | 8 | 0 | 0 | 1 | 1 |
 //! | `gravity` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `joint_space` | 24 | 14 | 0 | 0 | 1 | 1 |
-//! | `forward_dynamics` | 40 | 24 | 2 | 0 | 1 | 1 |
+//! | `forward_dynamics` | 31 | 22 | 2 | 0 | 1 | 1 |
 //! | `coriolis_matrix` | 23 | 8 | 0 | 0 | 1 | 1 |
 //! | `energy` | 19 | 10 | 0 | 0 | 1 | 1 |
 //! | `body_poses` | 4 | 5 | 0 | 0 | 2 | 2 |
@@ -457,8 +457,8 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 40,
-    add: 24,
+    mul: 31,
+    add: 22,
     div: 2,
     sqrt: 0,
     sin: 1,
@@ -489,23 +489,26 @@ pub fn forward_dynamics_with(
     let p = &d.params;
     let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
     let t2 = qd[0] + qd[1];
-    let t3 = s_q1 * d.k3 - p.h21 - c_q1 * d.k2;
-    let t4 = p.s21 + c_q1 * d.k3 + s_q1 * d.k2;
-    let t5 = d.k7 + p.m2 * (t3 * t3 + t4 * t4);
-    let inv6 = 1.0 / t5;
-    let t7 = qd[0] * c_q1;
-    let t8 = qd[1] * d.k3;
-    let t9 = qd[0] * s_q1;
-    let t10 = qd[1] * d.k2;
-    let t11 = p.m2 * t2;
-    let t12 = p.m2 * (t7 * t8 + t9 * t10) - (p.s21 * t2 + d.k3 * t7 + d.k2 * t9) * t11;
-    let t13 = p.m2 * (t7 * t10 - t8 * t9) + t11 * (d.k3 * t9 - p.h21 * t2 - d.k2 * t7);
-    let t14 = tau[0] - t3 * t12 - t4 * t13;
-    let t15 = d.k4 * t4 + d.k8 - d.k5 * t3;
-    let t16 = d.k1 - inv6 * t15 * t15;
-    let inv17 = 1.0 / t16;
-    let t18 = tau[1] + p.h21 * t12 - p.s21 * t13 - inv6 * t14 * t15;
-    [inv6 * (t14 - t15 * inv17 * t18), inv17 * t18]
+    let t3 = s_q1 * d.k3;
+    let t4 = c_q1 * d.k2;
+    let t5 = t3 - p.h21 - t4;
+    let t6 = c_q1 * d.k3;
+    let t7 = s_q1 * d.k2;
+    let t8 = p.s21 + t6 + t7;
+    let t9 = d.k7 + p.m2 * (t5 * t5 + t8 * t8);
+    let inv10 = 1.0 / t9;
+    let t11 = qd[0] * (t6 + t7);
+    let t12 = p.m2 * qd[1];
+    let t13 = p.m2 * t2;
+    let t14 = t11 * t12 - (p.s21 * t2 + t11) * t13;
+    let t15 = qd[0] * (t4 - t3);
+    let t16 = t12 * t15 - t13 * (p.h21 * t2 + t15);
+    let t17 = tau[0] - t5 * t14 - t8 * t16;
+    let t18 = d.k4 * t8 + d.k8 - d.k5 * t5;
+    let t19 = d.k1 - inv10 * t18 * t18;
+    let inv20 = 1.0 / t19;
+    let t21 = tau[1] + p.h21 * t14 - p.s21 * t16 - inv10 * t17 * t18;
+    [inv10 * (t17 - t18 * inv20 * t21), inv20 * t21]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {

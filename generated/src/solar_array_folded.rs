@@ -25,7 +25,7 @@
 //! | `bias` | 12 | 6 | 0 | 0 | 1 | 1 |
 //! | `gravity` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `joint_space` | 15 | 9 | 0 | 0 | 1 | 1 |
-//! | `forward_dynamics` | 38 | 24 | 2 | 0 | 1 | 1 |
+//! | `forward_dynamics` | 34 | 22 | 2 | 0 | 1 | 1 |
 //! | `coriolis_matrix` | 14 | 6 | 0 | 0 | 1 | 1 |
 //! | `energy` | 16 | 8 | 0 | 0 | 1 | 1 |
 //! | `body_poses` | 4 | 5 | 0 | 0 | 2 | 2 |
@@ -365,8 +365,8 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 38,
-    add: 24,
+    mul: 34,
+    add: 22,
     div: 2,
     sqrt: 0,
     sin: 1,
@@ -403,10 +403,10 @@ pub fn forward_dynamics_with(
     let t6 = 12.0 * t3 + 2.45 - t4;
     let t7 = qd[0] * c_q1;
     let t8 = qd[0] * s_q1;
-    let t9 = qd[1] * t8;
-    let t10 = qd[1] * t7;
-    let t11 = 20.0 * (0.7 * t10 - 0.1 * t9 - t2 * (0.6 * t2 + 0.7 * t7 - 0.1 * t8));
-    let t12 = 20.0 * (-0.7 * t9 + t2 * (0.1 * t7 + 0.7 * t8 - 0.05 * t2) - 0.1 * t10);
+    let t9 = 0.7 * t7 - 0.1 * t8;
+    let t10 = -0.1 * t7 - 0.7 * t8;
+    let t11 = 20.0 * (qd[1] * t9 - t2 * (0.6 * t2 + t9));
+    let t12 = 20.0 * (qd[1] * t10 + t2 * (-0.05 * t2 - t10));
     let t13 = 20.0 * (t5 * t5 + t3 * t3) + 5.05;
     let inv14 = 1.0 / t13;
     let t15 = tau[0] - t5 * t11 - t3 * t12;

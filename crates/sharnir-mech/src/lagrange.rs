@@ -37,9 +37,10 @@
 //! position rates of [`crate::kinematics::coordinate_rates`]. That is what
 //! makes the formula hold for spherical and free joints, whose velocities
 //! are quasi-velocities (body-axes angular and linear velocities, not the
-//! rates of the quaternion): no step assumes `v = q̇`. The derivative is taken
-//! in forward mode, as `d/dt νₖ(q + t q̇, v)` at `t = 0`, one walk over the
-//! expressions instead of one per coordinate.
+//! rates of the quaternion): no step assumes `v = q̇`. The derivative is
+//! `kinematics::along_motion`'s, the one the Coriolis matrix and the
+//! loops' `J̇ q̇` take (differentiating per coordinate gave cheaper code than
+//! the forward-mode substitution this file once had).
 //!
 //! The formalism produces the joint-space form itself, so inverse dynamics is
 //! `M q̈ + bias` and forward dynamics a symbolic `L D Lᵀ` solve of
@@ -54,10 +55,6 @@ use crate::spd::spd_solve;
 use crate::vec3::{Vec3, Vec3Ops};
 use sharnir_cas::{Id, Pool};
 use std::collections::HashMap;
-
-/// The auxiliary time symbol of the directional derivative; it never
-/// survives into a returned expression.
-const TIME: &str = "lagrange.t";
 
 /// A 6-vector `(linear; angular)` in body coordinates.
 type Six = [Id; 6];
@@ -98,7 +95,7 @@ pub fn joint_space(mechanism: &mut Mechanism) -> JointSpace {
     let positions: Vec<Id> = (0..nq)
         .map(|i| pool.symbol(&Input::Position(i).symbol_name()))
         .collect();
-    let drift = derivative_along(pool, &flat, &positions, &rates);
+    let drift = crate::kinematics::along_motion(pool, &flat, &positions, &rates);
     let zero = pool.zero();
     let mut mass_matrix = vec![vec![zero; n]; n];
     let mut bias = vec![zero; n];
@@ -237,24 +234,6 @@ fn body_load(pool: &mut Pool, body: &TreeBody, nu: Six, drift: Six, weight: Vec3
     let j_omega = pool.mat_vec(&body.inertia, omega);
     let gyroscopic = pool.cross3(omega, j_omega);
     six(force, pool.add3(moment, gyroscopic))
-}
-
-/// `Σᵢ ∂e/∂qᵢ q̇ᵢ` for every `e` of `exprs`, in forward mode: substitute
-/// `qᵢ → qᵢ + t q̇ᵢ`, differentiate once in `t`, and set `t = 0`.
-fn derivative_along(pool: &mut Pool, exprs: &[Id], positions: &[Id], rates: &[Id]) -> Vec<Id> {
-    let t = pool.symbol(TIME);
-    let moved: HashMap<Id, Id> = positions
-        .iter()
-        .zip(rates)
-        .map(|(&q, &rate)| {
-            let step = pool.mul(t, rate);
-            (q, pool.add(q, step))
-        })
-        .collect();
-    let along_path = pool.substitute(exprs, &moved);
-    let slopes = pool.diff_all(&along_path, t);
-    let start = HashMap::from([(t, pool.zero())]);
-    pool.substitute(&slopes, &start)
 }
 
 #[cfg(test)]
