@@ -6,8 +6,10 @@
 #   SHARNIR_PINOCCHIO_BUILDS=native bash benches/pinocchio/run.sh
 #
 # Environment:
-#   SHARNIR_PINOCCHIO_VENV   virtual environment with pin==4.1.0 and
-#                            example-robot-data==6.0.0, created if missing
+#   SHARNIR_PINOCCHIO_VENV   virtual environment with pin==4.1.0,
+#                            example-robot-data==6.0.0 and cmeel-eigen==3.4.1
+#                            and cmeel-urdfdom-headers==3.0.0 (headers),
+#                            created if missing
 #                            (default $HOME/.cache/sharnir-pinocchio-venv)
 #   SHARNIR_PINOCCHIO_BUILD  build directory (default <repo>/target/pinocchio)
 #   SHARNIR_PINOCCHIO_BUILDS which builds to time: "native" (g++ -march=native,
@@ -24,10 +26,19 @@ builds=${SHARNIR_PINOCCHIO_BUILDS:-native portable}
 batches=${SHARNIR_PINOCCHIO_BATCHES:-201}
 
 # 1. Pinocchio from PyPI, in a virtual environment outside the repository.
-if ! "$venv/bin/python" -c 'import pinocchio, example_robot_data' 2>/dev/null; then
-    echo "creating $venv (pin==4.1.0, example-robot-data==6.0.0)" >&2
-    python3 -m venv "$venv"
-    "$venv/bin/pip" install --quiet pin==4.1.0 example-robot-data==6.0.0
+installed() {
+    "$venv/bin/python" -c 'import importlib.metadata as m, sys
+sys.exit(not (m.version("pin") == "4.1.0" and m.version("example-robot-data") == "6.0.0"
+             and m.version("cmeel-eigen") == "3.4.1"
+             and m.version("cmeel-urdfdom-headers") == "3.0.0"))' 2>/dev/null
+}
+if ! installed; then
+    echo "installing Pinocchio 4.1.0 and its headers into $venv" >&2
+    [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
+    # cmeel-eigen, cmeel-urdfdom-headers: headers the wheels were built with
+    # but do not ship.
+    "$venv/bin/pip" install --quiet pin==4.1.0 example-robot-data==6.0.0 cmeel-eigen==3.4.1 \
+        cmeel-urdfdom-headers==3.0.0
 fi
 version=$("$venv/bin/python" -c 'import pinocchio; print(pinocchio.__version__)')
 if [ "$version" != 4.1.0 ]; then
@@ -65,7 +76,7 @@ for variant in $builds; do
         -DBOOST_MPL_CFG_NO_PREPROCESSED_HEADERS -DBOOST_FUSION_INVOKE_MAX_ARITY=12 \
         -DPINOCCHIO_WITH_URDFDOM -DPINOCCHIO_URDFDOM_HEADERS_MAJOR_VERSION=3 \
         -DPINOCCHIO_URDFDOM_HEADERS_MINOR_VERSION=0 -DPINOCCHIO_URDFDOM_HEADERS_PATCH_VERSION=0 \
-        -isystem "$prefix/include" -o "$target/harness" "$here/harness.cpp" \
+        -isystem "$prefix/include" -isystem "$prefix/include/eigen3" -isystem "$prefix/include/urdfdom_headers" -isystem "$prefix/include/urdfdom" -o "$target/harness" "$here/harness.cpp" \
         "$target/cargo/release/libsharnir_pinocchio_ffi.a" \
         -L"$prefix/lib" -Wl,-rpath,"$prefix/lib" \
         -lpinocchio_parsers -lpinocchio_default -lurdfdom_model -lpthread -ldl -lm

@@ -21,19 +21,19 @@
 #![warn(missing_docs)]
 
 #[path = "../../../../generated/src/ur5.rs"]
-#[allow(missing_docs)]
+#[allow(missing_docs, dead_code)]
 mod ur5;
 
 #[path = "../../../../generated/src/panda.rs"]
-#[allow(missing_docs)]
+#[allow(missing_docs, dead_code)]
 mod panda;
 
 #[path = "../../../../generated/src/solo12.rs"]
-#[allow(missing_docs)]
+#[allow(missing_docs, dead_code)]
 mod solo12;
 
 #[path = "gen/talos.rs"]
-#[allow(missing_docs)]
+#[allow(missing_docs, dead_code)]
 mod talos;
 
 /// A name as a pointer and a length, or null for an index out of range.
