@@ -1,8 +1,10 @@
 // Pinocchio against sharnir's generated code: RNEA, CRBA, ABA on UR5,
 // Panda, Solo12 (free flyer) and Talos (free flyer). Built and run by
-// run.sh; see README.md. Usage: harness <repo>/tests/fixtures
+// run.sh; see README.md. Usage: harness <models dir> [batches], where the
+// directory holds export_models.py's <robot>.txt.
 //
-// For each robot: load the URDF in Pinocchio, map sharnir's coordinates
+// For each robot: rebuild Pinocchio's model (as Pinocchio's URDF parser
+// made it from tests/fixtures, exported by export_models.py), map sharnir's coordinates
 // to Pinocchio's by name (a free flyer's entries named root_joint_x ..
 // root_joint_qw and root_joint_vx .. root_joint_wz, as in
 // tests/support/pinocchio.rs: Pinocchio's layout, quaternion scalar last,
@@ -14,13 +16,13 @@
 #include <pinocchio/algorithm/crba.hpp>
 #include <pinocchio/algorithm/rnea.hpp>
 #include <pinocchio/multibody.hpp>
-#include <pinocchio/parsers/urdf.hpp>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <map>
 #include <random>
 #include <string>
@@ -64,10 +66,58 @@ struct Sharnir {
 
 struct Robot {
   const char *name;
-  const char *urdf;
-  bool floating;
   Sharnir s;
 };
+
+// export_models.py's text: joints with their parents, placements and
+// inertias, added in Pinocchio's order (so the model is Pinocchio's own).
+static pin::Model load_model(const std::string &path) {
+  std::ifstream in(path);
+  if (!in) {
+    std::fprintf(stderr, "cannot read %s (run export_models.py)\n", path.c_str());
+    std::exit(2);
+  }
+  int njoints, nq, nv;
+  in >> njoints >> nq >> nv;
+  pin::Model model;
+  Eigen::Vector3d g;
+  in >> g[0] >> g[1] >> g[2];
+  model.gravity.linear(g);
+  for (int j = 0; j < njoints; ++j) {
+    std::string name, kind;
+    int parent;
+    Eigen::Matrix3d R, I;
+    Eigen::Vector3d p, c;
+    double m;
+    in >> name >> kind >> parent;
+    for (int i = 0; i < 9; ++i) in >> R(i / 3, i % 3);
+    for (int i = 0; i < 3; ++i) in >> p[i];
+    in >> m;
+    for (int i = 0; i < 3; ++i) in >> c[i];
+    for (int i = 0; i < 9; ++i) in >> I(i / 3, i % 3);
+    const pin::SE3 placement(R, p);
+    pin::JointIndex id;
+    if (kind == "JointModelRX") id = model.addJoint(parent, pin::JointModelRX(), placement, name);
+    else if (kind == "JointModelRY") id = model.addJoint(parent, pin::JointModelRY(), placement, name);
+    else if (kind == "JointModelRZ") id = model.addJoint(parent, pin::JointModelRZ(), placement, name);
+    else if (kind == "JointModelPX") id = model.addJoint(parent, pin::JointModelPX(), placement, name);
+    else if (kind == "JointModelPY") id = model.addJoint(parent, pin::JointModelPY(), placement, name);
+    else if (kind == "JointModelPZ") id = model.addJoint(parent, pin::JointModelPZ(), placement, name);
+    else if (kind == "JointModelFreeFlyer")
+      id = model.addJoint(parent, pin::JointModelFreeFlyer(), placement, name);
+    else {
+      std::fprintf(stderr, "%s: unknown joint type %s\n", path.c_str(), kind.c_str());
+      std::exit(2);
+    }
+    model.appendBodyToJoint(id, pin::Inertia(m, c, I), pin::SE3::Identity());
+  }
+  if (!in || model.nq != nq || model.nv != nv) {
+    std::fprintf(stderr, "%s: malformed (nq %d/%d, nv %d/%d)\n", path.c_str(), model.nq, nq,
+                 model.nv, nv);
+    std::exit(2);
+  }
+  return model;
+}
 
 static volatile double sink;
 
@@ -137,29 +187,25 @@ static double rel_err(const double *a, const double *b, size_t n) {
 
 int main(int argc, char **argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: %s <repo>/tests/fixtures [batches]\n", argv[0]);
+    std::fprintf(stderr, "usage: %s <models dir> [batches]\n", argv[0]);
     return 2;
   }
-  const std::string fixtures = argv[1];
+  const std::string models = argv[1];
   const int batches = argc > 2 ? std::atoi(argv[2]) : 201;
   const int nstates = 64;
   const double tolerance = 1e-8;
   Robot robots[] = {
-      {"ur5", "ur5_robot.urdf", false, SHARNIR(ur5)},
-      {"panda", "panda_arm_fixed_fingers.urdf", false, SHARNIR(panda)},
-      {"solo12", "solo12.urdf", true, SHARNIR(solo12)},
-      {"talos", "talos_reduced.urdf", true, SHARNIR(talos)},
+      {"ur5", SHARNIR(ur5)},
+      {"panda", SHARNIR(panda)},
+      {"solo12", SHARNIR(solo12)},
+      {"talos", SHARNIR(talos)},
   };
   std::printf("| robot | nv | algorithm | Pinocchio (ns) | sharnir (ns) | Pinocchio / sharnir "
               "| agreement |\n|---|---:|---|---:|---:|---:|---:|\n");
   std::fflush(stdout);
   bool refused = false;
   for (const Robot &r : robots) {
-    pin::Model model;
-    if (r.floating)
-      pin::urdf::buildModel(fixtures + "/" + r.urdf, pin::JointModelFreeFlyer(), model);
-    else
-      pin::urdf::buildModel(fixtures + "/" + r.urdf, model);
+    const pin::Model model = load_model(models + "/" + r.name + ".txt");
     pin::Data data(model);
     const int nq = model.nq, nv = model.nv;
     std::vector<std::string> qn, vn;

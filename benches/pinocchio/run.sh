@@ -8,8 +8,7 @@
 # Environment:
 #   SHARNIR_PINOCCHIO_VENV   virtual environment with pin==4.1.0,
 #                            example-robot-data==6.0.0 and cmeel-eigen==3.4.1
-#                            and cmeel-urdfdom-headers==3.0.0 (headers),
-#                            created if missing
+#                            (Eigen's headers), created if missing
 #                            (default $HOME/.cache/sharnir-pinocchio-venv)
 #   SHARNIR_PINOCCHIO_BUILD  build directory (default <repo>/target/pinocchio)
 #   SHARNIR_PINOCCHIO_BUILDS which builds to time: "native" (g++ -march=native,
@@ -29,16 +28,13 @@ batches=${SHARNIR_PINOCCHIO_BATCHES:-201}
 installed() {
     "$venv/bin/python" -c 'import importlib.metadata as m, sys
 sys.exit(not (m.version("pin") == "4.1.0" and m.version("example-robot-data") == "6.0.0"
-             and m.version("cmeel-eigen") == "3.4.1"
-             and m.version("cmeel-urdfdom-headers") == "3.0.0"))' 2>/dev/null
+             and m.version("cmeel-eigen") == "3.4.1"))' 2>/dev/null
 }
 if ! installed; then
     echo "installing Pinocchio 4.1.0 and its headers into $venv" >&2
     [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
-    # cmeel-eigen, cmeel-urdfdom-headers: headers the wheels were built with
-    # but do not ship.
-    "$venv/bin/pip" install --quiet pin==4.1.0 example-robot-data==6.0.0 cmeel-eigen==3.4.1 \
-        cmeel-urdfdom-headers==3.0.0
+    # cmeel-eigen: Eigen's headers, which the wheels do not ship.
+    "$venv/bin/pip" install --quiet pin==4.1.0 example-robot-data==6.0.0 cmeel-eigen==3.4.1
 fi
 version=$("$venv/bin/python" -c 'import pinocchio; print(pinocchio.__version__)')
 if [ "$version" != 4.1.0 ]; then
@@ -55,7 +51,11 @@ mkdir -p "$build" "$here/ffi/src/gen"
 (cd "$repo" && cargo run --quiet --release -p xtask -- gen tests/fixtures/talos_reduced.urdf \
     --floating --name talos --out "$here/ffi/src/gen") >&2
 
-# 3. Per build: the static library, the harness, a run.
+# 3. Pinocchio's models, built by its URDF parser from tests/fixtures.
+mkdir -p "$build/models"
+"$venv/bin/python" "$here/export_models.py" "$repo/tests/fixtures" "$build/models"
+
+# 4. Per build: the static library, the harness, a run.
 echo "Pinocchio $version from $prefix" >&2
 echo "CPU: $(lscpu | sed -n 's/^Model name: *//p' | head -1); $(rustc --version); $(g++ --version | head -1)"
 for variant in $builds; do
@@ -70,18 +70,16 @@ for variant in $builds; do
         cargo build --quiet --release --manifest-path "$here/ffi/Cargo.toml"
     # Pinocchio's algorithms are templates: without
     # PINOCCHIO_ENABLE_TEMPLATE_INSTANTIATION they are compiled here, with
-    # the harness's flags (the libraries only parse the URDFs).
+    # the harness's flags; nothing is linked from the wheel (the models come
+    # as text from export_models.py, see there why).
     g++ -std=c++17 $cxxflags \
         -DBOOST_MPL_LIMIT_LIST_SIZE=30 -DBOOST_MPL_LIMIT_VECTOR_SIZE=30 \
         -DBOOST_MPL_CFG_NO_PREPROCESSED_HEADERS -DBOOST_FUSION_INVOKE_MAX_ARITY=12 \
-        -DPINOCCHIO_WITH_URDFDOM -DPINOCCHIO_URDFDOM_HEADERS_MAJOR_VERSION=3 \
-        -DPINOCCHIO_URDFDOM_HEADERS_MINOR_VERSION=0 -DPINOCCHIO_URDFDOM_HEADERS_PATCH_VERSION=0 \
-        -isystem "$prefix/include" -isystem "$prefix/include/eigen3" -isystem "$prefix/include/urdfdom_headers" -isystem "$prefix/include/urdfdom" -o "$target/harness" "$here/harness.cpp" \
+        -isystem "$prefix/include" -isystem "$prefix/include/eigen3" -o "$target/harness" "$here/harness.cpp" \
         "$target/cargo/release/libsharnir_pinocchio_ffi.a" \
-        -L"$prefix/lib" -Wl,-rpath,"$prefix/lib" \
-        -lpinocchio_parsers -lpinocchio_default -lurdfdom_model -lpthread -ldl -lm
+        -lpthread -ldl -lm
     echo
     echo "### $variant: g++ $cxxflags; rustc ${rustflags:-(default)}"
     echo
-    "$target/harness" "$repo/tests/fixtures" "$batches"
+    "$target/harness" "$build/models" "$batches"
 done
