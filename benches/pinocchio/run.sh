@@ -15,6 +15,9 @@
 #                            rustc -C target-cpu=native) and/or "portable"
 #                            (neither); default "native portable"
 #   SHARNIR_PINOCCHIO_BATCHES interleaved batches per case (default 201)
+#   SHARNIR_PINOCCHIO_KANE   1 (default) also times SymPy's Kane method on UR5
+#                            (kane_ur5.py, sympy==1.14.0 in the venv) against
+#                            `xtask gen specs/ur5.spec` (release); 0 skips it
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -23,6 +26,7 @@ venv=${SHARNIR_PINOCCHIO_VENV:-$HOME/.cache/sharnir-pinocchio-venv}
 build=${SHARNIR_PINOCCHIO_BUILD:-$repo/target/pinocchio}
 builds=${SHARNIR_PINOCCHIO_BUILDS:-native portable}
 batches=${SHARNIR_PINOCCHIO_BATCHES:-201}
+kane=${SHARNIR_PINOCCHIO_KANE:-1}
 
 # 1. Pinocchio from PyPI, in a virtual environment outside the repository.
 installed() {
@@ -83,3 +87,18 @@ for variant in $builds; do
     echo
     "$target/harness" "$build/models" "$batches"
 done
+
+# 5. Generation time: SymPy's Kane method against sharnir on UR5.
+if [ "$kane" = 1 ]; then
+    "$venv/bin/python" -c 'import sympy' 2>/dev/null || "$venv/bin/pip" install --quiet sympy==1.14.0
+    echo
+    echo "### generation, UR5"
+    echo
+    "$venv/bin/python" "$here/kane_ur5.py"
+    mkdir -p "$build/ur5-gen"
+    start=$(date +%s.%N)
+    (cd "$repo" && target/release/xtask gen specs/ur5.spec --out "$build/ur5-gen" > /dev/null)
+    end=$(date +%s.%N)
+    echo "sharnir: \`xtask gen specs/ur5.spec\` (release build, every output of the module) in" \
+        "$("$venv/bin/python" -c "print(f'{$end - $start:.2f}')") s"
+fi
