@@ -76,7 +76,7 @@ for variant in $builds; do
     # PINOCCHIO_ENABLE_TEMPLATE_INSTANTIATION they are compiled here, with
     # the harness's flags; nothing is linked from the wheel (the models come
     # as text from export_models.py, see there why).
-    # -w: Pinocchio 4.1.0's headers warn under g++ 12 (-Wstringop-overflow).
+    # -w: Pinocchio 4.1.0's headers warn under g++ 12 (-Wstringop-overread).
     g++ -std=c++17 $cxxflags -w \
         -DBOOST_MPL_LIMIT_LIST_SIZE=30 -DBOOST_MPL_LIMIT_VECTOR_SIZE=30 \
         -DBOOST_MPL_CFG_NO_PREPROCESSED_HEADERS -DBOOST_FUSION_INVOKE_MAX_ARITY=12 \
