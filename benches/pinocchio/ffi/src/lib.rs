@@ -56,7 +56,7 @@ unsafe fn name(names: &[&'static str], i: usize, len: *mut usize) -> *const u8 {
 /// Exports one generated module `$m` under the C names given.
 macro_rules! export {
     (
-        $m:ident, $robot:literal,
+        $m:ident,
         $nq:ident, $nv:ident, $pname:ident, $cname:ident,
         $id:ident, $mm:ident, $fd:ident
     ) => {
@@ -102,7 +102,12 @@ macro_rules! export {
         /// `q` must point to `nq` readable doubles, `qd` and `qdd` to `nv`,
         /// `tau` to `nv` writable doubles.
         #[no_mangle]
-        pub unsafe extern "C" fn $id(q: *const f64, qd: *const f64, qdd: *const f64, tau: *mut f64) {
+        pub unsafe extern "C" fn $id(
+            q: *const f64,
+            qd: *const f64,
+            qdd: *const f64,
+            tau: *mut f64,
+        ) {
             static D: std::sync::LazyLock<$m::Derived> =
                 std::sync::LazyLock::new(|| $m::Params::default().derived());
             *(tau as *mut [f64; $m::NV]) = $m::inverse_dynamics_with(
@@ -134,7 +139,12 @@ macro_rules! export {
         /// `q` must point to `nq` readable doubles, `qd` and `tau` to `nv`,
         /// `qdd` to `nv` writable doubles.
         #[no_mangle]
-        pub unsafe extern "C" fn $fd(q: *const f64, qd: *const f64, tau: *const f64, qdd: *mut f64) {
+        pub unsafe extern "C" fn $fd(
+            q: *const f64,
+            qd: *const f64,
+            tau: *const f64,
+            qdd: *mut f64,
+        ) {
             static D: std::sync::LazyLock<$m::Derived> =
                 std::sync::LazyLock::new(|| $m::Params::default().derived());
             *(qdd as *mut [f64; $m::NV]) = $m::forward_dynamics_with(
@@ -147,11 +157,43 @@ macro_rules! export {
     };
 }
 
-export!(ur5, "ur5", sharnir_ur5_nq, sharnir_ur5_nv, sharnir_ur5_position_name, sharnir_ur5_coordinate_name,
-    sharnir_ur5_inverse_dynamics, sharnir_ur5_mass_matrix, sharnir_ur5_forward_dynamics);
-export!(panda, "panda", sharnir_panda_nq, sharnir_panda_nv, sharnir_panda_position_name, sharnir_panda_coordinate_name,
-    sharnir_panda_inverse_dynamics, sharnir_panda_mass_matrix, sharnir_panda_forward_dynamics);
-export!(solo12, "solo12", sharnir_solo12_nq, sharnir_solo12_nv, sharnir_solo12_position_name, sharnir_solo12_coordinate_name,
-    sharnir_solo12_inverse_dynamics, sharnir_solo12_mass_matrix, sharnir_solo12_forward_dynamics);
-export!(talos, "talos", sharnir_talos_nq, sharnir_talos_nv, sharnir_talos_position_name, sharnir_talos_coordinate_name,
-    sharnir_talos_inverse_dynamics, sharnir_talos_mass_matrix, sharnir_talos_forward_dynamics);
+export!(
+    ur5,
+    sharnir_ur5_nq,
+    sharnir_ur5_nv,
+    sharnir_ur5_position_name,
+    sharnir_ur5_coordinate_name,
+    sharnir_ur5_inverse_dynamics,
+    sharnir_ur5_mass_matrix,
+    sharnir_ur5_forward_dynamics
+);
+export!(
+    panda,
+    sharnir_panda_nq,
+    sharnir_panda_nv,
+    sharnir_panda_position_name,
+    sharnir_panda_coordinate_name,
+    sharnir_panda_inverse_dynamics,
+    sharnir_panda_mass_matrix,
+    sharnir_panda_forward_dynamics
+);
+export!(
+    solo12,
+    sharnir_solo12_nq,
+    sharnir_solo12_nv,
+    sharnir_solo12_position_name,
+    sharnir_solo12_coordinate_name,
+    sharnir_solo12_inverse_dynamics,
+    sharnir_solo12_mass_matrix,
+    sharnir_solo12_forward_dynamics
+);
+export!(
+    talos,
+    sharnir_talos_nq,
+    sharnir_talos_nv,
+    sharnir_talos_position_name,
+    sharnir_talos_coordinate_name,
+    sharnir_talos_inverse_dynamics,
+    sharnir_talos_mass_matrix,
+    sharnir_talos_forward_dynamics
+);
