@@ -1,0 +1,357 @@
+// Pinocchio against sharnir's generated code: RNEA, CRBA, ABA on UR5,
+// Panda, Solo12 (free flyer) and Talos (free flyer). Built and run by
+// run.sh; see README.md. Usage: harness <models dir> [batches], where the
+// directory holds export_models.py's <robot>.txt.
+//
+// For each robot: rebuild Pinocchio's model (as Pinocchio's URDF parser
+// made it from tests/fixtures, exported by export_models.py), map sharnir's coordinates
+// to Pinocchio's by name (a free flyer's entries named root_joint_x ..
+// root_joint_qw and root_joint_vx .. root_joint_wz, as in
+// tests/support/pinocchio.rs: Pinocchio's layout, quaternion scalar last,
+// velocity in the base's local frame, linear first, which is sharnir's
+// convention too), draw 64 random states, check that both sides agree
+// (relative 1e-8) and only then time interleaved batches.
+
+#include <pinocchio/algorithm/aba.hpp>
+#include <pinocchio/algorithm/crba.hpp>
+#include <pinocchio/algorithm/rnea.hpp>
+#include <pinocchio/multibody.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+extern "C" {
+#define SHARNIR_DECLARE(r)                                                                 \
+  size_t sharnir_##r##_nq();                                                               \
+  size_t sharnir_##r##_nv();                                                               \
+  const char *sharnir_##r##_position_name(size_t, size_t *);                               \
+  const char *sharnir_##r##_coordinate_name(size_t, size_t *);                             \
+  void sharnir_##r##_inverse_dynamics(const double *, const double *, const double *,      \
+                                      double *);                                           \
+  void sharnir_##r##_mass_matrix(const double *, double *);                                \
+  void sharnir_##r##_forward_dynamics(const double *, const double *, const double *,      \
+                                      double *);
+SHARNIR_DECLARE(ur5)
+SHARNIR_DECLARE(panda)
+SHARNIR_DECLARE(solo12)
+SHARNIR_DECLARE(talos)
+}
+
+namespace pin = pinocchio;
+using Vec = Eigen::VectorXd;
+
+struct Sharnir {
+  size_t (*nq)();
+  size_t (*nv)();
+  const char *(*position_name)(size_t, size_t *);
+  const char *(*coordinate_name)(size_t, size_t *);
+  void (*id)(const double *, const double *, const double *, double *);
+  void (*mm)(const double *, double *);
+  void (*fd)(const double *, const double *, const double *, double *);
+};
+#define SHARNIR(r)                                                                         \
+  Sharnir {                                                                                \
+    sharnir_##r##_nq, sharnir_##r##_nv, sharnir_##r##_position_name,                       \
+        sharnir_##r##_coordinate_name, sharnir_##r##_inverse_dynamics,                     \
+        sharnir_##r##_mass_matrix, sharnir_##r##_forward_dynamics                          \
+  }
+
+struct Robot {
+  const char *name;
+  Sharnir s;
+};
+
+// export_models.py's text: joints with their parents, placements and
+// inertias, added in Pinocchio's order (so the model is Pinocchio's own).
+static pin::Model load_model(const std::string &path) {
+  std::ifstream in(path);
+  if (!in) {
+    std::fprintf(stderr, "cannot read %s (run export_models.py)\n", path.c_str());
+    std::exit(2);
+  }
+  int njoints, nq, nv;
+  in >> njoints >> nq >> nv;
+  pin::Model model;
+  Eigen::Vector3d g;
+  in >> g[0] >> g[1] >> g[2];
+  model.gravity.linear(g);
+  for (int j = 0; j < njoints; ++j) {
+    std::string name, kind;
+    int parent;
+    Eigen::Matrix3d R, I;
+    Eigen::Vector3d p, c;
+    double m;
+    in >> name >> kind >> parent;
+    for (int i = 0; i < 9; ++i) in >> R(i / 3, i % 3);
+    for (int i = 0; i < 3; ++i) in >> p[i];
+    in >> m;
+    for (int i = 0; i < 3; ++i) in >> c[i];
+    for (int i = 0; i < 9; ++i) in >> I(i / 3, i % 3);
+    const pin::SE3 placement(R, p);
+    pin::JointIndex id;
+    if (kind == "JointModelRX") id = model.addJoint(parent, pin::JointModelRX(), placement, name);
+    else if (kind == "JointModelRY") id = model.addJoint(parent, pin::JointModelRY(), placement, name);
+    else if (kind == "JointModelRZ") id = model.addJoint(parent, pin::JointModelRZ(), placement, name);
+    else if (kind == "JointModelPX") id = model.addJoint(parent, pin::JointModelPX(), placement, name);
+    else if (kind == "JointModelPY") id = model.addJoint(parent, pin::JointModelPY(), placement, name);
+    else if (kind == "JointModelPZ") id = model.addJoint(parent, pin::JointModelPZ(), placement, name);
+    else if (kind == "JointModelFreeFlyer")
+      id = model.addJoint(parent, pin::JointModelFreeFlyer(), placement, name);
+    else {
+      std::fprintf(stderr, "%s: unknown joint type %s\n", path.c_str(), kind.c_str());
+      std::exit(2);
+    }
+    model.appendBodyToJoint(id, pin::Inertia(m, c, I), pin::SE3::Identity());
+  }
+  if (!in || model.nq != nq || model.nv != nv) {
+    std::fprintf(stderr, "%s: malformed (nq %d/%d, nv %d/%d)\n", path.c_str(), model.nq, nq,
+                 model.nv, nv);
+    std::exit(2);
+  }
+  return model;
+}
+
+static volatile double sink;
+
+// Pinocchio's coordinate names, in its q and v layouts.
+static void pinocchio_names(const pin::Model &model, std::vector<std::string> &qn,
+                            std::vector<std::string> &vn) {
+  qn.assign(model.nq, "");
+  vn.assign(model.nv, "");
+  for (pin::JointIndex j = 1; j < (pin::JointIndex)model.njoints; ++j) {
+    const auto &joint = model.joints[j];
+    const std::string &n = model.names[j];
+    if (joint.nq() == 1 && joint.nv() == 1) {
+      qn[joint.idx_q()] = n;
+      vn[joint.idx_v()] = n;
+    } else if (joint.shortname() == "JointModelFreeFlyer") {
+      const char *qs[] = {"_x", "_y", "_z", "_qx", "_qy", "_qz", "_qw"};
+      const char *vs[] = {"_vx", "_vy", "_vz", "_wx", "_wy", "_wz"};
+      for (int k = 0; k < 7; ++k) qn[joint.idx_q() + k] = n + qs[k];
+      for (int k = 0; k < 6; ++k) vn[joint.idx_v() + k] = n + vs[k];
+    } else {
+      std::fprintf(stderr, "no coordinate names for %s `%s`\n", joint.shortname().c_str(),
+                   n.c_str());
+      std::exit(2);
+    }
+  }
+}
+
+// index[i]: where sharnir's coordinate i is in Pinocchio's vector.
+static std::vector<int> map_names(const char *(*name)(size_t, size_t *), size_t n,
+                                  const std::vector<std::string> &pin_names,
+                                  const char *robot) {
+  if (n != pin_names.size()) {
+    std::fprintf(stderr, "%s: sharnir has %zu coordinates, Pinocchio %zu\n", robot, n,
+                 pin_names.size());
+    std::exit(2);
+  }
+  std::vector<int> index(n);
+  for (size_t i = 0; i < n; ++i) {
+    size_t len = 0;
+    const char *p = name(i, &len);
+    std::string s(p, len);
+    auto it = std::find(pin_names.begin(), pin_names.end(), s);
+    if (it == pin_names.end()) {
+      std::fprintf(stderr, "%s: sharnir's coordinate `%s` is not Pinocchio's\n", robot,
+                   s.c_str());
+      std::exit(2);
+    }
+    index[i] = int(it - pin_names.begin());
+  }
+  return index;
+}
+
+static double median(std::vector<double> x) {
+  std::sort(x.begin(), x.end());
+  return x[x.size() / 2];
+}
+
+// Max |a - b| over max(1, max |b|).
+static double rel_err(const double *a, const double *b, size_t n) {
+  double d = 0, m = 1;
+  for (size_t i = 0; i < n; ++i) {
+    d = std::max(d, std::fabs(a[i] - b[i]));
+    m = std::max(m, std::fabs(b[i]));
+  }
+  return d / m;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: %s <models dir> [batches]\n", argv[0]);
+    return 2;
+  }
+  const std::string models = argv[1];
+  const int batches = argc > 2 ? std::atoi(argv[2]) : 201;
+  const int nstates = 64;
+  const double tolerance = 1e-8;
+  Robot robots[] = {
+      {"ur5", SHARNIR(ur5)},
+      {"panda", SHARNIR(panda)},
+      {"solo12", SHARNIR(solo12)},
+      {"talos", SHARNIR(talos)},
+  };
+  std::printf("| robot | nv | algorithm | Pinocchio (ns) | sharnir (ns) | Pinocchio / sharnir "
+              "| agreement |\n|---|---:|---|---:|---:|---:|---:|\n");
+  std::fflush(stdout);
+  bool refused = false;
+  for (const Robot &r : robots) {
+    const pin::Model model = load_model(models + "/" + r.name + ".txt");
+    pin::Data data(model);
+    const int nq = model.nq, nv = model.nv;
+    std::vector<std::string> qn, vn;
+    pinocchio_names(model, qn, vn);
+    const std::vector<int> qi = map_names(r.s.position_name, r.s.nq(), qn, r.name);
+    const std::vector<int> vi = map_names(r.s.coordinate_name, r.s.nv(), vn, r.name);
+
+    // Random states, the same for both sides: angles in ±π, base position
+    // in ±1, a uniformly random unit quaternion, velocities in ±2,
+    // accelerations in ±5; tau = RNEA(q, v, a) for the forward dynamics.
+    std::mt19937_64 rng(17);
+    std::uniform_real_distribution<double> u(-1.0, 1.0);
+    std::normal_distribution<double> gauss;
+    std::vector<Vec> Q, V, A, T;
+    for (int k = 0; k < nstates; ++k) {
+      Vec q(nq), v(nv), a(nv);
+      for (int i = 0; i < nq; ++i) q[i] = M_PI * u(rng);
+      for (pin::JointIndex j = 1; j < (pin::JointIndex)model.njoints; ++j)
+        if (model.joints[j].shortname() == "JointModelFreeFlyer") {
+          int o = model.joints[j].idx_q();
+          for (int i = 0; i < 3; ++i) q[o + i] = u(rng);
+          Eigen::Vector4d h(gauss(rng), gauss(rng), gauss(rng), gauss(rng));
+          q.segment<4>(o + 3) = h.normalized();
+        }
+      for (int i = 0; i < nv; ++i) v[i] = 2 * u(rng), a[i] = 5 * u(rng);
+      Q.push_back(q), V.push_back(v), A.push_back(a);
+      T.push_back(pin::rnea(model, data, q, v, a));
+    }
+    // The same states in sharnir's order.
+    std::vector<std::vector<double>> Qs, Vs, As, Ts;
+    for (int k = 0; k < nstates; ++k) {
+      std::vector<double> q(nq), v(nv), a(nv), t(nv);
+      for (int i = 0; i < nq; ++i) q[i] = Q[k][qi[i]];
+      for (int i = 0; i < nv; ++i) v[i] = V[k][vi[i]], a[i] = A[k][vi[i]], t[i] = T[k][vi[i]];
+      Qs.push_back(q), Vs.push_back(v), As.push_back(a), Ts.push_back(t);
+    }
+
+    // Agreement on every state.
+    double err[3] = {0, 0, 0};
+    std::vector<double> out(nv), mm(nv * nv), ref(nv), refm(nv * nv);
+    for (int k = 0; k < nstates; ++k) {
+      r.s.id(Qs[k].data(), Vs[k].data(), As[k].data(), out.data());
+      for (int i = 0; i < nv; ++i) ref[i] = T[k][vi[i]];
+      err[0] = std::max(err[0], rel_err(out.data(), ref.data(), nv));
+
+      pin::crba(model, data, Q[k], pin::Convention::WORLD);
+      Eigen::MatrixXd M = data.M;
+      M.triangularView<Eigen::StrictlyLower>() = M.transpose();
+      pin::crba(model, data, Q[k], pin::Convention::LOCAL);
+      Eigen::MatrixXd M2 = data.M;
+      M2.triangularView<Eigen::StrictlyLower>() = M2.transpose();
+      r.s.mm(Qs[k].data(), mm.data());
+      for (int i = 0; i < nv; ++i)
+        for (int j = 0; j < nv; ++j) refm[i * nv + j] = M(vi[i], vi[j]);
+      err[1] = std::max(err[1], rel_err(mm.data(), refm.data(), nv * nv));
+      for (int i = 0; i < nv; ++i)
+        for (int j = 0; j < nv; ++j) refm[i * nv + j] = M2(vi[i], vi[j]);
+      err[1] = std::max(err[1], rel_err(mm.data(), refm.data(), nv * nv));
+
+      r.s.fd(Qs[k].data(), Vs[k].data(), Ts[k].data(), out.data());
+      for (auto conv : {pin::Convention::WORLD, pin::Convention::LOCAL}) {
+        pin::aba(model, data, Q[k], V[k], T[k], conv);
+        for (int i = 0; i < nv; ++i) ref[i] = data.ddq[vi[i]];
+        err[2] = std::max(err[2], rel_err(out.data(), ref.data(), nv));
+      }
+    }
+    const char *alg[3] = {"RNEA", "CRBA", "ABA"};
+    bool ok = true;
+    for (int f = 0; f < 3; ++f)
+      if (!(err[f] <= tolerance)) {
+        std::fprintf(stderr, "%s %s: sharnir and Pinocchio differ by %.3e (relative) > %.0e: "
+                             "not timed\n", r.name, alg[f], err[f], tolerance);
+        ok = false;
+      }
+    if (!ok) {
+      refused = true;
+      continue;
+    }
+
+    // Timing: per batch, every state once per side, the sides interleaved
+    // (Pinocchio, sharnir, Pinocchio at the other convention) so that a busy
+    // spell of the machine falls on all; median ns per call over batches.
+    using clock = std::chrono::steady_clock;
+    auto time = [&](auto &&body) {
+      // One batch: `reps` sweeps over the states.
+      auto t0 = clock::now();
+      body();
+      return std::chrono::duration<double, std::nano>(clock::now() - t0).count();
+    };
+    for (int f = 0; f < 3; ++f) {
+      // Warm-up and choice of sweeps per batch (at least ~100 µs).
+      int reps = 1;
+      for (;;) {
+        double t = time([&] {
+          for (int s = 0; s < reps; ++s)
+            for (int k = 0; k < nstates; ++k) r.s.mm(Qs[k].data(), mm.data());
+        });
+        if (t > 1e5 || reps > 1 << 16) break;
+        reps *= 2;
+      }
+      std::vector<double> tp[2], ts;
+      for (int b = 0; b < batches; ++b) {
+        for (int c = 0; c < 2; ++c) {
+          auto conv = c == 0 ? pin::Convention::LOCAL : pin::Convention::WORLD;
+          tp[c].push_back(time([&] {
+            for (int s = 0; s < reps; ++s)
+              for (int k = 0; k < nstates; ++k) {
+                if (f == 0) {
+                  pin::rnea(model, data, Q[k], V[k], A[k]);
+                  sink = data.tau[0];
+                } else if (f == 1) {
+                  pin::crba(model, data, Q[k], conv);
+                  sink = data.M(0, nv - 1);
+                } else {
+                  pin::aba(model, data, Q[k], V[k], T[k], conv);
+                  sink = data.ddq[0];
+                }
+              }
+          }) / (reps * nstates));
+          if (c == 0) {
+            ts.push_back(time([&] {
+              for (int s = 0; s < reps; ++s)
+                for (int k = 0; k < nstates; ++k) {
+                  if (f == 0) {
+                    r.s.id(Qs[k].data(), Vs[k].data(), As[k].data(), out.data());
+                    sink = out[0];
+                  } else if (f == 1) {
+                    r.s.mm(Qs[k].data(), mm.data());
+                    sink = mm[nv - 1];
+                  } else {
+                    r.s.fd(Qs[k].data(), Vs[k].data(), Ts[k].data(), out.data());
+                    sink = out[0];
+                  }
+                }
+            }) / (reps * nstates));
+          }
+        }
+      }
+      // RNEA has no convention: both Pinocchio columns time the same call.
+      double p_local = median(tp[0]), p_world = median(tp[1]), s = median(ts);
+      double p = std::min(p_local, p_world);
+      const char *which = f == 0 ? "" : (p_local <= p_world ? " (LOCAL)" : " (WORLD)");
+      std::printf("| %s | %d | %s%s | %.0f | %.0f | %.1f× | %.1e |\n", r.name, nv, alg[f], which,
+                  p, s, p / s, err[f]);
+      std::fflush(stdout);
+    }
+  }
+  return refused ? 1 : 0;
+}
