@@ -90,9 +90,7 @@ where
 }
 
 fn split<const NQ: usize, const NV: usize>(state: &[f64]) -> ([f64; NQ], [f64; NV]) {
-    let q = std::array::from_fn(|i| state[i]);
-    let v = std::array::from_fn(|i| state[NQ + i]);
-    (q, v)
+    sharnir_runtime::split_state(state).expect("a state of NQ + NV entries")
 }
 
 /// Every body's pose and twist (origin velocity, angular velocity, ground

@@ -5,8 +5,8 @@
 use crate::options::SimOptions;
 use crate::run::{contact_events, execute, watched, EventFunction};
 use sharnir_runtime::{
-    release_events, release_state, Detachable, Event, MechanicalSystem, Model, Passive, Simulation,
-    Summary,
+    release_events, release_state, split_state, Detachable, Event, MechanicalSystem, Model,
+    Passive, Simulation, Summary,
 };
 use std::fmt::Write as _;
 use std::path::Path;
@@ -63,7 +63,12 @@ where
         );
         return Ok(text);
     }
-    let (q, v) = state::<NQ, NV>(&record.y);
+    let (q, v) = split_state::<f64, NQ, NV>(&record.y).ok_or_else(|| {
+        format!(
+            "the state at the release of {} has the wrong length",
+            detachment.joint
+        )
+    })?;
     let (q2, v2) = release_state::<P, NQ, NV, NQ2, NV2>(&model, 0, &q, &v)
         .map_err(|e| format!("releasing joint {}: {e}", detachment.joint))?;
     let _ = writeln!(
@@ -92,13 +97,6 @@ where
 /// The terminal event that stopped a run, if one did.
 fn terminal(summary: &Summary) -> Option<&sharnir_runtime::EventRecord> {
     summary.terminated_by.and_then(|i| summary.events.get(i))
-}
-
-/// `(q, q̇)` from a flat state.
-fn state<const NQ: usize, const NV: usize>(y: &[f64]) -> ([f64; NQ], [f64; NV]) {
-    let q = std::array::from_fn(|i| y.get(i).copied().unwrap_or_default());
-    let v = std::array::from_fn(|i| y.get(NQ + i).copied().unwrap_or_default());
-    (q, v)
 }
 
 /// `out.csv` → `out.<variant>.csv`.
