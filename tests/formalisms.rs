@@ -18,7 +18,8 @@
 //! states per spec.
 
 use sharnir_cas::Id;
-use sharnir_codegen::{generate, generate_with, Method};
+use sharnir_codegen::plan::provenance::{Formalism, Provenance};
+use sharnir_codegen::{generate, generate_with, Method, PlanOptions};
 use sharnir_mech::joint_space::JointSpace;
 use sharnir_mech::rnea::PointAcceleration;
 use sharnir_mech::{joint_space, lagrange, rnea, vereshchagin, Input, Mechanism, ParameterMode};
@@ -260,36 +261,74 @@ fn method_choice_reaches_the_module() {
     }
     let telegin = module(Some(Method::Telegin));
     assert!(telegin.source.contains("Method `telegin`"));
+    // The plan records every candidate's cost by the one cost model; the
+    // choice is the cheapest of them, and the emitted function costs no more
+    // than that (angle sums are contracted only where they lower it).
+    let mut mechanism =
+        Mechanism::from_spec(&spec, ParameterMode::Folded).expect("bundled spec is valid");
+    let plan = sharnir_codegen::plan(&mut mechanism, &PlanOptions::default()).expect("plans");
     for name in [
         "inverse_dynamics",
         "mass_matrix",
         "bias",
         "gravity",
+        "joint_space",
         "forward_dynamics",
     ] {
-        let best = [&newton_euler, &lagrange, &telegin]
-            .map(|m| cost(ops(m, name)))
-            .into_iter()
-            .min()
-            .unwrap_or(u64::MAX);
-        if name == "mass_matrix" {
-            // One more candidate without a method: the CRBA's (cheaper here:
-            // 47 against Newton–Euler's 53 weighted operations).
-            assert!(
-                cost(ops(&default, name)) < best,
-                "{name}: the CRBA's is not taken"
-            );
-            assert!(default
-                .source
-                .contains("`mass_matrix`: the composite-rigid-body algorithm"));
+        let function = plan.function(name).expect("planned");
+        let Provenance::Cheapest { chosen, candidates } = &function.provenance else {
+            panic!("{name}: {:?} is no choice", function.provenance);
+        };
+        let formalisms: Vec<Formalism> = candidates.iter().map(|(f, _)| *f).collect();
+        // `joint_space` is offered the CRBA's mass matrix against the one
+        // `mass_matrix` chose from the methods.
+        let methods = if name == "joint_space" {
+            Vec::new()
         } else {
-            assert_eq!(
-                cost(ops(&default, name)),
-                best,
-                "{name}: the default is not the cheapest"
-            );
+            vec![Method::NewtonEuler, Method::Lagrange, Method::Telegin]
+        };
+        for method in methods {
+            let expected = match (name, method) {
+                ("forward_dynamics", Method::NewtonEuler | Method::Telegin) => {
+                    Formalism::Method(Method::Vereshchagin)
+                }
+                _ => Formalism::Method(method),
+            };
+            assert!(formalisms.contains(&expected), "{name}: {formalisms:?}");
         }
+        let mass = matches!(name, "mass_matrix" | "joint_space");
+        assert_eq!(
+            formalisms.contains(&Formalism::CompositeRigidBody),
+            mass,
+            "{name}: {formalisms:?}"
+        );
+        let cheapest = candidates
+            .iter()
+            .map(|(_, c)| *c)
+            .min()
+            .expect("candidates");
+        let chosen_cost = candidates
+            .iter()
+            .filter(|(f, _)| f == chosen)
+            .map(|(_, c)| *c)
+            .min()
+            .expect("the chosen one is a candidate");
+        assert_eq!(chosen_cost, cheapest, "{name}: {chosen:?} {candidates:?}");
+        assert!(
+            cost(ops(&default, name)) <= chosen_cost,
+            "{name}: the module costs more than its choice"
+        );
     }
+    // The CRBA's mass matrix is cheaper here (47 against Newton–Euler's 53
+    // weighted operations), and the header says so.
+    let mass = plan.function("mass_matrix").expect("planned");
+    assert_eq!(
+        mass.provenance.formalism(),
+        Some(Formalism::CompositeRigidBody)
+    );
+    assert!(default
+        .source
+        .contains("`mass_matrix`: the composite-rigid-body algorithm"));
     // Telegin's 6-DOF arm has its inverse dynamics cheapest by Telegin's
     // formalism (131 against Newton–Euler's 142 weighted operations, with base
     // parameters), its gravity by Newton–Euler and its forward dynamics by

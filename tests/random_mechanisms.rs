@@ -1,9 +1,14 @@
 //! 200 seeded random mechanisms (`support/random_spec.rs`, some with coupled
 //! `mimic` joints, whose forward dynamics are then the `L D Lᵀ` solve) through the whole
-//! symbolic pipeline: spec text → parser → `Mechanism` → inverse dynamics,
-//! joint-space terms, forward dynamics, energy, coordinate rates, Coriolis
-//! matrix and body poses → lowered straight-line programs (the emitter's
-//! input) → numbers.
+//! symbolic pipeline as `cargo xtask gen` runs it: spec text → parser →
+//! `Mechanism` → the module's plan (every formalism that applies, Telegin's
+//! included, the cheapest chosen per output, angle sums contracted,
+//! parameter groups hoisted, programs lowered) → the planned programs of
+//! inverse dynamics, joint-space terms, forward dynamics, energy, coordinate
+//! rates, Coriolis matrix and body poses, evaluated as the emitted functions
+//! compute them → numbers, and the module printed. The alternatives the plan chose between (base
+//! inertias, the acceleration field, the separate-bodies method from either
+//! inertias) are checked too.
 //!
 //! At 3 random states per mechanism every output (and the inverse and
 //! forward dynamics from the regrouped base inertias) is compared with the
@@ -14,10 +19,8 @@
 //! definite (its Cholesky factorisation succeeds), `bias(q, 0) = gravity`
 //! (against the oracle) and `C q̇ + g = bias`; along the motion, by
 //! fourth-order central differences, `Ṁ − 2C` skew-symmetric and the power
-//! balance `d/dt (T + V) = q̇ᵀτ`, both to 1e-6. Runtime-parameter
-//! mechanisms are evaluated through `sharnir_cas::Program`, as emitted code
-//! would be; every second mechanism is also derived with folded parameters
-//! and evaluated with `Pool::eval`.
+//! balance `d/dt (T + V) = q̇ᵀτ`, both to 1e-6. Every second mechanism is
+//! also planned with folded parameters.
 //!
 //! A failure prints the spec text and the state, so it can be reproduced
 //! with `cargo xtask gen` on the printed spec.
@@ -25,8 +28,9 @@
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use sharnir_cas::{Id, Program};
+use sharnir_codegen::{plan, Plan, PlanOptions, Variant};
 use sharnir_mech::rnea::PointAcceleration;
-use sharnir_mech::{coriolis, energy, joint_space, kinematics, lagrange, rnea, vereshchagin};
+use sharnir_mech::{joint_space, lagrange, rnea, vereshchagin};
 use sharnir_mech::{Input, Mechanism, ParameterMode};
 use sharnir_spec::{JointKind, ParameterValue, Spec};
 use sharnir_tests::oracle::{relative_error, Oracle, Sampling};
@@ -48,21 +52,27 @@ const IDENTITY_TOLERANCE: f64 = 1e-9;
 /// `M` against its transpose.
 const SYMMETRY_TOLERANCE: f64 = 1e-12;
 
-/// The derived outputs of one mechanism and how to evaluate them.
+/// The plan of one mechanism's module (the programs that ship) and the
+/// alternative derivations the plan chose between, and how to evaluate
+/// them.
 struct Pipeline {
-    mechanism: Mechanism,
-    /// `τ`, `M` row by row, `bias`, `T`, `V`, `q̇`, `g`, `C` row by row, `τ`
-    /// from the base inertias and the spec bodies' poses (rotation row-major, origin): over `q`, `q̇`,
-    /// `q̈`.
-    dynamics: Vec<Id>,
-    /// `q̈`: over `q`, `q̇`, `τ`.
+    /// The module's plan: every checked output is one of its programs,
+    /// evaluated as the emitted function computes it.
+    plan: Plan,
+    dof: usize,
+    /// `τ` from the base inertias, `τ` with the acceleration field from
+    /// the bodies' own and from the base inertias: over `q`, `q̇`, `q̈`.
+    inverse: Vec<Id>,
+    /// `q̈` from the bodies' own inertias then from the base inertias (the
+    /// `L D Lᵀ` solve twice when coupled): over `q`, `q̇`, `τ`.
     forward: Vec<Id>,
-    /// The two root lists lowered to straight-line programs (runtime mode);
-    /// `None` evaluates the pool directly (folded mode).
+    /// The two alternative root lists lowered (runtime mode); `None`
+    /// evaluates the pool directly (folded mode).
     programs: Option<(Program, Program)>,
+    mechanism: Mechanism,
 }
 
-/// The values of `Pipeline::dynamics` at one state.
+/// The values of the checked outputs at one state.
 struct Dynamics {
     tau: Vec<f64>,
     mass: Vec<Vec<f64>>,
@@ -89,20 +99,22 @@ struct State {
 }
 
 impl Pipeline {
-    /// Builds the mechanism in `mode` and derives every checked output in
-    /// one pool, the way `sharnir-codegen` does before emitting a module.
+    /// Plans the module of the mechanism in `mode` as `cargo xtask gen`
+    /// does, then derives the alternatives in the same pool.
     fn derive(spec: &Spec, mode: ParameterMode) -> Result<Pipeline, String> {
         let mut mechanism = Mechanism::from_spec(spec, mode).map_err(|e| format!("{e:?}"))?;
-        let tau = rnea::inverse_dynamics(&mut mechanism, PointAcceleration::CrossProducts);
+        let plan = plan(&mut mechanism, &PlanOptions::default()).map_err(|e| e.to_string())?;
+        // The printer too: every planned program prints as valid Rust.
+        plan.render(Variant::PLAIN).map_err(|e| e.to_string())?;
         let tau_base =
             rnea::inverse_dynamics_regrouped(&mut mechanism, PointAcceleration::CrossProducts);
         let tau_field =
             rnea::inverse_dynamics(&mut mechanism, PointAcceleration::AccelerationField);
         let tau_base_field =
             rnea::inverse_dynamics_regrouped(&mut mechanism, PointAcceleration::AccelerationField);
-        let terms = joint_space::joint_space(&mut mechanism.pool, &tau);
-        // Own inertias, then base inertias (the solve twice when coupled).
         let forward = if mechanism.has_couplings() {
+            let tau = rnea::inverse_dynamics(&mut mechanism, PointAcceleration::CrossProducts);
+            let terms = joint_space::joint_space(&mut mechanism.pool, &tau);
             lagrange::forward_dynamics(&mut mechanism.pool, &terms).repeat(2)
         } else {
             let own = vereshchagin::forward_dynamics(&mut mechanism).map_err(|e| e.to_string())?;
@@ -110,38 +122,20 @@ impl Pipeline {
                 .map_err(|e| e.to_string())?;
             [own, base].concat()
         };
-        let (kinetic, potential) = energy::energy(&mut mechanism);
-        let rates = kinematics::coordinate_rates(&mut mechanism);
-        let coriolis = coriolis::coriolis_matrix(&mut mechanism, &terms.bias);
-        let spec_body: Vec<bool> = mechanism.bodies.iter().map(|b| !b.auxiliary).collect();
-        let poses: Vec<Id> = kinematics::poses(&mut mechanism)
-            .iter()
-            .zip(&spec_body)
-            .filter(|(_, keep)| **keep)
-            .flat_map(|(pose, _)| pose.rotation.concat().into_iter().chain(pose.position))
-            .collect();
-        let mut dynamics = tau;
-        dynamics.extend(terms.mass_matrix.concat());
-        dynamics.extend(terms.bias);
-        dynamics.extend([kinetic, potential]);
-        dynamics.extend(rates);
-        dynamics.extend(terms.gravity);
-        dynamics.extend(coriolis.concat());
-        dynamics.extend(tau_base);
-        dynamics.extend(tau_field);
-        dynamics.extend(tau_base_field);
-        dynamics.extend(poses);
+        let inverse = [tau_base, tau_field, tau_base_field].concat();
         let programs = (mode == ParameterMode::Runtime).then(|| {
             (
-                Program::lower(&mechanism.pool, &dynamics),
+                Program::lower(&mechanism.pool, &inverse),
                 Program::lower(&mechanism.pool, &forward),
             )
         });
         Ok(Pipeline {
-            mechanism,
-            dynamics,
+            plan,
+            dof: mechanism.dof(),
+            inverse,
             forward,
             programs,
+            mechanism,
         })
     }
 
@@ -165,55 +159,62 @@ impl Pipeline {
         }
     }
 
+    /// The planned program of `function`, evaluated.
+    fn shipped(
+        &self,
+        function: &str,
+        env: &dyn Fn(&str) -> Option<f64>,
+    ) -> Result<Vec<f64>, String> {
+        self.plan
+            .evaluate(function, &|input| env(&input.symbol_name()))
+            .ok_or_else(|| format!("`{function}` reads an unbound input"))
+    }
+
     /// The outputs over `q`, `q̇`, `q̈` at `state`.
     fn dynamics(&self, values: &BTreeMap<String, f64>, state: &State) -> Result<Dynamics, String> {
         let env = environment(values, &state.q, &state.qd, &state.qdd, &[]);
+        let nv = self.dof;
+        let rows = |entries: Vec<f64>| entries.chunks(nv.max(1)).map(<[f64]>::to_vec).collect();
+        let energy = self.shipped("energy", &env)?;
         let program = self.programs.as_ref().map(|(p, _)| p);
-        let all = self.evaluate(program, &self.dynamics, &env)?;
-        let (nv, nq) = (self.mechanism.dof(), self.mechanism.nq());
-        let mut rest = all.as_slice();
-        let mut take = |n: usize| {
-            let (head, tail) = rest.split_at(n.min(rest.len()));
-            rest = tail;
-            head.to_vec()
-        };
-        let tau = take(nv);
-        let mass = (0..nv).map(|_| take(nv)).collect();
-        let bias = take(nv);
-        let energy = take(2);
-        let rates = take(nq);
-        let gravity = take(nv);
-        let coriolis = (0..nv).map(|_| take(nv)).collect();
-        let tau_base = take(nv);
-        let tau_field = [take(nv), take(nv)];
-        let poses = take(usize::MAX);
+        let alternatives = self.evaluate(program, &self.inverse, &env)?;
+        let mut alternatives = alternatives.chunks(nv.max(1)).map(<[f64]>::to_vec);
+        let mut next = || alternatives.next().unwrap_or_default();
         Ok(Dynamics {
-            tau,
-            mass,
-            bias,
+            tau: self.shipped("inverse_dynamics", &env)?,
+            mass: rows(self.shipped("mass_matrix", &env)?),
+            bias: self.shipped("bias", &env)?,
             energy: [
                 energy.first().copied().unwrap_or(f64::NAN),
                 energy.get(1).copied().unwrap_or(f64::NAN),
             ],
-            rates,
-            gravity,
-            coriolis,
-            tau_base,
-            tau_field,
-            poses,
+            rates: self.shipped("coordinate_rates", &env)?,
+            gravity: self.shipped("gravity", &env)?,
+            coriolis: rows(self.shipped("coriolis_matrix", &env)?),
+            tau_base: next(),
+            tau_field: [next(), next()],
+            poses: self.shipped("body_poses", &env)?,
         })
     }
 
-    /// Forward dynamics at the state's `q`, `q̇` for the joint forces `tau`.
+    /// Forward dynamics at the state's `q`, `q̇` for the joint forces `tau`:
+    /// the planned program's, then the alternatives from the bodies' own
+    /// and from the base inertias.
     fn forward(
         &self,
         values: &BTreeMap<String, f64>,
         state: &State,
         tau: &[f64],
-    ) -> Result<Vec<f64>, String> {
+    ) -> Result<[Vec<f64>; 3], String> {
         let env = environment(values, &state.q, &state.qd, &[], tau);
         let program = self.programs.as_ref().map(|(_, p)| p);
-        self.evaluate(program, &self.forward, &env)
+        let both = self.evaluate(program, &self.forward, &env)?;
+        let (own, base) = both.split_at(both.len() / 2);
+        Ok([
+            self.shipped("forward_dynamics", &env)?,
+            own.to_vec(),
+            base.to_vec(),
+        ])
     }
 }
 
@@ -364,18 +365,23 @@ fn check_state(
         &oracle.coordinate_rates(q, qd),
         ORACLE_TOLERANCE,
     )?;
-    let both = pipeline.forward(values, state, tau)?;
-    let (own, base) = both.split_at(both.len() / 2);
+    let [shipped, own, base] = pipeline.forward(values, state, tau)?;
     let oracle_qdd = oracle.forward_dynamics(q, qd, tau);
     expect(
         "forward dynamics vs oracle ABA",
-        own,
+        &shipped,
+        &oracle_qdd,
+        ORACLE_TOLERANCE,
+    )?;
+    expect(
+        "forward dynamics from own inertias vs oracle ABA",
+        &own,
         &oracle_qdd,
         ORACLE_TOLERANCE,
     )?;
     expect(
         "forward dynamics from base inertias vs oracle ABA",
-        base,
+        &base,
         &oracle_qdd,
         ORACLE_TOLERANCE,
     )?;
@@ -386,10 +392,10 @@ fn check_state(
         .map(|(row, b)| row.iter().zip(qdd).map(|(m, a)| m * a).sum::<f64>() + b)
         .collect();
     expect("M q̈ + bias vs τ", &m_qdd_bias, &got.tau, IDENTITY_TOLERANCE)?;
-    let round_trip = pipeline.forward(values, state, &got.tau)?;
+    let [round_trip, ..] = pipeline.forward(values, state, &got.tau)?;
     expect(
         "forward(inverse(q̈)) vs q̈",
-        &round_trip[..round_trip.len() / 2],
+        &round_trip,
         qdd,
         IDENTITY_TOLERANCE,
     )?;
@@ -500,7 +506,7 @@ fn check_mechanism(seed: u64) {
             Pipeline::derive(&spec, mode).unwrap_or_else(|problem| report(name, "none", problem));
         let mut rng = SmallRng::seed_from_u64(0x5EED_0000 ^ seed);
         for _ in 0..STATES {
-            let state = sample(&mut rng, &oracle.sampling, pipeline.mechanism.dof());
+            let state = sample(&mut rng, &oracle.sampling, pipeline.dof);
             if let Err(problem) = check_state(&pipeline, &oracle, &values, &state) {
                 report(name, &format!("{state:#?}"), problem);
             }

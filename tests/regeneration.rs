@@ -1,8 +1,12 @@
-//! `generated/` is exactly what the current compiler produces from `specs/`,
-//! and generating twice gives byte-identical text.
+//! `generated/` is exactly what the current compiler produces from `specs/`
+//! — every module `cargo xtask gen --all` writes, the twins and the
+//! variants of detachable joints included, as the plans say — and
+//! generating twice gives byte-identical text.
 
+use sharnir_codegen::{plan, PlanOptions, Variant};
 use sharnir_mech::{Mechanism, ParameterMode};
 use sharnir_tests::oracle::{load_spec, specs_dir};
+use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 fn bundled_specs() -> Vec<String> {
@@ -17,54 +21,70 @@ fn bundled_specs() -> Vec<String> {
     stems
 }
 
-fn generate(stem: &str, mode: ParameterMode) -> sharnir_codegen::GeneratedModule {
-    let spec = load_spec(stem);
-    let mut mechanism = Mechanism::from_spec(&spec, mode).expect("bundled spec is valid");
-    sharnir_codegen::generate(&mut mechanism).expect("bundled spec emits")
+fn generated_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join("generated")
+        .join("src")
 }
 
 #[test]
 fn generated_modules_match_the_specs() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("..")
-        .join("generated")
-        .join("src");
+    let dir = generated_dir();
     let stems = bundled_specs();
     assert!(
         stems.len() >= 6,
         "expected the bundled specs, found {stems:?}"
     );
+    let mut expected = BTreeSet::new();
     for stem in stems {
-        for mode in [ParameterMode::Runtime, ParameterMode::Folded] {
-            let module = generate(&stem, mode);
-            let spec = load_spec(&stem);
-            let runtime = mode == ParameterMode::Runtime;
-            let fused = (runtime && spec.fused_multiply_add)
-                .then(|| sharnir_codegen::fused_multiply_add(&module).expect("fuses"));
-            let mut expected = vec![module.clone()];
-            if runtime && spec.single_precision {
-                expected.push(sharnir_codegen::single_precision(&module));
-                expected.extend(fused.iter().map(sharnir_codegen::single_precision));
-            }
-            expected.extend(fused);
-            for module in expected {
-                let path = dir.join(format!("{}.rs", module.name));
-                let on_disk = std::fs::read_to_string(&path).unwrap_or_default();
-                assert!(
-                    on_disk == module.source,
-                    "{} is stale: run `cargo xtask gen --all`",
-                    path.display()
-                );
+        let specs = load_spec(&stem)
+            .with_variants()
+            .expect("bundled variants are valid");
+        for spec in &specs {
+            for mode in [ParameterMode::Runtime, ParameterMode::Folded] {
+                let mut mechanism =
+                    Mechanism::from_spec(spec, mode).expect("bundled spec is valid");
+                let plan = plan(&mut mechanism, &PlanOptions::default()).expect("plans");
+                for module in plan.render_all().expect("renders") {
+                    let path = dir.join(format!("{}.rs", module.name));
+                    let on_disk = std::fs::read_to_string(&path).unwrap_or_default();
+                    assert!(
+                        on_disk == module.source,
+                        "{} is stale: run `cargo xtask gen --all`",
+                        path.display()
+                    );
+                    expected.insert(format!("{}.rs", module.name));
+                }
             }
         }
     }
+    // And nothing else: a module no spec makes is a leftover.
+    let on_disk: BTreeSet<String> = std::fs::read_dir(&dir)
+        .expect("generated/src exists")
+        .filter_map(Result::ok)
+        .filter_map(|e| e.file_name().into_string().ok())
+        .filter(|name| name.ends_with(".rs") && name != "lib.rs")
+        .collect();
+    let extra: Vec<_> = on_disk.difference(&expected).collect();
+    assert!(
+        extra.is_empty(),
+        "{extra:?} in generated/src come from no spec: run `cargo xtask gen --all`"
+    );
 }
 
 #[test]
 fn generation_is_deterministic() {
+    let spec = load_spec("telegin6");
     for mode in [ParameterMode::Runtime, ParameterMode::Folded] {
-        let first = generate("telegin6", mode);
-        let second = generate("telegin6", mode);
+        let render = || {
+            let mut mechanism = Mechanism::from_spec(&spec, mode).expect("bundled spec is valid");
+            plan(&mut mechanism, &PlanOptions::default())
+                .expect("plans")
+                .render(Variant::PLAIN)
+                .expect("renders")
+        };
+        let (first, second) = (render(), render());
         assert_eq!(first.source, second.source);
         assert_eq!(first.op_counts, second.op_counts);
     }

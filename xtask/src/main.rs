@@ -10,7 +10,7 @@ mod ops;
 mod sim;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use sharnir_codegen::{GeneratedModule, Method};
+use sharnir_codegen::{GeneratedModule, Method, Plan};
 use sharnir_mech::{Mechanism, ParameterMode};
 use sharnir_spec::Spec;
 use std::fmt::Write as _;
@@ -239,43 +239,30 @@ fn gen(args: GenArgs) -> miette::Result<()> {
     let mut modules = Vec::with_capacity(jobs.len());
     // The input each module came from, to name both when two clash.
     let mut sources: Vec<PathBuf> = Vec::with_capacity(jobs.len());
+    // What `gen` says of every mechanism with loops, once per plan.
+    let mut summaries = String::new();
     let specs = jobs
         .iter()
-        .map(|(path, mode)| Ok((path, mode, with_variants(load(&root, path, &options)?)?)))
+        .map(|(path, mode)| Ok((path, mode, load(&root, path, &options)?.with_variants()?)))
         .collect::<miette::Result<Vec<_>>>()?;
     for (path, mode, spec) in specs
         .iter()
         .flat_map(|(path, mode, specs)| specs.iter().map(move |spec| (*path, *mode, spec)))
     {
-        let module = generate_one(spec, *mode, method)?;
-        let runtime = *mode == ParameterMode::Runtime;
-        // A fused multiply–add twin of the runtime-parameter module when the
-        // spec asks for it, of the module generated when the command line does.
-        let fused = if (spec.fused_multiply_add && runtime) || args.fma {
-            Some(
-                sharnir_codegen::module::fused_multiply_add(&module)
-                    .map_err(|e| miette::miette!("{e}"))?,
-            )
-        } else {
-            None
+        let options = sharnir_codegen::PlanOptions {
+            method,
+            fused_multiply_add: args.fma,
+            single_precision: args.single_precision,
         };
-        // A single-precision twin of the runtime-parameter module (and of its
-        // fused twin), when the spec asks for it or the command line does.
-        let twin = (spec.single_precision || args.single_precision) && runtime;
-        if twin {
-            modules.push(sharnir_codegen::single_precision(&module));
-            sources.push(path.to_path_buf());
-            if let Some(fused) = &fused {
-                modules.push(sharnir_codegen::single_precision(fused));
-                sources.push(path.to_path_buf());
-            }
+        let plan = plan_one(spec, *mode, &options)?;
+        let rendered = plan
+            .render_all()
+            .map_err(|e| miette::miette!("{}: {e}", spec.source.name))?;
+        sources.extend(rendered.iter().map(|_| path.to_path_buf()));
+        if let Some(loops) = plan.loops() {
+            summaries.push_str(&loop_summary(&plan.name, loops));
         }
-        if fused.is_some() {
-            sources.push(path.to_path_buf());
-        }
-        modules.extend(fused);
-        modules.push(module);
-        sources.push(path.to_path_buf());
+        modules.extend(rendered);
     }
     refuse_name_clashes(&modules, &sources)?;
     std::fs::create_dir_all(&out)
@@ -289,11 +276,7 @@ fn gen(args: GenArgs) -> miette::Result<()> {
         }
         write_atomically(&out.join("lib.rs"), &crate_root(&out)?)?;
     }
-    for module in &modules {
-        if let Some(loops) = module.loops() {
-            print!("{}", loop_summary(&module.name, loops));
-        }
-    }
+    print!("{summaries}");
     print!("{}", op_count_table(&modules));
     Ok(())
 }
@@ -432,40 +415,32 @@ fn load(root: &Path, path: &Path, options: &sharnir_urdf::Options) -> miette::Re
     Ok(spec)
 }
 
-/// `spec` and the spec of every mechanism it becomes as its detachable
-/// joints let go, in any order and combination (each generated as its own
-/// module, so a simulation derives nothing), `spec` first and the rest in
-/// the order they are first reached.
-fn with_variants(spec: Spec) -> miette::Result<Vec<Spec>> {
-    let mut specs = vec![spec];
-    let mut next = 0;
-    while let Some(current) = specs.get(next) {
-        let mut reached = Vec::new();
-        for joint in current.detachable_joints() {
-            let name = current.variant_name(&joint.name);
-            if !specs.iter().chain(&reached).any(|s: &Spec| s.name == name) {
-                reached.push(current.release(&joint.name)?);
-            }
-        }
-        specs.extend(reached);
-        next += 1;
-    }
-    Ok(specs)
+/// Derives and plans one module, entirely in memory (see
+/// [`sharnir_codegen::plan`]).
+fn plan_one(
+    spec: &Spec,
+    mode: ParameterMode,
+    options: &sharnir_codegen::PlanOptions,
+) -> miette::Result<Plan> {
+    let mut mechanism = Mechanism::from_spec(spec, mode)?;
+    sharnir_codegen::plan(&mut mechanism, options)
+        .map_err(|e| miette::miette!("{}: {e}", spec.source.name))
 }
 
-/// Derives and emits one module, entirely in memory, with the dynamics by
-/// `method`, or by the cheapest formalism per output when it is `None`.
+/// The module itself (no twin) of `spec`, with the dynamics by `method`, or
+/// by the cheapest formalism per output when it is `None`.
 fn generate_one(
     spec: &Spec,
     mode: ParameterMode,
     method: Option<Method>,
 ) -> miette::Result<GeneratedModule> {
-    let mut mechanism = Mechanism::from_spec(spec, mode)?;
-    let module = match method {
-        Some(method) => sharnir_codegen::generate_with(&mut mechanism, method),
-        None => sharnir_codegen::generate(&mut mechanism),
+    let options = sharnir_codegen::PlanOptions {
+        method,
+        ..Default::default()
     };
-    module.map_err(|e| miette::miette!("{}: {e}", spec.source.name))
+    plan_one(spec, mode, &options)?
+        .render(sharnir_codegen::Variant::PLAIN)
+        .map_err(|e| miette::miette!("{}: {e}", spec.source.name))
 }
 
 /// Every `*.spec` under `dir`, sorted so generation order is deterministic.

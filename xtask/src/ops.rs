@@ -5,10 +5,12 @@
 //! gen` writes, whose mass matrix may come from the composite-rigid-body
 //! algorithm.
 
-use crate::generate_one;
+use crate::plan_one;
 use miette::IntoDiagnostic;
 use sharnir_cas::OpCount;
-use sharnir_codegen::method::{Method, Output};
+use sharnir_codegen::method::Method;
+use sharnir_codegen::plan::provenance::{Formalism, Provenance};
+use sharnir_codegen::{GeneratedModule, Plan, PlanOptions, Variant};
 use sharnir_mech::ParameterMode;
 use sharnir_spec::Spec;
 use std::collections::BTreeMap;
@@ -23,21 +25,34 @@ const MODES: [(ParameterMode, &str); 2] = [
     (ParameterMode::Folded, "folded"),
 ];
 
-/// Which formalism-dependent output a generated function is, if any.
-fn output_of(function: &str) -> Option<Output> {
-    match function {
-        "inverse_dynamics" => Some(Output::InverseDynamics),
-        "mass_matrix" | "bias" | "gravity" => Some(Output::JointSpace),
-        "forward_dynamics" => Some(Output::ForwardDynamics),
-        _ => None,
-    }
+/// The module of `spec` in `mode` with the dynamics by `method` (the
+/// cheapest per output when `None`), plain or fused, and its plan.
+fn module(
+    spec: &Spec,
+    mode: ParameterMode,
+    method: Option<Method>,
+    fma: bool,
+) -> miette::Result<(Plan, GeneratedModule)> {
+    let options = PlanOptions {
+        method,
+        ..PlanOptions::default()
+    };
+    let plan = plan_one(spec, mode, &options)?;
+    let variant = Variant {
+        fused_multiply_add: fma,
+        ..Variant::PLAIN
+    };
+    let module = plan
+        .render(variant)
+        .map_err(|e| miette::miette!("{}: {e}", spec.source.name))?;
+    Ok((plan, module))
 }
 
 /// Generates `spec` with every method in both modes and collects the counts
-/// of the functions each method really produces. Functions no method
-/// chooses (energy, poses, …) and the parameter groups are listed under
-/// Newton–Euler. With `fma`, the counts are those of each module's fused
-/// multiply–add twin.
+/// of the functions each method really produces (those the plan records as
+/// [`Provenance::Asked`]). Functions no method chooses (energy, poses, …)
+/// and the parameter groups are listed under Newton–Euler. With `fma`, the
+/// counts are those of each module's fused multiply–add twin.
 pub(crate) fn counts(spec: &Spec, fma: bool) -> miette::Result<Counts> {
     let mut counts = Counts::new();
     for method in Method::ALL {
@@ -45,21 +60,17 @@ pub(crate) fn counts(spec: &Spec, fma: bool) -> miette::Result<Counts> {
             // Telegin's formalism needs a serial chain of independent
             // joints and the separate-bodies method independent joints:
             // outside them they have no counts to report.
-            let module = match generate_one(spec, mode, Some(method)) {
-                Ok(module) => module,
+            let (plan, module) = match module(spec, mode, Some(method), fma) {
+                Ok(planned) => planned,
                 Err(_) if matches!(method, Method::Telegin | Method::Vereshchagin) => continue,
                 Err(e) => return Err(e),
             };
-            let module = if fma {
-                sharnir_codegen::module::fused_multiply_add(&module)
-                    .map_err(|e| miette::miette!("{e}"))?
-            } else {
-                module
-            };
             for (function, ops) in module.op_counts {
-                let listed = match output_of(&function) {
-                    Some(output) => method.produces(output),
-                    None => method == Method::NewtonEuler,
+                let provenance = plan.function(&function).map(|f| &f.provenance);
+                let listed = match provenance {
+                    Some(Provenance::Asked(_)) => true,
+                    Some(Provenance::Fallback(..)) => false,
+                    _ => method == Method::NewtonEuler,
                 };
                 if listed {
                     counts
@@ -72,18 +83,17 @@ pub(crate) fn counts(spec: &Spec, fma: bool) -> miette::Result<Counts> {
             }
         }
     }
-    // The module `cargo xtask gen` writes, which may take the mass matrix
-    // from the composite-rigid-body algorithm: no method produces that.
+    // The module `cargo xtask gen` writes, whose mass matrices may come from
+    // the composite-rigid-body algorithm: no method produces that, so the
+    // functions it was offered to are also listed as `chosen`.
     for (mode, mode_name) in MODES {
-        let module = generate_one(spec, mode, None)?;
-        let module = if fma {
-            sharnir_codegen::module::fused_multiply_add(&module)
-                .map_err(|e| miette::miette!("{e}"))?
-        } else {
-            module
-        };
+        let (plan, module) = module(spec, mode, None, fma)?;
         for (function, ops) in module.op_counts {
-            if CHOSEN.contains(&function.as_str()) {
+            let offered_crba = plan.function(&function).is_some_and(|f| {
+                matches!(&f.provenance, Provenance::Cheapest { candidates, .. }
+                    if candidates.iter().any(|(c, _)| *c == Formalism::CompositeRigidBody))
+            });
+            if offered_crba {
                 counts
                     .entry(function)
                     .or_default()
@@ -95,11 +105,6 @@ pub(crate) fn counts(spec: &Spec, fma: bool) -> miette::Result<Counts> {
     }
     Ok(counts)
 }
-
-/// The functions also listed as `chosen`, from the module without
-/// `--method`: their cheapest candidate can be the CRBA's mass matrix
-/// (`sharnir_mech::crba`), which is no method.
-const CHOSEN: [&str; 2] = ["mass_matrix", "joint_space"];
 
 /// The report as JSON:
 /// `{"spec": …, "functions": {"inverse_dynamics": {"newton-euler": {"params": {"mul": …}, "folded": {…}}, …}, …}}`.

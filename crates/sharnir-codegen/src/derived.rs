@@ -13,7 +13,8 @@ use sharnir_cas::{Id, OpCount, Pool, Program};
 use sharnir_mech::Input;
 
 /// The constant groups of a module, lowered to one straight-line program.
-/// Plain data, so that a generated module holding it stays `Send`.
+/// Plain data, so that a plan holding it stays `Send`.
+#[derive(Debug)]
 pub(crate) struct Derived {
     fields: Vec<String>,
     program: Program,
@@ -34,6 +35,11 @@ impl Derived {
             fields,
             program: Program::lower(pool, &roots),
         }
+    }
+
+    /// The program computing the groups, `k0`, `k1`, … in order.
+    pub(crate) fn program(&self) -> &Program {
+        &self.program
     }
 
     /// What computing the groups costs, once.

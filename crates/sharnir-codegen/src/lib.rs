@@ -1,9 +1,11 @@
 //! Rust emission: derived expressions in, one self-contained module out.
 //!
 //! - [`printer`]: lowered terms → Rust expressions with minimal parentheses;
-//! - [`module`]: the module file — constants, `Params`, functions, header
-//!   and operation counts;
-//! - [`mod@generate`]: the standard set of functions for a mechanism;
+//! - [`mod@plan`]: the planning stage — derive every candidate, choose,
+//!   lower; the plan of a module as data;
+//! - [`module`]: rendering a plan — constants, `Params`, functions and
+//!   operation counts — and `header`, the `//!` header of every variant;
+//! - [`mod@generate`]: plan and render in one call;
 //! - [`method`]: which formalism derives the dynamics outputs (`--method`);
 //! - `constrained`: the constrained dynamics of loop modules (small dense
 //!   solves emitted once per module);
@@ -17,14 +19,14 @@ mod contacts;
 mod derived;
 mod detachments;
 pub mod generate;
+mod header;
 pub mod method;
 pub mod module;
+pub mod plan;
 pub mod printer;
 mod single_trig;
 
 pub use generate::{generate, generate_with};
 pub use method::{Method, UnknownMethod};
-pub use module::{
-    emit_module, fused_multiply_add, single_precision, Argument, EmitError, FunctionSpec,
-    GeneratedModule, LoopFacts, Shape,
-};
+pub use module::{Argument, EmitError, GeneratedModule, LoopFacts, Shape};
+pub use plan::{plan, Plan, PlanOptions, PlannedFunction, Twins, Variant};

@@ -1,26 +1,24 @@
-//! Assembly of one self-contained generated Rust module.
+//! Rendering one self-contained generated Rust module from its plan.
 //!
 //! The module depends on nothing but `core` and `libm`, allocates nothing and
 //! cannot panic: inputs are fixed-size arrays indexed by constants, and the
 //! body of every function is straight-line arithmetic. Its header records the
 //! spec it came from and the operation count of every function, and the same
-//! counts are exported as `OPS_*` constants.
-//!
-//! A module keeps its lowered programs, so that [`fused_multiply_add`] can
-//! print its fused multiply–add twin without deriving anything again.
+//! counts are exported as `OPS_*` constants. Every variant of a plan (the
+//! module, its fused multiply–add and single-precision twins) is printed
+//! from the same programs, so no twin derives anything again.
 
 use crate::constrained;
 use crate::contacts::{self, ContactFacts};
-use crate::derived::Derived;
 use crate::detachments;
+use crate::plan::{Plan, PlannedFunction, Variant};
 use crate::printer::{float_literal, Printer};
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
-use sharnir_cas::{hoist_constants, Id, OpCount, Program, Term};
+use sharnir_cas::{Id, OpCount, Program, Term};
 use sharnir_mech::detachment::Detachment;
 use sharnir_mech::mobility::Mobility;
-use sharnir_mech::{Input, Mechanism, ParameterMode};
-use std::sync::Arc;
+use sharnir_mech::Mechanism;
 
 /// An argument of a generated function after `p: &Params`; each is a
 /// fixed-size array read by constant indices.
@@ -77,9 +75,9 @@ pub enum Shape {
     LimitForces,
 }
 
-/// A function to emit: its name, arguments, doc text and outputs.
+/// A function to plan: its name, arguments, doc text and outputs.
 #[derive(Clone, Debug)]
-pub struct FunctionSpec {
+pub(crate) struct FunctionSpec {
     /// Rust name, e.g. `inverse_dynamics`.
     pub name: String,
     /// Doc comment for the emitted function.
@@ -102,59 +100,40 @@ pub struct GeneratedModule {
     pub source: String,
     /// Operation count of every function, in emission order.
     pub op_counts: Vec<(String, OpCount)>,
-    /// The lowered programs the source was printed from, for the fused
-    /// twin; `None` for twins, which are text transformations.
-    lowered: Option<Arc<Lowered>>,
-}
-
-/// Everything a module is printed from after derivation: the mechanism's
-/// constants and names, the `Derived` items and every function's program.
-/// Plain data (no token streams), so a [`GeneratedModule`] stays `Send`.
-struct Lowered {
-    facts: Facts,
-    /// The parameter groups (`Derived`, `Params::derived`, `OPS_DERIVED`).
-    derived: Derived,
-    /// Every function with its (unfused) program, in emission order.
-    functions: Vec<(FunctionSpec, Program)>,
+    /// The loops of a mechanism with cut joints; `None` for a tree.
+    loops: Option<LoopFacts>,
 }
 
 impl GeneratedModule {
     /// The loops of a module of a mechanism with cut joints (`None` for a
-    /// tree, and for the twins, which are text transformations).
+    /// tree).
     pub fn loops(&self) -> Option<&LoopFacts> {
-        self.lowered.as_ref()?.facts.loops.as_ref()
-    }
-}
-
-impl std::fmt::Debug for Lowered {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Lowered")
-            .field("functions", &self.functions.len())
-            .finish_non_exhaustive()
+        self.loops.as_ref()
     }
 }
 
 /// What the preamble and the result shapes read from the mechanism.
-struct Facts {
-    dof: usize,
-    nq: usize,
-    coordinates: Vec<String>,
-    positions: Vec<String>,
-    quaternions: Vec<usize>,
-    initial_positions: Vec<f64>,
-    initial_velocities: Vec<f64>,
-    body_names: Vec<String>,
+#[derive(Debug)]
+pub(crate) struct Facts {
+    pub(crate) dof: usize,
+    pub(crate) nq: usize,
+    pub(crate) coordinates: Vec<String>,
+    pub(crate) positions: Vec<String>,
+    pub(crate) quaternions: Vec<usize>,
+    pub(crate) initial_positions: Vec<f64>,
+    pub(crate) initial_velocities: Vec<f64>,
+    pub(crate) body_names: Vec<String>,
     /// Runtime parameters: name and spec value.
-    parameters: Vec<(String, f64)>,
+    pub(crate) parameters: Vec<(String, f64)>,
     /// The loops' constants; `None` for a tree, whose module has none.
-    loops: Option<LoopFacts>,
+    pub(crate) loops: Option<LoopFacts>,
     /// The joints' contacts, in the order of `CONTACT_NAMES`.
-    contacts: Vec<ContactFacts>,
+    pub(crate) contacts: Vec<ContactFacts>,
     /// Whether any joint applies a force of its own (a contact, damping or
     /// friction).
-    joint_forces: bool,
+    pub(crate) joint_forces: bool,
     /// The joints that let go, in the order of `DETACHMENTS`.
-    detachments: Vec<Detachment>,
+    pub(crate) detachments: Vec<Detachment>,
 }
 
 /// The names a module with loops declares.
@@ -173,7 +152,7 @@ pub struct LoopFacts {
 }
 
 impl Facts {
-    fn of(mechanism: &Mechanism, loops: Option<LoopFacts>) -> Facts {
+    pub(crate) fn of(mechanism: &Mechanism, loops: Option<LoopFacts>) -> Facts {
         Facts {
             loops,
             contacts: contacts::facts(mechanism),
@@ -211,142 +190,81 @@ impl std::fmt::Display for EmitError {
 
 impl std::error::Error for EmitError {}
 
-/// Emits the module `module_name` for `mechanism` with the given functions.
-///
-/// Constant groups of runtime parameters are hoisted out of every function
-/// first (shared by all of them) into the `Derived` constants that
-/// `Params::derived` computes once (the crate's `derived` module).
-pub fn emit_module(
-    mechanism: &mut Mechanism,
-    module_name: &str,
-    functions: &[FunctionSpec],
-    loops: Option<LoopFacts>,
-) -> Result<GeneratedModule, EmitError> {
-    let roots: Vec<Id> = functions
-        .iter()
-        .flat_map(|f| f.outputs.iter().copied())
-        .collect();
-    let is_parameter = |symbol: &str| matches!(Input::parse(symbol), Some(Input::Parameter(_)));
-    let name = |k: usize| Input::Derived(k).symbol_name();
-    let hoisted = hoist_constants(&mut mechanism.pool, &roots, &is_parameter, &name);
-    let derived = Derived::lower(&mechanism.pool, &hoisted.definitions);
-    let mut rest = hoisted.roots.as_slice();
-    let mut lowered_functions = Vec::with_capacity(functions.len());
-    for function in functions {
-        let (outputs, tail) = rest.split_at(function.outputs.len().min(rest.len()));
-        rest = tail;
-        let program = Program::lower(&mechanism.pool, outputs);
-        lowered_functions.push((function.clone(), program));
-    }
-    let lowered = Lowered {
-        facts: Facts::of(mechanism, loops),
-        derived,
-        functions: lowered_functions,
+/// The module of `plan` in `variant`: the header ([`crate::header`]), then
+/// every item printed from the plan's programs (fused for the fused
+/// variants), in `f32` with the single-precision sine and cosine for the
+/// single-precision variants.
+pub(crate) fn render_plan(plan: &Plan, variant: Variant) -> Result<GeneratedModule, EmitError> {
+    let fused: Vec<Program>;
+    let programs: Vec<&Program> = if variant.fused_multiply_add {
+        fused = plan
+            .functions
+            .iter()
+            .map(|f| f.program.fuse_multiply_add())
+            .collect();
+        fused.iter().collect()
+    } else {
+        plan.functions.iter().map(|f| &f.program).collect()
     };
-    let programs: Vec<&Program> = lowered.functions.iter().map(|(_, p)| p).collect();
-    let (body, op_counts) = render(&lowered, &programs, false)?;
-    let source = format!(
-        "{}{body}",
-        header(
-            mechanism,
-            module_name,
-            &op_counts,
-            lowered.facts.loops.as_ref()
-        )
-    );
+    let (body, op_counts) = render(plan, &programs, variant)?;
+    let name = format!("{}{}", plan.name, variant.suffix());
+    let header = crate::header::header(plan, &name, variant, &op_counts);
+    let source = if variant.single_precision {
+        format!("{header}{body}{}", crate::single_trig::SOURCE)
+    } else {
+        format!("{header}{body}")
+    };
     Ok(GeneratedModule {
-        name: module_name.to_owned(),
+        name,
         source,
         op_counts,
-        lowered: Some(Arc::new(lowered)),
+        loops: plan.facts.loops.clone(),
     })
 }
 
 /// The formatted items of a module (everything after the header) and the
 /// operation counts of `Params::derived` and of every function, printed
-/// from `programs` (one per function of `lowered`); `fma` adds the `fma`
-/// field to the module's `OpCount` and to every `OPS_*` constant.
+/// from `programs` (one per function of `plan`); a fused `variant` adds
+/// the `fma` field to the module's `OpCount` and to every `OPS_*` constant.
 fn render(
-    lowered: &Lowered,
+    plan: &Plan,
     programs: &[&Program],
-    fma: bool,
+    variant: Variant,
 ) -> Result<(String, Vec<(String, OpCount)>), EmitError> {
-    let mut items = vec![lowered.derived.emit(fma)?];
-    let mut op_counts = vec![("derived".to_owned(), lowered.derived.op_count())];
-    for ((function, _), program) in lowered.functions.iter().zip(programs) {
+    let fma = variant.fused_multiply_add;
+    let mut items = vec![plan.derived.emit(fma)?];
+    let mut op_counts = vec![("derived".to_owned(), plan.derived.op_count())];
+    for (function, program) in plan.functions.iter().zip(programs) {
         let mut ops = program.op_count();
         if function.shape == Shape::LimitForces {
-            ops = ops + contacts::law_ops(&lowered.facts.contacts);
+            ops = ops + contacts::law_ops(&plan.facts.contacts);
         }
-        items.push(emit_function(function, program, ops, &lowered.facts, fma)?);
+        items.push(emit_function(function, program, ops, &plan.facts, fma)?);
         op_counts.push((function.name.clone(), ops));
     }
-    if let Some(loops) = &lowered.facts.loops {
-        let (solves, ops) = constrained::items(loops, lowered.facts.dof, &op_counts, fma);
+    if let Some(loops) = &plan.facts.loops {
+        let (solves, ops) = constrained::items(loops, plan.facts.dof, &op_counts, fma);
         items.push(solves);
         op_counts.extend(ops);
     }
-    let preamble = preamble(&lowered.facts, fma)?;
+    let preamble = preamble(&plan.facts, variant)?;
     let tokens = quote! {
         #preamble
         #(#items)*
     };
     let file: syn::File = syn::parse2(tokens)
         .map_err(|e| EmitError(format!("generated tokens do not parse: {e}")))?;
-    Ok((prettyplease::unparse(&file), op_counts))
-}
-
-/// The fused multiply–add twin of a module: every function's sums of
-/// products computed with `libm`'s `fma` (see
-/// [`Program::fuse_multiply_add`]), named `<name>_fma`, for floating-point
-/// units with a fused multiply–add instruction. Its `OpCount` has an `fma`
-/// field and its header table an `fma` column; `Params::derived`, computed
-/// once per parameter change, is left unfused. The header is the module's
-/// own (with any note added to it after emission), with the name, one
-/// sentence and the table changed.
-///
-/// Fails for a twin (a module not made by [`emit_module`]): make the
-/// single-precision twin of the fused twin, not the other way round.
-pub fn fused_multiply_add(module: &GeneratedModule) -> Result<GeneratedModule, EmitError> {
-    let lowered = module.lowered.as_ref().ok_or_else(|| {
-        EmitError(format!(
-            "`{}` is a twin of another module; fuse the module it was made from",
-            module.name
-        ))
-    })?;
-    let fused: Vec<Program> = lowered
-        .functions
-        .iter()
-        .map(|(_, program)| program.fuse_multiply_add())
-        .collect();
-    let programs: Vec<&Program> = fused.iter().collect();
-    let (body, op_counts) = render(lowered, &programs, true)?;
-    let name = format!("{}_fma", module.name);
-    let header_end = module.source.find("\n\n").map_or(0, |i| i + 1);
-    let header = &module.source[..header_end];
-    let table_start = header.find(TABLE_HEAD).unwrap_or(header.len());
-    let header = format!("{}{}", &header[..table_start], op_table(&op_counts, true))
-        .replacen(
-            &format!("//! `{}`:", module.name),
-            &format!("//! `{name}`:"),
-            1,
-        )
-        .replacen(
-            "//! Self-contained:",
-            "//! Fused multiply–add: sums of products are computed with `libm`'s `fma`, one\n\
-             //! rounding per product; the `fma` column counts them apart from `mul` and\n\
-             //! `add`. `Params::derived` is not fused. Whether this is faster depends on\n\
-             //! `libm`'s `fma` on the target (the instruction on aarch64, a dispatched\n\
-             //! call on x86-64, software on Cortex-M): see sharnir's `docs/performance.md`.\n\
-             //! Self-contained:",
-            1,
-        );
-    Ok(GeneratedModule {
-        name,
-        source: format!("{header}\n{body}"),
+    let body = prettyplease::unparse(&file);
+    Ok((
+        if variant.single_precision {
+            body.replace("libm::Libm::<Real>::sincos(", "sin_cos(")
+                .replace("libm::Libm::<Real>::sin(", "sin(")
+                .replace("libm::Libm::<Real>::cos(", "cos(")
+        } else {
+            body
+        },
         op_counts,
-        lowered: None,
-    })
+    ))
 }
 
 /// `OpCount { … }` for `ops`, with the `fma` field only in fused modules
@@ -364,142 +282,15 @@ pub(crate) fn op_count_literal(ops: OpCount, fma: bool) -> TokenStream {
     quote!(OpCount { mul: #mul, add: #add, div: #div, sqrt: #sqrt, sin: #sin, cos: #cos, exp: #exp #fma_field })
 }
 
-/// The `//!` header: provenance, conventions and the operation-count table.
-fn header(
-    mechanism: &Mechanism,
-    module_name: &str,
-    op_counts: &[(String, OpCount)],
-    loops: Option<&LoopFacts>,
-) -> String {
-    let mut h = String::new();
-    h.push_str(&format!(
-        "//! `{module_name}`: equations of motion generated by sharnir from `{}`.\n",
-        mechanism.source_name
-    ));
-    h.push_str("//! Do not edit: regenerate with `cargo xtask gen`.\n");
-    if let Some(description) = &mechanism.description {
-        h.push_str("//!\n");
-        // The spec's free text is prose, not rustdoc: brackets are escaped so
-        // that `[forces]` stays text instead of becoming a broken link.
-        for line in description.lines() {
-            let line = line.replace('[', "\\[").replace(']', "\\]");
-            h.push_str(&format!("//! {line}\n"));
-        }
-    }
-    h.push_str("//!\n");
-    h.push_str(match mechanism.mode {
-        ParameterMode::Runtime => "//! Parameters are read at run time from `Params`.\n",
-        ParameterMode::Folded => {
-            "//! Parameter values are folded into constants (`--fold`); `Params` is empty.\n"
-        }
-    });
-    h.push_str(
-        "//! Self-contained: needs only `core` and the `libm` crate; no allocation, no panics.\n",
-    );
-    h.push_str("//!\n//! Coordinates, in order: ");
-    h.push_str(
-        &mechanism
-            .coordinates
-            .iter()
-            .map(|c| format!("`{c}`"))
-            .collect::<Vec<_>>()
-            .join(", "),
-    );
-    h.push('.');
-    let followers: Vec<String> = mechanism
-        .bodies
-        .iter()
-        .filter_map(|b| {
-            b.coupling
-                .as_ref()
-                .map(|c| format!("`{}` follows `{}`", b.joint, c.leader))
-        })
-        .collect();
-    if !followers.is_empty() {
-        h.push_str(" Coupled joints (no coordinate of their own; their joint forces act on the\n//! leader's): ");
-        h.push_str(&followers.join(", "));
-        h.push('.');
-    }
-    if let Some(loops) = loops {
-        h.push_str("\n//!\n//! Closed loops, each cut at its first joint (no coordinates; enforced by `constraints`):");
-        for joints in &loops.loops {
-            h.push_str(&format!(
-                "\n//! - {}",
-                joints
-                    .iter()
-                    .map(|j| format!("`{j}`"))
-                    .collect::<Vec<_>>()
-                    .join(" → ")
-            ));
-        }
-        let m = &loops.mobility;
-        h.push_str(&format!(
-            "\n//!\n//! Degrees of freedom: {} ({} tree coordinates less the rank {} of the {} constraints\n//! at the initial configuration).",
-            m.degrees_of_freedom(),
-            m.coordinates,
-            m.rank,
-            m.constraints
-        ));
-        if !loops.independent.is_empty() {
-            h.push_str(if mechanism.independent_chosen {
-                "\n//!\n//! Independent coordinates (the spec names none: chosen by coordinate partitioning of\n//! the constraint Jacobian at the initial configuration): "
-            } else {
-                "\n//!\n//! Independent coordinates: "
-            });
-            h.push_str(
-                &loops
-                    .independent
-                    .iter()
-                    .filter_map(|&i| mechanism.coordinates.get(i))
-                    .map(|c| format!("`{c}`"))
-                    .collect::<Vec<_>>()
-                    .join(", "),
-            );
-            h.push('.');
-        }
-    }
-    h.push_str("\n//!\n");
-    h.push_str(&op_table(op_counts, false));
-    h.push('\n');
-    h
-}
-
-/// The first line of the header's operation-count table.
-const TABLE_HEAD: &str = "//! | function | mul | add | div | sqrt | sin | cos |";
-
-/// The header's operation-count table, with an `exp` column only when a
-/// function has exponentials (joint contacts) and an `fma` column only when
-/// `fma` (fused modules), so that other modules' headers do not change.
-fn op_table(op_counts: &[(String, OpCount)], fma: bool) -> String {
-    let exp = op_counts.iter().any(|(_, o)| o.exp > 0);
-    let mut t = String::from(TABLE_HEAD);
-    let mut rule = String::from("//! |---|---:|---:|---:|---:|---:|---:|");
-    for (extra, shown) in [("exp", exp), ("fma", fma)] {
-        if shown {
-            t.push_str(&format!(" {extra} |"));
-            rule.push_str("---:|");
-        }
-    }
-    t.push('\n');
-    t.push_str(&rule);
-    t.push('\n');
-    for (name, o) in op_counts {
-        t.push_str(&format!(
-            "//! | `{name}` | {} | {} | {} | {} | {} | {} |",
-            o.mul, o.add, o.div, o.sqrt, o.sin, o.cos
-        ));
-        for (value, shown) in [(o.exp, exp), (o.fma, fma)] {
-            if shown {
-                t.push_str(&format!(" {value} |"));
-            }
-        }
-        t.push('\n');
-    }
-    t
-}
-
-/// Constants, `OpCount` (with an `fma` field when `fma`) and `Params`.
-fn preamble(facts: &Facts, fma: bool) -> Result<TokenStream, EmitError> {
+/// Constants, `OpCount` (with an `fma` field in fused variants), `Real`
+/// (`f32` in single-precision variants) and `Params`.
+fn preamble(facts: &Facts, variant: Variant) -> Result<TokenStream, EmitError> {
+    let fma = variant.fused_multiply_add;
+    let real = if variant.single_precision {
+        quote!(f32)
+    } else {
+        quote!(f64)
+    };
     let n = Literal::usize_unsuffixed(facts.dof);
     let nq = Literal::usize_unsuffixed(facts.nq);
     let names = &facts.coordinates;
@@ -573,7 +364,7 @@ fn preamble(facts: &Facts, fma: bool) -> Result<TokenStream, EmitError> {
         /// The floating-point type of every input, output and parameter:
         /// change it to `f32` (or generate with `single_precision = true` in
         /// the spec) for single precision.
-        pub type Real = f64;
+        pub type Real = #real;
 
         #fma_helper
 
@@ -748,7 +539,7 @@ fn local_statements(
 /// One `OPS_*` constant and one function; `dof` is the row length of
 /// matrix results; `fma` gives the constant its `fma` field.
 fn emit_function(
-    function: &FunctionSpec,
+    function: &PlannedFunction,
     program: &Program,
     ops: OpCount,
     facts: &Facts,
@@ -886,48 +677,19 @@ fn doc_lines(text: &str) -> TokenStream {
     quote!(#(#[doc = #lines])*)
 }
 
-/// The single-precision twin of a module: the same code with `Real = f32`,
-/// named `<name>_f32`, for targets whose floating-point unit is 32-bit only.
-/// The operation counts are the same; the accuracy is about 1e-6 relative
-/// instead of 1e-15.
-pub fn single_precision(module: &GeneratedModule) -> GeneratedModule {
-    let name = format!("{}_f32", module.name);
-    let source = module
-        .source
-        .replacen("pub type Real = f64;", "pub type Real = f32;", 1)
-        .replacen(
-            &format!("//! `{}`:", module.name),
-            &format!("//! `{name}`:"),
-            1,
-        )
-        .replacen(
-            "//! Self-contained:",
-            "//! Single precision: every value is an `f32`; sines and cosines by\n\
-             //! `sin_cos`, in `f32` arithmetic (`libm`'s reduce in `f64`).\n//! Self-contained:",
-            1,
-        )
-        .replace("libm::Libm::<Real>::sincos(", "sin_cos(")
-        .replace("libm::Libm::<Real>::sin(", "sin(")
-        .replace("libm::Libm::<Real>::cos(", "cos(");
-    let source = format!("{source}{}", crate::single_trig::SOURCE);
-    GeneratedModule {
-        name,
-        source,
-        op_counts: module.op_counts.clone(),
-        lowered: None,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::header::HeaderFacts;
+    use crate::plan::provenance::{Provenance, Selection};
+    use crate::plan::{lower, Lowering, Twins};
     use sharnir_cas::{Coeff, Pool};
+    use sharnir_mech::ParameterMode;
 
-    /// A two-coordinate module made without a mechanism: the header is a
-    /// stand-in with the lines the twins rewrite, the items are the real
-    /// ones. Its outputs are sums of products (`m·q₀·q̇₀ + m·q̇₁² − q₀/2 +
+    /// The plan of a two-coordinate module made without a mechanism, with
+    /// both twins. Its outputs are sums of products (`m·q₀·q̇₀ + m·q̇₁² − q₀/2 +
     /// sin(q₁)·q̇₀` and `q₀·q̇₁ − m·q̇₀`).
-    fn tiny() -> GeneratedModule {
+    fn tiny_plan() -> Plan {
         let mut pool = Pool::new();
         let [q0, q1, qd0, qd1, m] =
             ["q[0]", "q[1]", "qd[0]", "qd[1]", "p.m"].map(|s| pool.symbol(s));
@@ -956,44 +718,54 @@ mod tests {
             shape: Shape::JointVector,
             outputs: outputs.clone(),
         };
-        let derived = Derived::lower(&pool, &[]);
-        let lowered = Lowered {
-            facts: Facts {
-                dof: 2,
-                nq: 2,
-                coordinates: vec!["a".to_owned(), "b".to_owned()],
-                positions: vec!["a".to_owned(), "b".to_owned()],
-                quaternions: Vec::new(),
-                initial_positions: vec![0.5, 0.0],
-                initial_velocities: vec![0.0, -1.0],
-                body_names: vec!["one".to_owned(), "two".to_owned()],
-                parameters: vec![("m".to_owned(), 2.0)],
-                loops: None,
-                contacts: Vec::new(),
-                joint_forces: false,
-                detachments: Vec::new(),
-            },
-            derived,
-            functions: vec![(function, Program::lower(&pool, &outputs))],
+        let facts = Facts {
+            dof: 2,
+            nq: 2,
+            coordinates: vec!["a".to_owned(), "b".to_owned()],
+            positions: vec!["a".to_owned(), "b".to_owned()],
+            quaternions: Vec::new(),
+            initial_positions: vec![0.5, 0.0],
+            initial_velocities: vec![0.0, -1.0],
+            body_names: vec!["one".to_owned(), "two".to_owned()],
+            parameters: vec![("m".to_owned(), 2.0)],
+            loops: None,
+            contacts: Vec::new(),
+            joint_forces: false,
+            detachments: Vec::new(),
         };
-        let programs: Vec<&Program> = lowered.functions.iter().map(|(_, p)| p).collect();
-        let (body, op_counts) = render(&lowered, &programs, false).expect("renders");
-        let header = format!(
-            "//! `tiny`: equations of motion generated by sharnir from `tiny.spec`.\n\
-             //!\n//! Self-contained: needs only `core` and the `libm` crate.\n//!\n{}\n",
-            op_table(&op_counts, false)
-        );
-        GeneratedModule {
+        let header = HeaderFacts {
+            source_name: "tiny.spec".to_owned(),
+            description: None,
+            followers: Vec::new(),
+            independent_chosen: false,
+        };
+        let lowering = Lowering {
             name: "tiny".to_owned(),
-            source: format!("{header}{body}"),
-            op_counts,
-            lowered: Some(Arc::new(lowered)),
-        }
+            mode: ParameterMode::Runtime,
+            selection: Selection::Cheapest,
+            twins: Twins {
+                fused_multiply_add: true,
+                single_precision: true,
+            },
+            facts,
+            header,
+        };
+        lower(&mut pool, lowering, &[function], &|_| Provenance::Fixed)
     }
+
+    /// The module `tiny` in `variant`.
+    fn tiny(variant: Variant) -> GeneratedModule {
+        tiny_plan().render(variant).expect("renders")
+    }
+
+    const FUSED: Variant = Variant {
+        fused_multiply_add: true,
+        single_precision: false,
+    };
 
     #[test]
     fn plain_modules_have_no_trace_of_fusion() {
-        let module = tiny();
+        let module = tiny(Variant::PLAIN);
         assert!(!module.source.contains("fma"), "{}", module.source);
         assert!(module.source.contains(
             "//! | function | mul | add | div | sqrt | sin | cos |\n//! |---|---:|---:|---:|---:|---:|---:|\n"
@@ -1003,8 +775,8 @@ mod tests {
 
     #[test]
     fn the_fused_twin_counts_and_prints_fused_operations() {
-        let module = tiny();
-        let fused = fused_multiply_add(&module).expect("a module made by emission fuses");
+        let module = tiny(Variant::PLAIN);
+        let fused = tiny(FUSED);
         assert_eq!(fused.name, "tiny_fma");
         let (_, plain) = &module.op_counts[1];
         let (_, ops) = &fused.op_counts[1];
@@ -1049,21 +821,31 @@ mod tests {
     }
 
     #[test]
-    fn twins_of_twins() {
-        let module = tiny();
-        let fused = fused_multiply_add(&module).expect("fuses");
-        let f32_twin = single_precision(&fused);
-        assert_eq!(f32_twin.name, "tiny_fma_f32");
+    fn every_twin_of_a_plan() {
+        let plan = tiny_plan();
+        let names: Vec<String> = plan
+            .render_all()
+            .expect("renders")
+            .into_iter()
+            .map(|m| m.name)
+            .collect();
+        assert_eq!(names, ["tiny_f32", "tiny_fma_f32", "tiny_fma", "tiny"]);
+        let f32_twin = tiny(Variant {
+            fused_multiply_add: true,
+            single_precision: true,
+        });
         assert!(f32_twin.source.contains("pub type Real = f32;"));
         assert!(f32_twin.source.contains("libm::Libm::<Real>::fma("));
-        assert!(fused_multiply_add(&single_precision(&module)).is_err());
-        assert!(fused_multiply_add(&fused).is_err());
+        assert!(f32_twin
+            .source
+            .contains("//! Single precision: every value is an `f32`"));
+        assert!(f32_twin.source.contains("pub fn sin_cos(x: Real)"));
     }
 
     #[test]
     fn fusing_is_deterministic() {
-        let a = fused_multiply_add(&tiny()).expect("fuses");
-        let b = fused_multiply_add(&tiny()).expect("fuses");
+        let a = tiny(FUSED);
+        let b = tiny(FUSED);
         assert_eq!(a.source, b.source);
         assert_eq!(a.op_counts, b.op_counts);
     }

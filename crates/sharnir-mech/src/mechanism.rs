@@ -235,6 +235,12 @@ pub struct Mechanism {
     pub description: Option<String>,
     /// The spec file the mechanism came from, as the user named it.
     pub source_name: String,
+    /// The spec asks for a fused multiply–add twin of its module
+    /// (`fused_multiply_add = true`).
+    pub fused_multiply_add: bool,
+    /// The spec asks for single-precision twins of its module
+    /// (`single_precision = true`).
+    pub single_precision: bool,
     /// How parameters were treated.
     pub mode: ParameterMode,
     /// The pool owning every expression below.
@@ -412,6 +418,8 @@ impl Mechanism {
             name: spec.name.clone(),
             description: spec.description.clone(),
             source_name: spec.source.name.clone(),
+            fused_multiply_add: spec.fused_multiply_add,
+            single_precision: spec.single_precision,
             mode,
             pool: lowering.pool,
             parameters,

@@ -44,6 +44,27 @@ impl Spec {
             .map_err(|problem| problem.into_error(&self.source))
     }
 
+    /// This spec and the spec of every mechanism it becomes as its
+    /// detachable joints let go, in any order and combination (each
+    /// generated as its own module, so a simulation derives nothing): this
+    /// spec first, the rest in the order they are first reached.
+    pub fn with_variants(self) -> Result<Vec<Spec>, SpecError> {
+        let mut specs = vec![self];
+        let mut next = 0;
+        while let Some(current) = specs.get(next) {
+            let mut reached = Vec::new();
+            for joint in current.detachable_joints() {
+                let name = current.variant_name(&joint.name);
+                if !specs.iter().chain(&reached).any(|s: &Spec| s.name == name) {
+                    reached.push(current.release(&joint.name)?);
+                }
+            }
+            specs.extend(reached);
+            next += 1;
+        }
+        Ok(specs)
+    }
+
     /// The joints of this spec that can let go, in spec order.
     pub fn detachable_joints(&self) -> impl Iterator<Item = &Joint> {
         self.joints.iter().filter(|j| j.detach.is_some())

@@ -128,8 +128,17 @@ pub fn generate_all(spec: &Spec) -> Result<usize, String> {
         let Ok(mut mechanism) = Mechanism::from_spec(spec, mode) else {
             continue;
         };
-        let module = match sharnir_codegen::generate(&mut mechanism) {
-            Ok(module) => module,
+        // Every twin, whatever the spec asks for, as `gen --fma
+        // --single-precision` writes them.
+        let options = sharnir_codegen::PlanOptions {
+            method: None,
+            fused_multiply_add: true,
+            single_precision: true,
+        };
+        let rendered =
+            sharnir_codegen::plan(&mut mechanism, &options).and_then(|plan| plan.render_all());
+        let rendered = match rendered {
+            Ok(rendered) => rendered,
             // With SHARNIR_FUZZ_STRICT set, a constant that overflows while
             // generating counts as a finding: validation let through values
             // it could have refused at their line.
@@ -138,14 +147,10 @@ pub fn generate_all(spec: &Spec) -> Result<usize, String> {
             }
             Err(_) => continue,
         };
-        check_module(&module)?;
-        modules += 1;
-        if mode == ParameterMode::Runtime {
-            if let Ok(fused) = sharnir_codegen::module::fused_multiply_add(&module) {
-                check_module(&fused)?;
-            }
-            check_module(&sharnir_codegen::single_precision(&module))?;
+        for module in &rendered {
+            check_module(module)?;
         }
+        modules += 1;
     }
     Ok(modules)
 }

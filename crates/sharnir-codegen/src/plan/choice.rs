@@ -1,0 +1,338 @@
+//! Choosing the formalism of each dynamics output: derive every candidate,
+//! cost each by the one cost model ([`sharnir_cas::OpCount::weight`] of the
+//! lowered program), keep the cheapest, and record what was compared.
+
+use super::provenance::{Formalism, Provenance};
+use crate::method::{Method, Output};
+use crate::module::EmitError;
+use sharnir_cas::{hoist_constants, Id, Pool, Program};
+use sharnir_mech::joint_space::JointSpace;
+use sharnir_mech::{crba, joint_space, lagrange, rnea, telegin, vereshchagin};
+use sharnir_mech::{Input, Mechanism};
+
+/// The outputs whose formalism is chosen, with their docs and provenance.
+pub(crate) struct Dynamics {
+    pub(crate) inverse: Vec<Id>,
+    pub(crate) inverse_doc: &'static str,
+    pub(crate) terms: JointSpace,
+    pub(crate) forward: Vec<Id>,
+    pub(crate) forward_doc: &'static str,
+    /// How `inverse`, the three joint-space terms and `forward` were chosen.
+    pub(crate) provenance: DynamicsProvenance,
+}
+
+/// The provenance of every chosen output.
+#[derive(Clone, Debug)]
+pub(crate) struct DynamicsProvenance {
+    pub(crate) inverse_dynamics: Provenance,
+    pub(crate) mass_matrix: Provenance,
+    pub(crate) bias: Provenance,
+    pub(crate) gravity: Provenance,
+    pub(crate) forward_dynamics: Provenance,
+}
+
+impl Dynamics {
+    /// Derives what `method` produces and takes the rest from the usual
+    /// producers; `newton_euler` and its `terms` are already derived because
+    /// the Coriolis matrix reads them whatever the method. Fails only for a
+    /// method that cannot handle this mechanism (Telegin's formalism needs a
+    /// serial chain of one-degree-of-freedom joints).
+    pub(crate) fn derive(
+        mechanism: &mut Mechanism,
+        method: Method,
+        newton_euler: Vec<Id>,
+        terms: JointSpace,
+    ) -> Result<Dynamics, EmitError> {
+        let telegin = match method {
+            Method::Telegin => {
+                Some(telegin::inverse_dynamics(mechanism).map_err(|e| EmitError(e.to_string()))?)
+            }
+            _ => None,
+        };
+        let terms = match (method.producer(Output::JointSpace), &telegin) {
+            (Method::Lagrange, _) => lagrange::joint_space(mechanism),
+            (Method::Telegin, Some(tau)) => joint_space::joint_space(&mut mechanism.pool, tau),
+            _ => terms,
+        };
+        let (inverse, inverse_doc) = match (method.producer(Output::InverseDynamics), telegin) {
+            (Method::Lagrange, _) => (
+                lagrange::inverse_dynamics(&mut mechanism.pool, &terms),
+                "Joint forces τ(q, q̇, q̈) = M(q) q̈ + bias(q, q̇) by the joint-coordinate\n\
+                 (Lagrange) formalism: torques for revolute joints, forces for prismatic ones,\n\
+                 in coordinate order.",
+            ),
+            (Method::Telegin, Some(tau)) => (
+                tau,
+                "Joint forces τ(q, q̇, q̈) by Telegin's direction-cosine formalism (subsystem\n\
+                 static moments, Statements 1–2): torques for revolute joints, forces for\n\
+                 prismatic ones, in coordinate order.",
+            ),
+            _ => (
+                newton_euler,
+                "Joint forces τ(q, q̇, q̈) by the recursive Newton–Euler method: torques for\n\
+                 revolute joints, forces for prismatic ones, in coordinate order.",
+            ),
+        };
+        // Coupled joints are outside the separate-bodies method; unless it
+        // was asked for by name, their forward dynamics solve M q̈ = τ − bias.
+        let forward_producer = match method.producer(Output::ForwardDynamics) {
+            Method::Vereshchagin if mechanism.has_couplings() && method != Method::Vereshchagin => {
+                Method::Lagrange
+            }
+            producer => producer,
+        };
+        let (forward, forward_doc) = match forward_producer {
+            Method::Lagrange => (
+                lagrange::forward_dynamics(&mut mechanism.pool, &terms),
+                "Joint accelerations q̈(q, q̇, τ) by an L D Lᵀ factorisation of M(q) in\n\
+                 `M(q) q̈ = τ − bias(q, q̇)` (joint-coordinate formalism), in O(n³).",
+            ),
+            _ => (
+                separate_bodies(mechanism)?,
+                "Joint accelerations q̈(q, q̇, τ) by Vereshchagin's separate-bodies\n\
+                 (articulated-body) method, in O(n) and without forming M(q); they satisfy\n\
+                 `M(q) q̈ + bias(q, q̇) = τ`.",
+            ),
+        };
+        let of = |output| Provenance::of_method(method, output, method.producer(output));
+        Ok(Dynamics {
+            provenance: DynamicsProvenance {
+                inverse_dynamics: of(Output::InverseDynamics),
+                mass_matrix: of(Output::JointSpace),
+                bias: of(Output::JointSpace),
+                gravity: of(Output::JointSpace),
+                forward_dynamics: Provenance::of_method(
+                    method,
+                    Output::ForwardDynamics,
+                    forward_producer,
+                ),
+            },
+            inverse,
+            inverse_doc,
+            terms,
+            forward,
+            forward_doc,
+        })
+    }
+
+    /// Derives every output by every formalism that can produce it for this
+    /// mechanism and keeps, output by output, the cheapest emitted code
+    /// (ties go to the earlier formalism of [`Method::ALL`]).
+    pub(crate) fn cheapest(
+        mechanism: &mut Mechanism,
+        newton_euler: Vec<Id>,
+        terms: JointSpace,
+    ) -> Result<Dynamics, EmitError> {
+        let mut candidates: Vec<Dynamics> = Vec::new();
+        for method in [Method::NewtonEuler, Method::Lagrange, Method::Telegin] {
+            // Telegin's formalism is for serial chains only: skipped where
+            // it does not apply, and any other failure is an error.
+            if method == Method::Telegin && telegin::applies(mechanism).is_err() {
+                continue;
+            }
+            let dynamics =
+                Dynamics::derive(mechanism, method, newton_euler.clone(), terms.clone())?;
+            candidates.push(dynamics);
+        }
+        let pool = &mut mechanism.pool;
+        // The index of the cheapest candidate for one output, and its
+        // provenance: every candidate with its cost.
+        let mut best = |output: &dyn Fn(&Dynamics) -> Vec<Id>,
+                        formalism: &dyn Fn(&Dynamics) -> Option<Formalism>|
+         -> (usize, Provenance) {
+            let costs: Vec<u64> = candidates.iter().map(|d| cost(pool, &output(d))).collect();
+            let chosen = (0..candidates.len())
+                .min_by_key(|&i| (costs[i], i))
+                .unwrap_or(0);
+            let listed = candidates
+                .iter()
+                .zip(&costs)
+                .filter_map(|(d, c)| Some((formalism(d)?, *c)))
+                .collect();
+            let provenance = Provenance::Cheapest {
+                chosen: candidates
+                    .get(chosen)
+                    .and_then(formalism)
+                    .unwrap_or(Formalism::Method(Method::NewtonEuler)),
+                candidates: listed,
+            };
+            (chosen, provenance)
+        };
+        let (inverse, inverse_provenance) = best(&|d| d.inverse.clone(), &|d| {
+            d.provenance.inverse_dynamics.formalism()
+        });
+        let (mass, mass_provenance) = best(&|d| d.terms.mass_matrix.concat(), &|d| {
+            d.provenance.mass_matrix.formalism()
+        });
+        let (bias, bias_provenance) = best(&|d| d.terms.bias.clone(), &|d| {
+            d.provenance.bias.formalism()
+        });
+        let (gravity, gravity_provenance) = best(&|d| d.terms.gravity.clone(), &|d| {
+            d.provenance.gravity.formalism()
+        });
+        let (forward, forward_provenance) = best(&|d| d.forward.clone(), &|d| {
+            d.provenance.forward_dynamics.formalism()
+        });
+        let pick = |i: usize| &candidates[i];
+        Ok(Dynamics {
+            provenance: DynamicsProvenance {
+                inverse_dynamics: inverse_provenance,
+                mass_matrix: mass_provenance,
+                bias: bias_provenance,
+                gravity: gravity_provenance,
+                forward_dynamics: forward_provenance,
+            },
+            inverse: pick(inverse).inverse.clone(),
+            inverse_doc: pick(inverse).inverse_doc,
+            terms: JointSpace {
+                mass_matrix: pick(mass).terms.mass_matrix.clone(),
+                bias: pick(bias).terms.bias.clone(),
+                gravity: pick(gravity).terms.gravity.clone(),
+            },
+            forward: pick(forward).forward.clone(),
+            forward_doc: pick(forward).forward_doc,
+        })
+    }
+}
+
+/// Newton–Euler's joint forces and the joint-space terms read off them,
+/// each from the bodies' own inertias or from the base inertias
+/// ([`sharnir_mech::base_parameters`]), whichever gives cheaper code. Both
+/// give the same numbers; regrouping usually removes a third of the
+/// operations, but not where it turns unit masses into other numbers. The
+/// velocity-dependent outputs (joint forces and bias) also try Khalil's
+/// acceleration field `U = ω̇̃ + ω̃ω̃` ([`rnea::PointAcceleration`]); the
+/// mass matrix and gravity, where ω is zero, keep the cross products.
+pub(crate) fn newton_euler(mechanism: &mut Mechanism) -> (Vec<Id>, JointSpace) {
+    use rnea::PointAcceleration::{AccelerationField, CrossProducts};
+    let own = rnea::inverse_dynamics(mechanism, CrossProducts);
+    let own_terms = joint_space::joint_space(&mut mechanism.pool, &own);
+    let base = rnea::inverse_dynamics_regrouped(mechanism, CrossProducts);
+    let base_terms = joint_space::joint_space(&mut mechanism.pool, &base);
+    let own_field = rnea::inverse_dynamics(mechanism, AccelerationField);
+    let own_field_bias = joint_space::joint_space(&mut mechanism.pool, &own_field).bias;
+    let base_field = rnea::inverse_dynamics_regrouped(mechanism, AccelerationField);
+    let base_field_bias = joint_space::joint_space(&mut mechanism.pool, &base_field).bias;
+    let pool = &mut mechanism.pool;
+    let n = own.len();
+    let mass_matrix = cheapest(
+        pool,
+        [
+            own_terms.mass_matrix.concat(),
+            base_terms.mass_matrix.concat(),
+        ],
+    );
+    let inverse_dynamics = cheapest(pool, [own, base, own_field, base_field]);
+    let bias = cheapest(
+        pool,
+        [
+            own_terms.bias,
+            base_terms.bias,
+            own_field_bias,
+            base_field_bias,
+        ],
+    );
+    (
+        inverse_dynamics,
+        JointSpace {
+            mass_matrix: mass_matrix.chunks(n.max(1)).map(<[Id]>::to_vec).collect(),
+            bias,
+            gravity: cheapest(pool, [own_terms.gravity, base_terms.gravity]),
+        },
+    )
+}
+
+/// The composite-rigid-body algorithm's mass matrix
+/// ([`sharnir_mech::crba`]), from the bodies' own or the base inertias,
+/// whichever is cheaper.
+pub(crate) fn composite_rigid_body(mechanism: &mut Mechanism) -> Vec<Id> {
+    let own = crba::mass_matrix(mechanism).concat();
+    let base = crba::mass_matrix_regrouped(mechanism).concat();
+    cheapest(&mut mechanism.pool, [own, base])
+}
+
+/// `current` (by `provenance`) or `candidate` (the CRBA's mass matrix, in
+/// `joint_space` with the bias and gravity), whichever is strictly cheaper
+/// by [`cost`] once angle sums are contracted where they pay; the
+/// provenance records the comparison. A matrix read off Newton–Euler
+/// shares with the bias what the CRBA's does not, so `mass_matrix` and
+/// `joint_space` may choose differently.
+pub(crate) fn offer_composite_rigid_body(
+    pool: &mut Pool,
+    current: &mut Vec<Id>,
+    provenance: &mut Provenance,
+    candidate: &[Id],
+) {
+    let contracted = with_angle_sums(pool, candidate);
+    let (theirs, ours) = (cost(pool, &contracted), cost(pool, current));
+    let Provenance::Cheapest { chosen, candidates } = provenance else {
+        return;
+    };
+    // The formalism chosen so far is costed again as it stands now, with
+    // its angle sums, which is what the CRBA's is compared with.
+    match candidates.iter_mut().find(|(f, _)| f == chosen) {
+        Some(entry) => entry.1 = ours,
+        None => candidates.push((*chosen, ours)),
+    }
+    candidates.push((Formalism::CompositeRigidBody, theirs));
+    if theirs < ours {
+        *current = contracted;
+        *chosen = Formalism::CompositeRigidBody;
+    }
+}
+
+/// Vereshchagin's forward dynamics from the bodies' own inertias or from
+/// the base inertias, whichever gives cheaper code (see [`newton_euler`]).
+fn separate_bodies(mechanism: &mut Mechanism) -> Result<Vec<Id>, EmitError> {
+    let own = vereshchagin::forward_dynamics(mechanism).map_err(|e| EmitError(e.to_string()))?;
+    let base = vereshchagin::forward_dynamics_regrouped(mechanism)
+        .map_err(|e| EmitError(e.to_string()))?;
+    Ok(cheapest(&mut mechanism.pool, [own, base]))
+}
+
+/// `outputs` with products of sines and cosines contracted into sines and
+/// cosines of angle sums (`c₁c₂ − s₁s₂ → cos(q₁ + q₂)`, see
+/// [`sharnir_cas::trig`]) when that makes the function cheaper, as it does
+/// wherever parallel joint axes make a chain's rotations compose into
+/// angle sums; otherwise `outputs` unchanged.
+pub(crate) fn with_angle_sums(pool: &mut Pool, outputs: &[Id]) -> Vec<Id> {
+    let contracted = sharnir_cas::contract_angle_sums(pool, outputs);
+    cheapest(pool, [outputs.to_vec(), contracted])
+}
+
+/// The candidate whose code is cheapest by [`cost`], the first on a tie
+/// (so the usual form goes first and an alternative must be cheaper). A
+/// candidate equal to an earlier one is not costed again, and a single
+/// distinct candidate not at all: costing lowers the whole program, the
+/// most expensive step of generation.
+fn cheapest<const N: usize>(pool: &mut Pool, candidates: [Vec<Id>; N]) -> Vec<Id> {
+    let mut distinct: Vec<Vec<Id>> = Vec::with_capacity(N);
+    for candidate in candidates {
+        if !distinct.contains(&candidate) {
+            distinct.push(candidate);
+        }
+    }
+    if distinct.len() == 1 {
+        return distinct.pop().unwrap_or_default();
+    }
+    let mut best: Option<(u64, Vec<Id>)> = None;
+    for candidate in distinct {
+        let c = cost(pool, &candidate);
+        if best.as_ref().is_none_or(|(b, _)| c < *b) {
+            best = Some((c, candidate));
+        }
+    }
+    best.map(|(_, b)| b).unwrap_or_default()
+}
+
+/// The weighted operation count per call ([`sharnir_cas::OpCount::weight`])
+/// that decides between formalisms and forms (every angle's sine and cosine
+/// are needed anyway; angle sums add more). Groups of runtime parameters
+/// are hoisted first, as the emitter does, because `Params::derived`
+/// computes them once and not on every call.
+pub(crate) fn cost(pool: &mut Pool, outputs: &[Id]) -> u64 {
+    let is_parameter = |symbol: &str| matches!(Input::parse(symbol), Some(Input::Parameter(_)));
+    let name = |k: usize| format!("cost.k{k}");
+    let per_call = hoist_constants(pool, outputs, &is_parameter, &name).roots;
+    Program::lower(pool, &per_call).op_count().weight()
+}

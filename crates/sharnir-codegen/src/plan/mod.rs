@@ -1,0 +1,322 @@
+//! The planning stage: from a derived mechanism to the plan of its module,
+//! as data.
+//!
+//! A [`Plan`] holds every function of a module — name, arguments, result
+//! shape, lowered program, the formalism that made it and why
+//! ([`Provenance`]) — with the module's constants, its parameter groups and
+//! the twins it has. Rendering ([`Plan::render`]) only prints a plan, so
+//! `gen`, `ops` and the tests read one decision: which functions a module
+//! has, which formalism each came from and which twins are written.
+//!
+//! - `choice`: derive every candidate formalism, cost, choose;
+//! - `functions`: the functions every module has, from the derived
+//!   expressions;
+//! - [`provenance`]: where each function comes from, and the header note
+//!   that says so.
+
+mod choice;
+mod evaluate;
+mod functions;
+pub mod provenance;
+
+use crate::derived::Derived;
+use crate::header::HeaderFacts;
+use crate::method::Method;
+use crate::module::{Argument, Shape};
+use crate::module::{EmitError, Facts, FunctionSpec, GeneratedModule, LoopFacts};
+use choice::{Dynamics, DynamicsProvenance};
+use provenance::{Provenance, Selection};
+use sharnir_cas::{hoist_constants, Id, Pool, Program};
+use sharnir_mech::{Input, Mechanism, ParameterMode};
+
+/// What the caller asks of a plan beyond what the spec says: a formalism
+/// for the dynamics, and twins for every module.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PlanOptions {
+    /// Derive the dynamics outputs by this method (`--method`) instead of
+    /// the cheapest formalism per output.
+    pub method: Option<Method>,
+    /// Add the fused multiply–add twin whatever the spec says (`--fma`).
+    pub fused_multiply_add: bool,
+    /// Add the single-precision twins whatever the spec says
+    /// (`--single-precision`; runtime-parameter modules only).
+    pub single_precision: bool,
+}
+
+/// Which modules a plan is rendered into besides its own.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Twins {
+    /// `<name>_fma`: sums of products by fused multiply–adds.
+    pub fused_multiply_add: bool,
+    /// `<name>_f32` (and `<name>_fma_f32` with the fused twin): `Real = f32`
+    /// and the single-precision sine and cosine.
+    pub single_precision: bool,
+}
+
+/// One rendering of a plan: the module itself or one of its twins.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Variant {
+    /// Sums of products by `fma` (the `_fma` suffix).
+    pub fused_multiply_add: bool,
+    /// `Real = f32` (the `_f32` suffix).
+    pub single_precision: bool,
+}
+
+impl Variant {
+    /// The module itself.
+    pub const PLAIN: Variant = Variant {
+        fused_multiply_add: false,
+        single_precision: false,
+    };
+
+    /// What the variant adds to the plan's module name.
+    pub fn suffix(self) -> &'static str {
+        match (self.fused_multiply_add, self.single_precision) {
+            (false, false) => "",
+            (true, false) => "_fma",
+            (false, true) => "_f32",
+            (true, true) => "_fma_f32",
+        }
+    }
+}
+
+/// One function of a plan: what it is called, takes and returns, the
+/// program it computes and where that program comes from.
+#[derive(Clone, Debug)]
+pub struct PlannedFunction {
+    /// Rust name, e.g. `inverse_dynamics`.
+    pub name: String,
+    /// Doc comment of the emitted function.
+    pub doc: String,
+    /// Arguments after `p: &Params` (or `d: &Derived`), in order.
+    pub arguments: Vec<Argument>,
+    /// The returned type.
+    pub shape: Shape,
+    /// The straight-line program, reading the parameter groups of
+    /// [`Plan::derived_program`] as `d.k<i>`.
+    pub program: Program,
+    /// Which formalism made it and why.
+    pub provenance: Provenance,
+}
+
+/// A module before rendering. See the module documentation.
+#[derive(Debug)]
+pub struct Plan {
+    /// Module name (`<spec name>`, `<spec name>_folded` with folded
+    /// parameters); twins add [`Variant::suffix`].
+    pub name: String,
+    /// How parameters are treated.
+    pub mode: ParameterMode,
+    /// How the dynamics outputs were selected.
+    pub selection: Selection,
+    /// Every function, in emission order.
+    pub functions: Vec<PlannedFunction>,
+    /// The twins rendered besides the module itself.
+    pub twins: Twins,
+    pub(crate) facts: Facts,
+    pub(crate) header: HeaderFacts,
+    pub(crate) derived: Derived,
+}
+
+impl Plan {
+    /// The function named `name`, if the plan has it.
+    pub fn function(&self, name: &str) -> Option<&PlannedFunction> {
+        self.functions.iter().find(|f| f.name == name)
+    }
+
+    /// The program computing the parameter groups (`Params::derived`),
+    /// whose outputs are `k0`, `k1`, … in order.
+    pub fn derived_program(&self) -> &Program {
+        self.derived.program()
+    }
+
+    /// The loops of a mechanism with cut joints; `None` for a tree.
+    pub fn loops(&self) -> Option<&LoopFacts> {
+        self.facts.loops.as_ref()
+    }
+
+    /// The variants this plan is written as: the twins first (single
+    /// precision, then single precision of the fused twin, then the fused
+    /// twin), the module itself last.
+    pub fn variants(&self) -> Vec<Variant> {
+        let mut variants = Vec::with_capacity(4);
+        for (fused, single) in [(false, true), (true, true), (true, false)] {
+            if (!fused || self.twins.fused_multiply_add) && (!single || self.twins.single_precision)
+            {
+                variants.push(Variant {
+                    fused_multiply_add: fused,
+                    single_precision: single,
+                });
+            }
+        }
+        variants.push(Variant::PLAIN);
+        variants
+    }
+
+    /// Every module of the plan, in the order of [`Plan::variants`].
+    pub fn render_all(&self) -> Result<Vec<GeneratedModule>, EmitError> {
+        self.variants()
+            .into_iter()
+            .map(|variant| self.render(variant))
+            .collect()
+    }
+
+    /// The module of one variant.
+    pub fn render(&self, variant: Variant) -> Result<GeneratedModule, EmitError> {
+        crate::module::render_plan(self, variant)
+    }
+}
+
+/// Derives every function of the module for `mechanism` and plans it: the
+/// dynamics outputs by the formalism whose emitted code is cheapest, output
+/// by output, or by `options.method`; angle sums contracted where they pay;
+/// constant groups of runtime parameters hoisted into `Derived`; every
+/// function lowered.
+pub fn plan(mechanism: &mut Mechanism, options: &PlanOptions) -> Result<Plan, EmitError> {
+    // The order of derivations is part of the output: it numbers the
+    // pool's nodes, and node numbers order canonical sums.
+    let (inverse_dynamics, terms) = choice::newton_euler(mechanism);
+    let fixed = functions::FixedOutputs::derive(mechanism, &terms.bias);
+    let dynamics = match options.method {
+        Some(method) => Dynamics::derive(mechanism, method, inverse_dynamics, terms)?,
+        None => Dynamics::cheapest(mechanism, inverse_dynamics, terms)?,
+    };
+    let DynamicsProvenance {
+        inverse_dynamics,
+        mass_matrix,
+        bias,
+        gravity,
+        forward_dynamics,
+    } = dynamics.provenance.clone();
+    // `joint_space` computes the bias and gravity too, so the mass matrix's
+    // costs do not compare with its: it records only what it is offered.
+    let mut joint_space = match &mass_matrix {
+        Provenance::Cheapest { chosen, .. } => Provenance::Cheapest {
+            chosen: *chosen,
+            candidates: Vec::new(),
+        },
+        other => other.clone(),
+    };
+    let mut mass_matrix = mass_matrix;
+    let chosen_terms = dynamics.terms.clone();
+    let (mut specs, loops) = functions::functions(mechanism, dynamics, fixed)?;
+    for function in &mut specs {
+        function.outputs = choice::with_angle_sums(&mut mechanism.pool, &function.outputs);
+    }
+    if options.method.is_none() {
+        // After every function's own angle sums, so that nothing the CRBA
+        // adds to the pool reorders what the others are lowered from.
+        let crba = choice::composite_rigid_body(mechanism);
+        let with_terms = [crba.as_slice(), &chosen_terms.bias, &chosen_terms.gravity].concat();
+        for function in &mut specs {
+            let (candidate, provenance) = match function.name.as_str() {
+                "mass_matrix" => (&crba, &mut mass_matrix),
+                "joint_space" => (&with_terms, &mut joint_space),
+                _ => continue,
+            };
+            choice::offer_composite_rigid_body(
+                &mut mechanism.pool,
+                &mut function.outputs,
+                provenance,
+                candidate,
+            );
+        }
+    }
+    if mechanism.pool.overflowed() {
+        return Err(EmitError(
+            "the derivation needs more than 2^32 expression nodes, more than the algebra \
+             core can name; split the mechanism"
+                .to_owned(),
+        ));
+    }
+    let provenance = |name: &str| match name {
+        "inverse_dynamics" => inverse_dynamics.clone(),
+        "mass_matrix" => mass_matrix.clone(),
+        "joint_space" => joint_space.clone(),
+        "bias" => bias.clone(),
+        "gravity" => gravity.clone(),
+        "forward_dynamics" => forward_dynamics.clone(),
+        _ => Provenance::Fixed,
+    };
+    let selection = options
+        .method
+        .map_or(Selection::Cheapest, Selection::Method);
+    let runtime = mechanism.mode == ParameterMode::Runtime;
+    let twins = Twins {
+        fused_multiply_add: (mechanism.fused_multiply_add && runtime) || options.fused_multiply_add,
+        single_precision: (mechanism.single_precision || options.single_precision) && runtime,
+    };
+    let name = match mechanism.mode {
+        ParameterMode::Runtime => mechanism.name.clone(),
+        ParameterMode::Folded => format!("{}_folded", mechanism.name),
+    };
+    let facts = Facts::of(mechanism, loops);
+    let header = HeaderFacts::of(mechanism);
+    Ok(lower(
+        &mut mechanism.pool,
+        Lowering {
+            name,
+            mode: mechanism.mode,
+            selection,
+            twins,
+            facts,
+            header,
+        },
+        &specs,
+        &provenance,
+    ))
+}
+
+/// What a plan holds besides its functions.
+pub(crate) struct Lowering {
+    pub(crate) name: String,
+    pub(crate) mode: ParameterMode,
+    pub(crate) selection: Selection,
+    pub(crate) twins: Twins,
+    pub(crate) facts: Facts,
+    pub(crate) header: HeaderFacts,
+}
+
+/// The plan of `functions`: constant groups of runtime parameters hoisted
+/// out of every function (shared by all of them) into the `Derived`
+/// constants that `Params::derived` computes once, then every function
+/// lowered.
+pub(crate) fn lower(
+    pool: &mut Pool,
+    lowering: Lowering,
+    functions: &[FunctionSpec],
+    provenance: &dyn Fn(&str) -> Provenance,
+) -> Plan {
+    let roots: Vec<Id> = functions
+        .iter()
+        .flat_map(|f| f.outputs.iter().copied())
+        .collect();
+    let is_parameter = |symbol: &str| matches!(Input::parse(symbol), Some(Input::Parameter(_)));
+    let name = |k: usize| Input::Derived(k).symbol_name();
+    let hoisted = hoist_constants(pool, &roots, &is_parameter, &name);
+    let derived = Derived::lower(pool, &hoisted.definitions);
+    let mut rest = hoisted.roots.as_slice();
+    let mut planned = Vec::with_capacity(functions.len());
+    for function in functions {
+        let (outputs, tail) = rest.split_at(function.outputs.len().min(rest.len()));
+        rest = tail;
+        planned.push(PlannedFunction {
+            name: function.name.clone(),
+            doc: function.doc.clone(),
+            arguments: function.arguments.clone(),
+            shape: function.shape,
+            program: Program::lower(pool, outputs),
+            provenance: provenance(&function.name),
+        });
+    }
+    Plan {
+        name: lowering.name,
+        mode: lowering.mode,
+        selection: lowering.selection,
+        functions: planned,
+        twins: lowering.twins,
+        facts: lowering.facts,
+        header: lowering.header,
+        derived,
+    }
+}
