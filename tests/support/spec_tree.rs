@@ -8,9 +8,11 @@
 //!   the joint pointing away from the ground preferred, then the one written
 //!   first, `cut = true` joints left out), checked against the cut joints
 //!   validation marked;
-//! - its own body order (spec joint order, each joint deferred until its
-//!   parent is placed) and coordinate layout (spec joint order, no
-//!   coordinates for cut and follower joints);
+//! - its own body order (breadth-first: by depth in the tree, then in spec
+//!   joint order; not the symbolic side's regular numbering, so every
+//!   comparison maps bodies by name and coordinates by the layout) and
+//!   coordinate layout (spec joint order, no coordinates for cut and
+//!   follower joints);
 //! - its own composite joints: cylindrical, universal and planar joints as
 //!   chains of `sharnir-numeric` revolute and prismatic joints through
 //!   massless auxiliary bodies; spherical and free joints as the numeric
@@ -72,16 +74,17 @@ pub struct SpecTree {
     pub sampling: Vec<Sampling>,
 }
 
-/// Which joints form the spanning tree (`true`) and which are cut, by the
-/// rule of `docs/spec-format.md` ("Closed loops"): breadth-first from the
+/// Which joints form the spanning tree and which are cut, by the rule of `docs/spec-format.md` ("Closed loops"): breadth-first from the
 /// ground, every body hangs on a joint from a body one level nearer the
 /// ground, preferring a joint whose parent is that nearer body, then the
 /// one written first; joints marked `cut = true` are never in the tree.
+/// A tree joint gets the depth of its child (1 for a child of the ground),
+/// a cut joint `None`.
 ///
 /// # Panics
 /// When a body cannot be reached, or the tree would hang a body on a joint
 /// written towards the ground: validation refuses both, so either is a bug.
-pub fn tree_joints(spec: &Spec) -> Vec<bool> {
+pub fn tree_joints(spec: &Spec) -> Vec<Option<usize>> {
     let index = |name: &str| -> usize {
         if name == "ground" {
             return 0;
@@ -99,7 +102,7 @@ pub fn tree_joints(spec: &Spec) -> Vec<bool> {
         .collect();
     let mut level: Vec<Option<usize>> = vec![None; spec.bodies.len() + 1];
     level[0] = Some(0);
-    let mut in_tree = vec![false; spec.joints.len()];
+    let mut in_tree = vec![None; spec.joints.len()];
     for depth in 0.. {
         // For each body first reached from this level: (reversed, joint),
         // whose minimum is the preferred joint.
@@ -125,7 +128,7 @@ pub fn tree_joints(spec: &Spec) -> Vec<bool> {
                 spec.name, spec.joints[a].name
             );
             level[body] = Some(depth + 1);
-            in_tree[a] = true;
+            in_tree[a] = Some(depth + 1);
         }
     }
     if let Some(lost) = level.iter().position(Option::is_none) {
@@ -214,15 +217,14 @@ impl SpecTree {
         let values = spec.parameter_values();
         let eval = |e| evaluate(e, &values);
         let in_tree = tree_joints(spec);
-        for (joint, &tree) in spec.joints.iter().zip(&in_tree) {
+        for (joint, depth) in spec.joints.iter().zip(&in_tree) {
             assert_eq!(
                 joint.cut,
-                !tree,
-                "{}: joint `{}` is {} by validation but {} by the documented rule",
+                depth.is_none(),
+                "{}: joint `{}` is {} by validation but not by the documented rule",
                 spec.name,
                 joint.name,
                 if joint.cut { "cut" } else { "in the tree" },
-                if tree { "in the tree" } else { "cut" },
             );
         }
         // The coordinate layout: spec joint order, nothing for cut joints
@@ -230,9 +232,9 @@ impl SpecTree {
         let mut first = BTreeMap::new();
         let (mut position, mut velocity) = (0, 0);
         let mut sampling = Vec::new();
-        for (joint, &tree) in spec.joints.iter().zip(&in_tree) {
+        for (joint, depth) in spec.joints.iter().zip(&in_tree) {
             first.insert(joint.name.as_str(), (position, velocity));
-            if tree && joint.mimic.is_none() {
+            if depth.is_some() && joint.mimic.is_none() {
                 position += joint.kind.nq();
                 velocity += joint.kind.nv();
                 sampling.extend(sampling_of(joint.kind));
@@ -249,79 +251,70 @@ impl SpecTree {
         let mut frames = Vec::new();
         let mut moved_by = BTreeMap::new();
         let mut followers = Vec::new();
-        let mut placed = vec![false; spec.joints.len()];
-        while placed.iter().zip(&in_tree).any(|(&p, &t)| t && !p) {
-            let before = placed.iter().filter(|&&p| p).count();
-            for (j, joint) in spec.joints.iter().enumerate() {
-                if !in_tree[j] || placed[j] {
-                    continue;
-                }
-                let (parent, parent_frame) = match body_index(&joint.parent) {
-                    None => (None, Frame::IDENTITY),
-                    Some(p) => match host[p] {
-                        Some(h) => h,
-                        None => continue,
-                    },
-                };
-                placed[j] = true;
-                let joint_frame = parent_frame.then(&placement(&joint.origin, &values));
-                let own_frame = joint
-                    .child_origin
-                    .as_ref()
-                    .map_or(Frame::IDENTITY, |o| placement(o, &values).inverse());
-                let child = body_index(&joint.child)
-                    .unwrap_or_else(|| panic!("joint `{}` into the ground", joint.name));
-                let Some(chain) = primitives(joint.kind, joint.axis, joint.axis2) else {
-                    host[child] = Some((parent, joint_frame.then(&own_frame)));
-                    continue;
-                };
-                let (position, velocity) = match &joint.mimic {
-                    Some(mimic) => first[mimic.joint.as_str()],
-                    None => first[joint.name.as_str()],
-                };
-                let last = chain.len() - 1;
-                let mut outer = parent;
-                for (k, (kind, axis)) in chain.into_iter().enumerate() {
-                    let frame = if k == 0 { joint_frame } else { Frame::IDENTITY };
-                    bodies.push(Body {
-                        parent: outer,
-                        joint: kind,
-                        axis,
-                        rotation: frame.rotation,
-                        translation: frame.translation,
-                        mass: 0.0,
-                        com: [0.0; 3],
-                        inertia: [[0.0; 3]; 3],
-                    });
-                    // Composite joints are chains of one-coordinate joints.
-                    let (dq, dv) = if last == 0 { (0, 0) } else { (k, k) };
-                    slots.push(Slots {
-                        auxiliary: k < last,
-                        follower: joint.mimic.is_some(),
-                        position: position + dq,
-                        nq: kind.nq(),
-                        velocity: velocity + dv,
-                        nv: kind.nv(),
-                    });
-                    names.push(if k < last {
-                        format!("{}.{}", joint.child, k + 1)
-                    } else {
-                        joint.child.clone()
-                    });
-                    frames.push(if k < last { Frame::IDENTITY } else { own_frame });
-                    outer = Some(bodies.len() - 1);
-                }
-                host[child] = Some((outer, own_frame));
-                moved_by.insert(joint.name.as_str(), bodies.len() - 1);
-                if let Some(mimic) = &joint.mimic {
-                    followers.push((bodies.len() - 1, mimic));
-                }
+        // Breadth-first: every parent is placed before its children.
+        let mut order: Vec<usize> = (0..spec.joints.len())
+            .filter(|&j| in_tree[j].is_some())
+            .collect();
+        order.sort_by_key(|&j| (in_tree[j], j));
+        for joint in order.into_iter().map(|j| &spec.joints[j]) {
+            let (parent, parent_frame) = match body_index(&joint.parent) {
+                None => (None, Frame::IDENTITY),
+                Some(p) => host[p].unwrap_or_else(|| {
+                    panic!("{}: joint `{}` before its parent", spec.name, joint.name)
+                }),
+            };
+            let joint_frame = parent_frame.then(&placement(&joint.origin, &values));
+            let own_frame = joint
+                .child_origin
+                .as_ref()
+                .map_or(Frame::IDENTITY, |o| placement(o, &values).inverse());
+            let child = body_index(&joint.child)
+                .unwrap_or_else(|| panic!("joint `{}` into the ground", joint.name));
+            let Some(chain) = primitives(joint.kind, joint.axis, joint.axis2) else {
+                host[child] = Some((parent, joint_frame.then(&own_frame)));
+                continue;
+            };
+            let (position, velocity) = match &joint.mimic {
+                Some(mimic) => first[mimic.joint.as_str()],
+                None => first[joint.name.as_str()],
+            };
+            let last = chain.len() - 1;
+            let mut outer = parent;
+            for (k, (kind, axis)) in chain.into_iter().enumerate() {
+                let frame = if k == 0 { joint_frame } else { Frame::IDENTITY };
+                bodies.push(Body {
+                    parent: outer,
+                    joint: kind,
+                    axis,
+                    rotation: frame.rotation,
+                    translation: frame.translation,
+                    mass: 0.0,
+                    com: [0.0; 3],
+                    inertia: [[0.0; 3]; 3],
+                });
+                // Composite joints are chains of one-coordinate joints.
+                let step = if last == 0 { 0 } else { k };
+                slots.push(Slots {
+                    auxiliary: k < last,
+                    follower: joint.mimic.is_some(),
+                    position: position + step,
+                    nq: kind.nq(),
+                    velocity: velocity + step,
+                    nv: kind.nv(),
+                });
+                names.push(if k < last {
+                    format!("{}.{}", joint.child, k + 1)
+                } else {
+                    joint.child.clone()
+                });
+                frames.push(if k < last { Frame::IDENTITY } else { own_frame });
+                outer = Some(bodies.len() - 1);
             }
-            assert!(
-                placed.iter().filter(|&&p| p).count() > before,
-                "{}: a tree joint whose parent is never placed",
-                spec.name
-            );
+            host[child] = Some((outer, own_frame));
+            moved_by.insert(joint.name.as_str(), bodies.len() - 1);
+            if let Some(mimic) = &joint.mimic {
+                followers.push((bodies.len() - 1, mimic));
+            }
         }
 
         // Every spec body's mass properties, in its host's frame, lumped.
