@@ -56,8 +56,9 @@ pub struct Slots {
 /// A spec as a numeric tree at its parameters' values, with what the oracle
 /// needs to map the tree's bodies and coordinates to the spec's.
 pub struct SpecTree {
-    /// The tree: every moving spec body not welded to another, plus the
-    /// auxiliary bodies of composite joints; parents first.
+    /// The tree: every spec body on a tree joint that moves (with the
+    /// bodies welded to it lumped in), plus the auxiliary bodies of
+    /// composite joints; parents first.
     pub tree: Tree,
     /// Per tree body, where its coordinates are in the spec's layout.
     pub slots: Vec<Slots>,
@@ -74,9 +75,10 @@ pub struct SpecTree {
     pub sampling: Vec<Sampling>,
 }
 
-/// Which joints form the spanning tree and which are cut, by the rule of `docs/spec-format.md` ("Closed loops"): breadth-first from the
-/// ground, every body hangs on a joint from a body one level nearer the
-/// ground, preferring a joint whose parent is that nearer body, then the
+/// Which joints form the spanning tree and which are cut, by the rule of
+/// `docs/spec-format.md` ("Closed loops"): breadth-first from the ground,
+/// every body hangs on a joint from a body one level nearer the ground,
+/// preferring a joint whose parent is that nearer body, then the
 /// one written first; joints marked `cut = true` are never in the tree.
 /// A tree joint gets the depth of its child (1 for a child of the ground),
 /// a cut joint `None`.
