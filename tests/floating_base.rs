@@ -22,7 +22,8 @@ fn momentum(p: &m::Params, oracle: &Oracle, (q, v): &State) -> [f64; 6] {
     let poses = m::body_poses(p, q);
     let jacobians = m::body_jacobians(p, q);
     let mut total = [0.0; 6];
-    for ((pose, jacobian), body) in poses.iter().zip(&jacobians).zip(&oracle.tree.bodies) {
+    for ((pose, jacobian), name) in poses.iter().zip(&jacobians).zip(m::BODY_NAMES) {
+        let body = oracle.tree_body(name);
         let rate = |row: &[f64; m::NV]| row.iter().zip(v).map(|(a, b)| a * b).sum::<f64>();
         let v_origin: [f64; 3] = core::array::from_fn(|i| rate(&jacobian[i]));
         let omega: [f64; 3] = core::array::from_fn(|i| rate(&jacobian[3 + i]));

@@ -108,7 +108,7 @@ macro_rules! identities_hold {
                 assert!(err < 1e-7, "{stem}: d/dt (T + V) ≠ q̇ᵀτ by {err:e}");
 
                 let poses = m::body_poses(&p, &q);
-                let want = oracle.body_poses(&q);
+                let want = oracle.body_poses_named(&q, &m::BODY_NAMES);
                 assert_eq!(poses.len(), want.len());
                 for (k, (pose, (rotation, position))) in poses.iter().zip(&want).enumerate() {
                     let got = [pose.rotation.concat(), pose.position.to_vec()].concat();

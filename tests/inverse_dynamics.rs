@@ -1,6 +1,7 @@
 //! Generated inverse dynamics against the independent numeric recursive
-//! Newton–Euler of `sharnir-numeric`, for every bundled spec, in both the
-//! runtime-parameter and the folded variant.
+//! Newton–Euler of `sharnir-numeric` on the oracle's own tree, built from
+//! the parsed spec (`support/spec_tree.rs`), for every bundled spec, in
+//! both the runtime-parameter and the folded variant.
 //!
 //! Tolerance: 1e-12 relative to `max(1, ‖τ‖∞)` on 100 seeded random states.
 

@@ -1,5 +1,6 @@
 //! Generated mass matrix, bias and gravity against the independent numeric
-//! algorithms of `sharnir-numeric` (composite-rigid-body and Newton–Euler),
+//! algorithms of `sharnir-numeric` (composite-rigid-body and Newton–Euler)
+//! on the oracle's own tree, built from the parsed spec,
 //! and the identities that tie them to the generated inverse dynamics, for
 //! every bundled spec in both parameter modes.
 //!

@@ -5,6 +5,8 @@
 //! - `constrained_forward_dynamics` keeps `J q̈ + J̇ q̇ = 0` (1e-9) and
 //!   satisfies `M q̈ + bias = τ + Jᵀλ` with the tree's terms from the numeric
 //!   oracle (1e-9, relative to `max(1, ‖τ‖)`);
+//! - the generated body poses and energy equal the numeric oracle's, whose
+//!   tree places `child_origin` frames itself (1e-12);
 //! - `constrained_inverse_dynamics` equals `Gᵀ τ_tree` with `τ_tree` from the
 //!   numeric oracle and `G` the columns of `dependent_velocities` (1e-9),
 //!   and drives `constrained_forward_dynamics` back to the same motion;
@@ -26,7 +28,7 @@ use sharnir_runtime::adaptive::Dop853;
 use sharnir_runtime::{
     assemble, model, ConstrainedSystem, LoopClosure, Model, Stepper, Tolerances, Trajectory,
 };
-use sharnir_tests::oracle::Oracle;
+use sharnir_tests::oracle::{relative_error, Oracle};
 
 /// The checks of one loop module, by its path and spec stem.
 macro_rules! loop_mechanism {
@@ -90,6 +92,27 @@ macro_rules! loop_mechanism {
                         let error = tree[k] - tau[k] - reaction;
                         assert!(error.abs() < 1e-9 * scale, "coordinate {k}: {error:e}");
                     }
+                }
+            }
+
+            #[test]
+            fn poses_and_energy_against_the_oracle() {
+                let p = m::Params::default();
+                let oracle = Oracle::for_spec(stringify!($module));
+                for (q, qd) in states(4) {
+                    let want = oracle.body_poses_named(&q, &m::BODY_NAMES);
+                    for (k, (pose, (rotation, origin))) in
+                        m::body_poses(&p, &q).iter().zip(&want).enumerate()
+                    {
+                        let got = [pose.rotation.concat(), pose.position.to_vec()].concat();
+                        let expected = [rotation.concat(), origin.to_vec()].concat();
+                        let error = relative_error(&got, &expected);
+                        assert!(error < 1e-12, "pose of {}: {error:e}", m::BODY_NAMES[k]);
+                    }
+                    let (t, v) = m::energy(&p, &q, &qd);
+                    let (t_want, v_want) = oracle.energy(&q, &qd);
+                    let error = relative_error(&[t, v], &[t_want, v_want]);
+                    assert!(error < 1e-12, "energy: {error:e}");
                 }
             }
 

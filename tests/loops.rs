@@ -177,7 +177,7 @@ fn the_oracle_places_bodies_consistently() {
         let a = oracle.body_poses(&q);
         let b = oracle.independent_body_poses(&q);
         for (name, (a, b)) in oracle.body_names().iter().zip(a.iter().zip(&b)) {
-            let flat = |f: &sharnir_tests::loop_oracle::Frame| {
+            let flat = |f: &sharnir_tests::geometry::Frame| {
                 [f.rotation.concat(), f.translation.to_vec()].concat()
             };
             let err = absolute_error(&flat(a), &flat(b));

@@ -1,7 +1,7 @@
 //! Coupled (`mimic`) joints in closed form: facts about a follower that hold
 //! whatever the rest of the mechanism does, so they check the coupling
 //! without any oracle. (The generated modules with couplings are also
-//! checked against the runtime's `CoupledTree` by the oracle tests, the
+//! checked against `sharnir-numeric`'s `CoupledTree` by the oracle tests, the
 //! 200 random mechanisms include followers, and `tests/pinocchio.rs` checks
 //! the Panda with free fingers against Pinocchio's with fixed ones.)
 //!

@@ -424,8 +424,14 @@ fn check_state(
         .map(|(row, g)| row.iter().zip(qd).map(|(c, v)| c * v).sum::<f64>() + g)
         .collect();
     expect("C q̇ + g vs bias", &c_qd_g, &got.bias, IDENTITY_TOLERANCE)?;
+    // The oracle numbers its tree its own way: match the bodies by name.
+    let names: Vec<&str> = pipeline
+        .mechanism
+        .spec_bodies()
+        .map(|(_, b)| b.name.as_str())
+        .collect();
     let poses: Vec<f64> = oracle
-        .body_poses(q)
+        .body_poses_named(q, &names)
         .iter()
         .flat_map(|(rotation, origin)| rotation.concat().into_iter().chain(*origin))
         .collect();

@@ -2,7 +2,8 @@
 //! derivations by another method: the symbolic recursive Newton–Euler
 //! (`sharnir_mech::rnea`, which shares only the joint placements with it) and
 //! the numeric spatial-vector Newton–Euler of `sharnir-numeric`
-//! (`oracle::Oracle`, which shares nothing), and against the paper's own
+//! (`oracle::Oracle`, on a tree built from the parsed spec alone: it shares
+//! only the spec parser), and against the paper's own
 //! hand-derived closed forms (Listing 2, `sharnir_tests::telegin`).
 //!
 //! Every serial chain among the bundled specs is checked in both parameter

@@ -1,9 +1,11 @@
 //! Test support: independent numeric oracles and reimplementations of
 //! published formulas, shared by the end-to-end tests.
 
+pub mod geometry;
 pub mod loop_oracle;
 pub mod oracle;
 pub mod pinocchio;
 pub mod random_loop_spec;
 pub mod random_spec;
+pub mod spec_tree;
 pub mod telegin;

@@ -1,19 +1,25 @@
-//! Independent numeric oracles for generated code.
+//! The numeric oracle of generated code: a model built apart from the
+//! one it checks, run through algorithms written apart from the ones it
+//! checks.
 //!
-//! A bundled spec is assembled by `sharnir-mech` (so both paths read the same
-//! geometry), then every placement, axis and inertia is evaluated to numbers
-//! and handed to `sharnir-numeric`, whose spatial-vector algorithms share no
-//! code with the symbolic derivation. Follower (`mimic`) joints get their
+//! The model is [`SpecTree`]: the numeric tree made from the parsed spec
+//! alone (its own spanning tree, body order, composite joints, fixed-joint
+//! lumping, placements and expression evaluation; nothing of
+//! `sharnir-mech` or `sharnir-cas`). The algorithms are `sharnir-numeric`'s
+//! spatial-vector RNEA, CRBA and ABA. Follower (`mimic`) joints get their
 //! own coordinate in the numeric tree and are tied to their leader by the
-//! runtime's `CoupledTree`, which reduces the full tree's dynamics by the
-//! principle of virtual power, independently of how the symbolic side
-//! substitutes the coupling into its kinematics.
+//! numeric crate's `CoupledTree`, which reduces the full tree's dynamics by
+//! the principle of virtual power, independently of how the symbolic side
+//! substitutes the coupling into its kinematics. What the two sides share
+//! is the spec parser (`sharnir-spec`: the typed spec, the parameter values
+//! and the cut joints validation marks, which [`SpecTree`] checks against
+//! its own tree) and the coordinate order the format documents.
 
+use crate::geometry::Frame;
+use crate::spec_tree::{Slots, SpecTree};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
-use sharnir_mech::{JointKind, Mechanism, ParameterMode};
-use sharnir_numeric::{Body, CoupledTree, Coupling, JointKind as NumericJoint, Tree};
-use std::collections::BTreeMap;
+use sharnir_numeric::{CoupledTree, Coupling, Tree};
 use std::path::PathBuf;
 
 /// The `specs/` directory of the workspace.
@@ -45,18 +51,6 @@ pub enum Sampling {
     Quaternion,
 }
 
-/// Where one tree body's joint coordinates sit in `q` and in `qd`.
-#[derive(Clone, Copy, Debug)]
-struct Slots {
-    auxiliary: bool,
-    /// A follower joint: its coordinates are its leader's.
-    follower: bool,
-    position: usize,
-    nq: usize,
-    velocity: usize,
-    nv: usize,
-}
-
 /// A bundled mechanism and the numeric tree equivalent to it at the spec's
 /// parameter values, with the map between tree bodies and coordinates.
 pub struct Oracle {
@@ -70,6 +64,8 @@ pub struct Oracle {
     /// The name of every tree body, in tree order: the spec body's name, or
     /// `<body>.<k>` for an auxiliary body.
     names: Vec<String>,
+    /// Per tree body, the spec body's own frame in it (`child_origin⁻¹`).
+    frames: Vec<Frame>,
 }
 
 impl Oracle {
@@ -78,95 +74,17 @@ impl Oracle {
         Oracle::for_parsed_spec(&load_spec(stem))
     }
 
-    /// Builds the oracle for any valid spec.
+    /// Builds the oracle for any valid spec, from the spec alone
+    /// ([`SpecTree`]).
     pub fn for_parsed_spec(spec: &sharnir_spec::Spec) -> Oracle {
-        let values: BTreeMap<String, f64> = spec.parameter_values();
-        let mechanism =
-            Mechanism::from_spec(spec, ParameterMode::Runtime).unwrap_or_else(|e| panic!("{e:?}"));
-        let env = |symbol: &str| match sharnir_mech::Input::parse(symbol) {
-            Some(sharnir_mech::Input::Parameter(name)) => values.get(&name).copied(),
-            _ => None,
-        };
-        let pool = &mechanism.pool;
-        let eval = |id| pool.eval(&[id], &env).unwrap_or_else(|e| panic!("{e}"))[0];
-        let vec3 = |v: [sharnir_cas::Id; 3]| v.map(eval);
-        let mat3 = |m: [[sharnir_cas::Id; 3]; 3]| m.map(vec3);
-        let bodies = mechanism
-            .bodies
-            .iter()
-            .map(|b| Body {
-                parent: b.parent,
-                joint: match b.kind {
-                    JointKind::Revolute => NumericJoint::Revolute,
-                    JointKind::Prismatic => NumericJoint::Prismatic,
-                    JointKind::Spherical => NumericJoint::Spherical,
-                    JointKind::Free => NumericJoint::Free,
-                },
-                axis: vec3(b.axis),
-                rotation: mat3(b.rotation),
-                translation: vec3(b.translation),
-                mass: eval(b.mass),
-                com: vec3(b.com),
-                inertia: mat3(b.inertia),
-            })
-            .collect();
-        let mut sampling = vec![Sampling::Angle; mechanism.nq()];
-        for b in mechanism.bodies.iter().filter(|b| b.coupling.is_none()) {
-            let kinds: &[Sampling] = match b.kind {
-                JointKind::Revolute => &[Sampling::Angle],
-                JointKind::Prismatic => &[Sampling::Slide],
-                JointKind::Spherical => &[Sampling::Quaternion; 4],
-                JointKind::Free => &[
-                    Sampling::Slide,
-                    Sampling::Slide,
-                    Sampling::Slide,
-                    Sampling::Quaternion,
-                    Sampling::Quaternion,
-                    Sampling::Quaternion,
-                    Sampling::Quaternion,
-                ],
-            };
-            sampling[b.position..b.position + kinds.len()].copy_from_slice(kinds);
-        }
-        let couplings = mechanism
-            .bodies
-            .iter()
-            .enumerate()
-            .filter_map(|(follower, b)| {
-                let c = b.coupling.as_ref()?;
-                let leader = mechanism
-                    .bodies
-                    .iter()
-                    .position(|l| l.coupling.is_none() && l.velocity == b.velocity)?;
-                Some(Coupling {
-                    follower,
-                    leader,
-                    multiplier: eval(c.multiplier),
-                    offset: eval(c.offset),
-                })
-            })
-            .collect();
-        let slots = mechanism
-            .bodies
-            .iter()
-            .map(|b| Slots {
-                auxiliary: b.auxiliary,
-                follower: b.coupling.is_some(),
-                position: b.position,
-                nq: b.kind.nq(),
-                velocity: b.velocity,
-                nv: b.kind.nv(),
-            })
-            .collect();
+        let built = SpecTree::new(spec);
         Oracle {
-            tree: Tree {
-                bodies,
-                gravity: vec3(mechanism.gravity),
-            },
-            sampling,
-            couplings,
-            slots,
-            names: mechanism.bodies.iter().map(|b| b.name.clone()).collect(),
+            tree: built.tree,
+            sampling: built.sampling,
+            couplings: built.couplings,
+            slots: built.slots,
+            names: built.names,
+            frames: built.frames,
         }
     }
 
@@ -255,9 +173,10 @@ impl Oracle {
         energy.unwrap_or_else(|e| panic!("{e}"))
     }
 
-    /// The pose (rotation body → ground, origin in ground) of every body of
-    /// the spec, in the order of the generated `BODY_NAMES` (tree order
-    /// without auxiliary bodies).
+    /// The pose (rotation body → ground, origin in ground) of every spec
+    /// body's own frame (after its joint's `child_origin⁻¹`), in the order
+    /// of [`Oracle::body_names`]. The oracle's tree order is its own, so
+    /// compare with a generated module through [`Oracle::body_poses_named`].
     pub fn body_poses(&self, q: &[f64]) -> Vec<sharnir_numeric::Pose> {
         let poses = self
             .tree
@@ -265,15 +184,39 @@ impl Oracle {
             .unwrap_or_else(|e| panic!("{e}"));
         poses
             .into_iter()
-            .zip(&self.slots)
-            .filter(|(_, s)| !s.auxiliary)
-            .map(|(p, _)| p)
+            .zip(self.slots.iter().zip(&self.frames))
+            .filter(|(_, (s, _))| !s.auxiliary)
+            .map(|((rotation, translation), (_, frame))| {
+                let pose = Frame {
+                    rotation,
+                    translation,
+                }
+                .then(frame);
+                (pose.rotation, pose.translation)
+            })
             .collect()
     }
 
-    /// The spec body names in the order of [`Oracle::body_poses`] (tree
-    /// order; bodies welded by fixed joints have no tree body and are not
-    /// listed).
+    /// The poses of [`Oracle::body_poses`] in the order of `names` (a
+    /// generated module's `BODY_NAMES`), matched by name.
+    ///
+    /// # Panics
+    /// When a name is not a spec body with a tree joint of its own.
+    pub fn body_poses_named(&self, q: &[f64], names: &[&str]) -> Vec<sharnir_numeric::Pose> {
+        let poses = self.body_poses(q);
+        let ours = self.body_names();
+        names
+            .iter()
+            .map(|name| {
+                let k = ours.iter().position(|n| n == name);
+                poses[k.unwrap_or_else(|| panic!("no tree body `{name}` in the oracle"))]
+            })
+            .collect()
+    }
+
+    /// The spec body names in the order of [`Oracle::body_poses`] (the
+    /// oracle's tree order; bodies welded by fixed joints have no tree body
+    /// and are not listed).
     pub fn body_names(&self) -> Vec<&str> {
         self.names
             .iter()
@@ -281,6 +224,21 @@ impl Oracle {
             .filter(|(_, s)| !s.auxiliary)
             .map(|(n, _)| n.as_str())
             .collect()
+    }
+
+    /// The numeric tree body carrying the spec body `name`, with the mass
+    /// of the bodies welded to it; its frame is the spec body's unless the
+    /// body's joint has a `child_origin`.
+    ///
+    /// # Panics
+    /// When `name` has no tree body.
+    pub fn tree_body(&self, name: &str) -> &sharnir_numeric::Body {
+        let k = self
+            .names
+            .iter()
+            .zip(&self.slots)
+            .position(|(n, s)| n == name && !s.auxiliary);
+        &self.tree.bodies[k.unwrap_or_else(|| panic!("no tree body `{name}` in the oracle"))]
     }
 
     /// The pose of every tree body (auxiliary ones included), in tree order.

@@ -45,9 +45,10 @@
 //!
 //! The same seed always gives the same text and `q*`.
 
-use crate::loop_oracle::{
-    axis_angle, cross, joint_motion, quaternion_matrix, Frame, LoopOracle, Mat3, Vec3, IDENTITY,
+use crate::geometry::{
+    axis_angle, cross, joint_motion, quaternion_matrix, Frame, Mat3, Vec3, IDENTITY,
 };
+use crate::loop_oracle::LoopOracle;
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
