@@ -81,7 +81,13 @@ fn check(plan: &Plan, oracle: &Oracle, parameters: &BTreeMap<String, f64>, seed:
         let gravity = oracle.bias(q, &zero);
         let mass: Vec<f64> = oracle.mass_matrix(q).concat();
         let (kinetic, potential) = oracle.energy(q, qd);
-        let expected: [(&str, Vec<f64>); 8] = [
+        let names: Vec<&str> = plan.body_names().iter().map(String::as_str).collect();
+        let poses: Vec<f64> = oracle
+            .body_poses_named(q, &names)
+            .iter()
+            .flat_map(|(rotation, origin)| rotation.concat().into_iter().chain(*origin))
+            .collect();
+        let expected: [(&str, Vec<f64>); 9] = [
             ("inverse_dynamics", tau.clone()),
             ("mass_matrix", mass.clone()),
             ("bias", bias.clone()),
@@ -90,6 +96,7 @@ fn check(plan: &Plan, oracle: &Oracle, parameters: &BTreeMap<String, f64>, seed:
             ("forward_dynamics", qdd.to_vec()),
             ("energy", vec![kinetic, potential]),
             ("coordinate_rates", oracle.coordinate_rates(q, qd)),
+            ("body_poses", poses),
         ];
         for (function, want) in expected {
             let got = evaluate(plan, function, &inputs);

@@ -735,6 +735,7 @@ mod tests {
         };
         let header = HeaderFacts {
             source_name: "tiny.spec".to_owned(),
+            source_digest: 0,
             description: None,
             followers: Vec::new(),
             independent_chosen: false,

@@ -235,6 +235,9 @@ pub struct Mechanism {
     pub description: Option<String>,
     /// The spec file the mechanism came from, as the user named it.
     pub source_name: String,
+    /// The digest of the spec's text ([`sharnir_spec::Source::digest`]),
+    /// recorded in module headers.
+    pub source_digest: u64,
     /// The spec asks for a fused multiply–add twin of its module
     /// (`fused_multiply_add = true`).
     pub fused_multiply_add: bool,
@@ -418,6 +421,7 @@ impl Mechanism {
             name: spec.name.clone(),
             description: spec.description.clone(),
             source_name: spec.source.name.clone(),
+            source_digest: spec.source.digest(),
             fused_multiply_add: spec.fused_multiply_add,
             single_precision: spec.single_precision,
             mode,

@@ -13,6 +13,23 @@ pub struct Source {
     pub text: String,
 }
 
+impl Source {
+    /// A 64-bit FNV-1a digest of the text with line ends normalised to
+    /// `\n`: what a generated module's header records, so a reader can
+    /// tell which version of the spec a module came from (a checkout with
+    /// CRLF line ends gives the same digest).
+    pub fn digest(&self) -> u64 {
+        const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+        const PRIME: u64 = 0x0100_0000_01b3;
+        self.text
+            .bytes()
+            .filter(|&b| b != b'\r')
+            .fold(OFFSET, |hash, byte| {
+                (hash ^ u64::from(byte)).wrapping_mul(PRIME)
+            })
+    }
+}
+
 /// A byte range in [`Source::text`], so that diagnostics can underline the
 /// exact characters a problem comes from.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -116,5 +133,26 @@ mod tests {
     fn joined_spans_cover_both() {
         assert_eq!(Span::new(4, 2).to(Span::new(10, 3)), Span::new(4, 9));
         assert_eq!(Span::new(10, 3).to(Span::new(4, 2)), Span::new(4, 9));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Source;
+
+    fn source(text: &str) -> Source {
+        Source {
+            name: "x.spec".to_owned(),
+            text: text.to_owned(),
+        }
+    }
+
+    #[test]
+    fn the_digest_is_fnv_1a_and_ignores_carriage_returns() {
+        // The published FNV-1a 64 test vectors.
+        assert_eq!(source("").digest(), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(source("a").digest(), 0xaf63_dc4c_8601_ec8c);
+        assert_eq!(source("a\r\nb").digest(), source("a\nb").digest());
+        assert_ne!(source("ab").digest(), source("ba").digest());
     }
 }

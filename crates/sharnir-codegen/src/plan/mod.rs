@@ -130,6 +130,12 @@ impl Plan {
         self.derived.program()
     }
 
+    /// The spec's bodies in the order of `BODY_NAMES`, `body_poses` and
+    /// `body_jacobians`.
+    pub fn body_names(&self) -> &[String] {
+        &self.facts.body_names
+    }
+
     /// The loops of a mechanism with cut joints; `None` for a tree.
     pub fn loops(&self) -> Option<&LoopFacts> {
         self.facts.loops.as_ref()
