@@ -134,18 +134,6 @@ mod tests {
         assert_eq!(Span::new(4, 2).to(Span::new(10, 3)), Span::new(4, 9));
         assert_eq!(Span::new(10, 3).to(Span::new(4, 2)), Span::new(4, 9));
     }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::Source;
-
-    fn source(text: &str) -> Source {
-        Source {
-            name: "x.spec".to_owned(),
-            text: text.to_owned(),
-        }
-    }
 
     #[test]
     fn the_digest_is_fnv_1a_and_ignores_carriage_returns() {
