@@ -1,4 +1,4 @@
-//! `cargo xtask sim` end to end: a spec is compiled into a simulation
+//! `sharnir sim` (`cargo xtask sim`) end to end: a spec is compiled into a simulation
 //! binary and run; the CSV, the plot and the summary are what
 //! docs/simulation.md promises, and bad input or a blow-up is an error with
 //! the time and state, leaving complete CSV rows.
@@ -11,18 +11,19 @@ use std::process::{Command, Output};
 
 fn workspace() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("xtask lives in the workspace")
+        .ancestors()
+        .nth(2)
+        .expect("sharnir-cli lives in crates/ of the workspace")
         .to_path_buf()
 }
 
 fn sim(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_xtask"))
+    Command::new(env!("CARGO_BIN_EXE_sharnir"))
         .current_dir(workspace())
         .arg("sim")
         .args(args)
         .output()
-        .expect("xtask runs")
+        .expect("sharnir runs")
 }
 
 /// One test, so that the binary is built once and the runs do not race for
