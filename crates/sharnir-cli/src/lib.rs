@@ -9,8 +9,11 @@
 //! writes into the current directory, `cargo xtask` into the checkout's
 //! `generated/src`.
 
+mod context;
 mod ops;
 mod sim;
+
+pub use context::{find_checkout, Context};
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use sharnir_codegen::{GeneratedModule, Method};
@@ -21,6 +24,8 @@ use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+
+use context::{same_directory, simulation_sources};
 
 #[derive(Parser)]
 #[command(
@@ -191,76 +196,6 @@ impl UrdfArgs {
     fn any(&self) -> bool {
         self.name.is_some() || self.floating || self.fix_inertia || self.stops
     }
-}
-
-/// Where the command line runs: what it calls itself, where `gen` writes,
-/// and the sharnir checkout, if any, whose `specs/`, `generated/` and
-/// crates `gen --all` and `sim` use.
-#[derive(Clone, Debug)]
-pub struct Context {
-    /// The command as help and hints name it: `sharnir` or `cargo xtask`.
-    pub program: &'static str,
-    /// The root of the sharnir checkout the command works in: `gen --all`
-    /// regenerates its `specs/` into its `generated/src`, a `gen` into that
-    /// directory rewrites its `lib.rs`, input files are named relative to
-    /// it, and `sim` compiles against its crates.
-    pub checkout: Option<PathBuf>,
-    /// Where `gen` writes without `--out` (and without `--all`).
-    pub default_out: PathBuf,
-}
-
-impl Context {
-    /// `cargo xtask` in the checkout at `root`: modules go to its
-    /// `generated/src`.
-    pub fn repository(root: PathBuf) -> Context {
-        Context {
-            program: "cargo xtask",
-            default_out: root.join("generated").join("src"),
-            checkout: Some(root),
-        }
-    }
-
-    /// The installed `sharnir`: modules go to the current directory, and the
-    /// checkout is the one the current directory is in, if any.
-    pub fn user() -> Context {
-        let here = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-        Context {
-            program: "sharnir",
-            checkout: find_checkout(&here),
-            default_out: PathBuf::from("."),
-        }
-    }
-
-    /// The directory input files are named relative to, in messages and in
-    /// the headers of the modules: the checkout, else the current directory.
-    fn root(&self) -> PathBuf {
-        self.checkout
-            .clone()
-            .or_else(|| std::env::current_dir().ok())
-            .unwrap_or_else(|| PathBuf::from("."))
-    }
-}
-
-/// The sharnir checkout `start` is in: the nearest directory at or above it
-/// with `specs/`, `generated/src/lib.rs` and the runtime's and simulation's
-/// crates.
-pub fn find_checkout(start: &Path) -> Option<PathBuf> {
-    let start = start.canonicalize().ok()?;
-    start
-        .ancestors()
-        .find(|dir| {
-            dir.join("specs").is_dir()
-                && dir.join("generated").join("src").join("lib.rs").is_file()
-                && has_simulation_crates(dir)
-        })
-        .map(Path::to_path_buf)
-}
-
-/// Whether `dir` has the crates a simulation binary is compiled against.
-fn has_simulation_crates(dir: &Path) -> bool {
-    ["sharnir-runtime", "sharnir-sim"]
-        .iter()
-        .all(|name| dir.join("crates").join(name).join("Cargo.toml").is_file())
 }
 
 /// Runs the command line `args` (the program name first, as
@@ -483,41 +418,6 @@ fn simulate(args: SimArgs, context: &Context) -> miette::Result<()> {
     })
 }
 
-/// The sharnir checkout whose `sharnir-runtime` and `sharnir-sim` a
-/// simulation binary depends on by path: `--sharnir-path`, else
-/// `$SHARNIR_PATH`, else the checkout the command runs in, else the one this
-/// binary was built from (`cargo install --path` leaves it where it was).
-/// The crates are not published, so without one there is no simulation.
-fn simulation_sources(given: Option<&Path>, context: &Context) -> miette::Result<PathBuf> {
-    let given = given
-        .map(Path::to_path_buf)
-        .or_else(|| std::env::var_os("SHARNIR_PATH").map(PathBuf::from));
-    if let Some(path) = given {
-        if has_simulation_crates(&path) {
-            return Ok(path);
-        }
-        miette::bail!(
-            help = "give the root of a sharnir checkout, the directory with crates/ and specs/",
-            "{} is not a sharnir checkout: it has no crates/sharnir-runtime and crates/sharnir-sim",
-            path.display()
-        );
-    }
-    if let Some(checkout) = &context.checkout {
-        return Ok(checkout.clone());
-    }
-    let built_from = Path::new(env!("CARGO_MANIFEST_DIR")).ancestors().nth(2);
-    match built_from.filter(|dir| has_simulation_crates(dir)) {
-        Some(dir) => Ok(dir.to_path_buf()),
-        None => miette::bail!(
-            help = "pass --sharnir-path DIR (or set SHARNIR_PATH) to a clone of the sharnir \
-                    repository; `sharnir gen` needs none",
-            "{program} sim compiles the mechanism against the sharnir-runtime and sharnir-sim \
-             crates, which are not published on crates.io, and no sharnir checkout is known",
-            program = context.program
-        ),
-    }
-}
-
 /// `cargo xtask ops`: every formalism's operation counts of each spec.
 fn ops(args: OpsArgs, context: &Context) -> miette::Result<()> {
     let root = context.root();
@@ -710,14 +610,6 @@ fn module_files(dir: &Path) -> miette::Result<Vec<PathBuf>> {
         .collect();
     files.sort();
     Ok(files)
-}
-
-/// Whether `a` and `b` are one existing directory.
-fn same_directory(a: &Path, b: &Path) -> bool {
-    match (a.canonicalize(), b.canonicalize()) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
-    }
 }
 
 /// `lib.rs` of the generated crate: every module file in the directory. The
