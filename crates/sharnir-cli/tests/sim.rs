@@ -206,3 +206,36 @@ fn options_are_checked_before_anything_is_compiled() {
         assert!(!stderr.contains("compiled in"), "{stderr}");
     }
 }
+
+/// An installed `sharnir` in a user's directory, outside any checkout and
+/// without `--sharnir-path`: the binary is compiled against the crates of
+/// the checkout it was built from, under that checkout's `target/`.
+#[test]
+fn simulates_a_users_spec_outside_the_checkout() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::copy(
+        workspace().join("specs").join("double_pendulum.spec"),
+        dir.path().join("double_pendulum.spec"),
+    )
+    .expect("copy spec");
+    let output = Command::new(env!("CARGO_BIN_EXE_sharnir"))
+        .current_dir(dir.path())
+        .env_remove("SHARNIR_PATH")
+        .args(["sim", "double_pendulum.spec", "--t-end", "0.5"])
+        .output()
+        .expect("sharnir runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(stdout.contains("simulated 0.5 s"), "{stdout}");
+    let manifest = workspace()
+        .join("target")
+        .join("sharnir-sim")
+        .join("double_pendulum")
+        .join("Cargo.toml");
+    let manifest = std::fs::read_to_string(&manifest).expect("the project is in the checkout");
+    assert!(
+        manifest.contains("sharnir-runtime = { path = "),
+        "{manifest}"
+    );
+}
