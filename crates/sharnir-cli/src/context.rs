@@ -73,6 +73,7 @@ fn has_simulation_crates(dir: &Path) -> bool {
         .iter()
         .all(|name| dir.join("crates").join(name).join("Cargo.toml").is_file())
 }
+
 /// The sharnir checkout whose `sharnir-runtime` and `sharnir-sim` a
 /// simulation binary depends on by path: `--sharnir-path`, else
 /// `$SHARNIR_PATH`, else the checkout the command runs in, else the one this
@@ -87,7 +88,10 @@ pub(crate) fn simulation_sources(
         .or_else(|| std::env::var_os("SHARNIR_PATH").map(PathBuf::from));
     if let Some(path) = given {
         if has_simulation_crates(&path) {
-            return Ok(path);
+            // Absolute: the project's manifest, elsewhere, names its crates.
+            return path
+                .canonicalize()
+                .map_err(|e| miette::miette!("cannot resolve {}: {e}", path.display()));
         }
         miette::bail!(
             help = "give the root of a sharnir checkout, the directory with crates/ and specs/",
@@ -110,6 +114,7 @@ pub(crate) fn simulation_sources(
         ),
     }
 }
+
 /// Whether `a` and `b` are one existing directory.
 pub(crate) fn same_directory(a: &Path, b: &Path) -> bool {
     match (a.canonicalize(), b.canonicalize()) {

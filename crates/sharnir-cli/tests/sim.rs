@@ -238,4 +238,26 @@ fn simulates_a_users_spec_outside_the_checkout() {
         manifest.contains("sharnir-runtime = { path = "),
         "{manifest}"
     );
+
+    #[cfg(unix)]
+    {
+        // The same checkout given by a relative --sharnir-path: the project's
+        // manifest, elsewhere, still finds the crates.
+        let here = dir.path().canonicalize().expect("temp dir");
+        let root = workspace().canonicalize().expect("workspace");
+        let mut relative = PathBuf::new();
+        for _ in 1..here.components().count() {
+            relative.push("..");
+        }
+        relative.push(root.strip_prefix("/").expect("an absolute path"));
+        let output = Command::new(env!("CARGO_BIN_EXE_sharnir"))
+            .current_dir(dir.path())
+            .args(["sim", "double_pendulum.spec", "--t-end", "0.5"])
+            .arg("--sharnir-path")
+            .arg(&relative)
+            .output()
+            .expect("sharnir runs");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(output.status.success(), "{relative:?}: {stderr}");
+    }
 }
