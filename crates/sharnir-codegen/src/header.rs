@@ -62,7 +62,7 @@ pub(crate) fn header(
     ));
     h.push_str(&format!(
         "//! sharnir {GENERATOR}, spec digest `{:016x}` (FNV-1a of its text). Do not edit:\n\
-         //! regenerate with `cargo xtask gen`.\n",
+         //! regenerate with `sharnir gen` (`cargo xtask gen` in sharnir's repository).\n",
         facts.source_digest
     ));
     h.push_str("//!\n");

@@ -110,38 +110,6 @@ impl Method {
             Method::Telegin => "Telegin's direction-cosine formalism",
         }
     }
-
-    /// One `//!` paragraph for the module header: which formalism produced
-    /// which output. `forward_dynamics` is the formalism that actually
-    /// produced the forward dynamics, which differs from
-    /// [`Method::producer`] when coupled joints rule out the separate-bodies
-    /// method.
-    pub fn header_note(self, forward_dynamics: Method) -> String {
-        let line = |outputs: &str, output: Output| {
-            let producer = match output {
-                Output::ForwardDynamics => forward_dynamics,
-                _ => self.producer(output),
-            };
-            let fallback = if producer == self {
-                ""
-            } else if output == Output::ForwardDynamics && producer != self.producer(output) {
-                " (coupled joints rule out the separate-bodies method)"
-            } else {
-                " (the default; this method does not produce it)"
-            };
-            format!("//! - {outputs}: {}{fallback}.\n", producer.formalism())
-        };
-        [
-            format!(
-                "//! Method `{}` (`cargo xtask gen --method`):\n",
-                self.name()
-            ),
-            line("`inverse_dynamics`", Output::InverseDynamics),
-            line("`mass_matrix`, `bias`, `gravity`", Output::JointSpace),
-            line("`forward_dynamics`", Output::ForwardDynamics),
-        ]
-        .concat()
-    }
 }
 
 impl fmt::Display for Method {
@@ -210,14 +178,5 @@ mod tests {
                 Method::Vereshchagin.producer(output)
             );
         }
-        assert!(v
-            .header_note(Method::Vereshchagin)
-            .contains("this method does not produce it"));
-        assert!(!Method::Lagrange
-            .header_note(Method::Lagrange)
-            .contains("does not produce"));
-        assert!(ne
-            .header_note(Method::Lagrange)
-            .contains("coupled joints rule out"));
     }
 }

@@ -16,7 +16,7 @@
 //! ```
 //!
 //! Without the default `output` feature the crate is only [`SimOptions`],
-//! so that `xtask` can check a command line before compiling anything.
+//! so that `sharnir-cli` can check a command line before compiling anything.
 
 mod options;
 

@@ -129,7 +129,7 @@ pub(crate) fn header_note(
         Selection::Cheapest => {
             let line = |function: &str| format!("//! - `{function}`: {}.\n", of(function));
             [
-                "//! Each dynamics output by the formalism whose code is cheapest (`cargo xtask ops`\n\
+                "//! Each dynamics output by the formalism whose code is cheapest (`sharnir ops`\n\
                  //! compares them all):\n"
                     .to_owned(),
                 line("inverse_dynamics"),
@@ -145,10 +145,7 @@ pub(crate) fn header_note(
             .concat()
         }
         Selection::Method(method) => [
-            format!(
-                "//! Method `{}` (`cargo xtask gen --method`):\n",
-                method.name()
-            ),
+            format!("//! Method `{}` (`sharnir gen --method`):\n", method.name()),
             format!("//! - `inverse_dynamics`: {}.\n", of("inverse_dynamics")),
             format!(
                 "//! - `mass_matrix`, `bias`, `gravity`: {}.\n",
@@ -157,5 +154,56 @@ pub(crate) fn header_note(
             format!("//! - `forward_dynamics`: {}.\n", of("forward_dynamics")),
         ]
         .concat(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The note of a module made with `method`, whose forward dynamics
+    /// came from `forward`.
+    fn note(method: Method, forward: Method) -> String {
+        header_note(Selection::Method(method), &|function| {
+            let output = match function {
+                "inverse_dynamics" => Output::InverseDynamics,
+                "forward_dynamics" => {
+                    return Some(Provenance::of_method(
+                        method,
+                        Output::ForwardDynamics,
+                        forward,
+                    ))
+                }
+                _ => Output::JointSpace,
+            };
+            Some(Provenance::of_method(
+                method,
+                output,
+                method.producer(output),
+            ))
+        })
+    }
+
+    #[test]
+    fn a_method_note_says_why_another_formalism_made_an_output() {
+        let v = note(Method::Vereshchagin, Method::Vereshchagin);
+        assert!(v.contains(
+            "- `inverse_dynamics`: recursive Newton–Euler (the default; this method does not produce it)."
+        ));
+        assert!(v.contains("- `forward_dynamics`: Vereshchagin's separate-bodies method.\n"));
+        assert!(!note(Method::Lagrange, Method::Lagrange).contains("does not produce"));
+        assert!(note(Method::NewtonEuler, Method::Lagrange)
+            .contains("(coupled joints rule out the separate-bodies method)"));
+    }
+
+    #[test]
+    fn provenance_names_its_formalism() {
+        let crba = Provenance::Cheapest {
+            chosen: Formalism::CompositeRigidBody,
+            candidates: vec![(Formalism::CompositeRigidBody, 3)],
+        };
+        assert_eq!(crba.formalism(), Some(Formalism::CompositeRigidBody));
+        assert_eq!(Provenance::Fixed.formalism(), None);
+        assert_eq!(Formalism::CompositeRigidBody.name(), "crba");
     }
 }

@@ -52,17 +52,17 @@ fn edited(from: &str, to: &str) -> String {
     ARM.replacen(from, to, 1)
 }
 
-/// Runs `cargo xtask <command> <dir>/arm.urdf <extra>` on `urdf`.
+/// Runs `sharnir <command> <dir>/arm.urdf <extra>` on `urdf`.
 fn run(command: &str, urdf: &str, extra: &[&str]) -> (Output, tempfile::TempDir) {
     let dir = tempfile::tempdir().expect("temp dir");
     let path = dir.path().join("arm.urdf");
     std::fs::write(&path, urdf).expect("write urdf");
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_xtask"));
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_sharnir"));
     cmd.arg(command).arg(&path).args(extra);
     if command == "gen" {
         cmd.arg("--out").arg(dir.path().join("out"));
     }
-    (cmd.output().expect("xtask runs"), dir)
+    (cmd.output().expect("sharnir runs"), dir)
 }
 
 fn written(dir: &Path) -> Vec<String> {
@@ -486,11 +486,11 @@ fn xacro_and_non_utf8_files() {
         .collect();
     std::fs::write(&path, latin1).expect("write urdf");
     for command in ["urdf2spec", "gen"] {
-        let output = Command::new(env!("CARGO_BIN_EXE_xtask"))
+        let output = Command::new(env!("CARGO_BIN_EXE_sharnir"))
             .arg(command)
             .arg(&path)
             .output()
-            .expect("xtask runs");
+            .expect("sharnir runs");
         let stderr = unwrapped(&text(&output.stderr));
         assert_eq!(output.status.code(), Some(1), "{stderr}");
         assert!(
@@ -561,11 +561,11 @@ fn malformed_values() {
 #[test]
 fn urdf_options_need_a_urdf() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let output = Command::new(env!("CARGO_BIN_EXE_xtask"))
+    let output = Command::new(env!("CARGO_BIN_EXE_sharnir"))
         .args(["gen", "specs/telegin6.spec", "--fix-inertia", "--out"])
         .arg(dir.path())
         .output()
-        .expect("xtask runs");
+        .expect("sharnir runs");
     let stderr = unwrapped(&text(&output.stderr));
     assert_eq!(output.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("apply to URDF inputs only"), "{stderr}");

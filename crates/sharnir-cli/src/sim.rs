@@ -1,8 +1,10 @@
-//! `cargo xtask sim`: simulate a spec with its generated, compiled dynamics.
+//! `cargo xtask sim` (`sharnir sim`): simulate a spec with its generated,
+//! compiled dynamics.
 //!
 //! The module is generated in memory and written, with a two-line `main`,
-//! into a small cargo project under `target/sharnir-sim/<name>/`, built in
-//! release mode and run. The project's files are rewritten only when their
+//! into a small cargo project under `target/sharnir-sim/<name>/` of a
+//! sharnir checkout, whose `sharnir-runtime` and `sharnir-sim` it depends on
+//! by path (they are not published), built in release mode and run. The project's files are rewritten only when their
 //! text changes, and every project shares one target directory, so the
 //! first simulation compiles the runtime once (about a minute on two
 //! cores), a new spec compiles only its module, and a second run of the
@@ -17,7 +19,8 @@ use std::time::Instant;
 
 /// Everything `sim` needs from `main.rs`.
 pub struct Request<'a> {
-    /// The workspace root.
+    /// The sharnir checkout whose crates the binary depends on, and under
+    /// whose `target/` it is built.
     pub root: &'a Path,
     /// The runtime-parameter module of the spec.
     pub module: &'a GeneratedModule,
@@ -109,7 +112,8 @@ pub fn check_assignments(spec: &Spec, assignments: &[Assignment]) -> miette::Res
     Ok(())
 }
 
-/// The cargo that runs xtask, so the simulation uses the same toolchain.
+/// The cargo that runs xtask, so the simulation uses the same toolchain
+/// (`cargo` on the `PATH` for an installed `sharnir`).
 fn cargo() -> PathBuf {
     std::env::var_os("CARGO").map_or_else(|| PathBuf::from("cargo"), PathBuf::from)
 }
@@ -132,7 +136,7 @@ fn write_project(
         .map_err(|e| miette::miette!("cannot create {}: {e}", src.display()))?;
     let crates = root.join("crates");
     let manifest = format!(
-        "# Written by `cargo xtask sim`; rewritten on every run.\n\
+        "# Written by `sharnir sim`; rewritten on every run.\n\
          [package]\nname = \"{package}\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
          [dependencies]\nlibm = \"0.2\"\n\
          sharnir-runtime = {{ path = {runtime:?} }}\n\
@@ -188,8 +192,7 @@ fn write_project(
 
 /// The first lines of the binary's `main.rs`: its doc and the modules.
 fn main_header(name: &str, modules: &[&GeneratedModule]) -> String {
-    let mut text =
-        format!("//! Written by `cargo xtask sim`: the simulation binary of `{name}`.\n\n");
+    let mut text = format!("//! Written by `sharnir sim`: the simulation binary of `{name}`.\n\n");
     for module in modules {
         text.push_str(&format!(
             "// The binary uses only the dynamics, rates and energy of the module.\n\

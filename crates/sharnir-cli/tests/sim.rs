@@ -1,4 +1,4 @@
-//! `cargo xtask sim` end to end: a spec is compiled into a simulation
+//! `sharnir sim` (`cargo xtask sim`) end to end: a spec is compiled into a simulation
 //! binary and run; the CSV, the plot and the summary are what
 //! docs/simulation.md promises, and bad input or a blow-up is an error with
 //! the time and state, leaving complete CSV rows.
@@ -11,18 +11,19 @@ use std::process::{Command, Output};
 
 fn workspace() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("xtask lives in the workspace")
+        .ancestors()
+        .nth(2)
+        .expect("sharnir-cli lives in crates/ of the workspace")
         .to_path_buf()
 }
 
 fn sim(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_xtask"))
+    Command::new(env!("CARGO_BIN_EXE_sharnir"))
         .current_dir(workspace())
         .arg("sim")
         .args(args)
         .output()
-        .expect("xtask runs")
+        .expect("sharnir runs")
 }
 
 /// One test, so that the binary is built once and the runs do not race for
@@ -203,5 +204,60 @@ fn options_are_checked_before_anything_is_compiled() {
         assert_eq!(output.status.code(), Some(1), "{stderr}");
         assert!(stderr.contains(message), "{stderr}");
         assert!(!stderr.contains("compiled in"), "{stderr}");
+    }
+}
+
+/// An installed `sharnir` in a user's directory, outside any checkout and
+/// without `--sharnir-path`: the binary is compiled against the crates of
+/// the checkout it was built from, under that checkout's `target/`.
+#[test]
+fn simulates_a_users_spec_outside_the_checkout() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::copy(
+        workspace().join("specs").join("double_pendulum.spec"),
+        dir.path().join("double_pendulum.spec"),
+    )
+    .expect("copy spec");
+    let output = Command::new(env!("CARGO_BIN_EXE_sharnir"))
+        .current_dir(dir.path())
+        .env_remove("SHARNIR_PATH")
+        .args(["sim", "double_pendulum.spec", "--t-end", "0.5"])
+        .output()
+        .expect("sharnir runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(stdout.contains("simulated 0.5 s"), "{stdout}");
+    let manifest = workspace()
+        .join("target")
+        .join("sharnir-sim")
+        .join("double_pendulum")
+        .join("Cargo.toml");
+    let manifest = std::fs::read_to_string(&manifest).expect("the project is in the checkout");
+    assert!(
+        manifest.contains("sharnir-runtime = { path = "),
+        "{manifest}"
+    );
+
+    #[cfg(unix)]
+    {
+        // The same checkout given by a relative --sharnir-path: the project's
+        // manifest, elsewhere, still finds the crates.
+        let here = dir.path().canonicalize().expect("temp dir");
+        let root = workspace().canonicalize().expect("workspace");
+        let mut relative = PathBuf::new();
+        for _ in 1..here.components().count() {
+            relative.push("..");
+        }
+        relative.push(root.strip_prefix("/").expect("an absolute path"));
+        let output = Command::new(env!("CARGO_BIN_EXE_sharnir"))
+            .current_dir(dir.path())
+            .args(["sim", "double_pendulum.spec", "--t-end", "0.5"])
+            .arg("--sharnir-path")
+            .arg(&relative)
+            .output()
+            .expect("sharnir runs");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(output.status.success(), "{relative:?}: {stderr}");
     }
 }

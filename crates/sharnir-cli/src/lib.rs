@@ -1,26 +1,36 @@
-//! `cargo xtask`: the command line of sharnir.
+//! The command line of sharnir: the `sharnir` binary, and [`run`], which
+//! `cargo xtask` calls with the repository's defaults.
 //!
 //! A thin shell over the library crates: parse arguments, load specs (or
 //! convert URDFs to specs in memory), derive, emit, and write files
 //! atomically. Nothing is written unless every requested module was
 //! generated, so a bad input never leaves a half-updated `generated/`
-//! behind.
+//! behind. Where things go is the [`Context`]'s: the installed `sharnir`
+//! writes into the current directory, `cargo xtask` into the checkout's
+//! `generated/src`.
 
+mod context;
 mod ops;
 mod sim;
 
-use clap::{Parser, Subcommand, ValueEnum};
+pub use context::{find_checkout, Context};
+
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use sharnir_codegen::{GeneratedModule, Method, Plan};
 use sharnir_mech::{Mechanism, ParameterMode};
 use sharnir_spec::Spec;
+use std::ffi::OsString;
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use context::{same_directory, simulation_sources};
+
 #[derive(Parser)]
 #[command(
-    name = "cargo xtask",
+    name = "sharnir",
+    version,
     about = "sharnir: compile mechanism specs into Rust equations of motion"
 )]
 struct Cli {
@@ -49,6 +59,13 @@ struct SimArgs {
     spec: PathBuf,
     #[command(flatten)]
     options: sharnir_sim::SimOptions,
+    /// The sharnir checkout whose `sharnir-runtime` and `sharnir-sim` the
+    /// simulation binary is compiled against (they are not published), and
+    /// under whose `target/` it is built (default: `$SHARNIR_PATH`, else the
+    /// checkout the command runs in, else the one `sharnir` was installed
+    /// from).
+    #[arg(long, value_name = "DIR")]
+    sharnir_path: Option<PathBuf>,
     #[command(flatten)]
     urdf: UrdfArgs,
 }
@@ -75,12 +92,19 @@ struct GenArgs {
     /// Spec files (`.spec`) or URDF files (`.urdf`) to compile.
     #[arg(required_unless_present = "all", conflicts_with = "all")]
     specs: Vec<PathBuf>,
-    /// Regenerate every spec under specs/ into generated/ (runtime and folded variants).
+    /// Regenerate every spec under specs/ into generated/ (runtime and folded
+    /// variants) of the sharnir checkout the command runs in.
     #[arg(long)]
     all: bool,
-    /// Output directory (default: generated/src of the workspace).
+    /// Output directory (default: the current directory for `sharnir`,
+    /// generated/src of the checkout for `cargo xtask` and `--all`).
     #[arg(long)]
     out: Option<PathBuf>,
+    /// Also (re)write `lib.rs` in the output directory, declaring every module
+    /// there: a `no_std` crate of them. Always done in a checkout's
+    /// generated/src.
+    #[arg(long)]
+    lib_rs: bool,
     /// Fold parameter values into constants instead of reading them from `Params`.
     #[arg(long, conflicts_with = "all")]
     fold: bool,
@@ -174,13 +198,33 @@ impl UrdfArgs {
     }
 }
 
-fn main() -> ExitCode {
-    let cli = Cli::parse();
+/// Runs the command line `args` (the program name first, as
+/// [`std::env::args_os`] gives it) in `context`; errors are reported on
+/// stderr and give a failing exit code.
+pub fn run<I, T>(args: I, context: &Context) -> ExitCode
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    let parsed = Cli::command()
+        .name(context.program)
+        .bin_name(context.program)
+        .try_get_matches_from(args)
+        .and_then(|matches| Cli::from_arg_matches(&matches));
+    let cli = match parsed {
+        Ok(cli) => cli,
+        Err(error) => {
+            // Help and version on stdout with success, usage errors on
+            // stderr with clap's exit code.
+            let _ = error.print();
+            return ExitCode::from(u8::try_from(error.exit_code()).unwrap_or(2));
+        }
+    };
     let result = match cli.command {
-        Command::Gen(args) => gen(args),
-        Command::Urdf2spec(args) => urdf2spec(args),
-        Command::Ops(args) => ops(args),
-        Command::Sim(args) => simulate(args),
+        Command::Gen(args) => gen(args, context),
+        Command::Urdf2spec(args) => urdf2spec(args, context),
+        Command::Ops(args) => ops(args, context),
+        Command::Sim(args) => simulate(args, context),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -191,14 +235,8 @@ fn main() -> ExitCode {
     }
 }
 
-/// The workspace root: xtask lives one level below it.
-fn workspace_root() -> PathBuf {
-    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    manifest.parent().map(Path::to_path_buf).unwrap_or(manifest)
-}
-
-fn gen(args: GenArgs) -> miette::Result<()> {
-    let root = workspace_root();
+fn gen(args: GenArgs, context: &Context) -> miette::Result<()> {
+    let root = context.root();
     let urdfs = args.specs.iter().filter(|p| is_urdf(p)).count();
     if args.urdf.any() && urdfs == 0 {
         miette::bail!(
@@ -213,7 +251,20 @@ fn gen(args: GenArgs) -> miette::Result<()> {
             args.specs.len()
         );
     }
-    let default_out = root.join("generated").join("src");
+    // The checkout's generated crate, whose lib.rs a generation into it rewrites.
+    let generated = context
+        .checkout
+        .as_ref()
+        .map(|checkout| checkout.join("generated").join("src"));
+    let default_out = match (&generated, args.all) {
+        (Some(generated), true) => generated.clone(),
+        (None, true) => miette::bail!(
+            help = "run it inside a sharnir checkout, or give the specs to generate",
+            "--all regenerates the specs/ of a sharnir checkout into its generated/, but {} is in no checkout",
+            root.display()
+        ),
+        (_, false) => context.default_out.clone(),
+    };
     let out = args.out.clone().unwrap_or_else(|| default_out.clone());
     let jobs: Vec<(PathBuf, ParameterMode)> = if args.all {
         let specs = spec_files(&root.join("specs"))?;
@@ -270,11 +321,14 @@ fn gen(args: GenArgs) -> miette::Result<()> {
     for module in &modules {
         write_atomically(&out.join(format!("{}.rs", module.name)), &module.source)?;
     }
-    if out == default_out {
-        if args.all {
+    let into_checkout = generated
+        .as_deref()
+        .is_some_and(|generated| same_directory(generated, &out));
+    if into_checkout || args.lib_rs {
+        if args.all && into_checkout {
             remove_stale_modules(&out, &modules)?;
         }
-        write_atomically(&out.join("lib.rs"), &crate_root(&out)?)?;
+        write_atomically(&out.join("lib.rs"), &crate_root(&out, into_checkout)?)?;
     }
     print!("{summaries}");
     print!("{}", op_count_table(&modules));
@@ -312,15 +366,18 @@ fn loop_summary(name: &str, loops: &sharnir_codegen::LoopFacts) -> String {
 
 /// `cargo xtask sim`: checks the options, generates the module, and hands
 /// over to `sim.rs` to compile and run it.
-fn simulate(args: SimArgs) -> miette::Result<()> {
-    let assignments = args
-        .options
-        .check()
-        .map_err(|message| miette::miette!(help = "see cargo xtask sim --help", "{message}"))?;
+fn simulate(args: SimArgs, context: &Context) -> miette::Result<()> {
+    let assignments = args.options.check().map_err(|message| {
+        miette::miette!(
+            help = format!("see {} sim --help", context.program),
+            "{message}"
+        )
+    })?;
     if args.urdf.any() && !is_urdf(&args.spec) {
         miette::bail!("--name, --floating and --fix-inertia apply to URDF inputs only");
     }
-    let root = workspace_root();
+    let sources = simulation_sources(args.sharnir_path.as_deref(), context)?;
+    let root = context.root();
     let started = std::time::Instant::now();
     let spec = load(&root, &args.spec, &args.urdf.options())?;
     sim::check_assignments(&spec, &assignments)?;
@@ -336,7 +393,7 @@ fn simulate(args: SimArgs) -> miette::Result<()> {
         None => None,
     };
     sim::run(&sim::Request {
-        root: &root,
+        root: &sources,
         module: &module,
         variant: variant.as_ref(),
         options: &args.options,
@@ -344,9 +401,9 @@ fn simulate(args: SimArgs) -> miette::Result<()> {
     })
 }
 
-/// `cargo xtask urdf2spec`: the converted spec on stdout, warnings on stderr.
-fn ops(args: OpsArgs) -> miette::Result<()> {
-    let root = workspace_root();
+/// `cargo xtask ops`: every formalism's operation counts of each spec.
+fn ops(args: OpsArgs, context: &Context) -> miette::Result<()> {
+    let root = context.root();
     let options = args.urdf.options();
     for path in &args.specs {
         let spec = load(&root, path, &options)?;
@@ -365,8 +422,9 @@ fn ops(args: OpsArgs) -> miette::Result<()> {
     Ok(())
 }
 
-fn urdf2spec(args: Urdf2specArgs) -> miette::Result<()> {
-    let conversion = convert(&workspace_root(), &args.urdf, &args.options.options())?;
+/// `cargo xtask urdf2spec`: the converted spec on stdout, warnings on stderr.
+fn urdf2spec(args: Urdf2specArgs, context: &Context) -> miette::Result<()> {
+    let conversion = convert(&context.root(), &args.urdf, &args.options.options())?;
     print!("{}", conversion.text);
     Ok(())
 }
@@ -529,12 +587,18 @@ fn module_files(dir: &Path) -> miette::Result<Vec<PathBuf>> {
     Ok(files)
 }
 
-/// `lib.rs` of the generated crate: every module file in the directory.
-fn crate_root(dir: &Path) -> miette::Result<String> {
-    let mut text = String::from(
+/// `lib.rs` of the generated crate: every module file in the directory. The
+/// checkout's `generated/src` (`checkout`) says it comes from `specs/`.
+fn crate_root(dir: &Path, checkout: bool) -> miette::Result<String> {
+    let origin = if checkout {
         "//! Every module generated from `specs/`, compiled together as one `no_std` crate.\n\
-         //! Do not edit: `cargo xtask gen --all` rewrites this file.\n\
-         //! The modules are laid out by prettyplease and exempt from rustfmt, so that\n\
+         //! Do not edit: `cargo xtask gen --all` rewrites this file.\n"
+    } else {
+        "//! Every module `sharnir gen` wrote here, compiled together as one `no_std` crate.\n\
+         //! Do not edit: `sharnir gen --lib-rs` rewrites this file.\n"
+    };
+    let mut text = format!(
+        "{origin}//! The modules are laid out by prettyplease and exempt from rustfmt, so that\n\
          //! `cargo fmt` never makes them differ from a fresh generation.\n\n#![no_std]\n\n",
     );
     for path in module_files(dir)? {

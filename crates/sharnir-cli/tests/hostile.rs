@@ -41,19 +41,19 @@ fn plain() -> String {
     spec("", "1", "[0, 0, -0.5]", "{ xyz = [0, 0, 0] }")
 }
 
-/// Runs `cargo xtask <command> <file> --out … <extra>` on `text` written to
+/// Runs `sharnir <command> <file> --out … <extra>` on `text` written to
 /// `file_name`; returns the output and whether anything was written.
 fn run(command: &str, file_name: &str, text: &str, extra: &[&str]) -> (Output, bool) {
     let dir = tempfile::tempdir().expect("temp dir");
     let path = dir.path().join(file_name);
     std::fs::write(&path, text).expect("write input");
     let out = dir.path().join("out");
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_xtask"));
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_sharnir"));
     cmd.arg(command).arg(&path);
     if command == "gen" {
         cmd.arg("--out").arg(&out);
     }
-    let output = cmd.args(extra).output().expect("xtask runs");
+    let output = cmd.args(extra).output().expect("sharnir runs");
     (output, out.exists())
 }
 

@@ -39,14 +39,14 @@ fn run(spec: &str, extra: &[&str]) -> (Output, tempfile::TempDir) {
     let path = dir.path().join("arm.spec");
     std::fs::write(&path, spec).expect("write spec");
     let out = dir.path().join("out");
-    let output = Command::new(env!("CARGO_BIN_EXE_xtask"))
+    let output = Command::new(env!("CARGO_BIN_EXE_sharnir"))
         .arg("gen")
         .arg(&path)
         .arg("--out")
         .arg(&out)
         .args(extra)
         .output()
-        .expect("xtask runs");
+        .expect("sharnir runs");
     (output, dir)
 }
 
@@ -277,11 +277,11 @@ fn ops_reports_every_formalism_and_mode_as_json() {
     let dir = tempfile::tempdir().expect("temp dir");
     let path = dir.path().join("arm.spec");
     std::fs::write(&path, VALID).expect("write spec");
-    let output = Command::new(env!("CARGO_BIN_EXE_xtask"))
+    let output = Command::new(env!("CARGO_BIN_EXE_sharnir"))
         .args(["ops", "--json"])
         .arg(&path)
         .output()
-        .expect("xtask runs");
+        .expect("sharnir runs");
     assert!(
         output.status.success(),
         "{}",
@@ -338,14 +338,14 @@ fn two_specs_of_one_mechanism_name_are_refused_and_nothing_is_written() {
     std::fs::write(&first, VALID).expect("write spec");
     std::fs::write(&second, VALID).expect("write spec");
     let out = dir.path().join("out");
-    let output = Command::new(env!("CARGO_BIN_EXE_xtask"))
+    let output = Command::new(env!("CARGO_BIN_EXE_sharnir"))
         .arg("gen")
         .arg(&first)
         .arg(&second)
         .arg("--out")
         .arg(&out)
         .output()
-        .expect("xtask runs");
+        .expect("sharnir runs");
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("both define the"), "{stderr}");
