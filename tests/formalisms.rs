@@ -18,6 +18,7 @@
 //! states per spec.
 
 use sharnir_cas::Id;
+use sharnir_codegen::plan::cost::{Cost, HOPELESS};
 use sharnir_codegen::plan::provenance::{Formalism, Provenance};
 use sharnir_codegen::{generate, generate_with, Method, PlanOptions};
 use sharnir_mech::joint_space::JointSpace;
@@ -302,18 +303,32 @@ fn method_choice_reaches_the_module() {
             mass,
             "{name}: {formalisms:?}"
         );
+        // The choice is the cheapest lowered candidate; one not lowered was
+        // hopeless against it (see `cost::HOPELESS`).
+        let lowered = |c: &Cost| match c {
+            Cost::Lowered(w) => Some(*w),
+            Cost::Hopeless(_) => None,
+        };
         let cheapest = candidates
             .iter()
-            .map(|(_, c)| *c)
+            .filter_map(|(_, c)| lowered(c))
             .min()
             .expect("candidates");
         let chosen_cost = candidates
             .iter()
             .filter(|(f, _)| f == chosen)
-            .map(|(_, c)| *c)
+            .filter_map(|(_, c)| lowered(c))
             .min()
-            .expect("the chosen one is a candidate");
+            .expect("the chosen one is lowered");
         assert_eq!(chosen_cost, cheapest, "{name}: {chosen:?} {candidates:?}");
+        for (formalism, cost) in candidates {
+            if let Cost::Hopeless(naive) = cost {
+                assert!(
+                    *naive > HOPELESS * chosen_cost,
+                    "{name}: {formalism:?} {naive}"
+                );
+            }
+        }
         assert!(
             cost(ops(&default, name)) <= chosen_cost,
             "{name}: the module costs more than its choice"

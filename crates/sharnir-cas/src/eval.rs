@@ -1,6 +1,7 @@
 //! Numeric evaluation of expressions, the reference every rewrite and every
 //! emitted program is tested against.
 
+use crate::coeff::Coeff;
 use crate::pool::{Id, Node, Pool};
 
 /// Why an expression could not be evaluated.
@@ -64,13 +65,39 @@ impl Pool {
         seen
     }
 
-    /// The direct operands of a node.
-    pub fn children(&self, id: Id) -> Vec<Id> {
-        match self.node(id) {
-            Node::Num(_) | Node::Pi | Node::Symbol(_) => Vec::new(),
-            Node::Add(terms, _) => terms.iter().map(|&(t, _)| t).collect(),
-            Node::Mul(factors) => factors.iter().map(|&(b, _)| b).collect(),
-            Node::Sin(u) | Node::Cos(u) | Node::Sqrt(u) => vec![*u],
+    /// The direct operands of a node, without allocating: the walks over
+    /// the DAG (reachability, use counts, hoisting) call this for every
+    /// node they visit.
+    pub fn children(&self, id: Id) -> Children<'_> {
+        Children(match self.node(id) {
+            Node::Num(_) | Node::Pi | Node::Symbol(_) => Operands::One(None),
+            Node::Add(terms, _) => Operands::Terms(terms.iter()),
+            Node::Mul(factors) => Operands::Factors(factors.iter()),
+            Node::Sin(u) | Node::Cos(u) | Node::Sqrt(u) => Operands::One(Some(*u)),
+        })
+    }
+}
+
+/// The operands of one node, in order: see [`Pool::children`].
+#[derive(Clone, Debug)]
+pub struct Children<'a>(Operands<'a>);
+
+/// Where a node keeps its operands.
+#[derive(Clone, Debug)]
+enum Operands<'a> {
+    Terms(std::slice::Iter<'a, (Id, Coeff)>),
+    Factors(std::slice::Iter<'a, (Id, i32)>),
+    One(Option<Id>),
+}
+
+impl Iterator for Children<'_> {
+    type Item = Id;
+
+    fn next(&mut self) -> Option<Id> {
+        match &mut self.0 {
+            Operands::Terms(terms) => terms.next().map(|&(t, _)| t),
+            Operands::Factors(factors) => factors.next().map(|&(b, _)| b),
+            Operands::One(operand) => operand.take(),
         }
     }
 }

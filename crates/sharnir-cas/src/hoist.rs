@@ -73,7 +73,7 @@ impl Hoist<'_> {
             self.constant[i] = match pool.node(id) {
                 Node::Num(_) | Node::Pi => true,
                 Node::Symbol(name) => (self.is_constant)(name),
-                _ => pool.children(id).iter().all(|c| self.constant[c.index()]),
+                _ => pool.children(id).all(|c| self.constant[c.index()]),
             };
         }
     }

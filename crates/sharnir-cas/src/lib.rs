@@ -39,7 +39,7 @@ mod signs;
 pub mod trig;
 
 pub use coeff::Coeff;
-pub use eval::UnboundSymbol;
+pub use eval::{Children, UnboundSymbol};
 pub use hoist::{hoist_constants, Hoisted};
 pub use pool::{Id, Node, Pool};
 pub use program::{Local, OpCount, Program, Term};

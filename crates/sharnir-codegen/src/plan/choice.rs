@@ -1,14 +1,15 @@
 //! Choosing the formalism of each dynamics output: derive every candidate,
-//! cost each by the one cost model ([`sharnir_cas::OpCount::weight`] of the
-//! lowered program), keep the cheapest, and record what was compared.
+//! cost each by the one cost model ([`super::cost`]), keep the cheapest,
+//! and record what was compared.
 
+use super::cost::{Cost, Costs};
 use super::provenance::{Formalism, Provenance};
 use crate::method::{Method, Output};
 use crate::module::EmitError;
-use sharnir_cas::{hoist_constants, Id, Pool, Program};
+use sharnir_cas::{Id, Pool};
 use sharnir_mech::joint_space::JointSpace;
+use sharnir_mech::Mechanism;
 use sharnir_mech::{crba, joint_space, lagrange, rnea, telegin, vereshchagin};
-use sharnir_mech::{Input, Mechanism};
 
 /// The outputs whose formalism is chosen, with their docs and provenance.
 pub(crate) struct Dynamics {
@@ -39,6 +40,7 @@ impl Dynamics {
     /// serial chain of one-degree-of-freedom joints).
     pub(crate) fn derive(
         mechanism: &mut Mechanism,
+        costs: &mut Costs,
         method: Method,
         newton_euler: Vec<Id>,
         terms: JointSpace,
@@ -88,7 +90,7 @@ impl Dynamics {
                  `M(q) q̈ = τ − bias(q, q̇)` (joint-coordinate formalism), in O(n³).",
             ),
             _ => (
-                separate_bodies(mechanism)?,
+                separate_bodies(mechanism, costs)?,
                 "Joint accelerations q̈(q, q̇, τ) by Vereshchagin's separate-bodies\n\
                  (articulated-body) method, in O(n) and without forming M(q); they satisfy\n\
                  `M(q) q̈ + bias(q, q̇) = τ`.",
@@ -120,6 +122,7 @@ impl Dynamics {
     /// (ties go to the earlier formalism of [`Method::ALL`]).
     pub(crate) fn cheapest(
         mechanism: &mut Mechanism,
+        costs: &mut Costs,
         newton_euler: Vec<Id>,
         terms: JointSpace,
     ) -> Result<Dynamics, EmitError> {
@@ -130,25 +133,37 @@ impl Dynamics {
             if method == Method::Telegin && telegin::applies(mechanism).is_err() {
                 continue;
             }
-            let dynamics =
-                Dynamics::derive(mechanism, method, newton_euler.clone(), terms.clone())?;
+            let dynamics = Dynamics::derive(
+                mechanism,
+                costs,
+                method,
+                newton_euler.clone(),
+                terms.clone(),
+            )?;
             candidates.push(dynamics);
         }
         let pool = &mut mechanism.pool;
         // The index of the cheapest candidate for one output, and its
-        // provenance: every candidate with its cost.
+        // provenance: every candidate with its cost (a hopeless one is not
+        // lowered, see `cost::HOPELESS`).
         let mut best = |output: &dyn Fn(&Dynamics) -> Vec<Id>,
                         formalism: &dyn Fn(&Dynamics) -> Option<Formalism>|
          -> (usize, Provenance) {
-            let costs: Vec<u64> = candidates.iter().map(|d| cost(pool, &output(d))).collect();
-            let chosen = (0..candidates.len())
-                .min_by_key(|&i| (costs[i], i))
-                .unwrap_or(0);
-            let listed = candidates
-                .iter()
-                .zip(&costs)
-                .filter_map(|(d, c)| Some((formalism(d)?, *c)))
-                .collect();
+            let mut chosen: Option<(usize, u64)> = None;
+            let mut listed = Vec::with_capacity(candidates.len());
+            for (i, candidate) in candidates.iter().enumerate() {
+                let cost = match chosen {
+                    None => Cost::Lowered(costs.of(pool, &output(candidate))),
+                    Some((_, best)) => costs.within(pool, &output(candidate), best),
+                };
+                if let Cost::Lowered(weight) = cost {
+                    if chosen.is_none_or(|(_, best)| weight < best) {
+                        chosen = Some((i, weight));
+                    }
+                }
+                listed.extend(formalism(candidate).map(|f| (f, cost)));
+            }
+            let chosen = chosen.map_or(0, |(i, _)| i);
             let provenance = Provenance::Cheapest {
                 chosen: candidates
                     .get(chosen)
@@ -203,7 +218,7 @@ impl Dynamics {
 /// velocity-dependent outputs (joint forces and bias) also try Khalil's
 /// acceleration field `U = ω̇̃ + ω̃ω̃` ([`rnea::PointAcceleration`]); the
 /// mass matrix and gravity, where ω is zero, keep the cross products.
-pub(crate) fn newton_euler(mechanism: &mut Mechanism) -> (Vec<Id>, JointSpace) {
+pub(crate) fn newton_euler(mechanism: &mut Mechanism, costs: &mut Costs) -> (Vec<Id>, JointSpace) {
     use rnea::PointAcceleration::{AccelerationField, CrossProducts};
     let own = rnea::inverse_dynamics(mechanism, CrossProducts);
     let own_terms = joint_space::joint_space(&mut mechanism.pool, &own);
@@ -217,14 +232,16 @@ pub(crate) fn newton_euler(mechanism: &mut Mechanism) -> (Vec<Id>, JointSpace) {
     let n = own.len();
     let mass_matrix = cheapest(
         pool,
+        costs,
         [
             own_terms.mass_matrix.concat(),
             base_terms.mass_matrix.concat(),
         ],
     );
-    let inverse_dynamics = cheapest(pool, [own, base, own_field, base_field]);
+    let inverse_dynamics = cheapest(pool, costs, [own, base, own_field, base_field]);
     let bias = cheapest(
         pool,
+        costs,
         [
             own_terms.bias,
             base_terms.bias,
@@ -237,7 +254,7 @@ pub(crate) fn newton_euler(mechanism: &mut Mechanism) -> (Vec<Id>, JointSpace) {
         JointSpace {
             mass_matrix: mass_matrix.chunks(n.max(1)).map(<[Id]>::to_vec).collect(),
             bias,
-            gravity: cheapest(pool, [own_terms.gravity, base_terms.gravity]),
+            gravity: cheapest(pool, costs, [own_terms.gravity, base_terms.gravity]),
         },
     )
 }
@@ -245,10 +262,10 @@ pub(crate) fn newton_euler(mechanism: &mut Mechanism) -> (Vec<Id>, JointSpace) {
 /// The composite-rigid-body algorithm's mass matrix
 /// ([`sharnir_mech::crba`]), from the bodies' own or the base inertias,
 /// whichever is cheaper.
-pub(crate) fn composite_rigid_body(mechanism: &mut Mechanism) -> Vec<Id> {
+pub(crate) fn composite_rigid_body(mechanism: &mut Mechanism, costs: &mut Costs) -> Vec<Id> {
     let own = crba::mass_matrix(mechanism).concat();
     let base = crba::mass_matrix_regrouped(mechanism).concat();
-    cheapest(&mut mechanism.pool, [own, base])
+    cheapest(&mut mechanism.pool, costs, [own, base])
 }
 
 /// `current` (by `provenance`) or `candidate` (the CRBA's mass matrix, in
@@ -259,22 +276,23 @@ pub(crate) fn composite_rigid_body(mechanism: &mut Mechanism) -> Vec<Id> {
 /// `joint_space` may choose differently.
 pub(crate) fn offer_composite_rigid_body(
     pool: &mut Pool,
+    costs: &mut Costs,
     current: &mut Vec<Id>,
     provenance: &mut Provenance,
     candidate: &[Id],
 ) {
-    let contracted = with_angle_sums(pool, candidate);
-    let (theirs, ours) = (cost(pool, &contracted), cost(pool, current));
+    let contracted = with_angle_sums(pool, costs, candidate);
+    let (theirs, ours) = (costs.of(pool, &contracted), costs.of(pool, current));
     let Provenance::Cheapest { chosen, candidates } = provenance else {
         return;
     };
     // The formalism chosen so far is costed again as it stands now, with
     // its angle sums, which is what the CRBA's is compared with.
     match candidates.iter_mut().find(|(f, _)| f == chosen) {
-        Some(entry) => entry.1 = ours,
-        None => candidates.push((*chosen, ours)),
+        Some(entry) => entry.1 = Cost::Lowered(ours),
+        None => candidates.push((*chosen, Cost::Lowered(ours))),
     }
-    candidates.push((Formalism::CompositeRigidBody, theirs));
+    candidates.push((Formalism::CompositeRigidBody, Cost::Lowered(theirs)));
     if theirs < ours {
         *current = contracted;
         *chosen = Formalism::CompositeRigidBody;
@@ -283,11 +301,11 @@ pub(crate) fn offer_composite_rigid_body(
 
 /// Vereshchagin's forward dynamics from the bodies' own inertias or from
 /// the base inertias, whichever gives cheaper code (see [`newton_euler`]).
-fn separate_bodies(mechanism: &mut Mechanism) -> Result<Vec<Id>, EmitError> {
+fn separate_bodies(mechanism: &mut Mechanism, costs: &mut Costs) -> Result<Vec<Id>, EmitError> {
     let own = vereshchagin::forward_dynamics(mechanism).map_err(|e| EmitError(e.to_string()))?;
     let base = vereshchagin::forward_dynamics_regrouped(mechanism)
         .map_err(|e| EmitError(e.to_string()))?;
-    Ok(cheapest(&mut mechanism.pool, [own, base]))
+    Ok(cheapest(&mut mechanism.pool, costs, [own, base]))
 }
 
 /// `outputs` with products of sines and cosines contracted into sines and
@@ -295,17 +313,21 @@ fn separate_bodies(mechanism: &mut Mechanism) -> Result<Vec<Id>, EmitError> {
 /// [`sharnir_cas::trig`]) when that makes the function cheaper, as it does
 /// wherever parallel joint axes make a chain's rotations compose into
 /// angle sums; otherwise `outputs` unchanged.
-pub(crate) fn with_angle_sums(pool: &mut Pool, outputs: &[Id]) -> Vec<Id> {
+pub(crate) fn with_angle_sums(pool: &mut Pool, costs: &mut Costs, outputs: &[Id]) -> Vec<Id> {
     let contracted = sharnir_cas::contract_angle_sums(pool, outputs);
-    cheapest(pool, [outputs.to_vec(), contracted])
+    cheapest(pool, costs, [outputs.to_vec(), contracted])
 }
 
-/// The candidate whose code is cheapest by [`cost`], the first on a tie
-/// (so the usual form goes first and an alternative must be cheaper). A
-/// candidate equal to an earlier one is not costed again, and a single
-/// distinct candidate not at all: costing lowers the whole program, the
-/// most expensive step of generation.
-fn cheapest<const N: usize>(pool: &mut Pool, candidates: [Vec<Id>; N]) -> Vec<Id> {
+/// The candidate whose code is cheapest by the cost model, the first on a
+/// tie (so the usual form goes first and an alternative must be cheaper).
+/// A candidate equal to an earlier one is not costed again, a single
+/// distinct candidate not at all, and a hopeless one not lowered: costing
+/// lowers the whole program, the most expensive step of generation.
+fn cheapest<const N: usize>(
+    pool: &mut Pool,
+    costs: &mut Costs,
+    candidates: [Vec<Id>; N],
+) -> Vec<Id> {
     let mut distinct: Vec<Vec<Id>> = Vec::with_capacity(N);
     for candidate in candidates {
         if !distinct.contains(&candidate) {
@@ -317,22 +339,15 @@ fn cheapest<const N: usize>(pool: &mut Pool, candidates: [Vec<Id>; N]) -> Vec<Id
     }
     let mut best: Option<(u64, Vec<Id>)> = None;
     for candidate in distinct {
-        let c = cost(pool, &candidate);
-        if best.as_ref().is_none_or(|(b, _)| c < *b) {
-            best = Some((c, candidate));
+        let cost = match &best {
+            None => Cost::Lowered(costs.of(pool, &candidate)),
+            Some((b, _)) => costs.within(pool, &candidate, *b),
+        };
+        if let Cost::Lowered(c) = cost {
+            if best.as_ref().is_none_or(|(b, _)| c < *b) {
+                best = Some((c, candidate));
+            }
         }
     }
     best.map(|(_, b)| b).unwrap_or_default()
-}
-
-/// The weighted operation count per call ([`sharnir_cas::OpCount::weight`])
-/// that decides between formalisms and forms (every angle's sine and cosine
-/// are needed anyway; angle sums add more). Groups of runtime parameters
-/// are hoisted first, as the emitter does, because `Params::derived`
-/// computes them once and not on every call.
-pub(crate) fn cost(pool: &mut Pool, outputs: &[Id]) -> u64 {
-    let is_parameter = |symbol: &str| matches!(Input::parse(symbol), Some(Input::Parameter(_)));
-    let name = |k: usize| format!("cost.k{k}");
-    let per_call = hoist_constants(pool, outputs, &is_parameter, &name).roots;
-    Program::lower(pool, &per_call).op_count().weight()
 }

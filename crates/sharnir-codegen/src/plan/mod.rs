@@ -9,12 +9,14 @@
 //! has, which formalism each came from and which twins are written.
 //!
 //! - `choice`: derive every candidate formalism, cost, choose;
+//! - [`cost`]: the one cost model, remembering what it has costed;
 //! - `functions`: the functions every module has, from the derived
 //!   expressions;
 //! - [`provenance`]: where each function comes from, and the header note
 //!   that says so.
 
 mod choice;
+pub mod cost;
 mod evaluate;
 mod functions;
 pub mod provenance;
@@ -181,11 +183,12 @@ impl Plan {
 pub fn plan(mechanism: &mut Mechanism, options: &PlanOptions) -> Result<Plan, EmitError> {
     // The order of derivations is part of the output: it numbers the
     // pool's nodes, and node numbers order canonical sums.
-    let (inverse_dynamics, terms) = choice::newton_euler(mechanism);
+    let mut costs = cost::Costs::default();
+    let (inverse_dynamics, terms) = choice::newton_euler(mechanism, &mut costs);
     let fixed = functions::FixedOutputs::derive(mechanism, &terms.bias);
     let dynamics = match options.method {
-        Some(method) => Dynamics::derive(mechanism, method, inverse_dynamics, terms)?,
-        None => Dynamics::cheapest(mechanism, inverse_dynamics, terms)?,
+        Some(method) => Dynamics::derive(mechanism, &mut costs, method, inverse_dynamics, terms)?,
+        None => Dynamics::cheapest(mechanism, &mut costs, inverse_dynamics, terms)?,
     };
     let DynamicsProvenance {
         inverse_dynamics,
@@ -207,12 +210,13 @@ pub fn plan(mechanism: &mut Mechanism, options: &PlanOptions) -> Result<Plan, Em
     let chosen_terms = dynamics.terms.clone();
     let (mut specs, loops) = functions::functions(mechanism, dynamics, fixed)?;
     for function in &mut specs {
-        function.outputs = choice::with_angle_sums(&mut mechanism.pool, &function.outputs);
+        function.outputs =
+            choice::with_angle_sums(&mut mechanism.pool, &mut costs, &function.outputs);
     }
     if options.method.is_none() {
         // After every function's own angle sums, so that nothing the CRBA
         // adds to the pool reorders what the others are lowered from.
-        let crba = choice::composite_rigid_body(mechanism);
+        let crba = choice::composite_rigid_body(mechanism, &mut costs);
         let with_terms = [crba.as_slice(), &chosen_terms.bias, &chosen_terms.gravity].concat();
         for function in &mut specs {
             let (candidate, provenance) = match function.name.as_str() {
@@ -222,6 +226,7 @@ pub fn plan(mechanism: &mut Mechanism, options: &PlanOptions) -> Result<Plan, Em
             };
             choice::offer_composite_rigid_body(
                 &mut mechanism.pool,
+                &mut costs,
                 &mut function.outputs,
                 provenance,
                 candidate,

@@ -2,6 +2,7 @@
 //! and why that one, recorded as data so that the header, `ops` and the
 //! tests read the same decision instead of re-deriving it.
 
+use super::cost::Cost;
 use crate::method::{Method, Output};
 
 /// A derivation that can produce a dynamics output: one of the methods, or
@@ -56,14 +57,14 @@ pub enum Provenance {
     /// Derived by the usual producer, for the reason given, although
     /// another method was asked for.
     Fallback(Formalism, Fallback),
-    /// The cheapest of every formalism that applies, each with the
-    /// weighted cost ([`sharnir_cas::OpCount::weight`]) it was compared
-    /// by; ties go to the earlier candidate.
+    /// The cheapest of every formalism that applies, each with the cost
+    /// it was compared by ([`super::cost`]); ties go to the earlier
+    /// candidate.
     Cheapest {
         /// The formalism taken.
         chosen: Formalism,
         /// Every candidate compared, in the order compared.
-        candidates: Vec<(Formalism, u64)>,
+        candidates: Vec<(Formalism, Cost)>,
     },
 }
 
@@ -200,7 +201,7 @@ mod tests {
     fn provenance_names_its_formalism() {
         let crba = Provenance::Cheapest {
             chosen: Formalism::CompositeRigidBody,
-            candidates: vec![(Formalism::CompositeRigidBody, 3)],
+            candidates: vec![(Formalism::CompositeRigidBody, Cost::Lowered(3))],
         };
         assert_eq!(crba.formalism(), Some(Formalism::CompositeRigidBody));
         assert_eq!(Provenance::Fixed.formalism(), None);
