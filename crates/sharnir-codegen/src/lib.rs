@@ -17,10 +17,12 @@ mod contacts;
 mod derived;
 mod detachments;
 pub mod generate;
+mod math;
 pub mod method;
 pub mod module;
 pub mod printer;
 mod single_trig;
+mod tokens;
 
 pub use generate::{generate, generate_with};
 pub use method::{Method, UnknownMethod};

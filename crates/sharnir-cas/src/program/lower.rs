@@ -17,18 +17,22 @@ impl Program {
     /// `share.rs`), after sums gave up the terms their users already have
     /// (see `absorb.rs`), with the common factors of the products of every
     /// sum taken out (see `passes/factor.rs`) and with negations moved to where
-    /// they are free (see `passes/signs.rs`). The sharing rewrites are
+    /// they are free (see `passes/signs.rs`), finally cleaned up (literal
+    /// products folded, aliases forwarded, unused locals dropped, see
+    /// `passes/peephole.rs`), so that the counts are those of the printed
+    /// code. The sharing rewrites are
     /// greedy and can cut across the larger shared sums the plain lowering
     /// reuses whole, so the plain and the rewritten program are both built
     /// and the one of lower [`OpCount::weight`](super::OpCount::weight) is kept.
     pub fn lower(pool: &Pool, roots: &[Id]) -> Program {
-        let plain = || passes::signs::settle(Lowering::new(pool, roots).run(roots).factored());
+        let finish = |program: Program| {
+            passes::peephole::peephole(passes::signs::settle(program.factored()))
+        };
+        let plain = || finish(Lowering::new(pool, roots).run(roots));
         let shared = || {
             let (shared_pool, shared_roots) = crate::share::share_partial_results(pool, roots)?;
-            Some(passes::signs::settle(
-                Lowering::new(&shared_pool, &shared_roots)
-                    .run(&shared_roots)
-                    .factored(),
+            Some(finish(
+                Lowering::new(&shared_pool, &shared_roots).run(&shared_roots),
             ))
         };
         // The two lowerings read the pool only: on a second core the shared
