@@ -133,6 +133,31 @@ fn sines_and_cosines_are_called_by_the_modules_helpers() {
     }
 }
 
+/// A single-precision twin computes every sine and cosine by its own
+/// `sin_cos` in `f32` arithmetic: no `libm` sine or cosine is left in it
+/// but the fallback beyond ±402 rad.
+#[test]
+fn single_precision_twins_take_every_sine_and_cosine_from_their_own_routine() {
+    let twins: Vec<(String, String)> = generated_files()
+        .into_iter()
+        .filter(|(name, _)| name.ends_with("_f32.rs"))
+        .collect();
+    assert!(!twins.is_empty(), "telegin6 has an f32 twin");
+    for (name, text) in twins {
+        assert!(!text.contains("libm::Libm::<Real>::sin("), "{name}");
+        assert!(!text.contains("libm::Libm::<Real>::cos("), "{name}");
+        assert_eq!(
+            text.matches("libm::Libm::<Real>::sincos(").count(),
+            1,
+            "{name}"
+        );
+        assert!(
+            text.contains("pub fn sin_cos(x: Real) -> (Real, Real) {"),
+            "{name}"
+        );
+    }
+}
+
 #[test]
 fn no_blanket_lint_allowances() {
     let found = findings(|line| {

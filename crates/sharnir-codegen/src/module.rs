@@ -1130,6 +1130,13 @@ mod tests {
         assert_eq!(f32_twin.name, "tiny_fma_f32");
         assert!(f32_twin.source.contains("pub type Real = f32;"));
         assert!(f32_twin.source.contains("libm::Libm::<Real>::fma("));
+        // The module's `libm` sine gave way to the twin's, by its `sin_cos`.
+        assert!(fused.source.contains("libm::Libm::<Real>::sin(x)"));
+        assert!(!f32_twin.source.contains("libm::Libm::<Real>::sin("));
+        assert!(f32_twin
+            .source
+            .contains("fn sin(x: Real) -> Real {\n    sin_cos(x).0"));
+        assert!(!f32_twin.source.contains("fn cos(x: Real)"));
         assert!(fused_multiply_add(&single_precision(&module)).is_err());
         assert!(fused_multiply_add(&fused).is_err());
     }
