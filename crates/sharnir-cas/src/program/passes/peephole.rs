@@ -155,7 +155,7 @@ fn simplify_sum(term: &Term) -> Term {
 /// `−term` when `term` prints with a leading minus that can be taken off:
 /// a negative literal, a negation, or a product or quotient whose leftmost
 /// factor is one of these.
-pub(crate) fn without_leading_sign(term: &Term) -> Option<Term> {
+fn without_leading_sign(term: &Term) -> Option<Term> {
     match term {
         Term::Const(c) if *c < 0.0 => Some(Term::Const(-c)),
         Term::Neg(a) => Some((**a).clone()),
